@@ -1,0 +1,65 @@
+# tablescan_fdw - PGXS build.
+#
+# Layers below src/fdw are plain C: they are compiled twice, once into the
+# extension (with PostgreSQL's flags) and once into build/libts.a for the
+# unit tests, fuzzers, tools and benchmarks that run without a server.
+
+MODULE_big = tablescan_fdw
+EXTENSION = tablescan_fdw
+DATA = sql/tablescan_fdw--0.1.sql
+PGFILEDESC = "tablescan_fdw - query Apache Paimon tables in place"
+
+CORE_DIRS ?= src/base src/meta src/scan src/read src/format \
+	$(sort $(dir $(wildcard src/format/*/*.c)))
+CORE_SRCS := $(sort $(wildcard $(addsuffix /*.c,$(patsubst %/,%,$(CORE_DIRS)))))
+FDW_SRCS := $(sort $(wildcard src/fdw/*.c))
+OBJS = $(CORE_SRCS:.c=.o) $(FDW_SRCS:.c=.o)
+
+LIBS_CORE = -lcjson -lzstd -lsnappy -llz4 -lz -lroaring -lm
+PG_CPPFLAGS = -I$(srcdir)/src -I/usr/include/cjson
+PG_CFLAGS = -Wall -Werror -Wno-declaration-after-statement
+SHLIB_LINK = $(LIBS_CORE)
+
+REGRESS = $(patsubst sql/%.sql,%,$(sort $(filter-out sql/tablescan_fdw--%.sql,$(wildcard sql/*.sql))))
+REGRESS_OPTS = --inputdir=test/regress-work --outputdir=test/regress-work
+
+PG_CONFIG ?= pg_config
+PGXS := $(shell $(PG_CONFIG) --pgxs)
+include $(PGXS)
+
+# ---- server-free build: unit tests, tools, fuzzers, benchmarks ----------
+
+BUILD ?= build
+SANITIZE ?=
+CORE_CC ?= cc
+CORE_CFLAGS = -std=gnu11 -g -O2 -Wall -Werror -Isrc -I/usr/include/cjson $(if $(SANITIZE),-fsanitize=$(SANITIZE) -fno-omit-frame-pointer -O1)
+CORE_OBJS = $(patsubst src/%.c,$(BUILD)/core/%.o,$(CORE_SRCS))
+UNIT_SRCS := $(sort $(wildcard test/unit/test_*.c))
+UNIT_BINS = $(patsubst test/unit/%.c,$(BUILD)/unit/%,$(UNIT_SRCS))
+TOOL_SRCS := $(sort $(wildcard src/tools/*.c))
+TOOL_BINS = $(patsubst src/tools/%.c,$(BUILD)/tools/%,$(TOOL_SRCS))
+
+$(BUILD)/core/%.o: src/%.c
+	@mkdir -p $(dir $@)
+	$(CORE_CC) $(CORE_CFLAGS) -c $< -o $@
+
+$(BUILD)/libts.a: $(CORE_OBJS)
+	@mkdir -p $(dir $@)
+	rm -f $@ && ar rcs $@ $^
+
+$(BUILD)/unit/%: test/unit/%.c test/unit/unit.h $(BUILD)/libts.a
+	@mkdir -p $(dir $@)
+	$(CORE_CC) $(CORE_CFLAGS) -Itest/unit $< -o $@ $(BUILD)/libts.a -lcmocka $(LIBS_CORE)
+
+$(BUILD)/tools/%: src/tools/%.c $(BUILD)/libts.a
+	@mkdir -p $(dir $@)
+	$(CORE_CC) $(CORE_CFLAGS) $< -o $@ $(BUILD)/libts.a $(LIBS_CORE)
+
+.PHONY: core unit tools run-unit
+core: $(BUILD)/libts.a
+tools: $(TOOL_BINS)
+unit: $(UNIT_BINS)
+run-unit: unit
+	@bash test/run-unit.sh $(BUILD)/unit
+
+EXTRA_CLEAN = build test/regress-work

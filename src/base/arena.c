@@ -1,0 +1,108 @@
+/*
+ * arena.c - bump allocation released all at once (per batch, per plan).
+ */
+#include <string.h>
+
+#include "base/ts_value.h"
+
+struct ts_arena_chunk
+{
+	ts_arena_chunk *next;
+	size_t		size;			/* usable bytes after the header */
+	size_t		used;
+	/* data follows, 16-aligned */
+};
+
+#define CHUNK_HDR ((sizeof(ts_arena_chunk) + 15) & ~(size_t) 15)
+
+void
+ts_arena_init(ts_arena *a, size_t chunk_size)
+{
+	a->head = NULL;
+	a->chunk_size = chunk_size ? chunk_size : 64 * 1024;
+}
+
+void *
+ts_arena_alloc(ts_arena *a, size_t size)
+{
+	ts_arena_chunk *c = a->head;
+	size_t		need = (size + 15) & ~(size_t) 15;
+
+	if (size == 0)
+		need = 16;
+	if (need < size)
+		return NULL;
+	if (c == NULL || c->size - c->used < need)
+	{
+		size_t		csize = a->chunk_size;
+
+		while (csize < need)
+		{
+			if (csize > ((size_t) 1 << 30))
+				return NULL;
+			csize *= 2;
+		}
+		c = ts_malloc(CHUNK_HDR + csize);
+		if (c == NULL)
+			return NULL;
+		c->size = csize;
+		c->used = 0;
+		c->next = a->head;
+		a->head = c;
+	}
+	{
+		void	   *p = (char *) c + CHUNK_HDR + c->used;
+
+		c->used += need;
+		return p;
+	}
+}
+
+void *
+ts_arena_dup(ts_arena *a, const void *p, size_t size)
+{
+	void	   *r = ts_arena_alloc(a, size);
+
+	if (r && size)
+		memcpy(r, p, size);
+	return r;
+}
+
+void
+ts_arena_reset(ts_arena *a)
+{
+	ts_arena_chunk *c = a->head;
+	ts_arena_chunk *keep = NULL;
+
+	/* keep the largest (first allocated) chunk? keep the newest one */
+	if (c)
+	{
+		keep = c;
+		c = c->next;
+		keep->next = NULL;
+		keep->used = 0;
+	}
+	while (c)
+	{
+		ts_arena_chunk *n = c->next;
+
+		ts_free(c);
+		c = n;
+	}
+	a->head = keep;
+}
+
+void
+ts_arena_free(ts_arena *a)
+{
+	ts_arena_chunk *c = a->head;
+
+	while (c)
+	{
+		ts_arena_chunk *n = c->next;
+
+		ts_free(c);
+		c = n;
+	}
+	a->head = NULL;
+}

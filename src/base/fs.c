@@ -1,0 +1,258 @@
+/*
+ * fs.c - local file system access for the server-free layers.
+ *
+ * Owns: file handles (positional reads), whole-file reads of small
+ * metadata files, directory listing and path joining.  The open/close of
+ * descriptors go through hooks so the FDW can use transient files that
+ * PostgreSQL closes at transaction abort.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "base/ts_fs.h"
+
+struct ts_file
+{
+	int			fd;
+	int64_t		size;
+	char	   *path;
+};
+
+static int
+default_open_fd(const char *path)
+{
+	return open(path, O_RDONLY | O_CLOEXEC);
+}
+
+static void
+default_close_fd(int fd)
+{
+	close(fd);
+}
+
+static ts_fs_hooks fs_hooks = {default_open_fd, default_close_fd};
+
+void
+ts_fs_set_hooks(const ts_fs_hooks *hooks)
+{
+	if (hooks)
+		fs_hooks = *hooks;
+	else
+	{
+		fs_hooks.open_fd = default_open_fd;
+		fs_hooks.close_fd = default_close_fd;
+	}
+}
+
+ts_file *
+ts_file_open(const char *path, ts_err *err)
+{
+	ts_file    *f;
+	struct stat st;
+	int			fd;
+
+	fd = fs_hooks.open_fd(path);
+	if (fd < 0)
+	{
+		int			e = errno;
+
+		ts_error(err, e == ENOENT ? TS_ERR_NOT_FOUND : TS_ERR_IO,
+				 "could not open file \"%s\": %s", path, strerror(e));
+		return NULL;
+	}
+	if (fstat(fd, &st) != 0)
+	{
+		int			e = errno;
+
+		fs_hooks.close_fd(fd);
+		ts_error(err, TS_ERR_IO, "could not stat file \"%s\": %s", path, strerror(e));
+		return NULL;
+	}
+	if (S_ISDIR(st.st_mode))
+	{
+		fs_hooks.close_fd(fd);
+		ts_error(err, TS_ERR_IO, "\"%s\" is a directory, not a file", path);
+		return NULL;
+	}
+	f = ts_malloc(sizeof(ts_file));
+	if (f == NULL || (f->path = ts_strdup(path)) == NULL)
+	{
+		ts_free(f);
+		fs_hooks.close_fd(fd);
+		ts_error(err, TS_ERR_NOMEM, "out of memory opening \"%s\"", path);
+		return NULL;
+	}
+	f->fd = fd;
+	f->size = (int64_t) st.st_size;
+	return f;
+}
+
+const char *
+ts_file_path(const ts_file *f)
+{
+	return f->path;
+}
+
+int64_t
+ts_file_size(const ts_file *f)
+{
+	return f->size;
+}
+
+bool
+ts_file_pread(ts_file *f, void *buf, size_t len, int64_t offset, ts_err *err)
+{
+	size_t		done = 0;
+
+	if (offset < 0 || (int64_t) len < 0 || offset + (int64_t) len > f->size)
+		return ts_error(err, TS_ERR_CORRUPT,
+						"file \"%s\": read of %zu bytes at offset %lld is past its end (%lld bytes)",
+						f->path, len, (long long) offset, (long long) f->size);
+	while (done < len)
+	{
+		ssize_t		n = pread(f->fd, (char *) buf + done, len - done, (off_t) (offset + done));
+
+		if (n < 0)
+		{
+			if (errno == EINTR)
+				continue;
+			return ts_error(err, TS_ERR_IO, "could not read file \"%s\": %s", f->path, strerror(errno));
+		}
+		if (n == 0)
+			return ts_error(err, TS_ERR_CORRUPT, "file \"%s\": unexpected end of file at offset %lld",
+							f->path, (long long) (offset + done));
+		done += (size_t) n;
+	}
+	return true;
+}
+
+void
+ts_file_close(ts_file *f)
+{
+	if (f == NULL)
+		return;
+	fs_hooks.close_fd(f->fd);
+	ts_free(f->path);
+	ts_free(f);
+}
+
+bool
+ts_read_whole_file(const char *path, uint8_t **data, size_t *len, ts_err *err)
+{
+	ts_file    *f = ts_file_open(path, err);
+	uint8_t    *buf;
+
+	if (f == NULL)
+		return false;
+	buf = ts_malloc((size_t) f->size + 1);
+	if (buf == NULL)
+	{
+		ts_file_close(f);
+		return ts_error(err, TS_ERR_NOMEM, "file \"%s\" is too large to read (%lld bytes)",
+						path, (long long) f->size);
+	}
+	if (!ts_file_pread(f, buf, (size_t) f->size, 0, err))
+	{
+		ts_free(buf);
+		ts_file_close(f);
+		return false;
+	}
+	buf[f->size] = '\0';
+	*data = buf;
+	*len = (size_t) f->size;
+	ts_file_close(f);
+	return true;
+}
+
+bool
+ts_path_is_dir(const char *path)
+{
+	struct stat st;
+
+	return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
+}
+
+bool
+ts_path_is_file(const char *path)
+{
+	struct stat st;
+
+	return stat(path, &st) == 0 && S_ISREG(st.st_mode);
+}
+
+static int
+cmp_names(const void *a, const void *b)
+{
+	return strcmp(*(char *const *) a, *(char *const *) b);
+}
+
+bool
+ts_list_dir(const char *path, char ***names, int *count, ts_err *err)
+{
+	DIR		   *d;
+	struct dirent *de;
+	char	  **arr = NULL;
+	int			n = 0,
+				cap = 0;
+
+	*names = NULL;
+	*count = 0;
+	d = opendir(path);
+	if (d == NULL)
+		return ts_error(err, errno == ENOENT ? TS_ERR_NOT_FOUND : TS_ERR_IO,
+						"could not open directory \"%s\": %s", path, strerror(errno));
+	while ((de = readdir(d)) != NULL)
+	{
+		if (strcmp(de->d_name, ".") == 0 || strcmp(de->d_name, "..") == 0)
+			continue;
+		if (n == cap)
+		{
+			char	  **na;
+
+			cap = cap ? cap * 2 : 16;
+			na = ts_realloc(arr, sizeof(char *) * cap);
+			if (na == NULL)
+				goto oom;
+			arr = na;
+		}
+		if ((arr[n] = ts_strdup(de->d_name)) == NULL)
+			goto oom;
+		n++;
+	}
+	closedir(d);
+	if (n > 1)
+		qsort(arr, n, sizeof(char *), cmp_names);
+	*names = arr;
+	*count = n;
+	return true;
+oom:
+	closedir(d);
+	ts_free_names(arr, n);
+	return ts_error(err, TS_ERR_NOMEM, "out of memory listing \"%s\"", path);
+}
+
+void
+ts_free_names(char **names, int count)
+{
+	for (int i = 0; i < count; i++)
+		ts_free(names[i]);
+	ts_free(names);
+}
+
+char *
+ts_path_join(const char *a, const char *b)
+{
+	size_t		la = strlen(a);
+
+	while (la > 1 && a[la - 1] == '/')
+		la--;
+	while (*b == '/')
+		b++;
+	return ts_psprintf("%.*s/%s", (int) la, a, b);
+}

@@ -1,0 +1,158 @@
+/*
+ * ts_base.h - the foundation every layer below src/fdw builds on.
+ *
+ * Owns: the error record (ts_err), allocation hooks, the interrupt hook,
+ * a growable byte buffer and a bounds-checked read cursor.  Knows nothing
+ * about PostgreSQL: inside a backend, src/fdw installs hooks that allocate in
+ * memory contexts and check for interrupts; in unit tests the defaults are
+ * malloc/free and a no-op.
+ *
+ * Error convention: functions that can fail return bool (true = ok) or a
+ * pointer (NULL = failed) and fill a caller-provided ts_err.  They never
+ * exit, print or longjmp themselves.
+ */
+#ifndef TS_BASE_H
+#define TS_BASE_H
+
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* What kind of failure; src/fdw maps each to a PostgreSQL errcode. */
+typedef enum ts_errcode
+{
+	TS_OK = 0,
+	TS_ERR_IO,				/* a read/open/stat failed (errno in detail) */
+	TS_ERR_NOT_FOUND,		/* a file or directory that must exist does not */
+	TS_ERR_CORRUPT,			/* bytes that do not decode: truncated, bad magic... */
+	TS_ERR_UNSUPPORTED,		/* valid, but not implemented yet: fail closed */
+	TS_ERR_INVALID,			/* bad option or argument given by the user */
+	TS_ERR_NOMEM,			/* allocation failed or a size is absurd */
+	TS_ERR_CANCELED			/* the interrupt hook asked us to stop */
+} ts_errcode;
+
+#define TS_ERR_MSG_LEN 1024
+
+typedef struct ts_err
+{
+	ts_errcode	code;
+	char		msg[TS_ERR_MSG_LEN];	/* user-facing, names file/option */
+} ts_err;
+
+/* Set err (if not NULL) and return false; printf-style. */
+bool		ts_error(ts_err *err, ts_errcode code, const char *fmt,...)
+			__attribute__((format(printf, 3, 4)));
+
+/*
+ * Prefix an existing error message with context, e.g. the file name:
+ * ts_error_context(err, "manifest file \"%s\"", path) turns
+ * "truncated block" into "manifest file \"x\": truncated block".
+ */
+bool		ts_error_context(ts_err *err, const char *fmt,...)
+			__attribute__((format(printf, 2, 3)));
+
+/* ---- allocation ----------------------------------------------------- */
+
+typedef struct ts_alloc_hooks
+{
+	void	   *(*alloc) (size_t size);		/* may return NULL */
+	void	   *(*realloc) (void *p, size_t size);
+	void		(*free) (void *p);
+} ts_alloc_hooks;
+
+void		ts_set_alloc_hooks(const ts_alloc_hooks *hooks);
+void	   *ts_malloc(size_t size);			/* NULL on failure */
+void	   *ts_calloc(size_t n, size_t size);	/* zeroed; NULL on failure */
+void	   *ts_realloc(void *p, size_t size);
+void		ts_free(void *p);					/* NULL is fine */
+char	   *ts_strdup(const char *s);
+char	   *ts_strndup(const char *s, size_t n);
+char	   *ts_psprintf(const char *fmt,...) __attribute__((format(printf, 1, 2)));
+
+/* ---- interrupts ----------------------------------------------------- */
+
+/*
+ * Long loops call TS_CHECK_INTERRUPTS(err) and return false when it fails.
+ * In a backend the hook runs CHECK_FOR_INTERRUPTS() (which may longjmp out;
+ * that is fine because all memory lives in memory contexts and files are
+ * transient files closed at abort).
+ */
+void		ts_set_interrupt_hook(bool (*hook) (void));
+bool		ts_check_interrupts(ts_err *err);
+#define TS_CHECK_INTERRUPTS(err) ts_check_interrupts(err)
+
+/* ---- growable buffer ------------------------------------------------ */
+
+typedef struct ts_buf
+{
+	uint8_t    *data;
+	size_t		len;
+	size_t		cap;
+} ts_buf;
+
+void		ts_buf_init(ts_buf *b);
+bool		ts_buf_reserve(ts_buf *b, size_t extra, ts_err *err);
+bool		ts_buf_append(ts_buf *b, const void *p, size_t n, ts_err *err);
+bool		ts_buf_printf(ts_buf *b, ts_err *err, const char *fmt,...)
+			__attribute__((format(printf, 3, 4)));
+void		ts_buf_reset(ts_buf *b);	/* len = 0, keep memory */
+void		ts_buf_free(ts_buf *b);
+
+/* ---- bounds-checked cursor ------------------------------------------ */
+
+/*
+ * A read cursor over bytes owned by someone else.  Every read checks the
+ * remaining length first; on failure it sets err (TS_ERR_CORRUPT,
+ * "truncated ...") and returns false.  Used by Avro, BinaryRow, Thrift
+ * compact, protobuf and deletion-vector decoders alike.
+ */
+typedef struct ts_cursor
+{
+	const uint8_t *p;
+	const uint8_t *end;
+} ts_cursor;
+
+static inline void
+ts_cursor_init(ts_cursor *c, const void *p, size_t len)
+{
+	c->p = (const uint8_t *) p;
+	c->end = c->p + len;
+}
+
+static inline size_t
+ts_cursor_left(const ts_cursor *c)
+{
+	return (size_t) (c->end - c->p);
+}
+
+bool		ts_cursor_need(ts_cursor *c, size_t n, ts_err *err);
+bool		ts_cursor_bytes(ts_cursor *c, size_t n, const uint8_t **out, ts_err *err);
+bool		ts_cursor_skip(ts_cursor *c, size_t n, ts_err *err);
+bool		ts_cursor_u8(ts_cursor *c, uint8_t *out, ts_err *err);
+bool		ts_cursor_le32(ts_cursor *c, uint32_t *out, ts_err *err);
+bool		ts_cursor_le64(ts_cursor *c, uint64_t *out, ts_err *err);
+bool		ts_cursor_be32(ts_cursor *c, uint32_t *out, ts_err *err);
+bool		ts_cursor_be64(ts_cursor *c, uint64_t *out, ts_err *err);
+/* unsigned LEB128 varint (protobuf, thrift) and zig-zag signed (avro) */
+bool		ts_cursor_uvarint(ts_cursor *c, uint64_t *out, ts_err *err);
+bool		ts_cursor_zigzag(ts_cursor *c, int64_t *out, ts_err *err);
+
+/* little-endian loads from raw memory (caller checked bounds) */
+static inline uint32_t
+ts_load_le32(const uint8_t *p)
+{
+	return (uint32_t) p[0] | ((uint32_t) p[1] << 8) | ((uint32_t) p[2] << 16) | ((uint32_t) p[3] << 24);
+}
+static inline uint64_t
+ts_load_le64(const uint8_t *p)
+{
+	return (uint64_t) ts_load_le32(p) | ((uint64_t) ts_load_le32(p + 4) << 32);
+}
+static inline uint32_t
+ts_load_be32(const uint8_t *p)
+{
+	return ((uint32_t) p[0] << 24) | ((uint32_t) p[1] << 16) | ((uint32_t) p[2] << 8) | (uint32_t) p[3];
+}
+
+#endif							/* TS_BASE_H */

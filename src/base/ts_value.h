@@ -1,0 +1,99 @@
+/*
+ * ts_value.h - one Paimon value in memory, and batches of rows of them.
+ *
+ * Owns: the value representation shared by the format readers (which
+ * produce values in the type the file was written with), src/read (which
+ * casts them to the table's read type) and src/fdw (which turns them into
+ * Datums).  Bytes and nested values point into memory owned by whoever
+ * produced the batch (a reader's buffers or a ts_arena) and stay valid
+ * until that producer's next call.
+ */
+#ifndef TS_VALUE_H
+#define TS_VALUE_H
+
+#include "base/ts_types.h"
+
+typedef __int128 ts_int128;
+
+typedef struct ts_value ts_value;
+
+/*
+ * Nested values: ARRAY/MULTISET: n elements in items[0..n-1].
+ * MAP: n entries, items[2*i] = key, items[2*i+1] = value.
+ * ROW: n = number of fields of the row type, items[i] = field i.
+ */
+typedef struct ts_nested
+{
+	int32_t		n;
+	ts_value   *items;
+} ts_nested;
+
+struct ts_value
+{
+	bool		isnull;
+	union
+	{
+		/*
+		 * BOOLEAN (0/1), TINYINT, SMALLINT, INT, BIGINT; DATE = days since
+		 * 1970-01-01; TIME = milliseconds of the day (Paimon's internal form).
+		 */
+		int64_t		i;
+		float		f;			/* FLOAT */
+		double		d;			/* DOUBLE */
+		struct
+		{
+			const uint8_t *p;
+			uint32_t	len;
+		}			s;			/* CHAR, VARCHAR, STRING, BINARY, VARBINARY, BYTES */
+		ts_int128	dec;		/* DECIMAL: unscaled value; scale from the type */
+		struct
+		{
+			int64_t		millis; /* since 1970-01-01 00:00:00 (UTC for LTZ) */
+			int32_t		nanos;	/* nanos within the millisecond, 0..999999 */
+		}			ts;			/* TIMESTAMP, TIMESTAMP_LTZ */
+		ts_nested	nested;		/* ARRAY, MULTISET, MAP, ROW */
+	}			v;
+};
+
+/* ---- arena: bump allocation, freed all at once ---------------------- */
+
+typedef struct ts_arena_chunk ts_arena_chunk;
+
+typedef struct ts_arena
+{
+	ts_arena_chunk *head;
+	size_t		chunk_size;
+} ts_arena;
+
+void		ts_arena_init(ts_arena *a, size_t chunk_size);
+void	   *ts_arena_alloc(ts_arena *a, size_t size);	/* 16-aligned; NULL on OOM */
+void	   *ts_arena_dup(ts_arena *a, const void *p, size_t size);
+void		ts_arena_reset(ts_arena *a);	/* keep the first chunk */
+void		ts_arena_free(ts_arena *a);
+
+/* ---- batch ---------------------------------------------------------- */
+
+#define TS_BATCH_ROWS 1024
+
+/*
+ * A batch of rows, row-major: the value of column c in row r is
+ * values[r * ncols + c].  Column order is the order the reader was asked
+ * for.
+ */
+typedef struct ts_batch
+{
+	int			nrows;
+	int			ncols;
+	ts_value   *values;
+} ts_batch;
+
+static inline ts_value *
+ts_batch_at(const ts_batch *b, int row, int col)
+{
+	return &b->values[(size_t) row * b->ncols + col];
+}
+
+/* Render a value as text for messages and tests (ts_malloc'd). */
+char	   *ts_value_to_string(const ts_value *v, const ts_type *t);
+
+#endif							/* TS_VALUE_H */

@@ -1,0 +1,140 @@
+/*
+ * format.h - the one reader interface every data/metadata file format offers.
+ *
+ * Owns: how a caller asks a file for columns and gets batches of ts_value
+ * rows back, whatever the format (Avro, Parquet, ORC, CSV, JSON).  A
+ * format reader knows nothing about snapshots, manifests or PostgreSQL.
+ *
+ * Column resolution: each requested column carries the Paimon field id and
+ * the name it had when the file was written, and the Paimon type it was
+ * written with.  A reader matches by field id when the file carries ids
+ * (Parquet field_id, ORC "paimon.id"), otherwise by name (Avro always;
+ * Paimon manifests are matched by name with field_id = -1).  Nested ROW
+ * fields are matched the same way, recursively.  A requested column the
+ * file does not have reads as NULL in every row (schema evolution: added
+ * column; manifest format versions: field added later).
+ *
+ * Values come out in the requested Paimon type (e.g. an Avro int read as
+ * TINYINT, a Parquet INT64 timestamp-micros as TIMESTAMP(6)); if the
+ * file's physical type cannot represent the requested type the open fails
+ * with TS_ERR_UNSUPPORTED naming the column.
+ */
+#ifndef TS_FORMAT_H
+#define TS_FORMAT_H
+
+#include "base/ts_value.h"
+#include "base/ts_fs.h"
+
+typedef enum ts_file_format
+{
+	TS_FORMAT_UNKNOWN = 0,
+	TS_FORMAT_AVRO,
+	TS_FORMAT_PARQUET,
+	TS_FORMAT_ORC,
+	TS_FORMAT_CSV,
+	TS_FORMAT_JSON,
+	TS_FORMAT_TEXT
+} ts_file_format;
+
+typedef struct ts_read_column
+{
+	int32_t		field_id;		/* -1: match by name only */
+	const char *name;			/* name in the file's (write-time) schema */
+	const ts_type *type;		/* Paimon type the file was written with */
+} ts_read_column;
+
+/* Per-column statistics a reader offers to the row-group/stripe filter. */
+typedef struct ts_column_stats
+{
+	bool		has_min_max;
+	ts_value	min;
+	ts_value	max;
+	int64_t		null_count;		/* -1 = unknown */
+	int64_t		row_count;
+} ts_column_stats;
+
+/*
+ * Optional: called by Parquet/ORC once per row group/stripe with the stats
+ * of each requested column (stats[i] for columns[i]; NULL entries when the
+ * file has none).  Return false to skip the row group/stripe.  Must be
+ * conservative: when unsure keep it.
+ */
+typedef bool (*ts_stats_filter_fn) (void *arg, const ts_column_stats *stats, int ncols);
+
+typedef struct ts_reader_options
+{
+	ts_stats_filter_fn stats_filter;	/* may be NULL */
+	void	   *stats_filter_arg;
+	int			batch_rows;		/* 0 = TS_BATCH_ROWS */
+	/* CSV / JSON text options, as Paimon option key/value pairs */
+	int			ntext_options;
+	const char *const *text_option_keys;
+	const char *const *text_option_values;
+} ts_reader_options;
+
+/* What a reader read, for EXPLAIN ANALYZE and benchmarks. */
+typedef struct ts_reader_metrics
+{
+	int64_t		bytes_read;
+	int64_t		rows_read;
+	int32_t		row_groups_total;	/* row groups / stripes / blocks */
+	int32_t		row_groups_kept;
+} ts_reader_metrics;
+
+typedef struct ts_format_reader ts_format_reader;
+
+typedef struct ts_format_reader_ops
+{
+	/* fill *batch; return rows (>0), 0 at end, -1 on error */
+	int			(*next) (ts_format_reader *r, ts_batch *batch, ts_err *err);
+	void		(*close) (ts_format_reader *r);
+} ts_format_reader_ops;
+
+/* Every concrete reader embeds this first. */
+struct ts_format_reader
+{
+	const ts_format_reader_ops *ops;
+	ts_reader_metrics metrics;
+};
+
+/* Format from file magic (Obj\x01, PAR1, ORC); TS_FORMAT_UNKNOWN otherwise. */
+ts_file_format ts_format_from_magic(const uint8_t *head, size_t len);
+/* Format from a Paimon option value / file extension ("parquet", "orc"...). */
+ts_file_format ts_format_from_name(const char *name);
+const char *ts_format_name(ts_file_format fmt);
+
+/*
+ * Open a file.  fmt may be TS_FORMAT_UNKNOWN for self-describing binary
+ * formats (decided by magic).  The columns array (and the types it points
+ * to) must outlive the reader.
+ */
+ts_format_reader *ts_format_open(ts_file_format fmt, const char *path,
+								 const ts_read_column *columns, int ncols,
+								 const ts_reader_options *options, ts_err *err);
+
+static inline int
+ts_format_next(ts_format_reader *r, ts_batch *batch, ts_err *err)
+{
+	return r->ops->next(r, batch, err);
+}
+
+static inline void
+ts_format_close(ts_format_reader *r)
+{
+	if (r)
+		r->ops->close(r);
+}
+
+/* Per-format constructors (called by ts_format_open). */
+ts_format_reader *ts_avro_open(const char *path, const ts_read_column *columns, int ncols,
+							   const ts_reader_options *options, ts_err *err);
+ts_format_reader *ts_parquet_open(const char *path, const ts_read_column *columns, int ncols,
+								  const ts_reader_options *options, ts_err *err);
+ts_format_reader *ts_orc_open(const char *path, const ts_read_column *columns, int ncols,
+							  const ts_reader_options *options, ts_err *err);
+ts_format_reader *ts_csv_open(const char *path, const ts_read_column *columns, int ncols,
+							  const ts_reader_options *options, ts_err *err);
+ts_format_reader *ts_json_open(const char *path, const ts_read_column *columns, int ncols,
+							   const ts_reader_options *options, ts_err *err);
+
+#endif							/* TS_FORMAT_H */

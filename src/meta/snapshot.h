@@ -1,0 +1,53 @@
+/*
+ * snapshot.h - Paimon snapshots, hints and tags.
+ *
+ * Owns: parsing snapshot JSON (unknown keys ignored, explicit nulls
+ * tolerated), finding the latest / earliest snapshot (LATEST / EARLIEST
+ * hints with the directory-listing fallback) and reading tag files (a
+ * snapshot JSON plus tag fields).  'branch_root' is the table root for
+ * the main branch, <root>/branch/branch-<name> otherwise.
+ */
+#ifndef TS_SNAPSHOT_H
+#define TS_SNAPSHOT_H
+
+#include "base/ts_base.h"
+
+typedef struct ts_snapshot
+{
+	int			version;
+	int64_t		id;
+	int64_t		schema_id;
+	char	   *base_manifest_list;		/* file names under <root>/manifest */
+	char	   *delta_manifest_list;
+	char	   *changelog_manifest_list;	/* NULL if absent/null */
+	char	   *index_manifest;			/* NULL if absent */
+	char	   *commit_user;
+	int64_t		commit_identifier;
+	char	   *commit_kind;			/* APPEND, COMPACT, OVERWRITE, ANALYZE */
+	int64_t		time_millis;
+	int64_t		total_record_count;		/* -1 if absent */
+	int64_t		delta_record_count;		/* -1 if absent */
+	bool		has_watermark;
+	int64_t		watermark;
+	bool		has_next_row_id;
+	int64_t		next_row_id;
+} ts_snapshot;
+
+ts_snapshot *ts_snapshot_parse(const char *json, size_t len, const char *what, ts_err *err);
+
+/* <branch_root>/snapshot/snapshot-<id>; TS_ERR_NOT_FOUND if missing. */
+ts_snapshot *ts_snapshot_load(const char *branch_root, int64_t id, ts_err *err);
+
+/*
+ * Latest / earliest snapshot id per PAIMON-FORMAT.md 3.2.  *id = 0 when the
+ * table has no snapshot at all (an empty table, not an error).
+ */
+bool		ts_snapshot_latest_id(const char *branch_root, int64_t *id, ts_err *err);
+bool		ts_snapshot_earliest_id(const char *branch_root, int64_t *id, ts_err *err);
+
+/* <branch_root>/tag/tag-<name>; TS_ERR_NOT_FOUND names the tag. */
+ts_snapshot *ts_tag_load(const char *branch_root, const char *tag_name, ts_err *err);
+
+void		ts_snapshot_free(ts_snapshot *s);
+
+#endif							/* TS_SNAPSHOT_H */

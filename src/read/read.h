@@ -1,0 +1,37 @@
+/*
+ * read.h - turn a split of a plan into rows of the read schema.
+ *
+ * Owns: per-file readers chosen by format, schema evolution by field id
+ * (renamed / reordered / dropped columns, added columns -> NULL, type
+ * changes through Paimon cast rules), partition columns filled from the
+ * manifest's partition row, deletion vectors, and (for primary-key tables)
+ * merge-on-read.  Unsupported table features fail closed with
+ * TS_ERR_UNSUPPORTED naming them.
+ */
+#ifndef TS_READ_H
+#define TS_READ_H
+
+#include "scan/scan.h"
+
+typedef struct ts_split_reader ts_split_reader;
+
+/*
+ * Open a reader over one split.  'columns' are indexes into
+ * plan->schema->fields, in output order (nproj may be 0, e.g. count(*):
+ * batches then carry only row counts).
+ */
+ts_split_reader *ts_split_reader_open(ts_plan *plan, const ts_split *split,
+									  const int *columns, int ncolumns, ts_err *err);
+
+/*
+ * Next batch: rows (>0), 0 at the end, -1 on error.  Values are in the
+ * read schema's types and valid until the next call.
+ */
+int			ts_split_reader_next(ts_split_reader *r, ts_batch *batch, ts_err *err);
+
+/* Bytes / rows / files read so far (for EXPLAIN ANALYZE). */
+const ts_reader_metrics *ts_split_reader_metrics(const ts_split_reader *r);
+
+void		ts_split_reader_close(ts_split_reader *r);
+
+#endif							/* TS_READ_H */
