@@ -21,7 +21,7 @@ PG_CFLAGS = -Wall -Werror -Wno-declaration-after-statement
 SHLIB_LINK = $(LIBS_CORE)
 
 REGRESS = $(patsubst sql/%.sql,%,$(sort $(filter-out sql/tablescan_fdw--%.sql,$(wildcard sql/*.sql))))
-REGRESS_OPTS = --inputdir=test/regress-work --outputdir=test/regress-work
+REGRESS_OPTS = --encoding=UTF8
 
 PG_CONFIG ?= pg_config
 PGXS := $(shell $(PG_CONFIG) --pgxs)

@@ -1,0 +1,27 @@
+/* tablescan_fdw--0.1.sql: query Apache Paimon tables in place */
+
+-- complain if script is sourced in psql, rather than via CREATE EXTENSION
+\echo Use "CREATE EXTENSION tablescan_fdw" to load this file. \quit
+
+CREATE FUNCTION tablescan_fdw_handler()
+RETURNS fdw_handler
+AS 'MODULE_PATHNAME'
+LANGUAGE C STRICT;
+
+CREATE FUNCTION tablescan_fdw_validator(text[], oid)
+RETURNS void
+AS 'MODULE_PATHNAME'
+LANGUAGE C STRICT;
+
+CREATE FOREIGN DATA WRAPPER tablescan_fdw
+  HANDLER tablescan_fdw_handler
+  VALIDATOR tablescan_fdw_validator;
+
+-- The live data files the scan of a foreign table would read.
+CREATE FUNCTION tablescan_files(regclass,
+    OUT partition jsonb, OUT bucket integer, OUT total_buckets integer,
+    OUT file_name text, OUT level integer, OUT row_count bigint,
+    OUT file_size bigint, OUT schema_id bigint)
+RETURNS SETOF record
+AS 'MODULE_PATHNAME', 'tablescan_files'
+LANGUAGE C STRICT VOLATILE;

@@ -1,0 +1,501 @@
+/*
+ * datum.c - Paimon values to PostgreSQL Datums, and the type mapping.
+ *
+ * Owns: the README's type mapping (Paimon type -> PostgreSQL type name, for
+ * IMPORT FOREIGN SCHEMA) and the conversion of one ts_value into a Datum of
+ * the column's declared type.  Decimals stay exact (no float round trip);
+ * timestamps with more than microsecond precision are rounded to the
+ * nearest microsecond, as PostgreSQL's own input does.
+ */
+#include "postgres.h"
+
+#include "catalog/pg_type.h"
+#include "datatype/timestamp.h"
+#include "fmgr.h"
+#include "lib/stringinfo.h"
+#include "utils/array.h"
+#include "utils/builtins.h"
+#include "utils/date.h"
+#include "utils/datetime.h"
+#include "utils/float.h"
+#include "utils/json.h"
+#include "utils/jsonb.h"
+#include "utils/lsyscache.h"
+#include "utils/numeric.h"
+#include "utils/timestamp.h"
+
+#include "tablescan_fdw.h"
+
+/* days between 1970-01-01 and 2000-01-01 */
+#define UNIX_TO_PG_DAYS (POSTGRES_EPOCH_JDATE - UNIX_EPOCH_JDATE)
+#define UNIX_TO_PG_MICROS ((int64) UNIX_TO_PG_DAYS * USECS_PER_DAY)
+
+char *
+tablescan_pg_type_name(const ts_type *t)
+{
+	switch (t->kind)
+	{
+		case TS_BOOLEAN:
+			return "boolean";
+		case TS_TINYINT:
+		case TS_SMALLINT:
+			return "smallint";
+		case TS_INT:
+			return "integer";
+		case TS_BIGINT:
+			return "bigint";
+		case TS_FLOAT:
+			return "real";
+		case TS_DOUBLE:
+			return "double precision";
+		case TS_DECIMAL:
+			return psprintf("numeric(%d,%d)", t->precision, t->scale);
+		case TS_CHAR:
+			return psprintf("character(%d)", t->length);
+		case TS_VARCHAR:
+			if (t->length >= TS_STRING_LENGTH || t->length > 10485760)
+				return "text";
+			return psprintf("character varying(%d)", t->length);
+		case TS_BINARY:
+		case TS_VARBINARY:
+		case TS_BLOB:
+			return "bytea";
+		case TS_DATE:
+			return "date";
+		case TS_TIME:
+			return psprintf("time(%d) without time zone", Min(t->precision, 6));
+		case TS_TIMESTAMP:
+			return psprintf("timestamp(%d) without time zone", Min(t->precision, 6));
+		case TS_TIMESTAMP_LTZ:
+			return psprintf("timestamp(%d) with time zone", Min(t->precision, 6));
+		case TS_ARRAY:
+			{
+				const ts_type *e = t->element;
+
+				if (ts_type_is_nested(e->kind) || e->kind == TS_VARIANT)
+					return "jsonb";
+				{
+					char	   *inner = tablescan_pg_type_name(e);
+
+					if (inner == NULL)
+						return NULL;
+					/* typmods do not apply to array elements in a useful way */
+					if (e->kind == TS_DECIMAL)
+						inner = "numeric";
+					else if (e->kind == TS_CHAR || e->kind == TS_VARCHAR)
+						inner = "text";
+					return psprintf("%s[]", inner);
+				}
+			}
+		case TS_MULTISET:
+		case TS_MAP:
+		case TS_ROW:
+			return "jsonb";
+		default:
+			return NULL;
+	}
+}
+
+/* ---- numbers ---------------------------------------------------------- */
+
+static char *
+int128_to_decimal_string(ts_int128 unscaled, int scale)
+{
+	char		digits[64];
+	char	   *out;
+	int			n = 0;
+	bool		neg = unscaled < 0;
+	unsigned __int128 u = neg ? -(unsigned __int128) unscaled : (unsigned __int128) unscaled;
+	StringInfoData buf;
+
+	do
+	{
+		digits[n++] = '0' + (int) (u % 10);
+		u /= 10;
+	} while (u != 0);
+	while (n <= scale)
+		digits[n++] = '0';
+	initStringInfo(&buf);
+	if (neg)
+		appendStringInfoChar(&buf, '-');
+	for (int i = n - 1; i >= 0; i--)
+	{
+		appendStringInfoChar(&buf, digits[i]);
+		if (i == scale && scale > 0)
+			appendStringInfoChar(&buf, '.');
+	}
+	out = buf.data;
+	return out;
+}
+
+static Datum
+decimal_datum(const ts_value *v, const ts_type *t, int32 typmod)
+{
+	char	   *s = int128_to_decimal_string(v->v.dec, t->scale);
+
+	return DirectFunctionCall3(numeric_in, CStringGetDatum(s),
+							   ObjectIdGetDatum(InvalidOid), Int32GetDatum(typmod));
+}
+
+static int64
+timestamp_micros(const ts_value *v)
+{
+	/* round nanos to micros, half up */
+	int64		micros = (int64) ((v->v.ts.nanos + 500) / 1000);
+
+	return v->v.ts.millis * 1000 + micros - UNIX_TO_PG_MICROS;
+}
+
+static void
+overflow(const char *colname, const char *pgtype)
+{
+	ereport(ERROR,
+			(errcode(ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE),
+			 errmsg("value of column \"%s\" is out of range for type %s", colname, pgtype)));
+}
+
+static bool
+is_integer_kind(ts_type_kind k)
+{
+	return k == TS_TINYINT || k == TS_SMALLINT || k == TS_INT || k == TS_BIGINT ||
+		k == TS_BOOLEAN || k == TS_DATE || k == TS_TIME;
+}
+
+/* ---- JSON rendering (jsonb columns and text fallback) ------------------ */
+
+static void
+json_string(StringInfo buf, const char *p, size_t len)
+{
+	char	   *s = pnstrdup(p, len);
+
+	escape_json(buf, s);
+	pfree(s);
+}
+
+static void
+append_timestamp_iso(StringInfo buf, const ts_value *v, bool ltz)
+{
+	Timestamp	ts = timestamp_micros(v);
+	struct pg_tm tm;
+	fsec_t		fsec;
+
+	if (timestamp2tm(ts, NULL, &tm, &fsec, NULL, NULL) != 0)
+	{
+		appendStringInfoString(buf, "null");
+		return;
+	}
+	appendStringInfo(buf, "\"%04d-%02d-%02dT%02d:%02d:%02d", tm.tm_year, tm.tm_mon, tm.tm_mday,
+					 tm.tm_hour, tm.tm_min, tm.tm_sec);
+	if (fsec)
+		appendStringInfo(buf, ".%06d", (int) fsec);
+	appendStringInfoString(buf, ltz ? "Z\"" : "\"");
+}
+
+void
+tablescan_value_to_json(StringInfo buf, const ts_value *v, const ts_type *t)
+{
+	if (v->isnull)
+	{
+		appendStringInfoString(buf, "null");
+		return;
+	}
+	switch (t->kind)
+	{
+		case TS_BOOLEAN:
+			appendStringInfoString(buf, v->v.i ? "true" : "false");
+			break;
+		case TS_TINYINT:
+		case TS_SMALLINT:
+		case TS_INT:
+		case TS_BIGINT:
+			appendStringInfo(buf, INT64_FORMAT, (int64) v->v.i);
+			break;
+		case TS_FLOAT:
+			if (isnan(v->v.f) || isinf(v->v.f))
+				appendStringInfo(buf, "\"%s\"", isnan(v->v.f) ? "NaN" : (v->v.f > 0 ? "Infinity" : "-Infinity"));
+			else
+				appendStringInfoString(buf, DatumGetCString(DirectFunctionCall1(float4out, Float4GetDatum(v->v.f))));
+			break;
+		case TS_DOUBLE:
+			if (isnan(v->v.d) || isinf(v->v.d))
+				appendStringInfo(buf, "\"%s\"", isnan(v->v.d) ? "NaN" : (v->v.d > 0 ? "Infinity" : "-Infinity"));
+			else
+				appendStringInfoString(buf, float8out_internal(v->v.d));
+			break;
+		case TS_DECIMAL:
+			appendStringInfoString(buf, int128_to_decimal_string(v->v.dec, t->scale));
+			break;
+		case TS_CHAR:
+		case TS_VARCHAR:
+			json_string(buf, (const char *) v->v.s.p, v->v.s.len);
+			break;
+		case TS_BINARY:
+		case TS_VARBINARY:
+		case TS_BLOB:
+			{
+				static const char hex[] = "0123456789abcdef";
+
+				appendStringInfoString(buf, "\"\\\\x");
+				for (uint32 i = 0; i < v->v.s.len; i++)
+				{
+					appendStringInfoChar(buf, hex[v->v.s.p[i] >> 4]);
+					appendStringInfoChar(buf, hex[v->v.s.p[i] & 15]);
+				}
+				appendStringInfoChar(buf, '"');
+			}
+			break;
+		case TS_DATE:
+			{
+				char	   *s = DatumGetCString(DirectFunctionCall1(date_out,
+																	DateADTGetDatum((DateADT) (v->v.i - UNIX_TO_PG_DAYS))));
+
+				appendStringInfo(buf, "\"%s\"", s);
+			}
+			break;
+		case TS_TIME:
+			{
+				char	   *s = DatumGetCString(DirectFunctionCall1(time_out,
+																	TimeADTGetDatum((TimeADT) v->v.i * 1000)));
+
+				appendStringInfo(buf, "\"%s\"", s);
+			}
+			break;
+		case TS_TIMESTAMP:
+		case TS_TIMESTAMP_LTZ:
+			append_timestamp_iso(buf, v, t->kind == TS_TIMESTAMP_LTZ);
+			break;
+		case TS_ARRAY:
+		case TS_MULTISET:
+			appendStringInfoChar(buf, '[');
+			for (int i = 0; i < v->v.nested.n; i++)
+			{
+				if (i)
+					appendStringInfoChar(buf, ',');
+				tablescan_value_to_json(buf, &v->v.nested.items[i], t->element);
+			}
+			appendStringInfoChar(buf, ']');
+			break;
+		case TS_MAP:
+			appendStringInfoChar(buf, '[');
+			for (int i = 0; i < v->v.nested.n; i++)
+			{
+				if (i)
+					appendStringInfoChar(buf, ',');
+				appendStringInfoChar(buf, '[');
+				tablescan_value_to_json(buf, &v->v.nested.items[2 * i], t->key);
+				appendStringInfoChar(buf, ',');
+				tablescan_value_to_json(buf, &v->v.nested.items[2 * i + 1], t->value);
+				appendStringInfoChar(buf, ']');
+			}
+			appendStringInfoChar(buf, ']');
+			break;
+		case TS_ROW:
+			appendStringInfoChar(buf, '{');
+			for (int i = 0; i < t->nfields && i < v->v.nested.n; i++)
+			{
+				if (i)
+					appendStringInfoChar(buf, ',');
+				escape_json(buf, t->fields[i].name);
+				appendStringInfoChar(buf, ':');
+				tablescan_value_to_json(buf, &v->v.nested.items[i], t->fields[i].type);
+			}
+			appendStringInfoChar(buf, '}');
+			break;
+		default:
+			ereport(ERROR,
+					(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+					 errmsg("Paimon type %s is not supported yet", ts_type_kind_name(t->kind))));
+	}
+}
+
+/* Text form of a value, for text columns declared over any Paimon type. */
+static char *
+value_to_text(const ts_value *v, const ts_type *t)
+{
+	StringInfoData buf;
+
+	switch (t->kind)
+	{
+		case TS_CHAR:
+		case TS_VARCHAR:
+		case TS_BINARY:
+		case TS_VARBINARY:
+			return pnstrdup((const char *) v->v.s.p, v->v.s.len);
+		case TS_DECIMAL:
+			return int128_to_decimal_string(v->v.dec, t->scale);
+		default:
+			break;
+	}
+	initStringInfo(&buf);
+	tablescan_value_to_json(&buf, v, t);
+	/* strip quotes of scalar JSON strings */
+	if (!ts_type_is_nested(t->kind) && buf.len >= 2 && buf.data[0] == '"')
+	{
+		buf.data[buf.len - 1] = '\0';
+		return pstrdup(buf.data + 1);
+	}
+	return buf.data;
+}
+
+static Datum
+array_datum(const ts_value *v, const ts_type *t, Oid typid, const char *colname)
+{
+	Oid			elemtype = get_element_type(typid);
+	int16		typlen;
+	bool		typbyval;
+	char		typalign;
+	int			n = v->v.nested.n;
+	Datum	   *elems;
+	bool	   *nulls;
+	int			dims[1];
+	int			lbs[1] = {1};
+
+	if (!OidIsValid(elemtype))
+		ereport(ERROR,
+				(errcode(ERRCODE_DATATYPE_MISMATCH),
+				 errmsg("column \"%s\" is a Paimon %s but its PostgreSQL type is not an array",
+						colname, ts_type_kind_name(t->kind))));
+	get_typlenbyvalalign(elemtype, &typlen, &typbyval, &typalign);
+	elems = palloc(sizeof(Datum) * Max(n, 1));
+	nulls = palloc(sizeof(bool) * Max(n, 1));
+	for (int i = 0; i < n; i++)
+		elems[i] = tablescan_value_to_datum(&v->v.nested.items[i], t->element, elemtype, -1,
+											colname, &nulls[i]);
+	dims[0] = n;
+	return PointerGetDatum(construct_md_array(elems, nulls, 1, dims, lbs, elemtype,
+											  typlen, typbyval, typalign));
+}
+
+Datum
+tablescan_value_to_datum(const ts_value *v, const ts_type *t, Oid typid, int32 typmod,
+						 const char *colname, bool *isnull)
+{
+	*isnull = v->isnull;
+	if (v->isnull)
+		return (Datum) 0;
+
+	switch (typid)
+	{
+		case BOOLOID:
+			if (t->kind == TS_BOOLEAN)
+				return BoolGetDatum(v->v.i != 0);
+			break;
+		case INT2OID:
+			if (is_integer_kind(t->kind))
+			{
+				if (v->v.i < PG_INT16_MIN || v->v.i > PG_INT16_MAX)
+					overflow(colname, "smallint");
+				return Int16GetDatum((int16) v->v.i);
+			}
+			break;
+		case INT4OID:
+			if (is_integer_kind(t->kind))
+			{
+				if (v->v.i < PG_INT32_MIN || v->v.i > PG_INT32_MAX)
+					overflow(colname, "integer");
+				return Int32GetDatum((int32) v->v.i);
+			}
+			break;
+		case INT8OID:
+			if (is_integer_kind(t->kind))
+				return Int64GetDatum(v->v.i);
+			break;
+		case FLOAT4OID:
+			if (t->kind == TS_FLOAT)
+				return Float4GetDatum(v->v.f);
+			if (t->kind == TS_DOUBLE)
+				return Float4GetDatum((float4) v->v.d);
+			if (is_integer_kind(t->kind))
+				return Float4GetDatum((float4) v->v.i);
+			break;
+		case FLOAT8OID:
+			if (t->kind == TS_DOUBLE)
+				return Float8GetDatum(v->v.d);
+			if (t->kind == TS_FLOAT)
+				return Float8GetDatum((float8) v->v.f);
+			if (is_integer_kind(t->kind))
+				return Float8GetDatum((float8) v->v.i);
+			break;
+		case NUMERICOID:
+			if (t->kind == TS_DECIMAL)
+				return decimal_datum(v, t, typmod);
+			if (is_integer_kind(t->kind) && t->kind != TS_BOOLEAN)
+				return DirectFunctionCall1(int8_numeric, Int64GetDatum(v->v.i));
+			break;
+		case TEXTOID:
+		case VARCHAROID:
+		case BPCHAROID:
+			{
+				Datum		d;
+
+				if (ts_type_is_bytes(t->kind))
+					d = PointerGetDatum(cstring_to_text_with_len((const char *) v->v.s.p, v->v.s.len));
+				else
+					d = PointerGetDatum(cstring_to_text(value_to_text(v, t)));
+				if (typid != TEXTOID && typmod >= 0)
+				{
+					/* apply char(n)/varchar(n) length rules as a cast does */
+					if (typid == BPCHAROID)
+						d = DirectFunctionCall3(bpchar, d, Int32GetDatum(typmod), BoolGetDatum(true));
+					else
+						d = DirectFunctionCall3(varchar, d, Int32GetDatum(typmod), BoolGetDatum(true));
+				}
+				return d;
+			}
+		case BYTEAOID:
+			if (ts_type_is_bytes(t->kind))
+			{
+				bytea	   *b = palloc(VARHDRSZ + v->v.s.len);
+
+				SET_VARSIZE(b, VARHDRSZ + v->v.s.len);
+				memcpy(VARDATA(b), v->v.s.p, v->v.s.len);
+				return PointerGetDatum(b);
+			}
+			break;
+		case DATEOID:
+			if (t->kind == TS_DATE)
+				return DateADTGetDatum((DateADT) (v->v.i - UNIX_TO_PG_DAYS));
+			break;
+		case TIMEOID:
+			if (t->kind == TS_TIME)
+			{
+				TimeADT		tm = (TimeADT) v->v.i * 1000;
+
+				if (typmod >= 0)
+					AdjustTimeForTypmod(&tm, typmod);
+				return TimeADTGetDatum(tm);
+			}
+			break;
+		case TIMESTAMPOID:
+		case TIMESTAMPTZOID:
+			if (t->kind == TS_TIMESTAMP || t->kind == TS_TIMESTAMP_LTZ)
+			{
+				Timestamp	ts = timestamp_micros(v);
+
+				if (typmod >= 0)
+					AdjustTimestampForTypmod(&ts, typmod);
+				return TimestampGetDatum(ts);
+			}
+			break;
+		case JSONBOID:
+			{
+				StringInfoData buf;
+
+				initStringInfo(&buf);
+				tablescan_value_to_json(&buf, v, t);
+				return DirectFunctionCall1(jsonb_in, CStringGetDatum(buf.data));
+			}
+		default:
+			if ((t->kind == TS_ARRAY || t->kind == TS_MULTISET) && OidIsValid(get_element_type(typid)))
+				return array_datum(v, t, typid, colname);
+			break;
+	}
+	ereport(ERROR,
+			(errcode(ERRCODE_DATATYPE_MISMATCH),
+			 errmsg("column \"%s\" of type %s cannot hold Paimon type %s",
+					colname, format_type_with_typemod(typid, typmod),
+					ts_type_kind_name(t->kind)),
+			 errhint("Declare the column as %s (see the type mapping in the README), or as text.",
+					 tablescan_pg_type_name(t) ? tablescan_pg_type_name(t) : "text")));
+	return (Datum) 0;
+}

@@ -1,0 +1,211 @@
+/*
+ * glue.c - how the server-free library lives inside a backend.
+ *
+ * Owns: the allocation hooks (palloc in the current memory context, so
+ * everything is freed with the query even on ERROR), the file hooks
+ * (transient files, closed by PostgreSQL at abort), the interrupt hook
+ * (CHECK_FOR_INTERRUPTS), turning a ts_err into ereport, and building a
+ * scan context from the merged options.
+ */
+#include "postgres.h"
+
+#include <fcntl.h>
+
+#include "miscadmin.h"
+#include "storage/fd.h"
+#include "utils/memutils.h"
+
+#include <cjson/cJSON.h>
+
+#include "tablescan_fdw.h"
+
+static void *
+pg_alloc(size_t size)
+{
+	return palloc_extended(size ? size : 1, MCXT_ALLOC_HUGE | MCXT_ALLOC_NO_OOM);
+}
+
+static void *
+pg_realloc(void *p, size_t size)
+{
+	return repalloc_huge(p, size ? size : 1);
+}
+
+static void
+pg_free(void *p)
+{
+	pfree(p);
+}
+
+static bool
+pg_interrupts(void)
+{
+	CHECK_FOR_INTERRUPTS();
+	return true;
+}
+
+static int
+pg_open_fd(const char *path)
+{
+	return OpenTransientFile(path, O_RDONLY | PG_BINARY);
+}
+
+static void
+pg_close_fd(int fd)
+{
+	CloseTransientFile(fd);
+}
+
+void
+tablescan_install_hooks(void)
+{
+	static const ts_alloc_hooks alloc = {pg_alloc, pg_realloc, pg_free};
+	static const ts_fs_hooks fs = {pg_open_fd, pg_close_fd};
+
+	ts_set_alloc_hooks(&alloc);
+	ts_fs_set_hooks(&fs);
+	ts_set_interrupt_hook(pg_interrupts);
+}
+
+void
+tablescan_report(const ts_err *err)
+{
+	int			code;
+
+	switch (err->code)
+	{
+		case TS_ERR_NOT_FOUND:
+			code = ERRCODE_FDW_TABLE_NOT_FOUND;
+			break;
+		case TS_ERR_IO:
+			code = ERRCODE_FDW_ERROR;
+			break;
+		case TS_ERR_CORRUPT:
+			code = ERRCODE_DATA_CORRUPTED;
+			break;
+		case TS_ERR_UNSUPPORTED:
+			code = ERRCODE_FEATURE_NOT_SUPPORTED;
+			break;
+		case TS_ERR_INVALID:
+			code = ERRCODE_FDW_INVALID_OPTION_NAME;
+			break;
+		case TS_ERR_NOMEM:
+			code = ERRCODE_OUT_OF_MEMORY;
+			break;
+		case TS_ERR_CANCELED:
+			code = ERRCODE_QUERY_CANCELED;
+			break;
+		default:
+			code = ERRCODE_FDW_ERROR;
+			break;
+	}
+	ereport(ERROR, (errcode(code), errmsg("%s", err->msg)));
+}
+
+/*
+ * partition_filter JSON: [{"k1":"1","k2":"10"}, ...] = OR of ANDs.  Values
+ * are partition path strings; numbers and null are accepted too.
+ */
+static void
+parse_partition_filter(const char *text, ts_scan_context *ctx)
+{
+	cJSON	   *root = cJSON_Parse(text);
+	ts_option **filters;
+	int			n,
+				i;
+
+	if (root == NULL || !cJSON_IsArray(root))
+	{
+		if (root)
+			cJSON_Delete(root);
+		ereport(ERROR,
+				(errcode(ERRCODE_FDW_INVALID_OPTION_NAME),
+				 errmsg("invalid value for option \"partition_filter\": not a JSON array"),
+				 errhint("Use a JSON array of objects, e.g. [{\"dt\":\"2024-01-01\",\"hr\":\"10\"}], an OR of ANDs.")));
+	}
+	n = cJSON_GetArraySize(root);
+	filters = palloc0(sizeof(ts_option *) * Max(n, 1));
+	for (i = 0; i < n; i++)
+	{
+		cJSON	   *obj = cJSON_GetArrayItem(root, i);
+		cJSON	   *kv;
+		int			m = 0,
+					j = 0;
+		ts_option  *list;
+
+		if (!cJSON_IsObject(obj))
+		{
+			cJSON_Delete(root);
+			ereport(ERROR,
+					(errcode(ERRCODE_FDW_INVALID_OPTION_NAME),
+					 errmsg("invalid value for option \"partition_filter\": element %d is not a JSON object", i + 1),
+					 errhint("Use a JSON array of objects, e.g. [{\"dt\":\"2024-01-01\"}].")));
+		}
+		cJSON_ArrayForEach(kv, obj)
+			m++;
+		list = palloc0(sizeof(ts_option) * (m + 1));
+		cJSON_ArrayForEach(kv, obj)
+		{
+			list[j].key = pstrdup(kv->string);
+			if (cJSON_IsString(kv))
+				list[j].value = pstrdup(kv->valuestring);
+			else if (cJSON_IsNull(kv))
+				list[j].value = NULL;
+			else
+			{
+				char	   *p = cJSON_PrintUnformatted(kv);
+
+				list[j].value = pstrdup(p);
+				cJSON_free(p);
+			}
+			j++;
+		}
+		filters[i] = list;
+	}
+	cJSON_Delete(root);
+	ctx->npartition_filters = n;
+	ctx->partition_filters = (const ts_option *const *) filters;
+}
+
+void
+tablescan_make_context(TsTableOptions *opts, ts_scan_context *ctx)
+{
+	int			n = list_length(opts->paimon_keys);
+	ts_option  *options = palloc0(sizeof(ts_option) * Max(n, 1));
+	ListCell   *lk,
+			   *lv;
+	int			i = 0;
+
+	memset(ctx, 0, sizeof(*ctx));
+	ctx->table_path = opts->table_path;
+	forboth(lk, opts->paimon_keys, lv, opts->paimon_values)
+	{
+		options[i].key = lfirst(lk);
+		options[i].value = lfirst(lv);
+		i++;
+	}
+	ctx->noptions = n;
+	ctx->options = options;
+	ctx->table_schema_json = opts->table_schema;
+	ctx->has_bucket_filter = opts->has_bucket_filter;
+	ctx->bucket_filter = opts->bucket_filter;
+	ctx->limit = -1;
+	ctx->enable_pruning = true;
+	if (opts->partition_filter)
+		parse_partition_filter(opts->partition_filter, ctx);
+}
+
+ts_plan *
+tablescan_plan(TsTableOptions *opts, const struct ts_predicate *pred)
+{
+	ts_scan_context ctx;
+	ts_err		err = {0};
+	ts_plan    *plan;
+
+	tablescan_make_context(opts, &ctx);
+	ctx.predicate = pred;
+	plan = ts_scan_plan(&ctx, &err);
+	if (plan == NULL)
+		tablescan_report(&err);
+	return plan;
+}

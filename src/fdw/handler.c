@@ -1,0 +1,478 @@
+/*
+ * handler.c - the FDW callbacks, in the order PostgreSQL calls them.
+ *
+ * Owns: planning (the Paimon scan is planned while PostgreSQL plans, so
+ * estimates and EXPLAIN see the pruned file set), the executor iteration
+ * over splits and batches, rescans, EXPLAIN output and module setup
+ * (_PG_init: GUCs and library hooks).  What the planner hands the executor
+ * is numbered by FdwScanPrivateIndex.
+ */
+#include "postgres.h"
+
+#include "access/htup_details.h"
+#include "access/reloptions.h"
+#include "access/table.h"
+#include "commands/defrem.h"
+#include "commands/explain.h"
+#include "foreign/fdwapi.h"
+#include "foreign/foreign.h"
+#include "miscadmin.h"
+#include "nodes/makefuncs.h"
+#include "optimizer/optimizer.h"
+#include "optimizer/pathnode.h"
+#include "optimizer/planmain.h"
+#include "optimizer/restrictinfo.h"
+#include "utils/builtins.h"
+#include "utils/guc.h"
+#include "utils/lsyscache.h"
+#include "utils/memutils.h"
+#include "utils/rel.h"
+
+#include "tablescan_fdw.h"
+#include "read/read.h"
+
+PG_MODULE_MAGIC;
+
+extern char *tablescan_scan_options;
+bool		tablescan_enable_pruning = true;
+
+/*
+ * fdw_private of the ForeignScan node:
+ */
+enum FdwScanPrivateIndex
+{
+	/* Integer list of attribute numbers the query needs (0 = whole row) */
+	FdwScanPrivateAttnums,
+	/* String list of EXPLAIN properties: name, value, name, value ... */
+	FdwScanPrivateExplain
+};
+
+/* Planner-side state kept in baserel->fdw_private. */
+typedef struct TsPlanState
+{
+	TsTableOptions *opts;
+	ts_plan    *plan;
+	double		rows;
+	double		bytes;
+} TsPlanState;
+
+/* Executor-side state. */
+typedef struct TsScanState
+{
+	MemoryContext cxt;			/* plan, readers */
+	MemoryContext rowcxt;		/* Datums of the current row */
+	TsTableOptions *opts;
+	ts_plan    *plan;
+	int			natts;
+	int		   *att_field;		/* per attribute: position in columns, -1 */
+	int		   *columns;		/* read-schema field indexes to read */
+	int			ncolumns;
+	const ts_type **col_types;
+	int			next_split;
+	ts_split_reader *reader;
+	ts_batch	batch;
+	int			batch_pos;
+	/* EXPLAIN ANALYZE figures */
+	int64		files_read;
+	int64		rows_read;
+	int64		bytes_read;
+} TsScanState;
+
+/* ---- module setup ------------------------------------------------------ */
+
+void		_PG_init(void);
+
+void
+_PG_init(void)
+{
+	DefineCustomStringVariable("tablescan.scan_options",
+							   "Paimon scan options for the queries of this session (key=value,...).",
+							   "They take precedence over server and foreign table options.",
+							   &tablescan_scan_options, "",
+							   PGC_USERSET, 0, NULL, NULL, NULL);
+	DefineCustomBoolVariable("tablescan.enable_pruning",
+							 "Prune partitions, buckets and files while planning Paimon scans.",
+							 NULL, &tablescan_enable_pruning, true,
+							 PGC_USERSET, 0, NULL, NULL, NULL);
+	MarkGUCPrefixReserved("tablescan");
+	tablescan_install_hooks();
+}
+
+/* ---- column mapping ---------------------------------------------------- */
+
+/* The Paimon field name a column reads: option column_name, else attname. */
+static char *
+column_paimon_name(Relation rel, AttrNumber attnum)
+{
+	List	   *options = GetForeignColumnOptions(RelationGetRelid(rel), attnum);
+	ListCell   *lc;
+
+	foreach(lc, options)
+	{
+		DefElem    *def = lfirst(lc);
+
+		if (strcmp(def->defname, "column_name") == 0)
+			return defGetString(def);
+	}
+	return NameStr(TupleDescAttr(RelationGetDescr(rel), attnum - 1)->attname);
+}
+
+int *
+tablescan_map_columns(Relation rel, const ts_schema *schema)
+{
+	TupleDesc	desc = RelationGetDescr(rel);
+	int		   *map = palloc(sizeof(int) * Max(desc->natts, 1));
+
+	for (int i = 0; i < desc->natts; i++)
+	{
+		Form_pg_attribute att = TupleDescAttr(desc, i);
+		char	   *name;
+
+		map[i] = -1;
+		if (att->attisdropped)
+			continue;
+		name = column_paimon_name(rel, i + 1);
+		map[i] = ts_schema_field_index(schema, name);
+		if (map[i] < 0)
+			ereport(ERROR,
+					(errcode(ERRCODE_FDW_COLUMN_NAME_NOT_FOUND),
+					 errmsg("column \"%s\" of foreign table \"%s\" does not exist in the Paimon table",
+							name, RelationGetRelationName(rel)),
+					 errhint("Paimon field names are case-sensitive; use option column_name to map a column to a field.")));
+	}
+	return map;
+}
+
+/* ---- planning ---------------------------------------------------------- */
+
+static void
+tablescanGetForeignRelSize(PlannerInfo *root, RelOptInfo *baserel, Oid foreigntableid)
+{
+	TsPlanState *ps = palloc0(sizeof(TsPlanState));
+	double		rows = 0,
+				bytes = 0;
+
+	ps->opts = tablescan_get_options(foreigntableid);
+	ps->plan = tablescan_plan(ps->opts, NULL);
+	for (int s = 0; s < ps->plan->nsplits; s++)
+		for (int f = 0; f < ps->plan->splits[s].nfiles; f++)
+		{
+			const ts_data_file_meta *fm = &ps->plan->splits[s].files[f].entry->file;
+
+			rows += fm->row_count;
+			bytes += fm->file_size;
+		}
+	ps->rows = rows;
+	ps->bytes = bytes;
+	baserel->fdw_private = ps;
+	/* selectivity of the quals PostgreSQL keeps */
+	baserel->rows = clamp_row_est(rows * clauselist_selectivity(root, baserel->baserestrictinfo,
+																 0, JOIN_INNER, NULL));
+	baserel->tuples = rows;
+}
+
+static void
+tablescanGetForeignPaths(PlannerInfo *root, RelOptInfo *baserel, Oid foreigntableid)
+{
+	TsPlanState *ps = baserel->fdw_private;
+	Cost		startup = 10;
+	Cost		total = startup + seq_page_cost * (ps->bytes / BLCKSZ) +
+		cpu_tuple_cost * 2 * ps->rows;
+
+	add_path(baserel, (Path *) create_foreignscan_path(root, baserel, NULL, baserel->rows,
+													   startup, total, NIL, NULL, NULL, NIL));
+}
+
+static List *
+explain_properties(TsPlanState *ps)
+{
+	ts_plan    *plan = ps->plan;
+	List	   *l = NIL;
+	int64		files = 0;
+
+	for (int s = 0; s < plan->nsplits; s++)
+		files += plan->splits[s].nfiles;
+	l = lappend(l, makeString("Paimon Table"));
+	l = lappend(l, makeString(pstrdup(ps->opts->qualified_name)));
+	l = lappend(l, makeString("Snapshot"));
+	l = lappend(l, makeString(plan->snapshot ? psprintf(INT64_FORMAT, plan->snapshot->id) : "none"));
+	if (plan->metrics.partitions_total > 0)
+	{
+		l = lappend(l, makeString("Partitions"));
+		l = lappend(l, makeString(psprintf(INT64_FORMAT " of " INT64_FORMAT,
+										   plan->metrics.partitions_kept,
+										   plan->metrics.partitions_total)));
+	}
+	if (plan->metrics.buckets_total > 0)
+	{
+		l = lappend(l, makeString("Buckets"));
+		l = lappend(l, makeString(psprintf(INT64_FORMAT " of " INT64_FORMAT,
+										   plan->metrics.buckets_kept,
+										   plan->metrics.buckets_total)));
+	}
+	if (plan->bucket_pruning)
+	{
+		l = lappend(l, makeString("Bucket Pruning"));
+		l = lappend(l, makeString(pstrdup(plan->bucket_pruning)));
+	}
+	l = lappend(l, makeString("Data Files"));
+	l = lappend(l, makeString(psprintf(INT64_FORMAT " of " INT64_FORMAT,
+									   files, Max(plan->metrics.files_total, files))));
+	return l;
+}
+
+static ForeignScan *
+tablescanGetForeignPlan(PlannerInfo *root, RelOptInfo *baserel, Oid foreigntableid,
+						ForeignPath *best_path, List *tlist, List *scan_clauses,
+						Plan *outer_plan)
+{
+	TsPlanState *ps = baserel->fdw_private;
+	Bitmapset  *attrs = NULL;
+	List	   *attnums = NIL;
+	ListCell   *lc;
+	int			x;
+
+	/* every qual is rechecked by PostgreSQL */
+	scan_clauses = extract_actual_clauses(scan_clauses, false);
+
+	pull_varattnos((Node *) baserel->reltarget->exprs, baserel->relid, &attrs);
+	foreach(lc, baserel->baserestrictinfo)
+		pull_varattnos((Node *) ((RestrictInfo *) lfirst(lc))->clause, baserel->relid, &attrs);
+	x = -1;
+	while ((x = bms_next_member(attrs, x)) >= 0)
+	{
+		AttrNumber	attno = x + FirstLowInvalidHeapAttributeNumber;
+
+		if (attno == 0)
+		{
+			attnums = list_make1_int(0);
+			break;
+		}
+		if (attno > 0)
+			attnums = lappend_int(attnums, attno);
+	}
+
+	return make_foreignscan(tlist, scan_clauses, baserel->relid, NIL,
+							list_make2(attnums, explain_properties(ps)),
+							NIL, NIL, outer_plan);
+}
+
+/* ---- execution --------------------------------------------------------- */
+
+static void
+tablescanBeginForeignScan(ForeignScanState *node, int eflags)
+{
+	ForeignScan *fs = (ForeignScan *) node->ss.ps.plan;
+	Relation	rel = node->ss.ss_currentRelation;
+	TupleDesc	desc = RelationGetDescr(rel);
+	TsScanState *st;
+	MemoryContext old;
+	List	   *attnums;
+	int		   *field_of_att;
+	ListCell   *lc;
+	bool		all = false;
+
+	if (eflags & EXEC_FLAG_EXPLAIN_ONLY)
+		return;
+
+	st = palloc0(sizeof(TsScanState));
+	node->fdw_state = st;
+	st->cxt = AllocSetContextCreate(node->ss.ps.state->es_query_cxt,
+									"tablescan_fdw scan", ALLOCSET_DEFAULT_SIZES);
+	st->rowcxt = AllocSetContextCreate(node->ss.ps.state->es_query_cxt,
+									   "tablescan_fdw row", ALLOCSET_SMALL_SIZES);
+	old = MemoryContextSwitchTo(st->cxt);
+
+	st->opts = tablescan_get_options(RelationGetRelid(rel));
+	/* plan again: one snapshot per execution, never a stale one */
+	st->plan = tablescan_plan(st->opts, NULL);
+
+	field_of_att = tablescan_map_columns(rel, st->plan->schema);
+	st->natts = desc->natts;
+	st->att_field = palloc(sizeof(int) * Max(desc->natts, 1));
+	st->columns = palloc(sizeof(int) * Max(desc->natts, 1));
+	st->col_types = palloc(sizeof(ts_type *) * Max(desc->natts, 1));
+	for (int i = 0; i < desc->natts; i++)
+		st->att_field[i] = -1;
+
+	attnums = (List *) list_nth(fs->fdw_private, FdwScanPrivateAttnums);
+	foreach(lc, attnums)
+		if (lfirst_int(lc) == 0)
+			all = true;
+	for (int i = 0; i < desc->natts; i++)
+	{
+		bool		needed = all;
+
+		if (TupleDescAttr(desc, i)->attisdropped)
+			continue;
+		if (!needed)
+			foreach(lc, attnums)
+				if (lfirst_int(lc) == i + 1)
+					needed = true;
+		if (!needed)
+			continue;
+		st->att_field[i] = st->ncolumns;
+		st->columns[st->ncolumns] = field_of_att[i];
+		st->col_types[st->ncolumns] = st->plan->schema->fields[field_of_att[i]].type;
+		st->ncolumns++;
+	}
+	MemoryContextSwitchTo(old);
+}
+
+/* Open the reader of the next split; false when there is none. */
+static bool
+open_next_split(TsScanState *st)
+{
+	ts_err		err = {0};
+
+	while (st->next_split < st->plan->nsplits)
+	{
+		const ts_split *split = &st->plan->splits[st->next_split++];
+
+		st->reader = ts_split_reader_open(st->plan, split, st->columns, st->ncolumns, &err);
+		if (st->reader == NULL)
+			tablescan_report(&err);
+		st->files_read += split->nfiles;
+		return true;
+	}
+	return false;
+}
+
+static void
+close_reader(TsScanState *st)
+{
+	if (st->reader)
+	{
+		const ts_reader_metrics *m = ts_split_reader_metrics(st->reader);
+
+		st->bytes_read += m->bytes_read;
+		ts_split_reader_close(st->reader);
+		st->reader = NULL;
+	}
+}
+
+static TupleTableSlot *
+tablescanIterateForeignScan(ForeignScanState *node)
+{
+	TsScanState *st = node->fdw_state;
+	TupleTableSlot *slot = node->ss.ss_ScanTupleSlot;
+	TupleDesc	desc = slot->tts_tupleDescriptor;
+	MemoryContext old;
+	int			row;
+
+	ExecClearTuple(slot);
+	MemoryContextReset(st->rowcxt);
+	old = MemoryContextSwitchTo(st->cxt);
+	while (st->batch_pos >= st->batch.nrows)
+	{
+		ts_err		err = {0};
+		int			n;
+
+		if (st->reader == NULL && !open_next_split(st))
+		{
+			MemoryContextSwitchTo(old);
+			return slot;
+		}
+		n = ts_split_reader_next(st->reader, &st->batch, &err);
+		if (n < 0)
+			tablescan_report(&err);
+		st->batch_pos = 0;
+		if (n == 0)
+		{
+			st->batch.nrows = 0;
+			close_reader(st);
+		}
+		else
+			st->rows_read += n;
+	}
+	row = st->batch_pos++;
+	MemoryContextSwitchTo(st->rowcxt);
+	for (int i = 0; i < desc->natts; i++)
+	{
+		Form_pg_attribute att = TupleDescAttr(desc, i);
+		int			c = st->att_field[i];
+
+		if (c < 0)
+		{
+			slot->tts_isnull[i] = true;
+			slot->tts_values[i] = (Datum) 0;
+			continue;
+		}
+		slot->tts_values[i] = tablescan_value_to_datum(ts_batch_at(&st->batch, row, c),
+													   st->col_types[c], att->atttypid,
+													   att->atttypmod, NameStr(att->attname),
+													   &slot->tts_isnull[i]);
+	}
+	MemoryContextSwitchTo(old);
+	ExecStoreVirtualTuple(slot);
+	return slot;
+}
+
+static void
+tablescanReScanForeignScan(ForeignScanState *node)
+{
+	TsScanState *st = node->fdw_state;
+	MemoryContext old = MemoryContextSwitchTo(st->cxt);
+
+	close_reader(st);
+	st->next_split = 0;
+	st->batch.nrows = 0;
+	st->batch_pos = 0;
+	MemoryContextSwitchTo(old);
+}
+
+static void
+tablescanEndForeignScan(ForeignScanState *node)
+{
+	TsScanState *st = node->fdw_state;
+
+	if (st == NULL)
+		return;
+	{
+		MemoryContext old = MemoryContextSwitchTo(st->cxt);
+
+		close_reader(st);
+		MemoryContextSwitchTo(old);
+	}
+	MemoryContextDelete(st->rowcxt);
+	MemoryContextDelete(st->cxt);
+	node->fdw_state = NULL;
+}
+
+static void
+tablescanExplainForeignScan(ForeignScanState *node, ExplainState *es)
+{
+	ForeignScan *fs = (ForeignScan *) node->ss.ps.plan;
+	List	   *props = (List *) list_nth(fs->fdw_private, FdwScanPrivateExplain);
+
+	for (int i = 0; i + 1 < list_length(props); i += 2)
+		ExplainPropertyText(strVal(list_nth(props, i)), strVal(list_nth(props, i + 1)), es);
+	if (es->analyze && node->fdw_state)
+	{
+		TsScanState *st = node->fdw_state;
+
+		ExplainPropertyInteger("Files Read", NULL, st->files_read, es);
+		ExplainPropertyInteger("Rows Read", NULL, st->rows_read, es);
+		if (es->costs)
+			ExplainPropertyInteger("Bytes Read", NULL, st->bytes_read, es);
+	}
+}
+
+PG_FUNCTION_INFO_V1(tablescan_fdw_handler);
+
+Datum
+tablescan_fdw_handler(PG_FUNCTION_ARGS)
+{
+	FdwRoutine *routine = makeNode(FdwRoutine);
+
+	routine->GetForeignRelSize = tablescanGetForeignRelSize;
+	routine->GetForeignPaths = tablescanGetForeignPaths;
+	routine->GetForeignPlan = tablescanGetForeignPlan;
+	routine->BeginForeignScan = tablescanBeginForeignScan;
+	routine->IterateForeignScan = tablescanIterateForeignScan;
+	routine->ReScanForeignScan = tablescanReScanForeignScan;
+	routine->EndForeignScan = tablescanEndForeignScan;
+	routine->ExplainForeignScan = tablescanExplainForeignScan;
+	routine->ImportForeignSchema = tablescanImportForeignSchema;
+	PG_RETURN_POINTER(routine);
+}

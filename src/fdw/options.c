@@ -1,0 +1,351 @@
+/*
+ * options.c - the option table, the validator, and option merging.
+ *
+ * Owns: which options are valid where (as data, like file_fdw), checking
+ * them at CREATE/ALTER time (unknown names get a hint listing valid ones,
+ * path options need pg_read_server_files), and merging server and table
+ * options with the per-query GUC into one TsTableOptions.
+ */
+#include "postgres.h"
+
+#include <ctype.h>
+
+#include "access/reloptions.h"
+#include "catalog/pg_authid.h"
+#include "catalog/pg_foreign_server.h"
+#include "catalog/pg_foreign_table.h"
+#include "catalog/pg_attribute.h"
+#include "commands/defrem.h"
+#include "fmgr.h"
+#include "lib/stringinfo.h"
+#include "miscadmin.h"
+#include "utils/acl.h"
+#include "utils/builtins.h"
+#include "utils/guc.h"
+#include "utils/lsyscache.h"
+#include "utils/varlena.h"
+
+#include "tablescan_fdw.h"
+
+/* Per-query Paimon options, "k=v,k=v" (GUC tablescan.scan_options). */
+char	   *tablescan_scan_options = NULL;
+
+typedef struct TsOption
+{
+	const char *name;
+	Oid			context;		/* catalog the option may appear in */
+} TsOption;
+
+/* FDW-level options; Paimon options pass through by their own keys. */
+static const TsOption valid_options[] = {
+	{"warehouse", ForeignServerRelationId},
+	{"path", ForeignTableRelationId},
+	{"database", ForeignTableRelationId},
+	{"table", ForeignTableRelationId},
+	{"bucket_filter", ForeignTableRelationId},
+	{"partition_filter", ForeignTableRelationId},
+	{"table_schema", ForeignTableRelationId},
+	{"branch", ForeignServerRelationId},
+	{"branch", ForeignTableRelationId},
+	{"cache", ForeignServerRelationId},
+	{"cache", ForeignTableRelationId},
+	{"strict", ForeignServerRelationId},
+	{"column_name", AttributeRelationId},
+	{NULL, InvalidOid}
+};
+
+/*
+ * A Paimon option key: lower-case words joined by '.' or '-', at least one
+ * separator (scan.snapshot-id, file.format, bucket-key, merge-engine...).
+ * The one-word Paimon keys we accept are listed explicitly.
+ */
+static bool
+is_paimon_key(const char *key)
+{
+	static const char *const one_word[] = {"bucket", "path", NULL};
+	bool		sep = false;
+	const char *p;
+
+	for (int i = 0; one_word[i]; i++)
+		if (strcmp(key, one_word[i]) == 0)
+			return strcmp(key, "path") != 0;
+	if (!islower((unsigned char) key[0]))
+		return false;
+	for (p = key; *p; p++)
+	{
+		if (*p == '.' || *p == '-')
+		{
+			if (p[1] == '\0' || p[1] == '.' || p[1] == '-')
+				return false;
+			sep = true;
+		}
+		else if (!islower((unsigned char) *p) && !isdigit((unsigned char) *p) && *p != '_')
+			return false;
+	}
+	return sep;
+}
+
+static bool
+is_valid_option(const char *name, Oid context)
+{
+	for (const TsOption *o = valid_options; o->name; o++)
+		if (o->context == context && strcmp(o->name, name) == 0)
+			return true;
+	if (context != AttributeRelationId && is_paimon_key(name))
+		return true;
+	return false;
+}
+
+void
+tablescan_check_path_privilege(const char *option_name)
+{
+	if (!superuser() && !has_privs_of_role(GetUserId(), ROLE_PG_READ_SERVER_FILES))
+		ereport(ERROR,
+				(errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
+				 errmsg("permission denied to set option \"%s\"", option_name),
+				 errdetail("Only roles with privileges of the \"%s\" role may set options that name files.",
+						   "pg_read_server_files")));
+}
+
+/* A database or table name must stay inside the warehouse. */
+static void
+check_name_component(const char *option, const char *value)
+{
+	if (value[0] == '\0' || strchr(value, '/') != NULL || strcmp(value, ".") == 0 ||
+		strcmp(value, "..") == 0 || strchr(value, '\\') != NULL)
+		ereport(ERROR,
+				(errcode(ERRCODE_FDW_INVALID_OPTION_NAME),
+				 errmsg("invalid value for option \"%s\": \"%s\"", option, value),
+				 errhint("A database or table name is one directory name inside the warehouse, without '/' or \"..\".")));
+}
+
+static void
+check_int_option(const char *name, const char *value, int64 min)
+{
+	char	   *end;
+	long long	v;
+
+	errno = 0;
+	v = strtoll(value, &end, 10);
+	if (errno != 0 || *value == '\0' || *end != '\0' || v < min)
+		ereport(ERROR,
+				(errcode(ERRCODE_FDW_INVALID_OPTION_NAME),
+				 errmsg("invalid value for option \"%s\": \"%s\"", name, value),
+				 errhint("The value must be an integer >= %lld.", (long long) min)));
+}
+
+static void
+check_bool_option(const char *name, const char *value)
+{
+	bool		b;
+
+	if (!parse_bool(value, &b))
+		ereport(ERROR,
+				(errcode(ERRCODE_FDW_INVALID_OPTION_NAME),
+				 errmsg("invalid value for option \"%s\": \"%s\"", name, value),
+				 errhint("The value must be a boolean (true or false).")));
+}
+
+/* Values of Paimon keys we act on are checked at CREATE/ALTER time. */
+static void
+check_option_value(const char *name, const char *value)
+{
+	if (strcmp(name, "bucket_filter") == 0)
+		check_int_option(name, value, 0);
+	else if (strcmp(name, "scan.snapshot-id") == 0)
+		check_int_option(name, value, 1);
+	else if (strcmp(name, "scan.timestamp-millis") == 0)
+		check_int_option(name, value, 0);
+	else if (strcmp(name, "cache") == 0 || strcmp(name, "strict") == 0)
+		check_bool_option(name, value);
+	else if (strcmp(name, "database") == 0 || strcmp(name, "table") == 0 ||
+			 strcmp(name, "branch") == 0)
+		check_name_component(name, value);
+	else if (strcmp(name, "warehouse") == 0 || strcmp(name, "path") == 0)
+	{
+		if (value[0] != '/')
+			ereport(ERROR,
+					(errcode(ERRCODE_FDW_INVALID_OPTION_NAME),
+					 errmsg("invalid value for option \"%s\": \"%s\"", name, value),
+					 errhint("Give an absolute path.")));
+	}
+}
+
+PG_FUNCTION_INFO_V1(tablescan_fdw_validator);
+
+Datum
+tablescan_fdw_validator(PG_FUNCTION_ARGS)
+{
+	List	   *options = untransformRelOptions(PG_GETARG_DATUM(0));
+	Oid			catalog = PG_GETARG_OID(1);
+	ListCell   *lc;
+	bool		has_path = false,
+				has_db = false,
+				has_table = false;
+
+	foreach(lc, options)
+	{
+		DefElem    *def = (DefElem *) lfirst(lc);
+		const char *value = defGetString(def);
+
+		if (!is_valid_option(def->defname, catalog))
+		{
+			StringInfoData buf;
+
+			initStringInfo(&buf);
+			for (const TsOption *o = valid_options; o->name; o++)
+				if (o->context == catalog)
+					appendStringInfo(&buf, "%s%s", buf.len > 0 ? ", " : "", o->name);
+			ereport(ERROR,
+					(errcode(ERRCODE_FDW_INVALID_OPTION_NAME),
+					 errmsg("invalid option \"%s\"", def->defname),
+					 buf.len > 0 ?
+					 errhint("Valid options in this context are: %s%s", buf.data,
+							 catalog == AttributeRelationId ? "" :
+							 ", and Paimon options by their own keys (e.g. 'scan.snapshot-id').") :
+					 errhint("There are no valid options in this context.")));
+		}
+		if (strcmp(def->defname, "warehouse") == 0 || strcmp(def->defname, "path") == 0)
+			tablescan_check_path_privilege(def->defname);
+		check_option_value(def->defname, value);
+		has_path |= strcmp(def->defname, "path") == 0;
+		has_db |= strcmp(def->defname, "database") == 0;
+		has_table |= strcmp(def->defname, "table") == 0;
+	}
+	if (catalog == ForeignTableRelationId)
+	{
+		if (has_path && (has_db || has_table))
+			ereport(ERROR,
+					(errcode(ERRCODE_FDW_INVALID_OPTION_NAME),
+					 errmsg("options \"path\" and \"database\"/\"table\" cannot be used together")));
+		if (!has_path && !(has_db && has_table))
+			ereport(ERROR,
+					(errcode(ERRCODE_FDW_OPTION_NAME_NOT_FOUND),
+					 errmsg("a tablescan_fdw foreign table needs option \"path\", or \"database\" and \"table\"")));
+	}
+	PG_RETURN_VOID();
+}
+
+/* Append a "k=v,k=v" list (the scan_options GUC) to the Paimon options. */
+static void
+add_guc_options(TsTableOptions *o, const char *text)
+{
+	char	   *copy = pstrdup(text);
+	char	   *save = NULL;
+
+	for (char *tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save))
+	{
+		char	   *eq = strchr(tok, '=');
+		char	   *k,
+				   *v;
+
+		if (eq == NULL)
+			ereport(ERROR,
+					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+					 errmsg("invalid entry \"%s\" in tablescan.scan_options", tok),
+					 errhint("Use key=value pairs separated by commas.")));
+		*eq = '\0';
+		k = pstrdup(tok);
+		v = pstrdup(eq + 1);
+		/* trim spaces */
+		while (*k == ' ')
+			k++;
+		for (char *e = k + strlen(k); e > k && e[-1] == ' '; e--)
+			e[-1] = '\0';
+		while (*v == ' ')
+			v++;
+		for (char *e = v + strlen(v); e > v && e[-1] == ' '; e--)
+			e[-1] = '\0';
+		check_option_value(k, v);
+		o->paimon_keys = lappend(o->paimon_keys, k);
+		o->paimon_values = lappend(o->paimon_values, v);
+	}
+}
+
+static void
+apply_option(TsTableOptions *o, DefElem *def, char **warehouse, char **database,
+			 char **table, char **path, char **branch)
+{
+	const char *name = def->defname;
+	char	   *value = defGetString(def);
+
+	if (strcmp(name, "warehouse") == 0)
+		*warehouse = value;
+	else if (strcmp(name, "database") == 0)
+		*database = value;
+	else if (strcmp(name, "table") == 0)
+		*table = value;
+	else if (strcmp(name, "path") == 0)
+		*path = value;
+	else if (strcmp(name, "branch") == 0)
+		*branch = value;
+	else if (strcmp(name, "partition_filter") == 0)
+		o->partition_filter = value;
+	else if (strcmp(name, "bucket_filter") == 0)
+	{
+		o->has_bucket_filter = true;
+		o->bucket_filter = pg_strtoint32(value);
+	}
+	else if (strcmp(name, "table_schema") == 0)
+		o->table_schema = value;
+	else if (strcmp(name, "strict") == 0)
+		o->strict = defGetBoolean(def);
+	else if (strcmp(name, "cache") == 0)
+		;						/* the live-entry cache is not built yet */
+	else
+	{
+		o->paimon_keys = lappend(o->paimon_keys, pstrdup(name));
+		o->paimon_values = lappend(o->paimon_values, value);
+	}
+}
+
+TsTableOptions *
+tablescan_get_options(Oid foreigntableid)
+{
+	ForeignTable *ft = GetForeignTable(foreigntableid);
+	ForeignServer *server = GetForeignServer(ft->serverid);
+	TsTableOptions *o = palloc0(sizeof(TsTableOptions));
+	char	   *warehouse = NULL,
+			   *database = NULL,
+			   *table = NULL,
+			   *path = NULL,
+			   *branch = NULL;
+	ListCell   *lc;
+
+	o->strict = true;
+	foreach(lc, server->options)
+		apply_option(o, lfirst(lc), &warehouse, &database, &table, &path, &branch);
+	foreach(lc, ft->options)
+		apply_option(o, lfirst(lc), &warehouse, &database, &table, &path, &branch);
+	if (tablescan_scan_options && tablescan_scan_options[0])
+		add_guc_options(o, tablescan_scan_options);
+	if (branch)
+	{
+		o->paimon_keys = lappend(o->paimon_keys, pstrdup("branch"));
+		o->paimon_values = lappend(o->paimon_values, branch);
+	}
+
+	if (path)
+	{
+		o->table_path = path;
+		o->qualified_name = path;
+	}
+	else if (database && table)
+	{
+		if (warehouse == NULL)
+			ereport(ERROR,
+					(errcode(ERRCODE_FDW_OPTION_NAME_NOT_FOUND),
+					 errmsg("foreign table \"%s\" names a database and table but its server has no \"warehouse\" option",
+							get_rel_name(foreigntableid))));
+		check_name_component("database", database);
+		check_name_component("table", table);
+		o->table_path = psprintf("%s/%s.db/%s", warehouse, database, table);
+		o->qualified_name = psprintf("%s.%s", database, table);
+	}
+	else
+		ereport(ERROR,
+				(errcode(ERRCODE_FDW_OPTION_NAME_NOT_FOUND),
+				 errmsg("foreign table \"%s\" needs option \"path\", or \"database\" and \"table\"",
+						get_rel_name(foreigntableid))));
+	return o;
+}

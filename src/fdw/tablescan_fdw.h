@@ -1,0 +1,81 @@
+/*
+ * tablescan_fdw.h - what the files of the PostgreSQL glue layer share.
+ *
+ * The FDW layer turns PostgreSQL's world (options, quals, tuple slots,
+ * memory contexts, ereport) into calls of the server-free scan library
+ * and back.  Nothing below src/fdw includes a PostgreSQL header.
+ */
+#ifndef TABLESCAN_FDW_H
+#define TABLESCAN_FDW_H
+
+#include "postgres.h"
+
+#include "access/tupdesc.h"
+#include "foreign/foreign.h"
+#include "lib/stringinfo.h"
+#include "nodes/parsenodes.h"
+#include "utils/relcache.h"
+#include "nodes/pg_list.h"
+
+#include "base/ts_base.h"
+#include "base/ts_value.h"
+#include "scan/scan.h"
+
+/* ---- options.c --------------------------------------------------------- */
+
+/*
+ * Everything the options of a foreign table (and its server) say, merged:
+ * where the table is, FDW-level settings, and Paimon options passed
+ * through by their own keys (server < table < per-query GUC).
+ */
+typedef struct TsTableOptions
+{
+	char	   *table_path;		/* resolved table root */
+	char	   *qualified_name; /* "db.table" or the path, for EXPLAIN */
+	List	   *paimon_keys;	/* Paimon options, as char * lists, in */
+	List	   *paimon_values;	/* increasing priority */
+	char	   *partition_filter;	/* JSON text or NULL */
+	bool		has_bucket_filter;
+	int32		bucket_filter;
+	char	   *table_schema;	/* preloaded schema JSON or NULL */
+	bool		strict;			/* IMPORT: unmappable column is an error */
+} TsTableOptions;
+
+extern TsTableOptions *tablescan_get_options(Oid foreigntableid);
+extern void tablescan_check_path_privilege(const char *option_name);
+
+/* ---- glue.c ------------------------------------------------------------ */
+
+extern void tablescan_install_hooks(void);
+extern void tablescan_report(const ts_err *err) pg_attribute_noreturn();
+
+/* Build a scan context from options; arrays palloc'd in the current context. */
+extern void tablescan_make_context(TsTableOptions *opts, ts_scan_context *ctx);
+/* Plan (or ereport). */
+extern ts_plan *tablescan_plan(TsTableOptions *opts, const struct ts_predicate *pred);
+
+/* ---- datum.c ----------------------------------------------------------- */
+
+/*
+ * Convert one Paimon value to a Datum of the PostgreSQL type (typid,
+ * typmod).  *isnull set.  Raises ERROR for a value the column type cannot
+ * hold (naming the column).
+ */
+extern Datum tablescan_value_to_datum(const ts_value *v, const ts_type *type,
+									  Oid typid, int32 typmod, const char *colname,
+									  bool *isnull);
+/* Paimon value rendered as jsonb-compatible JSON text into buf. */
+extern void tablescan_value_to_json(StringInfo buf, const ts_value *v, const ts_type *type);
+/* PostgreSQL type name for a Paimon type; NULL when it has no mapping. */
+extern char *tablescan_pg_type_name(const ts_type *type);
+
+/* ---- handler.c --------------------------------------------------------- */
+
+/* Map each attribute of the relation to a read-schema field index (-1 = none). */
+extern int *tablescan_map_columns(Relation rel, const ts_schema *schema);
+
+/* ---- import.c ---------------------------------------------------------- */
+
+extern List *tablescanImportForeignSchema(ImportForeignSchemaStmt *stmt, Oid serverOid);
+
+#endif							/* TABLESCAN_FDW_H */

@@ -1,0 +1,19 @@
+#!/bin/bash
+# Install the Debian 12 packages tablescan_fdw needs to build, test and run
+# its demo.  Idempotent; needs root (or sudo).
+set -euo pipefail
+
+PKGS=(build-essential pkg-config postgresql-15 postgresql-server-dev-15 postgresql-common
+      libavro-dev libcjson-dev libzstd-dev libsnappy-dev liblz4-dev zlib1g-dev
+      libroaring-dev libcmocka-dev python3 nodejs npm)
+
+missing=()
+for p in "${PKGS[@]}"; do
+    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if [ ${#missing[@]} -gt 0 ]; then
+    SUDO=""
+    [ "$(id -u)" -eq 0 ] || SUDO=sudo
+    $SUDO apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+fi

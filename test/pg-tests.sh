@@ -1,0 +1,21 @@
+#!/bin/bash
+# Runs inside pg_virtualenv (PG* variables point at a throwaway cluster):
+# pg_regress through "make installcheck", then the conformance runner.
+# Prints "regress: N passed, N failed" and "conformance: ..." lines.
+set -uo pipefail
+cd "$(dirname "$0")/.."
+
+out=$(make -s installcheck 2>&1); rc=$?
+printf '%s\n' "$out" | grep -E '^(ok|not ok|test |     )|FAILED|failed' | head -60
+total=$(printf '%s\n' "$out" | grep -cE '^(ok|not ok) ')
+bad=$(printf '%s\n' "$out" | grep -cE '^not ok ')
+if [ "$total" -eq 0 ]; then
+    # older pg_regress output format
+    total=$(printf '%s\n' "$out" | grep -cE '^(test |     )[a-z0-9_]+ +\.\.\. ')
+    bad=$(printf '%s\n' "$out" | grep -cE '\.\.\. FAILED')
+fi
+if [ $rc -ne 0 ] && [ "$bad" -eq 0 ]; then bad=1; printf '%s\n' "$out" | tail -20; fi
+[ "$bad" -ne 0 ] && [ -f regression.diffs ] && head -150 regression.diffs
+echo "regress: $((total - bad)) passed, $bad failed"
+
+python3 test/conformance/run.py --shared "$TS_SHARED"

@@ -1,0 +1,46 @@
+#!/bin/bash
+# The test command of README.md: everything, on a fresh Debian 12 machine.
+#
+# Installs the packages it needs, builds and installs the extension, then
+# runs: the server-free unit tests, the fixture generator, pg_regress and
+# the conformance runner against ../shared (in a throwaway cluster made by
+# pg_virtualenv).  Ends with one line "N passed, N failed" summing them all;
+# exits non-zero if anything failed.
+set -uo pipefail
+cd "$(dirname "$0")/.."
+ROOT=$(pwd)
+export TS_SHARED=${TS_SHARED:-$(cd "$ROOT/.." && pwd)/shared}
+SUDO=""; [ "$(id -u)" -eq 0 ] || SUDO=sudo
+LOG=$ROOT/build/test-logs
+mkdir -p "$LOG"
+
+bash test/install-deps.sh || { echo "could not install packages"; echo "0 passed, 1 failed"; exit 1; }
+
+step() { printf '== %s\n' "$*"; }
+
+step build
+if ! make -s -j2 >"$LOG/build.log" 2>&1 || ! $SUDO make -s install >>"$LOG/build.log" 2>&1 \
+   || ! make -s -j2 unit tools >>"$LOG/build.log" 2>&1; then
+    tail -40 "$LOG/build.log"
+    echo "0 passed, 1 failed"
+    exit 1
+fi
+
+step unit tests
+bash test/run-unit.sh build/unit | tee "$LOG/unit.log" | tail -25
+
+step fixtures
+export TS_FIXTURES=/tmp/tablescan_fdw_fixtures
+bash test/make-fixtures.sh "$TS_FIXTURES" >"$LOG/fixtures.log" 2>&1 || { tail -20 "$LOG/fixtures.log"; echo "fixtures: 0 passed, 1 failed" >> "$LOG/unit.log"; }
+
+step pg_regress and conformance '(pg_virtualenv)'
+pg_virtualenv -v 15 bash test/pg-tests.sh 2>&1 | tee "$LOG/pg.log" | grep -vE '^(ok|PASS) ' | tail -60
+
+# sum every "<name>: N passed, N failed" line of the parts
+total_p=0; total_f=0
+while read -r p f; do
+    total_p=$((total_p + p)); total_f=$((total_f + f))
+done < <(cat "$LOG/unit.log" "$LOG/pg.log" |
+         sed -n 's/^\(unit\|fixtures\|regress\|conformance\): \([0-9]*\) passed, \([0-9]*\) failed.*/\2 \3/p')
+echo "$total_p passed, $total_f failed"
+[ "$total_f" -eq 0 ]
