@@ -74,6 +74,15 @@ extern char *tablescan_pg_type_name(const ts_type *type);
 /* Map each attribute of the relation to a read-schema field index (-1 = none). */
 extern int *tablescan_map_columns(Relation rel, const ts_schema *schema);
 
+/* ---- quals.c ----------------------------------------------------------- */
+
+struct ExprContext;
+extern struct ts_predicate *tablescan_quals_to_predicate(List *clauses, Index relid,
+														 const int *att_field, int natts,
+														 const ts_schema *schema,
+														 struct ExprContext *econtext);
+extern char *tablescan_predicate_text(const struct ts_predicate *p, const ts_schema *schema);
+
 /* ---- import.c ---------------------------------------------------------- */
 
 extern List *tablescanImportForeignSchema(ImportForeignSchemaStmt *stmt, Oid serverOid);

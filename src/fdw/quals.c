@@ -1,0 +1,665 @@
+/*
+ * quals.c - PostgreSQL quals to the scan's predicate tree.
+ *
+ * Owns: deciding, node by node, which restriction clauses can be handed to
+ * the Paimon scan for pruning, and building the ts_predicate for them.
+ * Every clause stays a local qual too (PostgreSQL rechecks), so a
+ * conversion only has to be conservative: a clause we do not understand is
+ * simply not pushed; inside an OR that makes the whole OR unpushed.
+ *
+ * Values: Consts, and (when an ExprContext is given, i.e. in the
+ * executor) Params and stable expressions without Vars of the scanned
+ * relation, evaluated once.  String range comparisons are pushed only
+ * under the C collation, because Paimon orders strings by their bytes.
+ */
+#include "postgres.h"
+
+#include "catalog/pg_collation.h"
+#include "catalog/pg_type.h"
+#include "datatype/timestamp.h"
+#include "executor/executor.h"
+#include "nodes/makefuncs.h"
+#include "nodes/nodeFuncs.h"
+#include "optimizer/clauses.h"
+#include "optimizer/optimizer.h"
+#include "utils/pg_locale.h"
+#include "utils/array.h"
+#include "utils/builtins.h"
+#include "utils/date.h"
+#include "utils/lsyscache.h"
+#include "utils/numeric.h"
+#include "utils/timestamp.h"
+
+#include "tablescan_fdw.h"
+#include "scan/predicate.h"
+
+#define UNIX_TO_PG_DAYS (POSTGRES_EPOCH_JDATE - UNIX_EPOCH_JDATE)
+#define UNIX_TO_PG_MICROS ((int64) UNIX_TO_PG_DAYS * USECS_PER_DAY)
+
+typedef struct QualContext
+{
+	Index		relid;
+	const int  *att_field;		/* attno-1 -> read-schema field, -1 */
+	int			natts;
+	const ts_schema *schema;
+	ExprContext *econtext;		/* NULL while planning */
+} QualContext;
+
+/* The PostgreSQL type a column must have for its quals to be pushed. */
+static bool
+column_type_matches(Oid typid, const ts_type *t)
+{
+	switch (t->kind)
+	{
+		case TS_BOOLEAN:
+			return typid == BOOLOID;
+		case TS_TINYINT:
+		case TS_SMALLINT:
+			return typid == INT2OID;
+		case TS_INT:
+			return typid == INT4OID;
+		case TS_BIGINT:
+			return typid == INT8OID;
+		case TS_FLOAT:
+			return typid == FLOAT4OID;
+		case TS_DOUBLE:
+			return typid == FLOAT8OID;
+		case TS_DECIMAL:
+			return typid == NUMERICOID;
+		case TS_CHAR:
+			return typid == BPCHAROID;
+		case TS_VARCHAR:
+			return typid == TEXTOID || typid == VARCHAROID;
+		case TS_BINARY:
+		case TS_VARBINARY:
+			return typid == BYTEAOID;
+		case TS_DATE:
+			return typid == DATEOID;
+		case TS_TIMESTAMP:
+			return typid == TIMESTAMPOID;
+		case TS_TIMESTAMP_LTZ:
+			return typid == TIMESTAMPTZOID;
+		default:
+			return false;
+	}
+}
+
+/* Var of our relation (maybe under a binary-compatible relabel) -> field. */
+static int
+var_field(QualContext *qc, Node *node, Oid *typid)
+{
+	Var		   *var;
+	const ts_type *t;
+	int			field;
+
+	while (node && IsA(node, RelabelType))
+		node = (Node *) ((RelabelType *) node)->arg;
+	if (node == NULL || !IsA(node, Var))
+		return -1;
+	var = (Var *) node;
+	if (var->varno != qc->relid || var->varlevelsup != 0 || var->varattno <= 0 ||
+		var->varattno > qc->natts)
+		return -1;
+	field = qc->att_field[var->varattno - 1];
+	if (field < 0)
+		return -1;
+	t = qc->schema->fields[field].type;
+	if (!column_type_matches(var->vartype, t))
+		return -1;
+	*typid = var->vartype;
+	return field;
+}
+
+/* A value the scan can use: Const, or evaluable in the executor. */
+static bool
+value_of(QualContext *qc, Node *node, Datum *value, bool *isnull, Oid *typid)
+{
+	if (node == NULL)
+		return false;
+	if (IsA(node, Const))
+	{
+		*value = ((Const *) node)->constvalue;
+		*isnull = ((Const *) node)->constisnull;
+		*typid = ((Const *) node)->consttype;
+		return true;
+	}
+	if (qc->econtext == NULL)
+		return false;
+	if (contain_var_clause(node) || contain_volatile_functions(node) ||
+		contain_subplans(node))
+		return false;
+	{
+		ExprState  *es = ExecInitExpr((Expr *) node, NULL);
+
+		*value = ExecEvalExpr(es, qc->econtext, isnull);
+		*typid = exprType(node);
+	}
+	return true;
+}
+
+/* ---- Datum -> ts_value ---------------------------------------------- */
+
+static ts_type *
+literal_type(ts_type_kind kind, int precision, int scale)
+{
+	ts_type    *t = palloc0(sizeof(ts_type));
+
+	t->kind = kind;
+	t->nullable = true;
+	t->precision = precision;
+	t->scale = scale;
+	t->length = TS_STRING_LENGTH;
+	return t;
+}
+
+/* numeric -> unscaled int128 + scale; false if it does not fit 38 digits */
+static bool
+numeric_to_decimal(Datum d, ts_int128 *unscaled, int *scale)
+{
+	char	   *s = DatumGetCString(DirectFunctionCall1(numeric_out, d));
+	ts_int128	v = 0;
+	bool		neg = false,
+				frac = false;
+	int			digits = 0,
+				sc = 0;
+
+	if (*s == '-')
+	{
+		neg = true;
+		s++;
+	}
+	for (; *s; s++)
+	{
+		if (*s == '.')
+		{
+			frac = true;
+			continue;
+		}
+		if (*s < '0' || *s > '9')
+			return false;		/* NaN, Infinity */
+		if (++digits > 38)
+			return false;
+		v = v * 10 + (*s - '0');
+		if (frac)
+			sc++;
+	}
+	*unscaled = neg ? -v : v;
+	*scale = sc;
+	return true;
+}
+
+/*
+ * Convert a non-null Datum of PostgreSQL type typid into a literal.  The
+ * literal's type is the Paimon type that represents the value exactly.
+ */
+static bool
+datum_to_literal(Datum d, Oid typid, ts_value *out, ts_type **type)
+{
+	memset(out, 0, sizeof(*out));
+	switch (typid)
+	{
+		case BOOLOID:
+			out->v.i = DatumGetBool(d);
+			*type = literal_type(TS_BOOLEAN, 0, 0);
+			return true;
+		case INT2OID:
+			out->v.i = DatumGetInt16(d);
+			*type = literal_type(TS_SMALLINT, 0, 0);
+			return true;
+		case INT4OID:
+			out->v.i = DatumGetInt32(d);
+			*type = literal_type(TS_INT, 0, 0);
+			return true;
+		case INT8OID:
+			out->v.i = DatumGetInt64(d);
+			*type = literal_type(TS_BIGINT, 0, 0);
+			return true;
+		case FLOAT4OID:
+			out->v.f = DatumGetFloat4(d);
+			*type = literal_type(TS_FLOAT, 0, 0);
+			return true;
+		case FLOAT8OID:
+			out->v.d = DatumGetFloat8(d);
+			*type = literal_type(TS_DOUBLE, 0, 0);
+			return true;
+		case NUMERICOID:
+			{
+				int			scale;
+
+				if (!numeric_to_decimal(d, &out->v.dec, &scale))
+					return false;
+				*type = literal_type(TS_DECIMAL, 38, scale);
+				return true;
+			}
+		case TEXTOID:
+		case VARCHAROID:
+		case BPCHAROID:
+		case BYTEAOID:
+			{
+				struct varlena *v = PG_DETOAST_DATUM(d);
+
+				out->v.s.p = (const uint8 *) VARDATA_ANY(v);
+				out->v.s.len = VARSIZE_ANY_EXHDR(v);
+				if (typid == BPCHAROID)
+				{
+					/* char(n) compares without trailing blanks */
+					while (out->v.s.len > 0 && out->v.s.p[out->v.s.len - 1] == ' ')
+						out->v.s.len--;
+				}
+				*type = literal_type(typid == BYTEAOID ? TS_VARBINARY :
+									 typid == BPCHAROID ? TS_CHAR : TS_VARCHAR, 0, 0);
+				return true;
+			}
+		case DATEOID:
+			{
+				DateADT		date = DatumGetDateADT(d);
+
+				if (DATE_NOT_FINITE(date))
+					return false;
+				out->v.i = (int64) date + UNIX_TO_PG_DAYS;
+				*type = literal_type(TS_DATE, 0, 0);
+				return true;
+			}
+		case TIMESTAMPOID:
+		case TIMESTAMPTZOID:
+			{
+				Timestamp	ts = DatumGetTimestamp(d);
+				int64		micros;
+
+				if (TIMESTAMP_NOT_FINITE(ts))
+					return false;
+				micros = ts + UNIX_TO_PG_MICROS;
+				out->v.ts.millis = micros >= 0 ? micros / 1000 : -((-micros + 999) / 1000);
+				out->v.ts.nanos = (int32) (micros - out->v.ts.millis * 1000) * 1000;
+				*type = literal_type(typid == TIMESTAMPOID ? TS_TIMESTAMP : TS_TIMESTAMP_LTZ, 6, 0);
+				return true;
+			}
+		default:
+			return false;
+	}
+}
+
+/* ---- clause walker ------------------------------------------------------ */
+
+static ts_predicate *convert(QualContext *qc, Node *node);
+
+static ts_predicate *
+make_leaf(ts_predicate_op op, int field, ts_type *ltype, int n, ts_value *lits)
+{
+	ts_predicate *p = palloc0(sizeof(ts_predicate));
+
+	p->op = op;
+	p->field = field;
+	p->literal_type = ltype;
+	p->nliterals = n;
+	p->literals = lits;
+	return p;
+}
+
+static bool
+is_string_kind(ts_type_kind k)
+{
+	return k == TS_CHAR || k == TS_VARCHAR;
+}
+
+static bool
+collation_is_bytewise(Oid coll)
+{
+	return !OidIsValid(coll) || coll == C_COLLATION_OID || coll == POSIX_COLLATION_OID ||
+		lc_collate_is_c(coll);
+}
+
+static ts_predicate *
+convert_opexpr(QualContext *qc, OpExpr *op)
+{
+	Node	   *l,
+			   *r;
+	Oid			opno = op->opno;
+	Oid			vartype,
+				consttype;
+	int			field;
+	Datum		value;
+	bool		isnull;
+	char	   *name;
+	ts_predicate_op pop;
+	ts_value   *lit;
+	ts_type    *ltype;
+
+	if (list_length(op->args) != 2 || opno >= FirstNormalObjectId)
+		return NULL;
+	l = linitial(op->args);
+	r = lsecond(op->args);
+	field = var_field(qc, l, &vartype);
+	if (field < 0)
+	{
+		/* const op var: commute */
+		field = var_field(qc, r, &vartype);
+		if (field < 0)
+			return NULL;
+		opno = get_commutator(opno);
+		if (!OidIsValid(opno))
+			return NULL;
+		r = l;
+	}
+	if (!value_of(qc, r, &value, &isnull, &consttype))
+		return NULL;
+	name = get_opname(opno);
+	if (name == NULL)
+		return NULL;
+	if (strcmp(name, "=") == 0)
+		pop = TS_PRED_EQ;
+	else if (strcmp(name, "<>") == 0)
+		pop = TS_PRED_NE;
+	else if (strcmp(name, "<") == 0)
+		pop = TS_PRED_LT;
+	else if (strcmp(name, "<=") == 0)
+		pop = TS_PRED_LE;
+	else if (strcmp(name, ">") == 0)
+		pop = TS_PRED_GT;
+	else if (strcmp(name, ">=") == 0)
+		pop = TS_PRED_GE;
+	else if (strcmp(name, "~~") == 0)
+		pop = TS_PRED_STARTS_WITH;
+	else
+		return NULL;
+
+	if (isnull)
+		return NULL;			/* col op NULL is never true; leave it to PG */
+	lit = palloc0(sizeof(ts_value));
+	if (!datum_to_literal(value, consttype, lit, &ltype))
+		return NULL;
+
+	if (is_string_kind(qc->schema->fields[field].type->kind) &&
+		pop != TS_PRED_EQ && pop != TS_PRED_NE &&
+		!collation_is_bytewise(op->inputcollid))
+		return NULL;
+
+	if (pop == TS_PRED_STARTS_WITH)
+	{
+		/* LIKE 'prefix%': keep the literal prefix before any wildcard */
+		const uint8 *p = lit->v.s.p;
+		uint32		n = 0;
+
+		if (!is_string_kind(qc->schema->fields[field].type->kind))
+			return NULL;
+		while (n < lit->v.s.len && p[n] != '%' && p[n] != '_' && p[n] != '\\')
+			n++;
+		if (n == 0)
+			return NULL;
+		lit->v.s.len = n;
+	}
+	return make_leaf(pop, field, ltype, 1, lit);
+}
+
+static ts_predicate *
+convert_array_op(QualContext *qc, ScalarArrayOpExpr *op)
+{
+	Node	   *l = linitial(op->args);
+	Node	   *r = lsecond(op->args);
+	Oid			vartype,
+				arraytype;
+	int			field = var_field(qc, l, &vartype);
+	Datum		value;
+	bool		isnull;
+	char	   *name;
+	ArrayType  *arr;
+	Datum	   *elems;
+	bool	   *nulls;
+	int			n,
+				k = 0;
+	int16		typlen;
+	bool		typbyval;
+	char		typalign;
+	Oid			elemtype;
+	ts_value   *lits;
+	ts_type    *ltype = NULL;
+	ts_predicate_op pop;
+
+	if (field < 0 || op->opno >= FirstNormalObjectId)
+		return NULL;
+	if (!value_of(qc, r, &value, &isnull, &arraytype) || isnull)
+		return NULL;
+	name = get_opname(op->opno);
+	if (name && strcmp(name, "=") == 0 && op->useOr)
+		pop = TS_PRED_IN;
+	else if (name && strcmp(name, "<>") == 0 && !op->useOr)
+		pop = TS_PRED_NOT_IN;
+	else
+		return NULL;
+	arr = DatumGetArrayTypeP(value);
+	elemtype = ARR_ELEMTYPE(arr);
+	get_typlenbyvalalign(elemtype, &typlen, &typbyval, &typalign);
+	deconstruct_array(arr, elemtype, typlen, typbyval, typalign, &elems, &nulls, &n);
+	lits = palloc0(sizeof(ts_value) * Max(n, 1));
+	for (int i = 0; i < n; i++)
+	{
+		ts_type    *t;
+
+		if (nulls[i])
+		{
+			if (pop == TS_PRED_NOT_IN)
+				return NULL;	/* x <> ALL(.., NULL) is never true */
+			continue;			/* a NULL element never matches */
+		}
+		if (!datum_to_literal(elems[i], elemtype, &lits[k], &t))
+			return NULL;
+		/* all literals share one type; decimals may differ in scale */
+		if (ltype == NULL || (t->kind == TS_DECIMAL && t->scale > ltype->scale))
+			ltype = t;
+		k++;
+	}
+	if (ltype == NULL)
+		return NULL;
+	if (ltype->kind == TS_DECIMAL)
+	{
+		/* one literal type for the list: push only when all scales agree */
+		for (int i = 0; i < n; i++)
+		{
+			ts_type    *t;
+			ts_value	tmp;
+
+			if (!nulls[i] && datum_to_literal(elems[i], elemtype, &tmp, &t) &&
+				t->scale != ltype->scale)
+				return NULL;
+		}
+	}
+	return make_leaf(pop, field, ltype, k, lits);
+}
+
+static ts_predicate *
+convert_bool(QualContext *qc, BoolExpr *b)
+{
+	ts_predicate *children = palloc0(sizeof(ts_predicate) * list_length(b->args));
+	ts_predicate *p;
+	int			n = 0;
+	ListCell   *lc;
+
+	foreach(lc, b->args)
+	{
+		ts_predicate *c = convert(qc, lfirst(lc));
+
+		if (c == NULL)
+		{
+			if (b->boolop == AND_EXPR)
+				continue;		/* dropping a conjunct only widens */
+			return NULL;
+		}
+		children[n++] = *c;
+	}
+	if (n == 0)
+		return NULL;
+	if (b->boolop == AND_EXPR && n == 1)
+		return &children[0];
+	p = palloc0(sizeof(ts_predicate));
+	p->op = b->boolop == AND_EXPR ? TS_PRED_AND : b->boolop == OR_EXPR ? TS_PRED_OR : TS_PRED_NOT;
+	p->nchildren = n;
+	p->children = children;
+	return p;
+}
+
+static ts_predicate *
+convert(QualContext *qc, Node *node)
+{
+	Oid			vartype;
+	int			field;
+
+	if (node == NULL)
+		return NULL;
+	switch (nodeTag(node))
+	{
+		case T_OpExpr:
+			return convert_opexpr(qc, (OpExpr *) node);
+		case T_ScalarArrayOpExpr:
+			return convert_array_op(qc, (ScalarArrayOpExpr *) node);
+		case T_BoolExpr:
+			return convert_bool(qc, (BoolExpr *) node);
+		case T_NullTest:
+			{
+				NullTest   *nt = (NullTest *) node;
+
+				if (nt->argisrow)
+					return NULL;
+				field = var_field(qc, (Node *) nt->arg, &vartype);
+				if (field < 0)
+					return NULL;
+				return make_leaf(nt->nulltesttype == IS_NULL ? TS_PRED_IS_NULL : TS_PRED_IS_NOT_NULL,
+								 field, NULL, 0, NULL);
+			}
+		case T_Var:
+			field = var_field(qc, node, &vartype);
+			if (field >= 0 && vartype == BOOLOID)
+			{
+				ts_value   *lit = palloc0(sizeof(ts_value));
+
+				lit->v.i = 1;
+				return make_leaf(TS_PRED_EQ, field, literal_type(TS_BOOLEAN, 0, 0), 1, lit);
+			}
+			return NULL;
+		default:
+			return NULL;
+	}
+}
+
+/*
+ * Convert a list of clauses (implicitly ANDed) into one predicate, or NULL
+ * when none can be pushed.
+ */
+ts_predicate *
+tablescan_quals_to_predicate(List *clauses, Index relid, const int *att_field, int natts,
+							 const ts_schema *schema, ExprContext *econtext)
+{
+	QualContext qc = {relid, att_field, natts, schema, econtext};
+	BoolExpr   *and;
+
+	if (clauses == NIL)
+		return NULL;
+	and = (BoolExpr *) makeBoolExpr(AND_EXPR, clauses, -1);
+	return convert_bool(&qc, and);
+}
+
+/* ---- EXPLAIN text --------------------------------------------------------- */
+
+static const char *
+op_text(ts_predicate_op op)
+{
+	switch (op)
+	{
+		case TS_PRED_EQ:
+			return "=";
+		case TS_PRED_NE:
+			return "<>";
+		case TS_PRED_LT:
+			return "<";
+		case TS_PRED_LE:
+			return "<=";
+		case TS_PRED_GT:
+			return ">";
+		case TS_PRED_GE:
+			return ">=";
+		default:
+			return "?";
+	}
+}
+
+static void
+literal_text(StringInfo buf, const ts_value *v, const ts_type *t)
+{
+	char	   *s = ts_value_to_string(v, t);
+
+	if (ts_type_is_bytes(t->kind) || t->kind == TS_DATE || t->kind == TS_TIMESTAMP ||
+		t->kind == TS_TIMESTAMP_LTZ)
+		appendStringInfoString(buf, quote_literal_cstr(s ? s : ""));
+	else
+		appendStringInfoString(buf, s ? s : "?");
+	ts_free(s);
+}
+
+static void
+predicate_text(StringInfo buf, const ts_predicate *p, const ts_schema *schema, bool top)
+{
+	const char *col;
+	const ts_type *lt;
+
+	if (p->op == TS_PRED_AND || p->op == TS_PRED_OR)
+	{
+		if (!top)
+			appendStringInfoChar(buf, '(');
+		for (int i = 0; i < p->nchildren; i++)
+		{
+			if (i)
+				appendStringInfoString(buf, p->op == TS_PRED_AND ? " AND " : " OR ");
+			predicate_text(buf, &p->children[i], schema, false);
+		}
+		if (!top)
+			appendStringInfoChar(buf, ')');
+		return;
+	}
+	if (p->op == TS_PRED_NOT)
+	{
+		appendStringInfoString(buf, "NOT ");
+		predicate_text(buf, &p->children[0], schema, false);
+		return;
+	}
+	col = quote_identifier(schema->fields[p->field].name);
+	lt = p->literal_type ? p->literal_type : schema->fields[p->field].type;
+	appendStringInfoChar(buf, '(');
+	switch (p->op)
+	{
+		case TS_PRED_IS_NULL:
+			appendStringInfo(buf, "%s IS NULL", col);
+			break;
+		case TS_PRED_IS_NOT_NULL:
+			appendStringInfo(buf, "%s IS NOT NULL", col);
+			break;
+		case TS_PRED_IN:
+		case TS_PRED_NOT_IN:
+			appendStringInfo(buf, "%s %s (", col, p->op == TS_PRED_IN ? "IN" : "NOT IN");
+			for (int i = 0; i < p->nliterals; i++)
+			{
+				if (i)
+					appendStringInfoString(buf, ", ");
+				literal_text(buf, &p->literals[i], lt);
+			}
+			appendStringInfoChar(buf, ')');
+			break;
+		case TS_PRED_STARTS_WITH:
+			appendStringInfo(buf, "%s STARTS WITH ", col);
+			literal_text(buf, &p->literals[0], lt);
+			break;
+		default:
+			appendStringInfo(buf, "%s %s ", col, op_text(p->op));
+			literal_text(buf, &p->literals[0], lt);
+			break;
+	}
+	appendStringInfoChar(buf, ')');
+}
+
+char *
+tablescan_predicate_text(const ts_predicate *p, const ts_schema *schema)
+{
+	StringInfoData buf;
+
+	initStringInfo(&buf);
+	predicate_text(&buf, p, schema, true);
+	return buf.data;
+}
