@@ -18,6 +18,8 @@
 #include <cjson/cJSON.h>
 
 #include "tablescan_fdw.h"
+#include "scan/predicate.h"
+#include "utils/rel.h"
 
 static void *
 pg_alloc(size_t size)
@@ -193,6 +195,43 @@ tablescan_make_context(TsTableOptions *opts, ts_scan_context *ctx)
 	ctx->enable_pruning = true;
 	if (opts->partition_filter)
 		parse_partition_filter(opts->partition_filter, ctx);
+}
+
+/*
+ * Plan the scan of a foreign table: resolve the table and its read schema,
+ * map the relation's columns to fields, turn the clauses into a predicate
+ * (with econtext: Params and stable expressions evaluated too) and prune.
+ */
+ts_plan *
+tablescan_plan_relation(TsTableOptions *opts, Relation rel, Index relid, List *clauses,
+						struct ExprContext *econtext, int **att_field, char **predicate_text)
+{
+	ts_scan_context ctx;
+	ts_err		err = {0};
+	ts_plan    *plan;
+	ts_predicate *pred = NULL;
+	int		   *map;
+
+	tablescan_make_context(opts, &ctx);
+	ctx.enable_pruning = tablescan_enable_pruning;
+	plan = ts_scan_prepare(&ctx, &err);
+	if (plan == NULL)
+		tablescan_report(&err);
+	map = tablescan_map_columns(rel, plan->schema);
+	if (tablescan_enable_pruning)
+		pred = tablescan_quals_to_predicate(clauses, relid, map, RelationGetDescr(rel)->natts,
+											plan->schema, econtext);
+	ctx.predicate = pred;
+	if (!ts_scan_execute(plan, &ctx, &err))
+	{
+		ts_plan_free(plan);
+		tablescan_report(&err);
+	}
+	if (att_field)
+		*att_field = map;
+	if (predicate_text)
+		*predicate_text = pred ? tablescan_predicate_text(pred, plan->schema) : NULL;
+	return plan;
 }
 
 ts_plan *

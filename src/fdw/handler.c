@@ -52,6 +52,7 @@ typedef struct TsPlanState
 {
 	TsTableOptions *opts;
 	ts_plan    *plan;
+	char	   *predicate;		/* pushed predicate as text, or NULL */
 	double		rows;
 	double		bytes;
 } TsPlanState;
@@ -152,8 +153,13 @@ tablescanGetForeignRelSize(PlannerInfo *root, RelOptInfo *baserel, Oid foreignta
 	double		rows = 0,
 				bytes = 0;
 
+	Relation	rel = table_open(foreigntableid, NoLock);
+
 	ps->opts = tablescan_get_options(foreigntableid);
-	ps->plan = tablescan_plan(ps->opts, NULL);
+	ps->plan = tablescan_plan_relation(ps->opts, rel, baserel->relid,
+									   extract_actual_clauses(baserel->baserestrictinfo, false),
+									   NULL, NULL, &ps->predicate);
+	table_close(rel, NoLock);
 	for (int s = 0; s < ps->plan->nsplits; s++)
 		for (int f = 0; f < ps->plan->splits[s].nfiles; f++)
 		{
@@ -196,6 +202,11 @@ explain_properties(TsPlanState *ps)
 	l = lappend(l, makeString(pstrdup(ps->opts->qualified_name)));
 	l = lappend(l, makeString("Snapshot"));
 	l = lappend(l, makeString(plan->snapshot ? psprintf(INT64_FORMAT, plan->snapshot->id) : "none"));
+	if (ps->predicate)
+	{
+		l = lappend(l, makeString("Predicate"));
+		l = lappend(l, makeString(ps->predicate));
+	}
 	if (plan->metrics.partitions_total > 0)
 	{
 		l = lappend(l, makeString("Partitions"));
@@ -262,15 +273,7 @@ tablescanGetForeignPlan(PlannerInfo *root, RelOptInfo *baserel, Oid foreigntable
 static void
 tablescanBeginForeignScan(ForeignScanState *node, int eflags)
 {
-	ForeignScan *fs = (ForeignScan *) node->ss.ps.plan;
-	Relation	rel = node->ss.ss_currentRelation;
-	TupleDesc	desc = RelationGetDescr(rel);
 	TsScanState *st;
-	MemoryContext old;
-	List	   *attnums;
-	int		   *field_of_att;
-	ListCell   *lc;
-	bool		all = false;
 
 	if (eflags & EXEC_FLAG_EXPLAIN_ONLY)
 		return;
@@ -281,13 +284,38 @@ tablescanBeginForeignScan(ForeignScanState *node, int eflags)
 									"tablescan_fdw scan", ALLOCSET_DEFAULT_SIZES);
 	st->rowcxt = AllocSetContextCreate(node->ss.ps.state->es_query_cxt,
 									   "tablescan_fdw row", ALLOCSET_SMALL_SIZES);
+}
+
+/*
+ * Plan the Paimon scan for this execution: one snapshot per execution,
+ * never a stale one.  Done at the first fetch (and again after a rescan
+ * with changed parameters) rather than in BeginForeignScan, because only
+ * then do the Params of a nested loop's inner side have their values, and
+ * pruning with them is what makes such a join cheap.
+ */
+static void
+start_scan(ForeignScanState *node, TsScanState *st)
+{
+	ForeignScan *fs = (ForeignScan *) node->ss.ps.plan;
+	Relation	rel = node->ss.ss_currentRelation;
+	TupleDesc	desc = RelationGetDescr(rel);
+	MemoryContext old;
+	List	   *attnums;
+	int		   *field_of_att;
+	ListCell   *lc;
+	bool		all = false;
+
+	MemoryContextReset(st->cxt);
 	old = MemoryContextSwitchTo(st->cxt);
-
+	st->ncolumns = 0;
+	st->next_split = 0;
+	st->reader = NULL;
+	st->batch.nrows = 0;
+	st->batch_pos = 0;
 	st->opts = tablescan_get_options(RelationGetRelid(rel));
-	/* plan again: one snapshot per execution, never a stale one */
-	st->plan = tablescan_plan(st->opts, NULL);
+	st->plan = tablescan_plan_relation(st->opts, rel, fs->scan.scanrelid, fs->scan.plan.qual,
+									   node->ss.ps.ps_ExprContext, &field_of_att, NULL);
 
-	field_of_att = tablescan_map_columns(rel, st->plan->schema);
 	st->natts = desc->natts;
 	st->att_field = palloc(sizeof(int) * Max(desc->natts, 1));
 	st->columns = palloc(sizeof(int) * Max(desc->natts, 1));
@@ -362,6 +390,8 @@ tablescanIterateForeignScan(ForeignScanState *node)
 
 	ExecClearTuple(slot);
 	MemoryContextReset(st->rowcxt);
+	if (st->plan == NULL)
+		start_scan(node, st);
 	old = MemoryContextSwitchTo(st->cxt);
 	while (st->batch_pos >= st->batch.nrows)
 	{
@@ -412,13 +442,22 @@ static void
 tablescanReScanForeignScan(ForeignScanState *node)
 {
 	TsScanState *st = node->fdw_state;
-	MemoryContext old = MemoryContextSwitchTo(st->cxt);
+	MemoryContext old;
 
+	if (st->plan == NULL)
+		return;
+	old = MemoryContextSwitchTo(st->cxt);
 	close_reader(st);
+	MemoryContextSwitchTo(old);
+	if (node->ss.ps.chgParam != NULL)
+	{
+		/* parameter values changed: plan (and prune) again at next fetch */
+		st->plan = NULL;
+		return;
+	}
 	st->next_split = 0;
 	st->batch.nrows = 0;
 	st->batch_pos = 0;
-	MemoryContextSwitchTo(old);
 }
 
 static void

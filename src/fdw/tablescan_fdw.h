@@ -53,6 +53,11 @@ extern void tablescan_report(const ts_err *err) pg_attribute_noreturn();
 extern void tablescan_make_context(TsTableOptions *opts, ts_scan_context *ctx);
 /* Plan (or ereport). */
 extern ts_plan *tablescan_plan(TsTableOptions *opts, const struct ts_predicate *pred);
+struct ExprContext;
+extern ts_plan *tablescan_plan_relation(TsTableOptions *opts, Relation rel, Index relid,
+										List *clauses, struct ExprContext *econtext,
+										int **att_field, char **predicate_text);
+extern bool tablescan_enable_pruning;
 
 /* ---- datum.c ----------------------------------------------------------- */
 

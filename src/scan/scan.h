@@ -119,6 +119,17 @@ typedef struct ts_plan
 } ts_plan;
 
 ts_plan    *ts_scan_plan(const ts_scan_context *ctx, ts_err *err);
+
+/*
+ * ts_scan_plan in two steps, for callers that need the read schema before
+ * they can build the predicate (the FDW maps columns to fields first):
+ * prepare resolves the table, options, read schema and snapshot without
+ * reading manifests; execute reads manifests, prunes with ctx->predicate
+ * and builds the splits.  ctx must be the same in both calls except for
+ * the predicate.
+ */
+ts_plan    *ts_scan_prepare(const ts_scan_context *ctx, ts_err *err);
+bool		ts_scan_execute(ts_plan *plan, const ts_scan_context *ctx, ts_err *err);
 void		ts_plan_free(ts_plan *plan);
 
 /* Merged option value, NULL if absent. */
