@@ -32,7 +32,8 @@ include $(PGXS)
 BUILD ?= build
 SANITIZE ?=
 CORE_CC ?= cc
-CORE_CFLAGS = -std=gnu11 -g -O2 -Wall -Werror -Isrc -I/usr/include/cjson $(if $(SANITIZE),-fsanitize=$(SANITIZE) -fno-omit-frame-pointer -O1)
+CORE_WERROR ?= -Werror
+CORE_CFLAGS = -std=gnu11 -g -O2 -Wall $(CORE_WERROR) -Isrc -I/usr/include/cjson $(if $(SANITIZE),-fsanitize=$(SANITIZE) -fno-omit-frame-pointer -O1)
 CORE_OBJS = $(patsubst src/%.c,$(BUILD)/core/%.o,$(CORE_SRCS))
 UNIT_SRCS := $(sort $(wildcard test/unit/test_*.c))
 UNIT_BINS = $(patsubst test/unit/%.c,$(BUILD)/unit/%,$(UNIT_SRCS))
@@ -55,7 +56,11 @@ $(BUILD)/tools/%: src/tools/%.c $(BUILD)/libts.a
 	@mkdir -p $(dir $@)
 	$(CORE_CC) $(CORE_CFLAGS) $< -o $@ $(BUILD)/libts.a $(LIBS_CORE)
 
-.PHONY: core unit tools run-unit
+.PHONY: core unit tools run-unit fuzz
+FUZZ_SECONDS ?= 60
+fuzz:
+	bash test/fuzz/run.sh $(FUZZ_SECONDS)
+
 core: $(BUILD)/libts.a
 tools: $(TOOL_BINS)
 unit: $(UNIT_BINS)

@@ -1,0 +1,55 @@
+-- Options and the validator: what is accepted where, and what is refused.
+CREATE EXTENSION tablescan_fdw;
+\set VERBOSITY default
+
+-- server options
+CREATE SERVER bad_srv FOREIGN DATA WRAPPER tablescan_fdw OPTIONS (nosuch 'x');
+CREATE SERVER bad_srv FOREIGN DATA WRAPPER tablescan_fdw OPTIONS (warehouse 'relative/dir');
+CREATE SERVER lake FOREIGN DATA WRAPPER tablescan_fdw
+  OPTIONS (warehouse '/nonexistent/warehouse', 'scan.snapshot-id' '1');
+ALTER SERVER lake OPTIONS (SET "scan.snapshot-id" 'abc');
+ALTER SERVER lake OPTIONS (DROP "scan.snapshot-id");
+
+-- foreign table options
+CREATE FOREIGN TABLE t_none (a int) SERVER lake;
+CREATE FOREIGN TABLE t_both (a int) SERVER lake OPTIONS (path '/x', database 'd', "table" 't');
+CREATE FOREIGN TABLE t_rel (a int) SERVER lake OPTIONS (path 'x/y');
+CREATE FOREIGN TABLE t_dotdot (a int) SERVER lake OPTIONS (database '..', "table" 't');
+CREATE FOREIGN TABLE t_slash (a int) SERVER lake OPTIONS (database 'd', "table" 'a/b');
+CREATE FOREIGN TABLE t_bucket (a int) SERVER lake OPTIONS (database 'd', "table" 't', bucket_filter '-1');
+CREATE FOREIGN TABLE t_bucket (a int) SERVER lake OPTIONS (database 'd', "table" 't', bucket_filter 'one');
+CREATE FOREIGN TABLE t_unknown (a int) SERVER lake OPTIONS (database 'd', "table" 't', Wrong 'x');
+CREATE FOREIGN TABLE t_colopt (a int OPTIONS (nosuch 'x')) SERVER lake OPTIONS (database 'd', "table" 't');
+CREATE FOREIGN TABLE t_ok (a int OPTIONS (column_name 'A')) SERVER lake
+  OPTIONS (database 'd', "table" 't', 'scan.tag-name' 'v1', branch 'b1');
+
+-- a missing table is an error at query time, naming it
+SELECT * FROM t_ok;
+
+-- per-session options
+SET tablescan.scan_options = 'scan.snapshot-id';
+SELECT * FROM t_ok;
+RESET tablescan.scan_options;
+
+-- path options need pg_read_server_files
+CREATE ROLE ts_plain;
+GRANT USAGE ON FOREIGN DATA WRAPPER tablescan_fdw TO ts_plain;
+GRANT USAGE ON FOREIGN SERVER lake TO ts_plain;
+GRANT CREATE ON SCHEMA public TO ts_plain;
+SET ROLE ts_plain;
+CREATE FOREIGN TABLE t_path (a int) SERVER lake OPTIONS (path '/etc');
+CREATE SERVER lake2 FOREIGN DATA WRAPPER tablescan_fdw OPTIONS (warehouse '/etc');
+-- a database/table inside the server's warehouse is fine
+CREATE FOREIGN TABLE t_plain (a int) SERVER lake OPTIONS (database 'd', "table" 't');
+RESET ROLE;
+GRANT pg_read_server_files TO ts_plain;
+SET ROLE ts_plain;
+CREATE FOREIGN TABLE t_path (a int) SERVER lake OPTIONS (path '/etc');
+RESET ROLE;
+DROP FOREIGN TABLE t_path, t_plain;
+REVOKE CREATE ON SCHEMA public FROM ts_plain;
+DROP OWNED BY ts_plain;
+DROP ROLE ts_plain;
+
+DROP SERVER lake CASCADE;
+DROP EXTENSION tablescan_fdw;
