@@ -1,0 +1,310 @@
+/*
+ * snapshot.c - Paimon snapshots, LATEST/EARLIEST hints and tags
+ * (PAIMON-FORMAT.md 1.11, 3.1, 3.2).
+ *
+ * Owns: parsing snapshot JSON (unknown keys ignored, explicit nulls
+ * tolerated, 64-bit ids exact), the hint rules with the directory-listing
+ * fallback (names that are not snapshot-<long> are ignored), and tag files
+ * (a snapshot JSON plus tag fields, which are ignored here).
+ */
+#include "meta/snapshot.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/ts_fs.h"
+#include "meta/meta_json.h"
+
+void
+ts_snapshot_free(ts_snapshot *s)
+{
+	if (s == NULL)
+		return;
+	ts_free(s->base_manifest_list);
+	ts_free(s->delta_manifest_list);
+	ts_free(s->changelog_manifest_list);
+	ts_free(s->index_manifest);
+	ts_free(s->commit_user);
+	ts_free(s->commit_kind);
+	ts_free(s);
+}
+
+static bool
+dup_string(const cJSON *root, const char *key, char **out, bool required,
+		   const char *what, ts_err *err)
+{
+	const char *v = NULL;
+
+	err->code = TS_OK;
+	if (!ts_json_string(root, key, &v, what, err))
+	{
+		if (err->code != TS_OK)
+			return false;
+		if (required)
+			return ts_error(err, TS_ERR_CORRUPT, "%s: snapshot has no \"%s\"", what, key);
+		return true;
+	}
+	if ((*out = ts_strdup(v)) == NULL)
+		return ts_error(err, TS_ERR_NOMEM, "out of memory");
+	return true;
+}
+
+static bool
+get_int64(const cJSON *root, const char *key, int64_t *out, bool *present, bool required,
+		  const char *what, ts_err *err)
+{
+	bool		got;
+
+	err->code = TS_OK;
+	got = ts_json_int64(root, key, out, what, err);
+	if (!got && err->code != TS_OK)
+		return false;
+	if (!got && required)
+		return ts_error(err, TS_ERR_CORRUPT, "%s: snapshot has no \"%s\"", what, key);
+	if (present)
+		*present = got;
+	return true;
+}
+
+ts_snapshot *
+ts_snapshot_parse(const char *json, size_t len, const char *what, ts_err *err)
+{
+	cJSON	   *root;
+	ts_snapshot *s;
+	ts_err		local;
+	int64_t		v;
+	bool		present;
+
+	if (err == NULL)
+		err = &local;
+	if (what == NULL)
+		what = "snapshot";
+	root = ts_json_parse(json, len, what, err);
+	if (root == NULL)
+		return NULL;
+	if (!cJSON_IsObject(root))
+	{
+		cJSON_Delete(root);
+		ts_error(err, TS_ERR_CORRUPT, "%s: snapshot is not a JSON object", what);
+		return NULL;
+	}
+	s = ts_calloc(1, sizeof(ts_snapshot));
+	if (s == NULL)
+	{
+		cJSON_Delete(root);
+		ts_error(err, TS_ERR_NOMEM, "out of memory");
+		return NULL;
+	}
+	s->version = 1;
+	s->total_record_count = -1;
+	s->delta_record_count = -1;
+	v = 1;
+	if (!get_int64(root, "version", &v, NULL, false, what, err))
+		goto fail;
+	s->version = (int) v;
+	if (!get_int64(root, "id", &s->id, NULL, true, what, err) ||
+		!get_int64(root, "schemaId", &s->schema_id, NULL, true, what, err) ||
+		!dup_string(root, "baseManifestList", &s->base_manifest_list, true, what, err) ||
+		!dup_string(root, "deltaManifestList", &s->delta_manifest_list, true, what, err) ||
+		!dup_string(root, "changelogManifestList", &s->changelog_manifest_list, false, what, err) ||
+		!dup_string(root, "indexManifest", &s->index_manifest, false, what, err) ||
+		!dup_string(root, "commitUser", &s->commit_user, false, what, err) ||
+		!get_int64(root, "commitIdentifier", &s->commit_identifier, NULL, false, what, err) ||
+		!dup_string(root, "commitKind", &s->commit_kind, false, what, err) ||
+		!get_int64(root, "timeMillis", &s->time_millis, NULL, false, what, err) ||
+		!get_int64(root, "totalRecordCount", &s->total_record_count, NULL, false, what, err) ||
+		!get_int64(root, "deltaRecordCount", &s->delta_record_count, NULL, false, what, err))
+		goto fail;
+	if (!get_int64(root, "watermark", &v, &present, false, what, err))
+		goto fail;
+	/* Long.MIN_VALUE means "no watermark" */
+	if (present && v != INT64_MIN)
+	{
+		s->has_watermark = true;
+		s->watermark = v;
+	}
+	if (!get_int64(root, "nextRowId", &s->next_row_id, &s->has_next_row_id, false, what, err))
+		goto fail;
+	if (s->id < 0 || s->schema_id < 0)
+	{
+		ts_error(err, TS_ERR_CORRUPT, "%s: negative snapshot or schema id", what);
+		goto fail;
+	}
+	cJSON_Delete(root);
+	return s;
+fail:
+	cJSON_Delete(root);
+	ts_snapshot_free(s);
+	return NULL;
+}
+
+static ts_snapshot *
+load_snapshot_file(const char *path, const char *missing_msg, ts_err *err)
+{
+	uint8_t    *data = NULL;
+	size_t		len = 0;
+	ts_snapshot *s;
+
+	if (!ts_read_whole_file(path, &data, &len, err))
+	{
+		if (err && err->code == TS_ERR_NOT_FOUND && missing_msg)
+			ts_error(err, TS_ERR_NOT_FOUND, "%s", missing_msg);
+		return NULL;
+	}
+	s = ts_snapshot_parse((const char *) data, len, path, err);
+	ts_free(data);
+	return s;
+}
+
+ts_snapshot *
+ts_snapshot_load(const char *branch_root, int64_t id, ts_err *err)
+{
+	char	   *path = ts_psprintf("%s/snapshot/snapshot-%lld", branch_root, (long long) id);
+	char	   *msg = ts_psprintf("snapshot %lld of table \"%s\" does not exist", (long long) id, branch_root);
+	ts_snapshot *s = NULL;
+
+	if (path == NULL || msg == NULL)
+		ts_error(err, TS_ERR_NOMEM, "out of memory");
+	else
+	{
+		s = load_snapshot_file(path, msg, err);
+		if (s != NULL && s->id != id)
+		{
+			ts_error(err, TS_ERR_CORRUPT, "%s: snapshot id %lld does not match the file name",
+					 path, (long long) s->id);
+			ts_snapshot_free(s);
+			s = NULL;
+		}
+	}
+	ts_free(path);
+	ts_free(msg);
+	return s;
+}
+
+ts_snapshot *
+ts_tag_load(const char *branch_root, const char *tag_name, ts_err *err)
+{
+	char	   *path;
+	char	   *msg;
+	ts_snapshot *s = NULL;
+
+	if (tag_name == NULL || *tag_name == '\0' || strchr(tag_name, '/') != NULL)
+	{
+		ts_error(err, TS_ERR_INVALID, "invalid tag name \"%s\"", tag_name ? tag_name : "");
+		return NULL;
+	}
+	path = ts_psprintf("%s/tag/tag-%s", branch_root, tag_name);
+	msg = ts_psprintf("tag \"%s\" of table \"%s\" does not exist", tag_name, branch_root);
+	if (path == NULL || msg == NULL)
+		ts_error(err, TS_ERR_NOMEM, "out of memory");
+	else
+		s = load_snapshot_file(path, msg, err);
+	ts_free(path);
+	ts_free(msg);
+	return s;
+}
+
+/*
+ * Read a hint file (decimal text, possibly with surrounding whitespace).
+ * Returns false when missing or unparsable (Java tolerates both).
+ */
+static bool
+read_hint(const char *dir, const char *name, int64_t *out)
+{
+	char	   *path = ts_path_join(dir, name);
+	uint8_t    *data = NULL;
+	size_t		len = 0;
+	ts_err		err;
+	bool		ok = false;
+
+	if (path == NULL)
+		return false;
+	if (ts_path_is_file(path) && ts_read_whole_file(path, &data, &len, &err))
+	{
+		char	   *p = (char *) data;
+		char	   *end;
+		long long	v;
+
+		while (isspace((unsigned char) *p))
+			p++;
+		if (isdigit((unsigned char) *p) || *p == '-')
+		{
+			errno = 0;
+			v = strtoll(p, &end, 10);
+			while (isspace((unsigned char) *end))
+				end++;
+			if (errno == 0 && *end == '\0' && (size_t) (end - (char *) data) == len)
+			{
+				*out = v;
+				ok = true;
+			}
+		}
+	}
+	ts_free(data);
+	ts_free(path);
+	return ok;
+}
+
+static bool
+snapshot_exists(const char *dir, int64_t id)
+{
+	char	   *path = ts_psprintf("%s/snapshot-%lld", dir, (long long) id);
+	bool		r = path && ts_path_is_file(path);
+
+	ts_free(path);
+	return r;
+}
+
+static bool
+find_snapshot_id(const char *branch_root, bool latest, int64_t *id, ts_err *err)
+{
+	char	   *dir = ts_path_join(branch_root, "snapshot");
+	int64_t		hint;
+	int64_t    *ids = NULL;
+	int			n = 0;
+	bool		ok;
+
+	*id = 0;
+	if (dir == NULL)
+		return ts_error(err, TS_ERR_NOMEM, "out of memory");
+	if (!ts_path_is_dir(dir))
+	{
+		ts_free(dir);
+		return true;			/* no snapshot at all */
+	}
+	if (latest)
+	{
+		if (read_hint(dir, "LATEST", &hint) && hint > 0 && !snapshot_exists(dir, hint + 1))
+		{
+			*id = hint;
+			ts_free(dir);
+			return true;
+		}
+	}
+	else if (read_hint(dir, "EARLIEST", &hint) && snapshot_exists(dir, hint))
+	{
+		*id = hint;
+		ts_free(dir);
+		return true;
+	}
+	ok = ts_list_versioned_ids(dir, "snapshot-", &ids, &n, err);
+	if (ok && n > 0)
+		*id = latest ? ids[n - 1] : ids[0];
+	ts_free(ids);
+	ts_free(dir);
+	return ok;
+}
+
+bool
+ts_snapshot_latest_id(const char *branch_root, int64_t *id, ts_err *err)
+{
+	return find_snapshot_id(branch_root, true, id, err);
+}
+
+bool
+ts_snapshot_earliest_id(const char *branch_root, int64_t *id, ts_err *err)
+{
+	return find_snapshot_id(branch_root, false, id, err);
+}
