@@ -25,3 +25,9 @@ CREATE FUNCTION tablescan_files(regclass,
 RETURNS SETOF record
 AS 'MODULE_PATHNAME', 'tablescan_files'
 LANGUAGE C STRICT VOLATILE;
+
+-- The bucket the table's bucket function assigns to bucket-key values.
+CREATE FUNCTION tablescan_bucket(regclass, VARIADIC "any")
+RETURNS integer
+AS 'MODULE_PATHNAME', 'tablescan_bucket'
+LANGUAGE C VOLATILE;

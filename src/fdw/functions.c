@@ -19,6 +19,7 @@
 #include "utils/tuplestore.h"
 
 #include "tablescan_fdw.h"
+#include "meta/bucket.h"
 
 static Oid
 check_foreign_table(Oid relid)
@@ -92,4 +93,74 @@ tablescan_files(PG_FUNCTION_ARGS)
 	}
 	ts_plan_free(plan);
 	return (Datum) 0;
+}
+
+/*
+ * tablescan_bucket(regclass, VARIADIC "any"): the bucket the table's bucket
+ * function assigns to the given bucket-key values (in bucket-key order),
+ * under the table's current bucket count.
+ */
+PG_FUNCTION_INFO_V1(tablescan_bucket);
+
+Datum
+tablescan_bucket(PG_FUNCTION_ARGS)
+{
+	Oid			relid;
+	TsTableOptions *opts;
+	ts_scan_context ctx;
+	ts_err		err = {0};
+	ts_plan    *plan;
+	int		   *keys;
+	int			nkeys;
+	const char *bucket_opt;
+	int32		nbuckets,
+				bucket;
+	ts_bucket_function fn;
+	const ts_type **types;
+	ts_value   *values;
+
+	if (PG_ARGISNULL(0))
+		PG_RETURN_NULL();
+	relid = check_foreign_table(PG_GETARG_OID(0));
+	opts = tablescan_get_options(relid);
+	tablescan_make_context(opts, &ctx);
+	plan = ts_scan_prepare(&ctx, &err);
+	if (plan == NULL)
+		tablescan_report(&err);
+	bucket_opt = ts_plan_option(plan, "bucket");
+	nbuckets = bucket_opt ? pg_strtoint32(bucket_opt) : -1;
+	if (nbuckets <= 0)
+		ereport(ERROR,
+				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+				 errmsg("table \"%s\" has no fixed bucket count (bucket = %d)",
+						get_rel_name(relid), nbuckets),
+				 errhint("Buckets are computed only for fixed-bucket tables (option bucket > 0).")));
+	if (!ts_schema_bucket_keys(plan->schema, &keys, &nkeys, &err) ||
+		!ts_bucket_function_parse(ts_plan_option(plan, "bucket-function.type"), &fn, &err))
+		tablescan_report(&err);
+	if (PG_NARGS() - 1 != nkeys)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("table \"%s\" has %d bucket key(s), %d value(s) given",
+						get_rel_name(relid), nkeys, PG_NARGS() - 1)));
+	types = palloc(sizeof(ts_type *) * Max(nkeys, 1));
+	values = palloc0(sizeof(ts_value) * Max(nkeys, 1));
+	for (int i = 0; i < nkeys; i++)
+	{
+		const ts_field *f = &plan->schema->fields[keys[i]];
+
+		types[i] = f->type;
+		if (PG_ARGISNULL(i + 1))
+			values[i].isnull = true;
+		else if (!tablescan_datum_to_field_value(PG_GETARG_DATUM(i + 1),
+												 get_fn_expr_argtype(fcinfo->flinfo, i + 1),
+												 f->type, &values[i]))
+			ereport(ERROR,
+					(errcode(ERRCODE_DATATYPE_MISMATCH),
+					 errmsg("value %d cannot be represented exactly as bucket key \"%s\" of type %s",
+							i + 1, f->name, ts_type_to_string(f->type))));
+	}
+	if (!ts_bucket_compute(fn, types, values, nkeys, nbuckets, &bucket, &err))
+		tablescan_report(&err);
+	PG_RETURN_INT32(bucket);
 }

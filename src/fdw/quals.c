@@ -663,3 +663,144 @@ tablescan_predicate_text(const ts_predicate *p, const ts_schema *schema)
 	predicate_text(&buf, p, schema, true);
 	return buf.data;
 }
+
+/* ---- exact conversion to a field's own type -------------------------- */
+
+static ts_int128
+pow10_128(int n)
+{
+	ts_int128	p = 1;
+
+	while (n-- > 0)
+		p *= 10;
+	return p;
+}
+
+/*
+ * Convert a Datum of PostgreSQL type typid to a value of Paimon type
+ * 'target', only when that is exact (no rounding, no overflow).  Used where
+ * a wrong value would change an answer: the bucket of a key.
+ */
+bool
+tablescan_datum_to_field_value(Datum d, Oid typid, const ts_type *target, ts_value *out)
+{
+	ts_value	lit;
+	ts_type    *lt;
+
+	if (!datum_to_literal(d, typid, &lit, &lt))
+		return false;
+	memset(out, 0, sizeof(*out));
+	switch (target->kind)
+	{
+		case TS_TINYINT:
+		case TS_SMALLINT:
+		case TS_INT:
+		case TS_BIGINT:
+			{
+				int64		lo = target->kind == TS_TINYINT ? PG_INT8_MIN :
+					target->kind == TS_SMALLINT ? PG_INT16_MIN :
+					target->kind == TS_INT ? PG_INT32_MIN : PG_INT64_MIN;
+				int64		hi = target->kind == TS_TINYINT ? PG_INT8_MAX :
+					target->kind == TS_SMALLINT ? PG_INT16_MAX :
+					target->kind == TS_INT ? PG_INT32_MAX : PG_INT64_MAX;
+
+				if (lt->kind == TS_DECIMAL)
+				{
+					ts_int128	p = pow10_128(lt->scale);
+
+					if (lit.v.dec % p != 0)
+						return false;
+					lit.v.dec /= p;
+					if (lit.v.dec < lo || lit.v.dec > hi)
+						return false;
+					out->v.i = (int64) lit.v.dec;
+					return true;
+				}
+				if (lt->kind != TS_TINYINT && lt->kind != TS_SMALLINT && lt->kind != TS_INT &&
+					lt->kind != TS_BIGINT)
+					return false;
+				if (lit.v.i < lo || lit.v.i > hi)
+					return false;
+				out->v.i = lit.v.i;
+				return true;
+			}
+		case TS_DECIMAL:
+			{
+				ts_int128	v;
+
+				if (lt->kind == TS_DECIMAL)
+				{
+					if (lt->scale > target->scale)
+					{
+						ts_int128	p = pow10_128(lt->scale - target->scale);
+
+						if (lit.v.dec % p != 0)
+							return false;
+						v = lit.v.dec / p;
+					}
+					else
+						v = lit.v.dec * pow10_128(target->scale - lt->scale);
+				}
+				else if (lt->kind == TS_SMALLINT || lt->kind == TS_INT || lt->kind == TS_BIGINT)
+					v = (ts_int128) lit.v.i * pow10_128(target->scale);
+				else
+					return false;
+				{
+					ts_int128	limit = pow10_128(target->precision);
+
+					if (v >= limit || v <= -limit)
+						return false;
+				}
+				out->v.dec = v;
+				return true;
+			}
+		case TS_FLOAT:
+			if (lt->kind == TS_FLOAT)
+				out->v.f = lit.v.f;
+			else if (lt->kind == TS_DOUBLE && (double) (float) lit.v.d == lit.v.d)
+				out->v.f = (float) lit.v.d;
+			else
+				return false;
+			return true;
+		case TS_DOUBLE:
+			if (lt->kind == TS_DOUBLE)
+				out->v.d = lit.v.d;
+			else if (lt->kind == TS_FLOAT)
+				out->v.d = lit.v.f;
+			else
+				return false;
+			return true;
+		case TS_BOOLEAN:
+		case TS_DATE:
+			if (lt->kind != target->kind)
+				return false;
+			out->v.i = lit.v.i;
+			return true;
+		case TS_CHAR:
+		case TS_VARCHAR:
+		case TS_BINARY:
+		case TS_VARBINARY:
+			if (!ts_type_is_bytes(lt->kind))
+				return false;
+			out->v.s = lit.v.s;
+			return true;
+		case TS_TIMESTAMP:
+		case TS_TIMESTAMP_LTZ:
+			if (lt->kind != target->kind)
+				return false;
+			out->v.ts = lit.v.ts;
+			/* a value finer than the field's precision cannot be stored */
+			if (target->precision < 6)
+			{
+				int64		unit = 1;
+
+				for (int i = target->precision; i < 6; i++)
+					unit *= 10;
+				if (((out->v.ts.millis * 1000000 + out->v.ts.nanos) / 1000) % unit != 0)
+					return false;
+			}
+			return true;
+		default:
+			return false;
+	}
+}

@@ -86,6 +86,8 @@ extern struct ts_predicate *tablescan_quals_to_predicate(List *clauses, Index re
 														 const int *att_field, int natts,
 														 const ts_schema *schema,
 														 struct ExprContext *econtext);
+extern bool tablescan_datum_to_field_value(Datum d, Oid typid, const ts_type *target,
+										   ts_value *out);
 extern char *tablescan_predicate_text(const struct ts_predicate *p, const ts_schema *schema);
 
 /* ---- import.c ---------------------------------------------------------- */
