@@ -1,0 +1,486 @@
+/*
+ * avro_container.c - read the Avro object container framing and codecs.
+ *
+ * Owns: header parsing (magic, metadata map, sync), block iteration with
+ * sync verification, and decompression (null, deflate = raw RFC 1951,
+ * snappy + big-endian CRC32 of the uncompressed bytes, zstandard frames
+ * without a content size).  Every length from the file is checked
+ * against the file size and TS_AVRO_MAX_BLOCK_BYTES before allocating.
+ */
+#include <string.h>
+
+#include <snappy-c.h>
+#include <zlib.h>
+#include <zstd.h>
+
+#include "format/avro/avro_container.h"
+
+static const uint8_t avro_magic[4] = {'O', 'b', 'j', 1};
+
+const char *
+ts_avro_codec_name(ts_avro_codec codec)
+{
+	switch (codec)
+	{
+		case TS_AVRO_CODEC_NULL:
+			return "null";
+		case TS_AVRO_CODEC_DEFLATE:
+			return "deflate";
+		case TS_AVRO_CODEC_SNAPPY:
+			return "snappy";
+		case TS_AVRO_CODEC_ZSTANDARD:
+			return "zstandard";
+	}
+	return "?";
+}
+
+bool
+ts_avro_codec_parse(const char *name, ts_avro_codec *codec)
+{
+	if (strcmp(name, "null") == 0)
+		*codec = TS_AVRO_CODEC_NULL;
+	else if (strcmp(name, "deflate") == 0)
+		*codec = TS_AVRO_CODEC_DEFLATE;
+	else if (strcmp(name, "snappy") == 0)
+		*codec = TS_AVRO_CODEC_SNAPPY;
+	else if (strcmp(name, "zstandard") == 0)
+		*codec = TS_AVRO_CODEC_ZSTANDARD;
+	else
+		return false;
+	return true;
+}
+
+/* ---- codecs ---------------------------------------------------------- */
+
+static bool
+grow_output(ts_buf *out, size_t want, ts_err *err)
+{
+	if (want > TS_AVRO_MAX_BLOCK_BYTES)
+		return ts_error(err, TS_ERR_CORRUPT, "block decompresses to more than %zu bytes",
+						(size_t) TS_AVRO_MAX_BLOCK_BYTES);
+	if (want <= out->cap)
+		return true;
+	return ts_buf_reserve(out, want - out->len, err);
+}
+
+static bool
+decompress_deflate(const uint8_t *in, size_t len, ts_buf *out, ts_err *err)
+{
+	z_stream	zs;
+	int			rc;
+	size_t		cap = len * 4 + 1024;
+
+	memset(&zs, 0, sizeof(zs));
+	if (inflateInit2(&zs, -15) != Z_OK)
+		return ts_error(err, TS_ERR_NOMEM, "cannot initialise zlib inflate");
+	zs.next_in = (Bytef *) in;
+	zs.avail_in = (uInt) len;
+	for (;;)
+	{
+		if (out->cap - out->len < 1024 || out->cap == out->len)
+		{
+			if (cap < out->cap * 2)
+				cap = out->cap * 2;
+			if (!grow_output(out, cap, err))
+			{
+				inflateEnd(&zs);
+				return false;
+			}
+		}
+		zs.next_out = out->data + out->len;
+		zs.avail_out = (uInt) (out->cap - out->len);
+		rc = inflate(&zs, Z_NO_FLUSH);
+		out->len = out->cap - zs.avail_out;
+		if (rc == Z_STREAM_END)
+			break;
+		if (rc == Z_BUF_ERROR && zs.avail_in == 0)
+		{
+			inflateEnd(&zs);
+			return ts_error(err, TS_ERR_CORRUPT, "truncated deflate data");
+		}
+		if (rc != Z_OK && rc != Z_BUF_ERROR)
+		{
+			inflateEnd(&zs);
+			return ts_error(err, TS_ERR_CORRUPT, "bad deflate data (%s)", zs.msg ? zs.msg : "zlib error");
+		}
+		if (zs.avail_in == 0 && zs.avail_out != 0)
+		{
+			inflateEnd(&zs);
+			return ts_error(err, TS_ERR_CORRUPT, "truncated deflate data");
+		}
+	}
+	inflateEnd(&zs);
+	return true;
+}
+
+static bool
+decompress_snappy(const uint8_t *in, size_t len, ts_buf *out, ts_err *err)
+{
+	size_t		ulen;
+	uint32_t	crc;
+
+	if (len < 4)
+		return ts_error(err, TS_ERR_CORRUPT, "snappy block shorter than its CRC");
+	if (snappy_uncompressed_length((const char *) in, len - 4, &ulen) != SNAPPY_OK)
+		return ts_error(err, TS_ERR_CORRUPT, "bad snappy block header");
+	if (!grow_output(out, ulen ? ulen : 1, err))
+		return false;
+	if (snappy_uncompress((const char *) in, len - 4, (char *) out->data, &ulen) != SNAPPY_OK)
+		return ts_error(err, TS_ERR_CORRUPT, "bad snappy data");
+	out->len = ulen;
+	crc = (uint32_t) crc32(0L, out->data, (uInt) ulen);
+	if (crc != ts_load_be32(in + len - 4))
+		return ts_error(err, TS_ERR_CORRUPT, "snappy block CRC32 mismatch");
+	return true;
+}
+
+static bool
+decompress_zstd(const uint8_t *in, size_t len, ts_buf *out, void **ctxp, ts_err *err)
+{
+	ZSTD_DCtx  *dctx = ctxp ? (ZSTD_DCtx *) *ctxp : NULL;
+	ZSTD_inBuffer ib = {in, len, 0};
+	size_t		ret = 1;
+	size_t		cap = len * 4 + 4096;
+	bool		ok = true;
+
+	if (dctx == NULL)
+	{
+		dctx = ZSTD_createDCtx();
+		if (dctx == NULL)
+			return ts_error(err, TS_ERR_NOMEM, "cannot create zstd context");
+		if (ctxp)
+			*ctxp = dctx;
+	}
+	else
+		ZSTD_DCtx_reset(dctx, ZSTD_reset_session_only);
+	if (len == 0)
+		ok = ts_error(err, TS_ERR_CORRUPT, "empty zstd block");
+	while (ok && (ib.pos < ib.size || ret != 0))
+	{
+		ZSTD_outBuffer ob;
+
+		if (out->cap - out->len < 4096)
+		{
+			if (cap < out->cap * 2)
+				cap = out->cap * 2;
+			if (!grow_output(out, cap, err))
+			{
+				ok = false;
+				break;
+			}
+		}
+		ob.dst = out->data + out->len;
+		ob.size = out->cap - out->len;
+		ob.pos = 0;
+		ret = ZSTD_decompressStream(dctx, &ob, &ib);
+		if (ZSTD_isError(ret))
+		{
+			ok = ts_error(err, TS_ERR_CORRUPT, "bad zstd frame (%s)", ZSTD_getErrorName(ret));
+			break;
+		}
+		out->len += ob.pos;
+		if (ib.pos == ib.size && ret != 0 && ob.pos < ob.size)
+		{
+			ok = ts_error(err, TS_ERR_CORRUPT, "truncated zstd frame");
+			break;
+		}
+	}
+	if (ctxp == NULL)
+		ZSTD_freeDCtx(dctx);
+	return ok;
+}
+
+bool
+ts_avro_decompress(ts_avro_codec codec, const uint8_t *in, size_t len,
+				   ts_buf *out, void **zstd_ctx, ts_err *err)
+{
+	ts_buf_reset(out);
+	switch (codec)
+	{
+		case TS_AVRO_CODEC_NULL:
+			return ts_buf_append(out, in, len, err);
+		case TS_AVRO_CODEC_DEFLATE:
+			return decompress_deflate(in, len, out, err);
+		case TS_AVRO_CODEC_SNAPPY:
+			return decompress_snappy(in, len, out, err);
+		case TS_AVRO_CODEC_ZSTANDARD:
+			return decompress_zstd(in, len, out, zstd_ctx, err);
+	}
+	return ts_error(err, TS_ERR_UNSUPPORTED, "unknown Avro codec");
+}
+
+/* ---- header ---------------------------------------------------------- */
+
+/*
+ * Parse the header from buf.  Returns 1 on success, 0 when buf is too
+ * short (caller reads more), -1 on error.
+ */
+static int
+parse_header(ts_avro_container *c, const uint8_t *buf, size_t len, size_t *header_len, ts_err *err)
+{
+	ts_cursor	cur;
+	ts_err		tmp;
+	const uint8_t *schema = NULL;
+	size_t		schema_len = 0;
+	char		codec[64] = "null";
+	const uint8_t *sync;
+
+	ts_cursor_init(&cur, buf, len);
+	if (len < 4)
+		return 0;
+	if (memcmp(buf, avro_magic, 4) != 0)
+	{
+		ts_error(err, TS_ERR_CORRUPT, "not an Avro object container file (bad magic)");
+		return -1;
+	}
+	cur.p += 4;
+	for (;;)
+	{
+		int64_t		count;
+
+		if (!ts_cursor_zigzag(&cur, &count, &tmp))
+			return 0;
+		if (count == 0)
+			break;
+		if (count < 0)
+		{
+			int64_t		size;
+
+			if (count == INT64_MIN)
+				goto bad;
+			count = -count;
+			if (!ts_cursor_zigzag(&cur, &size, &tmp))
+				return 0;
+		}
+		if ((uint64_t) count > ts_cursor_left(&cur))
+		{
+			if (len < (size_t) c->file_size)
+				return 0;
+			goto bad;
+		}
+		for (int64_t i = 0; i < count; i++)
+		{
+			int64_t		klen,
+						vlen;
+			const uint8_t *k,
+					   *v;
+
+			if (!ts_cursor_zigzag(&cur, &klen, &tmp))
+				return 0;
+			if (klen < 0)
+				goto bad;
+			if ((uint64_t) klen > ts_cursor_left(&cur))
+				return len < (size_t) c->file_size ? 0 : (ts_error(err, TS_ERR_CORRUPT, "truncated header"), -1);
+			k = cur.p;
+			cur.p += klen;
+			if (!ts_cursor_zigzag(&cur, &vlen, &tmp))
+				return 0;
+			if (vlen < 0)
+				goto bad;
+			if ((uint64_t) vlen > ts_cursor_left(&cur))
+				return len < (size_t) c->file_size ? 0 : (ts_error(err, TS_ERR_CORRUPT, "truncated header"), -1);
+			v = cur.p;
+			cur.p += vlen;
+			if (klen == 11 && memcmp(k, "avro.schema", 11) == 0)
+			{
+				schema = v;
+				schema_len = (size_t) vlen;
+			}
+			else if (klen == 10 && memcmp(k, "avro.codec", 10) == 0)
+			{
+				if ((size_t) vlen >= sizeof(codec))
+				{
+					ts_error(err, TS_ERR_UNSUPPORTED, "unsupported Avro codec \"%.60s...\"", (const char *) v);
+					return -1;
+				}
+				memcpy(codec, v, vlen);
+				codec[vlen] = '\0';
+			}
+		}
+	}
+	if (!ts_cursor_bytes(&cur, 16, &sync, &tmp))
+		return 0;
+	memcpy(c->sync, sync, 16);
+	if (schema == NULL)
+	{
+		ts_error(err, TS_ERR_CORRUPT, "header has no avro.schema");
+		return -1;
+	}
+	for (size_t i = 0; codec[i]; i++)
+		if ((unsigned char) codec[i] < 0x20 || (unsigned char) codec[i] > 0x7e)
+			codec[i] = '?';
+	if (!ts_avro_codec_parse(codec, &c->codec))
+	{
+		ts_error(err, TS_ERR_UNSUPPORTED, "unsupported Avro codec \"%s\"", codec);
+		return -1;
+	}
+	c->schema_json = ts_strndup((const char *) schema, schema_len);
+	if (c->schema_json == NULL)
+	{
+		ts_error(err, TS_ERR_NOMEM, "out of memory");
+		return -1;
+	}
+	*header_len = (size_t) (cur.p - buf);
+	return 1;
+bad:
+	ts_error(err, TS_ERR_CORRUPT, "bad metadata map in header");
+	return -1;
+}
+
+ts_avro_container *
+ts_avro_container_open(const char *path, ts_err *err)
+{
+	ts_avro_container *c;
+	size_t		want = 64 * 1024;
+	uint8_t    *buf = NULL;
+	size_t		header_len = 0;
+	int			rc;
+
+	c = ts_calloc(1, sizeof(ts_avro_container));
+	if (c == NULL)
+	{
+		ts_error(err, TS_ERR_NOMEM, "out of memory");
+		return NULL;
+	}
+	ts_buf_init(&c->raw);
+	ts_buf_init(&c->data);
+	c->file = ts_file_open(path, err);
+	if (c->file == NULL)
+	{
+		ts_free(c);
+		return NULL;
+	}
+	c->path = ts_file_path(c->file);
+	c->file_size = ts_file_size(c->file);
+	for (;;)
+	{
+		size_t		n = want < (size_t) c->file_size ? want : (size_t) c->file_size;
+		uint8_t    *nb = ts_realloc(buf, n ? n : 1);
+
+		if (nb == NULL)
+		{
+			ts_error(err, TS_ERR_NOMEM, "out of memory");
+			goto fail;
+		}
+		buf = nb;
+		if (!ts_file_pread(c->file, buf, n, 0, err))
+			goto fail;
+		c->bytes_read = (int64_t) n;
+		rc = parse_header(c, buf, n, &header_len, err);
+		if (rc < 0)
+			goto fail_ctx;
+		if (rc > 0)
+			break;
+		if (n >= (size_t) c->file_size)
+		{
+			ts_error(err, TS_ERR_CORRUPT, "truncated header");
+			goto fail_ctx;
+		}
+		want *= 4;
+	}
+	ts_free(buf);
+	buf = NULL;
+	c->schema = ts_avro_schema_parse(c->schema_json, strlen(c->schema_json), c->path, err);
+	if (c->schema == NULL)
+		goto fail;
+	c->next_offset = (int64_t) header_len;
+	return c;
+fail_ctx:
+	ts_error_context(err, "Avro file \"%s\"", path);
+fail:
+	ts_free(buf);
+	ts_avro_container_close(c);
+	return NULL;
+}
+
+/* ---- blocks ---------------------------------------------------------- */
+
+int
+ts_avro_container_next_block(ts_avro_container *c, ts_err *err)
+{
+	uint8_t		head[20];
+	size_t		hlen;
+	ts_cursor	cur;
+	int64_t		count,
+				size;
+	int64_t		left = c->file_size - c->next_offset;
+	const uint8_t *payload;
+	int32_t		blockno = c->nblocks + 1;
+
+	c->block = NULL;
+	c->block_len = 0;
+	c->block_count = 0;
+	if (left <= 0)
+		return 0;
+	hlen = left < (int64_t) sizeof(head) ? (size_t) left : sizeof(head);
+	if (!ts_file_pread(c->file, head, hlen, c->next_offset, err))
+		return -1;
+	ts_cursor_init(&cur, head, hlen);
+	if (!ts_cursor_zigzag(&cur, &count, err) || !ts_cursor_zigzag(&cur, &size, err))
+		goto corrupt;
+	if (count < 0 || size < 0)
+	{
+		ts_error(err, TS_ERR_CORRUPT, "negative block count or size");
+		goto corrupt;
+	}
+	left -= (int64_t) (cur.p - head);
+	if (size > left - 16 || left < 16)
+	{
+		ts_error(err, TS_ERR_CORRUPT, "truncated block (%lld bytes announced, %lld left)",
+				 (long long) size, (long long) (left > 16 ? left - 16 : 0));
+		goto corrupt;
+	}
+	if (count > INT32_MAX)
+	{
+		ts_error(err, TS_ERR_CORRUPT, "absurd object count %lld", (long long) count);
+		goto corrupt;
+	}
+	ts_buf_reset(&c->raw);
+	if (!ts_buf_reserve(&c->raw, (size_t) size + 16, err))
+		return -1;
+	if (!ts_file_pread(c->file, c->raw.data, (size_t) size + 16,
+					   c->next_offset + (int64_t) (cur.p - head), err))
+		return -1;
+	c->raw.len = (size_t) size + 16;
+	c->bytes_read += (int64_t) (cur.p - head) + size + 16;
+	if (memcmp(c->raw.data + size, c->sync, 16) != 0)
+	{
+		ts_error(err, TS_ERR_CORRUPT, "sync marker mismatch after block");
+		goto corrupt;
+	}
+	payload = c->raw.data;
+	if (c->codec == TS_AVRO_CODEC_NULL)
+	{
+		c->block = payload;
+		c->block_len = (size_t) size;
+	}
+	else
+	{
+		if (!ts_avro_decompress(c->codec, payload, (size_t) size, &c->data, &c->zstd, err))
+			goto corrupt;
+		c->block = c->data.data;
+		c->block_len = c->data.len;
+	}
+	c->block_count = count;
+	c->next_offset += (int64_t) (cur.p - head) + size + 16;
+	c->nblocks = blockno;
+	return 1;
+corrupt:
+	ts_error_context(err, "Avro file \"%s\": block %d", c->path, (int) blockno);
+	return -1;
+}
+
+void
+ts_avro_container_close(ts_avro_container *c)
+{
+	if (c == NULL)
+		return;
+	ts_file_close(c->file);
+	ts_free(c->schema_json);
+	ts_avro_schema_free(c->schema);
+	ts_buf_free(&c->raw);
+	ts_buf_free(&c->data);
+	if (c->zstd)
+		ZSTD_freeDCtx((ZSTD_DCtx *) c->zstd);
+	ts_free(c);
+}

@@ -1,0 +1,78 @@
+/*
+ * avro_container.h - the Avro object container file: header and blocks.
+ *
+ * Owns: the framing of an Avro file (magic "Obj\x01", metadata map with
+ * avro.schema / avro.codec, 16-byte sync marker, then blocks of
+ * [count, length, bytes, sync]) and the block codecs null, deflate,
+ * snappy and zstandard.  Hands out one decompressed block at a time;
+ * memory is bounded by one compressed plus one decompressed block.
+ * Record decoding is avro_decode.c's job.
+ */
+#ifndef TS_AVRO_CONTAINER_H
+#define TS_AVRO_CONTAINER_H
+
+#include "base/ts_fs.h"
+#include "format/avro/avro_schema.h"
+
+typedef enum ts_avro_codec
+{
+	TS_AVRO_CODEC_NULL,
+	TS_AVRO_CODEC_DEFLATE,
+	TS_AVRO_CODEC_SNAPPY,
+	TS_AVRO_CODEC_ZSTANDARD
+} ts_avro_codec;
+
+/* Largest decompressed block we accept (a bomb guard). */
+#define TS_AVRO_MAX_BLOCK_BYTES ((size_t) 1 << 28)
+
+typedef struct ts_avro_container
+{
+	ts_file    *file;
+	const char *path;			/* = ts_file_path(file) */
+	int64_t		file_size;
+	char	   *schema_json;	/* ts_malloc'd, NUL-terminated */
+	ts_avro_schema *schema;
+	ts_avro_codec codec;
+	uint8_t		sync[16];
+	int64_t		next_offset;	/* file offset of the next block header */
+	int32_t		nblocks;		/* blocks loaded so far (current = nblocks) */
+	/* current block */
+	const uint8_t *block;		/* decompressed bytes */
+	size_t		block_len;
+	int64_t		block_count;	/* objects in the block */
+	int64_t		bytes_read;
+	/* private */
+	ts_buf		raw;
+	ts_buf		data;
+	void	   *zstd;			/* ZSTD_DCtx */
+} ts_avro_container;
+
+/* Name of a codec as avro.codec spells it. */
+const char *ts_avro_codec_name(ts_avro_codec codec);
+/* Codec from its avro.codec name; false if unknown. */
+bool		ts_avro_codec_parse(const char *name, ts_avro_codec *codec);
+
+/*
+ * Open a file and read its header: TS_ERR_CORRUPT on a bad magic or
+ * header, TS_ERR_UNSUPPORTED for an unknown codec (naming codec and file).
+ */
+ts_avro_container *ts_avro_container_open(const char *path, ts_err *err);
+
+/*
+ * Load the next block: 1 = a block is in block/block_len/block_count,
+ * 0 = end of file, -1 = error (TS_ERR_CORRUPT naming file and block).
+ * The previous block's bytes become invalid.
+ */
+int			ts_avro_container_next_block(ts_avro_container *c, ts_err *err);
+
+void		ts_avro_container_close(ts_avro_container *c);
+
+/*
+ * Decompress one block payload with a codec into out (reset first).
+ * Exposed for tests.  'zstd_ctx' may point to a cached ZSTD_DCtx* (or
+ * NULL).
+ */
+bool		ts_avro_decompress(ts_avro_codec codec, const uint8_t *in, size_t len,
+							   ts_buf *out, void **zstd_ctx, ts_err *err);
+
+#endif							/* TS_AVRO_CONTAINER_H */

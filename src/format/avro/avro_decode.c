@@ -1,0 +1,1009 @@
+/*
+ * avro_decode.c - read plans and the bounds-checked Avro binary decoder.
+ *
+ * Owns: pairing writer schema nodes with requested Paimon types (records
+ * matched by field name, recursively; missing fields => NULL), the
+ * conversions Paimon's Avro mapping needs (int -> TINYINT/SMALLINT/INT/
+ * DATE/TIME, long -> BIGINT/TIMESTAMP by logical type, bytes/fixed ->
+ * DECIMAL, string -> CHAR/VARCHAR, array of {key,value} -> MAP ...), and
+ * skipping unrequested values cheaply (fixed-size runs and sized blocks
+ * are skipped without decoding).  Every length is checked against the
+ * bytes left; nesting depth is bounded.
+ */
+#include <string.h>
+
+#include "format/avro/avro_decode.h"
+
+typedef enum conv
+{
+	CV_NULL,					/* writer type is null: always NULL */
+	CV_UNION,
+	CV_BOOL,
+	CV_INT,						/* int/long -> integer-like (cast to width) */
+	CV_TIME_MICROS,				/* long time-micros -> TIME millis */
+	CV_TS_MILLIS,
+	CV_TS_MICROS,
+	CV_TS_NANOS,
+	CV_FLOAT,					/* float -> FLOAT */
+	CV_FLOAT_TO_DOUBLE,
+	CV_DOUBLE,
+	CV_INT_TO_FLOAT,
+	CV_INT_TO_DOUBLE,
+	CV_DEC_BYTES,				/* bytes -> DECIMAL */
+	CV_DEC_FIXED,				/* fixed -> DECIMAL */
+	CV_DEC_INT,					/* int/long unscaled -> DECIMAL */
+	CV_BYTES,					/* string/bytes -> s */
+	CV_FIXED,					/* fixed -> s */
+	CV_ENUM,					/* enum -> symbol */
+	CV_RECORD,					/* record -> ROW */
+	CV_ARRAY,					/* array -> ARRAY/MULTISET */
+	CV_MAP,						/* map<string,V> -> MAP */
+	CV_ARRAY_MAP,				/* array<record{key,value}> -> MAP */
+	CV_MULTISET_MAP,			/* map<int> -> MULTISET (expand counts) */
+	CV_MULTISET_ARRAY_MAP		/* array<record{key,value:int}> -> MULTISET */
+} conv;
+
+struct ts_avro_plan
+{
+	conv		cv;
+	const ts_avro_node *w;		/* writer node */
+	ts_type_kind target;		/* requested kind */
+	/* CV_UNION: one plan per branch, NULL for the null branch */
+	ts_avro_plan **branches;
+	/* CV_RECORD: per writer field: output index (-1 = skip) and plan */
+	int		   *targets;
+	ts_avro_plan **fields;
+	int			nout;
+	int		   *copy_from;		/* per output: duplicate of another output, or -1 */
+	/* arrays / maps: element (ARRAY, MULTISET_MAP), value (MAP) */
+	ts_avro_plan *elem;
+	/* CV_ARRAY_MAP / CV_MULTISET_ARRAY_MAP: record plan with nout = 2 */
+	ts_avro_plan *kv;
+	/* top level only: the root is a union ["null", record] */
+	bool		top;
+};
+
+/* Hard caps for hostile counts of zero-byte items and multiset expansion. */
+#define MAX_ZERO_SIZE_ITEMS ((int64_t) 1 << 22)
+#define MAX_COLLECTION_ITEMS ((int64_t) INT32_MAX)
+#define MAX_SKIP_DEPTH 512
+
+static const ts_type bigint_type = {.kind = TS_BIGINT, .nullable = true};
+
+/* ---- plan building --------------------------------------------------- */
+
+typedef struct build_ctx
+{
+	ts_arena   *arena;
+	const char *what;
+	const char *column;
+	ts_err	   *err;
+} build_ctx;
+
+static const char *
+kind_name(ts_type_kind k)
+{
+	static const char *const names[] = {
+		"BOOLEAN", "TINYINT", "SMALLINT", "INT", "BIGINT", "FLOAT", "DOUBLE", "DECIMAL",
+		"CHAR", "VARCHAR", "BINARY", "VARBINARY", "DATE", "TIME", "TIMESTAMP",
+		"TIMESTAMP WITH LOCAL TIME ZONE", "ARRAY", "MULTISET", "MAP", "ROW", "VARIANT", "BLOB",
+		"VECTOR", "GEOMETRY", "GEOGRAPHY"
+	};
+
+	if ((int) k >= 0 && (size_t) k < sizeof(names) / sizeof(names[0]))
+		return names[k];
+	return "?";
+}
+
+static ts_avro_plan *
+new_plan(build_ctx *ctx, conv cv, const ts_avro_node *w, const ts_type *t)
+{
+	ts_avro_plan *p = ts_arena_alloc(ctx->arena, sizeof(ts_avro_plan));
+
+	if (p == NULL)
+	{
+		ts_error(ctx->err, TS_ERR_NOMEM, "out of memory");
+		return NULL;
+	}
+	memset(p, 0, sizeof(*p));
+	p->cv = cv;
+	p->w = w;
+	p->target = t ? t->kind : TS_BIGINT;
+	return p;
+}
+
+static ts_avro_plan *
+cannot(build_ctx *ctx, const ts_avro_node *w, const ts_type *t)
+{
+	ts_error(ctx->err, TS_ERR_UNSUPPORTED,
+			 "Avro file \"%s\": column \"%s\": cannot read Avro type %s%s%s as %s",
+			 ctx->what, ctx->column, ts_avro_kind_name(w->kind),
+			 w->name ? " " : "", w->name ? w->name : "", kind_name(t->kind));
+	return NULL;
+}
+
+static ts_avro_plan *build(build_ctx *ctx, const ts_avro_node *w, const ts_type *t, int depth);
+
+/* Would two requested types decode a writer value identically? (shallow) */
+static bool
+same_conversion(const ts_type *a, const ts_type *b)
+{
+	return a->kind == b->kind && a->precision == b->precision && a->scale == b->scale &&
+		!ts_type_is_nested(a->kind);
+}
+
+static ts_avro_plan *
+build_record(build_ctx *ctx, const ts_avro_node *w, const char *const *names,
+			 const ts_type *const *types, int nout, int depth)
+{
+	ts_avro_plan *p = new_plan(ctx, CV_RECORD, w, NULL);
+
+	if (p == NULL)
+		return NULL;
+	p->target = TS_ROW;
+	p->nout = nout;
+	p->targets = ts_arena_alloc(ctx->arena, sizeof(int) * (w->nchildren + 1));
+	p->fields = ts_arena_alloc(ctx->arena, sizeof(ts_avro_plan *) * (w->nchildren + 1));
+	p->copy_from = ts_arena_alloc(ctx->arena, sizeof(int) * (nout + 1));
+	if (p->targets == NULL || p->fields == NULL || p->copy_from == NULL)
+	{
+		ts_error(ctx->err, TS_ERR_NOMEM, "out of memory");
+		return NULL;
+	}
+	for (int i = 0; i < w->nchildren; i++)
+	{
+		p->targets[i] = -1;
+		p->fields[i] = NULL;
+	}
+	for (int o = 0; o < nout; o++)
+	{
+		int			wi = ts_avro_record_field(w, names[o]);
+
+		p->copy_from[o] = -1;
+		if (wi < 0)
+			continue;			/* missing => NULL */
+		if (p->targets[wi] >= 0)
+		{
+			/* the same writer field asked twice: copy after decoding */
+			if (types[o] != types[p->targets[wi]] &&
+				!same_conversion(types[o], types[p->targets[wi]]))
+			{
+				/* different conversions of one field: not worth supporting */
+				ts_error(ctx->err, TS_ERR_UNSUPPORTED,
+						 "Avro file \"%s\": column \"%s\" requested twice with different types",
+						 ctx->what, names[o]);
+				return NULL;
+			}
+			p->copy_from[o] = p->targets[wi];
+			continue;
+		}
+		p->targets[wi] = o;
+		if (depth == 0)
+			ctx->column = names[o];
+		p->fields[wi] = build(ctx, w->children[wi], types[o], depth + 1);
+		if (p->fields[wi] == NULL)
+			return NULL;
+	}
+	return p;
+}
+
+/* The {key, value} record of an array-encoded map, or NULL. */
+static const ts_avro_node *
+kv_record(const ts_avro_node *w)
+{
+	const ts_avro_node *item;
+
+	if (w->kind != TS_AVRO_ARRAY)
+		return NULL;
+	item = w->children[0];
+	if (item->kind != TS_AVRO_RECORD || item->nchildren != 2 ||
+		ts_avro_record_field(item, "key") < 0 || ts_avro_record_field(item, "value") < 0)
+		return NULL;
+	return item;
+}
+
+static ts_avro_plan *
+build(build_ctx *ctx, const ts_avro_node *w, const ts_type *t, int depth)
+{
+	ts_avro_plan *p;
+	ts_type_kind k = t->kind;
+
+	if (depth > TS_AVRO_MAX_DEPTH)
+	{
+		ts_error(ctx->err, TS_ERR_UNSUPPORTED, "Avro file \"%s\": column \"%s\" nested too deeply",
+				 ctx->what, ctx->column);
+		return NULL;
+	}
+	if (w->kind == TS_AVRO_UNION)
+	{
+		bool		any = false;
+
+		p = new_plan(ctx, CV_UNION, w, t);
+		if (p == NULL)
+			return NULL;
+		p->branches = ts_arena_alloc(ctx->arena, sizeof(ts_avro_plan *) * (w->nchildren + 1));
+		if (p->branches == NULL)
+			return ts_error(ctx->err, TS_ERR_NOMEM, "out of memory"), NULL;
+		for (int i = 0; i < w->nchildren; i++)
+		{
+			p->branches[i] = NULL;
+			if (w->children[i]->kind == TS_AVRO_NULL)
+				continue;
+			p->branches[i] = build(ctx, w->children[i], t, depth + 1);
+			if (p->branches[i] == NULL)
+				return NULL;
+			any = true;
+		}
+		(void) any;
+		return p;
+	}
+	if (w->kind == TS_AVRO_NULL)
+		return new_plan(ctx, CV_NULL, w, t);
+
+	switch (k)
+	{
+		case TS_BOOLEAN:
+			if (w->kind == TS_AVRO_BOOLEAN)
+				return new_plan(ctx, CV_BOOL, w, t);
+			break;
+		case TS_TINYINT:
+		case TS_SMALLINT:
+		case TS_INT:
+		case TS_DATE:
+			if (w->kind == TS_AVRO_INT)
+				return new_plan(ctx, CV_INT, w, t);
+			break;
+		case TS_BIGINT:
+			if (w->kind == TS_AVRO_INT || w->kind == TS_AVRO_LONG)
+				return new_plan(ctx, CV_INT, w, t);
+			break;
+		case TS_TIME:
+			if (w->kind == TS_AVRO_INT)
+				return new_plan(ctx, CV_INT, w, t);
+			if (w->kind == TS_AVRO_LONG && w->logical == TS_AVRO_LT_TIME_MICROS)
+				return new_plan(ctx, CV_TIME_MICROS, w, t);
+			break;
+		case TS_TIMESTAMP:
+		case TS_TIMESTAMP_LTZ:
+			if (w->kind == TS_AVRO_LONG)
+			{
+				switch (w->logical)
+				{
+					case TS_AVRO_LT_TIMESTAMP_MILLIS:
+					case TS_AVRO_LT_LOCAL_TIMESTAMP_MILLIS:
+						return new_plan(ctx, CV_TS_MILLIS, w, t);
+					case TS_AVRO_LT_TIMESTAMP_MICROS:
+					case TS_AVRO_LT_LOCAL_TIMESTAMP_MICROS:
+						return new_plan(ctx, CV_TS_MICROS, w, t);
+					case TS_AVRO_LT_TIMESTAMP_NANOS:
+					case TS_AVRO_LT_LOCAL_TIMESTAMP_NANOS:
+						return new_plan(ctx, CV_TS_NANOS, w, t);
+					case TS_AVRO_LT_NONE:
+						return new_plan(ctx, t->precision <= 3 ? CV_TS_MILLIS :
+										t->precision <= 6 ? CV_TS_MICROS : CV_TS_NANOS, w, t);
+					default:
+						break;
+				}
+			}
+			break;
+		case TS_FLOAT:
+			if (w->kind == TS_AVRO_FLOAT)
+				return new_plan(ctx, CV_FLOAT, w, t);
+			if (w->kind == TS_AVRO_INT || w->kind == TS_AVRO_LONG)
+				return new_plan(ctx, CV_INT_TO_FLOAT, w, t);
+			break;
+		case TS_DOUBLE:
+			if (w->kind == TS_AVRO_DOUBLE)
+				return new_plan(ctx, CV_DOUBLE, w, t);
+			if (w->kind == TS_AVRO_FLOAT)
+				return new_plan(ctx, CV_FLOAT_TO_DOUBLE, w, t);
+			if (w->kind == TS_AVRO_INT || w->kind == TS_AVRO_LONG)
+				return new_plan(ctx, CV_INT_TO_DOUBLE, w, t);
+			break;
+		case TS_DECIMAL:
+			if (t->precision < 1 || t->precision > 38)
+				break;
+			if (w->logical == TS_AVRO_LT_DECIMAL && w->scale != t->scale)
+			{
+				ts_error(ctx->err, TS_ERR_UNSUPPORTED,
+						 "Avro file \"%s\": column \"%s\": file has decimal scale %d, expected %d",
+						 ctx->what, ctx->column, (int) w->scale, (int) t->scale);
+				return NULL;
+			}
+			if (w->kind == TS_AVRO_BYTES)
+				return new_plan(ctx, CV_DEC_BYTES, w, t);
+			if (w->kind == TS_AVRO_FIXED)
+				return new_plan(ctx, CV_DEC_FIXED, w, t);
+			if (w->kind == TS_AVRO_INT || w->kind == TS_AVRO_LONG)
+				return new_plan(ctx, CV_DEC_INT, w, t);
+			break;
+		case TS_CHAR:
+		case TS_VARCHAR:
+		case TS_BINARY:
+		case TS_VARBINARY:
+		case TS_BLOB:
+			if (w->kind == TS_AVRO_STRING || w->kind == TS_AVRO_BYTES)
+				return new_plan(ctx, CV_BYTES, w, t);
+			if (w->kind == TS_AVRO_FIXED)
+				return new_plan(ctx, CV_FIXED, w, t);
+			if (w->kind == TS_AVRO_ENUM && (k == TS_CHAR || k == TS_VARCHAR))
+				return new_plan(ctx, CV_ENUM, w, t);
+			break;
+		case TS_ROW:
+			if (w->kind == TS_AVRO_RECORD)
+			{
+				const char **names;
+				const ts_type **types;
+
+				names = ts_arena_alloc(ctx->arena, sizeof(char *) * (t->nfields + 1));
+				types = ts_arena_alloc(ctx->arena, sizeof(ts_type *) * (t->nfields + 1));
+				if (names == NULL || types == NULL)
+					return ts_error(ctx->err, TS_ERR_NOMEM, "out of memory"), NULL;
+				for (int i = 0; i < t->nfields; i++)
+				{
+					names[i] = t->fields[i].name;
+					types[i] = t->fields[i].type;
+				}
+				return build_record(ctx, w, names, types, t->nfields, depth + 1);
+			}
+			break;
+		case TS_ARRAY:
+			if (w->kind == TS_AVRO_ARRAY && t->element)
+			{
+				p = new_plan(ctx, CV_ARRAY, w, t);
+				if (p == NULL)
+					return NULL;
+				p->elem = build(ctx, w->children[0], t->element, depth + 1);
+				return p->elem ? p : NULL;
+			}
+			break;
+		case TS_MULTISET:
+			if (t->element == NULL)
+				break;
+			if (w->kind == TS_AVRO_ARRAY && kv_record(w) == NULL)
+			{
+				p = new_plan(ctx, CV_ARRAY, w, t);
+				if (p == NULL)
+					return NULL;
+				p->elem = build(ctx, w->children[0], t->element, depth + 1);
+				return p->elem ? p : NULL;
+			}
+			/* FALLTHROUGH */
+		case TS_MAP:
+			{
+				const ts_type *kt = k == TS_MAP ? t->key : t->element;
+				const ts_type *vt = k == TS_MAP ? t->value : &bigint_type;
+				const ts_avro_node *kv;
+
+				if (kt == NULL || vt == NULL)
+					break;
+				if (w->kind == TS_AVRO_MAP)
+				{
+					if (!ts_type_is_bytes(kt->kind))
+						break;
+					p = new_plan(ctx, k == TS_MAP ? CV_MAP : CV_MULTISET_MAP, w, t);
+					if (p == NULL)
+						return NULL;
+					p->elem = build(ctx, w->children[0], vt, depth + 1);
+					return p->elem ? p : NULL;
+				}
+				if ((kv = kv_record(w)) != NULL)
+				{
+					const char *names[2] = {"key", "value"};
+					const ts_type *types[2] = {kt, vt};
+
+					p = new_plan(ctx, k == TS_MAP ? CV_ARRAY_MAP : CV_MULTISET_ARRAY_MAP, w, t);
+					if (p == NULL)
+						return NULL;
+					p->kv = build_record(ctx, kv, names, types, 2, depth + 1);
+					return p->kv ? p : NULL;
+				}
+			}
+			break;
+		default:
+			break;
+	}
+	return cannot(ctx, w, t);
+}
+
+ts_avro_plan *
+ts_avro_plan_top(const ts_avro_node *root,
+				 const char *const *names, const ts_type *const *types, int ncols,
+				 ts_arena *arena, const char *what, ts_err *err)
+{
+	build_ctx	ctx = {arena, what, "", err};
+	const ts_avro_node *rec;
+	int			nb;
+	ts_avro_plan *p;
+
+	rec = ts_avro_unwrap_nullable(root, &nb);
+	if (rec == NULL || rec->kind != TS_AVRO_RECORD)
+	{
+		ts_error(err, TS_ERR_UNSUPPORTED,
+				 "Avro file \"%s\": top-level schema is %s, not a record", what,
+				 ts_avro_kind_name(root->kind));
+		return NULL;
+	}
+	p = build_record(&ctx, rec, names, types, ncols, 0);
+	if (p == NULL)
+		return NULL;
+	if (root->kind == TS_AVRO_UNION)
+	{
+		ts_avro_plan *u = new_plan(&ctx, CV_UNION, root, NULL);
+
+		if (u == NULL)
+			return NULL;
+		u->branches = ts_arena_alloc(arena, sizeof(ts_avro_plan *) * root->nchildren);
+		if (u->branches == NULL)
+			return ts_error(err, TS_ERR_NOMEM, "out of memory"), NULL;
+		for (int i = 0; i < root->nchildren; i++)
+			u->branches[i] = root->children[i] == rec ? p : NULL;
+		u->nout = ncols;
+		u->top = true;
+		return u;
+	}
+	p->top = true;
+	return p;
+}
+
+/* ---- skipping -------------------------------------------------------- */
+
+static bool
+read_long(ts_cursor *cur, int64_t *v, ts_err *err)
+{
+	/* inline fast path for 1-byte varints */
+	if (cur->p < cur->end && (*cur->p & 0x80) == 0)
+	{
+		uint8_t		b = *cur->p++;
+
+		*v = (int64_t) (b >> 1) ^ -(int64_t) (b & 1);
+		return true;
+	}
+	return ts_cursor_zigzag(cur, v, err);
+}
+
+static bool
+read_int(ts_cursor *cur, int64_t *v, ts_err *err)
+{
+	if (!read_long(cur, v, err))
+		return false;
+	if (*v < INT32_MIN || *v > INT32_MAX)
+		return ts_error(err, TS_ERR_CORRUPT, "Avro int out of range");
+	return true;
+}
+
+static bool
+read_len(ts_cursor *cur, const uint8_t **p, uint32_t *len, ts_err *err)
+{
+	int64_t		n;
+
+	if (!read_long(cur, &n, err))
+		return false;
+	if (n < 0)
+		return ts_error(err, TS_ERR_CORRUPT, "negative length %lld", (long long) n);
+	if ((uint64_t) n > ts_cursor_left(cur))
+		return ts_error(err, TS_ERR_CORRUPT, "truncated value (length %lld, %zu bytes left)",
+						(long long) n, ts_cursor_left(cur));
+	if (n > UINT32_MAX)
+		return ts_error(err, TS_ERR_CORRUPT, "value longer than 4 GiB");
+	*p = cur->p;
+	*len = (uint32_t) n;
+	cur->p += n;
+	return true;
+}
+
+/*
+ * Read one block header of an array/map: *count = items (0 = end),
+ * *bytes = byte size when the writer gave it (else -1).
+ */
+static bool
+read_block_count(ts_cursor *cur, int64_t *count, int64_t *bytes, ts_err *err)
+{
+	if (!read_long(cur, count, err))
+		return false;
+	*bytes = -1;
+	if (*count < 0)
+	{
+		if (*count == INT64_MIN)
+			return ts_error(err, TS_ERR_CORRUPT, "bad array/map block count");
+		*count = -*count;
+		if (!read_long(cur, bytes, err))
+			return false;
+		if (*bytes < 0 || (uint64_t) *bytes > ts_cursor_left(cur))
+			return ts_error(err, TS_ERR_CORRUPT, "bad array/map block size %lld", (long long) *bytes);
+	}
+	return true;
+}
+
+/* Is count items of (min_size-byte minimum) plausible with the bytes left? */
+static bool
+check_count(ts_cursor *cur, int64_t count, int64_t min_size, ts_err *err)
+{
+	if (min_size > 0)
+	{
+		if ((uint64_t) count > ts_cursor_left(cur) / (uint64_t) min_size)
+			return ts_error(err, TS_ERR_CORRUPT, "array/map block of %lld items exceeds the data left",
+							(long long) count);
+	}
+	else if (count > MAX_ZERO_SIZE_ITEMS)
+		return ts_error(err, TS_ERR_CORRUPT, "array/map block of %lld empty items", (long long) count);
+	return true;
+}
+
+static bool skip_value(const ts_avro_node *n, ts_cursor *cur, int depth, ts_err *err);
+
+static bool
+skip_collection(const ts_avro_node *n, ts_cursor *cur, int depth, ts_err *err)
+{
+	const ts_avro_node *item = n->children[0];
+	int64_t		item_min = item->min_encoded_size + (n->kind == TS_AVRO_MAP ? 1 : 0);
+
+	for (;;)
+	{
+		int64_t		count,
+					bytes;
+
+		if (!read_block_count(cur, &count, &bytes, err))
+			return false;
+		if (count == 0)
+			return true;
+		if (bytes >= 0)
+		{
+			cur->p += bytes;	/* checked by read_block_count */
+			continue;
+		}
+		if (!check_count(cur, count, item_min, err))
+			return false;
+		if (n->kind == TS_AVRO_ARRAY && item->fixed_encoded_size >= 0)
+		{
+			/* check_count proved count * size <= left when size > 0 */
+			cur->p += count * item->fixed_encoded_size;
+			continue;
+		}
+		for (int64_t i = 0; i < count; i++)
+		{
+			if (n->kind == TS_AVRO_MAP)
+			{
+				const uint8_t *p;
+				uint32_t	len;
+
+				if (!read_len(cur, &p, &len, err))
+					return false;
+			}
+			if (!skip_value(item, cur, depth + 1, err))
+				return false;
+		}
+	}
+}
+
+static bool
+skip_value(const ts_avro_node *n, ts_cursor *cur, int depth, ts_err *err)
+{
+	int64_t		v;
+
+	if (depth > MAX_SKIP_DEPTH)
+		return ts_error(err, TS_ERR_CORRUPT, "Avro value nested too deeply");
+	if (n->fixed_encoded_size >= 0)
+		return ts_cursor_skip(cur, (size_t) n->fixed_encoded_size, err);
+	switch (n->kind)
+	{
+		case TS_AVRO_INT:
+		case TS_AVRO_LONG:
+		case TS_AVRO_ENUM:
+			return read_long(cur, &v, err);
+		case TS_AVRO_BYTES:
+		case TS_AVRO_STRING:
+			{
+				const uint8_t *p;
+				uint32_t	len;
+
+				return read_len(cur, &p, &len, err);
+			}
+		case TS_AVRO_RECORD:
+			for (int i = 0; i < n->nchildren; i++)
+				if (!skip_value(n->children[i], cur, depth + 1, err))
+					return false;
+			return true;
+		case TS_AVRO_UNION:
+			if (!read_long(cur, &v, err))
+				return false;
+			if (v < 0 || v >= n->nchildren)
+				return ts_error(err, TS_ERR_CORRUPT, "union branch %lld out of range", (long long) v);
+			return skip_value(n->children[v], cur, depth + 1, err);
+		case TS_AVRO_ARRAY:
+		case TS_AVRO_MAP:
+			return skip_collection(n, cur, depth, err);
+		default:
+			/* fixed-size kinds were handled above */
+			return ts_error(err, TS_ERR_CORRUPT, "cannot skip Avro %s", ts_avro_kind_name(n->kind));
+	}
+}
+
+bool
+ts_avro_skip(const ts_avro_node *n, ts_cursor *cur, ts_err *err)
+{
+	return skip_value(n, cur, 0, err);
+}
+
+/* ---- decoding -------------------------------------------------------- */
+
+static inline int64_t
+floor_div(int64_t a, int64_t b)
+{
+	int64_t		q = a / b;
+
+	if ((a % b) != 0 && ((a < 0) != (b < 0)))
+		q--;
+	return q;
+}
+
+static bool
+decode_decimal_bytes(const uint8_t *p, uint32_t len, ts_value *out, ts_err *err)
+{
+	ts_int128	v;
+
+	if (len == 0)
+	{
+		out->v.dec = 0;
+		return true;
+	}
+	/* strip redundant sign-extension bytes beyond 16 */
+	while (len > 16)
+	{
+		if (!((p[0] == 0x00 && (p[1] & 0x80) == 0) || (p[0] == 0xff && (p[1] & 0x80))))
+			return ts_error(err, TS_ERR_CORRUPT, "decimal of %u bytes does not fit 128 bits", len);
+		p++;
+		len--;
+	}
+	v = (p[0] & 0x80) ? -1 : 0;
+	for (uint32_t i = 0; i < len; i++)
+		v = (ts_int128) (((unsigned __int128) v << 8) | p[i]);
+	out->v.dec = v;
+	return true;
+}
+
+static bool decode_value(const ts_avro_plan *pl, ts_cursor *cur, ts_value *out,
+						 ts_arena *arena, int depth, ts_err *err);
+
+static bool
+decode_record(const ts_avro_plan *pl, ts_cursor *cur, ts_value *out,
+			  ts_arena *arena, int depth, ts_err *err)
+{
+	const ts_avro_node *w = pl->w;
+
+	for (int o = 0; o < pl->nout; o++)
+		out[o].isnull = true;
+	for (int i = 0; i < w->nchildren; i++)
+	{
+		if (pl->fields[i] == NULL)
+		{
+			if (!skip_value(w->children[i], cur, depth + 1, err))
+				return false;
+		}
+		else
+		{
+			ts_value   *dst = &out[pl->targets[i]];
+
+			dst->isnull = false;
+			if (!decode_value(pl->fields[i], cur, dst, arena, depth + 1, err))
+				return false;
+		}
+	}
+	for (int o = 0; o < pl->nout; o++)
+		if (pl->copy_from[o] >= 0)
+			out[o] = out[pl->copy_from[o]];
+	return true;
+}
+
+/* A growable run of values in the arena (doubling, old runs abandoned). */
+typedef struct value_run
+{
+	ts_value   *items;
+	int64_t		n;
+	int64_t		cap;
+} value_run;
+
+static bool
+run_reserve(value_run *r, int64_t extra, ts_arena *arena, ts_err *err)
+{
+	int64_t		need = r->n + extra;
+	int64_t		cap;
+	ts_value   *items;
+
+	if (need <= r->cap)
+		return true;
+	if (need > MAX_COLLECTION_ITEMS)
+		return ts_error(err, TS_ERR_CORRUPT, "array/map of more than %lld items",
+						(long long) MAX_COLLECTION_ITEMS);
+	cap = r->cap ? r->cap * 2 : 4;
+	if (cap < need)
+		cap = need;
+	if (cap > MAX_COLLECTION_ITEMS)
+		cap = MAX_COLLECTION_ITEMS;
+	items = ts_arena_alloc(arena, sizeof(ts_value) * (size_t) cap);
+	if (items == NULL)
+		return ts_error(err, TS_ERR_NOMEM, "out of memory for an array of %lld items", (long long) cap);
+	if (r->n)
+		memcpy(items, r->items, sizeof(ts_value) * (size_t) r->n);
+	r->items = items;
+	r->cap = cap;
+	return true;
+}
+
+static bool
+decode_collection(const ts_avro_plan *pl, ts_cursor *cur, ts_value *out,
+				  ts_arena *arena, int depth, ts_err *err)
+{
+	const ts_avro_node *w = pl->w;
+	const ts_avro_node *item = w->children[0];
+	int64_t		item_min = item->min_encoded_size + (w->kind == TS_AVRO_MAP ? 1 : 0);
+	int			per = (pl->cv == CV_MAP || pl->cv == CV_ARRAY_MAP) ? 2 : 1;
+	value_run	run = {NULL, 0, 0};
+
+	for (;;)
+	{
+		int64_t		count,
+					bytes;
+
+		if (!read_block_count(cur, &count, &bytes, err))
+			return false;
+		if (count == 0)
+			break;
+		if (!check_count(cur, count, item_min, err))
+			return false;
+		if (pl->cv != CV_MULTISET_MAP && pl->cv != CV_MULTISET_ARRAY_MAP &&
+			!run_reserve(&run, count * per, arena, err))
+			return false;
+		for (int64_t i = 0; i < count; i++)
+		{
+			ts_value	kv[2];
+			int64_t		times;
+
+			switch (pl->cv)
+			{
+				case CV_ARRAY:
+					run.items[run.n].isnull = false;
+					if (!decode_value(pl->elem, cur, &run.items[run.n], arena, depth + 1, err))
+						return false;
+					run.n++;
+					break;
+				case CV_MAP:
+					{
+						ts_value   *k = &run.items[run.n];
+
+						k->isnull = false;
+						if (!read_len(cur, &k->v.s.p, &k->v.s.len, err))
+							return false;
+						run.items[run.n + 1].isnull = false;
+						if (!decode_value(pl->elem, cur, &run.items[run.n + 1], arena, depth + 1, err))
+							return false;
+						run.n += 2;
+					}
+					break;
+				case CV_ARRAY_MAP:
+					if (!decode_record(pl->kv, cur, &run.items[run.n], arena, depth + 1, err))
+						return false;
+					run.n += 2;
+					break;
+				case CV_MULTISET_MAP:
+				case CV_MULTISET_ARRAY_MAP:
+					if (pl->cv == CV_MULTISET_MAP)
+					{
+						kv[0].isnull = false;
+						if (!read_len(cur, &kv[0].v.s.p, &kv[0].v.s.len, err))
+							return false;
+						kv[1].isnull = false;
+						if (!decode_value(pl->elem, cur, &kv[1], arena, depth + 1, err))
+							return false;
+					}
+					else if (!decode_record(pl->kv, cur, kv, arena, depth + 1, err))
+						return false;
+					times = kv[1].isnull ? 0 : kv[1].v.i;
+					if (times < 0)
+						return ts_error(err, TS_ERR_CORRUPT, "negative multiset count");
+					if (times > MAX_ZERO_SIZE_ITEMS - run.n)
+						return ts_error(err, TS_ERR_CORRUPT, "multiset of more than %lld elements",
+										(long long) MAX_ZERO_SIZE_ITEMS);
+					if (!run_reserve(&run, times, arena, err))
+						return false;
+					for (int64_t t = 0; t < times; t++)
+						run.items[run.n++] = kv[0];
+					break;
+				default:
+					return ts_error(err, TS_ERR_CORRUPT, "internal: bad collection plan");
+			}
+		}
+	}
+	out->v.nested.n = (int32_t) (run.n / per);
+	out->v.nested.items = run.items;
+	if (run.items == NULL)
+	{
+		/* a valid pointer even for empty collections */
+		out->v.nested.items = ts_arena_alloc(arena, sizeof(ts_value));
+		if (out->v.nested.items == NULL)
+			return ts_error(err, TS_ERR_NOMEM, "out of memory");
+	}
+	return true;
+}
+
+static bool
+decode_value(const ts_avro_plan *pl, ts_cursor *cur, ts_value *out,
+			 ts_arena *arena, int depth, ts_err *err)
+{
+	int64_t		v;
+
+	switch (pl->cv)
+	{
+		case CV_NULL:
+			out->isnull = true;
+			return true;
+		case CV_UNION:
+			if (!read_long(cur, &v, err))
+				return false;
+			if (v < 0 || v >= pl->w->nchildren)
+				return ts_error(err, TS_ERR_CORRUPT, "union branch %lld out of range", (long long) v);
+			if (pl->branches[v] == NULL)
+			{
+				out->isnull = true;
+				return true;
+			}
+			return decode_value(pl->branches[v], cur, out, arena, depth + 1, err);
+		case CV_BOOL:
+			{
+				uint8_t		b;
+
+				if (!ts_cursor_u8(cur, &b, err))
+					return false;
+				if (b > 1)
+					return ts_error(err, TS_ERR_CORRUPT, "boolean byte %u", b);
+				out->v.i = b;
+				return true;
+			}
+		case CV_INT:
+			if (pl->w->kind == TS_AVRO_INT ? !read_int(cur, &v, err) : !read_long(cur, &v, err))
+				return false;
+			switch (pl->target)
+			{
+				case TS_TINYINT:
+					out->v.i = (int8_t) v;
+					break;
+				case TS_SMALLINT:
+					out->v.i = (int16_t) v;
+					break;
+				default:
+					out->v.i = v;
+			}
+			return true;
+		case CV_TIME_MICROS:
+			if (!read_long(cur, &v, err))
+				return false;
+			out->v.i = floor_div(v, 1000);
+			return true;
+		case CV_TS_MILLIS:
+			if (!read_long(cur, &v, err))
+				return false;
+			out->v.ts.millis = v;
+			out->v.ts.nanos = 0;
+			return true;
+		case CV_TS_MICROS:
+			if (!read_long(cur, &v, err))
+				return false;
+			out->v.ts.millis = floor_div(v, 1000);
+			out->v.ts.nanos = (int32_t) (v - out->v.ts.millis * 1000) * 1000;
+			return true;
+		case CV_TS_NANOS:
+			if (!read_long(cur, &v, err))
+				return false;
+			out->v.ts.millis = floor_div(v, 1000000);
+			out->v.ts.nanos = (int32_t) (v - out->v.ts.millis * 1000000);
+			return true;
+		case CV_FLOAT:
+		case CV_FLOAT_TO_DOUBLE:
+			{
+				uint32_t	bits;
+				float		f;
+
+				if (!ts_cursor_le32(cur, &bits, err))
+					return false;
+				memcpy(&f, &bits, 4);
+				if (pl->cv == CV_FLOAT)
+					out->v.f = f;
+				else
+					out->v.d = f;
+				return true;
+			}
+		case CV_DOUBLE:
+			{
+				uint64_t	bits;
+
+				if (!ts_cursor_le64(cur, &bits, err))
+					return false;
+				memcpy(&out->v.d, &bits, 8);
+				return true;
+			}
+		case CV_INT_TO_FLOAT:
+		case CV_INT_TO_DOUBLE:
+			if (pl->w->kind == TS_AVRO_INT ? !read_int(cur, &v, err) : !read_long(cur, &v, err))
+				return false;
+			if (pl->cv == CV_INT_TO_FLOAT)
+				out->v.f = (float) v;
+			else
+				out->v.d = (double) v;
+			return true;
+		case CV_DEC_BYTES:
+			{
+				const uint8_t *p;
+				uint32_t	len;
+
+				if (!read_len(cur, &p, &len, err))
+					return false;
+				return decode_decimal_bytes(p, len, out, err);
+			}
+		case CV_DEC_FIXED:
+			{
+				const uint8_t *p;
+
+				if (!ts_cursor_bytes(cur, (size_t) pl->w->fixed_size, &p, err))
+					return false;
+				return decode_decimal_bytes(p, (uint32_t) pl->w->fixed_size, out, err);
+			}
+		case CV_DEC_INT:
+			if (pl->w->kind == TS_AVRO_INT ? !read_int(cur, &v, err) : !read_long(cur, &v, err))
+				return false;
+			out->v.dec = v;
+			return true;
+		case CV_BYTES:
+			return read_len(cur, &out->v.s.p, &out->v.s.len, err);
+		case CV_FIXED:
+			out->v.s.len = (uint32_t) pl->w->fixed_size;
+			return ts_cursor_bytes(cur, (size_t) pl->w->fixed_size, &out->v.s.p, err);
+		case CV_ENUM:
+			if (!read_long(cur, &v, err))
+				return false;
+			if (v < 0 || v >= pl->w->nsymbols)
+				return ts_error(err, TS_ERR_CORRUPT, "enum index %lld out of range", (long long) v);
+			out->v.s.p = (const uint8_t *) pl->w->symbols[v];
+			out->v.s.len = (uint32_t) strlen(pl->w->symbols[v]);
+			return true;
+		case CV_RECORD:
+			{
+				ts_value   *items = ts_arena_alloc(arena, sizeof(ts_value) * (pl->nout ? pl->nout : 1));
+
+				if (items == NULL)
+					return ts_error(err, TS_ERR_NOMEM, "out of memory");
+				out->v.nested.n = pl->nout;
+				out->v.nested.items = items;
+				return decode_record(pl, cur, items, arena, depth, err);
+			}
+		case CV_ARRAY:
+		case CV_MAP:
+		case CV_ARRAY_MAP:
+		case CV_MULTISET_MAP:
+		case CV_MULTISET_ARRAY_MAP:
+			return decode_collection(pl, cur, out, arena, depth, err);
+	}
+	return ts_error(err, TS_ERR_CORRUPT, "internal: bad plan");
+}
+
+bool
+ts_avro_decode_top(const ts_avro_plan *plan, ts_cursor *cur,
+				   ts_value *out, ts_arena *arena, ts_err *err)
+{
+	if (plan->cv == CV_UNION)
+	{
+		int64_t		v;
+
+		if (!read_long(cur, &v, err))
+			return false;
+		if (v < 0 || v >= plan->w->nchildren)
+			return ts_error(err, TS_ERR_CORRUPT, "union branch %lld out of range", (long long) v);
+		if (plan->branches[v] == NULL)
+		{
+			for (int o = 0; o < plan->nout; o++)
+				out[o].isnull = true;
+			return true;
+		}
+		plan = plan->branches[v];
+	}
+	return decode_record(plan, cur, out, arena, 0, err);
+}

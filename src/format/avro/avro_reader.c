@@ -1,0 +1,207 @@
+/*
+ * avro_reader.c - ts_avro_open: the Avro implementation of ts_format_reader.
+ *
+ * Owns: tying the container (avro_container.c) to the decoder
+ * (avro_decode.c): resolve the requested columns by name against the
+ * writer's top-level record once at open, then hand out batches of up to
+ * batch_rows rows that never span a block, so strings and bytes can point
+ * into the decompressed block (valid until the next call) and nested
+ * values into an arena reset per batch.  Memory is one block + one batch.
+ */
+#include <string.h>
+
+#include "format/format.h"
+#include "format/avro/avro_container.h"
+#include "format/avro/avro_decode.h"
+
+typedef struct avro_reader
+{
+	ts_format_reader base;
+	ts_avro_container *c;
+	int			ncols;
+	int			batch_rows;
+	ts_avro_plan *plan;
+	ts_arena	plan_arena;
+	ts_arena	batch_arena;
+	ts_value   *values;
+	ts_cursor	cur;			/* inside the current block */
+	int64_t		rows_left;		/* objects left in the current block */
+	int64_t		block_row;		/* index of the next object in the block */
+	bool		have_block;
+	bool		failed;
+} avro_reader;
+
+static int	avro_next(ts_format_reader *r, ts_batch *batch, ts_err *err);
+static void avro_close(ts_format_reader *r);
+
+static const ts_format_reader_ops avro_ops = {avro_next, avro_close};
+
+ts_format_reader *
+ts_avro_open(const char *path, const ts_read_column *columns, int ncols,
+			 const ts_reader_options *options, ts_err *err)
+{
+	avro_reader *r;
+	const char **names = NULL;
+	const ts_type **types = NULL;
+
+	if (ncols < 0)
+	{
+		ts_error(err, TS_ERR_INVALID, "negative column count");
+		return NULL;
+	}
+	r = ts_calloc(1, sizeof(avro_reader));
+	if (r == NULL)
+	{
+		ts_error(err, TS_ERR_NOMEM, "out of memory");
+		return NULL;
+	}
+	r->base.ops = &avro_ops;
+	ts_arena_init(&r->plan_arena, 8 * 1024);
+	ts_arena_init(&r->batch_arena, 64 * 1024);
+	r->ncols = ncols;
+	r->batch_rows = options && options->batch_rows > 0 ? options->batch_rows : TS_BATCH_ROWS;
+	r->c = ts_avro_container_open(path, err);
+	if (r->c == NULL)
+		goto fail;
+	names = ts_malloc(sizeof(char *) * (ncols + 1));
+	types = ts_malloc(sizeof(ts_type *) * (ncols + 1));
+	if (names == NULL || types == NULL)
+	{
+		ts_error(err, TS_ERR_NOMEM, "out of memory");
+		goto fail;
+	}
+	for (int i = 0; i < ncols; i++)
+	{
+		if (columns[i].name == NULL || columns[i].type == NULL)
+		{
+			ts_error(err, TS_ERR_INVALID, "Avro file \"%s\": column %d has no name or type", path, i);
+			goto fail;
+		}
+		names[i] = columns[i].name;
+		types[i] = columns[i].type;
+	}
+	r->plan = ts_avro_plan_top(r->c->schema->root, names, types, ncols,
+							   &r->plan_arena, r->c->path, err);
+	if (r->plan == NULL)
+		goto fail;
+	r->values = ts_malloc(sizeof(ts_value) * (size_t) r->batch_rows * (ncols ? ncols : 1));
+	if (r->values == NULL)
+	{
+		ts_error(err, TS_ERR_NOMEM, "out of memory");
+		goto fail;
+	}
+	ts_free(names);
+	ts_free(types);
+	r->base.metrics.bytes_read = r->c->bytes_read;
+	return &r->base;
+fail:
+	ts_free(names);
+	ts_free(types);
+	avro_close(&r->base);
+	return NULL;
+}
+
+/* Load blocks until one has objects; false at end (*eof) or error. */
+static bool
+load_block(avro_reader *r, bool *eof, ts_err *err)
+{
+	*eof = false;
+	while (r->rows_left == 0)
+	{
+		int			rc;
+		int64_t		min;
+
+		if (r->have_block && ts_cursor_left(&r->cur) != 0)
+			return ts_error(err, TS_ERR_CORRUPT, "Avro file \"%s\": block %d: %zu bytes left after its %lld objects",
+							r->c->path, (int) r->c->nblocks, ts_cursor_left(&r->cur),
+							(long long) r->block_row);
+		rc = ts_avro_container_next_block(r->c, err);
+		r->base.metrics.bytes_read = r->c->bytes_read;
+		if (rc < 0)
+			return false;
+		if (rc == 0)
+		{
+			r->have_block = false;
+			*eof = true;
+			return false;
+		}
+		r->have_block = true;
+		r->base.metrics.row_groups_total++;
+		r->base.metrics.row_groups_kept++;
+		ts_cursor_init(&r->cur, r->c->block, r->c->block_len);
+		r->rows_left = r->c->block_count;
+		r->block_row = 0;
+		min = r->c->schema->root->min_encoded_size;
+		if (min > 0 && (uint64_t) r->rows_left > r->c->block_len / (uint64_t) min)
+			return ts_error(err, TS_ERR_CORRUPT,
+							"Avro file \"%s\": block %d: %lld objects cannot fit in %zu bytes",
+							r->c->path, (int) r->c->nblocks, (long long) r->rows_left, r->c->block_len);
+	}
+	return true;
+}
+
+static int
+avro_next(ts_format_reader *base, ts_batch *batch, ts_err *err)
+{
+	avro_reader *r = (avro_reader *) base;
+	bool		eof;
+	int			n;
+
+	batch->nrows = 0;
+	batch->ncols = r->ncols;
+	batch->values = r->values;
+	if (r->failed)
+		return ts_error(err, TS_ERR_INVALID, "Avro file \"%s\": reader already failed", r->c->path), -1;
+	ts_arena_reset(&r->batch_arena);
+	if (!load_block(r, &eof, err))
+	{
+		if (eof)
+			return 0;
+		r->failed = true;
+		return -1;
+	}
+	n = r->rows_left < r->batch_rows ? (int) r->rows_left : r->batch_rows;
+	for (int i = 0; i < n; i++)
+	{
+		ts_value   *row = &r->values[(size_t) i * r->ncols];
+
+		if ((i & 1023) == 1023 && !TS_CHECK_INTERRUPTS(err))
+		{
+			r->failed = true;
+			return -1;
+		}
+		if (!ts_avro_decode_top(r->plan, &r->cur, row, &r->batch_arena, err))
+		{
+			ts_error_context(err, "Avro file \"%s\": block %d, object %lld",
+							 r->c->path, (int) r->c->nblocks, (long long) r->block_row);
+			r->failed = true;
+			return -1;
+		}
+		r->block_row++;
+	}
+	r->rows_left -= n;
+	if (r->rows_left == 0 && ts_cursor_left(&r->cur) != 0)
+	{
+		ts_error(err, TS_ERR_CORRUPT, "Avro file \"%s\": block %d: %zu bytes left after its %lld objects",
+				 r->c->path, (int) r->c->nblocks, ts_cursor_left(&r->cur), (long long) r->block_row);
+		r->failed = true;
+		return -1;
+	}
+	r->base.metrics.rows_read += n;
+	batch->nrows = n;
+	return n;
+}
+
+static void
+avro_close(ts_format_reader *base)
+{
+	avro_reader *r = (avro_reader *) base;
+
+	if (r == NULL)
+		return;
+	ts_avro_container_close(r->c);
+	ts_arena_free(&r->plan_arena);
+	ts_arena_free(&r->batch_arena);
+	ts_free(r->values);
+	ts_free(r);
+}

@@ -1,0 +1,1718 @@
+/*
+ * ts_gen.c - write deterministic Paimon APPEND tables for tests (fixture generator).
+ *
+ * Writes schema/schema-0 (and schema-1 in evolution mode), snapshot/snapshot-N
+ * with LATEST/EARLIEST hints, Avro manifest lists and manifests (Paimon 1.1
+ * manifest schemas, _VERSION = 2, zstandard, SimpleStats rows as BinaryRows),
+ * and Avro data files under <table>/<k>=<v>/.../bucket-<b>/data-<uuid>-<n>.avro.
+ * Output is byte-for-byte deterministic for the same arguments (--seed).
+ *
+ * USAGE
+ *   ts_gen <table_dir> [options]          (table_dir must not hold a schema/ yet
+ *                                          unless --force; parents are created)
+ *   ts_gen <table_dir> --spec <file>      options read from a file, one per line
+ *                                          without the leading "--" ("column id INT",
+ *                                          "rows 100"); '#' starts a comment line
+ *
+ * OPTIONS
+ *   --column NAME:TYPE     add a column (repeatable, in order).  TYPE is Paimon SQL
+ *                          syntax: BOOLEAN TINYINT SMALLINT INT BIGINT FLOAT DOUBLE
+ *                          "DECIMAL(p, s)" "CHAR(n)" "VARCHAR(n)" STRING "BINARY(n)"
+ *                          "VARBINARY(n)" BYTES DATE "TIME(p<=3)" "TIMESTAMP(p<=6)"
+ *                          "TIMESTAMP(p<=6) WITH LOCAL TIME ZONE" "ARRAY<T>"
+ *                          "MULTISET<T>" "MAP<K, V>" "ROW<a T, b T>", suffix " NOT NULL".
+ *   --partition NAME       partition key (repeatable, in order)
+ *   --partitions P         distinct values per partition key (default 2)
+ *   --buckets N            bucket option: -1 = unaware (default), N > 0 = fixed
+ *   --bucket-key A[,B]     bucket key columns (required when N > 0)
+ *   --rows R               rows per snapshot (default 10)
+ *   --snapshots S          number of APPEND commits (default 1)
+ *   --files F              data files per (partition, bucket) per commit (default 1)
+ *   --null-every K         NULL pattern (0 = no NULLs; default 0), see VALUES
+ *   --codec C              data file codec: zstd (default), null, deflate, snappy
+ *   --manifest-codec C     manifest codec (default zstd)
+ *   --seed X               seed for uuids and sync markers (default 1)
+ *   --force                write even if <table_dir>/schema exists
+ *   --preset all-types     columns of every type (see below) + partition "p" INT
+ *   --preset evolve        columns id INT NOT NULL, name STRING, amount INT,
+ *                          old_col STRING; then --rename name:full_name --drop old_col
+ *                          --add extra:DOUBLE --widen amount, from snapshot 2 (needs
+ *                          --snapshots >= 2; default becomes 2)
+ *   schema evolution (any of these creates schema-1, used from snapshot --evolve-at,
+ *   default S/2 + 1 (integer division); files of earlier snapshots keep schema 0):
+ *   --rename OLD:NEW  --drop NAME  --add NAME:TYPE  --widen NAME (INT -> BIGINT)
+ *   --evolve-at S
+ *
+ * VALUES (so that tests can compute the expected rows independently)
+ *   Row number i runs 0 .. rows*snapshots-1; snapshot s (1-based) holds rows
+ *   (s-1)*rows .. s*rows-1.  Column position c is 0-based in --column order (added
+ *   columns continue the numbering).  A top-level value is NULL iff the column is
+ *   nullable, is no partition or bucket key, K > 0 and i % K == c % K.  Otherwise
+ *   it is f(T, name, n) with n = i (partition keys: n = i % P), name = the column's
+ *   schema-0 name (its own for added columns), T = its schema-0 type:
+ *     BOOLEAN   n % 2 = 1            TINYINT  n % 128       SMALLINT n % 32768
+ *     INT       n                    BIGINT   n * 1000000007
+ *     FLOAT     n * 0.5              DOUBLE   n * 1.25
+ *     DECIMAL(p,s)  unscaled (n * (10^18 + 1)) mod 10^p, i.e. value / 10^s
+ *     CHAR(L) VARCHAR(L) STRING   name || '_' || n, cut to L characters
+ *     BINARY(L) VARBINARY(L) BYTES  the same bytes; BINARY(L) padded with 0x00 to L
+ *     DATE      2020-01-01 + n days (18262 + n)
+ *     TIME(p)   (n * 1001) % 86400000 ms of day, truncated to p digits
+ *     TIMESTAMP(p) / TIMESTAMP(p) WITH LOCAL TIME ZONE
+ *               2020-01-01 00:00:00 (UTC) + n * 1.001001 s, truncated to p digits
+ *     ARRAY<E> / MULTISET<E>   n % 4 elements, element k = f(E, name, n + k)
+ *     MAP<K, V>  n % 3 entries, entry k = (f(K, name, n + k), f(V, name, n + k))
+ *     ROW<..>   field j = f(T_j, field name, n)     (nested values are never NULL)
+ *   A widened column keeps its INT values; a renamed one keeps its schema-0 name in
+ *   the formula; an added column is NULL in files written under schema 0.
+ *   preset all-types columns: b BOOLEAN, ti TINYINT, si SMALLINT, i INT, bi BIGINT,
+ *   f FLOAT, d DOUBLE, dec_s DECIMAL(10, 2), dec_l DECIMAL(38, 6), c CHAR(8),
+ *   vc VARCHAR(20), s STRING, bin BINARY(4), vb VARBINARY(10), by BYTES, dt DATE,
+ *   tm TIME(3), ts TIMESTAMP(6), ts3 TIMESTAMP(3), ltz TIMESTAMP(6) WITH LOCAL TIME
+ *   ZONE, arr ARRAY<INT>, ms MULTISET<STRING>, m MAP<STRING, INT>, mi MAP<INT, STRING>,
+ *   r ROW<x INT, y STRING>, p INT (partition key).
+ *
+ * METADATA
+ *   Unaware tables write bucket-0 with _TOTAL_BUCKETS -1; fixed-bucket tables use
+ *   Paimon's DEFAULT bucket function (ts_bucket_compute).  Sequence numbers count per
+ *   (partition, bucket) from 0.  Each commit writes one manifest and a delta manifest
+ *   list; the base list of snapshot s lists every manifest of snapshots < s.
+ *   Value stats: min/max for atomic non-binary columns (strings only when every value
+ *   is <= 16 characters, as Paimon's truncate(16) mode would keep), null counts for all.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include <cjson/cJSON.h>
+
+#include "base/ts_fs.h"
+#include "format/avro/avro_writer.h"
+#include "meta/binary_row.h"
+#include "meta/bucket.h"
+#include "meta/schema.h"
+
+#define MAX_COLS 256
+#define MAX_ARGS 4096
+
+/* ---- small helpers (a CLI tool: report and exit) ---------------------- */
+
+static void
+die(const char *fmt,...)
+{
+	va_list		ap;
+
+	va_start(ap, fmt);
+	fprintf(stderr, "ts_gen: ");
+	vfprintf(stderr, fmt, ap);
+	fprintf(stderr, "\n");
+	va_end(ap);
+	exit(1);
+}
+
+static void
+die_err(const char *what, const ts_err *err)
+{
+	die("%s: %s", what, err->msg);
+}
+
+static void *
+xcalloc(size_t n, size_t s)
+{
+	void	   *p = calloc(n ? n : 1, s ? s : 1);
+
+	if (p == NULL)
+		die("out of memory");
+	return p;
+}
+
+static char *
+xstrdup(const char *s)
+{
+	char	   *r = strdup(s);
+
+	if (r == NULL)
+		die("out of memory");
+	return r;
+}
+
+static void
+mkdirs(const char *path)
+{
+	char	   *p = xstrdup(path);
+
+	for (char *s = p + 1; *s; s++)
+	{
+		if (*s != '/')
+			continue;
+		*s = '\0';
+		if (mkdir(p, 0755) != 0 && errno != EEXIST)
+			die("mkdir %s: %s", p, strerror(errno));
+		*s = '/';
+	}
+	if (mkdir(p, 0755) != 0 && errno != EEXIST)
+		die("mkdir %s: %s", p, strerror(errno));
+	free(p);
+}
+
+static void
+write_bytes(const char *path, const void *data, size_t len)
+{
+	FILE	   *f = fopen(path, "wb");
+
+	if (f == NULL)
+		die("cannot create %s: %s", path, strerror(errno));
+	if (len && fwrite(data, 1, len, f) != len)
+		die("cannot write %s", path);
+	if (fclose(f) != 0)
+		die("cannot close %s", path);
+}
+
+static char *
+pathf(const char *fmt,...)
+{
+	va_list		ap;
+	char	   *s;
+
+	va_start(ap, fmt);
+	if (vasprintf(&s, fmt, ap) < 0)
+		die("out of memory");
+	va_end(ap);
+	return s;
+}
+
+/* ---- deterministic uuids ---------------------------------------------- */
+
+static uint64_t rng_state;
+
+static uint64_t
+rng_next(void)
+{
+	uint64_t	z = (rng_state += 0x9e3779b97f4a7c15ULL);
+
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+	return z ^ (z >> 31);
+}
+
+static char *
+new_uuid(void)
+{
+	uint64_t	a = rng_next(),
+				b = rng_next();
+
+	a = (a & ~0xf000ULL) | 0x4000ULL;	/* version 4 */
+	b = (b & ~(3ULL << 62)) | (2ULL << 62); /* variant 10 */
+	return pathf("%08x-%04x-%04x-%04x-%012llx",
+				 (unsigned) (a >> 32), (unsigned) ((a >> 16) & 0xffff), (unsigned) (a & 0xffff),
+				 (unsigned) (b >> 48), (unsigned long long) (b & 0xffffffffffffULL));
+}
+
+/* ---- configuration ---------------------------------------------------- */
+
+typedef struct gcol
+{
+	char	   *name0;			/* name in schema 0 (or when added) */
+	char	   *name1;			/* name in schema 1 */
+	ts_type    *type0;			/* formula type */
+	ts_type    *type1;			/* type in schema 1 */
+	int32_t		id;
+	int			pos;			/* position c for the NULL rule */
+	bool		in0;
+	bool		in1;
+	bool		is_part;
+	bool		is_bkey;
+} gcol;
+
+typedef struct config
+{
+	const char *dir;
+	gcol		cols[MAX_COLS];
+	int			ncols;
+	char	   *parts[MAX_COLS];
+	int			nparts;
+	int			partitions;
+	int			buckets;
+	char	   *bucket_key;
+	int64_t		rows;
+	int			snapshots;
+	int			files;
+	int			null_every;
+	ts_avro_codec codec;
+	ts_avro_codec manifest_codec;
+	uint64_t	seed;
+	bool		force;
+	bool		evolve;
+	int			evolve_at;
+	/* pending evolution requests (applied after all columns are known) */
+	char	   *renames[MAX_COLS];
+	int			nrenames;
+	char	   *drops[MAX_COLS];
+	int			ndrops;
+	char	   *adds[MAX_COLS];
+	int			nadds;
+	char	   *widens[MAX_COLS];
+	int			nwidens;
+} config;
+
+static ts_type *
+parse_type(const char *s)
+{
+	ts_err		err;
+	ts_type    *t = ts_type_parse(s, &err);
+
+	if (t == NULL)
+		die_err(s, &err);
+	return t;
+}
+
+static void
+add_column(config *cfg, const char *spec, bool added)
+{
+	const char *colon = strchr(spec, ':');
+	gcol	   *c;
+
+	if (colon == NULL || colon == spec)
+		die("column \"%s\": expected NAME:TYPE", spec);
+	if (cfg->ncols == MAX_COLS)
+		die("too many columns");
+	c = &cfg->cols[cfg->ncols];
+	memset(c, 0, sizeof(*c));
+	c->name0 = strndup(spec, (size_t) (colon - spec));
+	c->name1 = c->name0;
+	c->type0 = parse_type(colon + 1);
+	c->type1 = c->type0;
+	c->pos = cfg->ncols;
+	c->in0 = !added;
+	c->in1 = true;
+	for (int i = 0; i < cfg->ncols; i++)
+		if (strcmp(cfg->cols[i].name0, c->name0) == 0)
+			die("duplicate column \"%s\"", c->name0);
+	cfg->ncols++;
+}
+
+static gcol *
+find_col(config *cfg, const char *name)
+{
+	for (int i = 0; i < cfg->ncols; i++)
+		if (cfg->cols[i].in0 && strcmp(cfg->cols[i].name0, name) == 0)
+			return &cfg->cols[i];
+	die("unknown column \"%s\"", name);
+	return NULL;
+}
+
+static ts_avro_codec
+parse_codec(const char *s)
+{
+	if (strcmp(s, "zstd") == 0 || strcmp(s, "zstandard") == 0)
+		return TS_AVRO_CODEC_ZSTANDARD;
+	if (strcmp(s, "null") == 0 || strcmp(s, "none") == 0)
+		return TS_AVRO_CODEC_NULL;
+	if (strcmp(s, "deflate") == 0)
+		return TS_AVRO_CODEC_DEFLATE;
+	if (strcmp(s, "snappy") == 0)
+		return TS_AVRO_CODEC_SNAPPY;
+	die("unknown codec \"%s\"", s);
+	return TS_AVRO_CODEC_NULL;
+}
+
+static int64_t
+parse_int(const char *opt, const char *s, int64_t min, int64_t max)
+{
+	char	   *end;
+	long long	v = strtoll(s, &end, 10);
+
+	if (*s == '\0' || *end != '\0' || v < min || v > max)
+		die("--%s: \"%s\" is not an integer in [%lld, %lld]", opt, s, (long long) min, (long long) max);
+	return v;
+}
+
+static void apply_args(config *cfg, int argc, char **argv);
+
+static void
+apply_preset(config *cfg, const char *name)
+{
+	if (strcmp(name, "all-types") == 0)
+	{
+		static const char *cols[] = {
+			"b:BOOLEAN", "ti:TINYINT", "si:SMALLINT", "i:INT", "bi:BIGINT", "f:FLOAT", "d:DOUBLE",
+			"dec_s:DECIMAL(10, 2)", "dec_l:DECIMAL(38, 6)", "c:CHAR(8)", "vc:VARCHAR(20)", "s:STRING",
+			"bin:BINARY(4)", "vb:VARBINARY(10)", "by:BYTES", "dt:DATE", "tm:TIME(3)", "ts:TIMESTAMP(6)",
+			"ts3:TIMESTAMP(3)", "ltz:TIMESTAMP(6) WITH LOCAL TIME ZONE", "arr:ARRAY<INT>",
+			"ms:MULTISET<STRING>", "m:MAP<STRING, INT>", "mi:MAP<INT, STRING>", "r:ROW<x INT, y STRING>",
+			"p:INT"
+		};
+
+		for (size_t i = 0; i < sizeof(cols) / sizeof(cols[0]); i++)
+			add_column(cfg, cols[i], false);
+		cfg->parts[cfg->nparts++] = xstrdup("p");
+	}
+	else if (strcmp(name, "evolve") == 0)
+	{
+		add_column(cfg, "id:INT NOT NULL", false);
+		add_column(cfg, "name:STRING", false);
+		add_column(cfg, "amount:INT", false);
+		add_column(cfg, "old_col:STRING", false);
+		cfg->renames[cfg->nrenames++] = xstrdup("name:full_name");
+		cfg->drops[cfg->ndrops++] = xstrdup("old_col");
+		cfg->adds[cfg->nadds++] = xstrdup("extra:DOUBLE");
+		cfg->widens[cfg->nwidens++] = xstrdup("amount");
+		cfg->evolve = true;
+		if (cfg->snapshots < 2)
+			cfg->snapshots = 2;
+	}
+	else
+		die("unknown preset \"%s\"", name);
+}
+
+static void
+read_spec(config *cfg, const char *path)
+{
+	FILE	   *f = fopen(path, "r");
+	char		line[4096];
+	char	   *args[MAX_ARGS];
+	int			n = 0;
+
+	if (f == NULL)
+		die("cannot open spec %s: %s", path, strerror(errno));
+	while (fgets(line, sizeof(line), f))
+	{
+		char	   *s = line,
+				   *e,
+				   *sp;
+
+		while (*s == ' ' || *s == '\t')
+			s++;
+		e = s + strlen(s);
+		while (e > s && (e[-1] == '\n' || e[-1] == '\r' || e[-1] == ' ' || e[-1] == '\t'))
+			*--e = '\0';
+		if (*s == '\0' || *s == '#')
+			continue;
+		if (n + 2 >= MAX_ARGS)
+			die("spec too long");
+		sp = strpbrk(s, " \t");
+		if (sp)
+		{
+			*sp++ = '\0';
+			while (*sp == ' ' || *sp == '\t')
+				sp++;
+		}
+		args[n++] = pathf("--%s", s);
+		if (sp && *sp)
+		{
+			/* "column id INT" => "id:INT" */
+			if (strcmp(s, "column") == 0 || strcmp(s, "add") == 0)
+			{
+				char	   *sp2 = strpbrk(sp, " \t");
+
+				if (sp2 && !strchr(sp, ':'))
+				{
+					*sp2++ = '\0';
+					args[n++] = pathf("%s:%s", sp, sp2);
+					continue;
+				}
+			}
+			args[n++] = xstrdup(sp);
+		}
+	}
+	fclose(f);
+	apply_args(cfg, n, args);
+}
+
+static void
+apply_args(config *cfg, int argc, char **argv)
+{
+	for (int i = 0; i < argc; i++)
+	{
+		const char *a = argv[i];
+		const char *v = i + 1 < argc ? argv[i + 1] : NULL;
+
+#define NEEDV() do { if (v == NULL) die("%s needs a value", a); i++; } while (0)
+		if (strcmp(a, "--force") == 0)
+			cfg->force = true;
+		else if (strcmp(a, "--evolve") == 0)
+			cfg->evolve = true;
+		else if (strncmp(a, "--", 2) != 0)
+			die("unexpected argument \"%s\"", a);
+		else
+		{
+			const char *o = a + 2;
+
+			NEEDV();
+			if (strcmp(o, "column") == 0)
+				add_column(cfg, v, false);
+			else if (strcmp(o, "partition") == 0)
+				cfg->parts[cfg->nparts++] = xstrdup(v);
+			else if (strcmp(o, "partitions") == 0)
+				cfg->partitions = (int) parse_int(o, v, 1, 1000000);
+			else if (strcmp(o, "buckets") == 0)
+				cfg->buckets = (int) parse_int(o, v, -1, 100000);
+			else if (strcmp(o, "bucket-key") == 0)
+				cfg->bucket_key = xstrdup(v);
+			else if (strcmp(o, "rows") == 0)
+				cfg->rows = parse_int(o, v, 0, 100000000);
+			else if (strcmp(o, "snapshots") == 0)
+				cfg->snapshots = (int) parse_int(o, v, 1, 100000);
+			else if (strcmp(o, "files") == 0)
+				cfg->files = (int) parse_int(o, v, 1, 100000);
+			else if (strcmp(o, "null-every") == 0)
+				cfg->null_every = (int) parse_int(o, v, 0, 1000000000);
+			else if (strcmp(o, "codec") == 0)
+				cfg->codec = parse_codec(v);
+			else if (strcmp(o, "manifest-codec") == 0)
+				cfg->manifest_codec = parse_codec(v);
+			else if (strcmp(o, "seed") == 0)
+				cfg->seed = (uint64_t) parse_int(o, v, 0, INT64_MAX);
+			else if (strcmp(o, "spec") == 0)
+				read_spec(cfg, v);
+			else if (strcmp(o, "preset") == 0)
+				apply_preset(cfg, v);
+			else if (strcmp(o, "rename") == 0)
+				cfg->renames[cfg->nrenames++] = xstrdup(v), cfg->evolve = true;
+			else if (strcmp(o, "drop") == 0)
+				cfg->drops[cfg->ndrops++] = xstrdup(v), cfg->evolve = true;
+			else if (strcmp(o, "add") == 0)
+				cfg->adds[cfg->nadds++] = xstrdup(v), cfg->evolve = true;
+			else if (strcmp(o, "widen") == 0)
+				cfg->widens[cfg->nwidens++] = xstrdup(v), cfg->evolve = true;
+			else if (strcmp(o, "evolve-at") == 0)
+				cfg->evolve_at = (int) parse_int(o, v, 1, 100000);
+			else
+				die("unknown option %s", a);
+		}
+#undef NEEDV
+		if (cfg->nparts >= MAX_COLS || cfg->nrenames >= MAX_COLS || cfg->ndrops >= MAX_COLS ||
+			cfg->nadds >= MAX_COLS || cfg->nwidens >= MAX_COLS)
+			die("too many options");
+	}
+}
+
+/* Assign field ids depth-first (pre-order), like Paimon does for nested ROWs. */
+static int32_t next_id;
+static int32_t highest_id0;		/* highestFieldId of schema 0 */
+
+static void
+assign_nested_ids(ts_type *t)
+{
+	if (t == NULL)
+		return;
+	if (t->kind == TS_ROW)
+		for (int i = 0; i < t->nfields; i++)
+		{
+			t->fields[i].id = next_id++;
+			assign_nested_ids(t->fields[i].type);
+		}
+	assign_nested_ids(t->element);
+	assign_nested_ids(t->key);
+	assign_nested_ids(t->value);
+}
+
+static void
+check_avro_type(const char *col, const ts_type *t)
+{
+	switch (t->kind)
+	{
+		case TS_TIMESTAMP:
+		case TS_TIMESTAMP_LTZ:
+			if (t->precision > 6)
+				die("column %s: Avro data files hold TIMESTAMP precision <= 6", col);
+			break;
+		case TS_TIME:
+			if (t->precision > 3)
+				die("column %s: Avro data files hold TIME precision <= 3", col);
+			break;
+		case TS_VARIANT:
+		case TS_BLOB:
+		case TS_VECTOR:
+		case TS_GEOMETRY:
+		case TS_GEOGRAPHY:
+			die("column %s: type not supported by ts_gen", col);
+		default:
+			break;
+	}
+	if (t->element)
+		check_avro_type(col, t->element);
+	if (t->key)
+		check_avro_type(col, t->key);
+	if (t->value)
+		check_avro_type(col, t->value);
+	for (int i = 0; i < t->nfields; i++)
+		check_avro_type(col, t->fields[i].type);
+}
+
+static void
+finish_config(config *cfg)
+{
+	int			n0 = cfg->ncols;
+
+	if (cfg->ncols == 0)
+		die("no columns (use --column NAME:TYPE or --preset)");
+	/* ids: top-level columns get ids in order, nested ROW fields after their parent */
+	next_id = 0;
+	for (int i = 0; i < n0; i++)
+	{
+		cfg->cols[i].id = next_id++;
+		assign_nested_ids(cfg->cols[i].type0);
+	}
+	highest_id0 = next_id - 1;
+	for (int i = 0; i < cfg->nparts; i++)
+		find_col(cfg, cfg->parts[i])->is_part = true;
+	if (cfg->buckets > 0)
+	{
+		char	   *k,
+				   *save = NULL,
+				   *s;
+
+		if (cfg->bucket_key == NULL)
+			die("--buckets %d needs --bucket-key", cfg->buckets);
+		s = xstrdup(cfg->bucket_key);
+		for (k = strtok_r(s, ",", &save); k; k = strtok_r(NULL, ",", &save))
+		{
+			gcol	   *c = find_col(cfg, k);
+
+			if (c->is_part)
+				die("bucket key %s is a partition key", k);
+			if (ts_type_is_nested(c->type0->kind))
+				die("bucket key %s has a nested type", k);
+			c->is_bkey = true;
+		}
+		free(s);
+	}
+	else if (cfg->buckets == 0)
+		die("--buckets must be -1 or > 0");
+	/* schema evolution */
+	for (int i = 0; i < cfg->nrenames; i++)
+	{
+		char	   *colon = strchr(cfg->renames[i], ':');
+		gcol	   *c;
+
+		if (colon == NULL)
+			die("--rename expects OLD:NEW");
+		*colon = '\0';
+		c = find_col(cfg, cfg->renames[i]);
+		if (c->is_part || c->is_bkey)
+			die("cannot rename partition/bucket key %s", c->name0);
+		c->name1 = xstrdup(colon + 1);
+	}
+	for (int i = 0; i < cfg->ndrops; i++)
+	{
+		gcol	   *c = find_col(cfg, cfg->drops[i]);
+
+		if (c->is_part || c->is_bkey)
+			die("cannot drop partition/bucket key %s", c->name0);
+		c->in1 = false;
+	}
+	for (int i = 0; i < cfg->nwidens; i++)
+	{
+		gcol	   *c = find_col(cfg, cfg->widens[i]);
+
+		if (c->type0->kind != TS_INT)
+			die("--widen %s: only INT -> BIGINT is supported", c->name0);
+		if (c->is_part || c->is_bkey)
+			die("cannot widen partition/bucket key %s", c->name0);
+		c->type1 = ts_type_copy(c->type0);
+		c->type1->kind = TS_BIGINT;
+	}
+	for (int i = 0; i < cfg->nadds; i++)
+	{
+		add_column(cfg, cfg->adds[i], true);
+		cfg->cols[cfg->ncols - 1].id = next_id++;
+		assign_nested_ids(cfg->cols[cfg->ncols - 1].type0);
+	}
+	for (int i = 0; i < cfg->ncols; i++)
+		for (int k = 0; k < cfg->ncols; k++)
+			if (i != k && cfg->evolve && cfg->cols[i].in1 && cfg->cols[k].in1 &&
+				strcmp(cfg->cols[i].name1, cfg->cols[k].name1) == 0)
+				die("schema 1 would have two columns named %s", cfg->cols[i].name1);
+	for (int i = 0; i < cfg->ncols; i++)
+		check_avro_type(cfg->cols[i].name0, cfg->cols[i].type0);
+	if (cfg->evolve)
+	{
+		if (cfg->evolve_at == 0)
+			cfg->evolve_at = cfg->snapshots / 2 + 1;
+		if (cfg->evolve_at < 2 || cfg->evolve_at > cfg->snapshots)
+			die("--evolve-at must be in [2, snapshots] (snapshots = %d)", cfg->snapshots);
+	}
+}
+
+/* ---- value formulas --------------------------------------------------- */
+
+static char *
+arena_printf(ts_arena *a, const char *fmt,...)
+{
+	va_list		ap;
+	char		tmp[512];
+	int			n;
+	char	   *r;
+
+	va_start(ap, fmt);
+	n = vsnprintf(tmp, sizeof(tmp), fmt, ap);
+	va_end(ap);
+	if (n < 0 || n >= (int) sizeof(tmp))
+		die("string too long");
+	r = ts_arena_dup(a, tmp, (size_t) n + 1);
+	if (r == NULL)
+		die("out of memory");
+	return r;
+}
+
+static int64_t
+pow10_i64(int p)
+{
+	int64_t		r = 1;
+
+	while (p-- > 0)
+		r *= 10;
+	return r;
+}
+
+static void gen_value(const ts_type *t, const char *name, int64_t n, ts_value *out, ts_arena *a);
+
+static ts_value *
+arena_values(ts_arena *a, int n)
+{
+	ts_value   *v = ts_arena_alloc(a, sizeof(ts_value) * (size_t) (n ? n : 1));
+
+	if (v == NULL)
+		die("out of memory");
+	memset(v, 0, sizeof(ts_value) * (size_t) (n ? n : 1));
+	return v;
+}
+
+static void
+gen_value(const ts_type *t, const char *name, int64_t n, ts_value *out, ts_arena *a)
+{
+	memset(out, 0, sizeof(*out));
+	switch (t->kind)
+	{
+		case TS_BOOLEAN:
+			out->v.i = n % 2 == 1;
+			break;
+		case TS_TINYINT:
+			out->v.i = n % 128;
+			break;
+		case TS_SMALLINT:
+			out->v.i = n % 32768;
+			break;
+		case TS_INT:
+			out->v.i = (int32_t) n;
+			break;
+		case TS_BIGINT:
+			out->v.i = n * 1000000007LL;
+			break;
+		case TS_FLOAT:
+			out->v.f = (float) n * 0.5f;
+			break;
+		case TS_DOUBLE:
+			out->v.d = (double) n * 1.25;
+			break;
+		case TS_DECIMAL:
+			{
+				ts_int128	m = 1;
+
+				for (int i = 0; i < t->precision; i++)
+					m *= 10;
+				out->v.dec = ((ts_int128) n * ((ts_int128) 1000000000000000000LL + 1)) % m;
+			}
+			break;
+		case TS_CHAR:
+		case TS_VARCHAR:
+		case TS_BINARY:
+		case TS_VARBINARY:
+			{
+				char	   *s = arena_printf(a, "%s_%lld", name, (long long) n);
+				size_t		len = strlen(s);
+
+				if (t->length > 0 && len > (size_t) t->length)
+					len = (size_t) t->length;
+				if (t->kind == TS_BINARY && len < (size_t) t->length)
+				{
+					char	   *p = ts_arena_alloc(a, (size_t) t->length);
+
+					if (p == NULL)
+						die("out of memory");
+					memset(p, 0, (size_t) t->length);
+					memcpy(p, s, len);
+					s = p;
+					len = (size_t) t->length;
+				}
+				out->v.s.p = (const uint8_t *) s;
+				out->v.s.len = (uint32_t) len;
+			}
+			break;
+		case TS_DATE:
+			out->v.i = 18262 + n;
+			break;
+		case TS_TIME:
+			{
+				int64_t		ms = (n * 1001) % 86400000;
+				int64_t		unit = pow10_i64(3 - (t->precision < 3 ? t->precision : 3));
+
+				out->v.i = ms - ms % unit;
+			}
+			break;
+		case TS_TIMESTAMP:
+		case TS_TIMESTAMP_LTZ:
+			{
+				int64_t		us = 1577836800000000LL + n * 1001001LL;
+				int64_t		unit = pow10_i64(6 - (t->precision < 6 ? t->precision : 6));
+
+				us -= us % unit;
+				out->v.ts.millis = us / 1000;
+				out->v.ts.nanos = (int32_t) (us % 1000) * 1000;
+			}
+			break;
+		case TS_ARRAY:
+		case TS_MULTISET:
+			{
+				int			k = (int) (n % 4);
+
+				out->v.nested.n = k;
+				out->v.nested.items = arena_values(a, k);
+				for (int j = 0; j < k; j++)
+					gen_value(t->element, name, n + j, &out->v.nested.items[j], a);
+			}
+			break;
+		case TS_MAP:
+			{
+				int			k = (int) (n % 3);
+
+				out->v.nested.n = k;
+				out->v.nested.items = arena_values(a, 2 * k);
+				for (int j = 0; j < k; j++)
+				{
+					gen_value(t->key, name, n + j, &out->v.nested.items[2 * j], a);
+					gen_value(t->value, name, n + j, &out->v.nested.items[2 * j + 1], a);
+				}
+			}
+			break;
+		case TS_ROW:
+			out->v.nested.n = t->nfields;
+			out->v.nested.items = arena_values(a, t->nfields);
+			for (int j = 0; j < t->nfields; j++)
+				gen_value(t->fields[j].type, t->fields[j].name, n, &out->v.nested.items[j], a);
+			break;
+		default:
+			die("type kind %d not generated", (int) t->kind);
+	}
+}
+
+/* The value of column c in row i (NULL rule included), in its schema-0 type. */
+static void
+row_value(const config *cfg, const gcol *c, int64_t i, ts_value *out, ts_arena *a)
+{
+	if (c->type0->nullable && !c->is_part && !c->is_bkey && cfg->null_every > 0 &&
+		i % cfg->null_every == c->pos % cfg->null_every)
+	{
+		memset(out, 0, sizeof(*out));
+		out->isnull = true;
+		return;
+	}
+	gen_value(c->type0, c->name0, c->is_part ? i % cfg->partitions : i, out, a);
+}
+
+/* ---- schema JSON ------------------------------------------------------ */
+
+static cJSON *type_to_json(const ts_type *t);
+
+static cJSON *
+field_to_json(int32_t id, const char *name, const ts_type *t)
+{
+	cJSON	   *f = cJSON_CreateObject();
+
+	cJSON_AddNumberToObject(f, "id", id);
+	cJSON_AddStringToObject(f, "name", name);
+	cJSON_AddItemToObject(f, "type", type_to_json(t));
+	return f;
+}
+
+static cJSON *
+type_to_json(const ts_type *t)
+{
+	cJSON	   *o;
+	char	   *s;
+	const char *nn = t->nullable ? "" : " NOT NULL";
+
+	switch (t->kind)
+	{
+		case TS_ARRAY:
+		case TS_MULTISET:
+			o = cJSON_CreateObject();
+			s = pathf("%s%s", t->kind == TS_ARRAY ? "ARRAY" : "MULTISET", nn);
+			cJSON_AddStringToObject(o, "type", s);
+			free(s);
+			cJSON_AddItemToObject(o, "element", type_to_json(t->element));
+			return o;
+		case TS_MAP:
+			o = cJSON_CreateObject();
+			s = pathf("MAP%s", nn);
+			cJSON_AddStringToObject(o, "type", s);
+			free(s);
+			cJSON_AddItemToObject(o, "key", type_to_json(t->key));
+			cJSON_AddItemToObject(o, "value", type_to_json(t->value));
+			return o;
+		case TS_ROW:
+			{
+				cJSON	   *fs;
+
+				o = cJSON_CreateObject();
+				s = pathf("ROW%s", nn);
+				cJSON_AddStringToObject(o, "type", s);
+				free(s);
+				fs = cJSON_AddArrayToObject(o, "fields");
+				for (int i = 0; i < t->nfields; i++)
+					cJSON_AddItemToArray(fs, field_to_json(t->fields[i].id, t->fields[i].name,
+														   t->fields[i].type));
+				return o;
+			}
+		default:
+			s = ts_type_to_string(t);
+			if (s == NULL)
+				die("out of memory");
+			o = cJSON_CreateString(s);
+			ts_free(s);
+			return o;
+	}
+}
+
+static void
+write_json(const char *path, cJSON *j)
+{
+	char	   *s = cJSON_Print(j);
+
+	if (s == NULL)
+		die("out of memory");
+	write_bytes(path, s, strlen(s));
+	cJSON_free(s);
+}
+
+static void
+write_schema(const config *cfg, int id, int64_t time_millis)
+{
+	cJSON	   *j = cJSON_CreateObject();
+	cJSON	   *fs,
+			   *pk,
+			   *opts;
+	int32_t		highest = 0;
+	char	   *path;
+
+	cJSON_AddNumberToObject(j, "version", 3);
+	cJSON_AddNumberToObject(j, "id", id);
+	fs = cJSON_AddArrayToObject(j, "fields");
+	for (int i = 0; i < cfg->ncols; i++)
+	{
+		const gcol *c = &cfg->cols[i];
+
+		if (id == 0 ? !c->in0 : !c->in1)
+			continue;
+		cJSON_AddItemToArray(fs, field_to_json(c->id, id == 0 ? c->name0 : c->name1,
+											   id == 0 ? c->type0 : c->type1));
+	}
+	/* highest id assigned so far (schema 0 ignores columns added later) */
+	highest = id == 0 ? highest_id0 : next_id - 1;
+	cJSON_AddNumberToObject(j, "highestFieldId", highest);
+	pk = cJSON_AddArrayToObject(j, "partitionKeys");
+	for (int i = 0; i < cfg->nparts; i++)
+		cJSON_AddItemToArray(pk, cJSON_CreateString(cfg->parts[i]));
+	cJSON_AddArrayToObject(j, "primaryKeys");
+	opts = cJSON_AddObjectToObject(j, "options");
+	{
+		char	   *b = pathf("%d", cfg->buckets);
+
+		cJSON_AddStringToObject(opts, "bucket", b);
+		free(b);
+	}
+	if (cfg->buckets > 0)
+		cJSON_AddStringToObject(opts, "bucket-key", cfg->bucket_key);
+	cJSON_AddStringToObject(opts, "file.format", "avro");
+	cJSON_AddStringToObject(opts, "manifest.format", "avro");
+	cJSON_AddNumberToObject(j, "timeMillis", (double) time_millis);
+	path = pathf("%s/schema/schema-%d", cfg->dir, id);
+	write_json(path, j);
+	free(path);
+	cJSON_Delete(j);
+}
+
+/* ---- Paimon manifest schemas as Paimon fields ------------------------- */
+
+static ts_type *
+mk(ts_type_kind k, bool nullable)
+{
+	ts_type    *t = ts_type_new(k, nullable);
+
+	if (t == NULL)
+		die("out of memory");
+	if (k == TS_VARCHAR || k == TS_VARBINARY)
+		t->length = TS_STRING_LENGTH;
+	return t;
+}
+
+static ts_type *
+mk_array(ts_type *e, bool nullable)
+{
+	ts_type    *t = mk(TS_ARRAY, nullable);
+
+	t->element = e;
+	return t;
+}
+
+static ts_type *
+mk_row(int n, const char *const *names, ts_type **types, bool nullable)
+{
+	ts_type    *t = mk(TS_ROW, nullable);
+
+	t->nfields = n;
+	t->fields = xcalloc((size_t) n, sizeof(ts_field));
+	for (int i = 0; i < n; i++)
+	{
+		t->fields[i].id = i;
+		t->fields[i].name = xstrdup(names[i]);
+		t->fields[i].type = types[i];
+	}
+	return t;
+}
+
+static ts_type *
+simple_stats_type(void)
+{
+	static const char *const names[] = {"_MIN_VALUES", "_MAX_VALUES", "_NULL_COUNTS"};
+	ts_type    *types[3];
+
+	types[0] = mk(TS_VARBINARY, false);
+	types[1] = mk(TS_VARBINARY, false);
+	types[2] = mk_array(mk(TS_BIGINT, true), true);
+	return mk_row(3, names, types, false);
+}
+
+/* ManifestEntry (Paimon 1.1/1.2 layout) */
+static ts_field *
+manifest_entry_fields(int *n)
+{
+	static const char *const fnames[] = {
+		"_FILE_NAME", "_FILE_SIZE", "_ROW_COUNT", "_MIN_KEY", "_MAX_KEY", "_KEY_STATS",
+		"_VALUE_STATS", "_MIN_SEQUENCE_NUMBER", "_MAX_SEQUENCE_NUMBER", "_SCHEMA_ID", "_LEVEL",
+		"_EXTRA_FILES", "_CREATION_TIME", "_DELETE_ROW_COUNT", "_EMBEDDED_FILE_INDEX",
+		"_FILE_SOURCE", "_VALUE_STATS_COLS", "_EXTERNAL_PATH"
+	};
+	ts_type    *ft[18];
+	ts_field   *f = xcalloc(6, sizeof(ts_field));
+	ts_type    *ct;
+
+	ft[0] = mk(TS_VARCHAR, false);
+	ft[1] = mk(TS_BIGINT, false);
+	ft[2] = mk(TS_BIGINT, false);
+	ft[3] = mk(TS_VARBINARY, false);
+	ft[4] = mk(TS_VARBINARY, false);
+	ft[5] = simple_stats_type();
+	ft[6] = simple_stats_type();
+	ft[7] = mk(TS_BIGINT, false);
+	ft[8] = mk(TS_BIGINT, false);
+	ft[9] = mk(TS_BIGINT, false);
+	ft[10] = mk(TS_INT, false);
+	ft[11] = mk_array(mk(TS_VARCHAR, false), false);
+	ct = mk(TS_TIMESTAMP, true);
+	ct->precision = 3;
+	ft[12] = ct;
+	ft[13] = mk(TS_BIGINT, true);
+	ft[14] = mk(TS_VARBINARY, true);
+	ft[15] = mk(TS_TINYINT, true);
+	ft[16] = mk_array(mk(TS_VARCHAR, false), true);
+	ft[17] = mk(TS_VARCHAR, true);
+	f[0] = (ts_field) {0, "_VERSION", mk(TS_INT, false), NULL};
+	f[1] = (ts_field) {1, "_KIND", mk(TS_TINYINT, false), NULL};
+	f[2] = (ts_field) {2, "_PARTITION", mk(TS_VARBINARY, false), NULL};
+	f[3] = (ts_field) {3, "_BUCKET", mk(TS_INT, false), NULL};
+	f[4] = (ts_field) {4, "_TOTAL_BUCKETS", mk(TS_INT, false), NULL};
+	f[5] = (ts_field) {5, "_FILE", mk_row(18, fnames, ft, false), NULL};
+	*n = 6;
+	return f;
+}
+
+/* ManifestFileMeta (Paimon 1.1/1.2 layout) */
+static ts_field *
+manifest_list_fields(int *n)
+{
+	ts_field   *f = xcalloc(11, sizeof(ts_field));
+
+	f[0] = (ts_field) {0, "_VERSION", mk(TS_INT, false), NULL};
+	f[1] = (ts_field) {1, "_FILE_NAME", mk(TS_VARCHAR, false), NULL};
+	f[2] = (ts_field) {2, "_FILE_SIZE", mk(TS_BIGINT, false), NULL};
+	f[3] = (ts_field) {3, "_NUM_ADDED_FILES", mk(TS_BIGINT, false), NULL};
+	f[4] = (ts_field) {4, "_NUM_DELETED_FILES", mk(TS_BIGINT, false), NULL};
+	f[5] = (ts_field) {5, "_PARTITION_STATS", simple_stats_type(), NULL};
+	f[6] = (ts_field) {6, "_SCHEMA_ID", mk(TS_BIGINT, false), NULL};
+	f[7] = (ts_field) {7, "_MIN_BUCKET", mk(TS_INT, true), NULL};
+	f[8] = (ts_field) {8, "_MAX_BUCKET", mk(TS_INT, true), NULL};
+	f[9] = (ts_field) {9, "_MIN_LEVEL", mk(TS_INT, true), NULL};
+	f[10] = (ts_field) {10, "_MAX_LEVEL", mk(TS_INT, true), NULL};
+	*n = 11;
+	return f;
+}
+
+/* ---- statistics --------------------------------------------------------- */
+
+typedef struct col_stats
+{
+	const ts_type *type;
+	bool		has;			/* min/max seen */
+	bool		usable;			/* min/max kept for this type/values */
+	ts_value	min;
+	ts_value	max;
+	int64_t		nulls;
+} col_stats;
+
+static bool
+stats_type_ok(ts_type_kind k)
+{
+	return !(ts_type_is_nested(k) || k == TS_BINARY || k == TS_VARBINARY);
+}
+
+static int
+cmp_values(const ts_value *a, const ts_value *b, const ts_type *t)
+{
+	switch (t->kind)
+	{
+		case TS_FLOAT:
+			return a->v.f < b->v.f ? -1 : a->v.f > b->v.f;
+		case TS_DOUBLE:
+			return a->v.d < b->v.d ? -1 : a->v.d > b->v.d;
+		case TS_DECIMAL:
+			return a->v.dec < b->v.dec ? -1 : a->v.dec > b->v.dec;
+		case TS_CHAR:
+		case TS_VARCHAR:
+			{
+				uint32_t	n = a->v.s.len < b->v.s.len ? a->v.s.len : b->v.s.len;
+				int			c = memcmp(a->v.s.p, b->v.s.p, n);
+
+				if (c)
+					return c < 0 ? -1 : 1;
+				return a->v.s.len < b->v.s.len ? -1 : a->v.s.len > b->v.s.len;
+			}
+		case TS_TIMESTAMP:
+		case TS_TIMESTAMP_LTZ:
+			if (a->v.ts.millis != b->v.ts.millis)
+				return a->v.ts.millis < b->v.ts.millis ? -1 : 1;
+			return a->v.ts.nanos < b->v.ts.nanos ? -1 : a->v.ts.nanos > b->v.ts.nanos;
+		default:
+			return a->v.i < b->v.i ? -1 : a->v.i > b->v.i;
+	}
+}
+
+static void
+stats_init(col_stats *s, const ts_type *t)
+{
+	memset(s, 0, sizeof(*s));
+	s->type = t;
+	s->usable = stats_type_ok(t->kind);
+}
+
+/* values are copied shallowly: strings must outlive the stats (same arena) */
+static void
+stats_add(col_stats *s, const ts_value *v)
+{
+	if (v->isnull)
+	{
+		s->nulls++;
+		return;
+	}
+	if (!s->usable)
+		return;
+	if ((s->type->kind == TS_CHAR || s->type->kind == TS_VARCHAR) && v->v.s.len > 16)
+	{
+		s->usable = false;
+		return;
+	}
+	if (!s->has || cmp_values(v, &s->min, s->type) < 0)
+		s->min = *v;
+	if (!s->has || cmp_values(v, &s->max, s->type) > 0)
+		s->max = *v;
+	s->has = true;
+}
+
+/* SimpleStats row value: {_MIN_VALUES, _MAX_VALUES, _NULL_COUNTS} */
+static void
+stats_value(col_stats *st, int n, ts_value *out, ts_arena *a)
+{
+	const ts_type **types = ts_arena_alloc(a, sizeof(ts_type *) * (size_t) (n ? n : 1));
+	ts_value   *mins = arena_values(a, n);
+	ts_value   *maxs = arena_values(a, n);
+	ts_value   *items = arena_values(a, 3);
+	ts_value   *counts = arena_values(a, n);
+	ts_err		err;
+
+	if (types == NULL)
+		die("out of memory");
+	for (int i = 0; i < n; i++)
+	{
+		ts_type    *nt = ts_arena_alloc(a, sizeof(ts_type));
+
+		if (nt == NULL)
+			die("out of memory");
+		*nt = *st[i].type;
+		nt->nullable = true;
+		types[i] = nt;
+		mins[i].isnull = maxs[i].isnull = !(st[i].usable && st[i].has);
+		if (!mins[i].isnull)
+		{
+			mins[i] = st[i].min;
+			maxs[i] = st[i].max;
+		}
+		counts[i].isnull = false;
+		counts[i].v.i = st[i].nulls;
+	}
+	for (int k = 0; k < 2; k++)
+	{
+		ts_buf		b;
+
+		ts_buf_init(&b);
+		if (!ts_binary_row_encode(types, k == 0 ? mins : maxs, n, true, &b, &err))
+			die_err("BinaryRow", &err);
+		items[k].v.s.p = ts_arena_dup(a, b.data, b.len);
+		items[k].v.s.len = (uint32_t) b.len;
+		ts_buf_free(&b);
+	}
+	items[2].v.nested.n = n;
+	items[2].v.nested.items = counts;
+	out->isnull = false;
+	out->v.nested.n = 3;
+	out->v.nested.items = items;
+}
+
+/* ---- the table ---------------------------------------------------------- */
+
+typedef struct group
+{
+	ts_buf		partition;		/* BinaryRow with arity prefix */
+	char	   *part_path;		/* "k=v/..." */
+	ts_value   *part_values;	/* for partition stats */
+	int32_t		bucket;
+	int64_t		next_seq;
+	int64_t    *rows;			/* row numbers of the current chunk */
+	int			nrows;
+	int			cap;
+} group;
+
+typedef struct entry
+{
+	ts_value	row[6];
+} entry;
+
+static const char *
+escape_part(const char *s, char *buf, size_t cap)
+{
+	size_t		o = 0;
+
+	for (; *s && o + 4 < cap; s++)
+	{
+		unsigned char c = (unsigned char) *s;
+
+		if (c < 0x20 || strchr("\"#%'*/:=?\\\x7f{}[]^", c))
+			o += (size_t) snprintf(buf + o, cap - o, "%%%02X", c);
+		else
+			buf[o++] = (char) c;
+	}
+	buf[o] = '\0';
+	return buf;
+}
+
+static char *
+partition_text(const ts_type *t, const ts_value *v)
+{
+	switch (t->kind)
+	{
+		case TS_BOOLEAN:
+			return xstrdup(v->v.i ? "true" : "false");
+		case TS_TINYINT:
+		case TS_SMALLINT:
+		case TS_INT:
+		case TS_BIGINT:
+		case TS_DATE:			/* legacy-name: days since epoch */
+			return pathf("%lld", (long long) v->v.i);
+		case TS_CHAR:
+		case TS_VARCHAR:
+			return pathf("%.*s", (int) v->v.s.len, (const char *) v->v.s.p);
+		default:
+			die("partition key type %s not supported by ts_gen (use integers, strings, DATE, BOOLEAN)",
+				ts_type_kind_name(t->kind));
+	}
+	return NULL;
+}
+
+int
+main(int argc, char **argv)
+{
+	config		cfg;
+	ts_err		err;
+	ts_field   *me_fields,
+			   *ml_fields;
+	int			nme,
+				nml;
+	group	   *groups = NULL;
+	int			ngroups = 0;
+	char	  **manifests = NULL;	/* all manifest names so far */
+	int64_t    *manifest_sizes = NULL;
+	int64_t    *manifest_added = NULL;
+	int		   *manifest_schema = NULL;
+	ts_value   *manifest_pstats = NULL; /* partition stats row per manifest */
+	int32_t    *manifest_minb = NULL,
+			   *manifest_maxb = NULL;
+	int			nmanifests = 0;
+	int64_t		total_records = 0;
+	const int64_t base_time = 1700000000000LL;
+	ts_arena	meta_arena;
+	char	   *list_uuid;
+	char	   *manifest_uuid;
+	int			list_counter = 0;
+	int			manifest_counter = 0;
+
+	if (argc < 2 || argv[1][0] == '-')
+	{
+		fprintf(stderr, "usage: ts_gen <table_dir> [--column NAME:TYPE ...] [--partition K] "
+				"[--buckets N --bucket-key K] [--rows R] [--snapshots S] [--files F] "
+				"[--null-every K] [--codec C] [--preset all-types|evolve] [--spec FILE] ...\n"
+				"see the comment at the top of src/tools/ts_gen.c\n");
+		return 2;
+	}
+	memset(&cfg, 0, sizeof(cfg));
+	cfg.dir = argv[1];
+	cfg.partitions = 2;
+	cfg.buckets = -1;
+	cfg.rows = 10;
+	cfg.snapshots = 1;
+	cfg.files = 1;
+	cfg.codec = TS_AVRO_CODEC_ZSTANDARD;
+	cfg.manifest_codec = TS_AVRO_CODEC_ZSTANDARD;
+	cfg.seed = 1;
+	apply_args(&cfg, argc - 2, argv + 2);
+	finish_config(&cfg);
+	rng_state = cfg.seed * 0x2545F4914F6CDD1DULL + 1;
+
+	{
+		char	   *sd = pathf("%s/schema", cfg.dir);
+
+		if (ts_path_is_dir(sd) && !cfg.force)
+			die("%s exists (use --force to overwrite)", sd);
+		mkdirs(sd);
+		free(sd);
+		sd = pathf("%s/snapshot", cfg.dir);
+		mkdirs(sd);
+		free(sd);
+		sd = pathf("%s/manifest", cfg.dir);
+		mkdirs(sd);
+		free(sd);
+	}
+	write_schema(&cfg, 0, base_time);
+	if (cfg.evolve)
+		write_schema(&cfg, 1, base_time + (int64_t) cfg.evolve_at * 1000 - 500);
+
+	me_fields = manifest_entry_fields(&nme);
+	ml_fields = manifest_list_fields(&nml);
+	ts_arena_init(&meta_arena, 64 * 1024);
+	list_uuid = new_uuid();
+	manifest_uuid = new_uuid();
+
+	for (int snap = 1; snap <= cfg.snapshots; snap++)
+	{
+		int			schema_id = cfg.evolve && snap >= cfg.evolve_at ? 1 : 0;
+		int64_t		time_millis = base_time + (int64_t) snap * 1000;
+		int64_t		first = (int64_t) (snap - 1) * cfg.rows;
+		ts_field   *dfields = xcalloc((size_t) cfg.ncols, sizeof(ts_field));
+		const gcol **dcols = xcalloc((size_t) cfg.ncols, sizeof(gcol *));
+		int			ndcols = 0;
+		entry	   *entries = NULL;
+		int			nentries = 0;
+		char	   *data_uuid = new_uuid();
+		int			data_counter = 0;
+		const ts_type *ptypes[MAX_COLS];
+		int			pidx[MAX_COLS];
+		const ts_type *btypes[MAX_COLS];
+		const gcol *bcols[MAX_COLS];
+		int			nbk = 0;
+		ts_arena	arena;
+
+		ts_arena_init(&arena, 256 * 1024);
+		/* data-file columns of this schema */
+		for (int i = 0; i < cfg.ncols; i++)
+		{
+			const gcol *c = &cfg.cols[i];
+
+			if (schema_id == 0 ? !c->in0 : !c->in1)
+				continue;
+			dfields[ndcols].id = c->id;
+			dfields[ndcols].name = schema_id == 0 ? c->name0 : c->name1;
+			dfields[ndcols].type = schema_id == 0 ? c->type0 : c->type1;
+			dcols[ndcols++] = c;
+		}
+		for (int p = 0; p < cfg.nparts; p++)
+		{
+			for (int i = 0; i < cfg.ncols; i++)
+				if (strcmp(cfg.cols[i].name0, cfg.parts[p]) == 0)
+					pidx[p] = i;
+			ptypes[p] = cfg.cols[pidx[p]].type0;
+		}
+		if (cfg.buckets > 0)
+		{
+			char	   *s = xstrdup(cfg.bucket_key),
+					   *save = NULL;
+
+			for (char *k = strtok_r(s, ",", &save); k; k = strtok_r(NULL, ",", &save))
+			{
+				bcols[nbk] = find_col(&cfg, k);
+				btypes[nbk] = bcols[nbk]->type0;
+				nbk++;
+			}
+			free(s);
+		}
+
+		for (int chunk = 0; chunk < cfg.files; chunk++)
+		{
+			int64_t		lo = first + cfg.rows * chunk / cfg.files;
+			int64_t		hi = first + cfg.rows * (chunk + 1) / cfg.files;
+
+			for (int g = 0; g < ngroups; g++)
+				groups[g].nrows = 0;
+			/* assign rows to (partition, bucket) groups */
+			for (int64_t i = lo; i < hi; i++)
+			{
+				ts_value	pv[MAX_COLS];
+				ts_buf		prow;
+				int32_t		bucket = 0;
+				int			g;
+
+				for (int p = 0; p < cfg.nparts; p++)
+					row_value(&cfg, &cfg.cols[pidx[p]], i, &pv[p], &arena);
+				ts_buf_init(&prow);
+				if (!ts_binary_row_encode(ptypes, pv, cfg.nparts, true, &prow, &err))
+					die_err("partition BinaryRow", &err);
+				if (cfg.buckets > 0)
+				{
+					ts_value	bv[MAX_COLS];
+
+					for (int k = 0; k < nbk; k++)
+						row_value(&cfg, bcols[k], i, &bv[k], &arena);
+					if (!ts_bucket_compute(TS_BUCKET_FN_DEFAULT, btypes, bv, nbk, cfg.buckets, &bucket, &err))
+						die_err("bucket", &err);
+				}
+				for (g = 0; g < ngroups; g++)
+					if (groups[g].bucket == bucket && groups[g].partition.len == prow.len &&
+						memcmp(groups[g].partition.data, prow.data, prow.len) == 0)
+						break;
+				if (g == ngroups)
+				{
+					group	   *ng;
+					char		esc[1024];
+					char	   *path = xstrdup("");
+
+					groups = realloc(groups, sizeof(group) * (size_t) (ngroups + 1));
+					if (groups == NULL)
+						die("out of memory");
+					ng = &groups[ngroups++];
+					memset(ng, 0, sizeof(*ng));
+					ng->partition = prow;
+					ng->bucket = bucket;
+					ng->part_values = xcalloc((size_t) (cfg.nparts ? cfg.nparts : 1), sizeof(ts_value));
+					for (int p = 0; p < cfg.nparts; p++)
+					{
+						char	   *txt = partition_text(ptypes[p], &pv[p]);
+						char	   *np;
+						char		ek[512];
+
+						if (txt[0] == '\0')
+						{
+							free(txt);
+							txt = xstrdup("__DEFAULT_PARTITION__");
+						}
+						np = pathf("%s%s=%s/", path, escape_part(cfg.parts[p], ek, sizeof(ek)),
+								   escape_part(txt, esc, sizeof(esc)));
+						free(path);
+						free(txt);
+						path = np;
+						/* keep a private copy of the value (strings from meta arena) */
+						ng->part_values[p] = pv[p];
+						if (ts_type_is_bytes(ptypes[p]->kind))
+							ng->part_values[p].v.s.p = ts_arena_dup(&meta_arena, pv[p].v.s.p, pv[p].v.s.len + 1);
+					}
+					ng->part_path = path;
+				}
+				else
+					ts_buf_free(&prow);
+				if (groups[g].nrows == groups[g].cap)
+				{
+					groups[g].cap = groups[g].cap ? groups[g].cap * 2 : 64;
+					groups[g].rows = realloc(groups[g].rows, sizeof(int64_t) * (size_t) groups[g].cap);
+					if (groups[g].rows == NULL)
+						die("out of memory");
+				}
+				groups[g].rows[groups[g].nrows++] = i;
+			}
+			/* one data file per non-empty group */
+			for (int g = 0; g < ngroups; g++)
+			{
+				group	   *gr = &groups[g];
+				ts_avro_writer *w;
+				col_stats  *st;
+				ts_value   *row;
+				ts_buf		out;
+				char	   *fname,
+						   *dir,
+						   *path;
+				entry	   *e;
+				ts_value   *file;
+				ts_value   *fi;
+				uint8_t		sync[16];
+
+				if (gr->nrows == 0)
+					continue;
+				w = ts_avro_writer_create_for_fields(dfields, ndcols, cfg.codec, &err);
+				if (w == NULL)
+					die_err("Avro writer", &err);
+				for (int k = 0; k < 16; k += 8)
+				{
+					uint64_t	r = rng_next();
+
+					memcpy(sync + k, &r, 8);
+				}
+				ts_avro_writer_set_sync(w, sync);
+				st = xcalloc((size_t) ndcols, sizeof(col_stats));
+				for (int c = 0; c < ndcols; c++)
+					stats_init(&st[c], dfields[c].type);
+				row = xcalloc((size_t) ndcols, sizeof(ts_value));
+				for (int r = 0; r < gr->nrows; r++)
+				{
+					for (int c = 0; c < ndcols; c++)
+					{
+						row_value(&cfg, dcols[c], gr->rows[r], &row[c], &arena);
+						stats_add(&st[c], &row[c]);
+					}
+					if (!ts_avro_writer_add(w, row, &err))
+						die_err("Avro row", &err);
+				}
+				ts_buf_init(&out);
+				if (!ts_avro_writer_finish(w, &out, &err))
+					die_err("Avro finish", &err);
+				ts_avro_writer_free(w);
+				fname = pathf("data-%s-%d.avro", data_uuid, data_counter++);
+				dir = pathf("%s/%sbucket-%d", cfg.dir, gr->part_path, (int) gr->bucket);
+				mkdirs(dir);
+				path = pathf("%s/%s", dir, fname);
+				write_bytes(path, out.data, out.len);
+
+				/* manifest entry */
+				entries = realloc(entries, sizeof(entry) * (size_t) (nentries + 1));
+				if (entries == NULL)
+					die("out of memory");
+				e = &entries[nentries++];
+				memset(e, 0, sizeof(*e));
+				e->row[0].v.i = 2;	/* _VERSION */
+				e->row[1].v.i = 0;	/* ADD */
+				e->row[2].v.s.p = ts_arena_dup(&meta_arena, gr->partition.data, gr->partition.len);
+				e->row[2].v.s.len = (uint32_t) gr->partition.len;
+				e->row[3].v.i = gr->bucket;
+				e->row[4].v.i = cfg.buckets;	/* -1 for unaware */
+				file = &e->row[5];
+				file->v.nested.n = 18;
+				file->v.nested.items = fi = arena_values(&meta_arena, 18);
+				{
+					static const uint8_t empty_row[12] = {0};
+					char	   *fn = ts_arena_dup(&meta_arena, fname, strlen(fname) + 1);
+
+					fi[0].v.s.p = (const uint8_t *) fn;
+					fi[0].v.s.len = (uint32_t) strlen(fn);
+					fi[1].v.i = (int64_t) out.len;
+					fi[2].v.i = gr->nrows;
+					fi[3].v.s.p = empty_row;
+					fi[3].v.s.len = 12;
+					fi[4] = fi[3];
+					stats_value(NULL, 0, &fi[5], &meta_arena);
+					/* strings in st point into 'arena' which lives until the snapshot ends */
+					stats_value(st, ndcols, &fi[6], &meta_arena);
+					fi[7].v.i = gr->next_seq;
+					fi[8].v.i = gr->next_seq + gr->nrows - 1;
+					gr->next_seq += gr->nrows;
+					fi[9].v.i = schema_id;
+					fi[10].v.i = 0;
+					fi[11].v.nested.n = 0;
+					fi[11].v.nested.items = arena_values(&meta_arena, 1);
+					fi[12].v.ts.millis = time_millis;
+					fi[13].v.i = 0;
+					fi[14].isnull = true;
+					fi[15].v.i = 0;
+					fi[16].isnull = true;
+					fi[17].isnull = true;
+				}
+				total_records += gr->nrows;
+				ts_buf_free(&out);
+				free(path);
+				free(dir);
+				free(fname);
+				free(row);
+				free(st);
+			}
+		}
+
+		/* the manifest of this commit */
+		{
+			ts_avro_writer *w = ts_avro_writer_create_for_fields(me_fields, nme, cfg.manifest_codec, &err);
+			ts_buf		out;
+			char	   *name = pathf("manifest-%s-%d", manifest_uuid, manifest_counter++);
+			char	   *path = pathf("%s/manifest/%s", cfg.dir, name);
+			col_stats  *pst = xcalloc((size_t) (cfg.nparts ? cfg.nparts : 1), sizeof(col_stats));
+			int32_t		minb = INT32_MAX,
+						maxb = INT32_MIN;
+
+			if (w == NULL)
+				die_err("manifest writer", &err);
+			for (int p = 0; p < cfg.nparts; p++)
+				stats_init(&pst[p], ptypes[p]);
+			for (int k = 0; k < nentries; k++)
+			{
+				ts_value	pv[MAX_COLS];
+				int			arity;
+				const ts_value *praw = &entries[k].row[2];
+
+				if (!ts_avro_writer_add(w, entries[k].row, &err))
+					die_err("manifest entry", &err);
+				if (entries[k].row[3].v.i < minb)
+					minb = (int32_t) entries[k].row[3].v.i;
+				if (entries[k].row[3].v.i > maxb)
+					maxb = (int32_t) entries[k].row[3].v.i;
+				if (cfg.nparts > 0)
+				{
+					if (!ts_binary_row_decode(praw->v.s.p, praw->v.s.len, ptypes, cfg.nparts, pv,
+											  &arity, &meta_arena, &err))
+						die_err("partition decode", &err);
+					for (int p = 0; p < cfg.nparts; p++)
+						stats_add(&pst[p], &pv[p]);
+				}
+			}
+			ts_buf_init(&out);
+			if (!ts_avro_writer_finish(w, &out, &err))
+				die_err("manifest finish", &err);
+			ts_avro_writer_free(w);
+			write_bytes(path, out.data, out.len);
+
+			manifests = realloc(manifests, sizeof(char *) * (size_t) (nmanifests + 1));
+			manifest_sizes = realloc(manifest_sizes, sizeof(int64_t) * (size_t) (nmanifests + 1));
+			manifest_added = realloc(manifest_added, sizeof(int64_t) * (size_t) (nmanifests + 1));
+			manifest_schema = realloc(manifest_schema, sizeof(int) * (size_t) (nmanifests + 1));
+			manifest_pstats = realloc(manifest_pstats, sizeof(ts_value) * (size_t) (nmanifests + 1));
+			manifest_minb = realloc(manifest_minb, sizeof(int32_t) * (size_t) (nmanifests + 1));
+			manifest_maxb = realloc(manifest_maxb, sizeof(int32_t) * (size_t) (nmanifests + 1));
+			if (!manifests || !manifest_sizes || !manifest_added || !manifest_schema ||
+				!manifest_pstats || !manifest_minb || !manifest_maxb)
+				die("out of memory");
+			manifests[nmanifests] = name;
+			manifest_sizes[nmanifests] = (int64_t) out.len;
+			manifest_added[nmanifests] = nentries;
+			manifest_schema[nmanifests] = schema_id;
+			stats_value(pst, cfg.nparts, &manifest_pstats[nmanifests], &meta_arena);
+			manifest_minb[nmanifests] = nentries ? minb : 0;
+			manifest_maxb[nmanifests] = nentries ? maxb : 0;
+			nmanifests++;
+			ts_buf_free(&out);
+			free(path);
+			free(pst);
+		}
+
+		/* manifest lists: base = manifests of earlier snapshots, delta = this one */
+		{
+			char	   *names[2];
+			int64_t		sizes[2];
+
+			for (int which = 0; which < 2; which++)
+			{
+				ts_avro_writer *w = ts_avro_writer_create_for_fields(ml_fields, nml, cfg.manifest_codec, &err);
+				int			from = which == 0 ? 0 : nmanifests - 1;
+				int			to = which == 0 ? nmanifests - 1 : nmanifests;
+				ts_buf		out;
+				char	   *path;
+
+				if (w == NULL)
+					die_err("manifest list writer", &err);
+				for (int m = from; m < to; m++)
+				{
+					ts_value	v[11];
+
+					memset(v, 0, sizeof(v));
+					v[0].v.i = 2;
+					v[1].v.s.p = (const uint8_t *) manifests[m];
+					v[1].v.s.len = (uint32_t) strlen(manifests[m]);
+					v[2].v.i = manifest_sizes[m];
+					v[3].v.i = manifest_added[m];
+					v[4].v.i = 0;
+					v[5] = manifest_pstats[m];
+					v[6].v.i = manifest_schema[m];
+					v[7].v.i = manifest_minb[m];
+					v[8].v.i = manifest_maxb[m];
+					v[9].v.i = 0;
+					v[10].v.i = 0;
+					if (!ts_avro_writer_add(w, v, &err))
+						die_err("manifest list entry", &err);
+				}
+				ts_buf_init(&out);
+				if (!ts_avro_writer_finish(w, &out, &err))
+					die_err("manifest list finish", &err);
+				ts_avro_writer_free(w);
+				names[which] = pathf("manifest-list-%s-%d", list_uuid, list_counter++);
+				path = pathf("%s/manifest/%s", cfg.dir, names[which]);
+				write_bytes(path, out.data, out.len);
+				sizes[which] = (int64_t) out.len;
+				ts_buf_free(&out);
+				free(path);
+			}
+
+			/* snapshot JSON + hints */
+			{
+				cJSON	   *j = cJSON_CreateObject();
+				char	   *path = pathf("%s/snapshot/snapshot-%d", cfg.dir, snap);
+				char	   *hint;
+				int64_t		delta = 0;
+
+				for (int k = 0; k < nentries; k++)
+					delta += entries[k].row[5].v.nested.items[2].v.i;
+				cJSON_AddNumberToObject(j, "version", 3);
+				cJSON_AddNumberToObject(j, "id", snap);
+				cJSON_AddNumberToObject(j, "schemaId", schema_id);
+				cJSON_AddStringToObject(j, "baseManifestList", names[0]);
+				cJSON_AddNumberToObject(j, "baseManifestListSize", (double) sizes[0]);
+				cJSON_AddStringToObject(j, "deltaManifestList", names[1]);
+				cJSON_AddNumberToObject(j, "deltaManifestListSize", (double) sizes[1]);
+				cJSON_AddNullToObject(j, "changelogManifestList");
+				cJSON_AddStringToObject(j, "commitUser", "ts_gen");
+				cJSON_AddNumberToObject(j, "commitIdentifier", snap);
+				cJSON_AddStringToObject(j, "commitKind", "APPEND");
+				cJSON_AddNumberToObject(j, "timeMillis", (double) time_millis);
+				cJSON_AddNumberToObject(j, "totalRecordCount", (double) total_records);
+				cJSON_AddNumberToObject(j, "deltaRecordCount", (double) delta);
+				cJSON_AddNumberToObject(j, "changelogRecordCount", 0);
+				write_json(path, j);
+				cJSON_Delete(j);
+				free(path);
+				hint = pathf("%d", snap);
+				path = pathf("%s/snapshot/LATEST", cfg.dir);
+				write_bytes(path, hint, strlen(hint));
+				free(path);
+				free(hint);
+				if (snap == 1)
+				{
+					path = pathf("%s/snapshot/EARLIEST", cfg.dir);
+					write_bytes(path, "1", 1);
+					free(path);
+				}
+			}
+			free(names[0]);
+			free(names[1]);
+		}
+		free(entries);
+		free(dfields);
+		free(dcols);
+		free(data_uuid);
+		ts_arena_free(&arena);
+	}
+	printf("ts_gen: wrote %s: %d snapshot(s), %lld rows, %d manifest(s)%s\n", cfg.dir, cfg.snapshots,
+		   (long long) total_records, nmanifests, cfg.evolve ? ", 2 schemas" : "");
+	return 0;
+}
