@@ -14,8 +14,6 @@
  * Readers are linked in as they are written; a missing one is a weak NULL
  * symbol and the dispatcher refuses the format instead of guessing.
  */
-#pragma weak ts_parquet_open
-#pragma weak ts_orc_open
 #pragma weak ts_csv_open
 #pragma weak ts_json_open
 

@@ -79,6 +79,7 @@ typedef struct ts_reader_metrics
 	int64_t		rows_read;
 	int32_t		row_groups_total;	/* row groups / stripes / blocks */
 	int32_t		row_groups_kept;
+	int32_t		files_opened;	/* set by src/read (split readers) */
 } ts_reader_metrics;
 
 typedef struct ts_format_reader ts_format_reader;

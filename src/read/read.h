@@ -6,7 +6,12 @@
  * changes through Paimon cast rules), partition columns filled from the
  * manifest's partition row, deletion vectors, and (for primary-key tables)
  * merge-on-read.  Unsupported table features fail closed with
- * TS_ERR_UNSUPPORTED naming them.
+ * TS_ERR_UNSUPPORTED naming them: merge engines other than deduplicate /
+ * first-row / partial-update / aggregation, sequence groups, aggregate
+ * functions outside sum, product, min, max, last_value,
+ * last_non_null_value, first_value, first_non_null_value, bool_and,
+ * bool_or, listagg; data evolution (_WRITE_COLS, data-evolution.enabled);
+ * casts outside cast.h.  Corrupt deletion vectors are TS_ERR_CORRUPT.
  */
 #ifndef TS_READ_H
 #define TS_READ_H
@@ -29,7 +34,10 @@ ts_split_reader *ts_split_reader_open(ts_plan *plan, const ts_split *split,
  */
 int			ts_split_reader_next(ts_split_reader *r, ts_batch *batch, ts_err *err);
 
-/* Bytes / rows / files read so far (for EXPLAIN ANALYZE). */
+/*
+ * Bytes / rows / row groups read from data files and files_opened so far
+ * (for EXPLAIN ANALYZE); includes files still open.
+ */
 const ts_reader_metrics *ts_split_reader_metrics(const ts_split_reader *r);
 
 void		ts_split_reader_close(ts_split_reader *r);

@@ -1,0 +1,411 @@
+/*
+ * data_file.c - one data file read in the table's read schema.
+ *
+ * Owns: schema evolution for one file (PAIMON-FORMAT.md 2.5): read-schema
+ * fields are matched to the file's data schema by field id, requested
+ * from the file reader with their write-time name and type, cast when the
+ * types differ; fields the file's schema lacks read as NULL; partition
+ * columns come from the split's partition row, never from the file.  For
+ * key-value (primary-key) files also _SEQUENCE_NUMBER and _VALUE_KIND.
+ * Applies the file's deletion vector by row position.
+ */
+#include <string.h>
+
+#include "read/cast.h"
+#include "read/read_internal.h"
+
+int			ts_read_batch_rows = 0;
+
+typedef enum col_source
+{
+	COL_NULL,					/* not in the file's schema: NULL */
+	COL_PARTITION,				/* from split->partition_values */
+	COL_FILE					/* from the file (maybe cast) */
+} col_source;
+
+typedef struct col_map
+{
+	col_source	source;
+	int			src;			/* partition index or file column index */
+	const ts_type *from;		/* data type (COL_FILE) */
+	const ts_type *to;			/* read type */
+	bool		cast;
+} col_map;
+
+struct ts_data_file_reader
+{
+	const ts_scan_file *file;
+	const ts_split *split;
+	ts_format_reader *fr;
+	ts_read_column *rcols;
+	int			nrcols;
+	col_map    *map;
+	int			nfields;
+	int			seq_col;		/* file column index or -1 */
+	int			kind_col;
+	ts_type    *seq_type;
+	ts_type    *kind_type;
+	bool		snapshot_ordering;	/* sequence.snapshot-ordering for APPEND files */
+	ts_deletion_vector *dv;
+	int64_t		pos;			/* row position of the next file row */
+	ts_arena	arena;			/* cast results, reset per batch */
+	int			cap;
+	ts_value   *values;
+	int64_t    *seq;
+	int8_t	   *kind;
+	bool		done;
+	const char **opt_keys;		/* text format options */
+	const char **opt_values;
+};
+
+static const ts_schema *
+file_schema(ts_plan *plan, int64_t id, ts_err *err)
+{
+	for (int i = 0; i < plan->nschemas; i++)
+		if (plan->schemas[i] && plan->schemas[i]->id == id)
+			return plan->schemas[i];
+	if (plan->schema && plan->schema->id == id)
+		return plan->schema;
+	return ts_plan_schema(plan, id, err);
+}
+
+static int
+field_by_id(const ts_schema *s, int32_t id)
+{
+	for (int i = 0; i < s->nfields; i++)
+		if (s->fields[i].id == id)
+			return i;
+	return -1;
+}
+
+static int
+partition_index(const ts_schema *s, const char *name)
+{
+	for (int i = 0; i < s->npartition_keys; i++)
+		if (strcmp(s->partition_keys[i], name) == 0)
+			return i;
+	return -1;
+}
+
+/* Add a file column (deduplicated by field id); returns its index. */
+static int
+add_rcol(ts_data_file_reader *r, int32_t id, const char *name, const ts_type *type)
+{
+	for (int i = 0; i < r->nrcols; i++)
+		if (r->rcols[i].field_id == id && strcmp(r->rcols[i].name, name) == 0)
+			return i;
+	r->rcols[r->nrcols].field_id = id;
+	r->rcols[r->nrcols].name = name;
+	r->rcols[r->nrcols].type = type;
+	return r->nrcols++;
+}
+
+ts_data_file_reader *
+ts_data_file_open(ts_plan *plan, const ts_split *split, const ts_scan_file *file,
+				  const int *fields, int nfields, bool key_value, ts_err *err)
+{
+	ts_data_file_reader *r;
+	const ts_schema *rs = plan->schema;
+	const ts_schema *ds;
+	const char *path = file->path;
+
+	ds = file->entry ? file_schema(plan, file->entry->file.schema_id, err) : rs;
+	if (ds == NULL)
+	{
+		ts_error_context(err, "data file \"%s\"", path);
+		return NULL;
+	}
+	r = ts_calloc(1, sizeof(*r));
+	if (r == NULL)
+	{
+		ts_error(err, TS_ERR_NOMEM, "out of memory");
+		return NULL;
+	}
+	r->file = file;
+	r->split = split;
+	r->nfields = nfields;
+	r->seq_col = r->kind_col = -1;
+	ts_arena_init(&r->arena, 0);
+	r->map = ts_calloc(nfields ? nfields : 1, sizeof(col_map));
+	r->rcols = ts_calloc(nfields + 2, sizeof(ts_read_column));
+	if (r->map == NULL || r->rcols == NULL)
+	{
+		ts_error(err, TS_ERR_NOMEM, "out of memory");
+		goto fail;
+	}
+
+	for (int i = 0; i < nfields; i++)
+	{
+		const ts_field *f;
+		int			pi,
+					di;
+
+		if (fields[i] < 0 || fields[i] >= rs->nfields)
+		{
+			ts_error(err, TS_ERR_INVALID, "column index %d out of range", fields[i]);
+			goto fail;
+		}
+		f = &rs->fields[fields[i]];
+		r->map[i].to = f->type;
+		pi = partition_index(rs, f->name);
+		if (pi >= 0)
+		{
+			if (split->partition_values == NULL)
+			{
+				ts_error(err, TS_ERR_INVALID, "split of \"%s\" has no decoded partition values", path);
+				goto fail;
+			}
+			r->map[i].source = COL_PARTITION;
+			r->map[i].src = pi;
+			continue;
+		}
+		di = field_by_id(ds, f->id);
+		if (di < 0)
+		{
+			r->map[i].source = COL_NULL;
+			continue;
+		}
+		r->map[i].source = COL_FILE;
+		r->map[i].from = ds->fields[di].type;
+		r->map[i].cast = ts_cast_needed(ds->fields[di].type, f->type);
+		if (r->map[i].cast && !ts_cast_check(ds->fields[di].type, f->type, f->name, err))
+		{
+			ts_error_context(err, "data file \"%s\"", path);
+			goto fail;
+		}
+		r->map[i].src = add_rcol(r, ds->fields[di].id, ds->fields[di].name, ds->fields[di].type);
+	}
+	if (key_value)
+	{
+		r->seq_type = ts_type_new(TS_BIGINT, false);
+		r->kind_type = ts_type_new(TS_TINYINT, false);
+		if (r->seq_type == NULL || r->kind_type == NULL)
+		{
+			ts_error(err, TS_ERR_NOMEM, "out of memory");
+			goto fail;
+		}
+		r->seq_col = add_rcol(r, TS_SEQUENCE_NUMBER_ID, "_SEQUENCE_NUMBER", r->seq_type);
+		r->kind_col = add_rcol(r, TS_VALUE_KIND_ID, "_VALUE_KIND", r->kind_type);
+		if (file->entry == NULL)
+		{
+			ts_error(err, TS_ERR_INVALID, "key-value file \"%s\" without manifest entry", path);
+			goto fail;
+		}
+		r->snapshot_ordering = ts_read_option_bool(plan, "sequence.snapshot-ordering", false) &&
+			file->entry->file.file_source == 0;
+	}
+
+	if (file->dv_path)
+	{
+		r->dv = ts_dv_load(file->dv_path, file->dv_offset, file->dv_length, err);
+		if (r->dv == NULL)
+		{
+			ts_error_context(err, "data file \"%s\"", path);
+			goto fail;
+		}
+		if (file->dv_cardinality >= 0 && ts_dv_cardinality(r->dv) != file->dv_cardinality)
+		{
+			ts_error(err, TS_ERR_CORRUPT,
+					 "deletion vector \"%s\" of data file \"%s\": cardinality %lld, index manifest says %lld",
+					 file->dv_path, path, (long long) ts_dv_cardinality(r->dv),
+					 (long long) file->dv_cardinality);
+			goto fail;
+		}
+	}
+
+	{
+		ts_reader_options opts;
+
+		memset(&opts, 0, sizeof(opts));
+		opts.batch_rows = ts_read_batch_rows;
+		if (file->format == TS_FORMAT_CSV || file->format == TS_FORMAT_JSON ||
+			file->format == TS_FORMAT_TEXT)
+		{
+			/* text formats take their csv./json./text. options from the table */
+			r->opt_keys = ts_calloc(plan->noptions + 1, sizeof(char *));
+			r->opt_values = ts_calloc(plan->noptions + 1, sizeof(char *));
+			if (r->opt_keys == NULL || r->opt_values == NULL)
+			{
+				ts_error(err, TS_ERR_NOMEM, "out of memory");
+				goto fail;
+			}
+			for (int i = 0; i < plan->noptions; i++)
+			{
+				r->opt_keys[i] = plan->options[i].key;
+				r->opt_values[i] = plan->options[i].value;
+			}
+			opts.ntext_options = plan->noptions;
+			opts.text_option_keys = r->opt_keys;
+			opts.text_option_values = r->opt_values;
+		}
+		r->fr = ts_format_open(file->format, path, r->rcols, r->nrcols, &opts, err);
+	}
+	if (r->fr == NULL)
+		goto fail;
+	return r;
+
+fail:
+	ts_data_file_close(r, NULL);
+	return NULL;
+}
+
+static bool
+ensure_cap(ts_data_file_reader *r, int rows, ts_err *err)
+{
+	if (rows <= r->cap)
+		return true;
+	ts_free(r->values);
+	ts_free(r->seq);
+	ts_free(r->kind);
+	r->values = ts_calloc((size_t) rows * (r->nfields ? r->nfields : 1), sizeof(ts_value));
+	r->seq = ts_calloc(rows, sizeof(int64_t));
+	r->kind = ts_calloc(rows, sizeof(int8_t));
+	if (r->values == NULL || r->seq == NULL || r->kind == NULL)
+	{
+		r->cap = 0;
+		return ts_error(err, TS_ERR_NOMEM, "out of memory");
+	}
+	r->cap = rows;
+	return true;
+}
+
+int
+ts_data_file_next(ts_data_file_reader *r, ts_data_file_batch *out, ts_err *err)
+{
+	ts_batch	in;
+	int			n;
+
+	memset(out, 0, sizeof(*out));
+	out->ncols = r->nfields;
+	while (!r->done)
+	{
+		int			kept = 0;
+
+		if (!TS_CHECK_INTERRUPTS(err))
+			return -1;
+		memset(&in, 0, sizeof(in));
+		n = ts_format_next(r->fr, &in, err);
+		if (n < 0)
+		{
+			ts_error_context(err, "data file \"%s\"", r->file->path);
+			return -1;
+		}
+		if (n == 0)
+		{
+			r->done = true;
+			break;
+		}
+		if (in.ncols != r->nrcols || (r->nrcols > 0 && in.values == NULL))
+		{
+			ts_error(err, TS_ERR_CORRUPT, "data file \"%s\": reader returned %d columns, expected %d",
+					 r->file->path, in.ncols, r->nrcols);
+			return -1;
+		}
+		if (!ensure_cap(r, n, err))
+			return -1;
+		ts_arena_reset(&r->arena);
+		for (int row = 0; row < n; row++)
+		{
+			int64_t		pos = r->pos++;
+			ts_value   *dst;
+
+			if (r->dv && ts_dv_is_deleted(r->dv, pos))
+				continue;
+			dst = &r->values[(size_t) kept * r->nfields];
+			for (int c = 0; c < r->nfields; c++)
+			{
+				const col_map *m = &r->map[c];
+
+				switch (m->source)
+				{
+					case COL_NULL:
+						memset(&dst[c], 0, sizeof(ts_value));
+						dst[c].isnull = true;
+						break;
+					case COL_PARTITION:
+						dst[c] = r->split->partition_values[m->src];
+						break;
+					case COL_FILE:
+						{
+							const ts_value *v = ts_batch_at(&in, row, m->src);
+
+							if (m->cast)
+							{
+								if (!ts_cast_value(v, m->from, m->to, &dst[c], &r->arena, err))
+								{
+									ts_error_context(err, "data file \"%s\", row %lld",
+													 r->file->path, (long long) pos);
+									return -1;
+								}
+							}
+							else
+								dst[c] = *v;
+						}
+						break;
+				}
+			}
+			if (r->seq_col >= 0)
+			{
+				const ts_value *s = ts_batch_at(&in, row, r->seq_col);
+				const ts_value *k = ts_batch_at(&in, row, r->kind_col);
+
+				if (s->isnull || k->isnull || k->v.i < 0 || k->v.i > 3)
+				{
+					ts_error(err, TS_ERR_CORRUPT,
+							 "data file \"%s\", row %lld: invalid _SEQUENCE_NUMBER/_VALUE_KIND",
+							 r->file->path, (long long) pos);
+					return -1;
+				}
+				r->seq[kept] = r->snapshot_ordering ?
+					r->file->entry->file.min_sequence_number : s->v.i;
+				r->kind[kept] = (int8_t) k->v.i;
+			}
+			kept++;
+		}
+		if (kept > 0)
+		{
+			out->nrows = kept;
+			out->values = r->values;
+			out->seq = r->seq_col >= 0 ? r->seq : NULL;
+			out->kind = r->seq_col >= 0 ? r->kind : NULL;
+			return kept;
+		}
+	}
+	return 0;
+}
+
+void
+ts_data_file_add_metrics(const ts_data_file_reader *r, ts_reader_metrics *acc)
+{
+	if (r == NULL || r->fr == NULL || acc == NULL)
+		return;
+	acc->bytes_read += r->fr->metrics.bytes_read;
+	acc->rows_read += r->fr->metrics.rows_read;
+	acc->row_groups_total += r->fr->metrics.row_groups_total;
+	acc->row_groups_kept += r->fr->metrics.row_groups_kept;
+	acc->files_opened++;
+}
+
+void
+ts_data_file_close(ts_data_file_reader *r, ts_reader_metrics *acc)
+{
+	if (r == NULL)
+		return;
+	if (r->fr)
+	{
+		ts_data_file_add_metrics(r, acc);
+		ts_format_close(r->fr);
+	}
+	ts_dv_free(r->dv);
+	ts_arena_free(&r->arena);
+	ts_free(r->values);
+	ts_free(r->seq);
+	ts_free(r->kind);
+	ts_free(r->map);
+	ts_free(r->rcols);
+	ts_free(r->opt_keys);
+	ts_free(r->opt_values);
+	ts_type_free(r->seq_type);
+	ts_type_free(r->kind_type);
+	ts_free(r);
+}

@@ -1,0 +1,309 @@
+/*
+ * deletion_vector.c - load and query Paimon deletion vectors.
+ *
+ * Owns: the two on-disk DV layouts of PAIMON-FORMAT.md 7.6.
+ *   32-bit: int32 BE size | int32 BE magic 1581511376 | portable Roaring
+ *           | int32 BE CRC32(magic + bitmap)
+ *   64-bit: int32 BE size | LE { int32 magic 1681511377, int64 count,
+ *           count x (int32 key, portable Roaring) } | int32 BE CRC32
+ * Roaring bitmaps are decoded with libroaring's bounds-checked portable
+ * deserializer; every length is checked before use.
+ */
+#include <string.h>
+#include <zlib.h>
+#include <roaring/roaring.h>
+
+#include "base/ts_fs.h"
+#include "read/deletion_vector.h"
+
+#define DV_MAGIC32 1581511376u
+#define DV_MAGIC64 1681511377u
+/* a DV larger than this is not something Paimon writes: refuse */
+#define DV_MAX_BYTES ((int64_t) 1 << 30)
+
+struct ts_deletion_vector
+{
+	bool		is64;
+	int			nbitmaps;		/* 1 for 32-bit */
+	uint32_t   *keys;			/* high 32 bits per bitmap (64-bit only) */
+	roaring_bitmap_t **bitmaps;
+	int64_t		cardinality;
+};
+
+void
+ts_dv_free(ts_deletion_vector *dv)
+{
+	if (dv == NULL)
+		return;
+	for (int i = 0; i < dv->nbitmaps; i++)
+		if (dv->bitmaps[i])
+			roaring_bitmap_free(dv->bitmaps[i]);
+	ts_free(dv->bitmaps);
+	ts_free(dv->keys);
+	ts_free(dv);
+}
+
+/* Deserialize one portable Roaring bitmap, consuming exactly its bytes. */
+static roaring_bitmap_t *
+read_roaring(ts_cursor *c, const char *what, ts_err *err)
+{
+	size_t		left = ts_cursor_left(c);
+	size_t		used;
+	roaring_bitmap_t *rb;
+
+	if (left == 0)
+	{
+		ts_error(err, TS_ERR_CORRUPT, "deletion vector in \"%s\": truncated bitmap", what);
+		return NULL;
+	}
+	used = roaring_bitmap_portable_deserialize_size((const char *) c->p, left);
+	if (used == 0 || used > left)
+	{
+		ts_error(err, TS_ERR_CORRUPT, "deletion vector in \"%s\": invalid Roaring bitmap", what);
+		return NULL;
+	}
+	rb = roaring_bitmap_portable_deserialize_safe((const char *) c->p, used);
+	if (rb == NULL)
+	{
+		ts_error(err, TS_ERR_CORRUPT, "deletion vector in \"%s\": invalid Roaring bitmap", what);
+		return NULL;
+	}
+	c->p += used;
+	return rb;
+}
+
+ts_deletion_vector *
+ts_dv_decode(const uint8_t *bytes, size_t len, int64_t length, const char *what, ts_err *err)
+{
+	ts_cursor	c;
+	uint32_t	size,
+				magic_be,
+				crc_stored;
+	uint32_t	crc;
+	const uint8_t *body;
+	ts_deletion_vector *dv;
+
+	ts_cursor_init(&c, bytes, len);
+	if (!ts_cursor_be32(&c, &size, err))
+	{
+		ts_error_context(err, "deletion vector in \"%s\"", what);
+		return NULL;
+	}
+	if (size < 4 || (size_t) size > ts_cursor_left(&c) || ts_cursor_left(&c) - size < 4)
+	{
+		ts_error(err, TS_ERR_CORRUPT, "deletion vector in \"%s\": size %u out of range", what, size);
+		return NULL;
+	}
+	body = c.p;
+	crc_stored = ts_load_be32(body + size);
+	crc = (uint32_t) crc32(0L, body, size);
+	if (crc != crc_stored)
+	{
+		ts_error(err, TS_ERR_CORRUPT, "deletion vector in \"%s\": CRC mismatch (stored %08x, computed %08x)",
+				 what, crc_stored, crc);
+		return NULL;
+	}
+	magic_be = ts_load_be32(body);
+
+	dv = ts_calloc(1, sizeof(*dv));
+	if (dv == NULL)
+	{
+		ts_error(err, TS_ERR_NOMEM, "out of memory");
+		return NULL;
+	}
+	ts_cursor_init(&c, body + 4, size - 4);
+
+	if (magic_be == DV_MAGIC32)
+	{
+		if (length >= 0 && length != (int64_t) size)
+		{
+			ts_error(err, TS_ERR_CORRUPT, "deletion vector in \"%s\": length %lld does not match size %u",
+					 what, (long long) length, size);
+			goto fail;
+		}
+		dv->is64 = false;
+		dv->nbitmaps = 1;
+		dv->bitmaps = ts_calloc(1, sizeof(roaring_bitmap_t *));
+		if (dv->bitmaps == NULL)
+		{
+			ts_error(err, TS_ERR_NOMEM, "out of memory");
+			goto fail;
+		}
+		dv->bitmaps[0] = read_roaring(&c, what, err);
+		if (dv->bitmaps[0] == NULL)
+			goto fail;
+		dv->cardinality = (int64_t) roaring_bitmap_get_cardinality(dv->bitmaps[0]);
+	}
+	else if (ts_load_le32(body) == DV_MAGIC64)
+	{
+		uint64_t	count;
+
+		if (length >= 0 && length != (int64_t) size + 8)
+		{
+			ts_error(err, TS_ERR_CORRUPT, "deletion vector in \"%s\": length %lld does not match size %u",
+					 what, (long long) length, size);
+			goto fail;
+		}
+		dv->is64 = true;
+		if (!ts_cursor_le64(&c, &count, err))
+		{
+			ts_error_context(err, "deletion vector in \"%s\"", what);
+			goto fail;
+		}
+		/* each bitmap needs at least a 4-byte key and an 8-byte header */
+		if (count > ts_cursor_left(&c) / 12)
+		{
+			ts_error(err, TS_ERR_CORRUPT, "deletion vector in \"%s\": bitmap count %llu out of range",
+					 what, (unsigned long long) count);
+			goto fail;
+		}
+		if (count > 0)
+		{
+			dv->keys = ts_calloc(count, sizeof(uint32_t));
+			dv->bitmaps = ts_calloc(count, sizeof(roaring_bitmap_t *));
+			if (dv->keys == NULL || dv->bitmaps == NULL)
+			{
+				ts_error(err, TS_ERR_NOMEM, "out of memory");
+				goto fail;
+			}
+		}
+		for (uint64_t i = 0; i < count; i++)
+		{
+			uint32_t	key;
+
+			if (!ts_cursor_le32(&c, &key, err))
+			{
+				ts_error_context(err, "deletion vector in \"%s\"", what);
+				goto fail;
+			}
+			if (i > 0 && key <= dv->keys[i - 1])
+			{
+				ts_error(err, TS_ERR_CORRUPT, "deletion vector in \"%s\": bitmap keys not ascending", what);
+				goto fail;
+			}
+			dv->keys[i] = key;
+			dv->bitmaps[i] = read_roaring(&c, what, err);
+			dv->nbitmaps = (int) i + 1;
+			if (dv->bitmaps[i] == NULL)
+				goto fail;
+			dv->cardinality += (int64_t) roaring_bitmap_get_cardinality(dv->bitmaps[i]);
+		}
+	}
+	else
+	{
+		ts_error(err, TS_ERR_CORRUPT, "deletion vector in \"%s\": bad magic number %08x", what, magic_be);
+		goto fail;
+	}
+	if (ts_cursor_left(&c) != 0)
+	{
+		ts_error(err, TS_ERR_CORRUPT, "deletion vector in \"%s\": %zu trailing bytes",
+				 what, ts_cursor_left(&c));
+		goto fail;
+	}
+	return dv;
+
+fail:
+	ts_dv_free(dv);
+	return NULL;
+}
+
+ts_deletion_vector *
+ts_dv_load(const char *path, int64_t offset, int64_t length, ts_err *err)
+{
+	ts_file    *f;
+	int64_t		fsize;
+	uint8_t		head[4];
+	uint8_t		version;
+	uint32_t	size;
+	uint8_t    *buf = NULL;
+	ts_deletion_vector *dv = NULL;
+
+	f = ts_file_open(path, err);
+	if (f == NULL)
+		return NULL;
+	fsize = ts_file_size(f);
+	if (fsize < 1 || !ts_file_pread(f, &version, 1, 0, err))
+	{
+		if (err && err->code == TS_OK)
+			ts_error(err, TS_ERR_CORRUPT, "deletion vector file \"%s\" is empty", path);
+		goto done;
+	}
+	if (version != 1)
+	{
+		ts_error(err, TS_ERR_CORRUPT, "deletion vector file \"%s\": unsupported version %d", path, version);
+		goto done;
+	}
+	if (offset < 1 || offset > fsize - 4)
+	{
+		ts_error(err, TS_ERR_CORRUPT, "deletion vector in \"%s\": offset %lld out of range (file has %lld bytes)",
+				 path, (long long) offset, (long long) fsize);
+		goto done;
+	}
+	if (!ts_file_pread(f, head, 4, offset, err))
+		goto done;
+	size = ts_load_be32(head);
+	if ((int64_t) size > DV_MAX_BYTES || offset + 4 + (int64_t) size + 4 > fsize)
+	{
+		ts_error(err, TS_ERR_CORRUPT, "deletion vector in \"%s\" at offset %lld: size %u out of range",
+				 path, (long long) offset, size);
+		goto done;
+	}
+	buf = ts_malloc((size_t) size + 8);
+	if (buf == NULL)
+	{
+		ts_error(err, TS_ERR_NOMEM, "out of memory reading deletion vector \"%s\"", path);
+		goto done;
+	}
+	if (!ts_file_pread(f, buf, (size_t) size + 8, offset, err))
+		goto done;
+	dv = ts_dv_decode(buf, (size_t) size + 8, length, path, err);
+
+done:
+	ts_free(buf);
+	ts_file_close(f);
+	return dv;
+}
+
+bool
+ts_dv_is_deleted(const ts_deletion_vector *dv, int64_t position)
+{
+	uint32_t	hi,
+				lo;
+
+	if (dv == NULL || position < 0)
+		return false;
+	hi = (uint32_t) ((uint64_t) position >> 32);
+	lo = (uint32_t) position;
+	if (!dv->is64)
+		return hi == 0 && roaring_bitmap_contains(dv->bitmaps[0], lo);
+	/* binary search the key */
+	{
+		int			a = 0,
+					b = dv->nbitmaps - 1;
+
+		while (a <= b)
+		{
+			int			m = a + (b - a) / 2;
+
+			if (dv->keys[m] == hi)
+				return roaring_bitmap_contains(dv->bitmaps[m], lo);
+			if (dv->keys[m] < hi)
+				a = m + 1;
+			else
+				b = m - 1;
+		}
+	}
+	return false;
+}
+
+int64_t
+ts_dv_cardinality(const ts_deletion_vector *dv)
+{
+	return dv ? dv->cardinality : 0;
+}
+
+bool
+ts_dv_is_64bit(const ts_deletion_vector *dv)
+{
+	return dv && dv->is64;
+}

@@ -1,0 +1,1014 @@
+/*
+ * merge.c - merge-on-read of a primary-key split (PAIMON-FORMAT.md 7.4/7.5).
+ *
+ * Owns: the streaming k-way merge of the split's data files (each file is
+ * sorted by key and holds each key once) by trimmed primary key, then
+ * user sequence fields (sequence.field / sequence.field.sort-order), then
+ * _SEQUENCE_NUMBER, then retract before add; and the merge engines
+ * deduplicate, first-row, partial-update (without sequence groups) and
+ * aggregation (sum, product, min, max, last_value, last_non_null_value,
+ * first_value, first_non_null_value, bool_and, bool_or, listagg).  A key
+ * with a single record is emitted unchanged; -U/-D results are dropped.
+ * Memory: one batch per file plus one output batch.
+ */
+#include <stdio.h>
+#include <string.h>
+#include <strings.h>
+
+#include "read/read_internal.h"
+
+typedef enum merge_engine
+{
+	ENGINE_DEDUPLICATE,
+	ENGINE_FIRST_ROW,
+	ENGINE_PARTIAL_UPDATE,
+	ENGINE_AGGREGATION
+} merge_engine;
+
+typedef enum agg_fn
+{
+	AGG_PRIMARY_KEY,
+	AGG_SUM,
+	AGG_PRODUCT,
+	AGG_MIN,
+	AGG_MAX,
+	AGG_LAST_VALUE,
+	AGG_LAST_NON_NULL_VALUE,
+	AGG_FIRST_VALUE,
+	AGG_FIRST_NON_NULL_VALUE,
+	AGG_BOOL_AND,
+	AGG_BOOL_OR,
+	AGG_LISTAGG
+} agg_fn;
+
+static const struct
+{
+	const char *name;
+	agg_fn		fn;
+}			agg_names[] =
+{
+	{"sum", AGG_SUM},
+	{"product", AGG_PRODUCT},
+	{"min", AGG_MIN},
+	{"max", AGG_MAX},
+	{"last_value", AGG_LAST_VALUE},
+	{"last_non_null_value", AGG_LAST_NON_NULL_VALUE},
+	{"first_value", AGG_FIRST_VALUE},
+	{"first_non_null_value", AGG_FIRST_NON_NULL_VALUE},
+	{"first_not_null_value", AGG_FIRST_NON_NULL_VALUE},	/* legacy name */
+	{"bool_and", AGG_BOOL_AND},
+	{"bool_or", AGG_BOOL_OR},
+	{"listagg", AGG_LISTAGG},
+};
+
+typedef struct cursor
+{
+	ts_data_file_reader *reader;
+	ts_data_file_batch batch;
+	int			row;
+	int			file_index;
+} cursor;
+
+struct ts_merge_reader
+{
+	ts_plan    *plan;
+	const ts_split *split;
+	/* internal columns: read-schema field indexes */
+	int			nint;
+	int		   *int_fields;
+	const ts_type **types;
+	const char **names;
+	/* output column -> internal column */
+	int			nout;
+	int		   *out_map;
+	int			nkeys;
+	int		   *key_cols;
+	int			nseq;
+	int		   *seq_cols;
+	bool		seq_descending;
+
+	merge_engine engine;
+	bool		ignore_delete;
+	bool		remove_record_on_delete;
+	agg_fn	   *aggs;
+	bool	   *ignore_retract;
+	const char **delimiters;
+
+	cursor	   *cursors;
+	int			ncursors;
+	int		   *heap;			/* cursor indexes, min-heap */
+	int			nheap;
+
+	ts_arena	arena;			/* output rows, reset per output batch */
+	ts_value   *out_values;
+	int			out_cap;
+
+	/* group state */
+	ts_value   *first;			/* first record of the key (copied) */
+	int8_t		first_kind;
+	ts_value   *acc;			/* merge state row */
+	bool	   *acc_init;		/* first_value: seen */
+	int			count;
+	bool		has_row;
+	bool		deleted;
+	bool		meet_insert;
+	int8_t		acc_kind;
+
+	ts_reader_metrics metrics;
+};
+
+/* ---- options ---------------------------------------------------------- */
+
+static const char *
+field_option(ts_plan *plan, const char *field, const char *suffix)
+{
+	char		key[512];
+
+	snprintf(key, sizeof(key), "fields.%s.%s", field, suffix);
+	return ts_read_option(plan, key);
+}
+
+static bool
+has_option_like(ts_plan *plan, const char *prefix, const char *suffix, const char **found)
+{
+	size_t		pl = strlen(prefix),
+				sl = strlen(suffix);
+
+	for (int i = 0; i < plan->noptions; i++)
+	{
+		const char *k = plan->options[i].key;
+		size_t		kl;
+
+		if (k == NULL)
+			continue;
+		kl = strlen(k);
+		if (kl >= pl + sl && strncmp(k, prefix, pl) == 0 && strcmp(k + kl - sl, suffix) == 0)
+		{
+			*found = k;
+			return true;
+		}
+	}
+	if (plan->schema)
+	{
+		for (int i = 0; i < plan->schema->noptions; i++)
+		{
+			const char *k = plan->schema->option_keys[i];
+			size_t		kl = strlen(k);
+
+			if (kl >= pl + sl && strncmp(k, prefix, pl) == 0 && strcmp(k + kl - sl, suffix) == 0)
+			{
+				*found = k;
+				return true;
+			}
+		}
+	}
+	return false;
+}
+
+static bool
+option_true(ts_plan *plan, const char *key)
+{
+	return ts_read_option_bool(plan, key, false);
+}
+
+static int
+field_index(const ts_schema *s, const char *name, size_t len)
+{
+	for (int i = 0; i < s->nfields; i++)
+		if (strlen(s->fields[i].name) == len && strncmp(s->fields[i].name, name, len) == 0)
+			return i;
+	return -1;
+}
+
+/* internal column of read-schema field fi, adding it if needed */
+static int
+add_internal(ts_merge_reader *m, int fi)
+{
+	for (int i = 0; i < m->nint; i++)
+		if (m->int_fields[i] == fi)
+			return i;
+	m->int_fields[m->nint] = fi;
+	m->types[m->nint] = m->plan->schema->fields[fi].type;
+	m->names[m->nint] = m->plan->schema->fields[fi].name;
+	return m->nint++;
+}
+
+static bool
+is_primary_key(const ts_schema *s, const char *name)
+{
+	for (int i = 0; i < s->nprimary_keys; i++)
+		if (strcmp(s->primary_keys[i], name) == 0)
+			return true;
+	return false;
+}
+
+static bool
+configure(ts_merge_reader *m, const int *columns, int ncolumns, ts_err *err)
+{
+	ts_plan    *plan = m->plan;
+	const ts_schema *s = plan->schema;
+	const char *engine = ts_read_option(plan, "merge-engine");
+	const char *seqf = ts_read_option(plan, "sequence.field");
+	const char *order = ts_read_option(plan, "sequence.field.sort-order");
+	const char *found;
+	int			maxint = ncolumns + s->nfields + 1;
+
+	m->int_fields = ts_calloc(maxint, sizeof(int));
+	m->types = ts_calloc(maxint, sizeof(ts_type *));
+	m->names = ts_calloc(maxint, sizeof(char *));
+	m->out_map = ts_calloc(ncolumns ? ncolumns : 1, sizeof(int));
+	m->key_cols = ts_calloc(s->nfields + 1, sizeof(int));
+	m->seq_cols = ts_calloc(s->nfields + 1, sizeof(int));
+	if (!m->int_fields || !m->types || !m->names || !m->out_map || !m->key_cols || !m->seq_cols)
+		return ts_error(err, TS_ERR_NOMEM, "out of memory");
+
+	if (engine == NULL || strcasecmp(engine, "deduplicate") == 0)
+		m->engine = ENGINE_DEDUPLICATE;
+	else if (strcasecmp(engine, "first-row") == 0)
+		m->engine = ENGINE_FIRST_ROW;
+	else if (strcasecmp(engine, "partial-update") == 0)
+		m->engine = ENGINE_PARTIAL_UPDATE;
+	else if (strcasecmp(engine, "aggregation") == 0)
+		m->engine = ENGINE_AGGREGATION;
+	else
+		return ts_error(err, TS_ERR_UNSUPPORTED, "merge-engine \"%s\" is not supported", engine);
+
+	m->ignore_delete = option_true(plan, "ignore-delete") ||
+		option_true(plan, "deduplicate.ignore-delete") ||
+		option_true(plan, "first-row.ignore-delete") ||
+		option_true(plan, "partial-update.ignore-delete");
+
+	if (has_option_like(plan, "fields.", ".sequence-group", &found))
+		return ts_error(err, TS_ERR_UNSUPPORTED, "option \"%s\" (sequence groups) is not supported", found);
+	if (ts_read_option(plan, "partial-update.remove-record-on-sequence-group"))
+		return ts_error(err, TS_ERR_UNSUPPORTED,
+						"option \"partial-update.remove-record-on-sequence-group\" is not supported");
+	if (m->engine == ENGINE_PARTIAL_UPDATE)
+	{
+		m->remove_record_on_delete = option_true(plan, "partial-update.remove-record-on-delete");
+		if (has_option_like(plan, "fields.", ".aggregate-function", &found) ||
+			ts_read_option(plan, "fields.default-aggregate-function"))
+			return ts_error(err, TS_ERR_UNSUPPORTED,
+							"partial-update with aggregate functions (\"%s\") is not supported",
+							has_option_like(plan, "fields.", ".aggregate-function", &found) ? found :
+							"fields.default-aggregate-function");
+	}
+	if (m->engine == ENGINE_AGGREGATION)
+		m->remove_record_on_delete = option_true(plan, "aggregation.remove-record-on-delete");
+
+	/* internal columns: requested, then keys, then sequence fields */
+	m->nout = ncolumns;
+	for (int i = 0; i < ncolumns; i++)
+	{
+		if (columns[i] < 0 || columns[i] >= s->nfields)
+			return ts_error(err, TS_ERR_INVALID, "column index %d out of range", columns[i]);
+		m->out_map[i] = add_internal(m, columns[i]);
+	}
+	for (int i = 0; i < s->nprimary_keys; i++)
+	{
+		int			fi = field_index(s, s->primary_keys[i], strlen(s->primary_keys[i]));
+		bool		is_part = false;
+
+		for (int j = 0; j < s->npartition_keys; j++)
+			if (strcmp(s->partition_keys[j], s->primary_keys[i]) == 0)
+				is_part = true;
+		if (is_part)
+			continue;
+		if (fi < 0)
+			return ts_error(err, TS_ERR_CORRUPT, "primary key \"%s\" is not a column", s->primary_keys[i]);
+		m->key_cols[m->nkeys++] = add_internal(m, fi);
+	}
+	if (m->nkeys == 0)
+		return ts_error(err, TS_ERR_INVALID, "primary-key table without trimmed primary keys");
+	if (seqf && *seqf)
+	{
+		const char *p = seqf;
+
+		while (*p)
+		{
+			const char *e = strchr(p, ',');
+			size_t		len = e ? (size_t) (e - p) : strlen(p);
+			int			fi = field_index(s, p, len);
+
+			if (fi < 0)
+				return ts_error(err, TS_ERR_INVALID, "sequence.field \"%.*s\" is not a column", (int) len, p);
+			m->seq_cols[m->nseq++] = add_internal(m, fi);
+			if (m->nseq > s->nfields)
+				return ts_error(err, TS_ERR_INVALID, "sequence.field lists too many fields");
+			p += len;
+			if (*p == ',')
+				p++;
+		}
+	}
+	if (order && strcasecmp(order, "descending") == 0)
+		m->seq_descending = true;
+	else if (order && strcasecmp(order, "ascending") != 0)
+		return ts_error(err, TS_ERR_INVALID, "invalid sequence.field.sort-order \"%s\"", order);
+
+	if (m->engine == ENGINE_AGGREGATION)
+	{
+		const char *dflt = ts_read_option(plan, "fields.default-aggregate-function");
+
+		m->aggs = ts_calloc(m->nint, sizeof(agg_fn));
+		m->ignore_retract = ts_calloc(m->nint, sizeof(bool));
+		m->delimiters = ts_calloc(m->nint, sizeof(char *));
+		if (!m->aggs || !m->ignore_retract || !m->delimiters)
+			return ts_error(err, TS_ERR_NOMEM, "out of memory");
+		for (int i = 0; i < m->nint; i++)
+		{
+			const char *name = m->names[i];
+			const char *fn = field_option(plan, name, "aggregate-function");
+			bool		is_seq = false;
+			bool		ok = false;
+			const char *d;
+
+			for (int k = 0; k < m->nseq; k++)
+				if (m->seq_cols[k] == i)
+					is_seq = true;
+			{
+				char		key[512];
+
+				snprintf(key, sizeof(key), "fields.%s.ignore-retract", name);
+				m->ignore_retract[i] = option_true(plan, key);
+				snprintf(key, sizeof(key), "fields.%s.distinct", name);
+				if (option_true(plan, key))
+					return ts_error(err, TS_ERR_UNSUPPORTED, "option \"%s\" is not supported", key);
+			}
+			d = field_option(plan, name, "list-agg-delimiter");
+			m->delimiters[i] = d ? d : ",";
+			if (is_primary_key(s, name))
+			{
+				m->aggs[i] = AGG_PRIMARY_KEY;
+				continue;
+			}
+			if (is_seq)
+			{
+				m->aggs[i] = AGG_LAST_VALUE;
+				continue;
+			}
+			if (fn == NULL)
+				fn = dflt ? dflt : "last_non_null_value";
+			for (size_t k = 0; k < sizeof(agg_names) / sizeof(agg_names[0]); k++)
+				if (strcasecmp(fn, agg_names[k].name) == 0)
+				{
+					m->aggs[i] = agg_names[k].fn;
+					ok = true;
+				}
+			if (!ok)
+				return ts_error(err, TS_ERR_UNSUPPORTED,
+								"aggregate function \"%s\" of column \"%s\" is not supported", fn, name);
+			{
+				ts_type_kind k = m->types[i]->kind;
+				bool		numeric = k == TS_TINYINT || k == TS_SMALLINT || k == TS_INT ||
+					k == TS_BIGINT || k == TS_FLOAT || k == TS_DOUBLE || k == TS_DECIMAL;
+
+				if ((m->aggs[i] == AGG_SUM || m->aggs[i] == AGG_PRODUCT) && !numeric)
+					return ts_error(err, TS_ERR_UNSUPPORTED, "aggregate function \"%s\" on column \"%s\" of type %s",
+									fn, name, ts_type_kind_name(k));
+				if ((m->aggs[i] == AGG_BOOL_AND || m->aggs[i] == AGG_BOOL_OR) && k != TS_BOOLEAN)
+					return ts_error(err, TS_ERR_UNSUPPORTED, "aggregate function \"%s\" on column \"%s\" of type %s",
+									fn, name, ts_type_kind_name(k));
+				if (m->aggs[i] == AGG_LISTAGG && k != TS_VARCHAR && k != TS_CHAR)
+					return ts_error(err, TS_ERR_UNSUPPORTED, "aggregate function \"%s\" on column \"%s\" of type %s",
+									fn, name, ts_type_kind_name(k));
+				if ((m->aggs[i] == AGG_MIN || m->aggs[i] == AGG_MAX) && ts_type_is_nested(k))
+					return ts_error(err, TS_ERR_UNSUPPORTED, "aggregate function \"%s\" on column \"%s\" of type %s",
+									fn, name, ts_type_kind_name(k));
+			}
+		}
+	}
+	return true;
+}
+
+/* ---- ordering --------------------------------------------------------- */
+
+static inline ts_value *
+cur_row(const cursor *c, int nint)
+{
+	return &c->batch.values[(size_t) c->row * nint];
+}
+
+static int
+compare_keys(const ts_merge_reader *m, const ts_value *a, const ts_value *b)
+{
+	for (int k = 0; k < m->nkeys; k++)
+	{
+		int			col = m->key_cols[k];
+		int			c = ts_value_compare(&a[col], &b[col], m->types[col]);
+
+		if (c)
+			return c;
+	}
+	return 0;
+}
+
+static int
+compare_cursors(const ts_merge_reader *m, int ia, int ib)
+{
+	const cursor *a = &m->cursors[ia],
+			   *b = &m->cursors[ib];
+	const ts_value *ra = cur_row(a, m->nint),
+			   *rb = cur_row(b, m->nint);
+	int			c = compare_keys(m, ra, rb);
+	bool		ka,
+				kb;
+
+	if (c)
+		return c;
+	for (int k = 0; k < m->nseq; k++)
+	{
+		int			col = m->seq_cols[k];
+
+		c = ts_value_compare(&ra[col], &rb[col], m->types[col]);
+		if (c)
+			return m->seq_descending ? -c : c;
+	}
+	if (a->batch.seq[a->row] != b->batch.seq[b->row])
+		return a->batch.seq[a->row] < b->batch.seq[b->row] ? -1 : 1;
+	ka = ts_row_kind_is_retract(a->batch.kind[a->row]);
+	kb = ts_row_kind_is_retract(b->batch.kind[b->row]);
+	if (ka != kb)
+		return ka ? -1 : 1;
+	return a->file_index < b->file_index ? -1 : a->file_index > b->file_index;
+}
+
+static void
+sift_down(ts_merge_reader *m, int i)
+{
+	for (;;)
+	{
+		int			l = 2 * i + 1,
+					r = l + 1,
+					s = i;
+
+		if (l < m->nheap && compare_cursors(m, m->heap[l], m->heap[s]) < 0)
+			s = l;
+		if (r < m->nheap && compare_cursors(m, m->heap[r], m->heap[s]) < 0)
+			s = r;
+		if (s == i)
+			return;
+		{
+			int			t = m->heap[i];
+
+			m->heap[i] = m->heap[s];
+			m->heap[s] = t;
+		}
+		i = s;
+	}
+}
+
+/* Load the next batch of a cursor; false at end (or error: err set). */
+static int
+cursor_fill(ts_merge_reader *m, cursor *c, ts_err *err)
+{
+	int			n = ts_data_file_next(c->reader, &c->batch, err);
+
+	c->row = 0;
+	if (n > 0 && (c->batch.seq == NULL || c->batch.kind == NULL))
+	{
+		ts_error(err, TS_ERR_CORRUPT, "key-value file without sequence numbers");
+		return -1;
+	}
+	return n;
+}
+
+/* Advance the heap top past its current row. */
+static bool
+advance_top(ts_merge_reader *m, ts_err *err)
+{
+	cursor	   *c = &m->cursors[m->heap[0]];
+
+	c->row++;
+	if (c->row >= c->batch.nrows)
+	{
+		int			n = cursor_fill(m, c, err);
+
+		if (n < 0)
+			return false;
+		if (n == 0)
+		{
+			m->heap[0] = m->heap[--m->nheap];
+		}
+	}
+	if (m->nheap > 0)
+		sift_down(m, 0);
+	return true;
+}
+
+/* ---- aggregation helpers --------------------------------------------- */
+
+static bool
+copy_val(ts_merge_reader *m, ts_value *dst, const ts_value *src, int col, ts_err *err)
+{
+	return ts_value_copy(dst, src, m->types[col], &m->arena, err);
+}
+
+static bool
+agg_arith(ts_merge_reader *m, int col, ts_value *acc, const ts_value *in, bool product,
+		  bool retract, ts_err *err)
+{
+	const ts_type *t = m->types[col];
+
+	if (acc->isnull || in->isnull)
+	{
+		if (acc->isnull && !in->isnull)
+		{
+			*acc = *in;
+			if (retract)
+			{
+				if (product)
+					return ts_error(err, TS_ERR_UNSUPPORTED,
+									"retracting product of column \"%s\" from NULL", m->names[col]);
+				switch (t->kind)
+				{
+					case TS_TINYINT:
+						acc->v.i = (int8_t) - in->v.i;
+						break;
+					case TS_SMALLINT:
+						acc->v.i = (int16_t) - in->v.i;
+						break;
+					case TS_INT:
+						acc->v.i = (int32_t) (0u - (uint32_t) in->v.i);
+						break;
+					case TS_BIGINT:
+						acc->v.i = (int64_t) (0ull - (uint64_t) in->v.i);
+						break;
+					case TS_FLOAT:
+						acc->v.f = -in->v.f;
+						break;
+					case TS_DOUBLE:
+						acc->v.d = -in->v.d;
+						break;
+					case TS_DECIMAL:
+						acc->v.dec = -in->v.dec;
+						break;
+					default:
+						break;
+				}
+			}
+		}
+		return true;
+	}
+	switch (t->kind)
+	{
+		case TS_TINYINT:
+		case TS_SMALLINT:
+		case TS_INT:
+		case TS_BIGINT:
+			{
+				uint64_t	a = (uint64_t) acc->v.i,
+							b = (uint64_t) in->v.i;
+				int64_t		r;
+
+				if (!product)
+					r = (int64_t) (retract ? a - b : a + b);
+				else if (!retract)
+					r = (int64_t) (a * b);
+				else
+				{
+					if (in->v.i == 0)
+						return ts_error(err, TS_ERR_INVALID, "division by zero retracting product of \"%s\"",
+										m->names[col]);
+					if (acc->v.i == INT64_MIN && in->v.i == -1)
+						r = INT64_MIN;
+					else
+						r = acc->v.i / in->v.i;
+				}
+				acc->v.i = t->kind == TS_TINYINT ? (int8_t) r :
+					t->kind == TS_SMALLINT ? (int16_t) r :
+					t->kind == TS_INT ? (int32_t) r : r;
+				return true;
+			}
+		case TS_FLOAT:
+			acc->v.f = product ? (retract ? acc->v.f / in->v.f : acc->v.f * in->v.f) :
+				(retract ? acc->v.f - in->v.f : acc->v.f + in->v.f);
+			return true;
+		case TS_DOUBLE:
+			acc->v.d = product ? (retract ? acc->v.d / in->v.d : acc->v.d * in->v.d) :
+				(retract ? acc->v.d - in->v.d : acc->v.d + in->v.d);
+			return true;
+		case TS_DECIMAL:
+			{
+				ts_int128	lim = 1;
+
+				for (int i = 0; i < t->precision && i < 38; i++)
+					lim *= 10;
+				if (product)
+					return ts_error(err, TS_ERR_UNSUPPORTED,
+									"aggregate function \"product\" on DECIMAL column \"%s\" is not supported",
+									m->names[col]);
+				acc->v.dec = retract ? acc->v.dec - in->v.dec : acc->v.dec + in->v.dec;
+				/* DecimalUtils.add: result that does not fit -> NULL */
+				if (acc->v.dec >= lim || acc->v.dec <= -lim)
+					acc->isnull = true;
+				return true;
+			}
+		default:
+			return ts_error(err, TS_ERR_UNSUPPORTED, "sum/product on column \"%s\"", m->names[col]);
+	}
+}
+
+static bool
+agg_add(ts_merge_reader *m, const ts_value *row, bool retract, ts_err *err)
+{
+	for (int i = 0; i < m->nint; i++)
+	{
+		ts_value   *acc = &m->acc[i];
+		const ts_value *in = &row[i];
+		agg_fn		fn = m->aggs[i];
+
+		if (retract && fn != AGG_PRIMARY_KEY && fn != AGG_SUM && fn != AGG_PRODUCT &&
+			fn != AGG_LAST_VALUE && fn != AGG_LAST_NON_NULL_VALUE)
+		{
+			if (m->ignore_retract[i])
+				continue;
+			return ts_error(err, TS_ERR_UNSUPPORTED,
+							"aggregate function of column \"%s\" does not support retraction "
+							"(set 'fields.%s.ignore-retract'='true')", m->names[i], m->names[i]);
+		}
+		if (retract && m->ignore_retract[i] && fn != AGG_PRIMARY_KEY)
+			continue;
+		switch (fn)
+		{
+			case AGG_PRIMARY_KEY:
+				if (!copy_val(m, acc, in, i, err))
+					return false;
+				break;
+			case AGG_SUM:
+			case AGG_PRODUCT:
+				if (!agg_arith(m, i, acc, in, fn == AGG_PRODUCT, retract, err))
+					return false;
+				break;
+			case AGG_MIN:
+			case AGG_MAX:
+				if (in->isnull)
+					break;
+				if (acc->isnull)
+				{
+					if (!copy_val(m, acc, in, i, err))
+						return false;
+				}
+				else
+				{
+					int			c = ts_value_compare(in, acc, m->types[i]);
+
+					if ((fn == AGG_MIN && c < 0) || (fn == AGG_MAX && c > 0))
+						if (!copy_val(m, acc, in, i, err))
+							return false;
+				}
+				break;
+			case AGG_LAST_VALUE:
+				if (retract)
+				{
+					memset(acc, 0, sizeof(*acc));
+					acc->isnull = true;
+				}
+				else if (!copy_val(m, acc, in, i, err))
+					return false;
+				break;
+			case AGG_LAST_NON_NULL_VALUE:
+				if (retract)
+				{
+					if (!in->isnull)
+					{
+						memset(acc, 0, sizeof(*acc));
+						acc->isnull = true;
+					}
+				}
+				else if (!in->isnull && !copy_val(m, acc, in, i, err))
+					return false;
+				break;
+			case AGG_FIRST_VALUE:
+				if (!m->acc_init[i])
+				{
+					m->acc_init[i] = true;
+					if (!copy_val(m, acc, in, i, err))
+						return false;
+				}
+				break;
+			case AGG_FIRST_NON_NULL_VALUE:
+				if (acc->isnull && !in->isnull && !copy_val(m, acc, in, i, err))
+					return false;
+				break;
+			case AGG_BOOL_AND:
+			case AGG_BOOL_OR:
+				if (in->isnull)
+					break;
+				if (acc->isnull)
+					*acc = *in;
+				else
+					acc->v.i = fn == AGG_BOOL_AND ? (acc->v.i && in->v.i) : (acc->v.i || in->v.i);
+				break;
+			case AGG_LISTAGG:
+				if (in->isnull)
+					break;
+				if (acc->isnull)
+				{
+					if (!copy_val(m, acc, in, i, err))
+						return false;
+				}
+				else
+				{
+					size_t		dl = strlen(m->delimiters[i]);
+					size_t		n = (size_t) acc->v.s.len + dl + in->v.s.len;
+					uint8_t    *b;
+
+					if (n > (size_t) 1 << 30)
+						return ts_error(err, TS_ERR_NOMEM, "listagg result of \"%s\" too large", m->names[i]);
+					b = ts_arena_alloc(&m->arena, n);
+					if (b == NULL)
+						return ts_error(err, TS_ERR_NOMEM, "out of memory");
+					memcpy(b, acc->v.s.p, acc->v.s.len);
+					memcpy(b + acc->v.s.len, m->delimiters[i], dl);
+					memcpy(b + acc->v.s.len + dl, in->v.s.p, in->v.s.len);
+					acc->v.s.p = b;
+					acc->v.s.len = (uint32_t) n;
+				}
+				break;
+		}
+	}
+	return true;
+}
+
+/* ---- merge functions -------------------------------------------------- */
+
+static void
+acc_clear(ts_merge_reader *m)
+{
+	for (int i = 0; i < m->nint; i++)
+	{
+		memset(&m->acc[i], 0, sizeof(ts_value));
+		m->acc[i].isnull = true;
+		if (m->acc_init)
+			m->acc_init[i] = false;
+	}
+	m->has_row = false;
+	m->deleted = false;
+	m->meet_insert = false;
+	m->acc_kind = TS_ROW_KIND_INSERT;
+}
+
+static bool
+merge_add(ts_merge_reader *m, const ts_value *row, int8_t kind, ts_err *err)
+{
+	bool		retract = ts_row_kind_is_retract(kind);
+
+	switch (m->engine)
+	{
+		case ENGINE_DEDUPLICATE:
+			if (retract && m->ignore_delete)
+				return true;
+			for (int i = 0; i < m->nint; i++)
+				if (!copy_val(m, &m->acc[i], &row[i], i, err))
+					return false;
+			m->acc_kind = kind;
+			m->has_row = true;
+			return true;
+		case ENGINE_FIRST_ROW:
+			if (retract)
+			{
+				if (m->ignore_delete)
+					return true;
+				return ts_error(err, TS_ERR_UNSUPPORTED,
+								"first-row merge engine cannot accept DELETE/UPDATE_BEFORE records "
+								"(set 'ignore-delete'='true')");
+			}
+			if (!m->has_row)
+			{
+				for (int i = 0; i < m->nint; i++)
+					if (!copy_val(m, &m->acc[i], &row[i], i, err))
+						return false;
+				m->acc_kind = kind;
+				m->has_row = true;
+			}
+			return true;
+		case ENGINE_PARTIAL_UPDATE:
+			m->deleted = false;
+			if (retract)
+			{
+				if (m->ignore_delete)
+					return true;
+				if (m->remove_record_on_delete)
+				{
+					if (kind == TS_ROW_KIND_DELETE)
+					{
+						m->deleted = true;
+						for (int i = 0; i < m->nint; i++)
+						{
+							memset(&m->acc[i], 0, sizeof(ts_value));
+							m->acc[i].isnull = true;
+						}
+					}
+					return true;
+				}
+				return ts_error(err, TS_ERR_UNSUPPORTED,
+								"partial-update merge engine cannot accept delete records "
+								"(set 'ignore-delete' or 'partial-update.remove-record-on-delete')");
+			}
+			for (int i = 0; i < m->nint; i++)
+				if (!row[i].isnull && !copy_val(m, &m->acc[i], &row[i], i, err))
+					return false;
+			m->meet_insert = true;
+			m->has_row = true;
+			return true;
+		case ENGINE_AGGREGATION:
+			if (retract && m->ignore_delete)
+				return true;
+			m->deleted = false;
+			if (kind == TS_ROW_KIND_DELETE && m->remove_record_on_delete)
+			{
+				for (int i = 0; i < m->nint; i++)
+				{
+					memset(&m->acc[i], 0, sizeof(ts_value));
+					m->acc[i].isnull = true;
+				}
+				m->deleted = true;
+				m->has_row = true;
+				return true;
+			}
+			if (!agg_add(m, row, retract, err))
+				return false;
+			m->has_row = true;
+			return true;
+	}
+	return true;
+}
+
+/* Result of the current group: row and whether it is kept. */
+static const ts_value *
+merge_result(ts_merge_reader *m, bool *keep)
+{
+	if (m->count == 1)
+	{
+		*keep = !ts_row_kind_is_retract(m->first_kind);
+		return m->first;
+	}
+	switch (m->engine)
+	{
+		case ENGINE_DEDUPLICATE:
+		case ENGINE_FIRST_ROW:
+			*keep = m->has_row && !ts_row_kind_is_retract(m->acc_kind);
+			break;
+		case ENGINE_PARTIAL_UPDATE:
+			*keep = m->has_row && m->meet_insert && !m->deleted;
+			break;
+		case ENGINE_AGGREGATION:
+			*keep = m->has_row && !m->deleted;
+			break;
+	}
+	return m->acc;
+}
+
+/* ---- the reader ------------------------------------------------------- */
+
+ts_merge_reader *
+ts_merge_reader_open(ts_plan *plan, const ts_split *split, const int *columns, int ncolumns,
+					 ts_err *err)
+{
+	ts_merge_reader *m = ts_calloc(1, sizeof(*m));
+
+	if (m == NULL)
+	{
+		ts_error(err, TS_ERR_NOMEM, "out of memory");
+		return NULL;
+	}
+	m->plan = plan;
+	m->split = split;
+	ts_arena_init(&m->arena, 0);
+	if (!configure(m, columns, ncolumns, err))
+		goto fail;
+	m->first = ts_calloc(m->nint, sizeof(ts_value));
+	m->acc = ts_calloc(m->nint, sizeof(ts_value));
+	m->acc_init = ts_calloc(m->nint, sizeof(bool));
+	m->cursors = ts_calloc(split->nfiles ? split->nfiles : 1, sizeof(cursor));
+	m->heap = ts_calloc(split->nfiles ? split->nfiles : 1, sizeof(int));
+	if (!m->first || !m->acc || !m->acc_init || !m->cursors || !m->heap)
+	{
+		ts_error(err, TS_ERR_NOMEM, "out of memory");
+		goto fail;
+	}
+	for (int i = 0; i < split->nfiles; i++)
+	{
+		cursor	   *c = &m->cursors[m->ncursors];
+		int			n;
+
+		c->file_index = i;
+		c->reader = ts_data_file_open(plan, split, &split->files[i], m->int_fields, m->nint, true, err);
+		if (c->reader == NULL)
+			goto fail;
+		m->ncursors++;
+		n = cursor_fill(m, c, err);
+		if (n < 0)
+			goto fail;
+		if (n > 0)
+			m->heap[m->nheap++] = m->ncursors - 1;
+	}
+	for (int i = m->nheap / 2 - 1; i >= 0; i--)
+		sift_down(m, i);
+	return m;
+
+fail:
+	ts_merge_reader_close(m, NULL);
+	return NULL;
+}
+
+int
+ts_merge_reader_next(ts_merge_reader *m, ts_batch *batch, ts_err *err)
+{
+	int			nrows = 0;
+	int			ncols = m->nout;
+	int			cap = ts_read_batch_rows > 0 ? ts_read_batch_rows : TS_BATCH_ROWS;
+
+	ts_arena_reset(&m->arena);
+	if (m->out_values == NULL)
+	{
+		m->out_values = ts_calloc((size_t) cap * (ncols ? ncols : 1), sizeof(ts_value));
+		if (m->out_values == NULL)
+		{
+			ts_error(err, TS_ERR_NOMEM, "out of memory");
+			return -1;
+		}
+		m->out_cap = cap;
+	}
+	while (nrows < cap && m->nheap > 0)
+	{
+		cursor	   *c = &m->cursors[m->heap[0]];
+		const ts_value *res;
+		bool		keep;
+
+		if ((nrows & 1023) == 0 && !TS_CHECK_INTERRUPTS(err))
+			return -1;
+		/* start a group with the smallest record */
+		for (int i = 0; i < m->nint; i++)
+			if (!copy_val(m, &m->first[i], &cur_row(c, m->nint)[i], i, err))
+				return -1;
+		m->first_kind = c->batch.kind[c->row];
+		m->count = 1;
+		if (!advance_top(m, err))
+			return -1;
+		while (m->nheap > 0)
+		{
+			cursor	   *t = &m->cursors[m->heap[0]];
+			const ts_value *row = cur_row(t, m->nint);
+
+			if (compare_keys(m, row, m->first) != 0)
+				break;
+			if (m->count == 1)
+			{
+				acc_clear(m);
+				if (!merge_add(m, m->first, m->first_kind, err))
+					return -1;
+			}
+			if (!merge_add(m, row, t->batch.kind[t->row], err))
+				return -1;
+			m->count++;
+			if ((m->count & 4095) == 0 && !TS_CHECK_INTERRUPTS(err))
+				return -1;
+			if (!advance_top(m, err))
+				return -1;
+		}
+		res = merge_result(m, &keep);
+		if (!keep)
+			continue;
+		for (int o = 0; o < ncols; o++)
+			m->out_values[(size_t) nrows * ncols + o] = res[m->out_map[o]];
+		nrows++;
+	}
+	batch->nrows = nrows;
+	batch->ncols = ncols;
+	batch->values = m->out_values;
+	return nrows;
+}
+
+void
+ts_merge_reader_add_metrics(const ts_merge_reader *m, ts_reader_metrics *acc)
+{
+	for (int i = 0; i < m->ncursors; i++)
+		ts_data_file_add_metrics(m->cursors[i].reader, acc);
+}
+
+void
+ts_merge_reader_close(ts_merge_reader *m, ts_reader_metrics *acc)
+{
+	if (m == NULL)
+		return;
+	for (int i = 0; i < m->ncursors; i++)
+		ts_data_file_close(m->cursors[i].reader, acc);
+	ts_free(m->cursors);
+	ts_free(m->heap);
+	ts_free(m->first);
+	ts_free(m->acc);
+	ts_free(m->acc_init);
+	ts_free(m->out_values);
+	ts_free(m->int_fields);
+	ts_free(m->types);
+	ts_free(m->names);
+	ts_free(m->out_map);
+	ts_free(m->key_cols);
+	ts_free(m->seq_cols);
+	ts_free(m->aggs);
+	ts_free(m->ignore_retract);
+	ts_free(m->delimiters);
+	ts_arena_free(&m->arena);
+	ts_free(m);
+}

@@ -1,0 +1,100 @@
+/*
+ * read_internal.h - pieces of src/read shared between its files.
+ *
+ * Owns: value comparison/copy by Paimon type (value_ops.c), the reader of
+ * one data file in the read schema (data_file.c: field-id mapping,
+ * partition values, casts, deletion vector) and the merge-on-read reader
+ * of a primary-key split (merge.c).  Not used outside src/read.
+ */
+#ifndef TS_READ_INTERNAL_H
+#define TS_READ_INTERNAL_H
+
+#include "read/read.h"
+#include "read/deletion_vector.h"
+
+/* Special key-value fields (PAIMON-FORMAT.md 7.1) */
+#define TS_SEQUENCE_NUMBER_ID 2147483646
+#define TS_VALUE_KIND_ID 2147483645
+#define TS_ROW_KIND_INSERT 0
+#define TS_ROW_KIND_UPDATE_BEFORE 1
+#define TS_ROW_KIND_UPDATE_AFTER 2
+#define TS_ROW_KIND_DELETE 3
+
+static inline bool
+ts_row_kind_is_retract(int kind)
+{
+	return kind == TS_ROW_KIND_UPDATE_BEFORE || kind == TS_ROW_KIND_DELETE;
+}
+
+/*
+ * Rows per batch asked of file readers and produced by merge-on-read;
+ * 0 = TS_BATCH_ROWS.  Tests set it to 1..3 to cross batch boundaries.
+ */
+extern int	ts_read_batch_rows;
+
+/* ---- value_ops.c ------------------------------------------------------ */
+
+/*
+ * Order of two values of type t as Paimon sorts keys: NULL first, numbers
+ * by value (FLOAT/DOUBLE like Java's compare: -0.0 < 0.0, NaN largest),
+ * strings/binaries by unsigned bytes then length, booleans false < true.
+ */
+int			ts_value_compare(const ts_value *a, const ts_value *b, const ts_type *t);
+
+/* Deep copy (bytes and nested values into arena). */
+bool		ts_value_copy(ts_value *dst, const ts_value *src, const ts_type *t,
+						  ts_arena *arena, ts_err *err);
+
+/* Merged option lookup over plan->options (NULL if absent). */
+const char *ts_read_option(const ts_plan *plan, const char *key);
+bool		ts_read_option_bool(const ts_plan *plan, const char *key, bool dflt);
+
+/* ---- data_file.c ------------------------------------------------------ */
+
+typedef struct ts_data_file_reader ts_data_file_reader;
+
+/* One batch of one data file, already in the read schema. */
+typedef struct ts_data_file_batch
+{
+	int			nrows;
+	int			ncols;
+	ts_value   *values;			/* row-major, nrows x ncols */
+	int64_t    *seq;			/* key-value files only: _SEQUENCE_NUMBER */
+	int8_t	   *kind;			/* key-value files only: _VALUE_KIND */
+} ts_data_file_batch;
+
+/*
+ * Open one data file of a split.  'fields' index plan->schema->fields.
+ * With key_value the file's _SEQUENCE_NUMBER and _VALUE_KIND are read too.
+ * Rows deleted by the file's deletion vector are dropped.
+ */
+ts_data_file_reader *ts_data_file_open(ts_plan *plan, const ts_split *split,
+									   const ts_scan_file *file,
+									   const int *fields, int nfields,
+									   bool key_value, ts_err *err);
+
+/* rows (>0), 0 at end, -1 on error; values valid until the next call */
+int			ts_data_file_next(ts_data_file_reader *r, ts_data_file_batch *out, ts_err *err);
+
+/* Add what the file reader read so far to *acc (and count the file). */
+void		ts_data_file_add_metrics(const ts_data_file_reader *r, ts_reader_metrics *acc);
+
+/* Close; adds what it read to *acc (may be NULL). */
+void		ts_data_file_close(ts_data_file_reader *r, ts_reader_metrics *acc);
+
+/* ---- merge.c ---------------------------------------------------------- */
+
+typedef struct ts_merge_reader ts_merge_reader;
+
+/*
+ * Merge-on-read over all files of a primary-key split: k-way merge by
+ * trimmed primary key, then sequence (sequence.field, _SEQUENCE_NUMBER),
+ * then the merge engine.  Unsupported engines/options fail here.
+ */
+ts_merge_reader *ts_merge_reader_open(ts_plan *plan, const ts_split *split,
+									  const int *columns, int ncolumns, ts_err *err);
+int			ts_merge_reader_next(ts_merge_reader *m, ts_batch *batch, ts_err *err);
+void		ts_merge_reader_add_metrics(const ts_merge_reader *m, ts_reader_metrics *acc);
+void		ts_merge_reader_close(ts_merge_reader *m, ts_reader_metrics *acc);
+
+#endif							/* TS_READ_INTERNAL_H */

@@ -1,0 +1,503 @@
+/*
+ * test_read_cast.c - Paimon cast semantics used for schema evolution.
+ *
+ * Expected values follow Java/Paimon behaviour (CastExecutors rules,
+ * Java narrowing, BigDecimal HALF_UP, Double.toString) and the oracle rows
+ * of append_table_alter_table_with_cast_with_data_evolution (DATE ->
+ * TIMESTAMP(9), TIMESTAMP(9) -> STRING, DECIMAL(5,2) -> DECIMAL(6,3),
+ * STRING -> INT, STRING -> BOOLEAN).
+ */
+#include "unit.h"
+
+#include <math.h>
+
+#include "read/cast.h"
+
+static ts_type *
+ty(ts_type_kind k, int len_or_prec, int scale)
+{
+	ts_type    *t = ts_type_new(k, true);
+
+	if (k == TS_CHAR || k == TS_VARCHAR || k == TS_BINARY || k == TS_VARBINARY)
+		t->length = len_or_prec;
+	else
+		t->precision = len_or_prec;
+	t->scale = scale;
+	return t;
+}
+
+static ts_arena arena;
+
+static ts_value
+do_cast(const ts_value *in, ts_type *from, ts_type *to)
+{
+	ts_value	out;
+	ts_err		err = {0};
+
+	if (!ts_cast_check(from, to, "c", &err))
+		fail_msg("check: %s", err.msg);
+	if (!ts_cast_value(in, from, to, &out, &arena, &err))
+		fail_msg("cast: %s", err.msg);
+	return out;
+}
+
+static ts_value
+ival(int64_t i)
+{
+	ts_value	v = {0};
+
+	v.v.i = i;
+	return v;
+}
+
+static ts_value
+sval(const char *s)
+{
+	ts_value	v = {0};
+
+	v.v.s.p = (const uint8_t *) s;
+	v.v.s.len = (uint32_t) strlen(s);
+	return v;
+}
+
+static void
+assert_str(const ts_value *v, const char *want)
+{
+	assert_false(v->isnull);
+	if (v->v.s.len != strlen(want) || memcmp(v->v.s.p, want, v->v.s.len) != 0)
+		fail_msg("got '%.*s' want '%s'", (int) v->v.s.len, (const char *) v->v.s.p, want);
+}
+
+static ts_value
+cast_str(const char *s, ts_type *to)
+{
+	ts_type    *from = ty(TS_VARCHAR, TS_STRING_LENGTH, 0);
+	ts_value	in = sval(s);
+	ts_value	out = do_cast(&in, from, to);
+
+	ts_type_free(from);
+	return out;
+}
+
+static void
+test_numeric(void **state)
+{
+	ts_type    *i32 = ty(TS_INT, 0, 0),
+			   *i64 = ty(TS_BIGINT, 0, 0),
+			   *i8 = ty(TS_TINYINT, 0, 0),
+			   *f64 = ty(TS_DOUBLE, 0, 0),
+			   *f32 = ty(TS_FLOAT, 0, 0);
+	ts_value	v,
+				o;
+
+	(void) state;
+	v = ival(383);
+	o = do_cast(&v, i32, i8);	/* (byte) 383 = 127 */
+	assert_int_equal(o.v.i, 127);
+	v = ival(-129);
+	o = do_cast(&v, i32, i8);
+	assert_int_equal(o.v.i, 127);
+	v = ival(5000000000LL);
+	o = do_cast(&v, i64, i32);	/* (int) 5e9 = 705032704 */
+	assert_int_equal(o.v.i, 705032704);
+	v = ival(-7);
+	o = do_cast(&v, i32, i64);
+	assert_int_equal(o.v.i, -7);
+	v.v.d = 12.9;
+	o = do_cast(&v, f64, i32);	/* truncation */
+	assert_int_equal(o.v.i, 12);
+	v.v.d = -12.9;
+	o = do_cast(&v, f64, i32);
+	assert_int_equal(o.v.i, -12);
+	v.v.d = 1e20;
+	o = do_cast(&v, f64, i32);	/* saturates */
+	assert_int_equal(o.v.i, 2147483647);
+	v.v.d = NAN;
+	o = do_cast(&v, f64, i64);
+	assert_int_equal(o.v.i, 0);
+	v.v.d = 1e20;
+	o = do_cast(&v, f64, i8);	/* (byte)(int) 1e20 = (byte) 0x7fffffff = -1 */
+	assert_int_equal(o.v.i, -1);
+	v = ival(16777217);
+	o = do_cast(&v, i32, f32);
+	assert_true(o.v.f == 16777216.0f);
+	v.v.f = 1.5f;
+	o = do_cast(&v, f32, f64);
+	assert_true(o.v.d == 1.5);
+	ts_type_free(i32);
+	ts_type_free(i64);
+	ts_type_free(i8);
+	ts_type_free(f64);
+	ts_type_free(f32);
+}
+
+static void
+test_decimal(void **state)
+{
+	ts_type    *d52 = ty(TS_DECIMAL, 5, 2),
+			   *d63 = ty(TS_DECIMAL, 6, 3),
+			   *d41 = ty(TS_DECIMAL, 4, 1),
+			   *d30 = ty(TS_DECIMAL, 3, 0),
+			   *i32 = ty(TS_INT, 0, 0),
+			   *f64 = ty(TS_DOUBLE, 0, 0),
+			   *str = ty(TS_VARCHAR, TS_STRING_LENGTH, 0);
+	ts_value	v = {0},
+				o;
+
+	(void) state;
+	v.v.dec = 2;				/* 0.02 */
+	o = do_cast(&v, d52, d63);
+	assert_false(o.isnull);
+	assert_true(o.v.dec == 20);	/* 0.020 (oracle) */
+	v.v.dec = 1112;				/* 11.12 -> 11.120 */
+	o = do_cast(&v, d52, d63);
+	assert_true(o.v.dec == 11120);
+	v.v.dec = 99995;			/* 999.95 -> DECIMAL(4,1): 1000.0 does not fit -> NULL */
+	o = do_cast(&v, d52, d41);
+	assert_true(o.isnull);
+	v.v.dec = 1235;				/* 12.35 -> 12.4 (HALF_UP) */
+	o = do_cast(&v, d52, d41);
+	assert_true(o.v.dec == 124);
+	v.v.dec = -1235;			/* -12.35 -> -12.4 */
+	o = do_cast(&v, d52, d41);
+	assert_true(o.v.dec == -124);
+	v.v.dec = -1299;			/* -12.99 -> INT -12 (truncation) */
+	o = do_cast(&v, d52, i32);
+	assert_int_equal(o.v.i, -12);
+	v.v.dec = 1234;
+	o = do_cast(&v, d52, f64);
+	assert_true(o.v.d == 12.34);
+	o = do_cast(&v, d52, str);
+	assert_str(&o, "12.34");
+	v.v.dec = -5;
+	o = do_cast(&v, d52, str);
+	assert_str(&o, "-0.05");
+	v = ival(1000);				/* INT 1000 -> DECIMAL(3,0): overflow -> NULL */
+	o = do_cast(&v, i32, d30);
+	assert_true(o.isnull);
+	v = ival(42);
+	o = do_cast(&v, i32, d52);
+	assert_true(o.v.dec == 4200);
+	v.v.d = 0.125;				/* BigDecimal.valueOf(0.125) -> 0.13 HALF_UP */
+	o = do_cast(&v, f64, d52);
+	assert_true(o.v.dec == 13);
+	o = cast_str(" 1.005 ", d52);	/* 1.01 */
+	assert_true(o.v.dec == 101);
+	o = cast_str("1e2", d52);
+	assert_true(o.v.dec == 10000);
+	o = cast_str("123456", d52);	/* overflow -> NULL */
+	assert_true(o.isnull);
+	ts_type_free(d52);
+	ts_type_free(d63);
+	ts_type_free(d41);
+	ts_type_free(d30);
+	ts_type_free(i32);
+	ts_type_free(f64);
+	ts_type_free(str);
+}
+
+static void
+test_to_string(void **state)
+{
+	ts_type    *str = ty(TS_VARCHAR, TS_STRING_LENGTH, 0),
+			   *vc3 = ty(TS_VARCHAR, 3, 0),
+			   *ch5 = ty(TS_CHAR, 5, 0),
+			   *f64 = ty(TS_DOUBLE, 0, 0),
+			   *f32 = ty(TS_FLOAT, 0, 0),
+			   *i32 = ty(TS_INT, 0, 0),
+			   *b = ty(TS_BOOLEAN, 0, 0),
+			   *date = ty(TS_DATE, 0, 0),
+			   *ts9 = ty(TS_TIMESTAMP, 9, 0),
+			   *ts3 = ty(TS_TIMESTAMP, 3, 0);
+	ts_value	v = {0},
+				o;
+
+	(void) state;
+	v.v.d = 12.1;
+	o = do_cast(&v, f64, str);
+	assert_str(&o, "12.1");
+	v.v.d = 1e7;
+	o = do_cast(&v, f64, str);
+	assert_str(&o, "1.0E7");
+	v.v.d = 0.001;
+	o = do_cast(&v, f64, str);
+	assert_str(&o, "0.001");
+	v.v.d = 100.0;
+	o = do_cast(&v, f64, str);
+	assert_str(&o, "100.0");
+	v.v.f = 0.1f;
+	o = do_cast(&v, f32, str);
+	assert_str(&o, "0.1");
+	v = ival(-42);
+	o = do_cast(&v, i32, str);
+	assert_str(&o, "-42");
+	v = ival(12345);
+	o = do_cast(&v, i32, vc3);	/* VARCHAR(3) trims */
+	assert_str(&o, "123");
+	v = ival(1);
+	o = do_cast(&v, b, str);
+	assert_str(&o, "true");
+	v = ival(0);
+	o = do_cast(&v, b, ch5);	/* CHAR(5) pads */
+	assert_str(&o, "false");
+	v = ival(1);
+	o = do_cast(&v, b, ch5);
+	assert_str(&o, "true ");
+	v = ival(20053);			/* 2024-11-26 */
+	o = do_cast(&v, date, str);
+	assert_str(&o, "2024-11-26");
+	/* 2024-11-26 06:38:56.001000001 */
+	v.v.ts.millis = 1732603136001LL;
+	v.v.ts.nanos = 1;
+	o = do_cast(&v, ts9, str);
+	assert_str(&o, "2024-11-26 06:38:56.001000001");
+	v.v.ts.millis = 1732603136000LL;
+	v.v.ts.nanos = 0;
+	o = do_cast(&v, ts9, str);	/* trailing zeros trimmed only beyond precision */
+	assert_str(&o, "2024-11-26 06:38:56.000000000");
+	o = do_cast(&v, ts3, str);
+	assert_str(&o, "2024-11-26 06:38:56.000");
+	v.v.ts.millis = 1732603136100LL;
+	v.v.ts.nanos = 500;			/* more digits than the type: kept, then trimmed */
+	o = do_cast(&v, ts3, str);
+	assert_str(&o, "2024-11-26 06:38:56.1000005");
+	v.v.ts.nanos = 0;
+	v.v.ts.millis = -1;			/* 1969-12-31 23:59:59.999 */
+	o = do_cast(&v, ts3, str);
+	assert_str(&o, "1969-12-31 23:59:59.999");
+	v = sval("h\xc3\xa9llo");	/* 5 chars, 6 bytes */
+	o = do_cast(&v, str, vc3);
+	assert_str(&o, "h\xc3\xa9l");
+	ts_type_free(str);
+	ts_type_free(vc3);
+	ts_type_free(ch5);
+	ts_type_free(f64);
+	ts_type_free(f32);
+	ts_type_free(i32);
+	ts_type_free(b);
+	ts_type_free(date);
+	ts_type_free(ts9);
+	ts_type_free(ts3);
+}
+
+static void
+test_from_string(void **state)
+{
+	ts_type    *i32 = ty(TS_INT, 0, 0),
+			   *i8 = ty(TS_TINYINT, 0, 0),
+			   *i64 = ty(TS_BIGINT, 0, 0),
+			   *b = ty(TS_BOOLEAN, 0, 0),
+			   *f64 = ty(TS_DOUBLE, 0, 0),
+			   *date = ty(TS_DATE, 0, 0),
+			   *ts9 = ty(TS_TIMESTAMP, 9, 0),
+			   *ts3 = ty(TS_TIMESTAMP, 3, 0),
+			   *str = ty(TS_VARCHAR, TS_STRING_LENGTH, 0);
+	ts_value	o,
+				in;
+	ts_err		err = {0};
+
+	(void) state;
+	o = cast_str("100", i32);
+	assert_int_equal(o.v.i, 100);
+	o = cast_str("-12.7", i32);	/* fraction ignored */
+	assert_int_equal(o.v.i, -12);
+	o = cast_str("+7", i64);
+	assert_int_equal(o.v.i, 7);
+	o = cast_str("True", b);
+	assert_int_equal(o.v.i, 1);
+	o = cast_str("n", b);
+	assert_int_equal(o.v.i, 0);
+	o = cast_str("1.5e3", f64);
+	assert_true(o.v.d == 1500.0);
+	o = cast_str("2024-11-26", date);
+	assert_int_equal(o.v.i, 20053);
+	o = cast_str("2024-1-2 10:00:00", date);
+	assert_int_equal(o.v.i, 19724);
+	o = cast_str("2024-11-26 15:28:31", ts9);
+	assert_int_equal(o.v.ts.millis, 1732634911000LL);
+	assert_int_equal(o.v.ts.nanos, 0);
+	o = cast_str("2024-11-26 06:38:56.001000001", ts9);
+	assert_int_equal(o.v.ts.millis, 1732603136001LL);
+	assert_int_equal(o.v.ts.nanos, 1);
+	o = cast_str("2024-11-26 06:38:56.001999", ts3);	/* truncated to millis */
+	assert_int_equal(o.v.ts.millis, 1732603136001LL);
+	assert_int_equal(o.v.ts.nanos, 0);
+	o = cast_str("1000", ts3);	/* numeric: epoch millis at precision 3 */
+	assert_int_equal(o.v.ts.millis, 1000);
+
+	/* errors: value named, TS_ERR_INVALID */
+	in = sval("I'm strange");
+	assert_false(ts_cast_value(&in, str, i32, &o, &arena, &err));
+	assert_int_equal(err.code, TS_ERR_INVALID);
+	assert_non_null(strstr(err.msg, "I'm strange"));
+	in = sval("128");
+	assert_false(ts_cast_value(&in, str, i8, &o, &arena, &err));
+	in = sval("2147483648");
+	assert_false(ts_cast_value(&in, str, i32, &o, &arena, &err));
+	in = sval("2024-02-30");
+	assert_false(ts_cast_value(&in, str, date, &o, &arena, &err));
+	in = sval("2024-11-26T06:38:56");	/* Paimon's formatter wants a space */
+	assert_false(ts_cast_value(&in, str, ts9, &o, &arena, &err));
+	in = sval("2024-11-26 06:38");		/* seconds required */
+	assert_false(ts_cast_value(&in, str, ts9, &o, &arena, &err));
+	in = sval("maybe");
+	assert_false(ts_cast_value(&in, str, b, &o, &arena, &err));
+	ts_type_free(i32);
+	ts_type_free(i8);
+	ts_type_free(i64);
+	ts_type_free(b);
+	ts_type_free(f64);
+	ts_type_free(date);
+	ts_type_free(ts9);
+	ts_type_free(ts3);
+	ts_type_free(str);
+}
+
+static void
+test_temporal(void **state)
+{
+	ts_type    *date = ty(TS_DATE, 0, 0),
+			   *ts9 = ty(TS_TIMESTAMP, 9, 0),
+			   *ts6 = ty(TS_TIMESTAMP, 6, 0),
+			   *ts0 = ty(TS_TIMESTAMP, 0, 0),
+			   *i64 = ty(TS_BIGINT, 0, 0),
+			   *i32 = ty(TS_INT, 0, 0),
+			   *time = ty(TS_TIME, 3, 0);
+	ts_value	v = {0},
+				o;
+
+	(void) state;
+	v = ival(4);				/* DATE 1970-01-05 -> TIMESTAMP(9) (oracle) */
+	o = do_cast(&v, date, ts9);
+	assert_int_equal(o.v.ts.millis, 4 * 86400000LL);
+	assert_int_equal(o.v.ts.nanos, 0);
+	v = ival(-44);				/* 1969-11-18 */
+	o = do_cast(&v, date, ts9);
+	assert_int_equal(o.v.ts.millis, -44 * 86400000LL);
+	v.v.ts.millis = -1;			/* 1969-12-31T23:59:59.999 -> DATE -1 (floor) */
+	v.v.ts.nanos = 0;
+	o = do_cast(&v, ts9, date);
+	assert_int_equal(o.v.i, -1);
+	o = do_cast(&v, ts9, time);
+	assert_int_equal(o.v.i, 86399999);
+	v.v.ts.millis = 1732603136001LL;
+	v.v.ts.nanos = 123456;
+	o = do_cast(&v, ts9, ts6);
+	assert_int_equal(o.v.ts.millis, 1732603136001LL);
+	assert_int_equal(o.v.ts.nanos, 123000);
+	o = do_cast(&v, ts9, ts0);
+	assert_int_equal(o.v.ts.millis, 1732603136000LL);
+	assert_int_equal(o.v.ts.nanos, 0);
+	o = do_cast(&v, ts9, i64);	/* epoch seconds */
+	assert_int_equal(o.v.i, 1732603136);
+	o = do_cast(&v, ts9, i32);
+	assert_int_equal(o.v.i, 1732603136);
+	ts_type_free(date);
+	ts_type_free(ts9);
+	ts_type_free(ts6);
+	ts_type_free(ts0);
+	ts_type_free(i64);
+	ts_type_free(i32);
+	ts_type_free(time);
+}
+
+static void
+test_nested_and_unsupported(void **state)
+{
+	ts_err		err = {0};
+	ts_type    *from = ts_type_new(TS_ROW, true),
+			   *to = ts_type_new(TS_ROW, true);
+	ts_type    *ltz = ty(TS_TIMESTAMP_LTZ, 6, 0),
+			   *ts = ty(TS_TIMESTAMP, 6, 0),
+			   *arr_i = ts_type_new(TS_ARRAY, true),
+			   *arr_s = ts_type_new(TS_ARRAY, true);
+	ts_value	in = {0},
+				items[2],
+				o,
+				elems[2],
+				arr = {0};
+
+	(void) state;
+	/* ROW<a INT id 10, b STRING id 11> read as ROW<b STRING id 11, a BIGINT id 10, c INT id 12> */
+	from->nfields = 2;
+	from->fields = ts_calloc(2, sizeof(ts_field));
+	from->fields[0] = (ts_field) {10, ts_strdup("a"), ty(TS_INT, 0, 0), NULL};
+	from->fields[1] = (ts_field) {11, ts_strdup("b"), ty(TS_VARCHAR, TS_STRING_LENGTH, 0), NULL};
+	to->nfields = 3;
+	to->fields = ts_calloc(3, sizeof(ts_field));
+	to->fields[0] = (ts_field) {11, ts_strdup("b"), ty(TS_VARCHAR, TS_STRING_LENGTH, 0), NULL};
+	to->fields[1] = (ts_field) {10, ts_strdup("a"), ty(TS_BIGINT, 0, 0), NULL};
+	to->fields[2] = (ts_field) {12, ts_strdup("c"), ty(TS_INT, 0, 0), NULL};
+	assert_true(ts_cast_needed(from, to));
+	items[0] = ival(7);
+	items[1] = sval("x");
+	in.v.nested.n = 2;
+	in.v.nested.items = items;
+	o = do_cast(&in, from, to);
+	assert_int_equal(o.v.nested.n, 3);
+	assert_str(&o.v.nested.items[0], "x");
+	assert_int_equal(o.v.nested.items[1].v.i, 7);
+	assert_true(o.v.nested.items[2].isnull);
+
+	/* ARRAY<INT> -> ARRAY<STRING> */
+	arr_i->element = ty(TS_INT, 0, 0);
+	arr_s->element = ty(TS_VARCHAR, TS_STRING_LENGTH, 0);
+	elems[0] = ival(1);
+	elems[1] = ival(0);
+	elems[1].isnull = true;
+	arr.v.nested.n = 2;
+	arr.v.nested.items = elems;
+	o = do_cast(&arr, arr_i, arr_s);
+	assert_int_equal(o.v.nested.n, 2);
+	assert_str(&o.v.nested.items[0], "1");
+	assert_true(o.v.nested.items[1].isnull);
+
+	/* time-zone dependent: refused, naming column and both types */
+	assert_false(ts_cast_check(ltz, ts, "col_x", &err));
+	assert_int_equal(err.code, TS_ERR_UNSUPPORTED);
+	assert_non_null(strstr(err.msg, "col_x"));
+	assert_non_null(strstr(err.msg, "TIMESTAMP"));
+	assert_false(ts_cast_check(arr_i, ts, "col_y", &err));
+	assert_int_equal(err.code, TS_ERR_UNSUPPORTED);
+	/* identical types need no cast */
+	assert_false(ts_cast_needed(from, from));
+	assert_false(ts_cast_needed(ts, ts));
+
+	ts_type_free(from);
+	ts_type_free(to);
+	ts_type_free(ltz);
+	ts_type_free(ts);
+	ts_type_free(arr_i);
+	ts_type_free(arr_s);
+}
+
+static int
+setup(void **state)
+{
+	(void) state;
+	ts_arena_init(&arena, 0);
+	return 0;
+}
+
+static int
+teardown(void **state)
+{
+	(void) state;
+	ts_arena_free(&arena);
+	return 0;
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_numeric),
+		cmocka_unit_test(test_decimal),
+		cmocka_unit_test(test_to_string),
+		cmocka_unit_test(test_from_string),
+		cmocka_unit_test(test_temporal),
+		cmocka_unit_test(test_nested_and_unsupported),
+	};
+
+	return cmocka_run_group_tests(tests, setup, teardown);
+}
