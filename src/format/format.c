@@ -10,12 +10,6 @@
 
 #include "format/format.h"
 
-/*
- * Readers are linked in as they are written; a missing one is a weak NULL
- * symbol and the dispatcher refuses the format instead of guessing.
- */
-#pragma weak ts_csv_open
-#pragma weak ts_json_open
 
 ts_file_format
 ts_format_from_magic(const uint8_t *head, size_t len)

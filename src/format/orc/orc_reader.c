@@ -1,0 +1,281 @@
+/*
+ * orc_reader.c - ts_orc_open: the ORC implementation of format.h.
+ *
+ * Owns: the reader object -- opening the file and its tail, resolving the
+ * requested top-level columns, walking the stripes (asking the caller's
+ * stats filter per stripe), loading one stripe's projected streams at a
+ * time and returning row-major batches that never span stripes.  Strings
+ * point into the current stripe's decompressed streams and nested items
+ * into an arena reset per batch: both valid until the next call.
+ */
+#include <string.h>
+
+#include "format/format.h"
+#include "format/orc/orc_decode.h"
+
+typedef struct orc_reader
+{
+	ts_format_reader base;
+	char	   *path;
+	ts_file    *file;
+	orc_tail	tail;
+	const ts_read_column *columns;
+	int			ncols;
+	orc_col   **top;			/* per requested column; NULL = not in file */
+	ts_stats_filter_fn stats_filter;
+	void	   *stats_filter_arg;
+	int			batch_rows;
+	int			stripe;			/* index of the current stripe, -1 before */
+	int64_t		rows_left;		/* in the current stripe */
+	orc_stripe	st;				/* the current stripe's streams and decoding state */
+	ts_value   *values;
+	ts_column_stats *stats;
+} orc_reader;
+
+static const ts_format_reader_ops orc_ops;
+
+/* ---- stripes ---------------------------------------------------------- */
+
+static bool
+load_stripe(orc_reader *r, int idx, ts_err *err)
+{
+	const orc_stripe_info *si = &r->tail.stripes[idx];
+	ts_buf		fb;
+	uint64_t	data_end;
+	uint64_t	cur;
+	int64_t		fsize = ts_file_size(r->file);
+	int			i;
+	bool		ok;
+
+	orc_stripe_release(&r->st);
+	/* overflow-safe bounds: offset + index + data + footer <= file size */
+	if (si->offset > (uint64_t) fsize || si->index_length > (uint64_t) fsize ||
+		si->data_length > (uint64_t) fsize || si->footer_length > (uint64_t) fsize ||
+		si->offset + si->index_length + si->data_length + si->footer_length > (uint64_t) fsize)
+		return ts_error(err, TS_ERR_CORRUPT, "stripe extends past the end of the file");
+	data_end = si->offset + si->index_length + si->data_length;
+	if (!orc_read_section(r->file, &r->tail, data_end, si->footer_length, ORC_MAX_META, &fb,
+						  &r->base.metrics.bytes_read, err))
+	{
+		ts_buf_free(&fb);
+		return ts_error_context(err, "stripe footer");
+	}
+	ok = orc_parse_stripe_footer(fb.data ? fb.data : (const uint8_t *) "", fb.len, &r->st.sf, err);
+	ts_buf_free(&fb);
+	if (!ok)
+		return ts_error_context(err, "stripe footer");
+	cur = si->offset;
+	for (i = 0; i < r->st.sf.nstreams; i++)
+	{
+		orc_stream_info *st = &r->st.sf.streams[i];
+
+		if (st->length > data_end - cur)
+			return ts_error(err, TS_ERR_CORRUPT,
+							"stream %d (column %u, kind %d, %llu bytes) overflows the stripe",
+							i, st->column, st->kind, (unsigned long long) st->length);
+		st->offset = cur;
+		cur += st->length;
+	}
+	for (i = 0; i < r->ncols; i++)
+		if (r->top[i] && !orc_col_load(&r->st, r->top[i], err))
+			return ts_error_context(err, "column \"%s\"", r->columns[i].name);
+	r->rows_left = (int64_t) si->nrows;
+	return true;
+}
+
+/* advance to the next stripe the filter keeps; false+err on error, *done at end */
+static bool
+next_stripe(orc_reader *r, bool *done, ts_err *err)
+{
+	*done = false;
+	for (;;)
+	{
+		int			i;
+		bool		keep = true;
+
+		r->stripe++;
+		if (r->stripe >= r->tail.nstripes)
+		{
+			orc_stripe_release(&r->st);
+			*done = true;
+			return true;
+		}
+		if (r->tail.stripes[r->stripe].nrows == 0)
+			continue;
+		if (r->stats_filter)
+		{
+			for (i = 0; i < r->ncols; i++)
+				orc_fill_stats(&r->tail, r->stripe, r->top[i], &r->stats[i]);
+			keep = r->stats_filter(r->stats_filter_arg, r->stats, r->ncols);
+		}
+		if (!keep)
+			continue;
+		r->base.metrics.row_groups_kept++;
+		if (!load_stripe(r, r->stripe, err))
+			return ts_error_context(err, "stripe %d", r->stripe);
+		return true;
+	}
+}
+
+/* ---- reader ops ------------------------------------------------------- */
+
+static int
+orc_next(ts_format_reader *base, ts_batch *batch, ts_err *err)
+{
+	orc_reader *r = (orc_reader *) base;
+	int			n;
+	int			ci;
+
+	batch->nrows = 0;
+	batch->ncols = r->ncols;
+	batch->values = r->values;
+	if (!TS_CHECK_INTERRUPTS(err))
+		return -1;
+	while (r->rows_left <= 0)
+	{
+		bool		done;
+
+		if (!next_stripe(r, &done, err))
+		{
+			ts_error_context(err, "ORC file \"%s\"", r->path);
+			r->rows_left = 0;
+			r->stripe = r->tail.nstripes;	/* stay failed */
+			return -1;
+		}
+		if (done)
+			return 0;
+	}
+	ts_arena_reset(&r->st.arena);
+	r->st.nested_items = 0;
+	n = r->rows_left < r->batch_rows ? (int) r->rows_left : r->batch_rows;
+	for (ci = 0; ci < r->ncols; ci++)
+	{
+		ts_value   *out = r->values + ci;
+
+		if (!r->top[ci])
+		{
+			int			i;
+
+			for (i = 0; i < n; i++)
+			{
+				memset(&out[(size_t) i * r->ncols], 0, sizeof(ts_value));
+				out[(size_t) i * r->ncols].isnull = true;
+			}
+			continue;
+		}
+		if (!orc_col_read(&r->st, r->top[ci], n, out, (size_t) r->ncols, err))
+		{
+			ts_error_context(err, "ORC file \"%s\": stripe %d, column \"%s\"",
+							 r->path, r->stripe, r->columns[ci].name);
+			r->rows_left = 0;
+			r->stripe = r->tail.nstripes;
+			orc_stripe_release(&r->st);
+			return -1;
+		}
+	}
+	r->rows_left -= n;
+	r->base.metrics.rows_read += n;
+	batch->nrows = n;
+	return n;
+}
+
+static void
+orc_close(ts_format_reader *base)
+{
+	orc_reader *r = (orc_reader *) base;
+	int			i;
+
+	if (!r)
+		return;
+	orc_stripe_release(&r->st);
+	ts_free(r->st.bufs);
+	if (r->top)
+		for (i = 0; i < r->ncols; i++)
+			orc_col_free(r->top[i]);
+	ts_free(r->top);
+	orc_tail_free(&r->tail);
+	ts_file_close(r->file);
+	ts_arena_free(&r->st.arena);
+	ts_free(r->values);
+	ts_free(r->stats);
+	orc_tz_free(r->st.tz);
+	ts_free(r->path);
+	ts_free(r);
+}
+
+static const ts_format_reader_ops orc_ops = {
+	.next = orc_next,
+	.close = orc_close
+};
+
+/* ---- open ------------------------------------------------------------- */
+
+ts_format_reader *
+ts_orc_open(const char *path, const ts_read_column *columns, int ncols,
+			const ts_reader_options *options, ts_err *err)
+{
+	orc_reader *r;
+	int			i;
+
+	r = ts_calloc(1, sizeof(orc_reader));
+	if (!r)
+	{
+		ts_error(err, TS_ERR_NOMEM, "out of memory");
+		return NULL;
+	}
+	r->base.ops = &orc_ops;
+	r->stripe = -1;
+	ts_arena_init(&r->st.arena, 64 * 1024);
+	r->path = ts_strdup(path);
+	r->columns = columns;
+	r->ncols = ncols;
+	r->batch_rows = options && options->batch_rows > 0 ? options->batch_rows : TS_BATCH_ROWS;
+	if (options)
+	{
+		r->stats_filter = options->stats_filter;
+		r->stats_filter_arg = options->stats_filter_arg;
+	}
+	if (!r->path)
+	{
+		ts_error(err, TS_ERR_NOMEM, "out of memory");
+		goto fail;
+	}
+	r->file = ts_file_open(path, err);
+	if (!r->file)
+		goto fail;
+	r->st.file = r->file;
+	r->st.tail = &r->tail;
+	r->st.bytes_read = &r->base.metrics.bytes_read;
+	if (!orc_read_tail(r->file, &r->tail, &r->base.metrics.bytes_read, err))
+	{
+		ts_error_context(err, "ORC file \"%s\"", path);
+		goto fail;
+	}
+	r->top = ts_calloc(ncols > 0 ? ncols : 1, sizeof(orc_col *));
+	r->values = ts_calloc((size_t) r->batch_rows * (ncols > 0 ? ncols : 1), sizeof(ts_value));
+	r->stats = ts_calloc(ncols > 0 ? ncols : 1, sizeof(ts_column_stats));
+	if (!r->top || !r->values || !r->stats)
+	{
+		ts_error(err, TS_ERR_NOMEM, "out of memory");
+		goto fail;
+	}
+	for (i = 0; i < ncols; i++)
+	{
+		int			k = orc_find_struct_child(&r->tail, 0, columns[i].field_id, columns[i].name);
+
+		if (k < 0)
+			continue;
+		r->top[i] = orc_col_build(&r->tail, r->tail.types[0].subtypes[k], columns[i].type,
+							  columns[i].name, err);
+		if (!r->top[i])
+		{
+			ts_error_context(err, "ORC file \"%s\"", path);
+			goto fail;
+		}
+	}
+	r->base.metrics.row_groups_total = r->tail.nstripes;
+	return &r->base;
+fail:
+	orc_close(&r->base);
+	return NULL;
+}

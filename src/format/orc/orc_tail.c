@@ -1,0 +1,152 @@
+/*
+ * orc_tail.c - reading an ORC file's tail and its compressed sections.
+ *
+ * Owns: locating the postscript (last byte = its length), the footer and
+ * the metadata section from the end of the file, checking that they lie
+ * inside the file, reading and decompressing them (and any other section,
+ * such as stripe footers and streams) with bounded output.
+ */
+#include <string.h>
+
+#include "format/orc/orc_decode.h"
+
+static bool
+read_at(ts_file *f, int64_t *bytes_read, void *buf, size_t len, uint64_t off, ts_err *err)
+{
+	if (len == 0)
+		return true;
+	if (!ts_file_pread(f, buf, len, (int64_t) off, err))
+		return false;
+	*bytes_read += (int64_t) len;
+	return true;
+}
+
+/* read a (compressed) section at off/len and decompress it into a fresh ts_buf */
+bool
+orc_read_section(ts_file *f, const orc_tail *tail, uint64_t off, uint64_t len, size_t max_out,
+				 ts_buf *out, int64_t *bytes_read, ts_err *err)
+{
+	uint8_t    *raw;
+	bool		ok;
+
+	ts_buf_init(out);
+	if (len > (uint64_t) ts_file_size(f))
+		return ts_error(err, TS_ERR_CORRUPT, "section length %llu exceeds the file size",
+						(unsigned long long) len);
+	if (tail->compression == ORC_COMP_NONE)
+	{
+		if (!ts_buf_reserve(out, (size_t) len + 1, err))
+			return false;
+		if (!read_at(f, bytes_read, out->data, (size_t) len, off, err))
+			return false;
+		out->len = (size_t) len;
+		return true;
+	}
+	raw = ts_malloc(len ? (size_t) len : 1);
+	if (!raw)
+		return ts_error(err, TS_ERR_NOMEM, "out of memory reading %llu bytes",
+						(unsigned long long) len);
+	ok = read_at(f, bytes_read, raw, (size_t) len, off, err) &&
+		orc_decompress(tail->compression, tail->block_size, raw, (size_t) len,
+					   max_out, out, err);
+	ts_free(raw);
+	return ok;
+}
+
+const char *
+orc_type_kind_name(int k)
+{
+	static const char *names[] = {
+		"boolean", "tinyint", "smallint", "int", "bigint", "float", "double",
+		"string", "binary", "timestamp", "array", "map", "struct", "uniontype",
+		"decimal", "date", "varchar", "char", "timestamp with local time zone"
+	};
+
+	return k >= 0 && k <= ORC_TIMESTAMP_INSTANT ? names[k] : "unknown";
+}
+
+bool
+orc_read_tail(ts_file *f, orc_tail *tail, int64_t *bytes_read, ts_err *err)
+{
+	int64_t		fsize = ts_file_size(f);
+	size_t		tlen;
+	uint8_t    *tbuf;
+	uint8_t		ps_len;
+	uint64_t	footer_off,
+				meta_off;
+	ts_buf		fb,
+				mb;
+
+	if (fsize < 4)
+		return ts_error(err, TS_ERR_CORRUPT, "file of %lld bytes is too short for ORC",
+						(long long) fsize);
+	tlen = fsize < ORC_TAIL_READ ? (size_t) fsize : ORC_TAIL_READ;
+	tbuf = ts_malloc(tlen);
+	if (!tbuf)
+		return ts_error(err, TS_ERR_NOMEM, "out of memory");
+	if (!read_at(f, bytes_read, tbuf, tlen, (uint64_t) fsize - tlen, err))
+	{
+		ts_free(tbuf);
+		return false;
+	}
+	ps_len = tbuf[tlen - 1];
+	if (ps_len == 0 || (size_t) ps_len + 1 > tlen)
+	{
+		ts_free(tbuf);
+		return ts_error(err, TS_ERR_CORRUPT, "bad postscript length %u", ps_len);
+	}
+	if (!orc_parse_postscript(tbuf + tlen - 1 - ps_len, ps_len, tail, err))
+	{
+		ts_free(tbuf);
+		return false;
+	}
+	ts_free(tbuf);
+	if (tail->compression != ORC_COMP_NONE && tail->compression != ORC_COMP_ZLIB &&
+		tail->compression != ORC_COMP_SNAPPY && tail->compression != ORC_COMP_LZ4 &&
+		tail->compression != ORC_COMP_ZSTD)
+		return ts_error(err, TS_ERR_UNSUPPORTED, "unsupported compression %s (%d)",
+						orc_compression_name(tail->compression), tail->compression);
+	if (tail->footer_length > (uint64_t) fsize || tail->metadata_length > (uint64_t) fsize ||
+		tail->footer_length + tail->metadata_length + ps_len + 1 > (uint64_t) fsize)
+		return ts_error(err, TS_ERR_CORRUPT, "footer (%llu bytes) and metadata (%llu bytes) run past the start of the file",
+						(unsigned long long) tail->footer_length,
+						(unsigned long long) tail->metadata_length);
+	footer_off = (uint64_t) fsize - 1 - ps_len - tail->footer_length;
+	meta_off = footer_off - tail->metadata_length;
+	if (!orc_read_section(f, tail, footer_off, tail->footer_length, ORC_MAX_META, &fb, bytes_read, err))
+	{
+		ts_buf_free(&fb);
+		return ts_error_context(err, "footer");
+	}
+	if (!fb.data && !ts_buf_reserve(&fb, 1, err))
+		return false;
+	if (!orc_parse_footer(fb.data, fb.len, tail, err))
+		return false;
+	{
+		uint64_t	sum = 0;
+		int			i;
+
+		for (i = 0; i < tail->nstripes; i++)
+		{
+			if (tail->stripes[i].nrows > (uint64_t) INT64_MAX - sum)
+				return ts_error(err, TS_ERR_CORRUPT, "stripe row counts overflow");
+			sum += tail->stripes[i].nrows;
+		}
+		if (sum != tail->nrows)
+			return ts_error(err, TS_ERR_CORRUPT, "stripes hold %llu rows, footer says %llu",
+							(unsigned long long) sum, (unsigned long long) tail->nrows);
+	}
+	if (tail->metadata_length > 0)
+	{
+		if (!orc_read_section(f, tail, meta_off, tail->metadata_length, ORC_MAX_META, &mb, bytes_read, err))
+		{
+			ts_buf_free(&mb);
+			return ts_error_context(err, "metadata");
+		}
+		if (!mb.data && !ts_buf_reserve(&mb, 1, err))
+			return false;
+		if (!orc_parse_metadata(mb.data, mb.len, tail, err))
+			return false;
+	}
+	return true;
+}

@@ -1,0 +1,1154 @@
+/*
+ * pq_reader.c - ts_parquet_open(): the native Parquet reader.
+ *
+ * Owns: reading and checking the footer, building the schema tree with
+ * definition/repetition levels, resolving the requested columns (by
+ * field_id when the file has ids, else by name; nested ROW fields
+ * recursively; LIST/MAP structures), row-group selection through the
+ * caller's statistics filter, reading only the projected column chunks,
+ * and assembling rows (flat columns in bulk, nested ARRAY/MAP/ROW values
+ * from levels) into batches of ts_value.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "format/parquet/pq_internal.h"
+
+#define PQ_MAX_SCHEMA_DEPTH 64
+#define PQ_MAX_FOOTER ((int64_t) 256 << 20)
+#define PQ_MAX_MULTISET 10000000	/* elements of one multiset value */
+
+typedef struct pq_node
+{
+	const pq_schema_elem *e;
+	int			first_child;	/* index into pq_reader.children */
+	int			nchildren;
+	int			def;			/* definition level of this node */
+	int			rep;			/* repetition level of this node */
+	int			leaf;			/* column chunk index, -1 for groups */
+	int			parent;
+} pq_node;
+
+typedef enum pq_asm_kind
+{
+	PQ_A_MISSING,
+	PQ_A_LEAF,
+	PQ_A_ROW,
+	PQ_A_LIST,
+	PQ_A_MAP
+} pq_asm_kind;
+
+typedef struct pq_asm pq_asm;
+struct pq_asm
+{
+	pq_asm_kind kind;
+	const ts_type *type;
+	int			def;			/* value is non-null when leaf def >= def */
+	int			rep_def;		/* LIST/MAP: an entry exists when def >= rep_def */
+	int			rep;			/* LIST/MAP: repetition level of the entries */
+	int			leaf_lo,
+				leaf_hi;		/* leaves of this subtree: [lo, hi) */
+	bool		multiset;
+	int			nchildren;
+	pq_asm	   *children;		/* ROW fields; LIST element; MAP key, value */
+};
+
+typedef struct pq_reader
+{
+	ts_format_reader base;
+	char	   *path;
+	ts_file    *file;
+	int64_t		file_size;
+	uint8_t    *footer;
+	pq_file_meta meta;
+	pq_node    *nodes;
+	int		   *children;
+	int			nchild_used;
+	int			nleaf_columns;
+	bool		has_ids;
+
+	const ts_read_column *cols;
+	int			ncols;
+	pq_asm	   *asms;
+	pq_leaf   **leaves;
+	int			nleaves;
+	int			cap_leaves;
+
+	ts_stats_filter_fn stats_filter;
+	void	   *stats_filter_arg;
+	ts_column_stats *stats;
+	int			batch_rows;
+	ts_value   *values;
+	ts_arena	arena;
+	ts_value   *stack;
+	size_t		stack_len,
+				stack_cap;
+
+	int			next_rg;
+	int			cur_rg;
+	int64_t		rows_left;
+	bool		done;
+} pq_reader;
+
+/* ---- schema tree ---------------------------------------------------- */
+
+static bool
+build_nodes(pq_reader *r, int *idx, int parent, int depth, int def, int rep, ts_err *err)
+{
+	int			me = *idx;
+	const pq_schema_elem *e = &r->meta.schema[me];
+	pq_node    *n = &r->nodes[me];
+
+	if (depth > PQ_MAX_SCHEMA_DEPTH)
+		return ts_error(err, TS_ERR_CORRUPT, "schema nested too deeply");
+	if (parent >= 0)
+	{
+		if (e->repetition == PQ_OPTIONAL)
+			def++;
+		else if (e->repetition == PQ_REPEATED)
+		{
+			def++;
+			rep++;
+		}
+	}
+	n->e = e;
+	n->def = def;
+	n->rep = rep;
+	n->parent = parent;
+	n->leaf = -1;
+	(*idx)++;
+	if (e->num_children < 0)
+		return ts_error(err, TS_ERR_CORRUPT, "negative child count in schema");
+	if (e->num_children > r->meta.nschema - *idx)
+		return ts_error(err, TS_ERR_CORRUPT, "schema element has more children than the schema");
+	if (e->num_children == 0 && parent >= 0)
+	{
+		if (e->type < PQ_BOOLEAN || e->type > PQ_FIXED)
+			return ts_error(err, TS_ERR_CORRUPT, "column \"%s\" has no valid physical type", e->name);
+		n->leaf = r->nleaf_columns++;
+		return true;
+	}
+	n->nchildren = e->num_children;
+	n->first_child = r->nchild_used;
+	if (e->num_children > r->meta.nschema - r->nchild_used)
+		return ts_error(err, TS_ERR_CORRUPT, "schema has more children than elements");
+	r->nchild_used += e->num_children;
+	for (int i = 0; i < e->num_children; i++)
+	{
+		if (*idx >= r->meta.nschema)
+			return ts_error(err, TS_ERR_CORRUPT, "schema ends inside a group");
+		r->children[r->nodes[me].first_child + i] = *idx;
+		if (!build_nodes(r, idx, me, depth + 1, def, rep, err))
+			return false;
+	}
+	return true;
+}
+
+static int
+child_of(const pq_reader *r, int node, int i)
+{
+	return r->children[r->nodes[node].first_child + i];
+}
+
+/* ---- column resolution --------------------------------------------- */
+
+static int
+find_child(const pq_reader *r, int node, int32_t field_id, const char *name)
+{
+	const pq_node *n = &r->nodes[node];
+
+	for (int i = 0; i < n->nchildren; i++)
+	{
+		int			c = child_of(r, node, i);
+		const pq_schema_elem *e = r->nodes[c].e;
+
+		if (r->has_ids && field_id >= 0)
+		{
+			if (e->has_field_id && e->field_id == field_id)
+				return c;
+		}
+		else if (name && strcmp(e->name, name) == 0)
+			return c;
+	}
+	return -1;
+}
+
+static bool
+is_unsigned(const pq_schema_elem *e)
+{
+	if (e->logical == PQ_LT_INTEGER)
+		return !e->lt_signed;
+	return e->converted_type >= PQ_CT_UINT_8 && e->converted_type <= PQ_CT_UINT_64;
+}
+
+static const char *
+phys_name(int t)
+{
+	static const char *const names[] = {"BOOLEAN", "INT32", "INT64", "INT96", "FLOAT",
+	"DOUBLE", "BYTE_ARRAY", "FIXED_LEN_BYTE_ARRAY"};
+
+	return t >= 0 && t <= 7 ? names[t] : "group";
+}
+
+static bool
+choose_conv(pq_reader *r, pq_leaf *l, const ts_type *t, ts_err *err)
+{
+	const pq_schema_elem *e = l->elem;
+	int			ph = e->type;
+	int			unit = PQ_UNIT_NONE;
+	bool		ok = false;
+
+	l->conv = PQ_CONV_NONE;
+	switch (t->kind)
+	{
+		case TS_BOOLEAN:
+			ok = ph == PQ_BOOLEAN;
+			break;
+		case TS_TINYINT:
+		case TS_SMALLINT:
+		case TS_INT:
+		case TS_BIGINT:
+			ok = ph == PQ_INT32 || ph == PQ_INT64;
+			if (ph == PQ_INT32 && is_unsigned(e))
+				l->conv = PQ_CONV_U32;
+			break;
+		case TS_FLOAT:
+			ok = ph == PQ_FLOAT;
+			break;
+		case TS_DOUBLE:
+			ok = ph == PQ_DOUBLE || ph == PQ_FLOAT;
+			if (ph == PQ_FLOAT)
+				l->conv = PQ_CONV_F2D;
+			break;
+		case TS_DECIMAL:
+			{
+				int			fscale = -1;
+
+				if (e->logical == PQ_LT_DECIMAL)
+					fscale = e->lt_scale;
+				else if (e->converted_type == PQ_CT_DECIMAL)
+					fscale = e->scale;
+				if (fscale >= 0 && fscale != t->scale)
+					return ts_error(err, TS_ERR_UNSUPPORTED,
+									"Parquet file \"%s\": column \"%s\" has decimal scale %d, expected %d",
+									r->path, l->path, fscale, t->scale);
+				ok = ph == PQ_INT32 || ph == PQ_INT64 || ph == PQ_FIXED || ph == PQ_BYTE_ARRAY;
+				l->conv = (ph == PQ_INT32 || ph == PQ_INT64) ? PQ_CONV_DEC_INT : PQ_CONV_DEC_BYTES;
+				break;
+			}
+		case TS_CHAR:
+		case TS_VARCHAR:
+		case TS_BINARY:
+		case TS_VARBINARY:
+		case TS_BLOB:
+			ok = ph == PQ_BYTE_ARRAY || ph == PQ_FIXED;
+			break;
+		case TS_DATE:
+			ok = ph == PQ_INT32;
+			break;
+		case TS_TIME:
+			if (e->logical == PQ_LT_TIME)
+				unit = e->lt_unit;
+			else if (e->converted_type == PQ_CT_TIME_MICROS)
+				unit = PQ_UNIT_MICROS;
+			ok = ph == PQ_INT32 || ph == PQ_INT64;
+			if (ph == PQ_INT64)
+				l->conv = unit == PQ_UNIT_NANOS ? PQ_CONV_TIME_NANOS :
+					unit == PQ_UNIT_MILLIS ? PQ_CONV_NONE : PQ_CONV_TIME_MICROS;
+			break;
+		case TS_TIMESTAMP:
+		case TS_TIMESTAMP_LTZ:
+			if (e->logical == PQ_LT_TIMESTAMP)
+				unit = e->lt_unit;
+			else if (e->converted_type == PQ_CT_TIMESTAMP_MILLIS)
+				unit = PQ_UNIT_MILLIS;
+			else if (e->converted_type == PQ_CT_TIMESTAMP_MICROS)
+				unit = PQ_UNIT_MICROS;
+			else
+				unit = t->precision <= 3 ? PQ_UNIT_MILLIS :
+					t->precision <= 6 ? PQ_UNIT_MICROS : PQ_UNIT_NANOS;
+			if (ph == PQ_INT64)
+			{
+				ok = true;
+				l->conv = unit == PQ_UNIT_MILLIS ? PQ_CONV_TS_MILLIS :
+					unit == PQ_UNIT_MICROS ? PQ_CONV_TS_MICROS : PQ_CONV_TS_NANOS;
+			}
+			else if (ph == PQ_INT96)
+			{
+				ok = true;
+				l->conv = PQ_CONV_TS_INT96;
+			}
+			break;
+		default:
+			break;
+	}
+	if (ph == PQ_FIXED && e->type_length <= 0)
+		return ts_error(err, TS_ERR_CORRUPT, "Parquet file \"%s\": column \"%s\" has invalid fixed length %d",
+						r->path, l->path, e->type_length);
+	if (!ok)
+	{
+		char	   *ts = ts_type_to_string(t);
+		bool		res = ts_error(err, TS_ERR_UNSUPPORTED,
+								   "Parquet file \"%s\": column \"%s\" of physical type %s cannot be read as %s",
+								   r->path, l->path, phys_name(ph), ts ? ts : ts_type_kind_name(t->kind));
+
+		ts_free(ts);
+		return res;
+	}
+	return true;
+}
+
+static bool
+add_leaf(pq_reader *r, pq_asm *a, int node, const ts_type *t, const char *path, ts_err *err)
+{
+	const pq_node *n = &r->nodes[node];
+	pq_leaf    *l;
+
+	if (n->leaf < 0)
+		return ts_error(err, TS_ERR_UNSUPPORTED, "Parquet file \"%s\": column \"%s\" is a group, expected %s",
+						r->path, path, ts_type_kind_name(t->kind));
+	if (r->nleaves == r->cap_leaves)
+	{
+		int			nc = r->cap_leaves ? r->cap_leaves * 2 : 8;
+		pq_leaf   **nl = ts_realloc(r->leaves, sizeof(pq_leaf *) * nc);
+
+		if (!nl)
+			return ts_error(err, TS_ERR_NOMEM, "out of memory");
+		r->leaves = nl;
+		r->cap_leaves = nc;
+	}
+	l = ts_calloc(1, sizeof(pq_leaf));
+	if (!l)
+		return ts_error(err, TS_ERR_NOMEM, "out of memory");
+	r->leaves[r->nleaves++] = l;
+	l->path = ts_strdup(path);
+	if (!l->path)
+		return ts_error(err, TS_ERR_NOMEM, "out of memory");
+	l->file = r->path;
+	l->elem = n->e;
+	l->column_index = n->leaf;
+	l->phys = n->e->type;
+	l->type_length = n->e->type_length;
+	l->max_def = n->def;
+	l->max_rep = n->rep;
+	l->type = t;
+	a->kind = PQ_A_LEAF;
+	a->def = n->def;
+	return choose_conv(r, l, t, err);
+}
+
+static bool build_asm(pq_reader *r, pq_asm *a, int node, const ts_type *t,
+					  const char *path, int depth, ts_err *err);
+
+static bool
+is_list_group(const pq_schema_elem *e)
+{
+	return e->logical == PQ_LT_LIST || e->converted_type == PQ_CT_LIST;
+}
+
+static bool
+build_repeated(pq_reader *r, pq_asm *a, int node, const ts_type *t, const char *path,
+			   int depth, ts_err *err)
+{
+	const pq_node *n = &r->nodes[node];
+	int			rnode;
+	bool		is_map = t->kind == TS_MAP || t->kind == TS_MULTISET;
+	char	   *sub = NULL;
+	bool		ok;
+
+	if (n->e->repetition == PQ_REPEATED && n->leaf < 0 && !is_list_group(n->e) && !is_map)
+	{
+		/* an unannotated repeated group used as the list itself */
+		rnode = node;
+	}
+	else if (n->e->repetition == PQ_REPEATED && n->leaf >= 0)
+		rnode = node;
+	else
+	{
+		if (n->leaf >= 0 || n->nchildren != 1 ||
+			r->nodes[child_of(r, node, 0)].e->repetition != PQ_REPEATED)
+			return ts_error(err, TS_ERR_UNSUPPORTED,
+							"Parquet file \"%s\": column \"%s\" is not a LIST/MAP group as %s needs",
+							r->path, path, ts_type_kind_name(t->kind));
+		rnode = child_of(r, node, 0);
+	}
+	a->kind = is_map ? PQ_A_MAP : PQ_A_LIST;
+	a->multiset = t->kind == TS_MULTISET;
+	a->def = rnode == node ? r->nodes[node].def - 1 : n->def;
+	a->rep_def = r->nodes[rnode].def;
+	a->rep = r->nodes[rnode].rep;
+	a->leaf_lo = r->nleaves;
+	if (!is_map)
+	{
+		const pq_node *rn = &r->nodes[rnode];
+		int			enode = rnode;
+
+		if (rn->leaf < 0 && rn->nchildren == 1 && rnode != node &&
+			strcmp(rn->e->name, "array") != 0)
+		{
+			char		tuple[1024];
+
+			snprintf(tuple, sizeof(tuple), "%s_tuple", n->e->name);
+			if (strcmp(rn->e->name, tuple) != 0)
+				enode = child_of(r, rnode, 0);
+		}
+		a->nchildren = 1;
+		a->children = ts_calloc(1, sizeof(pq_asm));
+		sub = ts_psprintf("%s.element", path);
+		if (!a->children || !sub)
+		{
+			ts_free(sub);
+			return ts_error(err, TS_ERR_NOMEM, "out of memory");
+		}
+		if (enode == rnode)
+		{
+			/* the repeated node is the element: it is never null itself */
+			ok = build_asm(r, &a->children[0], enode, t->element, sub, depth + 1, err);
+		}
+		else
+			ok = build_asm(r, &a->children[0], enode, t->element, sub, depth + 1, err);
+		ts_free(sub);
+		if (!ok)
+			return false;
+	}
+	else
+	{
+		const pq_node *kv = &r->nodes[rnode];
+		const ts_type *kt = t->kind == TS_MAP ? t->key : t->element;
+		const ts_type *vt = t->kind == TS_MAP ? t->value : NULL;
+		ts_type		count_type;
+
+		memset(&count_type, 0, sizeof(count_type));
+		if (kv->leaf >= 0 || kv->nchildren < 1 || kv->nchildren > 2)
+			return ts_error(err, TS_ERR_UNSUPPORTED,
+							"Parquet file \"%s\": column \"%s\" is not a key/value MAP group",
+							r->path, path);
+		a->nchildren = 2;
+		a->children = ts_calloc(2, sizeof(pq_asm));
+		if (!a->children)
+			return ts_error(err, TS_ERR_NOMEM, "out of memory");
+		sub = ts_psprintf("%s.key", path);
+		if (!sub)
+			return ts_error(err, TS_ERR_NOMEM, "out of memory");
+		ok = build_asm(r, &a->children[0], child_of(r, rnode, 0), kt, sub, depth + 1, err);
+		ts_free(sub);
+		if (!ok)
+			return false;
+		if (kv->nchildren == 2)
+		{
+			if (!vt)
+			{
+				/* MULTISET: the value is the INT count */
+				static ts_type int_type = {TS_INT, true};
+
+				vt = &int_type;
+			}
+			sub = ts_psprintf("%s.value", path);
+			if (!sub)
+				return ts_error(err, TS_ERR_NOMEM, "out of memory");
+			ok = build_asm(r, &a->children[1], child_of(r, rnode, 1), vt, sub, depth + 1, err);
+			ts_free(sub);
+			if (!ok)
+				return false;
+		}
+		else
+			a->children[1].kind = PQ_A_MISSING;
+	}
+	a->leaf_hi = r->nleaves;
+	return true;
+}
+
+static bool
+build_asm(pq_reader *r, pq_asm *a, int node, const ts_type *t, const char *path,
+		  int depth, ts_err *err)
+{
+	a->type = t;
+	a->leaf_lo = a->leaf_hi = r->nleaves;
+	if (depth > PQ_MAX_SCHEMA_DEPTH)
+		return ts_error(err, TS_ERR_UNSUPPORTED, "column \"%s\" nested too deeply", path);
+	if (node < 0)
+	{
+		a->kind = PQ_A_MISSING;
+		return true;
+	}
+	switch (t->kind)
+	{
+		case TS_ROW:
+			{
+				const pq_node *n = &r->nodes[node];
+
+				if (n->leaf >= 0)
+					return ts_error(err, TS_ERR_UNSUPPORTED,
+									"Parquet file \"%s\": column \"%s\" is not a group as ROW needs",
+									r->path, path);
+				a->kind = PQ_A_ROW;
+				a->def = n->def;
+				a->nchildren = t->nfields;
+				a->children = ts_calloc(t->nfields ? t->nfields : 1, sizeof(pq_asm));
+				if (!a->children)
+					return ts_error(err, TS_ERR_NOMEM, "out of memory");
+				for (int i = 0; i < t->nfields; i++)
+				{
+					const ts_field *f = &t->fields[i];
+					int			c = find_child(r, node, f->id, f->name);
+					char	   *sub = ts_psprintf("%s.%s", path, f->name ? f->name : "?");
+					bool		ok;
+
+					if (!sub)
+						return ts_error(err, TS_ERR_NOMEM, "out of memory");
+					ok = build_asm(r, &a->children[i], c, f->type, sub, depth + 1, err);
+					ts_free(sub);
+					if (!ok)
+						return false;
+				}
+				a->leaf_hi = r->nleaves;
+				return true;
+			}
+		case TS_ARRAY:
+		case TS_MULTISET:
+		case TS_MAP:
+			return build_repeated(r, a, node, t, path, depth, err);
+		default:
+			if (!add_leaf(r, a, node, t, path, err))
+				return false;
+			a->leaf_hi = r->nleaves;
+			return true;
+	}
+}
+
+static void
+free_asm(pq_asm *a)
+{
+	for (int i = 0; i < a->nchildren; i++)
+		free_asm(&a->children[i]);
+	ts_free(a->children);
+}
+
+/* ---- reader lifecycle ---------------------------------------------- */
+
+static void
+pq_close(ts_format_reader *base)
+{
+	pq_reader  *r = (pq_reader *) base;
+
+	if (!r)
+		return;
+	for (int i = 0; i < r->nleaves; i++)
+	{
+		ts_free((char *) r->leaves[i]->path);
+		pq_leaf_free(r->leaves[i]);
+	}
+	ts_free(r->leaves);
+	if (r->asms)
+		for (int i = 0; i < r->ncols; i++)
+			free_asm(&r->asms[i]);
+	ts_free(r->asms);
+	ts_free(r->nodes);
+	ts_free(r->children);
+	pq_free_file_meta(&r->meta);
+	ts_free(r->footer);
+	ts_free(r->values);
+	ts_free(r->stats);
+	ts_free(r->stack);
+	ts_arena_free(&r->arena);
+	ts_file_close(r->file);
+	ts_free(r->path);
+	ts_free(r);
+}
+
+/* ---- statistics ----------------------------------------------------- */
+
+static bool
+legacy_stats_ok(const pq_leaf *l)
+{
+	switch (l->phys)
+	{
+		case PQ_BOOLEAN:
+		case PQ_INT32:
+		case PQ_INT64:
+		case PQ_FLOAT:
+		case PQ_DOUBLE:
+			return !is_unsigned(l->elem);
+		default:
+			return false;
+	}
+}
+
+static bool
+value_is_nan(const pq_leaf *l, const ts_value *v)
+{
+	if (l->type->kind == TS_FLOAT)
+		return v->v.f != v->v.f;
+	if (l->type->kind == TS_DOUBLE)
+		return v->v.d != v->v.d;
+	return false;
+}
+
+static void
+decode_stats(pq_reader *r, const pq_row_group *rg, int col, ts_column_stats *st)
+{
+	const pq_asm *a = &r->asms[col];
+	const pq_leaf *l;
+	const pq_stats *s;
+	ts_err		e;
+
+	memset(st, 0, sizeof(*st));
+	st->null_count = -1;
+	st->row_count = rg->num_rows;
+	if (a->kind == PQ_A_MISSING)
+	{
+		st->null_count = rg->num_rows;
+		return;
+	}
+	if (a->kind != PQ_A_LEAF)
+		return;
+	l = r->leaves[a->leaf_lo];
+	if (l->max_rep > 0 || l->column_index >= rg->ncolumns)
+		return;
+	s = &rg->columns[l->column_index].stats;
+	if (!s->present)
+		return;
+	st->null_count = s->null_count;
+	if (l->phys == PQ_INT96)
+		return;
+	if (s->has_min_value && s->has_max_value)
+	{
+		if (!pq_decode_plain_one(l, s->min_value, s->min_value_len, &st->min, &e) ||
+			!pq_decode_plain_one(l, s->max_value, s->max_value_len, &st->max, &e))
+			return;
+	}
+	else if (s->has_min && s->has_max && legacy_stats_ok(l))
+	{
+		if (!pq_decode_plain_one(l, s->min, s->min_len, &st->min, &e) ||
+			!pq_decode_plain_one(l, s->max, s->max_len, &st->max, &e))
+			return;
+	}
+	else
+		return;
+	if (value_is_nan(l, &st->min) || value_is_nan(l, &st->max))
+		return;
+	st->has_min_max = true;
+}
+
+/* ---- row groups ----------------------------------------------------- */
+
+static bool
+load_row_group(pq_reader *r, int rgi, ts_err *err)
+{
+	const pq_row_group *rg = &r->meta.row_groups[rgi];
+
+	for (int i = 0; i < r->nleaves; i++)
+	{
+		pq_leaf    *l = r->leaves[i];
+		const pq_column_chunk *cc;
+		int64_t		start,
+					len;
+		uint8_t    *buf;
+
+		pq_leaf_end_chunk(l);
+		if (l->column_index >= rg->ncolumns)
+			return ts_error(err, TS_ERR_CORRUPT, "row group has %d columns, column \"%s\" is number %d",
+							rg->ncolumns, l->path, l->column_index + 1);
+		cc = &rg->columns[l->column_index];
+		if (!cc->has_meta)
+			return ts_error(err, TS_ERR_CORRUPT, "column \"%s\" has no column metadata", l->path);
+		if (cc->external)
+			return ts_error(err, TS_ERR_UNSUPPORTED, "column \"%s\" is stored in another file", l->path);
+		if (cc->type != l->phys)
+			return ts_error(err, TS_ERR_CORRUPT, "column \"%s\" chunk type %d differs from its schema type %d",
+							l->path, cc->type, l->phys);
+		start = cc->data_page_offset;
+		if (cc->dictionary_page_offset > 0 && cc->dictionary_page_offset < start)
+			start = cc->dictionary_page_offset;
+		len = cc->total_compressed_size;
+		if (start < 4 || len < 0 || cc->num_values < 0 ||
+			len > r->file_size - 4 || start > r->file_size - 4 - len)
+			return ts_error(err, TS_ERR_CORRUPT, "column \"%s\" chunk lies outside the file", l->path);
+		buf = pq_leaf_chunk_buffer(l, (size_t) len, err);
+		if (!buf)
+			return false;
+		if (!ts_file_pread(r->file, buf, (size_t) len, start, err))
+			return false;
+		r->base.metrics.bytes_read += len;
+		if (!pq_leaf_start(l, (size_t) len, cc, err))
+			return false;
+	}
+	return true;
+}
+
+/* advance to the next row group that passes the filter; false on error */
+static bool
+next_row_group(pq_reader *r, ts_err *err)
+{
+	while (r->next_rg < r->meta.nrow_groups)
+	{
+		int			rgi = r->next_rg++;
+		const pq_row_group *rg = &r->meta.row_groups[rgi];
+
+		if (rg->num_rows < 0)
+			return ts_error(err, TS_ERR_CORRUPT, "Parquet file \"%s\" row group %d: negative row count",
+							r->path, rgi);
+		if (rg->num_rows == 0)
+			continue;
+		if (r->stats_filter)
+		{
+			for (int c = 0; c < r->ncols; c++)
+				decode_stats(r, rg, c, &r->stats[c]);
+			if (!r->stats_filter(r->stats_filter_arg, r->stats, r->ncols))
+				continue;
+		}
+		r->base.metrics.row_groups_kept++;
+		if (!load_row_group(r, rgi, err))
+			return ts_error_context(err, "Parquet file \"%s\" row group %d", r->path, rgi);
+		r->cur_rg = rgi;
+		r->rows_left = rg->num_rows;
+		return true;
+	}
+	r->done = true;
+	return true;
+}
+
+/* ---- assembly ------------------------------------------------------- */
+
+/* 1 = an entry is available, 0 = chunk ended, -1 = error */
+static inline int
+peek(pq_leaf *l, ts_err *err)
+{
+	if (l->pos < l->nbuf)
+		return 1;
+	if (!pq_leaf_fill(l, err))
+		return -1;
+	return l->nbuf > 0;
+}
+
+static bool
+ended_early(const pq_leaf *l, ts_err *err)
+{
+	return ts_error(err, TS_ERR_CORRUPT, "column \"%s\" has fewer values than the row group has rows",
+					l->path);
+}
+
+/* consume one entry in every leaf of [lo, hi) (a null or empty position) */
+static bool
+skip_slot(pq_reader *r, int lo, int hi, ts_err *err)
+{
+	for (int i = lo; i < hi; i++)
+	{
+		pq_leaf    *l = r->leaves[i];
+		int			rc = peek(l, err);
+
+		if (rc < 0)
+			return false;
+		if (rc == 0)
+			return ended_early(l, err);
+		if (l->def[l->pos] == l->max_def)
+			l->vpos++;
+		l->pos++;
+	}
+	return true;
+}
+
+static bool
+stack_push(pq_reader *r, const ts_value *v, ts_err *err)
+{
+	if (r->stack_len == r->stack_cap)
+	{
+		size_t		nc = r->stack_cap ? r->stack_cap * 2 : 256;
+		ts_value   *ns = ts_realloc(r->stack, nc * sizeof(ts_value));
+
+		if (!ns)
+			return ts_error(err, TS_ERR_NOMEM, "out of memory");
+		r->stack = ns;
+		r->stack_cap = nc;
+	}
+	r->stack[r->stack_len++] = *v;
+	return true;
+}
+
+static bool read_value(pq_reader *r, const pq_asm *a, ts_value *out, ts_err *err);
+
+static bool
+read_repeated(pq_reader *r, const pq_asm *a, ts_value *out, ts_err *err)
+{
+	pq_leaf    *first = r->leaves[a->leaf_lo];
+	size_t		base = r->stack_len;
+	int			rc;
+	int			d;
+	size_t		n;
+	ts_value   *items;
+
+	rc = peek(first, err);
+	if (rc <= 0)
+		return rc < 0 ? false : ended_early(first, err);
+	d = first->def[first->pos];
+	if (d < a->def)
+	{
+		out->isnull = true;
+		return skip_slot(r, a->leaf_lo, a->leaf_hi, err);
+	}
+	out->isnull = false;
+	if (d < a->rep_def)
+	{
+		out->v.nested.n = 0;
+		out->v.nested.items = NULL;
+		return skip_slot(r, a->leaf_lo, a->leaf_hi, err);
+	}
+	for (;;)
+	{
+		ts_value	v;
+
+		if (a->kind == PQ_A_LIST)
+		{
+			if (!read_value(r, &a->children[0], &v, err) || !stack_push(r, &v, err))
+				return false;
+		}
+		else
+		{
+			ts_value	k;
+
+			if (!read_value(r, &a->children[0], &k, err) ||
+				!read_value(r, &a->children[1], &v, err))
+				return false;
+			if (a->multiset)
+			{
+				int64_t		cnt = v.isnull ? 1 : v.v.i;
+
+				if (cnt < 0 || cnt > PQ_MAX_MULTISET - (int64_t) (r->stack_len - base))
+					return ts_error(err, TS_ERR_CORRUPT, "column \"%s\": multiset count %lld out of range",
+									first->path, (long long) cnt);
+				for (int64_t i = 0; i < cnt; i++)
+					if (!stack_push(r, &k, err))
+						return false;
+			}
+			else if (!stack_push(r, &k, err) || !stack_push(r, &v, err))
+				return false;
+		}
+		rc = peek(first, err);
+		if (rc < 0)
+			return false;
+		if (rc == 0 || first->rep[first->pos] != a->rep)
+			break;
+	}
+	n = r->stack_len - base;
+	if (a->kind == PQ_A_MAP && !a->multiset)
+		n /= 2;
+	if (n > INT32_MAX / 2)
+		return ts_error(err, TS_ERR_CORRUPT, "column \"%s\": too many elements", first->path);
+	items = ts_arena_alloc(&r->arena, (r->stack_len - base) * sizeof(ts_value) + 1);
+	if (!items)
+		return ts_error(err, TS_ERR_NOMEM, "out of memory");
+	memcpy(items, r->stack + base, (r->stack_len - base) * sizeof(ts_value));
+	r->stack_len = base;
+	out->v.nested.n = (int32_t) n;
+	out->v.nested.items = items;
+	return true;
+}
+
+static bool
+read_value(pq_reader *r, const pq_asm *a, ts_value *out, ts_err *err)
+{
+	switch (a->kind)
+	{
+		case PQ_A_MISSING:
+			out->isnull = true;
+			return true;
+		case PQ_A_LEAF:
+			{
+				pq_leaf    *l = r->leaves[a->leaf_lo];
+				int			rc = peek(l, err);
+
+				if (rc <= 0)
+					return rc < 0 ? false : ended_early(l, err);
+				if (l->def[l->pos] == l->max_def)
+				{
+					if (l->vpos >= l->nvals)
+						return ts_error(err, TS_ERR_CORRUPT, "column \"%s\": values out of step with levels", l->path);
+					*out = l->vals[l->vpos++];
+				}
+				else
+					out->isnull = true;
+				l->pos++;
+				return true;
+			}
+		case PQ_A_ROW:
+			{
+				ts_value   *items;
+
+				if (a->leaf_lo == a->leaf_hi)
+				{
+					out->isnull = true;
+					return true;
+				}
+				{
+					pq_leaf    *first = r->leaves[a->leaf_lo];
+					int			rc = peek(first, err);
+
+					if (rc <= 0)
+						return rc < 0 ? false : ended_early(first, err);
+					if (first->def[first->pos] < a->def)
+					{
+						out->isnull = true;
+						return skip_slot(r, a->leaf_lo, a->leaf_hi, err);
+					}
+				}
+				items = ts_arena_alloc(&r->arena, sizeof(ts_value) * (a->nchildren ? a->nchildren : 1));
+				if (!items)
+					return ts_error(err, TS_ERR_NOMEM, "out of memory");
+				for (int i = 0; i < a->nchildren; i++)
+					if (!read_value(r, &a->children[i], &items[i], err))
+						return false;
+				out->isnull = false;
+				out->v.nested.n = a->nchildren;
+				out->v.nested.items = items;
+				return true;
+			}
+		case PQ_A_LIST:
+		case PQ_A_MAP:
+			if (a->leaf_lo == a->leaf_hi)
+			{
+				out->isnull = true;
+				return true;
+			}
+			return read_repeated(r, a, out, err);
+	}
+	return true;
+}
+
+/* fill rows [0, n) of column c */
+static bool
+fill_column(pq_reader *r, int c, int n, ts_err *err)
+{
+	const pq_asm *a = &r->asms[c];
+	int			ncols = r->ncols;
+	ts_value   *out = r->values + c;
+
+	if (a->kind == PQ_A_MISSING || a->leaf_lo == a->leaf_hi)
+	{
+		for (int i = 0; i < n; i++)
+			out[(size_t) i * ncols].isnull = true;
+		return true;
+	}
+	if (a->kind == PQ_A_LEAF && r->leaves[a->leaf_lo]->max_rep == 0)
+	{
+		pq_leaf    *l = r->leaves[a->leaf_lo];
+		int			i = 0;
+
+		while (i < n)
+		{
+			int			rc = peek(l, err);
+			int			k;
+
+			if (rc <= 0)
+				return rc < 0 ? false : ended_early(l, err);
+			k = l->nbuf - l->pos;
+			if (k > n - i)
+				k = n - i;
+			if (l->nvals == l->nbuf)
+			{
+				/* no nulls in this chunk */
+				for (int j = 0; j < k; j++)
+					out[(size_t) (i + j) * ncols] = l->vals[l->vpos + j];
+				l->vpos += k;
+			}
+			else
+			{
+				for (int j = 0; j < k; j++)
+				{
+					ts_value   *o = &out[(size_t) (i + j) * ncols];
+
+					if (l->def[l->pos + j] == l->max_def)
+						*o = l->vals[l->vpos++];
+					else
+						o->isnull = true;
+				}
+			}
+			l->pos += k;
+			i += k;
+		}
+		return true;
+	}
+	for (int i = 0; i < n; i++)
+	{
+		/* each row starts at repetition level 0 in every leaf */
+		for (int k = a->leaf_lo; k < a->leaf_hi; k++)
+		{
+			pq_leaf    *l = r->leaves[k];
+			int			rc = peek(l, err);
+
+			if (rc <= 0)
+				return rc < 0 ? false : ended_early(l, err);
+			if (l->rep[l->pos] != 0)
+				return ts_error(err, TS_ERR_CORRUPT, "column \"%s\": row does not start at repetition level 0",
+								l->path);
+		}
+		if (!read_value(r, a, &out[(size_t) i * ncols], err))
+			return false;
+		if ((i & 1023) == 1023 && !TS_CHECK_INTERRUPTS(err))
+			return false;
+	}
+	return true;
+}
+
+static int
+pq_next(ts_format_reader *base, ts_batch *batch, ts_err *err)
+{
+	pq_reader  *r = (pq_reader *) base;
+	int			n;
+
+	batch->nrows = 0;
+	batch->ncols = r->ncols;
+	batch->values = r->values;
+	for (int i = 0; i < r->nleaves; i++)
+		pq_leaf_release(r->leaves[i]);
+	ts_arena_reset(&r->arena);
+	r->stack_len = 0;
+	if (r->done)
+		return 0;
+	while (r->rows_left == 0)
+	{
+		if (!next_row_group(r, err))
+			return -1;
+		if (r->done)
+			return 0;
+	}
+	n = r->rows_left < r->batch_rows ? (int) r->rows_left : r->batch_rows;
+	for (int c = 0; c < r->ncols; c++)
+		if (!fill_column(r, c, n, err))
+		{
+			ts_error_context(err, "Parquet file \"%s\" row group %d", r->path, r->cur_rg);
+			return -1;
+		}
+	r->rows_left -= n;
+	r->base.metrics.rows_read += n;
+	if (r->rows_left == 0)
+		for (int i = 0; i < r->nleaves; i++)
+			pq_leaf_end_chunk(r->leaves[i]);
+	batch->nrows = n;
+	return n;
+}
+
+static const ts_format_reader_ops pq_ops = {pq_next, pq_close};
+
+/* ---- open ----------------------------------------------------------- */
+
+static bool
+read_footer(pq_reader *r, ts_err *err)
+{
+	uint8_t		tail[8],
+				head[4];
+	uint32_t	flen;
+
+	r->file_size = ts_file_size(r->file);
+	if (r->file_size < 12)
+		return ts_error(err, TS_ERR_CORRUPT, "file is too small to be Parquet (%lld bytes)",
+						(long long) r->file_size);
+	if (!ts_file_pread(r->file, head, 4, 0, err) ||
+		!ts_file_pread(r->file, tail, 8, r->file_size - 8, err))
+		return false;
+	if (memcmp(head, "PAR1", 4) != 0 || memcmp(tail + 4, "PAR1", 4) != 0)
+		return ts_error(err, TS_ERR_CORRUPT, "wrong magic (not a Parquet file, or truncated)");
+	flen = ts_load_le32(tail);
+	if ((int64_t) flen > r->file_size - 12 || (int64_t) flen > PQ_MAX_FOOTER || flen == 0)
+		return ts_error(err, TS_ERR_CORRUPT, "footer length %u does not fit the file", flen);
+	r->footer = ts_malloc(flen);
+	if (!r->footer)
+		return ts_error(err, TS_ERR_NOMEM, "out of memory");
+	if (!ts_file_pread(r->file, r->footer, flen, r->file_size - 8 - flen, err))
+		return false;
+	r->base.metrics.bytes_read += flen + 12;
+	if (!pq_parse_file_meta(r->footer, flen, &r->meta, err))
+		return ts_error_context(err, "footer");
+	return true;
+}
+
+ts_format_reader *
+ts_parquet_open(const char *path, const ts_read_column *columns, int ncols,
+				const ts_reader_options *options, ts_err *err)
+{
+	pq_reader  *r;
+	int			idx = 0;
+
+	if (ncols < 0)
+	{
+		ts_error(err, TS_ERR_INVALID, "negative column count");
+		return NULL;
+	}
+	r = ts_calloc(1, sizeof(pq_reader));
+	if (!r)
+	{
+		ts_error(err, TS_ERR_NOMEM, "out of memory");
+		return NULL;
+	}
+	r->base.ops = &pq_ops;
+	ts_arena_init(&r->arena, 64 * 1024);
+	r->path = ts_strdup(path);
+	r->cols = columns;
+	r->ncols = ncols;
+	r->batch_rows = options && options->batch_rows > 0 ? options->batch_rows : TS_BATCH_ROWS;
+	if (options)
+	{
+		r->stats_filter = options->stats_filter;
+		r->stats_filter_arg = options->stats_filter_arg;
+	}
+	if (!r->path)
+	{
+		ts_error(err, TS_ERR_NOMEM, "out of memory");
+		goto fail;
+	}
+	r->file = ts_file_open(path, err);
+	if (!r->file)
+		goto fail;
+	if (!read_footer(r, err))
+		goto fail_ctx;
+
+	r->nodes = ts_calloc(r->meta.nschema, sizeof(pq_node));
+	r->children = ts_calloc(r->meta.nschema, sizeof(int));
+	if (!r->nodes || !r->children)
+	{
+		ts_error(err, TS_ERR_NOMEM, "out of memory");
+		goto fail;
+	}
+	if (!build_nodes(r, &idx, -1, 0, 0, 0, err))
+		goto fail_ctx;
+	if (idx != r->meta.nschema)
+	{
+		ts_error(err, TS_ERR_CORRUPT, "schema has %d elements but the root covers %d",
+				 r->meta.nschema, idx);
+		goto fail_ctx;
+	}
+	for (int i = 1; i < r->meta.nschema; i++)
+		if (r->meta.schema[i].has_field_id)
+			r->has_ids = true;
+	for (int i = 0; i < r->meta.nrow_groups; i++)
+		if (r->meta.row_groups[i].ncolumns != r->nleaf_columns)
+		{
+			ts_error(err, TS_ERR_CORRUPT, "row group %d has %d column chunks, schema has %d columns",
+					 i, r->meta.row_groups[i].ncolumns, r->nleaf_columns);
+			goto fail_ctx;
+		}
+
+	r->asms = ts_calloc(ncols ? ncols : 1, sizeof(pq_asm));
+	r->stats = ts_calloc(ncols ? ncols : 1, sizeof(ts_column_stats));
+	r->values = ts_calloc((size_t) r->batch_rows * (ncols ? ncols : 1), sizeof(ts_value));
+	if (!r->asms || !r->stats || !r->values)
+	{
+		ts_error(err, TS_ERR_NOMEM, "out of memory");
+		goto fail;
+	}
+	for (int c = 0; c < ncols; c++)
+	{
+		const ts_read_column *col = &columns[c];
+		int			node = find_child(r, 0, col->field_id, col->name);
+
+		if (!build_asm(r, &r->asms[c], node, col->type, col->name ? col->name : "?", 0, err))
+			goto fail;
+	}
+	r->base.metrics.row_groups_total = r->meta.nrow_groups;
+	return &r->base;
+
+fail_ctx:
+	ts_error_context(err, "Parquet file \"%s\"", path);
+fail:
+	pq_close(&r->base);
+	return NULL;
+}

@@ -1,0 +1,486 @@
+/*
+ * csv_reader.c - ts_csv_open: CSV files of Paimon format tables.
+ *
+ * Owns: the Paimon CSV options (csv.* keys with Paimon's fallback keys),
+ * splitting records into fields (quotes, doubled quotes, escape
+ * character; a quoted field may span lines), mapping requested columns
+ * to field positions and the PERMISSIVE / DROPMALFORMED / FAILFAST modes.
+ *
+ * Column resolution is by POSITION: CSV has no names.  For each requested
+ * column, ts_read_column.field_id is the 0-based ordinal of the field in
+ * the file's column order (the format table's non-partition columns in
+ * schema order); field_id < 0 means "the column's own index in the
+ * request".  A record with fewer fields reads NULL for the missing ones;
+ * extra fields are ignored.
+ *
+ * Semantics follow Paimon's CsvParser: a field equal to csv.null-literal
+ * (default "", so an empty field, quoted or not) is NULL; a blank record
+ * is a row of NULLs; a lone escape character not followed by the quote or
+ * escape character is dropped.  Differences: a field is also NULL when
+ * its raw text (before unquoting/unescaping) equals a non-empty null
+ * literal, so the Hive-style "\N" works with the default escape "\"; PERMISSIVE sets only the
+ * malformed field to NULL (Java also nulls the fields after it), and a
+ * quoted field may contain line breaks.
+ */
+#include <string.h>
+#include <strings.h>
+
+#include "format/text/text_internal.h"
+
+typedef enum csv_mode
+{
+	CSV_PERMISSIVE,
+	CSV_DROPMALFORMED,
+	CSV_FAILFAST
+} csv_mode;
+
+typedef struct csv_field
+{
+	size_t		off;			/* in fbuf */
+	size_t		len;
+	size_t		raw_off;		/* the field as written, in the record */
+	size_t		raw_len;
+	bool		present;
+} csv_field;
+
+typedef struct csv_reader
+{
+	ts_format_reader base;
+	ts_text_stream *s;
+	char	   *path;
+	const ts_read_column *cols;
+	int			ncols;
+	int		   *ord;			/* file field ordinal of each requested column */
+	int			nfields;		/* max ordinal + 1 */
+	char		delim;
+	char		quote;
+	char		escape;
+	char	   *line_delim;		/* NULL = readLine semantics */
+	char	   *null_literal;
+	size_t		null_literal_len;
+	bool		header;
+	csv_mode	mode;
+	int			batch_rows;
+	ts_arena	arena;
+	ts_value   *values;
+	ts_buf		rec;			/* a record assembled from one or more lines */
+	ts_buf		fbuf;			/* unescaped field bytes */
+	csv_field  *fields;
+	int64_t		record_line;	/* first line of the current record */
+	bool		started;
+	bool		eof;
+	bool		failed;
+} csv_reader;
+
+static int	csv_next(ts_format_reader *r, ts_batch *batch, ts_err *err);
+static void csv_close(ts_format_reader *r);
+
+static const ts_format_reader_ops csv_ops = {csv_next, csv_close};
+
+static const char *const K_FIELD_DELIM[] = {"csv.field-delimiter", "field-delimiter", "seq", "delimiter", NULL};
+static const char *const K_LINE_DELIM[] = {"csv.line-delimiter", "lineSep", NULL};
+static const char *const K_QUOTE[] = {"csv.quote-character", "quote", NULL};
+static const char *const K_ESCAPE[] = {"csv.escape-character", "escape", NULL};
+static const char *const K_HEADER[] = {"csv.include-header", "header", NULL};
+static const char *const K_NULL[] = {"csv.null-literal", "nullvalue", NULL};
+static const char *const K_MODE[] = {"csv.mode", "mode", NULL};
+
+static bool
+csv_parse_options(csv_reader *r, const ts_reader_options *o, ts_err *err)
+{
+	const char *v;
+
+	if (!ts_text_option_char(o, K_FIELD_DELIM, ',', &r->delim, err) ||
+		!ts_text_option_char(o, K_QUOTE, '"', &r->quote, err) ||
+		!ts_text_option_char(o, K_ESCAPE, '\\', &r->escape, err) ||
+		!ts_text_option_bool(o, K_HEADER, false, &r->header, err))
+		return false;
+	if (r->delim == '\0' || r->delim == '\n' || r->delim == '\r')
+		return ts_error(err, TS_ERR_INVALID, "option \"csv.field-delimiter\" cannot be empty, NUL or a line break");
+	if (r->delim == r->quote)
+		return ts_error(err, TS_ERR_INVALID, "separator and quote character cannot be the same");
+	if (r->delim == r->escape)
+		return ts_error(err, TS_ERR_INVALID, "separator and escape character cannot be the same");
+	if (r->quote != '\0' && r->quote == r->escape)
+		return ts_error(err, TS_ERR_INVALID, "quote and escape character cannot be the same");
+	v = ts_text_option(o, K_LINE_DELIM);
+	if (v && strcmp(v, "\\n") == 0)
+		v = "\n";
+	else if (v && strcmp(v, "\\r\\n") == 0)
+		v = "\r\n";
+	else if (v && strcmp(v, "\\r") == 0)
+		v = "\r";
+	if (v && *v && strcmp(v, "\n") != 0 && strcmp(v, "\r\n") != 0 && strcmp(v, "\r") != 0)
+	{
+		r->line_delim = ts_strdup(v);
+		if (r->line_delim == NULL)
+			return ts_error(err, TS_ERR_NOMEM, "out of memory");
+	}
+	v = ts_text_option(o, K_NULL);
+	r->null_literal = ts_strdup(v ? v : "");
+	if (r->null_literal == NULL)
+		return ts_error(err, TS_ERR_NOMEM, "out of memory");
+	r->null_literal_len = strlen(r->null_literal);
+	v = ts_text_option(o, K_MODE);
+	if (v == NULL || strcasecmp(v, "permissive") == 0)
+		r->mode = CSV_PERMISSIVE;
+	else if (strcasecmp(v, "dropmalformed") == 0)
+		r->mode = CSV_DROPMALFORMED;
+	else if (strcasecmp(v, "failfast") == 0)
+		r->mode = CSV_FAILFAST;
+	else
+		return ts_error(err, TS_ERR_INVALID,
+						"invalid value \"%s\" for option \"csv.mode\": expected PERMISSIVE, DROPMALFORMED or FAILFAST", v);
+	return true;
+}
+
+ts_format_reader *
+ts_csv_open(const char *path, const ts_read_column *columns, int ncols,
+			const ts_reader_options *options, ts_err *err)
+{
+	csv_reader *r;
+
+	if (ncols < 0 || (ncols > 0 && columns == NULL))
+	{
+		ts_error(err, TS_ERR_INVALID, "invalid column list");
+		return NULL;
+	}
+	r = ts_calloc(1, sizeof(csv_reader));
+	if (r == NULL)
+	{
+		ts_error(err, TS_ERR_NOMEM, "out of memory");
+		return NULL;
+	}
+	r->base.ops = &csv_ops;
+	ts_arena_init(&r->arena, 64 * 1024);
+	ts_buf_init(&r->rec);
+	ts_buf_init(&r->fbuf);
+	r->cols = columns;
+	r->ncols = ncols;
+	r->path = ts_strdup(path);
+	r->batch_rows = options && options->batch_rows > 0 ? options->batch_rows : TS_BATCH_ROWS;
+	if (r->path == NULL)
+	{
+		ts_error(err, TS_ERR_NOMEM, "out of memory");
+		goto fail;
+	}
+	if (!csv_parse_options(r, options, err))
+	{
+		ts_error_context(err, "CSV file \"%s\"", path);
+		goto fail;
+	}
+	r->ord = ts_calloc(ncols > 0 ? ncols : 1, sizeof(int));
+	if (r->ord == NULL)
+	{
+		ts_error(err, TS_ERR_NOMEM, "out of memory");
+		goto fail;
+	}
+	for (int i = 0; i < ncols; i++)
+	{
+		const ts_type *t = columns[i].type;
+
+		if (t == NULL || ts_type_is_nested(t->kind) || t->kind >= TS_VARIANT)
+		{
+			ts_error(err, TS_ERR_UNSUPPORTED, "CSV file \"%s\": column \"%s\" of type %s cannot be read from CSV",
+					 path, columns[i].name ? columns[i].name : "?",
+					 t ? ts_type_kind_name(t->kind) : "(none)");
+			goto fail;
+		}
+		r->ord[i] = columns[i].field_id >= 0 ? columns[i].field_id : i;
+		if (r->ord[i] > 100000)
+		{
+			ts_error(err, TS_ERR_INVALID, "CSV file \"%s\": field position %d out of range", path, r->ord[i]);
+			goto fail;
+		}
+		if (r->ord[i] + 1 > r->nfields)
+			r->nfields = r->ord[i] + 1;
+	}
+	r->fields = ts_calloc(r->nfields > 0 ? r->nfields : 1, sizeof(csv_field));
+	r->values = ts_calloc((size_t) r->batch_rows * (ncols > 0 ? ncols : 1), sizeof(ts_value));
+	if (r->fields == NULL || r->values == NULL)
+	{
+		ts_error(err, TS_ERR_NOMEM, "out of memory");
+		goto fail;
+	}
+	r->s = ts_text_stream_open(path, err);
+	if (r->s == NULL)
+		goto fail;
+	r->base.metrics.files_opened = 0;
+	return &r->base;
+fail:
+	csv_close(&r->base);
+	return NULL;
+}
+
+static void
+csv_close(ts_format_reader *base)
+{
+	csv_reader *r = (csv_reader *) base;
+
+	if (r == NULL)
+		return;
+	ts_text_stream_close(r->s);
+	ts_arena_free(&r->arena);
+	ts_buf_free(&r->rec);
+	ts_buf_free(&r->fbuf);
+	ts_free(r->fields);
+	ts_free(r->values);
+	ts_free(r->ord);
+	ts_free(r->line_delim);
+	ts_free(r->null_literal);
+	ts_free(r->path);
+	ts_free(r);
+}
+
+/*
+ * Split one record into fields.  Returns 1 when complete, 0 when it ends
+ * inside a quoted field (the caller appends the next line and retries).
+ */
+static int
+csv_split(csv_reader *r, const uint8_t *p, size_t n, ts_err *err)
+{
+	int			col = 0;
+	bool		in_quotes = false;
+	bool		at_start = true;
+	size_t		start;
+	size_t		raw_start = 0;
+
+	ts_buf_reset(&r->fbuf);
+	for (int i = 0; i < r->nfields; i++)
+		r->fields[i].present = false;
+	start = 0;
+	for (size_t i = 0; i < n; i++)
+	{
+		uint8_t		c = p[i];
+		bool		special_next = i + 1 < n &&
+			((r->quote && p[i + 1] == (uint8_t) r->quote) ||
+			 (r->escape && p[i + 1] == (uint8_t) r->escape));
+
+		if (r->escape && c == (uint8_t) r->escape)
+		{
+			if (special_next)
+			{
+				if (!ts_buf_append(&r->fbuf, &p[i + 1], 1, err))
+					return -1;
+				i++;
+			}
+			at_start = false;
+			continue;
+		}
+		if (in_quotes)
+		{
+			if (c == (uint8_t) r->quote)
+			{
+				if (i + 1 < n && p[i + 1] == (uint8_t) r->quote)
+				{
+					if (!ts_buf_append(&r->fbuf, &c, 1, err))
+						return -1;
+					i++;
+				}
+				else
+					in_quotes = false;
+				continue;
+			}
+			if (!ts_buf_append(&r->fbuf, &c, 1, err))
+				return -1;
+			continue;
+		}
+		if (r->quote && c == (uint8_t) r->quote && at_start)
+		{
+			in_quotes = true;
+			at_start = false;
+			continue;
+		}
+		if (c == (uint8_t) r->delim)
+		{
+			if (col < r->nfields)
+			{
+				r->fields[col].off = start;
+				r->fields[col].len = r->fbuf.len - start;
+				r->fields[col].raw_off = raw_start;
+				r->fields[col].raw_len = i - raw_start;
+				r->fields[col].present = true;
+			}
+			col++;
+			start = r->fbuf.len;
+			raw_start = i + 1;
+			at_start = true;
+			continue;
+		}
+		if (!ts_buf_append(&r->fbuf, &c, 1, err))
+			return -1;
+		at_start = false;
+	}
+	if (in_quotes)
+		return 0;
+	if (col < r->nfields)
+	{
+		r->fields[col].off = start;
+		r->fields[col].len = r->fbuf.len - start;
+		r->fields[col].raw_off = raw_start;
+		r->fields[col].raw_len = n - raw_start;
+		r->fields[col].present = true;
+	}
+	return 1;
+}
+
+static bool
+is_blank(const uint8_t *p, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (p[i] != ' ' && p[i] != '\t' && p[i] != '\r' && p[i] != '\n' && p[i] != '\f' && p[i] != '\v')
+			return false;
+	return true;
+}
+
+/*
+ * Read the next record into r->rec and split it.  *got = false at end of
+ * input.  *blank = the record is whitespace only.
+ */
+static bool
+csv_read_record(csv_reader *r, bool *got, bool *blank, ts_err *err)
+{
+	const uint8_t *line;
+	size_t		len;
+	int			rc;
+
+	*got = false;
+	if (!ts_text_stream_next_line(r->s, r->line_delim, &line, &len, err))
+		return false;
+	if (line == NULL)
+		return true;
+	r->record_line = ts_text_stream_line_number(r->s);
+	ts_buf_reset(&r->rec);
+	if (!ts_buf_append(&r->rec, line, len, err))
+		return false;
+	for (;;)
+	{
+		rc = csv_split(r, r->rec.data ? r->rec.data : (const uint8_t *) "", r->rec.len, err);
+		if (rc < 0)
+			return false;
+		if (rc == 1)
+			break;
+		/* the record continues on the next line */
+		if (!ts_text_stream_next_line(r->s, r->line_delim, &line, &len, err))
+			return false;
+		if (line == NULL)
+		{
+			/* unterminated quote at EOF: Java ignores the last field */
+			int			last = 0;
+
+			for (int i = 0; i < r->nfields; i++)
+				if (r->fields[i].present)
+					last = i + 1;
+			if (last < r->nfields)
+				r->fields[last].present = false;
+			break;
+		}
+		if (r->rec.len + len + 1 > TS_TEXT_MAX_LINE)
+			return ts_error(err, TS_ERR_CORRUPT, "CSV file \"%s\": record at line %lld is longer than %d bytes",
+							r->path, (long long) r->record_line, TS_TEXT_MAX_LINE);
+		if (!ts_buf_append(&r->rec, r->line_delim ? r->line_delim : "\n",
+						   r->line_delim ? strlen(r->line_delim) : 1, err) ||
+			!ts_buf_append(&r->rec, line, len, err))
+			return false;
+		if (!TS_CHECK_INTERRUPTS(err))
+			return false;
+	}
+	*blank = is_blank(r->rec.data ? r->rec.data : (const uint8_t *) "", r->rec.len);
+	*got = true;
+	return true;
+}
+
+static int
+csv_next(ts_format_reader *base, ts_batch *batch, ts_err *err)
+{
+	csv_reader *r = (csv_reader *) base;
+	int			nrows = 0;
+
+	batch->nrows = 0;
+	batch->ncols = r->ncols;
+	batch->values = r->values;
+	if (r->failed)
+	{
+		ts_error(err, TS_ERR_INVALID, "CSV reader used after an error");
+		return -1;
+	}
+	ts_arena_reset(&r->arena);
+	if (!r->started)
+	{
+		r->started = true;
+		r->base.metrics.files_opened = 1;
+		if (r->header)
+		{
+			bool		got,
+						blank;
+
+			if (!csv_read_record(r, &got, &blank, err))
+				goto fail;
+			if (!got)
+				r->eof = true;
+		}
+	}
+	while (!r->eof && nrows < r->batch_rows)
+	{
+		bool		got,
+					blank;
+		ts_value   *row = &r->values[(size_t) nrows * r->ncols];
+		bool		drop = false;
+
+		if ((nrows & 1023) == 1023 && !TS_CHECK_INTERRUPTS(err))
+			goto fail;
+		if (!csv_read_record(r, &got, &blank, err))
+			goto fail;
+		if (!got)
+		{
+			r->eof = true;
+			break;
+		}
+		for (int c = 0; c < r->ncols; c++)
+		{
+			csv_field  *f = &r->fields[r->ord[c]];
+			const char *text = r->fbuf.data ? (const char *) r->fbuf.data + f->off : "";
+
+			memset(&row[c], 0, sizeof(ts_value));
+			if (blank || !f->present ||
+				(f->len == r->null_literal_len && (f->len == 0 || memcmp(text, r->null_literal, f->len) == 0)) ||
+				(r->null_literal_len > 0 && f->raw_len == r->null_literal_len &&
+				 memcmp(r->rec.data + f->raw_off, r->null_literal, f->raw_len) == 0))
+			{
+				row[c].isnull = true;
+				continue;
+			}
+			if (!ts_text_parse_value(text, f->len, r->cols[c].type, TS_TEXT_CSV, &r->arena, &row[c], err))
+			{
+				if (err && err->code == TS_ERR_NOMEM)
+					goto fail;
+				if (r->mode == CSV_FAILFAST)
+				{
+					ts_error_context(err, "CSV file \"%s\" line %lld, column %d (\"%s\")",
+									 r->path, (long long) r->record_line, r->ord[c] + 1,
+									 r->cols[c].name ? r->cols[c].name : "");
+					goto fail;
+				}
+				if (r->mode == CSV_DROPMALFORMED)
+				{
+					drop = true;
+					break;
+				}
+				memset(&row[c], 0, sizeof(ts_value));
+				row[c].isnull = true;
+			}
+		}
+		if (err)
+			err->code = TS_OK;
+		if (drop)
+			continue;
+		nrows++;
+	}
+	r->base.metrics.rows_read += nrows;
+	r->base.metrics.bytes_read = ts_text_stream_bytes_read(r->s);
+	batch->nrows = nrows;
+	return nrows;
+fail:
+	r->failed = true;
+	return -1;
+}

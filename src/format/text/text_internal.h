@@ -1,0 +1,70 @@
+/*
+ * text_internal.h - what the CSV and JSON-lines readers share.
+ *
+ * Owns: the decompressing line stream (text_stream.c), the option lookup
+ * over ts_reader_options' Paimon key/value pairs (text_options.c) and
+ * base64 decoding.  Value parsing from text lives in text_value.h (public:
+ * the format-table scan parses partition values with it).
+ */
+#ifndef TS_TEXT_INTERNAL_H
+#define TS_TEXT_INTERNAL_H
+
+#include "format/format.h"
+#include "format/text/text_value.h"
+
+/* Longest line (record) we accept; a longer one is a corrupt file. */
+#define TS_TEXT_MAX_LINE (256 * 1024 * 1024)
+
+/* Codec of a text file, inferred from the file name's extension. */
+typedef enum ts_text_codec
+{
+	TS_TEXT_CODEC_NONE,
+	TS_TEXT_CODEC_GZIP,			/* .gz: gzip members (zlib) */
+	TS_TEXT_CODEC_DEFLATE,		/* .deflate: zlib stream (Hadoop DeflateCodec) */
+	TS_TEXT_CODEC_ZSTD,			/* .zst: zstd frames */
+	TS_TEXT_CODEC_SNAPPY,		/* .snappy: Hadoop block framing of raw snappy */
+	TS_TEXT_CODEC_LZ4,			/* .lz4: Hadoop block framing of raw lz4 */
+	TS_TEXT_CODEC_BZIP2			/* .bz2: recognised, not supported */
+} ts_text_codec;
+
+ts_text_codec ts_text_codec_from_path(const char *path);
+const char *ts_text_codec_name(ts_text_codec codec);
+
+typedef struct ts_text_stream ts_text_stream;
+
+/* Open a (possibly compressed) text file; the codec comes from the name. */
+ts_text_stream *ts_text_stream_open(const char *path, ts_err *err);
+
+/*
+ * Next line without its terminator.  delim NULL (or "\n", "\r\n", "\r")
+ * splits like Java's BufferedReader.readLine (\n, \r\n or \r); any other
+ * string splits on exactly that string.  A final line without terminator
+ * counts; an empty file has no lines.  *line points into the stream's
+ * buffer, valid until the next call.  Returns false on error; at end of
+ * input returns true with *line = NULL.
+ */
+bool		ts_text_stream_next_line(ts_text_stream *s, const char *delim,
+									 const uint8_t **line, size_t *len, ts_err *err);
+int64_t		ts_text_stream_line_number(const ts_text_stream *s);	/* 1-based, of the last line */
+int64_t		ts_text_stream_bytes_read(const ts_text_stream *s);	/* compressed bytes */
+const char *ts_text_stream_path(const ts_text_stream *s);
+void		ts_text_stream_close(ts_text_stream *s);
+
+/* ---- options -------------------------------------------------------- */
+
+/*
+ * Value of the first key found (keys tried in order, NULL-terminated);
+ * later pairs in the options win over earlier ones.  NULL if absent.
+ */
+const char *ts_text_option(const ts_reader_options *o, const char *const *keys);
+/* Boolean option: "true"/"false" (case-insensitive); error otherwise. */
+bool		ts_text_option_bool(const ts_reader_options *o, const char *const *keys,
+								bool def, bool *out, ts_err *err);
+/*
+ * A single-character option such as csv.field-delimiter: one byte, or an
+ * escape spelled \t \n \r \0 \\ or \uXXXX (< 0x80), or "" (= disabled, 0).
+ */
+bool		ts_text_option_char(const ts_reader_options *o, const char *const *keys,
+								char def, char *out, ts_err *err);
+
+#endif							/* TS_TEXT_INTERNAL_H */

@@ -1,0 +1,727 @@
+/*
+ * format_table.c - listing a format table's partitions and data files.
+ *
+ * Owns: what format_table.h declares: the descent through partition
+ * directories with pruning, the data-file walk, the sort order, and the
+ * escaping rules of PartitionPathUtils.  Reads directories only through
+ * ts_fs; all results live in the listing's arena.
+ */
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "scan/format_table.h"
+#include "format/text/text_value.h"
+
+/* ---- escaping (PAIMON-FORMAT.md 1.4) --------------------------------- */
+
+static bool
+needs_escape(unsigned char c)
+{
+	if (c >= 128)
+		return false;
+	if (c < 0x20 || c == 0x7F)
+		return true;
+	return strchr("\"#%'*/:=?\\{}[]^", c) != NULL;
+}
+
+char *
+ts_ft_escape(const char *s)
+{
+	size_t		n = 0;
+	char	   *out,
+			   *o;
+
+	for (const char *p = s; *p; p++)
+		n += needs_escape((unsigned char) *p) ? 3 : 1;
+	out = ts_malloc(n + 1);
+	if (out == NULL)
+		return NULL;
+	o = out;
+	for (const char *p = s; *p; p++)
+	{
+		unsigned char c = (unsigned char) *p;
+
+		if (needs_escape(c))
+		{
+			static const char hex[] = "0123456789ABCDEF";
+
+			*o++ = '%';
+			*o++ = hex[c >> 4];
+			*o++ = hex[c & 15];
+		}
+		else
+			*o++ = (char) c;
+	}
+	*o = '\0';
+	return out;
+}
+
+static int
+hexval(char c)
+{
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	if (c >= 'a' && c <= 'f')
+		return c - 'a' + 10;
+	if (c >= 'A' && c <= 'F')
+		return c - 'A' + 10;
+	return -1;
+}
+
+char *
+ts_ft_unescape(const char *s)
+{
+	size_t		n = strlen(s);
+	char	   *out = ts_malloc(n + 1);
+	char	   *o = out;
+
+	if (out == NULL)
+		return NULL;
+	for (size_t i = 0; i < n; i++)
+	{
+		if (s[i] == '%' && i + 2 < n &&
+			hexval(s[i + 1]) >= 0 && hexval(s[i + 2]) >= 0)
+		{
+			*o++ = (char) (hexval(s[i + 1]) * 16 + hexval(s[i + 2]));
+			i += 2;
+		}
+		else
+			*o++ = s[i];
+	}
+	*o = '\0';
+	return out;
+}
+
+/* ---- options --------------------------------------------------------- */
+
+bool
+ts_ft_request_set_options(ts_ft_request *req, const ts_option *options, int noptions, ts_err *err)
+{
+	for (int i = 0; i < noptions; i++)
+	{
+		const char *k = options[i].key,
+				   *v = options[i].value;
+
+		if (k == NULL || v == NULL)
+			continue;
+		if (strcmp(k, "format-table.partition-path-only-value") == 0)
+		{
+			if (strcasecmp(v, "true") == 0)
+				req->path_only_value = true;
+			else if (strcasecmp(v, "false") == 0)
+				req->path_only_value = false;
+			else
+				return ts_error(err, TS_ERR_INVALID,
+								"invalid value \"%s\" for option \"%s\": expected true or false", v, k);
+		}
+		else if (strcmp(k, "partition.default-name") == 0)
+			req->default_name = v;
+	}
+	return true;
+}
+
+/* ---- descent --------------------------------------------------------- */
+
+typedef struct ft_walk
+{
+	const ts_ft_request *req;
+	ts_ft_listing *l;
+	const char *default_name;
+	char	  **values;			/* current prefix (arena strings) */
+	ts_value   *typed;
+	int			cap_parts;
+	int			cap_files;
+	/* per filter branch: number of leading keys fixed by equalities */
+	int		   *fixed;
+} ft_walk;
+
+static char *
+arena_strdup(ts_arena *a, const char *s)
+{
+	return s ? ts_arena_dup(a, s, strlen(s) + 1) : NULL;
+}
+
+/* the value of key k in filter branch b, or NULL (not constrained) */
+static const char *
+filter_value(const ts_option *branch, const char *key, bool *found)
+{
+	*found = false;
+	for (const ts_option *o = branch; o->key; o++)
+	{
+		if (strcmp(o->key, key) == 0)
+		{
+			*found = true;
+			return o->value;
+		}
+	}
+	return NULL;
+}
+
+static bool
+scalar_equal(const ts_value *a, const ts_value *b, const ts_type *t)
+{
+	switch (t->kind)
+	{
+		case TS_FLOAT:
+			return a->v.f == b->v.f;
+		case TS_DOUBLE:
+			return a->v.d == b->v.d;
+		case TS_DECIMAL:
+			return a->v.dec == b->v.dec;
+		case TS_TIMESTAMP:
+		case TS_TIMESTAMP_LTZ:
+			return a->v.ts.millis == b->v.ts.millis && a->v.ts.nanos == b->v.ts.nanos;
+		case TS_CHAR:
+		case TS_VARCHAR:
+		case TS_BINARY:
+		case TS_VARBINARY:
+			return a->v.s.len == b->v.s.len && memcmp(a->v.s.p, b->v.s.p, a->v.s.len) == 0;
+		default:
+			return a->v.i == b->v.i;
+	}
+}
+
+/* Does the partition value (depth k) satisfy "key = fv"? */
+static bool
+value_matches(ft_walk *w, int k, const char *fv)
+{
+	const char *pv = w->values[k];
+	const ts_type *t = w->req->key_types ? w->req->key_types[k] : NULL;
+
+	if (fv == NULL || strcmp(fv, w->default_name) == 0)
+		return pv == NULL;
+	if (pv == NULL)
+		return false;
+	if (strcmp(pv, fv) == 0)
+		return true;
+	if (t && !ts_type_is_bytes(t->kind))
+	{
+		ts_value	a,
+					b;
+		ts_err		e;
+
+		a = w->typed[k];
+		if (!a.isnull && ts_text_parse_value(fv, strlen(fv), t, TS_TEXT_CAST, NULL, &b, &e) &&
+			!b.isnull)
+			return scalar_equal(&a, &b, t);
+	}
+	return false;
+}
+
+/* Can a partition starting with values[0..depth) pass the filter? */
+static bool
+prefix_passes(ft_walk *w, int depth)
+{
+	const ts_ft_request *req = w->req;
+
+	if (req->nfilters > 0)
+	{
+		bool		any = false;
+
+		for (int b = 0; b < req->nfilters && !any; b++)
+		{
+			bool		ok = true;
+
+			for (int k = 0; k < depth && ok; k++)
+			{
+				bool		found;
+				const char *fv = filter_value(req->filters[b], req->key_names[k], &found);
+
+				if (found && !value_matches(w, k, fv))
+					ok = false;
+			}
+			any = ok;
+		}
+		if (!any)
+			return false;
+	}
+	if (req->pred && !req->pred(req->pred_arg, depth, (const char *const *) w->values, w->typed))
+		return false;
+	return true;
+}
+
+static int
+value_cmp(const ts_ft_partition *a, const ts_ft_partition *b, int nkeys, const ts_type *const *types)
+{
+	for (int k = 0; k < nkeys; k++)
+	{
+		const char *x = a->values[k],
+				   *y = b->values[k];
+		const ts_type *t = types ? types[k] : NULL;
+		int			c = 0;
+
+		if (x == NULL || y == NULL)
+		{
+			if (x == y)
+				continue;
+			return x == NULL ? -1 : 1;
+		}
+		if (t && !ts_type_is_bytes(t->kind) && !a->typed[k].isnull && !b->typed[k].isnull)
+		{
+			const ts_value *p = &a->typed[k],
+					   *q = &b->typed[k];
+
+			switch (t->kind)
+			{
+				case TS_FLOAT:
+					c = p->v.f < q->v.f ? -1 : p->v.f > q->v.f;
+					break;
+				case TS_DOUBLE:
+					c = p->v.d < q->v.d ? -1 : p->v.d > q->v.d;
+					break;
+				case TS_DECIMAL:
+					c = p->v.dec < q->v.dec ? -1 : p->v.dec > q->v.dec;
+					break;
+				case TS_TIMESTAMP:
+				case TS_TIMESTAMP_LTZ:
+					c = p->v.ts.millis < q->v.ts.millis ? -1 : p->v.ts.millis > q->v.ts.millis;
+					if (c == 0)
+						c = p->v.ts.nanos < q->v.ts.nanos ? -1 : p->v.ts.nanos > q->v.ts.nanos;
+					break;
+				default:
+					c = p->v.i < q->v.i ? -1 : p->v.i > q->v.i;
+					break;
+			}
+		}
+		if (c == 0)
+			c = strcmp(x, y);
+		if (c != 0)
+			return c;
+	}
+	return strcmp(a->path, b->path);
+}
+
+static bool
+add_partition(ft_walk *w, const char *dir, ts_err *err)
+{
+	ts_ft_listing *l = w->l;
+	int			nkeys = w->req->nkeys;
+	ts_ft_partition *p;
+
+	/* the same directory may be reached from two filter prefixes */
+	for (int i = 0; i < l->npartitions; i++)
+		if (strcmp(l->partitions[i].path, dir) == 0)
+			return true;
+	if (l->npartitions == w->cap_parts)
+	{
+		int			nc = w->cap_parts ? w->cap_parts * 2 : 16;
+		ts_ft_partition *np = ts_realloc(l->partitions, sizeof(ts_ft_partition) * nc);
+
+		if (np == NULL)
+			return ts_error(err, TS_ERR_NOMEM, "out of memory listing partitions");
+		l->partitions = np;
+		w->cap_parts = nc;
+	}
+	p = &l->partitions[l->npartitions];
+	p->path = arena_strdup(&l->arena, dir);
+	p->values = ts_arena_alloc(&l->arena, sizeof(char *) * (nkeys ? nkeys : 1));
+	p->typed = ts_arena_alloc(&l->arena, sizeof(ts_value) * (nkeys ? nkeys : 1));
+	if (p->path == NULL || p->values == NULL || p->typed == NULL)
+		return ts_error(err, TS_ERR_NOMEM, "out of memory listing partitions");
+	for (int k = 0; k < nkeys; k++)
+	{
+		p->values[k] = w->values[k];	/* already arena strings */
+		p->typed[k] = w->typed[k];
+	}
+	l->npartitions++;
+	return true;
+}
+
+/* Parse the directory name at 'level' into w->values/typed; false = not a partition dir. */
+static bool
+take_dir_value(ft_walk *w, int level, const char *name, bool *ok, ts_err *err)
+{
+	const ts_ft_request *req = w->req;
+	const char *raw = name;
+	char	   *val;
+	const ts_type *t = req->key_types ? req->key_types[level] : NULL;
+
+	*ok = false;
+	if (!req->path_only_value)
+	{
+		const char *eq = strchr(name, '=');
+		char	   *kraw,
+				   *key;
+		bool		same;
+
+		if (eq == NULL)
+			return true;
+		kraw = ts_strndup(name, (size_t) (eq - name));
+		key = kraw ? ts_ft_unescape(kraw) : NULL;
+		ts_free(kraw);
+		if (key == NULL)
+			return ts_error(err, TS_ERR_NOMEM, "out of memory");
+		same = strcmp(key, req->key_names[level]) == 0;
+		ts_free(key);
+		if (!same)
+			return true;
+		raw = eq + 1;
+	}
+	val = ts_ft_unescape(raw);
+	if (val == NULL)
+		return ts_error(err, TS_ERR_NOMEM, "out of memory");
+	memset(&w->typed[level], 0, sizeof(ts_value));
+	if (strcmp(val, w->default_name) == 0)
+	{
+		w->values[level] = NULL;
+		w->typed[level].isnull = true;
+		ts_free(val);
+		*ok = true;
+		return true;
+	}
+	w->values[level] = arena_strdup(&w->l->arena, val);
+	ts_free(val);
+	if (w->values[level] == NULL)
+		return ts_error(err, TS_ERR_NOMEM, "out of memory");
+	if (t)
+	{
+		ts_err		e;
+
+		if (!ts_text_parse_value(w->values[level], strlen(w->values[level]), t, TS_TEXT_CAST,
+								 &w->l->arena, &w->typed[level], &e))
+		{
+			if (e.code == TS_ERR_NOMEM)
+				return ts_error(err, TS_ERR_NOMEM, "out of memory");
+			return true;		/* not a value of the key's type: ignore */
+		}
+	}
+	else
+		w->typed[level].isnull = true;
+	*ok = true;
+	return true;
+}
+
+static bool
+descend(ft_walk *w, const char *dir, int level, ts_err *err)
+{
+	char	  **names;
+	int			n;
+	bool		ok = true;
+
+	if (level == w->req->nkeys)
+	{
+		w->l->metrics.partitions_listed++;
+		if (!prefix_passes(w, level))
+			return true;
+		return add_partition(w, dir, err);
+	}
+	if (!TS_CHECK_INTERRUPTS(err))
+		return false;
+	if (!ts_list_dir(dir, &names, &n, err))
+	{
+		/* a partition directory removed while listing is not an error */
+		if (err && err->code == TS_ERR_NOT_FOUND && level > 0)
+		{
+			err->code = TS_OK;
+			return true;
+		}
+		return false;
+	}
+	w->l->metrics.dirs_listed++;
+	for (int i = 0; i < n && ok; i++)
+	{
+		const char *name = names[i];
+		char	   *sub;
+		bool		is_part;
+
+		if ((name[0] == '.' || name[0] == '_') &&
+			!(w->req->path_only_value && strcmp(name, w->default_name) == 0))
+		{
+			w->l->metrics.dirs_ignored++;
+			continue;
+		}
+		sub = ts_path_join(dir, name);
+		if (sub == NULL)
+		{
+			ok = ts_error(err, TS_ERR_NOMEM, "out of memory");
+			break;
+		}
+		if (!ts_path_is_dir(sub))
+		{
+			ts_free(sub);
+			continue;			/* files next to partition dirs are not data */
+		}
+		ok = take_dir_value(w, level, name, &is_part, err);
+		if (ok && !is_part)
+			w->l->metrics.dirs_ignored++;
+		else if (ok && prefix_passes(w, level + 1))
+			ok = descend(w, sub, level + 1, err);
+		ts_free(sub);
+	}
+	ts_free_names(names, n);
+	return ok;
+}
+
+/*
+ * Start the descent at the directory fixed by the leading equalities of
+ * filter branch b (or at the root).  Fills w->values for those levels.
+ */
+static bool
+descend_from_prefix(ft_walk *w, const ts_option *branch, ts_err *err)
+{
+	const ts_ft_request *req = w->req;
+	char	   *dir = ts_strdup(req->table_path);
+	int			level = 0;
+	bool		ok = true;
+
+	if (dir == NULL)
+		return ts_error(err, TS_ERR_NOMEM, "out of memory");
+	for (; branch && level < req->nkeys; level++)
+	{
+		bool		found,
+					is_part;
+		const char *fv = filter_value(branch, req->key_names[level], &found);
+		char	   *ev,
+				   *ek = NULL,
+				   *name,
+				   *sub;
+
+		if (!found)
+			break;
+		if (fv == NULL)
+			fv = w->default_name;
+		ev = ts_ft_escape(fv);
+		if (!req->path_only_value)
+			ek = ts_ft_escape(req->key_names[level]);
+		name = ev && (req->path_only_value || ek) ?
+			(req->path_only_value ? ts_strdup(ev) : ts_psprintf("%s=%s", ek, ev)) : NULL;
+		ts_free(ev);
+		ts_free(ek);
+		if (name == NULL)
+		{
+			ts_free(dir);
+			return ts_error(err, TS_ERR_NOMEM, "out of memory");
+		}
+		ok = take_dir_value(w, level, name, &is_part, err);
+		sub = ok ? ts_path_join(dir, name) : NULL;
+		ts_free(name);
+		ts_free(dir);
+		dir = sub;
+		if (!ok)
+			return false;
+		if (dir == NULL)
+			return ts_error(err, TS_ERR_NOMEM, "out of memory");
+		if (!is_part || !ts_path_is_dir(dir) || !prefix_passes(w, level + 1))
+		{
+			ts_free(dir);
+			return true;		/* nothing there */
+		}
+	}
+	if (level < w->l->metrics.start_depth || w->l->metrics.start_prefixes == 0)
+		w->l->metrics.start_depth = level;
+	w->l->metrics.start_prefixes++;
+	if (level == 0 && !ts_path_is_dir(dir))
+	{
+		ts_error(err, TS_ERR_NOT_FOUND, "format table directory \"%s\" does not exist", dir);
+		ts_free(dir);
+		return false;
+	}
+	ok = descend(w, dir, level, err);
+	ts_free(dir);
+	return ok;
+}
+
+/* ---- files ----------------------------------------------------------- */
+
+static bool
+add_file(ft_walk *w, const char *path, int partition, ts_err *err)
+{
+	ts_ft_listing *l = w->l;
+
+	if (l->nfiles == w->cap_files)
+	{
+		int			nc = w->cap_files ? w->cap_files * 2 : 64;
+		ts_ft_file *nf = ts_realloc(l->files, sizeof(ts_ft_file) * nc);
+
+		if (nf == NULL)
+			return ts_error(err, TS_ERR_NOMEM, "out of memory listing files");
+		l->files = nf;
+		w->cap_files = nc;
+	}
+	l->files[l->nfiles].path = arena_strdup(&l->arena, path);
+	if (l->files[l->nfiles].path == NULL)
+		return ts_error(err, TS_ERR_NOMEM, "out of memory listing files");
+	l->files[l->nfiles].partition = partition;
+	l->nfiles++;
+	l->metrics.files++;
+	return true;
+}
+
+/* Every non-hidden regular file below dir, sorted (ts_list_dir sorts). */
+static bool
+walk_files(ft_walk *w, const char *dir, int partition, int depth, ts_err *err)
+{
+	char	  **names;
+	int			n;
+	bool		ok = true;
+
+	if (depth > 64)
+		return ts_error(err, TS_ERR_CORRUPT, "directory tree below \"%s\" is too deep", dir);
+	if (!TS_CHECK_INTERRUPTS(err))
+		return false;
+	if (!ts_list_dir(dir, &names, &n, err))
+	{
+		if (err && err->code == TS_ERR_NOT_FOUND && depth > 0)
+		{
+			err->code = TS_OK;
+			return true;
+		}
+		return false;
+	}
+	w->l->metrics.dirs_listed++;
+	for (int i = 0; i < n && ok; i++)
+	{
+		char	   *sub;
+
+		if (names[i][0] == '.' || names[i][0] == '_')
+			continue;
+		sub = ts_path_join(dir, names[i]);
+		if (sub == NULL)
+		{
+			ok = ts_error(err, TS_ERR_NOMEM, "out of memory");
+			break;
+		}
+		if (ts_path_is_file(sub))
+			ok = add_file(w, sub, partition, err);
+		else if (ts_path_is_dir(sub))
+		{
+			/* a nested partition dir of an unpartitioned walk is still data */
+			ok = walk_files(w, sub, partition, depth + 1, err);
+		}
+		ts_free(sub);
+	}
+	ts_free_names(names, n);
+	return ok;
+}
+
+static const ts_type *const *sort_types;
+static int	sort_nkeys;
+
+static int
+cmp_parts(const void *a, const void *b)
+{
+	return value_cmp(a, b, sort_nkeys, sort_types);
+}
+
+static void
+sort_partitions(ts_ft_listing *l, const ts_ft_request *req)
+{
+	/* qsort has no context argument: file-scope, single-threaded */
+	sort_types = req->key_types;
+	sort_nkeys = req->nkeys;
+	if (l->npartitions > 1)
+		qsort(l->partitions, l->npartitions, sizeof(ts_ft_partition), cmp_parts);
+}
+
+ts_ft_listing *
+ts_format_table_list(const ts_ft_request *req, ts_err *err)
+{
+	ts_ft_listing *l;
+	ft_walk		w;
+	bool		ok = true;
+
+	if (req == NULL || req->table_path == NULL || req->nkeys < 0 ||
+		(req->nkeys > 0 && req->key_names == NULL))
+	{
+		ts_error(err, TS_ERR_INVALID, "format table listing: invalid request");
+		return NULL;
+	}
+	l = ts_calloc(1, sizeof(ts_ft_listing));
+	if (l == NULL)
+	{
+		ts_error(err, TS_ERR_NOMEM, "out of memory");
+		return NULL;
+	}
+	ts_arena_init(&l->arena, 16 * 1024);
+	memset(&w, 0, sizeof(w));
+	w.req = req;
+	w.l = l;
+	w.default_name = req->default_name && *req->default_name ? req->default_name : TS_FT_DEFAULT_PARTITION_NAME;
+	l->nkeys = req->nkeys;
+	l->key_names = ts_arena_alloc(&l->arena, sizeof(char *) * (req->nkeys ? req->nkeys : 1));
+	w.values = ts_arena_alloc(&l->arena, sizeof(char *) * (req->nkeys ? req->nkeys : 1));
+	w.typed = ts_arena_alloc(&l->arena, sizeof(ts_value) * (req->nkeys ? req->nkeys : 1));
+	if (l->key_names == NULL || w.values == NULL || w.typed == NULL)
+	{
+		ts_error(err, TS_ERR_NOMEM, "out of memory");
+		goto fail;
+	}
+	for (int k = 0; k < req->nkeys; k++)
+	{
+		if ((l->key_names[k] = arena_strdup(&l->arena, req->key_names[k])) == NULL)
+		{
+			ts_error(err, TS_ERR_NOMEM, "out of memory");
+			goto fail;
+		}
+		w.values[k] = NULL;
+		memset(&w.typed[k], 0, sizeof(ts_value));
+		w.typed[k].isnull = true;
+	}
+
+	if (req->nkeys == 0)
+	{
+		if (req->list_files)
+			ok = walk_files(&w, req->table_path, -1, 0, err);
+		if (!ok)
+			goto fail;
+		return l;
+	}
+
+	/* partitions: from the root, or from each filter branch's fixed prefix */
+	if (req->nfilters > 0)
+	{
+		bool		root = false;
+
+		for (int b = 0; b < req->nfilters; b++)
+		{
+			bool		found;
+
+			filter_value(req->filters[b], req->key_names[0], &found);
+			if (!found)
+				root = true;
+		}
+		if (root)
+			ok = descend_from_prefix(&w, NULL, err);
+		else
+			for (int b = 0; b < req->nfilters && ok; b++)
+				ok = descend_from_prefix(&w, req->filters[b], err);
+	}
+	else
+		ok = descend_from_prefix(&w, NULL, err);
+	if (!ok)
+		goto fail;
+	sort_partitions(l, req);
+	l->metrics.partitions_kept = l->npartitions;
+	if (req->list_files)
+	{
+		for (int p = 0; p < l->npartitions && ok; p++)
+			ok = walk_files(&w, l->partitions[p].path, p, 0, err);
+		if (!ok)
+			goto fail;
+	}
+	return l;
+fail:
+	ts_ft_listing_free(l);
+	return NULL;
+}
+
+ts_ft_listing *
+ts_format_table_list_partitions(const ts_ft_request *req, ts_err *err)
+{
+	ts_ft_request r = *req;
+
+	r.list_files = false;
+	return ts_format_table_list(&r, err);
+}
+
+void
+ts_ft_listing_free(ts_ft_listing *l)
+{
+	if (l == NULL)
+		return;
+	ts_free(l->partitions);
+	ts_free(l->files);
+	ts_arena_free(&l->arena);
+	ts_free(l);
+}

@@ -1,0 +1,882 @@
+/*
+ * test_text.c - CSV and JSON-lines readers (src/format/text).
+ *
+ * Every file is written by the test itself (plain, or compressed with
+ * zlib / zstd / snappy / lz4 in the framings the reader expects) into a
+ * temporary directory.  Expected values are computed independently:
+ * day numbers and epoch millis are well-known constants (2024-01-01 =
+ * day 19723 = 1704067200000 ms), decimals are stated unscaled.
+ */
+#include "unit.h"
+
+#include <unistd.h>
+#include <zlib.h>
+#include <zstd.h>
+#include <snappy-c.h>
+#include <lz4.h>
+
+#include "format/format.h"
+#include "format/text/text_value.h"
+
+static char tmpdir[256];
+
+static const char *
+tpath(const char *name)
+{
+	static char bufs[8][512];
+	static int	next = 0;
+	char	   *b = bufs[next++ & 7];
+
+	snprintf(b, 512, "%s/%s", tmpdir, name);
+	return b;
+}
+
+static void
+write_bytes(const char *path, const void *p, size_t n)
+{
+	FILE	   *f = fopen(path, "wb");
+
+	assert_non_null(f);
+	assert_int_equal(fwrite(p, 1, n, f), n);
+	fclose(f);
+}
+
+static void
+write_text(const char *path, const char *s)
+{
+	write_bytes(path, s, strlen(s));
+}
+
+static ts_type *
+ty(ts_type_kind k)
+{
+	ts_type    *t = ts_type_new(k, true);
+
+	if (k == TS_VARCHAR)
+		t->length = TS_STRING_LENGTH;
+	if (k == TS_VARBINARY)
+		t->length = TS_STRING_LENGTH;
+	if (k == TS_TIMESTAMP || k == TS_TIMESTAMP_LTZ)
+		t->precision = 6;
+	return t;
+}
+
+static ts_type *
+tdec(int p, int s)
+{
+	ts_type    *t = ts_type_new(TS_DECIMAL, true);
+
+	t->precision = p;
+	t->scale = s;
+	return t;
+}
+
+static ts_type *
+tts(ts_type_kind k, int p)
+{
+	ts_type    *t = ts_type_new(k, true);
+
+	t->precision = p;
+	return t;
+}
+
+/* all rows of a reader, row-major copies rendered as strings */
+typedef struct rows
+{
+	int			n;
+	int			ncols;
+	char	  **cells;			/* n * ncols, "NULL" for nulls */
+	ts_value   *raw;			/* scalar copies (nested pointers invalid) */
+} rows;
+
+static bool
+read_all(ts_format_reader *r, const ts_read_column *cols, int ncols, rows *out, ts_err *err)
+{
+	ts_batch	b;
+	int			got;
+
+	memset(out, 0, sizeof(*out));
+	out->ncols = ncols;
+	while ((got = ts_format_next(r, &b, err)) > 0)
+	{
+		out->cells = realloc(out->cells, sizeof(char *) * (size_t) (out->n + got) * (ncols ? ncols : 1));
+		out->raw = realloc(out->raw, sizeof(ts_value) * (size_t) (out->n + got) * (ncols ? ncols : 1));
+		for (int i = 0; i < got; i++)
+			for (int c = 0; c < ncols; c++)
+			{
+				ts_value   *v = ts_batch_at(&b, i, c);
+
+				out->cells[(out->n + i) * ncols + c] = ts_value_to_string(v, cols[c].type);
+				out->raw[(out->n + i) * ncols + c] = *v;
+			}
+		out->n += got;
+	}
+	return got == 0;
+}
+
+static void
+rows_free(rows *r)
+{
+	for (int i = 0; i < r->n * r->ncols; i++)
+		ts_free(r->cells[i]);
+	free(r->cells);
+	free(r->raw);
+}
+
+static const char *
+cell(const rows *r, int row, int col)
+{
+	assert_true(row < r->n);
+	return r->cells[row * r->ncols + col];
+}
+
+static ts_format_reader *
+open_csv(const char *path, const ts_read_column *cols, int ncols, int nopt,
+		 const char *const *keys, const char *const *vals, ts_err *err)
+{
+	ts_reader_options o;
+
+	memset(&o, 0, sizeof(o));
+	o.ntext_options = nopt;
+	o.text_option_keys = keys;
+	o.text_option_values = vals;
+	return ts_csv_open(path, cols, ncols, &o, err);
+}
+
+static ts_format_reader *
+open_json(const char *path, const ts_read_column *cols, int ncols, int nopt,
+		  const char *const *keys, const char *const *vals, ts_err *err)
+{
+	ts_reader_options o;
+
+	memset(&o, 0, sizeof(o));
+	o.ntext_options = nopt;
+	o.text_option_keys = keys;
+	o.text_option_values = vals;
+	return ts_json_open(path, cols, ncols, &o, err);
+}
+
+/* ---- CSV: every scalar type --------------------------------------------- */
+
+static void
+test_csv_types(void **state)
+{
+	ts_read_column cols[] = {
+		{0, "b", ty(TS_BOOLEAN)}, {1, "t", ty(TS_TINYINT)}, {2, "s", ty(TS_SMALLINT)},
+		{3, "i", ty(TS_INT)}, {4, "l", ty(TS_BIGINT)}, {5, "f", ty(TS_FLOAT)},
+		{6, "d", ty(TS_DOUBLE)}, {7, "dec", tdec(10, 2)}, {8, "str", ty(TS_VARCHAR)},
+		{9, "bin", ty(TS_VARBINARY)}, {10, "dt", ty(TS_DATE)}, {11, "tm", tts(TS_TIME, 3)},
+		{12, "ts", tts(TS_TIMESTAMP, 6)}, {13, "ts3", tts(TS_TIMESTAMP, 3)},
+		{14, "ltz", tts(TS_TIMESTAMP_LTZ, 6)}, {15, "bigdec", tdec(38, 10)},
+	};
+	int			n = 16;
+	ts_err		err = {0};
+	ts_format_reader *r;
+	rows		rs;
+
+	(void) state;
+	write_text(tpath("types.csv"),
+			   "true,127,-32768,2147483647,-9223372036854775808,1.5,2.25,12.345,hello,aGVsbG8=,2024-01-01,"
+			   "12:34:56.789,2024-01-01 00:00:01.123456,2024-01-01T10:00:00.123456,2024-01-01 00:00:00+01:00,"
+			   "-1234567890123456789012345678.0123456789\n"
+			   "FALSE,-128,0,0,0,-0.0,1e300,-0.005,\"a,b\"\"c\",,1970-01-01,00:00:00,1969-12-31 23:59:59.999999,"
+			   "1970-01-01 00:00:00,1970-01-01T00:00:00Z,0\n");
+	r = open_csv(tpath("types.csv"), cols, n, 0, NULL, NULL, &err);
+	assert_non_null(r);
+	assert_true(read_all(r, cols, n, &rs, &err));
+	ts_format_close(r);
+	assert_int_equal(rs.n, 2);
+	/* row 0 */
+	assert_int_equal(rs.raw[0].v.i, 1);
+	assert_int_equal(rs.raw[1].v.i, 127);
+	assert_int_equal(rs.raw[2].v.i, -32768);
+	assert_int_equal(rs.raw[3].v.i, 2147483647);
+	assert_true(rs.raw[4].v.i == INT64_MIN);
+	assert_true(rs.raw[5].v.f == 1.5f);
+	assert_true(rs.raw[6].v.d == 2.25);
+	assert_true(rs.raw[7].v.dec == 1235);	/* 12.345 HALF_UP to scale 2 */
+	assert_string_equal(cell(&rs, 0, 8), "hello");
+	assert_int_equal(rs.raw[9].v.s.len, 5);
+	assert_memory_equal(rs.raw[9].v.s.p, "hello", 5);
+	assert_int_equal(rs.raw[10].v.i, 19723);
+	assert_int_equal(rs.raw[11].v.i, ((12 * 60 + 34) * 60 + 56) * 1000 + 789);
+	assert_true(rs.raw[12].v.ts.millis == 1704067201123LL);
+	assert_int_equal(rs.raw[12].v.ts.nanos, 456000);
+	assert_true(rs.raw[13].v.ts.millis == 1704067200000LL + 10 * 3600000LL + 123);
+	assert_int_equal(rs.raw[13].v.ts.nanos, 0);	/* truncated to precision 3 */
+	assert_true(rs.raw[14].v.ts.millis == 1704067200000LL - 3600000LL);
+	assert_string_equal(cell(&rs, 0, 15), "-1234567890123456789012345678.0123456789");
+	/* row 1 */
+	assert_int_equal(rs.raw[n + 0].v.i, 0);	/* Boolean.parseBoolean("FALSE") */
+	assert_int_equal(rs.raw[n + 1].v.i, -128);
+	assert_true(rs.raw[n + 6].v.d == 1e300);
+	assert_true(rs.raw[n + 7].v.dec == -1);	/* -0.005 -> -0.01 (HALF_UP away from zero) */
+	assert_string_equal(cell(&rs, 1, 8), "a,b\"c");
+	assert_true(rs.raw[n + 9].isnull);	/* empty field = null-literal "" */
+	assert_int_equal(rs.raw[n + 10].v.i, 0);
+	assert_true(rs.raw[n + 12].v.ts.millis == -1);
+	assert_int_equal(rs.raw[n + 12].v.ts.nanos, 999000);
+	assert_true(rs.raw[n + 14].v.ts.millis == 0);
+	assert_true(rs.raw[n + 15].v.dec == 0);
+	rows_free(&rs);
+	for (int i = 0; i < n; i++)
+		ts_type_free((ts_type *) cols[i].type);
+}
+
+/* ---- CSV: options, positions, quoting ----------------------------------- */
+
+static void
+test_csv_options(void **state)
+{
+	ts_type    *ti = ty(TS_INT),
+			   *ts = ty(TS_VARCHAR);
+	/* request file columns 2 and 0 (positions), in that order */
+	ts_read_column cols[] = {{2, "c", ts}, {0, "a", ti}};
+	const char *keys[] = {"csv.field-delimiter", "csv.include-header", "csv.null-literal",
+	"csv.quote-character"};
+	const char *vals[] = {"|", "true", "\\N", "'"};
+	ts_err		err = {0};
+	ts_format_reader *r;
+	rows		rs;
+
+	(void) state;
+	write_text(tpath("opts.csv"),
+			   "a|b|c\n"
+			   "1|x|'quoted | pipe'\n"
+			   "\\N|y|\\N\n"
+			   "3|z|'it''s'\n"
+			   "4|w|''\n"			/* empty string is not the null literal here */
+			   "5\n"				/* missing fields -> NULL */
+			   "6|v|multi 'not quote' here|extra|fields\n"
+			   "   \n"				/* blank record -> all NULL */
+			   "7|u|'line1\nline2'\n");
+	r = open_csv(tpath("opts.csv"), cols, 2, 4, keys, vals, &err);
+	assert_non_null(r);
+	assert_true(read_all(r, cols, 2, &rs, &err));
+	ts_format_close(r);
+	assert_int_equal(rs.n, 8);
+	assert_string_equal(cell(&rs, 0, 0), "quoted | pipe");
+	assert_string_equal(cell(&rs, 0, 1), "1");
+	assert_string_equal(cell(&rs, 1, 0), "NULL");
+	assert_string_equal(cell(&rs, 1, 1), "NULL");
+	assert_string_equal(cell(&rs, 2, 0), "it's");
+	assert_string_equal(cell(&rs, 3, 0), "");
+	assert_false(rs.raw[3 * 2].isnull);
+	assert_string_equal(cell(&rs, 4, 0), "NULL");
+	assert_string_equal(cell(&rs, 4, 1), "5");
+	assert_string_equal(cell(&rs, 5, 0), "multi 'not quote' here");
+	assert_string_equal(cell(&rs, 6, 0), "NULL");
+	assert_string_equal(cell(&rs, 6, 1), "NULL");
+	assert_string_equal(cell(&rs, 7, 0), "line1\nline2");
+	assert_string_equal(cell(&rs, 7, 1), "7");
+	rows_free(&rs);
+
+	/* tab delimiter spelled \t, escape character, CRLF lines, custom line delimiter */
+	{
+		ts_read_column c2[] = {{0, "a", ts}, {1, "b", ts}};
+		const char *k2[] = {"csv.field-delimiter"};
+		const char *v2[] = {"\\t"};
+		const char *k3[] = {"csv.line-delimiter", "csv.escape-character"};
+		const char *v3[] = {"##", "^"};
+
+		write_text(tpath("tab.csv"), "x\t\"a\\\"b\"\r\nc\\\\d\tlast\r\n");
+		r = open_csv(tpath("tab.csv"), c2, 2, 1, k2, v2, &err);
+		assert_non_null(r);
+		assert_true(read_all(r, c2, 2, &rs, &err));
+		ts_format_close(r);
+		assert_int_equal(rs.n, 2);
+		assert_string_equal(cell(&rs, 0, 0), "x");
+		assert_string_equal(cell(&rs, 0, 1), "a\"b");
+		assert_string_equal(cell(&rs, 1, 0), "c\\d");
+		assert_string_equal(cell(&rs, 1, 1), "last");
+		rows_free(&rs);
+
+		write_text(tpath("hash.csv"), "a,b##c^,d,e##f,\"g^\"h\"");
+		r = open_csv(tpath("hash.csv"), c2, 2, 2, k3, v3, &err);
+		assert_non_null(r);
+		assert_true(read_all(r, c2, 2, &rs, &err));
+		ts_format_close(r);
+		assert_int_equal(rs.n, 3);
+		assert_string_equal(cell(&rs, 0, 1), "b");
+		/* ^ before a non-special char is dropped; the ',' still separates */
+		assert_string_equal(cell(&rs, 1, 0), "c");
+		assert_string_equal(cell(&rs, 1, 1), "d");
+		assert_string_equal(cell(&rs, 2, 1), "g\"h");
+		rows_free(&rs);
+	}
+
+	/* invalid options */
+	{
+		const char *k4[] = {"csv.field-delimiter", "csv.quote-character"};
+		const char *v4[] = {";", ";"};
+		const char *k5[] = {"csv.mode"};
+		const char *v5[] = {"lenient"};
+
+		assert_null(open_csv(tpath("opts.csv"), cols, 2, 2, k4, v4, &err));
+		assert_int_equal(err.code, TS_ERR_INVALID);
+		assert_null(open_csv(tpath("opts.csv"), cols, 2, 1, k5, v5, &err));
+		assert_int_equal(err.code, TS_ERR_INVALID);
+		assert_non_null(strstr(err.msg, "csv.mode"));
+	}
+	ts_type_free(ti);
+	ts_type_free(ts);
+}
+
+/* ---- CSV: malformed rows per mode ------------------------------------- */
+
+static void
+test_csv_modes(void **state)
+{
+	ts_type    *ti = ty(TS_INT),
+			   *ts = ty(TS_VARCHAR),
+			   *tt = ty(TS_TINYINT);
+	ts_read_column cols[] = {{0, "id", ti}, {1, "name", ts}, {2, "small", tt}};
+	const char *k[] = {"csv.mode"};
+	const char *perm[] = {"PERMISSIVE"};
+	const char *drop[] = {"dropmalformed"};
+	const char *fail[] = {"FAILFAST"};
+	ts_err		err = {0};
+	ts_format_reader *r;
+	rows		rs;
+
+	(void) state;
+	write_text(tpath("bad.csv"), "1,a,1\nx,b,2\n3,c,300\n4,d,4\n 5,e,5\n");
+	/* PERMISSIVE (also the default) */
+	for (int pass = 0; pass < 2; pass++)
+	{
+		r = open_csv(tpath("bad.csv"), cols, 3, pass, k, perm, &err);
+		assert_non_null(r);
+		assert_true(read_all(r, cols, 3, &rs, &err));
+		ts_format_close(r);
+		assert_int_equal(rs.n, 5);
+		assert_string_equal(cell(&rs, 1, 0), "NULL");
+		assert_string_equal(cell(&rs, 1, 1), "b");
+		assert_string_equal(cell(&rs, 2, 2), "NULL");	/* 300 > TINYINT */
+		assert_string_equal(cell(&rs, 4, 0), "NULL");	/* " 5": parseInt is strict */
+		assert_string_equal(cell(&rs, 3, 2), "4");
+		rows_free(&rs);
+	}
+	r = open_csv(tpath("bad.csv"), cols, 3, 1, k, drop, &err);
+	assert_non_null(r);
+	assert_true(read_all(r, cols, 3, &rs, &err));
+	ts_format_close(r);
+	assert_int_equal(rs.n, 2);
+	assert_string_equal(cell(&rs, 0, 0), "1");
+	assert_string_equal(cell(&rs, 1, 0), "4");
+	rows_free(&rs);
+
+	r = open_csv(tpath("bad.csv"), cols, 3, 1, k, fail, &err);
+	assert_non_null(r);
+	assert_false(read_all(r, cols, 3, &rs, &err));
+	ts_format_close(r);
+	rows_free(&rs);
+	assert_int_equal(err.code, TS_ERR_CORRUPT);
+	assert_non_null(strstr(err.msg, "bad.csv"));
+	assert_non_null(strstr(err.msg, "line 2"));
+	assert_non_null(strstr(err.msg, "\"x\""));
+	ts_type_free(ti);
+	ts_type_free(ts);
+	ts_type_free(tt);
+}
+
+/* ---- compression ------------------------------------------------------ */
+
+#define NROWS 100000
+
+/* "i,name-i\n" for i in [0, NROWS) */
+static char *
+make_rows(size_t *len)
+{
+	size_t		cap = (size_t) NROWS * 24,
+				n = 0;
+	char	   *s = malloc(cap);
+
+	for (int i = 0; i < NROWS; i++)
+		n += (size_t) snprintf(s + n, cap - n, "%d,name-%d\n", i, i);
+	*len = n;
+	return s;
+}
+
+static void
+check_rows_file(const char *path)
+{
+	ts_type    *tl = ty(TS_BIGINT),
+			   *ts = ty(TS_VARCHAR);
+	ts_read_column cols[] = {{0, "id", tl}, {1, "name", ts}};
+	ts_err		err = {0};
+	ts_format_reader *r = open_csv(path, cols, 2, 0, NULL, NULL, &err);
+	ts_batch	b;
+	int			got;
+	int64_t		n = 0,
+				sum = 0;
+	bool		names_ok = true;
+
+	if (r == NULL)
+		fail_msg("%s: %s", path, err.msg);
+	while ((got = ts_format_next(r, &b, &err)) > 0)
+	{
+		assert_true(got <= TS_BATCH_ROWS);
+		for (int i = 0; i < got; i++)
+		{
+			char		expect[32];
+			ts_value   *v = ts_batch_at(&b, i, 1);
+
+			sum += ts_batch_at(&b, i, 0)->v.i;
+			snprintf(expect, sizeof(expect), "name-%lld", (long long) ts_batch_at(&b, i, 0)->v.i);
+			if (v->v.s.len != strlen(expect) || memcmp(v->v.s.p, expect, v->v.s.len) != 0)
+				names_ok = false;
+		}
+		n += got;
+	}
+	if (got < 0)
+		fail_msg("%s: %s", path, err.msg);
+	ts_format_close(r);
+	assert_int_equal(n, NROWS);
+	assert_true(sum == (int64_t) NROWS * (NROWS - 1) / 2);
+	assert_true(names_ok);
+	ts_type_free(tl);
+	ts_type_free(ts);
+}
+
+static void
+hadoop_frame(const char *path, const char *data, size_t len, bool snappy)
+{
+	/* blocks of 256 KiB raw, each compressed as two chunks */
+	size_t		cap = len * 2 + 1024,
+				o = 0;
+	unsigned char *out = malloc(cap);
+
+	for (size_t off = 0; off < len; off += 256 * 1024)
+	{
+		size_t		raw = len - off < 256 * 1024 ? len - off : 256 * 1024;
+		size_t		half = raw / 2;
+
+		out[o++] = (unsigned char) (raw >> 24);
+		out[o++] = (unsigned char) (raw >> 16);
+		out[o++] = (unsigned char) (raw >> 8);
+		out[o++] = (unsigned char) raw;
+		for (int part = 0; part < 2; part++)
+		{
+			const char *src = data + off + (part ? half : 0);
+			size_t		slen = part ? raw - half : half;
+			size_t		clen;
+
+			if (snappy)
+			{
+				clen = snappy_max_compressed_length(slen);
+				assert_int_equal(snappy_compress(src, slen, (char *) out + o + 4, &clen), SNAPPY_OK);
+			}
+			else
+				clen = (size_t) LZ4_compress_default(src, (char *) out + o + 4, (int) slen,
+													 LZ4_compressBound((int) slen));
+			out[o++] = (unsigned char) (clen >> 24);
+			out[o++] = (unsigned char) (clen >> 16);
+			out[o++] = (unsigned char) (clen >> 8);
+			out[o++] = (unsigned char) clen;
+			o += clen;
+		}
+	}
+	write_bytes(path, out, o);
+	free(out);
+}
+
+static void
+test_compressed(void **state)
+{
+	size_t		len;
+	char	   *data = make_rows(&len);
+
+	(void) state;
+	write_bytes(tpath("rows.csv"), data, len);
+	check_rows_file(tpath("rows.csv"));
+
+	/* gzip, written as two concatenated members */
+	{
+		gzFile		g = gzopen(tpath("rows.csv.gz"), "wb");
+
+		assert_non_null(g);
+		assert_int_equal(gzwrite(g, data, (unsigned) (len / 2)), (int) (len / 2));
+		gzclose(g);
+		g = gzopen(tpath("rows2.gz"), "wb");
+		assert_int_equal(gzwrite(g, data + len / 2, (unsigned) (len - len / 2)), (int) (len - len / 2));
+		gzclose(g);
+		{
+			uint8_t    *a,
+					   *b;
+			size_t		la,
+						lb;
+			ts_err		err;
+
+			assert_true(ts_read_whole_file(tpath("rows.csv.gz"), &a, &la, &err));
+			assert_true(ts_read_whole_file(tpath("rows2.gz"), &b, &lb, &err));
+			a = ts_realloc(a, la + lb);
+			memcpy(a + la, b, lb);
+			write_bytes(tpath("rows.csv.gz"), a, la + lb);
+			ts_free(a);
+			ts_free(b);
+		}
+		check_rows_file(tpath("rows.csv.gz"));
+	}
+	/* deflate = zlib stream (Hadoop DeflateCodec) */
+	{
+		uLongf		clen = compressBound(len);
+		Bytef	   *c = malloc(clen);
+
+		assert_int_equal(compress2(c, &clen, (const Bytef *) data, len, 6), Z_OK);
+		write_bytes(tpath("rows.csv.deflate"), c, clen);
+		check_rows_file(tpath("rows.csv.deflate"));
+		/* truncated: an error, not a crash or a silent short read */
+		write_bytes(tpath("trunc.csv.deflate"), c, clen / 2);
+		free(c);
+		{
+			ts_type    *tl = ty(TS_BIGINT);
+			ts_read_column cols[] = {{0, "id", tl}};
+			ts_err		err = {0};
+			ts_format_reader *r = open_csv(tpath("trunc.csv.deflate"), cols, 1, 0, NULL, NULL, &err);
+			rows		rs;
+
+			assert_non_null(r);
+			assert_false(read_all(r, cols, 1, &rs, &err));
+			assert_int_equal(err.code, TS_ERR_CORRUPT);
+			assert_non_null(strstr(err.msg, "trunc.csv.deflate"));
+			rows_free(&rs);
+			ts_format_close(r);
+			ts_type_free(tl);
+		}
+	}
+	/* zstd, two frames */
+	{
+		size_t		cap = ZSTD_compressBound(len) + 64;
+		char	   *c = malloc(cap);
+		size_t		n1 = ZSTD_compress(c, cap, data, len / 3, 3);
+		size_t		n2;
+
+		assert_false(ZSTD_isError(n1));
+		n2 = ZSTD_compress(c + n1, cap - n1, data + len / 3, len - len / 3, 1);
+		assert_false(ZSTD_isError(n2));
+		write_bytes(tpath("rows.csv.zst"), c, n1 + n2);
+		check_rows_file(tpath("rows.csv.zst"));
+		free(c);
+	}
+	hadoop_frame(tpath("rows.csv.snappy"), data, len, true);
+	check_rows_file(tpath("rows.csv.snappy"));
+	hadoop_frame(tpath("rows.csv.lz4"), data, len, false);
+	check_rows_file(tpath("rows.csv.lz4"));
+	/* bzip2 is refused by name */
+	{
+		ts_type    *tl = ty(TS_BIGINT);
+		ts_read_column cols[] = {{0, "id", tl}};
+		ts_err		err = {0};
+
+		write_text(tpath("x.csv.bz2"), "BZh9");
+		assert_null(open_csv(tpath("x.csv.bz2"), cols, 1, 0, NULL, NULL, &err));
+		assert_int_equal(err.code, TS_ERR_UNSUPPORTED);
+		ts_type_free(tl);
+	}
+	free(data);
+}
+
+/* ---- JSON ------------------------------------------------------------- */
+
+static ts_field
+fld(const char *name, ts_type *t)
+{
+	ts_field	f = {-1, ts_strdup(name), t, NULL};
+
+	return f;
+}
+
+static void
+test_json_types(void **state)
+{
+	ts_type    *tarr = ty(TS_ARRAY),
+			   *tmap = ty(TS_MAP),
+			   *trow = ty(TS_ROW);
+	ts_field   *rf = ts_calloc(2, sizeof(ts_field));
+	ts_read_column cols[] = {
+		{-1, "b", ty(TS_BOOLEAN)}, {-1, "i", ty(TS_INT)}, {-1, "l", ty(TS_BIGINT)},
+		{-1, "d", ty(TS_DOUBLE)}, {-1, "dec", tdec(38, 9)}, {-1, "s", ty(TS_VARCHAR)},
+		{-1, "bin", ty(TS_VARBINARY)}, {-1, "dt", ty(TS_DATE)}, {-1, "ts", tts(TS_TIMESTAMP, 6)},
+		{-1, "arr", tarr}, {-1, "m", tmap}, {-1, "r", trow}, {-1, "missing", ty(TS_INT)},
+		{-1, "f", ty(TS_FLOAT)},
+	};
+	int			n = 14;
+	ts_err		err = {0};
+	ts_format_reader *r;
+	rows		rs;
+
+	(void) state;
+	tarr->element = ty(TS_INT);
+	tmap->key = ty(TS_VARCHAR);
+	tmap->value = ty(TS_BIGINT);
+	rf[0] = fld("x", ty(TS_INT));
+	rf[1] = fld("y", ty(TS_VARCHAR));
+	trow->nfields = 2;
+	trow->fields = rf;
+	write_text(tpath("types.json"),
+			   "{\"b\":true,\"i\":-5,\"l\":9223372036854775807,\"d\":0.1,"
+			   "\"dec\":12345678901234567890.123456789,\"s\":\"h\\u00e9\\\"llo\",\"bin\":\"AAEC\","
+			   "\"dt\":\"2024-01-01\",\"ts\":\"2024-01-01 00:00:01.5\",\"arr\":[1,null,3],"
+			   "\"m\":{\"k1\":1,\"k2\":-9007199254740993},\"r\":{\"y\":\"yy\",\"x\":7},\"f\":1.25}\n"
+			   "\n"
+			   "{\"b\":false,\"i\":\"42\",\"l\":-1,\"d\":-1e-300,\"dec\":\"-0.0000000005\",\"s\":123,"
+			   "\"arr\":[],\"m\":{},\"r\":{\"x\":null},\"s2\":[1,2],\"dt\":null}\n"
+			   "{\"s\":{\"a\":[1,2]},\"i\":1.0}\n");
+	r = open_json(tpath("types.json"), cols, n, 0, NULL, NULL, &err);
+	assert_non_null(r);
+	if (!read_all(r, cols, n, &rs, &err))
+		fail_msg("%s", err.msg);
+	ts_format_close(r);
+	assert_int_equal(rs.n, 3);
+	assert_int_equal(rs.raw[0].v.i, 1);
+	assert_int_equal(rs.raw[1].v.i, -5);
+	assert_true(rs.raw[2].v.i == INT64_MAX);
+	assert_true(rs.raw[3].v.d == 0.1);
+	assert_string_equal(cell(&rs, 0, 4), "12345678901234567890.123456789");
+	assert_string_equal(cell(&rs, 0, 5), "h\xc3\xa9\"llo");
+	assert_int_equal(rs.raw[6].v.s.len, 3);
+	assert_memory_equal(rs.raw[6].v.s.p, "\x00\x01\x02", 3);
+	assert_int_equal(rs.raw[7].v.i, 19723);
+	assert_true(rs.raw[8].v.ts.millis == 1704067201500LL);
+	assert_string_equal(cell(&rs, 0, 9), "[1, null, 3]");
+	assert_string_equal(cell(&rs, 0, 10), "[[\"k1\", 1], [\"k2\", -9007199254740993]]");
+	assert_string_equal(cell(&rs, 0, 11), "{\"x\": 7, \"y\": \"yy\"}");
+	assert_string_equal(cell(&rs, 0, 12), "NULL");
+	assert_true(rs.raw[13].v.f == 1.25f);
+	/* row 1 (the blank line was skipped) */
+	assert_int_equal(rs.raw[n + 0].v.i, 0);
+	assert_int_equal(rs.raw[n + 1].v.i, 42);
+	assert_true(rs.raw[n + 3].v.d == -1e-300);
+	assert_true(rs.raw[n + 4].v.dec == -1);	/* -0.0000000005 HALF_UP at scale 9 */
+	assert_string_equal(cell(&rs, 1, 5), "123");
+	assert_string_equal(cell(&rs, 1, 6), "NULL");
+	assert_string_equal(cell(&rs, 1, 7), "NULL");
+	assert_string_equal(cell(&rs, 1, 9), "[]");
+	assert_string_equal(cell(&rs, 1, 10), "[]");
+	assert_string_equal(cell(&rs, 1, 11), "{\"x\": null, \"y\": null}");
+	/* row 2: object as string, integral double as INT */
+	assert_string_equal(cell(&rs, 2, 5), "{\"a\":[1,2]}");
+	assert_int_equal(rs.raw[2 * n + 1].v.i, 1);
+	rows_free(&rs);
+	for (int i = 0; i < n; i++)
+		ts_type_free((ts_type *) cols[i].type);
+}
+
+static void
+test_json_errors(void **state)
+{
+	ts_type    *ti = ty(TS_INT),
+			   *td = ty(TS_DATE);
+	ts_read_column cols[] = {{-1, "id", ti}, {-1, "d", td}};
+	const char *k[] = {"json.ignore-parse-errors"};
+	const char *yes[] = {"true"};
+	ts_err		err = {0};
+	ts_format_reader *r;
+	rows		rs;
+
+	(void) state;
+	write_text(tpath("bad.json"),
+			   "{\"id\":1}\n"
+			   "{\"id\":2,\n"				/* broken JSON */
+			   "[1,2]\n"				/* not an object */
+			   "{\"id\":\"x\"}\n"		/* not an int */
+			   "{\"id\":3000000000}\n"	/* out of range */
+			   "{\"d\":\"2024-02-30\"}\n"	/* no such date */
+			   "{\"id\":6,\"d\":\"2024-02-29\"}");
+	r = open_json(tpath("bad.json"), cols, 2, 1, k, yes, &err);
+	assert_non_null(r);
+	assert_true(read_all(r, cols, 2, &rs, &err));
+	ts_format_close(r);
+	assert_int_equal(rs.n, 2);
+	assert_string_equal(cell(&rs, 0, 0), "1");
+	assert_string_equal(cell(&rs, 1, 0), "6");
+	assert_int_equal(rs.raw[3].v.i, 19723 + 59);
+	rows_free(&rs);
+
+	r = open_json(tpath("bad.json"), cols, 2, 0, NULL, NULL, &err);
+	assert_non_null(r);
+	assert_false(read_all(r, cols, 2, &rs, &err));
+	ts_format_close(r);
+	rows_free(&rs);
+	assert_int_equal(err.code, TS_ERR_CORRUPT);
+	assert_non_null(strstr(err.msg, "bad.json"));
+	assert_non_null(strstr(err.msg, "line 2"));
+	ts_type_free(ti);
+	ts_type_free(td);
+}
+
+/* gzip-compressed JSON lines, read in small batches */
+static void
+test_json_gz(void **state)
+{
+	ts_type    *tl = ty(TS_BIGINT);
+	ts_read_column cols[] = {{-1, "n", tl}};
+	ts_reader_options o;
+	gzFile		g = gzopen(tpath("n.json.gz"), "wb");
+	ts_err		err = {0};
+	ts_format_reader *r;
+	ts_batch	b;
+	int			got,
+				batches = 0;
+	int64_t		sum = 0,
+				n = 0;
+
+	(void) state;
+	for (int i = 0; i < 5000; i++)
+		gzprintf(g, "{\"n\": %d, \"pad\": \"%0100d\"}\n", i, i);
+	gzclose(g);
+	memset(&o, 0, sizeof(o));
+	o.batch_rows = 7;
+	r = ts_json_open(tpath("n.json.gz"), cols, 1, &o, &err);
+	assert_non_null(r);
+	while ((got = ts_format_next(r, &b, &err)) > 0)
+	{
+		assert_true(got <= 7);
+		for (int i = 0; i < got; i++)
+			sum += ts_batch_at(&b, i, 0)->v.i;
+		n += got;
+		batches++;
+	}
+	assert_int_equal(got, 0);
+	assert_int_equal(n, 5000);
+	assert_true(sum == 5000LL * 4999 / 2);
+	assert_int_equal(batches, (5000 + 6) / 7);
+	assert_true(r->metrics.rows_read == 5000);
+	ts_format_close(r);
+	ts_type_free(tl);
+}
+
+/* ---- value parser edge cases ------------------------------------------ */
+
+static void
+test_text_values(void **state)
+{
+	ts_type    *d52 = tdec(5, 2),
+			   *tb = ty(TS_BOOLEAN),
+			   *ti = ty(TS_INT),
+			   *tbin = ty(TS_VARBINARY),
+			   *tt = tts(TS_TIME, 0);
+	ts_value	v;
+	ts_err		err;
+	ts_arena	a;
+	uint8_t		out[8];
+	size_t		n;
+
+	(void) state;
+	ts_arena_init(&a, 1024);
+	assert_true(ts_text_parse_value("999.994", 7, d52, TS_TEXT_CAST, NULL, &v, &err));
+	assert_true(v.v.dec == 99999);
+	assert_true(ts_text_parse_value("999.995", 7, d52, TS_TEXT_CAST, NULL, &v, &err));
+	assert_true(v.isnull);		/* overflow -> NULL */
+	assert_true(ts_text_parse_value("1.5e2", 5, d52, TS_TEXT_CAST, NULL, &v, &err));
+	assert_true(v.v.dec == 15000);
+	assert_false(ts_text_parse_value("1.2.3", 5, d52, TS_TEXT_CAST, NULL, &v, &err));
+	assert_true(ts_text_parse_value(" yes ", 5, tb, TS_TEXT_CAST, NULL, &v, &err));
+	assert_int_equal(v.v.i, 1);
+	assert_false(ts_text_parse_value("maybe", 5, tb, TS_TEXT_CAST, NULL, &v, &err));
+	assert_true(ts_text_parse_value("maybe", 5, tb, TS_TEXT_CSV, NULL, &v, &err));
+	assert_int_equal(v.v.i, 0);
+	assert_false(ts_text_parse_value("2147483648", 10, ti, TS_TEXT_CSV, NULL, &v, &err));
+	assert_true(ts_text_parse_value("-2147483648", 11, ti, TS_TEXT_CSV, NULL, &v, &err));
+	assert_true(v.v.i == INT32_MIN);
+	assert_false(ts_text_parse_value("1.9", 3, ti, TS_TEXT_CSV, NULL, &v, &err));
+	assert_true(ts_text_parse_value("1.9", 3, ti, TS_TEXT_CAST, NULL, &v, &err));
+	assert_int_equal(v.v.i, 1);
+	assert_false(ts_text_parse_value("+", 1, ti, TS_TEXT_CSV, NULL, &v, &err));
+	assert_true(ts_text_parse_value("YWJj", 4, tbin, TS_TEXT_CSV, &a, &v, &err));
+	assert_memory_equal(v.v.s.p, "abc", 3);
+	assert_false(ts_text_parse_value("YW!j", 4, tbin, TS_TEXT_CSV, &a, &v, &err));
+	assert_true(ts_base64_decode("YQ", 2, out, &n));
+	assert_int_equal(n, 1);
+	assert_false(ts_base64_decode("Y", 1, out, &n));
+	assert_true(ts_text_parse_value("23:59:59.999", 12, tt, TS_TEXT_CAST, NULL, &v, &err));
+	assert_int_equal(v.v.i, 86399000);	/* TIME(0) drops the millis */
+	assert_false(ts_text_parse_value("24:00:00", 8, tt, TS_TEXT_CAST, NULL, &v, &err));
+	ts_arena_free(&a);
+	ts_type_free(d52);
+	ts_type_free(tb);
+	ts_type_free(ti);
+	ts_type_free(tbin);
+	ts_type_free(tt);
+}
+
+/* random and truncated bytes under every codec: an error or rows, never a crash */
+static void
+test_garbage(void **state)
+{
+	static const char *const names[] = {"g.csv", "g.csv.gz", "g.csv.deflate", "g.csv.zst",
+	"g.csv.snappy", "g.csv.lz4", "g.json", "g.json.gz", "g.json.snappy"};
+	ts_type    *ts = ty(TS_VARCHAR),
+			   *ti = ty(TS_INT);
+	ts_read_column cols[] = {{0, "a", ts}, {1, "b", ti}};
+	unsigned	seed = 12345;
+
+	(void) state;
+	for (int round = 0; round < 60; round++)
+	{
+		for (size_t k = 0; k < sizeof(names) / sizeof(names[0]); k++)
+		{
+			uint8_t		buf[3000];
+			size_t		n = (size_t) (rand_r(&seed) % sizeof(buf));
+			ts_err		err = {0};
+			ts_format_reader *r;
+			ts_batch	b;
+
+			for (size_t i = 0; i < n; i++)
+			{
+				/* mostly text-ish bytes, some framing-like big numbers */
+				int			x = rand_r(&seed) % 10;
+
+				buf[i] = x < 6 ? (uint8_t) ("a,\"{}:1\n\\ "[rand_r(&seed) % 11]) :
+					(uint8_t) (rand_r(&seed) & 0xff);
+			}
+			if (round % 3 == 0 && n >= 4)
+				buf[0] = buf[1] = 0x7f;	/* absurd Hadoop block length */
+			write_bytes(tpath(names[k]), buf, n);
+			r = strstr(names[k], ".json") ? open_json(tpath(names[k]), cols, 2, 0, NULL, NULL, &err)
+				: open_csv(tpath(names[k]), cols, 2, 0, NULL, NULL, &err);
+			assert_non_null(r);
+			while (ts_format_next(r, &b, &err) > 0)
+				;
+			ts_format_close(r);
+		}
+	}
+	ts_type_free(ts);
+	ts_type_free(ti);
+}
+
+static int
+setup(void **state)
+{
+	(void) state;
+	snprintf(tmpdir, sizeof(tmpdir), "/tmp/ts_text_XXXXXX");
+	return mkdtemp(tmpdir) ? 0 : -1;
+}
+
+static int
+teardown(void **state)
+{
+	char		cmd[400];
+
+	(void) state;
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", tmpdir);
+	return system(cmd) == 0 ? 0 : -1;
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_csv_types),
+		cmocka_unit_test(test_csv_options),
+		cmocka_unit_test(test_csv_modes),
+		cmocka_unit_test(test_compressed),
+		cmocka_unit_test(test_json_types),
+		cmocka_unit_test(test_json_errors),
+		cmocka_unit_test(test_json_gz),
+		cmocka_unit_test(test_text_values),
+		cmocka_unit_test(test_garbage),
+	};
+
+	return cmocka_run_group_tests(tests, setup, teardown);
+}
