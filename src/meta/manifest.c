@@ -1,0 +1,641 @@
+/*
+ * manifest.c - decode manifest lists, manifests and index manifests.
+ *
+ * Owns: the Paimon record schemas of the three metadata file kinds
+ * (ManifestFileMeta, ManifestEntry + DataFileMeta, IndexManifestEntry) as
+ * ts_type trees, reading them through the generic format readers (Avro or
+ * ORC, chosen by the file's magic; columns matched by name so that fields
+ * added in later Paimon versions read as NULL in older files), checking
+ * _VERSION, and copying every value into the caller's arena (reader buffers
+ * die at the next batch).  Does not interpret BinaryRow bytes.
+ */
+#include <string.h>
+
+#include "format/format.h"
+#include "meta/manifest.h"
+
+/* ---- record schemas ------------------------------------------------- */
+
+/*
+ * Every type is declared nullable: 0.8/0.9 writers wrapped records in
+ * ["null", record] unions and later fields are absent in older files.
+ * Nested fields carry id -1 (match by name).
+ */
+static ts_type t_int = {.kind = TS_INT, .nullable = true};
+static ts_type t_tinyint = {.kind = TS_TINYINT, .nullable = true};
+static ts_type t_bigint = {.kind = TS_BIGINT, .nullable = true};
+static ts_type t_string = {.kind = TS_VARCHAR, .nullable = true, .length = TS_STRING_LENGTH};
+static ts_type t_bytes = {.kind = TS_VARBINARY, .nullable = true, .length = TS_STRING_LENGTH};
+static ts_type t_ts3 = {.kind = TS_TIMESTAMP, .nullable = true, .precision = 3};
+static ts_type t_bigint_array = {.kind = TS_ARRAY, .nullable = true, .element = &t_bigint};
+static ts_type t_string_array = {.kind = TS_ARRAY, .nullable = true, .element = &t_string};
+
+/* SimpleStats */
+enum
+{
+	SS_MIN_VALUES, SS_MAX_VALUES, SS_NULL_COUNTS, SS_NFIELDS
+};
+static ts_field simple_stats_fields[SS_NFIELDS] = {
+	{-1, "_MIN_VALUES", &t_bytes, NULL},
+	{-1, "_MAX_VALUES", &t_bytes, NULL},
+	{-1, "_NULL_COUNTS", &t_bigint_array, NULL},
+};
+static ts_type t_simple_stats = {.kind = TS_ROW, .nullable = true,
+.nfields = SS_NFIELDS, .fields = simple_stats_fields};
+
+/* ManifestFileMeta (manifest list record) */
+enum
+{
+	ML_VERSION, ML_FILE_NAME, ML_FILE_SIZE, ML_NUM_ADDED_FILES,
+	ML_NUM_DELETED_FILES, ML_PARTITION_STATS, ML_SCHEMA_ID, ML_MIN_BUCKET,
+	ML_MAX_BUCKET, ML_MIN_LEVEL, ML_MAX_LEVEL, ML_NCOLS
+};
+static const ts_read_column manifest_list_columns[ML_NCOLS] = {
+	{-1, "_VERSION", &t_int},
+	{-1, "_FILE_NAME", &t_string},
+	{-1, "_FILE_SIZE", &t_bigint},
+	{-1, "_NUM_ADDED_FILES", &t_bigint},
+	{-1, "_NUM_DELETED_FILES", &t_bigint},
+	{-1, "_PARTITION_STATS", &t_simple_stats},
+	{-1, "_SCHEMA_ID", &t_bigint},
+	{-1, "_MIN_BUCKET", &t_int},
+	{-1, "_MAX_BUCKET", &t_int},
+	{-1, "_MIN_LEVEL", &t_int},
+	{-1, "_MAX_LEVEL", &t_int},
+};
+
+/* DataFileMeta (the _FILE row of a manifest entry) */
+enum
+{
+	DF_FILE_NAME, DF_FILE_SIZE, DF_ROW_COUNT, DF_MIN_KEY, DF_MAX_KEY,
+	DF_KEY_STATS, DF_VALUE_STATS, DF_MIN_SEQUENCE_NUMBER,
+	DF_MAX_SEQUENCE_NUMBER, DF_SCHEMA_ID, DF_LEVEL, DF_EXTRA_FILES,
+	DF_CREATION_TIME, DF_DELETE_ROW_COUNT, DF_EMBEDDED_FILE_INDEX,
+	DF_FILE_SOURCE, DF_VALUE_STATS_COLS, DF_EXTERNAL_PATH, DF_FIRST_ROW_ID,
+	DF_WRITE_COLS, DF_NFIELDS
+};
+static ts_field data_file_fields[DF_NFIELDS] = {
+	{-1, "_FILE_NAME", &t_string, NULL},
+	{-1, "_FILE_SIZE", &t_bigint, NULL},
+	{-1, "_ROW_COUNT", &t_bigint, NULL},
+	{-1, "_MIN_KEY", &t_bytes, NULL},
+	{-1, "_MAX_KEY", &t_bytes, NULL},
+	{-1, "_KEY_STATS", &t_simple_stats, NULL},
+	{-1, "_VALUE_STATS", &t_simple_stats, NULL},
+	{-1, "_MIN_SEQUENCE_NUMBER", &t_bigint, NULL},
+	{-1, "_MAX_SEQUENCE_NUMBER", &t_bigint, NULL},
+	{-1, "_SCHEMA_ID", &t_bigint, NULL},
+	{-1, "_LEVEL", &t_int, NULL},
+	{-1, "_EXTRA_FILES", &t_string_array, NULL},
+	{-1, "_CREATION_TIME", &t_ts3, NULL},
+	{-1, "_DELETE_ROW_COUNT", &t_bigint, NULL},
+	{-1, "_EMBEDDED_FILE_INDEX", &t_bytes, NULL},
+	{-1, "_FILE_SOURCE", &t_tinyint, NULL},
+	{-1, "_VALUE_STATS_COLS", &t_string_array, NULL},
+	{-1, "_EXTERNAL_PATH", &t_string, NULL},
+	{-1, "_FIRST_ROW_ID", &t_bigint, NULL},
+	{-1, "_WRITE_COLS", &t_string_array, NULL},
+};
+static ts_type t_data_file = {.kind = TS_ROW, .nullable = true,
+.nfields = DF_NFIELDS, .fields = data_file_fields};
+
+/* ManifestEntry */
+enum
+{
+	ME_VERSION, ME_KIND, ME_PARTITION, ME_BUCKET, ME_TOTAL_BUCKETS, ME_FILE,
+	ME_NCOLS
+};
+static const ts_read_column manifest_columns[ME_NCOLS] = {
+	{-1, "_VERSION", &t_int},
+	{-1, "_KIND", &t_tinyint},
+	{-1, "_PARTITION", &t_bytes},
+	{-1, "_BUCKET", &t_int},
+	{-1, "_TOTAL_BUCKETS", &t_int},
+	{-1, "_FILE", &t_data_file},
+};
+
+/* DeletionVectorMeta (element of _DELETIONS_VECTORS_RANGES) */
+enum
+{
+	DV_F0, DV_F1, DV_F2, DV_CARDINALITY, DV_NFIELDS
+};
+static ts_field dv_range_fields[DV_NFIELDS] = {
+	{-1, "f0", &t_string, NULL},
+	{-1, "f1", &t_int, NULL},
+	{-1, "f2", &t_int, NULL},
+	{-1, "_CARDINALITY", &t_bigint, NULL},
+};
+static ts_type t_dv_range = {.kind = TS_ROW, .nullable = true,
+.nfields = DV_NFIELDS, .fields = dv_range_fields};
+static ts_type t_dv_range_array = {.kind = TS_ARRAY, .nullable = true,
+.element = &t_dv_range};
+
+/* IndexManifestEntry */
+enum
+{
+	IM_VERSION, IM_KIND, IM_PARTITION, IM_BUCKET, IM_INDEX_TYPE,
+	IM_FILE_NAME, IM_FILE_SIZE, IM_ROW_COUNT, IM_DV_RANGES, IM_EXTERNAL_PATH,
+	IM_NCOLS
+};
+static const ts_read_column index_manifest_columns[IM_NCOLS] = {
+	{-1, "_VERSION", &t_int},
+	{-1, "_KIND", &t_tinyint},
+	{-1, "_PARTITION", &t_bytes},
+	{-1, "_BUCKET", &t_int},
+	{-1, "_INDEX_TYPE", &t_string},
+	{-1, "_FILE_NAME", &t_string},
+	{-1, "_FILE_SIZE", &t_bigint},
+	{-1, "_ROW_COUNT", &t_bigint},
+	{-1, "_DELETIONS_VECTORS_RANGES", &t_dv_range_array},
+	{-1, "_EXTERNAL_PATH", &t_string},
+};
+
+/* ---- value helpers --------------------------------------------------- */
+
+/* What is being decoded, for error messages. */
+typedef struct decode_ctx
+{
+	const char *what;			/* "manifest list", "manifest", "index manifest" */
+	const char *path;
+	int64_t		row;			/* 0-based record number in the file */
+	ts_arena   *arena;
+	ts_err	   *err;
+} decode_ctx;
+
+static bool
+nomem(decode_ctx *c)
+{
+	return ts_error(c->err, TS_ERR_NOMEM, "out of memory decoding %s \"%s\"",
+					c->what, c->path);
+}
+
+/* A field that must not be null (missing => the file is not what it claims). */
+static bool
+require(decode_ctx *c, const ts_value *v, const char *field)
+{
+	if (v->isnull)
+		return ts_error(c->err, TS_ERR_CORRUPT,
+						"%s \"%s\": record %lld has no value for required field %s",
+						c->what, c->path, (long long) c->row, field);
+	return true;
+}
+
+static bool
+get_i64(decode_ctx *c, const ts_value *v, const char *field, int64_t *out)
+{
+	if (!require(c, v, field))
+		return false;
+	*out = v->v.i;
+	return true;
+}
+
+static bool
+get_i32(decode_ctx *c, const ts_value *v, const char *field, int32_t *out)
+{
+	if (!require(c, v, field))
+		return false;
+	if (v->v.i < INT32_MIN || v->v.i > INT32_MAX)
+		return ts_error(c->err, TS_ERR_CORRUPT,
+						"%s \"%s\": record %lld field %s out of int range",
+						c->what, c->path, (long long) c->row, field);
+	*out = (int32_t) v->v.i;
+	return true;
+}
+
+/* Copy a string value into the arena; *out = NULL when null. */
+static bool
+copy_string(decode_ctx *c, const ts_value *v, char **out)
+{
+	char	   *s;
+
+	*out = NULL;
+	if (v->isnull)
+		return true;
+	s = ts_arena_alloc(c->arena, (size_t) v->v.s.len + 1);
+	if (s == NULL)
+		return nomem(c);
+	if (v->v.s.len)
+		memcpy(s, v->v.s.p, v->v.s.len);
+	s[v->v.s.len] = '\0';
+	*out = s;
+	return true;
+}
+
+static bool
+get_string(decode_ctx *c, const ts_value *v, const char *field, char **out)
+{
+	if (!require(c, v, field))
+		return false;
+	return copy_string(c, v, out);
+}
+
+/* Copy bytes into the arena; data stays non-NULL for a non-null empty value. */
+static bool
+copy_bytes(decode_ctx *c, const ts_value *v, ts_bytes *out)
+{
+	uint8_t    *d;
+
+	out->data = NULL;
+	out->len = 0;
+	if (v->isnull)
+		return true;
+	d = ts_arena_alloc(c->arena, v->v.s.len ? v->v.s.len : 1);
+	if (d == NULL)
+		return nomem(c);
+	if (v->v.s.len)
+		memcpy(d, v->v.s.p, v->v.s.len);
+	out->data = d;
+	out->len = v->v.s.len;
+	return true;
+}
+
+/* Array of strings: *n = -1 when null. */
+static bool
+copy_string_array(decode_ctx *c, const ts_value *v, int *n, char ***out)
+{
+	int			i;
+
+	*n = -1;
+	*out = NULL;
+	if (v->isnull)
+		return true;
+	if (v->v.nested.n < 0)
+		return ts_error(c->err, TS_ERR_CORRUPT, "%s \"%s\": negative array length",
+						c->what, c->path);
+	*out = ts_arena_alloc(c->arena, sizeof(char *) * (size_t) (v->v.nested.n ? v->v.nested.n : 1));
+	if (*out == NULL)
+		return nomem(c);
+	for (i = 0; i < v->v.nested.n; i++)
+	{
+		/* Java never writes null elements here; keep them as "" to be safe */
+		if (v->v.nested.items[i].isnull)
+			(*out)[i] = "";
+		else if (!copy_string(c, &v->v.nested.items[i], &(*out)[i]))
+			return false;
+	}
+	*n = v->v.nested.n;
+	return true;
+}
+
+static bool
+decode_simple_stats(decode_ctx *c, const ts_value *v, ts_simple_stats *st)
+{
+	const ts_value *counts;
+	int			i;
+
+	memset(st, 0, sizeof(*st));
+	st->nnull_counts = -1;
+	if (v->isnull)
+		return true;
+	if (v->v.nested.n != SS_NFIELDS)
+		return ts_error(c->err, TS_ERR_CORRUPT, "%s \"%s\": malformed stats record",
+						c->what, c->path);
+	if (!copy_bytes(c, &v->v.nested.items[SS_MIN_VALUES], &st->min_values) ||
+		!copy_bytes(c, &v->v.nested.items[SS_MAX_VALUES], &st->max_values))
+		return false;
+	counts = &v->v.nested.items[SS_NULL_COUNTS];
+	if (counts->isnull)
+		return true;
+	if (counts->v.nested.n < 0)
+		return ts_error(c->err, TS_ERR_CORRUPT, "%s \"%s\": negative array length",
+						c->what, c->path);
+	st->null_counts = ts_arena_alloc(c->arena,
+									 sizeof(int64_t) * (size_t) (counts->v.nested.n ? counts->v.nested.n : 1));
+	if (st->null_counts == NULL)
+		return nomem(c);
+	for (i = 0; i < counts->v.nested.n; i++)
+	{
+		const ts_value *e = &counts->v.nested.items[i];
+
+		st->null_counts[i] = e->isnull ? -1 : e->v.i;
+	}
+	st->nnull_counts = counts->v.nested.n;
+	return true;
+}
+
+static bool
+check_version(decode_ctx *c, const ts_value *v, int64_t expected)
+{
+	/* NULL: the field is absent (a reader gives NULL for missing columns) */
+	if (v->isnull || v->v.i == expected)
+		return true;
+	return ts_error(c->err, TS_ERR_UNSUPPORTED,
+					"%s \"%s\": unsupported _VERSION %lld (expected %lld)%s",
+					c->what, c->path, (long long) v->v.i, (long long) expected,
+					v->v.i == 1 && expected == 2 ?
+					"; the table was written by a pre-Paimon table store and must be recreated" : "");
+}
+
+static bool
+decode_kind(decode_ctx *c, const ts_value *v, ts_file_kind *kind)
+{
+	if (!require(c, v, "_KIND"))
+		return false;
+	if (v->v.i == 0)
+		*kind = TS_FILE_ADD;
+	else if (v->v.i == 1)
+		*kind = TS_FILE_DELETE;
+	else
+		return ts_error(c->err, TS_ERR_CORRUPT,
+						"%s \"%s\": record %lld has invalid _KIND %lld",
+						c->what, c->path, (long long) c->row, (long long) v->v.i);
+	return true;
+}
+
+/* ---- the generic read loop ------------------------------------------ */
+
+typedef bool (*decode_row_fn) (decode_ctx *c, const ts_value *row, void *out);
+
+/*
+ * Open 'path', read all rows and decode each into an element of a growing
+ * array of 'elem_size' bytes; the result is copied into the arena.
+ */
+static bool
+read_all(const char *what, const char *path, const ts_read_column *cols, int ncols,
+		 size_t elem_size, decode_row_fn decode, ts_arena *arena,
+		 void **result, int *count, ts_err *err)
+{
+	ts_format_reader *reader;
+	decode_ctx	c;
+	uint8_t    *items = NULL;
+	size_t		n = 0,
+				cap = 0;
+	bool		ok = false;
+
+	*result = NULL;
+	*count = 0;
+	c.what = what;
+	c.path = path;
+	c.row = 0;
+	c.arena = arena;
+	c.err = err;
+
+	reader = ts_format_open(TS_FORMAT_UNKNOWN, path, cols, ncols, NULL, err);
+	if (reader == NULL)
+	{
+		if (err && strstr(err->msg, path) == NULL)
+			ts_error_context(err, "%s \"%s\"", what, path);
+		return false;
+	}
+
+	for (;;)
+	{
+		ts_batch	batch;
+		int			rows,
+					r;
+
+		memset(&batch, 0, sizeof(batch));
+		rows = ts_format_next(reader, &batch, err);
+		if (rows < 0)
+		{
+			if (err && strstr(err->msg, path) == NULL)
+				ts_error_context(err, "%s \"%s\"", what, path);
+			goto done;
+		}
+		if (rows == 0)
+			break;
+		if (batch.ncols != ncols)
+		{
+			ts_error(err, TS_ERR_CORRUPT, "%s \"%s\": reader returned %d columns, expected %d",
+					 what, path, batch.ncols, ncols);
+			goto done;
+		}
+		if (!TS_CHECK_INTERRUPTS(err))
+			goto done;
+		for (r = 0; r < rows; r++)
+		{
+			if (n == cap)
+			{
+				size_t		ncap = cap ? cap * 2 : 64;
+				uint8_t    *ni;
+
+				if (ncap > INT32_MAX / 2)
+				{
+					ts_error(err, TS_ERR_NOMEM, "%s \"%s\": too many records", what, path);
+					goto done;
+				}
+				ni = ts_realloc(items, ncap * elem_size);
+				if (ni == NULL)
+				{
+					nomem(&c);
+					goto done;
+				}
+				items = ni;
+				cap = ncap;
+			}
+			memset(items + n * elem_size, 0, elem_size);
+			if (!decode(&c, ts_batch_at(&batch, r, 0), items + n * elem_size))
+				goto done;
+			n++;
+			c.row++;
+		}
+	}
+
+	if (n > 0)
+	{
+		*result = ts_arena_dup(arena, items, n * elem_size);
+		if (*result == NULL)
+		{
+			nomem(&c);
+			goto done;
+		}
+	}
+	*count = (int) n;
+	ok = true;
+
+done:
+	ts_free(items);
+	ts_format_close(reader);
+	return ok;
+}
+
+/* ---- manifest list --------------------------------------------------- */
+
+static bool
+decode_manifest_file_meta(decode_ctx *c, const ts_value *row, void *out)
+{
+	ts_manifest_file_meta *m = out;
+
+	if (!check_version(c, &row[ML_VERSION], 2) ||
+		!get_string(c, &row[ML_FILE_NAME], "_FILE_NAME", &m->file_name) ||
+		!get_i64(c, &row[ML_FILE_SIZE], "_FILE_SIZE", &m->file_size) ||
+		!get_i64(c, &row[ML_NUM_ADDED_FILES], "_NUM_ADDED_FILES", &m->num_added_files) ||
+		!get_i64(c, &row[ML_NUM_DELETED_FILES], "_NUM_DELETED_FILES", &m->num_deleted_files) ||
+		!decode_simple_stats(c, &row[ML_PARTITION_STATS], &m->partition_stats) ||
+		!get_i64(c, &row[ML_SCHEMA_ID], "_SCHEMA_ID", &m->schema_id))
+		return false;
+	if (!row[ML_MIN_BUCKET].isnull && !row[ML_MAX_BUCKET].isnull)
+	{
+		m->has_bucket_range = true;
+		m->min_bucket = (int32_t) row[ML_MIN_BUCKET].v.i;
+		m->max_bucket = (int32_t) row[ML_MAX_BUCKET].v.i;
+	}
+	if (!row[ML_MIN_LEVEL].isnull && !row[ML_MAX_LEVEL].isnull)
+	{
+		m->has_level_range = true;
+		m->min_level = (int32_t) row[ML_MIN_LEVEL].v.i;
+		m->max_level = (int32_t) row[ML_MAX_LEVEL].v.i;
+	}
+	return true;
+}
+
+bool
+ts_manifest_list_read(const char *path, ts_arena *arena,
+					  ts_manifest_file_meta **metas, int *count, ts_err *err)
+{
+	return read_all("manifest list", path, manifest_list_columns, ML_NCOLS,
+					sizeof(ts_manifest_file_meta), decode_manifest_file_meta,
+					arena, (void **) metas, count, err);
+}
+
+/* ---- manifest -------------------------------------------------------- */
+
+static bool
+decode_data_file_meta(decode_ctx *c, const ts_value *v, ts_data_file_meta *f)
+{
+	const ts_value *x;
+
+	if (!require(c, v, "_FILE"))
+		return false;
+	if (v->v.nested.n != DF_NFIELDS)
+		return ts_error(c->err, TS_ERR_CORRUPT, "%s \"%s\": malformed _FILE record",
+						c->what, c->path);
+	x = v->v.nested.items;
+	if (!get_string(c, &x[DF_FILE_NAME], "_FILE_NAME", &f->file_name) ||
+		!get_i64(c, &x[DF_FILE_SIZE], "_FILE_SIZE", &f->file_size) ||
+		!get_i64(c, &x[DF_ROW_COUNT], "_ROW_COUNT", &f->row_count) ||
+		!copy_bytes(c, &x[DF_MIN_KEY], &f->min_key) ||
+		!copy_bytes(c, &x[DF_MAX_KEY], &f->max_key) ||
+		!decode_simple_stats(c, &x[DF_KEY_STATS], &f->key_stats) ||
+		!decode_simple_stats(c, &x[DF_VALUE_STATS], &f->value_stats) ||
+		!get_i64(c, &x[DF_MIN_SEQUENCE_NUMBER], "_MIN_SEQUENCE_NUMBER", &f->min_sequence_number) ||
+		!get_i64(c, &x[DF_MAX_SEQUENCE_NUMBER], "_MAX_SEQUENCE_NUMBER", &f->max_sequence_number) ||
+		!get_i64(c, &x[DF_SCHEMA_ID], "_SCHEMA_ID", &f->schema_id) ||
+		!get_i32(c, &x[DF_LEVEL], "_LEVEL", &f->level) ||
+		!copy_string_array(c, &x[DF_EXTRA_FILES], &f->nextra_files, &f->extra_files) ||
+		!copy_bytes(c, &x[DF_EMBEDDED_FILE_INDEX], &f->embedded_file_index) ||
+		!copy_string_array(c, &x[DF_VALUE_STATS_COLS], &f->nvalue_stats_cols, &f->value_stats_cols) ||
+		!copy_string(c, &x[DF_EXTERNAL_PATH], &f->external_path) ||
+		!copy_string_array(c, &x[DF_WRITE_COLS], &f->nwrite_cols, &f->write_cols))
+		return false;
+	/* _EXTRA_FILES is non-null in every version; treat null as empty */
+	if (f->nextra_files < 0)
+	{
+		f->nextra_files = 0;
+		f->extra_files = NULL;
+	}
+	if (!x[DF_CREATION_TIME].isnull)
+	{
+		f->has_creation_time = true;
+		f->creation_time_millis = x[DF_CREATION_TIME].v.ts.millis;
+	}
+	f->delete_row_count = x[DF_DELETE_ROW_COUNT].isnull ? -1 : x[DF_DELETE_ROW_COUNT].v.i;
+	f->file_source = x[DF_FILE_SOURCE].isnull ? -1 : (int32_t) x[DF_FILE_SOURCE].v.i;
+	if (!x[DF_FIRST_ROW_ID].isnull)
+	{
+		f->has_first_row_id = true;
+		f->first_row_id = x[DF_FIRST_ROW_ID].v.i;
+	}
+	return true;
+}
+
+static bool
+decode_manifest_entry(decode_ctx *c, const ts_value *row, void *out)
+{
+	ts_manifest_entry *e = out;
+
+	if (!check_version(c, &row[ME_VERSION], 2) ||
+		!decode_kind(c, &row[ME_KIND], &e->kind) ||
+		!require(c, &row[ME_PARTITION], "_PARTITION") ||
+		!copy_bytes(c, &row[ME_PARTITION], &e->partition) ||
+		!get_i32(c, &row[ME_BUCKET], "_BUCKET", &e->bucket) ||
+		!get_i32(c, &row[ME_TOTAL_BUCKETS], "_TOTAL_BUCKETS", &e->total_buckets) ||
+		!decode_data_file_meta(c, &row[ME_FILE], &e->file))
+		return false;
+	return true;
+}
+
+bool
+ts_manifest_read(const char *path, ts_arena *arena,
+				 ts_manifest_entry **entries, int *count, ts_err *err)
+{
+	return read_all("manifest", path, manifest_columns, ME_NCOLS,
+					sizeof(ts_manifest_entry), decode_manifest_entry,
+					arena, (void **) entries, count, err);
+}
+
+/* ---- index manifest -------------------------------------------------- */
+
+static bool
+decode_dv_ranges(decode_ctx *c, const ts_value *v, ts_index_manifest_entry *e)
+{
+	int			i,
+				n = 0;
+
+	e->ndv_ranges = -1;
+	e->dv_ranges = NULL;
+	if (v->isnull)
+		return true;
+	if (v->v.nested.n < 0)
+		return ts_error(c->err, TS_ERR_CORRUPT, "%s \"%s\": negative array length",
+						c->what, c->path);
+	e->dv_ranges = ts_arena_alloc(c->arena,
+								  sizeof(ts_dv_range) * (size_t) (v->v.nested.n ? v->v.nested.n : 1));
+	if (e->dv_ranges == NULL)
+		return nomem(c);
+	for (i = 0; i < v->v.nested.n; i++)
+	{
+		const ts_value *el = &v->v.nested.items[i];
+		const ts_value *x;
+		ts_dv_range *r = &e->dv_ranges[n];
+
+		if (el->isnull)
+			continue;			/* nullable element, never written in practice */
+		if (el->v.nested.n != DV_NFIELDS)
+			return ts_error(c->err, TS_ERR_CORRUPT,
+							"%s \"%s\": malformed _DELETIONS_VECTORS_RANGES element",
+							c->what, c->path);
+		x = el->v.nested.items;
+		if (!get_string(c, &x[DV_F0], "_DELETIONS_VECTORS_RANGES.f0", &r->data_file) ||
+			!get_i32(c, &x[DV_F1], "_DELETIONS_VECTORS_RANGES.f1", &r->offset) ||
+			!get_i32(c, &x[DV_F2], "_DELETIONS_VECTORS_RANGES.f2", &r->length))
+			return false;
+		if (r->offset < 0 || r->length < 0)
+			return ts_error(c->err, TS_ERR_CORRUPT,
+							"%s \"%s\": negative deletion vector offset/length for data file \"%s\"",
+							c->what, c->path, r->data_file);
+		r->cardinality = x[DV_CARDINALITY].isnull ? -1 : x[DV_CARDINALITY].v.i;
+		n++;
+	}
+	e->ndv_ranges = n;
+	return true;
+}
+
+static bool
+decode_index_manifest_entry(decode_ctx *c, const ts_value *row, void *out)
+{
+	ts_index_manifest_entry *e = out;
+
+	if (!check_version(c, &row[IM_VERSION], 1) ||
+		!decode_kind(c, &row[IM_KIND], &e->kind) ||
+		!require(c, &row[IM_PARTITION], "_PARTITION") ||
+		!copy_bytes(c, &row[IM_PARTITION], &e->partition) ||
+		!get_i32(c, &row[IM_BUCKET], "_BUCKET", &e->bucket) ||
+		!get_string(c, &row[IM_INDEX_TYPE], "_INDEX_TYPE", &e->index_type) ||
+		!get_string(c, &row[IM_FILE_NAME], "_FILE_NAME", &e->file_name) ||
+		!get_i64(c, &row[IM_FILE_SIZE], "_FILE_SIZE", &e->file_size) ||
+		!get_i64(c, &row[IM_ROW_COUNT], "_ROW_COUNT", &e->row_count) ||
+		!decode_dv_ranges(c, &row[IM_DV_RANGES], e) ||
+		!copy_string(c, &row[IM_EXTERNAL_PATH], &e->external_path))
+		return false;
+	return true;
+}
+
+bool
+ts_index_manifest_read(const char *path, ts_arena *arena,
+					   ts_index_manifest_entry **entries, int *count, ts_err *err)
+{
+	return read_all("index manifest", path, index_manifest_columns, IM_NCOLS,
+					sizeof(ts_index_manifest_entry), decode_index_manifest_entry,
+					arena, (void **) entries, count, err);
+}

@@ -1,0 +1,339 @@
+/*
+ * live_files.c - from a snapshot's manifest lists to its live data files.
+ *
+ * Owns: reading the base then delta manifest list, skipping whole
+ * manifests that cannot hold a wanted file (explicit bucket filter against
+ * _MIN/_MAX_BUCKET, level-0-only manifests when level 0 is not read,
+ * partition filter against _PARTITION_STATS), reading the manifests, and
+ * Java's merge (AbstractFileStoreScan.readAndMergeFileEntries): collect the
+ * identifiers of all DELETE entries, then keep every ADD entry whose
+ * identifier was not deleted.  The identifier is (partition bytes, bucket,
+ * level, file name, extra files, embedded index, external path).
+ */
+#include <string.h>
+
+#include "base/ts_fs.h"
+#include "scan/scan_internal.h"
+
+/* FNV-1a, continued from h */
+uint32_t
+scan_hash_bytes(uint32_t h, const void *p, size_t n)
+{
+	const uint8_t *b = p;
+	size_t		i;
+
+	for (i = 0; i < n; i++)
+	{
+		h ^= b[i];
+		h *= 16777619u;
+	}
+	return h;
+}
+
+static uint32_t
+hash_str(uint32_t h, const char *s)
+{
+	if (s == NULL)
+		return scan_hash_bytes(h, "\xff", 1);
+	return scan_hash_bytes(h, s, strlen(s) + 1);
+}
+
+static uint32_t
+entry_identity_hash(const ts_manifest_entry *e)
+{
+	uint32_t	h = 2166136261u;
+	int			i;
+
+	h = scan_hash_bytes(h, e->partition.data ? e->partition.data : (const uint8_t *) "", e->partition.len);
+	h = scan_hash_bytes(h, &e->bucket, sizeof(e->bucket));
+	h = scan_hash_bytes(h, &e->file.level, sizeof(e->file.level));
+	h = hash_str(h, e->file.file_name);
+	for (i = 0; i < e->file.nextra_files; i++)
+		h = hash_str(h, e->file.extra_files[i]);
+	if (e->file.embedded_file_index.data)
+		h = scan_hash_bytes(h, e->file.embedded_file_index.data, e->file.embedded_file_index.len);
+	h = hash_str(h, e->file.external_path);
+	return h;
+}
+
+static bool
+bytes_equal(ts_bytes a, ts_bytes b)
+{
+	if ((a.data == NULL) != (b.data == NULL))
+		return false;
+	return a.len == b.len && (a.len == 0 || memcmp(a.data, b.data, a.len) == 0);
+}
+
+static bool
+str_equal(const char *a, const char *b)
+{
+	if (a == NULL || b == NULL)
+		return a == b;
+	return strcmp(a, b) == 0;
+}
+
+/* Same file identifier (FileEntry.Identifier). */
+bool
+scan_entry_same_file(const ts_manifest_entry *a, const ts_manifest_entry *b)
+{
+	int			i;
+
+	if (a->bucket != b->bucket || a->file.level != b->file.level ||
+		!str_equal(a->file.file_name, b->file.file_name) ||
+		!bytes_equal(a->partition, b->partition) ||
+		a->file.nextra_files != b->file.nextra_files ||
+		!bytes_equal(a->file.embedded_file_index, b->file.embedded_file_index) ||
+		!str_equal(a->file.external_path, b->file.external_path))
+		return false;
+	for (i = 0; i < a->file.nextra_files; i++)
+		if (!str_equal(a->file.extra_files[i], b->file.extra_files[i]))
+			return false;
+	return true;
+}
+
+/* ---- identifier set (open addressing) ---- */
+
+typedef struct id_set
+{
+	const ts_manifest_entry **slots;
+	uint32_t	mask;
+	uint32_t	n;
+} id_set;
+
+static bool
+id_set_init(id_set *s, uint32_t expected, ts_err *err)
+{
+	uint32_t	cap = 16;
+
+	if (expected > (1u << 28))
+		return ts_error(err, TS_ERR_NOMEM, "too many DELETE manifest entries (%u)", expected);
+	while (cap < expected * 2)
+		cap <<= 1;
+	s->slots = ts_calloc(cap, sizeof(*s->slots));
+	if (s->slots == NULL)
+		return ts_error(err, TS_ERR_NOMEM, "out of memory merging manifest entries");
+	s->mask = cap - 1;
+	s->n = 0;
+	return true;
+}
+
+static void
+id_set_add(id_set *s, const ts_manifest_entry *e)
+{
+	uint32_t	i = entry_identity_hash(e) & s->mask;
+
+	while (s->slots[i])
+	{
+		if (scan_entry_same_file(s->slots[i], e))
+			return;
+		i = (i + 1) & s->mask;
+	}
+	s->slots[i] = e;
+	s->n++;
+}
+
+static bool
+id_set_contains(const id_set *s, const ts_manifest_entry *e)
+{
+	uint32_t	i = entry_identity_hash(e) & s->mask;
+
+	while (s->slots[i])
+	{
+		if (scan_entry_same_file(s->slots[i], e))
+			return true;
+		i = (i + 1) & s->mask;
+	}
+	return false;
+}
+
+/* ---- manifest selection ---- */
+
+static bool
+keep_manifest(ts_plan *plan, scan_state *st, const ts_manifest_file_meta *m,
+			  bool *keep, ts_err *err)
+{
+	*keep = true;
+	if (st->has_bucket_filter && m->has_bucket_range &&
+		(st->bucket_filter < m->min_bucket || st->bucket_filter > m->max_bucket))
+	{
+		*keep = false;
+		return true;
+	}
+	if (st->table_bucket == -2 && m->has_bucket_range && m->max_bucket < 0)
+	{
+		*keep = false;			/* postpone mode: batch reads only real buckets */
+		return true;
+	}
+	if (st->skip_level0 && m->has_level_range && m->max_level == 0)
+	{
+		*keep = false;
+		return true;
+	}
+	if (st->ctx->npartition_filters > 0 && st->npartition_keys > 0)
+	{
+		bool		may;
+
+		if (!scan_partition_filter_may_match_stats(plan, st, &m->partition_stats,
+												   m->num_added_files + m->num_deleted_files,
+												   &may, err))
+			return false;
+		*keep = may;
+	}
+	return true;
+}
+
+/* Append the manifests of one manifest list to *all. */
+static bool
+read_manifest_list(ts_plan *plan, const char *list_name, ts_manifest_file_meta **all,
+				   int *nall, int *cap, ts_err *err)
+{
+	char	   *path;
+	ts_manifest_file_meta *metas;
+	int			n,
+				i;
+
+	if (list_name == NULL || list_name[0] == '\0')
+		return true;
+	path = scan_arena_printf(&plan->arena, "%s/manifest/%s", plan->table_path, list_name);
+	if (path == NULL)
+		return ts_error(err, TS_ERR_NOMEM, "out of memory");
+	if (!ts_manifest_list_read(path, &plan->arena, &metas, &n, err))
+		return ts_error_context(err, "snapshot %lld", (long long) plan->snapshot->id);
+	if (*nall + n > *cap)
+	{
+		int			ncap = (*nall + n) * 2 + 8;
+		ts_manifest_file_meta *na = ts_realloc(*all, sizeof(**all) * (size_t) ncap);
+
+		if (na == NULL)
+			return ts_error(err, TS_ERR_NOMEM, "out of memory reading manifest list \"%s\"", path);
+		*all = na;
+		*cap = ncap;
+	}
+	for (i = 0; i < n; i++)
+		(*all)[(*nall)++] = metas[i];
+	return true;
+}
+
+bool
+scan_read_live_files(ts_plan *plan, scan_state *st,
+					 const ts_manifest_entry ***live, int *nlive, ts_err *err)
+{
+	ts_manifest_file_meta *manifests = NULL;
+	int			nmanifests = 0,
+				cap = 0,
+				i;
+	const ts_manifest_entry **entries = NULL;
+	size_t		nentries = 0,
+				ecap = 0;
+	uint32_t	ndeletes = 0;
+	id_set		deleted = {0};
+	const ts_manifest_entry **out = NULL;
+	int			nout = 0;
+	bool		ok = false;
+
+	*live = NULL;
+	*nlive = 0;
+
+	if (!read_manifest_list(plan, plan->snapshot->base_manifest_list, &manifests, &nmanifests, &cap, err) ||
+		!read_manifest_list(plan, plan->snapshot->delta_manifest_list, &manifests, &nmanifests, &cap, err))
+		goto done;
+
+	/* read every kept manifest once, in order */
+	for (i = 0; i < nmanifests; i++)
+	{
+		const ts_manifest_file_meta *m = &manifests[i];
+		bool		keep;
+		char	   *path;
+		ts_manifest_entry *me;
+		int			n,
+					j;
+
+		if (!TS_CHECK_INTERRUPTS(err))
+			goto done;
+		if (!keep_manifest(plan, st, m, &keep, err))
+			goto done;
+		if (!keep)
+		{
+			plan->metrics.manifests_skipped++;
+			continue;
+		}
+		if (m->num_added_files == 0 && m->num_deleted_files == 0)
+			continue;
+		path = scan_arena_printf(&plan->arena, "%s/manifest/%s", plan->table_path, m->file_name);
+		if (path == NULL)
+		{
+			ts_error(err, TS_ERR_NOMEM, "out of memory");
+			goto done;
+		}
+		if (strchr(m->file_name, '/') != NULL)
+		{
+			ts_error(err, TS_ERR_CORRUPT, "snapshot %lld: manifest file name \"%s\" contains a slash",
+					 (long long) plan->snapshot->id, m->file_name);
+			goto done;
+		}
+		if (!ts_manifest_read(path, &plan->arena, &me, &n, err))
+		{
+			ts_error_context(err, "snapshot %lld", (long long) plan->snapshot->id);
+			goto done;
+		}
+		plan->metrics.manifests_read++;
+		plan->metrics.entries_read += n;
+		if (nentries + (size_t) n > ecap)
+		{
+			size_t		ncap = (nentries + (size_t) n) * 2 + 16;
+			const ts_manifest_entry **ne = ts_realloc(entries, sizeof(*entries) * ncap);
+
+			if (ne == NULL)
+			{
+				ts_error(err, TS_ERR_NOMEM, "out of memory merging manifest entries");
+				goto done;
+			}
+			entries = ne;
+			ecap = ncap;
+		}
+		for (j = 0; j < n; j++)
+		{
+			entries[nentries++] = &me[j];
+			if (me[j].kind == TS_FILE_DELETE)
+				ndeletes++;
+		}
+	}
+
+	/* pass 1: identifiers of deleted files */
+	if (!id_set_init(&deleted, ndeletes, err))
+		goto done;
+	for (size_t k = 0; k < nentries; k++)
+	{
+		if ((k & 4095) == 4095 && !TS_CHECK_INTERRUPTS(err))
+			goto done;
+		if (entries[k]->kind == TS_FILE_DELETE)
+			id_set_add(&deleted, entries[k]);
+	}
+
+	/* pass 2: ADDs not deleted */
+	out = ts_arena_alloc(&plan->arena, sizeof(*out) * (nentries ? nentries : 1));
+	if (out == NULL)
+	{
+		ts_error(err, TS_ERR_NOMEM, "out of memory merging manifest entries");
+		goto done;
+	}
+	for (size_t k = 0; k < nentries; k++)
+	{
+		if ((k & 4095) == 4095 && !TS_CHECK_INTERRUPTS(err))
+			goto done;
+		if (entries[k]->kind != TS_FILE_ADD)
+			continue;
+		if (deleted.n > 0 && id_set_contains(&deleted, entries[k]))
+			continue;
+		out[nout++] = entries[k];
+	}
+	*live = out;
+	*nlive = nout;
+	ok = true;
+
+done:
+	ts_free(manifests);
+	ts_free(entries);
+	ts_free(deleted.slots);
+	return ok;
+}

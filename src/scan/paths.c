@@ -1,0 +1,183 @@
+/*
+ * paths.c - where the files of a plan are.
+ *
+ * Owns: data file paths (<root>[/data-file.path-directory]/<partition
+ * path>/bucket-<b>/<file>, PAIMON-FORMAT.md 1.4-1.5), external paths
+ * (_EXTERNAL_PATH with the file: scheme normalised case-insensitively, and
+ * the "external-path-map" option "FROM=>TO[;FROM2=>TO2]" that rewrites a
+ * prefix, e.g. to read a table whose external files were copied
+ * elsewhere), and the format of a data file from its name (1.6).
+ */
+#include <stdio.h>
+#include <string.h>
+#include <strings.h>
+
+#include "scan/scan_internal.h"
+
+/* "file:/x", "FILE:///x" -> "/x"; anything else unchanged. */
+static const char *
+strip_file_scheme(const char *p)
+{
+	if (strncasecmp(p, "file:", 5) == 0)
+	{
+		const char *rest = p + 5;
+
+		if (strncmp(rest, "///", 3) == 0)
+			return rest + 2;
+		if (strncmp(rest, "//", 2) == 0)
+			return rest;		/* file://host/... : keep as is after scheme */
+		return rest;
+	}
+	return p;
+}
+
+/*
+ * Apply the external-path-map option to a scheme-less path: the first
+ * FROM that is a prefix of the path at a '/' boundary is replaced by TO.
+ */
+static char *
+apply_path_map(ts_plan *plan, const char *path)
+{
+	const char *map = ts_plan_option(plan, "external-path-map");
+	const char *p = map;
+
+	while (p && *p)
+	{
+		const char *end = strchr(p, ';');
+		const char *arrow;
+		size_t		len = end ? (size_t) (end - p) : strlen(p);
+
+		arrow = NULL;
+		for (size_t i = 0; i + 1 < len; i++)
+			if (p[i] == '=' && p[i + 1] == '>')
+			{
+				arrow = p + i;
+				break;
+			}
+		if (arrow)
+		{
+			char	   *from = ts_arena_alloc(&plan->arena, (size_t) (arrow - p) + 1);
+			const char *to = arrow + 2;
+			size_t		tolen = len - (size_t) (to - p);
+			const char *f;
+			size_t		flen;
+
+			if (from == NULL)
+				return NULL;
+			memcpy(from, p, (size_t) (arrow - p));
+			from[arrow - p] = '\0';
+			f = strip_file_scheme(from);
+			flen = strlen(f);
+			while (flen > 1 && f[flen - 1] == '/')
+				flen--;
+			if (flen > 0 && strncmp(path, f, flen) == 0 &&
+				(path[flen] == '/' || path[flen] == '\0'))
+			{
+				while (tolen > 1 && to[tolen - 1] == '/')
+					tolen--;
+				return scan_arena_printf(&plan->arena, "%.*s%s", (int) tolen, to, path + flen);
+			}
+		}
+		p = end ? end + 1 : NULL;
+	}
+	return scan_arena_strdup(&plan->arena, path);
+}
+
+char *
+scan_normalize_external_path(ts_plan *plan, const char *external_path)
+{
+	return apply_path_map(plan, strip_file_scheme(external_path));
+}
+
+bool
+scan_bucket_dir(ts_plan *plan, scan_state *st, ts_bytes partition, int32_t bucket,
+				char **dir, ts_err *err)
+{
+	const char *data_dir = ts_plan_option(plan, "data-file.path-directory");
+	char	   *ppath;
+	char		bucket_name[32];
+
+	if (!scan_partition_path(plan, st, partition, &ppath, err))
+		return false;
+	if (bucket == -2)
+		snprintf(bucket_name, sizeof(bucket_name), "bucket-postpone");
+	else
+		snprintf(bucket_name, sizeof(bucket_name), "bucket-%d", bucket);
+	*dir = scan_arena_printf(&plan->arena, "%s%s%s%s%s/%s",
+							 plan->table_path,
+							 data_dir && *data_dir ? "/" : "", data_dir && *data_dir ? data_dir : "",
+							 ppath[0] ? "/" : "", ppath, bucket_name);
+	if (*dir == NULL)
+		return ts_error(err, TS_ERR_NOMEM, "out of memory");
+	return true;
+}
+
+bool
+scan_data_file_path(ts_plan *plan, scan_state *st, const ts_manifest_entry *e,
+					char **path, ts_err *err)
+{
+	char	   *dir;
+	const char *name = e->file.file_name;
+
+	if (e->file.external_path && e->file.external_path[0])
+	{
+		*path = scan_normalize_external_path(plan, e->file.external_path);
+		if (*path == NULL)
+			return ts_error(err, TS_ERR_NOMEM, "out of memory");
+		return true;
+	}
+	if (name == NULL || name[0] == '\0' || strchr(name, '/') != NULL ||
+		strcmp(name, "..") == 0 || strcmp(name, ".") == 0)
+		return ts_error(err, TS_ERR_CORRUPT,
+						"table \"%s\": manifest entry has an invalid data file name \"%s\"",
+						plan->table_path, name ? name : "");
+	if (!scan_bucket_dir(plan, st, e->partition, e->bucket, &dir, err))
+		return false;
+	*path = scan_arena_printf(&plan->arena, "%s/%s", dir, name);
+	if (*path == NULL)
+		return ts_error(err, TS_ERR_NOMEM, "out of memory");
+	return true;
+}
+
+static bool
+is_compression_ext(const char *ext, size_t n)
+{
+	static const char *const exts[] = {"gz", "bz2", "deflate", "snappy", "lz4", "zst", "zstd", "lzo", NULL};
+	int			i;
+
+	for (i = 0; exts[i]; i++)
+		if (strlen(exts[i]) == n && strncasecmp(ext, exts[i], n) == 0)
+			return true;
+	return false;
+}
+
+ts_file_format
+scan_format_from_file_name(const char *name)
+{
+	const char *end = name + strlen(name);
+	const char *dot;
+	char		ext[16];
+
+	for (int pass = 0; pass < 2; pass++)
+	{
+		size_t		n;
+
+		dot = end;
+		while (dot > name && dot[-1] != '.' && dot[-1] != '/')
+			dot--;
+		if (dot == name || dot[-1] != '.')
+			return TS_FORMAT_UNKNOWN;
+		n = (size_t) (end - dot);
+		if (pass == 0 && is_compression_ext(dot, n))
+		{
+			end = dot - 1;
+			continue;
+		}
+		if (n == 0 || n >= sizeof(ext))
+			return TS_FORMAT_UNKNOWN;
+		memcpy(ext, dot, n);
+		ext[n] = '\0';
+		return ts_format_from_name(ext);
+	}
+	return TS_FORMAT_UNKNOWN;
+}

@@ -1,0 +1,319 @@
+/*
+ * plan.c - ts_scan_plan: the planning steps in order.
+ *
+ * Owns: the order of the steps (resolve table, choose snapshot, read live
+ * files, prune each live file, attach deletion vectors, build splits), the
+ * per-file pruning decisions that need no I/O (level 0 of DV / first-row
+ * tables, explicit bucket filter, partition filter, inferred bucket, value
+ * stats), the LIMIT cut-off for append tables, metrics and freeing a plan.
+ */
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "scan/scan_internal.h"
+
+static double
+now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1000.0 + ts.tv_nsec / 1e6;
+}
+
+static bool
+parse_bucket_option(ts_plan *plan, int32_t *bucket, ts_err *err)
+{
+	const char *v = ts_plan_option(plan, "bucket");
+	char	   *end;
+	long		n;
+
+	*bucket = -1;
+	if (v == NULL)
+		return true;
+	n = strtol(v, &end, 10);
+	if (*v == '\0' || *end != '\0' || n < -2 || n > INT32_MAX)
+		return ts_error(err, TS_ERR_INVALID, "table \"%s\": invalid bucket option \"%s\"",
+						plan->table_path, v);
+	*bucket = (int32_t) n;
+	return true;
+}
+
+static bool
+setup_state(ts_plan *plan, const ts_scan_context *ctx, scan_state *st, ts_err *err)
+{
+	const char *engine = ts_plan_option(plan, "merge-engine");
+
+	memset(st, 0, sizeof(*st));
+	st->ctx = ctx;
+	if (!parse_bucket_option(plan, &st->table_bucket, err))
+		return false;
+	if (plan->kind == TS_TABLE_PRIMARY_KEY)
+	{
+		st->dv_enabled = scan_option_bool(plan, "deletion-vectors.enabled", false);
+		st->first_row = engine && strcmp(engine, "first-row") == 0;
+		st->skip_level0 = (st->dv_enabled &&
+						   !scan_option_bool(plan, "deletion-vectors.merge-on-read", false)) ||
+			st->first_row;
+	}
+	if (ctx->has_bucket_filter)
+	{
+		if (ctx->bucket_filter < 0)
+			return ts_error(err, TS_ERR_INVALID, "bucket_filter must not be negative (got %d)",
+							ctx->bucket_filter);
+		if (st->table_bucket == -1)
+			return ts_error(err, TS_ERR_INVALID,
+							"bucket_filter cannot be used on table \"%s\": it has no fixed buckets (bucket = -1, %s)",
+							plan->table_path,
+							plan->kind == TS_TABLE_APPEND ? "bucket-unaware append table" :
+							"dynamic-bucket primary-key table");
+		st->has_bucket_filter = true;
+		st->bucket_filter = ctx->bucket_filter;
+	}
+	if (!scan_partition_setup(plan, st, err))
+		return false;
+	if (!scan_bucket_setup(plan, st, err))
+		return false;
+	return true;
+}
+
+static int
+cmp_group(const void *pa, const void *pb)
+{
+	const ts_manifest_entry *a = *(const ts_manifest_entry *const *) pa;
+	const ts_manifest_entry *b = *(const ts_manifest_entry *const *) pb;
+	size_t		n = a->partition.len < b->partition.len ? a->partition.len : b->partition.len;
+	int			c = n ? memcmp(a->partition.data, b->partition.data, n) : 0;
+
+	if (c)
+		return c;
+	if (a->partition.len != b->partition.len)
+		return a->partition.len < b->partition.len ? -1 : 1;
+	return a->bucket < b->bucket ? -1 : a->bucket > b->bucket ? 1 : 0;
+}
+
+static bool
+same_partition(const ts_manifest_entry *a, const ts_manifest_entry *b)
+{
+	return a->partition.len == b->partition.len &&
+		(a->partition.len == 0 || memcmp(a->partition.data, b->partition.data, a->partition.len) == 0);
+}
+
+/* Count distinct partitions and (partition, bucket) groups; sorts 'files'. */
+static void
+count_groups(const ts_manifest_entry **files, int n, int64_t *partitions, int64_t *buckets)
+{
+	int			i;
+
+	*partitions = 0;
+	*buckets = 0;
+	if (n == 0)
+		return;
+	qsort(files, (size_t) n, sizeof(*files), cmp_group);
+	for (i = 0; i < n; i++)
+	{
+		if (i == 0 || !same_partition(files[i], files[i - 1]))
+		{
+			(*partitions)++;
+			(*buckets)++;
+		}
+		else if (files[i]->bucket != files[i - 1]->bucket)
+			(*buckets)++;
+	}
+}
+
+static bool
+prune_files(ts_plan *plan, scan_state *st, const ts_manifest_entry **live, int nlive,
+			const ts_manifest_entry **kept, int *nkept, ts_err *err)
+{
+	int			i;
+
+	*nkept = 0;
+	for (i = 0; i < nlive; i++)
+	{
+		const ts_manifest_entry *e = live[i];
+		bool		keep;
+
+		if ((i & 1023) == 1023 && !TS_CHECK_INTERRUPTS(err))
+			return false;
+		/* level 0 is invisible to batch reads of DV / first-row tables */
+		if (st->skip_level0 && e->file.level == 0)
+			continue;
+		/* postpone mode: only real buckets */
+		if (st->table_bucket == -2 && e->bucket < 0)
+			continue;
+		plan->metrics.files_total++;
+		if (!scan_partition_filter_match(plan, st, e->partition, &keep, err))
+			return false;
+		if (keep && !scan_partition_predicate_keep(plan, st, e->partition, &keep, err))
+			return false;
+		if (!keep)
+		{
+			plan->metrics.files_pruned_partition++;
+			continue;
+		}
+		if (st->has_bucket_filter && e->bucket != st->bucket_filter)
+		{
+			plan->metrics.files_pruned_bucket++;
+			continue;
+		}
+		if (!scan_bucket_keep(plan, st, e, &keep, err))
+			return false;
+		if (!keep)
+		{
+			plan->metrics.files_pruned_bucket++;
+			continue;
+		}
+		if (!scan_stats_keep(plan, st, e, &keep, err))
+			return false;
+		if (!keep)
+		{
+			plan->metrics.files_pruned_stats++;
+			continue;
+		}
+		kept[(*nkept)++] = e;
+	}
+	plan->metrics.files_kept = *nkept;
+	return true;
+}
+
+/*
+ * LIMIT on an append table without predicate: keep whole splits until
+ * their rows (files without deletion vectors) reach the limit.
+ */
+static void
+apply_limit(ts_plan *plan, const ts_scan_context *ctx)
+{
+	int64_t		rows = 0;
+	int			i;
+
+	if (ctx->limit < 0 || ctx->predicate != NULL || plan->kind != TS_TABLE_APPEND)
+		return;
+	for (i = 0; i < plan->nsplits; i++)
+	{
+		const ts_split *s = &plan->splits[i];
+		int			k;
+
+		if (rows >= ctx->limit)
+		{
+			plan->nsplits = i;
+			return;
+		}
+		for (k = 0; k < s->nfiles; k++)
+			if (s->files[k].dv_path == NULL)
+				rows += s->files[k].entry->file.row_count;
+	}
+}
+
+ts_plan *
+ts_scan_prepare(const ts_scan_context *ctx, ts_err *err)
+{
+	ts_plan    *plan;
+	double		start = now_ms();
+
+	if (ctx == NULL)
+	{
+		ts_error(err, TS_ERR_INVALID, "no scan context");
+		return NULL;
+	}
+	plan = ts_calloc(1, sizeof(ts_plan));
+	if (plan == NULL)
+	{
+		ts_error(err, TS_ERR_NOMEM, "out of memory");
+		return NULL;
+	}
+	ts_arena_init(&plan->arena, 64 * 1024);
+	if (!scan_resolve_table(plan, ctx, err) ||
+		!scan_choose_snapshot(plan, err))
+	{
+		ts_plan_free(plan);
+		return NULL;
+	}
+	plan->metrics.planning_ms = now_ms() - start;
+	return plan;
+}
+
+bool
+ts_scan_execute(ts_plan *plan, const ts_scan_context *ctx, ts_err *err)
+{
+	scan_state	st;
+	const ts_manifest_entry **live = NULL,
+			  **kept;
+	int			nlive = 0,
+				nkept = 0;
+	scan_dv_index *dvs = NULL;
+	double		start = now_ms();
+
+	if (plan == NULL || ctx == NULL)
+		return ts_error(err, TS_ERR_INVALID, "no plan or scan context");
+	if (plan->splits != NULL || plan->metrics.manifests_read > 0)
+		return ts_error(err, TS_ERR_INVALID, "scan plan of \"%s\" was already executed",
+						plan->table_path);
+	if (!setup_state(plan, ctx, &st, err))
+		return false;
+
+	if (plan->snapshot == NULL)
+	{
+		if (plan->bucket_pruning == NULL || strncmp(plan->bucket_pruning, "explicit", 8) != 0)
+			plan->bucket_pruning = scan_arena_strdup(&plan->arena, "none: table has no snapshot");
+		plan->metrics.planning_ms += now_ms() - start;
+		return true;
+	}
+
+	if (!scan_read_live_files(plan, &st, &live, &nlive, err))
+		return false;
+	kept = ts_arena_alloc(&plan->arena, sizeof(*kept) * (size_t) (nlive ? nlive : 1));
+	if (kept == NULL)
+		return ts_error(err, TS_ERR_NOMEM, "out of memory");
+	if (!prune_files(plan, &st, live, nlive, kept, &nkept, err))
+		return false;
+	/* live is not needed in order any more; kept is (a sorted copy is counted) */
+	count_groups(live, nlive, &plan->metrics.partitions_total, &plan->metrics.buckets_total);
+	{
+		const ts_manifest_entry **copy = ts_arena_dup(&plan->arena, kept,
+													  sizeof(*kept) * (size_t) (nkept ? nkept : 1));
+
+		if (copy == NULL)
+			return ts_error(err, TS_ERR_NOMEM, "out of memory");
+		count_groups(copy, nkept, &plan->metrics.partitions_kept, &plan->metrics.buckets_kept);
+	}
+
+	if (!scan_dv_load(plan, &st, &dvs, err))
+		return false;
+	if (!scan_build_splits(plan, &st, kept, nkept, dvs, err))
+		return false;
+	apply_limit(plan, ctx);
+	plan->metrics.planning_ms += now_ms() - start;
+	return true;
+}
+
+ts_plan *
+ts_scan_plan(const ts_scan_context *ctx, ts_err *err)
+{
+	ts_plan    *plan = ts_scan_prepare(ctx, err);
+
+	if (plan == NULL)
+		return NULL;
+	if (!ts_scan_execute(plan, ctx, err))
+	{
+		ts_plan_free(plan);
+		return NULL;
+	}
+	return plan;
+}
+
+void
+ts_plan_free(ts_plan *plan)
+{
+	int			i;
+
+	if (plan == NULL)
+		return;
+	for (i = 0; i < plan->nschemas; i++)
+		ts_schema_free(plan->schemas[i]);
+	ts_free(plan->schemas);
+	ts_snapshot_free(plan->snapshot);
+	ts_arena_free(&plan->arena);
+	ts_free(plan);
+}

@@ -1,0 +1,58 @@
+/*
+ * predicate.h - the predicate tree the scan prunes with (the seed's
+ * Predicate / PredicateBuilder).
+ *
+ * Owns: the shape of a filter over the read schema handed in by src/fdw
+ * (from PostgreSQL quals) or by tests.  Leaves compare one column (an index
+ * into the plan's read schema fields) with literals; AND / OR / NOT combine
+ * them.  The scan uses it only to prune (partitions, buckets, files by
+ * statistics) and always conservatively: rows are still filtered by the
+ * executor, so a predicate the scan does not understand keeps everything.
+ */
+#ifndef TS_PREDICATE_H
+#define TS_PREDICATE_H
+
+#include "base/ts_value.h"
+
+typedef enum ts_predicate_op
+{
+	/* leaves: column <op> literal(s) */
+	TS_PRED_EQ,
+	TS_PRED_NE,
+	TS_PRED_LT,
+	TS_PRED_LE,
+	TS_PRED_GT,
+	TS_PRED_GE,
+	TS_PRED_IN,					/* column IN (literals[0..n-1]) */
+	TS_PRED_NOT_IN,
+	TS_PRED_IS_NULL,			/* no literal */
+	TS_PRED_IS_NOT_NULL,
+	TS_PRED_STARTS_WITH,		/* string/binary prefix literal */
+	/* compounds */
+	TS_PRED_AND,
+	TS_PRED_OR,
+	TS_PRED_NOT					/* exactly one child */
+} ts_predicate_op;
+
+typedef struct ts_predicate
+{
+	ts_predicate_op op;
+
+	/* leaves */
+	int			field;			/* index into the read schema's fields */
+	/*
+	 * Type of the literals; NULL = the column's own type.  A literal of
+	 * another type (e.g. a DECIMAL with another scale, a BIGINT for an INT
+	 * column) is converted by the scan only when that is exact, otherwise
+	 * the leaf does not prune.
+	 */
+	const ts_type *literal_type;
+	int			nliterals;
+	const ts_value *literals;	/* a NULL literal never matches (SQL) */
+
+	/* AND / OR / NOT */
+	int			nchildren;
+	const struct ts_predicate *children;
+} ts_predicate;
+
+#endif							/* TS_PREDICATE_H */

@@ -1,0 +1,523 @@
+/*
+ * table.c - resolve the table a scan reads and the snapshot it reads.
+ *
+ * Owns: the read schema (latest schema file, or the JSON handed in), the
+ * merged options (schema options < context options), the branch root,
+ * the table kind, and the snapshot choice: latest, scan.snapshot-id,
+ * scan.tag-name, scan.timestamp-millis, scan.version.  When time
+ * travelling the snapshot's own schema becomes the read schema (Java's
+ * tryTimeTravel).  Also the plan's schema cache (ts_plan_schema).
+ */
+#include <ctype.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/ts_fs.h"
+#include "scan/scan_internal.h"
+
+char *
+scan_arena_strdup(ts_arena *a, const char *s)
+{
+	size_t		n;
+	char	   *r;
+
+	if (s == NULL)
+		return NULL;
+	n = strlen(s);
+	r = ts_arena_alloc(a, n + 1);
+	if (r)
+		memcpy(r, s, n + 1);
+	return r;
+}
+
+char *
+scan_arena_printf(ts_arena *a, const char *fmt,...)
+{
+	va_list		ap;
+	int			n;
+	char	   *r;
+
+	va_start(ap, fmt);
+	n = vsnprintf(NULL, 0, fmt, ap);
+	va_end(ap);
+	if (n < 0)
+		return NULL;
+	r = ts_arena_alloc(a, (size_t) n + 1);
+	if (r == NULL)
+		return NULL;
+	va_start(ap, fmt);
+	vsnprintf(r, (size_t) n + 1, fmt, ap);
+	va_end(ap);
+	return r;
+}
+
+const char *
+ts_plan_option(const ts_plan *plan, const char *key)
+{
+	int			i;
+
+	for (i = plan->noptions - 1; i >= 0; i--)
+		if (strcmp(plan->options[i].key, key) == 0)
+			return plan->options[i].value;
+	return NULL;
+}
+
+bool
+scan_option_bool(const ts_plan *plan, const char *key, bool dflt)
+{
+	const char *v = ts_plan_option(plan, key);
+
+	if (v == NULL)
+		return dflt;
+	return strcasecmp(v, "true") == 0;
+}
+
+/* Context option (highest priority), NULL if absent. */
+static const char *
+ctx_option(const ts_scan_context *ctx, const char *key)
+{
+	int			i;
+
+	for (i = ctx->noptions - 1; i >= 0; i--)
+		if (ctx->options[i].key && strcmp(ctx->options[i].key, key) == 0)
+			return ctx->options[i].value;
+	return NULL;
+}
+
+/* Add a schema to the plan's list (the plan owns it from now on). */
+static bool
+plan_add_schema(ts_plan *plan, ts_schema *s, ts_err *err)
+{
+	ts_schema **n = ts_realloc(plan->schemas, sizeof(ts_schema *) * (plan->nschemas + 1));
+
+	if (n == NULL)
+	{
+		ts_schema_free(s);
+		return ts_error(err, TS_ERR_NOMEM, "out of memory loading schemas");
+	}
+	plan->schemas = n;
+	plan->schemas[plan->nschemas++] = s;
+	return true;
+}
+
+const ts_schema *
+ts_plan_schema(ts_plan *plan, int64_t schema_id, ts_err *err)
+{
+	ts_schema  *s;
+	int			i;
+
+	for (i = 0; i < plan->nschemas; i++)
+		if (plan->schemas[i]->id == schema_id)
+			return plan->schemas[i];
+	s = ts_schema_load(plan->branch_root, schema_id, err);
+	if (s == NULL)
+		return NULL;
+	if (!plan_add_schema(plan, s, err))
+		return NULL;
+	return s;
+}
+
+/* Merged options: schema options, then context options (later wins). */
+static bool
+merge_options(ts_plan *plan, const ts_schema *schema, const ts_scan_context *ctx, ts_err *err)
+{
+	int			cap = schema->noptions + ctx->noptions;
+	int			i;
+
+	plan->options = ts_arena_alloc(&plan->arena, sizeof(ts_option) * (size_t) (cap ? cap : 1));
+	if (plan->options == NULL)
+		return ts_error(err, TS_ERR_NOMEM, "out of memory merging options");
+	plan->noptions = 0;
+	for (i = 0; i < schema->noptions + ctx->noptions; i++)
+	{
+		const char *k,
+				   *v;
+		int			j;
+
+		if (i < schema->noptions)
+		{
+			k = schema->option_keys[i];
+			v = schema->option_values[i];
+		}
+		else
+		{
+			k = ctx->options[i - schema->noptions].key;
+			v = ctx->options[i - schema->noptions].value;
+		}
+		if (k == NULL)
+			continue;
+		for (j = 0; j < plan->noptions; j++)
+			if (strcmp(plan->options[j].key, k) == 0)
+				break;
+		if (j == plan->noptions)
+		{
+			plan->options[j].key = scan_arena_strdup(&plan->arena, k);
+			plan->noptions++;
+		}
+		plan->options[j].value = v ? scan_arena_strdup(&plan->arena, v) : NULL;
+		if (plan->options[j].key == NULL || (v && plan->options[j].value == NULL))
+			return ts_error(err, TS_ERR_NOMEM, "out of memory merging options");
+	}
+	return true;
+}
+
+bool
+scan_resolve_table(ts_plan *plan, const ts_scan_context *ctx, ts_err *err)
+{
+	const char *branch;
+	ts_schema  *schema;
+	size_t		len;
+
+	if (ctx->table_path == NULL || ctx->table_path[0] == '\0')
+		return ts_error(err, TS_ERR_INVALID, "table path is required");
+
+	/* strip trailing slashes so that joined paths stay canonical */
+	len = strlen(ctx->table_path);
+	while (len > 1 && ctx->table_path[len - 1] == '/')
+		len--;
+	plan->table_path = ts_arena_alloc(&plan->arena, len + 1);
+	if (plan->table_path == NULL)
+		return ts_error(err, TS_ERR_NOMEM, "out of memory");
+	memcpy(plan->table_path, ctx->table_path, len);
+	plan->table_path[len] = '\0';
+
+	branch = ctx_option(ctx, "branch");
+	if (branch && branch[0] && strcmp(branch, "main") != 0)
+	{
+		if (strchr(branch, '/') || strcmp(branch, "..") == 0 || strcmp(branch, ".") == 0)
+			return ts_error(err, TS_ERR_INVALID, "invalid branch name \"%s\"", branch);
+		plan->branch_root = scan_arena_printf(&plan->arena, "%s/branch/branch-%s",
+											  plan->table_path, branch);
+		if (plan->branch_root && !ts_path_is_dir(plan->branch_root))
+			return ts_error(err, TS_ERR_NOT_FOUND,
+							"branch \"%s\" of table \"%s\" does not exist (no directory \"%s\")",
+							branch, plan->table_path, plan->branch_root);
+	}
+	else
+		plan->branch_root = scan_arena_strdup(&plan->arena, plan->table_path);
+	if (plan->branch_root == NULL)
+		return ts_error(err, TS_ERR_NOMEM, "out of memory");
+
+	if (ctx->table_schema_json)
+	{
+		schema = ts_schema_parse(ctx->table_schema_json, strlen(ctx->table_schema_json),
+								 "table schema given to the scan", err);
+		if (schema == NULL)
+			return false;
+	}
+	else
+	{
+		int64_t    *ids = NULL;
+		int			nids = 0;
+
+		if (!ts_schema_list_ids(plan->branch_root, &ids, &nids, err))
+			return false;
+		if (nids == 0)
+		{
+			ts_free(ids);
+			return ts_error(err, TS_ERR_NOT_FOUND,
+							"\"%s\" is not a Paimon table: no schema file in \"%s/schema\"",
+							plan->table_path, plan->branch_root);
+		}
+		schema = ts_schema_load(plan->branch_root, ids[nids - 1], err);
+		ts_free(ids);
+		if (schema == NULL)
+			return false;
+	}
+	if (!plan_add_schema(plan, schema, err))
+		return false;
+	plan->schema = schema;
+
+	if (!merge_options(plan, schema, ctx, err))
+		return false;
+
+	{
+		const char *type = ts_plan_option(plan, "type");
+
+		if (type && strcmp(type, "format-table") == 0)
+		{
+			plan->kind = TS_TABLE_FORMAT;
+			return ts_error(err, TS_ERR_UNSUPPORTED,
+							"table \"%s\" is a format table (type=format-table), which this scan does not plan",
+							plan->table_path);
+		}
+	}
+	plan->kind = schema->nprimary_keys > 0 ? TS_TABLE_PRIMARY_KEY : TS_TABLE_APPEND;
+
+	/* fail closed on options that change which files a batch scan sees */
+	{
+		static const char *const unsupported[] = {
+			"scan.fallback-branch", "scan.primary-branch", NULL
+		};
+
+		for (int i = 0; unsupported[i]; i++)
+		{
+			const char *v = ts_plan_option(plan, unsupported[i]);
+
+			if (v && *v)
+				return ts_error(err, TS_ERR_UNSUPPORTED,
+								"table \"%s\": option %s=%s is not supported (read the branch with option branch instead)",
+								plan->table_path, unsupported[i], v);
+		}
+	}
+	return true;
+}
+
+/* ---- snapshot choice ------------------------------------------------- */
+
+static bool
+parse_int64(const char *s, int64_t *out)
+{
+	char	   *end;
+	long long	v;
+
+	if (s == NULL || *s == '\0')
+		return false;
+	while (isspace((unsigned char) *s))
+		s++;
+	errno = 0;
+	v = strtoll(s, &end, 10);
+	if (errno != 0 || end == s)
+		return false;
+	while (isspace((unsigned char) *end))
+		end++;
+	if (*end != '\0')
+		return false;
+	*out = v;
+	return true;
+}
+
+static bool
+all_digits(const char *s)
+{
+	if (*s == '\0')
+		return false;
+	for (; *s; s++)
+		if (!isdigit((unsigned char) *s))
+			return false;
+	return true;
+}
+
+static bool
+load_snapshot_id(ts_plan *plan, int64_t id, ts_err *err)
+{
+	int64_t		earliest = 0,
+				latest = 0;
+	ts_err		e2;
+
+	if (ts_snapshot_latest_id(plan->branch_root, &latest, &e2) &&
+		ts_snapshot_earliest_id(plan->branch_root, &earliest, &e2) &&
+		latest > 0 && id >= earliest && id <= latest)
+	{
+		plan->snapshot = ts_snapshot_load(plan->branch_root, id, err);
+		return plan->snapshot != NULL;
+	}
+	if (latest <= 0)
+		return ts_error(err, TS_ERR_NOT_FOUND,
+						"snapshot %lld of table \"%s\" does not exist: the table has no snapshot",
+						(long long) id, plan->table_path);
+	return ts_error(err, TS_ERR_NOT_FOUND,
+					"snapshot %lld of table \"%s\" does not exist: available snapshots are %lld to %lld",
+					(long long) id, plan->table_path, (long long) earliest, (long long) latest);
+}
+
+static bool
+load_tag(ts_plan *plan, const char *tag, ts_err *err)
+{
+	plan->snapshot = ts_tag_load(plan->branch_root, tag, err);
+	return plan->snapshot != NULL;
+}
+
+/* Newest snapshot with timeMillis <= t (binary search over [earliest, latest]). */
+static bool
+load_by_timestamp(ts_plan *plan, int64_t t, ts_err *err)
+{
+	int64_t		earliest,
+				latest,
+				lo,
+				hi,
+				found = -1;
+	ts_snapshot *s;
+
+	if (!ts_snapshot_latest_id(plan->branch_root, &latest, err) ||
+		!ts_snapshot_earliest_id(plan->branch_root, &earliest, err))
+		return false;
+	if (latest <= 0)
+		return ts_error(err, TS_ERR_NOT_FOUND,
+						"table \"%s\" has no snapshot at or before timestamp %lld: it has no snapshot",
+						plan->table_path, (long long) t);
+	lo = earliest;
+	hi = latest;
+	while (lo <= hi)
+	{
+		int64_t		mid = lo + (hi - lo) / 2;
+		int64_t		tm;
+
+		if (!TS_CHECK_INTERRUPTS(err))
+			return false;
+		s = ts_snapshot_load(plan->branch_root, mid, err);
+		if (s == NULL)
+			return false;
+		tm = s->time_millis;
+		ts_snapshot_free(s);
+		if (tm <= t)
+		{
+			found = mid;
+			lo = mid + 1;
+		}
+		else
+			hi = mid - 1;
+	}
+	if (found < 0)
+		return ts_error(err, TS_ERR_NOT_FOUND,
+						"table \"%s\" has no snapshot at or before timestamp %lld (earliest snapshot is %lld)",
+						plan->table_path, (long long) t, (long long) earliest);
+	plan->snapshot = ts_snapshot_load(plan->branch_root, found, err);
+	return plan->snapshot != NULL;
+}
+
+/* scan.mode=compacted-full: the latest COMPACT snapshot, else the latest. */
+static bool
+choose_compacted_full(ts_plan *plan, ts_err *err)
+{
+	int64_t		earliest,
+				latest,
+				id;
+
+	if (!ts_snapshot_latest_id(plan->branch_root, &latest, err) ||
+		!ts_snapshot_earliest_id(plan->branch_root, &earliest, err))
+		return false;
+	if (latest <= 0)
+	{
+		plan->snapshot = NULL;
+		return true;
+	}
+	for (id = latest; id >= earliest && id > 0; id--)
+	{
+		ts_snapshot *s;
+
+		if (!TS_CHECK_INTERRUPTS(err))
+			return false;
+		s = ts_snapshot_load(plan->branch_root, id, err);
+		if (s == NULL)
+			return false;
+		if (s->commit_kind && strcmp(s->commit_kind, "COMPACT") == 0)
+		{
+			plan->snapshot = s;
+			return true;
+		}
+		ts_snapshot_free(s);
+	}
+	plan->snapshot = ts_snapshot_load(plan->branch_root, latest, err);
+	return plan->snapshot != NULL;
+}
+
+bool
+scan_choose_snapshot(ts_plan *plan, ts_err *err)
+{
+	const char *snapshot_id = ts_plan_option(plan, "scan.snapshot-id");
+	const char *tag = ts_plan_option(plan, "scan.tag-name");
+	const char *ts_millis = ts_plan_option(plan, "scan.timestamp-millis");
+	const char *version = ts_plan_option(plan, "scan.version");
+	const char *watermark = ts_plan_option(plan, "scan.watermark");
+	const char *timestamp = ts_plan_option(plan, "scan.timestamp");
+	int			nset = (snapshot_id != NULL) + (tag != NULL) + (ts_millis != NULL) +
+		(version != NULL) + (watermark != NULL) + (timestamp != NULL);
+	bool		time_travel = nset > 0;
+	int64_t		v;
+
+	if (nset > 1)
+		return ts_error(err, TS_ERR_INVALID,
+						"only one of scan.snapshot-id, scan.tag-name, scan.timestamp-millis, scan.timestamp, scan.watermark and scan.version may be set");
+	const char *mode = ts_plan_option(plan, "scan.mode");
+
+	if (mode && strcmp(mode, "default") != 0 && strcmp(mode, "latest") != 0 &&
+		strcmp(mode, "latest-full") != 0 && strcmp(mode, "full") != 0 &&
+		strcmp(mode, "from-snapshot") != 0 && strcmp(mode, "from-snapshot-full") != 0 &&
+		strcmp(mode, "from-timestamp") != 0 && strcmp(mode, "compacted-full") != 0)
+		return ts_error(err, TS_ERR_UNSUPPORTED,
+						"scan.mode \"%s\" is not supported by batch scans", mode);
+	if (mode && strcmp(mode, "compacted-full") == 0 && nset == 0)
+		return choose_compacted_full(plan, err);
+	if (watermark)
+		return ts_error(err, TS_ERR_UNSUPPORTED, "scan.watermark is not supported");
+	if (timestamp)
+		return ts_error(err, TS_ERR_UNSUPPORTED,
+						"scan.timestamp is not supported (it depends on the JVM time zone); use scan.timestamp-millis");
+
+	if (snapshot_id)
+	{
+		if (!parse_int64(snapshot_id, &v) || v <= 0)
+			return ts_error(err, TS_ERR_INVALID,
+							"invalid value for option scan.snapshot-id: \"%s\" (expected a positive integer)",
+							snapshot_id);
+		if (!load_snapshot_id(plan, v, err))
+			return false;
+	}
+	else if (tag)
+	{
+		if (!load_tag(plan, tag, err))
+			return false;
+	}
+	else if (ts_millis)
+	{
+		if (!parse_int64(ts_millis, &v))
+			return ts_error(err, TS_ERR_INVALID,
+							"invalid value for option scan.timestamp-millis: \"%s\" (expected epoch milliseconds)",
+							ts_millis);
+		if (!load_by_timestamp(plan, v, err))
+			return false;
+	}
+	else if (version)
+	{
+		char	   *tagpath = scan_arena_printf(&plan->arena, "%s/tag/tag-%s",
+												plan->branch_root, version);
+
+		if (tagpath && strchr(version, '/') == NULL && ts_path_is_file(tagpath))
+		{
+			if (!load_tag(plan, version, err))
+				return false;
+		}
+		else if (strncmp(version, "watermark-", 10) == 0)
+			return ts_error(err, TS_ERR_UNSUPPORTED,
+							"scan.version \"%s\": watermark time travel is not supported", version);
+		else if (all_digits(version) && parse_int64(version, &v))
+		{
+			if (!load_snapshot_id(plan, v, err))
+				return false;
+		}
+		else
+			return ts_error(err, TS_ERR_INVALID,
+							"scan.version \"%s\" is neither a tag of table \"%s\" nor a snapshot id",
+							version, plan->table_path);
+	}
+	else
+	{
+		if (!ts_snapshot_latest_id(plan->branch_root, &v, err))
+			return false;
+		if (v <= 0)
+		{
+			plan->snapshot = NULL;
+			return true;
+		}
+		plan->snapshot = ts_snapshot_load(plan->branch_root, v, err);
+		if (plan->snapshot == NULL)
+			return false;
+	}
+
+	/* time travel reads with the snapshot's schema (and current options) */
+	if (time_travel && plan->snapshot->schema_id != plan->schema->id)
+	{
+		const ts_schema *s = ts_plan_schema(plan, plan->snapshot->schema_id, err);
+
+		if (s == NULL)
+			return ts_error_context(err, "schema %lld of snapshot %lld",
+									(long long) plan->snapshot->schema_id,
+									(long long) plan->snapshot->id);
+		plan->schema = (ts_schema *) s;
+		plan->kind = s->nprimary_keys > 0 ? TS_TABLE_PRIMARY_KEY : TS_TABLE_APPEND;
+	}
+	return true;
+}
