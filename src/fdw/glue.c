@@ -21,22 +21,54 @@
 #include "scan/predicate.h"
 #include "utils/rel.h"
 
+/*
+ * palloc guarantees MAXALIGN (8 bytes), but the library's values hold
+ * __int128 decimals, which the compiler may access with 16-byte aligned
+ * instructions; malloc gives 16.  So every block carries a small header
+ * (the raw chunk and the size) and starts on a 16-byte boundary.
+ */
+typedef struct AlignedHeader
+{
+	void	   *raw;
+	size_t		size;
+} AlignedHeader;
+
+#define ALIGN_TO 16
+
 static void *
 pg_alloc(size_t size)
 {
-	return palloc_extended(size ? size : 1, MCXT_ALLOC_HUGE | MCXT_ALLOC_NO_OOM);
-}
+	char	   *raw = palloc_extended(size + sizeof(AlignedHeader) + ALIGN_TO,
+									  MCXT_ALLOC_HUGE | MCXT_ALLOC_NO_OOM);
+	uintptr_t	p;
+	AlignedHeader *h;
 
-static void *
-pg_realloc(void *p, size_t size)
-{
-	return repalloc_huge(p, size ? size : 1);
+	if (raw == NULL)
+		return NULL;
+	p = ((uintptr_t) raw + sizeof(AlignedHeader) + ALIGN_TO - 1) & ~(uintptr_t) (ALIGN_TO - 1);
+	h = (AlignedHeader *) p - 1;
+	h->raw = raw;
+	h->size = size;
+	return (void *) p;
 }
 
 static void
 pg_free(void *p)
 {
-	pfree(p);
+	pfree(((AlignedHeader *) p - 1)->raw);
+}
+
+static void *
+pg_realloc(void *p, size_t size)
+{
+	AlignedHeader *h = (AlignedHeader *) p - 1;
+	void	   *n = pg_alloc(size);
+
+	if (n == NULL)
+		return NULL;
+	memcpy(n, p, Min(size, h->size));
+	pg_free(p);
+	return n;
 }
 
 static bool

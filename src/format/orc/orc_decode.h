@@ -1,0 +1,99 @@
+/*
+ * orc_decode.h - private interface between the ORC reader's files.
+ *
+ * Owns: the state of one requested column (orc_col) and of the current
+ * stripe (orc_stripe), and the functions orc_tail.c, orc_column.c,
+ * orc_stats.c and orc_schema.c offer to orc_reader.c.  Nothing here is
+ * visible outside src/format/orc.
+ */
+#ifndef TS_ORC_DECODE_H
+#define TS_ORC_DECODE_H
+
+#include "base/ts_fs.h"
+#include "base/ts_value.h"
+#include "format/format.h"
+#include "format/orc/orc_internal.h"
+#include "format/orc/orc_tz.h"
+
+#define ORC_TAIL_READ		(16 * 1024)
+#define ORC_MAX_META		((size_t) 256 << 20)	/* footer/metadata/stripe footer */
+#define ORC_MAX_STREAM		((size_t) 1 << 30)
+#define ORC_MAX_NESTED		((int64_t) 16 << 20)	/* nested items per batch */
+#define ORC_TS_BASE			INT64_C(1420070400)		/* 2015-01-01 00:00:00 UTC */
+
+typedef struct orc_col orc_col;
+
+struct orc_col
+{
+	const ts_type *want;		/* requested Paimon type */
+	const char *name;			/* for messages */
+	uint32_t	id;				/* ORC column id */
+	const orc_type *ot;
+	orc_col   **children;		/* ROW: want->nfields (NULL = absent); ARRAY 1; MAP 2 */
+	int			nchildren;
+
+	/* per stripe */
+	const uint8_t *s[ORC_NSTREAMS];
+	size_t		slen[ORC_NSTREAMS];
+	bool		has_present;
+	orc_bool_rle present;
+	orc_int_rle ints;			/* DATA (ints, secs, dict index) or LENGTH (list/map) */
+	orc_int_rle ints2;			/* LENGTH (direct strings) or SECONDARY */
+	orc_byte_rle bytes;
+	orc_bool_rle bools;
+	ts_cursor	raw;			/* float/double/string bytes/decimal varints */
+	bool		dict;
+	uint64_t   *dict_off;		/* dict_n + 1 offsets into dict_data */
+	int64_t		dict_n;
+	const uint8_t *dict_data;
+	const orc_tz *tz;			/* timestamps: writer zone of this stripe */
+};
+
+/* The current stripe: its footer, decompressed streams and decode state. */
+typedef struct orc_stripe
+{
+	ts_file    *file;
+	const orc_tail *tail;
+	int64_t    *bytes_read;		/* the reader's metrics */
+	orc_stripe_footer sf;
+	ts_buf	   *bufs;			/* decompressed streams */
+	int			nbufs;
+	int			bufcap;
+	ts_arena	arena;			/* nested items, reset per batch */
+	int64_t		nested_items;	/* in the current batch */
+	orc_tz	   *tz;				/* writer zone, loaded on first timestamp column */
+	char		tzname[64];
+} orc_stripe;
+
+/* ---- orc_tail.c ------------------------------------------------------- */
+
+/* read and decompress [off, off+len) into a fresh out (ts_buf_free it) */
+bool		orc_read_section(ts_file *f, const orc_tail *tail, uint64_t off, uint64_t len,
+							 size_t max_out, ts_buf *out, int64_t *bytes_read, ts_err *err);
+/* postscript, footer and metadata; on failure orc_tail_free still needed */
+bool		orc_read_tail(ts_file *f, orc_tail *tail, int64_t *bytes_read, ts_err *err);
+const char *orc_type_kind_name(int kind);
+
+/* ---- orc_column.c ----------------------------------------------------- */
+
+/* child index of struct column sid for (field_id, name); -1 if none */
+int			orc_find_struct_child(const orc_tail *tail, uint32_t sid, int32_t field_id,
+								  const char *name);
+orc_col    *orc_col_build(const orc_tail *tail, uint32_t id, const ts_type *want,
+						  const char *name, ts_err *err);
+void		orc_col_free(orc_col *c);
+/* load c's (and its children's) streams of the stripe whose footer is sp->sf */
+bool		orc_col_load(orc_stripe *sp, orc_col *c, ts_err *err);
+/* decode the next n values of c into out[0], out[stride], ... */
+bool		orc_col_read(orc_stripe *sp, orc_col *c, int64_t n, ts_value *out, size_t stride,
+						 ts_err *err);
+/* free the stream buffers and the stripe footer (keeps arena and zone) */
+void		orc_stripe_release(orc_stripe *sp);
+
+/* ---- orc_stats.c ------------------------------------------------------ */
+
+/* stats of requested column c (NULL = not in the file) in stripe */
+void		orc_fill_stats(const orc_tail *tail, int stripe, const orc_col *c,
+						   ts_column_stats *cs);
+
+#endif							/* TS_ORC_DECODE_H */
