@@ -68,3 +68,8 @@ run-unit: unit
 	@bash test/run-unit.sh $(BUILD)/unit
 
 EXTRA_CLEAN = build test/regress-work
+
+# Headers are shared across layers: rebuild everything when one changes
+# (PGXS tracks no header dependencies without --enable-depend).
+ALL_HEADERS := $(wildcard src/*/*.h src/format/*/*.h)
+$(OBJS) $(CORE_OBJS): $(ALL_HEADERS)

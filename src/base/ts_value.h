@@ -13,7 +13,12 @@
 
 #include "base/ts_types.h"
 
-typedef __int128 ts_int128;
+/*
+ * 128-bit decimals, but only 8-byte aligned: ts_values live in memory from
+ * palloc (MAXALIGN = 8) as well as malloc, and a 16-byte alignment would
+ * let the compiler use aligned SSE moves that fault on palloc'd memory.
+ */
+typedef __int128 ts_int128 __attribute__((aligned(8)));
 
 typedef struct ts_value ts_value;
 
@@ -54,6 +59,8 @@ struct ts_value
 		ts_nested	nested;		/* ARRAY, MULTISET, MAP, ROW */
 	}			v;
 };
+
+_Static_assert(_Alignof(ts_value) == 8, "ts_value must be 8-byte aligned");
 
 /* ---- arena: bump allocation, freed all at once ---------------------- */
 

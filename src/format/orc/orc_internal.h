@@ -10,6 +10,7 @@
 #define TS_ORC_INTERNAL_H
 
 #include "base/ts_base.h"
+#include "base/ts_value.h"
 
 /* ---- protobuf enums (orc_proto.proto) --------------------------------- */
 
@@ -236,6 +237,6 @@ void		orc_int_rle_init(orc_int_rle *d, const uint8_t *p, size_t len,
 bool		orc_int_rle_next(orc_int_rle *d, int64_t *out, ts_err *err);
 
 /* unbounded zig-zag base-128 varint (decimal DATA), up to 128 bits */
-bool		orc_read_varint128(ts_cursor *c, __int128 *out, ts_err *err);
+bool		orc_read_varint128(ts_cursor *c, ts_int128 *out, ts_err *err);
 
 #endif							/* TS_ORC_INTERNAL_H */

@@ -392,7 +392,7 @@ orc_int_rle_next(orc_int_rle *d, int64_t *out, ts_err *err)
 /* ---- decimal varint --------------------------------------------------- */
 
 bool
-orc_read_varint128(ts_cursor *c, __int128 *out, ts_err *err)
+orc_read_varint128(ts_cursor *c, ts_int128 *out, ts_err *err)
 {
 	unsigned __int128 u = 0;
 	int			shift = 0;
