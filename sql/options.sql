@@ -6,7 +6,7 @@ CREATE EXTENSION tablescan_fdw;
 CREATE SERVER bad_srv FOREIGN DATA WRAPPER tablescan_fdw OPTIONS (nosuch 'x');
 CREATE SERVER bad_srv FOREIGN DATA WRAPPER tablescan_fdw OPTIONS (warehouse 'relative/dir');
 CREATE SERVER lake FOREIGN DATA WRAPPER tablescan_fdw
-  OPTIONS (warehouse '/nonexistent/warehouse', 'scan.snapshot-id' '1');
+  OPTIONS (warehouse '/nonexistent/warehouse', "scan.snapshot-id" '1');
 ALTER SERVER lake OPTIONS (SET "scan.snapshot-id" 'abc');
 ALTER SERVER lake OPTIONS (DROP "scan.snapshot-id");
 
@@ -21,7 +21,7 @@ CREATE FOREIGN TABLE t_bucket (a int) SERVER lake OPTIONS (database 'd', "table"
 CREATE FOREIGN TABLE t_unknown (a int) SERVER lake OPTIONS (database 'd', "table" 't', Wrong 'x');
 CREATE FOREIGN TABLE t_colopt (a int OPTIONS (nosuch 'x')) SERVER lake OPTIONS (database 'd', "table" 't');
 CREATE FOREIGN TABLE t_ok (a int OPTIONS (column_name 'A')) SERVER lake
-  OPTIONS (database 'd', "table" 't', 'scan.tag-name' 'v1', branch 'b1');
+  OPTIONS (database 'd', "table" 't', "scan.tag-name" 'v1', branch 'b1');
 
 -- a missing table is an error at query time, naming it
 SELECT * FROM t_ok;

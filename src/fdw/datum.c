@@ -157,8 +157,7 @@ overflow(const char *colname, const char *pgtype)
 static bool
 is_integer_kind(ts_type_kind k)
 {
-	return k == TS_TINYINT || k == TS_SMALLINT || k == TS_INT || k == TS_BIGINT ||
-		k == TS_BOOLEAN || k == TS_DATE || k == TS_TIME;
+	return k == TS_TINYINT || k == TS_SMALLINT || k == TS_INT || k == TS_BIGINT;
 }
 
 /* ---- JSON rendering (jsonb columns and text fallback) ------------------ */
@@ -419,7 +418,7 @@ tablescan_value_to_datum(const ts_value *v, const ts_type *t, Oid typid, int32 t
 		case NUMERICOID:
 			if (t->kind == TS_DECIMAL)
 				return decimal_datum(v, t, typmod);
-			if (is_integer_kind(t->kind) && t->kind != TS_BOOLEAN)
+			if (is_integer_kind(t->kind))
 				return DirectFunctionCall1(int8_numeric, Int64GetDatum(v->v.i));
 			break;
 		case TEXTOID:

@@ -47,7 +47,7 @@ ts_split_reader_open(ts_plan *plan, const ts_split *split, const int *columns, i
 	{
 		/* files sharing a row-id range must be stitched column-wise */
 		ts_error(err, TS_ERR_UNSUPPORTED,
-				 "tables with 'data-evolution.enabled'='true' are not supported");
+				 "tables with 'data-evolution.enabled'='true' (data evolution) are not supported yet");
 		return NULL;
 	}
 	for (int i = 0; i < split->nfiles; i++)

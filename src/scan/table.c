@@ -258,7 +258,7 @@ scan_resolve_table(ts_plan *plan, const ts_scan_context *ctx, ts_err *err)
 
 			if (v && *v)
 				return ts_error(err, TS_ERR_UNSUPPORTED,
-								"table \"%s\": option %s=%s is not supported (read the branch with option branch instead)",
+								"table \"%s\": option %s=%s (fallback branch reads) is not supported yet; read the branch with option branch instead",
 								plan->table_path, unsupported[i], v);
 		}
 	}

@@ -1,0 +1,112 @@
+-- Planning and pruning on a generated table: sales.orders is partitioned by
+-- dt (3 values), has 4 buckets on id and 3 snapshots of 1000 rows; row i has
+-- id = i and dt = 'dt_' || (i % 3).
+CREATE EXTENSION tablescan_fdw;
+CREATE SERVER lake FOREIGN DATA WRAPPER tablescan_fdw
+  OPTIONS (warehouse '/tmp/tablescan_fdw_fixtures/warehouse');
+IMPORT FOREIGN SCHEMA sales LIMIT TO (orders) FROM SERVER lake INTO public;
+SET TIME ZONE 'UTC';
+
+SELECT count(*), count(DISTINCT id), min(id), max(id), sum(amount) FROM orders;
+SELECT dt, count(*) FROM orders GROUP BY dt ORDER BY dt;
+SELECT count(*) AS misplaced FROM orders WHERE dt <> 'dt_' || (id % 3);
+
+-- partition and bucket pruning, shown in EXPLAIN
+EXPLAIN (COSTS OFF) SELECT * FROM orders;
+EXPLAIN (COSTS OFF) SELECT * FROM orders WHERE dt = 'dt_1';
+EXPLAIN (COSTS OFF) SELECT * FROM orders WHERE dt = 'dt_1' AND id = 43;
+SELECT id, customer, amount, ts, dt FROM orders WHERE dt = 'dt_1' AND id = 43;
+EXPLAIN (COSTS OFF) SELECT * FROM orders WHERE id IN (43, 44);
+SELECT id, dt FROM orders WHERE id IN (43, 44) ORDER BY id;
+EXPLAIN (COSTS OFF) SELECT * FROM orders WHERE id = 43::bigint;
+EXPLAIN (COSTS OFF) SELECT * FROM orders WHERE id > 43;
+EXPLAIN (COSTS OFF) SELECT * FROM orders WHERE dt = 'dt_1' OR id = 43;
+EXPLAIN (COSTS OFF) SELECT * FROM orders WHERE dt LIKE 'dt\_2%';
+EXPLAIN (FORMAT JSON, COSTS OFF) SELECT * FROM orders WHERE id = 43;
+EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF, SUMMARY OFF) SELECT count(*) FROM orders WHERE dt = 'dt_0';
+
+-- the bucket the table's function gives matches where the files are
+SELECT tablescan_bucket('orders', 43) AS b43,
+       (SELECT array_agg(DISTINCT bucket) FROM tablescan_files('orders') f) AS all_buckets;
+SELECT tablescan_bucket('orders', 43::bigint), tablescan_bucket('orders', 43.0);
+SELECT tablescan_bucket('orders', 43.5);
+SELECT tablescan_bucket('orders', 1, 2);
+
+-- results are the same with pruning on and off, for a spread of predicates
+CREATE TEMP TABLE preds(q text);
+INSERT INTO preds VALUES
+  ('id = 7'), ('id IN (1, 2, 999, 2999)'), ('dt = ''dt_2'''), ('dt <> ''dt_0'''),
+  ('dt = ''dt_1'' AND id BETWEEN 100 AND 200'), ('id < 10 OR id > 2990'),
+  ('amount IS NULL'), ('customer IS NOT NULL AND dt IN (''dt_0'', ''dt_2'')'),
+  ('NOT (dt = ''dt_1'')'), ('ts >= ''2020-01-01 00:40:00'''), ('id = 3000'),
+  ('dt LIKE ''dt_%'' AND id % 2 = 0');
+CREATE FUNCTION count_with(q text, pruning boolean) RETURNS text LANGUAGE plpgsql AS $$
+DECLARE r text;
+BEGIN
+  PERFORM set_config('tablescan.enable_pruning', pruning::text, true);
+  EXECUTE 'SELECT count(*) || '':'' || coalesce(sum(id), 0) FROM orders WHERE ' || q INTO r;
+  RETURN r;
+END $$;
+SELECT q, count_with(q, true) AS pruned, count_with(q, true) = count_with(q, false) AS same
+  FROM preds ORDER BY q;
+
+-- prepared statements with a generic plan prune when the value is known
+SET plan_cache_mode = force_generic_plan;
+PREPARE by_id(int) AS SELECT id, dt FROM orders WHERE id = $1;
+EXPLAIN (COSTS OFF) EXECUTE by_id(43);
+EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF, SUMMARY OFF) EXECUTE by_id(43);
+EXECUTE by_id(43);
+EXECUTE by_id(2999);
+RESET plan_cache_mode;
+
+-- the inner side of a nested loop prunes per outer row
+CREATE TEMP TABLE wanted(id int);
+INSERT INTO wanted VALUES (5), (500), (2500);
+SET enable_hashjoin = off; SET enable_mergejoin = off; SET enable_material = off;
+EXPLAIN (COSTS OFF) SELECT w.id, o.dt FROM wanted w JOIN orders o ON o.id = w.id;
+SELECT w.id, o.dt FROM wanted w JOIN orders o ON o.id = w.id ORDER BY 1;
+RESET enable_hashjoin; RESET enable_mergejoin; RESET enable_material;
+
+-- time travel and the files a scan reads
+CREATE FOREIGN TABLE orders_s1 (id int, dt text) SERVER lake
+  OPTIONS (database 'sales', "table" 'orders', "scan.snapshot-id" '1');
+SELECT count(*), max(id) FROM orders_s1;
+SELECT count(*), sum(row_count) FROM tablescan_files('orders_s1');
+SET tablescan.scan_options = 'scan.snapshot-id=2';
+SELECT count(*), max(id) FROM orders;
+RESET tablescan.scan_options;
+CREATE FOREIGN TABLE orders_s9 (id int) SERVER lake
+  OPTIONS (database 'sales', "table" 'orders', "scan.snapshot-id" '9');
+SELECT * FROM orders_s9;
+SELECT partition, bucket, total_buckets, level, schema_id, count(*) AS files, sum(row_count) AS rows
+  FROM tablescan_files('orders') GROUP BY 1, 2, 3, 4, 5 ORDER BY 1, 2;
+
+-- explicit filters as options
+CREATE FOREIGN TABLE orders_b1 (id int, dt text) SERVER lake
+  OPTIONS (database 'sales', "table" 'orders', bucket_filter '1');
+SELECT count(*), bool_and(tablescan_bucket('orders', id) = 1) FROM orders_b1;
+EXPLAIN (COSTS OFF) SELECT * FROM orders_b1;
+CREATE FOREIGN TABLE orders_b9 (id int) SERVER lake
+  OPTIONS (database 'sales', "table" 'orders', bucket_filter '9');
+SELECT count(*) FROM orders_b9;
+CREATE FOREIGN TABLE orders_p (id int, dt text) SERVER lake
+  OPTIONS (database 'sales', "table" 'orders', partition_filter '[{"dt":"dt_0"},{"dt":"dt_2"}]');
+SELECT dt, count(*) FROM orders_p GROUP BY dt ORDER BY dt;
+CREATE FOREIGN TABLE orders_badp (id int) SERVER lake
+  OPTIONS (database 'sales', "table" 'orders', partition_filter '{"dt":"dt_0"}');
+SELECT count(*) FROM orders_badp;
+CREATE FOREIGN TABLE orders_badk (id int) SERVER lake
+  OPTIONS (database 'sales', "table" 'orders', partition_filter '[{"nosuch":"x"}]');
+SELECT count(*) FROM orders_badk;
+CREATE FOREIGN TABLE cust_b (id int) SERVER lake
+  OPTIONS (database 'sales', "table" 'customers', bucket_filter '0');
+SELECT count(*) FROM cust_b;
+
+-- an empty table (schema, no snapshot) reads as 0 rows
+CREATE FOREIGN TABLE empty (a int, b text) SERVER lake OPTIONS (database 'types', "table" 'empty');
+SELECT count(*) FROM empty;
+EXPLAIN (COSTS OFF) SELECT * FROM empty;
+
+DROP FUNCTION count_with(text, boolean);
+DROP SERVER lake CASCADE;
+DROP EXTENSION tablescan_fdw;

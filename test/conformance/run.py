@@ -1,0 +1,1610 @@
+#!/usr/bin/env python3
+"""Conformance runner for tablescan_fdw against the Paimon read oracle.
+
+Owns test/conformance/: it reads every case of ../shared/oracle/*.json (the
+expectations of alibaba/paimon-cpp's tests over tables written by Java Paimon,
+see ../shared/oracle/INDEX.md), turns each into SQL against an installed
+tablescan_fdw in a running cluster, and compares what PostgreSQL returns with
+the oracle.  Nothing from ../shared is ever copied: the runner points foreign
+tables at the tables in place.
+
+For every case it prints one line
+
+    PASS <case>            FAIL <case>: <short reason>       SKIP <case>: <reason>
+
+(a case with "subcases" is reported per subcase as <case>#<label>) and closes
+with exactly "conformance: N passed, N failed, N skipped".  The exit status
+is 0 even when cases fail, unless --strict is given (then 1 on any FAIL); 2
+means the harness itself could not run (no server, CREATE EXTENSION failed).
+
+How a case becomes SQL (one psql session per case, in its own schema):
+  * CREATE FOREIGN TABLE tsconf_<n>.t (<columns>) SERVER tablescan_conformance
+    OPTIONS (path '<shared>/testdata/<table>', <options>) with the case's
+    Paimon types mapped to PostgreSQL types (pg_type()); options are the
+    case's "options" minus the non-Paimon "limit"/"streaming", plus
+    scan.snapshot-id from "snapshot", partition_filter (JSON), bucket_filter,
+    branch / scan.fallback-branch, and external-path-map 'FROM=>TO' for
+    tables whose manifests name FILE:/tmp/external.  Hand-built-split and
+    single-file cases run their "equivalent_table_scan" when they have one.
+  * Row cases: SELECT json_build_array(<columns>) FROM t [WHERE <predicate>]
+    [LIMIT n]; the rows are compared with "rows" ("rows_after_filter" when
+    predicate_exact is false) as a multiset after type-directed normalisation
+    (normalise()); LIMIT cases compare the row count only.  PostgreSQL keeps
+    microseconds: TIMESTAMP(9) values are rounded (half up) before comparing,
+    and rows whose timestamp is within 1us of a predicate's timestamp literal
+    may go either way (microsecond_ambiguity()).  Strings are ordered with
+    COLLATE "C" (Paimon compares bytes).
+  * Plan-only cases (expected_splits): SELECT from tablescan_files(t) and
+    compare the (partition, bucket, file) set plus row_count, level,
+    total_buckets, file_size, schema_id.  Where the oracle pruned with a
+    predicate or a limit that the function cannot see, the planned set must
+    contain every expected file but may hold more (pruning less is allowed,
+    pruning more is not).
+  * Streaming plans, raw data/manifest file cases, hand-built splits without
+    an equivalent table scan, Paimon system columns (_ROW_ID, ...) and row-id
+    range selections are SKIPped with the reason.  An ERROR whose message says
+    "not supported yet" is a fail-closed refusal and counts as SKIP; any other
+    ERROR is a FAIL.
+
+Python 3 standard library only, plus the psql client (connection from the
+usual PG* environment variables, e.g. under pg_virtualenv).  --self-test checks
+the pure-Python pieces (type parsing and mapping, predicate translation, value
+normalisation) without a server; --mock runs the whole pipeline against plain
+PostgreSQL tables filled with the oracle's own rows (no extension needed) to
+check the SQL generation and comparison end to end.
+"""
+
+import argparse
+import collections
+import concurrent.futures
+import decimal
+import fnmatch
+import json
+import os
+import re
+import struct
+import subprocess
+import sys
+import time
+
+SERVER_NAME = "tablescan_conformance"
+SCHEMA_PREFIX = "tsconf_"
+
+# Paimon special fields requested explicitly by data-evolution tests.
+SYSTEM_COLUMNS = {"_ROW_ID", "_SEQUENCE_NUMBER", "_VALUE_KIND", "_LEVEL",
+                  "_KEY_", "_FILE_PATH"}
+
+# Case "options" keys that are not Paimon table options.
+NON_PAIMON_OPTIONS = {"limit", "streaming"}
+
+# Scopes that read raw files / manifests rather than a table.
+FILE_SCOPES = {"data_file", "data_file_not_in_table", "manifest_file",
+               "manifest_list", "explicit_file_not_in_table"}
+SPLIT_SCOPES = {"explicit_split", "serialized_splits"}
+
+
+# ---------------------------------------------------------------------------
+# Paimon type strings ("INT NOT NULL", "DECIMAL(23, 5)",
+# "ROW<f0 STRING, f1 ARRAY<INT>>", "TIMESTAMP(3) WITH LOCAL TIME ZONE", ...)
+# ---------------------------------------------------------------------------
+
+class PType:
+    """A parsed Paimon logical type.
+
+    kind is the Paimon root name in upper case (INT, DECIMAL, TIMESTAMP,
+    TIMESTAMP_LTZ, ARRAY, MAP, ROW, ...); args the numeric parameters;
+    elem/key/value/fields the children of ARRAY/MULTISET, MAP and ROW.
+    """
+
+    def __init__(self, kind, args=(), elem=None, key=None, value=None,
+                 fields=None):
+        self.kind = kind
+        self.args = tuple(args)
+        self.elem = elem
+        self.key = key
+        self.value = value
+        self.fields = fields or []
+
+    def __repr__(self):
+        if self.kind in ("ARRAY", "MULTISET"):
+            return "%s<%r>" % (self.kind, self.elem)
+        if self.kind == "MAP":
+            return "MAP<%r, %r>" % (self.key, self.value)
+        if self.kind == "ROW":
+            return "ROW<%s>" % ", ".join("%s %r" % f for f in self.fields)
+        if self.args:
+            return "%s(%s)" % (self.kind, ", ".join(map(str, self.args)))
+        return self.kind
+
+    @property
+    def nested(self):
+        return self.kind in ("ARRAY", "MAP", "ROW", "MULTISET")
+
+    @property
+    def precision(self):
+        """Fractional-second precision of TIME/TIMESTAMP types."""
+        if self.args:
+            return self.args[0]
+        return 0 if self.kind == "TIME" else 6
+
+
+_TOKEN_RE = re.compile(r"\s*(?:(`(?:[^`]|``)*`)|([A-Za-z_][A-Za-z0-9_$]*)"
+                       r"|(\d+)|('(?:[^']|'')*')|(.))")
+_SYNONYMS = {"INTEGER": "INT", "BOOL": "BOOLEAN", "NUMERIC": "DECIMAL",
+             "DEC": "DECIMAL", "BYTEA": "BYTES", "TEXT": "STRING"}
+_INT_KINDS = ("TINYINT", "SMALLINT", "INT", "BIGINT")
+
+
+def _tokenize(s):
+    out = []
+    pos = 0
+    while pos < len(s):
+        m = _TOKEN_RE.match(s, pos)
+        if not m or m.end() == pos:
+            break
+        pos = m.end()
+        if m.group(1):
+            out.append(("id", m.group(1)[1:-1].replace("``", "`")))
+        elif m.group(2):
+            out.append(("word", m.group(2)))
+        elif m.group(3):
+            out.append(("num", int(m.group(3))))
+        elif m.group(4):
+            out.append(("str", m.group(4)))
+        elif m.group(5) and not m.group(5).isspace():
+            out.append(("p", m.group(5)))
+    return out
+
+
+def parse_type(text):
+    """Parse a Paimon type string as written in the oracle's "columns".
+
+    A trailing explanatory comment such as " (special field: row id)" or
+    " (avro int)" is dropped; NOT NULL / NULL are accepted and ignored.
+    """
+    s = re.sub(r"\s+\((?=[^)]*[A-Za-z=])[^()]*\)\s*$", "", text.strip())
+    toks = _tokenize(s)
+    pos = [0]
+
+    def peek(k=0):
+        i = pos[0] + k
+        return toks[i] if i < len(toks) else (None, None)
+
+    def take():
+        t = peek()
+        pos[0] += 1
+        return t
+
+    def expect(p):
+        t = take()
+        if t != ("p", p):
+            raise ValueError("bad type %r: expected %r at %r" % (text, p, t))
+
+    def word_is(w, k=0):
+        t = peek(k)
+        return t[0] == "word" and t[1].upper() == w
+
+    def parse_one():
+        kind_tok = take()
+        if kind_tok[0] != "word":
+            raise ValueError("bad type %r" % text)
+        kind = kind_tok[1].upper()
+        kind = _SYNONYMS.get(kind, kind)
+        t = None
+        if kind in ("ARRAY", "MULTISET"):
+            expect("<")
+            t = PType(kind, elem=parse_one())
+            expect(">")
+        elif kind == "MAP":
+            expect("<")
+            k = parse_one()
+            expect(",")
+            v = parse_one()
+            expect(">")
+            t = PType("MAP", key=k, value=v)
+        elif kind == "ROW":
+            expect("<")
+            fields = []
+            while True:
+                name_tok = take()
+                if name_tok[0] not in ("word", "id"):
+                    raise ValueError("bad ROW field in %r" % text)
+                ft = parse_one()
+                if word_is("COMMENT"):
+                    take()
+                    take()
+                fields.append((name_tok[1], ft))
+                if peek() == ("p", ","):
+                    take()
+                    continue
+                break
+            expect(">")
+            t = PType("ROW", fields=fields)
+        else:
+            if kind == "DOUBLE" and word_is("PRECISION"):
+                take()
+            args = []
+            if peek() == ("p", "("):
+                take()
+                while True:
+                    n = take()
+                    if n[0] != "num":
+                        raise ValueError("bad type args in %r" % text)
+                    args.append(n[1])
+                    if peek() == ("p", ","):
+                        take()
+                        continue
+                    break
+                expect(")")
+            if kind == "TIMESTAMP_LTZ":
+                kind = "TIMESTAMP_LTZ"
+            elif kind == "TIMESTAMP" and word_is("WITH") and word_is("LOCAL", 1):
+                for _ in range(4):      # WITH LOCAL TIME ZONE
+                    take()
+                kind = "TIMESTAMP_LTZ"
+            elif kind in ("TIMESTAMP", "TIME") and word_is("WITHOUT"):
+                for _ in range(3):      # WITHOUT TIME ZONE
+                    take()
+            if kind == "DECIMAL":
+                p = args[0] if args else 10
+                sc = args[1] if len(args) > 1 else 0
+                args = [p, sc]
+            t = PType(kind, args)
+        if word_is("NOT") and word_is("NULL", 1):
+            take()
+            take()
+        elif word_is("NULL"):
+            take()
+        return t
+
+    result = parse_one()
+    if pos[0] != len(toks):
+        raise ValueError("trailing text in type %r" % text)
+    return result
+
+
+def is_system_column(col):
+    return col["name"] in SYSTEM_COLUMNS or "special field" in col["type"]
+
+
+# ---------------------------------------------------------------------------
+# Paimon -> PostgreSQL type mapping (the extension's documented mapping)
+# ---------------------------------------------------------------------------
+
+_SCALAR_PG = {"BOOLEAN": "boolean", "TINYINT": "smallint",
+              "SMALLINT": "smallint", "INT": "integer", "BIGINT": "bigint",
+              "FLOAT": "real", "DOUBLE": "double precision", "STRING": "text",
+              "BINARY": "bytea", "VARBINARY": "bytea", "BYTES": "bytea",
+              "BLOB": "bytea", "DATE": "date"}
+
+
+def pg_type(t):
+    """PostgreSQL column type for a Paimon type (see the module docstring)."""
+    k = t.kind
+    if k in _SCALAR_PG:
+        return _SCALAR_PG[k]
+    if k == "DECIMAL":
+        return "numeric(%d,%d)" % t.args
+    if k == "CHAR":
+        return "char(%d)" % (t.args[0] if t.args else 1)
+    if k == "VARCHAR":
+        n = t.args[0] if t.args else 1
+        return "varchar(%d)" % n if n <= 10485760 else "text"
+    if k == "TIME":
+        return "time(%d)" % min(t.precision, 6)
+    if k == "TIMESTAMP":
+        return "timestamp(%d)" % min(t.precision, 6)
+    if k == "TIMESTAMP_LTZ":
+        return "timestamptz(%d)" % min(t.precision, 6)
+    if k == "ARRAY" and not t.elem.nested:
+        return pg_type(t.elem) + "[]"
+    if t.nested or k == "VARIANT":
+        return "jsonb"
+    raise ValueError("no PostgreSQL mapping for Paimon type %r" % t)
+
+
+def quote_ident(name):
+    return '"' + name.replace('"', '""') + '"'
+
+
+def quote_literal(s):
+    if "\0" in s:
+        raise ValueError("NUL character in SQL literal")
+    return "'" + s.replace("'", "''") + "'"
+
+
+# ---------------------------------------------------------------------------
+# Predicates: oracle predicate_expr -> SQL WHERE clause
+# ---------------------------------------------------------------------------
+
+_CMP_OPS = {"=": "=", "!=": "<>", "<": "<", "<=": "<=", ">": ">", ">=": ">="}
+
+
+def _num_text(v):
+    """Decimal text of a JSON number (int, float or Decimal)."""
+    if isinstance(v, float):
+        return repr(v)
+    return str(v)
+
+
+def sql_literal(t, v):
+    """A SQL literal for oracle literal v compared with a column of type t.
+
+    Literals are typed by the column: the comparison then runs with the
+    column type's semantics, as Paimon compares a literal of the field's type
+    (e.g. a FLOAT column against '14.1'::real compares float32 values).
+    """
+    if v is None:
+        return "NULL"
+    k = t.kind
+    if isinstance(v, bool) or k == "BOOLEAN":
+        if isinstance(v, bool):
+            return "true" if v else "false"
+        return quote_literal(str(v)) + "::boolean"
+    if k in _INT_KINDS:
+        if isinstance(v, int) or (isinstance(v, str) and re.fullmatch(r"-?\d+", v)):
+            return "(%s)" % int(v)
+        # non-integral literal against an integer column: compare numerically
+        # instead of casting (a cast would round 20.5 to 21).
+        return quote_literal(_num_text(v)) + "::numeric"
+    if k in ("FLOAT", "DOUBLE"):
+        txt = v if isinstance(v, str) else _num_text(v)
+        return quote_literal(txt) + "::" + pg_type(t)
+    if k == "DECIMAL":
+        # no typmod: numeric(p,s) would round the literal itself
+        return quote_literal(v if isinstance(v, str) else _num_text(v)) + "::numeric"
+    if k in ("STRING", "VARCHAR"):
+        return quote_literal(str(v)) + "::text"
+    if k == "CHAR":
+        return quote_literal(str(v)) + "::bpchar"
+    if k in ("BINARY", "VARBINARY", "BYTES", "BLOB"):
+        s = str(v)
+        if not re.fullmatch(r"\\x[0-9a-fA-F]*", s):
+            s = "\\x" + s.encode("utf-8").hex()
+        return quote_literal(s) + "::bytea"
+    if k == "DATE":
+        if isinstance(v, int):
+            return "(date '1970-01-01' + %d)" % v
+        return quote_literal(str(v)) + "::date"
+    if k == "TIME":
+        return quote_literal(str(v)) + "::time"
+    if k == "TIMESTAMP":
+        return quote_literal(str(v)) + "::timestamp"
+    if k == "TIMESTAMP_LTZ":
+        return quote_literal(str(v)) + "::timestamptz"
+    raise ValueError("cannot compare a %r column with a literal" % t)
+
+
+def predicate_sql(expr, coltypes):
+    """Translate a predicate_expr tree into a SQL boolean expression.
+
+    coltypes maps column name -> PType.  Semantics follow Paimon's
+    predicates, which match SQL's for these ops: comparisons with a NULL
+    field are not true; IN / NOT IN ignore NULL literals (Paimon skips them,
+    SQL's NOT IN would turn NULL for every row).
+    """
+    op = expr[0]
+    if op in ("and", "or"):
+        parts = [predicate_sql(e, coltypes) for e in expr[1]]
+        if not parts:
+            return "true" if op == "and" else "false"
+        return "(" + (" AND " if op == "and" else " OR ").join(parts) + ")"
+    name = expr[1]
+    if name not in coltypes:
+        raise KeyError("predicate column %r is not among the case's columns" % name)
+    t = coltypes[name]
+    col = quote_ident(name)
+    if op == "is_null":
+        return "(%s IS NULL)" % col
+    if op == "is_not_null":
+        return "(%s IS NOT NULL)" % col
+    if op in _CMP_OPS:
+        coll = ""
+        if op in ("<", "<=", ">", ">=") and t.kind in ("STRING", "VARCHAR", "CHAR"):
+            coll = ' COLLATE "C"'     # Paimon orders strings by their bytes
+        return "(%s%s %s %s)" % (col, coll, _CMP_OPS[op], sql_literal(t, expr[2]))
+    if op in ("in", "not_in"):
+        lits = [sql_literal(t, v) for v in expr[2] if v is not None]
+        if not lits:
+            return "false" if op == "in" else "(%s IS NOT NULL)" % col
+        return "(%s %s (%s))" % (col, "IN" if op == "in" else "NOT IN",
+                                  ", ".join(lits))
+    raise ValueError("unknown predicate op %r" % op)
+
+
+# ---------------------------------------------------------------------------
+# Value normalisation: oracle encoding and PostgreSQL JSON output -> one
+# hashable canonical form per Paimon type
+# ---------------------------------------------------------------------------
+
+_TS_RE = re.compile(
+    r"^\s*(-?\d{1,7})-(\d{1,2})-(\d{1,2})(?:[T ](\d{1,2}):(\d{2})(?::(\d{2})(?:[.,](\d*))?)?)?"
+    r"\s*(Z|[+-]\d{2}(?::?\d{2}(?::?\d{2})?)?)?\s*(BC)?\s*$", re.I)
+_TIME_RE = re.compile(r"^\s*(\d{1,2}):(\d{2})(?::(\d{2})(?:\.(\d*))?)?\s*$")
+
+
+def _days_from_civil(y, m, d):
+    """Days since 1970-01-01 of a proleptic Gregorian date (any year)."""
+    y -= m <= 2
+    era = (y if y >= 0 else y - 399) // 400
+    yoe = y - era * 400
+    doy = (153 * (m + (-3 if m > 2 else 9)) + 2) // 5 + d - 1
+    doe = yoe * 365 + yoe // 4 - yoe // 100 + doy
+    return era * 146097 + doe - 719468
+
+
+def round_nanos_to_micros(nanos):
+    """Round an integer count of nanoseconds since the epoch to the nearest
+    microsecond, ties upwards (what the extension does: Paimon's
+    millis + nanos-of-milli, (nanos + 500) / 1000).  No oracle value has a
+    sub-microsecond part of exactly 500 ns, so the tie rule (PostgreSQL's own
+    input uses rint) never decides a comparison here."""
+    return (nanos + 500) // 1000
+
+
+def parse_timestamp_micros(s, utc_offset_allowed=True):
+    """ISO timestamp text -> microseconds since the epoch (UTC if the text
+    carries an offset, wall clock otherwise).  Fractions up to nanoseconds
+    are rounded to microseconds."""
+    low = s.strip().lower()
+    if low in ("infinity", "+infinity", "-infinity"):
+        return low.lstrip("+")
+    m = _TS_RE.match(s)
+    if not m:
+        raise ValueError("bad timestamp %r" % s)
+    y, mo, d, hh, mi, ss, frac, tz, bc = m.groups()
+    y = int(y)
+    if bc:
+        y = 1 - y
+    days = _days_from_civil(y, int(mo), int(d))
+    secs = days * 86400 + int(hh or 0) * 3600 + int(mi or 0) * 60 + int(ss or 0)
+    frac = (frac or "")
+    nanos = int((frac + "000000000")[:9]) if frac else 0
+    extra = frac[9:]
+    if extra and extra.strip("0"):
+        # sub-nanosecond digits: only matters for a tie; treat as above
+        nanos += 1 if int(extra[0]) >= 5 else 0
+    total = secs * 1000000000 + nanos
+    if tz and tz.upper() != "Z":
+        sign = -1 if tz[0] == "-" else 1
+        digits = tz[1:].replace(":", "")
+        off = int(digits[0:2]) * 3600 + int(digits[2:4] or 0) * 60 + int(digits[4:6] or 0)
+        total -= sign * off * 1000000000
+    return round_nanos_to_micros(total)
+
+
+def parse_time_micros(s):
+    m = _TIME_RE.match(s)
+    if not m:
+        raise ValueError("bad time %r" % s)
+    hh, mi, ss, frac = m.groups()
+    secs = int(hh) * 3600 + int(mi) * 60 + int(ss or 0)
+    nanos = int(((frac or "") + "000000000")[:9])
+    return round_nanos_to_micros(secs * 1000000000 + nanos)
+
+
+def _float_token(v):
+    """Special float values as tokens (NaN != NaN would break multisets)."""
+    if isinstance(v, str):
+        low = v.strip().lower()
+        if low in ("nan", "infinity", "+infinity", "inf", "-infinity", "-inf"):
+            return {"nan": "NaN", "-infinity": "-Infinity", "-inf": "-Infinity"}.get(low, "Infinity")
+    return None
+
+
+def _as_float(v):
+    tok = _float_token(v)
+    if tok:
+        return tok
+    f = float(v)
+    if f != f:
+        return "NaN"
+    if f in (float("inf"), float("-inf")):
+        return "Infinity" if f > 0 else "-Infinity"
+    return f
+
+
+def float32(v):
+    """Round to IEEE binary32 (the Paimon FLOAT / PostgreSQL real value)."""
+    f = _as_float(v)
+    if isinstance(f, str):
+        return f
+    try:
+        return struct.unpack("<f", struct.pack("<f", f))[0]
+    except OverflowError:
+        return "Infinity" if f > 0 else "-Infinity"
+
+
+def normalise(t, v):
+    """Canonical, hashable form of value v (oracle encoding or PostgreSQL
+    JSON output) of Paimon type t.  Raises ValueError on a value that cannot
+    be of that type."""
+    if v is None:
+        return None
+    k = t.kind
+    if k == "BOOLEAN":
+        if isinstance(v, bool):
+            return v
+        if isinstance(v, str) and v.lower() in ("t", "true", "f", "false"):
+            return v.lower() in ("t", "true")
+        raise ValueError("not a boolean: %r" % (v,))
+    if k in _INT_KINDS:
+        if isinstance(v, bool):
+            raise ValueError("not an integer: %r" % (v,))
+        d = decimal.Decimal(str(v))
+        if d != d.to_integral_value():
+            raise ValueError("not an integer: %r" % (v,))
+        return int(d)
+    if k == "FLOAT":
+        return float32(v)
+    if k == "DOUBLE":
+        return _as_float(v)
+    if k == "DECIMAL":
+        d = decimal.Decimal(str(v))
+        scale = t.args[1]
+        with decimal.localcontext() as ctx:
+            ctx.prec = 100
+            d = d.quantize(decimal.Decimal(1).scaleb(-scale))
+        if d == 0:
+            d = abs(d)
+        return str(d)
+    if k == "CHAR":
+        return str(v).rstrip(" ")
+    if k in ("STRING", "VARCHAR"):
+        if not isinstance(v, str):
+            raise ValueError("not a string: %r" % (v,))
+        return v
+    if k in ("BINARY", "VARBINARY", "BYTES", "BLOB"):
+        s = str(v)
+        if s.startswith("\\x"):
+            return s.lower()
+        return "\\x" + s.encode("utf-8").hex()
+    if k == "DATE":
+        if isinstance(v, int):
+            return v
+        m = _TS_RE.match(str(v))
+        if not m or m.group(4):
+            low = str(v).strip().lower()
+            if low in ("infinity", "-infinity"):
+                return low
+            raise ValueError("bad date %r" % (v,))
+        y = int(m.group(1))
+        if m.group(9):
+            y = 1 - y
+        return _days_from_civil(y, int(m.group(2)), int(m.group(3)))
+    if k == "TIME":
+        return parse_time_micros(str(v))
+    if k in ("TIMESTAMP", "TIMESTAMP_LTZ"):
+        return parse_timestamp_micros(str(v))
+    if k == "ARRAY":
+        if not isinstance(v, list):
+            raise ValueError("not an array: %r" % (v,))
+        return ("array",) + tuple(normalise(t.elem, e) for e in v)
+    if k == "MULTISET":
+        if isinstance(v, dict):          # element -> count
+            items = []
+            for e, n in v.items():
+                items += [normalise(t.elem, e)] * int(n)
+        elif isinstance(v, list):
+            items = [normalise(t.elem, e) for e in v]
+        else:
+            raise ValueError("not a multiset: %r" % (v,))
+        return ("multiset",) + tuple(sorted(items, key=repr))
+    if k == "MAP":
+        if isinstance(v, dict):          # string-keyed JSON object form
+            pairs = list(v.items())
+        elif isinstance(v, list):
+            pairs = []
+            for p in v:
+                if isinstance(p, dict) and set(p) == {"key", "value"}:
+                    pairs.append((p["key"], p["value"]))
+                elif isinstance(p, list) and len(p) == 2:
+                    pairs.append((p[0], p[1]))
+                else:
+                    raise ValueError("bad map entry %r" % (p,))
+        else:
+            raise ValueError("not a map: %r" % (v,))
+        norm = [(normalise(t.key, a), normalise(t.value, b)) for a, b in pairs]
+        return ("map",) + tuple(sorted(norm, key=repr))
+    if k == "ROW":
+        if isinstance(v, dict):
+            extra = set(v) - {n for n, _ in t.fields}
+            if extra:
+                raise ValueError("unexpected ROW fields %s" % sorted(extra))
+            vals = [v.get(n) for n, _ in t.fields]
+        elif isinstance(v, list) and len(v) == len(t.fields):
+            vals = v
+        else:
+            raise ValueError("not a row: %r" % (v,))
+        return ("row",) + tuple(normalise(ft, x) for (_, ft), x in zip(t.fields, vals))
+    return json.dumps(v, sort_keys=True, default=str)
+
+
+def normalise_row(types, row):
+    if not isinstance(row, list) or len(row) != len(types):
+        raise ValueError("row has %s values, expected %d: %r"
+                         % (len(row) if isinstance(row, list) else "no", len(types), row))
+    return tuple(normalise(t, v) for t, v in zip(types, row))
+
+
+def parse_timestamp_nanos(s):
+    """Like parse_timestamp_micros but keeps nanoseconds (no rounding)."""
+    m = _TS_RE.match(s)
+    if not m:
+        raise ValueError("bad timestamp %r" % s)
+    y, mo, d, hh, mi, ss, frac, tz, bc = m.groups()
+    y = 1 - int(y) if bc else int(y)
+    secs = (_days_from_civil(y, int(mo), int(d)) * 86400 + int(hh or 0) * 3600
+            + int(mi or 0) * 60 + int(ss or 0))
+    total = secs * 1000000000 + (int(((frac or "") + "000000000")[:9]))
+    if tz and tz.upper() != "Z":
+        sign = -1 if tz[0] == "-" else 1
+        digits = tz[1:].replace(":", "")
+        total -= sign * (int(digits[0:2]) * 3600 + int(digits[2:4] or 0) * 60) * 1000000000
+    return total
+
+
+def _timestamp_atoms(expr, coltypes):
+    """(column, literal nanos) of every timestamp comparison in a predicate
+    where sub-microsecond precision is involved (a TIMESTAMP(7..9) column or
+    a literal with nanoseconds)."""
+    if not expr:
+        return []
+    op = expr[0]
+    if op in ("and", "or"):
+        return [a for e in expr[1] for a in _timestamp_atoms(e, coltypes)]
+    if op in ("is_null", "is_not_null") or expr[1] not in coltypes:
+        return []
+    t = coltypes[expr[1]]
+    if t.kind not in ("TIMESTAMP", "TIMESTAMP_LTZ"):
+        return []
+    lits = expr[2] if op in ("in", "not_in") else [expr[2]]
+    out = []
+    for v in lits:
+        if isinstance(v, str):
+            try:
+                ns = parse_timestamp_nanos(v)
+            except ValueError:
+                continue
+            if t.precision > 6 or ns % 1000:
+                out.append((expr[1], ns))
+    return out
+
+
+def microsecond_ambiguity(expr, columns):
+    """A function telling whether a row's predicate outcome may depend on
+    sub-microsecond digits, or None when the predicate has no such atom.
+
+    PostgreSQL keeps microseconds, Paimon TIMESTAMP(9) nanoseconds: a value
+    within 1us of a timestamp literal may compare differently after rounding
+    (and a reader that prunes with nanoseconds but rechecks in PostgreSQL may
+    go either way), so such rows are tolerated on both sides."""
+    names = [n for n, _ in columns]
+    atoms = _timestamp_atoms(expr, dict(columns))
+    if not atoms:
+        return None
+
+    def ambiguous(raw_row):
+        for col, lit_ns in atoms:
+            v = raw_row[names.index(col)]
+            if not isinstance(v, str):
+                continue
+            try:
+                if abs(parse_timestamp_nanos(v) - lit_ns) < 1000:
+                    return True
+            except ValueError:
+                pass
+        return False
+    return ambiguous
+
+
+def compare_multisets(types, expected, actual, tolerate=None):
+    """Compare two lists of rows as multisets.  Returns (ok, reason, diff).
+    tolerate(raw_row) -> True drops a row from either side before comparing
+    (see microsecond_ambiguity)."""
+    note = ""
+    if tolerate:
+        e2 = [r for r in expected if not tolerate(r)]
+        a2 = [r for r in actual if not tolerate(r)]
+        dropped = len(expected) - len(e2) + len(actual) - len(a2)
+        if dropped:
+            note = "    tolerated %d expected and %d returned rows (timestamp within 1us of a literal)" % (
+                len(expected) - len(e2), len(actual) - len(a2))
+        expected, actual = e2, a2
+    try:
+        exp = collections.Counter(normalise_row(types, r) for r in expected)
+    except (ValueError, decimal.InvalidOperation) as e:
+        return False, "oracle row not understood: %s" % e, ""
+    try:
+        act = collections.Counter(normalise_row(types, r) for r in actual)
+    except (ValueError, decimal.InvalidOperation) as e:
+        return False, "returned value not understood: %s" % e, ""
+    if exp == act:
+        return True, "", note
+    missing = exp - act
+    extra = act - exp
+    reason = "rows differ: %d missing, %d unexpected (expected %d rows, got %d)" % (
+        sum(missing.values()), sum(extra.values()), len(expected), len(actual))
+    lines = []
+    for label, c in (("missing", missing), ("unexpected", extra)):
+        for r, n in sorted(c.items(), key=lambda x: repr(x[0]))[:20]:
+            lines.append("    %s%s %r" % (label, "" if n == 1 else " x%d" % n, r))
+    if note:
+        lines.append(note)
+    return False, reason, "\n".join(lines)
+
+
+def load_json_text(s):
+    """JSON with numbers kept exact (Decimal), as both sides are parsed."""
+    return json.loads(s, parse_float=decimal.Decimal)
+
+
+# ---------------------------------------------------------------------------
+# Plan-only cases: tablescan_files() rows vs expected_splits
+# ---------------------------------------------------------------------------
+
+def _partition_key(part):
+    """Canonical partition: field -> value text (numbers and strings alike,
+    since the oracle writes typed values and a JSON rendering may differ)."""
+    if part is None:
+        return ()
+    if not isinstance(part, dict):
+        raise ValueError("partition is not a JSON object: %r" % (part,))
+    out = []
+    for kname, v in sorted(part.items()):
+        if v is None:
+            out.append((kname, None))
+        elif isinstance(v, bool):
+            out.append((kname, "true" if v else "false"))
+        elif isinstance(v, (int, float, decimal.Decimal)):
+            d = decimal.Decimal(str(v))
+            out.append((kname, str(int(d)) if d == d.to_integral_value() else str(d.normalize())))
+        else:
+            out.append((kname, str(v)))
+    return tuple(out)
+
+
+def expected_plan_files(splits):
+    """{(partition, bucket, file): {field: value}} from expected_splits."""
+    files = {}
+    for sp in splits:
+        metas = {m["file"]: m for m in sp.get("file_meta") or []}
+        for f in sp.get("files") or list(metas):
+            m = metas.get(f, {})
+            attrs = {"total_buckets": sp.get("total_buckets")}
+            for a in ("row_count", "level", "file_size", "schema_id"):
+                if a in m:
+                    attrs[a] = m[a]
+            files[(_partition_key(sp.get("partition")), sp.get("bucket"), f)] = attrs
+    return files
+
+
+PLAN_COLUMNS = ("partition", "bucket", "total_buckets", "file_name", "level",
+                "row_count", "file_size", "schema_id")
+
+
+def actual_plan_files(rows):
+    files = {}
+    for r in rows:
+        rec = dict(zip(PLAN_COLUMNS, r))
+        part = rec["partition"]
+        if isinstance(part, str):
+            part = load_json_text(part)
+        name = os.path.basename(str(rec["file_name"]))
+        attrs = {a: (int(rec[a]) if rec[a] is not None else None)
+                 for a in ("total_buckets", "level", "row_count", "file_size", "schema_id")}
+        files[(_partition_key(part), int(rec["bucket"]), name)] = attrs
+    return files
+
+
+def compare_plan(expected_splits, rows, subset_ok):
+    """Compare planned files.  subset_ok: the oracle pruned with something
+    tablescan_files() does not see (predicate, limit), so the plan may hold
+    more files than expected but must hold all expected ones."""
+    exp = expected_plan_files(expected_splits)
+    try:
+        act = actual_plan_files(rows)
+    except (ValueError, TypeError, KeyError) as e:
+        return False, "tablescan_files() row not understood: %s" % e, ""
+    lines = []
+    missing = sorted(set(exp) - set(act), key=repr)
+    extra = sorted(set(act) - set(exp), key=repr)
+    bad_attr = []
+    for key in sorted(set(exp) & set(act), key=repr):
+        for a, v in exp[key].items():
+            if v is not None and act[key].get(a) != v:
+                bad_attr.append("%s %s: expected %r, got %r" % (key[2], a, v, act[key].get(a)))
+    for f in missing:
+        lines.append("    missing file %r" % (f,))
+    for f in extra:
+        lines.append("    %s file %r" % ("extra (allowed)" if subset_ok else "unexpected", f))
+    lines += ["    " + b for b in bad_attr]
+    if missing or bad_attr or (extra and not subset_ok):
+        reasons = []
+        if missing:
+            reasons.append("%d expected files not planned" % len(missing))
+        if extra and not subset_ok:
+            reasons.append("%d unexpected files planned" % len(extra))
+        if bad_attr:
+            reasons.append("wrong file metadata (%s)" % bad_attr[0])
+        return False, "plan differs: " + "; ".join(reasons), "\n".join(lines)
+    return True, "", "\n".join(lines)
+
+
+# ---------------------------------------------------------------------------
+# Turning a case into work: skips, foreign table DDL and queries
+# ---------------------------------------------------------------------------
+
+class Query:
+    """One comparison of a case: a SELECT plus how to judge its output."""
+
+    def __init__(self, name, sql, kind, expected=None, types=None,
+                 subset_ok=False, skip=None, mock_rows=None, tolerate=None):
+        self.name = name            # printed name: case or case#label
+        self.make_sql = sql         # table name -> SELECT giving one JSON array per line
+        self.sql = None             # the SELECT as run
+        self.kind = kind            # "rows", "count" or "plan"
+        self.expected = expected    # rows / expected count / expected_splits
+        self.types = types          # [PType] of the projected columns
+        self.subset_ok = subset_ok  # plan: extra files allowed
+        self.skip = skip            # reason when this comparison is skipped
+        self.mock_rows = mock_rows  # --mock: rows to load into the stand-in table
+        self.tolerate = tolerate    # rows allowed on either side (see microsecond_ambiguity)
+
+
+class CasePlan:
+    """Everything needed to run one case file in one psql session."""
+
+    def __init__(self, case):
+        self.case = case
+        self.name = case["case"]
+        self.skip = None            # reason when the whole case is skipped
+        self.columns = []           # [(name, PType)] of the foreign table
+        self.table_options = []     # [(key, value)]
+        self.queries = []
+
+
+def _option_value(v):
+    if isinstance(v, bool):
+        return "true" if v else "false"
+    return str(v)
+
+
+def without_system_columns(case):
+    """A copy of the case with the Paimon system columns projected away
+    (--without-system-columns): the remaining columns are still compared as
+    a multiset; predicates on system columns become untranslatable."""
+    keep = [i for i, c in enumerate(case["columns"]) if not is_system_column(c)]
+
+    def proj(rows):
+        if rows is None:
+            return None
+        return [[r[i] for i in keep] for r in rows]
+    out = dict(case)
+    out["columns"] = [case["columns"][i] for i in keep]
+    for k in ("rows", "rows_after_filter"):
+        if k in out:
+            out[k] = proj(out[k])
+    if out.get("subcases"):
+        subs = []
+        for sc in out["subcases"]:
+            sc = dict(sc)
+            for k in ("rows", "rows_after_filter"):
+                if k in sc:
+                    sc[k] = proj(sc[k])
+            subs.append(sc)
+        out["subcases"] = subs
+    return out
+
+
+def build_case(case, shared_dir, drop_system=False):
+    """Decide what to run for a case (or why to skip it)."""
+    cp = CasePlan(case)
+    scope = case.get("scope")
+    ets = case.get("equivalent_table_scan")
+    opts = case.get("options") or {}
+
+    if case.get("table") is None:
+        cp.skip = "raw file / manifest case without a table (covered by C unit tests)"
+        return cp
+    if case.get("mode") == "streaming" or case.get("stream_plans") is not None \
+            or opts.get("streaming"):
+        cp.skip = "streaming scan plans are not supported (batch reads only)"
+        return cp
+    if scope in FILE_SCOPES and not ets:
+        cp.skip = "reads a single data/manifest file, not a table scan (covered by C unit tests)"
+        return cp
+    if scope in SPLIT_SCOPES and not ets:
+        cp.skip = "reads hand-built splits and has no equivalent table scan"
+        return cp
+    if any(is_system_column(c) for c in case.get("columns") or []):
+        if not drop_system:
+            cp.skip = "system columns not supported (_ROW_ID/_SEQUENCE_NUMBER)"
+            return cp
+        case = without_system_columns(case)
+
+    try:
+        cp.columns = [(c["name"], parse_type(c["type"])) for c in case.get("columns") or []]
+        for _, t in cp.columns:
+            pg_type(t)
+    except ValueError as e:
+        cp.skip = "column type not mapped: %s" % e
+        return cp
+    coltypes = dict(cp.columns)
+    types = [t for _, t in cp.columns]
+
+    # ---- foreign table options ----
+    table_dir = os.path.join(shared_dir, "testdata", case["table"])
+    topts = [("path", os.path.abspath(table_dir))]
+    paimon = {k: _option_value(v) for k, v in opts.items() if k not in NON_PAIMON_OPTIONS}
+    snapshot = case.get("snapshot")
+    branch = case.get("branch")
+    if ets:
+        snapshot = ets.get("snapshot")
+        if ets.get("branch"):
+            branch = ets["branch"]
+        if ets.get("fallback_branch"):
+            paimon["scan.fallback-branch"] = ets["fallback_branch"]
+    if snapshot is not None and "scan.snapshot-id" not in paimon \
+            and "scan.mode" not in paimon and "scan.tag-name" not in paimon:
+        paimon["scan.snapshot-id"] = str(snapshot)
+    if branch and branch != "main":
+        topts.append(("branch", branch))
+    if case.get("partition_filter") is not None:
+        topts.append(("partition_filter", json.dumps(case["partition_filter"], ensure_ascii=False)))
+    if case.get("bucket_filter") is not None:
+        topts.append(("bucket_filter", str(case["bucket_filter"])))
+    rw = case.get("external_path_rewrite")
+    if rw and rw.get("from") and rw.get("to") and "external-path-map" not in paimon:
+        # manifests name FILE:/tmp/external/...: point that prefix at the copy
+        # under testdata (the extension's "external-path-map" FROM=>TO option)
+        paimon["external-path-map"] = "%s=>%s" % (
+            rw["from"], os.path.abspath(os.path.join(shared_dir, "testdata", rw["to"])))
+    topts += sorted(paimon.items())
+    cp.table_options = topts
+    limit = opts.get("limit")
+
+    # ---- plan-only ----
+    if case.get("mode") == "scan_plan_only" or (case.get("rows") is None
+                                                and case.get("expected_splits") is not None):
+        if case.get("expected_splits") is None:
+            cp.skip = "plan-only case without expected_splits"
+            return cp
+        subset_ok = bool(case.get("predicate_expr")) or limit is not None
+        cp.queries.append(Query(cp.name, None, "plan", case["expected_splits"],
+                                subset_ok=subset_ok))
+        return cp
+
+    # ---- row comparisons ----
+    def select_sql(where, lim=None):
+        """The SELECT as a function of the (schema-qualified) table name."""
+        cols = ", ".join(quote_ident(n) for n, _ in cp.columns)
+        tail = (" WHERE " + where if where else "") + \
+            (" LIMIT %d" % int(lim) if lim is not None else "")
+        return lambda table: "SELECT json_build_array(%s) FROM %s%s" % (cols, table, tail)
+
+    def row_query(name, item, universe):
+        """Query for a case or subcase dict item ("rows", predicate...)."""
+        if item.get("row_id_ranges"):
+            return Query(name, None, "rows", skip="row-id range selection has no SQL equivalent")
+        kinds = item.get("row_kinds") or []
+        if any(k != "+I" for k in kinds):
+            return Query(name, None, "rows", skip="asserts non-insert row kinds (changelog)")
+        expr = item.get("predicate_expr")
+        where = None
+        if expr:
+            try:
+                where = predicate_sql(expr, coltypes)
+            except (KeyError, ValueError) as e:
+                return Query(name, None, "rows", skip="predicate not translatable: %s" % e)
+        rows = item.get("rows")
+        if expr and item.get("predicate_exact") is False:
+            rows = item.get("rows_after_filter")
+        if rows is None:
+            return Query(name, None, "rows", skip="no row expectation")
+        if limit is not None:
+            return Query(name, select_sql(where, limit), "count",
+                         min(int(limit), len(rows)), types,
+                         mock_rows=item.get("rows"))
+        return Query(name, select_sql(where), "rows", rows, types,
+                     mock_rows=universe,
+                     tolerate=microsecond_ambiguity(expr, cp.columns))
+
+    if not cp.columns:
+        cp.skip = "no columns to read"
+        return cp
+    subs = case.get("subcases")
+    if subs:
+        full = None
+        for s in subs:
+            if not s.get("predicate_expr") and not s.get("row_id_ranges"):
+                full = s.get("rows")
+                break
+        for s in subs:
+            cp.queries.append(row_query("%s#%s" % (cp.name, s.get("label")), s,
+                                        full if full is not None else s.get("rows")))
+    else:
+        if case.get("rows") is None:
+            cp.skip = "no row expectation"
+            return cp
+        cp.queries.append(row_query(cp.name, case, case.get("rows")))
+    return cp
+
+
+# ---------------------------------------------------------------------------
+# Running: one psql session per case
+# ---------------------------------------------------------------------------
+
+MARK = "@@TSCONF"
+
+
+def session_preamble():
+    return "\n".join([
+        "SET client_min_messages = warning;",
+        "SET TIME ZONE 'UTC';",
+        "SET extra_float_digits = 3;",
+        "SET bytea_output = 'hex';",
+        "SET DateStyle = 'ISO, YMD';",
+        "SET IntervalStyle = 'iso_8601';",
+        "SET statement_timeout = '120s';",
+    ])
+
+
+def _step(tag, sql):
+    """A statement framed by markers; afterwards psql's :ERROR tells whether
+    it failed and :LAST_ERROR_MESSAGE / :LAST_ERROR_SQLSTATE say why."""
+    return "\n".join([
+        "\\echo %s BEGIN %s" % (MARK, tag),
+        sql.rstrip().rstrip(";") + ";",
+        "\\echo %s END %s :ERROR :LAST_ERROR_SQLSTATE" % (MARK, tag),
+        "\\echo %s MSG :LAST_ERROR_MESSAGE" % MARK,
+    ])
+
+
+def _mock_setup(cp, schema, table):
+    """--mock: a plain table holding the oracle's rows, and a stand-in
+    tablescan_files() returning the expected splits."""
+    out = []
+    cols = ", ".join("%s %s" % (quote_ident(n), pg_type(t)) for n, t in cp.columns)
+    out.append("CREATE TABLE %s (%s)" % (table, cols))
+    plan = [q for q in cp.queries if q.kind == "plan"]
+    if plan:
+        rows = []
+        for sp in plan[0].expected:
+            metas = {m["file"]: m for m in sp.get("file_meta") or []}
+            for f in sp.get("files") or []:
+                m = metas.get(f, {})
+                rows.append("(%s::jsonb, %d, %d, %s, %d, %d, %d, %d)" % (
+                    quote_literal(json.dumps(sp.get("partition"))), sp["bucket"],
+                    sp["total_buckets"], quote_literal(f), m.get("level", 0),
+                    m.get("row_count", 0), m.get("file_size", 0), m.get("schema_id", 0)))
+        body = ("SELECT * FROM (VALUES %s) v" % ", ".join(rows)) if rows else \
+            "SELECT NULL::jsonb, 0, 0, ''::text, 0, 0::bigint, 0::bigint, 0::bigint WHERE false"
+        out.append("CREATE FUNCTION %s.tablescan_files(regclass) RETURNS TABLE (partition jsonb, "
+                   "bucket int, total_buckets int, file_name text, level int, row_count bigint, "
+                   "file_size bigint, schema_id bigint) LANGUAGE sql AS %s"
+                   % (schema, quote_literal(body)))
+    return out
+
+
+def build_script(cp, schema, mock):
+    table = "%s.t" % schema
+    lines = [session_preamble(),
+             "DROP SCHEMA IF EXISTS %s CASCADE;" % schema,
+             "CREATE SCHEMA %s;" % schema]
+    if mock:
+        setup = _mock_setup(cp, schema, table)
+        # load the union of the universes the queries need
+        seen = set()
+        rows = []
+        for q in cp.queries:
+            if q.mock_rows is not None and id(q.mock_rows) not in seen:
+                seen.add(id(q.mock_rows))
+                rows.append(q.mock_rows)
+        if cp.columns and rows:
+            universe = max(rows, key=len)
+            objs = [dict(zip([n for n, _ in cp.columns], r)) for r in universe]
+            setup.append("INSERT INTO %s SELECT * FROM json_populate_recordset(NULL::%s, %s)"
+                         % (table, table, quote_literal(json.dumps(objs, default=str))))
+    else:
+        cols = ", ".join("%s %s" % (quote_ident(n), pg_type(t)) for n, t in cp.columns)
+        opts = ", ".join("%s %s" % (quote_ident(k), quote_literal(v)) for k, v in cp.table_options)
+        setup = ["CREATE FOREIGN TABLE %s (%s) SERVER %s OPTIONS (%s)"
+                 % (table, cols, SERVER_NAME, opts)]
+    for i, s in enumerate(setup):
+        lines.append(_step("setup%d" % i, s))
+    files_fn = ("%s.tablescan_files" % schema) if mock else "tablescan_files"
+    for i, q in enumerate(cp.queries):
+        if q.skip:
+            continue
+        if q.kind == "plan":
+            q.sql = "SELECT json_build_array(%s) FROM %s(%s::regclass)" % (
+                ", ".join(PLAN_COLUMNS), files_fn, quote_literal(table))
+        else:
+            q.sql = q.make_sql(table)
+        lines.append(_step("q%d" % i, q.sql))
+    lines.append("DROP SCHEMA IF EXISTS %s CASCADE;" % schema)
+    lines.append("\\echo %s DONE" % MARK)
+    return "\n".join(lines) + "\n"
+
+
+def parse_session(out):
+    """Split psql stdout into {tag: (ok, sqlstate, message, [output lines])}."""
+    steps = {}
+    cur = None
+    buf = []
+    done = False
+    lines = out.split("\n")
+    i = 0
+    while i < len(lines):
+        ln = lines[i]
+        if ln.startswith(MARK + " BEGIN "):
+            cur = ln[len(MARK) + 7:].strip()
+            buf = []
+        elif ln.startswith(MARK + " END ") and cur is not None:
+            parts = ln[len(MARK) + 5:].split()
+            failed = len(parts) > 1 and parts[1] == "true"
+            sqlstate = parts[2] if len(parts) > 2 else ""
+            msg = ""
+            if i + 1 < len(lines) and lines[i + 1].startswith(MARK + " MSG"):
+                i += 1
+                msg = lines[i][len(MARK) + 4:].strip()
+                # a multi-line message runs until the next marker
+                while i + 1 < len(lines) and lines[i + 1] and not lines[i + 1].startswith(MARK):
+                    i += 1
+                    msg += " " + lines[i].strip()
+            steps[cur] = (not failed, sqlstate, msg if failed else "", buf)
+            cur = None
+        elif ln.strip() == MARK + " DONE":
+            done = True
+        elif cur is not None:
+            if ln != "":
+                buf.append(ln)
+        i += 1
+    return steps, done
+
+
+def run_psql(args, script, timeout):
+    cmd = [args.psql, "-X", "-q", "-A", "-t", "-v", "ON_ERROR_STOP=0", "-f", "-"]
+    try:
+        p = subprocess.run(cmd, input=script, capture_output=True, text=True,
+                           timeout=timeout, encoding="utf-8", errors="replace")
+    except subprocess.TimeoutExpired:
+        return None, "timeout after %ds" % timeout, -1
+    return p.stdout, p.stderr, p.returncode
+
+
+def is_unsupported(msg):
+    """A fail-closed refusal ("... is not supported yet") counts as SKIP."""
+    return "not supported yet" in msg.lower()
+
+
+def skip_group(reason):
+    """Skip reason with paths and quoted names generalised, for grouping."""
+    reason = re.sub(r"(?<![\w.])/[^\s\"',;)]+", "<path>", reason)
+    return re.sub(r"\b(data|manifest|index)-[0-9a-f-]{36}-\d+(\.\w+)?", "<file>", reason)
+
+
+class Result:
+    def __init__(self, name, status, reason="", diff="", sql=""):
+        self.name = name
+        self.status = status        # PASS / FAIL / SKIP
+        self.reason = reason
+        self.diff = diff
+        self.sql = sql
+
+    def line(self):
+        if self.status == "PASS":
+            return "PASS %s" % self.name
+        return "%s %s: %s" % (self.status, self.name, self.reason)
+
+
+def judge(q, ok, msg, out_lines):
+    if not ok:
+        if is_unsupported(msg):
+            return Result(q.name, "SKIP", msg, sql=q.sql)
+        return Result(q.name, "FAIL", "ERROR: %s" % (msg or "unknown error"), sql=q.sql)
+    try:
+        got = [load_json_text(ln) for ln in out_lines]
+    except ValueError as e:
+        return Result(q.name, "FAIL", "output is not JSON: %s" % e, "\n".join(out_lines[:5]), q.sql)
+    if q.kind == "count":
+        if len(got) == q.expected:
+            return Result(q.name, "PASS", sql=q.sql)
+        return Result(q.name, "FAIL", "LIMIT query returned %d rows, expected %d"
+                      % (len(got), q.expected), sql=q.sql)
+    if q.kind == "plan":
+        good, reason, diff = compare_plan(q.expected, got, q.subset_ok)
+    else:
+        good, reason, diff = compare_multisets(q.types, q.expected, got, q.tolerate)
+    return Result(q.name, "PASS" if good else "FAIL", reason, diff, q.sql)
+
+
+# psql stderr when a session was killed or refused for the server's sake
+COLLATERAL_RE = re.compile(r"crash of another server process|in recovery mode|"
+                           r"is starting up|is shutting down|Connection refused|"
+                           r"No such file or directory|administrator command")
+
+
+def run_case(args, idx, cp):
+    """Run one planned case; returns ([Result], collateral) where collateral
+    says the session died because of the server's state (another backend's
+    crash, recovery, shutdown) rather than by what this case ran."""
+    if cp.skip:
+        return [Result(cp.name, "SKIP", cp.skip)], False
+    results = {}
+    for q in cp.queries:
+        if q.skip:
+            results[id(q)] = Result(q.name, "SKIP", q.skip)
+    runnable = [q for q in cp.queries if not q.skip]
+    if not runnable:
+        return [results[id(q)] for q in cp.queries], False
+    schema = "%s%d" % (SCHEMA_PREFIX, idx)
+    script = build_script(cp, schema, args.mock)
+    out, err, rc = run_psql(args, script, args.timeout)
+    if out is None:
+        for q in runnable:
+            results[id(q)] = Result(q.name, "FAIL", err)
+        return [results[id(q)] for q in cp.queries], False
+    steps, done = parse_session(out)
+    collateral = not done and bool(COLLATERAL_RE.search(err or ""))
+    setup_fail = None
+    for tag in sorted(t for t in steps if t.startswith("setup")):
+        ok, _, msg, _ = steps[tag]
+        if not ok:
+            setup_fail = msg
+            break
+    for i, q in enumerate(cp.queries):
+        if q.skip:
+            continue
+        if setup_fail is not None:
+            if is_unsupported(setup_fail):
+                results[id(q)] = Result(q.name, "SKIP", setup_fail)
+            else:
+                results[id(q)] = Result(q.name, "FAIL", "CREATE FOREIGN TABLE failed: %s"
+                                        % setup_fail, sql=script)
+            continue
+        st = steps.get("q%d" % i)
+        if st is None:                  # psql never finished this step
+            last = [ln for ln in (err or "").strip().splitlines() if "FATAL" in ln] or \
+                (err or "").strip().splitlines()
+            results[id(q)] = Result(q.name, "FAIL", "%s%s" % (
+                "server unavailable" if collateral else "backend crashed (connection lost)",
+                ": " + last[-1].strip() if last else ""), sql=q.sql)
+            continue
+        ok, _, msg, lines = st
+        results[id(q)] = judge(q, ok, msg, lines)
+    return [results[id(q)] for q in cp.queries], collateral
+
+
+def server_ready(args, wait=30.0):
+    end = time.time() + wait
+    while True:
+        try:
+            p = subprocess.run([args.psql, "-X", "-q", "-At", "-c", "SELECT 1"],
+                               capture_output=True, text=True, timeout=10)
+            if p.returncode == 0:
+                return True
+        except subprocess.TimeoutExpired:
+            pass
+        if time.time() > end:
+            return False
+        time.sleep(0.5)
+
+
+def global_setup(args):
+    if args.mock:
+        return None
+    sql = ("SET client_min_messages = warning;\n"
+           "CREATE EXTENSION IF NOT EXISTS tablescan_fdw;\n"
+           "CREATE SERVER IF NOT EXISTS %s FOREIGN DATA WRAPPER tablescan_fdw;\n" % SERVER_NAME)
+    p = subprocess.run([args.psql, "-X", "-q", "-At", "-v", "ON_ERROR_STOP=1", "-f", "-"],
+                       input=sql, capture_output=True, text=True, timeout=120)
+    if p.returncode != 0:
+        return (p.stderr or p.stdout).strip() or "psql exit status %d" % p.returncode
+    return None
+
+
+# ---------------------------------------------------------------------------
+# Command line
+# ---------------------------------------------------------------------------
+
+def default_shared():
+    env = os.environ.get("TS_SHARED")
+    if env:
+        return env
+    repo = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+    return os.path.join(os.path.dirname(repo), "shared")
+
+
+def load_cases(shared):
+    odir = os.path.join(shared, "oracle")
+    names = sorted(f for f in os.listdir(odir)
+                   if f.endswith(".json") and not f.endswith("_vectors.json"))
+    cases = []
+    for f in names:
+        with open(os.path.join(odir, f), encoding="utf-8") as fh:
+            d = json.load(fh, parse_float=decimal.Decimal)
+        if isinstance(d, dict) and "case" in d:
+            cases.append(d)
+    return cases
+
+
+def matches(pattern, name):
+    if any(ch in pattern for ch in "*?["):
+        return fnmatch.fnmatchcase(name, pattern)
+    return pattern in name
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--shared", default=default_shared(),
+                    help="the shared dir holding oracle/ and testdata/ (default: %(default)s)")
+    ap.add_argument("--case", action="append", default=[], metavar="PATTERN",
+                    help="only cases whose name contains PATTERN (glob if it has * ? [); repeatable")
+    ap.add_argument("--strict", action="store_true", help="exit 1 if any case fails")
+    ap.add_argument("--list-skips", action="store_true",
+                    help="print the skip reasons grouped with counts before the summary")
+    ap.add_argument("-v", "--verbose", action="store_true", help="print diffs and SQL of failures")
+    ap.add_argument("-j", "--jobs", type=int, default=4, help="parallel psql sessions (default 4)")
+    ap.add_argument("--timeout", type=int, default=180, help="seconds per case session")
+    ap.add_argument("--psql", default="psql", help="psql binary")
+    ap.add_argument("--mock", action="store_true",
+                    help="check the runner itself: plain tables loaded with the oracle rows "
+                         "instead of foreign tables (no extension needed)")
+    ap.add_argument("--without-system-columns", action="store_true",
+                    help="run cases that request _ROW_ID/_SEQUENCE_NUMBER with those columns "
+                         "projected away instead of skipping them")
+    ap.add_argument("--self-test", action="store_true",
+                    help="run the built-in unit checks of the runner (no server) and exit")
+    args = ap.parse_args(argv)
+
+    if args.self_test:
+        return self_test()
+
+    shared = os.path.abspath(args.shared)
+    if not os.path.isdir(os.path.join(shared, "oracle")):
+        print("conformance: no oracle directory under %s" % shared, file=sys.stderr)
+        return 2
+    cases = load_cases(shared)
+
+    plans = []
+    for c in cases:
+        cp = build_case(c, shared, args.without_system_columns)
+        if args.case:
+            names = [cp.name] + [q.name for q in cp.queries]
+            if not any(matches(p, n) for p in args.case for n in names):
+                continue
+            # a pattern naming a subcase keeps only matching subcases
+            sub = [q for q in cp.queries if any(matches(p, q.name) for p in args.case)]
+            if sub and not any(matches(p, cp.name) for p in args.case):
+                cp.queries = sub
+        plans.append(cp)
+
+    if any(not cp.skip for cp in plans):
+        err = global_setup(args)
+        if err:
+            print("conformance: setup failed: %s" % err, file=sys.stderr)
+            return 2
+
+    counts = collections.Counter()
+    skips = collections.Counter()
+
+    def report(res):
+        for r in res:
+            counts[r.status] += 1
+            print(r.line())
+            if r.status == "SKIP":
+                skips[skip_group(r.reason)] += 1
+            if args.verbose and r.status == "FAIL":
+                if r.diff:
+                    print(r.diff)
+                if r.sql:
+                    print("    sql: %s" % r.sql.replace("\n", "\n         ")[:3000])
+        sys.stdout.flush()
+
+    server_down = False
+    with concurrent.futures.ThreadPoolExecutor(max_workers=max(1, args.jobs)) as ex:
+        futs = [ex.submit(run_case, args, i, cp) for i, cp in enumerate(plans)]
+        for i, fut in enumerate(futs):      # report in case order
+            res, collateral = fut.result()
+            tries = 0
+            while collateral and tries < 3 and not server_down:
+                # another case's backend crash took this session down: run
+                # it again once the server accepts connections
+                tries += 1
+                if not server_ready(args):
+                    server_down = True
+                    break
+                res, collateral = run_case(args, i, plans[i])
+            report(res)
+
+    if args.list_skips:
+        print("skip reasons:")
+        for reason, n in sorted(skips.items(), key=lambda x: (-x[1], x[0])):
+            print("  %4d  %s" % (n, reason))
+    print("conformance: %d passed, %d failed, %d skipped"
+          % (counts["PASS"], counts["FAIL"], counts["SKIP"]))
+    return 1 if (args.strict and counts["FAIL"]) else 0
+
+
+# ---------------------------------------------------------------------------
+# --self-test: handwritten checks of the pure-Python pieces
+# ---------------------------------------------------------------------------
+
+def self_test():
+    failures = []
+
+    def check(label, got, want):
+        if got != want:
+            failures.append("%s: got %r, want %r" % (label, got, want))
+
+    D = decimal.Decimal
+    # type parsing and mapping
+    T = parse_type
+    check("int not null", pg_type(T("INT NOT NULL")), "integer")
+    check("special", T("BIGINT (special field: row id)").kind, "BIGINT")
+    check("tinyint", pg_type(T("TINYINT (avro int)")), "smallint")
+    check("decimal", pg_type(T("DECIMAL(23, 5)")), "numeric(23,5)")
+    check("decimal default", pg_type(T("DECIMAL")), "numeric(10,0)")
+    check("ts9", pg_type(T("TIMESTAMP(9)")), "timestamp(6)")
+    check("ts0", pg_type(T("TIMESTAMP(0)")), "timestamp(0)")
+    check("ts default", pg_type(T("TIMESTAMP")), "timestamp(6)")
+    check("ltz", pg_type(T("TIMESTAMP(3) WITH LOCAL TIME ZONE")), "timestamptz(3)")
+    check("ltz alias", pg_type(T("TIMESTAMP_LTZ(9)")), "timestamptz(6)")
+    check("time", pg_type(T("TIME(3)")), "time(3)")
+    check("char", pg_type(T("CHAR(5)")), "char(5)")
+    check("varchar", pg_type(T("VARCHAR(20)")), "varchar(20)")
+    check("varchar max", pg_type(T("VARCHAR(2147483647)")), "text")
+    check("bytes", pg_type(T("BYTES")), "bytea")
+    check("array int", pg_type(T("ARRAY<INT>")), "integer[]")
+    check("array float", pg_type(T("ARRAY<FLOAT NOT NULL>")), "real[]")
+    check("array nested", pg_type(T("ARRAY<ARRAY<INT>>")), "jsonb")
+    check("map", pg_type(T("MAP<INT, INT>")), "jsonb")
+    row = T("ROW<f0 STRING, f1 INT, f2 ARRAY<INT>>")
+    check("row", (pg_type(row), [n for n, _ in row.fields], row.fields[2][1].elem.kind),
+          ("jsonb", ["f0", "f1", "f2"], "INT"))
+    check("row quoted", [n for n, _ in T("ROW<`a b` INT NOT NULL, `c` MAP<STRING, BIGINT>>").fields],
+          ["a b", "c"])
+    check("system col", is_system_column({"name": "_ROW_ID", "type": "BIGINT"}), True)
+
+    # predicate translation
+    ct = {"f0": T("STRING"), "f1": T("INT"), "f3": T("DOUBLE"), "f4": T("TIMESTAMP(9)"),
+          "f5": T("DECIMAL(23, 5)"), "f6": T("BYTES"), "f7": T("FLOAT"), "d": T("DATE"),
+          "b": T("BOOLEAN"), "Mixed": T("BIGINT")}
+    check("eq str", predicate_sql(["=", "f0", "O'Brien"], ct), "(\"f0\" = 'O''Brien'::text)")
+    check("lt str", predicate_sql(["<", "f0", "Lucy"], ct), "(\"f0\" COLLATE \"C\" < 'Lucy'::text)")
+    check("ne int", predicate_sql(["!=", "f1", -3], ct), "(\"f1\" <> (-3))")
+    check("double", predicate_sql(["<=", "f3", D("30.0")], ct),
+          "(\"f3\" <= '30.0'::double precision)")
+    check("float", predicate_sql([">", "f7", 1.1], ct), "(\"f7\" > '1.1'::real)")
+    check("int vs fraction", predicate_sql(["<", "f1", D("20.5")], ct),
+          "(\"f1\" < '20.5'::numeric)")
+    check("decimal", predicate_sql([">", "f5", "0"], ct), "(\"f5\" > '0'::numeric)")
+    check("bytes", predicate_sql([">", "f6", "zoo"], ct), "(\"f6\" > '\\x7a6f6f'::bytea)")
+    check("bytes hex", predicate_sql(["=", "f6", "\\x6164"], ct), "(\"f6\" = '\\x6164'::bytea)")
+    check("quoted ident", predicate_sql(["is_null", "Mixed"], ct), "(\"Mixed\" IS NULL)")
+    check("bool", predicate_sql(["=", "b", True], ct), "(\"b\" = true)")
+    check("date", predicate_sql([">", "d", "1970-01-01"], ct), "(\"d\" > '1970-01-01'::date)")
+    check("in with null", predicate_sql(["in", "f1", [1, None, 3]], ct), "(\"f1\" IN ((1), (3)))")
+    check("not_in", predicate_sql(["not_in", "f0", ["a", "b"]], ct),
+          "(\"f0\" NOT IN ('a'::text, 'b'::text))")
+    check("nested", predicate_sql(
+        ["and", [["or", [[">", "f5", "0"], ["<", "f4", "1899-01-01T00:59:20.001001002"],
+                         ["is_null", "d"]]], ["is_not_null", "f6"]]], ct),
+        "(((\"f5\" > '0'::numeric) OR (\"f4\" < '1899-01-01T00:59:20.001001002'::timestamp) "
+        "OR (\"d\" IS NULL)) AND (\"f6\" IS NOT NULL))")
+    try:
+        predicate_sql(["=", "nope", 1], ct)
+        failures.append("unknown column accepted")
+    except KeyError:
+        pass
+
+    # value normalisation
+    N = normalise
+    check("ts nanos", N(T("TIMESTAMP(9)"), "2033-05-18T03:33:20.000001001"),
+          N(T("TIMESTAMP(6)"), "2033-05-18T03:33:20.000001"))
+    check("ts .0", N(T("TIMESTAMP(9)"), "2033-05-18T03:33:20.0"),
+          N(T("TIMESTAMP(6)"), "2033-05-18T03:33:20"))
+    check("ts epoch", N(T("TIMESTAMP(3)"), "1970-01-01T00:00:00.001"), 1000)
+    check("ts pre-1970 nanos", N(T("TIMESTAMP(9)"), "1899-01-01T00:59:20.001001001"),
+          N(T("TIMESTAMP(6)"), "1899-01-01T00:59:20.001001"))
+    check("ts negative", N(T("TIMESTAMP(6)"), "1969-12-31T23:59:59.999999"), -1)
+    check("ts rounding", [round_nanos_to_micros(n) for n in (1499, 1500, 2500, -1500, -1501)],
+          [1, 2, 3, -1, -2])
+    check("ts space", N(T("TIMESTAMP(6)"), "2024-11-26 06:38:56"),
+          N(T("TIMESTAMP(6)"), "2024-11-26T06:38:56"))
+    check("ltz Z vs offset", N(T("TIMESTAMP(3) WITH LOCAL TIME ZONE"), "1970-01-01T00:00:00.002Z"),
+          N(T("TIMESTAMP(3) WITH LOCAL TIME ZONE"), "1970-01-01T00:00:00.002+00:00"))
+    check("ltz offset", N(T("TIMESTAMP_LTZ(0)"), "1970-01-01T09:00:00+09:00"), 0)
+    check("ts BC", N(T("TIMESTAMP(0)"), "0001-01-01T00:00:00 BC"),
+          _days_from_civil(0, 1, 1) * 86400 * 1000000)
+    check("civil", _days_from_civil(2000, 3, 1), 11017)
+    check("date", N(T("DATE"), "1970-01-02"), 1)
+    check("time", N(T("TIME(3)"), "01:00:00.5"), 3600500000)
+    check("decimal scale", N(T("DECIMAL(23, 5)"), D("12.3")), "12.30000")
+    check("decimal str", N(T("DECIMAL(23, 5)"), "12.30000"), "12.30000")
+    check("decimal -0", N(T("DECIMAL(23, 5)"), "-0.00000"), "0.00000")
+    check("float32", N(T("FLOAT"), D("1.1")), N(T("FLOAT"), D("1.100000023841858")))
+    check("float32 ne", N(T("FLOAT"), D("1.1")) == N(T("FLOAT"), D("1.1000001")), False)
+    check("double", N(T("DOUBLE"), D("11.1")), 11.1)
+    check("double nan", N(T("DOUBLE"), "NaN"), "NaN")
+    check("int", N(T("INT"), 5), 5)
+    check("char pad", N(T("CHAR(5)"), "ab   "), N(T("CHAR(5)"), "ab"))
+    check("bytes", N(T("BYTES"), "\\x4C69"), "\\x4c69")
+    check("map pairs vs object",
+          N(T("MAP<INT, INT>"), [[105, 105], [5, 5]]), N(T("MAP<INT, INT>"), {"5": 5, "105": 105}))
+    check("row obj", N(row, {"f0": "str-5", "f1": 500, "f2": [5, None, 6]}),
+          ("row", "str-5", 500, ("array", 5, None, 6)))
+    check("row order-free", N(row, {"f2": [1], "f1": 1, "f0": "x"}), N(row, ["x", 1, [1]]))
+    check("array float", N(T("ARRAY<FLOAT>"), [D("1.1"), None]),
+          N(T("ARRAY<FLOAT>"), [D("1.100000023841858"), None]))
+    for bad_t, bad_v in (("INT", "abc"), ("STRING", 5), ("BOOLEAN", 3), ("TIMESTAMP(3)", "x")):
+        try:
+            N(T(bad_t), bad_v)
+            failures.append("%s accepted %r" % (bad_t, bad_v))
+        except (ValueError, decimal.InvalidOperation):
+            pass
+
+    # multiset comparison with PostgreSQL-style JSON output
+    types = [T("STRING"), T("INT"), T("DOUBLE"), T("TIMESTAMP(9)"), T("DECIMAL(23, 5)"), T("BYTES")]
+    exp = [["Alice", 10, D("11.1"), "2033-05-18T03:33:20.000001001", "12.30000", "\\x616464"],
+           ["Bob", None, None, None, None, None]]
+    act = [load_json_text(s) for s in (
+        '["Bob", null, null, null, null, null]',
+        '["Alice", 10, 11.1, "2033-05-18T03:33:20.000001", 12.30000, "\\\\x616464"]')]
+    check("multiset equal", compare_multisets(types, exp, act)[0], True)
+    check("multiset dup", compare_multisets(types, exp, act + act[:1])[1],
+          "rows differ: 0 missing, 1 unexpected (expected 2 rows, got 3)")
+
+    # sub-microsecond timestamp comparisons: rows within 1us of the literal
+    # are tolerated on either side, others still count
+    cols = [("f0", T("STRING")), ("f4", T("TIMESTAMP(9)"))]
+    tol = microsecond_ambiguity(["<=", "f4", "2025-04-25T01:00:02.000123000"], cols)
+    exp = [["Lucy", "2025-04-25T01:00:02.000123000"]]
+    act = [["Lucy", "2025-04-25T01:00:02.000123"], ["Tony", "2025-04-25T01:00:02.000123"]]
+    check("tolerate tony", compare_multisets([T("STRING"), T("TIMESTAMP(9)")], exp, act, tol)[0], True)
+    check("no tolerance far", compare_multisets([T("STRING"), T("TIMESTAMP(9)")], exp,
+                                                act + [["Paul", "2025-04-25T01:00:02.000125"]], tol)[0],
+          False)
+    check("no atoms", microsecond_ambiguity(["=", "f0", "x"], cols), None)
+    check("p6 exact literal", microsecond_ambiguity(["<", "f4", "2020-01-01T00:00:00"],
+                                                    [("f4", T("TIMESTAMP(6)"))]), None)
+
+    # plan comparison
+    splits = [{"partition": {"f1": 10}, "bucket": 0, "total_buckets": 2, "files": ["a.orc"],
+               "file_meta": [{"file": "a.orc", "row_count": 1, "level": 0, "file_size": 5,
+                              "schema_id": 0}]}]
+    prow = [{"f1": "10"}, 0, 2, "/x/f1=10/bucket-0/a.orc", 0, 1, 5, 0]
+    check("plan eq", compare_plan(splits, [prow], False)[0], True)
+    check("plan extra", compare_plan(splits, [prow, [{"f1": 20}, 0, 2, "b.orc", 0, 1, 5, 0]],
+                                     False)[0], False)
+    check("plan extra ok", compare_plan(splits, [prow, [{"f1": 20}, 0, 2, "b.orc", 0, 1, 5, 0]],
+                                        True)[0], True)
+    check("plan rowcount", compare_plan(splits, [prow[:5] + [2, 5, 0]], False)[0], False)
+    check("plan empty", compare_plan([], [], False)[0], True)
+
+    # psql output parsing
+    out = ("%s BEGIN setup0\n%s END setup0 false 00000\n%s MSG \n"
+           "%s BEGIN q0\n[1]\n[2]\n%s END q0 true XX000\n%s MSG data file format 'orc' is "
+           "not supported yet\n%s DONE\n") % ((MARK,) * 7)
+    steps, done = parse_session(out)
+    check("parse done", done, True)
+    check("parse q0", steps.get("q0"), (False, "XX000",
+                                        "data file format 'orc' is not supported yet", ["[1]", "[2]"]))
+    check("parse setup", steps.get("setup0")[0], True)
+    check("unsupported", is_unsupported("Manifest format 'orc' is NOT supported yet"), True)
+    check("skip group", skip_group("data file format 'orc' is not supported yet: "
+                                   "/a/b/data-4e30d6c0-f109-4300-a010-4ba03047dd9d-0.orc"),
+          "data file format 'orc' is not supported yet: <path>")
+    steps, done = parse_session("%s BEGIN q0\n" % MARK)     # psql lost the connection
+    check("parse crash", (done, "q0" in steps), (False, False))
+
+    for f in failures:
+        print("self-test FAIL: %s" % f)
+    print("self-test: %d failures" % len(failures))
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
