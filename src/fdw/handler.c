@@ -19,6 +19,7 @@
 #include "miscadmin.h"
 #include "nodes/makefuncs.h"
 #include "optimizer/optimizer.h"
+#include "optimizer/paths.h"
 #include "optimizer/pathnode.h"
 #include "optimizer/planmain.h"
 #include "optimizer/restrictinfo.h"
@@ -177,16 +178,128 @@ tablescanGetForeignRelSize(PlannerInfo *root, RelOptInfo *baserel, Oid foreignta
 	baserel->tuples = rows;
 }
 
+/* Cost of reading 'fraction' of the (already pruned) files. */
+static void
+scan_costs(TsPlanState *ps, double fraction, Cost *startup, Cost *total)
+{
+	*startup = 10;
+	*total = *startup + fraction * (seq_page_cost * (ps->bytes / BLCKSZ) +
+									cpu_tuple_cost * 2 * ps->rows);
+}
+
+/*
+ * Is this join clause "our column = expression of other rels" with an
+ * operator we can push?  Then a nested loop can hand us the value as a
+ * Param and we prune per outer row (bucket inference, partition and stats
+ * pruning run again at each rescan).
+ */
+static bool
+is_param_join_clause(RelOptInfo *baserel, RestrictInfo *rinfo)
+{
+	OpExpr	   *op;
+	Node	   *l,
+			   *r;
+	char	   *name;
+
+	if (!IsA(rinfo->clause, OpExpr) || rinfo->pseudoconstant)
+		return false;
+	op = (OpExpr *) rinfo->clause;
+	if (list_length(op->args) != 2 || op->opno >= FirstNormalObjectId)
+		return false;
+	name = get_opname(op->opno);
+	if (name == NULL || strcmp(name, "=") != 0)
+		return false;
+	l = linitial(op->args);
+	r = lsecond(op->args);
+	if (IsA(l, Var) && ((Var *) l)->varno == baserel->relid &&
+		!bms_is_member(baserel->relid, pull_varnos(NULL, r)))
+		return true;
+	if (IsA(r, Var) && ((Var *) r)->varno == baserel->relid &&
+		!bms_is_member(baserel->relid, pull_varnos(NULL, l)))
+		return true;
+	return false;
+}
+
+/* Equivalence-class member callback: is it our column 'arg'? */
+static bool
+ec_member_is_column(PlannerInfo *root, RelOptInfo *rel, EquivalenceClass *ec,
+					EquivalenceMember *em, void *arg)
+{
+	Expr	   *e = em->em_expr;
+
+	while (e && IsA(e, RelabelType))
+		e = ((RelabelType *) e)->arg;
+	return e && IsA(e, Var) && ((Var *) e)->varno == rel->relid &&
+		((Var *) e)->varattno == *(AttrNumber *) arg;
+}
+
+static List *
+param_join_clauses(PlannerInfo *root, RelOptInfo *baserel)
+{
+	List	   *result = NIL;
+	ListCell   *lc;
+	int			natts = baserel->max_attr;
+
+	foreach(lc, baserel->joininfo)
+		if (is_param_join_clause(baserel, lfirst(lc)))
+			result = lappend(result, lfirst(lc));
+	if (!baserel->has_eclass_joins)
+		return result;
+	for (AttrNumber attno = 1; attno <= natts; attno++)
+	{
+		List	   *clauses = generate_implied_equalities_for_column(root, baserel,
+																	 ec_member_is_column,
+																	 &attno,
+																	 baserel->lateral_referencers);
+
+		foreach(lc, clauses)
+			if (is_param_join_clause(baserel, lfirst(lc)))
+				result = lappend(result, lfirst(lc));
+	}
+	return result;
+}
+
 static void
 tablescanGetForeignPaths(PlannerInfo *root, RelOptInfo *baserel, Oid foreigntableid)
 {
 	TsPlanState *ps = baserel->fdw_private;
-	Cost		startup = 10;
-	Cost		total = startup + seq_page_cost * (ps->bytes / BLCKSZ) +
-		cpu_tuple_cost * 2 * ps->rows;
+	Cost		startup,
+				total;
+	ListCell   *lc;
 
+	scan_costs(ps, 1.0, &startup, &total);
 	add_path(baserel, (Path *) create_foreignscan_path(root, baserel, NULL, baserel->rows,
 													   startup, total, NIL, NULL, NULL, NIL));
+
+	/*
+	 * Parameterized paths: one per pushable equality join clause, those in
+	 * joininfo and those implied by equivalence classes (a = b joins).
+	 */
+	foreach(lc, param_join_clauses(root, baserel))
+	{
+		RestrictInfo *rinfo = lfirst(lc);
+		Relids		required_outer;
+		ParamPathInfo *ppi;
+		double		rows;
+
+		if (!is_param_join_clause(baserel, rinfo))
+			continue;
+		required_outer = bms_difference(rinfo->clause_relids, baserel->relids);
+		if (bms_is_empty(required_outer))
+			continue;
+		ppi = get_baserel_parampathinfo(root, baserel, required_outer);
+		rows = ppi->ppi_rows;
+		/*
+		 * An equality on a value of the data typically reads a small part of
+		 * the files (one bucket, one partition, or files whose stats fit);
+		 * assume the per-row fraction PostgreSQL's selectivity gives, but
+		 * never less than one file's worth.
+		 */
+		scan_costs(ps, Max(rows / Max(baserel->tuples, 1), 0.01), &startup, &total);
+		add_path(baserel, (Path *) create_foreignscan_path(root, baserel, NULL, rows,
+														   startup, total, NIL,
+														   required_outer, NULL, NIL));
+	}
 }
 
 static List *

@@ -369,23 +369,38 @@ convert_opexpr(QualContext *qc, OpExpr *op)
 	if (!datum_to_literal(value, consttype, lit, &ltype))
 		return NULL;
 
+	/* LIKE and equality do not depend on the collation; ranges do */
 	if (is_string_kind(qc->schema->fields[field].type->kind) &&
-		pop != TS_PRED_EQ && pop != TS_PRED_NE &&
+		pop != TS_PRED_EQ && pop != TS_PRED_NE && pop != TS_PRED_STARTS_WITH &&
 		!collation_is_bytewise(op->inputcollid))
 		return NULL;
 
 	if (pop == TS_PRED_STARTS_WITH)
 	{
-		/* LIKE 'prefix%': keep the literal prefix before any wildcard */
+		/*
+		 * LIKE 'prefix%': the literal prefix before the first wildcard, with
+		 * backslash escapes (LIKE's default escape) taken literally.
+		 */
 		const uint8 *p = lit->v.s.p;
+		uint8	   *prefix = palloc(lit->v.s.len + 1);
 		uint32		n = 0;
 
 		if (!is_string_kind(qc->schema->fields[field].type->kind))
 			return NULL;
-		while (n < lit->v.s.len && p[n] != '%' && p[n] != '_' && p[n] != '\\')
-			n++;
+		for (uint32 i = 0; i < lit->v.s.len; i++)
+		{
+			if (p[i] == '%' || p[i] == '_')
+				break;
+			if (p[i] == '\\')
+			{
+				if (++i >= lit->v.s.len)
+					break;
+			}
+			prefix[n++] = p[i];
+		}
 		if (n == 0)
 			return NULL;
+		lit->v.s.p = prefix;
 		lit->v.s.len = n;
 	}
 	return make_leaf(pop, field, ltype, 1, lit);
