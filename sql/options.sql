@@ -32,24 +32,24 @@ SELECT * FROM t_ok;
 RESET tablescan.scan_options;
 
 -- path options need pg_read_server_files
-CREATE ROLE ts_plain;
-GRANT USAGE ON FOREIGN DATA WRAPPER tablescan_fdw TO ts_plain;
-GRANT USAGE ON FOREIGN SERVER lake TO ts_plain;
-GRANT CREATE ON SCHEMA public TO ts_plain;
-SET ROLE ts_plain;
+CREATE ROLE regress_ts_plain;
+GRANT USAGE ON FOREIGN DATA WRAPPER tablescan_fdw TO regress_ts_plain;
+GRANT USAGE ON FOREIGN SERVER lake TO regress_ts_plain;
+GRANT CREATE ON SCHEMA public TO regress_ts_plain;
+SET ROLE regress_ts_plain;
 CREATE FOREIGN TABLE t_path (a int) SERVER lake OPTIONS (path '/etc');
 CREATE SERVER lake2 FOREIGN DATA WRAPPER tablescan_fdw OPTIONS (warehouse '/etc');
 -- a database/table inside the server's warehouse is fine
 CREATE FOREIGN TABLE t_plain (a int) SERVER lake OPTIONS (database 'd', "table" 't');
 RESET ROLE;
-GRANT pg_read_server_files TO ts_plain;
-SET ROLE ts_plain;
+GRANT pg_read_server_files TO regress_ts_plain;
+SET ROLE regress_ts_plain;
 CREATE FOREIGN TABLE t_path (a int) SERVER lake OPTIONS (path '/etc');
 RESET ROLE;
 DROP FOREIGN TABLE t_path, t_plain;
-REVOKE CREATE ON SCHEMA public FROM ts_plain;
-DROP OWNED BY ts_plain;
-DROP ROLE ts_plain;
+REVOKE CREATE ON SCHEMA public FROM regress_ts_plain;
+DROP OWNED BY regress_ts_plain;
+DROP ROLE regress_ts_plain;
 
 DROP SERVER lake CASCADE;
 DROP EXTENSION tablescan_fdw;

@@ -35,6 +35,8 @@ bash test/make-fixtures.sh "$TS_FIXTURES" >"$LOG/fixtures.log" 2>&1 || { tail -2
 
 step pg_regress and conformance '(pg_virtualenv)'
 pg_virtualenv -v 15 bash test/pg-tests.sh 2>&1 | tee "$LOG/pg.log" | grep -vE '^(ok|PASS) ' | tail -60
+grep -q '^regress: ' "$LOG/pg.log" || echo "regress: 0 passed, 1 failed (pg_virtualenv did not run the suites)" >> "$LOG/pg.log"
+grep -q '^conformance: ' "$LOG/pg.log" || echo "conformance: 0 passed, 1 failed (the runner did not finish)" >> "$LOG/pg.log"
 
 # sum every "<name>: N passed, N failed" line of the parts
 total_p=0; total_f=0

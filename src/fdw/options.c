@@ -202,7 +202,7 @@ tablescan_fdw_validator(PG_FUNCTION_ARGS)
 					 buf.len > 0 ?
 					 errhint("Valid options in this context are: %s%s", buf.data,
 							 catalog == AttributeRelationId ? "" :
-							 ", and Paimon options by their own keys (e.g. 'scan.snapshot-id').") :
+							 ", and Paimon options by their own keys (e.g. \"scan.snapshot-id\").") :
 					 errhint("There are no valid options in this context.")));
 		}
 		if (strcmp(def->defname, "warehouse") == 0 || strcmp(def->defname, "path") == 0)
