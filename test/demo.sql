@@ -1,0 +1,28 @@
+-- tablescan_fdw demo over a warehouse our generator wrote (see test/demo.sh)
+\pset footer off
+CREATE EXTENSION tablescan_fdw;
+CREATE SERVER lake FOREIGN DATA WRAPPER tablescan_fdw OPTIONS (warehouse :'warehouse');
+IMPORT FOREIGN SCHEMA sales FROM SERVER lake INTO public;
+\d orders
+
+-- a whole-table aggregate
+SELECT dt, count(*) AS orders, sum(amount) AS revenue FROM orders GROUP BY dt ORDER BY dt;
+
+-- partition pruning (dt) and bucket pruning (id) happen while PostgreSQL plans
+EXPLAIN (COSTS OFF) SELECT * FROM orders WHERE dt = 'dt_0' AND id = 4242;
+SELECT * FROM orders WHERE dt = 'dt_0' AND id = 4242;
+
+EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF, SUMMARY OFF)
+  SELECT count(*) FROM orders WHERE dt IN ('dt_0', 'dt_1') AND amount > 50;
+
+-- the files a scan reads, and time travel to an older snapshot
+SELECT partition, bucket, count(*) AS files, sum(row_count) AS rows
+  FROM tablescan_files('orders') GROUP BY 1, 2 ORDER BY 1, 2 LIMIT 6;
+CREATE FOREIGN TABLE orders_v1 (id int, amount numeric(10,2))
+  SERVER lake OPTIONS (database 'sales', "table" 'orders', "scan.snapshot-id" '1');
+SELECT count(*) AS rows_in_snapshot_1, (SELECT count(*) FROM orders) AS rows_now FROM orders_v1;
+
+-- a join with a local table
+CREATE TABLE vip(id int PRIMARY KEY, tier text);
+INSERT INTO vip VALUES (7, 'gold'), (4242, 'silver'), (9001, 'bronze');
+SELECT v.tier, o.* FROM vip v JOIN orders o USING (id) ORDER BY id;
