@@ -31,3 +31,16 @@ CREATE FUNCTION tablescan_bucket(regclass, VARIADIC "any")
 RETURNS integer
 AS 'MODULE_PATHNAME', 'tablescan_bucket'
 LANGUAGE C VOLATILE;
+
+-- What the last Paimon scan planned in this backend did (point-in-time copy).
+CREATE FUNCTION tablescan_last_metrics(
+    OUT manifests_read bigint, OUT manifests_skipped bigint, OUT entries_read bigint,
+    OUT files_total bigint, OUT files_kept bigint,
+    OUT files_pruned_partition bigint, OUT files_pruned_bucket bigint,
+    OUT files_pruned_stats bigint,
+    OUT partitions_total bigint, OUT partitions_kept bigint,
+    OUT buckets_total bigint, OUT buckets_kept bigint,
+    OUT planning_ms double precision)
+RETURNS record
+AS 'MODULE_PATHNAME', 'tablescan_last_metrics'
+LANGUAGE C VOLATILE;

@@ -164,3 +164,38 @@ tablescan_bucket(PG_FUNCTION_ARGS)
 		tablescan_report(&err);
 	PG_RETURN_INT32(bucket);
 }
+
+/*
+ * tablescan_last_metrics(): what the last Paimon scan planned in this
+ * backend did (the seed's GetMetrics), as a point-in-time copy.
+ */
+PG_FUNCTION_INFO_V1(tablescan_last_metrics);
+
+Datum
+tablescan_last_metrics(PG_FUNCTION_ARGS)
+{
+	ts_scan_metrics m;
+	TupleDesc	desc;
+	Datum		values[13];
+	bool		nulls[13] = {0};
+
+	if (!tablescan_last_plan_metrics(&m))
+		PG_RETURN_NULL();
+	if (get_call_result_type(fcinfo, NULL, &desc) != TYPEFUNC_COMPOSITE)
+		elog(ERROR, "return type must be a row type");
+	desc = BlessTupleDesc(desc);
+	values[0] = Int64GetDatum(m.manifests_read);
+	values[1] = Int64GetDatum(m.manifests_skipped);
+	values[2] = Int64GetDatum(m.entries_read);
+	values[3] = Int64GetDatum(m.files_total);
+	values[4] = Int64GetDatum(m.files_kept);
+	values[5] = Int64GetDatum(m.files_pruned_partition);
+	values[6] = Int64GetDatum(m.files_pruned_bucket);
+	values[7] = Int64GetDatum(m.files_pruned_stats);
+	values[8] = Int64GetDatum(m.partitions_total);
+	values[9] = Int64GetDatum(m.partitions_kept);
+	values[10] = Int64GetDatum(m.buckets_total);
+	values[11] = Int64GetDatum(m.buckets_kept);
+	values[12] = Float8GetDatum(m.planning_ms);
+	PG_RETURN_DATUM(HeapTupleGetDatum(heap_form_tuple(desc, values, nulls)));
+}

@@ -234,9 +234,29 @@ tablescan_make_context(TsTableOptions *opts, ts_scan_context *ctx)
  * map the relation's columns to fields, turn the clauses into a predicate
  * (with econtext: Params and stable expressions evaluated too) and prune.
  */
+/* The metrics of the last plan made in this backend (tablescan_last_metrics). */
+static ts_scan_metrics last_metrics;
+static bool have_last_metrics = false;
+
+static void
+remember_metrics(const ts_plan *plan)
+{
+	last_metrics = plan->metrics;
+	have_last_metrics = true;
+}
+
+bool
+tablescan_last_plan_metrics(ts_scan_metrics *out)
+{
+	if (have_last_metrics)
+		*out = last_metrics;
+	return have_last_metrics;
+}
+
 ts_plan *
 tablescan_plan_relation(TsTableOptions *opts, Relation rel, Index relid, List *clauses,
-						struct ExprContext *econtext, int **att_field, char **predicate_text)
+						struct ExprContext *econtext, int64 limit, int **att_field,
+						char **predicate_text)
 {
 	ts_scan_context ctx;
 	ts_err		err = {0};
@@ -254,11 +274,13 @@ tablescan_plan_relation(TsTableOptions *opts, Relation rel, Index relid, List *c
 		pred = tablescan_quals_to_predicate(clauses, relid, map, RelationGetDescr(rel)->natts,
 											plan->schema, econtext);
 	ctx.predicate = pred;
+	ctx.limit = limit;
 	if (!ts_scan_execute(plan, &ctx, &err))
 	{
 		ts_plan_free(plan);
 		tablescan_report(&err);
 	}
+	remember_metrics(plan);
 	if (att_field)
 		*att_field = map;
 	if (predicate_text)
@@ -278,5 +300,6 @@ tablescan_plan(TsTableOptions *opts, const struct ts_predicate *pred)
 	plan = ts_scan_plan(&ctx, &err);
 	if (plan == NULL)
 		tablescan_report(&err);
+	remember_metrics(plan);
 	return plan;
 }

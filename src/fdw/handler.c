@@ -45,7 +45,9 @@ enum FdwScanPrivateIndex
 	/* Integer list of attribute numbers the query needs (0 = whole row) */
 	FdwScanPrivateAttnums,
 	/* String list of EXPLAIN properties: name, value, name, value ... */
-	FdwScanPrivateExplain
+	FdwScanPrivateExplain,
+	/* Integer (as a String node): rows a LIMIT needs from this scan, -1 */
+	FdwScanPrivateLimit
 };
 
 /* Planner-side state kept in baserel->fdw_private. */
@@ -53,6 +55,7 @@ typedef struct TsPlanState
 {
 	TsTableOptions *opts;
 	ts_plan    *plan;
+	int64		limit;			/* rows a LIMIT needs, -1 = all */
 	char	   *predicate;		/* pushed predicate as text, or NULL */
 	double		rows;
 	double		bytes;
@@ -147,6 +150,30 @@ tablescan_map_columns(Relation rel, const ts_schema *schema)
 
 /* ---- planning ---------------------------------------------------------- */
 
+/*
+ * The rows a LIMIT needs from this scan, when nothing between the scan and
+ * the Limit node can drop, reorder or multiply rows: a single-relation query
+ * without quals, ORDER BY, grouping or DISTINCT (PostgreSQL already clears
+ * limit_tuples for grouping, aggregates, windows and SRFs).  -1 otherwise.
+ * The scan then plans only files enough to hold that many rows.
+ */
+static int64
+scan_limit(PlannerInfo *root, RelOptInfo *baserel)
+{
+	Query	   *parse = root->parse;
+
+	if (root->limit_tuples <= 0 || root->limit_tuples > (double) PG_INT64_MAX / 2)
+		return -1;
+	if (parse->sortClause != NIL || parse->distinctClause != NIL ||
+		parse->hasAggs || parse->groupClause != NIL || parse->hasWindowFuncs ||
+		parse->hasTargetSRFs || parse->rowMarks != NIL || parse->setOperations != NULL)
+		return -1;
+	if (baserel->baserestrictinfo != NIL || baserel->reloptkind != RELOPT_BASEREL ||
+		bms_membership(root->all_baserels) != BMS_SINGLETON)
+		return -1;
+	return (int64) root->limit_tuples;
+}
+
 static void
 tablescanGetForeignRelSize(PlannerInfo *root, RelOptInfo *baserel, Oid foreigntableid)
 {
@@ -157,9 +184,10 @@ tablescanGetForeignRelSize(PlannerInfo *root, RelOptInfo *baserel, Oid foreignta
 	Relation	rel = table_open(foreigntableid, NoLock);
 
 	ps->opts = tablescan_get_options(foreigntableid);
+	ps->limit = scan_limit(root, baserel);
 	ps->plan = tablescan_plan_relation(ps->opts, rel, baserel->relid,
 									   extract_actual_clauses(baserel->baserestrictinfo, false),
-									   NULL, NULL, &ps->predicate);
+									   NULL, ps->limit, NULL, &ps->predicate);
 	table_close(rel, NoLock);
 	for (int s = 0; s < ps->plan->nsplits; s++)
 		for (int f = 0; f < ps->plan->splits[s].nfiles; f++)
@@ -339,6 +367,11 @@ explain_properties(TsPlanState *ps)
 		l = lappend(l, makeString("Bucket Pruning"));
 		l = lappend(l, makeString(pstrdup(plan->bucket_pruning)));
 	}
+	if (ps->limit >= 0)
+	{
+		l = lappend(l, makeString("Limit"));
+		l = lappend(l, makeString(psprintf(INT64_FORMAT, ps->limit)));
+	}
 	l = lappend(l, makeString("Data Files"));
 	l = lappend(l, makeString(psprintf(INT64_FORMAT " of " INT64_FORMAT,
 									   files, Max(plan->metrics.files_total, files))));
@@ -377,7 +410,8 @@ tablescanGetForeignPlan(PlannerInfo *root, RelOptInfo *baserel, Oid foreigntable
 	}
 
 	return make_foreignscan(tlist, scan_clauses, baserel->relid, NIL,
-							list_make2(attnums, explain_properties(ps)),
+							list_make3(attnums, explain_properties(ps),
+									   makeString(psprintf(INT64_FORMAT, ps->limit))),
 							NIL, NIL, outer_plan);
 }
 
@@ -427,7 +461,10 @@ start_scan(ForeignScanState *node, TsScanState *st)
 	st->batch_pos = 0;
 	st->opts = tablescan_get_options(RelationGetRelid(rel));
 	st->plan = tablescan_plan_relation(st->opts, rel, fs->scan.scanrelid, fs->scan.plan.qual,
-									   node->ss.ps.ps_ExprContext, &field_of_att, NULL);
+									   node->ss.ps.ps_ExprContext,
+									   pg_strtoint64(strVal(list_nth(fs->fdw_private,
+																	 FdwScanPrivateLimit))),
+									   &field_of_att, NULL);
 
 	st->natts = desc->natts;
 	st->att_field = palloc(sizeof(int) * Max(desc->natts, 1));

@@ -56,7 +56,8 @@ extern ts_plan *tablescan_plan(TsTableOptions *opts, const struct ts_predicate *
 struct ExprContext;
 extern ts_plan *tablescan_plan_relation(TsTableOptions *opts, Relation rel, Index relid,
 										List *clauses, struct ExprContext *econtext,
-										int **att_field, char **predicate_text);
+										int64 limit, int **att_field, char **predicate_text);
+extern bool tablescan_last_plan_metrics(ts_scan_metrics *out);
 extern bool tablescan_enable_pruning;
 
 /* ---- datum.c ----------------------------------------------------------- */
