@@ -414,8 +414,35 @@ decode_plain(pq_leaf *l, const uint8_t **pp, const uint8_t *end, uint64_t *bitpo
 
 		if ((uint64_t) (end - p) < (uint64_t) sz * (uint64_t) n)
 			return leaf_error(l, err, TS_ERR_CORRUPT, "truncated PLAIN values");
-		for (int i = 0; i < n; i++, p += sz)
-			load_fixed(l, p, &out[i]);
+		switch (l->phys)
+		{
+			case PQ_INT32:
+				for (int i = 0; i < n; i++, p += 4)
+				{
+					out[i].isnull = false;
+					out[i].v.i = (int32_t) ts_load_le32(p);
+				}
+				break;
+			case PQ_INT64:
+				for (int i = 0; i < n; i++, p += 8)
+				{
+					out[i].isnull = false;
+					out[i].v.i = (int64_t) ts_load_le64(p);
+				}
+				break;
+			case PQ_DOUBLE:
+				for (int i = 0; i < n; i++, p += 8)
+				{
+					uint64_t	u = ts_load_le64(p);
+
+					out[i].isnull = false;
+					memcpy(&out[i].v.d, &u, 8);
+				}
+				break;
+			default:
+				for (int i = 0; i < n; i++, p += sz)
+					load_fixed(l, p, &out[i]);
+		}
 		*pp = p;
 		return true;
 	}
@@ -490,17 +517,28 @@ read_dictionary(pq_leaf *l, const pq_page_header *h, const uint8_t *data, ts_err
 
 static bool
 init_levels(pq_leaf *l, pq_rle *r, int max_level, const uint8_t **pp, const uint8_t *end,
-			int encoding, bool v1, int32_t v2_len, ts_err *err)
+			int encoding, bool v1, int32_t v2_len, int32_t num_values, ts_err *err)
 {
 	const uint8_t *p = *pp;
 	uint32_t	len;
 
 	if (max_level == 0)
 		return true;
+	if (v1 && encoding == PQ_ENC_BIT_PACKED)
+	{
+		int			bw = pq_bit_width((uint64_t) max_level);
+		uint64_t	bytes = ((uint64_t) num_values * bw + 7) / 8;
+
+		if (bytes > (uint64_t) (end - p))
+			return leaf_error(l, err, TS_ERR_CORRUPT, "BIT_PACKED level data longer than its page");
+		pq_bitpacked_init(r, p, (size_t) bytes, bw);
+		*pp = p + bytes;
+		return true;
+	}
 	if (v1)
 	{
 		if (encoding != PQ_ENC_RLE)
-			return leaf_error(l, err, TS_ERR_UNSUPPORTED, "BIT_PACKED levels are not supported");
+			return leaf_error(l, err, TS_ERR_UNSUPPORTED, "unsupported level encoding");
 		if (end - p < 4)
 			return leaf_error(l, err, TS_ERR_CORRUPT, "truncated level data");
 		len = ts_load_le32(p);
@@ -642,7 +680,7 @@ next_page(pq_leaf *l, ts_err *err)
 		if ((uint64_t) h.compressed_size > left)
 			return leaf_error(l, err, TS_ERR_CORRUPT, "page extends past the column chunk");
 		if (h.uncompressed_size > l->max_page_size)
-			return leaf_error(l, err, TS_ERR_CORRUPT, "page larger than the column chunk's uncompressed size");
+			return leaf_error(l, err, TS_ERR_CORRUPT, "page larger than its column chunk");
 		data = l->cur.p;
 		l->cur.p += h.compressed_size;
 
@@ -674,8 +712,8 @@ next_page(pq_leaf *l, ts_err *err)
 				return ts_error_context(err, "column \"%s\" data page", l->path);
 			p = l->page_buf;
 			end = p + h.uncompressed_size;
-			if (!init_levels(l, &l->rep_dec, l->max_rep, &p, end, h.rep_encoding, true, 0, err) ||
-				!init_levels(l, &l->def_dec, l->max_def, &p, end, h.def_encoding, true, 0, err))
+			if (!init_levels(l, &l->rep_dec, l->max_rep, &p, end, h.rep_encoding, true, 0, h.num_values, err) ||
+				!init_levels(l, &l->def_dec, l->max_def, &p, end, h.def_encoding, true, 0, h.num_values, err))
 				return false;
 			l->vp = p;
 			l->vend = end;
@@ -690,8 +728,8 @@ next_page(pq_leaf *l, ts_err *err)
 			if ((int64_t) h.rep_len + h.def_len > h.compressed_size ||
 				(int64_t) h.rep_len + h.def_len > h.uncompressed_size)
 				return leaf_error(l, err, TS_ERR_CORRUPT, "level lengths exceed the page");
-			if (!init_levels(l, &l->rep_dec, l->max_rep, &p, end, 0, false, h.rep_len, err) ||
-				!init_levels(l, &l->def_dec, l->max_def, &p, end, 0, false, h.def_len, err))
+			if (!init_levels(l, &l->rep_dec, l->max_rep, &p, end, 0, false, h.rep_len, 0, err) ||
+				!init_levels(l, &l->def_dec, l->max_def, &p, end, 0, false, h.def_len, 0, err))
 				return false;
 			p = data + h.rep_len + h.def_len;
 			vlen = h.compressed_size - h.rep_len - h.def_len;
@@ -728,9 +766,11 @@ pq_leaf_start(pq_leaf *l, size_t len, const pq_column_chunk *cc, ts_err *err)
 	ts_cursor_init(&l->cur, l->chunk, len);
 	l->codec = cc->codec;
 	l->values_left = cc->num_values;
-	l->max_page_size = cc->total_uncompressed_size > 0 &&
-		cc->total_uncompressed_size < PQ_MAX_PAGE_SIZE ?
-		cc->total_uncompressed_size : PQ_MAX_PAGE_SIZE;
+	/* a page is never larger than its chunk; allow some slack for writers */
+	l->max_page_size = cc->total_uncompressed_size > ((int64_t) 16 << 20) ?
+		cc->total_uncompressed_size : ((int64_t) 16 << 20);
+	if (l->max_page_size > PQ_MAX_PAGE_SIZE)
+		l->max_page_size = PQ_MAX_PAGE_SIZE;
 	l->page_left = 0;
 	l->nbuf = l->pos = l->nvals = l->vpos = 0;
 	if (!pq_codec_supported(cc->codec))

@@ -32,6 +32,31 @@ pq_rle_init(pq_rle *r, const uint8_t *p, size_t len, int bit_width)
 	r->bit_width = bit_width;
 }
 
+void
+pq_bitpacked_init(pq_rle *r, const uint8_t *p, size_t len, int bit_width)
+{
+	pq_rle_init(r, p, len, bit_width);
+	r->msb = true;
+}
+
+static bool
+msb_get(pq_rle *r, uint32_t *out, int n, ts_err *err)
+{
+	uint64_t	nbits = (uint64_t) (r->end - r->p) * 8;
+
+	if (r->bp_pos + (uint64_t) n * r->bit_width > nbits)
+		return ts_error(err, TS_ERR_CORRUPT, "BIT_PACKED levels ended early");
+	for (int i = 0; i < n; i++)
+	{
+		uint32_t	v = 0;
+
+		for (int b = 0; b < r->bit_width; b++, r->bp_pos++)
+			v = (v << 1) | ((r->p[r->bp_pos >> 3] >> (7 - (r->bp_pos & 7))) & 1);
+		out[i] = v;
+	}
+	return true;
+}
+
 static bool
 rle_next_run(pq_rle *r, ts_err *err)
 {
@@ -92,6 +117,8 @@ pq_rle_get(pq_rle *r, uint32_t *out, int n, ts_err *err)
 	int			bw = r->bit_width;
 	uint32_t	mask = bw >= 32 ? 0xffffffffu : ((1u << bw) - 1);
 
+	if (r->msb)
+		return msb_get(r, out, n, err);
 	while (i < n)
 	{
 		if (r->rle_left > 0)

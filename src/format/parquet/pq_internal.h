@@ -40,6 +40,7 @@ typedef struct pq_thrift
 	ts_cursor	c;
 	int			depth;
 	ts_err	   *err;
+	size_t		budget;			/* bytes the decoded metadata may still take */
 } pq_thrift;
 
 /* one struct level: remembers the last field id for delta encoding */
@@ -233,9 +234,12 @@ typedef struct pq_rle
 	uint32_t	bp_left;		/* values left in the current bit-packed run */
 	const uint8_t *bp;			/* start of the bit-packed run */
 	uint64_t	bp_pos;			/* bit position inside the run */
+	bool		msb;			/* deprecated BIT_PACKED levels: MSB first */
 } pq_rle;
 
 void		pq_rle_init(pq_rle *r, const uint8_t *p, size_t len, int bit_width);
+/* the deprecated BIT_PACKED level encoding (data page v1 only) */
+void		pq_bitpacked_init(pq_rle *r, const uint8_t *p, size_t len, int bit_width);
 /* Decode exactly n values; false (corrupt) when the data ends early. */
 bool		pq_rle_get(pq_rle *r, uint32_t *out, int n, ts_err *err);
 

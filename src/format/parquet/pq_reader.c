@@ -15,7 +15,7 @@
 #include "format/parquet/pq_internal.h"
 
 #define PQ_MAX_SCHEMA_DEPTH 64
-#define PQ_MAX_FOOTER ((int64_t) 256 << 20)
+#define PQ_MAX_FOOTER ((int64_t) 64 << 20)
 #define PQ_MAX_MULTISET 10000000	/* elements of one multiset value */
 
 typedef struct pq_node
@@ -400,13 +400,8 @@ build_repeated(pq_reader *r, pq_asm *a, int node, const ts_type *t, const char *
 			ts_free(sub);
 			return ts_error(err, TS_ERR_NOMEM, "out of memory");
 		}
-		if (enode == rnode)
-		{
-			/* the repeated node is the element: it is never null itself */
-			ok = build_asm(r, &a->children[0], enode, t->element, sub, depth + 1, err);
-		}
-		else
-			ok = build_asm(r, &a->children[0], enode, t->element, sub, depth + 1, err);
+		/* (2-level lists: the repeated node is the element, never null itself) */
+		ok = build_asm(r, &a->children[0], enode, t->element, sub, depth + 1, err);
 		ts_free(sub);
 		if (!ok)
 			return false;
@@ -1048,8 +1043,10 @@ read_footer(pq_reader *r, ts_err *err)
 	if (memcmp(head, "PAR1", 4) != 0 || memcmp(tail + 4, "PAR1", 4) != 0)
 		return ts_error(err, TS_ERR_CORRUPT, "wrong magic (not a Parquet file, or truncated)");
 	flen = ts_load_le32(tail);
-	if ((int64_t) flen > r->file_size - 12 || (int64_t) flen > PQ_MAX_FOOTER || flen == 0)
+	if ((int64_t) flen > r->file_size - 12 || flen == 0)
 		return ts_error(err, TS_ERR_CORRUPT, "footer length %u does not fit the file", flen);
+	if ((int64_t) flen > PQ_MAX_FOOTER)
+		return ts_error(err, TS_ERR_UNSUPPORTED, "footer of %u bytes is larger than 64 MB", flen);
 	r->footer = ts_malloc(flen);
 	if (!r->footer)
 		return ts_error(err, TS_ERR_NOMEM, "out of memory");
