@@ -29,6 +29,20 @@ fi
 step unit tests
 bash test/run-unit.sh build/unit | tee "$LOG/unit.log" | tail -25
 
+step "differential tests against DuckDB (npm @duckdb/node-api)"
+for d in parquet formattable; do
+    out=$(bash test/$d/run.sh 2>&1); rc=$?
+    printf '%s\n' "$out" > "$LOG/duckdb-$d.log"
+    line=$(printf '%s\n' "$out" | grep -E '^[0-9]+ passed, [0-9]+ failed' | tail -1)
+    if [ -z "$line" ]; then
+        printf '%s\n' "$out" | tail -15
+        line="0 passed, 1 failed"
+    elif [ $rc -ne 0 ]; then
+        printf '%s\n' "$out" | grep -iE 'fail|mismatch|error' | head -15
+    fi
+    echo "duckdb-$d: $line" | tee -a "$LOG/unit.log"
+done
+
 step fixtures
 export TS_FIXTURES=/tmp/tablescan_fdw_fixtures
 bash test/make-fixtures.sh "$TS_FIXTURES" >"$LOG/fixtures.log" 2>&1 || { tail -20 "$LOG/fixtures.log"; echo "fixtures: 0 passed, 1 failed" >> "$LOG/unit.log"; }
@@ -43,6 +57,6 @@ total_p=0; total_f=0
 while read -r p f; do
     total_p=$((total_p + p)); total_f=$((total_f + f))
 done < <(cat "$LOG/unit.log" "$LOG/pg.log" |
-         sed -n 's/^\(unit\|fixtures\|regress\|conformance\): \([0-9]*\) passed, \([0-9]*\) failed.*/\2 \3/p')
+         sed -n 's/^\([a-z-]*\): \([0-9]*\) passed, \([0-9]*\) failed.*/\2 \3/p')
 echo "$total_p passed, $total_f failed"
 [ "$total_f" -eq 0 ]
