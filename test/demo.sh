@@ -23,4 +23,4 @@ build/tools/ts_gen "$DEMO/warehouse/sales.db/customers" \
     --column 'id:INT NOT NULL' --column name:STRING --column 'city:VARCHAR(20)' --rows 100
 chmod -R a+rX "$DEMO"
 
-pg_virtualenv -v 15 psql -X -e -v ON_ERROR_STOP=1 -v warehouse="$DEMO/warehouse" -f test/demo.sql
+pg_virtualenv -t -v 15 psql -X -e -v ON_ERROR_STOP=1 -v warehouse="$DEMO/warehouse" -f test/demo.sql

@@ -48,7 +48,7 @@ export TS_FIXTURES=/tmp/tablescan_fdw_fixtures
 bash test/make-fixtures.sh "$TS_FIXTURES" >"$LOG/fixtures.log" 2>&1 || { tail -20 "$LOG/fixtures.log"; echo "fixtures: 0 passed, 1 failed" >> "$LOG/unit.log"; }
 
 step pg_regress and conformance '(pg_virtualenv)'
-pg_virtualenv -v 15 bash test/pg-tests.sh 2>&1 | tee "$LOG/pg.log" | grep -vE '^(ok|PASS) ' | tail -60
+pg_virtualenv -t -v 15 bash test/pg-tests.sh 2>&1 | tee "$LOG/pg.log" | grep -vE '^(ok|PASS) ' | tail -60
 grep -q '^regress: ' "$LOG/pg.log" || echo "regress: 0 passed, 1 failed (pg_virtualenv did not run the suites)" >> "$LOG/pg.log"
 grep -q '^conformance: ' "$LOG/pg.log" || echo "conformance: 0 passed, 1 failed (the runner did not finish)" >> "$LOG/pg.log"
 
