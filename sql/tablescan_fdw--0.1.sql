@@ -44,3 +44,10 @@ CREATE FUNCTION tablescan_last_metrics(
 RETURNS record
 AS 'MODULE_PATHNAME', 'tablescan_last_metrics'
 LANGUAGE C VOLATILE;
+
+-- The partitions of a format table (the seed's ListPartitions): each as
+-- jsonb of its partition values keyed by field name, in a stable order.
+CREATE FUNCTION tablescan_partitions(regclass)
+RETURNS SETOF jsonb
+AS 'MODULE_PATHNAME', 'tablescan_partitions'
+LANGUAGE C STRICT VOLATILE;

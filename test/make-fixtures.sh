@@ -57,3 +57,56 @@ size=$(stat -c %s "$f"); printf '\377\377\377\377' | dd of="$f" bs=1 seek=$((siz
 
 chmod -R a+rX "$OUT"
 echo "fixtures written to $OUT"
+
+# ---- format tables (issue 7): plain CSV / JSON trees, Hive-partitioned ----
+#   DIR/formattable/events_csv     no schema: dt (DATE) / region (STRING) partitions,
+#                                  columns id, name, amount in the files (no header);
+#                                  row i (1..120): dt = 2024-01-0(1 + i%3),
+#                                  region = eu|us|NULL (default partition)|"x/y" (escaped) by i%4,
+#                                  name = "n<i>" (empty = NULL when i%10 = 0), amount = i * 1.25,
+#                                  file part-1.csv when i%5 = 0 else part-0.csv (12 partitions,
+#                                  24 files); plus staging / hidden / non-partition entries
+#   DIR/warehouse/ft.db/events_json  a table directory whose schema/schema-0 says
+#                                  type=format-table, file.format=json, partition key k INT;
+#                                  row i (1..30): k = i%3 (k=0 written as the default partition
+#                                  -> NULL), v = "v<i>", n = i * 1000000007
+FT=$OUT/formattable/events_csv
+mkdir -p "$FT"
+awk -v root="$FT" 'BEGIN {
+    split("eu us __DEFAULT_PARTITION__ x%2Fy", reg, " ");
+    for (i = 1; i <= 120; i++) {
+        dir = sprintf("%s/dt=2024-01-0%d/region=%s", root, 1 + i % 3, reg[1 + i % 4]);
+        system("mkdir -p \"" dir "\"");
+        name = (i % 10 == 0) ? "" : "n" i;
+        printf "%d,%s,%.2f\n", i, name, i * 1.25 >> (dir "/part-" (i % 5 == 0 ? 1 : 0) ".csv");
+    }
+}'
+mkdir -p "$FT/_temporary/0/dt=2024-01-01/region=eu" "$FT/dt=bogus/region=eu"
+echo '999,ghost,0' > "$FT/_temporary/0/dt=2024-01-01/region=eu/part-9.csv"
+echo '998,ghost,0' > "$FT/dt=bogus/region=eu/part-0.csv"
+echo '997,ghost,0' > "$FT/dt=2024-01-01/region=eu/.part-0.csv.crc"
+: > "$FT/_SUCCESS"
+# a malformed row (FAILFAST / DROPMALFORMED tests) in a separate tree
+mkdir -p "$OUT/formattable/bad_csv"
+printf '1,a,1.00\n2,b,not-a-number\n3,c,3.00\n' > "$OUT/formattable/bad_csv/part-0.csv"
+
+FJ=$W/ft.db/events_json
+mkdir -p "$FJ/schema"
+cat > "$FJ/schema/schema-0" <<'JSON'
+{"version": 3, "id": 0,
+ "fields": [ {"id": 0, "name": "k", "type": "INT"},
+             {"id": 1, "name": "v", "type": "STRING"},
+             {"id": 2, "name": "n", "type": "BIGINT"} ],
+ "highestFieldId": 2, "partitionKeys": ["k"], "primaryKeys": [],
+ "options": {"type": "format-table", "file.format": "json"}}
+JSON
+awk -v root="$FJ" 'BEGIN {
+    for (i = 1; i <= 30; i++) {
+        k = i % 3; kd = (k == 0) ? "__DEFAULT_PARTITION__" : k;
+        dir = root "/k=" kd;
+        system("mkdir -p \"" dir "\"");
+        printf "{\"v\": \"v%d\", \"n\": %.0f}\n", i, i * 1000000007 >> (dir "/data-0.json");
+    }
+}'
+chmod -R a+rX "$OUT"
+echo "format-table fixtures written to $OUT/formattable and $W/ft.db"

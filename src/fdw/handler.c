@@ -663,5 +663,6 @@ tablescan_fdw_handler(PG_FUNCTION_ARGS)
 	routine->EndForeignScan = tablescanEndForeignScan;
 	routine->ExplainForeignScan = tablescanExplainForeignScan;
 	routine->ImportForeignSchema = tablescanImportForeignSchema;
+	routine->AnalyzeForeignTable = tablescanAnalyzeForeignTable;
 	PG_RETURN_POINTER(routine);
 }

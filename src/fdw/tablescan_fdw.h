@@ -91,6 +91,12 @@ extern bool tablescan_datum_to_field_value(Datum d, Oid typid, const ts_type *ta
 										   ts_value *out);
 extern char *tablescan_predicate_text(const struct ts_predicate *p, const ts_schema *schema);
 
+/* ---- analyze.c --------------------------------------------------------- */
+
+#include "foreign/fdwapi.h"
+extern bool tablescanAnalyzeForeignTable(Relation relation, AcquireSampleRowsFunc *func,
+										 BlockNumber *totalpages);
+
 /* ---- import.c ---------------------------------------------------------- */
 
 extern List *tablescanImportForeignSchema(ImportForeignSchemaStmt *stmt, Oid serverOid);

@@ -7,7 +7,9 @@
  * types differ; fields the file's schema lacks read as NULL; partition
  * columns come from the split's partition row, never from the file.  For
  * key-value (primary-key) files also _SEQUENCE_NUMBER and _VALUE_KIND.
- * Applies the file's deletion vector by row position.
+ * Format-table files (PAIMON-FORMAT.md 8) hold only the non-partition
+ * columns: CSV columns are requested by position among them, the other
+ * formats by name.  Applies the file's deletion vector by row position.
  */
 #include <string.h>
 
@@ -85,6 +87,18 @@ partition_index(const ts_schema *s, const char *name)
 		if (strcmp(s->partition_keys[i], name) == 0)
 			return i;
 	return -1;
+}
+
+/* 0-based position of field fi among the schema's non-partition fields. */
+static int32_t
+format_file_position(const ts_schema *s, int fi)
+{
+	int32_t		pos = 0;
+
+	for (int i = 0; i < fi; i++)
+		if (partition_index(s, s->fields[i].name) < 0)
+			pos++;
+	return pos;
 }
 
 /* Add a file column (deduplicated by field id); returns its index. */
@@ -172,6 +186,18 @@ ts_data_file_open(ts_plan *plan, const ts_split *split, const ts_scan_file *file
 		{
 			ts_error_context(err, "data file \"%s\"", path);
 			goto fail;
+		}
+		if (plan->kind == TS_TABLE_FORMAT)
+		{
+			/*
+			 * Format-table files hold only the non-partition columns and
+			 * know nothing of field ids: CSV by position among those
+			 * columns, the other formats by name.
+			 */
+			r->map[i].src = add_rcol(r, file->format == TS_FORMAT_CSV ?
+									 format_file_position(rs, di) : -1,
+									 ds->fields[di].name, ds->fields[di].type);
+			continue;
 		}
 		r->map[i].src = add_rcol(r, ds->fields[di].id, ds->fields[di].name, ds->fields[di].type);
 	}

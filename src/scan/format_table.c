@@ -300,9 +300,10 @@ add_partition(ft_walk *w, const char *dir, ts_err *err)
 	ts_ft_partition *p;
 
 	/* the same directory may be reached from two filter prefixes */
-	for (int i = 0; i < l->npartitions; i++)
-		if (strcmp(l->partitions[i].path, dir) == 0)
-			return true;
+	if (l->metrics.start_prefixes > 1)
+		for (int i = 0; i < l->npartitions; i++)
+			if (strcmp(l->partitions[i].path, dir) == 0)
+				return true;
 	if (l->npartitions == w->cap_parts)
 	{
 		int			nc = w->cap_parts ? w->cap_parts * 2 : 16;
@@ -401,7 +402,6 @@ descend(ft_walk *w, const char *dir, int level, ts_err *err)
 
 	if (level == w->req->nkeys)
 	{
-		w->l->metrics.partitions_listed++;
 		if (!prefix_passes(w, level))
 			return true;
 		return add_partition(w, dir, err);
@@ -425,8 +425,9 @@ descend(ft_walk *w, const char *dir, int level, ts_err *err)
 		char	   *sub;
 		bool		is_part;
 
-		if ((name[0] == '.' || name[0] == '_') &&
-			!(w->req->path_only_value && strcmp(name, w->default_name) == 0))
+		if (((name[0] == '.' || name[0] == '_') &&
+			 !(w->req->path_only_value && strcmp(name, w->default_name) == 0)) ||
+			(level == 0 && w->req->skip_top && strcmp(name, w->req->skip_top) == 0))
 		{
 			w->l->metrics.dirs_ignored++;
 			continue;
@@ -445,7 +446,9 @@ descend(ft_walk *w, const char *dir, int level, ts_err *err)
 		ok = take_dir_value(w, level, name, &is_part, err);
 		if (ok && !is_part)
 			w->l->metrics.dirs_ignored++;
-		else if (ok && prefix_passes(w, level + 1))
+		else if (ok && level + 1 == w->req->nkeys)
+			w->l->metrics.partitions_listed++;	/* a leaf seen, kept or not */
+		if (ok && is_part && prefix_passes(w, level + 1))
 			ok = descend(w, sub, level + 1, err);
 		ts_free(sub);
 	}
@@ -496,13 +499,26 @@ descend_from_prefix(ft_walk *w, const ts_option *branch, ts_err *err)
 		ok = take_dir_value(w, level, name, &is_part, err);
 		sub = ok ? ts_path_join(dir, name) : NULL;
 		ts_free(name);
+		if (!ok || sub == NULL)
+		{
+			ts_free(dir);
+			return ok ? ts_error(err, TS_ERR_NOMEM, "out of memory") : false;
+		}
+		if (is_part && !ts_path_is_dir(sub))
+		{
+			/*
+			 * No directory spelled the way Paimon escapes the value: another
+			 * writer may spell it differently (or the table root may be
+			 * missing), so list this level and match by unescaped value.
+			 */
+			ts_free(sub);
+			break;
+		}
 		ts_free(dir);
 		dir = sub;
-		if (!ok)
-			return false;
-		if (dir == NULL)
-			return ts_error(err, TS_ERR_NOMEM, "out of memory");
-		if (!is_part || !ts_path_is_dir(dir) || !prefix_passes(w, level + 1))
+		if (is_part && level + 1 == req->nkeys)
+			w->l->metrics.partitions_listed++;
+		if (!is_part || !prefix_passes(w, level + 1))
 		{
 			ts_free(dir);
 			return true;		/* nothing there */
@@ -575,6 +591,9 @@ walk_files(ft_walk *w, const char *dir, int partition, int depth, ts_err *err)
 		char	   *sub;
 
 		if (names[i][0] == '.' || names[i][0] == '_')
+			continue;
+		if (depth == 0 && partition < 0 && w->req->skip_top &&
+			strcmp(names[i], w->req->skip_top) == 0)
 			continue;
 		sub = ts_path_join(dir, names[i]);
 		if (sub == NULL)

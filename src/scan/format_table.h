@@ -55,6 +55,12 @@ typedef struct ts_ft_request
 	ts_ft_partition_pred pred;	/* may be NULL */
 	void	   *pred_arg;
 	bool		list_files;		/* false: partitions only (ListPartitions) */
+	/*
+	 * A name directly below table_path that is never data nor a partition
+	 * (the "schema" directory when a format table's files live next to
+	 * its schema files); NULL = none.
+	 */
+	const char *skip_top;
 } ts_ft_request;
 
 typedef struct ts_ft_partition
@@ -74,7 +80,7 @@ typedef struct ts_ft_metrics
 {
 	int64_t		dirs_listed;	/* directories whose entries were read */
 	int64_t		dirs_ignored;	/* entries skipped as not-a-partition */
-	int64_t		partitions_listed;	/* leaf partitions reached */
+	int64_t		partitions_listed;	/* leaf partition dirs seen, kept or not */
 	int64_t		partitions_kept;	/* after filter + predicate */
 	int64_t		files;			/* data files listed */
 	int			start_prefixes; /* directories the listing started from */

@@ -11,6 +11,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "scan/format_plan.h"
 #include "scan/scan_internal.h"
 
 static double
@@ -230,7 +231,7 @@ ts_scan_prepare(const ts_scan_context *ctx, ts_err *err)
 	}
 	ts_arena_init(&plan->arena, 64 * 1024);
 	if (!scan_resolve_table(plan, ctx, err) ||
-		!scan_choose_snapshot(plan, err))
+		(plan->kind != TS_TABLE_FORMAT && !scan_choose_snapshot(plan, err)))
 	{
 		ts_plan_free(plan);
 		return NULL;
@@ -255,6 +256,13 @@ ts_scan_execute(ts_plan *plan, const ts_scan_context *ctx, ts_err *err)
 	if (plan->splits != NULL || plan->metrics.manifests_read > 0)
 		return ts_error(err, TS_ERR_INVALID, "scan plan of \"%s\" was already executed",
 						plan->table_path);
+	if (plan->kind == TS_TABLE_FORMAT)
+	{
+		if (!ts_format_plan_execute(plan, ctx, err))
+			return false;
+		plan->metrics.planning_ms += now_ms() - start;
+		return true;
+	}
 	if (!setup_state(plan, ctx, &st, err))
 		return false;
 

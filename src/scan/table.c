@@ -13,8 +13,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "base/ts_fs.h"
+#include "scan/format_plan.h"
 #include "scan/scan_internal.h"
 
 char *
@@ -236,13 +238,9 @@ scan_resolve_table(ts_plan *plan, const ts_scan_context *ctx, ts_err *err)
 	{
 		const char *type = ts_plan_option(plan, "type");
 
-		if (type && strcmp(type, "format-table") == 0)
-		{
-			plan->kind = TS_TABLE_FORMAT;
-			return ts_error(err, TS_ERR_UNSUPPORTED,
-							"table \"%s\" is a format table (type=format-table), which this scan does not plan",
-							plan->table_path);
-		}
+		/* format tables: no snapshots, the listing is the table (format_plan.c) */
+		if (type && strcasecmp(type, "format-table") == 0)
+			return ts_format_plan_resolve(plan, ctx, err);
 	}
 	plan->kind = schema->nprimary_keys > 0 ? TS_TABLE_PRIMARY_KEY : TS_TABLE_APPEND;
 

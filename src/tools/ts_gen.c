@@ -1,5 +1,8 @@
 /*
- * ts_gen.c - write deterministic Paimon APPEND tables for tests (fixture generator).
+ * ts_gen.c - write deterministic Paimon tables for tests (fixture generator):
+ * APPEND tables here, PRIMARY-KEY tables in ts_gen_pk.h / ts_gen_pk_write.h
+ * (selected by --primary-key; included below, the Makefile builds one binary
+ * per src/tools/NAME.c).
  *
  * Writes schema/schema-0 (and schema-1 in evolution mode), snapshot/snapshot-N
  * with LATEST/EARLIEST hints, Avro manifest lists and manifests (Paimon 1.1
@@ -38,6 +41,35 @@
  *                          old_col STRING; then --rename name:full_name --drop old_col
  *                          --add extra:DOUBLE --widen amount, from snapshot 2 (needs
  *                          --snapshots >= 2; default becomes 2)
+ *
+ * PRIMARY-KEY TABLES (see ts_gen_pk.h for the write stream and compaction rules)
+ *   --primary-key A[,B]    primary key (partition keys are appended if missing, as
+ *                          Paimon requires); PK columns become NOT NULL; needs
+ *                          --buckets N > 0; --bucket-key defaults to the trimmed PK
+ *                          (then no "bucket-key" option is written)
+ *   --merge-engine E       deduplicate (default, option not written) | first-row |
+ *                          partial-update | aggregation
+ *   --agg FIELD:FUNC       fields.FIELD.aggregate-function=FUNC (sum, max, min,
+ *                          last_value, last_non_null_value, first_non_null_value,
+ *                          first_value); repeatable
+ *   --sequence-field F[,G] sequence.field (values f(T, name, mix(r) % 1000))
+ *   --option KEY=VALUE     any extra table option (repeatable), e.g. ignore-delete=true,
+ *                          partial-update.remove-record-on-delete=true,
+ *                          fields.F.ignore-retract=true, sequence.field.sort-order=descending;
+ *                          the generator's compaction honours those it knows
+ *   --deletion-vectors     deletion-vectors.enabled=true; compaction looks keys up in
+ *                          higher levels and writes DV index files + index manifest
+ *   --compact-every C      a COMPACT snapshot after every C-th commit (default 1 when
+ *                          --levels is given)
+ *   --levels N             1..5 output levels used by compactions, from level 5 down
+ *                          (default 1 when --compact-every is given; 0 = no compaction)
+ *   --compact-file-rows R  rows per compacted file (0 = one file per level)
+ *   --keys K               distinct key ids (default --rows)
+ *   --delete-every D       about one record in D is -D (0 = none)
+ *   --retract-every U      about one record in U is -U (0 = none)
+ *   Writes <table_dir>.ops.jsonl next to the table (format in ts_gen_pk_write.h).
+ *   Not with schema evolution options.
+ *
  *   schema evolution (any of these creates schema-1, used from snapshot --evolve-at,
  *   default S/2 + 1 (integer division); files of earlier snapshots keep schema 0):
  *   --rename OLD:NEW  --drop NAME  --add NAME:TYPE  --widen NAME (INT -> BIGINT)
@@ -225,6 +257,8 @@ typedef struct gcol
 	bool		in1;
 	bool		is_part;
 	bool		is_bkey;
+	bool		is_pk;			/* primary-key column (PK tables) */
+	bool		is_seq;			/* a sequence.field column (PK tables) */
 } gcol;
 
 typedef struct config
@@ -256,7 +290,29 @@ typedef struct config
 	int			nadds;
 	char	   *widens[MAX_COLS];
 	int			nwidens;
+	/* primary-key tables (ts_gen_pk.h) */
+	char	   *pk[MAX_COLS];	/* primaryKeys, partition keys included */
+	int			npk;
+	bool		bucket_key_implicit;	/* bucket key = trimmed PK, not written */
+	char	   *merge_engine;	/* NULL = deduplicate (option not written) */
+	char	   *seq_field;		/* sequence.field, comma separated */
+	char	   *aggs[MAX_COLS]; /* FIELD:FUNC */
+	int			naggs;
+	char	   *extra_opts[MAX_COLS];	/* KEY=VALUE */
+	int			nextra_opts;
+	bool		dv;				/* deletion-vectors.enabled */
+	int			levels;			/* distinct compaction output levels (0 = no compaction) */
+	int			compact_every;	/* COMPACT snapshot after every N commits */
+	int			compact_file_rows;	/* rows per compacted file (0 = one file) */
+	int64_t		keys;			/* distinct keys (0 = rows) */
+	int			delete_every;	/* about 1 in N records is -D (0 = none) */
+	int			retract_every;	/* about 1 in N records is -U (0 = none) */
 } config;
+
+/* primary-key tables: ts_gen_pk.h, included below */
+static void pk_finish_config(config *cfg);
+static void pk_schema_options(const config *cfg, cJSON *opts);
+static int	pk_generate(config *cfg, int64_t base_time);
 
 static ts_type *
 parse_type(const char *s)
@@ -433,6 +489,8 @@ apply_args(config *cfg, int argc, char **argv)
 #define NEEDV() do { if (v == NULL) die("%s needs a value", a); i++; } while (0)
 		if (strcmp(a, "--force") == 0)
 			cfg->force = true;
+		else if (strcmp(a, "--deletion-vectors") == 0)
+			cfg->dv = true;
 		else if (strcmp(a, "--evolve") == 0)
 			cfg->evolve = true;
 		else if (strncmp(a, "--", 2) != 0)
@@ -480,12 +538,43 @@ apply_args(config *cfg, int argc, char **argv)
 				cfg->widens[cfg->nwidens++] = xstrdup(v), cfg->evolve = true;
 			else if (strcmp(o, "evolve-at") == 0)
 				cfg->evolve_at = (int) parse_int(o, v, 1, 100000);
+			else if (strcmp(o, "primary-key") == 0)
+			{
+				char	   *s = xstrdup(v),
+						   *save = NULL;
+
+				for (char *k = strtok_r(s, ",", &save); k; k = strtok_r(NULL, ",", &save))
+					if (cfg->npk < MAX_COLS - 1)
+						cfg->pk[cfg->npk++] = xstrdup(k);
+				free(s);
+			}
+			else if (strcmp(o, "merge-engine") == 0)
+				cfg->merge_engine = xstrdup(v);
+			else if (strcmp(o, "sequence-field") == 0)
+				cfg->seq_field = xstrdup(v);
+			else if (strcmp(o, "agg") == 0)
+				cfg->aggs[cfg->naggs++] = xstrdup(v);
+			else if (strcmp(o, "option") == 0)
+				cfg->extra_opts[cfg->nextra_opts++] = xstrdup(v);
+			else if (strcmp(o, "levels") == 0)
+				cfg->levels = (int) parse_int(o, v, 0, 5);
+			else if (strcmp(o, "compact-every") == 0)
+				cfg->compact_every = (int) parse_int(o, v, 0, 100000);
+			else if (strcmp(o, "compact-file-rows") == 0)
+				cfg->compact_file_rows = (int) parse_int(o, v, 0, 100000000);
+			else if (strcmp(o, "keys") == 0)
+				cfg->keys = parse_int(o, v, 1, 100000000);
+			else if (strcmp(o, "delete-every") == 0)
+				cfg->delete_every = (int) parse_int(o, v, 0, 1000000000);
+			else if (strcmp(o, "retract-every") == 0)
+				cfg->retract_every = (int) parse_int(o, v, 0, 1000000000);
 			else
 				die("unknown option %s", a);
 		}
 #undef NEEDV
 		if (cfg->nparts >= MAX_COLS || cfg->nrenames >= MAX_COLS || cfg->ndrops >= MAX_COLS ||
-			cfg->nadds >= MAX_COLS || cfg->nwidens >= MAX_COLS)
+			cfg->nadds >= MAX_COLS || cfg->nwidens >= MAX_COLS || cfg->naggs >= MAX_COLS ||
+			cfg->nextra_opts >= MAX_COLS)
 			die("too many options");
 	}
 }
@@ -560,6 +649,7 @@ finish_config(config *cfg)
 	highest_id0 = next_id - 1;
 	for (int i = 0; i < cfg->nparts; i++)
 		find_col(cfg, cfg->parts[i])->is_part = true;
+	pk_finish_config(cfg);
 	if (cfg->buckets > 0)
 	{
 		char	   *k,
@@ -575,6 +665,8 @@ finish_config(config *cfg)
 
 			if (c->is_part)
 				die("bucket key %s is a partition key", k);
+			if (cfg->npk > 0 && !c->is_pk)
+				die("bucket key %s is not a primary-key column", k);
 			if (ts_type_is_nested(c->type0->kind))
 				die("bucket key %s has a nested type", k);
 			c->is_bkey = true;
@@ -804,7 +896,8 @@ gen_value(const ts_type *t, const char *name, int64_t n, ts_value *out, ts_arena
 static void
 row_value(const config *cfg, const gcol *c, int64_t i, ts_value *out, ts_arena *a)
 {
-	if (c->type0->nullable && !c->is_part && !c->is_bkey && cfg->null_every > 0 &&
+	if (c->type0->nullable && !c->is_part && !c->is_bkey && !c->is_pk && !c->is_seq &&
+		cfg->null_every > 0 &&
 		i % cfg->null_every == c->pos % cfg->null_every)
 	{
 		memset(out, 0, sizeof(*out));
@@ -917,7 +1010,9 @@ write_schema(const config *cfg, int id, int64_t time_millis)
 	pk = cJSON_AddArrayToObject(j, "partitionKeys");
 	for (int i = 0; i < cfg->nparts; i++)
 		cJSON_AddItemToArray(pk, cJSON_CreateString(cfg->parts[i]));
-	cJSON_AddArrayToObject(j, "primaryKeys");
+	pk = cJSON_AddArrayToObject(j, "primaryKeys");
+	for (int i = 0; i < cfg->npk; i++)
+		cJSON_AddItemToArray(pk, cJSON_CreateString(cfg->pk[i]));
 	opts = cJSON_AddObjectToObject(j, "options");
 	{
 		char	   *b = pathf("%d", cfg->buckets);
@@ -925,10 +1020,11 @@ write_schema(const config *cfg, int id, int64_t time_millis)
 		cJSON_AddStringToObject(opts, "bucket", b);
 		free(b);
 	}
-	if (cfg->buckets > 0)
+	if (cfg->buckets > 0 && !cfg->bucket_key_implicit)
 		cJSON_AddStringToObject(opts, "bucket-key", cfg->bucket_key);
 	cJSON_AddStringToObject(opts, "file.format", "avro");
 	cJSON_AddStringToObject(opts, "manifest.format", "avro");
+	pk_schema_options(cfg, opts);
 	cJSON_AddNumberToObject(j, "timeMillis", (double) time_millis);
 	path = pathf("%s/schema/schema-%d", cfg->dir, id);
 	write_json(path, j);
@@ -1241,6 +1337,8 @@ partition_text(const ts_type *t, const ts_value *v)
 	return NULL;
 }
 
+#include "ts_gen_pk.h"
+
 int
 main(int argc, char **argv)
 {
@@ -1273,6 +1371,9 @@ main(int argc, char **argv)
 		fprintf(stderr, "usage: ts_gen <table_dir> [--column NAME:TYPE ...] [--partition K] "
 				"[--buckets N --bucket-key K] [--rows R] [--snapshots S] [--files F] "
 				"[--null-every K] [--codec C] [--preset all-types|evolve] [--spec FILE] ...\n"
+				"       primary-key tables: --primary-key K [--merge-engine E] [--agg F:FN] "
+				"[--sequence-field F] [--deletion-vectors] [--levels N] [--compact-every C] "
+				"[--keys K] [--delete-every D] [--retract-every U] [--option K=V] ...\n"
 				"see the comment at the top of src/tools/ts_gen.c\n");
 		return 2;
 	}
@@ -1307,6 +1408,8 @@ main(int argc, char **argv)
 	write_schema(&cfg, 0, base_time);
 	if (cfg.evolve)
 		write_schema(&cfg, 1, base_time + (int64_t) cfg.evolve_at * 1000 - 500);
+	if (cfg.npk > 0)
+		return pk_generate(&cfg, base_time);
 
 	me_fields = manifest_entry_fields(&nme);
 	ml_fields = manifest_list_fields(&nml);
