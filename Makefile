@@ -73,3 +73,6 @@ EXTRA_CLEAN = build test/regress-work
 # (PGXS tracks no header dependencies without --enable-depend).
 ALL_HEADERS := $(wildcard src/*/*.h src/format/*/*.h)
 $(OBJS) $(CORE_OBJS): $(ALL_HEADERS)
+
+# the PK model test compiles the generator in
+$(BUILD)/unit/test_pk_model: src/tools/ts_gen.c src/tools/ts_gen_pk.h src/tools/ts_gen_pk_write.h
