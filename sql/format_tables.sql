@@ -28,6 +28,24 @@ SELECT count(*) AS wrong FROM events
 SELECT dt, region, count(*) FROM events GROUP BY 1, 2 ORDER BY 1, 2;
 SELECT name, amount, dt, region FROM events WHERE id = 7;
 
+-- the same directory declared with options format and partition_keys: the
+-- schema comes from the column definitions
+CREATE FOREIGN TABLE events2 (id integer, name text, amount numeric(10,2), dt date, region text)
+  SERVER lake OPTIONS (path '/tmp/tablescan_fdw_fixtures/formattable/events_csv',
+    format 'csv', partition_keys 'dt,region');
+SELECT count(*) AS different FROM (
+  (SELECT * FROM events EXCEPT ALL SELECT * FROM events2)
+  UNION ALL (SELECT * FROM events2 EXCEPT ALL SELECT * FROM events)) x;
+EXPLAIN (COSTS OFF) SELECT id FROM events2 WHERE dt = '2024-01-02' AND region = 'eu';
+CREATE FOREIGN TABLE events_bad (id integer, tags int[]) SERVER lake
+  OPTIONS (path '/tmp/tablescan_fdw_fixtures/formattable/events_csv', format 'csv');
+SELECT * FROM events_bad;
+CREATE FOREIGN TABLE events_bad2 (id integer) SERVER lake
+  OPTIONS (path '/tmp/tablescan_fdw_fixtures/formattable/events_csv', format 'xml');
+CREATE FOREIGN TABLE events_bad3 (id integer) SERVER lake
+  OPTIONS (path '/tmp/tablescan_fdw_fixtures/formattable/events_csv', partition_keys 'dt');
+SELECT * FROM events_bad3;
+
 -- partition pruning by directory: leading equalities start the listing deeper
 EXPLAIN (COSTS OFF) SELECT * FROM events;
 EXPLAIN (COSTS OFF) SELECT * FROM events WHERE dt = '2024-01-02';

@@ -245,10 +245,16 @@ tablescan_value_to_json(StringInfo buf, const ts_value *v, const ts_type *t)
 			break;
 		case TS_DATE:
 			{
-				char	   *s = DatumGetCString(DirectFunctionCall1(date_out,
-																	DateADTGetDatum((DateADT) (v->v.i - UNIX_TO_PG_DAYS))));
+				/* ISO yyyy-mm-dd whatever the DateStyle */
+				int			y,
+							m,
+							d;
 
-				appendStringInfo(buf, "\"%s\"", s);
+				j2date((int) (v->v.i + UNIX_EPOCH_JDATE), &y, &m, &d);
+				if (y <= 0)
+					appendStringInfo(buf, "\"%04d-%02d-%02d BC\"", 1 - y, m, d);
+				else
+					appendStringInfo(buf, "\"%04d-%02d-%02d\"", y, m, d);
 			}
 			break;
 		case TS_TIME:

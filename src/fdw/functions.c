@@ -86,6 +86,7 @@ tablescan_files(PG_FUNCTION_ARGS)
 			values[3] = CStringGetTextDatum(fm->file_name);
 			values[4] = Int32GetDatum(fm->level);
 			values[5] = Int64GetDatum(fm->row_count);
+			nulls[5] = plan->kind == TS_TABLE_FORMAT;	/* unknown before reading */
 			values[6] = Int64GetDatum(fm->file_size);
 			values[7] = Int64GetDatum(fm->schema_id);
 			tuplestore_putvalues(rsinfo->setResult, rsinfo->setDesc, values, nulls);

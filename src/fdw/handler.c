@@ -31,6 +31,7 @@
 
 #include "tablescan_fdw.h"
 #include "read/read.h"
+#include "scan/format_plan.h"
 
 PG_MODULE_MAGIC;
 
@@ -341,8 +342,16 @@ explain_properties(TsPlanState *ps)
 		files += plan->splits[s].nfiles;
 	l = lappend(l, makeString("Paimon Table"));
 	l = lappend(l, makeString(pstrdup(ps->opts->qualified_name)));
-	l = lappend(l, makeString("Snapshot"));
-	l = lappend(l, makeString(plan->snapshot ? psprintf(INT64_FORMAT, plan->snapshot->id) : "none"));
+	if (plan->kind == TS_TABLE_FORMAT)
+	{
+		l = lappend(l, makeString("Format Table"));
+		l = lappend(l, makeString(pstrdup(ts_format_name(ts_format_plan_file_format(plan)))));
+	}
+	else
+	{
+		l = lappend(l, makeString("Snapshot"));
+		l = lappend(l, makeString(plan->snapshot ? psprintf(INT64_FORMAT, plan->snapshot->id) : "none"));
+	}
 	if (ps->predicate)
 	{
 		l = lappend(l, makeString("Predicate"));

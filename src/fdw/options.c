@@ -23,6 +23,10 @@
 #include "utils/builtins.h"
 #include "utils/guc.h"
 #include "utils/lsyscache.h"
+#include "access/table.h"
+#include "catalog/pg_type.h"
+#include "utils/rel.h"
+#include "scan/format_plan.h"
 #include "utils/varlena.h"
 
 #include "tablescan_fdw.h"
@@ -45,6 +49,8 @@ static const TsOption valid_options[] = {
 	{"bucket_filter", ForeignTableRelationId},
 	{"partition_filter", ForeignTableRelationId},
 	{"table_schema", ForeignTableRelationId},
+	{"format", ForeignTableRelationId},
+	{"partition_keys", ForeignTableRelationId},
 	{"branch", ForeignServerRelationId},
 	{"branch", ForeignTableRelationId},
 	{"cache", ForeignServerRelationId},
@@ -158,6 +164,15 @@ check_option_value(const char *name, const char *value)
 		check_int_option(name, value, 0);
 	else if (strcmp(name, "cache") == 0 || strcmp(name, "strict") == 0)
 		check_bool_option(name, value);
+	else if (strcmp(name, "format") == 0)
+	{
+		if (strcmp(value, "csv") != 0 && strcmp(value, "json") != 0 &&
+			strcmp(value, "parquet") != 0 && strcmp(value, "orc") != 0)
+			ereport(ERROR,
+					(errcode(ERRCODE_FDW_INVALID_OPTION_NAME),
+					 errmsg("invalid value for option \"format\": \"%s\"", value),
+					 errhint("Format tables are csv, json, parquet or orc.")));
+	}
 	else if (strcmp(name, "database") == 0 || strcmp(name, "table") == 0 ||
 			 strcmp(name, "branch") == 0)
 		check_name_component(name, value);
@@ -288,6 +303,10 @@ apply_option(TsTableOptions *o, DefElem *def, char **warehouse, char **database,
 	}
 	else if (strcmp(name, "table_schema") == 0)
 		o->table_schema = value;
+	else if (strcmp(name, "format") == 0)
+		o->format = value;
+	else if (strcmp(name, "partition_keys") == 0)
+		o->partition_keys = value;
 	else if (strcmp(name, "strict") == 0)
 		o->strict = defGetBoolean(def);
 	else if (strcmp(name, "cache") == 0)
@@ -297,6 +316,92 @@ apply_option(TsTableOptions *o, DefElem *def, char **warehouse, char **database,
 		o->paimon_keys = lappend(o->paimon_keys, pstrdup(name));
 		o->paimon_values = lappend(o->paimon_values, value);
 	}
+}
+
+/* Paimon type string for a column of a format table declared in SQL. */
+static char *
+paimon_type_of_column(Form_pg_attribute att)
+{
+	int32		typmod = att->atttypmod;
+
+	switch (att->atttypid)
+	{
+		case BOOLOID:
+			return "BOOLEAN";
+		case INT2OID:
+			return "SMALLINT";
+		case INT4OID:
+			return "INT";
+		case INT8OID:
+			return "BIGINT";
+		case FLOAT4OID:
+			return "FLOAT";
+		case FLOAT8OID:
+			return "DOUBLE";
+		case NUMERICOID:
+			if (typmod < VARHDRSZ)
+				return "DECIMAL(38, 10)";
+			return psprintf("DECIMAL(%d, %d)", ((typmod - VARHDRSZ) >> 16) & 0xffff,
+							(typmod - VARHDRSZ) & 0xffff);
+		case TEXTOID:
+			return "STRING";
+		case VARCHAROID:
+			return typmod >= VARHDRSZ ? psprintf("VARCHAR(%d)", typmod - VARHDRSZ) : "STRING";
+		case BPCHAROID:
+			return typmod >= VARHDRSZ ? psprintf("CHAR(%d)", typmod - VARHDRSZ) : "CHAR(1)";
+		case BYTEAOID:
+			return "BYTES";
+		case DATEOID:
+			return "DATE";
+		case TIMEOID:
+			return psprintf("TIME(%d)", typmod >= 0 ? typmod : 6);
+		case TIMESTAMPOID:
+			return psprintf("TIMESTAMP(%d)", typmod >= 0 ? typmod : 6);
+		case TIMESTAMPTZOID:
+			return psprintf("TIMESTAMP(%d) WITH LOCAL TIME ZONE", typmod >= 0 ? typmod : 6);
+		default:
+			ereport(ERROR,
+					(errcode(ERRCODE_FDW_INVALID_DATA_TYPE),
+					 errmsg("column \"%s\" of type %s cannot be read from a format table",
+							NameStr(att->attname), format_type_be(att->atttypid)),
+					 errhint("Use boolean, integers, real, double precision, numeric, text, varchar, char, bytea, date, time, timestamp or timestamptz.")));
+	}
+	return NULL;
+}
+
+/* The schema JSON of a format table declared by options format / partition_keys. */
+static char *
+format_table_schema(Oid foreigntableid, const char *format, const char *partition_keys)
+{
+	Relation	rel = table_open(foreigntableid, AccessShareLock);
+	TupleDesc	desc = RelationGetDescr(rel);
+	const char **names = palloc(sizeof(char *) * Max(desc->natts, 1));
+	const char **types = palloc(sizeof(char *) * Max(desc->natts, 1));
+	int			n = 0;
+	ts_err		err = {0};
+	char	   *json;
+
+	for (int i = 0; i < desc->natts; i++)
+	{
+		Form_pg_attribute att = TupleDescAttr(desc, i);
+		List	   *colopts;
+		ListCell   *lc;
+
+		if (att->attisdropped)
+			continue;
+		names[n] = NameStr(att->attname);
+		colopts = GetForeignColumnOptions(foreigntableid, i + 1);
+		foreach(lc, colopts)
+			if (strcmp(((DefElem *) lfirst(lc))->defname, "column_name") == 0)
+				names[n] = defGetString(lfirst(lc));
+		types[n] = paimon_type_of_column(att);
+		n++;
+	}
+	table_close(rel, AccessShareLock);
+	json = ts_format_table_schema_json(n, names, types, partition_keys, format, &err);
+	if (json == NULL)
+		tablescan_report(&err);
+	return json;
 }
 
 TsTableOptions *
@@ -325,6 +430,19 @@ tablescan_get_options(Oid foreigntableid)
 		o->paimon_values = lappend(o->paimon_values, branch);
 	}
 
+	if (o->partition_keys && !o->format)
+		ereport(ERROR,
+				(errcode(ERRCODE_FDW_OPTION_NAME_NOT_FOUND),
+				 errmsg("option \"partition_keys\" needs option \"format\""),
+				 errhint("Declare a format table with format 'csv', 'json', 'parquet' or 'orc'.")));
+	if (o->format)
+	{
+		if (o->table_schema)
+			ereport(ERROR,
+					(errcode(ERRCODE_FDW_INVALID_OPTION_NAME),
+					 errmsg("options \"format\" and \"table_schema\" cannot be used together")));
+		o->table_schema = format_table_schema(foreigntableid, o->format, o->partition_keys);
+	}
 	if (path)
 	{
 		o->table_path = path;

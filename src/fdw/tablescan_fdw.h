@@ -38,6 +38,8 @@ typedef struct TsTableOptions
 	bool		has_bucket_filter;
 	int32		bucket_filter;
 	char	   *table_schema;	/* preloaded schema JSON or NULL */
+	char	   *format;			/* format table over a plain directory */
+	char	   *partition_keys; /* its partition keys, "k1,k2" */
 	bool		strict;			/* IMPORT: unmappable column is an error */
 } TsTableOptions;
 
