@@ -67,7 +67,8 @@ column_type_matches(Oid typid, const ts_type *t)
 		case TS_DECIMAL:
 			return typid == NUMERICOID;
 		case TS_CHAR:
-			return typid == BPCHAROID;
+			/* blank-padding rules differ (char(n) ignores trailing blanks): never push */
+			return false;
 		case TS_VARCHAR:
 			return typid == TEXTOID || typid == VARCHAROID;
 		case TS_BINARY:
@@ -366,7 +367,10 @@ convert_opexpr(QualContext *qc, OpExpr *op)
 	if (isnull)
 		return NULL;			/* col op NULL is never true; leave it to PG */
 	lit = palloc0(sizeof(ts_value));
-	if (!datum_to_literal(value, consttype, lit, &ltype))
+	if (pop != TS_PRED_STARTS_WITH &&
+		tablescan_datum_to_field_value(value, consttype, qc->schema->fields[field].type, lit))
+		ltype = NULL;			/* exactly a value of the column's own type */
+	else if (!datum_to_literal(value, consttype, lit, &ltype))
 		return NULL;
 
 	/* LIKE and equality do not depend on the collation; ranges do */
@@ -465,6 +469,22 @@ convert_array_op(QualContext *qc, ScalarArrayOpExpr *op)
 	}
 	if (ltype == NULL)
 		return NULL;
+	{
+		/* when every element is exactly a value of the column's type, use that */
+		const ts_type *ft = qc->schema->fields[field].type;
+		ts_value   *exact = palloc0(sizeof(ts_value) * Max(n, 1));
+		int			e = 0;
+		bool		all_exact = true;
+
+		for (int i = 0; i < n && all_exact; i++)
+		{
+			if (nulls[i])
+				continue;
+			all_exact = tablescan_datum_to_field_value(elems[i], elemtype, ft, &exact[e++]);
+		}
+		if (all_exact)
+			return make_leaf(pop, field, NULL, e, exact);
+	}
 	if (ltype->kind == TS_DECIMAL)
 	{
 		/* one literal type for the list: push only when all scales agree */
