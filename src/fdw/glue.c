@@ -281,6 +281,7 @@ tablescan_plan_relation(TsTableOptions *opts, Relation rel, Index relid, List *c
 		tablescan_report(&err);
 	}
 	remember_metrics(plan);
+	plan->predicate = pred;		/* for row-group skipping by the readers */
 	if (att_field)
 		*att_field = map;
 	if (predicate_text)

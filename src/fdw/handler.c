@@ -82,6 +82,8 @@ typedef struct TsScanState
 	int64		files_read;
 	int64		rows_read;
 	int64		bytes_read;
+	int64		row_groups_total;
+	int64		row_groups_kept;
 } TsScanState;
 
 /* ---- module setup ------------------------------------------------------ */
@@ -533,6 +535,8 @@ close_reader(TsScanState *st)
 		const ts_reader_metrics *m = ts_split_reader_metrics(st->reader);
 
 		st->bytes_read += m->bytes_read;
+		st->row_groups_total += m->row_groups_total;
+		st->row_groups_kept += m->row_groups_kept;
 		ts_split_reader_close(st->reader);
 		st->reader = NULL;
 	}
@@ -651,6 +655,10 @@ tablescanExplainForeignScan(ForeignScanState *node, ExplainState *es)
 
 		ExplainPropertyInteger("Files Read", NULL, st->files_read, es);
 		ExplainPropertyInteger("Rows Read", NULL, st->rows_read, es);
+		if (st->row_groups_total > 0)
+			ExplainPropertyText("Row Groups",
+								psprintf(INT64_FORMAT " of " INT64_FORMAT,
+										 st->row_groups_kept, st->row_groups_total), es);
 		if (es->costs)
 			ExplainPropertyInteger("Bytes Read", NULL, st->bytes_read, es);
 	}

@@ -15,6 +15,7 @@
 
 #include "read/cast.h"
 #include "read/read_internal.h"
+#include "read/rowgroup_filter.h"
 
 int			ts_read_batch_rows = 0;
 
@@ -58,6 +59,7 @@ struct ts_data_file_reader
 	bool		done;
 	const char **opt_keys;		/* text format options */
 	const char **opt_values;
+	ts_rowgroup_filter rg_filter;	/* row-group skipping, when safe */
 };
 
 static const ts_schema *
@@ -244,6 +246,34 @@ ts_data_file_open(ts_plan *plan, const ts_split *split, const ts_scan_file *file
 
 		memset(&opts, 0, sizeof(opts));
 		opts.batch_rows = ts_read_batch_rows;
+
+		/*
+		 * Row groups / stripes may be skipped by their statistics only where
+		 * that cannot change an answer: append-table files without a
+		 * deletion vector (positions do not matter), columns read without a
+		 * cast.  The executor rechecks every qual anyway.
+		 */
+		if (plan->predicate && !key_value && r->dv == NULL &&
+			(plan->kind == TS_TABLE_APPEND || plan->kind == TS_TABLE_FORMAT) &&
+			(file->format == TS_FORMAT_PARQUET || file->format == TS_FORMAT_ORC))
+		{
+			r->rg_filter.predicate = plan->predicate;
+			r->rg_filter.schema = rs;
+			r->rg_filter.nfields = rs->nfields;
+			r->rg_filter.col_of_field = ts_calloc(rs->nfields ? rs->nfields : 1, sizeof(int));
+			if (r->rg_filter.col_of_field == NULL)
+			{
+				ts_error(err, TS_ERR_NOMEM, "out of memory");
+				goto fail;
+			}
+			for (int i = 0; i < rs->nfields; i++)
+				r->rg_filter.col_of_field[i] = -1;
+			for (int i = 0; i < nfields; i++)
+				if (r->map[i].source == COL_FILE && !r->map[i].cast)
+					r->rg_filter.col_of_field[fields[i]] = r->map[i].src;
+			opts.stats_filter = ts_rowgroup_may_match;
+			opts.stats_filter_arg = &r->rg_filter;
+		}
 		if (file->format == TS_FORMAT_CSV || file->format == TS_FORMAT_JSON ||
 			file->format == TS_FORMAT_TEXT)
 		{
@@ -431,6 +461,7 @@ ts_data_file_close(ts_data_file_reader *r, ts_reader_metrics *acc)
 	ts_free(r->rcols);
 	ts_free(r->opt_keys);
 	ts_free(r->opt_values);
+	ts_free(r->rg_filter.col_of_field);
 	ts_type_free(r->seq_type);
 	ts_type_free(r->kind_type);
 	ts_free(r);

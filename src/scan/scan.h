@@ -116,6 +116,12 @@ typedef struct ts_plan
 	/* loaded schemas by id, for reading files of older schemas */
 	int			nschemas;
 	ts_schema **schemas;
+	/*
+	 * The predicate the plan was pruned with (owned by the caller, who
+	 * keeps it alive as long as the plan): readers use it to skip row
+	 * groups / stripes of append-table files by their statistics.
+	 */
+	const struct ts_predicate *predicate;
 } ts_plan;
 
 ts_plan    *ts_scan_plan(const ts_scan_context *ctx, ts_err *err);

@@ -1,0 +1,19 @@
+-- Row groups / stripes skipped by their statistics, on a table written by
+-- Java Paimon (../shared/testdata: an ORC file with one row per stripe).
+CREATE EXTENSION tablescan_fdw;
+\getenv shared TS_SHARED
+\set warehouse :shared/testdata
+CREATE SERVER shared FOREIGN DATA WRAPPER tablescan_fdw OPTIONS (warehouse :'warehouse');
+IMPORT FOREIGN SCHEMA append_with_bitmap_multi_stripes FROM SERVER shared INTO public;
+SELECT * FROM append_with_bitmap_multi_stripes ORDER BY f3;
+EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF, SUMMARY OFF)
+  SELECT * FROM append_with_bitmap_multi_stripes WHERE f1 = 10;
+EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF, SUMMARY OFF)
+  SELECT * FROM append_with_bitmap_multi_stripes WHERE f2 IS NULL OR f1 > 15;
+-- the same rows with pruning off
+SELECT f0, f3 FROM append_with_bitmap_multi_stripes WHERE f1 = 10 AND f2 = 0 ORDER BY f3;
+SET tablescan.enable_pruning = off;
+SELECT f0, f3 FROM append_with_bitmap_multi_stripes WHERE f1 = 10 AND f2 = 0 ORDER BY f3;
+RESET tablescan.enable_pruning;
+DROP SERVER shared CASCADE;
+DROP EXTENSION tablescan_fdw;
