@@ -108,5 +108,17 @@ awk -v root="$FJ" 'BEGIN {
         printf "{\"v\": \"v%d\", \"n\": %.0f}\n", i, i * 1000000007 >> (dir "/data-0.json");
     }
 }'
+# the CSV tree again, as a format table of the warehouse (schema in schema/)
+FC=$W/ft.db/events_csv
+cp -r "$FT" "$FC"
+mkdir -p "$FC/schema"
+cat > "$FC/schema/schema-0" <<'JSON'
+{"version": 3, "id": 0,
+ "fields": [ {"id": 0, "name": "id", "type": "INT"}, {"id": 1, "name": "name", "type": "STRING"},
+             {"id": 2, "name": "amount", "type": "DECIMAL(10, 2)"}, {"id": 3, "name": "dt", "type": "DATE"},
+             {"id": 4, "name": "region", "type": "STRING"} ],
+ "highestFieldId": 4, "partitionKeys": ["dt", "region"], "primaryKeys": [],
+ "options": {"type": "format-table", "file.format": "csv"}}
+JSON
 chmod -R a+rX "$OUT"
 echo "format-table fixtures written to $OUT/formattable and $W/ft.db"

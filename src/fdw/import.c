@@ -10,13 +10,19 @@
 #include "postgres.h"
 
 #include "commands/defrem.h"
+#include "common/hashfn.h"
+#include "executor/spi.h"
+#include "miscadmin.h"
 #include "foreign/fdwapi.h"
 #include "foreign/foreign.h"
 #include "lib/stringinfo.h"
 #include "nodes/parsenodes.h"
 #include "utils/builtins.h"
+#include "utils/json.h"
 
 #include "tablescan_fdw.h"
+#include "scan/format_plan.h"
+#include "scan/format_table.h"
 
 static bool
 table_selected(ImportForeignSchemaStmt *stmt, const char *name)
@@ -55,12 +61,206 @@ load_latest_schema(const char *table_dir)
 	return s;
 }
 
+/* The column list of a CREATE statement for a Paimon schema. */
+static char *
+column_list(const ts_schema *schema, const char *qualified, bool strict)
+{
+	StringInfoData buf;
+
+	initStringInfo(&buf);
+	for (int i = 0; i < schema->nfields; i++)
+	{
+		const ts_field *f = &schema->fields[i];
+		char	   *pgtype = tablescan_pg_type_name(f->type);
+
+		if (pgtype == NULL)
+		{
+			if (strict)
+				ereport(ERROR,
+						(errcode(ERRCODE_FDW_INVALID_DATA_TYPE),
+						 errmsg("column \"%s\" of Paimon table \"%s\" has type %s, which has no PostgreSQL mapping",
+								f->name, qualified, ts_type_to_string(f->type)),
+						 errhint("Use IMPORT FOREIGN SCHEMA ... OPTIONS (strict 'false') to import it as text, or LIMIT TO / EXCEPT.")));
+			pgtype = "text";
+		}
+		appendStringInfo(&buf, "%s  %s %s%s", i ? ",\n" : "", quote_identifier(f->name),
+						 pgtype, f->type->nullable ? "" : " NOT NULL");
+	}
+	return buf.data;
+}
+
+/*
+ * Name of a partition table: <table>_<v1>[_<v2>...], values reduced to
+ * [a-z0-9_] (NULL as "null"); when that changed a value, or the name is
+ * longer than NAMEDATALEN allows, 8 hex digits of a hash of the exact
+ * values keep names distinct.
+ */
+static char *
+partition_table_name(const char *table, char **values, int nvalues)
+{
+	StringInfoData buf;
+	StringInfoData raw;
+	bool		changed = false;
+
+	initStringInfo(&buf);
+	initStringInfo(&raw);
+	appendStringInfoString(&buf, table);
+	for (int k = 0; k < nvalues; k++)
+	{
+		appendStringInfoChar(&buf, '_');
+		appendStringInfo(&raw, "%s%c", values[k] ? values[k] : "\x01null", 0x02);
+		if (values[k] == NULL)
+		{
+			appendStringInfoString(&buf, "null");
+			continue;
+		}
+		for (const char *c = values[k]; *c; c++)
+		{
+			if ((*c >= 'a' && *c <= 'z') || (*c >= '0' && *c <= '9') || *c == '_')
+				appendStringInfoChar(&buf, *c);
+			else
+			{
+				appendStringInfoChar(&buf, '_');
+				changed = true;
+			}
+		}
+		if (values[k][0] == '\0')
+			changed = true;
+	}
+	if (changed || buf.len > NAMEDATALEN - 1)
+	{
+		uint32		h = hash_bytes((const unsigned char *) raw.data, raw.len);
+
+		if (buf.len > NAMEDATALEN - 10)
+			buf.len = NAMEDATALEN - 10, buf.data[buf.len] = '\0';
+		appendStringInfo(&buf, "_%08x", h);
+	}
+	return buf.data;
+}
+
+static bool
+relation_exists(const char *schema, const char *name)
+{
+	char	   *q = psprintf("SELECT 1 FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace "
+							 "WHERE n.nspname = %s AND c.relname = %s",
+							 quote_literal_cstr(schema), quote_literal_cstr(name));
+
+	if (SPI_execute(q, false, 1) != SPI_OK_SELECT)
+		elog(ERROR, "could not look up relation \"%s\"", name);
+	return SPI_processed > 0;
+}
+
+static void
+spi_exec(const char *sql)
+{
+	if (SPI_execute(sql, false, 0) < 0)
+		elog(ERROR, "could not run \"%s\"", sql);
+}
+
+/*
+ * IMPORT ... OPTIONS (import_partitions 'true') for a format table: a
+ * PostgreSQL partitioned table of the table's name, LIST-partitioned by
+ * the first partition key (sub-partitioned per further key), whose leaves
+ * are foreign tables each reading one partition (option partition_filter),
+ * so PostgreSQL's partition pruning and ours agree.  Partitions that exist
+ * already are kept; new partition directories are added; nothing is
+ * dropped.  Returns the number of foreign tables created.
+ */
+static int
+import_format_partitions(ImportForeignSchemaStmt *stmt, ForeignServer *server,
+						 const char *table_dir, const char *table, const ts_schema *schema,
+						 bool strict)
+{
+	ts_scan_context ctx;
+	ts_err		err = {0};
+	ts_plan    *plan;
+	ts_ft_listing *l;
+	const char *nsp = stmt->local_schema;
+	char	   *qualified = psprintf("%s.%s", stmt->remote_schema, table);
+	int			created = 0;
+
+	memset(&ctx, 0, sizeof(ctx));
+	ctx.table_path = table_dir;
+	ctx.limit = -1;
+	plan = ts_scan_prepare(&ctx, &err);
+	if (plan == NULL)
+		tablescan_report(&err);
+	l = ts_format_plan_partitions(plan, &ctx, &err);
+	if (l == NULL)
+		tablescan_report(&err);
+	if (l->nkeys == 0)
+		ereport(ERROR,
+				(errcode(ERRCODE_FDW_ERROR),
+				 errmsg("format table \"%s\" has no partition keys to import partitions for",
+						qualified)));
+
+	SPI_connect();
+	if (!relation_exists(nsp, table))
+		spi_exec(psprintf("CREATE TABLE %s.%s (\n%s\n) PARTITION BY LIST (%s)",
+						  quote_identifier(nsp), quote_identifier(table),
+						  column_list(schema, qualified, strict),
+						  quote_identifier(l->key_names[0])));
+	for (int p = 0; p < l->npartitions; p++)
+	{
+		const ts_ft_partition *part = &l->partitions[p];
+		char	   *parent = pstrdup(table);
+
+		CHECK_FOR_INTERRUPTS();
+		for (int k = 0; k < l->nkeys; k++)
+		{
+			char	   *name = partition_table_name(table, part->values, k + 1);
+			char	   *bound = part->values[k] ? quote_literal_cstr(part->values[k]) : "NULL";
+			bool		leaf = k == l->nkeys - 1;
+
+			if (!relation_exists(nsp, name))
+			{
+				if (!leaf)
+					spi_exec(psprintf("CREATE TABLE %s.%s PARTITION OF %s.%s FOR VALUES IN (%s) "
+									  "PARTITION BY LIST (%s)",
+									  quote_identifier(nsp), quote_identifier(name),
+									  quote_identifier(nsp), quote_identifier(parent), bound,
+									  quote_identifier(l->key_names[k + 1])));
+				else
+				{
+					StringInfoData filter;
+
+					initStringInfo(&filter);
+					appendStringInfoString(&filter, "[{");
+					for (int j = 0; j < l->nkeys; j++)
+					{
+						if (j)
+							appendStringInfoChar(&filter, ',');
+						escape_json(&filter, l->key_names[j]);
+						appendStringInfoChar(&filter, ':');
+						escape_json(&filter, part->values[j] ? part->values[j] : "__DEFAULT_PARTITION__");
+					}
+					appendStringInfoString(&filter, "}]");
+					spi_exec(psprintf("CREATE FOREIGN TABLE %s.%s PARTITION OF %s.%s FOR VALUES IN (%s) "
+									  "SERVER %s OPTIONS (database %s, \"table\" %s, partition_filter %s)",
+									  quote_identifier(nsp), quote_identifier(name),
+									  quote_identifier(nsp), quote_identifier(parent), bound,
+									  quote_identifier(server->servername),
+									  quote_literal_cstr(stmt->remote_schema),
+									  quote_literal_cstr(table), quote_literal_cstr(filter.data)));
+					created++;
+				}
+			}
+			parent = name;
+		}
+	}
+	SPI_finish();
+	ts_ft_listing_free(l);
+	ts_plan_free(plan);
+	return created;
+}
+
 List *
 tablescanImportForeignSchema(ImportForeignSchemaStmt *stmt, Oid serverOid)
 {
 	ForeignServer *server = GetForeignServer(serverOid);
 	char	   *warehouse = NULL;
 	bool		strict = true;
+	bool		import_partitions = false;
 	char	   *dbdir;
 	char	  **names;
 	int			ntables;
@@ -83,11 +283,13 @@ tablescanImportForeignSchema(ImportForeignSchemaStmt *stmt, Oid serverOid)
 
 		if (strcmp(def->defname, "strict") == 0)
 			strict = defGetBoolean(def);
+		else if (strcmp(def->defname, "import_partitions") == 0)
+			import_partitions = defGetBoolean(def);
 		else
 			ereport(ERROR,
 					(errcode(ERRCODE_FDW_INVALID_OPTION_NAME),
 					 errmsg("invalid option \"%s\" for IMPORT FOREIGN SCHEMA", def->defname),
-					 errhint("Valid options are: strict.")));
+					 errhint("Valid options are: strict, import_partitions.")));
 	}
 	if (warehouse == NULL)
 		ereport(ERROR,
@@ -118,28 +320,21 @@ tablescanImportForeignSchema(ImportForeignSchemaStmt *stmt, Oid serverOid)
 		table_dir = psprintf("%s/%s", dbdir, names[t]);
 		schema = load_latest_schema(table_dir);
 
-		initStringInfo(&buf);
-		appendStringInfo(&buf, "CREATE FOREIGN TABLE %s.%s (\n",
-						 quote_identifier(stmt->local_schema), quote_identifier(names[t]));
-		for (int i = 0; i < schema->nfields; i++)
+		if (import_partitions)
 		{
-			const ts_field *f = &schema->fields[i];
-			char	   *pgtype = tablescan_pg_type_name(f->type);
+			const char *type = ts_schema_option(schema, "type");
 
-			if (pgtype == NULL)
+			if (type && strcmp(type, "format-table") == 0 && schema->npartition_keys > 0)
 			{
-				if (strict)
-					ereport(ERROR,
-							(errcode(ERRCODE_FDW_INVALID_DATA_TYPE),
-							 errmsg("column \"%s\" of Paimon table \"%s.%s\" has type %s, which has no PostgreSQL mapping",
-									f->name, stmt->remote_schema, names[t],
-									ts_type_to_string(f->type)),
-							 errhint("Use IMPORT FOREIGN SCHEMA ... OPTIONS (strict 'false') to import it as text, or LIMIT TO / EXCEPT.")));
-				pgtype = "text";
+				import_format_partitions(stmt, server, table_dir, names[t], schema, strict);
+				continue;
 			}
-			appendStringInfo(&buf, "%s  %s %s%s", i ? ",\n" : "", quote_identifier(f->name),
-							 pgtype, f->type->nullable ? "" : " NOT NULL");
 		}
+		initStringInfo(&buf);
+		appendStringInfo(&buf, "CREATE FOREIGN TABLE %s.%s (\n%s",
+						 quote_identifier(stmt->local_schema), quote_identifier(names[t]),
+						 column_list(schema, psprintf("%s.%s", stmt->remote_schema, names[t]),
+									 strict));
 		appendStringInfo(&buf, "\n) SERVER %s OPTIONS (database %s, \"table\" %s)",
 						 quote_identifier(server->servername),
 						 quote_literal_cstr(stmt->remote_schema), quote_literal_cstr(names[t]));
