@@ -40,7 +40,7 @@ CREATE FUNCTION tablescan_last_metrics(
     OUT files_pruned_stats bigint,
     OUT partitions_total bigint, OUT partitions_kept bigint,
     OUT buckets_total bigint, OUT buckets_kept bigint,
-    OUT planning_ms double precision)
+    OUT planning_ms double precision, OUT cache_hit boolean)
 RETURNS record
 AS 'MODULE_PATHNAME', 'tablescan_last_metrics'
 LANGUAGE C VOLATILE;
@@ -51,3 +51,9 @@ CREATE FUNCTION tablescan_partitions(regclass)
 RETURNS SETOF jsonb
 AS 'MODULE_PATHNAME', 'tablescan_partitions'
 LANGUAGE C STRICT VOLATILE;
+
+-- Empty this backend's cache of live manifest entries.
+CREATE FUNCTION tablescan_cache_reset()
+RETURNS void
+AS 'MODULE_PATHNAME', 'tablescan_cache_reset'
+LANGUAGE C VOLATILE;

@@ -177,8 +177,8 @@ tablescan_last_metrics(PG_FUNCTION_ARGS)
 {
 	ts_scan_metrics m;
 	TupleDesc	desc;
-	Datum		values[13];
-	bool		nulls[13] = {0};
+	Datum		values[14];
+	bool		nulls[14] = {0};
 
 	if (!tablescan_last_plan_metrics(&m))
 		PG_RETURN_NULL();
@@ -198,5 +198,16 @@ tablescan_last_metrics(PG_FUNCTION_ARGS)
 	values[10] = Int64GetDatum(m.buckets_total);
 	values[11] = Int64GetDatum(m.buckets_kept);
 	values[12] = Float8GetDatum(m.planning_ms);
+	values[13] = BoolGetDatum(m.cache_hit);
 	PG_RETURN_DATUM(HeapTupleGetDatum(heap_form_tuple(desc, values, nulls)));
+}
+
+/* tablescan_cache_reset(): empty this backend's live manifest-entry cache. */
+PG_FUNCTION_INFO_V1(tablescan_cache_reset);
+
+Datum
+tablescan_cache_reset(PG_FUNCTION_ARGS)
+{
+	ts_scan_cache_clear();
+	PG_RETURN_VOID();
 }

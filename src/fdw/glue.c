@@ -90,6 +90,26 @@ pg_close_fd(int fd)
 	CloseTransientFile(fd);
 }
 
+/* The live manifest-entry cache lives as long as the backend. */
+static MemoryContext cache_cxt = NULL;
+
+static void *
+cache_alloc(size_t size)
+{
+	char	   *raw = MemoryContextAllocExtended(cache_cxt, size + sizeof(AlignedHeader) + ALIGN_TO,
+												 MCXT_ALLOC_HUGE | MCXT_ALLOC_NO_OOM);
+	uintptr_t	p;
+	AlignedHeader *h;
+
+	if (raw == NULL)
+		return NULL;
+	p = ((uintptr_t) raw + sizeof(AlignedHeader) + ALIGN_TO - 1) & ~(uintptr_t) (ALIGN_TO - 1);
+	h = (AlignedHeader *) p - 1;
+	h->raw = raw;
+	h->size = size;
+	return (void *) p;
+}
+
 void
 tablescan_install_hooks(void)
 {
@@ -99,6 +119,10 @@ tablescan_install_hooks(void)
 	ts_set_alloc_hooks(&alloc);
 	ts_fs_set_hooks(&fs);
 	ts_set_interrupt_hook(pg_interrupts);
+	if (cache_cxt == NULL)
+		cache_cxt = AllocSetContextCreate(TopMemoryContext, "tablescan_fdw live-entry cache",
+										  ALLOCSET_DEFAULT_SIZES);
+	ts_scan_cache_set_alloc(cache_alloc, pg_free);
 }
 
 void
@@ -225,6 +249,7 @@ tablescan_make_context(TsTableOptions *opts, ts_scan_context *ctx)
 	ctx->bucket_filter = opts->bucket_filter;
 	ctx->limit = -1;
 	ctx->enable_pruning = true;
+	ctx->no_cache = !opts->cache;
 	if (opts->partition_filter)
 		parse_partition_filter(opts->partition_filter, ctx);
 }

@@ -90,6 +90,14 @@ typedef struct TsScanState
 
 void		_PG_init(void);
 
+static int	tablescan_cache_size_mb = 64;
+
+static void
+assign_cache_size(int newval, void *extra)
+{
+	ts_scan_cache_set_limit((size_t) newval << 20);
+}
+
 void
 _PG_init(void)
 {
@@ -102,8 +110,14 @@ _PG_init(void)
 							 "Prune partitions, buckets and files while planning Paimon scans.",
 							 NULL, &tablescan_enable_pruning, true,
 							 PGC_USERSET, 0, NULL, NULL, NULL);
+	DefineCustomIntVariable("tablescan.cache_size",
+							"Size of the per-backend cache of live Paimon manifest entries.",
+							"0 turns the cache off.",
+							&tablescan_cache_size_mb, 64, 0, 1048576,
+							PGC_USERSET, GUC_UNIT_MB, NULL, assign_cache_size, NULL);
 	MarkGUCPrefixReserved("tablescan");
 	tablescan_install_hooks();
+	ts_scan_cache_set_limit((size_t) tablescan_cache_size_mb << 20);
 }
 
 /* ---- column mapping ---------------------------------------------------- */
@@ -353,6 +367,13 @@ explain_properties(TsPlanState *ps)
 	{
 		l = lappend(l, makeString("Snapshot"));
 		l = lappend(l, makeString(plan->snapshot ? psprintf(INT64_FORMAT, plan->snapshot->id) : "none"));
+	}
+	if (plan->incremental)
+	{
+		l = lappend(l, makeString("Incremental"));
+		l = lappend(l, makeString(psprintf("snapshots (" INT64_FORMAT ", " INT64_FORMAT "]",
+										   plan->incremental_start,
+										   plan->snapshot ? plan->snapshot->id : plan->incremental_start)));
 	}
 	if (ps->predicate)
 	{
@@ -653,6 +674,9 @@ tablescanExplainForeignScan(ForeignScanState *node, ExplainState *es)
 	{
 		TsScanState *st = node->fdw_state;
 
+		if (st->plan && st->plan->kind != TS_TABLE_FORMAT)
+			ExplainPropertyText("Cache", !st->opts->cache || tablescan_cache_size_mb == 0 ? "off" :
+								st->plan->metrics.cache_hit ? "hit" : "miss", es);
 		ExplainPropertyInteger("Files Read", NULL, st->files_read, es);
 		ExplainPropertyInteger("Rows Read", NULL, st->rows_read, es);
 		if (st->row_groups_total > 0)

@@ -162,6 +162,19 @@ check_option_value(const char *name, const char *value)
 		check_int_option(name, value, 1);
 	else if (strcmp(name, "scan.timestamp-millis") == 0)
 		check_int_option(name, value, 0);
+	else if (strcmp(name, "incremental-between") == 0 ||
+			 strcmp(name, "incremental-between-timestamp") == 0)
+	{
+		long long	a,
+					b;
+		char		tail;
+
+		if (sscanf(value, "%lld , %lld %c", &a, &b, &tail) != 2 || a < 0 || b < a)
+			ereport(ERROR,
+					(errcode(ERRCODE_FDW_INVALID_OPTION_NAME),
+					 errmsg("invalid value for option \"%s\": \"%s\"", name, value),
+					 errhint("Give two numbers \"start,end\" with start <= end (start exclusive, end inclusive).")));
+	}
 	else if (strcmp(name, "cache") == 0 || strcmp(name, "strict") == 0)
 		check_bool_option(name, value);
 	else if (strcmp(name, "format") == 0)
@@ -247,6 +260,7 @@ add_guc_options(TsTableOptions *o, const char *text)
 {
 	char	   *copy = pstrdup(text);
 	char	   *save = NULL;
+	int			added = 0;
 
 	for (char *tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save))
 	{
@@ -254,6 +268,14 @@ add_guc_options(TsTableOptions *o, const char *text)
 		char	   *k,
 				   *v;
 
+		if (eq == NULL && o->paimon_values != NIL && added > 0)
+		{
+			/* "k=a,b": a value with a comma continues the previous entry */
+			ListCell   *last = list_tail(o->paimon_values);
+
+			lfirst(last) = psprintf("%s,%s", (char *) lfirst(last), tok);
+			continue;
+		}
 		if (eq == NULL)
 			ereport(ERROR,
 					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
@@ -271,10 +293,13 @@ add_guc_options(TsTableOptions *o, const char *text)
 			v++;
 		for (char *e = v + strlen(v); e > v && e[-1] == ' '; e--)
 			e[-1] = '\0';
-		check_option_value(k, v);
 		o->paimon_keys = lappend(o->paimon_keys, k);
 		o->paimon_values = lappend(o->paimon_values, v);
+		added++;
 	}
+	/* check the values once continuations are joined */
+	for (int i = list_length(o->paimon_keys) - added; i < list_length(o->paimon_keys); i++)
+		check_option_value(list_nth(o->paimon_keys, i), list_nth(o->paimon_values, i));
 }
 
 static void
@@ -310,7 +335,7 @@ apply_option(TsTableOptions *o, DefElem *def, char **warehouse, char **database,
 	else if (strcmp(name, "strict") == 0)
 		o->strict = defGetBoolean(def);
 	else if (strcmp(name, "cache") == 0)
-		;						/* the live-entry cache is not built yet */
+		o->cache = defGetBoolean(def);
 	else
 	{
 		o->paimon_keys = lappend(o->paimon_keys, pstrdup(name));
@@ -418,6 +443,7 @@ tablescan_get_options(Oid foreigntableid)
 	ListCell   *lc;
 
 	o->strict = true;
+	o->cache = true;
 	foreach(lc, server->options)
 		apply_option(o, lfirst(lc), &warehouse, &database, &table, &path, &branch);
 	foreach(lc, ft->options)

@@ -41,6 +41,7 @@ typedef struct TsTableOptions
 	char	   *format;			/* format table over a plain directory */
 	char	   *partition_keys; /* its partition keys, "k1,k2" */
 	bool		strict;			/* IMPORT: unmappable column is an error */
+	bool		cache;			/* use the live manifest-entry cache */
 } TsTableOptions;
 
 extern TsTableOptions *tablescan_get_options(Oid foreigntableid);

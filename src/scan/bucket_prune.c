@@ -518,3 +518,22 @@ scan_bucket_keep(ts_plan *plan, scan_state *st, const ts_manifest_entry *e,
 	*keep = bsearch(&e->bucket, set->buckets, set->nbuckets, sizeof(int32_t), cmp_i32) != NULL;
 	return true;
 }
+
+bool
+scan_bucket_current_set(ts_plan *plan, scan_state *st, int32_t total,
+						const int32_t **buckets, int *nbuckets, ts_err *err)
+{
+	bucket_selector *bs = st->bucket_selector;
+	const bucket_set *set;
+
+	*buckets = NULL;
+	*nbuckets = 0;
+	if (bs == NULL || total <= 0)
+		return ts_error(err, TS_ERR_INVALID, "no inferred bucket selector");
+	set = buckets_for_total(plan, bs, total, err);
+	if (set == NULL)
+		return false;
+	*buckets = set->buckets;
+	*nbuckets = set->nbuckets;
+	return true;
+}

@@ -8,7 +8,9 @@
  * Java's merge (AbstractFileStoreScan.readAndMergeFileEntries): collect the
  * identifiers of all DELETE entries, then keep every ADD entry whose
  * identifier was not deleted.  The identifier is (partition bytes, bucket,
- * level, file name, extra files, embedded index, external path).
+ * level, file name, extra files, embedded index, external path).  When the
+ * result fills the cache (st->cache_fill) only the rules that are part of
+ * the cache key (level 0, postpone) skip manifests.
  */
 #include <string.h>
 
@@ -153,7 +155,7 @@ keep_manifest(ts_plan *plan, scan_state *st, const ts_manifest_file_meta *m,
 			  bool *keep, ts_err *err)
 {
 	*keep = true;
-	if (st->has_bucket_filter && m->has_bucket_range &&
+	if (!st->cache_fill && st->has_bucket_filter && m->has_bucket_range &&
 		(st->bucket_filter < m->min_bucket || st->bucket_filter > m->max_bucket))
 	{
 		*keep = false;
@@ -169,7 +171,7 @@ keep_manifest(ts_plan *plan, scan_state *st, const ts_manifest_file_meta *m,
 		*keep = false;
 		return true;
 	}
-	if (st->ctx->npartition_filters > 0 && st->npartition_keys > 0)
+	if (!st->cache_fill && st->ctx->npartition_filters > 0 && st->npartition_keys > 0)
 	{
 		bool		may;
 
@@ -183,9 +185,9 @@ keep_manifest(ts_plan *plan, scan_state *st, const ts_manifest_file_meta *m,
 }
 
 /* Append the manifests of one manifest list to *all. */
-static bool
-read_manifest_list(ts_plan *plan, const char *list_name, ts_manifest_file_meta **all,
-				   int *nall, int *cap, ts_err *err)
+bool
+scan_read_manifest_list(ts_plan *plan, const char *list_name, int64_t snapshot_id,
+						ts_manifest_file_meta **all, int *nall, int *cap, ts_err *err)
 {
 	char	   *path;
 	ts_manifest_file_meta *metas;
@@ -198,7 +200,7 @@ read_manifest_list(ts_plan *plan, const char *list_name, ts_manifest_file_meta *
 	if (path == NULL)
 		return ts_error(err, TS_ERR_NOMEM, "out of memory");
 	if (!ts_manifest_list_read(path, &plan->arena, &metas, &n, err))
-		return ts_error_context(err, "snapshot %lld", (long long) plan->snapshot->id);
+		return ts_error_context(err, "snapshot %lld", (long long) snapshot_id);
 	if (*nall + n > *cap)
 	{
 		int			ncap = (*nall + n) * 2 + 8;
@@ -234,8 +236,10 @@ scan_read_live_files(ts_plan *plan, scan_state *st,
 	*live = NULL;
 	*nlive = 0;
 
-	if (!read_manifest_list(plan, plan->snapshot->base_manifest_list, &manifests, &nmanifests, &cap, err) ||
-		!read_manifest_list(plan, plan->snapshot->delta_manifest_list, &manifests, &nmanifests, &cap, err))
+	if (!scan_read_manifest_list(plan, plan->snapshot->base_manifest_list, plan->snapshot->id,
+								 &manifests, &nmanifests, &cap, err) ||
+		!scan_read_manifest_list(plan, plan->snapshot->delta_manifest_list, plan->snapshot->id,
+								 &manifests, &nmanifests, &cap, err))
 		goto done;
 
 	/* read every kept manifest once, in order */

@@ -6,6 +6,8 @@
  * per-file pruning decisions that need no I/O (level 0 of DV / first-row
  * tables, explicit bucket filter, partition filter, inferred bucket, value
  * stats), the LIMIT cut-off for append tables, metrics and freeing a plan.
+ * The live files come from the cache (cache.c) or, for incremental-between,
+ * from the delta manifests of a snapshot range (incremental.c).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -102,8 +104,8 @@ same_partition(const ts_manifest_entry *a, const ts_manifest_entry *b)
 }
 
 /* Count distinct partitions and (partition, bucket) groups; sorts 'files'. */
-static void
-count_groups(const ts_manifest_entry **files, int n, int64_t *partitions, int64_t *buckets)
+void
+scan_count_groups(const ts_manifest_entry **files, int n, int64_t *partitions, int64_t *buckets)
 {
 	int			i;
 
@@ -249,6 +251,8 @@ ts_scan_execute(ts_plan *plan, const ts_scan_context *ctx, ts_err *err)
 	int			nlive = 0,
 				nkept = 0;
 	scan_dv_index *dvs = NULL;
+	bool		from_cache = false;
+	scan_cache_hit hit = {0};
 	double		start = now_ms();
 
 	if (plan == NULL || ctx == NULL)
@@ -274,7 +278,12 @@ ts_scan_execute(ts_plan *plan, const ts_scan_context *ctx, ts_err *err)
 		return true;
 	}
 
-	if (!scan_read_live_files(plan, &st, &live, &nlive, err))
+	if (plan->incremental)
+	{
+		if (!scan_read_incremental_files(plan, &st, &live, &nlive, err))
+			return false;
+	}
+	else if (!scan_read_live_files_cached(plan, &st, &live, &nlive, &from_cache, &hit, err))
 		return false;
 	kept = ts_arena_alloc(&plan->arena, sizeof(*kept) * (size_t) (nlive ? nlive : 1));
 	if (kept == NULL)
@@ -282,17 +291,34 @@ ts_scan_execute(ts_plan *plan, const ts_scan_context *ctx, ts_err *err)
 	if (!prune_files(plan, &st, live, nlive, kept, &nkept, err))
 		return false;
 	/* live is not needed in order any more; kept is (a sorted copy is counted) */
-	count_groups(live, nlive, &plan->metrics.partitions_total, &plan->metrics.buckets_total);
+	scan_count_groups(live, nlive, &plan->metrics.partitions_total, &plan->metrics.buckets_total);
+	/* a hit on inferred-bucket candidates: count the other live files as a cold plan does */
+	if (from_cache && hit.has_totals &&
+		!scan_cache_count_excluded(plan, &st, &hit, err))
+		return false;
+	/* entries of a cache hit live in the cache: the plan keeps its own copies */
+	if (from_cache)
+	{
+		for (int i = 0; i < nkept; i++)
+		{
+			if ((i & 1023) == 1023 && !TS_CHECK_INTERRUPTS(err))
+				return false;
+			kept[i] = scan_entry_copy(&plan->arena, kept[i]);
+			if (kept[i] == NULL)
+				return ts_error(err, TS_ERR_NOMEM, "out of memory copying cached manifest entries");
+		}
+	}
 	{
 		const ts_manifest_entry **copy = ts_arena_dup(&plan->arena, kept,
 													  sizeof(*kept) * (size_t) (nkept ? nkept : 1));
 
 		if (copy == NULL)
 			return ts_error(err, TS_ERR_NOMEM, "out of memory");
-		count_groups(copy, nkept, &plan->metrics.partitions_kept, &plan->metrics.buckets_kept);
+		scan_count_groups(copy, nkept, &plan->metrics.partitions_kept, &plan->metrics.buckets_kept);
 	}
 
-	if (!scan_dv_load(plan, &st, &dvs, err))
+	/* delta splits carry no deletion vectors (IncrementalDeltaStartingScanner) */
+	if (!plan->incremental && !scan_dv_load(plan, &st, &dvs, err))
 		return false;
 	if (!scan_build_splits(plan, &st, kept, nkept, dvs, err))
 		return false;

@@ -45,6 +45,7 @@ typedef struct ts_scan_context
 	int32_t		bucket_filter;
 	int64_t		limit;			/* -1 = unlimited */
 	bool		enable_pruning;
+	bool		no_cache;		/* bypass the live manifest-entry cache (cache.c) */
 } ts_scan_context;
 
 /* One data file the executor will read. */
@@ -117,6 +118,13 @@ typedef struct ts_plan
 	int			nschemas;
 	ts_schema **schemas;
 	/*
+	 * incremental-between(-timestamp): the plan holds the files ADDed by
+	 * the APPEND snapshots incremental_start+1 .. snapshot->id (exclusive
+	 * start, inclusive end), not the live files of one snapshot.
+	 */
+	bool		incremental;
+	int64_t		incremental_start;
+	/*
 	 * The predicate the plan was pruned with (owned by the caller, who
 	 * keeps it alive as long as the plan): readers use it to skip row
 	 * groups / stripes of append-table files by their statistics.
@@ -143,6 +151,41 @@ const char *ts_plan_option(const ts_plan *plan, const char *key);
 
 /* The schema a file was written with (loaded lazily and kept in the plan). */
 const ts_schema *ts_plan_schema(ts_plan *plan, int64_t schema_id, ts_err *err);
+
+/*
+ * Live manifest-entry cache (cache.c, the seed's WithCache): per process,
+ * keyed by (branch root, snapshot id and its manifest lists, the scan's
+ * level-0 / postpone rules), LRU-evicted within a byte bound.  Scans with
+ * an inferred bucket cache only their candidates, keyed also by the
+ * buckets, the current bucket count and the current schema id; files of
+ * other bucket counts or schema ids stay candidates and are pruned after
+ * lookup.  The snapshot is always resolved from disk first, so a new
+ * commit is never answered from an older snapshot's entries.  A plan never
+ * keeps pointers into the cache (kept entries are copied into its arena).
+ * Disabled until a bound > 0 is set; ctx->no_cache bypasses it per scan.
+ */
+typedef struct ts_scan_cache_stats
+{
+	int64_t		hits;
+	int64_t		misses;
+	int64_t		inserts;
+	int64_t		evictions;
+	int64_t		items;			/* cached snapshots / candidate sets */
+	int64_t		entries;		/* manifest entries held */
+	size_t		bytes_used;
+	size_t		bytes_limit;
+} ts_scan_cache_stats;
+
+/* Byte bound; 0 disables the cache and frees it.  Shrinking evicts. */
+void		ts_scan_cache_set_limit(size_t bytes);
+/*
+ * Allocator for the cache's memory, which outlives every plan (inside
+ * PostgreSQL: a long-lived context such as a child of TopMemoryContext).
+ * NULL, NULL = ts_malloc / ts_free.  Clears the cache first.
+ */
+void		ts_scan_cache_set_alloc(void *(*alloc_fn) (size_t size), void (*free_fn) (void *p));
+void		ts_scan_cache_clear(void);
+void		ts_scan_cache_get_stats(ts_scan_cache_stats *out);
 
 /* Tables of a database directory <warehouse>/<db>.db, sorted. */
 bool		ts_list_tables(const char *database_dir, char ***names, int *count, ts_err *err);

@@ -31,6 +31,8 @@ typedef struct scan_state
 	struct scan_partition_filter *filters;
 	/* bucket inference from the predicate (bucket_prune.c) */
 	void	   *bucket_selector;
+	/* reading a complete live set for the cache: no per-scan manifest skipping */
+	bool		cache_fill;
 } scan_state;
 
 /* One live data file with its pruning state. */
@@ -50,8 +52,16 @@ bool		scan_option_bool(const ts_plan *plan, const char *key, bool dflt);
 /* ---- live_files.c ---- */
 bool		scan_read_live_files(ts_plan *plan, scan_state *st,
 								 const ts_manifest_entry ***live, int *nlive, ts_err *err);
+/* Append the manifests of one manifest list (name under <table>/manifest). */
+bool		scan_read_manifest_list(ts_plan *plan, const char *list_name, int64_t snapshot_id,
+									ts_manifest_file_meta **all, int *nall, int *cap, ts_err *err);
 bool		scan_entry_same_file(const ts_manifest_entry *a, const ts_manifest_entry *b);
 uint32_t	scan_hash_bytes(uint32_t h, const void *p, size_t n);
+
+/* ---- plan.c ---- */
+/* Count distinct partitions and (partition, bucket) groups; sorts 'files'. */
+void		scan_count_groups(const ts_manifest_entry **files, int n,
+							  int64_t *partitions, int64_t *buckets);
 
 /* ---- partition_filter.c ---- */
 bool		scan_partition_setup(ts_plan *plan, scan_state *st, ts_err *err);
@@ -87,6 +97,48 @@ ts_file_format scan_format_from_file_name(const char *name);
 bool		scan_bucket_setup(ts_plan *plan, scan_state *st, ts_err *err);
 bool		scan_bucket_keep(ts_plan *plan, scan_state *st, const ts_manifest_entry *e,
 							 bool *keep, ts_err *err);
+
+/* The sorted distinct buckets the predicate's values hash to under 'total'. */
+bool		scan_bucket_current_set(ts_plan *plan, scan_state *st, int32_t total,
+									const int32_t **buckets, int *nbuckets, ts_err *err);
+
+/* ---- cache.c ---- */
+/*
+ * scan_read_live_files through the cache.  *from_cache: the entries point
+ * into the cache and are valid only until the next cache insert; the
+ * caller copies what it keeps (scan_entry_copy).
+ */
+typedef struct scan_cache_excluded
+{
+	ts_bytes	partition;
+	int64_t		nfiles;			/* live files of it that are no candidate */
+} scan_cache_excluded;
+
+typedef struct scan_cache_hit
+{
+	bool		has_totals;		/* a candidate set: the fields below are set */
+	int64_t		partitions_total;	/* of the whole live set */
+	int64_t		buckets_total;
+	int			nexcluded;		/* by partition, valid like the entries */
+	const scan_cache_excluded *excluded;
+} scan_cache_hit;
+
+bool		scan_read_live_files_cached(ts_plan *plan, scan_state *st,
+										const ts_manifest_entry ***live, int *nlive,
+										bool *from_cache, scan_cache_hit *hit, ts_err *err);
+/* Metrics of the non-candidates of a hit (pruned by partition or bucket). */
+bool		scan_cache_count_excluded(ts_plan *plan, scan_state *st,
+									  const scan_cache_hit *hit, ts_err *err);
+/* Deep copy of a manifest entry into an arena; NULL on OOM. */
+ts_manifest_entry *scan_entry_copy(ts_arena *a, const ts_manifest_entry *e);
+
+/* ---- incremental.c ---- */
+/* incremental-between(-timestamp): choose start and end snapshot; *handled if set. */
+bool		scan_incremental_choose(ts_plan *plan, bool *handled, ts_err *err);
+/* The ADD entries of the delta manifest lists of APPEND snapshots start+1..end. */
+bool		scan_read_incremental_files(ts_plan *plan, scan_state *st,
+										const ts_manifest_entry ***files, int *nfiles,
+										ts_err *err);
 
 /* ---- stats_prune.c ---- */
 bool		scan_stats_keep(ts_plan *plan, scan_state *st, const ts_manifest_entry *e,

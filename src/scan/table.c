@@ -4,7 +4,8 @@
  * Owns: the read schema (latest schema file, or the JSON handed in), the
  * merged options (schema options < context options), the branch root,
  * the table kind, and the snapshot choice: latest, scan.snapshot-id,
- * scan.tag-name, scan.timestamp-millis, scan.version.  When time
+ * scan.tag-name, scan.timestamp-millis, scan.version (incremental ranges
+ * are chosen by incremental.c).  When time
  * travelling the snapshot's own schema becomes the read schema (Java's
  * tryTimeTravel).  Also the plan's schema cache (ts_plan_schema).
  */
@@ -425,6 +426,13 @@ scan_choose_snapshot(ts_plan *plan, ts_err *err)
 		(version != NULL) + (watermark != NULL) + (timestamp != NULL);
 	bool		time_travel = nset > 0;
 	int64_t		v;
+	bool		incremental;
+
+	/* incremental-between(-timestamp): a snapshot range instead (incremental.c) */
+	if (!scan_incremental_choose(plan, &incremental, err))
+		return false;
+	if (incremental)
+		return true;
 
 	if (nset > 1)
 		return ts_error(err, TS_ERR_INVALID,

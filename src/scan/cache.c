@@ -1,0 +1,618 @@
+/*
+ * cache.c - the live manifest-entry cache (the seed's WithCache).
+ *
+ * Owns: a per-process map from (branch root, snapshot id, the snapshot's
+ * manifest list names, the level-0 / postpone rules of the scan) to the
+ * live manifest entries of that snapshot, each cached set packed into one
+ * block from the cache's own allocator, LRU-evicted within a byte bound.
+ * Scans with an inferred bucket (SEED-SCAN.md "Bucket pruning") cache only
+ * their candidates, keyed also by the sorted target buckets, the current
+ * bucket count and the current schema id: an entry is a candidate when its
+ * bucket is a target, or when its own _TOTAL_BUCKETS or schema id differs
+ * from the current ones (those are pruned after lookup with their own
+ * bucket count and schema, like every other file).
+ *
+ * The snapshot is resolved from disk before the lookup (table.c), so a
+ * newer commit has a new key; the manifest list names (UUIDs) in the key
+ * also tell a re-created table's snapshot N from the old one.  Entries
+ * handed out on a hit live in the cache: the plan copies the ones it keeps
+ * (scan_entry_copy) before anything else can touch the cache.  A block is
+ * filled completely before it is linked, so an error or interrupt never
+ * leaves a half-built item reachable.
+ */
+#include <string.h>
+
+#include "scan/scan_internal.h"
+
+#define CACHE_HASH_SIZE 1024
+#define ALIGN8(n) (((n) + 7) & ~(size_t) 7)
+
+typedef struct cache_item
+{
+	struct cache_item *prev;	/* LRU list: head = most recently used */
+	struct cache_item *next;
+	struct cache_item *chain;	/* hash chain */
+	uint32_t	hash;
+	size_t		keylen;
+	size_t		bytes;			/* whole block */
+	int			nentries;
+	char	   *key;			/* in the block */
+	ts_manifest_entry *entries; /* in the block */
+	/* candidate sets: what a cold plan would count for the other files */
+	scan_cache_hit totals;		/* excluded points into the block */
+} cache_item;
+
+static struct
+{
+	size_t		limit;
+	size_t		used;
+	cache_item *head;
+	cache_item *tail;
+	cache_item *hash[CACHE_HASH_SIZE];
+	void	   *(*alloc_fn) (size_t size);
+	void		(*free_fn) (void *p);
+	ts_scan_cache_stats stats;
+} cache;
+
+static void *
+cache_alloc(size_t n)
+{
+	return cache.alloc_fn ? cache.alloc_fn(n) : ts_malloc(n);
+}
+
+static void
+cache_free(void *p)
+{
+	if (cache.free_fn)
+		cache.free_fn(p);
+	else
+		ts_free(p);
+}
+
+/* ---- deep copy of manifest entries ------------------------------------ */
+
+static size_t
+bytes_size(ts_bytes b)
+{
+	return b.data ? ALIGN8((size_t) b.len) : 0;
+}
+
+static size_t
+str_size(const char *s)
+{
+	return s ? ALIGN8(strlen(s) + 1) : 0;
+}
+
+static size_t
+strs_size(char *const *v, int n)
+{
+	size_t		sz = 0;
+
+	if (v == NULL || n <= 0)
+		return 0;
+	sz = ALIGN8(sizeof(char *) * (size_t) n);
+	for (int i = 0; i < n; i++)
+		sz += str_size(v[i]);
+	return sz;
+}
+
+static size_t
+stats_size(const ts_simple_stats *s)
+{
+	size_t		sz = bytes_size(s->min_values) + bytes_size(s->max_values);
+
+	if (s->null_counts && s->nnull_counts > 0)
+		sz += ALIGN8(sizeof(int64_t) * (size_t) s->nnull_counts);
+	return sz;
+}
+
+/* Bytes an entry's pointed-to data needs (the struct itself not included). */
+static size_t
+entry_extra_size(const ts_manifest_entry *e)
+{
+	const ts_data_file_meta *f = &e->file;
+
+	return bytes_size(e->partition) + str_size(f->file_name) +
+		bytes_size(f->min_key) + bytes_size(f->max_key) +
+		stats_size(&f->key_stats) + stats_size(&f->value_stats) +
+		strs_size(f->extra_files, f->nextra_files) +
+		bytes_size(f->embedded_file_index) +
+		strs_size(f->value_stats_cols, f->nvalue_stats_cols) +
+		str_size(f->external_path) +
+		strs_size(f->write_cols, f->nwrite_cols);
+}
+
+static void *
+take(char **cur, const void *src, size_t n)
+{
+	void	   *p = *cur;
+
+	if (n)
+		memcpy(p, src, n);
+	*cur += ALIGN8(n);
+	return p;
+}
+
+static void
+copy_bytes(ts_bytes *b, char **cur)
+{
+	if (b->data)
+		b->data = take(cur, b->data, b->len);
+}
+
+static char *
+copy_str(const char *s, char **cur)
+{
+	return s ? take(cur, s, strlen(s) + 1) : NULL;
+}
+
+static char **
+copy_strs(char **v, int n, char **cur)
+{
+	char	  **out;
+
+	if (v == NULL || n <= 0)
+		return n < 0 ? NULL : v == NULL ? NULL : (char **) *cur;
+	out = (char **) *cur;
+	*cur += ALIGN8(sizeof(char *) * (size_t) n);
+	for (int i = 0; i < n; i++)
+		out[i] = copy_str(v[i], cur);
+	return out;
+}
+
+static void
+copy_stats(ts_simple_stats *s, char **cur)
+{
+	copy_bytes(&s->min_values, cur);
+	copy_bytes(&s->max_values, cur);
+	if (s->null_counts && s->nnull_counts > 0)
+		s->null_counts = take(cur, s->null_counts, sizeof(int64_t) * (size_t) s->nnull_counts);
+}
+
+/* *dst = *src with every pointer moved into the space at *cur. */
+static void
+entry_copy_into(ts_manifest_entry *dst, const ts_manifest_entry *src, char **cur)
+{
+	ts_data_file_meta *f = &dst->file;
+
+	*dst = *src;
+	copy_bytes(&dst->partition, cur);
+	f->file_name = copy_str(f->file_name, cur);
+	copy_bytes(&f->min_key, cur);
+	copy_bytes(&f->max_key, cur);
+	copy_stats(&f->key_stats, cur);
+	copy_stats(&f->value_stats, cur);
+	f->extra_files = copy_strs(f->extra_files, f->nextra_files, cur);
+	copy_bytes(&f->embedded_file_index, cur);
+	f->value_stats_cols = copy_strs(f->value_stats_cols, f->nvalue_stats_cols, cur);
+	f->external_path = copy_str(f->external_path, cur);
+	f->write_cols = copy_strs(f->write_cols, f->nwrite_cols, cur);
+}
+
+ts_manifest_entry *
+scan_entry_copy(ts_arena *a, const ts_manifest_entry *e)
+{
+	size_t		extra = entry_extra_size(e);
+	ts_manifest_entry *dst = ts_arena_alloc(a, ALIGN8(sizeof(*dst)) + extra);
+	char	   *cur;
+
+	if (dst == NULL)
+		return NULL;
+	cur = (char *) dst + ALIGN8(sizeof(*dst));
+	entry_copy_into(dst, e, &cur);
+	return dst;
+}
+
+/* ---- the map ----------------------------------------------------------- */
+
+static uint32_t
+key_hash(const char *key, size_t len)
+{
+	return scan_hash_bytes(2166136261u, key, len);
+}
+
+static void
+lru_unlink(cache_item *it)
+{
+	if (it->prev)
+		it->prev->next = it->next;
+	else
+		cache.head = it->next;
+	if (it->next)
+		it->next->prev = it->prev;
+	else
+		cache.tail = it->prev;
+	it->prev = it->next = NULL;
+}
+
+static void
+lru_push_front(cache_item *it)
+{
+	it->prev = NULL;
+	it->next = cache.head;
+	if (cache.head)
+		cache.head->prev = it;
+	cache.head = it;
+	if (cache.tail == NULL)
+		cache.tail = it;
+}
+
+static void
+item_remove(cache_item *it)
+{
+	cache_item **pp = &cache.hash[it->hash % CACHE_HASH_SIZE];
+
+	while (*pp && *pp != it)
+		pp = &(*pp)->chain;
+	if (*pp)
+		*pp = it->chain;
+	lru_unlink(it);
+	cache.used -= it->bytes;
+	cache.stats.items--;
+	cache.stats.entries -= it->nentries;
+	cache_free(it);
+}
+
+/* Drop least recently used items until 'target' bytes are used. */
+static void
+evict_to(size_t target, bool count)
+{
+	while (cache.used > target && cache.tail)
+	{
+		item_remove(cache.tail);
+		if (count)
+			cache.stats.evictions++;
+	}
+}
+
+static cache_item *
+item_find(const char *key, size_t keylen)
+{
+	uint32_t	h = key_hash(key, keylen);
+	cache_item *it;
+
+	for (it = cache.hash[h % CACHE_HASH_SIZE]; it; it = it->chain)
+		if (it->hash == h && it->keylen == keylen && memcmp(it->key, key, keylen) == 0)
+			return it;
+	return NULL;
+}
+
+/* Insert entries (copied); silently not cached when too big or out of memory. */
+static void
+item_insert(const char *key, size_t keylen, const ts_manifest_entry *const *entries, int n,
+			const scan_cache_hit *totals)
+{
+	size_t		bytes = ALIGN8(sizeof(cache_item)) + ALIGN8(keylen) +
+		ALIGN8(sizeof(ts_manifest_entry)) * (size_t) n;
+	cache_item *it;
+	char	   *cur;
+	int			i;
+
+	if (totals)
+	{
+		bytes += ALIGN8(sizeof(scan_cache_excluded)) * (size_t) totals->nexcluded;
+		for (i = 0; i < totals->nexcluded; i++)
+			bytes += bytes_size(totals->excluded[i].partition);
+	}
+
+	for (i = 0; i < n; i++)
+	{
+		bytes += entry_extra_size(entries[i]);
+		if (bytes > cache.limit)
+			return;
+	}
+	if (bytes > cache.limit)
+		return;
+	if ((it = item_find(key, keylen)) != NULL)
+		item_remove(it);		/* same key filled again: replace */
+	evict_to(cache.limit - bytes, true);
+	it = cache_alloc(bytes);
+	if (it == NULL)
+		return;
+	memset(it, 0, sizeof(*it));
+	cur = (char *) it + ALIGN8(sizeof(cache_item));
+	it->key = take(&cur, key, keylen);
+	it->keylen = keylen;
+	it->entries = (ts_manifest_entry *) cur;
+	cur += ALIGN8(sizeof(ts_manifest_entry)) * (size_t) n;
+	for (i = 0; i < n; i++)
+		entry_copy_into(&it->entries[i], entries[i], &cur);
+	it->nentries = n;
+	if (totals)
+	{
+		scan_cache_excluded *ex = (scan_cache_excluded *) cur;
+
+		it->totals = *totals;
+		cur += ALIGN8(sizeof(scan_cache_excluded)) * (size_t) totals->nexcluded;
+		for (i = 0; i < totals->nexcluded; i++)
+		{
+			ex[i] = totals->excluded[i];
+			copy_bytes(&ex[i].partition, &cur);
+		}
+		it->totals.excluded = ex;
+	}
+	it->bytes = bytes;
+	it->hash = key_hash(key, keylen);
+	/* link only now that the block is complete */
+	it->chain = cache.hash[it->hash % CACHE_HASH_SIZE];
+	cache.hash[it->hash % CACHE_HASH_SIZE] = it;
+	lru_push_front(it);
+	cache.used += bytes;
+	cache.stats.items++;
+	cache.stats.entries += n;
+	cache.stats.inserts++;
+}
+
+/* ---- public API -------------------------------------------------------- */
+
+void
+ts_scan_cache_clear(void)
+{
+	while (cache.tail)
+		item_remove(cache.tail);
+}
+
+void
+ts_scan_cache_set_limit(size_t bytes)
+{
+	cache.limit = bytes;
+	evict_to(bytes, bytes > 0);
+}
+
+void
+ts_scan_cache_set_alloc(void *(*alloc_fn) (size_t size), void (*free_fn) (void *p))
+{
+	ts_scan_cache_clear();
+	cache.alloc_fn = alloc_fn;
+	cache.free_fn = free_fn;
+}
+
+void
+ts_scan_cache_get_stats(ts_scan_cache_stats *out)
+{
+	*out = cache.stats;
+	out->bytes_used = cache.used;
+	out->bytes_limit = cache.limit;
+}
+
+/* ---- lookup / fill for a plan ----------------------------------------- */
+
+static bool
+entry_partition_equal(ts_bytes a, ts_bytes b)
+{
+	if ((a.data == NULL) != (b.data == NULL) || a.len != b.len)
+		return false;
+	return a.len == 0 || memcmp(a.data, b.data, a.len) == 0;
+}
+
+bool
+scan_cache_count_excluded(ts_plan *plan, scan_state *st, const scan_cache_hit *hit,
+						  ts_err *err)
+{
+	plan->metrics.partitions_total = hit->partitions_total;
+	plan->metrics.buckets_total = hit->buckets_total;
+	for (int i = 0; i < hit->nexcluded; i++)
+	{
+		bool		keep;
+
+		plan->metrics.files_total += hit->excluded[i].nfiles;
+		if (!scan_partition_filter_match(plan, st, hit->excluded[i].partition, &keep, err))
+			return false;
+		if (keep && !scan_partition_predicate_keep(plan, st, hit->excluded[i].partition, &keep, err))
+			return false;
+		if (keep)
+			plan->metrics.files_pruned_bucket += hit->excluded[i].nfiles;
+		else
+			plan->metrics.files_pruned_partition += hit->excluded[i].nfiles;
+	}
+	return true;
+}
+
+static bool
+key_add_str(ts_buf *k, const char *s, ts_err *err)
+{
+	if (s == NULL)
+		return ts_buf_append(k, "\x01", 1, err);
+	return ts_buf_append(k, s, strlen(s) + 1, err);
+}
+
+static bool
+make_key(ts_plan *plan, scan_state *st, bool by_bucket, int32_t total,
+		 const int32_t *buckets, int nbuckets, ts_buf *k, ts_err *err)
+{
+	const ts_snapshot *s = plan->snapshot;
+
+	ts_buf_reset(k);
+	if (!key_add_str(k, plan->branch_root, err) ||
+		!ts_buf_printf(k, err, "%lld/%d/%d/", (long long) s->id, (int) st->skip_level0,
+					   (int) (st->table_bucket == -2)) ||
+		!key_add_str(k, s->base_manifest_list, err) ||
+		!key_add_str(k, s->delta_manifest_list, err))
+		return false;
+	if (!by_bucket)
+		return ts_buf_append(k, "F", 1, err);
+	if (!ts_buf_printf(k, err, "B%d/%lld/", total, (long long) plan->schema->id))
+		return false;
+	for (int i = 0; i < nbuckets; i++)
+		if (!ts_buf_printf(k, err, "%d,", buckets[i]))
+			return false;
+	return true;
+}
+
+/* A hit: pointers (in the plan's arena) to the cached entries. */
+static bool
+hand_out(ts_plan *plan, cache_item *it, const ts_manifest_entry ***live, int *nlive,
+		 scan_cache_hit *hit, ts_err *err)
+{
+	const ts_manifest_entry **out = ts_arena_alloc(&plan->arena,
+												   sizeof(*out) * (size_t) (it->nentries ? it->nentries : 1));
+
+	if (out == NULL)
+		return ts_error(err, TS_ERR_NOMEM, "out of memory");
+	for (int i = 0; i < it->nentries; i++)
+		out[i] = &it->entries[i];
+	*live = out;
+	*nlive = it->nentries;
+	*hit = it->totals;
+	lru_unlink(it);
+	lru_push_front(it);
+	cache.stats.hits++;
+	plan->metrics.cache_hit = true;
+	return true;
+}
+
+static bool
+in_sorted(const int32_t *v, int n, int32_t x)
+{
+	int			lo = 0,
+				hi = n - 1;
+
+	while (lo <= hi)
+	{
+		int			mid = lo + (hi - lo) / 2;
+
+		if (v[mid] == x)
+			return true;
+		if (v[mid] < x)
+			lo = mid + 1;
+		else
+			hi = mid - 1;
+	}
+	return false;
+}
+
+bool
+scan_read_live_files_cached(ts_plan *plan, scan_state *st,
+							const ts_manifest_entry ***live, int *nlive,
+							bool *from_cache, scan_cache_hit *hit, ts_err *err)
+{
+	ts_buf		key;
+	ts_buf		bkey;
+	bool		by_bucket = false;
+	int32_t    *buckets = NULL;
+	int			nbuckets = 0;
+	int32_t		total = st->table_bucket;
+	int64_t		schema_id = plan->schema->id;
+	cache_item *it;
+	bool		ok = false;
+
+	*from_cache = false;
+	memset(hit, 0, sizeof(*hit));
+	if (cache.limit == 0 || st->ctx->no_cache)
+		return scan_read_live_files(plan, st, live, nlive, err);
+
+	ts_buf_init(&key);
+	ts_buf_init(&bkey);
+	/* inferred bucket: candidates under the current bucket count */
+	if (st->bucket_selector != NULL && total > 0)
+	{
+		const int32_t *set;
+		ts_err		e2 = {0};
+
+		if (scan_bucket_current_set(plan, st, total, &set, &nbuckets, &e2))
+		{
+			buckets = ts_arena_dup(&plan->arena, set, sizeof(int32_t) * (size_t) (nbuckets ? nbuckets : 1));
+			if (buckets == NULL)
+			{
+				ts_error(err, TS_ERR_NOMEM, "out of memory");
+				goto done;
+			}
+			by_bucket = true;
+		}
+		else if (e2.code == TS_ERR_NOMEM)
+		{
+			*err = e2;
+			goto done;
+		}
+		/* otherwise scan_bucket_keep meets the same failure and explains it */
+	}
+	if (by_bucket)
+	{
+		if (!make_key(plan, st, true, total, buckets, nbuckets, &bkey, err))
+			goto done;
+		if ((it = item_find((const char *) bkey.data, bkey.len)) != NULL)
+		{
+			ok = hand_out(plan, it, live, nlive, hit, err);
+			*from_cache = ok;
+			goto done;
+		}
+	}
+	if (!make_key(plan, st, false, 0, NULL, 0, &key, err))
+		goto done;
+	if ((it = item_find((const char *) key.data, key.len)) != NULL)
+	{
+		ok = hand_out(plan, it, live, nlive, hit, err);
+		*from_cache = ok;
+		goto done;
+	}
+
+	/* miss: read every manifest the key allows, then cache */
+	cache.stats.misses++;
+	st->cache_fill = true;
+	ok = scan_read_live_files(plan, st, live, nlive, err);
+	st->cache_fill = false;
+	if (!ok)
+		goto done;
+	if (!by_bucket)
+		item_insert((const char *) key.data, key.len, *live, *nlive, NULL);
+	else
+	{
+		size_t		sz = sizeof(const ts_manifest_entry *) * (size_t) (*nlive ? *nlive : 1);
+		const ts_manifest_entry **cand = ts_malloc(sz);
+		const ts_manifest_entry **other = ts_malloc(sz);
+		scan_cache_excluded *ex = ts_malloc(sizeof(*ex) * (size_t) (*nlive ? *nlive : 1));
+		scan_cache_hit totals;
+		int			n = 0,
+					nother = 0;
+
+		if (cand != NULL && other != NULL && ex != NULL)
+		{
+			for (int i = 0; i < *nlive; i++)
+			{
+				const ts_manifest_entry *e = (*live)[i];
+
+				if (e->total_buckets != total || e->file.schema_id != schema_id ||
+					e->bucket < 0 || in_sorted(buckets, nbuckets, e->bucket))
+					cand[n++] = e;
+				else if (!(st->skip_level0 && e->file.level == 0))
+					other[nother++] = e;	/* a cold plan counts it, then prunes it */
+			}
+			/* totals of the whole live set, and the others by partition */
+			memset(&totals, 0, sizeof(totals));
+			totals.has_totals = true;
+			{
+				const ts_manifest_entry **all = ts_malloc(sz);
+
+				if (all != NULL)
+				{
+					memcpy(all, *live, sizeof(*all) * (size_t) *nlive);
+					scan_count_groups(all, *nlive, &totals.partitions_total, &totals.buckets_total);
+					ts_free(all);
+					scan_count_groups(other, nother, &(int64_t) {0}, &(int64_t) {0});
+					for (int i = 0; i < nother; i++)
+					{
+						if (totals.nexcluded > 0 &&
+							entry_partition_equal(ex[totals.nexcluded - 1].partition, other[i]->partition))
+							ex[totals.nexcluded - 1].nfiles++;
+						else
+						{
+							ex[totals.nexcluded].partition = other[i]->partition;
+							ex[totals.nexcluded].nfiles = 1;
+							totals.nexcluded++;
+						}
+					}
+					totals.excluded = ex;
+					item_insert((const char *) bkey.data, bkey.len, cand, n, &totals);
+				}
+			}
+		}
+		ts_free(cand);
+		ts_free(other);
+		ts_free(ex);
+	}
+
+done:
+	ts_buf_free(&key);
+	ts_buf_free(&bkey);
+	return ok;
+}

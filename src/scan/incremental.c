@@ -1,0 +1,318 @@
+/*
+ * incremental.c - incremental reads: the rows added between two snapshots.
+ *
+ * Owns: the options incremental-between = 'S1,S2' and
+ * incremental-between-timestamp = 'T1,T2' for append tables, as Java's
+ * IncrementalDeltaStartingScanner plans them in batch mode with
+ * incremental-between-scan-mode = auto (= delta for append tables): the
+ * range is start-exclusive and end-inclusive, start may be earliest - 1,
+ * and the files are the ADD entries of the delta manifest lists of the
+ * APPEND snapshots S1+1 .. S2 (COMPACT and OVERWRITE snapshots add no new
+ * rows and are skipped).  Timestamps map to the newest snapshot committed
+ * at or before them (start: earliest - 1 when none is; end: latest when
+ * none is).  Primary-key tables, tag ranges and the other scan modes fail
+ * closed.
+ */
+#include <ctype.h>
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "scan/scan_internal.h"
+
+static bool
+parse_i64(const char *s, const char *end, int64_t *out)
+{
+	char		buf[32];
+	char	   *e;
+	size_t		n;
+	long long	v;
+
+	while (s < end && isspace((unsigned char) *s))
+		s++;
+	while (end > s && isspace((unsigned char) end[-1]))
+		end--;
+	n = (size_t) (end - s);
+	if (n == 0 || n >= sizeof(buf))
+		return false;
+	memcpy(buf, s, n);
+	buf[n] = '\0';
+	for (size_t i = (buf[0] == '-'); i < n; i++)
+		if (!isdigit((unsigned char) buf[i]))
+			return false;
+	errno = 0;
+	v = strtoll(buf, &e, 10);
+	if (errno != 0 || *e != '\0')
+		return false;
+	*out = v;
+	return true;
+}
+
+/* "A,B" into two integers; false if not that shape. */
+static bool
+parse_pair(const char *v, int64_t *a, int64_t *b)
+{
+	const char *comma = strchr(v, ',');
+
+	if (comma == NULL || strchr(comma + 1, ',') != NULL)
+		return false;
+	return parse_i64(v, comma, a) && parse_i64(comma + 1, comma + strlen(comma), b);
+}
+
+/* Newest snapshot with timeMillis <= t, 0 if none (binary search). */
+static bool
+earlier_or_equal(ts_plan *plan, int64_t earliest, int64_t latest, int64_t t,
+				 int64_t *found, ts_err *err)
+{
+	int64_t		lo = earliest,
+				hi = latest;
+
+	*found = 0;
+	while (lo <= hi)
+	{
+		int64_t		mid = lo + (hi - lo) / 2;
+		ts_snapshot *s;
+		int64_t		tm;
+
+		if (!TS_CHECK_INTERRUPTS(err))
+			return false;
+		s = ts_snapshot_load(plan->branch_root, mid, err);
+		if (s == NULL)
+			return false;
+		tm = s->time_millis;
+		ts_snapshot_free(s);
+		if (tm <= t)
+		{
+			*found = mid;
+			lo = mid + 1;
+		}
+		else
+			hi = mid - 1;
+	}
+	return true;
+}
+
+bool
+scan_incremental_choose(ts_plan *plan, bool *handled, ts_err *err)
+{
+	static const char *const exclusive[] = {
+		"scan.snapshot-id", "scan.tag-name", "scan.timestamp-millis", "scan.timestamp",
+		"scan.watermark", "scan.version", NULL
+	};
+	const char *between = ts_plan_option(plan, "incremental-between");
+	const char *between_ts = ts_plan_option(plan, "incremental-between-timestamp");
+	const char *mode = ts_plan_option(plan, "incremental-between-scan-mode");
+	const char *opt = between ? "incremental-between" : "incremental-between-timestamp";
+	const char *val = between ? between : between_ts;
+	int64_t		earliest,
+				latest,
+				a,
+				b,
+				start,
+				end;
+
+	*handled = false;
+	if (between == NULL && between_ts == NULL)
+		return true;
+	*handled = true;
+	if (between && between_ts)
+		return ts_error(err, TS_ERR_INVALID,
+						"only one of incremental-between and incremental-between-timestamp may be set");
+	for (int i = 0; exclusive[i]; i++)
+		if (ts_plan_option(plan, exclusive[i]) != NULL)
+			return ts_error(err, TS_ERR_INVALID, "%s cannot be combined with %s",
+							opt, exclusive[i]);
+	if (plan->kind == TS_TABLE_PRIMARY_KEY)
+		return ts_error(err, TS_ERR_UNSUPPORTED,
+						"table \"%s\": %s on primary-key tables is not supported yet (only append tables)",
+						plan->table_path, opt);
+	if (mode && strcmp(mode, "auto") != 0 && strcmp(mode, "delta") != 0)
+		return ts_error(err, TS_ERR_UNSUPPORTED,
+						"incremental-between-scan-mode \"%s\" is not supported yet (only auto and delta)",
+						mode);
+	if (!parse_pair(val, &a, &b))
+	{
+		if (between && strchr(val, ',') != NULL)
+			return ts_error(err, TS_ERR_UNSUPPORTED,
+							"incremental-between \"%s\": ranges of tags are not supported yet (give two snapshot ids)",
+							val);
+		return ts_error(err, TS_ERR_INVALID,
+						"invalid value for option %s: \"%s\" (expected \"%s\")", opt, val,
+						between ? "start-snapshot-id,end-snapshot-id" :
+						"start-epoch-millis,end-epoch-millis");
+	}
+
+	plan->incremental = true;
+	if (!ts_snapshot_latest_id(plan->branch_root, &latest, err) ||
+		!ts_snapshot_earliest_id(plan->branch_root, &earliest, err))
+		return false;
+	if (latest <= 0)
+	{
+		plan->snapshot = NULL;	/* no snapshot yet: nothing was added */
+		plan->incremental_start = 0;
+		return true;
+	}
+	if (between)
+	{
+		start = a;
+		end = b;
+	}
+	else
+	{
+		ts_snapshot *first;
+		int64_t		found;
+
+		if (a > b)
+			return ts_error(err, TS_ERR_INVALID,
+							"incremental-between-timestamp \"%s\": the start must not be after the end", val);
+		first = ts_snapshot_load(plan->branch_root, earliest, err);
+		if (first == NULL)
+			return false;
+		if (!earlier_or_equal(plan, earliest, latest, a, &found, err))
+		{
+			ts_snapshot_free(first);
+			return false;
+		}
+		start = (found == 0 || first->time_millis > a) ? earliest - 1 : found;
+		ts_snapshot_free(first);
+		if (!earlier_or_equal(plan, earliest, latest, b, &found, err))
+			return false;
+		end = found == 0 ? latest : found;
+	}
+	if (start > end)
+		return ts_error(err, TS_ERR_INVALID,
+						"%s \"%s\": starting snapshot %lld must not be after ending snapshot %lld",
+						opt, val, (long long) start, (long long) end);
+	if (start < earliest - 1 || end > latest)
+		return ts_error(err, TS_ERR_NOT_FOUND,
+						"%s \"%s\" of table \"%s\": snapshot range (%lld, %lld] is out of the available snapshots %lld to %lld",
+						opt, val, plan->table_path, (long long) start, (long long) end,
+						(long long) earliest, (long long) latest);
+	plan->incremental_start = start;
+	if (end < earliest)
+	{
+		/* (earliest-1, earliest-1]: empty range before every snapshot */
+		plan->snapshot = NULL;
+		return true;
+	}
+	plan->snapshot = ts_snapshot_load(plan->branch_root, end, err);
+	return plan->snapshot != NULL;
+}
+
+bool
+scan_read_incremental_files(ts_plan *plan, scan_state *st,
+							const ts_manifest_entry ***files, int *nfiles, ts_err *err)
+{
+	const ts_manifest_entry **out = NULL;
+	size_t		nout = 0,
+				cap = 0;
+	bool		ok = false;
+
+	(void) st;
+	*files = NULL;
+	*nfiles = 0;
+	for (int64_t id = plan->incremental_start + 1; id <= plan->snapshot->id; id++)
+	{
+		ts_snapshot *s;
+		ts_manifest_file_meta *manifests = NULL;
+		int			nmanifests = 0,
+					mcap = 0;
+		bool		append;
+
+		if (!TS_CHECK_INTERRUPTS(err))
+			goto done;
+		s = ts_snapshot_load(plan->branch_root, id, err);
+		if (s == NULL)
+		{
+			ts_error_context(err, "incremental read of table \"%s\"", plan->table_path);
+			goto done;
+		}
+		append = s->commit_kind && strcmp(s->commit_kind, "APPEND") == 0;
+		if (append &&
+			!scan_read_manifest_list(plan, s->delta_manifest_list, id, &manifests,
+									 &nmanifests, &mcap, err))
+		{
+			ts_snapshot_free(s);
+			ts_free(manifests);
+			goto done;
+		}
+		ts_snapshot_free(s);
+		for (int i = 0; i < nmanifests; i++)
+		{
+			const ts_manifest_file_meta *m = &manifests[i];
+			ts_manifest_entry *me;
+			char	   *path;
+			int			n;
+
+			if (strchr(m->file_name, '/') != NULL)
+			{
+				ts_error(err, TS_ERR_CORRUPT, "snapshot %lld: manifest file name \"%s\" contains a slash",
+						 (long long) id, m->file_name);
+				ts_free(manifests);
+				goto done;
+			}
+			path = scan_arena_printf(&plan->arena, "%s/manifest/%s", plan->table_path, m->file_name);
+			if (path == NULL || !ts_manifest_read(path, &plan->arena, &me, &n, err))
+			{
+				if (path == NULL)
+					ts_error(err, TS_ERR_NOMEM, "out of memory");
+				else
+					ts_error_context(err, "snapshot %lld", (long long) id);
+				ts_free(manifests);
+				goto done;
+			}
+			plan->metrics.manifests_read++;
+			plan->metrics.entries_read += n;
+			if (nout + (size_t) n > cap)
+			{
+				size_t		ncap = (nout + (size_t) n) * 2 + 16;
+				const ts_manifest_entry **na = ts_realloc(out, sizeof(*out) * ncap);
+
+				if (na == NULL)
+				{
+					ts_error(err, TS_ERR_NOMEM, "out of memory collecting delta files");
+					ts_free(manifests);
+					goto done;
+				}
+				out = na;
+				cap = ncap;
+			}
+			for (int j = 0; j < n; j++)
+			{
+				if (me[j].kind != TS_FILE_ADD)
+				{
+					ts_error(err, TS_ERR_CORRUPT,
+							 "snapshot %lld of table \"%s\": delta manifest \"%s\" of an APPEND commit holds a DELETE entry (file \"%s\"); incremental reads expect only ADD entries",
+							 (long long) id, plan->table_path, m->file_name,
+							 me[j].file.file_name ? me[j].file.file_name : "?");
+					ts_free(manifests);
+					goto done;
+				}
+				out[nout++] = &me[j];
+			}
+		}
+		ts_free(manifests);
+	}
+	if (nout > (size_t) INT32_MAX)
+	{
+		ts_error(err, TS_ERR_NOMEM, "too many delta files");
+		goto done;
+	}
+	{
+		const ts_manifest_entry **arr = ts_arena_alloc(&plan->arena, sizeof(*out) * (nout ? nout : 1));
+
+		if (arr == NULL)
+		{
+			ts_error(err, TS_ERR_NOMEM, "out of memory");
+			goto done;
+		}
+		if (nout)
+			memcpy(arr, out, sizeof(*out) * nout);
+		*files = arr;
+	}
+	*nfiles = (int) nout;
+	ok = true;
+done:
+	ts_free(out);
+	return ok;
+}

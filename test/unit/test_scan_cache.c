@@ -1,0 +1,781 @@
+/*
+ * test_scan_cache.c - the live manifest-entry cache (cache.c): a second plan
+ * of a snapshot reads no manifest and plans the same files; LRU eviction
+ * under a tiny bound; a snapshot committed between two plans is seen;
+ * inferred-bucket candidates on a rescaled table (files of another
+ * _TOTAL_BUCKETS stay candidates and are pruned with their own count,
+ * checked against ts_bucket_compute); plans identical with and without the
+ * cache on the real Java-written tables; plans never point into the cache.
+ * Generated tables come from build/.../tools/ts_gen (or $TS_GEN).
+ */
+#include "unit.h"
+
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "base/ts_fs.h"
+#include "meta/bucket.h"
+#include "scan/predicate.h"
+#include "scan/scan.h"
+#include "read/read.h"
+
+/* format.c references readers weakly: pull them out of the archive */
+ts_format_reader *(*volatile force_avro_reader) (const char *, const ts_read_column *, int,
+												  const ts_reader_options *, ts_err *) = ts_avro_open;
+
+static char gen_bin[4096];
+static char tmpdir[] = "/tmp/ts_cache_XXXXXX";
+
+static void
+sh(const char *fmt,...)
+{
+	char		cmd[16384];
+	va_list		ap;
+
+	va_start(ap, fmt);
+	vsnprintf(cmd, sizeof(cmd), fmt, ap);
+	va_end(ap);
+	if (system(cmd) != 0)
+		fail_msg("command failed: %s", cmd);
+}
+
+static const char *
+gen(const char *table, const char *args)
+{
+	static char path[8][4096];
+	static int	next = 0;
+	char	   *p = path[next++ & 7];
+
+	snprintf(p, 4096, "%s/%s", tmpdir, table);
+	sh("%s %s %s >/dev/null", gen_bin, p, args);
+	return p;
+}
+
+static void
+ctx_init(ts_scan_context *ctx, const char *path)
+{
+	memset(ctx, 0, sizeof(*ctx));
+	ctx->table_path = path;
+	ctx->limit = -1;
+	ctx->enable_pruning = true;
+}
+
+static ts_plan *
+plan_ok(const ts_scan_context *ctx)
+{
+	ts_err		err = {0};
+	ts_plan    *p = ts_scan_plan(ctx, &err);
+
+	if (p == NULL)
+		fail_msg("plan of %s failed: %s", ctx->table_path, err.msg);
+	return p;
+}
+
+/* One line per planned file: split order, everything a reader uses. */
+static char *
+plan_text(const ts_plan *plan)
+{
+	ts_buf		b;
+	ts_err		err = {0};
+	char	   *s;
+
+	ts_buf_init(&b);
+	ts_buf_printf(&b, &err, "snapshot %lld splits %d\n",
+				  plan->snapshot ? (long long) plan->snapshot->id : -1LL, plan->nsplits);
+	for (int i = 0; i < plan->nsplits; i++)
+	{
+		const ts_split *sp = &plan->splits[i];
+
+		ts_buf_printf(&b, &err, "split p%u b%d/%d raw%d\n", sp->partition.len, sp->bucket,
+					  sp->total_buckets, (int) sp->raw_convertible);
+		for (uint32_t k = 0; k < sp->partition.len; k++)
+			ts_buf_printf(&b, &err, "%02x", sp->partition.data[k]);
+		for (int f = 0; f < sp->nfiles; f++)
+		{
+			const ts_scan_file *sf = &sp->files[f];
+			const ts_data_file_meta *m = &sf->entry->file;
+
+			ts_buf_printf(&b, &err, " %s L%d rows %lld seq %lld-%lld schema %lld dv %s@%lld+%lld/%lld\n",
+						  sf->path, m->level, (long long) m->row_count,
+						  (long long) m->min_sequence_number, (long long) m->max_sequence_number,
+						  (long long) m->schema_id, sf->dv_path ? sf->dv_path : "-",
+						  (long long) sf->dv_offset, (long long) sf->dv_length,
+						  (long long) sf->dv_cardinality);
+		}
+	}
+	ts_buf_append(&b, "", 1, &err);
+	s = strdup((const char *) b.data);
+	ts_buf_free(&b);
+	return s;
+}
+
+static int64_t
+plan_rows(const ts_plan *plan)
+{
+	int64_t		n = 0;
+
+	for (int i = 0; i < plan->nsplits; i++)
+		for (int f = 0; f < plan->splits[i].nfiles; f++)
+			n += plan->splits[i].files[f].entry->file.row_count;
+	return n;
+}
+
+static void
+cache_reset(size_t limit)
+{
+	ts_scan_cache_set_limit(0);
+	ts_scan_cache_set_limit(limit);
+}
+
+/* ---- hit / miss -------------------------------------------------------- */
+
+static void
+test_hit_miss(void **state)
+{
+	const char *path = gen("db.db/hm", "--column id:INT --column name:STRING --column p:INT "
+						   "--partition p --buckets 2 --bucket-key id --rows 20 --snapshots 3");
+	ts_scan_context ctx;
+	ts_plan    *a,
+			   *b,
+			   *c;
+	char	   *ta,
+			   *tb,
+			   *tc;
+	ts_scan_cache_stats st;
+
+	(void) state;
+	cache_reset(64 << 20);
+	ctx_init(&ctx, path);
+	a = plan_ok(&ctx);
+	assert_false(a->metrics.cache_hit);
+	assert_int_equal(a->metrics.manifests_read, 3);
+	ta = plan_text(a);
+	ts_plan_free(a);			/* the cache does not live in a plan */
+
+	b = plan_ok(&ctx);
+	assert_true(b->metrics.cache_hit);
+	assert_int_equal(b->metrics.manifests_read, 0);
+	assert_int_equal(b->metrics.entries_read, 0);
+	assert_int_equal(b->metrics.files_total, 12);	/* 3 commits x 2 partitions x 2 buckets */
+	/* the plan keeps copies: clearing the cache must not touch it (ASan) */
+	ts_scan_cache_clear();
+	tb = plan_text(b);
+	assert_string_equal(ta, tb);
+	assert_int_equal(plan_rows(b), 60);
+
+	ctx.no_cache = true;
+	c = plan_ok(&ctx);
+	assert_false(c->metrics.cache_hit);
+	assert_int_equal(c->metrics.manifests_read, 3);
+	tc = plan_text(c);
+	assert_string_equal(ta, tc);
+	ts_scan_cache_get_stats(&st);
+	assert_int_equal(st.hits, 1);
+	assert_int_equal(st.misses, 1);
+	assert_int_equal(st.items, 0);
+
+	/* disabled (bound 0): never a hit */
+	ctx.no_cache = false;
+	ts_scan_cache_set_limit(0);
+	ts_plan_free(c);
+	c = plan_ok(&ctx);
+	ts_plan_free(c);
+	c = plan_ok(&ctx);
+	assert_false(c->metrics.cache_hit);
+	assert_int_equal(c->metrics.manifests_read, 3);
+	free(ta);
+	free(tb);
+	free(tc);
+	ts_plan_free(b);
+	ts_plan_free(c);
+}
+
+/* ---- a commit between two plans --------------------------------------- */
+
+static void
+write_latest(const char *path, int id)
+{
+	sh("printf %d > %s/snapshot/LATEST", id, path);
+}
+
+static void
+test_new_snapshot_seen(void **state)
+{
+	const char *path = gen("db.db/ns", "--column id:INT --column v:BIGINT --buckets -1 "
+						   "--rows 7 --snapshots 3");
+	ts_scan_context ctx;
+	ts_plan    *p;
+
+	(void) state;
+	cache_reset(64 << 20);
+	/* hide the third commit: the table is at snapshot 2 */
+	sh("mv %s/snapshot/snapshot-3 %s/snapshot3.hidden", path, path);
+	write_latest(path, 2);
+	ctx_init(&ctx, path);
+	p = plan_ok(&ctx);
+	assert_int_equal(p->snapshot->id, 2);
+	assert_int_equal(plan_rows(p), 14);
+	ts_plan_free(p);
+	p = plan_ok(&ctx);
+	assert_true(p->metrics.cache_hit);
+	assert_int_equal(plan_rows(p), 14);
+	ts_plan_free(p);
+
+	/* commit snapshot 3 */
+	sh("mv %s/snapshot3.hidden %s/snapshot/snapshot-3", path, path);
+	write_latest(path, 3);
+	p = plan_ok(&ctx);
+	assert_int_equal(p->snapshot->id, 3);
+	assert_false(p->metrics.cache_hit);
+	assert_int_equal(plan_rows(p), 21);
+	ts_plan_free(p);
+	p = plan_ok(&ctx);
+	assert_true(p->metrics.cache_hit);
+	assert_int_equal(plan_rows(p), 21);
+	ts_plan_free(p);
+
+	/* time travel to 2 is still answered by its own entry */
+	{
+		ts_option	o = {"scan.snapshot-id", "2"};
+
+		ctx.options = &o;
+		ctx.noptions = 1;
+		p = plan_ok(&ctx);
+		assert_true(p->metrics.cache_hit);
+		assert_int_equal(plan_rows(p), 14);
+		ts_plan_free(p);
+	}
+}
+
+/* ---- eviction ---------------------------------------------------------- */
+
+static void
+test_eviction(void **state)
+{
+	const char *args = "--column id:INT --column name:STRING --column p:INT --partition p "
+		"--buckets 2 --bucket-key id --rows 20 --snapshots 2";
+	const char *t1 = gen("db.db/e1", args);
+	const char *t2 = gen("db.db/e2", args);
+	ts_scan_context c1,
+				c2;
+	ts_scan_cache_stats st;
+	size_t		one;
+	int64_t		evictions;
+	ts_plan    *p;
+
+	(void) state;
+	ctx_init(&c1, t1);
+	ctx_init(&c2, t2);
+	cache_reset(64 << 20);
+	ts_plan_free(plan_ok(&c1));
+	ts_scan_cache_get_stats(&st);
+	assert_int_equal(st.items, 1);
+	one = st.bytes_used;
+	assert_true(one > 0);
+
+	/* room for one table's entries, not two */
+	cache_reset(one + one / 2);
+	ts_plan_free(plan_ok(&c1));
+	ts_scan_cache_get_stats(&st);
+	evictions = st.evictions;
+	ts_plan_free(plan_ok(&c2));	/* evicts t1 (least recently used) */
+	ts_scan_cache_get_stats(&st);
+	assert_int_equal(st.items, 1);
+	assert_int_equal(st.evictions - evictions, 1);
+	assert_true(st.bytes_used <= one + one / 2);
+	p = plan_ok(&c2);
+	assert_true(p->metrics.cache_hit);
+	ts_plan_free(p);
+	p = plan_ok(&c1);
+	assert_false(p->metrics.cache_hit);	/* was evicted; now evicts t2 */
+	ts_plan_free(p);
+	p = plan_ok(&c1);
+	assert_true(p->metrics.cache_hit);
+	ts_plan_free(p);
+	p = plan_ok(&c2);
+	assert_false(p->metrics.cache_hit);
+	ts_plan_free(p);
+
+	/* LRU, not FIFO: with room for two, touching t1 makes t2 the victim */
+	{
+		const char *t3 = gen("db.db/e3", args);
+		ts_scan_context c3;
+
+		ctx_init(&c3, t3);
+		cache_reset(2 * one + one / 2);
+		ts_plan_free(plan_ok(&c1));
+		ts_plan_free(plan_ok(&c2));
+		ts_plan_free(plan_ok(&c1));	/* hit: t1 most recent */
+		ts_plan_free(plan_ok(&c3));	/* evicts t2 */
+		p = plan_ok(&c1);
+		assert_true(p->metrics.cache_hit);
+		ts_plan_free(p);
+		p = plan_ok(&c2);
+		assert_false(p->metrics.cache_hit);
+		ts_plan_free(p);
+	}
+
+	/* smaller than one item: nothing is cached */
+	cache_reset(one / 2);
+	ts_plan_free(plan_ok(&c1));
+	p = plan_ok(&c1);
+	assert_false(p->metrics.cache_hit);
+	ts_plan_free(p);
+	ts_scan_cache_get_stats(&st);
+	assert_int_equal(st.items, 0);
+	assert_int_equal(st.bytes_used, 0);
+}
+
+/* ---- inferred buckets on a rescaled table ---------------------------- */
+
+static int
+find_field(const ts_plan *plan, const char *name)
+{
+	for (int i = 0; i < plan->schema->nfields; i++)
+		if (strcmp(plan->schema->fields[i].name, name) == 0)
+			return i;
+	fail_msg("no field %s", name);
+	return -1;
+}
+
+/* Plan with predicate id = k [AND p = part] (no_cache as given). */
+static ts_plan *
+plan_id_eq_part(const char *path, int64_t k, int64_t part, bool no_cache)
+{
+	ts_scan_context ctx;
+	ts_err		err = {0};
+	ts_plan    *p;
+	static ts_value lit[2];
+	static ts_predicate leaves[2],
+				pred;
+
+	ctx_init(&ctx, path);
+	ctx.no_cache = no_cache;
+	p = ts_scan_prepare(&ctx, &err);
+	assert_non_null(p);
+	memset(lit, 0, sizeof(lit));
+	memset(leaves, 0, sizeof(leaves));
+	memset(&pred, 0, sizeof(pred));
+	lit[0].v.i = k;
+	lit[1].v.i = part;
+	for (int i = 0; i < 2; i++)
+	{
+		leaves[i].op = TS_PRED_EQ;
+		leaves[i].field = find_field(p, i == 0 ? "id" : "p");
+		leaves[i].nliterals = 1;
+		leaves[i].literals = &lit[i];
+	}
+	if (part < 0)
+		ctx.predicate = &leaves[0];
+	else
+	{
+		pred.op = TS_PRED_AND;
+		pred.nchildren = 2;
+		pred.children = leaves;
+		ctx.predicate = &pred;
+	}
+	if (!ts_scan_execute(p, &ctx, &err))
+		fail_msg("%s", err.msg);
+	return p;
+}
+
+static ts_plan *
+plan_id_eq(const char *path, int64_t k, bool no_cache)
+{
+	return plan_id_eq_part(path, k, -1, no_cache);
+}
+
+/* Rows with id = k in the files of a plan (read through src/read). */
+static int
+count_id_rows(ts_plan *plan, int64_t k)
+{
+	int			col = find_field(plan, "id");
+	int			n = 0;
+
+	for (int i = 0; i < plan->nsplits; i++)
+	{
+		ts_err		err = {0};
+		ts_split_reader *r = ts_split_reader_open(plan, &plan->splits[i], &col, 1, &err);
+		ts_batch	b;
+		int			got;
+
+		if (r == NULL)
+			fail_msg("%s", err.msg);
+		while ((got = ts_split_reader_next(r, &b, &err)) > 0)
+			for (int row = 0; row < b.nrows; row++)
+			{
+				const ts_value *v = ts_batch_at(&b, row, 0);
+
+				n += !v->isnull && v->v.i == k;
+			}
+		if (got < 0)
+			fail_msg("%s", err.msg);
+		ts_split_reader_close(r);
+	}
+	return n;
+}
+
+/*
+ * Snapshot 3 of a 2-bucket table whose delta is replaced by the first
+ * commit of a 3-bucket table (same columns): files of both bucket counts.
+ */
+static const char *
+make_rescaled(void)
+{
+	const char *cols = "--column id:INT --column name:STRING --column p:INT --partition p "
+		"--bucket-key id --rows 24";
+	char		args[1024];
+	const char *t,
+			   *u;
+	ts_err		err = {0};
+	ts_snapshot *s3,
+			   *u1;
+
+	snprintf(args, sizeof(args), "%s --buckets 2 --snapshots 3 --seed 1", cols);
+	t = gen("db.db/rescaled", args);
+	snprintf(args, sizeof(args), "%s --buckets 3 --snapshots 1 --seed 7", cols);
+	u = gen("db.db/other", args);
+	s3 = ts_snapshot_load(t, 3, &err);
+	u1 = ts_snapshot_load(u, 1, &err);
+	assert_non_null(s3);
+	assert_non_null(u1);
+	sh("cp %s/manifest/%s %s/manifest/%s", u, u1->delta_manifest_list, t, s3->delta_manifest_list);
+	sh("cd %s/manifest && for f in manifest-*; do case $f in manifest-list-*) ;; *) cp $f %s/manifest/;; esac; done",
+	   u, t);
+	sh("cd %s && cp -r p=* %s/", u, t);
+	ts_snapshot_free(s3);
+	ts_snapshot_free(u1);
+	return t;
+}
+
+static void
+test_inferred_bucket_rescaled(void **state)
+{
+	const char *path = make_rescaled();
+	ts_scan_context ctx;
+	ts_plan    *all;
+	int			n2 = 0,
+				n3 = 0;
+	int64_t		misses;
+	bool		seen[2] = {false, false};
+	ts_scan_cache_stats st;
+
+	(void) state;
+	/* every live file, no pruning, no cache */
+	ctx_init(&ctx, path);
+	ctx.no_cache = true;
+	all = plan_ok(&ctx);
+	for (int i = 0; i < all->nsplits; i++)
+		for (int f = 0; f < all->splits[i].nfiles; f++)
+		{
+			int32_t		tb = all->splits[i].files[f].entry->total_buckets;
+
+			n2 += tb == 2;
+			n3 += tb == 3;
+		}
+	assert_true(n2 > 0 && n3 > 0);
+
+	cache_reset(64 << 20);
+	ts_scan_cache_get_stats(&st);
+	misses = st.misses;
+	for (int64_t k = 0; k < 12; k++)
+	{
+		ts_plan    *ref = plan_id_eq(path, k, true);
+		ts_plan    *miss = plan_id_eq(path, k, false);
+		ts_plan    *hit = plan_id_eq(path, k, false);
+		char	   *tr = plan_text(ref),
+				   *tm = plan_text(miss),
+				   *th = plan_text(hit);
+		int			got = 0,
+					got3 = 0;
+
+		{
+			/* candidates are keyed by id's bucket under the current count (2) */
+			const ts_type *kt = miss->schema->fields[find_field(miss, "id")].type;
+			ts_value	v;
+			int32_t		cur;
+			ts_err		err = {0};
+
+			memset(&v, 0, sizeof(v));
+			v.v.i = k;
+			assert_true(ts_bucket_compute(TS_BUCKET_FN_DEFAULT, &kt, &v, 1, 2, &cur, &err));
+			assert_int_equal(miss->metrics.cache_hit, seen[cur]);
+			seen[cur] = true;
+		}
+		assert_true(hit->metrics.cache_hit);
+		assert_int_equal(hit->metrics.manifests_read, 0);
+		assert_string_equal(tr, tm);
+		assert_string_equal(tr, th);
+		/* a hit on candidates reports what a cold plan reports */
+		assert_int_equal(hit->metrics.files_total, ref->metrics.files_total);
+		assert_int_equal(hit->metrics.files_total, all->metrics.files_total);
+		assert_int_equal(hit->metrics.files_kept, ref->metrics.files_kept);
+		assert_int_equal(hit->metrics.files_pruned_partition, ref->metrics.files_pruned_partition);
+		assert_int_equal(hit->metrics.files_pruned_bucket, ref->metrics.files_pruned_bucket);
+		assert_int_equal(hit->metrics.files_pruned_stats, ref->metrics.files_pruned_stats);
+		assert_int_equal(hit->metrics.partitions_total, ref->metrics.partitions_total);
+		assert_int_equal(hit->metrics.partitions_kept, ref->metrics.partitions_kept);
+		assert_int_equal(hit->metrics.buckets_total, ref->metrics.buckets_total);
+		assert_int_equal(hit->metrics.buckets_kept, ref->metrics.buckets_kept);
+		/* independently: every kept file is in id's bucket under its own count */
+		for (int i = 0; i < hit->nsplits; i++)
+			for (int f = 0; f < hit->splits[i].nfiles; f++)
+			{
+				const ts_manifest_entry *e = hit->splits[i].files[f].entry;
+				const ts_type *kt = hit->schema->fields[find_field(hit, "id")].type;
+				ts_value	v;
+				int32_t		b;
+				ts_err		err = {0};
+
+				memset(&v, 0, sizeof(v));
+				v.v.i = k;
+				assert_true(ts_bucket_compute(TS_BUCKET_FN_DEFAULT, &kt, &v, 1, e->total_buckets, &b, &err));
+				assert_int_equal(b, e->bucket);
+				got++;
+				got3 += e->total_buckets == 3;
+			}
+		assert_true(got > 0);
+		/*
+		 * and no needed file was dropped: id = k (k < 24) is row k of the
+		 * 2-bucket table's first commit and of the 3-bucket table's commit
+		 */
+		assert_int_equal(count_id_rows(hit, k), 2);
+		assert_true(got3 > 0);	/* other bucket counts survived the cached candidates */
+		free(tr);
+		free(tm);
+		free(th);
+		ts_plan_free(ref);
+		ts_plan_free(miss);
+		ts_plan_free(hit);
+	}
+	/* candidate sets are keyed by bucket: at most 2 sets under 2 buckets */
+	ts_scan_cache_get_stats(&st);
+	assert_int_equal(st.items, (int) seen[0] + (int) seen[1]);
+	/* each candidate set holds fewer entries than the live set */
+	assert_true(st.entries < st.items * all->metrics.files_total);
+	assert_int_equal(st.misses - misses, st.items);
+
+	/* with a partition predicate too: the same plan and metrics as without the cache */
+	for (int64_t k = 0; k < 6; k++)
+	{
+		ts_plan    *ref = plan_id_eq_part(path, k, k % 2, true);
+		ts_plan    *hit = plan_id_eq_part(path, k, k % 2, false);
+		char	   *tr = plan_text(ref),
+				   *th = plan_text(hit);
+
+		assert_true(hit->metrics.cache_hit);
+		assert_string_equal(tr, th);
+		assert_true(ref->metrics.files_pruned_partition > 0);
+		assert_int_equal(hit->metrics.files_total, ref->metrics.files_total);
+		assert_int_equal(hit->metrics.files_pruned_partition, ref->metrics.files_pruned_partition);
+		assert_int_equal(hit->metrics.files_pruned_bucket, ref->metrics.files_pruned_bucket);
+		assert_int_equal(hit->metrics.files_pruned_stats, ref->metrics.files_pruned_stats);
+		assert_int_equal(hit->metrics.partitions_total, ref->metrics.partitions_total);
+		assert_int_equal(hit->metrics.buckets_total, ref->metrics.buckets_total);
+		assert_int_equal(count_id_rows(hit, k), 2);
+		free(tr);
+		free(th);
+		ts_plan_free(ref);
+		ts_plan_free(hit);
+	}
+
+	/* a full plan is another key; afterwards it serves inferred scans too */
+	{
+		ts_plan    *p;
+
+		cache_reset(64 << 20);
+		ctx.no_cache = false;
+		ts_plan_free(plan_ok(&ctx));
+		p = plan_id_eq(path, 5, false);
+		assert_true(p->metrics.cache_hit);
+		ts_plan_free(p);
+	}
+	ts_plan_free(all);
+}
+
+/* ---- real tables: same plans with and without the cache -------------- */
+
+static void
+compare_cached(const char *rel, const ts_option *opts, int nopts, bool has_bucket_filter,
+			   int32_t bucket_filter)
+{
+	char		r[1024];
+	ts_scan_context ctx;
+	ts_plan    *ref,
+			   *a,
+			   *b;
+	char	   *tr,
+			   *ta,
+			   *tb;
+
+	snprintf(r, sizeof(r), "testdata/%s", rel);
+	ctx_init(&ctx, unit_shared_path(r));
+	ctx.options = opts;
+	ctx.noptions = nopts;
+	ctx.has_bucket_filter = has_bucket_filter;
+	ctx.bucket_filter = bucket_filter;
+	ctx.no_cache = true;
+	ref = plan_ok(&ctx);
+	ctx.no_cache = false;
+	a = plan_ok(&ctx);
+	b = plan_ok(&ctx);
+	if (ref->snapshot != NULL)
+	{
+		assert_true(b->metrics.cache_hit);
+		assert_int_equal(b->metrics.manifests_read, 0);
+	}
+	tr = plan_text(ref);
+	ta = plan_text(a);
+	tb = plan_text(b);
+	if (strcmp(tr, ta) != 0 || strcmp(tr, tb) != 0)
+		fail_msg("%s: plans differ with the cache:\n--- no cache\n%s--- fill\n%s--- hit\n%s",
+				 rel, tr, ta, tb);
+	free(tr);
+	free(ta);
+	free(tb);
+	ts_plan_free(ref);
+	ts_plan_free(a);
+	ts_plan_free(b);
+}
+
+static void
+test_real_tables_identical(void **state)
+{
+	static const char *const tables[] = {
+		"parquet/append_09.db/append_09",
+		"orc/append_09.db/append_09",
+		"orc/pk_09.db/pk_09",
+		"orc/pk_09_with_dv.db/pk_09_with_dv",
+		"orc/pk_table_scan_and_read_dv.db/pk_table_scan_and_read_dv",
+		"orc/pk_table_scan_and_read_mor.db/pk_table_scan_and_read_mor",
+		"orc/pk_table_scan_and_read_first_row.db/pk_table_scan_and_read_first_row",
+		"orc/pk_table_partial_update.db/pk_table_partial_update",
+		"orc/pk_table_with_dv_cardinality.db/pk_table_with_dv_cardinality",
+		"orc/pk_dv_index_in_data_with_external.db/pk_dv_index_in_data_with_external",
+		"parquet/pk_table_scan_and_read_dv.db/pk_table_scan_and_read_dv",
+		"parquet/append_table_with_alter_table.db/append_table_with_alter_table",
+		"orc/append_with_empty_partition_with_empty_value.db/append_with_empty_partition_with_empty_value",
+		NULL
+	};
+	int			checked = 0;
+
+	(void) state;
+	cache_reset(64 << 20);
+	for (int t = 0; tables[t]; t++)
+	{
+		char		r[1024];
+		int64_t		latest = 0,
+					earliest = 0;
+		ts_err		err = {0};
+		const char *path;
+
+		snprintf(r, sizeof(r), "testdata/%s", tables[t]);
+		path = unit_shared_path(r);
+		if (!ts_path_is_dir(path))
+			fail_msg("missing table %s", path);
+		assert_true(ts_snapshot_latest_id(path, &latest, &err));
+		assert_true(ts_snapshot_earliest_id(path, &earliest, &err));
+		compare_cached(tables[t], NULL, 0, false, 0);
+		for (int64_t id = earliest; id <= latest && id > 0; id++)
+		{
+			char		v[32];
+			ts_option	o = {"scan.snapshot-id", v};
+
+			snprintf(v, sizeof(v), "%lld", (long long) id);
+			compare_cached(tables[t], &o, 1, false, 0);
+			/* explicit bucket filter on a full cached set (it skips no manifest now) */
+			if (strstr(tables[t], "append_09") || strstr(tables[t], "pk_"))
+				compare_cached(tables[t], &o, 1, true, 1);
+			checked++;
+		}
+	}
+	assert_true(checked >= 20);
+}
+
+/* ---- a separate allocator --------------------------------------------- */
+
+static int64_t alloc_live = 0;
+
+static void *
+count_alloc(size_t n)
+{
+	size_t	   *p = malloc(n + 16);
+
+	if (p == NULL)
+		return NULL;
+	*p = n;
+	alloc_live++;
+	return (char *) p + 16;
+}
+
+static void
+count_free(void *p)
+{
+	if (p == NULL)
+		return;
+	alloc_live--;
+	free((char *) p - 16);
+}
+
+static void
+test_own_allocator(void **state)
+{
+	const char *path = gen("db.db/al", "--column id:INT --rows 5 --snapshots 2");
+	ts_scan_context ctx;
+	ts_plan    *p;
+
+	(void) state;
+	cache_reset(64 << 20);
+	ts_scan_cache_set_alloc(count_alloc, count_free);
+	ctx_init(&ctx, path);
+	ts_plan_free(plan_ok(&ctx));
+	assert_int_equal(alloc_live, 1);	/* one block per cached snapshot */
+	p = plan_ok(&ctx);
+	assert_true(p->metrics.cache_hit);
+	ts_plan_free(p);
+	ts_scan_cache_clear();
+	assert_int_equal(alloc_live, 0);
+	ts_plan_free(plan_ok(&ctx));
+	ts_scan_cache_set_alloc(NULL, NULL);	/* clears with the old allocator */
+	assert_int_equal(alloc_live, 0);
+}
+
+int
+main(int argc, char **argv)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_hit_miss),
+		cmocka_unit_test(test_new_snapshot_seen),
+		cmocka_unit_test(test_eviction),
+		cmocka_unit_test(test_inferred_bucket_rescaled),
+		cmocka_unit_test(test_real_tables_identical),
+		cmocka_unit_test(test_own_allocator),
+	};
+	const char *g = getenv("TS_GEN");
+	int			rc;
+	char		cmd[8192];
+
+	(void) argc;
+	if (g && *g)
+		snprintf(gen_bin, sizeof(gen_bin), "%s", g);
+	else
+	{
+		const char *slash = strrchr(argv[0], '/');
+
+		snprintf(gen_bin, sizeof(gen_bin), "%.*s/../tools/ts_gen",
+				 slash ? (int) (slash - argv[0]) : 1, slash ? argv[0] : ".");
+	}
+	if (access(gen_bin, X_OK) != 0)
+	{
+		fprintf(stderr, "ts_gen not found at %s (set TS_GEN)\n", gen_bin);
+		return 1;
+	}
+	if (mkdtemp(tmpdir) == NULL)
+		return 1;
+	rc = cmocka_run_group_tests(tests, NULL, NULL);
+	ts_scan_cache_set_limit(0);
+	snprintf(cmd, sizeof(cmd), "rm -rf %s", tmpdir);
+	if (system(cmd) != 0)
+		rc = rc ? rc : 1;
+	return rc;
+}
