@@ -50,6 +50,22 @@ END $$;
 SELECT q, count_with(q, true) AS pruned, count_with(q, true) = count_with(q, false) AS same
   FROM preds ORDER BY q;
 
+-- ...and for 60 random predicates (seeded, so the run is repeatable)
+SELECT setseed(0.42);
+CREATE TEMP TABLE random_preds AS
+SELECT CASE (random() * 5)::int
+         WHEN 0 THEN format('id = %s', (random() * 3100)::int)
+         WHEN 1 THEN format('id IN (%s, %s, %s)', (random() * 3000)::int, (random() * 3000)::int, (random() * 3000)::int)
+         WHEN 2 THEN format('dt = %L AND id > %s', 'dt_' || (random() * 3)::int, (random() * 3000)::int)
+         WHEN 3 THEN format('amount BETWEEN %s AND %s', round((random() * 20)::numeric, 2), round((20 + random() * 10)::numeric, 2))
+         WHEN 4 THEN format('(id < %s OR dt = %L) AND customer IS NOT NULL', (random() * 3000)::int, 'dt_' || (random() * 3)::int)
+         ELSE format('ts < %L AND dt <> %L', '2020-01-01 00:' || (10 + (random() * 40)::int) || ':00', 'dt_' || (random() * 3)::int)
+       END AS q
+  FROM generate_series(1, 60);
+SELECT count(*) AS predicates, count(DISTINCT q) AS distinct_predicates,
+       count(*) FILTER (WHERE count_with(q, true) <> count_with(q, false)) AS different
+  FROM random_preds;
+
 -- prepared statements with a generic plan prune when the value is known
 SET plan_cache_mode = force_generic_plan;
 PREPARE by_id(int) AS SELECT id, dt FROM orders WHERE id = $1;

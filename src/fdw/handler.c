@@ -404,6 +404,24 @@ explain_properties(TsPlanState *ps)
 		l = lappend(l, makeString("Limit"));
 		l = lappend(l, makeString(psprintf(INT64_FORMAT, ps->limit)));
 	}
+	if (plan->kind == TS_TABLE_PRIMARY_KEY)
+	{
+		int			raw = 0,
+					dv = 0;
+
+		for (int s = 0; s < plan->nsplits; s++)
+		{
+			bool		has_dv = false;
+
+			raw += plan->splits[s].raw_convertible;
+			for (int f = 0; f < plan->splits[s].nfiles; f++)
+				has_dv |= plan->splits[s].files[f].dv_path != NULL;
+			dv += has_dv;
+		}
+		l = lappend(l, makeString("Splits"));
+		l = lappend(l, makeString(psprintf("%d (raw %d, merge %d, with deletion vectors %d)",
+										   plan->nsplits, raw, plan->nsplits - raw, dv)));
+	}
 	l = lappend(l, makeString("Data Files"));
 	l = lappend(l, makeString(psprintf(INT64_FORMAT " of " INT64_FORMAT,
 									   files, Max(plan->metrics.files_total, files))));
