@@ -30,6 +30,9 @@ $GEN "$W/types.db/empty" --column a:INT --column b:STRING
 rm -rf "$W/types.db/empty/snapshot" "$W/types.db/empty/manifest"
 find "$W/types.db/empty" -name '*.avro' -delete
 
+# primary-key tables (one per merge engine / layout) with their write streams
+bash test/pk/make-pk-tables.sh "$W/pk.db" "$GEN" >/dev/null
+
 # broken copies: each case breaks exactly one file of customers
 B=$OUT/broken
 src=$W/sales.db/customers
