@@ -31,6 +31,23 @@ SET tablescan.scan_options = 'scan.snapshot-id = 0';
 SELECT count(*) FROM orders_s1;
 RESET tablescan.scan_options;
 
+-- time travel by time: the newest snapshot committed at or before it
+-- (snapshots 1..3 of orders were committed at 1700000001000 + 1000 * (n - 1) ms)
+CREATE FOREIGN TABLE orders_t (id int) SERVER lake
+  OPTIONS (database 'sales', "table" 'orders', "scan.timestamp-millis" '1700000002500');
+SELECT count(*) FROM orders_t;
+SET TIME ZONE 'UTC';
+CREATE FOREIGN TABLE orders_ts (id int) SERVER lake
+  OPTIONS (database 'sales', "table" 'orders', "scan.timestamp" '2023-11-14 22:13:21.999');
+SELECT count(*) FROM orders_ts;
+SET TIME ZONE 'Asia/Tokyo';
+SELECT count(*) FROM orders_ts;  -- the same text is 9 hours earlier there: before every snapshot
+RESET TIME ZONE;
+CREATE FOREIGN TABLE orders_both (id int) SERVER lake
+  OPTIONS (database 'sales', "table" 'orders', "scan.timestamp-millis" '1700000002500',
+           "scan.snapshot-id" '1');
+SELECT count(*) FROM orders_both;
+
 -- the live manifest-entry cache: a second plan of the same snapshot reads no
 -- manifest (the planner's plan fills it; the executor's re-plan already hits it)
 SELECT tablescan_cache_reset();

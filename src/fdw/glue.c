@@ -12,6 +12,9 @@
 #include <fcntl.h>
 
 #include "miscadmin.h"
+#include "datatype/timestamp.h"
+#include "utils/builtins.h"
+#include "utils/timestamp.h"
 #include "storage/fd.h"
 #include "utils/memutils.h"
 
@@ -240,6 +243,27 @@ tablescan_make_context(TsTableOptions *opts, ts_scan_context *ctx)
 	{
 		options[i].key = lfirst(lk);
 		options[i].value = lfirst(lv);
+		if (strcmp(options[i].key, "scan.timestamp") == 0)
+		{
+			/*
+			 * Java reads 'yyyy-MM-dd HH:mm:ss' in the JVM's time zone; we
+			 * read it as a timestamptz in the session's TimeZone and hand
+			 * the scan the instant.
+			 */
+			TimestampTz ts = DatumGetTimestampTz(DirectFunctionCall3(timestamptz_in,
+																	 CStringGetDatum(options[i].value),
+																	 ObjectIdGetDatum(InvalidOid),
+																	 Int32GetDatum(-1)));
+
+			if (TIMESTAMP_NOT_FINITE(ts))
+				ereport(ERROR,
+						(errcode(ERRCODE_FDW_INVALID_OPTION_NAME),
+						 errmsg("invalid value for option \"scan.timestamp\": \"%s\"", options[i].value)));
+			options[i].key = "scan.timestamp-millis";
+			options[i].value = psprintf(INT64_FORMAT,
+										(int64) (ts / 1000) +
+										(int64) (POSTGRES_EPOCH_JDATE - UNIX_EPOCH_JDATE) * SECS_PER_DAY * 1000);
+		}
 		i++;
 	}
 	ctx->noptions = n;
