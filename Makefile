@@ -78,3 +78,8 @@ $(OBJS) $(CORE_OBJS): $(ALL_HEADERS)
 $(BUILD)/unit/test_pk_model: src/tools/ts_gen.c src/tools/ts_gen_pk.h src/tools/ts_gen_pk_write.h
 # the cache and incremental tests generate tables with ts_gen
 $(BUILD)/unit/test_scan_cache $(BUILD)/unit/test_scan_incremental: $(BUILD)/tools/ts_gen
+
+# Benchmarks (figures, never assertions): make bench SIZE=tiny|small|default
+.PHONY: bench
+bench:
+	bash bench/run.sh $(or $(SIZE),default)

@@ -1,0 +1,219 @@
+#!/bin/bash
+# bench/pg.sh ENV - the part of bench/run.sh that runs inside the throwaway
+# cluster (pg_virtualenv): loads the heap table by COPY, has DuckDB write the
+# Parquet copy, registers it, runs every query and writes RESULTS.md.
+# Not meant to be run by hand: bench/run.sh writes ENV (sizes and paths).
+set -euo pipefail
+. "$1"
+cd "$ROOT"
+export PGOPTIONS="-c max_parallel_workers_per_gather=0 -c jit=off"
+log() { printf '[bench %s] %s\n' "$(date +%T)" "$*" >&2; }
+q() { psql -X -At -q -v ON_ERROR_STOP=1 "$@"; }
+ms_now() { date +%s%N; }
+elapsed() { awk -v a="$1" -v b="$(date +%s%N)" 'BEGIN { printf "%.1f", (b - a) / 1e9 }'; }
+ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (b > 0) printf "%.2fx", a / b; else printf "-" }'; }
+fmt() { awk -v a="$1" 'BEGIN { printf "%.1f", a }'; }
+
+log "loading the extension and the heap table"
+q -f bench/bench.sql >/dev/null
+q <<EOF
+CREATE EXTENSION tablescan_fdw;
+CREATE SERVER lake FOREIGN DATA WRAPPER tablescan_fdw OPTIONS (warehouse '$W/wh');
+IMPORT FOREIGN SCHEMA bench LIMIT TO (scan, scan_m, plan) FROM SERVER lake INTO public;
+CREATE TABLE heap (LIKE scan);
+EOF
+t0=$(ms_now)
+q -c "\\copy (SELECT * FROM scan) TO '$W/rows.csv' CSV"
+EXPORT_S=$(elapsed "$t0")
+t0=$(ms_now)
+q -c "\\copy heap FROM '$W/rows.csv' CSV"
+LOAD_S=$(elapsed "$t0")
+q -c "VACUUM (FREEZE, ANALYZE) heap"
+HEAP_MB=$(q -c "SELECT pg_total_relation_size('heap') / 1048576")
+AVRO_MB=$(du -sm "$WH/scan" | cut -f1)
+
+log "DuckDB: writing $PQ_FILES Parquet files"
+DUCK_COLS="{\"id\":\"INTEGER\",\"big\":\"BIGINT\",\"d\":\"DOUBLE\",\"amount\":\"DECIMAL(18,4)\",\"s\":\"VARCHAR\",\"$LONGCOL\":\"VARCHAR\",\"ts\":\"TIMESTAMP\",\"day\":\"DATE\"}"
+DUCK_IDS="{\"id\":0,\"big\":1,\"d\":2,\"amount\":3,\"s\":4,\"$LONGCOL\":5,\"ts\":6,\"day\":7}"
+t0=$(ms_now)
+mapfile -t PQ < <(cd bench && node duck.mjs write "$W/rows.csv" "$WH/scan_pq/bucket-0" "$PQ_FILES" "$DUCK_COLS" "$DUCK_IDS")
+PQ_WRITE_S=$(elapsed "$t0")
+chmod -R a+rX "$WH/scan_pq"
+"$BIN/ts_pq_register" "$WH/scan_pq" "$NCOLS" "${PQ[@]}" >/dev/null
+q -c "IMPORT FOREIGN SCHEMA bench LIMIT TO (scan_pq) FROM SERVER lake INTO public"
+PQ_MB=$(du -sm "$WH/scan_pq" | cut -f1)
+rm -f "$W/rows.csv"
+
+# ---- scan queries ------------------------------------------------------------
+declare -A QS=(
+    [count]="SELECT count(*) FROM T"
+    [all_cols]="SELECT count(id), sum(big), sum(d), sum(amount), max(s), max($LONGCOL), max(ts), max(day) FROM T"
+    [row_text]="SELECT sum(hashtext(t::text)) FROM T t"
+    [two_cols]="SELECT sum(big), max(s) FROM T"
+)
+ORDER=(count all_cols row_text two_cols)
+declare -A LABEL=(
+    [count]='`SELECT count(*)`'
+    [all_cols]='every column: count/sum/max of each'
+    [row_text]='every column as text: `sum(hashtext(t::text))`'
+    [two_cols]='two columns: `sum(big), max(s)`'
+)
+declare -A T
+declare -A RES
+for name in "${ORDER[@]}"; do
+    for tab in scan scan_pq heap; do
+        sql=${QS[$name]//FROM T/FROM $tab}
+        log "$name on $tab (best of $RUNS)"
+        # psql \timing, RUNS times in one backend: each run also returns the result
+        out=$( { echo '\timing on'; for r in $(seq "$RUNS"); do echo "$sql;"; done; } | q -F '|')
+        T[$name,$tab]=$(sed -n 's/^Time: \([0-9.]*\) ms.*/\1/p' <<<"$out" | sort -g | head -1)
+        RES[$name,$tab]=$(grep -v '^Time: ' <<<"$out" | sort -u | tr '\n' ' ')
+    done
+done
+log "DuckDB read_parquet (threads=1, best of $RUNS)"
+DQ="{\"count\":\"SELECT count(*) FROM pq\",\"all_cols\":\"SELECT count(id), sum(big), sum(d), sum(amount), max(s), max($LONGCOL), max(ts), max(day) FROM pq\",\"row_text\":\"SELECT sum(hash(CAST(t AS VARCHAR))) FROM pq t\",\"two_cols\":\"SELECT sum(big), max(s) FROM pq\"}"
+declare -A DT DR
+while IFS=$'\t' read -r name ms res; do
+    DT[$name]=$ms; DR[$name]=$res
+done < <(cd bench && node duck.mjs time "$WH/scan_pq/bucket-0/*.parquet" "$RUNS" "$DQ")
+
+# ---- row estimates -------------------------------------------------------------
+EST_SCAN=$(q -c "SELECT est || ' / ' || act FROM bench_rows('SELECT * FROM scan')")
+EST_PLAN=$(q -c "SELECT est || ' / ' || act FROM bench_rows('SELECT * FROM plan WHERE p = 7')")
+EST_PQ=$(q -c "SELECT est || ' / ' || act FROM bench_rows('SELECT * FROM scan_pq')")
+
+# ---- planning ------------------------------------------------------------------
+log "planning over $PLAN_FILES files (best of $RUNS, each in a new backend)"
+POINT_ID=$((7 + 3 * PARTS))
+POINT="SELECT * FROM plan WHERE p = 7 AND id = $POINT_ID"
+FULL="SELECT count(*) FROM plan"
+best() { sort -g | head -1; }
+: > "$W/plan.tsv"
+for r in $(seq "$RUNS"); do
+    q -F $'\t' -c "SELECT 'full', bench_plan_ms('$FULL'), bench_plan_ms('$FULL')" >> "$W/plan.tsv"
+    q -F $'\t' -c "SELECT 'point', bench_plan_ms('$POINT'), bench_plan_ms('$POINT')" >> "$W/plan.tsv"
+done
+P_COLD=$(awk -F'\t' '$1 == "full" { print $2 }' "$W/plan.tsv" | best)
+P_WARM=$(awk -F'\t' '$1 == "full" { print $3 }' "$W/plan.tsv" | best)
+P_PCOLD=$(awk -F'\t' '$1 == "point" { print $2 }' "$W/plan.tsv" | best)
+P_PWARM=$(awk -F'\t' '$1 == "point" { print $3 }' "$W/plan.tsv" | best)
+P_PEXEC=$(q -c "SELECT bench_exec_ms(\$q\$$POINT\$q\$, $RUNS)")
+P_FULLEXEC=$(q -c "SELECT bench_exec_ms(\$q\$$FULL\$q\$, $RUNS)")
+POINT_EXPLAIN=$(q -c "EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF, SUMMARY OFF) $POINT")
+FULL_EXPLAIN=$(q -c "EXPLAIN (COSTS OFF) $FULL")
+ENTRIES_PER_S=$(awk -v n="$PLAN_FILES" -v ms="$P_COLD" 'BEGIN { printf "%.0f", n / (ms / 1000) }')
+
+# ---- memory --------------------------------------------------------------------
+log "peak RSS (VmHWM) of a fresh backend per full scan"
+MEMQ=${QS[all_cols]}
+BASE_KB=$(q -c "SELECT bench_vmhwm_kb()")
+rss() { q -c "SELECT bench_exec_ms(\$q\$${MEMQ//FROM T/FROM $1}\$q\$, 1)" -c "SELECT bench_vmhwm_kb()" | tail -1; }
+RSS_M=$(rss scan_m); RSS_L=$(rss scan); RSS_PQ=$(rss scan_pq); RSS_HEAP=$(rss heap)
+
+# ---- optional profile of the backend (BENCH_PERF=1; perf with the cpu-clock event) ----
+PROFILE=""
+if [ "${BENCH_PERF:-0}" = 1 ] && command -v perf >/dev/null; then
+    for prof in count,scan all_cols,scan all_cols,scan_pq; do
+        name=${prof%,*}; tab=${prof#*,}
+        sql=${QS[$name]//FROM T/FROM $tab}
+        log "perf: $name on $tab"
+        PGAPPNAME=bench_perf q -c "SELECT pg_sleep(1)" -c "$sql" >/dev/null &
+        qpid=$!
+        pid=""
+        for i in $(seq 50); do
+            pid=$(q -c "SELECT pid FROM pg_stat_activity WHERE application_name = 'bench_perf'")
+            [ -n "$pid" ] && break
+            sleep 0.1
+        done
+        perf record -q -e cpu-clock -F 999 -g -p "$pid" -o "$W/perf-$name-$tab.data" >/dev/null 2>&1 &
+        ppid=$!
+        wait "$qpid"
+        kill -INT "$ppid" 2>/dev/null || true; wait "$ppid" || true
+        perf report -i "$W/perf-$name-$tab.data" --no-children --sort dso,symbol --stdio 2>/dev/null \
+            | grep -E '^ +[0-9.]+%' | sed 's/[ -]*$//' > "$W/perf-$name-$tab.all" || true
+        PROFILE+=$'\n'"### \`$name\` on $tab (perf cpu-clock samples, self time, top 20)"$'\n\n```\n'"$(head -20 "$W/perf-$name-$tab.all")"$'\n```\n'
+    done
+fi
+
+# ---- report --------------------------------------------------------------------
+GIT=$(git -C "$ROOT" rev-parse --short HEAD 2>/dev/null || echo unknown)
+DIRTY=$(git -C "$ROOT" status --porcelain --untracked-files=no 2>/dev/null | grep -q . && echo " (+ uncommitted changes)" || true)
+MEM_GB=$(awk '/MemTotal/ { printf "%.1f", $2 / 1048576 }' /proc/meminfo)
+CPU=$(awk -F': ' '/model name/ { print $2; exit }' /proc/cpuinfo)
+PGV=$(q -c "SHOW server_version")
+DUCKV=$(cd bench && node -e "import('@duckdb/node-api').then(async m => { const i = await m.DuckDBInstance.create(); const c = await i.connect(); console.log((await c.runAndReadAll('SELECT version()')).getRows()[0][0]); })")
+mb() { awk -v k="$1" 'BEGIN { printf "%.1f MB", k / 1024 }'; }
+{
+echo "# tablescan_fdw benchmark results"
+echo
+echo "Generated by \`bash bench/run.sh $SIZE\` — do not edit by hand. Figures are from one run on a"
+echo "shared, noisy machine: compare the ratios, not absolute times across runs."
+echo
+echo "- date: $(date -u '+%Y-%m-%d %H:%M UTC'); commit: $GIT$DIRTY"
+echo "- extension: $(pg_config --pkglibdir)/tablescan_fdw.so as installed at $(stat -c %y "$(pg_config --pkglibdir)/tablescan_fdw.so" | cut -c1-19)"
+echo "- machine: $(nproc) CPUs ($CPU), $MEM_GB GB RAM; PostgreSQL $PGV; DuckDB $DUCKV"
+echo "- size \`$SIZE\`: $ROWS rows in $FILES Avro files (zstd, $AVRO_MB MB; generated in ${GEN_S} s), the same rows in"
+echo "  $PQ_FILES Parquet files (zstd, written by DuckDB, $PQ_MB MB) and in a heap table ($HEAP_MB MB, COPY in ${LOAD_S} s,"
+echo "  VACUUM FREEZE); columns INT, BIGINT, DOUBLE, DECIMAL(18,4), short STRING, ~60-char STRING, TIMESTAMP(6), DATE;"
+echo "  1 value in 7 NULL (except id)."
+echo "- scan times: best of $RUNS runs in one backend, psql \`\\timing\` (each query returns one row);"
+echo "  \`max_parallel_workers_per_gather = 0\`, \`jit = off\`; DuckDB \`SET threads = 1\`, wall time of the query in node."
+echo
+echo "## Scan"
+echo
+echo "| query | foreign Avro ms | foreign Parquet ms | heap ms | DuckDB Parquet ms | Avro / heap | Parquet / heap | Parquet / DuckDB | same result |"
+echo "|---|---:|---:|---:|---:|---:|---:|---:|---|"
+for name in "${ORDER[@]}"; do
+    same=no
+    [ "${RES[$name,scan]}" = "${RES[$name,heap]}" ] && [ "${RES[$name,scan_pq]}" = "${RES[$name,heap]}" ] && same=yes
+    echo "| ${LABEL[$name]} | $(fmt "${T[$name,scan]}") | $(fmt "${T[$name,scan_pq]}") | $(fmt "${T[$name,heap]}") | $(fmt "${DT[$name]:-0}") | $(ratio "${T[$name,scan]}" "${T[$name,heap]}") | $(ratio "${T[$name,scan_pq]}" "${T[$name,heap]}") | $(ratio "${T[$name,scan_pq]}" "${DT[$name]:-0}") | $same |"
+done
+echo
+echo "\"same result\": every run of the three PostgreSQL scans returned the same row. DuckDB's"
+echo "\`row_text\` uses \`sum(hash(CAST(t AS VARCHAR)))\` (similar work, different hash); its other queries are the same SQL."
+echo "Export of the foreign Avro table by \`\\copy (SELECT * FROM scan) TO csv\`: ${EXPORT_S} s; DuckDB CSV -> Parquet: ${PQ_WRITE_S} s."
+echo
+echo "Row estimates (EXPLAIN estimated / actual rows of the scan node): \`SELECT * FROM scan\` $EST_SCAN;"
+echo "\`SELECT * FROM scan_pq\` $EST_PQ; \`SELECT * FROM plan WHERE p = 7\` $EST_PLAN."
+echo
+echo "## Planning"
+echo
+echo "Table \`plan\`: $PLAN_FILES data files over $PARTS partitions x $BUCKETS buckets ($SNAPS APPEND commits, $SNAPS manifests)."
+echo "Cold = first EXPLAIN in a new backend (OS page cache warm); warm = the same EXPLAIN again in that backend."
+echo
+echo "| figure | value |"
+echo "|---|---:|"
+echo "| cold plan, \`$FULL\` | $(fmt "$P_COLD") ms |"
+echo "| warm plan, same query | $(fmt "$P_WARM") ms |"
+echo "| manifest entries decoded per second (cold) | $ENTRIES_PER_S |"
+echo "| cold plan, point query \`p = 7 AND id = $POINT_ID\` | $(fmt "$P_PCOLD") ms |"
+echo "| warm plan, point query | $(fmt "$P_PWARM") ms |"
+echo "| execution, point query | $(fmt "$P_PEXEC") ms |"
+echo "| execution, \`$FULL\` | $(fmt "$P_FULLEXEC") ms |"
+echo
+echo "Point query (EXPLAIN ANALYZE):"
+echo
+echo '```'
+echo "$POINT_EXPLAIN"
+echo '```'
+echo
+echo "## Memory"
+echo
+echo "Peak RSS (\`VmHWM\` of the backend, \`/proc/self/status\`) of a new backend after one full scan"
+echo "(\`all_cols\` query); a new backend that ran nothing else: $(mb "$BASE_KB")."
+echo
+echo "| scan | peak RSS |"
+echo "|---|---:|"
+echo "| foreign Avro, $ROWS_M rows | $(mb "$RSS_M") |"
+echo "| foreign Avro, $ROWS rows | $(mb "$RSS_L") |"
+echo "| foreign Parquet, $ROWS rows | $(mb "$RSS_PQ") |"
+echo "| heap, $ROWS rows | $(mb "$RSS_HEAP") |"
+echo
+echo "Avro peak RSS at $ROWS rows / at $ROWS_M rows: $(ratio "$RSS_L" "$RSS_M")."
+if [ -n "$PROFILE" ]; then
+    echo
+    echo "## Backend profile"
+    echo "$PROFILE"
+fi
+} > "$RESULTS"
+cat "$RESULTS"

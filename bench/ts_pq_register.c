@@ -1,0 +1,404 @@
+/*
+ * ts_pq_register.c - register existing Parquet files as the data files of a
+ * Paimon APPEND table (benchmark helper, bench/run.sh).
+ *
+ * USAGE
+ *   ts_pq_register <table_dir> <ncols> <file>:<rows> [<file>:<rows>]...
+ *
+ * <table_dir> must already hold schema/schema-0 (bench/run.sh writes it with
+ * ts_gen and the same columns); the files must already lie in
+ * <table_dir>/bucket-0/ (unaware bucket, no partitions) and carry Paimon
+ * field ids (DuckDB's COPY ... FIELD_IDS).  <ncols> is the number of columns
+ * of schema-0.  Writes one manifest (Paimon 1.1 layout, _VERSION 2, zstd)
+ * with one ADD entry per file, the base/delta manifest lists, snapshot-1 and
+ * the LATEST/EARLIEST hints, replacing any snapshot-1 already there.  Value
+ * stats are written as unknown (min/max NULL, null counts NULL) so nothing
+ * is pruned.  The manifest layout follows src/tools/ts_gen.c.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include <cjson/cJSON.h>
+
+#include "format/avro/avro_writer.h"
+#include "meta/binary_row.h"
+#include "meta/schema.h"
+
+static void
+die(const char *fmt,...)
+{
+	va_list		ap;
+
+	va_start(ap, fmt);
+	fprintf(stderr, "ts_pq_register: ");
+	vfprintf(stderr, fmt, ap);
+	fprintf(stderr, "\n");
+	va_end(ap);
+	exit(1);
+}
+
+static void *
+xcalloc(size_t n, size_t s)
+{
+	void	   *p = calloc(n ? n : 1, s ? s : 1);
+
+	if (p == NULL)
+		die("out of memory");
+	return p;
+}
+
+static char *
+pathf(const char *fmt,...)
+{
+	va_list		ap;
+	char	   *s;
+
+	va_start(ap, fmt);
+	if (vasprintf(&s, fmt, ap) < 0)
+		die("out of memory");
+	va_end(ap);
+	return s;
+}
+
+static void
+write_bytes(const char *path, const void *data, size_t len)
+{
+	FILE	   *f = fopen(path, "wb");
+
+	if (f == NULL)
+		die("cannot create %s: %s", path, strerror(errno));
+	if (len && fwrite(data, 1, len, f) != len)
+		die("cannot write %s", path);
+	if (fclose(f) != 0)
+		die("cannot close %s", path);
+}
+
+static ts_type *
+mk(ts_type_kind k, bool nullable)
+{
+	ts_type    *t = ts_type_new(k, nullable);
+
+	if (t == NULL)
+		die("out of memory");
+	if (k == TS_VARCHAR || k == TS_VARBINARY)
+		t->length = TS_STRING_LENGTH;
+	return t;
+}
+
+static ts_type *
+mk_array(ts_type *e, bool nullable)
+{
+	ts_type    *t = mk(TS_ARRAY, nullable);
+
+	t->element = e;
+	return t;
+}
+
+static ts_type *
+mk_row(int n, const char *const *names, ts_type **types, bool nullable)
+{
+	ts_type    *t = mk(TS_ROW, nullable);
+
+	t->nfields = n;
+	t->fields = xcalloc((size_t) n, sizeof(ts_field));
+	for (int i = 0; i < n; i++)
+	{
+		t->fields[i].id = i;
+		t->fields[i].name = strdup(names[i]);
+		t->fields[i].type = types[i];
+	}
+	return t;
+}
+
+static ts_type *
+simple_stats_type(void)
+{
+	static const char *const names[] = {"_MIN_VALUES", "_MAX_VALUES", "_NULL_COUNTS"};
+	ts_type    *types[3];
+
+	types[0] = mk(TS_VARBINARY, false);
+	types[1] = mk(TS_VARBINARY, false);
+	types[2] = mk_array(mk(TS_BIGINT, true), true);
+	return mk_row(3, names, types, false);
+}
+
+static ts_field *
+manifest_entry_fields(int *n)
+{
+	static const char *const fnames[] = {
+		"_FILE_NAME", "_FILE_SIZE", "_ROW_COUNT", "_MIN_KEY", "_MAX_KEY", "_KEY_STATS",
+		"_VALUE_STATS", "_MIN_SEQUENCE_NUMBER", "_MAX_SEQUENCE_NUMBER", "_SCHEMA_ID", "_LEVEL",
+		"_EXTRA_FILES", "_CREATION_TIME", "_DELETE_ROW_COUNT", "_EMBEDDED_FILE_INDEX",
+		"_FILE_SOURCE", "_VALUE_STATS_COLS", "_EXTERNAL_PATH"
+	};
+	ts_type    *ft[18];
+	ts_field   *f = xcalloc(6, sizeof(ts_field));
+	ts_type    *ct;
+
+	ft[0] = mk(TS_VARCHAR, false);
+	ft[1] = mk(TS_BIGINT, false);
+	ft[2] = mk(TS_BIGINT, false);
+	ft[3] = mk(TS_VARBINARY, false);
+	ft[4] = mk(TS_VARBINARY, false);
+	ft[5] = simple_stats_type();
+	ft[6] = simple_stats_type();
+	ft[7] = mk(TS_BIGINT, false);
+	ft[8] = mk(TS_BIGINT, false);
+	ft[9] = mk(TS_BIGINT, false);
+	ft[10] = mk(TS_INT, false);
+	ft[11] = mk_array(mk(TS_VARCHAR, false), false);
+	ct = mk(TS_TIMESTAMP, true);
+	ct->precision = 3;
+	ft[12] = ct;
+	ft[13] = mk(TS_BIGINT, true);
+	ft[14] = mk(TS_VARBINARY, true);
+	ft[15] = mk(TS_TINYINT, true);
+	ft[16] = mk_array(mk(TS_VARCHAR, false), true);
+	ft[17] = mk(TS_VARCHAR, true);
+	f[0] = (ts_field) {0, "_VERSION", mk(TS_INT, false), NULL};
+	f[1] = (ts_field) {1, "_KIND", mk(TS_TINYINT, false), NULL};
+	f[2] = (ts_field) {2, "_PARTITION", mk(TS_VARBINARY, false), NULL};
+	f[3] = (ts_field) {3, "_BUCKET", mk(TS_INT, false), NULL};
+	f[4] = (ts_field) {4, "_TOTAL_BUCKETS", mk(TS_INT, false), NULL};
+	f[5] = (ts_field) {5, "_FILE", mk_row(18, fnames, ft, false), NULL};
+	*n = 6;
+	return f;
+}
+
+static ts_field *
+manifest_list_fields(int *n)
+{
+	ts_field   *f = xcalloc(11, sizeof(ts_field));
+
+	f[0] = (ts_field) {0, "_VERSION", mk(TS_INT, false), NULL};
+	f[1] = (ts_field) {1, "_FILE_NAME", mk(TS_VARCHAR, false), NULL};
+	f[2] = (ts_field) {2, "_FILE_SIZE", mk(TS_BIGINT, false), NULL};
+	f[3] = (ts_field) {3, "_NUM_ADDED_FILES", mk(TS_BIGINT, false), NULL};
+	f[4] = (ts_field) {4, "_NUM_DELETED_FILES", mk(TS_BIGINT, false), NULL};
+	f[5] = (ts_field) {5, "_PARTITION_STATS", simple_stats_type(), NULL};
+	f[6] = (ts_field) {6, "_SCHEMA_ID", mk(TS_BIGINT, false), NULL};
+	f[7] = (ts_field) {7, "_MIN_BUCKET", mk(TS_INT, true), NULL};
+	f[8] = (ts_field) {8, "_MAX_BUCKET", mk(TS_INT, true), NULL};
+	f[9] = (ts_field) {9, "_MIN_LEVEL", mk(TS_INT, true), NULL};
+	f[10] = (ts_field) {10, "_MAX_LEVEL", mk(TS_INT, true), NULL};
+	*n = 11;
+	return f;
+}
+
+/* SimpleStats with n unknown columns: min/max all NULL, null counts NULL */
+static void
+unknown_stats(int n, ts_value *out)
+{
+	const ts_type **types = xcalloc((size_t) n, sizeof(ts_type *));
+	ts_value   *nulls = xcalloc((size_t) n, sizeof(ts_value));
+	ts_value   *items = xcalloc(3, sizeof(ts_value));
+	ts_value   *counts = xcalloc((size_t) n, sizeof(ts_value));
+	ts_buf		b;
+	ts_err		err;
+
+	for (int i = 0; i < n; i++)
+	{
+		types[i] = mk(TS_INT, true);
+		nulls[i].isnull = true;
+		counts[i].isnull = true;
+	}
+	ts_buf_init(&b);
+	if (!ts_binary_row_encode(types, nulls, n, true, &b, &err))
+		die("BinaryRow: %s", err.msg);
+	items[0].v.s.p = b.data;
+	items[0].v.s.len = (uint32_t) b.len;
+	items[1] = items[0];
+	items[2].v.nested.n = n;
+	items[2].v.nested.items = counts;
+	out->isnull = false;
+	out->v.nested.n = 3;
+	out->v.nested.items = items;
+}
+
+int
+main(int argc, char **argv)
+{
+	const char *dir;
+	int			ncols;
+	int			nfiles;
+	int			nme,
+				nml;
+	ts_field   *me_fields,
+			   *ml_fields;
+	ts_avro_writer *w;
+	ts_buf		out;
+	ts_err		err;
+	static const uint8_t empty_row[12] = {0};
+	ts_value	no_stats,
+				key_stats;
+	const int64_t time_millis = 1700000001000LL;
+	const char *manifest = "manifest-00000000-0000-0000-0000-00000000bench-0";
+	const char *lists[2] = {"manifest-list-00000000-0000-0000-0000-00000000bench-0",
+	"manifest-list-00000000-0000-0000-0000-00000000bench-1"};
+	int64_t		manifest_size;
+	int64_t		list_sizes[2];
+	int64_t		total = 0;
+	int64_t		seq = 0;
+
+	if (argc < 4)
+	{
+		fprintf(stderr, "usage: ts_pq_register <table_dir> <ncols> <file>:<rows>...\n");
+		return 2;
+	}
+	dir = argv[1];
+	ncols = atoi(argv[2]);
+	if (ncols <= 0 || ncols > 1000)
+		die("bad column count %s", argv[2]);
+	nfiles = argc - 3;
+	me_fields = manifest_entry_fields(&nme);
+	ml_fields = manifest_list_fields(&nml);
+	unknown_stats(ncols, &no_stats);
+	unknown_stats(0, &key_stats);
+
+	w = ts_avro_writer_create_for_fields(me_fields, nme, TS_AVRO_CODEC_ZSTANDARD, &err);
+	if (w == NULL)
+		die("manifest writer: %s", err.msg);
+	for (int f = 0; f < nfiles; f++)
+	{
+		char	   *arg = strdup(argv[3 + f]);
+		char	   *colon = strrchr(arg, ':');
+		char	   *path;
+		struct stat st;
+		int64_t		rows;
+		ts_value	row[6];
+		ts_value   *fi = xcalloc(18, sizeof(ts_value));
+
+		if (colon == NULL)
+			die("expected <file>:<rows>, got %s", arg);
+		*colon = '\0';
+		rows = strtoll(colon + 1, NULL, 10);
+		path = pathf("%s/bucket-0/%s", dir, arg);
+		if (stat(path, &st) != 0)
+			die("%s: %s", path, strerror(errno));
+		memset(row, 0, sizeof(row));
+		row[0].v.i = 2;			/* _VERSION */
+		row[1].v.i = 0;			/* ADD */
+		{						/* no partition keys: an empty BinaryRow */
+			ts_buf		pb;
+
+			ts_buf_init(&pb);
+			if (!ts_binary_row_encode(NULL, NULL, 0, true, &pb, &err))
+				die("partition BinaryRow: %s", err.msg);
+			row[2].v.s.p = pb.data;
+			row[2].v.s.len = (uint32_t) pb.len;
+		}
+		row[3].v.i = 0;			/* bucket */
+		row[4].v.i = -1;		/* unaware */
+		row[5].v.nested.n = 18;
+		row[5].v.nested.items = fi;
+		fi[0].v.s.p = (const uint8_t *) arg;
+		fi[0].v.s.len = (uint32_t) strlen(arg);
+		fi[1].v.i = (int64_t) st.st_size;
+		fi[2].v.i = rows;
+		fi[3].v.s.p = empty_row;
+		fi[3].v.s.len = 12;
+		fi[4] = fi[3];
+		fi[5] = key_stats;
+		fi[6] = no_stats;
+		fi[7].v.i = seq;
+		fi[8].v.i = seq + rows - 1;
+		seq += rows;
+		fi[9].v.i = 0;			/* schema id */
+		fi[10].v.i = 0;			/* level */
+		fi[11].v.nested.n = 0;
+		fi[11].v.nested.items = xcalloc(1, sizeof(ts_value));
+		fi[12].v.ts.millis = time_millis;
+		fi[13].v.i = 0;
+		fi[14].isnull = true;
+		fi[15].v.i = 0;
+		fi[16].isnull = true;
+		fi[17].isnull = true;
+		if (!ts_avro_writer_add(w, row, &err))
+			die("manifest entry: %s", err.msg);
+		total += rows;
+		free(path);
+	}
+	ts_buf_init(&out);
+	if (!ts_avro_writer_finish(w, &out, &err))
+		die("manifest finish: %s", err.msg);
+	ts_avro_writer_free(w);
+	{
+		char	   *path = pathf("%s/manifest/%s", dir, manifest);
+
+		mkdir(pathf("%s/manifest", dir), 0755);
+		write_bytes(path, out.data, out.len);
+		manifest_size = (int64_t) out.len;
+	}
+	ts_buf_free(&out);
+
+	/* base list (empty) and delta list (the one manifest) */
+	for (int which = 0; which < 2; which++)
+	{
+		w = ts_avro_writer_create_for_fields(ml_fields, nml, TS_AVRO_CODEC_ZSTANDARD, &err);
+		if (w == NULL)
+			die("manifest list writer: %s", err.msg);
+		if (which == 1)
+		{
+			ts_value	v[11];
+			ts_value	pstats;
+
+			unknown_stats(0, &pstats);
+			memset(v, 0, sizeof(v));
+			v[0].v.i = 2;
+			v[1].v.s.p = (const uint8_t *) manifest;
+			v[1].v.s.len = (uint32_t) strlen(manifest);
+			v[2].v.i = manifest_size;
+			v[3].v.i = nfiles;
+			v[4].v.i = 0;
+			v[5] = pstats;
+			v[6].v.i = 0;
+			v[7].v.i = 0;
+			v[8].v.i = 0;
+			v[9].v.i = 0;
+			v[10].v.i = 0;
+			if (!ts_avro_writer_add(w, v, &err))
+				die("manifest list entry: %s", err.msg);
+		}
+		ts_buf_init(&out);
+		if (!ts_avro_writer_finish(w, &out, &err))
+			die("manifest list finish: %s", err.msg);
+		ts_avro_writer_free(w);
+		write_bytes(pathf("%s/manifest/%s", dir, lists[which]), out.data, out.len);
+		list_sizes[which] = (int64_t) out.len;
+		ts_buf_free(&out);
+	}
+
+	{
+		cJSON	   *j = cJSON_CreateObject();
+		char	   *s;
+
+		cJSON_AddNumberToObject(j, "version", 3);
+		cJSON_AddNumberToObject(j, "id", 1);
+		cJSON_AddNumberToObject(j, "schemaId", 0);
+		cJSON_AddStringToObject(j, "baseManifestList", lists[0]);
+		cJSON_AddNumberToObject(j, "baseManifestListSize", (double) list_sizes[0]);
+		cJSON_AddStringToObject(j, "deltaManifestList", lists[1]);
+		cJSON_AddNumberToObject(j, "deltaManifestListSize", (double) list_sizes[1]);
+		cJSON_AddNullToObject(j, "changelogManifestList");
+		cJSON_AddStringToObject(j, "commitUser", "ts_pq_register");
+		cJSON_AddNumberToObject(j, "commitIdentifier", 1);
+		cJSON_AddStringToObject(j, "commitKind", "APPEND");
+		cJSON_AddNumberToObject(j, "timeMillis", (double) time_millis);
+		cJSON_AddNumberToObject(j, "totalRecordCount", (double) total);
+		cJSON_AddNumberToObject(j, "deltaRecordCount", (double) total);
+		cJSON_AddNumberToObject(j, "changelogRecordCount", 0);
+		s = cJSON_Print(j);
+		mkdir(pathf("%s/snapshot", dir), 0755);
+		write_bytes(pathf("%s/snapshot/snapshot-1", dir), s, strlen(s));
+		write_bytes(pathf("%s/snapshot/LATEST", dir), "1", 1);
+		write_bytes(pathf("%s/snapshot/EARLIEST", dir), "1", 1);
+		cJSON_Delete(j);
+	}
+	printf("ts_pq_register: %s: %d Parquet file(s), %lld rows\n", dir, nfiles, (long long) total);
+	return 0;
+}
