@@ -161,7 +161,7 @@ ts_cursor_be64(ts_cursor *c, uint64_t *out, ts_err *err)
 }
 
 bool
-ts_cursor_uvarint(ts_cursor *c, uint64_t *out, ts_err *err)
+ts_cursor_uvarint_slow(ts_cursor *c, uint64_t *out, ts_err *err)
 {
 	uint64_t	v = 0;
 	int			shift = 0;
@@ -181,16 +181,5 @@ ts_cursor_uvarint(ts_cursor *c, uint64_t *out, ts_err *err)
 		shift += 7;
 	}
 	*out = v;
-	return true;
-}
-
-bool
-ts_cursor_zigzag(ts_cursor *c, int64_t *out, ts_err *err)
-{
-	uint64_t	u;
-
-	if (!ts_cursor_uvarint(c, &u, err))
-		return false;
-	*out = (int64_t) (u >> 1) ^ -(int64_t) (u & 1);
 	return true;
 }

@@ -134,9 +134,62 @@ bool		ts_cursor_le32(ts_cursor *c, uint32_t *out, ts_err *err);
 bool		ts_cursor_le64(ts_cursor *c, uint64_t *out, ts_err *err);
 bool		ts_cursor_be32(ts_cursor *c, uint32_t *out, ts_err *err);
 bool		ts_cursor_be64(ts_cursor *c, uint64_t *out, ts_err *err);
-/* unsigned LEB128 varint (protobuf, thrift) and zig-zag signed (avro) */
-bool		ts_cursor_uvarint(ts_cursor *c, uint64_t *out, ts_err *err);
-bool		ts_cursor_zigzag(ts_cursor *c, int64_t *out, ts_err *err);
+/*
+ * unsigned LEB128 varint (protobuf, thrift) and zig-zag signed (avro).
+ * Inline fast path when at least 10 bytes are left (no truncation possible);
+ * near the end of the buffer, and for a 10th byte other than 0 or 1, it
+ * falls back to ts_cursor_uvarint_slow, which does every check (errors:
+ * "truncated varint", "varint longer than 64 bits").
+ */
+bool		ts_cursor_uvarint_slow(ts_cursor *c, uint64_t *out, ts_err *err);
+
+static inline bool
+ts_cursor_uvarint(ts_cursor *c, uint64_t *out, ts_err *err)
+{
+	const uint8_t *p = c->p;
+
+	if (c->end - p >= 10)
+	{
+		uint64_t	v = 0;
+
+		for (int i = 0; i < 9; i++)
+		{
+			uint8_t		b = p[i];
+
+			v |= (uint64_t) (b & 0x7f) << (7 * i);
+			if (b < 0x80)
+			{
+				*out = v;
+				c->p = p + i + 1;
+				return true;
+			}
+		}
+		if (p[9] <= 1)
+		{
+			*out = v | ((uint64_t) p[9] << 63);
+			c->p = p + 10;
+			return true;
+		}
+	}
+	else if (p < c->end && p[0] < 0x80)
+	{
+		*out = p[0];
+		c->p = p + 1;
+		return true;
+	}
+	return ts_cursor_uvarint_slow(c, out, err);
+}
+
+static inline bool
+ts_cursor_zigzag(ts_cursor *c, int64_t *out, ts_err *err)
+{
+	uint64_t	u;
+
+	if (!ts_cursor_uvarint(c, &u, err))
+		return false;
+	*out = (int64_t) (u >> 1) ^ -(int64_t) (u & 1);
+	return true;
+}
 
 /* little-endian loads from raw memory (caller checked bounds) */
 static inline uint32_t

@@ -98,42 +98,148 @@ tablescan_pg_type_name(const ts_type *t)
 
 /* ---- numbers ---------------------------------------------------------- */
 
+/*
+ * Decimal digits of |unscaled| into out (most significant first), at least
+ * scale + 1 of them (leading zeros added); returns how many.  out must hold
+ * 80 bytes.  64-bit arithmetic when the value fits (the common case).
+ */
+static int
+decimal_digits(ts_int128 unscaled, int scale, bool *neg, char *out)
+{
+	char		rev[80];
+	int			n = 0;
+	unsigned __int128 u;
+
+	*neg = unscaled < 0;
+	u = *neg ? -(unsigned __int128) unscaled : (unsigned __int128) unscaled;
+	while (u > UINT64_MAX)
+	{
+		rev[n++] = '0' + (int) (u % 10);
+		u /= 10;
+	}
+	{
+		uint64		w = (uint64) u;
+
+		do
+		{
+			rev[n++] = '0' + (int) (w % 10);
+			w /= 10;
+		} while (w != 0);
+	}
+	while (n <= scale && n < (int) sizeof(rev))
+		rev[n++] = '0';
+	for (int i = 0; i < n; i++)
+		out[i] = rev[n - 1 - i];
+	return n;
+}
+
 static char *
 int128_to_decimal_string(ts_int128 unscaled, int scale)
 {
-	char		digits[64];
-	char	   *out;
-	int			n = 0;
-	bool		neg = unscaled < 0;
-	unsigned __int128 u = neg ? -(unsigned __int128) unscaled : (unsigned __int128) unscaled;
-	StringInfoData buf;
+	char		digits[80];
+	bool		neg;
+	int			n = decimal_digits(unscaled, scale, &neg, digits);
+	char	   *out = palloc(n + 3);
+	char	   *p = out;
+	int			intlen = n - scale;
 
-	do
-	{
-		digits[n++] = '0' + (int) (u % 10);
-		u /= 10;
-	} while (u != 0);
-	while (n <= scale)
-		digits[n++] = '0';
-	initStringInfo(&buf);
 	if (neg)
-		appendStringInfoChar(&buf, '-');
-	for (int i = n - 1; i >= 0; i--)
+		*p++ = '-';
+	memcpy(p, digits, intlen);
+	p += intlen;
+	if (scale > 0)
 	{
-		appendStringInfoChar(&buf, digits[i]);
-		if (i == scale && scale > 0)
-			appendStringInfoChar(&buf, '.');
+		*p++ = '.';
+		memcpy(p, digits + intlen, scale);
+		p += scale;
 	}
-	out = buf.data;
+	*p = '\0';
 	return out;
 }
 
+/*
+ * The numeric Datum of a decimal, built without text parsing: the value's
+ * base-10000 digits in numeric's binary wire format, through numeric_recv
+ * (which checks them, applies the typmod exactly as numeric_in would, and
+ * builds the Numeric).  Same result as numeric_in of the text form.
+ */
 static Datum
 decimal_datum(const ts_value *v, const ts_type *t, int32 typmod)
 {
-	char	   *s = int128_to_decimal_string(v->v.dec, t->scale);
+	char		digits[80];
+	bool		neg;
+	int			scale = t->scale;
+	int			n;
+	int			intlen;
+	int			intgroups;
+	int			fracgroups;
+	int			ngroups;
+	int16		groups[48];
+	char		wire[8 + 2 * 48];
+	StringInfoData buf;
+	int			k = 0;
 
-	return DirectFunctionCall3(numeric_in, CStringGetDatum(s),
+	if (scale < 0 || scale > 38)
+	{
+		/* not a Paimon decimal scale: the text path reports it */
+		char	   *s = int128_to_decimal_string(v->v.dec, scale);
+
+		return DirectFunctionCall3(numeric_in, CStringGetDatum(s),
+								   ObjectIdGetDatum(InvalidOid), Int32GetDatum(typmod));
+	}
+	n = decimal_digits(v->v.dec, scale, &neg, digits);
+	intlen = n - scale;
+	intgroups = (intlen + 3) / 4;
+	fracgroups = (scale + 3) / 4;
+	ngroups = intgroups + fracgroups;
+	/* integer part: groups aligned on the decimal point, from the left */
+	for (int g = 0; g < intgroups; g++)
+	{
+		int			hi = intlen - 4 * (intgroups - 1 - g);	/* end of group */
+		int			lo = hi - 4;
+		int			d = 0;
+
+		for (int i = lo < 0 ? 0 : lo; i < hi; i++)
+			d = d * 10 + (digits[i] - '0');
+		groups[k++] = (int16) d;
+	}
+	/* fraction: groups from the decimal point, zero-padded on the right */
+	for (int g = 0; g < fracgroups; g++)
+	{
+		int			d = 0;
+
+		for (int i = 0; i < 4; i++)
+		{
+			int			pos = intlen + 4 * g + i;
+
+			d = d * 10 + (pos < n ? digits[pos] - '0' : 0);
+		}
+		groups[k++] = (int16) d;
+	}
+	{
+		uint8	   *w = (uint8 *) wire;
+		uint16		hdr[4];
+
+		hdr[0] = (uint16) ngroups;
+		hdr[1] = (uint16) (int16) (intgroups - 1);	/* weight */
+		hdr[2] = neg ? 0x4000 : 0x0000; /* NUMERIC_NEG / NUMERIC_POS */
+		hdr[3] = (uint16) scale;	/* dscale */
+		for (int i = 0; i < 4; i++)
+		{
+			*w++ = (uint8) (hdr[i] >> 8);
+			*w++ = (uint8) hdr[i];
+		}
+		for (int i = 0; i < ngroups; i++)
+		{
+			*w++ = (uint8) ((uint16) groups[i] >> 8);
+			*w++ = (uint8) groups[i];
+		}
+		buf.data = wire;
+		buf.len = (int) (w - (uint8 *) wire);
+		buf.maxlen = buf.len;
+		buf.cursor = 0;
+	}
+	return DirectFunctionCall3(numeric_recv, PointerGetDatum(&buf),
 							   ObjectIdGetDatum(InvalidOid), Int32GetDatum(typmod));
 }
 

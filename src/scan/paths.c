@@ -89,26 +89,110 @@ scan_normalize_external_path(ts_plan *plan, const char *external_path)
 	return apply_path_map(plan, strip_file_scheme(external_path));
 }
 
+/* <table>[/<data dir>][/<partition path>], in the plan arena */
+static char *
+build_partition_dir(ts_plan *plan, scan_state *st, ts_bytes partition, ts_err *err)
+{
+	const char *data_dir = ts_plan_option(plan, "data-file.path-directory");
+	char	   *ppath;
+	char	   *dir;
+
+	if (!scan_partition_path(plan, st, partition, &ppath, err))
+		return NULL;
+	dir = scan_arena_printf(&plan->arena, "%s%s%s%s%s",
+							plan->table_path,
+							data_dir && *data_dir ? "/" : "", data_dir && *data_dir ? data_dir : "",
+							ppath[0] ? "/" : "", ppath);
+	if (dir == NULL)
+		ts_error(err, TS_ERR_NOMEM, "out of memory");
+	return dir;
+}
+
+static bool
+same_partition(const scan_state *st, ts_bytes partition)
+{
+	return st->dir_valid &&
+		st->dir_partition_null == (partition.data == NULL) &&
+		st->dir_partition_len == partition.len &&
+		(partition.len == 0 || memcmp(st->dir_partition, partition.data, partition.len) == 0);
+}
+
+/*
+ * The directory of a bucket: <table>[/<data dir>][/<partition path>]/
+ * bucket-<b> (bucket-postpone for -2).  The last partition directory and
+ * bucket directory built are remembered in st: the files of a plan come
+ * grouped by partition, then bucket, so most calls reuse them without
+ * decoding and formatting the partition again.
+ */
 bool
 scan_bucket_dir(ts_plan *plan, scan_state *st, ts_bytes partition, int32_t bucket,
 				char **dir, ts_err *err)
 {
-	const char *data_dir = ts_plan_option(plan, "data-file.path-directory");
-	char	   *ppath;
 	char		bucket_name[32];
+	size_t		blen;
+	char	   *d;
 
-	if (!scan_partition_path(plan, st, partition, &ppath, err))
-		return false;
+	if (!same_partition(st, partition))
+	{
+		char	   *prefix;
+
+		st->dir_valid = false;
+		st->dir_bucket_valid = false;
+		prefix = build_partition_dir(plan, st, partition, err);
+		if (prefix == NULL)
+			return false;
+		st->dir_partition = NULL;
+		if (partition.len > 0)
+		{
+			st->dir_partition = ts_arena_alloc(&plan->arena, partition.len);
+			if (st->dir_partition == NULL)
+				return ts_error(err, TS_ERR_NOMEM, "out of memory");
+			memcpy(st->dir_partition, partition.data, partition.len);
+		}
+		st->dir_partition_null = partition.data == NULL;
+		st->dir_partition_len = partition.len;
+		st->dir_prefix = prefix;
+		st->dir_prefix_len = strlen(prefix);
+		st->dir_valid = true;
+	}
+	else if (st->dir_bucket_valid && st->dir_bucket == bucket)
+	{
+		*dir = st->dir;
+		return true;
+	}
 	if (bucket == -2)
-		snprintf(bucket_name, sizeof(bucket_name), "bucket-postpone");
+		blen = (size_t) snprintf(bucket_name, sizeof(bucket_name), "/bucket-postpone");
 	else
-		snprintf(bucket_name, sizeof(bucket_name), "bucket-%d", bucket);
-	*dir = scan_arena_printf(&plan->arena, "%s%s%s%s%s/%s",
-							 plan->table_path,
-							 data_dir && *data_dir ? "/" : "", data_dir && *data_dir ? data_dir : "",
-							 ppath[0] ? "/" : "", ppath, bucket_name);
-	if (*dir == NULL)
+	{
+		/* "/bucket-<decimal>" without printf */
+		char		rev[12];
+		int			n = 0;
+		bool		neg = bucket < 0;
+		uint32_t	u = neg ? (uint32_t) 0 - (uint32_t) bucket : (uint32_t) bucket;
+
+		do
+		{
+			rev[n++] = (char) ('0' + u % 10);
+			u /= 10;
+		} while (u != 0);
+		memcpy(bucket_name, "/bucket-", 8);
+		blen = 8;
+		if (neg)
+			bucket_name[blen++] = '-';
+		while (n > 0)
+			bucket_name[blen++] = rev[--n];
+		bucket_name[blen] = '\0';
+	}
+	d = ts_arena_alloc(&plan->arena, st->dir_prefix_len + blen + 1);
+	if (d == NULL)
 		return ts_error(err, TS_ERR_NOMEM, "out of memory");
+	memcpy(d, st->dir_prefix, st->dir_prefix_len);
+	memcpy(d + st->dir_prefix_len, bucket_name, blen + 1);
+	st->dir = d;
+	st->dir_len = st->dir_prefix_len + blen;
+	st->dir_bucket = bucket;
+	st->dir_bucket_valid = true;
+	*dir = d;
 	return true;
 }
 
@@ -118,6 +202,7 @@ scan_data_file_path(ts_plan *plan, scan_state *st, const ts_manifest_entry *e,
 {
 	char	   *dir;
 	const char *name = e->file.file_name;
+	size_t		namelen;
 
 	if (e->file.external_path && e->file.external_path[0])
 	{
@@ -133,9 +218,18 @@ scan_data_file_path(ts_plan *plan, scan_state *st, const ts_manifest_entry *e,
 						plan->table_path, name ? name : "");
 	if (!scan_bucket_dir(plan, st, e->partition, e->bucket, &dir, err))
 		return false;
-	*path = scan_arena_printf(&plan->arena, "%s/%s", dir, name);
-	if (*path == NULL)
-		return ts_error(err, TS_ERR_NOMEM, "out of memory");
+	/* <dir>/<name> by memcpy */
+	{
+		size_t		dirlen = st->dir_len;	/* dir is st->dir */
+
+		namelen = strlen(name);
+		*path = ts_arena_alloc(&plan->arena, dirlen + 1 + namelen + 1);
+		if (*path == NULL)
+			return ts_error(err, TS_ERR_NOMEM, "out of memory");
+		memcpy(*path, dir, dirlen);
+		(*path)[dirlen] = '/';
+		memcpy(*path + dirlen + 1, name, namelen + 1);
+	}
 	return true;
 }
 

@@ -33,6 +33,20 @@ typedef struct scan_state
 	void	   *bucket_selector;
 	/* reading a complete live set for the cache: no per-scan manifest skipping */
 	bool		cache_fill;
+	/*
+	 * paths.c: the last partition directory and bucket directory built
+	 * (files come grouped by partition, then bucket)
+	 */
+	bool		dir_valid;		/* prefix (and partition key) valid */
+	bool		dir_partition_null;
+	uint8_t    *dir_partition;	/* copy of the partition bytes (plan arena) */
+	uint32_t	dir_partition_len;
+	char	   *dir_prefix;		/* <table>[/<data dir>][/<partition path>] */
+	size_t		dir_prefix_len;
+	bool		dir_bucket_valid;	/* dir (and dir_bucket) valid */
+	int32_t		dir_bucket;
+	char	   *dir;			/* <prefix>/bucket-<b> */
+	size_t		dir_len;
 } scan_state;
 
 /* One live data file with its pruning state. */

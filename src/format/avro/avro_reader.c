@@ -161,6 +161,22 @@ avro_next(ts_format_reader *base, ts_batch *batch, ts_err *err)
 		return -1;
 	}
 	n = r->rows_left < r->batch_rows ? (int) r->rows_left : r->batch_rows;
+	if (r->ncols == 0)
+	{
+		/*
+		 * No column wanted (count(*)): the block header's object count is all
+		 * we need, so the objects are not decoded.  The block was still read,
+		 * checked against its sync marker and decompressed, and its count
+		 * bounded by its size (load_block).
+		 */
+		r->block_row += n;
+		r->rows_left -= n;
+		if (r->rows_left == 0)
+			r->cur.p = r->cur.end;	/* consumed whole: nothing left over */
+		r->base.metrics.rows_read += n;
+		batch->nrows = n;
+		return n;
+	}
 	for (int i = 0; i < n; i++)
 	{
 		ts_value   *row = &r->values[(size_t) i * r->ncols];
