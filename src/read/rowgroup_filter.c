@@ -16,20 +16,6 @@
 #include "read/rowgroup_filter.h"
 #include "scan/predicate.h"
 
-static bool
-literal_usable(const ts_type *t, const ts_predicate *p, const ts_value *lit)
-{
-	if (lit->isnull)
-		return false;
-	if (p->literal_type && !ts_type_equal(p->literal_type, t))
-		return false;
-	if (t->kind == TS_FLOAT && isnan(lit->v.f))
-		return false;
-	if (t->kind == TS_DOUBLE && isnan(lit->v.d))
-		return false;
-	return true;
-}
-
 /* Only types whose reader stats order like ts_value_compare are used. */
 static bool
 comparable_kind(ts_type_kind k)
@@ -92,7 +78,7 @@ leaf_may_match(const ts_rowgroup_filter *f, const ts_predicate *p,
 
 				if (lit->isnull)
 					continue;
-				if (!literal_usable(t, p, lit))
+				if (!ts_predicate_literal_usable(t, p, lit))
 					return true;
 				if (ts_value_compare(&cs->min, lit, t) <= 0 &&
 					ts_value_compare(&cs->max, lit, t) >= 0)
@@ -106,7 +92,7 @@ leaf_may_match(const ts_rowgroup_filter *f, const ts_predicate *p,
 			if (all_null)
 				return false;
 			if (!cs->has_min_max || !comparable_kind(t->kind) || p->nliterals < 1 ||
-				cs->min.isnull || cs->max.isnull || !literal_usable(t, p, &p->literals[0]))
+				cs->min.isnull || cs->max.isnull || !ts_predicate_literal_usable(t, p, &p->literals[0]))
 				return true;
 			if (p->op == TS_PRED_LT)
 				return ts_value_compare(&cs->min, &p->literals[0], t) < 0;

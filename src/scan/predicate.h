@@ -55,4 +55,23 @@ typedef struct ts_predicate
 	const struct ts_predicate *children;
 } ts_predicate;
 
+/*
+ * Can a literal of leaf p be compared with statistics of type t?  Not
+ * when it is NULL, of another type (converted only where exact by the
+ * caller), or a NaN (ordering of NaN in stats is not reliable).
+ */
+static inline bool
+ts_predicate_literal_usable(const ts_type *t, const ts_predicate *p, const ts_value *lit)
+{
+	if (lit->isnull)
+		return false;
+	if (p->literal_type && !ts_type_equal(p->literal_type, t))
+		return false;
+	if (t->kind == TS_FLOAT && lit->v.f != lit->v.f)
+		return false;
+	if (t->kind == TS_DOUBLE && lit->v.d != lit->v.d)
+		return false;
+	return true;
+}
+
 #endif							/* TS_PREDICATE_H */

@@ -116,20 +116,6 @@ column_stats(file_stats *fst, int read_field, col_stats *cs)
 	}
 }
 
-static bool
-literal_usable(const ts_type *t, const ts_predicate *p, const ts_value *lit)
-{
-	if (lit->isnull)
-		return false;
-	if (p->literal_type && !ts_type_equal(p->literal_type, t))
-		return false;
-	if (t->kind == TS_FLOAT && isnan(lit->v.f))
-		return false;
-	if (t->kind == TS_DOUBLE && isnan(lit->v.d))
-		return false;
-	return true;
-}
-
 /* May some row of the file satisfy leaf p? */
 static bool
 leaf_may_match(file_stats *fst, const ts_predicate *p)
@@ -172,7 +158,7 @@ leaf_may_match(file_stats *fst, const ts_predicate *p)
 
 				if (lit->isnull)
 					continue;
-				if (!literal_usable(t, p, lit) ||
+				if (!ts_predicate_literal_usable(t, p, lit) ||
 					!scan_value_compare(t, &cs.min, lit, &c1) ||
 					!scan_value_compare(t, &cs.max, lit, &c2))
 					return true;
@@ -186,7 +172,7 @@ leaf_may_match(file_stats *fst, const ts_predicate *p)
 		case TS_PRED_GE:
 			if (all_null)
 				return false;
-			if (!cs.has_min_max || p->nliterals < 1 || !literal_usable(t, p, &p->literals[0]))
+			if (!cs.has_min_max || p->nliterals < 1 || !ts_predicate_literal_usable(t, p, &p->literals[0]))
 				return true;
 			if (p->op == TS_PRED_LT || p->op == TS_PRED_LE)
 			{
