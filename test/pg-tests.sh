@@ -19,3 +19,6 @@ if [ $rc -ne 0 ] && [ "$bad" -eq 0 ]; then bad=1; printf '%s\n' "$out" | tail -2
 echo "regress: $((total - bad)) passed, $bad failed"
 
 python3 test/conformance/run.py --shared "$TS_SHARED"
+
+# corruption matrix, cancel, bounded memory, concurrent commits
+bash test/reliability/run.sh 2>&1 | grep -vE '^(ok|PASS) ' | tail -30

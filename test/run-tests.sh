@@ -43,6 +43,12 @@ for d in parquet formattable; do
     echo "duckdb-$d: $line" | tee -a "$LOG/unit.log"
 done
 
+step "fuzz smoke round (libFuzzer, ASan + UBSan, ${TS_FUZZ_SECONDS:-10} s per harness)"
+bash test/fuzz/run.sh "${TS_FUZZ_SECONDS:-10}" > "$LOG/fuzz.log" 2>&1
+grep -E '^fuzz_|^fuzz:' "$LOG/fuzz.log" | tail -12
+grep -q '^fuzz: ' "$LOG/fuzz.log" || { tail -20 "$LOG/fuzz.log"; echo "fuzz: 0 passed, 1 failed (harnesses did not build or run)"; } >> "$LOG/unit.log"
+grep '^fuzz: ' "$LOG/fuzz.log" >> "$LOG/unit.log"
+
 step fixtures
 export TS_FIXTURES=/tmp/tablescan_fdw_fixtures
 bash test/make-fixtures.sh "$TS_FIXTURES" >"$LOG/fixtures.log" 2>&1 || { tail -20 "$LOG/fixtures.log"; echo "fixtures: 0 passed, 1 failed" >> "$LOG/unit.log"; }
@@ -51,6 +57,7 @@ step pg_regress and conformance '(pg_virtualenv)'
 pg_virtualenv -t -v 15 bash test/pg-tests.sh 2>&1 | tee "$LOG/pg.log" | grep -vE '^(ok|PASS) ' | tail -60
 grep -q '^regress: ' "$LOG/pg.log" || echo "regress: 0 passed, 1 failed (pg_virtualenv did not run the suites)" >> "$LOG/pg.log"
 grep -q '^conformance: ' "$LOG/pg.log" || echo "conformance: 0 passed, 1 failed (the runner did not finish)" >> "$LOG/pg.log"
+grep -q '^reliability: ' "$LOG/pg.log" || echo "reliability: 0 passed, 1 failed (the suite did not finish)" >> "$LOG/pg.log"
 
 # sum every "<name>: N passed, N failed" line of the parts
 total_p=0; total_f=0

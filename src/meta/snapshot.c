@@ -276,11 +276,27 @@ find_snapshot_id(const char *branch_root, bool latest, int64_t *id, ts_err *err)
 	}
 	if (latest)
 	{
-		if (read_hint(dir, "LATEST", &hint) && hint > 0 && !snapshot_exists(dir, hint + 1))
+		bool		have_hint = read_hint(dir, "LATEST", &hint) && hint > 0;
+
+		/*
+		 * Java does not check that snapshot-N exists; we do: a hint past
+		 * the last snapshot (damaged, or a commit that failed after writing
+		 * it) falls back to listing.  With no snapshot file at all, the hint
+		 * is kept so that loading it reports the missing snapshot.
+		 */
+		if (have_hint && !snapshot_exists(dir, hint + 1))
 		{
-			*id = hint;
+			if (snapshot_exists(dir, hint))
+			{
+				*id = hint;
+				ts_free(dir);
+				return true;
+			}
+			ok = ts_list_versioned_ids(dir, "snapshot-", &ids, &n, err);
+			*id = ok && n > 0 ? ids[n - 1] : hint;
+			ts_free(ids);
 			ts_free(dir);
-			return true;
+			return ok;
 		}
 	}
 	else if (read_hint(dir, "EARLIEST", &hint) && snapshot_exists(dir, hint))

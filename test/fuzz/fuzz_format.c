@@ -5,7 +5,12 @@
  * written to a temporary file and read back through ts_format_open with a
  * projection of common column types, draining every batch.  Any crash,
  * sanitizer report or leak is a bug; errors are the expected outcome for
- * most inputs.
+ * most inputs.  Columns f8..f10 are nested (ARRAY<INT>, MAP<STRING, INT>,
+ * ROW<x INT, y STRING>).
+ *
+ * For the text formats (-DFUZZ_TEXT, with TS_FORMAT_CSV / TS_FORMAT_JSON)
+ * the first input byte picks a set of csv.* / json.* options and a small
+ * batch size; the rest is the file.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -29,13 +34,69 @@ mk(ts_type_kind k, int p, int s)
 	return t;
 }
 
+static ts_type *
+mk_nested(void)
+{
+	static int	n = 0;
+	ts_type    *t;
+
+	switch (n++)
+	{
+		case 0:
+			t = ts_type_new(TS_ARRAY, true);
+			t->element = mk(TS_INT, 0, 0);
+			return t;
+		case 1:
+			t = ts_type_new(TS_MAP, true);
+			t->key = mk(TS_VARCHAR, 0, 0);
+			t->key->nullable = false;
+			t->value = mk(TS_INT, 0, 0);
+			return t;
+		default:
+			t = ts_type_new(TS_ROW, true);
+			t->nfields = 2;
+			t->fields = calloc(2, sizeof(ts_field));
+			t->fields[0] = (ts_field) {0, "x", mk(TS_INT, 0, 0), NULL};
+			t->fields[1] = (ts_field) {1, "y", mk(TS_VARCHAR, 0, 0), NULL};
+			return t;
+	}
+}
+
+#ifdef FUZZ_TEXT
+/* option sets for the text formats; the first input byte picks one */
+static const char *const opt_keys[][4] = {
+	{NULL},
+	{"csv.include-header", "csv.field-delimiter", "csv.null-literal", "csv.mode"},
+	{"csv.field-delimiter", "csv.quote-character", "csv.escape-character", "csv.mode"},
+	{"csv.line-delimiter", "csv.mode", NULL},
+	{"json.ignore-parse-errors", "json.map-null-key-mode", NULL},
+	{"json.ignore-parse-errors", "json.line-delimiter", NULL},
+};
+static const char *const opt_vals[][4] = {
+	{NULL},
+	{"true", ";", "NULL", "DROPMALFORMED"},
+	{"\t", "'", "#", "FAILFAST"},
+	{"##", "PERMISSIVE", NULL},
+	{"true", "DROP", NULL},
+	{"false", "|", NULL},
+};
+#define NOPTSETS ((int) (sizeof(opt_keys) / sizeof(opt_keys[0])))
+#endif
+
+static char path[64];
+
+static void
+remove_input(void)
+{
+	unlink(path);
+}
+
 int			LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	static char path[64];
-	static ts_read_column cols[8];
+	static ts_read_column cols[11];
 	static bool init = false;
 	FILE	   *f;
 	ts_err		err;
@@ -44,9 +105,12 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 	if (!init)
 	{
-		static const char *names[8] = {"f0", "f1", "f2", "f3", "f4", "f5", "f6", "f7"};
+		static const char *names[11] = {"f0", "f1", "f2", "f3", "f4", "f5", "f6", "f7",
+		"f8", "f9", "f10"};
 
-		snprintf(path, sizeof(path), "/tmp/ts_fuzz_%d", (int) getpid());
+		snprintf(path, sizeof(path), "%s/ts_fuzz_%d",
+				 access("/dev/shm", W_OK) == 0 ? "/dev/shm" : "/tmp", (int) getpid());
+		atexit(remove_input);
 		cols[0] = (ts_read_column) {0, names[0], mk(TS_VARCHAR, 0, 0)};
 		cols[1] = (ts_read_column) {1, names[1], mk(TS_INT, 0, 0)};
 		cols[2] = (ts_read_column) {2, names[2], mk(TS_BIGINT, 0, 0)};
@@ -55,8 +119,31 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		cols[5] = (ts_read_column) {5, names[5], mk(TS_TIMESTAMP, 6, 0)};
 		cols[6] = (ts_read_column) {6, names[6], mk(TS_DATE, 0, 0)};
 		cols[7] = (ts_read_column) {7, names[7], mk(TS_VARBINARY, 0, 0)};
+		for (int i = 8; i < 11; i++)
+			cols[i] = (ts_read_column) {i, names[i], mk_nested()};
 		init = true;
 	}
+#ifdef FUZZ_TEXT
+	ts_reader_options opts;
+	int			set;
+	int			nopt = 0;
+
+	if (size < 1)
+		return 0;
+	set = data[0] % NOPTSETS;
+	while (nopt < 4 && opt_keys[set][nopt])
+		nopt++;
+	memset(&opts, 0, sizeof(opts));
+	opts.batch_rows = 1 + (data[0] >> 4);
+	opts.ntext_options = nopt;
+	opts.text_option_keys = opt_keys[set];
+	opts.text_option_values = opt_vals[set];
+	data++;
+	size--;
+#define FUZZ_OPTS (&opts)
+#else
+#define FUZZ_OPTS NULL
+#endif
 	f = fopen(path, "wb");
 	if (f == NULL)
 		return 0;
@@ -64,7 +151,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	fclose(f);
 
 	memset(&err, 0, sizeof(err));
-	r = ts_format_open(FUZZ_FORMAT, path, cols, 8, NULL, &err);
+	r = ts_format_open(FUZZ_FORMAT, path, cols, 11, FUZZ_OPTS, &err);
 	if (r)
 	{
 		int			n;

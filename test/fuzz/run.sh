@@ -3,6 +3,10 @@
 # SECONDS seconds (default 30) on a corpus seeded from ../shared/testdata.
 # Prints per harness: executions and crashes; then
 #   fuzz: N passed, N failed        (a harness that crashed = failed)
+# Harnesses: fuzz_meta (schema/snapshot JSON, BinaryRow, SimpleStats), fuzz_avro,
+# fuzz_parquet, fuzz_orc, fuzz_csv, fuzz_json (format readers), fuzz_dv (deletion
+# vectors), fuzz_manifest (manifest lists, manifests, index manifests);
+# FUZZ_ONLY="fuzz_dv fuzz_csv" runs a subset.
 # Crash inputs are kept in build/fuzz/crashes/<harness>/ to become
 # regression inputs under test/fuzz/regressions/.
 set -uo pipefail
@@ -23,6 +27,13 @@ build fuzz_meta test/fuzz/fuzz_meta.c "" || exit 1
 for f in avro parquet orc; do
     build fuzz_$f test/fuzz/fuzz_format.c "-DFUZZ_FORMAT=TS_FORMAT_$(echo $f | tr a-z A-Z)" || exit 1
 done
+for f in csv json; do
+    build fuzz_$f test/fuzz/fuzz_format.c "-DFUZZ_TEXT -DFUZZ_FORMAT=TS_FORMAT_$(echo $f | tr a-z A-Z)" || exit 1
+done
+build fuzz_dv test/fuzz/fuzz_dv.c "" || exit 1
+build fuzz_manifest test/fuzz/fuzz_manifest.c "" || exit 1
+HARNESSES="fuzz_meta fuzz_avro fuzz_parquet fuzz_orc fuzz_csv fuzz_json fuzz_dv fuzz_manifest"
+[ -n "${FUZZ_ONLY:-}" ] && HARNESSES=$FUZZ_ONLY
 
 seed() {   # harness find-args...
     local dir=$B/corpus/$1; shift
@@ -36,14 +47,59 @@ find "$SHARED/testdata" -path '*/manifest/*' -type f -size -200k | head -40 | wh
     head -c4 "$f" | grep -q Obj && cp "$f" "$B/corpus/fuzz_avro/$(echo "$f" | md5sum | cut -c1-16)"; done
 seed fuzz_parquet -name '*.parquet'
 seed fuzz_orc -name '*.orc'
-mkdir -p $B/corpus/fuzz_meta
+mkdir -p $B/corpus/fuzz_meta $B/corpus/fuzz_csv $B/corpus/fuzz_json $B/corpus/fuzz_dv $B/corpus/fuzz_manifest
+for h in fuzz_meta fuzz_csv fuzz_json fuzz_dv fuzz_manifest; do
+    [ -d test/fuzz/regressions/$h ] && cp test/fuzz/regressions/$h/* $B/corpus/$h/ 2>/dev/null
+done
+# BinaryRow / SimpleStats seeds for fuzz_meta (types in fuzz_meta.c): one row
+# with values in the compact slots and NULL in the others
+python3 - "$B/corpus/fuzz_meta" <<'PY'
+import struct, sys
+d = sys.argv[1]
+bits = 0
+for i in (5, 7, 9):
+    bits |= 1 << (i + 8)
+row = struct.pack('<Q', bits)
+row += struct.pack('<Q', 1) + struct.pack('<q', 42) + struct.pack('<q', 7)
+row += b'abc' + bytes(4) + bytes([0x83])          # inline string
+row += struct.pack('<q', 1234) + bytes(8) + struct.pack('<q', 1700000000123) + bytes(8)
+row += struct.pack('<d', 1.5) + bytes(8)
+open(d + '/row', 'wb').write(b'\x02' + row)
+open(d + '/stats', 'wb').write(b'\x03' + bytes([len(row)]) + row + row + bytes([0, 1, 2, 255, 0, 0, 0, 0]))
+open(d + '/stats_sub', 'wb').write(b'\x03' + bytes([0x80 | 16]) + row[:16] + row + bytes(8))
+PY
+# text seeds: first byte = option set (see fuzz_format.c), then the file
+printf '\000a,1,2,3.5,12.34,2024-01-01 10:00:00,2024-01-01,ab,"[1,2]",,\n"q""x",,3,\n' > $B/corpus/fuzz_csv/s0
+printf '\001f0;f1\nx;1\nNULL;2\n' > $B/corpus/fuzz_csv/s1
+printf "\002'a\tb'\t#'1\n" > $B/corpus/fuzz_csv/s2
+printf '\003a,1##b,2##' > $B/corpus/fuzz_csv/s3
+printf '\000{"f0":"a","f1":1,"f2":2,"f3":1.5,"f4":"12.34","f5":"2024-01-01 10:00:00","f6":"2024-01-01","f7":"YWI=","f8":[1,null],"f9":{"k":1},"f10":{"x":1,"y":"s"}}\n{"f1":null}\n' > $B/corpus/fuzz_json/s0
+printf '\004{"f9":{"null":1},"f1":"x"}\nnot json\n' > $B/corpus/fuzz_json/s4
+printf '\005{"f0":"a"}|{"f1":2}|' > $B/corpus/fuzz_json/s5
+# DV seeds: the DVs of the index files (version byte skipped), both length modes
+find "$SHARED/testdata" -path '*/index/index-*' -type f -size -200k | head -20 | while read -r f; do
+    n=$(echo "$f" | md5sum | cut -c1-15)
+    { printf '\000'; tail -c +2 "$f"; } > $B/corpus/fuzz_dv/a$n
+    { printf '\001'; tail -c +2 "$f"; } > $B/corpus/fuzz_dv/b$n
+    { printf '\002'; tail -c +2 "$f"; } > $B/corpus/fuzz_dv/c$n
+done
+# manifest seeds: first byte 0 = manifest list, 1 = manifest, 2 = index manifest
+for d in avro orc parquet; do
+    find "$SHARED/testdata/$d" -path '*/manifest/*' -type f -size -100k 2>/dev/null | head -30
+done | while read -r f; do
+    n=$(echo "$f" | md5sum | cut -c1-15)
+    case "${f##*/}" in
+        manifest-list-*) k='\000' ;; index-manifest-*) k='\002' ;; *) k='\001' ;;
+    esac
+    { printf "$k"; cat "$f"; } > $B/corpus/fuzz_manifest/m$n
+done
 find "$SHARED/testdata" -type f \( -name 'schema-*' -o -name 'snapshot-*' \) | head -40 | while read -r f; do
     { printf '\000'; cat "$f"; } > "$B/corpus/fuzz_meta/s$(echo "$f" | md5sum | cut -c1-15)"
     { printf '\001'; cat "$f"; } > "$B/corpus/fuzz_meta/n$(echo "$f" | md5sum | cut -c1-15)"
 done
 
 passed=0; failed=0
-for h in fuzz_meta fuzz_avro fuzz_parquet fuzz_orc; do
+for h in $HARNESSES; do
     mkdir -p $B/crashes/$h
     out=$($B/$h -max_total_time="$SECONDS_EACH" -rss_limit_mb=2048 -timeout=10 \
           -artifact_prefix=$B/crashes/$h/ $B/corpus/$h 2>&1); rc=$?

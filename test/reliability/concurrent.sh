@@ -1,0 +1,107 @@
+#!/bin/bash
+# concurrent.sh - a writer commits snapshots and expires old ones while
+# queries run.
+#
+# The generator writes the same table with 1..K snapshots into staging
+# directories (its output is deterministic, each one a prefix of the next),
+# so the files of commit s are those of stage s not in stage s-1.  The
+# writer publishes commit s into the live table as Paimon does (data files
+# and manifests first, then snapshot-s by an atomic rename, then the LATEST
+# hint) and expires snapshot s-RETAIN (its snapshot file and manifest lists, then
+# the EARLIEST hint).  Meanwhile READERS psql sessions run queries until the writer is done.
+# Every query must return exactly the rows of one snapshot: snapshot s holds
+# ids 0 .. s*ROWS-1, so count = s*ROWS and sum(id) = count*(count-1)/2; or a
+# clear error naming a snapshot or manifest file that was expired underneath
+# it.  Every session must survive to the end (no crash).
+source "$(dirname "$0")/lib.sh"
+ensure_db || { fail "database setup"; summary; exit 1; }
+W=$(scratch concurrent)
+K=${CONC_SNAPSHOTS:-12}
+ROWS=${CONC_ROWS:-500}
+READERS=${CONC_READERS:-3}
+RETAIN=${CONC_RETAIN:-1}     # snapshots kept by the expiry (Paimon minimum: 1)
+ARGS=(--column 'id:INT NOT NULL' --column name:STRING --column dt:STRING --partition dt
+      --partitions 2 --buckets 2 --bucket-key id --rows "$ROWS" --files 2)
+for s in $(seq 1 "$K"); do
+    $GEN "$W/stage/s$s" "${ARGS[@]}" --snapshots "$s" >/dev/null || { fail "ts_gen s$s"; summary; exit 1; }
+    (cd "$W/stage/s$s" && find . -type f ! -path './snapshot/*' | sort > "$W/stage/files$s")
+done
+for s in $(seq 1 "$K"); do
+    if [ "$s" -eq 1 ]; then cp "$W/stage/files1" "$W/stage/new1"
+    else comm -13 "$W/stage/files$((s - 1))" "$W/stage/files$s" > "$W/stage/new$s"; fi
+done
+cp -r "$W/stage/s1" "$W/live"
+chmod -R a+rX "$W"
+q -c "DROP FOREIGN TABLE IF EXISTS conc" \
+  -c "CREATE FOREIGN TABLE conc (id int, name text, dt text) SERVER rel OPTIONS (path '$W/live')" >/dev/null 2>&1
+
+writer() {
+    local s f
+    for s in $(seq 2 "$K"); do
+        sleep 0.2
+        while read -r f; do
+            mkdir -p "$W/live/$(dirname "$f")"
+            cp "$W/stage/s$s/$f" "$W/live/$f.tmp" && mv "$W/live/$f.tmp" "$W/live/$f"
+        done < "$W/stage/new$s"
+        cp "$W/stage/s$s/snapshot/snapshot-$s" "$W/live/snapshot/.snapshot-$s.tmp"
+        mv "$W/live/snapshot/.snapshot-$s.tmp" "$W/live/snapshot/snapshot-$s"
+        printf '%s' "$s" > "$W/live/snapshot/.LATEST.tmp"; mv "$W/live/snapshot/.LATEST.tmp" "$W/live/snapshot/LATEST"
+        chmod -R a+rX "$W/live"
+        if [ "$s" -gt "$RETAIN" ]; then   # expire snapshot s-RETAIN: its snapshot file and manifest lists
+            local e=$((s - RETAIN))
+            rm -f "$W/live/snapshot/snapshot-$e"
+            grep 'manifest-list-' "$W/stage/new$e" | while read -r f; do rm -f "$W/live/$f"; done
+            printf '%s' "$((e + 1))" > "$W/live/snapshot/.EARLIEST.tmp"
+            mv "$W/live/snapshot/.EARLIEST.tmp" "$W/live/snapshot/EARLIEST"
+        fi
+    done
+}
+
+# readers: one psql session each, fed queries until the writer is done
+reader() {
+    while [ ! -f "$W/writer_done" ]; do
+        echo "SELECT 'R ' || count(*) || ' ' || coalesce(sum(id::bigint), 0) FROM conc;"
+        sleep 0.02
+    done
+    echo "SELECT 'alive';"
+}
+pids=()
+for r in $(seq 1 "$READERS"); do
+    reader | q >"$W/reader$r.out" 2>&1 &
+    pids+=($!)
+done
+writer
+touch "$W/writer_done"
+for p in "${pids[@]}"; do wait "$p"; done
+
+good=0; errors=0; bad=0; dead=0; seen=""
+for r in $(seq 1 "$READERS"); do
+    tail -1 "$W/reader$r.out" | grep -qx alive || { dead=$((dead + 1)); echo "reader $r did not survive: $(tail -3 "$W/reader$r.out" | tr '\n' ' ')"; }
+    while read -r tag c sum; do
+        if [ "$tag" = R ]; then
+            if [ $((c % ROWS)) -eq 0 ] && [ "$c" -ge "$ROWS" ] && [ "$c" -le $((K * ROWS)) ] &&
+               [ "$sum" -eq $((c * (c - 1) / 2)) ]; then
+                good=$((good + 1)); seen+=" $((c / ROWS))"
+            else
+                bad=$((bad + 1)); echo "reader $r: rows of no snapshot: count $c sum $sum"
+            fi
+        fi
+    done < "$W/reader$r.out"
+    while read -r line; do
+        errors=$((errors + 1))
+        if ! printf '%s\n' "$line" | grep -qE '(snapshot-[0-9]+|manifest-list-|manifest-)'; then
+            bad=$((bad + 1)); echo "reader $r: unclear error: $line"
+        fi
+    done < <(grep '^ERROR:' "$W/reader$r.out")
+done
+final=$(q -c "SELECT count(*) || ' ' || sum(id::bigint) FROM conc" 2>&1)
+distinct=$(printf '%s\n' $seen | sort -nu | wc -l)
+echo "concurrent: $((good + errors)) queries, $good consistent results ($distinct distinct snapshots seen), $errors errors (expired files), $bad bad, $dead sessions lost"
+[ "$dead" -eq 0 ] && ok "all $READERS reader sessions survived $K commits with expiry" || fail "$dead reader sessions lost"
+[ "$bad" -eq 0 ] && [ "$good" -gt 0 ] && ok "every query returned one snapshot's rows or a clear error" ||
+    fail "$bad queries with rows of no snapshot or an unclear error"
+[ "$final" = "$((K * ROWS)) $((K * ROWS * (K * ROWS - 1) / 2))" ] && ok "after the writer: the rows of snapshot $K" ||
+    fail "after the writer: $final"
+q -c "DROP FOREIGN TABLE IF EXISTS conc" >/dev/null 2>&1
+[ "$FAILED" -eq 0 ] && rm -rf "$W"
+summary
