@@ -17,7 +17,8 @@ BEGIN
 END $$;
 SELECT name, try(name) FROM (VALUES ('no_schema'), ('bad_schema'), ('truncated_schema'),
   ('bad_latest'), ('missing_list'), ('truncated_manifest'), ('corrupt_manifest'),
-  ('missing_data'), ('truncated_data'), ('empty_data'), ('bad_zstd')) v(name);
+  ('missing_data'), ('truncated_data'), ('empty_data'), ('bad_zstd'),
+  ('unreadable_data')) v(name);
 -- a missing table and a missing warehouse
 CREATE FOREIGN TABLE nosuch (id int) SERVER broken OPTIONS (database 'd', "table" 'nosuch');
 SELECT * FROM nosuch;
@@ -25,8 +26,14 @@ SELECT * FROM nosuch;
 CREATE FOREIGN TABLE notdir (id int) SERVER broken
   OPTIONS (path '/tmp/tablescan_fdw_fixtures/warehouse/sales.db/orders/schema/schema-0');
 SELECT * FROM notdir;
+-- a database/table name that resolves outside the warehouse (a symbolic link)
+CREATE SERVER lake FOREIGN DATA WRAPPER tablescan_fdw
+  OPTIONS (warehouse '/tmp/tablescan_fdw_fixtures/warehouse');
+CREATE FOREIGN TABLE escape (id int) SERVER lake OPTIONS (database 'links', "table" 'escape');
+SELECT count(*) FROM escape;
 -- the backend survived all of it
 SELECT 1 AS alive;
 DROP FUNCTION try(text);
 DROP SERVER broken CASCADE;
+DROP SERVER lake CASCADE;
 DROP EXTENSION tablescan_fdw;

@@ -30,6 +30,11 @@ $GEN "$W/types.db/empty" --column a:INT --column b:STRING
 rm -rf "$W/types.db/empty/snapshot" "$W/types.db/empty/manifest"
 find "$W/types.db/empty" -name '*.avro' -delete
 
+# a table outside the warehouse reached through a symbolic link inside it
+mkdir -p "$OUT/outside" "$W/links.db"
+cp -r "$W/sales.db/customers" "$OUT/outside/customers"
+ln -s "$OUT/outside/customers" "$W/links.db/escape"
+
 # primary-key tables (one per merge engine / layout) with their write streams
 bash test/pk/make-pk-tables.sh "$W/pk.db" "$GEN" >/dev/null
 
@@ -125,3 +130,8 @@ cat > "$FC/schema/schema-0" <<'JSON'
 JSON
 chmod -R a+rX "$OUT"
 echo "format-table fixtures written to $OUT/formattable and $W/ft.db"
+
+# last, after every chmod: a data file the server cannot read (the cluster
+# runs as postgres, not as the user who made the fixtures)
+rm -rf "$B/unreadable_data"; cp -r "$W/sales.db/customers" "$B/unreadable_data"
+chmod 000 "$(find "$B/unreadable_data" -name '*.avro' | sort | head -1)"

@@ -9,6 +9,8 @@
 #include "postgres.h"
 
 #include <ctype.h>
+#include <limits.h>
+#include <stdlib.h>
 
 #include "access/reloptions.h"
 #include "catalog/pg_authid.h"
@@ -429,6 +431,30 @@ format_table_schema(Oid foreigntableid, const char *format, const char *partitio
 	return json;
 }
 
+/*
+ * A table named by database + table must resolve to a directory inside the
+ * warehouse: a symbolic link leading elsewhere would let a role without
+ * pg_read_server_files read files the server's owner never exposed.
+ */
+static void
+check_inside_warehouse(const char *warehouse, const char *table_path, Oid foreigntableid)
+{
+	char		wh[PATH_MAX];
+	char		tp[PATH_MAX];
+	size_t		n;
+
+	if (realpath(warehouse, wh) == NULL || realpath(table_path, tp) == NULL)
+		return;					/* missing: the scan reports it */
+	n = strlen(wh);
+	if (strncmp(tp, wh, n) != 0 || (tp[n] != '/' && !(n == 1 && wh[0] == '/')))
+		ereport(ERROR,
+				(errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
+				 errmsg("table of foreign table \"%s\" resolves outside the warehouse",
+						get_rel_name(foreigntableid)),
+				 errdetail("\"%s\" is \"%s\", which is not inside \"%s\".", table_path, tp, wh),
+				 errhint("Use option path (which needs pg_read_server_files) for tables outside the warehouse.")));
+}
+
 TsTableOptions *
 tablescan_get_options(Oid foreigntableid)
 {
@@ -484,6 +510,7 @@ tablescan_get_options(Oid foreigntableid)
 		check_name_component("database", database);
 		check_name_component("table", table);
 		o->table_path = psprintf("%s/%s.db/%s", warehouse, database, table);
+		check_inside_warehouse(warehouse, o->table_path, foreigntableid);
 		o->qualified_name = psprintf("%s.%s", database, table);
 	}
 	else
