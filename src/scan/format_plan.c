@@ -193,8 +193,7 @@ prefix_may_match(const ft_prune *pr, const ts_predicate *p, int depth, const ts_
 {
 	const ts_type *t;
 	const ts_value *v;
-	int			k,
-				c;
+	int			k;
 
 	switch (p->op)
 	{
@@ -218,65 +217,7 @@ prefix_may_match(const ft_prune *pr, const ts_predicate *p, int depth, const ts_
 		return 1;
 	t = pr->key_types[k];
 	v = &typed[k];
-	if (p->op == TS_PRED_IS_NULL)
-		return v->isnull;
-	if (p->op == TS_PRED_IS_NOT_NULL)
-		return !v->isnull;
-	if (v->isnull)
-		return 0;
-	if (p->literal_type && !ts_type_equal(p->literal_type, t))
-		return 1;
-	if (p->op == TS_PRED_STARTS_WITH)
-	{
-		const ts_value *lit = p->nliterals > 0 ? &p->literals[0] : NULL;
-
-		if (lit == NULL || lit->isnull || !ts_type_is_bytes(t->kind))
-			return 1;
-		return v->v.s.len >= lit->v.s.len &&
-			(lit->v.s.len == 0 || memcmp(v->v.s.p, lit->v.s.p, lit->v.s.len) == 0);
-	}
-	if (p->op == TS_PRED_IN || p->op == TS_PRED_NOT_IN)
-	{
-		bool		found = false,
-					saw_null = false;
-
-		for (int i = 0; i < p->nliterals; i++)
-		{
-			if (p->literals[i].isnull)
-			{
-				saw_null = true;
-				continue;
-			}
-			if (!scan_value_compare(t, v, &p->literals[i], &c))
-				return 1;
-			if (c == 0)
-				found = true;
-		}
-		if (p->op == TS_PRED_IN)
-			return found;
-		return !found && !saw_null;
-	}
-	if (p->nliterals < 1 || p->literals[0].isnull)
-		return 0;
-	if (!scan_value_compare(t, v, &p->literals[0], &c))
-		return 1;
-	switch (p->op)
-	{
-		case TS_PRED_EQ:
-			return c == 0;
-		case TS_PRED_NE:
-			return c != 0;
-		case TS_PRED_LT:
-			return c < 0;
-		case TS_PRED_LE:
-			return c <= 0;
-		case TS_PRED_GT:
-			return c > 0;
-		case TS_PRED_GE:
-			return c >= 0;
-		default:
-			return 1;
-	}
+	return scan_predicate_leaf_may_hold(p, t, v);
 }
 
 static bool

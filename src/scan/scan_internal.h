@@ -98,6 +98,8 @@ bool		scan_partition_filter_may_match_stats(ts_plan *plan, scan_state *st,
 /* ---- value_compare.c ---- */
 /* a <=> b for two non-null values of type t; false if t is not ordered */
 bool		scan_value_compare(const ts_type *t, const ts_value *a, const ts_value *b, int *result);
+/* Leaf p on a concrete value (partition values): 1 = may hold, 0 = does not. */
+int			scan_predicate_leaf_may_hold(const ts_predicate *p, const ts_type *t, const ts_value *v);
 
 /* ---- paths.c ---- */
 char	   *scan_normalize_external_path(ts_plan *plan, const char *external_path);

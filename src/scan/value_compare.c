@@ -87,3 +87,74 @@ scan_value_compare(const ts_type *t, const ts_value *a, const ts_value *b, int *
 			return false;
 	}
 }
+
+/*
+ * Does leaf p hold for the concrete value v of type t (a partition value)?
+ * 1 when it may (or when unsure), 0 when it certainly does not; SQL
+ * semantics: comparisons with NULL are never true.
+ */
+int
+scan_predicate_leaf_may_hold(const ts_predicate *p, const ts_type *t, const ts_value *v)
+{
+	int			c;
+
+	if (p->op == TS_PRED_IS_NULL)
+		return v->isnull;
+	if (p->op == TS_PRED_IS_NOT_NULL)
+		return !v->isnull;
+	if (v->isnull)
+		return 0;
+	if (p->literal_type && !ts_type_equal(p->literal_type, t))
+		return 1;
+	if (p->op == TS_PRED_STARTS_WITH)
+	{
+		const ts_value *lit = p->nliterals > 0 ? &p->literals[0] : NULL;
+
+		if (lit == NULL || lit->isnull || !ts_type_is_bytes(t->kind))
+			return 1;
+		return v->v.s.len >= lit->v.s.len &&
+			(lit->v.s.len == 0 || memcmp(v->v.s.p, lit->v.s.p, lit->v.s.len) == 0);
+	}
+	if (p->op == TS_PRED_IN || p->op == TS_PRED_NOT_IN)
+	{
+		bool		found = false,
+					saw_null = false;
+
+		for (int i = 0; i < p->nliterals; i++)
+		{
+			if (p->literals[i].isnull)
+			{
+				saw_null = true;
+				continue;
+			}
+			if (!scan_value_compare(t, v, &p->literals[i], &c))
+				return 1;
+			if (c == 0)
+				found = true;
+		}
+		if (p->op == TS_PRED_IN)
+			return found;
+		return !found && !saw_null;	/* x NOT IN (.., NULL) is never true */
+	}
+	if (p->nliterals < 1 || p->literals[0].isnull)
+		return 0;				/* comparison with NULL is never true */
+	if (!scan_value_compare(t, v, &p->literals[0], &c))
+		return 1;
+	switch (p->op)
+	{
+		case TS_PRED_EQ:
+			return c == 0;
+		case TS_PRED_NE:
+			return c != 0;
+		case TS_PRED_LT:
+			return c < 0;
+		case TS_PRED_LE:
+			return c <= 0;
+		case TS_PRED_GT:
+			return c > 0;
+		case TS_PRED_GE:
+			return c >= 0;
+		default:
+			return 1;
+	}
+}
