@@ -59,6 +59,16 @@ grep -q '^regress: ' "$LOG/pg.log" || echo "regress: 0 passed, 1 failed (pg_virt
 grep -q '^conformance: ' "$LOG/pg.log" || echo "conformance: 0 passed, 1 failed (the runner did not finish)" >> "$LOG/pg.log"
 grep -q '^reliability: ' "$LOG/pg.log" || echo "reliability: 0 passed, 1 failed (the suite did not finish)" >> "$LOG/pg.log"
 
+step "benchmark smoke run (make bench SIZE=tiny: it runs and prints its table; no timing is asserted)"
+rm -f build/bench/RESULTS-tiny.md
+if make -s bench SIZE=tiny > "$LOG/bench.log" 2>&1 && grep -q '^## Scan' build/bench/RESULTS-tiny.md 2>/dev/null; then
+    sed -n '/^## Scan/,/^## Planning/p' build/bench/RESULTS-tiny.md | head -12
+    echo "bench: 1 passed, 0 failed" >> "$LOG/unit.log"
+else
+    tail -20 "$LOG/bench.log"
+    echo "bench: 0 passed, 1 failed" >> "$LOG/unit.log"
+fi
+
 # sum every "<name>: N passed, N failed" line of the parts
 total_p=0; total_f=0
 while read -r p f; do
