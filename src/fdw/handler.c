@@ -197,6 +197,9 @@ tablescanGetForeignRelSize(PlannerInfo *root, RelOptInfo *baserel, Oid foreignta
 	TsPlanState *ps = palloc0(sizeof(TsPlanState));
 	double		rows = 0,
 				bytes = 0;
+	int		   *att_field;
+	List	   *residual = NIL;
+	ListCell   *lc;
 
 	Relation	rel = table_open(foreigntableid, NoLock);
 
@@ -204,8 +207,36 @@ tablescanGetForeignRelSize(PlannerInfo *root, RelOptInfo *baserel, Oid foreignta
 	ps->limit = scan_limit(root, baserel);
 	ps->plan = tablescan_plan_relation(ps->opts, rel, baserel->relid,
 									   extract_actual_clauses(baserel->baserestrictinfo, false),
-									   NULL, ps->limit, NULL, &ps->predicate);
+									   NULL, ps->limit, &att_field, &ps->predicate);
 	table_close(rel, NoLock);
+
+	/*
+	 * Quals on partition keys alone were applied exactly by partition
+	 * pruning (the row counts below are those of the kept partitions), so
+	 * only the others reduce the estimate further.
+	 */
+	foreach(lc, baserel->baserestrictinfo)
+	{
+		RestrictInfo *ri = lfirst(lc);
+		Bitmapset  *attrs = NULL;
+		bool		partition_only = tablescan_enable_pruning;
+		int			x = -1;
+
+		pull_varattnos((Node *) ri->clause, baserel->relid, &attrs);
+		if (bms_is_empty(attrs))
+			partition_only = false;
+		while (partition_only && (x = bms_next_member(attrs, x)) >= 0)
+		{
+			AttrNumber	attno = x + FirstLowInvalidHeapAttributeNumber;
+			int			field = attno > 0 ? att_field[attno - 1] : -1;
+
+			if (field < 0 ||
+				!ts_schema_is_partition_key(ps->plan->schema, ps->plan->schema->fields[field].name))
+				partition_only = false;
+		}
+		if (!partition_only)
+			residual = lappend(residual, ri);
+	}
 	for (int s = 0; s < ps->plan->nsplits; s++)
 		for (int f = 0; f < ps->plan->splits[s].nfiles; f++)
 		{
@@ -218,7 +249,7 @@ tablescanGetForeignRelSize(PlannerInfo *root, RelOptInfo *baserel, Oid foreignta
 	ps->bytes = bytes;
 	baserel->fdw_private = ps;
 	/* selectivity of the quals PostgreSQL keeps */
-	baserel->rows = clamp_row_est(rows * clauselist_selectivity(root, baserel->baserestrictinfo,
+	baserel->rows = clamp_row_est(rows * clauselist_selectivity(root, residual,
 																 0, JOIN_INNER, NULL));
 	baserel->tuples = rows;
 }
