@@ -23,7 +23,7 @@ EXPLAIN (COSTS OFF) SELECT * FROM orders WHERE id > 43;
 EXPLAIN (COSTS OFF) SELECT * FROM orders WHERE dt = 'dt_1' OR id = 43;
 EXPLAIN (COSTS OFF) SELECT * FROM orders WHERE dt LIKE 'dt\_2%';
 EXPLAIN (FORMAT JSON, COSTS OFF) SELECT * FROM orders WHERE id = 43;
-EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF, SUMMARY OFF) SELECT count(*) FROM orders WHERE dt = 'dt_0';
+EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF, SUMMARY OFF) SELECT count(id) FROM orders WHERE dt = 'dt_0';
 
 -- the bucket the table's function gives matches where the files are
 SELECT tablescan_bucket('orders', 43) AS b43,

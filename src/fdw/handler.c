@@ -37,30 +37,7 @@ PG_MODULE_MAGIC;
 
 extern char *tablescan_scan_options;
 bool		tablescan_enable_pruning = true;
-
-/*
- * fdw_private of the ForeignScan node:
- */
-enum FdwScanPrivateIndex
-{
-	/* Integer list of attribute numbers the query needs (0 = whole row) */
-	FdwScanPrivateAttnums,
-	/* String list of EXPLAIN properties: name, value, name, value ... */
-	FdwScanPrivateExplain,
-	/* Integer (as a String node): rows a LIMIT needs from this scan, -1 */
-	FdwScanPrivateLimit
-};
-
-/* Planner-side state kept in baserel->fdw_private. */
-typedef struct TsPlanState
-{
-	TsTableOptions *opts;
-	ts_plan    *plan;
-	int64		limit;			/* rows a LIMIT needs, -1 = all */
-	char	   *predicate;		/* pushed predicate as text, or NULL */
-	double		rows;
-	double		bytes;
-} TsPlanState;
+bool		tablescan_enable_aggregate_pushdown = true;
 
 /* Executor-side state. */
 typedef struct TsScanState
@@ -109,6 +86,12 @@ _PG_init(void)
 	DefineCustomBoolVariable("tablescan.enable_pruning",
 							 "Prune partitions, buckets and files while planning Paimon scans.",
 							 NULL, &tablescan_enable_pruning, true,
+							 PGC_USERSET, 0, NULL, NULL, NULL);
+	DefineCustomBoolVariable("tablescan.enable_aggregate_pushdown",
+							 "Answer count(*) over append tables from Paimon metadata.",
+							 "When on, count(*) with no filter or filters on partition keys only "
+							 "sums the manifests' row counts instead of reading data files.",
+							 &tablescan_enable_aggregate_pushdown, true,
 							 PGC_USERSET, 0, NULL, NULL, NULL);
 	DefineCustomIntVariable("tablescan.cache_size",
 							"Size of the per-backend cache of live Paimon manifest entries.",
@@ -208,6 +191,8 @@ tablescanGetForeignRelSize(PlannerInfo *root, RelOptInfo *baserel, Oid foreignta
 	ps->plan = tablescan_plan_relation(ps->opts, rel, baserel->relid,
 									   extract_actual_clauses(baserel->baserestrictinfo, false),
 									   NULL, ps->limit, &att_field, &ps->predicate);
+	ps->att_field = att_field;
+	ps->natts = RelationGetDescr(rel)->natts;
 	table_close(rel, NoLock);
 
 	/*
@@ -378,8 +363,8 @@ tablescanGetForeignPaths(PlannerInfo *root, RelOptInfo *baserel, Oid foreigntabl
 	}
 }
 
-static List *
-explain_properties(TsPlanState *ps)
+List *
+tablescan_explain_properties(TsPlanState *ps)
 {
 	ts_plan    *plan = ps->plan;
 	List	   *l = NIL;
@@ -470,6 +455,9 @@ tablescanGetForeignPlan(PlannerInfo *root, RelOptInfo *baserel, Oid foreigntable
 	ListCell   *lc;
 	int			x;
 
+	if (IS_UPPER_REL(baserel))
+		return tablescan_count_plan(root, baserel, tlist);
+
 	/* every qual is rechecked by PostgreSQL */
 	scan_clauses = extract_actual_clauses(scan_clauses, false);
 
@@ -491,7 +479,7 @@ tablescanGetForeignPlan(PlannerInfo *root, RelOptInfo *baserel, Oid foreigntable
 	}
 
 	return make_foreignscan(tlist, scan_clauses, baserel->relid, NIL,
-							list_make3(attnums, explain_properties(ps),
+							list_make3(attnums, tablescan_explain_properties(ps),
 									   makeString(psprintf(INT64_FORMAT, ps->limit))),
 							NIL, NIL, outer_plan);
 }
@@ -503,6 +491,11 @@ tablescanBeginForeignScan(ForeignScanState *node, int eflags)
 {
 	TsScanState *st;
 
+	if (((ForeignScan *) node->ss.ps.plan)->scan.scanrelid == 0)
+	{
+		tablescan_count_begin(node, eflags);
+		return;
+	}
 	if (eflags & EXEC_FLAG_EXPLAIN_ONLY)
 		return;
 
@@ -621,6 +614,8 @@ tablescanIterateForeignScan(ForeignScanState *node)
 	MemoryContext old;
 	int			row;
 
+	if (((ForeignScan *) node->ss.ps.plan)->scan.scanrelid == 0)
+		return tablescan_count_iterate(node);
 	ExecClearTuple(slot);
 	MemoryContextReset(st->rowcxt);
 	if (st->plan == NULL)
@@ -677,6 +672,11 @@ tablescanReScanForeignScan(ForeignScanState *node)
 	TsScanState *st = node->fdw_state;
 	MemoryContext old;
 
+	if (((ForeignScan *) node->ss.ps.plan)->scan.scanrelid == 0)
+	{
+		tablescan_count_rescan(node);
+		return;
+	}
 	if (st->plan == NULL)
 		return;
 	old = MemoryContextSwitchTo(st->cxt);
@@ -698,6 +698,11 @@ tablescanEndForeignScan(ForeignScanState *node)
 {
 	TsScanState *st = node->fdw_state;
 
+	if (((ForeignScan *) node->ss.ps.plan)->scan.scanrelid == 0)
+	{
+		tablescan_count_end(node);
+		return;
+	}
 	if (st == NULL)
 		return;
 	{
@@ -719,7 +724,9 @@ tablescanExplainForeignScan(ForeignScanState *node, ExplainState *es)
 
 	for (int i = 0; i + 1 < list_length(props); i += 2)
 		ExplainPropertyText(strVal(list_nth(props, i)), strVal(list_nth(props, i + 1)), es);
-	if (es->analyze && node->fdw_state)
+	if (fs->scan.scanrelid == 0)
+		tablescan_count_explain(node, es);
+	else if (es->analyze && node->fdw_state)
 	{
 		TsScanState *st = node->fdw_state;
 
@@ -752,6 +759,7 @@ tablescan_fdw_handler(PG_FUNCTION_ARGS)
 	routine->ReScanForeignScan = tablescanReScanForeignScan;
 	routine->EndForeignScan = tablescanEndForeignScan;
 	routine->ExplainForeignScan = tablescanExplainForeignScan;
+	routine->GetForeignUpperPaths = tablescanGetForeignUpperPaths;
 	routine->ImportForeignSchema = tablescanImportForeignSchema;
 	routine->AnalyzeForeignTable = tablescanAnalyzeForeignTable;
 	PG_RETURN_POINTER(routine);

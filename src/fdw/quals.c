@@ -43,6 +43,7 @@ typedef struct QualContext
 	int			natts;
 	const ts_schema *schema;
 	ExprContext *econtext;		/* NULL while planning */
+	int			dropped;		/* conjuncts left out of an AND */
 } QualContext;
 
 /* The PostgreSQL type a column must have for its quals to be pushed. */
@@ -516,7 +517,10 @@ convert_bool(QualContext *qc, BoolExpr *b)
 		if (c == NULL)
 		{
 			if (b->boolop == AND_EXPR)
+			{
+				qc->dropped++;
 				continue;		/* dropping a conjunct only widens */
+			}
 			return NULL;
 		}
 		children[n++] = *c;
@@ -583,13 +587,57 @@ ts_predicate *
 tablescan_quals_to_predicate(List *clauses, Index relid, const int *att_field, int natts,
 							 const ts_schema *schema, ExprContext *econtext)
 {
-	QualContext qc = {relid, att_field, natts, schema, econtext};
+	QualContext qc = {relid, att_field, natts, schema, econtext, 0};
 	BoolExpr   *and;
 
 	if (clauses == NIL)
 		return NULL;
 	and = (BoolExpr *) makeBoolExpr(AND_EXPR, clauses, -1);
 	return convert_bool(&qc, and);
+}
+
+/*
+ * Convert every clause, leaving nothing out: true and *pred = their AND
+ * (NULL for no clauses) when each clause, and each conjunct inside it,
+ * became part of the predicate; false otherwise.  Whether the predicate
+ * then means exactly what the clauses mean is the caller's question
+ * (ts_predicate_exact_on_partitions): leaves may still carry literals of
+ * another type or a LIKE prefix.
+ */
+bool
+tablescan_quals_convert_all(List *clauses, Index relid, const int *att_field, int natts,
+							const ts_schema *schema, ExprContext *econtext, ts_predicate **pred)
+{
+	QualContext qc = {relid, att_field, natts, schema, econtext, 0};
+	int			n = list_length(clauses),
+				i = 0;
+	ts_predicate *children;
+	ListCell   *lc;
+
+	*pred = NULL;
+	if (n == 0)
+		return true;
+	children = palloc0(sizeof(ts_predicate) * n);
+	foreach(lc, clauses)
+	{
+		ts_predicate *c = convert(&qc, lfirst(lc));
+
+		if (c == NULL)
+			return false;
+		children[i++] = *c;
+	}
+	if (qc.dropped > 0)
+		return false;
+	if (n == 1)
+		*pred = &children[0];
+	else
+	{
+		*pred = palloc0(sizeof(ts_predicate));
+		(*pred)->op = TS_PRED_AND;
+		(*pred)->nchildren = n;
+		(*pred)->children = children;
+	}
+	return true;
 }
 
 /* ---- EXPLAIN text --------------------------------------------------------- */

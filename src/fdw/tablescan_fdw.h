@@ -11,6 +11,7 @@
 #include "postgres.h"
 
 #include "access/tupdesc.h"
+#include "foreign/fdwapi.h"
 #include "foreign/foreign.h"
 #include "lib/stringinfo.h"
 #include "nodes/parsenodes.h"
@@ -62,6 +63,7 @@ extern ts_plan *tablescan_plan_relation(TsTableOptions *opts, Relation rel, Inde
 										int64 limit, int **att_field, char **predicate_text);
 extern bool tablescan_last_plan_metrics(ts_scan_metrics *out);
 extern bool tablescan_enable_pruning;
+extern bool tablescan_enable_aggregate_pushdown;
 
 /* ---- datum.c ----------------------------------------------------------- */
 
@@ -83,6 +85,54 @@ extern char *tablescan_pg_type_name(const ts_type *type);
 /* Map each attribute of the relation to a read-schema field index (-1 = none). */
 extern int *tablescan_map_columns(Relation rel, const ts_schema *schema);
 
+/* Planner-side state of a foreign table, kept in baserel->fdw_private. */
+typedef struct TsPlanState
+{
+	TsTableOptions *opts;
+	ts_plan    *plan;
+	int		   *att_field;		/* attno - 1 -> read-schema field, -1 */
+	int			natts;
+	int64		limit;			/* rows a LIMIT needs, -1 = all */
+	char	   *predicate;		/* pushed predicate as text, or NULL */
+	double		rows;
+	double		bytes;
+} TsPlanState;
+
+/*
+ * fdw_private of every ForeignScan node we make; the count(*) scan of
+ * aggregate.c adds the last three.
+ */
+enum FdwScanPrivateIndex
+{
+	/* Integer list of attribute numbers the query needs (0 = whole row) */
+	FdwScanPrivateAttnums,
+	/* String list of EXPLAIN properties: name, value, name, value ... */
+	FdwScanPrivateExplain,
+	/* Integer (as a String node): rows a LIMIT needs from this scan, -1 */
+	FdwScanPrivateLimit,
+	/* count(*) scan: range-table index of the foreign table (Integer) */
+	FdwScanPrivateCountRelid,
+	/* count(*) scan: its OID (as a String node) */
+	FdwScanPrivateCountTable,
+	/* count(*) scan: the quals, all on partition keys (List of Expr) */
+	FdwScanPrivateCountQuals
+};
+
+/* EXPLAIN properties of a planned scan (name, value, ... as String nodes). */
+extern List *tablescan_explain_properties(TsPlanState *ps);
+
+/* ---- aggregate.c: count(*) from metadata -------------------------------- */
+
+extern void tablescanGetForeignUpperPaths(PlannerInfo *root, UpperRelationKind stage,
+										  RelOptInfo *input_rel, RelOptInfo *output_rel,
+										  void *extra);
+extern ForeignScan *tablescan_count_plan(PlannerInfo *root, RelOptInfo *upper_rel, List *tlist);
+extern void tablescan_count_begin(ForeignScanState *node, int eflags);
+extern TupleTableSlot *tablescan_count_iterate(ForeignScanState *node);
+extern void tablescan_count_rescan(ForeignScanState *node);
+extern void tablescan_count_end(ForeignScanState *node);
+extern void tablescan_count_explain(ForeignScanState *node, struct ExplainState *es);
+
 /* ---- quals.c ----------------------------------------------------------- */
 
 struct ExprContext;
@@ -93,6 +143,9 @@ extern struct ts_predicate *tablescan_quals_to_predicate(List *clauses, Index re
 extern bool tablescan_datum_to_field_value(Datum d, Oid typid, const ts_type *target,
 										   ts_value *out);
 extern char *tablescan_predicate_text(const struct ts_predicate *p, const ts_schema *schema);
+extern bool tablescan_quals_convert_all(List *clauses, Index relid, const int *att_field,
+										int natts, const ts_schema *schema,
+										struct ExprContext *econtext, struct ts_predicate **pred);
 
 /* ---- analyze.c --------------------------------------------------------- */
 

@@ -21,6 +21,8 @@
 /* a DV larger than this is not something Paimon writes: refuse */
 #define DV_MAX_BYTES ((int64_t) 1 << 30)
 
+#define Min64(a, b) ((a) < (b) ? (a) : (b))
+
 struct ts_deletion_vector
 {
 	bool		is64;
@@ -300,6 +302,28 @@ int64_t
 ts_dv_cardinality(const ts_deletion_vector *dv)
 {
 	return dv ? dv->cardinality : 0;
+}
+
+int64_t
+ts_dv_count_below(const ts_deletion_vector *dv, int64_t n)
+{
+	int64_t		count = 0;
+
+	if (dv == NULL || n <= 0)
+		return 0;
+	if (!dv->is64)
+		return (int64_t) roaring_bitmap_range_cardinality(dv->bitmaps[0], 0,
+														  (uint64_t) Min64(n, (int64_t) 1 << 32));
+	for (int i = 0; i < dv->nbitmaps; i++)
+	{
+		int64_t		base = (int64_t) dv->keys[i] << 32;
+
+		if (base >= n)
+			break;				/* keys are ascending */
+		count += (int64_t) roaring_bitmap_range_cardinality(dv->bitmaps[i], 0,
+															(uint64_t) Min64(n - base, (int64_t) 1 << 32));
+	}
+	return count;
 }
 
 bool

@@ -32,6 +32,8 @@ ts_deletion_vector *ts_dv_decode(const uint8_t *bytes, size_t len, int64_t lengt
 bool		ts_dv_is_deleted(const ts_deletion_vector *dv, int64_t position);
 int64_t		ts_dv_cardinality(const ts_deletion_vector *dv);
 bool		ts_dv_is_64bit(const ts_deletion_vector *dv);
+/* How many deleted positions are below n (the rows of a file of n rows it deletes). */
+int64_t		ts_dv_count_below(const ts_deletion_vector *dv, int64_t n);
 void		ts_dv_free(ts_deletion_vector *dv);
 
 #endif							/* TS_DELETION_VECTOR_H */

@@ -42,4 +42,22 @@ const ts_reader_metrics *ts_split_reader_metrics(const ts_split_reader *r);
 
 void		ts_split_reader_close(ts_split_reader *r);
 
+/*
+ * row_count.c: the rows a scan of the plan would return, from manifests and
+ * deletion vectors alone (count(*) pushdown).  ts_plan_countable says
+ * whether the table allows it (append-only, no data evolution; *why names
+ * the reason if not).  ts_plan_count_rows counts the files whose partition
+ * satisfies pred (NULL = all; it must pass ts_predicate_exact_on_partitions),
+ * TS_ERR_UNSUPPORTED when the plan or pred does not allow an exact count.
+ */
+typedef struct ts_count_metrics
+{
+	int64_t		files_counted;
+	int64_t		deletion_vectors_read;
+} ts_count_metrics;
+
+bool		ts_plan_countable(const ts_plan *plan, const char **why);
+bool		ts_plan_count_rows(ts_plan *plan, const struct ts_predicate *pred, int64_t *rows,
+							   ts_count_metrics *metrics, ts_err *err);
+
 #endif							/* TS_READ_H */

@@ -149,6 +149,17 @@ void		ts_plan_free(ts_plan *plan);
 /* Merged option value, NULL if absent. */
 const char *ts_plan_option(const ts_plan *plan, const char *key);
 
+/*
+ * partition_exact.c: is p made only of comparisons of partition keys with
+ * literals of the key's own type (=, <>, <, <=, >, >=, IN, NOT IN, IS [NOT]
+ * NULL) under AND / OR, so that it can be decided exactly per partition?
+ * And for one split of the plan: 1 = every row of its partition satisfies
+ * p, 0 = none does, -1 = not decidable exactly.
+ */
+bool		ts_predicate_exact_on_partitions(const struct ts_predicate *p, const ts_schema *schema);
+int			ts_split_partition_satisfies(const ts_plan *plan, const ts_split *split,
+										 const struct ts_predicate *p);
+
 /* The schema a file was written with (loaded lazily and kept in the plan). */
 const ts_schema *ts_plan_schema(ts_plan *plan, int64_t schema_id, ts_err *err);
 

@@ -28,7 +28,7 @@ for t in tiny n1 n4; do
       -c "CREATE FOREIGN TABLE mem_$t ($FT) SERVER rel OPTIONS (path '$W/$t')" >/dev/null 2>&1
 done
 HWM="SELECT substring(pg_read_file('/proc/self/status') from 'VmHWM:\\s*(\\d+)')"
-QRY="count(*) || ' rows' FROM (SELECT length(name) + length(note) + v + d + extract(epoch from ts) + length(dt) AS x FROM"
+QRY="count(x) || ' rows' FROM (SELECT length(name) + length(note) + v + d + extract(epoch from ts) + length(dt) AS x FROM"
 
 peak() {   # table -> "<kB before> <kB after> <result>"
     q -c "SELECT $QRY mem_tiny t) s" -c "$HWM" -c "SELECT $QRY mem_$1 t) s" -c "$HWM" 2>&1 | tr '\n' ' '

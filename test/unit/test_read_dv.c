@@ -187,6 +187,15 @@ test_dv64(void **state)
 	assert_false(ts_dv_is_deleted(dv, 5));
 	assert_true(ts_dv_is_deleted(dv, ((int64_t) 1 << 32) + 5));
 	assert_false(ts_dv_is_deleted(dv, ((int64_t) 1 << 32) + 3));
+	/* deleted positions below n: what a file of n rows loses */
+	assert_int_equal(ts_dv_count_below(dv, 0), 0);
+	assert_int_equal(ts_dv_count_below(dv, 3), 0);
+	assert_int_equal(ts_dv_count_below(dv, 4), 1);
+	assert_int_equal(ts_dv_count_below(dv, 8), 2);
+	assert_int_equal(ts_dv_count_below(dv, ((int64_t) 1 << 32) + 5), 2);
+	assert_int_equal(ts_dv_count_below(dv, ((int64_t) 1 << 32) + 6), 3);
+	assert_int_equal(ts_dv_count_below(dv, INT64_MAX), 3);
+	assert_int_equal(ts_dv_count_below(NULL, 10), 0);
 	ts_dv_free(dv);
 
 	/* flipping any byte of magic/bitmap/CRC must fail as corrupt */

@@ -1,0 +1,297 @@
+/*
+ * aggregate.c - count(*) answered from Paimon metadata (aggregate pushdown).
+ *
+ * Owns: recognising SELECT count(*) FROM t [WHERE quals on partition keys]
+ * over an append table (GetForeignUpperPaths for the grouping stage), the
+ * ForeignScan that replaces the Aggregate (scanrelid 0, one row of
+ * count(*) values), and executing it.  At execution the Paimon scan is
+ * planned again (its own snapshot, as every scan) and the answer is the
+ * manifests' row counts minus deletion vectors over the partitions the
+ * quals select (src/read/row_count.c): no data file is opened.
+ *
+ * Pushed only when that is exact: every qual must turn into a predicate on
+ * partition keys that can be decided per partition (no LIKE, no NOT, no
+ * literal of another type, no Param), and the table must be append-only
+ * without data evolution.  Anything else is aggregated by PostgreSQL over
+ * a normal scan.
+ */
+#include "postgres.h"
+
+#include "access/table.h"
+#include "commands/explain.h"
+#include "executor/executor.h"
+#include "nodes/makefuncs.h"
+#include "optimizer/optimizer.h"
+#include "optimizer/pathnode.h"
+#include "optimizer/planmain.h"
+#include "optimizer/tlist.h"
+#include "parser/parsetree.h"
+#include "utils/builtins.h"
+#include "utils/fmgroids.h"
+#include "utils/memutils.h"
+#include "utils/rel.h"
+
+#include "tablescan_fdw.h"
+#include "read/read.h"
+#include "scan/predicate.h"
+
+/* What GetForeignUpperPaths leaves for GetForeignPlan in output_rel->fdw_private. */
+typedef struct TsCountPath
+{
+	TsPlanState *base;
+	Index		relid;
+	Oid			table;
+	List	   *quals;			/* bare clauses */
+	List	   *aggs;			/* the count(*) Aggrefs of the target */
+} TsCountPath;
+
+/* Executor state of the count(*) scan. */
+typedef struct TsCountState
+{
+	MemoryContext cxt;
+	bool		done;
+	bool		counted;		/* for EXPLAIN ANALYZE */
+	bool		cache_hit;
+	bool		cache_on;
+	ts_count_metrics metrics;
+} TsCountState;
+
+/* count(*) with nothing that changes its meaning */
+static bool
+is_plain_count_star(Node *node)
+{
+	Aggref	   *agg;
+
+	if (!IsA(node, Aggref))
+		return false;
+	agg = (Aggref *) node;
+	return agg->aggfnoid == F_COUNT_ && agg->aggstar && agg->agglevelsup == 0 &&
+		agg->aggfilter == NULL && agg->aggdistinct == NIL && agg->aggorder == NIL &&
+		agg->aggsplit == AGGSPLIT_SIMPLE;
+}
+
+/*
+ * The count(*) Aggrefs of the grouping target, or NIL when the target holds
+ * anything else that depends on the rows (other aggregates, columns).
+ */
+static List *
+count_star_aggs(PathTarget *target)
+{
+	List	   *aggs = NIL;
+	ListCell   *lc;
+
+	foreach(lc, target->exprs)
+	{
+		List	   *vars = pull_var_clause((Node *) lfirst(lc),
+										   PVC_INCLUDE_AGGREGATES | PVC_INCLUDE_WINDOWFUNCS |
+										   PVC_INCLUDE_PLACEHOLDERS);
+		ListCell   *v;
+
+		foreach(v, vars)
+		{
+			if (!is_plain_count_star(lfirst(v)))
+				return NIL;
+			aggs = lappend(aggs, lfirst(v));
+		}
+	}
+	return aggs;
+}
+
+void
+tablescanGetForeignUpperPaths(PlannerInfo *root, UpperRelationKind stage,
+							  RelOptInfo *input_rel, RelOptInfo *output_rel, void *extra)
+{
+	Query	   *parse = root->parse;
+	GroupPathExtraData *gx = extra;
+	TsPlanState *ps;
+	TsCountPath *cp;
+	List	   *aggs;
+	List	   *quals = NIL;
+	ts_predicate *pred;
+	ListCell   *lc;
+	int64		files = 0,
+				dvs = 0;
+	Cost		cost;
+
+	if (!tablescan_enable_aggregate_pushdown)
+		return;
+	if (stage != UPPERREL_GROUP_AGG || output_rel->fdw_private != NULL ||
+		input_rel->reloptkind != RELOPT_BASEREL || input_rel->fdw_private == NULL)
+		return;
+	if (gx->patype != PARTITIONWISE_AGGREGATE_NONE || gx->havingQual != NULL ||
+		parse->groupClause != NIL || parse->groupingSets != NIL || parse->hasTargetSRFs)
+		return;
+	ps = input_rel->fdw_private;
+	if (!ts_plan_countable(ps->plan, NULL))
+		return;
+	aggs = count_star_aggs(output_rel->reltarget);
+	if (aggs == NIL)
+		return;
+	foreach(lc, input_rel->baserestrictinfo)
+	{
+		RestrictInfo *ri = lfirst(lc);
+
+		if (ri->pseudoconstant)
+			return;
+		quals = lappend(quals, ri->clause);
+	}
+	if (!tablescan_quals_convert_all(quals, input_rel->relid, ps->att_field, ps->natts,
+									 ps->plan->schema, NULL, &pred) ||
+		(pred && !ts_predicate_exact_on_partitions(pred, ps->plan->schema)))
+		return;
+
+	cp = palloc0(sizeof(TsCountPath));
+	cp->base = ps;
+	cp->relid = input_rel->relid;
+	cp->table = planner_rt_fetch(input_rel->relid, root)->relid;
+	cp->quals = quals;
+	cp->aggs = aggs;
+	output_rel->fdw_private = cp;
+
+	/* reading metadata only: far below any scan */
+	for (int s = 0; s < ps->plan->nsplits; s++)
+		for (int f = 0; f < ps->plan->splits[s].nfiles; f++)
+		{
+			files++;
+			dvs += ps->plan->splits[s].files[f].dv_path != NULL;
+		}
+	cost = 1 + 0.001 * files + seq_page_cost * dvs;
+	add_path(output_rel, (Path *) create_foreign_upper_path(root, output_rel,
+															output_rel->reltarget, 1,
+															cost, cost, NIL, NULL, NIL));
+}
+
+ForeignScan *
+tablescan_count_plan(PlannerInfo *root, RelOptInfo *upper_rel, List *tlist)
+{
+	TsCountPath *cp = upper_rel->fdw_private;
+	List	   *props = tablescan_explain_properties(cp->base);
+	List	   *private;
+
+	props = lappend(props, makeString("Aggregate Pushdown"));
+	props = lappend(props, makeString("count(*) from manifest row counts"));
+	private = list_make5(NIL, props, makeString("-1"), makeInteger((int) cp->relid),
+						 makeString(psprintf("%u", cp->table)));
+	private = lappend(private, cp->quals);
+	return make_foreignscan(tlist, NIL, 0, NIL, private,
+							add_to_flat_tlist(NIL, cp->aggs), NIL, NULL);
+}
+
+/* ---- execution --------------------------------------------------------- */
+
+void
+tablescan_count_begin(ForeignScanState *node, int eflags)
+{
+	TsCountState *st;
+
+	if (eflags & EXEC_FLAG_EXPLAIN_ONLY)
+		return;
+	st = palloc0(sizeof(TsCountState));
+	st->cxt = AllocSetContextCreate(node->ss.ps.state->es_query_cxt,
+									"tablescan_fdw count", ALLOCSET_DEFAULT_SIZES);
+	node->fdw_state = st;
+}
+
+/* Plan the table's scan now and count its rows from metadata. */
+static int64
+count_rows(ForeignScanState *node, TsCountState *st)
+{
+	ForeignScan *fs = (ForeignScan *) node->ss.ps.plan;
+	Index		relid = (Index) intVal(list_nth(fs->fdw_private, FdwScanPrivateCountRelid));
+	Oid			table = (Oid) strtoul(strVal(list_nth(fs->fdw_private, FdwScanPrivateCountTable)),
+									  NULL, 10);
+	List	   *quals = (List *) list_nth(fs->fdw_private, FdwScanPrivateCountQuals);
+	TsTableOptions *opts;
+	Relation	rel;
+	ts_plan    *plan;
+	ts_predicate *pred;
+	int		   *att_field;
+	int64		rows;
+	ts_err		err = {0};
+	MemoryContext old;
+
+	MemoryContextReset(st->cxt);
+	old = MemoryContextSwitchTo(st->cxt);
+	rel = table_open(table, AccessShareLock);
+	opts = tablescan_get_options(table);
+	plan = tablescan_plan_relation(opts, rel, relid, quals, node->ss.ps.ps_ExprContext, -1,
+								   &att_field, NULL);
+
+	/*
+	 * The predicate is built again here, whatever tablescan.enable_pruning
+	 * says: the count applies it itself, partition by partition.  It was
+	 * exact at planning; a table changed since (e.g. under a prepared
+	 * statement) might not be, and then we refuse rather than guess.
+	 */
+	if (!tablescan_quals_convert_all(quals, relid, att_field, RelationGetDescr(rel)->natts,
+									 plan->schema, NULL, &pred) ||
+		(pred && !ts_predicate_exact_on_partitions(pred, plan->schema)))
+		ereport(ERROR,
+				(errcode(ERRCODE_FDW_INCONSISTENT_DESCRIPTOR_INFORMATION),
+				 errmsg("tablescan_fdw: foreign table \"%s\": count(*) can no longer be answered from metadata",
+						RelationGetRelationName(rel)),
+				 errhint("The Paimon table changed since the query was planned; run the query again.")));
+	memset(&st->metrics, 0, sizeof(st->metrics));
+	if (!ts_plan_count_rows(plan, pred, &rows, &st->metrics, &err))
+		tablescan_report(&err);
+	st->cache_on = opts->cache;
+	st->cache_hit = plan->metrics.cache_hit;
+	st->counted = true;
+	table_close(rel, NoLock);
+	MemoryContextSwitchTo(old);
+	return rows;
+}
+
+TupleTableSlot *
+tablescan_count_iterate(ForeignScanState *node)
+{
+	TsCountState *st = node->fdw_state;
+	TupleTableSlot *slot = node->ss.ss_ScanTupleSlot;
+	int64		rows;
+
+	ExecClearTuple(slot);
+	if (st->done)
+		return slot;
+	rows = count_rows(node, st);
+	st->done = true;
+	/* every column of the scan tuple is a count(*) */
+	for (int i = 0; i < slot->tts_tupleDescriptor->natts; i++)
+	{
+		slot->tts_values[i] = Int64GetDatum(rows);
+		slot->tts_isnull[i] = false;
+	}
+	ExecStoreVirtualTuple(slot);
+	return slot;
+}
+
+void
+tablescan_count_rescan(ForeignScanState *node)
+{
+	TsCountState *st = node->fdw_state;
+
+	st->done = false;
+}
+
+void
+tablescan_count_end(ForeignScanState *node)
+{
+	TsCountState *st = node->fdw_state;
+
+	if (st == NULL)
+		return;
+	MemoryContextDelete(st->cxt);
+	node->fdw_state = NULL;
+}
+
+void
+tablescan_count_explain(ForeignScanState *node, ExplainState *es)
+{
+	TsCountState *st = node->fdw_state;
+
+	if (!es->analyze || st == NULL || !st->counted)
+		return;
+	ExplainPropertyText("Cache", !st->cache_on ? "off" : st->cache_hit ? "hit" : "miss", es);
+	ExplainPropertyInteger("Files Counted", NULL, st->metrics.files_counted, es);
+	ExplainPropertyInteger("Files Read", NULL, 0, es);
+	ExplainPropertyInteger("Deletion Vectors Read", NULL, st->metrics.deletion_vectors_read, es);
+}
