@@ -85,61 +85,6 @@ ts_predicate_exact_on_partitions(const ts_predicate *p, const ts_schema *schema)
 	}
 }
 
-/* 1 = holds, 0 = does not, -1 = cannot be decided exactly */
-static int
-leaf_holds(const ts_predicate *p, const ts_type *t, const ts_value *v)
-{
-	int			c;
-	bool		found = false,
-				saw_null = false;
-
-	if (p->op == TS_PRED_IS_NULL)
-		return v->isnull;
-	if (p->op == TS_PRED_IS_NOT_NULL)
-		return !v->isnull;
-	if (v->isnull)
-		return 0;
-	if (p->op == TS_PRED_IN || p->op == TS_PRED_NOT_IN)
-	{
-		for (int i = 0; i < p->nliterals; i++)
-		{
-			if (p->literals[i].isnull)
-			{
-				saw_null = true;
-				continue;
-			}
-			if (!scan_value_compare(t, v, &p->literals[i], &c))
-				return -1;
-			if (c == 0)
-				found = true;
-		}
-		if (p->op == TS_PRED_IN)
-			return found;
-		return !found && !saw_null;
-	}
-	if (p->nliterals < 1 || p->literals[0].isnull)
-		return 0;
-	if (!scan_value_compare(t, v, &p->literals[0], &c))
-		return -1;
-	switch (p->op)
-	{
-		case TS_PRED_EQ:
-			return c == 0;
-		case TS_PRED_NE:
-			return c != 0;
-		case TS_PRED_LT:
-			return c < 0;
-		case TS_PRED_LE:
-			return c <= 0;
-		case TS_PRED_GT:
-			return c > 0;
-		case TS_PRED_GE:
-			return c >= 0;
-		default:
-			return -1;
-	}
-}
-
 int
 ts_split_partition_satisfies(const ts_plan *plan, const ts_split *split,
 							 const ts_predicate *p)
@@ -172,5 +117,5 @@ ts_split_partition_satisfies(const ts_plan *plan, const ts_split *split,
 	k = partition_key_index(schema, p->field);
 	if (split->partition_values == NULL || k >= schema->npartition_keys)
 		return -1;
-	return leaf_holds(p, schema->fields[p->field].type, &split->partition_values[k]);
+	return scan_predicate_leaf_decide(p, schema->fields[p->field].type, &split->partition_values[k]);
 }

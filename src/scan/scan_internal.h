@@ -98,7 +98,9 @@ bool		scan_partition_filter_may_match_stats(ts_plan *plan, scan_state *st,
 /* ---- value_compare.c ---- */
 /* a <=> b for two non-null values of type t; false if t is not ordered */
 bool		scan_value_compare(const ts_type *t, const ts_value *a, const ts_value *b, int *result);
-/* Leaf p on a concrete value (partition values): 1 = may hold, 0 = does not. */
+/* Leaf p on a concrete value (partition values): 1 = holds, 0 = does not, -1 = unsure. */
+int			scan_predicate_leaf_decide(const ts_predicate *p, const ts_type *t, const ts_value *v);
+/* The same for pruning: 1 = may hold (or unsure), 0 = does not. */
 int			scan_predicate_leaf_may_hold(const ts_predicate *p, const ts_type *t, const ts_value *v);
 
 /* ---- paths.c ---- */

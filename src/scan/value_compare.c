@@ -89,12 +89,13 @@ scan_value_compare(const ts_type *t, const ts_value *a, const ts_value *b, int *
 }
 
 /*
- * Does leaf p hold for the concrete value v of type t (a partition value)?
- * 1 when it may (or when unsure), 0 when it certainly does not; SQL
- * semantics: comparisons with NULL are never true.
+ * Decide leaf p on one value v of type t (a partition value): 1 = holds,
+ * 0 = does not (SQL semantics: NULL satisfies only IS NULL, a NULL
+ * literal never matches), -1 = cannot be decided (a literal of another
+ * type, an unordered type, an unknown operator).
  */
 int
-scan_predicate_leaf_may_hold(const ts_predicate *p, const ts_type *t, const ts_value *v)
+scan_predicate_leaf_decide(const ts_predicate *p, const ts_type *t, const ts_value *v)
 {
 	int			c;
 
@@ -105,13 +106,13 @@ scan_predicate_leaf_may_hold(const ts_predicate *p, const ts_type *t, const ts_v
 	if (v->isnull)
 		return 0;
 	if (p->literal_type && !ts_type_equal(p->literal_type, t))
-		return 1;
+		return -1;
 	if (p->op == TS_PRED_STARTS_WITH)
 	{
 		const ts_value *lit = p->nliterals > 0 ? &p->literals[0] : NULL;
 
 		if (lit == NULL || lit->isnull || !ts_type_is_bytes(t->kind))
-			return 1;
+			return -1;
 		return v->v.s.len >= lit->v.s.len &&
 			(lit->v.s.len == 0 || memcmp(v->v.s.p, lit->v.s.p, lit->v.s.len) == 0);
 	}
@@ -128,7 +129,7 @@ scan_predicate_leaf_may_hold(const ts_predicate *p, const ts_type *t, const ts_v
 				continue;
 			}
 			if (!scan_value_compare(t, v, &p->literals[i], &c))
-				return 1;
+				return -1;
 			if (c == 0)
 				found = true;
 		}
@@ -139,7 +140,7 @@ scan_predicate_leaf_may_hold(const ts_predicate *p, const ts_type *t, const ts_v
 	if (p->nliterals < 1 || p->literals[0].isnull)
 		return 0;				/* comparison with NULL is never true */
 	if (!scan_value_compare(t, v, &p->literals[0], &c))
-		return 1;
+		return -1;
 	switch (p->op)
 	{
 		case TS_PRED_EQ:
@@ -155,6 +156,16 @@ scan_predicate_leaf_may_hold(const ts_predicate *p, const ts_type *t, const ts_v
 		case TS_PRED_GE:
 			return c >= 0;
 		default:
-			return 1;
+			return -1;
 	}
+}
+
+/*
+ * Does leaf p hold for the concrete value v of type t (a partition value)?
+ * 1 when it may (or when unsure), 0 when it certainly does not.
+ */
+int
+scan_predicate_leaf_may_hold(const ts_predicate *p, const ts_type *t, const ts_value *v)
+{
+	return scan_predicate_leaf_decide(p, t, v) != 0;
 }
