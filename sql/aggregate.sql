@@ -8,7 +8,7 @@ CREATE EXTENSION tablescan_fdw;
 CREATE SERVER lake FOREIGN DATA WRAPPER tablescan_fdw
   OPTIONS (warehouse '/tmp/tablescan_fdw_fixtures/warehouse');
 IMPORT FOREIGN SCHEMA sales LIMIT TO (orders) FROM SERVER lake INTO public;
-IMPORT FOREIGN SCHEMA types LIMIT TO (empty, evolve) FROM SERVER lake INTO public;
+IMPORT FOREIGN SCHEMA types LIMIT TO (empty, evolve, all_types) FROM SERVER lake INTO public;
 CREATE SCHEMA pk;
 IMPORT FOREIGN SCHEMA pk LIMIT TO (pk_dedup_dv) FROM SERVER lake INTO pk;
 
@@ -65,10 +65,37 @@ SELECT q, pushed(q) FROM (VALUES
   ('SELECT count(*) FILTER (WHERE id > 5) FROM orders'),
   ('SELECT count(DISTINCT dt) FROM orders'),
   ('SELECT count(*), sum(amount) FROM orders'),
-  ('SELECT dt, count(*) FROM orders GROUP BY dt'),
+  ('SELECT dt, count(*) FROM orders GROUP BY dt HAVING count(*) > 1'),
+  ('SELECT dt, count(*) FROM orders GROUP BY ROLLUP (dt)'),
   ('SELECT count(*) FROM orders HAVING count(*) > 1'),
   ('SELECT count(*) FROM orders o JOIN empty e ON true'),
   ('SELECT count(*) FROM orders LIMIT 1')) v(q);
+-- GROUP BY partition keys: counts per partition, the same groups as PostgreSQL's own
+CREATE FUNCTION check_groups(tab text, keys text, cond text,
+                             OUT pushed boolean, OUT groups bigint, OUT same boolean)
+LANGUAGE plpgsql AS $$
+DECLARE
+  q text := format('SELECT %s, count(*) FROM %s %s GROUP BY %s', keys, tab, cond, keys);
+  diff bigint;
+BEGIN
+  pushed := pushed(q);
+  EXECUTE format('SELECT count(*) FROM (%s) g', q) INTO groups;
+  EXECUTE format('SELECT count(*) FROM ((%s) EXCEPT ALL (SELECT %s, count(*) FROM '
+                 '(SELECT * FROM %s %s OFFSET 0) s GROUP BY %s)) d',
+                 q, keys, tab, cond, keys) INTO diff;
+  same := diff = 0;
+END $$;
+SELECT tab, keys, cond, (check_groups(tab, keys, cond)).* FROM (VALUES
+  ('orders', 'dt', ''),
+  ('orders', 'dt', 'WHERE dt IN (''dt_0'', ''dt_2'')'),
+  ('orders', 'dt', 'WHERE dt = ''dt_9'''),
+  ('all_types', 'p', ''),
+  ('all_types', 'p', 'WHERE p > 0'),
+  ('orders', 'id', ''),
+  ('orders', 'dt', 'WHERE id > 5')) v(tab, keys, cond);
+EXPLAIN (VERBOSE, COSTS OFF) SELECT dt, count(*) FROM orders GROUP BY dt ORDER BY dt;
+SELECT dt, count(*) FROM orders GROUP BY dt ORDER BY dt;
+
 -- a correlated subquery: a Param, never pushed, still right
 SELECT g, (SELECT count(*) FROM orders WHERE dt = 'dt_' || g) FROM generate_series(0, 3) g;
 

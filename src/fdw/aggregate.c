@@ -27,6 +27,7 @@
 #include "optimizer/tlist.h"
 #include "parser/parsetree.h"
 #include "utils/builtins.h"
+#include "utils/lsyscache.h"
 #include "utils/fmgroids.h"
 #include "utils/memutils.h"
 #include "utils/rel.h"
@@ -42,14 +43,25 @@ typedef struct TsCountPath
 	Index		relid;
 	Oid			table;
 	List	   *quals;			/* bare clauses */
+	List	   *group_vars;		/* GROUP BY columns (Vars of partition keys) */
+	List	   *group_fields;	/* their read-schema fields (Integer) */
 	List	   *aggs;			/* the count(*) Aggrefs of the target */
+	double		groups;			/* estimated rows */
 } TsCountPath;
 
 /* Executor state of the count(*) scan. */
 typedef struct TsCountState
 {
-	MemoryContext cxt;
-	bool		done;
+	MemoryContext cxt;			/* plan and counts of one execution */
+	MemoryContext rowcxt;		/* Datums of the current row */
+	bool		started;
+	const ts_schema *schema;
+	int			nkeys;
+	int		   *key_fields;		/* read-schema field of each GROUP BY key */
+	int		   *column_key;		/* per scan column: key index, -1 = the count */
+	ts_count_group *groups;
+	int			ngroups;
+	int			next;
 	bool		counted;		/* for EXPLAIN ANALYZE */
 	bool		cache_hit;
 	bool		cache_on;
@@ -72,10 +84,11 @@ is_plain_count_star(Node *node)
 
 /*
  * The count(*) Aggrefs of the grouping target, or NIL when the target holds
- * anything else that depends on the rows (other aggregates, columns).
+ * anything else that depends on the rows (other aggregates, columns that
+ * are not grouped by).
  */
 static List *
-count_star_aggs(PathTarget *target)
+count_star_aggs(PathTarget *target, List *group_vars)
 {
 	List	   *aggs = NIL;
 	ListCell   *lc;
@@ -89,12 +102,78 @@ count_star_aggs(PathTarget *target)
 
 		foreach(v, vars)
 		{
+			if (IsA(lfirst(v), Var) && list_member(group_vars, lfirst(v)))
+				continue;
 			if (!is_plain_count_star(lfirst(v)))
 				return NIL;
 			aggs = lappend(aggs, lfirst(v));
 		}
 	}
 	return aggs;
+}
+
+/*
+ * GROUP BY keys we can form from partition values: plain columns of
+ * partition keys whose PostgreSQL equality is the equality of Paimon values
+ * (no floats, no decimals or timestamps a typmod could round, no
+ * nondeterministic collation).  False when some key is anything else.
+ */
+static bool
+group_keys(PlannerInfo *root, RelOptInfo *rel, TsPlanState *ps, List **vars, List **fields)
+{
+	Query	   *parse = root->parse;
+	ListCell   *lc;
+
+	*vars = NIL;
+	*fields = NIL;
+	foreach(lc, parse->groupClause)
+	{
+		SortGroupClause *sgc = lfirst(lc);
+		Node	   *expr = get_sortgroupclause_expr(sgc, parse->targetList);
+		Var		   *var;
+		int			field;
+		const ts_type *t;
+
+		if (!IsA(expr, Var))
+			return false;
+		var = (Var *) expr;
+		if (var->varno != rel->relid || var->varlevelsup != 0 || var->varattno <= 0 ||
+			var->varattno > ps->natts)
+			return false;
+		field = ps->att_field[var->varattno - 1];
+		if (field < 0 ||
+			!ts_schema_is_partition_key(ps->plan->schema, ps->plan->schema->fields[field].name))
+			return false;
+		t = ps->plan->schema->fields[field].type;
+		switch (t->kind)
+		{
+			case TS_BOOLEAN:
+			case TS_TINYINT:
+			case TS_SMALLINT:
+			case TS_INT:
+			case TS_BIGINT:
+			case TS_VARCHAR:
+			case TS_DATE:
+				break;
+			case TS_TIMESTAMP:
+			case TS_TIMESTAMP_LTZ:
+				if (var->vartypmod >= 0)
+					return false;
+				break;
+			default:
+				return false;
+		}
+		if (!tablescan_column_type_matches(var->vartype, t))
+			return false;
+		if (OidIsValid(var->varcollid) && !get_collation_isdeterministic(var->varcollid))
+			return false;
+		if (!list_member(*vars, var))
+		{
+			*vars = lappend(*vars, var);
+			*fields = lappend_int(*fields, field);
+		}
+	}
+	return true;
 }
 
 void
@@ -106,6 +185,8 @@ tablescanGetForeignUpperPaths(PlannerInfo *root, UpperRelationKind stage,
 	TsPlanState *ps;
 	TsCountPath *cp;
 	List	   *aggs;
+	List	   *group_vars,
+			   *group_fields;
 	List	   *quals = NIL;
 	ts_predicate *pred;
 	ListCell   *lc;
@@ -119,12 +200,14 @@ tablescanGetForeignUpperPaths(PlannerInfo *root, UpperRelationKind stage,
 		input_rel->reloptkind != RELOPT_BASEREL || input_rel->fdw_private == NULL)
 		return;
 	if (gx->patype != PARTITIONWISE_AGGREGATE_NONE || gx->havingQual != NULL ||
-		parse->groupClause != NIL || parse->groupingSets != NIL || parse->hasTargetSRFs)
+		parse->groupingSets != NIL || parse->hasTargetSRFs)
 		return;
 	ps = input_rel->fdw_private;
 	if (!ts_plan_countable(ps->plan, NULL))
 		return;
-	aggs = count_star_aggs(output_rel->reltarget);
+	if (!group_keys(root, input_rel, ps, &group_vars, &group_fields))
+		return;
+	aggs = count_star_aggs(output_rel->reltarget, group_vars);
 	if (aggs == NIL)
 		return;
 	foreach(lc, input_rel->baserestrictinfo)
@@ -145,7 +228,10 @@ tablescanGetForeignUpperPaths(PlannerInfo *root, UpperRelationKind stage,
 	cp->relid = input_rel->relid;
 	cp->table = planner_rt_fetch(input_rel->relid, root)->relid;
 	cp->quals = quals;
+	cp->group_vars = group_vars;
+	cp->group_fields = group_fields;
 	cp->aggs = aggs;
+	cp->groups = group_vars == NIL ? 1 : Max(ps->plan->metrics.partitions_kept, 1);
 	output_rel->fdw_private = cp;
 
 	/* reading metadata only: far below any scan */
@@ -155,9 +241,9 @@ tablescanGetForeignUpperPaths(PlannerInfo *root, UpperRelationKind stage,
 			files++;
 			dvs += ps->plan->splits[s].files[f].dv_path != NULL;
 		}
-	cost = 1 + 0.001 * files + seq_page_cost * dvs;
+	cost = 1 + 0.001 * files + seq_page_cost * dvs + cpu_tuple_cost * cp->groups;
 	add_path(output_rel, (Path *) create_foreign_upper_path(root, output_rel,
-															output_rel->reltarget, 1,
+															output_rel->reltarget, cp->groups,
 															cost, cost, NIL, NULL, NIL));
 }
 
@@ -166,15 +252,33 @@ tablescan_count_plan(PlannerInfo *root, RelOptInfo *upper_rel, List *tlist)
 {
 	TsCountPath *cp = upper_rel->fdw_private;
 	List	   *props = tablescan_explain_properties(cp->base);
+	List	   *scan_tlist = add_to_flat_tlist(add_to_flat_tlist(NIL, cp->group_vars), cp->aggs);
+	List	   *columns = NIL;
 	List	   *private;
+	ListCell   *lc;
 
+	/* per scan column: the read-schema field of a GROUP BY key, or -1 for count(*) */
+	foreach(lc, scan_tlist)
+	{
+		TargetEntry *tle = lfirst(lc);
+		int			field = -1;
+		ListCell   *v,
+				   *f;
+
+		forboth(v, cp->group_vars, f, cp->group_fields)
+			if (equal(lfirst(v), tle->expr))
+				field = lfirst_int(f);
+		columns = lappend_int(columns, field);
+	}
 	props = lappend(props, makeString("Aggregate Pushdown"));
-	props = lappend(props, makeString("count(*) from manifest row counts"));
+	props = lappend(props, makeString(cp->group_vars == NIL ?
+									  "count(*) from manifest row counts" :
+									  "count(*) per partition from manifest row counts"));
 	private = list_make5(NIL, props, makeString("-1"), makeInteger((int) cp->relid),
 						 makeString(psprintf("%u", cp->table)));
 	private = lappend(private, cp->quals);
-	return make_foreignscan(tlist, NIL, 0, NIL, private,
-							add_to_flat_tlist(NIL, cp->aggs), NIL, NULL);
+	private = lappend(private, columns);
+	return make_foreignscan(tlist, NIL, 0, NIL, private, scan_tlist, NIL, NULL);
 }
 
 /* ---- execution --------------------------------------------------------- */
@@ -189,11 +293,13 @@ tablescan_count_begin(ForeignScanState *node, int eflags)
 	st = palloc0(sizeof(TsCountState));
 	st->cxt = AllocSetContextCreate(node->ss.ps.state->es_query_cxt,
 									"tablescan_fdw count", ALLOCSET_DEFAULT_SIZES);
+	st->rowcxt = AllocSetContextCreate(node->ss.ps.state->es_query_cxt,
+									   "tablescan_fdw count row", ALLOCSET_SMALL_SIZES);
 	node->fdw_state = st;
 }
 
-/* Plan the table's scan now and count its rows from metadata. */
-static int64
+/* Plan the table's scan now and count its rows (per group) from metadata. */
+static void
 count_rows(ForeignScanState *node, TsCountState *st)
 {
 	ForeignScan *fs = (ForeignScan *) node->ss.ps.plan;
@@ -201,14 +307,16 @@ count_rows(ForeignScanState *node, TsCountState *st)
 	Oid			table = (Oid) strtoul(strVal(list_nth(fs->fdw_private, FdwScanPrivateCountTable)),
 									  NULL, 10);
 	List	   *quals = (List *) list_nth(fs->fdw_private, FdwScanPrivateCountQuals);
+	List	   *columns = (List *) list_nth(fs->fdw_private, FdwScanPrivateCountColumns);
 	TsTableOptions *opts;
 	Relation	rel;
 	ts_plan    *plan;
 	ts_predicate *pred;
 	int		   *att_field;
-	int64		rows;
 	ts_err		err = {0};
 	MemoryContext old;
+	ListCell   *lc;
+	int			i = 0;
 
 	MemoryContextReset(st->cxt);
 	old = MemoryContextSwitchTo(st->cxt);
@@ -231,15 +339,47 @@ count_rows(ForeignScanState *node, TsCountState *st)
 				 errmsg("tablescan_fdw: foreign table \"%s\": count(*) can no longer be answered from metadata",
 						RelationGetRelationName(rel)),
 				 errhint("The Paimon table changed since the query was planned; run the query again.")));
+
+	/* the GROUP BY keys, and where each scan column comes from */
+	st->column_key = palloc(sizeof(int) * Max(list_length(columns), 1));
+	st->key_fields = palloc(sizeof(int) * Max(list_length(columns), 1));
+	st->nkeys = 0;
+	foreach(lc, columns)
+	{
+		int			field = lfirst_int(lc);
+
+		st->column_key[i++] = field < 0 ? -1 : st->nkeys;
+		if (field >= 0)
+		{
+			if (field >= plan->schema->nfields ||
+				!ts_schema_is_partition_key(plan->schema, plan->schema->fields[field].name))
+				ereport(ERROR,
+						(errcode(ERRCODE_FDW_INCONSISTENT_DESCRIPTOR_INFORMATION),
+						 errmsg("tablescan_fdw: foreign table \"%s\": count(*) can no longer be answered from metadata",
+								RelationGetRelationName(rel)),
+						 errhint("The Paimon table changed since the query was planned; run the query again.")));
+			st->key_fields[st->nkeys++] = field;
+		}
+	}
 	memset(&st->metrics, 0, sizeof(st->metrics));
-	if (!ts_plan_count_rows(plan, pred, &rows, &st->metrics, &err))
+	if (!ts_plan_count_groups(plan, pred, st->key_fields, st->nkeys, &st->groups, &st->ngroups,
+							  &st->metrics, &err))
 		tablescan_report(&err);
+	if (st->nkeys == 0 && st->ngroups == 0)
+	{
+		/* no GROUP BY: one row even when nothing is counted */
+		static ts_count_group zero = {NULL, 0};
+
+		st->groups = &zero;
+		st->ngroups = 1;
+	}
+	st->schema = plan->schema;
+	st->next = 0;
 	st->cache_on = opts->cache;
 	st->cache_hit = plan->metrics.cache_hit;
 	st->counted = true;
 	table_close(rel, NoLock);
 	MemoryContextSwitchTo(old);
-	return rows;
 }
 
 TupleTableSlot *
@@ -247,19 +387,39 @@ tablescan_count_iterate(ForeignScanState *node)
 {
 	TsCountState *st = node->fdw_state;
 	TupleTableSlot *slot = node->ss.ss_ScanTupleSlot;
-	int64		rows;
+	TupleDesc	desc = slot->tts_tupleDescriptor;
+	const ts_count_group *g;
+	MemoryContext old;
 
 	ExecClearTuple(slot);
-	if (st->done)
-		return slot;
-	rows = count_rows(node, st);
-	st->done = true;
-	/* every column of the scan tuple is a count(*) */
-	for (int i = 0; i < slot->tts_tupleDescriptor->natts; i++)
+	MemoryContextReset(st->rowcxt);
+	if (!st->started)
 	{
-		slot->tts_values[i] = Int64GetDatum(rows);
-		slot->tts_isnull[i] = false;
+		count_rows(node, st);
+		st->started = true;
 	}
+	if (st->next >= st->ngroups)
+		return slot;
+	g = &st->groups[st->next++];
+	old = MemoryContextSwitchTo(st->rowcxt);
+	for (int i = 0; i < desc->natts; i++)
+	{
+		Form_pg_attribute att = TupleDescAttr(desc, i);
+		int			k = st->column_key[i];
+
+		if (k < 0)
+		{
+			slot->tts_values[i] = Int64GetDatum(g->rows);
+			slot->tts_isnull[i] = false;
+		}
+		else
+			slot->tts_values[i] = tablescan_value_to_datum(&g->values[k],
+														   st->schema->fields[st->key_fields[k]].type,
+														   att->atttypid, att->atttypmod,
+														   NameStr(att->attname),
+														   &slot->tts_isnull[i]);
+	}
+	MemoryContextSwitchTo(old);
 	ExecStoreVirtualTuple(slot);
 	return slot;
 }
@@ -269,7 +429,7 @@ tablescan_count_rescan(ForeignScanState *node)
 {
 	TsCountState *st = node->fdw_state;
 
-	st->done = false;
+	st->started = false;		/* count again: a new snapshot may have come */
 }
 
 void
@@ -279,6 +439,7 @@ tablescan_count_end(ForeignScanState *node)
 
 	if (st == NULL)
 		return;
+	MemoryContextDelete(st->rowcxt);
 	MemoryContextDelete(st->cxt);
 	node->fdw_state = NULL;
 }

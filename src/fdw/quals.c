@@ -47,8 +47,8 @@ typedef struct QualContext
 } QualContext;
 
 /* The PostgreSQL type a column must have for its quals to be pushed. */
-static bool
-column_type_matches(Oid typid, const ts_type *t)
+bool
+tablescan_column_type_matches(Oid typid, const ts_type *t)
 {
 	switch (t->kind)
 	{
@@ -106,7 +106,7 @@ var_field(QualContext *qc, Node *node, Oid *typid)
 	if (field < 0)
 		return -1;
 	t = qc->schema->fields[field].type;
-	if (!column_type_matches(var->vartype, t))
+	if (!tablescan_column_type_matches(var->vartype, t))
 		return -1;
 	*typid = var->vartype;
 	return field;

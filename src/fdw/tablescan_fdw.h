@@ -100,7 +100,7 @@ typedef struct TsPlanState
 
 /*
  * fdw_private of every ForeignScan node we make; the count(*) scan of
- * aggregate.c adds the last three.
+ * aggregate.c adds the last four.
  */
 enum FdwScanPrivateIndex
 {
@@ -115,7 +115,9 @@ enum FdwScanPrivateIndex
 	/* count(*) scan: its OID (as a String node) */
 	FdwScanPrivateCountTable,
 	/* count(*) scan: the quals, all on partition keys (List of Expr) */
-	FdwScanPrivateCountQuals
+	FdwScanPrivateCountQuals,
+	/* count(*) scan: per scan column, the GROUP BY key's field or -1 (Integers) */
+	FdwScanPrivateCountColumns
 };
 
 /* EXPLAIN properties of a planned scan (name, value, ... as String nodes). */
@@ -143,6 +145,7 @@ extern struct ts_predicate *tablescan_quals_to_predicate(List *clauses, Index re
 extern bool tablescan_datum_to_field_value(Datum d, Oid typid, const ts_type *target,
 										   ts_value *out);
 extern char *tablescan_predicate_text(const struct ts_predicate *p, const ts_schema *schema);
+extern bool tablescan_column_type_matches(Oid typid, const ts_type *t);
 extern bool tablescan_quals_convert_all(List *clauses, Index relid, const int *att_field,
 										int natts, const ts_schema *schema,
 										struct ExprContext *econtext, struct ts_predicate **pred);

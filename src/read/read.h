@@ -60,4 +60,21 @@ bool		ts_plan_countable(const ts_plan *plan, const char **why);
 bool		ts_plan_count_rows(ts_plan *plan, const struct ts_predicate *pred, int64_t *rows,
 							   ts_count_metrics *metrics, ts_err *err);
 
+/*
+ * The same count per group of partition-key values (GROUP BY partition
+ * keys): key_fields are read-schema fields, all partition keys.  Groups
+ * come sorted by their values (NULL first) and only with rows > 0;
+ * values point into the plan's arena (one per key, in key order).
+ */
+typedef struct ts_count_group
+{
+	ts_value   *values;
+	int64_t		rows;
+} ts_count_group;
+
+bool		ts_plan_count_groups(ts_plan *plan, const struct ts_predicate *pred,
+								 const int *key_fields, int nkeys,
+								 ts_count_group **groups, int *ngroups,
+								 ts_count_metrics *metrics, ts_err *err);
+
 #endif							/* TS_READ_H */

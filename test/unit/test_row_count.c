@@ -105,7 +105,8 @@ plan_table(const char *path, ts_err *err)
 
 static int	tables_counted,
 			tables_refused,
-			predicates_checked;
+			predicates_checked,
+			groups_checked;
 
 /* Count with one predicate on partition key field 'field' and compare. */
 static void
@@ -200,6 +201,56 @@ check_table(const char *path)
 		fail_msg("%s: counted %lld rows, read %lld", path, (long long) count, (long long) rr.rows);
 	tables_counted++;
 
+	/* groups by every partition key, then by the first: they add up to the total, */
+	/* and each group's rows are what an equality on its values counts */
+	if (plan->schema->npartition_keys > 0)
+	{
+		int			keys[8];
+		int			nkeys = plan->schema->npartition_keys < 8 ? plan->schema->npartition_keys : 8;
+
+		for (int k = 0; k < nkeys; k++)
+			keys[k] = ts_schema_field_index(plan->schema, plan->schema->partition_keys[k]);
+		for (int pass = 0; pass < 2; pass++)
+		{
+			int			n = pass == 0 ? nkeys : 1;
+			ts_count_group *groups;
+			int			ngroups;
+			int64_t		sum = 0;
+
+			if (!ts_plan_count_groups(plan, NULL, keys, n, &groups, &ngroups, NULL, &err))
+				fail_msg("%s: count groups: %s", path, err.msg);
+			for (int g = 0; g < ngroups; g++)
+			{
+				ts_predicate leaves[8];
+				ts_predicate and = {.op = TS_PRED_AND, .nchildren = n, .children = leaves};
+				int64_t		c;
+
+				assert_true(groups[g].rows > 0);
+				memset(leaves, 0, sizeof(leaves));
+				for (int k = 0; k < n; k++)
+				{
+					leaves[k].field = keys[k];
+					leaves[k].op = groups[g].values[k].isnull ? TS_PRED_IS_NULL : TS_PRED_EQ;
+					leaves[k].nliterals = groups[g].values[k].isnull ? 0 : 1;
+					leaves[k].literals = &groups[g].values[k];
+				}
+				if (ts_predicate_exact_on_partitions(&and, plan->schema))
+				{
+					if (!ts_plan_count_rows(plan, &and, &c, NULL, &err))
+						fail_msg("%s: count: %s", path, err.msg);
+					if (c != groups[g].rows)
+						fail_msg("%s: group %d: %lld rows, its equality counts %lld", path, g,
+								 (long long) groups[g].rows, (long long) c);
+				}
+				sum += groups[g].rows;
+				groups_checked++;
+			}
+			if (sum != rr.rows)
+				fail_msg("%s: groups add up to %lld rows, read %lld", path, (long long) sum,
+						 (long long) rr.rows);
+		}
+	}
+
 	/* predicates on the first partition key, literals from the partitions present */
 	field = plan->schema->npartition_keys > 0 ?
 		ts_schema_field_index(plan->schema, plan->schema->partition_keys[0]) : -1;
@@ -270,11 +321,12 @@ test_corpus_counts(void **state)
 	walk(unit_shared_path("testdata/avro"));
 	walk(unit_shared_path("testdata/orc"));
 	walk(unit_shared_path("testdata/parquet"));
-	fprintf(stderr, "counted %d tables (%d predicates), %d not countable\n",
-			tables_counted, predicates_checked, tables_refused);
+	fprintf(stderr, "counted %d tables (%d predicates, %d groups), %d not countable\n",
+			tables_counted, predicates_checked, groups_checked, tables_refused);
 	/* the corpus has partitioned append tables and primary-key tables */
 	assert_true(tables_counted >= 10);
 	assert_true(predicates_checked >= 10);
+	assert_true(groups_checked >= 10);
 	assert_true(tables_refused >= 5);
 }
 
