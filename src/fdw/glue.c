@@ -302,6 +302,50 @@ tablescan_last_plan_metrics(ts_scan_metrics *out)
 	return have_last_metrics;
 }
 
+/*
+ * A plan that hits the live-entry cache pins the cached entries
+ * (ts_plan_release lets them go).  Plans die with their memory context,
+ * on ERROR too, usually without ts_plan_free: a reset callback on that
+ * context releases the pin.  It is registered before the plan is executed
+ * (an interrupt may leave ts_scan_execute by longjmp), and forgets the
+ * plan if ts_plan_free runs first.
+ */
+typedef struct PlanGuard
+{
+	MemoryContextCallback cb;
+	ts_plan    *plan;
+} PlanGuard;
+
+static void
+plan_guard_release(void *arg)
+{
+	PlanGuard  *g = arg;
+
+	if (g->plan)
+		ts_plan_release(g->plan);
+	g->plan = NULL;
+}
+
+static void
+plan_guard_forget(void *arg)
+{
+	((PlanGuard *) arg)->plan = NULL;
+}
+
+/* plan was allocated in CurrentMemoryContext */
+static void
+guard_plan(ts_plan *plan)
+{
+	PlanGuard  *g = palloc(sizeof(PlanGuard));
+
+	g->plan = plan;
+	g->cb.func = plan_guard_release;
+	g->cb.arg = g;
+	MemoryContextRegisterResetCallback(CurrentMemoryContext, &g->cb);
+	plan->on_free = plan_guard_forget;
+	plan->on_free_arg = g;
+}
+
 ts_plan *
 tablescan_plan_relation(TsTableOptions *opts, Relation rel, Index relid, List *clauses,
 						struct ExprContext *econtext, int64 limit, int **att_field,
@@ -318,6 +362,7 @@ tablescan_plan_relation(TsTableOptions *opts, Relation rel, Index relid, List *c
 	plan = ts_scan_prepare(&ctx, &err);
 	if (plan == NULL)
 		tablescan_report(&err);
+	guard_plan(plan);
 	map = tablescan_map_columns(rel, plan->schema);
 	if (tablescan_enable_pruning)
 		pred = tablescan_quals_to_predicate(clauses, relid, map, RelationGetDescr(rel)->natts,
@@ -347,9 +392,15 @@ tablescan_plan(TsTableOptions *opts, const struct ts_predicate *pred)
 
 	tablescan_make_context(opts, &ctx);
 	ctx.predicate = pred;
-	plan = ts_scan_plan(&ctx, &err);
+	plan = ts_scan_prepare(&ctx, &err);
 	if (plan == NULL)
 		tablescan_report(&err);
+	guard_plan(plan);
+	if (!ts_scan_execute(plan, &ctx, &err))
+	{
+		ts_plan_free(plan);
+		tablescan_report(&err);
+	}
 	remember_metrics(plan);
 	return plan;
 }

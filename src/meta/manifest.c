@@ -347,17 +347,21 @@ decode_kind(decode_ctx *c, const ts_value *v, ts_file_kind *kind)
 typedef bool (*decode_row_fn) (decode_ctx *c, const ts_value *row, void *out);
 
 /*
- * Open 'path', read all rows and decode each into an element of a growing
- * array of 'elem_size' bytes; the result is copied into the arena.
+ * Open 'path', read all rows and decode each into an element of an array
+ * of 'elem_size' bytes in the arena.  With 'expected' > 0 (the record
+ * count the caller knows, e.g. from the manifest list) the array is taken
+ * from the arena at that size and filled in place; without it, or when
+ * the file holds more, a growing array is copied into the arena at the end.
  */
 static bool
 read_all(const char *what, const char *path, const ts_read_column *cols, int ncols,
-		 size_t elem_size, decode_row_fn decode, ts_arena *arena,
+		 size_t elem_size, decode_row_fn decode, int expected, ts_arena *arena,
 		 void **result, int *count, ts_err *err)
 {
 	ts_format_reader *reader;
 	decode_ctx	c;
 	uint8_t    *items = NULL;
+	uint8_t    *in_arena = NULL;	/* items, when they are the arena's */
 	size_t		n = 0,
 				cap = 0;
 	bool		ok = false;
@@ -376,6 +380,17 @@ read_all(const char *what, const char *path, const ts_read_column *cols, int nco
 		if (err && strstr(err->msg, path) == NULL)
 			ts_error_context(err, "%s \"%s\"", what, path);
 		return false;
+	}
+	if (expected > 0)
+	{
+		in_arena = ts_arena_alloc(arena, (size_t) expected * elem_size);
+		if (in_arena == NULL)
+		{
+			nomem(&c);
+			goto done;
+		}
+		items = in_arena;
+		cap = (size_t) expected;
 	}
 
 	for (;;)
@@ -414,11 +429,17 @@ read_all(const char *what, const char *path, const ts_read_column *cols, int nco
 					ts_error(err, TS_ERR_NOMEM, "%s \"%s\": too many records", what, path);
 					goto done;
 				}
-				ni = ts_realloc(items, ncap * elem_size);
+				ni = ts_realloc(in_arena ? NULL : items, ncap * elem_size);
 				if (ni == NULL)
 				{
 					nomem(&c);
 					goto done;
+				}
+				if (in_arena)
+				{
+					/* more records than expected: continue on the heap */
+					memcpy(ni, in_arena, n * elem_size);
+					in_arena = NULL;
 				}
 				items = ni;
 				cap = ncap;
@@ -431,7 +452,9 @@ read_all(const char *what, const char *path, const ts_read_column *cols, int nco
 		}
 	}
 
-	if (n > 0)
+	if (n > 0 && in_arena)
+		*result = in_arena;
+	else if (n > 0)
 	{
 		*result = ts_arena_dup(arena, items, n * elem_size);
 		if (*result == NULL)
@@ -444,7 +467,8 @@ read_all(const char *what, const char *path, const ts_read_column *cols, int nco
 	ok = true;
 
 done:
-	ts_free(items);
+	if (in_arena == NULL)
+		ts_free(items);
 	ts_format_close(reader);
 	return ok;
 }
@@ -484,7 +508,7 @@ ts_manifest_list_read(const char *path, ts_arena *arena,
 					  ts_manifest_file_meta **metas, int *count, ts_err *err)
 {
 	return read_all("manifest list", path, manifest_list_columns, ML_NCOLS,
-					sizeof(ts_manifest_file_meta), decode_manifest_file_meta,
+					sizeof(ts_manifest_file_meta), decode_manifest_file_meta, 0,
 					arena, (void **) metas, count, err);
 }
 
@@ -559,8 +583,19 @@ bool
 ts_manifest_read(const char *path, ts_arena *arena,
 				 ts_manifest_entry **entries, int *count, ts_err *err)
 {
+	return ts_manifest_read_expect(path, 0, arena, entries, count, err);
+}
+
+/* a larger (or corrupt) count is not trusted to size an allocation */
+#define MAX_EXPECTED (1 << 20)
+
+bool
+ts_manifest_read_expect(const char *path, int64_t expected, ts_arena *arena,
+						ts_manifest_entry **entries, int *count, ts_err *err)
+{
 	return read_all("manifest", path, manifest_columns, ME_NCOLS,
 					sizeof(ts_manifest_entry), decode_manifest_entry,
+					expected > 0 && expected <= MAX_EXPECTED ? (int) expected : 0,
 					arena, (void **) entries, count, err);
 }
 
@@ -636,6 +671,6 @@ ts_index_manifest_read(const char *path, ts_arena *arena,
 					   ts_index_manifest_entry **entries, int *count, ts_err *err)
 {
 	return read_all("index manifest", path, index_manifest_columns, IM_NCOLS,
-					sizeof(ts_index_manifest_entry), decode_index_manifest_entry,
+					sizeof(ts_index_manifest_entry), decode_index_manifest_entry, 0,
 					arena, (void **) entries, count, err);
 }

@@ -116,6 +116,13 @@ bool		ts_manifest_list_read(const char *path, ts_arena *arena,
 								  ts_manifest_file_meta **metas, int *count, ts_err *err);
 bool		ts_manifest_read(const char *path, ts_arena *arena,
 							 ts_manifest_entry **entries, int *count, ts_err *err);
+/*
+ * The same, told how many entries the manifest list says the file holds
+ * (_NUM_ADDED_FILES + _NUM_DELETED_FILES): they are decoded in place in
+ * the arena.  Only a hint: a file that holds more or fewer reads the same.
+ */
+bool		ts_manifest_read_expect(const char *path, int64_t expected, ts_arena *arena,
+									ts_manifest_entry **entries, int *count, ts_err *err);
 bool		ts_index_manifest_read(const char *path, ts_arena *arena,
 								   ts_index_manifest_entry **entries, int *count, ts_err *err);
 

@@ -15,8 +15,10 @@
  * The snapshot is resolved from disk before the lookup (table.c), so a
  * newer commit has a new key; the manifest list names (UUIDs) in the key
  * also tell a re-created table's snapshot N from the old one.  Entries
- * handed out on a hit live in the cache: the plan copies the ones it keeps
- * (scan_entry_copy) before anything else can touch the cache.  A block is
+ * handed out on a hit stay in the cache: the plan pins the item (nothing
+ * is copied), and an item evicted or cleared while pinned leaves the map
+ * and the byte count at once but is freed only when its last plan lets it
+ * go (scan_cache_unpin, from ts_plan_release / ts_plan_free).  A block is
  * filled completely before it is linked, so an error or interrupt never
  * leaves a half-built item reachable.
  */
@@ -33,13 +35,17 @@ typedef struct cache_item
 	struct cache_item *next;
 	struct cache_item *chain;	/* hash chain */
 	uint32_t	hash;
+	int			pins;			/* plans using the entries */
+	bool		linked;			/* in the map (else freed at the last unpin) */
+	void		(*free_fn) (void *p);	/* the allocator's, as when allocated */
 	size_t		keylen;
 	size_t		bytes;			/* whole block */
 	int			nentries;
 	char	   *key;			/* in the block */
 	ts_manifest_entry *entries; /* in the block */
+	ts_manifest_entry **live;	/* in the block: &entries[i], what a hit hands out */
 	/* candidate sets: what a cold plan would count for the other files */
-	scan_cache_hit totals;		/* excluded points into the block */
+	scan_cache_hit totals;		/* handed out with a hit; excluded points into the block */
 } cache_item;
 
 static struct
@@ -60,14 +66,6 @@ cache_alloc(size_t n)
 	return cache.alloc_fn ? cache.alloc_fn(n) : ts_malloc(n);
 }
 
-static void
-cache_free(void *p)
-{
-	if (cache.free_fn)
-		cache.free_fn(p);
-	else
-		ts_free(p);
-}
 
 /* ---- deep copy of manifest entries ------------------------------------ */
 
@@ -189,20 +187,6 @@ entry_copy_into(ts_manifest_entry *dst, const ts_manifest_entry *src, char **cur
 	f->write_cols = copy_strs(f->write_cols, f->nwrite_cols, cur);
 }
 
-ts_manifest_entry *
-scan_entry_copy(ts_arena *a, const ts_manifest_entry *e)
-{
-	size_t		extra = entry_extra_size(e);
-	ts_manifest_entry *dst = ts_arena_alloc(a, ALIGN8(sizeof(*dst)) + extra);
-	char	   *cur;
-
-	if (dst == NULL)
-		return NULL;
-	cur = (char *) dst + ALIGN8(sizeof(*dst));
-	entry_copy_into(dst, e, &cur);
-	return dst;
-}
-
 /* ---- the map ----------------------------------------------------------- */
 
 static uint32_t
@@ -238,6 +222,16 @@ lru_push_front(cache_item *it)
 }
 
 static void
+item_free(cache_item *it)
+{
+	if (it->free_fn)
+		it->free_fn(it);
+	else
+		ts_free(it);
+}
+
+/* Out of the map; freed now, or at its last unpin when plans still use it. */
+static void
 item_remove(cache_item *it)
 {
 	cache_item **pp = &cache.hash[it->hash % CACHE_HASH_SIZE];
@@ -247,10 +241,23 @@ item_remove(cache_item *it)
 	if (*pp)
 		*pp = it->chain;
 	lru_unlink(it);
+	it->linked = false;
 	cache.used -= it->bytes;
 	cache.stats.items--;
 	cache.stats.entries -= it->nentries;
-	cache_free(it);
+	if (it->pins == 0)
+		item_free(it);
+}
+
+void
+scan_cache_unpin(void *pin)
+{
+	cache_item *it = pin;
+
+	if (it == NULL)
+		return;
+	if (--it->pins == 0 && !it->linked)
+		item_free(it);
 }
 
 /* Drop least recently used items until 'target' bytes are used. */
@@ -277,23 +284,24 @@ item_find(const char *key, size_t keylen)
 	return NULL;
 }
 
-/* Insert entries (copied); silently not cached when too big or out of memory. */
+/*
+ * Insert entries (copied) with what a hit hands out besides them (counts,
+ * excluded partitions: copied too); silently not cached when too big or
+ * out of memory.
+ */
 static void
 item_insert(const char *key, size_t keylen, const ts_manifest_entry *const *entries, int n,
 			const scan_cache_hit *totals)
 {
 	size_t		bytes = ALIGN8(sizeof(cache_item)) + ALIGN8(keylen) +
-		ALIGN8(sizeof(ts_manifest_entry)) * (size_t) n;
+		(ALIGN8(sizeof(ts_manifest_entry)) + sizeof(ts_manifest_entry *)) * (size_t) n;
 	cache_item *it;
 	char	   *cur;
 	int			i;
 
-	if (totals)
-	{
-		bytes += ALIGN8(sizeof(scan_cache_excluded)) * (size_t) totals->nexcluded;
-		for (i = 0; i < totals->nexcluded; i++)
-			bytes += bytes_size(totals->excluded[i].partition);
-	}
+	bytes += ALIGN8(sizeof(scan_cache_excluded)) * (size_t) totals->nexcluded;
+	for (i = 0; i < totals->nexcluded; i++)
+		bytes += bytes_size(totals->excluded[i].partition);
 
 	for (i = 0; i < n; i++)
 	{
@@ -310,19 +318,25 @@ item_insert(const char *key, size_t keylen, const ts_manifest_entry *const *entr
 	if (it == NULL)
 		return;
 	memset(it, 0, sizeof(*it));
+	it->free_fn = cache.free_fn;
 	cur = (char *) it + ALIGN8(sizeof(cache_item));
 	it->key = take(&cur, key, keylen);
 	it->keylen = keylen;
+	it->live = (ts_manifest_entry **) cur;
+	cur += sizeof(ts_manifest_entry *) * (size_t) n;
 	it->entries = (ts_manifest_entry *) cur;
 	cur += ALIGN8(sizeof(ts_manifest_entry)) * (size_t) n;
 	for (i = 0; i < n; i++)
+	{
 		entry_copy_into(&it->entries[i], entries[i], &cur);
+		it->live[i] = &it->entries[i];
+	}
 	it->nentries = n;
-	if (totals)
+	it->totals = *totals;
+	if (totals->nexcluded > 0)
 	{
 		scan_cache_excluded *ex = (scan_cache_excluded *) cur;
 
-		it->totals = *totals;
 		cur += ALIGN8(sizeof(scan_cache_excluded)) * (size_t) totals->nexcluded;
 		for (i = 0; i < totals->nexcluded; i++)
 		{
@@ -337,6 +351,7 @@ item_insert(const char *key, size_t keylen, const ts_manifest_entry *const *entr
 	it->chain = cache.hash[it->hash % CACHE_HASH_SIZE];
 	cache.hash[it->hash % CACHE_HASH_SIZE] = it;
 	lru_push_front(it);
+	it->linked = true;
 	cache.used += bytes;
 	cache.stats.items++;
 	cache.stats.entries += n;
@@ -376,14 +391,6 @@ ts_scan_cache_get_stats(ts_scan_cache_stats *out)
 }
 
 /* ---- lookup / fill for a plan ----------------------------------------- */
-
-static bool
-entry_partition_equal(ts_bytes a, ts_bytes b)
-{
-	if ((a.data == NULL) != (b.data == NULL) || a.len != b.len)
-		return false;
-	return a.len == 0 || memcmp(a.data, b.data, a.len) == 0;
-}
 
 bool
 scan_cache_count_excluded(ts_plan *plan, scan_state *st, const scan_cache_hit *hit,
@@ -439,19 +446,17 @@ make_key(ts_plan *plan, scan_state *st, bool by_bucket, int32_t total,
 	return true;
 }
 
-/* A hit: pointers (in the plan's arena) to the cached entries. */
+/* A hit: the cached entries (and the array pointing to them); the plan pins them. */
 static bool
 hand_out(ts_plan *plan, cache_item *it, const ts_manifest_entry ***live, int *nlive,
 		 scan_cache_hit *hit, ts_err *err)
 {
-	const ts_manifest_entry **out = ts_arena_alloc(&plan->arena,
-												   sizeof(*out) * (size_t) (it->nentries ? it->nentries : 1));
-
-	if (out == NULL)
-		return ts_error(err, TS_ERR_NOMEM, "out of memory");
-	for (int i = 0; i < it->nentries; i++)
-		out[i] = &it->entries[i];
-	*live = out;
+	if (plan->cache_pin != NULL)
+		return ts_error(err, TS_ERR_INVALID, "scan plan of \"%s\" already holds cached entries",
+						plan->table_path);
+	it->pins++;
+	plan->cache_pin = it;
+	*live = (const ts_manifest_entry **) it->live;
 	*nlive = it->nentries;
 	*hit = it->totals;
 	lru_unlink(it);
@@ -553,15 +558,22 @@ scan_read_live_files_cached(ts_plan *plan, scan_state *st,
 	st->cache_fill = false;
 	if (!ok)
 		goto done;
+	/* what a hit will hand out besides the entries; this plan uses the counts too */
+	if (!scan_count_groups(*live, *nlive, &hit->partitions_live, &hit->buckets_live, err))
+	{
+		ok = false;
+		goto done;
+	}
+	hit->counted = true;
 	if (!by_bucket)
-		item_insert((const char *) key.data, key.len, *live, *nlive, NULL);
+		item_insert((const char *) key.data, key.len, *live, *nlive, hit);
 	else
 	{
 		size_t		sz = sizeof(const ts_manifest_entry *) * (size_t) (*nlive ? *nlive : 1);
 		const ts_manifest_entry **cand = ts_malloc(sz);
 		const ts_manifest_entry **other = ts_malloc(sz);
 		scan_cache_excluded *ex = ts_malloc(sizeof(*ex) * (size_t) (*nlive ? *nlive : 1));
-		scan_cache_hit totals;
+		scan_groups g = {0};
 		int			n = 0,
 					nother = 0;
 
@@ -578,33 +590,32 @@ scan_read_live_files_cached(ts_plan *plan, scan_state *st,
 					other[nother++] = e;	/* a cold plan counts it, then prunes it */
 			}
 			/* totals of the whole live set, and the others by partition */
-			memset(&totals, 0, sizeof(totals));
-			totals.has_totals = true;
+			if (scan_groups_build(other, nother, &g, err))
 			{
-				const ts_manifest_entry **all = ts_malloc(sz);
+				scan_cache_hit totals = *hit;
 
-				if (all != NULL)
+				totals.has_totals = true;
+				totals.partitions_total = hit->partitions_live;
+				totals.buckets_total = hit->buckets_live;
+				/* partition ids are numbered by first appearance */
+				for (int i = 0; i < nother; i++)
 				{
-					memcpy(all, *live, sizeof(*all) * (size_t) *nlive);
-					scan_count_groups(all, *nlive, &totals.partitions_total, &totals.buckets_total);
-					ts_free(all);
-					scan_count_groups(other, nother, &(int64_t) {0}, &(int64_t) {0});
-					for (int i = 0; i < nother; i++)
+					int			pid = g.group_partition[g.group_of[i]];
+
+					if (pid == totals.nexcluded)
 					{
-						if (totals.nexcluded > 0 &&
-							entry_partition_equal(ex[totals.nexcluded - 1].partition, other[i]->partition))
-							ex[totals.nexcluded - 1].nfiles++;
-						else
-						{
-							ex[totals.nexcluded].partition = other[i]->partition;
-							ex[totals.nexcluded].nfiles = 1;
-							totals.nexcluded++;
-						}
+						ex[pid].partition = other[i]->partition;
+						ex[pid].nfiles = 0;
+						totals.nexcluded++;
 					}
-					totals.excluded = ex;
-					item_insert((const char *) bkey.data, bkey.len, cand, n, &totals);
+					ex[pid].nfiles++;
 				}
+				totals.excluded = ex;
+				item_insert((const char *) bkey.data, bkey.len, cand, n, &totals);
+				scan_groups_free(&g);
 			}
+			else
+				ok = false;
 		}
 		ts_free(cand);
 		ts_free(other);

@@ -275,7 +275,8 @@ scan_read_live_files(ts_plan *plan, scan_state *st,
 					 (long long) plan->snapshot->id, m->file_name);
 			goto done;
 		}
-		if (!ts_manifest_read(path, &plan->arena, &me, &n, err))
+		if (!ts_manifest_read_expect(path, m->num_added_files + m->num_deleted_files,
+									 &plan->arena, &me, &n, err))
 		{
 			ts_error_context(err, "snapshot %lld", (long long) plan->snapshot->id);
 			goto done;

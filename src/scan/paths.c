@@ -122,7 +122,8 @@ same_partition(const scan_state *st, ts_bytes partition)
  * bucket-<b> (bucket-postpone for -2).  The last partition directory and
  * bucket directory built are remembered in st: the files of a plan come
  * grouped by partition, then bucket, so most calls reuse them without
- * decoding and formatting the partition again.
+ * decoding and formatting the partition again.  *dir is st's buffer: valid
+ * until the next call (callers copy it).
  */
 bool
 scan_bucket_dir(ts_plan *plan, scan_state *st, ts_bytes partition, int32_t bucket,
@@ -183,12 +184,19 @@ scan_bucket_dir(ts_plan *plan, scan_state *st, ts_bytes partition, int32_t bucke
 			bucket_name[blen++] = rev[--n];
 		bucket_name[blen] = '\0';
 	}
-	d = ts_arena_alloc(&plan->arena, st->dir_prefix_len + blen + 1);
-	if (d == NULL)
-		return ts_error(err, TS_ERR_NOMEM, "out of memory");
+	/* one buffer for the bucket directories of a plan, grown as needed */
+	if (st->dir == NULL || st->dir_cap < st->dir_prefix_len + blen + 1)
+	{
+		size_t		cap = (st->dir_prefix_len + blen + 1) * 2;
+
+		if ((d = ts_arena_alloc(&plan->arena, cap)) == NULL)
+			return ts_error(err, TS_ERR_NOMEM, "out of memory");
+		st->dir = d;
+		st->dir_cap = cap;
+	}
+	d = st->dir;
 	memcpy(d, st->dir_prefix, st->dir_prefix_len);
 	memcpy(d + st->dir_prefix_len, bucket_name, blen + 1);
-	st->dir = d;
 	st->dir_len = st->dir_prefix_len + blen;
 	st->dir_bucket = bucket;
 	st->dir_bucket_valid = true;

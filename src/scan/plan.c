@@ -81,51 +81,6 @@ setup_state(ts_plan *plan, const ts_scan_context *ctx, scan_state *st, ts_err *e
 	return true;
 }
 
-static int
-cmp_group(const void *pa, const void *pb)
-{
-	const ts_manifest_entry *a = *(const ts_manifest_entry *const *) pa;
-	const ts_manifest_entry *b = *(const ts_manifest_entry *const *) pb;
-	size_t		n = a->partition.len < b->partition.len ? a->partition.len : b->partition.len;
-	int			c = n ? memcmp(a->partition.data, b->partition.data, n) : 0;
-
-	if (c)
-		return c;
-	if (a->partition.len != b->partition.len)
-		return a->partition.len < b->partition.len ? -1 : 1;
-	return a->bucket < b->bucket ? -1 : a->bucket > b->bucket ? 1 : 0;
-}
-
-static bool
-same_partition(const ts_manifest_entry *a, const ts_manifest_entry *b)
-{
-	return a->partition.len == b->partition.len &&
-		(a->partition.len == 0 || memcmp(a->partition.data, b->partition.data, a->partition.len) == 0);
-}
-
-/* Count distinct partitions and (partition, bucket) groups; sorts 'files'. */
-void
-scan_count_groups(const ts_manifest_entry **files, int n, int64_t *partitions, int64_t *buckets)
-{
-	int			i;
-
-	*partitions = 0;
-	*buckets = 0;
-	if (n == 0)
-		return;
-	qsort(files, (size_t) n, sizeof(*files), cmp_group);
-	for (i = 0; i < n; i++)
-	{
-		if (i == 0 || !same_partition(files[i], files[i - 1]))
-		{
-			(*partitions)++;
-			(*buckets)++;
-		}
-		else if (files[i]->bucket != files[i - 1]->bucket)
-			(*buckets)++;
-	}
-}
-
 static bool
 prune_files(ts_plan *plan, scan_state *st, const ts_manifest_entry **live, int nlive,
 			const ts_manifest_entry **kept, int *nkept, ts_err *err)
@@ -179,6 +134,32 @@ prune_files(ts_plan *plan, scan_state *st, const ts_manifest_entry **live, int n
 	}
 	plan->metrics.files_kept = *nkept;
 	return true;
+}
+
+/*
+ * Partitions and buckets of the kept files, from the splits (every kept
+ * file is in one): the splits of a (partition, bucket) are next to each
+ * other, and those of a partition too.
+ */
+static void
+count_kept_groups(ts_plan *plan)
+{
+	plan->metrics.partitions_kept = 0;
+	plan->metrics.buckets_kept = 0;
+	for (int i = 0; i < plan->nsplits; i++)
+	{
+		const ts_split *a = &plan->splits[i];
+		const ts_split *b = i > 0 ? &plan->splits[i - 1] : NULL;
+
+		if (b == NULL || a->partition.len != b->partition.len ||
+			(a->partition.len > 0 && memcmp(a->partition.data, b->partition.data, a->partition.len) != 0))
+		{
+			plan->metrics.partitions_kept++;
+			plan->metrics.buckets_kept++;
+		}
+		else if (a->bucket != b->bucket)
+			plan->metrics.buckets_kept++;
+	}
 }
 
 /*
@@ -290,38 +271,26 @@ ts_scan_execute(ts_plan *plan, const ts_scan_context *ctx, ts_err *err)
 		return ts_error(err, TS_ERR_NOMEM, "out of memory");
 	if (!prune_files(plan, &st, live, nlive, kept, &nkept, err))
 		return false;
-	/* live is not needed in order any more; kept is (a sorted copy is counted) */
-	scan_count_groups(live, nlive, &plan->metrics.partitions_total, &plan->metrics.buckets_total);
+	/* partitions and buckets of the live files: counted when the cache filled */
+	if (hit.counted)
+	{
+		plan->metrics.partitions_total = hit.partitions_live;
+		plan->metrics.buckets_total = hit.buckets_live;
+	}
+	else if (!scan_count_groups(live, nlive, &plan->metrics.partitions_total,
+								&plan->metrics.buckets_total, err))
+		return false;
 	/* a hit on inferred-bucket candidates: count the other live files as a cold plan does */
 	if (from_cache && hit.has_totals &&
 		!scan_cache_count_excluded(plan, &st, &hit, err))
 		return false;
-	/* entries of a cache hit live in the cache: the plan keeps its own copies */
-	if (from_cache)
-	{
-		for (int i = 0; i < nkept; i++)
-		{
-			if ((i & 1023) == 1023 && !TS_CHECK_INTERRUPTS(err))
-				return false;
-			kept[i] = scan_entry_copy(&plan->arena, kept[i]);
-			if (kept[i] == NULL)
-				return ts_error(err, TS_ERR_NOMEM, "out of memory copying cached manifest entries");
-		}
-	}
-	{
-		const ts_manifest_entry **copy = ts_arena_dup(&plan->arena, kept,
-													  sizeof(*kept) * (size_t) (nkept ? nkept : 1));
-
-		if (copy == NULL)
-			return ts_error(err, TS_ERR_NOMEM, "out of memory");
-		scan_count_groups(copy, nkept, &plan->metrics.partitions_kept, &plan->metrics.buckets_kept);
-	}
 
 	/* delta splits carry no deletion vectors (IncrementalDeltaStartingScanner) */
 	if (!plan->incremental && !scan_dv_load(plan, &st, &dvs, err))
 		return false;
 	if (!scan_build_splits(plan, &st, kept, nkept, dvs, err))
 		return false;
+	count_kept_groups(plan);
 	apply_limit(plan, ctx);
 	plan->metrics.planning_ms += now_ms() - start;
 	return true;
@@ -343,12 +312,24 @@ ts_scan_plan(const ts_scan_context *ctx, ts_err *err)
 }
 
 void
+ts_plan_release(ts_plan *plan)
+{
+	if (plan == NULL || plan->cache_pin == NULL)
+		return;
+	scan_cache_unpin(plan->cache_pin);
+	plan->cache_pin = NULL;
+}
+
+void
 ts_plan_free(ts_plan *plan)
 {
 	int			i;
 
 	if (plan == NULL)
 		return;
+	if (plan->on_free)
+		plan->on_free(plan->on_free_arg);
+	ts_plan_release(plan);
 	for (i = 0; i < plan->nschemas; i++)
 		ts_schema_free(plan->schemas[i]);
 	ts_free(plan->schemas);

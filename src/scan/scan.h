@@ -64,7 +64,8 @@ typedef struct ts_scan_file
 typedef struct ts_split
 {
 	ts_bytes	partition;		/* serialized BinaryRow */
-	ts_value   *partition_values;	/* decoded, one per partition key */
+	ts_value   *partition_values;	/* decoded, one per partition key (shared
+									 * by the splits of a partition) */
 	int32_t		bucket;
 	int32_t		total_buckets;
 	int			nfiles;
@@ -130,6 +131,15 @@ typedef struct ts_plan
 	 * groups / stripes of append-table files by their statistics.
 	 */
 	const struct ts_predicate *predicate;
+	/*
+	 * Private: the cached live entries this plan points into (cache.c),
+	 * released by ts_plan_release.  on_free, when set, is called by
+	 * ts_plan_free before anything is freed (a caller that registered its
+	 * own cleanup for the plan forgets it there).
+	 */
+	void	   *cache_pin;
+	void		(*on_free) (void *arg);
+	void	   *on_free_arg;
 } ts_plan;
 
 ts_plan    *ts_scan_plan(const ts_scan_context *ctx, ts_err *err);
@@ -145,6 +155,13 @@ ts_plan    *ts_scan_plan(const ts_scan_context *ctx, ts_err *err);
 ts_plan    *ts_scan_prepare(const ts_scan_context *ctx, ts_err *err);
 bool		ts_scan_execute(ts_plan *plan, const ts_scan_context *ctx, ts_err *err);
 void		ts_plan_free(ts_plan *plan);
+/*
+ * Let go of what a plan holds outside its own memory (its pin on cached
+ * manifest entries), e.g. when its memory is about to be freed wholesale
+ * instead of by ts_plan_free.  The plan's entries must not be used after.
+ * Idempotent; ts_plan_free calls it.
+ */
+void		ts_plan_release(ts_plan *plan);
 
 /* Merged option value, NULL if absent. */
 const char *ts_plan_option(const ts_plan *plan, const char *key);
@@ -171,8 +188,9 @@ const ts_schema *ts_plan_schema(ts_plan *plan, int64_t schema_id, ts_err *err);
  * buckets, the current bucket count and the current schema id; files of
  * other bucket counts or schema ids stay candidates and are pruned after
  * lookup.  The snapshot is always resolved from disk first, so a new
- * commit is never answered from an older snapshot's entries.  A plan never
- * keeps pointers into the cache (kept entries are copied into its arena).
+ * commit is never answered from an older snapshot's entries.  A plan that
+ * hit the cache points into it and pins the entries until ts_plan_release
+ * (or ts_plan_free): eviction and clearing never free pinned entries.
  * Disabled until a bound > 0 is set; ctx->no_cache bypasses it per scan.
  */
 typedef struct ts_scan_cache_stats

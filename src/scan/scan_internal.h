@@ -45,8 +45,9 @@ typedef struct scan_state
 	size_t		dir_prefix_len;
 	bool		dir_bucket_valid;	/* dir (and dir_bucket) valid */
 	int32_t		dir_bucket;
-	char	   *dir;			/* <prefix>/bucket-<b> */
+	char	   *dir;			/* <prefix>/bucket-<b> (a reused buffer) */
 	size_t		dir_len;
+	size_t		dir_cap;
 } scan_state;
 
 /* One live data file with its pruning state. */
@@ -72,10 +73,26 @@ bool		scan_read_manifest_list(ts_plan *plan, const char *list_name, int64_t snap
 bool		scan_entry_same_file(const ts_manifest_entry *a, const ts_manifest_entry *b);
 uint32_t	scan_hash_bytes(uint32_t h, const void *p, size_t n);
 
-/* ---- plan.c ---- */
-/* Count distinct partitions and (partition, bucket) groups; sorts 'files'. */
-void		scan_count_groups(const ts_manifest_entry **files, int n,
-							  int64_t *partitions, int64_t *buckets);
+/* ---- groups.c ---- */
+/* The distinct partitions and (partition, bucket) groups of a file list. */
+typedef struct scan_groups
+{
+	int			nfiles;
+	int			npartitions;
+	int			ngroups;
+	int		   *group_of;		/* per file: its group, numbered by first appearance */
+	int		   *group_partition;	/* per group: its partition, likewise numbered */
+	int		   *group_first;	/* per group: its first file */
+} scan_groups;
+
+bool		scan_groups_build(const ts_manifest_entry *const *files, int n,
+							  scan_groups *g, ts_err *err);
+/* Reorder 'files' (the list g was built from) into split order. */
+bool		scan_groups_order(const scan_groups *g, const ts_manifest_entry **files, ts_err *err);
+void		scan_groups_free(scan_groups *g);
+/* Count distinct partitions and (partition, bucket) groups. */
+bool		scan_count_groups(const ts_manifest_entry *const *files, int n,
+							  int64_t *partitions, int64_t *buckets, ts_err *err);
 
 /* ---- partition_filter.c ---- */
 bool		scan_partition_setup(ts_plan *plan, scan_state *st, ts_err *err);
@@ -123,8 +140,8 @@ bool		scan_bucket_current_set(ts_plan *plan, scan_state *st, int32_t total,
 /* ---- cache.c ---- */
 /*
  * scan_read_live_files through the cache.  *from_cache: the entries point
- * into the cache and are valid only until the next cache insert; the
- * caller copies what it keeps (scan_entry_copy).
+ * into the cache, pinned by the plan (plan->cache_pin) until
+ * ts_plan_release; so does *live itself: read it, never write it.
  */
 typedef struct scan_cache_excluded
 {
@@ -134,6 +151,10 @@ typedef struct scan_cache_excluded
 
 typedef struct scan_cache_hit
 {
+	/* partitions and buckets of the live entries handed out (or just read) */
+	bool		counted;
+	int64_t		partitions_live;
+	int64_t		buckets_live;
 	bool		has_totals;		/* a candidate set: the fields below are set */
 	int64_t		partitions_total;	/* of the whole live set */
 	int64_t		buckets_total;
@@ -147,8 +168,8 @@ bool		scan_read_live_files_cached(ts_plan *plan, scan_state *st,
 /* Metrics of the non-candidates of a hit (pruned by partition or bucket). */
 bool		scan_cache_count_excluded(ts_plan *plan, scan_state *st,
 									  const scan_cache_hit *hit, ts_err *err);
-/* Deep copy of a manifest entry into an arena; NULL on OOM. */
-ts_manifest_entry *scan_entry_copy(ts_arena *a, const ts_manifest_entry *e);
+/* Let go of a pin taken by a hit (NULL: nothing). */
+void		scan_cache_unpin(void *pin);
 
 /* ---- incremental.c ---- */
 /* incremental-between(-timestamp): choose start and end snapshot; *handled if set. */

@@ -27,83 +27,23 @@ cmp_partition(ts_bytes a, ts_bytes b)
 	return a.len < b.len ? -1 : a.len > b.len ? 1 : 0;
 }
 
-/* A live file with its position in manifest order and its group's first positions. */
-typedef struct ordered_file
-{
-	const ts_manifest_entry *e;
-	int			idx;			/* position among the surviving entries */
-	int			partition_first;	/* first idx of its partition */
-	int			group_first;	/* first idx of its (partition, bucket) */
-} ordered_file;
-
-static int
-cmp_by_group(const void *pa, const void *pb)
-{
-	const ordered_file *a = pa,
-			   *b = pb;
-	int			c = cmp_partition(a->e->partition, b->e->partition);
-
-	if (c)
-		return c;
-	if (a->e->bucket != b->e->bucket)
-		return a->e->bucket < b->e->bucket ? -1 : 1;
-	return a->idx < b->idx ? -1 : a->idx > b->idx;
-}
-
-static int
-cmp_by_appearance(const void *pa, const void *pb)
-{
-	const ordered_file *a = pa,
-			   *b = pb;
-
-	if (a->partition_first != b->partition_first)
-		return a->partition_first < b->partition_first ? -1 : 1;
-	if (a->group_first != b->group_first)
-		return a->group_first < b->group_first ? -1 : 1;
-	return a->idx < b->idx ? -1 : a->idx > b->idx;
-}
-
 /*
  * Order files as Java's SnapshotReaderImpl groups them (LinkedHashMaps):
  * partitions in order of first appearance, buckets likewise within a
- * partition, files in manifest order.
+ * partition, files in manifest order (groups.c).
  */
 static bool
 order_files(ts_plan *plan, const ts_manifest_entry **files, int nfiles, ts_err *err)
 {
-	ordered_file *of = ts_malloc(sizeof(ordered_file) * (size_t) nfiles);
-	int			i,
-				j;
+	scan_groups g;
+	bool		ok;
 
-	if (of == NULL)
-		return ts_error(err, TS_ERR_NOMEM, "out of memory building splits");
-	for (i = 0; i < nfiles; i++)
-	{
-		of[i].e = files[i];
-		of[i].idx = i;
-	}
-	qsort(of, (size_t) nfiles, sizeof(*of), cmp_by_group);
-	for (i = 0; i < nfiles; i = j)
-	{
-		int			pfirst = of[i].idx;
-
-		/* one partition: of[i..j) ; entries sorted by bucket, then idx */
-		for (j = i; j < nfiles && cmp_partition(of[j].e->partition, of[i].e->partition) == 0; j++)
-			if (of[j].idx < pfirst)
-				pfirst = of[j].idx;
-		for (int k = i; k < j; k++)
-		{
-			of[k].partition_first = pfirst;
-			of[k].group_first = (k > i && of[k].e->bucket == of[k - 1].e->bucket) ?
-				of[k - 1].group_first : of[k].idx;
-		}
-	}
-	qsort(of, (size_t) nfiles, sizeof(*of), cmp_by_appearance);
-	for (i = 0; i < nfiles; i++)
-		files[i] = of[i].e;
-	ts_free(of);
 	(void) plan;
-	return true;
+	if (!scan_groups_build(files, nfiles, &g, err))
+		return false;
+	ok = scan_groups_order(&g, files, err);
+	scan_groups_free(&g);
+	return ok;
 }
 
 static bool
@@ -167,7 +107,11 @@ scan_build_splits(ts_plan *plan, scan_state *st,
 		split->partition = files[i]->partition;
 		split->bucket = files[i]->bucket;
 		split->total_buckets = files[i]->total_buckets;
-		if (!scan_partition_decode(plan, st, split->partition, &split->partition_values, err))
+		/* the splits of a partition are next to each other: decode it once */
+		if (plan->nsplits > 0 && cmp_partition(split[-1].partition, split->partition) == 0 &&
+			(split[-1].partition.data == NULL) == (split->partition.data == NULL))
+			split->partition_values = split[-1].partition_values;
+		else if (!scan_partition_decode(plan, st, split->partition, &split->partition_values, err))
 			return false;
 		split->nfiles = j - i;
 		split->files = ts_arena_alloc(&plan->arena, sizeof(ts_scan_file) * (size_t) split->nfiles);

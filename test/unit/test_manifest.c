@@ -362,6 +362,35 @@ check_manifest(const char *case_file)
 		assert_true(jnull(e, "write_cols"));
 		assert_int_equal(f->nwrite_cols, -1);
 	}
+	/* told how many entries to expect (fewer, exact, more): the same entries */
+	for (int hint = n > 1 ? n - 1 : 1; hint <= n + 3; hint += 2)
+	{
+		ts_manifest_entry *m2;
+		int			n2;
+
+		if (!ts_manifest_read_expect(testdata_path(o), hint, &arena, &m2, &n2, &err))
+			fail_msg("%s (expecting %d): %s", case_file, hint, err.msg);
+		assert_int_equal(n2, n);
+		for (i = 0; i < n; i++)
+		{
+			const ts_data_file_meta *a = &m[i].file,
+					   *b = &m2[i].file;
+
+			assert_int_equal(m2[i].kind, m[i].kind);
+			assert_int_equal(m2[i].bucket, m[i].bucket);
+			assert_int_equal(m2[i].partition.len, m[i].partition.len);
+			assert_memory_equal(m2[i].partition.data, m[i].partition.data, m[i].partition.len);
+			assert_string_equal(b->file_name, a->file_name);
+			assert_int_equal(b->file_size, a->file_size);
+			assert_int_equal(b->row_count, a->row_count);
+			assert_int_equal(b->value_stats.min_values.len, a->value_stats.min_values.len);
+			assert_memory_equal(b->value_stats.min_values.data, a->value_stats.min_values.data,
+								a->value_stats.min_values.len);
+			assert_int_equal(b->value_stats.nnull_counts, a->value_stats.nnull_counts);
+			assert_int_equal(b->max_sequence_number, a->max_sequence_number);
+			assert_int_equal(b->creation_time_millis, a->creation_time_millis);
+		}
+	}
 	ts_arena_free(&arena);
 	cJSON_Delete(o);
 }

@@ -134,10 +134,21 @@ decompress_snappy(const uint8_t *in, size_t len, ts_buf *out, ts_err *err)
 	return true;
 }
 
+/*
+ * One decompression context for the whole process, created at first use
+ * and never freed: creating one costs more than decompressing a small
+ * block (a table of many small files paid it per file).  Every call
+ * resets its session and decompresses a whole frame, so calls never
+ * overlap (single-threaded library; a failed call leaves nothing behind
+ * that the next reset does not clear).  Allocated with malloc by zstd,
+ * outside any memory context, on purpose: it outlives every query.
+ */
+static ZSTD_DCtx *shared_dctx = NULL;
+
 static bool
 decompress_zstd(const uint8_t *in, size_t len, ts_buf *out, void **ctxp, ts_err *err)
 {
-	ZSTD_DCtx  *dctx = ctxp ? (ZSTD_DCtx *) *ctxp : NULL;
+	ZSTD_DCtx  *dctx = ctxp ? (ZSTD_DCtx *) *ctxp : shared_dctx;
 	ZSTD_inBuffer ib = {in, len, 0};
 	size_t		ret = 1;
 	size_t		cap = len * 4 + 4096;
@@ -150,6 +161,8 @@ decompress_zstd(const uint8_t *in, size_t len, ts_buf *out, void **ctxp, ts_err 
 			return ts_error(err, TS_ERR_NOMEM, "cannot create zstd context");
 		if (ctxp)
 			*ctxp = dctx;
+		else
+			shared_dctx = dctx;
 	}
 	else
 		ZSTD_DCtx_reset(dctx, ZSTD_reset_session_only);
@@ -185,8 +198,6 @@ decompress_zstd(const uint8_t *in, size_t len, ts_buf *out, void **ctxp, ts_err 
 			break;
 		}
 	}
-	if (ctxp == NULL)
-		ZSTD_freeDCtx(dctx);
 	return ok;
 }
 
@@ -456,7 +467,7 @@ ts_avro_container_next_block(ts_avro_container *c, ts_err *err)
 	}
 	else
 	{
-		if (!ts_avro_decompress(c->codec, payload, (size_t) size, &c->data, &c->zstd, err))
+		if (!ts_avro_decompress(c->codec, payload, (size_t) size, &c->data, NULL, err))
 			goto corrupt;
 		c->block = c->data.data;
 		c->block_len = c->data.len;
@@ -480,7 +491,5 @@ ts_avro_container_close(ts_avro_container *c)
 	ts_avro_schema_free(c->schema);
 	ts_buf_free(&c->raw);
 	ts_buf_free(&c->data);
-	if (c->zstd)
-		ZSTD_freeDCtx((ZSTD_DCtx *) c->zstd);
 	ts_free(c);
 }

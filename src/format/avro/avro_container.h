@@ -44,7 +44,6 @@ typedef struct ts_avro_container
 	/* private */
 	ts_buf		raw;
 	ts_buf		data;
-	void	   *zstd;			/* ZSTD_DCtx */
 } ts_avro_container;
 
 /* Name of a codec as avro.codec spells it. */
@@ -69,8 +68,8 @@ void		ts_avro_container_close(ts_avro_container *c);
 
 /*
  * Decompress one block payload with a codec into out (reset first).
- * Exposed for tests.  'zstd_ctx' may point to a cached ZSTD_DCtx* (or
- * NULL).
+ * Exposed for tests.  'zstd_ctx' may point to a caller-owned ZSTD_DCtx*
+ * (created at first use if NULL); zstd_ctx NULL = the process-wide one.
  */
 bool		ts_avro_decompress(ts_avro_codec codec, const uint8_t *in, size_t len,
 							   ts_buf *out, void **zstd_ctx, ts_err *err);

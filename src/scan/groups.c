@@ -1,0 +1,187 @@
+/*
+ * groups.c - the partitions and (partition, bucket) groups of a file list.
+ *
+ * Owns: numbering the distinct partitions (by their BinaryRow bytes) and
+ * (partition, bucket) groups of a list of manifest entries in order of
+ * first appearance, in one pass with two hash tables instead of sorting:
+ * the counts EXPLAIN shows and the order of splits (Java's
+ * LinkedHashMaps: partitions by first appearance, buckets likewise within
+ * a partition, files in list order) both follow from it.  Two partitions
+ * are the same when their bytes are (a null partition and an empty one
+ * alike, as the byte comparisons elsewhere in src/scan treat them).
+ * Scratch memory comes from ts_malloc and is freed by scan_groups_free.
+ */
+#include <string.h>
+
+#include "scan/scan_internal.h"
+
+static uint32_t
+partition_hash(ts_bytes p)
+{
+	return scan_hash_bytes(2166136261u, p.data ? p.data : (const uint8_t *) "", p.len);
+}
+
+static bool
+partition_equal(ts_bytes a, ts_bytes b)
+{
+	return a.len == b.len && (a.len == 0 || memcmp(a.data, b.data, a.len) == 0);
+}
+
+static uint32_t
+mix(uint32_t h, int32_t bucket)
+{
+	h ^= (uint32_t) bucket * 0x9e3779b1u;
+	h ^= h >> 15;
+	h *= 0x85ebca6bu;
+	h ^= h >> 13;
+	return h;
+}
+
+void
+scan_groups_free(scan_groups *g)
+{
+	ts_free(g->group_of);
+	ts_free(g->group_partition);
+	ts_free(g->group_first);
+	memset(g, 0, sizeof(*g));
+}
+
+bool
+scan_groups_build(const ts_manifest_entry *const *files, int n, scan_groups *g, ts_err *err)
+{
+	uint32_t	cap = 16;
+	int		   *pslot = NULL;	/* partition table: first file of the partition + 1 */
+	int		   *gslot = NULL;	/* group table: group id + 1 */
+	int		   *pid_of_first = NULL;	/* partition id of a partition's first file */
+	uint32_t   *phash = NULL;
+	bool		ok = false;
+
+	memset(g, 0, sizeof(*g));
+	if (n <= 0)
+		return true;
+	while (cap < (uint32_t) n * 2)
+		cap <<= 1;
+	g->group_of = ts_malloc(sizeof(int) * (size_t) n);
+	g->group_partition = ts_malloc(sizeof(int) * (size_t) n);
+	g->group_first = ts_malloc(sizeof(int) * (size_t) n);
+	pslot = ts_calloc(cap, sizeof(int));
+	gslot = ts_calloc(cap, sizeof(int));
+	pid_of_first = ts_malloc(sizeof(int) * (size_t) n);
+	phash = ts_malloc(sizeof(uint32_t) * (size_t) n);
+	if (!g->group_of || !g->group_partition || !g->group_first || !pslot || !gslot ||
+		!pid_of_first || !phash)
+	{
+		ts_error(err, TS_ERR_NOMEM, "out of memory grouping %d files", n);
+		goto done;
+	}
+	for (int i = 0; i < n; i++)
+	{
+		const ts_manifest_entry *e = files[i];
+		uint32_t	h = partition_hash(e->partition);
+		uint32_t	k = h & (cap - 1);
+		int			pid,
+					first;
+
+		if ((i & 4095) == 4095 && !TS_CHECK_INTERRUPTS(err))
+			goto done;
+		/* the partition: its id and its first file */
+		while (pslot[k] != 0 &&
+			   !(phash[pslot[k] - 1] == h &&
+				 partition_equal(files[pslot[k] - 1]->partition, e->partition)))
+			k = (k + 1) & (cap - 1);
+		phash[i] = h;
+		if (pslot[k] == 0)
+		{
+			pslot[k] = i + 1;
+			pid_of_first[i] = g->npartitions++;
+		}
+		first = pslot[k] - 1;
+		pid = pid_of_first[first];
+		/* the group (partition id, bucket) */
+		k = mix((uint32_t) pid, e->bucket) & (cap - 1);
+		while (gslot[k] != 0 &&
+			   !(g->group_partition[gslot[k] - 1] == pid &&
+				 files[g->group_first[gslot[k] - 1]]->bucket == e->bucket))
+			k = (k + 1) & (cap - 1);
+		if (gslot[k] == 0)
+		{
+			g->group_partition[g->ngroups] = pid;
+			g->group_first[g->ngroups] = i;
+			gslot[k] = ++g->ngroups;
+		}
+		g->group_of[i] = gslot[k] - 1;
+	}
+	g->nfiles = n;
+	ok = true;
+
+done:
+	ts_free(pslot);
+	ts_free(gslot);
+	ts_free(pid_of_first);
+	ts_free(phash);
+	if (!ok)
+		scan_groups_free(g);
+	return ok;
+}
+
+bool
+scan_count_groups(const ts_manifest_entry *const *files, int n, int64_t *partitions,
+				  int64_t *buckets, ts_err *err)
+{
+	scan_groups g;
+
+	*partitions = 0;
+	*buckets = 0;
+	if (!scan_groups_build(files, n, &g, err))
+		return false;
+	*partitions = g.npartitions;
+	*buckets = g.ngroups;
+	scan_groups_free(&g);
+	return true;
+}
+
+/*
+ * files in split order: groups by (partition's first appearance, group's
+ * first appearance), files of a group in list order.  Two stable counting
+ * sorts: groups are numbered in order of first appearance, so ordering
+ * them stably by partition id keeps that order within a partition.
+ */
+bool
+scan_groups_order(const scan_groups *g, const ts_manifest_entry **files, ts_err *err)
+{
+	int			n = g->nfiles;
+	int		   *pstart = ts_calloc((size_t) g->npartitions + 1, sizeof(int));
+	int		   *gpos = ts_malloc(sizeof(int) * (size_t) (g->ngroups ? g->ngroups : 1));
+	int		   *gstart = ts_calloc((size_t) g->ngroups + 1, sizeof(int));
+	const ts_manifest_entry **out = ts_malloc(sizeof(*out) * (size_t) (n ? n : 1));
+	bool		ok = false;
+
+	if (!pstart || !gpos || !gstart || !out)
+	{
+		ts_error(err, TS_ERR_NOMEM, "out of memory ordering %d files", n);
+		goto done;
+	}
+	/* position of each group: stable by partition id */
+	for (int q = 0; q < g->ngroups; q++)
+		pstart[g->group_partition[q] + 1]++;
+	for (int p = 0; p < g->npartitions; p++)
+		pstart[p + 1] += pstart[p];
+	for (int q = 0; q < g->ngroups; q++)
+		gpos[q] = pstart[g->group_partition[q]]++;
+	/* first slot of each group position: stable by group position */
+	for (int i = 0; i < n; i++)
+		gstart[gpos[g->group_of[i]] + 1]++;
+	for (int q = 0; q < g->ngroups; q++)
+		gstart[q + 1] += gstart[q];
+	for (int i = 0; i < n; i++)
+		out[gstart[gpos[g->group_of[i]]]++] = files[i];
+	memcpy(files, out, sizeof(*out) * (size_t) n);
+	ok = true;
+
+done:
+	ts_free(pstart);
+	ts_free(gpos);
+	ts_free(gstart);
+	ts_free(out);
+	return ok;
+}
