@@ -155,7 +155,10 @@ tablescan_map_columns(Relation rel, const ts_schema *schema)
 			continue;
 		name = column_paimon_name(rel, i + 1);
 		map[i] = ts_schema_field_index(schema, name);
-		if (map[i] < 0)
+		/* a system column (_ROW_ID, ...): a negative pseudo field, never -1 */
+		if (map[i] < 0 && ts_system_column(name))
+			map[i] = ts_system_column(name);
+		else if (map[i] < 0)
 			ereport(ERROR,
 					(errcode(ERRCODE_FDW_COLUMN_NAME_NOT_FOUND),
 					 errmsg("column \"%s\" of foreign table \"%s\" does not exist in the Paimon table",
@@ -163,6 +166,12 @@ tablescan_map_columns(Relation rel, const ts_schema *schema)
 					 errhint("Paimon field names are case-sensitive; use option column_name to map a column to a field.")));
 	}
 	return map;
+}
+
+const ts_type *
+tablescan_column_type(const ts_plan *plan, int field)
+{
+	return field >= 0 ? plan->schema->fields[field].type : ts_system_column_type(field);
 }
 
 /* ---- planning ---------------------------------------------------------- */
@@ -572,7 +581,7 @@ start_scan(ForeignScanState *node, TsScanState *st)
 			continue;
 		st->att_field[i] = st->ncolumns;
 		st->columns[st->ncolumns] = field_of_att[i];
-		st->col_types[st->ncolumns] = st->plan->schema->fields[field_of_att[i]].type;
+		st->col_types[st->ncolumns] = tablescan_column_type(st->plan, field_of_att[i]);
 		st->ncolumns++;
 	}
 	MemoryContextSwitchTo(old);

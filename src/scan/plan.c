@@ -52,6 +52,7 @@ setup_state(ts_plan *plan, const ts_scan_context *ctx, scan_state *st, ts_err *e
 	st->ctx = ctx;
 	if (!parse_bucket_option(plan, &st->table_bucket, err))
 		return false;
+	st->data_evolution = scan_option_bool(plan, "data-evolution.enabled", false);
 	if (plan->kind == TS_TABLE_PRIMARY_KEY)
 	{
 		st->dv_enabled = scan_option_bool(plan, "deletion-vectors.enabled", false);
@@ -186,12 +187,13 @@ prune_files(ts_plan *plan, scan_state *st, const ts_manifest_entry **live, int n
  * their rows (files without deletion vectors) reach the limit.
  */
 static void
-apply_limit(ts_plan *plan, const ts_scan_context *ctx)
+apply_limit(ts_plan *plan, const scan_state *st, const ts_scan_context *ctx)
 {
 	int64_t		rows = 0;
 	int			i;
 
-	if (ctx->limit < 0 || ctx->predicate != NULL || plan->kind != TS_TABLE_APPEND)
+	if (ctx->limit < 0 || ctx->predicate != NULL || plan->kind != TS_TABLE_APPEND ||
+		st->data_evolution)
 		return;
 	for (i = 0; i < plan->nsplits; i++)
 	{
@@ -322,7 +324,7 @@ ts_scan_execute(ts_plan *plan, const ts_scan_context *ctx, ts_err *err)
 		return false;
 	if (!scan_build_splits(plan, &st, kept, nkept, dvs, err))
 		return false;
-	apply_limit(plan, ctx);
+	apply_limit(plan, &st, ctx);
 	plan->metrics.planning_ms += now_ms() - start;
 	return true;
 }
