@@ -462,6 +462,15 @@ explain_properties(TsPlanState *ps)
 		l = lappend(l, makeString(psprintf("%d (raw %d, merge %d, with deletion vectors %d)",
 										   plan->nsplits, raw, plan->nsplits - raw, dv)));
 	}
+	if (plan->fallback_branch)
+	{
+		/* scan.fallback-branch: which branch contributes which partitions */
+		l = lappend(l, makeString("Fallback Branch"));
+		l = lappend(l, makeString(psprintf("%s (partitions read: " INT64_FORMAT " from this branch, "
+										   INT64_FORMAT " from %s)",
+										   plan->fallback_branch, plan->main_partitions,
+										   plan->fallback_partitions, plan->fallback_branch)));
+	}
 	l = lappend(l, makeString("Data Files"));
 	l = lappend(l, makeString(psprintf(INT64_FORMAT " of " INT64_FORMAT,
 									   files, Max(plan->metrics.files_total, files))));

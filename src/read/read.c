@@ -6,8 +6,9 @@
  * one after the other (deletion vectors applied, retract rows dropped for
  * key-value files); other primary-key splits go through merge-on-read
  * (merge.c); splits of row-tracking / data-evolution append tables, and
- * reads of the system columns, go through data_evolution.c.  Refuses table
- * features it cannot read correctly.
+ * reads of the system columns, go through data_evolution.c.  Splits of a
+ * fallback branch (scan.fallback-branch) are read with that branch's plan.
+ * Refuses table features it cannot read correctly.
  */
 #include <string.h>
 
@@ -40,6 +41,16 @@ ts_split_reader_open(ts_plan *plan, const ts_split *split, const int *columns, i
 	{
 		ts_error(err, TS_ERR_INVALID, "invalid arguments to ts_split_reader_open");
 		return NULL;
+	}
+	if (split->fallback)
+	{
+		/* scan.fallback-branch: read with that branch's plan (same row type) */
+		if (plan->fallback == NULL || plan->fallback->schema->nfields != plan->schema->nfields)
+		{
+			ts_error(err, TS_ERR_INVALID, "fallback split without the fallback branch's plan");
+			return NULL;
+		}
+		plan = plan->fallback;
 	}
 	for (int i = 0; i < ncolumns; i++)
 	{

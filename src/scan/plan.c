@@ -193,7 +193,7 @@ apply_limit(ts_plan *plan, const scan_state *st, const ts_scan_context *ctx)
 	int			i;
 
 	if (ctx->limit < 0 || ctx->predicate != NULL || plan->kind != TS_TABLE_APPEND ||
-		st->data_evolution)
+		st->data_evolution || plan->fallback_branch)
 		return;
 	for (i = 0; i < plan->nsplits; i++)
 	{
@@ -276,6 +276,8 @@ ts_scan_execute(ts_plan *plan, const ts_scan_context *ctx, ts_err *err)
 	{
 		if (plan->bucket_pruning == NULL || strncmp(plan->bucket_pruning, "explicit", 8) != 0)
 			plan->bucket_pruning = scan_arena_strdup(&plan->arena, "none: table has no snapshot");
+		if (plan->fallback_branch && !scan_fallback_execute(plan, ctx, err))
+			return false;
 		plan->metrics.planning_ms += now_ms() - start;
 		return true;
 	}
@@ -325,6 +327,8 @@ ts_scan_execute(ts_plan *plan, const ts_scan_context *ctx, ts_err *err)
 	if (!scan_build_splits(plan, &st, kept, nkept, dvs, err))
 		return false;
 	apply_limit(plan, &st, ctx);
+	if (plan->fallback_branch && !scan_fallback_execute(plan, ctx, err))
+		return false;
 	plan->metrics.planning_ms += now_ms() - start;
 	return true;
 }
@@ -351,6 +355,7 @@ ts_plan_free(ts_plan *plan)
 
 	if (plan == NULL)
 		return;
+	ts_plan_free(plan->fallback);
 	for (i = 0; i < plan->nschemas; i++)
 		ts_schema_free(plan->schemas[i]);
 	ts_free(plan->schemas);

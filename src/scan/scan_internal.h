@@ -62,6 +62,10 @@ typedef struct scan_live_file
 	ts_value   *partition_values;	/* decoded lazily (NULL until then) */
 } scan_live_file;
 
+/* ---- fallback_branch.c ---- */
+/* Add the fallback branch's splits of partitions the main branch lacks. */
+bool		scan_fallback_execute(ts_plan *plan, const ts_scan_context *ctx, ts_err *err);
+
 /* ---- table.c ---- */
 bool		scan_resolve_table(ts_plan *plan, const ts_scan_context *ctx, ts_err *err);
 bool		scan_choose_snapshot(ts_plan *plan, ts_err *err);

@@ -1148,8 +1148,6 @@ def build_script(cp, schema, mock):
         lines.append(_step("setup%d" % i, s))
     files_fn = ("%s.tablescan_files" % schema) if mock else "tablescan_files"
     for i, q in enumerate(cp.queries):
-        if mock and q.mock_skip and not q.skip:
-            q.skip = q.mock_skip
         if q.skip:
             continue
         if q.kind == "plan":
@@ -1269,6 +1267,8 @@ def run_case(args, idx, cp):
         return [Result(cp.name, "SKIP", cp.skip)], False
     results = {}
     for q in cp.queries:
+        if args.mock and q.mock_skip and not q.skip:
+            q.skip = q.mock_skip
         if q.skip:
             results[id(q)] = Result(q.name, "SKIP", q.skip)
     runnable = [q for q in cp.queries if not q.skip]
@@ -1362,7 +1362,25 @@ def load_cases(shared):
             d = json.load(fh, parse_float=decimal.Decimal)
         if isinstance(d, dict) and "case" in d:
             cases.append(d)
+    share_equivalent_scans(cases)
     return cases
+
+
+def share_equivalent_scans(cases):
+    """A case reading the same serialized splits of the same table as a
+    case that has an "equivalent_table_scan" gets that scan too (the same
+    splits are the same scan, e.g. a projection of the fallback batch)."""
+    known = {}
+    for c in cases:
+        sp = c.get("serialized_splits")
+        if c.get("equivalent_table_scan") and sp:
+            known.setdefault((c.get("table"), tuple(sp)), c["equivalent_table_scan"])
+    for c in cases:
+        sp = c.get("serialized_splits")
+        if sp and not c.get("equivalent_table_scan") and c.get("scope") in SPLIT_SCOPES:
+            ets = known.get((c.get("table"), tuple(sp)))
+            if ets:
+                c["equivalent_table_scan"] = dict(ets)
 
 
 def matches(pattern, name):
@@ -1518,6 +1536,18 @@ def self_test():
           'SELECT json_build_array("f0", "_SEQUENCE_NUMBER") FROM t WHERE '
           '(("_ROW_ID" BETWEEN 0 AND 0) OR ("_ROW_ID" BETWEEN 3 AND 4)) AND ("f0" = (1))')
     check("row range mock", scp.queries[1].mock_skip is not None, True)
+
+    # hand-built splits shared with a case that has an equivalent table scan
+    split_cases = [{"case": "a", "table": "t", "scope": "serialized_splits",
+                    "serialized_splits": ["s-0", "s-1"],
+                    "equivalent_table_scan": {"fallback_branch": "rt"}},
+                   {"case": "b", "table": "t", "scope": "serialized_splits",
+                    "serialized_splits": ["s-0", "s-1"]},
+                   {"case": "c", "table": "t", "scope": "serialized_splits",
+                    "serialized_splits": ["s-0"]}]
+    share_equivalent_scans(split_cases)
+    check("shared ets", [c.get("equivalent_table_scan") for c in split_cases[1:]],
+          [{"fallback_branch": "rt"}, None])
     vk = dict(sys_case, columns=[{"name": "_VALUE_KIND", "type": "TINYINT"}], subcases=None,
               rows=[[0]])
     check("other sys col", build_case(vk, "/shared").skip,
