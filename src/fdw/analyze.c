@@ -45,7 +45,7 @@ acquire_sample_rows(Relation rel, int elevel, HeapTuple *rows, int targrows,
 	for (int i = 0; i < desc->natts; i++)
 	{
 		pos_of_att[i] = -1;
-		if (att_field[i] >= 0)
+		if (att_field[i] != -1)	/* -1: dropped; other negatives: system columns */
 		{
 			pos_of_att[i] = ncolumns;
 			columns[ncolumns++] = att_field[i];
@@ -100,7 +100,7 @@ acquire_sample_rows(Relation rel, int elevel, HeapTuple *rows, int targrows,
 						continue;
 					}
 					values[i] = tablescan_value_to_datum(ts_batch_at(&batch, row, pos_of_att[i]),
-														 plan->schema->fields[columns[pos_of_att[i]]].type,
+														 tablescan_column_type(plan, columns[pos_of_att[i]]),
 														 att->atttypid, att->atttypmod,
 														 NameStr(att->attname), &nulls[i]);
 				}

@@ -138,7 +138,10 @@ tablescan_map_columns(Relation rel, const ts_schema *schema)
 			continue;
 		name = column_paimon_name(rel, i + 1);
 		map[i] = ts_schema_field_index(schema, name);
-		if (map[i] < 0)
+		/* a system column (_ROW_ID, ...): a negative pseudo field, never -1 */
+		if (map[i] < 0 && ts_system_column(name))
+			map[i] = ts_system_column(name);
+		else if (map[i] < 0)
 			ereport(ERROR,
 					(errcode(ERRCODE_FDW_COLUMN_NAME_NOT_FOUND),
 					 errmsg("column \"%s\" of foreign table \"%s\" does not exist in the Paimon table",
@@ -146,6 +149,12 @@ tablescan_map_columns(Relation rel, const ts_schema *schema)
 					 errhint("Paimon field names are case-sensitive; use option column_name to map a column to a field.")));
 	}
 	return map;
+}
+
+const ts_type *
+tablescan_column_type(const ts_plan *plan, int field)
+{
+	return field >= 0 ? plan->schema->fields[field].type : ts_system_column_type(field);
 }
 
 /* ---- planning ---------------------------------------------------------- */
@@ -438,6 +447,15 @@ tablescan_explain_properties(TsPlanState *ps)
 		l = lappend(l, makeString(psprintf("%d (raw %d, merge %d, with deletion vectors %d)",
 										   plan->nsplits, raw, plan->nsplits - raw, dv)));
 	}
+	if (plan->fallback_branch)
+	{
+		/* scan.fallback-branch: which branch contributes which partitions */
+		l = lappend(l, makeString("Fallback Branch"));
+		l = lappend(l, makeString(psprintf("%s (partitions read: " INT64_FORMAT " from this branch, "
+										   INT64_FORMAT " from %s)",
+										   plan->fallback_branch, plan->main_partitions,
+										   plan->fallback_partitions, plan->fallback_branch)));
+	}
 	l = lappend(l, makeString("Data Files"));
 	l = lappend(l, makeString(psprintf(INT64_FORMAT " of " INT64_FORMAT,
 									   files, Max(plan->metrics.files_total, files))));
@@ -565,7 +583,7 @@ start_scan(ForeignScanState *node, TsScanState *st)
 			continue;
 		st->att_field[i] = st->ncolumns;
 		st->columns[st->ncolumns] = field_of_att[i];
-		st->col_types[st->ncolumns] = st->plan->schema->fields[field_of_att[i]].type;
+		st->col_types[st->ncolumns] = tablescan_column_type(st->plan, field_of_att[i]);
 		st->ncolumns++;
 	}
 	MemoryContextSwitchTo(old);

@@ -82,8 +82,13 @@ extern char *tablescan_pg_type_name(const ts_type *type);
 
 /* ---- handler.c --------------------------------------------------------- */
 
-/* Map each attribute of the relation to a read-schema field index (-1 = none). */
+/*
+ * Map each attribute of the relation to a read-schema field index, or a
+ * system column (TS_COLUMN_ROW_ID ...: option column_name '_ROW_ID'), -1 = none.
+ */
 extern int *tablescan_map_columns(Relation rel, const ts_schema *schema);
+/* Paimon type of a mapped column: a schema field or a system column. */
+extern const ts_type *tablescan_column_type(const ts_plan *plan, int field);
 
 /* Planner-side state of a foreign table, kept in baserel->fdw_private. */
 typedef struct TsPlanState

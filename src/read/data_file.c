@@ -10,6 +10,9 @@
  * Format-table files (PAIMON-FORMAT.md 8) hold only the non-partition
  * columns: CSV columns are requested by position among them, the other
  * formats by name.  Applies the file's deletion vector by row position.
+ * The row-tracking system columns (TS_COLUMN_ROW_ID, _SEQUENCE_NUMBER)
+ * come from the file when it stores them (compacted files), else from the
+ * manifest entry (_FIRST_ROW_ID + position, max sequence number).
  */
 #include <string.h>
 
@@ -23,7 +26,9 @@ typedef enum col_source
 {
 	COL_NULL,					/* not in the file's schema: NULL */
 	COL_PARTITION,				/* from split->partition_values */
-	COL_FILE					/* from the file (maybe cast) */
+	COL_FILE,					/* from the file (maybe cast) */
+	COL_ROW_ID,					/* stored _ROW_ID, else first row id + pos */
+	COL_SEQUENCE_NUMBER			/* stored _SEQUENCE_NUMBER, else max seq */
 } col_source;
 
 typedef struct col_map
@@ -124,6 +129,7 @@ ts_data_file_open(ts_plan *plan, const ts_split *split, const ts_scan_file *file
 	const ts_schema *rs = plan->schema;
 	const ts_schema *ds;
 	const char *path = file->path;
+	bool		every_row;
 
 	ds = file->entry ? file_schema(plan, file->entry->file.schema_id, err) : rs;
 	if (ds == NULL)
@@ -142,6 +148,8 @@ ts_data_file_open(ts_plan *plan, const ts_split *split, const ts_scan_file *file
 	r->nfields = nfields;
 	r->seq_col = r->kind_col = -1;
 	ts_arena_init(&r->arena, 0);
+	/* positions must be exact: no row-group skipping (see below) */
+	every_row = ts_read_option_bool(plan, "data-evolution.enabled", false);
 	r->map = ts_calloc(nfields ? nfields : 1, sizeof(col_map));
 	r->rcols = ts_calloc(nfields + 2, sizeof(ts_read_column));
 	if (r->map == NULL || r->rcols == NULL)
@@ -156,6 +164,23 @@ ts_data_file_open(ts_plan *plan, const ts_split *split, const ts_scan_file *file
 		int			pi,
 					di;
 
+		if (fields[i] == TS_COLUMN_ROW_ID || fields[i] == TS_COLUMN_SEQUENCE_NUMBER)
+		{
+			bool		row_id = fields[i] == TS_COLUMN_ROW_ID;
+
+			if (file->entry == NULL)
+			{
+				ts_error(err, TS_ERR_INVALID, "system column %s of \"%s\" without manifest entry",
+						 ts_system_column_name(fields[i]), path);
+				goto fail;
+			}
+			r->map[i].source = row_id ? COL_ROW_ID : COL_SEQUENCE_NUMBER;
+			r->map[i].to = ts_system_column_type(fields[i]);
+			r->map[i].src = add_rcol(r, row_id ? TS_ROW_ID_ID : TS_SEQUENCE_NUMBER_ID,
+									 ts_system_column_name(fields[i]), r->map[i].to);
+			every_row |= row_id;
+			continue;
+		}
 		if (fields[i] < 0 || fields[i] >= rs->nfields)
 		{
 			ts_error(err, TS_ERR_INVALID, "column index %d out of range", fields[i]);
@@ -251,9 +276,11 @@ ts_data_file_open(ts_plan *plan, const ts_split *split, const ts_scan_file *file
 		 * Row groups / stripes may be skipped by their statistics only where
 		 * that cannot change an answer: append-table files without a
 		 * deletion vector (positions do not matter), columns read without a
-		 * cast.  The executor rechecks every qual anyway.
+		 * cast.  The executor rechecks every qual anyway.  Not when row
+		 * positions matter otherwise: _ROW_ID, or data evolution (files of
+		 * one row-id range are stitched row by row).
 		 */
-		if (plan->predicate && !key_value && r->dv == NULL &&
+		if (plan->predicate && !key_value && r->dv == NULL && !every_row &&
 			(plan->kind == TS_TABLE_APPEND || plan->kind == TS_TABLE_FORMAT) &&
 			(file->format == TS_FORMAT_PARQUET || file->format == TS_FORMAT_ORC))
 		{
@@ -303,6 +330,27 @@ ts_data_file_open(ts_plan *plan, const ts_split *split, const ts_scan_file *file
 fail:
 	ts_data_file_close(r, NULL);
 	return NULL;
+}
+
+/* _ROW_ID / _SEQUENCE_NUMBER of the row at 'pos': stored, else from the entry. */
+static bool
+row_tracking_value(const ts_data_file_reader *r, const col_map *m, const ts_value *stored,
+				   int64_t pos, ts_value *dst, ts_err *err)
+{
+	const ts_data_file_meta *f = &r->file->entry->file;
+
+	memset(dst, 0, sizeof(*dst));
+	if (!stored->isnull)
+		dst->v.i = stored->v.i;
+	else if (m->source == COL_SEQUENCE_NUMBER)
+		dst->v.i = f->max_sequence_number;
+	else if (f->has_first_row_id)
+		dst->v.i = f->first_row_id + pos;
+	else
+		return ts_error(err, TS_ERR_CORRUPT,
+						"data file \"%s\" stores no _ROW_ID and its manifest entry has no _FIRST_ROW_ID",
+						r->file->path);
+	return true;
 }
 
 static bool
@@ -397,6 +445,12 @@ ts_data_file_next(ts_data_file_reader *r, ts_data_file_batch *out, ts_err *err)
 							else
 								dst[c] = *v;
 						}
+						break;
+					case COL_ROW_ID:
+					case COL_SEQUENCE_NUMBER:
+						if (!row_tracking_value(r, m, ts_batch_at(&in, row, m->src), pos,
+												&dst[c], err))
+							return -1;
 						break;
 				}
 			}

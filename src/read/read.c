@@ -5,7 +5,10 @@
  * format tables, and raw-convertible primary-key splits, read their files
  * one after the other (deletion vectors applied, retract rows dropped for
  * key-value files); other primary-key splits go through merge-on-read
- * (merge.c).  Refuses table features it cannot read correctly.
+ * (merge.c); splits of row-tracking / data-evolution append tables, and
+ * reads of the system columns, go through data_evolution.c.  Splits of a
+ * fallback branch (scan.fallback-branch) are read with that branch's plan.
+ * Refuses table features it cannot read correctly.
  */
 #include <string.h>
 
@@ -19,6 +22,7 @@ struct ts_split_reader
 	int			ncolumns;
 	bool		key_value;		/* primary-key table: files are key-value files */
 	ts_merge_reader *merge;		/* merge-on-read, or NULL */
+	ts_evolution_reader *evolution; /* row tracking / data evolution, or NULL */
 	int			next_file;
 	ts_data_file_reader *cur;
 	ts_reader_metrics metrics;	/* of closed files */
@@ -30,6 +34,7 @@ ts_split_reader_open(ts_plan *plan, const ts_split *split, const int *columns, i
 					 ts_err *err)
 {
 	ts_split_reader *r;
+	bool		evolution = false;
 
 	if (plan == NULL || split == NULL || plan->schema == NULL || ncolumns < 0 ||
 		(ncolumns > 0 && columns == NULL) || split->nfiles < 0)
@@ -37,30 +42,48 @@ ts_split_reader_open(ts_plan *plan, const ts_split *split, const int *columns, i
 		ts_error(err, TS_ERR_INVALID, "invalid arguments to ts_split_reader_open");
 		return NULL;
 	}
+	if (split->fallback)
+	{
+		/* scan.fallback-branch: read with that branch's plan (same row type) */
+		if (plan->fallback == NULL || plan->fallback->schema->nfields != plan->schema->nfields)
+		{
+			ts_error(err, TS_ERR_INVALID, "fallback split without the fallback branch's plan");
+			return NULL;
+		}
+		plan = plan->fallback;
+	}
 	for (int i = 0; i < ncolumns; i++)
-		if (columns[i] < 0 || columns[i] >= plan->schema->nfields)
+	{
+		if (ts_system_column_type(columns[i]))
+		{
+			if (plan->kind != TS_TABLE_APPEND ||
+				!ts_read_option_bool(plan, "row-tracking.enabled", false))
+			{
+				ts_error(err, TS_ERR_UNSUPPORTED,
+						 "system column %s is only supported on append tables with 'row-tracking.enabled'='true'",
+						 ts_system_column_name(columns[i]));
+				return NULL;
+			}
+			evolution = true;
+		}
+		else if (columns[i] < 0 || columns[i] >= plan->schema->nfields)
 		{
 			ts_error(err, TS_ERR_INVALID, "column index %d out of range", columns[i]);
 			return NULL;
 		}
-	if (plan->kind != TS_TABLE_FORMAT && ts_read_option_bool(plan, "data-evolution.enabled", false))
-	{
-		/* files sharing a row-id range must be stitched column-wise */
-		ts_error(err, TS_ERR_UNSUPPORTED,
-				 "tables with 'data-evolution.enabled'='true' (data evolution) are not supported yet");
-		return NULL;
 	}
-	for (int i = 0; i < split->nfiles; i++)
+	if (plan->kind != TS_TABLE_FORMAT)
 	{
-		const ts_manifest_entry *e = split->files[i].entry;
-
-		if (e && e->file.nwrite_cols >= 0)
-		{
-			ts_error(err, TS_ERR_UNSUPPORTED,
-					 "data file \"%s\" holds only some columns (_WRITE_COLS): data evolution is not supported",
-					 split->files[i].path);
-			return NULL;
-		}
+		evolution |= ts_read_option_bool(plan, "data-evolution.enabled", false);
+		for (int i = 0; i < split->nfiles; i++)
+			if (split->files[i].entry && split->files[i].entry->file.nwrite_cols >= 0)
+				evolution = true;
+	}
+	if (evolution && plan->kind != TS_TABLE_APPEND)
+	{
+		ts_error(err, TS_ERR_UNSUPPORTED,
+				 "data evolution (data-evolution.enabled, _WRITE_COLS) on primary-key tables is not supported");
+		return NULL;
 	}
 
 	r = ts_calloc(1, sizeof(*r));
@@ -82,7 +105,17 @@ ts_split_reader_open(ts_plan *plan, const ts_split *split, const int *columns, i
 	if (ncolumns)
 		memcpy(r->columns, columns, sizeof(int) * ncolumns);
 	r->key_value = plan->kind == TS_TABLE_PRIMARY_KEY;
-	if (r->key_value && !split->raw_convertible && split->nfiles > 0)
+	if (evolution)
+	{
+		r->evolution = ts_evolution_reader_open(plan, split, r->columns, ncolumns, err);
+		if (r->evolution == NULL)
+		{
+			ts_error_context(err, "split of bucket %d", split->bucket);
+			ts_split_reader_close(r);
+			return NULL;
+		}
+	}
+	else if (r->key_value && !split->raw_convertible && split->nfiles > 0)
 	{
 		r->merge = ts_merge_reader_open(plan, split, columns, ncolumns, err);
 		if (r->merge == NULL)
@@ -121,6 +154,8 @@ ts_split_reader_next(ts_split_reader *r, ts_batch *batch, ts_err *err)
 	batch->ncols = r->ncolumns;
 	if (r->merge)
 		return ts_merge_reader_next(r->merge, batch, err);
+	if (r->evolution)
+		return ts_evolution_reader_next(r->evolution, batch, err);
 
 	for (;;)
 	{
@@ -167,6 +202,8 @@ ts_split_reader_metrics(const ts_split_reader *r)
 		ts_data_file_add_metrics(r->cur, &w->snapshot);
 	if (r->merge)
 		ts_merge_reader_add_metrics(r->merge, &w->snapshot);
+	if (r->evolution)
+		ts_evolution_reader_add_metrics(r->evolution, &w->snapshot);
 	return &w->snapshot;
 }
 
@@ -177,6 +214,7 @@ ts_split_reader_close(ts_split_reader *r)
 		return;
 	ts_data_file_close(r->cur, &r->metrics);
 	ts_merge_reader_close(r->merge, &r->metrics);
+	ts_evolution_reader_close(r->evolution, &r->metrics);
 	ts_free(r->columns);
 	ts_free(r);
 }

@@ -10,8 +10,11 @@
  * first-row / partial-update / aggregation, sequence groups, aggregate
  * functions outside sum, product, min, max, last_value,
  * last_non_null_value, first_value, first_non_null_value, bool_and,
- * bool_or, listagg; data evolution (_WRITE_COLS, data-evolution.enabled);
- * casts outside cast.h.  Corrupt deletion vectors are TS_ERR_CORRUPT.
+ * bool_or, listagg; casts outside cast.h.  Corrupt deletion vectors are
+ * TS_ERR_CORRUPT.  Row tracking and data evolution (row-tracking.enabled,
+ * data-evolution.enabled, _FIRST_ROW_ID / _WRITE_COLS) are read by
+ * data_evolution.c, which also provides the system columns _ROW_ID and
+ * _SEQUENCE_NUMBER of row-tracking append tables.
  */
 #ifndef TS_READ_H
 #define TS_READ_H
@@ -19,6 +22,24 @@
 #include "scan/scan.h"
 
 typedef struct ts_split_reader ts_split_reader;
+
+/*
+ * Pseudo column indexes for Paimon's row-tracking system fields, usable in
+ * the 'columns' of ts_split_reader_open next to real field indexes (only
+ * on append tables with row-tracking.enabled): _ROW_ID = the value stored
+ * in the file, else the file's _FIRST_ROW_ID + the row's position in the
+ * file; _SEQUENCE_NUMBER = the stored value, else the file's max sequence
+ * number.  Both BIGINT.
+ */
+#define TS_COLUMN_ROW_ID (-2)
+#define TS_COLUMN_SEQUENCE_NUMBER (-3)
+
+/* TS_COLUMN_ROW_ID / TS_COLUMN_SEQUENCE_NUMBER for their names, else 0. */
+int			ts_system_column(const char *name);
+
+/* Type of a system column (BIGINT) and its name; NULL for other values. */
+const ts_type *ts_system_column_type(int column);
+const char *ts_system_column_name(int column);
 
 /*
  * Open a reader over one split.  'columns' are indexes into

@@ -15,6 +15,7 @@
 /* Special key-value fields (PAIMON-FORMAT.md 7.1) */
 #define TS_SEQUENCE_NUMBER_ID 2147483646
 #define TS_VALUE_KIND_ID 2147483645
+#define TS_ROW_ID_ID 2147483642		/* row tracking (SpecialFields.ROW_ID) */
 #define TS_ROW_KIND_INSERT 0
 #define TS_ROW_KIND_UPDATE_BEFORE 1
 #define TS_ROW_KIND_UPDATE_AFTER 2
@@ -96,5 +97,21 @@ ts_merge_reader *ts_merge_reader_open(ts_plan *plan, const ts_split *split,
 int			ts_merge_reader_next(ts_merge_reader *m, ts_batch *batch, ts_err *err);
 void		ts_merge_reader_add_metrics(const ts_merge_reader *m, ts_reader_metrics *acc);
 void		ts_merge_reader_close(ts_merge_reader *m, ts_reader_metrics *acc);
+
+/* ---- data_evolution.c ------------------------------------------------ */
+
+typedef struct ts_evolution_reader ts_evolution_reader;
+
+/*
+ * Reader of an append-table split whose files carry row-tracking metadata:
+ * data-evolution tables (files of one row-id range stitched column-wise),
+ * files with _WRITE_COLS, and reads of the system columns.  'columns' must
+ * outlive the reader.
+ */
+ts_evolution_reader *ts_evolution_reader_open(ts_plan *plan, const ts_split *split,
+											  const int *columns, int ncolumns, ts_err *err);
+int			ts_evolution_reader_next(ts_evolution_reader *r, ts_batch *batch, ts_err *err);
+void		ts_evolution_reader_add_metrics(const ts_evolution_reader *r, ts_reader_metrics *acc);
+void		ts_evolution_reader_close(ts_evolution_reader *r, ts_reader_metrics *acc);
 
 #endif							/* TS_READ_INTERNAL_H */

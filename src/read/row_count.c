@@ -30,6 +30,8 @@ ts_plan_countable(const ts_plan *plan, const char **why)
 		reason = "format tables have no row counts in metadata";
 	else if (ts_read_option_bool(plan, "data-evolution.enabled", false))
 		reason = "data-evolution tables share row ranges between files";
+	else if (plan->fallback && !ts_plan_countable(plan->fallback, &reason))
+		;						/* the fallback branch's reason */
 	else
 		for (int s = 0; s < plan->nsplits && reason == NULL; s++)
 			for (int f = 0; f < plan->splits[s].nfiles; f++)

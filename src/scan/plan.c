@@ -52,6 +52,7 @@ setup_state(ts_plan *plan, const ts_scan_context *ctx, scan_state *st, ts_err *e
 	st->ctx = ctx;
 	if (!parse_bucket_option(plan, &st->table_bucket, err))
 		return false;
+	st->data_evolution = scan_option_bool(plan, "data-evolution.enabled", false);
 	if (plan->kind == TS_TABLE_PRIMARY_KEY)
 	{
 		st->dv_enabled = scan_option_bool(plan, "deletion-vectors.enabled", false);
@@ -167,12 +168,13 @@ count_kept_groups(ts_plan *plan)
  * their rows (files without deletion vectors) reach the limit.
  */
 static void
-apply_limit(ts_plan *plan, const ts_scan_context *ctx)
+apply_limit(ts_plan *plan, const scan_state *st, const ts_scan_context *ctx)
 {
 	int64_t		rows = 0;
 	int			i;
 
-	if (ctx->limit < 0 || ctx->predicate != NULL || plan->kind != TS_TABLE_APPEND)
+	if (ctx->limit < 0 || ctx->predicate != NULL || plan->kind != TS_TABLE_APPEND ||
+		st->data_evolution || plan->fallback_branch)
 		return;
 	for (i = 0; i < plan->nsplits; i++)
 	{
@@ -255,6 +257,8 @@ ts_scan_execute(ts_plan *plan, const ts_scan_context *ctx, ts_err *err)
 	{
 		if (plan->bucket_pruning == NULL || strncmp(plan->bucket_pruning, "explicit", 8) != 0)
 			plan->bucket_pruning = scan_arena_strdup(&plan->arena, "none: table has no snapshot");
+		if (plan->fallback_branch && !scan_fallback_execute(plan, ctx, err))
+			return false;
 		plan->metrics.planning_ms += now_ms() - start;
 		return true;
 	}
@@ -291,7 +295,9 @@ ts_scan_execute(ts_plan *plan, const ts_scan_context *ctx, ts_err *err)
 	if (!scan_build_splits(plan, &st, kept, nkept, dvs, err))
 		return false;
 	count_kept_groups(plan);
-	apply_limit(plan, ctx);
+	apply_limit(plan, &st, ctx);
+	if (plan->fallback_branch && !scan_fallback_execute(plan, ctx, err))
+		return false;
 	plan->metrics.planning_ms += now_ms() - start;
 	return true;
 }
@@ -314,7 +320,10 @@ ts_scan_plan(const ts_scan_context *ctx, ts_err *err)
 void
 ts_plan_release(ts_plan *plan)
 {
-	if (plan == NULL || plan->cache_pin == NULL)
+	if (plan == NULL)
+		return;
+	ts_plan_release(plan->fallback);	/* the fallback branch's own plan */
+	if (plan->cache_pin == NULL)
 		return;
 	scan_cache_unpin(plan->cache_pin);
 	plan->cache_pin = NULL;
@@ -330,6 +339,7 @@ ts_plan_free(ts_plan *plan)
 	if (plan->on_free)
 		plan->on_free(plan->on_free_arg);
 	ts_plan_release(plan);
+	ts_plan_free(plan->fallback);
 	for (i = 0; i < plan->nschemas; i++)
 		ts_schema_free(plan->schemas[i]);
 	ts_free(plan->schemas);

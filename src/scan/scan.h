@@ -71,6 +71,7 @@ typedef struct ts_split
 	int			nfiles;
 	ts_scan_file *files;
 	bool		raw_convertible;	/* files can be read one by one */
+	bool		fallback;		/* of plan->fallback (scan.fallback-branch) */
 } ts_split;
 
 /* The seed's Metrics: what planning did. */
@@ -140,6 +141,17 @@ typedef struct ts_plan
 	void	   *cache_pin;
 	void		(*on_free) (void *arg);
 	void	   *on_free_arg;
+	/*
+	 * scan.fallback-branch (fallback_branch.c, Java's
+	 * FallbackReadFileStoreTable): partitions the main branch lacks are
+	 * read from the fallback branch.  Its splits follow the main ones in
+	 * 'splits' with fallback = true and are read with 'fallback', the plan
+	 * of that branch (its own schemas, kind and options; same row type).
+	 */
+	char	   *fallback_branch;	/* NULL: none */
+	struct ts_plan *fallback;
+	int64_t		main_partitions;	/* partitions read from each branch */
+	int64_t		fallback_partitions;
 } ts_plan;
 
 ts_plan    *ts_scan_plan(const ts_scan_context *ctx, ts_err *err);

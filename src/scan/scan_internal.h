@@ -20,6 +20,12 @@ typedef struct scan_state
 	bool		skip_level0;	/* DV (without merge-on-read) or first-row */
 	bool		dv_enabled;
 	bool		first_row;
+	/*
+	 * data-evolution.enabled: files of one row-id range are stitched
+	 * column-wise when read, so a file's own stats say nothing about the
+	 * rows' values and its row count not how many rows it adds.
+	 */
+	bool		data_evolution;
 	int32_t		table_bucket;	/* "bucket" option: N, -1 dynamic/unaware, -2 postpone */
 	bool		has_bucket_filter;
 	int32_t		bucket_filter;
@@ -56,6 +62,10 @@ typedef struct scan_live_file
 	const ts_manifest_entry *entry;
 	ts_value   *partition_values;	/* decoded lazily (NULL until then) */
 } scan_live_file;
+
+/* ---- fallback_branch.c ---- */
+/* Add the fallback branch's splits of partitions the main branch lacks. */
+bool		scan_fallback_execute(ts_plan *plan, const ts_scan_context *ctx, ts_err *err);
 
 /* ---- table.c ---- */
 bool		scan_resolve_table(ts_plan *plan, const ts_scan_context *ctx, ts_err *err);

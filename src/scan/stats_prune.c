@@ -237,7 +237,7 @@ scan_stats_keep(ts_plan *plan, scan_state *st, const ts_manifest_entry *e,
 		if (engine && (strcmp(engine, "partial-update") == 0 || strcmp(engine, "aggregation") == 0))
 			return true;
 	}
-	if (e->file.nwrite_cols >= 0)
+	if (e->file.nwrite_cols >= 0 || st->data_evolution)
 		return true;			/* data evolution: a file holds only some columns */
 	memset(&fst, 0, sizeof(fst));
 	fst.plan = plan;

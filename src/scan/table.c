@@ -247,18 +247,29 @@ scan_resolve_table(ts_plan *plan, const ts_scan_context *ctx, ts_err *err)
 
 	/* fail closed on options that change which files a batch scan sees */
 	{
-		static const char *const unsupported[] = {
-			"scan.fallback-branch", "scan.primary-branch", NULL
-		};
+		const char *v = ts_plan_option(plan, "scan.primary-branch");
 
-		for (int i = 0; unsupported[i]; i++)
+		if (v && *v)
+			return ts_error(err, TS_ERR_UNSUPPORTED,
+							"table \"%s\": option scan.primary-branch=%s (primary branch reads) is not supported yet; read the branch with option branch instead",
+							plan->table_path, v);
+	}
+	/* scan.fallback-branch: planned by fallback_branch.c */
+	{
+		const char *v = ts_plan_option(plan, "scan.fallback-branch");
+		const char *cur = ctx_option(ctx, "branch");
+
+		if (v && *v)
 		{
-			const char *v = ts_plan_option(plan, unsupported[i]);
-
-			if (v && *v)
-				return ts_error(err, TS_ERR_UNSUPPORTED,
-								"table \"%s\": option %s=%s (fallback branch reads) is not supported yet; read the branch with option branch instead",
-								plan->table_path, unsupported[i], v);
+			if (strchr(v, '/') || strcmp(v, "..") == 0 || strcmp(v, ".") == 0)
+				return ts_error(err, TS_ERR_INVALID, "invalid scan.fallback-branch \"%s\"", v);
+			if (strcmp(v, cur && *cur ? cur : "main") == 0)
+				return ts_error(err, TS_ERR_INVALID,
+								"table \"%s\": scan.fallback-branch \"%s\" is the branch being read",
+								plan->table_path, v);
+			plan->fallback_branch = scan_arena_strdup(&plan->arena, v);
+			if (plan->fallback_branch == NULL)
+				return ts_error(err, TS_ERR_NOMEM, "out of memory");
 		}
 	}
 	return true;

@@ -5,7 +5,8 @@
  *   ts_read <table_path> [-o key=value]... [-c column]... [--files]
  *
  * Prints one line per row, values separated by " | " (ts_value_to_string),
- * or with --files the planned data files.  For debugging, benchmarks and
+ * or with --files the planned data files.  -c accepts the system columns
+ * _ROW_ID and _SEQUENCE_NUMBER of row-tracking tables.  For debugging, benchmarks and
  * comparing against the FDW.
  */
 #include <stdio.h>
@@ -93,7 +94,9 @@ main(int argc, char **argv)
 	for (int i = 0; i < ncols; i++)
 	{
 		cols[i] = ncolnames ? ts_schema_field_index(plan->schema, colnames[i]) : i;
-		if (cols[i] < 0)
+		if (cols[i] < 0 && ts_system_column(colnames[i]))
+			cols[i] = ts_system_column(colnames[i]);	/* _ROW_ID, _SEQUENCE_NUMBER */
+		else if (cols[i] < 0)
 		{
 			fprintf(stderr, "ERROR: no column %s\n", colnames[i]);
 			return 1;
@@ -116,8 +119,9 @@ main(int argc, char **argv)
 			{
 				for (int c = 0; c < ncols; c++)
 				{
-					char	   *t = ts_value_to_string(ts_batch_at(&b, row, c),
-													   plan->schema->fields[cols[c]].type);
+					const ts_type *type = cols[c] < 0 ? ts_system_column_type(cols[c]) :
+						plan->schema->fields[cols[c]].type;
+					char	   *t = ts_value_to_string(ts_batch_at(&b, row, c), type);
 
 					printf("%s%s", c ? " | " : "", t ? t : "?");
 					ts_free(t);

@@ -40,9 +40,12 @@ How a case becomes SQL (one psql session per case, in its own schema):
     predicate or a limit that the function cannot see, the planned set must
     contain every expected file but may hold more (pruning less is allowed,
     pruning more is not).
+  * The row-tracking system columns _ROW_ID and _SEQUENCE_NUMBER are foreign
+    table columns named so (the extension maps them); a row-id range
+    selection becomes a WHERE on a hidden "_ROW_ID" column.
   * Streaming plans, raw data/manifest file cases, hand-built splits without
-    an equivalent table scan, Paimon system columns (_ROW_ID, ...) and row-id
-    range selections are SKIPped with the reason.  An ERROR whose message says
+    an equivalent table scan and the other Paimon system columns (_VALUE_KIND,
+    ...) are SKIPped with the reason.  An ERROR whose message says
     "not supported yet" is a fail-closed refusal and counts as SKIP; any other
     ERROR is a FAIL.
 
@@ -73,6 +76,8 @@ SCHEMA_PREFIX = "tsconf_"
 # Paimon special fields requested explicitly by data-evolution tests.
 SYSTEM_COLUMNS = {"_ROW_ID", "_SEQUENCE_NUMBER", "_VALUE_KIND", "_LEVEL",
                   "_KEY_", "_FILE_PATH"}
+# The ones the extension reads (row-tracking tables; README "System columns").
+SUPPORTED_SYSTEM_COLUMNS = {"_ROW_ID", "_SEQUENCE_NUMBER"}
 
 # Case "options" keys that are not Paimon table options.
 NON_PAIMON_OPTIONS = {"limit", "streaming"}
@@ -848,6 +853,7 @@ class Query:
         self.types = types          # [PType] of the projected columns
         self.subset_ok = subset_ok  # plan: extra files allowed
         self.skip = skip            # reason when this comparison is skipped
+        self.mock_skip = None       # reason to skip it under --mock only
         self.mock_rows = mock_rows  # --mock: rows to load into the stand-in table
         self.tolerate = tolerate    # rows allowed on either side (see microsecond_ambiguity)
 
@@ -860,6 +866,7 @@ class CasePlan:
         self.name = case["case"]
         self.skip = None            # reason when the whole case is skipped
         self.columns = []           # [(name, PType)] of the foreign table
+        self.hidden = []            # more foreign table columns, never projected
         self.table_options = []     # [(key, value)]
         self.queries = []
 
@@ -918,10 +925,14 @@ def build_case(case, shared_dir, drop_system=False):
         cp.skip = "reads hand-built splits and has no equivalent table scan"
         return cp
     if any(is_system_column(c) for c in case.get("columns") or []):
-        if not drop_system:
-            cp.skip = "system columns not supported (_ROW_ID/_SEQUENCE_NUMBER)"
-            return cp
-        case = without_system_columns(case)
+        if drop_system:
+            case = without_system_columns(case)
+        else:
+            other = [c["name"] for c in case["columns"]
+                     if is_system_column(c) and c["name"] not in SUPPORTED_SYSTEM_COLUMNS]
+            if other:
+                cp.skip = "system columns not supported (%s)" % ", ".join(other)
+                return cp
 
     try:
         cp.columns = [(c["name"], parse_type(c["type"])) for c in case.get("columns") or []]
@@ -983,10 +994,29 @@ def build_case(case, shared_dir, drop_system=False):
             (" LIMIT %d" % int(lim) if lim is not None else "")
         return lambda table: "SELECT json_build_array(%s) FROM %s%s" % (cols, table, tail)
 
+    def row_id_where(ranges):
+        """A row-id range selection as SQL on the "_ROW_ID" system column."""
+        if drop_system:
+            return None
+        if "_ROW_ID" not in coltypes and "_ROW_ID" not in [n for n, _ in cp.hidden]:
+            cp.hidden.append(("_ROW_ID", parse_type("BIGINT")))
+        return "(%s)" % " OR ".join('("_ROW_ID" BETWEEN %d AND %d)' % (int(a), int(b))
+                                    for a, b in ranges)
+
     def row_query(name, item, universe):
         """Query for a case or subcase dict item ("rows", predicate...)."""
+        ranges = None
         if item.get("row_id_ranges"):
-            return Query(name, None, "rows", skip="row-id range selection has no SQL equivalent")
+            ranges = row_id_where(item["row_id_ranges"])
+            if ranges is None:
+                return Query(name, None, "rows",
+                             skip="row-id range selection needs the _ROW_ID column")
+        q = plain_row_query(name, item, universe, ranges)
+        if ranges and "_ROW_ID" not in coltypes:
+            q.mock_skip = "row-id range selection reads the hidden _ROW_ID column"
+        return q
+
+    def plain_row_query(name, item, universe, ranges):
         kinds = item.get("row_kinds") or []
         if any(k != "+I" for k in kinds):
             return Query(name, None, "rows", skip="asserts non-insert row kinds (changelog)")
@@ -997,6 +1027,8 @@ def build_case(case, shared_dir, drop_system=False):
                 where = predicate_sql(expr, coltypes)
             except (KeyError, ValueError) as e:
                 return Query(name, None, "rows", skip="predicate not translatable: %s" % e)
+        if ranges:
+            where = "%s AND %s" % (ranges, where) if where else ranges
         rows = item.get("rows")
         if expr and item.get("predicate_exact") is False:
             rows = item.get("rows_after_filter")
@@ -1107,7 +1139,8 @@ def build_script(cp, schema, mock):
             setup.append("INSERT INTO %s SELECT * FROM json_populate_recordset(NULL::%s, %s)"
                          % (table, table, quote_literal(json.dumps(objs, default=str))))
     else:
-        cols = ", ".join("%s %s" % (quote_ident(n), pg_type(t)) for n, t in cp.columns)
+        cols = ", ".join("%s %s" % (quote_ident(n), pg_type(t))
+                         for n, t in cp.columns + cp.hidden)
         opts = ", ".join("%s %s" % (quote_ident(k), quote_literal(v)) for k, v in cp.table_options)
         setup = ["CREATE FOREIGN TABLE %s (%s) SERVER %s OPTIONS (%s)"
                  % (table, cols, SERVER_NAME, opts)]
@@ -1234,6 +1267,8 @@ def run_case(args, idx, cp):
         return [Result(cp.name, "SKIP", cp.skip)], False
     results = {}
     for q in cp.queries:
+        if args.mock and q.mock_skip and not q.skip:
+            q.skip = q.mock_skip
         if q.skip:
             results[id(q)] = Result(q.name, "SKIP", q.skip)
     runnable = [q for q in cp.queries if not q.skip]
@@ -1327,7 +1362,25 @@ def load_cases(shared):
             d = json.load(fh, parse_float=decimal.Decimal)
         if isinstance(d, dict) and "case" in d:
             cases.append(d)
+    share_equivalent_scans(cases)
     return cases
+
+
+def share_equivalent_scans(cases):
+    """A case reading the same serialized splits of the same table as a
+    case that has an "equivalent_table_scan" gets that scan too (the same
+    splits are the same scan, e.g. a projection of the fallback batch)."""
+    known = {}
+    for c in cases:
+        sp = c.get("serialized_splits")
+        if c.get("equivalent_table_scan") and sp:
+            known.setdefault((c.get("table"), tuple(sp)), c["equivalent_table_scan"])
+    for c in cases:
+        sp = c.get("serialized_splits")
+        if sp and not c.get("equivalent_table_scan") and c.get("scope") in SPLIT_SCOPES:
+            ets = known.get((c.get("table"), tuple(sp)))
+            if ets:
+                c["equivalent_table_scan"] = dict(ets)
 
 
 def matches(pattern, name):
@@ -1467,6 +1520,38 @@ def self_test():
     check("row quoted", [n for n, _ in T("ROW<`a b` INT NOT NULL, `c` MAP<STRING, BIGINT>>").fields],
           ["a b", "c"])
     check("system col", is_system_column({"name": "_ROW_ID", "type": "BIGINT"}), True)
+
+    # system columns and row-id ranges
+    sys_case = {"case": "x__t__y", "table": "parquet/t.db/t", "snapshot": None, "options": {},
+                "columns": [{"name": "f0", "type": "INT"},
+                            {"name": "_SEQUENCE_NUMBER", "type": "BIGINT (special field)"}],
+                "subcases": [{"label": "all", "rows": [[1, 5], [2, 5]]},
+                             {"label": "range", "row_id_ranges": [[0, 0], [3, 4]],
+                              "predicate_expr": ["=", "f0", 1], "predicate_exact": True,
+                              "rows": [[1, 5]]}]}
+    scp = build_case(sys_case, "/shared")
+    check("sys cols kept", (scp.skip, [n for n, _ in scp.columns], [n for n, _ in scp.hidden]),
+          (None, ["f0", "_SEQUENCE_NUMBER"], ["_ROW_ID"]))
+    check("row range sql", scp.queries[1].make_sql("t"),
+          'SELECT json_build_array("f0", "_SEQUENCE_NUMBER") FROM t WHERE '
+          '(("_ROW_ID" BETWEEN 0 AND 0) OR ("_ROW_ID" BETWEEN 3 AND 4)) AND ("f0" = (1))')
+    check("row range mock", scp.queries[1].mock_skip is not None, True)
+
+    # hand-built splits shared with a case that has an equivalent table scan
+    split_cases = [{"case": "a", "table": "t", "scope": "serialized_splits",
+                    "serialized_splits": ["s-0", "s-1"],
+                    "equivalent_table_scan": {"fallback_branch": "rt"}},
+                   {"case": "b", "table": "t", "scope": "serialized_splits",
+                    "serialized_splits": ["s-0", "s-1"]},
+                   {"case": "c", "table": "t", "scope": "serialized_splits",
+                    "serialized_splits": ["s-0"]}]
+    share_equivalent_scans(split_cases)
+    check("shared ets", [c.get("equivalent_table_scan") for c in split_cases[1:]],
+          [{"fallback_branch": "rt"}, None])
+    vk = dict(sys_case, columns=[{"name": "_VALUE_KIND", "type": "TINYINT"}], subcases=None,
+              rows=[[0]])
+    check("other sys col", build_case(vk, "/shared").skip,
+          "system columns not supported (_VALUE_KIND)")
 
     # predicate translation
     ct = {"f0": T("STRING"), "f1": T("INT"), "f3": T("DOUBLE"), "f4": T("TIMESTAMP(9)"),

@@ -420,14 +420,21 @@ test_unsupported(void **state)
 	assert_int_equal(err.code, TS_ERR_UNSUPPORTED);
 	assert_non_null(strstr(err.msg, "first-row-of-something"));
 
-	/* data evolution refused */
+	/* data evolution: a file without _FIRST_ROW_ID cannot be placed */
 	opt.key = "data-evolution.enabled";
 	opt.value = "true";
 	t.plan.kind = TS_TABLE_APPEND;
 	assert_int_equal(read_split_rows(&t.plan, &t.split, cols, 1, &got, &err, NULL), -1);
-	assert_int_equal(err.code, TS_ERR_UNSUPPORTED);
+	assert_int_equal(err.code, TS_ERR_CORRUPT);
+	assert_non_null(strstr(err.msg, "_FIRST_ROW_ID"));
 	t.plan.noptions = 0;
 	t.plan.options = NULL;
+
+	/* system columns need row tracking */
+	cols[0] = TS_COLUMN_ROW_ID;
+	assert_int_equal(read_split_rows(&t.plan, &t.split, cols, 1, &got, &err, NULL), -1);
+	assert_int_equal(err.code, TS_ERR_UNSUPPORTED);
+	assert_non_null(strstr(err.msg, "row-tracking.enabled"));
 
 	/* column index out of range */
 	cols[0] = 99;

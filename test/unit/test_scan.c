@@ -476,17 +476,75 @@ test_branch(void **state)
 	ctx_done(&ctx);
 }
 
+/* Splits of a plan read from the fallback branch / the branch itself. */
 static void
-test_fallback_branch_refused(void **state)
+count_branch_splits(const ts_plan *plan, int *main_splits, int *fallback_splits)
+{
+	*main_splits = *fallback_splits = 0;
+	for (int i = 0; i < plan->nsplits; i++)
+		(*(plan->splits[i].fallback ? fallback_splits : main_splits))++;
+}
+
+/*
+ * scan.fallback-branch (schema option of both tables): partitions the
+ * branch lacks come from the fallback branch, planned as its own table.
+ */
+static void
+test_fallback_branch(void **state)
 {
 	ts_scan_context ctx;
 	ts_err		err = {0};
+	ts_plan    *plan;
+	int			nmain,
+				nfb;
+	ts_value	lit = {0};
+	ts_predicate eq = {.op = TS_PRED_EQ, .field = 1, .nliterals = 1, .literals = &lit};
+	ts_option	primary = {"scan.primary-branch", "test"};
 
 	(void) state;
 	ctx_init(&ctx, "parquet/append_table_with_append_pt_branch.db/append_table_with_append_pt_branch");
+	plan = plan_or_fail(&ctx);
+	assert_string_equal(plan->fallback_branch, "test");
+	assert_non_null(plan->fallback);
+	assert_int_equal(plan->main_partitions, 1);
+	assert_int_equal(plan->fallback_partitions, 1);
+	count_branch_splits(plan, &nmain, &nfb);
+	assert_int_equal(nmain, 1);
+	assert_int_equal(nfb, 1);
+	for (int i = 0; i < plan->nsplits; i++)
+		assert_int_equal(plan->splits[i].partition_values[0].v.i, plan->splits[i].fallback ? 2 : 1);
+	/* the fallback plan has the branch's own schema (schema-1 there has value2) */
+	assert_int_equal(plan->fallback->schema->nfields, 3);
+	assert_non_null(strstr(plan->fallback->branch_root, "branch/branch-test"));
+	ts_plan_free(plan);
+
+	/* scan.primary-branch stays refused */
+	ctx.noptions = 1;
+	ctx.options = &primary;
 	assert_null(ts_scan_plan(&ctx, &err));
 	assert_int_equal(err.code, TS_ERR_UNSUPPORTED);
-	assert_non_null(strstr(err.msg, "scan.fallback-branch"));
+	assert_non_null(strstr(err.msg, "scan.primary-branch"));
+	ctx_done(&ctx);
+
+	/*
+	 * A partition is complete in the branch when it has files, whatever the
+	 * data predicate prunes: name = 'peach' prunes the branch's files of
+	 * dt=20240725 by stats, yet the fallback's peach (dt=20240725) is not
+	 * read; only the fallback's dt=20240726 (stats may match) is.
+	 */
+	ctx_init(&ctx, "parquet/append_table_with_rt_branch.db/append_table_with_rt_branch");
+	lit.v.s.p = (const uint8_t *) "peach";
+	lit.v.s.len = 5;
+	ctx.predicate = &eq;
+	plan = plan_or_fail(&ctx);
+	assert_int_equal(plan->fallback->kind, TS_TABLE_PRIMARY_KEY);
+	count_branch_splits(plan, &nmain, &nfb);
+	assert_int_equal(nmain, 0);
+	for (int i = 0; i < plan->nsplits; i++)
+		assert_true(plan->splits[i].partition_values[0].v.s.len == 8 &&
+					memcmp(plan->splits[i].partition_values[0].v.s.p, "20240726", 8) == 0);
+	assert_int_equal(plan->main_partitions, 0);
+	ts_plan_free(plan);
 	ctx_done(&ctx);
 }
 
@@ -543,7 +601,7 @@ main(void)
 		cmocka_unit_test(test_no_snapshot),
 		cmocka_unit_test(test_not_a_table),
 		cmocka_unit_test(test_branch),
-		cmocka_unit_test(test_fallback_branch_refused),
+		cmocka_unit_test(test_fallback_branch),
 		cmocka_unit_test(test_limit),
 		cmocka_unit_test(test_list_tables),
 	};

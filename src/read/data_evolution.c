@@ -1,0 +1,550 @@
+/*
+ * data_evolution.c - splits of row-tracking and data-evolution tables.
+ *
+ * Owns: reading append tables whose files carry row-tracking metadata
+ * (_FIRST_ROW_ID, _WRITE_COLS) the way Java's DataEvolutionSplitRead and
+ * paimon-cpp's DataEvolutionSplitRead do, and the system columns _ROW_ID /
+ * _SEQUENCE_NUMBER (TS_COLUMN_ROW_ID / TS_COLUMN_SEQUENCE_NUMBER).
+ *
+ * With data-evolution.enabled several files may cover the same row-id
+ * range [first_row_id, first_row_id + row_count), each holding only the
+ * columns it wrote (_WRITE_COLS, names in the file's schema).  The files
+ * of a split are grouped by overlapping row-id ranges (groups in range
+ * order); the files of a group must all cover the same range; they are
+ * ordered by max sequence number, newest first, and each read column comes
+ * from the first file whose written columns hold its field id (partition
+ * columns and the system columns from the newest file).  A column no file
+ * wrote reads as NULL (an error for a NOT NULL field).  The group's files
+ * are read side by side and stitched row by row.  Without data evolution
+ * every file is its own group; a file's unwritten columns read as NULL.
+ *
+ * Fails closed (TS_ERR_UNSUPPORTED) on what it does not read: BLOB
+ * (.blob) and vector-store files, deletion vectors and incremental reads
+ * on data-evolution tables, system columns on tables without row tracking.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "read/read_internal.h"
+
+/* ---- system columns ---------------------------------------------------- */
+
+static const ts_type system_column_type = {.kind = TS_BIGINT, .nullable = false};
+
+int
+ts_system_column(const char *name)
+{
+	if (name == NULL)
+		return 0;
+	if (strcmp(name, "_ROW_ID") == 0)
+		return TS_COLUMN_ROW_ID;
+	if (strcmp(name, "_SEQUENCE_NUMBER") == 0)
+		return TS_COLUMN_SEQUENCE_NUMBER;
+	return 0;
+}
+
+const ts_type *
+ts_system_column_type(int column)
+{
+	return column == TS_COLUMN_ROW_ID || column == TS_COLUMN_SEQUENCE_NUMBER ?
+		&system_column_type : NULL;
+}
+
+const char *
+ts_system_column_name(int column)
+{
+	return column == TS_COLUMN_ROW_ID ? "_ROW_ID" :
+		column == TS_COLUMN_SEQUENCE_NUMBER ? "_SEQUENCE_NUMBER" : NULL;
+}
+
+/* ---- the reader -------------------------------------------------------- */
+
+/* One file of the current group and the read columns it provides. */
+typedef struct de_source
+{
+	ts_data_file_reader *reader;
+	int		   *fields;			/* read-schema fields / system columns asked of it */
+	int		   *out;			/* output column of each */
+	int			ncols;
+	ts_data_file_batch batch;	/* current batch */
+	int			pos;			/* next row of it */
+	bool		eof;
+} de_source;
+
+struct ts_evolution_reader
+{
+	ts_plan    *plan;
+	const ts_split *split;
+	const int  *columns;
+	int			ncolumns;
+	const ts_scan_file **files; /* groups one after the other */
+	int		   *group_start;	/* ngroups + 1 offsets into files */
+	int			ngroups;
+	int			next_group;
+	de_source  *src;			/* readers of the open group */
+	int			nsrc;
+	ts_value   *out;			/* stitched rows */
+	int			out_cap;
+	ts_reader_metrics metrics;	/* of closed files */
+};
+
+static bool
+has_suffix(const char *s, const char *suffix)
+{
+	size_t		n = strlen(s),
+				k = strlen(suffix);
+
+	return n >= k && strcmp(s + n - k, suffix) == 0;
+}
+
+/* Files Java keeps apart from the data files of a group (blob / vector-store). */
+static const char *
+special_file_kind(const char *name)
+{
+	if (has_suffix(name, ".blob"))
+		return "BLOB file (.blob)";
+	if (strstr(name, ".vector."))
+		return "vector-store file";
+	return NULL;
+}
+
+static int64_t
+range_end(const ts_scan_file *f)
+{
+	return f->entry->file.first_row_id + f->entry->file.row_count;	/* exclusive */
+}
+
+/* Range start, then newest first, then split order (a stable order). */
+static int
+cmp_range_then_newest(const void *pa, const void *pb)
+{
+	const ts_scan_file *a = *(const ts_scan_file *const *) pa;
+	const ts_scan_file *b = *(const ts_scan_file *const *) pb;
+	const ts_data_file_meta *fa = &a->entry->file,
+			   *fb = &b->entry->file;
+
+	if (fa->first_row_id != fb->first_row_id)
+		return fa->first_row_id < fb->first_row_id ? -1 : 1;
+	if (fa->max_sequence_number != fb->max_sequence_number)
+		return fa->max_sequence_number > fb->max_sequence_number ? -1 : 1;
+	return a < b ? -1 : a > b;
+}
+
+/* Newest first, then split order. */
+static int
+cmp_newest(const void *pa, const void *pb)
+{
+	const ts_scan_file *a = *(const ts_scan_file *const *) pa;
+	const ts_scan_file *b = *(const ts_scan_file *const *) pb;
+
+	if (a->entry->file.max_sequence_number != b->entry->file.max_sequence_number)
+		return a->entry->file.max_sequence_number > b->entry->file.max_sequence_number ? -1 : 1;
+	return a < b ? -1 : a > b;
+}
+
+/*
+ * Group the split's files: by overlapping row-id ranges with data
+ * evolution (Java's mergeRangesAndSort), else one group per file.
+ */
+static bool
+build_groups(ts_evolution_reader *r, bool data_evolution, ts_err *err)
+{
+	const ts_split *split = r->split;
+	int			n = split->nfiles;
+
+	r->files = ts_calloc(n ? n : 1, sizeof(*r->files));
+	r->group_start = ts_calloc(n + 1, sizeof(int));
+	if (r->files == NULL || r->group_start == NULL)
+		return ts_error(err, TS_ERR_NOMEM, "out of memory");
+	for (int i = 0; i < n; i++)
+	{
+		const ts_scan_file *f = &split->files[i];
+		const char *kind;
+
+		if (f->entry == NULL)
+			return ts_error(err, TS_ERR_INVALID, "data file \"%s\" without manifest entry", f->path);
+		kind = special_file_kind(f->entry->file.file_name);
+		if (kind)
+			return ts_error(err, TS_ERR_UNSUPPORTED,
+							"data file \"%s\" is a %s: reading them is not supported yet",
+							f->path, kind);
+		if (data_evolution && f->dv_path)
+			return ts_error(err, TS_ERR_UNSUPPORTED,
+							"data file \"%s\" has a deletion vector: deletion vectors on data-evolution tables are not supported",
+							f->path);
+		if (data_evolution && !f->entry->file.has_first_row_id)
+			return ts_error(err, TS_ERR_CORRUPT,
+							"data file \"%s\" of a data-evolution table has no _FIRST_ROW_ID",
+							f->path);
+		r->files[i] = f;
+	}
+	if (!data_evolution)
+	{
+		for (int i = 0; i <= n; i++)
+			r->group_start[i] = i;
+		r->ngroups = n;
+		return true;
+	}
+
+	qsort(r->files, n, sizeof(*r->files), cmp_range_then_newest);
+	r->ngroups = 0;
+	for (int i = 0; i < n;)
+	{
+		int64_t		end = range_end(r->files[i]);
+		int			j = i + 1;
+
+		while (j < n && r->files[j]->entry->file.first_row_id < end)
+		{
+			if (range_end(r->files[j]) > end)
+				end = range_end(r->files[j]);
+			j++;
+		}
+		/* the data files of a group must all cover the same range */
+		for (int k = i + 1; k < j; k++)
+			if (r->files[k]->entry->file.first_row_id != r->files[i]->entry->file.first_row_id ||
+				r->files[k]->entry->file.row_count != r->files[i]->entry->file.row_count)
+				return ts_error(err, TS_ERR_CORRUPT,
+								"data files \"%s\" (row ids %lld..%lld) and \"%s\" (row ids %lld..%lld) overlap without covering the same row-id range",
+								r->files[i]->path,
+								(long long) r->files[i]->entry->file.first_row_id,
+								(long long) range_end(r->files[i]) - 1,
+								r->files[k]->path,
+								(long long) r->files[k]->entry->file.first_row_id,
+								(long long) range_end(r->files[k]) - 1);
+		qsort(r->files + i, j - i, sizeof(*r->files), cmp_newest);
+		r->group_start[r->ngroups++] = i;
+		i = j;
+	}
+	r->group_start[r->ngroups] = n;
+	return true;
+}
+
+/* Did the file write the field (a name of its own schema)? */
+static bool
+file_writes(const ts_scan_file *f, const char *name)
+{
+	const ts_data_file_meta *m = &f->entry->file;
+
+	if (m->nwrite_cols < 0)
+		return true;
+	for (int i = 0; i < m->nwrite_cols; i++)
+		if (m->write_cols[i] && strcmp(m->write_cols[i], name) == 0)
+			return true;
+	return false;
+}
+
+/*
+ * Which file of the group [files, files + n) provides read column 'col':
+ * its index, or -1 (NULL).
+ */
+static bool
+provider_of(ts_evolution_reader *r, const ts_scan_file **files, int n, int col,
+			int *provider, ts_err *err)
+{
+	const ts_schema *rs = r->plan->schema;
+	const ts_field *f;
+
+	*provider = -1;
+	if (col < 0 || ts_schema_is_partition_key(rs, rs->fields[col].name))
+	{
+		*provider = 0;			/* system / partition column: the newest file */
+		return true;
+	}
+	f = &rs->fields[col];
+	for (int i = 0; i < n; i++)
+	{
+		const ts_schema *ds = ts_plan_schema(r->plan, files[i]->entry->file.schema_id, err);
+		int			di;
+
+		if (ds == NULL)
+			return ts_error_context(err, "data file \"%s\"", files[i]->path);
+		di = ts_schema_field_index_by_id(ds, f->id);
+		if (di >= 0 && file_writes(files[i], ds->fields[di].name))
+		{
+			*provider = i;
+			return true;
+		}
+	}
+	if (n > 1 && !f->type->nullable)
+		return ts_error(err, TS_ERR_CORRUPT,
+						"field \"%s\" is NOT NULL but no data file of row ids %lld..%lld holds it",
+						f->name, (long long) files[0]->entry->file.first_row_id,
+						(long long) range_end(files[0]) - 1);
+	return true;
+}
+
+static void
+close_group(ts_evolution_reader *r)
+{
+	for (int i = 0; i < r->nsrc; i++)
+	{
+		ts_data_file_close(r->src[i].reader, &r->metrics);
+		ts_free(r->src[i].fields);
+		ts_free(r->src[i].out);
+	}
+	ts_free(r->src);
+	r->src = NULL;
+	r->nsrc = 0;
+}
+
+/* Open the readers of group g: one per file that provides a column. */
+static bool
+open_group(ts_evolution_reader *r, int g, ts_err *err)
+{
+	const ts_scan_file **files = r->files + r->group_start[g];
+	int			n = r->group_start[g + 1] - r->group_start[g];
+	int		   *provider = ts_calloc(r->ncolumns ? r->ncolumns : 1, sizeof(int));
+	int		   *src_of_file = ts_calloc(n, sizeof(int));
+	bool		any = false;
+	bool		ok = false;
+
+	if (provider == NULL || src_of_file == NULL)
+	{
+		ts_error(err, TS_ERR_NOMEM, "out of memory");
+		goto done;
+	}
+	r->src = ts_calloc(n, sizeof(de_source));
+	if (r->src == NULL)
+	{
+		ts_error(err, TS_ERR_NOMEM, "out of memory");
+		goto done;
+	}
+	for (int c = 0; c < r->ncolumns; c++)
+	{
+		if (!provider_of(r, files, n, r->columns[c], &provider[c], err))
+			goto done;
+		any |= provider[c] >= 0;
+	}
+	for (int i = 0; i < n; i++)
+	{
+		int			k = 0;
+
+		src_of_file[i] = -1;
+		for (int c = 0; c < r->ncolumns; c++)
+			k += provider[c] == i;
+		/* no file provides a column: the newest alone gives the row count */
+		if (k == 0 && (any || i > 0))
+			continue;
+		src_of_file[i] = r->nsrc;
+		r->src[r->nsrc].fields = ts_calloc(k ? k : 1, sizeof(int));
+		r->src[r->nsrc].out = ts_calloc(k ? k : 1, sizeof(int));
+		if (r->src[r->nsrc].fields == NULL || r->src[r->nsrc].out == NULL)
+		{
+			ts_free(r->src[r->nsrc].fields);
+			ts_free(r->src[r->nsrc].out);
+			ts_error(err, TS_ERR_NOMEM, "out of memory");
+			goto done;
+		}
+		r->nsrc++;
+	}
+	for (int c = 0; c < r->ncolumns; c++)
+	{
+		de_source  *s;
+
+		if (provider[c] < 0)
+			continue;
+		s = &r->src[src_of_file[provider[c]]];
+		s->fields[s->ncols] = r->columns[c];
+		s->out[s->ncols] = c;
+		s->ncols++;
+	}
+	for (int i = 0; i < n; i++)
+	{
+		de_source  *s;
+
+		if (src_of_file[i] < 0)
+			continue;
+		s = &r->src[src_of_file[i]];
+		s->reader = ts_data_file_open(r->plan, r->split, files[i], s->fields, s->ncols, false, err);
+		if (s->reader == NULL)
+			goto done;
+	}
+	ok = true;
+done:
+	ts_free(provider);
+	ts_free(src_of_file);
+	if (!ok)
+		close_group(r);
+	return ok;
+}
+
+ts_evolution_reader *
+ts_evolution_reader_open(ts_plan *plan, const ts_split *split, const int *columns,
+						 int ncolumns, ts_err *err)
+{
+	bool		data_evolution = ts_read_option_bool(plan, "data-evolution.enabled", false);
+	ts_evolution_reader *r;
+
+	if (data_evolution && plan->incremental)
+	{
+		ts_error(err, TS_ERR_UNSUPPORTED,
+				 "incremental reads of data-evolution tables are not supported");
+		return NULL;
+	}
+	r = ts_calloc(1, sizeof(*r));
+	if (r == NULL)
+	{
+		ts_error(err, TS_ERR_NOMEM, "out of memory");
+		return NULL;
+	}
+	r->plan = plan;
+	r->split = split;
+	r->columns = columns;
+	r->ncolumns = ncolumns;
+	if (!build_groups(r, data_evolution, err))
+	{
+		ts_evolution_reader_close(r, NULL);
+		return NULL;
+	}
+	return r;
+}
+
+/* Make sure every source of the open group has a row; false at its end. */
+static bool
+refill(ts_evolution_reader *r, int *avail, ts_err *err)
+{
+	int			min = -1,
+				ended = 0;
+
+	for (int i = 0; i < r->nsrc; i++)
+	{
+		de_source  *s = &r->src[i];
+		int			left;
+
+		if (s->pos >= s->batch.nrows && !s->eof)
+		{
+			int			n = ts_data_file_next(s->reader, &s->batch, err);
+
+			if (n < 0)
+				return false;
+			s->pos = 0;
+			if (n == 0)
+			{
+				s->eof = true;
+				s->batch.nrows = 0;
+			}
+		}
+		left = s->batch.nrows - s->pos;
+		ended += left == 0;
+		if (min < 0 || left < min)
+			min = left;
+	}
+	if (ended > 0 && ended < r->nsrc)
+		return ts_error(err, TS_ERR_CORRUPT,
+						"data files of row ids %lld..%lld hold different numbers of rows",
+						(long long) r->files[r->group_start[r->next_group - 1]]->entry->file.first_row_id,
+						(long long) range_end(r->files[r->group_start[r->next_group - 1]]) - 1);
+	*avail = min < 0 ? 0 : min;
+	return true;
+}
+
+int
+ts_evolution_reader_next(ts_evolution_reader *r, ts_batch *batch, ts_err *err)
+{
+	memset(batch, 0, sizeof(*batch));
+	batch->ncols = r->ncolumns;
+	for (;;)
+	{
+		int			n = 0;
+
+		if (!TS_CHECK_INTERRUPTS(err))
+			return -1;
+		if (r->src == NULL)
+		{
+			if (r->next_group >= r->ngroups)
+				return 0;
+			if (!open_group(r, r->next_group++, err))
+				return -1;
+		}
+		if (!refill(r, &n, err))
+			return -1;
+		if (n == 0)
+		{
+			close_group(r);
+			continue;
+		}
+		if (r->nsrc == 1 && r->src[0].ncols == r->ncolumns)
+		{
+			/* one file provides every column in order: hand its rows on */
+			de_source  *s = &r->src[0];
+			bool		identity = true;
+
+			for (int c = 0; c < s->ncols; c++)
+				identity &= s->out[c] == c;
+			if (identity)
+			{
+				batch->nrows = n;
+				batch->values = s->batch.values + (size_t) s->pos * s->batch.ncols;
+				s->pos += n;
+				return n;
+			}
+		}
+		if (n > r->out_cap)
+		{
+			ts_free(r->out);
+			r->out = ts_calloc((size_t) n * (r->ncolumns ? r->ncolumns : 1), sizeof(ts_value));
+			r->out_cap = r->out ? n : 0;
+			if (r->out == NULL)
+			{
+				ts_error(err, TS_ERR_NOMEM, "out of memory");
+				return -1;
+			}
+		}
+		for (size_t i = 0; i < (size_t) n * r->ncolumns; i++)
+		{
+			memset(&r->out[i], 0, sizeof(ts_value));
+			r->out[i].isnull = true;
+		}
+		for (int i = 0; i < r->nsrc; i++)
+		{
+			de_source  *s = &r->src[i];
+
+			for (int row = 0; row < n; row++)
+			{
+				const ts_value *in = s->batch.values + (size_t) (s->pos + row) * s->batch.ncols;
+				ts_value   *dst = r->out + (size_t) row * r->ncolumns;
+
+				for (int c = 0; c < s->ncols; c++)
+					dst[s->out[c]] = in[c];
+			}
+			s->pos += n;
+		}
+		batch->nrows = n;
+		batch->values = r->out;
+		return n;
+	}
+}
+
+void
+ts_evolution_reader_add_metrics(const ts_evolution_reader *r, ts_reader_metrics *acc)
+{
+	if (r == NULL || acc == NULL)
+		return;
+	acc->bytes_read += r->metrics.bytes_read;
+	acc->rows_read += r->metrics.rows_read;
+	acc->row_groups_total += r->metrics.row_groups_total;
+	acc->row_groups_kept += r->metrics.row_groups_kept;
+	acc->files_opened += r->metrics.files_opened;
+	for (int i = 0; i < r->nsrc; i++)
+		ts_data_file_add_metrics(r->src[i].reader, acc);
+}
+
+void
+ts_evolution_reader_close(ts_evolution_reader *r, ts_reader_metrics *acc)
+{
+	if (r == NULL)
+		return;
+	close_group(r);
+	if (acc)
+	{
+		acc->bytes_read += r->metrics.bytes_read;
+		acc->rows_read += r->metrics.rows_read;
+		acc->row_groups_total += r->metrics.row_groups_total;
+		acc->row_groups_kept += r->metrics.row_groups_kept;
+		acc->files_opened += r->metrics.files_opened;
+	}
+	ts_free(r->files);
+	ts_free(r->group_start);
+	ts_free(r->out);
+	ts_free(r);
+}
