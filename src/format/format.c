@@ -60,6 +60,8 @@ ts_format_name(ts_file_format fmt)
 			return "json";
 		case TS_FORMAT_TEXT:
 			return "text";
+		case TS_FORMAT_BLOB:
+			return "blob";
 		default:
 			return "unknown";
 	}
@@ -122,6 +124,9 @@ ts_format_open(ts_file_format fmt, const char *path,
 			break;
 		case TS_FORMAT_JSON:
 			open_fn = ts_json_open;
+			break;
+		case TS_FORMAT_BLOB:
+			open_fn = ts_blob_open;
 			break;
 		default:
 			break;

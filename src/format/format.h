@@ -2,7 +2,8 @@
  * format.h - the one reader interface every data/metadata file format offers.
  *
  * Owns: how a caller asks a file for columns and gets batches of ts_value
- * rows back, whatever the format (Avro, Parquet, ORC, CSV, JSON).  A
+ * rows back, whatever the format (Avro, Parquet, ORC, CSV, JSON, and the
+ * single-column Paimon BLOB files).  A
  * format reader knows nothing about snapshots, manifests or PostgreSQL.
  *
  * Column resolution: each requested column carries the Paimon field id and
@@ -33,7 +34,8 @@ typedef enum ts_file_format
 	TS_FORMAT_ORC,
 	TS_FORMAT_CSV,
 	TS_FORMAT_JSON,
-	TS_FORMAT_TEXT
+	TS_FORMAT_TEXT,
+	TS_FORMAT_BLOB				/* Paimon .blob files (one BLOB column) */
 } ts_file_format;
 
 typedef struct ts_read_column
@@ -135,6 +137,8 @@ ts_format_reader *ts_orc_open(const char *path, const ts_read_column *columns, i
 							  const ts_reader_options *options, ts_err *err);
 ts_format_reader *ts_csv_open(const char *path, const ts_read_column *columns, int ncols,
 							  const ts_reader_options *options, ts_err *err);
+ts_format_reader *ts_blob_open(const char *path, const ts_read_column *columns, int ncols,
+							   const ts_reader_options *options, ts_err *err);
 ts_format_reader *ts_json_open(const char *path, const ts_read_column *columns, int ncols,
 							   const ts_reader_options *options, ts_err *err);
 

@@ -18,9 +18,18 @@
  * are read side by side and stitched row by row.  Without data evolution
  * every file is its own group; a file's unwritten columns read as NULL.
  *
- * Fails closed (TS_ERR_UNSUPPORTED) on what it does not read: BLOB
- * (.blob) and vector-store files, deletion vectors and incremental reads
- * on data-evolution tables, system columns on tables without row tracking.
+ * BLOB columns live in .blob files of their own (one BLOB field each,
+ * rolled by size, so several per row-id range).  As in Java's
+ * mergeRangesAndSort / splitFieldBunches, a group's data files come first
+ * (newest first) and provide the columns they wrote; the blob files of
+ * each BLOB field form a bunch read one after the other in row-id order,
+ * which must cover the group's range exactly.
+ *
+ * Fails closed (TS_ERR_UNSUPPORTED) on what it does not read: vector-store
+ * files, blob files outside data-evolution tables, blob bunches mixing
+ * sequence numbers (updated BLOB columns, Java's blob fallback read),
+ * groups of blob files only, deletion vectors and incremental reads on
+ * data-evolution tables, system columns on tables without row tracking.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -59,10 +68,23 @@ ts_system_column_name(int column)
 
 /* ---- the reader -------------------------------------------------------- */
 
-/* One file of the current group and the read columns it provides. */
+/* The blob files of one BLOB field in a group, read one after the other. */
+typedef struct de_blob_bunch
+{
+	const ts_scan_file **files; /* row-id order */
+	int			nfiles;
+	int			next;			/* next file to open */
+	int32_t		field_id;
+	ts_read_column column;		/* the field as the files wrote it */
+	ts_format_reader *reader;	/* open file, or NULL */
+	int64_t		rows;			/* rows read from it */
+} de_blob_bunch;
+
+/* One file (or blob bunch) of the current group and the read columns it provides. */
 typedef struct de_source
 {
 	ts_data_file_reader *reader;
+	de_blob_bunch *bunch;		/* instead of reader: a BLOB field's files */
 	int		   *fields;			/* read-schema fields / system columns asked of it */
 	int		   *out;			/* output column of each */
 	int			ncols;
@@ -79,12 +101,15 @@ struct ts_evolution_reader
 	int			ncolumns;
 	const ts_scan_file **files; /* groups one after the other */
 	int		   *group_start;	/* ngroups + 1 offsets into files */
+	int		   *group_ndata;	/* data files of each group (the blob files follow) */
 	int			ngroups;
 	int			next_group;
 	de_source  *src;			/* readers of the open group */
 	int			nsrc;
 	ts_value   *out;			/* stitched rows */
 	int			out_cap;
+	de_blob_bunch *bunches;		/* blob bunches of the open group */
+	int			nbunches;
 	ts_reader_metrics metrics;	/* of closed files */
 };
 
@@ -97,15 +122,10 @@ has_suffix(const char *s, const char *suffix)
 	return n >= k && strcmp(s + n - k, suffix) == 0;
 }
 
-/* Files Java keeps apart from the data files of a group (blob / vector-store). */
-static const char *
-special_file_kind(const char *name)
+static bool
+is_blob_file(const ts_scan_file *f)
 {
-	if (has_suffix(name, ".blob"))
-		return "BLOB file (.blob)";
-	if (strstr(name, ".vector."))
-		return "vector-store file";
-	return NULL;
+	return has_suffix(f->entry->file.file_name, ".blob");
 }
 
 static int64_t
@@ -130,13 +150,15 @@ cmp_range_then_newest(const void *pa, const void *pb)
 	return a < b ? -1 : a > b;
 }
 
-/* Newest first, then split order. */
+/* Data files before blob files, then newest first, then split order. */
 static int
-cmp_newest(const void *pa, const void *pb)
+cmp_data_then_newest(const void *pa, const void *pb)
 {
 	const ts_scan_file *a = *(const ts_scan_file *const *) pa;
 	const ts_scan_file *b = *(const ts_scan_file *const *) pb;
 
+	if (is_blob_file(a) != is_blob_file(b))
+		return is_blob_file(a) ? 1 : -1;
 	if (a->entry->file.max_sequence_number != b->entry->file.max_sequence_number)
 		return a->entry->file.max_sequence_number > b->entry->file.max_sequence_number ? -1 : 1;
 	return a < b ? -1 : a > b;
@@ -154,20 +176,23 @@ build_groups(ts_evolution_reader *r, bool data_evolution, ts_err *err)
 
 	r->files = ts_calloc(n ? n : 1, sizeof(*r->files));
 	r->group_start = ts_calloc(n + 1, sizeof(int));
-	if (r->files == NULL || r->group_start == NULL)
+	r->group_ndata = ts_calloc(n + 1, sizeof(int));
+	if (r->files == NULL || r->group_start == NULL || r->group_ndata == NULL)
 		return ts_error(err, TS_ERR_NOMEM, "out of memory");
 	for (int i = 0; i < n; i++)
 	{
 		const ts_scan_file *f = &split->files[i];
-		const char *kind;
 
 		if (f->entry == NULL)
 			return ts_error(err, TS_ERR_INVALID, "data file \"%s\" without manifest entry", f->path);
-		kind = special_file_kind(f->entry->file.file_name);
-		if (kind)
+		if (strstr(f->entry->file.file_name, ".vector."))
 			return ts_error(err, TS_ERR_UNSUPPORTED,
-							"data file \"%s\" is a %s: reading them is not supported yet",
-							f->path, kind);
+							"data file \"%s\" is a vector-store file: reading them is not supported yet",
+							f->path);
+		if (!data_evolution && is_blob_file(f))
+			return ts_error(err, TS_ERR_UNSUPPORTED,
+							"data file \"%s\" is a BLOB file (.blob) of a table without data-evolution.enabled: not supported",
+							f->path);
 		if (data_evolution && f->dv_path)
 			return ts_error(err, TS_ERR_UNSUPPORTED,
 							"data file \"%s\" has a deletion vector: deletion vectors on data-evolution tables are not supported",
@@ -181,7 +206,10 @@ build_groups(ts_evolution_reader *r, bool data_evolution, ts_err *err)
 	if (!data_evolution)
 	{
 		for (int i = 0; i <= n; i++)
+		{
 			r->group_start[i] = i;
+			r->group_ndata[i] = 1;
+		}
 		r->ngroups = n;
 		return true;
 	}
@@ -191,7 +219,8 @@ build_groups(ts_evolution_reader *r, bool data_evolution, ts_err *err)
 	for (int i = 0; i < n;)
 	{
 		int64_t		end = range_end(r->files[i]);
-		int			j = i + 1;
+		int			j = i + 1,
+					k;
 
 		while (j < n && r->files[j]->entry->file.first_row_id < end)
 		{
@@ -199,8 +228,9 @@ build_groups(ts_evolution_reader *r, bool data_evolution, ts_err *err)
 				end = range_end(r->files[j]);
 			j++;
 		}
+		qsort(r->files + i, j - i, sizeof(*r->files), cmp_data_then_newest);
 		/* the data files of a group must all cover the same range */
-		for (int k = i + 1; k < j; k++)
+		for (k = i; k < j && !is_blob_file(r->files[k]); k++)
 			if (r->files[k]->entry->file.first_row_id != r->files[i]->entry->file.first_row_id ||
 				r->files[k]->entry->file.row_count != r->files[i]->entry->file.row_count)
 				return ts_error(err, TS_ERR_CORRUPT,
@@ -211,7 +241,12 @@ build_groups(ts_evolution_reader *r, bool data_evolution, ts_err *err)
 								r->files[k]->path,
 								(long long) r->files[k]->entry->file.first_row_id,
 								(long long) range_end(r->files[k]) - 1);
-		qsort(r->files + i, j - i, sizeof(*r->files), cmp_newest);
+		if (k == i)
+			return ts_error(err, TS_ERR_UNSUPPORTED,
+							"BLOB file \"%s\" (row ids %lld..%lld) has no data file of its row-id range: not supported",
+							r->files[i]->path, (long long) r->files[i]->entry->file.first_row_id,
+							(long long) range_end(r->files[i]) - 1);
+		r->group_ndata[r->ngroups] = k - i;
 		r->group_start[r->ngroups++] = i;
 		i = j;
 	}
@@ -233,12 +268,25 @@ file_writes(const ts_scan_file *f, const char *name)
 	return false;
 }
 
+/* Add a format reader's figures to acc (one file opened). */
+static void
+add_format_metrics(const ts_format_reader *fr, ts_reader_metrics *acc)
+{
+	if (fr == NULL || acc == NULL)
+		return;
+	acc->bytes_read += fr->metrics.bytes_read;
+	acc->rows_read += fr->metrics.rows_read;
+	acc->row_groups_total += fr->metrics.row_groups_total;
+	acc->row_groups_kept += fr->metrics.row_groups_kept;
+	acc->files_opened++;
+}
+
 /*
- * Which file of the group [files, files + n) provides read column 'col':
- * its index, or -1 (NULL).
+ * Which unit of the open group provides read column 'col': data file i
+ * (0..ndata-1, newest first) or blob bunch b (ndata + b); -1 (NULL).
  */
 static bool
-provider_of(ts_evolution_reader *r, const ts_scan_file **files, int n, int col,
+provider_of(ts_evolution_reader *r, const ts_scan_file **files, int ndata, int col,
 			int *provider, ts_err *err)
 {
 	const ts_schema *rs = r->plan->schema;
@@ -251,7 +299,7 @@ provider_of(ts_evolution_reader *r, const ts_scan_file **files, int n, int col,
 		return true;
 	}
 	f = &rs->fields[col];
-	for (int i = 0; i < n; i++)
+	for (int i = 0; i < ndata; i++)
 	{
 		const ts_schema *ds = ts_plan_schema(r->plan, files[i]->entry->file.schema_id, err);
 		int			di;
@@ -265,7 +313,13 @@ provider_of(ts_evolution_reader *r, const ts_scan_file **files, int n, int col,
 			return true;
 		}
 	}
-	if (n > 1 && !f->type->nullable)
+	for (int b = 0; b < r->nbunches; b++)
+		if (r->bunches[b].field_id == f->id)
+		{
+			*provider = ndata + b;
+			return true;
+		}
+	if (ndata + r->nbunches > 1 && !f->type->nullable)
 		return ts_error(err, TS_ERR_CORRUPT,
 						"field \"%s\" is NOT NULL but no data file of row ids %lld..%lld holds it",
 						f->name, (long long) files[0]->entry->file.first_row_id,
@@ -285,25 +339,217 @@ close_group(ts_evolution_reader *r)
 	ts_free(r->src);
 	r->src = NULL;
 	r->nsrc = 0;
+	for (int b = 0; b < r->nbunches; b++)
+	{
+		add_format_metrics(r->bunches[b].reader, &r->metrics);
+		ts_format_close(r->bunches[b].reader);
+		ts_free(r->bunches[b].files);
+	}
+	ts_free(r->bunches);
+	r->bunches = NULL;
+	r->nbunches = 0;
 }
 
-/* Open the readers of group g: one per file that provides a column. */
+/* A blob file and the BLOB field it holds, for sorting into bunches. */
+typedef struct blob_file_ref
+{
+	const ts_scan_file *file;
+	const ts_field *field;		/* in the file's schema */
+} blob_file_ref;
+
+/* Field id, then row-id order, then newest first, then split order. */
+static int
+cmp_blob_ref(const void *pa, const void *pb)
+{
+	const blob_file_ref *a = pa,
+			   *b = pb;
+	const ts_data_file_meta *fa = &a->file->entry->file,
+			   *fb = &b->file->entry->file;
+
+	if (a->field->id != b->field->id)
+		return a->field->id < b->field->id ? -1 : 1;
+	if (fa->first_row_id != fb->first_row_id)
+		return fa->first_row_id < fb->first_row_id ? -1 : 1;
+	if (fa->max_sequence_number != fb->max_sequence_number)
+		return fa->max_sequence_number > fb->max_sequence_number ? -1 : 1;
+	return a->file < b->file ? -1 : a->file > b->file;
+}
+
+/*
+ * Sort the blob files of a group (files[ndata..n)) into one bunch per BLOB
+ * field (Java's splitFieldBunches), each covering the group's row-id range
+ * [start, end) in row-id order with one sequence number.
+ */
+static bool
+build_bunches(ts_evolution_reader *r, const ts_scan_file **files, int ndata, int n, ts_err *err)
+{
+	int			nblob = n - ndata;
+	blob_file_ref *refs;
+	int64_t		start = files[0]->entry->file.first_row_id,
+				end = range_end(files[0]);
+	bool		ok = false;
+
+	if (nblob == 0)
+		return true;
+	refs = ts_calloc(nblob, sizeof(*refs));
+	r->bunches = ts_calloc(nblob, sizeof(*r->bunches));
+	if (refs == NULL || r->bunches == NULL)
+	{
+		ts_free(refs);
+		return ts_error(err, TS_ERR_NOMEM, "out of memory");
+	}
+	for (int i = 0; i < nblob; i++)
+	{
+		const ts_scan_file *f = files[ndata + i];
+		const ts_data_file_meta *m = &f->entry->file;
+		const ts_schema *ds = ts_plan_schema(r->plan, m->schema_id, err);
+		int			di;
+
+		if (ds == NULL)
+		{
+			ts_error_context(err, "BLOB file \"%s\"", f->path);
+			goto done;
+		}
+		di = m->nwrite_cols >= 1 && m->write_cols[0] ?
+			ts_schema_field_index(ds, m->write_cols[0]) : -1;
+		if (di < 0 || m->nwrite_cols != 1)
+		{
+			ts_error(err, TS_ERR_CORRUPT,
+					 "BLOB file \"%s\" does not name the one field of its schema it holds (_WRITE_COLS)",
+					 f->path);
+			goto done;
+		}
+		refs[i].file = f;
+		refs[i].field = &ds->fields[di];
+	}
+	qsort(refs, nblob, sizeof(*refs), cmp_blob_ref);
+	for (int i = 0; i < nblob;)
+	{
+		de_blob_bunch *b = &r->bunches[r->nbunches++];
+		int			j = i;
+		int64_t		next = start;
+
+		while (j < nblob && refs[j].field->id == refs[i].field->id)
+			j++;
+		b->files = ts_calloc(j - i, sizeof(*b->files));
+		if (b->files == NULL)
+		{
+			ts_error(err, TS_ERR_NOMEM, "out of memory");
+			goto done;
+		}
+		b->field_id = refs[i].field->id;
+		b->column.field_id = refs[i].field->id;
+		b->column.name = refs[i].field->name;
+		b->column.type = refs[i].field->type;
+		for (int k = i; k < j; k++)
+		{
+			const ts_data_file_meta *m = &refs[k].file->entry->file;
+
+			if (m->max_sequence_number != refs[i].file->entry->file.max_sequence_number)
+			{
+				ts_error(err, TS_ERR_UNSUPPORTED,
+						 "BLOB field \"%s\" has files of different sequence numbers in row ids %lld..%lld (an updated BLOB column): not supported",
+						 refs[i].field->name, (long long) start, (long long) end - 1);
+				goto done;
+			}
+			if (m->first_row_id != next)
+			{
+				ts_error(err, TS_ERR_CORRUPT,
+						 "BLOB file \"%s\" starts at row id %lld, expected %lld (the BLOB files of field \"%s\" must cover row ids %lld..%lld one after the other)",
+						 refs[k].file->path, (long long) m->first_row_id, (long long) next,
+						 refs[i].field->name, (long long) start, (long long) end - 1);
+				goto done;
+			}
+			next = range_end(refs[k].file);
+			b->files[b->nfiles++] = refs[k].file;
+		}
+		if (next != end)
+		{
+			ts_error(err, TS_ERR_CORRUPT,
+					 "the BLOB files of field \"%s\" cover row ids %lld..%lld, the data files %lld..%lld",
+					 refs[i].field->name, (long long) start, (long long) next - 1,
+					 (long long) start, (long long) end - 1);
+			goto done;
+		}
+		i = j;
+	}
+	ok = true;
+done:
+	ts_free(refs);
+	return ok;
+}
+
+/* Next rows of a blob bunch: its files one after the other. */
+static int
+bunch_next(de_blob_bunch *b, ts_data_file_batch *out, ts_reader_metrics *metrics, ts_err *err)
+{
+	for (;;)
+	{
+		const ts_scan_file *f;
+		ts_batch	in;
+		int			n;
+
+		if (b->next >= b->nfiles)
+			return 0;
+		f = b->files[b->next];
+		if (b->reader == NULL)
+		{
+			ts_reader_options opts;
+
+			memset(&opts, 0, sizeof(opts));
+			opts.batch_rows = ts_read_batch_rows;
+			b->reader = ts_format_open(TS_FORMAT_BLOB, f->path, &b->column, 1, &opts, err);
+			if (b->reader == NULL)
+				return -1;
+			b->rows = 0;
+		}
+		n = ts_format_next(b->reader, &in, err);
+		if (n < 0)
+			return -1;
+		b->rows += n;
+		if (b->rows > f->entry->file.row_count || (n == 0 && b->rows != f->entry->file.row_count))
+		{
+			ts_error(err, TS_ERR_CORRUPT, "BLOB file \"%s\" holds %s rows than its manifest entry says (%lld)",
+					 f->path, n > 0 ? "more" : "fewer", (long long) f->entry->file.row_count);
+			return -1;
+		}
+		if (n > 0)
+		{
+			memset(out, 0, sizeof(*out));
+			out->nrows = n;
+			out->ncols = 1;
+			out->values = in.values;
+			return n;
+		}
+		add_format_metrics(b->reader, metrics);
+		ts_format_close(b->reader);
+		b->reader = NULL;
+		b->next++;
+	}
+}
+
+/* Open the readers of group g: one per file / blob bunch that provides a column. */
 static bool
 open_group(ts_evolution_reader *r, int g, ts_err *err)
 {
 	const ts_scan_file **files = r->files + r->group_start[g];
 	int			n = r->group_start[g + 1] - r->group_start[g];
+	int			ndata = r->group_ndata[g];
+	int			nunits;
 	int		   *provider = ts_calloc(r->ncolumns ? r->ncolumns : 1, sizeof(int));
-	int		   *src_of_file = ts_calloc(n, sizeof(int));
+	int		   *src_of_unit = ts_calloc(n, sizeof(int));
 	bool		any = false;
 	bool		ok = false;
 
-	if (provider == NULL || src_of_file == NULL)
+	if (provider == NULL || src_of_unit == NULL)
 	{
 		ts_error(err, TS_ERR_NOMEM, "out of memory");
 		goto done;
 	}
-	r->src = ts_calloc(n, sizeof(de_source));
+	if (!build_bunches(r, files, ndata, n, err))
+		goto done;
+	nunits = ndata + r->nbunches;
+	r->src = ts_calloc(nunits, sizeof(de_source));
 	if (r->src == NULL)
 	{
 		ts_error(err, TS_ERR_NOMEM, "out of memory");
@@ -311,21 +557,21 @@ open_group(ts_evolution_reader *r, int g, ts_err *err)
 	}
 	for (int c = 0; c < r->ncolumns; c++)
 	{
-		if (!provider_of(r, files, n, r->columns[c], &provider[c], err))
+		if (!provider_of(r, files, ndata, r->columns[c], &provider[c], err))
 			goto done;
 		any |= provider[c] >= 0;
 	}
-	for (int i = 0; i < n; i++)
+	for (int i = 0; i < nunits; i++)
 	{
 		int			k = 0;
 
-		src_of_file[i] = -1;
+		src_of_unit[i] = -1;
 		for (int c = 0; c < r->ncolumns; c++)
 			k += provider[c] == i;
 		/* no file provides a column: the newest alone gives the row count */
 		if (k == 0 && (any || i > 0))
 			continue;
-		src_of_file[i] = r->nsrc;
+		src_of_unit[i] = r->nsrc;
 		r->src[r->nsrc].fields = ts_calloc(k ? k : 1, sizeof(int));
 		r->src[r->nsrc].out = ts_calloc(k ? k : 1, sizeof(int));
 		if (r->src[r->nsrc].fields == NULL || r->src[r->nsrc].out == NULL)
@@ -343,18 +589,23 @@ open_group(ts_evolution_reader *r, int g, ts_err *err)
 
 		if (provider[c] < 0)
 			continue;
-		s = &r->src[src_of_file[provider[c]]];
+		s = &r->src[src_of_unit[provider[c]]];
 		s->fields[s->ncols] = r->columns[c];
 		s->out[s->ncols] = c;
 		s->ncols++;
 	}
-	for (int i = 0; i < n; i++)
+	for (int i = 0; i < nunits; i++)
 	{
 		de_source  *s;
 
-		if (src_of_file[i] < 0)
+		if (src_of_unit[i] < 0)
 			continue;
-		s = &r->src[src_of_file[i]];
+		s = &r->src[src_of_unit[i]];
+		if (i >= ndata)
+		{
+			s->bunch = &r->bunches[i - ndata];
+			continue;
+		}
 		s->reader = ts_data_file_open(r->plan, r->split, files[i], s->fields, s->ncols, false, err);
 		if (s->reader == NULL)
 			goto done;
@@ -362,7 +613,7 @@ open_group(ts_evolution_reader *r, int g, ts_err *err)
 	ok = true;
 done:
 	ts_free(provider);
-	ts_free(src_of_file);
+	ts_free(src_of_unit);
 	if (!ok)
 		close_group(r);
 	return ok;
@@ -413,7 +664,9 @@ refill(ts_evolution_reader *r, int *avail, ts_err *err)
 
 		if (s->pos >= s->batch.nrows && !s->eof)
 		{
-			int			n = ts_data_file_next(s->reader, &s->batch, err);
+			int			n = s->bunch ?
+				bunch_next(s->bunch, &s->batch, &r->metrics, err) :
+				ts_data_file_next(s->reader, &s->batch, err);
 
 			if (n < 0)
 				return false;
@@ -527,6 +780,8 @@ ts_evolution_reader_add_metrics(const ts_evolution_reader *r, ts_reader_metrics 
 	acc->files_opened += r->metrics.files_opened;
 	for (int i = 0; i < r->nsrc; i++)
 		ts_data_file_add_metrics(r->src[i].reader, acc);
+	for (int b = 0; b < r->nbunches; b++)
+		add_format_metrics(r->bunches[b].reader, acc);
 }
 
 void
@@ -545,6 +800,7 @@ ts_evolution_reader_close(ts_evolution_reader *r, ts_reader_metrics *acc)
 	}
 	ts_free(r->files);
 	ts_free(r->group_start);
+	ts_free(r->group_ndata);
 	ts_free(r->out);
 	ts_free(r);
 }
