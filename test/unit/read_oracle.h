@@ -21,6 +21,13 @@ static void *volatile force_readers[] = {
 	(void *) ts_orc_open, (void *) ts_parquet_open, (void *) ts_avro_open,
 };
 
+/* Type of a read column: a read-schema field or a system column (_ROW_ID...). */
+static inline const ts_type *
+column_type(const ts_plan *plan, int col)
+{
+	return col >= 0 ? plan->schema->fields[col].type : ts_system_column_type(col);
+}
+
 static inline cJSON *
 oracle_load(const char *name)
 {
@@ -196,7 +203,7 @@ read_split_rows(ts_plan *plan, const ts_split *split, const int *cols, int ncols
 			assert_true(ncols <= 64);
 			for (int c = 0; c < ncols; c++)
 			{
-				const ts_type *t = plan->schema->fields[cols[c]].type;
+				const ts_type *t = column_type(plan, cols[c]);
 
 				cells[c] = ts_value_to_string(ts_batch_at(&b, row, c), t);
 				normalize_cell(cells[c], t);
@@ -226,7 +233,7 @@ oracle_rows(const cJSON *rows, const ts_plan *plan, const int *cols, int ncols, 
 		assert_int_equal(cJSON_GetArraySize(row), ncols);
 		for (int c = 0; c < ncols; c++)
 		{
-			const ts_type *t = plan->schema->fields[cols[c]].type;
+			const ts_type *t = column_type(plan, cols[c]);
 
 			cells[c] = oracle_cell(cJSON_GetArrayItem(row, c), t);
 			normalize_cell(cells[c], t);
@@ -276,6 +283,11 @@ oracle_columns(const cJSON *j, const ts_plan *plan, int *cols)
 		for (int i = 0; i < plan->schema->nfields; i++)
 			if (strcmp(plan->schema->fields[i].name, name) == 0)
 				idx = i;
+		if (idx < 0 && ts_system_column(name) != 0)
+		{
+			cols[n++] = ts_system_column(name);
+			continue;
+		}
 		if (idx < 0)
 			fail_msg("column %s not in read schema", name);
 		cols[n++] = idx;

@@ -16,13 +16,15 @@
 
 /*
  * The plan's schema cache normally lives in src/scan; the hand-built plans
- * below preload every schema so this is never reached.  Weak so that the
+ * below preload every schema, found here.  Weak so that the
  * real one wins when src/scan is linked.
  */
 __attribute__((weak)) const ts_schema *
 ts_plan_schema(ts_plan *plan, int64_t schema_id, ts_err *err)
 {
-	(void) plan;
+	for (int i = 0; i < plan->nschemas; i++)
+		if (plan->schemas[i]->id == schema_id)
+			return plan->schemas[i];
 	return ts_error(err, TS_ERR_NOT_FOUND, "schema %lld not preloaded", (long long) schema_id), NULL;
 }
 
@@ -382,6 +384,95 @@ test_casts_real_files(void **state)
 
 /* ---- failures ------------------------------------------------------------ */
 
+/*
+ * BLOB files join the data files of their row-id range: the dense-stats
+ * table's split (two data files of row ids 0..1 and one blob file) read
+ * as Java does, then the grouping rules broken one at a time.
+ */
+static void
+test_blob_bunches(void **state)
+{
+	static const char *const data_cols0[] = {"f1", "f2"};
+	static const char *const data_cols1[] = {"f2", "f3"};
+	static const char *const blob_cols[] = {"f0"};
+	static const ts_option opt = {"data-evolution.enabled", "true"};
+	static const ts_option no_evolution = {"data-evolution.enabled", "false"};
+	const char *dir = "bucket-0";
+	test_table	t;
+	ts_err		err = {0};
+	row_set		got = {0};
+	int			cols[3] = {0, 2, TS_COLUMN_ROW_ID};	/* f0 (BLOB), f2, _ROW_ID */
+
+	(void) state;
+	table_init(&t, "parquet/blob_data_evolution_with_dense_stats.db/blob_data_evolution_with_dense_stats",
+			   1, TS_TABLE_APPEND);
+	t.plan.noptions = 1;
+	t.plan.options = (ts_option *) &opt;
+	t.split.raw_convertible = true;
+	table_add_file(&t, dir, "data-d007a81e-4682-42da-b458-eb0423a64511-1.blob", 0, 0);
+	table_add_file(&t, dir, "data-d007a81e-4682-42da-b458-eb0423a64511-0.parquet", 0, 0);
+	table_add_file(&t, dir, "data-9c5c3529-ead7-4c18-979a-d08a4030383c-0.parquet", 0, 0);
+	for (int i = 0; i < 3; i++)
+	{
+		t.entries[i].file.has_first_row_id = true;
+		t.entries[i].file.first_row_id = 0;
+		t.entries[i].file.row_count = 2;
+		t.entries[i].file.max_sequence_number = i < 2 ? 1 : 2;
+		t.entries[i].file.nwrite_cols = i == 0 ? 1 : 2;
+	}
+	t.entries[0].file.write_cols = (char **) blob_cols;
+	t.entries[1].file.write_cols = (char **) data_cols0;
+	t.entries[2].file.write_cols = (char **) data_cols1;
+
+	if (read_split_rows(&t.plan, &t.split, cols, 3, &got, &err, NULL) < 0)
+		fail_msg("%s", err.msg);
+	assert_int_equal(got.n, 2);
+	qsort(got.rows, got.n, sizeof(char *), cmp_str);
+	assert_string_equal(got.rows[0], "\\x416c696365 | 104 | 1");
+	assert_string_equal(got.rows[1], "\\x4c696c79 | 102 | 0");
+	row_set_free(&got);
+
+	/* the blob file does not start where the data files do */
+	t.entries[0].file.first_row_id = 1;
+	t.entries[0].file.row_count = 1;
+	assert_int_equal(read_split_rows(&t.plan, &t.split, cols, 3, &got, &err, NULL), -1);
+	assert_int_equal(err.code, TS_ERR_CORRUPT);
+	assert_non_null(strstr(err.msg, "starts at row id 1, expected 0"));
+
+	/* it covers fewer rows than the data files */
+	t.entries[0].file.first_row_id = 0;
+	t.entries[0].file.row_count = 1;
+	assert_int_equal(read_split_rows(&t.plan, &t.split, cols, 3, &got, &err, NULL), -1);
+	assert_int_equal(err.code, TS_ERR_CORRUPT);
+	assert_non_null(strstr(err.msg, "cover row ids 0..0, the data files 0..1"));
+
+	/* two blob files of one field with different sequence numbers */
+	t.entries[0].file.row_count = 2;
+	table_add_file(&t, dir, "data-d007a81e-4682-42da-b458-eb0423a64511-1.blob", 0, 0);
+	t.entries[3] = t.entries[0];
+	t.files[3].entry = &t.entries[3];
+	t.entries[3].file.max_sequence_number = 3;
+	assert_int_equal(read_split_rows(&t.plan, &t.split, cols, 3, &got, &err, NULL), -1);
+	assert_int_equal(err.code, TS_ERR_UNSUPPORTED);
+	assert_non_null(strstr(err.msg, "different sequence numbers"));
+	t.split.nfiles = 3;
+	ts_free(t.paths[3]);
+
+	/* a blob file without its data files */
+	t.split.nfiles = 1;
+	assert_int_equal(read_split_rows(&t.plan, &t.split, cols, 3, &got, &err, NULL), -1);
+	assert_int_equal(err.code, TS_ERR_UNSUPPORTED);
+	assert_non_null(strstr(err.msg, "has no data file"));
+
+	/* blob files outside data-evolution tables */
+	t.split.nfiles = 3;
+	t.plan.options = (ts_option *) &no_evolution;
+	assert_int_equal(read_split_rows(&t.plan, &t.split, cols, 3, &got, &err, NULL), -1);
+	assert_int_equal(err.code, TS_ERR_UNSUPPORTED);
+	assert_non_null(strstr(err.msg, "BLOB file (.blob)"));
+	table_free(&t);
+}
+
 static void
 test_unsupported(void **state)
 {
@@ -454,6 +545,7 @@ main(void)
 		cmocka_unit_test(test_pk_bitmap_dv),
 		cmocka_unit_test(test_pk_dv_cardinality),
 		cmocka_unit_test(test_casts_real_files),
+		cmocka_unit_test(test_blob_bunches),
 		cmocka_unit_test(test_unsupported),
 	};
 

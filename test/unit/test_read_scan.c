@@ -2,8 +2,8 @@
  * test_read_scan.c - src/read driven by real plans (ts_scan_plan) over the
  * shared tables, compared with the oracle rows: merge-on-read
  * (deduplicate, partial-update with ignore-delete / remove-record-on-delete,
- * aggregation sum, first-row), deletion-vector tables, schema evolution
- * and plain append tables.
+ * aggregation sum, first-row), deletion-vector tables, schema evolution,
+ * plain append tables and data-evolution tables with BLOB files.
  *
  * Cases whose rows depend on a row filter (a predicate the reader does
  * not apply) or on LIMIT are not listed.
@@ -84,6 +84,11 @@ static const char *const cases[] = {
 	"parquet__append_table_with_alter_table__read_snapshot2_all",
 	"orc__append_table_with_alter_table_build_in_fieldid__read_snapshot2_builtin_fieldid",
 	"parquet__append_table_with_alter_table__read_snapshot2_builtin_fieldid",
+	/* data evolution with BLOB columns in .blob files (rolled: several per range) */
+	"orc__blob_data_evolution_with_dense_stats__scan_read",
+	"parquet__blob_data_evolution_with_dense_stats__scan_read",
+	"orc__blob_append_table_alter_table_with_cast_with_data_evolution__scan_read",
+	"parquet__blob_append_table_alter_table_with_cast_with_data_evolution__scan_read",
 };
 
 /* Run one case; returns NULL on success or a ts_malloc'd failure message. */
