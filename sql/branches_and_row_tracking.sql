@@ -1,4 +1,4 @@
--- Data evolution, row tracking (_ROW_ID / _SEQUENCE_NUMBER) and
+-- Data evolution (with BLOB files), row tracking (_ROW_ID / _SEQUENCE_NUMBER) and
 -- scan.fallback-branch, on tables written by Java Paimon (../shared/testdata).
 CREATE EXTENSION tablescan_fdw;
 \getenv shared TS_SHARED
@@ -38,9 +38,15 @@ CREATE FOREIGN TABLE plain (f0 text, "_ROW_ID" bigint)
   SERVER shared OPTIONS (database 'append_09', "table" 'append_09');
 SELECT try('SELECT * FROM plain');
 SELECT f0 FROM plain ORDER BY f0 LIMIT 1;
--- BLOB files are refused
+-- BLOB columns (bytea) come from .blob files beside the data files of
+-- their row-id range; predicates on them are evaluated by PostgreSQL
 IMPORT FOREIGN SCHEMA blob_data_evolution_with_dense_stats FROM SERVER shared INTO public;
-SELECT try('SELECT f1 FROM blob_data_evolution_with_dense_stats');
+SELECT attname, format_type(atttypid, atttypmod) FROM pg_attribute
+  WHERE attrelid = 'blob_data_evolution_with_dense_stats'::regclass AND attnum > 0 ORDER BY attnum;
+SELECT f0, convert_from(f0, 'UTF8') AS name, f1, f2, f3 FROM blob_data_evolution_with_dense_stats ORDER BY f1;
+SELECT f0 FROM blob_data_evolution_with_dense_stats ORDER BY f0;
+SELECT f1 FROM blob_data_evolution_with_dense_stats WHERE f0 = 'Alice'::bytea;
+SELECT count(*), sum(length(f0)) FROM blob_data_evolution_with_dense_stats WHERE f2 > 102;
 
 -- scan.fallback-branch=rt (a schema option): dt=20240725 from the table,
 -- dt=20240726 only in branch rt (a primary-key table there)
