@@ -11,6 +11,9 @@
  * For the text formats (-DFUZZ_TEXT, with TS_FORMAT_CSV / TS_FORMAT_JSON)
  * the first input byte picks a set of csv.* / json.* options and a small
  * batch size; the rest is the file.
+ *
+ * For BLOB files (-DFUZZ_BLOB, with TS_FORMAT_BLOB) the projection is the
+ * one BLOB column such a file holds, read in batches of 2 rows.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -151,7 +154,20 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	fclose(f);
 
 	memset(&err, 0, sizeof(err));
+#ifdef FUZZ_BLOB
+	{
+		static ts_read_column blob_col;
+		ts_reader_options blob_opts;
+
+		if (blob_col.type == NULL)
+			blob_col = (ts_read_column) {0, "b", mk(TS_BLOB, 0, 0)};
+		memset(&blob_opts, 0, sizeof(blob_opts));
+		blob_opts.batch_rows = 2;
+		r = ts_format_open(FUZZ_FORMAT, path, &blob_col, 1, &blob_opts, &err);
+	}
+#else
 	r = ts_format_open(FUZZ_FORMAT, path, cols, 11, FUZZ_OPTS, &err);
+#endif
 	if (r)
 	{
 		int			n;

@@ -4,7 +4,7 @@
 # Prints per harness: executions and crashes; then
 #   fuzz: N passed, N failed        (a harness that crashed = failed)
 # Harnesses: fuzz_meta (schema/snapshot JSON, BinaryRow, SimpleStats), fuzz_avro,
-# fuzz_parquet, fuzz_orc, fuzz_csv, fuzz_json (format readers), fuzz_dv (deletion
+# fuzz_parquet, fuzz_orc, fuzz_csv, fuzz_json, fuzz_blob (format readers), fuzz_dv (deletion
 # vectors), fuzz_manifest (manifest lists, manifests, index manifests);
 # FUZZ_ONLY="fuzz_dv fuzz_csv" runs a subset.
 # Crash inputs are kept in build/fuzz/crashes/<harness>/ to become
@@ -30,9 +30,10 @@ done
 for f in csv json; do
     build fuzz_$f test/fuzz/fuzz_format.c "-DFUZZ_TEXT -DFUZZ_FORMAT=TS_FORMAT_$(echo $f | tr a-z A-Z)" || exit 1
 done
+build fuzz_blob test/fuzz/fuzz_format.c "-DFUZZ_BLOB -DFUZZ_FORMAT=TS_FORMAT_BLOB" || exit 1
 build fuzz_dv test/fuzz/fuzz_dv.c "" || exit 1
 build fuzz_manifest test/fuzz/fuzz_manifest.c "" || exit 1
-HARNESSES="fuzz_meta fuzz_avro fuzz_parquet fuzz_orc fuzz_csv fuzz_json fuzz_dv fuzz_manifest"
+HARNESSES="fuzz_meta fuzz_avro fuzz_parquet fuzz_orc fuzz_csv fuzz_json fuzz_blob fuzz_dv fuzz_manifest"
 [ -n "${FUZZ_ONLY:-}" ] && HARNESSES=$FUZZ_ONLY
 
 seed() {   # harness find-args...
@@ -47,6 +48,7 @@ find "$SHARED/testdata" -path '*/manifest/*' -type f -size -200k | head -40 | wh
     head -c4 "$f" | grep -q Obj && cp "$f" "$B/corpus/fuzz_avro/$(echo "$f" | md5sum | cut -c1-16)"; done
 seed fuzz_parquet -name '*.parquet'
 seed fuzz_orc -name '*.orc'
+seed fuzz_blob -name '*.blob'
 mkdir -p $B/corpus/fuzz_meta $B/corpus/fuzz_csv $B/corpus/fuzz_json $B/corpus/fuzz_dv $B/corpus/fuzz_manifest
 for h in fuzz_meta fuzz_csv fuzz_json fuzz_dv fuzz_manifest; do
     [ -d test/fuzz/regressions/$h ] && cp test/fuzz/regressions/$h/* $B/corpus/$h/ 2>/dev/null
