@@ -48,7 +48,7 @@ $(BUILD)/libts.a: $(CORE_OBJS)
 	@mkdir -p $(dir $@)
 	rm -f $@ && ar rcs $@ $^
 
-$(BUILD)/unit/%: test/unit/%.c test/unit/unit.h $(BUILD)/libts.a
+$(BUILD)/unit/%: test/unit/%.c $(wildcard test/unit/*.h) $(BUILD)/libts.a
 	@mkdir -p $(dir $@)
 	$(CORE_CC) $(CORE_CFLAGS) -Itest/unit $< -o $@ $(BUILD)/libts.a -lcmocka $(LIBS_CORE)
 
