@@ -15,6 +15,10 @@ SELECT * FROM orders WHERE dt = 'dt_0' AND id = 4242;
 EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF, SUMMARY OFF)
   SELECT count(*) FROM orders WHERE dt IN ('dt_0', 'dt_1') AND amount > 50;
 
+-- count(*) per partition straight from the manifests: no data file is read
+EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF, SUMMARY OFF)
+  SELECT dt, count(*) FROM orders WHERE dt <> 'dt_2' GROUP BY dt;
+
 -- the files a scan reads, and time travel to an older snapshot
 SELECT partition, bucket, count(*) AS files, sum(row_count) AS rows
   FROM tablescan_files('orders') GROUP BY 1, 2 ORDER BY 1, 2 LIMIT 6;
