@@ -209,6 +209,7 @@ test_pinned_entries(void **state)
 	char	   *ta,
 			   *tb;
 	ts_scan_cache_stats st;
+	int64_t		hits;
 
 	(void) state;
 	cache_reset(64 << 20);
@@ -236,11 +237,23 @@ test_pinned_entries(void **state)
 	free(tb);
 	ts_plan_free(c);			/* the last pin: freed now */
 
-	/* a plan that missed holds no pin */
+	/*
+	 * a plan that missed goes on with the copy it cached (no hit counted):
+	 * it pins it like a hit, and eviction waits for it too
+	 */
 	cache_reset(64 << 20);
+	ts_scan_cache_get_stats(&st);
+	hits = st.hits;
 	a = plan_ok(&ctx);
 	assert_false(a->metrics.cache_hit);
-	assert_null(a->cache_pin);
+	assert_non_null(a->cache_pin);
+	ts_scan_cache_get_stats(&st);
+	assert_int_equal(st.hits, hits);
+	assert_int_equal(st.items, 1);
+	ts_scan_cache_set_limit(0);
+	tb = plan_text(a);
+	assert_string_equal(ta, tb);
+	free(tb);
 	ts_plan_free(a);
 	free(ta);
 }
