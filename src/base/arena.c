@@ -161,3 +161,13 @@ ts_arena_release_pooled(ts_arena *a)
 	}
 	a->pooled = false;
 }
+
+size_t
+ts_arena_bytes(const ts_arena *a)
+{
+	size_t		n = 0;
+
+	for (const ts_arena_chunk *c = a->head; c; c = c->next)
+		n += CHUNK_HDR + c->size;
+	return n;
+}

@@ -87,11 +87,15 @@ void		ts_arena_free(ts_arena *a);
 void		ts_arena_set_pooled(ts_arena *a, bool pooled);
 /* Hand the pooled chunks back (what they held is gone); the others stay. */
 void		ts_arena_release_pooled(ts_arena *a);
+/* Bytes of all its chunks (headers included). */
+size_t		ts_arena_bytes(const ts_arena *a);
 
 /*
  * chunk_pool.c: blocks of 64 KB .. 8 MB (powers of two) kept for reuse,
  * at most TS_CHUNK_POOL_IDLE bytes idle, from a long-lived allocator
- * (NULL, NULL = ts_malloc / ts_free; setting it empties the pool).
+ * (NULL, NULL = ts_malloc / ts_free; setting it empties the pool, and must
+ * happen before any pooled arena exists: blocks go back to the allocator
+ * the pool has when they are freed).
  */
 #define TS_CHUNK_POOL_IDLE ((size_t) 16 << 20)
 size_t		ts_chunk_pool_round(size_t size);	/* pooled size for size, 0 if too big */

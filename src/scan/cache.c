@@ -50,6 +50,8 @@ typedef struct cache_item
 	 */
 	const ts_manifest_entry **ordered;
 	const char **paths;
+	/* entries not copied: decoded in this arena, which the item owns */
+	ts_arena	owned;
 	char	   *path_basis;
 	size_t		path_basis_len;
 	/* candidate sets: what a cold plan would count for the other files */
@@ -232,6 +234,7 @@ lru_push_front(cache_item *it)
 static void
 item_free(cache_item *it)
 {
+	ts_arena_free(&it->owned);
 	if (it->free_fn)
 		it->free_fn(it);
 	else
@@ -329,19 +332,24 @@ paths_build(ts_plan *plan, scan_state *st, const ts_manifest_entry *const *entri
 }
 
 /*
- * Insert entries (copied) with what a hit hands out besides them (counts,
- * excluded partitions: copied too), their split order and their paths
- * under 'basis'; silently not cached when too big or out of memory.
+ * Insert entries (copied, or, with 'own', left where they are: the item
+ * takes over that arena, which the entries were decoded in, and counts
+ * its bytes) with what a hit hands out besides them (counts, excluded
+ * partitions: copied too), their split order and their paths under
+ * 'basis'; silently not cached when too big or out of memory ('own' then
+ * stays with its owner).
  */
 static void
 item_insert(ts_plan *plan, scan_state *st, const char *key, size_t keylen,
 			const ts_manifest_entry *const *entries, int n,
-			const scan_cache_hit *totals, const ts_buf *basis)
+			const scan_cache_hit *totals, const ts_buf *basis, ts_arena *own)
 {
 	size_t		bytes = ALIGN8(sizeof(cache_item)) + ALIGN8(keylen) +
-		(ALIGN8(sizeof(ts_manifest_entry)) + sizeof(ts_manifest_entry *)) * (size_t) n;
+		(own ? 0 : ALIGN8(sizeof(ts_manifest_entry)) * (size_t) n) +
+		ALIGN8(sizeof(ts_manifest_entry *) * (size_t) n);
 	size_t		order_bytes = 0,
-				path_bytes = 0;
+				path_bytes = 0,
+				owned_bytes = 0;	/* the arena taken over, not in the block */
 	int		   *perm = NULL;
 	scan_groups g;
 	ts_err		e2 = {0};
@@ -353,13 +361,16 @@ item_insert(ts_plan *plan, scan_state *st, const char *key, size_t keylen,
 	for (i = 0; i < totals->nexcluded; i++)
 		bytes += bytes_size(totals->excluded[i].partition);
 
-	for (i = 0; i < n; i++)
-	{
-		bytes += entry_extra_size(entries[i]);
-		if (bytes > cache.limit)
-			return;
-	}
-	if (bytes > cache.limit)
+	if (own)
+		owned_bytes = ts_arena_bytes(own);
+	else
+		for (i = 0; i < n; i++)
+		{
+			bytes += entry_extra_size(entries[i]);
+			if (bytes > cache.limit)
+				return;
+		}
+	if (bytes + owned_bytes > cache.limit)
 		return;
 	/* split order and paths: left out when they cannot be had */
 	if (n > 0 && (perm = ts_malloc(sizeof(int) * (size_t) n)) != NULL)
@@ -377,12 +388,12 @@ item_insert(ts_plan *plan, scan_state *st, const char *key, size_t keylen,
 			scan_groups_free(&g);
 		}
 	}
-	if (bytes + order_bytes + path_bytes > cache.limit)
+	if (bytes + owned_bytes + order_bytes + path_bytes > cache.limit)
 		order_bytes = path_bytes = 0;
 	bytes += order_bytes + path_bytes;
 	if ((it = item_find(key, keylen)) != NULL)
 		item_remove(it);		/* same key filled again: replace */
-	evict_to(cache.limit - bytes, true);
+	evict_to(cache.limit - (bytes + owned_bytes), true);
 	it = cache_alloc(bytes);
 	if (it == NULL)
 	{
@@ -395,13 +406,24 @@ item_insert(ts_plan *plan, scan_state *st, const char *key, size_t keylen,
 	it->key = take(&cur, key, keylen);
 	it->keylen = keylen;
 	it->live = (ts_manifest_entry **) cur;
-	cur += sizeof(ts_manifest_entry *) * (size_t) n;
-	it->entries = (ts_manifest_entry *) cur;
-	cur += ALIGN8(sizeof(ts_manifest_entry)) * (size_t) n;
-	for (i = 0; i < n; i++)
+	cur += ALIGN8(sizeof(ts_manifest_entry *) * (size_t) n);
+	if (own)
 	{
-		entry_copy_into(&it->entries[i], entries[i], &cur);
-		it->live[i] = &it->entries[i];
+		/* take the arena the entries were decoded in: nothing copied */
+		for (i = 0; i < n; i++)
+			it->live[i] = (ts_manifest_entry *) entries[i];
+		it->owned = *own;
+		own->head = NULL;
+	}
+	else
+	{
+		it->entries = (ts_manifest_entry *) cur;
+		cur += ALIGN8(sizeof(ts_manifest_entry)) * (size_t) n;
+		for (i = 0; i < n; i++)
+		{
+			entry_copy_into(&it->entries[i], entries[i], &cur);
+			it->live[i] = &it->entries[i];
+		}
 	}
 	it->nentries = n;
 	it->totals = *totals;
@@ -422,7 +444,7 @@ item_insert(ts_plan *plan, scan_state *st, const char *key, size_t keylen,
 		it->ordered = (const ts_manifest_entry **) cur;
 		cur += order_bytes;
 		for (int k = 0; k < n; k++)
-			it->ordered[k] = &it->entries[perm[k]];
+			it->ordered[k] = it->live[perm[k]];
 	}
 	if (path_bytes > 0)
 	{
@@ -432,20 +454,20 @@ item_insert(ts_plan *plan, scan_state *st, const char *key, size_t keylen,
 		cur += ALIGN8(sizeof(char *) * (size_t) n);
 		it->path_basis = take(&cur, basis->data, basis->len);
 		it->path_basis_len = basis->len;
-		/* the same entries as measured (copies): the same sizes */
+		/* the same entries as measured (or copies): the same sizes */
 		if (paths_build(plan, st, (const ts_manifest_entry *const *) it->live, perm, n,
 						it->paths, cur, space) == 0)
 			it->paths = NULL;
 	}
 	ts_free(perm);
-	it->bytes = bytes;
+	it->bytes = bytes + owned_bytes;	/* what the item holds, counted */
 	it->hash = key_hash(key, keylen);
 	/* link only now that the block is complete */
 	it->chain = cache.hash[it->hash % CACHE_HASH_SIZE];
 	cache.hash[it->hash % CACHE_HASH_SIZE] = it;
 	lru_push_front(it);
 	it->linked = true;
-	cache.used += bytes;
+	cache.used += it->bytes;
 	cache.stats.items++;
 	cache.stats.entries += n;
 	cache.stats.inserts++;
@@ -613,6 +635,7 @@ scan_read_live_files_cached(ts_plan *plan, scan_state *st,
 	int64_t		schema_id = plan->schema->id;
 	cache_item *it;
 	bool		ok = false;
+	bool		own_arena = false;
 
 	*from_cache = false;
 	memset(hit, 0, sizeof(*hit));
@@ -667,11 +690,25 @@ scan_read_live_files_cached(ts_plan *plan, scan_state *st,
 		goto done;
 	}
 
-	/* miss: read every manifest the key allows, then cache */
+	/*
+	 * miss: read every manifest the key allows, then cache.  A whole live
+	 * set is decoded in an arena of its own that the item takes over
+	 * (nothing copied), when the plan's memory is pooled: its owner then
+	 * releases the plan on every path, and ts_plan_release frees that
+	 * arena if the fill did not finish.
+	 */
 	cache.stats.misses++;
+	own_arena = !by_bucket && plan->arena.pooled && plan->fill_arena.head == NULL;
+	if (own_arena)
+	{
+		ts_arena_init(&plan->fill_arena, 256 * 1024);
+		ts_arena_set_pooled(&plan->fill_arena, true);
+		st->entry_arena = &plan->fill_arena;
+	}
 	st->cache_fill = true;
 	ok = scan_read_live_files(plan, st, live, nlive, err);
 	st->cache_fill = false;
+	st->entry_arena = NULL;
 	if (!ok)
 		goto done;
 	/* what a hit will hand out besides the entries; this plan uses the counts too */
@@ -682,7 +719,8 @@ scan_read_live_files_cached(ts_plan *plan, scan_state *st,
 	}
 	hit->counted = true;
 	if (!by_bucket)
-		item_insert(plan, st, (const char *) key.data, key.len, *live, *nlive, hit, &basis);
+		item_insert(plan, st, (const char *) key.data, key.len, *live, *nlive, hit, &basis,
+					own_arena ? &plan->fill_arena : NULL);
 	else
 	{
 		size_t		sz = sizeof(const ts_manifest_entry *) * (size_t) (*nlive ? *nlive : 1);
@@ -727,7 +765,8 @@ scan_read_live_files_cached(ts_plan *plan, scan_state *st,
 					ex[pid].nfiles++;
 				}
 				totals.excluded = ex;
-				item_insert(plan, st, (const char *) bkey.data, bkey.len, cand, n, &totals, &basis);
+				item_insert(plan, st, (const char *) bkey.data, bkey.len, cand, n, &totals, &basis,
+							NULL);
 				scan_groups_free(&g);
 			}
 			else

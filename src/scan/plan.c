@@ -330,6 +330,7 @@ ts_plan_release(ts_plan *plan)
 	if (plan == NULL)
 		return;
 	ts_plan_release(plan->fallback);	/* the fallback branch's own plan */
+	ts_arena_free(&plan->fill_arena);
 	if (plan->cache_pin == NULL)
 		return;
 	scan_cache_unpin(plan->cache_pin);

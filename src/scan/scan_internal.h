@@ -39,6 +39,8 @@ typedef struct scan_state
 	void	   *bucket_selector;
 	/* reading a complete live set for the cache: no per-scan manifest skipping */
 	bool		cache_fill;
+	/* where manifest entries are decoded (NULL: the plan arena) */
+	ts_arena   *entry_arena;
 	/*
 	 * paths.c: the last partition directory and bucket directory built
 	 * (files come grouped by partition, then bucket)
