@@ -4,7 +4,7 @@
  * server-free throughput figure.
  *
  * USAGE
- *   ts_scan_bench <table_path> [-c column]... [--plan-only N] [--cache MB]
+ *   ts_scan_bench <table_path> [-c column]... [--plan-only N] [--cache MB] [--pool]
  *
  * Reads every split with ts_split_reader (all columns, or the -c ones) and
  * folds each value into a checksum so that nothing is optimized away; prints
@@ -12,7 +12,8 @@
  * table N times and reads nothing.  --cache MB turns the live
  * manifest-entry cache on (off by default): the first plan fills it, the
  * others hit it; --plan-only then prints the first (cold) plan's time and
- * the mean of the others (warm) apart.
+ * the mean of the others (warm) apart.  --pool plans with pooled arena
+ * chunks (chunk_pool.c), as the FDW does.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -31,12 +32,30 @@ now_s(void)
 	return ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
+/* ts_scan_plan, optionally with the plan's arena in the chunk pool */
+static ts_plan *
+plan_once(const ts_scan_context *ctx, bool pool, ts_err *err)
+{
+	ts_plan    *plan = ts_scan_prepare(ctx, err);
+
+	if (plan == NULL)
+		return NULL;
+	ts_arena_set_pooled(&plan->arena, pool);
+	if (!ts_scan_execute(plan, ctx, err))
+	{
+		ts_plan_free(plan);
+		return NULL;
+	}
+	return plan;
+}
+
 int
 main(int argc, char **argv)
 {
 	const char *colnames[256];
 	int			ncolnames = 0;
 	int			plan_only = 0;
+	bool		pool = false;
 	int			cache_mb = 0;
 	double		first_ms = 0;
 	const char *path = NULL;
@@ -57,19 +76,21 @@ main(int argc, char **argv)
 			colnames[ncolnames++] = argv[++i];
 		else if (strcmp(argv[i], "--plan-only") == 0 && i + 1 < argc)
 			plan_only = atoi(argv[++i]);
+		else if (strcmp(argv[i], "--pool") == 0)
+			pool = true;
 		else if (strcmp(argv[i], "--cache") == 0 && i + 1 < argc)
 			cache_mb = atoi(argv[++i]);
 		else if (path == NULL)
 			path = argv[i];
 		else
 		{
-			fprintf(stderr, "usage: ts_scan_bench <table_path> [-c column]... [--plan-only N] [--cache MB]\n");
+			fprintf(stderr, "usage: ts_scan_bench <table_path> [-c column]... [--plan-only N] [--cache MB] [--pool]\n");
 			return 2;
 		}
 	}
 	if (path == NULL)
 	{
-		fprintf(stderr, "usage: ts_scan_bench <table_path> [-c column]... [--plan-only N] [--cache MB]\n");
+		fprintf(stderr, "usage: ts_scan_bench <table_path> [-c column]... [--plan-only N] [--cache MB] [--pool]\n");
 		return 2;
 	}
 	memset(&ctx, 0, sizeof(ctx));
@@ -80,7 +101,7 @@ main(int argc, char **argv)
 	t0 = now_s();
 	for (int k = 1; k < plan_only; k++)
 	{
-		plan = ts_scan_plan(&ctx, &err);
+		plan = plan_once(&ctx, pool, &err);
 		if (plan == NULL)
 		{
 			fprintf(stderr, "ERROR: %s\n", err.msg);
@@ -90,7 +111,7 @@ main(int argc, char **argv)
 		if (k == 1)
 			first_ms = (now_s() - t0) * 1000;
 	}
-	plan = ts_scan_plan(&ctx, &err);
+	plan = plan_once(&ctx, pool, &err);
 	if (plan == NULL)
 	{
 		fprintf(stderr, "ERROR: %s\n", err.msg);

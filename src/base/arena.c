@@ -1,5 +1,9 @@
 /*
  * arena.c - bump allocation released all at once (per batch, per plan).
+ *
+ * Chunks come from ts_malloc, or, for a pooled arena (ts_arena_set_pooled),
+ * from the chunk pool (chunk_pool.c) in power-of-two sizes, and go back
+ * where they came from.
  */
 #include <string.h>
 
@@ -10,6 +14,7 @@ struct ts_arena_chunk
 	ts_arena_chunk *next;
 	size_t		size;			/* usable bytes after the header */
 	size_t		used;
+	size_t		pooled;			/* whole block size if from the pool, else 0 */
 	/* data follows, 16-aligned */
 };
 
@@ -20,6 +25,22 @@ ts_arena_init(ts_arena *a, size_t chunk_size)
 {
 	a->head = NULL;
 	a->chunk_size = chunk_size ? chunk_size : 64 * 1024;
+	a->pooled = false;
+}
+
+void
+ts_arena_set_pooled(ts_arena *a, bool pooled)
+{
+	a->pooled = pooled;
+}
+
+static void
+chunk_free(ts_arena_chunk *c)
+{
+	if (c->pooled)
+		ts_chunk_pool_put(c, c->pooled);
+	else
+		ts_free(c);
 }
 
 void *
@@ -35,6 +56,7 @@ ts_arena_alloc(ts_arena *a, size_t size)
 	if (c == NULL || c->size - c->used < need)
 	{
 		size_t		csize = a->chunk_size;
+		size_t		block = 0;
 
 		while (csize < need)
 		{
@@ -42,11 +64,24 @@ ts_arena_alloc(ts_arena *a, size_t size)
 				return NULL;
 			csize *= 2;
 		}
-		c = ts_malloc(CHUNK_HDR + csize);
+		/* pooled: the smallest pool block that holds the header and the request */
+		if (a->pooled &&
+			(block = ts_chunk_pool_round(CHUNK_HDR + need > a->chunk_size ?
+										 CHUNK_HDR + need : a->chunk_size)) != 0)
+		{
+			c = ts_chunk_pool_get(block);
+			csize = block - CHUNK_HDR;
+		}
+		else
+		{
+			block = 0;
+			c = ts_malloc(CHUNK_HDR + csize);
+		}
 		if (c == NULL)
 			return NULL;
 		c->size = csize;
 		c->used = 0;
+		c->pooled = block;
 		c->next = a->head;
 		a->head = c;
 	}
@@ -86,7 +121,7 @@ ts_arena_reset(ts_arena *a)
 	{
 		ts_arena_chunk *n = c->next;
 
-		ts_free(c);
+		chunk_free(c);
 		c = n;
 	}
 	a->head = keep;
@@ -101,8 +136,38 @@ ts_arena_free(ts_arena *a)
 	{
 		ts_arena_chunk *n = c->next;
 
-		ts_free(c);
+		chunk_free(c);
 		c = n;
 	}
 	a->head = NULL;
+}
+
+void
+ts_arena_release_pooled(ts_arena *a)
+{
+	ts_arena_chunk **pp = &a->head;
+
+	while (*pp)
+	{
+		ts_arena_chunk *c = *pp;
+
+		if (c->pooled)
+		{
+			*pp = c->next;
+			ts_chunk_pool_put(c, c->pooled);
+		}
+		else
+			pp = &c->next;
+	}
+	a->pooled = false;
+}
+
+size_t
+ts_arena_bytes(const ts_arena *a)
+{
+	size_t		n = 0;
+
+	for (const ts_arena_chunk *c = a->head; c; c = c->next)
+		n += CHUNK_HDR + c->size;
+	return n;
 }

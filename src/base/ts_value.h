@@ -70,6 +70,7 @@ typedef struct ts_arena
 {
 	ts_arena_chunk *head;
 	size_t		chunk_size;
+	bool		pooled;			/* new chunks from the chunk pool */
 } ts_arena;
 
 void		ts_arena_init(ts_arena *a, size_t chunk_size);
@@ -77,6 +78,32 @@ void	   *ts_arena_alloc(ts_arena *a, size_t size);	/* 16-aligned; NULL on OOM */
 void	   *ts_arena_dup(ts_arena *a, const void *p, size_t size);
 void		ts_arena_reset(ts_arena *a);	/* keep the first chunk */
 void		ts_arena_free(ts_arena *a);
+/*
+ * From now on take new chunks from the chunk pool (and give them back
+ * there when freed).  The owner must then free the arena, or release its
+ * pooled chunks, on every path (errors included): pooled chunks do not
+ * belong to the memory the ts_malloc hooks allocate in.
+ */
+void		ts_arena_set_pooled(ts_arena *a, bool pooled);
+/* Hand the pooled chunks back (what they held is gone); the others stay. */
+void		ts_arena_release_pooled(ts_arena *a);
+/* Bytes of all its chunks (headers included). */
+size_t		ts_arena_bytes(const ts_arena *a);
+
+/*
+ * chunk_pool.c: blocks of 64 KB .. 8 MB (powers of two) kept for reuse,
+ * at most TS_CHUNK_POOL_IDLE bytes idle, from a long-lived allocator
+ * (NULL, NULL = ts_malloc / ts_free; setting it empties the pool, and must
+ * happen before any pooled arena exists: blocks go back to the allocator
+ * the pool has when they are freed).
+ */
+#define TS_CHUNK_POOL_IDLE ((size_t) 16 << 20)
+size_t		ts_chunk_pool_round(size_t size);	/* pooled size for size, 0 if too big */
+void	   *ts_chunk_pool_get(size_t size);	/* size from ts_chunk_pool_round */
+void		ts_chunk_pool_put(void *p, size_t size);
+void		ts_chunk_pool_clear(void);
+size_t		ts_chunk_pool_idle(void);
+void		ts_chunk_pool_set_alloc(void *(*alloc_fn) (size_t size), void (*free_fn) (void *p));
 
 /* ---- batch ---------------------------------------------------------- */
 

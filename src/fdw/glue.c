@@ -93,13 +93,17 @@ pg_close_fd(int fd)
 	CloseTransientFile(fd);
 }
 
-/* The live manifest-entry cache lives as long as the backend. */
+/*
+ * The live manifest-entry cache and the chunk pool of plan arenas live as
+ * long as the backend.
+ */
 static MemoryContext cache_cxt = NULL;
+static MemoryContext pool_cxt = NULL;
 
 static void *
-cache_alloc(size_t size)
+long_lived_alloc(MemoryContext cxt, size_t size)
 {
-	char	   *raw = MemoryContextAllocExtended(cache_cxt, size + sizeof(AlignedHeader) + ALIGN_TO,
+	char	   *raw = MemoryContextAllocExtended(cxt, size + sizeof(AlignedHeader) + ALIGN_TO,
 												 MCXT_ALLOC_HUGE | MCXT_ALLOC_NO_OOM);
 	uintptr_t	p;
 	AlignedHeader *h;
@@ -111,6 +115,18 @@ cache_alloc(size_t size)
 	h->raw = raw;
 	h->size = size;
 	return (void *) p;
+}
+
+static void *
+cache_alloc(size_t size)
+{
+	return long_lived_alloc(cache_cxt, size);
+}
+
+static void *
+pool_alloc(size_t size)
+{
+	return long_lived_alloc(pool_cxt, size);
 }
 
 void
@@ -126,6 +142,10 @@ tablescan_install_hooks(void)
 		cache_cxt = AllocSetContextCreate(TopMemoryContext, "tablescan_fdw live-entry cache",
 										  ALLOCSET_DEFAULT_SIZES);
 	ts_scan_cache_set_alloc(cache_alloc, pg_free);
+	if (pool_cxt == NULL)
+		pool_cxt = AllocSetContextCreate(TopMemoryContext, "tablescan_fdw plan chunk pool",
+										 ALLOCSET_DEFAULT_SIZES);
+	ts_chunk_pool_set_alloc(pool_alloc, pg_free);
 }
 
 void
@@ -322,7 +342,10 @@ plan_guard_release(void *arg)
 	PlanGuard  *g = arg;
 
 	if (g->plan)
+	{
 		ts_plan_release(g->plan);
+		ts_arena_release_pooled(&g->plan->arena);
+	}
 	g->plan = NULL;
 }
 
@@ -332,7 +355,11 @@ plan_guard_forget(void *arg)
 	((PlanGuard *) arg)->plan = NULL;
 }
 
-/* plan was allocated in CurrentMemoryContext */
+/*
+ * plan was allocated in CurrentMemoryContext.  Once guarded, the plan's
+ * arena takes its new chunks from the chunk pool (chunk_pool.c): the
+ * guard gives them back when the context goes, ts_plan_free otherwise.
+ */
 static void
 guard_plan(ts_plan *plan)
 {
@@ -344,6 +371,7 @@ guard_plan(ts_plan *plan)
 	MemoryContextRegisterResetCallback(CurrentMemoryContext, &g->cb);
 	plan->on_free = plan_guard_forget;
 	plan->on_free_arg = g;
+	ts_arena_set_pooled(&plan->arena, true);
 }
 
 ts_plan *

@@ -44,6 +44,16 @@ typedef struct cache_item
 	char	   *key;			/* in the block */
 	ts_manifest_entry *entries; /* in the block */
 	ts_manifest_entry **live;	/* in the block: &entries[i], what a hit hands out */
+	/*
+	 * In the block: the entries in split order (every entry kept), and
+	 * their paths (NULL when they could not be built) under path_basis.
+	 */
+	const ts_manifest_entry **ordered;
+	const char **paths;
+	/* entries not copied: decoded in this arena, which the item owns */
+	ts_arena	owned;
+	char	   *path_basis;
+	size_t		path_basis_len;
 	/* candidate sets: what a cold plan would count for the other files */
 	scan_cache_hit totals;		/* handed out with a hit; excluded points into the block */
 } cache_item;
@@ -224,6 +234,7 @@ lru_push_front(cache_item *it)
 static void
 item_free(cache_item *it)
 {
+	ts_arena_free(&it->owned);
 	if (it->free_fn)
 		it->free_fn(it);
 	else
@@ -285,16 +296,63 @@ item_find(const char *key, size_t keylen)
 }
 
 /*
- * Insert entries (copied) with what a hit hands out besides them (counts,
- * excluded partitions: copied too); silently not cached when too big or
- * out of memory.
+ * The paths of the entries in split order (perm), packed at *cur when
+ * space is given (else only measured): the bytes they need, 0 when one
+ * cannot be built (then no paths are cached: the plans build their own
+ * and meet the same error, if any, only for files they keep).  Nothing
+ * here checks for interrupts: it may run while a block is unlinked.
+ */
+static size_t
+paths_build(ts_plan *plan, scan_state *st, const ts_manifest_entry *const *entries,
+			const int *perm, int n, const char **paths, char *cur, size_t space)
+{
+	size_t		total = 0;
+
+	for (int k = 0; k < n; k++)
+	{
+		const char *dir;
+		const char *name;
+		size_t		dirlen,
+					need;
+		ts_err		e2 = {0};
+
+		if (!scan_data_file_path_parts(plan, st, entries[perm[k]], &dir, &dirlen, &name, &e2))
+			return 0;
+		need = dirlen + 1 + (name ? strlen(name) + 1 : 0);
+		if (paths)
+		{
+			if (total + need > space)
+				return 0;
+			paths[k] = cur + total;
+			scan_path_join(cur + total, dir, dirlen, name);
+		}
+		total += need;
+	}
+	return total ? total : 1;
+}
+
+/*
+ * Insert entries (copied, or, with 'own', left where they are: the item
+ * takes over that arena, which the entries were decoded in, and counts
+ * its bytes) with what a hit hands out besides them (counts, excluded
+ * partitions: copied too), their split order and their paths under
+ * 'basis'; silently not cached when too big or out of memory ('own' then
+ * stays with its owner).
  */
 static void
-item_insert(const char *key, size_t keylen, const ts_manifest_entry *const *entries, int n,
-			const scan_cache_hit *totals)
+item_insert(ts_plan *plan, scan_state *st, const char *key, size_t keylen,
+			const ts_manifest_entry *const *entries, int n,
+			const scan_cache_hit *totals, const ts_buf *basis, ts_arena *own)
 {
 	size_t		bytes = ALIGN8(sizeof(cache_item)) + ALIGN8(keylen) +
-		(ALIGN8(sizeof(ts_manifest_entry)) + sizeof(ts_manifest_entry *)) * (size_t) n;
+		(own ? 0 : ALIGN8(sizeof(ts_manifest_entry)) * (size_t) n) +
+		ALIGN8(sizeof(ts_manifest_entry *) * (size_t) n);
+	size_t		order_bytes = 0,
+				path_bytes = 0,
+				owned_bytes = 0;	/* the arena taken over, not in the block */
+	int		   *perm = NULL;
+	scan_groups g;
+	ts_err		e2 = {0};
 	cache_item *it;
 	char	   *cur;
 	int			i;
@@ -303,33 +361,69 @@ item_insert(const char *key, size_t keylen, const ts_manifest_entry *const *entr
 	for (i = 0; i < totals->nexcluded; i++)
 		bytes += bytes_size(totals->excluded[i].partition);
 
-	for (i = 0; i < n; i++)
-	{
-		bytes += entry_extra_size(entries[i]);
-		if (bytes > cache.limit)
-			return;
-	}
-	if (bytes > cache.limit)
+	if (own)
+		owned_bytes = ts_arena_bytes(own);
+	else
+		for (i = 0; i < n; i++)
+		{
+			bytes += entry_extra_size(entries[i]);
+			if (bytes > cache.limit)
+				return;
+		}
+	if (bytes + owned_bytes > cache.limit)
 		return;
+	/* split order and paths: left out when they cannot be had */
+	if (n > 0 && (perm = ts_malloc(sizeof(int) * (size_t) n)) != NULL)
+	{
+		if (scan_groups_build(entries, n, &g, &e2))
+		{
+			if (scan_groups_permutation(&g, perm, &e2))
+			{
+				order_bytes = ALIGN8(sizeof(ts_manifest_entry *) * (size_t) n);
+				path_bytes = paths_build(plan, st, entries, perm, n, NULL, NULL, 0);
+				if (path_bytes > 0)
+					path_bytes = ALIGN8(path_bytes) + ALIGN8(sizeof(char *) * (size_t) n) +
+						ALIGN8(basis->len);
+			}
+			scan_groups_free(&g);
+		}
+	}
+	if (bytes + owned_bytes + order_bytes + path_bytes > cache.limit)
+		order_bytes = path_bytes = 0;
+	bytes += order_bytes + path_bytes;
 	if ((it = item_find(key, keylen)) != NULL)
 		item_remove(it);		/* same key filled again: replace */
-	evict_to(cache.limit - bytes, true);
+	evict_to(cache.limit - (bytes + owned_bytes), true);
 	it = cache_alloc(bytes);
 	if (it == NULL)
+	{
+		ts_free(perm);
 		return;
+	}
 	memset(it, 0, sizeof(*it));
 	it->free_fn = cache.free_fn;
 	cur = (char *) it + ALIGN8(sizeof(cache_item));
 	it->key = take(&cur, key, keylen);
 	it->keylen = keylen;
 	it->live = (ts_manifest_entry **) cur;
-	cur += sizeof(ts_manifest_entry *) * (size_t) n;
-	it->entries = (ts_manifest_entry *) cur;
-	cur += ALIGN8(sizeof(ts_manifest_entry)) * (size_t) n;
-	for (i = 0; i < n; i++)
+	cur += ALIGN8(sizeof(ts_manifest_entry *) * (size_t) n);
+	if (own)
 	{
-		entry_copy_into(&it->entries[i], entries[i], &cur);
-		it->live[i] = &it->entries[i];
+		/* take the arena the entries were decoded in: nothing copied */
+		for (i = 0; i < n; i++)
+			it->live[i] = (ts_manifest_entry *) entries[i];
+		it->owned = *own;
+		own->head = NULL;
+	}
+	else
+	{
+		it->entries = (ts_manifest_entry *) cur;
+		cur += ALIGN8(sizeof(ts_manifest_entry)) * (size_t) n;
+		for (i = 0; i < n; i++)
+		{
+			entry_copy_into(&it->entries[i], entries[i], &cur);
+			it->live[i] = &it->entries[i];
+		}
 	}
 	it->nentries = n;
 	it->totals = *totals;
@@ -345,14 +439,35 @@ item_insert(const char *key, size_t keylen, const ts_manifest_entry *const *entr
 		}
 		it->totals.excluded = ex;
 	}
-	it->bytes = bytes;
+	if (order_bytes > 0)
+	{
+		it->ordered = (const ts_manifest_entry **) cur;
+		cur += order_bytes;
+		for (int k = 0; k < n; k++)
+			it->ordered[k] = it->live[perm[k]];
+	}
+	if (path_bytes > 0)
+	{
+		size_t		space = path_bytes - ALIGN8(sizeof(char *) * (size_t) n) - ALIGN8(basis->len);
+
+		it->paths = (const char **) cur;
+		cur += ALIGN8(sizeof(char *) * (size_t) n);
+		it->path_basis = take(&cur, basis->data, basis->len);
+		it->path_basis_len = basis->len;
+		/* the same entries as measured (or copies): the same sizes */
+		if (paths_build(plan, st, (const ts_manifest_entry *const *) it->live, perm, n,
+						it->paths, cur, space) == 0)
+			it->paths = NULL;
+	}
+	ts_free(perm);
+	it->bytes = bytes + owned_bytes;	/* what the item holds, counted */
 	it->hash = key_hash(key, keylen);
 	/* link only now that the block is complete */
 	it->chain = cache.hash[it->hash % CACHE_HASH_SIZE];
 	cache.hash[it->hash % CACHE_HASH_SIZE] = it;
 	lru_push_front(it);
 	it->linked = true;
-	cache.used += bytes;
+	cache.used += it->bytes;
 	cache.stats.items++;
 	cache.stats.entries += n;
 	cache.stats.inserts++;
@@ -446,10 +561,14 @@ make_key(ts_plan *plan, scan_state *st, bool by_bucket, int32_t total,
 	return true;
 }
 
-/* A hit: the cached entries (and the array pointing to them); the plan pins them. */
+/*
+ * Pin an item for a plan and hand out its entries (and the array pointing
+ * to them), their split order and, when built under the plan's path
+ * basis, their paths.
+ */
 static bool
-hand_out(ts_plan *plan, cache_item *it, const ts_manifest_entry ***live, int *nlive,
-		 scan_cache_hit *hit, ts_err *err)
+pin_item(ts_plan *plan, cache_item *it, const ts_buf *basis,
+		 const ts_manifest_entry ***live, int *nlive, scan_cache_hit *hit, ts_err *err)
 {
 	if (plan->cache_pin != NULL)
 		return ts_error(err, TS_ERR_INVALID, "scan plan of \"%s\" already holds cached entries",
@@ -459,6 +578,21 @@ hand_out(ts_plan *plan, cache_item *it, const ts_manifest_entry ***live, int *nl
 	*live = (const ts_manifest_entry **) it->live;
 	*nlive = it->nentries;
 	*hit = it->totals;
+	hit->ordered = it->ordered;
+	hit->paths = NULL;
+	if (it->paths && it->path_basis_len == basis->len &&
+		memcmp(it->path_basis, basis->data, basis->len) == 0)
+		hit->paths = it->paths;
+	return true;
+}
+
+/* A hit: the plan pins the cached entries. */
+static bool
+hand_out(ts_plan *plan, cache_item *it, const ts_buf *basis,
+		 const ts_manifest_entry ***live, int *nlive, scan_cache_hit *hit, ts_err *err)
+{
+	if (!pin_item(plan, it, basis, live, nlive, hit, err))
+		return false;
 	lru_unlink(it);
 	lru_push_front(it);
 	cache.stats.hits++;
@@ -493,6 +627,7 @@ scan_read_live_files_cached(ts_plan *plan, scan_state *st,
 {
 	ts_buf		key;
 	ts_buf		bkey;
+	ts_buf		basis;
 	bool		by_bucket = false;
 	int32_t    *buckets = NULL;
 	int			nbuckets = 0;
@@ -500,6 +635,7 @@ scan_read_live_files_cached(ts_plan *plan, scan_state *st,
 	int64_t		schema_id = plan->schema->id;
 	cache_item *it;
 	bool		ok = false;
+	bool		own_arena = false;
 
 	*from_cache = false;
 	memset(hit, 0, sizeof(*hit));
@@ -508,6 +644,9 @@ scan_read_live_files_cached(ts_plan *plan, scan_state *st,
 
 	ts_buf_init(&key);
 	ts_buf_init(&bkey);
+	ts_buf_init(&basis);
+	if (!scan_path_basis(plan, &basis, err))
+		goto done;
 	/* inferred bucket: candidates under the current bucket count */
 	if (st->bucket_selector != NULL && total > 0)
 	{
@@ -537,7 +676,7 @@ scan_read_live_files_cached(ts_plan *plan, scan_state *st,
 			goto done;
 		if ((it = item_find((const char *) bkey.data, bkey.len)) != NULL)
 		{
-			ok = hand_out(plan, it, live, nlive, hit, err);
+			ok = hand_out(plan, it, &basis, live, nlive, hit, err);
 			*from_cache = ok;
 			goto done;
 		}
@@ -546,16 +685,30 @@ scan_read_live_files_cached(ts_plan *plan, scan_state *st,
 		goto done;
 	if ((it = item_find((const char *) key.data, key.len)) != NULL)
 	{
-		ok = hand_out(plan, it, live, nlive, hit, err);
+		ok = hand_out(plan, it, &basis, live, nlive, hit, err);
 		*from_cache = ok;
 		goto done;
 	}
 
-	/* miss: read every manifest the key allows, then cache */
+	/*
+	 * miss: read every manifest the key allows, then cache.  A whole live
+	 * set is decoded in an arena of its own that the item takes over
+	 * (nothing copied), when the plan's memory is pooled: its owner then
+	 * releases the plan on every path, and ts_plan_release frees that
+	 * arena if the fill did not finish.
+	 */
 	cache.stats.misses++;
+	own_arena = !by_bucket && plan->arena.pooled && plan->fill_arena.head == NULL;
+	if (own_arena)
+	{
+		ts_arena_init(&plan->fill_arena, 256 * 1024);
+		ts_arena_set_pooled(&plan->fill_arena, true);
+		st->entry_arena = &plan->fill_arena;
+	}
 	st->cache_fill = true;
 	ok = scan_read_live_files(plan, st, live, nlive, err);
 	st->cache_fill = false;
+	st->entry_arena = NULL;
 	if (!ok)
 		goto done;
 	/* what a hit will hand out besides the entries; this plan uses the counts too */
@@ -566,7 +719,8 @@ scan_read_live_files_cached(ts_plan *plan, scan_state *st,
 	}
 	hit->counted = true;
 	if (!by_bucket)
-		item_insert((const char *) key.data, key.len, *live, *nlive, hit);
+		item_insert(plan, st, (const char *) key.data, key.len, *live, *nlive, hit, &basis,
+					own_arena ? &plan->fill_arena : NULL);
 	else
 	{
 		size_t		sz = sizeof(const ts_manifest_entry *) * (size_t) (*nlive ? *nlive : 1);
@@ -611,7 +765,8 @@ scan_read_live_files_cached(ts_plan *plan, scan_state *st,
 					ex[pid].nfiles++;
 				}
 				totals.excluded = ex;
-				item_insert((const char *) bkey.data, bkey.len, cand, n, &totals);
+				item_insert(plan, st, (const char *) bkey.data, bkey.len, cand, n, &totals, &basis,
+							NULL);
 				scan_groups_free(&g);
 			}
 			else
@@ -622,8 +777,24 @@ scan_read_live_files_cached(ts_plan *plan, scan_state *st,
 		ts_free(ex);
 	}
 
+	/*
+	 * Go on with the cached copy, as a hit would (without counting one):
+	 * its split order and paths are built already.
+	 */
+	if (ok)
+	{
+		const ts_buf *k = by_bucket ? &bkey : &key;
+
+		if ((it = item_find((const char *) k->data, k->len)) != NULL)
+		{
+			ok = pin_item(plan, it, &basis, live, nlive, hit, err);
+			*from_cache = ok;
+		}
+	}
+
 done:
 	ts_buf_free(&key);
 	ts_buf_free(&bkey);
+	ts_buf_free(&basis);
 	return ok;
 }

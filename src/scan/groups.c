@@ -141,22 +141,23 @@ scan_count_groups(const ts_manifest_entry *const *files, int n, int64_t *partiti
 }
 
 /*
- * files in split order: groups by (partition's first appearance, group's
- * first appearance), files of a group in list order.  Two stable counting
- * sorts: groups are numbered in order of first appearance, so ordering
- * them stably by partition id keeps that order within a partition.
+ * The split order of the files as a permutation: perm[k] = the list index
+ * of the k-th file in split order.  Groups by (partition's first
+ * appearance, group's first appearance), files of a group in list order.
+ * Two stable counting sorts: groups are numbered in order of first
+ * appearance, so ordering them stably by partition id keeps that order
+ * within a partition.
  */
 bool
-scan_groups_order(const scan_groups *g, const ts_manifest_entry **files, ts_err *err)
+scan_groups_permutation(const scan_groups *g, int *perm, ts_err *err)
 {
 	int			n = g->nfiles;
 	int		   *pstart = ts_calloc((size_t) g->npartitions + 1, sizeof(int));
 	int		   *gpos = ts_malloc(sizeof(int) * (size_t) (g->ngroups ? g->ngroups : 1));
 	int		   *gstart = ts_calloc((size_t) g->ngroups + 1, sizeof(int));
-	const ts_manifest_entry **out = ts_malloc(sizeof(*out) * (size_t) (n ? n : 1));
 	bool		ok = false;
 
-	if (!pstart || !gpos || !gstart || !out)
+	if (!pstart || !gpos || !gstart)
 	{
 		ts_error(err, TS_ERR_NOMEM, "out of memory ordering %d files", n);
 		goto done;
@@ -174,14 +175,35 @@ scan_groups_order(const scan_groups *g, const ts_manifest_entry **files, ts_err 
 	for (int q = 0; q < g->ngroups; q++)
 		gstart[q + 1] += gstart[q];
 	for (int i = 0; i < n; i++)
-		out[gstart[gpos[g->group_of[i]]]++] = files[i];
-	memcpy(files, out, sizeof(*out) * (size_t) n);
+		perm[gstart[gpos[g->group_of[i]]]++] = i;
 	ok = true;
 
 done:
 	ts_free(pstart);
 	ts_free(gpos);
 	ts_free(gstart);
+	return ok;
+}
+
+/* Reorder files (the list g was built from) into split order. */
+bool
+scan_groups_order(const scan_groups *g, const ts_manifest_entry **files, ts_err *err)
+{
+	int			n = g->nfiles;
+	int		   *perm = ts_malloc(sizeof(int) * (size_t) (n ? n : 1));
+	const ts_manifest_entry **out = ts_malloc(sizeof(*out) * (size_t) (n ? n : 1));
+	bool		ok = false;
+
+	if (!perm || !out)
+		ts_error(err, TS_ERR_NOMEM, "out of memory ordering %d files", n);
+	else if (scan_groups_permutation(g, perm, err))
+	{
+		for (int k = 0; k < n; k++)
+			out[k] = files[perm[k]];
+		memcpy(files, out, sizeof(*out) * (size_t) n);
+		ok = true;
+	}
+	ts_free(perm);
 	ts_free(out);
 	return ok;
 }

@@ -276,7 +276,8 @@ scan_read_live_files(ts_plan *plan, scan_state *st,
 			goto done;
 		}
 		if (!ts_manifest_read_expect(path, m->num_added_files + m->num_deleted_files,
-									 &plan->arena, &me, &n, err))
+									 st->entry_arena ? st->entry_arena : &plan->arena,
+									 &me, &n, err))
 		{
 			ts_error_context(err, "snapshot %lld", (long long) plan->snapshot->id);
 			goto done;

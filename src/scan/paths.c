@@ -205,38 +205,91 @@ scan_bucket_dir(ts_plan *plan, scan_state *st, ts_bytes partition, int32_t bucke
 }
 
 bool
-scan_data_file_path(ts_plan *plan, scan_state *st, const ts_manifest_entry *e,
-					char **path, ts_err *err)
+scan_data_file_path_parts(ts_plan *plan, scan_state *st, const ts_manifest_entry *e,
+						  const char **dir, size_t *dirlen, const char **name, ts_err *err)
 {
-	char	   *dir;
-	const char *name = e->file.file_name;
-	size_t		namelen;
+	const char *fname = e->file.file_name;
+	char	   *d;
 
 	if (e->file.external_path && e->file.external_path[0])
 	{
-		*path = scan_normalize_external_path(plan, e->file.external_path);
-		if (*path == NULL)
+		d = scan_normalize_external_path(plan, e->file.external_path);
+		if (d == NULL)
 			return ts_error(err, TS_ERR_NOMEM, "out of memory");
+		*dir = d;
+		*dirlen = strlen(d);
+		*name = NULL;
 		return true;
 	}
-	if (name == NULL || name[0] == '\0' || strchr(name, '/') != NULL ||
-		strcmp(name, "..") == 0 || strcmp(name, ".") == 0)
+	if (fname == NULL || fname[0] == '\0' || strchr(fname, '/') != NULL ||
+		strcmp(fname, "..") == 0 || strcmp(fname, ".") == 0)
 		return ts_error(err, TS_ERR_CORRUPT,
 						"table \"%s\": manifest entry has an invalid data file name \"%s\"",
-						plan->table_path, name ? name : "");
-	if (!scan_bucket_dir(plan, st, e->partition, e->bucket, &dir, err))
+						plan->table_path, fname ? fname : "");
+	if (!scan_bucket_dir(plan, st, e->partition, e->bucket, &d, err))
 		return false;
-	/* <dir>/<name> by memcpy */
-	{
-		size_t		dirlen = st->dir_len;	/* dir is st->dir */
+	*dir = d;
+	*dirlen = st->dir_len;		/* d is st->dir */
+	*name = fname;
+	return true;
+}
 
-		namelen = strlen(name);
-		*path = ts_arena_alloc(&plan->arena, dirlen + 1 + namelen + 1);
-		if (*path == NULL)
-			return ts_error(err, TS_ERR_NOMEM, "out of memory");
-		memcpy(*path, dir, dirlen);
-		(*path)[dirlen] = '/';
-		memcpy(*path + dirlen + 1, name, namelen + 1);
+size_t
+scan_path_join(char *out, const char *dir, size_t dirlen, const char *name)
+{
+	size_t		namelen;
+
+	memcpy(out, dir, dirlen);
+	if (name == NULL)
+	{
+		out[dirlen] = '\0';
+		return dirlen + 1;
+	}
+	namelen = strlen(name);
+	out[dirlen] = '/';
+	memcpy(out + dirlen + 1, name, namelen + 1);
+	return dirlen + 1 + namelen + 1;
+}
+
+bool
+scan_data_file_path(ts_plan *plan, scan_state *st, const ts_manifest_entry *e,
+					char **path, ts_err *err)
+{
+	const char *dir;
+	const char *name;
+	size_t		dirlen;
+
+	if (!scan_data_file_path_parts(plan, st, e, &dir, &dirlen, &name, err))
+		return false;
+	if (name == NULL)
+	{
+		*path = (char *) dir;	/* already the plan's own copy */
+		return true;
+	}
+	*path = ts_arena_alloc(&plan->arena, dirlen + 1 + strlen(name) + 1);
+	if (*path == NULL)
+		return ts_error(err, TS_ERR_NOMEM, "out of memory");
+	scan_path_join(*path, dir, dirlen, name);
+	return true;
+}
+
+bool
+scan_path_basis(ts_plan *plan, ts_buf *out, ts_err *err)
+{
+	static const char *const keys[] = {"data-file.path-directory", "external-path-map",
+	"partition.default-name", "partition.legacy-name", NULL};
+
+	ts_buf_reset(out);
+	if (!ts_buf_append(out, plan->table_path, strlen(plan->table_path) + 1, err) ||
+		!ts_buf_printf(out, err, "%lld", (long long) plan->schema->id))
+		return false;
+	for (int i = 0; keys[i]; i++)
+	{
+		const char *v = ts_plan_option(plan, keys[i]);
+
+		if (!ts_buf_append(out, v ? "\1" : "\2", 1, err) ||
+			(v && !ts_buf_append(out, v, strlen(v) + 1, err)))
+			return false;
 	}
 	return true;
 }

@@ -292,7 +292,14 @@ ts_scan_execute(ts_plan *plan, const ts_scan_context *ctx, ts_err *err)
 	/* delta splits carry no deletion vectors (IncrementalDeltaStartingScanner) */
 	if (!plan->incremental && !scan_dv_load(plan, &st, &dvs, err))
 		return false;
-	if (!scan_build_splits(plan, &st, kept, nkept, dvs, err))
+	/* every cached entry kept: their split order and paths are known */
+	if (from_cache && hit.ordered != NULL && nkept == nlive)
+	{
+		if (!scan_build_splits(plan, &st, (const ts_manifest_entry **) hit.ordered, nkept,
+							   true, hit.paths, dvs, err))
+			return false;
+	}
+	else if (!scan_build_splits(plan, &st, kept, nkept, false, NULL, dvs, err))
 		return false;
 	count_kept_groups(plan);
 	apply_limit(plan, &st, ctx);
@@ -323,6 +330,7 @@ ts_plan_release(ts_plan *plan)
 	if (plan == NULL)
 		return;
 	ts_plan_release(plan->fallback);	/* the fallback branch's own plan */
+	ts_arena_free(&plan->fill_arena);
 	if (plan->cache_pin == NULL)
 		return;
 	scan_cache_unpin(plan->cache_pin);

@@ -139,6 +139,12 @@ typedef struct ts_plan
 	 * own cleanup for the plan forgets it there).
 	 */
 	void	   *cache_pin;
+	/*
+	 * Private: the manifest entries of a cache fill, decoded here (pooled
+	 * chunks) for the cache to take over; freed by ts_plan_release when
+	 * the cache did not take them.
+	 */
+	ts_arena	fill_arena;
 	void		(*on_free) (void *arg);
 	void	   *on_free_arg;
 	/*

@@ -39,6 +39,8 @@ typedef struct scan_state
 	void	   *bucket_selector;
 	/* reading a complete live set for the cache: no per-scan manifest skipping */
 	bool		cache_fill;
+	/* where manifest entries are decoded (NULL: the plan arena) */
+	ts_arena   *entry_arena;
 	/*
 	 * paths.c: the last partition directory and bucket directory built
 	 * (files come grouped by partition, then bucket)
@@ -99,6 +101,8 @@ bool		scan_groups_build(const ts_manifest_entry *const *files, int n,
 							  scan_groups *g, ts_err *err);
 /* Reorder 'files' (the list g was built from) into split order. */
 bool		scan_groups_order(const scan_groups *g, const ts_manifest_entry **files, ts_err *err);
+/* The same as a permutation: perm[k] = list index of the k-th file in split order. */
+bool		scan_groups_permutation(const scan_groups *g, int *perm, ts_err *err);
 void		scan_groups_free(scan_groups *g);
 /* Count distinct partitions and (partition, bucket) groups. */
 bool		scan_count_groups(const ts_manifest_entry *const *files, int n,
@@ -136,6 +140,22 @@ bool		scan_bucket_dir(ts_plan *plan, scan_state *st, ts_bytes partition, int32_t
 							char **dir, ts_err *err);
 bool		scan_data_file_path(ts_plan *plan, scan_state *st, const ts_manifest_entry *e,
 								char **path, ts_err *err);
+/*
+ * The path of a data file in parts: *dir (st's buffer, valid until the
+ * next call) + "/" + *name; for an external path the whole path in *dir
+ * (plan arena) and *name = NULL.  scan_path_join writes them to out
+ * (room for dirlen + 1 + strlen(name) + 1) and returns the bytes written.
+ */
+bool		scan_data_file_path_parts(ts_plan *plan, scan_state *st, const ts_manifest_entry *e,
+									  const char **dir, size_t *dirlen, const char **name,
+									  ts_err *err);
+size_t		scan_path_join(char *out, const char *dir, size_t dirlen, const char *name);
+/*
+ * Everything besides the entry itself that its path depends on (table
+ * path, schema id, path options): paths built under one basis serve
+ * every plan with the same basis.
+ */
+bool		scan_path_basis(ts_plan *plan, ts_buf *out, ts_err *err);
 ts_file_format scan_format_from_file_name(const char *name);
 
 /* ---- bucket_prune.c ---- */
@@ -170,6 +190,13 @@ typedef struct scan_cache_hit
 	int64_t		buckets_total;
 	int			nexcluded;		/* by partition, valid like the entries */
 	const scan_cache_excluded *excluded;
+	/*
+	 * The entries in split order (NULL: not known), valid like them, and
+	 * their paths in that order when built under this plan's path basis
+	 * (else NULL).  For a plan that keeps every entry.
+	 */
+	const ts_manifest_entry *const *ordered;
+	const char *const *paths;
 } scan_cache_hit;
 
 bool		scan_read_live_files_cached(ts_plan *plan, scan_state *st,
@@ -201,8 +228,13 @@ bool		scan_dv_lookup(const scan_dv_index *index, const ts_manifest_entry *e,
 						   ts_scan_file *file);
 
 /* ---- splits.c ---- */
+/*
+ * ordered: files are in split order already (and are not written);
+ * paths: their paths in that order (may be NULL).
+ */
 bool		scan_build_splits(ts_plan *plan, scan_state *st,
-							  const ts_manifest_entry **files, int nfiles,
+							  const ts_manifest_entry **files, int nfiles, bool ordered,
+							  const char *const *paths,
 							  const scan_dv_index *dvs, ts_err *err);
 
 #endif							/* TS_SCAN_INTERNAL_H */

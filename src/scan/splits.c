@@ -71,7 +71,8 @@ pk_raw_convertible(const scan_state *st, const ts_split *split)
 
 bool
 scan_build_splits(ts_plan *plan, scan_state *st,
-				  const ts_manifest_entry **files, int nfiles,
+				  const ts_manifest_entry **files, int nfiles, bool ordered,
+				  const char *const *paths,
 				  const scan_dv_index *dvs, ts_err *err)
 {
 	int			i,
@@ -81,7 +82,7 @@ scan_build_splits(ts_plan *plan, scan_state *st,
 	plan->splits = NULL;
 	if (nfiles == 0)
 		return true;
-	if (!order_files(plan, files, nfiles, err))
+	if (!ordered && !order_files(plan, files, nfiles, err))
 		return false;
 
 	for (i = 0; i < nfiles; i++)
@@ -126,7 +127,9 @@ scan_build_splits(ts_plan *plan, scan_state *st,
 			f->entry = e;
 			if (e->total_buckets > split->total_buckets)
 				split->total_buckets = e->total_buckets;
-			if (!scan_data_file_path(plan, st, e, &f->path, err))
+			if (paths)
+				f->path = (char *) paths[i + k];	/* read-only, like the entry */
+			else if (!scan_data_file_path(plan, st, e, &f->path, err))
 				return false;
 			f->format = scan_format_from_file_name(e->file.file_name);
 			f->dv_cardinality = -1;

@@ -209,6 +209,7 @@ test_pinned_entries(void **state)
 	char	   *ta,
 			   *tb;
 	ts_scan_cache_stats st;
+	int64_t		hits;
 
 	(void) state;
 	cache_reset(64 << 20);
@@ -236,13 +237,102 @@ test_pinned_entries(void **state)
 	free(tb);
 	ts_plan_free(c);			/* the last pin: freed now */
 
-	/* a plan that missed holds no pin */
+	/*
+	 * a plan that missed goes on with the copy it cached (no hit counted):
+	 * it pins it like a hit, and eviction waits for it too
+	 */
 	cache_reset(64 << 20);
+	ts_scan_cache_get_stats(&st);
+	hits = st.hits;
 	a = plan_ok(&ctx);
 	assert_false(a->metrics.cache_hit);
-	assert_null(a->cache_pin);
+	assert_non_null(a->cache_pin);
+	ts_scan_cache_get_stats(&st);
+	assert_int_equal(st.hits, hits);
+	assert_int_equal(st.items, 1);
+	ts_scan_cache_set_limit(0);
+	tb = plan_text(a);
+	assert_string_equal(ta, tb);
+	free(tb);
 	ts_plan_free(a);
 	free(ta);
+}
+
+/* ---- a pooled plan's fill: the cache takes the decoded entries --------- */
+
+static ts_plan *
+plan_pooled(const ts_scan_context *ctx)
+{
+	ts_err		err = {0};
+	ts_plan    *p = ts_scan_prepare(ctx, &err);
+
+	if (p == NULL)
+		fail_msg("plan of %s failed: %s", ctx->table_path, err.msg);
+	ts_arena_set_pooled(&p->arena, true);
+	if (!ts_scan_execute(p, ctx, &err))
+		fail_msg("plan of %s failed: %s", ctx->table_path, err.msg);
+	return p;
+}
+
+static void
+test_owned_fill(void **state)
+{
+	const char *path = gen("db.db/own", "--column id:INT --column name:STRING --column p:INT "
+						   "--partition p --partitions 5 --buckets 3 --bucket-key id "
+						   "--rows 60 --snapshots 4");
+	ts_scan_context ctx;
+	ts_plan    *ref,
+			   *a,
+			   *b;
+	char	   *tref,
+			   *t;
+	ts_scan_cache_stats st;
+
+	(void) state;
+	ctx_init(&ctx, path);
+	ctx.no_cache = true;
+	ref = plan_ok(&ctx);
+	tref = plan_text(ref);
+	ts_plan_free(ref);
+	ctx.no_cache = false;
+
+	cache_reset(64 << 20);
+	a = plan_pooled(&ctx);		/* fills: its entries move into the cache */
+	assert_false(a->metrics.cache_hit);
+	assert_null(a->fill_arena.head);
+	t = plan_text(a);
+	assert_string_equal(tref, t);
+	free(t);
+	b = plan_pooled(&ctx);
+	assert_true(b->metrics.cache_hit);
+	assert_ptr_equal(a->splits[0].files[0].entry, b->splits[0].files[0].entry);
+	ts_plan_free(a);
+	ts_scan_cache_get_stats(&st);
+	/* the entries in the arena it took over are counted */
+	assert_true(st.entries > 0);
+	assert_true(st.bytes_used >= (size_t) st.entries * sizeof(ts_manifest_entry));
+	ts_scan_cache_set_limit(0); /* evicted while b pins it */
+	ts_scan_cache_get_stats(&st);
+	assert_int_equal(st.items, 0);
+	assert_int_equal(st.bytes_used, 0);
+	t = plan_text(b);
+	assert_string_equal(tref, t);
+	free(t);
+	ts_plan_free(b);			/* the last pin: the owned arena goes back */
+
+	/* too big to cache: the plan keeps its own fill arena until it is freed */
+	cache_reset(4096);
+	a = plan_pooled(&ctx);
+	assert_non_null(a->fill_arena.head);
+	t = plan_text(a);
+	assert_string_equal(tref, t);
+	free(t);
+	ts_plan_release(a);
+	assert_null(a->fill_arena.head);
+	ts_plan_free(a);
+	free(tref);
+	ts_chunk_pool_clear();
+	cache_reset(64 << 20);		/* as the other tests expect */
 }
 
 /* ---- a commit between two plans --------------------------------------- */
@@ -801,6 +891,7 @@ main(int argc, char **argv)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_hit_miss),
 		cmocka_unit_test(test_pinned_entries),
+		cmocka_unit_test(test_owned_fill),
 		cmocka_unit_test(test_new_snapshot_seen),
 		cmocka_unit_test(test_eviction),
 		cmocka_unit_test(test_inferred_bucket_rescaled),
