@@ -76,6 +76,7 @@ typedef struct TsScanState
 	const ts_type **col_types;
 	int			next_split;
 	ts_split_reader *reader;
+	ts_bufpool *buffers;		/* file readers' large buffers, kept between files */
 	ts_batch	batch;
 	int			batch_pos;
 	/* EXPLAIN ANALYZE figures */
@@ -540,6 +541,7 @@ start_scan(ForeignScanState *node, TsScanState *st)
 	st->reader = NULL;
 	st->batch.nrows = 0;
 	st->batch_pos = 0;
+	st->buffers = ts_bufpool_new(TS_BUFPOOL_DEFAULT_BYTES);
 	st->opts = tablescan_get_options(RelationGetRelid(rel));
 	st->plan = tablescan_plan_relation(st->opts, rel, fs->scan.scanrelid, fs->scan.plan.qual,
 									   node->ss.ps.ps_ExprContext,
@@ -591,6 +593,8 @@ open_next_split(TsScanState *st)
 		st->reader = ts_split_reader_open(st->plan, split, st->columns, st->ncolumns, &err);
 		if (st->reader == NULL)
 			tablescan_report(&err);
+		if (st->buffers)
+			ts_split_reader_set_buffers(st->reader, st->buffers);
 		st->files_read += split->nfiles;
 		return true;
 	}

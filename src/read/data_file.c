@@ -120,6 +120,14 @@ ts_data_file_reader *
 ts_data_file_open(ts_plan *plan, const ts_split *split, const ts_scan_file *file,
 				  const int *fields, int nfields, bool key_value, ts_err *err)
 {
+	return ts_data_file_open_with(plan, split, file, fields, nfields, key_value, NULL, err);
+}
+
+ts_data_file_reader *
+ts_data_file_open_with(ts_plan *plan, const ts_split *split, const ts_scan_file *file,
+					   const int *fields, int nfields, bool key_value, ts_bufpool *buffers,
+					   ts_err *err)
+{
 	ts_data_file_reader *r;
 	const ts_schema *rs = plan->schema;
 	const ts_schema *ds;
@@ -246,6 +254,7 @@ ts_data_file_open(ts_plan *plan, const ts_split *split, const ts_scan_file *file
 
 		memset(&opts, 0, sizeof(opts));
 		opts.batch_rows = ts_read_batch_rows;
+		opts.buffers = buffers;
 
 		/*
 		 * Row groups / stripes may be skipped by their statistics only where

@@ -21,6 +21,8 @@ struct ts_split_reader
 	ts_merge_reader *merge;		/* merge-on-read, or NULL */
 	int			next_file;
 	ts_data_file_reader *cur;
+	ts_bufpool *buffers;		/* file readers' large buffers, kept between files */
+	bool		own_buffers;	/* buffers is ours to free */
 	ts_reader_metrics metrics;	/* of closed files */
 	ts_reader_metrics snapshot; /* returned by ts_split_reader_metrics */
 };
@@ -133,8 +135,15 @@ ts_split_reader_next(ts_split_reader *r, ts_batch *batch, ts_err *err)
 		{
 			if (r->next_file >= r->split->nfiles)
 				return 0;
-			r->cur = ts_data_file_open(r->plan, r->split, &r->split->files[r->next_file],
-									   r->columns, r->ncolumns, r->key_value, err);
+			if (r->buffers == NULL)
+			{
+				/* without a pool every file reader allocates afresh: fine too */
+				r->buffers = ts_bufpool_new(TS_BUFPOOL_DEFAULT_BYTES);
+				r->own_buffers = r->buffers != NULL;
+			}
+			r->cur = ts_data_file_open_with(r->plan, r->split, &r->split->files[r->next_file],
+											r->columns, r->ncolumns, r->key_value,
+											r->buffers, err);
 			r->next_file++;
 			if (r->cur == NULL)
 				return -1;
@@ -157,6 +166,15 @@ ts_split_reader_next(ts_split_reader *r, ts_batch *batch, ts_err *err)
 	}
 }
 
+void
+ts_split_reader_set_buffers(ts_split_reader *r, ts_bufpool *buffers)
+{
+	if (r->own_buffers)
+		ts_bufpool_free(r->buffers);
+	r->buffers = buffers;
+	r->own_buffers = false;
+}
+
 const ts_reader_metrics *
 ts_split_reader_metrics(const ts_split_reader *r)
 {
@@ -177,6 +195,8 @@ ts_split_reader_close(ts_split_reader *r)
 		return;
 	ts_data_file_close(r->cur, &r->metrics);
 	ts_merge_reader_close(r->merge, &r->metrics);
+	if (r->own_buffers)
+		ts_bufpool_free(r->buffers);
 	ts_free(r->columns);
 	ts_free(r);
 }
