@@ -63,6 +63,9 @@ typedef struct TsPlanState
 } TsPlanState;
 
 /* Executor-side state. */
+/* the row context is emptied sooner than the end of a batch past this size */
+#define ROW_CONTEXT_LIMIT (1024 * 1024)
+
 typedef struct TsScanState
 {
 	MemoryContext cxt;			/* plan, readers */
@@ -74,6 +77,9 @@ typedef struct TsScanState
 	int		   *columns;		/* read-schema field indexes to read */
 	int			ncolumns;
 	const ts_type **col_types;
+	TsDatumConverter *conv;		/* per attribute (att_field >= 0) */
+	int		   *read_atts;		/* attributes read, in order */
+	int			nread_atts;
 	int			next_split;
 	ts_split_reader *reader;
 	ts_bufpool *buffers;		/* file readers' large buffers, kept between files */
@@ -553,6 +559,9 @@ start_scan(ForeignScanState *node, TsScanState *st)
 	st->att_field = palloc(sizeof(int) * Max(desc->natts, 1));
 	st->columns = palloc(sizeof(int) * Max(desc->natts, 1));
 	st->col_types = palloc(sizeof(ts_type *) * Max(desc->natts, 1));
+	st->conv = palloc0(sizeof(TsDatumConverter) * Max(desc->natts, 1));
+	st->read_atts = palloc(sizeof(int) * Max(desc->natts, 1));
+	st->nread_atts = 0;
 	for (int i = 0; i < desc->natts; i++)
 		st->att_field[i] = -1;
 
@@ -575,6 +584,11 @@ start_scan(ForeignScanState *node, TsScanState *st)
 		st->att_field[i] = st->ncolumns;
 		st->columns[st->ncolumns] = field_of_att[i];
 		st->col_types[st->ncolumns] = st->plan->schema->fields[field_of_att[i]].type;
+		tablescan_datum_converter_init(&st->conv[i], st->col_types[st->ncolumns],
+									   TupleDescAttr(desc, i)->atttypid,
+									   TupleDescAttr(desc, i)->atttypmod,
+									   pstrdup(NameStr(TupleDescAttr(desc, i)->attname)));
+		st->read_atts[st->nread_atts++] = i;
 		st->ncolumns++;
 	}
 	MemoryContextSwitchTo(old);
@@ -623,10 +637,18 @@ tablescanIterateForeignScan(ForeignScanState *node)
 	TupleTableSlot *slot = node->ss.ss_ScanTupleSlot;
 	TupleDesc	desc = slot->tts_tupleDescriptor;
 	MemoryContext old;
-	int			row;
+	const ts_value *rowvals;
 
 	ExecClearTuple(slot);
-	MemoryContextReset(st->rowcxt);
+
+	/*
+	 * The Datums of the row returned last are dead now.  The row context is
+	 * emptied once per batch, or sooner when large values filled it: cheaper
+	 * than a reset per row, and still bounded.
+	 */
+	if (st->batch_pos >= st->batch.nrows ||
+		MemoryContextMemAllocated(st->rowcxt, false) > ROW_CONTEXT_LIMIT)
+		MemoryContextReset(st->rowcxt);
 	if (st->plan == NULL)
 		start_scan(node, st);
 	old = MemoryContextSwitchTo(st->cxt);
@@ -652,23 +674,24 @@ tablescanIterateForeignScan(ForeignScanState *node)
 		else
 			st->rows_read += n;
 	}
-	row = st->batch_pos++;
+	rowvals = st->batch.values ? ts_batch_at(&st->batch, st->batch_pos, 0) : NULL;
+	st->batch_pos++;
 	MemoryContextSwitchTo(st->rowcxt);
-	for (int i = 0; i < desc->natts; i++)
+	if (st->nread_atts < desc->natts)
 	{
-		Form_pg_attribute att = TupleDescAttr(desc, i);
-		int			c = st->att_field[i];
-
-		if (c < 0)
+		/* attributes not read are NULL */
+		for (int i = 0; i < desc->natts; i++)
 		{
 			slot->tts_isnull[i] = true;
 			slot->tts_values[i] = (Datum) 0;
-			continue;
 		}
-		slot->tts_values[i] = tablescan_value_to_datum(ts_batch_at(&st->batch, row, c),
-													   st->col_types[c], att->atttypid,
-													   att->atttypmod, NameStr(att->attname),
-													   &slot->tts_isnull[i]);
+	}
+	for (int k = 0; k < st->nread_atts; k++)
+	{
+		int			i = st->read_atts[k];
+
+		slot->tts_values[i] = tablescan_convert_value(&st->conv[i], &rowvals[st->att_field[i]],
+													  &slot->tts_isnull[i]);
 	}
 	MemoryContextSwitchTo(old);
 	ExecStoreVirtualTuple(slot);
