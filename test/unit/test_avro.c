@@ -1398,6 +1398,70 @@ test_varint_lengths(void **state)
 	pool_free();
 }
 
+/*
+ * zstd blocks that decompress to far more than 4 times their size, growing
+ * from block to block: the reader decompresses into its output buffer and
+ * doubles it (starting the block again) whenever a block does not fit.
+ */
+static void
+test_zstd_growing_blocks(void **state)
+{
+	ts_field	fields[2] = {{0, "n", T_nn(TS_INT)}, {1, "s", T(TS_VARCHAR)}};
+	ts_read_column cols[2] = {{-1, "n", fields[0].type}, {-1, "s", fields[1].type}};
+	const char *path = tmp_path("zstd_growing");
+	static char text[70000];
+	ts_avro_writer *w;
+	ts_format_reader *r;
+	ts_buf		out;
+	ts_batch	b;
+	ts_err		err;
+	int			n,
+				seen = 0;
+	const int	rows = 60;
+
+	(void) state;
+	for (size_t i = 0; i < sizeof(text); i++)
+		text[i] = (char) ('a' + (i / 1000) % 26);
+	w = ts_avro_writer_create_for_fields(fields, 2, TS_AVRO_CODEC_ZSTANDARD, &err);
+	assert_non_null(w);
+	ts_avro_writer_set_block_size(w, 100 * 1024);
+	for (int i = 0; i < rows; i++)
+	{
+		ts_value	row[2];
+
+		memset(row, 0, sizeof(row));
+		row[0].v.i = i;
+		row[1].v.s.p = (const uint8_t *) text;
+		row[1].v.s.len = (uint32_t) (i * 1000 + i);	/* rows and blocks grow */
+		assert_true(ts_avro_writer_add(w, row, &err));
+	}
+	ts_buf_init(&out);
+	assert_true(ts_avro_writer_finish(w, &out, &err));
+	ts_avro_writer_free(w);
+	assert_true(write_file(path, &out));
+	ts_buf_free(&out);
+
+	r = ts_avro_open(path, cols, 2, NULL, &err);
+	if (r == NULL)
+		fail_msg("open: %s", err.msg);
+	while ((n = ts_format_next(r, &b, &err)) > 0)
+		for (int i = 0; i < n; i++, seen++)
+		{
+			const ts_value *s = ts_batch_at(&b, i, 1);
+
+			assert_int_equal(ts_batch_at(&b, i, 0)->v.i, seen);
+			assert_int_equal(s->v.s.len, seen * 1000 + seen);
+			assert_memory_equal(s->v.s.p, text, s->v.s.len);
+		}
+	if (n < 0)
+		fail_msg("read: %s", err.msg);
+	assert_int_equal(seen, rows);
+	assert_true(r->metrics.row_groups_total > 3);
+	ts_format_close(r);
+	unlink(path);
+	pool_free();
+}
+
 static void
 test_corrupt_zstd_file(void **state)
 {
@@ -1597,6 +1661,7 @@ main(void)
 		cmocka_unit_test(test_unknown_codec),
 		cmocka_unit_test(test_hostile_lengths),
 		cmocka_unit_test(test_varint_lengths),
+		cmocka_unit_test(test_zstd_growing_blocks),
 		cmocka_unit_test(test_corrupt_zstd_file),
 		cmocka_unit_test(test_corrupt_null_codec),
 	};
