@@ -58,6 +58,42 @@ CREATE FOREIGN TABLE renamed (the_int integer OPTIONS (column_name 'i')) SERVER 
   OPTIONS (database 'types', "table" 'all_types');
 SELECT sum(the_int) FROM renamed;
 
+-- the same values through other declared types: numeric typmods that keep,
+-- widen, round or overflow the decimal's scale, timestamp precisions,
+-- varchar/char lengths, integer widths
+CREATE FOREIGN TABLE typmods (
+    i integer, bi_int integer OPTIONS (column_name 'bi'), bi bigint,
+    dec_s_any numeric OPTIONS (column_name 'dec_s'),
+    dec_s_wide numeric(20,2) OPTIONS (column_name 'dec_s'),
+    dec_s_exact numeric(10,2) OPTIONS (column_name 'dec_s'),
+    dec_s_round numeric(12,1) OPTIONS (column_name 'dec_s'),
+    dec_s_more numeric(14,4) OPTIONS (column_name 'dec_s'),
+    dec_l_any numeric OPTIONS (column_name 'dec_l'),
+    dec_l numeric(38,6),
+    ts_any timestamp OPTIONS (column_name 'ts'),
+    ts_0 timestamp(0) OPTIONS (column_name 'ts'),
+    ts_ltz3 timestamptz(3) OPTIONS (column_name 'ltz'),
+    s_vc4 varchar(4) OPTIONS (column_name 's'),
+    s_c6 char(6) OPTIONS (column_name 's'),
+    s_vc varchar OPTIONS (column_name 's'))
+  SERVER lake OPTIONS (database 'types', "table" 'all_types');
+SELECT i, dec_s_any, scale(dec_s_any), dec_s_wide, dec_s_exact, dec_s_round, dec_s_more,
+       dec_l_any, scale(dec_l_any), dec_l
+  FROM typmods WHERE i BETWEEN 1 AND 12 ORDER BY i;
+SELECT i, ts_any, ts_0, ts_ltz3, s_vc4, s_c6 || '|' AS s_c6, s_vc
+  FROM typmods WHERE i BETWEEN 1 AND 6 ORDER BY i;
+-- numeric(10,2) text equals the imported column's, value by value
+SELECT count(*) FILTER (WHERE dec_s_any::text = dec_s_exact::text) AS same_text,
+       count(*) FILTER (WHERE dec_s_more::text = dec_s_exact::text || '00') AS padded,
+       count(dec_s_any) AS n
+  FROM typmods;
+-- too narrow: a decimal that needs more digits, a bigint beyond integer
+CREATE FOREIGN TABLE narrow_dec (i integer, dec_l numeric(18,6)) SERVER lake
+  OPTIONS (database 'types', "table" 'all_types');
+SELECT dec_l FROM narrow_dec WHERE i = 1;
+SELECT max(bi_int) FROM typmods;
+DROP FOREIGN TABLE typmods, narrow_dec;
+
 DROP VIEW expected;
 DROP SERVER lake CASCADE;
 DROP EXTENSION tablescan_fdw;

@@ -99,6 +99,26 @@ bool		ts_buf_printf(ts_buf *b, ts_err *err, const char *fmt,...)
 void		ts_buf_reset(ts_buf *b);	/* len = 0, keep memory */
 void		ts_buf_free(ts_buf *b);
 
+/* ---- buffer pool (bufpool.c) ------------------------------------------ */
+
+/*
+ * Large buffers released by one file reader and taken back by the next,
+ * so that a scan over many files does not allocate (and fault in) fresh
+ * memory for every file.  Keeps at most max_bytes.  Every function takes
+ * a NULL pool: get is then ts_malloc, put is ts_free.
+ */
+typedef struct ts_bufpool ts_bufpool;
+
+#define TS_BUFPOOL_DEFAULT_BYTES ((size_t) 256 << 20)
+
+ts_bufpool *ts_bufpool_new(size_t max_bytes);	/* NULL on failure */
+/* a buffer of at least size bytes (its real size in *cap); NULL on failure */
+void	   *ts_bufpool_get(ts_bufpool *pool, size_t size, size_t *cap);
+/* give back a buffer of cap bytes (kept for reuse, or freed) */
+void		ts_bufpool_put(ts_bufpool *pool, void *p, size_t cap);
+size_t		ts_bufpool_bytes(const ts_bufpool *pool);	/* bytes kept */
+void		ts_bufpool_free(ts_bufpool *pool);
+
 /* ---- bounds-checked cursor ------------------------------------------ */
 
 /*

@@ -243,6 +243,18 @@ decimal_datum(const ts_value *v, const ts_type *t, int32 typmod)
 							   ObjectIdGetDatum(InvalidOid), Int32GetDatum(typmod));
 }
 
+/*
+ * The numeric Datum of a decimal whose unscaled value fits int64: the
+ * number unscaled / 10^scale with display scale 'scale', exactly what
+ * numeric_recv builds from the same digits when the typmod keeps the scale
+ * (see numeric_limit in tablescan_datum_converter_init).
+ */
+static inline Datum
+decimal_datum_int64(int64 unscaled, int scale)
+{
+	return NumericGetDatum(int64_div_fast_to_numeric(unscaled, scale));
+}
+
 static int64
 timestamp_micros(const ts_value *v)
 {
@@ -475,6 +487,129 @@ array_datum(const ts_value *v, const ts_type *t, Oid typid, const char *colname)
 	dims[0] = n;
 	return PointerGetDatum(construct_md_array(elems, nulls, 1, dims, lbs, elemtype,
 											  typlen, typbyval, typalign));
+}
+
+void
+tablescan_datum_converter_init(TsDatumConverter *c, const ts_type *t, Oid typid, int32 typmod,
+							   const char *colname)
+{
+	memset(c, 0, sizeof(*c));
+	c->path = TS_DATUM_GENERIC;
+	c->type = t;
+	c->typid = typid;
+	c->typmod = typmod;
+	c->colname = colname;
+	switch (typid)
+	{
+		case BOOLOID:
+			if (t->kind == TS_BOOLEAN)
+				c->path = TS_DATUM_BOOL;
+			break;
+		case INT4OID:
+			if (is_integer_kind(t->kind))
+				c->path = TS_DATUM_INT4;
+			break;
+		case INT8OID:
+			if (is_integer_kind(t->kind))
+				c->path = TS_DATUM_INT8;
+			break;
+		case FLOAT8OID:
+			if (t->kind == TS_DOUBLE)
+				c->path = TS_DATUM_FLOAT8;
+			break;
+		case DATEOID:
+			if (t->kind == TS_DATE)
+				c->path = TS_DATUM_DATE;
+			break;
+		case TIMESTAMPOID:
+		case TIMESTAMPTZOID:
+			if (t->kind == TS_TIMESTAMP || t->kind == TS_TIMESTAMP_LTZ)
+			{
+				c->path = TS_DATUM_TIMESTAMP;
+				/* typmod -1 and 6 (MAX_TIMESTAMP_PRECISION) leave a value as it is */
+				c->adjust_typmod = typmod >= 0 && typmod != MAX_TIMESTAMP_PRECISION;
+			}
+			break;
+		case TEXTOID:
+		case VARCHAROID:
+		case BPCHAROID:
+			/* char(n)/varchar(n) apply length rules: the generic path does */
+			if (ts_type_is_bytes(t->kind) && (typid == TEXTOID || typmod < 0))
+				c->path = TS_DATUM_TEXT;
+			break;
+		case NUMERICOID:
+			if (t->kind == TS_DECIMAL && t->scale >= 0 && t->scale <= 38)
+			{
+				c->path = TS_DATUM_NUMERIC;
+
+				/*
+				 * numeric_recv keeps the value's scale without a typmod; with
+				 * numeric(p, s) it rounds to s (nothing to do when s is the
+				 * decimal's scale) and refuses a value of p digits or more.
+				 * So the int64 path takes |unscaled| < 10^p, any int64 when
+				 * p >= 19; other typmods always take the exact path.
+				 */
+				if (typmod < (int32) VARHDRSZ)
+					c->numeric_limit = PG_INT64_MAX;
+				else
+				{
+					int			p = ((typmod - VARHDRSZ) >> 16) & 0xffff;
+					int			s = (((typmod - VARHDRSZ) & 0x7ff) ^ 1024) - 1024;
+
+					if (s == t->scale && p >= 19)
+						c->numeric_limit = PG_INT64_MAX;
+					else if (s == t->scale && p >= 1)
+					{
+						c->numeric_limit = 1;
+						for (int i = 0; i < p; i++)
+							c->numeric_limit *= 10;
+					}
+				}
+			}
+			break;
+		default:
+			break;
+	}
+}
+
+Datum
+tablescan_convert_value(const TsDatumConverter *c, const ts_value *v, bool *isnull)
+{
+	*isnull = v->isnull;
+	if (v->isnull)
+		return (Datum) 0;
+	switch (c->path)
+	{
+		case TS_DATUM_BOOL:
+			return BoolGetDatum(v->v.i != 0);
+		case TS_DATUM_INT4:
+			if (v->v.i < PG_INT32_MIN || v->v.i > PG_INT32_MAX)
+				overflow(c->colname, "integer");
+			return Int32GetDatum((int32) v->v.i);
+		case TS_DATUM_INT8:
+			return Int64GetDatum(v->v.i);
+		case TS_DATUM_FLOAT8:
+			return Float8GetDatum(v->v.d);
+		case TS_DATUM_DATE:
+			return DateADTGetDatum((DateADT) (v->v.i - UNIX_TO_PG_DAYS));
+		case TS_DATUM_TIMESTAMP:
+			{
+				Timestamp	ts = timestamp_micros(v);
+
+				if (c->adjust_typmod)
+					AdjustTimestampForTypmod(&ts, c->typmod);
+				return TimestampGetDatum(ts);
+			}
+		case TS_DATUM_TEXT:
+			return PointerGetDatum(cstring_to_text_with_len((const char *) v->v.s.p, v->v.s.len));
+		case TS_DATUM_NUMERIC:
+			if (v->v.dec > -(ts_int128) c->numeric_limit && v->v.dec < (ts_int128) c->numeric_limit)
+				return decimal_datum_int64((int64) v->v.dec, c->type->scale);
+			return decimal_datum(v, c->type, c->typmod);
+		case TS_DATUM_GENERIC:
+			break;
+	}
+	return tablescan_value_to_datum(v, c->type, c->typid, c->typmod, c->colname, isnull);
 }
 
 Datum

@@ -40,6 +40,9 @@ bool		tablescan_enable_pruning = true;
 bool		tablescan_enable_aggregate_pushdown = true;
 
 /* Executor-side state. */
+/* the row context is emptied sooner than the end of a batch past this size */
+#define ROW_CONTEXT_LIMIT (1024 * 1024)
+
 typedef struct TsScanState
 {
 	MemoryContext cxt;			/* plan, readers */
@@ -51,8 +54,12 @@ typedef struct TsScanState
 	int		   *columns;		/* read-schema field indexes to read */
 	int			ncolumns;
 	const ts_type **col_types;
+	TsDatumConverter *conv;		/* per attribute (att_field >= 0) */
+	int		   *read_atts;		/* attributes read, in order */
+	int			nread_atts;
 	int			next_split;
 	ts_split_reader *reader;
+	ts_bufpool *buffers;		/* file readers' large buffers, kept between files */
 	ts_batch	batch;
 	int			batch_pos;
 	/* EXPLAIN ANALYZE figures */
@@ -551,6 +558,7 @@ start_scan(ForeignScanState *node, TsScanState *st)
 	st->reader = NULL;
 	st->batch.nrows = 0;
 	st->batch_pos = 0;
+	st->buffers = ts_bufpool_new(TS_BUFPOOL_DEFAULT_BYTES);
 	st->opts = tablescan_get_options(RelationGetRelid(rel));
 	st->plan = tablescan_plan_relation(st->opts, rel, fs->scan.scanrelid, fs->scan.plan.qual,
 									   node->ss.ps.ps_ExprContext,
@@ -562,6 +570,9 @@ start_scan(ForeignScanState *node, TsScanState *st)
 	st->att_field = palloc(sizeof(int) * Max(desc->natts, 1));
 	st->columns = palloc(sizeof(int) * Max(desc->natts, 1));
 	st->col_types = palloc(sizeof(ts_type *) * Max(desc->natts, 1));
+	st->conv = palloc0(sizeof(TsDatumConverter) * Max(desc->natts, 1));
+	st->read_atts = palloc(sizeof(int) * Max(desc->natts, 1));
+	st->nread_atts = 0;
 	for (int i = 0; i < desc->natts; i++)
 		st->att_field[i] = -1;
 
@@ -584,6 +595,11 @@ start_scan(ForeignScanState *node, TsScanState *st)
 		st->att_field[i] = st->ncolumns;
 		st->columns[st->ncolumns] = field_of_att[i];
 		st->col_types[st->ncolumns] = tablescan_column_type(st->plan, field_of_att[i]);
+		tablescan_datum_converter_init(&st->conv[i], st->col_types[st->ncolumns],
+									   TupleDescAttr(desc, i)->atttypid,
+									   TupleDescAttr(desc, i)->atttypmod,
+									   pstrdup(NameStr(TupleDescAttr(desc, i)->attname)));
+		st->read_atts[st->nread_atts++] = i;
 		st->ncolumns++;
 	}
 	MemoryContextSwitchTo(old);
@@ -602,6 +618,8 @@ open_next_split(TsScanState *st)
 		st->reader = ts_split_reader_open(st->plan, split, st->columns, st->ncolumns, &err);
 		if (st->reader == NULL)
 			tablescan_report(&err);
+		if (st->buffers)
+			ts_split_reader_set_buffers(st->reader, st->buffers);
 		st->files_read += split->nfiles;
 		return true;
 	}
@@ -630,12 +648,20 @@ tablescanIterateForeignScan(ForeignScanState *node)
 	TupleTableSlot *slot = node->ss.ss_ScanTupleSlot;
 	TupleDesc	desc = slot->tts_tupleDescriptor;
 	MemoryContext old;
-	int			row;
+	const ts_value *rowvals;
 
 	if (((ForeignScan *) node->ss.ps.plan)->scan.scanrelid == 0)
 		return tablescan_count_iterate(node);
 	ExecClearTuple(slot);
-	MemoryContextReset(st->rowcxt);
+
+	/*
+	 * The Datums of the row returned last are dead now.  The row context is
+	 * emptied once per batch, or sooner when large values filled it: cheaper
+	 * than a reset per row, and still bounded.
+	 */
+	if (st->batch_pos >= st->batch.nrows ||
+		MemoryContextMemAllocated(st->rowcxt, false) > ROW_CONTEXT_LIMIT)
+		MemoryContextReset(st->rowcxt);
 	if (st->plan == NULL)
 		start_scan(node, st);
 	old = MemoryContextSwitchTo(st->cxt);
@@ -661,23 +687,24 @@ tablescanIterateForeignScan(ForeignScanState *node)
 		else
 			st->rows_read += n;
 	}
-	row = st->batch_pos++;
+	rowvals = st->batch.values ? ts_batch_at(&st->batch, st->batch_pos, 0) : NULL;
+	st->batch_pos++;
 	MemoryContextSwitchTo(st->rowcxt);
-	for (int i = 0; i < desc->natts; i++)
+	if (st->nread_atts < desc->natts)
 	{
-		Form_pg_attribute att = TupleDescAttr(desc, i);
-		int			c = st->att_field[i];
-
-		if (c < 0)
+		/* attributes not read are NULL */
+		for (int i = 0; i < desc->natts; i++)
 		{
 			slot->tts_isnull[i] = true;
 			slot->tts_values[i] = (Datum) 0;
-			continue;
 		}
-		slot->tts_values[i] = tablescan_value_to_datum(ts_batch_at(&st->batch, row, c),
-													   st->col_types[c], att->atttypid,
-													   att->atttypmod, NameStr(att->attname),
-													   &slot->tts_isnull[i]);
+	}
+	for (int k = 0; k < st->nread_atts; k++)
+	{
+		int			i = st->read_atts[k];
+
+		slot->tts_values[i] = tablescan_convert_value(&st->conv[i], &rowvals[st->att_field[i]],
+													  &slot->tts_isnull[i]);
 	}
 	MemoryContextSwitchTo(old);
 	ExecStoreVirtualTuple(slot);

@@ -75,6 +75,41 @@ extern bool tablescan_enable_aggregate_pushdown;
 extern Datum tablescan_value_to_datum(const ts_value *v, const ts_type *type,
 									  Oid typid, int32 typmod, const char *colname,
 									  bool *isnull);
+
+/*
+ * The conversion of one scanned column, decided once per scan: the common
+ * pairs of Paimon type and column type take a direct path (same results as
+ * tablescan_value_to_datum, without its per-value dispatch), any other pair
+ * goes through tablescan_value_to_datum.
+ */
+typedef enum TsDatumPath
+{
+	TS_DATUM_GENERIC,
+	TS_DATUM_BOOL,
+	TS_DATUM_INT4,
+	TS_DATUM_INT8,
+	TS_DATUM_FLOAT8,
+	TS_DATUM_DATE,
+	TS_DATUM_TIMESTAMP,
+	TS_DATUM_TEXT,
+	TS_DATUM_NUMERIC
+} TsDatumPath;
+
+typedef struct TsDatumConverter
+{
+	TsDatumPath path;
+	const ts_type *type;
+	Oid			typid;
+	int32		typmod;
+	const char *colname;
+	bool		adjust_typmod;	/* TIMESTAMP: typmod rounds */
+	int64		numeric_limit;	/* NUMERIC: |unscaled| below this takes the int64 path; 0 = never */
+} TsDatumConverter;
+
+extern void tablescan_datum_converter_init(TsDatumConverter *c, const ts_type *type,
+										   Oid typid, int32 typmod, const char *colname);
+extern Datum tablescan_convert_value(const TsDatumConverter *c, const ts_value *v, bool *isnull);
+
 /* Paimon value rendered as jsonb-compatible JSON text into buf. */
 extern void tablescan_value_to_json(StringInfo buf, const ts_value *v, const ts_type *type);
 /* PostgreSQL type name for a Paimon type; NULL when it has no mapping. */

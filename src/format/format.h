@@ -68,6 +68,8 @@ typedef struct ts_reader_options
 	ts_stats_filter_fn stats_filter;	/* may be NULL */
 	void	   *stats_filter_arg;
 	int			batch_rows;		/* 0 = TS_BATCH_ROWS */
+	/* large buffers to take from and give back at close; may be NULL */
+	ts_bufpool *buffers;
 	/* CSV / JSON text options, as Paimon option key/value pairs */
 	int			ntext_options;
 	const char *const *text_option_keys;

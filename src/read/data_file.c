@@ -62,6 +62,7 @@ struct ts_data_file_reader
 	int64_t    *seq;
 	int8_t	   *kind;
 	bool		done;
+	bool		passthrough;	/* file rows are read-schema rows as they are */
 	const char **opt_keys;		/* text format options */
 	const char **opt_values;
 	ts_rowgroup_filter rg_filter;	/* row-group skipping, when safe */
@@ -124,6 +125,14 @@ add_rcol(ts_data_file_reader *r, int32_t id, const char *name, const ts_type *ty
 ts_data_file_reader *
 ts_data_file_open(ts_plan *plan, const ts_split *split, const ts_scan_file *file,
 				  const int *fields, int nfields, bool key_value, ts_err *err)
+{
+	return ts_data_file_open_with(plan, split, file, fields, nfields, key_value, NULL, err);
+}
+
+ts_data_file_reader *
+ts_data_file_open_with(ts_plan *plan, const ts_split *split, const ts_scan_file *file,
+					   const int *fields, int nfields, bool key_value, ts_bufpool *buffers,
+					   ts_err *err)
 {
 	ts_data_file_reader *r;
 	const ts_schema *rs = plan->schema;
@@ -271,6 +280,7 @@ ts_data_file_open(ts_plan *plan, const ts_split *split, const ts_scan_file *file
 
 		memset(&opts, 0, sizeof(opts));
 		opts.batch_rows = ts_read_batch_rows;
+		opts.buffers = buffers;
 
 		/*
 		 * Row groups / stripes may be skipped by their statistics only where
@@ -325,6 +335,16 @@ ts_data_file_open(ts_plan *plan, const ts_split *split, const ts_scan_file *file
 	}
 	if (r->fr == NULL)
 		goto fail;
+
+	/*
+	 * The common case: every field comes from the file, in order, without a
+	 * cast, and no row is deleted: the file reader's batches are handed on
+	 * as they are instead of copied value by value.
+	 */
+	r->passthrough = r->dv == NULL && r->seq_col < 0 && r->nrcols == nfields;
+	for (int i = 0; i < nfields && r->passthrough; i++)
+		if (r->map[i].source != COL_FILE || r->map[i].cast || r->map[i].src != i)
+			r->passthrough = false;
 	return r;
 
 fail:
@@ -404,6 +424,13 @@ ts_data_file_next(ts_data_file_reader *r, ts_data_file_batch *out, ts_err *err)
 			ts_error(err, TS_ERR_CORRUPT, "data file \"%s\": reader returned %d columns, expected %d",
 					 r->file->path, in.ncols, r->nrcols);
 			return -1;
+		}
+		if (r->passthrough)
+		{
+			r->pos += n;
+			out->nrows = n;
+			out->values = in.values;
+			return n;
 		}
 		if (!ensure_cap(r, n, err))
 			return -1;

@@ -25,6 +25,8 @@ struct ts_split_reader
 	ts_evolution_reader *evolution; /* row tracking / data evolution, or NULL */
 	int			next_file;
 	ts_data_file_reader *cur;
+	ts_bufpool *buffers;		/* file readers' large buffers, kept between files */
+	bool		own_buffers;	/* buffers is ours to free */
 	ts_reader_metrics metrics;	/* of closed files */
 	ts_reader_metrics snapshot; /* returned by ts_split_reader_metrics */
 };
@@ -168,8 +170,15 @@ ts_split_reader_next(ts_split_reader *r, ts_batch *batch, ts_err *err)
 		{
 			if (r->next_file >= r->split->nfiles)
 				return 0;
-			r->cur = ts_data_file_open(r->plan, r->split, &r->split->files[r->next_file],
-									   r->columns, r->ncolumns, r->key_value, err);
+			if (r->buffers == NULL)
+			{
+				/* without a pool every file reader allocates afresh: fine too */
+				r->buffers = ts_bufpool_new(TS_BUFPOOL_DEFAULT_BYTES);
+				r->own_buffers = r->buffers != NULL;
+			}
+			r->cur = ts_data_file_open_with(r->plan, r->split, &r->split->files[r->next_file],
+											r->columns, r->ncolumns, r->key_value,
+											r->buffers, err);
 			r->next_file++;
 			if (r->cur == NULL)
 				return -1;
@@ -190,6 +199,15 @@ ts_split_reader_next(ts_split_reader *r, ts_batch *batch, ts_err *err)
 		batch->values = fb.values;
 		return fb.nrows;
 	}
+}
+
+void
+ts_split_reader_set_buffers(ts_split_reader *r, ts_bufpool *buffers)
+{
+	if (r->own_buffers)
+		ts_bufpool_free(r->buffers);
+	r->buffers = buffers;
+	r->own_buffers = false;
 }
 
 const ts_reader_metrics *
@@ -215,6 +233,8 @@ ts_split_reader_close(ts_split_reader *r)
 	ts_data_file_close(r->cur, &r->metrics);
 	ts_merge_reader_close(r->merge, &r->metrics);
 	ts_evolution_reader_close(r->evolution, &r->metrics);
+	if (r->own_buffers)
+		ts_bufpool_free(r->buffers);
 	ts_free(r->columns);
 	ts_free(r);
 }

@@ -50,6 +50,15 @@ ts_split_reader *ts_split_reader_open(ts_plan *plan, const ts_split *split,
 									  const int *columns, int ncolumns, ts_err *err);
 
 /*
+ * Optional, before the first ts_split_reader_next: keep the large buffers
+ * of the file readers (Parquet pages and column chunks) in 'buffers' from
+ * one data file to the next, and from split to split when the caller
+ * gives every split reader the same pool (which must outlive them).
+ * Without it a split reader keeps a pool of its own.
+ */
+void		ts_split_reader_set_buffers(ts_split_reader *r, ts_bufpool *buffers);
+
+/*
  * Next batch: rows (>0), 0 at the end, -1 on error.  Values are in the
  * read schema's types and valid until the next call.
  */

@@ -73,6 +73,12 @@ ts_data_file_reader *ts_data_file_open(ts_plan *plan, const ts_split *split,
 									   const ts_scan_file *file,
 									   const int *fields, int nfields,
 									   bool key_value, ts_err *err);
+/* The same, the file reader taking its large buffers from (and giving them back to) buffers. */
+ts_data_file_reader *ts_data_file_open_with(ts_plan *plan, const ts_split *split,
+											const ts_scan_file *file,
+											const int *fields, int nfields,
+											bool key_value, ts_bufpool *buffers,
+											ts_err *err);
 
 /* rows (>0), 0 at end, -1 on error; values valid until the next call */
 int			ts_data_file_next(ts_data_file_reader *r, ts_data_file_batch *out, ts_err *err);

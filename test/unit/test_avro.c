@@ -1323,6 +1323,145 @@ corrupt_variants(const char *src, const char *name)
 	pool_free();
 }
 
+/*
+ * longs of every varint length (1 to 10 bytes, both signs, each length's
+ * first and last value) and nullable ints around them, read back exactly:
+ * the decoder has separate paths for 1-byte, up to 8-byte (with 10 bytes
+ * of data left) and longer varints or the end of a block.
+ */
+static void
+test_varint_lengths(void **state)
+{
+	ts_field	fields[2] = {{0, "l", T_nn(TS_BIGINT)}, {1, "i", T(TS_INT)}};
+	ts_read_column cols[2] = {{-1, "l", fields[0].type}, {-1, "i", fields[1].type}};
+	int64_t		vals[300];
+	int			nvals = 0;
+	const char *path = tmp_path("varints");
+	ts_avro_writer *w;
+	ts_format_reader *r;
+	ts_buf		out;
+	ts_batch	b;
+	ts_err		err;
+	int			n,
+				seen = 0;
+
+	(void) state;
+	for (int bits = 0; bits <= 63; bits++)
+	{
+		int64_t		hi = bits == 63 ? INT64_MAX : (int64_t) ((UINT64_C(1) << bits) - 1);
+		int64_t		lo = bits == 0 ? 0 : (int64_t) (UINT64_C(1) << (bits - 1));
+
+		vals[nvals++] = hi;
+		vals[nvals++] = -hi - 1;
+		vals[nvals++] = lo;
+		vals[nvals++] = -lo;
+	}
+	w = ts_avro_writer_create_for_fields(fields, 2, TS_AVRO_CODEC_NULL, &err);
+	assert_non_null(w);
+	ts_avro_writer_set_block_size(w, 512);	/* varints near block ends too */
+	for (int k = 0; k < nvals; k++)
+	{
+		ts_value	row[2];
+
+		memset(row, 0, sizeof(row));
+		row[0].v.i = vals[k];
+		row[1].isnull = k % 3 == 0;
+		row[1].v.i = (int32_t) vals[k];
+		assert_true(ts_avro_writer_add(w, row, &err));
+	}
+	ts_buf_init(&out);
+	assert_true(ts_avro_writer_finish(w, &out, &err));
+	ts_avro_writer_free(w);
+	assert_true(write_file(path, &out));
+	ts_buf_free(&out);
+
+	r = ts_avro_open(path, cols, 2, NULL, &err);
+	if (r == NULL)
+		fail_msg("open: %s", err.msg);
+	while ((n = ts_format_next(r, &b, &err)) > 0)
+		for (int i = 0; i < n; i++, seen++)
+		{
+			assert_false(ts_batch_at(&b, i, 0)->isnull);
+			if (ts_batch_at(&b, i, 0)->v.i != vals[seen])
+				fail_msg("long %d: read %lld, wrote %lld", seen,
+						 (long long) ts_batch_at(&b, i, 0)->v.i, (long long) vals[seen]);
+			assert_int_equal(ts_batch_at(&b, i, 1)->isnull, seen % 3 == 0);
+			if (seen % 3 != 0)
+				assert_int_equal(ts_batch_at(&b, i, 1)->v.i, (int32_t) vals[seen]);
+		}
+	if (n < 0)
+		fail_msg("read: %s", err.msg);
+	assert_int_equal(seen, nvals);
+	assert_true(r->metrics.row_groups_total > 2);
+	ts_format_close(r);
+	unlink(path);
+	pool_free();
+}
+
+/*
+ * zstd blocks that decompress to far more than 4 times their size, growing
+ * from block to block: the reader decompresses into its output buffer and
+ * doubles it (starting the block again) whenever a block does not fit.
+ */
+static void
+test_zstd_growing_blocks(void **state)
+{
+	ts_field	fields[2] = {{0, "n", T_nn(TS_INT)}, {1, "s", T(TS_VARCHAR)}};
+	ts_read_column cols[2] = {{-1, "n", fields[0].type}, {-1, "s", fields[1].type}};
+	const char *path = tmp_path("zstd_growing");
+	static char text[70000];
+	ts_avro_writer *w;
+	ts_format_reader *r;
+	ts_buf		out;
+	ts_batch	b;
+	ts_err		err;
+	int			n,
+				seen = 0;
+	const int	rows = 60;
+
+	(void) state;
+	for (size_t i = 0; i < sizeof(text); i++)
+		text[i] = (char) ('a' + (i / 1000) % 26);
+	w = ts_avro_writer_create_for_fields(fields, 2, TS_AVRO_CODEC_ZSTANDARD, &err);
+	assert_non_null(w);
+	ts_avro_writer_set_block_size(w, 100 * 1024);
+	for (int i = 0; i < rows; i++)
+	{
+		ts_value	row[2];
+
+		memset(row, 0, sizeof(row));
+		row[0].v.i = i;
+		row[1].v.s.p = (const uint8_t *) text;
+		row[1].v.s.len = (uint32_t) (i * 1000 + i);	/* rows and blocks grow */
+		assert_true(ts_avro_writer_add(w, row, &err));
+	}
+	ts_buf_init(&out);
+	assert_true(ts_avro_writer_finish(w, &out, &err));
+	ts_avro_writer_free(w);
+	assert_true(write_file(path, &out));
+	ts_buf_free(&out);
+
+	r = ts_avro_open(path, cols, 2, NULL, &err);
+	if (r == NULL)
+		fail_msg("open: %s", err.msg);
+	while ((n = ts_format_next(r, &b, &err)) > 0)
+		for (int i = 0; i < n; i++, seen++)
+		{
+			const ts_value *s = ts_batch_at(&b, i, 1);
+
+			assert_int_equal(ts_batch_at(&b, i, 0)->v.i, seen);
+			assert_int_equal(s->v.s.len, seen * 1000 + seen);
+			assert_memory_equal(s->v.s.p, text, s->v.s.len);
+		}
+	if (n < 0)
+		fail_msg("read: %s", err.msg);
+	assert_int_equal(seen, rows);
+	assert_true(r->metrics.row_groups_total > 3);
+	ts_format_close(r);
+	unlink(path);
+	pool_free();
+}
+
 static void
 test_corrupt_zstd_file(void **state)
 {
@@ -1521,6 +1660,8 @@ main(void)
 		cmocka_unit_test(test_explicit_schema),
 		cmocka_unit_test(test_unknown_codec),
 		cmocka_unit_test(test_hostile_lengths),
+		cmocka_unit_test(test_varint_lengths),
+		cmocka_unit_test(test_zstd_growing_blocks),
 		cmocka_unit_test(test_corrupt_zstd_file),
 		cmocka_unit_test(test_corrupt_null_codec),
 	};

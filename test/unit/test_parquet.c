@@ -326,7 +326,7 @@ collect_parquet(const char *path, const struct stat *sb, int flag, struct FTW *f
 }
 
 static int
-run_case(const pq_case *pc)
+run_case(const pq_case *pc, ts_bufpool *buffers)
 {
 	char		path[4096];
 	cJSON	   *oracle,
@@ -414,6 +414,7 @@ run_case(const pq_case *pc)
 
 		memset(&opts, 0, sizeof(opts));
 		opts.batch_rows = 3;	/* several batches even for tiny files */
+		opts.buffers = buffers;
 		read_file_rows(files[i], cols, ncols, &opts, &got);
 		free((void *) files[i]);
 	}
@@ -509,17 +510,28 @@ static void
 test_oracle_cases(void **state)
 {
 	int			total = 0;
+	ts_bufpool *buffers = ts_bufpool_new(TS_BUFPOOL_DEFAULT_BYTES);
 
 	(void) state;
+	assert_non_null(buffers);
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
 	{
-		int			n = run_case(&cases[i]);
+		int			n = run_case(&cases[i], NULL);
 
 		assert_true(n > 0);
 		print_message("%s: %d oracle rows matched\n", cases[i].oracle, n);
 		total += n;
 	}
 	assert_true(total >= 50);
+
+	/*
+	 * Again, every file reader taking its buffers from one pool: buffers
+	 * that earlier files and tables filled are reused and must not show.
+	 */
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
+		assert_true(run_case(&cases[i], buffers) > 0);
+	assert_true(ts_bufpool_bytes(buffers) > 0);
+	ts_bufpool_free(buffers);
 }
 
 /* ---- resolution, projection, stats filter --------------------------- */

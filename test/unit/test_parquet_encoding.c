@@ -60,6 +60,72 @@ test_rle_hybrid(void **state)
 	}
 }
 
+/*
+ * Bit width 1 (definition levels of flat columns) has a byte-at-a-time
+ * path: bit-packed runs read in pieces of every size from 1 to 19 values
+ * (so runs are entered at every bit offset), mixed with an RLE run, and a
+ * truncated last run; every value against the bits written.
+ */
+static void
+test_rle_bit_width_1(void **state)
+{
+	uint8_t		data[64];
+	uint32_t	want[400];
+	uint32_t	got[400];
+	size_t		len = 0;
+	int			nwant = 0;
+	uint32_t	seed = 12345;
+	ts_err		err;
+
+	(void) state;
+	/* bit-packed run of 10 groups (80 values) */
+	data[len++] = (10 << 1) | 1;
+	for (int i = 0; i < 10; i++)
+	{
+		uint8_t		byte = 0;
+
+		for (int b = 0; b < 8; b++)
+		{
+			seed = seed * 1103515245u + 12345u;
+			want[nwant] = (seed >> 16) & 1;
+			byte |= (uint8_t) (want[nwant++] << b);
+		}
+		data[len++] = byte;
+	}
+	/* RLE run: 13 x 1 */
+	data[len++] = 13 << 1;
+	data[len++] = 1;
+	for (int i = 0; i < 13; i++)
+		want[nwant++] = 1;
+	/* bit-packed run announcing 4 groups but with only 3 bytes: 24 values */
+	data[len++] = (4 << 1) | 1;
+	for (int i = 0; i < 3; i++)
+	{
+		data[len++] = (uint8_t) (0xA5 ^ (i * 0x3C));
+		for (int b = 0; b < 8; b++)
+			want[nwant++] = (data[len - 1] >> b) & 1;
+	}
+
+	for (int piece = 1; piece < 20; piece++)
+	{
+		pq_rle		r;
+		int			done = 0;
+
+		pq_rle_init(&r, data, len, 1);
+		while (done < nwant)
+		{
+			int			k = nwant - done < piece ? nwant - done : piece;
+
+			assert_true(pq_rle_get(&r, got + done, k, &err));
+			done += k;
+		}
+		for (int i = 0; i < nwant; i++)
+			if (got[i] != want[i])
+				fail_msg("piece %d: value %d is %u, wrote %u", piece, i, got[i], want[i]);
+		assert_false(pq_rle_get(&r, got, 1, &err));	/* nothing more */
+	}
+}
+
 static void
 test_delta_binary_packed(void **state)
 {
@@ -281,6 +347,7 @@ main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_rle_hybrid),
+		cmocka_unit_test(test_rle_bit_width_1),
 		cmocka_unit_test(test_delta_binary_packed),
 		cmocka_unit_test(test_delta_byte_array_page),
 		cmocka_unit_test(test_lz4_hadoop),

@@ -11,7 +11,9 @@
 
 #include <snappy-c.h>
 #include <zlib.h>
+#define ZSTD_STATIC_LINKING_ONLY	/* ZSTD_d_stableOutBuffer, ZSTD_createDCtx_advanced */
 #include <zstd.h>
+#include <zstd_errors.h>
 
 #include "format/avro/avro_container.h"
 
@@ -145,6 +147,72 @@ decompress_snappy(const uint8_t *in, size_t len, ts_buf *out, ts_err *err)
  */
 static ZSTD_DCtx *shared_dctx = NULL;
 
+/* zstd allocates its context through our hooks (memory contexts in a backend) */
+static void *
+zstd_alloc(void *opaque, size_t size)
+{
+	(void) opaque;
+	return ts_malloc(size);
+}
+
+static void
+zstd_free(void *opaque, void *p)
+{
+	(void) opaque;
+	ts_free(p);
+}
+
+/*
+ * Decompress a block straight into out (ZSTD_d_stableOutBuffer): without
+ * it zstd decodes into its own window buffer and copies out of it.  The
+ * output buffer is kept from block to block, so it soon has the size of
+ * the largest block; a block that does not fit doubles it and is
+ * decompressed again.  Returns 1 when done, 0 when this path cannot tell
+ * (corrupt or truncated data, the size limit): the streaming path then
+ * decides, with its error messages; -1 out of memory.
+ */
+static int
+zstd_into_buffer(ZSTD_DCtx *dctx, const uint8_t *in, size_t len, ts_buf *out, ts_err *err)
+{
+	size_t		cap = out->cap > len * 4 + 4096 ? out->cap : len * 4 + 4096;
+
+	for (;;)
+	{
+		ZSTD_inBuffer ib = {in, len, 0};
+		ZSTD_outBuffer ob;
+		size_t		ret = 1;
+
+		if (cap > TS_AVRO_MAX_BLOCK_BYTES)
+			return 0;
+		if (!grow_output(out, cap, err))
+			return -1;
+		ZSTD_DCtx_reset(dctx, ZSTD_reset_session_and_parameters);
+		if (ZSTD_isError(ZSTD_DCtx_setParameter(dctx, ZSTD_d_stableOutBuffer, 1)))
+			return 0;
+		ob.dst = out->data;
+		ob.size = out->cap;
+		ob.pos = 0;
+		while (ib.pos < ib.size || ret != 0)
+		{
+			size_t		in_before = ib.pos,
+						out_before = ob.pos;
+
+			ret = ZSTD_decompressStream(dctx, &ob, &ib);
+			if (ZSTD_isError(ret) || (ib.pos == in_before && ob.pos == out_before))
+				break;
+		}
+		if (!ZSTD_isError(ret) && ret == 0 && ib.pos == ib.size)
+		{
+			out->len = ob.pos;
+			return 1;
+		}
+		if (ob.pos < ob.size &&
+			!(ZSTD_isError(ret) && ZSTD_getErrorCode(ret) == ZSTD_error_dstSize_tooSmall))
+			return 0;			/* not for want of room */
+		cap = out->cap * 2;
+	}
+}
+
 static bool
 decompress_zstd(const uint8_t *in, size_t len, ts_buf *out, void **ctxp, ts_err *err)
 {
@@ -156,7 +224,15 @@ decompress_zstd(const uint8_t *in, size_t len, ts_buf *out, void **ctxp, ts_err 
 
 	if (dctx == NULL)
 	{
-		dctx = ZSTD_createDCtx();
+		if (ctxp)
+		{
+			/* the caller's context lives in its memory (contexts in a backend) */
+			ZSTD_customMem mem = {zstd_alloc, zstd_free, NULL};
+
+			dctx = ZSTD_createDCtx_advanced(mem);
+		}
+		else
+			dctx = ZSTD_createDCtx();	/* process-wide: malloc, outlives queries */
 		if (dctx == NULL)
 			return ts_error(err, TS_ERR_NOMEM, "cannot create zstd context");
 		if (ctxp)
@@ -164,8 +240,16 @@ decompress_zstd(const uint8_t *in, size_t len, ts_buf *out, void **ctxp, ts_err 
 		else
 			shared_dctx = dctx;
 	}
-	else
-		ZSTD_DCtx_reset(dctx, ZSTD_reset_session_only);
+	if (len > 0)
+	{
+		int			rc = zstd_into_buffer(dctx, in, len, out, err);
+
+		if (rc != 0)
+			return rc > 0;
+		ts_buf_reset(out);
+	}
+	/* the streaming path: zstd's window buffer, output grown as needed */
+	ZSTD_DCtx_reset(dctx, ZSTD_reset_session_and_parameters);
 	if (len == 0)
 		ok = ts_error(err, TS_ERR_CORRUPT, "empty zstd block");
 	while (ok && (ib.pos < ib.size || ret != 0))

@@ -50,6 +50,9 @@ struct ts_avro_plan
 	ts_type_kind target;		/* requested kind */
 	/* CV_UNION: one plan per branch, NULL for the null branch */
 	ts_avro_plan **branches;
+	/* CV_UNION of null and one other type: that type's plan, and null's index */
+	ts_avro_plan *nonnull;
+	int			null_branch;
 	/* CV_RECORD: per writer field: output index (-1 = skip) and plan */
 	int		   *targets;
 	ts_avro_plan **fields;
@@ -235,6 +238,11 @@ build(build_ctx *ctx, const ts_avro_node *w, const ts_type *t, int depth)
 			any = true;
 		}
 		(void) any;
+		if (w->nchildren == 2 && (p->branches[0] == NULL) != (p->branches[1] == NULL))
+		{
+			p->null_branch = p->branches[0] == NULL ? 0 : 1;
+			p->nonnull = p->branches[1 - p->null_branch];
+		}
 		return p;
 	}
 	if (w->kind == TS_AVRO_NULL)
@@ -448,21 +456,54 @@ ts_avro_plan_top(const ts_avro_node *root,
 
 /* ---- skipping -------------------------------------------------------- */
 
-static bool
+/*
+ * Zig-zag varint.  Fast paths: a 1-byte varint; with 10 bytes left, one of
+ * up to 8 bytes decoded from a single 64-bit load without a loop (the last
+ * byte is the first without its high bit; each byte gives 7 bits).  Longer
+ * varints and the end of the data take ts_cursor_zigzag, which checks all.
+ */
+static inline __attribute__((always_inline)) bool
 read_long(ts_cursor *cur, int64_t *v, ts_err *err)
 {
-	/* inline fast path for 1-byte varints */
-	if (cur->p < cur->end && (*cur->p & 0x80) == 0)
-	{
-		uint8_t		b = *cur->p++;
+	const uint8_t *p = cur->p;
 
+	if (p < cur->end && (*p & 0x80) == 0)
+	{
+		uint8_t		b = *p;
+
+		cur->p = p + 1;
 		*v = (int64_t) (b >> 1) ^ -(int64_t) (b & 1);
 		return true;
+	}
+	if (cur->end - p >= 10)
+	{
+		uint64_t	x = ts_load_le64(p);
+		uint64_t	last = ~x & UINT64_C(0x8080808080808080);
+
+		if (last != 0)
+		{
+			int			nbytes = (__builtin_ctzll(last) >> 3) + 1;
+			uint64_t	u;
+
+			if (nbytes < 8)
+				x &= (UINT64_C(1) << (8 * nbytes)) - 1;
+			u = (x & UINT64_C(0x7f)) |
+				((x >> 1) & UINT64_C(0x3f80)) |
+				((x >> 2) & UINT64_C(0x1fc000)) |
+				((x >> 3) & UINT64_C(0xfe00000)) |
+				((x >> 4) & UINT64_C(0x7f0000000)) |
+				((x >> 5) & UINT64_C(0x3f800000000)) |
+				((x >> 6) & UINT64_C(0x1fc0000000000)) |
+				((x >> 7) & UINT64_C(0xfe000000000000));
+			cur->p = p + nbytes;
+			*v = (int64_t) (u >> 1) ^ -(int64_t) (u & 1);
+			return true;
+		}
 	}
 	return ts_cursor_zigzag(cur, v, err);
 }
 
-static bool
+static inline bool
 read_int(ts_cursor *cur, int64_t *v, ts_err *err)
 {
 	if (!read_long(cur, v, err))
@@ -472,7 +513,7 @@ read_int(ts_cursor *cur, int64_t *v, ts_err *err)
 	return true;
 }
 
-static bool
+static inline bool
 read_len(ts_cursor *cur, const uint8_t **p, uint32_t *len, ts_err *err)
 {
 	int64_t		n;
@@ -662,6 +703,147 @@ decode_decimal_bytes(const uint8_t *p, uint32_t len, ts_value *out, ts_err *err)
 	return true;
 }
 
+/*
+ * Decode one value of a scalar plan (no union, record or collection) into
+ * out; *handled = false for the other plans.  Always inlined: decode_record
+ * calls it for each field, so scalar fields cost no call.
+ */
+static inline __attribute__((always_inline)) bool
+decode_scalar(const ts_avro_plan *pl, ts_cursor *cur, ts_value *out, bool *handled, ts_err *err)
+{
+	int64_t		v;
+
+	*handled = true;
+	switch (pl->cv)
+	{
+		case CV_NULL:
+			out->isnull = true;
+			return true;
+		case CV_BOOL:
+			{
+				uint8_t		b;
+
+				if (!ts_cursor_u8(cur, &b, err))
+					return false;
+				if (b > 1)
+					return ts_error(err, TS_ERR_CORRUPT, "boolean byte %u", b);
+				out->v.i = b;
+				return true;
+			}
+		case CV_INT:
+			if (pl->w->kind == TS_AVRO_INT ? !read_int(cur, &v, err) : !read_long(cur, &v, err))
+				return false;
+			switch (pl->target)
+			{
+				case TS_TINYINT:
+					out->v.i = (int8_t) v;
+					break;
+				case TS_SMALLINT:
+					out->v.i = (int16_t) v;
+					break;
+				default:
+					out->v.i = v;
+			}
+			return true;
+		case CV_TIME_MICROS:
+			if (!read_long(cur, &v, err))
+				return false;
+			out->v.i = floor_div(v, 1000);
+			return true;
+		case CV_TS_MILLIS:
+			if (!read_long(cur, &v, err))
+				return false;
+			out->v.ts.millis = v;
+			out->v.ts.nanos = 0;
+			return true;
+		case CV_TS_MICROS:
+			if (!read_long(cur, &v, err))
+				return false;
+			out->v.ts.millis = floor_div(v, 1000);
+			out->v.ts.nanos = (int32_t) (v - out->v.ts.millis * 1000) * 1000;
+			return true;
+		case CV_TS_NANOS:
+			if (!read_long(cur, &v, err))
+				return false;
+			out->v.ts.millis = floor_div(v, 1000000);
+			out->v.ts.nanos = (int32_t) (v - out->v.ts.millis * 1000000);
+			return true;
+		case CV_FLOAT:
+		case CV_FLOAT_TO_DOUBLE:
+			{
+				uint32_t	bits;
+				float		f;
+
+				if (!ts_cursor_le32(cur, &bits, err))
+					return false;
+				memcpy(&f, &bits, 4);
+				if (pl->cv == CV_FLOAT)
+					out->v.f = f;
+				else
+					out->v.d = f;
+				return true;
+			}
+		case CV_DOUBLE:
+			{
+				uint64_t	bits;
+
+				if (ts_cursor_left(cur) < 8)
+					return ts_cursor_le64(cur, &bits, err);	/* reports the truncation */
+				bits = ts_load_le64(cur->p);
+				cur->p += 8;
+				memcpy(&out->v.d, &bits, 8);
+				return true;
+			}
+		case CV_INT_TO_FLOAT:
+		case CV_INT_TO_DOUBLE:
+			if (pl->w->kind == TS_AVRO_INT ? !read_int(cur, &v, err) : !read_long(cur, &v, err))
+				return false;
+			if (pl->cv == CV_INT_TO_FLOAT)
+				out->v.f = (float) v;
+			else
+				out->v.d = (double) v;
+			return true;
+		case CV_DEC_BYTES:
+			{
+				const uint8_t *p;
+				uint32_t	len;
+
+				if (!read_len(cur, &p, &len, err))
+					return false;
+				return decode_decimal_bytes(p, len, out, err);
+			}
+		case CV_DEC_FIXED:
+			{
+				const uint8_t *p;
+
+				if (!ts_cursor_bytes(cur, (size_t) pl->w->fixed_size, &p, err))
+					return false;
+				return decode_decimal_bytes(p, (uint32_t) pl->w->fixed_size, out, err);
+			}
+		case CV_DEC_INT:
+			if (pl->w->kind == TS_AVRO_INT ? !read_int(cur, &v, err) : !read_long(cur, &v, err))
+				return false;
+			out->v.dec = v;
+			return true;
+		case CV_BYTES:
+			return read_len(cur, &out->v.s.p, &out->v.s.len, err);
+		case CV_FIXED:
+			out->v.s.len = (uint32_t) pl->w->fixed_size;
+			return ts_cursor_bytes(cur, (size_t) pl->w->fixed_size, &out->v.s.p, err);
+		case CV_ENUM:
+			if (!read_long(cur, &v, err))
+				return false;
+			if (v < 0 || v >= pl->w->nsymbols)
+				return ts_error(err, TS_ERR_CORRUPT, "enum index %lld out of range", (long long) v);
+			out->v.s.p = (const uint8_t *) pl->w->symbols[v];
+			out->v.s.len = (uint32_t) strlen(pl->w->symbols[v]);
+			return true;
+		default:
+			*handled = false;
+			return true;
+	}
+}
+
 static bool decode_value(const ts_avro_plan *pl, ts_cursor *cur, ts_value *out,
 						 ts_arena *arena, int depth, ts_err *err);
 
@@ -683,10 +865,30 @@ decode_record(const ts_avro_plan *pl, ts_cursor *cur, ts_value *out,
 		else
 		{
 			ts_value   *dst = &out[pl->targets[i]];
+			const ts_avro_plan *f = pl->fields[i];
 
+			if (f->nonnull)
+			{
+				/* ["null", T] (or [T, "null"]): the branch index, then T */
+				int64_t		b;
+
+				if (!read_long(cur, &b, err))
+					return false;
+				if (b == f->null_branch)
+					continue;	/* stays NULL */
+				if (b != 1 - f->null_branch)
+					return ts_error(err, TS_ERR_CORRUPT, "union branch %lld out of range", (long long) b);
+				f = f->nonnull;
+			}
 			dst->isnull = false;
-			if (!decode_value(pl->fields[i], cur, dst, arena, depth + 1, err))
-				return false;
+			{
+				bool		handled;
+
+				if (!decode_scalar(f, cur, dst, &handled, err))
+					return false;
+				if (!handled && !decode_value(f, cur, dst, arena, depth + 1, err))
+					return false;
+			}
 		}
 	}
 	for (int o = 0; o < pl->nout; o++)
@@ -831,12 +1033,13 @@ decode_value(const ts_avro_plan *pl, ts_cursor *cur, ts_value *out,
 			 ts_arena *arena, int depth, ts_err *err)
 {
 	int64_t		v;
+	bool		handled;
+	bool		ok = decode_scalar(pl, cur, out, &handled, err);
 
+	if (handled)
+		return ok;
 	switch (pl->cv)
 	{
-		case CV_NULL:
-			out->isnull = true;
-			return true;
 		case CV_UNION:
 			if (!read_long(cur, &v, err))
 				return false;
@@ -848,123 +1051,6 @@ decode_value(const ts_avro_plan *pl, ts_cursor *cur, ts_value *out,
 				return true;
 			}
 			return decode_value(pl->branches[v], cur, out, arena, depth + 1, err);
-		case CV_BOOL:
-			{
-				uint8_t		b;
-
-				if (!ts_cursor_u8(cur, &b, err))
-					return false;
-				if (b > 1)
-					return ts_error(err, TS_ERR_CORRUPT, "boolean byte %u", b);
-				out->v.i = b;
-				return true;
-			}
-		case CV_INT:
-			if (pl->w->kind == TS_AVRO_INT ? !read_int(cur, &v, err) : !read_long(cur, &v, err))
-				return false;
-			switch (pl->target)
-			{
-				case TS_TINYINT:
-					out->v.i = (int8_t) v;
-					break;
-				case TS_SMALLINT:
-					out->v.i = (int16_t) v;
-					break;
-				default:
-					out->v.i = v;
-			}
-			return true;
-		case CV_TIME_MICROS:
-			if (!read_long(cur, &v, err))
-				return false;
-			out->v.i = floor_div(v, 1000);
-			return true;
-		case CV_TS_MILLIS:
-			if (!read_long(cur, &v, err))
-				return false;
-			out->v.ts.millis = v;
-			out->v.ts.nanos = 0;
-			return true;
-		case CV_TS_MICROS:
-			if (!read_long(cur, &v, err))
-				return false;
-			out->v.ts.millis = floor_div(v, 1000);
-			out->v.ts.nanos = (int32_t) (v - out->v.ts.millis * 1000) * 1000;
-			return true;
-		case CV_TS_NANOS:
-			if (!read_long(cur, &v, err))
-				return false;
-			out->v.ts.millis = floor_div(v, 1000000);
-			out->v.ts.nanos = (int32_t) (v - out->v.ts.millis * 1000000);
-			return true;
-		case CV_FLOAT:
-		case CV_FLOAT_TO_DOUBLE:
-			{
-				uint32_t	bits;
-				float		f;
-
-				if (!ts_cursor_le32(cur, &bits, err))
-					return false;
-				memcpy(&f, &bits, 4);
-				if (pl->cv == CV_FLOAT)
-					out->v.f = f;
-				else
-					out->v.d = f;
-				return true;
-			}
-		case CV_DOUBLE:
-			{
-				uint64_t	bits;
-
-				if (!ts_cursor_le64(cur, &bits, err))
-					return false;
-				memcpy(&out->v.d, &bits, 8);
-				return true;
-			}
-		case CV_INT_TO_FLOAT:
-		case CV_INT_TO_DOUBLE:
-			if (pl->w->kind == TS_AVRO_INT ? !read_int(cur, &v, err) : !read_long(cur, &v, err))
-				return false;
-			if (pl->cv == CV_INT_TO_FLOAT)
-				out->v.f = (float) v;
-			else
-				out->v.d = (double) v;
-			return true;
-		case CV_DEC_BYTES:
-			{
-				const uint8_t *p;
-				uint32_t	len;
-
-				if (!read_len(cur, &p, &len, err))
-					return false;
-				return decode_decimal_bytes(p, len, out, err);
-			}
-		case CV_DEC_FIXED:
-			{
-				const uint8_t *p;
-
-				if (!ts_cursor_bytes(cur, (size_t) pl->w->fixed_size, &p, err))
-					return false;
-				return decode_decimal_bytes(p, (uint32_t) pl->w->fixed_size, out, err);
-			}
-		case CV_DEC_INT:
-			if (pl->w->kind == TS_AVRO_INT ? !read_int(cur, &v, err) : !read_long(cur, &v, err))
-				return false;
-			out->v.dec = v;
-			return true;
-		case CV_BYTES:
-			return read_len(cur, &out->v.s.p, &out->v.s.len, err);
-		case CV_FIXED:
-			out->v.s.len = (uint32_t) pl->w->fixed_size;
-			return ts_cursor_bytes(cur, (size_t) pl->w->fixed_size, &out->v.s.p, err);
-		case CV_ENUM:
-			if (!read_long(cur, &v, err))
-				return false;
-			if (v < 0 || v >= pl->w->nsymbols)
-				return ts_error(err, TS_ERR_CORRUPT, "enum index %lld out of range", (long long) v);
-			out->v.s.p = (const uint8_t *) pl->w->symbols[v];
-			out->v.s.len = (uint32_t) strlen(pl->w->symbols[v]);
-			return true;
 		case CV_RECORD:
 			{
 				ts_value   *items = ts_arena_alloc(arena, sizeof(ts_value) * (pl->nout ? pl->nout : 1));
@@ -981,6 +1067,8 @@ decode_value(const ts_avro_plan *pl, ts_cursor *cur, ts_value *out,
 		case CV_MULTISET_MAP:
 		case CV_MULTISET_ARRAY_MAP:
 			return decode_collection(pl, cur, out, arena, depth, err);
+		default:
+			break;
 	}
 	return ts_error(err, TS_ERR_CORRUPT, "internal: bad plan");
 }

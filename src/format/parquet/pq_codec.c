@@ -10,6 +10,7 @@
 #include <limits.h>
 #include <snappy-c.h>
 #include <lz4.h>
+#define ZSTD_STATIC_LINKING_ONLY	/* ZSTD_createDCtx_advanced */
 #include <zstd.h>
 #include <zlib.h>
 
@@ -98,9 +99,66 @@ lz4_hadoop(const uint8_t *src, size_t src_len, uint8_t *dst, size_t dst_len)
 	return out == dst_len;
 }
 
+/* zstd allocates its context through our hooks (memory contexts in a backend) */
+static void *
+zstd_alloc(void *opaque, size_t size)
+{
+	(void) opaque;
+	return ts_malloc(size);
+}
+
+static void
+zstd_free(void *opaque, void *p)
+{
+	(void) opaque;
+	ts_free(p);
+}
+
+static bool
+zstd_decompress(void **ctx, const uint8_t *src, size_t src_len,
+				uint8_t *dst, size_t dst_len, ts_err *err)
+{
+	size_t		n;
+
+	if (ctx == NULL)
+		n = ZSTD_decompress(dst, dst_len, src, src_len);
+	else
+	{
+		if (*ctx == NULL)
+		{
+			ZSTD_customMem mem = {zstd_alloc, zstd_free, NULL};
+
+			*ctx = ZSTD_createDCtx_advanced(mem);
+			if (*ctx == NULL)
+				return ts_error(err, TS_ERR_NOMEM, "cannot create a ZSTD decompression context");
+		}
+		n = ZSTD_decompressDCtx((ZSTD_DCtx *) *ctx, dst, dst_len, src, src_len);
+	}
+	if (ZSTD_isError(n))
+		return ts_error(err, TS_ERR_CORRUPT, "ZSTD decompression failed (%s)",
+						ZSTD_getErrorName(n));
+	if (n != dst_len)
+		return ts_error(err, TS_ERR_CORRUPT, "ZSTD decompression failed (size mismatch)");
+	return true;
+}
+
+void
+pq_codec_ctx_free(void *zstd_ctx)
+{
+	if (zstd_ctx)
+		ZSTD_freeDCtx((ZSTD_DCtx *) zstd_ctx);
+}
+
 bool
 pq_decompress(int codec, const uint8_t *src, size_t src_len,
 			  uint8_t *dst, size_t dst_len, ts_err *err)
+{
+	return pq_decompress_with(NULL, codec, src, src_len, dst, dst_len, err);
+}
+
+bool
+pq_decompress_with(void **zstd_ctx, int codec, const uint8_t *src, size_t src_len,
+				   uint8_t *dst, size_t dst_len, ts_err *err)
 {
 	if (src_len > INT_MAX || dst_len > INT_MAX)
 		return ts_error(err, TS_ERR_CORRUPT, "page larger than 2 GB");
@@ -127,16 +185,7 @@ pq_decompress(int codec, const uint8_t *src, size_t src_len,
 		case PQ_CODEC_GZIP:
 			return gzip_decompress(src, src_len, dst, dst_len, err);
 		case PQ_CODEC_ZSTD:
-			{
-				size_t		n = ZSTD_decompress(dst, dst_len, src, src_len);
-
-				if (ZSTD_isError(n))
-					return ts_error(err, TS_ERR_CORRUPT, "ZSTD decompression failed (%s)",
-									ZSTD_getErrorName(n));
-				if (n != dst_len)
-					return ts_error(err, TS_ERR_CORRUPT, "ZSTD decompression failed (size mismatch)");
-				return true;
-			}
+			return zstd_decompress(zstd_ctx, src, src_len, dst, dst_len, err);
 		case PQ_CODEC_LZ4_RAW:
 			if (LZ4_decompress_safe((const char *) src, (char *) dst, (int) src_len,
 									(int) dst_len) != (int) dst_len)

@@ -70,13 +70,12 @@ page_alloc(pq_leaf *l, size_t size, size_t *cap, ts_err *err)
 		}
 	while (c < size)
 		c *= 2;
-	p = ts_malloc(c);
+	p = ts_bufpool_get(l->shared, c, cap);
 	if (!p)
 	{
 		ts_error(err, TS_ERR_NOMEM, "out of memory (page of %zu bytes, column \"%s\")", size, l->path);
 		return NULL;
 	}
-	*cap = c;
 	return p;
 }
 
@@ -89,7 +88,7 @@ pq_leaf_release(pq_leaf *l)
 		if (l->npool < (int) (sizeof(l->pool) / sizeof(l->pool[0])))
 			l->pool[l->npool++] = l->retired[i];
 		else
-			ts_free(l->retired[i].p);
+			ts_bufpool_put(l->shared, l->retired[i].p, l->retired[i].cap);
 	}
 	l->nretired = 0;
 }
@@ -139,11 +138,12 @@ pq_leaf_free(pq_leaf *l)
 		return;
 	pq_leaf_end_chunk(l);
 	pq_leaf_release(l);
+	/* the next file's reader takes these back (or they are freed) */
 	for (int i = 0; i < l->npool; i++)
-		ts_free(l->pool[i].p);
-	ts_free(l->chunk);
-	ts_free(l->dict);
-	ts_free(l->dict_buf);
+		ts_bufpool_put(l->shared, l->pool[i].p, l->pool[i].cap);
+	ts_bufpool_put(l->shared, l->chunk, l->chunk_cap);
+	ts_bufpool_put(l->shared, l->dict, l->dict_cap * sizeof(ts_value));
+	ts_bufpool_put(l->shared, l->dict_buf, l->dict_buf_cap);
 	ts_free(l->retired);
 	ts_free(l->page_owned);
 	ts_free(l);
@@ -154,15 +154,15 @@ pq_leaf_chunk_buffer(pq_leaf *l, size_t len, ts_err *err)
 {
 	if (len > l->chunk_cap || !l->chunk)
 	{
-		ts_free(l->chunk);
+		ts_bufpool_put(l->shared, l->chunk, l->chunk_cap);
 		l->chunk_cap = 0;
-		l->chunk = ts_malloc(len ? len : 1);
+		l->chunk = ts_bufpool_get(l->shared, len ? len : 1, &l->chunk_cap);
 		if (!l->chunk)
 		{
+			l->chunk_cap = 0;
 			ts_error(err, TS_ERR_NOMEM, "out of memory reading column \"%s\" (%zu bytes)", l->path, len);
 			return NULL;
 		}
-		l->chunk_cap = len ? len : 1;
 	}
 	return l->chunk;
 }
@@ -488,24 +488,30 @@ read_dictionary(pq_leaf *l, const pq_page_header *h, const uint8_t *data, ts_err
 		return leaf_error(l, err, TS_ERR_CORRUPT, "dictionary has more entries than bytes");
 	if ((size_t) h->uncompressed_size > l->dict_buf_cap || !l->dict_buf)
 	{
-		ts_free(l->dict_buf);
+		ts_bufpool_put(l->shared, l->dict_buf, l->dict_buf_cap);
 		l->dict_buf_cap = 0;
-		l->dict_buf = ts_malloc(h->uncompressed_size ? h->uncompressed_size : 1);
+		l->dict_buf = ts_bufpool_get(l->shared, h->uncompressed_size ? h->uncompressed_size : 1,
+									 &l->dict_buf_cap);
 		if (!l->dict_buf)
+		{
+			l->dict_buf_cap = 0;
 			return ts_error(err, TS_ERR_NOMEM, "out of memory");
-		l->dict_buf_cap = h->uncompressed_size ? h->uncompressed_size : 1;
+		}
 	}
 	buf = l->dict_buf;
-	if (!pq_decompress(l->codec, data, h->compressed_size, buf, h->uncompressed_size, err))
+	if (!pq_decompress_with(l->zstd_ctx, l->codec, data, h->compressed_size, buf, h->uncompressed_size, err))
 		return ts_error_context(err, "column \"%s\" dictionary page", l->path);
 	if ((size_t) h->num_values > l->dict_cap || !l->dict)
 	{
-		ts_free(l->dict);
+		size_t		bytes;
+
+		ts_bufpool_put(l->shared, l->dict, l->dict_cap * sizeof(ts_value));
 		l->dict_cap = 0;
-		l->dict = ts_malloc(sizeof(ts_value) * (h->num_values ? h->num_values : 1));
+		l->dict = ts_bufpool_get(l->shared, sizeof(ts_value) * (h->num_values ? h->num_values : 1),
+								 &bytes);
 		if (!l->dict)
 			return ts_error(err, TS_ERR_NOMEM, "out of memory");
-		l->dict_cap = h->num_values ? h->num_values : 1;
+		l->dict_cap = bytes / sizeof(ts_value);
 	}
 	l->has_dict = true;
 	p = buf;
@@ -708,7 +714,7 @@ next_page(pq_leaf *l, ts_err *err)
 			l->page_buf = page_alloc(l, h.uncompressed_size, &l->page_buf_cap, err);
 			if (!l->page_buf)
 				return false;
-			if (!pq_decompress(l->codec, data, h.compressed_size, l->page_buf, h.uncompressed_size, err))
+			if (!pq_decompress_with(l->zstd_ctx, l->codec, data, h.compressed_size, l->page_buf, h.uncompressed_size, err))
 				return ts_error_context(err, "column \"%s\" data page", l->path);
 			p = l->page_buf;
 			end = p + h.uncompressed_size;
@@ -739,7 +745,7 @@ next_page(pq_leaf *l, ts_err *err)
 				l->page_buf = page_alloc(l, (size_t) ulen, &l->page_buf_cap, err);
 				if (!l->page_buf)
 					return false;
-				if (!pq_decompress(l->codec, p, vlen, l->page_buf, ulen, err))
+				if (!pq_decompress_with(l->zstd_ctx, l->codec, p, vlen, l->page_buf, ulen, err))
 					return ts_error_context(err, "column \"%s\" data page", l->path);
 				l->vp = l->page_buf;
 				l->vend = l->page_buf + ulen;

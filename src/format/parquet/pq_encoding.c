@@ -146,9 +146,32 @@ pq_rle_get(pq_rle *r, uint32_t *out, int n, ts_err *err)
 			}
 			else
 			{
-				for (uint32_t j = 0; j < k; j++)
+				uint64_t	pos = r->bp_pos;
+				uint32_t   *o = out + i;
+				uint32_t	j = 0;
+
+				if (bw == 1 && (pos & 7) == 0)
 				{
-					uint64_t	pos = r->bp_pos;
+					/* definition levels of flat columns: 8 per byte */
+					const uint8_t *b = r->bp + (pos >> 3);
+
+					for (; j + 8 <= k; j += 8, b++)
+					{
+						uint32_t	x = *b;
+
+						o[j] = x & 1;
+						o[j + 1] = (x >> 1) & 1;
+						o[j + 2] = (x >> 2) & 1;
+						o[j + 3] = (x >> 3) & 1;
+						o[j + 4] = (x >> 4) & 1;
+						o[j + 5] = (x >> 5) & 1;
+						o[j + 6] = (x >> 6) & 1;
+						o[j + 7] = x >> 7;
+					}
+					pos += j;
+				}
+				for (; j < k; j++)
+				{
 					const uint8_t *b = r->bp + (pos >> 3);
 					int			shift = (int) (pos & 7);
 					uint64_t	w;
@@ -161,9 +184,10 @@ pq_rle_get(pq_rle *r, uint32_t *out, int n, ts_err *err)
 						for (int q = 0; b + q < end && q < 8; q++)
 							w |= (uint64_t) b[q] << (8 * q);
 					}
-					out[i + j] = (uint32_t) (w >> shift) & mask;
-					r->bp_pos = pos + bw;
+					o[j] = (uint32_t) (w >> shift) & mask;
+					pos += bw;
 				}
+				r->bp_pos = pos;
 			}
 			i += k;
 			r->bp_left -= k;

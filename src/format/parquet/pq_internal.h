@@ -213,6 +213,15 @@ bool		pq_codec_supported(int codec);
 bool		pq_decompress(int codec, const uint8_t *src, size_t src_len,
 						  uint8_t *dst, size_t dst_len, ts_err *err);
 
+/*
+ * The same, reusing the decompression context in *zstd_ctx (created on
+ * first use with ts_malloc; NULL zstd_ctx: a context per call).  Free it
+ * with pq_codec_ctx_free.
+ */
+bool		pq_decompress_with(void **zstd_ctx, int codec, const uint8_t *src, size_t src_len,
+							   uint8_t *dst, size_t dst_len, ts_err *err);
+void		pq_codec_ctx_free(void *zstd_ctx);
+
 /* ---- encodings ----------------------------------------------------- */
 
 enum
@@ -311,6 +320,8 @@ typedef struct pq_leaf
 	const ts_type *type;		/* requested Paimon type of the values */
 	pq_conv		conv;
 	const char *file;			/* file path, for messages */
+	ts_bufpool *shared;			/* buffers shared with other readers, or NULL */
+	void	  **zstd_ctx;		/* the reader's decompression context, or NULL */
 
 	/* current column chunk */
 	uint8_t    *chunk;			/* reused from row group to row group */

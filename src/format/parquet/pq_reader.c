@@ -76,6 +76,8 @@ typedef struct pq_reader
 
 	ts_stats_filter_fn stats_filter;
 	void	   *stats_filter_arg;
+	ts_bufpool *buffers;		/* the caller's, or NULL */
+	void	   *zstd_ctx;		/* decompression context shared by the leaves */
 	ts_column_stats *stats;
 	int			batch_rows;
 	ts_value   *values;
@@ -325,6 +327,8 @@ add_leaf(pq_reader *r, pq_asm *a, int node, const ts_type *t, const char *path, 
 	if (!l->path)
 		return ts_error(err, TS_ERR_NOMEM, "out of memory");
 	l->file = r->path;
+	l->shared = r->buffers;
+	l->zstd_ctx = &r->zstd_ctx;
 	l->elem = n->e;
 	l->column_index = n->leaf;
 	l->phys = n->e->type;
@@ -534,6 +538,7 @@ pq_close(ts_format_reader *base)
 		pq_leaf_free(r->leaves[i]);
 	}
 	ts_free(r->leaves);
+	pq_codec_ctx_free(r->zstd_ctx);
 	if (r->asms)
 		for (int i = 0; i < r->ncols; i++)
 			free_asm(&r->asms[i]);
@@ -1086,6 +1091,7 @@ ts_parquet_open(const char *path, const ts_read_column *columns, int ncols,
 	{
 		r->stats_filter = options->stats_filter;
 		r->stats_filter_arg = options->stats_filter_arg;
+		r->buffers = options->buffers;
 	}
 	if (!r->path)
 	{
