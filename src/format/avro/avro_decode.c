@@ -660,6 +660,42 @@ skip_value(const ts_avro_node *n, ts_cursor *cur, int depth, ts_err *err)
 	}
 }
 
+/*
+ * skip_value for what unrequested columns mostly are, without a call per
+ * value: a primitive, or a two-branch union (["null", T]) of one.
+ */
+static inline bool
+skip_field(const ts_avro_node *n, ts_cursor *cur, int depth, ts_err *err)
+{
+	int64_t		v;
+	const uint8_t *p;
+	uint32_t	len;
+
+	if (n->kind == TS_AVRO_UNION && n->nchildren == 2)
+	{
+		if (!read_long(cur, &v, err))
+			return false;
+		if (v < 0 || v >= 2)
+			return ts_error(err, TS_ERR_CORRUPT, "union branch %lld out of range", (long long) v);
+		n = n->children[v];
+		depth++;
+	}
+	if (n->fixed_encoded_size == 0)
+		return true;
+	switch (n->kind)
+	{
+		case TS_AVRO_INT:
+		case TS_AVRO_LONG:
+		case TS_AVRO_ENUM:
+			return read_long(cur, &v, err);
+		case TS_AVRO_BYTES:
+		case TS_AVRO_STRING:
+			return read_len(cur, &p, &len, err);
+		default:
+			return skip_value(n, cur, depth, err);
+	}
+}
+
 bool
 ts_avro_skip(const ts_avro_node *n, ts_cursor *cur, ts_err *err)
 {
@@ -859,7 +895,7 @@ decode_record(const ts_avro_plan *pl, ts_cursor *cur, ts_value *out,
 	{
 		if (pl->fields[i] == NULL)
 		{
-			if (!skip_value(w->children[i], cur, depth + 1, err))
+			if (!skip_field(w->children[i], cur, depth + 1, err))
 				return false;
 		}
 		else
