@@ -331,3 +331,23 @@ ts_scan_time(const char *s, size_t len, size_t *i, const ts_time_syntax *syn,
 	*i = k;
 	return true;
 }
+
+bool
+ts_scan_date_time(const char *s, size_t len, size_t *i,
+				  const ts_date_syntax *dsyn, const ts_time_syntax *tsyn,
+				  bool iso_t, int64_t *days, int64_t *nanos_of_day)
+{
+	size_t		k = *i;
+
+	*nanos_of_day = 0;
+	if (!ts_scan_date(s, len, &k, dsyn, days))
+		return false;
+	if (k < len && (s[k] == ' ' || (iso_t && s[k] == 'T')))
+	{
+		k++;
+		if (!ts_scan_time(s, len, &k, tsyn, nanos_of_day))
+			return false;
+	}
+	*i = k;
+	return true;
+}

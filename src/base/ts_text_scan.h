@@ -94,4 +94,14 @@ typedef struct ts_time_syntax
 bool		ts_scan_time(const char *s, size_t len, size_t *i, const ts_time_syntax *syn,
 						 int64_t *nanos_of_day);
 
+/*
+ * A date optionally followed by a separator and a time: ' ' always
+ * separates, 'T' too when iso_t.  *nanos_of_day = 0 without a time; a
+ * separator must be followed by a valid time.  Advances *i past what it
+ * read; what may follow is the caller's rule.
+ */
+bool		ts_scan_date_time(const char *s, size_t len, size_t *i,
+							  const ts_date_syntax *dsyn, const ts_time_syntax *tsyn,
+							  bool iso_t, int64_t *days, int64_t *nanos_of_day);
+
 #endif							/* TS_TEXT_SCAN_H */

@@ -353,20 +353,14 @@ ts_parse_timestamp_text(const char *s, size_t len, int64_t *millis, int32_t *nan
 	size_t		i = 0,
 				end = len;
 	int64_t		days,
-				nod = 0;
+				nod;
 
 	while (end > 0 && isspace((unsigned char) s[end - 1]))
 		end--;
 	while (i < end && isspace((unsigned char) s[i]))
 		i++;
-	if (!ts_scan_date(s, end, &i, &partition_date, &days))
+	if (!ts_scan_date_time(s, end, &i, &partition_date, &partition_time, true, &days, &nod))
 		goto bad;
-	if (i < end && (s[i] == 'T' || s[i] == ' '))
-	{
-		i++;
-		if (!ts_scan_time(s, end, &i, &partition_time, &nod))
-			goto bad;
-	}
 	if (i < end && s[i] == 'Z')
 		i++;
 	if (i != end)

@@ -643,7 +643,7 @@ cast_from_string(const uint8_t *p0, uint32_t len0, const ts_type *to, ts_value *
 		case TS_TIMESTAMP:
 			{
 				int64_t		days,
-							nod = 0,
+							nod,
 							millis;
 				int32_t		nanos;
 				size_t		n = 0;
@@ -675,16 +675,9 @@ cast_from_string(const uint8_t *p0, uint32_t len0, const ts_type *to, ts_value *
 											"cannot cast numeric string to TIMESTAMP(%d)", to->precision);
 					}
 				}
-				if (!ts_scan_date((const char *) p, len, &n, &cast_date, &days))
+				if (!ts_scan_date_time((const char *) p, len, &n, &cast_date, &cast_time,
+									   false, &days, &nod) || n != len)
 					return bad_input(err, p0, len0, to);
-				if (n < len)
-				{
-					if (p[n] != ' ')
-						return bad_input(err, p0, len0, to);
-					n++;
-					if (!ts_scan_time((const char *) p, len, &n, &cast_time, &nod) || n != len)
-						return bad_input(err, p0, len0, to);
-				}
 				millis = days * MILLIS_PER_DAY + nod / 1000000;
 				nanos = (int32_t) (nod % 1000000);
 				ts_truncate(&millis, &nanos, to->precision);

@@ -281,6 +281,37 @@ test_time(void **state)
 }
 
 static void
+test_date_time(void **state)
+{
+	int64_t		d,
+				t = -1;
+	size_t		n = 0;
+
+	(void) state;
+	/* no time: nanos 0, stops after the date */
+	assert_true(ts_scan_date_time("2024-01-01x", 11, &n, &csv_date, &csv_time, true, &d, &t));
+	assert_int_equal(d, 19723);
+	assert_int_equal(t, 0);
+	assert_int_equal(n, 10);
+	n = 0;
+	assert_true(ts_scan_date_time("2024-01-01T01:00", 16, &n, &part_date, &part_time, true, &d, &t));
+	assert_int_equal(t, 3600 * 1000000000LL);
+	assert_int_equal(n, 16);
+	/* 'T' only when iso_t (the cast takes ' ' alone) */
+	n = 0;
+	assert_true(ts_scan_date_time("2024-01-01T01:00:00", 19, &n, &cast_date, &cast_time, false, &d, &t));
+	assert_int_equal(n, 10);
+	n = 0;
+	assert_true(ts_scan_date_time("2024-01-01 01:00:00", 19, &n, &cast_date, &cast_time, false, &d, &t));
+	assert_int_equal(n, 19);
+	/* a separator needs a time */
+	n = 0;
+	assert_false(ts_scan_date_time("2024-01-01 ", 11, &n, &csv_date, &csv_time, true, &d, &t));
+	assert_false(ts_scan_date_time("2024-01-01 01:00", 16, &n, &cast_date, &cast_time, false, &d, &t));
+	assert_int_equal(n, 0);
+}
+
+static void
 test_escape(void **state)
 {
 	char	   *e,
@@ -315,6 +346,7 @@ main(void)
 		cmocka_unit_test(test_decimal),
 		cmocka_unit_test(test_date),
 		cmocka_unit_test(test_time),
+		cmocka_unit_test(test_date_time),
 		cmocka_unit_test(test_escape),
 	};
 

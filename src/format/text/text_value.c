@@ -87,17 +87,11 @@ parse_timestamp(const char *s, size_t len, int precision, bool ltz, int64_t *mil
 {
 	size_t		i = 0;
 	int64_t		days,
-				tn = 0,
+				tn,
 				offset_min = 0;
 
-	if (!ts_scan_date(s, len, &i, &text_date, &days))
+	if (!ts_scan_date_time(s, len, &i, &text_date, &text_time, true, &days, &tn))
 		return false;
-	if (i < len && (s[i] == ' ' || s[i] == 'T'))
-	{
-		i++;
-		if (!ts_scan_time(s, len, &i, &text_time, &tn))
-			return false;
-	}
 	if (i < len && ltz)
 	{
 		if (s[i] == 'Z' && i + 1 == len)
