@@ -2,8 +2,9 @@
  * text_value.c - parse the text spelling of a Paimon value (see
  * text_value.h for the accepted forms).
  *
- * Owns: strict, bounds-checked parsers for integers, floats, exact
- * decimals, booleans, dates, times, timestamps and base64.  Never reads
+ * Owns: which forms the CSV and CAST flavours accept for each type, and
+ * the float, boolean, time zone offset and base64 parsing; the integer,
+ * decimal, date and time scanners are base/text_scan.c's.  Never reads
  * past len; never allocates more than the input length (plus one).
  */
 #include <ctype.h>
