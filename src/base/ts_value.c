@@ -13,34 +13,12 @@
  * level) / null (nested).
  */
 #include "base/ts_value.h"
+#include "base/ts_text_scan.h"
 
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-/* days since 1970-01-01 -> proleptic Gregorian y/m/d */
-static void
-civil_from_days(int64_t z, int64_t *y, int *m, int *d)
-{
-	int64_t		era,
-				yoe,
-				doy,
-				mp;
-	int64_t		doe;
-
-	z += 719468;
-	era = (z >= 0 ? z : z - 146096) / 146097;
-	doe = z - era * 146097;
-	yoe = (doe - doe / 1460 + doe / 36524 - doe / 146096) / 365;
-	*y = yoe + era * 400;
-	doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-	mp = (5 * doy + 2) / 153;
-	*d = (int) (doy - (153 * mp + 2) / 5 + 1);
-	*m = (int) (mp < 10 ? mp + 3 : mp - 9);
-	if (*m <= 2)
-		(*y)++;
-}
 
 static bool
 print_year(ts_buf *b, int64_t y)
@@ -60,24 +38,14 @@ print_date(ts_buf *b, int64_t days)
 	int			m,
 				d;
 
-	civil_from_days(days, &y, &m, &d);
+	ts_civil_from_days(days, &y, &m, &d);
 	return print_year(b, y) && ts_buf_printf(b, NULL, "-%02d-%02d", m, d);
-}
-
-static int64_t
-floor_div(int64_t a, int64_t b)
-{
-	int64_t		q = a / b;
-
-	if ((a % b != 0) && ((a < 0) != (b < 0)))
-		q--;
-	return q;
 }
 
 static bool
 print_timestamp(ts_buf *b, int64_t millis, int32_t nanos, int precision, bool ltz)
 {
-	int64_t		days = floor_div(millis, 86400000);
+	int64_t		days = ts_floor_div(millis, 86400000);
 	int64_t		msday = millis - days * 86400000;
 	int64_t		frac9 = (msday % 1000) * 1000000 + nanos;
 	int			secs = (int) (msday / 1000);

@@ -17,56 +17,6 @@
 #include <string.h>
 #include <strings.h>
 
-/* ---- calendar ------------------------------------------------------- */
-
-int64_t
-ts_days_from_civil(int64_t y, int m, int d)
-{
-	int64_t		era,
-				yoe,
-				doy,
-				doe;
-
-	y -= m <= 2;
-	era = (y >= 0 ? y : y - 399) / 400;
-	yoe = y - era * 400;
-	doy = (153 * (m + (m > 2 ? -3 : 9)) + 2) / 5 + d - 1;
-	doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
-	return era * 146097 + doe - 719468;
-}
-
-void
-ts_civil_from_days(int64_t z, int64_t *y, int *m, int *d)
-{
-	int64_t		era,
-				doe,
-				yoe,
-				doy,
-				mp;
-
-	z += 719468;
-	era = (z >= 0 ? z : z - 146096) / 146097;
-	doe = z - era * 146097;
-	yoe = (doe - doe / 1460 + doe / 36524 - doe / 146096) / 365;
-	*y = yoe + era * 400;
-	doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-	mp = (5 * doy + 2) / 153;
-	*d = (int) (doy - (153 * mp + 2) / 5 + 1);
-	*m = (int) (mp < 10 ? mp + 3 : mp - 9);
-	if (*m <= 2)
-		(*y)++;
-}
-
-static int64_t
-floor_div64(int64_t a, int64_t b)
-{
-	int64_t		q = a / b;
-
-	if ((a % b != 0) && ((a < 0) != (b < 0)))
-		q--;
-	return q;
-}
-
 /* java.time.LocalDate.toString */
 static bool
 append_local_date(ts_buf *b, int64_t days)
@@ -88,7 +38,7 @@ split_timestamp(int64_t millis, int32_t nanos, int64_t *days, int *secs_of_day, 
 {
 	int64_t		ms_of_day;
 
-	*days = floor_div64(millis, 86400000);
+	*days = ts_floor_div(millis, 86400000);
 	ms_of_day = millis - *days * 86400000;
 	*secs_of_day = (int) (ms_of_day / 1000);
 	*nano_of_sec = (int32_t) ((ms_of_day % 1000) * 1000000 + nanos);
@@ -333,83 +283,6 @@ ts_partition_is_blank(const char *s)
 	return true;
 }
 
-static bool
-needs_escaping(unsigned char c)
-{
-	if (c < 0x20 || c == 0x7f)
-		return true;
-	return strchr("\"#%'*/:=?\\{}[]^", c) != NULL && c != '\0';
-}
-
-char *
-ts_partition_escape(const char *s)
-{
-	ts_buf		b;
-
-	ts_buf_init(&b);
-	for (const unsigned char *p = (const unsigned char *) s; *p; p++)
-	{
-		bool		ok;
-
-		if (needs_escaping(*p))
-			ok = ts_buf_printf(&b, NULL, "%%%02X", *p);
-		else
-			ok = ts_buf_append(&b, p, 1, NULL);
-		if (!ok)
-		{
-			ts_buf_free(&b);
-			return NULL;
-		}
-	}
-	if (!ts_buf_append(&b, "", 1, NULL))
-	{
-		ts_buf_free(&b);
-		return NULL;
-	}
-	return (char *) b.data;
-}
-
-static int
-hexval(char c)
-{
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	if (c >= 'A' && c <= 'F')
-		return c - 'A' + 10;
-	return -1;
-}
-
-char *
-ts_partition_unescape(const char *s)
-{
-	size_t		n = strlen(s);
-	char	   *out = ts_malloc(n + 1);
-	size_t		k = 0;
-
-	if (out == NULL)
-		return NULL;
-	for (size_t i = 0; i < n; i++)
-	{
-		if (s[i] == '%' && i + 2 < n)
-		{
-			int			h = hexval(s[i + 1]),
-						l = hexval(s[i + 2]);
-
-			if (h >= 0 && l >= 0)
-			{
-				out[k++] = (char) (h * 16 + l);
-				i += 2;
-				continue;
-			}
-		}
-		out[k++] = s[i];
-	}
-	out[k] = '\0';
-	return out;
-}
-
 char *
 ts_partition_path(const char *const *keys, const ts_type *const *types,
 				  const ts_value *values, int n,
@@ -460,140 +333,37 @@ ts_partition_path(const char *const *keys, const ts_type *const *types,
 
 /* ---- text parsers ------------------------------------------------------ */
 
-static bool
-parse_uint_digits(const char **pp, const char *end, int min, int max, int64_t *out)
-{
-	const char *p = *pp;
-	int64_t		v = 0;
-	int			n = 0;
-
-	while (p < end && isdigit((unsigned char) *p) && n < max)
-	{
-		v = v * 10 + (*p - '0');
-		p++;
-		n++;
-	}
-	if (n < min)
-		return false;
-	*pp = p;
-	*out = v;
-	return true;
-}
-
-static bool
-parse_date_part(const char **pp, const char *end, int64_t *days)
-{
-	const char *p = *pp;
-	int64_t		y,
-				m,
-				d;
-	bool		neg = false;
-	static const int mdays[] = {31, 29, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
-
-	if (p < end && (*p == '-' || *p == '+'))
-	{
-		neg = *p == '-';
-		p++;
-	}
-	if (!parse_uint_digits(&p, end, 1, 9, &y) || p >= end || *p != '-')
-		return false;
-	p++;
-	if (!parse_uint_digits(&p, end, 1, 2, &m) || p >= end || *p != '-')
-		return false;
-	p++;
-	if (!parse_uint_digits(&p, end, 1, 2, &d))
-		return false;
-	if (neg)
-		y = -y;
-	if (m < 1 || m > 12 || d < 1 || d > mdays[m - 1])
-		return false;
-	if (m == 2 && d == 29 && !((y % 4 == 0 && y % 100 != 0) || y % 400 == 0))
-		return false;
-	*days = ts_days_from_civil(y, (int) m, (int) d);
-	*pp = p;
-	return true;
-}
+/* The forms of partition path values and partition_filter values. */
+static const ts_date_syntax partition_date = {true, 9, 0};
+static const ts_time_syntax partition_time = {2, false};
 
 bool
 ts_parse_date_text(const char *s, size_t len, int64_t *days, ts_err *err)
 {
-	const char *p = s,
-			   *end = s + len;
+	size_t		i = 0;
 
-	if (!parse_date_part(&p, end, days) || p != end)
+	if (!ts_scan_date(s, len, &i, &partition_date, days) || i != len)
 		return ts_error(err, TS_ERR_INVALID, "invalid DATE value \"%.*s\"", (int) len, s);
-	return true;
-}
-
-/* HH:MM[:SS[.f{1,9}]] -> nanos of day */
-static bool
-parse_time_part(const char **pp, const char *end, int64_t *nanos_of_day)
-{
-	const char *p = *pp;
-	int64_t		h,
-				mi,
-				sec = 0,
-				frac = 0;
-	int			fd = 0;
-
-	if (!parse_uint_digits(&p, end, 1, 2, &h) || p >= end || *p != ':')
-		return false;
-	p++;
-	if (!parse_uint_digits(&p, end, 2, 2, &mi))
-		return false;
-	if (p < end && *p == ':')
-	{
-		p++;
-		if (!parse_uint_digits(&p, end, 2, 2, &sec))
-			return false;
-		if (p < end && *p == '.')
-		{
-			p++;
-			while (p < end && isdigit((unsigned char) *p))
-			{
-				if (fd < 9)
-				{
-					frac = frac * 10 + (*p - '0');
-					fd++;
-				}
-				p++;
-			}
-			if (fd == 0)
-				return false;
-			for (int i = fd; i < 9; i++)
-				frac *= 10;
-		}
-	}
-	if (h > 23 || mi > 59 || sec > 59)
-		return false;
-	*nanos_of_day = ((h * 60 + mi) * 60 + sec) * 1000000000LL + frac;
-	*pp = p;
 	return true;
 }
 
 bool
 ts_parse_timestamp_text(const char *s, size_t len, int64_t *millis, int32_t *nanos, ts_err *err)
 {
-	const char *p = s,
-			   *end = s + len;
+	size_t		i = 0,
+				end = len;
 	int64_t		days,
-				nod = 0;
+				nod;
 
-	while (end > p && isspace((unsigned char) end[-1]))
+	while (end > 0 && isspace((unsigned char) s[end - 1]))
 		end--;
-	while (p < end && isspace((unsigned char) *p))
-		p++;
-	if (!parse_date_part(&p, end, &days))
+	while (i < end && isspace((unsigned char) s[i]))
+		i++;
+	if (!ts_scan_date_time(s, end, &i, &partition_date, &partition_time, true, &days, &nod))
 		goto bad;
-	if (p < end && (*p == 'T' || *p == ' '))
-	{
-		p++;
-		if (!parse_time_part(&p, end, &nod))
-			goto bad;
-	}
-	if (p < end && *p == 'Z')
-		p++;
-	if (p != end)
+	if (i < end && s[i] == 'Z')
+		i++;
+	if (i != end)
 		goto bad;
 	if (days > 106751991167LL / 1000 || days < -106751991167LL / 1000)
 		goto bad;
@@ -678,24 +448,18 @@ range:
 
 /* ---- (b) partition_filter values --------------------------------------- */
 
+/* strtoll's form: [+-]digits between optional whitespace */
 static bool
 parse_int_text(const char *s, int64_t lo, int64_t hi, int64_t *out)
 {
-	char	   *end;
-	long long	v;
+	size_t		len;
 
 	while (isspace((unsigned char) *s))
 		s++;
-	if (*s == '\0')
-		return false;
-	errno = 0;
-	v = strtoll(s, &end, 10);
-	while (isspace((unsigned char) *end))
-		end++;
-	if (errno != 0 || *end != '\0' || v < lo || v > hi)
-		return false;
-	*out = v;
-	return true;
+	len = strlen(s);
+	while (len > 0 && isspace((unsigned char) s[len - 1]))
+		len--;
+	return ts_scan_int(s, len, lo, hi, TS_INT_NO_FRACTION, out);
 }
 
 bool
@@ -808,14 +572,14 @@ ts_partition_parse_value(const char *text, const ts_type *t,
 		case TS_TIME:
 			{
 				int64_t		v;
-				const char *p = text;
+				size_t		i = 0;
 
 				if (parse_int_text(text, 0, 86399999, &v))
 				{
 					out->v.i = v;
 					return true;
 				}
-				if (!parse_time_part(&p, text + len, &v) || p != text + len)
+				if (!ts_scan_time(text, len, &i, &partition_time, &v) || i != len)
 					break;
 				out->v.i = v / 1000000;
 				return true;

@@ -8,13 +8,17 @@
  * appears in a path, e.g. "10", "__DEFAULT_PARTITION__", "2024-01-01")
  * parsed into a ts_value of the key's type; (c) a display rendering of a
  * partition value (for jsonb / messages).  Also the small text parsers
- * (decimal, date, timestamp) they need, shared with tests and src/scan.
+ * (decimal, date, timestamp) they need, shared with tests and src/scan;
+ * escaping (ts_partition_escape) and the digit-level scanners and
+ * calendar (ts_days_from_civil) live in src/base.
  * Values always come from the _PARTITION BinaryRow; paths are computed,
  * never parsed back into values.
  */
 #ifndef TS_PARTITION_H
 #define TS_PARTITION_H
 
+#include "base/ts_path_escape.h"
+#include "base/ts_text_scan.h"
 #include "base/ts_value.h"
 #include "meta/schema.h"
 
@@ -46,10 +50,6 @@ bool		ts_partition_value_string(const ts_value *v, const ts_type *t, bool legacy
 /* Java StringUtils.isNullOrWhitespaceOnly over UTF-8 text (NULL => true). */
 bool		ts_partition_is_blank(const char *s);
 
-/* PartitionPathUtils.escapePathName / unescapePathName (ts_malloc'd). */
-char	   *ts_partition_escape(const char *s);
-char	   *ts_partition_unescape(const char *s);
-
 /*
  * "k1=v1/k2=v2/" for n partition keys (empty string for n = 0), exactly
  * as FileStorePathFactory.getPartitionString computes it.  ts_malloc'd.
@@ -79,10 +79,6 @@ bool		ts_partition_parse_value(const char *text, const ts_type *t,
 bool		ts_partition_value_display(const ts_value *v, const ts_type *t, char **out, ts_err *err);
 
 /* ---- text parsers shared with tests / src/scan ------------------------ */
-
-/* Days since 1970-01-01 of a proleptic Gregorian date. */
-int64_t		ts_days_from_civil(int64_t y, int m, int d);
-void		ts_civil_from_days(int64_t days, int64_t *y, int *m, int *d);
 
 /* "[-]digits[.digits]" scaled to 'scale' exactly; must fit 'precision'. */
 bool		ts_parse_decimal_text(const char *s, size_t len, int precision, int scale,

@@ -20,8 +20,11 @@
 #include <strings.h>
 
 #include "read/cast.h"
+#include "base/ts_text_scan.h"
 
 #define MILLIS_PER_DAY 86400000LL
+/* BigDecimal's exponent is an int: its text form takes up to 9 digits */
+#define CAST_MAX_EXPONENT 999999999
 
 static bool
 is_int(ts_type_kind k)
@@ -307,62 +310,9 @@ value_text(const ts_value *in, const ts_type *from, ts_arena *arena,
 
 /* ---- date/time helpers ------------------------------------------------ */
 
-static int64_t
-floor_div(int64_t a, int64_t b)
-{
-	int64_t		q = a / b;
-
-	if ((a % b != 0) && ((a < 0) != (b < 0)))
-		q--;
-	return q;
-}
-
-static int64_t
-days_from_civil(int64_t y, int m, int d)
-{
-	int64_t		era;
-	int64_t		yoe,
-				doy,
-				doe;
-
-	y -= m <= 2;
-	era = (y >= 0 ? y : y - 399) / 400;
-	yoe = y - era * 400;
-	doy = (153 * (m + (m > 2 ? -3 : 9)) + 2) / 5 + d - 1;
-	doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
-	return era * 146097 + doe - 719468;
-}
-
-static void
-civil_from_days(int64_t z, int64_t *y, int *m, int *d)
-{
-	int64_t		era,
-				doe,
-				yoe,
-				doy,
-				mp;
-
-	z += 719468;
-	era = (z >= 0 ? z : z - 146096) / 146097;
-	doe = z - era * 146097;
-	yoe = (doe - doe / 1460 + doe / 36524 - doe / 146096) / 365;
-	*y = yoe + era * 400;
-	doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-	mp = (5 * doy + 2) / 153;
-	*d = (int) (doy - (153 * mp + 2) / 5 + 1);
-	*m = (int) (mp < 10 ? mp + 3 : mp - 9);
-	*y += *m <= 2;
-}
-
-static int
-days_in_month(int64_t y, int m)
-{
-	static const int dm[] = {31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
-
-	if (m == 2 && ((y % 4 == 0 && y % 100 != 0) || y % 400 == 0))
-		return 29;
-	return dm[m - 1];
-}
+/* The forms BinaryStringUtils.toDate / toTimestamp accept. */
+static const ts_date_syntax cast_date = {false, 9, 9999};
+static const ts_time_syntax cast_time = {1, true};
 
 /* Paimon DateTimeUtils.truncate(ts, precision) */
 static void
@@ -405,7 +355,7 @@ ts_truncate(int64_t *millis, int32_t *nanos, int precision)
 static int
 format_timestamp(char *buf, size_t cap, int64_t millis, int32_t nanos_of_milli, int precision)
 {
-	int64_t		days = floor_div(millis, MILLIS_PER_DAY);
+	int64_t		days = ts_floor_div(millis, MILLIS_PER_DAY);
 	int64_t		ms = millis - days * MILLIS_PER_DAY;
 	int64_t		y;
 	int			mo,
@@ -415,7 +365,7 @@ format_timestamp(char *buf, size_t cap, int64_t millis, int32_t nanos_of_milli, 
 	int			flen = 9;
 	int			n;
 
-	civil_from_days(days, &y, &mo, &d);
+	ts_civil_from_days(days, &y, &mo, &d);
 	snprintf(frac, sizeof(frac), "%09d", nano);
 	while (flen > precision && frac[flen - 1] == '0')
 		flen--;
@@ -551,41 +501,7 @@ bad_input(ts_err *err, const uint8_t *p, uint32_t len, const ts_type *to)
 static bool
 parse_integral(const uint8_t *p, uint32_t len, int64_t lo, int64_t hi, int64_t *out)
 {
-	uint32_t	i = 0;
-	bool		neg = false;
-	__int128	v = 0;
-
-	if (len == 0)
-		return false;
-	if (p[0] == '-' || p[0] == '+')
-	{
-		neg = p[0] == '-';
-		i++;
-		if (len == 1)
-			return false;
-	}
-	for (; i < len; i++)
-	{
-		if (p[i] == '.')
-		{
-			i++;
-			break;
-		}
-		if (p[i] < '0' || p[i] > '9')
-			return false;
-		v = v * 10 + (p[i] - '0');
-		if (v > (__int128) hi + 1)
-			return false;
-	}
-	for (; i < len; i++)
-		if (p[i] < '0' || p[i] > '9')
-			return false;
-	if (neg)
-		v = -v;
-	if (v < lo || v > hi)
-		return false;
-	*out = (int64_t) v;
-	return true;
+	return ts_scan_int((const char *) p, len, lo, hi, TS_INT_JAVA_TOLONG, out);
 }
 
 static bool
@@ -596,199 +512,6 @@ is_numeric_str(const uint8_t *p, uint32_t len)
 	for (uint32_t i = 0; i < len; i++)
 		if (p[i] < '0' || p[i] > '9')
 			return false;
-	return true;
-}
-
-/*
- * Parse a BigDecimal literal and round it HALF_UP to 'scale'.
- * Returns 1 ok, 0 overflow (-> NULL), -1 syntax error.
- */
-static int
-parse_decimal(const uint8_t *p, uint32_t len, int precision, int scale, ts_int128 *out)
-{
-	char		digits[128];
-	int			nd = 0;
-	int			frac = 0;
-	int64_t		exp = 0;
-	bool		neg = false,
-				seen_digit = false,
-				in_frac = false;
-	uint32_t	i = 0;
-	int64_t		shift;
-	ts_int128	v = 0;
-
-	if (len > 0 && (p[0] == '-' || p[0] == '+'))
-		neg = p[i++] == '-';
-	for (; i < len; i++)
-	{
-		uint8_t		c = p[i];
-
-		if (c >= '0' && c <= '9')
-		{
-			seen_digit = true;
-			if (nd == 0 && c == '0')
-			{
-				if (in_frac)
-					frac++;
-				continue;		/* leading zero */
-			}
-			if (nd >= (int) sizeof(digits) - 1)
-			{
-				/* more than 126 significant digits: only possible rounding */
-				if (!in_frac)
-					exp++;
-				continue;
-			}
-			digits[nd++] = (char) c;
-			if (in_frac)
-				frac++;
-		}
-		else if (c == '.' && !in_frac)
-			in_frac = true;
-		else if (c == 'e' || c == 'E')
-		{
-			int64_t		e;
-
-			if (!parse_integral(p + i + 1, len - i - 1, -999999999, 999999999, &e))
-				return -1;
-			/* reject fractional exponent form accepted by parse_integral */
-			for (uint32_t k = i + 1; k < len; k++)
-				if (p[k] == '.')
-					return -1;
-			exp += e;
-			break;
-		}
-		else
-			return -1;
-	}
-	if (!seen_digit)
-		return -1;
-	/* value = digits * 10^(exp - frac); want unscaled at 'scale' */
-	shift = exp - frac + scale;
-	if (nd == 0)
-	{
-		*out = 0;
-		return 1;
-	}
-	if (shift < 0)
-	{
-		int64_t		drop = -shift;
-		bool		up;
-
-		if (drop > nd)
-		{
-			*out = 0;
-			return 1;
-		}
-		up = digits[nd - drop] >= '5';
-		nd -= (int) drop;
-		for (int k = 0; k < nd; k++)
-		{
-			if (k >= 39)
-				return 0;
-			v = v * 10 + (digits[k] - '0');
-		}
-		if (up)
-			v += 1;
-	}
-	else
-	{
-		if (nd + shift > 38)
-			return 0;
-		for (int k = 0; k < nd; k++)
-			v = v * 10 + (digits[k] - '0');
-		for (int64_t k = 0; k < shift; k++)
-			v *= 10;
-	}
-	if (neg)
-		v = -v;
-	if (!decimal_fits(v, precision))
-		return 0;
-	*out = v;
-	return 1;
-}
-
-/* y-m-d with 1..2 digit month/day; returns chars consumed, 0 on failure */
-static uint32_t
-parse_ymd(const uint8_t *p, uint32_t len, int64_t *days)
-{
-	uint32_t	i = 0;
-	int64_t		y = 0;
-	int			m = 0,
-				d = 0,
-				n;
-
-	for (n = 0; i < len && isdigit(p[i]) && n < 9; i++, n++)
-		y = y * 10 + (p[i] - '0');
-	if (n == 0 || i >= len || p[i] != '-')
-		return 0;
-	i++;
-	for (n = 0; i < len && isdigit(p[i]) && n < 2; i++, n++)
-		m = m * 10 + (p[i] - '0');
-	if (n == 0 || i >= len || p[i] != '-')
-		return 0;
-	i++;
-	for (n = 0; i < len && isdigit(p[i]) && n < 2; i++, n++)
-		d = d * 10 + (p[i] - '0');
-	if (n == 0 || y > 9999 || m < 1 || m > 12 || d < 1 || d > days_in_month(y, m))
-		return 0;
-	*days = days_from_civil(y, m, d);
-	return i;
-}
-
-/* H:m[:s[.fffffffff]] */
-static bool
-parse_hms(const uint8_t *p, uint32_t len, int64_t *nanos_of_day)
-{
-	uint32_t	i = 0;
-	int			part[3] = {0, 0, 0};
-	int64_t		frac = 0;
-	int			fd = 0;
-
-	for (int k = 0; k < 3; k++)
-	{
-		int			n = 0;
-
-		for (; i < len && isdigit(p[i]) && n < 2; i++, n++)
-			part[k] = part[k] * 10 + (p[i] - '0');
-		if (n == 0)
-			return false;
-		if (i == len)
-			break;
-		if (k < 2 && p[i] == ':')
-		{
-			i++;
-			continue;
-		}
-		if (k == 2 && p[i] == '.')
-			break;
-		return false;
-	}
-	if (i < len)
-	{
-		if (p[i] != '.')
-			return false;
-		i++;
-		for (; i < len && isdigit(p[i]); i++, fd++)
-			if (fd < 9)
-				frac = frac * 10 + (p[i] - '0');
-		if (i != len || fd == 0)
-			return false;
-		for (; fd < 9; fd++)
-			frac *= 10;
-	}
-	if (part[0] > 23 || part[1] > 59 || part[2] > 59)
-		return false;
-	/* Paimon's formatter wants H:m:s (seconds required) */
-	{
-		int			colons = 0;
-
-		for (uint32_t k = 0; k < len && p[k] != '.'; k++)
-			colons += p[k] == ':';
-		if (colons != 2)
-			return false;
-	}
-	*nanos_of_day = ((int64_t) part[0] * 3600 + part[1] * 60 + part[2]) * 1000000000LL + frac;
 	return true;
 }
 
@@ -890,7 +613,8 @@ cast_from_string(const uint8_t *p0, uint32_t len0, const ts_type *to, ts_value *
 			}
 		case TS_DECIMAL:
 			{
-				int			r = parse_decimal(p, len, to->precision, to->scale, &out->v.dec);
+				int			r = ts_scan_decimal((const char *) p, len, to->precision, to->scale,
+											CAST_MAX_EXPONENT, &out->v.dec);
 
 				if (r < 0)
 					return bad_input(err, p0, len0, to);
@@ -901,7 +625,7 @@ cast_from_string(const uint8_t *p0, uint32_t len0, const ts_type *to, ts_value *
 		case TS_DATE:
 			{
 				int64_t		days;
-				uint32_t	n;
+				size_t		n = 0;
 
 				if (is_numeric_str(p, len))
 				{
@@ -910,8 +634,8 @@ cast_from_string(const uint8_t *p0, uint32_t len0, const ts_type *to, ts_value *
 					out->v.i = iv;
 					return true;
 				}
-				n = parse_ymd(p, len, &days);
-				if (n == 0 || (n < len && p[n] != ' '))
+				if (!ts_scan_date((const char *) p, len, &n, &cast_date, &days) ||
+					(n < len && p[n] != ' '))
 					return bad_input(err, p0, len0, to);
 				out->v.i = days;
 				return true;
@@ -919,10 +643,10 @@ cast_from_string(const uint8_t *p0, uint32_t len0, const ts_type *to, ts_value *
 		case TS_TIMESTAMP:
 			{
 				int64_t		days,
-							nod = 0,
+							nod,
 							millis;
 				int32_t		nanos;
-				uint32_t	n;
+				size_t		n = 0;
 
 				if (is_numeric_str(p, len))
 				{
@@ -951,14 +675,9 @@ cast_from_string(const uint8_t *p0, uint32_t len0, const ts_type *to, ts_value *
 											"cannot cast numeric string to TIMESTAMP(%d)", to->precision);
 					}
 				}
-				n = parse_ymd(p, len, &days);
-				if (n == 0)
+				if (!ts_scan_date_time((const char *) p, len, &n, &cast_date, &cast_time,
+									   false, &days, &nod) || n != len)
 					return bad_input(err, p0, len0, to);
-				if (n < len)
-				{
-					if (p[n] != ' ' || !parse_hms(p + n + 1, len - n - 1, &nod))
-						return bad_input(err, p0, len0, to);
-				}
 				millis = days * MILLIS_PER_DAY + nod / 1000000;
 				nanos = (int32_t) (nod % 1000000);
 				ts_truncate(&millis, &nanos, to->precision);
@@ -1066,7 +785,8 @@ cast_one(const ts_value *in, const ts_type *from, const ts_type *to, ts_value *o
 				return ts_error(err, TS_ERR_INVALID, "cannot cast %s to DECIMAL", isnan(d) ? "NaN" : "Infinity");
 			if (!value_text(in, from, arena, &p, &len, err))
 				return false;
-			r = parse_decimal(p, len, to->precision, to->scale, &out->v.dec);
+			r = ts_scan_decimal((const char *) p, len, to->precision, to->scale, CAST_MAX_EXPONENT,
+								&out->v.dec);
 			if (r < 0)
 				return bad_input(err, p, len, to);
 			out->isnull = r == 0;
@@ -1154,10 +874,10 @@ cast_one(const ts_value *in, const ts_type *from, const ts_type *to, ts_value *o
 		switch (t)
 		{
 			case TS_DATE:
-				out->v.i = floor_div(in->v.ts.millis, MILLIS_PER_DAY);
+				out->v.i = ts_floor_div(in->v.ts.millis, MILLIS_PER_DAY);
 				return true;
 			case TS_TIME:
-				out->v.i = in->v.ts.millis - floor_div(in->v.ts.millis, MILLIS_PER_DAY) * MILLIS_PER_DAY;
+				out->v.i = in->v.ts.millis - ts_floor_div(in->v.ts.millis, MILLIS_PER_DAY) * MILLIS_PER_DAY;
 				return true;
 			case TS_BIGINT:
 				out->v.i = in->v.ts.millis / 1000;

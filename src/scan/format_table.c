@@ -2,9 +2,10 @@
  * format_table.c - listing a format table's partitions and data files.
  *
  * Owns: what format_table.h declares: the descent through partition
- * directories with pruning, the data-file walk, the sort order, and the
- * escaping rules of PartitionPathUtils.  Reads directories only through
- * ts_fs; all results live in the listing's arena.
+ * directories with pruning, the data-file walk and the sort order
+ * (PartitionPathUtils' escaping is base/path_escape.c).  Reads
+ * directories only through ts_fs; all results live in the listing's
+ * arena.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -12,86 +13,6 @@
 
 #include "scan/format_table.h"
 #include "format/text/text_value.h"
-
-/* ---- escaping (PAIMON-FORMAT.md 1.4) --------------------------------- */
-
-static bool
-needs_escape(unsigned char c)
-{
-	if (c >= 128)
-		return false;
-	if (c < 0x20 || c == 0x7F)
-		return true;
-	return strchr("\"#%'*/:=?\\{}[]^", c) != NULL;
-}
-
-char *
-ts_ft_escape(const char *s)
-{
-	size_t		n = 0;
-	char	   *out,
-			   *o;
-
-	for (const char *p = s; *p; p++)
-		n += needs_escape((unsigned char) *p) ? 3 : 1;
-	out = ts_malloc(n + 1);
-	if (out == NULL)
-		return NULL;
-	o = out;
-	for (const char *p = s; *p; p++)
-	{
-		unsigned char c = (unsigned char) *p;
-
-		if (needs_escape(c))
-		{
-			static const char hex[] = "0123456789ABCDEF";
-
-			*o++ = '%';
-			*o++ = hex[c >> 4];
-			*o++ = hex[c & 15];
-		}
-		else
-			*o++ = (char) c;
-	}
-	*o = '\0';
-	return out;
-}
-
-static int
-hexval(char c)
-{
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	if (c >= 'A' && c <= 'F')
-		return c - 'A' + 10;
-	return -1;
-}
-
-char *
-ts_ft_unescape(const char *s)
-{
-	size_t		n = strlen(s);
-	char	   *out = ts_malloc(n + 1);
-	char	   *o = out;
-
-	if (out == NULL)
-		return NULL;
-	for (size_t i = 0; i < n; i++)
-	{
-		if (s[i] == '%' && i + 2 < n &&
-			hexval(s[i + 1]) >= 0 && hexval(s[i + 2]) >= 0)
-		{
-			*o++ = (char) (hexval(s[i + 1]) * 16 + hexval(s[i + 2]));
-			i += 2;
-		}
-		else
-			*o++ = s[i];
-	}
-	*o = '\0';
-	return out;
-}
 
 /* ---- options --------------------------------------------------------- */
 
@@ -349,7 +270,7 @@ take_dir_value(ft_walk *w, int level, const char *name, bool *ok, ts_err *err)
 		if (eq == NULL)
 			return true;
 		kraw = ts_strndup(name, (size_t) (eq - name));
-		key = kraw ? ts_ft_unescape(kraw) : NULL;
+		key = kraw ? ts_partition_unescape(kraw) : NULL;
 		ts_free(kraw);
 		if (key == NULL)
 			return ts_error(err, TS_ERR_NOMEM, "out of memory");
@@ -359,7 +280,7 @@ take_dir_value(ft_walk *w, int level, const char *name, bool *ok, ts_err *err)
 			return true;
 		raw = eq + 1;
 	}
-	val = ts_ft_unescape(raw);
+	val = ts_partition_unescape(raw);
 	if (val == NULL)
 		return ts_error(err, TS_ERR_NOMEM, "out of memory");
 	memset(&w->typed[level], 0, sizeof(ts_value));
@@ -484,9 +405,9 @@ descend_from_prefix(ft_walk *w, const ts_option *branch, ts_err *err)
 			break;
 		if (fv == NULL)
 			fv = w->default_name;
-		ev = ts_ft_escape(fv);
+		ev = ts_partition_escape(fv);
 		if (!req->path_only_value)
-			ek = ts_ft_escape(req->key_names[level]);
+			ek = ts_partition_escape(req->key_names[level]);
 		name = ev && (req->path_only_value || ek) ?
 			(req->path_only_value ? ts_strdup(ev) : ts_psprintf("%s=%s", ek, ev)) : NULL;
 		ts_free(ev);

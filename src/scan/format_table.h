@@ -26,6 +26,7 @@
 #ifndef TS_FORMAT_TABLE_H
 #define TS_FORMAT_TABLE_H
 
+#include "base/ts_path_escape.h"
 #include "scan/scan.h"
 
 #define TS_FT_DEFAULT_PARTITION_NAME "__DEFAULT_PARTITION__"
@@ -116,8 +117,17 @@ void		ts_ft_listing_free(ts_ft_listing *l);
  */
 ts_ft_listing *ts_format_table_list_partitions(const ts_ft_request *req, ts_err *err);
 
-/* PartitionPathUtils.escapePathName / unescapePathName (ts_malloc'd). */
-char	   *ts_ft_escape(const char *s);
-char	   *ts_ft_unescape(const char *s);
+/* The old names of ts_partition_escape / ts_partition_unescape. */
+static inline char *
+ts_ft_escape(const char *s)
+{
+	return ts_partition_escape(s);
+}
+
+static inline char *
+ts_ft_unescape(const char *s)
+{
+	return ts_partition_unescape(s);
+}
 
 #endif							/* TS_FORMAT_TABLE_H */

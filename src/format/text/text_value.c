@@ -2,8 +2,9 @@
  * text_value.c - parse the text spelling of a Paimon value (see
  * text_value.h for the accepted forms).
  *
- * Owns: strict, bounds-checked parsers for integers, floats, exact
- * decimals, booleans, dates, times, timestamps and base64.  Never reads
+ * Owns: which forms the CSV and CAST flavours accept for each type, and
+ * the float, boolean, time zone offset and base64 parsing; the integer,
+ * decimal, date and time scanners are base/text_scan.c's.  Never reads
  * past len; never allocates more than the input length (plus one).
  */
 #include <ctype.h>
@@ -14,6 +15,7 @@
 #include <strings.h>
 
 #include "format/text/text_value.h"
+#include "base/ts_text_scan.h"
 
 static bool
 is_ws(char c)
@@ -42,44 +44,6 @@ malformed(ts_err *err, const ts_type *t, const char *s, size_t len)
 					ts_type_kind_name(t->kind), show, s, len > 64 ? "..." : "");
 }
 
-/* [+-]digits with range [min, max]; frac: allow and drop ".digits" */
-static bool
-parse_int(const char *s, size_t len, int64_t min, int64_t max, bool frac, int64_t *out)
-{
-	size_t		i = 0;
-	bool		neg = false;
-	uint64_t	acc = 0;
-	uint64_t	limit;
-	size_t		ndig = 0;
-
-	if (len == 0)
-		return false;
-	if (s[0] == '+' || s[0] == '-')
-	{
-		neg = s[0] == '-';
-		i++;
-	}
-	limit = neg ? (uint64_t) (-(min + 1)) + 1 : (uint64_t) max;
-	for (; i < len && s[i] >= '0' && s[i] <= '9'; i++, ndig++)
-	{
-		uint64_t	d = (uint64_t) (s[i] - '0');
-
-		if (acc > (limit - d) / 10)
-			return false;
-		acc = acc * 10 + d;
-	}
-	if (i < len && frac && s[i] == '.')
-	{
-		i++;
-		for (; i < len && s[i] >= '0' && s[i] <= '9'; i++)
-			ndig++;
-	}
-	if (i != len || ndig == 0)
-		return false;
-	*out = neg ? (int64_t) (0 - acc) : (int64_t) acc;
-	return true;
-}
-
 static bool
 parse_double(const char *s, size_t len, bool is_float, double *out)
 {
@@ -103,227 +67,9 @@ parse_double(const char *s, size_t len, bool is_float, double *out)
 	return true;
 }
 
-/* exact decimal: round HALF_UP to scale; *overflow when > precision digits */
-static bool
-parse_decimal(const char *s, size_t len, int precision, int scale, ts_int128 *out, bool *overflow)
-{
-	size_t		i = 0;
-	bool		neg = false;
-	char		digits[80];
-	int			nd = 0;			/* significant digits collected */
-	int			point = -1;		/* digits before the point */
-	int64_t		exp10 = 0;
-	bool		any = false;
-	int64_t		shift;
-	ts_int128	v = 0;
-	ts_int128	limit = 1;
-
-	*overflow = false;
-	if (len == 0)
-		return false;
-	if (s[0] == '+' || s[0] == '-')
-	{
-		neg = s[0] == '-';
-		i++;
-	}
-	for (; i < len; i++)
-	{
-		char		c = s[i];
-
-		if (c >= '0' && c <= '9')
-		{
-			any = true;
-			if (nd == 0 && c == '0')
-			{
-				/* leading zero: only matters after the point */
-				if (point >= 0)
-					exp10--;
-				continue;
-			}
-			if (nd >= (int) sizeof(digits))
-			{
-				/* beyond 80 significant digits: only the magnitude counts */
-				if (point < 0)
-					exp10++;
-				continue;
-			}
-			digits[nd++] = c;
-			if (point >= 0)
-				exp10--;
-		}
-		else if (c == '.' && point < 0)
-			point = nd;
-		else
-			break;
-	}
-	if (!any)
-		return false;
-	if (i < len && (s[i] == 'e' || s[i] == 'E'))
-	{
-		int64_t		e;
-
-		if (!parse_int(s + i + 1, len - i - 1, -1000000, 1000000, false, &e))
-			return false;
-		exp10 += e;
-		i = len;
-	}
-	if (i != len)
-		return false;
-	/* value = digits * 10^exp10; want unscaled = value * 10^scale */
-	shift = exp10 + scale;
-	for (int k = 0; k < precision && k < 38; k++)
-		limit *= 10;
-	if (nd == 0)
-	{
-		*out = 0;
-		return true;
-	}
-	if (shift >= 0)
-	{
-		if (nd + shift > precision)
-		{
-			*overflow = true;
-			return true;
-		}
-		for (int k = 0; k < nd; k++)
-			v = v * 10 + (digits[k] - '0');
-		for (int64_t k = 0; k < shift; k++)
-			v *= 10;
-	}
-	else
-	{
-		int64_t		keep = nd + shift;	/* digits kept before rounding */
-
-		if (keep > precision)
-		{
-			*overflow = true;
-			return true;
-		}
-		for (int64_t k = 0; k < keep; k++)
-			v = v * 10 + (digits[k] - '0');
-		if (keep >= 0 && keep < nd && digits[keep] >= '5')
-			v += 1;				/* HALF_UP */
-		if (v >= limit)
-		{
-			*overflow = true;
-			return true;
-		}
-	}
-	*out = neg ? -v : v;
-	return true;
-}
-
-/* days since 1970-01-01 of a proleptic Gregorian date */
-static int64_t
-days_from_civil(int64_t y, int m, int d)
-{
-	int64_t		era;
-	int64_t		yoe,
-				doy,
-				doe;
-
-	y -= m <= 2;
-	era = (y >= 0 ? y : y - 399) / 400;
-	yoe = y - era * 400;
-	doy = (153 * (m + (m > 2 ? -3 : 9)) + 2) / 5 + d - 1;
-	doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
-	return era * 146097 + doe - 719468;
-}
-
-static int
-days_in_month(int64_t y, int m)
-{
-	static const int dm[] = {31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
-
-	if (m == 2 && ((y % 4 == 0 && y % 100 != 0) || y % 400 == 0))
-		return 29;
-	return dm[m - 1];
-}
-
-/* up to maxd digits, at least 1; advances *i */
-static bool
-digits(const char *s, size_t len, size_t *i, int maxd, int64_t *out)
-{
-	int			n = 0;
-	int64_t		v = 0;
-
-	while (*i < len && n < maxd && s[*i] >= '0' && s[*i] <= '9')
-	{
-		v = v * 10 + (s[*i] - '0');
-		(*i)++;
-		n++;
-	}
-	*out = v;
-	return n > 0;
-}
-
-static bool
-parse_date_part(const char *s, size_t len, size_t *i, int64_t *days)
-{
-	int64_t		y,
-				m,
-				d;
-
-	if (!digits(s, len, i, 4, &y) || *i >= len || s[*i] != '-')
-		return false;
-	(*i)++;
-	if (!digits(s, len, i, 2, &m) || *i >= len || s[*i] != '-')
-		return false;
-	(*i)++;
-	if (!digits(s, len, i, 2, &d))
-		return false;
-	if (m < 1 || m > 12 || d < 1 || d > days_in_month(y, (int) m))
-		return false;
-	*days = days_from_civil(y, (int) m, (int) d);
-	return true;
-}
-
-/* H:m[:s[.f]] -> nanos of day */
-static bool
-parse_time_part(const char *s, size_t len, size_t *i, int64_t *nanos)
-{
-	int64_t		h,
-				mi,
-				sec = 0,
-				frac = 0;
-	int			fd = 0;
-
-	if (!digits(s, len, i, 2, &h) || *i >= len || s[*i] != ':')
-		return false;
-	(*i)++;
-	if (!digits(s, len, i, 2, &mi))
-		return false;
-	if (*i < len && s[*i] == ':')
-	{
-		(*i)++;
-		if (!digits(s, len, i, 2, &sec))
-			return false;
-		if (*i < len && s[*i] == '.')
-		{
-			(*i)++;
-			while (*i < len && s[*i] >= '0' && s[*i] <= '9')
-			{
-				if (fd < 9)
-				{
-					frac = frac * 10 + (s[*i] - '0');
-					fd++;
-				}
-				(*i)++;
-			}
-			if (fd == 0)
-				return false;
-		}
-	}
-	if (h > 23 || mi > 59 || sec > 59)
-		return false;
-	while (fd < 9)
-	{
-		frac *= 10;
-		fd++;
-	}
-	*nanos = ((h * 60 + mi) * 60 + sec) * 1000000000LL + frac;
-	return true;
-}
+/* The text forms of the CSV/JSON flavours (see text_value.h). */
+static const ts_date_syntax text_date = {false, 4, 0};
+static const ts_time_syntax text_time = {1, false};
 
 static int64_t
 truncate_nanos(int64_t nanos, int precision)
@@ -342,17 +88,11 @@ parse_timestamp(const char *s, size_t len, int precision, bool ltz, int64_t *mil
 {
 	size_t		i = 0;
 	int64_t		days,
-				tn = 0,
+				tn,
 				offset_min = 0;
 
-	if (!parse_date_part(s, len, &i, &days))
+	if (!ts_scan_date_time(s, len, &i, &text_date, &text_time, true, &days, &tn))
 		return false;
-	if (i < len && (s[i] == ' ' || s[i] == 'T'))
-	{
-		i++;
-		if (!parse_time_part(s, len, &i, &tn))
-			return false;
-	}
 	if (i < len && ltz)
 	{
 		if (s[i] == 'Z' && i + 1 == len)
@@ -364,11 +104,11 @@ parse_timestamp(const char *s, size_t len, int precision, bool ltz, int64_t *mil
 						om = 0;
 
 			i++;
-			if (!digits(s, len, &i, 2, &oh))
+			if (!ts_scan_digits(s, len, &i, 1, 2, &oh))
 				return false;
 			if (i < len && s[i] == ':')
 				i++;
-			if (i < len && !digits(s, len, &i, 2, &om))
+			if (i < len && !ts_scan_digits(s, len, &i, 1, 2, &om))
 				return false;
 			if (oh > 18 || om > 59)
 				return false;
@@ -487,7 +227,9 @@ ts_text_parse_value(const char *s, size_t len, const ts_type *t,
 				int64_t		hi = t->kind == TS_TINYINT ? INT8_MAX : t->kind == TS_SMALLINT ? INT16_MAX :
 					t->kind == TS_INT ? INT32_MAX : INT64_MAX;
 
-				if (!parse_int(s, len, lo, hi, flavor == TS_TEXT_CAST, &iv))
+				if (!ts_scan_int(s, len, lo, hi,
+								 flavor == TS_TEXT_CAST ? TS_INT_DROP_FRACTION : TS_INT_NO_FRACTION,
+								 &iv))
 					return malformed(err, t, os, olen);
 				out->v.i = iv;
 				return true;
@@ -507,11 +249,13 @@ ts_text_parse_value(const char *s, size_t len, const ts_type *t,
 			}
 		case TS_DECIMAL:
 			{
-				bool		overflow;
+				/* exponent within +-10^6; more digits than fit -> NULL */
+				int			r = ts_scan_decimal(s, len, t->precision, t->scale, 1000000,
+												&out->v.dec);
 
-				if (!parse_decimal(s, len, t->precision, t->scale, &out->v.dec, &overflow))
+				if (r < 0)
 					return malformed(err, t, os, olen);
-				if (overflow)
+				if (r == 0)
 					out->isnull = true;
 				return true;
 			}
@@ -555,7 +299,7 @@ ts_text_parse_value(const char *s, size_t len, const ts_type *t,
 				size_t		i = 0;
 				int64_t		days;
 
-				if (!parse_date_part(s, len, &i, &days) ||
+				if (!ts_scan_date(s, len, &i, &text_date, &days) ||
 					(i < len && s[i] != ' ' && s[i] != 'T'))
 					return malformed(err, t, os, olen);
 				out->v.i = days;
@@ -566,7 +310,7 @@ ts_text_parse_value(const char *s, size_t len, const ts_type *t,
 				size_t		i = 0;
 				int64_t		nanos;
 
-				if (!parse_time_part(s, len, &i, &nanos) || i != len)
+				if (!ts_scan_time(s, len, &i, &text_time, &nanos) || i != len)
 					return malformed(err, t, os, olen);
 				out->v.i = truncate_nanos(nanos, t->precision > 3 ? 3 : t->precision) / 1000000;
 				return true;
