@@ -228,4 +228,7 @@ ts_load_be32(const uint8_t *p)
 	return ((uint32_t) p[0] << 24) | ((uint32_t) p[1] << 16) | ((uint32_t) p[2] << 8) | (uint32_t) p[3];
 }
 
+/* zstd_context.c: a zstd decompression context (ZSTD_DCtx *) in our memory; NULL if out of memory. */
+void	   *ts_zstd_dctx_create(void);
+
 #endif							/* TS_BASE_H */

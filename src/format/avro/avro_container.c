@@ -147,21 +147,6 @@ decompress_snappy(const uint8_t *in, size_t len, ts_buf *out, ts_err *err)
  */
 static ZSTD_DCtx *shared_dctx = NULL;
 
-/* zstd allocates its context through our hooks (memory contexts in a backend) */
-static void *
-zstd_alloc(void *opaque, size_t size)
-{
-	(void) opaque;
-	return ts_malloc(size);
-}
-
-static void
-zstd_free(void *opaque, void *p)
-{
-	(void) opaque;
-	ts_free(p);
-}
-
 /*
  * Decompress a block straight into out (ZSTD_d_stableOutBuffer): without
  * it zstd decodes into its own window buffer and copies out of it.  The
@@ -227,9 +212,7 @@ decompress_zstd(const uint8_t *in, size_t len, ts_buf *out, void **ctxp, ts_err 
 		if (ctxp)
 		{
 			/* the caller's context lives in its memory (contexts in a backend) */
-			ZSTD_customMem mem = {zstd_alloc, zstd_free, NULL};
-
-			dctx = ZSTD_createDCtx_advanced(mem);
+			dctx = ts_zstd_dctx_create();
 		}
 		else
 			dctx = ZSTD_createDCtx();	/* process-wide: malloc, outlives queries */

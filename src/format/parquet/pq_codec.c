@@ -99,21 +99,6 @@ lz4_hadoop(const uint8_t *src, size_t src_len, uint8_t *dst, size_t dst_len)
 	return out == dst_len;
 }
 
-/* zstd allocates its context through our hooks (memory contexts in a backend) */
-static void *
-zstd_alloc(void *opaque, size_t size)
-{
-	(void) opaque;
-	return ts_malloc(size);
-}
-
-static void
-zstd_free(void *opaque, void *p)
-{
-	(void) opaque;
-	ts_free(p);
-}
-
 static bool
 zstd_decompress(void **ctx, const uint8_t *src, size_t src_len,
 				uint8_t *dst, size_t dst_len, ts_err *err)
@@ -126,9 +111,7 @@ zstd_decompress(void **ctx, const uint8_t *src, size_t src_len,
 	{
 		if (*ctx == NULL)
 		{
-			ZSTD_customMem mem = {zstd_alloc, zstd_free, NULL};
-
-			*ctx = ZSTD_createDCtx_advanced(mem);
+			*ctx = ts_zstd_dctx_create();
 			if (*ctx == NULL)
 				return ts_error(err, TS_ERR_NOMEM, "cannot create a ZSTD decompression context");
 		}
