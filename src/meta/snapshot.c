@@ -324,3 +324,35 @@ ts_snapshot_earliest_id(const char *branch_root, int64_t *id, ts_err *err)
 {
 	return find_snapshot_id(branch_root, false, id, err);
 }
+
+bool
+ts_snapshot_at_or_before(const char *branch_root, int64_t earliest, int64_t latest,
+						 int64_t t, int64_t *found, ts_err *err)
+{
+	int64_t		lo = earliest,
+				hi = latest;
+
+	*found = 0;
+	while (lo <= hi)
+	{
+		int64_t		mid = lo + (hi - lo) / 2;
+		ts_snapshot *s;
+		int64_t		tm;
+
+		if (!TS_CHECK_INTERRUPTS(err))
+			return false;
+		s = ts_snapshot_load(branch_root, mid, err);
+		if (s == NULL)
+			return false;
+		tm = s->time_millis;
+		ts_snapshot_free(s);
+		if (tm <= t)
+		{
+			*found = mid;
+			lo = mid + 1;
+		}
+		else
+			hi = mid - 1;
+	}
+	return true;
+}

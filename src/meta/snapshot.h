@@ -45,6 +45,13 @@ ts_snapshot *ts_snapshot_load(const char *branch_root, int64_t id, ts_err *err);
 bool		ts_snapshot_latest_id(const char *branch_root, int64_t *id, ts_err *err);
 bool		ts_snapshot_earliest_id(const char *branch_root, int64_t *id, ts_err *err);
 
+/*
+ * The newest snapshot id in [earliest, latest] whose timeMillis <= t, by
+ * binary search (timeMillis grows with the id); *found = 0 if none.
+ */
+bool		ts_snapshot_at_or_before(const char *branch_root, int64_t earliest, int64_t latest,
+									 int64_t t, int64_t *found, ts_err *err);
+
 /* <branch_root>/tag/tag-<name>; TS_ERR_NOT_FOUND names the tag. */
 ts_snapshot *ts_tag_load(const char *branch_root, const char *tag_name, ts_err *err);
 

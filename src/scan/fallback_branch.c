@@ -153,8 +153,7 @@ snapshot_at_or_before(const char *branch_root, int64_t t, int64_t *id, ts_err *e
 {
 	int64_t		earliest,
 				latest,
-				lo,
-				hi;
+				found;
 
 	*id = 1;
 	if (!ts_snapshot_latest_id(branch_root, &latest, err) ||
@@ -162,29 +161,10 @@ snapshot_at_or_before(const char *branch_root, int64_t t, int64_t *id, ts_err *e
 		return false;
 	if (latest <= 0)
 		return true;
-	lo = earliest;
-	hi = latest;
-	while (lo <= hi)
-	{
-		int64_t		mid = lo + (hi - lo) / 2;
-		ts_snapshot *s;
-		int64_t		tm;
-
-		if (!TS_CHECK_INTERRUPTS(err))
-			return false;
-		s = ts_snapshot_load(branch_root, mid, err);
-		if (s == NULL)
-			return false;
-		tm = s->time_millis;
-		ts_snapshot_free(s);
-		if (tm <= t)
-		{
-			*id = mid;
-			lo = mid + 1;
-		}
-		else
-			hi = mid - 1;
-	}
+	if (!ts_snapshot_at_or_before(branch_root, earliest, latest, t, &found, err))
+		return false;
+	if (found > 0)
+		*id = found;
 	return true;
 }
 

@@ -59,39 +59,6 @@ parse_pair(const char *v, int64_t *a, int64_t *b)
 	return parse_i64(v, comma, a) && parse_i64(comma + 1, comma + strlen(comma), b);
 }
 
-/* Newest snapshot with timeMillis <= t, 0 if none (binary search). */
-static bool
-earlier_or_equal(ts_plan *plan, int64_t earliest, int64_t latest, int64_t t,
-				 int64_t *found, ts_err *err)
-{
-	int64_t		lo = earliest,
-				hi = latest;
-
-	*found = 0;
-	while (lo <= hi)
-	{
-		int64_t		mid = lo + (hi - lo) / 2;
-		ts_snapshot *s;
-		int64_t		tm;
-
-		if (!TS_CHECK_INTERRUPTS(err))
-			return false;
-		s = ts_snapshot_load(plan->branch_root, mid, err);
-		if (s == NULL)
-			return false;
-		tm = s->time_millis;
-		ts_snapshot_free(s);
-		if (tm <= t)
-		{
-			*found = mid;
-			lo = mid + 1;
-		}
-		else
-			hi = mid - 1;
-	}
-	return true;
-}
-
 bool
 scan_incremental_choose(ts_plan *plan, bool *handled, ts_err *err)
 {
@@ -168,14 +135,14 @@ scan_incremental_choose(ts_plan *plan, bool *handled, ts_err *err)
 		first = ts_snapshot_load(plan->branch_root, earliest, err);
 		if (first == NULL)
 			return false;
-		if (!earlier_or_equal(plan, earliest, latest, a, &found, err))
+		if (!ts_snapshot_at_or_before(plan->branch_root, earliest, latest, a, &found, err))
 		{
 			ts_snapshot_free(first);
 			return false;
 		}
 		start = (found == 0 || first->time_millis > a) ? earliest - 1 : found;
 		ts_snapshot_free(first);
-		if (!earlier_or_equal(plan, earliest, latest, b, &found, err))
+		if (!ts_snapshot_at_or_before(plan->branch_root, earliest, latest, b, &found, err))
 			return false;
 		end = found == 0 ? latest : found;
 	}

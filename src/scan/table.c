@@ -346,10 +346,7 @@ load_by_timestamp(ts_plan *plan, int64_t t, ts_err *err)
 {
 	int64_t		earliest,
 				latest,
-				lo,
-				hi,
-				found = -1;
-	ts_snapshot *s;
+				found;
 
 	if (!ts_snapshot_latest_id(plan->branch_root, &latest, err) ||
 		!ts_snapshot_earliest_id(plan->branch_root, &earliest, err))
@@ -358,29 +355,9 @@ load_by_timestamp(ts_plan *plan, int64_t t, ts_err *err)
 		return ts_error(err, TS_ERR_NOT_FOUND,
 						"table \"%s\" has no snapshot at or before timestamp %lld: it has no snapshot",
 						plan->table_path, (long long) t);
-	lo = earliest;
-	hi = latest;
-	while (lo <= hi)
-	{
-		int64_t		mid = lo + (hi - lo) / 2;
-		int64_t		tm;
-
-		if (!TS_CHECK_INTERRUPTS(err))
-			return false;
-		s = ts_snapshot_load(plan->branch_root, mid, err);
-		if (s == NULL)
-			return false;
-		tm = s->time_millis;
-		ts_snapshot_free(s);
-		if (tm <= t)
-		{
-			found = mid;
-			lo = mid + 1;
-		}
-		else
-			hi = mid - 1;
-	}
-	if (found < 0)
+	if (!ts_snapshot_at_or_before(plan->branch_root, earliest, latest, t, &found, err))
+		return false;
+	if (found <= 0)
 		return ts_error(err, TS_ERR_NOT_FOUND,
 						"table \"%s\" has no snapshot at or before timestamp %lld (earliest snapshot is %lld)",
 						plan->table_path, (long long) t, (long long) earliest);
