@@ -29,64 +29,8 @@
 #include "meta/binary_row.h"
 #include "meta/schema.h"
 
-static void
-die(const char *fmt,...)
-{
-	va_list		ap;
-
-	va_start(ap, fmt);
-	fprintf(stderr, "ts_pq_register: ");
-	vfprintf(stderr, fmt, ap);
-	fprintf(stderr, "\n");
-	va_end(ap);
-	exit(1);
-}
-
-static void *
-xcalloc(size_t n, size_t s)
-{
-	void	   *p = calloc(n ? n : 1, s ? s : 1);
-
-	if (p == NULL)
-		die("out of memory");
-	return p;
-}
-
-static char *
-xstrdup(const char *s)
-{
-	char	   *d = strdup(s);
-
-	if (d == NULL)
-		die("out of memory");
-	return d;
-}
-
-static char *
-pathf(const char *fmt,...)
-{
-	va_list		ap;
-	char	   *s;
-
-	va_start(ap, fmt);
-	if (vasprintf(&s, fmt, ap) < 0)
-		die("out of memory");
-	va_end(ap);
-	return s;
-}
-
-static void
-write_bytes(const char *path, const void *data, size_t len)
-{
-	FILE	   *f = fopen(path, "wb");
-
-	if (f == NULL)
-		die("cannot create %s: %s", path, strerror(errno));
-	if (len && fwrite(data, 1, len, f) != len)
-		die("cannot write %s", path);
-	if (fclose(f) != 0)
-		die("cannot close %s", path);
-}
+#define TS_TOOL_NAME "ts_pq_register"
+#include "tools/ts_tool_util.h"
 
 #include "tools/ts_manifest_records.h"
 

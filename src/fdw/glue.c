@@ -38,11 +38,12 @@ typedef struct AlignedHeader
 
 #define ALIGN_TO 16
 
+/* size bytes in cxt, ALIGN_TO-aligned, with the header pg_free / pg_realloc read; NULL if out of memory */
 static void *
-pg_alloc(size_t size)
+aligned_alloc_in(MemoryContext cxt, size_t size)
 {
-	char	   *raw = palloc_extended(size + sizeof(AlignedHeader) + ALIGN_TO,
-									  MCXT_ALLOC_HUGE | MCXT_ALLOC_NO_OOM);
+	char	   *raw = MemoryContextAllocExtended(cxt, size + sizeof(AlignedHeader) + ALIGN_TO,
+												 MCXT_ALLOC_HUGE | MCXT_ALLOC_NO_OOM);
 	uintptr_t	p;
 	AlignedHeader *h;
 
@@ -53,6 +54,12 @@ pg_alloc(size_t size)
 	h->raw = raw;
 	h->size = size;
 	return (void *) p;
+}
+
+static void *
+pg_alloc(size_t size)
+{
+	return aligned_alloc_in(CurrentMemoryContext, size);
 }
 
 static void
@@ -100,33 +107,17 @@ pg_close_fd(int fd)
 static MemoryContext cache_cxt = NULL;
 static MemoryContext pool_cxt = NULL;
 
-static void *
-long_lived_alloc(MemoryContext cxt, size_t size)
-{
-	char	   *raw = MemoryContextAllocExtended(cxt, size + sizeof(AlignedHeader) + ALIGN_TO,
-												 MCXT_ALLOC_HUGE | MCXT_ALLOC_NO_OOM);
-	uintptr_t	p;
-	AlignedHeader *h;
-
-	if (raw == NULL)
-		return NULL;
-	p = ((uintptr_t) raw + sizeof(AlignedHeader) + ALIGN_TO - 1) & ~(uintptr_t) (ALIGN_TO - 1);
-	h = (AlignedHeader *) p - 1;
-	h->raw = raw;
-	h->size = size;
-	return (void *) p;
-}
 
 static void *
 cache_alloc(size_t size)
 {
-	return long_lived_alloc(cache_cxt, size);
+	return aligned_alloc_in(cache_cxt, size);
 }
 
 static void *
 pool_alloc(size_t size)
 {
-	return long_lived_alloc(pool_cxt, size);
+	return aligned_alloc_in(pool_cxt, size);
 }
 
 void

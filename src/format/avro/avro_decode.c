@@ -571,6 +571,19 @@ check_count(ts_cursor *cur, int64_t count, int64_t min_size, ts_err *err)
 	return true;
 }
 
+/* Skip a varint-encoded value (int, long, enum) or a length-prefixed one (bytes, string). */
+static inline bool
+skip_varlen(const ts_avro_node *n, ts_cursor *cur, ts_err *err)
+{
+	int64_t		v;
+	const uint8_t *p;
+	uint32_t	len;
+
+	if (n->kind == TS_AVRO_BYTES || n->kind == TS_AVRO_STRING)
+		return read_len(cur, &p, &len, err);
+	return read_long(cur, &v, err);
+}
+
 static bool skip_value(const ts_avro_node *n, ts_cursor *cur, int depth, ts_err *err);
 
 static bool
@@ -631,15 +644,9 @@ skip_value(const ts_avro_node *n, ts_cursor *cur, int depth, ts_err *err)
 		case TS_AVRO_INT:
 		case TS_AVRO_LONG:
 		case TS_AVRO_ENUM:
-			return read_long(cur, &v, err);
 		case TS_AVRO_BYTES:
 		case TS_AVRO_STRING:
-			{
-				const uint8_t *p;
-				uint32_t	len;
-
-				return read_len(cur, &p, &len, err);
-			}
+			return skip_varlen(n, cur, err);
 		case TS_AVRO_RECORD:
 			for (int i = 0; i < n->nchildren; i++)
 				if (!skip_value(n->children[i], cur, depth + 1, err))
@@ -668,8 +675,6 @@ static inline bool
 skip_field(const ts_avro_node *n, ts_cursor *cur, int depth, ts_err *err)
 {
 	int64_t		v;
-	const uint8_t *p;
-	uint32_t	len;
 
 	if (n->kind == TS_AVRO_UNION && n->nchildren == 2)
 	{
@@ -687,10 +692,9 @@ skip_field(const ts_avro_node *n, ts_cursor *cur, int depth, ts_err *err)
 		case TS_AVRO_INT:
 		case TS_AVRO_LONG:
 		case TS_AVRO_ENUM:
-			return read_long(cur, &v, err);
 		case TS_AVRO_BYTES:
 		case TS_AVRO_STRING:
-			return read_len(cur, &p, &len, err);
+			return skip_varlen(n, cur, err);
 		default:
 			return skip_value(n, cur, depth, err);
 	}
