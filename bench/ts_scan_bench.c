@@ -20,8 +20,41 @@
 #include <string.h>
 #include <time.h>
 
-#include "read/read.h"
-#include "scan/scan.h"
+#include "tools/ts_tool_read.h"
+
+/* what fold_batch needs, and the checksum it folds */
+typedef struct fold_ctx
+{
+	const ts_plan *plan;
+	const int  *cols;
+	int			ncols;
+	uint64_t	sum;
+} fold_ctx;
+
+/* Fold every value of the batch into the checksum. */
+static void
+fold_batch(const ts_batch *b, void *arg)
+{
+	fold_ctx   *fc = arg;
+
+	for (int row = 0; row < b->nrows; row++)
+		for (int c = 0; c < fc->ncols; c++)
+		{
+			const ts_value *v = ts_batch_at(b, row, c);
+			ts_type_kind k = tool_column_type(fc->plan, fc->cols[c])->kind;
+			uint64_t	x;
+
+			if (v->isnull)
+				x = 1;
+			else if (ts_type_is_bytes(k))
+				x = v->v.s.len ? v->v.s.len * 257 + v->v.s.p[v->v.s.len - 1] : 0;
+			else if (k == TS_FLOAT)
+				x = (uint64_t) (v->v.f * 4);
+			else
+				memcpy(&x, &v->v, sizeof(x));	/* i, d, ts.millis, low half of dec */
+			fc->sum = fc->sum * 31 + x;
+		}
+}
 
 static double
 now_s(void)
@@ -66,6 +99,7 @@ main(int argc, char **argv)
 	int			ncols;
 	int64_t		rows = 0;
 	uint64_t	sum = 0;
+	fold_ctx	fc = {0};
 	double		t0,
 				t1,
 				t2;
@@ -129,56 +163,15 @@ main(int argc, char **argv)
 		ts_plan_free(plan);
 		return 0;
 	}
-	ncols = ncolnames ? ncolnames : plan->schema->nfields;
-	cols = calloc(ncols ? ncols : 1, sizeof(int));
-	for (int i = 0; i < ncols; i++)
-	{
-		cols[i] = ncolnames ? ts_schema_field_index(plan->schema, colnames[i]) : i;
-		if (cols[i] < 0)
-		{
-			fprintf(stderr, "ERROR: no column %s\n", colnames[i]);
-			return 1;
-		}
-	}
-	for (int s = 0; s < plan->nsplits; s++)
-	{
-		ts_split_reader *r = ts_split_reader_open(plan, &plan->splits[s], cols, ncols, &err);
-		ts_batch	b;
-		int			n;
-
-		if (r == NULL)
-		{
-			fprintf(stderr, "ERROR: %s\n", err.msg);
-			return 1;
-		}
-		while ((n = ts_split_reader_next(r, &b, &err)) > 0)
-		{
-			for (int row = 0; row < n; row++)
-				for (int c = 0; c < ncols; c++)
-				{
-					const ts_value *v = ts_batch_at(&b, row, c);
-					ts_type_kind k = plan->schema->fields[cols[c]].type->kind;
-					uint64_t	x;
-
-					if (v->isnull)
-						x = 1;
-					else if (ts_type_is_bytes(k))
-						x = v->v.s.len ? v->v.s.len * 257 + v->v.s.p[v->v.s.len - 1] : 0;
-					else if (k == TS_FLOAT)
-						x = (uint64_t) (v->v.f * 4);
-					else
-						memcpy(&x, &v->v, sizeof(x));	/* i, d, ts.millis, low half of dec */
-					sum = sum * 31 + x;
-				}
-			rows += n;
-		}
-		if (n < 0)
-		{
-			fprintf(stderr, "ERROR: %s\n", err.msg);
-			return 1;
-		}
-		ts_split_reader_close(r);
-	}
+	cols = tool_read_columns(plan, colnames, ncolnames, &ncols);
+	if (cols == NULL)
+		return 1;
+	fc.plan = plan;
+	fc.cols = cols;
+	fc.ncols = ncols;
+	if (!tool_read_all(plan, cols, ncols, fold_batch, &fc, &rows))
+		return 1;
+	sum = fc.sum;
 	t2 = now_s();
 	printf("%lld rows, %d column(s), checksum %016llx, plan %.3f s, read %.3f s (%.0f rows/s)\n",
 		   (long long) rows, ncols, (unsigned long long) sum, t1 - t0, t2 - t1,

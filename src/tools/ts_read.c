@@ -13,8 +13,35 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "read/read.h"
-#include "scan/scan.h"
+#include "tools/ts_tool_read.h"
+
+/* what print_batch needs */
+typedef struct print_ctx
+{
+	const ts_plan *plan;
+	const int  *cols;
+	int			ncols;
+} print_ctx;
+
+/* One line per row, values separated by " | ". */
+static void
+print_batch(const ts_batch *b, void *arg)
+{
+	const print_ctx *pc = arg;
+
+	for (int row = 0; row < b->nrows; row++)
+	{
+		for (int c = 0; c < pc->ncols; c++)
+		{
+			char	   *t = ts_value_to_string(ts_batch_at(b, row, c),
+											   tool_column_type(pc->plan, pc->cols[c]));
+
+			printf("%s%s", c ? " | " : "", t ? t : "?");
+			ts_free(t);
+		}
+		printf("\n");
+	}
+}
 
 int
 main(int argc, char **argv)
@@ -31,6 +58,7 @@ main(int argc, char **argv)
 	int		   *cols;
 	int			ncols;
 	int64_t		rows = 0;
+	print_ctx	pc;
 
 	for (int i = 1; i < argc; i++)
 	{
@@ -89,54 +117,14 @@ main(int argc, char **argv)
 		ts_plan_free(plan);
 		return 0;
 	}
-	ncols = ncolnames ? ncolnames : plan->schema->nfields;
-	cols = calloc(ncols ? ncols : 1, sizeof(int));
-	for (int i = 0; i < ncols; i++)
-	{
-		cols[i] = ncolnames ? ts_schema_field_index(plan->schema, colnames[i]) : i;
-		if (cols[i] < 0 && ts_system_column(colnames[i]))
-			cols[i] = ts_system_column(colnames[i]);	/* _ROW_ID, _SEQUENCE_NUMBER */
-		else if (cols[i] < 0)
-		{
-			fprintf(stderr, "ERROR: no column %s\n", colnames[i]);
-			return 1;
-		}
-	}
-	for (int s = 0; s < plan->nsplits; s++)
-	{
-		ts_split_reader *r = ts_split_reader_open(plan, &plan->splits[s], cols, ncols, &err);
-		ts_batch	b;
-		int			n;
-
-		if (r == NULL)
-		{
-			fprintf(stderr, "ERROR: %s\n", err.msg);
-			return 1;
-		}
-		while ((n = ts_split_reader_next(r, &b, &err)) > 0)
-		{
-			for (int row = 0; row < n; row++)
-			{
-				for (int c = 0; c < ncols; c++)
-				{
-					const ts_type *type = cols[c] < 0 ? ts_system_column_type(cols[c]) :
-						plan->schema->fields[cols[c]].type;
-					char	   *t = ts_value_to_string(ts_batch_at(&b, row, c), type);
-
-					printf("%s%s", c ? " | " : "", t ? t : "?");
-					ts_free(t);
-				}
-				printf("\n");
-			}
-			rows += n;
-		}
-		if (n < 0)
-		{
-			fprintf(stderr, "ERROR: %s\n", err.msg);
-			return 1;
-		}
-		ts_split_reader_close(r);
-	}
+	cols = tool_read_columns(plan, colnames, ncolnames, &ncols);
+	if (cols == NULL)
+		return 1;
+	pc.plan = plan;
+	pc.cols = cols;
+	pc.ncols = ncols;
+	if (!tool_read_all(plan, cols, ncols, print_batch, &pc, &rows))
+		return 1;
 	fprintf(stderr, "%lld rows\n", (long long) rows);
 	free(cols);
 	ts_plan_free(plan);

@@ -1,0 +1,87 @@
+/*
+ * ts_tool_read.h - read a planned table without a server, for the tools
+ * that do (src/tools/ts_read.c prints rows, bench/ts_scan_bench.c folds
+ * them into a checksum): the -c column names resolved to read-schema
+ * fields (or the _ROW_ID / _SEQUENCE_NUMBER system columns), and every
+ * split read batch by batch into a callback.  Errors are printed as
+ * "ERROR: ..." and returned as false / NULL.
+ */
+#ifndef TS_TOOL_READ_H
+#define TS_TOOL_READ_H
+
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "read/read.h"
+#include "scan/scan.h"
+
+/* The fields to read: the named ones, or all when nnames is 0. */
+static int *
+tool_read_columns(const ts_plan *plan, const char *const *names, int nnames, int *ncols)
+{
+	int			n = nnames ? nnames : plan->schema->nfields;
+	int		   *cols = calloc(n ? n : 1, sizeof(int));
+
+	if (cols == NULL)
+	{
+		fprintf(stderr, "ERROR: out of memory\n");
+		return NULL;
+	}
+	for (int i = 0; i < n; i++)
+	{
+		cols[i] = nnames ? ts_schema_field_index(plan->schema, names[i]) : i;
+		if (cols[i] < 0 && ts_system_column(names[i]))
+			cols[i] = ts_system_column(names[i]);	/* _ROW_ID, _SEQUENCE_NUMBER */
+		else if (cols[i] < 0)
+		{
+			fprintf(stderr, "ERROR: no column %s\n", names[i]);
+			free(cols);
+			return NULL;
+		}
+	}
+	*ncols = n;
+	return cols;
+}
+
+/* The type of a column tool_read_columns returned. */
+static inline const ts_type *
+tool_column_type(const ts_plan *plan, int col)
+{
+	return col < 0 ? ts_system_column_type(col) : plan->schema->fields[col].type;
+}
+
+/* Every split of the plan, each batch handed to fn; *rows counts them. */
+static bool
+tool_read_all(ts_plan *plan, const int *cols, int ncols,
+			  void (*fn) (const ts_batch *b, void *arg), void *arg, int64_t *rows)
+{
+	ts_err		err = {0};
+
+	*rows = 0;
+	for (int s = 0; s < plan->nsplits; s++)
+	{
+		ts_split_reader *r = ts_split_reader_open(plan, &plan->splits[s], cols, ncols, &err);
+		ts_batch	b;
+		int			n;
+
+		if (r == NULL)
+		{
+			fprintf(stderr, "ERROR: %s\n", err.msg);
+			return false;
+		}
+		while ((n = ts_split_reader_next(r, &b, &err)) > 0)
+		{
+			fn(&b, arg);
+			*rows += n;
+		}
+		ts_split_reader_close(r);
+		if (n < 0)
+		{
+			fprintf(stderr, "ERROR: %s\n", err.msg);
+			return false;
+		}
+	}
+	return true;
+}
+
+#endif							/* TS_TOOL_READ_H */
