@@ -2,8 +2,8 @@
  * datum.c - Paimon values to PostgreSQL Datums, and the type mapping.
  *
  * Owns: the README's type mapping (Paimon type -> PostgreSQL type name, for
- * IMPORT FOREIGN SCHEMA) and the conversion of one ts_value into a Datum of
- * the column's declared type.  Decimals stay exact (no float round trip);
+ * IMPORT FOREIGN SCHEMA) and the conversion of ts_values into Datums of
+ * the column's declared type: one value, or a column of a batch at a time.  Decimals stay exact (no float round trip);
  * timestamps with more than microsecond precision are rounded to the
  * nearest microsecond, as PostgreSQL's own input does.
  */
@@ -21,6 +21,7 @@
 #include "utils/json.h"
 #include "utils/jsonb.h"
 #include "utils/lsyscache.h"
+#include "utils/memutils.h"
 #include "utils/numeric.h"
 #include "utils/timestamp.h"
 
@@ -610,6 +611,125 @@ tablescan_convert_value(const TsDatumConverter *c, const ts_value *v, bool *isnu
 			break;
 	}
 	return tablescan_value_to_datum(v, c->type, c->typid, c->typmod, c->colname, isnull);
+}
+
+/*
+ * Convert rows [first, first + n) of column col of a batch into values[] /
+ * isnull[], giving the Datums tablescan_convert_value gives, in a tight loop
+ * per column path.  Strings are laid out one after the other in a single
+ * block of the current memory context (one palloc per column, not one per
+ * value).  Stops before the first value that could raise an error here (an
+ * integer out of range, a decimal past the int64 path) and converts nothing
+ * for paths without a loop here (generic, rounded timestamps): returns the
+ * number of rows converted, and the caller converts the rest one by one, so
+ * that an error is raised at the row it belongs to.
+ */
+int
+tablescan_convert_column(const TsDatumConverter *c, const ts_batch *b, int col,
+						 int first, int n, Datum *values, bool *isnull)
+{
+	const ts_value *v = b->values + (size_t) first * b->ncols + col;
+	int			stride = b->ncols;
+	int			r;
+
+#define EACH_ROW for (r = 0; r < n; r++, v += stride)
+	switch (c->path)
+	{
+		case TS_DATUM_BOOL:
+			EACH_ROW
+			{
+				isnull[r] = v->isnull;
+				values[r] = v->isnull ? (Datum) 0 : BoolGetDatum(v->v.i != 0);
+			}
+			return n;
+		case TS_DATUM_INT4:
+			EACH_ROW
+			{
+				isnull[r] = v->isnull;
+				if (v->isnull)
+					values[r] = (Datum) 0;
+				else if (v->v.i < PG_INT32_MIN || v->v.i > PG_INT32_MAX)
+					return r;
+				else
+					values[r] = Int32GetDatum((int32) v->v.i);
+			}
+			return n;
+		case TS_DATUM_INT8:
+			EACH_ROW
+			{
+				isnull[r] = v->isnull;
+				values[r] = v->isnull ? (Datum) 0 : Int64GetDatum(v->v.i);
+			}
+			return n;
+		case TS_DATUM_FLOAT8:
+			EACH_ROW
+			{
+				isnull[r] = v->isnull;
+				values[r] = v->isnull ? (Datum) 0 : Float8GetDatum(v->v.d);
+			}
+			return n;
+		case TS_DATUM_DATE:
+			EACH_ROW
+			{
+				isnull[r] = v->isnull;
+				values[r] = v->isnull ? (Datum) 0 :
+					DateADTGetDatum((DateADT) (v->v.i - UNIX_TO_PG_DAYS));
+			}
+			return n;
+		case TS_DATUM_TIMESTAMP:
+			if (c->adjust_typmod)
+				return 0;
+			EACH_ROW
+			{
+				isnull[r] = v->isnull;
+				values[r] = v->isnull ? (Datum) 0 : TimestampGetDatum(timestamp_micros(v));
+			}
+			return n;
+		case TS_DATUM_TEXT:
+			{
+				Size		total = 0;
+				char	   *out;
+
+				EACH_ROW
+					if (!v->isnull)
+					total += INTALIGN(VARHDRSZ + v->v.s.len);
+				if (total > MaxAllocSize)
+					return 0;
+				out = palloc(Max(total, 1));
+				v = b->values + (size_t) first * b->ncols + col;
+				EACH_ROW
+				{
+					isnull[r] = v->isnull;
+					if (v->isnull)
+						values[r] = (Datum) 0;
+					else
+					{
+						SET_VARSIZE(out, VARHDRSZ + v->v.s.len);
+						memcpy(out + VARHDRSZ, v->v.s.p, v->v.s.len);
+						values[r] = PointerGetDatum(out);
+						out += INTALIGN(VARHDRSZ + v->v.s.len);
+					}
+				}
+				return n;
+			}
+		case TS_DATUM_NUMERIC:
+			EACH_ROW
+			{
+				isnull[r] = v->isnull;
+				if (v->isnull)
+					values[r] = (Datum) 0;
+				else if (v->v.dec > -(ts_int128) c->numeric_limit &&
+						 v->v.dec < (ts_int128) c->numeric_limit)
+					values[r] = decimal_datum_int64((int64) v->v.dec, c->type->scale);
+				else
+					return r;
+			}
+			return n;
+		case TS_DATUM_GENERIC:
+			break;
+	}
+#undef EACH_ROW
+	return 0;
 }
 
 Datum

@@ -40,7 +40,13 @@ bool		tablescan_enable_pruning = true;
 bool		tablescan_enable_aggregate_pushdown = true;
 
 /* Executor-side state. */
-/* the row context is emptied sooner than the end of a batch past this size */
+/*
+ * A batch is converted to Datums a window of rows at a time, column by
+ * column; a window ends at the batch's end or once its strings pass
+ * WINDOW_BYTES.  The row context (values converted one by one) is emptied
+ * with each window, or sooner past ROW_CONTEXT_LIMIT.
+ */
+#define WINDOW_BYTES (1024 * 1024)
 #define ROW_CONTEXT_LIMIT (1024 * 1024)
 
 typedef struct TsScanState
@@ -62,6 +68,14 @@ typedef struct TsScanState
 	ts_bufpool *buffers;		/* file readers' large buffers, kept between files */
 	ts_batch	batch;
 	int			batch_pos;
+	/* the window: rows [win_first, win_end) of the batch as Datums */
+	MemoryContext wincxt;		/* their strings and numerics */
+	int			win_first;
+	int			win_end;
+	int			win_capacity;	/* rows of win_values / win_isnull per column */
+	Datum	  **win_values;		/* per read attribute (k of read_atts) */
+	bool	  **win_isnull;
+	int		   *win_done;		/* rows converted; the rest one by one */
 	/* EXPLAIN ANALYZE figures */
 	int64		files_read;
 	int64		rows_read;
@@ -530,6 +544,8 @@ tablescanBeginForeignScan(ForeignScanState *node, int eflags)
 									"tablescan_fdw scan", ALLOCSET_DEFAULT_SIZES);
 	st->rowcxt = AllocSetContextCreate(node->ss.ps.state->es_query_cxt,
 									   "tablescan_fdw row", ALLOCSET_SMALL_SIZES);
+	st->wincxt = AllocSetContextCreate(node->ss.ps.state->es_query_cxt,
+									   "tablescan_fdw rows", ALLOCSET_DEFAULT_SIZES);
 }
 
 /*
@@ -558,6 +574,8 @@ start_scan(ForeignScanState *node, TsScanState *st)
 	st->reader = NULL;
 	st->batch.nrows = 0;
 	st->batch_pos = 0;
+	st->win_first = st->win_end = 0;
+	st->win_capacity = 0;
 	st->buffers = ts_bufpool_new(TS_BUFPOOL_DEFAULT_BYTES);
 	st->opts = tablescan_get_options(RelationGetRelid(rel));
 	st->plan = tablescan_plan_relation(st->opts, rel, fs->scan.scanrelid, fs->scan.plan.qual,
@@ -573,6 +591,9 @@ start_scan(ForeignScanState *node, TsScanState *st)
 	st->conv = palloc0(sizeof(TsDatumConverter) * Max(desc->natts, 1));
 	st->read_atts = palloc(sizeof(int) * Max(desc->natts, 1));
 	st->nread_atts = 0;
+	st->win_values = palloc0(sizeof(Datum *) * Max(desc->natts, 1));
+	st->win_isnull = palloc0(sizeof(bool *) * Max(desc->natts, 1));
+	st->win_done = palloc0(sizeof(int) * Max(desc->natts, 1));
 	for (int i = 0; i < desc->natts; i++)
 		st->att_field[i] = -1;
 
@@ -626,6 +647,72 @@ open_next_split(TsScanState *st)
 	return false;
 }
 
+/*
+ * Convert the next window of the batch, from batch_pos: as many rows as keep
+ * its strings within WINDOW_BYTES (at least one), column by column into
+ * win_values / win_isnull, in wincxt.
+ */
+static void
+convert_window(TsScanState *st)
+{
+	int			first = st->batch_pos;
+	int			end = st->batch.nrows;
+	MemoryContext old;
+
+	if (st->nread_atts == 0)
+	{
+		st->win_first = first;
+		st->win_end = end;
+		return;
+	}
+	if (st->batch.nrows > st->win_capacity)
+	{
+		int			cap = Max(st->batch.nrows, TS_BATCH_ROWS);
+
+		for (int k = 0; k < st->nread_atts; k++)
+		{
+			st->win_values[k] = MemoryContextAlloc(st->cxt, sizeof(Datum) * cap);
+			st->win_isnull[k] = MemoryContextAlloc(st->cxt, sizeof(bool) * cap);
+		}
+		st->win_capacity = cap;
+	}
+	/* a window ends where its strings pass WINDOW_BYTES */
+	{
+		int			strings[MaxTupleAttributeNumber];
+		int			nstrings = 0;
+		Size		bytes = 0;
+
+		for (int k = 0; k < st->nread_atts; k++)
+			if (st->conv[st->read_atts[k]].path == TS_DATUM_TEXT)
+				strings[nstrings++] = st->att_field[st->read_atts[k]];
+		for (int row = first; nstrings > 0 && row < end; row++)
+		{
+			const ts_value *rv = ts_batch_at(&st->batch, row, 0);
+
+			for (int j = 0; j < nstrings; j++)
+				if (!rv[strings[j]].isnull)
+					bytes += VARHDRSZ + rv[strings[j]].v.s.len;
+			if (bytes > WINDOW_BYTES && row > first)
+			{
+				end = row;
+				break;
+			}
+		}
+	}
+	old = MemoryContextSwitchTo(st->wincxt);
+	for (int k = 0; k < st->nread_atts; k++)
+	{
+		int			i = st->read_atts[k];
+
+		st->win_done[k] = tablescan_convert_column(&st->conv[i], &st->batch, st->att_field[i],
+												   first, end - first,
+												   st->win_values[k], st->win_isnull[k]);
+	}
+	MemoryContextSwitchTo(old);
+	st->win_first = first;
+	st->win_end = end;
+}
+
 static void
 close_reader(TsScanState *st)
 {
@@ -649,47 +736,53 @@ tablescanIterateForeignScan(ForeignScanState *node)
 	TupleDesc	desc = slot->tts_tupleDescriptor;
 	MemoryContext old;
 	const ts_value *rowvals;
+	int			r;
 
 	if (((ForeignScan *) node->ss.ps.plan)->scan.scanrelid == 0)
 		return tablescan_count_iterate(node);
 	ExecClearTuple(slot);
 
 	/*
-	 * The Datums of the row returned last are dead now.  The row context is
-	 * emptied once per batch, or sooner when large values filled it: cheaper
-	 * than a reset per row, and still bounded.
+	 * The Datums of the row returned last are dead now: the row context can
+	 * be emptied, and the window's once the window is done.
 	 */
-	if (st->batch_pos >= st->batch.nrows ||
-		MemoryContextMemAllocated(st->rowcxt, false) > ROW_CONTEXT_LIMIT)
+	if (MemoryContextMemAllocated(st->rowcxt, false) > ROW_CONTEXT_LIMIT)
 		MemoryContextReset(st->rowcxt);
 	if (st->plan == NULL)
 		start_scan(node, st);
-	old = MemoryContextSwitchTo(st->cxt);
-	while (st->batch_pos >= st->batch.nrows)
+	if (st->batch_pos >= st->win_end)
 	{
-		ts_err		err = {0};
-		int			n;
+		MemoryContextReset(st->rowcxt);
+		MemoryContextReset(st->wincxt);
+		old = MemoryContextSwitchTo(st->cxt);
+		while (st->batch_pos >= st->batch.nrows)
+		{
+			ts_err		err = {0};
+			int			n;
 
-		if (st->reader == NULL && !open_next_split(st))
-		{
-			MemoryContextSwitchTo(old);
-			return slot;
+			if (st->reader == NULL && !open_next_split(st))
+			{
+				MemoryContextSwitchTo(old);
+				return slot;
+			}
+			n = ts_split_reader_next(st->reader, &st->batch, &err);
+			if (n < 0)
+				tablescan_report(&err);
+			st->batch_pos = 0;
+			if (n == 0)
+			{
+				st->batch.nrows = 0;
+				close_reader(st);
+			}
+			else
+				st->rows_read += n;
 		}
-		n = ts_split_reader_next(st->reader, &st->batch, &err);
-		if (n < 0)
-			tablescan_report(&err);
-		st->batch_pos = 0;
-		if (n == 0)
-		{
-			st->batch.nrows = 0;
-			close_reader(st);
-		}
-		else
-			st->rows_read += n;
+		MemoryContextSwitchTo(old);
+		convert_window(st);
 	}
 	rowvals = st->batch.values ? ts_batch_at(&st->batch, st->batch_pos, 0) : NULL;
+	r = st->batch_pos - st->win_first;
 	st->batch_pos++;
-	MemoryContextSwitchTo(st->rowcxt);
 	if (st->nread_atts < desc->natts)
 	{
 		/* attributes not read are NULL */
@@ -703,10 +796,19 @@ tablescanIterateForeignScan(ForeignScanState *node)
 	{
 		int			i = st->read_atts[k];
 
-		slot->tts_values[i] = tablescan_convert_value(&st->conv[i], &rowvals[st->att_field[i]],
-													  &slot->tts_isnull[i]);
+		if (r < st->win_done[k])
+		{
+			slot->tts_values[i] = st->win_values[k][r];
+			slot->tts_isnull[i] = st->win_isnull[k][r];
+		}
+		else
+		{
+			old = MemoryContextSwitchTo(st->rowcxt);
+			slot->tts_values[i] = tablescan_convert_value(&st->conv[i], &rowvals[st->att_field[i]],
+														  &slot->tts_isnull[i]);
+			MemoryContextSwitchTo(old);
+		}
 	}
-	MemoryContextSwitchTo(old);
 	ExecStoreVirtualTuple(slot);
 	return slot;
 }
@@ -736,6 +838,7 @@ tablescanReScanForeignScan(ForeignScanState *node)
 	st->next_split = 0;
 	st->batch.nrows = 0;
 	st->batch_pos = 0;
+	st->win_first = st->win_end = 0;
 }
 
 static void
@@ -757,6 +860,7 @@ tablescanEndForeignScan(ForeignScanState *node)
 		MemoryContextSwitchTo(old);
 	}
 	MemoryContextDelete(st->rowcxt);
+	MemoryContextDelete(st->wincxt);
 	MemoryContextDelete(st->cxt);
 	node->fdw_state = NULL;
 }
