@@ -1,6 +1,7 @@
 -- Every mapped type, checked against the generator's documented value
 -- formulas (src/tools/ts_gen.c, VALUES) computed here independently.
 CREATE EXTENSION tablescan_fdw;
+\set wide_name `printf 'x%.0s' $(seq 2000)`
 CREATE SERVER lake FOREIGN DATA WRAPPER tablescan_fdw
   OPTIONS (warehouse '/tmp/tablescan_fdw_fixtures/warehouse');
 IMPORT FOREIGN SCHEMA types LIMIT TO (all_types) FROM SERVER lake INTO public;
@@ -93,6 +94,33 @@ CREATE FOREIGN TABLE narrow_dec (i integer, dec_l numeric(18,6)) SERVER lake
 SELECT dec_l FROM narrow_dec WHERE i = 1;
 SELECT max(bi_int) FROM typmods;
 DROP FOREIGN TABLE typmods, narrow_dec;
+
+-- batches become Datums a window of rows at a time (a window holds at most
+-- 1 MB of strings): rows of ~2 KB strings, every value checked against the
+-- generator's formula (w = name || '_' || i, n = i, big = i * 1000000007;
+-- column c is NULL when i % 5 = c)
+CREATE FOREIGN TABLE wide (id integer, w text, n integer, big bigint, big_int integer)
+  SERVER lake OPTIONS (database 'bulk', "table" 'wide');
+ALTER FOREIGN TABLE wide ALTER COLUMN w OPTIONS (column_name :'wide_name'),
+  ALTER COLUMN big_int OPTIONS (column_name 'big');
+SELECT count(*) AS rows,
+       count(*) FILTER (WHERE w IS NOT DISTINCT FROM
+                               CASE WHEN id % 5 = 1 THEN NULL ELSE :'wide_name' || '_' || id END
+                          AND n IS NOT DISTINCT FROM CASE WHEN id % 5 = 2 THEN NULL ELSE id END
+                          AND big IS NOT DISTINCT FROM
+                               CASE WHEN id % 5 = 3 THEN NULL ELSE id * 1000000007::bigint END) AS as_written,
+       count(DISTINCT id) AS ids, min(id), max(id)
+  FROM (SELECT id, w, n, big FROM wide) s;
+-- the same rows in other shapes: only the strings; a self-join on them
+-- (each string is unique: one match per non-NULL string, 3000 - 600)
+SELECT sum(length(w)) = sum(length(:'wide_name' || '_' || id)) FILTER (WHERE id % 5 <> 1) AS lengths
+  FROM (SELECT id, w FROM wide) s;
+SELECT count(*) FROM wide a JOIN wide b ON a.w = b.w;
+-- a value out of range is an error at its row, not before: rows 0..3 fit
+-- an integer (row 3 is NULL), row 4 does not
+SELECT id, big_int FROM wide LIMIT 4;
+SELECT id, big_int FROM wide LIMIT 5;
+DROP FOREIGN TABLE wide;
 
 DROP VIEW expected;
 DROP SERVER lake CASCADE;

@@ -26,6 +26,10 @@ $GEN "$W/sales.db/customers" --column 'id:INT NOT NULL' --column name:STRING \
     --column 'city:VARCHAR(20)' --rows 50 --files 2
 $GEN "$W/types.db/all_types" --preset all-types --rows 20 --snapshots 2 --null-every 5
 $GEN "$W/types.db/evolve" --preset evolve --rows 10
+# rows of ~2 KB strings (a 2000-character column name): batches are
+# converted to Datums a window of at most 1 MB of strings at a time
+$GEN "$W/bulk.db/wide" --column 'id:INT NOT NULL' --column "$(printf 'x%.0s' $(seq 2000)):STRING" \
+    --column n:INT --column big:BIGINT --rows 3000 --null-every 5
 $GEN "$W/types.db/empty" --column a:INT --column b:STRING
 rm -rf "$W/types.db/empty/snapshot" "$W/types.db/empty/manifest"
 find "$W/types.db/empty" -name '*.avro' -delete

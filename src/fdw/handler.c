@@ -76,6 +76,8 @@ typedef struct TsScanState
 	Datum	  **win_values;		/* per read attribute (k of read_atts) */
 	bool	  **win_isnull;
 	int		   *win_done;		/* rows converted; the rest one by one */
+	int			win_all_done;	/* the least of win_done */
+	bool		row_allocs;		/* values converted one by one since rowcxt was emptied */
 	/* EXPLAIN ANALYZE figures */
 	int64		files_read;
 	int64		rows_read;
@@ -663,6 +665,7 @@ convert_window(TsScanState *st)
 	{
 		st->win_first = first;
 		st->win_end = end;
+		st->win_all_done = end - first;
 		return;
 	}
 	if (st->batch.nrows > st->win_capacity)
@@ -700,6 +703,7 @@ convert_window(TsScanState *st)
 		}
 	}
 	old = MemoryContextSwitchTo(st->wincxt);
+	st->win_all_done = end - first;
 	for (int k = 0; k < st->nread_atts; k++)
 	{
 		int			i = st->read_atts[k];
@@ -707,6 +711,7 @@ convert_window(TsScanState *st)
 		st->win_done[k] = tablescan_convert_column(&st->conv[i], &st->batch, st->att_field[i],
 												   first, end - first,
 												   st->win_values[k], st->win_isnull[k]);
+		st->win_all_done = Min(st->win_all_done, st->win_done[k]);
 	}
 	MemoryContextSwitchTo(old);
 	st->win_first = first;
@@ -746,13 +751,18 @@ tablescanIterateForeignScan(ForeignScanState *node)
 	 * The Datums of the row returned last are dead now: the row context can
 	 * be emptied, and the window's once the window is done.
 	 */
-	if (MemoryContextMemAllocated(st->rowcxt, false) > ROW_CONTEXT_LIMIT)
+	if (st->row_allocs && MemoryContextMemAllocated(st->rowcxt, false) > ROW_CONTEXT_LIMIT)
+	{
 		MemoryContextReset(st->rowcxt);
+		st->row_allocs = false;
+	}
 	if (st->plan == NULL)
 		start_scan(node, st);
 	if (st->batch_pos >= st->win_end)
 	{
-		MemoryContextReset(st->rowcxt);
+		if (st->row_allocs)
+			MemoryContextReset(st->rowcxt);
+		st->row_allocs = false;
 		MemoryContextReset(st->wincxt);
 		old = MemoryContextSwitchTo(st->cxt);
 		while (st->batch_pos >= st->batch.nrows)
@@ -792,21 +802,37 @@ tablescanIterateForeignScan(ForeignScanState *node)
 			slot->tts_values[i] = (Datum) 0;
 		}
 	}
-	for (int k = 0; k < st->nread_atts; k++)
+	if (r < st->win_all_done)
 	{
-		int			i = st->read_atts[k];
-
-		if (r < st->win_done[k])
+		/* every column of this row is converted already */
+		for (int k = 0; k < st->nread_atts; k++)
 		{
+			int			i = st->read_atts[k];
+
 			slot->tts_values[i] = st->win_values[k][r];
 			slot->tts_isnull[i] = st->win_isnull[k][r];
 		}
-		else
+	}
+	else
+	{
+		for (int k = 0; k < st->nread_atts; k++)
 		{
-			old = MemoryContextSwitchTo(st->rowcxt);
-			slot->tts_values[i] = tablescan_convert_value(&st->conv[i], &rowvals[st->att_field[i]],
-														  &slot->tts_isnull[i]);
-			MemoryContextSwitchTo(old);
+			int			i = st->read_atts[k];
+
+			if (r < st->win_done[k])
+			{
+				slot->tts_values[i] = st->win_values[k][r];
+				slot->tts_isnull[i] = st->win_isnull[k][r];
+			}
+			else
+			{
+				old = MemoryContextSwitchTo(st->rowcxt);
+				slot->tts_values[i] = tablescan_convert_value(&st->conv[i],
+															  &rowvals[st->att_field[i]],
+															  &slot->tts_isnull[i]);
+				MemoryContextSwitchTo(old);
+				st->row_allocs = true;
+			}
 		}
 	}
 	ExecStoreVirtualTuple(slot);

@@ -653,7 +653,7 @@ static char *
 arena_printf(ts_arena *a, const char *fmt,...)
 {
 	va_list		ap;
-	char		tmp[512];
+	char		tmp[4096];	/* column names of up to ~4000 characters */
 	int			n;
 	char	   *r;
 

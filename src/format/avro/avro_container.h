@@ -36,7 +36,8 @@ typedef struct ts_avro_container
 	uint8_t		sync[16];
 	int64_t		next_offset;	/* file offset of the next block header */
 	int32_t		nblocks;		/* blocks loaded so far (current = nblocks) */
-	/* current block */
+	bool		counts_only;	/* set by the reader: blocks' object counts, no bytes */
+	/* current block (block = NULL, block_len = 0 when counts_only) */
 	const uint8_t *block;		/* decompressed bytes */
 	size_t		block_len;
 	int64_t		block_count;	/* objects in the block */
