@@ -58,6 +58,8 @@ struct ts_avro_plan
 	ts_avro_plan **fields;
 	int			nout;
 	int		   *copy_from;		/* per output: duplicate of another output, or -1 */
+	bool		all_targets;	/* every output is some writer field's target */
+	bool		any_copy;		/* some copy_from >= 0 */
 	/* arrays / maps: element (ARRAY, MULTISET_MAP), value (MAP) */
 	ts_avro_plan *elem;
 	/* CV_ARRAY_MAP / CV_MULTISET_ARRAY_MAP: record plan with nout = 2 */
@@ -186,6 +188,16 @@ build_record(build_ctx *ctx, const ts_avro_node *w, const char *const *names,
 		p->fields[wi] = build(ctx, w->children[wi], types[o], depth + 1);
 		if (p->fields[wi] == NULL)
 			return NULL;
+	}
+	/* what decode_record may leave out per record */
+	{
+		int			written = 0;
+
+		for (int i = 0; i < w->nchildren; i++)
+			written += p->targets[i] >= 0;
+		for (int o = 0; o < nout; o++)
+			p->any_copy |= p->copy_from[o] >= 0;
+		p->all_targets = written == nout;
 	}
 	return p;
 }
@@ -503,7 +515,7 @@ read_long(ts_cursor *cur, int64_t *v, ts_err *err)
 	return ts_cursor_zigzag(cur, v, err);
 }
 
-static inline bool
+static inline __attribute__((always_inline)) bool
 read_int(ts_cursor *cur, int64_t *v, ts_err *err)
 {
 	if (!read_long(cur, v, err))
@@ -513,7 +525,7 @@ read_int(ts_cursor *cur, int64_t *v, ts_err *err)
 	return true;
 }
 
-static inline bool
+static inline __attribute__((always_inline)) bool
 read_len(ts_cursor *cur, const uint8_t **p, uint32_t *len, ts_err *err)
 {
 	int64_t		n;
@@ -845,8 +857,8 @@ decode_scalar(const ts_avro_plan *pl, ts_cursor *cur, ts_value *out, bool *handl
 			return true;
 		case CV_DEC_BYTES:
 			{
-				const uint8_t *p;
-				uint32_t	len;
+				const uint8_t *p = NULL;
+				uint32_t	len = 0;
 
 				if (!read_len(cur, &p, &len, err))
 					return false;
@@ -893,8 +905,9 @@ decode_record(const ts_avro_plan *pl, ts_cursor *cur, ts_value *out,
 {
 	const ts_avro_node *w = pl->w;
 
-	for (int o = 0; o < pl->nout; o++)
-		out[o].isnull = true;
+	if (!pl->all_targets)
+		for (int o = 0; o < pl->nout; o++)
+			out[o].isnull = true;	/* fields the writer lacks */
 	for (int i = 0; i < w->nchildren; i++)
 	{
 		if (pl->fields[i] == NULL)
@@ -915,7 +928,10 @@ decode_record(const ts_avro_plan *pl, ts_cursor *cur, ts_value *out,
 				if (!read_long(cur, &b, err))
 					return false;
 				if (b == f->null_branch)
-					continue;	/* stays NULL */
+				{
+					dst->isnull = true;
+					continue;
+				}
 				if (b != 1 - f->null_branch)
 					return ts_error(err, TS_ERR_CORRUPT, "union branch %lld out of range", (long long) b);
 				f = f->nonnull;
@@ -931,9 +947,10 @@ decode_record(const ts_avro_plan *pl, ts_cursor *cur, ts_value *out,
 			}
 		}
 	}
-	for (int o = 0; o < pl->nout; o++)
-		if (pl->copy_from[o] >= 0)
-			out[o] = out[pl->copy_from[o]];
+	if (pl->any_copy)
+		for (int o = 0; o < pl->nout; o++)
+			if (pl->copy_from[o] >= 0)
+				out[o] = out[pl->copy_from[o]];
 	return true;
 }
 
