@@ -2,19 +2,19 @@
  * rowgroup_filter.c - skip row groups / stripes by their statistics.
  *
  * Owns: the callback a Parquet or ORC reader calls once per row group or
- * stripe (ts_stats_filter_fn) and the decision "may some row of it satisfy
+ * stripe (ts_stats_filter_fn): the reader's column statistics handed to
+ * the shared decision (scan/stats_match.c) "may some row of it satisfy
  * the pushed predicate?".  Used only where skipping rows can never change
  * an answer: append-table files without deletion vectors (row positions
  * do not matter) and columns read without a cast (the stats are in the
  * read type).  Every qual is rechecked by the executor anyway; any doubt
  * keeps the row group.
  */
-#include <math.h>
 #include <string.h>
 
 #include "read/read_internal.h"
 #include "read/rowgroup_filter.h"
-#include "scan/predicate.h"
+#include "scan/stats_match.h"
 
 /* Only types whose reader stats order like ts_value_compare are used. */
 static bool
@@ -37,96 +37,51 @@ comparable_kind(ts_type_kind k)
 	}
 }
 
-static bool
-leaf_may_match(const ts_rowgroup_filter *f, const ts_predicate *p,
-			   const ts_column_stats *stats, int ncols)
+/* what ts_stats_may_match asks of one row group */
+typedef struct rowgroup_stats
 {
-	const ts_type *t;
+	const ts_rowgroup_filter *f;
+	const ts_column_stats *stats;
+	int			ncols;
+} rowgroup_stats;
+
+static void
+rowgroup_column(void *arg, int field, ts_unit_stats *us)
+{
+	const rowgroup_stats *rg = arg;
 	const ts_column_stats *cs;
 	int			c;
-	bool		all_null;
 
-	if (p->field < 0 || p->field >= f->nfields)
-		return true;
-	c = f->col_of_field[p->field];
-	if (c < 0 || c >= ncols)
-		return true;
-	cs = &stats[c];
-	t = f->schema->fields[p->field].type;
-	all_null = cs->null_count >= 0 && cs->row_count > 0 && cs->null_count >= cs->row_count;
-
-	switch (p->op)
+	memset(us, 0, sizeof(*us));
+	if (field >= rg->f->nfields)
+		return;
+	c = rg->f->col_of_field[field];
+	if (c < 0 || c >= rg->ncols)
+		return;
+	cs = &rg->stats[c];
+	us->known = true;
+	us->null_count = cs->null_count;
+	us->row_count = cs->row_count > 0 ? cs->row_count : -1;
+	us->has_min_max = cs->has_min_max && !cs->min.isnull && !cs->max.isnull &&
+		comparable_kind(rg->f->schema->fields[field].type->kind);
+	if (us->has_min_max)
 	{
-		case TS_PRED_IS_NULL:
-			return cs->null_count != 0;
-		case TS_PRED_IS_NOT_NULL:
-			return !all_null;
-		case TS_PRED_NE:
-		case TS_PRED_NOT_IN:
-		case TS_PRED_STARTS_WITH:
-			return !all_null;
-		case TS_PRED_EQ:
-		case TS_PRED_IN:
-			if (all_null)
-				return false;
-			if (!cs->has_min_max || !comparable_kind(t->kind) ||
-				cs->min.isnull || cs->max.isnull)
-				return true;
-			for (int i = 0; i < p->nliterals; i++)
-			{
-				const ts_value *lit = &p->literals[i];
-
-				if (lit->isnull)
-					continue;
-				if (!ts_predicate_literal_usable(t, p, lit))
-					return true;
-				if (ts_value_compare(&cs->min, lit, t) <= 0 &&
-					ts_value_compare(&cs->max, lit, t) >= 0)
-					return true;
-			}
-			return false;
-		case TS_PRED_LT:
-		case TS_PRED_LE:
-		case TS_PRED_GT:
-		case TS_PRED_GE:
-			if (all_null)
-				return false;
-			if (!cs->has_min_max || !comparable_kind(t->kind) || p->nliterals < 1 ||
-				cs->min.isnull || cs->max.isnull || !ts_predicate_literal_usable(t, p, &p->literals[0]))
-				return true;
-			if (p->op == TS_PRED_LT)
-				return ts_value_compare(&cs->min, &p->literals[0], t) < 0;
-			if (p->op == TS_PRED_LE)
-				return ts_value_compare(&cs->min, &p->literals[0], t) <= 0;
-			if (p->op == TS_PRED_GT)
-				return ts_value_compare(&cs->max, &p->literals[0], t) > 0;
-			return ts_value_compare(&cs->max, &p->literals[0], t) >= 0;
-		default:
-			return true;
+		us->min = cs->min;
+		us->max = cs->max;
 	}
 }
 
-static bool
-may_match(const ts_rowgroup_filter *f, const ts_predicate *p,
-		  const ts_column_stats *stats, int ncols)
+static const ts_type *
+rowgroup_field_type(void *arg, int field)
 {
-	switch (p->op)
-	{
-		case TS_PRED_AND:
-			for (int i = 0; i < p->nchildren; i++)
-				if (!may_match(f, &p->children[i], stats, ncols))
-					return false;
-			return true;
-		case TS_PRED_OR:
-			for (int i = 0; i < p->nchildren; i++)
-				if (may_match(f, &p->children[i], stats, ncols))
-					return true;
-			return p->nchildren == 0;
-		case TS_PRED_NOT:
-			return true;
-		default:
-			return leaf_may_match(f, p, stats, ncols);
-	}
+	return ((const rowgroup_stats *) arg)->f->schema->fields[field].type;
+}
+
+static bool
+rowgroup_compare(const ts_type *t, const ts_value *a, const ts_value *b, int *cmp)
+{
+	*cmp = ts_value_compare(a, b, t);
+	return true;
 }
 
 bool
@@ -134,7 +89,10 @@ ts_rowgroup_may_match(void *arg, const ts_column_stats *stats, int ncols)
 {
 	const ts_rowgroup_filter *f = arg;
 
+	rowgroup_stats rg = {f, stats, ncols};
+	ts_stats_source src = {rowgroup_column, rowgroup_compare, &rg, rowgroup_field_type};
+
 	if (f == NULL || f->predicate == NULL || stats == NULL)
 		return true;
-	return may_match(f, f->predicate, stats, ncols);
+	return ts_stats_may_match(f->predicate, &src);
 }

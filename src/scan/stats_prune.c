@@ -8,24 +8,15 @@
  * whose type changed is unknown), and evaluating the predicate as "may
  * some row match?".  Used for append tables and for primary-key tables
  * whose batch reads skip level 0 (DV / first-row), where files never need
- * merging.  Strings compare as unsigned bytes, and truncated string stats
- * are only used as bounds.  Any doubt keeps the file.
+ * merging.  The decision itself is stats_match.c's.  Strings compare as
+ * unsigned bytes, and truncated string stats are only used as bounds.  Any
+ * doubt keeps the file.
  */
-#include <math.h>
 #include <string.h>
 
 #include "meta/binary_row.h"
 #include "scan/scan_internal.h"
-
-/* What the stats say about one read-schema column of one file. */
-typedef struct col_stats
-{
-	bool		known;			/* false: nothing can be concluded */
-	bool		has_min_max;
-	ts_value	min;
-	ts_value	max;
-	int64_t		null_count;		/* -1 unknown */
-} col_stats;
+#include "scan/stats_match.h"
 
 typedef struct file_stats
 {
@@ -82,15 +73,25 @@ load_stats(file_stats *fst, ts_err *err)
 	return true;
 }
 
+/* ts_stats_source.column: the file's stats of one read-schema column */
 static void
-column_stats(file_stats *fst, int read_field, col_stats *cs)
+column_stats(void *arg, int read_field, ts_unit_stats *cs)
 {
-	const ts_field *rf = &fst->plan->schema->fields[read_field];
-	int			fi = ts_schema_field_index_by_id(fst->fs, rf->id);
+	file_stats *fst = arg;
+	const ts_field *rf;
+	int			fi;
 	int			i;
 
 	memset(cs, 0, sizeof(*cs));
 	cs->null_count = -1;
+	cs->row_count = fst->e->file.row_count;
+	if (read_field >= fst->plan->schema->nfields)
+		return;
+	rf = &fst->plan->schema->fields[read_field];
+	/* an explicit partition_filter replaces the predicate's partition part (as Paimon) */
+	if (fst->st->nfilters > 0 && ts_schema_is_partition_key(fst->plan->schema, rf->name))
+		return;
+	fi = ts_schema_field_index_by_id(fst->fs, rf->id);
 	if (fi < 0)
 	{
 		/* added after the file was written: every row is NULL */
@@ -116,106 +117,10 @@ column_stats(file_stats *fst, int read_field, col_stats *cs)
 	}
 }
 
-/* May some row of the file satisfy leaf p? */
-static bool
-leaf_may_match(file_stats *fst, const ts_predicate *p)
+static const ts_type *
+read_field_type(void *arg, int field)
 {
-	const ts_type *t;
-	col_stats	cs;
-	int64_t		rows = fst->e->file.row_count;
-	bool		all_null;
-	int			c1,
-				c2,
-				i;
-
-	if (p->field < 0 || p->field >= fst->plan->schema->nfields)
-		return true;
-	/* an explicit partition_filter replaces the predicate's partition part (as Paimon) */
-	if (fst->st->nfilters > 0 &&
-		ts_schema_is_partition_key(fst->plan->schema, fst->plan->schema->fields[p->field].name))
-		return true;
-	t = fst->plan->schema->fields[p->field].type;
-	column_stats(fst, p->field, &cs);
-	if (!cs.known)
-		return true;
-	all_null = cs.null_count >= 0 && cs.null_count >= rows;
-
-	switch (p->op)
-	{
-		case TS_PRED_IS_NULL:
-			return cs.null_count != 0;
-		case TS_PRED_IS_NOT_NULL:
-			return !all_null;
-		case TS_PRED_EQ:
-		case TS_PRED_IN:
-			if (all_null)
-				return p->op == TS_PRED_IN ? false : false;
-			if (!cs.has_min_max)
-				return true;
-			for (i = 0; i < p->nliterals; i++)
-			{
-				const ts_value *lit = &p->literals[i];
-
-				if (lit->isnull)
-					continue;
-				if (!ts_predicate_literal_usable(t, p, lit) ||
-					!scan_value_compare(t, &cs.min, lit, &c1) ||
-					!scan_value_compare(t, &cs.max, lit, &c2))
-					return true;
-				if (c1 <= 0 && c2 >= 0)
-					return true;
-			}
-			return false;
-		case TS_PRED_LT:
-		case TS_PRED_LE:
-		case TS_PRED_GT:
-		case TS_PRED_GE:
-			if (all_null)
-				return false;
-			if (!cs.has_min_max || p->nliterals < 1 || !ts_predicate_literal_usable(t, p, &p->literals[0]))
-				return true;
-			if (p->op == TS_PRED_LT || p->op == TS_PRED_LE)
-			{
-				if (!scan_value_compare(t, &cs.min, &p->literals[0], &c1))
-					return true;
-				return p->op == TS_PRED_LT ? c1 < 0 : c1 <= 0;
-			}
-			if (!scan_value_compare(t, &cs.max, &p->literals[0], &c2))
-				return true;
-			return p->op == TS_PRED_GT ? c2 > 0 : c2 >= 0;
-		case TS_PRED_NE:
-		case TS_PRED_NOT_IN:
-		case TS_PRED_STARTS_WITH:
-			if (all_null)
-				return false;	/* NULL never satisfies them */
-			return true;
-		default:
-			return true;
-	}
-}
-
-static bool
-may_match(file_stats *fst, const ts_predicate *p)
-{
-	int			i;
-
-	switch (p->op)
-	{
-		case TS_PRED_AND:
-			for (i = 0; i < p->nchildren; i++)
-				if (!may_match(fst, &p->children[i]))
-					return false;
-			return true;
-		case TS_PRED_OR:
-			for (i = 0; i < p->nchildren; i++)
-				if (may_match(fst, &p->children[i]))
-					return true;
-			return p->nchildren == 0;
-		case TS_PRED_NOT:
-			return true;
-		default:
-			return leaf_may_match(fst, p);
-	}
+	return ((file_stats *) arg)->plan->schema->fields[field].type;
 }
 
 bool
@@ -223,6 +128,7 @@ scan_stats_keep(ts_plan *plan, scan_state *st, const ts_manifest_entry *e,
 				bool *keep, ts_err *err)
 {
 	file_stats	fst;
+	ts_stats_source src;
 	const char *engine;
 
 	*keep = true;
@@ -245,6 +151,10 @@ scan_stats_keep(ts_plan *plan, scan_state *st, const ts_manifest_entry *e,
 	fst.e = e;
 	if (!load_stats(&fst, err))
 		return false;
-	*keep = may_match(&fst, st->ctx->predicate);
+	src.column = column_stats;
+	src.compare = scan_value_compare;
+	src.arg = &fst;
+	src.field_type = read_field_type;
+	*keep = ts_stats_may_match(st->ctx->predicate, &src);
 	return true;
 }

@@ -1,0 +1,104 @@
+/*
+ * stats_match.c - decide from min / max / null counts whether some row of
+ * a unit may satisfy a predicate.
+ *
+ * Owns: the rules shared by file pruning (stats_prune.c: a data file's
+ * _VALUE_STATS) and row-group / stripe skipping (read/rowgroup_filter.c:
+ * Parquet and ORC statistics).  The caller says what it knows of each
+ * column (ts_unit_stats) and how values order; everything it does not know
+ * keeps the unit.  NULL never satisfies a comparison, so a column that is
+ * all NULL fails every leaf but IS NULL; NOT is never used to prune.
+ */
+#include "scan/stats_match.h"
+
+/* May some row satisfy leaf p? */
+static bool
+leaf_may_match(const ts_predicate *p, const ts_stats_source *src)
+{
+	const ts_type *t;
+	ts_unit_stats cs;
+	bool		all_null;
+	int			c1,
+				c2;
+
+	if (p->field < 0)
+		return true;
+	src->column(src->arg, p->field, &cs);
+	if (!cs.known)
+		return true;
+	t = src->field_type(src->arg, p->field);
+	all_null = cs.null_count >= 0 && cs.row_count >= 0 && cs.null_count >= cs.row_count;
+
+	switch (p->op)
+	{
+		case TS_PRED_IS_NULL:
+			return cs.null_count != 0;
+		case TS_PRED_IS_NOT_NULL:
+		case TS_PRED_NE:
+		case TS_PRED_NOT_IN:
+		case TS_PRED_STARTS_WITH:
+			return !all_null;
+		case TS_PRED_EQ:
+		case TS_PRED_IN:
+			if (all_null)
+				return false;
+			if (!cs.has_min_max)
+				return true;
+			for (int i = 0; i < p->nliterals; i++)
+			{
+				const ts_value *lit = &p->literals[i];
+
+				if (lit->isnull)
+					continue;	/* never equal */
+				if (!ts_predicate_literal_usable(t, p, lit) ||
+					!src->compare(t, &cs.min, lit, &c1) ||
+					!src->compare(t, &cs.max, lit, &c2))
+					return true;
+				if (c1 <= 0 && c2 >= 0)
+					return true;
+			}
+			return false;
+		case TS_PRED_LT:
+		case TS_PRED_LE:
+		case TS_PRED_GT:
+		case TS_PRED_GE:
+			if (all_null)
+				return false;
+			if (!cs.has_min_max || p->nliterals < 1 ||
+				!ts_predicate_literal_usable(t, p, &p->literals[0]))
+				return true;
+			if (p->op == TS_PRED_LT || p->op == TS_PRED_LE)
+			{
+				if (!src->compare(t, &cs.min, &p->literals[0], &c1))
+					return true;
+				return p->op == TS_PRED_LT ? c1 < 0 : c1 <= 0;
+			}
+			if (!src->compare(t, &cs.max, &p->literals[0], &c2))
+				return true;
+			return p->op == TS_PRED_GT ? c2 > 0 : c2 >= 0;
+		default:
+			return true;
+	}
+}
+
+bool
+ts_stats_may_match(const ts_predicate *p, const ts_stats_source *src)
+{
+	switch (p->op)
+	{
+		case TS_PRED_AND:
+			for (int i = 0; i < p->nchildren; i++)
+				if (!ts_stats_may_match(&p->children[i], src))
+					return false;
+			return true;
+		case TS_PRED_OR:
+			for (int i = 0; i < p->nchildren; i++)
+				if (ts_stats_may_match(&p->children[i], src))
+					return true;
+			return p->nchildren == 0;
+		case TS_PRED_NOT:
+			return true;
+		default:
+			return leaf_may_match(p, src);
+	}
+}
