@@ -183,50 +183,38 @@ key_of_field(const ft_prune *pr, int field)
 	return -1;
 }
 
-/*
- * 1 = rows of a partition starting with typed[0..depth) may satisfy p,
- * 0 = none can.  Leaves on keys beyond depth, on other columns, with
- * another literal type, under NOT, or on unordered types are "may".
- */
-static int
-prefix_may_match(const ft_prune *pr, const ts_predicate *p, int depth, const ts_value *typed)
+/* a partition prefix typed[0..depth) as prefix_leaf_may_match sees it */
+typedef struct prefix_values
 {
-	const ts_type *t;
-	const ts_value *v;
-	int			k;
+	const ft_prune *pr;
+	int			depth;
+	const ts_value *typed;
+} prefix_values;
 
-	switch (p->op)
-	{
-		case TS_PRED_AND:
-			for (int i = 0; i < p->nchildren; i++)
-				if (!prefix_may_match(pr, &p->children[i], depth, typed))
-					return 0;
-			return 1;
-		case TS_PRED_OR:
-			for (int i = 0; i < p->nchildren; i++)
-				if (prefix_may_match(pr, &p->children[i], depth, typed))
-					return 1;
-			return p->nchildren == 0;
-		case TS_PRED_NOT:
-			return 1;
-		default:
-			break;
-	}
-	k = key_of_field(pr, p->field);
-	if (k < 0 || k >= depth)
-		return 1;
-	t = pr->key_types[k];
-	v = &typed[k];
-	return scan_predicate_leaf_may_hold(p, t, v);
+/*
+ * May rows of a partition starting with typed[0..depth) satisfy leaf p?
+ * Leaves on keys beyond depth, on other columns, with another literal
+ * type or on unordered types are "may".
+ */
+static bool
+prefix_leaf_may_match(const ts_predicate *p, void *arg)
+{
+	const prefix_values *pv = arg;
+	int			k = key_of_field(pv->pr, p->field);
+
+	if (k < 0 || k >= pv->depth)
+		return true;
+	return scan_predicate_leaf_may_hold(p, pv->pr->key_types[k], &pv->typed[k]) != 0;
 }
 
 static bool
 prune_callback(void *arg, int depth, const char *const *values, const ts_value *typed)
 {
 	const ft_prune *pr = arg;
+	prefix_values pv = {pr, depth, typed};
 
 	(void) values;
-	return prefix_may_match(pr, pr->pred, depth, typed) != 0;
+	return ts_predicate_may_match(pr->pred, prefix_leaf_may_match, &pv);
 }
 
 /* Days since 1970-01-01 to y-m-d (proleptic Gregorian). */

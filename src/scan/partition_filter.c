@@ -302,51 +302,35 @@ scan_partition_filter_may_match_stats(ts_plan *plan, scan_state *st,
 /* ---- the predicate's partition part ---------------------------------- */
 
 static int
-partition_index_of_field(const ts_plan *plan, const scan_state *st, int field)
+partition_index_of_field(const scan_state *st, int field)
 {
 	for (int k = 0; k < st->npartition_keys; k++)
 		if (st->partition_key_fields[k] == field)
 			return k;
-	(void) plan;
 	return -1;
 }
 
-/*
- * 1 = the partition's rows may satisfy p, 0 = none can.  Leaves on
- * partition columns are decided exactly from the partition value (SQL
- * semantics: NULL satisfies only IS NULL); everything else is "may".
- */
-static int
-partition_may_match(ts_plan *plan, scan_state *st, const ts_predicate *p, const ts_value *values)
+/* a decoded partition value as partition_leaf_may_match sees it */
+typedef struct partition_values
 {
-	const ts_type *t;
-	const ts_value *v;
-	int			k,
-				i;
+	const scan_state *st;
+	const ts_value *values;
+} partition_values;
 
-	switch (p->op)
-	{
-		case TS_PRED_AND:
-			for (i = 0; i < p->nchildren; i++)
-				if (!partition_may_match(plan, st, &p->children[i], values))
-					return 0;
-			return 1;
-		case TS_PRED_OR:
-			for (i = 0; i < p->nchildren; i++)
-				if (partition_may_match(plan, st, &p->children[i], values))
-					return 1;
-			return p->nchildren == 0;
-		case TS_PRED_NOT:
-			return 1;
-		default:
-			break;
-	}
-	k = partition_index_of_field(plan, st, p->field);
+/*
+ * May the partition's rows satisfy leaf p?  Leaves on partition columns
+ * are decided exactly from the partition value (SQL semantics: NULL
+ * satisfies only IS NULL); everything else is "may".
+ */
+static bool
+partition_leaf_may_match(const ts_predicate *p, void *arg)
+{
+	const partition_values *pv = arg;
+	int			k = partition_index_of_field(pv->st, p->field);
+
 	if (k < 0)
-		return 1;
-	t = st->partition_types[k];
-	v = &values[k];
-	return scan_predicate_leaf_may_hold(p, t, v);
+		return true;
+	return scan_predicate_leaf_may_hold(p, pv->st->partition_types[k], &pv->values[k]) != 0;
 }
 
 bool
@@ -362,6 +346,10 @@ scan_partition_predicate_keep(ts_plan *plan, scan_state *st, ts_bytes partition,
 		return true;
 	if (!scan_partition_decode(plan, st, partition, &values, err))
 		return false;
-	*keep = partition_may_match(plan, st, st->ctx->predicate, values) != 0;
+	{
+		partition_values pv = {st, values};
+
+		*keep = ts_predicate_may_match(st->ctx->predicate, partition_leaf_may_match, &pv);
+	}
 	return true;
 }

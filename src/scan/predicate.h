@@ -74,4 +74,13 @@ ts_predicate_literal_usable(const ts_type *t, const ts_predicate *p, const ts_va
 	return true;
 }
 
+/* A leaf's own test: false only when no row can satisfy it. */
+typedef bool (*ts_leaf_may_match_fn) (const ts_predicate *leaf, void *arg);
+
+/*
+ * May some row satisfy p?  AND / OR / NOT walked here (predicate.c), the
+ * leaves decided by leaf.
+ */
+bool		ts_predicate_may_match(const ts_predicate *p, ts_leaf_may_match_fn leaf, void *arg);
+
 #endif							/* TS_PREDICATE_H */

@@ -7,14 +7,15 @@
  * Parquet and ORC statistics).  The caller says what it knows of each
  * column (ts_unit_stats) and how values order; everything it does not know
  * keeps the unit.  NULL never satisfies a comparison, so a column that is
- * all NULL fails every leaf but IS NULL; NOT is never used to prune.
+ * all NULL fails every leaf but IS NULL.  AND / OR / NOT: predicate.c.
  */
 #include "scan/stats_match.h"
 
 /* May some row satisfy leaf p? */
 static bool
-leaf_may_match(const ts_predicate *p, const ts_stats_source *src)
+leaf_may_match(const ts_predicate *p, void *arg)
 {
+	const ts_stats_source *src = arg;
 	const ts_type *t;
 	ts_unit_stats cs;
 	bool		all_null;
@@ -84,21 +85,5 @@ leaf_may_match(const ts_predicate *p, const ts_stats_source *src)
 bool
 ts_stats_may_match(const ts_predicate *p, const ts_stats_source *src)
 {
-	switch (p->op)
-	{
-		case TS_PRED_AND:
-			for (int i = 0; i < p->nchildren; i++)
-				if (!ts_stats_may_match(&p->children[i], src))
-					return false;
-			return true;
-		case TS_PRED_OR:
-			for (int i = 0; i < p->nchildren; i++)
-				if (ts_stats_may_match(&p->children[i], src))
-					return true;
-			return p->nchildren == 0;
-		case TS_PRED_NOT:
-			return true;
-		default:
-			return leaf_may_match(p, src);
-	}
+	return ts_predicate_may_match(p, leaf_may_match, (void *) src);
 }
