@@ -18,38 +18,11 @@
 #include "scan/predicate.h"
 #include "scan/scan.h"
 #include "read/read.h"
+#include "gen_tables.h"
 
 /* format.c references readers weakly: pull them out of the archive */
 ts_format_reader *(*volatile force_avro_reader) (const char *, const ts_read_column *, int,
 												  const ts_reader_options *, ts_err *) = ts_avro_open;
-
-static char gen_bin[4096];
-static char tmpdir[] = "/tmp/ts_cache_XXXXXX";
-
-static void
-sh(const char *fmt,...)
-{
-	char		cmd[16384];
-	va_list		ap;
-
-	va_start(ap, fmt);
-	vsnprintf(cmd, sizeof(cmd), fmt, ap);
-	va_end(ap);
-	if (system(cmd) != 0)
-		fail_msg("command failed: %s", cmd);
-}
-
-static const char *
-gen(const char *table, const char *args)
-{
-	static char path[8][4096];
-	static int	next = 0;
-	char	   *p = path[next++ & 7];
-
-	snprintf(p, 4096, "%s/%s", tmpdir, table);
-	sh("%s %s %s >/dev/null", gen_bin, p, args);
-	return p;
-}
 
 static void
 ctx_init(ts_scan_context *ctx, const char *path)
@@ -132,7 +105,7 @@ cache_reset(size_t limit)
 static void
 test_hit_miss(void **state)
 {
-	const char *path = gen("db.db/hm", "--column id:INT --column name:STRING --column p:INT "
+	const char *path = gen_table("db.db/hm", "--column id:INT --column name:STRING --column p:INT "
 						   "--partition p --buckets 2 --bucket-key id --rows 20 --snapshots 3");
 	ts_scan_context ctx;
 	ts_plan    *a,
@@ -200,7 +173,7 @@ test_hit_miss(void **state)
 static void
 test_pinned_entries(void **state)
 {
-	const char *path = gen("db.db/pin", "--column id:INT --column name:STRING --column p:INT "
+	const char *path = gen_table("db.db/pin", "--column id:INT --column name:STRING --column p:INT "
 						   "--partition p --buckets 2 --bucket-key id --rows 20 --snapshots 2");
 	ts_scan_context ctx;
 	ts_plan    *a,
@@ -277,7 +250,7 @@ plan_pooled(const ts_scan_context *ctx)
 static void
 test_owned_fill(void **state)
 {
-	const char *path = gen("db.db/own", "--column id:INT --column name:STRING --column p:INT "
+	const char *path = gen_table("db.db/own", "--column id:INT --column name:STRING --column p:INT "
 						   "--partition p --partitions 5 --buckets 3 --bucket-key id "
 						   "--rows 60 --snapshots 4");
 	ts_scan_context ctx;
@@ -340,13 +313,13 @@ test_owned_fill(void **state)
 static void
 write_latest(const char *path, int id)
 {
-	sh("printf %d > %s/snapshot/LATEST", id, path);
+	gen_sh("printf %d > %s/snapshot/LATEST", id, path);
 }
 
 static void
 test_new_snapshot_seen(void **state)
 {
-	const char *path = gen("db.db/ns", "--column id:INT --column v:BIGINT --buckets -1 "
+	const char *path = gen_table("db.db/ns", "--column id:INT --column v:BIGINT --buckets -1 "
 						   "--rows 7 --snapshots 3");
 	ts_scan_context ctx;
 	ts_plan    *p;
@@ -354,7 +327,7 @@ test_new_snapshot_seen(void **state)
 	(void) state;
 	cache_reset(64 << 20);
 	/* hide the third commit: the table is at snapshot 2 */
-	sh("mv %s/snapshot/snapshot-3 %s/snapshot3.hidden", path, path);
+	gen_sh("mv %s/snapshot/snapshot-3 %s/snapshot3.hidden", path, path);
 	write_latest(path, 2);
 	ctx_init(&ctx, path);
 	p = plan_ok(&ctx);
@@ -367,7 +340,7 @@ test_new_snapshot_seen(void **state)
 	ts_plan_free(p);
 
 	/* commit snapshot 3 */
-	sh("mv %s/snapshot3.hidden %s/snapshot/snapshot-3", path, path);
+	gen_sh("mv %s/snapshot3.hidden %s/snapshot/snapshot-3", path, path);
 	write_latest(path, 3);
 	p = plan_ok(&ctx);
 	assert_int_equal(p->snapshot->id, 3);
@@ -399,8 +372,8 @@ test_eviction(void **state)
 {
 	const char *args = "--column id:INT --column name:STRING --column p:INT --partition p "
 		"--buckets 2 --bucket-key id --rows 20 --snapshots 2";
-	const char *t1 = gen("db.db/e1", args);
-	const char *t2 = gen("db.db/e2", args);
+	const char *t1 = gen_table("db.db/e1", args);
+	const char *t2 = gen_table("db.db/e2", args);
 	ts_scan_context c1,
 				c2;
 	ts_scan_cache_stats st;
@@ -443,7 +416,7 @@ test_eviction(void **state)
 
 	/* LRU, not FIFO: with room for two, touching t1 makes t2 the victim */
 	{
-		const char *t3 = gen("db.db/e3", args);
+		const char *t3 = gen_table("db.db/e3", args);
 		ts_scan_context c3;
 
 		ctx_init(&c3, t3);
@@ -577,17 +550,17 @@ make_rescaled(void)
 			   *u1;
 
 	snprintf(args, sizeof(args), "%s --buckets 2 --snapshots 3 --seed 1", cols);
-	t = gen("db.db/rescaled", args);
+	t = gen_table("db.db/rescaled", args);
 	snprintf(args, sizeof(args), "%s --buckets 3 --snapshots 1 --seed 7", cols);
-	u = gen("db.db/other", args);
+	u = gen_table("db.db/other", args);
 	s3 = ts_snapshot_load(t, 3, &err);
 	u1 = ts_snapshot_load(u, 1, &err);
 	assert_non_null(s3);
 	assert_non_null(u1);
-	sh("cp %s/manifest/%s %s/manifest/%s", u, u1->delta_manifest_list, t, s3->delta_manifest_list);
-	sh("cd %s/manifest && for f in manifest-*; do case $f in manifest-list-*) ;; *) cp $f %s/manifest/;; esac; done",
+	gen_sh("cp %s/manifest/%s %s/manifest/%s", u, u1->delta_manifest_list, t, s3->delta_manifest_list);
+	gen_sh("cd %s/manifest && for f in manifest-*; do case $f in manifest-list-*) ;; *) cp $f %s/manifest/;; esac; done",
 	   u, t);
-	sh("cd %s && cp -r p=* %s/", u, t);
+	gen_sh("cd %s && cp -r p=* %s/", u, t);
 	ts_snapshot_free(s3);
 	ts_snapshot_free(u1);
 	return t;
@@ -865,7 +838,7 @@ count_free(void *p)
 static void
 test_own_allocator(void **state)
 {
-	const char *path = gen("db.db/al", "--column id:INT --rows 5 --snapshots 2");
+	const char *path = gen_table("db.db/al", "--column id:INT --rows 5 --snapshots 2");
 	ts_scan_context ctx;
 	ts_plan    *p;
 
@@ -898,31 +871,10 @@ main(int argc, char **argv)
 		cmocka_unit_test(test_real_tables_identical),
 		cmocka_unit_test(test_own_allocator),
 	};
-	const char *g = getenv("TS_GEN");
 	int			rc;
-	char		cmd[8192];
 
 	(void) argc;
-	if (g && *g)
-		snprintf(gen_bin, sizeof(gen_bin), "%s", g);
-	else
-	{
-		const char *slash = strrchr(argv[0], '/');
-
-		snprintf(gen_bin, sizeof(gen_bin), "%.*s/../tools/ts_gen",
-				 slash ? (int) (slash - argv[0]) : 1, slash ? argv[0] : ".");
-	}
-	if (access(gen_bin, X_OK) != 0)
-	{
-		fprintf(stderr, "ts_gen not found at %s (set TS_GEN)\n", gen_bin);
-		return 1;
-	}
-	if (mkdtemp(tmpdir) == NULL)
-		return 1;
-	rc = cmocka_run_group_tests(tests, NULL, NULL);
+	rc = gen_main(argv[0], tests, sizeof(tests) / sizeof(tests[0]));
 	ts_scan_cache_set_limit(0);
-	snprintf(cmd, sizeof(cmd), "rm -rf %s", tmpdir);
-	if (system(cmd) != 0)
-		rc = rc ? rc : 1;
 	return rc;
 }

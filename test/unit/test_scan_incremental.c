@@ -8,11 +8,11 @@
  */
 #include "read_oracle.h"
 #include "scan/predicate.h"
+#include "gen_tables.h"
 
 #include <sys/stat.h>
 #include <unistd.h>
 
-static char gen_bin[4096];
 
 static void
 ctx_init(ts_scan_context *ctx, const char *path, ts_option *opts, int nopts)
@@ -206,18 +206,6 @@ test_errors(void **state)
 
 /* ---- generated tables ------------------------------------------------- */
 
-static char tmpdir[] = "/tmp/ts_incr_XXXXXX";
-
-static void
-gen(const char *table, const char *args)
-{
-	char		cmd[8192];
-
-	snprintf(cmd, sizeof(cmd), "%s %s/%s %s >/dev/null", gen_bin, tmpdir, table, args);
-	if (system(cmd) != 0)
-		fail_msg("generator failed: %s", cmd);
-}
-
 /* Sorted "partition-hex/bucket/file" names of a plan's files. */
 static int
 plan_files(const ts_plan *plan, char ***out)
@@ -258,9 +246,9 @@ test_generated_ranges(void **state)
 	char		path[4096];
 
 	(void) state;
-	gen("db.db/t", "--column id:INT --column name:STRING --column p:INT --partition p "
+	gen_table("db.db/t", "--column id:INT --column name:STRING --column p:INT --partition p "
 		"--buckets 2 --bucket-key id --rows 10 --snapshots 4");
-	snprintf(path, sizeof(path), "%s/db.db/t", tmpdir);
+	snprintf(path, sizeof(path), "%s/db.db/t", gen_dir);
 	for (int a = 0; a <= 4; a++)
 		for (int b = a; b <= 4; b++)
 		{
@@ -327,7 +315,7 @@ test_generated_pruned(void **state)
 	int			pfield = -1;
 
 	(void) state;
-	snprintf(path, sizeof(path), "%s/db.db/t", tmpdir);
+	snprintf(path, sizeof(path), "%s/db.db/t", gen_dir);
 	ctx_init(&ctx, path, &o, 1);
 	plan = ts_scan_prepare(&ctx, &(ts_err) {0});
 	assert_non_null(plan);
@@ -376,30 +364,9 @@ main(int argc, char **argv)
 		cmocka_unit_test(test_generated_ranges),
 		cmocka_unit_test(test_generated_pruned),
 	};
-	const char *g = getenv("TS_GEN");
 	int			rc;
-	char		cmd[8192];
 
 	(void) argc;
-	if (g && *g)
-		snprintf(gen_bin, sizeof(gen_bin), "%s", g);
-	else
-	{
-		const char *slash = strrchr(argv[0], '/');
-
-		snprintf(gen_bin, sizeof(gen_bin), "%.*s/../tools/ts_gen",
-				 slash ? (int) (slash - argv[0]) : 1, slash ? argv[0] : ".");
-	}
-	if (access(gen_bin, X_OK) != 0)
-	{
-		fprintf(stderr, "ts_gen not found at %s (set TS_GEN)\n", gen_bin);
-		return 1;
-	}
-	if (mkdtemp(tmpdir) == NULL)
-		return 1;
-	rc = cmocka_run_group_tests(tests, NULL, NULL);
-	snprintf(cmd, sizeof(cmd), "rm -rf %s", tmpdir);
-	if (system(cmd) != 0)
-		rc = rc ? rc : 1;
+	rc = gen_main(argv[0], tests, sizeof(tests) / sizeof(tests[0]));
 	return rc;
 }
