@@ -33,6 +33,7 @@
 #include "tools/ts_tool_util.h"
 
 #include "tools/ts_manifest_records.h"
+#include "tools/ts_tool_commit.h"
 
 /* SimpleStats with n unknown columns: min/max all NULL, null counts NULL */
 static void
@@ -70,10 +71,8 @@ main(int argc, char **argv)
 	const char *dir;
 	int			ncols;
 	int			nfiles;
-	int			nme,
-				nml;
-	ts_field   *me_fields,
-			   *ml_fields;
+	int			nme;
+	ts_field   *me_fields;
 	ts_avro_writer *w;
 	ts_buf		out;
 	ts_err		err;
@@ -100,7 +99,6 @@ main(int argc, char **argv)
 		die("bad column count %s", argv[2]);
 	nfiles = argc - 3;
 	me_fields = manifest_entry_fields(&nme);
-	ml_fields = manifest_list_fields(&nml);
 	unknown_stats(ncols, &no_stats);
 	unknown_stats(0, &key_stats);
 
@@ -180,68 +178,22 @@ main(int argc, char **argv)
 	}
 	ts_buf_free(&out);
 
-	/* base list (empty) and delta list (the one manifest) */
-	for (int which = 0; which < 2; which++)
+	/* base list (empty) and delta list (the one manifest), the snapshot */
 	{
-		w = ts_avro_writer_create_for_fields(ml_fields, nml, TS_AVRO_CODEC_ZSTANDARD, &err);
-		if (w == NULL)
-			die("manifest list writer: %s", err.msg);
-		if (which == 1)
-		{
-			ts_value	v[11];
-			ts_value	pstats;
+		tool_manifest_meta meta = {.name = manifest, .size = manifest_size, .added = nfiles};
+		tool_snapshot sn = {0};
 
-			unknown_stats(0, &pstats);
-			memset(v, 0, sizeof(v));
-			v[0].v.i = 2;
-			v[1].v.s.p = (const uint8_t *) manifest;
-			v[1].v.s.len = (uint32_t) strlen(manifest);
-			v[2].v.i = manifest_size;
-			v[3].v.i = nfiles;
-			v[4].v.i = 0;
-			v[5] = pstats;
-			v[6].v.i = 0;
-			v[7].v.i = 0;
-			v[8].v.i = 0;
-			v[9].v.i = 0;
-			v[10].v.i = 0;
-			if (!ts_avro_writer_add(w, v, &err))
-				die("manifest list entry: %s", err.msg);
-		}
-		ts_buf_init(&out);
-		if (!ts_avro_writer_finish(w, &out, &err))
-			die("manifest list finish: %s", err.msg);
-		ts_avro_writer_free(w);
-		write_bytes(pathf("%s/manifest/%s", dir, lists[which]), out.data, out.len);
-		list_sizes[which] = (int64_t) out.len;
-		ts_buf_free(&out);
-	}
-
-	{
-		cJSON	   *j = cJSON_CreateObject();
-		char	   *s;
-
-		cJSON_AddNumberToObject(j, "version", 3);
-		cJSON_AddNumberToObject(j, "id", 1);
-		cJSON_AddNumberToObject(j, "schemaId", 0);
-		cJSON_AddStringToObject(j, "baseManifestList", lists[0]);
-		cJSON_AddNumberToObject(j, "baseManifestListSize", (double) list_sizes[0]);
-		cJSON_AddStringToObject(j, "deltaManifestList", lists[1]);
-		cJSON_AddNumberToObject(j, "deltaManifestListSize", (double) list_sizes[1]);
-		cJSON_AddNullToObject(j, "changelogManifestList");
-		cJSON_AddStringToObject(j, "commitUser", "ts_pq_register");
-		cJSON_AddNumberToObject(j, "commitIdentifier", 1);
-		cJSON_AddStringToObject(j, "commitKind", "APPEND");
-		cJSON_AddNumberToObject(j, "timeMillis", (double) time_millis);
-		cJSON_AddNumberToObject(j, "totalRecordCount", (double) total);
-		cJSON_AddNumberToObject(j, "deltaRecordCount", (double) total);
-		cJSON_AddNumberToObject(j, "changelogRecordCount", 0);
-		s = cJSON_Print(j);
+		unknown_stats(0, &meta.partition_stats);
+		list_sizes[0] = tool_write_manifest_list(dir, lists[0], NULL, 0, TS_AVRO_CODEC_ZSTANDARD);
+		list_sizes[1] = tool_write_manifest_list(dir, lists[1], &meta, 1, TS_AVRO_CODEC_ZSTANDARD);
 		mkdir(pathf("%s/snapshot", dir), 0755);
-		write_bytes(pathf("%s/snapshot/snapshot-1", dir), s, strlen(s));
-		write_bytes(pathf("%s/snapshot/LATEST", dir), "1", 1);
-		write_bytes(pathf("%s/snapshot/EARLIEST", dir), "1", 1);
-		cJSON_Delete(j);
+		sn = (tool_snapshot) {
+			.id = 1, .base_list = lists[0], .base_list_size = list_sizes[0],
+			.delta_list = lists[1], .delta_list_size = list_sizes[1],
+			.commit_user = "ts_pq_register", .commit_kind = "APPEND", .time_millis = time_millis,
+			.total_records = total, .delta_records = total
+		};
+		tool_write_snapshot(dir, &sn);
 	}
 	printf("ts_pq_register: %s: %d Parquet file(s), %lld rows\n", dir, nfiles, (long long) total);
 	return 0;

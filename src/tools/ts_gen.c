@@ -950,6 +950,7 @@ write_schema(const config *cfg, int id, int64_t time_millis)
 }
 
 #include "tools/ts_manifest_records.h"
+#include "tools/ts_tool_commit.h"
 
 /* ---- statistics --------------------------------------------------------- */
 
@@ -1147,10 +1148,8 @@ main(int argc, char **argv)
 {
 	config		cfg;
 	ts_err		err;
-	ts_field   *me_fields,
-			   *ml_fields;
-	int			nme,
-				nml;
+	ts_field   *me_fields;
+	int			nme;
 	group	   *groups = NULL;
 	int			ngroups = 0;
 	char	  **manifests = NULL;	/* all manifest names so far */
@@ -1215,7 +1214,6 @@ main(int argc, char **argv)
 		return pk_generate(&cfg, base_time);
 
 	me_fields = manifest_entry_fields(&nme);
-	ml_fields = manifest_list_fields(&nml);
 	ts_arena_init(&meta_arena, 64 * 1024);
 	list_uuid = new_uuid();
 	manifest_uuid = new_uuid();
@@ -1527,88 +1525,37 @@ main(int argc, char **argv)
 		{
 			char	   *names[2];
 			int64_t		sizes[2];
+			tool_manifest_meta *metas = xcalloc((size_t) nmanifests, sizeof(tool_manifest_meta));
+			tool_snapshot sn = {0};
 
+			for (int m = 0; m < nmanifests; m++)
+				metas[m] = (tool_manifest_meta) {
+					.name = manifests[m], .size = manifest_sizes[m], .added = manifest_added[m],
+					.partition_stats = manifest_pstats[m], .schema_id = manifest_schema[m],
+					.min_bucket = manifest_minb[m], .max_bucket = manifest_maxb[m]
+				};
 			for (int which = 0; which < 2; which++)
 			{
-				ts_avro_writer *w = ts_avro_writer_create_for_fields(ml_fields, nml, cfg.manifest_codec, &err);
 				int			from = which == 0 ? 0 : nmanifests - 1;
 				int			to = which == 0 ? nmanifests - 1 : nmanifests;
-				ts_buf		out;
-				char	   *path;
 
-				if (w == NULL)
-					die_err("manifest list writer", &err);
-				for (int m = from; m < to; m++)
-				{
-					ts_value	v[11];
-
-					memset(v, 0, sizeof(v));
-					v[0].v.i = 2;
-					v[1].v.s.p = (const uint8_t *) manifests[m];
-					v[1].v.s.len = (uint32_t) strlen(manifests[m]);
-					v[2].v.i = manifest_sizes[m];
-					v[3].v.i = manifest_added[m];
-					v[4].v.i = 0;
-					v[5] = manifest_pstats[m];
-					v[6].v.i = manifest_schema[m];
-					v[7].v.i = manifest_minb[m];
-					v[8].v.i = manifest_maxb[m];
-					v[9].v.i = 0;
-					v[10].v.i = 0;
-					if (!ts_avro_writer_add(w, v, &err))
-						die_err("manifest list entry", &err);
-				}
-				ts_buf_init(&out);
-				if (!ts_avro_writer_finish(w, &out, &err))
-					die_err("manifest list finish", &err);
-				ts_avro_writer_free(w);
 				names[which] = pathf("manifest-list-%s-%d", list_uuid, list_counter++);
-				path = pathf("%s/manifest/%s", cfg.dir, names[which]);
-				write_bytes(path, out.data, out.len);
-				sizes[which] = (int64_t) out.len;
-				ts_buf_free(&out);
-				free(path);
+				sizes[which] = tool_write_manifest_list(cfg.dir, names[which], metas + from, to - from,
+														cfg.manifest_codec);
 			}
+			free(metas);
 
 			/* snapshot JSON + hints */
-			{
-				cJSON	   *j = cJSON_CreateObject();
-				char	   *path = pathf("%s/snapshot/snapshot-%d", cfg.dir, snap);
-				char	   *hint;
-				int64_t		delta = 0;
-
-				for (int k = 0; k < nentries; k++)
-					delta += entries[k].row[5].v.nested.items[2].v.i;
-				cJSON_AddNumberToObject(j, "version", 3);
-				cJSON_AddNumberToObject(j, "id", snap);
-				cJSON_AddNumberToObject(j, "schemaId", schema_id);
-				cJSON_AddStringToObject(j, "baseManifestList", names[0]);
-				cJSON_AddNumberToObject(j, "baseManifestListSize", (double) sizes[0]);
-				cJSON_AddStringToObject(j, "deltaManifestList", names[1]);
-				cJSON_AddNumberToObject(j, "deltaManifestListSize", (double) sizes[1]);
-				cJSON_AddNullToObject(j, "changelogManifestList");
-				cJSON_AddStringToObject(j, "commitUser", "ts_gen");
-				cJSON_AddNumberToObject(j, "commitIdentifier", snap);
-				cJSON_AddStringToObject(j, "commitKind", "APPEND");
-				cJSON_AddNumberToObject(j, "timeMillis", (double) time_millis);
-				cJSON_AddNumberToObject(j, "totalRecordCount", (double) total_records);
-				cJSON_AddNumberToObject(j, "deltaRecordCount", (double) delta);
-				cJSON_AddNumberToObject(j, "changelogRecordCount", 0);
-				write_json(path, j);
-				cJSON_Delete(j);
-				free(path);
-				hint = pathf("%d", snap);
-				path = pathf("%s/snapshot/LATEST", cfg.dir);
-				write_bytes(path, hint, strlen(hint));
-				free(path);
-				free(hint);
-				if (snap == 1)
-				{
-					path = pathf("%s/snapshot/EARLIEST", cfg.dir);
-					write_bytes(path, "1", 1);
-					free(path);
-				}
-			}
+			sn = (tool_snapshot) {
+				.id = snap, .schema_id = schema_id,
+				.base_list = names[0], .base_list_size = sizes[0],
+				.delta_list = names[1], .delta_list_size = sizes[1],
+				.commit_user = "ts_gen", .commit_kind = "APPEND", .time_millis = time_millis,
+				.total_records = total_records
+			};
+			for (int k = 0; k < nentries; k++)
+				sn.delta_records += entries[k].row[5].v.nested.items[2].v.i;
+			tool_write_snapshot(cfg.dir, &sn);
 			free(names[0]);
 			free(names[1]);
 		}

@@ -137,8 +137,6 @@ typedef struct pk_ctx
 	/* metadata */
 	ts_field   *me_fields;
 	int			nme;
-	ts_field   *ml_fields;
-	int			nml;
 	ts_field   *im_fields;
 	int			nim;
 	char	   *list_uuid;
@@ -995,7 +993,6 @@ pk_generate(config *cfg, int64_t base_time)
 	x.nkeyids = cfg->keys > 0 ? cfg->keys : (cfg->rows > 0 ? cfg->rows : 1);
 	x.seen = xcalloc((size_t) x.nkeyids, sizeof(bool));
 	x.me_fields = manifest_entry_fields(&x.nme);
-	x.ml_fields = manifest_list_fields(&x.nml);
 	x.im_fields = pk_index_manifest_fields(&x.nim);
 	x.list_uuid = new_uuid();
 	x.manifest_uuid = new_uuid();

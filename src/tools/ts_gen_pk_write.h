@@ -672,87 +672,38 @@ pk_finish_commit(pk_ctx *x, pk_commit *cm, const char *commit_kind)
 	{
 		char	   *names[2];
 		int64_t		sizes[2];
+		tool_manifest_meta *metas = xcalloc((size_t) m + 1, sizeof(tool_manifest_meta));
+		tool_snapshot sn = {0};
 
+		for (int i = 0; i <= m; i++)
+			metas[i] = (tool_manifest_meta) {
+				.name = x->manifests[i], .size = x->manifest_sizes[i],
+				.added = x->manifest_added[i], .deleted = x->manifest_deleted[i],
+				.partition_stats = x->manifest_pstats[i],
+				.min_bucket = x->manifest_minmax[4 * i], .max_bucket = x->manifest_minmax[4 * i + 1],
+				.min_level = x->manifest_minmax[4 * i + 2], .max_level = x->manifest_minmax[4 * i + 3]
+			};
 		for (int which = 0; which < 2; which++)
 		{
-			ts_avro_writer *w = ts_avro_writer_create_for_fields(x->ml_fields, x->nml, cfg->manifest_codec, &err);
 			int			from = which == 0 ? 0 : m;
 			int			to = which == 0 ? m : m + 1;
-			ts_buf		out;
-			char	   *path;
 
-			if (w == NULL)
-				die_err("manifest list writer", &err);
-			for (int i = from; i < to; i++)
-			{
-				ts_value	v[11];
-
-				memset(v, 0, sizeof(v));
-				v[0].v.i = 2;
-				v[1].v.s.p = (const uint8_t *) x->manifests[i];
-				v[1].v.s.len = (uint32_t) strlen(x->manifests[i]);
-				v[2].v.i = x->manifest_sizes[i];
-				v[3].v.i = x->manifest_added[i];
-				v[4].v.i = x->manifest_deleted[i];
-				v[5] = x->manifest_pstats[i];
-				v[6].v.i = 0;
-				for (int k = 0; k < 4; k++)
-					v[7 + k].v.i = x->manifest_minmax[4 * i + k];
-				if (!ts_avro_writer_add(w, v, &err))
-					die_err("manifest list entry", &err);
-			}
-			ts_buf_init(&out);
-			if (!ts_avro_writer_finish(w, &out, &err))
-				die_err("manifest list finish", &err);
-			ts_avro_writer_free(w);
 			names[which] = pathf("manifest-list-%s-%d", x->list_uuid, x->list_counter++);
-			path = pathf("%s/manifest/%s", cfg->dir, names[which]);
-			write_bytes(path, out.data, out.len);
-			sizes[which] = (int64_t) out.len;
-			ts_buf_free(&out);
-			free(path);
+			sizes[which] = tool_write_manifest_list(cfg->dir, names[which], metas + from, to - from,
+													cfg->manifest_codec);
 		}
+		free(metas);
 		for (int i = 0; i < x->nfiles; i++)
 			if (x->files[i]->live)
 				total += x->files[i]->nrows;
-		{
-			cJSON	   *j = cJSON_CreateObject();
-			char	   *path = pathf("%s/snapshot/snapshot-%d", cfg->dir, x->snapshot_id);
-			char	   *hint;
-			int64_t		time_millis = x->base_time + (int64_t) x->snapshot_id * 1000;
-
-			cJSON_AddNumberToObject(j, "version", 3);
-			cJSON_AddNumberToObject(j, "id", x->snapshot_id);
-			cJSON_AddNumberToObject(j, "schemaId", 0);
-			cJSON_AddStringToObject(j, "baseManifestList", names[0]);
-			cJSON_AddNumberToObject(j, "baseManifestListSize", (double) sizes[0]);
-			cJSON_AddStringToObject(j, "deltaManifestList", names[1]);
-			cJSON_AddNumberToObject(j, "deltaManifestListSize", (double) sizes[1]);
-			cJSON_AddNullToObject(j, "changelogManifestList");
-			if (x->index_manifest)
-				cJSON_AddStringToObject(j, "indexManifest", x->index_manifest);
-			cJSON_AddStringToObject(j, "commitUser", "ts_gen");
-			cJSON_AddNumberToObject(j, "commitIdentifier", x->snapshot_id);
-			cJSON_AddStringToObject(j, "commitKind", commit_kind);
-			cJSON_AddNumberToObject(j, "timeMillis", (double) time_millis);
-			cJSON_AddNumberToObject(j, "totalRecordCount", (double) total);
-			cJSON_AddNumberToObject(j, "deltaRecordCount", strcmp(commit_kind, "COMPACT") == 0 ? -1 : (double) delta);
-			cJSON_AddNumberToObject(j, "changelogRecordCount", 0);
-			write_json(path, j);
-			cJSON_Delete(j);
-			free(path);
-			hint = pathf("%d", x->snapshot_id);
-			path = pathf("%s/snapshot/LATEST", cfg->dir);
-			write_bytes(path, hint, strlen(hint));
-			free(path);
-			free(hint);
-			if (x->snapshot_id == 1)
-			{
-				path = pathf("%s/snapshot/EARLIEST", cfg->dir);
-				write_bytes(path, "1", 1);
-				free(path);
-			}
-		}
+		sn = (tool_snapshot) {
+			.id = x->snapshot_id, .base_list = names[0], .base_list_size = sizes[0],
+			.delta_list = names[1], .delta_list_size = sizes[1],
+			.index_manifest = x->index_manifest, .commit_user = "ts_gen", .commit_kind = commit_kind,
+			.time_millis = x->base_time + (int64_t) x->snapshot_id * 1000, .total_records = total,
+			.delta_records = strcmp(commit_kind, "COMPACT") == 0 ? -1 : delta
+		};
+		tool_write_snapshot(cfg->dir, &sn);
 		free(names[0]);
 		free(names[1]);
 	}
