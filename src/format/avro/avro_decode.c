@@ -499,14 +499,10 @@ read_long(ts_cursor *cur, int64_t *v, ts_err *err)
 
 			if (nbytes < 8)
 				x &= (UINT64_C(1) << (8 * nbytes)) - 1;
-			u = (x & UINT64_C(0x7f)) |
-				((x >> 1) & UINT64_C(0x3f80)) |
-				((x >> 2) & UINT64_C(0x1fc000)) |
-				((x >> 3) & UINT64_C(0xfe00000)) |
-				((x >> 4) & UINT64_C(0x7f0000000)) |
-				((x >> 5) & UINT64_C(0x3f800000000)) |
-				((x >> 6) & UINT64_C(0x1fc0000000000)) |
-				((x >> 7) & UINT64_C(0xfe000000000000));
+			/* the 7-bit groups packed together: pairs, then quads, then all */
+			u = (x & UINT64_C(0x007f007f007f007f)) | ((x & UINT64_C(0x7f007f007f007f00)) >> 1);
+			u = (u & UINT64_C(0x00003fff00003fff)) | ((u & UINT64_C(0x3fff00003fff0000)) >> 2);
+			u = (u & UINT64_C(0x000000000fffffff)) | ((u & UINT64_C(0x0fffffff00000000)) >> 4);
 			cur->p = p + nbytes;
 			*v = (int64_t) (u >> 1) ^ -(int64_t) (u & 1);
 			return true;
