@@ -5,7 +5,9 @@
  * (ManifestFileMeta, ManifestEntry + DataFileMeta, IndexManifestEntry) as
  * ts_type trees, reading them through the generic format readers (Avro or
  * ORC, chosen by the file's magic; columns matched by name so that fields
- * added in later Paimon versions read as NULL in older files), checking
+ * added in later Paimon versions read as NULL in older files; Avro files
+ * of the usual shapes through the compiled path of manifest_avro.c, which
+ * gives the same values faster), checking
  * _VERSION, and copying every value into the caller's arena (reader buffers
  * die at the next batch).  Does not interpret BinaryRow bytes.
  */
@@ -13,6 +15,7 @@
 
 #include "format/format.h"
 #include "meta/manifest.h"
+#include "meta/manifest_avro.h"
 
 /* ---- record schemas ------------------------------------------------- */
 
@@ -342,9 +345,72 @@ decode_kind(decode_ctx *c, const ts_value *v, ts_file_kind *kind)
 	return true;
 }
 
-/* ---- the generic read loop ------------------------------------------ */
+/* ---- the read loop ------------------------------------------------- */
 
 typedef bool (*decode_row_fn) (decode_ctx *c, const ts_value *row, void *out);
+
+/*
+ * Where the rows come from: the compiled Avro path (manifest_avro.c) when
+ * it takes the file, else the generic format reader one batch at a time.
+ */
+typedef struct row_source
+{
+	ts_meta_avro *fast;
+	ts_format_reader *reader;
+	ts_batch	batch;
+	int			batch_row;
+	int			ncols;
+} row_source;
+
+static bool
+source_open(row_source *s, const char *path, const ts_read_column *cols, int ncols, ts_err *err)
+{
+	bool		mine;
+
+	memset(s, 0, sizeof(*s));
+	s->ncols = ncols;
+	s->fast = ts_meta_avro_open(path, cols, ncols, &mine, err);
+	if (s->fast != NULL)
+		return true;
+	if (mine)
+		return false;
+	s->reader = ts_format_open(TS_FORMAT_UNKNOWN, path, cols, ncols, NULL, err);
+	return s->reader != NULL;
+}
+
+/* 1 = a row, 0 = end, -1 = error */
+static int
+source_next(row_source *s, const char *what, const char *path, const ts_value **row, ts_err *err)
+{
+	if (s->fast)
+		return ts_meta_avro_next(s->fast, row, err);
+	while (s->batch_row >= s->batch.nrows)
+	{
+		int			rows;
+
+		memset(&s->batch, 0, sizeof(s->batch));
+		s->batch_row = 0;
+		rows = ts_format_next(s->reader, &s->batch, err);
+		if (rows <= 0)
+			return rows;
+		if (s->batch.ncols != s->ncols)
+			return ts_error(err, TS_ERR_CORRUPT, "%s \"%s\": reader returned %d columns, expected %d",
+							what, path, s->batch.ncols, s->ncols), -1;
+		if (!TS_CHECK_INTERRUPTS(err))
+			return -1;
+	}
+	*row = ts_batch_at(&s->batch, s->batch_row, 0);
+	s->batch_row++;
+	return 1;
+}
+
+static void
+source_close(row_source *s)
+{
+	ts_meta_avro_close(s->fast);
+	if (s->reader)
+		ts_format_close(s->reader);
+}
 
 /*
  * Open 'path', read all rows and decode each into an element of an array
@@ -358,7 +424,7 @@ read_all(const char *what, const char *path, const ts_read_column *cols, int nco
 		 size_t elem_size, decode_row_fn decode, int expected, ts_arena *arena,
 		 void **result, int *count, ts_err *err)
 {
-	ts_format_reader *reader;
+	row_source	src;
 	decode_ctx	c;
 	uint8_t    *items = NULL;
 	uint8_t    *in_arena = NULL;	/* items, when they are the arena's */
@@ -374,8 +440,7 @@ read_all(const char *what, const char *path, const ts_read_column *cols, int nco
 	c.arena = arena;
 	c.err = err;
 
-	reader = ts_format_open(TS_FORMAT_UNKNOWN, path, cols, ncols, NULL, err);
-	if (reader == NULL)
+	if (!source_open(&src, path, cols, ncols, err))
 	{
 		if (err && strstr(err->msg, path) == NULL)
 			ts_error_context(err, "%s \"%s\"", what, path);
@@ -395,61 +460,49 @@ read_all(const char *what, const char *path, const ts_read_column *cols, int nco
 
 	for (;;)
 	{
-		ts_batch	batch;
-		int			rows,
-					r;
+		const ts_value *row;
+		int			rc = source_next(&src, what, path, &row, err);
 
-		memset(&batch, 0, sizeof(batch));
-		rows = ts_format_next(reader, &batch, err);
-		if (rows < 0)
+		if (rc < 0)
 		{
 			if (err && strstr(err->msg, path) == NULL)
 				ts_error_context(err, "%s \"%s\"", what, path);
 			goto done;
 		}
-		if (rows == 0)
+		if (rc == 0)
 			break;
-		if (batch.ncols != ncols)
-		{
-			ts_error(err, TS_ERR_CORRUPT, "%s \"%s\": reader returned %d columns, expected %d",
-					 what, path, batch.ncols, ncols);
+		if ((n & 1023) == 1023 && !TS_CHECK_INTERRUPTS(err))
 			goto done;
-		}
-		if (!TS_CHECK_INTERRUPTS(err))
-			goto done;
-		for (r = 0; r < rows; r++)
+		if (n == cap)
 		{
-			if (n == cap)
-			{
-				size_t		ncap = cap ? cap * 2 : 64;
-				uint8_t    *ni;
+			size_t		ncap = cap ? cap * 2 : 64;
+			uint8_t    *ni;
 
-				if (ncap > INT32_MAX / 2)
-				{
-					ts_error(err, TS_ERR_NOMEM, "%s \"%s\": too many records", what, path);
-					goto done;
-				}
-				ni = ts_realloc(in_arena ? NULL : items, ncap * elem_size);
-				if (ni == NULL)
-				{
-					nomem(&c);
-					goto done;
-				}
-				if (in_arena)
-				{
-					/* more records than expected: continue on the heap */
-					memcpy(ni, in_arena, n * elem_size);
-					in_arena = NULL;
-				}
-				items = ni;
-				cap = ncap;
-			}
-			memset(items + n * elem_size, 0, elem_size);
-			if (!decode(&c, ts_batch_at(&batch, r, 0), items + n * elem_size))
+			if (ncap > INT32_MAX / 2)
+			{
+				ts_error(err, TS_ERR_NOMEM, "%s \"%s\": too many records", what, path);
 				goto done;
-			n++;
-			c.row++;
+			}
+			ni = ts_realloc(in_arena ? NULL : items, ncap * elem_size);
+			if (ni == NULL)
+			{
+				nomem(&c);
+				goto done;
+			}
+			if (in_arena)
+			{
+				/* more records than expected: continue on the heap */
+				memcpy(ni, in_arena, n * elem_size);
+				in_arena = NULL;
+			}
+			items = ni;
+			cap = ncap;
 		}
+		memset(items + n * elem_size, 0, elem_size);
+		if (!decode(&c, row, items + n * elem_size))
+			goto done;
+		n++;
+		c.row++;
 	}
 
 	if (n > 0 && in_arena)
@@ -469,7 +522,7 @@ read_all(const char *what, const char *path, const ts_read_column *cols, int nco
 done:
 	if (in_arena == NULL)
 		ts_free(items);
-	ts_format_close(reader);
+	source_close(&src);
 	return ok;
 }
 
