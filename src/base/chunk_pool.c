@@ -60,9 +60,8 @@ ts_chunk_pool_round(size_t size)
 	return 0;
 }
 
-/* Fault the whole pages of a fresh block in at once (contents unchanged). */
-static void *
-prefault(void *p, size_t size)
+void *
+ts_prefault(void *p, size_t size)
 {
 #if defined(__linux__) && defined(MADV_POPULATE_WRITE)
 	const uintptr_t page = 4096;	/* a smaller range on larger pages is harmless */
@@ -92,7 +91,7 @@ ts_chunk_pool_get(size_t size)
 		pool.idle -= size;
 		return b;
 	}
-	return prefault(pool.alloc_fn ? pool.alloc_fn(size) : ts_malloc(size), size);
+	return ts_prefault(pool.alloc_fn ? pool.alloc_fn(size) : ts_malloc(size), size);
 }
 
 static void

@@ -163,7 +163,40 @@ typedef struct decode_ctx
 	int64_t		row;			/* 0-based record number in the file */
 	ts_arena   *arena;
 	ts_err	   *err;
+	/* the rest of the current slab of the arena that small copies share */
+	uint8_t    *slab;
+	size_t		slab_left;
 } decode_ctx;
+
+#define SLAB_SIZE 8192
+
+/*
+ * Room for a copied field: carved from a slab of the arena, aligned only
+ * as much as the field needs (align 1 for bytes and strings, 8 for
+ * arrays), so that the many small copies of a manifest are packed, not
+ * each rounded up to the arena's 16 bytes.  Freed with the arena.
+ */
+static inline void *
+field_alloc(decode_ctx *c, size_t size, size_t align)
+{
+	size_t		pad = (size_t) (-(uintptr_t) c->slab & (align - 1));
+	void	   *p;
+
+	if (c->slab == NULL || pad + size > c->slab_left)
+	{
+		if (size > SLAB_SIZE / 4)
+			return ts_arena_alloc(c->arena, size);	/* large: on its own */
+		c->slab = ts_arena_alloc(c->arena, SLAB_SIZE);
+		if (c->slab == NULL)
+			return NULL;
+		c->slab_left = SLAB_SIZE;
+		pad = 0;
+	}
+	p = c->slab + pad;
+	c->slab += pad + size;
+	c->slab_left -= pad + size;
+	return p;
+}
 
 static bool
 nomem(decode_ctx *c)
@@ -214,7 +247,7 @@ copy_string(decode_ctx *c, const ts_value *v, char **out)
 	*out = NULL;
 	if (v->isnull)
 		return true;
-	s = ts_arena_alloc(c->arena, (size_t) v->v.s.len + 1);
+	s = field_alloc(c, (size_t) v->v.s.len + 1, 1);
 	if (s == NULL)
 		return nomem(c);
 	if (v->v.s.len)
@@ -242,7 +275,7 @@ copy_bytes(decode_ctx *c, const ts_value *v, ts_bytes *out)
 	out->len = 0;
 	if (v->isnull)
 		return true;
-	d = ts_arena_alloc(c->arena, v->v.s.len ? v->v.s.len : 1);
+	d = field_alloc(c, v->v.s.len ? v->v.s.len : 1, 1);
 	if (d == NULL)
 		return nomem(c);
 	if (v->v.s.len)
@@ -265,7 +298,7 @@ copy_string_array(decode_ctx *c, const ts_value *v, int *n, char ***out)
 	if (v->v.nested.n < 0)
 		return ts_error(c->err, TS_ERR_CORRUPT, "%s \"%s\": negative array length",
 						c->what, c->path);
-	*out = ts_arena_alloc(c->arena, sizeof(char *) * (size_t) (v->v.nested.n ? v->v.nested.n : 1));
+	*out = field_alloc(c, sizeof(char *) * (size_t) (v->v.nested.n ? v->v.nested.n : 1), sizeof(char *));
 	if (*out == NULL)
 		return nomem(c);
 	for (i = 0; i < v->v.nested.n; i++)
@@ -302,8 +335,8 @@ decode_simple_stats(decode_ctx *c, const ts_value *v, ts_simple_stats *st)
 	if (counts->v.nested.n < 0)
 		return ts_error(c->err, TS_ERR_CORRUPT, "%s \"%s\": negative array length",
 						c->what, c->path);
-	st->null_counts = ts_arena_alloc(c->arena,
-									 sizeof(int64_t) * (size_t) (counts->v.nested.n ? counts->v.nested.n : 1));
+	st->null_counts = field_alloc(c, sizeof(int64_t) * (size_t) (counts->v.nested.n ? counts->v.nested.n : 1),
+								  sizeof(int64_t));
 	if (st->null_counts == NULL)
 		return nomem(c);
 	for (i = 0; i < counts->v.nested.n; i++)
@@ -449,6 +482,8 @@ read_all(const char *what, const char *path, const ts_read_column *cols, int nco
 	c.row = 0;
 	c.arena = arena;
 	c.err = err;
+	c.slab = NULL;
+	c.slab_left = 0;
 
 	if (!source_open(&src, path, cols, ncols, err))
 	{

@@ -400,6 +400,7 @@ item_insert(ts_plan *plan, scan_state *st, const char *key, size_t keylen,
 		ts_free(perm);
 		return;
 	}
+	ts_prefault(it, bytes);		/* filled below: fault it in at once */
 	memset(it, 0, sizeof(*it));
 	it->free_fn = cache.free_fn;
 	cur = (char *) it + ALIGN8(sizeof(cache_item));
