@@ -207,7 +207,21 @@ print_value(ts_buf *b, const ts_value *v, const ts_type *t, bool nested, int dep
 		case TS_SMALLINT:
 		case TS_INT:
 		case TS_BIGINT:
-			return ts_buf_printf(b, NULL, "%lld", (long long) v->v.i);
+			{
+				/* decimal digits without printf (partition paths of every file group) */
+				char		digits[24];
+				int			n = sizeof(digits);
+				uint64_t	u = v->v.i < 0 ? (uint64_t) 0 - (uint64_t) v->v.i : (uint64_t) v->v.i;
+
+				do
+				{
+					digits[--n] = (char) ('0' + u % 10);
+					u /= 10;
+				} while (u != 0);
+				if (v->v.i < 0)
+					digits[--n] = '-';
+				return ts_buf_append(b, digits + n, sizeof(digits) - n, NULL);
+			}
 		case TS_FLOAT:
 			return print_java_float(b, v->v.f, true);
 		case TS_DOUBLE:

@@ -104,6 +104,12 @@ void		ts_chunk_pool_put(void *p, size_t size);
 void		ts_chunk_pool_clear(void);
 size_t		ts_chunk_pool_idle(void);
 void		ts_chunk_pool_set_alloc(void *(*alloc_fn) (size_t size), void (*free_fn) (void *p));
+/*
+ * Fault the whole pages inside [p, p + size) in with one call, contents
+ * unchanged, for fresh memory about to be filled (Linux 5.14+; a no-op
+ * elsewhere or on failure).  Returns p.
+ */
+void	   *ts_prefault(void *p, size_t size);
 
 /* ---- batch ---------------------------------------------------------- */
 

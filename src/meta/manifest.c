@@ -5,7 +5,9 @@
  * (ManifestFileMeta, ManifestEntry + DataFileMeta, IndexManifestEntry) as
  * ts_type trees, reading them through the generic format readers (Avro or
  * ORC, chosen by the file's magic; columns matched by name so that fields
- * added in later Paimon versions read as NULL in older files), checking
+ * added in later Paimon versions read as NULL in older files; Avro files
+ * of the usual shapes through the compiled path of manifest_avro.c, which
+ * gives the same values faster), checking
  * _VERSION, and copying every value into the caller's arena (reader buffers
  * die at the next batch).  Does not interpret BinaryRow bytes.
  */
@@ -13,6 +15,7 @@
 
 #include "format/format.h"
 #include "meta/manifest.h"
+#include "meta/manifest_avro.h"
 
 /* ---- record schemas ------------------------------------------------- */
 
@@ -160,7 +163,40 @@ typedef struct decode_ctx
 	int64_t		row;			/* 0-based record number in the file */
 	ts_arena   *arena;
 	ts_err	   *err;
+	/* the rest of the current slab of the arena that small copies share */
+	uint8_t    *slab;
+	size_t		slab_left;
 } decode_ctx;
+
+#define SLAB_SIZE 8192
+
+/*
+ * Room for a copied field: carved from a slab of the arena, aligned only
+ * as much as the field needs (align 1 for bytes and strings, 8 for
+ * arrays), so that the many small copies of a manifest are packed, not
+ * each rounded up to the arena's 16 bytes.  Freed with the arena.
+ */
+static inline void *
+field_alloc(decode_ctx *c, size_t size, size_t align)
+{
+	size_t		pad = (size_t) (-(uintptr_t) c->slab & (align - 1));
+	void	   *p;
+
+	if (c->slab == NULL || pad + size > c->slab_left)
+	{
+		if (size > SLAB_SIZE / 4)
+			return ts_arena_alloc(c->arena, size);	/* large: on its own */
+		c->slab = ts_arena_alloc(c->arena, SLAB_SIZE);
+		if (c->slab == NULL)
+			return NULL;
+		c->slab_left = SLAB_SIZE;
+		pad = 0;
+	}
+	p = c->slab + pad;
+	c->slab += pad + size;
+	c->slab_left -= pad + size;
+	return p;
+}
 
 static bool
 nomem(decode_ctx *c)
@@ -211,7 +247,7 @@ copy_string(decode_ctx *c, const ts_value *v, char **out)
 	*out = NULL;
 	if (v->isnull)
 		return true;
-	s = ts_arena_alloc(c->arena, (size_t) v->v.s.len + 1);
+	s = field_alloc(c, (size_t) v->v.s.len + 1, 1);
 	if (s == NULL)
 		return nomem(c);
 	if (v->v.s.len)
@@ -239,7 +275,7 @@ copy_bytes(decode_ctx *c, const ts_value *v, ts_bytes *out)
 	out->len = 0;
 	if (v->isnull)
 		return true;
-	d = ts_arena_alloc(c->arena, v->v.s.len ? v->v.s.len : 1);
+	d = field_alloc(c, v->v.s.len ? v->v.s.len : 1, 1);
 	if (d == NULL)
 		return nomem(c);
 	if (v->v.s.len)
@@ -262,7 +298,7 @@ copy_string_array(decode_ctx *c, const ts_value *v, int *n, char ***out)
 	if (v->v.nested.n < 0)
 		return ts_error(c->err, TS_ERR_CORRUPT, "%s \"%s\": negative array length",
 						c->what, c->path);
-	*out = ts_arena_alloc(c->arena, sizeof(char *) * (size_t) (v->v.nested.n ? v->v.nested.n : 1));
+	*out = field_alloc(c, sizeof(char *) * (size_t) (v->v.nested.n ? v->v.nested.n : 1), sizeof(char *));
 	if (*out == NULL)
 		return nomem(c);
 	for (i = 0; i < v->v.nested.n; i++)
@@ -299,8 +335,8 @@ decode_simple_stats(decode_ctx *c, const ts_value *v, ts_simple_stats *st)
 	if (counts->v.nested.n < 0)
 		return ts_error(c->err, TS_ERR_CORRUPT, "%s \"%s\": negative array length",
 						c->what, c->path);
-	st->null_counts = ts_arena_alloc(c->arena,
-									 sizeof(int64_t) * (size_t) (counts->v.nested.n ? counts->v.nested.n : 1));
+	st->null_counts = field_alloc(c, sizeof(int64_t) * (size_t) (counts->v.nested.n ? counts->v.nested.n : 1),
+								  sizeof(int64_t));
 	if (st->null_counts == NULL)
 		return nomem(c);
 	for (i = 0; i < counts->v.nested.n; i++)
@@ -342,9 +378,82 @@ decode_kind(decode_ctx *c, const ts_value *v, ts_file_kind *kind)
 	return true;
 }
 
-/* ---- the generic read loop ------------------------------------------ */
+/* ---- the read loop ------------------------------------------------- */
 
 typedef bool (*decode_row_fn) (decode_ctx *c, const ts_value *row, void *out);
+
+/*
+ * Where the rows come from: the compiled Avro path (manifest_avro.c) when
+ * it takes the file, else the generic format reader one batch at a time.
+ */
+typedef struct row_source
+{
+	ts_meta_avro *fast;
+	ts_format_reader *reader;
+	ts_batch	batch;
+	int			batch_row;
+	int			ncols;
+} row_source;
+
+/* on unless a test compares the two paths */
+static bool use_compiled_avro = true;
+
+void
+ts_manifest_use_compiled_avro(bool on)
+{
+	use_compiled_avro = on;
+}
+
+static bool
+source_open(row_source *s, const char *path, const ts_read_column *cols, int ncols, ts_err *err)
+{
+	bool		mine = false;
+
+	memset(s, 0, sizeof(*s));
+	s->ncols = ncols;
+	if (use_compiled_avro)
+		s->fast = ts_meta_avro_open(path, cols, ncols, &mine, err);
+	if (s->fast != NULL)
+		return true;
+	if (mine)
+		return false;
+	s->reader = ts_format_open(TS_FORMAT_UNKNOWN, path, cols, ncols, NULL, err);
+	return s->reader != NULL;
+}
+
+/* 1 = a row, 0 = end, -1 = error */
+static int
+source_next(row_source *s, const char *what, const char *path, const ts_value **row, ts_err *err)
+{
+	if (s->fast)
+		return ts_meta_avro_next(s->fast, row, err);
+	while (s->batch_row >= s->batch.nrows)
+	{
+		int			rows;
+
+		memset(&s->batch, 0, sizeof(s->batch));
+		s->batch_row = 0;
+		rows = ts_format_next(s->reader, &s->batch, err);
+		if (rows <= 0)
+			return rows;
+		if (s->batch.ncols != s->ncols)
+			return ts_error(err, TS_ERR_CORRUPT, "%s \"%s\": reader returned %d columns, expected %d",
+							what, path, s->batch.ncols, s->ncols), -1;
+		if (!TS_CHECK_INTERRUPTS(err))
+			return -1;
+	}
+	*row = ts_batch_at(&s->batch, s->batch_row, 0);
+	s->batch_row++;
+	return 1;
+}
+
+static void
+source_close(row_source *s)
+{
+	ts_meta_avro_close(s->fast);
+	if (s->reader)
+		ts_format_close(s->reader);
+}
 
 /*
  * Open 'path', read all rows and decode each into an element of an array
@@ -358,7 +467,7 @@ read_all(const char *what, const char *path, const ts_read_column *cols, int nco
 		 size_t elem_size, decode_row_fn decode, int expected, ts_arena *arena,
 		 void **result, int *count, ts_err *err)
 {
-	ts_format_reader *reader;
+	row_source	src;
 	decode_ctx	c;
 	uint8_t    *items = NULL;
 	uint8_t    *in_arena = NULL;	/* items, when they are the arena's */
@@ -373,9 +482,10 @@ read_all(const char *what, const char *path, const ts_read_column *cols, int nco
 	c.row = 0;
 	c.arena = arena;
 	c.err = err;
+	c.slab = NULL;
+	c.slab_left = 0;
 
-	reader = ts_format_open(TS_FORMAT_UNKNOWN, path, cols, ncols, NULL, err);
-	if (reader == NULL)
+	if (!source_open(&src, path, cols, ncols, err))
 	{
 		if (err && strstr(err->msg, path) == NULL)
 			ts_error_context(err, "%s \"%s\"", what, path);
@@ -395,61 +505,49 @@ read_all(const char *what, const char *path, const ts_read_column *cols, int nco
 
 	for (;;)
 	{
-		ts_batch	batch;
-		int			rows,
-					r;
+		const ts_value *row;
+		int			rc = source_next(&src, what, path, &row, err);
 
-		memset(&batch, 0, sizeof(batch));
-		rows = ts_format_next(reader, &batch, err);
-		if (rows < 0)
+		if (rc < 0)
 		{
 			if (err && strstr(err->msg, path) == NULL)
 				ts_error_context(err, "%s \"%s\"", what, path);
 			goto done;
 		}
-		if (rows == 0)
+		if (rc == 0)
 			break;
-		if (batch.ncols != ncols)
-		{
-			ts_error(err, TS_ERR_CORRUPT, "%s \"%s\": reader returned %d columns, expected %d",
-					 what, path, batch.ncols, ncols);
+		if ((n & 1023) == 1023 && !TS_CHECK_INTERRUPTS(err))
 			goto done;
-		}
-		if (!TS_CHECK_INTERRUPTS(err))
-			goto done;
-		for (r = 0; r < rows; r++)
+		if (n == cap)
 		{
-			if (n == cap)
-			{
-				size_t		ncap = cap ? cap * 2 : 64;
-				uint8_t    *ni;
+			size_t		ncap = cap ? cap * 2 : 64;
+			uint8_t    *ni;
 
-				if (ncap > INT32_MAX / 2)
-				{
-					ts_error(err, TS_ERR_NOMEM, "%s \"%s\": too many records", what, path);
-					goto done;
-				}
-				ni = ts_realloc(in_arena ? NULL : items, ncap * elem_size);
-				if (ni == NULL)
-				{
-					nomem(&c);
-					goto done;
-				}
-				if (in_arena)
-				{
-					/* more records than expected: continue on the heap */
-					memcpy(ni, in_arena, n * elem_size);
-					in_arena = NULL;
-				}
-				items = ni;
-				cap = ncap;
-			}
-			memset(items + n * elem_size, 0, elem_size);
-			if (!decode(&c, ts_batch_at(&batch, r, 0), items + n * elem_size))
+			if (ncap > INT32_MAX / 2)
+			{
+				ts_error(err, TS_ERR_NOMEM, "%s \"%s\": too many records", what, path);
 				goto done;
-			n++;
-			c.row++;
+			}
+			ni = ts_realloc(in_arena ? NULL : items, ncap * elem_size);
+			if (ni == NULL)
+			{
+				nomem(&c);
+				goto done;
+			}
+			if (in_arena)
+			{
+				/* more records than expected: continue on the heap */
+				memcpy(ni, in_arena, n * elem_size);
+				in_arena = NULL;
+			}
+			items = ni;
+			cap = ncap;
 		}
+		memset(items + n * elem_size, 0, elem_size);
+		if (!decode(&c, row, items + n * elem_size))
+			goto done;
+		n++;
+		c.row++;
 	}
 
 	if (n > 0 && in_arena)
@@ -469,7 +567,7 @@ read_all(const char *what, const char *path, const ts_read_column *cols, int nco
 done:
 	if (in_arena == NULL)
 		ts_free(items);
-	ts_format_close(reader);
+	source_close(&src);
 	return ok;
 }
 

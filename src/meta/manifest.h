@@ -126,4 +126,11 @@ bool		ts_manifest_read_expect(const char *path, int64_t expected, ts_arena *aren
 bool		ts_index_manifest_read(const char *path, ts_arena *arena,
 								   ts_index_manifest_entry **entries, int *count, ts_err *err);
 
+/*
+ * Avro files of the usual shapes are decoded by manifest_avro.c (on by
+ * default); off, everything goes through the generic readers.  For tests
+ * that compare the two.
+ */
+void		ts_manifest_use_compiled_avro(bool on);
+
 #endif							/* TS_MANIFEST_H */

@@ -315,7 +315,11 @@ ts_partition_path(const char *const *keys, const ts_type *const *types,
 		use = ts_partition_is_blank(val) ? opts->default_name : val;
 		ek = ts_partition_escape(keys[i]);
 		ev = ts_partition_escape(use);
-		ok = ek && ev && ts_buf_printf(&b, err, "%s=%s/", ek, ev);
+		ok = ek && ev &&
+			ts_buf_append(&b, ek, strlen(ek), err) &&
+			ts_buf_append(&b, "=", 1, err) &&
+			ts_buf_append(&b, ev, strlen(ev), err) &&
+			ts_buf_append(&b, "/", 1, err);
 		ts_free(ek);
 		ts_free(ev);
 		ts_free(val);

@@ -337,12 +337,14 @@ paths_build(ts_plan *plan, scan_state *st, const ts_manifest_entry *const *entri
  * its bytes) with what a hit hands out besides them (counts, excluded
  * partitions: copied too), their split order and their paths under
  * 'basis'; silently not cached when too big or out of memory ('own' then
- * stays with its owner).
+ * stays with its owner).  'groups', when not NULL, are the groups of
+ * these entries, already built by the caller.
  */
 static void
 item_insert(ts_plan *plan, scan_state *st, const char *key, size_t keylen,
 			const ts_manifest_entry *const *entries, int n,
-			const scan_cache_hit *totals, const ts_buf *basis, ts_arena *own)
+			const scan_cache_hit *totals, const ts_buf *basis, ts_arena *own,
+			const scan_groups *groups)
 {
 	size_t		bytes = ALIGN8(sizeof(cache_item)) + ALIGN8(keylen) +
 		(own ? 0 : ALIGN8(sizeof(ts_manifest_entry)) * (size_t) n) +
@@ -375,9 +377,9 @@ item_insert(ts_plan *plan, scan_state *st, const char *key, size_t keylen,
 	/* split order and paths: left out when they cannot be had */
 	if (n > 0 && (perm = ts_malloc(sizeof(int) * (size_t) n)) != NULL)
 	{
-		if (scan_groups_build(entries, n, &g, &e2))
+		if (groups != NULL || scan_groups_build(entries, n, &g, &e2))
 		{
-			if (scan_groups_permutation(&g, perm, &e2))
+			if (scan_groups_permutation(groups ? groups : &g, perm, &e2))
 			{
 				order_bytes = ALIGN8(sizeof(ts_manifest_entry *) * (size_t) n);
 				path_bytes = paths_build(plan, st, entries, perm, n, NULL, NULL, 0);
@@ -385,7 +387,8 @@ item_insert(ts_plan *plan, scan_state *st, const char *key, size_t keylen,
 					path_bytes = ALIGN8(path_bytes) + ALIGN8(sizeof(char *) * (size_t) n) +
 						ALIGN8(basis->len);
 			}
-			scan_groups_free(&g);
+			if (groups == NULL)
+				scan_groups_free(&g);
 		}
 	}
 	if (bytes + owned_bytes + order_bytes + path_bytes > cache.limit)
@@ -400,6 +403,7 @@ item_insert(ts_plan *plan, scan_state *st, const char *key, size_t keylen,
 		ts_free(perm);
 		return;
 	}
+	ts_prefault(it, bytes);		/* filled below: fault it in at once */
 	memset(it, 0, sizeof(*it));
 	it->free_fn = cache.free_fn;
 	cur = (char *) it + ALIGN8(sizeof(cache_item));
@@ -711,17 +715,36 @@ scan_read_live_files_cached(ts_plan *plan, scan_state *st,
 	st->entry_arena = NULL;
 	if (!ok)
 		goto done;
-	/* what a hit will hand out besides the entries; this plan uses the counts too */
-	if (!scan_count_groups(*live, *nlive, &hit->partitions_live, &hit->buckets_live, err))
-	{
-		ok = false;
-		goto done;
-	}
-	hit->counted = true;
+	/*
+	 * what a hit will hand out besides the entries; this plan uses the counts
+	 * too (the groups they come from also give the split order cached below)
+	 */
 	if (!by_bucket)
+	{
+		scan_groups g;
+
+		if (!scan_groups_build(*live, *nlive, &g, err))
+		{
+			ok = false;
+			goto done;
+		}
+		hit->partitions_live = g.npartitions;
+		hit->buckets_live = g.ngroups;
+		hit->counted = true;
 		item_insert(plan, st, (const char *) key.data, key.len, *live, *nlive, hit, &basis,
-					own_arena ? &plan->fill_arena : NULL);
+					own_arena ? &plan->fill_arena : NULL, &g);
+		scan_groups_free(&g);
+	}
 	else
+	{
+		if (!scan_count_groups(*live, *nlive, &hit->partitions_live, &hit->buckets_live, err))
+		{
+			ok = false;
+			goto done;
+		}
+		hit->counted = true;
+	}
+	if (by_bucket)
 	{
 		size_t		sz = sizeof(const ts_manifest_entry *) * (size_t) (*nlive ? *nlive : 1);
 		const ts_manifest_entry **cand = ts_malloc(sz);
@@ -766,7 +789,7 @@ scan_read_live_files_cached(ts_plan *plan, scan_state *st,
 				}
 				totals.excluded = ex;
 				item_insert(plan, st, (const char *) bkey.data, bkey.len, cand, n, &totals, &basis,
-							NULL);
+							NULL, NULL);
 				scan_groups_free(&g);
 			}
 			else

@@ -99,12 +99,36 @@ build_partition_dir(ts_plan *plan, scan_state *st, ts_bytes partition, ts_err *e
 
 	if (!scan_partition_path(plan, st, partition, &ppath, err))
 		return NULL;
-	dir = scan_arena_printf(&plan->arena, "%s%s%s%s%s",
-							plan->table_path,
-							data_dir && *data_dir ? "/" : "", data_dir && *data_dir ? data_dir : "",
-							ppath[0] ? "/" : "", ppath);
-	if (dir == NULL)
-		ts_error(err, TS_ERR_NOMEM, "out of memory");
+	{
+		/* table_path [/ data_dir] [/ ppath], without printf: once per partition */
+		size_t		tlen = strlen(plan->table_path);
+		size_t		dlen = data_dir && *data_dir ? strlen(data_dir) : 0;
+		size_t		plen = strlen(ppath);
+		char	   *d;
+
+		dir = ts_arena_alloc(&plan->arena, tlen + 1 + dlen + 1 + plen + 1);
+		if (dir == NULL)
+		{
+			ts_error(err, TS_ERR_NOMEM, "out of memory");
+			return NULL;
+		}
+		d = dir;
+		memcpy(d, plan->table_path, tlen);
+		d += tlen;
+		if (dlen)
+		{
+			*d++ = '/';
+			memcpy(d, data_dir, dlen);
+			d += dlen;
+		}
+		if (plen)
+		{
+			*d++ = '/';
+			memcpy(d, ppath, plen);
+			d += plen;
+		}
+		*d = '\0';
+	}
 	return dir;
 }
 
@@ -323,6 +347,16 @@ scan_format_from_file_name(const char *name)
 		if (dot == name || dot[-1] != '.')
 			return TS_FORMAT_UNKNOWN;
 		n = (size_t) (end - dot);
+		/* the names Paimon writes, exactly: no compression suffix to strip */
+		if (pass == 0)
+		{
+			if (n == 7 && memcmp(dot, "parquet", 7) == 0)
+				return TS_FORMAT_PARQUET;
+			if (n == 3 && memcmp(dot, "orc", 3) == 0)
+				return TS_FORMAT_ORC;
+			if (n == 4 && memcmp(dot, "avro", 4) == 0)
+				return TS_FORMAT_AVRO;
+		}
 		if (pass == 0 && is_compression_ext(dot, n))
 		{
 			end = dot - 1;

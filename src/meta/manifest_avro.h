@@ -1,0 +1,36 @@
+/*
+ * manifest_avro.h - the fast path for Avro metadata files (manifest_avro.c).
+ *
+ * A row source for manifest.c: the requested columns of each record of an
+ * Avro manifest, manifest list or index manifest, decoded by a program
+ * compiled from the file's writer schema, with the values the generic
+ * reader (src/format) would give.  Files it does not compile (ORC, other
+ * Avro shapes) are left to the generic reader.
+ */
+#ifndef TS_MANIFEST_AVRO_H
+#define TS_MANIFEST_AVRO_H
+
+#include "format/format.h"
+
+typedef struct ts_meta_avro ts_meta_avro;
+
+/*
+ * Open 'path' for the columns cols[0..ncols-1] (types: INT, TINYINT,
+ * BIGINT, VARCHAR, VARBINARY, TIMESTAMP(3), ARRAY of those, ROW of all
+ * these).  Returns NULL with *mine = false when the file is not one this
+ * path compiles (use the generic reader), NULL with *mine = true and err
+ * set on an error (a bad Avro header).
+ */
+ts_meta_avro *ts_meta_avro_open(const char *path, const ts_read_column *cols, int ncols,
+								bool *mine, ts_err *err);
+
+/*
+ * The next record: 1 with *row = ncols values (valid until the next call:
+ * bytes point into the current block, nested rows and arrays into the
+ * reader), 0 at the end, -1 on error (TS_ERR_CORRUPT naming file, block,
+ * object).
+ */
+int			ts_meta_avro_next(ts_meta_avro *r, const ts_value **row, ts_err *err);
+void		ts_meta_avro_close(ts_meta_avro *r);
+
+#endif							/* TS_MANIFEST_AVRO_H */
