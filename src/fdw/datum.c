@@ -614,8 +614,8 @@ tablescan_convert_value(const TsDatumConverter *c, const ts_value *v, bool *isnu
 }
 
 /*
- * Convert rows [first, first + n) of column col of a batch into values[] /
- * isnull[], giving the Datums tablescan_convert_value gives, in a tight loop
+ * Convert rows [first, first + n) of column col of a batch into
+ * values[r * out_stride] / isnull[r * out_stride], giving the Datums tablescan_convert_value gives, in a tight loop
  * per column path.  Strings are laid out one after the other in a single
  * block of the current memory context (one palloc per column, not one per
  * value).  Stops before the first value that could raise an error here (an
@@ -626,53 +626,53 @@ tablescan_convert_value(const TsDatumConverter *c, const ts_value *v, bool *isnu
  */
 int
 tablescan_convert_column(const TsDatumConverter *c, const ts_batch *b, int col,
-						 int first, int n, Datum *values, bool *isnull)
+						 int first, int n, int out_stride, Datum *values, bool *isnull)
 {
 	const ts_value *v = b->values + (size_t) first * b->ncols + col;
 	int			stride = b->ncols;
 	int			r;
 
-#define EACH_ROW for (r = 0; r < n; r++, v += stride)
+#define EACH_ROW for (r = 0; r < n; r++, v += stride, values += out_stride, isnull += out_stride)
 	switch (c->path)
 	{
 		case TS_DATUM_BOOL:
 			EACH_ROW
 			{
-				isnull[r] = v->isnull;
-				values[r] = v->isnull ? (Datum) 0 : BoolGetDatum(v->v.i != 0);
+				*isnull = v->isnull;
+				*values = v->isnull ? (Datum) 0 : BoolGetDatum(v->v.i != 0);
 			}
 			return n;
 		case TS_DATUM_INT4:
 			EACH_ROW
 			{
-				isnull[r] = v->isnull;
+				*isnull = v->isnull;
 				if (v->isnull)
-					values[r] = (Datum) 0;
+					*values = (Datum) 0;
 				else if (v->v.i < PG_INT32_MIN || v->v.i > PG_INT32_MAX)
 					return r;
 				else
-					values[r] = Int32GetDatum((int32) v->v.i);
+					*values = Int32GetDatum((int32) v->v.i);
 			}
 			return n;
 		case TS_DATUM_INT8:
 			EACH_ROW
 			{
-				isnull[r] = v->isnull;
-				values[r] = v->isnull ? (Datum) 0 : Int64GetDatum(v->v.i);
+				*isnull = v->isnull;
+				*values = v->isnull ? (Datum) 0 : Int64GetDatum(v->v.i);
 			}
 			return n;
 		case TS_DATUM_FLOAT8:
 			EACH_ROW
 			{
-				isnull[r] = v->isnull;
-				values[r] = v->isnull ? (Datum) 0 : Float8GetDatum(v->v.d);
+				*isnull = v->isnull;
+				*values = v->isnull ? (Datum) 0 : Float8GetDatum(v->v.d);
 			}
 			return n;
 		case TS_DATUM_DATE:
 			EACH_ROW
 			{
-				isnull[r] = v->isnull;
-				values[r] = v->isnull ? (Datum) 0 :
+				*isnull = v->isnull;
+				*values = v->isnull ? (Datum) 0 :
 					DateADTGetDatum((DateADT) (v->v.i - UNIX_TO_PG_DAYS));
 			}
 			return n;
@@ -681,8 +681,8 @@ tablescan_convert_column(const TsDatumConverter *c, const ts_batch *b, int col,
 				return 0;
 			EACH_ROW
 			{
-				isnull[r] = v->isnull;
-				values[r] = v->isnull ? (Datum) 0 : TimestampGetDatum(timestamp_micros(v));
+				*isnull = v->isnull;
+				*values = v->isnull ? (Datum) 0 : TimestampGetDatum(timestamp_micros(v));
 			}
 			return n;
 		case TS_DATUM_TEXT:
@@ -690,23 +690,22 @@ tablescan_convert_column(const TsDatumConverter *c, const ts_batch *b, int col,
 				Size		total = 0;
 				char	   *out;
 
-				EACH_ROW
-					if (!v->isnull)
-					total += INTALIGN(VARHDRSZ + v->v.s.len);
+				for (r = 0; r < n; r++)
+					if (!v[r * stride].isnull)
+						total += INTALIGN(VARHDRSZ + v[r * stride].v.s.len);
 				if (total > MaxAllocSize)
 					return 0;
 				out = palloc(Max(total, 1));
-				v = b->values + (size_t) first * b->ncols + col;
 				EACH_ROW
 				{
-					isnull[r] = v->isnull;
+					*isnull = v->isnull;
 					if (v->isnull)
-						values[r] = (Datum) 0;
+						*values = (Datum) 0;
 					else
 					{
 						SET_VARSIZE(out, VARHDRSZ + v->v.s.len);
 						memcpy(out + VARHDRSZ, v->v.s.p, v->v.s.len);
-						values[r] = PointerGetDatum(out);
+						*values = PointerGetDatum(out);
 						out += INTALIGN(VARHDRSZ + v->v.s.len);
 					}
 				}
@@ -715,12 +714,12 @@ tablescan_convert_column(const TsDatumConverter *c, const ts_batch *b, int col,
 		case TS_DATUM_NUMERIC:
 			EACH_ROW
 			{
-				isnull[r] = v->isnull;
+				*isnull = v->isnull;
 				if (v->isnull)
-					values[r] = (Datum) 0;
+					*values = (Datum) 0;
 				else if (v->v.dec > -(ts_int128) c->numeric_limit &&
 						 v->v.dec < (ts_int128) c->numeric_limit)
-					values[r] = decimal_datum_int64((int64) v->v.dec, c->type->scale);
+					*values = decimal_datum_int64((int64) v->v.dec, c->type->scale);
 				else
 					return r;
 			}

@@ -72,9 +72,9 @@ typedef struct TsScanState
 	MemoryContext wincxt;		/* their strings and numerics */
 	int			win_first;
 	int			win_end;
-	int			win_capacity;	/* rows of win_values / win_isnull per column */
-	Datum	  **win_values;		/* per read attribute (k of read_atts) */
-	bool	  **win_isnull;
+	int			win_capacity;	/* rows of win_values / win_isnull */
+	Datum	   *win_values;		/* row r's attributes at r * natts, as in a slot */
+	bool	   *win_isnull;
 	int		   *win_done;		/* rows converted; the rest one by one */
 	int			win_all_done;	/* the least of win_done */
 	bool		row_allocs;		/* values converted one by one since rowcxt was emptied */
@@ -593,8 +593,6 @@ start_scan(ForeignScanState *node, TsScanState *st)
 	st->conv = palloc0(sizeof(TsDatumConverter) * Max(desc->natts, 1));
 	st->read_atts = palloc(sizeof(int) * Max(desc->natts, 1));
 	st->nread_atts = 0;
-	st->win_values = palloc0(sizeof(Datum *) * Max(desc->natts, 1));
-	st->win_isnull = palloc0(sizeof(bool *) * Max(desc->natts, 1));
 	st->win_done = palloc0(sizeof(int) * Max(desc->natts, 1));
 	for (int i = 0; i < desc->natts; i++)
 		st->att_field[i] = -1;
@@ -672,11 +670,8 @@ convert_window(TsScanState *st)
 	{
 		int			cap = Max(st->batch.nrows, TS_BATCH_ROWS);
 
-		for (int k = 0; k < st->nread_atts; k++)
-		{
-			st->win_values[k] = MemoryContextAlloc(st->cxt, sizeof(Datum) * cap);
-			st->win_isnull[k] = MemoryContextAlloc(st->cxt, sizeof(bool) * cap);
-		}
+		st->win_values = MemoryContextAlloc(st->cxt, sizeof(Datum) * cap * st->natts);
+		st->win_isnull = MemoryContextAlloc(st->cxt, sizeof(bool) * cap * st->natts);
 		st->win_capacity = cap;
 	}
 	/* a window ends where its strings pass WINDOW_BYTES */
@@ -702,6 +697,12 @@ convert_window(TsScanState *st)
 			}
 		}
 	}
+	if (st->nread_atts < st->natts)
+	{
+		/* attributes not read are NULL */
+		memset(st->win_values, 0, sizeof(Datum) * (end - first) * st->natts);
+		memset(st->win_isnull, true, sizeof(bool) * (end - first) * st->natts);
+	}
 	old = MemoryContextSwitchTo(st->wincxt);
 	st->win_all_done = end - first;
 	for (int k = 0; k < st->nread_atts; k++)
@@ -709,8 +710,8 @@ convert_window(TsScanState *st)
 		int			i = st->read_atts[k];
 
 		st->win_done[k] = tablescan_convert_column(&st->conv[i], &st->batch, st->att_field[i],
-												   first, end - first,
-												   st->win_values[k], st->win_isnull[k]);
+												   first, end - first, st->natts,
+												   st->win_values + i, st->win_isnull + i);
 		st->win_all_done = Min(st->win_all_done, st->win_done[k]);
 	}
 	MemoryContextSwitchTo(old);
@@ -793,46 +794,34 @@ tablescanIterateForeignScan(ForeignScanState *node)
 	rowvals = st->batch.values ? ts_batch_at(&st->batch, st->batch_pos, 0) : NULL;
 	r = st->batch_pos - st->win_first;
 	st->batch_pos++;
-	if (st->nread_atts < desc->natts)
+	if (st->nread_atts == 0)
 	{
-		/* attributes not read are NULL */
+		/* no attribute read: all NULL */
 		for (int i = 0; i < desc->natts; i++)
 		{
 			slot->tts_isnull[i] = true;
 			slot->tts_values[i] = (Datum) 0;
 		}
 	}
-	if (r < st->win_all_done)
-	{
-		/* every column of this row is converted already */
-		for (int k = 0; k < st->nread_atts; k++)
-		{
-			int			i = st->read_atts[k];
-
-			slot->tts_values[i] = st->win_values[k][r];
-			slot->tts_isnull[i] = st->win_isnull[k][r];
-		}
-	}
 	else
 	{
+		memcpy(slot->tts_values, st->win_values + (size_t) r * st->natts, sizeof(Datum) * st->natts);
+		memcpy(slot->tts_isnull, st->win_isnull + (size_t) r * st->natts, sizeof(bool) * st->natts);
+	}
+	if (r >= st->win_all_done)
+	{
+		/* columns whose conversion stopped before this row: one value at a time */
 		for (int k = 0; k < st->nread_atts; k++)
 		{
 			int			i = st->read_atts[k];
 
 			if (r < st->win_done[k])
-			{
-				slot->tts_values[i] = st->win_values[k][r];
-				slot->tts_isnull[i] = st->win_isnull[k][r];
-			}
-			else
-			{
-				old = MemoryContextSwitchTo(st->rowcxt);
-				slot->tts_values[i] = tablescan_convert_value(&st->conv[i],
-															  &rowvals[st->att_field[i]],
-															  &slot->tts_isnull[i]);
-				MemoryContextSwitchTo(old);
-				st->row_allocs = true;
-			}
+				continue;
+			old = MemoryContextSwitchTo(st->rowcxt);
+			slot->tts_values[i] = tablescan_convert_value(&st->conv[i], &rowvals[st->att_field[i]],
+														  &slot->tts_isnull[i]);
+			MemoryContextSwitchTo(old);
+			st->row_allocs = true;
 		}
 	}
 	ExecStoreVirtualTuple(slot);

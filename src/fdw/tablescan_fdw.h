@@ -110,7 +110,8 @@ extern void tablescan_datum_converter_init(TsDatumConverter *c, const ts_type *t
 										   Oid typid, int32 typmod, const char *colname);
 extern Datum tablescan_convert_value(const TsDatumConverter *c, const ts_value *v, bool *isnull);
 extern int	tablescan_convert_column(const TsDatumConverter *c, const ts_batch *b, int col,
-									 int first, int n, Datum *values, bool *isnull);
+									 int first, int n, int out_stride,
+									 Datum *values, bool *isnull);
 
 /* Paimon value rendered as jsonb-compatible JSON text into buf. */
 extern void tablescan_value_to_json(StringInfo buf, const ts_value *v, const ts_type *type);
