@@ -202,16 +202,6 @@ blob_alloc(pq_leaf *l, size_t n, ts_err *err)
 
 /* ---- conversion ----------------------------------------------------- */
 
-static int64_t
-floor_div(int64_t a, int64_t b)
-{
-	int64_t		q = a / b;
-
-	if ((a % b != 0) && ((a < 0) != (b < 0)))
-		q--;
-	return q;
-}
-
 static void
 set_ts(ts_value *v, int64_t millis, int64_t sub_nanos)
 {
@@ -240,11 +230,11 @@ pq_convert(const pq_leaf *l, ts_value *v, int n, ts_err *err)
 			return true;
 		case PQ_CONV_TIME_MICROS:
 			for (int i = 0; i < n; i++)
-				v[i].v.i = floor_div(v[i].v.i, 1000);
+				v[i].v.i = pq_floor_div(v[i].v.i, 1000);
 			return true;
 		case PQ_CONV_TIME_NANOS:
 			for (int i = 0; i < n; i++)
-				v[i].v.i = floor_div(v[i].v.i, 1000000);
+				v[i].v.i = pq_floor_div(v[i].v.i, 1000000);
 			return true;
 		case PQ_CONV_TS_MILLIS:
 			for (int i = 0; i < n; i++)
@@ -254,7 +244,7 @@ pq_convert(const pq_leaf *l, ts_value *v, int n, ts_err *err)
 			for (int i = 0; i < n; i++)
 			{
 				int64_t		x = v[i].v.i;
-				int64_t		ms = floor_div(x, 1000);
+				int64_t		ms = pq_floor_div(x, 1000);
 
 				set_ts(&v[i], ms, (x - ms * 1000) * 1000);
 			}
@@ -263,7 +253,7 @@ pq_convert(const pq_leaf *l, ts_value *v, int n, ts_err *err)
 			for (int i = 0; i < n; i++)
 			{
 				int64_t		x = v[i].v.i;
-				int64_t		ms = floor_div(x, 1000000);
+				int64_t		ms = pq_floor_div(x, 1000000);
 
 				set_ts(&v[i], ms, x - ms * 1000000);
 			}
@@ -274,7 +264,7 @@ pq_convert(const pq_leaf *l, ts_value *v, int n, ts_err *err)
 				const uint8_t *p = v[i].v.s.p;
 				int64_t		nod = (int64_t) ts_load_le64(p);
 				int64_t		jd = (int32_t) ts_load_le32(p + 8);
-				int64_t		ms = floor_div(nod, 1000000);
+				int64_t		ms = pq_floor_div(nod, 1000000);
 
 				set_ts(&v[i], (jd - 2440588) * 86400000LL + ms, nod - ms * 1000000);
 			}
@@ -312,8 +302,8 @@ pq_convert(const pq_leaf *l, ts_value *v, int n, ts_err *err)
 
 /* ---- PLAIN ---------------------------------------------------------- */
 
-static int
-phys_size(const pq_leaf *l)
+int
+pq_phys_size(const pq_leaf *l)
 {
 	switch (l->phys)
 	{
@@ -410,7 +400,7 @@ decode_plain(pq_leaf *l, const uint8_t **pp, const uint8_t *end, uint64_t *bitpo
 	}
 	else
 	{
-		int			sz = phys_size(l);
+		int			sz = pq_phys_size(l);
 
 		if ((uint64_t) (end - p) < (uint64_t) sz * (uint64_t) n)
 			return leaf_error(l, err, TS_ERR_CORRUPT, "truncated PLAIN values");
@@ -462,7 +452,7 @@ pq_decode_plain_one(const pq_leaf *l, const uint8_t *p, uint32_t len, ts_value *
 	}
 	else
 	{
-		if (l->phys != PQ_BOOLEAN && (uint32_t) phys_size(l) != len)
+		if (l->phys != PQ_BOOLEAN && (uint32_t) pq_phys_size(l) != len)
 			return leaf_error(l, err, TS_ERR_CORRUPT, "statistics value of the wrong size");
 		if (!decode_plain((pq_leaf *) l, &q, p + len, &bp, v, 1, err))
 			return false;
@@ -646,7 +636,7 @@ init_values(pq_leaf *l, int encoding, ts_err *err)
 			}
 		case PQ_ENC_BYTE_STREAM_SPLIT:
 			{
-				int			k = phys_size(l);
+				int			k = pq_phys_size(l);
 				uint64_t	len = (uint64_t) (l->vend - l->vp);
 
 				if (k <= 0)
@@ -664,8 +654,8 @@ init_values(pq_leaf *l, int encoding, ts_err *err)
 }
 
 /* load the next data page; false on error; page_left = 0 at chunk end */
-static bool
-next_page(pq_leaf *l, ts_err *err)
+bool
+pq_leaf_next_page(pq_leaf *l, ts_err *err)
 {
 	for (;;)
 	{
@@ -785,9 +775,9 @@ pq_leaf_start(pq_leaf *l, size_t len, const pq_column_chunk *cc, ts_err *err)
 	return true;
 }
 
-/* decode n non-null values of the current page into out */
-static bool
-decode_values(pq_leaf *l, ts_value *out, int n, ts_err *err)
+/* decode n non-null values of the current page into out, converted */
+bool
+pq_leaf_decode_values(pq_leaf *l, ts_value *out, int n, ts_err *err)
 {
 	if (n == 0)
 		return true;
@@ -875,7 +865,7 @@ decode_values(pq_leaf *l, ts_value *out, int n, ts_err *err)
 			break;
 		case PQ_ENC_BYTE_STREAM_SPLIT:
 			{
-				int			k = phys_size(l);
+				int			k = pq_phys_size(l);
 				uint8_t		tmp[16];
 
 				if (l->bss_index + (uint64_t) n > l->bss_n)
@@ -921,7 +911,7 @@ pq_leaf_fill(pq_leaf *l, ts_err *err)
 	l->nbuf = l->pos = l->nvals = l->vpos = 0;
 	while (l->page_left == 0)
 	{
-		if (!next_page(l, err))
+		if (!pq_leaf_next_page(l, err))
 			return false;
 		if (l->page_left == 0)
 			return true;		/* end of chunk */
@@ -957,7 +947,7 @@ pq_leaf_fill(pq_leaf *l, ts_err *err)
 		memset(l->def, 0, sizeof(uint16_t) * n);
 		nn = n;
 	}
-	if (!decode_values(l, l->vals, nn, err))
+	if (!pq_leaf_decode_values(l, l->vals, nn, err))
 		return false;
 	l->page_left -= n;
 	l->nbuf = n;
