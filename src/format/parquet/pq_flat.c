@@ -198,6 +198,8 @@ plain_bytes(pq_leaf *l, ts_value *out, size_t stride,
 		}
 		if (end - p < 4)
 			return ts_error(err, TS_ERR_CORRUPT, "truncated PLAIN byte array (column \"%s\")", l->path);
+		/* each length is found from the one before: fetch the lines ahead */
+		__builtin_prefetch(p + 1024);
 		len = ts_load_le32(p);
 		p += 4;
 		if ((uint64_t) len > (uint64_t) (end - p))
