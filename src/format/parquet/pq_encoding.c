@@ -170,6 +170,14 @@ pq_rle_get(pq_rle *r, uint32_t *out, int n, ts_err *err)
 					}
 					pos += j;
 				}
+				/* while the 8 bytes from the value's first byte are in the run */
+				if (end - r->bp >= 8)
+				{
+					uint64_t	fast_end = (uint64_t) (end - r->bp - 7) * 8;	/* bit positions */
+
+					for (; j < k && pos < fast_end; j++, pos += bw)
+						o[j] = (uint32_t) (ts_load_le64(r->bp + (pos >> 3)) >> (pos & 7)) & mask;
+				}
 				for (; j < k; j++)
 				{
 					const uint8_t *b = r->bp + (pos >> 3);
