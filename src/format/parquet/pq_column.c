@@ -79,18 +79,46 @@ page_alloc(pq_leaf *l, size_t size, size_t *cap, ts_err *err)
 	return p;
 }
 
+/* a page buffer nothing points into any more: keep it for the next page */
+static void
+recycle(pq_leaf *l, pq_mem m)
+{
+	if (l->npool < (int) (sizeof(l->pool) / sizeof(l->pool[0])))
+		l->pool[l->npool++] = m;
+	else
+		ts_bufpool_put(l->shared, m.p, m.cap);
+}
+
 /* values of the previous batch are dead: recycle their page buffers */
 void
 pq_leaf_release(pq_leaf *l)
 {
 	for (int i = 0; i < l->nretired; i++)
-	{
-		if (l->npool < (int) (sizeof(l->pool) / sizeof(l->pool[0])))
-			l->pool[l->npool++] = l->retired[i];
-		else
-			ts_bufpool_put(l->shared, l->retired[i].p, l->retired[i].cap);
-	}
+		recycle(l, l->retired[i]);
 	l->nretired = 0;
+}
+
+/*
+ * Values of these physical types are copied into their ts_value (numbers,
+ * converted or not): no value points into a page, so a page's buffer can
+ * be reused as soon as the page is decoded.  The next page then lands in
+ * memory that is mapped and likely still in the cache, and a column needs
+ * one page buffer instead of two.
+ */
+static bool
+values_are_copies(const pq_leaf *l)
+{
+	switch (l->phys)
+	{
+		case PQ_BOOLEAN:
+		case PQ_INT32:
+		case PQ_INT64:
+		case PQ_FLOAT:
+		case PQ_DOUBLE:
+			return true;
+		default:
+			return false;
+	}
 }
 
 /* end of a page: its buffers may still be pointed to by the current batch */
@@ -98,13 +126,25 @@ static bool
 retire_page(pq_leaf *l, ts_err *err)
 {
 	bool		ok = true;
+	bool		dead = values_are_copies(l);
 
 	if (l->page_buf)
-		ok = retire(l, l->page_buf, l->page_buf_cap, err);
+	{
+		pq_mem		m = {l->page_buf, l->page_buf_cap};
+
+		if (dead)
+			recycle(l, m);
+		else
+			ok = retire(l, l->page_buf, l->page_buf_cap, err);
+	}
 	l->page_buf = NULL;
 	for (int i = 0; i < l->npage_owned; i++)
-		if (!retire(l, l->page_owned[i].p, l->page_owned[i].cap, err))
+	{
+		if (dead)
+			recycle(l, l->page_owned[i]);
+		else if (!retire(l, l->page_owned[i].p, l->page_owned[i].cap, err))
 			ok = false;
+	}
 	l->npage_owned = 0;
 	l->blob = NULL;
 	l->blob_used = l->blob_cap = l->blob_total = 0;
