@@ -8,7 +8,8 @@
  * of PQ_LEVEL_CHUNK entries, and converting physical values into the
  * requested Paimon representation.  Byte values point into page buffers;
  * a buffer that is done with is "retired" and recycled only at the start
- * of the next batch, so the values of the current batch stay valid.
+ * of the next batch, so the values of the current batch stay valid (the
+ * pages of numeric columns, whose values are copies, are recycled at once).
  */
 #include <string.h>
 

@@ -5,7 +5,8 @@
  * elements, row groups, column chunks, statistics) and of page headers, as
  * decoded from Thrift compact protocol by pq_thrift.c / pq_meta.c; the
  * decompression entry point (pq_codec.c); the level/value decoders
- * (pq_encoding.c) and the leaf column chunk reader (pq_column.c).
+ * (pq_encoding.c), the leaf column chunk reader (pq_column.c) and its
+ * fast path for flat columns (pq_flat.c).
  * Everything here is private to src/format/parquet; the public entry point
  * is ts_parquet_open() in format.h.
  */

@@ -6,8 +6,9 @@
  * field_id when the file has ids, else by name; nested ROW fields
  * recursively; LIST/MAP structures), row-group selection through the
  * caller's statistics filter, reading only the projected column chunks,
- * and assembling rows (flat columns in bulk, nested ARRAY/MAP/ROW values
- * from levels) into batches of ts_value.
+ * and assembling rows (flat columns decoded straight into the batch by
+ * pq_flat.c, nested ARRAY/MAP/ROW values from levels) into batches of
+ * ts_value.
  */
 #include <stdio.h>
 #include <string.h>
