@@ -5,7 +5,8 @@
  * produce: DELTA_BYTE_ARRAY (the parquet-format Encodings.md example),
  * Hadoop-framed LZ4, the Thrift compact skipping of unknown fields, and
  * the RLE / bit-packed hybrid and DELTA_BINARY_PACKED decoders against
- * values computed by hand from the spec.
+ * values computed by hand from the spec, and the presence-flag decoder of
+ * flat columns against the general level decoder.
  */
 #include "unit.h"
 
@@ -342,12 +343,164 @@ test_thrift_depth(void **state)
 	assert_false(pq_parse_page_header(&c, &h, &err));
 }
 
+/* ---- presence flags (pq_rle_get_present) against pq_rle_get --------- */
+
+/* a tiny RLE / bit-packed hybrid writer for the test */
+typedef struct level_writer
+{
+	uint8_t		buf[4096];
+	size_t		len;
+} level_writer;
+
+static void
+lw_varint(level_writer *w, uint32_t v)
+{
+	while (v >= 0x80)
+	{
+		w->buf[w->len++] = (uint8_t) (v | 0x80);
+		v >>= 7;
+	}
+	w->buf[w->len++] = (uint8_t) v;
+}
+
+static void
+put_rle_run(level_writer *w, uint32_t count, uint32_t value, int bw)
+{
+	lw_varint(w, count << 1);
+	for (int i = 0; i < (bw + 7) / 8; i++)
+		w->buf[w->len++] = (uint8_t) (value >> (8 * i));
+}
+
+/* groups * 8 values, LSB first */
+static void
+put_bitpacked_run(level_writer *w, const uint32_t *v, int groups, int bw)
+{
+	uint64_t	bitpos = 0;
+	size_t		start;
+
+	lw_varint(w, ((uint32_t) groups << 1) | 1);
+	start = w->len;
+	memset(w->buf + start, 0, (size_t) groups * bw);
+	for (int i = 0; i < groups * 8; i++)
+		for (int b = 0; b < bw; b++, bitpos++)
+			if ((v[i] >> b) & 1)
+				w->buf[start + (bitpos >> 3)] |= (uint8_t) (1u << (bitpos & 7));
+	w->len += (size_t) groups * bw;
+}
+
+static void
+test_rle_present(void **state)
+{
+	static const int widths[] = {0, 1, 2, 3, 5};
+	uint32_t	seed = 12345;
+
+	(void) state;
+	for (size_t wi = 0; wi < sizeof(widths) / sizeof(widths[0]); wi++)
+	{
+		int			bw = widths[wi];
+		uint32_t	maxv = bw ? (1u << bw) - 1 : 0;
+
+		for (int round = 0; round < 20; round++)
+		{
+			level_writer w;
+			uint32_t	levels[1024];
+			uint32_t	ref[1024];
+			uint8_t		flags[1024];
+			int			total = 0;
+			uint32_t	present = maxv > 0 ? 1 + (uint32_t) round % maxv : 0;
+			pq_rle		r;
+			ts_err		err;
+			int			done = 0;
+			int			count = 0;
+
+			w.len = 0;
+			/* random runs of both kinds, every level <= present */
+			while (total < 900)
+			{
+				seed = seed * 1103515245 + 12345;
+				if ((seed >> 16) & 1)
+				{
+					uint32_t	n = 1 + (seed >> 20) % 40;
+					uint32_t	v = present ? (seed >> 8) % (present + 1) : 0;
+
+					put_rle_run(&w, n, v, bw);
+					for (uint32_t i = 0; i < n; i++)
+						levels[total++] = v;
+				}
+				else
+				{
+					int			groups = 1 + (int) ((seed >> 20) % 4);
+
+					for (int i = 0; i < groups * 8; i++)
+					{
+						seed = seed * 1103515245 + 12345;
+						levels[total + i] = present ? (seed >> 16) % (present + 1) : 0;
+					}
+					put_bitpacked_run(&w, levels + total, groups, bw);
+					total += groups * 8;
+				}
+			}
+			pq_rle_init(&r, w.buf, w.len, bw);
+			assert_true(pq_rle_get(&r, ref, total, &err));
+			/* uneven pieces: runs and bytes are entered in the middle */
+			pq_rle_init(&r, w.buf, w.len, bw);
+			while (done < total)
+			{
+				int			piece = 1 + (done * 7 + round) % 37;
+				int			got;
+
+				if (piece > total - done)
+					piece = total - done;
+				assert_true(pq_rle_get_present(&r, flags + done, piece, present, &got, &err));
+				count += got;
+				done += piece;
+			}
+			for (int i = 0; i < total; i++)
+			{
+				assert_int_equal(ref[i], levels[i]);
+				assert_int_equal(flags[i], levels[i] == present);
+				count -= levels[i] == present;
+			}
+			assert_int_equal(count, 0);
+			/* the data is used up: an error, not a read past the end */
+			assert_false(pq_rle_get_present(&r, flags, 1, present, &count, &err));
+		}
+	}
+
+	/* a level above 'present' is corrupt, in an RLE and in a bit-packed run */
+	{
+		level_writer w;
+		uint32_t	v[8] = {0, 1, 0, 2, 0, 1, 1, 0};
+		uint8_t		flags[8];
+		pq_rle		r;
+		ts_err		err;
+		int			count;
+
+		w.len = 0;
+		put_rle_run(&w, 3, 2, 2);
+		pq_rle_init(&r, w.buf, w.len, 2);
+		assert_false(pq_rle_get_present(&r, flags, 3, 1, &count, &err));
+		assert_int_equal(err.code, TS_ERR_CORRUPT);
+		w.len = 0;
+		put_bitpacked_run(&w, v, 1, 2);
+		pq_rle_init(&r, w.buf, w.len, 2);
+		assert_false(pq_rle_get_present(&r, flags, 8, 1, &count, &err));
+		assert_int_equal(err.code, TS_ERR_CORRUPT);
+		/* the same levels are fine when 2 is the maximum */
+		pq_rle_init(&r, w.buf, w.len, 2);
+		assert_true(pq_rle_get_present(&r, flags, 8, 2, &count, &err));
+		assert_int_equal(count, 1);
+		assert_int_equal(flags[3], 1);
+	}
+}
+
 int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_rle_hybrid),
 		cmocka_unit_test(test_rle_bit_width_1),
+		cmocka_unit_test(test_rle_present),
 		cmocka_unit_test(test_delta_binary_packed),
 		cmocka_unit_test(test_delta_byte_array_page),
 		cmocka_unit_test(test_lz4_hadoop),

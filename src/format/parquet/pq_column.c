@@ -8,7 +8,8 @@
  * of PQ_LEVEL_CHUNK entries, and converting physical values into the
  * requested Paimon representation.  Byte values point into page buffers;
  * a buffer that is done with is "retired" and recycled only at the start
- * of the next batch, so the values of the current batch stay valid.
+ * of the next batch, so the values of the current batch stay valid (the
+ * pages of numeric columns, whose values are copies, are recycled at once).
  */
 #include <string.h>
 
@@ -79,18 +80,46 @@ page_alloc(pq_leaf *l, size_t size, size_t *cap, ts_err *err)
 	return p;
 }
 
+/* a page buffer nothing points into any more: keep it for the next page */
+static void
+recycle(pq_leaf *l, pq_mem m)
+{
+	if (l->npool < (int) (sizeof(l->pool) / sizeof(l->pool[0])))
+		l->pool[l->npool++] = m;
+	else
+		ts_bufpool_put(l->shared, m.p, m.cap);
+}
+
 /* values of the previous batch are dead: recycle their page buffers */
 void
 pq_leaf_release(pq_leaf *l)
 {
 	for (int i = 0; i < l->nretired; i++)
-	{
-		if (l->npool < (int) (sizeof(l->pool) / sizeof(l->pool[0])))
-			l->pool[l->npool++] = l->retired[i];
-		else
-			ts_bufpool_put(l->shared, l->retired[i].p, l->retired[i].cap);
-	}
+		recycle(l, l->retired[i]);
 	l->nretired = 0;
+}
+
+/*
+ * Values of these physical types are copied into their ts_value (numbers,
+ * converted or not): no value points into a page, so a page's buffer can
+ * be reused as soon as the page is decoded.  The next page then lands in
+ * memory that is mapped and likely still in the cache, and a column needs
+ * one page buffer instead of two.
+ */
+static bool
+values_are_copies(const pq_leaf *l)
+{
+	switch (l->phys)
+	{
+		case PQ_BOOLEAN:
+		case PQ_INT32:
+		case PQ_INT64:
+		case PQ_FLOAT:
+		case PQ_DOUBLE:
+			return true;
+		default:
+			return false;
+	}
 }
 
 /* end of a page: its buffers may still be pointed to by the current batch */
@@ -98,13 +127,25 @@ static bool
 retire_page(pq_leaf *l, ts_err *err)
 {
 	bool		ok = true;
+	bool		dead = values_are_copies(l);
 
 	if (l->page_buf)
-		ok = retire(l, l->page_buf, l->page_buf_cap, err);
+	{
+		pq_mem		m = {l->page_buf, l->page_buf_cap};
+
+		if (dead)
+			recycle(l, m);
+		else
+			ok = retire(l, l->page_buf, l->page_buf_cap, err);
+	}
 	l->page_buf = NULL;
 	for (int i = 0; i < l->npage_owned; i++)
-		if (!retire(l, l->page_owned[i].p, l->page_owned[i].cap, err))
+	{
+		if (dead)
+			recycle(l, l->page_owned[i]);
+		else if (!retire(l, l->page_owned[i].p, l->page_owned[i].cap, err))
 			ok = false;
+	}
 	l->npage_owned = 0;
 	l->blob = NULL;
 	l->blob_used = l->blob_cap = l->blob_total = 0;
@@ -202,16 +243,6 @@ blob_alloc(pq_leaf *l, size_t n, ts_err *err)
 
 /* ---- conversion ----------------------------------------------------- */
 
-static int64_t
-floor_div(int64_t a, int64_t b)
-{
-	int64_t		q = a / b;
-
-	if ((a % b != 0) && ((a < 0) != (b < 0)))
-		q--;
-	return q;
-}
-
 static void
 set_ts(ts_value *v, int64_t millis, int64_t sub_nanos)
 {
@@ -240,11 +271,11 @@ pq_convert(const pq_leaf *l, ts_value *v, int n, ts_err *err)
 			return true;
 		case PQ_CONV_TIME_MICROS:
 			for (int i = 0; i < n; i++)
-				v[i].v.i = floor_div(v[i].v.i, 1000);
+				v[i].v.i = pq_floor_div(v[i].v.i, 1000);
 			return true;
 		case PQ_CONV_TIME_NANOS:
 			for (int i = 0; i < n; i++)
-				v[i].v.i = floor_div(v[i].v.i, 1000000);
+				v[i].v.i = pq_floor_div(v[i].v.i, 1000000);
 			return true;
 		case PQ_CONV_TS_MILLIS:
 			for (int i = 0; i < n; i++)
@@ -254,7 +285,7 @@ pq_convert(const pq_leaf *l, ts_value *v, int n, ts_err *err)
 			for (int i = 0; i < n; i++)
 			{
 				int64_t		x = v[i].v.i;
-				int64_t		ms = floor_div(x, 1000);
+				int64_t		ms = pq_floor_div(x, 1000);
 
 				set_ts(&v[i], ms, (x - ms * 1000) * 1000);
 			}
@@ -263,7 +294,7 @@ pq_convert(const pq_leaf *l, ts_value *v, int n, ts_err *err)
 			for (int i = 0; i < n; i++)
 			{
 				int64_t		x = v[i].v.i;
-				int64_t		ms = floor_div(x, 1000000);
+				int64_t		ms = pq_floor_div(x, 1000000);
 
 				set_ts(&v[i], ms, x - ms * 1000000);
 			}
@@ -274,7 +305,7 @@ pq_convert(const pq_leaf *l, ts_value *v, int n, ts_err *err)
 				const uint8_t *p = v[i].v.s.p;
 				int64_t		nod = (int64_t) ts_load_le64(p);
 				int64_t		jd = (int32_t) ts_load_le32(p + 8);
-				int64_t		ms = floor_div(nod, 1000000);
+				int64_t		ms = pq_floor_div(nod, 1000000);
 
 				set_ts(&v[i], (jd - 2440588) * 86400000LL + ms, nod - ms * 1000000);
 			}
@@ -312,8 +343,8 @@ pq_convert(const pq_leaf *l, ts_value *v, int n, ts_err *err)
 
 /* ---- PLAIN ---------------------------------------------------------- */
 
-static int
-phys_size(const pq_leaf *l)
+int
+pq_phys_size(const pq_leaf *l)
 {
 	switch (l->phys)
 	{
@@ -410,7 +441,7 @@ decode_plain(pq_leaf *l, const uint8_t **pp, const uint8_t *end, uint64_t *bitpo
 	}
 	else
 	{
-		int			sz = phys_size(l);
+		int			sz = pq_phys_size(l);
 
 		if ((uint64_t) (end - p) < (uint64_t) sz * (uint64_t) n)
 			return leaf_error(l, err, TS_ERR_CORRUPT, "truncated PLAIN values");
@@ -462,7 +493,7 @@ pq_decode_plain_one(const pq_leaf *l, const uint8_t *p, uint32_t len, ts_value *
 	}
 	else
 	{
-		if (l->phys != PQ_BOOLEAN && (uint32_t) phys_size(l) != len)
+		if (l->phys != PQ_BOOLEAN && (uint32_t) pq_phys_size(l) != len)
 			return leaf_error(l, err, TS_ERR_CORRUPT, "statistics value of the wrong size");
 		if (!decode_plain((pq_leaf *) l, &q, p + len, &bp, v, 1, err))
 			return false;
@@ -646,7 +677,7 @@ init_values(pq_leaf *l, int encoding, ts_err *err)
 			}
 		case PQ_ENC_BYTE_STREAM_SPLIT:
 			{
-				int			k = phys_size(l);
+				int			k = pq_phys_size(l);
 				uint64_t	len = (uint64_t) (l->vend - l->vp);
 
 				if (k <= 0)
@@ -664,8 +695,8 @@ init_values(pq_leaf *l, int encoding, ts_err *err)
 }
 
 /* load the next data page; false on error; page_left = 0 at chunk end */
-static bool
-next_page(pq_leaf *l, ts_err *err)
+bool
+pq_leaf_next_page(pq_leaf *l, ts_err *err)
 {
 	for (;;)
 	{
@@ -785,9 +816,9 @@ pq_leaf_start(pq_leaf *l, size_t len, const pq_column_chunk *cc, ts_err *err)
 	return true;
 }
 
-/* decode n non-null values of the current page into out */
-static bool
-decode_values(pq_leaf *l, ts_value *out, int n, ts_err *err)
+/* decode n non-null values of the current page into out, converted */
+bool
+pq_leaf_decode_values(pq_leaf *l, ts_value *out, int n, ts_err *err)
 {
 	if (n == 0)
 		return true;
@@ -875,7 +906,7 @@ decode_values(pq_leaf *l, ts_value *out, int n, ts_err *err)
 			break;
 		case PQ_ENC_BYTE_STREAM_SPLIT:
 			{
-				int			k = phys_size(l);
+				int			k = pq_phys_size(l);
 				uint8_t		tmp[16];
 
 				if (l->bss_index + (uint64_t) n > l->bss_n)
@@ -921,7 +952,7 @@ pq_leaf_fill(pq_leaf *l, ts_err *err)
 	l->nbuf = l->pos = l->nvals = l->vpos = 0;
 	while (l->page_left == 0)
 	{
-		if (!next_page(l, err))
+		if (!pq_leaf_next_page(l, err))
 			return false;
 		if (l->page_left == 0)
 			return true;		/* end of chunk */
@@ -957,7 +988,7 @@ pq_leaf_fill(pq_leaf *l, ts_err *err)
 		memset(l->def, 0, sizeof(uint16_t) * n);
 		nn = n;
 	}
-	if (!decode_values(l, l->vals, nn, err))
+	if (!pq_leaf_decode_values(l, l->vals, nn, err))
 		return false;
 	l->page_left -= n;
 	l->nbuf = n;

@@ -170,6 +170,14 @@ pq_rle_get(pq_rle *r, uint32_t *out, int n, ts_err *err)
 					}
 					pos += j;
 				}
+				/* while the 8 bytes from the value's first byte are in the run */
+				if (end - r->bp >= 8)
+				{
+					uint64_t	fast_end = (uint64_t) (end - r->bp - 7) * 8;	/* bit positions */
+
+					for (; j < k && pos < fast_end; j++, pos += bw)
+						o[j] = (uint32_t) (ts_load_le64(r->bp + (pos >> 3)) >> (pos & 7)) & mask;
+				}
 				for (; j < k; j++)
 				{
 					const uint8_t *b = r->bp + (pos >> 3);
@@ -195,6 +203,152 @@ pq_rle_get(pq_rle *r, uint32_t *out, int n, ts_err *err)
 		else if (!rle_next_run(r, err))
 			return false;
 	}
+	return true;
+}
+
+/* the 8 bits of x, least significant first, as 8 bytes of 0 or 1 (memory order) */
+static inline uint64_t
+spread_bits(uint64_t x)
+{
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	/* byte i of the product is x; keep bit i there, then move it to bit 0 */
+	uint64_t	y = (x * 0x0101010101010101ULL) & 0x8040201008040201ULL;
+
+	return ((y + 0x7f7f7f7f7f7f7f7fULL) >> 7) & 0x0101010101010101ULL;
+#else
+	uint8_t		b[8];
+	uint64_t	out;
+
+	for (int i = 0; i < 8; i++)
+		b[i] = (x >> i) & 1;
+	memcpy(&out, b, 8);
+	return out;
+#endif
+}
+
+/*
+ * Flat columns' definition levels as presence flags: out[i] = 1 when the
+ * level is 'present' (the column's maximum definition level), else 0;
+ * *npresent is the number of ones.  A level above 'present' is corrupt.
+ * Runs are handled whole (an RLE run is one memset), and bit width 1 (an
+ * optional top-level column) is unpacked a byte at a time.
+ */
+bool
+pq_rle_get_present(pq_rle *r, uint8_t *out, int n, uint32_t present, int *npresent, ts_err *err)
+{
+	int			i = 0;
+	int			count = 0;
+	int			bw = r->bit_width;
+
+	if (r->msb || bw > 16)
+	{
+		/* the deprecated BIT_PACKED levels, or absurd widths: value by value */
+		uint32_t	tmp[256];
+
+		while (i < n)
+		{
+			int			k = n - i < 256 ? n - i : 256;
+
+			if (!pq_rle_get(r, tmp, k, err))
+				return false;
+			for (int j = 0; j < k; j++)
+			{
+				if (tmp[j] > present)
+					return ts_error(err, TS_ERR_CORRUPT, "definition level out of range");
+				out[i + j] = tmp[j] == present;
+				count += tmp[j] == present;
+			}
+			i += k;
+		}
+		*npresent = count;
+		return true;
+	}
+	while (i < n)
+	{
+		if (r->rle_left > 0)
+		{
+			uint32_t	k = r->rle_left;
+			uint32_t	v = r->rle_value;
+
+			if (k > (uint32_t) (n - i))
+				k = (uint32_t) (n - i);
+			if (v > present)
+				return ts_error(err, TS_ERR_CORRUPT, "definition level out of range");
+			memset(out + i, v == present, k);
+			if (v == present)
+				count += (int) k;
+			i += k;
+			r->rle_left -= k;
+		}
+		else if (r->bp_left > 0)
+		{
+			uint32_t	k = r->bp_left;
+			uint64_t	pos = r->bp_pos;
+			uint8_t    *o = out + i;
+			uint32_t	j = 0;
+
+			if (k > (uint32_t) (n - i))
+				k = (uint32_t) (n - i);
+			if (bw == 0)
+			{
+				/* every level is 0 */
+				memset(o, present == 0, k);
+				if (present == 0)
+					count += (int) k;
+			}
+			else if (bw == 1 && present == 1)
+			{
+				const uint8_t *b = r->bp;
+
+				for (; j < k && (pos & 7) != 0; j++, pos++)
+				{
+					o[j] = (b[pos >> 3] >> (pos & 7)) & 1;
+					count += o[j];
+				}
+				for (; j + 8 <= k; j += 8, pos += 8)
+				{
+					uint64_t	flags = spread_bits(b[pos >> 3]);
+
+					memcpy(o + j, &flags, 8);
+					count += (int) ((flags * 0x0101010101010101ULL) >> 56);
+				}
+				for (; j < k; j++, pos++)
+				{
+					o[j] = (b[pos >> 3] >> (pos & 7)) & 1;
+					count += o[j];
+				}
+			}
+			else
+			{
+				/* bit widths 2..16: each level within 3 bytes of its first bit */
+				const uint8_t *end = r->p;	/* end of the run's bytes */
+				uint32_t	mask = (1u << bw) - 1;
+				uint32_t	above = 0;
+
+				for (; j < k; j++, pos += bw)
+				{
+					const uint8_t *b = r->bp + (pos >> 3);
+					uint32_t	w = 0;
+					uint32_t	v;
+
+					for (int q = 0; q < 3 && b + q < end; q++)
+						w |= (uint32_t) b[q] << (8 * q);
+					v = (w >> (pos & 7)) & mask;
+					above |= v > present;
+					o[j] = v == present;
+					count += v == present;
+				}
+				if (above)
+					return ts_error(err, TS_ERR_CORRUPT, "definition level out of range");
+			}
+			r->bp_pos = pos;
+			i += k;
+			r->bp_left -= k;
+		}
+		else if (!rle_next_run(r, err))
+			return false;
+	}
+	*npresent = count;
 	return true;
 }
 

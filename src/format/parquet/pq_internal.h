@@ -5,7 +5,8 @@
  * elements, row groups, column chunks, statistics) and of page headers, as
  * decoded from Thrift compact protocol by pq_thrift.c / pq_meta.c; the
  * decompression entry point (pq_codec.c); the level/value decoders
- * (pq_encoding.c) and the leaf column chunk reader (pq_column.c).
+ * (pq_encoding.c), the leaf column chunk reader (pq_column.c) and its
+ * fast path for flat columns (pq_flat.c).
  * Everything here is private to src/format/parquet; the public entry point
  * is ts_parquet_open() in format.h.
  */
@@ -251,6 +252,12 @@ void		pq_rle_init(pq_rle *r, const uint8_t *p, size_t len, int bit_width);
 void		pq_bitpacked_init(pq_rle *r, const uint8_t *p, size_t len, int bit_width);
 /* Decode exactly n values; false (corrupt) when the data ends early. */
 bool		pq_rle_get(pq_rle *r, uint32_t *out, int n, ts_err *err);
+/*
+ * Decode exactly n levels as flags: out[i] = (level == present); counts
+ * the ones in *npresent; a level above present is corrupt.
+ */
+bool		pq_rle_get_present(pq_rle *r, uint8_t *out, int n, uint32_t present,
+							   int *npresent, ts_err *err);
 
 /* DELTA_BINARY_PACKED streaming decoder */
 typedef struct pq_delta
@@ -367,6 +374,7 @@ typedef struct pq_leaf
 	uint16_t	def[PQ_LEVEL_CHUNK];
 	uint16_t	rep[PQ_LEVEL_CHUNK];
 	uint32_t	tmp[PQ_LEVEL_CHUNK];
+	uint8_t		present[PQ_LEVEL_CHUNK];	/* pq_leaf_read_flat: value, not null */
 	ts_value	vals[PQ_LEVEL_CHUNK];
 
 	/* memory freed at the start of the next batch / owned by the page */
@@ -386,11 +394,35 @@ uint8_t    *pq_leaf_chunk_buffer(pq_leaf *l, size_t len, ts_err *err);
 bool		pq_leaf_start(pq_leaf *l, size_t len, const pq_column_chunk *cc, ts_err *err);
 /* Decode the next level chunk; l->nbuf == 0 afterwards means the chunk ended. */
 bool		pq_leaf_fill(pq_leaf *l, ts_err *err);
+/*
+ * Read the next n rows of a flat leaf (no repetition levels) straight into
+ * out[0], out[stride], ... out[(n - 1) * stride]; false on error, including
+ * a chunk that ends before n rows.
+ */
+bool		pq_leaf_read_flat(pq_leaf *l, ts_value *out, size_t stride, int n, ts_err *err);
 /* Free memory that values of the previous batch pointed into. */
 void		pq_leaf_release(pq_leaf *l);
 /* Retire all chunk memory (end of row group) and free everything else. */
 void		pq_leaf_end_chunk(pq_leaf *l);
 void		pq_leaf_free(pq_leaf *l);
+
+/* Load the next data page; page_left == 0 afterwards means the chunk ended. */
+bool		pq_leaf_next_page(pq_leaf *l, ts_err *err);
+/* Decode n non-null values of the current page into out, converted. */
+bool		pq_leaf_decode_values(pq_leaf *l, ts_value *out, int n, ts_err *err);
+/* Bytes of one PLAIN value of a fixed-width physical type; 0 otherwise. */
+int			pq_phys_size(const pq_leaf *l);
+
+/* a / b rounded towards minus infinity (b > 0) */
+static inline int64_t
+pq_floor_div(int64_t a, int64_t b)
+{
+	int64_t		q = a / b;
+
+	if ((a % b != 0) && ((a < 0) != (b < 0)))
+		q--;
+	return q;
+}
 
 /* Convert n physical values in place to the leaf's requested type. */
 bool		pq_convert(const pq_leaf *l, ts_value *v, int n, ts_err *err);

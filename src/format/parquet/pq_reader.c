@@ -6,8 +6,9 @@
  * field_id when the file has ids, else by name; nested ROW fields
  * recursively; LIST/MAP structures), row-group selection through the
  * caller's statistics filter, reading only the projected column chunks,
- * and assembling rows (flat columns in bulk, nested ARRAY/MAP/ROW values
- * from levels) into batches of ts_value.
+ * and assembling rows (flat columns decoded straight into the batch by
+ * pq_flat.c, nested ARRAY/MAP/ROW values from levels) into batches of
+ * ts_value.
  */
 #include <stdio.h>
 #include <string.h>
@@ -929,44 +930,7 @@ fill_column(pq_reader *r, int c, int n, ts_err *err)
 		return true;
 	}
 	if (a->kind == PQ_A_LEAF && r->leaves[a->leaf_lo]->max_rep == 0)
-	{
-		pq_leaf    *l = r->leaves[a->leaf_lo];
-		int			i = 0;
-
-		while (i < n)
-		{
-			int			rc = peek(l, err);
-			int			k;
-
-			if (rc <= 0)
-				return rc < 0 ? false : ended_early(l, err);
-			k = l->nbuf - l->pos;
-			if (k > n - i)
-				k = n - i;
-			if (l->nvals == l->nbuf)
-			{
-				/* no nulls in this chunk */
-				for (int j = 0; j < k; j++)
-					out[(size_t) (i + j) * ncols] = l->vals[l->vpos + j];
-				l->vpos += k;
-			}
-			else
-			{
-				for (int j = 0; j < k; j++)
-				{
-					ts_value   *o = &out[(size_t) (i + j) * ncols];
-
-					if (l->def[l->pos + j] == l->max_def)
-						*o = l->vals[l->vpos++];
-					else
-						o->isnull = true;
-				}
-			}
-			l->pos += k;
-			i += k;
-		}
-		return true;
-	}
+		return pq_leaf_read_flat(r->leaves[a->leaf_lo], out, (size_t) ncols, n, err);
 	for (int i = 0; i < n; i++)
 	{
 		/* each row starts at repetition level 0 in every leaf */
