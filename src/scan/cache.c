@@ -296,18 +296,18 @@ item_find(const char *key, size_t keylen)
 }
 
 /*
- * The paths of the entries in split order (perm), packed at *cur when
- * space is given (else only measured): the bytes they need, 0 when one
+ * The paths of the entries in split order (perm), built once, packed one
+ * after the other in 'out' (a heap buffer faulted in as it grows; the
+ * item copies it whole), offs[k] = where path k starts.  False when one
  * cannot be built (then no paths are cached: the plans build their own
- * and meet the same error, if any, only for files they keep).  Nothing
- * here checks for interrupts: it may run while a block is unlinked.
+ * and meet the same error, if any, only for files they keep) or memory
+ * runs out.  Nothing here checks for interrupts: it may run while a block
+ * is unlinked.
  */
-static size_t
+static bool
 paths_build(ts_plan *plan, scan_state *st, const ts_manifest_entry *const *entries,
-			const int *perm, int n, const char **paths, char *cur, size_t space)
+			const int *perm, int n, ts_buf *out, size_t *offs)
 {
-	size_t		total = 0;
-
 	for (int k = 0; k < n; k++)
 	{
 		const char *dir;
@@ -317,18 +317,26 @@ paths_build(ts_plan *plan, scan_state *st, const ts_manifest_entry *const *entri
 		ts_err		e2 = {0};
 
 		if (!scan_data_file_path_parts(plan, st, entries[perm[k]], &dir, &dirlen, &name, &e2))
-			return 0;
+			return false;
 		need = dirlen + 1 + (name ? strlen(name) + 1 : 0);
-		if (paths)
+		if (out->len + need > out->cap)
 		{
-			if (total + need > space)
-				return 0;
-			paths[k] = cur + total;
-			scan_path_join(cur + total, dir, dirlen, name);
+			/* first guess: the rest as long as this one, a little more */
+			size_t		cap = out->cap == 0 ? (need + 8) * (size_t) (n - k) :
+				out->cap * 2 + need;
+			uint8_t    *grown = ts_realloc(out->data, cap);
+
+			if (grown == NULL)
+				return false;
+			out->data = grown;
+			out->cap = cap;
+			ts_prefault(out->data + out->len, out->cap - out->len);
 		}
-		total += need;
+		offs[k] = out->len;
+		scan_path_join((char *) out->data + out->len, dir, dirlen, name);
+		out->len += need;
 	}
-	return total ? total : 1;
+	return true;
 }
 
 /*
@@ -353,6 +361,8 @@ item_insert(ts_plan *plan, scan_state *st, const char *key, size_t keylen,
 				path_bytes = 0,
 				owned_bytes = 0;	/* the arena taken over, not in the block */
 	int		   *perm = NULL;
+	size_t	   *offs = NULL;	/* where each path starts in 'paths' */
+	ts_buf		paths;
 	scan_groups g;
 	ts_err		e2 = {0};
 	cache_item *it;
@@ -374,6 +384,7 @@ item_insert(ts_plan *plan, scan_state *st, const char *key, size_t keylen,
 		}
 	if (bytes + owned_bytes > cache.limit)
 		return;
+	ts_buf_init(&paths);
 	/* split order and paths: left out when they cannot be had */
 	if (n > 0 && (perm = ts_malloc(sizeof(int) * (size_t) n)) != NULL)
 	{
@@ -382,9 +393,9 @@ item_insert(ts_plan *plan, scan_state *st, const char *key, size_t keylen,
 			if (scan_groups_permutation(groups ? groups : &g, perm, &e2))
 			{
 				order_bytes = ALIGN8(sizeof(ts_manifest_entry *) * (size_t) n);
-				path_bytes = paths_build(plan, st, entries, perm, n, NULL, NULL, 0);
-				if (path_bytes > 0)
-					path_bytes = ALIGN8(path_bytes) + ALIGN8(sizeof(char *) * (size_t) n) +
+				offs = ts_malloc(sizeof(size_t) * (size_t) n);
+				if (offs != NULL && paths_build(plan, st, entries, perm, n, &paths, offs))
+					path_bytes = ALIGN8(paths.len) + ALIGN8(sizeof(char *) * (size_t) n) +
 						ALIGN8(basis->len);
 			}
 			if (groups == NULL)
@@ -401,6 +412,8 @@ item_insert(ts_plan *plan, scan_state *st, const char *key, size_t keylen,
 	if (it == NULL)
 	{
 		ts_free(perm);
+		ts_free(offs);
+		ts_buf_free(&paths);
 		return;
 	}
 	ts_prefault(it, bytes);		/* filled below: fault it in at once */
@@ -452,18 +465,18 @@ item_insert(ts_plan *plan, scan_state *st, const char *key, size_t keylen,
 	}
 	if (path_bytes > 0)
 	{
-		size_t		space = path_bytes - ALIGN8(sizeof(char *) * (size_t) n) - ALIGN8(basis->len);
-
 		it->paths = (const char **) cur;
 		cur += ALIGN8(sizeof(char *) * (size_t) n);
 		it->path_basis = take(&cur, basis->data, basis->len);
 		it->path_basis_len = basis->len;
-		/* the same entries as measured (or copies): the same sizes */
-		if (paths_build(plan, st, (const ts_manifest_entry *const *) it->live, perm, n,
-						it->paths, cur, space) == 0)
-			it->paths = NULL;
+		/* built above for these entries (the copies have the same names) */
+		memcpy(cur, paths.data, paths.len);
+		for (int k = 0; k < n; k++)
+			it->paths[k] = cur + offs[k];
 	}
 	ts_free(perm);
+	ts_free(offs);
+	ts_buf_free(&paths);
 	it->bytes = bytes + owned_bytes;	/* what the item holds, counted */
 	it->hash = key_hash(key, keylen);
 	/* link only now that the block is complete */
