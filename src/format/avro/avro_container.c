@@ -428,6 +428,13 @@ bad:
 ts_avro_container *
 ts_avro_container_open(const char *path, ts_err *err)
 {
+	return ts_avro_container_open_known(path, NULL, NULL, err);
+}
+
+ts_avro_container *
+ts_avro_container_open_known(const char *path, const char *known_json,
+							 ts_avro_schema *known, ts_err *err)
+{
 	ts_avro_container *c;
 	size_t		want = 64 * 1024;
 	uint8_t    *buf = NULL;
@@ -478,8 +485,13 @@ ts_avro_container_open(const char *path, ts_err *err)
 	}
 	ts_free(buf);
 	buf = NULL;
-	c->schema = ts_avro_schema_parse(c->schema_json, strlen(c->schema_json), c->path, err);
-	if (c->schema == NULL)
+	if (known != NULL && known_json != NULL && strcmp(c->schema_json, known_json) == 0)
+	{
+		c->schema = known;
+		c->schema_borrowed = true;
+	}
+	else if ((c->schema = ts_avro_schema_parse(c->schema_json, strlen(c->schema_json),
+											   c->path, err)) == NULL)
 		goto fail;
 	c->next_offset = (int64_t) header_len;
 	return c;
@@ -575,7 +587,8 @@ ts_avro_container_close(ts_avro_container *c)
 		return;
 	ts_file_close(c->file);
 	ts_free(c->schema_json);
-	ts_avro_schema_free(c->schema);
+	if (!c->schema_borrowed)
+		ts_avro_schema_free(c->schema);
 	ts_buf_free(&c->raw);
 	ts_buf_free(&c->data);
 	ts_free(c);
