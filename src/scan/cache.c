@@ -386,14 +386,15 @@ item_insert(ts_plan *plan, scan_state *st, const char *key, size_t keylen,
 		return;
 	ts_buf_init(&paths);
 	/* split order and paths: left out when they cannot be had */
-	if (n > 0 && (perm = ts_malloc(sizeof(int) * (size_t) n)) != NULL)
+	if (n > 0 && (perm = ts_prefault(ts_malloc(sizeof(int) * (size_t) n),
+									 sizeof(int) * (size_t) n)) != NULL)
 	{
 		if (groups != NULL || scan_groups_build(entries, n, &g, &e2))
 		{
 			if (scan_groups_permutation(groups ? groups : &g, perm, &e2))
 			{
 				order_bytes = ALIGN8(sizeof(ts_manifest_entry *) * (size_t) n);
-				offs = ts_malloc(sizeof(size_t) * (size_t) n);
+				offs = ts_prefault(ts_malloc(sizeof(size_t) * (size_t) n), sizeof(size_t) * (size_t) n);
 				if (offs != NULL && paths_build(plan, st, entries, perm, n, &paths, offs))
 					path_bytes = ALIGN8(paths.len) + ALIGN8(sizeof(char *) * (size_t) n) +
 						ALIGN8(basis->len);
