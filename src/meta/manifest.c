@@ -176,7 +176,7 @@ typedef struct decode_ctx
  * arrays), so that the many small copies of a manifest are packed, not
  * each rounded up to the arena's 16 bytes.  Freed with the arena.
  */
-static inline void *
+static inline __attribute__((always_inline)) void *
 field_alloc(decode_ctx *c, size_t size, size_t align)
 {
 	size_t		pad = (size_t) (-(uintptr_t) c->slab & (align - 1));
@@ -206,7 +206,7 @@ nomem(decode_ctx *c)
 }
 
 /* A field that must not be null (missing => the file is not what it claims). */
-static bool
+static inline __attribute__((always_inline)) bool
 require(decode_ctx *c, const ts_value *v, const char *field)
 {
 	if (v->isnull)
@@ -216,7 +216,7 @@ require(decode_ctx *c, const ts_value *v, const char *field)
 	return true;
 }
 
-static bool
+static inline __attribute__((always_inline)) bool
 get_i64(decode_ctx *c, const ts_value *v, const char *field, int64_t *out)
 {
 	if (!require(c, v, field))
@@ -225,7 +225,7 @@ get_i64(decode_ctx *c, const ts_value *v, const char *field, int64_t *out)
 	return true;
 }
 
-static bool
+static inline __attribute__((always_inline)) bool
 get_i32(decode_ctx *c, const ts_value *v, const char *field, int32_t *out)
 {
 	if (!require(c, v, field))
@@ -239,7 +239,7 @@ get_i32(decode_ctx *c, const ts_value *v, const char *field, int32_t *out)
 }
 
 /* Copy a string value into the arena; *out = NULL when null. */
-static bool
+static inline __attribute__((always_inline)) bool
 copy_string(decode_ctx *c, const ts_value *v, char **out)
 {
 	char	   *s;
@@ -257,7 +257,7 @@ copy_string(decode_ctx *c, const ts_value *v, char **out)
 	return true;
 }
 
-static bool
+static inline __attribute__((always_inline)) bool
 get_string(decode_ctx *c, const ts_value *v, const char *field, char **out)
 {
 	if (!require(c, v, field))
@@ -266,7 +266,7 @@ get_string(decode_ctx *c, const ts_value *v, const char *field, char **out)
 }
 
 /* Copy bytes into the arena; data stays non-NULL for a non-null empty value. */
-static bool
+static inline __attribute__((always_inline)) bool
 copy_bytes(decode_ctx *c, const ts_value *v, ts_bytes *out)
 {
 	uint8_t    *d;
