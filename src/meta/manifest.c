@@ -176,7 +176,7 @@ typedef struct decode_ctx
  * arrays), so that the many small copies of a manifest are packed, not
  * each rounded up to the arena's 16 bytes.  Freed with the arena.
  */
-static inline void *
+static inline __attribute__((always_inline)) void *
 field_alloc(decode_ctx *c, size_t size, size_t align)
 {
 	size_t		pad = (size_t) (-(uintptr_t) c->slab & (align - 1));
@@ -206,7 +206,7 @@ nomem(decode_ctx *c)
 }
 
 /* A field that must not be null (missing => the file is not what it claims). */
-static bool
+static inline __attribute__((always_inline)) bool
 require(decode_ctx *c, const ts_value *v, const char *field)
 {
 	if (v->isnull)
@@ -216,7 +216,7 @@ require(decode_ctx *c, const ts_value *v, const char *field)
 	return true;
 }
 
-static bool
+static inline __attribute__((always_inline)) bool
 get_i64(decode_ctx *c, const ts_value *v, const char *field, int64_t *out)
 {
 	if (!require(c, v, field))
@@ -225,7 +225,7 @@ get_i64(decode_ctx *c, const ts_value *v, const char *field, int64_t *out)
 	return true;
 }
 
-static bool
+static inline __attribute__((always_inline)) bool
 get_i32(decode_ctx *c, const ts_value *v, const char *field, int32_t *out)
 {
 	if (!require(c, v, field))
@@ -239,7 +239,7 @@ get_i32(decode_ctx *c, const ts_value *v, const char *field, int32_t *out)
 }
 
 /* Copy a string value into the arena; *out = NULL when null. */
-static bool
+static inline __attribute__((always_inline)) bool
 copy_string(decode_ctx *c, const ts_value *v, char **out)
 {
 	char	   *s;
@@ -257,7 +257,7 @@ copy_string(decode_ctx *c, const ts_value *v, char **out)
 	return true;
 }
 
-static bool
+static inline __attribute__((always_inline)) bool
 get_string(decode_ctx *c, const ts_value *v, const char *field, char **out)
 {
 	if (!require(c, v, field))
@@ -266,7 +266,7 @@ get_string(decode_ctx *c, const ts_value *v, const char *field, char **out)
 }
 
 /* Copy bytes into the arena; data stays non-NULL for a non-null empty value. */
-static bool
+static inline __attribute__((always_inline)) bool
 copy_bytes(decode_ctx *c, const ts_value *v, ts_bytes *out)
 {
 	uint8_t    *d;
@@ -405,14 +405,15 @@ ts_manifest_use_compiled_avro(bool on)
 }
 
 static bool
-source_open(row_source *s, const char *path, const ts_read_column *cols, int ncols, ts_err *err)
+source_open(row_source *s, const char *path, const ts_read_column *cols, int ncols,
+			ts_manifest_keep *keep, ts_err *err)
 {
 	bool		mine = false;
 
 	memset(s, 0, sizeof(*s));
 	s->ncols = ncols;
 	if (use_compiled_avro)
-		s->fast = ts_meta_avro_open(path, cols, ncols, &mine, err);
+		s->fast = ts_meta_avro_open_kept(path, cols, ncols, keep, &mine, err);
 	if (s->fast != NULL)
 		return true;
 	if (mine)
@@ -464,8 +465,8 @@ source_close(row_source *s)
  */
 static bool
 read_all(const char *what, const char *path, const ts_read_column *cols, int ncols,
-		 size_t elem_size, decode_row_fn decode, int expected, ts_arena *arena,
-		 void **result, int *count, ts_err *err)
+		 size_t elem_size, decode_row_fn decode, int expected, ts_manifest_keep *keep,
+		 ts_arena *arena, void **result, int *count, ts_err *err)
 {
 	row_source	src;
 	decode_ctx	c;
@@ -485,7 +486,7 @@ read_all(const char *what, const char *path, const ts_read_column *cols, int nco
 	c.slab = NULL;
 	c.slab_left = 0;
 
-	if (!source_open(&src, path, cols, ncols, err))
+	if (!source_open(&src, path, cols, ncols, keep, err))
 	{
 		if (err && strstr(err->msg, path) == NULL)
 			ts_error_context(err, "%s \"%s\"", what, path);
@@ -606,7 +607,7 @@ ts_manifest_list_read(const char *path, ts_arena *arena,
 					  ts_manifest_file_meta **metas, int *count, ts_err *err)
 {
 	return read_all("manifest list", path, manifest_list_columns, ML_NCOLS,
-					sizeof(ts_manifest_file_meta), decode_manifest_file_meta, 0,
+					sizeof(ts_manifest_file_meta), decode_manifest_file_meta, 0, NULL,
 					arena, (void **) metas, count, err);
 }
 
@@ -691,9 +692,28 @@ bool
 ts_manifest_read_expect(const char *path, int64_t expected, ts_arena *arena,
 						ts_manifest_entry **entries, int *count, ts_err *err)
 {
+	return ts_manifest_read_kept(path, expected, NULL, arena, entries, count, err);
+}
+
+ts_manifest_keep *
+ts_manifest_keep_new(void)
+{
+	return ts_meta_avro_keep_new();
+}
+
+void
+ts_manifest_keep_free(ts_manifest_keep *keep)
+{
+	ts_meta_avro_keep_free(keep);
+}
+
+bool
+ts_manifest_read_kept(const char *path, int64_t expected, ts_manifest_keep *keep,
+					  ts_arena *arena, ts_manifest_entry **entries, int *count, ts_err *err)
+{
 	return read_all("manifest", path, manifest_columns, ME_NCOLS,
 					sizeof(ts_manifest_entry), decode_manifest_entry,
-					expected > 0 && expected <= MAX_EXPECTED ? (int) expected : 0,
+					expected > 0 && expected <= MAX_EXPECTED ? (int) expected : 0, keep,
 					arena, (void **) entries, count, err);
 }
 
@@ -769,6 +789,6 @@ ts_index_manifest_read(const char *path, ts_arena *arena,
 					   ts_index_manifest_entry **entries, int *count, ts_err *err)
 {
 	return read_all("index manifest", path, index_manifest_columns, IM_NCOLS,
-					sizeof(ts_index_manifest_entry), decode_index_manifest_entry, 0,
+					sizeof(ts_index_manifest_entry), decode_index_manifest_entry, 0, NULL,
 					arena, (void **) entries, count, err);
 }

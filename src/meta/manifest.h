@@ -123,6 +123,19 @@ bool		ts_manifest_read(const char *path, ts_arena *arena,
  */
 bool		ts_manifest_read_expect(const char *path, int64_t expected, ts_arena *arena,
 									ts_manifest_entry **entries, int *count, ts_err *err);
+/*
+ * Reading the manifests of one table one after the other: what a read
+ * leaves for the next (the parsed Avro schema they share and the reader
+ * compiled from it; a file with another schema replaces them).  One read
+ * at a time; NULL (ts_manifest_keep_new out of memory) keeps nothing.
+ */
+typedef struct ts_meta_avro_keep ts_manifest_keep;
+
+ts_manifest_keep *ts_manifest_keep_new(void);
+void		ts_manifest_keep_free(ts_manifest_keep *keep);
+bool		ts_manifest_read_kept(const char *path, int64_t expected, ts_manifest_keep *keep,
+								  ts_arena *arena, ts_manifest_entry **entries, int *count,
+								  ts_err *err);
 bool		ts_index_manifest_read(const char *path, ts_arena *arena,
 								   ts_index_manifest_entry **entries, int *count, ts_err *err);
 

@@ -17,7 +17,10 @@
  * ts_meta_avro_open says "not mine" and manifest.c takes the generic
  * reader (src/format), whose values these are identical to, field for
  * field, including NULL for fields an older writer did not have.  ORC
- * metadata files always take the generic path.
+ * metadata files always take the generic path.  A ts_meta_avro_keep
+ * carries the parsed schema and its program from one file to the next
+ * (the manifests of a table share them): the schema text is compared,
+ * not parsed again.
  */
 #include <string.h>
 
@@ -74,6 +77,16 @@ struct ts_meta_avro
 	int64_t		rows_left;
 	int64_t		block_row;
 	bool		have_block;
+};
+
+struct ts_meta_avro_keep
+{
+	char	   *schema_json;	/* the text 'schema' was parsed from */
+	ts_avro_schema *schema;
+	const ts_read_column *cols; /* what 'top' was compiled for */
+	int			ncols;
+	ts_arena	prog_arena;		/* 'top' and its parts */
+	const prog *top;			/* NULL: none kept */
 };
 
 /* ---- compiling -------------------------------------------------------- */
@@ -398,13 +411,70 @@ is_avro_file(const char *path)
 	return avro;
 }
 
+ts_meta_avro_keep *
+ts_meta_avro_keep_new(void)
+{
+	ts_meta_avro_keep *keep = ts_calloc(1, sizeof(ts_meta_avro_keep));
+
+	if (keep != NULL)
+		ts_arena_init(&keep->prog_arena, 4 * 1024);
+	return keep;
+}
+
+void
+ts_meta_avro_keep_free(ts_meta_avro_keep *keep)
+{
+	if (keep == NULL)
+		return;
+	ts_avro_schema_free(keep->schema);
+	ts_free(keep->schema_json);
+	ts_arena_free(&keep->prog_arena);
+	ts_free(keep);
+}
+
+/*
+ * Where r's program is compiled: into 'keep' (for the next file too) when
+ * r's schema is, or can become, the kept one; else into r's own arena.
+ */
+static ts_arena *
+program_arena(ts_meta_avro *r, ts_meta_avro_keep *keep, const ts_read_column *cols, int ncols)
+{
+	if (keep == NULL)
+		return &r->prog_arena;
+	if (!r->c->schema_borrowed)
+	{
+		/* a schema not seen just before: it becomes the kept one */
+		char	   *json = ts_strdup(r->c->schema_json);
+
+		if (json == NULL)
+			return &r->prog_arena;
+		ts_avro_schema_free(keep->schema);
+		ts_free(keep->schema_json);
+		keep->schema = r->c->schema;
+		keep->schema_json = json;
+		r->c->schema_borrowed = true;
+	}
+	ts_arena_reset(&keep->prog_arena);
+	keep->top = NULL;
+	keep->cols = cols;
+	keep->ncols = ncols;
+	return &keep->prog_arena;
+}
+
 ts_meta_avro *
 ts_meta_avro_open(const char *path, const ts_read_column *cols, int ncols,
 				  bool *mine, ts_err *err)
 {
+	return ts_meta_avro_open_kept(path, cols, ncols, NULL, mine, err);
+}
+
+ts_meta_avro *
+ts_meta_avro_open_kept(const char *path, const ts_read_column *cols, int ncols,
+					   ts_meta_avro_keep *keep, bool *mine, ts_err *err)
+{
 	ts_meta_avro *r;
 	const ts_avro_node *root;
-	bool		ok;
+	bool		ok = false;
 
 	*mine = false;
 	if (ncols <= 0 || !is_avro_file(path))
@@ -414,7 +484,8 @@ ts_meta_avro_open(const char *path, const ts_read_column *cols, int ncols,
 		return NULL;
 	ts_arena_init(&r->prog_arena, 4 * 1024);
 	ts_arena_init(&r->scratch, 4 * 1024);
-	r->c = ts_avro_container_open(path, err);
+	r->c = ts_avro_container_open_known(path, keep ? keep->schema_json : NULL,
+										keep ? keep->schema : NULL, err);
 	if (r->c == NULL)
 	{
 		*mine = true;			/* an Avro file whose header is bad: say so */
@@ -422,8 +493,20 @@ ts_meta_avro_open(const char *path, const ts_read_column *cols, int ncols,
 		return NULL;
 	}
 	root = ts_avro_unwrap_nullable(r->c->schema->root, &r->top_null_branch);
-	if (root != NULL)
-		r->top = compile_record(&r->prog_arena, root, cols, ncols, NULL, 0, &ok);
+	if (keep != NULL && r->c->schema_borrowed && keep->top != NULL &&
+		keep->cols == cols && keep->ncols == ncols)
+	{
+		r->top = keep->top;		/* the previous file's schema and columns */
+		ok = true;
+	}
+	else if (root != NULL)
+	{
+		ts_arena   *arena = program_arena(r, keep, cols, ncols);
+
+		r->top = compile_record(arena, root, cols, ncols, NULL, 0, &ok);
+		if (arena != &r->prog_arena && ok)
+			keep->top = r->top;
+	}
 	if (root == NULL || r->top == NULL || !ok)
 	{
 		ts_meta_avro_close(r);

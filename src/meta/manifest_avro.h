@@ -15,6 +15,18 @@
 typedef struct ts_meta_avro ts_meta_avro;
 
 /*
+ * What one open leaves for the next when many files of one writer schema
+ * are read in a row (the manifests of a table): the parsed schema and the
+ * program compiled from it, reused while the schema text and the requested
+ * columns (the same array) are the same.  Used by one open file at a time.
+ * NULL from ts_meta_avro_keep_new when out of memory: then nothing is kept.
+ */
+typedef struct ts_meta_avro_keep ts_meta_avro_keep;
+
+ts_meta_avro_keep *ts_meta_avro_keep_new(void);
+void		ts_meta_avro_keep_free(ts_meta_avro_keep *keep);
+
+/*
  * Open 'path' for the columns cols[0..ncols-1] (types: INT, TINYINT,
  * BIGINT, VARCHAR, VARBINARY, TIMESTAMP(3), ARRAY of those, ROW of all
  * these).  Returns NULL with *mine = false when the file is not one this
@@ -23,6 +35,9 @@ typedef struct ts_meta_avro ts_meta_avro;
  */
 ts_meta_avro *ts_meta_avro_open(const char *path, const ts_read_column *cols, int ncols,
 								bool *mine, ts_err *err);
+/* The same, with what the previous open left in 'keep' (may be NULL). */
+ts_meta_avro *ts_meta_avro_open_kept(const char *path, const ts_read_column *cols, int ncols,
+									 ts_meta_avro_keep *keep, bool *mine, ts_err *err);
 
 /*
  * The next record: 1 with *row = ncols values (valid until the next call:

@@ -4,7 +4,8 @@
  * Owns: a per-process map from (branch root, snapshot id, the snapshot's
  * manifest list names, the level-0 / postpone rules of the scan) to the
  * live manifest entries of that snapshot, each cached set packed into one
- * block from the cache's own allocator, LRU-evicted within a byte bound.
+ * block from the cache's own allocator (its data file paths in a second
+ * one, built there in place), LRU-evicted within a byte bound.
  * Scans with an inferred bucket (SEED-SCAN.md "Bucket pruning") cache only
  * their candidates, keyed also by the sorted target buckets, the current
  * bucket count and the current schema id: an entry is a candidate when its
@@ -50,6 +51,7 @@ typedef struct cache_item
 	 */
 	const ts_manifest_entry **ordered;
 	const char **paths;
+	char	   *path_block;		/* the paths themselves: a block of their own */
 	/* entries not copied: decoded in this arena, which the item owns */
 	ts_arena	owned;
 	char	   *path_basis;
@@ -74,6 +76,17 @@ static void *
 cache_alloc(size_t n)
 {
 	return cache.alloc_fn ? cache.alloc_fn(n) : ts_malloc(n);
+}
+
+static void
+cache_free(void *p)
+{
+	if (p == NULL)
+		return;
+	if (cache.free_fn)
+		cache.free_fn(p);
+	else
+		ts_free(p);
 }
 
 
@@ -235,6 +248,13 @@ static void
 item_free(cache_item *it)
 {
 	ts_arena_free(&it->owned);
+	if (it->path_block)
+	{
+		if (it->free_fn)
+			it->free_fn(it->path_block);
+		else
+			ts_free(it->path_block);
+	}
 	if (it->free_fn)
 		it->free_fn(it);
 	else
@@ -296,18 +316,18 @@ item_find(const char *key, size_t keylen)
 }
 
 /*
- * The paths of the entries in split order (perm), packed at *cur when
- * space is given (else only measured): the bytes they need, 0 when one
+ * The paths of the entries in split order (perm), built once, packed one
+ * after the other in 'out' (memory of the cache's allocator, faulted in
+ * as it grows: the item keeps it as it is), offs[k] = where path k starts.  False when one
  * cannot be built (then no paths are cached: the plans build their own
- * and meet the same error, if any, only for files they keep).  Nothing
- * here checks for interrupts: it may run while a block is unlinked.
+ * and meet the same error, if any, only for files they keep) or memory
+ * runs out.  Nothing here checks for interrupts: it may run while a block
+ * is unlinked.
  */
-static size_t
+static bool
 paths_build(ts_plan *plan, scan_state *st, const ts_manifest_entry *const *entries,
-			const int *perm, int n, const char **paths, char *cur, size_t space)
+			const int *perm, int n, ts_buf *out, size_t *offs)
 {
-	size_t		total = 0;
-
 	for (int k = 0; k < n; k++)
 	{
 		const char *dir;
@@ -317,18 +337,29 @@ paths_build(ts_plan *plan, scan_state *st, const ts_manifest_entry *const *entri
 		ts_err		e2 = {0};
 
 		if (!scan_data_file_path_parts(plan, st, entries[perm[k]], &dir, &dirlen, &name, &e2))
-			return 0;
+			return false;
 		need = dirlen + 1 + (name ? strlen(name) + 1 : 0);
-		if (paths)
+		if (out->len + need > out->cap)
 		{
-			if (total + need > space)
-				return 0;
-			paths[k] = cur + total;
-			scan_path_join(cur + total, dir, dirlen, name);
+			/* first guess: the rest as long as this one, a little more */
+			size_t		cap = out->cap == 0 ? (need + 8) * (size_t) (n - k) :
+				out->cap * 2 + need;
+			uint8_t    *grown = cache_alloc(cap);
+
+			if (grown == NULL)
+				return false;
+			if (out->len)
+				memcpy(grown, out->data, out->len);
+			cache_free(out->data);
+			out->data = grown;
+			out->cap = cap;
+			ts_prefault(out->data + out->len, out->cap - out->len);
 		}
-		total += need;
+		offs[k] = out->len;
+		scan_path_join((char *) out->data + out->len, dir, dirlen, name);
+		out->len += need;
 	}
-	return total ? total : 1;
+	return true;
 }
 
 /*
@@ -352,7 +383,10 @@ item_insert(ts_plan *plan, scan_state *st, const char *key, size_t keylen,
 	size_t		order_bytes = 0,
 				path_bytes = 0,
 				owned_bytes = 0;	/* the arena taken over, not in the block */
+	size_t		path_block_bytes = 0;	/* the paths' own block, taken over too */
 	int		   *perm = NULL;
+	size_t	   *offs = NULL;	/* where each path starts in 'paths' */
+	ts_buf		paths;
 	scan_groups g;
 	ts_err		e2 = {0};
 	cache_item *it;
@@ -374,26 +408,31 @@ item_insert(ts_plan *plan, scan_state *st, const char *key, size_t keylen,
 		}
 	if (bytes + owned_bytes > cache.limit)
 		return;
+	ts_buf_init(&paths);
 	/* split order and paths: left out when they cannot be had */
-	if (n > 0 && (perm = ts_malloc(sizeof(int) * (size_t) n)) != NULL)
+	if (n > 0 && (perm = ts_prefault(ts_malloc(sizeof(int) * (size_t) n),
+									 sizeof(int) * (size_t) n)) != NULL)
 	{
 		if (groups != NULL || scan_groups_build(entries, n, &g, &e2))
 		{
 			if (scan_groups_permutation(groups ? groups : &g, perm, &e2))
 			{
 				order_bytes = ALIGN8(sizeof(ts_manifest_entry *) * (size_t) n);
-				path_bytes = paths_build(plan, st, entries, perm, n, NULL, NULL, 0);
-				if (path_bytes > 0)
-					path_bytes = ALIGN8(path_bytes) + ALIGN8(sizeof(char *) * (size_t) n) +
-						ALIGN8(basis->len);
+				offs = ts_prefault(ts_malloc(sizeof(size_t) * (size_t) n), sizeof(size_t) * (size_t) n);
+				if (offs != NULL && paths_build(plan, st, entries, perm, n, &paths, offs))
+				{
+					path_bytes = ALIGN8(sizeof(char *) * (size_t) n) + ALIGN8(basis->len);
+					path_block_bytes = paths.cap;
+				}
 			}
 			if (groups == NULL)
 				scan_groups_free(&g);
 		}
 	}
-	if (bytes + owned_bytes + order_bytes + path_bytes > cache.limit)
-		order_bytes = path_bytes = 0;
+	if (bytes + owned_bytes + order_bytes + path_bytes + path_block_bytes > cache.limit)
+		order_bytes = path_bytes = path_block_bytes = 0;
 	bytes += order_bytes + path_bytes;
+	owned_bytes += path_block_bytes;
 	if ((it = item_find(key, keylen)) != NULL)
 		item_remove(it);		/* same key filled again: replace */
 	evict_to(cache.limit - (bytes + owned_bytes), true);
@@ -401,6 +440,8 @@ item_insert(ts_plan *plan, scan_state *st, const char *key, size_t keylen,
 	if (it == NULL)
 	{
 		ts_free(perm);
+		ts_free(offs);
+		cache_free(paths.data);
 		return;
 	}
 	ts_prefault(it, bytes);		/* filled below: fault it in at once */
@@ -452,18 +493,19 @@ item_insert(ts_plan *plan, scan_state *st, const char *key, size_t keylen,
 	}
 	if (path_bytes > 0)
 	{
-		size_t		space = path_bytes - ALIGN8(sizeof(char *) * (size_t) n) - ALIGN8(basis->len);
-
 		it->paths = (const char **) cur;
 		cur += ALIGN8(sizeof(char *) * (size_t) n);
 		it->path_basis = take(&cur, basis->data, basis->len);
 		it->path_basis_len = basis->len;
-		/* the same entries as measured (or copies): the same sizes */
-		if (paths_build(plan, st, (const ts_manifest_entry *const *) it->live, perm, n,
-						it->paths, cur, space) == 0)
-			it->paths = NULL;
+		/* built above for these entries (the copies have the same names) */
+		it->path_block = (char *) paths.data;
+		paths.data = NULL;
+		for (int k = 0; k < n; k++)
+			it->paths[k] = it->path_block + offs[k];
 	}
 	ts_free(perm);
+	ts_free(offs);
+	cache_free(paths.data);		/* when not kept */
 	it->bytes = bytes + owned_bytes;	/* what the item holds, counted */
 	it->hash = key_hash(key, keylen);
 	/* link only now that the block is complete */

@@ -9,7 +9,8 @@
  * a partition, files in list order) both follow from it.  Two partitions
  * are the same when their bytes are (a null partition and an empty one
  * alike, as the byte comparisons elsewhere in src/scan treat them).
- * Scratch memory comes from ts_malloc and is freed by scan_groups_free.
+ * Scratch memory comes from ts_malloc, faulted in at once, and is freed
+ * by scan_groups_free.
  */
 #include <string.h>
 
@@ -47,6 +48,25 @@ partition_equal(ts_bytes a, ts_bytes b)
 	return a.len == b.len && (a.len == 0 || memcmp(a.data, b.data, a.len) == 0);
 }
 
+/*
+ * Scratch of 'size' bytes (zeroed when asked), its pages faulted in with
+ * one call: the tables here are large and fresh (their first touch would
+ * otherwise trap once per page) and are all written at once.
+ */
+static void *
+scratch_alloc(size_t size, bool zero)
+{
+	void	   *p = ts_malloc(size);
+
+	if (p != NULL)
+	{
+		ts_prefault(p, size);
+		if (zero)
+			memset(p, 0, size);
+	}
+	return p;
+}
+
 static uint32_t
 mix(uint32_t h, int32_t bucket)
 {
@@ -81,13 +101,13 @@ scan_groups_build(const ts_manifest_entry *const *files, int n, scan_groups *g, 
 		return true;
 	while (cap < (uint32_t) n * 2)
 		cap <<= 1;
-	g->group_of = ts_malloc(sizeof(int) * (size_t) n);
-	g->group_partition = ts_malloc(sizeof(int) * (size_t) n);
-	g->group_first = ts_malloc(sizeof(int) * (size_t) n);
-	pslot = ts_calloc(cap, sizeof(int));
-	gslot = ts_calloc(cap, sizeof(int));
-	pid_of_first = ts_malloc(sizeof(int) * (size_t) n);
-	phash = ts_malloc(sizeof(uint32_t) * (size_t) n);
+	g->group_of = scratch_alloc(sizeof(int) * (size_t) n, false);
+	g->group_partition = scratch_alloc(sizeof(int) * (size_t) n, false);
+	g->group_first = scratch_alloc(sizeof(int) * (size_t) n, false);
+	pslot = scratch_alloc(sizeof(int) * (size_t) cap, true);
+	gslot = scratch_alloc(sizeof(int) * (size_t) cap, true);
+	pid_of_first = scratch_alloc(sizeof(int) * (size_t) n, false);
+	phash = scratch_alloc(sizeof(uint32_t) * (size_t) n, false);
 	if (!g->group_of || !g->group_partition || !g->group_first || !pslot || !gslot ||
 		!pid_of_first || !phash)
 	{
@@ -172,9 +192,9 @@ bool
 scan_groups_permutation(const scan_groups *g, int *perm, ts_err *err)
 {
 	int			n = g->nfiles;
-	int		   *pstart = ts_calloc((size_t) g->npartitions + 1, sizeof(int));
-	int		   *gpos = ts_malloc(sizeof(int) * (size_t) (g->ngroups ? g->ngroups : 1));
-	int		   *gstart = ts_calloc((size_t) g->ngroups + 1, sizeof(int));
+	int		   *pstart = scratch_alloc(sizeof(int) * ((size_t) g->npartitions + 1), true);
+	int		   *gpos = scratch_alloc(sizeof(int) * (size_t) (g->ngroups ? g->ngroups : 1), false);
+	int		   *gstart = scratch_alloc(sizeof(int) * ((size_t) g->ngroups + 1), true);
 	bool		ok = false;
 
 	if (!pstart || !gpos || !gstart)
@@ -210,8 +230,8 @@ bool
 scan_groups_order(const scan_groups *g, const ts_manifest_entry **files, ts_err *err)
 {
 	int			n = g->nfiles;
-	int		   *perm = ts_malloc(sizeof(int) * (size_t) (n ? n : 1));
-	const ts_manifest_entry **out = ts_malloc(sizeof(*out) * (size_t) (n ? n : 1));
+	int		   *perm = scratch_alloc(sizeof(int) * (size_t) (n ? n : 1), false);
+	const ts_manifest_entry **out = scratch_alloc(sizeof(*out) * (size_t) (n ? n : 1), false);
 	bool		ok = false;
 
 	if (!perm || !out)

@@ -231,6 +231,7 @@ scan_read_live_files(ts_plan *plan, scan_state *st,
 	id_set		deleted = {0};
 	const ts_manifest_entry **out = NULL;
 	int			nout = 0;
+	ts_manifest_keep *schema_keep = NULL;	/* the manifests' schema, read once */
 	bool		ok = false;
 
 	*live = NULL;
@@ -243,6 +244,7 @@ scan_read_live_files(ts_plan *plan, scan_state *st,
 		goto done;
 
 	/* read every kept manifest once, in order */
+	schema_keep = ts_manifest_keep_new();	/* NULL: nothing kept, the same result */
 	for (i = 0; i < nmanifests; i++)
 	{
 		const ts_manifest_file_meta *m = &manifests[i];
@@ -275,9 +277,9 @@ scan_read_live_files(ts_plan *plan, scan_state *st,
 					 (long long) plan->snapshot->id, m->file_name);
 			goto done;
 		}
-		if (!ts_manifest_read_expect(path, m->num_added_files + m->num_deleted_files,
-									 st->entry_arena ? st->entry_arena : &plan->arena,
-									 &me, &n, err))
+		if (!ts_manifest_read_kept(path, m->num_added_files + m->num_deleted_files, schema_keep,
+								   st->entry_arena ? st->entry_arena : &plan->arena,
+								   &me, &n, err))
 		{
 			ts_error_context(err, "snapshot %lld", (long long) plan->snapshot->id);
 			goto done;
@@ -338,6 +340,7 @@ scan_read_live_files(ts_plan *plan, scan_state *st,
 	ok = true;
 
 done:
+	ts_manifest_keep_free(schema_keep);
 	ts_free(manifests);
 	ts_free(entries);
 	ts_free(deleted.slots);

@@ -1492,6 +1492,61 @@ test_zstd_growing_blocks(void **state)
 	pool_free();
 }
 
+/*
+ * A zstd block as Java writes it (a frame without its content size) that
+ * decompresses to 20 times its size or more: decompressed in one pass into
+ * a buffer sized by the frame's block count (at most one zstd block, 128
+ * KB, more than the data), not by a guess that is doubled and retried.
+ */
+static void
+test_zstd_block_without_content_size(void **state)
+{
+	const size_t plain_len = 700 * 1000;
+	uint8_t    *plain = malloc(plain_len);
+	size_t		bound = ZSTD_compressBound(plain_len);
+	uint8_t    *packed = malloc(bound);
+	ZSTD_CCtx  *cctx = ZSTD_createCCtx();
+	ZSTD_inBuffer ib;
+	ZSTD_outBuffer ob;
+	ts_buf		out;
+	ts_err		err;
+
+	(void) state;
+	assert_non_null(plain);
+	assert_non_null(packed);
+	assert_non_null(cctx);
+	for (size_t i = 0; i < plain_len; i++)
+		plain[i] = (uint8_t) ("manifest-entry-"[i % 15] + (i / 4096) % 7);
+	assert_false(ZSTD_isError(ZSTD_CCtx_setParameter(cctx, ZSTD_c_contentSizeFlag, 0)));
+	ib = (ZSTD_inBuffer) {plain, plain_len, 0};
+	ob = (ZSTD_outBuffer) {packed, bound, 0};
+	assert_int_equal(ZSTD_compressStream2(cctx, &ob, &ib, ZSTD_e_end), 0);
+	ZSTD_freeCCtx(cctx);
+	assert_int_equal(ZSTD_getFrameContentSize(packed, ob.pos), ZSTD_CONTENTSIZE_UNKNOWN);
+	assert_true(ob.pos * 20 < plain_len);
+
+	ts_buf_init(&out);
+	memset(&err, 0, sizeof(err));
+	if (!ts_avro_decompress(TS_AVRO_CODEC_ZSTANDARD, packed, ob.pos, &out, NULL, &err))
+		fail_msg("decompress: %s", err.msg);
+	assert_int_equal(out.len, plain_len);
+	assert_memory_equal(out.data, plain, plain_len);
+	assert_true(out.cap < plain_len + 2 * 128 * 1024);
+
+	/* the same buffer again: kept, the same bytes */
+	if (!ts_avro_decompress(TS_AVRO_CODEC_ZSTANDARD, packed, ob.pos, &out, NULL, &err))
+		fail_msg("decompress again: %s", err.msg);
+	assert_int_equal(out.len, plain_len);
+	assert_memory_equal(out.data, plain, plain_len);
+
+	/* cut short: an error, never a crash */
+	ts_buf_reset(&out);
+	assert_false(ts_avro_decompress(TS_AVRO_CODEC_ZSTANDARD, packed, ob.pos / 2, &out, NULL, &err));
+	ts_buf_free(&out);
+	free(packed);
+	free(plain);
+}
+
 static void
 test_corrupt_zstd_file(void **state)
 {
@@ -1692,6 +1747,7 @@ main(void)
 		cmocka_unit_test(test_hostile_lengths),
 		cmocka_unit_test(test_varint_lengths),
 		cmocka_unit_test(test_zstd_growing_blocks),
+		cmocka_unit_test(test_zstd_block_without_content_size),
 		cmocka_unit_test(test_corrupt_zstd_file),
 		cmocka_unit_test(test_corrupt_null_codec),
 	};

@@ -11,7 +11,8 @@
 
 #include <snappy-c.h>
 #include <zlib.h>
-#define ZSTD_STATIC_LINKING_ONLY	/* ZSTD_d_stableOutBuffer, ZSTD_createDCtx_advanced */
+#define ZSTD_STATIC_LINKING_ONLY	/* ZSTD_d_stableOutBuffer, ZSTD_createDCtx_advanced,
+									 * ZSTD_decompressBound */
 #include <zstd.h>
 #include <zstd_errors.h>
 
@@ -57,12 +58,20 @@ ts_avro_codec_parse(const char *name, ts_avro_codec *codec)
 static bool
 grow_output(ts_buf *out, size_t want, ts_err *err)
 {
+	uint8_t    *p;
+
 	if (want > TS_AVRO_MAX_BLOCK_BYTES)
 		return ts_error(err, TS_ERR_CORRUPT, "block decompresses to more than %zu bytes",
 						(size_t) TS_AVRO_MAX_BLOCK_BYTES);
 	if (want <= out->cap)
 		return true;
-	return ts_buf_reserve(out, want - out->len, err);
+	/* exactly 'want' (the callers double): a bound is not rounded up */
+	p = ts_realloc(out->data, want);
+	if (p == NULL)
+		return ts_error(err, TS_ERR_NOMEM, "out of memory growing a buffer to %zu bytes", want);
+	out->data = p;
+	out->cap = want;
+	return true;
 }
 
 static bool
@@ -150,27 +159,38 @@ static ZSTD_DCtx *shared_dctx = NULL;
 /*
  * Decompress a block straight into out (ZSTD_d_stableOutBuffer): without
  * it zstd decodes into its own window buffer and copies out of it.  The
- * output buffer is kept from block to block, so it soon has the size of
- * the largest block; a block that does not fit doubles it and is
- * decompressed again.  Returns 1 when done, 0 when this path cannot tell
- * (corrupt or truncated data, the size limit): the streaming path then
- * decides, with its error messages; -1 out of memory.
+ * output buffer is first sized to the bound the frames give (their
+ * content size, else their number of blocks times the block size: Java
+ * writes no content size, and metadata blocks compress 10-20 times, far
+ * beyond any fixed guess), faulted in at once when it grows; it is kept
+ * from block to block.  A block that still does not fit (a bound that
+ * cannot be had, or corrupt data) doubles it and is decompressed again.
+ * Returns 1 when done, 0 when this path cannot tell (corrupt or truncated
+ * data, the size limit): the streaming path then decides, with its error
+ * messages; -1 out of memory.
  */
 static int
 zstd_into_buffer(ZSTD_DCtx *dctx, const uint8_t *in, size_t len, ts_buf *out, ts_err *err)
 {
-	size_t		cap = out->cap > len * 4 + 4096 ? out->cap : len * 4 + 4096;
+	unsigned long long bound = ZSTD_decompressBound(in, len);
+	size_t		cap = bound != ZSTD_CONTENTSIZE_ERROR && bound > 0 &&
+		bound <= TS_AVRO_MAX_BLOCK_BYTES ? (size_t) bound : len * 4 + 4096;
 
+	if (cap < out->cap)
+		cap = out->cap;
 	for (;;)
 	{
 		ZSTD_inBuffer ib = {in, len, 0};
 		ZSTD_outBuffer ob;
 		size_t		ret = 1;
+		size_t		had = out->cap;
 
 		if (cap > TS_AVRO_MAX_BLOCK_BYTES)
 			return 0;
 		if (!grow_output(out, cap, err))
 			return -1;
+		if (out->cap != had)
+			ts_prefault(out->data, out->cap);	/* about to be written */
 		ZSTD_DCtx_reset(dctx, ZSTD_reset_session_and_parameters);
 		if (ZSTD_isError(ZSTD_DCtx_setParameter(dctx, ZSTD_d_stableOutBuffer, 1)))
 			return 0;
@@ -408,6 +428,13 @@ bad:
 ts_avro_container *
 ts_avro_container_open(const char *path, ts_err *err)
 {
+	return ts_avro_container_open_known(path, NULL, NULL, err);
+}
+
+ts_avro_container *
+ts_avro_container_open_known(const char *path, const char *known_json,
+							 ts_avro_schema *known, ts_err *err)
+{
 	ts_avro_container *c;
 	size_t		want = 64 * 1024;
 	uint8_t    *buf = NULL;
@@ -458,8 +485,13 @@ ts_avro_container_open(const char *path, ts_err *err)
 	}
 	ts_free(buf);
 	buf = NULL;
-	c->schema = ts_avro_schema_parse(c->schema_json, strlen(c->schema_json), c->path, err);
-	if (c->schema == NULL)
+	if (known != NULL && known_json != NULL && strcmp(c->schema_json, known_json) == 0)
+	{
+		c->schema = known;
+		c->schema_borrowed = true;
+	}
+	else if ((c->schema = ts_avro_schema_parse(c->schema_json, strlen(c->schema_json),
+											   c->path, err)) == NULL)
 		goto fail;
 	c->next_offset = (int64_t) header_len;
 	return c;
@@ -573,7 +605,8 @@ ts_avro_container_close(ts_avro_container *c)
 		return;
 	ts_file_close(c->file);
 	ts_free(c->schema_json);
-	ts_avro_schema_free(c->schema);
+	if (!c->schema_borrowed)
+		ts_avro_schema_free(c->schema);
 	ts_buf_free(&c->raw);
 	ts_buf_free(&c->data);
 	ts_free(c);

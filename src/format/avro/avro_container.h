@@ -32,6 +32,7 @@ typedef struct ts_avro_container
 	int64_t		file_size;
 	char	   *schema_json;	/* ts_malloc'd, NUL-terminated */
 	ts_avro_schema *schema;
+	bool		schema_borrowed;	/* the caller's (open_known): not freed here */
 	ts_avro_codec codec;
 	uint8_t		sync[16];
 	int64_t		next_offset;	/* file offset of the next block header */
@@ -57,6 +58,15 @@ bool		ts_avro_codec_parse(const char *name, ts_avro_codec *codec);
  * header, TS_ERR_UNSUPPORTED for an unknown codec (naming codec and file).
  */
 ts_avro_container *ts_avro_container_open(const char *path, ts_err *err);
+
+/*
+ * The same, given a schema already parsed from the text known_json: when
+ * the file's schema text is exactly that, 'known' is used (borrowed: it
+ * must outlive the container, schema_borrowed says so) instead of being
+ * parsed again.  For reading many files of one writer in a row.
+ */
+ts_avro_container *ts_avro_container_open_known(const char *path, const char *known_json,
+												ts_avro_schema *known, ts_err *err);
 
 /*
  * Load the next block: 1 = a block is in block/block_len/block_count,
