@@ -223,26 +223,12 @@ compile_record(ts_arena *arena, const ts_avro_node *w,
 
 /* ---- decoding --------------------------------------------------------- */
 
-/* zig-zag varint; inline for the one-byte values most fields hold */
-static inline __attribute__((always_inline)) bool
-read_long(ts_cursor *cur, int64_t *v, ts_err *err)
-{
-	if (cur->p < cur->end && (*cur->p & 0x80) == 0)
-	{
-		uint8_t		b = *cur->p++;
-
-		*v = (int64_t) (b >> 1) ^ -(int64_t) (b & 1);
-		return true;
-	}
-	return ts_cursor_zigzag(cur, v, err);
-}
-
 static inline __attribute__((always_inline)) bool
 read_branch(ts_cursor *cur, int null_branch, bool *isnull, ts_err *err)
 {
 	int64_t		b;
 
-	if (!read_long(cur, &b, err))
+	if (!ts_avro_read_long(cur, &b, err))
 		return false;
 	if (b != 0 && b != 1)
 		return ts_error(err, TS_ERR_CORRUPT, "union branch %lld out of range", (long long) b);
@@ -256,22 +242,8 @@ read_scalar(op o, ts_cursor *cur, ts_value *out, ts_err *err)
 	int64_t		v;
 
 	if (o == OP_BYTES)
-	{
-		if (!read_long(cur, &v, err))
-			return false;
-		if (v < 0)
-			return ts_error(err, TS_ERR_CORRUPT, "negative length %lld", (long long) v);
-		if ((uint64_t) v > ts_cursor_left(cur))
-			return ts_error(err, TS_ERR_CORRUPT, "truncated value (length %lld, %zu bytes left)",
-							(long long) v, ts_cursor_left(cur));
-		if (v > UINT32_MAX)
-			return ts_error(err, TS_ERR_CORRUPT, "value longer than 4 GiB");
-		out->v.s.p = cur->p;
-		out->v.s.len = (uint32_t) v;
-		cur->p += v;
-		return true;
-	}
-	if (!read_long(cur, &v, err))
+		return ts_avro_read_len(cur, &out->v.s.p, &out->v.s.len, err);
+	if (!ts_avro_read_long(cur, &v, err))
 		return false;
 	switch (o)
 	{
@@ -306,7 +278,7 @@ read_array(const step *s, ts_cursor *cur, ts_value *out, ts_arena *scratch, ts_e
 					bytes;
 		ts_value   *grown;
 
-		if (!read_long(cur, &count, err))
+		if (!ts_avro_read_long(cur, &count, err))
 			return false;
 		if (count == 0)
 			break;

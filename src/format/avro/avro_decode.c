@@ -469,86 +469,13 @@ ts_avro_plan_top(const ts_avro_node *root,
 /* ---- skipping -------------------------------------------------------- */
 
 /*
- * Zig-zag varint.  Fast paths: a 1-byte varint; with 10 bytes left, one of
- * up to 8 bytes decoded from a single 64-bit load without a loop (the last
- * byte is the first without its high bit; each byte gives 7 bits).  Longer
- * varints and the end of the data take ts_cursor_zigzag, which checks all.
- */
-static inline __attribute__((always_inline)) bool
-read_long(ts_cursor *cur, int64_t *v, ts_err *err)
-{
-	const uint8_t *p = cur->p;
-
-	if (p < cur->end && (*p & 0x80) == 0)
-	{
-		uint8_t		b = *p;
-
-		cur->p = p + 1;
-		*v = (int64_t) (b >> 1) ^ -(int64_t) (b & 1);
-		return true;
-	}
-	if (cur->end - p >= 10)
-	{
-		uint64_t	x = ts_load_le64(p);
-		uint64_t	last = ~x & UINT64_C(0x8080808080808080);
-
-		if (last != 0)
-		{
-			int			nbytes = (__builtin_ctzll(last) >> 3) + 1;
-			uint64_t	u;
-
-			if (nbytes < 8)
-				x &= (UINT64_C(1) << (8 * nbytes)) - 1;
-			/* the 7-bit groups packed together: pairs, then quads, then all */
-			u = (x & UINT64_C(0x007f007f007f007f)) | ((x & UINT64_C(0x7f007f007f007f00)) >> 1);
-			u = (u & UINT64_C(0x00003fff00003fff)) | ((u & UINT64_C(0x3fff00003fff0000)) >> 2);
-			u = (u & UINT64_C(0x000000000fffffff)) | ((u & UINT64_C(0x0fffffff00000000)) >> 4);
-			cur->p = p + nbytes;
-			*v = (int64_t) (u >> 1) ^ -(int64_t) (u & 1);
-			return true;
-		}
-	}
-	return ts_cursor_zigzag(cur, v, err);
-}
-
-static inline __attribute__((always_inline)) bool
-read_int(ts_cursor *cur, int64_t *v, ts_err *err)
-{
-	if (!read_long(cur, v, err))
-		return false;
-	if (*v < INT32_MIN || *v > INT32_MAX)
-		return ts_error(err, TS_ERR_CORRUPT, "Avro int out of range");
-	return true;
-}
-
-static inline __attribute__((always_inline)) bool
-read_len(ts_cursor *cur, const uint8_t **p, uint32_t *len, ts_err *err)
-{
-	int64_t		n;
-
-	if (!read_long(cur, &n, err))
-		return false;
-	if (n < 0)
-		return ts_error(err, TS_ERR_CORRUPT, "negative length %lld", (long long) n);
-	if ((uint64_t) n > ts_cursor_left(cur))
-		return ts_error(err, TS_ERR_CORRUPT, "truncated value (length %lld, %zu bytes left)",
-						(long long) n, ts_cursor_left(cur));
-	if (n > UINT32_MAX)
-		return ts_error(err, TS_ERR_CORRUPT, "value longer than 4 GiB");
-	*p = cur->p;
-	*len = (uint32_t) n;
-	cur->p += n;
-	return true;
-}
-
-/*
  * Read one block header of an array/map: *count = items (0 = end),
  * *bytes = byte size when the writer gave it (else -1).
  */
 static bool
 read_block_count(ts_cursor *cur, int64_t *count, int64_t *bytes, ts_err *err)
 {
-	if (!read_long(cur, count, err))
+	if (!ts_avro_read_long(cur, count, err))
 		return false;
 	*bytes = -1;
 	if (*count < 0)
@@ -556,7 +483,7 @@ read_block_count(ts_cursor *cur, int64_t *count, int64_t *bytes, ts_err *err)
 		if (*count == INT64_MIN)
 			return ts_error(err, TS_ERR_CORRUPT, "bad array/map block count");
 		*count = -*count;
-		if (!read_long(cur, bytes, err))
+		if (!ts_avro_read_long(cur, bytes, err))
 			return false;
 		if (*bytes < 0 || (uint64_t) *bytes > ts_cursor_left(cur))
 			return ts_error(err, TS_ERR_CORRUPT, "bad array/map block size %lld", (long long) *bytes);
@@ -588,8 +515,8 @@ skip_varlen(const ts_avro_node *n, ts_cursor *cur, ts_err *err)
 	uint32_t	len;
 
 	if (n->kind == TS_AVRO_BYTES || n->kind == TS_AVRO_STRING)
-		return read_len(cur, &p, &len, err);
-	return read_long(cur, &v, err);
+		return ts_avro_read_len(cur, &p, &len, err);
+	return ts_avro_read_long(cur, &v, err);
 }
 
 static bool skip_value(const ts_avro_node *n, ts_cursor *cur, int depth, ts_err *err);
@@ -629,7 +556,7 @@ skip_collection(const ts_avro_node *n, ts_cursor *cur, int depth, ts_err *err)
 				const uint8_t *p;
 				uint32_t	len;
 
-				if (!read_len(cur, &p, &len, err))
+				if (!ts_avro_read_len(cur, &p, &len, err))
 					return false;
 			}
 			if (!skip_value(item, cur, depth + 1, err))
@@ -661,7 +588,7 @@ skip_value(const ts_avro_node *n, ts_cursor *cur, int depth, ts_err *err)
 					return false;
 			return true;
 		case TS_AVRO_UNION:
-			if (!read_long(cur, &v, err))
+			if (!ts_avro_read_long(cur, &v, err))
 				return false;
 			if (v < 0 || v >= n->nchildren)
 				return ts_error(err, TS_ERR_CORRUPT, "union branch %lld out of range", (long long) v);
@@ -686,7 +613,7 @@ skip_field(const ts_avro_node *n, ts_cursor *cur, int depth, ts_err *err)
 
 	if (n->kind == TS_AVRO_UNION && n->nchildren == 2)
 	{
-		if (!read_long(cur, &v, err))
+		if (!ts_avro_read_long(cur, &v, err))
 			return false;
 		if (v < 0 || v >= 2)
 			return ts_error(err, TS_ERR_CORRUPT, "union branch %lld out of range", (long long) v);
@@ -779,7 +706,7 @@ decode_scalar(const ts_avro_plan *pl, ts_cursor *cur, ts_value *out, bool *handl
 				return true;
 			}
 		case CV_INT:
-			if (pl->w->kind == TS_AVRO_INT ? !read_int(cur, &v, err) : !read_long(cur, &v, err))
+			if (pl->w->kind == TS_AVRO_INT ? !ts_avro_read_int(cur, &v, err) : !ts_avro_read_long(cur, &v, err))
 				return false;
 			switch (pl->target)
 			{
@@ -794,24 +721,24 @@ decode_scalar(const ts_avro_plan *pl, ts_cursor *cur, ts_value *out, bool *handl
 			}
 			return true;
 		case CV_TIME_MICROS:
-			if (!read_long(cur, &v, err))
+			if (!ts_avro_read_long(cur, &v, err))
 				return false;
 			out->v.i = floor_div(v, 1000);
 			return true;
 		case CV_TS_MILLIS:
-			if (!read_long(cur, &v, err))
+			if (!ts_avro_read_long(cur, &v, err))
 				return false;
 			out->v.ts.millis = v;
 			out->v.ts.nanos = 0;
 			return true;
 		case CV_TS_MICROS:
-			if (!read_long(cur, &v, err))
+			if (!ts_avro_read_long(cur, &v, err))
 				return false;
 			out->v.ts.millis = floor_div(v, 1000);
 			out->v.ts.nanos = (int32_t) (v - out->v.ts.millis * 1000) * 1000;
 			return true;
 		case CV_TS_NANOS:
-			if (!read_long(cur, &v, err))
+			if (!ts_avro_read_long(cur, &v, err))
 				return false;
 			out->v.ts.millis = floor_div(v, 1000000);
 			out->v.ts.nanos = (int32_t) (v - out->v.ts.millis * 1000000);
@@ -844,7 +771,7 @@ decode_scalar(const ts_avro_plan *pl, ts_cursor *cur, ts_value *out, bool *handl
 			}
 		case CV_INT_TO_FLOAT:
 		case CV_INT_TO_DOUBLE:
-			if (pl->w->kind == TS_AVRO_INT ? !read_int(cur, &v, err) : !read_long(cur, &v, err))
+			if (pl->w->kind == TS_AVRO_INT ? !ts_avro_read_int(cur, &v, err) : !ts_avro_read_long(cur, &v, err))
 				return false;
 			if (pl->cv == CV_INT_TO_FLOAT)
 				out->v.f = (float) v;
@@ -856,7 +783,7 @@ decode_scalar(const ts_avro_plan *pl, ts_cursor *cur, ts_value *out, bool *handl
 				const uint8_t *p = NULL;
 				uint32_t	len = 0;
 
-				if (!read_len(cur, &p, &len, err))
+				if (!ts_avro_read_len(cur, &p, &len, err))
 					return false;
 				return decode_decimal_bytes(p, len, out, err);
 			}
@@ -869,17 +796,17 @@ decode_scalar(const ts_avro_plan *pl, ts_cursor *cur, ts_value *out, bool *handl
 				return decode_decimal_bytes(p, (uint32_t) pl->w->fixed_size, out, err);
 			}
 		case CV_DEC_INT:
-			if (pl->w->kind == TS_AVRO_INT ? !read_int(cur, &v, err) : !read_long(cur, &v, err))
+			if (pl->w->kind == TS_AVRO_INT ? !ts_avro_read_int(cur, &v, err) : !ts_avro_read_long(cur, &v, err))
 				return false;
 			out->v.dec = v;
 			return true;
 		case CV_BYTES:
-			return read_len(cur, &out->v.s.p, &out->v.s.len, err);
+			return ts_avro_read_len(cur, &out->v.s.p, &out->v.s.len, err);
 		case CV_FIXED:
 			out->v.s.len = (uint32_t) pl->w->fixed_size;
 			return ts_cursor_bytes(cur, (size_t) pl->w->fixed_size, &out->v.s.p, err);
 		case CV_ENUM:
-			if (!read_long(cur, &v, err))
+			if (!ts_avro_read_long(cur, &v, err))
 				return false;
 			if (v < 0 || v >= pl->w->nsymbols)
 				return ts_error(err, TS_ERR_CORRUPT, "enum index %lld out of range", (long long) v);
@@ -921,7 +848,7 @@ decode_record(const ts_avro_plan *pl, ts_cursor *cur, ts_value *out,
 				/* ["null", T] (or [T, "null"]): the branch index, then T */
 				int64_t		b;
 
-				if (!read_long(cur, &b, err))
+				if (!ts_avro_read_long(cur, &b, err))
 					return false;
 				if (b == f->null_branch)
 				{
@@ -1027,7 +954,7 @@ decode_collection(const ts_avro_plan *pl, ts_cursor *cur, ts_value *out,
 						ts_value   *k = &run.items[run.n];
 
 						k->isnull = false;
-						if (!read_len(cur, &k->v.s.p, &k->v.s.len, err))
+						if (!ts_avro_read_len(cur, &k->v.s.p, &k->v.s.len, err))
 							return false;
 						run.items[run.n + 1].isnull = false;
 						if (!decode_value(pl->elem, cur, &run.items[run.n + 1], arena, depth + 1, err))
@@ -1045,7 +972,7 @@ decode_collection(const ts_avro_plan *pl, ts_cursor *cur, ts_value *out,
 					if (pl->cv == CV_MULTISET_MAP)
 					{
 						kv[0].isnull = false;
-						if (!read_len(cur, &kv[0].v.s.p, &kv[0].v.s.len, err))
+						if (!ts_avro_read_len(cur, &kv[0].v.s.p, &kv[0].v.s.len, err))
 							return false;
 						kv[1].isnull = false;
 						if (!decode_value(pl->elem, cur, &kv[1], arena, depth + 1, err))
@@ -1094,7 +1021,7 @@ decode_value(const ts_avro_plan *pl, ts_cursor *cur, ts_value *out,
 	switch (pl->cv)
 	{
 		case CV_UNION:
-			if (!read_long(cur, &v, err))
+			if (!ts_avro_read_long(cur, &v, err))
 				return false;
 			if (v < 0 || v >= pl->w->nchildren)
 				return ts_error(err, TS_ERR_CORRUPT, "union branch %lld out of range", (long long) v);
@@ -1134,7 +1061,7 @@ ts_avro_decode_top(const ts_avro_plan *plan, ts_cursor *cur,
 	{
 		int64_t		v;
 
-		if (!read_long(cur, &v, err))
+		if (!ts_avro_read_long(cur, &v, err))
 			return false;
 		if (v < 0 || v >= plan->w->nchildren)
 			return ts_error(err, TS_ERR_CORRUPT, "union branch %lld out of range", (long long) v);
