@@ -122,6 +122,36 @@ SELECT id, big_int FROM wide LIMIT 4;
 SELECT id, big_int FROM wide LIMIT 5;
 DROP FOREIGN TABLE wide;
 
+-- decimals of every scale (0 to 18 digits after the point), converted a
+-- window at a time: the same value, text, binary form and hash as the
+-- generator's formula computed here (unscaled (i * (10^18 + 1)) mod 10^p)
+CREATE FOREIGN TABLE decimals (id int, d0 numeric, d1 numeric, d2 numeric, d3 numeric,
+    d4 numeric, d5 numeric, d9 numeric, d18 numeric, e2 numeric, e5 numeric)
+  SERVER lake OPTIONS (database 'bulk', "table" 'decimals');
+WITH e AS (
+  SELECT v, CASE WHEN id % 13 = c % 13 THEN NULL
+                 ELSE round(((id::numeric * (10::numeric ^ 18 + 1)) % (10::numeric ^ p))
+                            / (10::numeric ^ s), s) END AS want
+  FROM (SELECT id, d0, d1, d2, d3, d4, d5, d9, d18, e2, e5 FROM decimals) t,
+       LATERAL (VALUES (1, 0, 18, d0), (2, 1, 18, d1), (3, 2, 18, d2), (4, 3, 18, d3),
+                       (5, 4, 18, d4), (6, 5, 18, d5), (7, 9, 18, d9), (8, 18, 18, d18),
+                       (9, 2, 10, e2), (10, 5, 5, e5)) x(c, s, p, v))
+SELECT count(*) AS values,
+       count(*) FILTER (WHERE v IS NOT DISTINCT FROM want) AS equal,
+       count(*) FILTER (WHERE v::text IS NOT DISTINCT FROM want::text) AS same_text,
+       count(*) FILTER (WHERE numeric_send(v) IS NOT DISTINCT FROM numeric_send(want)) AS same_binary,
+       count(*) FILTER (WHERE hash_numeric(v) IS NOT DISTINCT FROM hash_numeric(want)) AS same_hash,
+       count(*) FILTER (WHERE v IS NULL) AS nulls
+  FROM e;
+-- and as keys: a hash join and a hash aggregate find every value
+SET enable_mergejoin = off; SET enable_nestloop = off; SET enable_sort = off;
+SELECT count(*) AS joined FROM (SELECT id, d4 FROM decimals) a
+  JOIN (SELECT id, round(((id::numeric * (10::numeric ^ 18 + 1)) % (10::numeric ^ 18)) / 10000, 4) AS w
+          FROM generate_series(0, 2999) id) b ON a.d4 = b.w;
+SELECT count(*) AS groups FROM (SELECT d2 FROM decimals GROUP BY d2) g;
+RESET enable_mergejoin; RESET enable_nestloop; RESET enable_sort;
+DROP FOREIGN TABLE decimals;
+
 DROP VIEW expected;
 DROP SERVER lake CASCADE;
 DROP EXTENSION tablescan_fdw;

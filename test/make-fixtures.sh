@@ -30,6 +30,12 @@ $GEN "$W/types.db/evolve" --preset evolve --rows 10
 # converted to Datums a window of at most 1 MB of strings at a time
 $GEN "$W/bulk.db/wide" --column 'id:INT NOT NULL' --column "$(printf 'x%.0s' $(seq 2000)):STRING" \
     --column n:INT --column big:BIGINT --rows 3000 --null-every 5
+# decimals of every scale class: batches write them as numerics in place
+$GEN "$W/bulk.db/decimals" --column 'id:INT NOT NULL' --column 'd0:DECIMAL(18, 0)' \
+    --column 'd1:DECIMAL(18, 1)' --column 'd2:DECIMAL(18, 2)' --column 'd3:DECIMAL(18, 3)' \
+    --column 'd4:DECIMAL(18, 4)' --column 'd5:DECIMAL(18, 5)' --column 'd9:DECIMAL(18, 9)' \
+    --column 'd18:DECIMAL(18, 18)' --column 'e2:DECIMAL(10, 2)' --column 'e5:DECIMAL(5, 5)' \
+    --rows 3000 --null-every 13
 $GEN "$W/types.db/empty" --column a:INT --column b:STRING
 rm -rf "$W/types.db/empty/snapshot" "$W/types.db/empty/manifest"
 find "$W/types.db/empty" -name '*.avro' -delete

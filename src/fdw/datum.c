@@ -712,18 +712,30 @@ tablescan_convert_column(const TsDatumConverter *c, const ts_batch *b, int col,
 				return n;
 			}
 		case TS_DATUM_NUMERIC:
-			EACH_ROW
 			{
-				*isnull = v->isnull;
-				if (v->isnull)
-					*values = (Datum) 0;
-				else if (v->v.dec > -(ts_int128) c->numeric_limit &&
-						 v->v.dec < (ts_int128) c->numeric_limit)
-					*values = decimal_datum_int64((int64) v->v.dec, c->type->scale);
-				else
-					return r;
+				/* written in place one after the other (numeric_short.c) */
+				char	   *out = palloc((Size) Max(n, 1) * INTALIGN(TS_NUMERIC_SHORT_MAX));
+
+				EACH_ROW
+				{
+					int			size;
+
+					*isnull = v->isnull;
+					if (v->isnull)
+						*values = (Datum) 0;
+					else if (v->v.dec <= -(ts_int128) c->numeric_limit ||
+							 v->v.dec >= (ts_int128) c->numeric_limit)
+						return r;
+					else if ((size = tablescan_numeric_short((int64) v->v.dec, c->type->scale, out)) > 0)
+					{
+						*values = PointerGetDatum(out);
+						out += INTALIGN(size);
+					}
+					else
+						*values = decimal_datum_int64((int64) v->v.dec, c->type->scale);
+				}
+				return n;
 			}
-			return n;
 		case TS_DATUM_GENERIC:
 			break;
 	}

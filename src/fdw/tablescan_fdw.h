@@ -109,6 +109,14 @@ typedef struct TsDatumConverter
 extern void tablescan_datum_converter_init(TsDatumConverter *c, const ts_type *type,
 										   Oid typid, int32 typmod, const char *colname);
 extern Datum tablescan_convert_value(const TsDatumConverter *c, const ts_value *v, bool *isnull);
+
+/*
+ * numeric_short.c: write unscaled / 10^scale as a numeric varlena at out
+ * (TS_NUMERIC_SHORT_MAX bytes free); returns its size, 0 when the value
+ * needs the general path.
+ */
+#define TS_NUMERIC_SHORT_MAX (VARHDRSZ + 2 + 2 * 8)
+extern int	tablescan_numeric_short(int64 unscaled, int scale, char *out);
 extern int	tablescan_convert_column(const TsDatumConverter *c, const ts_batch *b, int col,
 									 int first, int n, int out_stride,
 									 Datum *values, bool *isnull);
