@@ -615,10 +615,11 @@ tablescan_convert_value(const TsDatumConverter *c, const ts_value *v, bool *isnu
 
 /*
  * Convert rows [first, first + n) of column col of a batch into
- * values[r * out_stride] / isnull[r * out_stride], giving the Datums tablescan_convert_value gives, in a tight loop
- * per column path.  Strings are laid out one after the other in a single
- * block of the current memory context (one palloc per column, not one per
- * value).  Stops before the first value that could raise an error here (an
+ * values[r * out_stride] / isnull[r * out_stride], giving the Datums
+ * tablescan_convert_value gives, in a tight loop per column path.  Strings
+ * and decimals are laid out one after the other in a single block of the
+ * current memory context (one palloc per column, not one per value; decimals
+ * by numeric_short.c).  Stops before the first value that could raise an error here (an
  * integer out of range, a decimal past the int64 path) and converts nothing
  * for paths without a loop here (generic, rounded timestamps): returns the
  * number of rows converted, and the caller converts the rest one by one, so
