@@ -16,7 +16,7 @@
 #include "read/rowgroup_filter.h"
 #include "scan/stats_match.h"
 
-/* Only types whose reader stats order like ts_value_compare are used. */
+/* Only types whose reader stats order like ts_value_order are used. */
 static bool
 comparable_kind(ts_type_kind k)
 {
@@ -77,12 +77,6 @@ rowgroup_field_type(void *arg, int field)
 	return ((const rowgroup_stats *) arg)->f->schema->fields[field].type;
 }
 
-static bool
-rowgroup_compare(const ts_type *t, const ts_value *a, const ts_value *b, int *cmp)
-{
-	*cmp = ts_value_compare(a, b, t);
-	return true;
-}
 
 bool
 ts_rowgroup_may_match(void *arg, const ts_column_stats *stats, int ncols)
@@ -90,7 +84,7 @@ ts_rowgroup_may_match(void *arg, const ts_column_stats *stats, int ncols)
 	const ts_rowgroup_filter *f = arg;
 
 	rowgroup_stats rg = {f, stats, ncols};
-	ts_stats_source src = {rowgroup_column, rowgroup_compare, &rg, rowgroup_field_type};
+	ts_stats_source src = {rowgroup_column, ts_value_order, &rg, rowgroup_field_type};
 
 	if (f == NULL || f->predicate == NULL || stats == NULL)
 		return true;

@@ -2,94 +2,33 @@
  * value_ops.c - comparing and copying values by Paimon type, option lookup.
  *
  * Owns: the key order of merge-on-read (PAIMON-FORMAT.md 7.3: NULL first,
- * Java Float/Double.compare, unsigned byte strings) and deep copies of
+ * scalars by scan/value_compare.c's Java order, rows and arrays element
+ * by element) and deep copies of
  * values into an arena (so merged rows outlive the file batches they came
  * from).
  */
-#include <math.h>
 #include <string.h>
 #include <strings.h>
 
 #include "read/read_internal.h"
-
-static int
-cmp_i64(int64_t a, int64_t b)
-{
-	return a < b ? -1 : a > b;
-}
-
-/* Java Double.compare: -0.0 < 0.0, NaN == NaN and greater than +inf */
-static int
-cmp_double(double a, double b)
-{
-	bool		na = isnan(a),
-				nb = isnan(b);
-
-	if (na || nb)
-		return na && nb ? 0 : (na ? 1 : -1);
-	if (a < b)
-		return -1;
-	if (a > b)
-		return 1;
-	if (a == 0 && b == 0)
-	{
-		bool		sa = signbit(a),
-					sb = signbit(b);
-
-		return sa == sb ? 0 : (sa ? -1 : 1);
-	}
-	return 0;
-}
-
-static int
-cmp_bytes(const uint8_t *a, uint32_t alen, const uint8_t *b, uint32_t blen)
-{
-	uint32_t	n = alen < blen ? alen : blen;
-	int			c = n ? memcmp(a, b, n) : 0;
-
-	if (c != 0)
-		return c < 0 ? -1 : 1;
-	return alen < blen ? -1 : alen > blen;
-}
+#include "scan/predicate.h"
 
 int
 ts_value_compare(const ts_value *a, const ts_value *b, const ts_type *t)
 {
+	int			c;
+
 	if (a->isnull || b->isnull)
 		return a->isnull && b->isnull ? 0 : (a->isnull ? -1 : 1);
+	if (ts_value_order(t, a, b, &c))
+		return c;
 	switch (t->kind)
 	{
-		case TS_BOOLEAN:
-		case TS_TINYINT:
-		case TS_SMALLINT:
-		case TS_INT:
-		case TS_BIGINT:
-		case TS_DATE:
-		case TS_TIME:
-			return cmp_i64(a->v.i, b->v.i);
-		case TS_FLOAT:
-			return cmp_double((double) a->v.f, (double) b->v.f);
-		case TS_DOUBLE:
-			return cmp_double(a->v.d, b->v.d);
-		case TS_DECIMAL:
-			return a->v.dec < b->v.dec ? -1 : a->v.dec > b->v.dec;
-		case TS_TIMESTAMP:
-		case TS_TIMESTAMP_LTZ:
-			if (a->v.ts.millis != b->v.ts.millis)
-				return cmp_i64(a->v.ts.millis, b->v.ts.millis);
-			return cmp_i64(a->v.ts.nanos, b->v.ts.nanos);
-		case TS_CHAR:
-		case TS_VARCHAR:
-		case TS_BINARY:
-		case TS_VARBINARY:
-		case TS_BLOB:
-			return cmp_bytes(a->v.s.p, a->v.s.len, b->v.s.p, b->v.s.len);
 		case TS_ROW:
 			for (int i = 0; i < t->nfields && i < a->v.nested.n && i < b->v.nested.n; i++)
 			{
-				int			c = ts_value_compare(&a->v.nested.items[i], &b->v.nested.items[i],
-												 t->fields[i].type);
-
+				c = ts_value_compare(&a->v.nested.items[i], &b->v.nested.items[i],
+									 t->fields[i].type);
 				if (c)
 					return c;
 			}
@@ -98,13 +37,12 @@ ts_value_compare(const ts_value *a, const ts_value *b, const ts_type *t)
 		case TS_MULTISET:
 			for (int i = 0; i < a->v.nested.n && i < b->v.nested.n; i++)
 			{
-				int			c = ts_value_compare(&a->v.nested.items[i], &b->v.nested.items[i],
-												 t->element);
-
+				c = ts_value_compare(&a->v.nested.items[i], &b->v.nested.items[i],
+									 t->element);
 				if (c)
 					return c;
 			}
-			return cmp_i64(a->v.nested.n, b->v.nested.n);
+			return a->v.nested.n < b->v.nested.n ? -1 : a->v.nested.n > b->v.nested.n;
 		default:
 			return 0;
 	}

@@ -193,7 +193,7 @@ key_equal(const ts_type *t, const ts_value *have, const ts_value *want)
 
 	if (have->isnull || want->isnull)
 		return have->isnull && want->isnull;
-	if (!scan_value_compare(t, have, want, &c))
+	if (!ts_value_order(t, have, want, &c))
 		return true;			/* unordered type: do not prune */
 	return c == 0;
 }
@@ -244,11 +244,11 @@ stats_may_hold(const ts_type *t, const ts_value *min, const ts_value *max,
 		return false;			/* only nulls */
 	if (min->isnull || max->isnull)
 		return true;
-	if (!scan_value_compare(t, min, want, &c))
+	if (!ts_value_order(t, min, want, &c))
 		return true;
 	if (c > 0)
 		return false;
-	if (!scan_value_compare(t, max, want, &c))
+	if (!ts_value_order(t, max, want, &c))
 		return true;
 	return c >= 0;
 }

@@ -74,6 +74,13 @@ ts_predicate_literal_usable(const ts_type *t, const ts_predicate *p, const ts_va
 	return true;
 }
 
+/*
+ * a <=> b for two non-NULL values of type t, as Java orders them
+ * (value_compare.c: unsigned bytes then length, Float/Double.compare);
+ * false when t has no such order (nested types, ...).
+ */
+bool		ts_value_order(const ts_type *t, const ts_value *a, const ts_value *b, int *result);
+
 /* A leaf's own test: false only when no row can satisfy it. */
 typedef bool (*ts_leaf_may_match_fn) (const ts_predicate *leaf, void *arg);
 

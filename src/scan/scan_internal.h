@@ -127,8 +127,6 @@ bool		scan_partition_filter_may_match_stats(ts_plan *plan, scan_state *st,
 												  int64_t nrows, bool *may, ts_err *err);
 
 /* ---- value_compare.c ---- */
-/* a <=> b for two non-null values of type t; false if t is not ordered */
-bool		scan_value_compare(const ts_type *t, const ts_value *a, const ts_value *b, int *result);
 /* Leaf p on a concrete value (partition values): 1 = holds, 0 = does not, -1 = unsure. */
 int			scan_predicate_leaf_decide(const ts_predicate *p, const ts_type *t, const ts_value *v);
 /* The same for pruning: 1 = may hold (or unsure), 0 = does not. */

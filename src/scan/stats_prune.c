@@ -152,7 +152,7 @@ scan_stats_keep(ts_plan *plan, scan_state *st, const ts_manifest_entry *e,
 	if (!load_stats(&fst, err))
 		return false;
 	src.column = column_stats;
-	src.compare = scan_value_compare;
+	src.compare = ts_value_order;
 	src.arg = &fst;
 	src.field_type = read_field_type;
 	*keep = ts_stats_may_match(st->ctx->predicate, &src);

@@ -2,8 +2,10 @@
  * value_compare.c - ordering of two values of one Paimon type, as Java
  * orders them (PAIMON-FORMAT.md 7.3, 10.4).
  *
- * Owns: the comparison the scan's pruning uses (partition filters against
- * partition stats, predicates against value stats, bucket literals).
+ * Owns: the order of two non-NULL scalar values (ts_value_order) that
+ * pruning uses (partition filters against partition stats, predicates
+ * against value and row-group stats, bucket literals) and that
+ * merge-on-read's key order builds on (read/value_ops.c).
  * Strings and binaries compare as unsigned bytes then length; FLOAT/DOUBLE
  * by Java's Float/Double.compare (-0.0 < 0.0, NaN largest).  Types it does
  * not order return false so callers keep the file.
@@ -49,7 +51,7 @@ cmp_bytes(const uint8_t *a, uint32_t al, const uint8_t *b, uint32_t bl)
 }
 
 bool
-scan_value_compare(const ts_type *t, const ts_value *a, const ts_value *b, int *result)
+ts_value_order(const ts_type *t, const ts_value *a, const ts_value *b, int *result)
 {
 	switch (t->kind)
 	{
@@ -75,6 +77,7 @@ scan_value_compare(const ts_type *t, const ts_value *a, const ts_value *b, int *
 		case TS_VARCHAR:
 		case TS_BINARY:
 		case TS_VARBINARY:
+		case TS_BLOB:
 			*result = cmp_bytes(a->v.s.p, a->v.s.len, b->v.s.p, b->v.s.len);
 			return true;
 		case TS_TIMESTAMP:
@@ -128,7 +131,7 @@ scan_predicate_leaf_decide(const ts_predicate *p, const ts_type *t, const ts_val
 				saw_null = true;
 				continue;
 			}
-			if (!scan_value_compare(t, v, &p->literals[i], &c))
+			if (!ts_value_order(t, v, &p->literals[i], &c))
 				return -1;
 			if (c == 0)
 				found = true;
@@ -139,7 +142,7 @@ scan_predicate_leaf_decide(const ts_predicate *p, const ts_type *t, const ts_val
 	}
 	if (p->nliterals < 1 || p->literals[0].isnull)
 		return 0;				/* comparison with NULL is never true */
-	if (!scan_value_compare(t, v, &p->literals[0], &c))
+	if (!ts_value_order(t, v, &p->literals[0], &c))
 		return -1;
 	switch (p->op)
 	{
