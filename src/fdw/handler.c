@@ -77,6 +77,8 @@ typedef struct TsScanState
 	bool	   *win_isnull;
 	int		   *win_done;		/* rows converted; the rest one by one */
 	int			win_all_done;	/* the least of win_done */
+	int		   *string_fields;	/* batch columns converted as strings in windows */
+	int			nstring_fields;
 	bool		row_allocs;		/* values converted one by one since rowcxt was emptied */
 	/* EXPLAIN ANALYZE figures */
 	int64		files_read;
@@ -623,6 +625,11 @@ start_scan(ForeignScanState *node, TsScanState *st)
 		st->read_atts[st->nread_atts++] = i;
 		st->ncolumns++;
 	}
+	st->string_fields = palloc(sizeof(int) * Max(st->ncolumns, 1));
+	st->nstring_fields = 0;
+	for (int k = 0; k < st->nread_atts; k++)
+		if (st->conv[st->read_atts[k]].path == TS_DATUM_TEXT)
+			st->string_fields[st->nstring_fields++] = st->att_field[st->read_atts[k]];
 	MemoryContextSwitchTo(old);
 }
 
@@ -676,20 +683,15 @@ convert_window(TsScanState *st)
 	}
 	/* a window ends where its strings pass WINDOW_BYTES */
 	{
-		int			strings[MaxTupleAttributeNumber];
-		int			nstrings = 0;
 		Size		bytes = 0;
 
-		for (int k = 0; k < st->nread_atts; k++)
-			if (st->conv[st->read_atts[k]].path == TS_DATUM_TEXT)
-				strings[nstrings++] = st->att_field[st->read_atts[k]];
-		for (int row = first; nstrings > 0 && row < end; row++)
+		for (int row = first; st->nstring_fields > 0 && row < end; row++)
 		{
 			const ts_value *rv = ts_batch_at(&st->batch, row, 0);
 
-			for (int j = 0; j < nstrings; j++)
-				if (!rv[strings[j]].isnull)
-					bytes += VARHDRSZ + rv[strings[j]].v.s.len;
+			for (int j = 0; j < st->nstring_fields; j++)
+				if (!rv[st->string_fields[j]].isnull)
+					bytes += VARHDRSZ + rv[st->string_fields[j]].v.s.len;
 			if (bytes > WINDOW_BYTES && row > first)
 			{
 				end = row;
