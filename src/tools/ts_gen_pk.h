@@ -376,6 +376,22 @@ pk_qsort_key(const void *pa, const void *pb)
 	return pk_key_cmp(pk_sort_ctx, *(pk_rec * const *) pa, *(pk_rec * const *) pb);
 }
 
+/* write-buffer order: group, key, position in the write stream */
+static int
+pk_qsort_group_key_r(const void *pa, const void *pb)
+{
+	const pk_rec *a = *(pk_rec * const *) pa,
+			   *b = *(pk_rec * const *) pb;
+	int			c;
+
+	if (a->group != b->group)
+		return a->group < b->group ? -1 : 1;
+	c = pk_key_cmp(pk_sort_ctx, a, b);
+	if (c)
+		return c;
+	return a->r < b->r ? -1 : a->r > b->r;
+}
+
 static bool
 pk_is_retract(int kind)
 {
@@ -658,11 +674,13 @@ pk_append_commit(pk_ctx *x, int s)
 		int64_t		hi = first + cfg->rows * (chunk + 1) / cfg->files;
 		int			n = 0;
 
+		pk_rec	  **chunk_recs = xcalloc((size_t) (hi > lo ? hi - lo : 1), sizeof(pk_rec *));
+		pk_rec	  **by_key = xcalloc((size_t) (hi > lo ? hi - lo : 1), sizeof(pk_rec *));
+		bool	   *dup = xcalloc((size_t) (hi > lo ? hi - lo : 1), sizeof(bool));
+
 		for (int64_t r = lo; r < hi; r++)
 		{
 			pk_rec	   *rec = ts_arena_alloc(&x->arena, sizeof(pk_rec));
-			uint64_t	h2 = pk_mix(cfg->seed * 0x51ed27 + (uint64_t) r * 3 + 1);
-			bool		dup = false;
 
 			memset(rec, 0, sizeof(*rec));
 			rec->r = r;
@@ -671,10 +689,25 @@ pk_append_commit(pk_ctx *x, int s)
 			for (int c = 0; c < x->ncols; c++)
 				pk_column_value(x, c, rec->k, r, &rec->vals[c]);
 			rec->group = pk_group_of(x, rec);
-			for (int i = 0; i < n && !dup; i++)
-				if (buf[i]->group == rec->group && pk_key_cmp(x, buf[i], rec) == 0)
-					dup = true;
-			if (dup)
+			chunk_recs[r - lo] = by_key[r - lo] = rec;
+		}
+
+		/*
+		 * The write buffer merges a record whose key it already holds: every
+		 * record after the first of its key in this chunk is dropped (sorted
+		 * by group, key, stream position, so not quadratic).
+		 */
+		pk_sort_ctx = x;
+		qsort(by_key, (size_t) (hi - lo), sizeof(pk_rec *), pk_qsort_group_key_r);
+		for (int64_t i = 1; i < hi - lo; i++)
+			if (by_key[i]->group == by_key[i - 1]->group && pk_key_cmp(x, by_key[i], by_key[i - 1]) == 0)
+				dup[by_key[i]->r - lo] = true;
+		for (int64_t r = lo; r < hi; r++)
+		{
+			pk_rec	   *rec = chunk_recs[r - lo];
+			uint64_t	h2 = pk_mix(cfg->seed * 0x51ed27 + (uint64_t) r * 3 + 1);
+
+			if (dup[r - lo])
 				continue;		/* the write buffer would have merged it */
 			if (cfg->delete_every > 0 && h2 % (uint64_t) cfg->delete_every == 0)
 				rec->kind = PK_DELETE;
@@ -686,6 +719,9 @@ pk_append_commit(pk_ctx *x, int s)
 			rec->seq = x->groups[rec->group].next_seq++;
 			buf[n++] = rec;
 		}
+		free(chunk_recs);
+		free(by_key);
+		free(dup);
 		/* one level-0 file per group, sorted by key */
 		for (int g = 0; g < x->ngroups; g++)
 		{
