@@ -83,6 +83,7 @@ struct ts_merge_reader
 	int		   *out_map;
 	int			nkeys;
 	int		   *key_cols;
+	bool	   *key_int;		/* key ordered by v.i alone: compared inline */
 	int			nseq;
 	int		   *seq_cols;
 	bool		seq_descending;
@@ -193,6 +194,25 @@ add_internal(ts_merge_reader *m, int fi)
 	return m->nint++;
 }
 
+/* the kinds ts_value_order orders by v.i alone */
+static bool
+key_kind_is_int(ts_type_kind kind)
+{
+	switch (kind)
+	{
+		case TS_BOOLEAN:
+		case TS_TINYINT:
+		case TS_SMALLINT:
+		case TS_INT:
+		case TS_BIGINT:
+		case TS_DATE:
+		case TS_TIME:
+			return true;
+		default:
+			return false;
+	}
+}
+
 static bool
 is_primary_key(const ts_schema *s, const char *name)
 {
@@ -280,6 +300,11 @@ configure(ts_merge_reader *m, const int *columns, int ncolumns, ts_err *err)
 	}
 	if (m->nkeys == 0)
 		return ts_error(err, TS_ERR_INVALID, "primary-key table without trimmed primary keys");
+	m->key_int = ts_calloc(m->nkeys, sizeof(bool));
+	if (m->key_int == NULL)
+		return ts_error(err, TS_ERR_NOMEM, "out of memory");
+	for (int k = 0; k < m->nkeys; k++)
+		m->key_int[k] = key_kind_is_int(m->types[m->key_cols[k]]->kind);
 	if (seqf && *seqf)
 	{
 		const char *p = seqf;
@@ -394,8 +419,15 @@ compare_keys(const ts_merge_reader *m, const ts_value *a, const ts_value *b)
 	for (int k = 0; k < m->nkeys; k++)
 	{
 		int			col = m->key_cols[k];
-		int			c = ts_value_compare(&a[col], &b[col], m->types[col]);
+		int			c;
 
+		if (m->key_int[k] && !a[col].isnull && !b[col].isnull)
+		{
+			if (a[col].v.i != b[col].v.i)
+				return a[col].v.i < b[col].v.i ? -1 : 1;
+			continue;
+		}
+		c = ts_value_compare(&a[col], &b[col], m->types[col]);
 		if (c)
 			return c;
 	}
@@ -912,6 +944,75 @@ fail:
 	return NULL;
 }
 
+/*
+ * Advance the heap top past *row, its current row; when that empties the
+ * cursor's batch (the next fill overwrites it), *row is copied to m->first
+ * first and then points there.
+ */
+static bool
+advance_keeping(ts_merge_reader *m, const ts_value **row, ts_err *err)
+{
+	const cursor *c = &m->cursors[m->heap[0]];
+
+	if (c->row + 1 >= c->batch.nrows)
+	{
+		for (int i = 0; i < m->nint; i++)
+			if (!copy_val(m, &m->first[i], &(*row)[i], i, err))
+				return false;
+		*row = m->first;
+	}
+	return advance_top(m, err);
+}
+
+/*
+ * Deduplicate without ignore-delete: a key's result is its last record in
+ * merge order, so the records of a group are only looked at where they are
+ * (no copy per record); the result's output columns are copied once, into
+ * the output batch, because a cursor may be refilled before the batch is
+ * returned.
+ */
+static int
+dedupe_next(ts_merge_reader *m, int cap, ts_err *err)
+{
+	int			nrows = 0;
+	int			ncols = m->nout;
+
+	while (nrows < cap && m->nheap > 0)
+	{
+		const cursor *c = &m->cursors[m->heap[0]];
+		const ts_value *last = cur_row(c, m->nint);
+		int8_t		kind = c->batch.kind[c->row];
+		int			count = 1;
+
+		if ((nrows & 1023) == 0 && !TS_CHECK_INTERRUPTS(err))
+			return -1;
+		if (!advance_keeping(m, &last, err))
+			return -1;
+		while (m->nheap > 0)
+		{
+			const cursor *t = &m->cursors[m->heap[0]];
+			const ts_value *row = cur_row(t, m->nint);
+
+			if (compare_keys(m, row, last) != 0)
+				break;
+			last = row;
+			kind = t->batch.kind[t->row];
+			if ((++count & 4095) == 0 && !TS_CHECK_INTERRUPTS(err))
+				return -1;
+			if (!advance_keeping(m, &last, err))
+				return -1;
+		}
+		if (ts_row_kind_is_retract(kind))
+			continue;
+		for (int o = 0; o < ncols; o++)
+			if (!copy_val(m, &m->out_values[(size_t) nrows * ncols + o], &last[m->out_map[o]],
+						  m->out_map[o], err))
+				return -1;
+		nrows++;
+	}
+	return nrows;
+}
+
 int
 ts_merge_reader_next(ts_merge_reader *m, ts_batch *batch, ts_err *err)
 {
@@ -929,6 +1030,16 @@ ts_merge_reader_next(ts_merge_reader *m, ts_batch *batch, ts_err *err)
 			return -1;
 		}
 		m->out_cap = cap;
+	}
+	if (m->engine == ENGINE_DEDUPLICATE && !m->ignore_delete)
+	{
+		nrows = dedupe_next(m, cap, err);
+		if (nrows < 0)
+			return -1;
+		batch->nrows = nrows;
+		batch->ncols = ncols;
+		batch->values = m->out_values;
+		return nrows;
 	}
 	while (nrows < cap && m->nheap > 0)
 	{
@@ -1005,6 +1116,7 @@ ts_merge_reader_close(ts_merge_reader *m, ts_reader_metrics *acc)
 	ts_free(m->names);
 	ts_free(m->out_map);
 	ts_free(m->key_cols);
+	ts_free(m->key_int);
 	ts_free(m->seq_cols);
 	ts_free(m->aggs);
 	ts_free(m->ignore_retract);
