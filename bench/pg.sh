@@ -19,7 +19,7 @@ q -f bench/bench.sql >/dev/null
 q <<EOF
 CREATE EXTENSION tablescan_fdw;
 CREATE SERVER lake FOREIGN DATA WRAPPER tablescan_fdw OPTIONS (warehouse '$W/wh');
-IMPORT FOREIGN SCHEMA bench LIMIT TO (scan, scan_m, plan) FROM SERVER lake INTO public;
+IMPORT FOREIGN SCHEMA bench LIMIT TO (scan, scan_m, plan, pk) FROM SERVER lake INTO public;
 CREATE TABLE heap (LIKE scan);
 EOF
 t0=$(ms_now)
@@ -78,6 +78,25 @@ declare -A DT DR
 while IFS=$'\t' read -r name ms res; do
     DT[$name]=$ms; DR[$name]=$res
 done < <(cd bench && node duck.mjs time "$WH/scan_pq/bucket-0/*.parquet" "$RUNS" "$DQ")
+
+# ---- primary-key table: merge-on-read vs a heap table of the merged rows ------
+log "primary-key table: merge-on-read (best of $RUNS)"
+q -c "CREATE TABLE heap_pk AS SELECT * FROM pk" -c "VACUUM (FREEZE, ANALYZE) heap_pk"
+read -r PK_FILES PK_RECORDS <<<"$(q -F ' ' -c "SELECT count(*), sum(row_count) FROM tablescan_files('pk')")"
+PK_ROWS=$(q -c "SELECT count(*) FROM heap_pk")
+declare -A PKQ=(
+    [all_cols]="${QS[all_cols]}"
+    [two_cols]="${QS[two_cols]}"
+)
+PK_ORDER=(all_cols two_cols)
+for name in "${PK_ORDER[@]}"; do
+    for tab in pk heap_pk; do
+        sql=${PKQ[$name]//FROM T/FROM $tab}
+        out=$( { echo '\timing on'; for r in $(seq "$RUNS"); do echo "$sql;"; done; } | q -F '|')
+        T[$name,$tab]=$(sed -n 's/^Time: \([0-9.]*\) ms.*/\1/p' <<<"$out" | sort -g | head -1)
+        RES[$name,$tab]=$(grep -v '^Time: ' <<<"$out" | sort -u | tr '\n' ' ')
+    done
+done
 
 # ---- row estimates -------------------------------------------------------------
 EST_SCAN=$(q -c "SELECT est || ' / ' || act FROM bench_rows('SELECT * FROM scan')")
@@ -183,6 +202,21 @@ echo "Export of the foreign Avro table by \`\\copy (SELECT * FROM scan) TO csv\`
 echo
 echo "Row estimates (EXPLAIN estimated / actual rows of the scan node): \`SELECT * FROM scan\` $EST_SCAN;"
 echo "\`SELECT * FROM scan_pq\` $EST_PQ; \`SELECT * FROM plan WHERE p = 7\` $EST_PLAN."
+echo
+echo "## Primary-key table (merge-on-read)"
+echo
+echo "Table \`pk\`: the same columns, primary key \`id\`, $PK_BUCKETS buckets, $PK_SNAPS commits of $PK_KEYS records each over"
+echo "$PK_KEYS keys and no compaction: $PK_FILES level-0 sorted runs (Avro, zstd) whose $PK_RECORDS records merge into"
+echo "$PK_ROWS rows (deduplicate, last write wins). \`heap_pk\` holds those $PK_ROWS rows (\`CREATE TABLE AS\`): the foreign"
+echo "scan reads and merges $(awk -v a="$PK_RECORDS" -v b="$PK_ROWS" 'BEGIN { printf "%.1f", a / b }') records per row it returns."
+echo
+echo "| query | foreign pk ms | heap_pk ms | pk / heap_pk | same result |"
+echo "|---|---:|---:|---:|---|"
+for name in "${PK_ORDER[@]}"; do
+    same=no
+    [ "${RES[$name,pk]}" = "${RES[$name,heap_pk]}" ] && same=yes
+    echo "| ${LABEL[$name]} | $(fmt "${T[$name,pk]}") | $(fmt "${T[$name,heap_pk]}") | $(ratio "${T[$name,pk]}" "${T[$name,heap_pk]}") | $same |"
+done
 echo
 echo "## Planning"
 echo

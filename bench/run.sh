@@ -9,7 +9,8 @@
 # table by COPY, has DuckDB (npm @duckdb/node-api, threads=1) write them as
 # Parquet (zstd, Paimon field ids) which bench/ts_pq_register registers as a
 # Paimon table, and prints the figures: scan queries (foreign vs heap vs
-# DuckDB), planning over many files/partitions, backend peak RSS.  Writes
+# DuckDB), a primary-key table read by merge-on-read (vs a heap table of its
+# rows), planning over many files/partitions, backend peak RSS.  Writes
 # them to bench/RESULTS.md.  Benchmarks print figures only: nothing here
 # asserts a time.
 #
@@ -27,13 +28,14 @@ cd "$(dirname "$0")/.."
 ROOT=$(pwd)
 SIZE=${1:-${SIZE:-default}}
 case "$SIZE" in
-    tiny)    ROWS=20000;    FILES=2;  PARTS=100;  PLAN_ROWS=100;  PQ_FILES=2;  RUNS=${BENCH_RUNS:-3} ;;
-    small)   ROWS=1000000;  FILES=4;  PARTS=1000; PLAN_ROWS=1000; PQ_FILES=4;  RUNS=${BENCH_RUNS:-3} ;;
-    default) ROWS=10000000; FILES=10; PARTS=1000; PLAN_ROWS=1000; PQ_FILES=10; RUNS=${BENCH_RUNS:-3} ;;
+    tiny)    ROWS=20000;    FILES=2;  PARTS=100;  PLAN_ROWS=100;  PQ_FILES=2;  PK_KEYS=5000;    RUNS=${BENCH_RUNS:-3} ;;
+    small)   ROWS=1000000;  FILES=4;  PARTS=1000; PLAN_ROWS=1000; PQ_FILES=4;  PK_KEYS=250000;  RUNS=${BENCH_RUNS:-3} ;;
+    default) ROWS=10000000; FILES=10; PARTS=1000; PLAN_ROWS=1000; PQ_FILES=10; PK_KEYS=1000000; RUNS=${BENCH_RUNS:-3} ;;
     *) echo "usage: bench/run.sh [tiny|small|default]" >&2; exit 2 ;;
 esac
 ROWS_M=$((ROWS / 10))             # the smaller table of the memory figure
 BUCKETS=16; SNAPS=10              # planning table: PARTS x BUCKETS, SNAPS commits of PLAN_ROWS rows
+PK_BUCKETS=4; PK_SNAPS=4          # primary-key table: PK_SNAPS commits of PK_KEYS records, no compaction
 W=${BENCH_DIR:-/tmp/tablescan_bench}
 # tiny (CI) leaves the committed bench/RESULTS.md alone
 if [ "$SIZE" = tiny ]; then RESULTS=${BENCH_RESULTS:-$ROOT/build/bench/RESULTS-tiny.md}
@@ -79,6 +81,10 @@ $BUILD/tools/ts_gen "$WH/plan" --column 'id:INT NOT NULL' --column p:INT --colum
     --partition p --partitions $PARTS --buckets $BUCKETS --bucket-key id \
     --rows $PLAN_ROWS --snapshots $SNAPS >/dev/null
 PLAN_FILES=$(find "$WH/plan" -name '*.avro' | wc -l)
+# a primary-key table read by merge-on-read: every commit a level-0 sorted run per bucket
+log "ts_gen: pk ($PK_SNAPS commits of $PK_KEYS records over $PK_KEYS keys, $PK_BUCKETS buckets)"
+$BUILD/tools/ts_gen "$WH/pk" "${COLS[@]}" --primary-key id --buckets $PK_BUCKETS \
+    --rows $PK_KEYS --snapshots $PK_SNAPS --keys $PK_KEYS --null-every 7 --no-ops >/dev/null
 # the Parquet table: schema from ts_gen (1 row; its data file is dropped), data from DuckDB
 $BUILD/tools/ts_gen "$WH/scan_pq" "${COLS[@]}" --rows 1 >/dev/null
 rm -rf "$WH/scan_pq/bucket-0" "$WH/scan_pq/manifest" "$WH/scan_pq/snapshot"
@@ -90,6 +96,7 @@ cat > "$W/env.sh" <<EOF
 ROOT='$ROOT'; W='$W'; WH='$WH'; BUILD='$BUILD'; BIN='$BIN'; SIZE='$SIZE'; ROWS=$ROWS; ROWS_M=$ROWS_M
 FILES=$FILES; PQ_FILES=$PQ_FILES; RUNS=$RUNS; NCOLS=$NCOLS; LONGCOL='$LONGCOL'
 PARTS=$PARTS; BUCKETS=$BUCKETS; SNAPS=$SNAPS; PLAN_FILES=$PLAN_FILES; GEN_S=$GEN_S; RESULTS='$RESULTS'
+PK_KEYS=$PK_KEYS; PK_BUCKETS=$PK_BUCKETS; PK_SNAPS=$PK_SNAPS
 EOF
 log "starting a throwaway cluster"
 cp bench/pg.sh "$W/pg.sh"          # a copy: bash reads scripts as it runs them

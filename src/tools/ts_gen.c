@@ -67,7 +67,8 @@
  *   --keys K               distinct key ids (default --rows)
  *   --delete-every D       about one record in D is -D (0 = none)
  *   --retract-every U      about one record in U is -U (0 = none)
- *   Writes <table_dir>.ops.jsonl next to the table (format in ts_gen_pk_write.h).
+ *   Writes <table_dir>.ops.jsonl next to the table (format in ts_gen_pk_write.h);
+ *   --no-ops    does not (benchmarks: the file is ~700 bytes per record).
  *   Not with schema evolution options.
  *
  *   schema evolution (any of these creates schema-1, used from snapshot --evolve-at,
@@ -218,6 +219,7 @@ typedef struct config
 	char	   *extra_opts[MAX_COLS];	/* KEY=VALUE */
 	int			nextra_opts;
 	bool		dv;				/* deletion-vectors.enabled */
+	bool		no_ops;			/* --no-ops: write no <table_dir>.ops.jsonl */
 	int			levels;			/* distinct compaction output levels (0 = no compaction) */
 	int			compact_every;	/* COMPACT snapshot after every N commits */
 	int			compact_file_rows;	/* rows per compacted file (0 = one file) */
@@ -408,6 +410,8 @@ apply_args(config *cfg, int argc, char **argv)
 			cfg->force = true;
 		else if (strcmp(a, "--deletion-vectors") == 0)
 			cfg->dv = true;
+		else if (strcmp(a, "--no-ops") == 0)
+			cfg->no_ops = true;
 		else if (strcmp(a, "--evolve") == 0)
 			cfg->evolve = true;
 		else if (strncmp(a, "--", 2) != 0)
@@ -1174,7 +1178,7 @@ main(int argc, char **argv)
 				"[--buckets N --bucket-key K] [--rows R] [--snapshots S] [--files F] "
 				"[--null-every K] [--codec C] [--preset all-types|evolve] [--spec FILE] ...\n"
 				"       primary-key tables: --primary-key K [--merge-engine E] [--agg F:FN] "
-				"[--sequence-field F] [--deletion-vectors] [--levels N] [--compact-every C] "
+				"[--sequence-field F] [--deletion-vectors] [--no-ops] [--levels N] [--compact-every C] "
 				"[--keys K] [--delete-every D] [--retract-every U] [--option K=V] ...\n"
 				"see the comment at the top of src/tools/ts_gen.c\n");
 		return 2;

@@ -1037,9 +1037,9 @@ pk_generate(config *cfg, int64_t base_time)
 
 	while (dl > 1 && cfg->dir[dl - 1] == '/')
 		dl--;
-	ops_path = pathf("%.*s.ops.jsonl", (int) dl, cfg->dir);
-	x.ops = fopen(ops_path, "w");
-	if (x.ops == NULL)
+	ops_path = cfg->no_ops ? NULL : pathf("%.*s.ops.jsonl", (int) dl, cfg->dir);
+	x.ops = ops_path ? fopen(ops_path, "w") : NULL;
+	if (ops_path && x.ops == NULL)
 		die("cannot create %s: %s", ops_path, strerror(errno));
 	pk_ops_table(&x);
 
@@ -1049,7 +1049,7 @@ pk_generate(config *cfg, int64_t base_time)
 		if (cfg->compact_every > 0 && s % cfg->compact_every == 0)
 			pk_compact_commit(&x);
 	}
-	if (fclose(x.ops) != 0)
+	if (x.ops && fclose(x.ops) != 0)
 		die("cannot write %s", ops_path);
 	{
 		int			live = 0;
@@ -1057,7 +1057,8 @@ pk_generate(config *cfg, int64_t base_time)
 		for (int i = 0; i < x.nfiles; i++)
 			live += x.files[i]->live;
 		printf("ts_gen: wrote %s: primary-key table, %d snapshot(s) (%d compaction(s)), %d data file(s) "
-			   "(%d live), ops in %s\n", cfg->dir, x.snapshot_id, x.compactions, x.nfiles, live, ops_path);
+			   "(%d live), ops in %s\n", cfg->dir, x.snapshot_id, x.compactions, x.nfiles, live,
+			   ops_path ? ops_path : "no file (--no-ops)");
 	}
 	free(ops_path);
 	return 0;

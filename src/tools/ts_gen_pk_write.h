@@ -77,8 +77,14 @@ pk_value_json(const ts_value *v, const ts_type *t)
 static void
 pk_ops_line(pk_ctx *x, cJSON *j)
 {
-	char	   *s = cJSON_PrintUnformatted(j);
+	char	   *s;
 
+	if (x->ops == NULL)
+	{
+		cJSON_Delete(j);		/* --no-ops */
+		return;
+	}
+	s = cJSON_PrintUnformatted(j);
 	if (s == NULL)
 		die("out of memory");
 	fprintf(x->ops, "%s\n", s);
