@@ -205,8 +205,8 @@ echo "\`SELECT * FROM scan_pq\` $EST_PQ; \`SELECT * FROM plan WHERE p = 7\` $EST
 echo
 echo "## Primary-key table (merge-on-read)"
 echo
-echo "Table \`pk\`: the same columns, primary key \`id\`, $PK_BUCKETS buckets, $PK_SNAPS commits of $PK_KEYS records each over"
-echo "$PK_KEYS keys and no compaction: $PK_FILES level-0 sorted runs (Avro, zstd) whose $PK_RECORDS records merge into"
+echo "Table \`pk\`: the same columns, primary key \`id\`, $PK_BUCKETS buckets, $PK_SNAPS commits each writing $PK_KEYS records of"
+echo "random keys out of $PK_KEYS (a commit keeps one record per key), no compaction: $PK_FILES level-0 sorted runs (Avro, zstd) whose $PK_RECORDS records merge into"
 echo "$PK_ROWS rows (deduplicate, last write wins). \`heap_pk\` holds those $PK_ROWS rows (\`CREATE TABLE AS\`): the foreign"
 echo "scan reads and merges $(awk -v a="$PK_RECORDS" -v b="$PK_ROWS" 'BEGIN { printf "%.1f", a / b }') records per row it returns."
 echo
