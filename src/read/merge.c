@@ -67,6 +67,8 @@ typedef struct cursor
 	ts_data_file_batch batch;
 	int			row;
 	int			file_index;
+	bool		key_cached;		/* key_i holds the current row's single integer key */
+	int64_t		key_i;
 } cursor;
 
 struct ts_merge_reader
@@ -84,6 +86,7 @@ struct ts_merge_reader
 	int			nkeys;
 	int		   *key_cols;
 	bool	   *key_int;		/* key ordered by v.i alone: compared inline */
+	bool		single_int_key; /* one key, key_int: cursors cache it */
 	int			nseq;
 	int		   *seq_cols;
 	bool		seq_descending;
@@ -305,6 +308,7 @@ configure(ts_merge_reader *m, const int *columns, int ncolumns, ts_err *err)
 		return ts_error(err, TS_ERR_NOMEM, "out of memory");
 	for (int k = 0; k < m->nkeys; k++)
 		m->key_int[k] = key_kind_is_int(m->types[m->key_cols[k]]->kind);
+	m->single_int_key = m->nkeys == 1 && m->key_int[0];
 	if (seqf && *seqf)
 	{
 		const char *p = seqf;
@@ -441,11 +445,16 @@ compare_cursors(const ts_merge_reader *m, int ia, int ib)
 			   *b = &m->cursors[ib];
 	const ts_value *ra = cur_row(a, m->nint),
 			   *rb = cur_row(b, m->nint);
-	int			c = compare_keys(m, ra, rb);
+	int			c;
 	bool		ka,
 				kb;
 
-	if (c)
+	if (a->key_cached && b->key_cached)
+	{
+		if (a->key_i != b->key_i)
+			return a->key_i < b->key_i ? -1 : 1;
+	}
+	else if ((c = compare_keys(m, ra, rb)) != 0)
 		return c;
 	for (int k = 0; k < m->nseq; k++)
 	{
@@ -462,6 +471,22 @@ compare_cursors(const ts_merge_reader *m, int ia, int ib)
 	if (ka != kb)
 		return ka ? -1 : 1;
 	return a->file_index < b->file_index ? -1 : a->file_index > b->file_index;
+}
+
+/* Cache the cursor's current single integer key (when the table has one). */
+static inline void
+cursor_cache_key(const ts_merge_reader *m, cursor *c)
+{
+	const ts_value *k;
+
+	c->key_cached = false;
+	if (!m->single_int_key || c->row >= c->batch.nrows)
+		return;
+	k = &cur_row(c, m->nint)[m->key_cols[0]];
+	if (k->isnull)
+		return;
+	c->key_i = k->v.i;
+	c->key_cached = true;
 }
 
 static void
@@ -501,6 +526,8 @@ cursor_fill(ts_merge_reader *m, cursor *c, ts_err *err)
 		ts_error(err, TS_ERR_CORRUPT, "key-value file without sequence numbers");
 		return -1;
 	}
+	if (n > 0)
+		cursor_cache_key(m, c);
 	return n;
 }
 
@@ -522,6 +549,8 @@ advance_top(ts_merge_reader *m, ts_err *err)
 			m->heap[0] = m->heap[--m->nheap];
 		}
 	}
+	else
+		cursor_cache_key(m, c);
 	if (m->nheap > 0)
 		sift_down(m, 0);
 	return true;
@@ -982,6 +1011,8 @@ dedupe_next(ts_merge_reader *m, int cap, ts_err *err)
 		const cursor *c = &m->cursors[m->heap[0]];
 		const ts_value *last = cur_row(c, m->nint);
 		int8_t		kind = c->batch.kind[c->row];
+		bool		key_cached = c->key_cached;
+		int64_t		key_i = c->key_i;
 		int			count = 1;
 
 		if ((nrows & 1023) == 0 && !TS_CHECK_INTERRUPTS(err))
@@ -993,7 +1024,7 @@ dedupe_next(ts_merge_reader *m, int cap, ts_err *err)
 			const cursor *t = &m->cursors[m->heap[0]];
 			const ts_value *row = cur_row(t, m->nint);
 
-			if (compare_keys(m, row, last) != 0)
+			if (key_cached && t->key_cached ? t->key_i != key_i : compare_keys(m, row, last) != 0)
 				break;
 			last = row;
 			kind = t->batch.kind[t->row];
