@@ -63,6 +63,8 @@ struct ts_data_file_reader
 	int8_t	   *kind;
 	bool		done;
 	bool		passthrough;	/* file rows are read-schema rows as they are */
+	bool		passthrough_kv; /* the same with _SEQUENCE_NUMBER/_VALUE_KIND behind
+								 * (ts_data_file_allow_stride) */
 	const char **opt_keys;		/* text format options */
 	const char **opt_values;
 	ts_rowgroup_filter rg_filter;	/* row-group skipping, when safe */
@@ -352,6 +354,33 @@ fail:
 	return NULL;
 }
 
+void
+ts_data_file_allow_stride(ts_data_file_reader *r)
+{
+	bool		ok = r->dv == NULL && r->seq_col >= r->nfields && r->kind_col >= r->nfields;
+
+	for (int i = 0; i < r->nfields && ok; i++)
+		if (r->map[i].source != COL_FILE || r->map[i].cast || r->map[i].src != i)
+			ok = false;
+	r->passthrough_kv = ok;
+}
+
+/* _SEQUENCE_NUMBER / _VALUE_KIND of a key-value row into r->seq / r->kind[i] */
+static bool
+key_value_meta(ts_data_file_reader *r, const ts_batch *in, int row, int i, int64_t pos, ts_err *err)
+{
+	const ts_value *s = ts_batch_at(in, row, r->seq_col);
+	const ts_value *k = ts_batch_at(in, row, r->kind_col);
+
+	if (s->isnull || k->isnull || k->v.i < 0 || k->v.i > 3)
+		return ts_error(err, TS_ERR_CORRUPT,
+						"data file \"%s\", row %lld: invalid _SEQUENCE_NUMBER/_VALUE_KIND",
+						r->file->path, (long long) pos);
+	r->seq[i] = r->snapshot_ordering ? r->file->entry->file.min_sequence_number : s->v.i;
+	r->kind[i] = (int8_t) k->v.i;
+	return true;
+}
+
 /* _ROW_ID / _SEQUENCE_NUMBER of the row at 'pos': stored, else from the entry. */
 static bool
 row_tracking_value(const ts_data_file_reader *r, const col_map *m, const ts_value *stored,
@@ -430,10 +459,24 @@ ts_data_file_next(ts_data_file_reader *r, ts_data_file_batch *out, ts_err *err)
 			r->pos += n;
 			out->nrows = n;
 			out->values = in.values;
+			out->stride = r->nfields;
 			return n;
 		}
 		if (!ensure_cap(r, n, err))
 			return -1;
+		if (r->passthrough_kv)
+		{
+			for (int row = 0; row < n; row++)
+				if (!key_value_meta(r, &in, row, row, r->pos + row, err))
+					return -1;
+			r->pos += n;
+			out->nrows = n;
+			out->values = in.values;
+			out->stride = in.ncols;
+			out->seq = r->seq;
+			out->kind = r->kind;
+			return n;
+		}
 		ts_arena_reset(&r->arena);
 		for (int row = 0; row < n; row++)
 		{
@@ -481,28 +524,15 @@ ts_data_file_next(ts_data_file_reader *r, ts_data_file_batch *out, ts_err *err)
 						break;
 				}
 			}
-			if (r->seq_col >= 0)
-			{
-				const ts_value *s = ts_batch_at(&in, row, r->seq_col);
-				const ts_value *k = ts_batch_at(&in, row, r->kind_col);
-
-				if (s->isnull || k->isnull || k->v.i < 0 || k->v.i > 3)
-				{
-					ts_error(err, TS_ERR_CORRUPT,
-							 "data file \"%s\", row %lld: invalid _SEQUENCE_NUMBER/_VALUE_KIND",
-							 r->file->path, (long long) pos);
-					return -1;
-				}
-				r->seq[kept] = r->snapshot_ordering ?
-					r->file->entry->file.min_sequence_number : s->v.i;
-				r->kind[kept] = (int8_t) k->v.i;
-			}
+			if (r->seq_col >= 0 && !key_value_meta(r, &in, row, kept, pos, err))
+				return -1;
 			kept++;
 		}
 		if (kept > 0)
 		{
 			out->nrows = kept;
 			out->values = r->values;
+			out->stride = r->nfields;
 			out->seq = r->seq_col >= 0 ? r->seq : NULL;
 			out->kind = r->seq_col >= 0 ? r->kind : NULL;
 			return kept;

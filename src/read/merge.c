@@ -412,9 +412,9 @@ configure(ts_merge_reader *m, const int *columns, int ncolumns, ts_err *err)
 /* ---- ordering --------------------------------------------------------- */
 
 static inline ts_value *
-cur_row(const cursor *c, int nint)
+cur_row(const cursor *c)
 {
-	return &c->batch.values[(size_t) c->row * nint];
+	return &c->batch.values[(size_t) c->row * c->batch.stride];
 }
 
 static int
@@ -443,8 +443,8 @@ compare_cursors(const ts_merge_reader *m, int ia, int ib)
 {
 	const cursor *a = &m->cursors[ia],
 			   *b = &m->cursors[ib];
-	const ts_value *ra = cur_row(a, m->nint),
-			   *rb = cur_row(b, m->nint);
+	const ts_value *ra = cur_row(a),
+			   *rb = cur_row(b);
 	int			c;
 	bool		ka,
 				kb;
@@ -482,7 +482,7 @@ cursor_cache_key(const ts_merge_reader *m, cursor *c)
 	c->key_cached = false;
 	if (!m->single_int_key || c->row >= c->batch.nrows)
 		return;
-	k = &cur_row(c, m->nint)[m->key_cols[0]];
+	k = &cur_row(c)[m->key_cols[0]];
 	if (k->isnull)
 		return;
 	c->key_i = k->v.i;
@@ -957,6 +957,7 @@ ts_merge_reader_open(ts_plan *plan, const ts_split *split, const int *columns, i
 		c->reader = ts_data_file_open(plan, split, &split->files[i], m->int_fields, m->nint, true, err);
 		if (c->reader == NULL)
 			goto fail;
+		ts_data_file_allow_stride(c->reader);
 		m->ncursors++;
 		n = cursor_fill(m, c, err);
 		if (n < 0)
@@ -1009,7 +1010,7 @@ dedupe_next(ts_merge_reader *m, int cap, ts_err *err)
 	while (nrows < cap && m->nheap > 0)
 	{
 		const cursor *c = &m->cursors[m->heap[0]];
-		const ts_value *last = cur_row(c, m->nint);
+		const ts_value *last = cur_row(c);
 		int8_t		kind = c->batch.kind[c->row];
 		bool		key_cached = c->key_cached;
 		int64_t		key_i = c->key_i;
@@ -1022,7 +1023,7 @@ dedupe_next(ts_merge_reader *m, int cap, ts_err *err)
 		while (m->nheap > 0)
 		{
 			const cursor *t = &m->cursors[m->heap[0]];
-			const ts_value *row = cur_row(t, m->nint);
+			const ts_value *row = cur_row(t);
 
 			if (key_cached && t->key_cached ? t->key_i != key_i : compare_keys(m, row, last) != 0)
 				break;
@@ -1082,7 +1083,7 @@ ts_merge_reader_next(ts_merge_reader *m, ts_batch *batch, ts_err *err)
 			return -1;
 		/* start a group with the smallest record */
 		for (int i = 0; i < m->nint; i++)
-			if (!copy_val(m, &m->first[i], &cur_row(c, m->nint)[i], i, err))
+			if (!copy_val(m, &m->first[i], &cur_row(c)[i], i, err))
 				return -1;
 		m->first_kind = c->batch.kind[c->row];
 		m->count = 1;
@@ -1091,7 +1092,7 @@ ts_merge_reader_next(ts_merge_reader *m, ts_batch *batch, ts_err *err)
 		while (m->nheap > 0)
 		{
 			cursor	   *t = &m->cursors[m->heap[0]];
-			const ts_value *row = cur_row(t, m->nint);
+			const ts_value *row = cur_row(t);
 
 			if (compare_keys(m, row, m->first) != 0)
 				break;

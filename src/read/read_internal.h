@@ -59,7 +59,8 @@ typedef struct ts_data_file_batch
 {
 	int			nrows;
 	int			ncols;
-	ts_value   *values;			/* row-major, nrows x ncols */
+	ts_value   *values;			/* row-major: row r's ncols values start at r * stride */
+	int			stride;			/* >= ncols; > ncols only after ts_data_file_allow_stride */
 	int64_t    *seq;			/* key-value files only: _SEQUENCE_NUMBER */
 	int8_t	   *kind;			/* key-value files only: _VALUE_KIND */
 } ts_data_file_batch;
@@ -73,6 +74,13 @@ ts_data_file_reader *ts_data_file_open(ts_plan *plan, const ts_split *split,
 									   const ts_scan_file *file,
 									   const int *fields, int nfields,
 									   bool key_value, ts_err *err);
+/*
+ * Let a key-value reader hand on the file reader's rows as they are, with
+ * _SEQUENCE_NUMBER / _VALUE_KIND still behind the fields (batch stride >
+ * ncols), when every field comes from the file in order, uncast, and no row
+ * is deleted.  For callers that index rows by the batch's stride.
+ */
+void		ts_data_file_allow_stride(ts_data_file_reader *r);
 /* The same, the file reader taking its large buffers from (and giving them back to) buffers. */
 ts_data_file_reader *ts_data_file_open_with(ts_plan *plan, const ts_split *split,
 											const ts_scan_file *file,
