@@ -16,6 +16,7 @@
 #include <strings.h>
 
 #include "read/read_internal.h"
+#include "scan/predicate.h"
 
 typedef enum merge_engine
 {
@@ -197,25 +198,6 @@ add_internal(ts_merge_reader *m, int fi)
 	return m->nint++;
 }
 
-/* the kinds ts_value_order orders by v.i alone */
-static bool
-key_kind_is_int(ts_type_kind kind)
-{
-	switch (kind)
-	{
-		case TS_BOOLEAN:
-		case TS_TINYINT:
-		case TS_SMALLINT:
-		case TS_INT:
-		case TS_BIGINT:
-		case TS_DATE:
-		case TS_TIME:
-			return true;
-		default:
-			return false;
-	}
-}
-
 static bool
 is_primary_key(const ts_schema *s, const char *name)
 {
@@ -307,7 +289,7 @@ configure(ts_merge_reader *m, const int *columns, int ncolumns, ts_err *err)
 	if (m->key_int == NULL)
 		return ts_error(err, TS_ERR_NOMEM, "out of memory");
 	for (int k = 0; k < m->nkeys; k++)
-		m->key_int[k] = key_kind_is_int(m->types[m->key_cols[k]]->kind);
+		m->key_int[k] = ts_value_orders_by_int(m->types[m->key_cols[k]]->kind);
 	m->single_int_key = m->nkeys == 1 && m->key_int[0];
 	if (seqf && *seqf)
 	{

@@ -80,6 +80,8 @@ ts_predicate_literal_usable(const ts_type *t, const ts_predicate *p, const ts_va
  * false when t has no such order (nested types, ...).
  */
 bool		ts_value_order(const ts_type *t, const ts_value *a, const ts_value *b, int *result);
+/* Kinds ts_value_order orders by the integer v.i alone (callers may compare it inline). */
+bool		ts_value_orders_by_int(ts_type_kind kind);
 
 /* A leaf's own test: false only when no row can satisfy it. */
 typedef bool (*ts_leaf_may_match_fn) (const ts_predicate *leaf, void *arg);

@@ -51,9 +51,9 @@ cmp_bytes(const uint8_t *a, uint32_t al, const uint8_t *b, uint32_t bl)
 }
 
 bool
-ts_value_order(const ts_type *t, const ts_value *a, const ts_value *b, int *result)
+ts_value_orders_by_int(ts_type_kind kind)
 {
-	switch (t->kind)
+	switch (kind)
 	{
 		case TS_BOOLEAN:
 		case TS_TINYINT:
@@ -62,8 +62,22 @@ ts_value_order(const ts_type *t, const ts_value *a, const ts_value *b, int *resu
 		case TS_BIGINT:
 		case TS_DATE:
 		case TS_TIME:
-			*result = cmp_i64(a->v.i, b->v.i);
 			return true;
+		default:
+			return false;
+	}
+}
+
+bool
+ts_value_order(const ts_type *t, const ts_value *a, const ts_value *b, int *result)
+{
+	if (ts_value_orders_by_int(t->kind))
+	{
+		*result = cmp_i64(a->v.i, b->v.i);
+		return true;
+	}
+	switch (t->kind)
+	{
 		case TS_FLOAT:
 			*result = cmp_double(a->v.f, b->v.f);
 			return true;
