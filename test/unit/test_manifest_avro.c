@@ -6,7 +6,8 @@
  * in later versions) is read both ways and compared field by field (and
  * manifests a third way: compiled, with the schema and program kept from
  * the manifest read before); the compiled path must take every Avro
- * manifest and manifest list.  Plus
+ * manifest and manifest list, and decode the entries of every Avro
+ * manifest straight into their structs (the path compared above).  Plus
  * corrupt copies: both ways fail, neither crashes.
  */
 #define _XOPEN_SOURCE 700
@@ -295,6 +296,9 @@ visit_fast(const char *path, const struct stat *sb, int type, struct FTW *ftw)
 	if (r == NULL)
 		fail_msg("%s: not taken by the compiled path (%s)", path, err.msg);
 	ts_meta_avro_close(r);
+	/* manifests: their entries are decoded straight into the structs */
+	if (strncmp(base, "manifest-list-", 14) != 0 && !ts_manifest_decodes_direct(path))
+		fail_msg("%s: entries not decoded straight into their structs", path);
 	return 0;
 }
 
