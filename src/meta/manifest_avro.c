@@ -6,7 +6,9 @@
  * into a small program - per writer field, in writer order: decode into a
  * value slot, or skip - and running it straight over the decompressed
  * block bytes, one record at a time.  Top-level values land in one fixed
- * row, nested rows in values owned by their step (a program is a tree),
+ * row, nested rows in values owned by their step (a program is a tree;
+ * one decoding into a struct is flattened: a nested row's fields follow
+ * a step that reads its null branch),
  * arrays in a scratch arena reset per record; bytes
  * and strings point into the block (valid until the next record is read:
  * manifest.c copies what it keeps).
@@ -66,7 +68,8 @@ typedef enum sink
 	SK_BYTES,
 	SK_STRINGS,
 	SK_LONGS,
-	SK_ROW
+	SK_ROW,						/* a nested row into the record (compiling only) */
+	SK_ROW_BEGIN				/* its null branch; its fields follow (flatten) */
 } sink;
 
 typedef struct prog prog;
@@ -81,6 +84,7 @@ typedef struct step
 	int			count_off;
 	int			flag_off;
 	uint64_t	bit;			/* 0: none */
+	int			span;			/* SK_ROW_BEGIN: steps of its fields, skipped when null */
 	const ts_avro_node *w;		/* the writer field's node (skipped whole) */
 	const prog *sub;			/* OP_RECORD */
 	ts_value   *items;			/* OP_RECORD: its values (one record at a time) */
@@ -273,6 +277,55 @@ compile_field(ts_arena *arena, const ts_avro_node *w, const ts_type *t,
 }
 
 /*
+ * A record decoded into a struct, made one loop without recursion: the
+ * steps of each nested row (themselves flat already) are spliced in after
+ * a step that reads the row's null branch and, when it is null, skips
+ * them; their offsets become relative to this record.
+ */
+static bool
+flatten(ts_arena *arena, prog *p)
+{
+	int			n = 0,
+				k = 0;
+	step	   *out;
+
+	for (int i = 0; i < p->nsteps; i++)
+		n += 1 + (p->steps[i].sink == SK_ROW ? p->steps[i].sub->nsteps : 0);
+	if (n == p->nsteps)
+		return true;
+	out = ts_arena_alloc(arena, sizeof(step) * (size_t) n);
+	if (out == NULL)
+		return false;
+	for (int i = 0; i < p->nsteps; i++)
+	{
+		const step *s = &p->steps[i];
+
+		out[k++] = *s;
+		if (s->sink != SK_ROW)
+			continue;
+		out[k - 1].sink = SK_ROW_BEGIN;
+		out[k - 1].span = s->sub->nsteps;
+		for (int j = 0; j < s->sub->nsteps; j++)
+		{
+			step		c = s->sub->steps[j];
+
+			if (c.sink != SK_SKIP && c.sink != SK_VALUE)
+			{
+				c.off += s->off;
+				if (c.count_off >= 0)
+					c.count_off += s->off;
+				if (c.flag_off >= 0)
+					c.flag_off += s->off;
+			}
+			out[k++] = c;
+		}
+	}
+	p->steps = out;
+	p->nsteps = n;
+	return true;
+}
+
+/*
  * A record's program: the requested fields (top level: cols; nested:
  * fields of a ROW type) matched by exact name; writer fields nobody asked
  * for are skipped, requested fields the writer lacks stay NULL.  With
@@ -303,6 +356,7 @@ compile_record(ts_arena *arena, const ts_avro_node *w,
 	for (int i = 0; i < w->nchildren; i++)
 	{
 		p->steps[i].op = OP_SKIP;
+		p->steps[i].null_branch = -1;
 		p->steps[i].slot = -1;
 		p->steps[i].w = w->children[i];
 	}
@@ -323,6 +377,8 @@ compile_record(ts_arena *arena, const ts_avro_node *w,
 			return NULL;
 		p->steps[wi].slot = o;
 	}
+	if (dests != NULL && !flatten(arena, p))
+		return NULL;
 	*ok = true;
 	return p;
 }
@@ -568,28 +624,31 @@ read_record(const prog *p, ts_cursor *restrict cur, ts_value *out, uint8_t *rest
 			ts_meta_avro *r, uint64_t *restrict seen, ts_err *err)
 {
 	uint64_t	bits = 0;
+	const step *s = p->steps;
+	const step *end = s + p->nsteps;
 
 	for (int o = 0; o < p->nvalues; o++)
 		out[o].isnull = true;
-	for (int i = 0; i < p->nsteps; i++)
+	for (; s < end; s++)
 	{
-		const step *s = &p->steps[i];
 		ts_value   *v;
 		bool		isnull = false;
 		int64_t		x;
 
-		if (s->sink == SK_SKIP)
-		{
-			if (!ts_avro_skip(s->w, cur, err))
-				return false;
-			continue;
-		}
+		/* skipped fields have no null branch of their own: they skip it all */
 		if (s->null_branch >= 0 && !read_branch(cur, s->null_branch, &isnull, err))
 			return false;
 		if (isnull)
+		{
+			s += s->span;		/* a null row: its fields too */
 			continue;
+		}
 		switch (s->sink)
 		{
+			case SK_SKIP:
+				if (!ts_avro_skip(s->w, cur, err))
+					return false;
+				continue;
 			case SK_VALUE:
 				v = &out[s->slot];
 				v->isnull = false;
@@ -657,10 +716,8 @@ read_record(const prog *p, ts_cursor *restrict cur, ts_value *out, uint8_t *rest
 				if (!read_array_into(s, cur, base, &r->slab, err))
 					return false;
 				break;
-			case SK_ROW:
-				if (!read_record(s->sub, cur, NULL, base + s->off, r, seen, err))
-					return false;
-				break;
+			case SK_ROW_BEGIN:
+				break;			/* its fields are the next steps */
 			default:
 				return ts_error(err, TS_ERR_CORRUPT, "internal: bad manifest program");
 		}
