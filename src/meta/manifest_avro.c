@@ -543,9 +543,12 @@ read_copy(ts_cursor *cur, ts_meta_slab *slab, bool string, const uint8_t **out,
 }
 
 /*
- * An array of strings or longs into a copy in the slab (room for one
- * item at least, as the generic conversion allocates).
+ * What an empty array of strings or longs points to (a count of 0, as the
+ * generic conversion's array with room for one item that it never fills).
  */
+static const int64_t empty_array[1];
+
+/* An array of strings or longs into a copy in the slab. */
 static bool
 read_array_into(const step *s, ts_cursor *cur, uint8_t *base, ts_meta_slab *slab, ts_err *err)
 {
@@ -713,7 +716,14 @@ read_record(const prog *p, ts_cursor *restrict cur, ts_value *out, uint8_t *rest
 				}
 			case SK_STRINGS:
 			case SK_LONGS:
-				if (!read_array_into(s, cur, base, &r->slab, err))
+				if (cur->p < cur->end && *cur->p == 0)
+				{
+					/* empty (most are): no copy, one shared empty array */
+					cur->p++;
+					*(void **) (base + s->off) = (void *) empty_array;
+					*(int *) (base + s->count_off) = 0;
+				}
+				else if (!read_array_into(s, cur, base, &r->slab, err))
 					return false;
 				break;
 			case SK_ROW_BEGIN:
