@@ -333,9 +333,18 @@ is_compression_ext(const char *ext, size_t n)
 ts_file_format
 scan_format_from_file_name(const char *name)
 {
-	const char *end = name + strlen(name);
+	size_t		len = strlen(name);
+	const char *end = name + len;
 	const char *dot;
 	char		ext[16];
+
+	/* the names Paimon writes end in one of these (what the loop finds too) */
+	if (len >= 5 && memcmp(end - 5, ".avro", 5) == 0)
+		return TS_FORMAT_AVRO;
+	if (len >= 8 && memcmp(end - 8, ".parquet", 8) == 0)
+		return TS_FORMAT_PARQUET;
+	if (len >= 4 && memcmp(end - 4, ".orc", 4) == 0)
+		return TS_FORMAT_ORC;
 
 	for (int pass = 0; pass < 2; pass++)
 	{
