@@ -328,6 +328,8 @@ static bool
 paths_build(ts_plan *plan, scan_state *st, const ts_manifest_entry *const *entries,
 			const int *perm, int n, ts_buf *out, size_t *offs)
 {
+	ts_err		e2 = {0};		/* ignored: one for all (it is large) */
+
 	for (int k = 0; k < n; k++)
 	{
 		const char *dir;
@@ -335,7 +337,6 @@ paths_build(ts_plan *plan, scan_state *st, const ts_manifest_entry *const *entri
 		size_t		dirlen,
 					namelen,
 					need;
-		ts_err		e2 = {0};
 
 		if (!scan_data_file_path_parts(plan, st, entries[perm[k]], &dir, &dirlen, &name,
 									   &namelen, &e2))
