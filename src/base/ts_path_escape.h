@@ -16,6 +16,8 @@
  * stays.  ts_malloc'd; NULL when out of memory.
  */
 char	   *ts_partition_escape(const char *s);
+/* The same, appended to b (false, err set, when out of memory). */
+bool		ts_partition_escape_append(ts_buf *b, const char *s, ts_err *err);
 
 /*
  * Every %XY with two hex digits (either case) becomes its byte; anything

@@ -9,13 +9,18 @@
  * of the usual shapes through the compiled path of manifest_avro.c, which
  * gives the same values faster), checking
  * _VERSION, and copying every value into the caller's arena (reader buffers
- * die at the next batch).  Does not interpret BinaryRow bytes.
+ * die at the next batch).  Manifest entries, when the compiled path takes
+ * the file, are decoded by it straight into their structs (the dests
+ * below say where each field goes), then checked here as the values of the
+ * other paths are.  Does not interpret BinaryRow bytes.
  */
+#include <stddef.h>
 #include <string.h>
 
 #include "format/format.h"
 #include "meta/manifest.h"
 #include "meta/manifest_avro.h"
+#include "meta/meta_slab.h"
 
 /* ---- record schemas ------------------------------------------------- */
 
@@ -117,6 +122,85 @@ static const ts_read_column manifest_columns[ME_NCOLS] = {
 	{-1, "_FILE", &t_data_file},
 };
 
+/*
+ * Where the compiled Avro path decodes the fields of a manifest entry:
+ * straight into ts_manifest_entry (offsets of nested rows relative to
+ * their struct).  _VERSION and _KIND stay values, checked below.  A null
+ * or absent field leaves what blank_entry holds; the fields that must not
+ * be null set a bit of 'required', numbered in the order the value path
+ * checks them (so that both name the same missing field first).
+ */
+enum
+{
+	RQ_PARTITION, RQ_BUCKET, RQ_TOTAL_BUCKETS, RQ_FILE, RQ_FILE_NAME, RQ_FILE_SIZE,
+	RQ_ROW_COUNT, RQ_MIN_SEQUENCE_NUMBER, RQ_MAX_SEQUENCE_NUMBER, RQ_SCHEMA_ID,
+	RQ_LEVEL, RQ_NBITS
+};
+static const char *const required_names[RQ_NBITS] = {
+	"_PARTITION", "_BUCKET", "_TOTAL_BUCKETS", "_FILE", "_FILE_NAME", "_FILE_SIZE",
+	"_ROW_COUNT", "_MIN_SEQUENCE_NUMBER", "_MAX_SEQUENCE_NUMBER", "_SCHEMA_ID", "_LEVEL",
+};
+
+#define DEST(kind, type, field) {kind, (int) offsetof(type, field), -1, -1, -1, NULL}
+#define DEST_REQUIRED(kind, type, field, bit) \
+	{kind, (int) offsetof(type, field), -1, -1, bit, NULL}
+#define DEST_ARRAY(kind, type, field, count) \
+	{kind, (int) offsetof(type, field), (int) offsetof(type, count), -1, -1, NULL}
+#define DEST_FLAGGED(type, field, flag) \
+	{TS_DEST_I64, (int) offsetof(type, field), -1, (int) offsetof(type, flag), -1, NULL}
+#define DEST_ROW(type, field, bit, fields) \
+	{TS_DEST_ROW, (int) offsetof(type, field), -1, -1, bit, fields}
+
+static const ts_meta_dest simple_stats_dests[SS_NFIELDS] = {
+	DEST(TS_DEST_BYTES, ts_simple_stats, min_values),
+	DEST(TS_DEST_BYTES, ts_simple_stats, max_values),
+	DEST_ARRAY(TS_DEST_LONGS, ts_simple_stats, null_counts, nnull_counts),
+};
+
+static const ts_meta_dest data_file_dests[DF_NFIELDS] = {
+	DEST_REQUIRED(TS_DEST_STRING, ts_data_file_meta, file_name, RQ_FILE_NAME),
+	DEST_REQUIRED(TS_DEST_I64, ts_data_file_meta, file_size, RQ_FILE_SIZE),
+	DEST_REQUIRED(TS_DEST_I64, ts_data_file_meta, row_count, RQ_ROW_COUNT),
+	DEST(TS_DEST_BYTES, ts_data_file_meta, min_key),
+	DEST(TS_DEST_BYTES, ts_data_file_meta, max_key),
+	DEST_ROW(ts_data_file_meta, key_stats, -1, simple_stats_dests),
+	DEST_ROW(ts_data_file_meta, value_stats, -1, simple_stats_dests),
+	DEST_REQUIRED(TS_DEST_I64, ts_data_file_meta, min_sequence_number, RQ_MIN_SEQUENCE_NUMBER),
+	DEST_REQUIRED(TS_DEST_I64, ts_data_file_meta, max_sequence_number, RQ_MAX_SEQUENCE_NUMBER),
+	DEST_REQUIRED(TS_DEST_I64, ts_data_file_meta, schema_id, RQ_SCHEMA_ID),
+	DEST_REQUIRED(TS_DEST_I32, ts_data_file_meta, level, RQ_LEVEL),
+	DEST_ARRAY(TS_DEST_STRINGS, ts_data_file_meta, extra_files, nextra_files),
+	DEST_FLAGGED(ts_data_file_meta, creation_time_millis, has_creation_time),
+	DEST(TS_DEST_I64, ts_data_file_meta, delete_row_count),
+	DEST(TS_DEST_BYTES, ts_data_file_meta, embedded_file_index),
+	DEST(TS_DEST_I32, ts_data_file_meta, file_source),
+	DEST_ARRAY(TS_DEST_STRINGS, ts_data_file_meta, value_stats_cols, nvalue_stats_cols),
+	DEST(TS_DEST_STRING, ts_data_file_meta, external_path),
+	DEST_FLAGGED(ts_data_file_meta, first_row_id, has_first_row_id),
+	DEST_ARRAY(TS_DEST_STRINGS, ts_data_file_meta, write_cols, nwrite_cols),
+};
+
+static const ts_meta_dest manifest_dests[ME_NCOLS] = {
+	{TS_DEST_VALUE, 0, -1, -1, -1, NULL},
+	{TS_DEST_VALUE, 0, -1, -1, -1, NULL},
+	DEST_REQUIRED(TS_DEST_BYTES, ts_manifest_entry, partition, RQ_PARTITION),
+	DEST_REQUIRED(TS_DEST_I32, ts_manifest_entry, bucket, RQ_BUCKET),
+	DEST_REQUIRED(TS_DEST_I32, ts_manifest_entry, total_buckets, RQ_TOTAL_BUCKETS),
+	DEST_ROW(ts_manifest_entry, file, RQ_FILE, data_file_dests),
+};
+
+/* What an entry holds before its fields are decoded into it: the values of nulls. */
+static const ts_manifest_entry blank_entry = {
+	.file = {
+		.key_stats = {.nnull_counts = -1},
+		.value_stats = {.nnull_counts = -1},
+		.delete_row_count = -1,
+		.file_source = -1,
+		.nvalue_stats_cols = -1,
+		.nwrite_cols = -1,
+	},
+};
+
 /* DeletionVectorMeta (element of _DELETIONS_VECTORS_RANGES) */
 enum
 {
@@ -163,39 +247,14 @@ typedef struct decode_ctx
 	int64_t		row;			/* 0-based record number in the file */
 	ts_arena   *arena;
 	ts_err	   *err;
-	/* the rest of the current slab of the arena that small copies share */
-	uint8_t    *slab;
-	size_t		slab_left;
+	ts_meta_slab slab;			/* the small copies, packed (meta_slab.h) */
 } decode_ctx;
 
-#define SLAB_SIZE 8192
-
-/*
- * Room for a copied field: carved from a slab of the arena, aligned only
- * as much as the field needs (align 1 for bytes and strings, 8 for
- * arrays), so that the many small copies of a manifest are packed, not
- * each rounded up to the arena's 16 bytes.  Freed with the arena.
- */
+/* Room for a copied field, aligned as it needs. */
 static inline __attribute__((always_inline)) void *
 field_alloc(decode_ctx *c, size_t size, size_t align)
 {
-	size_t		pad = (size_t) (-(uintptr_t) c->slab & (align - 1));
-	void	   *p;
-
-	if (c->slab == NULL || pad + size > c->slab_left)
-	{
-		if (size > SLAB_SIZE / 4)
-			return ts_arena_alloc(c->arena, size);	/* large: on its own */
-		c->slab = ts_arena_alloc(c->arena, SLAB_SIZE);
-		if (c->slab == NULL)
-			return NULL;
-		c->slab_left = SLAB_SIZE;
-		pad = 0;
-	}
-	p = c->slab + pad;
-	c->slab += pad + size;
-	c->slab_left -= pad + size;
-	return p;
+	return ts_meta_slab_alloc(&c->slab, size, align);
 }
 
 static bool
@@ -381,6 +440,21 @@ decode_kind(decode_ctx *c, const ts_value *v, ts_file_kind *kind)
 /* ---- the read loop ------------------------------------------------- */
 
 typedef bool (*decode_row_fn) (decode_ctx *c, const ts_value *row, void *out);
+typedef bool (*finish_row_fn) (decode_ctx *c, const ts_value *row, uint64_t seen, void *out);
+
+/* One of the three record kinds: its columns, struct and decoding. */
+typedef struct record_kind
+{
+	const char *what;			/* for messages */
+	const ts_read_column *cols;
+	int			ncols;
+	size_t		elem_size;
+	decode_row_fn decode;		/* a row of values into the struct */
+	/* or, when the compiled path takes the file and there are dests: */
+	const ts_meta_dest *dests;	/* where the fields go; NULL: never */
+	const void *blank;			/* what the struct holds before */
+	finish_row_fn finish;		/* the columns left values, and the checks */
+} record_kind;
 
 /*
  * Where the rows come from: the compiled Avro path (manifest_avro.c) when
@@ -389,6 +463,7 @@ typedef bool (*decode_row_fn) (decode_ctx *c, const ts_value *row, void *out);
 typedef struct row_source
 {
 	ts_meta_avro *fast;
+	bool		direct;			/* fast, decoding into the structs */
 	ts_format_reader *reader;
 	ts_batch	batch;
 	int			batch_row;
@@ -405,29 +480,37 @@ ts_manifest_use_compiled_avro(bool on)
 }
 
 static bool
-source_open(row_source *s, const char *path, const ts_read_column *cols, int ncols,
-			ts_manifest_keep *keep, ts_err *err)
+source_open(row_source *s, const char *path, const record_kind *k, ts_manifest_keep *keep,
+			ts_arena *arena, ts_err *err)
 {
 	bool		mine = false;
 
 	memset(s, 0, sizeof(*s));
-	s->ncols = ncols;
+	s->ncols = k->ncols;
 	if (use_compiled_avro)
-		s->fast = ts_meta_avro_open_kept(path, cols, ncols, keep, &mine, err);
+		s->fast = ts_meta_avro_open_into(path, k->cols, k->dests, k->ncols, keep, arena,
+										 &mine, err);
 	if (s->fast != NULL)
+	{
+		s->direct = k->dests != NULL;
 		return true;
+	}
 	if (mine)
 		return false;
-	s->reader = ts_format_open(TS_FORMAT_UNKNOWN, path, cols, ncols, NULL, err);
+	s->reader = ts_format_open(TS_FORMAT_UNKNOWN, path, k->cols, k->ncols, NULL, err);
 	return s->reader != NULL;
 }
 
-/* 1 = a row, 0 = end, -1 = error */
+/*
+ * 1 = a row, 0 = end, -1 = error.  Direct: the fields with dests are
+ * decoded into 'record', *seen = their bits.
+ */
 static int
-source_next(row_source *s, const char *what, const char *path, const ts_value **row, ts_err *err)
+source_next(row_source *s, const char *what, const char *path, void *record,
+			const ts_value **row, uint64_t *seen, ts_err *err)
 {
 	if (s->fast)
-		return ts_meta_avro_next(s->fast, row, err);
+		return ts_meta_avro_next_into(s->fast, s->direct ? record : NULL, row, seen, err);
 	while (s->batch_row >= s->batch.nrows)
 	{
 		int			rows;
@@ -458,16 +541,17 @@ source_close(row_source *s)
 
 /*
  * Open 'path', read all rows and decode each into an element of an array
- * of 'elem_size' bytes in the arena.  With 'expected' > 0 (the record
+ * of k->elem_size bytes in the arena.  With 'expected' > 0 (the record
  * count the caller knows, e.g. from the manifest list) the array is taken
  * from the arena at that size and filled in place; without it, or when
  * the file holds more, a growing array is copied into the arena at the end.
  */
 static bool
-read_all(const char *what, const char *path, const ts_read_column *cols, int ncols,
-		 size_t elem_size, decode_row_fn decode, int expected, ts_manifest_keep *keep,
+read_all(const record_kind *k, const char *path, int expected, ts_manifest_keep *keep,
 		 ts_arena *arena, void **result, int *count, ts_err *err)
 {
+	const char *what = k->what;
+	size_t		elem_size = k->elem_size;
 	row_source	src;
 	decode_ctx	c;
 	uint8_t    *items = NULL;
@@ -475,6 +559,12 @@ read_all(const char *what, const char *path, const ts_read_column *cols, int nco
 	size_t		n = 0,
 				cap = 0;
 	bool		ok = false;
+	union
+	{
+		ts_manifest_file_meta m;
+		ts_manifest_entry e;
+		ts_index_manifest_entry i;
+	}			spare;			/* the record read when the array is full */
 
 	*result = NULL;
 	*count = 0;
@@ -483,10 +573,11 @@ read_all(const char *what, const char *path, const ts_read_column *cols, int nco
 	c.row = 0;
 	c.arena = arena;
 	c.err = err;
-	c.slab = NULL;
-	c.slab_left = 0;
+	ts_meta_slab_init(&c.slab, arena);
 
-	if (!source_open(&src, path, cols, ncols, keep, err))
+	if (elem_size > sizeof(spare))
+		return ts_error(err, TS_ERR_INVALID, "internal: %s record too large", what);
+	if (!source_open(&src, path, k, keep, arena, err))
 	{
 		if (err && strstr(err->msg, path) == NULL)
 			ts_error_context(err, "%s \"%s\"", what, path);
@@ -507,8 +598,15 @@ read_all(const char *what, const char *path, const ts_read_column *cols, int nco
 	for (;;)
 	{
 		const ts_value *row;
-		int			rc = source_next(&src, what, path, &row, err);
+		uint64_t	seen = 0;
+		uint8_t    *elem = n < cap ? items + n * elem_size : (uint8_t *) &spare;
+		int			rc;
 
+		if (src.direct)
+			memcpy(elem, k->blank, elem_size);
+		else
+			memset(elem, 0, elem_size);
+		rc = source_next(&src, what, path, elem, &row, &seen, err);
 		if (rc < 0)
 		{
 			if (err && strstr(err->msg, path) == NULL)
@@ -543,9 +641,10 @@ read_all(const char *what, const char *path, const ts_read_column *cols, int nco
 			}
 			items = ni;
 			cap = ncap;
+			elem = items + n * elem_size;
+			memcpy(elem, &spare, elem_size);
 		}
-		memset(items + n * elem_size, 0, elem_size);
-		if (!decode(&c, row, items + n * elem_size))
+		if (src.direct ? !k->finish(&c, row, seen, elem) : !k->decode(&c, row, elem))
 			goto done;
 		n++;
 		c.row++;
@@ -602,13 +701,16 @@ decode_manifest_file_meta(decode_ctx *c, const ts_value *row, void *out)
 	return true;
 }
 
+static const record_kind manifest_list_kind = {
+	"manifest list", manifest_list_columns, ML_NCOLS, sizeof(ts_manifest_file_meta),
+	decode_manifest_file_meta, NULL, NULL, NULL
+};
+
 bool
 ts_manifest_list_read(const char *path, ts_arena *arena,
 					  ts_manifest_file_meta **metas, int *count, ts_err *err)
 {
-	return read_all("manifest list", path, manifest_list_columns, ML_NCOLS,
-					sizeof(ts_manifest_file_meta), decode_manifest_file_meta, 0, NULL,
-					arena, (void **) metas, count, err);
+	return read_all(&manifest_list_kind, path, 0, NULL, arena, (void **) metas, count, err);
 }
 
 /* ---- manifest -------------------------------------------------------- */
@@ -678,6 +780,34 @@ decode_manifest_entry(decode_ctx *c, const ts_value *row, void *out)
 	return true;
 }
 
+/*
+ * An entry the compiled path decoded into its struct: _VERSION and _KIND
+ * from their values, then the fields that must not be null, in the order
+ * decode_manifest_entry checks them.
+ */
+static bool
+finish_manifest_entry(decode_ctx *c, const ts_value *row, uint64_t seen, void *out)
+{
+	ts_manifest_entry *e = out;
+	const uint64_t all = (UINT64_C(1) << RQ_NBITS) - 1;
+
+	if (!check_version(c, &row[ME_VERSION], 2) ||
+		!decode_kind(c, &row[ME_KIND], &e->kind))
+		return false;
+	if ((seen & all) != all)
+		for (int b = 0; b < RQ_NBITS; b++)
+			if (!(seen & (UINT64_C(1) << b)))
+				return ts_error(c->err, TS_ERR_CORRUPT,
+								"%s \"%s\": record %lld has no value for required field %s",
+								c->what, c->path, (long long) c->row, required_names[b]);
+	return true;
+}
+
+static const record_kind manifest_kind = {
+	"manifest", manifest_columns, ME_NCOLS, sizeof(ts_manifest_entry),
+	decode_manifest_entry, manifest_dests, &blank_entry, finish_manifest_entry
+};
+
 bool
 ts_manifest_read(const char *path, ts_arena *arena,
 				 ts_manifest_entry **entries, int *count, ts_err *err)
@@ -711,10 +841,27 @@ bool
 ts_manifest_read_kept(const char *path, int64_t expected, ts_manifest_keep *keep,
 					  ts_arena *arena, ts_manifest_entry **entries, int *count, ts_err *err)
 {
-	return read_all("manifest", path, manifest_columns, ME_NCOLS,
-					sizeof(ts_manifest_entry), decode_manifest_entry,
+	return read_all(&manifest_kind, path,
 					expected > 0 && expected <= MAX_EXPECTED ? (int) expected : 0, keep,
 					arena, (void **) entries, count, err);
+}
+
+bool
+ts_manifest_decodes_direct(const char *path)
+{
+	row_source	src;
+	ts_arena	arena;
+	ts_err		err = {0};
+	bool		direct = false;
+
+	ts_arena_init(&arena, 0);
+	if (source_open(&src, path, &manifest_kind, NULL, &arena, &err))
+	{
+		direct = src.direct;
+		source_close(&src);
+	}
+	ts_arena_free(&arena);
+	return direct;
 }
 
 /* ---- index manifest -------------------------------------------------- */
@@ -784,11 +931,14 @@ decode_index_manifest_entry(decode_ctx *c, const ts_value *row, void *out)
 	return true;
 }
 
+static const record_kind index_manifest_kind = {
+	"index manifest", index_manifest_columns, IM_NCOLS, sizeof(ts_index_manifest_entry),
+	decode_index_manifest_entry, NULL, NULL, NULL
+};
+
 bool
 ts_index_manifest_read(const char *path, ts_arena *arena,
 					   ts_index_manifest_entry **entries, int *count, ts_err *err)
 {
-	return read_all("index manifest", path, index_manifest_columns, IM_NCOLS,
-					sizeof(ts_index_manifest_entry), decode_index_manifest_entry, 0, NULL,
-					arena, (void **) entries, count, err);
+	return read_all(&index_manifest_kind, path, 0, NULL, arena, (void **) entries, count, err);
 }

@@ -146,4 +146,11 @@ bool		ts_index_manifest_read(const char *path, ts_arena *arena,
  */
 void		ts_manifest_use_compiled_avro(bool on);
 
+/*
+ * For tests: whether the manifest at 'path' is decoded by the compiled
+ * path straight into its entries' structs (false for other files, errors
+ * included).
+ */
+bool		ts_manifest_decodes_direct(const char *path);
+
 #endif							/* TS_MANIFEST_H */

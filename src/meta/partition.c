@@ -302,8 +302,6 @@ ts_partition_path(const char *const *keys, const ts_type *const *types,
 	{
 		char	   *val = NULL;
 		const char *use;
-		char	   *ek,
-				   *ev;
 		bool		ok;
 
 		if (!ts_partition_value_string(&values[i], types[i], opts->legacy_name, &val, err))
@@ -313,15 +311,10 @@ ts_partition_path(const char *const *keys, const ts_type *const *types,
 			return NULL;
 		}
 		use = ts_partition_is_blank(val) ? opts->default_name : val;
-		ek = ts_partition_escape(keys[i]);
-		ev = ts_partition_escape(use);
-		ok = ek && ev &&
-			ts_buf_append(&b, ek, strlen(ek), err) &&
+		ok = ts_partition_escape_append(&b, keys[i], err) &&
 			ts_buf_append(&b, "=", 1, err) &&
-			ts_buf_append(&b, ev, strlen(ev), err) &&
+			ts_partition_escape_append(&b, use, err) &&
 			ts_buf_append(&b, "/", 1, err);
-		ts_free(ek);
-		ts_free(ev);
 		ts_free(val);
 		if (!ok)
 		{

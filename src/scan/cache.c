@@ -328,17 +328,20 @@ static bool
 paths_build(ts_plan *plan, scan_state *st, const ts_manifest_entry *const *entries,
 			const int *perm, int n, ts_buf *out, size_t *offs)
 {
+	ts_err		e2 = {0};		/* ignored: one for all (it is large) */
+
 	for (int k = 0; k < n; k++)
 	{
 		const char *dir;
 		const char *name;
 		size_t		dirlen,
+					namelen,
 					need;
-		ts_err		e2 = {0};
 
-		if (!scan_data_file_path_parts(plan, st, entries[perm[k]], &dir, &dirlen, &name, &e2))
+		if (!scan_data_file_path_parts(plan, st, entries[perm[k]], &dir, &dirlen, &name,
+									   &namelen, &e2))
 			return false;
-		need = dirlen + 1 + (name ? strlen(name) + 1 : 0);
+		need = dirlen + 1 + (name ? namelen + 1 : 0);
 		if (out->len + need > out->cap)
 		{
 			/* first guess: the rest as long as this one, a little more */
@@ -356,7 +359,7 @@ paths_build(ts_plan *plan, scan_state *st, const ts_manifest_entry *const *entri
 			ts_prefault(out->data + out->len, out->cap - out->len);
 		}
 		offs[k] = out->len;
-		scan_path_join((char *) out->data + out->len, dir, dirlen, name);
+		scan_path_join((char *) out->data + out->len, dir, dirlen, name, namelen);
 		out->len += need;
 	}
 	return true;

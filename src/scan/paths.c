@@ -230,9 +230,11 @@ scan_bucket_dir(ts_plan *plan, scan_state *st, ts_bytes partition, int32_t bucke
 
 bool
 scan_data_file_path_parts(ts_plan *plan, scan_state *st, const ts_manifest_entry *e,
-						  const char **dir, size_t *dirlen, const char **name, ts_err *err)
+						  const char **dir, size_t *dirlen, const char **name,
+						  size_t *namelen, ts_err *err)
 {
 	const char *fname = e->file.file_name;
+	size_t		flen = fname ? strlen(fname) : 0;
 	char	   *d;
 
 	if (e->file.external_path && e->file.external_path[0])
@@ -243,10 +245,11 @@ scan_data_file_path_parts(ts_plan *plan, scan_state *st, const ts_manifest_entry
 		*dir = d;
 		*dirlen = strlen(d);
 		*name = NULL;
+		*namelen = 0;
 		return true;
 	}
-	if (fname == NULL || fname[0] == '\0' || strchr(fname, '/') != NULL ||
-		strcmp(fname, "..") == 0 || strcmp(fname, ".") == 0)
+	if (flen == 0 || memchr(fname, '/', flen) != NULL ||
+		(fname[0] == '.' && (flen == 1 || (flen == 2 && fname[1] == '.'))))
 		return ts_error(err, TS_ERR_CORRUPT,
 						"table \"%s\": manifest entry has an invalid data file name \"%s\"",
 						plan->table_path, fname ? fname : "");
@@ -255,21 +258,19 @@ scan_data_file_path_parts(ts_plan *plan, scan_state *st, const ts_manifest_entry
 	*dir = d;
 	*dirlen = st->dir_len;		/* d is st->dir */
 	*name = fname;
+	*namelen = flen;
 	return true;
 }
 
 size_t
-scan_path_join(char *out, const char *dir, size_t dirlen, const char *name)
+scan_path_join(char *out, const char *dir, size_t dirlen, const char *name, size_t namelen)
 {
-	size_t		namelen;
-
 	memcpy(out, dir, dirlen);
 	if (name == NULL)
 	{
 		out[dirlen] = '\0';
 		return dirlen + 1;
 	}
-	namelen = strlen(name);
 	out[dirlen] = '/';
 	memcpy(out + dirlen + 1, name, namelen + 1);
 	return dirlen + 1 + namelen + 1;
@@ -281,19 +282,20 @@ scan_data_file_path(ts_plan *plan, scan_state *st, const ts_manifest_entry *e,
 {
 	const char *dir;
 	const char *name;
-	size_t		dirlen;
+	size_t		dirlen,
+				namelen;
 
-	if (!scan_data_file_path_parts(plan, st, e, &dir, &dirlen, &name, err))
+	if (!scan_data_file_path_parts(plan, st, e, &dir, &dirlen, &name, &namelen, err))
 		return false;
 	if (name == NULL)
 	{
 		*path = (char *) dir;	/* already the plan's own copy */
 		return true;
 	}
-	*path = ts_arena_alloc(&plan->arena, dirlen + 1 + strlen(name) + 1);
+	*path = ts_arena_alloc(&plan->arena, dirlen + 1 + namelen + 1);
 	if (*path == NULL)
 		return ts_error(err, TS_ERR_NOMEM, "out of memory");
-	scan_path_join(*path, dir, dirlen, name);
+	scan_path_join(*path, dir, dirlen, name, namelen);
 	return true;
 }
 
@@ -333,9 +335,18 @@ is_compression_ext(const char *ext, size_t n)
 ts_file_format
 scan_format_from_file_name(const char *name)
 {
-	const char *end = name + strlen(name);
+	size_t		len = strlen(name);
+	const char *end = name + len;
 	const char *dot;
 	char		ext[16];
+
+	/* the names Paimon writes end in one of these (what the loop finds too) */
+	if (len >= 5 && memcmp(end - 5, ".avro", 5) == 0)
+		return TS_FORMAT_AVRO;
+	if (len >= 8 && memcmp(end - 8, ".parquet", 8) == 0)
+		return TS_FORMAT_PARQUET;
+	if (len >= 4 && memcmp(end - 4, ".orc", 4) == 0)
+		return TS_FORMAT_ORC;
 
 	for (int pass = 0; pass < 2; pass++)
 	{

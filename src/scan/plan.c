@@ -235,6 +235,7 @@ ts_scan_execute(ts_plan *plan, const ts_scan_context *ctx, ts_err *err)
 				nkept = 0;
 	scan_dv_index *dvs = NULL;
 	bool		from_cache = false;
+	bool		kept_ordered = false;	/* kept is in split order already */
 	scan_cache_hit hit = {0};
 	double		start = now_ms();
 
@@ -281,9 +282,26 @@ ts_scan_execute(ts_plan *plan, const ts_scan_context *ctx, ts_err *err)
 		plan->metrics.partitions_total = hit.partitions_live;
 		plan->metrics.buckets_total = hit.buckets_live;
 	}
-	else if (!scan_count_groups(live, nlive, &plan->metrics.partitions_total,
-								&plan->metrics.buckets_total, err))
-		return false;
+	else
+	{
+		scan_groups g;
+
+		if (!scan_groups_build(live, nlive, &g, err))
+			return false;
+		plan->metrics.partitions_total = g.npartitions;
+		plan->metrics.buckets_total = g.ngroups;
+		/* every live file kept, in live order: their groups give the split order */
+		if (nkept == nlive && nkept > 0)
+		{
+			kept_ordered = scan_groups_order(&g, kept, err);
+			if (!kept_ordered)
+			{
+				scan_groups_free(&g);
+				return false;
+			}
+		}
+		scan_groups_free(&g);
+	}
 	/* a hit on inferred-bucket candidates: count the other live files as a cold plan does */
 	if (from_cache && hit.has_totals &&
 		!scan_cache_count_excluded(plan, &st, &hit, err))
@@ -299,7 +317,7 @@ ts_scan_execute(ts_plan *plan, const ts_scan_context *ctx, ts_err *err)
 							   true, hit.paths, dvs, err))
 			return false;
 	}
-	else if (!scan_build_splits(plan, &st, kept, nkept, false, NULL, dvs, err))
+	else if (!scan_build_splits(plan, &st, kept, nkept, kept_ordered, NULL, dvs, err))
 		return false;
 	count_kept_groups(plan);
 	apply_limit(plan, &st, ctx);

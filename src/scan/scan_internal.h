@@ -140,14 +140,16 @@ bool		scan_data_file_path(ts_plan *plan, scan_state *st, const ts_manifest_entry
 								char **path, ts_err *err);
 /*
  * The path of a data file in parts: *dir (st's buffer, valid until the
- * next call) + "/" + *name; for an external path the whole path in *dir
- * (plan arena) and *name = NULL.  scan_path_join writes them to out
- * (room for dirlen + 1 + strlen(name) + 1) and returns the bytes written.
+ * next call) + "/" + *name (*namelen bytes); for an external path the
+ * whole path in *dir (plan arena) and *name = NULL.  scan_path_join
+ * writes them to out (room for dirlen + 1 + namelen + 1) and returns the
+ * bytes written.
  */
 bool		scan_data_file_path_parts(ts_plan *plan, scan_state *st, const ts_manifest_entry *e,
 									  const char **dir, size_t *dirlen, const char **name,
-									  ts_err *err);
-size_t		scan_path_join(char *out, const char *dir, size_t dirlen, const char *name);
+									  size_t *namelen, ts_err *err);
+size_t		scan_path_join(char *out, const char *dir, size_t dirlen, const char *name,
+						   size_t namelen);
 /*
  * Everything besides the entry itself that its path depends on (table
  * path, schema id, path options): paths built under one basis serve

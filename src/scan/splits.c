@@ -77,6 +77,7 @@ scan_build_splits(ts_plan *plan, scan_state *st,
 {
 	int			i,
 				nsplits = 0;
+	ts_scan_file *all;			/* the files of every split, in split order */
 
 	plan->nsplits = 0;
 	plan->splits = NULL;
@@ -93,6 +94,9 @@ scan_build_splits(ts_plan *plan, scan_state *st,
 	if (plan->splits == NULL)
 		return ts_error(err, TS_ERR_NOMEM, "out of memory building splits");
 	memset(plan->splits, 0, sizeof(ts_split) * (size_t) nsplits);
+	all = ts_arena_alloc(&plan->arena, sizeof(ts_scan_file) * (size_t) nfiles);
+	if (all == NULL)
+		return ts_error(err, TS_ERR_NOMEM, "out of memory building splits");
 
 	for (i = 0; i < nfiles;)
 	{
@@ -115,16 +119,16 @@ scan_build_splits(ts_plan *plan, scan_state *st,
 		else if (!scan_partition_decode(plan, st, split->partition, &split->partition_values, err))
 			return false;
 		split->nfiles = j - i;
-		split->files = ts_arena_alloc(&plan->arena, sizeof(ts_scan_file) * (size_t) split->nfiles);
-		if (split->files == NULL)
-			return ts_error(err, TS_ERR_NOMEM, "out of memory building splits");
-		memset(split->files, 0, sizeof(ts_scan_file) * (size_t) split->nfiles);
+		split->files = all + i;
 		for (k = 0; k < split->nfiles; k++)
 		{
 			ts_scan_file *f = &split->files[k];
 			const ts_manifest_entry *e = files[i + k];
 
-			f->entry = e;
+			*f = (ts_scan_file)
+			{
+				.entry = e
+			};
 			if (e->total_buckets > split->total_buckets)
 				split->total_buckets = e->total_buckets;
 			if (paths)

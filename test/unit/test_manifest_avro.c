@@ -6,8 +6,11 @@
  * in later versions) is read both ways and compared field by field (and
  * manifests a third way: compiled, with the schema and program kept from
  * the manifest read before); the compiled path must take every Avro
- * manifest and manifest list.  Plus
- * corrupt copies: both ways fail, neither crashes.
+ * manifest and manifest list, and decode the entries of every Avro
+ * manifest straight into their structs (the path compared above).  Plus
+ * corrupt copies: both ways fail, neither crashes; and hand-written
+ * 0.8-style manifests with nulls everywhere: null fields and elements and
+ * absent fields read alike, a null required field fails alike.
  */
 #define _XOPEN_SOURCE 700
 #include "unit.h"
@@ -16,6 +19,7 @@
 #include <unistd.h>
 
 #include "base/ts_fs.h"
+#include "format/avro/avro_writer.h"
 #include "meta/manifest.h"
 #include "meta/manifest_avro.h"
 
@@ -295,6 +299,9 @@ visit_fast(const char *path, const struct stat *sb, int type, struct FTW *ftw)
 	if (r == NULL)
 		fail_msg("%s: not taken by the compiled path (%s)", path, err.msg);
 	ts_meta_avro_close(r);
+	/* manifests: their entries are decoded straight into the structs */
+	if (strncmp(base, "manifest-list-", 14) != 0 && !ts_manifest_decodes_direct(path))
+		fail_msg("%s: entries not decoded straight into their structs", path);
 	return 0;
 }
 
@@ -360,6 +367,322 @@ test_corrupt_copies(void **state)
 	ts_free(data);
 }
 
+/* ---- hand-written manifests: nulls where a field must have a value ---- */
+
+/*
+ * A 0.8-style manifest (every field a ["null", T] union, fields added later
+ * absent), written with our Avro writer.
+ */
+#define N(t) "[\"null\"," t "]"
+#define F(name, t) "{\"name\":\"" name "\",\"type\":" N(t) ",\"default\":null}"
+#define STATS(name) "{\"type\":\"record\",\"name\":\"" name "\",\"fields\":[" \
+	F("_MIN_VALUES", "\"bytes\"") "," F("_MAX_VALUES", "\"bytes\"") "," \
+	F("_NULL_COUNTS", "{\"type\":\"array\",\"items\":" N("\"long\"") "}") "]}"
+#define ME08_SCHEMA "{\"type\":\"record\",\"name\":\"record\",\"fields\":[" \
+	"{\"name\":\"_VERSION\",\"type\":\"int\"}," F("_KIND", "\"int\"") "," \
+	F("_PARTITION", "\"bytes\"") "," F("_BUCKET", "\"int\"") "," F("_TOTAL_BUCKETS", "\"int\"") "," \
+	F("_FILE", "{\"type\":\"record\",\"name\":\"record__FILE\",\"fields\":[" \
+	  F("_FILE_NAME", "\"string\"") "," F("_FILE_SIZE", "\"long\"") "," F("_ROW_COUNT", "\"long\"") "," \
+	  F("_MIN_KEY", "\"bytes\"") "," F("_MAX_KEY", "\"bytes\"") "," \
+	  F("_KEY_STATS", STATS("record__KEY_STATS")) "," F("_VALUE_STATS", STATS("record__VALUE_STATS")) "," \
+	  F("_MIN_SEQUENCE_NUMBER", "\"long\"") "," F("_MAX_SEQUENCE_NUMBER", "\"long\"") "," \
+	  F("_SCHEMA_ID", "\"long\"") "," F("_LEVEL", "\"int\"") "," \
+	  F("_EXTRA_FILES", "{\"type\":\"array\",\"items\":" N("\"string\"") "}") "," \
+	  F("_CREATION_TIME", "{\"type\":\"long\",\"logicalType\":\"timestamp-millis\"}") "," \
+	  F("_DELETE_ROW_COUNT", "\"long\"") "," F("_FILE_SOURCE", "\"int\"") "]}") "]}"
+
+enum
+{
+	R_VERSION, R_KIND, R_PARTITION, R_BUCKET, R_TOTAL_BUCKETS, R_FILE, R_NCOLS
+};
+enum
+{
+	D_FILE_NAME, D_FILE_SIZE, D_ROW_COUNT, D_MIN_KEY, D_MAX_KEY, D_KEY_STATS, D_VALUE_STATS,
+	D_MIN_SEQ, D_MAX_SEQ, D_SCHEMA_ID, D_LEVEL, D_EXTRA_FILES, D_CREATION_TIME,
+	D_DELETE_ROW_COUNT, D_FILE_SOURCE, D_NFIELDS
+};
+
+static ts_value
+v_int(int64_t i)
+{
+	ts_value	v = {0};
+
+	v.v.i = i;
+	return v;
+}
+
+static ts_value
+v_str(const char *s)
+{
+	ts_value	v = {0};
+
+	v.v.s.p = (const uint8_t *) s;
+	v.v.s.len = (uint32_t) strlen(s);
+	return v;
+}
+
+static ts_value
+v_null(void)
+{
+	ts_value	v = {0};
+
+	v.isnull = true;
+	return v;
+}
+
+static ts_value
+v_nested(ts_value *items, int n)
+{
+	ts_value	v = {0};
+
+	v.v.nested.items = items;
+	v.v.nested.n = n;
+	return v;
+}
+
+/* One row, written; its path (free it). */
+static char *
+write_manifest(const ts_value *row)
+{
+	ts_err		err = {0};
+	ts_avro_writer *w = ts_avro_writer_create(ME08_SCHEMA, TS_AVRO_CODEC_NULL, &err);
+	ts_buf		out;
+	char	   *path = strdup("/tmp/ts_manifest_avro_nulls_XXXXXX");
+	FILE	   *f;
+	int			fd;
+
+	if (w == NULL)
+		fail_msg("%s", err.msg);
+	if (!ts_avro_writer_add(w, row, &err))
+		fail_msg("%s", err.msg);
+	ts_buf_init(&out);
+	if (!ts_avro_writer_finish(w, &out, &err))
+		fail_msg("%s", err.msg);
+	ts_avro_writer_free(w);
+	fd = mkstemp(path);
+	assert_true(fd >= 0);
+	close(fd);
+	f = fopen(path, "wb");
+	assert_non_null(f);
+	assert_int_equal(fwrite(out.data, 1, out.len, f), out.len);
+	fclose(f);
+	ts_buf_free(&out);
+	return path;
+}
+
+/* Read 'path' both ways: the same entries or the same error; ok or not as 'want_ok'. */
+static void
+read_both_ways(const char *path, bool want_ok, const char *want_field,
+			   void (*check) (const ts_manifest_entry *e))
+{
+	ts_arena	a1,
+				a2;
+	ts_err		e1 = {0},
+				e2 = {0};
+	ts_manifest_entry *x1,
+			   *x2;
+	int			n1,
+				n2;
+	bool		ok1,
+				ok2;
+
+	assert_true(ts_manifest_decodes_direct(path));
+	ts_arena_init(&a1, 0);
+	ts_arena_init(&a2, 0);
+	ok1 = ts_manifest_read(path, &a1, &x1, &n1, &e1);
+	ts_manifest_use_compiled_avro(false);
+	ok2 = ts_manifest_read(path, &a2, &x2, &n2, &e2);
+	ts_manifest_use_compiled_avro(true);
+	if (ok1 != want_ok || ok2 != want_ok)
+		fail_msg("%s: direct %s (%s), generic %s (%s)", path, ok1 ? "ok" : "failed", e1.msg,
+				 ok2 ? "ok" : "failed", e2.msg);
+	if (ok1)
+	{
+		assert_int_equal(n1, 1);
+		assert_int_equal(n2, 1);
+		same_entry(&x1[0], &x2[0]);
+		check(&x1[0]);
+	}
+	else
+	{
+		char		field[64];
+
+		assert_string_equal(e1.msg, e2.msg);
+		assert_int_equal(e1.code, TS_ERR_CORRUPT);
+		snprintf(field, sizeof(field), "required field %s", want_field);
+		if (strstr(e1.msg, field) == NULL)
+			fail_msg("\"%s\" does not name %s", e1.msg, want_field);
+	}
+	ts_arena_free(&a1);
+	ts_arena_free(&a2);
+}
+
+static void
+check_full(const ts_manifest_entry *e)
+{
+	const ts_data_file_meta *f = &e->file;
+
+	assert_int_equal(e->kind, TS_FILE_DELETE);
+	assert_int_equal(e->partition.len, 3);
+	assert_int_equal(e->bucket, 5);
+	assert_int_equal(e->total_buckets, 16);
+	assert_string_equal(f->file_name, "data-0.orc");
+	assert_int_equal(f->file_size, 1000);
+	assert_int_equal(f->row_count, 10);
+	assert_int_equal(f->nextra_files, 2);
+	assert_string_equal(f->extra_files[0], "x.index");
+	assert_string_equal(f->extra_files[1], "");	/* a null element */
+	assert_int_equal(f->value_stats.nnull_counts, 3);
+	assert_int_equal(f->value_stats.null_counts[1], -1);	/* a null element */
+	assert_int_equal(f->value_stats.null_counts[2], 300);
+	assert_int_equal(f->key_stats.nnull_counts, 0);
+	assert_true(f->has_creation_time);
+	assert_int_equal(f->creation_time_millis, 1700000000123);
+	assert_int_equal(f->delete_row_count, 2);
+	assert_int_equal(f->file_source, -3);	/* a TINYINT: 253 read as -3 */
+	/* fields this writer did not have */
+	assert_null(f->embedded_file_index.data);
+	assert_int_equal(f->nvalue_stats_cols, -1);
+	assert_null(f->external_path);
+	assert_false(f->has_first_row_id);
+	assert_int_equal(f->nwrite_cols, -1);
+}
+
+static void
+check_nulls(const ts_manifest_entry *e)
+{
+	const ts_data_file_meta *f = &e->file;
+
+	assert_int_equal(e->kind, TS_FILE_ADD);
+	assert_null(f->min_key.data);
+	assert_null(f->key_stats.min_values.data);
+	assert_int_equal(f->key_stats.nnull_counts, -1);
+	assert_non_null(f->value_stats.min_values.data);
+	assert_int_equal(f->value_stats.min_values.len, 0);
+	assert_int_equal(f->value_stats.nnull_counts, -1);
+	assert_int_equal(f->nextra_files, 0);
+	assert_false(f->has_creation_time);
+	assert_int_equal(f->delete_row_count, -1);
+	assert_int_equal(f->file_source, -1);
+}
+
+/*
+ * Entries decoded straight into their structs read as the generic reader
+ * reads them: every field set, null fields and elements, fields the writer
+ * lacks; a null where a value is required fails alike, naming the first
+ * such field in the order the generic conversion checks them.
+ */
+static void
+test_nulls_direct_and_generic(void **state)
+{
+	ts_value	key_stats[3],
+				value_stats[3],
+				counts[3],
+				extra[2],
+				file[D_NFIELDS],
+				row[R_NCOLS];
+	ts_value	ts = {0};
+	char	   *path;
+	static const struct
+	{
+		int			top;		/* R_ column set null, or -1 */
+		int			nested;		/* D_ field set null, or -1 */
+		const char *field;
+	}			missing[] = {
+		{R_KIND, -1, "_KIND"},
+		{R_PARTITION, -1, "_PARTITION"},
+		{R_BUCKET, D_FILE_NAME, "_BUCKET"},
+		{R_TOTAL_BUCKETS, -1, "_TOTAL_BUCKETS"},
+		{R_FILE, -1, "_FILE"},
+		{-1, D_FILE_NAME, "_FILE_NAME"},
+		{-1, D_FILE_SIZE, "_FILE_SIZE"},
+		{-1, D_ROW_COUNT, "_ROW_COUNT"},
+		{-1, D_MIN_SEQ, "_MIN_SEQUENCE_NUMBER"},
+		{-1, D_MAX_SEQ, "_MAX_SEQUENCE_NUMBER"},
+		{-1, D_SCHEMA_ID, "_SCHEMA_ID"},
+		{-1, D_LEVEL, "_LEVEL"},
+	};
+
+	(void) state;
+	counts[0] = v_int(0);
+	counts[1] = v_null();
+	counts[2] = v_int(300);
+	key_stats[0] = v_str("k");
+	key_stats[1] = v_str("kk");
+	key_stats[2] = v_nested(NULL, 0);
+	value_stats[0] = v_str("");
+	value_stats[1] = v_str("max");
+	value_stats[2] = v_nested(counts, 3);
+	extra[0] = v_str("x.index");
+	extra[1] = v_null();
+	ts.v.ts.millis = 1700000000123;
+	file[D_FILE_NAME] = v_str("data-0.orc");
+	file[D_FILE_SIZE] = v_int(1000);
+	file[D_ROW_COUNT] = v_int(10);
+	file[D_MIN_KEY] = v_str("a");
+	file[D_MAX_KEY] = v_str("z");
+	file[D_KEY_STATS] = v_nested(key_stats, 3);
+	file[D_VALUE_STATS] = v_nested(value_stats, 3);
+	file[D_MIN_SEQ] = v_int(1);
+	file[D_MAX_SEQ] = v_int(9);
+	file[D_SCHEMA_ID] = v_int(0);
+	file[D_LEVEL] = v_int(2);
+	file[D_EXTRA_FILES] = v_nested(extra, 2);
+	file[D_CREATION_TIME] = ts;
+	file[D_DELETE_ROW_COUNT] = v_int(2);
+	file[D_FILE_SOURCE] = v_int(253);
+	row[R_VERSION] = v_int(2);
+	row[R_KIND] = v_int(1);
+	row[R_PARTITION] = v_str("p=1");
+	row[R_BUCKET] = v_int(5);
+	row[R_TOTAL_BUCKETS] = v_int(16);
+	row[R_FILE] = v_nested(file, D_NFIELDS);
+	path = write_manifest(row);
+	read_both_ways(path, true, NULL, check_full);
+	unlink(path);
+	free(path);
+
+	/* the optional fields null */
+	row[R_KIND] = v_int(0);
+	file[D_MIN_KEY] = v_null();
+	file[D_KEY_STATS] = v_null();
+	value_stats[2] = v_null();
+	file[D_EXTRA_FILES] = v_null();
+	file[D_CREATION_TIME] = v_null();
+	file[D_DELETE_ROW_COUNT] = v_null();
+	file[D_FILE_SOURCE] = v_null();
+	path = write_manifest(row);
+	read_both_ways(path, true, NULL, check_nulls);
+	unlink(path);
+	free(path);
+
+	/* a required field null (and, once, a later one too: the first is named) */
+	for (size_t i = 0; i < sizeof(missing) / sizeof(missing[0]); i++)
+	{
+		ts_value	saved_top = {0},
+					saved_nested = {0};
+
+		if (missing[i].top >= 0)
+		{
+			saved_top = row[missing[i].top];
+			row[missing[i].top] = v_null();
+		}
+		if (missing[i].nested >= 0)
+		{
+			saved_nested = file[missing[i].nested];
+			file[missing[i].nested] = v_null();
+		}
+		path = write_manifest(row);
+		read_both_ways(path, false, missing[i].field, NULL);
+		unlink(path);
+		free(path);
+		if (missing[i].top >= 0)
+			row[missing[i].top] = saved_top;
+		if (missing[i].nested >= 0)
+			file[missing[i].nested] = saved_nested;
+	}
+}
+
 int
 main(void)
 {
@@ -367,6 +690,7 @@ main(void)
 		cmocka_unit_test(test_real_tables_read_alike),
 		cmocka_unit_test(test_compiled_path_takes_real_files),
 		cmocka_unit_test(test_corrupt_copies),
+		cmocka_unit_test(test_nulls_direct_and_generic),
 	};
 
 	int			failed = cmocka_run_group_tests(tests, NULL, NULL);

@@ -1154,6 +1154,28 @@ test_partition_strings(void **state)
 		assert_int_equal(err.code, TS_ERR_UNSUPPORTED);
 		ts_type_free(bt);
 	}
+	/* every byte, alone, by the rule of escapePathName; the same appended to a buffer */
+	for (int c = 1; c < 256; c++)
+	{
+		char		in[2] = {(char) c, 0};
+		char		want[4];
+		bool		esc = c < 0x20 || c == 0x7F || (c < 128 && strchr("\"#%'*/:=?\\{}[]^", c));
+		ts_buf		b;
+
+		if (esc)
+			snprintf(want, sizeof(want), "%%%02X", c);
+		else
+			snprintf(want, sizeof(want), "%c", c);
+		s = ts_partition_escape(in);
+		assert_string_equal(s, want);
+		ts_free(s);
+		ts_buf_init(&b);
+		assert_true(ts_buf_append(&b, "k=", 2, &err));
+		assert_true(ts_partition_escape_append(&b, in, &err));
+		assert_int_equal(b.len, 2 + strlen(want));
+		assert_memory_equal(b.data + 2, want, strlen(want));
+		ts_buf_free(&b);
+	}
 	/* unescape */
 	s = ts_partition_unescape("a%2Fb%3ac%zz%4");
 	assert_string_equal(s, "a/b:c%zz%4");
