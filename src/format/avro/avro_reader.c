@@ -148,6 +148,7 @@ avro_next(ts_format_reader *base, ts_batch *batch, ts_err *err)
 	avro_reader *r = (avro_reader *) base;
 	bool		eof;
 	int			n;
+	int			done;
 
 	batch->nrows = 0;
 	batch->ncols = r->ncols;
@@ -178,23 +179,19 @@ avro_next(ts_format_reader *base, ts_batch *batch, ts_err *err)
 		batch->nrows = n;
 		return n;
 	}
-	for (int i = 0; i < n; i++)
+	if (!TS_CHECK_INTERRUPTS(err))
 	{
-		ts_value   *row = &r->values[(size_t) i * r->ncols];
-
-		if ((i & 1023) == 1023 && !TS_CHECK_INTERRUPTS(err))
-		{
-			r->failed = true;
-			return -1;
-		}
-		if (!ts_avro_decode_top(r->plan, &r->cur, row, &r->batch_arena, err))
-		{
-			ts_error_context(err, "Avro file \"%s\": block %d, object %lld",
-							 r->c->path, (int) r->c->nblocks, (long long) r->block_row);
-			r->failed = true;
-			return -1;
-		}
-		r->block_row++;
+		r->failed = true;
+		return -1;
+	}
+	done = ts_avro_decode_rows(r->plan, &r->cur, r->values, n, &r->batch_arena, err);
+	r->block_row += done;
+	if (done < n)
+	{
+		ts_error_context(err, "Avro file \"%s\": block %d, object %lld",
+						 r->c->path, (int) r->c->nblocks, (long long) r->block_row);
+		r->failed = true;
+		return -1;
 	}
 	r->rows_left -= n;
 	if (r->rows_left == 0 && ts_cursor_left(&r->cur) != 0)
