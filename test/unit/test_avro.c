@@ -1587,6 +1587,86 @@ test_read_ahead_window(void **state)
 }
 
 /*
+ * With a buffer pool (options->buffers, as a split reader or a scan gives),
+ * a reader's large buffers (the values of a batch, the read-ahead window,
+ * the decompressed block) go back to the pool at close and the reader of
+ * the next file takes them again: nothing new is allocated, and the rows
+ * read are the same.
+ */
+static void
+test_buffers_from_pool(void **state)
+{
+	ts_field	fields[2] = {{0, "n", T_nn(TS_INT)}, {1, "s", T(TS_VARCHAR)}};
+	ts_read_column cols[2] = {{-1, "n", fields[0].type}, {-1, "s", fields[1].type}};
+	const char *path = tmp_path("pooled");
+	ts_bufpool *pool = ts_bufpool_new(64 << 20);
+	ts_reader_options opts;
+	ts_avro_writer *w;
+	ts_buf		out;
+	ts_err		err;
+	size_t		kept = 0;
+	const int	rows = 5000;
+
+	(void) state;
+	assert_non_null(pool);
+	memset(&opts, 0, sizeof(opts));
+	opts.buffers = pool;
+	w = ts_avro_writer_create_for_fields(fields, 2, TS_AVRO_CODEC_ZSTANDARD, &err);
+	assert_non_null(w);
+	for (int i = 0; i < rows; i++)
+	{
+		ts_value	row[2];
+		char		text[32];
+
+		memset(row, 0, sizeof(row));
+		row[0].v.i = i;
+		snprintf(text, sizeof(text), "value %d", i * 7);
+		row[1].v.s.p = (const uint8_t *) text;
+		row[1].v.s.len = (uint32_t) strlen(text);
+		assert_true(ts_avro_writer_add(w, row, &err));
+	}
+	ts_buf_init(&out);
+	assert_true(ts_avro_writer_finish(w, &out, &err));
+	ts_avro_writer_free(w);
+	assert_true(write_file(path, &out));
+	ts_buf_free(&out);
+
+	for (int pass = 0; pass < 3; pass++)
+	{
+		ts_format_reader *r = ts_avro_open(path, cols, 2, &opts, &err);
+		ts_batch	b;
+		int			n,
+					seen = 0;
+
+		if (r == NULL)
+			fail_msg("open: %s", err.msg);
+		while ((n = ts_format_next(r, &b, &err)) > 0)
+			for (int i = 0; i < n; i++, seen++)
+			{
+				char		text[32];
+
+				snprintf(text, sizeof(text), "value %d", seen * 7);
+				assert_int_equal(ts_batch_at(&b, i, 0)->v.i, seen);
+				assert_int_equal(ts_batch_at(&b, i, 1)->v.s.len, strlen(text));
+				assert_memory_equal(ts_batch_at(&b, i, 1)->v.s.p, text, strlen(text));
+			}
+		assert_int_equal(n, 0);
+		assert_int_equal(seen, rows);
+		/* while a reader is open, it holds what the last one gave back */
+		assert_int_equal(ts_bufpool_bytes(pool), 0);
+		ts_format_close(r);
+		if (pass == 0)
+			kept = ts_bufpool_bytes(pool);
+		else
+			assert_int_equal(ts_bufpool_bytes(pool), kept);	/* the same buffers */
+		assert_true(kept >= sizeof(ts_value) * 2 * TS_BATCH_ROWS);
+	}
+	ts_bufpool_free(pool);
+	unlink(path);
+	pool_free();
+}
+
+/*
  * A zstd block as Java writes it (a frame without its content size) that
  * decompresses to 20 times its size or more: decompressed in one pass into
  * a buffer sized by the frame's block count (at most one zstd block, 128
@@ -1842,6 +1922,7 @@ main(void)
 		cmocka_unit_test(test_varint_lengths),
 		cmocka_unit_test(test_zstd_growing_blocks),
 		cmocka_unit_test(test_read_ahead_window),
+		cmocka_unit_test(test_buffers_from_pool),
 		cmocka_unit_test(test_zstd_block_without_content_size),
 		cmocka_unit_test(test_corrupt_zstd_file),
 		cmocka_unit_test(test_corrupt_null_codec),

@@ -526,6 +526,8 @@ window_bytes(ts_avro_container *c, int64_t off, size_t len, ts_err *err)
 		want = (size_t) (c->file_size - off);
 	ts_buf_reset(&c->window);
 	c->window_off = 0;
+	if (c->window.data == NULL && c->buffers != NULL)
+		c->window.data = ts_bufpool_get(c->buffers, want ? want : 1, &c->window.cap);
 	if (!ts_buf_reserve(&c->window, want ? want : 1, err) ||
 		!ts_file_pread(c->file, c->window.data, want, off, err))
 		return NULL;
@@ -620,6 +622,9 @@ ts_avro_container_next_block(ts_avro_container *c, ts_err *err)
 		}
 		else
 		{
+			/* the last file's block buffer, likely of the right size already */
+			if (c->data.data == NULL && c->buffers != NULL)
+				c->data.data = ts_bufpool_get(c->buffers, (size_t) size + 1, &c->data.cap);
 			if (!ts_avro_decompress(c->codec, payload, (size_t) size, &c->data, NULL, err))
 				goto corrupt;
 			c->block = c->data.data;
@@ -644,7 +649,7 @@ ts_avro_container_close(ts_avro_container *c)
 	ts_free(c->schema_json);
 	if (!c->schema_borrowed)
 		ts_avro_schema_free(c->schema);
-	ts_buf_free(&c->window);
-	ts_buf_free(&c->data);
+	ts_bufpool_put(c->buffers, c->window.data, c->window.cap);
+	ts_bufpool_put(c->buffers, c->data.data, c->data.cap);
 	ts_free(c);
 }

@@ -45,6 +45,8 @@ typedef struct ts_avro_container
 	int64_t		next_offset;	/* file offset of the next block header */
 	int32_t		nblocks;		/* blocks loaded so far (current = nblocks) */
 	bool		counts_only;	/* set by the reader: blocks' object counts, no bytes */
+	ts_bufpool *buffers;		/* set by the reader: where the window and block
+								 * buffers come from and go back to; may be NULL */
 	/* current block (block = NULL, block_len = 0 when counts_only) */
 	const uint8_t *block;		/* decompressed bytes */
 	size_t		block_len;
