@@ -1493,6 +1493,180 @@ test_zstd_growing_blocks(void **state)
 }
 
 /*
+ * Blocks are taken from a read-ahead window of the file (256 KB): a file
+ * of over a megabyte whose blocks grow from a few bytes to several times
+ * the window, with every codec, reads back exactly (blocks straddling the
+ * window's end, blocks larger than it); cut anywhere in its last block it
+ * fails naming the truncation, not reading past the end.
+ */
+static void
+test_read_ahead_window(void **state)
+{
+	ts_field	fields[2] = {{0, "n", T_nn(TS_INT)}, {1, "s", T(TS_VARBINARY)}};
+	ts_read_column cols[2] = {{-1, "n", fields[0].type}, {-1, "s", fields[1].type}};
+	const char *path = tmp_path("read_ahead");
+	static uint8_t blob[600 * 1024];
+	const ts_avro_codec codecs[2] = {TS_AVRO_CODEC_NULL, TS_AVRO_CODEC_ZSTANDARD};
+
+	(void) state;
+	for (size_t i = 0; i < sizeof(blob); i++)
+		blob[i] = (uint8_t) (i * 7 + i / 4099);
+	for (int k = 0; k < 2; k++)
+	{
+		ts_avro_writer *w;
+		ts_format_reader *r;
+		ts_buf		out;
+		ts_batch	b;
+		ts_err		err;
+		int			n,
+					seen = 0,
+					rows = 0;
+		size_t		lens[400];
+
+		w = ts_avro_writer_create_for_fields(fields, 2, codecs[k], &err);
+		assert_non_null(w);
+		ts_avro_writer_set_block_size(w, 1);	/* one row per block */
+		for (size_t len = 1; len <= sizeof(blob); len = len * 5 / 4 + 1)
+		{
+			ts_value	row[2];
+
+			memset(row, 0, sizeof(row));
+			row[0].v.i = rows;
+			row[1].v.s.p = blob + rows;
+			row[1].v.s.len = (uint32_t) (len - rows % 2 * (len / 3));
+			lens[rows++] = row[1].v.s.len;
+			assert_true(ts_avro_writer_add(w, row, &err));
+		}
+		ts_buf_init(&out);
+		assert_true(ts_avro_writer_finish(w, &out, &err));
+		ts_avro_writer_free(w);
+		if (codecs[k] == TS_AVRO_CODEC_NULL)
+			assert_true(out.len > 1024 * 1024);
+		assert_true(write_file(path, &out));
+
+		r = ts_avro_open(path, cols, 2, NULL, &err);
+		if (r == NULL)
+			fail_msg("open: %s", err.msg);
+		while ((n = ts_format_next(r, &b, &err)) > 0)
+			for (int i = 0; i < n; i++, seen++)
+			{
+				const ts_value *v = ts_batch_at(&b, i, 1);
+
+				assert_int_equal(ts_batch_at(&b, i, 0)->v.i, seen);
+				assert_int_equal(v->v.s.len, lens[seen]);
+				assert_memory_equal(v->v.s.p, blob + seen, v->v.s.len);
+			}
+		if (n < 0)
+			fail_msg("read: %s", err.msg);
+		assert_int_equal(seen, rows);
+		assert_int_equal(r->metrics.row_groups_total, rows);
+		ts_format_close(r);
+
+		/* cut inside the last block (its header, payload or sync marker) */
+		for (size_t cut = out.len - lens[rows - 1] / 2; cut < out.len; cut += (out.len - cut + 1) / 2)
+		{
+			size_t		len = out.len;
+
+			out.len = cut;
+			assert_true(write_file(path, &out));
+			out.len = len;
+			r = ts_avro_open(path, cols, 2, NULL, &err);
+			if (r == NULL)
+				fail_msg("open: %s", err.msg);
+			while ((n = ts_format_next(r, &b, &err)) > 0)
+				;
+			assert_int_equal(n, -1);
+			if (strstr(err.msg, "truncated block") == NULL || strstr(err.msg, path) == NULL)
+				fail_msg("cut at %zu: %s", cut, err.msg);
+			ts_format_close(r);
+		}
+		ts_buf_free(&out);
+	}
+	unlink(path);
+	pool_free();
+}
+
+/*
+ * With a buffer pool (options->buffers, as a split reader or a scan gives),
+ * a reader's large buffers (the values of a batch, the read-ahead window,
+ * the decompressed block) go back to the pool at close and the reader of
+ * the next file takes them again: nothing new is allocated, and the rows
+ * read are the same.
+ */
+static void
+test_buffers_from_pool(void **state)
+{
+	ts_field	fields[2] = {{0, "n", T_nn(TS_INT)}, {1, "s", T(TS_VARCHAR)}};
+	ts_read_column cols[2] = {{-1, "n", fields[0].type}, {-1, "s", fields[1].type}};
+	const char *path = tmp_path("pooled");
+	ts_bufpool *pool = ts_bufpool_new(64 << 20);
+	ts_reader_options opts;
+	ts_avro_writer *w;
+	ts_buf		out;
+	ts_err		err;
+	size_t		kept = 0;
+	const int	rows = 5000;
+
+	(void) state;
+	assert_non_null(pool);
+	memset(&opts, 0, sizeof(opts));
+	opts.buffers = pool;
+	w = ts_avro_writer_create_for_fields(fields, 2, TS_AVRO_CODEC_ZSTANDARD, &err);
+	assert_non_null(w);
+	for (int i = 0; i < rows; i++)
+	{
+		ts_value	row[2];
+		char		text[32];
+
+		memset(row, 0, sizeof(row));
+		row[0].v.i = i;
+		snprintf(text, sizeof(text), "value %d", i * 7);
+		row[1].v.s.p = (const uint8_t *) text;
+		row[1].v.s.len = (uint32_t) strlen(text);
+		assert_true(ts_avro_writer_add(w, row, &err));
+	}
+	ts_buf_init(&out);
+	assert_true(ts_avro_writer_finish(w, &out, &err));
+	ts_avro_writer_free(w);
+	assert_true(write_file(path, &out));
+	ts_buf_free(&out);
+
+	for (int pass = 0; pass < 3; pass++)
+	{
+		ts_format_reader *r = ts_avro_open(path, cols, 2, &opts, &err);
+		ts_batch	b;
+		int			n,
+					seen = 0;
+
+		if (r == NULL)
+			fail_msg("open: %s", err.msg);
+		while ((n = ts_format_next(r, &b, &err)) > 0)
+			for (int i = 0; i < n; i++, seen++)
+			{
+				char		text[32];
+
+				snprintf(text, sizeof(text), "value %d", seen * 7);
+				assert_int_equal(ts_batch_at(&b, i, 0)->v.i, seen);
+				assert_int_equal(ts_batch_at(&b, i, 1)->v.s.len, strlen(text));
+				assert_memory_equal(ts_batch_at(&b, i, 1)->v.s.p, text, strlen(text));
+			}
+		assert_int_equal(n, 0);
+		assert_int_equal(seen, rows);
+		/* while a reader is open, it holds what the last one gave back */
+		assert_int_equal(ts_bufpool_bytes(pool), 0);
+		ts_format_close(r);
+		if (pass == 0)
+			kept = ts_bufpool_bytes(pool);
+		else
+			assert_int_equal(ts_bufpool_bytes(pool), kept);	/* the same buffers */
+		assert_true(kept >= sizeof(ts_value) * 2 * TS_BATCH_ROWS);
+	}
+	ts_bufpool_free(pool);
+	unlink(path);
+	pool_free();
+}
+
+/*
  * A zstd block as Java writes it (a frame without its content size) that
  * decompresses to 20 times its size or more: decompressed in one pass into
  * a buffer sized by the frame's block count (at most one zstd block, 128
@@ -1747,6 +1921,8 @@ main(void)
 		cmocka_unit_test(test_hostile_lengths),
 		cmocka_unit_test(test_varint_lengths),
 		cmocka_unit_test(test_zstd_growing_blocks),
+		cmocka_unit_test(test_read_ahead_window),
+		cmocka_unit_test(test_buffers_from_pool),
 		cmocka_unit_test(test_zstd_block_without_content_size),
 		cmocka_unit_test(test_corrupt_zstd_file),
 		cmocka_unit_test(test_corrupt_null_codec),

@@ -2,7 +2,8 @@
  * avro_container.c - read the Avro object container framing and codecs.
  *
  * Owns: header parsing (magic, metadata map, sync), block iteration with
- * sync verification, and decompression (null, deflate = raw RFC 1951,
+ * sync verification (blocks taken from a read-ahead window of the file),
+ * and decompression (null, deflate = raw RFC 1951,
  * snappy + big-endian CRC32 of the uncompressed bytes, zstandard frames
  * without a content size).  Every length from the file is checked
  * against the file size and TS_AVRO_MAX_BLOCK_BYTES before allocating.
@@ -447,7 +448,7 @@ ts_avro_container_open_known(const char *path, const char *known_json,
 		ts_error(err, TS_ERR_NOMEM, "out of memory");
 		return NULL;
 	}
-	ts_buf_init(&c->raw);
+	ts_buf_init(&c->window);
 	ts_buf_init(&c->data);
 	c->file = ts_file_open(path, err);
 	if (c->file == NULL)
@@ -505,10 +506,40 @@ fail:
 
 /* ---- blocks ---------------------------------------------------------- */
 
+/*
+ * Bytes [off, off + len) of the file (within it: the caller checked), from
+ * the read-ahead window; when they are not all in it, the window is read
+ * again from off: TS_AVRO_READ_AHEAD bytes, or len if more, or what is
+ * left of the file.  Blocks are taken from the window in place, so a file
+ * of small blocks costs a read per window, not two per block.  NULL on a
+ * read error.
+ */
+static const uint8_t *
+window_bytes(ts_avro_container *c, int64_t off, size_t len, ts_err *err)
+{
+	size_t		want;
+
+	if (off >= c->window_off && off - c->window_off + (int64_t) len <= (int64_t) c->window.len)
+		return c->window.data + (off - c->window_off);
+	want = len > TS_AVRO_READ_AHEAD ? len : TS_AVRO_READ_AHEAD;
+	if ((int64_t) want > c->file_size - off)
+		want = (size_t) (c->file_size - off);
+	ts_buf_reset(&c->window);
+	c->window_off = 0;
+	if (c->window.data == NULL && c->buffers != NULL)
+		c->window.data = ts_bufpool_get(c->buffers, want ? want : 1, &c->window.cap);
+	if (!ts_buf_reserve(&c->window, want ? want : 1, err) ||
+		!ts_file_pread(c->file, c->window.data, want, off, err))
+		return NULL;
+	c->window.len = want;
+	c->window_off = off;
+	return c->window.data;
+}
+
 int
 ts_avro_container_next_block(ts_avro_container *c, ts_err *err)
 {
-	uint8_t		head[20];
+	const uint8_t *head;
 	size_t		hlen;
 	ts_cursor	cur;
 	int64_t		count,
@@ -516,14 +547,22 @@ ts_avro_container_next_block(ts_avro_container *c, ts_err *err)
 	int64_t		left = c->file_size - c->next_offset;
 	const uint8_t *payload;
 	int32_t		blockno = c->nblocks + 1;
+	uint8_t		head_buf[20];
 
 	c->block = NULL;
 	c->block_len = 0;
 	c->block_count = 0;
 	if (left <= 0)
 		return 0;
-	hlen = left < (int64_t) sizeof(head) ? (size_t) left : sizeof(head);
-	if (!ts_file_pread(c->file, head, hlen, c->next_offset, err))
+	hlen = left < (int64_t) sizeof(head_buf) ? (size_t) left : sizeof(head_buf);
+	if (c->counts_only)
+	{
+		/* header and sync marker only: no read-ahead of the bytes skipped */
+		if (!ts_file_pread(c->file, head_buf, hlen, c->next_offset, err))
+			return -1;
+		head = head_buf;
+	}
+	else if ((head = window_bytes(c, c->next_offset, hlen, err)) == NULL)
 		return -1;
 	ts_cursor_init(&cur, head, hlen);
 	if (!ts_cursor_zigzag(&cur, &count, err) || !ts_cursor_zigzag(&cur, &size, err))
@@ -563,36 +602,39 @@ ts_avro_container_next_block(ts_avro_container *c, ts_err *err)
 		c->nblocks = blockno;
 		return 1;
 	}
-	ts_buf_reset(&c->raw);
-	if (!ts_buf_reserve(&c->raw, (size_t) size + 16, err))
-		return -1;
-	if (!ts_file_pread(c->file, c->raw.data, (size_t) size + 16,
-					   c->next_offset + (int64_t) (cur.p - head), err))
-		return -1;
-	c->raw.len = (size_t) size + 16;
-	c->bytes_read += (int64_t) (cur.p - head) + size + 16;
-	if (memcmp(c->raw.data + size, c->sync, 16) != 0)
 	{
-		ts_error(err, TS_ERR_CORRUPT, "sync marker mismatch after block");
-		goto corrupt;
-	}
-	payload = c->raw.data;
-	if (c->codec == TS_AVRO_CODEC_NULL)
-	{
-		c->block = payload;
-		c->block_len = (size_t) size;
-	}
-	else
-	{
-		if (!ts_avro_decompress(c->codec, payload, (size_t) size, &c->data, NULL, err))
+		int64_t		header_len = (int64_t) (cur.p - head);
+
+		/* head is invalid once the window moves */
+		payload = window_bytes(c, c->next_offset + header_len, (size_t) size + 16, err);
+		if (payload == NULL)
+			return -1;
+		c->bytes_read += header_len + size + 16;
+		if (memcmp(payload + size, c->sync, 16) != 0)
+		{
+			ts_error(err, TS_ERR_CORRUPT, "sync marker mismatch after block");
 			goto corrupt;
-		c->block = c->data.data;
-		c->block_len = c->data.len;
+		}
+		if (c->codec == TS_AVRO_CODEC_NULL)
+		{
+			c->block = payload;
+			c->block_len = (size_t) size;
+		}
+		else
+		{
+			/* the last file's block buffer, likely of the right size already */
+			if (c->data.data == NULL && c->buffers != NULL)
+				c->data.data = ts_bufpool_get(c->buffers, (size_t) size + 1, &c->data.cap);
+			if (!ts_avro_decompress(c->codec, payload, (size_t) size, &c->data, NULL, err))
+				goto corrupt;
+			c->block = c->data.data;
+			c->block_len = c->data.len;
+		}
+		c->block_count = count;
+		c->next_offset += header_len + size + 16;
+		c->nblocks = blockno;
+		return 1;
 	}
-	c->block_count = count;
-	c->next_offset += (int64_t) (cur.p - head) + size + 16;
-	c->nblocks = blockno;
-	return 1;
 corrupt:
 	ts_error_context(err, "Avro file \"%s\": block %d", c->path, (int) blockno);
 	return -1;
@@ -607,7 +649,7 @@ ts_avro_container_close(ts_avro_container *c)
 	ts_free(c->schema_json);
 	if (!c->schema_borrowed)
 		ts_avro_schema_free(c->schema);
-	ts_buf_free(&c->raw);
-	ts_buf_free(&c->data);
+	ts_bufpool_put(c->buffers, c->window.data, c->window.cap);
+	ts_bufpool_put(c->buffers, c->data.data, c->data.cap);
 	ts_free(c);
 }

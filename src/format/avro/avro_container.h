@@ -5,7 +5,8 @@
  * avro.schema / avro.codec, 16-byte sync marker, then blocks of
  * [count, length, bytes, sync]) and the block codecs null, deflate,
  * snappy and zstandard.  Hands out one decompressed block at a time;
- * memory is bounded by one compressed plus one decompressed block.
+ * memory is bounded by a read-ahead window (or one compressed block when
+ * larger) plus one decompressed block.
  * Record decoding is avro_decode.c's job.
  */
 #ifndef TS_AVRO_CONTAINER_H
@@ -21,6 +22,12 @@ typedef enum ts_avro_codec
 	TS_AVRO_CODEC_SNAPPY,
 	TS_AVRO_CODEC_ZSTANDARD
 } ts_avro_codec;
+
+/*
+ * Bytes read from a file at a time: blocks (often tens of KB) are taken
+ * from this window, a larger block is read whole.
+ */
+#define TS_AVRO_READ_AHEAD ((size_t) 256 * 1024)
 
 /* Largest decompressed block we accept (a bomb guard). */
 #define TS_AVRO_MAX_BLOCK_BYTES ((size_t) 1 << 28)
@@ -38,14 +45,17 @@ typedef struct ts_avro_container
 	int64_t		next_offset;	/* file offset of the next block header */
 	int32_t		nblocks;		/* blocks loaded so far (current = nblocks) */
 	bool		counts_only;	/* set by the reader: blocks' object counts, no bytes */
+	ts_bufpool *buffers;		/* set by the reader: where the window and block
+								 * buffers come from and go back to; may be NULL */
 	/* current block (block = NULL, block_len = 0 when counts_only) */
 	const uint8_t *block;		/* decompressed bytes */
 	size_t		block_len;
 	int64_t		block_count;	/* objects in the block */
 	int64_t		bytes_read;
 	/* private */
-	ts_buf		raw;
-	ts_buf		data;
+	ts_buf		window;			/* file bytes read ahead, from window_off */
+	int64_t		window_off;
+	ts_buf		data;			/* the decompressed block */
 } ts_avro_container;
 
 /* Name of a codec as avro.codec spells it. */

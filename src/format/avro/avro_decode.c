@@ -12,61 +12,7 @@
  */
 #include <string.h>
 
-#include "format/avro/avro_decode.h"
-
-typedef enum conv
-{
-	CV_NULL,					/* writer type is null: always NULL */
-	CV_UNION,
-	CV_BOOL,
-	CV_INT,						/* int/long -> integer-like (cast to width) */
-	CV_TIME_MICROS,				/* long time-micros -> TIME millis */
-	CV_TS_MILLIS,
-	CV_TS_MICROS,
-	CV_TS_NANOS,
-	CV_FLOAT,					/* float -> FLOAT */
-	CV_FLOAT_TO_DOUBLE,
-	CV_DOUBLE,
-	CV_INT_TO_FLOAT,
-	CV_INT_TO_DOUBLE,
-	CV_DEC_BYTES,				/* bytes -> DECIMAL */
-	CV_DEC_FIXED,				/* fixed -> DECIMAL */
-	CV_DEC_INT,					/* int/long unscaled -> DECIMAL */
-	CV_BYTES,					/* string/bytes -> s */
-	CV_FIXED,					/* fixed -> s */
-	CV_ENUM,					/* enum -> symbol */
-	CV_RECORD,					/* record -> ROW */
-	CV_ARRAY,					/* array -> ARRAY/MULTISET */
-	CV_MAP,						/* map<string,V> -> MAP */
-	CV_ARRAY_MAP,				/* array<record{key,value}> -> MAP */
-	CV_MULTISET_MAP,			/* map<int> -> MULTISET (expand counts) */
-	CV_MULTISET_ARRAY_MAP		/* array<record{key,value:int}> -> MULTISET */
-} conv;
-
-struct ts_avro_plan
-{
-	conv		cv;
-	const ts_avro_node *w;		/* writer node */
-	ts_type_kind target;		/* requested kind */
-	/* CV_UNION: one plan per branch, NULL for the null branch */
-	ts_avro_plan **branches;
-	/* CV_UNION of null and one other type: that type's plan, and null's index */
-	ts_avro_plan *nonnull;
-	int			null_branch;
-	/* CV_RECORD: per writer field: output index (-1 = skip) and plan */
-	int		   *targets;
-	ts_avro_plan **fields;
-	int			nout;
-	int		   *copy_from;		/* per output: duplicate of another output, or -1 */
-	bool		all_targets;	/* every output is some writer field's target */
-	bool		any_copy;		/* some copy_from >= 0 */
-	/* arrays / maps: element (ARRAY, MULTISET_MAP), value (MAP) */
-	ts_avro_plan *elem;
-	/* CV_ARRAY_MAP / CV_MULTISET_ARRAY_MAP: record plan with nout = 2 */
-	ts_avro_plan *kv;
-	/* top level only: the root is a union ["null", record] */
-	bool		top;
-};
+#include "format/avro/avro_flat.h"
 
 /* Hard caps for hostile counts of zero-byte items and multiset expansion. */
 #define MAX_ZERO_SIZE_ITEMS ((int64_t) 1 << 22)
@@ -447,6 +393,13 @@ ts_avro_plan_top(const ts_avro_node *root,
 	p = build_record(&ctx, rec, names, types, ncols, 0);
 	if (p == NULL)
 		return NULL;
+	{
+		bool		ok;
+
+		p->flat = ts_avro_flat_build(p, arena, &ok, err);
+		if (!ok)
+			return NULL;
+	}
 	if (root->kind == TS_AVRO_UNION)
 	{
 		ts_avro_plan *u = new_plan(&ctx, CV_UNION, root, NULL);
@@ -653,29 +606,10 @@ floor_div(int64_t a, int64_t b)
 	return q;
 }
 
-static bool
+static inline bool
 decode_decimal_bytes(const uint8_t *p, uint32_t len, ts_value *out, ts_err *err)
 {
-	ts_int128	v;
-
-	if (len == 0)
-	{
-		out->v.dec = 0;
-		return true;
-	}
-	/* strip redundant sign-extension bytes beyond 16 */
-	while (len > 16)
-	{
-		if (!((p[0] == 0x00 && (p[1] & 0x80) == 0) || (p[0] == 0xff && (p[1] & 0x80))))
-			return ts_error(err, TS_ERR_CORRUPT, "decimal of %u bytes does not fit 128 bits", len);
-		p++;
-		len--;
-	}
-	v = (p[0] & 0x80) ? -1 : 0;
-	for (uint32_t i = 0; i < len; i++)
-		v = (ts_int128) (((unsigned __int128) v << 8) | p[i]);
-	out->v.dec = v;
-	return true;
+	return ts_avro_decimal_from_bytes(p, len, &out->v.dec, err);
 }
 
 /*
@@ -817,6 +751,17 @@ decode_scalar(const ts_avro_plan *pl, ts_cursor *cur, ts_value *out, bool *handl
 			*handled = false;
 			return true;
 	}
+}
+
+bool
+ts_avro_decode_scalar(const ts_avro_plan *pl, ts_cursor *cur, ts_value *out, ts_err *err)
+{
+	bool		handled;
+	bool		ok = decode_scalar(pl, cur, out, &handled, err);
+
+	if (!handled)
+		return ts_error(err, TS_ERR_CORRUPT, "internal: not a scalar plan");
+	return ok;
 }
 
 static bool decode_value(const ts_avro_plan *pl, ts_cursor *cur, ts_value *out,
@@ -1074,4 +1019,18 @@ ts_avro_decode_top(const ts_avro_plan *plan, ts_cursor *cur,
 		plan = plan->branches[v];
 	}
 	return decode_record(plan, cur, out, arena, 0, err);
+}
+
+int
+ts_avro_decode_rows(const ts_avro_plan *plan, ts_cursor *cur, ts_value *out,
+					int nrows, ts_arena *arena, ts_err *err)
+{
+	int			ncols = plan->nout;
+
+	if (plan->flat != NULL)
+		return ts_avro_flat_decode(plan->flat, cur, out, nrows, err);
+	for (int i = 0; i < nrows; i++)
+		if (!ts_avro_decode_top(plan, cur, out + (size_t) i * ncols, arena, err))
+			return i;
+	return nrows;
 }

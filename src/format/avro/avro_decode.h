@@ -33,6 +33,15 @@ ts_avro_plan *ts_avro_plan_top(const ts_avro_node *root,
 bool		ts_avro_decode_top(const ts_avro_plan *plan, ts_cursor *cur,
 							   ts_value *out, ts_arena *arena, ts_err *err);
 
+/*
+ * Decode nrows top-level objects from cur into out, row after row (ncols
+ * values each, as planned).  Returns the number decoded: nrows, or fewer
+ * with *err set by the first bad object (which is not counted).  Flat
+ * records (primitive or nullable primitive fields) take a faster path.
+ */
+int			ts_avro_decode_rows(const ts_avro_plan *plan, ts_cursor *cur, ts_value *out,
+								int nrows, ts_arena *arena, ts_err *err);
+
 /* Skip one value of writer node n. */
 bool		ts_avro_skip(const ts_avro_node *n, ts_cursor *cur, ts_err *err);
 

@@ -6,7 +6,11 @@
  * writer's top-level record once at open, then hand out batches of up to
  * batch_rows rows that never span a block, so strings and bytes can point
  * into the decompressed block (valid until the next call) and nested
- * values into an arena reset per batch.  Memory is one block + one batch.
+ * values into an arena reset per batch.  Memory is one block + one batch;
+ * their large buffers come from the caller's buffer pool when it gives
+ * one (options->buffers) and go back to it at close, so that the reader
+ * of the next file takes them instead of allocating (and faulting in)
+ * new ones.
  */
 #include <string.h>
 
@@ -24,6 +28,8 @@ typedef struct avro_reader
 	ts_arena	plan_arena;
 	ts_arena	batch_arena;
 	ts_value   *values;
+	size_t		values_cap;		/* bytes */
+	ts_bufpool *buffers;		/* the caller's, or NULL */
 	ts_cursor	cur;			/* inside the current block */
 	int64_t		rows_left;		/* objects left in the current block */
 	int64_t		block_row;		/* index of the next object in the block */
@@ -60,9 +66,11 @@ ts_avro_open(const char *path, const ts_read_column *columns, int ncols,
 	ts_arena_init(&r->batch_arena, 64 * 1024);
 	r->ncols = ncols;
 	r->batch_rows = options && options->batch_rows > 0 ? options->batch_rows : TS_BATCH_ROWS;
+	r->buffers = options ? options->buffers : NULL;
 	r->c = ts_avro_container_open(path, err);
 	if (r->c == NULL)
 		goto fail;
+	r->c->buffers = r->buffers;
 	names = ts_malloc(sizeof(char *) * (ncols + 1));
 	types = ts_malloc(sizeof(ts_type *) * (ncols + 1));
 	if (names == NULL || types == NULL)
@@ -86,7 +94,8 @@ ts_avro_open(const char *path, const ts_read_column *columns, int ncols,
 							   &r->plan_arena, r->c->path, err);
 	if (r->plan == NULL)
 		goto fail;
-	r->values = ts_malloc(sizeof(ts_value) * (size_t) r->batch_rows * (ncols ? ncols : 1));
+	r->values = ts_bufpool_get(r->buffers, sizeof(ts_value) * (size_t) r->batch_rows * (ncols ? ncols : 1),
+							   &r->values_cap);
 	if (r->values == NULL)
 	{
 		ts_error(err, TS_ERR_NOMEM, "out of memory");
@@ -148,6 +157,7 @@ avro_next(ts_format_reader *base, ts_batch *batch, ts_err *err)
 	avro_reader *r = (avro_reader *) base;
 	bool		eof;
 	int			n;
+	int			done;
 
 	batch->nrows = 0;
 	batch->ncols = r->ncols;
@@ -178,23 +188,19 @@ avro_next(ts_format_reader *base, ts_batch *batch, ts_err *err)
 		batch->nrows = n;
 		return n;
 	}
-	for (int i = 0; i < n; i++)
+	if (!TS_CHECK_INTERRUPTS(err))
 	{
-		ts_value   *row = &r->values[(size_t) i * r->ncols];
-
-		if ((i & 1023) == 1023 && !TS_CHECK_INTERRUPTS(err))
-		{
-			r->failed = true;
-			return -1;
-		}
-		if (!ts_avro_decode_top(r->plan, &r->cur, row, &r->batch_arena, err))
-		{
-			ts_error_context(err, "Avro file \"%s\": block %d, object %lld",
-							 r->c->path, (int) r->c->nblocks, (long long) r->block_row);
-			r->failed = true;
-			return -1;
-		}
-		r->block_row++;
+		r->failed = true;
+		return -1;
+	}
+	done = ts_avro_decode_rows(r->plan, &r->cur, r->values, n, &r->batch_arena, err);
+	r->block_row += done;
+	if (done < n)
+	{
+		ts_error_context(err, "Avro file \"%s\": block %d, object %lld",
+						 r->c->path, (int) r->c->nblocks, (long long) r->block_row);
+		r->failed = true;
+		return -1;
 	}
 	r->rows_left -= n;
 	if (r->rows_left == 0 && ts_cursor_left(&r->cur) != 0)
@@ -219,6 +225,6 @@ avro_close(ts_format_reader *base)
 	ts_avro_container_close(r->c);
 	ts_arena_free(&r->plan_arena);
 	ts_arena_free(&r->batch_arena);
-	ts_free(r->values);
+	ts_bufpool_put(r->buffers, r->values, r->values_cap);
 	ts_free(r);
 }
