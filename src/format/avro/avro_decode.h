@@ -46,26 +46,24 @@ int			ts_avro_decode_rows(const ts_avro_plan *plan, ts_cursor *cur, ts_value *ou
 bool		ts_avro_skip(const ts_avro_node *n, ts_cursor *cur, ts_err *err);
 
 /*
- * Avro's zig-zag varint long, for the decoders of records (avro_decode.c)
- * and of Paimon metadata (meta/manifest_avro.c).  Fast paths: a 1-byte varint; with 10 bytes left, one of
- * up to 8 bytes decoded from a single 64-bit load without a loop (the last
- * byte is the first without its high bit; each byte gives 7 bits).  Longer
- * varints and the end of the data take ts_cursor_zigzag, which checks all.
+ * The fast paths of Avro's zig-zag varint long at p (end: the data's end):
+ * a 1-byte varint; with 10 bytes left, one of up to 8 bytes decoded from a
+ * single 64-bit load without a loop (the last byte is the first without its
+ * high bit; each byte gives 7 bits).  Returns the position after it, or
+ * NULL when neither applies (longer varints, the end of the data): then
+ * ts_cursor_zigzag, which checks all, reads it.
  */
-static inline __attribute__((always_inline)) bool
-ts_avro_read_long(ts_cursor *cur, int64_t *v, ts_err *err)
+static inline __attribute__((always_inline)) const uint8_t *
+ts_avro_long_fast(const uint8_t *p, const uint8_t *end, int64_t *v)
 {
-	const uint8_t *p = cur->p;
-
-	if (p < cur->end && (*p & 0x80) == 0)
+	if (p < end && (*p & 0x80) == 0)
 	{
 		uint8_t		b = *p;
 
-		cur->p = p + 1;
 		*v = (int64_t) (b >> 1) ^ -(int64_t) (b & 1);
-		return true;
+		return p + 1;
 	}
-	if (cur->end - p >= 10)
+	if (end - p >= 10)
 	{
 		uint64_t	x = ts_load_le64(p);
 		uint64_t	last = ~x & UINT64_C(0x8080808080808080);
@@ -81,10 +79,26 @@ ts_avro_read_long(ts_cursor *cur, int64_t *v, ts_err *err)
 			u = (x & UINT64_C(0x007f007f007f007f)) | ((x & UINT64_C(0x7f007f007f007f00)) >> 1);
 			u = (u & UINT64_C(0x00003fff00003fff)) | ((u & UINT64_C(0x3fff00003fff0000)) >> 2);
 			u = (u & UINT64_C(0x000000000fffffff)) | ((u & UINT64_C(0x0fffffff00000000)) >> 4);
-			cur->p = p + nbytes;
 			*v = (int64_t) (u >> 1) ^ -(int64_t) (u & 1);
-			return true;
+			return p + nbytes;
 		}
+	}
+	return NULL;
+}
+
+/*
+ * Avro's zig-zag varint long, for the decoders of records (avro_decode.c,
+ * avro_flat.c) and of Paimon metadata (meta/manifest_avro.c).
+ */
+static inline __attribute__((always_inline)) bool
+ts_avro_read_long(ts_cursor *cur, int64_t *v, ts_err *err)
+{
+	const uint8_t *next = ts_avro_long_fast(cur->p, cur->end, v);
+
+	if (next != NULL)
+	{
+		cur->p = next;
+		return true;
 	}
 	return ts_cursor_zigzag(cur, v, err);
 }

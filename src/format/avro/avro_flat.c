@@ -220,35 +220,13 @@ slow_long(const uint8_t *p, const uint8_t *end, int64_t *v, ts_err *err)
 	return ts_avro_read_long(&c, v, err) ? c.p : NULL;
 }
 
-/* A zig-zag varint long: ts_avro_read_long's fast paths. */
+/* A zig-zag varint long: ts_avro_read_long's fast paths, the rest out of line. */
 static inline __attribute__((always_inline)) const uint8_t *
 rd_long(const uint8_t *p, const uint8_t *end, int64_t *v, ts_err *err)
 {
-	if (p < end && (*p & 0x80) == 0)
-	{
-		*v = (int64_t) (*p >> 1) ^ -(int64_t) (*p & 1);
-		return p + 1;
-	}
-	if (end - p >= 10)
-	{
-		uint64_t	x = ts_load_le64(p);
-		uint64_t	last = ~x & UINT64_C(0x8080808080808080);
+	const uint8_t *next = ts_avro_long_fast(p, end, v);
 
-		if (last != 0)
-		{
-			int			nbytes = (__builtin_ctzll(last) >> 3) + 1;
-			uint64_t	u;
-
-			if (nbytes < 8)
-				x &= (UINT64_C(1) << (8 * nbytes)) - 1;
-			u = (x & UINT64_C(0x007f007f007f007f)) | ((x & UINT64_C(0x7f007f007f007f00)) >> 1);
-			u = (u & UINT64_C(0x00003fff00003fff)) | ((u & UINT64_C(0x3fff00003fff0000)) >> 2);
-			u = (u & UINT64_C(0x000000000fffffff)) | ((u & UINT64_C(0x0fffffff00000000)) >> 4);
-			*v = (int64_t) (u >> 1) ^ -(int64_t) (u & 1);
-			return p + nbytes;
-		}
-	}
-	return slow_long(p, end, v, err);
+	return next != NULL ? next : slow_long(p, end, v, err);
 }
 
 /* Skip a varint: its last byte is the first without the high bit. */
