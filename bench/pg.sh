@@ -121,10 +121,12 @@ P_PWARM=$(awk -F'\t' '$1 == "point" { print $3 }' "$W/plan.tsv" | best)
 P_PEXEC=$(q -c "SELECT bench_exec_ms(\$q\$$POINT\$q\$, $RUNS)")
 READALL="SELECT count(v) FROM plan"
 P_FULLEXEC=$(q -c "SELECT bench_exec_ms(\$q\$$READALL\$q\$, $RUNS)")
-# what a cold plan of FULL does inside the scan (a new backend): manifests
-# opened, entries decoded, the scan's own planning time
-read -r M_READ M_ENTRIES M_SCAN_MS <<<"$(q -F ' ' -c "SELECT bench_plan_ms('$FULL') IS NULL" \
-    -c "SELECT manifests_read, entries_read, round(planning_ms::numeric, 1) FROM tablescan_last_metrics()" | tail -1)"
+# what a cold plan of FULL does inside the scan (a new backend each time,
+# best of RUNS): manifests opened, entries decoded, the scan's own planning time
+read -r M_READ M_ENTRIES M_SCAN_MS <<<"$(for r in $(seq "$RUNS"); do
+    q -F ' ' -c "SELECT bench_plan_ms('$FULL') IS NULL" \
+      -c "SELECT manifests_read, entries_read, round(planning_ms::numeric, 1) FROM tablescan_last_metrics()" | tail -1
+done | sort -k3 -g | head -1)"
 SCAN_ENTRIES_PER_S=$(awk -v n="$M_ENTRIES" -v ms="$M_SCAN_MS" 'BEGIN { if (ms > 0) printf "%.0f", n / (ms / 1000); else printf "-" }')
 POINT_EXPLAIN=$(q -c "EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF, SUMMARY OFF) $POINT")
 FULL_EXPLAIN=$(q -c "EXPLAIN (COSTS OFF) $FULL")
@@ -228,7 +230,7 @@ echo "|---|---:|"
 echo "| cold plan, \`$FULL\` | $(fmt "$P_COLD") ms |"
 echo "| warm plan, same query | $(fmt "$P_WARM") ms |"
 echo "| manifest entries decoded per second (cold): entries / cold plan time | $ENTRIES_PER_S |"
-echo "| cold plan inside the scan (tablescan_last_metrics): manifests read, entries decoded, ms | $M_READ, $M_ENTRIES, $M_SCAN_MS ms |"
+echo "| cold plan inside the scan (tablescan_last_metrics, best of $RUNS new backends): manifests read, entries decoded, ms | $M_READ, $M_ENTRIES, $M_SCAN_MS ms |"
 echo "| manifest entries per second inside the scan (cold) | $SCAN_ENTRIES_PER_S |"
 echo "| cold plan, point query \`p = 7 AND id = $POINT_ID\` | $(fmt "$P_PCOLD") ms |"
 echo "| warm plan, point query | $(fmt "$P_PWARM") ms |"
