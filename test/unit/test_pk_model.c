@@ -817,6 +817,12 @@ static const pk_case cases[] = {
 	"--delete-every 6 --retract-every 10 --compact-file-rows 2"},
 	{"dedup_dv_five_levels", COLS "--rows 20 --keys 40 --snapshots 10 --files 2 --compact-every 1 "
 	"--levels 5 --delete-every 6 --compact-file-rows 2 --deletion-vectors"},
+	/* no partition, one integer key: merge-on-read hands file rows on as they are and caches keys */
+	{"dedup_unpartitioned_int_key", "--column id:BIGINT --column v:STRING --column n:INT --primary-key id "
+	"--buckets 2 --rows 40 --keys 25 --snapshots 6 --files 3 --delete-every 6 --retract-every 9 --null-every 4"},
+	{"dedup_unpartitioned_int_key_levels", "--column id:INT --column v:STRING --column d:DOUBLE "
+	"--primary-key id --buckets 1 --rows 30 --keys 20 --snapshots 7 --files 2 --compact-every 3 --levels 2 "
+	"--delete-every 5 --compact-file-rows 4"},
 };
 
 static char tmpdir[256];
