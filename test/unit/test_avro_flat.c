@@ -9,8 +9,9 @@
  * follows the plan tree.  Both must decode the same number of objects to
  * the same values and stop at the same position, and fail alike (same
  * message) on truncated and corrupted copies.  Several projections: all
- * fields, two, a missing column and a column asked twice, conversions that
- * take the plan's own code (SMALLINT, FLOAT -> DOUBLE, fixed, enum).
+ * fields, two, a missing column and a column asked twice, ints narrowed to
+ * TINYINT / SMALLINT, conversions that take the plan's own code
+ * (FLOAT -> DOUBLE, fixed, enum).
  */
 #include "unit.h"
 
@@ -341,7 +342,7 @@ test_all_fields(void **state)
 	pr.types[5] = ty(TS_TIMESTAMP, 6, 0);
 	pr.types[6] = ty(TS_BOOLEAN, 0, 0);
 	pr.types[7] = ty(TS_FLOAT, 0, 0);
-	pr.types[8] = ty(TS_SMALLINT, 0, 0);	/* narrowed: the plan's code */
+	pr.types[8] = ty(TS_SMALLINT, 0, 0);	/* narrowed (FOP_NARROW) */
 	pr.types[9] = ty(TS_BINARY, 3, 0);
 	pr.types[10] = ty(TS_VARCHAR, 0, 0);
 	pr.types[11] = ty(TS_INT, 0, 0);	/* writer null */
@@ -376,6 +377,22 @@ test_missing_and_twice(void **state)
 	pr.types[5] = ty(TS_DOUBLE, 0, 0);	/* float -> double */
 	pr.types[6] = ty(TS_DATE, 0, 0);
 	run_projection(&pr, true);
+}
+
+/* ints narrowed to TINYINT / SMALLINT (truncated alike; an int past 32 bits fails alike) */
+static void
+test_narrowed(void **state)
+{
+	projection	pr = {2, {"a", "i"}};
+	projection	pr2 = {2, {"i", "a"}};
+
+	(void) state;
+	pr.types[0] = ty(TS_TINYINT, 0, 0);
+	pr.types[1] = ty(TS_SMALLINT, 0, 0);
+	run_projection(&pr, true);
+	pr2.types[0] = ty(TS_TINYINT, 0, 0);
+	pr2.types[1] = ty(TS_SMALLINT, 0, 0);
+	run_projection(&pr2, true);
 }
 
 /* no column but the last: every other field is skipped */
@@ -481,6 +498,7 @@ main(void)
 		cmocka_unit_test(test_all_fields),
 		cmocka_unit_test(test_two_fields),
 		cmocka_unit_test(test_missing_and_twice),
+		cmocka_unit_test(test_narrowed),
 		cmocka_unit_test(test_skip_all_but_one),
 		cmocka_unit_test(test_not_flat),
 		cmocka_unit_test(test_flat_errors),

@@ -29,6 +29,7 @@ typedef enum flat_op
 	FOP_SKIP_FIXED,				/* null, boolean, float, double, fixed: size bytes */
 	FOP_NULL,					/* a wanted field of writer type null */
 	FOP_INT,					/* int -> INT, DATE, TIME, BIGINT */
+	FOP_NARROW,					/* int -> TINYINT, SMALLINT (truncated, as the plan) */
 	FOP_LONG,					/* long -> BIGINT */
 	FOP_DOUBLE,					/* double -> DOUBLE */
 	FOP_BYTES,					/* string / bytes -> s */
@@ -110,7 +111,7 @@ decode_op(const ts_avro_plan *pl)
 			return FOP_NULL;
 		case CV_INT:
 			if (pl->target == TS_TINYINT || pl->target == TS_SMALLINT)
-				return FOP_SCALAR;	/* narrowed: the plan's casts */
+				return FOP_NARROW;
 			return pl->w->kind == TS_AVRO_INT ? FOP_INT : FOP_LONG;
 		case CV_DOUBLE:
 			return FOP_DOUBLE;
@@ -374,6 +375,18 @@ flat_row(const ts_avro_flat *f, const uint8_t *p, const uint8_t *end,
 				}
 				out[s->out].isnull = false;
 				out[s->out].v.i = v;
+				break;
+			case FOP_NARROW:
+				/* _VALUE_KIND of key-value files, TINYINT / SMALLINT columns */
+				if ((p = rd_long(p, end, &v, err)) == NULL)
+					return NULL;
+				if (s->u.pl->w->kind == TS_AVRO_INT && (v < INT32_MIN || v > INT32_MAX))
+				{
+					ts_error(err, TS_ERR_CORRUPT, "Avro int out of range");
+					return NULL;
+				}
+				out[s->out].isnull = false;
+				out[s->out].v.i = s->u.pl->target == TS_TINYINT ? (int8_t) v : (int16_t) v;
 				break;
 			case FOP_LONG:
 				if ((p = rd_long(p, end, &v, err)) == NULL)
