@@ -605,17 +605,6 @@ read_array_into(const step *s, ts_cursor *cur, uint8_t *base, ts_meta_slab *slab
 	return true;
 }
 
-/* An Avro int, checked to be one. */
-static inline __attribute__((always_inline)) bool
-read_int32(ts_cursor *cur, int64_t *v, ts_err *err)
-{
-	if (!ts_avro_read_long(cur, v, err))
-		return false;
-	if (*v < INT32_MIN || *v > INT32_MAX)
-		return ts_error(err, TS_ERR_CORRUPT, "Avro int out of range");
-	return true;
-}
-
 /*
  * One record: its fields with a slot into out (values; those absent or
  * null read NULL), the others into the record at 'base' (which the
@@ -671,12 +660,12 @@ read_record(const prog *p, ts_cursor *restrict cur, ts_value *out, uint8_t *rest
 					return false;
 				continue;
 			case SK_I32:
-				if (!read_int32(cur, &x, err))
+				if (!ts_avro_read_int(cur, &x, err))
 					return false;
 				*(int32_t *) (base + s->off) = (int32_t) x;
 				break;
 			case SK_I32_INT8:
-				if (!read_int32(cur, &x, err))
+				if (!ts_avro_read_int(cur, &x, err))
 					return false;
 				*(int32_t *) (base + s->off) = (int8_t) x;
 				break;
@@ -686,7 +675,7 @@ read_record(const prog *p, ts_cursor *restrict cur, ts_value *out, uint8_t *rest
 				*(int64_t *) (base + s->off) = x;
 				break;
 			case SK_I64_INT:
-				if (!read_int32(cur, &x, err))
+				if (!ts_avro_read_int(cur, &x, err))
 					return false;
 				*(int64_t *) (base + s->off) = x;
 				break;
@@ -885,33 +874,15 @@ ts_meta_avro_open_into(const char *path, const ts_read_column *cols,
 static int
 load_block(ts_meta_avro *r, ts_err *err)
 {
-	while (r->rows_left == 0)
-	{
-		int			rc;
-		int64_t		min;
+	int			rc;
 
-		if (r->have_block && ts_cursor_left(&r->cur) != 0)
-			return ts_error(err, TS_ERR_CORRUPT, "Avro file \"%s\": block %d: %zu bytes left after its %lld objects",
-							r->c->path, (int) r->c->nblocks, ts_cursor_left(&r->cur),
-							(long long) r->block_row), -1;
-		rc = ts_avro_container_next_block(r->c, err);
-		if (rc <= 0)
-		{
-			r->have_block = false;
-			return rc;
-		}
-		r->have_block = true;
-		ts_cursor_init(&r->cur, r->c->block, r->c->block_len);
-		r->rows_left = r->c->block_count;
+	if (r->rows_left > 0)
+		return 1;
+	rc = ts_avro_container_next_objects(r->c, &r->cur, &r->have_block, r->block_row,
+										&r->rows_left, err);
+	if (rc > 0)
 		r->block_row = 0;
-		min = r->c->schema->root->min_encoded_size;
-		if (min > 0 && (uint64_t) r->rows_left > r->c->block_len / (uint64_t) min)
-			return ts_error(err, TS_ERR_CORRUPT,
-							"Avro file \"%s\": block %d: %lld objects cannot fit in %zu bytes",
-							r->c->path, (int) r->c->nblocks, (long long) r->rows_left,
-							r->c->block_len), -1;
-	}
-	return 1;
+	return rc;
 }
 
 int

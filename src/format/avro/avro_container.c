@@ -640,6 +640,39 @@ corrupt:
 	return -1;
 }
 
+int
+ts_avro_container_next_objects(ts_avro_container *c, ts_cursor *cur, bool *have_block,
+							   int64_t objects_read, int64_t *count, ts_err *err)
+{
+	int64_t		min = c->schema->root->min_encoded_size;
+
+	*count = 0;
+	while (*count == 0)
+	{
+		int			rc;
+
+		if (*have_block && ts_cursor_left(cur) != 0)
+			return ts_error(err, TS_ERR_CORRUPT, "Avro file \"%s\": block %d: %zu bytes left after its %lld objects",
+							c->path, (int) c->nblocks, ts_cursor_left(cur),
+							(long long) objects_read), -1;
+		rc = ts_avro_container_next_block(c, err);
+		if (rc <= 0)
+		{
+			*have_block = false;
+			return rc;
+		}
+		*have_block = true;
+		ts_cursor_init(cur, c->block, c->block_len);
+		*count = c->block_count;
+		objects_read = 0;
+		if (!c->counts_only && min > 0 && (uint64_t) *count > c->block_len / (uint64_t) min)
+			return ts_error(err, TS_ERR_CORRUPT,
+							"Avro file \"%s\": block %d: %lld objects cannot fit in %zu bytes",
+							c->path, (int) c->nblocks, (long long) *count, c->block_len), -1;
+	}
+	return 1;
+}
+
 void
 ts_avro_container_close(ts_avro_container *c)
 {

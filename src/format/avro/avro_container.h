@@ -85,6 +85,18 @@ ts_avro_container *ts_avro_container_open_known(const char *path, const char *kn
  */
 int			ts_avro_container_next_block(ts_avro_container *c, ts_err *err);
 
+/*
+ * For a reader that decodes each block's objects from *cur: the next block
+ * holding objects.  First checks that the current block (*have_block) was
+ * used up by its objects_read objects; then loads blocks (empty ones are
+ * passed over), points *cur at the new one and sets *count, rejecting a
+ * count that cannot fit in the block's bytes (not in counts_only mode,
+ * where blocks are not read).  1 = a block, 0 = end of file, -1 = error.
+ */
+int			ts_avro_container_next_objects(ts_avro_container *c, ts_cursor *cur,
+										   bool *have_block, int64_t objects_read,
+										   int64_t *count, ts_err *err);
+
 void		ts_avro_container_close(ts_avro_container *c);
 
 /*

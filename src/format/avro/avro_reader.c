@@ -116,38 +116,23 @@ fail:
 static bool
 load_block(avro_reader *r, bool *eof, ts_err *err)
 {
-	*eof = false;
-	while (r->rows_left == 0)
-	{
-		int			rc;
-		int64_t		min;
+	int32_t		before = r->c->nblocks;
+	int			rc;
 
-		if (r->have_block && ts_cursor_left(&r->cur) != 0)
-			return ts_error(err, TS_ERR_CORRUPT, "Avro file \"%s\": block %d: %zu bytes left after its %lld objects",
-							r->c->path, (int) r->c->nblocks, ts_cursor_left(&r->cur),
-							(long long) r->block_row);
-		rc = ts_avro_container_next_block(r->c, err);
-		r->base.metrics.bytes_read = r->c->bytes_read;
-		if (rc < 0)
-			return false;
-		if (rc == 0)
-		{
-			r->have_block = false;
-			*eof = true;
-			return false;
-		}
-		r->have_block = true;
-		r->base.metrics.row_groups_total++;
-		r->base.metrics.row_groups_kept++;
-		ts_cursor_init(&r->cur, r->c->block, r->c->block_len);
-		r->rows_left = r->c->block_count;
-		r->block_row = 0;
-		min = r->c->schema->root->min_encoded_size;
-		if (!r->c->counts_only && min > 0 && (uint64_t) r->rows_left > r->c->block_len / (uint64_t) min)
-			return ts_error(err, TS_ERR_CORRUPT,
-							"Avro file \"%s\": block %d: %lld objects cannot fit in %zu bytes",
-							r->c->path, (int) r->c->nblocks, (long long) r->rows_left, r->c->block_len);
+	*eof = false;
+	if (r->rows_left > 0)
+		return true;
+	rc = ts_avro_container_next_objects(r->c, &r->cur, &r->have_block, r->block_row,
+										&r->rows_left, err);
+	r->base.metrics.bytes_read = r->c->bytes_read;
+	r->base.metrics.row_groups_total += r->c->nblocks - before;
+	r->base.metrics.row_groups_kept += r->c->nblocks - before;
+	if (rc <= 0)
+	{
+		*eof = rc == 0;
+		return false;
 	}
+	r->block_row = 0;
 	return true;
 }
 
