@@ -13,7 +13,7 @@
 #include "format/format.h"
 #include "meta/binary_row.h"
 #include "meta/manifest.h"
-#include "format/avro/avro_writer.h"
+#include "avro_fixture.h"
 
 static cJSON *
 load_oracle(const char *name)
@@ -613,32 +613,7 @@ test_wrong_kind(void **state)
 static char *
 write_avro(const char *schema_json, const ts_value *rows, int nrows, int ncols)
 {
-	ts_err		err = {0};
-	ts_avro_writer *w = ts_avro_writer_create(schema_json, TS_AVRO_CODEC_NULL, &err);
-	ts_buf		out;
-	char	   *path = strdup("/tmp/ts_manifest_fixture_XXXXXX");
-	int			fd;
-	FILE	   *f;
-
-	if (w == NULL)
-		fail_msg("%s", err.msg);
-	assert_int_equal(ts_avro_writer_ncols(w), ncols);
-	for (int r = 0; r < nrows; r++)
-		if (!ts_avro_writer_add(w, rows + (size_t) r * ncols, &err))
-			fail_msg("%s", err.msg);
-	ts_buf_init(&out);
-	if (!ts_avro_writer_finish(w, &out, &err))
-		fail_msg("%s", err.msg);
-	ts_avro_writer_free(w);
-	fd = mkstemp(path);
-	assert_true(fd >= 0);
-	close(fd);
-	f = fopen(path, "wb");
-	assert_non_null(f);
-	assert_int_equal(fwrite(out.data, 1, out.len, f), out.len);
-	fclose(f);
-	ts_buf_free(&out);
-	return path;
+	return unit_write_avro("ts_manifest_fixture_", schema_json, rows, nrows, ncols);
 }
 
 static ts_value

@@ -19,7 +19,7 @@
 #include <unistd.h>
 
 #include "base/ts_fs.h"
-#include "format/avro/avro_writer.h"
+#include "avro_fixture.h"
 #include "meta/manifest.h"
 #include "meta/manifest_avro.h"
 
@@ -444,30 +444,7 @@ v_nested(ts_value *items, int n)
 static char *
 write_manifest(const ts_value *row)
 {
-	ts_err		err = {0};
-	ts_avro_writer *w = ts_avro_writer_create(ME08_SCHEMA, TS_AVRO_CODEC_NULL, &err);
-	ts_buf		out;
-	char	   *path = strdup("/tmp/ts_manifest_avro_nulls_XXXXXX");
-	FILE	   *f;
-	int			fd;
-
-	if (w == NULL)
-		fail_msg("%s", err.msg);
-	if (!ts_avro_writer_add(w, row, &err))
-		fail_msg("%s", err.msg);
-	ts_buf_init(&out);
-	if (!ts_avro_writer_finish(w, &out, &err))
-		fail_msg("%s", err.msg);
-	ts_avro_writer_free(w);
-	fd = mkstemp(path);
-	assert_true(fd >= 0);
-	close(fd);
-	f = fopen(path, "wb");
-	assert_non_null(f);
-	assert_int_equal(fwrite(out.data, 1, out.len, f), out.len);
-	fclose(f);
-	ts_buf_free(&out);
-	return path;
+	return unit_write_avro("ts_manifest_avro_nulls_", ME08_SCHEMA, row, 1, -1);
 }
 
 /* Read 'path' both ways: the same entries or the same error; ok or not as 'want_ok'. */
