@@ -117,20 +117,30 @@ void	   *ts_prefault(void *p, size_t size);
 
 /*
  * A batch of rows, row-major: the value of column c in row r is
- * values[r * ncols + c].  Column order is the order the reader was asked
- * for.
+ * values[r * stride + c], where stride is ncols unless the producer set a
+ * larger one (a split reader handing on a key-value file's rows with
+ * _SEQUENCE_NUMBER / _VALUE_KIND still behind the columns).  Column order
+ * is the order the reader was asked for.  Index rows with ts_batch_at or
+ * ts_batch_stride, never with ncols.
  */
 typedef struct ts_batch
 {
 	int			nrows;
 	int			ncols;
 	ts_value   *values;
+	int			stride;			/* 0 = ncols */
 } ts_batch;
+
+static inline int
+ts_batch_stride(const ts_batch *b)
+{
+	return b->stride > 0 ? b->stride : b->ncols;
+}
 
 static inline ts_value *
 ts_batch_at(const ts_batch *b, int row, int col)
 {
-	return &b->values[(size_t) row * b->ncols + col];
+	return &b->values[(size_t) row * ts_batch_stride(b) + col];
 }
 
 /* Render a value as text for messages and tests (ts_malloc'd). */

@@ -675,8 +675,8 @@ int
 tablescan_convert_column(const TsDatumConverter *c, const ts_batch *b, int col,
 						 int first, int n, int out_stride, Datum *values, bool *isnull)
 {
-	const ts_value *v = b->values + (size_t) first * b->ncols + col;
-	int			stride = b->ncols;
+	int			stride = ts_batch_stride(b);
+	const ts_value *v = b->values + (size_t) first * stride + col;
 	int			r;
 
 #define EACH_ROW for (r = 0; r < n; r++, v += stride, values += out_stride, isnull += out_stride)

@@ -120,6 +120,7 @@ ts_format_reader *ts_format_open(ts_file_format fmt, const char *path,
 static inline int
 ts_format_next(ts_format_reader *r, ts_batch *batch, ts_err *err)
 {
+	batch->stride = 0;			/* format readers' rows are ncols apart */
 	return r->ops->next(r, batch, err);
 }
 

@@ -472,7 +472,7 @@ ts_data_file_next(ts_data_file_reader *r, ts_data_file_batch *out, ts_err *err)
 			r->pos += n;
 			out->nrows = n;
 			out->values = in.values;
-			out->stride = in.ncols;
+			out->stride = ts_batch_stride(&in);
 			out->seq = r->seq;
 			out->kind = r->kind;
 			return n;

@@ -130,7 +130,10 @@ ts_split_reader_open(ts_plan *plan, const ts_split *split, const int *columns, i
 	return r;
 }
 
-/* Drop retract rows of a key-value batch in place. */
+/*
+ * Drop retract rows of a key-value batch in place (the columns of each
+ * kept row move; what lies behind them in a strided batch is not read).
+ */
 static int
 drop_retracts(ts_data_file_batch *b)
 {
@@ -141,7 +144,7 @@ drop_retracts(ts_data_file_batch *b)
 		if (ts_row_kind_is_retract(b->kind[i]))
 			continue;
 		if (kept != i && b->ncols > 0)
-			memcpy(&b->values[(size_t) kept * b->ncols], &b->values[(size_t) i * b->ncols],
+			memcpy(&b->values[(size_t) kept * b->stride], &b->values[(size_t) i * b->stride],
 				   sizeof(ts_value) * b->ncols);
 		kept++;
 	}
@@ -182,6 +185,9 @@ ts_split_reader_next(ts_split_reader *r, ts_batch *batch, ts_err *err)
 			r->next_file++;
 			if (r->cur == NULL)
 				return -1;
+			/* raw-convertible key-value files: rows handed on, not copied */
+			if (r->key_value)
+				ts_data_file_allow_stride(r->cur);
 		}
 		n = ts_data_file_next(r->cur, &fb, err);
 		if (n < 0)
@@ -197,6 +203,7 @@ ts_split_reader_next(ts_split_reader *r, ts_batch *batch, ts_err *err)
 		batch->nrows = fb.nrows;
 		batch->ncols = r->ncolumns;
 		batch->values = fb.values;
+		batch->stride = fb.stride;
 		return fb.nrows;
 	}
 }
