@@ -26,8 +26,8 @@ How a case becomes SQL (one psql session per case, in its own schema):
     branch / scan.fallback-branch, and external-path-map 'FROM=>TO' for
     tables whose manifests name FILE:/tmp/external.  Hand-built-split and
     single-file cases run their "equivalent_table_scan" when they have one.
-  * Hand-built splits without one ("read_splits", or a top-level "files"
-    list) run as a scan of the snapshot whose files in the split's
+  * Hand-built splits without one ("read_splits", a top-level "files" list,
+    or an "external_path" directory of byte-identical copies) run as a scan of the snapshot whose files in the split's
     partitions and buckets are exactly the split's files with the same
     deletion vectors and schema ids, as tablescan_files() of the very
     foreign tables the query reads reports them (probe_splits(), before
@@ -73,6 +73,7 @@ import argparse
 import collections
 import concurrent.futures
 import decimal
+import filecmp
 import fnmatch
 import json
 import os
@@ -852,7 +853,8 @@ def compare_plan(expected_splits, rows, subset_ok):
 # Hand-built splits and streaming plans as table scans
 #
 # A case that reads hand-built splits ("read_splits", or a top-level "files"
-# list for an unpartitioned whole-table split) runs as a table scan when a
+# list or "external_path" directory of copies for a whole-table split; see
+# external_copies()) runs as a table scan when a
 # snapshot exists whose files in the split's partitions and buckets are
 # exactly the split's files, with the same deletion vectors (file, offset,
 # length) and schema ids.  The runner does not trust the case's snapshot for
@@ -1057,14 +1059,47 @@ class SplitProbe:
                 + opts for opts, _ in self.layout]
 
 
+def external_copies(shared_dir, case):
+    """A split that names no files but an "external_path" directory reads
+    the data files there (its DataFileMeta point at them): (their names,
+    None) when each is a byte-identical copy of the one file of that name in
+    the table directory, else (None, why)."""
+    edir = os.path.join(shared_dir, "testdata", case["external_path"])
+    try:
+        names = sorted(n for n in os.listdir(edir)
+                       if os.path.isfile(os.path.join(edir, n)) and not n.startswith(".")
+                       and not n.endswith((".index", ".crc")))
+    except OSError as e:
+        return None, "cannot list %s (%s)" % (case["external_path"], e.strerror)
+    if not names:
+        return None, "no data files under %s" % case["external_path"]
+    found = collections.defaultdict(list)
+    tdir = os.path.join(shared_dir, "testdata", case["table"])
+    for root, _, fnames in os.walk(tdir):
+        for n in fnames:
+            if n in names:
+                found[n].append(os.path.join(root, n))
+    for n in names:
+        if len(found[n]) != 1:
+            return None, "%d files named %s in the table" % (len(found[n]), n)
+        if not filecmp.cmp(os.path.join(edir, n), found[n][0], shallow=False):
+            return None, "%s differs from the table's file" % n
+    return names, None
+
+
 def split_case_setup(cp, case, shared_dir, topts):
     """build_case() for a hand-built-split case without equivalent_table_scan:
     cp.table_sets as if the case's snapshot matched (checked by probe_splits()
     before running) and cp.split_probe; returns a skip reason or None."""
     if case.get("serialized_splits") and not case.get("read_splits"):
         return "reads Java-serialized splits, which the runner does not decode"
-    if case.get("external_path") or any(sp.get("external_path")
-                                        for sp in case.get("read_splits") or []):
+    if case.get("external_path") and not case.get("read_splits") and not case.get("files"):
+        files, why = external_copies(shared_dir, case)
+        if why:
+            return "split reads copies under an external path: " + why
+        case = dict(case, files=files)
+    elif case.get("external_path") or any(sp.get("external_path")
+                                          for sp in case.get("read_splits") or []):
         return "split reads copies of the data files under an external path"
     if case.get("partition_filter") is not None or case.get("bucket_filter") is not None:
         return "hand-built split case with its own partition/bucket filter"
@@ -2081,6 +2116,20 @@ def self_test():
               "reads hand-built splits and has no equivalent table scan: the case overrides "
               "merge options at read time but not the table's ignore-delete, which a table scan "
               "would keep")
+        # a split reading byte-identical copies under an external path
+        edir = os.path.join(tmp, "testdata", "fmt", "t.db", "ext", "bucket-0")
+        os.makedirs(edir)
+        os.makedirs(os.path.join(tdir, "bucket-0"))
+        for d, body in ((edir, b"PAR1"), (os.path.join(tdir, "bucket-0"), b"PAR1")):
+            with open(os.path.join(d, "data-1.parquet"), "wb") as fh:
+                fh.write(body)
+            open(os.path.join(d, "data-1.parquet.index"), "w").close()
+        ext_case = {"case": "e", "table": "fmt/t.db/t", "external_path": "fmt/t.db/ext/bucket-0/"}
+        check("external copies", external_copies(tmp, ext_case), (["data-1.parquet"], None))
+        with open(os.path.join(edir, "data-1.parquet"), "wb") as fh:
+            fh.write(b"PAR2")
+        check("external copy differs", external_copies(tmp, ext_case),
+              (None, "data-1.parquet differs from the table's file"))
         stc = {"case": "st", "table": "fmt/t.db/t", "snapshot": None, "columns": cols,
                "options": {"scan.snapshot-id": "2", "streaming": True}, "mode": "streaming",
                "stream_plans": [{"snapshot": None, "rows": [], "row_kinds": []},
