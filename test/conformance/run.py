@@ -1184,7 +1184,8 @@ def probe_splits(args, cp, schema):
     if not done:
         return None
     verdict = {}                # (snapshot, mor) -> None (match) or reason
-    levels0 = set()
+    levels0 = set()             # level-0 files with merge-on-read, first snapshot
+    visible = set()             # files listed without it, first snapshot
     for tag, s, ti, mor in probes:
         ok_c = steps.get(tag + "c", (False,))[0]
         st = steps.get(tag)
@@ -1197,11 +1198,13 @@ def probe_splits(args, cp, schema):
         except ValueError as e:
             verdict.setdefault((s, mor), "tablescan_files() output not JSON: %s" % e)
             continue
-        if mor:
-            for r in rows:
-                rec = dict(zip(SPLIT_FILE_COLUMNS, r))
-                if rec["level"] == 0:
-                    levels0.add(os.path.basename(str(rec["file_name"])))
+        for r in rows:
+            rec = dict(zip(SPLIT_FILE_COLUMNS, r))
+            name = os.path.basename(str(rec["file_name"]))
+            if mor and rec["level"] == 0:
+                levels0.add(name)
+            elif not mor and s == pr.snapshots[0]:
+                visible.add(name)
         why = match_split_files(pr.layout[ti][1], rows)
         if why is not None:
             verdict.setdefault((s, mor), why)
@@ -1213,7 +1216,7 @@ def probe_splits(args, cp, schema):
             cp.table_sets = pr.table_sets(s)
             return None
     split_files = {n for g in pr.groups for n in g["files"]}
-    hidden = sorted(split_files & levels0)
+    hidden = sorted((split_files - visible) & levels0)
     if hidden:
         reason = ("split reads level-0 file(s) that a batch scan of this table hides "
                   "(deletion vectors / first-row read only level > 0): %s" % ", ".join(hidden))
