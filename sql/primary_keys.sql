@@ -53,6 +53,20 @@ EXPLAIN (COSTS OFF) SELECT * FROM pk.pk_dedup_level0;
 EXPLAIN (COSTS OFF) SELECT * FROM pk.pk_dedup_levels;
 EXPLAIN (COSTS OFF) SELECT * FROM pk.pk_dedup_dv;
 EXPLAIN (COSTS OFF) SELECT * FROM pk.pk_first_row;
+-- tablescan_files() names the deletion vector of each file (index file,
+-- byte range, deleted rows): at snapshot 8 the level-5 files have one each,
+-- and the rows a scan returns are the files' rows minus the deleted ones
+CREATE FOREIGN TABLE pk_dv_s8 (id int, p int) SERVER lake
+  OPTIONS (database 'pk', "table" 'pk_dedup_dv', "scan.snapshot-id" '8');
+SELECT level, count(*) AS files, count(deletion_file) AS with_dv,
+       bool_and(deletion_file LIKE '%/pk_dedup_dv/index/index-%') AS in_index_dir,
+       bool_and(deletion_offset >= 0 AND deletion_length > 0) AS dv_range,
+       sum(row_count) AS file_rows, sum(deletion_cardinality) AS deleted
+  FROM tablescan_files('pk_dv_s8') GROUP BY level ORDER BY level;
+SELECT (SELECT sum(row_count) - coalesce(sum(deletion_cardinality), 0)
+          FROM tablescan_files('pk_dv_s8')) = count(*) AS rows_add_up
+  FROM pk_dv_s8;
+SELECT count(*) AS files, count(deletion_file) AS with_dv FROM tablescan_files('pk.pk_dedup_dv');
 -- a key predicate prunes by bucket; a value predicate never drops a merged file
 EXPLAIN (COSTS OFF) SELECT * FROM pk.pk_dedup_levels WHERE id = 3 AND p = 1;
 SELECT count(*) FROM pk.pk_dedup_levels WHERE v IS NOT NULL;

@@ -17,11 +17,14 @@ CREATE FOREIGN DATA WRAPPER tablescan_fdw
   HANDLER tablescan_fdw_handler
   VALIDATOR tablescan_fdw_validator;
 
--- The live data files the scan of a foreign table would read.
+-- The live data files the scan of a foreign table would read, each with
+-- the deletion vector applied to it (NULLs when it has none).
 CREATE FUNCTION tablescan_files(regclass,
     OUT partition jsonb, OUT bucket integer, OUT total_buckets integer,
     OUT file_name text, OUT level integer, OUT row_count bigint,
-    OUT file_size bigint, OUT schema_id bigint)
+    OUT file_size bigint, OUT schema_id bigint,
+    OUT deletion_file text, OUT deletion_offset bigint,
+    OUT deletion_length bigint, OUT deletion_cardinality bigint)
 RETURNS SETOF record
 AS 'MODULE_PATHNAME', 'tablescan_files'
 LANGUAGE C STRICT VOLATILE;

@@ -2,7 +2,8 @@
  * functions.c - SQL functions over a foreign table's Paimon scan.
  *
  * Owns: tablescan_files(regclass), the live data files the scan of a
- * foreign table would read under its options (the seed's Plan, as rows).
+ * foreign table would read under its options (the seed's Plan, as rows),
+ * each with the deletion vector the scan applies to it.
  */
 #include "postgres.h"
 
@@ -75,9 +76,10 @@ tablescan_files(PG_FUNCTION_ARGS)
 
 		for (int f = 0; f < split->nfiles; f++)
 		{
-			const ts_data_file_meta *fm = &split->files[f].entry->file;
-			Datum		values[8];
-			bool		nulls[8] = {0};
+			const ts_scan_file *sf = &split->files[f];
+			const ts_data_file_meta *fm = &sf->entry->file;
+			Datum		values[12];
+			bool		nulls[12] = {0};
 
 			CHECK_FOR_INTERRUPTS();
 			values[0] = partition;
@@ -89,6 +91,16 @@ tablescan_files(PG_FUNCTION_ARGS)
 			nulls[5] = plan->kind == TS_TABLE_FORMAT;	/* unknown before reading */
 			values[6] = Int64GetDatum(fm->file_size);
 			values[7] = Int64GetDatum(fm->schema_id);
+			/* the deletion vector: file, byte range, deleted rows (NULL if unknown) */
+			nulls[8] = nulls[9] = nulls[10] = nulls[11] = sf->dv_path == NULL;
+			if (sf->dv_path != NULL)
+			{
+				values[8] = CStringGetTextDatum(sf->dv_path);
+				values[9] = Int64GetDatum(sf->dv_offset);
+				values[10] = Int64GetDatum(sf->dv_length);
+				values[11] = Int64GetDatum(sf->dv_cardinality);
+				nulls[11] = sf->dv_cardinality < 0;
+			}
 			tuplestore_putvalues(rsinfo->setResult, rsinfo->setDesc, values, nulls);
 		}
 	}

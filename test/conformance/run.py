@@ -26,6 +26,17 @@ How a case becomes SQL (one psql session per case, in its own schema):
     branch / scan.fallback-branch, and external-path-map 'FROM=>TO' for
     tables whose manifests name FILE:/tmp/external.  Hand-built-split and
     single-file cases run their "equivalent_table_scan" when they have one.
+  * Hand-built splits without one ("read_splits", a top-level "files" list,
+    or an "external_path" directory of byte-identical copies) run as a scan of the snapshot whose files in the split's
+    partitions and buckets are exactly the split's files with the same
+    deletion vectors and schema ids, as tablescan_files() of the very
+    foreign tables the query reads reports them (probe_splits(), before
+    the case runs); splits of different buckets are read as a UNION ALL of
+    one foreign table each.  Streaming plans of append tables run as the
+    batch reads they equal (a full startup as a scan of its snapshot, each
+    incremental plan as incremental-between, "stream_end" as an empty
+    incremental-between up to the latest snapshot).  See the section
+    "Hand-built splits and streaming plans as table scans".
   * Row cases: SELECT json_build_array(<columns>) FROM t [WHERE <predicate>]
     [LIMIT n]; the rows are compared with "rows" ("rows_after_filter" when
     predicate_exact is false) as a multiset after type-directed normalisation
@@ -43,9 +54,10 @@ How a case becomes SQL (one psql session per case, in its own schema):
   * The row-tracking system columns _ROW_ID and _SEQUENCE_NUMBER are foreign
     table columns named so (the extension maps them); a row-id range
     selection becomes a WHERE on a hidden "_ROW_ID" column.
-  * Streaming plans, raw data/manifest file cases, hand-built splits without
-    an equivalent table scan and the other Paimon system columns (_VALUE_KIND,
-    ...) are SKIPped with the reason.  An ERROR whose message says
+  * Streaming plans of primary-key tables (changelog), raw data/manifest
+    file cases, hand-built splits no snapshot scan provably equals and the
+    other Paimon system columns (_VALUE_KIND, ...) are SKIPped with the
+    reason.  An ERROR whose message says
     "not supported yet" is a fail-closed refusal and counts as SKIP; any other
     ERROR is a FAIL.
 
@@ -61,6 +73,7 @@ import argparse
 import collections
 import concurrent.futures
 import decimal
+import filecmp
 import fnmatch
 import json
 import os
@@ -837,6 +850,456 @@ def compare_plan(expected_splits, rows, subset_ok):
 
 
 # ---------------------------------------------------------------------------
+# Hand-built splits and streaming plans as table scans
+#
+# A case that reads hand-built splits ("read_splits", or a top-level "files"
+# list or "external_path" directory of copies for a whole-table split; see
+# external_copies()) runs as a table scan when a
+# snapshot exists whose files in the split's partitions and buckets are
+# exactly the split's files, with the same deletion vectors (file, offset,
+# length) and schema ids.  The runner does not trust the case's snapshot for
+# this: before running, probe_splits() asks tablescan_files() of the very
+# foreign tables the queries will read, for each snapshot of the table, and
+# keeps the first snapshot whose listing matches (the case's own snapshot
+# first); otherwise the case is skipped saying why.  Splits that share one
+# bucket become one foreign table (partition_filter = OR of their partitions,
+# bucket_filter); splits of different buckets become one foreign table each,
+# read as a UNION ALL.
+#
+# A streaming case of an append table runs each plan as the batch read it
+# equals: the first plan of a full startup mode as a batch scan of its
+# snapshot, every incremental plan for snapshot S as incremental-between
+# 'C,S' where C is the snapshot the stream had reached (start exclusive,
+# end inclusive; COMPACT/OVERWRITE snapshots add no rows to either), and
+# "stream_end" as incremental-between 'C,<latest>' returning no rows.
+# ---------------------------------------------------------------------------
+
+# Options that choose a scan's starting snapshot (replaced by the mapping).
+STARTUP_OPTIONS = {"scan.snapshot-id", "scan.mode", "scan.tag-name", "scan.timestamp-millis",
+                   "scan.timestamp", "scan.watermark", "scan.version",
+                   "incremental-between", "incremental-between-timestamp"}
+# Table options that decide how a primary-key merge combines records.
+MERGE_OPTION_RE = re.compile(r"^(merge-engine|ignore-delete|sequence\.field|rowkind\.field"
+                             r"|(partial-update|deduplicate|first-row|aggregation)\..+"
+                             r"|fields\..+)$")
+
+SPLIT_FILE_COLUMNS = ("partition", "bucket", "file_name", "level", "schema_id",
+                      "deletion_file", "deletion_offset", "deletion_length",
+                      "deletion_cardinality")
+
+
+def table_meta_dir(shared_dir, case, branch=None):
+    """The directory holding snapshot/ and schema/ of the case's table (branch)."""
+    d = os.path.join(shared_dir, "testdata", case["table"])
+    if branch and branch != "main":
+        d = os.path.join(d, "branch", "branch-%s" % branch)
+    return d
+
+
+def snapshot_ids(meta_dir):
+    """Snapshot ids present in <table>/snapshot/, ascending."""
+    try:
+        names = os.listdir(os.path.join(meta_dir, "snapshot"))
+    except OSError:
+        return []
+    return sorted(int(n[9:]) for n in names if re.fullmatch(r"snapshot-\d+", n))
+
+
+def snapshot_schema_id(meta_dir, snapshot):
+    """The schemaId of <table>/snapshot/snapshot-N, or None."""
+    try:
+        with open(os.path.join(meta_dir, "snapshot", "snapshot-%d" % snapshot),
+                  encoding="utf-8") as fh:
+            return json.load(fh).get("schemaId")
+    except (OSError, ValueError):
+        return None
+
+
+def latest_schema(meta_dir):
+    """The newest schema-N JSON of the table, or None."""
+    try:
+        names = os.listdir(os.path.join(meta_dir, "schema"))
+    except OSError:
+        return None
+    ids = sorted(int(n[7:]) for n in names if re.fullmatch(r"schema-\d+", n))
+    if not ids:
+        return None
+    with open(os.path.join(meta_dir, "schema", "schema-%d" % ids[-1]), encoding="utf-8") as fh:
+        return json.load(fh)
+
+
+def partition_filter_entry(part):
+    """A split's typed partition as a partition_filter entry (path strings)."""
+    out = {}
+    for k, v in part.items():
+        if v is None or isinstance(v, (dict, list, float)):
+            raise ValueError("partition value %s=%r has no partition path string" % (k, v))
+        if isinstance(v, bool):
+            out[k] = "true" if v else "false"
+        else:
+            out[k] = str(v)
+    return out
+
+
+def split_groups(case):
+    """The case's hand-built splits as [{partition, bucket, files: {name: attrs}}],
+    one per (partition, bucket); partition/bucket None = not restricted.
+    attrs: dv = (path, offset, length, cardinality) or None, schema_id or None."""
+    splits = case.get("read_splits")
+    if splits is None:
+        if not case.get("files"):
+            raise ValueError("names no split files")
+        splits = [{"partition": None, "bucket": None, "files": case["files"]}]
+    groups = collections.OrderedDict()
+    for sp in splits:
+        files = sp.get("files") or []
+        dvs = sp.get("deletion_files")
+        sids = sp.get("schema_ids")
+        if not files:
+            raise ValueError("a split names no files")
+        if dvs is not None and len(dvs) != len(files):
+            raise ValueError("deletion_files not parallel to files")
+        if sids is not None and len(sids) != len(files):
+            raise ValueError("schema_ids not parallel to files")
+        part = sp.get("partition")
+        key = (json.dumps(part, sort_keys=True), sp.get("bucket"))
+        g = groups.setdefault(key, {"partition": part, "bucket": sp.get("bucket"),
+                                    "files": collections.OrderedDict()})
+        for i, f in enumerate(files):
+            name = os.path.basename(f)
+            if name in g["files"]:
+                raise ValueError("split reads file %s twice" % name)
+            dv = dvs[i] if dvs is not None else None
+            if dv is not None:
+                dv = (dv["path"], int(dv["offset"]), int(dv["length"]), dv.get("cardinality"))
+            g["files"][name] = {"dv": dv, "schema_id": sids[i] if sids is not None else None}
+    groups = list(groups.values())
+    if len(groups) > 1 and any(g["partition"] is None or g["bucket"] is None for g in groups):
+        raise ValueError("splits without partition and bucket cannot be told apart")
+    return groups
+
+
+def split_layout(groups, fixed_buckets=True):
+    """[(table filter options, [groups it reads])]: one table when the splits
+    share a bucket, else one per split.  Without fixed buckets (bucket -1:
+    bucket_filter is refused) the tables are not restricted to a bucket;
+    match_split_files() still checks every file's bucket."""
+    buckets = {g["bucket"] for g in groups}
+    if len(buckets) == 1:
+        tables = [groups]
+    else:
+        tables = [[g] for g in groups]
+    out = []
+    for gs in tables:
+        opts = []
+        parts = [g["partition"] for g in gs]
+        if parts[0] is not None and any(parts):
+            opts.append(("partition_filter", json.dumps(
+                [partition_filter_entry(p) for p in parts], ensure_ascii=False)))
+        if gs[0]["bucket"] is not None and fixed_buckets:
+            opts.append(("bucket_filter", str(gs[0]["bucket"])))
+        out.append((opts, gs))
+    return out
+
+
+def match_split_files(groups, rows):
+    """Compare tablescan_files() rows (SPLIT_FILE_COLUMNS) of one table with
+    the groups it should read; returns None when they are exactly the
+    split's files and deletion vectors, else why not."""
+    want = {}
+    for g in groups:
+        for name, attrs in g["files"].items():
+            want[name] = (g, attrs)
+    got = {}
+    for r in rows:
+        rec = dict(zip(SPLIT_FILE_COLUMNS, r))
+        name = os.path.basename(str(rec["file_name"]))
+        if name in got:
+            return "the scan reads file %s twice" % name
+        got[name] = rec
+    missing = [n for n in want if n not in got]
+    extra = [n for n in got if n not in want]
+    if missing or extra:
+        return "files differ (%d of the split's files not live, %d other live files)" % (
+            len(missing), len(extra))
+    for name, (g, attrs) in want.items():
+        rec = got[name]
+        part = rec["partition"]
+        if isinstance(part, str):
+            part = load_json_text(part)
+        if g["partition"] is not None and _partition_key(part) != _partition_key(g["partition"]):
+            return "file %s lives in partition %s" % (name, json.dumps(part))
+        if g["bucket"] is not None and int(rec["bucket"]) != int(g["bucket"]):
+            return "file %s lives in bucket %s" % (name, rec["bucket"])
+        if attrs["schema_id"] is not None and rec["schema_id"] is not None \
+                and int(rec["schema_id"]) != int(attrs["schema_id"]):
+            return "file %s has schema %s, the split says %s" % (name, rec["schema_id"],
+                                                                 attrs["schema_id"])
+        dv = attrs["dv"]
+        if dv is None and rec["deletion_file"] is not None:
+            return "the scan applies a deletion vector to %s, the split none" % name
+        if dv is not None:
+            if rec["deletion_file"] is None:
+                return "the split applies a deletion vector to %s, the scan none" % name
+            path = str(rec["deletion_file"]).replace("\\", "/")
+            if not (path == dv[0] or path.endswith("/" + dv[0].lstrip("/"))) \
+                    or int(rec["deletion_offset"]) != dv[1] \
+                    or int(rec["deletion_length"]) != dv[2] \
+                    or (dv[3] is not None and rec["deletion_cardinality"] is not None
+                        and int(rec["deletion_cardinality"]) != int(dv[3])):
+                return "deletion vector of %s differs (%s %s+%s vs the split's %s %s+%s)" % (
+                    name, os.path.basename(path), rec["deletion_offset"],
+                    rec["deletion_length"], os.path.basename(dv[0]), dv[1], dv[2])
+    return None
+
+
+class SplitProbe:
+    """What probe_splits() needs: the groups, the candidate snapshots and
+    the foreign table options without a snapshot or filters."""
+
+    def __init__(self, groups, base_options, snapshots, fixed_buckets=True):
+        self.groups = groups
+        self.layout = split_layout(groups, fixed_buckets)
+        self.base_options = base_options
+        self.snapshots = snapshots
+        self.resolved = None        # (snapshot, None) or (None, skip reason)
+
+    def table_sets(self, snapshot, extra=()):
+        return [sorted(self.base_options + [("scan.snapshot-id", str(snapshot))] + list(extra))
+                + opts for opts, _ in self.layout]
+
+
+def external_copies(shared_dir, case):
+    """A split that names no files but an "external_path" directory reads
+    the data files there (its DataFileMeta point at them): (their names,
+    None) when each is a byte-identical copy of the one file of that name in
+    the table directory, else (None, why)."""
+    edir = os.path.join(shared_dir, "testdata", case["external_path"])
+    try:
+        names = sorted(n for n in os.listdir(edir)
+                       if os.path.isfile(os.path.join(edir, n)) and not n.startswith(".")
+                       and not n.endswith((".index", ".crc")))
+    except OSError as e:
+        return None, "cannot list %s (%s)" % (case["external_path"], e.strerror)
+    if not names:
+        return None, "no data files under %s" % case["external_path"]
+    found = collections.defaultdict(list)
+    tdir = os.path.join(shared_dir, "testdata", case["table"])
+    for root, _, fnames in os.walk(tdir):
+        for n in fnames:
+            if n in names:
+                found[n].append(os.path.join(root, n))
+    for n in names:
+        if len(found[n]) != 1:
+            return None, "%d files named %s in the table" % (len(found[n]), n)
+        if not filecmp.cmp(os.path.join(edir, n), found[n][0], shallow=False):
+            return None, "%s differs from the table's file" % n
+    return names, None
+
+
+def split_case_setup(cp, case, shared_dir, topts):
+    """build_case() for a hand-built-split case without equivalent_table_scan:
+    cp.table_sets as if the case's snapshot matched (checked by probe_splits()
+    before running) and cp.split_probe; returns a skip reason or None."""
+    if case.get("serialized_splits") and not case.get("read_splits"):
+        return "reads Java-serialized splits, which the runner does not decode"
+    if case.get("external_path") and not case.get("read_splits") and not case.get("files"):
+        files, why = external_copies(shared_dir, case)
+        if why:
+            return "split reads copies under an external path: " + why
+        case = dict(case, files=files)
+    elif case.get("external_path") or any(sp.get("external_path")
+                                          for sp in case.get("read_splits") or []):
+        return "split reads copies of the data files under an external path"
+    if case.get("partition_filter") is not None or case.get("bucket_filter") is not None:
+        return "hand-built split case with its own partition/bucket filter"
+    try:
+        groups = split_groups(case)
+        split_layout(groups)
+    except (ValueError, TypeError, KeyError) as e:
+        return "hand-built split not mapped: %s" % e
+    meta = table_meta_dir(shared_dir, case, case.get("branch"))
+    opts = case.get("options") or {}
+    table_opts = (latest_schema(meta) or {}).get("options") or {}
+    try:
+        fixed_buckets = int(opts.get("bucket", table_opts.get("bucket", -1))) > 0
+    except ValueError:
+        return "table has an unreadable bucket option"
+    if any(MERGE_OPTION_RE.match(k) for k in opts):
+        # a split read given merge options may run with those alone (the
+        # split-read tests build their read context from them), a table
+        # scan always with the table's own merge options under them
+        kept = sorted(k for k in table_opts if MERGE_OPTION_RE.match(k) and k not in opts)
+        if kept:
+            return ("the case overrides merge options at read time but not the table's %s, "
+                    "which a table scan would keep" % ", ".join(kept))
+    base = [(k, v) for k, v in topts if k not in STARTUP_OPTIONS]
+    snaps = snapshot_ids(meta)
+    first = case.get("snapshot")
+    if first is None and snaps:
+        first = snaps[-1]
+    if first is None:
+        return "table has no snapshot to hold the split's files"
+    # other snapshots holding the same files qualify only under the same
+    # schema (a scan of a snapshot reads with its schema)
+    sid = snapshot_schema_id(meta, first)
+    order = [first] + [s for s in reversed(snaps)
+                       if s != first and snapshot_schema_id(meta, s) == sid]
+    cp.split_probe = SplitProbe(groups, base, order, fixed_buckets)
+    cp.table_sets = cp.split_probe.table_sets(first)
+    return None
+
+
+def probe_splits(args, cp, schema):
+    """Find the snapshot whose scan reads exactly the case's split files
+    (see the section comment); sets cp.table_sets, or returns why not."""
+    pr = cp.split_probe
+    if pr.resolved is not None:
+        snap, reason = pr.resolved
+        if snap is not None:
+            cp.table_sets = pr.table_sets(snap)
+        return reason
+    lines = [session_preamble(), "DROP SCHEMA IF EXISTS %s CASCADE;" % schema,
+             "CREATE SCHEMA %s;" % schema]
+    cols = ", ".join("%s %s" % (quote_ident(n), pg_type(t)) for n, t in cp.columns + cp.hidden)
+    probes = []                 # (tag, snapshot, table index, merge_on_read)
+    variants = [(s, False) for s in pr.snapshots] + [(pr.snapshots[0], True)]
+    for s, mor in variants:
+        extra = [("deletion-vectors.merge-on-read", "true")] if mor else []
+        for ti, opts in enumerate(pr.table_sets(s, extra)):
+            tag = "p%d" % len(probes)
+            table = "%s.%s" % (schema, tag)
+            probes.append((tag, s, ti, mor))
+            lines.append(_step(tag + "c", "CREATE FOREIGN TABLE %s (%s) SERVER %s OPTIONS (%s)" % (
+                table, cols, SERVER_NAME, ", ".join("%s %s" % (quote_ident(k), quote_literal(v))
+                                                    for k, v in opts))))
+            lines.append(_step(tag, "SELECT json_build_array(%s) FROM tablescan_files(%s::regclass)"
+                               % (", ".join(SPLIT_FILE_COLUMNS), quote_literal(table))))
+    lines.append("DROP SCHEMA IF EXISTS %s CASCADE;" % schema)
+    lines.append("\\echo %s DONE" % MARK)
+    out, err, _ = run_psql(args, "\n".join(lines) + "\n", args.timeout)
+    if out is None:
+        return None             # let the case itself report the failure
+    steps, done = parse_session(out)
+    if not done:
+        return None
+    verdict = {}                # (snapshot, mor) -> None (match) or reason
+    levels0 = set()             # level-0 files with merge-on-read, first snapshot
+    visible = set()             # files listed without it, first snapshot
+    for tag, s, ti, mor in probes:
+        ok_c = steps.get(tag + "c", (False,))[0]
+        st = steps.get(tag)
+        if not ok_c or st is None or not st[0]:
+            msg = (steps.get(tag + "c") or (0, 0, ""))[2] or (st[2] if st else "no answer")
+            verdict.setdefault((s, mor), "listing the files failed: %s" % msg)
+            continue
+        try:
+            rows = [load_json_text(ln) for ln in st[3]]
+        except ValueError as e:
+            verdict.setdefault((s, mor), "tablescan_files() output not JSON: %s" % e)
+            continue
+        for r in rows:
+            rec = dict(zip(SPLIT_FILE_COLUMNS, r))
+            name = os.path.basename(str(rec["file_name"]))
+            if mor and rec["level"] == 0:
+                levels0.add(name)
+            elif not mor and s == pr.snapshots[0]:
+                visible.add(name)
+        why = match_split_files(pr.layout[ti][1], rows)
+        if why is not None:
+            verdict.setdefault((s, mor), why)
+        else:
+            verdict.setdefault((s, mor), None)
+    for s in pr.snapshots:
+        if (s, False) in verdict and verdict[(s, False)] is None:
+            pr.resolved = (s, None)
+            cp.table_sets = pr.table_sets(s)
+            return None
+    split_files = {n for g in pr.groups for n in g["files"]}
+    hidden = sorted((split_files - visible) & levels0)
+    if hidden:
+        reason = ("split reads level-0 file(s) that a batch scan of this table hides "
+                  "(deletion vectors / first-row read only level > 0): %s" % ", ".join(hidden))
+    else:
+        reason = "split files are not the live files of any snapshot (snapshot %s: %s)" % (
+            pr.snapshots[0], verdict.get((pr.snapshots[0], False), "not listed"))
+    pr.resolved = (None, reason)
+    return reason
+
+
+def stream_queries(cp, case, shared_dir, topts, types):
+    """Queries for a streaming case of an append table (one per plan, see the
+    section comment), or a skip reason."""
+    opts = case.get("options") or {}
+    plans = case.get("stream_plans")
+    if not plans:
+        return "streaming case without stream_plans"
+    meta = table_meta_dir(shared_dir, case, case.get("branch"))
+    schema = latest_schema(meta)
+    if schema is None:
+        return "streaming case of a table without a schema"
+    if schema.get("primaryKeys"):
+        return "streaming read of a primary-key table (changelog plans, no batch equivalent)"
+    if case.get("predicate_expr") or case.get("predicate"):
+        return "streaming plans with a predicate (rows may be pruned only)"
+    for p in plans:
+        if any(k != "+I" for k in p.get("row_kinds") or []):
+            return "streaming plan asserts non-insert row kinds"
+        if p.get("rows") is None:
+            return "streaming plan without rows"
+    mode = str(opts.get("scan.mode", "default"))
+    start = opts.get("scan.snapshot-id")
+    other = [k for k in opts if k in STARTUP_OPTIONS and k not in ("scan.snapshot-id", "scan.mode")]
+    if other:
+        return "streaming startup option %s not mapped" % other[0]
+    plans = list(plans)
+    full_first = None
+    if start is not None and mode in ("default", "from-snapshot"):
+        cursor = int(start) - 1
+    elif start is not None and mode == "from-snapshot-full":
+        full_first = int(start)
+    elif start is None and mode in ("default", "latest-full", "full"):
+        full_first = plans[0].get("snapshot") if plans else None
+        if full_first is None:
+            return "streaming full startup without a first snapshot"
+    else:
+        return "streaming startup mode %s not mapped" % mode
+    base = [(k, v) for k, v in topts if k not in STARTUP_OPTIONS]
+    queries = []
+    if full_first is not None:
+        first = plans.pop(0)
+        if first.get("snapshot") != full_first:
+            return "streaming full startup plan is not of snapshot %s" % full_first
+        queries.append(("snapshot-%d-full" % full_first, [("scan.snapshot-id", str(full_first))],
+                        first["rows"]))
+        cursor = full_first
+    elif plans and plans[0].get("snapshot") is None:
+        if plans[0]["rows"]:
+            return "streaming plan without a snapshot has rows"
+        plans.pop(0)
+    for p in plans:
+        s = p.get("snapshot")
+        if s is None or int(s) <= cursor:
+            return "streaming plans are not in snapshot order"
+        queries.append(("snapshot-%d" % int(s),
+                        [("incremental-between", "%d,%d" % (cursor, int(s)))], p["rows"]))
+        cursor = int(s)
+    snaps = snapshot_ids(meta)
+    if case.get("stream_end") and snaps and snaps[-1] > cursor:
+        queries.append(("end", [("incremental-between", "%d,%d" % (cursor, snaps[-1]))], []))
+    if opts.get("limit") is not None:
+        return "streaming case with a LIMIT"
+    cols = ", ".join(quote_ident(n) for n, _ in cp.columns)
+    for label, extra, rows in queries:
+        q = Query("%s#%s" % (cp.name, label),
+                  lambda table: "SELECT json_build_array(%s) FROM %s" % (cols, table),
+                  "rows", rows, types, mock_rows=rows)
+        q.table_sets = [sorted(base + extra)]
+        cp.queries.append(q)
+    return None
+
+
+# ---------------------------------------------------------------------------
 # Turning a case into work: skips, foreign table DDL and queries
 # ---------------------------------------------------------------------------
 
@@ -856,6 +1319,7 @@ class Query:
         self.mock_skip = None       # reason to skip it under --mock only
         self.mock_rows = mock_rows  # --mock: rows to load into the stand-in table
         self.tolerate = tolerate    # rows allowed on either side (see microsecond_ambiguity)
+        self.table_sets = None      # [[(key, value)]] foreign tables read (UNION ALL); None = the case's
 
 
 class CasePlan:
@@ -868,6 +1332,8 @@ class CasePlan:
         self.columns = []           # [(name, PType)] of the foreign table
         self.hidden = []            # more foreign table columns, never projected
         self.table_options = []     # [(key, value)]
+        self.table_sets = None      # [[(key, value)]] read as UNION ALL; None = [table_options]
+        self.split_probe = None     # SplitProbe: check the hand-built split mapping first
         self.queries = []
 
 
@@ -914,16 +1380,12 @@ def build_case(case, shared_dir, drop_system=False):
     if case.get("table") is None:
         cp.skip = "raw file / manifest case without a table (covered by C unit tests)"
         return cp
-    if case.get("mode") == "streaming" or case.get("stream_plans") is not None \
-            or opts.get("streaming"):
-        cp.skip = "streaming scan plans are not supported (batch reads only)"
-        return cp
+    streaming = case.get("mode") == "streaming" or case.get("stream_plans") is not None \
+        or bool(opts.get("streaming"))
     if scope in FILE_SCOPES and not ets:
         cp.skip = "reads a single data/manifest file, not a table scan (covered by C unit tests)"
         return cp
-    if scope in SPLIT_SCOPES and not ets:
-        cp.skip = "reads hand-built splits and has no equivalent table scan"
-        return cp
+    hand_built = scope in SPLIT_SCOPES and not ets and not streaming
     if any(is_system_column(c) for c in case.get("columns") or []):
         if drop_system:
             case = without_system_columns(case)
@@ -974,6 +1436,17 @@ def build_case(case, shared_dir, drop_system=False):
     topts += sorted(paimon.items())
     cp.table_options = topts
     limit = opts.get("limit")
+
+    if streaming:
+        cp.skip = stream_queries(cp, case, shared_dir, topts, types)
+        if cp.skip:
+            cp.skip = "streaming scan not mapped to batch reads: " + cp.skip
+        return cp
+    if hand_built:
+        cp.skip = split_case_setup(cp, case, shared_dir, topts)
+        if cp.skip:
+            cp.skip = "reads hand-built splits and has no equivalent table scan: " + cp.skip
+            return cp
 
     # ---- plan-only ----
     if case.get("mode") == "scan_plan_only" or (case.get("rows") is None
@@ -1093,57 +1566,83 @@ def _step(tag, sql):
     ])
 
 
-def _mock_setup(cp, schema, table):
-    """--mock: a plain table holding the oracle's rows, and a stand-in
-    tablescan_files() returning the expected splits."""
-    out = []
-    cols = ", ".join("%s %s" % (quote_ident(n), pg_type(t)) for n, t in cp.columns)
-    out.append("CREATE TABLE %s (%s)" % (table, cols))
+def _mock_plan_function(cp, schema):
+    """--mock: a stand-in tablescan_files() returning the expected splits."""
     plan = [q for q in cp.queries if q.kind == "plan"]
-    if plan:
-        rows = []
-        for sp in plan[0].expected:
-            metas = {m["file"]: m for m in sp.get("file_meta") or []}
-            for f in sp.get("files") or []:
-                m = metas.get(f, {})
-                rows.append("(%s::jsonb, %d, %d, %s, %d, %d, %d, %d)" % (
-                    quote_literal(json.dumps(sp.get("partition"))), sp["bucket"],
-                    sp["total_buckets"], quote_literal(f), m.get("level", 0),
-                    m.get("row_count", 0), m.get("file_size", 0), m.get("schema_id", 0)))
-        body = ("SELECT * FROM (VALUES %s) v" % ", ".join(rows)) if rows else \
-            "SELECT NULL::jsonb, 0, 0, ''::text, 0, 0::bigint, 0::bigint, 0::bigint WHERE false"
-        out.append("CREATE FUNCTION %s.tablescan_files(regclass) RETURNS TABLE (partition jsonb, "
-                   "bucket int, total_buckets int, file_name text, level int, row_count bigint, "
-                   "file_size bigint, schema_id bigint) LANGUAGE sql AS %s"
-                   % (schema, quote_literal(body)))
-    return out
+    if not plan:
+        return []
+    rows = []
+    for sp in plan[0].expected:
+        metas = {m["file"]: m for m in sp.get("file_meta") or []}
+        for f in sp.get("files") or []:
+            m = metas.get(f, {})
+            rows.append("(%s::jsonb, %d, %d, %s, %d, %d, %d, %d)" % (
+                quote_literal(json.dumps(sp.get("partition"))), sp["bucket"],
+                sp["total_buckets"], quote_literal(f), m.get("level", 0),
+                m.get("row_count", 0), m.get("file_size", 0), m.get("schema_id", 0)))
+    body = ("SELECT * FROM (VALUES %s) v" % ", ".join(rows)) if rows else \
+        "SELECT NULL::jsonb, 0, 0, ''::text, 0, 0::bigint, 0::bigint, 0::bigint WHERE false"
+    return ["CREATE FUNCTION %s.tablescan_files(regclass) RETURNS TABLE (partition jsonb, "
+            "bucket int, total_buckets int, file_name text, level int, row_count bigint, "
+            "file_size bigint, schema_id bigint) LANGUAGE sql AS %s"
+            % (schema, quote_literal(body))]
+
+
+def query_tables(cp, schema):
+    """Name the foreign tables the case's queries read: ([(name, options)],
+    {id(query): [names]}).  The first is <schema>.t; a query without its
+    own table_sets reads the case's (cp.table_sets or its table_options)."""
+    names = collections.OrderedDict()
+    per_query = {}
+
+    def name_for(opts):
+        key = tuple(opts)
+        if key not in names:
+            names[key] = "%s.t" % schema if not names else "%s.t%d" % (schema, len(names))
+        return names[key]
+    case_sets = cp.table_sets or [cp.table_options]
+    for q in cp.queries:
+        if not q.skip:
+            per_query[id(q)] = [name_for(o) for o in (q.table_sets or case_sets)]
+    return [(n, list(k)) for k, n in names.items()], per_query
+
+
+def relation_sql(tables):
+    """What a query reads: one table, or the UNION ALL of several."""
+    if len(tables) == 1:
+        return tables[0]
+    return "(%s) u" % " UNION ALL ".join("SELECT * FROM %s" % t for t in tables)
 
 
 def build_script(cp, schema, mock):
-    table = "%s.t" % schema
     lines = [session_preamble(),
              "DROP SCHEMA IF EXISTS %s CASCADE;" % schema,
              "CREATE SCHEMA %s;" % schema]
+    tables, per_query = query_tables(cp, schema)
+    setup = []
     if mock:
-        setup = _mock_setup(cp, schema, table)
-        # load the union of the universes the queries need
-        seen = set()
-        rows = []
+        # plain tables; each query's first table holds the union of the
+        # universes of the queries reading it first
+        setup += _mock_plan_function(cp, schema)
+        cols = ", ".join("%s %s" % (quote_ident(n), pg_type(t)) for n, t in cp.columns)
+        loads = collections.defaultdict(list)
         for q in cp.queries:
-            if q.mock_rows is not None and id(q.mock_rows) not in seen:
-                seen.add(id(q.mock_rows))
-                rows.append(q.mock_rows)
-        if cp.columns and rows:
-            universe = max(rows, key=len)
-            objs = [dict(zip([n for n, _ in cp.columns], r)) for r in universe]
-            setup.append("INSERT INTO %s SELECT * FROM json_populate_recordset(NULL::%s, %s)"
-                         % (table, table, quote_literal(json.dumps(objs, default=str))))
+            if id(q) in per_query and q.mock_rows is not None:
+                loads[per_query[id(q)][0]].append(q.mock_rows)
+        for name, _ in tables:
+            setup.append("CREATE TABLE %s (%s)" % (name, cols))
+            if cp.columns and loads.get(name):
+                universe = max(loads[name], key=len)
+                objs = [dict(zip([n for n, _ in cp.columns], r)) for r in universe]
+                setup.append("INSERT INTO %s SELECT * FROM json_populate_recordset(NULL::%s, %s)"
+                             % (name, name, quote_literal(json.dumps(objs, default=str))))
     else:
         cols = ", ".join("%s %s" % (quote_ident(n), pg_type(t))
                          for n, t in cp.columns + cp.hidden)
-        opts = ", ".join("%s %s" % (quote_ident(k), quote_literal(v)) for k, v in cp.table_options)
-        setup = ["CREATE FOREIGN TABLE %s (%s) SERVER %s OPTIONS (%s)"
-                 % (table, cols, SERVER_NAME, opts)]
+        for name, topts in tables:
+            opts = ", ".join("%s %s" % (quote_ident(k), quote_literal(v)) for k, v in topts)
+            setup.append("CREATE FOREIGN TABLE %s (%s) SERVER %s OPTIONS (%s)"
+                         % (name, cols, SERVER_NAME, opts))
     for i, s in enumerate(setup):
         lines.append(_step("setup%d" % i, s))
     files_fn = ("%s.tablescan_files" % schema) if mock else "tablescan_files"
@@ -1152,9 +1651,9 @@ def build_script(cp, schema, mock):
             continue
         if q.kind == "plan":
             q.sql = "SELECT json_build_array(%s) FROM %s(%s::regclass)" % (
-                ", ".join(PLAN_COLUMNS), files_fn, quote_literal(table))
+                ", ".join(PLAN_COLUMNS), files_fn, quote_literal(per_query[id(q)][0]))
         else:
-            q.sql = q.make_sql(table)
+            q.sql = q.make_sql(relation_sql(per_query[id(q)]))
         lines.append(_step("q%d" % i, q.sql))
     lines.append("DROP SCHEMA IF EXISTS %s CASCADE;" % schema)
     lines.append("\\echo %s DONE" % MARK)
@@ -1275,6 +1774,11 @@ def run_case(args, idx, cp):
     if not runnable:
         return [results[id(q)] for q in cp.queries], False
     schema = "%s%d" % (SCHEMA_PREFIX, idx)
+    if cp.split_probe is not None and not args.mock:
+        why = probe_splits(args, cp, schema)
+        if why:
+            why = "reads hand-built splits and has no equivalent table scan: " + why
+            return [results.get(id(q)) or Result(q.name, "SKIP", why) for q in cp.queries], False
     script = build_script(cp, schema, args.mock)
     out, err, rc = run_psql(args, script, args.timeout)
     if out is None:
@@ -1552,6 +2056,127 @@ def self_test():
               rows=[[0]])
     check("other sys col", build_case(vk, "/shared").skip,
           "system columns not supported (_VALUE_KIND)")
+
+    # hand-built splits as table scans: grouping, table layout, file match
+    sp_case = {"read_splits": [
+        {"partition": {"f1": 10}, "bucket": 0, "files": ["a.orc"],
+         "deletion_files": [{"path": "index/i-0", "offset": 1, "length": 22, "cardinality": None}]},
+        {"partition": {"f1": 20}, "bucket": 0, "files": ["b.orc", "c.orc"], "schema_ids": [0, 1]}]}
+    groups = split_groups(sp_case)
+    check("split groups", [(g["partition"], g["bucket"], list(g["files"])) for g in groups],
+          [({"f1": 10}, 0, ["a.orc"]), ({"f1": 20}, 0, ["b.orc", "c.orc"])])
+    check("split layout one bucket", [o for o, _ in split_layout(groups)],
+          [[("partition_filter", '[{"f1": "10"}, {"f1": "20"}]'), ("bucket_filter", "0")]])
+    check("split layout unaware", [o for o, _ in split_layout(groups, fixed_buckets=False)],
+          [[("partition_filter", '[{"f1": "10"}, {"f1": "20"}]')]])
+    two = split_groups({"read_splits": [{"partition": {"f1": 10}, "bucket": 0, "files": ["a"]},
+                                        {"partition": {"f1": 10}, "bucket": 1, "files": ["b"]}]})
+    check("split layout two buckets", [o for o, _ in split_layout(two)],
+          [[("partition_filter", '[{"f1": "10"}]'), ("bucket_filter", "0")],
+           [("partition_filter", '[{"f1": "10"}]'), ("bucket_filter", "1")]])
+    check("union", relation_sql(["s.t", "s.t1"]), "(SELECT * FROM s.t UNION ALL SELECT * FROM s.t1) u")
+    check("whole table split", [(g["partition"], g["bucket"]) for g in
+                                split_groups({"files": ["x.orc"]})], [(None, None)])
+    for bad in ({"read_splits": [{"partition": {}, "bucket": 0, "files": ["a", "a"]}]},
+                {"read_splits": [{"partition": {"f": None}, "bucket": 0, "files": ["a"]}]}):
+        try:
+            split_layout(split_groups(bad))
+            failures.append("bad split accepted: %r" % bad)
+        except ValueError:
+            pass
+    live = [[{"f1": 10}, 0, "/t/f1=10/bucket-0/a.orc", 4, 0, "/t/index/i-0", 1, 22, None],
+            [{"f1": 20}, 0, "b.orc", 0, 0, None, None, None, None],
+            [{"f1": 20}, 0, "c.orc", 0, 1, None, None, None, None]]
+    check("split match", match_split_files(groups, live), None)
+    check("split extra file", match_split_files(groups, live + [[{"f1": 20}, 0, "d.orc", 0, 1,
+                                                                  None, None, None, None]]),
+          "files differ (0 of the split's files not live, 1 other live files)")
+    check("split dv offset", match_split_files(groups, [live[0][:6] + [31, 22, None]] + live[1:]),
+          "deletion vector of a.orc differs (i-0 31+22 vs the split's i-0 1+22)")
+    check("split no dv", match_split_files(groups, [live[0][:5] + [None] * 4] + live[1:]),
+          "the split applies a deletion vector to a.orc, the scan none")
+    check("split extra dv", match_split_files(groups, live[:1] + [live[1][:5] + ["/t/index/i-1", 1,
+                                                                                  9, 1]] + live[2:]),
+          "the scan applies a deletion vector to b.orc, the split none")
+    check("split schema", match_split_files(groups, live[:2] + [live[2][:4] + [0] + live[2][5:]]),
+          "file c.orc has schema 0, the split says 1")
+    check("split bucket", match_split_files(groups, live[:2] + [[{"f1": 20}, 1] + live[2][2:]]),
+          "file c.orc lives in bucket 1")
+
+    # a table directory for the mapping of whole cases
+    import tempfile
+    with tempfile.TemporaryDirectory() as tmp:
+        tdir = os.path.join(tmp, "testdata", "fmt", "t.db", "t")
+        for sub in ("schema", "snapshot"):
+            os.makedirs(os.path.join(tdir, sub))
+        for n in (1, 2, 3, 4):
+            with open(os.path.join(tdir, "snapshot", "snapshot-%d" % n), "w") as fh:
+                json.dump({"id": n, "schemaId": 1 if n == 3 else 0}, fh)
+        with open(os.path.join(tdir, "schema", "schema-0"), "w") as fh:
+            json.dump({"primaryKeys": [], "options": {"bucket": "2"}}, fh)
+        cols = [{"name": "f0", "type": "STRING"}]
+        sc = {"case": "s", "table": "fmt/t.db/t", "snapshot": 2, "options": {},
+              "scope": "explicit_split", "columns": cols, "rows": [["x"]],
+              "read_splits": sp_case["read_splits"]}
+        scp = build_case(sc, tmp)
+        check("split case", (scp.skip, scp.split_probe.snapshots,
+                             [(k, v) for k, v in scp.table_sets[0] if k != "path"]),
+              (None, [2, 4, 1], [("scan.snapshot-id", "2"),
+                                    ("partition_filter", '[{"f1": "10"}, {"f1": "20"}]'),
+                                    ("bucket_filter", "0")]))
+        tabs, per_q = query_tables(scp, "s")
+        check("split case tables", ([n for n, _ in tabs], per_q[id(scp.queries[0])]),
+              (["s.t"], ["s.t"]))
+        mo = dict(sc, options={"merge-engine": "deduplicate"})
+        with open(os.path.join(tdir, "schema", "schema-1"), "w") as fh:
+            json.dump({"primaryKeys": [], "options": {"bucket": "2", "ignore-delete": "true"}}, fh)
+        check("split merge override", build_case(mo, tmp).skip,
+              "reads hand-built splits and has no equivalent table scan: the case overrides "
+              "merge options at read time but not the table's ignore-delete, which a table scan "
+              "would keep")
+        # a split reading byte-identical copies under an external path
+        edir = os.path.join(tmp, "testdata", "fmt", "t.db", "ext", "bucket-0")
+        os.makedirs(edir)
+        os.makedirs(os.path.join(tdir, "bucket-0"))
+        for d, body in ((edir, b"PAR1"), (os.path.join(tdir, "bucket-0"), b"PAR1")):
+            with open(os.path.join(d, "data-1.parquet"), "wb") as fh:
+                fh.write(body)
+            open(os.path.join(d, "data-1.parquet.index"), "w").close()
+        ext_case = {"case": "e", "table": "fmt/t.db/t", "external_path": "fmt/t.db/ext/bucket-0/"}
+        check("external copies", external_copies(tmp, ext_case), (["data-1.parquet"], None))
+        with open(os.path.join(edir, "data-1.parquet"), "wb") as fh:
+            fh.write(b"PAR2")
+        check("external copy differs", external_copies(tmp, ext_case),
+              (None, "data-1.parquet differs from the table's file"))
+        stc = {"case": "st", "table": "fmt/t.db/t", "snapshot": None, "columns": cols,
+               "options": {"scan.snapshot-id": "2", "streaming": True}, "mode": "streaming",
+               "stream_plans": [{"snapshot": None, "rows": [], "row_kinds": []},
+                                {"snapshot": 2, "rows": [["a"]], "row_kinds": ["+I"]},
+                                {"snapshot": 3, "rows": [["b"]], "row_kinds": ["+I"]}],
+               "stream_end": "no more"}
+        stp = build_case(stc, tmp)
+        check("stream plans", [(q.name, [(k, v) for k, v in q.table_sets[0] if k != "path"],
+                                q.expected) for q in stp.queries],
+              [("st#snapshot-2", [("incremental-between", "1,2")], [["a"]]),
+               ("st#snapshot-3", [("incremental-between", "2,3")], [["b"]]),
+               ("st#end", [("incremental-between", "3,4")], [])])
+        tabs, per_q = query_tables(stp, "s")
+        check("stream tables", [per_q[id(q)] for q in stp.queries], [["s.t"], ["s.t1"], ["s.t2"]])
+        full = dict(stc, options={"scan.mode": "latest-full", "streaming": True},
+                    stream_plans=[{"snapshot": 3, "rows": [["a"], ["b"]], "row_kinds": ["+I"] * 2},
+                                  {"snapshot": 4, "rows": [], "row_kinds": []}])
+        check("stream full", [(q.name, [(k, v) for k, v in q.table_sets[0] if k != "path"])
+                              for q in build_case(full, tmp).queries],
+              [("st#snapshot-3-full", [("scan.snapshot-id", "3")]),
+               ("st#snapshot-4", [("incremental-between", "3,4")])])
+        check("stream changelog", build_case(dict(stc, stream_plans=[
+            {"snapshot": 2, "rows": [["a"]], "row_kinds": ["-D"]}]), tmp).skip,
+              "streaming scan not mapped to batch reads: streaming plan asserts non-insert row kinds")
+        with open(os.path.join(tdir, "schema", "schema-2"), "w") as fh:
+            json.dump({"primaryKeys": ["f0"], "options": {}}, fh)
+        check("stream pk", build_case(stc, tmp).skip,
+              "streaming scan not mapped to batch reads: streaming read of a primary-key table "
+              "(changelog plans, no batch equivalent)")
 
     # predicate translation
     ct = {"f0": T("STRING"), "f1": T("INT"), "f3": T("DOUBLE"), "f4": T("TIMESTAMP(9)"),
