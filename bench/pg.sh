@@ -19,7 +19,7 @@ q -f bench/bench.sql >/dev/null
 q <<EOF
 CREATE EXTENSION tablescan_fdw;
 CREATE SERVER lake FOREIGN DATA WRAPPER tablescan_fdw OPTIONS (warehouse '$W/wh');
-IMPORT FOREIGN SCHEMA bench LIMIT TO (scan, scan_m, plan, pk) FROM SERVER lake INTO public;
+IMPORT FOREIGN SCHEMA bench LIMIT TO (scan, scan_m, plan, pk, pkc) FROM SERVER lake INTO public;
 CREATE TABLE heap (LIKE scan);
 EOF
 t0=$(ms_now)
@@ -82,15 +82,18 @@ done < <(cd bench && node duck.mjs time "$WH/scan_pq/bucket-0/*.parquet" "$RUNS"
 # ---- primary-key table: merge-on-read vs a heap table of the merged rows ------
 log "primary-key table: merge-on-read (best of $RUNS)"
 q -c "CREATE TABLE heap_pk AS SELECT * FROM pk" -c "VACUUM (FREEZE, ANALYZE) heap_pk"
+q -c "CREATE TABLE heap_pkc AS SELECT * FROM pkc" -c "VACUUM (FREEZE, ANALYZE) heap_pkc"
 read -r PK_FILES PK_RECORDS <<<"$(q -F ' ' -c "SELECT count(*), sum(row_count) FROM tablescan_files('pk')")"
 PK_ROWS=$(q -c "SELECT count(*) FROM heap_pk")
+read -r PKC_FILES PKC_LEVELS <<<"$(q -F ' ' -c "SELECT count(*), string_agg(DISTINCT level::text, ',') FROM tablescan_files('pkc')")"
+PKC_ROWS=$(q -c "SELECT count(*) FROM heap_pkc")
 declare -A PKQ=(
     [all_cols]="${QS[all_cols]}"
     [two_cols]="${QS[two_cols]}"
 )
 PK_ORDER=(all_cols two_cols)
 for name in "${PK_ORDER[@]}"; do
-    for tab in pk heap_pk; do
+    for tab in pk heap_pk pkc heap_pkc; do
         sql=${PKQ[$name]//FROM T/FROM $tab}
         out=$( { echo '\timing on'; for r in $(seq "$RUNS"); do echo "$sql;"; done; } | q -F '|')
         T[$name,$tab]=$(sed -n 's/^Time: \([0-9.]*\) ms.*/\1/p' <<<"$out" | sort -g | head -1)
@@ -205,7 +208,7 @@ echo
 echo "Row estimates (EXPLAIN estimated / actual rows of the scan node): \`SELECT * FROM scan\` $EST_SCAN;"
 echo "\`SELECT * FROM scan_pq\` $EST_PQ; \`SELECT * FROM plan WHERE p = 7\` $EST_PLAN."
 echo
-echo "## Primary-key table (merge-on-read)"
+echo "## Primary-key tables"
 echo
 echo "Table \`pk\`: the same columns, primary key \`id\`, $PK_BUCKETS buckets, $PK_SNAPS commits each writing $PK_KEYS records of"
 echo "random keys out of $PK_KEYS (a commit keeps one record per key), no compaction: $PK_FILES level-0 sorted runs (Avro, zstd) whose $PK_RECORDS records merge into"
@@ -218,6 +221,17 @@ for name in "${PK_ORDER[@]}"; do
     same=no
     [ "${RES[$name,pk]}" = "${RES[$name,heap_pk]}" ] && same=yes
     echo "| ${LABEL[$name]} | $(fmt "${T[$name,pk]}") | $(fmt "${T[$name,heap_pk]}") | $(ratio "${T[$name,pk]}" "${T[$name,heap_pk]}") | $same |"
+done
+echo
+echo "Table \`pkc\`: the same commits, then one full compaction (deletion vectors on): $PKC_FILES files of level $PKC_LEVELS,"
+echo "$PKC_ROWS rows, read file after file without merging (a raw-convertible split per bucket); \`heap_pkc\` holds its rows."
+echo
+echo "| query | foreign pkc ms | heap_pkc ms | pkc / heap_pkc | same result |"
+echo "|---|---:|---:|---:|---|"
+for name in "${PK_ORDER[@]}"; do
+    same=no
+    [ "${RES[$name,pkc]}" = "${RES[$name,heap_pkc]}" ] && same=yes
+    echo "| ${LABEL[$name]} | $(fmt "${T[$name,pkc]}") | $(fmt "${T[$name,heap_pkc]}") | $(ratio "${T[$name,pkc]}" "${T[$name,heap_pkc]}") | $same |"
 done
 echo
 echo "## Planning"

@@ -9,8 +9,9 @@
 # table by COPY, has DuckDB (npm @duckdb/node-api, threads=1) write them as
 # Parquet (zstd, Paimon field ids) which bench/ts_pq_register registers as a
 # Paimon table, and prints the figures: scan queries (foreign vs heap vs
-# DuckDB), a primary-key table read by merge-on-read (vs a heap table of its
-# rows), planning over many files/partitions, backend peak RSS.  Writes
+# DuckDB), a primary-key table read by merge-on-read and the same table
+# compacted (each vs a heap table of its rows), planning over many
+# files/partitions, backend peak RSS.  Writes
 # them to bench/RESULTS.md.  Benchmarks print figures only: nothing here
 # asserts a time.
 #
@@ -85,6 +86,11 @@ PLAN_FILES=$(find "$WH/plan" -name '*.avro' | wc -l)
 log "ts_gen: pk ($PK_SNAPS commits of $PK_KEYS records over $PK_KEYS keys, $PK_BUCKETS buckets)"
 $BUILD/tools/ts_gen "$WH/pk" "${COLS[@]}" --primary-key id --buckets $PK_BUCKETS \
     --rows $PK_KEYS --snapshots $PK_SNAPS --keys $PK_KEYS --null-every 7 --no-ops >/dev/null
+# the same commits, then one full compaction (deletion vectors on): read without merging
+log "ts_gen: pkc (the same commits, compacted once at the end, deletion vectors on)"
+$BUILD/tools/ts_gen "$WH/pkc" "${COLS[@]}" --primary-key id --buckets $PK_BUCKETS \
+    --rows $PK_KEYS --snapshots $PK_SNAPS --keys $PK_KEYS --null-every 7 --no-ops \
+    --levels 1 --compact-every $PK_SNAPS --deletion-vectors >/dev/null
 # the Parquet table: schema from ts_gen (1 row; its data file is dropped), data from DuckDB
 $BUILD/tools/ts_gen "$WH/scan_pq" "${COLS[@]}" --rows 1 >/dev/null
 rm -rf "$WH/scan_pq/bucket-0" "$WH/scan_pq/manifest" "$WH/scan_pq/snapshot"
