@@ -340,10 +340,10 @@ ts_data_file_open_with(ts_plan *plan, const ts_split *split, const ts_scan_file 
 
 	/*
 	 * The common case: every field comes from the file, in order, without a
-	 * cast, and no row is deleted: the file reader's batches are handed on
-	 * as they are instead of copied value by value.
+	 * cast: the file reader's batches are handed on instead of copied value
+	 * by value (rows a deletion vector deletes taken out in place).
 	 */
-	r->passthrough = r->dv == NULL && r->seq_col < 0 && r->nrcols == nfields;
+	r->passthrough = r->seq_col < 0 && r->nrcols == nfields;
 	for (int i = 0; i < nfields && r->passthrough; i++)
 		if (r->map[i].source != COL_FILE || r->map[i].cast || r->map[i].src != i)
 			r->passthrough = false;
@@ -357,12 +357,35 @@ fail:
 void
 ts_data_file_allow_stride(ts_data_file_reader *r)
 {
-	bool		ok = r->dv == NULL && r->seq_col >= r->nfields && r->kind_col >= r->nfields;
+	bool		ok = r->seq_col >= r->nfields && r->kind_col >= r->nfields;
 
 	for (int i = 0; i < r->nfields && ok; i++)
 		if (r->map[i].source != COL_FILE || r->map[i].cast || r->map[i].src != i)
 			ok = false;
 	r->passthrough_kv = ok;
+}
+
+/*
+ * Rows of a batch handed on as the file reader made it, without those the
+ * deletion vector deletes: the kept rows move up in place (the file reader
+ * writes every row of its next batch afresh).  Returns the rows kept.
+ */
+static int
+drop_deleted(ts_data_file_reader *r, ts_batch *in, int n)
+{
+	int			stride = ts_batch_stride(in);
+	int			kept = 0;
+
+	for (int row = 0; row < n; row++)
+	{
+		if (ts_dv_is_deleted(r->dv, r->pos + row))
+			continue;
+		if (kept != row && r->nfields > 0)
+			memcpy(&in->values[(size_t) kept * stride], &in->values[(size_t) row * stride],
+				   sizeof(ts_value) * r->nfields);
+		kept++;
+	}
+	return kept;
 }
 
 /* _SEQUENCE_NUMBER / _VALUE_KIND of a key-value row into r->seq / r->kind[i] */
@@ -456,26 +479,41 @@ ts_data_file_next(ts_data_file_reader *r, ts_data_file_batch *out, ts_err *err)
 		}
 		if (r->passthrough)
 		{
+			kept = r->dv ? drop_deleted(r, &in, n) : n;
 			r->pos += n;
-			out->nrows = n;
+			if (kept == 0)
+				continue;
+			out->nrows = kept;
 			out->values = in.values;
 			out->stride = r->nfields;
-			return n;
+			return kept;
 		}
 		if (!ensure_cap(r, n, err))
 			return -1;
 		if (r->passthrough_kv)
 		{
+			int			stride = ts_batch_stride(&in);
+
 			for (int row = 0; row < n; row++)
-				if (!key_value_meta(r, &in, row, row, r->pos + row, err))
+			{
+				if (r->dv && ts_dv_is_deleted(r->dv, r->pos + row))
+					continue;
+				if (!key_value_meta(r, &in, row, kept, r->pos + row, err))
 					return -1;
+				if (kept != row)
+					memcpy(&in.values[(size_t) kept * stride], &in.values[(size_t) row * stride],
+						   sizeof(ts_value) * r->nfields);
+				kept++;
+			}
 			r->pos += n;
-			out->nrows = n;
+			if (kept == 0)
+				continue;
+			out->nrows = kept;
 			out->values = in.values;
-			out->stride = ts_batch_stride(&in);
+			out->stride = stride;
 			out->seq = r->seq;
 			out->kind = r->kind;
-			return n;
+			return kept;
 		}
 		ts_arena_reset(&r->arena);
 		for (int row = 0; row < n; row++)

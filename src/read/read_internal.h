@@ -77,8 +77,9 @@ ts_data_file_reader *ts_data_file_open(ts_plan *plan, const ts_split *split,
 /*
  * Let a key-value reader hand on the file reader's rows as they are, with
  * _SEQUENCE_NUMBER / _VALUE_KIND still behind the fields (batch stride >
- * ncols), when every field comes from the file in order, uncast, and no row
- * is deleted.  For callers that index rows by the batch's stride.
+ * ncols), when every field comes from the file in order, uncast (rows a
+ * deletion vector deletes are taken out in place).  For callers that index
+ * rows by the batch's stride.
  */
 void		ts_data_file_allow_stride(ts_data_file_reader *r);
 /* The same, the file reader taking its large buffers from (and giving them back to) buffers. */
