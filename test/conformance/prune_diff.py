@@ -596,13 +596,13 @@ def _run_variant(args, idx, v, out):
         run_cleanup(args, schema)
         return out
     stats = json.loads(st[3][0])
-    rng = random.Random(SEED ^ zlib.crc32(v.name.encode()))
-    budget = v.budget
+    rng = random.Random(args.seed ^ zlib.crc32(v.name.encode()))
+    budget = v.budget if "@" in v.name else args.budget
     size = steps.get("size")
     if size and size[0] and size[3] and int(size[3][0]) > BIG_TABLE_BYTES:
         budget = min(budget, BIG_TABLE_PREDICATES)
     preds = Gen(v, stats, rng).predicates(budget)
-    rng = random.Random(SEED ^ zlib.crc32(v.name.encode()) ^ 1)
+    rng = random.Random(args.seed ^ zlib.crc32(v.name.encode()) ^ 1)
 
     # session 2: the checks (generic plans, so Params are pushed at execution;
     # no hash / merge joins, so a join hands the foreign table a Param)
@@ -613,7 +613,7 @@ def _run_variant(args, idx, v, out):
     for i, p in enumerate(preds):
         limit = (1 + i % 3) if i % 2 == 0 else None
         checks.append((p, [], check_sql(ft, ref, p, limit), limit))
-    if v.budget == MAX_PREDICATES:
+    if "@" not in v.name:
         for i, (p, ptype, lit) in enumerate(gen_.param_predicates(3)):
             name = "%s_p%d" % (schema, i)
             checks.append(("%s [$1 = %s]" % (p, lit),
@@ -689,6 +689,10 @@ def main(argv=None):
     ap.add_argument("-j", "--jobs", type=int, default=2, help="parallel psql sessions (default 2)")
     ap.add_argument("--timeout", type=int, default=180, help="seconds per psql session")
     ap.add_argument("--psql", default="psql", help="psql binary")
+    ap.add_argument("--seed", type=int, default=SEED,
+                    help="seed of the predicate generator (default %(default)s)")
+    ap.add_argument("--budget", type=int, default=MAX_PREDICATES,
+                    help="predicates per latest-snapshot table (default %(default)s)")
     args = ap.parse_args(argv)
     args.mock = False
 
