@@ -26,13 +26,17 @@ comparable type (int column vs bigint / numeric, text vs varchar / bpchar,
 date vs timestamp, timestamp vs date / timestamptz, float vs -0 / NaN /
 infinities), string ranges under COLLATE "C" (the only ones pushed), LIKE
 prefixes, and AND / OR / NOT of two columns, also with a conjunct the scan
-cannot use.  Variants: each table at its latest snapshot, plus the
-time-travel / branch / fallback / partition_filter option sets the oracle
-cases use (fewer predicates each).
+cannot use; generic-plan Params, LATERAL rescans, count(*) GROUP BY the
+partition keys and LIMIT without quals.  Variants: each table at its
+latest snapshot, plus up to two of the time-travel / branch / fallback /
+partition_filter option sets the oracle cases use (or, without any, its
+columns declared in another order), with fewer predicates each.  Tables
+that track rows also get _ROW_ID and _SEQUENCE_NUMBER.
 
 Tables whose foreign table cannot be created or fully read are SKIPped with
-the reason (counted, not failed).  Prints one "FAIL <table>#<n>: <predicate>"
-line per mismatch (-v: every check), skip lines, and closes with exactly
+the reason (counted, not failed).  Prints "FAIL <table>[@variant]: WHERE
+<predicate>: <what differs>" per mismatch (-v: PASS lines and timings too),
+SKIP lines, a summary with the time taken, and closes with exactly
 
     prune-diff: N passed, N failed
 
@@ -78,13 +82,12 @@ VARIANT_OPTIONS = {"scan.snapshot-id", "branch", "scan.fallback-branch",
 class Variant:
     """One foreign table to check: options, columns, partition keys."""
 
-    def __init__(self, name, table, options, columns, partition_keys, budget):
+    def __init__(self, name, table, options, columns, partition_keys):
         self.name = name                  # printed: <table>[@options]
         self.table = table                # relative to testdata
         self.options = options            # [(key, value)] incl. path
         self.columns = columns            # [(name, PType)]
         self.partition_keys = partition_keys
-        self.budget = budget              # predicates to generate
         self.skip = None
 
 
@@ -168,7 +171,7 @@ def plan_variants(shared):
             for k, v in cp.table_options:
                 if k == "external-path-map" and (k, v) not in base:
                     base.append((k, v))
-        v = Variant(tbl, tbl, base, [], [], MAX_PREDICATES)
+        v = Variant(tbl, tbl, base, [], [])
         try:
             v.columns = schema_columns(schema) if schema else []
             v.partition_keys = list(schema.get("partitionKeys") or []) if schema else []
@@ -176,6 +179,14 @@ def plan_variants(shared):
             v.skip = "column type not mapped: %s" % e
         if not v.skip and not v.columns:
             v.skip = "no schema" if schema is None else "no columns"
+        # the row-tracking system columns, where the table tracks rows
+        tracking = schema and str((schema.get("options") or {}).get(
+            "row-tracking.enabled", "")).lower() == "true"
+        for name in sorted(conf.SUPPORTED_SYSTEM_COLUMNS if tracking else
+                           {n for cp in cps for n, _ in cp.columns
+                            if n in conf.SUPPORTED_SYSTEM_COLUMNS}):
+            if not v.skip and name not in [n for n, _ in v.columns]:
+                v.columns.append((name, conf.parse_type("BIGINT")))
         variants.append(v)
 
         seen = {tuple(base)}
@@ -199,8 +210,12 @@ def plan_variants(shared):
                 bs = latest_schema(os.path.join(tdir, "branch", "branch-" + bdir))
                 if bs:
                     pks = list(bs.get("partitionKeys") or [])
-            variants.append(Variant("%s@%s" % (tbl, label), tbl, opts, cols, pks,
-                                    MAX_VARIANT_PREDICATES))
+            variants.append(Variant("%s@%s" % (tbl, label), tbl, opts, cols, pks))
+        if len(seen) == 1 and not v.skip and len(v.columns) >= 3:
+            # the columns in another order, one left out: quals map by name
+            cols = list(reversed(v.columns[1:]))
+            variants.append(Variant("%s@columns=reversed" % tbl, tbl, base, cols,
+                                    v.partition_keys))
     return variants
 
 
@@ -481,6 +496,19 @@ class Gen:
                         q(self.pick(vals)[0]) + "::" + ptype))
         return out
 
+    def partition_leaves(self, n):
+        """Up to n leaves (or pairs of them) on partition keys."""
+        lv = [l for name, t, vals, nulls, cnt in self.cols if name in self.v.partition_keys
+              for l in self.leaves(name, t, vals, nulls, cnt)
+              if "%(ref)s" not in l]
+        out = []
+        for j in range(n):
+            if not lv:
+                break
+            a = self.rng.choice(lv)
+            out.append(a if j % 2 == 0 else "(%s) OR (%s)" % (a, self.rng.choice(lv)))
+        return out
+
     def join_sources(self, n):
         """Up to n (label, source): the foreign table rescanned for each of a
         few values of one column (a Param of the outer row, pushed at every
@@ -547,6 +575,12 @@ class Outcome:
         self.seconds = 0.0
 
 
+def preamble(args):
+    """run.py's session settings, in the TimeZone asked for."""
+    return (conf.session_preamble() + "\nSET TIME ZONE %s;" % conf.quote_literal(args.timezone) +
+            "\nSET synchronous_commit = off;")
+
+
 def foreign_table_sql(v, table):
     cols = ", ".join("%s %s" % (conf.quote_ident(n), conf.pg_type(t)) for n, t in v.columns)
     opts = ", ".join("%s %s" % (conf.quote_ident(k), conf.quote_literal(val)) for k, val in v.options)
@@ -570,11 +604,11 @@ def _run_variant(args, idx, v, out):
     ft, ref = schema + ".ft", schema + ".ref"
     # session 1: foreign table, reference copy, column values
     script = "\n".join([
-        conf.session_preamble(),
+        preamble(args),
         "DROP SCHEMA IF EXISTS %s CASCADE;" % schema,
         "CREATE SCHEMA %s;" % schema,
         conf._step("ft", foreign_table_sql(v, ft)),
-        conf._step("ref", "CREATE TABLE %s AS SELECT * FROM %s" % (ref, ft)),
+        conf._step("ref", "CREATE UNLOGGED TABLE %s AS SELECT * FROM %s" % (ref, ft)),
         conf._step("stats", stats_sql(v) % {"ref": ref}),
         conf._step("size", "SELECT pg_total_relation_size('%s')" % ref),
         "\\echo %s DONE" % conf.MARK, ""])
@@ -597,9 +631,10 @@ def _run_variant(args, idx, v, out):
         return out
     stats = json.loads(st[3][0])
     rng = random.Random(args.seed ^ zlib.crc32(v.name.encode()))
-    budget = v.budget if "@" in v.name else args.budget
+    budget = args.variant_budget if "@" in v.name else args.budget
     size = steps.get("size")
-    if size and size[0] and size[3] and int(size[3][0]) > BIG_TABLE_BYTES:
+    big = bool(size and size[0] and size[3] and int(size[3][0]) > BIG_TABLE_BYTES)
+    if big:
         budget = min(budget, BIG_TABLE_PREDICATES)
     preds = Gen(v, stats, rng).predicates(budget)
     rng = random.Random(args.seed ^ zlib.crc32(v.name.encode()) ^ 1)
@@ -607,13 +642,13 @@ def _run_variant(args, idx, v, out):
     # session 2: the checks (generic plans, so Params are pushed at execution;
     # no hash / merge joins, so a join hands the foreign table a Param)
     gen_ = Gen(v, stats, rng)
-    lines = [conf.session_preamble(), "SET plan_cache_mode = force_generic_plan;",
+    lines = [preamble(args), "SET plan_cache_mode = force_generic_plan;",
              "SET enable_hashjoin = off;", "SET enable_mergejoin = off;"]
     checks = []                 # (label, [setup SQL], SQL, limit)
     for i, p in enumerate(preds):
         limit = (1 + i % 3) if i % 2 == 0 else None
         checks.append((p, [], check_sql(ft, ref, p, limit), limit))
-    if "@" not in v.name:
+    if "@" not in v.name and not big:
         for i, (p, ptype, lit) in enumerate(gen_.param_predicates(3)):
             name = "%s_p%d" % (schema, i)
             checks.append(("%s [$1 = %s]" % (p, lit),
@@ -621,6 +656,16 @@ def _run_variant(args, idx, v, out):
                            "EXECUTE %s(%s)" % (name, lit), 2))
         for p, source in gen_.join_sources(1):
             checks.append((p, [], check_sql(ft, ref, "true", None, source), None))
+        # no quals: a LIMIT plans only as many files as it needs
+        checks.append(("true [LIMIT 2]", [], check_sql(ft, ref, "true", 2), 2))
+        # count(*) per partition (may be answered from the manifests)
+        keys = [conf.quote_ident(n) for n, _ in v.columns if n in v.partition_keys]
+        if keys:
+            source = "SELECT %s, count(*) FROM {t} WHERE {p} GROUP BY %s" % (
+                ", ".join(keys), ", ".join(keys))
+            for p in ["true"] + gen_.partition_leaves(2):
+                checks.append(("%s [count(*) GROUP BY %s]" % (p, ", ".join(keys)), [],
+                               check_sql(ft, ref, p, None, source), None))
     for i, (label, setup, sql, limit) in enumerate(checks):
         for j, pre in enumerate(setup):
             lines.append(conf._step("s%d_%d" % (i, j), pre))
@@ -691,6 +736,10 @@ def main(argv=None):
     ap.add_argument("--psql", default="psql", help="psql binary")
     ap.add_argument("--seed", type=int, default=SEED,
                     help="seed of the predicate generator (default %(default)s)")
+    ap.add_argument("--timezone", default="UTC",
+                    help="the sessions' TimeZone (default %(default)s)")
+    ap.add_argument("--variant-budget", type=int, default=MAX_VARIANT_PREDICATES,
+                    help="predicates per extra variant (default %(default)s)")
     ap.add_argument("--budget", type=int, default=MAX_PREDICATES,
                     help="predicates per latest-snapshot table (default %(default)s)")
     args = ap.parse_args(argv)
