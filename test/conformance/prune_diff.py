@@ -88,6 +88,7 @@ class Variant:
         self.options = options            # [(key, value)] incl. path
         self.columns = columns            # [(name, PType)]
         self.partition_keys = partition_keys
+        self.bucket_keys = []             # fixed-bucket tables: the bucket key
         self.skip = None
 
 
@@ -129,6 +130,21 @@ def schema_columns(schema):
         conf.pg_type(t)
         cols.append((f["name"], t))
     return cols
+
+
+def bucket_keys(schema):
+    """The bucket key of a fixed-bucket table (bucket-key, else the primary
+    key without the partition keys), [] otherwise."""
+    opts = schema.get("options") or {}
+    try:
+        if int(opts.get("bucket", "-1")) <= 0:
+            return []
+    except ValueError:
+        return []
+    if opts.get("bucket-key"):
+        return [k.strip() for k in opts["bucket-key"].split(",") if k.strip()]
+    parts = set(schema.get("partitionKeys") or [])
+    return [k for k in schema.get("primaryKeys") or [] if k not in parts]
 
 
 def find_tables(testdata):
@@ -175,6 +191,7 @@ def plan_variants(shared):
         try:
             v.columns = schema_columns(schema) if schema else []
             v.partition_keys = list(schema.get("partitionKeys") or []) if schema else []
+            v.bucket_keys = bucket_keys(schema) if schema else []
         except (ValueError, KeyError) as e:
             v.skip = "column type not mapped: %s" % e
         if not v.skip and not v.columns:
@@ -211,11 +228,13 @@ def plan_variants(shared):
                 if bs:
                     pks = list(bs.get("partitionKeys") or [])
             variants.append(Variant("%s@%s" % (tbl, label), tbl, opts, cols, pks))
+            variants[-1].bucket_keys = v.bucket_keys
         if len(seen) == 1 and not v.skip and len(v.columns) >= 3:
             # the columns in another order, one left out: quals map by name
             cols = list(reversed(v.columns[1:]))
             variants.append(Variant("%s@columns=reversed" % tbl, tbl, base, cols,
                                     v.partition_keys))
+            variants[-1].bucket_keys = v.bucket_keys
     return variants
 
 
@@ -252,6 +271,16 @@ def stats_sql(v):
                      "FROM (SELECT DISTINCT %s AS x FROM %%(ref)s WHERE %s IS NOT NULL) d))"
                      % (counts, coll, col, col))
     return "SELECT json_build_array(%s) FROM %%(ref)s" % ", ".join(parts)
+
+
+def key_rows_sql(v):
+    """A few rows of the bucket key columns (as text, NULL kept)."""
+    keys = [conf.quote_ident(n) for n, _ in v.columns if n in v.bucket_keys]
+    if not keys:
+        return "SELECT '[]'::json"
+    row = "json_build_array(%s)" % ", ".join("%s::text" % k for k in keys)
+    return ("SELECT coalesce(json_agg(r ORDER BY r::text), '[]') FROM (SELECT DISTINCT %s::jsonb AS r "
+            "FROM %%(ref)s) s WHERE r::text IS NOT NULL" % row)
 
 
 class Gen:
@@ -335,7 +364,10 @@ class Gen:
                     "%s IN (%s.0, %d.00)" % (c, mid, int(lo)),
                     "%s < %d" % (c, rmax + 1), "%s > %d" % (c, rmin - 1),
                     "%s = %d" % (c, rmax + 1), "%s <> %d" % (c, rmax + 1),
-                    "%s = %s::float8" % (c, mid), "%s < %s.5::float8" % (c, mid)]
+                    "%s = %s::float8" % (c, mid), "%s < %s.5::float8" % (c, mid),
+                    # long IN lists, a constant and an initplan's array
+                    "%s IN (%s)" % (c, ", ".join(str(x) for x in range(int(lo) - 3, int(lo) + 1200))),
+                    "%s = ANY(ARRAY(SELECT generate_series(%d, %d)))" % (c, int(hi) - 1500, int(hi) + 2)]
             if k != "BIGINT":
                 out += ["%s < 9999999999" % c, "%s >= -9999999999" % c,
                         "%s = %s::smallint" % (c, mid) if -32768 <= m <= 32767 else "%s = %s" % (c, mid)]
@@ -429,7 +461,7 @@ class Gen:
         AND / OR / NOT of leaves on two columns."""
         rng = self.rng
         per_col = []
-        pk = set(self.v.partition_keys)
+        pk = set(self.v.partition_keys) | set(self.v.bucket_keys)
         for name, t, vals, nulls, n in self.cols:
             lv = self.leaves(name, t, vals, nulls, n)
             per_col.append((name, t, lv))
@@ -494,6 +526,44 @@ class Gen:
             coll = ' COLLATE "C"' if t.kind in STRING_KINDS and op not in ("=", "<>") else ""
             out.append(("%s %s $1%s" % (c, op, coll), ptype,
                         q(self.pick(vals)[0]) + "::" + ptype))
+        return out
+
+    def bucket_pins(self, rows, n):
+        """Up to n predicates fixing every bucket key (= / IN, from rows of
+        the table, and once with a value absent), so buckets are inferred."""
+        cols = {name: t for name, t, *_ in self.cols}
+        keys = [k for k in self.v.bucket_keys if k in cols]
+        if not rows or len(keys) != len(rows[0]) or len(keys) != len(self.v.bucket_keys):
+            return []
+
+        def eq(k, x):
+            c = conf.quote_ident(k)
+            return "%s IS NULL" % c if x is None else "%s = %s" % (c, self.lit(cols[k], x))
+        out = []
+        for j in range(n):
+            a, b = self.rng.choice(rows), self.rng.choice(rows)
+            if j % 3 == 0:
+                out.append(" AND ".join(eq(k, x) for k, x in zip(keys, a)))
+            elif j % 3 == 1:
+                parts = []
+                for k, x, y in zip(keys, a, b):
+                    vals = [z for z in {x, y} if z is not None]
+                    if not vals:
+                        parts.append(eq(k, None))
+                    else:
+                        parts.append("%s IN (%s)" % (conf.quote_ident(k), ", ".join(
+                            self.lit(cols[k], z) for z in sorted(vals))))
+                out.append(" AND ".join(parts))
+            else:
+                # one key equal to a value of another row, or to a cast of it
+                parts = []
+                for i, (k, x) in enumerate(zip(keys, a)):
+                    t = cols[k]
+                    if x is not None and t.kind in INT_KINDS and i == 0:
+                        parts.append("%s = %s::bigint" % (conf.quote_ident(k), x))
+                    else:
+                        parts.append(eq(k, b[i] if i == len(keys) - 1 else x))
+                out.append(" AND ".join(parts))
         return out
 
     def partition_leaves(self, n):
@@ -611,6 +681,7 @@ def _run_variant(args, idx, v, out):
         conf._step("ref", "CREATE UNLOGGED TABLE %s AS SELECT * FROM %s" % (ref, ft)),
         conf._step("stats", stats_sql(v) % {"ref": ref}),
         conf._step("size", "SELECT pg_total_relation_size('%s')" % ref),
+        conf._step("keys", key_rows_sql(v) % {"ref": ref}),
         "\\echo %s DONE" % conf.MARK, ""])
     o, err, _ = conf.run_psql(args, script, args.timeout)
     if o is None:
@@ -636,7 +707,11 @@ def _run_variant(args, idx, v, out):
     big = bool(size and size[0] and size[3] and int(size[3][0]) > BIG_TABLE_BYTES)
     if big:
         budget = min(budget, BIG_TABLE_PREDICATES)
-    preds = Gen(v, stats, rng).predicates(budget)
+    g = Gen(v, stats, rng)
+    preds = g.predicates(budget)
+    kr = steps.get("keys")
+    if kr and kr[0] and kr[3]:
+        preds += g.bucket_pins(json.loads(kr[3][0]), 3 if "@" in v.name else 6)
     rng = random.Random(args.seed ^ zlib.crc32(v.name.encode()) ^ 1)
 
     # session 2: the checks (generic plans, so Params are pushed at execution;
@@ -715,6 +790,11 @@ def _run_variant(args, idx, v, out):
     return out
 
 
+def shown(p):
+    """A predicate as printed (the reference table named "ref")."""
+    return p.replace("%(ref)s", "ref")
+
+
 def run_cleanup(args, schema):
     conf.run_psql(args, "SET client_min_messages = warning;\nDROP SCHEMA IF EXISTS %s CASCADE;\n"
                   % schema, 60)
@@ -777,11 +857,11 @@ def main(argv=None):
             if args.verbose:
                 print("TIME %s: %.2f s" % (o.name, o.seconds))
                 for p in o.lines:
-                    print("PASS %s: %s" % (o.name, p))
+                    print("PASS %s: %s" % (o.name, shown(p)))
             for p, msg in o.skipped_checks:
-                print("SKIP %s: %s: %s" % (o.name, p, msg))
+                print("SKIP %s: %s: %s" % (o.name, shown(p), msg))
             for p, why, s in o.fails:
-                print("FAIL %s: WHERE %s: %s" % (o.name, p, why))
+                print("FAIL %s: WHERE %s: %s" % (o.name, shown(p), why))
                 if args.verbose and s:
                     print("    sql: %s" % s[:3000])
             sys.stdout.flush()
