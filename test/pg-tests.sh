@@ -1,7 +1,7 @@
 #!/bin/bash
 # Runs inside pg_virtualenv (PG* variables point at a throwaway cluster):
 # pg_regress through "make installcheck", then the conformance runner.
-# Prints "regress: N passed, N failed" and "conformance: ..." lines.
+# Prints "regress: N passed, N failed", "conformance: ..." and "prune-diff: ..." lines.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 
@@ -19,6 +19,9 @@ if [ $rc -ne 0 ] && [ "$bad" -eq 0 ]; then bad=1; printf '%s\n' "$out" | tail -2
 echo "regress: $((total - bad)) passed, $bad failed"
 
 python3 test/conformance/run.py --shared "$TS_SHARED"
+
+# pruning / pushdown never change results (differential, every testdata table)
+python3 test/conformance/prune_diff.py --shared "$TS_SHARED"
 
 # corruption matrix, cancel, bounded memory, concurrent commits
 bash test/reliability/run.sh 2>&1 | grep -vE '^(ok|PASS) ' | tail -30

@@ -2,10 +2,10 @@
 # The test command of README.md: everything, on a fresh Debian 12 machine.
 #
 # Installs the packages it needs, builds and installs the extension, then
-# runs: the server-free unit tests, the fixture generator, pg_regress and
-# the conformance runner against ../shared (in a throwaway cluster made by
-# pg_virtualenv).  Ends with one line "N passed, N failed" summing them all;
-# exits non-zero if anything failed.
+# runs: the server-free unit tests, the fixture generator, pg_regress, the
+# conformance runner and the pruning differential test against ../shared (in
+# a throwaway cluster made by pg_virtualenv).  Ends with one line
+# "N passed, N failed" summing them all; exits non-zero if anything failed.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 ROOT=$(pwd)
@@ -57,6 +57,7 @@ step pg_regress and conformance '(pg_virtualenv)'
 pg_virtualenv -t -v 15 bash test/pg-tests.sh 2>&1 | tee "$LOG/pg.log" | grep -vE '^(ok|PASS) ' | tail -60
 grep -q '^regress: ' "$LOG/pg.log" || echo "regress: 0 passed, 1 failed (pg_virtualenv did not run the suites)" >> "$LOG/pg.log"
 grep -q '^conformance: ' "$LOG/pg.log" || echo "conformance: 0 passed, 1 failed (the runner did not finish)" >> "$LOG/pg.log"
+grep -q '^prune-diff: ' "$LOG/pg.log" || echo "prune-diff: 0 passed, 1 failed (the differential test did not finish)" >> "$LOG/pg.log"
 grep -q '^reliability: ' "$LOG/pg.log" || echo "reliability: 0 passed, 1 failed (the suite did not finish)" >> "$LOG/pg.log"
 
 step "benchmark smoke run (make bench SIZE=tiny: it runs and prints its table; no timing is asserted)"

@@ -281,6 +281,20 @@ datum_to_literal(Datum d, Oid typid, ts_value *out, ts_type **type)
 	}
 }
 
+/*
+ * Does PostgreSQL see this column's values rounded?  TIMESTAMP(7..9) values
+ * are shown rounded to microseconds (datum.c), so a literal equal to the
+ * value PostgreSQL compares may differ from the value stored, its stats,
+ * its partition value and the bucket it hashed to (1970-01-01 00:00:00 is
+ * what PostgreSQL sees of a stored 00:00:00.000000001).  Leaves on such
+ * columns keep a literal of another type, which never prunes.
+ */
+static bool
+column_values_rounded(const ts_type *t)
+{
+	return (t->kind == TS_TIMESTAMP || t->kind == TS_TIMESTAMP_LTZ) && t->precision > 6;
+}
+
 /* ---- clause walker ------------------------------------------------------ */
 
 static ts_predicate *convert(QualContext *qc, Node *node);
@@ -369,6 +383,7 @@ convert_opexpr(QualContext *qc, OpExpr *op)
 		return NULL;			/* col op NULL is never true; leave it to PG */
 	lit = palloc0(sizeof(ts_value));
 	if (pop != TS_PRED_STARTS_WITH &&
+		!column_values_rounded(qc->schema->fields[field].type) &&
 		tablescan_datum_to_field_value(value, consttype, qc->schema->fields[field].type, lit))
 		ltype = NULL;			/* exactly a value of the column's own type */
 	else if (!datum_to_literal(value, consttype, lit, &ltype))
@@ -475,7 +490,7 @@ convert_array_op(QualContext *qc, ScalarArrayOpExpr *op)
 		const ts_type *ft = qc->schema->fields[field].type;
 		ts_value   *exact = palloc0(sizeof(ts_value) * Max(n, 1));
 		int			e = 0;
-		bool		all_exact = true;
+		bool		all_exact = !column_values_rounded(ft);
 
 		for (int i = 0; i < n && all_exact; i++)
 		{

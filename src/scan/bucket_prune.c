@@ -96,7 +96,8 @@ pow10_128(int n)
 
 /*
  * Convert literal 'in' of type 'from' to the key type 'to' exactly.
- * Returns false (no error) when not exact or NaN: inference is then off.
+ * Returns false (no error) when not exact, NaN or a float zero: inference
+ * is then off.
  */
 static bool
 convert_literal(const ts_type *from, const ts_type *to, const ts_value *in, ts_value *out,
@@ -107,6 +108,13 @@ convert_literal(const ts_type *from, const ts_type *to, const ts_value *in, ts_v
 		(to->kind == TS_DOUBLE && isnan(in->v.d) && (from == NULL || from->kind == TS_DOUBLE)))
 	{
 		*why = "NaN literal";
+		return false;
+	}
+	if ((to->kind == TS_FLOAT && in->v.f == 0 && (from == NULL || from->kind == TS_FLOAT)) ||
+		(to->kind == TS_DOUBLE && in->v.d == 0 && (from == NULL || from->kind == TS_DOUBLE)))
+	{
+		/* SQL's = matches -0.0 and 0.0, which hash to different buckets */
+		*why = "zero literal (-0.0 = 0.0)";
 		return false;
 	}
 	if (from == NULL || ts_type_equal(from, to))

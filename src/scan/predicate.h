@@ -83,6 +83,21 @@ bool		ts_value_order(const ts_type *t, const ts_value *a, const ts_value *b, int
 /* Kinds ts_value_order orders by the integer v.i alone (callers may compare it inline). */
 bool		ts_value_orders_by_int(ts_type_kind kind);
 
+/*
+ * Are a and b two zeros of a FLOAT / DOUBLE type t?  ts_value_order puts
+ * -0.0 before 0.0 (Java), but SQL's comparisons, which the predicate
+ * stands for, find them equal: deciding a leaf must take them as equal.
+ */
+static inline bool
+ts_predicate_equal_zeros(const ts_type *t, const ts_value *a, const ts_value *b)
+{
+	if (t->kind == TS_FLOAT)
+		return a->v.f == 0 && b->v.f == 0;
+	if (t->kind == TS_DOUBLE)
+		return a->v.d == 0 && b->v.d == 0;
+	return false;
+}
+
 /* A leaf's own test: false only when no row can satisfy it. */
 typedef bool (*ts_leaf_may_match_fn) (const ts_predicate *leaf, void *arg);
 

@@ -7,9 +7,23 @@
  * Parquet and ORC statistics).  The caller says what it knows of each
  * column (ts_unit_stats) and how values order; everything it does not know
  * keeps the unit.  NULL never satisfies a comparison, so a column that is
- * all NULL fails every leaf but IS NULL.  AND / OR / NOT: predicate.c.
+ * all NULL fails every leaf but IS NULL.  Values compare as SQL does
+ * (-0.0 = 0.0, which Java's order of the stats tells apart).  AND / OR /
+ * NOT: predicate.c.
  */
 #include "scan/stats_match.h"
+
+/* a <=> b as SQL compares them: the source's order, with -0.0 = 0.0 */
+static bool
+sql_compare(const ts_stats_source *src, const ts_type *t, const ts_value *a,
+			const ts_value *b, int *c)
+{
+	if (!src->compare(t, a, b, c))
+		return false;
+	if (ts_predicate_equal_zeros(t, a, b))
+		*c = 0;
+	return true;
+}
 
 /* May some row satisfy leaf p? */
 static bool
@@ -52,8 +66,8 @@ leaf_may_match(const ts_predicate *p, void *arg)
 				if (lit->isnull)
 					continue;	/* never equal */
 				if (!ts_predicate_literal_usable(t, p, lit) ||
-					!src->compare(t, &cs.min, lit, &c1) ||
-					!src->compare(t, &cs.max, lit, &c2))
+					!sql_compare(src, t, &cs.min, lit, &c1) ||
+					!sql_compare(src, t, &cs.max, lit, &c2))
 					return true;
 				if (c1 <= 0 && c2 >= 0)
 					return true;
@@ -70,11 +84,11 @@ leaf_may_match(const ts_predicate *p, void *arg)
 				return true;
 			if (p->op == TS_PRED_LT || p->op == TS_PRED_LE)
 			{
-				if (!src->compare(t, &cs.min, &p->literals[0], &c1))
+				if (!sql_compare(src, t, &cs.min, &p->literals[0], &c1))
 					return true;
 				return p->op == TS_PRED_LT ? c1 < 0 : c1 <= 0;
 			}
-			if (!src->compare(t, &cs.max, &p->literals[0], &c2))
+			if (!sql_compare(src, t, &cs.max, &p->literals[0], &c2))
 				return true;
 			return p->op == TS_PRED_GT ? c2 > 0 : c2 >= 0;
 		default:

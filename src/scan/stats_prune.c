@@ -9,8 +9,12 @@
  * some row match?".  Used for append tables and for primary-key tables
  * whose batch reads skip level 0 (DV / first-row), where files never need
  * merging.  The decision itself is stats_match.c's.  Strings compare as
- * unsigned bytes, and truncated string stats are only used as bounds.  Any
- * doubt keeps the file.
+ * unsigned bytes, and truncated string stats are only used as bounds.
+ * Timestamp min / max of ORC files are not used: Java Paimon takes them
+ * from the ORC footer through java.sql.Timestamp in the writer's zone, so
+ * TIMESTAMP WITH LOCAL TIME ZONE bounds come out shifted by the zone offset
+ * and TIMESTAMP bounds shifted where the zone's historical offset differs
+ * (1899 in Asia/Shanghai: 5 min 43 s).  Any doubt keeps the file.
  */
 #include <string.h>
 
@@ -73,6 +77,19 @@ load_stats(file_stats *fst, ts_err *err)
 	return true;
 }
 
+/* Are the file's min / max of a column of this type what its rows hold? */
+static bool
+min_max_trusted(const ts_manifest_entry *e, const ts_type *t)
+{
+	ts_file_format format;
+
+	if (t->kind != TS_TIMESTAMP && t->kind != TS_TIMESTAMP_LTZ)
+		return true;
+	/* collected from the values (Avro) or read from Parquet's UTC numbers */
+	format = scan_format_from_file_name(e->file.file_name);
+	return format == TS_FORMAT_AVRO || format == TS_FORMAT_PARQUET;
+}
+
 /* ts_stats_source.column: the file's stats of one read-schema column */
 static void
 column_stats(void *arg, int read_field, ts_unit_stats *cs)
@@ -109,7 +126,8 @@ column_stats(void *arg, int read_field, ts_unit_stats *cs)
 	cs->known = true;
 	if (fst->e->file.value_stats.nnull_counts > i)
 		cs->null_count = fst->e->file.value_stats.null_counts[i];
-	if (fst->decoded && !fst->mins[i].isnull && !fst->maxs[i].isnull)
+	if (fst->decoded && !fst->mins[i].isnull && !fst->maxs[i].isnull &&
+		min_max_trusted(fst->e, rf->type))
 	{
 		cs->has_min_max = true;
 		cs->min = fst->mins[i];

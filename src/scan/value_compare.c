@@ -147,7 +147,7 @@ scan_predicate_leaf_decide(const ts_predicate *p, const ts_type *t, const ts_val
 			}
 			if (!ts_value_order(t, v, &p->literals[i], &c))
 				return -1;
-			if (c == 0)
+			if (c == 0 || ts_predicate_equal_zeros(t, v, &p->literals[i]))
 				found = true;
 		}
 		if (p->op == TS_PRED_IN)
@@ -158,6 +158,8 @@ scan_predicate_leaf_decide(const ts_predicate *p, const ts_type *t, const ts_val
 		return 0;				/* comparison with NULL is never true */
 	if (!ts_value_order(t, v, &p->literals[0], &c))
 		return -1;
+	if (ts_predicate_equal_zeros(t, v, &p->literals[0]))
+		c = 0;					/* SQL: -0.0 = 0.0 */
 	switch (p->op)
 	{
 		case TS_PRED_EQ:
