@@ -8,9 +8,12 @@
  * column (ts_unit_stats) and how values order; everything it does not know
  * keeps the unit.  NULL never satisfies a comparison, so a column that is
  * all NULL fails every leaf but IS NULL.  Values compare as SQL does
- * (-0.0 = 0.0, which Java's order of the stats tells apart).  AND / OR /
+ * (-0.0 = 0.0, which Java's order of the stats tells apart; NaN above
+ * every number, which writers' float bounds may leave out).  AND / OR /
  * NOT: predicate.c.
  */
+#include <math.h>
+
 #include "scan/stats_match.h"
 
 /* a <=> b as SQL compares them: the source's order, with -0.0 = 0.0 */
@@ -25,6 +28,12 @@ sql_compare(const ts_stats_source *src, const ts_type *t, const ts_value *a,
 	return true;
 }
 
+static bool
+is_nan(const ts_type *t, const ts_value *v)
+{
+	return t->kind == TS_FLOAT ? isnan(v->v.f) : t->kind == TS_DOUBLE && isnan(v->v.d);
+}
+
 /* May some row satisfy leaf p? */
 static bool
 leaf_may_match(const ts_predicate *p, void *arg)
@@ -33,6 +42,7 @@ leaf_may_match(const ts_predicate *p, void *arg)
 	const ts_type *t;
 	ts_unit_stats cs;
 	bool		all_null;
+	bool		floating;
 	int			c1,
 				c2;
 
@@ -43,6 +53,16 @@ leaf_may_match(const ts_predicate *p, void *arg)
 		return true;
 	t = src->field_type(src->arg, p->field);
 	all_null = cs.null_count >= 0 && cs.row_count >= 0 && cs.null_count >= cs.row_count;
+	floating = t->kind == TS_FLOAT || t->kind == TS_DOUBLE;
+
+	/*
+	 * NaN is above every number in SQL, but writers leave it out of min /
+	 * max (Arrow's Parquet writer, ORC's) or let it take a bound when it
+	 * comes first (ORC's): a NaN bound says nothing, and a max below the
+	 * literal does not rule out NaN rows for > / >= / = NaN.
+	 */
+	if (floating && cs.has_min_max && (is_nan(t, &cs.min) || is_nan(t, &cs.max)))
+		cs.has_min_max = false;
 
 	switch (p->op)
 	{
@@ -65,7 +85,8 @@ leaf_may_match(const ts_predicate *p, void *arg)
 
 				if (lit->isnull)
 					continue;	/* never equal */
-				if (!ts_predicate_literal_usable(t, p, lit) ||
+				if ((floating && is_nan(t, lit)) ||
+					!ts_predicate_literal_usable(t, p, lit) ||
 					!sql_compare(src, t, &cs.min, lit, &c1) ||
 					!sql_compare(src, t, &cs.max, lit, &c2))
 					return true;
@@ -88,6 +109,8 @@ leaf_may_match(const ts_predicate *p, void *arg)
 					return true;
 				return p->op == TS_PRED_LT ? c1 < 0 : c1 <= 0;
 			}
+			if (floating)
+				return true;	/* NaN rows may lie above the max */
 			if (!sql_compare(src, t, &cs.max, &p->literals[0], &c2))
 				return true;
 			return p->op == TS_PRED_GT ? c2 > 0 : c2 >= 0;

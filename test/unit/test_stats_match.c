@@ -6,7 +6,9 @@
  * statistics and partition values are ordered the Java way (-0.0 before
  * 0.0).  A file whose values are all -0.0 must be kept by "= 0", one whose
  * values are all 0.0 by "<= -0.0", and a partition -0.0 satisfies "= 0".
- * Proper pruning around zero stays: "< 0" skips a file of zeros.
+ * Proper pruning around zero stays: "< 0" skips a file of zeros.  NaN:
+ * float bounds may leave it out (or be NaN themselves), so "> x", ">= x"
+ * and "= NaN" keep the unit, as does any bound that is NaN.
  */
 #include <math.h>
 
@@ -91,13 +93,39 @@ test_file_stats_signed_zero(void **state)
 	assert_true(may_match_float(0.0f, 0.0f, TS_PRED_LE, -0.0f));
 	assert_true(may_match_double(0.0, 5.0, TS_PRED_LE, -0.0));
 	assert_true(may_match_double(-3.0, -0.0, TS_PRED_GE, 0.0));
-	/* still pruned: nothing is < 0 or > 0 among zeros, nothing = 0 in [1, 2] */
+	/* still pruned: nothing is < 0 among zeros, nothing = 0 in [1, 2] */
 	assert_false(may_match_double(-0.0, 0.0, TS_PRED_LT, 0.0));
 	assert_false(may_match_double(-0.0, 0.0, TS_PRED_LT, -0.0));
-	assert_false(may_match_double(-0.0, 0.0, TS_PRED_GT, -0.0));
-	assert_false(may_match_float(-0.0f, 0.0f, TS_PRED_GT, 0.0f));
+	assert_false(may_match_float(-0.0f, 0.0f, TS_PRED_LT, -0.0f));
 	assert_false(may_match_double(1.0, 2.0, TS_PRED_EQ, 0.0));
 	assert_false(may_match_double(1.0, 2.0, TS_PRED_LE, -0.0));
+}
+
+static void
+test_file_stats_nan(void **state)
+{
+	(void) state;
+
+	/*
+	 * Bounds without NaN (Arrow's and ORC's writers leave it out): NaN rows
+	 * may lie above the max, and NaN > 5, >= 5 and = NaN hold for them.
+	 */
+	assert_true(may_match_double(1.0, 3.0, TS_PRED_GT, 5.0));
+	assert_true(may_match_double(1.0, 3.0, TS_PRED_GE, 5.0));
+	assert_true(may_match_float(1.0f, 3.0f, TS_PRED_GT, 5.0f));
+	assert_true(may_match_double(1.0, 3.0, TS_PRED_EQ, NAN));
+	assert_true(may_match_double(1.0, 3.0, TS_PRED_IN, NAN));
+	assert_true(may_match_float(1.0f, 3.0f, TS_PRED_EQ, NAN));
+	/* a NaN bound (ORC's when NaN came first) says nothing of the others */
+	assert_true(may_match_double(NAN, NAN, TS_PRED_LT, 5.0));
+	assert_true(may_match_double(NAN, 3.0, TS_PRED_LE, 0.0));
+	assert_true(may_match_double(1.0, NAN, TS_PRED_EQ, 7.0));
+	assert_true(may_match_float(NAN, NAN, TS_PRED_LT, 5.0f));
+	/* NaN is never below a number nor equal to one: those still prune */
+	assert_false(may_match_double(1.0, 3.0, TS_PRED_LT, 1.0));
+	assert_false(may_match_double(1.0, 3.0, TS_PRED_LE, 0.5));
+	assert_false(may_match_double(1.0, 3.0, TS_PRED_EQ, 5.0));
+	assert_false(may_match_float(1.0f, 3.0f, TS_PRED_IN, 5.0f));
 }
 
 static void
@@ -144,6 +172,7 @@ main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_file_stats_signed_zero),
+		cmocka_unit_test(test_file_stats_nan),
 		cmocka_unit_test(test_partition_value_signed_zero),
 	};
 
