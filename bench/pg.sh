@@ -207,6 +207,18 @@ echo "Export of the foreign Avro table by \`\\copy (SELECT * FROM scan) TO csv\`
 echo
 echo "Row estimates (EXPLAIN estimated / actual rows of the scan node): \`SELECT * FROM scan\` $EST_SCAN;"
 echo "\`SELECT * FROM scan_pq\` $EST_PQ; \`SELECT * FROM plan WHERE p = 7\` $EST_PLAN."
+# the figures of a primary-key table beside the heap table of its rows
+pk_table() {
+    local ft=$1 heap=$2 name same
+    echo "| query | foreign $ft ms | $heap ms | $ft / $heap | same result |"
+    echo "|---|---:|---:|---:|---|"
+    for name in "${PK_ORDER[@]}"; do
+        same=no
+        [ "${RES[$name,$ft]}" = "${RES[$name,$heap]}" ] && same=yes
+        echo "| ${LABEL[$name]} | $(fmt "${T[$name,$ft]}") | $(fmt "${T[$name,$heap]}") | $(ratio "${T[$name,$ft]}" "${T[$name,$heap]}") | $same |"
+    done
+}
+
 echo
 echo "## Primary-key tables"
 echo
@@ -215,24 +227,12 @@ echo "random keys out of $PK_KEYS (a commit keeps one record per key), no compac
 echo "$PK_ROWS rows (deduplicate, last write wins). \`heap_pk\` holds those $PK_ROWS rows (\`CREATE TABLE AS\`): the foreign"
 echo "scan reads and merges $(awk -v a="$PK_RECORDS" -v b="$PK_ROWS" 'BEGIN { printf "%.1f", a / b }') records per row it returns."
 echo
-echo "| query | foreign pk ms | heap_pk ms | pk / heap_pk | same result |"
-echo "|---|---:|---:|---:|---|"
-for name in "${PK_ORDER[@]}"; do
-    same=no
-    [ "${RES[$name,pk]}" = "${RES[$name,heap_pk]}" ] && same=yes
-    echo "| ${LABEL[$name]} | $(fmt "${T[$name,pk]}") | $(fmt "${T[$name,heap_pk]}") | $(ratio "${T[$name,pk]}" "${T[$name,heap_pk]}") | $same |"
-done
+pk_table pk heap_pk
 echo
 echo "Table \`pkc\`: the same commits, then one full compaction (deletion vectors on): $PKC_FILES files of level $PKC_LEVELS,"
 echo "$PKC_ROWS rows, read file after file without merging (a raw-convertible split per bucket); \`heap_pkc\` holds its rows."
 echo
-echo "| query | foreign pkc ms | heap_pkc ms | pkc / heap_pkc | same result |"
-echo "|---|---:|---:|---:|---|"
-for name in "${PK_ORDER[@]}"; do
-    same=no
-    [ "${RES[$name,pkc]}" = "${RES[$name,heap_pkc]}" ] && same=yes
-    echo "| ${LABEL[$name]} | $(fmt "${T[$name,pkc]}") | $(fmt "${T[$name,heap_pkc]}") | $(ratio "${T[$name,pkc]}" "${T[$name,heap_pkc]}") | $same |"
-done
+pk_table pkc heap_pkc
 echo
 echo "## Planning"
 echo

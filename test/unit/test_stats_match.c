@@ -50,32 +50,30 @@ field_type(void *arg, int field)
 	return ((const one_column *) arg)->t;
 }
 
+/* may a unit whose column c has bounds c->min .. c->max hold a row "op lit"? */
+static bool
+may_match(one_column *c, ts_predicate_op op, ts_value lit)
+{
+	ts_predicate p = {.op = op, .field = 0, .nliterals = 1, .literals = &lit};
+	ts_stats_source src = {column, ts_value_order, c, field_type};
+
+	return ts_stats_may_match(&p, &src);
+}
+
 static bool
 may_match_double(double min, double max, ts_predicate_op op, double literal)
 {
-	one_column c = {&float8_type};
-	ts_value	lit = {0};
-	ts_predicate p = {.op = op, .field = 0, .nliterals = 1, .literals = &lit};
-	ts_stats_source src = {column, ts_value_order, &c, field_type};
+	one_column c = {&float8_type, {.v.d = min}, {.v.d = max}};
 
-	c.min.v.d = min;
-	c.max.v.d = max;
-	lit.v.d = literal;
-	return ts_stats_may_match(&p, &src);
+	return may_match(&c, op, (ts_value) {.v.d = literal});
 }
 
 static bool
 may_match_float(float min, float max, ts_predicate_op op, float literal)
 {
-	one_column c = {&float4_type};
-	ts_value	lit = {0};
-	ts_predicate p = {.op = op, .field = 0, .nliterals = 1, .literals = &lit};
-	ts_stats_source src = {column, ts_value_order, &c, field_type};
+	one_column c = {&float4_type, {.v.f = min}, {.v.f = max}};
 
-	c.min.v.f = min;
-	c.max.v.f = max;
-	lit.v.f = literal;
-	return ts_stats_may_match(&p, &src);
+	return may_match(&c, op, (ts_value) {.v.f = literal});
 }
 
 static void
