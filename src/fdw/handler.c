@@ -625,6 +625,13 @@ start_scan(ForeignScanState *node, TsScanState *st)
 		st->read_atts[st->nread_atts++] = i;
 		st->ncolumns++;
 	}
+	{
+		/* system columns where they mean something (_ROW_KIND, _ROW_ID ...) */
+		ts_err		err = {0};
+
+		if (!ts_read_check_columns(st->plan, st->columns, st->ncolumns, &err))
+			tablescan_report(&err);
+	}
 	st->string_fields = palloc(sizeof(int) * Max(st->ncolumns, 1));
 	st->nstring_fields = 0;
 	for (int k = 0; k < st->nread_atts; k++)

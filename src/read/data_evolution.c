@@ -39,6 +39,8 @@
 /* ---- system columns ---------------------------------------------------- */
 
 static const ts_type system_column_type = {.kind = TS_BIGINT, .nullable = false};
+static const ts_type row_kind_type = {.kind = TS_VARCHAR, .nullable = false,
+.length = TS_STRING_LENGTH};
 
 int
 ts_system_column(const char *name)
@@ -49,12 +51,16 @@ ts_system_column(const char *name)
 		return TS_COLUMN_ROW_ID;
 	if (strcmp(name, "_SEQUENCE_NUMBER") == 0)
 		return TS_COLUMN_SEQUENCE_NUMBER;
+	if (strcmp(name, "_ROW_KIND") == 0)
+		return TS_COLUMN_ROW_KIND;
 	return 0;
 }
 
 const ts_type *
 ts_system_column_type(int column)
 {
+	if (column == TS_COLUMN_ROW_KIND)
+		return &row_kind_type;
 	return column == TS_COLUMN_ROW_ID || column == TS_COLUMN_SEQUENCE_NUMBER ?
 		&system_column_type : NULL;
 }
@@ -63,7 +69,8 @@ const char *
 ts_system_column_name(int column)
 {
 	return column == TS_COLUMN_ROW_ID ? "_ROW_ID" :
-		column == TS_COLUMN_SEQUENCE_NUMBER ? "_SEQUENCE_NUMBER" : NULL;
+		column == TS_COLUMN_SEQUENCE_NUMBER ? "_SEQUENCE_NUMBER" :
+		column == TS_COLUMN_ROW_KIND ? "_ROW_KIND" : NULL;
 }
 
 /* ---- the reader -------------------------------------------------------- */

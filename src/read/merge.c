@@ -8,7 +8,11 @@
  * deduplicate, first-row, partial-update (without sequence groups) and
  * aggregation (sum, product, min, max, last_value, last_non_null_value,
  * first_value, first_non_null_value, bool_and, bool_or, listagg).  A key
- * with a single record is emitted unchanged; -U/-D results are dropped.
+ * with a single record is emitted unchanged; -U/-D results are dropped,
+ * except on incremental reads (plan->incremental), which keep them as rows
+ * of their own kind like Java's forceKeepDelete (the audit_log read) and
+ * can hand each row's kind on as the system column _ROW_KIND; those merge
+ * only with the deduplicate engine (incremental.c refuses the others).
  * Memory: one batch per file plus one output batch.
  */
 #include <stdio.h>
@@ -93,6 +97,7 @@ struct ts_merge_reader
 	bool		seq_descending;
 
 	merge_engine engine;
+	bool		keep_retracts;	/* incremental read: -U/-D results are rows too */
 	bool		ignore_delete;
 	bool		remove_record_on_delete;
 	agg_fn	   *aggs;
@@ -260,11 +265,21 @@ configure(ts_merge_reader *m, const int *columns, int ncolumns, ts_err *err)
 	}
 	if (m->engine == ENGINE_AGGREGATION)
 		m->remove_record_on_delete = option_true(plan, "aggregation.remove-record-on-delete");
+	m->keep_retracts = plan->incremental;
+	if (m->keep_retracts && m->engine != ENGINE_DEDUPLICATE)
+		return ts_error(err, TS_ERR_UNSUPPORTED,
+						"incremental reads of primary-key tables with merge-engine \"%s\" are not supported (only deduplicate)",
+						engine);
 
 	/* internal columns: requested, then keys, then sequence fields */
 	m->nout = ncolumns;
 	for (int i = 0; i < ncolumns; i++)
 	{
+		if (columns[i] == TS_COLUMN_ROW_KIND && m->keep_retracts)
+		{
+			m->out_map[i] = -1;	/* filled from the result's kind */
+			continue;
+		}
 		if (columns[i] < 0 || columns[i] >= s->nfields)
 			return ts_error(err, TS_ERR_INVALID, "column index %d out of range", columns[i]);
 		m->out_map[i] = add_internal(m, columns[i]);
@@ -877,20 +892,22 @@ merge_add(ts_merge_reader *m, const ts_value *row, int8_t kind, ts_err *err)
 	return true;
 }
 
-/* Result of the current group: row and whether it is kept. */
+/* Result of the current group: row, its kind and whether it is kept. */
 static const ts_value *
-merge_result(ts_merge_reader *m, bool *keep)
+merge_result(ts_merge_reader *m, bool *keep, int8_t *kind)
 {
 	if (m->count == 1)
 	{
-		*keep = !ts_row_kind_is_retract(m->first_kind);
+		*kind = m->first_kind;
+		*keep = m->keep_retracts || !ts_row_kind_is_retract(m->first_kind);
 		return m->first;
 	}
+	*kind = m->acc_kind;
 	switch (m->engine)
 	{
 		case ENGINE_DEDUPLICATE:
 		case ENGINE_FIRST_ROW:
-			*keep = m->has_row && !ts_row_kind_is_retract(m->acc_kind);
+			*keep = m->has_row && (m->keep_retracts || !ts_row_kind_is_retract(m->acc_kind));
 			break;
 		case ENGINE_PARTIAL_UPDATE:
 			*keep = m->has_row && m->meet_insert && !m->deleted;
@@ -903,6 +920,20 @@ merge_result(ts_merge_reader *m, bool *keep)
 }
 
 /* ---- the reader ------------------------------------------------------- */
+
+/* The _ROW_KIND value of a row kind: Paimon's short string, e.g. "+I". */
+static ts_value
+row_kind_value(int8_t kind)
+{
+	static const char *const names[] = {"+I", "-U", "+U", "-D"};
+	ts_value	v = {.isnull = false};
+
+	if (kind < 0 || kind > 3)
+		kind = 0;				/* data_file.c refuses other kinds */
+	v.v.s.p = (const uint8_t *) names[kind];
+	v.v.s.len = 2;
+	return v;
+}
 
 ts_merge_reader *
 ts_merge_reader_open(ts_plan *plan, const ts_split *split, const int *columns, int ncolumns,
@@ -1016,12 +1047,16 @@ dedupe_next(ts_merge_reader *m, int cap, ts_err *err)
 			if (!advance_keeping(m, &last, err))
 				return -1;
 		}
-		if (ts_row_kind_is_retract(kind))
+		if (ts_row_kind_is_retract(kind) && !m->keep_retracts)
 			continue;
 		for (int o = 0; o < ncols; o++)
-			if (!copy_val(m, &m->out_values[(size_t) nrows * ncols + o], &last[m->out_map[o]],
-						  m->out_map[o], err))
+		{
+			if (m->out_map[o] < 0)
+				m->out_values[(size_t) nrows * ncols + o] = row_kind_value(kind);
+			else if (!copy_val(m, &m->out_values[(size_t) nrows * ncols + o], &last[m->out_map[o]],
+							   m->out_map[o], err))
 				return -1;
+		}
 		nrows++;
 	}
 	return nrows;
@@ -1060,6 +1095,7 @@ ts_merge_reader_next(ts_merge_reader *m, ts_batch *batch, ts_err *err)
 		cursor	   *c = &m->cursors[m->heap[0]];
 		const ts_value *res;
 		bool		keep;
+		int8_t		kind;
 
 		if ((nrows & 1023) == 0 && !TS_CHECK_INTERRUPTS(err))
 			return -1;
@@ -1092,11 +1128,12 @@ ts_merge_reader_next(ts_merge_reader *m, ts_batch *batch, ts_err *err)
 			if (!advance_top(m, err))
 				return -1;
 		}
-		res = merge_result(m, &keep);
+		res = merge_result(m, &keep, &kind);
 		if (!keep)
 			continue;
 		for (int o = 0; o < ncols; o++)
-			m->out_values[(size_t) nrows * ncols + o] = res[m->out_map[o]];
+			m->out_values[(size_t) nrows * ncols + o] =
+				m->out_map[o] < 0 ? row_kind_value(kind) : res[m->out_map[o]];
 		nrows++;
 	}
 	batch->nrows = nrows;

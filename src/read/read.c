@@ -31,6 +31,31 @@ struct ts_split_reader
 	ts_reader_metrics snapshot; /* returned by ts_split_reader_metrics */
 };
 
+bool
+ts_read_check_columns(const ts_plan *plan, const int *columns, int ncolumns, ts_err *err)
+{
+	for (int i = 0; i < ncolumns; i++)
+	{
+		if (columns[i] == TS_COLUMN_ROW_KIND)
+		{
+			if (plan->kind != TS_TABLE_PRIMARY_KEY || !plan->incremental)
+				return ts_error(err, TS_ERR_UNSUPPORTED,
+								"system column _ROW_KIND is only supported on incremental reads (incremental-between) of primary-key tables");
+		}
+		else if (ts_system_column_type(columns[i]))
+		{
+			if (plan->kind != TS_TABLE_APPEND ||
+				!ts_read_option_bool(plan, "row-tracking.enabled", false))
+				return ts_error(err, TS_ERR_UNSUPPORTED,
+								"system column %s is only supported on append tables with 'row-tracking.enabled'='true'",
+								ts_system_column_name(columns[i]));
+		}
+		else if (columns[i] < 0 || columns[i] >= plan->schema->nfields)
+			return ts_error(err, TS_ERR_INVALID, "column index %d out of range", columns[i]);
+	}
+	return true;
+}
+
 ts_split_reader *
 ts_split_reader_open(ts_plan *plan, const ts_split *split, const int *columns, int ncolumns,
 					 ts_err *err)
@@ -54,26 +79,11 @@ ts_split_reader_open(ts_plan *plan, const ts_split *split, const int *columns, i
 		}
 		plan = plan->fallback;
 	}
+	if (!ts_read_check_columns(plan, columns, ncolumns, err))
+		return NULL;
 	for (int i = 0; i < ncolumns; i++)
-	{
-		if (ts_system_column_type(columns[i]))
-		{
-			if (plan->kind != TS_TABLE_APPEND ||
-				!ts_read_option_bool(plan, "row-tracking.enabled", false))
-			{
-				ts_error(err, TS_ERR_UNSUPPORTED,
-						 "system column %s is only supported on append tables with 'row-tracking.enabled'='true'",
-						 ts_system_column_name(columns[i]));
-				return NULL;
-			}
+		if (columns[i] == TS_COLUMN_ROW_ID || columns[i] == TS_COLUMN_SEQUENCE_NUMBER)
 			evolution = true;
-		}
-		else if (columns[i] < 0 || columns[i] >= plan->schema->nfields)
-		{
-			ts_error(err, TS_ERR_INVALID, "column index %d out of range", columns[i]);
-			return NULL;
-		}
-	}
 	if (plan->kind != TS_TABLE_FORMAT)
 	{
 		evolution |= ts_read_option_bool(plan, "data-evolution.enabled", false);

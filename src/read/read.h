@@ -34,10 +34,20 @@ typedef struct ts_split_reader ts_split_reader;
 #define TS_COLUMN_ROW_ID (-2)
 #define TS_COLUMN_SEQUENCE_NUMBER (-3)
 
-/* TS_COLUMN_ROW_ID / TS_COLUMN_SEQUENCE_NUMBER for their names, else 0. */
+/*
+ * _ROW_KIND: the row kind of each row of an incremental read of a
+ * primary-key table (incremental-between), as text '+I', '-U', '+U' or
+ * '-D' (Paimon's RowKind short strings).  STRING NOT NULL.
+ */
+#define TS_COLUMN_ROW_KIND (-4)
+
+/* TS_COLUMN_ROW_ID / _SEQUENCE_NUMBER / _ROW_KIND for their names, else 0. */
 int			ts_system_column(const char *name);
 
-/* Type of a system column (BIGINT) and its name; NULL for other values. */
+/*
+ * Type of a system column (BIGINT, or STRING for _ROW_KIND) and its name;
+ * NULL for other values.
+ */
 const ts_type *ts_system_column_type(int column);
 const char *ts_system_column_name(int column);
 
@@ -48,6 +58,16 @@ const char *ts_system_column_name(int column);
  */
 ts_split_reader *ts_split_reader_open(ts_plan *plan, const ts_split *split,
 									  const int *columns, int ncolumns, ts_err *err);
+
+/*
+ * Whether the plan can read these columns: system columns are refused
+ * (TS_ERR_UNSUPPORTED naming them) where they mean nothing: _ROW_ID and
+ * _SEQUENCE_NUMBER outside row-tracking append tables, _ROW_KIND outside
+ * incremental reads of primary-key tables.  ts_split_reader_open checks
+ * this too; callers check it once even when the plan has no split.
+ */
+bool		ts_read_check_columns(const ts_plan *plan, const int *columns, int ncolumns,
+								  ts_err *err);
 
 /*
  * Optional, before the first ts_split_reader_next: keep the large buffers

@@ -2,21 +2,30 @@
  * incremental.c - incremental reads: the rows added between two snapshots.
  *
  * Owns: the options incremental-between = 'S1,S2' and
- * incremental-between-timestamp = 'T1,T2' for append tables, as Java's
+ * incremental-between-timestamp = 'T1,T2', as Java's
  * IncrementalDeltaStartingScanner plans them in batch mode with
- * incremental-between-scan-mode = auto (= delta for append tables): the
- * range is start-exclusive and end-inclusive, start may be earliest - 1,
- * and the files are the ADD entries of the delta manifest lists of the
- * APPEND snapshots S1+1 .. S2 (COMPACT and OVERWRITE snapshots add no new
- * rows and are skipped).  Timestamps map to the newest snapshot committed
- * at or before them (start: earliest - 1 when none is; end: latest when
- * none is).  Primary-key tables, tag ranges and the other scan modes fail
- * closed.
+ * incremental-between-scan-mode = auto (= delta for append tables and for
+ * primary-key tables without a changelog producer) or delta: the range is
+ * start-exclusive and end-inclusive, start may be earliest - 1, and the
+ * files are the ADD entries of the delta manifest lists of the APPEND
+ * snapshots S1+1 .. S2 (COMPACT and OVERWRITE snapshots add no new rows
+ * and are skipped).  Timestamps map to the newest snapshot committed at or
+ * before them (start: earliest - 1 when none is; end: latest when none
+ * is).  On primary-key tables those files (level 0, written by APPEND
+ * commits) form one split per partition and bucket, which merge.c merges
+ * by key keeping -U/-D results as rows (Java's forceKeepDelete, as its
+ * audit_log table reads them); each row's kind is the system column
+ * _ROW_KIND.  Primary-key tables fail closed where that is not exactly
+ * Java's result: deletion vectors or merge-engine first-row (Java's batch
+ * scan skips level-0 files there), merge engines other than deduplicate,
+ * changelog producers under scan mode auto (Java would read the changelog
+ * files).  Tag ranges and the other scan modes fail closed too.
  */
 #include <ctype.h>
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "scan/scan_internal.h"
 
@@ -89,10 +98,6 @@ scan_incremental_choose(ts_plan *plan, bool *handled, ts_err *err)
 		if (ts_plan_option(plan, exclusive[i]) != NULL)
 			return ts_error(err, TS_ERR_INVALID, "%s cannot be combined with %s",
 							opt, exclusive[i]);
-	if (plan->kind == TS_TABLE_PRIMARY_KEY)
-		return ts_error(err, TS_ERR_UNSUPPORTED,
-						"table \"%s\": %s on primary-key tables is not supported yet (only append tables)",
-						plan->table_path, opt);
 	if (mode && strcmp(mode, "auto") != 0 && strcmp(mode, "delta") != 0)
 		return ts_error(err, TS_ERR_UNSUPPORTED,
 						"incremental-between-scan-mode \"%s\" is not supported yet (only auto and delta)",
@@ -166,6 +171,34 @@ scan_incremental_choose(ts_plan *plan, bool *handled, ts_err *err)
 	return plan->snapshot != NULL;
 }
 
+/*
+ * Primary-key tables: refuse what would not give Java's rows exactly (see
+ * the top of the file).
+ */
+static bool
+check_primary_key(ts_plan *plan, const scan_state *st, ts_err *err)
+{
+	const char *engine = ts_plan_option(plan, "merge-engine");
+	const char *producer = ts_plan_option(plan, "changelog-producer");
+	const char *mode = ts_plan_option(plan, "incremental-between-scan-mode");
+
+	if (st->skip_level0)
+		return ts_error(err, TS_ERR_UNSUPPORTED,
+						"table \"%s\": incremental-between on primary-key tables with %s is not supported (Java's batch scan skips their level-0 files)",
+						plan->table_path, st->first_row ? "merge-engine first-row" :
+						"deletion-vectors.enabled");
+	if (engine && strcasecmp(engine, "deduplicate") != 0)
+		return ts_error(err, TS_ERR_UNSUPPORTED,
+						"table \"%s\": incremental-between on primary-key tables with merge-engine \"%s\" is not supported (only deduplicate)",
+						plan->table_path, engine);
+	if (producer && strcasecmp(producer, "none") != 0 &&
+		(mode == NULL || strcmp(mode, "auto") == 0))
+		return ts_error(err, TS_ERR_UNSUPPORTED,
+						"table \"%s\": incremental-between on primary-key tables with changelog-producer \"%s\" is not supported (scan mode auto reads the changelog files; set incremental-between-scan-mode to delta for the data files)",
+						plan->table_path, producer);
+	return true;
+}
+
 bool
 scan_read_incremental_files(ts_plan *plan, scan_state *st,
 							const ts_manifest_entry ***files, int *nfiles, ts_err *err)
@@ -175,9 +208,10 @@ scan_read_incremental_files(ts_plan *plan, scan_state *st,
 				cap = 0;
 	bool		ok = false;
 
-	(void) st;
 	*files = NULL;
 	*nfiles = 0;
+	if (plan->kind == TS_TABLE_PRIMARY_KEY && !check_primary_key(plan, st, err))
+		return false;
 	for (int64_t id = plan->incremental_start + 1; id <= plan->snapshot->id; id++)
 	{
 		ts_snapshot *s;

@@ -139,8 +139,9 @@ scan_build_splits(ts_plan *plan, scan_state *st,
 			f->dv_cardinality = -1;
 			scan_dv_lookup(dvs, e, f);
 		}
+		/* incremental primary-key reads merge keeping retracts (merge.c) */
 		split->raw_convertible = plan->kind == TS_TABLE_APPEND ? true :
-			pk_raw_convertible(st, split);
+			!plan->incremental && pk_raw_convertible(st, split);
 		plan->nsplits++;
 		i = j;
 	}

@@ -1238,15 +1238,20 @@ def stream_queries(cp, case, shared_dir, topts, types):
     schema = latest_schema(meta)
     if schema is None:
         return "streaming case of a table without a schema"
-    if schema.get("primaryKeys"):
-        return "streaming read of a primary-key table (changelog plans, no batch equivalent)"
-    if case.get("predicate_expr") or case.get("predicate"):
+    pk = list(schema.get("primaryKeys") or [])
+    if pk:
+        why = pk_stream_unsupported(schema, opts)
+        if why:
+            return why
+    elif case.get("predicate_expr") or case.get("predicate"):
         return "streaming plans with a predicate (rows may be pruned only)"
     for p in plans:
-        if any(k != "+I" for k in p.get("row_kinds") or []):
+        if not pk and any(k != "+I" for k in p.get("row_kinds") or []):
             return "streaming plan asserts non-insert row kinds"
         if p.get("rows") is None:
             return "streaming plan without rows"
+        if pk and len(p.get("row_kinds") or []) != len(p["rows"]):
+            return "streaming plan of a primary-key table without a row kind per row"
     mode = str(opts.get("scan.mode", "default"))
     start = opts.get("scan.snapshot-id")
     other = [k for k in opts if k in STARTUP_OPTIONS and k not in ("scan.snapshot-id", "scan.mode")]
@@ -1270,6 +1275,10 @@ def stream_queries(cp, case, shared_dir, topts, types):
         first = plans.pop(0)
         if first.get("snapshot") != full_first:
             return "streaming full startup plan is not of snapshot %s" % full_first
+        if any(k != "+I" for k in first.get("row_kinds") or []):
+            return "streaming full startup plan asserts non-insert row kinds"
+        if pk and (case.get("predicate_expr") or case.get("predicate")):
+            return "streaming full startup of a primary-key table with a predicate"
         queries.append(("snapshot-%d-full" % full_first, [("scan.snapshot-id", str(full_first))],
                         first["rows"]))
         cursor = full_first
@@ -1277,26 +1286,108 @@ def stream_queries(cp, case, shared_dir, topts, types):
         if plans[0]["rows"]:
             return "streaming plan without a snapshot has rows"
         plans.pop(0)
+    if pk and (case.get("predicate_expr") or case.get("predicate")):
+        why = pk_stream_predicate_ignored(case, schema)
+        if why:
+            return why
+    delta = []                  # labels of the incremental (row-kind) queries
     for p in plans:
         s = p.get("snapshot")
         if s is None or int(s) <= cursor:
             return "streaming plans are not in snapshot order"
+        rows = p["rows"]
+        if pk:
+            rows = [list(r) + [k] for r, k in zip(rows, p["row_kinds"])]
         queries.append(("snapshot-%d" % int(s),
-                        [("incremental-between", "%d,%d" % (cursor, int(s)))], p["rows"]))
+                        [("incremental-between", "%d,%d" % (cursor, int(s)))], rows))
+        delta.append(queries[-1][0])
         cursor = int(s)
     snaps = snapshot_ids(meta)
     if case.get("stream_end") and snaps and snaps[-1] > cursor:
         queries.append(("end", [("incremental-between", "%d,%d" % (cursor, snaps[-1]))], []))
+        delta.append("end")
     if opts.get("limit") is not None:
         return "streaming case with a LIMIT"
     cols = ", ".join(quote_ident(n) for n, _ in cp.columns)
+    if pk and delta:
+        cp.hidden.append(("_ROW_KIND", parse_type("STRING")))
     for label, extra, rows in queries:
-        q = Query("%s#%s" % (cp.name, label),
-                  lambda table: "SELECT json_build_array(%s) FROM %s" % (cols, table),
-                  "rows", rows, types, mock_rows=rows)
+        if pk and label in delta:
+            q = Query("%s#%s" % (cp.name, label),
+                      lambda table: pk_delta_sql(cols, table), "rows", rows,
+                      types + [parse_type("STRING")])
+            q.mock_skip = "row kinds and the unmerged check read the real table"
+        else:
+            q = Query("%s#%s" % (cp.name, label),
+                      lambda table: "SELECT json_build_array(%s) FROM %s" % (cols, table),
+                      "rows", rows, types, mock_rows=rows)
         q.table_sets = [sorted(base + extra)]
         cp.queries.append(q)
     return None
+
+
+def pk_stream_unsupported(schema, opts):
+    """Why the stream of a primary-key table cannot be read as
+    incremental-between (None if it can): the stream's delta plans read the
+    level-0 files of each APPEND snapshot unmerged with their row kinds,
+    which incremental-between gives (merged, retracts kept) for deduplicate
+    tables only; deletion-vector and first-row tables are refused by it
+    (Java's batch scan skips their level-0 files) and their full startup
+    plans include level-0 files a batch read hides."""
+    o = dict(schema.get("options") or {})
+    o.update({k: _option_value(v) for k, v in opts.items()})
+    if str(o.get("deletion-vectors.enabled", "false")).lower() == "true":
+        return ("streaming read of a primary-key table with deletion vectors (delta and full "
+                "plans include level-0 files; incremental-between refuses such tables)")
+    engine = str(o.get("merge-engine", "deduplicate")).lower()
+    if engine != "deduplicate":
+        return ("streaming read of a primary-key table with merge-engine %s (incremental-between "
+                "supports deduplicate only)" % engine)
+    producer = str(o.get("changelog-producer", "none")).lower()
+    if producer != "none":
+        return ("streaming read of a primary-key table with changelog-producer %s (the stream "
+                "reads changelog files)" % producer)
+    return None
+
+
+def pk_stream_predicate_ignored(case, schema):
+    """Delta splits of a stream apply only predicates on key and partition
+    fields; a predicate on other fields changes no row of them, so the plans
+    run without it (None), else the reason to skip."""
+    names = set()
+
+    def walk(e):
+        if isinstance(e, list):
+            if len(e) >= 2 and isinstance(e[0], str) and isinstance(e[1], str) \
+                    and e[0] not in ("and", "or", "not"):
+                names.add(e[1])
+            for x in e[1:]:
+                walk(x)
+    if case.get("predicate_expr"):
+        walk(case["predicate_expr"])
+    else:
+        text = str(case.get("predicate"))
+        names = set(re.findall(r"([A-Za-z_][A-Za-z0-9_]*)\s*(?:=|<>|!=|<=|>=|<|>|\bIS\b|\bIN\b)",
+                               text.split("(")[0]))
+        if not names:
+            return "streaming predicate not understood: %s" % text
+    keys = set(schema.get("primaryKeys") or []) | set(schema.get("partitionKeys") or [])
+    if names & keys:
+        return ("streaming predicate on key or partition fields %s (it prunes delta splits)"
+                % ", ".join(sorted(names & keys)))
+    return None
+
+
+def pk_delta_sql(cols, table):
+    """The rows and row kinds of an incremental read, plus one extra row if
+    the read merged any key (fewer rows than its files hold): a stream reads
+    delta files unmerged, so only a read that merged nothing equals it."""
+    return ("SELECT json_build_array(%s) FROM %s UNION ALL "
+            "SELECT json_build_array('incremental read merged rows, the stream would not') "
+            "WHERE (SELECT count(*) FROM %s) <> "
+            "(SELECT coalesce(sum(row_count), 0) FROM tablescan_files(%s::regclass))"
+            % (", ".join(x for x in (cols, quote_ident("_ROW_KIND")) if x), table, table,
+               quote_literal(table)))
 
 
 # ---------------------------------------------------------------------------
@@ -2174,9 +2265,26 @@ def self_test():
               "streaming scan not mapped to batch reads: streaming plan asserts non-insert row kinds")
         with open(os.path.join(tdir, "schema", "schema-2"), "w") as fh:
             json.dump({"primaryKeys": ["f0"], "options": {}}, fh)
-        check("stream pk", build_case(stc, tmp).skip,
+        pkp = build_case(dict(stc, stream_plans=[
+            {"snapshot": None, "rows": [], "row_kinds": []},
+            {"snapshot": 2, "rows": [["a"], ["b"]], "row_kinds": ["+U", "-D"]}]), tmp)
+        check("stream pk", [(q.name, [(k, v) for k, v in q.table_sets[0] if k != "path"],
+                             q.expected) for q in pkp.queries],
+              [("st#snapshot-2", [("incremental-between", "1,2")], [["a", "+U"], ["b", "-D"]]),
+               ("st#end", [("incremental-between", "2,4")], [])])
+        check("stream pk kind column", [n for n, _ in pkp.hidden], ["_ROW_KIND"])
+        check("stream pk sql", "tablescan_files('s.t'::regclass)" in pkp.queries[0].make_sql("s.t"),
+              True)
+        check("stream pk predicate on key", build_case(dict(stc, predicate="f0 = 'a'"), tmp).skip,
+              "streaming scan not mapped to batch reads: streaming predicate on key or partition "
+              "fields f0 (it prunes delta splits)")
+        check("stream pk predicate ignored", build_case(dict(stc, predicate="f3 > 1"), tmp).skip,
+              None)
+        with open(os.path.join(tdir, "schema", "schema-3"), "w") as fh:
+            json.dump({"primaryKeys": ["f0"], "options": {"merge-engine": "first-row"}}, fh)
+        check("stream pk first-row", build_case(stc, tmp).skip,
               "streaming scan not mapped to batch reads: streaming read of a primary-key table "
-              "(changelog plans, no batch equivalent)")
+              "with merge-engine first-row (incremental-between supports deduplicate only)")
 
     # predicate translation
     ct = {"f0": T("STRING"), "f1": T("INT"), "f3": T("DOUBLE"), "f4": T("TIMESTAMP(9)"),
