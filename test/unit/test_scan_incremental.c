@@ -4,7 +4,13 @@
  * (one plan per APPEND snapshot; the COMPACT snapshot 5 adds nothing), read
  * through the real reader, and generated tables (build/.../tools/ts_gen)
  * where the delta files must equal the difference of two snapshots' live
- * files; the error cases (range, primary-key tables, combined options).
+ * files; on primary-key tables the oracle's delta plans of
+ * pk_table_scan_and_read_mor with their row kinds (_ROW_KIND) and generated
+ * tables with updates, deletes and compactions against a model computed
+ * from the generator's write log (ops.jsonl): per key the APPEND record
+ * with the highest sequence number in the range, -U/-D kept; the error
+ * cases (range, refused primary-key tables, _ROW_KIND where it means
+ * nothing, combined options).
  */
 #include "read_oracle.h"
 #include "scan/predicate.h"
@@ -180,7 +186,8 @@ static void
 test_errors(void **state)
 {
 	const char *app = unit_shared_path("testdata/parquet/append_09.db/append_09");
-	const char *pk = unit_shared_path("testdata/orc/pk_09.db/pk_09");
+	const char *pk_dv = unit_shared_path("testdata/parquet/pk_table_scan_and_read_dv.db/pk_table_scan_and_read_dv");
+	const char *pk_first = unit_shared_path("testdata/parquet/pk_table_scan_and_read_first_row.db/pk_table_scan_and_read_first_row");
 	ts_option	o[2];
 
 	(void) state;
@@ -195,7 +202,8 @@ test_errors(void **state)
 	o[0] = (ts_option) {"incremental-between", "tag1,tag2"};
 	expect_error(app, o, 1, TS_ERR_UNSUPPORTED, "tags");
 	o[0] = (ts_option) {"incremental-between", "1,2"};
-	expect_error(pk, o, 1, TS_ERR_UNSUPPORTED, "not supported yet");
+	expect_error(pk_dv, o, 1, TS_ERR_UNSUPPORTED, "deletion-vectors.enabled");
+	expect_error(pk_first, o, 1, TS_ERR_UNSUPPORTED, "first-row");
 	o[1] = (ts_option) {"scan.snapshot-id", "2"};
 	expect_error(app, o, 2, TS_ERR_INVALID, "scan.snapshot-id");
 	o[1] = (ts_option) {"incremental-between-scan-mode", "changelog"};
@@ -353,6 +361,290 @@ test_generated_pruned(void **state)
 	ts_plan_free(plan);
 }
 
+
+/* ---- primary-key tables ------------------------------------------------ */
+
+/* Read every split with columns cols; NULL on error (err set). */
+static bool
+try_plan_rows(ts_plan *plan, const int *cols, int ncols, row_set *s, ts_err *err)
+{
+	for (int i = 0; i < plan->nsplits; i++)
+		if (read_split_rows(plan, &plan->splits[i], cols, ncols, s, err, NULL) < 0)
+			return false;
+	return true;
+}
+
+/* Rows of one oracle stream plan with its row kinds as the last cell. */
+static void
+oracle_rows_with_kinds(const cJSON *sp, const ts_plan *plan, const int *cols, int ncols,
+					   row_set *want)
+{
+	const cJSON *kinds = cJSON_GetObjectItem(sp, "row_kinds");
+	int			first = want->n;
+
+	oracle_rows(cJSON_GetObjectItem(sp, "rows"), plan, cols, ncols - 1, want);
+	assert_int_equal(want->n - first, cJSON_GetArraySize(kinds));
+	for (int i = first; i < want->n; i++)
+	{
+		const char *k = cJSON_GetArrayItem(kinds, i - first)->valuestring;
+		char	   *r = malloc(strlen(want->rows[i]) + strlen(k) + 4);
+
+		sprintf(r, "%s | %s", want->rows[i], k);
+		free(want->rows[i]);
+		want->rows[i] = r;
+	}
+}
+
+/*
+ * pk_table_scan_and_read_mor (deduplicate; COMPACT snapshot 3): each delta
+ * plan of the stream for snapshot S equals incremental-between 'C,S' (C =
+ * the stream's previous snapshot) with _ROW_KIND, e.g. +U and -D.
+ */
+static void
+check_pk_mor(const char *fmt)
+{
+	char		name[256],
+				rel[256],
+				range[32];
+	cJSON	   *j;
+	const cJSON *sp;
+	const char *path;
+	int			cursor = 1;
+
+	snprintf(name, sizeof(name), "%s__pk_table_scan_and_read_mor__stream_from_snapshot1_full", fmt);
+	j = oracle_load(name);
+	snprintf(rel, sizeof(rel), "testdata/%s/pk_table_scan_and_read_mor.db/pk_table_scan_and_read_mor", fmt);
+	path = unit_shared_path(rel);
+	cJSON_ArrayForEach(sp, cJSON_GetObjectItem(j, "stream_plans"))
+	{
+		int			snap = cJSON_GetObjectItem(sp, "snapshot")->valueint;
+		ts_plan    *plan;
+		int			cols[64],
+					ncols;
+		row_set		got = {0},
+					want = {0};
+		char		what[128];
+
+		if (snap == 1)
+			continue;			/* the full startup plan */
+		snprintf(range, sizeof(range), "%d,%d", cursor, snap);
+		plan = plan_between(path, "incremental-between", range);
+		ncols = oracle_columns(j, plan, cols);
+		cols[ncols++] = TS_COLUMN_ROW_KIND;
+		plan_rows(plan, cols, ncols, &got);
+		oracle_rows_with_kinds(sp, plan, cols, ncols, &want);
+		snprintf(what, sizeof(what), "%s pk mor incremental-between %s", fmt, range);
+		assert_same_rows(&got, &want, what);
+		for (int s = 0; s < plan->nsplits; s++)
+			assert_false(plan->splits[s].raw_convertible);
+		row_set_free(&got);
+		row_set_free(&want);
+		ts_plan_free(plan);
+		cursor = snap;
+	}
+	cJSON_Delete(j);
+}
+
+static void
+test_oracle_pk_mor_parquet(void **state)
+{
+	(void) state;
+	check_pk_mor("parquet");
+}
+
+static void
+test_oracle_pk_mor_orc(void **state)
+{
+	(void) state;
+	check_pk_mor("orc");
+}
+
+/* One model row: the newest APPEND record of a key in the range. */
+typedef struct pk_model_row
+{
+	char	   *key;			/* partition + "/" + key JSON */
+	int64_t		seq;
+	char	   *row;			/* rendered "id | v | p | kind" */
+} pk_model_row;
+
+/*
+ * The model of incremental-between 'a,b' from the write log: for every
+ * partition and trimmed key, the record an APPEND snapshot in (a, b]
+ * wrote (records of COMPACT snapshots are copies) with the highest
+ * sequence number, kept with its kind even when it retracts.
+ */
+static void
+pk_model(const char *ops, const ts_plan *plan, const int *cols, int a, int b, row_set *want)
+{
+	FILE	   *fh = fopen(ops, "r");
+	char	   *line = NULL;
+	size_t		cap = 0;
+	pk_model_row *rows = NULL;
+	int			n = 0;
+	bool		append[64] = {0};	/* APPEND snapshots (compactions copy records) */
+
+	assert_non_null(fh);
+	while (getline(&line, &cap, fh) > 0)
+	{
+		cJSON	   *r = cJSON_Parse(line);
+
+		assert_non_null(r);
+		if (strcmp(cJSON_GetObjectItem(r, "op")->valuestring, "snapshot") == 0 &&
+			strcmp(cJSON_GetObjectItem(r, "kind")->valuestring, "APPEND") == 0)
+		{
+			int			id = cJSON_GetObjectItem(r, "id")->valueint;
+
+			assert_true(id >= 0 && id < 64);
+			append[id] = true;
+		}
+		cJSON_Delete(r);
+	}
+	rewind(fh);
+	while (getline(&line, &cap, fh) > 0)
+	{
+		cJSON	   *r = cJSON_Parse(line);
+		const cJSON *snap,
+				   *vals;
+		char	   *key,
+				   *kj,
+				   *cells[4];
+		int64_t		seq;
+		int			k;
+
+		assert_non_null(r);
+		if (strcmp(cJSON_GetObjectItem(r, "op")->valuestring, "record") != 0 ||
+			!append[(snap = cJSON_GetObjectItem(r, "snapshot"))->valueint] ||
+			snap->valueint <= a || snap->valueint > b)
+		{
+			cJSON_Delete(r);
+			continue;
+		}
+		kj = cJSON_PrintUnformatted(cJSON_GetObjectItem(r, "key"));
+		key = malloc(strlen(kj) + 512);
+		sprintf(key, "%s/%s", cJSON_GetObjectItem(r, "partition")->valuestring, kj);
+		cJSON_free(kj);
+		seq = (int64_t) cJSON_GetObjectItem(r, "seq")->valuedouble;
+		vals = cJSON_GetObjectItem(r, "values");
+		for (int c = 0; c < 3; c++)
+		{
+			cells[c] = oracle_cell(cJSON_GetObjectItem(vals, plan->schema->fields[cols[c]].name),
+								   plan->schema->fields[cols[c]].type);
+		}
+		cells[3] = ts_strdup(cJSON_GetObjectItem(r, "kind")->valuestring);
+		for (k = 0; k < n; k++)
+			if (strcmp(rows[k].key, key) == 0)
+				break;
+		if (k == n)
+		{
+			rows = realloc(rows, sizeof(*rows) * (n + 1));
+			rows[n++] = (pk_model_row) {key, -1, NULL};
+		}
+		else
+			free(key);
+		if (seq > rows[k].seq)
+		{
+			free(rows[k].row);
+			rows[k].seq = seq;
+			rows[k].row = join_cells(cells, 4);
+		}
+		for (int c = 0; c < 4; c++)
+			ts_free(cells[c]);
+		cJSON_Delete(r);
+	}
+	free(line);
+	fclose(fh);
+	for (int k = 0; k < n; k++)
+	{
+		row_set_add(want, rows[k].row);
+		free(rows[k].key);
+	}
+	free(rows);
+}
+
+/*
+ * A generated deduplicate table with -U / -D records, several files per
+ * commit and a COMPACT snapshot after every second commit: every range
+ * equals the model; the kinds seen cover +I, +U, -U and -D; a range of
+ * only a COMPACT snapshot is empty.
+ */
+static void
+test_pk_generated(void **state)
+{
+	const char *path;
+	char		ops[4096];
+	bool		seen[4] = {0};
+
+	(void) state;
+	path = gen_table("pk.db/t", "--column id:INT --column v:STRING --column p:INT --partition p "
+					 "--primary-key id --buckets 2 --rows 24 --keys 10 --snapshots 4 --files 2 "
+					 "--delete-every 4 --retract-every 5 --compact-every 2 --levels 2");
+	snprintf(ops, sizeof(ops), "%s.ops.jsonl", path);
+	for (int a = 0; a <= 6; a++)
+		for (int b = a; b <= 6; b++)
+		{
+			char		range[32],
+						what[128];
+			ts_plan    *plan;
+			int			cols[4];
+			row_set		got = {0},
+						want = {0};
+
+			snprintf(range, sizeof(range), "%d,%d", a, b);
+			plan = plan_between(path, "incremental-between", range);
+			cols[0] = ts_schema_field_index(plan->schema, "id");
+			cols[1] = ts_schema_field_index(plan->schema, "v");
+			cols[2] = ts_schema_field_index(plan->schema, "p");
+			cols[3] = TS_COLUMN_ROW_KIND;
+			plan_rows(plan, cols, 4, &got);
+			pk_model(ops, plan, cols, a, b, &want);
+			snprintf(what, sizeof(what), "generated pk incremental-between %s", range);
+			assert_same_rows(&got, &want, what);
+			for (int i = 0; i < got.n; i++)
+			{
+				const char *k = strrchr(got.rows[i], '|') + 2;
+
+				seen[0] |= strcmp(k, "+I") == 0;
+				seen[1] |= strcmp(k, "-U") == 0;
+				seen[2] |= strcmp(k, "+U") == 0;
+				seen[3] |= strcmp(k, "-D") == 0;
+			}
+			row_set_free(&got);
+			row_set_free(&want);
+			ts_plan_free(plan);
+		}
+	assert_true(seen[0] && seen[1] && seen[2] && seen[3]);
+}
+
+/* _ROW_KIND only on incremental reads of primary-key tables. */
+static void
+test_row_kind_refused(void **state)
+{
+	const char *pk = unit_shared_path("testdata/parquet/pk_table_scan_and_read_mor.db/pk_table_scan_and_read_mor");
+	const char *app = unit_shared_path("testdata/parquet/append_09.db/append_09");
+	ts_scan_context ctx;
+	ts_plan    *plan;
+	int			cols[2] = {0, TS_COLUMN_ROW_KIND};
+	row_set		got = {0};
+	ts_err		err = {0};
+
+	(void) state;
+	ctx_init(&ctx, pk, NULL, 0);
+	plan = plan_ok(&ctx);		/* a batch read: no row kinds */
+	assert_false(ts_read_check_columns(plan, cols, 2, &err));
+	assert_non_null(strstr(err.msg, "_ROW_KIND"));
+	memset(&err, 0, sizeof(err));
+	assert_true(plan->nsplits > 0);
+	assert_false(try_plan_rows(plan, cols, 2, &got, &err));
+	assert_non_null(strstr(err.msg, "_ROW_KIND"));
+	ts_plan_free(plan);
+	plan = plan_between(app, "incremental-between", "0,2");
+	memset(&err, 0, sizeof(err));
+	assert_false(ts_read_check_columns(plan, cols, 2, &err));
+	assert_non_null(strstr(err.msg, "primary-key"));
+	ts_plan_free(plan);
+	row_set_free(&got);
+}
+
 int
 main(int argc, char **argv)
 {
@@ -363,6 +655,10 @@ main(int argc, char **argv)
 		cmocka_unit_test(test_errors),
 		cmocka_unit_test(test_generated_ranges),
 		cmocka_unit_test(test_generated_pruned),
+		cmocka_unit_test(test_oracle_pk_mor_parquet),
+		cmocka_unit_test(test_oracle_pk_mor_orc),
+		cmocka_unit_test(test_pk_generated),
+		cmocka_unit_test(test_row_kind_refused),
 	};
 	int			rc;
 
