@@ -32,10 +32,12 @@ How a case becomes SQL (one psql session per case, in its own schema):
     deletion vectors and schema ids, as tablescan_files() of the very
     foreign tables the query reads reports them (probe_splits(), before
     the case runs); splits of different buckets are read as a UNION ALL of
-    one foreign table each.  Streaming plans of append tables run as the
-    batch reads they equal (a full startup as a scan of its snapshot, each
-    incremental plan as incremental-between, "stream_end" as an empty
-    incremental-between up to the latest snapshot).  See the section
+    one foreign table each.  Streaming plans of append tables and of
+    deduplicate primary-key tables run as the batch reads they equal (a
+    full startup as a scan of its snapshot, each incremental plan as
+    incremental-between -- with _ROW_KIND against row_kinds and a check
+    that the read merged no key on primary-key tables -- and "stream_end"
+    as an empty incremental-between up to the latest snapshot).  See the section
     "Hand-built splits and streaming plans as table scans".
   * Row cases: SELECT json_build_array(<columns>) FROM t [WHERE <predicate>]
     [LIMIT n]; the rows are compared with "rows" ("rows_after_filter" when
@@ -872,6 +874,12 @@ def compare_plan(expected_splits, rows, subset_ok):
 # 'C,S' where C is the snapshot the stream had reached (start exclusive,
 # end inclusive; COMPACT/OVERWRITE snapshots add no rows to either), and
 # "stream_end" as incremental-between 'C,<latest>' returning no rows.
+# Primary-key tables (deduplicate, no deletion vectors) map the same way:
+# their incremental plans are read with the system column _ROW_KIND and
+# compared with row_kinds.  A stream reads each delta split unmerged while
+# incremental-between merges the range's level-0 files by key, so every such
+# query also yields an extra (failing) row when its row count differs from
+# the row_count sum of the files tablescan_files() lists for it.
 # ---------------------------------------------------------------------------
 
 # Options that choose a scan's starting snapshot (replaced by the mapping).
@@ -1228,8 +1236,8 @@ def probe_splits(args, cp, schema):
 
 
 def stream_queries(cp, case, shared_dir, topts, types):
-    """Queries for a streaming case of an append table (one per plan, see the
-    section comment), or a skip reason."""
+    """Queries for a streaming case (one per plan, see the section comment),
+    or a skip reason."""
     opts = case.get("options") or {}
     plans = case.get("stream_plans")
     if not plans:
