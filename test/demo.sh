@@ -21,6 +21,10 @@ build/tools/ts_gen "$DEMO/warehouse/sales.db/orders" \
     --rows 5000 --snapshots 2 --files 2 --null-every 11
 build/tools/ts_gen "$DEMO/warehouse/sales.db/customers" \
     --column 'id:INT NOT NULL' --column name:STRING --column 'city:VARCHAR(20)' --rows 100
+# a primary-key table: 3 commits of updates and deletes over 12 keys
+build/tools/ts_gen "$DEMO/warehouse/sales.db/accounts" \
+    --column 'id:INT NOT NULL' --column owner:STRING --column 'balance:DECIMAL(10, 2)' \
+    --primary-key id --buckets 2 --rows 40 --keys 12 --snapshots 3 --delete-every 6 --no-ops
 chmod -R a+rX "$DEMO"
 
 pg_virtualenv -t -v 15 psql -X -e -v ON_ERROR_STOP=1 -v warehouse="$DEMO/warehouse" -f test/demo.sql

@@ -30,3 +30,10 @@ SELECT count(*) AS rows_in_snapshot_1, (SELECT count(*) FROM orders) AS rows_now
 CREATE TABLE vip(id int PRIMARY KEY, tier text);
 INSERT INTO vip VALUES (7, 'gold'), (4242, 'silver'), (9001, 'bronze');
 SELECT v.tier, o.* FROM vip v JOIN orders o USING (id) ORDER BY id;
+
+-- a primary-key table: each key's latest row, merged while reading ...
+SELECT * FROM accounts ORDER BY id;
+-- ... and what snapshot 3 changed, each row with its kind
+CREATE FOREIGN TABLE accounts_changes (id int, owner text, balance numeric(10,2), "_ROW_KIND" text)
+  SERVER lake OPTIONS (database 'sales', "table" 'accounts', "incremental-between" '2,3');
+SELECT "_ROW_KIND", id, owner, balance FROM accounts_changes ORDER BY id;
