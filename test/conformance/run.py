@@ -84,6 +84,7 @@ import struct
 import subprocess
 import sys
 import time
+import urllib.parse
 
 SERVER_NAME = "tablescan_conformance"
 SCHEMA_PREFIX = "tsconf_"
@@ -1105,6 +1106,37 @@ def external_copies(shared_dir, case):
     return names, None
 
 
+def data_file_split(shared_dir, case):
+    """A case that reads data files of a table with the file reader, as
+    hand-built splits ([{partition, bucket, files}], None) when that is what a
+    table scan of those files returns: an append table (a primary-key table's
+    file holds -U/-D rows and duplicate keys a scan merges away) and files
+    under <k=v>/.../bucket-<n>/.  Else (None, why)."""
+    files = case.get("files") or []
+    if not files:
+        return None, "names no file"
+    meta = table_meta_dir(shared_dir, case, case.get("branch"))
+    schema = latest_schema(meta) or {}
+    if schema.get("primaryKeys"):
+        return None, "a primary-key table's file holds rows its scan merges"
+    splits = collections.OrderedDict()
+    for f in files:
+        parts = f.split("/")
+        if len(parts) < 2 or not re.fullmatch(r"bucket-\d+", parts[-2]):
+            return None, "file %s is not under a bucket directory" % f
+        part = {}
+        for comp in parts[:-2]:
+            if "=" not in comp:
+                return None, "file %s: %s is not a partition directory" % (f, comp)
+            k, v = comp.split("=", 1)
+            part[urllib.parse.unquote(k)] = urllib.parse.unquote(v)
+        bucket = int(parts[-2][len("bucket-"):])
+        key = (json.dumps(part, sort_keys=True), bucket)
+        splits.setdefault(key, {"partition": part, "bucket": bucket, "files": []})
+        splits[key]["files"].append(parts[-1])
+    return list(splits.values()), None
+
+
 def split_case_setup(cp, case, shared_dir, topts):
     """build_case() for a hand-built-split case without equivalent_table_scan:
     cp.table_sets as if the case's snapshot matched (checked by probe_splits()
@@ -1481,10 +1513,17 @@ def build_case(case, shared_dir, drop_system=False):
         return cp
     streaming = case.get("mode") == "streaming" or case.get("stream_plans") is not None \
         or bool(opts.get("streaming"))
-    if scope in FILE_SCOPES and not ets:
+    file_split = None
+    if scope == "data_file" and not ets:
+        file_split, why = data_file_split(shared_dir, case)
+        if why:
+            cp.skip = "reads a single data file, not a table scan: %s (covered by C unit tests)" % why
+            return cp
+        case = dict(case, read_splits=file_split)
+    elif scope in FILE_SCOPES and not ets:
         cp.skip = "reads a single data/manifest file, not a table scan (covered by C unit tests)"
         return cp
-    hand_built = scope in SPLIT_SCOPES and not ets and not streaming
+    hand_built = (scope in SPLIT_SCOPES or file_split is not None) and not ets and not streaming
     if any(is_system_column(c) for c in case.get("columns") or []):
         if drop_system:
             case = without_system_columns(case)
@@ -1544,7 +1583,9 @@ def build_case(case, shared_dir, drop_system=False):
     if hand_built:
         cp.skip = split_case_setup(cp, case, shared_dir, topts)
         if cp.skip:
-            cp.skip = "reads hand-built splits and has no equivalent table scan: " + cp.skip
+            cp.skip = ("reads a single data file and no table scan reads just it: "
+                       if file_split is not None else
+                       "reads hand-built splits and has no equivalent table scan: ") + cp.skip
             return cp
 
     # ---- plan-only ----
@@ -2176,6 +2217,20 @@ def self_test():
     check("union", relation_sql(["s.t", "s.t1"]), "(SELECT * FROM s.t UNION ALL SELECT * FROM s.t1) u")
     check("whole table split", [(g["partition"], g["bucket"]) for g in
                                 split_groups({"files": ["x.orc"]})], [(None, None)])
+    import tempfile
+    with tempfile.TemporaryDirectory() as tmp:
+        for name, pk in (("app", []), ("pk", ["id"])):
+            os.makedirs(os.path.join(tmp, "testdata", name, "schema"))
+            with open(os.path.join(tmp, "testdata", name, "schema", "schema-0"), "w") as fh:
+                json.dump({"primaryKeys": pk}, fh)
+        check("data file split", data_file_split(tmp, {"table": "app", "files": [
+            "k%3D=a%2Fb/j=1/bucket-2/x.orc", "k%3D=a%2Fb/j=1/bucket-2/y.orc", "bucket-0/z.orc"]}),
+            ([{"partition": {"k=": "a/b", "j": "1"}, "bucket": 2, "files": ["x.orc", "y.orc"]},
+              {"partition": {}, "bucket": 0, "files": ["z.orc"]}], None))
+        check("data file of a primary-key table", data_file_split(
+            tmp, {"table": "pk", "files": ["bucket-0/z.orc"]})[0], None)
+        check("data file outside a bucket", data_file_split(
+            tmp, {"table": "app", "files": ["x/z.orc"]})[0], None)
     for bad in ({"read_splits": [{"partition": {}, "bucket": 0, "files": ["a", "a"]}]},
                 {"read_splits": [{"partition": {"f": None}, "bucket": 0, "files": ["a"]}]}):
         try:
