@@ -90,18 +90,114 @@ CREATE FOREIGN TABLE app (id int, "_ROW_KIND" text) SERVER lake
   OPTIONS (database 'sales', "table" 'customers', "incremental-between" '0,1');
 SELECT "_ROW_KIND" FROM app LIMIT 1;
 
--- refused primary-key tables: deletion vectors and first-row (Java's batch
--- scan skips their level-0 files), other merge engines
+-- deletion vectors: pk_dedup_dv (same shape and snapshot kinds as
+-- pk_dedup_levels; its COMPACT snapshots 6 and 9 write deletion vectors).
+-- Java's batch scan hides level-0 files there unless
+-- deletion-vectors.merge-on-read is true, so incremental-between is refused
+-- without it and reads the range's level-0 files with it (no deletion
+-- vectors apply to them), which is also what a stream reads per snapshot.
+CREATE TEMP TABLE dv_ops_raw (line jsonb);
+COPY dv_ops_raw FROM '/tmp/tablescan_fdw_fixtures/warehouse/pk.db/pk_dedup_dv.ops.jsonl';
+CREATE TEMP VIEW dv_appended AS
+SELECT (r.line->>'snapshot')::int AS snapshot, r.line->>'partition' AS part, r.line->'key' AS key,
+       (r.line->>'seq')::bigint AS seq, r.line->>'kind' AS kind,
+       (r.line->'values'->>'id')::int AS id, (r.line->'values'->>'p')::int AS p,
+       r.line->'values'->>'v' AS v
+  FROM dv_ops_raw r
+  JOIN dv_ops_raw s ON s.line->>'op' = 'snapshot' AND s.line->>'kind' = 'APPEND'
+                AND s.line->>'id' = r.line->>'snapshot'
+ WHERE r.line->>'op' = 'record';
+SELECT string_agg(line->>'id' || ' ' || (line->>'kind'), ', ' ORDER BY (line->>'id')::int)
+       AS snapshots FROM dv_ops_raw WHERE line->>'op' = 'snapshot';
+SELECT count(DISTINCT line->>'snapshot') AS snapshots_with_dvs FROM dv_ops_raw WHERE line->>'op' = 'dv';
+-- incremental model of (a, b]: per key the newest record, retracts kept
+CREATE FUNCTION dv_model(a int, b int) RETURNS TABLE (id int, p int, v text, kind text)
+LANGUAGE sql AS $$
+  SELECT id, p, v, kind FROM (
+    SELECT DISTINCT ON (part, key) * FROM dv_appended
+     WHERE snapshot > a AND snapshot <= b
+     ORDER BY part, key, seq DESC) last
+$$;
+-- snapshot model of s: per key the newest record so far, unless a retract
+CREATE FUNCTION dv_snapshot_model(s int) RETURNS TABLE (id int, p int, v text)
+LANGUAGE sql AS $$
+  SELECT id, p, v FROM dv_model(0, s) WHERE kind IN ('+I', '+U')
+$$;
 CREATE FOREIGN TABLE dv (id int) SERVER lake
   OPTIONS (database 'pk', "table" 'pk_dedup_dv', "incremental-between" '1,2');
 SELECT count(*) FROM dv;
+ALTER FOREIGN TABLE dv OPTIONS (ADD "deletion-vectors.merge-on-read" 'false');
+SELECT count(*) FROM dv;
+CREATE FOREIGN TABLE dv_inc (id int, p int, v text, "_ROW_KIND" text) SERVER lake
+  OPTIONS (database 'pk', "table" 'pk_dedup_dv', "incremental-between" '1,2',
+           "deletion-vectors.merge-on-read" 'true');
+SELECT "_ROW_KIND", count(*) FROM dv_inc GROUP BY 1 ORDER BY 1;
+-- every range (a, b], 0 <= a <= b <= 9, equals the model
+CREATE FUNCTION dv_check_ranges() RETURNS TABLE (range text, got bigint, model bigint, different bigint)
+LANGUAGE plpgsql AS $$
+DECLARE
+  a int; b int;
+BEGIN
+  FOR a IN 0..9 LOOP
+    FOR b IN a..9 LOOP
+      EXECUTE format('ALTER FOREIGN TABLE dv_inc OPTIONS (SET "incremental-between" %L)', a || ',' || b);
+      range := a || ',' || b;
+      SELECT count(*) INTO got FROM dv_inc;
+      SELECT count(*) INTO model FROM dv_model(a, b);
+      SELECT count(*) INTO different FROM (
+        (SELECT * FROM dv_inc EXCEPT ALL SELECT * FROM dv_model(a, b))
+        UNION ALL (SELECT * FROM dv_model(a, b) EXCEPT ALL SELECT * FROM dv_inc)) d;
+      RETURN NEXT;
+    END LOOP;
+  END LOOP;
+END $$;
+SELECT count(*) AS ranges, sum(different) AS different, sum(got) AS rows,
+       count(*) FILTER (WHERE got > 0) AS ranges_with_rows
+  FROM dv_check_ranges();
+SELECT range, got FROM dv_check_ranges() WHERE range IN ('5,6', '4,5', '4,6', '0,9');
+-- a stream's full startup at snapshot s = a batch read of s with
+-- merge-on-read: level 0 merged with the deletion vectors of the levels
+-- above; without the option the level-0 files are hidden
+CREATE FOREIGN TABLE dv_snap (id int, p int, v text) SERVER lake
+  OPTIONS (database 'pk', "table" 'pk_dedup_dv', "scan.snapshot-id" '1',
+           "deletion-vectors.merge-on-read" 'true');
+CREATE FUNCTION dv_check_snapshots() RETURNS TABLE (snapshot int, got bigint, hidden bigint, different bigint)
+LANGUAGE plpgsql AS $$
+DECLARE
+  s int;
+BEGIN
+  FOR s IN 1..9 LOOP
+    snapshot := s;
+    EXECUTE format('ALTER FOREIGN TABLE dv_snap OPTIONS (SET "scan.snapshot-id" %L, SET "deletion-vectors.merge-on-read" %L)',
+                   s, 'false');
+    SELECT count(*) INTO hidden FROM dv_snap;
+    EXECUTE format('ALTER FOREIGN TABLE dv_snap OPTIONS (SET "deletion-vectors.merge-on-read" %L)', 'true');
+    SELECT count(*) INTO got FROM dv_snap;
+    SELECT count(*) INTO different FROM (
+      (SELECT * FROM dv_snap EXCEPT ALL SELECT * FROM dv_snapshot_model(s))
+      UNION ALL (SELECT * FROM dv_snapshot_model(s) EXCEPT ALL SELECT * FROM dv_snap)) d;
+    RETURN NEXT;
+  END LOOP;
+END $$;
+SELECT * FROM dv_check_snapshots();
+
+-- refused primary-key tables: first-row (Java's batch scan skips its
+-- level-0 files; merge-on-read is about deletion vectors only), other merge
+-- engines
 CREATE FOREIGN TABLE fr (id int) SERVER lake
   OPTIONS (database 'pk', "table" 'pk_first_row', "incremental-between" '1,2');
+SELECT count(*) FROM fr;
+ALTER FOREIGN TABLE fr OPTIONS (ADD "deletion-vectors.merge-on-read" 'true');
 SELECT count(*) FROM fr;
 CREATE FOREIGN TABLE agg (id int) SERVER lake
   OPTIONS (database 'pk', "table" 'pk_aggregation', "incremental-between" '1,2');
 SELECT count(*) FROM agg;
 
+DROP FUNCTION dv_check_snapshots();
+DROP FUNCTION dv_check_ranges();
+DROP FUNCTION dv_snapshot_model(int);
+DROP FUNCTION dv_model(int, int);
+DROP VIEW dv_appended;
 DROP FUNCTION check_ranges();
 DROP FUNCTION model(int, int);
 DROP VIEW appended;

@@ -15,11 +15,20 @@
  * commits) form one split per partition and bucket, which merge.c merges
  * by key keeping -U/-D results as rows (Java's forceKeepDelete, as its
  * audit_log table reads them); each row's kind is the system column
- * _ROW_KIND.  Primary-key tables fail closed where that is not exactly
- * Java's result: deletion vectors or merge-engine first-row (Java's batch
- * scan skips level-0 files there), merge engines other than deduplicate,
- * changelog producers under scan mode auto (Java would read the changelog
- * files).  Tag ranges and the other scan modes fail closed too.
+ * _ROW_KIND.  Tables with deletion vectors are read so only under
+ * 'deletion-vectors.merge-on-read' = 'true': that is when Java's batch scan
+ * reads level-0 files (CoreOptions.batchScanSkipLevel0; the level filter
+ * of DataTableBatchScan also applies to the delta manifests
+ * IncrementalDeltaStartingScanner reads), and the splits then carry no
+ * deletion vectors, as Java's do not.  It is also what a Java stream reads
+ * for each APPEND snapshot (DataTableStreamScan sets no level filter; its
+ * delta splits are read unmerged, equal to this read when no key repeats
+ * in the range).  Primary-key tables fail closed where that is not exactly
+ * Java's result: deletion vectors without merge-on-read and merge-engine
+ * first-row (Java's batch scan skips level-0 files there, and first-row has
+ * no option to show them), merge engines other than deduplicate, changelog
+ * producers under scan mode auto (Java would read the changelog files).
+ * Tag ranges and the other scan modes fail closed too.
  */
 #include <ctype.h>
 #include <errno.h>
@@ -182,11 +191,14 @@ check_primary_key(ts_plan *plan, const scan_state *st, ts_err *err)
 	const char *producer = ts_plan_option(plan, "changelog-producer");
 	const char *mode = ts_plan_option(plan, "incremental-between-scan-mode");
 
+	if (st->skip_level0 && st->first_row)
+		return ts_error(err, TS_ERR_UNSUPPORTED,
+						"table \"%s\": incremental-between on primary-key tables with merge-engine first-row is not supported (Java's batch scan skips their level-0 files)",
+						plan->table_path);
 	if (st->skip_level0)
 		return ts_error(err, TS_ERR_UNSUPPORTED,
-						"table \"%s\": incremental-between on primary-key tables with %s is not supported (Java's batch scan skips their level-0 files)",
-						plan->table_path, st->first_row ? "merge-engine first-row" :
-						"deletion-vectors.enabled");
+						"table \"%s\": incremental-between on primary-key tables with deletion-vectors.enabled is not supported unless deletion-vectors.merge-on-read is true (without it Java's batch scan skips their level-0 files)",
+						plan->table_path);
 	if (engine && strcasecmp(engine, "deduplicate") != 0)
 		return ts_error(err, TS_ERR_UNSUPPORTED,
 						"table \"%s\": incremental-between on primary-key tables with merge-engine \"%s\" is not supported (only deduplicate)",

@@ -36,8 +36,9 @@ How a case becomes SQL (one psql session per case, in its own schema):
     deduplicate primary-key tables run as the batch reads they equal (a
     full startup as a scan of its snapshot, each incremental plan as
     incremental-between -- with _ROW_KIND against row_kinds and a check
-    that the read merged no key on primary-key tables -- and "stream_end"
-    as an empty incremental-between up to the latest snapshot).  See the section
+    that the read merged no key on primary-key tables, and
+    deletion-vectors.merge-on-read on deletion-vector tables -- and
+    "stream_end" as an empty incremental-between up to the latest snapshot).  See the section
     "Hand-built splits and streaming plans as table scans".
   * Row cases: SELECT json_build_array(<columns>) FROM t [WHERE <predicate>]
     [LIMIT n]; the rows are compared with "rows" ("rows_after_filter" when
@@ -56,7 +57,8 @@ How a case becomes SQL (one psql session per case, in its own schema):
   * The row-tracking system columns _ROW_ID and _SEQUENCE_NUMBER are foreign
     table columns named so (the extension maps them); a row-id range
     selection becomes a WHERE on a hidden "_ROW_ID" column.
-  * Streaming plans of primary-key tables (changelog), raw data/manifest
+  * Streaming plans of first-row and other non-deduplicate primary-key
+    tables or with a changelog producer, raw data/manifest
     file cases, hand-built splits no snapshot scan provably equals and the
     other Paimon system columns (_VALUE_KIND, ...) are SKIPped with the
     reason.  An ERROR whose message says
@@ -864,7 +866,10 @@ def compare_plan(expected_splits, rows, subset_ok):
 # this: before running, probe_splits() asks tablescan_files() of the very
 # foreign tables the queries will read, for each snapshot of the table, and
 # keeps the first snapshot whose listing matches (the case's own snapshot
-# first); otherwise the case is skipped saying why.  Splits that share one
+# first), then the first that matches with deletion-vectors.merge-on-read =
+# 'true' (a batch scan of a deletion-vector table then lists and merges its
+# level-0 files, as a merge read of the split does; the case runs with the
+# option); otherwise the case is skipped saying why.  Splits that share one
 # bucket become one foreign table (partition_filter = OR of their partitions,
 # bucket_filter); splits of different buckets become one foreign table each,
 # read as a UNION ALL.
@@ -875,9 +880,13 @@ def compare_plan(expected_splits, rows, subset_ok):
 # 'C,S' where C is the snapshot the stream had reached (start exclusive,
 # end inclusive; COMPACT/OVERWRITE snapshots add no rows to either), and
 # "stream_end" as incremental-between 'C,<latest>' returning no rows.
-# Primary-key tables (deduplicate, no deletion vectors) map the same way:
-# their incremental plans are read with the system column _ROW_KIND and
-# compared with row_kinds.  A stream reads each delta split unmerged while
+# Primary-key tables (deduplicate) map the same way: their incremental plans
+# are read with the system column _ROW_KIND and compared with row_kinds; on
+# tables with deletion vectors every read sets 'deletion-vectors.merge-on-read'
+# = 'true', the option under which Java's batch scans read level-0 files as
+# the stream does (the full startup then merges all levels with the deletion
+# vectors, the incremental read the range's level-0 files).  First-row tables
+# stay skipped: no batch read of theirs sees level 0.  A stream reads each delta split unmerged while
 # incremental-between merges the range's level-0 files by key, so every such
 # query also yields an extra (failing) row when its row count differs from
 # the row_count sum of the files tablescan_files() lists for it.
@@ -1071,10 +1080,11 @@ class SplitProbe:
         self.layout = split_layout(groups, fixed_buckets)
         self.base_options = base_options
         self.snapshots = snapshots
-        self.resolved = None        # (snapshot, None) or (None, skip reason)
+        self.resolved = None        # (snapshot, None, extra) or (None, skip reason, ())
 
     def table_sets(self, snapshot, extra=()):
-        return [sorted(self.base_options + [("scan.snapshot-id", str(snapshot))] + list(extra))
+        base = [(k, v) for k, v in self.base_options if k not in dict(extra)]
+        return [sorted(base + [("scan.snapshot-id", str(snapshot))] + list(extra))
                 + opts for opts, _ in self.layout]
 
 
@@ -1195,17 +1205,18 @@ def probe_splits(args, cp, schema):
     (see the section comment); sets cp.table_sets, or returns why not."""
     pr = cp.split_probe
     if pr.resolved is not None:
-        snap, reason = pr.resolved
+        snap, reason, extra = pr.resolved
         if snap is not None:
-            cp.table_sets = pr.table_sets(snap)
+            cp.table_sets = pr.table_sets(snap, extra)
         return reason
     lines = [session_preamble(), "DROP SCHEMA IF EXISTS %s CASCADE;" % schema,
              "CREATE SCHEMA %s;" % schema]
     cols = ", ".join("%s %s" % (quote_ident(n), pg_type(t)) for n, t in cp.columns + cp.hidden)
     probes = []                 # (tag, snapshot, table index, merge_on_read)
-    variants = [(s, False) for s in pr.snapshots] + [(pr.snapshots[0], True)]
+    mor_extra = [("deletion-vectors.merge-on-read", "true")]
+    variants = [(s, False) for s in pr.snapshots] + [(s, True) for s in pr.snapshots]
     for s, mor in variants:
-        extra = [("deletion-vectors.merge-on-read", "true")] if mor else []
+        extra = mor_extra if mor else []
         for ti, opts in enumerate(pr.table_sets(s, extra)):
             tag = "p%d" % len(probes)
             table = "%s.%s" % (schema, tag)
@@ -1250,20 +1261,26 @@ def probe_splits(args, cp, schema):
             verdict.setdefault((s, mor), why)
         else:
             verdict.setdefault((s, mor), None)
-    for s in pr.snapshots:
-        if (s, False) in verdict and verdict[(s, False)] is None:
-            pr.resolved = (s, None)
-            cp.table_sets = pr.table_sets(s)
-            return None
+    # a plain scan first; else one with deletion-vectors.merge-on-read, which
+    # on deletion-vector tables lists (and merges) the level-0 files a plain
+    # batch scan hides, as a Java merge read of the split does
+    for mor in (False, True):
+        for s in pr.snapshots:
+            if (s, mor) in verdict and verdict[(s, mor)] is None:
+                extra = mor_extra if mor else []
+                pr.resolved = (s, None, extra)
+                cp.table_sets = pr.table_sets(s, extra)
+                return None
     split_files = {n for g in pr.groups for n in g["files"]}
     hidden = sorted((split_files - visible) & levels0)
     if hidden:
         reason = ("split reads level-0 file(s) that a batch scan of this table hides "
-                  "(deletion vectors / first-row read only level > 0): %s" % ", ".join(hidden))
+                  "(deletion vectors / first-row read only level > 0) and no scan with "
+                  "deletion-vectors.merge-on-read lists exactly its files: %s" % ", ".join(hidden))
     else:
         reason = "split files are not the live files of any snapshot (snapshot %s: %s)" % (
             pr.snapshots[0], verdict.get((pr.snapshots[0], False), "not listed"))
-    pr.resolved = (None, reason)
+    pr.resolved = (None, reason, ())
     return reason
 
 
@@ -1310,6 +1327,9 @@ def stream_queries(cp, case, shared_dir, topts, types):
     else:
         return "streaming startup mode %s not mapped" % mode
     base = [(k, v) for k, v in topts if k not in STARTUP_OPTIONS]
+    if pk:
+        more = pk_stream_extra_options(schema, opts)
+        base = [(k, v) for k, v in base if k not in dict(more)] + more
     queries = []
     if full_first is not None:
         first = plans.pop(0)
@@ -1366,20 +1386,29 @@ def stream_queries(cp, case, shared_dir, topts, types):
     return None
 
 
-def pk_stream_unsupported(schema, opts):
-    """Why the stream of a primary-key table cannot be read as
-    incremental-between (None if it can): the stream's delta plans read the
-    level-0 files of each APPEND snapshot unmerged with their row kinds,
-    which incremental-between gives (merged, retracts kept) for deduplicate
-    tables only; deletion-vector and first-row tables are refused by it
-    (Java's batch scan skips their level-0 files) and their full startup
-    plans include level-0 files a batch read hides."""
+def pk_stream_options(schema, opts):
+    """The table options a primary-key stream's plans are read with, merged
+    from the schema and the case."""
     o = dict(schema.get("options") or {})
     o.update({k: _option_value(v) for k, v in opts.items()})
-    if str(o.get("deletion-vectors.enabled", "false")).lower() == "true":
-        return ("streaming read of a primary-key table with deletion vectors (delta and full "
-                "plans include level-0 files; incremental-between refuses such tables)")
+    return o
+
+
+def pk_stream_unsupported(schema, opts):
+    """Why the stream of a primary-key table cannot be read as batch reads
+    (None if it can): the stream's delta plans read the level-0 files of
+    each APPEND snapshot unmerged with their row kinds, which
+    incremental-between gives (merged, retracts kept) for deduplicate tables
+    only, and its full startup plans merge every level including 0.  On
+    deletion-vector tables both need 'deletion-vectors.merge-on-read' (see
+    pk_stream_extra_options); first-row tables have no such option: Java's
+    batch scan always hides their level-0 files."""
+    o = pk_stream_options(schema, opts)
     engine = str(o.get("merge-engine", "deduplicate")).lower()
+    if engine == "first-row":
+        return ("streaming read of a primary-key table with merge-engine first-row (its plans "
+                "read level-0 files: the full startup merged first-row, each delta unmerged; "
+                "every batch read of a first-row table hides level 0 and no option shows it)")
     if engine != "deduplicate":
         return ("streaming read of a primary-key table with merge-engine %s (incremental-between "
                 "supports deduplicate only)" % engine)
@@ -1388,6 +1417,18 @@ def pk_stream_unsupported(schema, opts):
         return ("streaming read of a primary-key table with changelog-producer %s (the stream "
                 "reads changelog files)" % producer)
     return None
+
+
+def pk_stream_extra_options(schema, opts):
+    """Options every batch read of a primary-key stream adds: on tables with
+    deletion vectors the stream sees level-0 files (DataTableStreamScan sets
+    no level filter) while a batch scan hides them unless
+    'deletion-vectors.merge-on-read' is true (CoreOptions.batchScanSkipLevel0),
+    so the full startup and the incremental reads set it."""
+    o = pk_stream_options(schema, opts)
+    if str(o.get("deletion-vectors.enabled", "false")).lower() == "true":
+        return [("deletion-vectors.merge-on-read", "true")]
+    return []
 
 
 def pk_stream_predicate_ignored(case, schema):
@@ -2344,10 +2385,28 @@ def self_test():
         check("stream pk predicate ignored", build_case(dict(stc, predicate="f3 > 1"), tmp).skip,
               None)
         with open(os.path.join(tdir, "schema", "schema-3"), "w") as fh:
+            json.dump({"primaryKeys": ["f0"],
+                       "options": {"deletion-vectors.enabled": "true"}}, fh)
+        mor = ("deletion-vectors.merge-on-read", "true")
+        check("stream pk dv", [(q.name, [(k, v) for k, v in q.table_sets[0] if k != "path"])
+                               for q in build_case(dict(full, stream_plans=[
+                                   {"snapshot": 3, "rows": [["a"]], "row_kinds": ["+I"]},
+                                   {"snapshot": 4, "rows": [["a"]], "row_kinds": ["-D"]}]),
+                                   tmp).queries],
+              [("st#snapshot-3-full", [mor, ("scan.snapshot-id", "3")]),
+               ("st#snapshot-4", [mor, ("incremental-between", "3,4")])])
+        check("stream pk dv merge-on-read once", [
+            sorted(k for k, _ in q.table_sets[0] if k == mor[0])
+            for q in build_case(dict(stc, options=dict(stc["options"], **{
+                "deletion-vectors.merge-on-read": "false"})), tmp).queries],
+              [[mor[0]]] * 3)
+        with open(os.path.join(tdir, "schema", "schema-4"), "w") as fh:
             json.dump({"primaryKeys": ["f0"], "options": {"merge-engine": "first-row"}}, fh)
         check("stream pk first-row", build_case(stc, tmp).skip,
               "streaming scan not mapped to batch reads: streaming read of a primary-key table "
-              "with merge-engine first-row (incremental-between supports deduplicate only)")
+              "with merge-engine first-row (its plans read level-0 files: the full startup "
+              "merged first-row, each delta unmerged; every batch read of a first-row table "
+              "hides level 0 and no option shows it)")
 
     # predicate translation
     ct = {"f0": T("STRING"), "f1": T("INT"), "f3": T("DOUBLE"), "f4": T("TIMESTAMP(9)"),

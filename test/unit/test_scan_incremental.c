@@ -8,7 +8,10 @@
  * pk_table_scan_and_read_mor with their row kinds (_ROW_KIND) and generated
  * tables with updates, deletes and compactions against a model computed
  * from the generator's write log (ops.jsonl): per key the APPEND record
- * with the highest sequence number in the range, -U/-D kept; the error
+ * with the highest sequence number in the range, -U/-D kept; every plan of
+ * the oracle's streams of pk_table_scan_and_read_dv as a batch read under
+ * deletion-vectors.merge-on-read (full startup = scan of its snapshot,
+ * delta = incremental-between with _ROW_KIND); the error
  * cases (range, refused primary-key tables, _ROW_KIND where it means
  * nothing, combined options).
  */
@@ -202,7 +205,11 @@ test_errors(void **state)
 	o[0] = (ts_option) {"incremental-between", "tag1,tag2"};
 	expect_error(app, o, 1, TS_ERR_UNSUPPORTED, "tags");
 	o[0] = (ts_option) {"incremental-between", "1,2"};
-	expect_error(pk_dv, o, 1, TS_ERR_UNSUPPORTED, "deletion-vectors.enabled");
+	expect_error(pk_dv, o, 1, TS_ERR_UNSUPPORTED, "unless deletion-vectors.merge-on-read");
+	o[1] = (ts_option) {"deletion-vectors.merge-on-read", "false"};
+	expect_error(pk_dv, o, 2, TS_ERR_UNSUPPORTED, "unless deletion-vectors.merge-on-read");
+	o[1] = (ts_option) {"deletion-vectors.merge-on-read", "true"};
+	expect_error(pk_first, o, 2, TS_ERR_UNSUPPORTED, "first-row");
 	expect_error(pk_first, o, 1, TS_ERR_UNSUPPORTED, "first-row");
 	o[1] = (ts_option) {"scan.snapshot-id", "2"};
 	expect_error(app, o, 2, TS_ERR_INVALID, "scan.snapshot-id");
@@ -459,6 +466,111 @@ test_oracle_pk_mor_orc(void **state)
 	check_pk_mor("orc");
 }
 
+/*
+ * pk_table_scan_and_read_dv (deduplicate with deletion vectors; COMPACT
+ * snapshots 2 and 4): every plan of the oracle's five streams is a batch
+ * read under 'deletion-vectors.merge-on-read' = 'true' -- the full startup
+ * plan of snapshot S (from-snapshot-full, latest-full) a scan of S merging
+ * level 0 with the deletion vectors, each delta plan for S
+ * incremental-between 'C,S' with _ROW_KIND (C = the stream's previous
+ * snapshot); without the option Java's batch scan hides level 0 and the
+ * extension refuses (test_errors).
+ */
+static void
+check_pk_dv_stream(const char *fmt, const char *stream)
+{
+	char		name[256],
+				rel[256],
+				range[32];
+	cJSON	   *j;
+	const cJSON *sp,
+			   *opts;
+	const cJSON *mode_j,
+			   *start_j;
+	const char *path;
+	const char *mode;
+	int			cursor = -1;
+	bool		full;
+	int			nplans = 0;
+
+	snprintf(name, sizeof(name), "%s__pk_table_scan_and_read_dv__stream_%s", fmt, stream);
+	j = oracle_load(name);
+	snprintf(rel, sizeof(rel), "testdata/%s/pk_table_scan_and_read_dv.db/pk_table_scan_and_read_dv", fmt);
+	path = unit_shared_path(rel);
+	opts = cJSON_GetObjectItem(j, "options");
+	mode_j = cJSON_GetObjectItem(opts, "scan.mode");
+	start_j = cJSON_GetObjectItem(opts, "scan.snapshot-id");
+	mode = mode_j ? mode_j->valuestring : "default";
+	full = strcmp(mode, "from-snapshot-full") == 0 || strcmp(mode, "latest-full") == 0;
+	if (!full)
+		cursor = atoi(start_j->valuestring) - 1;
+	cJSON_ArrayForEach(sp, cJSON_GetObjectItem(j, "stream_plans"))
+	{
+		const cJSON *snap_j = cJSON_GetObjectItem(sp, "snapshot");
+		ts_scan_context ctx;
+		ts_option	o[2] = {{"deletion-vectors.merge-on-read", "true"}, {NULL, NULL}};
+		ts_plan    *plan;
+		int			cols[64],
+					ncols;
+		row_set		got = {0},
+					want = {0};
+		char		what[160];
+		int			snap;
+
+		if (snap_j == NULL || cJSON_IsNull(snap_j))
+		{
+			/* from-snapshot: the first plan is empty, no snapshot yet */
+			assert_int_equal(cJSON_GetArraySize(cJSON_GetObjectItem(sp, "rows")), 0);
+			continue;
+		}
+		snap = snap_j->valueint;
+		snprintf(range, sizeof(range), cursor < 0 ? "%d" : "%d,%d",
+				 cursor < 0 ? snap : cursor, snap);
+		o[1] = (ts_option) {cursor < 0 ? "scan.snapshot-id" : "incremental-between", range};
+		ctx_init(&ctx, path, o, 2);
+		plan = plan_ok(&ctx);
+		ncols = oracle_columns(j, plan, cols);
+		if (cursor < 0)
+		{
+			/* the full startup: a batch read of the snapshot, all +I */
+			plan_rows(plan, cols, ncols, &got);
+			oracle_rows(cJSON_GetObjectItem(sp, "rows"), plan, cols, ncols, &want);
+			snprintf(what, sizeof(what), "%s dv %s: full snapshot %d", fmt, stream, snap);
+		}
+		else
+		{
+			cols[ncols++] = TS_COLUMN_ROW_KIND;
+			plan_rows(plan, cols, ncols, &got);
+			oracle_rows_with_kinds(sp, plan, cols, ncols, &want);
+			snprintf(what, sizeof(what), "%s dv %s: incremental-between %s", fmt, stream, range);
+		}
+		assert_true(got.n > 0);
+		assert_same_rows(&got, &want, what);
+		row_set_free(&got);
+		row_set_free(&want);
+		ts_plan_free(plan);
+		cursor = snap;
+		nplans++;
+	}
+	assert_true(nplans > 0);
+	cJSON_Delete(j);
+}
+
+static void
+test_oracle_pk_dv_stream(void **state)
+{
+	static const char *const fmts[] = {"parquet", "orc"};
+	static const char *const streams[] = {
+		"from_snapshot1_full", "from_snapshot2", "from_snapshot4_full",
+		"from_snapshot5_full", "latest_full"
+	};
+
+	(void) state;
+	for (int f = 0; f < 2; f++)
+		for (int i = 0; i < 5; i++)
+			check_pk_dv_stream(fmts[f], streams[i]);
+}
+
 /* One model row: the newest APPEND record of a key in the range. */
 typedef struct pk_model_row
 {
@@ -657,6 +769,7 @@ main(int argc, char **argv)
 		cmocka_unit_test(test_generated_pruned),
 		cmocka_unit_test(test_oracle_pk_mor_parquet),
 		cmocka_unit_test(test_oracle_pk_mor_orc),
+		cmocka_unit_test(test_oracle_pk_dv_stream),
 		cmocka_unit_test(test_pk_generated),
 		cmocka_unit_test(test_row_kind_refused),
 	};
