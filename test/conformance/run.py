@@ -1506,6 +1506,7 @@ class CasePlan:
         self.table_options = []     # [(key, value)]
         self.table_sets = None      # [[(key, value)]] read as UNION ALL; None = [table_options]
         self.split_probe = None     # SplitProbe: check the hand-built split mapping first
+        self.split_skip_prefix = "reads hand-built splits and has no equivalent table scan: "
         self.queries = []
 
 
@@ -1622,11 +1623,11 @@ def build_case(case, shared_dir, drop_system=False):
             cp.skip = "streaming scan not mapped to batch reads: " + cp.skip
         return cp
     if hand_built:
+        if file_split is not None:
+            cp.split_skip_prefix = "reads a single data file and no table scan reads just it: "
         cp.skip = split_case_setup(cp, case, shared_dir, topts)
         if cp.skip:
-            cp.skip = ("reads a single data file and no table scan reads just it: "
-                       if file_split is not None else
-                       "reads hand-built splits and has no equivalent table scan: ") + cp.skip
+            cp.skip = cp.split_skip_prefix + cp.skip
             return cp
 
     # ---- plan-only ----
@@ -1958,7 +1959,7 @@ def run_case(args, idx, cp):
     if cp.split_probe is not None and not args.mock:
         why = probe_splits(args, cp, schema)
         if why:
-            why = "reads hand-built splits and has no equivalent table scan: " + why
+            why = cp.split_skip_prefix + why
             return [results.get(id(q)) or Result(q.name, "SKIP", why) for q in cp.queries], False
     script = build_script(cp, schema, args.mock)
     out, err, rc = run_psql(args, script, args.timeout)
