@@ -60,3 +60,31 @@ CREATE FUNCTION tablescan_cache_reset()
 RETURNS void
 AS 'MODULE_PATHNAME', 'tablescan_cache_reset'
 LANGUAGE C VOLATILE;
+
+-- The manifests of the snapshot a foreign table's options select (Paimon's
+-- t$manifests): one row per manifest of its base then delta manifest list,
+-- partition statistics as jsonb keyed by partition key, NULL where the
+-- manifest list does not record a value.
+CREATE FUNCTION tablescan_manifests(regclass,
+    OUT list_kind text, OUT manifest_list text, OUT file_name text,
+    OUT file_size bigint, OUT num_added_files bigint, OUT num_deleted_files bigint,
+    OUT partition_min jsonb, OUT partition_max jsonb, OUT partition_null_counts jsonb,
+    OUT schema_id bigint, OUT min_bucket integer, OUT max_bucket integer,
+    OUT min_level integer, OUT max_level integer,
+    OUT min_row_id bigint, OUT max_row_id bigint, OUT snapshot_id bigint)
+RETURNS SETOF record
+AS 'MODULE_PATHNAME', 'tablescan_manifests'
+LANGUAGE C STRICT VOLATILE;
+
+-- Every entry (ADD / DELETE of a data file) of those manifests, in
+-- manifest-list then file order.
+CREATE FUNCTION tablescan_manifest_entries(regclass,
+    OUT manifest text, OUT kind text, OUT partition jsonb,
+    OUT bucket integer, OUT total_buckets integer,
+    OUT file_name text, OUT file_size bigint, OUT row_count bigint,
+    OUT min_sequence_number bigint, OUT max_sequence_number bigint,
+    OUT schema_id bigint, OUT level integer, OUT delete_row_count bigint,
+    OUT file_source text, OUT manifest_list text)
+RETURNS SETOF record
+AS 'MODULE_PATHNAME', 'tablescan_manifest_entries'
+LANGUAGE C STRICT VOLATILE;

@@ -56,7 +56,8 @@ enum
 {
 	ML_VERSION, ML_FILE_NAME, ML_FILE_SIZE, ML_NUM_ADDED_FILES,
 	ML_NUM_DELETED_FILES, ML_PARTITION_STATS, ML_SCHEMA_ID, ML_MIN_BUCKET,
-	ML_MAX_BUCKET, ML_MIN_LEVEL, ML_MAX_LEVEL, ML_NCOLS
+	ML_MAX_BUCKET, ML_MIN_LEVEL, ML_MAX_LEVEL, ML_MIN_ROW_ID, ML_MAX_ROW_ID,
+	ML_NCOLS
 };
 static const ts_read_column manifest_list_columns[ML_NCOLS] = {
 	{-1, "_VERSION", &t_int},
@@ -70,6 +71,8 @@ static const ts_read_column manifest_list_columns[ML_NCOLS] = {
 	{-1, "_MAX_BUCKET", &t_int},
 	{-1, "_MIN_LEVEL", &t_int},
 	{-1, "_MAX_LEVEL", &t_int},
+	{-1, "_MIN_ROW_ID", &t_bigint},
+	{-1, "_MAX_ROW_ID", &t_bigint},
 };
 
 /* DataFileMeta (the _FILE row of a manifest entry) */
@@ -697,6 +700,12 @@ decode_manifest_file_meta(decode_ctx *c, const ts_value *row, void *out)
 		m->has_level_range = true;
 		m->min_level = (int32_t) row[ML_MIN_LEVEL].v.i;
 		m->max_level = (int32_t) row[ML_MAX_LEVEL].v.i;
+	}
+	if (!row[ML_MIN_ROW_ID].isnull && !row[ML_MAX_ROW_ID].isnull)
+	{
+		m->has_row_id_range = true;
+		m->min_row_id = row[ML_MIN_ROW_ID].v.i;
+		m->max_row_id = row[ML_MAX_ROW_ID].v.i;
 	}
 	return true;
 }

@@ -43,6 +43,9 @@ typedef struct ts_manifest_file_meta
 	bool		has_level_range;
 	int32_t		min_level;
 	int32_t		max_level;
+	bool		has_row_id_range;	/* _MIN_ROW_ID/_MAX_ROW_ID (row tracking) */
+	int64_t		min_row_id;
+	int64_t		max_row_id;
 } ts_manifest_file_meta;
 
 typedef struct ts_data_file_meta

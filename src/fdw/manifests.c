@@ -1,0 +1,352 @@
+/*
+ * manifests.c - metadata views of a Paimon table's snapshot as SQL
+ * functions (Paimon's t$manifests system table and the entries under it).
+ *
+ * Owns: tablescan_manifests(regclass), one row per manifest of the base
+ * and delta manifest lists of the snapshot the foreign table's options
+ * select (the same resolution as tablescan_files: scan.snapshot-id, tags,
+ * branches, ...), in list order; and tablescan_manifest_entries(regclass),
+ * every entry of those manifests, in manifest-list then file order.
+ * Partitions and partition statistics are decoded with the read schema's
+ * partition keys into jsonb objects keyed by key name.  One manifest is
+ * decoded at a time: memory is bounded by the largest manifest.
+ */
+#include "postgres.h"
+
+#include "catalog/pg_class.h"
+#include "fmgr.h"
+#include "funcapi.h"
+#include "lib/stringinfo.h"
+#include "miscadmin.h"
+#include "utils/builtins.h"
+#include "utils/json.h"
+#include "utils/jsonb.h"
+#include "utils/lsyscache.h"
+#include "utils/tuplestore.h"
+
+#include "tablescan_fdw.h"
+#include "meta/binary_row.h"
+
+/* The partition keys of the read schema, for decoding partition rows. */
+typedef struct PartitionKeys
+{
+	int			n;
+	const char **names;
+	const ts_type **types;
+} PartitionKeys;
+
+/* The snapshot's manifest lists, in the order Paimon reads them. */
+typedef struct ListRef
+{
+	const char *kind;			/* "base" / "delta" */
+	const char *name;
+} ListRef;
+
+/*
+ * Resolve the table and its snapshot (no manifest is read).  NULL plan
+ * snapshot: the table has none (no rows).
+ */
+static ts_plan *
+prepare_plan(Oid relid, const char *fn)
+{
+	ts_scan_context ctx;
+	ts_err		err = {0};
+	ts_plan    *plan;
+
+	if (get_rel_relkind(relid) != RELKIND_FOREIGN_TABLE)
+		ereport(ERROR,
+				(errcode(ERRCODE_WRONG_OBJECT_TYPE),
+				 errmsg("\"%s\" is not a foreign table", get_rel_name(relid))));
+	tablescan_make_context(tablescan_get_options(relid), &ctx);
+	plan = ts_scan_prepare(&ctx, &err);
+	if (plan == NULL)
+		tablescan_report(&err);
+	if (plan->kind == TS_TABLE_FORMAT)
+	{
+		ts_plan_free(plan);
+		ereport(ERROR,
+				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+				 errmsg("%s is not implemented for \"%s\": a format table has no manifests",
+						fn, get_rel_name(relid))));
+	}
+	return plan;
+}
+
+static void
+partition_keys(const ts_plan *plan, PartitionKeys *pk)
+{
+	const ts_schema *schema = plan->schema;
+
+	pk->n = schema->npartition_keys;
+	pk->names = palloc(sizeof(char *) * Max(pk->n, 1));
+	pk->types = palloc(sizeof(ts_type *) * Max(pk->n, 1));
+	for (int k = 0; k < pk->n; k++)
+	{
+		int			fi = ts_schema_field_index(schema, schema->partition_keys[k]);
+
+		if (fi < 0)
+			ereport(ERROR,
+					(errcode(ERRCODE_DATA_CORRUPTED),
+					 errmsg("table \"%s\": partition key \"%s\" is not a field of the schema",
+							plan->table_path, schema->partition_keys[k])));
+		pk->names[k] = schema->partition_keys[k];
+		pk->types[k] = schema->fields[fi].type;
+	}
+}
+
+static int
+snapshot_lists(const ts_plan *plan, ListRef *lists)
+{
+	int			n = 0;
+
+	if (plan->snapshot == NULL)
+		return 0;
+	if (plan->snapshot->base_manifest_list && plan->snapshot->base_manifest_list[0])
+		lists[n++] = (ListRef) {"base", plan->snapshot->base_manifest_list};
+	if (plan->snapshot->delta_manifest_list && plan->snapshot->delta_manifest_list[0])
+		lists[n++] = (ListRef) {"delta", plan->snapshot->delta_manifest_list};
+	return n;
+}
+
+/* <table>/manifest/<name>, refusing names that leave the directory. */
+static char *
+manifest_path(const ts_plan *plan, const char *name)
+{
+	if (strchr(name, '/') != NULL || strcmp(name, "..") == 0)
+		ereport(ERROR,
+				(errcode(ERRCODE_DATA_CORRUPTED),
+				 errmsg("table \"%s\", snapshot %lld: manifest file name \"%s\" contains a slash",
+						plan->table_path, (long long) plan->snapshot->id, name)));
+	return psprintf("%s/manifest/%s", plan->table_path, name);
+}
+
+static void
+read_list(const ts_plan *plan, const char *name, ts_arena *arena,
+		  ts_manifest_file_meta **metas, int *n)
+{
+	ts_err		err = {0};
+
+	if (!ts_manifest_list_read(manifest_path(plan, name), arena, metas, n, &err))
+	{
+		ts_arena_free(arena);
+		tablescan_report(&err);
+	}
+}
+
+/*
+ * A serialized partition row as a jsonb object keyed by partition key
+ * (decoded with the partition keys' types); NULL bytes give SQL NULL.
+ */
+static bool
+row_jsonb(const PartitionKeys *pk, ts_bytes row, ts_arena *arena, const char *what,
+		  Datum *out)
+{
+	StringInfoData buf;
+	ts_value   *values;
+	ts_err		err = {0};
+
+	if (row.data == NULL)
+		return false;
+	values = palloc0(sizeof(ts_value) * Max(pk->n, 1));
+	if (pk->n > 0 &&
+		!ts_binary_row_decode(row.data, row.len, pk->types, pk->n, values, NULL, arena, &err))
+	{
+		ts_error_context(&err, "%s", what);
+		tablescan_report(&err);
+	}
+	initStringInfo(&buf);
+	appendStringInfoChar(&buf, '{');
+	for (int k = 0; k < pk->n; k++)
+	{
+		if (k)
+			appendStringInfoChar(&buf, ',');
+		escape_json(&buf, pk->names[k]);
+		appendStringInfoChar(&buf, ':');
+		tablescan_value_to_json(&buf, &values[k], pk->types[k]);
+	}
+	appendStringInfoChar(&buf, '}');
+	*out = DirectFunctionCall1(jsonb_in, CStringGetDatum(buf.data));
+	return true;
+}
+
+/* Partition null counts as {key: count} (null for an unknown count). */
+static bool
+null_counts_jsonb(const PartitionKeys *pk, const ts_simple_stats *st, Datum *out)
+{
+	StringInfoData buf;
+
+	if (st->nnull_counts < 0)
+		return false;
+	initStringInfo(&buf);
+	appendStringInfoChar(&buf, '{');
+	for (int k = 0; k < pk->n; k++)
+	{
+		if (k)
+			appendStringInfoChar(&buf, ',');
+		escape_json(&buf, pk->names[k]);
+		appendStringInfoChar(&buf, ':');
+		if (k < st->nnull_counts && st->null_counts[k] >= 0)
+			appendStringInfo(&buf, INT64_FORMAT, (int64) st->null_counts[k]);
+		else
+			appendStringInfoString(&buf, "null");
+	}
+	appendStringInfoChar(&buf, '}');
+	*out = DirectFunctionCall1(jsonb_in, CStringGetDatum(buf.data));
+	return true;
+}
+
+PG_FUNCTION_INFO_V1(tablescan_manifests);
+
+Datum
+tablescan_manifests(PG_FUNCTION_ARGS)
+{
+	ReturnSetInfo *rsinfo = (ReturnSetInfo *) fcinfo->resultinfo;
+	ts_plan    *plan;
+	PartitionKeys pk;
+	ListRef		lists[2];
+	int			nlists;
+
+	InitMaterializedSRF(fcinfo, 0);
+	plan = prepare_plan(PG_GETARG_OID(0), "tablescan_manifests");
+	partition_keys(plan, &pk);
+	nlists = snapshot_lists(plan, lists);
+	for (int l = 0; l < nlists; l++)
+	{
+		ts_arena	arena;
+		ts_manifest_file_meta *metas;
+		int			n;
+
+		ts_arena_init(&arena, 0);
+		read_list(plan, lists[l].name, &arena, &metas, &n);
+		for (int i = 0; i < n; i++)
+		{
+			const ts_manifest_file_meta *m = &metas[i];
+			const ts_simple_stats *st = &m->partition_stats;
+			char	   *what = psprintf("partition statistics of manifest \"%s\" in manifest list \"%s\"",
+										m->file_name, lists[l].name);
+			Datum		values[17];
+			bool		nulls[17] = {0};
+
+			CHECK_FOR_INTERRUPTS();
+			values[0] = CStringGetTextDatum(lists[l].kind);
+			values[1] = CStringGetTextDatum(lists[l].name);
+			values[2] = CStringGetTextDatum(m->file_name);
+			values[3] = Int64GetDatum(m->file_size);
+			values[4] = Int64GetDatum(m->num_added_files);
+			values[5] = Int64GetDatum(m->num_deleted_files);
+			nulls[6] = !row_jsonb(&pk, st->min_values, &arena, what, &values[6]);
+			nulls[7] = !row_jsonb(&pk, st->max_values, &arena, what, &values[7]);
+			nulls[8] = !null_counts_jsonb(&pk, st, &values[8]);
+			values[9] = Int64GetDatum(m->schema_id);
+			nulls[10] = nulls[11] = !m->has_bucket_range;
+			values[10] = Int32GetDatum(m->min_bucket);
+			values[11] = Int32GetDatum(m->max_bucket);
+			nulls[12] = nulls[13] = !m->has_level_range;
+			values[12] = Int32GetDatum(m->min_level);
+			values[13] = Int32GetDatum(m->max_level);
+			nulls[14] = nulls[15] = !m->has_row_id_range;
+			values[14] = Int64GetDatum(m->min_row_id);
+			values[15] = Int64GetDatum(m->max_row_id);
+			values[16] = Int64GetDatum(plan->snapshot->id);
+			tuplestore_putvalues(rsinfo->setResult, rsinfo->setDesc, values, nulls);
+		}
+		ts_arena_free(&arena);
+	}
+	ts_plan_free(plan);
+	return (Datum) 0;
+}
+
+static const char *
+file_source_name(int32_t source)
+{
+	switch (source)
+	{
+		case 0:
+			return "Append";
+		case 1:
+			return "Compact";
+		default:
+			return NULL;
+	}
+}
+
+PG_FUNCTION_INFO_V1(tablescan_manifest_entries);
+
+Datum
+tablescan_manifest_entries(PG_FUNCTION_ARGS)
+{
+	ReturnSetInfo *rsinfo = (ReturnSetInfo *) fcinfo->resultinfo;
+	ts_plan    *plan;
+	PartitionKeys pk;
+	ListRef		lists[2];
+	int			nlists;
+	ts_arena	arena;
+
+	InitMaterializedSRF(fcinfo, 0);
+	plan = prepare_plan(PG_GETARG_OID(0), "tablescan_manifest_entries");
+	partition_keys(plan, &pk);
+	nlists = snapshot_lists(plan, lists);
+	ts_arena_init(&arena, 0);
+	for (int l = 0; l < nlists; l++)
+	{
+		ts_arena	list_arena;
+		ts_manifest_file_meta *metas;
+		int			nmetas;
+
+		ts_arena_init(&list_arena, 0);
+		read_list(plan, lists[l].name, &list_arena, &metas, &nmetas);
+		for (int i = 0; i < nmetas; i++)
+		{
+			const ts_manifest_file_meta *m = &metas[i];
+			ts_manifest_entry *entries;
+			int			n;
+			ts_err		err = {0};
+			Datum		manifest = CStringGetTextDatum(m->file_name);
+
+			CHECK_FOR_INTERRUPTS();
+			if (!ts_manifest_read(manifest_path(plan, m->file_name), &arena, &entries, &n, &err))
+			{
+				ts_arena_free(&arena);
+				ts_arena_free(&list_arena);
+				tablescan_report(&err);
+			}
+			for (int e = 0; e < n; e++)
+			{
+				const ts_manifest_entry *me = &entries[e];
+				const ts_data_file_meta *f = &me->file;
+				const char *source = file_source_name(f->file_source);
+				Datum		values[15];
+				bool		nulls[15] = {0};
+
+				CHECK_FOR_INTERRUPTS();
+				values[0] = manifest;
+				values[1] = CStringGetTextDatum(me->kind == TS_FILE_ADD ? "ADD" : "DELETE");
+				nulls[2] = !row_jsonb(&pk, me->partition, &arena,
+									  psprintf("partition of an entry of manifest \"%s\"",
+											   m->file_name),
+									  &values[2]);
+				values[3] = Int32GetDatum(me->bucket);
+				values[4] = Int32GetDatum(me->total_buckets);
+				values[5] = CStringGetTextDatum(f->file_name);
+				values[6] = Int64GetDatum(f->file_size);
+				values[7] = Int64GetDatum(f->row_count);
+				values[8] = Int64GetDatum(f->min_sequence_number);
+				values[9] = Int64GetDatum(f->max_sequence_number);
+				values[10] = Int64GetDatum(f->schema_id);
+				values[11] = Int32GetDatum(f->level);
+				values[12] = Int64GetDatum(f->delete_row_count);
+				nulls[12] = f->delete_row_count < 0;
+				nulls[13] = source == NULL;
+				if (source)
+					values[13] = CStringGetTextDatum(source);
+				values[14] = CStringGetTextDatum(lists[l].name);
+				tuplestore_putvalues(rsinfo->setResult, rsinfo->setDesc, values, nulls);
+			}
+			ts_arena_reset(&arena);
+		}
+		ts_arena_free(&list_arena);
+	}
+	ts_arena_free(&arena);
+	ts_plan_free(plan);
+	return (Datum) 0;
+}
