@@ -54,12 +54,20 @@ How a case becomes SQL (one psql session per case, in its own schema):
     predicate or a limit that the function cannot see, the planned set must
     contain every expected file but may hold more (pruning less is allowed,
     pruning more is not).
+  * Manifest-list and manifest cases of a table (scope manifest_list /
+    manifest_file): the foreign table at the snapshot whose base or delta
+    list is the case's file (found in the snapshot JSON files), or at the
+    first snapshot whose lists hold the manifest (searched in SQL with
+    tablescan_manifests()); tablescan_manifests() / tablescan_manifest_entries()
+    filtered to that list / manifest is compared with expected_manifest_file_metas
+    / expected_entries on the fields the case states, in order when it says
+    "ordered" (meta_case_setup()).
   * The row-tracking system columns _ROW_ID and _SEQUENCE_NUMBER are foreign
     table columns named so (the extension maps them); a row-id range
     selection becomes a WHERE on a hidden "_ROW_ID" column.
   * Streaming plans of first-row and other non-deduplicate primary-key
     tables or with a changelog producer, raw data/manifest
-    file cases, hand-built splits no snapshot scan provably equals and the
+    file cases without a table, hand-built splits no snapshot scan provably equals and the
     other Paimon system columns (_VALUE_KIND, ...) are SKIPped with the
     reason.  An ERROR whose message says
     "not supported yet" is a fail-closed refusal and counts as SKIP; any other
@@ -1492,6 +1500,7 @@ class Query:
         self.mock_rows = mock_rows  # --mock: rows to load into the stand-in table
         self.tolerate = tolerate    # rows allowed on either side (see microsecond_ambiguity)
         self.table_sets = None      # [[(key, value)]] foreign tables read (UNION ALL); None = the case's
+        self.ordered = False        # meta: compare in order
 
 
 class CasePlan:
@@ -1562,6 +1571,9 @@ def build_case(case, shared_dir, drop_system=False):
             cp.skip = "reads a single data file, not a table scan: %s (covered by C unit tests)" % why
             return cp
         case = dict(case, read_splits=file_split)
+    elif scope in META_SCOPES and not ets:
+        cp.skip = meta_case_setup(cp, case, shared_dir)
+        return cp
     elif scope in FILE_SCOPES and not ets:
         cp.skip = "reads a single data/manifest file, not a table scan (covered by C unit tests)"
         return cp
@@ -1719,6 +1731,204 @@ def build_case(case, shared_dir, drop_system=False):
 
 
 # ---------------------------------------------------------------------------
+# Manifest-list and manifest cases of a table: tablescan_manifests() and
+# tablescan_manifest_entries() of the snapshot that lists the file
+# ---------------------------------------------------------------------------
+
+META_SCOPES = {"manifest_list", "manifest_file"}
+# expected_entries keys -> tablescan_manifest_entries() columns
+ENTRY_COLUMNS = {"kind": "kind", "partition": "partition", "bucket": "bucket",
+                 "total_buckets": "total_buckets", "file": "file_name",
+                 "file_name": "file_name", "file_size": "file_size",
+                 "row_count": "row_count", "min_sequence_number": "min_sequence_number",
+                 "max_sequence_number": "max_sequence_number", "schema_id": "schema_id",
+                 "level": "level", "delete_row_count": "delete_row_count",
+                 "file_source": "file_source"}
+# expected_manifest_file_metas keys taken as they are (partition_stats is mapped)
+LIST_COLUMNS = ("file_name", "file_size", "num_added_files", "num_deleted_files",
+                "schema_id", "min_bucket", "max_bucket", "min_level", "max_level",
+                "min_row_id", "max_row_id")
+# how many snapshots a manifest case searches for the manifest (oldest first)
+MAX_META_SNAPSHOTS = 200
+
+
+def snapshot_lists(meta_dir):
+    """[(id, baseManifestList, deltaManifestList)] of <meta_dir>/snapshot, ascending."""
+    out = []
+    for sid in snapshot_ids(meta_dir):
+        try:
+            with open(os.path.join(meta_dir, "snapshot", "snapshot-%d" % sid),
+                      encoding="utf-8") as fh:
+                snap = json.load(fh)
+        except (OSError, ValueError):
+            continue
+        out.append((sid, snap.get("baseManifestList"), snap.get("deltaManifestList")))
+    return out
+
+
+def table_branches(shared_dir, case):
+    """None (main) then the table's branch names."""
+    try:
+        names = sorted(os.listdir(os.path.join(shared_dir, "testdata", case["table"], "branch")))
+    except OSError:
+        names = []
+    return [None] + [n[7:] for n in names if n.startswith("branch-")]
+
+
+def _partition_object(keys, values):
+    """A partition given as a list (in key order) as {key: value}."""
+    if isinstance(values, list):
+        if len(values) != len(keys):
+            raise ValueError("%d partition values for partition keys %s" % (len(values), keys))
+        return dict(zip(keys, values))
+    return values
+
+
+def expected_manifest_meta(m, keys):
+    """One expected_manifest_file_metas item as tablescan_manifests() columns
+    (only what the case states is compared)."""
+    out = {k: m[k] for k in LIST_COLUMNS if k in m}
+    ps = m.get("partition_stats", "absent")
+    if ps == "empty":
+        out.update(partition_min={}, partition_max={}, partition_null_counts={})
+    elif ps is None:
+        out.update(partition_min=None, partition_max=None, partition_null_counts=None)
+    elif isinstance(ps, dict):
+        for src, dst in (("min", "partition_min"), ("max", "partition_max"),
+                         ("null_counts", "partition_null_counts")):
+            if src in ps:
+                out[dst] = _partition_object(keys, ps[src])
+    return out
+
+
+def expected_manifest_entry(e, keys):
+    """One expected_entries item as tablescan_manifest_entries() columns."""
+    out = {}
+    for k, col in ENTRY_COLUMNS.items():
+        if k in e:
+            out[col] = _partition_object(keys, e[k]) if k == "partition" else e[k]
+    return out
+
+
+def _canon(v):
+    """A JSON value in one comparable form (integral numbers as int)."""
+    if isinstance(v, bool) or v is None or isinstance(v, str):
+        return v
+    if isinstance(v, (int, float, decimal.Decimal)):
+        d = decimal.Decimal(v) if not isinstance(v, float) else decimal.Decimal(repr(v))
+        return int(d) if d == d.to_integral_value() else str(d.normalize())
+    if isinstance(v, list):
+        return [_canon(x) for x in v]
+    if isinstance(v, dict):
+        return {k: _canon(x) for k, x in v.items()}
+    return v
+
+
+def compare_meta(expected, actual, ordered):
+    """Expected metadata rows (dicts of the columns they state) against the
+    function's rows (dicts of all its columns), in order or as a multiset.
+    Returns (ok, reason, diff)."""
+    def key(d):
+        return json.dumps(_canon(d), sort_keys=True, default=str)
+
+    def shown(e, a):
+        return key({k: a.get(k) for k in e})
+    if ordered:
+        bad = [i for i, (e, a) in enumerate(zip(expected, actual)) if key(e) != shown(e, a)]
+        if not bad and len(expected) == len(actual):
+            return True, "", ""
+        lines = ["    row %d: expected %s\n            got %s" % (i, key(expected[i]),
+                                                                 shown(expected[i], actual[i]))
+                 for i in bad[:10]]
+        lines += ["    missing %s" % key(e) for e in expected[len(actual):][:10]]
+        lines += ["    unexpected %s" % key(a) for a in actual[len(expected):][:10]]
+        return False, "expected %d rows in order, got %d, %d differ" % (
+            len(expected), len(actual), len(bad)), "\n".join(lines)
+    left = list(actual)
+    missing = []
+    for e in expected:
+        hit = next((i for i, a in enumerate(left) if key(e) == shown(e, a)), None)
+        if hit is None:
+            missing.append(e)
+        else:
+            left.pop(hit)
+    if not missing and not left:
+        return True, "", ""
+    lines = ["    missing %s" % key(e) for e in missing[:10]] + \
+        ["    unexpected %s" % key(a) for a in left[:10]]
+    return False, "rows differ: %d missing, %d unexpected" % (len(missing), len(left)), \
+        "\n".join(lines)
+
+
+def meta_case_setup(cp, case, shared_dir):
+    """A manifest_list / manifest_file case of a table: find the snapshot
+    whose base or delta manifest list is the case's file (manifest_list;
+    from the snapshot JSON files) or search the snapshots' lists for the
+    manifest in SQL (manifest_file), and query the metadata function of a
+    foreign table at that snapshot filtered to that list / manifest.
+    Returns a skip reason or None."""
+    scope = case["scope"]
+    name = os.path.basename(case.get("file") or "")
+    if not name:
+        return "no file named"
+    if scope == "manifest_list":
+        rows = case.get("expected_manifest_file_metas")
+        conv = expected_manifest_meta
+    else:
+        rows = case.get("expected_entries")
+        conv = expected_manifest_entry
+    if rows is None:
+        return "no expectation for the %s" % scope.replace("_", " ")
+    for branch in table_branches(shared_dir, case):
+        meta_dir = table_meta_dir(shared_dir, case, branch)
+        lists = snapshot_lists(meta_dir)
+        if scope == "manifest_list":
+            lists = [s for s in lists if name in (s[1], s[2])][:1]
+        else:
+            lists = lists[:MAX_META_SNAPSHOTS]
+        if lists:
+            break
+    else:
+        return "the manifest list is not the base or delta list of any snapshot" \
+            if scope == "manifest_list" else "the table has no snapshot"
+    schema = latest_schema(meta_dir) or {}
+    keys = schema.get("partitionKeys") or []
+    try:
+        expected = [conv(r, keys) for r in rows]
+    except ValueError as e:
+        return "expectation not understood: %s" % e
+    base = [("path", os.path.abspath(os.path.join(shared_dir, "testdata", case["table"])))]
+    if branch:
+        base.append(("branch", branch))
+    sets = [base + [("scan.snapshot-id", str(s[0]))] for s in lists]
+
+    if scope == "manifest_list":
+        def make_sql(tables):
+            return ("SELECT row_to_json(m) FROM tablescan_manifests(%s::regclass) "
+                    "WITH ORDINALITY m WHERE m.manifest_list = %s ORDER BY m.ordinality"
+                    % (quote_literal(tables[0]), quote_literal(name)))
+    else:
+        def make_sql(tables):
+            cands = ", ".join("(%s::regclass, %d)" % (quote_literal(t), i)
+                              for i, t in enumerate(tables))
+            pick = ("SELECT v.t FROM (VALUES %s) v(t, o) WHERE EXISTS (SELECT 1 FROM "
+                    "tablescan_manifests(v.t) m WHERE m.file_name = %s) ORDER BY v.o LIMIT 1"
+                    % (cands, quote_literal(name)))
+            # a manifest no snapshot lists: one marker row (SKIP)
+            return ("(SELECT row_to_json(e) FROM (%s) pick, LATERAL "
+                    "tablescan_manifest_entries(pick.t) WITH ORDINALITY e "
+                    "WHERE e.manifest = %s ORDER BY e.ordinality) "
+                    "UNION ALL SELECT '{\"__not_listed\": true}'::json WHERE NOT EXISTS (%s)"
+                    % (pick, quote_literal(name), pick))
+    q = Query(cp.name, make_sql, "meta", expected)
+    q.ordered = bool(case.get("ordered"))
+    q.table_sets = sets
+    q.mock_skip = "reads manifests through the metadata functions"
+    cp.queries.append(q)
+    return None
+
+
+# ---------------------------------------------------------------------------
 # Running: one psql session per case
 # ---------------------------------------------------------------------------
 
@@ -1831,7 +2041,9 @@ def build_script(cp, schema, mock):
     for i, q in enumerate(cp.queries):
         if q.skip:
             continue
-        if q.kind == "plan":
+        if q.kind == "meta":
+            q.sql = q.make_sql(per_query[id(q)])
+        elif q.kind == "plan":
             q.sql = "SELECT json_build_array(%s) FROM %s(%s::regclass)" % (
                 ", ".join(PLAN_COLUMNS), files_fn, quote_literal(per_query[id(q)][0]))
         else:
@@ -1927,7 +2139,11 @@ def judge(q, ok, msg, out_lines):
             return Result(q.name, "PASS", sql=q.sql)
         return Result(q.name, "FAIL", "LIMIT query returned %d rows, expected %d"
                       % (len(got), q.expected), sql=q.sql)
-    if q.kind == "plan":
+    if q.kind == "meta":
+        if any(isinstance(g, dict) and g.get("__not_listed") for g in got):
+            return Result(q.name, "SKIP", "no snapshot of the table lists the manifest", sql=q.sql)
+        good, reason, diff = compare_meta(q.expected, got, q.ordered)
+    elif q.kind == "plan":
         good, reason, diff = compare_plan(q.expected, got, q.subset_ok)
     else:
         good, reason, diff = compare_multisets(q.types, q.expected, got, q.tolerate)
@@ -2524,6 +2740,34 @@ def self_test():
                                         True)[0], True)
     check("plan rowcount", compare_plan(splits, [prow[:5] + [2, 5, 0]], False)[0], False)
     check("plan empty", compare_plan([], [], False)[0], True)
+    # manifest-list / manifest expectations against the metadata functions' rows
+    ml = {"file_name": "m-0", "file_size": 10, "num_added_files": 2, "num_deleted_files": 0,
+          "partition_stats": {"min": [10], "max": [20], "null_counts": [0]}, "schema_id": 0}
+    check("meta list", expected_manifest_meta(ml, ["f1"]),
+          {"file_name": "m-0", "file_size": 10, "num_added_files": 2, "num_deleted_files": 0,
+           "partition_min": {"f1": 10}, "partition_max": {"f1": 20},
+           "partition_null_counts": {"f1": 0}, "schema_id": 0})
+    check("meta list empty", expected_manifest_meta(
+        {"partition_stats": "empty", "min_row_id": 0}, []),
+        {"partition_min": {}, "partition_max": {}, "partition_null_counts": {}, "min_row_id": 0})
+    check("meta entry", expected_manifest_entry(
+        {"kind": "ADD", "file": "d.orc", "partition": {"f1": 10}, "level": 0, "other": 1}, ["f1"]),
+        {"kind": "ADD", "file_name": "d.orc", "partition": {"f1": 10}, "level": 0})
+    check("meta entry list partition", expected_manifest_entry({"partition": [1, "a"]}, ["p", "q"]),
+          {"partition": {"p": 1, "q": "a"}})
+    r1 = {"kind": "ADD", "file_name": "a", "row_count": D(3), "partition": {"f1": D(10)},
+          "ordinality": 1, "file_source": None}
+    r2 = dict(r1, kind="DELETE", file_name="b", ordinality=2)
+    e1 = {"kind": "ADD", "file_name": "a", "row_count": 3, "partition": {"f1": 10}}
+    e2 = {"kind": "DELETE", "file_name": "b"}
+    check("meta ordered", compare_meta([e1, e2], [r1, r2], True)[0], True)
+    check("meta ordered swapped", compare_meta([e2, e1], [r1, r2], True)[0], False)
+    check("meta unordered swapped", compare_meta([e2, e1], [r1, r2], False)[0], True)
+    check("meta missing row", compare_meta([e1, e2], [r1], True)[0], False)
+    check("meta extra row", compare_meta([e1], [r1, r2], False)[0], False)
+    check("meta value", compare_meta([dict(e1, row_count=4)], [r1], True)[0], False)
+    check("meta null stated", compare_meta([{"file_source": None}], [r1], True)[0], True)
+    check("meta empty", compare_meta([], [], True)[0], True)
 
     # psql output parsing
     out = ("%s BEGIN setup0\n%s END setup0 false 00000\n%s MSG \n"
