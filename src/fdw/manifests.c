@@ -304,7 +304,12 @@ tablescan_manifest_entries(PG_FUNCTION_ARGS)
 			Datum		manifest = CStringGetTextDatum(m->file_name);
 
 			CHECK_FOR_INTERRUPTS();
-			if (!ts_manifest_read(manifest_path(plan, m->file_name), &arena, &entries, &n, &err))
+			/* as the scan does: a manifest the list says is empty is not read */
+			if (m->num_added_files == 0 && m->num_deleted_files == 0)
+				continue;
+			if (!ts_manifest_read_expect(manifest_path(plan, m->file_name),
+										 m->num_added_files + m->num_deleted_files,
+										 &arena, &entries, &n, &err))
 			{
 				ts_arena_free(&arena);
 				ts_arena_free(&list_arena);

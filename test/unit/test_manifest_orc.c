@@ -99,6 +99,14 @@ check_list(const char *case_name)
 			assert_int_equal(m[i].min_level, jint(e, "min_level"));
 			assert_int_equal(m[i].max_level, jint(e, "max_level"));
 		}
+		/* _MIN_ROW_ID/_MAX_ROW_ID: set exactly when the case states them */
+		assert_int_equal(m[i].has_row_id_range,
+						 cJSON_IsNumber(cJSON_GetObjectItem(e, "min_row_id")));
+		if (m[i].has_row_id_range)
+		{
+			assert_int_equal(m[i].min_row_id, jint(e, "min_row_id"));
+			assert_int_equal(m[i].max_row_id, jint(e, "max_row_id"));
+		}
 		if (cJSON_IsObject(ps))
 		{
 			const cJSON *nc = cJSON_GetObjectItem(ps, "null_counts");
