@@ -130,6 +130,26 @@ CREATE FOREIGN TABLE b_trunc (id int) SERVER lake
 SELECT * FROM tablescan_manifest_entries('b_trunc');
 -- the backend survived all of it
 SELECT 1 AS alive;
+-- the metadata functions show what a SELECT would read: they need SELECT on the table
+\set VERBOSITY terse
+CREATE ROLE regress_ts_meta;
+SET ROLE regress_ts_meta;
+SELECT count(*) FROM tablescan_files('orders');
+SELECT count(*) FROM tablescan_manifests('orders');
+SELECT count(*) FROM tablescan_manifest_entries('orders');
+SELECT tablescan_bucket('orders', 1);
+RESET ROLE;
+GRANT SELECT ON orders TO regress_ts_meta;
+SET ROLE regress_ts_meta;
+SELECT count(*) > 0 AS files FROM tablescan_files('orders');
+SELECT count(*) > 0 AS manifests FROM tablescan_manifests('orders');
+SELECT count(*) > 0 AS entries FROM tablescan_manifest_entries('orders');
+SELECT tablescan_bucket('orders', 1) >= 0 AS bucket;
+RESET ROLE;
+SELECT count(*) FROM tablescan_files(0::regclass);
+REVOKE SELECT ON orders FROM regress_ts_meta;
+DROP ROLE regress_ts_meta;
+\set VERBOSITY default
 DROP FUNCTION live_balance(regclass), entries_match_lists(regclass), live_set_diff(regclass),
   ranges_match(regclass, text);
 DROP TABLE plain;

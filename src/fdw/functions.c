@@ -13,6 +13,7 @@
 #include "funcapi.h"
 #include "lib/stringinfo.h"
 #include "miscadmin.h"
+#include "utils/acl.h"
 #include "utils/builtins.h"
 #include "utils/json.h"
 #include "utils/jsonb.h"
@@ -22,13 +23,28 @@
 #include "tablescan_fdw.h"
 #include "meta/bucket.h"
 
-static Oid
-check_foreign_table(Oid relid)
+/*
+ * The regclass argument of the metadata functions: a foreign table the
+ * caller may SELECT from (its files, partitions and manifests are what a
+ * SELECT would read).
+ */
+Oid
+tablescan_check_foreign_table(Oid relid)
 {
-	if (get_rel_relkind(relid) != RELKIND_FOREIGN_TABLE)
+	char		relkind = get_rel_relkind(relid);
+	AclResult	aclresult;
+
+	if (relkind == '\0')
+		ereport(ERROR,
+				(errcode(ERRCODE_UNDEFINED_TABLE),
+				 errmsg("relation with OID %u does not exist", relid)));
+	if (relkind != RELKIND_FOREIGN_TABLE)
 		ereport(ERROR,
 				(errcode(ERRCODE_WRONG_OBJECT_TYPE),
 				 errmsg("\"%s\" is not a foreign table", get_rel_name(relid))));
+	aclresult = pg_class_aclcheck(relid, GetUserId(), ACL_SELECT);
+	if (aclresult != ACLCHECK_OK)
+		aclcheck_error(aclresult, OBJECT_FOREIGN_TABLE, get_rel_name(relid));
 	return relid;
 }
 
@@ -63,7 +79,7 @@ PG_FUNCTION_INFO_V1(tablescan_files);
 Datum
 tablescan_files(PG_FUNCTION_ARGS)
 {
-	Oid			relid = check_foreign_table(PG_GETARG_OID(0));
+	Oid			relid = tablescan_check_foreign_table(PG_GETARG_OID(0));
 	ReturnSetInfo *rsinfo = (ReturnSetInfo *) fcinfo->resultinfo;
 	ts_plan    *plan;
 
@@ -134,7 +150,7 @@ tablescan_bucket(PG_FUNCTION_ARGS)
 
 	if (PG_ARGISNULL(0))
 		PG_RETURN_NULL();
-	relid = check_foreign_table(PG_GETARG_OID(0));
+	relid = tablescan_check_foreign_table(PG_GETARG_OID(0));
 	opts = tablescan_get_options(relid);
 	tablescan_make_context(opts, &ctx);
 	plan = ts_scan_prepare(&ctx, &err);

@@ -53,10 +53,7 @@ prepare_plan(Oid relid, const char *fn)
 	ts_err		err = {0};
 	ts_plan    *plan;
 
-	if (get_rel_relkind(relid) != RELKIND_FOREIGN_TABLE)
-		ereport(ERROR,
-				(errcode(ERRCODE_WRONG_OBJECT_TYPE),
-				 errmsg("\"%s\" is not a foreign table", get_rel_name(relid))));
+	tablescan_check_foreign_table(relid);
 	tablescan_make_context(tablescan_get_options(relid), &ctx);
 	plan = ts_scan_prepare(&ctx, &err);
 	if (plan == NULL)

@@ -40,10 +40,7 @@ tablescan_partitions(PG_FUNCTION_ARGS)
 	ts_ft_listing *l;
 	const ts_type **types;
 
-	if (get_rel_relkind(relid) != RELKIND_FOREIGN_TABLE)
-		ereport(ERROR,
-				(errcode(ERRCODE_WRONG_OBJECT_TYPE),
-				 errmsg("\"%s\" is not a foreign table", get_rel_name(relid))));
+	tablescan_check_foreign_table(relid);
 	InitMaterializedSRF(fcinfo, MAT_SRF_USE_EXPECTED_DESC);
 	tablescan_make_context(tablescan_get_options(relid), &ctx);
 	plan = ts_scan_prepare(&ctx, &err);

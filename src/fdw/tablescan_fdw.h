@@ -55,6 +55,8 @@ extern void tablescan_report(const ts_err *err) pg_attribute_noreturn();
 
 /* Build a scan context from options; arrays palloc'd in the current context. */
 extern void tablescan_make_context(TsTableOptions *opts, ts_scan_context *ctx);
+/* functions.c: a foreign table the caller may SELECT from, else ERROR */
+extern Oid	tablescan_check_foreign_table(Oid relid);
 /* Plan (or ereport). */
 extern ts_plan *tablescan_plan(TsTableOptions *opts, const struct ts_predicate *pred);
 struct ExprContext;
