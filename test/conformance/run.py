@@ -909,6 +909,16 @@ MERGE_OPTION_RE = re.compile(r"^(merge-engine|ignore-delete|sequence\.field|rowk
                              r"|(partial-update|deduplicate|first-row|aggregation)\..+"
                              r"|fields\..+)$")
 
+# Paimon's defaults (CoreOptions) of table merge options a read-time override
+# may leave behind; a split read given merge options runs without the table's.
+MERGE_OPTION_DEFAULTS = {
+    "ignore-delete": "false",
+    "partial-update.ignore-delete": "false",
+    "first-row.ignore-delete": "false",
+    "deduplicate.ignore-delete": "false",
+    "partial-update.remove-record-on-delete": "false",
+}
+
 SPLIT_FILE_COLUMNS = ("partition", "bucket", "file_name", "level", "schema_id",
                       "deletion_file", "deletion_offset", "deletion_length",
                       "deletion_cardinality")
@@ -1183,15 +1193,18 @@ def split_case_setup(cp, case, shared_dir, topts):
         fixed_buckets = int(opts.get("bucket", table_opts.get("bucket", -1))) > 0
     except ValueError:
         return "table has an unreadable bucket option"
+    base = [(k, v) for k, v in topts if k not in STARTUP_OPTIONS]
     if any(MERGE_OPTION_RE.match(k) for k in opts):
         # a split read given merge options may run with those alone (the
         # split-read tests build their read context from them), a table
-        # scan always with the table's own merge options under them
+        # scan always with the table's own merge options under them: those
+        # the case leaves are set back to Paimon's defaults where known
         kept = sorted(k for k in table_opts if MERGE_OPTION_RE.match(k) and k not in opts)
-        if kept:
+        unknown = [k for k in kept if k not in MERGE_OPTION_DEFAULTS]
+        if unknown:
             return ("the case overrides merge options at read time but not the table's %s, "
-                    "which a table scan would keep" % ", ".join(kept))
-    base = [(k, v) for k, v in topts if k not in STARTUP_OPTIONS]
+                    "which a table scan would keep" % ", ".join(unknown))
+        base += [(k, MERGE_OPTION_DEFAULTS[k]) for k in kept]
     snaps = snapshot_ids(meta)
     first = case.get("snapshot")
     if first is None and snaps:
@@ -2542,10 +2555,16 @@ def self_test():
         mo = dict(sc, options={"merge-engine": "deduplicate"})
         with open(os.path.join(tdir, "schema", "schema-1"), "w") as fh:
             json.dump({"primaryKeys": [], "options": {"bucket": "2", "ignore-delete": "true"}}, fh)
-        check("split merge override", build_case(mo, tmp).skip,
+        mcp = build_case(mo, tmp)
+        check("split merge override", (mcp.skip, [(k, v) for k, v in mcp.table_sets[0]
+                                                  if k in ("merge-engine", "ignore-delete")]),
+              (None, [("ignore-delete", "false"), ("merge-engine", "deduplicate")]))
+        with open(os.path.join(tdir, "schema", "schema-1"), "w") as fh:
+            json.dump({"primaryKeys": [], "options": {"bucket": "2", "sequence.field": "v"}}, fh)
+        check("split merge override kept", build_case(mo, tmp).skip,
               "reads hand-built splits and has no equivalent table scan: the case overrides "
-              "merge options at read time but not the table's ignore-delete, which a table scan "
-              "would keep")
+              "merge options at read time but not the table's sequence.field, which a table "
+              "scan would keep")
         # a split reading byte-identical copies under an external path
         edir = os.path.join(tmp, "testdata", "fmt", "t.db", "ext", "bucket-0")
         os.makedirs(edir)
