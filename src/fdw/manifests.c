@@ -22,6 +22,7 @@
 #include "utils/json.h"
 #include "utils/jsonb.h"
 #include "utils/lsyscache.h"
+#include "utils/memutils.h"
 #include "utils/tuplestore.h"
 
 #include "tablescan_fdw.h"
@@ -202,8 +203,11 @@ tablescan_manifests(PG_FUNCTION_ARGS)
 	PartitionKeys pk;
 	ListRef		lists[2];
 	int			nlists;
+	MemoryContext rowcxt;			/* one row's temporary values */
 
 	InitMaterializedSRF(fcinfo, 0);
+	rowcxt = AllocSetContextCreate(CurrentMemoryContext, "tablescan_manifests row",
+								   ALLOCSET_SMALL_SIZES);
 	plan = prepare_plan(PG_GETARG_OID(0), "tablescan_manifests");
 	partition_keys(plan, &pk);
 	nlists = snapshot_lists(plan, lists);
@@ -219,6 +223,7 @@ tablescan_manifests(PG_FUNCTION_ARGS)
 		{
 			const ts_manifest_file_meta *m = &metas[i];
 			const ts_simple_stats *st = &m->partition_stats;
+			MemoryContext old = MemoryContextSwitchTo(rowcxt);
 			char	   *what = psprintf("partition statistics of manifest \"%s\" in manifest list \"%s\"",
 										m->file_name, lists[l].name);
 			Datum		values[17];
@@ -246,6 +251,8 @@ tablescan_manifests(PG_FUNCTION_ARGS)
 			values[15] = Int64GetDatum(m->max_row_id);
 			values[16] = Int64GetDatum(plan->snapshot->id);
 			tuplestore_putvalues(rsinfo->setResult, rsinfo->setDesc, values, nulls);
+			MemoryContextSwitchTo(old);
+			MemoryContextReset(rowcxt);
 		}
 		ts_arena_free(&arena);
 	}
@@ -278,8 +285,11 @@ tablescan_manifest_entries(PG_FUNCTION_ARGS)
 	ListRef		lists[2];
 	int			nlists;
 	ts_arena	arena;
+	MemoryContext rowcxt;			/* one row's temporary values */
 
 	InitMaterializedSRF(fcinfo, 0);
+	rowcxt = AllocSetContextCreate(CurrentMemoryContext, "tablescan_manifest_entries row",
+								   ALLOCSET_SMALL_SIZES);
 	plan = prepare_plan(PG_GETARG_OID(0), "tablescan_manifest_entries");
 	partition_keys(plan, &pk);
 	nlists = snapshot_lists(plan, lists);
@@ -319,8 +329,10 @@ tablescan_manifest_entries(PG_FUNCTION_ARGS)
 				const char *source = file_source_name(f->file_source);
 				Datum		values[15];
 				bool		nulls[15] = {0};
+				MemoryContext old;
 
 				CHECK_FOR_INTERRUPTS();
+				old = MemoryContextSwitchTo(rowcxt);
 				values[0] = manifest;
 				values[1] = CStringGetTextDatum(me->kind == TS_FILE_ADD ? "ADD" : "DELETE");
 				nulls[2] = !row_jsonb(&pk, me->partition, &arena,
@@ -343,6 +355,8 @@ tablescan_manifest_entries(PG_FUNCTION_ARGS)
 					values[13] = CStringGetTextDatum(source);
 				values[14] = CStringGetTextDatum(lists[l].name);
 				tuplestore_putvalues(rsinfo->setResult, rsinfo->setDesc, values, nulls);
+				MemoryContextSwitchTo(old);
+				MemoryContextReset(rowcxt);
 			}
 			ts_arena_reset(&arena);
 		}
