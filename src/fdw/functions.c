@@ -48,27 +48,45 @@ tablescan_check_foreign_table(Oid relid)
 	return relid;
 }
 
-/* Partition values of a split as a jsonb object keyed by partition key. */
-static Datum
-partition_jsonb(const ts_plan *plan, const ts_split *split)
+void
+tablescan_partition_keys(const ts_plan *plan, TsPartitionKeys *pk)
 {
-	StringInfoData buf;
 	const ts_schema *schema = plan->schema;
 
-	initStringInfo(&buf);
-	appendStringInfoChar(&buf, '{');
-	for (int k = 0; k < schema->npartition_keys; k++)
+	pk->n = schema->npartition_keys;
+	pk->names = palloc(sizeof(char *) * Max(pk->n, 1));
+	pk->types = palloc(sizeof(ts_type *) * Max(pk->n, 1));
+	for (int k = 0; k < pk->n; k++)
 	{
 		int			fi = ts_schema_field_index(schema, schema->partition_keys[k]);
 
+		if (fi < 0)
+			ereport(ERROR,
+					(errcode(ERRCODE_DATA_CORRUPTED),
+					 errmsg("table \"%s\": partition key \"%s\" is not a field of the schema",
+							plan->table_path, schema->partition_keys[k])));
+		pk->names[k] = schema->partition_keys[k];
+		pk->types[k] = schema->fields[fi].type;
+	}
+}
+
+Datum
+tablescan_partition_jsonb(const TsPartitionKeys *pk, const ts_value *values)
+{
+	StringInfoData buf;
+
+	initStringInfo(&buf);
+	appendStringInfoChar(&buf, '{');
+	for (int k = 0; k < pk->n; k++)
+	{
 		if (k)
 			appendStringInfoChar(&buf, ',');
-		escape_json(&buf, schema->partition_keys[k]);
+		escape_json(&buf, pk->names[k]);
 		appendStringInfoChar(&buf, ':');
-		if (fi < 0 || split->partition_values == NULL)
+		if (values == NULL)
 			appendStringInfoString(&buf, "null");
 		else
-			tablescan_value_to_json(&buf, &split->partition_values[k], schema->fields[fi].type);
+			tablescan_value_to_json(&buf, &values[k], pk->types[k]);
 	}
 	appendStringInfoChar(&buf, '}');
 	return DirectFunctionCall1(jsonb_in, CStringGetDatum(buf.data));
@@ -82,13 +100,15 @@ tablescan_files(PG_FUNCTION_ARGS)
 	Oid			relid = tablescan_check_foreign_table(PG_GETARG_OID(0));
 	ReturnSetInfo *rsinfo = (ReturnSetInfo *) fcinfo->resultinfo;
 	ts_plan    *plan;
+	TsPartitionKeys pk;
 
 	InitMaterializedSRF(fcinfo, 0);
 	plan = tablescan_plan(tablescan_get_options(relid), NULL);
+	tablescan_partition_keys(plan, &pk);
 	for (int s = 0; s < plan->nsplits; s++)
 	{
 		const ts_split *split = &plan->splits[s];
-		Datum		partition = partition_jsonb(plan, split);
+		Datum		partition = tablescan_partition_jsonb(&pk, split->partition_values);
 
 		for (int f = 0; f < split->nfiles; f++)
 		{

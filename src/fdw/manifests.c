@@ -28,14 +28,6 @@
 #include "tablescan_fdw.h"
 #include "meta/binary_row.h"
 
-/* The partition keys of the read schema, for decoding partition rows. */
-typedef struct PartitionKeys
-{
-	int			n;
-	const char **names;
-	const ts_type **types;
-} PartitionKeys;
-
 /* The snapshot's manifest lists, in the order Paimon reads them. */
 typedef struct ListRef
 {
@@ -68,28 +60,6 @@ prepare_plan(Oid relid, const char *fn)
 						fn, get_rel_name(relid))));
 	}
 	return plan;
-}
-
-static void
-partition_keys(const ts_plan *plan, PartitionKeys *pk)
-{
-	const ts_schema *schema = plan->schema;
-
-	pk->n = schema->npartition_keys;
-	pk->names = palloc(sizeof(char *) * Max(pk->n, 1));
-	pk->types = palloc(sizeof(ts_type *) * Max(pk->n, 1));
-	for (int k = 0; k < pk->n; k++)
-	{
-		int			fi = ts_schema_field_index(schema, schema->partition_keys[k]);
-
-		if (fi < 0)
-			ereport(ERROR,
-					(errcode(ERRCODE_DATA_CORRUPTED),
-					 errmsg("table \"%s\": partition key \"%s\" is not a field of the schema",
-							plan->table_path, schema->partition_keys[k])));
-		pk->names[k] = schema->partition_keys[k];
-		pk->types[k] = schema->fields[fi].type;
-	}
 }
 
 static int
@@ -136,10 +106,9 @@ read_list(const ts_plan *plan, const char *name, ts_arena *arena,
  * (decoded with the partition keys' types); NULL bytes give SQL NULL.
  */
 static bool
-row_jsonb(const PartitionKeys *pk, ts_bytes row, ts_arena *arena, const char *what,
+row_jsonb(const TsPartitionKeys *pk, ts_bytes row, ts_arena *arena, const char *what,
 		  Datum *out)
 {
-	StringInfoData buf;
 	ts_value   *values;
 	ts_err		err = {0};
 
@@ -152,24 +121,13 @@ row_jsonb(const PartitionKeys *pk, ts_bytes row, ts_arena *arena, const char *wh
 		ts_error_context(&err, "%s", what);
 		tablescan_report(&err);
 	}
-	initStringInfo(&buf);
-	appendStringInfoChar(&buf, '{');
-	for (int k = 0; k < pk->n; k++)
-	{
-		if (k)
-			appendStringInfoChar(&buf, ',');
-		escape_json(&buf, pk->names[k]);
-		appendStringInfoChar(&buf, ':');
-		tablescan_value_to_json(&buf, &values[k], pk->types[k]);
-	}
-	appendStringInfoChar(&buf, '}');
-	*out = DirectFunctionCall1(jsonb_in, CStringGetDatum(buf.data));
+	*out = tablescan_partition_jsonb(pk, values);
 	return true;
 }
 
 /* Partition null counts as {key: count} (null for an unknown count). */
 static bool
-null_counts_jsonb(const PartitionKeys *pk, const ts_simple_stats *st, Datum *out)
+null_counts_jsonb(const TsPartitionKeys *pk, const ts_simple_stats *st, Datum *out)
 {
 	StringInfoData buf;
 
@@ -200,7 +158,7 @@ tablescan_manifests(PG_FUNCTION_ARGS)
 {
 	ReturnSetInfo *rsinfo = (ReturnSetInfo *) fcinfo->resultinfo;
 	ts_plan    *plan;
-	PartitionKeys pk;
+	TsPartitionKeys pk;
 	ListRef		lists[2];
 	int			nlists;
 	MemoryContext rowcxt;			/* one row's temporary values */
@@ -209,7 +167,7 @@ tablescan_manifests(PG_FUNCTION_ARGS)
 	rowcxt = AllocSetContextCreate(CurrentMemoryContext, "tablescan_manifests row",
 								   ALLOCSET_SMALL_SIZES);
 	plan = prepare_plan(PG_GETARG_OID(0), "tablescan_manifests");
-	partition_keys(plan, &pk);
+	tablescan_partition_keys(plan, &pk);
 	nlists = snapshot_lists(plan, lists);
 	for (int l = 0; l < nlists; l++)
 	{
@@ -281,7 +239,7 @@ tablescan_manifest_entries(PG_FUNCTION_ARGS)
 {
 	ReturnSetInfo *rsinfo = (ReturnSetInfo *) fcinfo->resultinfo;
 	ts_plan    *plan;
-	PartitionKeys pk;
+	TsPartitionKeys pk;
 	ListRef		lists[2];
 	int			nlists;
 	ts_arena	arena;
@@ -291,7 +249,7 @@ tablescan_manifest_entries(PG_FUNCTION_ARGS)
 	rowcxt = AllocSetContextCreate(CurrentMemoryContext, "tablescan_manifest_entries row",
 								   ALLOCSET_SMALL_SIZES);
 	plan = prepare_plan(PG_GETARG_OID(0), "tablescan_manifest_entries");
-	partition_keys(plan, &pk);
+	tablescan_partition_keys(plan, &pk);
 	nlists = snapshot_lists(plan, lists);
 	ts_arena_init(&arena, 0);
 	for (int l = 0; l < nlists; l++)

@@ -57,6 +57,19 @@ extern void tablescan_report(const ts_err *err) pg_attribute_noreturn();
 extern void tablescan_make_context(TsTableOptions *opts, ts_scan_context *ctx);
 /* functions.c: a foreign table the caller may SELECT from, else ERROR */
 extern Oid	tablescan_check_foreign_table(Oid relid);
+
+/* The partition keys of a plan's read schema: names and types. */
+typedef struct TsPartitionKeys
+{
+	int			n;
+	const char **names;
+	const ts_type **types;
+} TsPartitionKeys;
+
+/* ERROR (data corrupted) when a partition key is not a field of the schema. */
+extern void tablescan_partition_keys(const ts_plan *plan, TsPartitionKeys *pk);
+/* {"key": value, ...} as jsonb; values NULL: every value null. */
+extern Datum tablescan_partition_jsonb(const TsPartitionKeys *pk, const ts_value *values);
 /* Plan (or ereport). */
 extern ts_plan *tablescan_plan(TsTableOptions *opts, const struct ts_predicate *pred);
 struct ExprContext;
