@@ -29,6 +29,17 @@ ts_arena_init(ts_arena *a, size_t chunk_size)
 }
 
 void
+ts_arena_size_hint(ts_arena *a, size_t bytes)
+{
+	if (a->head != NULL)
+		return;
+	if (bytes > TS_CHUNK_POOL_MAX)
+		bytes = TS_CHUNK_POOL_MAX;
+	if (bytes > a->chunk_size)
+		a->chunk_size = bytes;
+}
+
+void
 ts_arena_set_pooled(ts_arena *a, bool pooled)
 {
 	a->pooled = pooled;
@@ -41,6 +52,17 @@ chunk_free(ts_arena_chunk *c)
 		ts_chunk_pool_put(c, c->pooled);
 	else
 		ts_free(c);
+}
+
+/* The size of a pooled arena's next block: twice its newest pooled block. */
+static size_t
+pooled_next(const ts_arena *a)
+{
+	const ts_arena_chunk *c = a->head;
+
+	if (c == NULL || c->pooled == 0)
+		return a->chunk_size;
+	return c->pooled < TS_CHUNK_POOL_MAX ? c->pooled * 2 : TS_CHUNK_POOL_MAX;
 }
 
 void *
@@ -64,10 +86,14 @@ ts_arena_alloc(ts_arena *a, size_t size)
 				return NULL;
 			csize *= 2;
 		}
-		/* pooled: the smallest pool block that holds the header and the request */
+		/*
+		 * pooled: the smallest pool block that holds the header and the
+		 * request, and at least twice the last one (chunk_size first), so
+		 * that a large plan soon takes blocks big enough for huge pages
+		 */
 		if (a->pooled &&
-			(block = ts_chunk_pool_round(CHUNK_HDR + need > a->chunk_size ?
-										 CHUNK_HDR + need : a->chunk_size)) != 0)
+			(block = ts_chunk_pool_round(CHUNK_HDR + need > pooled_next(a) ?
+										 CHUNK_HDR + need : pooled_next(a))) != 0)
 		{
 			c = ts_chunk_pool_get(block);
 			csize = block - CHUNK_HDR;

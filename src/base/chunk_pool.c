@@ -14,13 +14,9 @@
  * from the allocator is faulted in with one madvise(MADV_POPULATE_WRITE)
  * call (Linux 5.14+; elsewhere, or if it fails, pages fault in as they are
  * touched): a plan fills its blocks anyway, and one call costs far less
- * than a page fault per 4 KB.
+ * than a page fault per 4 KB.  Blocks of 2 MB and more are huge blocks
+ * (huge_block.c): a plan's large arena then takes one fault per 2 MB.
  */
-#include <stdint.h>
-#if defined(__linux__)
-#include <sys/mman.h>
-#endif
-
 #include "base/ts_value.h"
 
 #define POOL_MIN_SHIFT 16		/* 64 KB */
@@ -60,20 +56,26 @@ ts_chunk_pool_round(size_t size)
 	return 0;
 }
 
-void *
-ts_prefault(void *p, size_t size)
+/* A fresh block of 'size' bytes: from 2 MB up, a huge block. */
+static void *
+block_alloc(size_t size)
 {
-#if defined(__linux__) && defined(MADV_POPULATE_WRITE)
-	const uintptr_t page = 4096;	/* a smaller range on larger pages is harmless */
-	uintptr_t	start = ((uintptr_t) p + page - 1) & ~(page - 1);
-	uintptr_t	end = ((uintptr_t) p + size) & ~(page - 1);
+	void	   *(*alloc_fn) (size_t) = pool.alloc_fn ? pool.alloc_fn : ts_malloc;
 
-	if (p != NULL && end > start)
-		(void) madvise((void *) start, end - start, MADV_POPULATE_WRITE);
-#else
-	(void) size;
-#endif
-	return p;
+	if (size < TS_HUGE_PAGE)
+		return ts_prefault(alloc_fn(size), size);
+	return ts_huge_block_alloc(&size, alloc_fn);	/* size stays: a multiple of 2 MB */
+}
+
+static void
+block_free(void *p, size_t size)
+{
+	void		(*free_fn) (void *) = pool.free_fn ? pool.free_fn : ts_free;
+
+	if (size < TS_HUGE_PAGE)
+		free_fn(p);
+	else
+		ts_huge_block_free(p, free_fn);
 }
 
 void *
@@ -91,16 +93,7 @@ ts_chunk_pool_get(size_t size)
 		pool.idle -= size;
 		return b;
 	}
-	return ts_prefault(pool.alloc_fn ? pool.alloc_fn(size) : ts_malloc(size), size);
-}
-
-static void
-block_free(void *p)
-{
-	if (pool.free_fn)
-		pool.free_fn(p);
-	else
-		ts_free(p);
+	return block_alloc(size);
 }
 
 void
@@ -113,7 +106,7 @@ ts_chunk_pool_put(void *p, size_t size)
 		return;
 	if (pool.idle + size > TS_CHUNK_POOL_IDLE)
 	{
-		block_free(p);
+		block_free(p, size);
 		return;
 	}
 	b->next = pool.free[c];
@@ -130,7 +123,7 @@ ts_chunk_pool_clear(void)
 			pool_block *b = pool.free[c];
 
 			pool.free[c] = b->next;
-			block_free(b);
+			block_free(b, (size_t) 1 << (POOL_MIN_SHIFT + c));
 		}
 	pool.idle = 0;
 }

@@ -85,6 +85,11 @@ void		ts_arena_free(ts_arena *a);
  * belong to the memory the ts_malloc hooks allocate in.
  */
 void		ts_arena_set_pooled(ts_arena *a, bool pooled);
+/*
+ * Before its first allocation: about 'bytes' will be allocated, so make
+ * the first chunk that large (at most TS_CHUNK_POOL_MAX); ignored later.
+ */
+void		ts_arena_size_hint(ts_arena *a, size_t bytes);
 /* Hand the pooled chunks back (what they held is gone); the others stay. */
 void		ts_arena_release_pooled(ts_arena *a);
 /* Bytes of all its chunks (headers included). */
@@ -98,6 +103,7 @@ size_t		ts_arena_bytes(const ts_arena *a);
  * the pool has when they are freed).
  */
 #define TS_CHUNK_POOL_IDLE ((size_t) 16 << 20)
+#define TS_CHUNK_POOL_MAX ((size_t) 8 << 20)	/* the largest block */
 size_t		ts_chunk_pool_round(size_t size);	/* pooled size for size, 0 if too big */
 void	   *ts_chunk_pool_get(size_t size);	/* size from ts_chunk_pool_round */
 void		ts_chunk_pool_put(void *p, size_t size);
@@ -105,11 +111,23 @@ void		ts_chunk_pool_clear(void);
 size_t		ts_chunk_pool_idle(void);
 void		ts_chunk_pool_set_alloc(void *(*alloc_fn) (size_t size), void (*free_fn) (void *p));
 /*
- * Fault the whole pages inside [p, p + size) in with one call, contents
- * unchanged, for fresh memory about to be filled (Linux 5.14+; a no-op
- * elsewhere or on failure).  Returns p.
+ * huge_block.c.  ts_prefault: fault the whole pages inside [p, p + size)
+ * in with one call, contents unchanged, for fresh memory about to be
+ * filled (Linux 5.14+; a no-op elsewhere or on failure).  Returns p.
  */
 void	   *ts_prefault(void *p, size_t size);
+
+/*
+ * A fresh block of at least *size bytes from alloc_fn (NULL = ts_malloc),
+ * faulted in; from 1 MB up rounded up to whole huge pages (*size tells how
+ * much is usable), on a TS_HUGE_PAGE boundary and advised for transparent
+ * huge pages.  NULL when out of memory.  Free it with ts_huge_block_free
+ * and the free function of that allocator (NULL = ts_free), never
+ * otherwise.
+ */
+#define TS_HUGE_PAGE ((size_t) 2 << 20)
+void	   *ts_huge_block_alloc(size_t *size, void *(*alloc_fn) (size_t size));
+void		ts_huge_block_free(void *p, void (*free_fn) (void *p));
 
 /* ---- batch ---------------------------------------------------------- */
 

@@ -51,7 +51,7 @@ typedef struct cache_item
 	 */
 	const ts_manifest_entry **ordered;
 	const char **paths;
-	char	   *path_block;		/* the paths themselves: a block of their own */
+	char	   *path_block;		/* the paths themselves: a huge block of their own */
 	/* entries not copied: decoded in this arena, which the item owns */
 	ts_arena	owned;
 	char	   *path_basis;
@@ -78,16 +78,6 @@ cache_alloc(size_t n)
 	return cache.alloc_fn ? cache.alloc_fn(n) : ts_malloc(n);
 }
 
-static void
-cache_free(void *p)
-{
-	if (p == NULL)
-		return;
-	if (cache.free_fn)
-		cache.free_fn(p);
-	else
-		ts_free(p);
-}
 
 
 /* ---- deep copy of manifest entries ------------------------------------ */
@@ -248,13 +238,7 @@ static void
 item_free(cache_item *it)
 {
 	ts_arena_free(&it->owned);
-	if (it->path_block)
-	{
-		if (it->free_fn)
-			it->free_fn(it->path_block);
-		else
-			ts_free(it->path_block);
-	}
+	ts_huge_block_free(it->path_block, it->free_fn);
 	if (it->free_fn)
 		it->free_fn(it);
 	else
@@ -347,16 +331,15 @@ paths_build(ts_plan *plan, scan_state *st, const ts_manifest_entry *const *entri
 			/* first guess: the rest as long as this one, a little more */
 			size_t		cap = out->cap == 0 ? (need + 8) * (size_t) (n - k) :
 				out->cap * 2 + need;
-			uint8_t    *grown = cache_alloc(cap);
+			uint8_t    *grown = ts_huge_block_alloc(&cap, cache.alloc_fn);	/* faulted in */
 
 			if (grown == NULL)
 				return false;
 			if (out->len)
 				memcpy(grown, out->data, out->len);
-			cache_free(out->data);
+			ts_huge_block_free(out->data, cache.free_fn);
 			out->data = grown;
 			out->cap = cap;
-			ts_prefault(out->data + out->len, out->cap - out->len);
 		}
 		offs[k] = out->len;
 		scan_path_join((char *) out->data + out->len, dir, dirlen, name, namelen);
@@ -444,7 +427,7 @@ item_insert(ts_plan *plan, scan_state *st, const char *key, size_t keylen,
 	{
 		ts_free(perm);
 		ts_free(offs);
-		cache_free(paths.data);
+		ts_huge_block_free(paths.data, cache.free_fn);
 		return;
 	}
 	ts_prefault(it, bytes);		/* filled below: fault it in at once */
@@ -508,7 +491,7 @@ item_insert(ts_plan *plan, scan_state *st, const char *key, size_t keylen,
 	}
 	ts_free(perm);
 	ts_free(offs);
-	cache_free(paths.data);		/* when not kept */
+	ts_huge_block_free(paths.data, cache.free_fn);	/* when not kept */
 	it->bytes = bytes + owned_bytes;	/* what the item holds, counted */
 	it->hash = key_hash(key, keylen);
 	/* link only now that the block is complete */

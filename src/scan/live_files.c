@@ -17,6 +17,10 @@
 #include "base/ts_fs.h"
 #include "scan/scan_internal.h"
 
+/* an entry with its names and stats, decoded: about this many bytes */
+#define ENTRY_BYTES_GUESS 512
+#define ENTRIES_HINT_MAX ((size_t) 1 << 20)	/* beyond: the arena's largest block anyway */
+
 /* FNV-1a, continued from h */
 uint32_t
 scan_hash_bytes(uint32_t h, const void *p, size_t n)
@@ -242,6 +246,23 @@ scan_read_live_files(ts_plan *plan, scan_state *st,
 		!scan_read_manifest_list(plan, plan->snapshot->delta_manifest_list, plan->snapshot->id,
 								 &manifests, &nmanifests, &cap, err))
 		goto done;
+
+	/*
+	 * An arena of its own for the entries (a cache fill) starts as large as
+	 * the lists say they are: a large live set then fills one large block
+	 * (huge pages, chunk_pool.c) rather than a chain of small ones.
+	 */
+	if (st->entry_arena != NULL)
+	{
+		size_t		expected = 0;
+
+		for (i = 0; i < nmanifests && expected < ENTRIES_HINT_MAX; i++)
+			if (manifests[i].num_added_files >= 0 && manifests[i].num_deleted_files >= 0 &&
+				manifests[i].num_added_files < ENTRIES_HINT_MAX &&
+				manifests[i].num_deleted_files < ENTRIES_HINT_MAX)
+				expected += (size_t) (manifests[i].num_added_files + manifests[i].num_deleted_files);
+		ts_arena_size_hint(st->entry_arena, expected * ENTRY_BYTES_GUESS);
+	}
 
 	/* read every kept manifest once, in order */
 	schema_keep = ts_manifest_keep_new();	/* NULL: nothing kept, the same result */

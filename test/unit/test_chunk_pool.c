@@ -1,8 +1,11 @@
 /*
- * test_chunk_pool.c - the chunk pool (src/base/chunk_pool.c) and pooled
- * arenas (src/base/arena.c): blocks come back for reuse, the idle bound
- * holds, release hands back only pooled chunks, sizes out of range are
- * not pooled.  Blocks are counted through the pool's own allocator.
+ * test_chunk_pool.c - the chunk pool (src/base/chunk_pool.c), pooled
+ * arenas (src/base/arena.c) and huge blocks (src/base/huge_block.c):
+ * blocks come back for reuse, the idle bound holds, release hands back
+ * only pooled chunks, sizes out of range are not pooled, a pooled arena's
+ * blocks double and its first follows a size hint, blocks of 2 MB and
+ * more sit on a 2 MB boundary and go back to the allocator as it gave
+ * them.  Blocks are counted through the pool's own allocator.
  */
 #include "unit.h"
 
@@ -77,7 +80,8 @@ test_reuse(void **state)
 	assert_int_equal(live_blocks, 3);
 	ts_arena_free(&a);
 	assert_int_equal(live_blocks, 3);	/* kept idle */
-	assert_int_equal(ts_chunk_pool_idle(), (64 << 10) * 2 + (512 << 10));
+	/* the second block twice the first, the third what the request needs */
+	assert_int_equal(ts_chunk_pool_idle(), (64 << 10) + (128 << 10) + (512 << 10));
 
 	/* the next arena takes them back without allocating */
 	ts_arena_init(&a, 64 * 1024);
@@ -145,6 +149,140 @@ test_idle_bound_and_oversize(void **state)
 	ts_arena_free(&a);
 }
 
+/* A pooled arena's blocks double, up to the largest class. */
+static void
+test_growth(void **state)
+{
+	ts_arena	a;
+	size_t		expect = 0;
+
+	(void) state;
+	ts_arena_init(&a, 64 * 1024);
+	ts_arena_set_pooled(&a, true);
+	for (size_t block = 64 << 10; block <= TS_CHUNK_POOL_MAX; block *= 2)
+	{
+		/* fills this block's room and opens the next one */
+		assert_non_null(ts_arena_alloc(&a, block - 4096));
+		expect += block;
+		assert_int_equal(ts_arena_bytes(&a), expect);
+	}
+	assert_non_null(ts_arena_alloc(&a, 8192));	/* more than the last block has left */
+	assert_int_equal(ts_arena_bytes(&a), expect + TS_CHUNK_POOL_MAX);	/* no larger */
+	ts_arena_free(&a);
+	/* unpooled arenas keep their chunk size */
+	ts_arena_init(&a, 64 * 1024);
+	assert_non_null(ts_arena_alloc(&a, 60 * 1024));
+	assert_non_null(ts_arena_alloc(&a, 60 * 1024));
+	assert_true(ts_arena_bytes(&a) < 2 * (64 << 10) + 1024);
+	ts_arena_free(&a);
+}
+
+/* The size hint sets the first block only, and no larger than the largest class. */
+static void
+test_size_hint(void **state)
+{
+	ts_arena	a;
+
+	(void) state;
+	ts_arena_init(&a, 64 * 1024);
+	ts_arena_set_pooled(&a, true);
+	ts_arena_size_hint(&a, 5 << 20);
+	assert_non_null(ts_arena_alloc(&a, 100));
+	assert_int_equal(ts_arena_bytes(&a), 8 << 20);
+	ts_arena_size_hint(&a, 64 << 20);	/* too late: ignored */
+	assert_non_null(ts_arena_alloc(&a, 100));
+	assert_int_equal(ts_arena_bytes(&a), 8 << 20);
+	ts_arena_free(&a);
+
+	ts_arena_init(&a, 64 * 1024);
+	ts_arena_set_pooled(&a, true);
+	ts_arena_size_hint(&a, (size_t) 1 << 40);
+	assert_non_null(ts_arena_alloc(&a, 100));
+	assert_int_equal(ts_arena_bytes(&a), TS_CHUNK_POOL_MAX);
+	ts_arena_free(&a);
+}
+
+/*
+ * Blocks of 2 MB and more start on a 2 MB boundary and are wholly
+ * writable; each goes back to the allocator as the pointer it gave (free
+ * of any other pointer fails here, in malloc or under a sanitizer).
+ */
+static void
+test_huge_pool_blocks(void **state)
+{
+	void	   *b[3];
+	size_t		sizes[3] = {2 << 20, 4 << 20, 8 << 20};
+
+	(void) state;
+	for (int i = 0; i < 3; i++)
+	{
+		b[i] = ts_chunk_pool_get(sizes[i]);
+		assert_non_null(b[i]);
+		assert_int_equal((uintptr_t) b[i] % TS_HUGE_PAGE, 0);
+		memset(b[i], 0x5a, sizes[i]);
+	}
+	assert_int_equal(live_blocks, 3);
+	for (int i = 0; i < 3; i++)
+		ts_chunk_pool_put(b[i], sizes[i]);
+	assert_int_equal(ts_chunk_pool_idle(), (2 << 20) + (4 << 20) + (8 << 20));
+	/* taken back as they are: the same block, still aligned */
+	assert_ptr_equal(ts_chunk_pool_get(4 << 20), b[1]);
+	ts_chunk_pool_put(b[1], 4 << 20);
+	/* beyond the idle bound: freed at once */
+	for (int i = 0; i < 3; i++)
+		b[i] = ts_chunk_pool_get(8 << 20);
+	assert_int_equal(live_blocks, 5);
+	for (int i = 0; i < 3; i++)
+		ts_chunk_pool_put(b[i], 8 << 20);
+	assert_true(ts_chunk_pool_idle() <= TS_CHUNK_POOL_IDLE);
+	assert_int_equal(live_blocks, 3);
+	/* teardown checks that clearing frees every block */
+}
+
+static void
+test_huge_block_alloc(void **state)
+{
+	size_t		size;
+	char	   *p;
+
+	(void) state;
+	/* small: the size asked for, freed through the same allocator */
+	size = 1000;
+	p = ts_huge_block_alloc(&size, count_alloc);
+	assert_non_null(p);
+	assert_int_equal(size, 1000);
+	memset(p, 1, size);
+	assert_int_equal(live_blocks, 1);
+	ts_huge_block_free(p, count_free);
+	assert_int_equal(live_blocks, 0);
+	/* from 1 MB: whole huge pages, aligned */
+	size = (1 << 20) + 1;
+	p = ts_huge_block_alloc(&size, count_alloc);
+	assert_non_null(p);
+	assert_int_equal(size, TS_HUGE_PAGE);
+	assert_int_equal((uintptr_t) p % TS_HUGE_PAGE, 0);
+	memset(p, 2, size);
+	ts_huge_block_free(p, count_free);
+	size = 5 << 20;
+	p = ts_huge_block_alloc(&size, count_alloc);
+	assert_non_null(p);
+	assert_int_equal(size, 3 * TS_HUGE_PAGE);
+	memset(p, 3, size);
+	ts_huge_block_free(p, count_free);
+	assert_int_equal(live_blocks, 0);
+	/* default allocator, NULL freed quietly, absurd sizes refused */
+	size = 3 << 20;
+	p = ts_huge_block_alloc(&size, NULL);
+	assert_non_null(p);
+	ts_huge_block_free(p, NULL);
+	ts_huge_block_free(NULL, count_free);
+	size = SIZE_MAX - 8;
+	assert_null(ts_huge_block_alloc(&size, count_alloc));
+	size = SIZE_MAX / 2 + 1;
+	assert_null(ts_huge_block_alloc(&size, count_alloc));
+	assert_int_equal(live_blocks, 0);
+}
+
 int
 main(void)
 {
@@ -153,6 +291,10 @@ main(void)
 		cmocka_unit_test_setup_teardown(test_reuse, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_release_keeps_unpooled, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_idle_bound_and_oversize, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_growth, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_size_hint, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_huge_pool_blocks, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_huge_block_alloc, setup, teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
