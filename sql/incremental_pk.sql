@@ -193,6 +193,9 @@ CREATE FOREIGN TABLE agg (id int) SERVER lake
   OPTIONS (database 'pk', "table" 'pk_aggregation', "incremental-between" '1,2');
 SELECT count(*) FROM agg;
 
+-- an empty range is refused the same way, though its answer would be empty
+ALTER FOREIGN TABLE agg OPTIONS (SET "incremental-between" '0,0');
+SELECT count(*) FROM agg;
 DROP FUNCTION dv_check_snapshots();
 DROP FUNCTION dv_check_ranges();
 DROP FUNCTION dv_snapshot_model(int);

@@ -212,6 +212,12 @@ check_primary_key(ts_plan *plan, const scan_state *st, ts_err *err)
 }
 
 bool
+scan_incremental_check(ts_plan *plan, const scan_state *st, ts_err *err)
+{
+	return plan->kind != TS_TABLE_PRIMARY_KEY || check_primary_key(plan, st, err);
+}
+
+bool
 scan_read_incremental_files(ts_plan *plan, scan_state *st,
 							const ts_manifest_entry ***files, int *nfiles, ts_err *err)
 {
@@ -222,8 +228,6 @@ scan_read_incremental_files(ts_plan *plan, scan_state *st,
 
 	*files = NULL;
 	*nfiles = 0;
-	if (plan->kind == TS_TABLE_PRIMARY_KEY && !check_primary_key(plan, st, err))
-		return false;
 	for (int64_t id = plan->incremental_start + 1; id <= plan->snapshot->id; id++)
 	{
 		ts_snapshot *s;
