@@ -54,14 +54,25 @@ chunk_free(ts_arena_chunk *c)
 		ts_free(c);
 }
 
-/* The size of a pooled arena's next block: twice its newest pooled block. */
+/*
+ * The size of a pooled arena's next block: the chunk size first, then a
+ * huge page, then twice its newest pooled block (chunks it had before it
+ * was pooled do not count).  An arena that outgrows its first block is
+ * likely to need much more (a plan's splits, a cache fill), and one 2 MB
+ * huge block costs less to fault in than the 4 KB pages of the blocks in
+ * between (chunk_pool.c).
+ */
 static size_t
 pooled_next(const ts_arena *a)
 {
 	const ts_arena_chunk *c = a->head;
 
-	if (c == NULL || c->pooled == 0)
+	while (c != NULL && c->pooled == 0)
+		c = c->next;
+	if (c == NULL)
 		return a->chunk_size;
+	if (c->pooled < TS_HUGE_PAGE)
+		return TS_HUGE_PAGE;
 	return c->pooled < TS_CHUNK_POOL_MAX ? c->pooled * 2 : TS_CHUNK_POOL_MAX;
 }
 

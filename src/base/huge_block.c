@@ -4,7 +4,7 @@
  *
  * Owns: ts_prefault (one madvise(MADV_POPULATE_WRITE) call instead of a
  * page fault per 4 KB) and ts_huge_block_alloc / ts_huge_block_free: a
- * block of 1 MB or more is rounded up to whole 2 MB pages, placed on a
+ * block of 512 KB or more is rounded up to whole 2 MB pages, placed on a
  * 2 MB boundary inside an allocation 2 MB larger (whose start is kept in
  * the word before the block) and advised MADV_HUGEPAGE, which Linux honours
  * when transparent huge pages are "always" or "madvise".  Then a large
@@ -21,7 +21,7 @@
 
 #include "base/ts_value.h"
 
-#define HUGE_FROM ((size_t) 1 << 20)	/* smaller blocks stay in 4 KB pages */
+#define HUGE_FROM ((size_t) 512 << 10)	/* smaller blocks stay in 4 KB pages */
 
 void *
 ts_prefault(void *p, size_t size)

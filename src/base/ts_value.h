@@ -119,7 +119,7 @@ void	   *ts_prefault(void *p, size_t size);
 
 /*
  * A fresh block of at least *size bytes from alloc_fn (NULL = ts_malloc),
- * faulted in; from 1 MB up rounded up to whole huge pages (*size tells how
+ * faulted in; from 512 KB up rounded up to whole huge pages (*size tells how
  * much is usable), on a TS_HUGE_PAGE boundary and advised for transparent
  * huge pages.  NULL when out of memory.  Free it with ts_huge_block_free
  * and the free function of that allocator (NULL = ts_free), never

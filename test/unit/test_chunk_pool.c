@@ -3,7 +3,8 @@
  * arenas (src/base/arena.c) and huge blocks (src/base/huge_block.c):
  * blocks come back for reuse, the idle bound holds, release hands back
  * only pooled chunks, sizes out of range are not pooled, a pooled arena's
- * blocks double and its first follows a size hint, blocks of 2 MB and
+ * blocks grow (a huge page second, then doubling) and its first follows a
+ * size hint, blocks of 2 MB and
  * more sit on a 2 MB boundary and go back to the allocator as it gave
  * them.  Blocks are counted through the pool's own allocator.
  */
@@ -77,11 +78,15 @@ test_reuse(void **state)
 	p = ts_arena_alloc(&a, 300 * 1024);
 	assert_non_null(p);
 	memset(p, 'y', 300 * 1024);
+	/* the second block is a huge page, and the third request fits in it */
+	assert_int_equal(live_blocks, 2);
+	p = ts_arena_alloc(&a, 3 << 20);	/* more than it has left: 4 MB */
+	assert_non_null(p);
+	memset(p, 'z', 3 << 20);
 	assert_int_equal(live_blocks, 3);
 	ts_arena_free(&a);
 	assert_int_equal(live_blocks, 3);	/* kept idle */
-	/* the second block twice the first, the third what the request needs */
-	assert_int_equal(ts_chunk_pool_idle(), (64 << 10) + (128 << 10) + (512 << 10));
+	assert_int_equal(ts_chunk_pool_idle(), (64 << 10) + (2 << 20) + (4 << 20));
 
 	/* the next arena takes them back without allocating */
 	ts_arena_init(&a, 64 * 1024);
@@ -89,6 +94,7 @@ test_reuse(void **state)
 	assert_non_null(ts_arena_alloc(&a, 100));
 	assert_non_null(ts_arena_alloc(&a, 65400));
 	assert_non_null(ts_arena_alloc(&a, 300 * 1024));
+	assert_non_null(ts_arena_alloc(&a, 3 << 20));
 	assert_int_equal(live_blocks, 3);
 	assert_int_equal(ts_chunk_pool_idle(), 0);
 	ts_arena_free(&a);
@@ -149,17 +155,23 @@ test_idle_bound_and_oversize(void **state)
 	ts_arena_free(&a);
 }
 
-/* A pooled arena's blocks double, up to the largest class. */
+/*
+ * A pooled arena's second block is a huge page, the next ones double, up
+ * to the largest class; chunks it had before it was pooled do not count.
+ */
 static void
 test_growth(void **state)
 {
 	ts_arena	a;
-	size_t		expect = 0;
+	size_t		expect;
 
 	(void) state;
 	ts_arena_init(&a, 64 * 1024);
+	assert_non_null(ts_arena_alloc(&a, 60 * 1024));	/* before pooling: ts_malloc */
+	expect = ts_arena_bytes(&a);
 	ts_arena_set_pooled(&a, true);
-	for (size_t block = 64 << 10; block <= TS_CHUNK_POOL_MAX; block *= 2)
+	for (size_t block = 64 << 10; block <= TS_CHUNK_POOL_MAX;
+		 block = block < TS_HUGE_PAGE ? TS_HUGE_PAGE : block * 2)
 	{
 		/* fills this block's room and opens the next one */
 		assert_non_null(ts_arena_alloc(&a, block - 4096));
@@ -255,7 +267,18 @@ test_huge_block_alloc(void **state)
 	assert_int_equal(live_blocks, 1);
 	ts_huge_block_free(p, count_free);
 	assert_int_equal(live_blocks, 0);
-	/* from 1 MB: whole huge pages, aligned */
+	/* from 512 KB: whole huge pages, aligned */
+	size = (512 << 10) - 1;
+	p = ts_huge_block_alloc(&size, count_alloc);
+	assert_non_null(p);
+	assert_int_equal(size, (512 << 10) - 1);
+	ts_huge_block_free(p, count_free);
+	size = 512 << 10;
+	p = ts_huge_block_alloc(&size, count_alloc);
+	assert_non_null(p);
+	assert_int_equal(size, TS_HUGE_PAGE);
+	assert_int_equal((uintptr_t) p % TS_HUGE_PAGE, 0);
+	ts_huge_block_free(p, count_free);
 	size = (1 << 20) + 1;
 	p = ts_huge_block_alloc(&size, count_alloc);
 	assert_non_null(p);
