@@ -12,9 +12,13 @@
  * that shadows the guest's page tables a 4 KB fault of fresh memory was
  * seen to cost 10-14 us even after MADV_POPULATE_WRITE: writing 16 MB of
  * fresh memory took 56-73 ms in 4 KB pages and 1-2 ms in huge pages.
- * Elsewhere, or where the calls fail, pages fault in as they are touched.
+ * A huge block is not faulted in ahead (its first touch takes a whole huge
+ * page, and it is often not filled) unless transparent huge pages are off;
+ * elsewhere, or where the calls fail, pages fault in as they are touched.
  */
 #include <stdint.h>
+#include <stdio.h>
+#include <string.h>
 #if defined(__linux__)
 #include <sys/mman.h>
 #endif
@@ -37,6 +41,29 @@ ts_prefault(void *p, size_t size)
 	(void) size;
 #endif
 	return p;
+}
+
+/*
+ * Whether MADV_HUGEPAGE gives huge pages here: transparent huge pages
+ * "always" or "madvise", not "never" (read once per process).  Where they
+ * are not, a huge block is faulted in with ts_prefault instead.
+ */
+static bool
+huge_pages_honoured(void)
+{
+	static int	honoured = -1;
+
+	if (honoured < 0)
+	{
+		FILE	   *f = fopen("/sys/kernel/mm/transparent_hugepage/enabled", "r");
+		char		line[128] = "";
+
+		honoured = f != NULL && fgets(line, sizeof(line), f) != NULL &&
+			strstr(line, "[never]") == NULL;
+		if (f != NULL)
+			fclose(f);
+	}
+	return honoured == 1;
 }
 
 void *
@@ -64,10 +91,11 @@ ts_huge_block_alloc(size_t *size, void *(*alloc_fn) (size_t size))
 		return NULL;
 	p = (char *) (((uintptr_t) raw + 16 + TS_HUGE_PAGE - 1) & ~(uintptr_t) (TS_HUGE_PAGE - 1));
 	((void **) p)[-1] = raw;
-#if defined(__linux__) && defined(MADV_HUGEPAGE)
-	(void) madvise(p, want, MADV_HUGEPAGE);
-#endif
 	*size = want;
+#if defined(__linux__) && defined(MADV_HUGEPAGE)
+	if (madvise(p, want, MADV_HUGEPAGE) == 0 && huge_pages_honoured())
+		return p;				/* a huge page faults in at once on first touch */
+#endif
 	return ts_prefault(p, want);
 }
 

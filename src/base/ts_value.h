@@ -118,10 +118,11 @@ void		ts_chunk_pool_set_alloc(void *(*alloc_fn) (size_t size), void (*free_fn) (
 void	   *ts_prefault(void *p, size_t size);
 
 /*
- * A fresh block of at least *size bytes from alloc_fn (NULL = ts_malloc),
- * faulted in; from 512 KB up rounded up to whole huge pages (*size tells how
- * much is usable), on a TS_HUGE_PAGE boundary and advised for transparent
- * huge pages.  NULL when out of memory.  Free it with ts_huge_block_free
+ * A fresh block of at least *size bytes from alloc_fn (NULL = ts_malloc):
+ * below 512 KB faulted in; from 512 KB up rounded up to whole huge pages
+ * (*size tells how much is usable), on a TS_HUGE_PAGE boundary and advised
+ * for transparent huge pages (faulted in only where those are off).  NULL
+ * when out of memory.  Free it with ts_huge_block_free
  * and the free function of that allocator (NULL = ts_free), never
  * otherwise.
  */

@@ -54,6 +54,7 @@ typedef struct cache_item
 	char	   *path_block;		/* the paths themselves: a huge block of their own */
 	/* entries not copied: decoded in this arena, which the item owns */
 	ts_arena	owned;
+	bool		in_owned;		/* the item's own block is in 'owned' too */
 	char	   *path_basis;
 	size_t		path_basis_len;
 	/* candidate sets: what a cold plan would count for the other files */
@@ -237,12 +238,17 @@ lru_push_front(cache_item *it)
 static void
 item_free(cache_item *it)
 {
-	ts_arena_free(&it->owned);
+	ts_arena	owned = it->owned;	/* may hold the item itself */
+	bool		in_owned = it->in_owned;
+
 	ts_huge_block_free(it->path_block, it->free_fn);
-	if (it->free_fn)
+	if (in_owned)
+		;
+	else if (it->free_fn)
 		it->free_fn(it);
 	else
 		ts_free(it);
+	ts_arena_free(&owned);
 }
 
 /* Out of the map; freed now, or at its last unpin when plans still use it. */
@@ -396,15 +402,15 @@ item_insert(ts_plan *plan, scan_state *st, const char *key, size_t keylen,
 		return;
 	ts_buf_init(&paths);
 	/* split order and paths: left out when they cannot be had */
-	if (n > 0 && (perm = ts_prefault(ts_malloc(sizeof(int) * (size_t) n),
-									 sizeof(int) * (size_t) n)) != NULL)
+	/* scratch in the plan's arena: its pooled blocks are faulted in or huge */
+	if (n > 0 && (perm = ts_arena_alloc(&plan->arena, sizeof(int) * (size_t) n)) != NULL)
 	{
-		if (groups != NULL || scan_groups_build(entries, n, &g, &e2))
+		if (groups != NULL || scan_groups_build(entries, n, &plan->arena, &g, &e2))
 		{
 			if (scan_groups_permutation(groups ? groups : &g, perm, &e2))
 			{
 				order_bytes = ALIGN8(sizeof(ts_manifest_entry *) * (size_t) n);
-				offs = ts_prefault(ts_malloc(sizeof(size_t) * (size_t) n), sizeof(size_t) * (size_t) n);
+				offs = ts_arena_alloc(&plan->arena, sizeof(size_t) * (size_t) n);
 				if (offs != NULL && paths_build(plan, st, entries, perm, n, &paths, offs))
 				{
 					path_bytes = ALIGN8(sizeof(char *) * (size_t) n) + ALIGN8(basis->len);
@@ -422,16 +428,15 @@ item_insert(ts_plan *plan, scan_state *st, const char *key, size_t keylen,
 	if ((it = item_find(key, keylen)) != NULL)
 		item_remove(it);		/* same key filled again: replace */
 	evict_to(cache.limit - (bytes + owned_bytes), true);
-	it = cache_alloc(bytes);
+	/* in the arena taken over, if any: its blocks are faulted in or huge */
+	it = own ? ts_arena_alloc(own, bytes) : ts_prefault(cache_alloc(bytes), bytes);
 	if (it == NULL)
 	{
-		ts_free(perm);
-		ts_free(offs);
 		ts_huge_block_free(paths.data, cache.free_fn);
 		return;
 	}
-	ts_prefault(it, bytes);		/* filled below: fault it in at once */
 	memset(it, 0, sizeof(*it));
+	it->in_owned = own != NULL;
 	it->free_fn = cache.free_fn;
 	cur = (char *) it + ALIGN8(sizeof(cache_item));
 	it->key = take(&cur, key, keylen);
@@ -445,6 +450,8 @@ item_insert(ts_plan *plan, scan_state *st, const char *key, size_t keylen,
 			it->live[i] = (ts_manifest_entry *) entries[i];
 		it->owned = *own;
 		own->head = NULL;
+		/* what it holds now, the item's own block included */
+		owned_bytes = ts_arena_bytes(&it->owned) + path_block_bytes;
 	}
 	else
 	{
@@ -489,10 +496,8 @@ item_insert(ts_plan *plan, scan_state *st, const char *key, size_t keylen,
 		for (int k = 0; k < n; k++)
 			it->paths[k] = it->path_block + offs[k];
 	}
-	ts_free(perm);
-	ts_free(offs);
 	ts_huge_block_free(paths.data, cache.free_fn);	/* when not kept */
-	it->bytes = bytes + owned_bytes;	/* what the item holds, counted */
+	it->bytes = (it->in_owned ? 0 : bytes) + owned_bytes;	/* what it holds, counted */
 	it->hash = key_hash(key, keylen);
 	/* link only now that the block is complete */
 	it->chain = cache.hash[it->hash % CACHE_HASH_SIZE];
@@ -751,7 +756,7 @@ scan_read_live_files_cached(ts_plan *plan, scan_state *st,
 	{
 		scan_groups g;
 
-		if (!scan_groups_build(*live, *nlive, &g, err))
+		if (!scan_groups_build(*live, *nlive, &plan->arena, &g, err))
 		{
 			ok = false;
 			goto done;
@@ -765,7 +770,7 @@ scan_read_live_files_cached(ts_plan *plan, scan_state *st,
 	}
 	else
 	{
-		if (!scan_count_groups(*live, *nlive, &hit->partitions_live, &hit->buckets_live, err))
+		if (!scan_count_groups(*live, *nlive, &plan->arena, &hit->partitions_live, &hit->buckets_live, err))
 		{
 			ok = false;
 			goto done;
@@ -795,7 +800,7 @@ scan_read_live_files_cached(ts_plan *plan, scan_state *st,
 					other[nother++] = e;	/* a cold plan counts it, then prunes it */
 			}
 			/* totals of the whole live set, and the others by partition */
-			if (scan_groups_build(other, nother, &g, err))
+			if (scan_groups_build(other, nother, &plan->arena, &g, err))
 			{
 				scan_cache_hit totals = *hit;
 

@@ -49,22 +49,26 @@ partition_equal(ts_bytes a, ts_bytes b)
 }
 
 /*
- * Scratch of 'size' bytes (zeroed when asked), its pages faulted in with
- * one call: the tables here are large and fresh (their first touch would
- * otherwise trap once per page) and are all written at once.
+ * Scratch of 'size' bytes (zeroed when asked) in the arena, or from
+ * ts_malloc with its pages faulted in with one call: the tables here are
+ * large and fresh (their first touch would otherwise trap once per page)
+ * and are all written at once.
  */
 static void *
-scratch_alloc(size_t size, bool zero)
+scratch_alloc(ts_arena *arena, size_t size, bool zero)
 {
-	void	   *p = ts_malloc(size);
+	void	   *p = arena ? ts_arena_alloc(arena, size) : ts_prefault(ts_malloc(size), size);
 
-	if (p != NULL)
-	{
-		ts_prefault(p, size);
-		if (zero)
-			memset(p, 0, size);
-	}
+	if (p != NULL && zero)
+		memset(p, 0, size);
 	return p;
+}
+
+static void
+scratch_free(ts_arena *arena, void *p)
+{
+	if (arena == NULL)
+		ts_free(p);
 }
 
 static uint32_t
@@ -80,14 +84,15 @@ mix(uint32_t h, int32_t bucket)
 void
 scan_groups_free(scan_groups *g)
 {
-	ts_free(g->group_of);
-	ts_free(g->group_partition);
-	ts_free(g->group_first);
+	scratch_free(g->arena, g->group_of);
+	scratch_free(g->arena, g->group_partition);
+	scratch_free(g->arena, g->group_first);
 	memset(g, 0, sizeof(*g));
 }
 
 bool
-scan_groups_build(const ts_manifest_entry *const *files, int n, scan_groups *g, ts_err *err)
+scan_groups_build(const ts_manifest_entry *const *files, int n, ts_arena *arena,
+				  scan_groups *g, ts_err *err)
 {
 	uint32_t	cap = 16;
 	int		   *pslot = NULL;	/* partition table: first file of the partition + 1 */
@@ -97,17 +102,18 @@ scan_groups_build(const ts_manifest_entry *const *files, int n, scan_groups *g, 
 	bool		ok = false;
 
 	memset(g, 0, sizeof(*g));
+	g->arena = arena;
 	if (n <= 0)
 		return true;
 	while (cap < (uint32_t) n * 2)
 		cap <<= 1;
-	g->group_of = scratch_alloc(sizeof(int) * (size_t) n, false);
-	g->group_partition = scratch_alloc(sizeof(int) * (size_t) n, false);
-	g->group_first = scratch_alloc(sizeof(int) * (size_t) n, false);
-	pslot = scratch_alloc(sizeof(int) * (size_t) cap, true);
-	gslot = scratch_alloc(sizeof(int) * (size_t) cap, true);
-	pid_of_first = scratch_alloc(sizeof(int) * (size_t) n, false);
-	phash = scratch_alloc(sizeof(uint32_t) * (size_t) n, false);
+	g->group_of = scratch_alloc(arena, sizeof(int) * (size_t) n, false);
+	g->group_partition = scratch_alloc(arena, sizeof(int) * (size_t) n, false);
+	g->group_first = scratch_alloc(arena, sizeof(int) * (size_t) n, false);
+	pslot = scratch_alloc(arena, sizeof(int) * (size_t) cap, true);
+	gslot = scratch_alloc(arena, sizeof(int) * (size_t) cap, true);
+	pid_of_first = scratch_alloc(arena, sizeof(int) * (size_t) n, false);
+	phash = scratch_alloc(arena, sizeof(uint32_t) * (size_t) n, false);
 	if (!g->group_of || !g->group_partition || !g->group_first || !pslot || !gslot ||
 		!pid_of_first || !phash)
 	{
@@ -155,24 +161,24 @@ scan_groups_build(const ts_manifest_entry *const *files, int n, scan_groups *g, 
 	ok = true;
 
 done:
-	ts_free(pslot);
-	ts_free(gslot);
-	ts_free(pid_of_first);
-	ts_free(phash);
+	scratch_free(arena, pslot);
+	scratch_free(arena, gslot);
+	scratch_free(arena, pid_of_first);
+	scratch_free(arena, phash);
 	if (!ok)
 		scan_groups_free(g);
 	return ok;
 }
 
 bool
-scan_count_groups(const ts_manifest_entry *const *files, int n, int64_t *partitions,
-				  int64_t *buckets, ts_err *err)
+scan_count_groups(const ts_manifest_entry *const *files, int n, ts_arena *arena,
+				  int64_t *partitions, int64_t *buckets, ts_err *err)
 {
 	scan_groups g;
 
 	*partitions = 0;
 	*buckets = 0;
-	if (!scan_groups_build(files, n, &g, err))
+	if (!scan_groups_build(files, n, arena, &g, err))
 		return false;
 	*partitions = g.npartitions;
 	*buckets = g.ngroups;
@@ -192,9 +198,10 @@ bool
 scan_groups_permutation(const scan_groups *g, int *perm, ts_err *err)
 {
 	int			n = g->nfiles;
-	int		   *pstart = scratch_alloc(sizeof(int) * ((size_t) g->npartitions + 1), true);
-	int		   *gpos = scratch_alloc(sizeof(int) * (size_t) (g->ngroups ? g->ngroups : 1), false);
-	int		   *gstart = scratch_alloc(sizeof(int) * ((size_t) g->ngroups + 1), true);
+	int		   *pstart = scratch_alloc(g->arena, sizeof(int) * ((size_t) g->npartitions + 1), true);
+	int		   *gpos = scratch_alloc(g->arena, sizeof(int) * (size_t) (g->ngroups ? g->ngroups : 1),
+									 false);
+	int		   *gstart = scratch_alloc(g->arena, sizeof(int) * ((size_t) g->ngroups + 1), true);
 	bool		ok = false;
 
 	if (!pstart || !gpos || !gstart)
@@ -219,9 +226,9 @@ scan_groups_permutation(const scan_groups *g, int *perm, ts_err *err)
 	ok = true;
 
 done:
-	ts_free(pstart);
-	ts_free(gpos);
-	ts_free(gstart);
+	scratch_free(g->arena, pstart);
+	scratch_free(g->arena, gpos);
+	scratch_free(g->arena, gstart);
 	return ok;
 }
 
@@ -230,8 +237,9 @@ bool
 scan_groups_order(const scan_groups *g, const ts_manifest_entry **files, ts_err *err)
 {
 	int			n = g->nfiles;
-	int		   *perm = scratch_alloc(sizeof(int) * (size_t) (n ? n : 1), false);
-	const ts_manifest_entry **out = scratch_alloc(sizeof(*out) * (size_t) (n ? n : 1), false);
+	int		   *perm = scratch_alloc(g->arena, sizeof(int) * (size_t) (n ? n : 1), false);
+	const ts_manifest_entry **out = scratch_alloc(g->arena, sizeof(*out) * (size_t) (n ? n : 1),
+												  false);
 	bool		ok = false;
 
 	if (!perm || !out)
@@ -243,7 +251,7 @@ scan_groups_order(const scan_groups *g, const ts_manifest_entry **files, ts_err 
 		memcpy(files, out, sizeof(*out) * (size_t) n);
 		ok = true;
 	}
-	ts_free(perm);
-	ts_free(out);
+	scratch_free(g->arena, perm);
+	scratch_free(g->arena, out);
 	return ok;
 }

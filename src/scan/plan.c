@@ -289,7 +289,7 @@ ts_scan_execute(ts_plan *plan, const ts_scan_context *ctx, ts_err *err)
 	{
 		scan_groups g;
 
-		if (!scan_groups_build(live, nlive, &g, err))
+		if (!scan_groups_build(live, nlive, &plan->arena, &g, err))
 			return false;
 		plan->metrics.partitions_total = g.npartitions;
 		plan->metrics.buckets_total = g.ngroups;

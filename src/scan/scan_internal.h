@@ -95,9 +95,14 @@ typedef struct scan_groups
 	int		   *group_of;		/* per file: its group, numbered by first appearance */
 	int		   *group_partition;	/* per group: its partition, likewise numbered */
 	int		   *group_first;	/* per group: its first file */
+	ts_arena   *arena;			/* where these and the scratch live; NULL: ts_malloc */
 } scan_groups;
 
-bool		scan_groups_build(const ts_manifest_entry *const *files, int n,
+/*
+ * Arrays and scratch in 'arena' (a plan's: its pooled blocks are memory
+ * faulted in already, or huge pages) or, when NULL, from ts_malloc.
+ */
+bool		scan_groups_build(const ts_manifest_entry *const *files, int n, ts_arena *arena,
 							  scan_groups *g, ts_err *err);
 /* Reorder 'files' (the list g was built from) into split order. */
 bool		scan_groups_order(const scan_groups *g, const ts_manifest_entry **files, ts_err *err);
@@ -105,7 +110,7 @@ bool		scan_groups_order(const scan_groups *g, const ts_manifest_entry **files, t
 bool		scan_groups_permutation(const scan_groups *g, int *perm, ts_err *err);
 void		scan_groups_free(scan_groups *g);
 /* Count distinct partitions and (partition, bucket) groups. */
-bool		scan_count_groups(const ts_manifest_entry *const *files, int n,
+bool		scan_count_groups(const ts_manifest_entry *const *files, int n, ts_arena *arena,
 							  int64_t *partitions, int64_t *buckets, ts_err *err);
 
 /* ---- partition_filter.c ---- */

@@ -38,8 +38,7 @@ order_files(ts_plan *plan, const ts_manifest_entry **files, int nfiles, ts_err *
 	scan_groups g;
 	bool		ok;
 
-	(void) plan;
-	if (!scan_groups_build(files, nfiles, &g, err))
+	if (!scan_groups_build(files, nfiles, &plan->arena, &g, err))
 		return false;
 	ok = scan_groups_order(&g, files, err);
 	scan_groups_free(&g);

@@ -42,10 +42,10 @@ test_by_hand(void **state)
 	set_entry(&e[5], PA, sizeof(PA), 1);
 	for (int i = 0; i < 6; i++)
 		files[i] = &e[i];
-	assert_true(scan_count_groups(files, 6, &np, &nb, &err));
+	assert_true(scan_count_groups(files, 6, NULL, &np, &nb, &err));
 	assert_int_equal(np, 3);
 	assert_int_equal(nb, 4);
-	assert_true(scan_groups_build(files, 6, &g, &err));
+	assert_true(scan_groups_build(files, 6, NULL, &g, &err));
 	assert_int_equal(g.npartitions, 3);
 	assert_int_equal(g.ngroups, 4);
 	assert_int_equal(g.group_of[0], g.group_of[5]);
@@ -61,12 +61,12 @@ test_by_hand(void **state)
 	set_entry(&e[1], PA, 0, 0);
 	files[0] = &e[0];
 	files[1] = &e[1];
-	assert_true(scan_count_groups(files, 2, &np, &nb, &err));
+	assert_true(scan_count_groups(files, 2, NULL, &np, &nb, &err));
 	assert_int_equal(np, 1);
 	assert_int_equal(nb, 1);
 
 	/* nothing */
-	assert_true(scan_count_groups(files, 0, &np, &nb, &err));
+	assert_true(scan_count_groups(files, 0, NULL, &np, &nb, &err));
 	assert_int_equal(np, 0);
 	assert_int_equal(nb, 0);
 }
@@ -101,6 +101,7 @@ test_random_against_reference(void **state)
 				kg[N];
 	ts_err		err = {0};
 	scan_groups g;
+	ts_arena	arena;
 	unsigned	seed = 12345;
 
 	(void) state;
@@ -132,9 +133,15 @@ test_random_against_reference(void **state)
 			want_p += first_of(files, i, false) == i;
 			want_b += first_of(files, i, true) == i;
 		}
-		assert_true(scan_count_groups(files, N, &np, &nb, &err));
+		assert_true(scan_count_groups(files, N, NULL, &np, &nb, &err));
 		assert_int_equal(np, want_p);
 		assert_int_equal(nb, want_b);
+		/* the same in an arena (a plan's): its memory, not ts_malloc's */
+		ts_arena_init(&arena, 4096);
+		assert_true(scan_count_groups(files, N, &arena, &np, &nb, &err));
+		assert_int_equal(np, want_p);
+		assert_int_equal(nb, want_b);
+		assert_true(ts_arena_bytes(&arena) >= sizeof(int) * 3 * N);
 
 		/* reference keys on the list order: first file of the partition, of the group */
 		for (int i = 0; i < N; i++)
@@ -143,9 +150,10 @@ test_random_against_reference(void **state)
 			kg[i] = first_of(files, i, true);
 		}
 		/* the order: by (partition's first file, group's first file, position) */
-		assert_true(scan_groups_build(files, N, &g, &err));
+		assert_true(scan_groups_build(files, N, round % 2 ? &arena : NULL, &g, &err));
 		assert_true(scan_groups_order(&g, files, &err));
 		scan_groups_free(&g);
+		ts_arena_free(&arena);
 		for (int i = 1; i < N; i++)
 		{
 			int			a = (int) (files[i - 1] - e),
