@@ -23,6 +23,16 @@ BEGIN
 	RETURN (j->0->>'Planning Time')::float8;
 END $$;
 
+-- time to load the extension's library into this backend (LOAD); run it
+-- first in a new backend
+CREATE FUNCTION bench_load_ms() RETURNS float8 LANGUAGE plpgsql AS $$
+DECLARE
+	t timestamptz := clock_timestamp();
+BEGIN
+	LOAD 'tablescan_fdw';
+	RETURN extract(epoch FROM clock_timestamp() - t) * 1000;
+END $$;
+
 -- estimated and actual rows of the top scan node of q
 CREATE FUNCTION bench_rows(q text, OUT est float8, OUT act float8) LANGUAGE plpgsql AS $$
 DECLARE

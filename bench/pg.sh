@@ -116,11 +116,15 @@ best() { sort -g | head -1; }
 for r in $(seq "$RUNS"); do
     q -F $'\t' -c "SELECT 'full', bench_plan_ms('$FULL'), bench_plan_ms('$FULL')" >> "$W/plan.tsv"
     q -F $'\t' -c "SELECT 'point', bench_plan_ms('$POINT'), bench_plan_ms('$POINT')" >> "$W/plan.tsv"
+    # the library loaded first, then the cold plan
+    q -F $'\t' -c "SELECT 'loaded', bench_load_ms(), bench_plan_ms('$FULL')" >> "$W/plan.tsv"
 done
 P_COLD=$(awk -F'\t' '$1 == "full" { print $2 }' "$W/plan.tsv" | best)
 P_WARM=$(awk -F'\t' '$1 == "full" { print $3 }' "$W/plan.tsv" | best)
 P_PCOLD=$(awk -F'\t' '$1 == "point" { print $2 }' "$W/plan.tsv" | best)
 P_PWARM=$(awk -F'\t' '$1 == "point" { print $3 }' "$W/plan.tsv" | best)
+P_LOAD=$(awk -F'\t' '$1 == "loaded" { print $2 }' "$W/plan.tsv" | best)
+P_LCOLD=$(awk -F'\t' '$1 == "loaded" { print $3 }' "$W/plan.tsv" | best)
 P_PEXEC=$(q -c "SELECT bench_exec_ms(\$q\$$POINT\$q\$, $RUNS)")
 READALL="SELECT count(v) FROM plan"
 P_FULLEXEC=$(q -c "SELECT bench_exec_ms(\$q\$$READALL\$q\$, $RUNS)")
@@ -134,6 +138,7 @@ SCAN_ENTRIES_PER_S=$(awk -v n="$M_ENTRIES" -v ms="$M_SCAN_MS" 'BEGIN { if (ms > 
 POINT_EXPLAIN=$(q -c "EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF, SUMMARY OFF) $POINT")
 FULL_EXPLAIN=$(q -c "EXPLAIN (COSTS OFF) $FULL")
 ENTRIES_PER_S=$(awk -v n="$PLAN_FILES" -v ms="$P_COLD" 'BEGIN { printf "%.0f", n / (ms / 1000) }')
+LOADED_ENTRIES_PER_S=$(awk -v n="$PLAN_FILES" -v ms="$P_LCOLD" 'BEGIN { printf "%.0f", n / (ms / 1000) }')
 
 # ---- memory --------------------------------------------------------------------
 log "peak RSS (VmHWM) of a fresh backend per full scan"
@@ -244,6 +249,9 @@ echo "|---|---:|"
 echo "| cold plan, \`$FULL\` | $(fmt "$P_COLD") ms |"
 echo "| warm plan, same query | $(fmt "$P_WARM") ms |"
 echo "| manifest entries decoded per second (cold): entries / cold plan time | $ENTRIES_PER_S |"
+echo "| loading the library in a new backend (\`LOAD 'tablescan_fdw'\`; the cold plan above includes it) | $(fmt "$P_LOAD") ms |"
+echo "| cold plan, \`$FULL\`, the library loaded first | $(fmt "$P_LCOLD") ms |"
+echo "| manifest entries decoded per second (cold, library loaded) | $LOADED_ENTRIES_PER_S |"
 echo "| cold plan inside the scan (tablescan_last_metrics, best of $RUNS new backends): manifests read, entries decoded, ms | $M_READ, $M_ENTRIES, $M_SCAN_MS ms |"
 echo "| manifest entries per second inside the scan (cold) | $SCAN_ENTRIES_PER_S |"
 echo "| cold plan, point query \`p = 7 AND id = $POINT_ID\` | $(fmt "$P_PCOLD") ms |"
