@@ -18,7 +18,10 @@ OBJS = $(CORE_SRCS:.c=.o) $(FDW_SRCS:.c=.o)
 LIBS_CORE = -lcjson -lzstd -lsnappy -llz4 -lz -lroaring -lm
 PG_CPPFLAGS = -I$(srcdir)/src -I/usr/include/cjson
 PG_CFLAGS = -Wall -Werror -Wno-declaration-after-statement
-SHLIB_LINK = $(LIBS_CORE)
+# libsnappy (and the libstdc++ it brings) is loaded on first use: src/base/snappy.c.
+# -Bsymbolic binds the library's calls to its own functions at link time:
+# fewer symbols for the dynamic linker to look up when a backend loads it.
+SHLIB_LINK = $(filter-out -lsnappy,$(LIBS_CORE)) -Wl,-Bsymbolic
 
 REGRESS = $(patsubst sql/%.sql,%,$(sort $(filter-out sql/tablescan_fdw--%.sql,$(wildcard sql/*.sql))))
 REGRESS_OPTS = --encoding=UTF8

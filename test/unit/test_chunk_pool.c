@@ -4,9 +4,8 @@
  * blocks come back for reuse, the idle bound holds, release hands back
  * only pooled chunks, sizes out of range are not pooled, a pooled arena's
  * blocks grow (a huge page second, then doubling) and its first follows a
- * size hint, blocks of 2 MB and
- * more sit on a 2 MB boundary and go back to the allocator as it gave
- * them.  Blocks are counted through the pool's own allocator.
+ * size hint, blocks of 2 MB and more sit on a 2 MB boundary and go back
+ * to the allocator as it gave them.  Blocks are counted through the pool's own allocator.
  */
 #include "unit.h"
 

@@ -10,13 +10,13 @@
  */
 #include <string.h>
 
-#include <snappy-c.h>
 #include <zlib.h>
 #define ZSTD_STATIC_LINKING_ONLY	/* ZSTD_d_stableOutBuffer, ZSTD_createDCtx_advanced,
 									 * ZSTD_decompressBound */
 #include <zstd.h>
 #include <zstd_errors.h>
 
+#include "base/ts_snappy.h"
 #include "format/avro/avro_container.h"
 
 static const uint8_t avro_magic[4] = {'O', 'b', 'j', 1};
@@ -130,14 +130,17 @@ decompress_snappy(const uint8_t *in, size_t len, ts_buf *out, ts_err *err)
 {
 	size_t		ulen;
 	uint32_t	crc;
+	const ts_snappy_api *snappy = ts_snappy(err);
 
+	if (snappy == NULL)
+		return false;
 	if (len < 4)
 		return ts_error(err, TS_ERR_CORRUPT, "snappy block shorter than its CRC");
-	if (snappy_uncompressed_length((const char *) in, len - 4, &ulen) != SNAPPY_OK)
+	if (snappy->uncompressed_length((const char *) in, len - 4, &ulen) != SNAPPY_OK)
 		return ts_error(err, TS_ERR_CORRUPT, "bad snappy block header");
 	if (!grow_output(out, ulen ? ulen : 1, err))
 		return false;
-	if (snappy_uncompress((const char *) in, len - 4, (char *) out->data, &ulen) != SNAPPY_OK)
+	if (snappy->uncompress((const char *) in, len - 4, (char *) out->data, &ulen) != SNAPPY_OK)
 		return ts_error(err, TS_ERR_CORRUPT, "bad snappy data");
 	out->len = ulen;
 	crc = (uint32_t) crc32(0L, out->data, (uInt) ulen);

@@ -10,10 +10,10 @@
 #include <string.h>
 
 #include <cjson/cJSON.h>
-#include <snappy-c.h>
 #include <zlib.h>
 #include <zstd.h>
 
+#include "base/ts_snappy.h"
 #include "format/avro/avro_writer.h"
 
 #define PAIMON_AVRO_NAMESPACE "org.apache.paimon.avro.generated"
@@ -358,12 +358,16 @@ ts_avro_compress(ts_avro_codec codec, const uint8_t *in, size_t len, ts_buf *out
 			}
 		case TS_AVRO_CODEC_SNAPPY:
 			{
-				size_t		clen = snappy_max_compressed_length(len);
+				const ts_snappy_api *snappy = ts_snappy(err);
+				size_t		clen;
 				uint32_t	crc;
 
+				if (snappy == NULL)
+					return false;
+				clen = snappy->max_compressed_length(len);
 				if (!ts_buf_reserve(out, clen + 4, err))
 					return false;
-				if (snappy_compress((const char *) in, len, (char *) out->data, &clen) != SNAPPY_OK)
+				if (snappy->compress((const char *) in, len, (char *) out->data, &clen) != SNAPPY_OK)
 					return ts_error(err, TS_ERR_IO, "snappy_compress failed");
 				crc = (uint32_t) crc32(0L, in, (uInt) len);
 				out->data[clen] = (uint8_t) (crc >> 24);

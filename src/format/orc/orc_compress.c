@@ -10,9 +10,9 @@
 #include <string.h>
 #include <zlib.h>
 #include <zstd.h>
-#include <snappy-c.h>
 #include <lz4.h>
 
+#include "base/ts_snappy.h"
 #include "format/orc/orc_internal.h"
 
 const char *
@@ -116,12 +116,15 @@ orc_decompress(int compression, uint64_t block_size,
 			case ORC_COMP_SNAPPY:
 				{
 					size_t		ulen;
+					const ts_snappy_api *snappy = ts_snappy(err);
 
-					if (snappy_uncompressed_length((const char *) chunk, clen, &ulen) != SNAPPY_OK ||
+					if (snappy == NULL)
+						return false;
+					if (snappy->uncompressed_length((const char *) chunk, clen, &ulen) != SNAPPY_OK ||
 						ulen > block_size)
 						return ts_error(err, TS_ERR_CORRUPT, "bad SNAPPY chunk header");
 					got = ulen;
-					if (snappy_uncompress((const char *) chunk, clen, (char *) dst, &got) != SNAPPY_OK)
+					if (snappy->uncompress((const char *) chunk, clen, (char *) dst, &got) != SNAPPY_OK)
 						return ts_error(err, TS_ERR_CORRUPT, "bad SNAPPY chunk");
 					break;
 				}

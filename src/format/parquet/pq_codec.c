@@ -8,12 +8,12 @@
  */
 #include <string.h>
 #include <limits.h>
-#include <snappy-c.h>
 #include <lz4.h>
 #define ZSTD_STATIC_LINKING_ONLY	/* ZSTD_createDCtx_advanced */
 #include <zstd.h>
 #include <zlib.h>
 
+#include "base/ts_snappy.h"
 #include "format/parquet/pq_internal.h"
 
 const char *
@@ -155,12 +155,15 @@ pq_decompress_with(void **zstd_ctx, int codec, const uint8_t *src, size_t src_le
 		case PQ_CODEC_SNAPPY:
 			{
 				size_t		n;
+				const ts_snappy_api *snappy = ts_snappy(err);
 
-				if (snappy_uncompressed_length((const char *) src, src_len, &n) != SNAPPY_OK ||
+				if (snappy == NULL)
+					return false;
+				if (snappy->uncompressed_length((const char *) src, src_len, &n) != SNAPPY_OK ||
 					n != dst_len)
 					return ts_error(err, TS_ERR_CORRUPT, "SNAPPY decompression failed (size mismatch)");
 				n = dst_len;
-				if (snappy_uncompress((const char *) src, src_len, (char *) dst, &n) != SNAPPY_OK ||
+				if (snappy->uncompress((const char *) src, src_len, (char *) dst, &n) != SNAPPY_OK ||
 					n != dst_len)
 					return ts_error(err, TS_ERR_CORRUPT, "SNAPPY decompression failed");
 				return true;

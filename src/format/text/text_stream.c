@@ -15,10 +15,10 @@
 #include <strings.h>
 
 #include <lz4.h>
-#include <snappy-c.h>
 #include <zlib.h>
 #include <zstd.h>
 
+#include "base/ts_snappy.h"
 #include "format/text/text_internal.h"
 
 #define IN_CHUNK (64 * 1024)
@@ -421,10 +421,13 @@ fill_hadoop_block(ts_text_stream *s, ts_err *err)
 		if (s->codec == TS_TEXT_CODEC_SNAPPY)
 		{
 			size_t		ulen;
+			const ts_snappy_api *snappy = ts_snappy(err);
 
-			if (snappy_uncompressed_length((const char *) s->chunk.data, clen, &ulen) != SNAPPY_OK ||
+			if (snappy == NULL)
+				return ts_error_context(err, "file \"%s\"", s->path);
+			if (snappy->uncompressed_length((const char *) s->chunk.data, clen, &ulen) != SNAPPY_OK ||
 				ulen > room ||
-				snappy_uncompress((const char *) s->chunk.data, clen,
+				snappy->uncompress((const char *) s->chunk.data, clen,
 								  (char *) s->out + produced, &ulen) != SNAPPY_OK)
 				return ts_error(err, TS_ERR_CORRUPT, "file \"%s\": corrupt snappy chunk", s->path);
 			produced += ulen;
