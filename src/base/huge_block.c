@@ -87,7 +87,8 @@ ts_huge_block_alloc(size_t *size, void *(*alloc_fn) (size_t size))
 	if (want > SIZE_MAX / 2)
 		return NULL;
 	want = (want + TS_HUGE_PAGE - 1) & ~(TS_HUGE_PAGE - 1);
-	if ((raw = alloc_fn(want + TS_HUGE_PAGE)) == NULL)
+	/* room for the boundary and the word before it, however raw is aligned */
+	if ((raw = alloc_fn(want + TS_HUGE_PAGE + 16)) == NULL)
 		return NULL;
 	p = (char *) (((uintptr_t) raw + 16 + TS_HUGE_PAGE - 1) & ~(uintptr_t) (TS_HUGE_PAGE - 1));
 	((void **) p)[-1] = raw;

@@ -27,6 +27,23 @@ count_free(void *p)
 	free(p);
 }
 
+/* an allocator whose blocks are only 8-aligned (malloc's 16 plus 8) */
+static void *
+odd_alloc(size_t n)
+{
+	char	   *p = malloc(n + 8);
+
+	live_blocks++;
+	return p ? p + 8 : NULL;
+}
+
+static void
+odd_free(void *p)
+{
+	live_blocks--;
+	free((char *) p - 8);
+}
+
 static int
 setup(void **state)
 {
@@ -291,6 +308,14 @@ test_huge_block_alloc(void **state)
 	assert_int_equal(size, 3 * TS_HUGE_PAGE);
 	memset(p, 3, size);
 	ts_huge_block_free(p, count_free);
+	assert_int_equal(live_blocks, 0);
+	/* an allocator giving 8-aligned memory: the block is still aligned, usable, freed as given */
+	size = 2 << 20;
+	p = ts_huge_block_alloc(&size, odd_alloc);
+	assert_non_null(p);
+	assert_int_equal((uintptr_t) p % TS_HUGE_PAGE, 0);
+	memset(p, 4, size);			/* every byte inside the allocation (ASan checks) */
+	ts_huge_block_free(p, odd_free);
 	assert_int_equal(live_blocks, 0);
 	/* default allocator, NULL freed quietly, absurd sizes refused */
 	size = 3 << 20;
