@@ -102,6 +102,70 @@ read_list(const ts_plan *plan, const char *name, ts_arena *arena,
 }
 
 /*
+ * What both functions emit rows into: the result set, the partition keys,
+ * a context for one row's temporary values (reset after each row) and an
+ * arena for one manifest's entries.
+ */
+typedef struct RowSink
+{
+	ReturnSetInfo *rsinfo;
+	TsPartitionKeys pk;
+	MemoryContext rowcxt;
+	ts_arena	entries;
+} RowSink;
+
+/*
+ * Called for each manifest of the snapshot's lists with its list and the
+ * arena the list was decoded in (alive while the list is visited).
+ */
+typedef void (*ManifestVisit) (const ts_plan *plan, const ListRef *list,
+							   const ts_manifest_file_meta *m, ts_arena *list_arena,
+							   RowSink *sink);
+
+/*
+ * Visit every manifest of the plan's snapshot, base list then delta list,
+ * in file order, one list decoded at a time.
+ */
+static void
+for_each_manifest(const ts_plan *plan, ManifestVisit visit, RowSink *sink)
+{
+	ListRef		lists[2];
+	int			nlists = snapshot_lists(plan, lists);
+
+	for (int l = 0; l < nlists; l++)
+	{
+		ts_arena	arena;
+		ts_manifest_file_meta *metas;
+		int			n;
+
+		ts_arena_init(&arena, 0);
+		read_list(plan, lists[l].name, &arena, &metas, &n);
+		for (int i = 0; i < n; i++)
+		{
+			CHECK_FOR_INTERRUPTS();
+			visit(plan, &lists[l], &metas[i], &arena, sink);
+		}
+		ts_arena_free(&arena);
+	}
+}
+
+/* The set-returning function's start: result set, row context, plan. */
+static ts_plan *
+start_rows(FunctionCallInfo fcinfo, const char *fn, RowSink *sink)
+{
+	ts_plan    *plan;
+
+	InitMaterializedSRF(fcinfo, 0);
+	sink->rsinfo = (ReturnSetInfo *) fcinfo->resultinfo;
+	sink->rowcxt = AllocSetContextCreate(CurrentMemoryContext, "tablescan_fdw metadata row",
+										 ALLOCSET_SMALL_SIZES);
+	ts_arena_init(&sink->entries, 0);
+	plan = prepare_plan(PG_GETARG_OID(0), fn);
+	tablescan_partition_keys(plan, &sink->pk);
+	return plan;
+}
+
+/*
  * A serialized partition row as a jsonb object keyed by partition key
  * (decoded with the partition keys' types); NULL bytes give SQL NULL.
  */
@@ -151,69 +215,52 @@ null_counts_jsonb(const TsPartitionKeys *pk, const ts_simple_stats *st, Datum *o
 	return true;
 }
 
+/* One row of tablescan_manifests. */
+static void
+manifest_row(const ts_plan *plan, const ListRef *list, const ts_manifest_file_meta *m,
+			 ts_arena *list_arena, RowSink *sink)
+{
+	const ts_simple_stats *st = &m->partition_stats;
+	MemoryContext old = MemoryContextSwitchTo(sink->rowcxt);
+	char	   *what = psprintf("partition statistics of manifest \"%s\" in manifest list \"%s\"",
+								m->file_name, list->name);
+	Datum		values[17];
+	bool		nulls[17] = {0};
+
+	values[0] = CStringGetTextDatum(list->kind);
+	values[1] = CStringGetTextDatum(list->name);
+	values[2] = CStringGetTextDatum(m->file_name);
+	values[3] = Int64GetDatum(m->file_size);
+	values[4] = Int64GetDatum(m->num_added_files);
+	values[5] = Int64GetDatum(m->num_deleted_files);
+	nulls[6] = !row_jsonb(&sink->pk, st->min_values, list_arena, what, &values[6]);
+	nulls[7] = !row_jsonb(&sink->pk, st->max_values, list_arena, what, &values[7]);
+	nulls[8] = !null_counts_jsonb(&sink->pk, st, &values[8]);
+	values[9] = Int64GetDatum(m->schema_id);
+	nulls[10] = nulls[11] = !m->has_bucket_range;
+	values[10] = Int32GetDatum(m->min_bucket);
+	values[11] = Int32GetDatum(m->max_bucket);
+	nulls[12] = nulls[13] = !m->has_level_range;
+	values[12] = Int32GetDatum(m->min_level);
+	values[13] = Int32GetDatum(m->max_level);
+	nulls[14] = nulls[15] = !m->has_row_id_range;
+	values[14] = Int64GetDatum(m->min_row_id);
+	values[15] = Int64GetDatum(m->max_row_id);
+	values[16] = Int64GetDatum(plan->snapshot->id);
+	tuplestore_putvalues(sink->rsinfo->setResult, sink->rsinfo->setDesc, values, nulls);
+	MemoryContextSwitchTo(old);
+	MemoryContextReset(sink->rowcxt);
+}
+
 PG_FUNCTION_INFO_V1(tablescan_manifests);
 
 Datum
 tablescan_manifests(PG_FUNCTION_ARGS)
 {
-	ReturnSetInfo *rsinfo = (ReturnSetInfo *) fcinfo->resultinfo;
-	ts_plan    *plan;
-	TsPartitionKeys pk;
-	ListRef		lists[2];
-	int			nlists;
-	MemoryContext rowcxt;			/* one row's temporary values */
+	RowSink		sink;
+	ts_plan    *plan = start_rows(fcinfo, "tablescan_manifests", &sink);
 
-	InitMaterializedSRF(fcinfo, 0);
-	rowcxt = AllocSetContextCreate(CurrentMemoryContext, "tablescan_manifests row",
-								   ALLOCSET_SMALL_SIZES);
-	plan = prepare_plan(PG_GETARG_OID(0), "tablescan_manifests");
-	tablescan_partition_keys(plan, &pk);
-	nlists = snapshot_lists(plan, lists);
-	for (int l = 0; l < nlists; l++)
-	{
-		ts_arena	arena;
-		ts_manifest_file_meta *metas;
-		int			n;
-
-		ts_arena_init(&arena, 0);
-		read_list(plan, lists[l].name, &arena, &metas, &n);
-		for (int i = 0; i < n; i++)
-		{
-			const ts_manifest_file_meta *m = &metas[i];
-			const ts_simple_stats *st = &m->partition_stats;
-			MemoryContext old = MemoryContextSwitchTo(rowcxt);
-			char	   *what = psprintf("partition statistics of manifest \"%s\" in manifest list \"%s\"",
-										m->file_name, lists[l].name);
-			Datum		values[17];
-			bool		nulls[17] = {0};
-
-			CHECK_FOR_INTERRUPTS();
-			values[0] = CStringGetTextDatum(lists[l].kind);
-			values[1] = CStringGetTextDatum(lists[l].name);
-			values[2] = CStringGetTextDatum(m->file_name);
-			values[3] = Int64GetDatum(m->file_size);
-			values[4] = Int64GetDatum(m->num_added_files);
-			values[5] = Int64GetDatum(m->num_deleted_files);
-			nulls[6] = !row_jsonb(&pk, st->min_values, &arena, what, &values[6]);
-			nulls[7] = !row_jsonb(&pk, st->max_values, &arena, what, &values[7]);
-			nulls[8] = !null_counts_jsonb(&pk, st, &values[8]);
-			values[9] = Int64GetDatum(m->schema_id);
-			nulls[10] = nulls[11] = !m->has_bucket_range;
-			values[10] = Int32GetDatum(m->min_bucket);
-			values[11] = Int32GetDatum(m->max_bucket);
-			nulls[12] = nulls[13] = !m->has_level_range;
-			values[12] = Int32GetDatum(m->min_level);
-			values[13] = Int32GetDatum(m->max_level);
-			nulls[14] = nulls[15] = !m->has_row_id_range;
-			values[14] = Int64GetDatum(m->min_row_id);
-			values[15] = Int64GetDatum(m->max_row_id);
-			values[16] = Int64GetDatum(plan->snapshot->id);
-			tuplestore_putvalues(rsinfo->setResult, rsinfo->setDesc, values, nulls);
-			MemoryContextSwitchTo(old);
-			MemoryContextReset(rowcxt);
-		}
-		ts_arena_free(&arena);
-	}
+	for_each_manifest(plan, manifest_row, &sink);
 	ts_plan_free(plan);
 	return (Datum) 0;
 }
@@ -232,95 +279,76 @@ file_source_name(int32_t source)
 	}
 }
 
+/* The rows of tablescan_manifest_entries for one manifest. */
+static void
+manifest_entry_rows(const ts_plan *plan, const ListRef *list, const ts_manifest_file_meta *m,
+					ts_arena *list_arena, RowSink *sink)
+{
+	ts_manifest_entry *entries;
+	int			n;
+	ts_err		err = {0};
+	Datum		manifest;
+
+	/* as the scan does: a manifest the list says is empty is not read */
+	if (m->num_added_files == 0 && m->num_deleted_files == 0)
+		return;
+	manifest = CStringGetTextDatum(m->file_name);
+	if (!ts_manifest_read_expect(manifest_path(plan, m->file_name),
+								 m->num_added_files + m->num_deleted_files,
+								 &sink->entries, &entries, &n, &err))
+	{
+		ts_arena_free(&sink->entries);
+		ts_arena_free(list_arena);
+		tablescan_report(&err);
+	}
+	for (int e = 0; e < n; e++)
+	{
+		const ts_manifest_entry *me = &entries[e];
+		const ts_data_file_meta *f = &me->file;
+		const char *source = file_source_name(f->file_source);
+		Datum		values[15];
+		bool		nulls[15] = {0};
+		MemoryContext old;
+
+		CHECK_FOR_INTERRUPTS();
+		old = MemoryContextSwitchTo(sink->rowcxt);
+		values[0] = manifest;
+		values[1] = CStringGetTextDatum(me->kind == TS_FILE_ADD ? "ADD" : "DELETE");
+		nulls[2] = !row_jsonb(&sink->pk, me->partition, &sink->entries,
+							  psprintf("partition of an entry of manifest \"%s\"", m->file_name),
+							  &values[2]);
+		values[3] = Int32GetDatum(me->bucket);
+		values[4] = Int32GetDatum(me->total_buckets);
+		values[5] = CStringGetTextDatum(f->file_name);
+		values[6] = Int64GetDatum(f->file_size);
+		values[7] = Int64GetDatum(f->row_count);
+		values[8] = Int64GetDatum(f->min_sequence_number);
+		values[9] = Int64GetDatum(f->max_sequence_number);
+		values[10] = Int64GetDatum(f->schema_id);
+		values[11] = Int32GetDatum(f->level);
+		values[12] = Int64GetDatum(f->delete_row_count);
+		nulls[12] = f->delete_row_count < 0;
+		nulls[13] = source == NULL;
+		if (source)
+			values[13] = CStringGetTextDatum(source);
+		values[14] = CStringGetTextDatum(list->name);
+		tuplestore_putvalues(sink->rsinfo->setResult, sink->rsinfo->setDesc, values, nulls);
+		MemoryContextSwitchTo(old);
+		MemoryContextReset(sink->rowcxt);
+	}
+	ts_arena_reset(&sink->entries);
+}
+
 PG_FUNCTION_INFO_V1(tablescan_manifest_entries);
 
 Datum
 tablescan_manifest_entries(PG_FUNCTION_ARGS)
 {
-	ReturnSetInfo *rsinfo = (ReturnSetInfo *) fcinfo->resultinfo;
-	ts_plan    *plan;
-	TsPartitionKeys pk;
-	ListRef		lists[2];
-	int			nlists;
-	ts_arena	arena;
-	MemoryContext rowcxt;			/* one row's temporary values */
+	RowSink		sink;
+	ts_plan    *plan = start_rows(fcinfo, "tablescan_manifest_entries", &sink);
 
-	InitMaterializedSRF(fcinfo, 0);
-	rowcxt = AllocSetContextCreate(CurrentMemoryContext, "tablescan_manifest_entries row",
-								   ALLOCSET_SMALL_SIZES);
-	plan = prepare_plan(PG_GETARG_OID(0), "tablescan_manifest_entries");
-	tablescan_partition_keys(plan, &pk);
-	nlists = snapshot_lists(plan, lists);
-	ts_arena_init(&arena, 0);
-	for (int l = 0; l < nlists; l++)
-	{
-		ts_arena	list_arena;
-		ts_manifest_file_meta *metas;
-		int			nmetas;
-
-		ts_arena_init(&list_arena, 0);
-		read_list(plan, lists[l].name, &list_arena, &metas, &nmetas);
-		for (int i = 0; i < nmetas; i++)
-		{
-			const ts_manifest_file_meta *m = &metas[i];
-			ts_manifest_entry *entries;
-			int			n;
-			ts_err		err = {0};
-			Datum		manifest = CStringGetTextDatum(m->file_name);
-
-			CHECK_FOR_INTERRUPTS();
-			/* as the scan does: a manifest the list says is empty is not read */
-			if (m->num_added_files == 0 && m->num_deleted_files == 0)
-				continue;
-			if (!ts_manifest_read_expect(manifest_path(plan, m->file_name),
-										 m->num_added_files + m->num_deleted_files,
-										 &arena, &entries, &n, &err))
-			{
-				ts_arena_free(&arena);
-				ts_arena_free(&list_arena);
-				tablescan_report(&err);
-			}
-			for (int e = 0; e < n; e++)
-			{
-				const ts_manifest_entry *me = &entries[e];
-				const ts_data_file_meta *f = &me->file;
-				const char *source = file_source_name(f->file_source);
-				Datum		values[15];
-				bool		nulls[15] = {0};
-				MemoryContext old;
-
-				CHECK_FOR_INTERRUPTS();
-				old = MemoryContextSwitchTo(rowcxt);
-				values[0] = manifest;
-				values[1] = CStringGetTextDatum(me->kind == TS_FILE_ADD ? "ADD" : "DELETE");
-				nulls[2] = !row_jsonb(&pk, me->partition, &arena,
-									  psprintf("partition of an entry of manifest \"%s\"",
-											   m->file_name),
-									  &values[2]);
-				values[3] = Int32GetDatum(me->bucket);
-				values[4] = Int32GetDatum(me->total_buckets);
-				values[5] = CStringGetTextDatum(f->file_name);
-				values[6] = Int64GetDatum(f->file_size);
-				values[7] = Int64GetDatum(f->row_count);
-				values[8] = Int64GetDatum(f->min_sequence_number);
-				values[9] = Int64GetDatum(f->max_sequence_number);
-				values[10] = Int64GetDatum(f->schema_id);
-				values[11] = Int32GetDatum(f->level);
-				values[12] = Int64GetDatum(f->delete_row_count);
-				nulls[12] = f->delete_row_count < 0;
-				nulls[13] = source == NULL;
-				if (source)
-					values[13] = CStringGetTextDatum(source);
-				values[14] = CStringGetTextDatum(lists[l].name);
-				tuplestore_putvalues(rsinfo->setResult, rsinfo->setDesc, values, nulls);
-				MemoryContextSwitchTo(old);
-				MemoryContextReset(rowcxt);
-			}
-			ts_arena_reset(&arena);
-		}
-		ts_arena_free(&list_arena);
-	}
-	ts_arena_free(&arena);
+	for_each_manifest(plan, manifest_entry_rows, &sink);
+	ts_arena_free(&sink.entries);
 	ts_plan_free(plan);
 	return (Datum) 0;
 }
