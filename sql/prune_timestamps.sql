@@ -3,7 +3,8 @@
 -- test/conformance/prune_diff.py:
 --  * TIMESTAMP(9) values are seen rounded to microseconds, so a literal
 --    equal to what PostgreSQL sees (00:00:00) is not the value stored
---    (00:00:00.000000001): such leaves do not prune;
+--    (00:00:00.000000001): comparisons prune with the nanosecond bounds of
+--    what rounds to the literal, IN lists do not prune;
 --  * the manifest's timestamp stats of ORC files come from the ORC footer
 --    through the writer's zone (LTZ bounds shifted by +08:00, TIMESTAMP
 --    bounds of 1899 by the zone's local mean time): not used.
@@ -45,6 +46,35 @@ EXPLAIN (COSTS OFF) SELECT * FROM pq.append_with_multiple_ts_precision_and_timez
   WHERE ts_micro = '1971-01-01 00:00:00';
 SELECT counts($$SELECT * FROM pq.append_with_multiple_ts_precision_and_timezone
                 WHERE ts_micro = '1970-01-01 00:00:00.000001'$$);
+-- TIMESTAMP(9) comparisons prune with the nanosecond bounds of what rounds
+-- to the literal: nothing stored (...01, ...03 ns) rounds above 00:00:00
+-- or below it (this file has no stats of these columns)
+EXPLAIN (COSTS OFF) SELECT * FROM pq.append_with_multiple_ts_precision_and_timezone
+  WHERE ts_nano > '1970-01-01 00:00:00';
+SELECT counts($$SELECT * FROM pq.append_with_multiple_ts_precision_and_timezone
+                WHERE ts_nano > '1970-01-01 00:00:00'$$);
+SELECT counts($$SELECT * FROM pq.append_with_multiple_ts_precision_and_timezone
+                WHERE ts_nano >= '1970-01-01 00:00:00'$$);
+SELECT counts($$SELECT * FROM pq.append_with_multiple_ts_precision_and_timezone
+                WHERE ts_nano < '1970-01-01 00:00:00.000001'$$);
+SELECT counts($$SELECT * FROM pq.append_with_multiple_ts_precision_and_timezone
+                WHERE ts_nano <= '1969-12-31 23:59:59.999999'$$);
+SELECT counts($$SELECT * FROM pq.append_with_multiple_ts_precision_and_timezone
+                WHERE NOT (ts_nano <> '1970-01-01 00:00:00' AND ts_tz_nano < '1970-01-01 00:00:00+00')$$);
+-- a Parquet table with TIMESTAMP(9) stats: files are pruned by them
+IMPORT FOREIGN SCHEMA append_complex_data FROM SERVER shared_parquet INTO pq;
+SELECT f4 FROM pq.append_complex_data ORDER BY f4;
+EXPLAIN (COSTS OFF) SELECT * FROM pq.append_complex_data WHERE f4 > '2000-01-01';
+SELECT counts($$SELECT * FROM pq.append_complex_data WHERE f4 > '2000-01-01'$$);
+SELECT counts($$SELECT * FROM pq.append_complex_data WHERE f4 = '2033-05-18 03:33:20'$$);
+SELECT counts($$SELECT * FROM pq.append_complex_data WHERE f4 = '2033-05-18 03:33:20.000001'$$);
+SELECT counts($$SELECT * FROM pq.append_complex_data WHERE f4 > '2033-05-18 03:33:20'$$);
+SELECT counts($$SELECT * FROM pq.append_complex_data WHERE f4 >= '2033-05-18 03:33:20.000001'$$);
+SELECT counts($$SELECT * FROM pq.append_complex_data WHERE f4 < '2008-12-28 00:00:00.000123'$$);
+SELECT counts($$SELECT * FROM pq.append_complex_data WHERE f4 <= '1899-01-01 00:59:20.001001'$$);
+SELECT counts($$SELECT * FROM pq.append_complex_data WHERE f4 < '1899-01-01 00:59:20.001001'$$);
+SELECT counts($$SELECT * FROM pq.append_complex_data
+                WHERE NOT (f4 < '2024-10-10 10:10:10.1001' OR f4 > '2024-10-10 10:10:10.1001')$$);
 -- LTZ stats of an ORC file: the manifest says 23:30:34.999 for 15:30:34.999Z
 SELECT ts_tz_milli FROM timestamp_index ORDER BY ts_tz_milli LIMIT 1;
 SELECT counts($$SELECT * FROM timestamp_index WHERE ts_tz_milli = '1969-12-31 15:30:34.999+00'$$);

@@ -286,13 +286,87 @@ datum_to_literal(Datum d, Oid typid, ts_value *out, ts_type **type)
  * are shown rounded to microseconds (datum.c), so a literal equal to the
  * value PostgreSQL compares may differ from the value stored, its stats,
  * its partition value and the bucket it hashed to (1970-01-01 00:00:00 is
- * what PostgreSQL sees of a stored 00:00:00.000000001).  Leaves on such
- * columns keep a literal of another type, which never prunes.
+ * what PostgreSQL sees of a stored 00:00:00.000000001).  Comparisons with
+ * such columns become comparisons with the nanosecond bounds of what
+ * rounds to the literal (rounded_timestamp_leaf); IN lists keep a literal
+ * of another type, which never prunes.
  */
 static bool
 column_values_rounded(const ts_type *t)
 {
 	return (t->kind == TS_TIMESTAMP || t->kind == TS_TIMESTAMP_LTZ) && t->precision > 6;
+}
+
+/* v moved by delta nanoseconds (|delta| < 1 ms), nanos kept in 0..999999 */
+static ts_value
+timestamp_moved(ts_value v, int32 delta)
+{
+	v.v.ts.nanos += delta;
+	if (v.v.ts.nanos < 0)
+	{
+		v.v.ts.nanos += 1000000;
+		v.v.ts.millis--;
+	}
+	else if (v.v.ts.nanos >= 1000000)
+	{
+		v.v.ts.nanos -= 1000000;
+		v.v.ts.millis++;
+	}
+	return v;
+}
+
+static ts_predicate *make_leaf(ts_predicate_op op, int field, ts_type *ltype, int n,
+							   ts_value *lits);
+
+/*
+ * col op t on a TIMESTAMP(7..9) column: PostgreSQL compares the stored
+ * nanoseconds N rounded half up to microseconds, floor((N + 500) / 1000)
+ * (datum.c).  With T = t in nanoseconds that value is t exactly when
+ * T - 500 <= N <= T + 499, below t when N <= T - 501, at most t when
+ * N <= T + 499, above t when N >= T + 500 and at least t when N >= T - 500:
+ * the same rows as those comparisons of the stored values, which prune
+ * like any other (under NOT as well: each is an equivalence).  <> is left
+ * to PostgreSQL.
+ */
+static ts_predicate *
+rounded_timestamp_leaf(ts_predicate_op pop, int field, const ts_type *ft, Datum value,
+					   Oid consttype)
+{
+	ts_value	t;
+	ts_value   *lit = palloc0(sizeof(ts_value) * 2);
+	ts_predicate *and,
+			   *kids;
+
+	if (!tablescan_datum_to_field_value(value, consttype, ft, &t))
+		return NULL;
+	switch (pop)
+	{
+		case TS_PRED_LT:
+			lit[0] = timestamp_moved(t, -501);
+			return make_leaf(TS_PRED_LE, field, NULL, 1, lit);
+		case TS_PRED_LE:
+			lit[0] = timestamp_moved(t, 499);
+			return make_leaf(TS_PRED_LE, field, NULL, 1, lit);
+		case TS_PRED_GT:
+			lit[0] = timestamp_moved(t, 500);
+			return make_leaf(TS_PRED_GE, field, NULL, 1, lit);
+		case TS_PRED_GE:
+			lit[0] = timestamp_moved(t, -500);
+			return make_leaf(TS_PRED_GE, field, NULL, 1, lit);
+		case TS_PRED_EQ:
+			lit[0] = timestamp_moved(t, -500);
+			lit[1] = timestamp_moved(t, 499);
+			kids = palloc0(sizeof(ts_predicate) * 2);
+			kids[0] = *make_leaf(TS_PRED_GE, field, NULL, 1, &lit[0]);
+			kids[1] = *make_leaf(TS_PRED_LE, field, NULL, 1, &lit[1]);
+			and = palloc0(sizeof(ts_predicate));
+			and->op = TS_PRED_AND;
+			and->nchildren = 2;
+			and->children = kids;
+			return and;
+		default:
+			return NULL;
+	}
 }
 
 /* ---- clause walker ------------------------------------------------------ */
@@ -381,6 +455,8 @@ convert_opexpr(QualContext *qc, OpExpr *op)
 
 	if (isnull)
 		return NULL;			/* col op NULL is never true; leave it to PG */
+	if (pop != TS_PRED_STARTS_WITH && column_values_rounded(qc->schema->fields[field].type))
+		return rounded_timestamp_leaf(pop, field, qc->schema->fields[field].type, value, consttype);
 	lit = palloc0(sizeof(ts_value));
 	if (pop != TS_PRED_STARTS_WITH &&
 		!column_values_rounded(qc->schema->fields[field].type) &&
