@@ -3,8 +3,8 @@
 -- test/conformance/prune_diff.py:
 --  * TIMESTAMP(9) values are seen rounded to microseconds, so a literal
 --    equal to what PostgreSQL sees (00:00:00) is not the value stored
---    (00:00:00.000000001): comparisons prune with the nanosecond bounds of
---    what rounds to the literal, IN lists do not prune;
+--    (00:00:00.000000001): comparisons and IN lists prune with the
+--    nanosecond bounds of what rounds to the literal, <> and NOT IN do not;
 --  * the manifest's timestamp stats of ORC files come from the ORC footer
 --    through the writer's zone (LTZ bounds shifted by +08:00, TIMESTAMP
 --    bounds of 1899 by the zone's local mean time): not used.
@@ -75,6 +75,14 @@ SELECT counts($$SELECT * FROM pq.append_complex_data WHERE f4 <= '1899-01-01 00:
 SELECT counts($$SELECT * FROM pq.append_complex_data WHERE f4 < '1899-01-01 00:59:20.001001'$$);
 SELECT counts($$SELECT * FROM pq.append_complex_data
                 WHERE NOT (f4 < '2024-10-10 10:10:10.1001' OR f4 > '2024-10-10 10:10:10.1001')$$);
+EXPLAIN (COSTS OFF) SELECT * FROM pq.append_complex_data
+  WHERE f4 IN ('1899-01-01 00:59:20.001001', '1999-01-01', NULL);
+SELECT counts($$SELECT * FROM pq.append_complex_data
+                WHERE f4 IN ('1899-01-01 00:59:20.001001', '1999-01-01', NULL)$$);
+SELECT counts($$SELECT * FROM pq.append_complex_data
+                WHERE f4 IN ('2033-05-18 03:33:20', '2033-05-18 03:33:20.000001')$$);
+SELECT counts($$SELECT * FROM pq.append_complex_data
+                WHERE f4 NOT IN ('2033-05-18 03:33:20', '2008-12-28 00:00:00.000123')$$);
 -- LTZ stats of an ORC file: the manifest says 23:30:34.999 for 15:30:34.999Z
 SELECT ts_tz_milli FROM timestamp_index ORDER BY ts_tz_milli LIMIT 1;
 SELECT counts($$SELECT * FROM timestamp_index WHERE ts_tz_milli = '1969-12-31 15:30:34.999+00'$$);

@@ -288,8 +288,8 @@ datum_to_literal(Datum d, Oid typid, ts_value *out, ts_type **type)
  * its partition value and the bucket it hashed to (1970-01-01 00:00:00 is
  * what PostgreSQL sees of a stored 00:00:00.000000001).  Comparisons with
  * such columns become comparisons with the nanosecond bounds of what
- * rounds to the literal (rounded_timestamp_leaf); IN lists keep a literal
- * of another type, which never prunes.
+ * rounds to the literal (rounded_timestamp_leaf), IN lists an OR of those
+ * ranges; NOT IN keeps a literal of another type, which never prunes.
  */
 static bool
 column_values_rounded(const ts_type *t)
@@ -561,6 +561,32 @@ convert_array_op(QualContext *qc, ScalarArrayOpExpr *op)
 	}
 	if (ltype == NULL)
 		return NULL;
+	if (pop == TS_PRED_IN && column_values_rounded(qc->schema->fields[field].type))
+	{
+		/* TIMESTAMP(7..9): an OR of the nanosecond ranges that round to each */
+		ts_predicate *kids = palloc0(sizeof(ts_predicate) * Max(n, 1));
+		ts_predicate *or = palloc0(sizeof(ts_predicate));
+		int			e = 0;
+
+		for (int i = 0; i < n; i++)
+		{
+			ts_predicate *range;
+
+			if (nulls[i])
+				continue;
+			range = rounded_timestamp_leaf(TS_PRED_EQ, field, qc->schema->fields[field].type,
+										   elems[i], elemtype);
+			if (range == NULL)
+				return NULL;
+			kids[e++] = *range;
+		}
+		if (e == 0)
+			return NULL;
+		or->op = TS_PRED_OR;
+		or->nchildren = e;
+		or->children = kids;
+		return or;
+	}
 	{
 		/* when every element is exactly a value of the column's type, use that */
 		const ts_type *ft = qc->schema->fields[field].type;
