@@ -43,6 +43,7 @@ ts_prefault(void *p, size_t size)
 	return p;
 }
 
+#if defined(__linux__) && defined(MADV_HUGEPAGE)
 /*
  * Whether MADV_HUGEPAGE gives huge pages here: transparent huge pages
  * "always" or "madvise", not "never" (read once per process).  Where they
@@ -65,6 +66,7 @@ huge_pages_honoured(void)
 	}
 	return honoured == 1;
 }
+#endif
 
 void *
 ts_huge_block_alloc(size_t *size, void *(*alloc_fn) (size_t size))
