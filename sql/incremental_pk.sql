@@ -38,30 +38,32 @@ SELECT count(*) AS different FROM (
   (SELECT * FROM inc EXCEPT ALL SELECT * FROM model(1, 2))
   UNION ALL (SELECT * FROM model(1, 2) EXCEPT ALL SELECT * FROM inc)) d;
 
--- every range (a, b], 0 <= a <= b <= 9, equals the model
-CREATE FUNCTION check_ranges() RETURNS TABLE (range text, got bigint, model bigint, different bigint)
+-- every range (a, b], 0 <= a <= b <= 9, of foreign table tab equals the
+-- model function fn(a, b)
+CREATE FUNCTION check_ranges(tab text, fn text)
+  RETURNS TABLE (range text, got bigint, model bigint, different bigint)
 LANGUAGE plpgsql AS $$
 DECLARE
   a int; b int;
 BEGIN
   FOR a IN 0..9 LOOP
     FOR b IN a..9 LOOP
-      EXECUTE format('ALTER FOREIGN TABLE inc OPTIONS (SET "incremental-between" %L)', a || ',' || b);
+      EXECUTE format('ALTER FOREIGN TABLE %I OPTIONS (SET "incremental-between" %L)', tab, a || ',' || b);
       range := a || ',' || b;
-      SELECT count(*) INTO got FROM inc;
-      SELECT count(*) INTO model FROM model(a, b);
-      SELECT count(*) INTO different FROM (
-        (SELECT * FROM inc EXCEPT ALL SELECT * FROM model(a, b))
-        UNION ALL (SELECT * FROM model(a, b) EXCEPT ALL SELECT * FROM inc)) d;
+      EXECUTE format('SELECT count(*) FROM %I', tab) INTO got;
+      EXECUTE format('SELECT count(*) FROM %I(%s, %s)', fn, a, b) INTO model;
+      EXECUTE format('SELECT count(*) FROM ((SELECT * FROM %1$I EXCEPT ALL SELECT * FROM %2$I(%3$s, %4$s))
+        UNION ALL (SELECT * FROM %2$I(%3$s, %4$s) EXCEPT ALL SELECT * FROM %1$I)) d', tab, fn, a, b)
+        INTO different;
       RETURN NEXT;
     END LOOP;
   END LOOP;
 END $$;
 SELECT count(*) AS ranges, sum(different) AS different, sum(got) AS rows
-  FROM check_ranges();
+  FROM check_ranges('inc', 'model');
 -- the compaction snapshots add nothing: (2, 3], (5, 6], (8, 9] are empty,
 -- (1, 3] is (1, 2]
-SELECT range, got FROM check_ranges() WHERE range IN ('2,3', '5,6', '8,9', '1,2', '1,3');
+SELECT range, got FROM check_ranges('inc', 'model') WHERE range IN ('2,3', '5,6', '8,9', '1,2', '1,3');
 
 -- a range over several snapshots merges them by key: kinds of (0, 9]
 ALTER FOREIGN TABLE inc OPTIONS (SET "incremental-between" '0,9');
@@ -132,29 +134,11 @@ CREATE FOREIGN TABLE dv_inc (id int, p int, v text, "_ROW_KIND" text) SERVER lak
   OPTIONS (database 'pk', "table" 'pk_dedup_dv', "incremental-between" '1,2',
            "deletion-vectors.merge-on-read" 'true');
 SELECT "_ROW_KIND", count(*) FROM dv_inc GROUP BY 1 ORDER BY 1;
--- every range (a, b], 0 <= a <= b <= 9, equals the model
-CREATE FUNCTION dv_check_ranges() RETURNS TABLE (range text, got bigint, model bigint, different bigint)
-LANGUAGE plpgsql AS $$
-DECLARE
-  a int; b int;
-BEGIN
-  FOR a IN 0..9 LOOP
-    FOR b IN a..9 LOOP
-      EXECUTE format('ALTER FOREIGN TABLE dv_inc OPTIONS (SET "incremental-between" %L)', a || ',' || b);
-      range := a || ',' || b;
-      SELECT count(*) INTO got FROM dv_inc;
-      SELECT count(*) INTO model FROM dv_model(a, b);
-      SELECT count(*) INTO different FROM (
-        (SELECT * FROM dv_inc EXCEPT ALL SELECT * FROM dv_model(a, b))
-        UNION ALL (SELECT * FROM dv_model(a, b) EXCEPT ALL SELECT * FROM dv_inc)) d;
-      RETURN NEXT;
-    END LOOP;
-  END LOOP;
-END $$;
+-- every range equals its model
 SELECT count(*) AS ranges, sum(different) AS different, sum(got) AS rows,
        count(*) FILTER (WHERE got > 0) AS ranges_with_rows
-  FROM dv_check_ranges();
-SELECT range, got FROM dv_check_ranges() WHERE range IN ('5,6', '4,5', '4,6', '0,9');
+  FROM check_ranges('dv_inc', 'dv_model');
+SELECT range, got FROM check_ranges('dv_inc', 'dv_model') WHERE range IN ('5,6', '4,5', '4,6', '0,9');
 -- a stream's full startup at snapshot s = a batch read of s with
 -- merge-on-read: level 0 merged with the deletion vectors of the levels
 -- above; without the option the level-0 files are hidden
@@ -197,11 +181,10 @@ SELECT count(*) FROM agg;
 ALTER FOREIGN TABLE agg OPTIONS (SET "incremental-between" '0,0');
 SELECT count(*) FROM agg;
 DROP FUNCTION dv_check_snapshots();
-DROP FUNCTION dv_check_ranges();
 DROP FUNCTION dv_snapshot_model(int);
 DROP FUNCTION dv_model(int, int);
 DROP VIEW dv_appended;
-DROP FUNCTION check_ranges();
+DROP FUNCTION check_ranges(text, text);
 DROP FUNCTION model(int, int);
 DROP VIEW appended;
 DROP SERVER lake CASCADE;

@@ -53,8 +53,7 @@ typedef struct cache_item
 	const char **paths;
 	char	   *path_block;		/* the paths themselves: a huge block of their own */
 	/* entries not copied: decoded in this arena, which the item owns */
-	ts_arena	owned;
-	bool		in_owned;		/* the item's own block is in 'owned' too */
+	ts_arena	owned;			/* when it has chunks, the item's own block is there */
 	char	   *path_basis;
 	size_t		path_basis_len;
 	/* candidate sets: what a cold plan would count for the other files */
@@ -238,17 +237,14 @@ lru_push_front(cache_item *it)
 static void
 item_free(cache_item *it)
 {
-	ts_arena	owned = it->owned;	/* may hold the item itself */
-	bool		in_owned = it->in_owned;
+	ts_arena	owned = it->owned;	/* holds the item itself if it has chunks */
 
 	ts_huge_block_free(it->path_block, it->free_fn);
-	if (in_owned)
-		;
-	else if (it->free_fn)
+	if (owned.head == NULL && it->free_fn)
 		it->free_fn(it);
-	else
+	else if (owned.head == NULL)
 		ts_free(it);
-	ts_arena_free(&owned);
+	ts_arena_free(&owned);		/* the item too, when it is there */
 }
 
 /* Out of the map; freed now, or at its last unpin when plans still use it. */
@@ -436,7 +432,6 @@ item_insert(ts_plan *plan, scan_state *st, const char *key, size_t keylen,
 		return;
 	}
 	memset(it, 0, sizeof(*it));
-	it->in_owned = own != NULL;
 	it->free_fn = cache.free_fn;
 	cur = (char *) it + ALIGN8(sizeof(cache_item));
 	it->key = take(&cur, key, keylen);
@@ -497,7 +492,7 @@ item_insert(ts_plan *plan, scan_state *st, const char *key, size_t keylen,
 			it->paths[k] = it->path_block + offs[k];
 	}
 	ts_huge_block_free(paths.data, cache.free_fn);	/* when not kept */
-	it->bytes = (it->in_owned ? 0 : bytes) + owned_bytes;	/* what it holds, counted */
+	it->bytes = (own ? 0 : bytes) + owned_bytes;	/* what it holds, counted */
 	it->hash = key_hash(key, keylen);
 	/* link only now that the block is complete */
 	it->chain = cache.hash[it->hash % CACHE_HASH_SIZE];
