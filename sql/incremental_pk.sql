@@ -9,24 +9,26 @@
 CREATE EXTENSION tablescan_fdw;
 CREATE SERVER lake FOREIGN DATA WRAPPER tablescan_fdw
   OPTIONS (warehouse '/tmp/tablescan_fdw_fixtures/warehouse');
-CREATE TEMP TABLE ops_raw (line jsonb);
-COPY ops_raw FROM '/tmp/tablescan_fdw_fixtures/warehouse/pk.db/pk_dedup_levels.ops.jsonl';
+-- (src: which table's write stream; pk_dedup_dv's is added further down)
+CREATE TEMP TABLE ops_raw (line jsonb, src text DEFAULT 'levels');
+COPY ops_raw (line) FROM '/tmp/tablescan_fdw_fixtures/warehouse/pk.db/pk_dedup_levels.ops.jsonl';
 -- the records APPEND snapshots wrote (COMPACT snapshots copy records)
 CREATE TEMP VIEW appended AS
-SELECT (r.line->>'snapshot')::int AS snapshot, r.line->>'partition' AS part, r.line->'key' AS key,
+SELECT r.src, (r.line->>'snapshot')::int AS snapshot, r.line->>'partition' AS part, r.line->'key' AS key,
        (r.line->>'seq')::bigint AS seq, r.line->>'kind' AS kind,
        (r.line->'values'->>'id')::int AS id, (r.line->'values'->>'p')::int AS p,
        r.line->'values'->>'v' AS v
   FROM ops_raw r
-  JOIN ops_raw s ON s.line->>'op' = 'snapshot' AND s.line->>'kind' = 'APPEND'
+  JOIN ops_raw s ON s.src = r.src AND s.line->>'op' = 'snapshot' AND s.line->>'kind' = 'APPEND'
                 AND s.line->>'id' = r.line->>'snapshot'
  WHERE r.line->>'op' = 'record';
--- the model of incremental-between 'a,b': per key the newest record in (a, b]
-CREATE FUNCTION model(a int, b int) RETURNS TABLE (id int, p int, v text, kind text)
+-- the model of incremental-between 'a,b': per key the newest record in
+-- (a, b], retracts kept
+CREATE FUNCTION model(src text, a int, b int) RETURNS TABLE (id int, p int, v text, kind text)
 LANGUAGE sql AS $$
   SELECT id, p, v, kind FROM (
     SELECT DISTINCT ON (part, key) * FROM appended
-     WHERE snapshot > a AND snapshot <= b
+     WHERE appended.src = model.src AND snapshot > a AND snapshot <= b
      ORDER BY part, key, seq DESC) last
 $$;
 
@@ -35,12 +37,12 @@ CREATE FOREIGN TABLE inc (id int, p int, v text, "_ROW_KIND" text) SERVER lake
 -- one APPEND snapshot: its rows with their kinds (+I, +U, -U, -D)
 SELECT id, p, v, "_ROW_KIND" FROM inc ORDER BY p, id;
 SELECT count(*) AS different FROM (
-  (SELECT * FROM inc EXCEPT ALL SELECT * FROM model(1, 2))
-  UNION ALL (SELECT * FROM model(1, 2) EXCEPT ALL SELECT * FROM inc)) d;
+  (SELECT * FROM inc EXCEPT ALL SELECT * FROM model('levels', 1, 2))
+  UNION ALL (SELECT * FROM model('levels', 1, 2) EXCEPT ALL SELECT * FROM inc)) d;
 
 -- every range (a, b], 0 <= a <= b <= 9, of foreign table tab equals the
--- model function fn(a, b)
-CREATE FUNCTION check_ranges(tab text, fn text)
+-- model of write stream src
+CREATE FUNCTION check_ranges(tab text, src text)
   RETURNS TABLE (range text, got bigint, model bigint, different bigint)
 LANGUAGE plpgsql AS $$
 DECLARE
@@ -51,19 +53,19 @@ BEGIN
       EXECUTE format('ALTER FOREIGN TABLE %I OPTIONS (SET "incremental-between" %L)', tab, a || ',' || b);
       range := a || ',' || b;
       EXECUTE format('SELECT count(*) FROM %I', tab) INTO got;
-      EXECUTE format('SELECT count(*) FROM %I(%s, %s)', fn, a, b) INTO model;
-      EXECUTE format('SELECT count(*) FROM ((SELECT * FROM %1$I EXCEPT ALL SELECT * FROM %2$I(%3$s, %4$s))
-        UNION ALL (SELECT * FROM %2$I(%3$s, %4$s) EXCEPT ALL SELECT * FROM %1$I)) d', tab, fn, a, b)
+      SELECT count(*) INTO model FROM model(src, a, b);
+      EXECUTE format('SELECT count(*) FROM ((SELECT * FROM %1$I EXCEPT ALL SELECT * FROM model(%2$L, %3$s, %4$s))
+        UNION ALL (SELECT * FROM model(%2$L, %3$s, %4$s) EXCEPT ALL SELECT * FROM %1$I)) d', tab, src, a, b)
         INTO different;
       RETURN NEXT;
     END LOOP;
   END LOOP;
 END $$;
 SELECT count(*) AS ranges, sum(different) AS different, sum(got) AS rows
-  FROM check_ranges('inc', 'model');
+  FROM check_ranges('inc', 'levels');
 -- the compaction snapshots add nothing: (2, 3], (5, 6], (8, 9] are empty,
 -- (1, 3] is (1, 2]
-SELECT range, got FROM check_ranges('inc', 'model') WHERE range IN ('2,3', '5,6', '8,9', '1,2', '1,3');
+SELECT range, got FROM check_ranges('inc', 'levels') WHERE range IN ('2,3', '5,6', '8,9', '1,2', '1,3');
 
 -- a range over several snapshots merges them by key: kinds of (0, 9]
 ALTER FOREIGN TABLE inc OPTIONS (SET "incremental-between" '0,9');
@@ -71,7 +73,7 @@ SELECT "_ROW_KIND", count(*) FROM inc GROUP BY 1 ORDER BY 1;
 -- keys inserted and deleted inside (0, 9] come back once, as -D
 SELECT count(*) > 0 AS some_inserted_then_deleted FROM inc i
  WHERE "_ROW_KIND" = '-D'
-   AND EXISTS (SELECT 1 FROM appended m WHERE m.id = i.id AND m.p = i.p AND m.kind = '+I');
+   AND EXISTS (SELECT 1 FROM appended m WHERE m.src = 'levels' AND m.id = i.id AND m.p = i.p AND m.kind = '+I');
 SELECT count(*) AS keys_twice FROM (SELECT p, id FROM inc GROUP BY 1, 2 HAVING count(*) > 1) k;
 -- the snapshot range in EXPLAIN
 EXPLAIN (COSTS OFF) SELECT * FROM inc;
@@ -98,32 +100,16 @@ SELECT "_ROW_KIND" FROM app LIMIT 1;
 -- deletion-vectors.merge-on-read is true, so incremental-between is refused
 -- without it and reads the range's level-0 files with it (no deletion
 -- vectors apply to them), which is also what a stream reads per snapshot.
-CREATE TEMP TABLE dv_ops_raw (line jsonb);
-COPY dv_ops_raw FROM '/tmp/tablescan_fdw_fixtures/warehouse/pk.db/pk_dedup_dv.ops.jsonl';
-CREATE TEMP VIEW dv_appended AS
-SELECT (r.line->>'snapshot')::int AS snapshot, r.line->>'partition' AS part, r.line->'key' AS key,
-       (r.line->>'seq')::bigint AS seq, r.line->>'kind' AS kind,
-       (r.line->'values'->>'id')::int AS id, (r.line->'values'->>'p')::int AS p,
-       r.line->'values'->>'v' AS v
-  FROM dv_ops_raw r
-  JOIN dv_ops_raw s ON s.line->>'op' = 'snapshot' AND s.line->>'kind' = 'APPEND'
-                AND s.line->>'id' = r.line->>'snapshot'
- WHERE r.line->>'op' = 'record';
+ALTER TABLE ops_raw ALTER src SET DEFAULT 'dv';
+COPY ops_raw (line) FROM '/tmp/tablescan_fdw_fixtures/warehouse/pk.db/pk_dedup_dv.ops.jsonl';
 SELECT string_agg(line->>'id' || ' ' || (line->>'kind'), ', ' ORDER BY (line->>'id')::int)
-       AS snapshots FROM dv_ops_raw WHERE line->>'op' = 'snapshot';
-SELECT count(DISTINCT line->>'snapshot') AS snapshots_with_dvs FROM dv_ops_raw WHERE line->>'op' = 'dv';
--- incremental model of (a, b]: per key the newest record, retracts kept
-CREATE FUNCTION dv_model(a int, b int) RETURNS TABLE (id int, p int, v text, kind text)
-LANGUAGE sql AS $$
-  SELECT id, p, v, kind FROM (
-    SELECT DISTINCT ON (part, key) * FROM dv_appended
-     WHERE snapshot > a AND snapshot <= b
-     ORDER BY part, key, seq DESC) last
-$$;
+       AS snapshots FROM ops_raw WHERE src = 'dv' AND line->>'op' = 'snapshot';
+SELECT count(DISTINCT line->>'snapshot') AS snapshots_with_dvs FROM ops_raw
+ WHERE src = 'dv' AND line->>'op' = 'dv';
 -- snapshot model of s: per key the newest record so far, unless a retract
 CREATE FUNCTION dv_snapshot_model(s int) RETURNS TABLE (id int, p int, v text)
 LANGUAGE sql AS $$
-  SELECT id, p, v FROM dv_model(0, s) WHERE kind IN ('+I', '+U')
+  SELECT id, p, v FROM model('dv', 0, s) WHERE kind IN ('+I', '+U')
 $$;
 CREATE FOREIGN TABLE dv (id int) SERVER lake
   OPTIONS (database 'pk', "table" 'pk_dedup_dv', "incremental-between" '1,2');
@@ -137,8 +123,8 @@ SELECT "_ROW_KIND", count(*) FROM dv_inc GROUP BY 1 ORDER BY 1;
 -- every range equals its model
 SELECT count(*) AS ranges, sum(different) AS different, sum(got) AS rows,
        count(*) FILTER (WHERE got > 0) AS ranges_with_rows
-  FROM check_ranges('dv_inc', 'dv_model');
-SELECT range, got FROM check_ranges('dv_inc', 'dv_model') WHERE range IN ('5,6', '4,5', '4,6', '0,9');
+  FROM check_ranges('dv_inc', 'dv');
+SELECT range, got FROM check_ranges('dv_inc', 'dv') WHERE range IN ('5,6', '4,5', '4,6', '0,9');
 -- a stream's full startup at snapshot s = a batch read of s with
 -- merge-on-read: level 0 merged with the deletion vectors of the levels
 -- above; without the option the level-0 files are hidden
@@ -182,10 +168,8 @@ ALTER FOREIGN TABLE agg OPTIONS (SET "incremental-between" '0,0');
 SELECT count(*) FROM agg;
 DROP FUNCTION dv_check_snapshots();
 DROP FUNCTION dv_snapshot_model(int);
-DROP FUNCTION dv_model(int, int);
-DROP VIEW dv_appended;
 DROP FUNCTION check_ranges(text, text);
-DROP FUNCTION model(int, int);
+DROP FUNCTION model(text, int, int);
 DROP VIEW appended;
 DROP SERVER lake CASCADE;
 DROP EXTENSION tablescan_fdw;
