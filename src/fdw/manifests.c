@@ -189,29 +189,31 @@ row_jsonb(const TsPartitionKeys *pk, ts_bytes row, ts_arena *arena, const char *
 	return true;
 }
 
-/* Partition null counts as {key: count} (null for an unknown count). */
+/*
+ * Partition null counts as {key: count} (null for an unknown count): the
+ * partition object of BIGINT values.
+ */
 static bool
 null_counts_jsonb(const TsPartitionKeys *pk, const ts_simple_stats *st, Datum *out)
 {
-	StringInfoData buf;
+	static const ts_type bigint = {.kind = TS_BIGINT};
+	TsPartitionKeys counted = *pk;
+	const ts_type **types;
+	ts_value   *counts;
 
 	if (st->nnull_counts < 0)
 		return false;
-	initStringInfo(&buf);
-	appendStringInfoChar(&buf, '{');
+	types = palloc(sizeof(*types) * Max(pk->n, 1));
+	counts = palloc0(sizeof(ts_value) * Max(pk->n, 1));
 	for (int k = 0; k < pk->n; k++)
 	{
-		if (k)
-			appendStringInfoChar(&buf, ',');
-		escape_json(&buf, pk->names[k]);
-		appendStringInfoChar(&buf, ':');
-		if (k < st->nnull_counts && st->null_counts[k] >= 0)
-			appendStringInfo(&buf, INT64_FORMAT, (int64) st->null_counts[k]);
-		else
-			appendStringInfoString(&buf, "null");
+		types[k] = &bigint;
+		counts[k].isnull = k >= st->nnull_counts || st->null_counts[k] < 0;
+		if (!counts[k].isnull)
+			counts[k].v.i = st->null_counts[k];
 	}
-	appendStringInfoChar(&buf, '}');
-	*out = DirectFunctionCall1(jsonb_in, CStringGetDatum(buf.data));
+	counted.types = types;
+	*out = tablescan_partition_jsonb(&counted, counts);
 	return true;
 }
 
