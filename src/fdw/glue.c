@@ -285,6 +285,8 @@ tablescan_make_context(TsTableOptions *opts, ts_scan_context *ctx)
 	ctx->limit = -1;
 	ctx->enable_pruning = true;
 	ctx->no_cache = !opts->cache;
+	ctx->pin_snapshot = opts->pin_snapshot;
+	ctx->pinned_snapshot_id = opts->pinned_snapshot_id;
 	if (opts->partition_filter)
 		parse_partition_filter(opts->partition_filter, ctx);
 }

@@ -10,6 +10,7 @@
 #include "postgres.h"
 
 #include "access/htup_details.h"
+#include "access/parallel.h"
 #include "access/reloptions.h"
 #include "access/table.h"
 #include "commands/defrem.h"
@@ -18,6 +19,7 @@
 #include "foreign/foreign.h"
 #include "miscadmin.h"
 #include "nodes/makefuncs.h"
+#include "optimizer/cost.h"
 #include "optimizer/optimizer.h"
 #include "optimizer/paths.h"
 #include "optimizer/pathnode.h"
@@ -80,13 +82,23 @@ typedef struct TsScanState
 	int		   *string_fields;	/* batch columns converted as strings in windows */
 	int			nstring_fields;
 	bool		row_allocs;		/* values converted one by one since rowcxt was emptied */
-	/* EXPLAIN ANALYZE figures */
-	int64		files_read;
-	int64		rows_read;
-	int64		bytes_read;
-	int64		row_groups_total;
-	int64		row_groups_kept;
+	/* a Parallel Foreign Scan: shared state (parallel.c) and this process's tasks */
+	TsParallelScan *pscan;
+	TsParallelTask *tasks;
+	int			ntasks;
+	ts_split	task_split;		/* the split of a one-file task being read */
+	/* EXPLAIN ANALYZE figures (of the workers too, once they are done) */
+	int64		figures[TS_PARALLEL_NFIGURES];
 } TsScanState;
+
+#define FIG_FILES 0
+#define FIG_ROWS 1
+#define FIG_BYTES 2
+#define FIG_ROW_GROUPS_TOTAL 3
+#define FIG_ROW_GROUPS_KEPT 4
+
+static int	parallel_tasks(const ts_plan *plan, const int *columns, int ncolumns,
+						   TsParallelTask **tasks_out);
 
 /* ---- module setup ------------------------------------------------------ */
 
@@ -354,6 +366,56 @@ param_join_clauses(PlannerInfo *root, RelOptInfo *baserel)
 	return result;
 }
 
+/*
+ * A partial path: a Parallel Foreign Scan whose tasks (parallel_tasks) are
+ * shared out between the leader and the workers.  The number of workers is
+ * PostgreSQL's rule for a table of the files' size (min_parallel_table_scan_size
+ * and up), at most one per task beyond the leader's; the CPU part of the
+ * cost is divided as for a parallel sequential scan.
+ */
+static void
+add_parallel_path(PlannerInfo *root, RelOptInfo *baserel, TsPlanState *ps)
+{
+	int			ntasks;
+	int			workers;
+	double		divisor;
+	double		pages = ps->bytes / BLCKSZ;
+	Cost		startup = 10;
+	ForeignPath *path;
+
+	if (!baserel->consider_parallel || max_parallel_workers_per_gather <= 0)
+		return;
+	ntasks = parallel_tasks(ps->plan, NULL, 0, NULL);
+	workers = Min(compute_parallel_worker(baserel, pages, -1, max_parallel_workers_per_gather),
+				  ntasks - 1);
+	if (workers <= 0)
+		return;
+	divisor = workers;
+	if (parallel_leader_participation && 1.0 - 0.3 * workers > 0)
+		divisor += 1.0 - 0.3 * workers;	/* the leader's share, as costsize.c */
+	path = create_foreignscan_path(root, baserel, NULL, clamp_row_est(baserel->rows / divisor),
+								   startup,
+								   startup + seq_page_cost * pages +
+								   cpu_tuple_cost * 2 * ps->rows / divisor,
+								   NIL, NULL, NULL, NIL);
+	path->path.parallel_aware = true;
+	path->path.parallel_safe = true;
+	path->path.parallel_workers = workers;
+	add_partial_path(baserel, (Path *) path);
+}
+
+/*
+ * A serial (non-partial) path.  It is not parallel safe: a copy of it in a
+ * worker (a parallel hash join's inner side, say) would plan the latest
+ * snapshot on its own, where the Parallel Foreign Scan pins the leader's.
+ */
+static void
+add_serial_path(RelOptInfo *baserel, ForeignPath *path)
+{
+	path->path.parallel_safe = false;
+	add_path(baserel, (Path *) path);
+}
+
 static void
 tablescanGetForeignPaths(PlannerInfo *root, RelOptInfo *baserel, Oid foreigntableid)
 {
@@ -363,8 +425,9 @@ tablescanGetForeignPaths(PlannerInfo *root, RelOptInfo *baserel, Oid foreigntabl
 	ListCell   *lc;
 
 	scan_costs(ps, 1.0, &startup, &total);
-	add_path(baserel, (Path *) create_foreignscan_path(root, baserel, NULL, baserel->rows,
-													   startup, total, NIL, NULL, NULL, NIL));
+	add_serial_path(baserel, create_foreignscan_path(root, baserel, NULL, baserel->rows,
+													 startup, total, NIL, NULL, NULL, NIL));
+	add_parallel_path(root, baserel, ps);
 
 	/*
 	 * Parameterized paths: one per pushable equality join clause, those in
@@ -391,9 +454,9 @@ tablescanGetForeignPaths(PlannerInfo *root, RelOptInfo *baserel, Oid foreigntabl
 		 * never less than one file's worth.
 		 */
 		scan_costs(ps, Max(rows / Max(baserel->tuples, 1), 0.01), &startup, &total);
-		add_path(baserel, (Path *) create_foreignscan_path(root, baserel, NULL, rows,
-														   startup, total, NIL,
-														   required_outer, NULL, NIL));
+		add_serial_path(baserel, create_foreignscan_path(root, baserel, NULL, rows,
+														 startup, total, NIL,
+														 required_outer, NULL, NIL));
 	}
 }
 
@@ -553,14 +616,59 @@ tablescanBeginForeignScan(ForeignScanState *node, int eflags)
 }
 
 /*
+ * The tasks of a parallel scan, in plan order: each file of a split whose
+ * files are read one by one on their own (append tables, compacted buckets
+ * of primary-key tables, format tables), else the whole split (merged by
+ * key, or stitched by row-id range).  With tasks_out NULL, only counted.
+ */
+static int
+parallel_tasks(const ts_plan *plan, const int *columns, int ncolumns,
+			   TsParallelTask **tasks_out)
+{
+	int			n = 0;
+	TsParallelTask *tasks;
+
+	for (int s = 0; s < plan->nsplits; s++)
+		n += plan->splits[s].nfiles > 1 &&
+			ts_split_reads_files_alone(plan, &plan->splits[s], columns, ncolumns) ?
+			plan->splits[s].nfiles : 1;
+	if (tasks_out == NULL)
+		return n;
+	tasks = palloc(sizeof(TsParallelTask) * Max(n, 1));
+	n = 0;
+	for (int s = 0; s < plan->nsplits; s++)
+	{
+		if (plan->splits[s].nfiles > 1 &&
+			ts_split_reads_files_alone(plan, &plan->splits[s], columns, ncolumns))
+			for (int f = 0; f < plan->splits[s].nfiles; f++)
+			{
+				tasks[n].split = s;
+				tasks[n++].file = f;
+			}
+		else
+		{
+			tasks[n].split = s;
+			tasks[n++].file = -1;
+		}
+	}
+	*tasks_out = tasks;
+	return n;
+}
+
+/*
  * Plan the Paimon scan for this execution: one snapshot per execution,
  * never a stale one.  Done at the first fetch (and again after a rescan
  * with changed parameters) rather than in BeginForeignScan, because only
  * then do the Params of a nested loop's inner side have their values, and
  * pruning with them is what makes such a join cheap.
+ *
+ * In a parallel scan the leader plans when it sets up the shared state and
+ * publishes its snapshot and tasks ('publish'); every other plan (the
+ * workers', the leader's after a rescan) reads that snapshot and must come
+ * to the same tasks (parallel.c).
  */
 static void
-start_scan(ForeignScanState *node, TsScanState *st)
+start_scan(ForeignScanState *node, TsScanState *st, bool publish)
 {
 	ForeignScan *fs = (ForeignScan *) node->ss.ps.plan;
 	Relation	rel = node->ss.ss_currentRelation;
@@ -582,6 +690,8 @@ start_scan(ForeignScanState *node, TsScanState *st)
 	st->win_capacity = 0;
 	st->buffers = ts_bufpool_new(TS_BUFPOOL_DEFAULT_BYTES);
 	st->opts = tablescan_get_options(RelationGetRelid(rel));
+	if (st->pscan && !publish)
+		tablescan_parallel_pin(st->pscan, st->opts);	/* the leader's snapshot */
 	st->plan = tablescan_plan_relation(st->opts, rel, fs->scan.scanrelid, fs->scan.plan.qual,
 									   node->ss.ps.ps_ExprContext,
 									   pg_strtoint64(strVal(list_nth(fs->fdw_private,
@@ -637,6 +747,14 @@ start_scan(ForeignScanState *node, TsScanState *st)
 	for (int k = 0; k < st->nread_atts; k++)
 		if (st->conv[st->read_atts[k]].path == TS_DATUM_TEXT)
 			st->string_fields[st->nstring_fields++] = st->att_field[st->read_atts[k]];
+	if (st->pscan)
+	{
+		st->ntasks = parallel_tasks(st->plan, st->columns, st->ncolumns, &st->tasks);
+		if (publish)
+			tablescan_parallel_publish(st->pscan, st->plan, st->tasks, st->ntasks);
+		else
+			tablescan_parallel_check(st->pscan, st->plan, st->tasks, st->ntasks, rel);
+	}
 	MemoryContextSwitchTo(old);
 }
 
@@ -645,20 +763,35 @@ static bool
 open_next_split(TsScanState *st)
 {
 	ts_err		err = {0};
+	const ts_split *split;
 
-	while (st->next_split < st->plan->nsplits)
+	if (st->pscan)
 	{
-		const ts_split *split = &st->plan->splits[st->next_split++];
+		/* a parallel scan: the next task nobody took */
+		int			t = tablescan_parallel_next_task(st->pscan);
 
-		st->reader = ts_split_reader_open(st->plan, split, st->columns, st->ncolumns, &err);
-		if (st->reader == NULL)
-			tablescan_report(&err);
-		if (st->buffers)
-			ts_split_reader_set_buffers(st->reader, st->buffers);
-		st->files_read += split->nfiles;
-		return true;
+		if (t < 0)
+			return false;
+		split = &st->plan->splits[st->tasks[t].split];
+		if (st->tasks[t].file >= 0)
+		{
+			st->task_split = *split;
+			st->task_split.nfiles = 1;
+			st->task_split.files = &split->files[st->tasks[t].file];
+			split = &st->task_split;
+		}
 	}
-	return false;
+	else if (st->next_split < st->plan->nsplits)
+		split = &st->plan->splits[st->next_split++];
+	else
+		return false;
+	st->reader = ts_split_reader_open(st->plan, split, st->columns, st->ncolumns, &err);
+	if (st->reader == NULL)
+		tablescan_report(&err);
+	if (st->buffers)
+		ts_split_reader_set_buffers(st->reader, st->buffers);
+	st->figures[FIG_FILES] += split->nfiles;
+	return true;
 }
 
 /*
@@ -735,9 +868,9 @@ close_reader(TsScanState *st)
 	{
 		const ts_reader_metrics *m = ts_split_reader_metrics(st->reader);
 
-		st->bytes_read += m->bytes_read;
-		st->row_groups_total += m->row_groups_total;
-		st->row_groups_kept += m->row_groups_kept;
+		st->figures[FIG_BYTES] += m->bytes_read;
+		st->figures[FIG_ROW_GROUPS_TOTAL] += m->row_groups_total;
+		st->figures[FIG_ROW_GROUPS_KEPT] += m->row_groups_kept;
 		ts_split_reader_close(st->reader);
 		st->reader = NULL;
 	}
@@ -767,7 +900,7 @@ tablescanIterateForeignScan(ForeignScanState *node)
 		st->row_allocs = false;
 	}
 	if (st->plan == NULL)
-		start_scan(node, st);
+		start_scan(node, st, false);
 	if (st->batch_pos >= st->win_end)
 	{
 		if (st->row_allocs)
@@ -795,7 +928,7 @@ tablescanIterateForeignScan(ForeignScanState *node)
 				close_reader(st);
 			}
 			else
-				st->rows_read += n;
+				st->figures[FIG_ROWS] += n;
 		}
 		MemoryContextSwitchTo(old);
 		convert_window(st);
@@ -889,6 +1022,76 @@ tablescanEndForeignScan(ForeignScanState *node)
 	node->fdw_state = NULL;
 }
 
+/* ---- parallel scans (parallel.c has the shared state) -------------------- */
+
+static bool
+tablescanIsForeignScanParallelSafe(PlannerInfo *root, RelOptInfo *rel, RangeTblEntry *rte)
+{
+	return true;				/* every process plans and reads on its own */
+}
+
+static Size
+tablescanEstimateDSMForeignScan(ForeignScanState *node, ParallelContext *pcxt)
+{
+	return tablescan_parallel_size();
+}
+
+/* The leader, before the workers start: plan, and publish snapshot and tasks. */
+static void
+tablescanInitializeDSMForeignScan(ForeignScanState *node, ParallelContext *pcxt,
+								  void *coordinate)
+{
+	TsScanState *st = node->fdw_state;
+
+	tablescan_parallel_init(coordinate);
+	st->pscan = coordinate;
+	start_scan(node, st, true);
+}
+
+/*
+ * The leader, before the workers of a rescan start: plan again (the Params
+ * may have changed) and publish.  The ReScan that follows plans the
+ * leader's own scan again at its first fetch, against what was published.
+ */
+static void
+tablescanReInitializeDSMForeignScan(ForeignScanState *node, ParallelContext *pcxt,
+									void *coordinate)
+{
+	TsScanState *st = node->fdw_state;
+	MemoryContext old = MemoryContextSwitchTo(st->cxt);
+
+	close_reader(st);
+	MemoryContextSwitchTo(old);
+	st->pscan = coordinate;
+	start_scan(node, st, true);
+}
+
+static void
+tablescanInitializeWorkerForeignScan(ForeignScanState *node, shm_toc *toc, void *coordinate)
+{
+	TsScanState *st = node->fdw_state;
+
+	st->pscan = coordinate;		/* planned at the first fetch */
+}
+
+/* Workers leave their EXPLAIN ANALYZE figures; the leader takes them. */
+static void
+tablescanShutdownForeignScan(ForeignScanState *node)
+{
+	TsScanState *st = node->fdw_state;
+
+	if (((ForeignScan *) node->ss.ps.plan)->scan.scanrelid == 0 || st == NULL ||
+		st->pscan == NULL)
+		return;
+	if (IsParallelWorker())
+		tablescan_parallel_add_figures(st->pscan, st->figures);
+	else
+	{
+		tablescan_parallel_take_figures(st->pscan, st->figures);
+		st->pscan = NULL;		/* the shared memory goes with the Gather */
+	}
+}
+
 static void
 tablescanExplainForeignScan(ForeignScanState *node, ExplainState *es)
 {
@@ -906,14 +1109,15 @@ tablescanExplainForeignScan(ForeignScanState *node, ExplainState *es)
 		if (st->plan && st->plan->kind != TS_TABLE_FORMAT)
 			ExplainPropertyText("Cache", !st->opts->cache || tablescan_cache_size_mb == 0 ? "off" :
 								st->plan->metrics.cache_hit ? "hit" : "miss", es);
-		ExplainPropertyInteger("Files Read", NULL, st->files_read, es);
-		ExplainPropertyInteger("Rows Read", NULL, st->rows_read, es);
-		if (st->row_groups_total > 0)
+		ExplainPropertyInteger("Files Read", NULL, st->figures[FIG_FILES], es);
+		ExplainPropertyInteger("Rows Read", NULL, st->figures[FIG_ROWS], es);
+		if (st->figures[FIG_ROW_GROUPS_TOTAL] > 0)
 			ExplainPropertyText("Row Groups",
 								psprintf(INT64_FORMAT " of " INT64_FORMAT,
-										 st->row_groups_kept, st->row_groups_total), es);
+										 st->figures[FIG_ROW_GROUPS_KEPT],
+										 st->figures[FIG_ROW_GROUPS_TOTAL]), es);
 		if (es->costs)
-			ExplainPropertyInteger("Bytes Read", NULL, st->bytes_read, es);
+			ExplainPropertyInteger("Bytes Read", NULL, st->figures[FIG_BYTES], es);
 	}
 }
 
@@ -932,6 +1136,12 @@ tablescan_fdw_handler(PG_FUNCTION_ARGS)
 	routine->ReScanForeignScan = tablescanReScanForeignScan;
 	routine->EndForeignScan = tablescanEndForeignScan;
 	routine->ExplainForeignScan = tablescanExplainForeignScan;
+	routine->IsForeignScanParallelSafe = tablescanIsForeignScanParallelSafe;
+	routine->EstimateDSMForeignScan = tablescanEstimateDSMForeignScan;
+	routine->InitializeDSMForeignScan = tablescanInitializeDSMForeignScan;
+	routine->ReInitializeDSMForeignScan = tablescanReInitializeDSMForeignScan;
+	routine->InitializeWorkerForeignScan = tablescanInitializeWorkerForeignScan;
+	routine->ShutdownForeignScan = tablescanShutdownForeignScan;
 	routine->GetForeignUpperPaths = tablescanGetForeignUpperPaths;
 	routine->ImportForeignSchema = tablescanImportForeignSchema;
 	routine->AnalyzeForeignTable = tablescanAnalyzeForeignTable;

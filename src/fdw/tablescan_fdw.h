@@ -43,6 +43,9 @@ typedef struct TsTableOptions
 	char	   *partition_keys; /* its partition keys, "k1,k2" */
 	bool		strict;			/* IMPORT: unmappable column is an error */
 	bool		cache;			/* use the live manifest-entry cache */
+	/* set by a parallel scan: a latest read reads this snapshot (0 = none) */
+	bool		pin_snapshot;
+	int64		pinned_snapshot_id;
 } TsTableOptions;
 
 extern TsTableOptions *tablescan_get_options(Oid foreigntableid);
@@ -77,6 +80,31 @@ extern ts_plan *tablescan_plan_relation(TsTableOptions *opts, Relation rel, Inde
 										List *clauses, struct ExprContext *econtext,
 										int64 limit, int **att_field, char **predicate_text);
 extern bool tablescan_last_plan_metrics(ts_scan_metrics *out);
+
+/* ---- parallel.c: the shared state of a Parallel Foreign Scan ------------ */
+
+/* EXPLAIN ANALYZE figures summed over the workers, in TsScanState's order */
+#define TS_PARALLEL_NFIGURES 5
+
+/* One unit of a parallel scan: a split, or one file of a split */
+typedef struct TsParallelTask
+{
+	int			split;
+	int			file;			/* -1: the whole split */
+} TsParallelTask;
+
+typedef struct TsParallelScan TsParallelScan;
+
+extern Size tablescan_parallel_size(void);
+extern void tablescan_parallel_init(TsParallelScan *ps);
+extern void tablescan_parallel_publish(TsParallelScan *ps, const ts_plan *plan,
+									   const TsParallelTask *tasks, int ntasks);
+extern void tablescan_parallel_pin(const TsParallelScan *ps, TsTableOptions *opts);
+extern void tablescan_parallel_check(const TsParallelScan *ps, const ts_plan *plan,
+									 const TsParallelTask *tasks, int ntasks, Relation rel);
+extern int	tablescan_parallel_next_task(TsParallelScan *ps);
+extern void tablescan_parallel_add_figures(TsParallelScan *ps, int64 *figures);
+extern void tablescan_parallel_take_figures(TsParallelScan *ps, int64 *figures);
 extern bool tablescan_enable_pruning;
 extern bool tablescan_enable_aggregate_pushdown;
 

@@ -56,6 +56,41 @@ ts_read_check_columns(const ts_plan *plan, const int *columns, int ncolumns, ts_
 	return true;
 }
 
+/*
+ * Is the split read by row-id ranges (the evolution reader: data evolution,
+ * _WRITE_COLS files, row-tracking system columns) rather than file by file?
+ */
+static bool
+reads_row_ranges(const ts_plan *plan, const ts_split *split, const int *columns, int ncolumns)
+{
+	for (int i = 0; i < ncolumns; i++)
+		if (columns[i] == TS_COLUMN_ROW_ID || columns[i] == TS_COLUMN_SEQUENCE_NUMBER)
+			return true;
+	if (plan->kind == TS_TABLE_FORMAT)
+		return false;
+	if (ts_read_option_bool(plan, "data-evolution.enabled", false))
+		return true;
+	for (int i = 0; i < split->nfiles; i++)
+		if (split->files[i].entry && split->files[i].entry->file.nwrite_cols >= 0)
+			return true;
+	return false;
+}
+
+bool
+ts_split_reads_files_alone(const ts_plan *plan, const ts_split *split, const int *columns,
+						   int ncolumns)
+{
+	if (split->fallback)
+	{
+		if (plan->fallback == NULL)
+			return false;
+		plan = plan->fallback;
+	}
+	if (reads_row_ranges(plan, split, columns, ncolumns))
+		return false;
+	return plan->kind != TS_TABLE_PRIMARY_KEY || split->raw_convertible;
+}
+
 ts_split_reader *
 ts_split_reader_open(ts_plan *plan, const ts_split *split, const int *columns, int ncolumns,
 					 ts_err *err)
@@ -81,16 +116,7 @@ ts_split_reader_open(ts_plan *plan, const ts_split *split, const int *columns, i
 	}
 	if (!ts_read_check_columns(plan, columns, ncolumns, err))
 		return NULL;
-	for (int i = 0; i < ncolumns; i++)
-		if (columns[i] == TS_COLUMN_ROW_ID || columns[i] == TS_COLUMN_SEQUENCE_NUMBER)
-			evolution = true;
-	if (plan->kind != TS_TABLE_FORMAT)
-	{
-		evolution |= ts_read_option_bool(plan, "data-evolution.enabled", false);
-		for (int i = 0; i < split->nfiles; i++)
-			if (split->files[i].entry && split->files[i].entry->file.nwrite_cols >= 0)
-				evolution = true;
-	}
+	evolution = reads_row_ranges(plan, split, columns, ncolumns);
 	if (evolution && plan->kind != TS_TABLE_APPEND)
 	{
 		ts_error(err, TS_ERR_UNSUPPORTED,

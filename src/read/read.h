@@ -60,6 +60,15 @@ ts_split_reader *ts_split_reader_open(ts_plan *plan, const ts_split *split,
 									  const int *columns, int ncolumns, ts_err *err);
 
 /*
+ * Whether the reader of this split reads each of its files on its own (no
+ * merge by key, no stitching of row-id ranges): then a split holding any
+ * one of those files (same partition, bucket and flags) reads that file's
+ * rows of the whole split.  A parallel scan hands out such files one by one.
+ */
+bool		ts_split_reads_files_alone(const ts_plan *plan, const ts_split *split,
+									   const int *columns, int ncolumns);
+
+/*
  * Whether the plan can read these columns: system columns are refused
  * (TS_ERR_UNSUPPORTED naming them) where they mean nothing: _ROW_ID and
  * _SEQUENCE_NUMBER outside row-tracking append tables, _ROW_KIND outside

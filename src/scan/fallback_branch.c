@@ -299,6 +299,7 @@ fallback_context(ts_plan *plan, const ts_scan_context *ctx, ts_scan_context *fc,
 	fc->options = *opts;
 	fc->noptions = nopts;
 	fc->limit = -1;
+	fc->pin_snapshot = false;	/* a snapshot id of the main branch */
 	return true;
 }
 

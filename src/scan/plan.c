@@ -216,7 +216,7 @@ ts_scan_prepare(const ts_scan_context *ctx, ts_err *err)
 	}
 	ts_arena_init(&plan->arena, 64 * 1024);
 	if (!scan_resolve_table(plan, ctx, err) ||
-		(plan->kind != TS_TABLE_FORMAT && !scan_choose_snapshot(plan, err)))
+		(plan->kind != TS_TABLE_FORMAT && !scan_choose_snapshot(plan, ctx, err)))
 	{
 		ts_plan_free(plan);
 		return NULL;

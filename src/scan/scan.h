@@ -46,6 +46,14 @@ typedef struct ts_scan_context
 	int64_t		limit;			/* -1 = unlimited */
 	bool		enable_pruning;
 	bool		no_cache;		/* bypass the live manifest-entry cache (cache.c) */
+	/*
+	 * A read of the latest snapshot reads snapshot pinned_snapshot_id
+	 * instead (0 = the table had none), so that every process of a
+	 * parallel scan plans the same snapshot.  Time travel and incremental
+	 * options, which name their snapshots, ignore it.
+	 */
+	bool		pin_snapshot;
+	int64_t		pinned_snapshot_id;
 } ts_scan_context;
 
 /* One data file the executor will read. */

@@ -402,7 +402,7 @@ choose_compacted_full(ts_plan *plan, ts_err *err)
 }
 
 bool
-scan_choose_snapshot(ts_plan *plan, ts_err *err)
+scan_choose_snapshot(ts_plan *plan, const ts_scan_context *ctx, ts_err *err)
 {
 	const char *snapshot_id = ts_plan_option(plan, "scan.snapshot-id");
 	const char *tag = ts_plan_option(plan, "scan.tag-name");
@@ -489,7 +489,9 @@ scan_choose_snapshot(ts_plan *plan, ts_err *err)
 	}
 	else
 	{
-		if (!ts_snapshot_latest_id(plan->branch_root, &v, err))
+		if (ctx->pin_snapshot)
+			v = ctx->pinned_snapshot_id;
+		else if (!ts_snapshot_latest_id(plan->branch_root, &v, err))
 			return false;
 		if (v <= 0)
 		{

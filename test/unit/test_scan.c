@@ -489,6 +489,75 @@ count_branch_splits(const ts_plan *plan, int *main_splits, int *fallback_splits)
  * scan.fallback-branch (schema option of both tables): partitions the
  * branch lacks come from the fallback branch, planned as its own table.
  */
+/*
+ * A pinned snapshot (every process of a parallel scan plans the leader's):
+ * a latest read reads it, with the splits of that snapshot read by id;
+ * pinned 0 reads no snapshot; time travel options name their own snapshot
+ * and ignore the pin; a fallback branch's latest snapshot is not pinned.
+ */
+static void
+test_pinned_snapshot(void **state)
+{
+	ts_scan_context ctx;
+	ts_option	o = {"scan.snapshot-id", "2"};
+	ts_plan    *pinned,
+			   *by_id,
+			   *plan;
+	int64_t		latest = 0;
+	ts_err		err = {0};
+
+	(void) state;
+	ctx_init(&ctx, PK_DV);
+	assert_true(ts_snapshot_latest_id(ctx.table_path, &latest, &err));
+	assert_true(latest > 2);
+	ctx.pin_snapshot = true;
+	ctx.pinned_snapshot_id = 2;
+	pinned = plan_or_fail(&ctx);
+	assert_non_null(pinned->snapshot);
+	assert_int_equal(pinned->snapshot->id, 2);
+	ctx.pin_snapshot = false;
+	ctx.noptions = 1;
+	ctx.options = &o;
+	by_id = plan_or_fail(&ctx);
+	assert_int_equal(pinned->nsplits, by_id->nsplits);
+	for (int i = 0; i < pinned->nsplits; i++)
+	{
+		assert_int_equal(pinned->splits[i].nfiles, by_id->splits[i].nfiles);
+		for (int f = 0; f < pinned->splits[i].nfiles; f++)
+			assert_string_equal(pinned->splits[i].files[f].path, by_id->splits[i].files[f].path);
+	}
+	ts_plan_free(pinned);
+	ts_plan_free(by_id);
+
+	/* time travel wins over the pin */
+	ctx.pin_snapshot = true;
+	ctx.pinned_snapshot_id = 1;
+	plan = plan_or_fail(&ctx);
+	assert_int_equal(plan->snapshot->id, 2);
+	ts_plan_free(plan);
+
+	/* pinned 0: the leader's table had no snapshot */
+	ctx.noptions = 0;
+	ctx.options = NULL;
+	ctx.pinned_snapshot_id = 0;
+	plan = plan_or_fail(&ctx);
+	assert_null(plan->snapshot);
+	assert_int_equal(plan->nsplits, 0);
+	ts_plan_free(plan);
+	ctx_done(&ctx);
+
+	/* the main branch is pinned, its fallback branch reads its own latest (2) */
+	ctx_init(&ctx, "parquet/append_table_with_append_pt_branch.db/append_table_with_append_pt_branch");
+	ctx.pin_snapshot = true;
+	ctx.pinned_snapshot_id = 1;
+	plan = plan_or_fail(&ctx);
+	assert_int_equal(plan->snapshot->id, 1);
+	assert_non_null(plan->fallback);
+	assert_int_equal(plan->fallback->snapshot->id, 2);
+	ts_plan_free(plan);
+	ctx_done(&ctx);
+}
+
 static void
 test_fallback_branch(void **state)
 {
@@ -602,6 +671,7 @@ main(void)
 		cmocka_unit_test(test_not_a_table),
 		cmocka_unit_test(test_branch),
 		cmocka_unit_test(test_fallback_branch),
+		cmocka_unit_test(test_pinned_snapshot),
 		cmocka_unit_test(test_limit),
 		cmocka_unit_test(test_list_tables),
 	};

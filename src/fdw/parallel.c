@@ -1,0 +1,161 @@
+/*
+ * parallel.c - what the processes of a Parallel Foreign Scan share.
+ *
+ * Owns: the scan's state in the query's dynamic shared memory and the
+ * rules around it.  Every process (the leader and each worker) plans the
+ * Paimon scan itself, from the same options, quals and Params; the leader
+ * publishes the snapshot it planned, and the others read that snapshot
+ * instead of the latest one, so a commit while the workers start changes
+ * nothing.  The leader also publishes a fingerprint of its tasks (the
+ * files and splits to read, with their deletion vectors); a process whose
+ * own plan has another fingerprint (a table whose reads cannot be pinned,
+ * e.g. a fallback branch or a format table's directory, changed in
+ * between) raises an ERROR rather than read a different set of files.
+ * Tasks are handed out by an atomic counter; the workers' EXPLAIN ANALYZE
+ * figures are summed here for the leader.
+ */
+#include "postgres.h"
+
+#include "common/hashfn.h"
+#include "port/atomics.h"
+#include "utils/rel.h"
+
+#include "tablescan_fdw.h"
+
+struct TsParallelScan
+{
+	pg_atomic_uint32 next_task;
+	int32		ntasks;
+	int64		snapshot_id;	/* the leader's snapshot, 0 = none */
+	uint64		fingerprint;
+	/* EXPLAIN ANALYZE figures of the workers, taken by the leader */
+	pg_atomic_uint64 figures[TS_PARALLEL_NFIGURES];
+};
+
+Size
+tablescan_parallel_size(void)
+{
+	return MAXALIGN(sizeof(TsParallelScan));
+}
+
+void
+tablescan_parallel_init(TsParallelScan *ps)
+{
+	pg_atomic_init_u32(&ps->next_task, 0);
+	ps->ntasks = 0;
+	ps->snapshot_id = 0;
+	ps->fingerprint = 0;
+	for (int i = 0; i < TS_PARALLEL_NFIGURES; i++)
+		pg_atomic_init_u64(&ps->figures[i], 0);
+}
+
+static uint64
+mix_bytes(uint64 h, const void *p, size_t len)
+{
+	return hash_combine64(h, hash_bytes_extended((const unsigned char *) p, (int) len, 0));
+}
+
+static uint64
+mix_string(uint64 h, const char *s)
+{
+	return s ? mix_bytes(h, s, strlen(s) + 1) : mix_bytes(h, "", 0);
+}
+
+static uint64
+mix_int(uint64 h, int64 v)
+{
+	return mix_bytes(h, &v, sizeof(v));
+}
+
+/* The fingerprint of a plan's tasks: what is read, in task order. */
+static uint64
+fingerprint(const ts_plan *plan, const TsParallelTask *tasks, int ntasks)
+{
+	uint64		h = 0;
+
+	h = mix_int(h, plan->kind);
+	h = mix_int(h, plan->schema ? plan->schema->id : -1);
+	h = mix_int(h, plan->snapshot ? plan->snapshot->id : 0);
+	h = mix_int(h, ntasks);
+	for (int t = 0; t < ntasks; t++)
+	{
+		const ts_split *s = &plan->splits[tasks[t].split];
+		int			first = tasks[t].file < 0 ? 0 : tasks[t].file;
+		int			end = tasks[t].file < 0 ? s->nfiles : tasks[t].file + 1;
+
+		h = mix_int(h, tasks[t].split);
+		h = mix_int(h, tasks[t].file);
+		h = mix_int(h, s->bucket);
+		h = mix_int(h, s->total_buckets);
+		h = mix_int(h, (s->raw_convertible ? 1 : 0) | (s->fallback ? 2 : 0));
+		h = mix_bytes(h, s->partition.data, s->partition.data ? s->partition.len : 0);
+		for (int f = first; f < end; f++)
+		{
+			const ts_scan_file *file = &s->files[f];
+
+			h = mix_string(h, file->path);
+			h = mix_string(h, file->dv_path);
+			h = mix_int(h, file->dv_offset);
+			h = mix_int(h, file->dv_length);
+		}
+	}
+	return h;
+}
+
+void
+tablescan_parallel_publish(TsParallelScan *ps, const ts_plan *plan,
+						   const TsParallelTask *tasks, int ntasks)
+{
+	ps->ntasks = ntasks;
+	ps->snapshot_id = plan->snapshot ? plan->snapshot->id : 0;
+	ps->fingerprint = fingerprint(plan, tasks, ntasks);
+	pg_atomic_write_u32(&ps->next_task, 0);
+}
+
+void
+tablescan_parallel_pin(const TsParallelScan *ps, TsTableOptions *opts)
+{
+	opts->pin_snapshot = true;
+	opts->pinned_snapshot_id = ps->snapshot_id;
+}
+
+void
+tablescan_parallel_check(const TsParallelScan *ps, const ts_plan *plan,
+						 const TsParallelTask *tasks, int ntasks, Relation rel)
+{
+	if (ntasks != ps->ntasks || fingerprint(plan, tasks, ntasks) != ps->fingerprint)
+		ereport(ERROR,
+				(errcode(ERRCODE_T_R_SERIALIZATION_FAILURE),
+				 errmsg("parallel scan of foreign table \"%s\" planned other files in a worker than in the leader",
+						RelationGetRelationName(rel)),
+				 errdetail("The Paimon table (a fallback branch, a format table's directory) changed while the query started."),
+				 errhint("Run the query again, or SET max_parallel_workers_per_gather = 0.")));
+}
+
+int
+tablescan_parallel_next_task(TsParallelScan *ps)
+{
+	uint32		t;
+
+	if (pg_atomic_read_u32(&ps->next_task) >= (uint32) ps->ntasks)
+		return -1;				/* no increments past the end when done */
+	t = pg_atomic_fetch_add_u32(&ps->next_task, 1);
+	return t < (uint32) ps->ntasks ? (int) t : -1;
+}
+
+void
+tablescan_parallel_add_figures(TsParallelScan *ps, int64 *figures)
+{
+	for (int i = 0; i < TS_PARALLEL_NFIGURES; i++)
+	{
+		pg_atomic_fetch_add_u64(&ps->figures[i], (uint64) figures[i]);
+		figures[i] = 0;
+	}
+}
+
+void
+tablescan_parallel_take_figures(TsParallelScan *ps, int64 *figures)
+{
+	for (int i = 0; i < TS_PARALLEL_NFIGURES; i++)
+		figures[i] += (int64) pg_atomic_exchange_u64(&ps->figures[i], 0);
+}
