@@ -1,4 +1,5 @@
-// bench/duck.mjs - the DuckDB side of bench/run.sh (npm @duckdb/node-api, threads=1).
+// bench/duck.mjs - the DuckDB side of bench/run.sh (npm @duckdb/node-api, threads=1,
+// or DUCK_THREADS).
 //
 //   node duck.mjs write <csv> <dir> <nfiles> <columns-json> <field-ids-json>
 //       reads the CSV PostgreSQL exported (the same rows as the heap table),
@@ -9,9 +10,10 @@
 import { DuckDBInstance } from '@duckdb/node-api';
 
 const [mode, ...args] = process.argv.slice(2);
-const db = await DuckDBInstance.create(':memory:', { threads: '1' });
+const threads = String(Number(process.env.DUCK_THREADS || 1));
+const db = await DuckDBInstance.create(':memory:', { threads });
 const con = await db.connect();
-await con.run('SET threads = 1');
+await con.run(`SET threads = ${threads}`);
 
 if (mode === 'write') {
 	const [csv, dir, nfilesArg, columnsJson, idsJson] = args;

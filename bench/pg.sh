@@ -101,6 +101,37 @@ for name in "${PK_ORDER[@]}"; do
     done
 done
 
+# ---- parallel: PostgreSQL's default of 2 workers per Gather; DuckDB with 2 threads ----
+# sum(d::numeric) instead of sum(d): a float sum depends on the order the
+# processes add in, a numeric sum does not, so every result can be compared
+PAR_WORKERS=2
+declare -A PAR_QS=(
+    [par_all_cols]="SELECT count(id), sum(big), sum(d::numeric), sum(amount), max(s), max($LONGCOL), max(ts), max(day) FROM T"
+    [par_two_cols]="${QS[two_cols]}"
+)
+PAR_ORDER=(par_all_cols par_two_cols)
+LABEL[par_all_cols]='every column: count/sum/max of each (`sum(d::numeric)`)'
+LABEL[par_two_cols]=${LABEL[two_cols]}
+declare -A WL
+for name in "${PAR_ORDER[@]}"; do
+    for tab in scan scan_pq heap; do
+        sql=${PAR_QS[$name]//FROM T/FROM $tab}
+        log "$name on $tab, $PAR_WORKERS workers (best of $RUNS)"
+        out=$( { echo '\timing on'; for r in $(seq "$RUNS"); do echo "$sql;"; done; } |
+               PGOPTIONS="-c max_parallel_workers_per_gather=$PAR_WORKERS -c jit=off" q -F '|')
+        T[$name,$tab]=$(sed -n 's/^Time: \([0-9.]*\) ms.*/\1/p' <<<"$out" | sort -g | head -1)
+        RES[$name,$tab]=$(grep -v '^Time: ' <<<"$out" | sort -u | tr '\n' ' ')
+        WL[$name,$tab]=$(PGOPTIONS="-c max_parallel_workers_per_gather=$PAR_WORKERS -c jit=off" \
+            q -c "EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF, SUMMARY OFF) $sql" |
+            sed -n 's/.*Workers Launched: \([0-9]*\).*/\1/p' | head -1)
+    done
+done
+log "DuckDB read_parquet (threads=$PAR_WORKERS, best of $RUNS; its float sum(d) as in all_cols)"
+DPQ="{\"par_all_cols\":\"${QS[all_cols]//FROM T/FROM pq}\",\"par_two_cols\":\"${PAR_QS[par_two_cols]//FROM T/FROM pq}\"}"
+while IFS=$'\t' read -r name ms res; do
+    DT[$name]=$ms; DR[$name]=$res
+done < <(cd bench && DUCK_THREADS=$PAR_WORKERS node duck.mjs time "$WH/scan_pq/bucket-0/*.parquet" "$RUNS" "$DPQ")
+
 # ---- row estimates -------------------------------------------------------------
 EST_SCAN=$(q -c "SELECT est || ' / ' || act FROM bench_rows('SELECT * FROM scan')")
 EST_PLAN=$(q -c "SELECT est || ' / ' || act FROM bench_rows('SELECT * FROM plan WHERE p = 7')")
@@ -212,6 +243,19 @@ echo "Export of the foreign Avro table by \`\\copy (SELECT * FROM scan) TO csv\`
 echo
 echo "Row estimates (EXPLAIN estimated / actual rows of the scan node): \`SELECT * FROM scan\` $EST_SCAN;"
 echo "\`SELECT * FROM scan_pq\` $EST_PQ; \`SELECT * FROM plan WHERE p = 7\` $EST_PLAN."
+echo
+echo "### Parallel"
+echo
+echo "The same scans with PostgreSQL's default \`max_parallel_workers_per_gather = $PAR_WORKERS\` (a Parallel Foreign Scan"
+echo "beside a Parallel Seq Scan; workers launched in brackets, from EXPLAIN ANALYZE), DuckDB with \`SET threads = $PAR_WORKERS\`."
+echo
+echo "| query | foreign Avro ms | foreign Parquet ms | heap ms | DuckDB Parquet ms | Avro / heap | Parquet / heap | Parquet / DuckDB | same result |"
+echo "|---|---:|---:|---:|---:|---:|---:|---:|---|"
+for name in "${PAR_ORDER[@]}"; do
+    same=no
+    [ "${RES[$name,scan]}" = "${RES[$name,heap]}" ] && [ "${RES[$name,scan_pq]}" = "${RES[$name,heap]}" ] && same=yes
+    echo "| ${LABEL[$name]} | $(fmt "${T[$name,scan]}") [${WL[$name,scan]:-0}] | $(fmt "${T[$name,scan_pq]}") [${WL[$name,scan_pq]:-0}] | $(fmt "${T[$name,heap]}") [${WL[$name,heap]:-0}] | $(fmt "${DT[$name]:-0}") | $(ratio "${T[$name,scan]}" "${T[$name,heap]}") | $(ratio "${T[$name,scan_pq]}" "${T[$name,heap]}") | $(ratio "${T[$name,scan_pq]}" "${DT[$name]:-0}") | $same |"
+done
 # the figures of a primary-key table beside the heap table of its rows
 pk_table() {
     local ft=$1 heap=$2 name same
