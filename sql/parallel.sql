@@ -110,6 +110,8 @@ SELECT (figures('SELECT count(amount) FROM orders')).workers_launched > 0 AS par
        (figures('SELECT count(amount) FROM orders')).rows_read;
 SET max_parallel_workers_per_gather = 0;
 SELECT * FROM figures('SELECT count(amount) FROM orders');
+-- files count when opened: a LIMIT stops in the first file
+SELECT * FROM figures('SELECT * FROM orders LIMIT 5');
 SET max_parallel_workers_per_gather = 2;
 
 -- a Gather rescanned by a nested loop (its outer side, a temporary table,

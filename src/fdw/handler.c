@@ -790,7 +790,6 @@ open_next_split(TsScanState *st)
 		tablescan_report(&err);
 	if (st->buffers)
 		ts_split_reader_set_buffers(st->reader, st->buffers);
-	st->figures[FIG_FILES] += split->nfiles;
 	return true;
 }
 
@@ -861,16 +860,24 @@ convert_window(TsScanState *st)
 	st->win_end = end;
 }
 
+/* Add what a split reader did (files it opened, bytes, row groups) to figures. */
+static void
+add_reader_figures(const ts_split_reader *reader, int64 *figures)
+{
+	const ts_reader_metrics *m = ts_split_reader_metrics(reader);
+
+	figures[FIG_FILES] += m->files_opened;
+	figures[FIG_BYTES] += m->bytes_read;
+	figures[FIG_ROW_GROUPS_TOTAL] += m->row_groups_total;
+	figures[FIG_ROW_GROUPS_KEPT] += m->row_groups_kept;
+}
+
 static void
 close_reader(TsScanState *st)
 {
 	if (st->reader)
 	{
-		const ts_reader_metrics *m = ts_split_reader_metrics(st->reader);
-
-		st->figures[FIG_BYTES] += m->bytes_read;
-		st->figures[FIG_ROW_GROUPS_TOTAL] += m->row_groups_total;
-		st->figures[FIG_ROW_GROUPS_KEPT] += m->row_groups_kept;
+		add_reader_figures(st->reader, st->figures);
 		ts_split_reader_close(st->reader);
 		st->reader = NULL;
 	}
@@ -1084,7 +1091,14 @@ tablescanShutdownForeignScan(ForeignScanState *node)
 		st->pscan == NULL)
 		return;
 	if (IsParallelWorker())
+	{
+		/* done: a reader a LIMIT left open counts too */
+		MemoryContext old = MemoryContextSwitchTo(st->cxt);
+
+		close_reader(st);
+		MemoryContextSwitchTo(old);
 		tablescan_parallel_add_figures(st->pscan, st->figures);
+	}
 	else
 	{
 		tablescan_parallel_take_figures(st->pscan, st->figures);
@@ -1105,19 +1119,25 @@ tablescanExplainForeignScan(ForeignScanState *node, ExplainState *es)
 	else if (es->analyze && node->fdw_state)
 	{
 		TsScanState *st = node->fdw_state;
+		int64		figures[TS_PARALLEL_NFIGURES];
+
+		/* with the reader still open (a LIMIT stopped the scan) */
+		memcpy(figures, st->figures, sizeof(figures));
+		if (st->reader)
+			add_reader_figures(st->reader, figures);
 
 		if (st->plan && st->plan->kind != TS_TABLE_FORMAT)
 			ExplainPropertyText("Cache", !st->opts->cache || tablescan_cache_size_mb == 0 ? "off" :
 								st->plan->metrics.cache_hit ? "hit" : "miss", es);
-		ExplainPropertyInteger("Files Read", NULL, st->figures[FIG_FILES], es);
-		ExplainPropertyInteger("Rows Read", NULL, st->figures[FIG_ROWS], es);
-		if (st->figures[FIG_ROW_GROUPS_TOTAL] > 0)
+		ExplainPropertyInteger("Files Read", NULL, figures[FIG_FILES], es);
+		ExplainPropertyInteger("Rows Read", NULL, figures[FIG_ROWS], es);
+		if (figures[FIG_ROW_GROUPS_TOTAL] > 0)
 			ExplainPropertyText("Row Groups",
 								psprintf(INT64_FORMAT " of " INT64_FORMAT,
-										 st->figures[FIG_ROW_GROUPS_KEPT],
-										 st->figures[FIG_ROW_GROUPS_TOTAL]), es);
+										 figures[FIG_ROW_GROUPS_KEPT],
+										 figures[FIG_ROW_GROUPS_TOTAL]), es);
 		if (es->costs)
-			ExplainPropertyInteger("Bytes Read", NULL, st->figures[FIG_BYTES], es);
+			ExplainPropertyInteger("Bytes Read", NULL, figures[FIG_BYTES], es);
 	}
 }
 
