@@ -615,11 +615,44 @@ tablescanBeginForeignScan(ForeignScanState *node, int eflags)
 									   "tablescan_fdw rows", ALLOCSET_DEFAULT_SIZES);
 }
 
+/* bytes of a task's files */
+static int64
+task_bytes(const ts_plan *plan, const TsParallelTask *t)
+{
+	const ts_split *s = &plan->splits[t->split];
+	int64		bytes = 0;
+
+	for (int f = t->file < 0 ? 0 : t->file; f < (t->file < 0 ? s->nfiles : t->file + 1); f++)
+		bytes += s->files[f].entry ? s->files[f].entry->file.file_size : 0;
+	return bytes;
+}
+
+typedef struct SizedTask
+{
+	TsParallelTask task;
+	int64		bytes;
+	int			order;
+} SizedTask;
+
+/* largest first, then plan order: the same order in every process */
+static int
+cmp_sized_task(const void *a, const void *b)
+{
+	const SizedTask *x = a;
+	const SizedTask *y = b;
+
+	if (x->bytes != y->bytes)
+		return x->bytes > y->bytes ? -1 : 1;
+	return x->order - y->order;
+}
+
 /*
- * The tasks of a parallel scan, in plan order: each file of a split whose
- * files are read one by one on their own (append tables, compacted buckets
- * of primary-key tables, format tables), else the whole split (merged by
- * key, or stitched by row-id range).  With tasks_out NULL, only counted.
+ * The tasks of a parallel scan: each file of a split whose files are read
+ * one by one on their own (append tables, compacted buckets of primary-key
+ * tables, format tables), else the whole split (merged by key, or stitched
+ * by row-id range); the largest first, so that the last tasks taken are
+ * short ones and the processes finish together.  With tasks_out NULL, only
+ * counted.
  */
 static int
 parallel_tasks(const ts_plan *plan, const int *columns, int ncolumns,
@@ -627,6 +660,7 @@ parallel_tasks(const ts_plan *plan, const int *columns, int ncolumns,
 {
 	int			n = 0;
 	TsParallelTask *tasks;
+	SizedTask  *sized;
 
 	for (int s = 0; s < plan->nsplits; s++)
 		n += plan->splits[s].nfiles > 1 &&
@@ -634,23 +668,27 @@ parallel_tasks(const ts_plan *plan, const int *columns, int ncolumns,
 			plan->splits[s].nfiles : 1;
 	if (tasks_out == NULL)
 		return n;
-	tasks = palloc(sizeof(TsParallelTask) * Max(n, 1));
+	sized = palloc(sizeof(SizedTask) * Max(n, 1));
 	n = 0;
 	for (int s = 0; s < plan->nsplits; s++)
 	{
-		if (plan->splits[s].nfiles > 1 &&
-			ts_split_reads_files_alone(plan, &plan->splits[s], columns, ncolumns))
-			for (int f = 0; f < plan->splits[s].nfiles; f++)
-			{
-				tasks[n].split = s;
-				tasks[n++].file = f;
-			}
-		else
+		bool		by_file = plan->splits[s].nfiles > 1 &&
+			ts_split_reads_files_alone(plan, &plan->splits[s], columns, ncolumns);
+
+		for (int f = by_file ? 0 : -1; f < (by_file ? plan->splits[s].nfiles : 0); f++)
 		{
-			tasks[n].split = s;
-			tasks[n++].file = -1;
+			sized[n].task.split = s;
+			sized[n].task.file = f;
+			sized[n].bytes = task_bytes(plan, &sized[n].task);
+			sized[n].order = n;
+			n++;
 		}
 	}
+	qsort(sized, n, sizeof(SizedTask), cmp_sized_task);
+	tasks = palloc(sizeof(TsParallelTask) * Max(n, 1));
+	for (int t = 0; t < n; t++)
+		tasks[t] = sized[t].task;
+	pfree(sized);
 	*tasks_out = tasks;
 	return n;
 }
