@@ -136,13 +136,25 @@ RESET enable_hashjoin;
 RESET enable_mergejoin;
 RESET enable_material;
 
+-- a format table imported as a partitioned table (a foreign table per
+-- partition, two files each): a Parallel Append over the partitions'
+-- parallel scans
+CREATE SCHEMA ftp;
+IMPORT FOREIGN SCHEMA ft LIMIT TO (events_csv) FROM SERVER lake INTO ftp
+  OPTIONS (import_partitions 'true');
+EXPLAIN (COSTS OFF) SELECT count(*) FROM ftp.events_csv WHERE region IN ('eu', 'us') AND dt = '2024-01-01';
+SELECT (check_parallel('SELECT * FROM ftp.events_csv')).*;
+SELECT (check_parallel('SELECT * FROM ftp.events_csv WHERE dt < ''2024-01-03'' AND region IS NOT NULL')).*;
+DROP SCHEMA ftp CASCADE;
+
 -- a serial scan never runs inside a worker (each would plan the latest
 -- snapshot on its own): force_parallel_mode finds no parallel-safe plan
 SET force_parallel_mode = on;
 EXPLAIN (COSTS OFF) SELECT count(*) FROM decimals WHERE d2 > 5;
 RESET force_parallel_mode;
 
--- no partial path for a scan of one task (one file), or with parallel query off
+-- a scan of one task (one file) stays serial (its partial path costs what
+-- the serial scan does), and so does every scan with parallel query off
 EXPLAIN (COSTS OFF) SELECT * FROM decimals;
 SET max_parallel_workers_per_gather = 0;
 EXPLAIN (COSTS OFF) SELECT count(*), sum(amount) FROM orders;

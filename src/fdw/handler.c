@@ -371,7 +371,10 @@ param_join_clauses(PlannerInfo *root, RelOptInfo *baserel)
  * shared out between the leader and the workers.  The number of workers is
  * PostgreSQL's rule for a table of the files' size (min_parallel_table_scan_size
  * and up), at most one per task beyond the leader's; the CPU part of the
- * cost is divided as for a parallel sequential scan.
+ * cost is divided as for a parallel sequential scan, but by no more than
+ * the number of tasks.  A scan of one task has a partial path too (costed
+ * as a serial scan): under a Parallel Append, one process reads it while
+ * others read the other partitions.
  */
 static void
 add_parallel_path(PlannerInfo *root, RelOptInfo *baserel, TsPlanState *ps)
@@ -387,12 +390,13 @@ add_parallel_path(PlannerInfo *root, RelOptInfo *baserel, TsPlanState *ps)
 		return;
 	ntasks = parallel_tasks(ps->plan, NULL, 0, NULL);
 	workers = Min(compute_parallel_worker(baserel, pages, -1, max_parallel_workers_per_gather),
-				  ntasks - 1);
-	if (workers <= 0)
+				  Max(ntasks - 1, 1));
+	if (ntasks == 0 || workers <= 0)
 		return;
 	divisor = workers;
 	if (parallel_leader_participation && 1.0 - 0.3 * workers > 0)
 		divisor += 1.0 - 0.3 * workers;	/* the leader's share, as costsize.c */
+	divisor = Min(divisor, ntasks);		/* one task: no faster than a serial scan */
 	path = create_foreignscan_path(root, baserel, NULL, clamp_row_est(baserel->rows / divisor),
 								   startup,
 								   startup + seq_page_cost * pages +
