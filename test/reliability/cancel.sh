@@ -29,9 +29,20 @@ q -c "DROP FOREIGN TABLE IF EXISTS cancel_big, cancel_many" \
 declare -A QUERY=(
     [big]="SELECT count(*), sum(length(name)), sum(v) FROM cancel_big"
     [many]="SELECT count(id) FROM cancel_many"
+    [parallel]="SET parallel_setup_cost = 0; SET parallel_tuple_cost = 0; SET max_parallel_workers_per_gather = 2;
+                SELECT count(*), sum(length(name)), sum(v) FROM cancel_big"
 )
 
-for t in big many; do
+# "parallel": the big table read by a Parallel Foreign Scan (the leader and
+# two workers): a cancel of the leader stops the workers too
+if q -c "SET parallel_setup_cost = 0" -c "SET parallel_tuple_cost = 0" -c "SET max_parallel_workers_per_gather = 2" \
+     -c "EXPLAIN SELECT count(*), sum(length(name)), sum(v) FROM cancel_big" | grep -q 'Parallel Foreign Scan'; then
+    ok "parallel: the big table is read by a Parallel Foreign Scan"
+else
+    fail "parallel: no Parallel Foreign Scan for the big table"
+fi
+
+for t in big many parallel; do
     # how long the full query takes (for the record, and to pick the timeout)
     q -c "${QUERY[$t]}" >/dev/null 2>&1    # warm the page cache first
     # the query's own time, inside the session (not the connection's)

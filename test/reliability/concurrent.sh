@@ -8,7 +8,9 @@
 # writer publishes commit s into the live table as Paimon does (data files
 # and manifests first, then snapshot-s by an atomic rename, then the LATEST
 # hint) and expires snapshot s-RETAIN (its snapshot file and manifest lists, then
-# the EARLIEST hint).  Meanwhile READERS psql sessions run queries until the writer is done.
+# the EARLIEST hint).  Meanwhile READERS psql sessions run queries until the writer is done,
+# every other one with parallel plans forced (a Parallel Foreign Scan: the leader and its
+# workers plan on their own, the workers pinned to the leader's snapshot).
 # Every query must return exactly the rows of one snapshot: snapshot s holds
 # ids 0 .. s*ROWS-1, so count = s*ROWS and sum(id) = count*(count-1)/2; or a
 # clear error naming a snapshot or manifest file that was expired underneath
@@ -18,7 +20,7 @@ ensure_db || { fail "database setup"; summary; exit 1; }
 W=$(scratch concurrent)
 K=${CONC_SNAPSHOTS:-12}
 ROWS=${CONC_ROWS:-500}
-READERS=${CONC_READERS:-3}
+READERS=${CONC_READERS:-4}
 RETAIN=${CONC_RETAIN:-1}     # snapshots kept by the expiry (Paimon minimum: 1)
 ARGS=(--column 'id:INT NOT NULL' --column name:STRING --column dt:STRING --partition dt
       --partitions 2 --buckets 2 --bucket-key id --rows "$ROWS" --files 2)
@@ -57,8 +59,17 @@ writer() {
     done
 }
 
-# readers: one psql session each, fed queries until the writer is done
+# readers: one psql session each, fed queries until the writer is done;
+# reader 2, 4, ... with parallel plans forced (it says so first: 'P true')
+PARALLEL="SET parallel_setup_cost = 0; SET parallel_tuple_cost = 0; SET min_parallel_table_scan_size = 0;
+SET cpu_tuple_cost = 1; SET max_parallel_workers_per_gather = 2;"
 reader() {
+    if [ $(($1 % 2)) -eq 0 ]; then
+        echo "$PARALLEL"
+        echo "CREATE TEMP TABLE plan_lines (l text);"
+        echo "DO \$\$ DECLARE l text; BEGIN FOR l IN EXECUTE 'EXPLAIN SELECT count(*), sum(id::bigint) FROM conc' LOOP INSERT INTO plan_lines VALUES (l); END LOOP; END \$\$;"
+        echo "SELECT 'P ' || bool_or(l LIKE '%Parallel Foreign Scan%') FROM plan_lines;"
+    fi
     while [ ! -f "$W/writer_done" ]; do
         echo "SELECT 'R ' || count(*) || ' ' || coalesce(sum(id::bigint), 0) FROM conc;"
         sleep 0.02
@@ -67,16 +78,17 @@ reader() {
 }
 pids=()
 for r in $(seq 1 "$READERS"); do
-    reader | q >"$W/reader$r.out" 2>&1 &
+    reader "$r" | q >"$W/reader$r.out" 2>&1 &
     pids+=($!)
 done
 writer
 touch "$W/writer_done"
 for p in "${pids[@]}"; do wait "$p"; done
 
-good=0; errors=0; bad=0; dead=0; seen=""
+good=0; errors=0; bad=0; dead=0; seen=""; parallel=0
 for r in $(seq 1 "$READERS"); do
     tail -1 "$W/reader$r.out" | grep -qx alive || { dead=$((dead + 1)); echo "reader $r did not survive: $(tail -3 "$W/reader$r.out" | tr '\n' ' ')"; }
+    grep -qx 'P true' "$W/reader$r.out" && parallel=$((parallel + 1))
     while read -r tag c sum; do
         if [ "$tag" = R ]; then
             if [ $((c % ROWS)) -eq 0 ] && [ "$c" -ge "$ROWS" ] && [ "$c" -le $((K * ROWS)) ] &&
@@ -97,6 +109,8 @@ done
 final=$(q -c "SELECT count(*) || ' ' || sum(id::bigint) FROM conc" 2>&1)
 distinct=$(printf '%s\n' $seen | sort -nu | wc -l)
 echo "concurrent: $((good + errors)) queries, $good consistent results ($distinct distinct snapshots seen), $errors errors (expired files), $bad bad, $dead sessions lost"
+[ "$parallel" -eq $((READERS / 2)) ] && ok "$parallel of the readers ran Parallel Foreign Scans" ||
+    fail "$parallel readers had parallel plans, not $((READERS / 2))"
 [ "$dead" -eq 0 ] && ok "all $READERS reader sessions survived $K commits with expiry" || fail "$dead reader sessions lost"
 [ "$bad" -eq 0 ] && [ "$good" -gt 0 ] && ok "every query returned one snapshot's rows or a clear error" ||
     fail "$bad queries with rows of no snapshot or an unclear error"
