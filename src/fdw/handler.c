@@ -562,6 +562,7 @@ tablescanGetForeignPlan(PlannerInfo *root, RelOptInfo *baserel, Oid foreigntable
 	TsPlanState *ps = baserel->fdw_private;
 	Bitmapset  *attrs = NULL;
 	List	   *attnums = NIL;
+	List	   *explain;
 	ListCell   *lc;
 	int			x;
 
@@ -588,8 +589,12 @@ tablescanGetForeignPlan(PlannerInfo *root, RelOptInfo *baserel, Oid foreigntable
 			attnums = lappend_int(attnums, attno);
 	}
 
+	explain = tablescan_explain_properties(ps);
+	if (best_path->path.parallel_aware)
+		explain = lappend(lappend(explain, makeString("Parallel Tasks")),
+						  makeString(psprintf("%d", parallel_tasks(ps->plan, NULL, 0, NULL))));
 	return make_foreignscan(tlist, scan_clauses, baserel->relid, NIL,
-							list_make3(attnums, tablescan_explain_properties(ps),
+							list_make3(attnums, explain,
 									   makeString(psprintf(INT64_FORMAT, ps->limit))),
 							NIL, NIL, outer_plan);
 }
