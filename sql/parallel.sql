@@ -153,6 +153,21 @@ SET force_parallel_mode = on;
 EXPLAIN (COSTS OFF) SELECT count(*) FROM decimals WHERE d2 > 5;
 RESET force_parallel_mode;
 
+-- the option parallel_workers (the heap's reloption): on the table or its
+-- server, 0 turns parallel scans off
+ALTER FOREIGN TABLE orders OPTIONS (ADD parallel_workers '1');
+EXPLAIN (COSTS OFF) SELECT count(*), sum(amount) FROM orders;
+ALTER FOREIGN TABLE orders OPTIONS (SET parallel_workers '0');
+SELECT parallel_plan('SELECT count(*), sum(amount) FROM orders');
+ALTER FOREIGN TABLE orders OPTIONS (DROP parallel_workers);
+ALTER SERVER lake OPTIONS (ADD parallel_workers '0');
+SELECT parallel_plan('SELECT count(*), sum(amount) FROM orders');
+ALTER SERVER lake OPTIONS (DROP parallel_workers);
+SELECT parallel_plan('SELECT count(*), sum(amount) FROM orders');
+ALTER FOREIGN TABLE orders OPTIONS (ADD parallel_workers '-1');
+ALTER FOREIGN TABLE orders OPTIONS (ADD parallel_workers '1025');
+ALTER FOREIGN TABLE orders OPTIONS (ADD parallel_workers 'two');
+
 -- a scan of one task (one file) stays serial (its partial path costs what
 -- the serial scan does), and so does every scan with parallel query off
 EXPLAIN (COSTS OFF) SELECT * FROM decimals;

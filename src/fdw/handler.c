@@ -370,7 +370,8 @@ param_join_clauses(PlannerInfo *root, RelOptInfo *baserel)
  * A partial path: a Parallel Foreign Scan whose tasks (parallel_tasks) are
  * shared out between the leader and the workers.  The number of workers is
  * PostgreSQL's rule for a table of the files' size (min_parallel_table_scan_size
- * and up), at most one per task beyond the leader's; the CPU part of the
+ * and up) or the option parallel_workers (0: no parallel scan), at most one
+ * per task beyond the leader's; the CPU part of the
  * cost is divided as for a parallel sequential scan, but by no more than
  * the number of tasks.  A scan of one task has a partial path too (costed
  * as a serial scan): under a Parallel Append, one process reads it while
@@ -389,6 +390,7 @@ add_parallel_path(PlannerInfo *root, RelOptInfo *baserel, TsPlanState *ps)
 	if (!baserel->consider_parallel || max_parallel_workers_per_gather <= 0)
 		return;
 	ntasks = parallel_tasks(ps->plan, NULL, 0, NULL);
+	baserel->rel_parallel_workers = ps->opts->parallel_workers;	/* as the heap's reloption */
 	workers = Min(compute_parallel_worker(baserel, pages, -1, max_parallel_workers_per_gather),
 				  Max(ntasks - 1, 1));
 	if (ntasks == 0 || workers <= 0)

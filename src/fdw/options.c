@@ -21,6 +21,7 @@
 #include "fmgr.h"
 #include "lib/stringinfo.h"
 #include "miscadmin.h"
+#include "postmaster/bgworker_internals.h"
 #include "utils/acl.h"
 #include "utils/builtins.h"
 #include "utils/guc.h"
@@ -58,6 +59,8 @@ static const TsOption valid_options[] = {
 	{"cache", ForeignServerRelationId},
 	{"cache", ForeignTableRelationId},
 	{"strict", ForeignServerRelationId},
+	{"parallel_workers", ForeignServerRelationId},
+	{"parallel_workers", ForeignTableRelationId},
 	{"column_name", AttributeRelationId},
 	{NULL, InvalidOid}
 };
@@ -179,6 +182,20 @@ check_option_value(const char *name, const char *value)
 	}
 	else if (strcmp(name, "cache") == 0 || strcmp(name, "strict") == 0)
 		check_bool_option(name, value);
+	else if (strcmp(name, "parallel_workers") == 0)
+	{
+		/* the heap's reloption of the same name: 0 .. 1024 */
+		char	   *end;
+		long long	v;
+
+		errno = 0;
+		v = strtoll(value, &end, 10);
+		if (errno != 0 || *value == '\0' || *end != '\0' || v < 0 || v > MAX_PARALLEL_WORKER_LIMIT)
+			ereport(ERROR,
+					(errcode(ERRCODE_FDW_INVALID_OPTION_NAME),
+					 errmsg("invalid value for option \"%s\": \"%s\"", name, value),
+					 errhint("The value must be an integer between 0 and %d.", MAX_PARALLEL_WORKER_LIMIT)));
+	}
 	else if (strcmp(name, "format") == 0)
 	{
 		if (strcmp(value, "csv") != 0 && strcmp(value, "json") != 0 &&
@@ -338,6 +355,8 @@ apply_option(TsTableOptions *o, DefElem *def, char **warehouse, char **database,
 		o->strict = defGetBoolean(def);
 	else if (strcmp(name, "cache") == 0)
 		o->cache = defGetBoolean(def);
+	else if (strcmp(name, "parallel_workers") == 0)
+		o->parallel_workers = pg_strtoint32(value);
 	else
 	{
 		o->paimon_keys = lappend(o->paimon_keys, pstrdup(name));
@@ -470,6 +489,7 @@ tablescan_get_options(Oid foreigntableid)
 
 	o->strict = true;
 	o->cache = true;
+	o->parallel_workers = -1;
 	foreach(lc, server->options)
 		apply_option(o, lfirst(lc), &warehouse, &database, &table, &path, &branch);
 	foreach(lc, ft->options)

@@ -43,6 +43,7 @@ typedef struct TsTableOptions
 	char	   *partition_keys; /* its partition keys, "k1,k2" */
 	bool		strict;			/* IMPORT: unmappable column is an error */
 	bool		cache;			/* use the live manifest-entry cache */
+	int			parallel_workers;	/* workers of a parallel scan; -1: PostgreSQL's rule */
 	/* set by a parallel scan: a latest read reads this snapshot (0 = none) */
 	bool		pin_snapshot;
 	int64		pinned_snapshot_id;
