@@ -130,19 +130,23 @@ check_name_component(const char *option, const char *value)
 				 errhint("A database or table name is one directory name inside the warehouse, without '/' or \"..\".")));
 }
 
+/* An integer in [min, max] (max PG_INT64_MAX: no upper bound). */
 static void
-check_int_option(const char *name, const char *value, int64 min)
+check_int_option(const char *name, const char *value, int64 min, int64 max)
 {
 	char	   *end;
 	long long	v;
 
 	errno = 0;
 	v = strtoll(value, &end, 10);
-	if (errno != 0 || *value == '\0' || *end != '\0' || v < min)
+	if (errno != 0 || *value == '\0' || *end != '\0' || v < min || v > max)
 		ereport(ERROR,
 				(errcode(ERRCODE_FDW_INVALID_OPTION_NAME),
 				 errmsg("invalid value for option \"%s\": \"%s\"", name, value),
-				 errhint("The value must be an integer >= %lld.", (long long) min)));
+				 max == PG_INT64_MAX ?
+				 errhint("The value must be an integer >= %lld.", (long long) min) :
+				 errhint("The value must be an integer between %lld and %lld.",
+						 (long long) min, (long long) max)));
 }
 
 static void
@@ -162,11 +166,11 @@ static void
 check_option_value(const char *name, const char *value)
 {
 	if (strcmp(name, "bucket_filter") == 0)
-		check_int_option(name, value, 0);
+		check_int_option(name, value, 0, PG_INT64_MAX);
 	else if (strcmp(name, "scan.snapshot-id") == 0)
-		check_int_option(name, value, 1);
+		check_int_option(name, value, 1, PG_INT64_MAX);
 	else if (strcmp(name, "scan.timestamp-millis") == 0)
-		check_int_option(name, value, 0);
+		check_int_option(name, value, 0, PG_INT64_MAX);
 	else if (strcmp(name, "incremental-between") == 0 ||
 			 strcmp(name, "incremental-between-timestamp") == 0)
 	{
@@ -183,19 +187,7 @@ check_option_value(const char *name, const char *value)
 	else if (strcmp(name, "cache") == 0 || strcmp(name, "strict") == 0)
 		check_bool_option(name, value);
 	else if (strcmp(name, "parallel_workers") == 0)
-	{
-		/* the heap's reloption of the same name: 0 .. 1024 */
-		char	   *end;
-		long long	v;
-
-		errno = 0;
-		v = strtoll(value, &end, 10);
-		if (errno != 0 || *value == '\0' || *end != '\0' || v < 0 || v > MAX_PARALLEL_WORKER_LIMIT)
-			ereport(ERROR,
-					(errcode(ERRCODE_FDW_INVALID_OPTION_NAME),
-					 errmsg("invalid value for option \"%s\": \"%s\"", name, value),
-					 errhint("The value must be an integer between 0 and %d.", MAX_PARALLEL_WORKER_LIMIT)));
-	}
+		check_int_option(name, value, 0, MAX_PARALLEL_WORKER_LIMIT);	/* as the heap's reloption */
 	else if (strcmp(name, "format") == 0)
 	{
 		if (strcmp(value, "csv") != 0 && strcmp(value, "json") != 0 &&
