@@ -97,8 +97,7 @@ typedef struct TsScanState
 #define FIG_ROW_GROUPS_TOTAL 3
 #define FIG_ROW_GROUPS_KEPT 4
 
-static int	parallel_tasks(const ts_plan *plan, const int *columns, int ncolumns,
-						   TsParallelTask **tasks_out);
+static int	count_parallel_tasks(const ts_plan *plan, const int *columns, int ncolumns);
 
 /* ---- module setup ------------------------------------------------------ */
 
@@ -285,13 +284,16 @@ tablescanGetForeignRelSize(PlannerInfo *root, RelOptInfo *baserel, Oid foreignta
 	baserel->tuples = rows;
 }
 
-/* Cost of reading 'fraction' of the (already pruned) files. */
+/*
+ * Cost of reading 'fraction' of the (already pruned) files, the CPU part
+ * shared by cpu_divisor processes (1 for a serial scan).
+ */
 static void
-scan_costs(TsPlanState *ps, double fraction, Cost *startup, Cost *total)
+scan_costs(TsPlanState *ps, double fraction, double cpu_divisor, Cost *startup, Cost *total)
 {
 	*startup = 10;
 	*total = *startup + fraction * (seq_page_cost * (ps->bytes / BLCKSZ) +
-									cpu_tuple_cost * 2 * ps->rows);
+									cpu_tuple_cost * 2 * ps->rows / cpu_divisor);
 }
 
 /*
@@ -383,15 +385,16 @@ add_parallel_path(PlannerInfo *root, RelOptInfo *baserel, TsPlanState *ps)
 	int			ntasks;
 	int			workers;
 	double		divisor;
-	double		pages = ps->bytes / BLCKSZ;
-	Cost		startup = 10;
+	Cost		startup,
+				total;
 	ForeignPath *path;
 
 	if (!baserel->consider_parallel || max_parallel_workers_per_gather <= 0)
 		return;
-	ntasks = parallel_tasks(ps->plan, NULL, 0, NULL);
+	ntasks = ps->ntasks = count_parallel_tasks(ps->plan, NULL, 0);
 	baserel->rel_parallel_workers = ps->opts->parallel_workers;	/* as the heap's reloption */
-	workers = Min(compute_parallel_worker(baserel, pages, -1, max_parallel_workers_per_gather),
+	workers = Min(compute_parallel_worker(baserel, ps->bytes / BLCKSZ, -1,
+										  max_parallel_workers_per_gather),
 				  Max(ntasks - 1, 1));
 	if (ntasks == 0 || workers <= 0)
 		return;
@@ -399,11 +402,9 @@ add_parallel_path(PlannerInfo *root, RelOptInfo *baserel, TsPlanState *ps)
 	if (parallel_leader_participation && 1.0 - 0.3 * workers > 0)
 		divisor += 1.0 - 0.3 * workers;	/* the leader's share, as costsize.c */
 	divisor = Min(divisor, ntasks);		/* one task: no faster than a serial scan */
+	scan_costs(ps, 1.0, divisor, &startup, &total);
 	path = create_foreignscan_path(root, baserel, NULL, clamp_row_est(baserel->rows / divisor),
-								   startup,
-								   startup + seq_page_cost * pages +
-								   cpu_tuple_cost * 2 * ps->rows / divisor,
-								   NIL, NULL, NULL, NIL);
+								   startup, total, NIL, NULL, NULL, NIL);
 	path->path.parallel_aware = true;
 	path->path.parallel_safe = true;
 	path->path.parallel_workers = workers;
@@ -430,7 +431,7 @@ tablescanGetForeignPaths(PlannerInfo *root, RelOptInfo *baserel, Oid foreigntabl
 				total;
 	ListCell   *lc;
 
-	scan_costs(ps, 1.0, &startup, &total);
+	scan_costs(ps, 1.0, 1.0, &startup, &total);
 	add_serial_path(baserel, create_foreignscan_path(root, baserel, NULL, baserel->rows,
 													 startup, total, NIL, NULL, NULL, NIL));
 	add_parallel_path(root, baserel, ps);
@@ -459,7 +460,7 @@ tablescanGetForeignPaths(PlannerInfo *root, RelOptInfo *baserel, Oid foreigntabl
 		 * assume the per-row fraction PostgreSQL's selectivity gives, but
 		 * never less than one file's worth.
 		 */
-		scan_costs(ps, Max(rows / Max(baserel->tuples, 1), 0.01), &startup, &total);
+		scan_costs(ps, Max(rows / Max(baserel->tuples, 1), 0.01), 1.0, &startup, &total);
 		add_serial_path(baserel, create_foreignscan_path(root, baserel, NULL, rows,
 														 startup, total, NIL,
 														 required_outer, NULL, NIL));
@@ -594,7 +595,7 @@ tablescanGetForeignPlan(PlannerInfo *root, RelOptInfo *baserel, Oid foreigntable
 	explain = tablescan_explain_properties(ps);
 	if (best_path->path.parallel_aware)
 		explain = lappend(lappend(explain, makeString("Parallel Tasks")),
-						  makeString(psprintf("%d", parallel_tasks(ps->plan, NULL, 0, NULL))));
+						  makeString(psprintf("%d", ps->ntasks)));
 	return make_foreignscan(tlist, scan_clauses, baserel->relid, NIL,
 							list_make3(attnums, explain,
 									   makeString(psprintf(INT64_FORMAT, ps->limit))),
@@ -626,16 +627,29 @@ tablescanBeginForeignScan(ForeignScanState *node, int eflags)
 									   "tablescan_fdw rows", ALLOCSET_DEFAULT_SIZES);
 }
 
-/* bytes of a task's files */
-static int64
-task_bytes(const ts_plan *plan, const TsParallelTask *t)
+/*
+ * The tasks of split s in a parallel scan: each of its files where they are
+ * read one by one on their own (append tables, compacted buckets of
+ * primary-key tables, format tables), else the whole split, one task
+ * (merged by key, or stitched by row-id range).
+ */
+static int
+split_tasks(const ts_plan *plan, int s, const int *columns, int ncolumns)
 {
-	const ts_split *s = &plan->splits[t->split];
-	int64		bytes = 0;
+	const ts_split *split = &plan->splits[s];
 
-	for (int f = t->file < 0 ? 0 : t->file; f < (t->file < 0 ? s->nfiles : t->file + 1); f++)
-		bytes += s->files[f].entry ? s->files[f].entry->file.file_size : 0;
-	return bytes;
+	return split->nfiles > 1 && ts_split_reads_files_alone(plan, split, columns, ncolumns) ?
+		split->nfiles : 1;
+}
+
+static int
+count_parallel_tasks(const ts_plan *plan, const int *columns, int ncolumns)
+{
+	int			n = 0;
+
+	for (int s = 0; s < plan->nsplits; s++)
+		n += split_tasks(plan, s, columns, ncolumns);
+	return n;
 }
 
 typedef struct SizedTask
@@ -658,45 +672,37 @@ cmp_sized_task(const void *a, const void *b)
 }
 
 /*
- * The tasks of a parallel scan: each file of a split whose files are read
- * one by one on their own (append tables, compacted buckets of primary-key
- * tables, format tables), else the whole split (merged by key, or stitched
- * by row-id range); the largest first, so that the last tasks taken are
- * short ones and the processes finish together.  With tasks_out NULL, only
- * counted.
+ * The tasks of a parallel scan (split_tasks), the largest first, so that
+ * the last tasks taken are short ones and the processes finish together.
  */
 static int
-parallel_tasks(const ts_plan *plan, const int *columns, int ncolumns,
-			   TsParallelTask **tasks_out)
+parallel_tasks(const ts_plan *plan, const int *columns, int ncolumns, TsParallelTask **tasks_out)
 {
-	int			n = 0;
-	TsParallelTask *tasks;
-	SizedTask  *sized;
+	int			n = count_parallel_tasks(plan, columns, ncolumns);
+	SizedTask  *sized = palloc(sizeof(SizedTask) * Max(n, 1));
+	TsParallelTask *tasks = palloc(sizeof(TsParallelTask) * Max(n, 1));
 
-	for (int s = 0; s < plan->nsplits; s++)
-		n += plan->splits[s].nfiles > 1 &&
-			ts_split_reads_files_alone(plan, &plan->splits[s], columns, ncolumns) ?
-			plan->splits[s].nfiles : 1;
-	if (tasks_out == NULL)
-		return n;
-	sized = palloc(sizeof(SizedTask) * Max(n, 1));
 	n = 0;
 	for (int s = 0; s < plan->nsplits; s++)
 	{
-		bool		by_file = plan->splits[s].nfiles > 1 &&
-			ts_split_reads_files_alone(plan, &plan->splits[s], columns, ncolumns);
+		const ts_split *split = &plan->splits[s];
+		int			k = split_tasks(plan, s, columns, ncolumns);
 
-		for (int f = by_file ? 0 : -1; f < (by_file ? plan->splits[s].nfiles : 0); f++)
+		for (int i = 0; i < k; i++, n++)
 		{
+			/* file i, or (one task) all of them */
+			int			first = k > 1 ? i : 0;
+			int			end = k > 1 ? i + 1 : split->nfiles;
+
 			sized[n].task.split = s;
-			sized[n].task.file = f;
-			sized[n].bytes = task_bytes(plan, &sized[n].task);
+			sized[n].task.file = k > 1 ? i : -1;
 			sized[n].order = n;
-			n++;
+			sized[n].bytes = 0;
+			for (int f = first; f < end; f++)
+				sized[n].bytes += split->files[f].entry ? split->files[f].entry->file.file_size : 0;
 		}
 	}
 	qsort(sized, n, sizeof(SizedTask), cmp_sized_task);
-	tasks = palloc(sizeof(TsParallelTask) * Max(n, 1));
 	for (int t = 0; t < n; t++)
 		tasks[t] = sized[t].task;
 	pfree(sized);
@@ -921,14 +927,18 @@ add_reader_figures(const ts_split_reader *reader, int64 *figures)
 	figures[FIG_ROW_GROUPS_KEPT] += m->row_groups_kept;
 }
 
+/* Close the split reader, if any, in the scan's context (its allocations'). */
 static void
 close_reader(TsScanState *st)
 {
 	if (st->reader)
 	{
+		MemoryContext old = MemoryContextSwitchTo(st->cxt);
+
 		add_reader_figures(st->reader, st->figures);
 		ts_split_reader_close(st->reader);
 		st->reader = NULL;
+		MemoryContextSwitchTo(old);
 	}
 }
 
@@ -1030,7 +1040,6 @@ static void
 tablescanReScanForeignScan(ForeignScanState *node)
 {
 	TsScanState *st = node->fdw_state;
-	MemoryContext old;
 
 	if (((ForeignScan *) node->ss.ps.plan)->scan.scanrelid == 0)
 	{
@@ -1039,9 +1048,7 @@ tablescanReScanForeignScan(ForeignScanState *node)
 	}
 	if (st->plan == NULL)
 		return;
-	old = MemoryContextSwitchTo(st->cxt);
 	close_reader(st);
-	MemoryContextSwitchTo(old);
 	if (node->ss.ps.chgParam != NULL)
 	{
 		/* parameter values changed: plan (and prune) again at next fetch */
@@ -1066,12 +1073,7 @@ tablescanEndForeignScan(ForeignScanState *node)
 	}
 	if (st == NULL)
 		return;
-	{
-		MemoryContext old = MemoryContextSwitchTo(st->cxt);
-
-		close_reader(st);
-		MemoryContextSwitchTo(old);
-	}
+	close_reader(st);
 	MemoryContextDelete(st->rowcxt);
 	MemoryContextDelete(st->wincxt);
 	MemoryContextDelete(st->cxt);
@@ -1114,10 +1116,8 @@ tablescanReInitializeDSMForeignScan(ForeignScanState *node, ParallelContext *pcx
 									void *coordinate)
 {
 	TsScanState *st = node->fdw_state;
-	MemoryContext old = MemoryContextSwitchTo(st->cxt);
 
 	close_reader(st);
-	MemoryContextSwitchTo(old);
 	st->pscan = coordinate;
 	start_scan(node, st, true);
 }
@@ -1141,11 +1141,7 @@ tablescanShutdownForeignScan(ForeignScanState *node)
 		return;
 	if (IsParallelWorker())
 	{
-		/* done: a reader a LIMIT left open counts too */
-		MemoryContext old = MemoryContextSwitchTo(st->cxt);
-
-		close_reader(st);
-		MemoryContextSwitchTo(old);
+		close_reader(st);		/* done: a reader a LIMIT left open counts too */
 		tablescan_parallel_add_figures(st->pscan, st->figures);
 	}
 	else

@@ -191,6 +191,7 @@ typedef struct TsPlanState
 	char	   *predicate;		/* pushed predicate as text, or NULL */
 	double		rows;
 	double		bytes;
+	int			ntasks;			/* tasks a parallel scan would share out */
 } TsPlanState;
 
 /*
