@@ -62,14 +62,19 @@ declare -A LABEL=(
 )
 declare -A T
 declare -A RES
+# time_query KEY TAB: query KEY of QS on table TAB, RUNS times in one backend
+# (psql \timing; each run also returns the result): T[KEY,TAB] = best ms,
+# RES[KEY,TAB] = its distinct result rows, tab-separated
+time_query() {
+    local sql=${QS[$1]//FROM T/FROM $2} out
+    out=$( { echo '\timing on'; for r in $(seq "$RUNS"); do echo "$sql;"; done; } | q -F '|')
+    T[$1,$2]=$(sed -n 's/^Time: \([0-9.]*\) ms.*/\1/p' <<<"$out" | sort -g | head -1)
+    RES[$1,$2]=$(grep -v '^Time: ' <<<"$out" | sort -u | tr '\n' '\t')
+}
 for name in "${ORDER[@]}"; do
     for tab in scan scan_pq heap; do
-        sql=${QS[$name]//FROM T/FROM $tab}
         log "$name on $tab (best of $RUNS)"
-        # psql \timing, RUNS times in one backend: each run also returns the result
-        out=$( { echo '\timing on'; for r in $(seq "$RUNS"); do echo "$sql;"; done; } | q -F '|')
-        T[$name,$tab]=$(sed -n 's/^Time: \([0-9.]*\) ms.*/\1/p' <<<"$out" | sort -g | head -1)
-        RES[$name,$tab]=$(grep -v '^Time: ' <<<"$out" | sort -u | tr '\n' ' ')
+        time_query "$name" "$tab"
     done
 done
 log "DuckDB read_parquet (threads=1, best of $RUNS)"
@@ -87,46 +92,32 @@ read -r PK_FILES PK_RECORDS <<<"$(q -F ' ' -c "SELECT count(*), sum(row_count) F
 PK_ROWS=$(q -c "SELECT count(*) FROM heap_pk")
 read -r PKC_FILES PKC_LEVELS <<<"$(q -F ' ' -c "SELECT count(*), string_agg(DISTINCT level::text, ',') FROM tablescan_files('pkc')")"
 PKC_ROWS=$(q -c "SELECT count(*) FROM heap_pkc")
-declare -A PKQ=(
-    [all_cols]="${QS[all_cols]}"
-    [two_cols]="${QS[two_cols]}"
-)
 PK_ORDER=(all_cols two_cols)
 for name in "${PK_ORDER[@]}"; do
     for tab in pk heap_pk pkc heap_pkc; do
-        sql=${PKQ[$name]//FROM T/FROM $tab}
-        out=$( { echo '\timing on'; for r in $(seq "$RUNS"); do echo "$sql;"; done; } | q -F '|')
-        T[$name,$tab]=$(sed -n 's/^Time: \([0-9.]*\) ms.*/\1/p' <<<"$out" | sort -g | head -1)
-        RES[$name,$tab]=$(grep -v '^Time: ' <<<"$out" | sort -u | tr '\n' ' ')
+        time_query "$name" "$tab"
     done
 done
 
 # ---- parallel: PostgreSQL's default of 2 workers per Gather; DuckDB with 2 threads ----
 PAR_WORKERS=2
-declare -A PAR_QS=(
-    [par_all_cols]="${QS[all_cols]}"
-    [par_two_cols]="${QS[two_cols]}"
-)
+PAR_OPTIONS="-c max_parallel_workers_per_gather=$PAR_WORKERS -c jit=off"
+QS[par_all_cols]=${QS[all_cols]}; LABEL[par_all_cols]=${LABEL[all_cols]}
+QS[par_two_cols]=${QS[two_cols]}; LABEL[par_two_cols]=${LABEL[two_cols]}
 declare -A PAR_DOUBLES=([par_all_cols]=3 [par_two_cols]=)    # sum(d)
 PAR_ORDER=(par_all_cols par_two_cols)
-LABEL[par_all_cols]=${LABEL[all_cols]}
-LABEL[par_two_cols]=${LABEL[two_cols]}
 declare -A WL
 for name in "${PAR_ORDER[@]}"; do
     for tab in scan scan_pq heap; do
-        sql=${PAR_QS[$name]//FROM T/FROM $tab}
         log "$name on $tab, $PAR_WORKERS workers (best of $RUNS)"
-        out=$( { echo '\timing on'; for r in $(seq "$RUNS"); do echo "$sql;"; done; } |
-               PGOPTIONS="-c max_parallel_workers_per_gather=$PAR_WORKERS -c jit=off" q -F '|')
-        T[$name,$tab]=$(sed -n 's/^Time: \([0-9.]*\) ms.*/\1/p' <<<"$out" | sort -g | head -1)
-        RES[$name,$tab]=$(grep -v '^Time: ' <<<"$out" | sort -u | tr '\n' '\t')
-        WL[$name,$tab]=$(PGOPTIONS="-c max_parallel_workers_per_gather=$PAR_WORKERS -c jit=off" \
-            q -c "EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF, SUMMARY OFF) $sql" |
+        PGOPTIONS=$PAR_OPTIONS time_query "$name" "$tab"
+        WL[$name,$tab]=$(PGOPTIONS=$PAR_OPTIONS \
+            q -c "EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF, SUMMARY OFF) ${QS[$name]//FROM T/FROM $tab}" |
             sed -n 's/.*Workers Launched: \([0-9]*\).*/\1/p' | head -1)
     done
 done
 log "DuckDB read_parquet (threads=$PAR_WORKERS, best of $RUNS)"
-DPQ="{\"par_all_cols\":\"${PAR_QS[par_all_cols]//FROM T/FROM pq}\",\"par_two_cols\":\"${PAR_QS[par_two_cols]//FROM T/FROM pq}\"}"
+DPQ="{\"par_all_cols\":\"${QS[par_all_cols]//FROM T/FROM pq}\",\"par_two_cols\":\"${QS[par_two_cols]//FROM T/FROM pq}\"}"
 while IFS=$'\t' read -r name ms res; do
     DT[$name]=$ms; DR[$name]=$res
 done < <(cd bench && DUCK_THREADS=$PAR_WORKERS node duck.mjs time "$WH/scan_pq/bucket-0/*.parquet" "$RUNS" "$DPQ")
