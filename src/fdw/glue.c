@@ -367,6 +367,25 @@ guard_plan(ts_plan *plan)
 	ts_arena_set_pooled(&plan->arena, true);
 }
 
+/*
+ * Report a failed plan.  A parallel worker plans the snapshot its leader
+ * planned; when that snapshot (or a manifest of it) is gone, a writer expired
+ * it after the leader read it: a retryable serialization failure, not a
+ * missing table.
+ */
+static void
+report_plan_error(const TsTableOptions *opts, const ts_err *err)
+{
+	if (opts->pin_snapshot && err->code == TS_ERR_NOT_FOUND)
+		ereport(ERROR,
+				(errcode(ERRCODE_T_R_SERIALIZATION_FAILURE),
+				 errmsg("%s", err->msg),
+				 errdetail("A parallel worker reads snapshot %lld, which its leader planned; it was expired before the worker read it.",
+						   (long long) opts->pinned_snapshot_id),
+				 errhint("Run the query again, or SET max_parallel_workers_per_gather = 0.")));
+	tablescan_report(err);
+}
+
 ts_plan *
 tablescan_plan_relation(TsTableOptions *opts, Relation rel, Index relid, List *clauses,
 						struct ExprContext *econtext, int64 limit, int **att_field,
@@ -382,7 +401,7 @@ tablescan_plan_relation(TsTableOptions *opts, Relation rel, Index relid, List *c
 	ctx.enable_pruning = tablescan_enable_pruning;
 	plan = ts_scan_prepare(&ctx, &err);
 	if (plan == NULL)
-		tablescan_report(&err);
+		report_plan_error(opts, &err);
 	guard_plan(plan);
 	map = tablescan_map_columns(rel, plan->schema);
 	if (tablescan_enable_pruning)
@@ -393,7 +412,7 @@ tablescan_plan_relation(TsTableOptions *opts, Relation rel, Index relid, List *c
 	if (!ts_scan_execute(plan, &ctx, &err))
 	{
 		ts_plan_free(plan);
-		tablescan_report(&err);
+		report_plan_error(opts, &err);
 	}
 	remember_metrics(plan);
 	plan->predicate = pred;		/* for row-group skipping by the readers */

@@ -101,7 +101,7 @@ for r in $(seq 1 "$READERS"); do
     done < "$W/reader$r.out"
     while read -r line; do
         errors=$((errors + 1))
-        if ! printf '%s\n' "$line" | grep -qE '(snapshot-[0-9]+|manifest-list-|manifest-)'; then
+        if ! printf '%s\n' "$line" | grep -qE '(snapshot-[0-9]+|snapshot [0-9]+ of table|manifest-list-|manifest-)'; then
             bad=$((bad + 1)); echo "reader $r: unclear error: $line"
         fi
     done < <(grep '^ERROR:' "$W/reader$r.out")

@@ -544,6 +544,12 @@ test_pinned_snapshot(void **state)
 	assert_null(plan->snapshot);
 	assert_int_equal(plan->nsplits, 0);
 	ts_plan_free(plan);
+
+	/* the leader's snapshot expired before a worker read it: not found */
+	ctx.pinned_snapshot_id = latest + 1000;
+	assert_null(ts_scan_plan(&ctx, &err));
+	assert_int_equal(err.code, TS_ERR_NOT_FOUND);
+	assert_non_null(strstr(err.msg, "does not exist"));
 	ctx_done(&ctx);
 
 	/* the main branch is pinned, its fallback branch reads its own latest (2) */
