@@ -106,6 +106,24 @@ ALTER FOREIGN TABLE bad_csv OPTIONS (SET "csv.mode" 'PERMISSIVE');
 SELECT * FROM bad_csv ORDER BY a;
 SELECT * FROM tablescan_partitions('bad_csv');
 
+-- TEXT files: one line, one row (logs_text: dt = 2024-01-0<d>, lines "d<d>-<j>",
+-- j = 1..20, line 10 empty; plain, gzip with \r\n, two bzip2 streams)
+CREATE FOREIGN TABLE logs (line text, dt date) SERVER lake
+  OPTIONS (path '/tmp/tablescan_fdw_fixtures/formattable/logs_text',
+    format 'text', partition_keys 'dt');
+SELECT dt, count(*), count(*) FILTER (WHERE line = '') AS empty FROM logs GROUP BY dt ORDER BY dt;
+SELECT count(*) AS wrong FROM logs
+ WHERE line <> '' AND line NOT IN (SELECT 'd' || extract(day FROM dt) || '-' || j
+                                     FROM generate_series(1, 20) j WHERE j <> 10);
+SELECT count(DISTINCT line) FROM logs;
+SELECT count(*) FROM logs;
+EXPLAIN (COSTS OFF) SELECT line FROM logs WHERE dt = '2024-01-03';
+SELECT line FROM logs WHERE dt = '2024-01-03' AND line LIKE '%-2_' ORDER BY line;
+CREATE FOREIGN TABLE logs_bad (line text, n integer, dt date) SERVER lake
+  OPTIONS (path '/tmp/tablescan_fdw_fixtures/formattable/logs_text',
+    format 'text', partition_keys 'dt');
+SELECT count(*) FROM logs_bad;
+
 -- errors
 CREATE FOREIGN TABLE customers (id integer) SERVER lake
   OPTIONS (database 'sales', table 'customers');

@@ -4,7 +4,7 @@
 set -euo pipefail
 
 PKGS=(build-essential pkg-config postgresql-15 postgresql-server-dev-15 postgresql-common
-      libavro-dev libcjson-dev libzstd-dev libsnappy-dev liblz4-dev zlib1g-dev
+      libavro-dev libcjson-dev libzstd-dev libsnappy-dev liblz4-dev zlib1g-dev libbz2-dev
       libroaring-dev libcmocka-dev python3 clang-14 libclang-rt-14-dev)
 
 missing=()

@@ -84,6 +84,7 @@ echo "fixtures written to $OUT"
 #                                  name = "n<i>" (empty = NULL when i%10 = 0), amount = i * 1.25,
 #                                  file part-1.csv when i%5 = 0 else part-0.csv (12 partitions,
 #                                  24 files); plus staging / hidden / non-partition entries
+#   DIR/formattable/logs_text      TEXT files in dt= partitions (plain, .gz, .bz2)
 #   DIR/warehouse/ft.db/events_json  a table directory whose schema/schema-0 says
 #                                  type=format-table, file.format=json, partition key k INT;
 #                                  row i (1..30): k = i%3 (k=0 written as the default partition
@@ -138,6 +139,26 @@ cat > "$FC/schema/schema-0" <<'JSON'
  "highestFieldId": 4, "partitionKeys": ["dt", "region"], "primaryKeys": [],
  "options": {"type": "format-table", "file.format": "csv"}}
 JSON
+# TEXT files: DIR/formattable/logs_text/dt=2024-01-0<d>/ (d = 1..3), lines
+# "d<d>-<j>" for j = 1..20 with line 10 empty; d=1 plain (\n, the last line
+# without terminator), d=2 gzip with \r\n, d=3 bzip2 written as two streams
+python3 - "$OUT/formattable/logs_text" <<'PY'
+import bz2, gzip, os, sys
+root = sys.argv[1]
+for d in (1, 2, 3):
+    lines = ["" if j == 10 else "d%d-%d" % (d, j) for j in range(1, 21)]
+    part = os.path.join(root, "dt=2024-01-0%d" % d)
+    os.makedirs(part, exist_ok=True)
+    if d == 1:
+        open(os.path.join(part, "part-0.text"), "wb").write("\n".join(lines).encode())
+    elif d == 2:
+        with gzip.open(os.path.join(part, "part-0.text.gz"), "wb") as f:
+            f.write(("\r\n".join(lines) + "\r\n").encode())
+    else:
+        text = ("\n".join(lines) + "\n").encode()
+        open(os.path.join(part, "part-0.text.bz2"), "wb").write(
+            bz2.compress(text[:37]) + bz2.compress(text[37:]))
+PY
 chmod -R a+rX "$OUT"
 echo "format-table fixtures written to $OUT/formattable and $W/ft.db"
 

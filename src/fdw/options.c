@@ -191,11 +191,12 @@ check_option_value(const char *name, const char *value)
 	else if (strcmp(name, "format") == 0)
 	{
 		if (strcmp(value, "csv") != 0 && strcmp(value, "json") != 0 &&
-			strcmp(value, "parquet") != 0 && strcmp(value, "orc") != 0)
+			strcmp(value, "parquet") != 0 && strcmp(value, "orc") != 0 &&
+			strcmp(value, "text") != 0)
 			ereport(ERROR,
 					(errcode(ERRCODE_FDW_INVALID_OPTION_NAME),
 					 errmsg("invalid value for option \"format\": \"%s\"", value),
-					 errhint("Format tables are csv, json, parquet or orc.")));
+					 errhint("Format tables are csv, json, parquet, orc or text.")));
 	}
 	else if (strcmp(name, "database") == 0 || strcmp(name, "table") == 0 ||
 			 strcmp(name, "branch") == 0)
@@ -498,7 +499,7 @@ tablescan_get_options(Oid foreigntableid)
 		ereport(ERROR,
 				(errcode(ERRCODE_FDW_OPTION_NAME_NOT_FOUND),
 				 errmsg("option \"partition_keys\" needs option \"format\""),
-				 errhint("Declare a format table with format 'csv', 'json', 'parquet' or 'orc'.")));
+				 errhint("Declare a format table with format 'csv', 'json', 'parquet', 'orc' or 'text'.")));
 	if (o->format)
 	{
 		if (o->table_schema)

@@ -125,6 +125,9 @@ ts_format_open(ts_file_format fmt, const char *path,
 		case TS_FORMAT_JSON:
 			open_fn = ts_json_open;
 			break;
+		case TS_FORMAT_TEXT:
+			open_fn = ts_text_open;
+			break;
 		case TS_FORMAT_BLOB:
 			open_fn = ts_blob_open;
 			break;

@@ -144,5 +144,7 @@ ts_format_reader *ts_blob_open(const char *path, const ts_read_column *columns, 
 							   const ts_reader_options *options, ts_err *err);
 ts_format_reader *ts_json_open(const char *path, const ts_read_column *columns, int ncols,
 							   const ts_reader_options *options, ts_err *err);
+ts_format_reader *ts_text_open(const char *path, const ts_read_column *columns, int ncols,
+							   const ts_reader_options *options, ts_err *err);
 
 #endif							/* TS_FORMAT_H */

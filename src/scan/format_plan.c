@@ -62,16 +62,12 @@ ts_format_plan_resolve(ts_plan *plan, const ts_scan_context *ctx, ts_err *err)
 		fmt_name = ts_plan_option(plan, "format");
 	if (fmt_name == NULL)
 		return ts_error(err, TS_ERR_INVALID,
-						"format table \"%s\" has no file format (option file.format: csv, json, parquet or orc)",
+						"format table \"%s\" has no file format (option file.format: csv, json, parquet, orc or text)",
 						plan->table_path);
 	fmt = ts_format_from_name(fmt_name);
 	if (fmt == TS_FORMAT_UNKNOWN)
 		return ts_error(err, TS_ERR_INVALID,
-						"format table \"%s\": unknown file.format \"%s\" (expected csv, json, parquet or orc)",
-						plan->table_path, fmt_name);
-	if (fmt == TS_FORMAT_TEXT)
-		return ts_error(err, TS_ERR_UNSUPPORTED,
-						"format table \"%s\": file.format \"%s\" is not supported yet",
+						"format table \"%s\": unknown file.format \"%s\" (expected csv, json, parquet, orc or text)",
 						plan->table_path, fmt_name);
 	for (int i = 0; time_travel[i]; i++)
 	{
@@ -110,6 +106,24 @@ ts_format_plan_resolve(ts_plan *plan, const ts_scan_context *ctx, ts_err *err)
 		return ts_error(err, TS_ERR_INVALID,
 						"format table \"%s\": every column is a partition key, the files would hold no column",
 						plan->table_path);
+	if (fmt == TS_FORMAT_TEXT)
+	{
+		/* a TEXT file holds one string column: the line */
+		int			ndata = 0,
+					bad = -1;
+
+		for (int i = 0; i < s->nfields; i++)
+			if (!ts_schema_is_partition_key(s, s->fields[i].name))
+			{
+				ndata++;
+				if (s->fields[i].type->kind != TS_VARCHAR && s->fields[i].type->kind != TS_CHAR)
+					bad = i;
+			}
+		if (ndata != 1 || bad >= 0)
+			return ts_error(err, TS_ERR_INVALID,
+							"format table \"%s\" of format text must have exactly one column besides its partition keys, of type STRING",
+							plan->table_path);
+	}
 	plan->snapshot = NULL;
 	return true;
 }
@@ -672,7 +686,7 @@ ts_format_table_schema_json(int ncolumns, const char *const *names, const char *
 	}
 	if (format == NULL || ts_format_from_name(format) == TS_FORMAT_UNKNOWN)
 	{
-		ts_error(err, TS_ERR_INVALID, "unknown format \"%s\" (expected csv, json, parquet or orc)",
+		ts_error(err, TS_ERR_INVALID, "unknown format \"%s\" (expected csv, json, parquet, orc or text)",
 				 format ? format : "");
 		return NULL;
 	}

@@ -1,8 +1,8 @@
 /*
- * test_text.c - CSV and JSON-lines readers (src/format/text).
+ * test_text.c - CSV, JSON-lines and TEXT readers (src/format/text).
  *
  * Every file is written by the test itself (plain, or compressed with
- * zlib / zstd / snappy / lz4 in the framings the reader expects) into a
+ * zlib / zstd / bzip2 / snappy / lz4 in the framings the reader expects) into a
  * temporary directory.  Expected values are computed independently:
  * day numbers and epoch millis are well-known constants (2024-01-01 =
  * day 19723 = 1704067200000 ms), decimals are stated unscaled.
@@ -14,6 +14,7 @@
 #include <zstd.h>
 #include <snappy-c.h>
 #include <lz4.h>
+#include <bzlib.h>
 
 #include "format/format.h"
 #include "format/text/text_value.h"
@@ -184,9 +185,8 @@ test_csv_types(void **state)
 	r = open_csv(tpath("types.csv"), cols, n, 0, NULL, NULL, &err);
 	assert_non_null(r);
 	assert_true(read_all(r, cols, n, &rs, &err));
-	ts_format_close(r);
 	assert_int_equal(rs.n, 2);
-	/* row 0 */
+	/* row 0 (raw string values point into the reader: still open) */
 	assert_int_equal(rs.raw[0].v.i, 1);
 	assert_int_equal(rs.raw[1].v.i, 127);
 	assert_int_equal(rs.raw[2].v.i, -32768);
@@ -218,6 +218,7 @@ test_csv_types(void **state)
 	assert_int_equal(rs.raw[n + 12].v.ts.nanos, 999000);
 	assert_true(rs.raw[n + 14].v.ts.millis == 0);
 	assert_true(rs.raw[n + 15].v.dec == 0);
+	ts_format_close(r);
 	rows_free(&rs);
 	for (int i = 0; i < n; i++)
 		ts_type_free((ts_type *) cols[i].type);
@@ -562,16 +563,35 @@ test_compressed(void **state)
 	check_rows_file(tpath("rows.csv.snappy"));
 	hadoop_frame(tpath("rows.csv.lz4"), data, len, false);
 	check_rows_file(tpath("rows.csv.lz4"));
-	/* bzip2 is refused by name */
+	/* bzip2, two concatenated streams; truncated: an error naming the file */
 	{
-		ts_type    *tl = ty(TS_BIGINT);
-		ts_read_column cols[] = {{0, "id", tl}};
-		ts_err		err = {0};
+		unsigned int cap = (unsigned int) (len + len / 50 + 1200);
+		char	   *c = malloc((size_t) cap * 2);
+		unsigned int n1 = cap,
+					n2 = cap;
 
-		write_text(tpath("x.csv.bz2"), "BZh9");
-		assert_null(open_csv(tpath("x.csv.bz2"), cols, 1, 0, NULL, NULL, &err));
-		assert_int_equal(err.code, TS_ERR_UNSUPPORTED);
-		ts_type_free(tl);
+		assert_int_equal(BZ2_bzBuffToBuffCompress(c, &n1, data, (unsigned int) (len / 2), 9, 0, 0), BZ_OK);
+		assert_int_equal(BZ2_bzBuffToBuffCompress(c + n1, &n2, data + len / 2,
+												  (unsigned int) (len - len / 2), 1, 0, 0), BZ_OK);
+		write_bytes(tpath("rows.csv.bz2"), c, n1 + n2);
+		check_rows_file(tpath("rows.csv.bz2"));
+		write_bytes(tpath("trunc.csv.bz2"), c, n1 / 2);
+		free(c);
+		{
+			ts_type    *tl = ty(TS_BIGINT);
+			ts_read_column cols[] = {{0, "id", tl}};
+			ts_err		err = {0};
+			ts_format_reader *r = open_csv(tpath("trunc.csv.bz2"), cols, 1, 0, NULL, NULL, &err);
+			rows		rs;
+
+			assert_non_null(r);
+			assert_false(read_all(r, cols, 1, &rs, &err));
+			assert_int_equal(err.code, TS_ERR_CORRUPT);
+			assert_non_null(strstr(err.msg, "trunc.csv.bz2"));
+			rows_free(&rs);
+			ts_format_close(r);
+			ts_type_free(tl);
+		}
 	}
 	free(data);
 }
@@ -626,7 +646,6 @@ test_json_types(void **state)
 	assert_non_null(r);
 	if (!read_all(r, cols, n, &rs, &err))
 		fail_msg("%s", err.msg);
-	ts_format_close(r);
 	assert_int_equal(rs.n, 3);
 	assert_int_equal(rs.raw[0].v.i, 1);
 	assert_int_equal(rs.raw[1].v.i, -5);
@@ -657,6 +676,7 @@ test_json_types(void **state)
 	/* row 2: object as string, integral double as INT */
 	assert_string_equal(cell(&rs, 2, 5), "{\"a\":[1,2]}");
 	assert_int_equal(rs.raw[2 * n + 1].v.i, 1);
+	ts_format_close(r);
 	rows_free(&rs);
 	for (int i = 0; i < n; i++)
 		ts_type_free((ts_type *) cols[i].type);
@@ -800,12 +820,151 @@ test_text_values(void **state)
 	ts_type_free(tt);
 }
 
+/* ---- TEXT ------------------------------------------------------------- */
+
+static ts_format_reader *
+open_text(const char *path, const ts_read_column *cols, int ncols, int nopt,
+		  const char *const *keys, const char *const *vals, int batch_rows, ts_err *err)
+{
+	ts_reader_options o;
+
+	memset(&o, 0, sizeof(o));
+	o.ntext_options = nopt;
+	o.text_option_keys = keys;
+	o.text_option_values = vals;
+	o.batch_rows = batch_rows;
+	return ts_text_open(path, cols, ncols, &o, err);
+}
+
+/* the lines of a TEXT file joined with '|' (batches of batch_rows rows) */
+static char *
+text_lines(const char *path, int nopt, const char *const *keys, const char *const *vals,
+		   int batch_rows)
+{
+	ts_type    *ts = ty(TS_VARCHAR);
+	ts_read_column cols[] = {{0, "line", ts}};
+	ts_err		err = {0};
+	ts_format_reader *r = open_text(path, cols, 1, nopt, keys, vals, batch_rows, &err);
+	ts_buf		out;
+	ts_batch	b;
+	int			got,
+				n = 0;
+
+	if (r == NULL)
+		fail_msg("%s: %s", path, err.msg);
+	ts_buf_init(&out);
+	while ((got = ts_format_next(r, &b, &err)) > 0)
+	{
+		assert_true(got <= batch_rows);
+		for (int i = 0; i < got; i++)
+		{
+			ts_value   *v = ts_batch_at(&b, i, 0);
+
+			assert_false(v->isnull);
+			if (n++ > 0)
+				assert_true(ts_buf_append(&out, "|", 1, &err));
+			assert_true(ts_buf_append(&out, v->v.s.p, v->v.s.len, &err));
+		}
+	}
+	if (got < 0)
+		fail_msg("%s: %s", path, err.msg);
+	ts_format_close(r);
+	ts_type_free(ts);
+	assert_true(ts_buf_append(&out, "", 1, &err));
+	return (char *) out.data;
+}
+
+static void
+test_text_format(void **state)
+{
+	static const char *const k_delim[] = {"text.line-delimiter"};
+	static const char *const k_sep[] = {"lineSep"};
+	static const char *const v_bars[] = {"||"};
+	static const char *const v_escaped[] = {"\\n"};
+	char	   *got;
+
+	(void) state;
+	/* \n, \r\n and \r end lines; empty lines are rows; the last line needs no end */
+	write_text(tpath("a.text"), "one\n\ntwo\r\nthree\rfour,5\r\n\r\nlast");
+	for (int batch = 1; batch <= 4; batch++)
+	{
+		got = text_lines(tpath("a.text"), 0, NULL, NULL, batch);
+		assert_string_equal(got, "one||two|three|four,5||last");
+		ts_free(got);
+	}
+	/* a final terminator adds no row; an empty file has none */
+	write_text(tpath("b.text"), "x\n\n");
+	got = text_lines(tpath("b.text"), 0, NULL, NULL, 2);
+	assert_string_equal(got, "x|");
+	ts_free(got);
+	write_text(tpath("empty.text"), "");
+	got = text_lines(tpath("empty.text"), 0, NULL, NULL, 2);
+	assert_string_equal(got, "");
+	ts_free(got);
+	/* text.line-delimiter (or lineSep): exactly that string; an escaped \n is the default */
+	write_text(tpath("c.text"), "a\nb||c||||d");
+	got = text_lines(tpath("c.text"), 1, k_delim, v_bars, 3);
+	assert_string_equal(got, "a\nb|c||d");
+	ts_free(got);
+	got = text_lines(tpath("c.text"), 1, k_sep, v_bars, 3);
+	assert_string_equal(got, "a\nb|c||d");
+	ts_free(got);
+	got = text_lines(tpath("c.text"), 1, k_delim, v_escaped, 3);
+	assert_string_equal(got, "a|b||c||||d");
+	ts_free(got);
+	/* compressed like CSV: gzip, bzip2 */
+	{
+		gzFile		g = gzopen(tpath("a.text.gz"), "wb");
+		char		c[256];
+		unsigned int clen = sizeof(c);
+
+		assert_non_null(g);
+		assert_int_equal(gzwrite(g, "p\nq\n\nr", 6), 6);
+		gzclose(g);
+		got = text_lines(tpath("a.text.gz"), 0, NULL, NULL, 2);
+		assert_string_equal(got, "p|q||r");
+		ts_free(got);
+		assert_int_equal(BZ2_bzBuffToBuffCompress(c, &clen, (char *) "p\r\nq\n\nr\n", 8, 9, 0, 0), BZ_OK);
+		write_bytes(tpath("a.text.bz2"), c, clen);
+		got = text_lines(tpath("a.text.bz2"), 0, NULL, NULL, 2);
+		assert_string_equal(got, "p|q||r");
+		ts_free(got);
+	}
+	/* no column (count(*)): one row per line */
+	{
+		ts_err		err = {0};
+		ts_format_reader *r = open_text(tpath("a.text"), NULL, 0, 0, NULL, NULL, 2, &err);
+		ts_batch	b;
+		int			got_rows,
+					n = 0;
+
+		assert_non_null(r);
+		while ((got_rows = ts_format_next(r, &b, &err)) > 0)
+			n += got_rows;
+		assert_int_equal(got_rows, 0);
+		assert_int_equal(n, 7);
+		ts_format_close(r);
+	}
+	/* a column of another type is refused, naming it */
+	{
+		ts_type    *ti = ty(TS_INT);
+		ts_read_column cols[] = {{0, "n", ti}};
+		ts_err		err = {0};
+
+		assert_null(open_text(tpath("a.text"), cols, 1, 0, NULL, NULL, 2, &err));
+		assert_int_equal(err.code, TS_ERR_UNSUPPORTED);
+		assert_non_null(strstr(err.msg, "\"n\""));
+		ts_type_free(ti);
+	}
+}
+
 /* random and truncated bytes under every codec: an error or rows, never a crash */
 static void
 test_garbage(void **state)
 {
 	static const char *const names[] = {"g.csv", "g.csv.gz", "g.csv.deflate", "g.csv.zst",
-	"g.csv.snappy", "g.csv.lz4", "g.json", "g.json.gz", "g.json.snappy"};
+	"g.csv.snappy", "g.csv.lz4", "g.json", "g.json.gz", "g.json.snappy", "g.csv.bz2", "g.text",
+	"g.text.bz2"};
 	ts_type    *ts = ty(TS_VARCHAR),
 			   *ti = ty(TS_INT);
 	ts_read_column cols[] = {{0, "a", ts}, {1, "b", ti}};
@@ -834,6 +993,7 @@ test_garbage(void **state)
 				buf[0] = buf[1] = 0x7f;	/* absurd Hadoop block length */
 			write_bytes(tpath(names[k]), buf, n);
 			r = strstr(names[k], ".json") ? open_json(tpath(names[k]), cols, 2, 0, NULL, NULL, &err)
+				: strstr(names[k], ".text") ? open_text(tpath(names[k]), cols, 1, 0, NULL, NULL, 0, &err)
 				: open_csv(tpath(names[k]), cols, 2, 0, NULL, NULL, &err);
 			assert_non_null(r);
 			while (ts_format_next(r, &b, &err) > 0)
@@ -875,6 +1035,7 @@ main(void)
 		cmocka_unit_test(test_json_errors),
 		cmocka_unit_test(test_json_gz),
 		cmocka_unit_test(test_text_values),
+		cmocka_unit_test(test_text_format),
 		cmocka_unit_test(test_garbage),
 	};
 

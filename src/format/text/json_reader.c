@@ -452,8 +452,9 @@ json_line(json_reader *r, const uint8_t *line, size_t len, ts_value *row, ts_err
 		return ts_error(err, TS_ERR_CORRUPT, "invalid JSON");
 	if (!cJSON_IsObject(root))
 	{
+		ts_error(err, TS_ERR_CORRUPT, "expected a JSON object, found %s", json_kind(root));
 		cJSON_Delete(root);
-		return ts_error(err, TS_ERR_CORRUPT, "expected a JSON object, found %s", json_kind(root));
+		return false;
 	}
 	index_numbers(root->child, &k);
 	for (int c = 0; c < r->ncols && ok; c++)

@@ -1,5 +1,5 @@
 /*
- * text_internal.h - what the CSV and JSON-lines readers share.
+ * text_internal.h - what the CSV, JSON-lines and TEXT readers share.
  *
  * Owns: the decompressing line stream (text_stream.c), the option lookup
  * over ts_reader_options' Paimon key/value pairs (text_options.c) and
@@ -24,7 +24,7 @@ typedef enum ts_text_codec
 	TS_TEXT_CODEC_ZSTD,			/* .zst: zstd frames */
 	TS_TEXT_CODEC_SNAPPY,		/* .snappy: Hadoop block framing of raw snappy */
 	TS_TEXT_CODEC_LZ4,			/* .lz4: Hadoop block framing of raw lz4 */
-	TS_TEXT_CODEC_BZIP2			/* .bz2: recognised, not supported */
+	TS_TEXT_CODEC_BZIP2			/* .bz2: bzip2 streams (libbz2) */
 } ts_text_codec;
 
 ts_text_codec ts_text_codec_from_path(const char *path);

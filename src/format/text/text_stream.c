@@ -2,7 +2,7 @@
  * text_stream.c - a text file as a stream of lines, decompressed on the fly.
  *
  * Owns: reading a CSV/JSON/TEXT file in fixed-size chunks through ts_fs,
- * stream-decompressing it by extension (.gz, .deflate, .zst, and the
+ * stream-decompressing it by extension (.gz, .deflate, .zst, .bz2, and the
  * Hadoop block framing used by .snappy and .lz4) and cutting the result
  * into lines.  Memory is bounded by the chunk buffers, one Hadoop block
  * (<= 64 MiB, checked) and the longest line (<= TS_TEXT_MAX_LINE), never
@@ -14,6 +14,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include <bzlib.h>
 #include <lz4.h>
 #include <zlib.h>
 #include <zstd.h>
@@ -47,6 +48,9 @@ struct ts_text_stream
 	bool		z_live;
 	bool		z_ended;		/* last member/stream ended cleanly */
 	ZSTD_DStream *zs;
+	bz_stream	bz;
+	bool		bz_live;
+	bool		bz_ended;		/* last bzip2 stream ended cleanly */
 	size_t		zs_ret;			/* last ZSTD_decompressStream result */
 	ts_buf		chunk;			/* one Hadoop-framed compressed chunk */
 	/* line assembly */
@@ -107,12 +111,6 @@ ts_text_stream_open(const char *path, ts_err *err)
 	ts_text_stream *s;
 	ts_text_codec codec = ts_text_codec_from_path(path);
 
-	if (codec == TS_TEXT_CODEC_BZIP2)
-	{
-		ts_error(err, TS_ERR_UNSUPPORTED,
-				 "file \"%s\": bzip2-compressed text files are not supported", path);
-		return NULL;
-	}
 	s = ts_calloc(1, sizeof(ts_text_stream));
 	if (s == NULL)
 	{
@@ -149,6 +147,15 @@ ts_text_stream_open(const char *path, ts_err *err)
 		}
 		s->z_live = true;
 	}
+	else if (codec == TS_TEXT_CODEC_BZIP2)
+	{
+		if (BZ2_bzDecompressInit(&s->bz, 0, 0) != BZ_OK)
+		{
+			ts_error(err, TS_ERR_NOMEM, "file \"%s\": could not initialise bzip2", path);
+			goto fail;
+		}
+		s->bz_live = true;
+	}
 	else if (codec == TS_TEXT_CODEC_ZSTD)
 	{
 		s->zs = ZSTD_createDStream();
@@ -178,6 +185,8 @@ ts_text_stream_close(ts_text_stream *s)
 		inflateEnd(&s->z);
 	if (s->zs)
 		ZSTD_freeDStream(s->zs);
+	if (s->bz_live)
+		BZ2_bzDecompressEnd(&s->bz);
 	ts_buf_free(&s->line);
 	ts_buf_free(&s->chunk);
 	if (s->out != s->in)
@@ -358,6 +367,65 @@ fill_zstd(ts_text_stream *s, ts_err *err)
 	}
 }
 
+/* bzip2 streams, one after the other (concatenated .bz2, as pbzip2 writes) */
+static bool
+fill_bzip2(ts_text_stream *s, ts_err *err)
+{
+	for (;;)
+	{
+		int			rc;
+
+		if (s->in_off >= s->in_len)
+		{
+			if (!read_in(s, err))
+				return false;
+			if (s->in_len == 0)
+			{
+				if (!s->bz_ended && (s->bz.total_in_lo32 != 0 || s->bz.total_in_hi32 != 0))
+					return ts_error(err, TS_ERR_CORRUPT, "file \"%s\": truncated bzip2 stream", s->path);
+				s->done = true;
+				return true;
+			}
+		}
+		if (s->bz_ended)
+		{
+			/* another stream follows */
+			BZ2_bzDecompressEnd(&s->bz);
+			s->bz_live = false;
+			memset(&s->bz, 0, sizeof(s->bz));
+			if (BZ2_bzDecompressInit(&s->bz, 0, 0) != BZ_OK)
+				return ts_error(err, TS_ERR_NOMEM, "file \"%s\": could not initialise bzip2", s->path);
+			s->bz_live = true;
+			s->bz_ended = false;
+		}
+		s->bz.next_in = (char *) s->in + s->in_off;
+		s->bz.avail_in = (unsigned int) (s->in_len - s->in_off);
+		s->bz.next_out = (char *) s->out;
+		s->bz.avail_out = (unsigned int) s->out_cap;
+		rc = BZ2_bzDecompress(&s->bz);
+		if (rc != BZ_OK && rc != BZ_STREAM_END)
+			return ts_error(err, TS_ERR_CORRUPT, "file \"%s\": corrupt bzip2 data (libbz2 error %d)",
+							s->path, rc);
+		s->in_off = s->in_len - s->bz.avail_in;
+		s->out_len = s->out_cap - s->bz.avail_out;
+		s->out_off = 0;
+		if (rc == BZ_STREAM_END)
+		{
+			s->bz_ended = true;
+			if (input_exhausted(s))
+			{
+				if (s->out_len == 0)
+					s->done = true;
+				return true;
+			}
+		}
+		if (s->out_len > 0)
+			return true;
+		if (!TS_CHECK_INTERRUPTS(err))
+			return false;
+	}
+}
+
 /*
  * Hadoop BlockCompressorStream framing (SnappyCodec, Lz4Codec): blocks of
  * [BE32 uncompressed length] then [BE32 compressed length][chunk]... until
@@ -468,6 +536,8 @@ fill_out(ts_text_stream *s, ts_err *err)
 			return fill_zlib(s, err);
 		case TS_TEXT_CODEC_ZSTD:
 			return fill_zstd(s, err);
+		case TS_TEXT_CODEC_BZIP2:
+			return fill_bzip2(s, err);
 		case TS_TEXT_CODEC_SNAPPY:
 		case TS_TEXT_CODEC_LZ4:
 			return fill_hadoop_block(s, err);

@@ -1,0 +1,200 @@
+/*
+ * text_reader.c - ts_text_open: TEXT files of Paimon format tables.
+ *
+ * Owns: the TEXT format (Paimon's TextFileFormat): every line of the file
+ * is one row whose single STRING column is the line without its
+ * terminator.  Empty lines are rows with an empty string; a last line
+ * without terminator counts; an empty file has no rows.  Lines end at \n,
+ * \r\n or \r (text.line-delimiter unset or one of those, as Java's
+ * BufferedReader), else at exactly the text.line-delimiter string (falling
+ * back to the option lineSep).  Every requested column reads the line (a
+ * TEXT file has one column; a count(*) requests none) and must be a
+ * character string type.
+ */
+#include <string.h>
+
+#include "format/text/text_internal.h"
+
+typedef struct text_reader
+{
+	ts_format_reader base;
+	ts_text_stream *s;
+	char	   *path;
+	int			ncols;
+	char	   *line_delim;		/* NULL: \n, \r\n or \r */
+	int			batch_rows;
+	ts_buf		lines;			/* the bytes of this batch's lines */
+	size_t	   *offs;			/* where line k of the batch starts in lines */
+	ts_value   *values;
+	bool		eof;
+	bool		failed;
+} text_reader;
+
+static int	text_next(ts_format_reader *r, ts_batch *batch, ts_err *err);
+static void text_close(ts_format_reader *r);
+
+static const ts_format_reader_ops text_ops = {text_next, text_close};
+
+static const char *const K_LINE_DELIM[] = {"text.line-delimiter", "lineSep", NULL};
+
+/* The standard line ends, spelled as such or escaped. */
+static bool
+standard_delimiter(const char *v)
+{
+	static const char *const standard[] = {"", "\n", "\r\n", "\r", "\\n", "\\r\\n", "\\r", NULL};
+
+	for (int i = 0; standard[i]; i++)
+		if (strcmp(v, standard[i]) == 0)
+			return true;
+	return false;
+}
+
+ts_format_reader *
+ts_text_open(const char *path, const ts_read_column *columns, int ncols,
+			 const ts_reader_options *options, ts_err *err)
+{
+	text_reader *r;
+	const char *v;
+
+	if (ncols < 0 || (ncols > 0 && columns == NULL))
+	{
+		ts_error(err, TS_ERR_INVALID, "invalid column list");
+		return NULL;
+	}
+	r = ts_calloc(1, sizeof(text_reader));
+	if (r == NULL)
+	{
+		ts_error(err, TS_ERR_NOMEM, "out of memory");
+		return NULL;
+	}
+	r->base.ops = &text_ops;
+	ts_buf_init(&r->lines);
+	r->ncols = ncols;
+	r->path = ts_strdup(path);
+	r->batch_rows = options && options->batch_rows > 0 ? options->batch_rows : TS_BATCH_ROWS;
+	if (r->path == NULL)
+	{
+		ts_error(err, TS_ERR_NOMEM, "out of memory");
+		goto fail;
+	}
+	for (int i = 0; i < ncols; i++)
+	{
+		const ts_type *t = columns[i].type;
+
+		if (t == NULL || (t->kind != TS_VARCHAR && t->kind != TS_CHAR))
+		{
+			char	   *tn = t ? ts_type_to_string(t) : NULL;
+
+			ts_error(err, TS_ERR_UNSUPPORTED,
+					 "TEXT file \"%s\": column \"%s\" is %s; a TEXT file has one STRING column",
+					 path, columns[i].name ? columns[i].name : "?", tn ? tn : "of an unknown type");
+			ts_free(tn);
+			goto fail;
+		}
+	}
+	v = ts_text_option(options, K_LINE_DELIM);
+	if (v && !standard_delimiter(v))
+	{
+		r->line_delim = ts_strdup(v);
+		if (r->line_delim == NULL)
+		{
+			ts_error(err, TS_ERR_NOMEM, "out of memory");
+			goto fail;
+		}
+	}
+	r->values = ts_calloc((size_t) r->batch_rows * (ncols > 0 ? ncols : 1), sizeof(ts_value));
+	r->offs = ts_calloc((size_t) r->batch_rows + 1, sizeof(size_t));
+	if (r->values == NULL || r->offs == NULL)
+	{
+		ts_error(err, TS_ERR_NOMEM, "out of memory");
+		goto fail;
+	}
+	r->s = ts_text_stream_open(path, err);
+	if (r->s == NULL)
+		goto fail;
+	return &r->base;
+fail:
+	text_close(&r->base);
+	return NULL;
+}
+
+static void
+text_close(ts_format_reader *base)
+{
+	text_reader *r = (text_reader *) base;
+
+	if (r == NULL)
+		return;
+	ts_text_stream_close(r->s);
+	ts_buf_free(&r->lines);
+	ts_free(r->offs);
+	ts_free(r->values);
+	ts_free(r->line_delim);
+	ts_free(r->path);
+	ts_free(r);
+}
+
+static int
+text_next(ts_format_reader *base, ts_batch *batch, ts_err *err)
+{
+	text_reader *r = (text_reader *) base;
+	int			nrows = 0;
+	const uint8_t *base_bytes;
+
+	batch->nrows = 0;
+	batch->ncols = r->ncols;
+	batch->values = r->values;
+	if (r->failed)
+	{
+		ts_error(err, TS_ERR_INVALID, "TEXT reader used after an error");
+		return -1;
+	}
+	r->base.metrics.files_opened = 1;
+	ts_buf_reset(&r->lines);
+	/* the stream's line is valid until the next one: collect the batch's */
+	while (!r->eof && nrows < r->batch_rows)
+	{
+		const uint8_t *line;
+		size_t		len;
+
+		if ((nrows & 1023) == 1023 && !TS_CHECK_INTERRUPTS(err))
+			goto fail;
+		if (!ts_text_stream_next_line(r->s, r->line_delim, &line, &len, err))
+			goto fail;
+		if (line == NULL)
+		{
+			r->eof = true;
+			break;
+		}
+		if (len > TS_TEXT_MAX_LINE)
+		{
+			ts_error(err, TS_ERR_CORRUPT, "line longer than %d bytes", TS_TEXT_MAX_LINE);
+			ts_error_context(err, "TEXT file \"%s\" line %lld", r->path,
+							 (long long) ts_text_stream_line_number(r->s));
+			goto fail;
+		}
+		r->offs[nrows] = r->lines.len;
+		if (r->ncols > 0 && !ts_buf_append(&r->lines, line, len, err))
+			goto fail;
+		nrows++;
+	}
+	r->offs[nrows] = r->lines.len;
+	/* the buffer stops moving once the batch is complete (NULL: all empty) */
+	base_bytes = r->lines.data ? r->lines.data : (const uint8_t *) "";
+	for (int row = 0; row < nrows; row++)
+		for (int c = 0; c < r->ncols; c++)
+		{
+			ts_value   *v = &r->values[(size_t) row * r->ncols + c];
+
+			v->isnull = false;
+			v->v.s.p = base_bytes + r->offs[row];
+			v->v.s.len = (uint32_t) (r->offs[row + 1] - r->offs[row]);
+		}
+	r->base.metrics.rows_read += nrows;
+	r->base.metrics.bytes_read = ts_text_stream_bytes_read(r->s);
+	batch->nrows = nrows;
+	return nrows;
+fail:
+	r->failed = true;
+	return -1;
+}
