@@ -74,6 +74,7 @@ static const char *const opt_keys[][4] = {
 	{"csv.line-delimiter", "csv.mode", NULL},
 	{"json.ignore-parse-errors", "json.map-null-key-mode", NULL},
 	{"json.ignore-parse-errors", "json.line-delimiter", NULL},
+	{"text.line-delimiter", NULL},
 };
 static const char *const opt_vals[][4] = {
 	{NULL},
@@ -82,6 +83,7 @@ static const char *const opt_vals[][4] = {
 	{"##", "PERMISSIVE", NULL},
 	{"true", "DROP", NULL},
 	{"false", "|", NULL},
+	{"##", NULL},
 };
 #define NOPTSETS ((int) (sizeof(opt_keys) / sizeof(opt_keys[0])))
 #endif
@@ -166,7 +168,8 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		r = ts_format_open(FUZZ_FORMAT, path, &blob_col, 1, &blob_opts, &err);
 	}
 #else
-	r = ts_format_open(FUZZ_FORMAT, path, cols, 11, FUZZ_OPTS, &err);
+	/* a TEXT file has one STRING column */
+	r = ts_format_open(FUZZ_FORMAT, path, cols, FUZZ_FORMAT == TS_FORMAT_TEXT ? 1 : 11, FUZZ_OPTS, &err);
 #endif
 	if (r)
 	{

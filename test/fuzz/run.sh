@@ -4,7 +4,7 @@
 # Prints per harness: executions and crashes; then
 #   fuzz: N passed, N failed        (a harness that crashed = failed)
 # Harnesses: fuzz_meta (schema/snapshot JSON, BinaryRow, SimpleStats), fuzz_avro,
-# fuzz_parquet, fuzz_orc, fuzz_csv, fuzz_json, fuzz_blob (format readers), fuzz_dv (deletion
+# fuzz_parquet, fuzz_orc, fuzz_csv, fuzz_json, fuzz_text, fuzz_blob (format readers), fuzz_dv (deletion
 # vectors), fuzz_manifest (manifest lists, manifests, index manifests);
 # FUZZ_ONLY="fuzz_dv fuzz_csv" runs a subset.
 # Crash inputs are kept in build/fuzz/crashes/<harness>/ to become
@@ -27,13 +27,13 @@ build fuzz_meta test/fuzz/fuzz_meta.c "" || exit 1
 for f in avro parquet orc; do
     build fuzz_$f test/fuzz/fuzz_format.c "-DFUZZ_FORMAT=TS_FORMAT_$(echo $f | tr a-z A-Z)" || exit 1
 done
-for f in csv json; do
+for f in csv json text; do
     build fuzz_$f test/fuzz/fuzz_format.c "-DFUZZ_TEXT -DFUZZ_FORMAT=TS_FORMAT_$(echo $f | tr a-z A-Z)" || exit 1
 done
 build fuzz_blob test/fuzz/fuzz_format.c "-DFUZZ_BLOB -DFUZZ_FORMAT=TS_FORMAT_BLOB" || exit 1
 build fuzz_dv test/fuzz/fuzz_dv.c "" || exit 1
 build fuzz_manifest test/fuzz/fuzz_manifest.c "" || exit 1
-HARNESSES="fuzz_meta fuzz_avro fuzz_parquet fuzz_orc fuzz_csv fuzz_json fuzz_blob fuzz_dv fuzz_manifest"
+HARNESSES="fuzz_meta fuzz_avro fuzz_parquet fuzz_orc fuzz_csv fuzz_json fuzz_text fuzz_blob fuzz_dv fuzz_manifest"
 [ -n "${FUZZ_ONLY:-}" ] && HARNESSES=$FUZZ_ONLY
 
 seed() {   # harness find-args...
@@ -49,8 +49,9 @@ find "$SHARED/testdata" -path '*/manifest/*' -type f -size -200k | head -40 | wh
 seed fuzz_parquet -name '*.parquet'
 seed fuzz_orc -name '*.orc'
 seed fuzz_blob -name '*.blob'
-mkdir -p $B/corpus/fuzz_meta $B/corpus/fuzz_csv $B/corpus/fuzz_json $B/corpus/fuzz_dv $B/corpus/fuzz_manifest
-for h in fuzz_meta fuzz_csv fuzz_json fuzz_dv fuzz_manifest; do
+mkdir -p $B/corpus/fuzz_meta $B/corpus/fuzz_csv $B/corpus/fuzz_json $B/corpus/fuzz_text $B/corpus/fuzz_dv \
+    $B/corpus/fuzz_manifest
+for h in fuzz_meta fuzz_csv fuzz_json fuzz_text fuzz_dv fuzz_manifest; do
     [ -d test/fuzz/regressions/$h ] && cp test/fuzz/regressions/$h/* $B/corpus/$h/ 2>/dev/null
 done
 # BinaryRow / SimpleStats seeds for fuzz_meta (types in fuzz_meta.c): one row
@@ -78,6 +79,8 @@ printf '\003a,1##b,2##' > $B/corpus/fuzz_csv/s3
 printf '\000{"f0":"a","f1":1,"f2":2,"f3":1.5,"f4":"12.34","f5":"2024-01-01 10:00:00","f6":"2024-01-01","f7":"YWI=","f8":[1,null],"f9":{"k":1},"f10":{"x":1,"y":"s"}}\n{"f1":null}\n' > $B/corpus/fuzz_json/s0
 printf '\004{"f9":{"null":1},"f1":"x"}\nnot json\n' > $B/corpus/fuzz_json/s4
 printf '\005{"f0":"a"}|{"f1":2}|' > $B/corpus/fuzz_json/s5
+printf '\000one\n\ntwo\r\nthree\rfour' > $B/corpus/fuzz_text/s0
+printf '\006a##b####c' > $B/corpus/fuzz_text/s6
 # DV seeds: the DVs of the index files (version byte skipped), both length modes
 find "$SHARED/testdata" -path '*/index/index-*' -type f -size -200k | head -20 | while read -r f; do
     n=$(echo "$f" | md5sum | cut -c1-15)
