@@ -23,6 +23,8 @@ CREATE SERVER shared FOREIGN DATA WRAPPER tablescan_fdw OPTIONS (warehouse :'war
 IMPORT FOREIGN SCHEMA append_table_with_rt_branch FROM SERVER shared INTO public;
 IMPORT FOREIGN SCHEMA data_evolution_with_index FROM SERVER shared INTO public;
 IMPORT FOREIGN SCHEMA pk_table_scan_and_read_dv FROM SERVER shared INTO public;
+IMPORT FOREIGN SCHEMA append_complex_data FROM SERVER shared INTO public;
+IMPORT FOREIGN SCHEMA append_table_with_alter_table FROM SERVER shared INTO public;
 
 -- parallel plans however small the table
 SET parallel_setup_cost = 0;
@@ -113,6 +115,49 @@ SELECT * FROM figures('SELECT count(amount) FROM orders');
 -- files count when opened: a LIMIT stops in the first file
 SELECT * FROM figures('SELECT * FROM orders LIMIT 5');
 SET max_parallel_workers_per_gather = 2;
+
+-- large Parquet files in parts (tablescan.parallel_task_size): with 1 kB
+-- parts, each Parquet file of an append table is several tasks, each
+-- reading the row groups that start in its bytes; every row still once
+SET tablescan.parallel_task_size = '1kB';
+SELECT q, (check_parallel(q)).* FROM (VALUES
+  ('SELECT * FROM append_complex_data'),
+  ('SELECT * FROM append_table_with_alter_table'),
+  ('SELECT * FROM append_table_with_alter_table WHERE k > 2')
+) v(q);
+EXPLAIN (COSTS OFF) SELECT count(*) FROM (SELECT * FROM append_complex_data OFFSET 0) s;
+CREATE FUNCTION row_groups(q text, OUT row_groups text, OUT rows_read int)
+LANGUAGE plpgsql AS $$
+DECLARE
+  j jsonb;
+BEGIN
+  EXECUTE 'EXPLAIN (ANALYZE, FORMAT JSON, COSTS OFF, TIMING OFF) ' || q INTO j;
+  j := jsonb_path_query_first(j, 'strict $.**?(@."Node Type" == "Foreign Scan")');
+  row_groups := j->>'Row Groups';
+  rows_read := (j->>'Rows Read')::int;
+END $$;
+SELECT * FROM row_groups('SELECT * FROM append_table_with_alter_table');
+SET max_parallel_workers_per_gather = 0;
+SELECT * FROM row_groups('SELECT * FROM append_table_with_alter_table');
+SET max_parallel_workers_per_gather = 2;
+-- parts only for Parquet files of append / format tables without deletion
+-- vectors: not for primary-key files, Avro files (orders)
+CREATE FUNCTION tasks(q text, part text, OUT tasks int)
+LANGUAGE plpgsql AS $$
+DECLARE
+  j jsonb;
+BEGIN
+  PERFORM set_config('tablescan.parallel_task_size', part, true);
+  EXECUTE 'EXPLAIN (FORMAT JSON, COSTS OFF) ' || q INTO j;
+  tasks := (jsonb_path_query_first(j, 'strict $.**."Parallel Tasks"') #>> '{}')::int;
+END $$;
+SELECT q, tasks(q, '1kB') AS in_1kb_parts, tasks(q, '16MB') AS whole_files FROM (VALUES
+  ('SELECT * FROM append_complex_data'),
+  ('SELECT * FROM pk_table_scan_and_read_dv'),
+  ('SELECT * FROM orders')
+) v(q);
+SELECT (check_parallel('SELECT * FROM pk_table_scan_and_read_dv')).*;
+RESET tablescan.parallel_task_size;
 
 -- a Gather rescanned by a nested loop (its outer side, a temporary table,
 -- cannot be read by workers): the scan is shared out again for every

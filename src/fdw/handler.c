@@ -40,6 +40,7 @@ PG_MODULE_MAGIC;
 extern char *tablescan_scan_options;
 bool		tablescan_enable_pruning = true;
 bool		tablescan_enable_aggregate_pushdown = true;
+static int	tablescan_parallel_task_size_kb = 16384;
 
 /* Executor-side state. */
 /*
@@ -87,6 +88,7 @@ typedef struct TsScanState
 	TsParallelTask *tasks;
 	int			ntasks;
 	ts_split	task_split;		/* the split of a one-file task being read */
+	ts_scan_file task_file;		/* its file, with the task's byte range */
 	/* EXPLAIN ANALYZE figures (of the workers too, once they are done) */
 	int64		figures[TS_PARALLEL_NFIGURES];
 } TsScanState;
@@ -129,6 +131,13 @@ _PG_init(void)
 							 "sums the manifests' row counts instead of reading data files.",
 							 &tablescan_enable_aggregate_pushdown, true,
 							 PGC_USERSET, 0, NULL, NULL, NULL);
+	DefineCustomIntVariable("tablescan.parallel_task_size",
+							"Size of the parts a parallel scan reads a large Parquet file in.",
+							"A Parquet data file of an append or format table larger than this "
+							"is handed out to the processes of a parallel scan in parts of this "
+							"size (the row groups that start in each part).",
+							&tablescan_parallel_task_size_kb, 16384, 1, INT_MAX / 2,
+							PGC_USERSET, GUC_UNIT_KB, NULL, NULL, NULL);
 	DefineCustomIntVariable("tablescan.cache_size",
 							"Size of the per-backend cache of live Paimon manifest entries.",
 							"0 turns the cache off.",
@@ -627,19 +636,65 @@ tablescanBeginForeignScan(ForeignScanState *node, int eflags)
 									   "tablescan_fdw rows", ALLOCSET_DEFAULT_SIZES);
 }
 
+typedef struct SizedTask
+{
+	TsParallelTask task;
+	int64		bytes;
+	int			order;
+} SizedTask;
+
+#define MAX_FILE_PARTS 1024
+
+/* The size of file f of split s in the manifest (0 if unknown). */
+static int64
+file_bytes(const ts_split *split, int f)
+{
+	const ts_manifest_entry *e = split->files[f].entry;
+
+	return e && e->file.file_size > 0 ? e->file.file_size : 0;
+}
+
 /*
- * The tasks of split s in a parallel scan: each of its files where they are
- * read one by one on their own (append tables, compacted buckets of
- * primary-key tables, format tables), else the whole split, one task
- * (merged by key, or stitched by row-id range).
+ * The tasks of split s in a parallel scan, stored in out (when not NULL)
+ * from out[0]; returns their number.  Each of its files where they are read
+ * one by one on their own (append tables, compacted buckets of primary-key
+ * tables, format tables), a large Parquet file of an append or format
+ * table in parts of tablescan.parallel_task_size bytes; else the whole
+ * split, one task (merged by key, or stitched by row-id range).
  */
 static int
-split_tasks(const ts_plan *plan, int s, const int *columns, int ncolumns)
+split_tasks(const ts_plan *plan, int s, const int *columns, int ncolumns, SizedTask *out)
 {
 	const ts_split *split = &plan->splits[s];
+	int64		part_bytes = (int64) tablescan_parallel_task_size_kb * 1024;
+	int			n = 0;
 
-	return split->nfiles > 1 && ts_split_reads_files_alone(plan, split, columns, ncolumns) ?
-		split->nfiles : 1;
+	if (!ts_split_reads_files_alone(plan, split, columns, ncolumns))
+	{
+		if (out)
+		{
+			out->task = (TsParallelTask) {s, -1, 0, 1};
+			out->bytes = 0;
+			for (int f = 0; f < split->nfiles; f++)
+				out->bytes += file_bytes(split, f);
+		}
+		return 1;
+	}
+	for (int f = 0; f < split->nfiles; f++)
+	{
+		int64		bytes = file_bytes(split, f);
+		int			nparts = 1;
+
+		if (bytes > part_bytes && ts_split_file_reads_in_ranges(plan, split, f, columns, ncolumns))
+			nparts = (int) Min((bytes + part_bytes - 1) / part_bytes, MAX_FILE_PARTS);
+		for (int p = 0; p < nparts; p++, n++)
+			if (out)
+			{
+				out[n].task = (TsParallelTask) {s, f, p, nparts};
+				out[n].bytes = bytes / nparts;
+			}
+	}
+	return n;
 }
 
 static int
@@ -648,16 +703,9 @@ count_parallel_tasks(const ts_plan *plan, const int *columns, int ncolumns)
 	int			n = 0;
 
 	for (int s = 0; s < plan->nsplits; s++)
-		n += split_tasks(plan, s, columns, ncolumns);
+		n += split_tasks(plan, s, columns, ncolumns, NULL);
 	return n;
 }
-
-typedef struct SizedTask
-{
-	TsParallelTask task;
-	int64		bytes;
-	int			order;
-} SizedTask;
 
 /* largest first, then plan order: the same order in every process */
 static int
@@ -684,24 +732,9 @@ parallel_tasks(const ts_plan *plan, const int *columns, int ncolumns, TsParallel
 
 	n = 0;
 	for (int s = 0; s < plan->nsplits; s++)
-	{
-		const ts_split *split = &plan->splits[s];
-		int			k = split_tasks(plan, s, columns, ncolumns);
-
-		for (int i = 0; i < k; i++, n++)
-		{
-			/* file i, or (one task) all of them */
-			int			first = k > 1 ? i : 0;
-			int			end = k > 1 ? i + 1 : split->nfiles;
-
-			sized[n].task.split = s;
-			sized[n].task.file = k > 1 ? i : -1;
-			sized[n].order = n;
-			sized[n].bytes = 0;
-			for (int f = first; f < end; f++)
-				sized[n].bytes += split->files[f].entry ? split->files[f].entry->file.file_size : 0;
-		}
-	}
+		n += split_tasks(plan, s, columns, ncolumns, sized + n);
+	for (int t = 0; t < n; t++)
+		sized[t].order = t;
 	qsort(sized, n, sizeof(SizedTask), cmp_sized_task);
 	for (int t = 0; t < n; t++)
 		tasks[t] = sized[t].task;
@@ -830,9 +863,21 @@ open_next_split(TsScanState *st)
 		split = &st->plan->splits[st->tasks[t].split];
 		if (st->tasks[t].file >= 0)
 		{
+			const TsParallelTask *task = &st->tasks[t];
+
+			st->task_file = split->files[task->file];
+			if (task->nparts > 1)
+			{
+				/* part p of n: the row groups that start in its bytes */
+				int64		bytes = file_bytes(split, task->file);
+
+				st->task_file.range_start = bytes / task->nparts * task->part;
+				st->task_file.range_end = task->part == task->nparts - 1 ? PG_INT64_MAX :
+					bytes / task->nparts * (task->part + 1);
+			}
 			st->task_split = *split;
 			st->task_split.nfiles = 1;
-			st->task_split.files = &split->files[st->tasks[t].file];
+			st->task_split.files = &st->task_file;
 			split = &st->task_split;
 		}
 	}

@@ -7,7 +7,7 @@
  * publishes the snapshot it planned, and the others read that snapshot
  * instead of the latest one, so a commit while the workers start changes
  * nothing.  The leader also publishes a fingerprint of its tasks (the
- * files and splits to read, with their deletion vectors); a process whose
+ * files, parts of files and splits to read, with their deletion vectors); a process whose
  * own plan has another fingerprint (a table whose reads cannot be pinned,
  * e.g. a fallback branch or a format table's directory, changed in
  * between) raises an ERROR rather than read a different set of files.
@@ -85,6 +85,8 @@ fingerprint(const ts_plan *plan, const TsParallelTask *tasks, int ntasks)
 
 		h = mix_int(h, tasks[t].split);
 		h = mix_int(h, tasks[t].file);
+		h = mix_int(h, tasks[t].part);
+		h = mix_int(h, tasks[t].nparts);
 		h = mix_int(h, s->bucket);
 		h = mix_int(h, s->total_buckets);
 		h = mix_int(h, (s->raw_convertible ? 1 : 0) | (s->fallback ? 2 : 0));

@@ -92,6 +92,8 @@ typedef struct TsParallelTask
 {
 	int			split;
 	int			file;			/* -1: the whole split */
+	int			part;			/* byte range part of nparts of the file */
+	int			nparts;			/* 1: the whole file */
 } TsParallelTask;
 
 typedef struct TsParallelScan TsParallelScan;

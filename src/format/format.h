@@ -70,6 +70,14 @@ typedef struct ts_reader_options
 	int			batch_rows;		/* 0 = TS_BATCH_ROWS */
 	/* large buffers to take from and give back at close; may be NULL */
 	ts_bufpool *buffers;
+	/*
+	 * A byte range of the file [range_start, range_end): only the row
+	 * groups that start in it are read (Parquet; range_end 0 = the whole
+	 * file).  Ranges that cover a file read each row group exactly once
+	 * (a parallel scan's tasks); row positions then are not the file's.
+	 */
+	int64_t		range_start;
+	int64_t		range_end;
 	/* CSV / JSON text options, as Paimon option key/value pairs */
 	int			ntext_options;
 	const char *const *text_option_keys;

@@ -283,6 +283,17 @@ ts_data_file_open_with(ts_plan *plan, const ts_split *split, const ts_scan_file 
 		memset(&opts, 0, sizeof(opts));
 		opts.batch_rows = ts_read_batch_rows;
 		opts.buffers = buffers;
+		if (file->range_end > 0)
+		{
+			/* a part of the file: only where row positions do not matter */
+			if (file->format != TS_FORMAT_PARQUET || key_value || r->dv != NULL || every_row)
+			{
+				ts_error(err, TS_ERR_INVALID, "data file \"%s\" cannot be read in byte ranges", path);
+				goto fail;
+			}
+			opts.range_start = file->range_start;
+			opts.range_end = file->range_end;
+		}
 
 		/*
 		 * Row groups / stripes may be skipped by their statistics only where

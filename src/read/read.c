@@ -91,6 +91,20 @@ ts_split_reads_files_alone(const ts_plan *plan, const ts_split *split, const int
 	return plan->kind != TS_TABLE_PRIMARY_KEY || split->raw_convertible;
 }
 
+bool
+ts_split_file_reads_in_ranges(const ts_plan *plan, const ts_split *split, int f,
+							  const int *columns, int ncolumns)
+{
+	const ts_scan_file *file = &split->files[f];
+
+	if (!ts_split_reads_files_alone(plan, split, columns, ncolumns))
+		return false;
+	if (split->fallback)
+		plan = plan->fallback;
+	return (plan->kind == TS_TABLE_APPEND || plan->kind == TS_TABLE_FORMAT) &&
+		file->format == TS_FORMAT_PARQUET && file->dv_path == NULL;
+}
+
 ts_split_reader *
 ts_split_reader_open(ts_plan *plan, const ts_split *split, const int *columns, int ncolumns,
 					 ts_err *err)

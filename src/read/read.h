@@ -69,6 +69,16 @@ bool		ts_split_reads_files_alone(const ts_plan *plan, const ts_split *split,
 									   const int *columns, int ncolumns);
 
 /*
+ * Whether file f of such a split can also be read in parts, byte ranges of
+ * the file that each hold the row groups starting in them (ts_scan_file
+ * range_start / range_end): a Parquet file of an append or format table,
+ * without deletion vector (row positions do not matter).  A parallel scan
+ * hands out the ranges of a large file as tasks.
+ */
+bool		ts_split_file_reads_in_ranges(const ts_plan *plan, const ts_split *split, int f,
+										  const int *columns, int ncolumns);
+
+/*
  * Whether the plan can read these columns: system columns are refused
  * (TS_ERR_UNSUPPORTED naming them) where they mean nothing: _ROW_ID and
  * _SEQUENCE_NUMBER outside row-tracking append tables, _ROW_KIND outside

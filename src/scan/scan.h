@@ -67,6 +67,13 @@ typedef struct ts_scan_file
 	int64_t		dv_offset;
 	int64_t		dv_length;
 	int64_t		dv_cardinality;	/* -1 unknown */
+	/*
+	 * Read only the row groups that start in [range_start, range_end) (a
+	 * parallel scan's task, see ts_split_file_reads_in_ranges); range_end
+	 * 0: the whole file.
+	 */
+	int64_t		range_start;
+	int64_t		range_end;
 } ts_scan_file;
 
 typedef struct ts_split

@@ -168,7 +168,9 @@ for (const cfg of configs) {
   const rows = res.getRows();
   let out;
   try {
-    out = execFileSync(pqDump, [file, JSON.stringify(spec), '--batch', String(700)],
+    // read as 1..4 byte ranges (a parallel scan's tasks): the same rows in the same order
+    const nranges = 1 + (configs.indexOf(cfg) % 4);
+    out = execFileSync(pqDump, [file, JSON.stringify(spec), '--batch', String(700), '--ranges', String(nranges)],
       { encoding: 'utf8', maxBuffer: 1 << 30 });
   } catch (e) {
     failed++;
@@ -244,6 +246,14 @@ for (const cfg of configs) {
     for (let c = 0; !why && c < 3; c++) why = cmp(o[c], rows[r][c], spec[c].type, `row ${r} ${spec[c].name}`);
   }
   if (why) { failed++; console.log(`FAIL large: ${why}`); } else { passed++; console.log(`ok   large (${rows.length} rows)`); }
+  // 7 byte ranges over its 3 row groups: each row group read once, every row once
+  const { spawnSync } = await import('node:child_process');
+  const ranged = spawnSync(pqDump, [file, JSON.stringify(spec), '--count', '--metrics', '--ranges', '7'], { encoding: 'utf8' });
+  const groups = (await con.runAndReadAll(`SELECT count(DISTINCT row_group_id) FROM parquet_metadata('${file}')`)).getRows()[0][0];
+  const want = `row_groups=${groups}/${groups}`;
+  if (ranged.status !== 0 || ranged.stdout.trim() !== String(rows.length) || !ranged.stderr.includes(want)) {
+    failed++; console.log(`FAIL large in 7 ranges: ${ranged.stdout.trim()} rows, ${ranged.stderr.trim()} (want ${rows.length}, ${want})`);
+  } else { passed++; console.log(`ok   large in 7 ranges (${groups} row groups)`); }
 }
 
 // fuzz: byte flips (uncompressed files, so the decoders see the damage)

@@ -3,7 +3,7 @@
  *
  * Owns: the small CLI used by test/parquet/run.sh to compare our reader
  * with DuckDB.  Usage:
- *   pq_dump FILE SPEC [--batch N] [--metrics] [--count]
+ *   pq_dump FILE SPEC [--batch N] [--metrics] [--count] [--ranges K]
  * SPEC is a JSON array of Paimon DataFields ({"id", "name", "type"} with
  * the schema-file type grammar), or @path of a Paimon schema file / such
  * an array.  Each row is printed as a JSON array in a canonical form:
@@ -11,8 +11,12 @@
  * the epoch) and DECIMAL (unscaled) as decimal strings; FLOAT/DOUBLE as
  * %.9g/%.17g strings; strings as JSON strings; binaries as "\\x<hex>";
  * ARRAY as arrays, MAP as arrays of [key, value], ROW as arrays.  On error
- * prints "ERROR <code> <message>" to stdout and exits 1.
+ * prints "ERROR <code> <message>" to stdout and exits 1.  --ranges K reads
+ * the file as K byte ranges one after the other (as the tasks of a parallel
+ * scan do): the rows must be the same, in the same order.
  */
+#include <sys/stat.h>
+
 #include "pq_spec.h"
 
 static char *
@@ -55,6 +59,12 @@ main(int argc, char **argv)
 	bool		metrics = false;
 	bool		count_only = false;
 	int64_t		total = 0;
+	int			nranges = 1;
+	struct stat sb;
+	int64_t		rows_read = 0,
+				bytes_read = 0;
+	int			rg_kept = 0,
+				rg_total = 0;
 
 	if (argc < 3)
 	{
@@ -70,6 +80,8 @@ main(int argc, char **argv)
 			metrics = true;
 		else if (!strcmp(argv[i], "--count"))
 			count_only = true;
+		else if (!strcmp(argv[i], "--ranges") && i + 1 < argc)
+			nranges = atoi(argv[++i]) > 0 ? atoi(argv[i]) : 1;
 	}
 	spec = argv[2][0] == '@' ? slurp(argv[2] + 1) : argv[2];
 	j = cJSON_Parse(spec);
@@ -87,43 +99,59 @@ main(int argc, char **argv)
 		cols[i].name = fields[i].name;
 		cols[i].type = fields[i].type;
 	}
-	memset(&err, 0, sizeof(err));
-	r = ts_parquet_open(argv[1], cols, n, &opts, &err);
-	if (!r)
+	if (stat(argv[1], &sb) != 0)
 	{
-		printf("ERROR %d %s\n", err.code, err.msg);
+		printf("ERROR stat %s\n", argv[1]);
 		return 1;
 	}
-	while ((rc = ts_format_next(r, &b, &err)) > 0)
+	for (int k = 0; k < nranges; k++)
 	{
-		total += b.nrows;
-		if (count_only)
-			continue;
-		for (int row = 0; row < b.nrows; row++)
+		if (nranges > 1)
 		{
-			fputc('[', stdout);
-			for (int c = 0; c < n; c++)
-			{
-				if (c)
-					putchar(',');
-				print_value(stdout, ts_batch_at(&b, row, c), cols[c].type);
-			}
-			printf("]\n");
+			opts.range_start = (int64_t) sb.st_size * k / nranges;
+			opts.range_end = k == nranges - 1 ? INT64_MAX : (int64_t) sb.st_size * (k + 1) / nranges;
 		}
-	}
-	if (rc < 0)
-	{
-		printf("ERROR %d %s\n", err.code, err.msg);
+		memset(&err, 0, sizeof(err));
+		r = ts_parquet_open(argv[1], cols, n, &opts, &err);
+		if (!r)
+		{
+			printf("ERROR %d %s\n", err.code, err.msg);
+			return 1;
+		}
+		while ((rc = ts_format_next(r, &b, &err)) > 0)
+		{
+			total += b.nrows;
+			if (count_only)
+				continue;
+			for (int row = 0; row < b.nrows; row++)
+			{
+				fputc('[', stdout);
+				for (int c = 0; c < n; c++)
+				{
+					if (c)
+						putchar(',');
+					print_value(stdout, ts_batch_at(&b, row, c), cols[c].type);
+				}
+				printf("]\n");
+			}
+		}
+		if (rc < 0)
+		{
+			printf("ERROR %d %s\n", err.code, err.msg);
+			ts_format_close(r);
+			return 1;
+		}
+		rows_read += r->metrics.rows_read;
+		bytes_read += r->metrics.bytes_read;
+		rg_kept += r->metrics.row_groups_kept;
+		rg_total += r->metrics.row_groups_total;
 		ts_format_close(r);
-		return 1;
 	}
 	if (count_only)
 		printf("%lld\n", (long long) total);
 	if (metrics)
 		fprintf(stderr, "rows_read=%lld bytes_read=%lld row_groups=%d/%d\n",
-				(long long) r->metrics.rows_read, (long long) r->metrics.bytes_read,
-				r->metrics.row_groups_kept, r->metrics.row_groups_total);
-	ts_format_close(r);
+				(long long) rows_read, (long long) bytes_read, rg_kept, rg_total);
 	cJSON_Delete(j);
 	return 0;
 }

@@ -3,7 +3,8 @@
  * shared tables, compared with the oracle rows: merge-on-read
  * (deduplicate, partial-update with ignore-delete / remove-record-on-delete,
  * aggregation sum, first-row), deletion-vector tables, schema evolution,
- * plain append tables and data-evolution tables with BLOB files.
+ * plain append tables and data-evolution tables with BLOB files; Parquet
+ * files read in byte parts.
  *
  * Cases whose rows depend on a row filter (a predicate the reader does
  * not apply) or on LIMIT are not listed.
@@ -443,6 +444,90 @@ test_refused_options(void **state)
 	}
 }
 
+/*
+ * A Parquet file of an append table read in byte parts (a parallel scan's
+ * tasks): the parts together give the file's rows, each once.  Not for the
+ * files of primary-key tables (row positions matter there), nor when
+ * _ROW_ID is read.
+ */
+static void
+test_file_parts(void **state)
+{
+	ts_scan_context ctx;
+	ts_plan    *plan;
+	ts_err		err = {0};
+	int			cols[64];
+	int			ncols;
+	int			row_id[1] = {TS_COLUMN_ROW_ID};
+	int			checked = 0;
+
+	(void) state;
+	memset(&ctx, 0, sizeof(ctx));
+	ctx.table_path = unit_shared_path("testdata/parquet/append_complex_data.db/append_complex_data");
+	ctx.limit = -1;
+	plan = ts_scan_plan(&ctx, &err);
+	if (plan == NULL)
+		fail_msg("%s", err.msg);
+	ncols = plan->schema->nfields;
+	assert_true(ncols <= 64);
+	for (int i = 0; i < ncols; i++)
+		cols[i] = i;
+	for (int s = 0; s < plan->nsplits; s++)
+		for (int f = 0; f < plan->splits[s].nfiles; f++)
+		{
+			ts_split	one = plan->splits[s];
+			ts_scan_file file = one.files[f];
+			int64_t		size = file.entry->file.file_size;
+			row_set		whole = {0},
+						parts = {0};
+
+			assert_true(ts_split_file_reads_in_ranges(plan, &plan->splits[s], f, cols, ncols));
+			assert_false(ts_split_file_reads_in_ranges(plan, &plan->splits[s], f, row_id, 1));
+			one.nfiles = 1;
+			one.files = &file;
+			if (read_split_rows(plan, &one, cols, ncols, &whole, &err, NULL) < 0)
+				fail_msg("%s", err.msg);
+			for (int p = 0; p < 3; p++)
+			{
+				file.range_start = size * p / 3;
+				file.range_end = p == 2 ? INT64_MAX : size * (p + 1) / 3;
+				if (read_split_rows(plan, &one, cols, ncols, &parts, &err, NULL) < 0)
+					fail_msg("%s", err.msg);
+			}
+			assert_true(whole.n > 0);
+			assert_same_rows(&parts, &whole, file.path);
+			row_set_free(&whole);
+			row_set_free(&parts);
+			checked++;
+		}
+	assert_true(checked > 0);
+	ts_plan_free(plan);
+
+	/* a primary-key table's files: never in parts, refused if asked */
+	ctx.table_path = unit_shared_path("testdata/parquet/pk_table_scan_and_read_dv.db/pk_table_scan_and_read_dv");
+	plan = ts_scan_plan(&ctx, &err);
+	if (plan == NULL)
+		fail_msg("%s", err.msg);
+	assert_true(plan->nsplits > 0);
+	{
+		ts_split	one = plan->splits[0];
+		ts_scan_file file = one.files[0];
+		row_set		rows = {0};
+
+		cols[0] = 0;
+		assert_false(ts_split_file_reads_in_ranges(plan, &plan->splits[0], 0, cols, 1));
+		one.nfiles = 1;
+		one.files = &file;
+		file.range_start = 0;
+		file.range_end = INT64_MAX;
+		assert_true(read_split_rows(plan, &one, cols, 1, &rows, &err, NULL) < 0);
+		assert_int_equal(err.code, TS_ERR_INVALID);
+		assert_non_null(strstr(err.msg, "byte ranges"));
+		row_set_free(&rows);
+	}
+	ts_plan_free(plan);
+}
+
 int
 main(void)
 {
@@ -451,6 +536,7 @@ main(void)
 		cmocka_unit_test(test_aggregate_overrides),
 		cmocka_unit_test(test_sequence_field),
 		cmocka_unit_test(test_refused_options),
+		cmocka_unit_test(test_file_parts),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -77,6 +77,8 @@ typedef struct pq_reader
 
 	ts_stats_filter_fn stats_filter;
 	void	   *stats_filter_arg;
+	int64_t		range_start;	/* row groups starting in [start, end); end 0: all */
+	int64_t		range_end;
 	ts_bufpool *buffers;		/* the caller's, or NULL */
 	void	   *zstd_ctx;		/* decompression context shared by the leaves */
 	ts_column_stats *stats;
@@ -677,6 +679,31 @@ load_row_group(pq_reader *r, int rgi, ts_err *err)
 	return true;
 }
 
+/*
+ * Does the row group start in the reader's byte range?  Its start is where
+ * its first column chunk starts (dictionary page, else first data page), so
+ * ranges that cover the file take each row group exactly once.
+ */
+static bool
+in_range(const pq_reader *r, const pq_row_group *rg)
+{
+	int64_t		start = rg->ncolumns > 0 ? INT64_MAX : 0;
+
+	if (r->range_end <= 0)
+		return true;
+	for (int c = 0; c < rg->ncolumns; c++)
+	{
+		const pq_column_chunk *cc = &rg->columns[c];
+		int64_t		o = cc->data_page_offset;
+
+		if (cc->dictionary_page_offset >= 0 && cc->dictionary_page_offset < o)
+			o = cc->dictionary_page_offset;
+		if (o < start)
+			start = o;
+	}
+	return start >= r->range_start && start < r->range_end;
+}
+
 /* advance to the next row group that passes the filter; false on error */
 static bool
 next_row_group(pq_reader *r, ts_err *err)
@@ -689,7 +716,7 @@ next_row_group(pq_reader *r, ts_err *err)
 		if (rg->num_rows < 0)
 			return ts_error(err, TS_ERR_CORRUPT, "Parquet file \"%s\" row group %d: negative row count",
 							r->path, rgi);
-		if (rg->num_rows == 0)
+		if (rg->num_rows == 0 || !in_range(r, rg))
 			continue;
 		if (r->stats_filter)
 		{
@@ -1056,6 +1083,8 @@ ts_parquet_open(const char *path, const ts_read_column *columns, int ncols,
 		r->stats_filter = options->stats_filter;
 		r->stats_filter_arg = options->stats_filter_arg;
 		r->buffers = options->buffers;
+		r->range_start = options->range_start;
+		r->range_end = options->range_end;
 	}
 	if (!r->path)
 	{
@@ -1110,7 +1139,10 @@ ts_parquet_open(const char *path, const ts_read_column *columns, int ncols,
 		if (!build_asm(r, &r->asms[c], node, col->type, col->name ? col->name : "?", 0, err))
 			goto fail;
 	}
-	r->base.metrics.row_groups_total = r->meta.nrow_groups;
+	r->base.metrics.row_groups_total = 0;
+	for (int i = 0; i < r->meta.nrow_groups; i++)
+		if (in_range(r, &r->meta.row_groups[i]))
+			r->base.metrics.row_groups_total++;
 	return &r->base;
 
 fail_ctx:
