@@ -103,19 +103,8 @@ csv_parse_options(csv_reader *r, const ts_reader_options *o, ts_err *err)
 		return ts_error(err, TS_ERR_INVALID, "separator and escape character cannot be the same");
 	if (r->quote != '\0' && r->quote == r->escape)
 		return ts_error(err, TS_ERR_INVALID, "quote and escape character cannot be the same");
-	v = ts_text_option(o, K_LINE_DELIM);
-	if (v && strcmp(v, "\\n") == 0)
-		v = "\n";
-	else if (v && strcmp(v, "\\r\\n") == 0)
-		v = "\r\n";
-	else if (v && strcmp(v, "\\r") == 0)
-		v = "\r";
-	if (v && *v && strcmp(v, "\n") != 0 && strcmp(v, "\r\n") != 0 && strcmp(v, "\r") != 0)
-	{
-		r->line_delim = ts_strdup(v);
-		if (r->line_delim == NULL)
-			return ts_error(err, TS_ERR_NOMEM, "out of memory");
-	}
+	if (!ts_text_option_line_delimiter(o, K_LINE_DELIM, &r->line_delim, err))
+		return false;
 	v = ts_text_option(o, K_NULL);
 	r->null_literal = ts_strdup(v ? v : "");
 	if (r->null_literal == NULL)

@@ -112,16 +112,8 @@ ts_json_open(const char *path, const ts_read_column *columns, int ncols,
 				 "invalid value \"%s\" for option \"json.map-null-key-mode\": expected FAIL, DROP or LITERAL", v);
 		goto fail;
 	}
-	v = ts_text_option(options, K_LINE_DELIM);
-	if (v && strcmp(v, "\\n") != 0 && strcmp(v, "\n") != 0 && strcmp(v, "\r\n") != 0 && *v)
-	{
-		r->line_delim = ts_strdup(v);
-		if (r->line_delim == NULL)
-		{
-			ts_error(err, TS_ERR_NOMEM, "out of memory");
-			goto fail;
-		}
-	}
+	if (!ts_text_option_line_delimiter(options, K_LINE_DELIM, &r->line_delim, err))
+		goto fail;
 	for (int i = 0; i < ncols; i++)
 	{
 		if (columns[i].type == NULL || columns[i].name == NULL || columns[i].type->kind >= TS_VARIANT)

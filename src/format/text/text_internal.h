@@ -66,5 +66,13 @@ bool		ts_text_option_bool(const ts_reader_options *o, const char *const *keys,
  */
 bool		ts_text_option_char(const ts_reader_options *o, const char *const *keys,
 								char def, char *out, ts_err *err);
+/*
+ * A line delimiter option (csv. / json. / text.line-delimiter, lineSep):
+ * *out NULL when unset or a standard line end (\n, \r\n or \r, also spelled
+ * with backslash escapes), where lines split as Java's readLine does;
+ * else a copy of the string (ts_free), split on exactly.
+ */
+bool		ts_text_option_line_delimiter(const ts_reader_options *o, const char *const *keys,
+										  char **out, ts_err *err);
 
 #endif							/* TS_TEXT_INTERNAL_H */

@@ -99,3 +99,20 @@ bad:
 					"invalid value \"%s\" for option \"%s\": expected a single ASCII character",
 					v, keys[0]);
 }
+
+bool
+ts_text_option_line_delimiter(const ts_reader_options *o, const char *const *keys,
+							  char **out, ts_err *err)
+{
+	static const char *const standard[] = {"", "\n", "\r\n", "\r", "\\n", "\\r\\n", "\\r", NULL};
+	const char *v = ts_text_option(o, keys);
+
+	*out = NULL;
+	if (v == NULL)
+		return true;
+	for (int i = 0; standard[i]; i++)
+		if (strcmp(v, standard[i]) == 0)
+			return true;
+	*out = ts_strdup(v);
+	return *out != NULL || ts_error(err, TS_ERR_NOMEM, "out of memory");
+}

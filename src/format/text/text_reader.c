@@ -37,24 +37,11 @@ static const ts_format_reader_ops text_ops = {text_next, text_close};
 
 static const char *const K_LINE_DELIM[] = {"text.line-delimiter", "lineSep", NULL};
 
-/* The standard line ends, spelled as such or escaped. */
-static bool
-standard_delimiter(const char *v)
-{
-	static const char *const standard[] = {"", "\n", "\r\n", "\r", "\\n", "\\r\\n", "\\r", NULL};
-
-	for (int i = 0; standard[i]; i++)
-		if (strcmp(v, standard[i]) == 0)
-			return true;
-	return false;
-}
-
 ts_format_reader *
 ts_text_open(const char *path, const ts_read_column *columns, int ncols,
 			 const ts_reader_options *options, ts_err *err)
 {
 	text_reader *r;
-	const char *v;
 
 	if (ncols < 0 || (ncols > 0 && columns == NULL))
 	{
@@ -92,16 +79,8 @@ ts_text_open(const char *path, const ts_read_column *columns, int ncols,
 			goto fail;
 		}
 	}
-	v = ts_text_option(options, K_LINE_DELIM);
-	if (v && !standard_delimiter(v))
-	{
-		r->line_delim = ts_strdup(v);
-		if (r->line_delim == NULL)
-		{
-			ts_error(err, TS_ERR_NOMEM, "out of memory");
-			goto fail;
-		}
-	}
+	if (!ts_text_option_line_delimiter(options, K_LINE_DELIM, &r->line_delim, err))
+		goto fail;
 	r->values = ts_calloc((size_t) r->batch_rows * (ncols > 0 ? ncols : 1), sizeof(ts_value));
 	r->offs = ts_calloc((size_t) r->batch_rows + 1, sizeof(size_t));
 	if (r->values == NULL || r->offs == NULL)

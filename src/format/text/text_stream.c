@@ -265,27 +265,40 @@ read_exact(ts_text_stream *s, uint8_t *dst, size_t n, size_t *got, ts_err *err)
 	return true;
 }
 
+/*
+ * Compressed input for a stream decoder: the chunk refilled when used up.
+ * At the end of the file, an error if the decoder is inside a stream
+ * ('open'), else the end.  1 = input available, 0 = end, -1 = error.
+ */
+static int
+need_input(ts_text_stream *s, bool open, ts_err *err)
+{
+	if (s->in_off < s->in_len)
+		return 1;
+	if (!read_in(s, err))
+		return -1;
+	if (s->in_len > 0)
+		return 1;
+	if (open)
+	{
+		ts_error(err, TS_ERR_CORRUPT, "file \"%s\": truncated %s stream", s->path,
+				 ts_text_codec_name(s->codec));
+		return -1;
+	}
+	s->done = true;
+	return 0;
+}
+
 static bool
 fill_zlib(ts_text_stream *s, ts_err *err)
 {
 	for (;;)
 	{
-		int			rc;
+		int			rc = need_input(s, !s->z_ended &&
+									(s->z.total_in > 0 || s->codec == TS_TEXT_CODEC_DEFLATE), err);
 
-		if (s->in_off >= s->in_len)
-		{
-			if (!read_in(s, err))
-				return false;
-			if (s->in_len == 0)
-			{
-				if (!s->z_ended && (s->z.total_in > 0 || s->codec == TS_TEXT_CODEC_DEFLATE))
-					return ts_error(err, TS_ERR_CORRUPT,
-									"file \"%s\": truncated %s stream", s->path,
-									ts_text_codec_name(s->codec));
-				s->done = true;
-				return true;
-			}
-		}
+		if (rc <= 0)
+			return rc == 0;
 		if (s->z_ended)
 		{
 			/* another gzip member follows (concatenated .gz) */
@@ -334,19 +347,10 @@ fill_zstd(ts_text_stream *s, ts_err *err)
 	{
 		ZSTD_inBuffer in;
 		ZSTD_outBuffer out;
+		int			rc = need_input(s, s->zs_ret != 0, err);
 
-		if (s->in_off >= s->in_len)
-		{
-			if (!read_in(s, err))
-				return false;
-			if (s->in_len == 0)
-			{
-				if (s->zs_ret != 0)
-					return ts_error(err, TS_ERR_CORRUPT, "file \"%s\": truncated zstd frame", s->path);
-				s->done = true;
-				return true;
-			}
-		}
+		if (rc <= 0)
+			return rc == 0;
 		in.src = s->in;
 		in.size = s->in_len;
 		in.pos = s->in_off;
@@ -373,20 +377,11 @@ fill_bzip2(ts_text_stream *s, ts_err *err)
 {
 	for (;;)
 	{
-		int			rc;
+		int			rc = need_input(s, !s->bz_ended &&
+									(s->bz.total_in_lo32 != 0 || s->bz.total_in_hi32 != 0), err);
 
-		if (s->in_off >= s->in_len)
-		{
-			if (!read_in(s, err))
-				return false;
-			if (s->in_len == 0)
-			{
-				if (!s->bz_ended && (s->bz.total_in_lo32 != 0 || s->bz.total_in_hi32 != 0))
-					return ts_error(err, TS_ERR_CORRUPT, "file \"%s\": truncated bzip2 stream", s->path);
-				s->done = true;
-				return true;
-			}
-		}
+		if (rc <= 0)
+			return rc == 0;
 		if (s->bz_ended)
 		{
 			/* another stream follows */
