@@ -132,10 +132,10 @@ _PG_init(void)
 							 &tablescan_enable_aggregate_pushdown, true,
 							 PGC_USERSET, 0, NULL, NULL, NULL);
 	DefineCustomIntVariable("tablescan.parallel_task_size",
-							"Size of the parts a parallel scan reads a large Parquet file in.",
-							"A Parquet data file of an append or format table larger than this "
+							"Size of the parts a parallel scan reads a large Parquet or ORC file in.",
+							"A Parquet or ORC data file of an append or format table larger than this "
 							"is handed out to the processes of a parallel scan in parts of this "
-							"size (the row groups that start in each part).",
+							"size (the row groups or stripes that start in each part).",
 							&tablescan_parallel_task_size_kb, 16384, 1, INT_MAX / 2,
 							PGC_USERSET, GUC_UNIT_KB, NULL, NULL, NULL);
 	DefineCustomIntVariable("tablescan.cache_size",
@@ -658,7 +658,7 @@ file_bytes(const ts_split *split, int f)
  * The tasks of split s in a parallel scan, stored in out (when not NULL)
  * from out[0]; returns their number.  Each of its files where they are read
  * one by one on their own (append tables, compacted buckets of primary-key
- * tables, format tables), a large Parquet file of an append or format
+ * tables, format tables), a large Parquet or ORC file of an append or format
  * table in parts of tablescan.parallel_task_size bytes; else the whole
  * split, one task (merged by key, or stitched by row-id range).
  */

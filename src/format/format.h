@@ -72,8 +72,8 @@ typedef struct ts_reader_options
 	ts_bufpool *buffers;
 	/*
 	 * A byte range of the file [range_start, range_end): only the row
-	 * groups that start in it are read (Parquet; range_end 0 = the whole
-	 * file).  Ranges that cover a file read each row group exactly once
+	 * groups / stripes that start in it are read (Parquet, ORC; range_end
+	 * 0 = the whole file).  Ranges that cover a file read each row group exactly once
 	 * (a parallel scan's tasks); row positions then are not the file's.
 	 */
 	int64_t		range_start;

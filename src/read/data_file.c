@@ -286,7 +286,8 @@ ts_data_file_open_with(ts_plan *plan, const ts_split *split, const ts_scan_file 
 		if (file->range_end > 0)
 		{
 			/* a part of the file: only where row positions do not matter */
-			if (file->format != TS_FORMAT_PARQUET || key_value || r->dv != NULL || every_row)
+			if ((file->format != TS_FORMAT_PARQUET && file->format != TS_FORMAT_ORC) ||
+				key_value || r->dv != NULL || every_row)
 			{
 				ts_error(err, TS_ERR_INVALID, "data file \"%s\" cannot be read in byte ranges", path);
 				goto fail;

@@ -102,7 +102,8 @@ ts_split_file_reads_in_ranges(const ts_plan *plan, const ts_split *split, int f,
 	if (split->fallback)
 		plan = plan->fallback;
 	return (plan->kind == TS_TABLE_APPEND || plan->kind == TS_TABLE_FORMAT) &&
-		file->format == TS_FORMAT_PARQUET && file->dv_path == NULL;
+		(file->format == TS_FORMAT_PARQUET || file->format == TS_FORMAT_ORC) &&
+		file->dv_path == NULL;
 }
 
 ts_split_reader *

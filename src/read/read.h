@@ -71,7 +71,7 @@ bool		ts_split_reads_files_alone(const ts_plan *plan, const ts_split *split,
 /*
  * Whether file f of such a split can also be read in parts, byte ranges of
  * the file that each hold the row groups starting in them (ts_scan_file
- * range_start / range_end): a Parquet file of an append or format table,
+ * range_start / range_end): a Parquet or ORC file of an append or format table,
  * without deletion vector (row positions do not matter).  A parallel scan
  * hands out the ranges of a large file as tasks.
  */

@@ -813,6 +813,55 @@ test_codecs(void **state)
 	unlink(tmp_path());
 }
 
+/*
+ * The file read in two byte ranges [0, x) and [x, end) for x across the
+ * file (a parallel scan's parts): the first gets the stripes that start
+ * before x, the second the others, every row once and in order.
+ */
+static void
+test_ranges(void **state)
+{
+	synth_opts	o = {.codec = 5,.ps_codec = 5,.string_encoding = 1};
+	FILE	   *fp;
+	long		size;
+	int			splits_between = 0;
+
+	(void) state;
+	build_file(tmp_path(), &o);
+	fp = fopen(tmp_path(), "rb");
+	assert_non_null(fp);
+	fseek(fp, 0, SEEK_END);
+	size = ftell(fp);
+	fclose(fp);
+	for (int k = 0; k <= 8; k++)
+	{
+		ts_reader_options first = {0},
+					second = {0};
+		ts_format_reader *r;
+		int			n1,
+					n2,
+					groups;
+
+		first.range_start = 0;
+		first.range_end = k == 0 ? 1 : size * k / 8;
+		second.range_start = first.range_end;
+		second.range_end = INT64_MAX;
+		n1 = verify(tmp_path(), &first, 0, &r);
+		groups = r->metrics.row_groups_total;
+		ts_format_close(r);
+		n2 = verify(tmp_path(), &second, n1, &r);
+		groups += r->metrics.row_groups_total;
+		ts_format_close(r);
+		assert_int_equal(n1 + n2, NROWS_PER_STRIPE * NSTRIPES);
+		assert_int_equal(n1 % NROWS_PER_STRIPE, 0);
+		assert_int_equal(groups, NSTRIPES);
+		if (n1 > 0 && n2 > 0)
+			splits_between++;
+	}
+	assert_true(splits_between > 0);	/* some x fell between the stripes */
+	unlink(tmp_path());
+}
+
 typedef struct min_filter
 {
 	int64_t		threshold;
@@ -931,6 +980,7 @@ main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_codecs),
+		cmocka_unit_test(test_ranges),
 		cmocka_unit_test(test_stripe_skipping),
 		cmocka_unit_test(test_errors),
 	};

@@ -24,6 +24,8 @@ typedef struct orc_reader
 	orc_col   **top;			/* per requested column; NULL = not in file */
 	ts_stats_filter_fn stats_filter;
 	void	   *stats_filter_arg;
+	int64_t		range_start;	/* stripes starting in [start, end); end 0: all */
+	int64_t		range_end;
 	int			batch_rows;
 	int			stripe;			/* index of the current stripe, -1 before */
 	int64_t		rows_left;		/* in the current stripe */
@@ -35,6 +37,15 @@ typedef struct orc_reader
 static const ts_format_reader_ops orc_ops;
 
 /* ---- stripes ---------------------------------------------------------- */
+
+/* Does stripe s start in the reader's byte range (all do without one)? */
+static bool
+in_range(const orc_reader *r, int s)
+{
+	int64_t		off = (int64_t) r->tail.stripes[s].offset;
+
+	return r->range_end <= 0 || (off >= r->range_start && off < r->range_end);
+}
 
 static bool
 load_stripe(orc_reader *r, int idx, ts_err *err)
@@ -100,7 +111,7 @@ next_stripe(orc_reader *r, bool *done, ts_err *err)
 			*done = true;
 			return true;
 		}
-		if (r->tail.stripes[r->stripe].nrows == 0)
+		if (r->tail.stripes[r->stripe].nrows == 0 || !in_range(r, r->stripe))
 			continue;
 		if (r->stats_filter)
 		{
@@ -234,6 +245,8 @@ ts_orc_open(const char *path, const ts_read_column *columns, int ncols,
 	{
 		r->stats_filter = options->stats_filter;
 		r->stats_filter_arg = options->stats_filter_arg;
+		r->range_start = options->range_start;
+		r->range_end = options->range_end;
 	}
 	if (!r->path)
 	{
@@ -273,7 +286,10 @@ ts_orc_open(const char *path, const ts_read_column *columns, int ncols,
 			goto fail;
 		}
 	}
-	r->base.metrics.row_groups_total = r->tail.nstripes;
+	r->base.metrics.row_groups_total = 0;
+	for (int s = 0; s < r->tail.nstripes; s++)
+		if (in_range(r, s))
+			r->base.metrics.row_groups_total++;
 	return &r->base;
 fail:
 	orc_close(&r->base);
