@@ -119,6 +119,24 @@ SELECT count(DISTINCT line) FROM logs;
 SELECT count(*) FROM logs;
 EXPLAIN (COSTS OFF) SELECT line FROM logs WHERE dt = '2024-01-03';
 SELECT line FROM logs WHERE dt = '2024-01-03' AND line LIKE '%-2_' ORDER BY line;
+-- strings must be UTF-8 text: an ERROR at the first row that is not
+CREATE FOREIGN TABLE bad_text (line text) SERVER lake
+  OPTIONS (path '/tmp/tablescan_fdw_fixtures/formattable/bad_text', format 'text');
+SELECT count(*) FROM bad_text;
+SELECT line FROM bad_text LIMIT 2;
+SELECT line FROM bad_text;
+SELECT line FROM bad_text WHERE line LIKE 'nul%';
+CREATE FOREIGN TABLE nul_text (line text) SERVER lake
+  OPTIONS (path '/tmp/tablescan_fdw_fixtures/formattable/nul_text', format 'text');
+SELECT line FROM nul_text;
+-- the same lines as bytes (a STRING read into a bytea column)
+CREATE FOREIGN TABLE bad_text_bytes (line bytea) SERVER lake
+  OPTIONS (path '/tmp/tablescan_fdw_fixtures/formattable/bad_text',
+    table_schema '{"version": 3, "id": 0, "fields": [{"id": 0, "name": "line", "type": "STRING"}],
+      "partitionKeys": [], "primaryKeys": [], "options": {"type": "format-table", "file.format": "text"}}');
+SELECT line FROM bad_text_bytes;
+ALTER FOREIGN TABLE bad_text_bytes OPTIONS (SET path '/tmp/tablescan_fdw_fixtures/formattable/nul_text');
+SELECT line FROM bad_text_bytes;
 CREATE FOREIGN TABLE logs_bad (line text, n integer, dt date) SERVER lake
   OPTIONS (path '/tmp/tablescan_fdw_fixtures/formattable/logs_text',
     format 'text', partition_keys 'dt');

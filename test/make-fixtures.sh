@@ -159,6 +159,11 @@ for d in (1, 2, 3):
         open(os.path.join(part, "part-0.text.bz2"), "wb").write(
             bz2.compress(text[:37]) + bz2.compress(text[37:]))
 PY
+# TEXT lines that are not UTF-8 text: an invalid byte (line 3 of bad_text),
+# a NUL byte (line 2 of nul_text)
+mkdir -p "$OUT/formattable/bad_text" "$OUT/formattable/nul_text"
+printf 'ok 1\nok 2\nbad \377\376\n' > "$OUT/formattable/bad_text/part-0.text"
+printf 'ok 1\nnul \000 x\n' > "$OUT/formattable/nul_text/part-0.text"
 chmod -R a+rX "$OUT"
 echo "format-table fixtures written to $OUT/formattable and $W/ft.db"
 

@@ -5,13 +5,17 @@
  * IMPORT FOREIGN SCHEMA) and the conversion of ts_values into Datums of
  * the column's declared type: one value, or a column of a batch at a time.  Decimals stay exact (no float round trip);
  * timestamps with more than microsecond precision are rounded to the
- * nearest microsecond, as PostgreSQL's own input does.
+ * nearest microsecond, as PostgreSQL's own input does.  Paimon strings are
+ * UTF-8: text is checked (UTF8 database) or converted (any other encoding)
+ * before PostgreSQL sees it, so a damaged string is an ERROR, never an
+ * invalid text value.
  */
 #include "postgres.h"
 
 #include "catalog/pg_type.h"
 #include "datatype/timestamp.h"
 #include "fmgr.h"
+#include "mb/pg_wchar.h"
 #include "lib/stringinfo.h"
 #include "utils/array.h"
 #include "utils/builtins.h"
@@ -26,6 +30,66 @@
 #include "utils/timestamp.h"
 
 #include "tablescan_fdw.h"
+
+/*
+ * Valid UTF-8 text (UTF8 database): ASCII without NUL, eight bytes at a time
+ * (the usual case, and the cheap one), else PostgreSQL's own check.
+ */
+static inline bool
+utf8_text_ok(const char *p, uint32 len)
+{
+	uint64		high = 0,
+				zero = 0;
+	uint32		i = 0;
+
+	for (; i + 8 <= len; i += 8)
+	{
+		uint64		w;
+
+		memcpy(&w, p + i, 8);
+		high |= w;
+		zero |= (w - UINT64CONST(0x0101010101010101)) & ~w;
+	}
+	for (; i < len; i++)
+	{
+		high |= (unsigned char) p[i];
+		zero |= p[i] == 0 ? 0x80 : 0;
+	}
+	if (((high | zero) & UINT64CONST(0x8080808080808080)) == 0)
+		return true;
+	return pg_verifymbstr(p, (int) len, true);
+}
+
+/*
+ * A Paimon string (UTF-8) as text of the database encoding: p itself when it
+ * is valid UTF-8 in a UTF8 database, else converted; an ERROR naming the
+ * column when the bytes are not UTF-8 (or hold a NUL, which text cannot).
+ */
+static const char *
+server_text(const char *p, int *len, const char *colname)
+{
+	if (GetDatabaseEncoding() != PG_UTF8)
+	{
+		const char *s = pg_any_to_server(p, *len, PG_UTF8);
+
+		if (s != p)
+			*len = strlen(s);
+		return s;
+	}
+	if (!utf8_text_ok(p, (uint32) *len))
+		ereport(ERROR,
+				(errcode(ERRCODE_CHARACTER_NOT_IN_REPERTOIRE),
+				 errmsg("column \"%s\": a string value read is not valid UTF-8", colname),
+				 errdetail("Paimon strings are UTF-8 without NUL bytes; the data file is damaged, or holds binary data (declare the column bytea).")));
+	return p;
+}
+
+static Datum
+server_text_datum(const char *p, int len, const char *colname)
+{
+	p = server_text(p, &len, colname);
+	return PointerGetDatum(cstring_to_text_with_len(p, len));
+}
 
 /* days between 1970-01-01 and 2000-01-01 */
 #define UNIX_TO_PG_DAYS (POSTGRES_EPOCH_JDATE - UNIX_EPOCH_JDATE)
@@ -580,8 +644,12 @@ tablescan_datum_converter_init(TsDatumConverter *c, const ts_type *t, Oid typid,
 		case TEXTOID:
 		case VARCHAROID:
 		case BPCHAROID:
-			/* char(n)/varchar(n) apply length rules: the generic path does */
-			if (ts_type_is_bytes(t->kind) && (typid == TEXTOID || typmod < 0))
+			/*
+			 * char(n)/varchar(n) apply length rules, other encodings need a
+			 * conversion: the generic path does
+			 */
+			if (ts_type_is_bytes(t->kind) && (typid == TEXTOID || typmod < 0) &&
+				GetDatabaseEncoding() == PG_UTF8)
 				c->path = TS_DATUM_TEXT;
 			break;
 		case NUMERICOID:
@@ -648,7 +716,7 @@ tablescan_convert_value(const TsDatumConverter *c, const ts_value *v, bool *isnu
 				return TimestampGetDatum(ts);
 			}
 		case TS_DATUM_TEXT:
-			return PointerGetDatum(cstring_to_text_with_len((const char *) v->v.s.p, v->v.s.len));
+			return server_text_datum((const char *) v->v.s.p, (int) v->v.s.len, c->colname);
 		case TS_DATUM_NUMERIC:
 			if (v->v.dec > -(ts_int128) c->numeric_limit && v->v.dec < (ts_int128) c->numeric_limit)
 				return decimal_datum_int64((int64) v->v.dec, c->type->scale);
@@ -737,9 +805,17 @@ tablescan_convert_column(const TsDatumConverter *c, const ts_batch *b, int col,
 				Size		total = 0;
 				char	   *out;
 
+				/* valid UTF-8 up to the first value that is not (its ERROR is the caller's) */
 				for (r = 0; r < n; r++)
 					if (!v[r * stride].isnull)
+					{
+						if (!utf8_text_ok((const char *) v[r * stride].v.s.p, v[r * stride].v.s.len))
+						{
+							n = r;
+							break;
+						}
 						total += INTALIGN(VARHDRSZ + v[r * stride].v.s.len);
+					}
 				if (total > MaxAllocSize)
 					return 0;
 				out = palloc(Max(total, 1));
@@ -853,9 +929,13 @@ tablescan_value_to_datum(const ts_value *v, const ts_type *t, Oid typid, int32 t
 				Datum		d;
 
 				if (ts_type_is_bytes(t->kind))
-					d = PointerGetDatum(cstring_to_text_with_len((const char *) v->v.s.p, v->v.s.len));
+					d = server_text_datum((const char *) v->v.s.p, (int) v->v.s.len, colname);
 				else
-					d = PointerGetDatum(cstring_to_text(value_to_text(v, t)));
+				{
+					char	   *text = value_to_text(v, t);
+
+					d = server_text_datum(text, strlen(text), colname);
+				}
 				if (typid != TEXTOID && typmod >= 0)
 				{
 					/* apply char(n)/varchar(n) length rules as a cast does */
@@ -907,7 +987,8 @@ tablescan_value_to_datum(const ts_value *v, const ts_type *t, Oid typid, int32 t
 
 				initStringInfo(&buf);
 				tablescan_value_to_json(&buf, v, t);
-				return DirectFunctionCall1(jsonb_in, CStringGetDatum(buf.data));
+				return DirectFunctionCall1(jsonb_in,
+										   CStringGetDatum(server_text(buf.data, &buf.len, colname)));
 			}
 		default:
 			if ((t->kind == TS_ARRAY || t->kind == TS_MULTISET) && OidIsValid(get_element_type(typid)))
