@@ -131,9 +131,13 @@ cell(const rows *r, int row, int col)
 	return r->cells[row * r->ncols + col];
 }
 
+typedef ts_format_reader *(*open_fn) (const char *path, const ts_read_column *cols, int ncols,
+									   const ts_reader_options *options, ts_err *err);
+
+/* a text reader with nopt options (keys / vals) and batches of batch_rows (0: default) */
 static ts_format_reader *
-open_csv(const char *path, const ts_read_column *cols, int ncols, int nopt,
-		 const char *const *keys, const char *const *vals, ts_err *err)
+open_with(open_fn open, const char *path, const ts_read_column *cols, int ncols, int nopt,
+		  const char *const *keys, const char *const *vals, int batch_rows, ts_err *err)
 {
 	ts_reader_options o;
 
@@ -141,20 +145,22 @@ open_csv(const char *path, const ts_read_column *cols, int ncols, int nopt,
 	o.ntext_options = nopt;
 	o.text_option_keys = keys;
 	o.text_option_values = vals;
-	return ts_csv_open(path, cols, ncols, &o, err);
+	o.batch_rows = batch_rows;
+	return open(path, cols, ncols, &o, err);
+}
+
+static ts_format_reader *
+open_csv(const char *path, const ts_read_column *cols, int ncols, int nopt,
+		 const char *const *keys, const char *const *vals, ts_err *err)
+{
+	return open_with(ts_csv_open, path, cols, ncols, nopt, keys, vals, 0, err);
 }
 
 static ts_format_reader *
 open_json(const char *path, const ts_read_column *cols, int ncols, int nopt,
 		  const char *const *keys, const char *const *vals, ts_err *err)
 {
-	ts_reader_options o;
-
-	memset(&o, 0, sizeof(o));
-	o.ntext_options = nopt;
-	o.text_option_keys = keys;
-	o.text_option_values = vals;
-	return ts_json_open(path, cols, ncols, &o, err);
+	return open_with(ts_json_open, path, cols, ncols, nopt, keys, vals, 0, err);
 }
 
 /* ---- CSV: every scalar type --------------------------------------------- */
@@ -481,6 +487,25 @@ hadoop_frame(const char *path, const char *data, size_t len, bool snappy)
 	free(out);
 }
 
+/* A truncated compressed file: an error naming it, not a crash or a short read. */
+static void
+check_truncated(const char *path)
+{
+	ts_type    *tl = ty(TS_BIGINT);
+	ts_read_column cols[] = {{0, "id", tl}};
+	ts_err		err = {0};
+	ts_format_reader *r = open_csv(path, cols, 1, 0, NULL, NULL, &err);
+	rows		rs;
+
+	assert_non_null(r);
+	assert_false(read_all(r, cols, 1, &rs, &err));
+	assert_int_equal(err.code, TS_ERR_CORRUPT);
+	assert_non_null(strstr(err.msg, strrchr(path, '/') + 1));
+	rows_free(&rs);
+	ts_format_close(r);
+	ts_type_free(tl);
+}
+
 static void
 test_compressed(void **state)
 {
@@ -529,21 +554,7 @@ test_compressed(void **state)
 		/* truncated: an error, not a crash or a silent short read */
 		write_bytes(tpath("trunc.csv.deflate"), c, clen / 2);
 		free(c);
-		{
-			ts_type    *tl = ty(TS_BIGINT);
-			ts_read_column cols[] = {{0, "id", tl}};
-			ts_err		err = {0};
-			ts_format_reader *r = open_csv(tpath("trunc.csv.deflate"), cols, 1, 0, NULL, NULL, &err);
-			rows		rs;
-
-			assert_non_null(r);
-			assert_false(read_all(r, cols, 1, &rs, &err));
-			assert_int_equal(err.code, TS_ERR_CORRUPT);
-			assert_non_null(strstr(err.msg, "trunc.csv.deflate"));
-			rows_free(&rs);
-			ts_format_close(r);
-			ts_type_free(tl);
-		}
+		check_truncated(tpath("trunc.csv.deflate"));
 	}
 	/* zstd, two frames */
 	{
@@ -577,21 +588,7 @@ test_compressed(void **state)
 		check_rows_file(tpath("rows.csv.bz2"));
 		write_bytes(tpath("trunc.csv.bz2"), c, n1 / 2);
 		free(c);
-		{
-			ts_type    *tl = ty(TS_BIGINT);
-			ts_read_column cols[] = {{0, "id", tl}};
-			ts_err		err = {0};
-			ts_format_reader *r = open_csv(tpath("trunc.csv.bz2"), cols, 1, 0, NULL, NULL, &err);
-			rows		rs;
-
-			assert_non_null(r);
-			assert_false(read_all(r, cols, 1, &rs, &err));
-			assert_int_equal(err.code, TS_ERR_CORRUPT);
-			assert_non_null(strstr(err.msg, "trunc.csv.bz2"));
-			rows_free(&rs);
-			ts_format_close(r);
-			ts_type_free(tl);
-		}
+		check_truncated(tpath("trunc.csv.bz2"));
 	}
 	free(data);
 }
@@ -826,14 +823,7 @@ static ts_format_reader *
 open_text(const char *path, const ts_read_column *cols, int ncols, int nopt,
 		  const char *const *keys, const char *const *vals, int batch_rows, ts_err *err)
 {
-	ts_reader_options o;
-
-	memset(&o, 0, sizeof(o));
-	o.ntext_options = nopt;
-	o.text_option_keys = keys;
-	o.text_option_values = vals;
-	o.batch_rows = batch_rows;
-	return ts_text_open(path, cols, ncols, &o, err);
+	return open_with(ts_text_open, path, cols, ncols, nopt, keys, vals, batch_rows, err);
 }
 
 /* the lines of a TEXT file joined with '|' (batches of batch_rows rows) */
