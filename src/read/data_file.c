@@ -280,14 +280,23 @@ ts_data_file_open_with(ts_plan *plan, const ts_split *split, const ts_scan_file 
 	{
 		ts_reader_options opts;
 
+		/*
+		 * Row groups / stripes may be left out (by their statistics, or as
+		 * outside the byte range of a parallel scan's part) only where row
+		 * positions do not matter: append-table files without a deletion
+		 * vector, not _ROW_ID nor data evolution (files of one row-id range
+		 * are stitched row by row).
+		 */
+		bool		skip_groups = !key_value && r->dv == NULL && !every_row &&
+			(plan->kind == TS_TABLE_APPEND || plan->kind == TS_TABLE_FORMAT) &&
+			(file->format == TS_FORMAT_PARQUET || file->format == TS_FORMAT_ORC);
+
 		memset(&opts, 0, sizeof(opts));
 		opts.batch_rows = ts_read_batch_rows;
 		opts.buffers = buffers;
 		if (file->range_end > 0)
 		{
-			/* a part of the file: only where row positions do not matter */
-			if ((file->format != TS_FORMAT_PARQUET && file->format != TS_FORMAT_ORC) ||
-				key_value || r->dv != NULL || every_row)
+			if (!skip_groups)
 			{
 				ts_error(err, TS_ERR_INVALID, "data file \"%s\" cannot be read in byte ranges", path);
 				goto fail;
@@ -297,16 +306,10 @@ ts_data_file_open_with(ts_plan *plan, const ts_split *split, const ts_scan_file 
 		}
 
 		/*
-		 * Row groups / stripes may be skipped by their statistics only where
-		 * that cannot change an answer: append-table files without a
-		 * deletion vector (positions do not matter), columns read without a
-		 * cast.  The executor rechecks every qual anyway.  Not when row
-		 * positions matter otherwise: _ROW_ID, or data evolution (files of
-		 * one row-id range are stitched row by row).
+		 * Statistics skip only what cannot change an answer: columns read
+		 * without a cast (the executor rechecks every qual anyway).
 		 */
-		if (plan->predicate && !key_value && r->dv == NULL && !every_row &&
-			(plan->kind == TS_TABLE_APPEND || plan->kind == TS_TABLE_FORMAT) &&
-			(file->format == TS_FORMAT_PARQUET || file->format == TS_FORMAT_ORC))
+		if (plan->predicate && skip_groups)
 		{
 			r->rg_filter.predicate = plan->predicate;
 			r->rg_filter.schema = rs;
