@@ -5,6 +5,7 @@
 //       reads the CSV PostgreSQL exported (the same rows as the heap table),
 //       writes <nfiles> Parquet files (zstd, Paimon field ids) data-pq-K.parquet
 //       into <dir>, and prints "name:rows" per file for ts_pq_register.
+//       DUCK_ROW_GROUP_SIZE sets their row groups' rows (DuckDB's default if unset).
 //   node duck.mjs time <glob> <runs> <queries-json>
 //       prints "name<TAB>best ms" per query over read_parquet(<glob>).
 import { DuckDBInstance } from '@duckdb/node-api';
@@ -27,11 +28,12 @@ if (mode === 'write') {
 		              delim = ',', quote = '"', escape = '"')`);
 	const total = Number((await con.runAndReadAll('SELECT count(*) FROM t')).getRows()[0][0]);
 	const names = Object.keys(columns).join(', ');
+	const rowGroups = process.env.DUCK_ROW_GROUP_SIZE ? `, ROW_GROUP_SIZE ${Number(process.env.DUCK_ROW_GROUP_SIZE)}` : '';
 	for (let k = 0; k < nfiles; k++) {
 		const lo = Math.floor(total * k / nfiles), hi = Math.floor(total * (k + 1) / nfiles);
 		const name = `data-pq-${k}.parquet`;
 		await con.run(`COPY (SELECT ${names} FROM t WHERE _rn >= ${lo} AND _rn < ${hi} ORDER BY _rn)
-			TO '${dir}/${name}' (FORMAT parquet, COMPRESSION zstd, FIELD_IDS ${idSpec})`);
+			TO '${dir}/${name}' (FORMAT parquet, COMPRESSION zstd, FIELD_IDS ${idSpec}${rowGroups})`);
 		console.log(`${name}:${hi - lo}`);
 	}
 } else if (mode === 'time') {

@@ -36,7 +36,7 @@ log "DuckDB: writing $PQ_FILES Parquet files"
 DUCK_COLS="{\"id\":\"INTEGER\",\"big\":\"BIGINT\",\"d\":\"DOUBLE\",\"amount\":\"DECIMAL(18,4)\",\"s\":\"VARCHAR\",\"$LONGCOL\":\"VARCHAR\",\"ts\":\"TIMESTAMP\",\"day\":\"DATE\"}"
 DUCK_IDS="{\"id\":0,\"big\":1,\"d\":2,\"amount\":3,\"s\":4,\"$LONGCOL\":5,\"ts\":6,\"day\":7}"
 t0=$(ms_now)
-mapfile -t PQ < <(cd bench && node duck.mjs write "$W/rows.csv" "$WH/scan_pq/bucket-0" "$PQ_FILES" "$DUCK_COLS" "$DUCK_IDS")
+mapfile -t PQ < <(cd bench && DUCK_ROW_GROUP_SIZE=$PQ_ROW_GROUP node duck.mjs write "$W/rows.csv" "$WH/scan_pq/bucket-0" "$PQ_FILES" "$DUCK_COLS" "$DUCK_IDS")
 PQ_WRITE_S=$(elapsed "$t0")
 chmod -R a+rX "$WH/scan_pq"
 "$BIN/ts_pq_register" "$WH/scan_pq" "$NCOLS" "${PQ[@]}" >/dev/null

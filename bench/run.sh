@@ -35,6 +35,8 @@ case "$SIZE" in
     *) echo "usage: bench/run.sh [tiny|small|default]" >&2; exit 2 ;;
 esac
 ROWS_M=$((ROWS / 10))             # the smaller table of the memory figure
+# tiny: Parquet row groups of 2048 rows, so that even CI's scan reads row groups ahead
+PQ_ROW_GROUP=""; [ "$SIZE" = tiny ] && PQ_ROW_GROUP=2048
 BUCKETS=16; SNAPS=10              # planning table: PARTS x BUCKETS, SNAPS commits of PLAN_ROWS rows
 PK_BUCKETS=4; PK_SNAPS=4          # primary-key table: PK_SNAPS commits of PK_KEYS records, no compaction
 W=${BENCH_DIR:-/tmp/tablescan_bench}
@@ -102,7 +104,7 @@ cat > "$W/env.sh" <<EOF
 ROOT='$ROOT'; W='$W'; WH='$WH'; BUILD='$BUILD'; BIN='$BIN'; SIZE='$SIZE'; ROWS=$ROWS; ROWS_M=$ROWS_M
 FILES=$FILES; PQ_FILES=$PQ_FILES; RUNS=$RUNS; NCOLS=$NCOLS; LONGCOL='$LONGCOL'
 PARTS=$PARTS; BUCKETS=$BUCKETS; SNAPS=$SNAPS; PLAN_FILES=$PLAN_FILES; GEN_S=$GEN_S; RESULTS='$RESULTS'
-PK_KEYS=$PK_KEYS; PK_BUCKETS=$PK_BUCKETS; PK_SNAPS=$PK_SNAPS
+PK_KEYS=$PK_KEYS; PK_BUCKETS=$PK_BUCKETS; PK_SNAPS=$PK_SNAPS; PQ_ROW_GROUP='$PQ_ROW_GROUP'
 EOF
 log "starting a throwaway cluster"
 cp bench/pg.sh "$W/pg.sh"          # a copy: bash reads scripts as it runs them

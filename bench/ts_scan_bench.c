@@ -4,7 +4,7 @@
  * server-free throughput figure.
  *
  * USAGE
- *   ts_scan_bench <table_path> [-c column]... [--plan-only N] [--cache MB] [--pool]
+ *   ts_scan_bench <table_path> [-c column]... [--plan-only N] [--cache MB] [--pool] [--ahead]
  *
  * Reads every split with ts_split_reader (all columns, or the -c ones) and
  * folds each value into a checksum so that nothing is optimized away; prints
@@ -13,13 +13,16 @@
  * manifest-entry cache on (off by default): the first plan fills it, the
  * others hit it; --plan-only then prints the first (cold) plan's time and
  * the mean of the others (warm) apart.  --pool plans with pooled arena
- * chunks (chunk_pool.c), as the FDW does.
+ * chunks (chunk_pool.c), as the FDW does.  --ahead decompresses the next
+ * Parquet row group in the helper thread (base/background.c), as the FDW
+ * does with tablescan.decompress_ahead on, and prints the pages it did.
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
+#include "base/ts_background.h"
 #include "tools/ts_tool_read.h"
 
 /* what fold_batch needs, and the checksum it folds */
@@ -112,19 +115,21 @@ main(int argc, char **argv)
 			plan_only = atoi(argv[++i]);
 		else if (strcmp(argv[i], "--pool") == 0)
 			pool = true;
+		else if (strcmp(argv[i], "--ahead") == 0)
+			ts_bg_set_enabled(true);
 		else if (strcmp(argv[i], "--cache") == 0 && i + 1 < argc)
 			cache_mb = atoi(argv[++i]);
 		else if (path == NULL)
 			path = argv[i];
 		else
 		{
-			fprintf(stderr, "usage: ts_scan_bench <table_path> [-c column]... [--plan-only N] [--cache MB] [--pool]\n");
+			fprintf(stderr, "usage: ts_scan_bench <table_path> [-c column]... [--plan-only N] [--cache MB] [--pool] [--ahead]\n");
 			return 2;
 		}
 	}
 	if (path == NULL)
 	{
-		fprintf(stderr, "usage: ts_scan_bench <table_path> [-c column]... [--plan-only N] [--cache MB] [--pool]\n");
+		fprintf(stderr, "usage: ts_scan_bench <table_path> [-c column]... [--plan-only N] [--cache MB] [--pool] [--ahead]\n");
 		return 2;
 	}
 	memset(&ctx, 0, sizeof(ctx));
@@ -176,6 +181,8 @@ main(int argc, char **argv)
 	printf("%lld rows, %d column(s), checksum %016llx, plan %.3f s, read %.3f s (%.0f rows/s)\n",
 		   (long long) rows, ncols, (unsigned long long) sum, t1 - t0, t2 - t1,
 		   rows / (t2 - t1 > 0 ? t2 - t1 : 1e-9));
+	if (ts_bg_enabled())
+		printf("pages decompressed ahead: %lld\n", (long long) ts_bg_jobs_done());
 	free(cols);
 	ts_plan_free(plan);
 	return 0;

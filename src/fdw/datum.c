@@ -32,14 +32,28 @@
 #include "tablescan_fdw.h"
 
 /*
- * Valid UTF-8 text (UTF8 database): ASCII without NUL, eight bytes at a time
- * (the usual case, and the cheap one), else PostgreSQL's own check.
+ * ASCII without NUL is the usual string and the cheap one to accept: the
+ * high bit of a byte of ascii_bits(w) is set when that byte of w is not
+ * ASCII or is NUL (the borrow of the zero-byte test can also flag the byte
+ * above a NUL or a non-ASCII byte, which is already refused).
+ */
+#define ONE_BYTES UINT64CONST(0x0101010101010101)
+#define HIGH_BITS UINT64CONST(0x8080808080808080)
+
+static inline uint64
+ascii_bits(uint64 w)
+{
+	return w | ((w - ONE_BYTES) & ~w);
+}
+
+/*
+ * Valid UTF-8 text (UTF8 database): ASCII without NUL, eight bytes at a time,
+ * else PostgreSQL's own check.
  */
 static inline bool
 utf8_text_ok(const char *p, uint32 len)
 {
-	uint64		high = 0,
-				zero = 0;
+	uint64		bad = 0;
 	uint32		i = 0;
 
 	for (; i + 8 <= len; i += 8)
@@ -47,15 +61,11 @@ utf8_text_ok(const char *p, uint32 len)
 		uint64		w;
 
 		memcpy(&w, p + i, 8);
-		high |= w;
-		zero |= (w - UINT64CONST(0x0101010101010101)) & ~w;
+		bad |= ascii_bits(w);
 	}
 	for (; i < len; i++)
-	{
-		high |= (unsigned char) p[i];
-		zero |= p[i] == 0 ? 0x80 : 0;
-	}
-	if (((high | zero) & UINT64CONST(0x8080808080808080)) == 0)
+		bad |= (unsigned char) p[i] == 0 ? 0x80 : (unsigned char) p[i];
+	if ((bad & HIGH_BITS) == 0)
 		return true;
 	return pg_verifymbstr(p, (int) len, true);
 }
@@ -330,50 +340,62 @@ timestamp_micros(const ts_value *v)
 }
 
 /*
- * Copy a string's bytes into a text being built: short strings (most
- * column values) in 16-byte (or smaller) moves without a call, never
- * reading outside [src, src + len) or writing outside [dst, dst + len).
+ * Copy a string's bytes into a text being built and check them on the way
+ * (one pass over the bytes, not two): true when they are valid UTF-8 for a
+ * text.  Short strings (most column values) move in 16-, 8- or 4-byte words
+ * without a call, never reading outside [src, src + len) or writing outside
+ * [dst, dst + len): the last word overlaps the one before.
  */
-static inline void
-copy_string_bytes(char *dst, const uint8_t *src, uint32 len)
+#define MOVE_WORD(type, off) \
+	do { \
+		type		w_; \
+		memcpy(&w_, src + (off), sizeof(type)); \
+		memcpy(dst + (off), &w_, sizeof(type)); \
+		word = (sizeof(type) == 8) ? (uint64) w_ : (word << 32) | (uint64) w_; \
+	} while (0)
+
+static inline bool
+copy_text_checked(char *dst, const uint8_t *src, uint32 len)
 {
-	if (len >= 16 && len <= 128)
+	uint64		bad = 0;
+	uint64		word = 0;
+
+	if (len >= 8)
 	{
 		uint32		i;
 
-		for (i = 0; i + 16 < len; i += 16)
-			memcpy(dst + i, src + i, 16);
-		memcpy(dst + len - 16, src + len - 16, 16);	/* the last 16, overlapping */
+		for (i = 0; i + 8 < len; i += 8)
+		{
+			MOVE_WORD(uint64, i);
+			bad |= ascii_bits(word);
+		}
+		MOVE_WORD(uint64, len - 8);
+		bad |= ascii_bits(word);
 	}
-	else if (len >= 8 && len < 16)
+	else if (len >= 4)
 	{
-		uint64		a,
-					b;
+		MOVE_WORD(uint32, 0);
+		MOVE_WORD(uint32, len - 4);
+		bad = ascii_bits(word);
+	}
+	else if (len > 0)
+	{
+		uint8_t		a = src[0],
+					m = src[len >> 1],
+					z = src[len - 1];
 
-		memcpy(&a, src, 8);
-		memcpy(&b, src + len - 8, 8);
-		memcpy(dst, &a, 8);
-		memcpy(dst + len - 8, &b, 8);
+		dst[0] = (char) a;
+		dst[len >> 1] = (char) m;
+		dst[len - 1] = (char) z;
+		/* the other five bytes 0x01: neither NUL nor beyond ASCII */
+		bad = ascii_bits(UINT64CONST(0x0101010101000000) | a | (uint64) m << 8 | (uint64) z << 16);
 	}
-	else if (len >= 4 && len < 8)
-	{
-		uint32		a,
-					b;
-
-		memcpy(&a, src, 4);
-		memcpy(&b, src + len - 4, 4);
-		memcpy(dst, &a, 4);
-		memcpy(dst + len - 4, &b, 4);
-	}
-	else if (len > 0 && len < 4)
-	{
-		dst[0] = (char) src[0];
-		dst[len >> 1] = (char) src[len >> 1];
-		dst[len - 1] = (char) src[len - 1];
-	}
-	else if (len > 128)
-		memcpy(dst, src, len);
+	if ((bad & HIGH_BITS) == 0)
+		return true;
+	return pg_verifymbstr((const char *) src, (int) len, true);
 }
+
+#undef MOVE_WORD
 
 static void
 overflow(const char *colname, const char *pgtype)
@@ -805,29 +827,23 @@ tablescan_convert_column(const TsDatumConverter *c, const ts_batch *b, int col,
 				Size		total = 0;
 				char	   *out;
 
-				/* valid UTF-8 up to the first value that is not (its ERROR is the caller's) */
 				for (r = 0; r < n; r++)
 					if (!v[r * stride].isnull)
-					{
-						if (!utf8_text_ok((const char *) v[r * stride].v.s.p, v[r * stride].v.s.len))
-						{
-							n = r;
-							break;
-						}
 						total += INTALIGN(VARHDRSZ + v[r * stride].v.s.len);
-					}
 				if (total > MaxAllocSize)
 					return 0;
 				out = palloc(Max(total, 1));
+				/* up to the first value that is not valid UTF-8 (its ERROR is the caller's) */
 				EACH_ROW
 				{
 					*isnull = v->isnull;
 					if (v->isnull)
 						*values = (Datum) 0;
+					else if (!copy_text_checked(out + VARHDRSZ, v->v.s.p, v->v.s.len))
+						return r;
 					else
 					{
 						SET_VARSIZE(out, VARHDRSZ + v->v.s.len);
-						copy_string_bytes(out + VARHDRSZ, v->v.s.p, v->v.s.len);
 						*values = PointerGetDatum(out);
 						out += INTALIGN(VARHDRSZ + v->v.s.len);
 					}

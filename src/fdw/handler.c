@@ -32,6 +32,7 @@
 #include "utils/rel.h"
 
 #include "tablescan_fdw.h"
+#include "base/ts_background.h"
 #include "read/read.h"
 #include "scan/format_plan.h"
 
@@ -100,12 +101,14 @@ typedef struct TsScanState
 #define FIG_ROW_GROUPS_KEPT 4
 
 static int	count_parallel_tasks(const ts_plan *plan, const int *columns, int ncolumns);
+static void drain_background_before_reset(MemoryContext cxt);
 
 /* ---- module setup ------------------------------------------------------ */
 
 void		_PG_init(void);
 
 static int	tablescan_cache_size_mb = 64;
+static bool tablescan_decompress_ahead = true;
 
 static void
 assign_cache_size(int newval, void *extra)
@@ -143,6 +146,13 @@ _PG_init(void)
 							"0 turns the cache off.",
 							&tablescan_cache_size_mb, 64, 0, 1048576,
 							PGC_USERSET, GUC_UNIT_MB, NULL, assign_cache_size, NULL);
+	DefineCustomBoolVariable("tablescan.decompress_ahead",
+							 "Decompress the next row group of a Parquet file in a helper thread.",
+							 "While a scan decodes a row group of a ZSTD-compressed Parquet file, "
+							 "a helper thread of the backend decompresses the first pages of "
+							 "the next one.",
+							 &tablescan_decompress_ahead, true,
+							 PGC_USERSET, 0, NULL, NULL, NULL);
 	MarkGUCPrefixReserved("tablescan");
 	tablescan_install_hooks();
 	ts_scan_cache_set_limit((size_t) tablescan_cache_size_mb << 20);
@@ -769,6 +779,7 @@ start_scan(ForeignScanState *node, TsScanState *st, bool publish)
 
 	MemoryContextReset(st->cxt);
 	old = MemoryContextSwitchTo(st->cxt);
+	drain_background_before_reset(st->cxt);
 	st->ncolumns = 0;
 	st->next_split = 0;
 	st->reader = NULL;
@@ -960,6 +971,29 @@ convert_window(TsScanState *st)
 	st->win_end = end;
 }
 
+/*
+ * The helper thread (base/background.c) decompresses into page buffers of
+ * the scan's readers, all in st->cxt: before that context is reset or
+ * deleted (the end of the scan, a rescan, or an ERROR unwinding the query)
+ * the thread must be done with them.  Reset callbacks run first.
+ */
+static void
+drain_background(void *arg)
+{
+	ts_bg_set_enabled(false);
+	ts_bg_drain();
+}
+
+static void
+drain_background_before_reset(MemoryContext cxt)
+{
+	MemoryContextCallback *cb = MemoryContextAlloc(cxt, sizeof(MemoryContextCallback));
+
+	cb->func = drain_background;
+	cb->arg = NULL;
+	MemoryContextRegisterResetCallback(cxt, cb);
+}
+
 /* Add what a split reader did (files it opened, bytes, row groups) to figures. */
 static void
 add_reader_figures(const ts_split_reader *reader, int64 *figures)
@@ -1029,7 +1063,14 @@ tablescanIterateForeignScan(ForeignScanState *node)
 				MemoryContextSwitchTo(old);
 				return slot;
 			}
+			/*
+			 * Pages decompressed ahead land in st->cxt: see drain_background.
+			 * Not in a parallel scan, whose processes keep the cores busy
+			 * already (another thread each only adds switching).
+			 */
+			ts_bg_set_enabled(tablescan_decompress_ahead && st->pscan == NULL);
 			n = ts_split_reader_next(st->reader, &st->batch, &err);
+			ts_bg_set_enabled(false);
 			if (n < 0)
 				tablescan_report(&err);
 			st->batch_pos = 0;

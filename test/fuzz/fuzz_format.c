@@ -12,6 +12,11 @@
  * the first input byte picks a set of csv.* / json.* options and a small
  * batch size; the rest is the file.
  *
+ * Background decompression is on (base/background.c): ZSTD Avro blocks
+ * after the current one and Parquet row groups after the current one are
+ * decompressed ahead; Parquet is read in batches of 2 rows so that a row
+ * group of more rows is (pq_ahead.c).
+ *
  * For BLOB files (-DFUZZ_BLOB, with TS_FORMAT_BLOB) the projection is the
  * one BLOB column such a file holds, read in batches of 2 rows.
  */
@@ -21,6 +26,7 @@
 #include <unistd.h>
 
 #include "format/format.h"
+#include "base/ts_background.h"
 
 #ifndef FUZZ_FORMAT
 #define FUZZ_FORMAT TS_FORMAT_AVRO
@@ -126,6 +132,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		cols[7] = (ts_read_column) {7, names[7], mk(TS_VARBINARY, 0, 0)};
 		for (int i = 8; i < 11; i++)
 			cols[i] = (ts_read_column) {i, names[i], mk_nested()};
+		ts_bg_set_enabled(true);	/* ZSTD Avro blocks, Parquet row groups ahead */
 		init = true;
 	}
 #ifdef FUZZ_TEXT
@@ -145,6 +152,13 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	opts.text_option_values = opt_vals[set];
 	data++;
 	size--;
+#define FUZZ_OPTS (&opts)
+#elif FUZZ_FORMAT == TS_FORMAT_PARQUET
+	/* batches of 2 rows: a row group of more is read ahead in the helper thread */
+	ts_reader_options opts;
+
+	memset(&opts, 0, sizeof(opts));
+	opts.batch_rows = 2;
 #define FUZZ_OPTS (&opts)
 #else
 #define FUZZ_OPTS NULL

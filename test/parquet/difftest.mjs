@@ -170,7 +170,9 @@ for (const cfg of configs) {
   try {
     // read as 1..4 byte ranges (a parallel scan's tasks): the same rows in the same order
     const nranges = 1 + (configs.indexOf(cfg) % 4);
-    out = execFileSync(pqDump, [file, JSON.stringify(spec), '--batch', String(700), '--ranges', String(nranges)],
+    // ZSTD files: the next row group decompressed ahead in the helper thread, as in the FDW
+    const ahead = cfg.codec === 'zstd' ? ['--ahead'] : [];
+    out = execFileSync(pqDump, [file, JSON.stringify(spec), '--batch', String(700), '--ranges', String(nranges), ...ahead],
       { encoding: 'utf8', maxBuffer: 1 << 30 });
   } catch (e) {
     failed++;
@@ -254,6 +256,13 @@ for (const cfg of configs) {
   if (ranged.status !== 0 || ranged.stdout.trim() !== String(rows.length) || !ranged.stderr.includes(want)) {
     failed++; console.log(`FAIL large in 7 ranges: ${ranged.stdout.trim()} rows, ${ranged.stderr.trim()} (want ${rows.length}, ${want})`);
   } else { passed++; console.log(`ok   large in 7 ranges (${groups} row groups)`); }
+  // read ahead: the same rows, and the helper thread did decompress pages
+  const ahead = spawnSync(pqDump, [file, JSON.stringify(spec), '--metrics', '--ahead', '--batch', '1000'],
+    { encoding: 'utf8', maxBuffer: 1 << 30 });
+  const pages = Number((/ahead=(\d+)/.exec(ahead.stderr) || [])[1] || 0);
+  if (ahead.status !== 0 || ahead.stdout !== out || pages < 2) {
+    failed++; console.log(`FAIL large read ahead: exit ${ahead.status}, ${pages} pages ahead, same rows: ${ahead.stdout === out}`);
+  } else { passed++; console.log(`ok   large read ahead (${pages} pages decompressed ahead)`); }
 }
 
 // fuzz: byte flips (uncompressed files, so the decoders see the damage)
@@ -275,7 +284,7 @@ for (const cfg of configs) {
       for (let k = 0; k < flips; k++) d[rnd() % d.length] ^= 1 + (rnd() % 255);
       const f = `${workDir}/fuzz.parquet`;
       writeFileSync(f, d);
-      const res = spawnSync(asan, [f, JSON.stringify(spec), '--count'], { encoding: 'utf8', maxBuffer: 1 << 28 });
+      const res = spawnSync(asan, [f, JSON.stringify(spec), '--count', '--ahead', '--batch', '500'], { encoding: 'utf8', maxBuffer: 1 << 28 });
       if (res.status === 1) errors++;
       else if (res.status !== 0) bad = `iteration ${it}: exit ${res.status} signal ${res.signal}\n${String(res.stderr).slice(0, 1500)}`;
     }

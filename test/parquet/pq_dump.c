@@ -3,7 +3,7 @@
  *
  * Owns: the small CLI used by test/parquet/run.sh to compare our reader
  * with DuckDB.  Usage:
- *   pq_dump FILE SPEC [--batch N] [--metrics] [--count] [--ranges K]
+ *   pq_dump FILE SPEC [--batch N] [--metrics] [--count] [--ranges K] [--ahead]
  * SPEC is a JSON array of Paimon DataFields ({"id", "name", "type"} with
  * the schema-file type grammar), or @path of a Paimon schema file / such
  * an array.  Each row is printed as a JSON array in a canonical form:
@@ -13,11 +13,14 @@
  * ARRAY as arrays, MAP as arrays of [key, value], ROW as arrays.  On error
  * prints "ERROR <code> <message>" to stdout and exits 1.  --ranges K reads
  * the file as K byte ranges one after the other (as the tasks of a parallel
- * scan do): the rows must be the same, in the same order.
+ * scan do): the rows must be the same, in the same order.  --ahead reads
+ * ZSTD row groups ahead in the helper thread (base/background.c), as the
+ * FDW does; --metrics then also prints how many pages it decompressed.
  */
 #include <sys/stat.h>
 
 #include "pq_spec.h"
+#include "base/ts_background.h"
 
 static char *
 slurp(const char *path)
@@ -82,6 +85,8 @@ main(int argc, char **argv)
 			count_only = true;
 		else if (!strcmp(argv[i], "--ranges") && i + 1 < argc)
 			nranges = atoi(argv[++i]) > 0 ? atoi(argv[i]) : 1;
+		else if (!strcmp(argv[i], "--ahead"))
+			ts_bg_set_enabled(true);
 	}
 	spec = argv[2][0] == '@' ? slurp(argv[2] + 1) : argv[2];
 	j = cJSON_Parse(spec);
@@ -150,8 +155,9 @@ main(int argc, char **argv)
 	if (count_only)
 		printf("%lld\n", (long long) total);
 	if (metrics)
-		fprintf(stderr, "rows_read=%lld bytes_read=%lld row_groups=%d/%d\n",
-				(long long) rows_read, (long long) bytes_read, rg_kept, rg_total);
+		fprintf(stderr, "rows_read=%lld bytes_read=%lld row_groups=%d/%d ahead=%lld\n",
+				(long long) rows_read, (long long) bytes_read, rg_kept, rg_total,
+				(long long) ts_bg_jobs_done());
 	cJSON_Delete(j);
 	return 0;
 }

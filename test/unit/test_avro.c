@@ -15,6 +15,7 @@
 #include <cjson/cJSON.h>
 #include <zstd.h>
 
+#include "base/ts_background.h"
 #include "format/format.h"
 #include "format/avro/avro_container.h"
 #include "format/avro/avro_schema.h"
@@ -1155,6 +1156,23 @@ test_round_trip_zstd(void **state)
 	round_trip(TS_AVRO_CODEC_ZSTANDARD, 7);
 }
 
+/*
+ * The same with the blocks after the current one decompressed ahead in the
+ * helper thread (avro_ahead.c): the same rows, and the thread did work.
+ */
+static void
+test_round_trip_zstd_ahead(void **state)
+{
+	int64_t		before = ts_bg_jobs_done() + ts_bg_jobs_taken_back();
+
+	(void) state;
+	ts_bg_set_enabled(true);
+	round_trip(TS_AVRO_CODEC_ZSTANDARD, 7);
+	round_trip(TS_AVRO_CODEC_ZSTANDARD, TS_BATCH_ROWS);
+	ts_bg_set_enabled(false);
+	assert_true(ts_bg_jobs_done() + ts_bg_jobs_taken_back() > before);
+}
+
 /* explicit schema with a ["null", record] top level, enum and fixed */
 static void
 test_explicit_schema(void **state)
@@ -1506,12 +1524,14 @@ test_read_ahead_window(void **state)
 	ts_read_column cols[2] = {{-1, "n", fields[0].type}, {-1, "s", fields[1].type}};
 	const char *path = tmp_path("read_ahead");
 	static uint8_t blob[600 * 1024];
-	const ts_avro_codec codecs[2] = {TS_AVRO_CODEC_NULL, TS_AVRO_CODEC_ZSTANDARD};
+	/* the last: ZSTD with blocks decompressed ahead (avro_ahead.c) */
+	const ts_avro_codec codecs[3] = {TS_AVRO_CODEC_NULL, TS_AVRO_CODEC_ZSTANDARD,
+	TS_AVRO_CODEC_ZSTANDARD};
 
 	(void) state;
 	for (size_t i = 0; i < sizeof(blob); i++)
 		blob[i] = (uint8_t) (i * 7 + i / 4099);
-	for (int k = 0; k < 2; k++)
+	for (int k = 0; k < 3; k++)
 	{
 		ts_avro_writer *w;
 		ts_format_reader *r;
@@ -1523,6 +1543,7 @@ test_read_ahead_window(void **state)
 					rows = 0;
 		size_t		lens[400];
 
+		ts_bg_set_enabled(k == 2);
 		w = ts_avro_writer_create_for_fields(fields, 2, codecs[k], &err);
 		assert_non_null(w);
 		ts_avro_writer_set_block_size(w, 1);	/* one row per block */
@@ -1582,6 +1603,7 @@ test_read_ahead_window(void **state)
 		}
 		ts_buf_free(&out);
 	}
+	ts_bg_set_enabled(false);
 	unlink(path);
 	pool_free();
 }
@@ -1916,6 +1938,7 @@ main(void)
 		cmocka_unit_test(test_round_trip_deflate),
 		cmocka_unit_test(test_round_trip_snappy),
 		cmocka_unit_test(test_round_trip_zstd),
+		cmocka_unit_test(test_round_trip_zstd_ahead),
 		cmocka_unit_test(test_explicit_schema),
 		cmocka_unit_test(test_unknown_codec),
 		cmocka_unit_test(test_hostile_lengths),

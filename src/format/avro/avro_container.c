@@ -524,6 +524,7 @@ window_bytes(ts_avro_container *c, int64_t off, size_t len, ts_err *err)
 
 	if (off >= c->window_off && off - c->window_off + (int64_t) len <= (int64_t) c->window.len)
 		return c->window.data + (off - c->window_off);
+	ts_avro_ahead_cancel(c);	/* queued blocks read the window */
 	want = len > TS_AVRO_READ_AHEAD ? len : TS_AVRO_READ_AHEAD;
 	if ((int64_t) want > c->file_size - off)
 		want = (size_t) (c->file_size - off);
@@ -628,7 +629,8 @@ ts_avro_container_next_block(ts_avro_container *c, ts_err *err)
 			/* the last file's block buffer, likely of the right size already */
 			if (c->data.data == NULL && c->buffers != NULL)
 				c->data.data = ts_bufpool_get(c->buffers, (size_t) size + 1, &c->data.cap);
-			if (!ts_avro_decompress(c->codec, payload, (size_t) size, &c->data, NULL, err))
+			if (!ts_avro_ahead_take(c, c->next_offset, payload, (size_t) size) &&
+				!ts_avro_decompress(c->codec, payload, (size_t) size, &c->data, NULL, err))
 				goto corrupt;
 			c->block = c->data.data;
 			c->block_len = c->data.len;
@@ -636,6 +638,7 @@ ts_avro_container_next_block(ts_avro_container *c, ts_err *err)
 		c->block_count = count;
 		c->next_offset += header_len + size + 16;
 		c->nblocks = blockno;
+		ts_avro_ahead_submit(c);
 		return 1;
 	}
 corrupt:
@@ -681,6 +684,7 @@ ts_avro_container_close(ts_avro_container *c)
 {
 	if (c == NULL)
 		return;
+	ts_avro_ahead_free(c);
 	ts_file_close(c->file);
 	ts_free(c->schema_json);
 	if (!c->schema_borrowed)

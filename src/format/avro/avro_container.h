@@ -6,12 +6,14 @@
  * [count, length, bytes, sync]) and the block codecs null, deflate,
  * snappy and zstandard.  Hands out one decompressed block at a time;
  * memory is bounded by a read-ahead window (or one compressed block when
- * larger) plus one decompressed block.
+ * larger) plus one decompressed block, and TS_AVRO_AHEAD_BLOCKS more when
+ * ZSTD blocks are decompressed ahead (avro_ahead.c).
  * Record decoding is avro_decode.c's job.
  */
 #ifndef TS_AVRO_CONTAINER_H
 #define TS_AVRO_CONTAINER_H
 
+#include "base/ts_background.h"
 #include "base/ts_fs.h"
 #include "format/avro/avro_schema.h"
 
@@ -28,6 +30,19 @@ typedef enum ts_avro_codec
  * from this window, a larger block is read whole.
  */
 #define TS_AVRO_READ_AHEAD ((size_t) 256 * 1024)
+
+/*
+ * ZSTD blocks handed to the helper thread at a time (avro_ahead.c): those
+ * that follow the current one inside the read-ahead window, up to this many.
+ */
+#define TS_AVRO_AHEAD_BLOCKS 16
+
+typedef struct ts_avro_ahead_block
+{
+	ts_bg_job	job;
+	ts_buf		buf;			/* decompressed into, then swapped with data */
+	int64_t		offset;			/* file offset of the block's header */
+} ts_avro_ahead_block;
 
 /* Largest decompressed block we accept (a bomb guard). */
 #define TS_AVRO_MAX_BLOCK_BYTES ((size_t) 1 << 28)
@@ -56,6 +71,10 @@ typedef struct ts_avro_container
 	ts_buf		window;			/* file bytes read ahead, from window_off */
 	int64_t		window_off;
 	ts_buf		data;			/* the decompressed block */
+	/* blocks queued for the helper thread: ahead[ahead_pos .. ahead_n) */
+	ts_avro_ahead_block ahead[TS_AVRO_AHEAD_BLOCKS];
+	int			ahead_pos;
+	int			ahead_n;
 } ts_avro_container;
 
 /* Name of a codec as avro.codec spells it. */
@@ -98,6 +117,22 @@ int			ts_avro_container_next_objects(ts_avro_container *c, ts_cursor *cur,
 										   int64_t *count, ts_err *err);
 
 void		ts_avro_container_close(ts_avro_container *c);
+
+/*
+ * avro_ahead.c: ZSTD blocks decompressed ahead in the helper thread while
+ * the reader decodes the current one (only when ts_bg_enabled()).
+ * ts_avro_ahead_submit: after a block is loaded, queue the whole blocks
+ * that follow it inside the window.  ts_avro_ahead_take: the block at
+ * offset whose bytes are payload[0..size): true when it was decompressed
+ * ahead (c->data holds it then); false when the caller decompresses it.
+ * ts_avro_ahead_cancel: take back or wait for every queued block (before
+ * the window is read again); ts_avro_ahead_free: that, and the buffers.
+ */
+void		ts_avro_ahead_submit(ts_avro_container *c);
+bool		ts_avro_ahead_take(ts_avro_container *c, int64_t offset, const uint8_t *payload,
+							   size_t size);
+void		ts_avro_ahead_cancel(ts_avro_container *c);
+void		ts_avro_ahead_free(ts_avro_container *c);
 
 /*
  * Decompress one block payload with a codec into out (reset first).

@@ -90,6 +90,21 @@ recycle(pq_leaf *l, pq_mem m)
 		ts_bufpool_put(l->shared, m.p, m.cap);
 }
 
+uint8_t *
+pq_leaf_page_alloc(pq_leaf *l, size_t size, size_t *cap, ts_err *err)
+{
+	return page_alloc(l, size, cap, err);
+}
+
+void
+pq_leaf_page_recycle(pq_leaf *l, void *p, size_t cap)
+{
+	pq_mem		m = {p, cap};
+
+	if (p)
+		recycle(l, m);
+}
+
 /* values of the previous batch are dead: recycle their page buffers */
 void
 pq_leaf_release(pq_leaf *l)
@@ -164,6 +179,8 @@ pq_leaf_end_chunk(pq_leaf *l)
 
 	/* on allocation failure retire() frees at once: acceptable at this point */
 	retire_page(l, &dummy);
+	if (l->ahead_current)
+		pq_ahead_cancel(l);		/* pages of this chunk not needed after all */
 	l->has_dict = false;
 	l->ndict = 0;
 	l->page_left = 0;
@@ -178,6 +195,7 @@ pq_leaf_free(pq_leaf *l)
 	if (!l)
 		return;
 	pq_leaf_end_chunk(l);
+	pq_ahead_free(l);
 	pq_leaf_release(l);
 	/* the next file's reader takes these back (or they are freed) */
 	for (int i = 0; i < l->npool; i++)
@@ -529,9 +547,26 @@ read_dictionary(pq_leaf *l, const pq_page_header *h, const uint8_t *data, ts_err
 			return ts_error(err, TS_ERR_NOMEM, "out of memory");
 		}
 	}
+	{
+		uint8_t    *ahead_buf;
+		size_t		ahead_cap;
+		int			ahead = pq_ahead_take_page(l, data, h->compressed_size, h->uncompressed_size,
+											   &ahead_buf, &ahead_cap, err);
+
+		if (ahead < 0)
+			return ts_error_context(err, "column \"%s\" dictionary page", l->path);
+		if (ahead > 0)
+		{
+			/* decompressed ahead: that buffer holds the dictionary now */
+			pq_leaf_page_recycle(l, l->dict_buf, l->dict_buf_cap);
+			l->dict_buf = ahead_buf;
+			l->dict_buf_cap = ahead_cap;
+		}
+		else if (!pq_decompress_with(l->zstd_ctx, l->codec, data, h->compressed_size,
+									 l->dict_buf, h->uncompressed_size, err))
+			return ts_error_context(err, "column \"%s\" dictionary page", l->path);
+	}
 	buf = l->dict_buf;
-	if (!pq_decompress_with(l->zstd_ctx, l->codec, data, h->compressed_size, buf, h->uncompressed_size, err))
-		return ts_error_context(err, "column \"%s\" dictionary page", l->path);
 	if ((size_t) h->num_values > l->dict_cap || !l->dict)
 	{
 		size_t		bytes;
@@ -742,11 +777,19 @@ pq_leaf_next_page(pq_leaf *l, ts_err *err)
 			const uint8_t *p,
 					   *end;
 
-			l->page_buf = page_alloc(l, h.uncompressed_size, &l->page_buf_cap, err);
-			if (!l->page_buf)
-				return false;
-			if (!pq_decompress_with(l->zstd_ctx, l->codec, data, h.compressed_size, l->page_buf, h.uncompressed_size, err))
+			int			ahead = pq_ahead_take_page(l, data, h.compressed_size, h.uncompressed_size,
+												   &l->page_buf, &l->page_buf_cap, err);
+
+			if (ahead < 0)
 				return ts_error_context(err, "column \"%s\" data page", l->path);
+			if (ahead == 0)
+			{
+				l->page_buf = page_alloc(l, h.uncompressed_size, &l->page_buf_cap, err);
+				if (!l->page_buf)
+					return false;
+				if (!pq_decompress_with(l->zstd_ctx, l->codec, data, h.compressed_size, l->page_buf, h.uncompressed_size, err))
+					return ts_error_context(err, "column \"%s\" data page", l->path);
+			}
 			p = l->page_buf;
 			end = p + h.uncompressed_size;
 			if (!init_levels(l, &l->rep_dec, l->max_rep, &p, end, h.rep_encoding, true, 0, h.num_values, err) ||
@@ -773,11 +816,19 @@ pq_leaf_next_page(pq_leaf *l, ts_err *err)
 			ulen = h.uncompressed_size - h.rep_len - h.def_len;
 			if (h.is_compressed && l->codec != PQ_CODEC_UNCOMPRESSED)
 			{
-				l->page_buf = page_alloc(l, (size_t) ulen, &l->page_buf_cap, err);
-				if (!l->page_buf)
-					return false;
-				if (!pq_decompress_with(l->zstd_ctx, l->codec, p, vlen, l->page_buf, ulen, err))
+				int			ahead = pq_ahead_take_page(l, p, (size_t) vlen, (size_t) ulen,
+													   &l->page_buf, &l->page_buf_cap, err);
+
+				if (ahead < 0)
 					return ts_error_context(err, "column \"%s\" data page", l->path);
+				if (ahead == 0)
+				{
+					l->page_buf = page_alloc(l, (size_t) ulen, &l->page_buf_cap, err);
+					if (!l->page_buf)
+						return false;
+					if (!pq_decompress_with(l->zstd_ctx, l->codec, p, vlen, l->page_buf, ulen, err))
+						return ts_error_context(err, "column \"%s\" data page", l->path);
+				}
 				l->vp = l->page_buf;
 				l->vend = l->page_buf + ulen;
 			}
@@ -797,17 +848,23 @@ pq_leaf_next_page(pq_leaf *l, ts_err *err)
 	}
 }
 
+int64_t
+pq_leaf_max_page_size(const pq_column_chunk *cc)
+{
+	/* a page is never larger than its chunk; allow some slack for writers */
+	int64_t		max = cc->total_uncompressed_size > ((int64_t) 16 << 20) ?
+		cc->total_uncompressed_size : ((int64_t) 16 << 20);
+
+	return max > PQ_MAX_PAGE_SIZE ? PQ_MAX_PAGE_SIZE : max;
+}
+
 bool
 pq_leaf_start(pq_leaf *l, size_t len, const pq_column_chunk *cc, ts_err *err)
 {
 	ts_cursor_init(&l->cur, l->chunk, len);
 	l->codec = cc->codec;
 	l->values_left = cc->num_values;
-	/* a page is never larger than its chunk; allow some slack for writers */
-	l->max_page_size = cc->total_uncompressed_size > ((int64_t) 16 << 20) ?
-		cc->total_uncompressed_size : ((int64_t) 16 << 20);
-	if (l->max_page_size > PQ_MAX_PAGE_SIZE)
-		l->max_page_size = PQ_MAX_PAGE_SIZE;
+	l->max_page_size = pq_leaf_max_page_size(cc);
 	l->page_left = 0;
 	l->nbuf = l->pos = l->nvals = l->vpos = 0;
 	if (!pq_codec_supported(cc->codec))

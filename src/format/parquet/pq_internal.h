@@ -14,6 +14,8 @@
 #define TS_PQ_INTERNAL_H
 
 #include "format/format.h"
+#include "base/ts_background.h"
+#include "base/ts_fs.h"
 
 /* ---- Thrift compact protocol --------------------------------------- */
 
@@ -314,6 +316,18 @@ typedef struct pq_mem
 	size_t		cap;
 } pq_mem;
 
+/*
+ * A page of the next column chunk queued for decompression (pq_ahead.c):
+ * its dictionary page and its first data page.
+ */
+#define PQ_AHEAD_PAGES 2
+typedef struct pq_ahead_page
+{
+	ts_bg_job	job;
+	uint8_t    *buf;
+	size_t		cap;
+} pq_ahead_page;
+
 typedef struct pq_leaf
 {
 	/* fixed at open */
@@ -386,6 +400,16 @@ typedef struct pq_leaf
 				cappage_owned;
 	pq_mem		pool[8];		/* released page buffers, for reuse */
 	int			npool;
+
+	/* the next chunk read ahead, its first pages queued (pq_ahead.c) */
+	uint8_t    *ahead_chunk;
+	size_t		ahead_chunk_cap;
+	size_t		ahead_len;
+	int64_t		ahead_start;	/* file offset */
+	int			ahead_rg;		/* its row group, -1 = none */
+	bool		ahead_current;	/* swapped in: the jobs are the current chunk's */
+	int			nahead;
+	pq_ahead_page ahead[PQ_AHEAD_PAGES];
 } pq_leaf;
 
 /* The leaf's (reused) buffer for the next column chunk's len bytes. */
@@ -405,6 +429,32 @@ void		pq_leaf_release(pq_leaf *l);
 /* Retire all chunk memory (end of row group) and free everything else. */
 void		pq_leaf_end_chunk(pq_leaf *l);
 void		pq_leaf_free(pq_leaf *l);
+
+/* A page buffer of at least size bytes (*cap = its size); NULL + *err. */
+uint8_t    *pq_leaf_page_alloc(pq_leaf *l, size_t size, size_t *cap, ts_err *err);
+/* A page buffer nothing points into, kept for the next page. */
+void		pq_leaf_page_recycle(pq_leaf *l, void *p, size_t cap);
+/* The largest page a column chunk may hold. */
+int64_t		pq_leaf_max_page_size(const pq_column_chunk *cc);
+
+/*
+ * pq_ahead.c.  pq_ahead_read: read the column chunk [start, start + len) of
+ * row group rg into the leaf's second chunk buffer and queue its ZSTD
+ * dictionary page and first data page (nothing when background decompression is off, or on any
+ * failure).  pq_ahead_take_chunk: when that is row group rg's chunk, make
+ * it the current chunk (true); otherwise drop what was read ahead (false).
+ * pq_ahead_take_page: 1 when the current chunk's page at src was queued:
+ * *buf (a page buffer) then holds its ulen decompressed bytes; 0 when it
+ * was not; -1 + *err when its data is bad.  pq_ahead_cancel: take back or
+ * wait for the leaf's jobs; pq_ahead_free: that, and free the buffer.
+ */
+void		pq_ahead_read(pq_leaf *l, ts_file *file, int rg, int64_t start, int64_t len,
+						  const pq_column_chunk *cc);
+bool		pq_ahead_take_chunk(pq_leaf *l, int rg, int64_t start, int64_t len);
+int			pq_ahead_take_page(pq_leaf *l, const uint8_t *src, size_t len, size_t ulen,
+							   uint8_t **buf, size_t *cap, ts_err *err);
+void		pq_ahead_cancel(pq_leaf *l);
+void		pq_ahead_free(pq_leaf *l);
 
 /* Load the next data page; page_left == 0 afterwards means the chunk ended. */
 bool		pq_leaf_next_page(pq_leaf *l, ts_err *err);

@@ -5,8 +5,9 @@
  * definition/repetition levels, resolving the requested columns (by
  * field_id when the file has ids, else by name; nested ROW fields
  * recursively; LIST/MAP structures), row-group selection through the
- * caller's statistics filter, reading only the projected column chunks,
- * and assembling rows (flat columns decoded straight into the batch by
+ * caller's statistics filter, reading only the projected column chunks
+ * (those of the next row group ahead, once the current one is under way,
+ * when background decompression is on: pq_ahead.c), and assembling rows (flat columns decoded straight into the batch by
  * pq_flat.c, nested ARRAY/MAP/ROW values from levels) into batches of
  * ts_value.
  */
@@ -93,6 +94,9 @@ typedef struct pq_reader
 	int			cur_rg;
 	int64_t		rows_left;
 	bool		done;
+	bool		ahead_due;		/* read the next row group ahead at the next batch */
+	bool		picked;			/* picked_rg is the next row group (-1 = none) */
+	int			picked_rg;
 } pq_reader;
 
 /* ---- schema tree ---------------------------------------------------- */
@@ -635,6 +639,35 @@ decode_stats(pq_reader *r, const pq_row_group *rg, int col, ts_column_stats *st)
 
 /* ---- row groups ----------------------------------------------------- */
 
+/* Where leaf l's column chunk lies in row group rg: *cc, *start, *len. */
+static bool
+chunk_extent(const pq_reader *r, const pq_row_group *rg, const pq_leaf *l,
+			 const pq_column_chunk **ccp, int64_t *start, int64_t *len, ts_err *err)
+{
+	const pq_column_chunk *cc;
+
+	if (l->column_index >= rg->ncolumns)
+		return ts_error(err, TS_ERR_CORRUPT, "row group has %d columns, column \"%s\" is number %d",
+						rg->ncolumns, l->path, l->column_index + 1);
+	cc = &rg->columns[l->column_index];
+	if (!cc->has_meta)
+		return ts_error(err, TS_ERR_CORRUPT, "column \"%s\" has no column metadata", l->path);
+	if (cc->external)
+		return ts_error(err, TS_ERR_UNSUPPORTED, "column \"%s\" is stored in another file", l->path);
+	if (cc->type != l->phys)
+		return ts_error(err, TS_ERR_CORRUPT, "column \"%s\" chunk type %d differs from its schema type %d",
+						l->path, cc->type, l->phys);
+	*start = cc->data_page_offset;
+	if (cc->dictionary_page_offset > 0 && cc->dictionary_page_offset < *start)
+		*start = cc->dictionary_page_offset;
+	*len = cc->total_compressed_size;
+	if (*start < 4 || *len < 0 || cc->num_values < 0 ||
+		*len > r->file_size - 4 || *start > r->file_size - 4 - *len)
+		return ts_error(err, TS_ERR_CORRUPT, "column \"%s\" chunk lies outside the file", l->path);
+	*ccp = cc;
+	return true;
+}
+
 static bool
 load_row_group(pq_reader *r, int rgi, ts_err *err)
 {
@@ -646,32 +679,19 @@ load_row_group(pq_reader *r, int rgi, ts_err *err)
 		const pq_column_chunk *cc;
 		int64_t		start,
 					len;
-		uint8_t    *buf;
 
 		pq_leaf_end_chunk(l);
-		if (l->column_index >= rg->ncolumns)
-			return ts_error(err, TS_ERR_CORRUPT, "row group has %d columns, column \"%s\" is number %d",
-							rg->ncolumns, l->path, l->column_index + 1);
-		cc = &rg->columns[l->column_index];
-		if (!cc->has_meta)
-			return ts_error(err, TS_ERR_CORRUPT, "column \"%s\" has no column metadata", l->path);
-		if (cc->external)
-			return ts_error(err, TS_ERR_UNSUPPORTED, "column \"%s\" is stored in another file", l->path);
-		if (cc->type != l->phys)
-			return ts_error(err, TS_ERR_CORRUPT, "column \"%s\" chunk type %d differs from its schema type %d",
-							l->path, cc->type, l->phys);
-		start = cc->data_page_offset;
-		if (cc->dictionary_page_offset > 0 && cc->dictionary_page_offset < start)
-			start = cc->dictionary_page_offset;
-		len = cc->total_compressed_size;
-		if (start < 4 || len < 0 || cc->num_values < 0 ||
-			len > r->file_size - 4 || start > r->file_size - 4 - len)
-			return ts_error(err, TS_ERR_CORRUPT, "column \"%s\" chunk lies outside the file", l->path);
-		buf = pq_leaf_chunk_buffer(l, (size_t) len, err);
-		if (!buf)
+		if (!chunk_extent(r, rg, l, &cc, &start, &len, err))
 			return false;
-		if (!ts_file_pread(r->file, buf, (size_t) len, start, err))
-			return false;
+		if (!pq_ahead_take_chunk(l, rgi, start, len))
+		{
+			uint8_t    *buf = pq_leaf_chunk_buffer(l, (size_t) len, err);
+
+			if (!buf)
+				return false;
+			if (!ts_file_pread(r->file, buf, (size_t) len, start, err))
+				return false;
+		}
 		r->base.metrics.bytes_read += len;
 		if (!pq_leaf_start(l, (size_t) len, cc, err))
 			return false;
@@ -704,18 +724,26 @@ in_range(const pq_reader *r, const pq_row_group *rg)
 	return start >= r->range_start && start < r->range_end;
 }
 
-/* advance to the next row group that passes the filter; false on error */
-static bool
-next_row_group(pq_reader *r, ts_err *err)
+/*
+ * The next row group to read, past those left out (empty, outside the
+ * range, refused by the statistics filter); -1 when there is none.  One
+ * with a negative row count is taken: reading it reports the error.
+ */
+static int
+pick_row_group(pq_reader *r)
 {
+	if (r->picked)
+	{
+		r->picked = false;
+		return r->picked_rg;
+	}
 	while (r->next_rg < r->meta.nrow_groups)
 	{
 		int			rgi = r->next_rg++;
 		const pq_row_group *rg = &r->meta.row_groups[rgi];
 
 		if (rg->num_rows < 0)
-			return ts_error(err, TS_ERR_CORRUPT, "Parquet file \"%s\" row group %d: negative row count",
-							r->path, rgi);
+			return rgi;
 		if (rg->num_rows == 0 || !in_range(r, rg))
 			continue;
 		if (r->stats_filter)
@@ -725,15 +753,65 @@ next_row_group(pq_reader *r, ts_err *err)
 			if (!r->stats_filter(r->stats_filter_arg, r->stats, r->ncols))
 				continue;
 		}
-		r->base.metrics.row_groups_kept++;
-		if (!load_row_group(r, rgi, err))
-			return ts_error_context(err, "Parquet file \"%s\" row group %d", r->path, rgi);
-		r->cur_rg = rgi;
-		r->rows_left = rg->num_rows;
+		return rgi;
+	}
+	return -1;
+}
+
+/* advance to the next row group that passes the filter; false on error */
+static bool
+next_row_group(pq_reader *r, ts_err *err)
+{
+	int			rgi = pick_row_group(r);
+	const pq_row_group *rg;
+
+	if (rgi < 0)
+	{
+		r->done = true;
 		return true;
 	}
-	r->done = true;
+	rg = &r->meta.row_groups[rgi];
+	if (rg->num_rows < 0)
+		return ts_error(err, TS_ERR_CORRUPT, "Parquet file \"%s\" row group %d: negative row count",
+						r->path, rgi);
+	r->base.metrics.row_groups_kept++;
+	if (!load_row_group(r, rgi, err))
+		return ts_error_context(err, "Parquet file \"%s\" row group %d", r->path, rgi);
+	r->cur_rg = rgi;
+	r->rows_left = rg->num_rows;
+	r->ahead_due = true;
 	return true;
+}
+
+/*
+ * Read the row group after the current one ahead and queue its first pages
+ * for the helper thread (pq_ahead.c), once the first batch of the current
+ * one is out: values of the batch before, which may still point into the
+ * chunk buffers read into here, are dead by then.
+ */
+static void
+read_ahead(pq_reader *r)
+{
+	const pq_row_group *rg;
+	ts_err		err;
+
+	r->ahead_due = false;
+	if (!ts_bg_enabled())
+		return;
+	r->picked_rg = pick_row_group(r);
+	r->picked = true;
+	if (r->picked_rg < 0 || r->meta.row_groups[r->picked_rg].num_rows <= 0)
+		return;
+	rg = &r->meta.row_groups[r->picked_rg];
+	for (int i = 0; i < r->nleaves; i++)
+	{
+		const pq_column_chunk *cc;
+		int64_t		start,
+					len;
+
+		if (chunk_extent(r, rg, r->leaves[i], &cc, &start, &len, &err))
+			pq_ahead_read(r->leaves[i], r->file, r->picked_rg, start, len, cc);
+	}
 }
 
 /* ---- assembly ------------------------------------------------------- */
@@ -995,6 +1073,8 @@ pq_next(ts_format_reader *base, ts_batch *batch, ts_err *err)
 	r->stack_len = 0;
 	if (r->done)
 		return 0;
+	if (r->ahead_due && r->rows_left > 0)
+		read_ahead(r);
 	while (r->rows_left == 0)
 	{
 		if (!next_row_group(r, err))

@@ -1,0 +1,227 @@
+/*
+ * background.c - the helper thread that decompresses zstd frames ahead.
+ *
+ * Owns: starting the one helper thread of a process (on the first job,
+ * every signal blocked so that the process's handlers run only in its main
+ * thread), the FIFO of jobs, and waiting for them.  The thread touches
+ * nothing but a job's two buffers and its own ZSTD_DCtx (libzstd's malloc,
+ * not the allocation hooks, which may not be thread-safe).  See
+ * ts_background.h for the rules a caller keeps.
+ */
+#include <pthread.h>
+#include <signal.h>
+#include <unistd.h>
+#include <zstd.h>
+
+#include "base/ts_background.h"
+
+static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t work_cv = PTHREAD_COND_INITIALIZER;	/* a job was queued */
+static pthread_cond_t done_cv = PTHREAD_COND_INITIALIZER;	/* a job was finished */
+static ts_bg_job *head,
+		   *tail;
+static ts_bg_job *running;		/* the job being decompressed, or NULL */
+static bool enabled;
+static bool held;				/* tests: queued jobs wait */
+static bool started;
+static bool start_failed;
+static pid_t thread_pid;		/* the process the thread runs in */
+static int64_t jobs_done;
+static int64_t jobs_taken_back;
+
+static void *
+helper_main(void *arg)
+{
+	ZSTD_DCtx  *dctx = ZSTD_createDCtx();
+
+	(void) arg;
+	pthread_mutex_lock(&lock);
+	for (;;)
+	{
+		ts_bg_job  *job;
+
+		while (head == NULL || held)
+			pthread_cond_wait(&work_cv, &lock);
+		job = head;
+		head = job->next;
+		if (head == NULL)
+			tail = NULL;
+		job->state = TS_BG_RUNNING;
+		running = job;
+		pthread_mutex_unlock(&lock);
+
+		job->result = dctx != NULL ?
+			ZSTD_decompressDCtx(dctx, job->dst, job->dst_len, job->src, job->src_len) :
+			ZSTD_decompress(job->dst, job->dst_len, job->src, job->src_len);
+
+		pthread_mutex_lock(&lock);
+		job->state = TS_BG_DONE;
+		running = NULL;
+		jobs_done++;
+		pthread_cond_broadcast(&done_cv);
+	}
+	return NULL;
+}
+
+/* The thread of this process, started if need be; false when there is none. */
+static bool
+have_thread(void)
+{
+	sigset_t	all,
+				old;
+	pthread_attr_t attr;
+	pthread_t	t;
+	int			rc;
+
+	if (started && thread_pid == getpid())
+		return true;
+	if (started)
+	{
+		/* a child of fork(): the thread stayed in the parent */
+		started = false;
+		start_failed = false;
+		head = tail = running = NULL;
+	}
+	if (start_failed)
+		return false;
+	sigfillset(&all);
+	if (pthread_attr_init(&attr) != 0)
+	{
+		start_failed = true;
+		return false;
+	}
+	pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
+	pthread_attr_setstacksize(&attr, (size_t) 256 << 10);
+	/* the new thread inherits the mask: no signal is ever delivered to it */
+	pthread_sigmask(SIG_SETMASK, &all, &old);
+	rc = pthread_create(&t, &attr, helper_main, NULL);
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	pthread_attr_destroy(&attr);
+	if (rc != 0)
+	{
+		start_failed = true;
+		return false;
+	}
+	started = true;
+	thread_pid = getpid();
+	return true;
+}
+
+void
+ts_bg_set_enabled(bool on)
+{
+	enabled = on;
+}
+
+bool
+ts_bg_enabled(void)
+{
+	return enabled;
+}
+
+bool
+ts_bg_submit(ts_bg_job *job)
+{
+	if (!enabled || !have_thread())
+		return false;
+	pthread_mutex_lock(&lock);
+	job->state = TS_BG_QUEUED;
+	job->next = NULL;
+	if (tail)
+		tail->next = job;
+	else
+		head = job;
+	tail = job;
+	pthread_cond_signal(&work_cv);
+	pthread_mutex_unlock(&lock);
+	return true;
+}
+
+/* Unlink a queued job (under the lock). */
+static void
+unqueue(ts_bg_job *job)
+{
+	ts_bg_job  *prev = NULL;
+
+	for (ts_bg_job *j = head; j; prev = j, j = j->next)
+		if (j == job)
+		{
+			if (prev)
+				prev->next = j->next;
+			else
+				head = j->next;
+			if (tail == j)
+				tail = prev;
+			break;
+		}
+	job->next = NULL;
+	job->state = TS_BG_IDLE;
+}
+
+bool
+ts_bg_finish(ts_bg_job *job)
+{
+	bool		done;
+
+	if (!started)
+	{
+		job->state = TS_BG_IDLE;
+		return false;
+	}
+	pthread_mutex_lock(&lock);
+	if (job->state == TS_BG_QUEUED)
+	{
+		unqueue(job);
+		jobs_taken_back++;
+	}
+	while (job->state == TS_BG_RUNNING)
+		pthread_cond_wait(&done_cv, &lock);
+	done = job->state == TS_BG_DONE;
+	job->state = TS_BG_IDLE;
+	pthread_mutex_unlock(&lock);
+	return done;
+}
+
+void
+ts_bg_drain(void)
+{
+	if (!started || thread_pid != getpid())
+		return;
+	pthread_mutex_lock(&lock);
+	while (head)
+		unqueue(head);
+	while (running != NULL)
+		pthread_cond_wait(&done_cv, &lock);
+	pthread_mutex_unlock(&lock);
+}
+
+void
+ts_bg_hold(bool hold)
+{
+	pthread_mutex_lock(&lock);
+	held = hold;
+	pthread_cond_broadcast(&work_cv);
+	pthread_mutex_unlock(&lock);
+}
+
+int64_t
+ts_bg_jobs_done(void)
+{
+	int64_t		n;
+
+	pthread_mutex_lock(&lock);
+	n = jobs_done;
+	pthread_mutex_unlock(&lock);
+	return n;
+}
+
+int64_t
+ts_bg_jobs_taken_back(void)
+{
+	int64_t		n;
+
+	pthread_mutex_lock(&lock);
+	n = jobs_taken_back;
+	pthread_mutex_unlock(&lock);
+	return n;
+}

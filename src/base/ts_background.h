@@ -1,0 +1,74 @@
+/*
+ * ts_background.h - zstd frames decompressed ahead, in a helper thread.
+ *
+ * A reader that knows which compressed page it will need next submits it
+ * as a job; one helper thread per process decompresses jobs in the order
+ * they came while the reader decodes what it has.  The thread only runs
+ * ZSTD_decompressDCtx from the job's src into its dst: it never calls the
+ * caller's allocator, error or file hooks, and it blocks every signal.
+ *
+ * The caller owns a job and both its buffers, and must keep them until
+ * ts_bg_finish returned for it, or ts_bg_drain returned: a caller whose
+ * memory may be freed under it (an ERROR in a backend) registers
+ * ts_bg_drain to run first.  Off until ts_bg_set_enabled(true); with it off
+ * (or when no thread can be started) ts_bg_submit says no and the caller
+ * decompresses in place.
+ */
+#ifndef TS_BACKGROUND_H
+#define TS_BACKGROUND_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+typedef enum ts_bg_state
+{
+	TS_BG_IDLE = 0,				/* not submitted, or finished */
+	TS_BG_QUEUED,
+	TS_BG_RUNNING,
+	TS_BG_DONE
+} ts_bg_state;
+
+typedef struct ts_bg_job
+{
+	const uint8_t *src;
+	size_t		src_len;
+	uint8_t    *dst;
+	size_t		dst_len;
+	size_t		result;			/* ZSTD_decompressDCtx's, once decompressed */
+	ts_bg_state state;			/* read and written under the module's lock */
+	struct ts_bg_job *next;
+} ts_bg_job;
+
+/* Allow (or stop) new jobs; jobs already submitted are still finished. */
+void		ts_bg_set_enabled(bool on);
+bool		ts_bg_enabled(void);
+
+/*
+ * Queue job (src, src_len, dst, dst_len set; dst_len the exact
+ * decompressed size): true when queued, false when the caller must
+ * decompress itself (off, or no thread).
+ */
+bool		ts_bg_submit(ts_bg_job *job);
+
+/*
+ * The job's decompression, once: true when the thread did it (result
+ * holds ZSTD_decompressDCtx's return), waiting while it runs; false when
+ * it had not started (it is taken back: decompress it yourself) or was
+ * never submitted.  The job is IDLE afterwards.
+ */
+bool		ts_bg_finish(ts_bg_job *job);
+
+/* Take back every queued job and wait for the running one. */
+void		ts_bg_drain(void);
+
+/*
+ * Jobs the thread has decompressed since the process started, and jobs
+ * ts_bg_finish took back before the thread got to them.
+ */
+int64_t		ts_bg_jobs_done(void);
+int64_t		ts_bg_jobs_taken_back(void);
+/* Tests: hold queued jobs (the thread starts none) until released. */
+void		ts_bg_hold(bool hold);
+
+#endif							/* TS_BACKGROUND_H */

@@ -1,0 +1,111 @@
+/*
+ * avro_ahead.c - ZSTD blocks of an Avro file decompressed ahead.
+ *
+ * Owns: handing the blocks that follow the current one, as far as the
+ * read-ahead window holds them whole, to the helper thread
+ * (base/background.c), and giving their decompressed bytes to
+ * ts_avro_container_next_block in turn.  A block is ~64 KB decompressed,
+ * so they go in groups (TS_AVRO_AHEAD_BLOCKS) rather than one by one.
+ *
+ * Nothing here is an error: a block that cannot be queued, or whose
+ * decompression failed, is decompressed again in place by the caller,
+ * which reports what is wrong with it.  The jobs read the window: every
+ * queued block is finished or taken back before the window is read again.
+ */
+#include <string.h>
+#define ZSTD_STATIC_LINKING_ONLY	/* ZSTD_decompressBound */
+#include <zstd.h>
+
+#include "format/avro/avro_container.h"
+
+void
+ts_avro_ahead_cancel(ts_avro_container *c)
+{
+	for (int i = c->ahead_pos; i < c->ahead_n; i++)
+		ts_bg_finish(&c->ahead[i].job);
+	c->ahead_pos = c->ahead_n = 0;
+}
+
+void
+ts_avro_ahead_free(ts_avro_container *c)
+{
+	ts_avro_ahead_cancel(c);
+	for (int i = 0; i < TS_AVRO_AHEAD_BLOCKS; i++)
+	{
+		ts_bufpool_put(c->buffers, c->ahead[i].buf.data, c->ahead[i].buf.cap);
+		memset(&c->ahead[i].buf, 0, sizeof(ts_buf));
+	}
+}
+
+void
+ts_avro_ahead_submit(ts_avro_container *c)
+{
+	int64_t		off = c->next_offset;
+	const uint8_t *win_end = c->window.data + c->window.len;
+
+	if (!ts_bg_enabled() || c->codec != TS_AVRO_CODEC_ZSTANDARD || c->counts_only ||
+		c->ahead_pos < c->ahead_n)
+		return;
+	c->ahead_pos = c->ahead_n = 0;
+	while (c->ahead_n < TS_AVRO_AHEAD_BLOCKS && off >= c->window_off)
+	{
+		ts_avro_ahead_block *a = &c->ahead[c->ahead_n];
+		const uint8_t *head = c->window.data + (off - c->window_off);
+		ts_cursor	cur;
+		ts_err		err;
+		int64_t		count,
+					size;
+		unsigned long long bound;
+
+		if (head >= win_end)
+			break;
+		ts_cursor_init(&cur, head, (size_t) (win_end - head));
+		if (!ts_cursor_zigzag(&cur, &count, &err) || !ts_cursor_zigzag(&cur, &size, &err) ||
+			count <= 0 || size <= 0 || size + 16 > win_end - cur.p ||
+			memcmp(cur.p + size, c->sync, 16) != 0)
+			break;				/* not whole in the window (or not sound): read in turn */
+		bound = ZSTD_decompressBound(cur.p, (size_t) size);
+		if (bound == ZSTD_CONTENTSIZE_ERROR || bound == 0 || bound > TS_AVRO_MAX_BLOCK_BYTES)
+			break;
+		ts_buf_reset(&a->buf);
+		if (a->buf.data == NULL && c->buffers != NULL)
+			a->buf.data = ts_bufpool_get(c->buffers, (size_t) bound, &a->buf.cap);
+		if (!ts_buf_reserve(&a->buf, (size_t) bound, &err))
+			break;
+		memset(&a->job, 0, sizeof(a->job));
+		a->job.src = cur.p;
+		a->job.src_len = (size_t) size;
+		a->job.dst = a->buf.data;
+		a->job.dst_len = a->buf.cap;
+		if (!ts_bg_submit(&a->job))
+			break;
+		a->offset = off;
+		c->ahead_n++;
+		off += (int64_t) (cur.p - head) + size + 16;
+	}
+}
+
+bool
+ts_avro_ahead_take(ts_avro_container *c, int64_t offset, const uint8_t *payload, size_t size)
+{
+	ts_avro_ahead_block *a;
+	ts_buf		t;
+
+	if (c->ahead_pos >= c->ahead_n)
+		return false;
+	a = &c->ahead[c->ahead_pos];
+	if (a->offset != offset || a->job.src != payload || a->job.src_len != size)
+	{
+		ts_avro_ahead_cancel(c);	/* not in the order queued: start again */
+		return false;
+	}
+	c->ahead_pos++;
+	if (!ts_bg_finish(&a->job) || ZSTD_isError(a->job.result))
+		return false;
+	/* the block's bytes become the current block; the old buffer is reused */
+	t = c->data;
+	c->data = a->buf;
+	c->data.len = a->job.result;
+	a->buf = t;
+	return true;
+}

@@ -1,0 +1,210 @@
+/*
+ * pq_ahead.c - the next row group's first pages, decompressed ahead.
+ *
+ * Owns: reading a column's next chunk before the reader reaches it and
+ * handing its leading ZSTD data pages to the helper thread
+ * (base/background.c), so that they are decompressed while the reader still
+ * decodes the row group before; giving those pages to pq_leaf_next_page;
+ * taking them back (waiting for a running job) when they will not be used.
+ * Writers such as DuckDB put a whole column chunk in one page, so reading
+ * ahead within a chunk would find nothing to do: the unit is the row group.
+ *
+ * Nothing here is an error: a chunk that cannot be read or parsed ahead is
+ * simply read again, in place, when the reader gets to it, which reports
+ * what is wrong.  Memory: a leaf holds at most one chunk and PQ_AHEAD_PAGES
+ * pages ahead, so a reader holds two row groups at most.
+ */
+#include <string.h>
+#include <zstd.h>
+
+#include "format/parquet/pq_internal.h"
+
+/* Finish (or take back) the jobs ahead and keep their buffers for reuse. */
+void
+pq_ahead_cancel(pq_leaf *l)
+{
+	for (int i = 0; i < l->nahead; i++)
+	{
+		pq_ahead_page *a = &l->ahead[i];
+
+		ts_bg_finish(&a->job);
+		pq_leaf_page_recycle(l, a->buf, a->cap);	/* NULL once taken */
+		a->buf = NULL;
+		a->job.src = NULL;
+	}
+	l->nahead = 0;
+	l->ahead_rg = -1;
+	l->ahead_current = false;
+}
+
+void
+pq_ahead_free(pq_leaf *l)
+{
+	pq_ahead_cancel(l);
+	ts_bufpool_put(l->shared, l->ahead_chunk, l->ahead_chunk_cap);
+	l->ahead_chunk = NULL;
+	l->ahead_chunk_cap = 0;
+}
+
+/* Queue the decompression of [src, src + len) into a page buffer of ulen bytes. */
+static bool
+submit(pq_leaf *l, const uint8_t *src, size_t len, size_t ulen)
+{
+	pq_ahead_page *a = &l->ahead[l->nahead];
+	ts_err		err;
+
+	a->buf = pq_leaf_page_alloc(l, ulen, &a->cap, &err);
+	if (a->buf == NULL)
+		return false;
+	memset(&a->job, 0, sizeof(a->job));
+	a->job.src = src;
+	a->job.src_len = len;
+	a->job.dst = a->buf;
+	a->job.dst_len = ulen;
+	if (!ts_bg_submit(&a->job))
+	{
+		pq_leaf_page_recycle(l, a->buf, a->cap);
+		return false;
+	}
+	l->nahead++;
+	return true;
+}
+
+void
+pq_ahead_read(pq_leaf *l, ts_file *file, int rg, int64_t start, int64_t len,
+			  const pq_column_chunk *cc)
+{
+	ts_err		err;
+	ts_cursor	cur;
+	int64_t		max_page;
+
+	pq_ahead_cancel(l);
+	if (!ts_bg_enabled() || cc->codec != PQ_CODEC_ZSTD || len <= 0)
+		return;
+	if ((size_t) len > l->ahead_chunk_cap || !l->ahead_chunk)
+	{
+		ts_bufpool_put(l->shared, l->ahead_chunk, l->ahead_chunk_cap);
+		l->ahead_chunk_cap = 0;
+		l->ahead_chunk = ts_bufpool_get(l->shared, (size_t) len, &l->ahead_chunk_cap);
+		if (!l->ahead_chunk)
+		{
+			l->ahead_chunk_cap = 0;
+			return;
+		}
+	}
+	if (!ts_file_pread(file, l->ahead_chunk, (size_t) len, start, &err))
+		return;
+	l->ahead_rg = rg;
+	l->ahead_len = (size_t) len;
+	l->ahead_start = start;
+
+	/*
+	 * The dictionary page, if any, and the first data page, as
+	 * pq_leaf_next_page will find them: both are needed by the first batch
+	 * of the row group, so no job is left when the reader reads the row
+	 * group after it ahead.
+	 */
+	max_page = pq_leaf_max_page_size(cc);
+	ts_cursor_init(&cur, l->ahead_chunk, (size_t) len);
+	while (l->nahead < PQ_AHEAD_PAGES && ts_cursor_left(&cur) > 0)
+	{
+		pq_page_header h;
+		const uint8_t *data;
+
+		if (!pq_parse_page_header(&cur, &h, &err) ||
+			h.compressed_size < 0 || (uint64_t) h.compressed_size > ts_cursor_left(&cur) ||
+			h.uncompressed_size < 0 || h.uncompressed_size > max_page)
+			break;
+		data = cur.p;
+		cur.p += h.compressed_size;
+		if (h.type == PQ_PAGE_DICT)
+		{
+			if (l->nahead > 0 ||
+				!submit(l, data, (size_t) h.compressed_size, (size_t) h.uncompressed_size))
+				break;
+		}
+		else if (h.type == PQ_PAGE_DATA)
+		{
+			if (h.has_data_header)
+				submit(l, data, (size_t) h.compressed_size, (size_t) h.uncompressed_size);
+			break;
+		}
+		else if (h.type == PQ_PAGE_DATA_V2)
+		{
+			int64_t		levels = (int64_t) h.rep_len + h.def_len;
+
+			if (h.has_data_header && h.is_compressed && h.rep_len >= 0 && h.def_len >= 0 &&
+				levels <= h.compressed_size && levels <= h.uncompressed_size)
+				submit(l, data + levels, (size_t) (h.compressed_size - levels),
+					   (size_t) (h.uncompressed_size - levels));
+			break;
+		}
+		/* index pages and unknown ones are skipped, as the reader does */
+	}
+}
+
+bool
+pq_ahead_take_chunk(pq_leaf *l, int rg, int64_t start, int64_t len)
+{
+	uint8_t    *p;
+	size_t		cap;
+
+	if (l->ahead_rg != rg || l->ahead_current || l->ahead_start != start ||
+		l->ahead_len != (size_t) len || len > (int64_t) l->ahead_chunk_cap)
+	{
+		pq_ahead_cancel(l);
+		return false;
+	}
+	/* swap: the chunk read ahead becomes the current one, its jobs with it */
+	p = l->chunk;
+	cap = l->chunk_cap;
+	l->chunk = l->ahead_chunk;
+	l->chunk_cap = l->ahead_chunk_cap;
+	l->ahead_chunk = p;
+	l->ahead_chunk_cap = cap;
+	l->ahead_current = true;
+	return true;
+}
+
+int
+pq_ahead_take_page(pq_leaf *l, const uint8_t *src, size_t len, size_t ulen,
+				   uint8_t **buf, size_t *cap, ts_err *err)
+{
+	for (int i = 0; l->ahead_current && i < l->nahead; i++)
+	{
+		pq_ahead_page *a = &l->ahead[i];
+		bool		done;
+		uint8_t    *p = a->buf;
+		size_t		c = a->cap;
+		size_t		result;
+
+		if (a->job.src != src || a->job.src_len != len || a->job.dst_len != ulen)
+			continue;
+		/* the job is known by its address: it never moves while queued */
+		done = ts_bg_finish(&a->job);
+		result = a->job.result;
+		a->buf = NULL;
+		a->cap = 0;
+		a->job.src = NULL;
+		if (done)
+		{
+			if (ZSTD_isError(result) || result != ulen)
+			{
+				pq_leaf_page_recycle(l, p, c);
+				ts_error(err, TS_ERR_CORRUPT, "ZSTD decompression failed (%s)",
+						 ZSTD_isError(result) ? ZSTD_getErrorName(result) : "size mismatch");
+				return -1;
+			}
+		}
+		else if (!pq_decompress_with(l->zstd_ctx, PQ_CODEC_ZSTD, src, len, p, ulen, err))
+		{
+			/* not started yet: done here instead */
+			pq_leaf_page_recycle(l, p, c);
+			return -1;
+		}
+		*buf = p;
+		*cap = c;
+		return 1;
+	}
+	return 0;
+}

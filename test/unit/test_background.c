@@ -1,0 +1,230 @@
+/*
+ * test_background.c - the helper thread that decompresses ZSTD frames ahead
+ * (src/base/background.c): jobs decompressed in order or taken back,
+ * draining, bad frames, and saying no while off.
+ */
+#include "unit.h"
+
+#include <unistd.h>
+#include <zstd.h>
+
+#include "base/ts_background.h"
+
+#define NJOBS 64
+
+typedef struct frame
+{
+	uint8_t    *raw;			/* what the frame holds */
+	size_t		raw_len;
+	uint8_t    *z;				/* the frame */
+	size_t		z_len;
+	uint8_t    *out;			/* where it is decompressed to */
+	ts_bg_job	job;
+} frame;
+
+/* A frame of len bytes of a pattern that depends on seed (compressible, not trivial). */
+static void
+make_frame(frame *f, size_t len, unsigned seed)
+{
+	size_t		bound = ZSTD_compressBound(len);
+
+	memset(f, 0, sizeof(*f));
+	f->raw = malloc(len ? len : 1);
+	f->out = calloc(1, len ? len : 1);
+	f->z = malloc(bound);
+	assert_non_null(f->raw);
+	assert_non_null(f->out);
+	assert_non_null(f->z);
+	for (size_t i = 0; i < len; i++)
+	{
+		seed = seed * 1103515245u + 12345u;
+		f->raw[i] = (uint8_t) ((i % 97 < 60) ? 'a' + i % 7 : seed >> 24);
+	}
+	f->raw_len = len;
+	f->z_len = ZSTD_compress(f->z, bound, f->raw, len, 3);
+	assert_false(ZSTD_isError(f->z_len));
+	f->job.src = f->z;
+	f->job.src_len = f->z_len;
+	f->job.dst = f->out;
+	f->job.dst_len = len;
+}
+
+static void
+free_frame(frame *f)
+{
+	free(f->raw);
+	free(f->out);
+	free(f->z);
+}
+
+/* The job's frame decompressed by whoever got to it: the thread or us. */
+static void
+finish_and_check(frame *f, int *by_thread, int *taken_back)
+{
+	size_t		n;
+
+	if (ts_bg_finish(&f->job))
+	{
+		n = f->job.result;
+		(*by_thread)++;
+	}
+	else
+	{
+		/* not started: untouched, ours to decompress */
+		n = ZSTD_decompress(f->out, f->raw_len, f->z, f->z_len);
+		(*taken_back)++;
+	}
+	assert_false(ZSTD_isError(n));
+	assert_int_equal(n, f->raw_len);
+	assert_memory_equal(f->out, f->raw, f->raw_len);
+	assert_int_equal(f->job.state, TS_BG_IDLE);
+}
+
+static void
+test_off_says_no(void **state)
+{
+	frame		f;
+
+	(void) state;
+	make_frame(&f, 1000, 1);
+	ts_bg_set_enabled(false);
+	assert_false(ts_bg_submit(&f.job));
+	assert_false(ts_bg_finish(&f.job));		/* never submitted */
+	free_frame(&f);
+}
+
+static void
+test_in_order(void **state)
+{
+	frame	   *fs = calloc(NJOBS, sizeof(frame));
+	int64_t		before = ts_bg_jobs_done();
+	int			by_thread = 0,
+				taken_back = 0;
+
+	(void) state;
+	ts_bg_set_enabled(true);
+	for (int i = 0; i < NJOBS; i++)
+	{
+		make_frame(&fs[i], (size_t) (i % 5) * 70000 + (size_t) i, (unsigned) i);
+		assert_true(ts_bg_submit(&fs[i].job));
+	}
+	/* the thread gets to the first job (within a minute, however busy the machine) */
+	for (int w = 0; w < 60000 && ts_bg_jobs_done() == before; w++)
+		usleep(1000);
+	for (int i = 0; i < NJOBS; i++)
+		finish_and_check(&fs[i], &by_thread, &taken_back);
+	assert_int_equal(by_thread + taken_back, NJOBS);
+	assert_int_equal(ts_bg_jobs_done() - before, by_thread);
+	assert_true(by_thread > 0);		/* the first job at least was waited for */
+	for (int i = 0; i < NJOBS; i++)
+		free_frame(&fs[i]);
+	free(fs);
+	ts_bg_set_enabled(false);
+}
+
+static void
+test_out_of_order_take_back(void **state)
+{
+	frame	   *fs = calloc(NJOBS, sizeof(frame));
+	int			by_thread = 0,
+				taken_back = 0;
+
+	(void) state;
+	ts_bg_set_enabled(true);
+	int64_t		back_before = ts_bg_jobs_taken_back();
+
+	ts_bg_hold(true);
+	for (int i = 0; i < NJOBS; i++)
+	{
+		make_frame(&fs[i], 200000, (unsigned) i + 100);
+		assert_true(ts_bg_submit(&fs[i].job));
+	}
+	/* held: the last half is taken back, then the thread does the rest */
+	for (int i = NJOBS - 1; i >= NJOBS / 2; i--)
+		finish_and_check(&fs[i], &by_thread, &taken_back);
+	assert_int_equal(taken_back, NJOBS / 2);
+	assert_int_equal(ts_bg_jobs_taken_back() - back_before, NJOBS / 2);
+	ts_bg_hold(false);
+	for (int i = NJOBS / 2 - 1; i >= 0; i--)
+		finish_and_check(&fs[i], &by_thread, &taken_back);
+	assert_int_equal(by_thread + taken_back, NJOBS);
+	for (int i = 0; i < NJOBS; i++)
+		free_frame(&fs[i]);
+	free(fs);
+	ts_bg_set_enabled(false);
+}
+
+static void
+test_drain(void **state)
+{
+	frame	   *fs = calloc(NJOBS, sizeof(frame));
+
+	(void) state;
+	ts_bg_set_enabled(true);
+	for (int i = 0; i < NJOBS; i++)
+		make_frame(&fs[i], 150000, (unsigned) i + 7);
+	for (int i = 0; i < NJOBS; i++)
+		assert_true(ts_bg_submit(&fs[i].job));
+	ts_bg_drain();
+	/* nothing queued or running any more: every job done or back with us */
+	for (int i = 0; i < NJOBS; i++)
+	{
+		assert_true(fs[i].job.state == TS_BG_DONE || fs[i].job.state == TS_BG_IDLE);
+		if (fs[i].job.state == TS_BG_DONE)
+		{
+			assert_int_equal(fs[i].job.result, fs[i].raw_len);
+			assert_memory_equal(fs[i].out, fs[i].raw, fs[i].raw_len);
+		}
+		else
+			assert_false(ts_bg_finish(&fs[i].job));
+	}
+	/* the memory can go now: the thread holds no pointer into it */
+	for (int i = 0; i < NJOBS; i++)
+		free_frame(&fs[i]);
+	free(fs);
+	ts_bg_set_enabled(false);
+}
+
+static void
+test_bad_frames(void **state)
+{
+	frame		f,
+				g;
+	int			by_thread = 0,
+				taken_back = 0;
+
+	(void) state;
+	ts_bg_set_enabled(true);
+	make_frame(&f, 50000, 3);
+	f.z[f.z_len / 2] ^= 0x5a;		/* damaged */
+	make_frame(&g, 50000, 4);
+	g.job.dst_len = 40000;			/* too small for what it holds */
+	assert_true(ts_bg_submit(&f.job));
+	assert_true(ts_bg_submit(&g.job));
+	if (ts_bg_finish(&f.job))
+		assert_true(ZSTD_isError(f.job.result) || memcmp(f.out, f.raw, f.raw_len) != 0);
+	if (ts_bg_finish(&g.job))
+		assert_true(ZSTD_isError(g.job.result));
+	/* the thread goes on after them */
+	free_frame(&f);
+	make_frame(&f, 30000, 5);
+	assert_true(ts_bg_submit(&f.job));
+	finish_and_check(&f, &by_thread, &taken_back);
+	free_frame(&f);
+	free_frame(&g);
+	ts_bg_set_enabled(false);
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_off_says_no),
+		cmocka_unit_test(test_in_order),
+		cmocka_unit_test(test_out_of_order_take_back),
+		cmocka_unit_test(test_drain),
+		cmocka_unit_test(test_bad_frames),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
