@@ -6,13 +6,14 @@
  * (base/background.c), so that they are decompressed while the reader still
  * decodes the row group before; giving those pages to pq_leaf_next_page;
  * taking them back (waiting for a running job) when they will not be used.
- * Writers such as DuckDB put a whole column chunk in one page, so reading
- * ahead within a chunk would find nothing to do: the unit is the row group.
+ * Writers such as DuckDB put a whole column chunk in one page, so the unit
+ * is the row group; others (Java's parquet-mr: 1 MB pages) write many, and
+ * the page after the current one in a chunk is queued too.
  *
  * Nothing here is an error: a chunk that cannot be read or parsed ahead is
  * simply read again, in place, when the reader gets to it, which reports
  * what is wrong.  Memory: a leaf holds at most one chunk and PQ_AHEAD_PAGES
- * pages ahead, so a reader holds two row groups at most.
+ * + 1 pages ahead, so a reader holds two row groups at most.
  */
 #include <string.h>
 #include <zstd.h>
@@ -38,19 +39,30 @@ pq_ahead_cancel(pq_leaf *l)
 }
 
 void
+pq_ahead_cancel_next_page(pq_leaf *l)
+{
+	if (!l->next_page_queued)
+		return;
+	ts_bg_finish(&l->next_page.job);
+	pq_leaf_page_recycle(l, l->next_page.buf, l->next_page.cap);
+	l->next_page.buf = NULL;
+	l->next_page_queued = false;
+}
+
+void
 pq_ahead_free(pq_leaf *l)
 {
 	pq_ahead_cancel(l);
+	pq_ahead_cancel_next_page(l);
 	ts_bufpool_put(l->shared, l->ahead_chunk, l->ahead_chunk_cap);
 	l->ahead_chunk = NULL;
 	l->ahead_chunk_cap = 0;
 }
 
-/* Queue the decompression of [src, src + len) into a page buffer of ulen bytes. */
+/* Queue the decompression of [src, src + len) into a page buffer of ulen bytes in slot a. */
 static bool
-submit(pq_leaf *l, const uint8_t *src, size_t len, size_t ulen)
+submit_into(pq_leaf *l, pq_ahead_page *a, const uint8_t *src, size_t len, size_t ulen)
 {
-	pq_ahead_page *a = &l->ahead[l->nahead];
 	ts_err		err;
 
 	a->buf = pq_leaf_page_alloc(l, ulen, &a->cap, &err);
@@ -64,8 +76,18 @@ submit(pq_leaf *l, const uint8_t *src, size_t len, size_t ulen)
 	if (!ts_bg_submit(&a->job))
 	{
 		pq_leaf_page_recycle(l, a->buf, a->cap);
+		a->buf = NULL;
 		return false;
 	}
+	return true;
+}
+
+/* The same into the next slot of the next chunk's pages. */
+static bool
+submit(pq_leaf *l, const uint8_t *src, size_t len, size_t ulen)
+{
+	if (!submit_into(l, &l->ahead[l->nahead], src, len, ulen))
+		return false;
 	l->nahead++;
 	return true;
 }
@@ -166,45 +188,89 @@ pq_ahead_take_chunk(pq_leaf *l, int rg, int64_t start, int64_t len)
 	return true;
 }
 
+/*
+ * Slot a's page, queued for [src, src + len) -> ulen bytes, into *buf: 1,
+ * or -1 + *err when the thread found its data bad.
+ */
+static int
+take(pq_leaf *l, pq_ahead_page *a, const uint8_t *src, size_t len, size_t ulen,
+	 uint8_t **buf, size_t *cap, ts_err *err)
+{
+	/* the job is known by its address: it never moves while queued */
+	bool		done = ts_bg_finish(&a->job);
+	size_t		result = a->job.result;
+	uint8_t    *p = a->buf;
+	size_t		c = a->cap;
+
+	a->buf = NULL;
+	a->cap = 0;
+	a->job.src = NULL;
+	if (done)
+	{
+		if (ZSTD_isError(result) || result != ulen)
+		{
+			pq_leaf_page_recycle(l, p, c);
+			ts_error(err, TS_ERR_CORRUPT, "ZSTD decompression failed (%s)",
+					 ZSTD_isError(result) ? ZSTD_getErrorName(result) : "size mismatch");
+			return -1;
+		}
+	}
+	else if (!pq_decompress_with(l->zstd_ctx, PQ_CODEC_ZSTD, src, len, p, ulen, err))
+	{
+		/* not started yet: done here instead */
+		pq_leaf_page_recycle(l, p, c);
+		return -1;
+	}
+	*buf = p;
+	*cap = c;
+	return 1;
+}
+
 int
 pq_ahead_take_page(pq_leaf *l, const uint8_t *src, size_t len, size_t ulen,
 				   uint8_t **buf, size_t *cap, ts_err *err)
 {
+	pq_ahead_page *a = &l->next_page;
+
+	if (l->next_page_queued && a->job.src == src && a->job.src_len == len && a->job.dst_len == ulen)
+	{
+		l->next_page_queued = false;
+		return take(l, a, src, len, ulen, buf, cap, err);
+	}
 	for (int i = 0; l->ahead_current && i < l->nahead; i++)
 	{
-		pq_ahead_page *a = &l->ahead[i];
-		bool		done;
-		uint8_t    *p = a->buf;
-		size_t		c = a->cap;
-		size_t		result;
-
-		if (a->job.src != src || a->job.src_len != len || a->job.dst_len != ulen)
-			continue;
-		/* the job is known by its address: it never moves while queued */
-		done = ts_bg_finish(&a->job);
-		result = a->job.result;
-		a->buf = NULL;
-		a->cap = 0;
-		a->job.src = NULL;
-		if (done)
-		{
-			if (ZSTD_isError(result) || result != ulen)
-			{
-				pq_leaf_page_recycle(l, p, c);
-				ts_error(err, TS_ERR_CORRUPT, "ZSTD decompression failed (%s)",
-						 ZSTD_isError(result) ? ZSTD_getErrorName(result) : "size mismatch");
-				return -1;
-			}
-		}
-		else if (!pq_decompress_with(l->zstd_ctx, PQ_CODEC_ZSTD, src, len, p, ulen, err))
-		{
-			/* not started yet: done here instead */
-			pq_leaf_page_recycle(l, p, c);
-			return -1;
-		}
-		*buf = p;
-		*cap = c;
-		return 1;
+		a = &l->ahead[i];
+		if (a->job.src == src && a->job.src_len == len && a->job.dst_len == ulen)
+			return take(l, a, src, len, ulen, buf, cap, err);
 	}
 	return 0;
+}
+
+void
+pq_ahead_next_page(pq_leaf *l)
+{
+	ts_cursor	cur = l->cur;
+	pq_page_header h;
+	ts_err		err;
+
+	if (l->next_page_queued || !ts_bg_enabled() || l->codec != PQ_CODEC_ZSTD ||
+		l->values_left <= 0 || ts_cursor_left(&cur) == 0)
+		return;
+	if (!pq_parse_page_header(&cur, &h, &err) || !h.has_data_header ||
+		h.compressed_size < 0 || (uint64_t) h.compressed_size > ts_cursor_left(&cur) ||
+		h.uncompressed_size < 0 || h.uncompressed_size > l->max_page_size)
+		return;
+	if (h.type == PQ_PAGE_DATA)
+		l->next_page_queued = submit_into(l, &l->next_page, cur.p, (size_t) h.compressed_size,
+										  (size_t) h.uncompressed_size);
+	else if (h.type == PQ_PAGE_DATA_V2)
+	{
+		int64_t		levels = (int64_t) h.rep_len + h.def_len;
+
+		if (h.is_compressed && h.rep_len >= 0 && h.def_len >= 0 &&
+			levels <= h.compressed_size && levels <= h.uncompressed_size)
+			l->next_page_queued = submit_into(l, &l->next_page, cur.p + levels,
+											  (size_t) (h.compressed_size - levels),
+											  (size_t) (h.uncompressed_size - levels));
+	}
 }

@@ -181,6 +181,7 @@ pq_leaf_end_chunk(pq_leaf *l)
 	retire_page(l, &dummy);
 	if (l->ahead_current)
 		pq_ahead_cancel(l);		/* pages of this chunk not needed after all */
+	pq_ahead_cancel_next_page(l);
 	l->has_dict = false;
 	l->ndict = 0;
 	l->page_left = 0;
@@ -844,7 +845,10 @@ pq_leaf_next_page(pq_leaf *l, ts_err *err)
 			return false;
 		l->page_left = h.num_values;
 		if (l->page_left > 0)
+		{
+			pq_ahead_next_page(l);	/* decompressed while this one is decoded */
 			return true;
+		}
 	}
 }
 

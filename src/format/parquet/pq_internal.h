@@ -410,6 +410,9 @@ typedef struct pq_leaf
 	bool		ahead_current;	/* swapped in: the jobs are the current chunk's */
 	int			nahead;
 	pq_ahead_page ahead[PQ_AHEAD_PAGES];
+	/* the current chunk's page after the current one, queued (pq_ahead.c) */
+	pq_ahead_page next_page;
+	bool		next_page_queued;
 } pq_leaf;
 
 /* The leaf's (reused) buffer for the next column chunk's len bytes. */
@@ -455,6 +458,15 @@ int			pq_ahead_take_page(pq_leaf *l, const uint8_t *src, size_t len, size_t ulen
 							   uint8_t **buf, size_t *cap, ts_err *err);
 void		pq_ahead_cancel(pq_leaf *l);
 void		pq_ahead_free(pq_leaf *l);
+
+/*
+ * Queue the data page that follows the current one in the chunk (at
+ * l->cur), when it is ZSTD and background decompression is on (writers
+ * other than DuckDB put many pages in a chunk); pq_ahead_take_page then
+ * gives it.  pq_ahead_cancel_next_page takes it back (end of the chunk).
+ */
+void		pq_ahead_next_page(pq_leaf *l);
+void		pq_ahead_cancel_next_page(pq_leaf *l);
 
 /* Load the next data page; page_left == 0 afterwards means the chunk ended. */
 bool		pq_leaf_next_page(pq_leaf *l, ts_err *err);
