@@ -147,10 +147,10 @@ _PG_init(void)
 							&tablescan_cache_size_mb, 64, 0, 1048576,
 							PGC_USERSET, GUC_UNIT_MB, NULL, assign_cache_size, NULL);
 	DefineCustomBoolVariable("tablescan.decompress_ahead",
-							 "Decompress the next row group of a Parquet file in a helper thread.",
-							 "While a scan decodes a row group of a ZSTD-compressed Parquet file, "
-							 "a helper thread of the backend decompresses the first pages of "
-							 "the next one.",
+							 "Decompress ZSTD Parquet pages and Avro blocks ahead in a helper thread.",
+							 "While a serial scan decodes a Parquet page or row group, or an Avro "
+							 "block, a helper thread of the backend decompresses the ones it "
+							 "will need next.",
 							 &tablescan_decompress_ahead, true,
 							 PGC_USERSET, 0, NULL, NULL, NULL);
 	MarkGUCPrefixReserved("tablescan");
