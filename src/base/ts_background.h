@@ -34,7 +34,7 @@ typedef struct ts_bg_job
 	const uint8_t *src;
 	size_t		src_len;
 	uint8_t    *dst;
-	size_t		dst_len;
+	size_t		dst_len;		/* room in dst */
 	size_t		result;			/* ZSTD_decompressDCtx's, once decompressed */
 	ts_bg_state state;			/* read and written under the module's lock */
 	struct ts_bg_job *next;
@@ -45,9 +45,9 @@ void		ts_bg_set_enabled(bool on);
 bool		ts_bg_enabled(void);
 
 /*
- * Queue job (src, src_len, dst, dst_len set; dst_len the exact
- * decompressed size): true when queued, false when the caller must
- * decompress itself (off, or no thread).
+ * Queue job (src, src_len, dst, dst_len set; dst_len is the room in dst,
+ * result will be the decompressed size or a ZSTD error code): true when
+ * queued, false when the caller must decompress itself (off, or no thread).
  */
 bool		ts_bg_submit(ts_bg_job *job);
 

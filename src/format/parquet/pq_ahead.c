@@ -92,6 +92,50 @@ submit(pq_leaf *l, const uint8_t *src, size_t len, size_t ulen)
 	return true;
 }
 
+/*
+ * The page at *cur (the cursor moves past it) as pq_leaf_next_page will find
+ * it: 1 when it has bytes to queue (a dictionary page, a data page, the
+ * values of a compressed v2 data page): [*src, *src + *len) decompressing to
+ * *ulen bytes; 0 for a page without (index pages, uncompressed v2 values);
+ * -1 at the end of the chunk or on anything unsound (the reader, coming
+ * to it, says what).
+ */
+static int
+page_to_queue(ts_cursor *cur, int64_t max_page, pq_page_header *h,
+			  const uint8_t **src, size_t *len, size_t *ulen)
+{
+	ts_err		err;
+	const uint8_t *data;
+	int64_t		levels = 0;
+
+	if (ts_cursor_left(cur) == 0 || !pq_parse_page_header(cur, h, &err) ||
+		h->compressed_size < 0 || (uint64_t) h->compressed_size > ts_cursor_left(cur) ||
+		h->uncompressed_size < 0 || h->uncompressed_size > max_page)
+		return -1;
+	data = cur->p;
+	cur->p += h->compressed_size;
+	if (h->type == PQ_PAGE_DATA_V2)
+	{
+		levels = (int64_t) h->rep_len + h->def_len;
+		if (!h->has_data_header || h->rep_len < 0 || h->def_len < 0 ||
+			levels > h->compressed_size || levels > h->uncompressed_size)
+			return -1;
+		if (!h->is_compressed)
+			return 0;
+	}
+	else if (h->type == PQ_PAGE_DATA)
+	{
+		if (!h->has_data_header)
+			return -1;
+	}
+	else if (h->type != PQ_PAGE_DICT)
+		return 0;
+	*src = data + levels;
+	*len = (size_t) (h->compressed_size - levels);
+	*ulen = (size_t) (h->uncompressed_size - levels);
+	return 1;
+}
+
 void
 pq_ahead_read(pq_leaf *l, ts_file *file, int rg, int64_t start, int64_t len,
 			  const pq_column_chunk *cc)
@@ -101,78 +145,43 @@ pq_ahead_read(pq_leaf *l, ts_file *file, int rg, int64_t start, int64_t len,
 	int64_t		max_page;
 
 	pq_ahead_cancel(l);
-	if (!ts_bg_enabled() || cc->codec != PQ_CODEC_ZSTD || len <= 0)
-		return;
-	if ((size_t) len > l->ahead_chunk_cap || !l->ahead_chunk)
-	{
-		ts_bufpool_put(l->shared, l->ahead_chunk, l->ahead_chunk_cap);
-		l->ahead_chunk_cap = 0;
-		l->ahead_chunk = ts_bufpool_get(l->shared, (size_t) len, &l->ahead_chunk_cap);
-		if (!l->ahead_chunk)
-		{
-			l->ahead_chunk_cap = 0;
-			return;
-		}
-	}
-	if (!ts_file_pread(file, l->ahead_chunk, (size_t) len, start, &err))
+	if (!ts_bg_enabled() || cc->codec != PQ_CODEC_ZSTD || len <= 0 ||
+		!pq_leaf_reserve(l, &l->ahead_chunk, &l->ahead_chunk_cap, (size_t) len) ||
+		!ts_file_pread(file, l->ahead_chunk, (size_t) len, start, &err))
 		return;
 	l->ahead_rg = rg;
-	l->ahead_len = (size_t) len;
-	l->ahead_start = start;
 
 	/*
-	 * The dictionary page, if any, and the first data page, as
-	 * pq_leaf_next_page will find them: both are needed by the first batch
-	 * of the row group, so no job is left when the reader reads the row
-	 * group after it ahead.
+	 * The dictionary page, if any, and the first data page: both are needed
+	 * by the first batch of the row group, so no job is left when the
+	 * reader reads the row group after it ahead.
 	 */
 	max_page = pq_leaf_max_page_size(cc);
 	ts_cursor_init(&cur, l->ahead_chunk, (size_t) len);
-	while (l->nahead < PQ_AHEAD_PAGES && ts_cursor_left(&cur) > 0)
+	while (l->nahead < PQ_AHEAD_PAGES)
 	{
 		pq_page_header h;
-		const uint8_t *data;
+		const uint8_t *src;
+		size_t		clen,
+					ulen;
+		int			rc = page_to_queue(&cur, max_page, &h, &src, &clen, &ulen);
 
-		if (!pq_parse_page_header(&cur, &h, &err) ||
-			h.compressed_size < 0 || (uint64_t) h.compressed_size > ts_cursor_left(&cur) ||
-			h.uncompressed_size < 0 || h.uncompressed_size > max_page)
+		if (rc < 0 || (rc > 0 && h.type == PQ_PAGE_DICT && l->nahead > 0))
 			break;
-		data = cur.p;
-		cur.p += h.compressed_size;
-		if (h.type == PQ_PAGE_DICT)
-		{
-			if (l->nahead > 0 ||
-				!submit(l, data, (size_t) h.compressed_size, (size_t) h.uncompressed_size))
-				break;
-		}
-		else if (h.type == PQ_PAGE_DATA)
-		{
-			if (h.has_data_header)
-				submit(l, data, (size_t) h.compressed_size, (size_t) h.uncompressed_size);
+		if (rc > 0 && !submit(l, src, clen, ulen))
 			break;
-		}
-		else if (h.type == PQ_PAGE_DATA_V2)
-		{
-			int64_t		levels = (int64_t) h.rep_len + h.def_len;
-
-			if (h.has_data_header && h.is_compressed && h.rep_len >= 0 && h.def_len >= 0 &&
-				levels <= h.compressed_size && levels <= h.uncompressed_size)
-				submit(l, data + levels, (size_t) (h.compressed_size - levels),
-					   (size_t) (h.uncompressed_size - levels));
+		if (h.type == PQ_PAGE_DATA || h.type == PQ_PAGE_DATA_V2)
 			break;
-		}
-		/* index pages and unknown ones are skipped, as the reader does */
 	}
 }
 
 bool
-pq_ahead_take_chunk(pq_leaf *l, int rg, int64_t start, int64_t len)
+pq_ahead_take_chunk(pq_leaf *l, int rg)
 {
 	uint8_t    *p;
 	size_t		cap;
 
-	if (l->ahead_rg != rg || l->ahead_current || l->ahead_start != start ||
-		l->ahead_len != (size_t) len || len > (int64_t) l->ahead_chunk_cap)
+	if (l->ahead_rg != rg || l->ahead_current)
 	{
 		pq_ahead_cancel(l);
 		return false;
@@ -190,34 +199,25 @@ pq_ahead_take_chunk(pq_leaf *l, int rg, int64_t start, int64_t len)
 
 /*
  * Slot a's page, queued for [src, src + len) -> ulen bytes, into *buf: 1,
- * or -1 + *err when the thread found its data bad.
+ * or -1 + *err when its data is bad.  A job the thread did not start, or
+ * could not decompress, is decompressed here (so a damaged page fails with
+ * the message it has without the thread).
  */
 static int
 take(pq_leaf *l, pq_ahead_page *a, const uint8_t *src, size_t len, size_t ulen,
 	 uint8_t **buf, size_t *cap, ts_err *err)
 {
 	/* the job is known by its address: it never moves while queued */
-	bool		done = ts_bg_finish(&a->job);
-	size_t		result = a->job.result;
+	bool		done = ts_bg_finish(&a->job) &&
+		!ZSTD_isError(a->job.result) && a->job.result == ulen;
 	uint8_t    *p = a->buf;
 	size_t		c = a->cap;
 
 	a->buf = NULL;
 	a->cap = 0;
 	a->job.src = NULL;
-	if (done)
+	if (!done && !pq_decompress_with(l->zstd_ctx, PQ_CODEC_ZSTD, src, len, p, ulen, err))
 	{
-		if (ZSTD_isError(result) || result != ulen)
-		{
-			pq_leaf_page_recycle(l, p, c);
-			ts_error(err, TS_ERR_CORRUPT, "ZSTD decompression failed (%s)",
-					 ZSTD_isError(result) ? ZSTD_getErrorName(result) : "size mismatch");
-			return -1;
-		}
-	}
-	else if (!pq_decompress_with(l->zstd_ctx, PQ_CODEC_ZSTD, src, len, p, ulen, err))
-	{
-		/* not started yet: done here instead */
 		pq_leaf_page_recycle(l, p, c);
 		return -1;
 	}
@@ -251,26 +251,14 @@ pq_ahead_next_page(pq_leaf *l)
 {
 	ts_cursor	cur = l->cur;
 	pq_page_header h;
-	ts_err		err;
+	const uint8_t *src;
+	size_t		clen,
+				ulen;
 
 	if (l->next_page_queued || !ts_bg_enabled() || l->codec != PQ_CODEC_ZSTD ||
-		l->values_left <= 0 || ts_cursor_left(&cur) == 0)
+		l->values_left <= 0)
 		return;
-	if (!pq_parse_page_header(&cur, &h, &err) || !h.has_data_header ||
-		h.compressed_size < 0 || (uint64_t) h.compressed_size > ts_cursor_left(&cur) ||
-		h.uncompressed_size < 0 || h.uncompressed_size > l->max_page_size)
-		return;
-	if (h.type == PQ_PAGE_DATA)
-		l->next_page_queued = submit_into(l, &l->next_page, cur.p, (size_t) h.compressed_size,
-										  (size_t) h.uncompressed_size);
-	else if (h.type == PQ_PAGE_DATA_V2)
-	{
-		int64_t		levels = (int64_t) h.rep_len + h.def_len;
-
-		if (h.is_compressed && h.rep_len >= 0 && h.def_len >= 0 &&
-			levels <= h.compressed_size && levels <= h.uncompressed_size)
-			l->next_page_queued = submit_into(l, &l->next_page, cur.p + levels,
-											  (size_t) (h.compressed_size - levels),
-											  (size_t) (h.uncompressed_size - levels));
-	}
+	if (page_to_queue(&cur, l->max_page_size, &h, &src, &clen, &ulen) > 0 &&
+		h.type != PQ_PAGE_DICT)
+		l->next_page_queued = submit_into(l, &l->next_page, src, clen, ulen);
 }

@@ -209,20 +209,29 @@ pq_leaf_free(pq_leaf *l)
 	ts_free(l);
 }
 
+bool
+pq_leaf_reserve(pq_leaf *l, uint8_t **p, size_t *cap, size_t len)
+{
+	if (*p && len <= *cap)
+		return true;
+	ts_bufpool_put(l->shared, *p, *cap);
+	*cap = 0;
+	*p = ts_bufpool_get(l->shared, len ? len : 1, cap);
+	if (*p == NULL)
+	{
+		*cap = 0;
+		return false;
+	}
+	return true;
+}
+
 uint8_t *
 pq_leaf_chunk_buffer(pq_leaf *l, size_t len, ts_err *err)
 {
-	if (len > l->chunk_cap || !l->chunk)
+	if (!pq_leaf_reserve(l, &l->chunk, &l->chunk_cap, len))
 	{
-		ts_bufpool_put(l->shared, l->chunk, l->chunk_cap);
-		l->chunk_cap = 0;
-		l->chunk = ts_bufpool_get(l->shared, len ? len : 1, &l->chunk_cap);
-		if (!l->chunk)
-		{
-			l->chunk_cap = 0;
-			ts_error(err, TS_ERR_NOMEM, "out of memory reading column \"%s\" (%zu bytes)", l->path, len);
-			return NULL;
-		}
+		ts_error(err, TS_ERR_NOMEM, "out of memory reading column \"%s\" (%zu bytes)", l->path, len);
+		return NULL;
 	}
 	return l->chunk;
 }
@@ -536,18 +545,6 @@ read_dictionary(pq_leaf *l, const pq_page_header *h, const uint8_t *data, ts_err
 	if ((int64_t) h->num_values > (int64_t) h->uncompressed_size * 8 + 8 ||
 		(l->phys == PQ_FIXED && l->type_length <= 0))
 		return leaf_error(l, err, TS_ERR_CORRUPT, "dictionary has more entries than bytes");
-	if ((size_t) h->uncompressed_size > l->dict_buf_cap || !l->dict_buf)
-	{
-		ts_bufpool_put(l->shared, l->dict_buf, l->dict_buf_cap);
-		l->dict_buf_cap = 0;
-		l->dict_buf = ts_bufpool_get(l->shared, h->uncompressed_size ? h->uncompressed_size : 1,
-									 &l->dict_buf_cap);
-		if (!l->dict_buf)
-		{
-			l->dict_buf_cap = 0;
-			return ts_error(err, TS_ERR_NOMEM, "out of memory");
-		}
-	}
 	{
 		uint8_t    *ahead_buf;
 		size_t		ahead_cap;
@@ -563,6 +560,8 @@ read_dictionary(pq_leaf *l, const pq_page_header *h, const uint8_t *data, ts_err
 			l->dict_buf = ahead_buf;
 			l->dict_buf_cap = ahead_cap;
 		}
+		else if (!pq_leaf_reserve(l, &l->dict_buf, &l->dict_buf_cap, (size_t) h->uncompressed_size))
+			return ts_error(err, TS_ERR_NOMEM, "out of memory");
 		else if (!pq_decompress_with(l->zstd_ctx, l->codec, data, h->compressed_size,
 									 l->dict_buf, h->uncompressed_size, err))
 			return ts_error_context(err, "column \"%s\" dictionary page", l->path);

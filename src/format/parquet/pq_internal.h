@@ -404,8 +404,6 @@ typedef struct pq_leaf
 	/* the next chunk read ahead, its first pages queued (pq_ahead.c) */
 	uint8_t    *ahead_chunk;
 	size_t		ahead_chunk_cap;
-	size_t		ahead_len;
-	int64_t		ahead_start;	/* file offset */
 	int			ahead_rg;		/* its row group, -1 = none */
 	bool		ahead_current;	/* swapped in: the jobs are the current chunk's */
 	int			nahead;
@@ -415,6 +413,11 @@ typedef struct pq_leaf
 	bool		next_page_queued;
 } pq_leaf;
 
+/*
+ * *p (a buffer of the leaf's pool, *cap bytes) grown to hold len bytes,
+ * its contents not kept; false when out of memory.
+ */
+bool		pq_leaf_reserve(pq_leaf *l, uint8_t **p, size_t *cap, size_t len);
 /* The leaf's (reused) buffer for the next column chunk's len bytes. */
 uint8_t    *pq_leaf_chunk_buffer(pq_leaf *l, size_t len, ts_err *err);
 /* Start reading the column chunk now in l->chunk[0..len). */
@@ -453,7 +456,7 @@ int64_t		pq_leaf_max_page_size(const pq_column_chunk *cc);
  */
 void		pq_ahead_read(pq_leaf *l, ts_file *file, int rg, int64_t start, int64_t len,
 						  const pq_column_chunk *cc);
-bool		pq_ahead_take_chunk(pq_leaf *l, int rg, int64_t start, int64_t len);
+bool		pq_ahead_take_chunk(pq_leaf *l, int rg);
 int			pq_ahead_take_page(pq_leaf *l, const uint8_t *src, size_t len, size_t ulen,
 							   uint8_t **buf, size_t *cap, ts_err *err);
 void		pq_ahead_cancel(pq_leaf *l);

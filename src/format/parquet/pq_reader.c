@@ -336,6 +336,7 @@ add_leaf(pq_reader *r, pq_asm *a, int node, const ts_type *t, const char *path, 
 	l->file = r->path;
 	l->shared = r->buffers;
 	l->zstd_ctx = &r->zstd_ctx;
+	l->ahead_rg = -1;			/* no chunk read ahead */
 	l->elem = n->e;
 	l->column_index = n->leaf;
 	l->phys = n->e->type;
@@ -683,7 +684,7 @@ load_row_group(pq_reader *r, int rgi, ts_err *err)
 		pq_leaf_end_chunk(l);
 		if (!chunk_extent(r, rg, l, &cc, &start, &len, err))
 			return false;
-		if (!pq_ahead_take_chunk(l, rgi, start, len))
+		if (!pq_ahead_take_chunk(l, rgi))
 		{
 			uint8_t    *buf = pq_leaf_chunk_buffer(l, (size_t) len, err);
 
