@@ -26,7 +26,9 @@ IMPORT FOREIGN SCHEMA pk_table_scan_and_read_dv FROM SERVER shared INTO public;
 IMPORT FOREIGN SCHEMA append_complex_data FROM SERVER shared INTO public;
 IMPORT FOREIGN SCHEMA append_table_with_alter_table FROM SERVER shared INTO public;
 
--- parallel plans however small the table
+-- parallel plans however small the table; aggregates computed by
+-- PostgreSQL over the scans (not pushed into a serial scan: scan_aggregate)
+SET tablescan.enable_aggregate_pushdown = off;
 SET parallel_setup_cost = 0;
 SET parallel_tuple_cost = 0;
 SET min_parallel_table_scan_size = 0;

@@ -1,19 +1,21 @@
 /*
  * aggregate.c - count(*) answered from Paimon metadata (aggregate pushdown).
  *
- * Owns: recognising SELECT count(*) FROM t [WHERE quals on partition keys]
- * over an append table (GetForeignUpperPaths for the grouping stage), the
- * ForeignScan that replaces the Aggregate (scanrelid 0, one row of
- * count(*) values), and executing it.  At execution the Paimon scan is
- * planned again (its own snapshot, as every scan) and the answer is the
+ * Owns: the foreign upper paths (GetForeignUpperPaths: this count where it
+ * applies, else scan_aggregate.c's aggregates computed while scanning) and
+ * the entry points of the ForeignScans that replace an Aggregate.
+ *
+ * The count: SELECT count(*) FROM t [WHERE quals on partition keys] [GROUP
+ * BY partition keys] over an append table becomes a ForeignScan (scanrelid
+ * 0, one row of count(*) values per group).  At execution the Paimon scan
+ * is planned again (its own snapshot, as every scan) and the answer is the
  * manifests' row counts minus deletion vectors over the partitions the
  * quals select (src/read/row_count.c): no data file is opened.
  *
  * Pushed only when that is exact: every qual must turn into a predicate on
  * partition keys that can be decided per partition (no LIKE, no NOT, no
  * literal of another type, no Param), and the table must be append-only
- * without data evolution.  Anything else is aggregated by PostgreSQL over
- * a normal scan.
+ * without data evolution.
  */
 #include "postgres.h"
 
@@ -39,6 +41,7 @@
 /* What GetForeignUpperPaths leaves for GetForeignPlan in output_rel->fdw_private. */
 typedef struct TsCountPath
 {
+	TsUpperKind kind;			/* TS_UPPER_COUNT */
 	TsPlanState *base;
 	Index		relid;
 	Oid			table;
@@ -67,6 +70,9 @@ typedef struct TsCountState
 	bool		cache_on;
 	ts_count_metrics metrics;
 } TsCountState;
+
+static bool add_count_path(PlannerInfo *root, RelOptInfo *input_rel, RelOptInfo *output_rel);
+static ForeignScan *count_plan(PlannerInfo *root, RelOptInfo *upper_rel, List *tlist);
 
 /* count(*) with nothing that changes its meaning */
 static bool
@@ -176,13 +182,35 @@ group_keys(PlannerInfo *root, RelOptInfo *rel, TsPlanState *ps, List **vars, Lis
 	return true;
 }
 
+/*
+ * Aggregates over one foreign table: count(*) from metadata where that is
+ * exact, else the aggregates computed while scanning (scan_aggregate.c)
+ * where they can be; else PostgreSQL aggregates the rows of a scan.
+ */
 void
 tablescanGetForeignUpperPaths(PlannerInfo *root, UpperRelationKind stage,
 							  RelOptInfo *input_rel, RelOptInfo *output_rel, void *extra)
 {
 	Query	   *parse = root->parse;
 	GroupPathExtraData *gx = extra;
-	TsPlanState *ps;
+
+	if (!tablescan_enable_aggregate_pushdown)
+		return;
+	if (stage != UPPERREL_GROUP_AGG || output_rel->fdw_private != NULL ||
+		input_rel->reloptkind != RELOPT_BASEREL || input_rel->fdw_private == NULL)
+		return;
+	if (gx->patype != PARTITIONWISE_AGGREGATE_NONE || gx->havingQual != NULL ||
+		parse->groupingSets != NIL || parse->hasTargetSRFs)
+		return;
+	if (!add_count_path(root, input_rel, output_rel))
+		tablescan_agg_scan_add_path(root, input_rel, output_rel);
+}
+
+/* The count(*) path, when metadata answers the query exactly. */
+static bool
+add_count_path(PlannerInfo *root, RelOptInfo *input_rel, RelOptInfo *output_rel)
+{
+	TsPlanState *ps = input_rel->fdw_private;
 	TsCountPath *cp;
 	List	   *aggs;
 	List	   *group_vars,
@@ -194,36 +222,28 @@ tablescanGetForeignUpperPaths(PlannerInfo *root, UpperRelationKind stage,
 				dvs = 0;
 	Cost		cost;
 
-	if (!tablescan_enable_aggregate_pushdown)
-		return;
-	if (stage != UPPERREL_GROUP_AGG || output_rel->fdw_private != NULL ||
-		input_rel->reloptkind != RELOPT_BASEREL || input_rel->fdw_private == NULL)
-		return;
-	if (gx->patype != PARTITIONWISE_AGGREGATE_NONE || gx->havingQual != NULL ||
-		parse->groupingSets != NIL || parse->hasTargetSRFs)
-		return;
-	ps = input_rel->fdw_private;
 	if (!ts_plan_countable(ps->plan, NULL))
-		return;
+		return false;
 	if (!group_keys(root, input_rel, ps, &group_vars, &group_fields))
-		return;
+		return false;
 	aggs = count_star_aggs(output_rel->reltarget, group_vars);
 	if (aggs == NIL)
-		return;
+		return false;
 	foreach(lc, input_rel->baserestrictinfo)
 	{
 		RestrictInfo *ri = lfirst(lc);
 
 		if (ri->pseudoconstant)
-			return;
+			return false;
 		quals = lappend(quals, ri->clause);
 	}
 	if (!tablescan_quals_convert_all(quals, input_rel->relid, ps->att_field, ps->natts,
 									 ps->plan->schema, NULL, &pred) ||
 		(pred && !ts_predicate_exact_on_partitions(pred, ps->plan->schema)))
-		return;
+		return false;
 
 	cp = palloc0(sizeof(TsCountPath));
+	cp->kind = TS_UPPER_COUNT;
 	cp->base = ps;
 	cp->relid = input_rel->relid;
 	cp->table = planner_rt_fetch(input_rel->relid, root)->relid;
@@ -245,10 +265,19 @@ tablescanGetForeignUpperPaths(PlannerInfo *root, UpperRelationKind stage,
 	add_path(output_rel, (Path *) create_foreign_upper_path(root, output_rel,
 															output_rel->reltarget, cp->groups,
 															cost, cost, NIL, NULL, NIL));
+	return true;
 }
 
 ForeignScan *
-tablescan_count_plan(PlannerInfo *root, RelOptInfo *upper_rel, List *tlist)
+tablescan_upper_plan(PlannerInfo *root, RelOptInfo *upper_rel, List *tlist)
+{
+	if (*(TsUpperKind *) upper_rel->fdw_private == TS_UPPER_SCAN)
+		return tablescan_agg_scan_plan(root, upper_rel, tlist);
+	return count_plan(root, upper_rel, tlist);
+}
+
+static ForeignScan *
+count_plan(PlannerInfo *root, RelOptInfo *upper_rel, List *tlist)
 {
 	TsCountPath *cp = upper_rel->fdw_private;
 	List	   *props = tablescan_explain_properties(cp->base);
@@ -278,16 +307,31 @@ tablescan_count_plan(PlannerInfo *root, RelOptInfo *upper_rel, List *tlist)
 						 makeString(psprintf("%u", cp->table)));
 	private = lappend(private, cp->quals);
 	private = lappend(private, columns);
+	private = lappend(private, makeInteger(TS_UPPER_COUNT));
 	return make_foreignscan(tlist, NIL, 0, NIL, private, scan_tlist, NIL, NULL);
 }
 
 /* ---- execution --------------------------------------------------------- */
 
+/* Is this upper scan one of scan_aggregate.c's? */
+static bool
+is_agg_scan(ForeignScanState *node)
+{
+	ForeignScan *fs = (ForeignScan *) node->ss.ps.plan;
+
+	return intVal(list_nth(fs->fdw_private, FdwScanPrivateUpperKind)) == TS_UPPER_SCAN;
+}
+
 void
-tablescan_count_begin(ForeignScanState *node, int eflags)
+tablescan_upper_begin(ForeignScanState *node, int eflags)
 {
 	TsCountState *st;
 
+	if (is_agg_scan(node))
+	{
+		tablescan_agg_scan_begin(node, eflags);
+		return;
+	}
 	if (eflags & EXEC_FLAG_EXPLAIN_ONLY)
 		return;
 	st = palloc0(sizeof(TsCountState));
@@ -383,7 +427,7 @@ count_rows(ForeignScanState *node, TsCountState *st)
 }
 
 TupleTableSlot *
-tablescan_count_iterate(ForeignScanState *node)
+tablescan_upper_iterate(ForeignScanState *node)
 {
 	TsCountState *st = node->fdw_state;
 	TupleTableSlot *slot = node->ss.ss_ScanTupleSlot;
@@ -391,6 +435,8 @@ tablescan_count_iterate(ForeignScanState *node)
 	const ts_count_group *g;
 	MemoryContext old;
 
+	if (is_agg_scan(node))
+		return tablescan_agg_scan_iterate(node);
 	ExecClearTuple(slot);
 	MemoryContextReset(st->rowcxt);
 	if (!st->started)
@@ -425,18 +471,28 @@ tablescan_count_iterate(ForeignScanState *node)
 }
 
 void
-tablescan_count_rescan(ForeignScanState *node)
+tablescan_upper_rescan(ForeignScanState *node)
 {
 	TsCountState *st = node->fdw_state;
 
+	if (is_agg_scan(node))
+	{
+		tablescan_agg_scan_rescan(node);
+		return;
+	}
 	st->started = false;		/* count again: a new snapshot may have come */
 }
 
 void
-tablescan_count_end(ForeignScanState *node)
+tablescan_upper_end(ForeignScanState *node)
 {
 	TsCountState *st = node->fdw_state;
 
+	if (is_agg_scan(node))
+	{
+		tablescan_agg_scan_end(node);
+		return;
+	}
 	if (st == NULL)
 		return;
 	MemoryContextDelete(st->rowcxt);
@@ -445,10 +501,15 @@ tablescan_count_end(ForeignScanState *node)
 }
 
 void
-tablescan_count_explain(ForeignScanState *node, ExplainState *es)
+tablescan_upper_explain(ForeignScanState *node, ExplainState *es)
 {
 	TsCountState *st = node->fdw_state;
 
+	if (is_agg_scan(node))
+	{
+		tablescan_agg_scan_explain(node, es);
+		return;
+	}
 	if (!es->analyze || st == NULL || !st->counted)
 		return;
 	ExplainPropertyText("Cache", !st->cache_on ? "off" : st->cache_hit ? "hit" : "miss", es);

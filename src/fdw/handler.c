@@ -3,9 +3,10 @@
  *
  * Owns: planning (the Paimon scan is planned while PostgreSQL plans, so
  * estimates and EXPLAIN see the pruned file set), the executor iteration
- * over splits and batches, rescans, EXPLAIN output and module setup
- * (_PG_init: GUCs and library hooks).  What the planner hands the executor
- * is numbered by FdwScanPrivateIndex.
+ * over splits and batches (tablescan_scan_next_row, which the aggregates
+ * computed while scanning read too: scan_aggregate.c), rescans, EXPLAIN
+ * output and module setup (_PG_init: GUCs and library hooks).  What the
+ * planner hands the executor is numbered by FdwScanPrivateIndex.
  */
 #include "postgres.h"
 
@@ -53,8 +54,15 @@ static int	tablescan_parallel_task_size_kb = 16384;
 #define WINDOW_BYTES (1024 * 1024)
 #define ROW_CONTEXT_LIMIT (1024 * 1024)
 
-typedef struct TsScanState
+struct TsScanState
 {
+	/* what is scanned: the node's relation, or the aggregate scan's (scan_aggregate.c) */
+	Relation	rel;
+	Index		relid;			/* its range-table index in the quals */
+	List	   *quals;			/* to prune with (PostgreSQL checks them on the rows) */
+	List	   *attnums;		/* attributes needed (0 = all) */
+	int64		limit;			/* rows a LIMIT needs, -1 */
+	ExprContext *econtext;		/* evaluates Params while pruning */
 	MemoryContext cxt;			/* plan, readers */
 	MemoryContext rowcxt;		/* Datums of the current row */
 	TsTableOptions *opts;
@@ -92,7 +100,7 @@ typedef struct TsScanState
 	ts_scan_file task_file;		/* its file, with the task's byte range */
 	/* EXPLAIN ANALYZE figures (of the workers too, once they are done) */
 	int64		figures[TS_PARALLEL_NFIGURES];
-} TsScanState;
+};
 
 #define FIG_FILES 0
 #define FIG_ROWS 1
@@ -102,6 +110,7 @@ typedef struct TsScanState
 
 static int	count_parallel_tasks(const ts_plan *plan, const int *columns, int ncolumns);
 static void drain_background_before_reset(MemoryContext cxt);
+static void close_reader(TsScanState *st);
 
 /* ---- module setup ------------------------------------------------------ */
 
@@ -129,9 +138,11 @@ _PG_init(void)
 							 NULL, &tablescan_enable_pruning, true,
 							 PGC_USERSET, 0, NULL, NULL, NULL);
 	DefineCustomBoolVariable("tablescan.enable_aggregate_pushdown",
-							 "Answer count(*) over append tables from Paimon metadata.",
-							 "When on, count(*) with no filter or filters on partition keys only "
-							 "sums the manifests' row counts instead of reading data files.",
+							 "Push aggregates down into Paimon scans.",
+							 "When on, count(*) over an append table with no filter or filters on "
+							 "partition keys only sums the manifests' row counts instead of reading "
+							 "data files, and other plain aggregates of columns are computed while "
+							 "scanning, in place of an Aggregate node.",
 							 &tablescan_enable_aggregate_pushdown, true,
 							 PGC_USERSET, 0, NULL, NULL, NULL);
 	DefineCustomIntVariable("tablescan.parallel_task_size",
@@ -589,7 +600,7 @@ tablescanGetForeignPlan(PlannerInfo *root, RelOptInfo *baserel, Oid foreigntable
 	int			x;
 
 	if (IS_UPPER_REL(baserel))
-		return tablescan_count_plan(root, baserel, tlist);
+		return tablescan_upper_plan(root, baserel, tlist);
 
 	/* every qual is rechecked by PostgreSQL */
 	scan_clauses = extract_actual_clauses(scan_clauses, false);
@@ -628,22 +639,61 @@ tablescanBeginForeignScan(ForeignScanState *node, int eflags)
 {
 	TsScanState *st;
 
-	if (((ForeignScan *) node->ss.ps.plan)->scan.scanrelid == 0)
+	ForeignScan *fs = (ForeignScan *) node->ss.ps.plan;
+
+	if (fs->scan.scanrelid == 0)
 	{
-		tablescan_count_begin(node, eflags);
+		tablescan_upper_begin(node, eflags);
 		return;
 	}
 	if (eflags & EXEC_FLAG_EXPLAIN_ONLY)
 		return;
 
-	st = palloc0(sizeof(TsScanState));
+	st = tablescan_scan_create(node->ss.ps.state);
 	node->fdw_state = st;
-	st->cxt = AllocSetContextCreate(node->ss.ps.state->es_query_cxt,
+	st->rel = node->ss.ss_currentRelation;
+	st->relid = fs->scan.scanrelid;
+	st->quals = fs->scan.plan.qual;
+	st->attnums = (List *) list_nth(fs->fdw_private, FdwScanPrivateAttnums);
+	st->limit = pg_strtoint64(strVal(list_nth(fs->fdw_private, FdwScanPrivateLimit)));
+	st->econtext = node->ss.ps.ps_ExprContext;
+}
+
+/* A scan of nothing yet, its memory contexts in the query's. */
+TsScanState *
+tablescan_scan_create(EState *estate)
+{
+	TsScanState *st = palloc0(sizeof(TsScanState));
+
+	st->cxt = AllocSetContextCreate(estate->es_query_cxt,
 									"tablescan_fdw scan", ALLOCSET_DEFAULT_SIZES);
-	st->rowcxt = AllocSetContextCreate(node->ss.ps.state->es_query_cxt,
+	st->rowcxt = AllocSetContextCreate(estate->es_query_cxt,
 									   "tablescan_fdw row", ALLOCSET_SMALL_SIZES);
-	st->wincxt = AllocSetContextCreate(node->ss.ps.state->es_query_cxt,
+	st->wincxt = AllocSetContextCreate(estate->es_query_cxt,
 									   "tablescan_fdw rows", ALLOCSET_DEFAULT_SIZES);
+	st->limit = -1;
+	return st;
+}
+
+/* What a scan of rel reads, for a scan made by tablescan_scan_create. */
+void
+tablescan_scan_set_source(TsScanState *st, Relation rel, Index relid, List *quals,
+						  List *attnums, ExprContext *econtext)
+{
+	st->rel = rel;
+	st->relid = relid;
+	st->quals = quals;
+	st->attnums = attnums;
+	st->econtext = econtext;
+	close_reader(st);
+	st->plan = NULL;			/* planned at the first row */
+}
+
+/* Rows the scan's readers returned so far. */
+int64
+tablescan_scan_rows_read(TsScanState *st)
+{
+	return st->figures[FIG_ROWS];
 }
 
 typedef struct SizedTask
@@ -766,10 +816,9 @@ parallel_tasks(const ts_plan *plan, const int *columns, int ncolumns, TsParallel
  * to the same tasks (parallel.c).
  */
 static void
-start_scan(ForeignScanState *node, TsScanState *st, bool publish)
+start_scan(TsScanState *st, bool publish)
 {
-	ForeignScan *fs = (ForeignScan *) node->ss.ps.plan;
-	Relation	rel = node->ss.ss_currentRelation;
+	Relation	rel = st->rel;
 	TupleDesc	desc = RelationGetDescr(rel);
 	MemoryContext old;
 	List	   *attnums;
@@ -791,11 +840,8 @@ start_scan(ForeignScanState *node, TsScanState *st, bool publish)
 	st->opts = tablescan_get_options(RelationGetRelid(rel));
 	if (st->pscan && !publish)
 		tablescan_parallel_pin(st->pscan, st->opts);	/* the leader's snapshot */
-	st->plan = tablescan_plan_relation(st->opts, rel, fs->scan.scanrelid, fs->scan.plan.qual,
-									   node->ss.ps.ps_ExprContext,
-									   pg_strtoint64(strVal(list_nth(fs->fdw_private,
-																	 FdwScanPrivateLimit))),
-									   &field_of_att, NULL);
+	st->plan = tablescan_plan_relation(st->opts, rel, st->relid, st->quals, st->econtext,
+									   st->limit, &field_of_att, NULL);
 
 	st->natts = desc->natts;
 	st->att_field = palloc(sizeof(int) * Max(desc->natts, 1));
@@ -808,7 +854,7 @@ start_scan(ForeignScanState *node, TsScanState *st, bool publish)
 	for (int i = 0; i < desc->natts; i++)
 		st->att_field[i] = -1;
 
-	attnums = (List *) list_nth(fs->fdw_private, FdwScanPrivateAttnums);
+	attnums = st->attnums;
 	foreach(lc, attnums)
 		if (lfirst_int(lc) == 0)
 			all = true;
@@ -1021,18 +1067,18 @@ close_reader(TsScanState *st)
 	}
 }
 
-static TupleTableSlot *
-tablescanIterateForeignScan(ForeignScanState *node)
+/*
+ * The next row of the scan into slot (a virtual tuple of the relation's
+ * attributes, valid until the next call); false at the end (slot empty).
+ */
+bool
+tablescan_scan_next_row(TsScanState *st, TupleTableSlot *slot)
 {
-	TsScanState *st = node->fdw_state;
-	TupleTableSlot *slot = node->ss.ss_ScanTupleSlot;
 	TupleDesc	desc = slot->tts_tupleDescriptor;
 	MemoryContext old;
 	const ts_value *rowvals;
 	int			r;
 
-	if (((ForeignScan *) node->ss.ps.plan)->scan.scanrelid == 0)
-		return tablescan_count_iterate(node);
 	ExecClearTuple(slot);
 
 	/*
@@ -1045,7 +1091,7 @@ tablescanIterateForeignScan(ForeignScanState *node)
 		st->row_allocs = false;
 	}
 	if (st->plan == NULL)
-		start_scan(node, st, false);
+		start_scan(st, false);
 	if (st->batch_pos >= st->win_end)
 	{
 		if (st->row_allocs)
@@ -1061,7 +1107,7 @@ tablescanIterateForeignScan(ForeignScanState *node)
 			if (st->reader == NULL && !open_next_split(st))
 			{
 				MemoryContextSwitchTo(old);
-				return slot;
+				return false;
 			}
 			/*
 			 * Pages decompressed ahead land in st->cxt: see drain_background.
@@ -1119,7 +1165,16 @@ tablescanIterateForeignScan(ForeignScanState *node)
 		}
 	}
 	ExecStoreVirtualTuple(slot);
-	return slot;
+	return true;
+}
+
+static TupleTableSlot *
+tablescanIterateForeignScan(ForeignScanState *node)
+{
+	if (((ForeignScan *) node->ss.ps.plan)->scan.scanrelid == 0)
+		return tablescan_upper_iterate(node);
+	tablescan_scan_next_row(node->fdw_state, node->ss.ss_ScanTupleSlot);
+	return node->ss.ss_ScanTupleSlot;
 }
 
 static void
@@ -1129,13 +1184,20 @@ tablescanReScanForeignScan(ForeignScanState *node)
 
 	if (((ForeignScan *) node->ss.ps.plan)->scan.scanrelid == 0)
 	{
-		tablescan_count_rescan(node);
+		tablescan_upper_rescan(node);
 		return;
 	}
+	tablescan_scan_rescan(st, node->ss.ps.chgParam != NULL);
+}
+
+/* Read the rows again; plan again first when replan (Params changed). */
+void
+tablescan_scan_rescan(TsScanState *st, bool replan)
+{
 	if (st->plan == NULL)
 		return;
 	close_reader(st);
-	if (node->ss.ps.chgParam != NULL)
+	if (replan)
 	{
 		/* parameter values changed: plan (and prune) again at next fetch */
 		st->plan = NULL;
@@ -1154,16 +1216,23 @@ tablescanEndForeignScan(ForeignScanState *node)
 
 	if (((ForeignScan *) node->ss.ps.plan)->scan.scanrelid == 0)
 	{
-		tablescan_count_end(node);
+		tablescan_upper_end(node);
 		return;
 	}
 	if (st == NULL)
 		return;
+	tablescan_scan_end(st);
+	node->fdw_state = NULL;
+}
+
+/* Close the reader and free the scan's memory. */
+void
+tablescan_scan_end(TsScanState *st)
+{
 	close_reader(st);
 	MemoryContextDelete(st->rowcxt);
 	MemoryContextDelete(st->wincxt);
 	MemoryContextDelete(st->cxt);
-	node->fdw_state = NULL;
 }
 
 /* ---- parallel scans (parallel.c has the shared state) -------------------- */
@@ -1189,7 +1258,7 @@ tablescanInitializeDSMForeignScan(ForeignScanState *node, ParallelContext *pcxt,
 
 	tablescan_parallel_init(coordinate);
 	st->pscan = coordinate;
-	start_scan(node, st, true);
+	start_scan(st, true);
 }
 
 /*
@@ -1205,7 +1274,7 @@ tablescanReInitializeDSMForeignScan(ForeignScanState *node, ParallelContext *pcx
 
 	close_reader(st);
 	st->pscan = coordinate;
-	start_scan(node, st, true);
+	start_scan(st, true);
 }
 
 static void
@@ -1246,30 +1315,34 @@ tablescanExplainForeignScan(ForeignScanState *node, ExplainState *es)
 	for (int i = 0; i + 1 < list_length(props); i += 2)
 		ExplainPropertyText(strVal(list_nth(props, i)), strVal(list_nth(props, i + 1)), es);
 	if (fs->scan.scanrelid == 0)
-		tablescan_count_explain(node, es);
+		tablescan_upper_explain(node, es);
 	else if (es->analyze && node->fdw_state)
-	{
-		TsScanState *st = node->fdw_state;
-		int64		figures[TS_PARALLEL_NFIGURES];
+		tablescan_scan_explain(node->fdw_state, es);
+}
 
-		/* with the reader still open (a LIMIT stopped the scan) */
-		memcpy(figures, st->figures, sizeof(figures));
-		if (st->reader)
-			add_reader_figures(st->reader, figures);
+/* EXPLAIN ANALYZE figures of a scan: cache, files, rows, row groups, bytes. */
+void
+tablescan_scan_explain(TsScanState *st, ExplainState *es)
+{
+	int64		figures[TS_PARALLEL_NFIGURES];
 
-		if (st->plan && st->plan->kind != TS_TABLE_FORMAT)
-			ExplainPropertyText("Cache", !st->opts->cache || tablescan_cache_size_mb == 0 ? "off" :
-								st->plan->metrics.cache_hit ? "hit" : "miss", es);
-		ExplainPropertyInteger("Files Read", NULL, figures[FIG_FILES], es);
-		ExplainPropertyInteger("Rows Read", NULL, figures[FIG_ROWS], es);
-		if (figures[FIG_ROW_GROUPS_TOTAL] > 0)
-			ExplainPropertyText("Row Groups",
-								psprintf(INT64_FORMAT " of " INT64_FORMAT,
-										 figures[FIG_ROW_GROUPS_KEPT],
-										 figures[FIG_ROW_GROUPS_TOTAL]), es);
-		if (es->costs)
-			ExplainPropertyInteger("Bytes Read", NULL, figures[FIG_BYTES], es);
-	}
+	/* with the reader still open (a LIMIT stopped the scan) */
+	memcpy(figures, st->figures, sizeof(figures));
+	if (st->reader)
+		add_reader_figures(st->reader, figures);
+
+	if (st->plan && st->plan->kind != TS_TABLE_FORMAT)
+		ExplainPropertyText("Cache", !st->opts->cache || tablescan_cache_size_mb == 0 ? "off" :
+							st->plan->metrics.cache_hit ? "hit" : "miss", es);
+	ExplainPropertyInteger("Files Read", NULL, figures[FIG_FILES], es);
+	ExplainPropertyInteger("Rows Read", NULL, figures[FIG_ROWS], es);
+	if (figures[FIG_ROW_GROUPS_TOTAL] > 0)
+		ExplainPropertyText("Row Groups",
+							psprintf(INT64_FORMAT " of " INT64_FORMAT,
+									 figures[FIG_ROW_GROUPS_KEPT],
+									 figures[FIG_ROW_GROUPS_TOTAL]), es);
+	if (es->costs)
+		ExplainPropertyInteger("Bytes Read", NULL, figures[FIG_BYTES], es);
 }
 
 PG_FUNCTION_INFO_V1(tablescan_fdw_handler);

@@ -197,8 +197,8 @@ typedef struct TsPlanState
 } TsPlanState;
 
 /*
- * fdw_private of every ForeignScan node we make; the count(*) scan of
- * aggregate.c adds the last four.
+ * fdw_private of every ForeignScan node we make; the scans that replace an
+ * Aggregate (scanrelid 0: aggregate.c, scan_aggregate.c) add the rest.
  */
 enum FdwScanPrivateIndex
 {
@@ -208,30 +208,62 @@ enum FdwScanPrivateIndex
 	FdwScanPrivateExplain,
 	/* Integer (as a String node): rows a LIMIT needs from this scan, -1 */
 	FdwScanPrivateLimit,
-	/* count(*) scan: range-table index of the foreign table (Integer) */
+	/* aggregate scans: range-table index of the foreign table (Integer) */
 	FdwScanPrivateCountRelid,
-	/* count(*) scan: its OID (as a String node) */
+	/* aggregate scans: its OID (as a String node) */
 	FdwScanPrivateCountTable,
-	/* count(*) scan: the quals, all on partition keys (List of Expr) */
+	/* aggregate scans: the quals (List of Expr) */
 	FdwScanPrivateCountQuals,
 	/* count(*) scan: per scan column, the GROUP BY key's field or -1 (Integers) */
-	FdwScanPrivateCountColumns
+	FdwScanPrivateCountColumns,
+	/* aggregate scans: what computes them, TS_UPPER_COUNT or TS_UPPER_SCAN (Integer) */
+	FdwScanPrivateUpperKind
 };
+
+/* How a ForeignScan that replaces an Aggregate computes it. */
+typedef enum TsUpperKind
+{
+	TS_UPPER_COUNT,				/* count(*) from metadata: aggregate.c */
+	TS_UPPER_SCAN				/* while scanning the rows: scan_aggregate.c */
+} TsUpperKind;
 
 /* EXPLAIN properties of a planned scan (name, value, ... as String nodes). */
 extern List *tablescan_explain_properties(TsPlanState *ps);
 
-/* ---- aggregate.c: count(*) from metadata -------------------------------- */
+/* ---- aggregate.c: count(*) from metadata; the upper scans' entry points -- */
 
 extern void tablescanGetForeignUpperPaths(PlannerInfo *root, UpperRelationKind stage,
 										  RelOptInfo *input_rel, RelOptInfo *output_rel,
 										  void *extra);
-extern ForeignScan *tablescan_count_plan(PlannerInfo *root, RelOptInfo *upper_rel, List *tlist);
-extern void tablescan_count_begin(ForeignScanState *node, int eflags);
-extern TupleTableSlot *tablescan_count_iterate(ForeignScanState *node);
-extern void tablescan_count_rescan(ForeignScanState *node);
-extern void tablescan_count_end(ForeignScanState *node);
-extern void tablescan_count_explain(ForeignScanState *node, struct ExplainState *es);
+extern ForeignScan *tablescan_upper_plan(PlannerInfo *root, RelOptInfo *upper_rel, List *tlist);
+extern void tablescan_upper_begin(ForeignScanState *node, int eflags);
+extern TupleTableSlot *tablescan_upper_iterate(ForeignScanState *node);
+extern void tablescan_upper_rescan(ForeignScanState *node);
+extern void tablescan_upper_end(ForeignScanState *node);
+extern void tablescan_upper_explain(ForeignScanState *node, struct ExplainState *es);
+
+/* ---- scan_aggregate.c: aggregates computed while scanning --------------- */
+
+extern bool tablescan_agg_scan_add_path(PlannerInfo *root, RelOptInfo *input_rel,
+										RelOptInfo *output_rel);
+extern ForeignScan *tablescan_agg_scan_plan(PlannerInfo *root, RelOptInfo *upper_rel, List *tlist);
+extern void tablescan_agg_scan_begin(ForeignScanState *node, int eflags);
+extern TupleTableSlot *tablescan_agg_scan_iterate(ForeignScanState *node);
+extern void tablescan_agg_scan_rescan(ForeignScanState *node);
+extern void tablescan_agg_scan_end(ForeignScanState *node);
+extern void tablescan_agg_scan_explain(ForeignScanState *node, struct ExplainState *es);
+
+/* ---- handler.c: the rows of a scan, for scan_aggregate.c ---------------- */
+
+typedef struct TsScanState TsScanState;
+extern TsScanState *tablescan_scan_create(EState *estate);
+extern void tablescan_scan_set_source(TsScanState *st, Relation rel, Index relid, List *quals,
+									  List *attnums, struct ExprContext *econtext);
+extern bool tablescan_scan_next_row(TsScanState *st, TupleTableSlot *slot);
+extern void tablescan_scan_rescan(TsScanState *st, bool replan);
+extern void tablescan_scan_end(TsScanState *st);
+extern void tablescan_scan_explain(TsScanState *st, struct ExplainState *es);
+extern int64 tablescan_scan_rows_read(TsScanState *st);
 
 /* ---- quals.c ----------------------------------------------------------- */
 

@@ -1,0 +1,118 @@
+-- Aggregates computed while scanning (aggregate pushdown): the ForeignScan
+-- that replaces the Aggregate reads the rows, checks the quals and feeds
+-- PostgreSQL's own transition functions.  Every query runs pushed and
+-- again with tablescan.enable_aggregate_pushdown off (PostgreSQL's
+-- Aggregate over a normal scan) and must return the same row.
+CREATE EXTENSION tablescan_fdw;
+CREATE SERVER lake FOREIGN DATA WRAPPER tablescan_fdw
+  OPTIONS (warehouse '/tmp/tablescan_fdw_fixtures/warehouse');
+IMPORT FOREIGN SCHEMA sales LIMIT TO (orders) FROM SERVER lake INTO public;
+IMPORT FOREIGN SCHEMA types LIMIT TO (all_types, empty) FROM SERVER lake INTO public;
+IMPORT FOREIGN SCHEMA bulk LIMIT TO (decimals) FROM SERVER lake INTO public;
+IMPORT FOREIGN SCHEMA ft LIMIT TO (events_csv) FROM SERVER lake INTO public;
+CREATE SCHEMA pk;
+IMPORT FOREIGN SCHEMA pk FROM SERVER lake INTO pk;
+SET max_parallel_workers_per_gather = 0;
+
+-- pushed (computed while scanning)?  the same row as PostgreSQL's Aggregate?
+CREATE FUNCTION check_agg(q text, OUT pushed boolean, OUT same boolean, OUT result text)
+LANGUAGE plpgsql AS $$
+DECLARE
+  j json;
+  local text;
+BEGIN
+  EXECUTE 'EXPLAIN (FORMAT JSON, COSTS OFF) ' || q INTO j;
+  pushed := j::text LIKE '%computed while scanning%';
+  EXECUTE format('SELECT q_::text FROM (%s) q_', q) INTO result;
+  PERFORM set_config('tablescan.enable_aggregate_pushdown', 'off', true);
+  EXECUTE format('SELECT q_::text FROM (%s) q_', q) INTO local;
+  PERFORM set_config('tablescan.enable_aggregate_pushdown', 'on', true);
+  same := result IS NOT DISTINCT FROM local;
+END $$;
+
+EXPLAIN (VERBOSE, COSTS OFF) SELECT sum(amount), max(customer) FROM orders WHERE id > 100;
+EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF, SUMMARY OFF)
+  SELECT count(*), avg(amount) FROM orders WHERE dt = 'dt_1' AND amount > 50;
+
+-- every type of all_types, NULLs among them
+SELECT q, (check_agg(q)).* FROM (VALUES
+  ('SELECT count(*), count(b), bool_and(b), bool_or(b), every(b) FROM all_types'),
+  ('SELECT min(ti), max(ti), sum(ti), avg(ti), min(si), max(si), sum(si), avg(si) FROM all_types'),
+  ('SELECT min(i), max(i), sum(i), avg(i), bit_and(i), bit_or(i), variance(i) FROM all_types'),
+  ('SELECT min(bi), max(bi), sum(bi), avg(bi), stddev(bi), bit_xor(bi) FROM all_types'),
+  ('SELECT min(f), max(f), sum(f), avg(f), min(d), max(d), sum(d), avg(d), stddev_pop(d) FROM all_types'),
+  ('SELECT min(dec_s), max(dec_s), sum(dec_s), avg(dec_s), var_samp(dec_s) FROM all_types'),
+  ('SELECT min(dec_l), max(dec_l), sum(dec_l), avg(dec_l) FROM all_types'),
+  ('SELECT min(c), max(c), min(vc), max(vc), min(s), max(s), max(s COLLATE "C") FROM all_types'),
+  ('SELECT min(dt), max(dt), min(tm), max(tm), min(ts), max(ts), max(ts3), min(ltz), max(ltz) FROM all_types'),
+  ('SELECT count(arr), count(m), count(bin), max(p) FROM all_types'),
+  ('SELECT sum(i)::numeric / count(*) AS mean, max(s) || ''!'' AS s FROM all_types'),
+  ('SELECT sum(i), max(s) FROM all_types WHERE i > 2 AND s IS NOT NULL'),
+  ('SELECT sum(bi) FROM all_types WHERE d > 0.5 OR b'),
+  -- not pushed: PostgreSQL aggregates
+  ('SELECT max(arr) FROM all_types'),
+  ('SELECT string_agg(s, '','') FROM all_types'),
+  ('SELECT array_agg(i) FROM all_types'),
+  ('SELECT count(DISTINCT i) FROM all_types'),
+  ('SELECT sum(i) FILTER (WHERE i > 1) FROM all_types'),
+  ('SELECT sum(i + 1) FROM all_types'),
+  ('SELECT sum(i) FROM all_types HAVING sum(i) > 0'),
+  ('SELECT p, sum(i) FROM all_types GROUP BY p ORDER BY p LIMIT 1')) v(q);
+
+-- other tables: partitions and buckets (pruned and filtered), decimals of
+-- every scale, an empty table, primary-key tables (merged on read), a
+-- format table
+SELECT q, (check_agg(q)).* FROM (VALUES
+  ('SELECT count(*), sum(amount), avg(amount), min(ts), max(customer) FROM orders'),
+  ('SELECT count(*), sum(amount) FROM orders WHERE dt = ''dt_2'' AND id % 7 = 1'),
+  ('SELECT count(id), max(amount) FROM orders WHERE id = 43'),
+  ('SELECT max(amount), min(customer) FROM orders WHERE customer LIKE ''customer\_1%'''),
+  ('SELECT sum(d0), sum(d1), sum(d5), sum(d9), sum(d18), avg(e2), max(e5) FROM decimals'),
+  ('SELECT count(*), sum(a), max(b) FROM empty'),
+  ('SELECT count(*), sum(n), max(v), avg(d) FROM pk.pk_dedup_dv'),
+  ('SELECT count(*), sum(n), min(v), sum(d) FROM pk.pk_dedup_levels'),
+  ('SELECT count(*), sum(n), max(v) FROM pk.pk_aggregation'),
+  ('SELECT count(*), sum(n), max(v) FROM pk.pk_partial_update'),
+  ('SELECT count(*), sum(n), max(v) FROM pk.pk_first_row WHERE p = 1'),
+  ('SELECT count(*), max(region), min(dt) FROM events_csv WHERE dt = ''2024-01-01''')) v(q);
+
+-- Params: a prepared statement (a generic plan keeps $1 to the rows);
+-- outer Params of a subquery are not pushed (a rescan would change them)
+PREPARE a(int) AS SELECT count(*), sum(amount) FROM orders WHERE id < $1;
+SET plan_cache_mode = force_generic_plan;
+EXPLAIN (COSTS OFF) EXECUTE a(100);
+EXECUTE a(100);
+EXECUTE a(2000);
+RESET plan_cache_mode;
+SELECT count(*), sum(amount) FROM (SELECT * FROM orders WHERE id < 100 OFFSET 0) s;
+EXPLAIN (COSTS OFF)
+  SELECT x, (SELECT max(amount) FROM orders WHERE id < x) FROM generate_series(10, 30, 10) x;
+SELECT x, (SELECT max(amount) FROM orders WHERE id < x) FROM generate_series(10, 30, 10) x;
+
+-- rescanned under a nested loop: aggregated again each time
+EXPLAIN (COSTS OFF)
+  SELECT x, s.* FROM generate_series(1, 3) x,
+    LATERAL (SELECT count(*), max(id) FROM orders WHERE dt = 'dt_1') s;
+SELECT x, s.* FROM generate_series(1, 3) x,
+  LATERAL (SELECT count(*), max(id) FROM orders WHERE dt = 'dt_1') s;
+
+-- a serial scan: not parallel safe (force_parallel_mode finds no plan for a worker)
+SET force_parallel_mode = on;
+EXPLAIN (COSTS OFF) SELECT max(amount) FROM orders;
+RESET force_parallel_mode;
+
+-- errors of the scan or of the quals are the query's
+CREATE FOREIGN TABLE missing (id int, v text) SERVER lake
+  OPTIONS (database 'sales', "table" 'no_such_table');
+SELECT max(v) FROM missing;
+SELECT max(customer), count(*) FROM orders WHERE id / (id - 43) > 0;
+
+-- off: PostgreSQL's Aggregate over the scan
+SET tablescan.enable_aggregate_pushdown = off;
+EXPLAIN (COSTS OFF) SELECT sum(amount) FROM orders;
+RESET tablescan.enable_aggregate_pushdown;
+
+DROP FUNCTION check_agg(text);
+DROP SERVER lake CASCADE;
+DROP SCHEMA pk;
+DROP EXTENSION tablescan_fdw;
