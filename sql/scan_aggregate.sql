@@ -101,6 +101,54 @@ SET force_parallel_mode = on;
 EXPLAIN (COSTS OFF) SELECT max(amount) FROM orders;
 RESET force_parallel_mode;
 
+-- in a parallel plan: each process aggregates the rows of the tasks it
+-- takes into partial states (internal ones serialized), which a Gather
+-- and a Finalize Aggregate combine
+SET parallel_setup_cost = 0;
+SET parallel_tuple_cost = 0;
+SET min_parallel_table_scan_size = 0;
+SET cpu_tuple_cost = 1;
+SET max_parallel_workers_per_gather = 2;
+EXPLAIN (COSTS OFF)
+  SELECT count(*), sum(amount), avg(id), max(customer) FROM orders WHERE id % 5 <> 0;
+SELECT q, (check_agg(q)).* FROM (VALUES
+  ('SELECT count(*), sum(amount), avg(id), max(customer), min(ts) FROM orders WHERE id % 5 <> 0'),
+  ('SELECT sum(bi), avg(bi), stddev(i), bool_or(b), max(s), sum(dec_l), var_pop(dec_s) FROM all_types'),
+  ('SELECT count(*), sum(n), max(v) FROM pk.pk_dedup_dv'),
+  ('SELECT sum(d0), sum(d18), avg(e2) FROM decimals WHERE d2 > 5')) v(q);
+-- EXPLAIN ANALYZE: the Foreign Scan's loops and rows read, the workers' included
+CREATE FUNCTION figures(q text, OUT parallel boolean, OUT loops int, OUT rows_read int)
+LANGUAGE plpgsql AS $$
+DECLARE
+  j jsonb;
+  scan jsonb;
+BEGIN
+  EXECUTE 'EXPLAIN (ANALYZE, FORMAT JSON, COSTS OFF, TIMING OFF) ' || q INTO j;
+  scan := jsonb_path_query_first(j, 'strict $.**?(@."Node Type" == "Foreign Scan")');
+  parallel := (scan->>'Parallel Aware')::boolean;
+  loops := (scan->>'Actual Loops')::int;
+  rows_read := (scan->>'Rows Read')::int;
+END $$;
+SELECT count(*), sum(amount) FROM orders WHERE dt = 'dt_0';
+SELECT parallel, rows_read FROM figures('SELECT count(*), sum(amount) FROM orders WHERE dt = ''dt_0''');
+-- rescanned: the leader plans and publishes the scan again for the new workers
+SET enable_material = off;
+EXPLAIN (COSTS OFF)
+  SELECT x, s.* FROM generate_series(1, 3) x
+    LEFT JOIN (SELECT count(*), sum(amount) FROM orders WHERE dt = 'dt_0') s ON true;
+SELECT parallel, rows_read FROM figures($$SELECT x, s.* FROM generate_series(1, 3) x
+  LEFT JOIN (SELECT count(*), sum(amount) FROM orders WHERE dt = 'dt_0') s ON true$$);
+SELECT x, s.* FROM generate_series(1, 3) x
+  LEFT JOIN (SELECT count(*), sum(amount) FROM orders WHERE dt = 'dt_0') s ON true;
+RESET enable_material;
+-- an error in a worker is the query's
+SELECT max(customer), count(*) FROM orders WHERE id / (id - 43) > 0;
+RESET parallel_setup_cost;
+RESET parallel_tuple_cost;
+RESET min_parallel_table_scan_size;
+RESET cpu_tuple_cost;
+SET max_parallel_workers_per_gather = 0;
+
 -- errors of the scan or of the quals are the query's
 CREATE FOREIGN TABLE missing (id int, v text) SERVER lake
   OPTIONS (database 'sales', "table" 'no_such_table');
@@ -113,6 +161,7 @@ EXPLAIN (COSTS OFF) SELECT sum(amount) FROM orders;
 RESET tablescan.enable_aggregate_pushdown;
 
 DROP FUNCTION check_agg(text);
+DROP FUNCTION figures(text);
 DROP SERVER lake CASCADE;
 DROP SCHEMA pk;
 DROP EXTENSION tablescan_fdw;

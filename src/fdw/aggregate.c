@@ -196,14 +196,18 @@ tablescanGetForeignUpperPaths(PlannerInfo *root, UpperRelationKind stage,
 
 	if (!tablescan_enable_aggregate_pushdown)
 		return;
-	if (stage != UPPERREL_GROUP_AGG || output_rel->fdw_private != NULL ||
+	if ((stage != UPPERREL_GROUP_AGG && stage != UPPERREL_PARTIAL_GROUP_AGG) ||
+		output_rel->fdw_private != NULL ||
 		input_rel->reloptkind != RELOPT_BASEREL || input_rel->fdw_private == NULL)
 		return;
 	if (gx->patype != PARTITIONWISE_AGGREGATE_NONE || gx->havingQual != NULL ||
 		parse->groupingSets != NIL || parse->hasTargetSRFs)
 		return;
-	if (!add_count_path(root, input_rel, output_rel))
-		tablescan_agg_scan_add_path(root, input_rel, output_rel);
+	if (stage == UPPERREL_PARTIAL_GROUP_AGG)
+		/* the partial aggregates of a parallel plan, computed by each process's scan */
+		tablescan_agg_scan_add_path(root, input_rel, output_rel, true);
+	else if (!add_count_path(root, input_rel, output_rel))
+		tablescan_agg_scan_add_path(root, input_rel, output_rel, false);
 }
 
 /* The count(*) path, when metadata answers the query exactly. */

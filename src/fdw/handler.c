@@ -1249,12 +1249,25 @@ tablescanEstimateDSMForeignScan(ForeignScanState *node, ParallelContext *pcxt)
 	return tablescan_parallel_size();
 }
 
+/*
+ * The row scan of a parallel-aware node: a Parallel Foreign Scan's, or the
+ * partial aggregates' computed while scanning (scan_aggregate.c).  NULL
+ * for others (a count from metadata) and under EXPLAIN without ANALYZE.
+ */
+static TsScanState *
+node_scan(ForeignScanState *node)
+{
+	if (((ForeignScan *) node->ss.ps.plan)->scan.scanrelid == 0)
+		return tablescan_agg_scan_rows(node);
+	return node->fdw_state;
+}
+
 /* The leader, before the workers start: plan, and publish snapshot and tasks. */
 static void
 tablescanInitializeDSMForeignScan(ForeignScanState *node, ParallelContext *pcxt,
 								  void *coordinate)
 {
-	TsScanState *st = node->fdw_state;
+	TsScanState *st = node_scan(node);
 
 	tablescan_parallel_init(coordinate);
 	st->pscan = coordinate;
@@ -1270,7 +1283,7 @@ static void
 tablescanReInitializeDSMForeignScan(ForeignScanState *node, ParallelContext *pcxt,
 									void *coordinate)
 {
-	TsScanState *st = node->fdw_state;
+	TsScanState *st = node_scan(node);
 
 	close_reader(st);
 	st->pscan = coordinate;
@@ -1280,7 +1293,7 @@ tablescanReInitializeDSMForeignScan(ForeignScanState *node, ParallelContext *pcx
 static void
 tablescanInitializeWorkerForeignScan(ForeignScanState *node, shm_toc *toc, void *coordinate)
 {
-	TsScanState *st = node->fdw_state;
+	TsScanState *st = node_scan(node);
 
 	st->pscan = coordinate;		/* planned at the first fetch */
 }
@@ -1289,10 +1302,9 @@ tablescanInitializeWorkerForeignScan(ForeignScanState *node, shm_toc *toc, void 
 static void
 tablescanShutdownForeignScan(ForeignScanState *node)
 {
-	TsScanState *st = node->fdw_state;
+	TsScanState *st = node_scan(node);
 
-	if (((ForeignScan *) node->ss.ps.plan)->scan.scanrelid == 0 || st == NULL ||
-		st->pscan == NULL)
+	if (st == NULL || st->pscan == NULL)
 		return;
 	if (IsParallelWorker())
 	{

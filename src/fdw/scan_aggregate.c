@@ -60,6 +60,7 @@ typedef struct TsAggScanPath
 	List	   *quals;			/* bare clauses */
 	List	   *attnums;		/* attributes the aggregates and quals read */
 	List	   *aggs;			/* the Aggrefs of the target */
+	bool		partial;		/* partial aggregates, in a parallel plan */
 } TsAggScanPath;
 
 /* One aggregate while scanning: nodeAgg.c's per-transition state, reduced. */
@@ -72,6 +73,9 @@ typedef struct TsAggTrans
 	FunctionCallInfo trans;		/* state, argument */
 	FunctionCallInfo final;		/* state; NULL: the state is the result */
 	bool		final_strict;
+	bool		skip_final;		/* a partial aggregate: the state is the result */
+	FunctionCallInfo serial;	/* a partial internal state: to bytea (NULL: none) */
+	bool		serial_strict;
 	Datum		init_value;
 	bool		init_isnull;
 	Datum		value;			/* the state, in the aggregation context */
@@ -82,13 +86,15 @@ typedef struct TsAggTrans
 /* Executor state of the scan. */
 typedef struct TsAggScanState
 {
-	TsScanState *scan;
+	TsScanState *scan;			/* the rows: handler.c's scan, maybe parallel */
+	Relation	rel;
 	ExprContext *aggcontext;	/* its per-tuple memory: the states */
 	AggState   *aggstate;		/* what the transition functions see as their caller */
 	int			naggs;
 	TsAggTrans *trans;
 	bool		done;			/* the row was returned */
 	bool		computed;		/* for EXPLAIN ANALYZE */
+	bool		parallel;		/* this process aggregates part of the rows */
 	int64		rows_aggregated;
 } TsAggScanState;
 
@@ -138,7 +144,7 @@ argument_column(Expr *expr, Index relid)
  * but its memory context?
  */
 static bool
-agg_supported(Aggref *agg, Index relid)
+agg_supported(Aggref *agg, Index relid, bool partial)
 {
 	HeapTuple	tup;
 	Form_pg_aggregate form;
@@ -147,7 +153,8 @@ agg_supported(Aggref *agg, Index relid)
 	Oid			rettype;
 	bool		ok;
 
-	if (agg->agglevelsup != 0 || agg->aggsplit != AGGSPLIT_SIMPLE ||
+	if (agg->agglevelsup != 0 ||
+		agg->aggsplit != (partial ? AGGSPLIT_INITIAL_SERIAL : AGGSPLIT_SIMPLE) ||
 		agg->aggfilter != NULL || agg->aggdistinct != NIL || agg->aggorder != NIL ||
 		agg->aggkind != AGGKIND_NORMAL || agg->aggvariadic ||
 		agg->aggfnoid >= FirstNormalObjectId)
@@ -169,7 +176,8 @@ agg_supported(Aggref *agg, Index relid)
 		return false;
 	form = (Form_pg_aggregate) GETSTRUCT(tup);
 	ok = !form->aggfinalextra && !IsPolymorphicType(form->aggtranstype) &&
-		(form->aggtranstype != INTERNALOID || internal_state_ok(form->aggtransfn));
+		(form->aggtranstype != INTERNALOID ||
+		 (internal_state_ok(form->aggtransfn) && (!partial || OidIsValid(form->aggserialfn))));
 	ReleaseSysCache(tup);
 	return ok;
 }
@@ -187,10 +195,14 @@ has_exec_param(Node *node, void *context)
 
 /*
  * The path: when every aggregate of the target can be run here and every
- * qual checked on the rows we read.  False (no path) otherwise.
+ * qual checked on the rows we read.  False (no path) otherwise.  partial:
+ * the partial aggregates of a parallel plan (output_rel is the partially
+ * grouped rel), each process aggregating the rows of a Parallel Foreign
+ * Scan's tasks it takes; a Gather and a Finalize Aggregate combine them.
  */
 bool
-tablescan_agg_scan_add_path(PlannerInfo *root, RelOptInfo *input_rel, RelOptInfo *output_rel)
+tablescan_agg_scan_add_path(PlannerInfo *root, RelOptInfo *input_rel, RelOptInfo *output_rel,
+							bool partial)
 {
 	TsPlanState *ps = input_rel->fdw_private;
 	TsAggScanPath *ap;
@@ -201,9 +213,19 @@ tablescan_agg_scan_add_path(PlannerInfo *root, RelOptInfo *input_rel, RelOptInfo
 	ListCell   *lc;
 	Path	   *input = input_rel->cheapest_total_path;
 	ForeignPath *path;
+	ListCell   *p;
 	Cost		cost;
 	int			x;
 
+	if (partial)
+	{
+		/* the Parallel Foreign Scan's path: its workers and cost */
+		input = NULL;
+		foreach(p, input_rel->partial_pathlist)
+			if (((Path *) lfirst(p))->parallel_aware && IsA(lfirst(p), ForeignPath) &&
+				(input == NULL || ((Path *) lfirst(p))->total_cost < input->total_cost))
+				input = lfirst(p);
+	}
 	if (root->parse->groupClause != NIL || input == NULL)
 		return false;
 	foreach(lc, output_rel->reltarget->exprs)
@@ -215,7 +237,7 @@ tablescan_agg_scan_add_path(PlannerInfo *root, RelOptInfo *input_rel, RelOptInfo
 
 		foreach(v, vars)
 		{
-			if (!IsA(lfirst(v), Aggref) || !agg_supported(lfirst(v), input_rel->relid))
+			if (!IsA(lfirst(v), Aggref) || !agg_supported(lfirst(v), input_rel->relid, partial))
 				return false;
 			aggs = lappend(aggs, lfirst(v));
 			pull_varattnos((Node *) lfirst(v), input_rel->relid, &attrs);
@@ -251,19 +273,30 @@ tablescan_agg_scan_add_path(PlannerInfo *root, RelOptInfo *input_rel, RelOptInfo
 	ap->quals = quals;
 	ap->attnums = attnums;
 	ap->aggs = aggs;
+	ap->partial = partial;
 	output_rel->fdw_private = ap;
 
 	/*
 	 * The scan, plus half a transition call per aggregate and row: below
 	 * an Aggregate over the same scan, which also pays a node per row.
 	 */
-	cost = input->total_cost + 0.5 * cpu_operator_cost * list_length(aggs) * input_rel->rows +
+	cost = input->total_cost + 0.5 * cpu_operator_cost * list_length(aggs) * input->rows +
 		cpu_tuple_cost;
 	path = create_foreign_upper_path(root, output_rel, output_rel->reltarget, 1,
 									 cost, cost, NIL, NULL, NIL);
-	/* as a serial scan: a copy in a worker would plan a snapshot of its own */
-	path->path.parallel_safe = false;
-	add_path(output_rel, (Path *) path);
+	if (partial)
+	{
+		path->path.parallel_aware = true;
+		path->path.parallel_safe = true;
+		path->path.parallel_workers = input->parallel_workers;
+		add_partial_path(output_rel, (Path *) path);
+	}
+	else
+	{
+		/* as a serial scan: a copy in a worker would plan a snapshot of its own */
+		path->path.parallel_safe = false;
+		add_path(output_rel, (Path *) path);
+	}
 	return true;
 }
 
@@ -291,8 +324,12 @@ tablescan_agg_scan_plan(PlannerInfo *root, RelOptInfo *upper_rel, List *tlist)
 		props = list_make2(makeString("Filter"),
 						   makeString(quals_text(ap->quals, ap->relid, ap->table)));
 	props = list_concat(props, tablescan_explain_properties(ap->base));
+	if (ap->partial)
+		props = lappend(lappend(props, makeString("Parallel Tasks")),
+						makeString(psprintf("%d", ap->base->ntasks)));
 	props = lappend(props, makeString("Aggregate Pushdown"));
-	props = lappend(props, makeString("computed while scanning"));
+	props = lappend(props, makeString(ap->partial ? "partial aggregates computed while scanning" :
+									  "computed while scanning"));
 	private = list_make5(ap->attnums, props, makeString("-1"), makeInteger((int) ap->relid),
 						 makeString(psprintf("%u", ap->table)));
 	private = lappend(private, ap->quals);
@@ -303,10 +340,16 @@ tablescan_agg_scan_plan(PlannerInfo *root, RelOptInfo *upper_rel, List *tlist)
 
 /* ---- execution --------------------------------------------------------- */
 
+/*
+ * The relation is opened and the scan's source set here, before a parallel
+ * plan's leader plans and publishes the scan (InitializeDSMForeignScan).
+ */
 void
 tablescan_agg_scan_begin(ForeignScanState *node, int eflags)
 {
+	ForeignScan *fs = (ForeignScan *) node->ss.ps.plan;
 	TsAggScanState *st;
+	Oid			table;
 
 	if (eflags & EXEC_FLAG_EXPLAIN_ONLY)
 		return;
@@ -316,7 +359,38 @@ tablescan_agg_scan_begin(ForeignScanState *node, int eflags)
 	/* the transition functions ask AggCheckCallContext for this context */
 	st->aggstate = makeNode(AggState);
 	st->aggstate->curaggcontext = st->aggcontext;
+	st->parallel = fs->scan.plan.parallel_aware;
+	table = (Oid) strtoul(strVal(list_nth(fs->fdw_private, FdwScanPrivateCountTable)), NULL, 10);
+	st->rel = table_open(table, AccessShareLock);
+	tablescan_scan_set_source(st->scan, st->rel,
+							  (Index) intVal(list_nth(fs->fdw_private, FdwScanPrivateCountRelid)),
+							  (List *) list_nth(fs->fdw_private, FdwScanPrivateCountQuals),
+							  (List *) list_nth(fs->fdw_private, FdwScanPrivateAttnums),
+							  node->ss.ps.ps_ExprContext);
 	node->fdw_state = st;
+}
+
+TsScanState *
+tablescan_agg_scan_rows(ForeignScanState *node)
+{
+	ForeignScan *fs = (ForeignScan *) node->ss.ps.plan;
+
+	if (node->fdw_state == NULL ||
+		intVal(list_nth(fs->fdw_private, FdwScanPrivateUpperKind)) != TS_UPPER_SCAN)
+		return NULL;
+	return ((TsAggScanState *) node->fdw_state)->scan;
+}
+
+/* A function's call frame for one of our aggregates, nargs arguments. */
+static FunctionCallInfo
+call_frame(TsAggScanState *st, Oid fn, int nargs, Oid collation, MemoryContext cxt)
+{
+	FmgrInfo   *flinfo = MemoryContextAllocZero(cxt, sizeof(FmgrInfo));
+	FunctionCallInfo fc = MemoryContextAllocZero(cxt, SizeForFunctionCallInfo(nargs));
+
+	fmgr_info_cxt(fn, flinfo, cxt);
+	InitFunctionCallInfoData(*fc, flinfo, nargs, collation, (Node *) st->aggstate, NULL);
+	return fc;
 }
 
 /*
@@ -327,12 +401,12 @@ static void
 init_transitions(ForeignScanState *node, TsAggScanState *st)
 {
 	ForeignScan *fs = (ForeignScan *) node->ss.ps.plan;
-	MemoryContext aggcxt = node->ss.ps.state->es_query_cxt;
+	MemoryContext cxt = node->ss.ps.state->es_query_cxt;
 	ListCell   *lc;
 	int			i = 0;
 
 	st->naggs = list_length(fs->fdw_scan_tlist);
-	st->trans = MemoryContextAllocZero(aggcxt, sizeof(TsAggTrans) * Max(st->naggs, 1));
+	st->trans = MemoryContextAllocZero(cxt, sizeof(TsAggTrans) * Max(st->naggs, 1));
 	foreach(lc, fs->fdw_scan_tlist)
 	{
 		Aggref	   *agg = (Aggref *) ((TargetEntry *) lfirst(lc))->expr;
@@ -341,10 +415,10 @@ init_transitions(ForeignScanState *node, TsAggScanState *st)
 		Form_pg_aggregate form;
 		Oid			transfn,
 					finalfn,
+					serialfn,
 					transtype;
 		Datum		initval;
 		bool		initnull;
-		FmgrInfo   *flinfo;
 
 		if (!IsA(agg, Aggref))
 			elog(ERROR, "tablescan_fdw: aggregate scan column is not an aggregate");
@@ -354,6 +428,7 @@ init_transitions(ForeignScanState *node, TsAggScanState *st)
 		form = (Form_pg_aggregate) GETSTRUCT(tup);
 		transfn = form->aggtransfn;
 		finalfn = form->aggfinalfn;
+		serialfn = form->aggserialfn;
 		transtype = form->aggtranstype;
 		initval = SysCacheGetAttr(AGGFNOID, tup, Anum_pg_aggregate_agginitval, &initnull);
 		t->init_isnull = initnull;
@@ -361,7 +436,7 @@ init_transitions(ForeignScanState *node, TsAggScanState *st)
 		{
 			Oid			typinput,
 						typioparam;
-			MemoryContext old = MemoryContextSwitchTo(aggcxt);
+			MemoryContext old = MemoryContextSwitchTo(cxt);
 
 			getTypeInputInfo(transtype, &typinput, &typioparam);
 			t->init_value = OidInputFunctionCall(typinput, TextDatumGetCString(initval),
@@ -381,20 +456,18 @@ init_transitions(ForeignScanState *node, TsAggScanState *st)
 				elog(ERROR, "tablescan_fdw: aggregate argument is not a column");
 			t->attno = var->varattno;
 		}
-		flinfo = MemoryContextAllocZero(aggcxt, sizeof(FmgrInfo));
-		fmgr_info_cxt(transfn, flinfo, aggcxt);
-		t->strict = flinfo->fn_strict;
-		t->trans = MemoryContextAllocZero(aggcxt, SizeForFunctionCallInfo(2));
-		InitFunctionCallInfoData(*t->trans, flinfo, t->attno > 0 ? 2 : 1, agg->inputcollid,
-								 (Node *) st->aggstate, NULL);
-		if (OidIsValid(finalfn))
+		t->trans = call_frame(st, transfn, t->attno > 0 ? 2 : 1, agg->inputcollid, cxt);
+		t->strict = t->trans->flinfo->fn_strict;
+		t->skip_final = DO_AGGSPLIT_SKIPFINAL(agg->aggsplit);
+		if (!t->skip_final && OidIsValid(finalfn))
 		{
-			flinfo = MemoryContextAllocZero(aggcxt, sizeof(FmgrInfo));
-			fmgr_info_cxt(finalfn, flinfo, aggcxt);
-			t->final_strict = flinfo->fn_strict;
-			t->final = MemoryContextAllocZero(aggcxt, SizeForFunctionCallInfo(1));
-			InitFunctionCallInfoData(*t->final, flinfo, 1, agg->inputcollid,
-									 (Node *) st->aggstate, NULL);
+			t->final = call_frame(st, finalfn, 1, agg->inputcollid, cxt);
+			t->final_strict = t->final->flinfo->fn_strict;
+		}
+		if (t->skip_final && DO_AGGSPLIT_SERIALIZE(agg->aggsplit) && transtype == INTERNALOID)
+		{
+			t->serial = call_frame(st, serialfn, 1, InvalidOid, cxt);
+			t->serial_strict = t->serial->flinfo->fn_strict;
 		}
 	}
 }
@@ -476,20 +549,35 @@ advance(TsAggScanState *st, TsAggTrans *t, TupleTableSlot *slot)
 	t->isnull = fc->isnull;
 }
 
+/* Call fc on the state: a final or serialization function (strict: NULL for NULL). */
+static Datum
+call_on_state(FunctionCallInfo fc, bool strict, const TsAggTrans *t, bool *isnull)
+{
+	if (strict && t->isnull)
+	{
+		*isnull = true;
+		return (Datum) 0;
+	}
+	fc->args[0].value = t->value;
+	fc->args[0].isnull = t->isnull;
+	fc->isnull = false;
+	{
+		Datum		result = FunctionCallInvoke(fc);
+
+		*isnull = fc->isnull;
+		return result;
+	}
+}
+
 /* Read every row the quals keep into the aggregates. */
 static void
 aggregate_rows(ForeignScanState *node, TsAggScanState *st)
 {
 	ForeignScan *fs = (ForeignScan *) node->ss.ps.plan;
-	Index		relid = (Index) intVal(list_nth(fs->fdw_private, FdwScanPrivateCountRelid));
-	Oid			table = (Oid) strtoul(strVal(list_nth(fs->fdw_private, FdwScanPrivateCountTable)),
-									  NULL, 10);
 	List	   *quals = (List *) list_nth(fs->fdw_private, FdwScanPrivateCountQuals);
-	List	   *attnums = (List *) list_nth(fs->fdw_private, FdwScanPrivateAttnums);
 	ExprContext *econtext = node->ss.ps.ps_ExprContext;
 	MemoryContext aggcxt;
 	MemoryContext old;
-	Relation	rel;
 	TupleTableSlot *slot;
 	ExprState  *qual;
 
@@ -499,9 +587,9 @@ aggregate_rows(ForeignScanState *node, TsAggScanState *st)
 	aggcxt = st->aggcontext->ecxt_per_tuple_memory;
 	start_transitions(st);
 
-	rel = table_open(table, AccessShareLock);
 	old = MemoryContextSwitchTo(aggcxt);
-	slot = MakeSingleTupleTableSlot(CreateTupleDescCopy(RelationGetDescr(rel)), &TTSOpsVirtual);
+	slot = MakeSingleTupleTableSlot(CreateTupleDescCopy(RelationGetDescr(st->rel)),
+									&TTSOpsVirtual);
 
 	/*
 	 * No parent: the quals read our slot, not the node's, and PARAM_EXTERN
@@ -509,7 +597,6 @@ aggregate_rows(ForeignScanState *node, TsAggScanState *st)
 	 */
 	qual = ExecInitQual(quals, NULL);
 	MemoryContextSwitchTo(old);
-	tablescan_scan_set_source(st->scan, rel, relid, quals, attnums, econtext);
 	st->rows_aggregated = 0;
 	for (;;)
 	{
@@ -529,45 +616,44 @@ aggregate_rows(ForeignScanState *node, TsAggScanState *st)
 	ResetExprContext(econtext);
 	econtext->ecxt_scantuple = NULL;
 	ExecDropSingleTupleTableSlot(slot);
-	table_close(rel, NoLock);
 	st->computed = true;
 }
 
+/*
+ * The one row: each aggregate's result (final function), or in a parallel
+ * plan its partial state (serialized when internal) for the Finalize
+ * Aggregate above the Gather (nodeAgg.c's finalize_aggregate and
+ * finalize_partialaggregate).
+ */
 TupleTableSlot *
 tablescan_agg_scan_iterate(ForeignScanState *node)
 {
 	TsAggScanState *st = node->fdw_state;
 	TupleTableSlot *slot = node->ss.ss_ScanTupleSlot;
+	MemoryContext old;
 
 	ExecClearTuple(slot);
 	if (st->done)
 		return slot;
 	aggregate_rows(node, st);
+	old = MemoryContextSwitchTo(st->aggcontext->ecxt_per_tuple_memory);
 	for (int i = 0; i < st->naggs; i++)
 	{
 		TsAggTrans *t = &st->trans[i];
-		MemoryContext old = MemoryContextSwitchTo(st->aggcontext->ecxt_per_tuple_memory);
 
-		if (t->final == NULL)
+		if (t->final)
+			slot->tts_values[i] = call_on_state(t->final, t->final_strict, t,
+												&slot->tts_isnull[i]);
+		else if (t->serial)
+			slot->tts_values[i] = call_on_state(t->serial, t->serial_strict, t,
+												&slot->tts_isnull[i]);
+		else
 		{
 			slot->tts_values[i] = t->value;
 			slot->tts_isnull[i] = t->isnull;
 		}
-		else if (t->final_strict && t->isnull)
-		{
-			slot->tts_values[i] = (Datum) 0;
-			slot->tts_isnull[i] = true;
-		}
-		else
-		{
-			t->final->args[0].value = t->value;
-			t->final->args[0].isnull = t->isnull;
-			t->final->isnull = false;
-			slot->tts_values[i] = FunctionCallInvoke(t->final);
-			slot->tts_isnull[i] = t->final->isnull;
-		}
-		MemoryContextSwitchTo(old);
 	}
+	MemoryContextSwitchTo(old);
 	st->done = true;
 	ExecStoreVirtualTuple(slot);
 	return slot;
@@ -591,6 +677,7 @@ tablescan_agg_scan_end(ForeignScanState *node)
 	if (st == NULL)
 		return;
 	tablescan_scan_end(st->scan);
+	table_close(st->rel, NoLock);
 	node->fdw_state = NULL;
 }
 
@@ -602,5 +689,7 @@ tablescan_agg_scan_explain(ForeignScanState *node, ExplainState *es)
 	if (!es->analyze || st == NULL || !st->computed)
 		return;
 	tablescan_scan_explain(st->scan, es);
-	ExplainPropertyInteger("Rows Aggregated", NULL, st->rows_aggregated, es);
+	/* in a parallel plan, the leader's rows only: not shown */
+	if (!st->parallel)
+		ExplainPropertyInteger("Rows Aggregated", NULL, st->rows_aggregated, es);
 }

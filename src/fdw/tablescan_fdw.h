@@ -244,18 +244,21 @@ extern void tablescan_upper_explain(ForeignScanState *node, struct ExplainState 
 
 /* ---- scan_aggregate.c: aggregates computed while scanning --------------- */
 
+typedef struct TsScanState TsScanState;	/* handler.c */
+
 extern bool tablescan_agg_scan_add_path(PlannerInfo *root, RelOptInfo *input_rel,
-										RelOptInfo *output_rel);
+										RelOptInfo *output_rel, bool partial);
 extern ForeignScan *tablescan_agg_scan_plan(PlannerInfo *root, RelOptInfo *upper_rel, List *tlist);
 extern void tablescan_agg_scan_begin(ForeignScanState *node, int eflags);
 extern TupleTableSlot *tablescan_agg_scan_iterate(ForeignScanState *node);
 extern void tablescan_agg_scan_rescan(ForeignScanState *node);
 extern void tablescan_agg_scan_end(ForeignScanState *node);
 extern void tablescan_agg_scan_explain(ForeignScanState *node, struct ExplainState *es);
+/* the row scan of an aggregate scan (NULL for another upper scan), for parallel scans */
+extern TsScanState *tablescan_agg_scan_rows(ForeignScanState *node);
 
 /* ---- handler.c: the rows of a scan, for scan_aggregate.c ---------------- */
 
-typedef struct TsScanState TsScanState;
 extern TsScanState *tablescan_scan_create(EState *estate);
 extern void tablescan_scan_set_source(TsScanState *st, Relation rel, Index relid, List *quals,
 									  List *attnums, struct ExprContext *econtext);
