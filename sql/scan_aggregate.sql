@@ -49,6 +49,8 @@ SELECT q, (check_agg(q)).* FROM (VALUES
   ('SELECT sum(i)::numeric / count(*) AS mean, max(s) || ''!'' AS s FROM all_types'),
   ('SELECT sum(i), max(s) FROM all_types WHERE i > 2 AND s IS NOT NULL'),
   ('SELECT sum(bi) FROM all_types WHERE d > 0.5 OR b'),
+  ('SELECT count(*), sum(bi) FROM all_types WHERE i = ti AND i = 4'),
+  ('SELECT count(*), max(si) FROM all_types WHERE i = ti AND si > 10'),
   -- not pushed: PostgreSQL aggregates
   ('SELECT max(arr) FROM all_types'),
   ('SELECT string_agg(s, '','') FROM all_types'),

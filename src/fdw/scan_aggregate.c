@@ -319,6 +319,9 @@ tablescan_agg_scan_plan(PlannerInfo *root, RelOptInfo *upper_rel, List *tlist)
 	List	   *scan_tlist = add_to_flat_tlist(NIL, ap->aggs);
 	List	   *private;
 
+	/* executed from fdw_private, which set_plan_references does not visit */
+	fix_opfuncids((Node *) ap->quals);
+
 	/* the quals first, where a scan node shows them */
 	if (ap->quals != NIL)
 		props = list_make2(makeString("Filter"),
