@@ -88,6 +88,8 @@ struct TsScanState
 	Datum	   *win_values;		/* row r's attributes at r * natts, as in a slot */
 	bool	   *win_isnull;
 	int		   *win_done;		/* rows converted; the rest one by one */
+	Datum	   *row_values;		/* a row past win_done, or of no attribute read */
+	bool	   *row_isnull;
 	int			win_all_done;	/* the least of win_done */
 	int		   *string_fields;	/* batch columns converted as strings in windows */
 	int			nstring_fields;
@@ -851,6 +853,9 @@ start_scan(TsScanState *st, bool publish)
 	st->read_atts = palloc(sizeof(int) * Max(desc->natts, 1));
 	st->nread_atts = 0;
 	st->win_done = palloc0(sizeof(int) * Max(desc->natts, 1));
+	st->row_values = palloc0(sizeof(Datum) * Max(desc->natts, 1));
+	st->row_isnull = palloc(sizeof(bool) * Max(desc->natts, 1));
+	memset(st->row_isnull, true, sizeof(bool) * Max(desc->natts, 1));
 	for (int i = 0; i < desc->natts; i++)
 		st->att_field[i] = -1;
 
@@ -1074,12 +1079,29 @@ close_reader(TsScanState *st)
 bool
 tablescan_scan_next_row(TsScanState *st, TupleTableSlot *slot)
 {
-	TupleDesc	desc = slot->tts_tupleDescriptor;
+	Datum	   *values;
+	bool	   *isnull;
+
+	ExecClearTuple(slot);
+	if (!tablescan_scan_next_values(st, &values, &isnull))
+		return false;
+	memcpy(slot->tts_values, values, sizeof(Datum) * st->natts);
+	memcpy(slot->tts_isnull, isnull, sizeof(bool) * st->natts);
+	ExecStoreVirtualTuple(slot);
+	return true;
+}
+
+/*
+ * The next row of the scan: *values and *isnull, one per attribute of the
+ * relation (NULL where not read), valid until the next call; false at the
+ * end.  A row of the window is handed out in place.
+ */
+bool
+tablescan_scan_next_values(TsScanState *st, Datum **values, bool **isnull)
+{
 	MemoryContext old;
 	const ts_value *rowvals;
 	int			r;
-
-	ExecClearTuple(slot);
 
 	/*
 	 * The Datums of the row returned last are dead now: the row context can
@@ -1137,20 +1159,17 @@ tablescan_scan_next_row(TsScanState *st, TupleTableSlot *slot)
 	if (st->nread_atts == 0)
 	{
 		/* no attribute read: all NULL */
-		for (int i = 0; i < desc->natts; i++)
-		{
-			slot->tts_isnull[i] = true;
-			slot->tts_values[i] = (Datum) 0;
-		}
+		*values = st->row_values;
+		*isnull = st->row_isnull;
+		return true;
 	}
-	else
-	{
-		memcpy(slot->tts_values, st->win_values + (size_t) r * st->natts, sizeof(Datum) * st->natts);
-		memcpy(slot->tts_isnull, st->win_isnull + (size_t) r * st->natts, sizeof(bool) * st->natts);
-	}
+	*values = st->win_values + (size_t) r * st->natts;
+	*isnull = st->win_isnull + (size_t) r * st->natts;
 	if (r >= st->win_all_done)
 	{
 		/* columns whose conversion stopped before this row: one value at a time */
+		memcpy(st->row_values, *values, sizeof(Datum) * st->natts);
+		memcpy(st->row_isnull, *isnull, sizeof(bool) * st->natts);
 		for (int k = 0; k < st->nread_atts; k++)
 		{
 			int			i = st->read_atts[k];
@@ -1158,13 +1177,14 @@ tablescan_scan_next_row(TsScanState *st, TupleTableSlot *slot)
 			if (r < st->win_done[k])
 				continue;
 			old = MemoryContextSwitchTo(st->rowcxt);
-			slot->tts_values[i] = tablescan_convert_value(&st->conv[i], &rowvals[st->att_field[i]],
-														  &slot->tts_isnull[i]);
+			st->row_values[i] = tablescan_convert_value(&st->conv[i], &rowvals[st->att_field[i]],
+														&st->row_isnull[i]);
 			MemoryContextSwitchTo(old);
 			st->row_allocs = true;
 		}
+		*values = st->row_values;
+		*isnull = st->row_isnull;
 	}
-	ExecStoreVirtualTuple(slot);
 	return true;
 }
 

@@ -495,7 +495,7 @@ start_transitions(TsAggScanState *st)
 
 /* One row into one aggregate (nodeAgg.c's advance_transition_function). */
 static inline void
-advance(TsAggScanState *st, TsAggTrans *t, TupleTableSlot *slot)
+advance(TsAggScanState *st, TsAggTrans *t, const Datum *values, const bool *isnull)
 {
 	FunctionCallInfo fc = t->trans;
 	Datum		arg = (Datum) 0;
@@ -505,8 +505,8 @@ advance(TsAggScanState *st, TsAggTrans *t, TupleTableSlot *slot)
 
 	if (t->attno > 0)
 	{
-		arg = slot->tts_values[t->attno - 1];
-		argnull = slot->tts_isnull[t->attno - 1];
+		arg = values[t->attno - 1];
+		argnull = isnull[t->attno - 1];
 	}
 	if (t->strict)
 	{
@@ -603,17 +603,28 @@ aggregate_rows(ForeignScanState *node, TsAggScanState *st)
 	st->rows_aggregated = 0;
 	for (;;)
 	{
+		Datum	   *values;
+		bool	   *isnull;
+
 		CHECK_FOR_INTERRUPTS();
 		ResetExprContext(econtext);
-		if (!tablescan_scan_next_row(st->scan, slot))
+		if (qual)
+		{
+			/* the quals read a slot */
+			if (!tablescan_scan_next_row(st->scan, slot))
+				break;
+			econtext->ecxt_scantuple = slot;
+			if (!ExecQual(qual, econtext))
+				continue;
+			values = slot->tts_values;
+			isnull = slot->tts_isnull;
+		}
+		else if (!tablescan_scan_next_values(st->scan, &values, &isnull))
 			break;
-		econtext->ecxt_scantuple = slot;
-		if (qual && !ExecQual(qual, econtext))
-			continue;
 		st->rows_aggregated++;
 		old = MemoryContextSwitchTo(econtext->ecxt_per_tuple_memory);
 		for (int i = 0; i < st->naggs; i++)
-			advance(st, &st->trans[i], slot);
+			advance(st, &st->trans[i], values, isnull);
 		MemoryContextSwitchTo(old);
 	}
 	ResetExprContext(econtext);
