@@ -28,6 +28,7 @@ static bool start_failed;
 static pid_t thread_pid;		/* the process the thread runs in */
 static int64_t jobs_done;
 static int64_t jobs_taken_back;
+static ZSTD_DCtx *caller_dctx;	/* the calling thread's, for the jobs it helps with */
 
 static void *
 helper_main(void *arg)
@@ -158,6 +159,34 @@ unqueue(ts_bg_job *job)
 	job->state = TS_BG_IDLE;
 }
 
+/*
+ * While the thread runs the job the caller waits for, the caller runs the
+ * next queued one (under the lock, released while it decompresses): it
+ * will need it next, and two cores decompress instead of one waiting.
+ */
+static bool
+help_with_next(void)
+{
+	ts_bg_job  *next = held ? NULL : head;
+
+	if (next == NULL)
+		return false;
+	if (caller_dctx == NULL && (caller_dctx = ZSTD_createDCtx()) == NULL)
+		return false;
+	head = next->next;
+	if (head == NULL)
+		tail = NULL;
+	next->next = NULL;
+	next->state = TS_BG_RUNNING;
+	pthread_mutex_unlock(&lock);
+	next->result = ZSTD_decompressDCtx(caller_dctx, next->dst, next->dst_len,
+									   next->src, next->src_len);
+	pthread_mutex_lock(&lock);
+	next->state = TS_BG_DONE;
+	jobs_done++;
+	return true;
+}
+
 bool
 ts_bg_finish(ts_bg_job *job)
 {
@@ -175,7 +204,8 @@ ts_bg_finish(ts_bg_job *job)
 		jobs_taken_back++;
 	}
 	while (job->state == TS_BG_RUNNING)
-		pthread_cond_wait(&done_cv, &lock);
+		if (!help_with_next())
+			pthread_cond_wait(&done_cv, &lock);
 	done = job->state == TS_BG_DONE;
 	job->state = TS_BG_IDLE;
 	pthread_mutex_unlock(&lock);

@@ -52,10 +52,12 @@ bool		ts_bg_enabled(void);
 bool		ts_bg_submit(ts_bg_job *job);
 
 /*
- * The job's decompression, once: true when the thread did it (result
- * holds ZSTD_decompressDCtx's return), waiting while it runs; false when
- * it had not started (it is taken back: decompress it yourself) or was
- * never submitted.  The job is IDLE afterwards.
+ * The job's decompression, once: true when it was done (result holds
+ * ZSTD_decompressDCtx's return); while the thread runs it, the caller
+ * decompresses the jobs queued after it (they are done when finished in
+ * turn) and then waits.  False when it had not started (it is taken back:
+ * decompress it yourself) or was never submitted.  The job is IDLE
+ * afterwards.
  */
 bool		ts_bg_finish(ts_bg_job *job);
 
@@ -63,8 +65,8 @@ bool		ts_bg_finish(ts_bg_job *job);
 void		ts_bg_drain(void);
 
 /*
- * Jobs the thread has decompressed since the process started, and jobs
- * ts_bg_finish took back before the thread got to them.
+ * Jobs decompressed ahead (by the thread, or by a caller waiting for it)
+ * since the process started, and jobs ts_bg_finish took back before anyone got to them.
  */
 int64_t		ts_bg_jobs_done(void);
 int64_t		ts_bg_jobs_taken_back(void);

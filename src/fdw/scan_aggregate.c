@@ -11,7 +11,11 @@
  * inputs and take the first input as their state, a by-reference state is
  * copied into the aggregation context, the final function runs once.  The
  * result is PostgreSQL's to the last digit; what changes is that no
- * executor node, slot or expression runs per row.
+ * executor node, slot or expression runs per row.  In a parallel plan
+ * (UPPERREL_PARTIAL_GROUP_AGG) the same ForeignScan is parallel aware:
+ * each process aggregates the rows of the Parallel Foreign Scan's tasks it
+ * takes (handler.c shares them out) and returns its partial states,
+ * serialized when internal, for the Gather and Finalize Aggregate above.
  *
  * Not pushed: GROUP BY, HAVING, FILTER, DISTINCT, ORDER BY in aggregates,
  * arguments other than a column, aggregates of extensions or of
@@ -26,7 +30,6 @@
 #include "catalog/pg_type.h"
 #include "commands/explain.h"
 #include "executor/executor.h"
-#include "executor/nodeAgg.h"
 #include "miscadmin.h"
 #include "nodes/makefuncs.h"
 #include "nodes/nodeFuncs.h"
@@ -36,7 +39,6 @@
 #include "optimizer/pathnode.h"
 #include "optimizer/planmain.h"
 #include "optimizer/tlist.h"
-#include "parser/parse_coerce.h"
 #include "parser/parsetree.h"
 #include "rewrite/rewriteManip.h"
 #include "utils/builtins.h"
