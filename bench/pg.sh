@@ -269,19 +269,26 @@ echo "  1 value in 7 NULL (except id)."
 echo "- scan times: best of $RUNS runs in one backend, psql \`\\timing\` (each query returns one row);"
 echo "  \`max_parallel_workers_per_gather = 0\`, \`jit = off\`; DuckDB \`SET threads = 1\`, wall time of the query in node."
 echo
+# a table of serial scans: the queries named, foreign Avro and Parquet
+# beside the heap and DuckDB
+scan_table() {
+    local name same
+    echo "| query | foreign Avro ms | foreign Parquet ms | heap ms | DuckDB Parquet ms | Avro / heap | Parquet / heap | Parquet / DuckDB | heap / DuckDB | same result |"
+    echo "|---|---:|---:|---:|---:|---:|---:|---:|---:|---|"
+    for name in "$@"; do
+        same=no
+        [ "${RES[$name,scan]}" = "${RES[$name,heap]}" ] && [ "${RES[$name,scan_pq]}" = "${RES[$name,heap]}" ] && same=yes
+        echo "| ${LABEL[$name]} | $(fmt "${T[$name,scan]}") | $(fmt "${T[$name,scan_pq]}") | $(fmt "${T[$name,heap]}") | $(fmt "${DT[$name]:-0}") | $(ratio "${T[$name,scan]}" "${T[$name,heap]}") | $(ratio "${T[$name,scan_pq]}" "${T[$name,heap]}") | $(ratio "${T[$name,scan_pq]}" "${DT[$name]:-0}") | $(ratio "${T[$name,heap]}" "${DT[$name]:-0}") | $same |"
+    done
+}
+
 echo "## Scan"
 echo
 echo "The foreign tables' rows go through PostgreSQL's Aggregate here, as the heap's do"
 echo "(\`tablescan.enable_aggregate_pushdown = off\`, except for \`count(*)\` from metadata): the scan's throughput."
 echo "The next table has the aggregates computed while scanning, as they are by default."
 echo
-echo "| query | foreign Avro ms | foreign Parquet ms | heap ms | DuckDB Parquet ms | Avro / heap | Parquet / heap | Parquet / DuckDB | heap / DuckDB | same result |"
-echo "|---|---:|---:|---:|---:|---:|---:|---:|---:|---|"
-for name in "${ORDER[@]}"; do
-    same=no
-    [ "${RES[$name,scan]}" = "${RES[$name,heap]}" ] && [ "${RES[$name,scan_pq]}" = "${RES[$name,heap]}" ] && same=yes
-    echo "| ${LABEL[$name]} | $(fmt "${T[$name,scan]}") | $(fmt "${T[$name,scan_pq]}") | $(fmt "${T[$name,heap]}") | $(fmt "${DT[$name]:-0}") | $(ratio "${T[$name,scan]}" "${T[$name,heap]}") | $(ratio "${T[$name,scan_pq]}" "${T[$name,heap]}") | $(ratio "${T[$name,scan_pq]}" "${DT[$name]:-0}") | $(ratio "${T[$name,heap]}" "${DT[$name]:-0}") | $same |"
-done
+scan_table "${ORDER[@]}"
 echo
 echo "\"heap / DuckDB\": PostgreSQL over its own heap table against DuckDB, the same query on the same rows:"
 echo "how much of \"Parquet / DuckDB\" the executor alone accounts for (every value a Datum, every aggregate"
@@ -295,13 +302,7 @@ echo
 echo "The same queries with \`tablescan.enable_aggregate_pushdown = on\` (the default): the Foreign Scan replaces"
 echo "the Aggregate and calls the aggregates' transition functions itself. Heap and DuckDB: the figures above."
 echo
-echo "| query | foreign Avro ms | foreign Parquet ms | heap ms | DuckDB Parquet ms | Avro / heap | Parquet / heap | Parquet / DuckDB | heap / DuckDB | same result |"
-echo "|---|---:|---:|---:|---:|---:|---:|---:|---:|---|"
-for name in "${AGG_ORDER[@]}"; do
-    same=no
-    [ "${RES[$name,scan]}" = "${RES[$name,heap]}" ] && [ "${RES[$name,scan_pq]}" = "${RES[$name,heap]}" ] && same=yes
-    echo "| ${LABEL[$name]} | $(fmt "${T[$name,scan]}") | $(fmt "${T[$name,scan_pq]}") | $(fmt "${T[$name,heap]}") | $(fmt "${DT[$name]:-0}") | $(ratio "${T[$name,scan]}" "${T[$name,heap]}") | $(ratio "${T[$name,scan_pq]}" "${T[$name,heap]}") | $(ratio "${T[$name,scan_pq]}" "${DT[$name]:-0}") | $(ratio "${T[$name,heap]}" "${DT[$name]:-0}") | $same |"
-done
+scan_table "${AGG_ORDER[@]}"
 echo
 echo "Row estimates (EXPLAIN estimated / actual rows of the scan node): \`SELECT * FROM scan\` $EST_SCAN;"
 echo "\`SELECT * FROM scan_pq\` $EST_PQ; \`SELECT * FROM plan WHERE p = 7\` $EST_PLAN."

@@ -41,11 +41,7 @@
 /* What GetForeignUpperPaths leaves for GetForeignPlan in output_rel->fdw_private. */
 typedef struct TsCountPath
 {
-	TsUpperKind kind;			/* TS_UPPER_COUNT */
-	TsPlanState *base;
-	Index		relid;
-	Oid			table;
-	List	   *quals;			/* bare clauses */
+	TsUpperPath up;				/* TS_UPPER_COUNT */
 	List	   *group_vars;		/* GROUP BY columns (Vars of partition keys) */
 	List	   *group_fields;	/* their read-schema fields (Integer) */
 	List	   *aggs;			/* the count(*) Aggrefs of the target */
@@ -247,11 +243,7 @@ add_count_path(PlannerInfo *root, RelOptInfo *input_rel, RelOptInfo *output_rel)
 		return false;
 
 	cp = palloc0(sizeof(TsCountPath));
-	cp->kind = TS_UPPER_COUNT;
-	cp->base = ps;
-	cp->relid = input_rel->relid;
-	cp->table = planner_rt_fetch(input_rel->relid, root)->relid;
-	cp->quals = quals;
+	tablescan_upper_path_init(&cp->up, TS_UPPER_COUNT, root, input_rel, quals);
 	cp->group_vars = group_vars;
 	cp->group_fields = group_fields;
 	cp->aggs = aggs;
@@ -275,19 +267,43 @@ add_count_path(PlannerInfo *root, RelOptInfo *input_rel, RelOptInfo *output_rel)
 ForeignScan *
 tablescan_upper_plan(PlannerInfo *root, RelOptInfo *upper_rel, List *tlist)
 {
-	if (*(TsUpperKind *) upper_rel->fdw_private == TS_UPPER_SCAN)
+	if (((TsUpperPath *) upper_rel->fdw_private)->kind == TS_UPPER_SCAN)
 		return tablescan_agg_scan_plan(root, upper_rel, tlist);
 	return count_plan(root, upper_rel, tlist);
+}
+
+/* The head of an upper path over the foreign table of input_rel. */
+void
+tablescan_upper_path_init(TsUpperPath *up, TsUpperKind kind, PlannerInfo *root,
+						  RelOptInfo *input_rel, List *quals)
+{
+	up->kind = kind;
+	up->base = input_rel->fdw_private;
+	up->relid = input_rel->relid;
+	up->table = planner_rt_fetch(input_rel->relid, root)->relid;
+	up->quals = quals;
+}
+
+/* fdw_private of an upper scan (FdwScanPrivateIndex): attnums, props, then the upper part. */
+List *
+tablescan_upper_private(const TsUpperPath *up, List *attnums, List *props, List *columns)
+{
+	List	   *private = list_make5(attnums, props, makeString("-1"),
+									 makeInteger((int) up->relid),
+									 makeString(psprintf("%u", up->table)));
+
+	private = lappend(private, up->quals);
+	private = lappend(private, columns);
+	return lappend(private, makeInteger(up->kind));
 }
 
 static ForeignScan *
 count_plan(PlannerInfo *root, RelOptInfo *upper_rel, List *tlist)
 {
 	TsCountPath *cp = upper_rel->fdw_private;
-	List	   *props = tablescan_explain_properties(cp->base);
+	List	   *props = tablescan_explain_properties(cp->up.base);
 	List	   *scan_tlist = add_to_flat_tlist(add_to_flat_tlist(NIL, cp->group_vars), cp->aggs);
 	List	   *columns = NIL;
-	List	   *private;
 	ListCell   *lc;
 
 	/* per scan column: the read-schema field of a GROUP BY key, or -1 for count(*) */
@@ -307,12 +323,8 @@ count_plan(PlannerInfo *root, RelOptInfo *upper_rel, List *tlist)
 	props = lappend(props, makeString(cp->group_vars == NIL ?
 									  "count(*) from manifest row counts" :
 									  "count(*) per partition from manifest row counts"));
-	private = list_make5(NIL, props, makeString("-1"), makeInteger((int) cp->relid),
-						 makeString(psprintf("%u", cp->table)));
-	private = lappend(private, cp->quals);
-	private = lappend(private, columns);
-	private = lappend(private, makeInteger(TS_UPPER_COUNT));
-	return make_foreignscan(tlist, NIL, 0, NIL, private, scan_tlist, NIL, NULL);
+	return make_foreignscan(tlist, NIL, 0, NIL, tablescan_upper_private(&cp->up, NIL, props, columns),
+							scan_tlist, NIL, NULL);
 }
 
 /* ---- execution --------------------------------------------------------- */

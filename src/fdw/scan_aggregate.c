@@ -55,11 +55,7 @@
 /* What GetForeignUpperPaths leaves for GetForeignPlan in output_rel->fdw_private. */
 typedef struct TsAggScanPath
 {
-	TsUpperKind kind;			/* TS_UPPER_SCAN */
-	TsPlanState *base;
-	Index		relid;
-	Oid			table;
-	List	   *quals;			/* bare clauses */
+	TsUpperPath up;				/* TS_UPPER_SCAN */
 	List	   *attnums;		/* attributes the aggregates and quals read */
 	List	   *aggs;			/* the Aggrefs of the target */
 	bool		partial;		/* partial aggregates, in a parallel plan */
@@ -206,7 +202,6 @@ bool
 tablescan_agg_scan_add_path(PlannerInfo *root, RelOptInfo *input_rel, RelOptInfo *output_rel,
 							bool partial)
 {
-	TsPlanState *ps = input_rel->fdw_private;
 	TsAggScanPath *ap;
 	List	   *aggs = NIL;
 	List	   *quals = NIL;
@@ -268,11 +263,7 @@ tablescan_agg_scan_add_path(PlannerInfo *root, RelOptInfo *input_rel, RelOptInfo
 	}
 
 	ap = palloc0(sizeof(TsAggScanPath));
-	ap->kind = TS_UPPER_SCAN;
-	ap->base = ps;
-	ap->relid = input_rel->relid;
-	ap->table = planner_rt_fetch(input_rel->relid, root)->relid;
-	ap->quals = quals;
+	tablescan_upper_path_init(&ap->up, TS_UPPER_SCAN, root, input_rel, quals);
 	ap->attnums = attnums;
 	ap->aggs = aggs;
 	ap->partial = partial;
@@ -319,28 +310,23 @@ tablescan_agg_scan_plan(PlannerInfo *root, RelOptInfo *upper_rel, List *tlist)
 	TsAggScanPath *ap = upper_rel->fdw_private;
 	List	   *props = NIL;
 	List	   *scan_tlist = add_to_flat_tlist(NIL, ap->aggs);
-	List	   *private;
 
 	/* executed from fdw_private, which set_plan_references does not visit */
-	fix_opfuncids((Node *) ap->quals);
+	fix_opfuncids((Node *) ap->up.quals);
 
 	/* the quals first, where a scan node shows them */
-	if (ap->quals != NIL)
+	if (ap->up.quals != NIL)
 		props = list_make2(makeString("Filter"),
-						   makeString(quals_text(ap->quals, ap->relid, ap->table)));
-	props = list_concat(props, tablescan_explain_properties(ap->base));
+						   makeString(quals_text(ap->up.quals, ap->up.relid, ap->up.table)));
+	props = list_concat(props, tablescan_explain_properties(ap->up.base));
 	if (ap->partial)
 		props = lappend(lappend(props, makeString("Parallel Tasks")),
-						makeString(psprintf("%d", ap->base->ntasks)));
+						makeString(psprintf("%d", ap->up.base->ntasks)));
 	props = lappend(props, makeString("Aggregate Pushdown"));
 	props = lappend(props, makeString(ap->partial ? "partial aggregates computed while scanning" :
 									  "computed while scanning"));
-	private = list_make5(ap->attnums, props, makeString("-1"), makeInteger((int) ap->relid),
-						 makeString(psprintf("%u", ap->table)));
-	private = lappend(private, ap->quals);
-	private = lappend(private, NIL);
-	private = lappend(private, makeInteger(TS_UPPER_SCAN));
-	return make_foreignscan(tlist, NIL, 0, NIL, private, scan_tlist, NIL, NULL);
+	return make_foreignscan(tlist, NIL, 0, NIL, tablescan_upper_private(&ap->up, ap->attnums, props, NIL),
+							scan_tlist, NIL, NULL);
 }
 
 /* ---- execution --------------------------------------------------------- */

@@ -227,6 +227,18 @@ typedef enum TsUpperKind
 	TS_UPPER_SCAN				/* while scanning the rows: scan_aggregate.c */
 } TsUpperKind;
 
+struct TsPlanState;
+
+/* What every upper path leaves in output_rel->fdw_private, first. */
+typedef struct TsUpperPath
+{
+	TsUpperKind kind;
+	struct TsPlanState *base;	/* the foreign table's planner state */
+	Index		relid;			/* its range-table index */
+	Oid			table;			/* its OID */
+	List	   *quals;			/* bare clauses */
+} TsUpperPath;
+
 /* EXPLAIN properties of a planned scan (name, value, ... as String nodes). */
 extern List *tablescan_explain_properties(TsPlanState *ps);
 
@@ -236,6 +248,10 @@ extern void tablescanGetForeignUpperPaths(PlannerInfo *root, UpperRelationKind s
 										  RelOptInfo *input_rel, RelOptInfo *output_rel,
 										  void *extra);
 extern ForeignScan *tablescan_upper_plan(PlannerInfo *root, RelOptInfo *upper_rel, List *tlist);
+extern void tablescan_upper_path_init(TsUpperPath *up, TsUpperKind kind, PlannerInfo *root,
+									  RelOptInfo *input_rel, List *quals);
+extern List *tablescan_upper_private(const TsUpperPath *up, List *attnums, List *props,
+									 List *columns);
 extern void tablescan_upper_begin(ForeignScanState *node, int eflags);
 extern TupleTableSlot *tablescan_upper_iterate(ForeignScanState *node);
 extern void tablescan_upper_rescan(ForeignScanState *node);
