@@ -74,22 +74,38 @@ time_query() {
 # rows through PostgreSQL's Aggregate (the scan's throughput); count(*)
 # from metadata as it is by default
 OFF="$PGOPTIONS -c tablescan.enable_aggregate_pushdown=off"
-for name in "${ORDER[@]}"; do
-    for tab in scan scan_pq heap; do
-        log "$name on $tab (best of $RUNS)"
-        if [ "$name" = count ]; then time_query "$name" "$tab"; else PGOPTIONS=$OFF time_query "$name" "$tab"; fi
-    done
-done
-# the same aggregates computed while scanning (the default): foreign tables
-# only, the heap's and DuckDB's figures are those above
+# the queries aggregates are computed for while scanning (the default):
+# agg_KEY, timed on the foreign tables beside KEY with pushdown off
 QS[agg_all_cols]=${QS[all_cols]}; LABEL[agg_all_cols]=${LABEL[all_cols]}
 QS[agg_two_cols]=${QS[two_cols]}; LABEL[agg_two_cols]=${LABEL[two_cols]}
 AGG_ORDER=(agg_all_cols agg_two_cols)
-for name in "${AGG_ORDER[@]}"; do
-    for tab in scan scan_pq; do
-        log "$name on $tab, computed while scanning (best of $RUNS)"
-        time_query "$name" "$tab"
+# time_pair KEY AGGKEY TAB: query KEY on TAB with pushdown off (T[KEY,TAB])
+# and on (T[AGGKEY,TAB]), alternating in one backend, RUNS times each: the
+# two figures see the same moments of a noisy machine
+time_pair() {
+    local sql=${QS[$1]//FROM T/FROM $3} out times
+    out=$( { echo '\timing on'; for r in $(seq "$RUNS"); do
+               echo "SET tablescan.enable_aggregate_pushdown = off;"; echo "$sql;"
+               echo "SET tablescan.enable_aggregate_pushdown = on;"; echo "$sql;"; done; } | q -F '|')
+    times=$(sed -n 's/^Time: \([0-9.]*\) ms.*/\1/p' <<<"$out")
+    T[$1,$3]=$(awk 'NR % 4 == 2' <<<"$times" | sort -g | head -1)
+    T[$2,$3]=$(awk 'NR % 4 == 0' <<<"$times" | sort -g | head -1)
+    RES[$1,$3]=$(grep -v '^Time: ' <<<"$out" | awk 'NR % 2 == 1' | sort -u | tr '\n' '\t')
+    RES[$2,$3]=$(grep -v '^Time: ' <<<"$out" | awk 'NR % 2 == 0' | sort -u | tr '\n' '\t')
+}
+for name in "${ORDER[@]}"; do
+    for tab in scan scan_pq heap; do
+        log "$name on $tab (best of $RUNS)"
+        if [ "$name" = count ]; then
+            time_query "$name" "$tab"
+        elif [ "$tab" != heap ] && [ -n "${QS[agg_$name]:-}" ]; then
+            time_pair "$name" "agg_$name" "$tab"
+        else
+            PGOPTIONS=$OFF time_query "$name" "$tab"
+        fi
     done
+done
+for name in "${AGG_ORDER[@]}"; do
     T[$name,heap]=${T[${name#agg_},heap]}; RES[$name,heap]=${RES[${name#agg_},heap]}
 done
 log "DuckDB read_parquet (threads=1, best of $RUNS)"
@@ -125,21 +141,25 @@ QS[par_two_cols_agg]=${QS[two_cols]}; LABEL[par_two_cols_agg]="${LABEL[two_cols]
 declare -A PAR_DOUBLES=([par_all_cols]=3 [par_two_cols]= [par_all_cols_agg]=3 [par_two_cols_agg]=)    # sum(d)
 PAR_ORDER=(par_all_cols par_two_cols par_all_cols_agg par_two_cols_agg)
 declare -A WL
-for name in "${PAR_ORDER[@]}"; do
-    opts="$PAR_OPTIONS -c tablescan.enable_aggregate_pushdown=off"
-    tabs="scan scan_pq heap"
-    case $name in *_agg) opts=$PAR_OPTIONS; tabs="scan scan_pq" ;; esac
-    for tab in $tabs; do
+# workers launched, from EXPLAIN ANALYZE of query KEY on TAB with options OPTS
+workers() {
+    PGOPTIONS=$3 q -c "EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF, SUMMARY OFF) ${QS[$1]//FROM T/FROM $2}" |
+        sed -n 's/.*Workers Launched: \([0-9]*\).*/\1/p' | head -1
+}
+for name in par_all_cols par_two_cols; do
+    for tab in scan scan_pq heap; do
         log "$name on $tab, $PAR_WORKERS workers (best of $RUNS)"
-        PGOPTIONS=$opts time_query "$name" "$tab"
-        WL[$name,$tab]=$(PGOPTIONS=$opts \
-            q -c "EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF, SUMMARY OFF) ${QS[$name]//FROM T/FROM $tab}" |
-            sed -n 's/.*Workers Launched: \([0-9]*\).*/\1/p' | head -1)
+        if [ "$tab" = heap ]; then
+            PGOPTIONS=$PAR_OPTIONS time_query "$name" "$tab"
+            WL[$name,$tab]=$(workers "$name" "$tab" "$PAR_OPTIONS")
+            T[${name}_agg,$tab]=${T[$name,$tab]}; RES[${name}_agg,$tab]=${RES[$name,$tab]}
+            WL[${name}_agg,$tab]=${WL[$name,$tab]}
+        else
+            PGOPTIONS=$PAR_OPTIONS time_pair "$name" "${name}_agg" "$tab"
+            WL[$name,$tab]=$(workers "$name" "$tab" "$PAR_OPTIONS -c tablescan.enable_aggregate_pushdown=off")
+            WL[${name}_agg,$tab]=$(workers "$name" "$tab" "$PAR_OPTIONS")
+        fi
     done
-    case $name in
-        *_agg) T[$name,heap]=${T[${name%_agg},heap]}; RES[$name,heap]=${RES[${name%_agg},heap]}
-               WL[$name,heap]=${WL[${name%_agg},heap]} ;;
-    esac
 done
 log "DuckDB read_parquet (threads=$PAR_WORKERS, best of $RUNS)"
 DPQ="{\"par_all_cols\":\"${QS[par_all_cols]//FROM T/FROM pq}\",\"par_two_cols\":\"${QS[par_two_cols]//FROM T/FROM pq}\"}"
