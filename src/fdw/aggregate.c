@@ -323,7 +323,8 @@ count_plan(PlannerInfo *root, RelOptInfo *upper_rel, List *tlist)
 	props = lappend(props, makeString(cp->group_vars == NIL ?
 									  "count(*) from manifest row counts" :
 									  "count(*) per partition from manifest row counts"));
-	return make_foreignscan(tlist, NIL, 0, NIL, tablescan_upper_private(&cp->up, NIL, props, columns),
+	return make_foreignscan(tlist, NIL, 0, NIL,
+							tablescan_upper_private(&cp->up, NIL, props, columns),
 							scan_tlist, NIL, NULL);
 }
 

@@ -3,10 +3,11 @@
  *
  * Owns: planning (the Paimon scan is planned while PostgreSQL plans, so
  * estimates and EXPLAIN see the pruned file set), the executor iteration
- * over splits and batches (tablescan_scan_next_row, which the aggregates
- * computed while scanning read too: scan_aggregate.c), rescans, EXPLAIN
- * output and module setup (_PG_init: GUCs and library hooks).  What the
- * planner hands the executor is numbered by FdwScanPrivateIndex.
+ * over splits and batches (tablescan_scan_next_row / _next_values, which
+ * the aggregates computed while scanning read too: scan_aggregate.c),
+ * rescans, EXPLAIN output and module setup (_PG_init: GUCs and library
+ * hooks).  What the planner hands the executor is numbered by
+ * FdwScanPrivateIndex.
  */
 #include "postgres.h"
 
@@ -639,9 +640,8 @@ tablescanGetForeignPlan(PlannerInfo *root, RelOptInfo *baserel, Oid foreigntable
 static void
 tablescanBeginForeignScan(ForeignScanState *node, int eflags)
 {
-	TsScanState *st;
-
 	ForeignScan *fs = (ForeignScan *) node->ss.ps.plan;
+	TsScanState *st;
 
 	if (fs->scan.scanrelid == 0)
 	{
@@ -691,12 +691,6 @@ tablescan_scan_set_source(TsScanState *st, Relation rel, Index relid, List *qual
 	st->plan = NULL;			/* planned at the first row */
 }
 
-/* Rows the scan's readers returned so far. */
-int64
-tablescan_scan_rows_read(TsScanState *st)
-{
-	return st->figures[FIG_ROWS];
-}
 
 typedef struct SizedTask
 {

@@ -325,7 +325,8 @@ tablescan_agg_scan_plan(PlannerInfo *root, RelOptInfo *upper_rel, List *tlist)
 	props = lappend(props, makeString("Aggregate Pushdown"));
 	props = lappend(props, makeString(ap->partial ? "partial aggregates computed while scanning" :
 									  "computed while scanning"));
-	return make_foreignscan(tlist, NIL, 0, NIL, tablescan_upper_private(&ap->up, ap->attnums, props, NIL),
+	return make_foreignscan(tlist, NIL, 0, NIL,
+							tablescan_upper_private(&ap->up, ap->attnums, props, NIL),
 							scan_tlist, NIL, NULL);
 }
 

@@ -283,7 +283,6 @@ extern bool tablescan_scan_next_values(TsScanState *st, Datum **values, bool **i
 extern void tablescan_scan_rescan(TsScanState *st, bool replan);
 extern void tablescan_scan_end(TsScanState *st);
 extern void tablescan_scan_explain(TsScanState *st, struct ExplainState *es);
-extern int64 tablescan_scan_rows_read(TsScanState *st);
 
 /* ---- quals.c ----------------------------------------------------------- */
 
