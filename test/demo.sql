@@ -12,8 +12,9 @@ SELECT dt, count(*) AS orders, sum(amount) AS revenue FROM orders GROUP BY dt OR
 EXPLAIN (COSTS OFF) SELECT * FROM orders WHERE dt = 'dt_0' AND id = 4242;
 SELECT * FROM orders WHERE dt = 'dt_0' AND id = 4242;
 
+-- aggregates computed while scanning the pruned files (no Aggregate node)
 EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF, SUMMARY OFF)
-  SELECT count(*) FROM orders WHERE dt IN ('dt_0', 'dt_1') AND amount > 50;
+  SELECT count(*), sum(amount) FROM orders WHERE dt IN ('dt_0', 'dt_1') AND amount > 50;
 
 -- count(*) per partition straight from the manifests: no data file is read
 EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF, SUMMARY OFF)
