@@ -12,6 +12,12 @@ IMPORT FOREIGN SCHEMA bulk LIMIT TO (decimals) FROM SERVER lake INTO public;
 IMPORT FOREIGN SCHEMA ft LIMIT TO (events_csv) FROM SERVER lake INTO public;
 CREATE SCHEMA pk;
 IMPORT FOREIGN SCHEMA pk FROM SERVER lake INTO pk;
+-- tables Java Paimon wrote: data evolution, a fallback branch
+\getenv shared TS_SHARED
+\set warehouse :shared/testdata/parquet
+CREATE SERVER shared FOREIGN DATA WRAPPER tablescan_fdw OPTIONS (warehouse :'warehouse');
+IMPORT FOREIGN SCHEMA data_evolution_with_index FROM SERVER shared INTO public;
+IMPORT FOREIGN SCHEMA append_table_with_rt_branch FROM SERVER shared INTO public;
 SET max_parallel_workers_per_gather = 0;
 
 -- pushed (computed while scanning)?  the same row as PostgreSQL's Aggregate?
@@ -76,7 +82,10 @@ SELECT q, (check_agg(q)).* FROM (VALUES
   ('SELECT count(*), sum(n), max(v) FROM pk.pk_aggregation'),
   ('SELECT count(*), sum(n), max(v) FROM pk.pk_partial_update'),
   ('SELECT count(*), sum(n), max(v) FROM pk.pk_first_row WHERE p = 1'),
-  ('SELECT count(*), max(region), min(dt) FROM events_csv WHERE dt = ''2024-01-01''')) v(q);
+  ('SELECT count(*), max(region), min(dt) FROM events_csv WHERE dt = ''2024-01-01'''),
+  ('SELECT count(*), count(f0), max(f0), sum(f1), avg(f2), sum(f3) FROM data_evolution_with_index'),
+  ('SELECT count(*), max(f0), sum(f2) FROM data_evolution_with_index WHERE f1 > 1'),
+  ('SELECT count(*), max(name) FROM append_table_with_rt_branch')) v(q);
 
 -- Params: a prepared statement (a generic plan keeps $1 to the rows);
 -- outer Params of a subquery are not pushed (a rescan would change them)
@@ -163,6 +172,7 @@ EXPLAIN (COSTS OFF) SELECT sum(amount) FROM orders;
 RESET tablescan.enable_aggregate_pushdown;
 
 DROP FUNCTION check_agg(text);
+DROP SERVER shared CASCADE;
 DROP FUNCTION figures(text);
 DROP SERVER lake CASCADE;
 DROP SCHEMA pk;
