@@ -222,7 +222,7 @@ P_PEXEC=$(q -c "SELECT bench_exec_ms(\$q\$$POINT\$q\$, $RUNS)")
 READALL="SELECT count(v) FROM plan"
 P_FULLEXEC=$(q -c "SELECT bench_exec_ms(\$q\$$READALL\$q\$, $RUNS)")
 # what a cold plan of FULL does inside the scan (a new backend each time,
-# best of RUNS): manifests opened, entries decoded, the scan's own planning time
+# best of PLAN_RUNS): manifests opened, entries decoded, the scan's own planning time
 read -r M_READ M_ENTRIES M_SCAN_MS <<<"$(for r in $(seq "$PLAN_RUNS"); do
     q -F ' ' -c "SELECT bench_plan_ms('$FULL') IS NULL" \
       -c "SELECT manifests_read, entries_read, round(planning_ms::numeric, 1) FROM tablescan_last_metrics()" | tail -1

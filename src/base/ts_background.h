@@ -66,7 +66,8 @@ void		ts_bg_drain(void);
 
 /*
  * Jobs decompressed ahead (by the thread, or by a caller waiting for it)
- * since the process started, and jobs ts_bg_finish took back before anyone got to them.
+ * since the process started, and jobs ts_bg_finish took back before
+ * anyone got to them.
  */
 int64_t		ts_bg_jobs_done(void);
 int64_t		ts_bg_jobs_taken_back(void);

@@ -69,6 +69,11 @@ typedef struct TsCountState
 
 static bool add_count_path(PlannerInfo *root, RelOptInfo *input_rel, RelOptInfo *output_rel);
 static ForeignScan *count_plan(PlannerInfo *root, RelOptInfo *upper_rel, List *tlist);
+static void count_begin(ForeignScanState *node, int eflags);
+static TupleTableSlot *count_iterate(ForeignScanState *node);
+static void count_rescan(ForeignScanState *node);
+static void count_end(ForeignScanState *node);
+static void count_explain(ForeignScanState *node, ExplainState *es);
 
 /* count(*) with nothing that changes its meaning */
 static bool
@@ -339,16 +344,61 @@ is_agg_scan(ForeignScanState *node)
 	return intVal(list_nth(fs->fdw_private, FdwScanPrivateUpperKind)) == TS_UPPER_SCAN;
 }
 
+/* The entry points of the upper scans: the count's below, or scan_aggregate.c's. */
 void
 tablescan_upper_begin(ForeignScanState *node, int eflags)
 {
+	if (is_agg_scan(node))
+		tablescan_agg_scan_begin(node, eflags);
+	else
+		count_begin(node, eflags);
+}
+
+TupleTableSlot *
+tablescan_upper_iterate(ForeignScanState *node)
+{
+	return is_agg_scan(node) ? tablescan_agg_scan_iterate(node) : count_iterate(node);
+}
+
+void
+tablescan_upper_rescan(ForeignScanState *node)
+{
+	if (is_agg_scan(node))
+		tablescan_agg_scan_rescan(node);
+	else
+		count_rescan(node);
+}
+
+void
+tablescan_upper_end(ForeignScanState *node)
+{
+	if (is_agg_scan(node))
+		tablescan_agg_scan_end(node);
+	else
+		count_end(node);
+}
+
+void
+tablescan_upper_explain(ForeignScanState *node, ExplainState *es)
+{
+	if (is_agg_scan(node))
+		tablescan_agg_scan_explain(node, es);
+	else
+		count_explain(node, es);
+}
+
+/* The row scan of an upper scan that reads rows (a parallel one), else NULL. */
+TsScanState *
+tablescan_upper_rows(ForeignScanState *node)
+{
+	return is_agg_scan(node) ? tablescan_agg_scan_rows(node) : NULL;
+}
+
+static void
+count_begin(ForeignScanState *node, int eflags)
+{
 	TsCountState *st;
 
-	if (is_agg_scan(node))
-	{
-		tablescan_agg_scan_begin(node, eflags);
-		return;
-	}
 	if (eflags & EXEC_FLAG_EXPLAIN_ONLY)
 		return;
 	st = palloc0(sizeof(TsCountState));
@@ -364,10 +414,10 @@ static void
 count_rows(ForeignScanState *node, TsCountState *st)
 {
 	ForeignScan *fs = (ForeignScan *) node->ss.ps.plan;
-	Index		relid = (Index) intVal(list_nth(fs->fdw_private, FdwScanPrivateCountRelid));
-	Oid			table = (Oid) strtoul(strVal(list_nth(fs->fdw_private, FdwScanPrivateCountTable)),
+	Index		relid = (Index) intVal(list_nth(fs->fdw_private, FdwScanPrivateUpperRelid));
+	Oid			table = (Oid) strtoul(strVal(list_nth(fs->fdw_private, FdwScanPrivateUpperTable)),
 									  NULL, 10);
-	List	   *quals = (List *) list_nth(fs->fdw_private, FdwScanPrivateCountQuals);
+	List	   *quals = (List *) list_nth(fs->fdw_private, FdwScanPrivateUpperQuals);
 	List	   *columns = (List *) list_nth(fs->fdw_private, FdwScanPrivateCountColumns);
 	TsTableOptions *opts;
 	Relation	rel;
@@ -443,8 +493,8 @@ count_rows(ForeignScanState *node, TsCountState *st)
 	MemoryContextSwitchTo(old);
 }
 
-TupleTableSlot *
-tablescan_upper_iterate(ForeignScanState *node)
+static TupleTableSlot *
+count_iterate(ForeignScanState *node)
 {
 	TsCountState *st = node->fdw_state;
 	TupleTableSlot *slot = node->ss.ss_ScanTupleSlot;
@@ -452,8 +502,6 @@ tablescan_upper_iterate(ForeignScanState *node)
 	const ts_count_group *g;
 	MemoryContext old;
 
-	if (is_agg_scan(node))
-		return tablescan_agg_scan_iterate(node);
 	ExecClearTuple(slot);
 	MemoryContextReset(st->rowcxt);
 	if (!st->started)
@@ -487,29 +535,19 @@ tablescan_upper_iterate(ForeignScanState *node)
 	return slot;
 }
 
-void
-tablescan_upper_rescan(ForeignScanState *node)
+static void
+count_rescan(ForeignScanState *node)
 {
 	TsCountState *st = node->fdw_state;
 
-	if (is_agg_scan(node))
-	{
-		tablescan_agg_scan_rescan(node);
-		return;
-	}
 	st->started = false;		/* count again: a new snapshot may have come */
 }
 
-void
-tablescan_upper_end(ForeignScanState *node)
+static void
+count_end(ForeignScanState *node)
 {
 	TsCountState *st = node->fdw_state;
 
-	if (is_agg_scan(node))
-	{
-		tablescan_agg_scan_end(node);
-		return;
-	}
 	if (st == NULL)
 		return;
 	MemoryContextDelete(st->rowcxt);
@@ -517,16 +555,11 @@ tablescan_upper_end(ForeignScanState *node)
 	node->fdw_state = NULL;
 }
 
-void
-tablescan_upper_explain(ForeignScanState *node, ExplainState *es)
+static void
+count_explain(ForeignScanState *node, ExplainState *es)
 {
 	TsCountState *st = node->fdw_state;
 
-	if (is_agg_scan(node))
-	{
-		tablescan_agg_scan_explain(node, es);
-		return;
-	}
 	if (!es->analyze || st == NULL || !st->counted)
 		return;
 	ExplainPropertyText("Cache", !st->cache_on ? "off" : st->cache_hit ? "hit" : "miss", es);

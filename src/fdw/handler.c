@@ -653,12 +653,11 @@ tablescanBeginForeignScan(ForeignScanState *node, int eflags)
 
 	st = tablescan_scan_create(node->ss.ps.state);
 	node->fdw_state = st;
-	st->rel = node->ss.ss_currentRelation;
-	st->relid = fs->scan.scanrelid;
-	st->quals = fs->scan.plan.qual;
-	st->attnums = (List *) list_nth(fs->fdw_private, FdwScanPrivateAttnums);
+	tablescan_scan_set_source(st, node->ss.ss_currentRelation, fs->scan.scanrelid,
+							  fs->scan.plan.qual,
+							  (List *) list_nth(fs->fdw_private, FdwScanPrivateAttnums),
+							  node->ss.ps.ps_ExprContext);
 	st->limit = pg_strtoint64(strVal(list_nth(fs->fdw_private, FdwScanPrivateLimit)));
-	st->econtext = node->ss.ps.ps_ExprContext;
 }
 
 /* A scan of nothing yet, its memory contexts in the query's. */
@@ -690,7 +689,6 @@ tablescan_scan_set_source(TsScanState *st, Relation rel, Index relid, List *qual
 	close_reader(st);
 	st->plan = NULL;			/* planned at the first row */
 }
-
 
 typedef struct SizedTask
 {
@@ -1272,7 +1270,7 @@ static TsScanState *
 node_scan(ForeignScanState *node)
 {
 	if (((ForeignScan *) node->ss.ps.plan)->scan.scanrelid == 0)
-		return tablescan_agg_scan_rows(node);
+		return tablescan_upper_rows(node);
 	return node->fdw_state;
 }
 

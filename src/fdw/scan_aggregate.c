@@ -71,7 +71,6 @@ typedef struct TsAggTrans
 	FunctionCallInfo trans;		/* state, argument */
 	FunctionCallInfo final;		/* state; NULL: the state is the result */
 	bool		final_strict;
-	bool		skip_final;		/* a partial aggregate: the state is the result */
 	FunctionCallInfo serial;	/* a partial internal state: to bytea (NULL: none) */
 	bool		serial_strict;
 	Datum		init_value;
@@ -86,6 +85,8 @@ typedef struct TsAggScanState
 {
 	TsScanState *scan;			/* the rows: handler.c's scan, maybe parallel */
 	Relation	rel;
+	TupleTableSlot *slot;		/* a row, for the quals */
+	ExprState  *qual;			/* NULL: none */
 	ExprContext *aggcontext;	/* its per-tuple memory: the states */
 	AggState   *aggstate;		/* what the transition functions see as their caller */
 	int			naggs;
@@ -342,6 +343,7 @@ tablescan_agg_scan_begin(ForeignScanState *node, int eflags)
 	ForeignScan *fs = (ForeignScan *) node->ss.ps.plan;
 	TsAggScanState *st;
 	Oid			table;
+	List	   *quals;
 
 	if (eflags & EXEC_FLAG_EXPLAIN_ONLY)
 		return;
@@ -352,25 +354,30 @@ tablescan_agg_scan_begin(ForeignScanState *node, int eflags)
 	st->aggstate = makeNode(AggState);
 	st->aggstate->curaggcontext = st->aggcontext;
 	st->parallel = fs->scan.plan.parallel_aware;
-	table = (Oid) strtoul(strVal(list_nth(fs->fdw_private, FdwScanPrivateCountTable)), NULL, 10);
+	table = (Oid) strtoul(strVal(list_nth(fs->fdw_private, FdwScanPrivateUpperTable)), NULL, 10);
 	st->rel = table_open(table, AccessShareLock);
+	quals = (List *) list_nth(fs->fdw_private, FdwScanPrivateUpperQuals);
 	tablescan_scan_set_source(st->scan, st->rel,
-							  (Index) intVal(list_nth(fs->fdw_private, FdwScanPrivateCountRelid)),
-							  (List *) list_nth(fs->fdw_private, FdwScanPrivateCountQuals),
-							  (List *) list_nth(fs->fdw_private, FdwScanPrivateAttnums),
+							  (Index) intVal(list_nth(fs->fdw_private, FdwScanPrivateUpperRelid)),
+							  quals, (List *) list_nth(fs->fdw_private, FdwScanPrivateAttnums),
 							  node->ss.ps.ps_ExprContext);
+	st->slot = MakeSingleTupleTableSlot(CreateTupleDescCopy(RelationGetDescr(st->rel)),
+										&TTSOpsVirtual);
+
+	/*
+	 * No parent: the quals read our slot, not the node's, and PARAM_EXTERN
+	 * values come from the ExprContext (outer Params were refused).
+	 */
+	st->qual = ExecInitQual(quals, NULL);
 	node->fdw_state = st;
 }
 
 TsScanState *
 tablescan_agg_scan_rows(ForeignScanState *node)
 {
-	ForeignScan *fs = (ForeignScan *) node->ss.ps.plan;
+	TsAggScanState *st = node->fdw_state;
 
-	if (node->fdw_state == NULL ||
-		intVal(list_nth(fs->fdw_private, FdwScanPrivateUpperKind)) != TS_UPPER_SCAN)
-		return NULL;
-	return ((TsAggScanState *) node->fdw_state)->scan;
+	return st ? st->scan : NULL;
 }
 
 /* A function's call frame for one of our aggregates, nargs arguments. */
@@ -450,13 +457,13 @@ init_transitions(ForeignScanState *node, TsAggScanState *st)
 		}
 		t->trans = call_frame(st, transfn, t->attno > 0 ? 2 : 1, agg->inputcollid, cxt);
 		t->strict = t->trans->flinfo->fn_strict;
-		t->skip_final = DO_AGGSPLIT_SKIPFINAL(agg->aggsplit);
-		if (!t->skip_final && OidIsValid(finalfn))
+		/* a partial aggregate's result is its state (serialized when internal) */
+		if (!DO_AGGSPLIT_SKIPFINAL(agg->aggsplit) && OidIsValid(finalfn))
 		{
 			t->final = call_frame(st, finalfn, 1, agg->inputcollid, cxt);
 			t->final_strict = t->final->flinfo->fn_strict;
 		}
-		if (t->skip_final && DO_AGGSPLIT_SERIALIZE(agg->aggsplit) && transtype == INTERNALOID)
+		if (DO_AGGSPLIT_SERIALIZE(agg->aggsplit) && transtype == INTERNALOID)
 		{
 			t->serial = call_frame(st, serialfn, 1, InvalidOid, cxt);
 			t->serial_strict = t->serial->flinfo->fn_strict;
@@ -565,30 +572,14 @@ call_on_state(FunctionCallInfo fc, bool strict, const TsAggTrans *t, bool *isnul
 static void
 aggregate_rows(ForeignScanState *node, TsAggScanState *st)
 {
-	ForeignScan *fs = (ForeignScan *) node->ss.ps.plan;
-	List	   *quals = (List *) list_nth(fs->fdw_private, FdwScanPrivateCountQuals);
 	ExprContext *econtext = node->ss.ps.ps_ExprContext;
-	MemoryContext aggcxt;
+	TupleTableSlot *slot = st->slot;
 	MemoryContext old;
-	TupleTableSlot *slot;
-	ExprState  *qual;
 
 	if (st->trans == NULL)
 		init_transitions(node, st);
 	ReScanExprContext(st->aggcontext);	/* the states of an earlier scan */
-	aggcxt = st->aggcontext->ecxt_per_tuple_memory;
 	start_transitions(st);
-
-	old = MemoryContextSwitchTo(aggcxt);
-	slot = MakeSingleTupleTableSlot(CreateTupleDescCopy(RelationGetDescr(st->rel)),
-									&TTSOpsVirtual);
-
-	/*
-	 * No parent: the quals read our slot, not the node's, and PARAM_EXTERN
-	 * values come from the ExprContext (outer Params were refused).
-	 */
-	qual = ExecInitQual(quals, NULL);
-	MemoryContextSwitchTo(old);
 	st->rows_aggregated = 0;
 	for (;;)
 	{
@@ -597,13 +588,13 @@ aggregate_rows(ForeignScanState *node, TsAggScanState *st)
 
 		CHECK_FOR_INTERRUPTS();
 		ResetExprContext(econtext);
-		if (qual)
+		if (st->qual)
 		{
 			/* the quals read a slot */
 			if (!tablescan_scan_next_row(st->scan, slot))
 				break;
 			econtext->ecxt_scantuple = slot;
-			if (!ExecQual(qual, econtext))
+			if (!ExecQual(st->qual, econtext))
 				continue;
 			values = slot->tts_values;
 			isnull = slot->tts_isnull;
@@ -618,7 +609,7 @@ aggregate_rows(ForeignScanState *node, TsAggScanState *st)
 	}
 	ResetExprContext(econtext);
 	econtext->ecxt_scantuple = NULL;
-	ExecDropSingleTupleTableSlot(slot);
+	ExecClearTuple(slot);
 	st->computed = true;
 }
 
@@ -680,6 +671,7 @@ tablescan_agg_scan_end(ForeignScanState *node)
 	if (st == NULL)
 		return;
 	tablescan_scan_end(st->scan);
+	ExecDropSingleTupleTableSlot(st->slot);
 	table_close(st->rel, NoLock);
 	node->fdw_state = NULL;
 }

@@ -209,11 +209,11 @@ enum FdwScanPrivateIndex
 	/* Integer (as a String node): rows a LIMIT needs from this scan, -1 */
 	FdwScanPrivateLimit,
 	/* aggregate scans: range-table index of the foreign table (Integer) */
-	FdwScanPrivateCountRelid,
+	FdwScanPrivateUpperRelid,
 	/* aggregate scans: its OID (as a String node) */
-	FdwScanPrivateCountTable,
+	FdwScanPrivateUpperTable,
 	/* aggregate scans: the quals (List of Expr) */
-	FdwScanPrivateCountQuals,
+	FdwScanPrivateUpperQuals,
 	/* count(*) scan: per scan column, the GROUP BY key's field or -1 (Integers) */
 	FdwScanPrivateCountColumns,
 	/* aggregate scans: what computes them, TS_UPPER_COUNT or TS_UPPER_SCAN (Integer) */
@@ -227,13 +227,11 @@ typedef enum TsUpperKind
 	TS_UPPER_SCAN				/* while scanning the rows: scan_aggregate.c */
 } TsUpperKind;
 
-struct TsPlanState;
-
 /* What every upper path leaves in output_rel->fdw_private, first. */
 typedef struct TsUpperPath
 {
 	TsUpperKind kind;
-	struct TsPlanState *base;	/* the foreign table's planner state */
+	TsPlanState *base;			/* the foreign table's planner state */
 	Index		relid;			/* its range-table index */
 	Oid			table;			/* its OID */
 	List	   *quals;			/* bare clauses */
@@ -257,6 +255,7 @@ extern TupleTableSlot *tablescan_upper_iterate(ForeignScanState *node);
 extern void tablescan_upper_rescan(ForeignScanState *node);
 extern void tablescan_upper_end(ForeignScanState *node);
 extern void tablescan_upper_explain(ForeignScanState *node, struct ExplainState *es);
+extern struct TsScanState *tablescan_upper_rows(ForeignScanState *node);
 
 /* ---- scan_aggregate.c: aggregates computed while scanning --------------- */
 
@@ -270,7 +269,7 @@ extern TupleTableSlot *tablescan_agg_scan_iterate(ForeignScanState *node);
 extern void tablescan_agg_scan_rescan(ForeignScanState *node);
 extern void tablescan_agg_scan_end(ForeignScanState *node);
 extern void tablescan_agg_scan_explain(ForeignScanState *node, struct ExplainState *es);
-/* the row scan of an aggregate scan (NULL for another upper scan), for parallel scans */
+/* the row scan of an aggregate scan (NULL before BeginForeignScan), for parallel scans */
 extern TsScanState *tablescan_agg_scan_rows(ForeignScanState *node);
 
 /* ---- handler.c: the rows of a scan, for scan_aggregate.c ---------------- */
