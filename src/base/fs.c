@@ -4,7 +4,8 @@
  * Owns: file handles (positional reads), whole-file reads of small
  * metadata files, directory listing and path joining.  The open/close of
  * descriptors go through hooks so the FDW can use transient files that
- * PostgreSQL closes at transaction abort.
+ * PostgreSQL closes at transaction abort.  Every open, listing and check
+ * goes through the current scope first (fs_scope.c).
  */
 #include <dirent.h>
 #include <errno.h>
@@ -57,6 +58,8 @@ ts_file_open(const char *path, ts_err *err)
 	struct stat st;
 	int			fd;
 
+	if (!ts_fs_scope_allows_name(path, err))
+		return NULL;
 	fd = fs_hooks.open_fd(path);
 	if (fd < 0)
 	{
@@ -78,6 +81,11 @@ ts_file_open(const char *path, ts_err *err)
 	{
 		fs_hooks.close_fd(fd);
 		ts_error(err, TS_ERR_IO, "\"%s\" is a directory, not a file", path);
+		return NULL;
+	}
+	if (!ts_fs_scope_allows_fd(fd, path, err))
+	{
+		fs_hooks.close_fd(fd);
 		return NULL;
 	}
 	f = ts_malloc(sizeof(ts_file));
@@ -171,11 +179,23 @@ ts_read_whole_file(const char *path, uint8_t **data, size_t *len, ts_err *err)
 }
 
 bool
+ts_read_system_file(const char *path, uint8_t **data, size_t *len, ts_err *err)
+{
+	bool		ok;
+
+	ts_fs_bypass_scope(true);
+	ok = ts_read_whole_file(path, data, len, err);
+	ts_fs_bypass_scope(false);
+	return ok;
+}
+
+/* A path outside the scope is as good as missing here: nothing is revealed. */
+bool
 ts_path_is_dir(const char *path)
 {
 	struct stat st;
 
-	return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
+	return ts_fs_scope_allows_target(path, NULL) && stat(path, &st) == 0 && S_ISDIR(st.st_mode);
 }
 
 bool
@@ -183,7 +203,30 @@ ts_path_is_file(const char *path)
 {
 	struct stat st;
 
-	return stat(path, &st) == 0 && S_ISREG(st.st_mode);
+	return ts_fs_scope_allows_target(path, NULL) && stat(path, &st) == 0 && S_ISREG(st.st_mode);
+}
+
+/*
+ * In a confined scope, a listed entry that is a symbolic link must lead
+ * inside the scope: otherwise the listing is an error, so that what it
+ * points at is neither read nor silently left out.
+ */
+static bool
+check_listed_link(const char *dir, const struct dirent *de, ts_err *err)
+{
+	char	   *sub;
+	struct stat st;
+	bool		ok = true;
+
+	if (!ts_fs_get_scope()->confined || (de->d_type != DT_LNK && de->d_type != DT_UNKNOWN))
+		return true;
+	sub = ts_path_join(dir, de->d_name);
+	if (sub == NULL)
+		return ts_error(err, TS_ERR_NOMEM, "out of memory listing \"%s\"", dir);
+	if (lstat(sub, &st) == 0 && S_ISLNK(st.st_mode))
+		ok = ts_fs_scope_allows_target(sub, err);
+	ts_free(sub);
+	return ok;
 }
 
 static int
@@ -203,14 +246,37 @@ ts_list_dir(const char *path, char ***names, int *count, ts_err *err)
 
 	*names = NULL;
 	*count = 0;
-	d = opendir(path);
-	if (d == NULL)
-		return ts_error(err, errno == ENOENT ? TS_ERR_NOT_FOUND : TS_ERR_IO,
-						"could not open directory \"%s\": %s", path, strerror(errno));
+	if (!ts_fs_scope_allows_name(path, err))
+		return false;
+	{
+		int			fd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+
+		if (fd < 0)
+			return ts_error(err, errno == ENOENT ? TS_ERR_NOT_FOUND : TS_ERR_IO,
+							"could not open directory \"%s\": %s", path, strerror(errno));
+		if (!ts_fs_scope_allows_fd(fd, path, err))
+		{
+			close(fd);
+			return false;
+		}
+		d = fdopendir(fd);
+		if (d == NULL)
+		{
+			close(fd);
+			return ts_error(err, TS_ERR_IO, "could not open directory \"%s\": %s",
+							path, strerror(errno));
+		}
+	}
 	while ((de = readdir(d)) != NULL)
 	{
 		if (strcmp(de->d_name, ".") == 0 || strcmp(de->d_name, "..") == 0)
 			continue;
+		if (!check_listed_link(path, de, err))
+		{
+			closedir(d);
+			ts_free_names(arr, n);
+			return false;
+		}
 		if (n == cap)
 		{
 			char	  **na;

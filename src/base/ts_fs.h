@@ -6,6 +6,11 @@
  * file descriptors are PostgreSQL transient files, released at transaction
  * abort even when an ERROR unwinds through a reader.  Every error names the
  * path.  Object stores can come later behind the same interface.
+ *
+ * A scope confines every open, listing and existence check to a few root
+ * directories (fs_scope.c): the FDW gives each scan the roots its role may
+ * read, and a path that leaves them (by "..", a symbolic link or an
+ * absolute name written in metadata) is TS_ERR_DENIED, never opened.
  */
 #ifndef TS_FS_H
 #define TS_FS_H
@@ -21,6 +26,60 @@ typedef struct ts_fs_hooks
 } ts_fs_hooks;
 
 void		ts_fs_set_hooks(const ts_fs_hooks *hooks);
+
+/*
+ * Where files may be read.  An unconfined scope (confined = false) allows
+ * every path: the default, and what privileged roles get.  A confined one
+ * allows the paths under its roots, each given as configured (lexical,
+ * e.g. a warehouse reached through a symbolic link) and as resolved by
+ * realpath: a path must be lexically under some root before anything is
+ * looked up (so a name outside reveals nothing, not even whether it
+ * exists), and what it resolves to once opened must be under a resolved
+ * root (so a symbolic link cannot lead out).  No roots: nothing is allowed.
+ */
+typedef struct ts_fs_scope
+{
+	bool		confined;
+	int			nroots;
+	const char *const *lexical; /* normalized absolute paths */
+	const char *const *resolved;	/* realpath of each (NULL when missing) */
+} ts_fs_scope;
+
+extern const ts_fs_scope ts_fs_unconfined;
+
+/*
+ * The scope every later open/list/check uses (copied: scope need not
+ * outlive the call); NULL = unconfined.
+ */
+void		ts_fs_set_scope(const ts_fs_scope *scope);
+const ts_fs_scope *ts_fs_get_scope(void);
+/* While on, every path is allowed: ts_read_system_file only. */
+void		ts_fs_bypass_scope(bool on);
+
+/*
+ * Build a confined scope from root paths (absolute), copied with ts_malloc
+ * into *scope; false + TS_ERR_INVALID for a relative root.
+ */
+bool		ts_fs_scope_make(ts_fs_scope *scope, const char *const *roots, int nroots,
+							 ts_err *err);
+
+/* Is path (absolute or not) allowed lexically by the current scope? */
+bool		ts_fs_scope_allows_name(const char *path, ts_err *err);
+
+/* Is the real path of an open descriptor allowed by the current scope? */
+bool		ts_fs_scope_allows_fd(int fd, const char *path, ts_err *err);
+
+/* Is the (resolved) target of path allowed?  For stat-like checks. */
+bool		ts_fs_scope_allows_target(const char *path, ts_err *err);
+
+/*
+ * Lexically normalize an absolute path into a ts_malloc'd string: "//",
+ * "/./" and "x/.." collapsed, no trailing '/'; NULL for a relative path.
+ */
+char	   *ts_path_normalize(const char *path);
+
+/* Read a file of the system (time zone data): never confined. */
+bool		ts_read_system_file(const char *path, uint8_t **data, size_t *len, ts_err *err);
 
 /* Open for reading; TS_ERR_NOT_FOUND if it does not exist. */
 ts_file    *ts_file_open(const char *path, ts_err *err);

@@ -11,6 +11,7 @@
 
 #include <fcntl.h>
 
+#include "access/xact.h"
 #include "miscadmin.h"
 #include "datatype/timestamp.h"
 #include "utils/builtins.h"
@@ -120,6 +121,34 @@ pool_alloc(size_t size)
 	return aligned_alloc_in(pool_cxt, size);
 }
 
+/*
+ * Between the calls that set a table's scope (tablescan_make_context, a
+ * plan's reads, IMPORT) the library may read nothing: a call that forgot to
+ * set one fails instead of reading with another table's or role's scope.
+ */
+static const ts_fs_scope deny_all = {true, 0, NULL, NULL};
+
+static void
+reset_scope(void)
+{
+	ts_fs_bypass_scope(false);
+	ts_fs_set_scope(&deny_all);
+}
+
+static void
+scope_xact_callback(XactEvent event, void *arg)
+{
+	reset_scope();
+}
+
+static void
+scope_subxact_callback(SubXactEvent event, SubTransactionId mySubid,
+					   SubTransactionId parentSubid, void *arg)
+{
+	if (event == SUBXACT_EVENT_ABORT_SUB)
+		ts_fs_bypass_scope(false);
+}
+
 void
 tablescan_install_hooks(void)
 {
@@ -128,6 +157,9 @@ tablescan_install_hooks(void)
 
 	ts_set_alloc_hooks(&alloc);
 	ts_fs_set_hooks(&fs);
+	reset_scope();
+	RegisterXactCallback(scope_xact_callback, NULL);
+	RegisterSubXactCallback(scope_subxact_callback, NULL);
 	ts_set_interrupt_hook(pg_interrupts);
 	if (cache_cxt == NULL)
 		cache_cxt = AllocSetContextCreate(TopMemoryContext, "tablescan_fdw live-entry cache",
@@ -167,6 +199,9 @@ tablescan_report(const ts_err *err)
 		case TS_ERR_CANCELED:
 			code = ERRCODE_QUERY_CANCELED;
 			break;
+		case TS_ERR_DENIED:
+			code = ERRCODE_INSUFFICIENT_PRIVILEGE;
+			break;
 		default:
 			code = ERRCODE_FDW_ERROR;
 			break;
@@ -176,43 +211,75 @@ tablescan_report(const ts_err *err)
 
 /*
  * partition_filter JSON: [{"k1":"1","k2":"10"}, ...] = OR of ANDs.  Values
- * are partition path strings; numbers and null are accepted too.
+ * are partition path strings; numbers and null are accepted too.  Parsed
+ * in one pass (linear in its size, interruptible) and bounded: it is
+ * checked by the validator when set, and parsed again for each scan.
  */
-static void
-parse_partition_filter(const char *text, ts_scan_context *ctx)
-{
-	cJSON	   *root = cJSON_Parse(text);
-	ts_option **filters;
-	int			n,
-				i;
+#define PARTITION_FILTER_MAX_ALTERNATIVES 100000
 
-	if (root == NULL || !cJSON_IsArray(root))
+static void pg_attribute_noreturn()
+bad_partition_filter(cJSON *root, const char *what, const char *hint)
+{
+	if (root)
+		cJSON_Delete(root);
+	ereport(ERROR,
+			(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+			 errmsg("invalid value for option \"partition_filter\": %s", what),
+			 errhint("%s", hint)));
+}
+
+/* An escaped NUL (\u0000) would end the C string of a value early. */
+static bool
+has_escaped_nul(const char *text)
+{
+	for (const char *p = text; (p = strstr(p, "u0000")) != NULL; p++)
 	{
-		if (root)
-			cJSON_Delete(root);
-		ereport(ERROR,
-				(errcode(ERRCODE_FDW_INVALID_OPTION_NAME),
-				 errmsg("invalid value for option \"partition_filter\": not a JSON array"),
-				 errhint("Use a JSON array of objects, e.g. [{\"dt\":\"2024-01-01\",\"hr\":\"10\"}], an OR of ANDs.")));
+		int			backslashes = 0;
+
+		for (const char *b = p - 1; b >= text && *b == '\\'; b--)
+			backslashes++;
+		if (backslashes % 2 == 1)
+			return true;
 	}
-	n = cJSON_GetArraySize(root);
-	filters = palloc0(sizeof(ts_option *) * Max(n, 1));
-	for (i = 0; i < n; i++)
+	return false;
+}
+
+void
+tablescan_parse_partition_filter(const char *text, int *nfilters, ts_option ***filters_out)
+{
+	const char *array_hint = "Use a JSON array of objects, e.g. [{\"dt\":\"2024-01-01\",\"hr\":\"10\"}], an OR of ANDs.";
+	cJSON	   *root;
+	cJSON	   *obj;
+	ts_option **filters;
+	int			n = 0,
+				i = 0;
+
+	if (has_escaped_nul(text))
+		bad_partition_filter(NULL, "a value holds \\u0000",
+							 "Partition values are text of a directory name, which cannot hold a NUL byte.");
+	root = cJSON_Parse(text);
+	if (root == NULL || !cJSON_IsArray(root))
+		bad_partition_filter(root, "not a JSON array", array_hint);
+	cJSON_ArrayForEach(obj, root)
 	{
-		cJSON	   *obj = cJSON_GetArrayItem(root, i);
+		if (++n > PARTITION_FILTER_MAX_ALTERNATIVES)
+			bad_partition_filter(root, psprintf("more than %d alternatives",
+												PARTITION_FILTER_MAX_ALTERNATIVES),
+								 "Use a WHERE clause on the partition keys for long lists of partitions.");
+	}
+	filters = palloc0(sizeof(ts_option *) * Max(n, 1));
+	cJSON_ArrayForEach(obj, root)
+	{
 		cJSON	   *kv;
 		int			m = 0,
 					j = 0;
 		ts_option  *list;
 
+		if ((i & 1023) == 0)
+			CHECK_FOR_INTERRUPTS();
 		if (!cJSON_IsObject(obj))
-		{
-			cJSON_Delete(root);
-			ereport(ERROR,
-					(errcode(ERRCODE_FDW_INVALID_OPTION_NAME),
-					 errmsg("invalid value for option \"partition_filter\": element %d is not a JSON object", i + 1),
-					 errhint("Use a JSON array of objects, e.g. [{\"dt\":\"2024-01-01\"}].")));
-		}
+			bad_partition_filter(root, psprintf("element %d is not a JSON object", i + 1),
+								 "Use a JSON array of objects, e.g. [{\"dt\":\"2024-01-01\"}].");
 		cJSON_ArrayForEach(kv, obj)
 			m++;
 		list = palloc0(sizeof(ts_option) * (m + 1));
@@ -223,18 +290,33 @@ parse_partition_filter(const char *text, ts_scan_context *ctx)
 				list[j].value = pstrdup(kv->valuestring);
 			else if (cJSON_IsNull(kv))
 				list[j].value = NULL;
-			else
+			else if (cJSON_IsNumber(kv) || cJSON_IsBool(kv))
 			{
 				char	   *p = cJSON_PrintUnformatted(kv);
 
 				list[j].value = pstrdup(p);
 				cJSON_free(p);
 			}
+			else
+				bad_partition_filter(root, psprintf("the value of \"%s\" in element %d is not a string, number or null",
+													kv->string, i + 1),
+									 "Give each partition value as it appears in the partition's directory name.");
 			j++;
 		}
-		filters[i] = list;
+		filters[i++] = list;
 	}
 	cJSON_Delete(root);
+	*nfilters = n;
+	*filters_out = filters;
+}
+
+static void
+parse_partition_filter(const char *text, ts_scan_context *ctx)
+{
+	ts_option **filters;
+	int			n;
+
+	tablescan_parse_partition_filter(text, &n, &filters);
 	ctx->npartition_filters = n;
 	ctx->partition_filters = (const ts_option *const *) filters;
 }
@@ -250,6 +332,9 @@ tablescan_make_context(TsTableOptions *opts, ts_scan_context *ctx)
 
 	memset(ctx, 0, sizeof(*ctx));
 	ctx->table_path = opts->table_path;
+	ctx->fs_scope = opts->fs_scope;
+	/* calls that read files before a plan exists use it too */
+	ts_fs_set_scope(opts->fs_scope);
 	forboth(lk, opts->paimon_keys, lv, opts->paimon_values)
 	{
 		options[i].key = lfirst(lk);

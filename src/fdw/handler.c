@@ -17,6 +17,7 @@
 #include "access/table.h"
 #include "commands/defrem.h"
 #include "commands/explain.h"
+#include "executor/executor.h"
 #include "foreign/fdwapi.h"
 #include "foreign/foreign.h"
 #include "miscadmin.h"
@@ -27,6 +28,7 @@
 #include "optimizer/pathnode.h"
 #include "optimizer/planmain.h"
 #include "optimizer/restrictinfo.h"
+#include "parser/parsetree.h"
 #include "utils/builtins.h"
 #include "utils/guc.h"
 #include "utils/lsyscache.h"
@@ -262,8 +264,18 @@ tablescanGetForeignRelSize(PlannerInfo *root, RelOptInfo *baserel, Oid foreignta
 	List	   *residual = NIL;
 	ListCell   *lc;
 
-	Relation	rel = table_open(foreigntableid, NoLock);
+	Relation	rel;
+	RangeTblEntry *rte = planner_rt_fetch(baserel->relid, root);
 
+	/*
+	 * PostgreSQL checks the SELECT privilege when the executor starts, after
+	 * planning; but planning reads the table's metadata (and leaves it in
+	 * tablescan_last_metrics), so a role without the privilege is stopped
+	 * here, with the error the executor would raise.
+	 */
+	if (rte->requiredPerms != 0)
+		ExecCheckRTPerms(list_make1(rte), true);
+	rel = table_open(foreigntableid, NoLock);
 	ps->opts = tablescan_get_options(foreigntableid);
 	ps->limit = scan_limit(root, baserel);
 	ps->plan = tablescan_plan_relation(ps->opts, rel, baserel->relid,

@@ -301,6 +301,9 @@ tablescanImportForeignSchema(ImportForeignSchemaStmt *stmt, Oid serverOid)
 				(errcode(ERRCODE_FDW_SCHEMA_NOT_FOUND),
 				 errmsg("invalid Paimon database name \"%s\"", stmt->remote_schema)));
 	dbdir = psprintf("%s/%s.db", warehouse, stmt->remote_schema);
+	/* what the role may read: the warehouse (everything, with pg_read_server_files) */
+	ts_fs_set_scope(tablescan_role_reads_server_files() ? NULL :
+					tablescan_make_scope(list_make1(warehouse)));
 	if (!ts_path_is_dir(dbdir))
 		ereport(ERROR,
 				(errcode(ERRCODE_FDW_SCHEMA_NOT_FOUND),

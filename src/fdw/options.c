@@ -32,6 +32,8 @@
 #include "scan/format_plan.h"
 #include "utils/varlena.h"
 
+#include <cjson/cJSON.h>
+
 #include "tablescan_fdw.h"
 
 /* Per-query Paimon options, "k=v,k=v" (GUC tablescan.scan_options). */
@@ -107,15 +109,130 @@ is_valid_option(const char *name, Oid context)
 	return false;
 }
 
+bool
+tablescan_role_reads_server_files(void)
+{
+	return superuser() || has_privs_of_role(GetUserId(), ROLE_PG_READ_SERVER_FILES);
+}
+
 void
 tablescan_check_path_privilege(const char *option_name)
 {
-	if (!superuser() && !has_privs_of_role(GetUserId(), ROLE_PG_READ_SERVER_FILES))
+	if (!tablescan_role_reads_server_files())
 		ereport(ERROR,
 				(errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
 				 errmsg("permission denied to set option \"%s\"", option_name),
 				 errdetail("Only roles with privileges of the \"%s\" role may set options that name files.",
 						   "pg_read_server_files")));
+}
+
+/*
+ * Paimon keys whose value names or rewrites where files are read: setting
+ * them needs the privilege of option "path" (as a FOREIGN TABLE or SERVER
+ * option, in tablescan.scan_options, or in the options of a table_schema).
+ */
+static const char *const path_keys[] = {
+	"path", "external-path-map", "data-file.external-paths", NULL
+};
+
+static bool
+is_path_key(const char *key)
+{
+	for (int i = 0; path_keys[i]; i++)
+		if (strcmp(key, path_keys[i]) == 0)
+			return true;
+	return false;
+}
+
+static void
+invalid_value(const char *name, const char *value, const char *hint)
+{
+	ereport(ERROR,
+			(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+			 errmsg("invalid value for option \"%s\": \"%s\"", name, value),
+			 errhint("%s", hint)));
+}
+
+/* "file:/x" and "file:///x" name /x */
+static const char *
+without_file_scheme(const char *p)
+{
+	if (pg_strncasecmp(p, "file:", 5) == 0)
+	{
+		p += 5;
+		if (strncmp(p, "///", 3) == 0)
+			p += 2;
+	}
+	return p;
+}
+
+/*
+ * external-path-map: "FROM=>TO[;FROM2=>TO2]", each FROM a non-empty prefix,
+ * each TO an absolute local path.  With targets != NULL, the TO paths are
+ * appended to *targets.
+ */
+static void
+check_path_map(const char *name, const char *value, List **targets)
+{
+	char	   *copy = pstrdup(value);
+	char	   *save = NULL;
+	int			n = 0;
+
+	for (char *tok = strtok_r(copy, ";", &save); tok; tok = strtok_r(NULL, ";", &save))
+	{
+		char	   *arrow = strstr(tok, "=>");
+		const char *to;
+
+		if (arrow == NULL || arrow == tok || arrow[2] == '\0')
+			invalid_value(name, value, "Give FROM=>TO pairs separated by ';', e.g. 'file:/tmp/ext=>/data/ext'.");
+		*arrow = '\0';
+		to = without_file_scheme(arrow + 2);
+		if (to[0] != '/')
+			invalid_value(name, value, "Each TO of FROM=>TO is an absolute local path.");
+		if (targets)
+			*targets = lappend(*targets, pstrdup(to));
+		n++;
+	}
+	if (n == 0)
+		invalid_value(name, value, "Give FROM=>TO pairs separated by ';', e.g. 'file:/tmp/ext=>/data/ext'.");
+}
+
+/*
+ * table_schema: a JSON object.  Its options may name paths (a format
+ * table's "path", external paths): those need the privilege of option
+ * "path", and so does declaring a format table by "type" in it, whose files
+ * are found at such a path.
+ */
+static void
+check_table_schema(const char *value)
+{
+	cJSON	   *root = cJSON_Parse(value);
+	cJSON	   *opts;
+	bool		names_path = false;
+
+	if (root == NULL || !cJSON_IsObject(root))
+	{
+		if (root)
+			cJSON_Delete(root);
+		invalid_value("table_schema", value, "Give the table's schema JSON, a schema file's content.");
+	}
+	opts = cJSON_GetObjectItemCaseSensitive(root, "options");
+	if (opts != NULL && cJSON_IsObject(opts))
+	{
+		cJSON	   *kv;
+
+		cJSON_ArrayForEach(kv, opts)
+		{
+			if (is_path_key(kv->string))
+				names_path = true;
+			if (strcmp(kv->string, "type") == 0 && cJSON_IsString(kv) &&
+				strcmp(kv->valuestring, "format-table") == 0)
+				names_path = true;
+		}
+	}
+	cJSON_Delete(root);
+	if (names_path)
+		tablescan_check_path_privilege("table_schema");
 }
 
 /* A database or table name must stay inside the warehouse. */
@@ -209,6 +326,24 @@ check_option_value(const char *name, const char *value)
 					 errmsg("invalid value for option \"%s\": \"%s\"", name, value),
 					 errhint("Give an absolute path.")));
 	}
+	else if (strcmp(name, "external-path-map") == 0)
+		check_path_map(name, value, NULL);
+	else if (strcmp(name, "data-file.path-directory") == 0)
+	{
+		char	   *norm = value[0] == '/' ? NULL : ts_path_normalize(psprintf("/%s", value));
+
+		if (norm == NULL || strcmp(norm, psprintf("/%s", value)) != 0)
+			invalid_value(name, value, "Give a directory relative to the table, without \"..\".");
+	}
+	else if (strcmp(name, "table_schema") == 0)
+		check_table_schema(value);
+	else if (strcmp(name, "partition_filter") == 0)
+	{
+		int			n;
+		ts_option **filters;
+
+		tablescan_parse_partition_filter(value, &n, &filters);
+	}
 }
 
 PG_FUNCTION_INFO_V1(tablescan_fdw_validator);
@@ -245,7 +380,7 @@ tablescan_fdw_validator(PG_FUNCTION_ARGS)
 							 ", and Paimon options by their own keys (e.g. \"scan.snapshot-id\").") :
 					 errhint("There are no valid options in this context.")));
 		}
-		if (strcmp(def->defname, "warehouse") == 0 || strcmp(def->defname, "path") == 0)
+		if (strcmp(def->defname, "warehouse") == 0 || is_path_key(def->defname))
 			tablescan_check_path_privilege(def->defname);
 		check_option_value(def->defname, value);
 		has_path |= strcmp(def->defname, "path") == 0;
@@ -311,7 +446,13 @@ add_guc_options(TsTableOptions *o, const char *text)
 	}
 	/* check the values once continuations are joined */
 	for (int i = list_length(o->paimon_keys) - added; i < list_length(o->paimon_keys); i++)
-		check_option_value(list_nth(o->paimon_keys, i), list_nth(o->paimon_values, i));
+	{
+		const char *k = list_nth(o->paimon_keys, i);
+
+		if (is_path_key(k))
+			tablescan_check_path_privilege(k);
+		check_option_value(k, list_nth(o->paimon_values, i));
+	}
 }
 
 static void
@@ -467,6 +608,46 @@ check_inside_warehouse(const char *warehouse, const char *table_path, Oid foreig
 				 errhint("Use option path (which needs pg_read_server_files) for tables outside the warehouse.")));
 }
 
+ts_fs_scope *
+tablescan_make_scope(List *roots)
+{
+	ts_fs_scope *scope = palloc0(sizeof(ts_fs_scope));
+	const char **arr = palloc(sizeof(char *) * Max(list_length(roots), 1));
+	ts_err		err = {0};
+	int			n = 0;
+	ListCell   *lc;
+
+	foreach(lc, roots)
+		arr[n++] = lfirst(lc);
+	if (!ts_fs_scope_make(scope, arr, n, &err))
+		tablescan_report(&err);
+	return scope;
+}
+
+/*
+ * What a role without pg_read_server_files may make the scan read: the
+ * table's directory, and the external roots that SERVER and FOREIGN TABLE
+ * options declare (only privileged roles can set those).
+ */
+static ts_fs_scope *
+table_scope(const char *table_path, ForeignServer *server, ForeignTable *ft)
+{
+	List	   *roots = list_make1((char *) table_path);
+	List	   *both = list_concat(list_copy(server->options), ft->options);
+	ListCell   *lc;
+
+	if (tablescan_role_reads_server_files())
+		return NULL;
+	foreach(lc, both)
+	{
+		DefElem    *def = lfirst(lc);
+
+		if (strcmp(def->defname, "external-path-map") == 0)
+			check_path_map(def->defname, defGetString(def), &roots);
+	}
+	return tablescan_make_scope(roots);
+}
+
 TsTableOptions *
 tablescan_get_options(Oid foreigntableid)
 {
@@ -531,5 +712,6 @@ tablescan_get_options(Oid foreigntableid)
 				(errcode(ERRCODE_FDW_OPTION_NAME_NOT_FOUND),
 				 errmsg("foreign table \"%s\" needs option \"path\", or \"database\" and \"table\"",
 						get_rel_name(foreigntableid))));
+	o->fs_scope = table_scope(o->table_path, server, ft);
 	return o;
 }

@@ -47,16 +47,30 @@ typedef struct TsTableOptions
 	/* set by a parallel scan: a latest read reads this snapshot (0 = none) */
 	bool		pin_snapshot;
 	int64		pinned_snapshot_id;
+	/*
+	 * Where the current role may make the scan read (options.c): NULL for
+	 * roles with pg_read_server_files; else the table's directory and the
+	 * targets of "external-path-map" given in SERVER / FOREIGN TABLE
+	 * options (which only such roles can set).
+	 */
+	ts_fs_scope *fs_scope;
 } TsTableOptions;
 
 extern TsTableOptions *tablescan_get_options(Oid foreigntableid);
 extern void tablescan_check_path_privilege(const char *option_name);
+/* superuser or pg_read_server_files: may read any file of the server */
+extern bool tablescan_role_reads_server_files(void);
+/* A scope confined to these directories (absolute; realpath'd), palloc'd. */
+extern ts_fs_scope *tablescan_make_scope(List *roots);
 
 /* ---- glue.c ------------------------------------------------------------ */
 
 extern void tablescan_install_hooks(void);
 extern void tablescan_report(const ts_err *err) pg_attribute_noreturn();
 
+/* partition_filter JSON -> OR of ANDs (ERROR naming the option if invalid) */
+extern void tablescan_parse_partition_filter(const char *text, int *nfilters,
+											 ts_option ***filters);
 /* Build a scan context from options; arrays palloc'd in the current context. */
 extern void tablescan_make_context(TsTableOptions *opts, ts_scan_context *ctx);
 /* functions.c: a foreign table the caller may SELECT from, else ERROR */

@@ -119,6 +119,7 @@ ts_split_reader_open(ts_plan *plan, const ts_split *split, const int *columns, i
 		ts_error(err, TS_ERR_INVALID, "invalid arguments to ts_split_reader_open");
 		return NULL;
 	}
+	ts_plan_enter(plan);
 	if (split->fallback)
 	{
 		/* scan.fallback-branch: read with that branch's plan (same row type) */
@@ -208,6 +209,7 @@ ts_split_reader_next(ts_split_reader *r, ts_batch *batch, ts_err *err)
 {
 	memset(batch, 0, sizeof(*batch));
 	batch->ncols = r->ncolumns;
+	ts_plan_enter(r->plan);		/* scans of other tables may have run between two calls */
 	if (r->merge)
 		return ts_merge_reader_next(r->merge, batch, err);
 	if (r->evolution)

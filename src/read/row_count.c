@@ -134,6 +134,7 @@ ts_plan_count_rows(ts_plan *plan, const struct ts_predicate *pred, int64_t *rows
 	int64_t		total = 0;
 
 	*rows = 0;
+	ts_plan_enter(plan);
 	if (!check_countable(plan, pred, err))
 		return false;
 	for (int s = 0; s < plan->nsplits; s++)
@@ -193,6 +194,7 @@ ts_plan_count_groups(ts_plan *plan, const struct ts_predicate *pred,
 
 	*groups = NULL;
 	*ngroups = 0;
+	ts_plan_enter(plan);
 	if (!check_countable(plan, pred, err))
 		return false;
 	key_index = ts_calloc(nkeys > 0 ? nkeys : 1, sizeof(int));

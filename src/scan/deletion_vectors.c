@@ -87,10 +87,8 @@ index_file_path(ts_plan *plan, scan_state *st, const ts_index_manifest_entry *ie
 		p = scan_normalize_external_path(plan, ie->external_path);
 	else
 	{
-		if (strchr(ie->file_name, '/') != NULL || ie->file_name[0] == '\0')
-			return ts_error(err, TS_ERR_CORRUPT,
-							"index manifest \"%s\": invalid index file name \"%s\"",
-							plan->snapshot->index_manifest, ie->file_name);
+		if (!scan_check_file_name(plan, "index file", ie->file_name, err))
+			return ts_error_context(err, "index manifest \"%s\"", plan->snapshot->index_manifest);
 		if (scan_option_bool(plan, "index-file-in-data-file-dir", false))
 		{
 			char	   *dir;
@@ -125,9 +123,8 @@ scan_dv_load(ts_plan *plan, scan_state *st, scan_dv_index **out, ts_err *err)
 	if (plan->snapshot == NULL || plan->snapshot->index_manifest == NULL ||
 		plan->snapshot->index_manifest[0] == '\0')
 		return true;
-	if (strchr(plan->snapshot->index_manifest, '/') != NULL)
-		return ts_error(err, TS_ERR_CORRUPT, "snapshot %lld: invalid index manifest name \"%s\"",
-						(long long) plan->snapshot->id, plan->snapshot->index_manifest);
+	if (!scan_check_file_name(plan, "index manifest", plan->snapshot->index_manifest, err))
+		return ts_error_context(err, "snapshot %lld", (long long) plan->snapshot->id);
 	path = scan_arena_printf(&plan->arena, "%s/manifest/%s", plan->table_path,
 							 plan->snapshot->index_manifest);
 	if (path == NULL)

@@ -649,6 +649,7 @@ ts_format_plan_partitions(ts_plan *plan, const ts_scan_context *ctx, ts_err *err
 		ts_error(err, TS_ERR_INVALID, "no plan or scan context");
 		return NULL;
 	}
+	ts_plan_enter(plan);
 	if (plan->kind != TS_TABLE_FORMAT)
 	{
 		ts_error(err, TS_ERR_UNSUPPORTED,

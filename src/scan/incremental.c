@@ -261,9 +261,9 @@ scan_read_incremental_files(ts_plan *plan, scan_state *st,
 			char	   *path;
 			int			n;
 
-			if (strchr(m->file_name, '/') != NULL)
+			if (!scan_check_file_name(plan, "manifest file", m->file_name, NULL))
 			{
-				ts_error(err, TS_ERR_CORRUPT, "snapshot %lld: manifest file name \"%s\" contains a slash",
+				ts_error(err, TS_ERR_CORRUPT, "snapshot %lld: invalid manifest file name \"%s\"",
 						 (long long) id, m->file_name);
 				ts_free(manifests);
 				goto done;

@@ -200,6 +200,8 @@ scan_read_manifest_list(ts_plan *plan, const char *list_name, int64_t snapshot_i
 
 	if (list_name == NULL || list_name[0] == '\0')
 		return true;
+	if (!scan_check_file_name(plan, "manifest list", list_name, err))
+		return ts_error_context(err, "snapshot %lld", (long long) snapshot_id);
 	path = scan_arena_printf(&plan->arena, "%s/manifest/%s", plan->table_path, list_name);
 	if (path == NULL)
 		return ts_error(err, TS_ERR_NOMEM, "out of memory");
@@ -286,6 +288,8 @@ scan_read_live_files(ts_plan *plan, scan_state *st,
 		}
 		if (m->num_added_files == 0 && m->num_deleted_files == 0)
 			continue;
+		if (!scan_check_file_name(plan, "manifest file", m->file_name, err))
+			goto done;
 		path = scan_arena_printf(&plan->arena, "%s/manifest/%s", plan->table_path, m->file_name);
 		if (path == NULL)
 		{

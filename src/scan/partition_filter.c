@@ -216,6 +216,8 @@ scan_partition_filter_match(ts_plan *plan, scan_state *st, ts_bytes partition,
 	{
 		bool		all = true;
 
+		if ((f & 4095) == 4095 && !TS_CHECK_INTERRUPTS(err))
+			return false;
 		for (k = 0; k < st->filters[f].nkeys && all; k++)
 		{
 			const scan_partition_key_filter *kf = &st->filters[f].keys[k];
@@ -285,6 +287,8 @@ scan_partition_filter_may_match_stats(ts_plan *plan, scan_state *st,
 	{
 		bool		all = true;
 
+		if ((f & 4095) == 4095 && !TS_CHECK_INTERRUPTS(err))
+			return false;
 		for (k = 0; k < st->filters[f].nkeys && all; k++)
 		{
 			const scan_partition_key_filter *kf = &st->filters[f].keys[k];

@@ -83,6 +83,18 @@ apply_path_map(ts_plan *plan, const char *path)
 	return scan_arena_strdup(&plan->arena, path);
 }
 
+bool
+scan_check_file_name(const ts_plan *plan, const char *what, const char *name, ts_err *err)
+{
+	size_t		len = name ? strlen(name) : 0;
+
+	if (len == 0 || memchr(name, '/', len) != NULL || memchr(name, '\\', len) != NULL ||
+		strcmp(name, ".") == 0 || strcmp(name, "..") == 0)
+		return ts_error(err, TS_ERR_CORRUPT, "table \"%s\": invalid %s name \"%s\" in its metadata",
+						plan->table_path, what, name ? name : "");
+	return true;
+}
+
 char *
 scan_normalize_external_path(ts_plan *plan, const char *external_path)
 {

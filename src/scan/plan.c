@@ -197,6 +197,42 @@ apply_limit(ts_plan *plan, const scan_state *st, const ts_scan_context *ctx)
 	}
 }
 
+/* The context's file scope, copied into the plan's arena. */
+static bool
+copy_scope(ts_plan *plan, const ts_fs_scope *from, ts_err *err)
+{
+	const char **lexical,
+			  **resolved;
+
+	if (from == NULL || !from->confined)
+	{
+		plan->fs_scope = ts_fs_unconfined;
+		return true;
+	}
+	lexical = ts_arena_alloc(&plan->arena, sizeof(char *) * (size_t) (from->nroots + 1));
+	resolved = ts_arena_alloc(&plan->arena, sizeof(char *) * (size_t) (from->nroots + 1));
+	if (lexical == NULL || resolved == NULL)
+		return ts_error(err, TS_ERR_NOMEM, "out of memory");
+	for (int i = 0; i < from->nroots; i++)
+	{
+		lexical[i] = scan_arena_strdup(&plan->arena, from->lexical[i]);
+		resolved[i] = from->resolved[i] ? scan_arena_strdup(&plan->arena, from->resolved[i]) : NULL;
+		if (lexical[i] == NULL || (from->resolved[i] && resolved[i] == NULL))
+			return ts_error(err, TS_ERR_NOMEM, "out of memory");
+	}
+	plan->fs_scope.confined = true;
+	plan->fs_scope.nroots = from->nroots;
+	plan->fs_scope.lexical = lexical;
+	plan->fs_scope.resolved = resolved;
+	return true;
+}
+
+void
+ts_plan_enter(const ts_plan *plan)
+{
+	ts_fs_set_scope(&plan->fs_scope);
+}
+
 ts_plan *
 ts_scan_prepare(const ts_scan_context *ctx, ts_err *err)
 {
@@ -215,6 +251,12 @@ ts_scan_prepare(const ts_scan_context *ctx, ts_err *err)
 		return NULL;
 	}
 	ts_arena_init(&plan->arena, 64 * 1024);
+	if (!copy_scope(plan, ctx->fs_scope, err))
+	{
+		ts_plan_free(plan);
+		return NULL;
+	}
+	ts_plan_enter(plan);
 	if (!scan_resolve_table(plan, ctx, err) ||
 		(plan->kind != TS_TABLE_FORMAT && !scan_choose_snapshot(plan, ctx, err)))
 	{
@@ -241,6 +283,7 @@ ts_scan_execute(ts_plan *plan, const ts_scan_context *ctx, ts_err *err)
 
 	if (plan == NULL || ctx == NULL)
 		return ts_error(err, TS_ERR_INVALID, "no plan or scan context");
+	ts_plan_enter(plan);
 	if (plan->splits != NULL || plan->metrics.manifests_read > 0)
 		return ts_error(err, TS_ERR_INVALID, "scan plan of \"%s\" was already executed",
 						plan->table_path);

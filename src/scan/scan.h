@@ -11,6 +11,7 @@
 #ifndef TS_SCAN_H
 #define TS_SCAN_H
 
+#include "base/ts_fs.h"
 #include "base/ts_value.h"
 #include "format/format.h"
 #include "meta/schema.h"
@@ -54,6 +55,12 @@ typedef struct ts_scan_context
 	 */
 	bool		pin_snapshot;
 	int64_t		pinned_snapshot_id;
+	/*
+	 * Where the scan may read files (ts_fs.h): copied into the plan, and
+	 * made the current scope by every function of the scan and read layers
+	 * that reads a file of the plan.  NULL = unconfined.
+	 */
+	const ts_fs_scope *fs_scope;
 } ts_scan_context;
 
 /* One data file the executor will read. */
@@ -118,6 +125,7 @@ typedef enum ts_table_kind
 typedef struct ts_plan
 {
 	ts_arena	arena;
+	ts_fs_scope fs_scope;		/* ts_scan_context.fs_scope, copied */
 	char	   *table_path;
 	char	   *branch_root;
 	ts_table_kind kind;
@@ -186,6 +194,8 @@ ts_plan    *ts_scan_plan(const ts_scan_context *ctx, ts_err *err);
  * the predicate.
  */
 ts_plan    *ts_scan_prepare(const ts_scan_context *ctx, ts_err *err);
+/* Make the plan's file scope current (before reading any of its files). */
+void		ts_plan_enter(const ts_plan *plan);
 bool		ts_scan_execute(ts_plan *plan, const ts_scan_context *ctx, ts_err *err);
 void		ts_plan_free(ts_plan *plan);
 /*

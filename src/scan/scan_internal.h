@@ -139,6 +139,14 @@ int			scan_predicate_leaf_may_hold(const ts_predicate *p, const ts_type *t, cons
 
 /* ---- paths.c ---- */
 char	   *scan_normalize_external_path(ts_plan *plan, const char *external_path);
+
+/*
+ * A file name written in metadata (manifest list, manifest, data or index
+ * file) is one name inside its directory: not empty, no '/', not "." or
+ * "..".  false + TS_ERR_CORRUPT naming what and where otherwise.
+ */
+bool		scan_check_file_name(const ts_plan *plan, const char *what, const char *name,
+								 ts_err *err);
 bool		scan_bucket_dir(ts_plan *plan, scan_state *st, ts_bytes partition, int32_t bucket,
 							char **dir, ts_err *err);
 bool		scan_data_file_path(ts_plan *plan, scan_state *st, const ts_manifest_entry *e,

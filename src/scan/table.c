@@ -114,6 +114,7 @@ ts_plan_schema(ts_plan *plan, int64_t schema_id, ts_err *err)
 	for (i = 0; i < plan->nschemas; i++)
 		if (plan->schemas[i]->id == schema_id)
 			return plan->schemas[i];
+	ts_plan_enter(plan);
 	s = ts_schema_load(plan->branch_root, schema_id, err);
 	if (s == NULL)
 		return NULL;

@@ -204,7 +204,7 @@ orc_tz_load(const char *name, orc_tz **out, ts_err *err)
 		ts_free(tz);
 		return ts_error(err, TS_ERR_NOMEM, "out of memory");
 	}
-	ok = ts_read_whole_file(path, &data, &len, err);
+	ok = ts_read_system_file(path, &data, &len, err);
 	ts_free(path);
 	if (!ok)
 	{

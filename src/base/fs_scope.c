@@ -1,0 +1,267 @@
+/*
+ * fs_scope.c - which local paths a scan may read.
+ *
+ * Owns: the current scope (ts_fs_set_scope), building a confined scope
+ * from root directories, lexical path normalization, and the three checks
+ * fs.c makes: a name before it is looked up, an open descriptor's real path
+ * (/proc/self/fd, so no symbolic link swapped in between can lead out), and
+ * a stat target.  It decides nothing about roles: the FDW chooses the roots.
+ *
+ * The current scope is a copy owned here (malloc, not the allocation hook):
+ * the scope a caller hands in may live in a memory context that is gone
+ * before the next call sets another.
+ */
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "base/ts_fs.h"
+
+const ts_fs_scope ts_fs_unconfined = {false, 0, NULL, NULL};
+
+static ts_fs_scope owned = {false, 0, NULL, NULL};
+static const ts_fs_scope *current_scope = &owned;
+static bool bypass = false;		/* ts_fs_bypass_scope: a system file */
+
+static bool
+same_root(const char *a, const char *b)
+{
+	return a == b || (a != NULL && b != NULL && strcmp(a, b) == 0);
+}
+
+static bool
+same_scope(const ts_fs_scope *a, const ts_fs_scope *b)
+{
+	if (a->confined != b->confined)
+		return false;
+	if (!a->confined)
+		return true;
+	if (a->nroots != b->nroots)
+		return false;
+	for (int i = 0; i < a->nroots; i++)
+		if (!same_root(a->lexical[i], b->lexical[i]) || !same_root(a->resolved[i], b->resolved[i]))
+			return false;
+	return true;
+}
+
+static void
+free_owned(void)
+{
+	for (int i = 0; i < owned.nroots; i++)
+	{
+		free((void *) owned.lexical[i]);
+		free((void *) owned.resolved[i]);
+	}
+	free((void *) owned.lexical);
+	free((void *) owned.resolved);
+	owned = ts_fs_unconfined;
+}
+
+/* A copy that fails (out of memory) leaves a scope that allows nothing. */
+void
+ts_fs_set_scope(const ts_fs_scope *scope)
+{
+	const char **lexical;
+	const char **resolved;
+
+	if (scope == NULL)
+		scope = &ts_fs_unconfined;
+	if (same_scope(&owned, scope))
+		return;
+	free_owned();
+	if (!scope->confined)
+		return;
+	owned.confined = true;
+	lexical = calloc((size_t) scope->nroots + 1, sizeof(char *));
+	resolved = calloc((size_t) scope->nroots + 1, sizeof(char *));
+	if (lexical == NULL || resolved == NULL)
+	{
+		free(lexical);
+		free(resolved);
+		return;
+	}
+	owned.lexical = lexical;
+	owned.resolved = resolved;
+	for (int i = 0; i < scope->nroots; i++)
+	{
+		lexical[i] = strdup(scope->lexical[i]);
+		resolved[i] = scope->resolved[i] ? strdup(scope->resolved[i]) : NULL;
+		if (lexical[i] == NULL || (scope->resolved[i] && resolved[i] == NULL))
+		{
+			free((void *) lexical[i]);
+			break;
+		}
+		owned.nroots = i + 1;
+	}
+}
+
+const ts_fs_scope *
+ts_fs_get_scope(void)
+{
+	return bypass ? &ts_fs_unconfined : current_scope;
+}
+
+void
+ts_fs_bypass_scope(bool on)
+{
+	bypass = on;
+}
+
+char *
+ts_path_normalize(const char *path)
+{
+	size_t		len = strlen(path);
+	char	   *out;
+	size_t		o = 0;
+	const char *p = path;
+
+	if (path[0] != '/')
+		return NULL;
+	out = ts_malloc(len + 2);
+	if (out == NULL)
+		return NULL;
+	while (*p)
+	{
+		const char *start;
+		size_t		n;
+
+		while (*p == '/')
+			p++;
+		start = p;
+		while (*p && *p != '/')
+			p++;
+		n = (size_t) (p - start);
+		if (n == 0 || (n == 1 && start[0] == '.'))
+			continue;
+		if (n == 2 && start[0] == '.' && start[1] == '.')
+		{
+			/* back to the previous '/' (the root stays) */
+			while (o > 0 && out[o - 1] != '/')
+				o--;
+			if (o > 0)
+				o--;
+			continue;
+		}
+		out[o++] = '/';
+		memcpy(out + o, start, n);
+		o += n;
+	}
+	if (o == 0)
+		out[o++] = '/';
+	out[o] = '\0';
+	return out;
+}
+
+/* Is path (normalized, absolute) root itself or below it? */
+static bool
+is_under(const char *path, const char *root)
+{
+	size_t		n = strlen(root);
+
+	if (n == 1 && root[0] == '/')
+		return true;
+	return strncmp(path, root, n) == 0 && (path[n] == '\0' || path[n] == '/');
+}
+
+bool
+ts_fs_scope_make(ts_fs_scope *scope, const char *const *roots, int nroots, ts_err *err)
+{
+	char	  **lexical = ts_calloc((size_t) (nroots > 0 ? nroots : 1), sizeof(char *));
+	char	  **resolved = ts_calloc((size_t) (nroots > 0 ? nroots : 1), sizeof(char *));
+
+	if (lexical == NULL || resolved == NULL)
+		return ts_error(err, TS_ERR_NOMEM, "out of memory");
+	for (int i = 0; i < nroots; i++)
+	{
+		char		buf[PATH_MAX];
+
+		lexical[i] = ts_path_normalize(roots[i]);
+		if (lexical[i] == NULL)
+			return ts_error(err, TS_ERR_INVALID, "root directory \"%s\" is not an absolute path",
+							roots[i]);
+		if (realpath(lexical[i], buf) != NULL)
+			resolved[i] = ts_strdup(buf);
+	}
+	scope->confined = true;
+	scope->nroots = nroots;
+	scope->lexical = (const char *const *) lexical;
+	scope->resolved = (const char *const *) resolved;
+	return true;
+}
+
+static bool
+denied(const char *path, ts_err *err)
+{
+	return ts_error(err, TS_ERR_DENIED,
+					"permission denied to read \"%s\": it is outside the directories of the table",
+					path);
+}
+
+bool
+ts_fs_scope_allows_name(const char *path, ts_err *err)
+{
+	const ts_fs_scope *s = ts_fs_get_scope();
+	char	   *norm;
+	bool		ok = false;
+
+	if (!s->confined)
+		return true;
+	norm = ts_path_normalize(path);
+	if (norm == NULL)
+		return denied(path, err);
+	for (int i = 0; i < s->nroots && !ok; i++)
+		ok = is_under(norm, s->lexical[i]) ||
+			(s->resolved[i] != NULL && is_under(norm, s->resolved[i]));
+	ts_free(norm);
+	return ok ? true : denied(path, err);
+}
+
+static bool
+resolved_allowed(const char *real)
+{
+	const ts_fs_scope *s = ts_fs_get_scope();
+
+	for (int i = 0; i < s->nroots; i++)
+		if (s->resolved[i] != NULL && is_under(real, s->resolved[i]))
+			return true;
+	return false;
+}
+
+bool
+ts_fs_scope_allows_fd(int fd, const char *path, ts_err *err)
+{
+	char		link[64];
+	char		real[PATH_MAX];
+	ssize_t		n;
+
+	if (!ts_fs_get_scope()->confined)
+		return true;
+	snprintf(link, sizeof(link), "/proc/self/fd/%d", fd);
+	n = readlink(link, real, sizeof(real) - 1);
+	if (n <= 0 || (size_t) n >= sizeof(real) - 1)
+	{
+		/* no /proc: resolve the name (a race with a swapped link is then possible) */
+		if (realpath(path, real) == NULL)
+			return denied(path, err);
+	}
+	else
+		real[n] = '\0';
+	return resolved_allowed(real) ? true : denied(path, err);
+}
+
+bool
+ts_fs_scope_allows_target(const char *path, ts_err *err)
+{
+	char		real[PATH_MAX];
+
+	if (!ts_fs_get_scope()->confined)
+		return true;
+	if (!ts_fs_scope_allows_name(path, err))
+		return false;
+	if (realpath(path, real) == NULL)
+		return true;			/* missing: the caller's stat says so */
+	return resolved_allowed(real) ? true : denied(path, err);
+}
