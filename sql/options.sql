@@ -18,6 +18,32 @@ CREATE FOREIGN TABLE t_dotdot (a int) SERVER lake OPTIONS (database '..', "table
 CREATE FOREIGN TABLE t_slash (a int) SERVER lake OPTIONS (database 'd', "table" 'a/b');
 CREATE FOREIGN TABLE t_bucket (a int) SERVER lake OPTIONS (database 'd', "table" 't', bucket_filter '-1');
 CREATE FOREIGN TABLE t_bucket (a int) SERVER lake OPTIONS (database 'd', "table" 't', bucket_filter 'one');
+-- values are checked when set, as Java parses them (digits, an optional '-')
+CREATE FOREIGN TABLE t_bucket (a int) SERVER lake OPTIONS (database 'd', "table" 't', bucket_filter '99999999999');
+CREATE FOREIGN TABLE t_bucket (a int) SERVER lake OPTIONS (database 'd', "table" 't', bucket_filter ' 1');
+CREATE FOREIGN TABLE t_bucket (a int) SERVER lake OPTIONS (database 'd', "table" 't', bucket_filter '1 ');
+CREATE FOREIGN TABLE t_bucket (a int) SERVER lake OPTIONS (database 'd', "table" 't', bucket_filter '+3');
+CREATE FOREIGN TABLE t_mode (a int) SERVER lake OPTIONS (database 'd', "table" 't', "scan.mode" 'bogus');
+CREATE FOREIGN TABLE t_mode (a int) SERVER lake OPTIONS (database 'd', "table" 't', "csv.mode" 'bogus');
+CREATE FOREIGN TABLE t_pf (a int) SERVER lake OPTIONS (database 'd', "table" 't', partition_filter 'not json');
+CREATE FOREIGN TABLE t_pf (a int) SERVER lake OPTIONS (database 'd', "table" 't', partition_filter '[{"dt": {"x": 1}}]');
+CREATE FOREIGN TABLE t_pf (a int) SERVER lake OPTIONS (database 'd', "table" 't', partition_filter '[{"dt": "a\u0000b"}]');
+CREATE FOREIGN TABLE t_pk (a int) SERVER lake OPTIONS (path '/x', partition_keys 'dt');
+-- a partition_filter is bounded (100000 alternatives), and parsed in linear time
+DO $$
+BEGIN
+  EXECUTE format('CREATE FOREIGN TABLE t_pf (a int) SERVER lake OPTIONS (database %L, "table" %L, partition_filter %L)',
+                 'd', 't', (SELECT '[' || string_agg(format('{"dt":"%s"}', i), ',') || ']' FROM generate_series(1, 100001) i));
+EXCEPTION WHEN invalid_parameter_value THEN
+  RAISE NOTICE '%', SQLERRM;
+END $$;
+DO $$
+BEGIN
+  EXECUTE format('CREATE FOREIGN TABLE t_pf (a int) SERVER lake OPTIONS (database %L, "table" %L, partition_filter %L)',
+                 'd', 't', (SELECT '[' || string_agg(format('{"dt":"%s"}', i), ',') || ']' FROM generate_series(1, 100000) i));
+END $$;
+SELECT length(ftoptions[3]) FROM pg_foreign_table WHERE ftrelid = 't_pf'::regclass;
+DROP FOREIGN TABLE t_pf;
 CREATE FOREIGN TABLE t_unknown (a int) SERVER lake OPTIONS (database 'd', "table" 't', Wrong 'x');
 CREATE FOREIGN TABLE t_colopt (a int OPTIONS (nosuch 'x')) SERVER lake OPTIONS (database 'd', "table" 't');
 CREATE FOREIGN TABLE t_ok (a int OPTIONS (column_name 'A')) SERVER lake

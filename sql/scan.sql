@@ -108,6 +108,14 @@ SELECT count(*) FROM orders_b9;
 CREATE FOREIGN TABLE orders_p (id int, dt text) SERVER lake
   OPTIONS (database 'sales', "table" 'orders', partition_filter '[{"dt":"dt_0"},{"dt":"dt_2"}]');
 SELECT dt, count(*) FROM orders_p GROUP BY dt ORDER BY dt;
+-- a long partition_filter (the bound, 100000 alternatives) plans in linear time
+DO $$
+BEGIN
+  EXECUTE format('ALTER FOREIGN TABLE orders_p OPTIONS (SET partition_filter %L)',
+                 (SELECT '[' || string_agg(format('{"dt":"x%s"}', i), ',') || ',{"dt":"dt_1"}]'
+                    FROM generate_series(1, 99999) i));
+END $$;
+SELECT dt, count(*) FROM orders_p GROUP BY dt ORDER BY dt;
 CREATE FOREIGN TABLE orders_badp (id int) SERVER lake
   OPTIONS (database 'sales', "table" 'orders', partition_filter '{"dt":"dt_0"}');
 CREATE FOREIGN TABLE orders_badk (id int) SERVER lake

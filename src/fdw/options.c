@@ -247,18 +247,23 @@ check_name_component(const char *option, const char *value)
 				 errhint("A database or table name is one directory name inside the warehouse, without '/' or \"..\".")));
 }
 
-/* An integer in [min, max] (max PG_INT64_MAX: no upper bound). */
+/*
+ * An integer in [min, max] (max PG_INT64_MAX: no upper bound), written as
+ * Java's Long.parseLong reads it after trimming: digits with an optional
+ * '-' (no '+', spaces inside or around, or other bases).
+ */
 static void
 check_int_option(const char *name, const char *value, int64 min, int64 max)
 {
 	char	   *end;
 	long long	v;
+	const char *digits = value[0] == '-' ? value + 1 : value;
 
 	errno = 0;
 	v = strtoll(value, &end, 10);
-	if (errno != 0 || *value == '\0' || *end != '\0' || v < min || v > max)
+	if (errno != 0 || !isdigit((unsigned char) digits[0]) || *end != '\0' || v < min || v > max)
 		ereport(ERROR,
-				(errcode(ERRCODE_FDW_INVALID_OPTION_NAME),
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 				 errmsg("invalid value for option \"%s\": \"%s\"", name, value),
 				 max == PG_INT64_MAX ?
 				 errhint("The value must be an integer >= %lld.", (long long) min) :
@@ -273,21 +278,51 @@ check_bool_option(const char *name, const char *value)
 
 	if (!parse_bool(value, &b))
 		ereport(ERROR,
-				(errcode(ERRCODE_FDW_INVALID_OPTION_NAME),
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 				 errmsg("invalid value for option \"%s\": \"%s\"", name, value),
 				 errhint("The value must be a boolean (true or false).")));
 }
+
+/* One of the values Java's enum option allows (case-insensitive, as Java). */
+static void
+check_enum_option(const char *name, const char *value, const char *const *allowed)
+{
+	StringInfoData list;
+
+	for (int i = 0; allowed[i]; i++)
+		if (pg_strcasecmp(value, allowed[i]) == 0)
+			return;
+	initStringInfo(&list);
+	for (int i = 0; allowed[i]; i++)
+		appendStringInfo(&list, "%s%s", i ? ", " : "", allowed[i]);
+	ereport(ERROR,
+			(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+			 errmsg("invalid value for option \"%s\": \"%s\"", name, value),
+			 errhint("Valid values are: %s.", list.data)));
+}
+
+/* CoreOptions.StartupMode and the CSV reader's modes */
+static const char *const scan_modes[] = {
+	"default", "latest-full", "full", "latest", "compacted-full", "from-timestamp",
+	"from-creation-timestamp", "from-file-creation-time", "from-snapshot",
+	"from-snapshot-full", "incremental", NULL
+};
+static const char *const csv_modes[] = {"PERMISSIVE", "DROPMALFORMED", "FAILFAST", NULL};
 
 /* Values of Paimon keys we act on are checked at CREATE/ALTER time. */
 static void
 check_option_value(const char *name, const char *value)
 {
 	if (strcmp(name, "bucket_filter") == 0)
-		check_int_option(name, value, 0, PG_INT64_MAX);
+		check_int_option(name, value, 0, PG_INT32_MAX);
 	else if (strcmp(name, "scan.snapshot-id") == 0)
 		check_int_option(name, value, 1, PG_INT64_MAX);
 	else if (strcmp(name, "scan.timestamp-millis") == 0)
 		check_int_option(name, value, 0, PG_INT64_MAX);
+	else if (strcmp(name, "scan.mode") == 0)
+		check_enum_option(name, value, scan_modes);
+	else if (strcmp(name, "csv.mode") == 0)
+		check_enum_option(name, value, csv_modes);
 	else if (strcmp(name, "incremental-between") == 0 ||
 			 strcmp(name, "incremental-between-timestamp") == 0)
 	{
@@ -356,7 +391,9 @@ tablescan_fdw_validator(PG_FUNCTION_ARGS)
 	ListCell   *lc;
 	bool		has_path = false,
 				has_db = false,
-				has_table = false;
+				has_table = false,
+				has_format = false,
+				has_partition_keys = false;
 
 	foreach(lc, options)
 	{
@@ -386,6 +423,8 @@ tablescan_fdw_validator(PG_FUNCTION_ARGS)
 		has_path |= strcmp(def->defname, "path") == 0;
 		has_db |= strcmp(def->defname, "database") == 0;
 		has_table |= strcmp(def->defname, "table") == 0;
+		has_format |= strcmp(def->defname, "format") == 0;
+		has_partition_keys |= strcmp(def->defname, "partition_keys") == 0;
 	}
 	if (catalog == ForeignTableRelationId)
 	{
@@ -393,6 +432,11 @@ tablescan_fdw_validator(PG_FUNCTION_ARGS)
 			ereport(ERROR,
 					(errcode(ERRCODE_FDW_INVALID_OPTION_NAME),
 					 errmsg("options \"path\" and \"database\"/\"table\" cannot be used together")));
+		if (has_partition_keys && !has_format)
+			ereport(ERROR,
+					(errcode(ERRCODE_FDW_OPTION_NAME_NOT_FOUND),
+					 errmsg("option \"partition_keys\" needs option \"format\""),
+					 errhint("Declare a format table with format 'csv', 'json', 'parquet', 'orc' or 'text'.")));
 		if (!has_path && !(has_db && has_table))
 			ereport(ERROR,
 					(errcode(ERRCODE_FDW_OPTION_NAME_NOT_FOUND),
