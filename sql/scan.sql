@@ -73,6 +73,9 @@ EXPLAIN (COSTS OFF) EXECUTE by_id(43);
 EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF, SUMMARY OFF) EXECUTE by_id(43);
 EXECUTE by_id(43);
 EXECUTE by_id(2999);
+-- EXPLAIN ANALYZE shows what the executor pruned with the value
+PREPARE by_dt(text) AS SELECT count(id) FROM orders WHERE dt = $1;
+EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF, SUMMARY OFF) EXECUTE by_dt('dt_2');
 RESET plan_cache_mode;
 
 -- the inner side of a nested loop prunes per outer row

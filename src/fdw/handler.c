@@ -22,6 +22,7 @@
 #include "foreign/foreign.h"
 #include "miscadmin.h"
 #include "nodes/makefuncs.h"
+#include "nodes/nodeFuncs.h"
 #include "optimizer/cost.h"
 #include "optimizer/optimizer.h"
 #include "optimizer/paths.h"
@@ -66,6 +67,7 @@ struct TsScanState
 	List	   *attnums;		/* attributes needed (0 = all) */
 	int64		limit;			/* rows a LIMIT needs, -1 */
 	ExprContext *econtext;		/* evaluates Params while pruning */
+	bool		quals_have_params;	/* pruned again at run time: EXPLAIN ANALYZE says how */
 	MemoryContext cxt;			/* plan, readers */
 	MemoryContext rowcxt;		/* Datums of the current row */
 	TsTableOptions *opts;
@@ -689,6 +691,17 @@ tablescan_scan_create(EState *estate)
 }
 
 /* What a scan of rel reads, for a scan made by tablescan_scan_create. */
+/* Does the expression hold a Param (prepared statement, nested loop, InitPlan)? */
+static bool
+has_params(Node *node, void *context)
+{
+	if (node == NULL)
+		return false;
+	if (IsA(node, Param))
+		return true;
+	return expression_tree_walker(node, has_params, context);
+}
+
 void
 tablescan_scan_set_source(TsScanState *st, Relation rel, Index relid, List *quals,
 						  List *attnums, ExprContext *econtext)
@@ -698,6 +711,7 @@ tablescan_scan_set_source(TsScanState *st, Relation rel, Index relid, List *qual
 	st->quals = quals;
 	st->attnums = attnums;
 	st->econtext = econtext;
+	st->quals_have_params = has_params((Node *) quals, NULL);
 	close_reader(st);
 	st->plan = NULL;			/* planned at the first row */
 }
@@ -1367,6 +1381,25 @@ tablescan_scan_explain(TsScanState *st, ExplainState *es)
 	if (st->reader)
 		add_reader_figures(st->reader, figures);
 
+	if (st->plan && st->quals_have_params)
+	{
+		/*
+		 * The executor pruned again with the parameters' values (of the last
+		 * execution, for a rescanned scan): the plan-time lines above are
+		 * what the plan knew without them.
+		 */
+		const ts_scan_metrics *m = &st->plan->metrics;
+		int64		files = 0;
+
+		for (int s = 0; s < st->plan->nsplits; s++)
+			files += st->plan->splits[s].nfiles;
+		if (m->partitions_total > 0)
+			ExplainPropertyText("Partitions (run time)",
+								psprintf(INT64_FORMAT " of " INT64_FORMAT,
+										 m->partitions_kept, m->partitions_total), es);
+		ExplainPropertyText("Data Files (run time)",
+							psprintf(INT64_FORMAT " of " INT64_FORMAT, files, m->files_total), es);
+	}
 	if (st->plan && st->plan->kind != TS_TABLE_FORMAT)
 		ExplainPropertyText("Cache", !st->opts->cache || tablescan_cache_size_mb == 0 ? "off" :
 							st->plan->metrics.cache_hit ? "hit" : "miss", es);
