@@ -3,12 +3,17 @@
  *
  * Owns: listing the tables of a Paimon database, honouring LIMIT TO /
  * EXCEPT, and writing one CREATE FOREIGN TABLE per table with columns typed
- * by the README's mapping (NOT NULL kept).  An unmappable column is an
+ * by the README's mapping (NOT NULL kept), with the table's comment and
+ * its fields' descriptions as COMMENT ON.  It runs those statements itself
+ * (SPI) and hands PostgreSQL none: IMPORT accepts only CREATE FOREIGN TABLE
+ * statements back.  An unmappable column is an
  * error naming it, unless the import option strict 'false' maps it to
- * text.
+ * text.  A table whose metadata cannot be read is left out with a WARNING
+ * naming it; the others are imported.
  */
 #include "postgres.h"
 
+#include "access/xact.h"
 #include "commands/defrem.h"
 #include "common/hashfn.h"
 #include "executor/spi.h"
@@ -254,6 +259,114 @@ import_format_partitions(ImportForeignSchemaStmt *stmt, ForeignServer *server,
 	return created;
 }
 
+/* COMMENT ON statements for the table's comment and its fields' descriptions */
+static void
+append_comments(List **commands, const char *nsp, const char *table, const ts_schema *schema)
+{
+	char	   *rel = psprintf("%s.%s", quote_identifier(nsp), quote_identifier(table));
+
+	if (schema->comment && schema->comment[0])
+		*commands = lappend(*commands, psprintf("COMMENT ON FOREIGN TABLE %s IS %s", rel,
+												quote_literal_cstr(schema->comment)));
+	for (int i = 0; i < schema->nfields; i++)
+		if (schema->fields[i].description && schema->fields[i].description[0])
+			*commands = lappend(*commands,
+								psprintf("COMMENT ON COLUMN %s.%s IS %s", rel,
+										 quote_identifier(schema->fields[i].name),
+										 quote_literal_cstr(schema->fields[i].description)));
+}
+
+/*
+ * Run fn for one table in a subtransaction: an error reading its metadata
+ * becomes a WARNING naming the table (the import goes on with the others),
+ * with the files it opened closed by the subtransaction's abort.  A cancel,
+ * and an unmappable column under strict, stay errors.
+ */
+typedef void (*import_one_fn) (void *arg);
+
+static bool
+import_guarded(const char *qualified, import_one_fn fn, void *arg)
+{
+	MemoryContext cxt = CurrentMemoryContext;
+	ResourceOwner owner = CurrentResourceOwner;
+	bool		ok = true;
+
+	BeginInternalSubTransaction(NULL);
+	MemoryContextSwitchTo(cxt);
+	PG_TRY();
+	{
+		fn(arg);
+		ReleaseCurrentSubTransaction();
+		MemoryContextSwitchTo(cxt);
+		CurrentResourceOwner = owner;
+	}
+	PG_CATCH();
+	{
+		ErrorData  *edata;
+
+		MemoryContextSwitchTo(cxt);
+		edata = CopyErrorData();
+		if (edata->sqlerrcode == ERRCODE_QUERY_CANCELED ||
+			edata->sqlerrcode == ERRCODE_FDW_INVALID_DATA_TYPE ||
+			edata->sqlerrcode == ERRCODE_OUT_OF_MEMORY)
+			PG_RE_THROW();
+		FlushErrorState();
+		RollbackAndReleaseCurrentSubTransaction();
+		MemoryContextSwitchTo(cxt);
+		CurrentResourceOwner = owner;
+		ereport(WARNING,
+				(errcode(edata->sqlerrcode),
+				 errmsg("Paimon table \"%s\" was not imported: %s", qualified, edata->message),
+				 edata->detail ? errdetail("%s", edata->detail) : 0));
+		FreeErrorData(edata);
+		ok = false;
+	}
+	PG_END_TRY();
+	return ok;
+}
+
+typedef struct ImportOne
+{
+	ImportForeignSchemaStmt *stmt;
+	ForeignServer *server;
+	const char *table;
+	const char *table_dir;
+	bool		strict;
+	bool		import_partitions;
+	List	   *commands;		/* appended to */
+} ImportOne;
+
+static void
+import_one(void *arg)
+{
+	ImportOne  *one = arg;
+	ImportForeignSchemaStmt *stmt = one->stmt;
+	ts_schema  *schema = load_latest_schema(one->table_dir);
+	StringInfoData buf;
+
+	if (one->import_partitions)
+	{
+		const char *type = ts_schema_option(schema, "type");
+
+		if (type && strcmp(type, "format-table") == 0 && schema->npartition_keys > 0)
+		{
+			import_format_partitions(stmt, one->server, one->table_dir, one->table, schema,
+									 one->strict);
+			return;
+		}
+	}
+	initStringInfo(&buf);
+	appendStringInfo(&buf, "CREATE FOREIGN TABLE %s.%s (\n%s",
+					 quote_identifier(stmt->local_schema), quote_identifier(one->table),
+					 column_list(schema, psprintf("%s.%s", stmt->remote_schema, one->table),
+								 one->strict));
+	appendStringInfo(&buf, "\n) SERVER %s OPTIONS (database %s, \"table\" %s)",
+					 quote_identifier(one->server->servername),
+					 quote_literal_cstr(stmt->remote_schema), quote_literal_cstr(one->table));
+	one->commands = lappend(one->commands, buf.data);
+	append_comments(&one->commands, stmt->local_schema, one->table, schema);
+}
+
 List *
 tablescanImportForeignSchema(ImportForeignSchemaStmt *stmt, Oid serverOid)
 {
@@ -265,7 +378,6 @@ tablescanImportForeignSchema(ImportForeignSchemaStmt *stmt, Oid serverOid)
 	char	  **names;
 	int			ntables;
 	ts_err		err = {0};
-	List	   *commands = NIL;
 	ListCell   *lc;
 
 	foreach(lc, server->options)
@@ -314,34 +426,25 @@ tablescanImportForeignSchema(ImportForeignSchemaStmt *stmt, Oid serverOid)
 
 	for (int t = 0; t < ntables; t++)
 	{
-		char	   *table_dir;
-		ts_schema  *schema;
-		StringInfoData buf;
+		ImportOne	one;
+		ListCell   *c;
 
 		if (!table_selected(stmt, names[t]))
 			continue;
-		table_dir = psprintf("%s/%s", dbdir, names[t]);
-		schema = load_latest_schema(table_dir);
-
-		if (import_partitions)
-		{
-			const char *type = ts_schema_option(schema, "type");
-
-			if (type && strcmp(type, "format-table") == 0 && schema->npartition_keys > 0)
-			{
-				import_format_partitions(stmt, server, table_dir, names[t], schema, strict);
-				continue;
-			}
-		}
-		initStringInfo(&buf);
-		appendStringInfo(&buf, "CREATE FOREIGN TABLE %s.%s (\n%s",
-						 quote_identifier(stmt->local_schema), quote_identifier(names[t]),
-						 column_list(schema, psprintf("%s.%s", stmt->remote_schema, names[t]),
-									 strict));
-		appendStringInfo(&buf, "\n) SERVER %s OPTIONS (database %s, \"table\" %s)",
-						 quote_identifier(server->servername),
-						 quote_literal_cstr(stmt->remote_schema), quote_literal_cstr(names[t]));
-		commands = lappend(commands, buf.data);
+		one.stmt = stmt;
+		one.server = server;
+		one.table = names[t];
+		one.table_dir = psprintf("%s/%s", dbdir, names[t]);
+		one.strict = strict;
+		one.import_partitions = import_partitions;
+		one.commands = NIL;
+		if (!import_guarded(psprintf("%s.%s", stmt->remote_schema, names[t]), import_one, &one))
+			continue;
+		/* outside the guard: "already exists" and the like are errors, as IMPORT's own */
+		SPI_connect();
+		foreach(c, one.commands)
+			spi_exec(lfirst(c));
+		SPI_finish();
 	}
-	return commands;
+	return NIL;
 }

@@ -204,7 +204,9 @@ copy_scope(ts_plan *plan, const ts_fs_scope *from, ts_err *err)
 	const char **lexical,
 			  **resolved;
 
-	if (from == NULL || !from->confined)
+	if (from == NULL)
+		from = ts_fs_get_scope();	/* none given: the caller's current one */
+	if (!from->confined)
 	{
 		plan->fs_scope = ts_fs_unconfined;
 		return true;

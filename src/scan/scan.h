@@ -58,7 +58,8 @@ typedef struct ts_scan_context
 	/*
 	 * Where the scan may read files (ts_fs.h): copied into the plan, and
 	 * made the current scope by every function of the scan and read layers
-	 * that reads a file of the plan.  NULL = unconfined.
+	 * that reads a file of the plan.  NULL = the scope current when the
+	 * plan is prepared (ts_fs_set_scope).
 	 */
 	const ts_fs_scope *fs_scope;
 } ts_scan_context;
