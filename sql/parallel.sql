@@ -135,7 +135,7 @@ DECLARE
 BEGIN
   EXECUTE 'EXPLAIN (ANALYZE, FORMAT JSON, COSTS OFF, TIMING OFF) ' || q INTO j;
   j := jsonb_path_query_first(j, 'strict $.**?(@."Node Type" == "Foreign Scan")');
-  row_groups := j->>'Row Groups';
+  row_groups := (j->>'Row Groups Kept') || ' of ' || (j->>'Row Groups Total');
   rows_read := (j->>'Rows Read')::int;
 END $$;
 SELECT * FROM row_groups('SELECT * FROM append_table_with_alter_table');

@@ -514,6 +514,50 @@ tablescanGetForeignPaths(PlannerInfo *root, RelOptInfo *baserel, Oid foreigntabl
 	}
 }
 
+/*
+ * A "kept of total" property: the label, then a list of the two numbers
+ * (as strings: fdw_private must be copyable), printed by
+ * tablescan_explain_print as "k of n" in text and as two integer
+ * properties "<label> Kept" / "<label> Total" in JSON, YAML and XML.
+ */
+static List *
+explain_pair(List *l, const char *label, int64 kept, int64 total)
+{
+	l = lappend(l, makeString((char *) label));
+	return lappend(l, list_make2(makeString(psprintf(INT64_FORMAT, kept)),
+								 makeString(psprintf(INT64_FORMAT, total))));
+}
+
+static void
+explain_kept_total(const char *label, int64 kept, int64 total, ExplainState *es)
+{
+	if (es->format == EXPLAIN_FORMAT_TEXT)
+		ExplainPropertyText(label, psprintf(INT64_FORMAT " of " INT64_FORMAT, kept, total), es);
+	else
+	{
+		ExplainPropertyInteger(psprintf("%s Kept", label), NULL, kept, es);
+		ExplainPropertyInteger(psprintf("%s Total", label), NULL, total, es);
+	}
+}
+
+/* Print what tablescan_explain_properties (and the upper paths) made. */
+void
+tablescan_explain_print(List *props, ExplainState *es)
+{
+	for (int i = 0; i + 1 < list_length(props); i += 2)
+	{
+		const char *label = strVal(list_nth(props, i));
+		Node	   *value = list_nth(props, i + 1);
+
+		if (IsA(value, List))
+			explain_kept_total(label,
+							   pg_strtoint64(strVal(linitial((List *) value))),
+							   pg_strtoint64(strVal(lsecond((List *) value))), es);
+		else
+			ExplainPropertyText(label, strVal(value), es);
+	}
+}
+
 List *
 tablescan_explain_properties(TsPlanState *ps)
 {
@@ -549,17 +593,12 @@ tablescan_explain_properties(TsPlanState *ps)
 	}
 	if (plan->metrics.partitions_total > 0)
 	{
-		l = lappend(l, makeString("Partitions"));
-		l = lappend(l, makeString(psprintf(INT64_FORMAT " of " INT64_FORMAT,
-										   plan->metrics.partitions_kept,
-										   plan->metrics.partitions_total)));
+		l = explain_pair(l, "Partitions", plan->metrics.partitions_kept,
+						 plan->metrics.partitions_total);
 	}
 	if (plan->metrics.buckets_total > 0)
 	{
-		l = lappend(l, makeString("Buckets"));
-		l = lappend(l, makeString(psprintf(INT64_FORMAT " of " INT64_FORMAT,
-										   plan->metrics.buckets_kept,
-										   plan->metrics.buckets_total)));
+		l = explain_pair(l, "Buckets", plan->metrics.buckets_kept, plan->metrics.buckets_total);
 	}
 	if (plan->bucket_pruning)
 	{
@@ -598,9 +637,7 @@ tablescan_explain_properties(TsPlanState *ps)
 										   plan->fallback_branch, plan->main_partitions,
 										   plan->fallback_partitions, plan->fallback_branch)));
 	}
-	l = lappend(l, makeString("Data Files"));
-	l = lappend(l, makeString(psprintf(INT64_FORMAT " of " INT64_FORMAT,
-									   files, Max(plan->metrics.files_total, files))));
+	l = explain_pair(l, "Data Files", files, Max(plan->metrics.files_total, files));
 	return l;
 }
 
@@ -1362,8 +1399,7 @@ tablescanExplainForeignScan(ForeignScanState *node, ExplainState *es)
 	ForeignScan *fs = (ForeignScan *) node->ss.ps.plan;
 	List	   *props = (List *) list_nth(fs->fdw_private, FdwScanPrivateExplain);
 
-	for (int i = 0; i + 1 < list_length(props); i += 2)
-		ExplainPropertyText(strVal(list_nth(props, i)), strVal(list_nth(props, i + 1)), es);
+	tablescan_explain_print(props, es);
 	if (fs->scan.scanrelid == 0)
 		tablescan_upper_explain(node, es);
 	else if (es->analyze && node->fdw_state)
@@ -1394,11 +1430,8 @@ tablescan_scan_explain(TsScanState *st, ExplainState *es)
 		for (int s = 0; s < st->plan->nsplits; s++)
 			files += st->plan->splits[s].nfiles;
 		if (m->partitions_total > 0)
-			ExplainPropertyText("Partitions (run time)",
-								psprintf(INT64_FORMAT " of " INT64_FORMAT,
-										 m->partitions_kept, m->partitions_total), es);
-		ExplainPropertyText("Data Files (run time)",
-							psprintf(INT64_FORMAT " of " INT64_FORMAT, files, m->files_total), es);
+			explain_kept_total("Partitions (run time)", m->partitions_kept, m->partitions_total, es);
+		explain_kept_total("Data Files (run time)", files, Max(m->files_total, files), es);
 	}
 	if (st->plan && st->plan->kind != TS_TABLE_FORMAT)
 		ExplainPropertyText("Cache", !st->opts->cache || tablescan_cache_size_mb == 0 ? "off" :
@@ -1406,10 +1439,8 @@ tablescan_scan_explain(TsScanState *st, ExplainState *es)
 	ExplainPropertyInteger("Files Read", NULL, figures[FIG_FILES], es);
 	ExplainPropertyInteger("Rows Read", NULL, figures[FIG_ROWS], es);
 	if (figures[FIG_ROW_GROUPS_TOTAL] > 0)
-		ExplainPropertyText("Row Groups",
-							psprintf(INT64_FORMAT " of " INT64_FORMAT,
-									 figures[FIG_ROW_GROUPS_KEPT],
-									 figures[FIG_ROW_GROUPS_TOTAL]), es);
+		explain_kept_total("Row Groups", figures[FIG_ROW_GROUPS_KEPT],
+						   figures[FIG_ROW_GROUPS_TOTAL], es);
 	if (es->costs)
 		ExplainPropertyInteger("Bytes Read", NULL, figures[FIG_BYTES], es);
 }

@@ -251,8 +251,12 @@ typedef struct TsUpperPath
 	List	   *quals;			/* bare clauses */
 } TsUpperPath;
 
-/* EXPLAIN properties of a planned scan (name, value, ... as String nodes). */
+/*
+ * EXPLAIN properties of a planned scan: name, value, ... as String nodes, a
+ * "kept of total" value as a List of two; tablescan_explain_print prints them.
+ */
 extern List *tablescan_explain_properties(TsPlanState *ps);
+extern void tablescan_explain_print(List *props, struct ExplainState *es);
 
 /* ---- aggregate.c: count(*) from metadata; the upper scans' entry points -- */
 
