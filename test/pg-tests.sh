@@ -5,6 +5,12 @@
 set -uo pipefail
 cd "$(dirname "$0")/.."
 
+# the REST catalog the suite rest_catalog talks to (test/rest/server.mjs)
+if eval "$(bash test/rest/start.sh)"; then
+    trap 'kill "$TS_REST_PID" 2>/dev/null' EXIT
+else
+    echo "could not start the test REST catalog (rest_catalog will fail)"
+fi
 out=$(make -s installcheck 2>&1); rc=$?
 printf '%s\n' "$out" | grep -E '^(ok|not ok|test |     )|FAILED|failed' | head -60
 total=$(printf '%s\n' "$out" | grep -cE '^(ok|not ok) ')

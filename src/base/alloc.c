@@ -24,6 +24,7 @@ default_realloc(void *p, size_t size)
 
 static ts_alloc_hooks hooks = {default_alloc, default_realloc, free};
 static bool (*interrupt_hook) (void) = NULL;
+static bool (*pending_hook) (void) = NULL;
 
 void
 ts_set_alloc_hooks(const ts_alloc_hooks *h)
@@ -131,4 +132,16 @@ ts_check_interrupts(ts_err *err)
 	if (interrupt_hook && !interrupt_hook())
 		return ts_error(err, TS_ERR_CANCELED, "canceling scan on request");
 	return true;
+}
+
+void
+ts_set_interrupt_pending_hook(bool (*hook) (void))
+{
+	pending_hook = hook;
+}
+
+bool
+ts_interrupt_pending(void)
+{
+	return pending_hook != NULL && pending_hook();
 }

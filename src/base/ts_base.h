@@ -83,6 +83,14 @@ void		ts_set_interrupt_hook(bool (*hook) (void));
 bool		ts_check_interrupts(ts_err *err);
 #define TS_CHECK_INTERRUPTS(err) ts_check_interrupts(err)
 
+/*
+ * Is an interrupt pending?  Never longjmps: for code that must not be
+ * unwound (a libcurl transfer), which stops and lets its caller run
+ * TS_CHECK_INTERRUPTS.  The backend's hook reads InterruptPending.
+ */
+void		ts_set_interrupt_pending_hook(bool (*hook) (void));
+bool		ts_interrupt_pending(void);
+
 /* ---- growable buffer ------------------------------------------------ */
 
 typedef struct ts_buf

@@ -89,6 +89,12 @@ pg_interrupts(void)
 	return true;
 }
 
+static bool
+pg_interrupt_pending(void)
+{
+	return InterruptPending;
+}
+
 static int
 pg_open_fd(const char *path)
 {
@@ -161,6 +167,7 @@ tablescan_install_hooks(void)
 	RegisterXactCallback(scope_xact_callback, NULL);
 	RegisterSubXactCallback(scope_subxact_callback, NULL);
 	ts_set_interrupt_hook(pg_interrupts);
+	ts_set_interrupt_pending_hook(pg_interrupt_pending);
 	if (cache_cxt == NULL)
 		cache_cxt = AllocSetContextCreate(TopMemoryContext, "tablescan_fdw live-entry cache",
 										  ALLOCSET_DEFAULT_SIZES);

@@ -333,6 +333,7 @@ typedef struct ImportOne
 	const char *table_dir;
 	bool		strict;
 	bool		import_partitions;
+	bool		rest;			/* the schema comes from the server's REST catalog */
 	List	   *commands;		/* appended to */
 } ImportOne;
 
@@ -341,7 +342,9 @@ import_one(void *arg)
 {
 	ImportOne  *one = arg;
 	ImportForeignSchemaStmt *stmt = one->stmt;
-	ts_schema  *schema = load_latest_schema(one->table_dir);
+	ts_schema  *schema = one->rest ?
+		tablescan_rest_table_schema(one->server, stmt->remote_schema, one->table) :
+		load_latest_schema(one->table_dir);
 	StringInfoData buf;
 
 	if (one->import_partitions)
@@ -365,6 +368,48 @@ import_one(void *arg)
 					 quote_literal_cstr(stmt->remote_schema), quote_literal_cstr(one->table));
 	one->commands = lappend(one->commands, buf.data);
 	append_comments(&one->commands, stmt->local_schema, one->table, schema);
+}
+
+/* Run the statements of one table, outside the guard ("already exists" stays an error). */
+static void
+run_commands(List *commands)
+{
+	ListCell   *c;
+
+	SPI_connect();
+	foreach(c, commands)
+		spi_exec(lfirst(c));
+	SPI_finish();
+}
+
+/* IMPORT from a REST catalog: its list of tables, each one's schema from it. */
+static List *
+import_from_catalog(ImportForeignSchemaStmt *stmt, ForeignServer *server, bool strict,
+					bool import_partitions)
+{
+	int			ntables;
+	char	  **names;
+
+	if (import_partitions)
+		ereport(ERROR,
+				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+				 errmsg("IMPORT FOREIGN SCHEMA option import_partitions is not supported with a REST catalog yet")));
+	names = tablescan_rest_list_tables(server, stmt->remote_schema, &ntables);
+	for (int t = 0; t < ntables; t++)
+	{
+		ImportOne	one = {0};
+
+		if (!table_selected(stmt, names[t]))
+			continue;
+		one.stmt = stmt;
+		one.server = server;
+		one.table = names[t];
+		one.strict = strict;
+		one.rest = true;
+		if (import_guarded(psprintf("%s.%s", stmt->remote_schema, names[t]), import_one, &one))
+			run_commands(one.commands);
+	}
+	return NIL;
 }
 
 List *
@@ -403,6 +448,8 @@ tablescanImportForeignSchema(ImportForeignSchemaStmt *stmt, Oid serverOid)
 					 errmsg("invalid option \"%s\" for IMPORT FOREIGN SCHEMA", def->defname),
 					 errhint("Valid options are: strict, import_partitions.")));
 	}
+	if (tablescan_server_is_rest(server))
+		return import_from_catalog(stmt, server, strict, import_partitions);
 	if (warehouse == NULL)
 		ereport(ERROR,
 				(errcode(ERRCODE_FDW_OPTION_NAME_NOT_FOUND),
@@ -427,7 +474,6 @@ tablescanImportForeignSchema(ImportForeignSchemaStmt *stmt, Oid serverOid)
 	for (int t = 0; t < ntables; t++)
 	{
 		ImportOne	one;
-		ListCell   *c;
 
 		if (!table_selected(stmt, names[t]))
 			continue;
@@ -437,14 +483,10 @@ tablescanImportForeignSchema(ImportForeignSchemaStmt *stmt, Oid serverOid)
 		one.table_dir = psprintf("%s/%s", dbdir, names[t]);
 		one.strict = strict;
 		one.import_partitions = import_partitions;
+		one.rest = false;
 		one.commands = NIL;
-		if (!import_guarded(psprintf("%s.%s", stmt->remote_schema, names[t]), import_one, &one))
-			continue;
-		/* outside the guard: "already exists" and the like are errors, as IMPORT's own */
-		SPI_connect();
-		foreach(c, one.commands)
-			spi_exec(lfirst(c));
-		SPI_finish();
+		if (import_guarded(psprintf("%s.%s", stmt->remote_schema, names[t]), import_one, &one))
+			run_commands(one.commands);
 	}
 	return NIL;
 }

@@ -16,6 +16,7 @@
 #include "catalog/pg_authid.h"
 #include "catalog/pg_foreign_server.h"
 #include "catalog/pg_foreign_table.h"
+#include "catalog/pg_user_mapping.h"
 #include "catalog/pg_attribute.h"
 #include "commands/defrem.h"
 #include "fmgr.h"
@@ -64,6 +65,9 @@ static const TsOption valid_options[] = {
 	{"parallel_workers", ForeignServerRelationId},
 	{"parallel_workers", ForeignTableRelationId},
 	{"column_name", AttributeRelationId},
+	{"catalog", ForeignServerRelationId},
+	{"uri", ForeignServerRelationId},
+	{"token", UserMappingRelationId},
 	{NULL, InvalidOid}
 };
 
@@ -104,7 +108,7 @@ is_valid_option(const char *name, Oid context)
 	for (const TsOption *o = valid_options; o->name; o++)
 		if (o->context == context && strcmp(o->name, name) == 0)
 			return true;
-	if (context != AttributeRelationId && is_paimon_key(name))
+	if (context != AttributeRelationId && context != UserMappingRelationId && is_paimon_key(name))
 		return true;
 	return false;
 }
@@ -363,6 +367,17 @@ check_option_value(const char *name, const char *value)
 	}
 	else if (strcmp(name, "external-path-map") == 0)
 		check_path_map(name, value, NULL);
+	else if (strcmp(name, "catalog") == 0)
+	{
+		static const char *const catalogs[] = {"filesystem", "rest", NULL};
+
+		check_enum_option(name, value, catalogs);
+	}
+	else if (strcmp(name, "uri") == 0)
+	{
+		if (pg_strncasecmp(value, "http://", 7) != 0 && pg_strncasecmp(value, "https://", 8) != 0)
+			invalid_value(name, value, "Give the REST catalog's http:// or https:// URI.");
+	}
 	else if (strcmp(name, "data-file.path-directory") == 0)
 	{
 		char	   *norm = value[0] == '/' ? NULL : ts_path_normalize(psprintf("/%s", value));
@@ -394,7 +409,13 @@ tablescan_fdw_validator(PG_FUNCTION_ARGS)
 				has_table = false,
 				has_format = false,
 				has_partition_keys = false;
+	bool		rest = false;
 
+	/* a REST catalog's warehouse is a name the catalog knows, not a directory */
+	foreach(lc, options)
+		if (strcmp(((DefElem *) lfirst(lc))->defname, "catalog") == 0 &&
+			pg_strcasecmp(defGetString(lfirst(lc)), "rest") == 0)
+			rest = true;
 	foreach(lc, options)
 	{
 		DefElem    *def = (DefElem *) lfirst(lc);
@@ -413,12 +434,15 @@ tablescan_fdw_validator(PG_FUNCTION_ARGS)
 					 errmsg("invalid option \"%s\"", def->defname),
 					 buf.len > 0 ?
 					 errhint("Valid options in this context are: %s%s", buf.data,
-							 catalog == AttributeRelationId ? "" :
+							 catalog == AttributeRelationId || catalog == UserMappingRelationId ? "" :
 							 ", and Paimon options by their own keys (e.g. \"scan.snapshot-id\").") :
 					 errhint("There are no valid options in this context.")));
 		}
-		if (strcmp(def->defname, "warehouse") == 0 || is_path_key(def->defname))
+		if (strcmp(def->defname, "warehouse") == 0 || strcmp(def->defname, "uri") == 0 ||
+			is_path_key(def->defname))
 			tablescan_check_path_privilege(def->defname);
+		if (strcmp(def->defname, "warehouse") == 0 && rest)
+			continue;			/* a name: anything the catalog accepts */
 		check_option_value(def->defname, value);
 		has_path |= strcmp(def->defname, "path") == 0;
 		has_db |= strcmp(def->defname, "database") == 0;
@@ -535,6 +559,8 @@ apply_option(TsTableOptions *o, DefElem *def, char **warehouse, char **database,
 		o->cache = defGetBoolean(def);
 	else if (strcmp(name, "parallel_workers") == 0)
 		o->parallel_workers = pg_strtoint32(value);
+	else if (strcmp(name, "catalog") == 0 || strcmp(name, "uri") == 0)
+		;						/* the server's catalog: rest.c reads them */
 	else
 	{
 		o->paimon_keys = lappend(o->paimon_keys, pstrdup(name));
@@ -737,6 +763,12 @@ tablescan_get_options(Oid foreigntableid)
 	{
 		o->table_path = path;
 		o->qualified_name = path;
+	}
+	else if (database && table && tablescan_server_is_rest(server))
+	{
+		check_name_component("database", database);
+		check_name_component("table", table);
+		tablescan_rest_resolve(server, database, table, o);
 	}
 	else if (database && table)
 	{

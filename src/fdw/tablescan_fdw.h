@@ -63,6 +63,17 @@ extern bool tablescan_role_reads_server_files(void);
 /* A scope confined to these directories (absolute; realpath'd), palloc'd. */
 extern ts_fs_scope *tablescan_make_scope(List *roots);
 
+/* ---- rest.c: the Paimon REST catalog ---------------------------------- */
+
+extern bool tablescan_server_is_rest(ForeignServer *server);
+/* The table's location (and a format table's schema) from the catalog, into o. */
+extern void tablescan_rest_resolve(ForeignServer *server, const char *database,
+								   const char *table, TsTableOptions *o);
+/* For IMPORT FOREIGN SCHEMA: the catalog's tables of a database, and one's schema. */
+extern char **tablescan_rest_list_tables(ForeignServer *server, const char *database, int *count);
+extern ts_schema *tablescan_rest_table_schema(ForeignServer *server, const char *database,
+											  const char *table);
+
 /* ---- glue.c ------------------------------------------------------------ */
 
 extern void tablescan_install_hooks(void);

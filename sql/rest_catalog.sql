@@ -1,0 +1,69 @@
+-- A Paimon REST catalog (catalog 'rest'): tables, their locations and format-table schemas
+-- from the catalog (test/rest/server.mjs, started by the test command), bearer token from
+-- the user mapping, paged listings, errors naming the endpoint.
+CREATE EXTENSION tablescan_fdw;
+\getenv rest_uri TS_REST_URI
+\getenv rest_token TS_REST_TOKEN
+\set VERBOSITY terse
+SELECT :'rest_uri' LIKE 'http://127.0.0.1:%' AS catalog_running;
+
+CREATE SERVER cat FOREIGN DATA WRAPPER tablescan_fdw
+  OPTIONS (catalog 'rest', uri :'rest_uri', warehouse 'test');
+CREATE SERVER lake FOREIGN DATA WRAPPER tablescan_fdw
+  OPTIONS (warehouse '/tmp/tablescan_fdw_fixtures/warehouse');
+-- no token: the catalog refuses, and the error names the endpoint
+CREATE FOREIGN TABLE nouser (id int) SERVER cat OPTIONS (database 'sales', "table" 'orders');
+SELECT count(*) FROM nouser;
+DROP FOREIGN TABLE nouser;
+CREATE USER MAPPING FOR CURRENT_USER SERVER cat OPTIONS (token 'wrong');
+IMPORT FOREIGN SCHEMA sales FROM SERVER cat INTO public;
+ALTER USER MAPPING FOR CURRENT_USER SERVER cat OPTIONS (SET token :'rest_token');
+
+-- IMPORT lists the catalog's tables (two per page here) and takes each schema from it
+CREATE SCHEMA via_cat;
+CREATE SCHEMA via_dir;
+IMPORT FOREIGN SCHEMA sales FROM SERVER cat INTO via_cat;
+IMPORT FOREIGN SCHEMA sales FROM SERVER lake INTO via_dir;
+SELECT foreign_table_name FROM information_schema.foreign_tables
+ WHERE foreign_table_schema = 'via_cat' ORDER BY 1;
+SELECT (SELECT array_agg(attname || ' ' || format_type(atttypid, atttypmod) ORDER BY attnum)
+          FROM pg_attribute WHERE attrelid = 'via_cat.orders'::regclass AND attnum > 0) =
+       (SELECT array_agg(attname || ' ' || format_type(atttypid, atttypmod) ORDER BY attnum)
+          FROM pg_attribute WHERE attrelid = 'via_dir.orders'::regclass AND attnum > 0) AS same_columns;
+
+-- the same rows as the table read from its directory, and the same pruning
+SELECT (SELECT count(*) FROM via_cat.orders) = (SELECT count(*) FROM via_dir.orders) AS same_count,
+       (SELECT sum(amount) FROM via_cat.orders WHERE dt = 'dt_1') =
+       (SELECT sum(amount) FROM via_dir.orders WHERE dt = 'dt_1') AS same_sum;
+EXPLAIN (COSTS OFF) SELECT * FROM via_cat.orders WHERE dt = 'dt_1';
+SELECT count(*) FROM via_cat.customers;
+
+-- a format table whose schema lives only in the catalog
+IMPORT FOREIGN SCHEMA ft LIMIT TO (events_rest) FROM SERVER cat INTO via_cat;
+\d via_cat.events_rest
+SELECT obj_description('via_cat.events_rest'::regclass, 'pg_class') AS comment;
+SELECT * FROM via_cat.events_rest ORDER BY id;
+SELECT region, sum(amount) FROM via_cat.events_rest WHERE region = 'eu' GROUP BY region;
+SELECT * FROM tablescan_partitions('via_cat.events_rest');
+
+-- errors: a table or database the catalog does not have
+CREATE FOREIGN TABLE missing (id int) SERVER cat OPTIONS (database 'sales', "table" 'nosuch');
+SELECT * FROM missing;
+IMPORT FOREIGN SCHEMA nosuch FROM SERVER cat INTO via_cat;
+-- options are checked when set
+CREATE SERVER bad FOREIGN DATA WRAPPER tablescan_fdw OPTIONS (catalog 'hive');
+CREATE SERVER bad FOREIGN DATA WRAPPER tablescan_fdw OPTIONS (catalog 'rest', uri 'ftp://x');
+CREATE USER MAPPING FOR CURRENT_USER SERVER lake OPTIONS (nosuch 'x');
+-- a role without pg_read_server_files cannot point a server at a catalog
+CREATE ROLE regress_ts_rest;
+GRANT USAGE ON FOREIGN DATA WRAPPER tablescan_fdw TO regress_ts_rest;
+SET ROLE regress_ts_rest;
+CREATE SERVER mine FOREIGN DATA WRAPPER tablescan_fdw OPTIONS (catalog 'rest', uri 'http://127.0.0.1:1');
+RESET ROLE;
+REVOKE USAGE ON FOREIGN DATA WRAPPER tablescan_fdw FROM regress_ts_rest;
+DROP ROLE regress_ts_rest;
+
+DROP SCHEMA via_cat, via_dir CASCADE;
+DROP SERVER cat CASCADE;
+DROP SERVER lake CASCADE;
+DROP EXTENSION tablescan_fdw;

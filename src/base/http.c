@@ -1,0 +1,251 @@
+/*
+ * http.c - HTTP GET through libcurl (see ts_http.h).
+ *
+ * Owns: the process's curl easy handle (reused: its connection cache keeps
+ * connections alive across requests and queries), the body buffer and its
+ * bound, the retry loop, the progress callback that stops a transfer when
+ * an interrupt is pending, and URL encoding.  Nothing here longjmps: the
+ * caller turns TS_ERR_CANCELED into its own interrupt check.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <curl/curl.h>
+
+#include "base/ts_http.h"
+
+static CURL *easy = NULL;
+
+typedef struct body_buf
+{
+	char	   *data;
+	size_t		len;
+	size_t		cap;
+	bool		too_large;
+	bool		nomem;
+} body_buf;
+
+static size_t
+on_body(char *ptr, size_t size, size_t nmemb, void *arg)
+{
+	body_buf   *b = arg;
+	size_t		n = size * nmemb;
+
+	if (b->len + n + 1 > TS_HTTP_MAX_BODY)
+	{
+		b->too_large = true;
+		return 0;				/* curl stops with CURLE_WRITE_ERROR */
+	}
+	if (b->len + n + 1 > b->cap)
+	{
+		size_t		cap = b->cap ? b->cap : 4096;
+		char	   *d;
+
+		while (cap < b->len + n + 1)
+			cap *= 2;
+		d = ts_realloc(b->data, cap);
+		if (d == NULL)
+		{
+			b->nomem = true;
+			return 0;
+		}
+		b->data = d;
+		b->cap = cap;
+	}
+	memcpy(b->data + b->len, ptr, n);
+	b->len += n;
+	b->data[b->len] = '\0';
+	return n;
+}
+
+/* libcurl asks this between (and during) waits: nonzero aborts the transfer */
+static int
+on_progress(void *arg, curl_off_t dltotal, curl_off_t dlnow, curl_off_t ultotal, curl_off_t ulnow)
+{
+	(void) arg;
+	(void) dltotal;
+	(void) dlnow;
+	(void) ultotal;
+	(void) ulnow;
+	return ts_interrupt_pending() ? 1 : 0;
+}
+
+static bool
+retryable_status(long status)
+{
+	return status == 429 || status == 500 || status == 502 || status == 503 || status == 504;
+}
+
+static bool
+retryable_code(CURLcode c)
+{
+	return c == CURLE_COULDNT_CONNECT || c == CURLE_OPERATION_TIMEDOUT ||
+		c == CURLE_RECV_ERROR || c == CURLE_SEND_ERROR || c == CURLE_GOT_NOTHING ||
+		c == CURLE_PARTIAL_FILE;
+}
+
+/* Sleep ms in slices, giving up early when an interrupt is pending. */
+static bool
+pause_ms(long ms)
+{
+	while (ms > 0)
+	{
+		long		slice = ms > 50 ? 50 : ms;
+		struct timespec ts = {0, slice * 1000000L};
+
+		if (ts_interrupt_pending())
+			return false;
+		nanosleep(&ts, NULL);
+		ms -= slice;
+	}
+	return !ts_interrupt_pending();
+}
+
+static bool
+get_easy(ts_err *err)
+{
+	if (easy == NULL)
+	{
+		static bool global_done = false;
+
+		if (!global_done)
+		{
+			if (curl_global_init(CURL_GLOBAL_DEFAULT) != CURLE_OK)
+				return ts_error(err, TS_ERR_IO, "could not initialize libcurl");
+			global_done = true;
+		}
+		easy = curl_easy_init();
+		if (easy == NULL)
+			return ts_error(err, TS_ERR_NOMEM, "could not create a libcurl handle");
+	}
+	else
+		curl_easy_reset(easy);	/* keeps the connection cache */
+	return true;
+}
+
+bool
+ts_http_get(const ts_http_request *req, ts_http_response *resp, ts_err *err)
+{
+	int			retries = req->retries < 0 ? 3 : req->retries;
+	long		backoff = 200;
+	const char *what = req->what ? req->what : "HTTP request";
+
+	memset(resp, 0, sizeof(*resp));
+	for (int attempt = 0;; attempt++)
+	{
+		body_buf	b = {0};
+		struct curl_slist *headers = NULL;
+		char	   *auth = NULL;
+		CURLcode	rc;
+		long		status = 0;
+
+		if (!get_easy(err))
+			return false;
+		curl_easy_setopt(easy, CURLOPT_URL, req->url);
+		curl_easy_setopt(easy, CURLOPT_PROTOCOLS_STR, "http,https");
+		curl_easy_setopt(easy, CURLOPT_FOLLOWLOCATION, 0L);
+		curl_easy_setopt(easy, CURLOPT_NOSIGNAL, 1L);
+		curl_easy_setopt(easy, CURLOPT_CONNECTTIMEOUT_MS, 10000L);
+		curl_easy_setopt(easy, CURLOPT_TIMEOUT_MS, req->timeout_ms > 0 ? req->timeout_ms : 60000L);
+		curl_easy_setopt(easy, CURLOPT_WRITEFUNCTION, on_body);
+		curl_easy_setopt(easy, CURLOPT_WRITEDATA, &b);
+		curl_easy_setopt(easy, CURLOPT_NOPROGRESS, 0L);
+		curl_easy_setopt(easy, CURLOPT_XFERINFOFUNCTION, on_progress);
+		curl_easy_setopt(easy, CURLOPT_SSL_VERIFYPEER, 1L);
+		curl_easy_setopt(easy, CURLOPT_SSL_VERIFYHOST, 2L);
+		if (req->ca_file)
+			curl_easy_setopt(easy, CURLOPT_CAINFO, req->ca_file);
+		headers = curl_slist_append(headers, "Accept: application/json");
+		if (req->bearer)
+		{
+			size_t		n = strlen(req->bearer) + 32;
+
+			auth = ts_malloc(n);
+			if (auth == NULL)
+			{
+				curl_slist_free_all(headers);
+				return ts_error(err, TS_ERR_NOMEM, "out of memory");
+			}
+			snprintf(auth, n, "Authorization: Bearer %s", req->bearer);
+			headers = curl_slist_append(headers, auth);
+		}
+		curl_easy_setopt(easy, CURLOPT_HTTPHEADER, headers);
+		rc = curl_easy_perform(easy);
+		curl_easy_getinfo(easy, CURLINFO_RESPONSE_CODE, &status);
+		curl_easy_setopt(easy, CURLOPT_HTTPHEADER, NULL);
+		curl_slist_free_all(headers);
+		if (auth)
+		{
+			memset(auth, 0, strlen(auth));
+			ts_free(auth);
+		}
+
+		if (rc == CURLE_ABORTED_BY_CALLBACK || ts_interrupt_pending())
+		{
+			ts_free(b.data);
+			return ts_error(err, TS_ERR_CANCELED, "%s: canceled", what);
+		}
+		if (b.too_large || b.nomem)
+		{
+			ts_free(b.data);
+			return ts_error(err, b.nomem ? TS_ERR_NOMEM : TS_ERR_IO,
+							"%s: the answer is larger than %zu bytes", what, TS_HTTP_MAX_BODY);
+		}
+		if (rc == CURLE_OK && !(retryable_status(status) && attempt < retries))
+		{
+			resp->status = status;
+			resp->body = b.data ? b.data : ts_strdup("");
+			resp->len = b.len;
+			if (resp->body == NULL)
+				return ts_error(err, TS_ERR_NOMEM, "out of memory");
+			return true;
+		}
+		ts_free(b.data);
+		if (attempt >= retries || (rc != CURLE_OK && !retryable_code(rc)))
+			return rc == CURLE_OK ? ts_error(err, TS_ERR_IO, "%s: HTTP %ld", what, status) :
+				ts_error(err, TS_ERR_IO, "%s failed: %s", what, curl_easy_strerror(rc));
+		/* exponential backoff with jitter */
+		if (!pause_ms(backoff + (long) (rand() % (int) (backoff / 2 + 1))))
+			return ts_error(err, TS_ERR_CANCELED, "%s: canceled", what);
+		backoff *= 2;
+	}
+}
+
+void
+ts_http_response_free(ts_http_response *resp)
+{
+	if (resp == NULL)
+		return;
+	ts_free(resp->body);
+	resp->body = NULL;
+	resp->len = 0;
+}
+
+char *
+ts_url_encode(const char *s)
+{
+	static const char hex[] = "0123456789ABCDEF";
+	size_t		n = strlen(s);
+	char	   *out = ts_malloc(n * 3 + 1);
+	char	   *o = out;
+
+	if (out == NULL)
+		return NULL;
+	for (const unsigned char *p = (const unsigned char *) s; *p; p++)
+	{
+		if ((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9') ||
+			*p == '-' || *p == '.' || *p == '_' || *p == '~')
+			*o++ = (char) *p;
+		else
+		{
+			*o++ = '%';
+			*o++ = hex[*p >> 4];
+			*o++ = hex[*p & 15];
+		}
+	}
+	*o = '\0';
+	return out;
+}

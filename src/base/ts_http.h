@@ -1,0 +1,49 @@
+/*
+ * ts_http.h - HTTP GET through libcurl, for catalog clients.
+ *
+ * Owns: one keep-alive connection cache per process (a reused curl easy
+ * handle), bounded response bodies, retries of the answers a client
+ * retries (429, 500, 502, 503, 504, connection failures) with backoff, and
+ * cancellation that never unwinds through libcurl: a transfer asks
+ * ts_interrupt_pending() and stops; the caller then reports
+ * TS_ERR_CANCELED.  A bearer token goes in a header and never into an
+ * error message.  Only http and https, no redirects (they would carry the
+ * token elsewhere), certificates always verified (a CA file may be named).
+ */
+#ifndef TS_HTTP_H
+#define TS_HTTP_H
+
+#include "base/ts_base.h"
+
+typedef struct ts_http_request
+{
+	const char *url;
+	const char *bearer;			/* NULL: no Authorization header */
+	const char *ca_file;		/* NULL: the system's CAs */
+	const char *what;			/* for messages: "GET /v1/config" (no host, no secret) */
+	long		timeout_ms;		/* whole transfer; 0: 60 s */
+	int			retries;		/* extra attempts for retryable answers; -1: 3 */
+} ts_http_request;
+
+typedef struct ts_http_response
+{
+	long		status;
+	char	   *body;			/* ts_malloc'd, NUL-terminated */
+	size_t		len;
+} ts_http_response;
+
+/* Largest body read: catalog answers are small. */
+#define TS_HTTP_MAX_BODY ((size_t) 64 << 20)
+
+/*
+ * GET req->url.  True when an HTTP answer arrived (any status: the caller
+ * decides what 404 means); false on a transport failure after the retries,
+ * a body too large, or a cancel (TS_ERR_CANCELED).
+ */
+bool		ts_http_get(const ts_http_request *req, ts_http_response *resp, ts_err *err);
+void		ts_http_response_free(ts_http_response *resp);
+
+/* Percent-encode one path segment or query value (RFC 3986 unreserved kept). */
+char	   *ts_url_encode(const char *s);
+
+#endif							/* TS_HTTP_H */

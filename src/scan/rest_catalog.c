@@ -1,0 +1,672 @@
+/*
+ * rest_catalog.c - the Paimon REST catalog, read-only (see ts_rest.h).
+ *
+ * Owns: building each endpoint's URL (prefix, URL-encoded names, paging
+ * tokens), sending it through base/http.c with the bearer token, mapping
+ * the catalog's error answers ({message, code}) to ts_err, and turning a
+ * GetTableResponse into what the scan needs: the location and a schema in
+ * the JSON of a Paimon schema file (the catalog's schema has no version,
+ * id or highest field id: they are added), so that a format table whose
+ * schema lives only in the catalog is planned like any other.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cjson/cJSON.h>
+
+#include "base/ts_fs.h"
+#include "base/ts_http.h"
+#include "scan/ts_rest.h"
+
+/* Page size asked of list endpoints; the server may answer fewer. */
+#define REST_PAGE_SIZE 100
+/* A listing longer than this many pages is refused (a server looping on tokens). */
+#define REST_MAX_PAGES 100000
+
+static char *
+dupstr(const char *s)
+{
+	return s ? ts_strdup(s) : NULL;
+}
+
+/* The catalog's error answer, or the status alone. */
+static bool
+answer_error(const char *endpoint, const ts_http_response *r, ts_err *err)
+{
+	cJSON	   *j = cJSON_Parse(r->body ? r->body : "");
+	cJSON	   *msg = j ? cJSON_GetObjectItemCaseSensitive(j, "message") : NULL;
+	ts_errcode	code = r->status == 404 ? TS_ERR_NOT_FOUND :
+		r->status == 501 ? TS_ERR_UNSUPPORTED :
+		(r->status == 401 || r->status == 403) ? TS_ERR_DENIED : TS_ERR_IO;
+
+	ts_error(err, code, "REST catalog: %s: HTTP %ld%s%s", endpoint, r->status,
+			 cJSON_IsString(msg) ? ": " : "", cJSON_IsString(msg) ? msg->valuestring : "");
+	if (j)
+		cJSON_Delete(j);
+	return false;
+}
+
+/* GET uri/path; a 2xx answer parsed as a JSON object into *json. */
+static bool
+get_json(ts_rest_catalog *c, const char *path, const char *endpoint, cJSON **json, ts_err *err)
+{
+	ts_http_request req = {0};
+	ts_http_response r;
+	char	   *url = ts_psprintf("%s%s", c->uri, path);
+	bool		ok;
+
+	*json = NULL;
+	if (url == NULL)
+		return ts_error(err, TS_ERR_NOMEM, "out of memory");
+	req.url = url;
+	req.bearer = c->token;
+	req.ca_file = c->ca_file;
+	req.what = endpoint;
+	req.retries = -1;
+	ok = ts_http_get(&req, &r, err);
+	ts_free(url);
+	if (!ok)
+		return false;
+	if (r.status < 200 || r.status > 299)
+	{
+		answer_error(endpoint, &r, err);
+		ts_http_response_free(&r);
+		return false;
+	}
+	*json = cJSON_Parse(r.body);
+	ts_http_response_free(&r);
+	if (*json == NULL || !cJSON_IsObject(*json))
+	{
+		if (*json)
+			cJSON_Delete(*json);
+		*json = NULL;
+		return ts_error(err, TS_ERR_CORRUPT, "REST catalog: %s: the answer is not a JSON object",
+						endpoint);
+	}
+	return true;
+}
+
+static bool
+bad_field(const char *endpoint, const char *field, const char *want, ts_err *err)
+{
+	return ts_error(err, TS_ERR_CORRUPT, "REST catalog: %s: field \"%s\" is missing or not %s",
+					endpoint, field, want);
+}
+
+/* Add the string pairs of a JSON object to options (later keys win). */
+static bool
+add_options(ts_option **opts, int *n, cJSON *obj, const char *endpoint, const char *field,
+			ts_err *err)
+{
+	cJSON	   *kv;
+
+	if (obj == NULL || cJSON_IsNull(obj))
+		return true;
+	if (!cJSON_IsObject(obj))
+		return bad_field(endpoint, field, "an object", err);
+	cJSON_ArrayForEach(kv, obj)
+	{
+		int			i;
+		ts_option  *grown;
+
+		if (!cJSON_IsString(kv))
+			return bad_field(endpoint, kv->string, "a string", err);
+		for (i = 0; i < *n; i++)
+			if (strcmp((*opts)[i].key, kv->string) == 0)
+				break;
+		if (i == *n)
+		{
+			grown = ts_realloc(*opts, sizeof(ts_option) * (size_t) (*n + 1));
+			if (grown == NULL)
+				return ts_error(err, TS_ERR_NOMEM, "out of memory");
+			*opts = grown;
+			(*opts)[i].key = ts_strdup(kv->string);
+			(*opts)[i].value = NULL;
+			(*n)++;
+		}
+		ts_free((void *) (*opts)[i].value);
+		(*opts)[i].value = ts_strdup(kv->valuestring);
+		if ((*opts)[i].key == NULL || (*opts)[i].value == NULL)
+			return ts_error(err, TS_ERR_NOMEM, "out of memory");
+	}
+	return true;
+}
+
+void
+ts_rest_free_options(ts_option *kv, int n)
+{
+	for (int i = 0; i < n; i++)
+	{
+		ts_free((void *) kv[i].key);
+		ts_free((void *) kv[i].value);
+	}
+	ts_free(kv);
+}
+
+bool
+ts_rest_connect(ts_rest_catalog *c, const char *uri, const char *warehouse,
+				const char *token, const char *ca_file,
+				const ts_option *client_options, int nclient_options, ts_err *err)
+{
+	const char *endpoint = "GET /v1/config";
+	size_t		len = strlen(uri);
+	char	   *path;
+	cJSON	   *j;
+	bool		ok;
+
+	memset(c, 0, sizeof(*c));
+	while (len > 0 && uri[len - 1] == '/')
+		len--;
+	if (strncmp(uri, "http://", 7) != 0 && strncmp(uri, "https://", 8) != 0)
+		return ts_error(err, TS_ERR_INVALID, "REST catalog uri \"%s\" is not an http:// or https:// URI",
+						uri);
+	c->uri = ts_malloc(len + 1);
+	if (c->uri == NULL)
+		return ts_error(err, TS_ERR_NOMEM, "out of memory");
+	memcpy(c->uri, uri, len);
+	c->uri[len] = '\0';
+	c->token = token;
+	c->ca_file = ca_file;
+	if (warehouse)
+	{
+		char	   *w = ts_url_encode(warehouse);
+
+		path = w ? ts_psprintf("/v1/config?warehouse=%s", w) : NULL;
+		ts_free(w);
+	}
+	else
+		path = ts_strdup("/v1/config");
+	if (path == NULL)
+		return ts_error(err, TS_ERR_NOMEM, "out of memory");
+	ok = get_json(c, path, endpoint, &j, err);
+	ts_free(path);
+	if (!ok)
+		return false;
+	ok = add_options(&c->options, &c->noptions, cJSON_GetObjectItemCaseSensitive(j, "defaults"),
+					 endpoint, "defaults", err);
+	for (int i = 0; ok && i < nclient_options; i++)
+	{
+		cJSON	   *one = cJSON_CreateObject();
+
+		ok = one && cJSON_AddStringToObject(one, client_options[i].key,
+											client_options[i].value ? client_options[i].value : "") &&
+			add_options(&c->options, &c->noptions, one, endpoint, "options", err);
+		if (one)
+			cJSON_Delete(one);
+	}
+	ok = ok && add_options(&c->options, &c->noptions,
+						   cJSON_GetObjectItemCaseSensitive(j, "overrides"), endpoint, "overrides", err);
+	cJSON_Delete(j);
+	if (!ok)
+		return false;
+	{
+		const char *prefix = ts_rest_option(c, "prefix");
+		char	   *enc = prefix && *prefix ? ts_url_encode(prefix) : ts_strdup("");
+
+		if (enc == NULL)
+			return ts_error(err, TS_ERR_NOMEM, "out of memory");
+		c->prefix = *enc ? ts_psprintf("/%s", enc) : ts_strdup("");
+		ts_free(enc);
+		if (c->prefix == NULL)
+			return ts_error(err, TS_ERR_NOMEM, "out of memory");
+	}
+	return true;
+}
+
+void
+ts_rest_disconnect(ts_rest_catalog *c)
+{
+	ts_free(c->uri);
+	ts_free(c->prefix);
+	ts_rest_free_options(c->options, c->noptions);
+	memset(c, 0, sizeof(*c));
+}
+
+const char *
+ts_rest_option(const ts_rest_catalog *c, const char *key)
+{
+	for (int i = 0; i < c->noptions; i++)
+		if (strcmp(c->options[i].key, key) == 0)
+			return c->options[i].value;
+	return NULL;
+}
+
+bool
+ts_rest_parse_names(const char *endpoint, const char *body, const char *field,
+					char ***names, int *count, char **next_token, ts_err *err)
+{
+	cJSON	   *j = cJSON_Parse(body);
+	cJSON	   *arr,
+			   *item,
+			   *next;
+	int			n = 0,
+				k = 0;
+	char	  **out;
+
+	*names = NULL;
+	*count = 0;
+	*next_token = NULL;
+	if (j == NULL || !cJSON_IsObject(j))
+	{
+		if (j)
+			cJSON_Delete(j);
+		return ts_error(err, TS_ERR_CORRUPT, "REST catalog: %s: the answer is not a JSON object",
+						endpoint);
+	}
+	arr = cJSON_GetObjectItemCaseSensitive(j, field);
+	if (arr != NULL && !cJSON_IsNull(arr) && !cJSON_IsArray(arr))
+	{
+		cJSON_Delete(j);
+		return bad_field(endpoint, field, "an array", err);
+	}
+	cJSON_ArrayForEach(item, arr)
+		n++;
+	out = ts_calloc((size_t) (n > 0 ? n : 1), sizeof(char *));
+	if (out == NULL)
+	{
+		cJSON_Delete(j);
+		return ts_error(err, TS_ERR_NOMEM, "out of memory");
+	}
+	cJSON_ArrayForEach(item, arr)
+	{
+		if (!cJSON_IsString(item) || item->valuestring[0] == '\0')
+		{
+			ts_free_names(out, k);
+			cJSON_Delete(j);
+			return bad_field(endpoint, field, "an array of names", err);
+		}
+		if ((out[k] = ts_strdup(item->valuestring)) == NULL)
+		{
+			ts_free_names(out, k);
+			cJSON_Delete(j);
+			return ts_error(err, TS_ERR_NOMEM, "out of memory");
+		}
+		k++;
+	}
+	next = cJSON_GetObjectItemCaseSensitive(j, "nextPageToken");
+	if (next != NULL && !cJSON_IsNull(next) && !cJSON_IsString(next))
+	{
+		ts_free_names(out, k);
+		cJSON_Delete(j);
+		return bad_field(endpoint, "nextPageToken", "a string", err);
+	}
+	if (cJSON_IsString(next) && next->valuestring[0])
+		*next_token = ts_strdup(next->valuestring);
+	cJSON_Delete(j);
+	*names = out;
+	*count = k;
+	return true;
+}
+
+/* GET a paged list of names at path (without query), field holding them. */
+static bool
+list_names(ts_rest_catalog *c, const char *path, const char *endpoint, const char *field,
+		   char ***names, int *count, ts_err *err)
+{
+	char	  **all = NULL;
+	int			nall = 0;
+	char	   *token = NULL;
+
+	*names = NULL;
+	*count = 0;
+	for (int page = 0;; page++)
+	{
+		ts_http_request req = {0};
+		ts_http_response r;
+		char	   *tok = token ? ts_url_encode(token) : NULL;
+		char	   *url = ts_psprintf("%s%s?maxResults=%d%s%s", c->uri, path, REST_PAGE_SIZE,
+									  tok ? "&pageToken=" : "", tok ? tok : "");
+		char	  **some;
+		int			nsome;
+		char	   *next;
+		bool		ok;
+
+		ts_free(tok);
+		if (url == NULL)
+			goto nomem;
+		if (page >= REST_MAX_PAGES)
+		{
+			ts_free(url);
+			ts_free(token);
+			ts_free_names(all, nall);
+			return ts_error(err, TS_ERR_CORRUPT, "REST catalog: %s: more than %d pages",
+							endpoint, REST_MAX_PAGES);
+		}
+		if (!TS_CHECK_INTERRUPTS(err))
+		{
+			ts_free(url);
+			ts_free(token);
+			ts_free_names(all, nall);
+			return false;
+		}
+		req.url = url;
+		req.bearer = c->token;
+		req.ca_file = c->ca_file;
+		req.what = endpoint;
+		req.retries = -1;
+		ok = ts_http_get(&req, &r, err);
+		ts_free(url);
+		if (ok && (r.status < 200 || r.status > 299))
+		{
+			answer_error(endpoint, &r, err);
+			ts_http_response_free(&r);
+			ok = false;
+		}
+		else if (ok)
+		{
+			ok = ts_rest_parse_names(endpoint, r.body, field, &some, &nsome, &next, err);
+			ts_http_response_free(&r);
+		}
+		if (!ok)
+		{
+			ts_free(token);
+			ts_free_names(all, nall);
+			return false;
+		}
+		if (nsome > 0)
+		{
+			char	  **grown = ts_realloc(all, sizeof(char *) * (size_t) (nall + nsome));
+
+			if (grown == NULL)
+			{
+				ts_free_names(some, nsome);
+				ts_free(next);
+				goto nomem;
+			}
+			all = grown;
+			memcpy(all + nall, some, sizeof(char *) * (size_t) nsome);
+			nall += nsome;
+		}
+		ts_free(some);
+		ts_free(token);
+		token = next;
+		if (token == NULL)
+			break;
+	}
+	*names = all;
+	*count = nall;
+	return true;
+nomem:
+	ts_free(token);
+	ts_free_names(all, nall);
+	return ts_error(err, TS_ERR_NOMEM, "out of memory");
+}
+
+bool
+ts_rest_list_databases(ts_rest_catalog *c, char ***names, int *count, ts_err *err)
+{
+	char	   *path = ts_psprintf("/v1%s/databases", c->prefix);
+	bool		ok;
+
+	if (path == NULL)
+		return ts_error(err, TS_ERR_NOMEM, "out of memory");
+	ok = list_names(c, path, "GET databases", "databases", names, count, err);
+	ts_free(path);
+	return ok;
+}
+
+/* "/v1<prefix>/databases/<db>[/tables/<table>]" with encoded names */
+static char *
+object_path(const ts_rest_catalog *c, const char *database, const char *table, const char *tail)
+{
+	char	   *d = ts_url_encode(database);
+	char	   *t = table ? ts_url_encode(table) : NULL;
+	char	   *p = NULL;
+
+	if (d && (table == NULL || t))
+		p = table ? ts_psprintf("/v1%s/databases/%s/tables/%s%s", c->prefix, d, t, tail) :
+			ts_psprintf("/v1%s/databases/%s%s", c->prefix, d, tail);
+	ts_free(d);
+	ts_free(t);
+	return p;
+}
+
+bool
+ts_rest_list_tables(ts_rest_catalog *c, const char *database, char ***names, int *count,
+					ts_err *err)
+{
+	char	   *path = object_path(c, database, NULL, "/tables");
+	char	   *endpoint = ts_psprintf("GET databases/%s/tables", database);
+	bool		ok;
+
+	if (path == NULL || endpoint == NULL)
+	{
+		ts_free(path);
+		ts_free(endpoint);
+		return ts_error(err, TS_ERR_NOMEM, "out of memory");
+	}
+	ok = list_names(c, path, endpoint, "tables", names, count, err);
+	ts_free(path);
+	ts_free(endpoint);
+	return ok;
+}
+
+/* The largest field id in fields, nested ROW fields included. */
+static int64_t
+highest_field_id(const cJSON *fields)
+{
+	const cJSON *f;
+	int64_t		hi = -1;
+
+	cJSON_ArrayForEach(f, fields)
+	{
+		const cJSON *id = cJSON_GetObjectItemCaseSensitive(f, "id");
+		const cJSON *type = cJSON_GetObjectItemCaseSensitive(f, "type");
+
+		if (cJSON_IsNumber(id) && (int64_t) id->valuedouble > hi)
+			hi = (int64_t) id->valuedouble;
+		/* ROW<...> fields, also inside ARRAY / MAP / MULTISET */
+		while (cJSON_IsObject(type))
+		{
+			const cJSON *nested = cJSON_GetObjectItemCaseSensitive(type, "fields");
+			const cJSON *next;
+
+			if (cJSON_IsArray(nested))
+			{
+				int64_t		n = highest_field_id(nested);
+
+				if (n > hi)
+					hi = n;
+			}
+			next = cJSON_GetObjectItemCaseSensitive(type, "element");
+			if (next == NULL)
+				next = cJSON_GetObjectItemCaseSensitive(type, "value");
+			type = next;
+		}
+	}
+	return hi;
+}
+
+bool
+ts_rest_parse_table(const char *endpoint, const char *body, ts_rest_table *out, ts_err *err)
+{
+	cJSON	   *j = cJSON_Parse(body);
+	cJSON	   *path,
+			   *ext,
+			   *sid,
+			   *schema,
+			   *fields,
+			   *opts,
+			   *type,
+			   *comment;
+	cJSON	   *copy = NULL;
+	char	   *text;
+
+	memset(out, 0, sizeof(*out));
+	if (j == NULL || !cJSON_IsObject(j))
+	{
+		if (j)
+			cJSON_Delete(j);
+		return ts_error(err, TS_ERR_CORRUPT, "REST catalog: %s: the answer is not a JSON object",
+						endpoint);
+	}
+	path = cJSON_GetObjectItemCaseSensitive(j, "path");
+	ext = cJSON_GetObjectItemCaseSensitive(j, "isExternal");
+	sid = cJSON_GetObjectItemCaseSensitive(j, "schemaId");
+	schema = cJSON_GetObjectItemCaseSensitive(j, "schema");
+	if (!cJSON_IsString(path) || path->valuestring[0] == '\0')
+		goto bad_path;
+	if (ext != NULL && !cJSON_IsNull(ext) && !cJSON_IsBool(ext))
+	{
+		cJSON_Delete(j);
+		return bad_field(endpoint, "isExternal", "a boolean", err);
+	}
+	if (sid != NULL && !cJSON_IsNull(sid) && !cJSON_IsNumber(sid))
+	{
+		cJSON_Delete(j);
+		return bad_field(endpoint, "schemaId", "a number", err);
+	}
+	if (!cJSON_IsObject(schema))
+	{
+		cJSON_Delete(j);
+		return bad_field(endpoint, "schema", "an object", err);
+	}
+	fields = cJSON_GetObjectItemCaseSensitive(schema, "fields");
+	if (!cJSON_IsArray(fields))
+	{
+		cJSON_Delete(j);
+		return bad_field(endpoint, "schema.fields", "an array", err);
+	}
+	opts = cJSON_GetObjectItemCaseSensitive(schema, "options");
+	if (opts != NULL && !cJSON_IsNull(opts) && !cJSON_IsObject(opts))
+	{
+		cJSON_Delete(j);
+		return bad_field(endpoint, "schema.options", "an object", err);
+	}
+	type = opts ? cJSON_GetObjectItemCaseSensitive(opts, "type") : NULL;
+	comment = cJSON_GetObjectItemCaseSensitive(schema, "comment");
+
+	/* a schema file's JSON: the catalog's schema with version, id, highestFieldId */
+	copy = cJSON_Duplicate(schema, 1);
+	if (copy == NULL ||
+		!cJSON_AddNumberToObject(copy, "version", 3) ||
+		!cJSON_AddNumberToObject(copy, "id", cJSON_IsNumber(sid) ? sid->valuedouble : 0) ||
+		(cJSON_GetObjectItemCaseSensitive(copy, "highestFieldId") == NULL &&
+		 !cJSON_AddNumberToObject(copy, "highestFieldId", (double) highest_field_id(fields))) ||
+		(cJSON_GetObjectItemCaseSensitive(copy, "partitionKeys") == NULL &&
+		 !cJSON_AddArrayToObject(copy, "partitionKeys")) ||
+		(cJSON_GetObjectItemCaseSensitive(copy, "primaryKeys") == NULL &&
+		 !cJSON_AddArrayToObject(copy, "primaryKeys")))
+		goto nomem;
+	text = cJSON_PrintUnformatted(copy);
+	if (text == NULL)
+		goto nomem;
+	out->schema_json = ts_strdup(text);
+	cJSON_free(text);
+	out->path = ts_strdup(path->valuestring);
+	out->is_external = cJSON_IsTrue(ext);
+	out->schema_id = cJSON_IsNumber(sid) ? (int64_t) sid->valuedouble : 0;
+	out->format_table = cJSON_IsString(type) && strcmp(type->valuestring, "format-table") == 0;
+	out->comment = cJSON_IsString(comment) ? dupstr(comment->valuestring) : NULL;
+	cJSON_Delete(copy);
+	cJSON_Delete(j);
+	if (out->schema_json == NULL || out->path == NULL)
+	{
+		ts_rest_table_free(out);
+		return ts_error(err, TS_ERR_NOMEM, "out of memory");
+	}
+	return true;
+bad_path:
+	cJSON_Delete(j);
+	return bad_field(endpoint, "path", "a string", err);
+nomem:
+	if (copy)
+		cJSON_Delete(copy);
+	cJSON_Delete(j);
+	return ts_error(err, TS_ERR_NOMEM, "out of memory");
+}
+
+void
+ts_rest_table_free(ts_rest_table *t)
+{
+	ts_free(t->path);
+	ts_free(t->schema_json);
+	ts_free(t->comment);
+	memset(t, 0, sizeof(*t));
+}
+
+bool
+ts_rest_get_table(ts_rest_catalog *c, const char *database, const char *table,
+				  ts_rest_table *out, ts_err *err)
+{
+	char	   *path = object_path(c, database, table, "");
+	char	   *endpoint = ts_psprintf("GET databases/%s/tables/%s", database, table);
+	ts_http_request req = {0};
+	ts_http_response r;
+	char	   *url;
+	bool		ok;
+
+	memset(out, 0, sizeof(*out));
+	url = path ? ts_psprintf("%s%s", c->uri, path) : NULL;
+	ts_free(path);
+	if (url == NULL || endpoint == NULL)
+	{
+		ts_free(url);
+		ts_free(endpoint);
+		return ts_error(err, TS_ERR_NOMEM, "out of memory");
+	}
+	req.url = url;
+	req.bearer = c->token;
+	req.ca_file = c->ca_file;
+	req.what = endpoint;
+	req.retries = -1;
+	ok = ts_http_get(&req, &r, err);
+	ts_free(url);
+	if (ok)
+	{
+		if (r.status < 200 || r.status > 299)
+			ok = answer_error(endpoint, &r, err);
+		else
+			ok = ts_rest_parse_table(endpoint, r.body, out, err);
+		ts_http_response_free(&r);
+	}
+	ts_free(endpoint);
+	return ok;
+}
+
+bool
+ts_rest_get_token(ts_rest_catalog *c, const char *database, const char *table,
+				  ts_option **kv, int *nkv, int64_t *expires_at_ms, ts_err *err)
+{
+	char	   *path = object_path(c, database, table, "/token");
+	char	   *endpoint = ts_psprintf("GET databases/%s/tables/%s/token", database, table);
+	cJSON	   *j = NULL;
+	cJSON	   *exp;
+	bool		ok;
+
+	*kv = NULL;
+	*nkv = 0;
+	*expires_at_ms = 0;
+	if (path == NULL || endpoint == NULL)
+	{
+		ts_free(path);
+		ts_free(endpoint);
+		return ts_error(err, TS_ERR_NOMEM, "out of memory");
+	}
+	ok = get_json(c, path, endpoint, &j, err);
+	ts_free(path);
+	if (ok)
+	{
+		cJSON	   *token = cJSON_GetObjectItemCaseSensitive(j, "token");
+
+		if (!cJSON_IsObject(token))
+			ok = bad_field(endpoint, "token", "an object", err);
+		else
+			ok = add_options(kv, nkv, token, endpoint, "token", err);
+		exp = cJSON_GetObjectItemCaseSensitive(j, "expiresAt");
+		if (ok && exp != NULL && !cJSON_IsNull(exp) && !cJSON_IsNumber(exp))
+			ok = bad_field(endpoint, "expiresAt", "a number", err);
+		if (ok && cJSON_IsNumber(exp))
+			*expires_at_ms = (int64_t) exp->valuedouble;
+		cJSON_Delete(j);
+	}
+	ts_free(endpoint);
+	if (!ok)
+	{
+		ts_rest_free_options(*kv, *nkv);
+		*kv = NULL;
+		*nkv = 0;
+	}
+	return ok;
+}

@@ -1,0 +1,123 @@
+// server.mjs - a small Paimon REST catalog for the tests, over a local
+// filesystem-catalog warehouse (node's standard library only).
+//
+// It serves what a read-only client asks (apache/paimon
+// docs/static/rest-catalog-open-api.yaml): GET /v1/config, databases,
+// tables (paged: maxResults / pageToken -> nextPageToken), a table (path,
+// schemaId and schema read from the table's latest schema file, or from
+// --extra for tables whose schema lives only in the catalog) and its data
+// token.  Every request needs "Authorization: Bearer <--token>" (401
+// otherwise).  Listens on 127.0.0.1 only; prints the port on stdout.
+//
+//   node server.mjs --warehouse DIR --token T [--prefix P] [--page-size N]
+//                   [--extra FILE.json] [--port N]
+
+import http from 'node:http';
+import fs from 'node:fs';
+import path from 'node:path';
+
+const args = {};
+for (let i = 2; i < process.argv.length; i += 2)
+  args[process.argv[i].replace(/^--/, '')] = process.argv[i + 1];
+const warehouse = path.resolve(args.warehouse);
+const token = args.token;
+const prefix = args.prefix ?? 'ts';
+const pageSize = Number(args['page-size'] ?? 100);
+const extra = args.extra ? JSON.parse(fs.readFileSync(args.extra, 'utf8')) : {};
+
+function send(res, status, body) {
+  res.writeHead(status, { 'Content-Type': 'application/json' });
+  res.end(JSON.stringify(body));
+}
+
+function error(res, status, message, resourceType, resourceName) {
+  send(res, status, { message, resourceType, resourceName, code: status });
+}
+
+function dirs(dir) {
+  try {
+    return fs.readdirSync(dir, { withFileTypes: true })
+      .filter((d) => d.isDirectory()).map((d) => d.name).sort();
+  } catch {
+    return null;
+  }
+}
+
+function databases() {
+  const fromDirs = (dirs(warehouse) ?? []).filter((n) => n.endsWith('.db')).map((n) => n.slice(0, -3));
+  const fromExtra = Object.keys(extra).map((k) => k.split('.')[0]);
+  return [...new Set([...fromDirs, ...fromExtra])].sort();
+}
+
+function tables(db) {
+  const listed = dirs(path.join(warehouse, `${db}.db`));
+  const fromExtra = Object.keys(extra).filter((k) => k.split('.')[0] === db).map((k) => k.split('.')[1]);
+  if (listed === null && fromExtra.length === 0) return null;
+  const own = (listed ?? []).filter((t) => fs.existsSync(path.join(warehouse, `${db}.db`, t, 'schema')));
+  return [...new Set([...own, ...fromExtra])].sort();
+}
+
+function latestSchema(dir) {
+  const ids = (fs.readdirSync(path.join(dir, 'schema')))
+    .filter((n) => /^schema-\d+$/.test(n)).map((n) => Number(n.slice(7))).sort((a, b) => a - b);
+  const id = ids[ids.length - 1];
+  const s = JSON.parse(fs.readFileSync(path.join(dir, 'schema', `schema-${id}`), 'utf8'));
+  return { id, schema: { fields: s.fields, partitionKeys: s.partitionKeys ?? [],
+    primaryKeys: s.primaryKeys ?? [], options: s.options ?? {}, comment: s.comment } };
+}
+
+function page(res, field, all, url) {
+  const max = Math.min(Number(url.searchParams.get('maxResults') ?? pageSize), pageSize);
+  const start = Number(url.searchParams.get('pageToken') ?? 0);
+  const body = { [field]: all.slice(start, start + max) };
+  if (start + max < all.length) body.nextPageToken = String(start + max);
+  send(res, 200, body);
+}
+
+const server = http.createServer((req, res) => {
+  const url = new URL(req.url, 'http://127.0.0.1');
+  if (req.method !== 'GET') return error(res, 405, 'read-only test catalog');
+  if (req.headers.authorization !== `Bearer ${token}`)
+    return error(res, 401, 'Not authorized');
+  if (url.pathname === '/v1/config')
+    return send(res, 200, { defaults: { prefix, 'data-token.enabled': 'false' },
+      overrides: { warehouse: url.searchParams.get('warehouse') ?? '' } });
+  const parts = url.pathname.split('/').filter((p) => p !== '').map(decodeURIComponent);
+  // v1 / prefix / databases [/ db / tables [/ t [/ token]]]
+  if (parts[0] !== 'v1' || parts[1] !== prefix || parts[2] !== 'databases')
+    return error(res, 404, `no such endpoint ${url.pathname}`);
+  if (parts.length === 3) return page(res, 'databases', databases(), url);
+  const db = parts[3];
+  if (parts.length === 5 && parts[4] === 'tables') {
+    const list = tables(db);
+    if (list === null) return error(res, 404, 'The given database does not exist', 'DATABASE', db);
+    return page(res, 'tables', list, url);
+  }
+  if (parts.length >= 6 && parts[4] === 'tables') {
+    const name = parts[5];
+    const key = `${db}.${name}`;
+    const dir = path.join(warehouse, `${db}.db`, name);
+    let answer;
+    if (extra[key]) {
+      answer = { id: key, name, path: extra[key].path, isExternal: true,
+        schemaId: 0, schema: extra[key].schema };
+    } else if (fs.existsSync(path.join(dir, 'schema'))) {
+      try {
+        const { id, schema } = latestSchema(dir);
+        answer = { id: key, name, path: `file:${dir}`, isExternal: false, schemaId: id, schema };
+      } catch (e) {
+        return error(res, 500, `cannot read the schema of ${key}: ${e.message}`);
+      }
+    } else {
+      return error(res, 404, 'The given table does not exist', 'TABLE', name);
+    }
+    if (parts.length === 6) return send(res, 200, answer);
+    if (parts.length === 7 && parts[6] === 'token')
+      return send(res, 200, { token: {}, expiresAt: Date.now() + 3600 * 1000 });
+  }
+  return error(res, 404, `no such endpoint ${url.pathname}`);
+});
+
+server.listen(Number(args.port ?? 0), '127.0.0.1', () => {
+  process.stdout.write(`${server.address().port}\n`);
+});

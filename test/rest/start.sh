@@ -1,0 +1,30 @@
+#!/bin/bash
+# start.sh - start the test REST catalog (server.mjs) over the generated
+# fixture warehouse, for the regress suite rest_catalog.  Prints shell
+# assignments to eval: TS_REST_URI, TS_REST_TOKEN, TS_REST_PID.  Adds one
+# format table whose schema lives only in the catalog ("ft.events_rest").
+#   eval "$(bash test/rest/start.sh)"; ...; kill "$TS_REST_PID"
+set -euo pipefail
+cd "$(dirname "$0")"
+FIX=${TS_FIXTURES:-/tmp/tablescan_fdw_fixtures}
+D=${TS_REST_DIR:-/tmp/tablescan_fdw_rest}
+rm -rf "$D"; mkdir -p "$D/events/region=eu" "$D/events/region=us"
+printf '1,anna,10.50\n2,bert,20.00\n' > "$D/events/region=eu/part-0.csv"
+printf '3,carl,30.25\n' > "$D/events/region=us/part-0.csv"
+cat > "$D/extra.json" <<JSON
+{"ft.events_rest": {"path": "file:$D/events",
+  "schema": {"fields": [{"id": 0, "name": "id", "type": "INT"},
+                        {"id": 1, "name": "name", "type": "STRING", "description": "who"},
+                        {"id": 2, "name": "amount", "type": "DECIMAL(10, 2)"},
+                        {"id": 3, "name": "region", "type": "STRING"}],
+             "partitionKeys": ["region"], "primaryKeys": [],
+             "options": {"type": "format-table", "file.format": "csv"},
+             "comment": "events listed only in the catalog"}}}
+JSON
+TOKEN=ts-rest-$RANDOM$RANDOM
+node server.mjs --warehouse "$FIX/warehouse" --token "$TOKEN" --page-size 2 \
+    --extra "$D/extra.json" > "$D/port" 2> "$D/server.log" &
+pid=$!
+for _ in $(seq 1 100); do [ -s "$D/port" ] && break; sleep 0.1; done
+[ -s "$D/port" ] || { echo "echo 'REST test catalog did not start' >&2"; kill $pid 2>/dev/null; exit 1; }
+echo "export TS_REST_URI=http://127.0.0.1:$(cat "$D/port") TS_REST_TOKEN=$TOKEN TS_REST_PID=$pid"

@@ -1,0 +1,118 @@
+/*
+ * test_rest.c - the REST catalog client's parsing (src/scan/rest_catalog.c)
+ * and URL encoding (src/base/http.c), without a server: GetTableResponse
+ * into a schema file's JSON that the schema parser reads, paged name lists,
+ * and answers of the wrong shape refused with the endpoint named.
+ */
+#include "unit.h"
+
+#include "base/ts_fs.h"
+#include "base/ts_http.h"
+#include "meta/schema.h"
+#include "scan/ts_rest.h"
+
+static void
+test_parse_table(void **state)
+{
+	const char *body =
+		"{\"id\":\"x\",\"name\":\"t\",\"path\":\"file:/wh/db.db/t\",\"isExternal\":false,"
+		"\"schemaId\":4,\"schema\":{\"fields\":[{\"id\":0,\"name\":\"a\",\"type\":\"INT NOT NULL\"},"
+		"{\"id\":1,\"name\":\"r\",\"type\":{\"type\":\"ROW\",\"fields\":[{\"id\":7,\"name\":\"x\",\"type\":\"STRING\"}]}},"
+		"{\"id\":2,\"name\":\"l\",\"type\":{\"type\":\"ARRAY\",\"element\":{\"type\":\"ROW\",\"fields\":[{\"id\":9,\"name\":\"y\",\"type\":\"INT\"}]}}}],"
+		"\"partitionKeys\":[],\"options\":{\"type\":\"format-table\",\"file.format\":\"csv\"},"
+		"\"comment\":\"hello\"}}";
+	ts_rest_table t;
+	ts_err		err = {0};
+	ts_schema  *s;
+
+	(void) state;
+	assert_true(ts_rest_parse_table("GET t", body, &t, &err));
+	assert_string_equal(t.path, "file:/wh/db.db/t");
+	assert_int_equal(t.schema_id, 4);
+	assert_true(t.format_table);
+	assert_false(t.is_external);
+	assert_string_equal(t.comment, "hello");
+	assert_non_null(strstr(t.schema_json, "\"highestFieldId\":9"));
+	assert_non_null(strstr(t.schema_json, "\"primaryKeys\":[]"));
+	s = ts_schema_parse(t.schema_json, strlen(t.schema_json), "catalog schema", &err);
+	assert_non_null(s);
+	assert_int_equal(s->id, 4);
+	assert_int_equal(s->nfields, 3);
+	assert_string_equal(s->comment, "hello");
+	ts_schema_free(s);
+	ts_rest_table_free(&t);
+}
+
+static void
+test_parse_table_refused(void **state)
+{
+	ts_rest_table t;
+	ts_err		err = {0};
+
+	(void) state;
+	assert_false(ts_rest_parse_table("GET t", "[]", &t, &err));
+	assert_int_equal(err.code, TS_ERR_CORRUPT);
+	assert_false(ts_rest_parse_table("GET t", "{\"path\":3,\"schema\":{\"fields\":[]}}", &t, &err));
+	assert_non_null(strstr(err.msg, "\"path\""));
+	assert_false(ts_rest_parse_table("GET t", "{\"path\":\"/x\",\"schema\":{}}", &t, &err));
+	assert_non_null(strstr(err.msg, "schema.fields"));
+	assert_false(ts_rest_parse_table("GET t", "{\"path\":\"/x\",\"isExternal\":\"no\",\"schema\":{\"fields\":[]}}",
+									 &t, &err));
+	assert_non_null(strstr(err.msg, "isExternal"));
+	assert_non_null(strstr(err.msg, "GET t"));
+}
+
+static void
+test_parse_names(void **state)
+{
+	char	  **names;
+	int			n;
+	char	   *next;
+	ts_err		err = {0};
+
+	(void) state;
+	assert_true(ts_rest_parse_names("GET d", "{\"tables\":[\"a\",\"b\"],\"nextPageToken\":\"2\"}",
+									"tables", &names, &n, &next, &err));
+	assert_int_equal(n, 2);
+	assert_string_equal(names[1], "b");
+	assert_string_equal(next, "2");
+	ts_free_names(names, n);
+	ts_free(next);
+	assert_true(ts_rest_parse_names("GET d", "{\"tables\":[]}", "tables", &names, &n, &next, &err));
+	assert_int_equal(n, 0);
+	assert_null(next);
+	ts_free_names(names, n);
+	assert_false(ts_rest_parse_names("GET d", "{\"tables\":[1]}", "tables", &names, &n, &next, &err));
+	assert_int_equal(err.code, TS_ERR_CORRUPT);
+	assert_false(ts_rest_parse_names("GET d", "{\"tables\":\"a\"}", "tables", &names, &n, &next, &err));
+	assert_false(ts_rest_parse_names("GET d", "{\"tables\":[],\"nextPageToken\":5}", "tables",
+									 &names, &n, &next, &err));
+	assert_non_null(strstr(err.msg, "nextPageToken"));
+}
+
+static void
+test_url_encode(void **state)
+{
+	char	   *e;
+
+	(void) state;
+	e = ts_url_encode("a b/c%d~e.f-g_h");
+	assert_string_equal(e, "a%20b%2Fc%25d~e.f-g_h");
+	ts_free(e);
+	e = ts_url_encode("\xc3\xa9");
+	assert_string_equal(e, "%C3%A9");
+	ts_free(e);
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_parse_table),
+		cmocka_unit_test(test_parse_table_refused),
+		cmocka_unit_test(test_parse_names),
+		cmocka_unit_test(test_url_encode),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
