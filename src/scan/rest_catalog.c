@@ -24,6 +24,14 @@
 /* A listing longer than this many pages is refused (a server looping on tokens). */
 #define REST_MAX_PAGES 100000
 
+/* A JSON number that is an integer an int64 holds (no UB casting a huge double). */
+static bool
+is_int64(const cJSON *v)
+{
+	return cJSON_IsNumber(v) && v->valuedouble >= -9.2e18 && v->valuedouble <= 9.2e18 &&
+		v->valuedouble == (double) (int64_t) v->valuedouble;
+}
+
 static char *
 dupstr(const char *s)
 {
@@ -454,7 +462,7 @@ highest_field_id(const cJSON *fields)
 		const cJSON *id = cJSON_GetObjectItemCaseSensitive(f, "id");
 		const cJSON *type = cJSON_GetObjectItemCaseSensitive(f, "type");
 
-		if (cJSON_IsNumber(id) && (int64_t) id->valuedouble > hi)
+		if (is_int64(id) && (int64_t) id->valuedouble > hi)
 			hi = (int64_t) id->valuedouble;
 		/* ROW<...> fields, also inside ARRAY / MAP / MULTISET */
 		while (cJSON_IsObject(type))
@@ -512,10 +520,10 @@ ts_rest_parse_table(const char *endpoint, const char *body, ts_rest_table *out, 
 		cJSON_Delete(j);
 		return bad_field(endpoint, "isExternal", "a boolean", err);
 	}
-	if (sid != NULL && !cJSON_IsNull(sid) && !cJSON_IsNumber(sid))
+	if (sid != NULL && !cJSON_IsNull(sid) && !is_int64(sid))
 	{
 		cJSON_Delete(j);
-		return bad_field(endpoint, "schemaId", "a number", err);
+		return bad_field(endpoint, "schemaId", "an integer", err);
 	}
 	if (!cJSON_IsObject(schema))
 	{
@@ -655,9 +663,9 @@ ts_rest_get_token(ts_rest_catalog *c, const char *database, const char *table,
 		else
 			ok = add_options(kv, nkv, token, endpoint, "token", err);
 		exp = cJSON_GetObjectItemCaseSensitive(j, "expiresAt");
-		if (ok && exp != NULL && !cJSON_IsNull(exp) && !cJSON_IsNumber(exp))
-			ok = bad_field(endpoint, "expiresAt", "a number", err);
-		if (ok && cJSON_IsNumber(exp))
+		if (ok && exp != NULL && !cJSON_IsNull(exp) && !is_int64(exp))
+			ok = bad_field(endpoint, "expiresAt", "an integer", err);
+		if (ok && is_int64(exp))
 			*expires_at_ms = (int64_t) exp->valuedouble;
 		cJSON_Delete(j);
 	}

@@ -5,7 +5,8 @@
 #   fuzz: N passed, N failed        (a harness that crashed = failed)
 # Harnesses: fuzz_meta (schema/snapshot JSON, BinaryRow, SimpleStats), fuzz_avro,
 # fuzz_parquet, fuzz_orc, fuzz_csv, fuzz_json, fuzz_text, fuzz_blob (format readers), fuzz_dv (deletion
-# vectors), fuzz_manifest (manifest lists, manifests, index manifests);
+# vectors), fuzz_manifest (manifest lists, manifests, index manifests), fuzz_rest (REST
+# catalog answers);
 # FUZZ_ONLY="fuzz_dv fuzz_csv" runs a subset.
 # Crash inputs are kept in build/fuzz/crashes/<harness>/ to become
 # regression inputs under test/fuzz/regressions/.
@@ -33,7 +34,8 @@ done
 build fuzz_blob test/fuzz/fuzz_format.c "-DFUZZ_BLOB -DFUZZ_FORMAT=TS_FORMAT_BLOB" || exit 1
 build fuzz_dv test/fuzz/fuzz_dv.c "" || exit 1
 build fuzz_manifest test/fuzz/fuzz_manifest.c "" || exit 1
-HARNESSES="fuzz_meta fuzz_avro fuzz_parquet fuzz_orc fuzz_csv fuzz_json fuzz_text fuzz_blob fuzz_dv fuzz_manifest"
+build fuzz_rest test/fuzz/fuzz_rest.c "" || exit 1
+HARNESSES="fuzz_meta fuzz_avro fuzz_parquet fuzz_orc fuzz_csv fuzz_json fuzz_text fuzz_blob fuzz_dv fuzz_manifest fuzz_rest"
 [ -n "${FUZZ_ONLY:-}" ] && HARNESSES=$FUZZ_ONLY
 
 seed() {   # harness find-args...
@@ -50,7 +52,9 @@ seed fuzz_parquet -name '*.parquet'
 seed fuzz_orc -name '*.orc'
 seed fuzz_blob -name '*.blob'
 mkdir -p $B/corpus/fuzz_meta $B/corpus/fuzz_csv $B/corpus/fuzz_json $B/corpus/fuzz_text $B/corpus/fuzz_dv \
-    $B/corpus/fuzz_manifest
+    $B/corpus/fuzz_manifest $B/corpus/fuzz_rest
+printf '\001{"path":"file:/w/t","schemaId":1,"schema":{"fields":[{"id":0,"name":"a","type":"INT"},{"id":1,"name":"r","type":{"type":"ROW","fields":[{"id":2,"name":"x","type":"STRING"}]}}],"options":{"type":"format-table"}}}' > $B/corpus/fuzz_rest/table
+printf '\000{"tables":["a","b"],"nextPageToken":"2"}' > $B/corpus/fuzz_rest/names
 for h in fuzz_meta fuzz_csv fuzz_json fuzz_text fuzz_dv fuzz_manifest; do
     [ -d test/fuzz/regressions/$h ] && cp test/fuzz/regressions/$h/* $B/corpus/$h/ 2>/dev/null
 done
