@@ -1,7 +1,8 @@
 #!/bin/bash
 # Runs inside pg_virtualenv (PG* variables point at a throwaway cluster):
 # pg_regress through "make installcheck", then the conformance runner.
-# Prints "regress: N passed, N failed", "conformance: ..." and "prune-diff: ..." lines.
+# Prints "regress: N passed, N failed, N skipped", "conformance: ...", "prune-diff: ..."
+# and "reliability: ..." lines (SKIP lines name the skipped cases: test/baseline.py).
 set -uo pipefail
 cd "$(dirname "$0")/.."
 
@@ -22,7 +23,7 @@ if [ "$total" -eq 0 ]; then
 fi
 if [ $rc -ne 0 ] && [ "$bad" -eq 0 ]; then bad=1; printf '%s\n' "$out" | tail -20; fi
 [ "$bad" -ne 0 ] && [ -f regression.diffs ] && head -150 regression.diffs
-echo "regress: $((total - bad)) passed, $bad failed"
+echo "regress: $((total - bad)) passed, $bad failed, 0 skipped"
 
 python3 test/conformance/run.py --shared "$TS_SHARED"
 

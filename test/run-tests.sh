@@ -4,8 +4,11 @@
 # Installs the packages it needs, builds and installs the extension, then
 # runs: the server-free unit tests, the fixture generator, pg_regress, the
 # conformance runner and the pruning differential test against ../shared (in
-# a throwaway cluster made by pg_virtualenv).  Ends with one line
-# "N passed, N failed" summing them all; exits non-zero if anything failed.
+# a throwaway cluster made by pg_virtualenv).  Every part prints
+# "<part>: N passed, N failed, N skipped" (and a SKIP line per skipped case);
+# test/baseline.py holds them to test/baseline.json (skips allowed by name,
+# floors of passes) and ends with one line "N passed, N failed, N skipped"
+# summing them all; exits non-zero if anything failed or broke the baseline.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 ROOT=$(pwd)
@@ -14,7 +17,7 @@ SUDO=""; [ "$(id -u)" -eq 0 ] || SUDO=sudo
 LOG=$ROOT/build/test-logs
 mkdir -p "$LOG"
 
-bash test/install-deps.sh || { echo "could not install packages"; echo "0 passed, 1 failed"; exit 1; }
+bash test/install-deps.sh || { echo "could not install packages"; echo "0 passed, 1 failed, 0 skipped"; exit 1; }
 
 step() { printf '== %s\n' "$*"; }
 
@@ -22,7 +25,7 @@ step build
 if ! make -s -j2 >"$LOG/build.log" 2>&1 || ! $SUDO make -s install >>"$LOG/build.log" 2>&1 \
    || ! make -s -j2 unit tools >>"$LOG/build.log" 2>&1; then
     tail -40 "$LOG/build.log"
-    echo "0 passed, 1 failed"
+    echo "0 passed, 1 failed, 0 skipped"
     exit 1
 fi
 
@@ -36,7 +39,7 @@ for d in parquet formattable; do
     line=$(printf '%s\n' "$out" | grep -E '^[0-9]+ passed, [0-9]+ failed' | tail -1)
     if [ -z "$line" ]; then
         printf '%s\n' "$out" | tail -15
-        line="0 passed, 1 failed"
+        line="0 passed, 1 failed, 0 skipped"
     elif [ $rc -ne 0 ]; then
         printf '%s\n' "$out" | grep -iE 'fail|mismatch|error' | head -15
     fi
@@ -46,36 +49,33 @@ done
 step "fuzz smoke round (libFuzzer, ASan + UBSan, ${TS_FUZZ_SECONDS:-10} s per harness)"
 bash test/fuzz/run.sh "${TS_FUZZ_SECONDS:-10}" > "$LOG/fuzz.log" 2>&1
 grep -E '^fuzz_|^fuzz:' "$LOG/fuzz.log" | tail -12
-grep -q '^fuzz: ' "$LOG/fuzz.log" || { tail -20 "$LOG/fuzz.log"; echo "fuzz: 0 passed, 1 failed (harnesses did not build or run)"; } >> "$LOG/unit.log"
+grep -q '^fuzz: ' "$LOG/fuzz.log" || { tail -20 "$LOG/fuzz.log"; echo "fuzz: 0 passed, 1 failed, 0 skipped (harnesses did not build or run)"; } >> "$LOG/unit.log"
 grep '^fuzz: ' "$LOG/fuzz.log" >> "$LOG/unit.log"
 
 step fixtures
 export TS_FIXTURES=/tmp/tablescan_fdw_fixtures
-bash test/make-fixtures.sh "$TS_FIXTURES" >"$LOG/fixtures.log" 2>&1 || { tail -20 "$LOG/fixtures.log"; echo "fixtures: 0 passed, 1 failed" >> "$LOG/unit.log"; }
+bash test/make-fixtures.sh "$TS_FIXTURES" >"$LOG/fixtures.log" 2>&1 || { tail -20 "$LOG/fixtures.log"; echo "fixtures: 0 passed, 1 failed, 0 skipped" >> "$LOG/unit.log"; }
 
 step pg_regress and conformance '(pg_virtualenv)'
 pg_virtualenv -t -v 15 bash test/pg-tests.sh 2>&1 | tee "$LOG/pg.log" | grep -vE '^(ok|PASS) ' | tail -60
-grep -q '^regress: ' "$LOG/pg.log" || echo "regress: 0 passed, 1 failed (pg_virtualenv did not run the suites)" >> "$LOG/pg.log"
-grep -q '^conformance: ' "$LOG/pg.log" || echo "conformance: 0 passed, 1 failed (the runner did not finish)" >> "$LOG/pg.log"
-grep -q '^prune-diff: ' "$LOG/pg.log" || echo "prune-diff: 0 passed, 1 failed (the differential test did not finish)" >> "$LOG/pg.log"
-grep -q '^reliability: ' "$LOG/pg.log" || echo "reliability: 0 passed, 1 failed (the suite did not finish)" >> "$LOG/pg.log"
+grep -q '^regress: ' "$LOG/pg.log" || echo "regress: 0 passed, 1 failed, 0 skipped (pg_virtualenv did not run the suites)" >> "$LOG/pg.log"
+grep -q '^conformance: ' "$LOG/pg.log" || echo "conformance: 0 passed, 1 failed, 0 skipped (the runner did not finish)" >> "$LOG/pg.log"
+grep -q '^prune-diff: ' "$LOG/pg.log" || echo "prune-diff: 0 passed, 1 failed, 0 skipped (the differential test did not finish)" >> "$LOG/pg.log"
+grep -q '^reliability: ' "$LOG/pg.log" || echo "reliability: 0 passed, 1 failed, 0 skipped (the suite did not finish)" >> "$LOG/pg.log"
 
 step "benchmark smoke run (make bench SIZE=tiny: it runs and prints its table, every scan with the heap table's result; no timing is asserted)"
 rm -f build/bench/RESULTS-tiny.md
 if make -s bench SIZE=tiny > "$LOG/bench.log" 2>&1 && grep -q '^## Scan' build/bench/RESULTS-tiny.md 2>/dev/null \
    && ! grep -qE '\| no \|$' build/bench/RESULTS-tiny.md; then
     sed -n '/^## Scan/,/^## Planning/p' build/bench/RESULTS-tiny.md | head -12
-    echo "bench: 1 passed, 0 failed" >> "$LOG/unit.log"
+    echo "bench: 1 passed, 0 failed, 0 skipped" >> "$LOG/unit.log"
 else
     tail -20 "$LOG/bench.log"
-    echo "bench: 0 passed, 1 failed" >> "$LOG/unit.log"
+    echo "bench: 0 passed, 1 failed, 0 skipped" >> "$LOG/unit.log"
 fi
 
-# sum every "<name>: N passed, N failed" line of the parts
-total_p=0; total_f=0
-while read -r p f; do
-    total_p=$((total_p + p)); total_f=$((total_f + f))
-done < <(cat "$LOG/unit.log" "$LOG/pg.log" |
-         sed -n 's/^\([a-z-]*\): \([0-9]*\) passed, \([0-9]*\) failed.*/\2 \3/p')
-echo "$total_p passed, $total_f failed"
-[ "$total_f" -eq 0 ]
+# every "<part>: N passed, N failed, N skipped" line against test/baseline.json,
+# then the closing line "N passed, N failed, N skipped" summing them all
+step "baseline (test/baseline.json: skips allowed by name, floors of passes)"
+grep -hE '^[a-z][a-z0-9-]*: [0-9]+ passed, [0-9]+ failed' "$LOG/unit.log" "$LOG/pg.log"
+python3 test/baseline.py check "$LOG/unit.log" "$LOG/pg.log"

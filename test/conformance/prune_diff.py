@@ -33,14 +33,19 @@ partition_filter option sets the oracle cases use (or, without any, its
 columns declared in another order), with fewer predicates each.  Tables
 that track rows also get _ROW_ID and _SEQUENCE_NUMBER.
 
-Tables whose foreign table cannot be created or fully read are SKIPped with
-the reason (counted, not failed).  Prints "FAIL <table>[@variant]: WHERE
+A variant whose foreign table cannot be created or whose unfiltered
+reference read errors is a FAIL (one failed check), as is a check that
+errors.  Held to test/baseline.json (part "prune-diff"): a refusal ("not
+supported yet") is a SKIP only for a variant listed under "refused" with the
+feature it needs, a variant that cannot be mapped (column type, no schema)
+only for one listed under "skips".  Prints "FAIL <table>[@variant]: WHERE
 <predicate>: <what differs>" per mismatch (-v: PASS lines and timings too),
 SKIP lines, a summary with the time taken, and closes with exactly
 
-    prune-diff: N passed, N failed
+    prune-diff: N passed, N failed, N skipped
 
-(one check = one predicate on one table variant).  Exit 0 unless --strict
+(one check = one predicate on one table variant; a skipped variant counts
+one skip).  Exit 0 unless --strict
 and something failed; 2 if the harness cannot run.  Python 3 standard
 library and psql (PG* environment variables), like run.py.
 """
@@ -53,12 +58,15 @@ import json
 import os
 import random
 import re
+import subprocess
 import sys
+import tempfile
 import time
 import zlib
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import run as conf  # noqa: E402  (the conformance runner: types, options, psql plumbing)
+import baseline  # noqa: E402  (test/baseline.py: the allowed skips and refusals)
 
 SCHEMA_PREFIX = "tsprune_"
 MAX_PREDICATES = 50         # per latest-snapshot table
@@ -603,6 +611,87 @@ class Gen:
 
 
 # ---------------------------------------------------------------------------
+# The independent reference: DuckDB reads the live Parquet files
+# ---------------------------------------------------------------------------
+
+DUCK_KINDS = set(INT_KINDS) | {"FLOAT", "DOUBLE", "DECIMAL", "STRING", "VARCHAR", "CHAR",
+                               "BOOLEAN", "BINARY", "VARBINARY", "BYTES", "DATE",
+                               "TIMESTAMP", "TIMESTAMP_LTZ"}
+DUCK_SCRIPT = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))),
+                           "parquet", "duck_ref.mjs")
+
+
+def duck_eligible(v):
+    """True for the latest-snapshot variant of an append table with Parquet
+    data, one schema, flat columns and no external paths: its rows are the
+    rows of its live data files, which DuckDB reads on its own (tables with
+    deletion vectors are left out once tablescan_files() shows one)."""
+    if "@" in v.name or v.skip:
+        return False
+    opts = dict(v.options)
+    if set(opts) != {"path"}:
+        return False
+    try:
+        schemas = [f for f in os.listdir(os.path.join(opts["path"], "schema"))
+                   if f.startswith("schema-")]
+    except OSError:
+        return False
+    if len(schemas) != 1:
+        return False
+    schema = latest_schema(opts["path"]) or {}
+    topts = {k: str(val).lower() for k, val in (schema.get("options") or {}).items()}
+    if schema.get("primaryKeys") or topts.get("file.format") != "parquet":
+        return False
+    if any(topts.get(k) == "true" for k in ("deletion-vectors.enabled", "row-tracking.enabled",
+                                          "data-evolution.enabled")):
+        return False
+    return all(t.kind in DUCK_KINDS for _, t in v.columns)
+
+
+def duck_files_sql(ft):
+    return ("SELECT coalesce(json_agg(json_build_array(file_name, deletion_file) ORDER BY file_name), "
+            "'[]') FROM tablescan_files('%s'::regclass)" % ft)
+
+
+def duck_reference(v, files_json):
+    """Read the live files (named by the manifests, as tablescan_files()
+    lists them) with DuckDB: (SQL inserting its rows into a table "%(duck)s",
+    None) or (None, why it failed); ("", None) when a file carries a deletion
+    vector (DuckDB cannot apply it: no independent reference)."""
+    files = json.loads(files_json)
+    if any(d for _, d in files):
+        return "", None
+    names = {os.path.basename(f) for f, _ in files}
+    where = {}
+    for root, _, fs in os.walk(dict(v.options)["path"]):
+        for f in fs:
+            if f in names:
+                where.setdefault(f, os.path.join(root, f))
+    missing = sorted(names - set(where))
+    if missing:
+        return None, "live data file(s) missing: %s" % ", ".join(missing[:3])
+    if not all(f.endswith(".parquet") for f in names):
+        return "", None
+    if not os.path.isdir(os.path.join(os.path.dirname(DUCK_SCRIPT), "node_modules", "@duckdb")):
+        return None, "DuckDB is not installed (cd test/parquet && npm install)"
+    cols = [[n, t.kind] for n, t in v.columns]
+    with tempfile.TemporaryDirectory(prefix="tsprune_duck_") as d:
+        out = os.path.join(d, "rows.json")
+        if not names:
+            rows = "[]"
+        else:
+            p = subprocess.run(["node", DUCK_SCRIPT, out, json.dumps(cols)] +
+                               sorted(where.values()), capture_output=True, text=True, timeout=300)
+            if p.returncode != 0:
+                return None, "DuckDB could not read the live files: %s" % (p.stderr.strip()[-300:])
+            with open(out, encoding="utf-8") as fh:
+                rows = fh.read()
+    tag = "$duckref%d$" % zlib.crc32(rows.encode())
+    return ("INSERT INTO %%(duck)s SELECT * FROM json_populate_recordset(NULL::%%(duck)s, %s%s%s)"
+            % (tag, rows, tag)), None
+
+
+# ---------------------------------------------------------------------------
 # Running
 # ---------------------------------------------------------------------------
 
@@ -643,6 +732,7 @@ class Outcome:
         self.skipped_checks = []
         self.lines = []
         self.seconds = 0.0
+        self.duck = False           # the reference was checked against DuckDB
 
 
 def preamble(args):
@@ -666,9 +756,22 @@ def run_variant(args, idx, v):
         out.seconds = time.time() - t0
 
 
+def held_to_baseline(v, reason, base):
+    """A variant that cannot be checked: the skip reason when test/baseline.json
+    allows it (a refusal listed under "refused", any other reason under
+    "skips"), else None (a failure)."""
+    listed = conf._listed(base["refused"] if conf.is_unsupported(reason) else base["skips"], v.name)
+    return None if listed is None else reason
+
+
 def _run_variant(args, idx, v, out):
+    base = baseline.part("prune-diff") if not args.no_baseline else None
     if v.skip:
-        out.skip = v.skip
+        if base is None or held_to_baseline(v, v.skip, base):
+            out.skip = v.skip
+        else:
+            out.fails.append(("(mapping)", "cannot be mapped and not listed in test/baseline.json: %s"
+                              % v.skip, ""))
         return out
     schema = "%s%d" % (SCHEMA_PREFIX, idx)
     ft, ref = schema + ".ft", schema + ".ref"
@@ -682,6 +785,7 @@ def _run_variant(args, idx, v, out):
         conf._step("stats", stats_sql(v) % {"ref": ref}),
         conf._step("size", "SELECT pg_total_relation_size('%s')" % ref),
         conf._step("keys", key_rows_sql(v) % {"ref": ref}),
+        conf._step("files", duck_files_sql(ft)) if duck_eligible(v) else "",
         "\\echo %s DONE" % conf.MARK, ""])
     o, err, _ = conf.run_psql(args, script, args.timeout)
     if o is None:
@@ -691,8 +795,12 @@ def _run_variant(args, idx, v, out):
     for tag in ("ft", "ref"):
         st = steps.get(tag)
         if st is None or not st[0]:
-            out.skip = "%s: %s" % ("CREATE FOREIGN TABLE" if tag == "ft" else "full read",
-                                   st[2] if st else "session ended: %s" % (err or "").strip()[-200:])
+            why = "%s: %s" % ("CREATE FOREIGN TABLE" if tag == "ft" else "the unfiltered reference read",
+                              st[2] if st else "session ended: %s" % (err or "").strip()[-200:])
+            if base is None or held_to_baseline(v, why, base):
+                out.skip = why
+            else:
+                out.fails.append(("(setup)", why, ""))
             run_cleanup(args, schema)
             return out
     st = steps.get("stats")
@@ -720,6 +828,25 @@ def _run_variant(args, idx, v, out):
     lines = [preamble(args), "SET plan_cache_mode = force_generic_plan;",
              "SET enable_hashjoin = off;", "SET enable_mergejoin = off;"]
     checks = []                 # (label, [setup SQL], SQL, limit)
+    files = steps.get("files")
+    if files is not None:
+        # the reference rows themselves against DuckDB's read of the live files
+        if not files[0] or not files[3]:
+            out.fails.append(("(DuckDB reference)", "tablescan_files(): %s" % files[2], ""))
+        else:
+            load, why = duck_reference(v, files[3][0])
+            if why:
+                out.fails.append(("(DuckDB reference)", why, ""))
+            elif load:
+                duck = schema + ".duck"
+                checks.append(("(the reference rows = DuckDB's read_parquet of the live files)",
+                               ["CREATE UNLOGGED TABLE %s (LIKE %s)" % (duck, ref),
+                                load % {"duck": duck}],
+                               "SELECT json_build_array((SELECT count(*) FROM (TABLE %s EXCEPT ALL TABLE %s) a), "
+                               "(SELECT count(*) FROM (TABLE %s EXCEPT ALL TABLE %s) b), "
+                               "(SELECT count(*) FROM %s), (SELECT count(*) FROM %s))"
+                               % (ref, duck, duck, ref, ref, duck), None))
+                out.duck = True
     for i, p in enumerate(preds):
         limit = (1 + i % 3) if i % 2 == 0 else None
         checks.append((p, [], check_sql(ft, ref, p, limit), limit))
@@ -765,14 +892,18 @@ def _run_variant(args, idx, v, out):
             continue
         ok, _, msg, res = st
         if not ok:
-            if conf.is_unsupported(msg):
+            if conf.is_unsupported(msg) and (base is None or held_to_baseline(v, msg, base)):
                 out.skipped_checks.append((p, msg))
             else:
                 out.fails.append((p, "ERROR: %s" % msg, s))
             continue
         r = json.loads(res[0])
         why = []
-        if r[0]:
+        if p.startswith("(the reference rows"):
+            if r[0] or r[1]:
+                why.append("the extension's unfiltered read has %d rows DuckDB does not read and "
+                           "misses %d of DuckDB's (%d rows, DuckDB %d)" % (r[0], r[1], r[2], r[3]))
+        elif r[0]:
             why.append("%d rows returned that ref does not hold" % r[0])
         if r[1]:
             why.append("%d rows of ref missing" % r[1])
@@ -814,6 +945,8 @@ def main(argv=None):
     ap.add_argument("-j", "--jobs", type=int, default=2, help="parallel psql sessions (default 2)")
     ap.add_argument("--timeout", type=int, default=180, help="seconds per psql session")
     ap.add_argument("--psql", default="psql", help="psql binary")
+    ap.add_argument("--no-baseline", action="store_true",
+                    help="do not hold skips to test/baseline.json (exploring only)")
     ap.add_argument("--seed", type=int, default=SEED,
                     help="seed of the predicate generator (default %(default)s)")
     ap.add_argument("--timezone", default="UTC",
@@ -843,6 +976,7 @@ def main(argv=None):
     passed = failed = 0
     skips = collections.Counter()
     nskipped_checks = 0
+    nduck = 0
     with concurrent.futures.ThreadPoolExecutor(max_workers=max(1, args.jobs)) as ex:
         futs = [ex.submit(run_variant, args, i, v) for i, v in enumerate(variants)]
         for fut in futs:
@@ -851,8 +985,12 @@ def main(argv=None):
                 print("SKIP %s: %s" % (o.name, o.skip))
                 skips[conf.skip_group(o.skip)] += 1
                 continue
+            for p, why, s in o.fails:
+                if p in ("(setup)", "(mapping)"):
+                    print("FAIL %s: %s" % (o.name, why))
             passed += o.passed
             failed += len(o.fails)
+            nduck += o.duck
             nskipped_checks += len(o.skipped_checks)
             if args.verbose:
                 print("TIME %s: %.2f s" % (o.name, o.seconds))
@@ -861,7 +999,12 @@ def main(argv=None):
             for p, msg in o.skipped_checks:
                 print("SKIP %s: %s: %s" % (o.name, shown(p), msg))
             for p, why, s in o.fails:
-                print("FAIL %s: WHERE %s: %s" % (o.name, shown(p), why))
+                if p in ("(setup)", "(mapping)"):
+                    continue
+                if p.startswith("("):
+                    print("FAIL %s: %s: %s" % (o.name, p, why))
+                else:
+                    print("FAIL %s: WHERE %s: %s" % (o.name, shown(p), why))
                 if args.verbose and s:
                     print("    sql: %s" % s[:3000])
             sys.stdout.flush()
@@ -871,7 +1014,10 @@ def main(argv=None):
           % (nvar, time.time() - start, sum(skips.values()),
              "".join("\n  %4d  %s" % (n, r) for r, n in sorted(skips.items(), key=lambda x: -x[1])),
              nskipped_checks))
-    print("prune-diff: %d passed, %d failed" % (passed, failed))
+    print("the reference rows of %d variants (Parquet append tables) checked against "
+          "DuckDB's read of their live files" % nduck)
+    print("prune-diff: %d passed, %d failed, %d skipped"
+          % (passed, failed, sum(skips.values()) + nskipped_checks))
     return 1 if (args.strict and failed) else 0
 
 

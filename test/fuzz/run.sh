@@ -2,7 +2,7 @@
 # Build the libFuzzer harnesses (clang-14, ASan + UBSan) and run each for
 # SECONDS seconds (default 30) on a corpus seeded from ../shared/testdata.
 # Prints per harness: executions and crashes; then
-#   fuzz: N passed, N failed        (a harness that crashed = failed)
+#   fuzz: N passed, N failed, 0 skipped   (a harness that crashed = failed)
 # Harnesses: fuzz_meta (schema/snapshot JSON, BinaryRow, SimpleStats), fuzz_avro,
 # fuzz_parquet, fuzz_orc, fuzz_csv, fuzz_json, fuzz_text, fuzz_blob (format readers), fuzz_dv (deletion
 # vectors), fuzz_manifest (manifest lists, manifests, index manifests), fuzz_rest (REST
@@ -121,5 +121,5 @@ for h in $HARNESSES; do
         printf '%s\n' "$out" | grep -E 'ERROR|SUMMARY|#[0-9]+ +in ' | head -15
     fi
 done
-echo "fuzz: $passed passed, $failed failed"
+echo "fuzz: $passed passed, $failed failed, 0 skipped"
 [ $failed -eq 0 ]

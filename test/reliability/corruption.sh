@@ -13,8 +13,15 @@
 #     a file the latest snapshot does not read, or a LATEST hint), or
 #   - for a snapshot file / hint: exactly the rows of an older snapshot.
 # A bit flip inside a value of a data file cannot always be detected (Avro
-# has no checksums): wrong rows after a bit flip are counted as "undetected",
-# listed, and not failed.  Anything else fails; a crash fails.
+# has no checksums): wrong rows after a bit flip in a data file are counted
+# as "undetected", listed, and not failed.  Wrong rows after a bit flip in a
+# metadata file (schema, snapshot, manifest list, manifest) fail, unless the
+# case matches a pattern of test/baseline.json (part "reliability",
+# "undetected": "<file glob> flip <offset glob>" -> why the format gives no
+# way to detect it).  Anything else fails; a crash fails.  Cases run JOBS at
+# a time; a session lost in that run is kept as evidence (out<i>.lost) and
+# the case run again alone: a case that crashes alone is the culprit; lost
+# sessions without a culprit fail too.
 # Prints "corruption: N cases, N errors, N crashes" and "reliability: ...".
 source "$(dirname "$0")/lib.sh"
 ensure_db || { fail "database setup"; summary; exit 1; }
@@ -102,11 +109,31 @@ run_case() {   # i -> $W/out$i, $W/ms$i
 export -f run_case q
 export W DIGEST
 seq 1 ${#cases[@]} | xargs -P "${JOBS:-3}" -I{} bash -c 'run_case {}'
+lost=0
 for i in $(seq 1 ${#cases[@]}); do
-    if ! tail -1 "$W/out$i" | grep -qx alive; then wait_ready; run_case "$i"; fi
+    if ! tail -1 "$W/out$i" | grep -qx alive; then
+        lost=$((lost + 1))
+        cp "$W/out$i" "$W/out$i.lost"       # the evidence of the parallel run stays
+        echo "lost session c$i (${cases[$((i - 1))]}): $(head -3 "$W/out$i" | tr '\n' ' ')"
+        wait_ready; run_case "$i"
+    fi
 done
-tick "cases run"
+tick "cases run ($lost sessions lost in the parallel run, run again alone)"
 
+# metadata bit flips the format cannot detect (test/baseline.json)
+mapfile -t UNDETECTABLE < <(python3 -c '
+import sys; sys.path.insert(0, "test"); import baseline
+for k, v in baseline.part("reliability").get("undetected", {}).items():
+    print(k)')
+
+listed_undetectable() {   # "file action offset" matches a pattern of UNDETECTABLE
+    local pat
+    for pat in "${UNDETECTABLE[@]}"; do
+        # shellcheck disable=SC2053
+        [[ $1 == $pat ]] && return 0
+    done
+    return 1
+}
 ncase=0; nerr=0; ncrash=0; nharmless=0; nundetected=0; nbad=0
 i=0
 for c in "${cases[@]}"; do     # (no forks in this loop: it runs under load too)
@@ -132,8 +159,10 @@ for c in "${cases[@]}"; do     # (no forks in this loop: it runs under load too)
         nharmless=$((nharmless + 1))
     elif [[ $file == snapshot/* ]] && [[ "$older" == *" $first "* ]]; then
         nharmless=$((nharmless + 1))
-    elif [ "$action" = flip ]; then
+    elif [ "$action" = flip ] && [[ $base == data-* ]]; then
         nundetected=$((nundetected + 1)); echo "undetected c$i ($c): rows $first (expected $latest)"
+    elif [ "$action" = flip ] && listed_undetectable "$c"; then
+        nundetected=$((nundetected + 1)); echo "undetected c$i ($c, listed in test/baseline.json): rows $first (expected $latest)"
     else
         nbad=$((nbad + 1)); echo "WRONG ROWS c$i ($c): $first (expected $latest)"
     fi
@@ -141,6 +170,9 @@ done
 echo "# slowest cases (ms): $(for j in $(seq 1 $i); do echo "$(< "$W/ms$j") c$j"; done | sort -rn | head -3 | tr '\n' ' ')"
 echo "corruption: $ncase cases, $nerr errors, $ncrash crashes ($nharmless harmless, $nundetected undetected bit flips, $nbad bad)"
 [ "$ncrash" -eq 0 ] && ok "no crash in $ncase corruption cases" || fail "$ncrash crashes in $ncase corruption cases"
+if [ "$lost" -gt 0 ] && [ "$ncrash" -eq 0 ]; then
+    fail "$lost sessions lost in the parallel run and no case crashes alone (evidence: $W/out*.lost)"
+fi
 [ "$nbad" -eq 0 ] && ok "every corruption case ends in an error naming the file or the right rows" ||
     fail "$nbad corruption cases with a bad outcome"
 q -c "$(for j in $(seq 1 $i); do printf 'DROP FOREIGN TABLE IF EXISTS c_%s;' $j; done) DROP FOREIGN TABLE c_base" >/dev/null 2>&1

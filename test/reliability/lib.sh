@@ -4,7 +4,7 @@
 # pg_virtualenv) with the extension installed (make install).  Each script
 # works in its own database (ts_reliability) and a scratch directory under
 # /tmp that the cluster's user can read, and ends with
-#   reliability: N passed, N failed
+#   reliability: N passed, N failed, 0 skipped
 # (run.sh sums these lines).
 set -uo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/../.."
@@ -19,7 +19,7 @@ if [ -z "$GEN" ]; then
     if [ -x build/tools/ts_gen ]; then GEN=$ROOT/build/tools/ts_gen
     else
         make -s BUILD=build/reliability build/reliability/tools/ts_gen >/dev/null 2>&1 ||
-            { echo "cannot build ts_gen"; echo "reliability: 0 passed, 1 failed"; exit 1; }
+            { echo "cannot build ts_gen"; echo "reliability: 0 passed, 1 failed, 0 skipped"; exit 1; }
         GEN=$ROOT/build/reliability/tools/ts_gen
     fi
 fi
@@ -28,7 +28,7 @@ PASSED=0
 FAILED=0
 ok() { PASSED=$((PASSED + 1)); echo "ok - $*"; }
 fail() { FAILED=$((FAILED + 1)); echo "not ok - $*"; }
-summary() { echo "reliability: $PASSED passed, $FAILED failed"; [ "$FAILED" -eq 0 ]; }
+summary() { echo "reliability: $PASSED passed, $FAILED failed, 0 skipped"; [ "$FAILED" -eq 0 ]; }
 
 # scratch directory readable by the server (which runs as postgres when we
 # are root); on tmpfs when there is one (thousands of small files are copied)
