@@ -32,6 +32,13 @@ fi
 step unit tests
 bash test/run-unit.sh build/unit | tee "$LOG/unit.log" | tail -25
 
+step "the checkers' own self-tests (conformance/run.py, baseline.py)"
+hp=0; hf=0
+for t in "test/conformance/run.py --self-test" "test/baseline.py self-test"; do
+    if out=$(python3 $t 2>&1); then hp=$((hp + 1)); else hf=$((hf + 1)); printf '%s\n' "$out" | tail -5; fi
+done
+echo "harness: $hp passed, $hf failed, 0 skipped" | tee -a "$LOG/unit.log"
+
 step "differential tests against DuckDB (npm @duckdb/node-api)"
 for d in parquet formattable; do
     out=$(bash test/$d/run.sh 2>&1); rc=$?

@@ -648,6 +648,14 @@ def duck_eligible(v):
     return all(t.kind in DUCK_KINDS for _, t in v.columns)
 
 
+def duck_columns(v):
+    """The columns compared with DuckDB: all but TIMESTAMP(7..9), whose
+    nanoseconds DuckDB's Parquet reader truncates to microseconds (towards
+    zero, so not even the rounding PostgreSQL shows can be rebuilt)."""
+    return [(n, t) for n, t in v.columns
+            if not (t.kind in ("TIMESTAMP", "TIMESTAMP_LTZ") and t.precision > 6)]
+
+
 def duck_files_sql(ft):
     return ("SELECT coalesce(json_agg(json_build_array(file_name, deletion_file) ORDER BY file_name), "
             "'[]') FROM tablescan_files('%s'::regclass)" % ft)
@@ -674,7 +682,7 @@ def duck_reference(v, files_json):
         return "", None
     if not os.path.isdir(os.path.join(os.path.dirname(DUCK_SCRIPT), "node_modules", "@duckdb")):
         return None, "DuckDB is not installed (cd test/parquet && npm install)"
-    cols = [[n, t.kind] for n, t in v.columns]
+    cols = [[n, t.kind] for n, t in duck_columns(v)]
     with tempfile.TemporaryDirectory(prefix="tsprune_duck_") as d:
         out = os.path.join(d, "rows.json")
         if not names:
@@ -839,13 +847,15 @@ def _run_variant(args, idx, v, out):
                 out.fails.append(("(DuckDB reference)", why, ""))
             elif load:
                 duck = schema + ".duck"
+                cl = ", ".join(conf.quote_ident(n) for n, _ in duck_columns(v))
+                refc = "SELECT %s FROM %s" % (cl, ref)
                 checks.append(("(the reference rows = DuckDB's read_parquet of the live files)",
-                               ["CREATE UNLOGGED TABLE %s (LIKE %s)" % (duck, ref),
+                               ["CREATE UNLOGGED TABLE %s AS %s WITH NO DATA" % (duck, refc),
                                 load % {"duck": duck}],
-                               "SELECT json_build_array((SELECT count(*) FROM (TABLE %s EXCEPT ALL TABLE %s) a), "
-                               "(SELECT count(*) FROM (TABLE %s EXCEPT ALL TABLE %s) b), "
+                               "SELECT json_build_array((SELECT count(*) FROM (%s EXCEPT ALL TABLE %s) a), "
+                               "(SELECT count(*) FROM (TABLE %s EXCEPT ALL %s) b), "
                                "(SELECT count(*) FROM %s), (SELECT count(*) FROM %s))"
-                               % (ref, duck, duck, ref, ref, duck), None))
+                               % (refc, duck, duck, refc, ref, duck), None))
                 out.duck = True
     for i, p in enumerate(preds):
         limit = (1 + i % 3) if i % 2 == 0 else None
@@ -900,17 +910,18 @@ def _run_variant(args, idx, v, out):
         r = json.loads(res[0])
         why = []
         if p.startswith("(the reference rows"):
-            if r[0] or r[1]:
+            if r[0] or r[1] or r[2] != r[3]:
                 why.append("the extension's unfiltered read has %d rows DuckDB does not read and "
                            "misses %d of DuckDB's (%d rows, DuckDB %d)" % (r[0], r[1], r[2], r[3]))
-        elif r[0]:
-            why.append("%d rows returned that ref does not hold" % r[0])
-        if r[1]:
-            why.append("%d rows of ref missing" % r[1])
-        if r[2] != r[3]:
-            why.append("count(*) %d, ref %d" % (r[2], r[3]))
-        if limit and (r[4] != min(limit, r[3]) or r[5]):
-            why.append("LIMIT %d gave %d rows (%d not in ref)" % (limit, r[4], r[5]))
+        else:
+            if r[0]:
+                why.append("%d rows returned that ref does not hold" % r[0])
+            if r[1]:
+                why.append("%d rows of ref missing" % r[1])
+            if r[2] != r[3]:
+                why.append("count(*) %d, ref %d" % (r[2], r[3]))
+            if limit and (r[4] != min(limit, r[3]) or r[5]):
+                why.append("LIMIT %d gave %d rows (%d not in ref)" % (limit, r[4], r[5]))
         if why:
             out.fails.append((p, "; ".join(why), s))
         else:

@@ -26,7 +26,7 @@ function expr([name, kind]) {
 	case 'TIMESTAMP_LTZ': {
 		// nanoseconds since the epoch, rounded half up to microseconds
 		const ns = `CAST(epoch_ns(${c}) AS HUGEINT) + 500`;
-		const us = `CAST(((${ns}) - (((${ns}) % 1000) + 1000) % 1000) / 1000 AS BIGINT)`;
+		const us = `CAST(((${ns}) - (((${ns}) % 1000) + 1000) % 1000) // 1000 AS BIGINT)`;
 		const text = `strftime(make_timestamp(${us}), '%Y-%m-%d %H:%M:%S.%f')`;
 		return kind === 'TIMESTAMP_LTZ' ? `${text} || '+00'` : text;
 	}
@@ -44,7 +44,7 @@ try {
 	const con = await db.connect();
 	const list = '[' + files.map(lit).join(', ') + ']';
 	const select = columns.map((col) => `CAST(${expr(col)} AS VARCHAR) AS ${ident(col[0])}`).join(', ');
-	await con.run(`COPY (SELECT ${select} FROM read_parquet(${list}))
+	await con.run(`COPY (SELECT ${select} FROM read_parquet(${list}, hive_partitioning = false))
 		TO ${lit(out)} (FORMAT json, ARRAY true)`);
 } catch (e) {
 	console.error(String(e.message || e).split('\n')[0]);
