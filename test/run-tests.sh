@@ -70,12 +70,13 @@ grep -q '^conformance: ' "$LOG/pg.log" || echo "conformance: 0 passed, 1 failed,
 grep -q '^prune-diff: ' "$LOG/pg.log" || echo "prune-diff: 0 passed, 1 failed, 0 skipped (the differential test did not finish)" >> "$LOG/pg.log"
 grep -q '^reliability: ' "$LOG/pg.log" || echo "reliability: 0 passed, 1 failed, 0 skipped (the suite did not finish)" >> "$LOG/pg.log"
 
-step "benchmark smoke run (make bench SIZE=tiny: it runs and prints its table, every scan with the heap table's result; no timing is asserted)"
+step "benchmark smoke run (make bench SIZE=tiny: it runs and prints its table; each query's \"same result\" -- foreign tables = heap loaded from the generator's formulas, and DuckDB where the SQL is the same -- is one check; no timing is asserted)"
 rm -f build/bench/RESULTS-tiny.md
-if make -s bench SIZE=tiny > "$LOG/bench.log" 2>&1 && grep -q '^## Scan' build/bench/RESULTS-tiny.md 2>/dev/null \
-   && ! grep -qE '\| no \|$' build/bench/RESULTS-tiny.md; then
+if make -s bench SIZE=tiny > "$LOG/bench.log" 2>&1 && grep -q '^## Scan' build/bench/RESULTS-tiny.md 2>/dev/null; then
     sed -n '/^## Scan/,/^## Planning/p' build/bench/RESULTS-tiny.md | head -12
-    echo "bench: 1 passed, 0 failed, 0 skipped" >> "$LOG/unit.log"
+    by=$(grep -cE '\| yes \|$' build/bench/RESULTS-tiny.md); bn=$(grep -cE '\| no \|$' build/bench/RESULTS-tiny.md)
+    grep -E '\| no \|$' build/bench/RESULTS-tiny.md
+    echo "bench: $by passed, $bn failed, 0 skipped" >> "$LOG/unit.log"
 else
     tail -20 "$LOG/bench.log"
     echo "bench: 0 passed, 1 failed, 0 skipped" >> "$LOG/unit.log"
