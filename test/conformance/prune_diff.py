@@ -33,6 +33,13 @@ partition_filter option sets the oracle cases use (or, without any, its
 columns declared in another order), with fewer predicates each.  Tables
 that track rows also get _ROW_ID and _SEQUENCE_NUMBER.
 
+The reference itself is the extension's own unfiltered read; for Parquet
+append tables (one schema, flat columns, no deletion vectors, latest snapshot
+or scan.snapshot-id) it is checked first against an independent read: DuckDB's
+read_parquet of the live files tablescan_files() names, found on disk
+(test/parquet/duck_ref.mjs; TIMESTAMP(7..9) columns left out, DuckDB truncates
+them).  A listed file missing on disk fails that check.
+
 A variant whose foreign table cannot be created or whose unfiltered
 reference read errors is a FAIL (one failed check), as is a check that
 errors.  Held to test/baseline.json (part "prune-diff"): a refusal ("not
@@ -622,14 +629,15 @@ DUCK_SCRIPT = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__fil
 
 
 def duck_eligible(v):
-    """True for the latest-snapshot variant of an append table with Parquet
-    data, one schema, flat columns and no external paths: its rows are the
-    rows of its live data files, which DuckDB reads on its own (tables with
-    deletion vectors are left out once tablescan_files() shows one)."""
-    if "@" in v.name or v.skip:
+    """True for a variant of an append table with Parquet data, one schema,
+    flat columns and no external paths, read at its latest snapshot or at
+    scan.snapshot-id: its rows are the rows of the snapshot's live data
+    files, which DuckDB reads on its own (tables with deletion vectors are
+    left out once tablescan_files() shows one)."""
+    if v.skip:
         return False
     opts = dict(v.options)
-    if set(opts) != {"path"}:
+    if "path" not in opts or not set(opts) <= {"path", "scan.snapshot-id"}:
         return False
     try:
         schemas = [f for f in os.listdir(os.path.join(opts["path"], "schema"))
