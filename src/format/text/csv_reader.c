@@ -498,8 +498,8 @@ check_unread_fields(csv_reader *r, bool blank, int *bad, ts_err *err)
 		if (r->projected[f] || t == NULL || t->kind == TS_CHAR || t->kind == TS_VARCHAR ||
 			field_is_null(r, fl, blank))
 			continue;
-		if (!ts_text_parse_value((const char *) r->fbuf.data + fl->off, fl->len, t, TS_TEXT_CSV,
-								 &r->arena, &v, err))
+		if (!ts_text_parse_value(r->fbuf.data ? (const char *) r->fbuf.data + fl->off : "",
+								 fl->len, t, TS_TEXT_CSV, &r->arena, &v, err))
 		{
 			*bad = f;
 			return err && err->code == TS_ERR_NOMEM ? -1 : 0;
