@@ -569,7 +569,8 @@ csv_next(ts_format_reader *base, ts_batch *batch, ts_err *err)
 			}
 			if (rc == 0)
 			{
-				err->code = TS_OK;
+				if (err)
+					err->code = TS_OK;
 				continue;		/* DROPMALFORMED */
 			}
 		}
