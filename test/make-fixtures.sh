@@ -100,9 +100,8 @@ awk -v root="$FT" 'BEGIN {
         printf "%d,%s,%.2f\n", i, name, i * 1.25 >> (dir "/part-" (i % 5 == 0 ? 1 : 0) ".csv");
     }
 }'
-mkdir -p "$FT/_temporary/0/dt=2024-01-01/region=eu" "$FT/dt=bogus/region=eu"
+mkdir -p "$FT/_temporary/0/dt=2024-01-01/region=eu"
 echo '999,ghost,0' > "$FT/_temporary/0/dt=2024-01-01/region=eu/part-9.csv"
-echo '998,ghost,0' > "$FT/dt=bogus/region=eu/part-0.csv"
 echo '997,ghost,0' > "$FT/dt=2024-01-01/region=eu/.part-0.csv.crc"
 : > "$FT/_SUCCESS"
 # a malformed row (FAILFAST / DROPMALFORMED tests) in a separate tree

@@ -567,15 +567,18 @@ tablescan_explain_properties(TsPlanState *ps)
 
 	for (int s = 0; s < plan->nsplits; s++)
 		files += plan->splits[s].nfiles;
-	l = lappend(l, makeString("Paimon Table"));
-	l = lappend(l, makeString(pstrdup(ps->opts->qualified_name)));
 	if (plan->kind == TS_TABLE_FORMAT)
 	{
+		/* a directory of plain files, not a Paimon table: say which */
 		l = lappend(l, makeString("Format Table"));
+		l = lappend(l, makeString(pstrdup(ps->opts->qualified_name)));
+		l = lappend(l, makeString("File Format"));
 		l = lappend(l, makeString(pstrdup(ts_format_name(ts_format_plan_file_format(plan)))));
 	}
 	else
 	{
+		l = lappend(l, makeString("Paimon Table"));
+		l = lappend(l, makeString(pstrdup(ps->opts->qualified_name)));
 		l = lappend(l, makeString("Snapshot"));
 		l = lappend(l, makeString(plan->snapshot ? psprintf(INT64_FORMAT, plan->snapshot->id) : "none"));
 	}

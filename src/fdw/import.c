@@ -237,7 +237,7 @@ import_format_partitions(ImportForeignSchemaStmt *stmt, ForeignServer *server,
 							appendStringInfoChar(&filter, ',');
 						escape_json(&filter, l->key_names[j]);
 						appendStringInfoChar(&filter, ':');
-						escape_json(&filter, part->values[j] ? part->values[j] : "__DEFAULT_PARTITION__");
+						escape_json(&filter, part->values[j] ? part->values[j] : l->default_name);
 					}
 					appendStringInfoString(&filter, "}]");
 					spi_exec(psprintf("CREATE FOREIGN TABLE %s.%s PARTITION OF %s.%s FOR VALUES IN (%s) "

@@ -67,6 +67,7 @@ struct ts_data_file_reader
 								 * (ts_data_file_allow_stride) */
 	const char **opt_keys;		/* text format options */
 	const char **opt_values;
+	const ts_type **record_types;	/* CSV: every field of a record */
 	ts_rowgroup_filter rg_filter;	/* row-group skipping, when safe */
 };
 
@@ -348,6 +349,23 @@ ts_data_file_open_with(ts_plan *plan, const ts_split *split, const ts_scan_file 
 			opts.text_option_keys = r->opt_keys;
 			opts.text_option_values = r->opt_values;
 		}
+		if (plan->kind == TS_TABLE_FORMAT && file->format == TS_FORMAT_CSV)
+		{
+			/* a CSV mode judges the whole record, not the columns read */
+			int			n = 0;
+
+			r->record_types = ts_calloc(ds->nfields + 1, sizeof(ts_type *));
+			if (r->record_types == NULL)
+			{
+				ts_error(err, TS_ERR_NOMEM, "out of memory");
+				goto fail;
+			}
+			for (int i = 0; i < ds->nfields; i++)
+				if (partition_index(rs, ds->fields[i].name) < 0)
+					r->record_types[n++] = ds->fields[i].type;
+			opts.nrecord_fields = n;
+			opts.record_types = r->record_types;
+		}
 		r->fr = ts_format_open(file->format, path, r->rcols, r->nrcols, &opts, err);
 	}
 	if (r->fr == NULL)
@@ -625,6 +643,7 @@ ts_data_file_close(ts_data_file_reader *r, ts_reader_metrics *acc)
 	ts_free(r->rcols);
 	ts_free(r->opt_keys);
 	ts_free(r->opt_values);
+	ts_free(r->record_types);
 	ts_free(r->rg_filter.col_of_field);
 	ts_type_free(r->seq_type);
 	ts_type_free(r->kind_type);
