@@ -1,15 +1,23 @@
 /*
  * cast.c - Paimon cast semantics for reading files of older schemas.
  *
- * Owns: the subset of org.apache.paimon.casting.CastExecutors a reader
- * meets after ALTER TABLE ... MODIFY COLUMN: numeric primitive casts with
- * Java's narrowing rules, DECIMAL rescale (HALF_UP, overflow -> NULL),
- * numeric/boolean/date/timestamp/binary -> STRING (Java toString forms,
- * CHAR/VARCHAR pad/trim), STRING -> boolean/numeric/decimal/date/timestamp
- * parsing, TIMESTAMP -> DATE/TIME/TIMESTAMP/BIGINT/INT, DATE -> TIMESTAMP,
- * BINARY <-> BINARY/STRING, and nested ROW (by field id) / ARRAY / MAP.
- * Casts that depend on the JVM's default time zone (TIMESTAMP WITH LOCAL
- * TIME ZONE <-> wall clock) are refused.
+ * Owns: the cast matrix of Java Paimon's schema evolution.  A column whose
+ * type changed by ALTER TABLE ... MODIFY COLUMN is read from an older file
+ * in the file's type and cast to the read schema's type as Java reads it:
+ * SchemaManager allows a change when DataTypeCasts.supportsCast(explicit)
+ * holds and CastExecutors resolves a rule; the reader then applies that
+ * rule (org.apache.paimon.casting.*CastRule).  The table cast_matrix below
+ * names, per pair of type kinds, the Java rule reproduced; every other
+ * pair is TS_ERR_UNSUPPORTED naming both types (checked once per file,
+ * before any row is produced).  Nested ARRAY / MAP / ROW / MULTISET values
+ * are cast element by element (CastedArray / CastedMap / CastedRow), ROW
+ * fields re-mapped by field id.
+ *
+ * Casts between TIMESTAMP and TIMESTAMP WITH LOCAL TIME ZONE (and LTZ ->
+ * DATE / TIME / STRING / INT / BIGINT, DATE / TIME / INT / BIGINT /
+ * STRING -> LTZ) use Java's TimeZone.getDefault(); here that is the
+ * session time zone the caller installs with ts_cast_set_session_zone
+ * (PostgreSQL's TimeZone in the FDW), UTC when none is installed.
  */
 #include <ctype.h>
 #include <errno.h>
@@ -33,12 +41,6 @@ is_int(ts_type_kind k)
 }
 
 static bool
-is_numprim(ts_type_kind k)
-{
-	return is_int(k) || k == TS_FLOAT || k == TS_DOUBLE;
-}
-
-static bool
 is_char(ts_type_kind k)
 {
 	return k == TS_CHAR || k == TS_VARCHAR;
@@ -48,6 +50,54 @@ static bool
 is_bin(ts_type_kind k)
 {
 	return k == TS_BINARY || k == TS_VARBINARY;
+}
+
+/* ---- the session time zone (Java's TimeZone.getDefault()) -------------- */
+
+static ts_zone_offset_fn session_zone;
+
+void
+ts_cast_set_session_zone(ts_zone_offset_fn fn)
+{
+	session_zone = fn;
+}
+
+/* Offset east of UTC, in milliseconds, in force at the UTC instant. */
+static int64_t
+zone_offset_ms(int64_t utc_ms)
+{
+	if (session_zone == NULL)
+		return 0;
+	return (int64_t) session_zone(ts_floor_div(utc_ms, 1000)) * 1000;
+}
+
+/* Instant -> wall clock of the session zone (LocalDateTime.ofInstant). */
+static int64_t
+utc_to_local_ms(int64_t utc_ms)
+{
+	return utc_ms + zone_offset_ms(utc_ms);
+}
+
+/*
+ * Wall clock -> instant, as LocalDateTime.atZone(zone).toInstant(): in an
+ * overlap the earlier offset (the one before the transition), in a gap the
+ * wall clock moved forward by the gap (= the offset before the gap).
+ */
+static int64_t
+local_to_utc_ms(int64_t local_ms)
+{
+	int64_t		before,
+				after;
+
+	if (session_zone == NULL)
+		return local_ms;
+	before = zone_offset_ms(local_ms - MILLIS_PER_DAY);
+	after = zone_offset_ms(local_ms + MILLIS_PER_DAY);
+	if (zone_offset_ms(local_ms - before) == before)
+		return local_ms - before;
+	if (zone_offset_ms(local_ms - after) == after)
+		return local_ms - after;
+	return local_ms - before;	/* in a gap */
 }
 
 /* ---- "is a cast needed" ---------------------------------------------- */
@@ -112,59 +162,199 @@ row_field_match(const ts_type *row, const ts_field *f)
 	return -1;
 }
 
+/* ---- the cast matrix ---------------------------------------------------- */
+
+typedef enum cast_rule
+{
+	CR_DECIMAL_TO_DECIMAL,
+	CR_NUMPRIM_TO_DECIMAL,
+	CR_DECIMAL_TO_NUMPRIM,
+	CR_NUMPRIM,
+	CR_INT_TO_TIMESTAMP,
+	CR_BOOLEAN_TO_NUMERIC,
+	CR_INT_TO_BOOLEAN,
+	CR_NUMERIC_TO_STRING,
+	CR_BOOLEAN_TO_STRING,
+	CR_TIMESTAMP_TO_STRING,
+	CR_TIME_TO_STRING,
+	CR_DATE_TO_STRING,
+	CR_STRING_TO_STRING,
+	CR_NESTED_TO_STRING,
+	CR_STRING_TO_OTHER,
+	CR_TIMESTAMP_TO_TIMESTAMP,
+	CR_TIMESTAMP_TO_DATE,
+	CR_TIMESTAMP_TO_TIME,
+	CR_DATE_TO_TIMESTAMP,
+	CR_TIME_TO_TIMESTAMP,
+	CR_TIMESTAMP_TO_INT,
+	CR_BINARY_TO_BINARY,
+	CR_BINARY_TO_STRING,
+	CR_TIME_TO_TIME,
+	CR_NESTED
+} cast_rule;
+
+#define K(k) (UINT64_C(1) << (k))
+#define K_INT (K(TS_TINYINT) | K(TS_SMALLINT) | K(TS_INT) | K(TS_BIGINT))
+#define K_NUMPRIM (K_INT | K(TS_FLOAT) | K(TS_DOUBLE))
+#define K_NUMERIC (K_NUMPRIM | K(TS_DECIMAL))
+#define K_STR (K(TS_CHAR) | K(TS_VARCHAR))
+#define K_BIN (K(TS_BINARY) | K(TS_VARBINARY))
+#define K_TS (K(TS_TIMESTAMP) | K(TS_TIMESTAMP_LTZ))
+
+/*
+ * Every pair of type kinds Java Paimon lets ALTER TABLE change a column
+ * between (DataTypeCasts.supportsCast(explicit) and a CastExecutors rule
+ * that gives an executor), with the rule it reads by.  Pairs Java refuses
+ * are absent: TINYINT / SMALLINT / FLOAT / DOUBLE / DECIMAL -> TIMESTAMP
+ * (NumericPrimitiveToTimestamp gives no executor), TIMESTAMP -> DECIMAL /
+ * FLOAT / DOUBLE / TINYINT / SMALLINT (no rule), DATE <-> TIME, DATE /
+ * TIME -> numbers, FLOAT / DOUBLE / DECIMAL -> BOOLEAN, BOOLEAN <->
+ * temporal, STRING -> ARRAY / MAP / ROW (DataTypeCasts refuses), MULTISET
+ * / VARIANT / BLOB / VECTOR to or from anything else.
+ */
+static const struct
+{
+	uint64_t	from;
+	uint64_t	to;
+	cast_rule	rule;
+	const char *java;
+}			cast_matrix[] =
+{
+	{K(TS_DECIMAL), K(TS_DECIMAL), CR_DECIMAL_TO_DECIMAL,
+	"DecimalToDecimalCastRule: rescale HALF_UP; does not fit -> NULL"},
+	{K_NUMPRIM, K(TS_DECIMAL), CR_NUMPRIM_TO_DECIMAL,
+	"NumericPrimitiveToDecimalCastRule: DecimalUtils.castFrom; does not fit -> NULL"},
+	{K(TS_DECIMAL), K_NUMPRIM, CR_DECIMAL_TO_NUMPRIM,
+	"DecimalToNumericPrimitiveCastRule: integral part, Java narrowing; doubleValue"},
+	{K_NUMPRIM, K_NUMPRIM, CR_NUMPRIM,
+	"NumericPrimitiveCastRule: Java primitive conversions (wrap / saturate)"},
+	{K(TS_INT) | K(TS_BIGINT), K_TS, CR_INT_TO_TIMESTAMP,
+	"NumericPrimitiveToTimestamp: epoch seconds (LTZ: wall clock of the session zone)"},
+	{K(TS_BOOLEAN), K_NUMERIC, CR_BOOLEAN_TO_NUMERIC,
+	"BooleanToNumericCastRule: true 1, false 0"},
+	{K_INT, K(TS_BOOLEAN), CR_INT_TO_BOOLEAN,
+	"NumericToBooleanCastRule: != 0"},
+	{K_NUMERIC, K_STR, CR_NUMERIC_TO_STRING,
+	"NumericToStringCastRule: Java toString; CHAR pads, lengths trim"},
+	{K(TS_BOOLEAN), K_STR, CR_BOOLEAN_TO_STRING,
+	"BooleanToStringCastRule: true / false"},
+	{K_TS, K_STR, CR_TIMESTAMP_TO_STRING,
+	"TimestampToStringCastRule: formatTimestamp (LTZ in the session zone)"},
+	{K(TS_TIME), K_STR, CR_TIME_TO_STRING,
+	"TimeToStringCastRule: formatTimestampMillis"},
+	{K(TS_DATE), K_STR, CR_DATE_TO_STRING,
+	"DateToStringCastRule: yyyy-MM-dd"},
+	{K_STR, K_STR, CR_STRING_TO_STRING,
+	"StringToStringCastRule: CHAR pads, lengths trim"},
+	{K(TS_ARRAY) | K(TS_MAP) | K(TS_ROW), K_STR, CR_NESTED_TO_STRING,
+	"ArrayToStringCastRule / MapToStringCastRule / RowToStringCastRule: [a, b] / {k -> v} / {a, b}"},
+	{K_STR, K(TS_BOOLEAN) | K_NUMERIC | K(TS_DATE) | K(TS_TIME) | K_TS | K_BIN, CR_STRING_TO_OTHER,
+	"StringTo{Boolean,Decimal,NumericPrimitive,Date,Time,Timestamp,Binary}CastRule: parse; unparsable -> error"},
+	{K_TS, K_TS, CR_TIMESTAMP_TO_TIMESTAMP,
+	"TimestampToTimestampCastRule: wall clock <-> instant in the session zone; truncate"},
+	{K_TS, K(TS_DATE), CR_TIMESTAMP_TO_DATE,
+	"TimestampToDateCastRule: day (LTZ: in the session zone)"},
+	{K_TS, K(TS_TIME), CR_TIMESTAMP_TO_TIME,
+	"TimestampToTimeCastRule: millis of the day (LTZ: in the session zone)"},
+	{K(TS_DATE), K_TS, CR_DATE_TO_TIMESTAMP,
+	"DateToTimestampCastRule: midnight (LTZ: midnight in the session zone)"},
+	{K(TS_TIME), K_TS, CR_TIME_TO_TIMESTAMP,
+	"TimeToTimestampCastRule: 1970-01-01 + time (LTZ: in the session zone)"},
+	{K_TS, K(TS_INT) | K(TS_BIGINT), CR_TIMESTAMP_TO_INT,
+	"TimestampToNumericPrimitiveCastRule: epoch seconds (LTZ: of the session wall clock)"},
+	{K_BIN, K_BIN, CR_BINARY_TO_BINARY,
+	"BinaryToBinaryCastRule: BINARY zero-pads, lengths trim"},
+	{K_BIN, K_STR, CR_BINARY_TO_STRING,
+	"BinaryToStringCastRule: the bytes as they are"},
+	{K(TS_TIME), K(TS_TIME), CR_TIME_TO_TIME,
+	"TIME(p) -> TIME(q): same millis, truncated to q digits"},
+	{K(TS_ARRAY), K(TS_ARRAY), CR_NESTED, "CastedArray: element cast"},
+	{K(TS_MULTISET), K(TS_MULTISET), CR_NESTED, "CastedMap: element cast"},
+	{K(TS_MAP), K(TS_MAP), CR_NESTED, "CastedMap: key and value casts"},
+	{K(TS_ROW), K(TS_ROW), CR_NESTED, "CastedRow: fields by id, each cast"},
+};
+
+_Static_assert(TS_GEOGRAPHY < 64, "type kinds fit a 64-bit set");
+
+/* The matrix row for the pair, or -1 when Java refuses it. */
+static int
+matrix_row(const ts_type *from, const ts_type *to)
+{
+	for (size_t i = 0; i < sizeof(cast_matrix) / sizeof(cast_matrix[0]); i++)
+		if ((cast_matrix[i].from & K(from->kind)) && (cast_matrix[i].to & K(to->kind)))
+			return (int) i;
+	return -1;
+}
+
+const char *
+ts_cast_rule_name(const ts_type *from, const ts_type *to)
+{
+	int			r;
+
+	if (!ts_cast_needed(from, to))
+		return "identity";
+	r = matrix_row(from, to);
+	return r < 0 ? NULL : cast_matrix[r].java;
+}
+
+/* Whether Java can render every value of t as STRING (nested -> STRING). */
+static bool
+string_form_supported(const ts_type *t)
+{
+	ts_type		str = {0};
+
+	str.kind = TS_VARCHAR;
+	str.length = TS_STRING_LENGTH;
+	if (is_char(t->kind))
+		return true;
+	switch (t->kind)
+	{
+		case TS_ARRAY:
+			return string_form_supported(t->element);
+		case TS_MAP:
+			return string_form_supported(t->key) && string_form_supported(t->value);
+		case TS_ROW:
+			for (int i = 0; i < t->nfields; i++)
+				if (!string_form_supported(t->fields[i].type))
+					return false;
+			return true;
+		default:
+			return matrix_row(t, &str) >= 0;
+	}
+}
+
 /* ---- support check ---------------------------------------------------- */
 
 static bool
 supported(const ts_type *from, const ts_type *to)
 {
-	ts_type_kind f = from->kind,
-				t = to->kind;
+	int			r;
 
 	if (!ts_cast_needed(from, to))
 		return true;
-	if (is_numprim(f) && is_numprim(t))
-		return true;
-	if ((is_numprim(f) || f == TS_DECIMAL) && t == TS_DECIMAL)
-		return true;
-	if (f == TS_DECIMAL && is_numprim(t))
-		return true;
-	if (f == TS_BOOLEAN && is_numprim(t))
-		return true;
-	if (is_int(f) && t == TS_BOOLEAN)
-		return true;
-	if (is_char(t) && (is_numprim(f) || f == TS_DECIMAL || f == TS_BOOLEAN || f == TS_DATE ||
-					   f == TS_TIMESTAMP || is_char(f) || is_bin(f)))
-		return true;
-	if (is_char(f) && (t == TS_BOOLEAN || is_numprim(t) || t == TS_DECIMAL || t == TS_DATE ||
-					   t == TS_TIMESTAMP || is_bin(t)))
-		return true;
-	if (f == TS_TIMESTAMP && (t == TS_DATE || t == TS_TIME || t == TS_TIMESTAMP ||
-							  t == TS_BIGINT || t == TS_INT))
-		return true;
-	if (f == TS_TIMESTAMP_LTZ && t == TS_TIMESTAMP_LTZ)
-		return true;
-	if (f == TS_DATE && t == TS_TIMESTAMP)
-		return true;
-	if (f == TS_TIME && t == TS_TIME)
-		return true;
-	if (is_bin(f) && is_bin(t))
-		return true;
-	if ((f == TS_ARRAY && t == TS_ARRAY) || (f == TS_MULTISET && t == TS_MULTISET))
-		return supported(from->element, to->element);
-	if (f == TS_MAP && t == TS_MAP)
-		return supported(from->key, to->key) && supported(from->value, to->value);
-	if (f == TS_ROW && t == TS_ROW)
+	r = matrix_row(from, to);
+	if (r < 0)
+		return false;
+	switch (cast_matrix[r].rule)
 	{
-		for (int i = 0; i < to->nfields; i++)
-		{
-			int			j = row_field_match(from, &to->fields[i]);
+		case CR_NESTED_TO_STRING:
+			return string_form_supported(from);
+		case CR_NESTED:
+			if (from->kind == TS_ARRAY || from->kind == TS_MULTISET)
+				return supported(from->element, to->element);
+			if (from->kind == TS_MAP)
+				return supported(from->key, to->key) && supported(from->value, to->value);
+			for (int i = 0; i < to->nfields; i++)
+			{
+				int			j = row_field_match(from, &to->fields[i]);
 
-			if (j >= 0 && !supported(from->fields[j].type, to->fields[i].type))
-				return false;
-		}
-		return true;
+				if (j >= 0 && !supported(from->fields[j].type, to->fields[i].type))
+					return false;
+			}
+			return true;
+		default:
+			return true;
 	}
-	return false;
 }
 
 bool
@@ -178,7 +368,7 @@ ts_cast_check(const ts_type *from, const ts_type *to, const char *column, ts_err
 	a = ts_type_to_string(from);
 	b = ts_type_to_string(to);
 	ts_error(err, TS_ERR_UNSUPPORTED,
-			 "column \"%s\": reading a file written with type %s as type %s (cast) is not supported",
+			 "column \"%s\": reading a file written with type %s as type %s (cast) is not supported (Java Paimon has no cast for this type change)",
 			 column ? column : "?", a ? a : "?", b ? b : "?");
 	ts_free(a);
 	ts_free(b);
@@ -493,8 +683,168 @@ to_binary_string(const ts_type *to, const uint8_t *p, uint32_t len, ts_value *ou
 static bool
 bad_input(ts_err *err, const uint8_t *p, uint32_t len, const ts_type *to)
 {
-	return ts_error(err, TS_ERR_INVALID, "cannot cast string '%.*s' to %s",
-					(int) (len > 200 ? 200 : len), (const char *) p, ts_type_kind_name(to->kind));
+	char	   *tn = ts_type_to_string(to);
+
+	ts_error(err, TS_ERR_INVALID, "cannot cast string '%.*s' to %s",
+			 (int) (len > 200 ? 200 : len), (const char *) p, tn ? tn : ts_type_kind_name(to->kind));
+	ts_free(tn);
+	return false;
+}
+
+/* Java isInteger (DateTimeUtils): digits only, at least one */
+static bool
+java_is_integer(const char *s, size_t len)
+{
+	if (len == 0)
+		return false;
+	for (size_t i = 0; i < len; i++)
+		if (s[i] < '0' || s[i] > '9')
+			return false;
+	return true;
+}
+
+/* Integer.parseInt(s.substring(a, b).trim()) on digits only */
+static bool
+java_sub_int(const char *s, size_t a, size_t b, int64_t *out)
+{
+	int64_t		v = 0;
+
+	if (a > b)
+		return false;			/* Java: StringIndexOutOfBoundsException */
+	while (a < b && (unsigned char) s[a] <= ' ')
+		a++;
+	while (b > a && (unsigned char) s[b - 1] <= ' ')
+		b--;
+	if (!java_is_integer(s + a, b - a) || b - a > 9)
+		return false;
+	for (size_t i = a; i < b; i++)
+		v = v * 10 + (s[i] - '0');
+	*out = v;
+	return true;
+}
+
+static const char *
+find_char(const char *s, size_t len, size_t from, char c)
+{
+	for (size_t i = from; i < len; i++)
+		if (s[i] == c)
+			return s + i;
+	return NULL;
+}
+
+/* DateTimeUtils.parseFraction: millis from the fraction digits, rounded */
+static int64_t
+java_parse_fraction(const char *s, size_t a, size_t b)
+{
+	int			multiplier = 100;
+	int64_t		r = 0;
+
+	while (a < b && (unsigned char) s[a] <= ' ')
+		a++;
+	while (b > a && (unsigned char) s[b - 1] <= ' ')
+		b--;
+	for (size_t i = a; i < b; i++)
+	{
+		int			x = (s[i] < '0' || s[i] > '9') ? 0 : s[i] - '0';
+
+		r += multiplier * x;
+		if (multiplier < 10)
+		{
+			if (i + 1 < b && s[i + 1] >= '5')
+				r++;
+			break;
+		}
+		multiplier /= 10;
+	}
+	return r;
+}
+
+/*
+ * DateTimeUtils.parseTime (StringToTimeCastRule): h[:m[:s[.fff]]] with an
+ * optional [+-]hh[:mm] zone that is subtracted; no range checks in Java,
+ * so values outside a day are refused here (no PostgreSQL time holds them).
+ */
+static bool
+java_parse_time(const char *s, size_t len, int64_t *out)
+{
+	const char *c1 = find_char(s, len, 0, ':');
+	const char *tz = find_char(s, len, 0, '-');
+	int64_t		op = -1,
+				tzh = 0,
+				tzm = 0,
+				h,
+				m = 0,
+				sec = 0,
+				milli = 0,
+				v;
+	size_t		end = len;
+
+	if (tz == NULL)
+	{
+		tz = find_char(s, len, 0, '+');
+		op = 1;
+	}
+	if (tz != NULL)
+	{
+		size_t		t = (size_t) (tz - s);
+		const char *c3 = find_char(s, len, t, ':');
+
+		end = t;
+		if (c3 == NULL)
+		{
+			if (!java_sub_int(s, t + 1, len, &tzh))
+				return false;
+		}
+		else if (!java_sub_int(s, t + 1, (size_t) (c3 - s), &tzh) ||
+				 !java_sub_int(s, (size_t) (c3 - s) + 1, len, &tzm))
+			return false;
+	}
+	if (c1 == NULL)
+	{
+		if (!java_sub_int(s, 0, end, &h))
+			return false;
+	}
+	else
+	{
+		size_t		i1 = (size_t) (c1 - s);
+		const char *c2 = find_char(s, len, i1 + 1, ':');
+
+		if (!java_sub_int(s, 0, i1, &h))
+			return false;
+		if (c2 == NULL)
+		{
+			if (!java_sub_int(s, i1 + 1, end, &m))
+				return false;
+		}
+		else
+		{
+			size_t		i2 = (size_t) (c2 - s);
+			const char *dot = find_char(s, len, i2, '.');
+
+			if (!java_sub_int(s, i1 + 1, i2, &m))
+				return false;
+			if (dot == NULL)
+			{
+				if (!java_sub_int(s, i2 + 1, end, &sec))
+					return false;
+			}
+			else
+			{
+				if (!java_sub_int(s, i2 + 1, (size_t) (dot - s), &sec))
+					return false;
+				if ((size_t) (dot - s) + 1 > end)
+					return false;
+				milli = java_parse_fraction(s, (size_t) (dot - s) + 1, end);
+			}
+		}
+	}
+	h += op * tzh;
+	m += op * tzm;
+	v = h * 3600000 + m * 60000 + sec * 1000 + milli;
+	if (v < 0 || v > MILLIS_PER_DAY)
+		return false;
+	*out = v;
+	return true;
 }
 
 /* BinaryStringUtils.toLong / toInt: digits, optional sign, ignored fraction */
@@ -640,7 +990,16 @@ cast_from_string(const uint8_t *p0, uint32_t len0, const ts_type *to, ts_value *
 				out->v.i = days;
 				return true;
 			}
+		case TS_TIME:
+			{
+				/* BinaryStringUtils.toTime: DateTimeUtils.parseTime of the text */
+				if (!java_parse_time((const char *) p0, len0, &iv))
+					return bad_input(err, p0, len0, to);
+				out->v.i = iv;
+				return true;
+			}
 		case TS_TIMESTAMP:
+		case TS_TIMESTAMP_LTZ:
 			{
 				int64_t		days,
 							nod,
@@ -648,7 +1007,8 @@ cast_from_string(const uint8_t *p0, uint32_t len0, const ts_type *to, ts_value *
 				int32_t		nanos;
 				size_t		n = 0;
 
-				if (is_numeric_str(p, len))
+				/* epoch numbers only for TIMESTAMP (BinaryStringUtils.toTimestamp) */
+				if (to->kind == TS_TIMESTAMP && is_numeric_str(p, len))
 				{
 					if (!parse_integral(p, len, INT64_MIN, INT64_MAX, &iv))
 						return bad_input(err, p0, len0, to);
@@ -681,7 +1041,8 @@ cast_from_string(const uint8_t *p0, uint32_t len0, const ts_type *to, ts_value *
 				millis = days * MILLIS_PER_DAY + nod / 1000000;
 				nanos = (int32_t) (nod % 1000000);
 				ts_truncate(&millis, &nanos, to->precision);
-				out->v.ts.millis = millis;
+				/* LTZ: parseTimestampData(str, precision, zone): the wall clock there */
+				out->v.ts.millis = to->kind == TS_TIMESTAMP_LTZ ? local_to_utc_ms(millis) : millis;
 				out->v.ts.nanos = nanos;
 				return true;
 			}
@@ -691,10 +1052,178 @@ cast_from_string(const uint8_t *p0, uint32_t len0, const ts_type *to, ts_value *
 	}
 }
 
+/* ---- string forms --------------------------------------------------------- */
+
+/* DateTimeUtils.formatTimestampMillis(time, precision) (TimeToStringCastRule) */
+static int
+format_time(char *buf, size_t cap, int64_t time, int precision)
+{
+	int64_t		ms;
+	int			n;
+
+	while (time < 0)
+		time += MILLIS_PER_DAY;
+	ms = time % 1000;
+	n = snprintf(buf, cap, "%02d:%02d:%02d", (int) (time / 3600000 % 100),
+				 (int) (time / 60000 % 60), (int) (time / 1000 % 60));
+	if (precision > 0 && n + 5 < (int) cap)
+	{
+		buf[n++] = '.';
+		while (precision > 0)
+		{
+			buf[n++] = (char) ('0' + ms / 100);
+			ms = ms % 100 * 10;
+			if (ms == 0)
+				break;			/* "keep consistent with Timestamp.toString()" */
+			precision--;
+		}
+		buf[n] = '\0';
+	}
+	return n;
+}
+
+/*
+ * The text Java's cast to STRING gives for a value (no CHAR padding / length
+ * trim: the caller applies toCharacterString where the rule does).
+ */
+static bool
+string_form(ts_buf *b, const ts_value *in, const ts_type *from, int depth, ts_err *err)
+{
+	char		tmp[64];
+	int			n;
+
+	if (depth > 64)
+		return ts_error(err, TS_ERR_UNSUPPORTED, "nested type too deep");
+	if (in->isnull)
+		return ts_buf_append(b, "null", 4, err);
+	switch (from->kind)
+	{
+		case TS_CHAR:
+		case TS_VARCHAR:
+		case TS_BINARY:
+		case TS_VARBINARY:
+			return ts_buf_append(b, in->v.s.p, in->v.s.len, err);
+		case TS_BOOLEAN:
+			return in->v.i ? ts_buf_append(b, "true", 4, err) : ts_buf_append(b, "false", 5, err);
+		case TS_TIMESTAMP:
+		case TS_TIMESTAMP_LTZ:
+			{
+				int64_t		ms = from->kind == TS_TIMESTAMP_LTZ ?
+					utc_to_local_ms(in->v.ts.millis) : in->v.ts.millis;
+
+				n = format_timestamp(tmp, sizeof(tmp), ms, in->v.ts.nanos, from->precision);
+				return ts_buf_append(b, tmp, (size_t) n, err);
+			}
+		case TS_TIME:
+			n = format_time(tmp, sizeof(tmp), in->v.i, from->precision);
+			return ts_buf_append(b, tmp, (size_t) n, err);
+		case TS_ARRAY:
+		case TS_MAP:
+		case TS_ROW:
+			{
+				const ts_nested *nv = &in->v.nested;
+				bool		is_map = from->kind == TS_MAP;
+				bool		is_row = from->kind == TS_ROW;
+				int			count = is_row ? from->nfields : nv->n;
+
+				if (nv->n < 0 || (nv->n > 0 && nv->items == NULL))
+					return ts_error(err, TS_ERR_CORRUPT, "invalid nested value");
+				if (!ts_buf_append(b, from->kind == TS_ARRAY ? "[" : "{", 1, err))
+					return false;
+				for (int i = 0; i < count; i++)
+				{
+					if (i && !ts_buf_append(b, ", ", 2, err))
+						return false;
+					if (is_map)
+					{
+						if (!string_form(b, &nv->items[2 * i], from->key, depth + 1, err) ||
+							!ts_buf_append(b, " -> ", 4, err) ||
+							!string_form(b, &nv->items[2 * i + 1], from->value, depth + 1, err))
+							return false;
+					}
+					else if (is_row)
+					{
+						ts_value	nul = {0};
+
+						nul.isnull = true;
+						if (!string_form(b, i < nv->n ? &nv->items[i] : &nul,
+										 from->fields[i].type, depth + 1, err))
+							return false;
+					}
+					else if (!string_form(b, &nv->items[i], from->element, depth + 1, err))
+						return false;
+				}
+				return ts_buf_append(b, from->kind == TS_ARRAY ? "]" : "}", 1, err);
+			}
+		case TS_TINYINT:
+		case TS_SMALLINT:
+		case TS_INT:
+		case TS_BIGINT:
+		case TS_FLOAT:
+		case TS_DOUBLE:
+		case TS_DECIMAL:
+		case TS_DATE:
+			{
+				char	   *s = ts_value_to_string(in, from);
+				bool		ok;
+
+				if (s == NULL)
+					return ts_error(err, TS_ERR_NOMEM, "out of memory");
+				ok = ts_buf_append(b, s, strlen(s), err);
+				ts_free(s);
+				return ok;
+			}
+		default:
+			{
+				char	   *tn = ts_type_to_string(from);
+
+				ts_error(err, TS_ERR_UNSUPPORTED, "cast of %s to STRING is not supported",
+						 tn ? tn : "?");
+				ts_free(tn);
+				return false;
+			}
+	}
+}
+
+/* The string form of a value into the arena. */
+static bool
+string_form_arena(const ts_value *in, const ts_type *from, ts_arena *arena,
+				  const uint8_t **p, uint32_t *len, ts_err *err)
+{
+	ts_buf		b;
+	bool		ok;
+
+	ts_buf_init(&b);
+	ok = string_form(&b, in, from, 0, err);
+	if (ok && b.len > UINT32_MAX / 2)
+		ok = ts_error(err, TS_ERR_UNSUPPORTED, "cast to STRING: value too large");
+	if (ok)
+	{
+		*p = ts_arena_dup(arena, b.len ? (const void *) b.data : (const void *) "", b.len ? b.len : 1);
+		*len = (uint32_t) b.len;
+		if (*p == NULL)
+			ok = ts_error(err, TS_ERR_NOMEM, "out of memory");
+	}
+	ts_buf_free(&b);
+	return ok;
+}
+
 /* ---- the cast --------------------------------------------------------- */
 
 static bool cast_nested(const ts_value *in, const ts_type *from, const ts_type *to,
 						ts_value *out, ts_arena *arena, ts_err *err, int depth);
+
+/* DecimalUtils.castFrom(long, p, s): does not fit -> NULL */
+static void
+integral_to_decimal(int64_t v, const ts_type *to, ts_value *out)
+{
+	ts_int128	d;
+
+	if (!decimal_rescale((ts_int128) v, 0, to->scale, &d) || !decimal_fits(d, to->precision))
+		out->isnull = true;
+	else
+		out->v.dec = d;
+}
 
 static bool
 cast_one(const ts_value *in, const ts_type *from, const ts_type *to, ts_value *out,
@@ -702,6 +1231,7 @@ cast_one(const ts_value *in, const ts_type *from, const ts_type *to, ts_value *o
 {
 	ts_type_kind f = from->kind,
 				t = to->kind;
+	int			r;
 
 	if (in->isnull)
 	{
@@ -716,206 +1246,235 @@ cast_one(const ts_value *in, const ts_type *from, const ts_type *to, ts_value *o
 	}
 	memset(out, 0, sizeof(*out));
 	out->isnull = false;
+	r = matrix_row(from, to);
+	if (r < 0)
+		return ts_cast_check(from, to, NULL, err);
 
-	if (ts_type_is_nested(f))
-		return cast_nested(in, from, to, out, arena, err, depth);
-
-	/* numeric primitive <-> numeric primitive (NumericPrimitiveCastRule) */
-	if (is_numprim(f) && is_numprim(t))
+	switch (cast_matrix[r].rule)
 	{
-		if (is_int(f))
-		{
-			int64_t		v = in->v.i;
+		case CR_NESTED:
+			return cast_nested(in, from, to, out, arena, err, depth);
 
+		case CR_NUMPRIM:
+			if (is_int(f))
+			{
+				int64_t		v = in->v.i;
+
+				if (is_int(t))
+					out->v.i = wrap_int(v, t);
+				else if (t == TS_FLOAT)
+					out->v.f = (float) v;
+				else
+					out->v.d = (double) v;
+			}
+			else
+			{
+				double		d = f == TS_FLOAT ? (double) in->v.f : in->v.d;
+
+				if (t == TS_BIGINT)
+					out->v.i = java_d2l(d);
+				else if (is_int(t))
+					out->v.i = wrap_int(java_d2i(d), t);
+				else if (t == TS_FLOAT)
+					out->v.f = (float) d;
+				else
+					out->v.d = d;
+			}
+			return true;
+
+		case CR_DECIMAL_TO_DECIMAL:
+			{
+				ts_int128	v;
+
+				if (!decimal_rescale(in->v.dec, from->scale, to->scale, &v) ||
+					!decimal_fits(v, to->precision))
+					out->isnull = true;
+				else
+					out->v.dec = v;
+				return true;
+			}
+
+		case CR_NUMPRIM_TO_DECIMAL:
+			if (is_int(f))
+			{
+				integral_to_decimal(in->v.i, to, out);
+				return true;
+			}
+			else
+			{
+				/* BigDecimal.valueOf(double) goes through Double.toString */
+				const uint8_t *p;
+				uint32_t	len;
+				int			res;
+				double		d = f == TS_FLOAT ? (double) in->v.f : in->v.d;
+
+				if (isnan(d) || isinf(d))
+					return ts_error(err, TS_ERR_INVALID, "cannot cast %s to DECIMAL",
+									isnan(d) ? "NaN" : "Infinity");
+				if (!value_text(in, from, arena, &p, &len, err))
+					return false;
+				res = ts_scan_decimal((const char *) p, len, to->precision, to->scale,
+									  CAST_MAX_EXPONENT, &out->v.dec);
+				if (res < 0)
+					return bad_input(err, p, len, to);
+				out->isnull = res == 0;
+				return true;
+			}
+
+		case CR_DECIMAL_TO_NUMPRIM:
 			if (is_int(t))
-				out->v.i = wrap_int(v, t);
-			else if (t == TS_FLOAT)
-				out->v.f = (float) v;
-			else
-				out->v.d = (double) v;
-		}
-		else
-		{
-			double		d = f == TS_FLOAT ? (double) in->v.f : in->v.d;
+			{
+				ts_int128	q = in->v.dec / pow10_128(from->scale);
 
-			if (t == TS_BIGINT)
-				out->v.i = java_d2l(d);
-			else if (is_int(t))
-				out->v.i = wrap_int(java_d2i(d), t);
-			else if (t == TS_FLOAT)
-				out->v.f = (float) d;
+				out->v.i = wrap_int((int64_t) q, t);
+			}
 			else
-				out->v.d = d;
-		}
-		return true;
-	}
-	if (t == TS_DECIMAL)
-	{
-		if (is_int(f))
-		{
-			ts_int128	v;
+			{
+				const uint8_t *p;
+				uint32_t	len;
+				char		buf[64];
 
-			if (!decimal_rescale((ts_int128) in->v.i, 0, to->scale, &v) ||
-				!decimal_fits(v, to->precision))
-				out->isnull = true;
-			else
-				out->v.dec = v;
+				if (!value_text(in, from, arena, &p, &len, err))
+					return false;
+				snprintf(buf, sizeof(buf), "%.*s", (int) len, (const char *) p);
+				if (t == TS_FLOAT)
+					out->v.f = strtof(buf, NULL);
+				else
+					out->v.d = strtod(buf, NULL);
+			}
 			return true;
-		}
-		if (f == TS_DECIMAL)
-		{
-			ts_int128	v;
 
-			if (!decimal_rescale(in->v.dec, from->scale, to->scale, &v) ||
-				!decimal_fits(v, to->precision))
-				out->isnull = true;
-			else
-				out->v.dec = v;
-			return true;
-		}
-		if (f == TS_FLOAT || f == TS_DOUBLE)
-		{
-			/* BigDecimal.valueOf(double) goes through Double.toString */
-			const uint8_t *p;
-			uint32_t	len;
-			int			r;
-			double		d = f == TS_FLOAT ? (double) in->v.f : in->v.d;
-
-			if (isnan(d) || isinf(d))
-				return ts_error(err, TS_ERR_INVALID, "cannot cast %s to DECIMAL", isnan(d) ? "NaN" : "Infinity");
-			if (!value_text(in, from, arena, &p, &len, err))
-				return false;
-			r = ts_scan_decimal((const char *) p, len, to->precision, to->scale, CAST_MAX_EXPONENT,
-								&out->v.dec);
-			if (r < 0)
-				return bad_input(err, p, len, to);
-			out->isnull = r == 0;
-			return true;
-		}
-	}
-	if (f == TS_DECIMAL && is_numprim(t))
-	{
-		if (is_int(t))
-		{
-			ts_int128	q = in->v.dec / pow10_128(from->scale);
-
-			out->v.i = wrap_int((int64_t) q, t);
-		}
-		else
-		{
-			const uint8_t *p;
-			uint32_t	len;
-			char		buf[64];
-
-			if (!value_text(in, from, arena, &p, &len, err))
-				return false;
-			snprintf(buf, sizeof(buf), "%.*s", (int) len, (const char *) p);
+		case CR_BOOLEAN_TO_NUMERIC:
 			if (t == TS_FLOAT)
-				out->v.f = strtof(buf, NULL);
+				out->v.f = in->v.i ? 1.0f : 0.0f;
+			else if (t == TS_DOUBLE)
+				out->v.d = in->v.i ? 1.0 : 0.0;
+			else if (t == TS_DECIMAL)
+				integral_to_decimal(in->v.i ? 1 : 0, to, out);
 			else
-				out->v.d = strtod(buf, NULL);
-		}
-		return true;
-	}
-	if (f == TS_BOOLEAN && is_numprim(t))
-	{
-		if (t == TS_FLOAT)
-			out->v.f = in->v.i ? 1.0f : 0.0f;
-		else if (t == TS_DOUBLE)
-			out->v.d = in->v.i ? 1.0 : 0.0;
-		else
-			out->v.i = in->v.i ? 1 : 0;
-		return true;
-	}
-	if (is_int(f) && t == TS_BOOLEAN)
-	{
-		out->v.i = in->v.i != 0;
-		return true;
-	}
-	/* to string */
-	if (is_char(t))
-	{
-		const uint8_t *p;
-		uint32_t	len;
+				out->v.i = in->v.i ? 1 : 0;
+			return true;
 
-		if (is_char(f) || is_bin(f))
+		case CR_INT_TO_BOOLEAN:
+			out->v.i = in->v.i != 0;
+			return true;
+
+		case CR_STRING_TO_STRING:
 			return to_character_string(to, in->v.s.p, in->v.s.len, out, arena, err);
-		if (f == TS_BOOLEAN)
-		{
-			p = (const uint8_t *) (in->v.i ? "true" : "false");
-			len = in->v.i ? 4 : 5;
-		}
-		else if (f == TS_TIMESTAMP)
-		{
-			char		buf[64];
-			int			n = format_timestamp(buf, sizeof(buf), in->v.ts.millis, in->v.ts.nanos,
-											 from->precision);
 
-			p = ts_arena_dup(arena, buf, (size_t) n);
-			if (p == NULL)
-				return ts_error(err, TS_ERR_NOMEM, "out of memory");
-			len = (uint32_t) n;
-		}
-		else if (is_numprim(f) || f == TS_DECIMAL || f == TS_DATE)
-		{
-			if (!value_text(in, from, arena, &p, &len, err))
-				return false;
-		}
-		else
-			goto unsupported;
-		return to_character_string(to, p, len, out, arena, err);
-	}
-	if (is_char(f))
-		return cast_from_string(in->v.s.p, in->v.s.len, to, out, arena, err);
-	if (is_bin(f) && is_bin(t))
-		return to_binary_string(to, in->v.s.p, in->v.s.len, out, arena, err);
-	if (f == TS_TIMESTAMP)
-	{
-		switch (t)
-		{
-			case TS_DATE:
-				out->v.i = ts_floor_div(in->v.ts.millis, MILLIS_PER_DAY);
+		case CR_BINARY_TO_STRING:
+		case CR_NESTED_TO_STRING:
+			{
+				/* BinaryString.fromBytes / StringBuilder: no pad, no trim */
+				const uint8_t *p;
+				uint32_t	len;
+
+				if (f != TS_ARRAY && f != TS_MAP && f != TS_ROW)
+				{
+					out->v.s = in->v.s;
+					return true;
+				}
+				if (!string_form_arena(in, from, arena, &p, &len, err))
+					return false;
+				out->v.s.p = p;
+				out->v.s.len = len;
 				return true;
-			case TS_TIME:
-				out->v.i = in->v.ts.millis - ts_floor_div(in->v.ts.millis, MILLIS_PER_DAY) * MILLIS_PER_DAY;
-				return true;
-			case TS_BIGINT:
-				out->v.i = in->v.ts.millis / 1000;
-				return true;
-			case TS_INT:
-				out->v.i = (int32_t) (in->v.ts.millis / 1000);
-				return true;
-			case TS_TIMESTAMP:
-				out->v.ts = in->v.ts;
+			}
+
+		case CR_NUMERIC_TO_STRING:
+		case CR_BOOLEAN_TO_STRING:
+		case CR_TIMESTAMP_TO_STRING:
+		case CR_TIME_TO_STRING:
+		case CR_DATE_TO_STRING:
+			{
+				const uint8_t *p;
+				uint32_t	len;
+
+				if (!string_form_arena(in, from, arena, &p, &len, err))
+					return false;
+				return to_character_string(to, p, len, out, arena, err);
+			}
+
+		case CR_STRING_TO_OTHER:
+			return cast_from_string(in->v.s.p, in->v.s.len, to, out, arena, err);
+
+		case CR_BINARY_TO_BINARY:
+			return to_binary_string(to, in->v.s.p, in->v.s.len, out, arena, err);
+
+		case CR_TIMESTAMP_TO_TIMESTAMP:
+			out->v.ts = in->v.ts;
+			if (f == TS_TIMESTAMP && t == TS_TIMESTAMP_LTZ)
+				out->v.ts.millis = local_to_utc_ms(in->v.ts.millis);
+			else if (f == TS_TIMESTAMP_LTZ && t == TS_TIMESTAMP)
+				out->v.ts.millis = utc_to_local_ms(in->v.ts.millis);
+			if (to->precision < from->precision)
 				ts_truncate(&out->v.ts.millis, &out->v.ts.nanos, to->precision);
+			return true;
+
+		case CR_TIMESTAMP_TO_DATE:
+			{
+				int64_t		ms = f == TS_TIMESTAMP_LTZ ?
+					utc_to_local_ms(in->v.ts.millis) : in->v.ts.millis;
+
+				/* CastExecutorTest.testTimestampToDatePreEpoch: the day, floored */
+				out->v.i = ts_floor_div(ms, MILLIS_PER_DAY);
 				return true;
-			default:
-				break;
-		}
-	}
-	if (f == TS_TIMESTAMP_LTZ && t == TS_TIMESTAMP_LTZ)
-	{
-		out->v.ts = in->v.ts;
-		ts_truncate(&out->v.ts.millis, &out->v.ts.nanos, to->precision);
-		return true;
-	}
-	if (f == TS_TIME && t == TS_TIME)
-	{
-		int64_t		m = 1;
+			}
 
-		for (int i = to->precision; i < 3; i++)
-			m *= 10;
-		out->v.i = in->v.i / m * m;
-		return true;
-	}
-	if (f == TS_DATE && t == TS_TIMESTAMP)
-	{
-		out->v.ts.millis = in->v.i * MILLIS_PER_DAY;
-		out->v.ts.nanos = 0;
-		return true;
-	}
+		case CR_TIMESTAMP_TO_TIME:
+			{
+				int64_t		ms = f == TS_TIMESTAMP_LTZ ?
+					utc_to_local_ms(in->v.ts.millis) : in->v.ts.millis;
 
-unsupported:
+				out->v.i = ms - ts_floor_div(ms, MILLIS_PER_DAY) * MILLIS_PER_DAY;
+				return true;
+			}
+
+		case CR_TIMESTAMP_TO_INT:
+			{
+				/* DateTimeUtils.unixTimestamp: millis / 1000 (Java division) */
+				int64_t		ms = f == TS_TIMESTAMP_LTZ ?
+					utc_to_local_ms(in->v.ts.millis) : in->v.ts.millis;
+
+				out->v.i = t == TS_INT ? (int32_t) (ms / 1000) : ms / 1000;
+				return true;
+			}
+
+		case CR_INT_TO_TIMESTAMP:
+			{
+				/*
+				 * Timestamp.fromLocalDateTime(toLocalDateTime(v * 1000, zone)):
+				 * the wall clock of that instant, in UTC or the session zone.
+				 */
+				int64_t		ms = (int64_t) ((uint64_t) in->v.i * 1000u);
+
+				out->v.ts.millis = t == TS_TIMESTAMP_LTZ ? utc_to_local_ms(ms) : ms;
+				out->v.ts.nanos = 0;
+				return true;
+			}
+
+		case CR_DATE_TO_TIMESTAMP:
+			out->v.ts.millis = in->v.i * MILLIS_PER_DAY;
+			if (t == TS_TIMESTAMP_LTZ)
+				out->v.ts.millis = local_to_utc_ms(out->v.ts.millis);
+			out->v.ts.nanos = 0;
+			return true;
+
+		case CR_TIME_TO_TIMESTAMP:
+			out->v.ts.millis = t == TS_TIMESTAMP_LTZ ? local_to_utc_ms(in->v.i) : in->v.i;
+			out->v.ts.nanos = 0;
+			return true;
+
+		case CR_TIME_TO_TIME:
+			{
+				int64_t		m = 1;
+
+				for (int i = to->precision; i < 3; i++)
+					m *= 10;
+				out->v.i = in->v.i / m * m;
+				return true;
+			}
+	}
 	return ts_cast_check(from, to, NULL, err);
 }
 
