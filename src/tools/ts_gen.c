@@ -74,6 +74,8 @@
  *   schema evolution (any of these creates schema-1, used from snapshot --evolve-at,
  *   default S/2 + 1 (integer division); files of earlier snapshots keep schema 0):
  *   --rename OLD:NEW  --drop NAME  --add NAME:TYPE  --widen NAME (INT -> BIGINT)
+ *   --retype NAME:TYPE (any type change: files of schema 0 hold f(T0, name, i),
+ *   files of schema 1 hold f(TYPE, name, i); readers cast the older ones)
  *   --evolve-at S
  *
  * VALUES (so that tests can compute the expected rows independently)
@@ -177,6 +179,7 @@ typedef struct gcol
 	bool		is_bkey;
 	bool		is_pk;			/* primary-key column (PK tables) */
 	bool		is_seq;			/* a sequence.field column (PK tables) */
+	bool		retyped;		/* --retype: schema-1 files use type1's formula */
 } gcol;
 
 typedef struct config
@@ -208,6 +211,8 @@ typedef struct config
 	int			nadds;
 	char	   *widens[MAX_COLS];
 	int			nwidens;
+	char	   *retypes[MAX_COLS];
+	int			nretypes;
 	/* primary-key tables (ts_gen_pk.h) */
 	char	   *pk[MAX_COLS];	/* primaryKeys, partition keys included */
 	int			npk;
@@ -457,6 +462,8 @@ apply_args(config *cfg, int argc, char **argv)
 				cfg->adds[cfg->nadds++] = xstrdup(v), cfg->evolve = true;
 			else if (strcmp(o, "widen") == 0)
 				cfg->widens[cfg->nwidens++] = xstrdup(v), cfg->evolve = true;
+			else if (strcmp(o, "retype") == 0)
+				cfg->retypes[cfg->nretypes++] = xstrdup(v), cfg->evolve = true;
 			else if (strcmp(o, "evolve-at") == 0)
 				cfg->evolve_at = (int) parse_int(o, v, 1, 100000);
 			else if (strcmp(o, "primary-key") == 0)
@@ -495,6 +502,7 @@ apply_args(config *cfg, int argc, char **argv)
 #undef NEEDV
 		if (cfg->nparts >= MAX_COLS || cfg->nrenames >= MAX_COLS || cfg->ndrops >= MAX_COLS ||
 			cfg->nadds >= MAX_COLS || cfg->nwidens >= MAX_COLS || cfg->naggs >= MAX_COLS ||
+			cfg->nretypes >= MAX_COLS ||
 			cfg->nextra_opts >= MAX_COLS)
 			die("too many options");
 	}
@@ -534,9 +542,16 @@ check_avro_type(const char *col, const ts_type *t)
 			if (t->precision > 3)
 				die("column %s: Avro data files hold TIME precision <= 3", col);
 			break;
+		case TS_VECTOR:
+			if (t->element == NULL || (t->element->kind != TS_FLOAT && t->element->kind != TS_DOUBLE &&
+									   t->element->kind != TS_INT && t->element->kind != TS_BIGINT &&
+									   t->element->kind != TS_TINYINT &&
+									   t->element->kind != TS_SMALLINT &&
+									   t->element->kind != TS_BOOLEAN))
+				die("column %s: VECTOR elements are numbers or BOOLEAN", col);
+			break;
 		case TS_VARIANT:
 		case TS_BLOB:
-		case TS_VECTOR:
 		case TS_GEOMETRY:
 		case TS_GEOGRAPHY:
 			die("column %s: type not supported by ts_gen", col);
@@ -628,6 +643,23 @@ finish_config(config *cfg)
 			die("cannot widen partition/bucket key %s", c->name0);
 		c->type1 = ts_type_copy(c->type0);
 		c->type1->kind = TS_BIGINT;
+	}
+	for (int i = 0; i < cfg->nretypes; i++)
+	{
+		char	   *colon = strchr(cfg->retypes[i], ':');
+		gcol	   *c;
+
+		if (colon == NULL)
+			die("--retype expects NAME:TYPE");
+		*colon = '\0';
+		c = find_col(cfg, cfg->retypes[i]);
+		if (c->is_part || c->is_bkey)
+			die("cannot retype partition/bucket key %s", c->name0);
+		c->type1 = parse_type(colon + 1);
+		c->type1->nullable = c->type0->nullable;
+		c->retyped = true;
+		assign_nested_ids(c->type1);
+		check_avro_type(c->name0, c->type1);
 	}
 	for (int i = 0; i < cfg->nadds; i++)
 	{
@@ -778,6 +810,13 @@ gen_value(const ts_type *t, const char *name, int64_t n, ts_value *out, ts_arena
 				out->v.ts.nanos = (int32_t) (us % 1000) * 1000;
 			}
 			break;
+		case TS_VECTOR:
+			/* exactly length elements, element k = f(E, name, n + k) */
+			out->v.nested.n = t->length;
+			out->v.nested.items = arena_values(a, t->length);
+			for (int j = 0; j < t->length; j++)
+				gen_value(t->element, name, n + j, &out->v.nested.items[j], a);
+			break;
 		case TS_ARRAY:
 		case TS_MULTISET:
 			{
@@ -813,9 +852,13 @@ gen_value(const ts_type *t, const char *name, int64_t n, ts_value *out, ts_arena
 	}
 }
 
-/* The value of column c in row i (NULL rule included), in its schema-0 type. */
+/*
+ * The value of column c in row i (NULL rule included), in its schema-0 type,
+ * or for a retyped column in a file of schema 1, in its schema-1 type.
+ */
 static void
-row_value(const config *cfg, const gcol *c, int64_t i, ts_value *out, ts_arena *a)
+file_row_value(const config *cfg, const gcol *c, int64_t i, int schema_id, ts_value *out,
+			   ts_arena *a)
 {
 	if (c->type0->nullable && !c->is_part && !c->is_bkey && !c->is_pk && !c->is_seq &&
 		cfg->null_every > 0 &&
@@ -825,7 +868,14 @@ row_value(const config *cfg, const gcol *c, int64_t i, ts_value *out, ts_arena *
 		out->isnull = true;
 		return;
 	}
-	gen_value(c->type0, c->name0, c->is_part ? i % cfg->partitions : i, out, a);
+	gen_value(schema_id == 1 && c->retyped ? c->type1 : c->type0, c->name0,
+			  c->is_part ? i % cfg->partitions : i, out, a);
+}
+
+static void
+row_value(const config *cfg, const gcol *c, int64_t i, ts_value *out, ts_arena *a)
+{
+	file_row_value(cfg, c, i, 0, out, a);
 }
 
 /* ---- schema JSON ------------------------------------------------------ */
@@ -859,6 +909,14 @@ type_to_json(const ts_type *t)
 			cJSON_AddStringToObject(o, "type", s);
 			free(s);
 			cJSON_AddItemToObject(o, "element", type_to_json(t->element));
+			return o;
+		case TS_VECTOR:
+			o = cJSON_CreateObject();
+			s = pathf("VECTOR%s", nn);
+			cJSON_AddStringToObject(o, "type", s);
+			free(s);
+			cJSON_AddItemToObject(o, "element", type_to_json(t->element));
+			cJSON_AddNumberToObject(o, "length", t->length);
 			return o;
 		case TS_MAP:
 			o = cJSON_CreateObject();
@@ -971,7 +1029,36 @@ typedef struct col_stats
 static bool
 stats_type_ok(ts_type_kind k)
 {
-	return !(ts_type_is_nested(k) || k == TS_BINARY || k == TS_VARBINARY);
+	return !(ts_type_is_nested(k) || k == TS_BINARY || k == TS_VARBINARY || k >= TS_VARIANT);
+}
+
+/*
+ * An Avro data-file writer for these columns: VECTOR<E, n> is written as an
+ * Avro array of E, as Paimon's Avro writer does.
+ */
+static ts_avro_writer *
+avro_writer_for(const ts_field *fields, int n, ts_avro_codec codec, ts_err *err)
+{
+	ts_field   *wf = xcalloc((size_t) (n ? n : 1), sizeof(ts_field));
+	ts_type   **owned = xcalloc((size_t) (n ? n : 1), sizeof(ts_type *));
+	ts_avro_writer *w;
+
+	for (int i = 0; i < n; i++)
+	{
+		wf[i] = fields[i];
+		if (fields[i].type->kind == TS_VECTOR)
+		{
+			owned[i] = ts_type_copy(fields[i].type);
+			if (owned[i] == NULL)
+				die("out of memory");
+			owned[i]->kind = TS_ARRAY;
+			wf[i].type = owned[i];
+		}
+	}
+	/* the fields must outlive the writer: kept until the tool exits */
+	w = ts_avro_writer_create_for_fields(wf, n, codec, err);
+	free(owned);
+	return w;
 }
 
 static int
@@ -1374,7 +1461,7 @@ main(int argc, char **argv)
 
 				if (gr->nrows == 0)
 					continue;
-				w = ts_avro_writer_create_for_fields(dfields, ndcols, cfg.codec, &err);
+				w = avro_writer_for(dfields, ndcols, cfg.codec, &err);
 				if (w == NULL)
 					die_err("Avro writer", &err);
 				for (int k = 0; k < 16; k += 8)
@@ -1392,7 +1479,7 @@ main(int argc, char **argv)
 				{
 					for (int c = 0; c < ndcols; c++)
 					{
-						row_value(&cfg, dcols[c], gr->rows[r], &row[c], &arena);
+						file_row_value(&cfg, dcols[c], gr->rows[r], schema_id, &row[c], &arena);
 						stats_add(&st[c], &row[c]);
 					}
 					if (!ts_avro_writer_add(w, row, &err))
