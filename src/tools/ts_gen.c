@@ -35,6 +35,8 @@
  *   --codec C              data file codec: zstd (default), null, deflate, snappy
  *   --manifest-codec C     manifest codec (default zstd)
  *   --seed X               seed for uuids and sync markers (default 1)
+ *   --format F             data files: avro (default) or parquet (flat columns only,
+ *                          uncompressed, see ts_gen_parquet.h)
  *   --force                write even if <table_dir>/schema exists
  *   --preset all-types     columns of every type (see below) + partition "p" INT
  *   --preset evolve        columns id INT NOT NULL, name STRING, amount INT,
@@ -200,6 +202,7 @@ typedef struct config
 	ts_avro_codec manifest_codec;
 	uint64_t	seed;
 	bool		force;
+	bool		parquet;		/* --format parquet */
 	bool		evolve;
 	int			evolve_at;
 	/* pending evolution requests (applied after all columns are known) */
@@ -462,6 +465,13 @@ apply_args(config *cfg, int argc, char **argv)
 				cfg->adds[cfg->nadds++] = xstrdup(v), cfg->evolve = true;
 			else if (strcmp(o, "widen") == 0)
 				cfg->widens[cfg->nwidens++] = xstrdup(v), cfg->evolve = true;
+			else if (strcmp(o, "format") == 0)
+			{
+				if (strcmp(v, "parquet") == 0)
+					cfg->parquet = true;
+				else if (strcmp(v, "avro") != 0)
+					die("--format: avro or parquet");
+			}
 			else if (strcmp(o, "retype") == 0)
 				cfg->retypes[cfg->nretypes++] = xstrdup(v), cfg->evolve = true;
 			else if (strcmp(o, "evolve-at") == 0)
@@ -644,6 +654,8 @@ finish_config(config *cfg)
 		c->type1 = ts_type_copy(c->type0);
 		c->type1->kind = TS_BIGINT;
 	}
+	if (cfg->parquet && cfg->npk > 0)
+		die("--format parquet: append tables only");
 	for (int i = 0; i < cfg->nretypes; i++)
 	{
 		char	   *colon = strchr(cfg->retypes[i], ':');
@@ -1001,7 +1013,7 @@ write_schema(const config *cfg, int id, int64_t time_millis)
 	}
 	if (cfg->buckets > 0 && !cfg->bucket_key_implicit)
 		cJSON_AddStringToObject(opts, "bucket-key", cfg->bucket_key);
-	cJSON_AddStringToObject(opts, "file.format", "avro");
+	cJSON_AddStringToObject(opts, "file.format", cfg->parquet ? "parquet" : "avro");
 	cJSON_AddStringToObject(opts, "manifest.format", "avro");
 	pk_schema_options(cfg, opts);
 	cJSON_AddNumberToObject(j, "timeMillis", (double) time_millis);
@@ -1013,6 +1025,7 @@ write_schema(const config *cfg, int id, int64_t time_millis)
 
 #include "tools/ts_manifest_records.h"
 #include "tools/ts_tool_commit.h"
+#include "tools/ts_gen_parquet.h"
 
 /* ---- statistics --------------------------------------------------------- */
 
@@ -1457,6 +1470,7 @@ main(int argc, char **argv)
 				entry	   *e;
 				ts_value   *file;
 				ts_value   *fi;
+				ts_value  **prows;
 				uint8_t		sync[16];
 
 				if (gr->nrows == 0)
@@ -1475,21 +1489,26 @@ main(int argc, char **argv)
 				for (int c = 0; c < ndcols; c++)
 					stats_init(&st[c], dfields[c].type);
 				row = xcalloc((size_t) ndcols, sizeof(ts_value));
+				prows = xcalloc((size_t) gr->nrows, sizeof(ts_value *));
 				for (int r = 0; r < gr->nrows; r++)
 				{
+					if (cfg.parquet)
+						row = prows[r] = xcalloc((size_t) (ndcols ? ndcols : 1), sizeof(ts_value));
 					for (int c = 0; c < ndcols; c++)
 					{
 						file_row_value(&cfg, dcols[c], gr->rows[r], schema_id, &row[c], &arena);
 						stats_add(&st[c], &row[c]);
 					}
-					if (!ts_avro_writer_add(w, row, &err))
+					if (!cfg.parquet && !ts_avro_writer_add(w, row, &err))
 						die_err("Avro row", &err);
 				}
 				ts_buf_init(&out);
-				if (!ts_avro_writer_finish(w, &out, &err))
+				if (cfg.parquet)
+					pqw_write_file(dfields, ndcols, prows, gr->nrows, &out);
+				else if (!ts_avro_writer_finish(w, &out, &err))
 					die_err("Avro finish", &err);
 				ts_avro_writer_free(w);
-				fname = pathf("data-%s-%d.avro", data_uuid, data_counter++);
+				fname = pathf("data-%s-%d.%s", data_uuid, data_counter++, cfg.parquet ? "parquet" : "avro");
 				dir = pathf("%s/%sbucket-%d", cfg.dir, gr->part_path, (int) gr->bucket);
 				mkdirs(dir);
 				path = pathf("%s/%s", dir, fname);

@@ -767,6 +767,52 @@ test_java_rules_more(void **state)
 	o = do_cast(&v, row, str);
 	assert_str(&o, "{1, {2025-01-06, {1 -> [1, null, 2]}, null}}");
 
+	/* StringToStringCastRule (testStringToString): lengths trim, CHAR pads */
+	{
+		ts_type    *vc10s = ty(TS_VARCHAR, 10, 0),
+				   *ch5 = ty(TS_CHAR, 5, 0),
+				   *ch20 = ty(TS_CHAR, 20, 0),
+				   *ch10 = ty(TS_CHAR, 10, 0),
+				   *vb5 = ty(TS_VARBINARY, 5, 0),
+				   *bn10 = ty(TS_BINARY, 10, 0),
+				   *bn20 = ty(TS_BINARY, 20, 0);
+		static const uint8_t padded[20] = {'1', '2', '3', '4', '5', '6', '7', '8'};
+
+		v = sval("1234567890");
+		o = do_cast(&v, vc10s, vc5);
+		assert_str(&o, "12345");
+		o = do_cast(&v, vc10s, ch5);
+		assert_str(&o, "12345");
+		o = do_cast(&v, vc10s, ch20);
+		assert_str(&o, "1234567890          ");
+		v = sval("12345678  ");
+		o = do_cast(&v, ch10, vc10);
+		assert_str(&o, "12345678  ");
+		o = do_cast(&v, ch10, ch20);
+		assert_str(&o, "12345678            ");
+		/* StringToBinaryCastRule (testStringToBinary) */
+		v = sval("12345678");
+		o = do_cast(&v, vc10s, vb5);
+		assert_int_equal(o.v.s.len, 5);
+		assert_memory_equal(o.v.s.p, "12345", 5);
+		o = do_cast(&v, vc10s, vb20);
+		assert_int_equal(o.v.s.len, 8);
+		/* BinaryToBinaryCastRule (testBinaryToBinary): BINARY(20) zero-pads */
+		o = do_cast(&v, bn10, bn20);
+		assert_int_equal(o.v.s.len, 20);
+		assert_memory_equal(o.v.s.p, padded, 20);
+		v = sval("1234567890");
+		o = do_cast(&v, bn10, vb5);
+		assert_int_equal(o.v.s.len, 5);
+		ts_type_free(vc10s);
+		ts_type_free(ch5);
+		ts_type_free(ch20);
+		ts_type_free(ch10);
+		ts_type_free(vb5);
+		ts_type_free(bn10);
+		ts_type_free(bn20);
+	}
+
 	/* the rule named per pair */
 	assert_string_equal(ts_cast_rule_name(i32, str),
 						"NumericToStringCastRule: Java toString; CHAR pads, lengths trim");
