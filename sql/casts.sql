@@ -1,14 +1,15 @@
 -- Type changes Java Paimon allows (ALTER TABLE ... MODIFY COLUMN), read as
 -- Java reads them (the rules of org.apache.paimon.casting, see the matrix in
--- src/read/cast.c).  types.db/casts: rows 0-99 are in files written before
--- the changes and are cast, rows 100-199 in files written after.  The
+-- src/read/cast.c).  types.db/casts (Avro) and casts_parquet (Parquet, the
+-- flat columns): rows 0-99 are in files written before the changes and are
+-- cast, rows 100-199 in files written after.  The
 -- expected values below are the generator's value formulas
 -- (src/tools/ts_gen.c) with the Java rules written out in SQL; the session
 -- time zone (PostgreSQL's TimeZone) is Java's TimeZone.getDefault().
 CREATE EXTENSION tablescan_fdw;
 CREATE SERVER lake FOREIGN DATA WRAPPER tablescan_fdw
   OPTIONS (warehouse '/tmp/tablescan_fdw_fixtures/warehouse');
-IMPORT FOREIGN SCHEMA types LIMIT TO (casts, casts_bad, casts_refused)
+IMPORT FOREIGN SCHEMA types LIMIT TO (casts, casts_parquet, casts_bad, casts_refused)
   FROM SERVER lake INTO public;
 SELECT attname, format_type(atttypid, atttypmod) FROM pg_attribute
  WHERE attrelid = 'casts'::regclass AND attnum > 0 ORDER BY attnum;
@@ -79,20 +80,23 @@ SELECT n AS id,
        ELSE 'c_arr_str_' || n END AS c_arr_str
 FROM g;
 
--- per column: rows whose value differs from the expected one
-CREATE FUNCTION casts_wrong() RETURNS TABLE (col name, wrong bigint) LANGUAGE sql AS $$
-  SELECT a.attname, count(*) FILTER (WHERE
-           (to_jsonb(c) -> a.attname::text) IS DISTINCT FROM (to_jsonb(e) -> a.attname::text))
-    FROM casts c FULL JOIN casts_expected e USING (id)
-   CROSS JOIN pg_attribute a
-   WHERE a.attrelid = 'casts'::regclass AND a.attnum > 0
-   GROUP BY a.attname, a.attnum ORDER BY a.attnum
-$$;
+-- the columns of a table checked, and the values that differ from the expected ones
+CREATE FUNCTION casts_wrong(tab regclass) RETURNS TABLE (columns bigint, wrong_values bigint)
+LANGUAGE plpgsql AS $$
+BEGIN
+  RETURN QUERY EXECUTE format(
+    'SELECT count(DISTINCT a.attname), count(*) FILTER (WHERE
+            (to_jsonb(c) -> a.attname::text) IS DISTINCT FROM (to_jsonb(e) -> a.attname::text))
+       FROM %s c FULL JOIN casts_expected e USING (id)
+      CROSS JOIN pg_attribute a
+      WHERE a.attrelid = %s AND a.attnum > 0', tab, tab::oid);
+END $$;
 
 -- a zone with daylight saving time (2020-03-08 is its spring change: id 67)
 SET TimeZone = 'America/New_York';
 SELECT count(*) FROM casts;
-SELECT count(*) AS columns, sum(wrong) AS wrong_values FROM casts_wrong();
+SELECT * FROM casts_wrong('casts');
+SELECT * FROM casts_wrong('casts_parquet');
 SELECT id, c_ts_ltz, c_ltz_ts, c_ltz_date, c_ltz_str, c_ltz_bigint, c_int_ltz, c_date_ltz
   FROM casts WHERE id IN (0, 1, 67, 68, 99, 100) ORDER BY id;
 SELECT id, c_int_str, c_dbl_int, c_big_small, c_big_dec, c_dbl_dec, c_dec_dec, c_bool_str,
@@ -101,7 +105,8 @@ SELECT id, c_int_str, c_dbl_int, c_big_small, c_big_dec, c_dbl_dec, c_dec_dec, c
 
 -- a zone east of UTC (the day of a late evening UTC instant moves forward)
 SET TimeZone = 'Asia/Kolkata';
-SELECT count(*) AS columns, sum(wrong) AS wrong_values FROM casts_wrong();
+SELECT * FROM casts_wrong('casts');
+SELECT * FROM casts_wrong('casts_parquet');
 SELECT id, c_ts_ltz, c_ltz_ts, c_ltz_date, c_ltz_str, c_int_ltz, c_date_ltz
   FROM casts WHERE id IN (0, 99) ORDER BY id;
 

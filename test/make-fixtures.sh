@@ -56,6 +56,33 @@ $GEN "$W/types.db/casts" --rows 100 --snapshots 2 --column 'id:INT NOT NULL' \
     --column 't:VARCHAR(1)' --retype t:BOOLEAN \
     --column 'c_arr:ARRAY<INT>' --retype 'c_arr:ARRAY<BIGINT>' \
     --column 'c_arr_str:ARRAY<INT>' --retype c_arr_str:STRING
+# the same flat columns in Parquet data files
+$GEN "$W/types.db/casts_parquet" --format parquet --rows 100 --snapshots 2 --column 'id:INT NOT NULL' \
+    --column 'c_ts_ltz:TIMESTAMP(6)' --retype 'c_ts_ltz:TIMESTAMP(6) WITH LOCAL TIME ZONE' \
+    --column 'c_ltz_ts:TIMESTAMP(3) WITH LOCAL TIME ZONE' --retype 'c_ltz_ts:TIMESTAMP(3)' \
+    --column 'c_ltz_date:TIMESTAMP(6) WITH LOCAL TIME ZONE' --retype c_ltz_date:DATE \
+    --column 'c_ltz_str:TIMESTAMP(6) WITH LOCAL TIME ZONE' --retype c_ltz_str:STRING \
+    --column 'c_ltz_bigint:TIMESTAMP(3) WITH LOCAL TIME ZONE' --retype c_ltz_bigint:BIGINT \
+    --column c_int_ltz:INT --retype 'c_int_ltz:TIMESTAMP(6) WITH LOCAL TIME ZONE' \
+    --column c_date_ltz:DATE --retype 'c_date_ltz:TIMESTAMP(6) WITH LOCAL TIME ZONE' \
+    --column 'c_ts_int:TIMESTAMP(6)' --retype c_ts_int:INT \
+    --column c_int_ts:INT --retype 'c_int_ts:TIMESTAMP(3)' \
+    --column 'c_ts_date:TIMESTAMP(3)' --retype c_ts_date:DATE \
+    --column 'c_ts_time:TIMESTAMP(3)' --retype 'c_ts_time:TIME(3)' \
+    --column c_int_str:INT --retype c_int_str:STRING \
+    --column c_dbl_int:DOUBLE --retype c_dbl_int:INT \
+    --column c_big_small:BIGINT --retype c_big_small:SMALLINT \
+    --column c_big_dec:BIGINT --retype 'c_big_dec:DECIMAL(10, 0)' \
+    --column c_dbl_dec:DOUBLE --retype 'c_dbl_dec:DECIMAL(5, 1)' \
+    --column 'c_dec_dec:DECIMAL(10, 2)' --retype 'c_dec_dec:DECIMAL(4, 1)' \
+    --column c_bool_str:BOOLEAN --retype c_bool_str:STRING \
+    --column c_bool_int:BOOLEAN --retype c_bool_int:INT \
+    --column c_date_str:DATE --retype c_date_str:STRING \
+    --column 'c_time_str:TIME(3)' --retype c_time_str:STRING \
+    --column 'c_ts_str:TIMESTAMP(3)' --retype c_ts_str:STRING \
+    --column 'c_vc_len:VARCHAR(20)' --retype 'c_vc_len:VARCHAR(8)' \
+    --column c_bin_str:BYTES --retype c_bin_str:STRING \
+    --column 't:VARCHAR(1)' --retype t:BOOLEAN
 # a STRING -> INT change Java reads only when every old value parses
 $GEN "$W/types.db/casts_bad" --rows 3 --snapshots 2 --column 'id:INT NOT NULL' \
     --column s:STRING --retype s:INT
