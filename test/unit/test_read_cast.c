@@ -813,6 +813,26 @@ test_java_rules_more(void **state)
 		ts_type_free(bn20);
 	}
 
+	/* unparsable text fails the read, as Java's parsers throw */
+	{
+		ts_type    *from = ty(TS_VARCHAR, TS_STRING_LENGTH, 0),
+				   *ltz = ty(TS_TIMESTAMP_LTZ, 3, 0);
+		ts_value	in;
+		ts_err		err = {0};
+
+		in = sval("12:xx:00");
+		assert_false(ts_cast_value(&in, from, time3, &o, &arena, &err));
+		assert_int_equal(err.code, TS_ERR_INVALID);
+		assert_non_null(strstr(err.msg, "TIME(3)"));
+		in = sval("25:00:00");	/* Java's parseTime gives 90000000: no time of day */
+		assert_false(ts_cast_value(&in, from, time3, &o, &arena, &err));
+		in = sval("1000");		/* epoch numbers only for TIMESTAMP, not LTZ */
+		assert_false(ts_cast_value(&in, from, ltz, &o, &arena, &err));
+		assert_non_null(strstr(err.msg, "TIMESTAMP(3) WITH LOCAL TIME ZONE"));
+		ts_type_free(from);
+		ts_type_free(ltz);
+	}
+
 	/* the rule named per pair */
 	assert_string_equal(ts_cast_rule_name(i32, str),
 						"NumericToStringCastRule: Java toString; CHAR pads, lengths trim");
