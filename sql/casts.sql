@@ -1,6 +1,6 @@
 -- Type changes Java Paimon allows (ALTER TABLE ... MODIFY COLUMN), read as
 -- Java reads them (the rules of org.apache.paimon.casting, see the matrix in
--- src/read/cast.c).  types.db/casts (Avro) and casts_parquet (Parquet, the
+-- src/read/cast.c).  casts.db/casts (Avro) and casts_parquet (Parquet, the
 -- flat columns): rows 0-99 are in files written before the changes and are
 -- cast, rows 100-199 in files written after.  The
 -- expected values below are the generator's value formulas
@@ -9,7 +9,7 @@
 CREATE EXTENSION tablescan_fdw;
 CREATE SERVER lake FOREIGN DATA WRAPPER tablescan_fdw
   OPTIONS (warehouse '/tmp/tablescan_fdw_fixtures/warehouse');
-IMPORT FOREIGN SCHEMA types LIMIT TO (casts, casts_parquet, casts_bad, casts_refused)
+IMPORT FOREIGN SCHEMA casts LIMIT TO (casts, casts_parquet, casts_bad, casts_refused)
   FROM SERVER lake INTO public;
 SELECT attname, format_type(atttypid, atttypmod) FROM pg_attribute
  WHERE attrelid = 'casts'::regclass AND attnum > 0 ORDER BY attnum;
@@ -72,6 +72,15 @@ SELECT n AS id,
   'c_bin_str_' || n AS c_bin_str,
   -- StringToBooleanCastRule: 't'
   CASE WHEN old THEN true ELSE n % 2 = 1 END AS t,
+  -- StringTo*CastRule (casts_parquet only): the column name cut is the old value
+  CASE WHEN old THEN 42 ELSE n END AS "42x",
+  CASE WHEN old THEN -7 ELSE n * 1000000007::bigint END AS "-7x",
+  CASE WHEN old THEN 1.3 ELSE n / 10.0 END AS "1.25x",
+  CASE WHEN old THEN 2500 ELSE n * 1.25::float8 END AS "2.5e3x",
+  CASE WHEN old THEN date '2020-01-31' ELSE d END AS "2020-01-31x",
+  CASE WHEN old THEN timestamp '2020-03-08' AT TIME ZONE tz ELSE ts6 AT TIME ZONE 'UTC' END AS "2020-03-08x",
+  CASE WHEN old THEN timestamp '2020-03-09' ELSE ts3 END AS "2020-03-09x",
+  convert_to('c_str_bin_' || n, 'UTF8') AS c_str_bin,
   -- CastedArray: element casts
   CASE WHEN old THEN ARRAY(SELECT k::bigint FROM generate_series(n, n + n % 4 - 1) k)
        ELSE ARRAY(SELECT k * 1000000007::bigint FROM generate_series(n, n + n % 4 - 1) k) END AS c_arr,
@@ -102,6 +111,8 @@ SELECT id, c_ts_ltz, c_ltz_ts, c_ltz_date, c_ltz_str, c_ltz_bigint, c_int_ltz, c
 SELECT id, c_int_str, c_dbl_int, c_big_small, c_big_dec, c_dbl_dec, c_dec_dec, c_bool_str,
        c_time_str, c_ts_str, c_vc_len, c_bin_str, t, c_arr, c_arr_str
   FROM casts WHERE id IN (0, 1, 10, 99, 100, 101) ORDER BY id;
+SELECT id, "42x", "-7x", "1.25x", "2.5e3x", "2020-01-31x", "2020-03-08x", "2020-03-09x", c_str_bin
+  FROM casts_parquet WHERE id IN (0, 99, 100) ORDER BY id;
 
 -- a zone east of UTC (the day of a late evening UTC instant moves forward)
 SET TimeZone = 'Asia/Kolkata';

@@ -8,7 +8,8 @@
 #   DIR/warehouse/types.db/all_types   every mapped type, 2 snapshots, NULLs
 #   DIR/warehouse/types.db/evolve      schema evolution: rename, drop, add, INT->BIGINT
 #   DIR/warehouse/types.db/empty       a schema and no snapshot (reads 0 rows)
-#   DIR/warehouse/types.db/casts       type changes Java Paimon allows (sql/casts.sql)
+#   DIR/warehouse/casts.db/*           type changes Java Paimon allows (sql/casts.sql),
+#                                      VECTOR and unreadable types (sql/vectors.sql)
 #   DIR/broken/<case>                  copies of customers with one thing broken
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -28,7 +29,7 @@ $GEN "$W/sales.db/customers" --column 'id:INT NOT NULL' --column name:STRING \
 $GEN "$W/types.db/all_types" --preset all-types --rows 20 --snapshots 2 --null-every 5
 $GEN "$W/types.db/evolve" --preset evolve --rows 10
 # rows 0-99 in files of schema 0 read through the cast rules, 100-199 native
-$GEN "$W/types.db/casts" --rows 100 --snapshots 2 --column 'id:INT NOT NULL' \
+$GEN "$W/casts.db/casts" --rows 100 --snapshots 2 --column 'id:INT NOT NULL' \
     --column 'c_ts_ltz:TIMESTAMP(6)' --retype 'c_ts_ltz:TIMESTAMP(6) WITH LOCAL TIME ZONE' \
     --column 'c_ltz_ts:TIMESTAMP(3) WITH LOCAL TIME ZONE' --retype 'c_ltz_ts:TIMESTAMP(3)' \
     --column 'c_ltz_date:TIMESTAMP(6) WITH LOCAL TIME ZONE' --retype c_ltz_date:DATE \
@@ -56,8 +57,9 @@ $GEN "$W/types.db/casts" --rows 100 --snapshots 2 --column 'id:INT NOT NULL' \
     --column 't:VARCHAR(1)' --retype t:BOOLEAN \
     --column 'c_arr:ARRAY<INT>' --retype 'c_arr:ARRAY<BIGINT>' \
     --column 'c_arr_str:ARRAY<INT>' --retype c_arr_str:STRING
-# the same flat columns in Parquet data files
-$GEN "$W/types.db/casts_parquet" --format parquet --rows 100 --snapshots 2 --column 'id:INT NOT NULL' \
+# the same flat columns in Parquet data files, and STRING -> other types (the text
+# of column NAME cut to n characters is the value; such names are no Avro names)
+$GEN "$W/casts.db/casts_parquet" --format parquet --rows 100 --snapshots 2 --column 'id:INT NOT NULL' \
     --column 'c_ts_ltz:TIMESTAMP(6)' --retype 'c_ts_ltz:TIMESTAMP(6) WITH LOCAL TIME ZONE' \
     --column 'c_ltz_ts:TIMESTAMP(3) WITH LOCAL TIME ZONE' --retype 'c_ltz_ts:TIMESTAMP(3)' \
     --column 'c_ltz_date:TIMESTAMP(6) WITH LOCAL TIME ZONE' --retype c_ltz_date:DATE \
@@ -82,16 +84,23 @@ $GEN "$W/types.db/casts_parquet" --format parquet --rows 100 --snapshots 2 --col
     --column 'c_ts_str:TIMESTAMP(3)' --retype c_ts_str:STRING \
     --column 'c_vc_len:VARCHAR(20)' --retype 'c_vc_len:VARCHAR(8)' \
     --column c_bin_str:BYTES --retype c_bin_str:STRING \
-    --column 't:VARCHAR(1)' --retype t:BOOLEAN
+    --column 't:VARCHAR(1)' --retype t:BOOLEAN \
+    --column '42x:VARCHAR(2)' --retype 42x:INT --column '-7x:VARCHAR(2)' --retype -7x:BIGINT \
+    --column '1.25x:VARCHAR(4)' --retype '1.25x:DECIMAL(5, 1)' \
+    --column '2.5e3x:VARCHAR(5)' --retype 2.5e3x:DOUBLE \
+    --column '2020-01-31x:VARCHAR(10)' --retype 2020-01-31x:DATE \
+    --column '2020-03-08x:VARCHAR(10)' --retype '2020-03-08x:TIMESTAMP(6) WITH LOCAL TIME ZONE' \
+    --column '2020-03-09x:VARCHAR(10)' --retype '2020-03-09x:TIMESTAMP(3)' \
+    --column c_str_bin:STRING --retype c_str_bin:BYTES
 # a STRING -> INT change Java reads only when every old value parses
-$GEN "$W/types.db/casts_bad" --rows 3 --snapshots 2 --column 'id:INT NOT NULL' \
+$GEN "$W/casts.db/casts_bad" --rows 3 --snapshots 2 --column 'id:INT NOT NULL' \
     --column s:STRING --retype s:INT
 # VECTOR columns (Paimon 1.3), stored as arrays: real[] / double precision[] / integer[]
-$GEN "$W/types.db/vectors" --rows 5 --column 'id:INT NOT NULL' --column 'v:VECTOR<FLOAT, 3>' \
+$GEN "$W/casts.db/vectors" --rows 5 --column 'id:INT NOT NULL' --column 'v:VECTOR<FLOAT, 3>' \
     --column 'vd:VECTOR<DOUBLE, 2>' --column 'vi:VECTOR<INT, 4>' --null-every 4
 # types no reader decodes (VARIANT, GEOMETRY): IMPORT refuses or leaves them out
-mkdir -p "$W/types.db/unreadable/schema"
-cat > "$W/types.db/unreadable/schema/schema-0" <<'JSON'
+mkdir -p "$W/casts.db/unreadable/schema"
+cat > "$W/casts.db/unreadable/schema/schema-0" <<'JSON'
 {"version": 3, "id": 0, "fields": [{"id": 0, "name": "id", "type": "INT"},
   {"id": 1, "name": "var", "type": "VARIANT"}, {"id": 2, "name": "geo", "type": "GEOMETRY"},
   {"id": 3, "name": "vs", "type": {"type": "ARRAY", "element": "VARIANT"}},
@@ -100,7 +109,7 @@ cat > "$W/types.db/unreadable/schema/schema-0" <<'JSON'
  "options": {"bucket": "-1", "file.format": "avro"}, "timeMillis": 1700000000000}
 JSON
 # a change Java refuses: the read names both types
-$GEN "$W/types.db/casts_refused" --rows 3 --snapshots 2 --column 'id:INT NOT NULL' \
+$GEN "$W/casts.db/casts_refused" --rows 3 --snapshots 2 --column 'id:INT NOT NULL' \
     --column 'l:TIMESTAMP(6) WITH LOCAL TIME ZONE' --retype 'l:DECIMAL(10, 2)'
 # rows of ~2 KB strings (a 2000-character column name): batches are
 # converted to Datums a window of at most 1 MB of strings at a time
