@@ -162,6 +162,12 @@ tablescan_pg_type_name(const ts_type *t)
 					return psprintf("%s[]", inner);
 				}
 			}
+		case TS_VECTOR:
+			/* VECTOR<E, n>: a one-dimensional array of E (real[] for FLOAT) */
+			if (t->element == NULL || ts_type_is_nested(t->element->kind) ||
+				t->element->kind == TS_VECTOR || tablescan_pg_type_name(t->element) == NULL)
+				return NULL;
+			return psprintf("%s[]", tablescan_pg_type_name(t->element));
 		case TS_MULTISET:
 		case TS_MAP:
 		case TS_ROW:
@@ -547,6 +553,7 @@ tablescan_value_to_json(StringInfo buf, const ts_value *v, const ts_type *t)
 			break;
 		case TS_ARRAY:
 		case TS_MULTISET:
+		case TS_VECTOR:
 			appendStringInfoChar(buf, '[');
 			for (int i = 0; i < v->v.nested.n; i++)
 			{
@@ -1046,7 +1053,8 @@ tablescan_value_to_datum(const ts_value *v, const ts_type *t, Oid typid, int32 t
 										   CStringGetDatum(server_text(buf.data, &buf.len, colname)));
 			}
 		default:
-			if ((t->kind == TS_ARRAY || t->kind == TS_MULTISET) && OidIsValid(get_element_type(typid)))
+			if ((t->kind == TS_ARRAY || t->kind == TS_MULTISET || t->kind == TS_VECTOR) &&
+				OidIsValid(get_element_type(typid)))
 				return array_datum(v, t, typid, colname);
 			break;
 	}

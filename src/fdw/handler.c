@@ -173,6 +173,7 @@ _PG_init(void)
 							 PGC_USERSET, 0, NULL, NULL, NULL);
 	MarkGUCPrefixReserved("tablescan");
 	tablescan_install_hooks();
+	tablescan_install_session_zone();
 	ts_scan_cache_set_limit((size_t) tablescan_cache_size_mb << 20);
 }
 
