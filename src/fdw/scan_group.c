@@ -43,6 +43,8 @@
 #include "optimizer/planner.h"
 #include "optimizer/prep.h"
 #include "optimizer/tlist.h"
+#include "utils/datum.h"
+#include "utils/lsyscache.h"
 #include "utils/memutils.h"
 #include "utils/selfuncs.h"
 
@@ -148,6 +150,10 @@ struct TsGroupTable
 	TupleHashTable table;
 	TupleTableSlot *keyslot;	/* a row's keys, for the lookup */
 	TupleTableSlot *entryslot;	/* a group's keys, when returned */
+	TupleTableSlot *lastslot;	/* the keys of the group of the last row */
+	TsAggValue *last;			/* that group's states (NULL: none; an entry moves) */
+	int16	   *keylen;			/* per key: its type's length and byval */
+	bool	   *keybyval;
 	size_t		limit;			/* work_mem * hash_mem_multiplier */
 	TupleHashIterator iter;
 	bool		emitting;		/* returning the groups of the table */
@@ -174,11 +180,14 @@ group_table_create(ForeignScanState *node, TsAggScanState *st)
 			   *o;
 	int			k = 0;
 
+	g->keylen = palloc(sizeof(int16) * st->nkeys);
+	g->keybyval = palloc(sizeof(bool) * st->nkeys);
 	forboth(e, st->key_exprs, o, st->key_eqops)
 	{
 		eqops[k] = lfirst_oid(o);
 		collations[k] = exprCollation(lfirst(e));
 		keycols[k] = k + 1;
+		get_typlenbyval(exprType(lfirst(e)), &g->keylen[k], &g->keybyval[k]);
 		k++;
 	}
 	execTuplesHashPrepare(st->nkeys, eqops, &eqfuncs, &hashfns);
@@ -186,6 +195,7 @@ group_table_create(ForeignScanState *node, TsAggScanState *st)
 	/* a minimal-tuple slot holding virtual rows, as nodeAgg.c's hashslot */
 	g->keyslot = MakeSingleTupleTableSlot(desc, &TTSOpsMinimalTuple);
 	g->entryslot = MakeSingleTupleTableSlot(desc, &TTSOpsMinimalTuple);
+	g->lastslot = MakeSingleTupleTableSlot(desc, &TTSOpsMinimalTuple);
 	g->metacxt = AllocSetContextCreate(qcxt, "tablescan_fdw group table",
 									   ALLOCSET_DEFAULT_SIZES);
 	g->tablecxt = AllocSetContextCreate(qcxt, "tablescan_fdw groups", ALLOCSET_DEFAULT_SIZES);
@@ -212,10 +222,41 @@ group_memory(TsAggScanState *st, TsGroupTable *g)
 static void
 group_table_clear(TsAggScanState *st, TsGroupTable *g)
 {
+	g->last = NULL;
+	ExecClearTuple(g->lastslot);
 	ResetTupleHashTable(g->table);
 	MemoryContextReset(g->tablecxt);
 	ReScanExprContext(st->aggcontext);
 	g->emitting = false;
+}
+
+/*
+ * Has this row the keys of the last row's group, bit for bit?  Then it is
+ * that group whatever the equality functions say (they hold a value equal
+ * to itself): rows come in runs of one group (partition keys are constant
+ * in a file), and the run costs no hash lookup.  Otherwise the lookup
+ * decides, with the keys' own functions.
+ */
+static inline bool
+same_as_last(TsAggScanState *st, TsGroupTable *g, const Datum *values, const bool *isnull)
+{
+	TupleTableSlot *last = g->lastslot;
+
+	if (g->last == NULL)
+		return false;
+	for (int k = 0; k < st->nkeys; k++)
+	{
+		int			a = st->key_attnos[k] - 1;
+
+		if (isnull[a] != last->tts_isnull[k])
+			return false;
+		if (isnull[a])
+			continue;
+		if (g->keybyval[k] ? values[a] != last->tts_values[k] :
+			!datumIsEqual(values[a], last->tts_values[k], false, g->keylen[k]))
+			return false;
+	}
+	return true;
 }
 
 /*
@@ -233,28 +274,35 @@ group_fill(ForeignScanState *node, TsAggScanState *st, TsGroupTable *g)
 	while (tablescan_agg_next_row(node, st, &values, &isnull))
 	{
 		TupleHashEntry entry;
-		bool		isnew;
+		bool		isnew = false;
 		MemoryContext old;
 
-		ExecClearTuple(keyslot);
-		for (int k = 0; k < st->nkeys; k++)
+		if (!same_as_last(st, g, values, isnull))
 		{
-			int			a = st->key_attnos[k] - 1;
+			ExecClearTuple(keyslot);
+			for (int k = 0; k < st->nkeys; k++)
+			{
+				int			a = st->key_attnos[k] - 1;
 
-			keyslot->tts_values[k] = values[a];
-			keyslot->tts_isnull[k] = isnull[a];
-		}
-		ExecStoreVirtualTuple(keyslot);
-		entry = LookupTupleHashEntry(g->table, keyslot, &isnew, NULL);
-		if (isnew)
-		{
-			entry->additional = MemoryContextAlloc(g->tablecxt,
-												   sizeof(TsAggValue) * Max(st->naggs, 1));
-			tablescan_agg_start(st, entry->additional);
+				keyslot->tts_values[k] = values[a];
+				keyslot->tts_isnull[k] = isnull[a];
+			}
+			ExecStoreVirtualTuple(keyslot);
+			entry = LookupTupleHashEntry(g->table, keyslot, &isnew, NULL);
+			if (isnew)
+			{
+				entry->additional = MemoryContextAlloc(g->tablecxt,
+													   sizeof(TsAggValue) * Max(st->naggs, 1));
+				tablescan_agg_start(st, entry->additional);
+			}
+			/* its keys as stored (in the table's memory), for the next rows */
+			g->last = entry->additional;
+			ExecStoreMinimalTuple(entry->firstTuple, g->lastslot, false);
+			slot_getallattrs(g->lastslot);
 		}
 		st->rows_aggregated++;
 		old = MemoryContextSwitchTo(econtext->ecxt_per_tuple_memory);
-		tablescan_agg_advance_all(st, entry->additional, values, isnull);
+		tablescan_agg_advance_all(st, g->last, values, isnull);
 		MemoryContextSwitchTo(old);
 		if (isnew && group_memory(st, g) > g->limit)
 		{
