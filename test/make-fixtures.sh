@@ -121,6 +121,13 @@ $GEN "$W/bulk.db/decimals" --column 'id:INT NOT NULL' --column 'd0:DECIMAL(18, 0
     --column 'd4:DECIMAL(18, 4)' --column 'd5:DECIMAL(18, 5)' --column 'd9:DECIMAL(18, 9)' \
     --column 'd18:DECIMAL(18, 18)' --column 'e2:DECIMAL(10, 2)' --column 'e5:DECIMAL(5, 5)' \
     --rows 3000 --null-every 13
+# GROUP BY keys that repeat (sql/scan_group.sql): a DATE partition key, a
+# bucket key, short strings ('tag_' || n cut to 6), DECIMAL(2, 1) (n mod 100)
+$GEN "$W/bulk.db/groups" --column 'id:INT NOT NULL' --column day:DATE --column 'tag:VARCHAR(6)' \
+    --column 'grade:DECIMAL(2, 1)' --column flag:BOOLEAN --column small:TINYINT \
+    --column 'amount:DECIMAL(10, 2)' --column score:DOUBLE --column big:BIGINT --column seen:DATE \
+    --partition day --partitions 5 --buckets 4 --bucket-key id --rows 10000 --snapshots 2 \
+    --null-every 9
 $GEN "$W/types.db/empty" --column a:INT --column b:STRING
 rm -rf "$W/types.db/empty/snapshot" "$W/types.db/empty/manifest"
 find "$W/types.db/empty" -name '*.avro' -delete

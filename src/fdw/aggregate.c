@@ -2,7 +2,8 @@
  * aggregate.c - count(*) answered from Paimon metadata (aggregate pushdown).
  *
  * Owns: the foreign upper paths (GetForeignUpperPaths: this count where it
- * applies, else scan_aggregate.c's aggregates computed while scanning) and
+ * applies, else scan_aggregate.c's aggregates computed while scanning, per
+ * group with GROUP BY: scan_group.c) and
  * the entry points of the ForeignScans that replace an Aggregate.
  *
  * The count: SELECT count(*) FROM t [WHERE quals on partition keys] [GROUP
@@ -185,8 +186,10 @@ group_keys(PlannerInfo *root, RelOptInfo *rel, TsPlanState *ps, List **vars, Lis
 
 /*
  * Aggregates over one foreign table: count(*) from metadata where that is
- * exact, else the aggregates computed while scanning (scan_aggregate.c)
- * where they can be; else PostgreSQL aggregates the rows of a scan.
+ * exact, else the aggregates computed while scanning (scan_aggregate.c;
+ * with GROUP BY partial ones per group under a Finalize Aggregate,
+ * scan_group.c) where they can be; else PostgreSQL aggregates the rows of
+ * a scan.
  */
 void
 tablescanGetForeignUpperPaths(PlannerInfo *root, UpperRelationKind stage,
@@ -201,14 +204,26 @@ tablescanGetForeignUpperPaths(PlannerInfo *root, UpperRelationKind stage,
 		output_rel->fdw_private != NULL ||
 		input_rel->reloptkind != RELOPT_BASEREL || input_rel->fdw_private == NULL)
 		return;
-	if (gx->patype != PARTITIONWISE_AGGREGATE_NONE || gx->havingQual != NULL ||
+	if (gx->patype != PARTITIONWISE_AGGREGATE_NONE ||
 		parse->groupingSets != NIL || parse->hasTargetSRFs)
 		return;
 	if (stage == UPPERREL_PARTIAL_GROUP_AGG)
-		/* the partial aggregates of a parallel plan, computed by each process's scan */
-		tablescan_agg_scan_add_path(root, input_rel, output_rel, true);
-	else if (!add_count_path(root, input_rel, output_rel))
-		tablescan_agg_scan_add_path(root, input_rel, output_rel, false);
+	{
+		/*
+		 * the partial aggregates of a parallel plan, computed by each
+		 * process's scan (per group with GROUP BY); HAVING is the Finalize's
+		 */
+		if (gx->havingQual == NULL || parse->groupClause != NIL)
+			tablescan_agg_scan_add_path(root, input_rel, output_rel, true);
+	}
+	else if (gx->havingQual != NULL || !add_count_path(root, input_rel, output_rel))
+	{
+		if (parse->groupClause != NIL)
+			/* partial aggregates per group, under a Finalize HashAggregate (scan_group.c) */
+			tablescan_group_add_path(root, input_rel, output_rel, gx->havingQual);
+		else if (gx->havingQual == NULL)
+			tablescan_agg_scan_add_path(root, input_rel, output_rel, false);
+	}
 }
 
 /* The count(*) path, when metadata answers the query exactly. */

@@ -16,8 +16,10 @@
  * each process aggregates the rows of the Parallel Foreign Scan's tasks it
  * takes (handler.c shares them out) and returns its partial states,
  * serialized when internal, for the Gather and Finalize Aggregate above.
+ * With GROUP BY the scan computes partial aggregates per group under a
+ * Finalize Aggregate, serial or parallel: scan_group.c has the design.
  *
- * Not pushed: GROUP BY, HAVING, FILTER, DISTINCT, ORDER BY in aggregates,
+ * Not pushed: HAVING without GROUP BY, FILTER, DISTINCT, ORDER BY in aggregates,
  * arguments other than a column, aggregates of extensions or of
  * polymorphic types, quals with subqueries or outer Params.  Those are
  * aggregated by PostgreSQL over a normal scan.
@@ -48,54 +50,22 @@
 #include "utils/memutils.h"
 #include "utils/rel.h"
 #include "utils/ruleutils.h"
+#include "utils/selfuncs.h"
 #include "utils/syscache.h"
 
-#include "tablescan_fdw.h"
+#include "scan_aggregate.h"
 
-/* What GetForeignUpperPaths leaves for GetForeignPlan in output_rel->fdw_private. */
+/* What GetForeignUpperPaths leaves for GetForeignPlan in the upper rel's fdw_private. */
 typedef struct TsAggScanPath
 {
 	TsUpperPath up;				/* TS_UPPER_SCAN */
-	List	   *attnums;		/* attributes the aggregates and quals read */
+	List	   *attnums;		/* attributes the aggregates, keys and quals read */
+	List	   *keys;			/* GROUP BY keys: columns (maybe relabeled) of the target */
+	List	   *eqops;			/* their equality operators (OIDs) */
 	List	   *aggs;			/* the Aggrefs of the target */
-	bool		partial;		/* partial aggregates, in a parallel plan */
+	bool		partial;		/* partial aggregates, for a Finalize Aggregate */
+	bool		parallel;		/* in a parallel plan: each process's part */
 } TsAggScanPath;
-
-/* One aggregate while scanning: nodeAgg.c's per-transition state, reduced. */
-typedef struct TsAggTrans
-{
-	int			attno;			/* the argument's attribute, 0 = none (count(*)) */
-	bool		strict;			/* transition function */
-	int16		translen;
-	bool		transbyval;
-	FunctionCallInfo trans;		/* state, argument */
-	FunctionCallInfo final;		/* state; NULL: the state is the result */
-	bool		final_strict;
-	FunctionCallInfo serial;	/* a partial internal state: to bytea (NULL: none) */
-	bool		serial_strict;
-	Datum		init_value;
-	bool		init_isnull;
-	Datum		value;			/* the state, in the aggregation context */
-	bool		isnull;
-	bool		novalue;		/* strict with NULL init: no input yet */
-} TsAggTrans;
-
-/* Executor state of the scan. */
-typedef struct TsAggScanState
-{
-	TsScanState *scan;			/* the rows: handler.c's scan, maybe parallel */
-	Relation	rel;
-	TupleTableSlot *slot;		/* a row, for the quals */
-	ExprState  *qual;			/* NULL: none */
-	ExprContext *aggcontext;	/* its per-tuple memory: the states */
-	AggState   *aggstate;		/* what the transition functions see as their caller */
-	int			naggs;
-	TsAggTrans *trans;
-	bool		done;			/* the row was returned */
-	bool		computed;		/* for EXPLAIN ANALYZE */
-	bool		parallel;		/* this process aggregates part of the rows */
-	int64		rows_aggregated;
-} TsAggScanState;
 
 /* ---- planning ---------------------------------------------------------- */
 
@@ -192,19 +162,47 @@ has_exec_param(Node *node, void *context)
 	return expression_tree_walker(node, has_exec_param, context);
 }
 
-/*
- * The path: when every aggregate of the target can be run here and every
- * qual checked on the rows we read.  False (no path) otherwise.  partial:
- * the partial aggregates of a parallel plan (output_rel is the partially
- * grouped rel), each process aggregating the rows of a Parallel Foreign
- * Scan's tasks it takes; a Gather and a Finalize Aggregate combine them.
- */
-bool
-tablescan_agg_scan_add_path(PlannerInfo *root, RelOptInfo *input_rel, RelOptInfo *output_rel,
-							bool partial)
+/* Is this path a Gather (maybe under a projection)? */
+static bool
+has_gather(Path *path)
 {
+	while (IsA(path, ProjectionPath))
+		path = ((ProjectionPath *) path)->subpath;
+	return IsA(path, GatherPath) || IsA(path, GatherMergePath);
+}
+
+/* The GROUP BY clause of the target's i-th expression, or NULL when it is no key. */
+static SortGroupClause *
+target_group_clause(PlannerInfo *root, PathTarget *target, int i)
+{
+	Index		sgref = get_pathtarget_sortgroupref(target, i);
+
+	if (sgref == 0 || root->parse->groupClause == NIL)
+		return NULL;
+	return get_sortgroupref_clause_noerr(sgref, root->parse->groupClause);
+}
+
+/*
+ * The ForeignPath of rel (an upper rel whose reltarget is what the scan
+ * returns): when every GROUP BY key of the target is a column (maybe
+ * relabeled: a COLLATE) with a hash opclass, every aggregate can be run
+ * here and every qual checked on the rows we read.  NULL otherwise.
+ * partial: the target's aggregates are partial ones (their states, for a
+ * Finalize Aggregate above); GROUP BY keys only then.  parallel: in a
+ * parallel plan (rel is the partially grouped rel), each process
+ * aggregating the rows of a Parallel Foreign Scan's tasks it takes, a
+ * Gather and a Finalize Aggregate combining them.  groups: the rows.
+ * The caller adds the path.
+ */
+ForeignPath *
+tablescan_agg_scan_path(PlannerInfo *root, RelOptInfo *input_rel, RelOptInfo *rel,
+						bool partial, bool parallel, double groups)
+{
+	PathTarget *target = rel->reltarget;
 	TsAggScanPath *ap;
 	List	   *aggs = NIL;
+	List	   *keys = NIL;
+	List	   *eqops = NIL;
 	List	   *quals = NIL;
 	Bitmapset  *attrs = NULL;
 	List	   *attnums = NIL;
@@ -213,43 +211,78 @@ tablescan_agg_scan_add_path(PlannerInfo *root, RelOptInfo *input_rel, RelOptInfo
 	ForeignPath *path;
 	ListCell   *p;
 	Cost		cost;
+	int			i = 0;
 	int			x;
 
-	if (partial)
+	if (parallel)
 	{
 		/* the Parallel Foreign Scan's path: its workers and cost */
 		input = NULL;
 		foreach(p, input_rel->partial_pathlist)
-			if (((Path *) lfirst(p))->parallel_aware && IsA(lfirst(p), ForeignPath) &&
+		{
+			Path	   *scan = lfirst(p);
+
+			/* maybe under a projection (of a COLLATE, say) */
+			while (IsA(scan, ProjectionPath))
+				scan = ((ProjectionPath *) scan)->subpath;
+			if (scan->parallel_aware && IsA(scan, ForeignPath) &&
+				(input == NULL || ((Path *) lfirst(p))->total_cost < input->total_cost))
+				input = lfirst(p);
+		}
+	}
+	else if (root->parse->groupClause != NIL && has_gather(input))
+	{
+		/* the serial scan's cost, not a Gather's (the cheapest path may be one) */
+		input = NULL;
+		foreach(p, input_rel->pathlist)
+			if (!has_gather(lfirst(p)) && ((Path *) lfirst(p))->param_info == NULL &&
 				(input == NULL || ((Path *) lfirst(p))->total_cost < input->total_cost))
 				input = lfirst(p);
 	}
-	if (root->parse->groupClause != NIL || input == NULL)
-		return false;
-	foreach(lc, output_rel->reltarget->exprs)
+	if (input == NULL)
+		return NULL;
+	foreach(lc, target->exprs)
 	{
-		List	   *vars = pull_var_clause((Node *) lfirst(lc),
-										   PVC_INCLUDE_AGGREGATES | PVC_INCLUDE_WINDOWFUNCS |
-										   PVC_INCLUDE_PLACEHOLDERS);
+		SortGroupClause *sgc = target_group_clause(root, target, i++);
+		List	   *vars;
 		ListCell   *v;
 
+		if (sgc != NULL)
+		{
+			/* a GROUP BY key: a column, hashed with its type's own functions */
+			if (!partial || !sgc->hashable ||
+				argument_column(lfirst(lc), input_rel->relid) == NULL)
+				return NULL;
+			if (!list_member(keys, lfirst(lc)))
+			{
+				keys = lappend(keys, lfirst(lc));
+				eqops = lappend_oid(eqops, sgc->eqop);
+				pull_varattnos((Node *) lfirst(lc), input_rel->relid, &attrs);
+			}
+			continue;
+		}
+		vars = pull_var_clause((Node *) lfirst(lc),
+							   PVC_INCLUDE_AGGREGATES | PVC_INCLUDE_WINDOWFUNCS |
+							   PVC_INCLUDE_PLACEHOLDERS);
 		foreach(v, vars)
 		{
 			if (!IsA(lfirst(v), Aggref) || !agg_supported(lfirst(v), input_rel->relid, partial))
-				return false;
+				return NULL;
 			aggs = lappend(aggs, lfirst(v));
 			pull_varattnos((Node *) lfirst(v), input_rel->relid, &attrs);
 		}
 	}
-	if (aggs == NIL)
-		return false;
+	if (aggs == NIL && keys == NIL)
+		return NULL;
+	if (list_length(keys) != list_length(root->parse->groupClause))
+		return NULL;			/* a key the target does not hold */
 	foreach(lc, input_rel->baserestrictinfo)
 	{
 		RestrictInfo *ri = lfirst(lc);
 
 		if (ri->pseudoconstant || ri->security_level != 0 ||
 			contain_subplans((Node *) ri->clause) || has_exec_param((Node *) ri->clause, NULL))
-			return false;
+			return NULL;
 		quals = lappend(quals, ri->clause);
 		pull_varattnos((Node *) ri->clause, input_rel->relid, &attrs);
 	}
@@ -259,38 +292,71 @@ tablescan_agg_scan_add_path(PlannerInfo *root, RelOptInfo *input_rel, RelOptInfo
 		AttrNumber	attno = x + FirstLowInvalidHeapAttributeNumber;
 
 		if (attno <= 0)
-			return false;		/* whole row or system column */
+			return NULL;		/* whole row or system column */
 		attnums = lappend_int(attnums, attno);
 	}
 
 	ap = palloc0(sizeof(TsAggScanPath));
 	tablescan_upper_path_init(&ap->up, TS_UPPER_SCAN, root, input_rel, quals);
 	ap->attnums = attnums;
+	ap->keys = keys;
+	ap->eqops = eqops;
 	ap->aggs = aggs;
 	ap->partial = partial;
-	output_rel->fdw_private = ap;
+	ap->parallel = parallel;
+	rel->fdw_private = ap;
 
 	/*
-	 * The scan, plus half a transition call per aggregate and row: below
-	 * an Aggregate over the same scan, which also pays a node per row.
+	 * The scan, plus half a call per aggregate (its transition) and key
+	 * (hash and compare) and row, and a tuple per group: below an
+	 * Aggregate over the same scan, which also pays a node per row.  With
+	 * GROUP BY, the rows the scan node does not return are taken off (a
+	 * Finalize Aggregate above pays for each group again).
 	 */
-	cost = input->total_cost + 0.5 * cpu_operator_cost * list_length(aggs) * input->rows +
-		cpu_tuple_cost;
-	path = create_foreign_upper_path(root, output_rel, output_rel->reltarget, 1,
-									 cost, cost, NIL, NULL, NIL);
-	if (partial)
+	cost = input->total_cost +
+		0.5 * cpu_operator_cost * (list_length(aggs) + list_length(keys)) * input->rows +
+		cpu_tuple_cost * groups;
+	if (keys != NIL)
+		cost -= cpu_tuple_cost * input->rows;
+	path = create_foreign_upper_path(root, rel, target, groups, cost, cost, NIL, NULL, NIL);
+	if (parallel)
 	{
 		path->path.parallel_aware = true;
 		path->path.parallel_safe = true;
 		path->path.parallel_workers = input->parallel_workers;
-		add_partial_path(output_rel, (Path *) path);
 	}
 	else
 	{
 		/* as a serial scan: a copy in a worker would plan a snapshot of its own */
 		path->path.parallel_safe = false;
-		add_path(output_rel, (Path *) path);
 	}
+	return path;
+}
+
+/*
+ * The path of output_rel (the grouped rel, or the partially grouped one of
+ * a parallel plan: partial), when tablescan_agg_scan_path finds one.
+ */
+bool
+tablescan_agg_scan_add_path(PlannerInfo *root, RelOptInfo *input_rel, RelOptInfo *output_rel,
+							bool partial)
+{
+	Query	   *parse = root->parse;
+	double		groups = 1;
+	ForeignPath *path;
+
+	if (parse->groupClause != NIL)
+		groups = estimate_num_groups(root,
+									 get_sortgrouplist_exprs(parse->groupClause,
+															 parse->targetList),
+									 input_rel->rows, NULL, NULL);
+	path = tablescan_agg_scan_path(root, input_rel, output_rel, partial, partial, groups);
+	if (path == NULL)
+		return false;
+	if (partial)
+		add_partial_path(output_rel, (Path *) path);
+	else
+		add_path(output_rel, (Path *) path);
 	return true;
 }
 
@@ -310,7 +376,8 @@ tablescan_agg_scan_plan(PlannerInfo *root, RelOptInfo *upper_rel, List *tlist)
 {
 	TsAggScanPath *ap = upper_rel->fdw_private;
 	List	   *props = NIL;
-	List	   *scan_tlist = add_to_flat_tlist(NIL, ap->aggs);
+	List	   *scan_tlist = add_to_flat_tlist(add_to_flat_tlist(NIL, ap->keys), ap->aggs);
+	const char *how;
 
 	/* executed from fdw_private, which set_plan_references does not visit */
 	fix_opfuncids((Node *) ap->up.quals);
@@ -320,14 +387,30 @@ tablescan_agg_scan_plan(PlannerInfo *root, RelOptInfo *upper_rel, List *tlist)
 		props = list_make2(makeString("Filter"),
 						   makeString(quals_text(ap->up.quals, ap->up.relid, ap->up.table)));
 	props = list_concat(props, tablescan_explain_properties(ap->up.base));
-	if (ap->partial)
+	if (ap->parallel)
 		props = lappend(lappend(props, makeString("Parallel Tasks")),
 						makeString(psprintf("%d", ap->up.base->ntasks)));
-	props = lappend(props, makeString("Aggregate Pushdown"));
-	props = lappend(props, makeString(ap->partial ? "partial aggregates computed while scanning" :
-									  "computed while scanning"));
+	if (ap->keys != NIL)
+	{
+		StringInfoData keys;
+		ListCell   *lc;
+
+		initStringInfo(&keys);
+		foreach(lc, ap->keys)
+			appendStringInfo(&keys, "%s%s", keys.len > 0 ? ", " : "",
+							 quals_text(list_make1(lfirst(lc)), ap->up.relid, ap->up.table));
+		props = lappend(lappend(props, makeString("Group Key")), makeString(keys.data));
+	}
+	if (ap->keys != NIL)
+		how = "partial aggregates per group computed while scanning";
+	else if (ap->partial)
+		how = "partial aggregates computed while scanning";
+	else
+		how = "computed while scanning";
+	props = lappend(lappend(props, makeString("Aggregate Pushdown")), makeString(pstrdup(how)));
+	/* the keys' equality operators where a count(*) scan has its columns */
 	return make_foreignscan(tlist, NIL, 0, NIL,
-							tablescan_upper_private(&ap->up, ap->attnums, props, NIL),
+							tablescan_upper_private(&ap->up, ap->attnums, props, ap->eqops),
 							scan_tlist, NIL, NULL);
 }
 
@@ -392,106 +475,145 @@ call_frame(TsAggScanState *st, Oid fn, int nargs, Oid collation, MemoryContext c
 	return fc;
 }
 
-/*
- * Look up each aggregate's functions and initial state (nodeAgg.c's
- * ExecInitAgg, reduced), in the query's memory: they serve every rescan.
- */
+/* Look up an aggregate's functions and initial state (nodeAgg.c's ExecInitAgg, reduced). */
 static void
-init_transitions(ForeignScanState *node, TsAggScanState *st)
+init_transition(TsAggScanState *st, TsAggTrans *t, Aggref *agg, MemoryContext cxt)
 {
-	ForeignScan *fs = (ForeignScan *) node->ss.ps.plan;
-	MemoryContext cxt = node->ss.ps.state->es_query_cxt;
-	ListCell   *lc;
-	int			i = 0;
+	HeapTuple	tup;
+	Form_pg_aggregate form;
+	Oid			transfn,
+				finalfn,
+				serialfn,
+				transtype;
+	Datum		initval;
+	bool		initnull;
 
-	st->naggs = list_length(fs->fdw_scan_tlist);
-	st->trans = MemoryContextAllocZero(cxt, sizeof(TsAggTrans) * Max(st->naggs, 1));
-	foreach(lc, fs->fdw_scan_tlist)
+	tup = SearchSysCache1(AGGFNOID, ObjectIdGetDatum(agg->aggfnoid));
+	if (!HeapTupleIsValid(tup))
+		elog(ERROR, "cache lookup failed for aggregate %u", agg->aggfnoid);
+	form = (Form_pg_aggregate) GETSTRUCT(tup);
+	transfn = form->aggtransfn;
+	finalfn = form->aggfinalfn;
+	serialfn = form->aggserialfn;
+	transtype = form->aggtranstype;
+	initval = SysCacheGetAttr(AGGFNOID, tup, Anum_pg_aggregate_agginitval, &initnull);
+	t->init_isnull = initnull;
+	if (!initnull)
 	{
-		Aggref	   *agg = (Aggref *) ((TargetEntry *) lfirst(lc))->expr;
-		TsAggTrans *t = &st->trans[i++];
-		HeapTuple	tup;
-		Form_pg_aggregate form;
-		Oid			transfn,
-					finalfn,
-					serialfn,
-					transtype;
-		Datum		initval;
-		bool		initnull;
+		Oid			typinput,
+					typioparam;
+		MemoryContext old = MemoryContextSwitchTo(cxt);
 
-		if (!IsA(agg, Aggref))
-			elog(ERROR, "tablescan_fdw: aggregate scan column is not an aggregate");
-		tup = SearchSysCache1(AGGFNOID, ObjectIdGetDatum(agg->aggfnoid));
-		if (!HeapTupleIsValid(tup))
-			elog(ERROR, "cache lookup failed for aggregate %u", agg->aggfnoid);
-		form = (Form_pg_aggregate) GETSTRUCT(tup);
-		transfn = form->aggtransfn;
-		finalfn = form->aggfinalfn;
-		serialfn = form->aggserialfn;
-		transtype = form->aggtranstype;
-		initval = SysCacheGetAttr(AGGFNOID, tup, Anum_pg_aggregate_agginitval, &initnull);
-		t->init_isnull = initnull;
-		if (!initnull)
-		{
-			Oid			typinput,
-						typioparam;
-			MemoryContext old = MemoryContextSwitchTo(cxt);
+		getTypeInputInfo(transtype, &typinput, &typioparam);
+		t->init_value = OidInputFunctionCall(typinput, TextDatumGetCString(initval),
+											 typioparam, -1);
+		MemoryContextSwitchTo(old);
+	}
+	ReleaseSysCache(tup);
 
-			getTypeInputInfo(transtype, &typinput, &typioparam);
-			t->init_value = OidInputFunctionCall(typinput, TextDatumGetCString(initval),
-												 typioparam, -1);
-			MemoryContextSwitchTo(old);
-		}
-		ReleaseSysCache(tup);
+	get_typlenbyval(transtype, &t->translen, &t->transbyval);
+	if (agg->args == NIL)
+		t->attno = 0;
+	else
+	{
+		Var		   *var = argument_var(((TargetEntry *) linitial(agg->args))->expr);
 
-		get_typlenbyval(transtype, &t->translen, &t->transbyval);
-		if (agg->args == NIL)
-			t->attno = 0;
-		else
-		{
-			Var		   *var = argument_var(((TargetEntry *) linitial(agg->args))->expr);
-
-			if (var == NULL || var->varattno <= 0)
-				elog(ERROR, "tablescan_fdw: aggregate argument is not a column");
-			t->attno = var->varattno;
-		}
-		t->trans = call_frame(st, transfn, t->attno > 0 ? 2 : 1, agg->inputcollid, cxt);
-		t->strict = t->trans->flinfo->fn_strict;
-		/* a partial aggregate's result is its state (serialized when internal) */
-		if (!DO_AGGSPLIT_SKIPFINAL(agg->aggsplit) && OidIsValid(finalfn))
-		{
-			t->final = call_frame(st, finalfn, 1, agg->inputcollid, cxt);
-			t->final_strict = t->final->flinfo->fn_strict;
-		}
-		if (DO_AGGSPLIT_SERIALIZE(agg->aggsplit) && transtype == INTERNALOID)
-		{
-			t->serial = call_frame(st, serialfn, 1, InvalidOid, cxt);
-			t->serial_strict = t->serial->flinfo->fn_strict;
-		}
+		if (var == NULL || var->varattno <= 0)
+			elog(ERROR, "tablescan_fdw: aggregate argument is not a column");
+		t->attno = var->varattno;
+	}
+	t->trans = call_frame(st, transfn, t->attno > 0 ? 2 : 1, agg->inputcollid, cxt);
+	t->strict = t->trans->flinfo->fn_strict;
+	/* a partial aggregate's result is its state (serialized when internal) */
+	if (!DO_AGGSPLIT_SKIPFINAL(agg->aggsplit) && OidIsValid(finalfn))
+	{
+		t->final = call_frame(st, finalfn, 1, agg->inputcollid, cxt);
+		t->final_strict = t->final->flinfo->fn_strict;
+	}
+	if (DO_AGGSPLIT_SERIALIZE(agg->aggsplit) && transtype == INTERNALOID)
+	{
+		t->serial = call_frame(st, serialfn, 1, InvalidOid, cxt);
+		t->serial_strict = t->serial->flinfo->fn_strict;
 	}
 }
 
-/* Each aggregate's state before the first row. */
-static void
-start_transitions(TsAggScanState *st)
+/*
+ * What each scan column is: an aggregate (its functions and initial state)
+ * or a GROUP BY key (its column and equality operator), in the query's
+ * memory: they serve every rescan.
+ */
+void
+tablescan_agg_init(ForeignScanState *node, TsAggScanState *st)
+{
+	ForeignScan *fs = (ForeignScan *) node->ss.ps.plan;
+	MemoryContext cxt = node->ss.ps.state->es_query_cxt;
+	MemoryContext old = MemoryContextSwitchTo(cxt);
+	ListCell   *eqop = list_head((List *) list_nth(fs->fdw_private, FdwScanPrivateCountColumns));
+	ListCell   *lc;
+	int			ncols = list_length(fs->fdw_scan_tlist);
+	int			col = 0;
+
+	st->ncolumns = ncols;
+	st->trans = palloc0(sizeof(TsAggTrans) * Max(ncols, 1));
+	st->column_agg = palloc(sizeof(int) * Max(ncols, 1));
+	st->column_key = palloc(sizeof(int) * Max(ncols, 1));
+	st->key_attnos = palloc(sizeof(AttrNumber) * Max(ncols, 1));
+	st->naggs = 0;
+	st->nkeys = 0;
+	foreach(lc, fs->fdw_scan_tlist)
+	{
+		Expr	   *expr = ((TargetEntry *) lfirst(lc))->expr;
+
+		st->column_agg[col] = -1;
+		st->column_key[col] = -1;
+		if (IsA(expr, Aggref))
+		{
+			init_transition(st, &st->trans[st->naggs], (Aggref *) expr, cxt);
+			st->column_agg[col] = st->naggs++;
+		}
+		else
+		{
+			/* a GROUP BY key: a column */
+			Var		   *var = argument_var(expr);
+
+			if (var == NULL || var->varattno <= 0 || eqop == NULL)
+				elog(ERROR, "tablescan_fdw: aggregate scan column is neither an aggregate nor a key");
+			st->key_attnos[st->nkeys] = var->varattno;
+			st->key_exprs = lappend(st->key_exprs, expr);
+			st->key_eqops = lappend_oid(st->key_eqops, lfirst_oid(eqop));
+			eqop = lnext((List *) list_nth(fs->fdw_private, FdwScanPrivateCountColumns), eqop);
+			st->column_key[col] = st->nkeys++;
+		}
+		col++;
+	}
+	if (st->nkeys == 0)
+		st->values = palloc0(sizeof(TsAggValue) * Max(st->naggs, 1));
+	MemoryContextSwitchTo(old);
+}
+
+/* Each aggregate's state before the first row, in the aggregation context. */
+void
+tablescan_agg_start(TsAggScanState *st, TsAggValue *values)
 {
 	MemoryContext old = MemoryContextSwitchTo(st->aggcontext->ecxt_per_tuple_memory);
 
 	for (int i = 0; i < st->naggs; i++)
 	{
 		TsAggTrans *t = &st->trans[i];
+		TsAggValue *v = &values[i];
 
-		t->isnull = t->init_isnull;
-		t->novalue = t->init_isnull;
-		t->value = t->init_isnull ? (Datum) 0 :
+		v->isnull = t->init_isnull;
+		v->novalue = t->init_isnull;
+		v->value = t->init_isnull ? (Datum) 0 :
 			datumCopy(t->init_value, t->transbyval, t->translen);
 	}
 	MemoryContextSwitchTo(old);
 }
 
-/* One row into one aggregate (nodeAgg.c's advance_transition_function). */
+/* One row into one aggregate's state (nodeAgg.c's advance_transition_function). */
 static inline void
-advance(TsAggScanState *st, TsAggTrans *t, const Datum *values, const bool *isnull)
+advance(TsAggScanState *st, const TsAggTrans *t, TsAggValue *v, const Datum *values,
+		const bool *isnull)
 {
 	FunctionCallInfo fc = t->trans;
 	Datum		arg = (Datum) 0;
@@ -508,22 +630,22 @@ advance(TsAggScanState *st, TsAggTrans *t, const Datum *values, const bool *isnu
 	{
 		if (argnull)
 			return;
-		if (t->novalue)
+		if (v->novalue)
 		{
 			/* the first input is the state (the input's type is the state's) */
 			MemoryContext old = MemoryContextSwitchTo(aggcxt);
 
-			t->value = datumCopy(arg, t->transbyval, t->translen);
+			v->value = datumCopy(arg, t->transbyval, t->translen);
 			MemoryContextSwitchTo(old);
-			t->isnull = false;
-			t->novalue = false;
+			v->isnull = false;
+			v->novalue = false;
 			return;
 		}
-		if (t->isnull)
+		if (v->isnull)
 			return;
 	}
-	fc->args[0].value = t->value;
-	fc->args[0].isnull = t->isnull;
+	fc->args[0].value = v->value;
+	fc->args[0].isnull = v->isnull;
 	if (t->attno > 0)
 	{
 		fc->args[1].value = arg;
@@ -531,7 +653,7 @@ advance(TsAggScanState *st, TsAggTrans *t, const Datum *values, const bool *isnu
 	}
 	fc->isnull = false;
 	newval = FunctionCallInvoke(fc);
-	if (!t->transbyval && DatumGetPointer(newval) != DatumGetPointer(t->value))
+	if (!t->transbyval && DatumGetPointer(newval) != DatumGetPointer(v->value))
 	{
 		/* a new by-reference state: keep a copy, free the old one */
 		if (!fc->isnull)
@@ -541,51 +663,71 @@ advance(TsAggScanState *st, TsAggTrans *t, const Datum *values, const bool *isnu
 			newval = datumCopy(newval, t->transbyval, t->translen);
 			MemoryContextSwitchTo(old);
 		}
-		if (!t->isnull)
-			pfree(DatumGetPointer(t->value));
+		if (!v->isnull)
+			pfree(DatumGetPointer(v->value));
 	}
-	t->value = newval;
-	t->isnull = fc->isnull;
+	v->value = newval;
+	v->isnull = fc->isnull;
+}
+
+/* One row into every aggregate's state (states: one per aggregate). */
+void
+tablescan_agg_advance_all(TsAggScanState *st, TsAggValue *states, const Datum *values,
+						  const bool *isnull)
+{
+	for (int i = 0; i < st->naggs; i++)
+		advance(st, &st->trans[i], &states[i], values, isnull);
 }
 
 /* Call fc on the state: a final or serialization function (strict: NULL for NULL). */
 static Datum
-call_on_state(FunctionCallInfo fc, bool strict, const TsAggTrans *t, bool *isnull)
+call_on_state(FunctionCallInfo fc, bool strict, const TsAggValue *v, bool *isnull)
 {
-	if (strict && t->isnull)
+	Datum		result;
+
+	if (strict && v->isnull)
 	{
 		*isnull = true;
 		return (Datum) 0;
 	}
-	fc->args[0].value = t->value;
-	fc->args[0].isnull = t->isnull;
+	fc->args[0].value = v->value;
+	fc->args[0].isnull = v->isnull;
 	fc->isnull = false;
-	{
-		Datum		result = FunctionCallInvoke(fc);
-
-		*isnull = fc->isnull;
-		return result;
-	}
+	result = FunctionCallInvoke(fc);
+	*isnull = fc->isnull;
+	return result;
 }
 
-/* Read every row the quals keep into the aggregates. */
-static void
-aggregate_rows(ForeignScanState *node, TsAggScanState *st)
+/*
+ * An aggregate's result from its state: the final function's, or a partial
+ * aggregate's state (serialized when internal) for a Finalize Aggregate
+ * (nodeAgg.c's finalize_aggregate and finalize_partialaggregate), in the
+ * current memory context.
+ */
+Datum
+tablescan_agg_result(const TsAggTrans *t, const TsAggValue *v, bool *isnull)
+{
+	if (t->final)
+		return call_on_state(t->final, t->final_strict, v, isnull);
+	if (t->serial)
+		return call_on_state(t->serial, t->serial_strict, v, isnull);
+	*isnull = v->isnull;
+	return v->value;
+}
+
+/*
+ * The next row the quals keep (its values, valid until the next call), or
+ * false after the last.  The node's per-tuple memory is reset per row.
+ */
+bool
+tablescan_agg_next_row(ForeignScanState *node, TsAggScanState *st, Datum **values,
+					   bool **isnull)
 {
 	ExprContext *econtext = node->ss.ps.ps_ExprContext;
 	TupleTableSlot *slot = st->slot;
-	MemoryContext old;
 
-	if (st->trans == NULL)
-		init_transitions(node, st);
-	ReScanExprContext(st->aggcontext);	/* the states of an earlier scan */
-	start_transitions(st);
-	st->rows_aggregated = 0;
 	for (;;)
 	{
-		Datum	   *values;
-		bool	   *isnull;
-
 		CHECK_FOR_INTERRUPTS();
 		ResetExprContext(econtext);
 		if (st->qual)
@@ -596,28 +738,47 @@ aggregate_rows(ForeignScanState *node, TsAggScanState *st)
 			econtext->ecxt_scantuple = slot;
 			if (!ExecQual(st->qual, econtext))
 				continue;
-			values = slot->tts_values;
-			isnull = slot->tts_isnull;
+			*values = slot->tts_values;
+			*isnull = slot->tts_isnull;
+			return true;
 		}
-		else if (!tablescan_scan_next_values(st->scan, &values, &isnull))
-			break;
-		st->rows_aggregated++;
-		old = MemoryContextSwitchTo(econtext->ecxt_per_tuple_memory);
-		for (int i = 0; i < st->naggs; i++)
-			advance(st, &st->trans[i], values, isnull);
-		MemoryContextSwitchTo(old);
+		if (tablescan_scan_next_values(st->scan, values, isnull))
+			return true;
+		break;
 	}
 	ResetExprContext(econtext);
 	econtext->ecxt_scantuple = NULL;
 	ExecClearTuple(slot);
+	return false;
+}
+
+/* Read every row the quals keep into the aggregates (no GROUP BY). */
+static void
+aggregate_rows(ForeignScanState *node, TsAggScanState *st)
+{
+	ExprContext *econtext = node->ss.ps.ps_ExprContext;
+	Datum	   *values;
+	bool	   *isnull;
+	MemoryContext old;
+
+	ReScanExprContext(st->aggcontext);	/* the states of an earlier scan */
+	tablescan_agg_start(st, st->values);
+	st->rows_aggregated = 0;
+	while (tablescan_agg_next_row(node, st, &values, &isnull))
+	{
+		st->rows_aggregated++;
+		old = MemoryContextSwitchTo(econtext->ecxt_per_tuple_memory);
+		tablescan_agg_advance_all(st, st->values, values, isnull);
+		MemoryContextSwitchTo(old);
+	}
 	st->computed = true;
 }
 
 /*
- * The one row: each aggregate's result (final function), or in a parallel
- * plan its partial state (serialized when internal) for the Finalize
- * Aggregate above the Gather (nodeAgg.c's finalize_aggregate and
- * finalize_partialaggregate).
+ * Without GROUP BY the one row: each aggregate's result (final function),
+ * or in a parallel plan its partial state (serialized when internal) for
+ * the Finalize Aggregate above the Gather.  With GROUP BY, a row per group
+ * (scan_group.c).
  */
 TupleTableSlot *
 tablescan_agg_scan_iterate(ForeignScanState *node)
@@ -626,26 +787,21 @@ tablescan_agg_scan_iterate(ForeignScanState *node)
 	TupleTableSlot *slot = node->ss.ss_ScanTupleSlot;
 	MemoryContext old;
 
+	if (st->trans == NULL)
+		tablescan_agg_init(node, st);
+	if (st->nkeys > 0)
+		return tablescan_group_iterate(node, st);
 	ExecClearTuple(slot);
 	if (st->done)
 		return slot;
 	aggregate_rows(node, st);
 	old = MemoryContextSwitchTo(st->aggcontext->ecxt_per_tuple_memory);
-	for (int i = 0; i < st->naggs; i++)
+	for (int i = 0; i < st->ncolumns; i++)
 	{
-		TsAggTrans *t = &st->trans[i];
+		int			a = st->column_agg[i];
 
-		if (t->final)
-			slot->tts_values[i] = call_on_state(t->final, t->final_strict, t,
-												&slot->tts_isnull[i]);
-		else if (t->serial)
-			slot->tts_values[i] = call_on_state(t->serial, t->serial_strict, t,
-												&slot->tts_isnull[i]);
-		else
-		{
-			slot->tts_values[i] = t->value;
-			slot->tts_isnull[i] = t->isnull;
-		}
+		slot->tts_values[i] = tablescan_agg_result(&st->trans[a], &st->values[a],
+												   &slot->tts_isnull[i]);
 	}
 	MemoryContextSwitchTo(old);
 	st->done = true;
@@ -660,6 +816,8 @@ tablescan_agg_scan_rescan(ForeignScanState *node)
 
 	/* aggregate again: a new snapshot may have come */
 	st->done = false;
+	if (st->nkeys > 0)
+		tablescan_group_rescan(st);
 	tablescan_scan_rescan(st->scan, true);
 }
 
@@ -686,5 +844,9 @@ tablescan_agg_scan_explain(ForeignScanState *node, ExplainState *es)
 	tablescan_scan_explain(st->scan, es);
 	/* in a parallel plan, the leader's rows only: not shown */
 	if (!st->parallel)
+	{
 		ExplainPropertyInteger("Rows Aggregated", NULL, st->rows_aggregated, es);
+		if (st->nkeys > 0)
+			tablescan_group_explain(st, es);
+	}
 }

@@ -242,7 +242,11 @@ enum FdwScanPrivateIndex
 	FdwScanPrivateUpperTable,
 	/* aggregate scans: the quals (List of Expr) */
 	FdwScanPrivateUpperQuals,
-	/* count(*) scan: per scan column, the GROUP BY key's field or -1 (Integers) */
+	/*
+	 * count(*) scan: per scan column, the GROUP BY key's field or -1
+	 * (Integers); scan of aggregates: per GROUP BY key, its equality
+	 * operator (OIDs)
+	 */
 	FdwScanPrivateCountColumns,
 	/* aggregate scans: what computes them, TS_UPPER_COUNT or TS_UPPER_SCAN (Integer) */
 	FdwScanPrivateUpperKind
@@ -301,6 +305,9 @@ extern TupleTableSlot *tablescan_agg_scan_iterate(ForeignScanState *node);
 extern void tablescan_agg_scan_rescan(ForeignScanState *node);
 extern void tablescan_agg_scan_end(ForeignScanState *node);
 extern void tablescan_agg_scan_explain(ForeignScanState *node, struct ExplainState *es);
+/* scan_group.c: a serial GROUP BY query, partial aggregates per group under a Finalize */
+extern bool tablescan_group_add_path(PlannerInfo *root, RelOptInfo *input_rel,
+									 RelOptInfo *grouped_rel, Node *having);
 /* the row scan of an aggregate scan (NULL before BeginForeignScan), for parallel scans */
 extern TsScanState *tablescan_agg_scan_rows(ForeignScanState *node);
 

@@ -1,0 +1,86 @@
+/*
+ * scan_aggregate.h - what scan_aggregate.c (aggregates computed while
+ * scanning) and scan_group.c (the same per GROUP BY group, in a hash table)
+ * share: the aggregates' transitions and the executor state of the scan.
+ */
+#ifndef TABLESCAN_SCAN_AGGREGATE_H
+#define TABLESCAN_SCAN_AGGREGATE_H
+
+#include "postgres.h"
+
+#include "executor/tuptable.h"
+#include "nodes/execnodes.h"
+#include "nodes/pathnodes.h"
+
+#include "tablescan_fdw.h"
+
+/* One aggregate's transition state: a plain aggregate's, or one group's. */
+typedef struct TsAggValue
+{
+	Datum		value;			/* in the aggregation context */
+	bool		isnull;
+	bool		novalue;		/* strict with NULL init: no input yet */
+} TsAggValue;
+
+/* One aggregate while scanning: nodeAgg.c's per-transition state, reduced. */
+typedef struct TsAggTrans
+{
+	int			attno;			/* the argument's attribute, 0 = none (count(*)) */
+	bool		strict;			/* transition function */
+	int16		translen;
+	bool		transbyval;
+	FunctionCallInfo trans;		/* state, argument */
+	FunctionCallInfo final;		/* state; NULL: the state is the result */
+	bool		final_strict;
+	FunctionCallInfo serial;	/* a partial internal state: to bytea (NULL: none) */
+	bool		serial_strict;
+	Datum		init_value;
+	bool		init_isnull;
+} TsAggTrans;
+
+typedef struct TsGroupTable TsGroupTable;	/* scan_group.c */
+
+/* Executor state of the scan. */
+typedef struct TsAggScanState
+{
+	TsScanState *scan;			/* the rows: handler.c's scan, maybe parallel */
+	Relation	rel;
+	TupleTableSlot *slot;		/* a row, for the quals */
+	ExprState  *qual;			/* NULL: none */
+	ExprContext *aggcontext;	/* its per-tuple memory: the states */
+	AggState   *aggstate;		/* what the transition functions see as their caller */
+	int			naggs;
+	TsAggTrans *trans;
+	TsAggValue *values;			/* without GROUP BY: the states, one per aggregate */
+	int			ncolumns;		/* of the scan tuple */
+	int		   *column_agg;		/* per scan column: its aggregate, or -1 */
+	int		   *column_key;		/* per scan column: its GROUP BY key, or -1 */
+	int			nkeys;			/* GROUP BY keys (0: none) */
+	AttrNumber *key_attnos;		/* per key: the column it is */
+	List	   *key_exprs;		/* per key: its expression (a column, relabeled) */
+	List	   *key_eqops;		/* per key: its equality operator (OIDs) */
+	TsGroupTable *groups;		/* with GROUP BY: scan_group.c's hash table */
+	bool		done;			/* the row was returned */
+	bool		computed;		/* for EXPLAIN ANALYZE */
+	bool		parallel;		/* this process aggregates part of the rows */
+	int64		rows_aggregated;
+} TsAggScanState;
+
+/* scan_aggregate.c */
+extern void tablescan_agg_init(ForeignScanState *node, TsAggScanState *st);
+extern void tablescan_agg_start(TsAggScanState *st, TsAggValue *values);
+extern bool tablescan_agg_next_row(ForeignScanState *node, TsAggScanState *st,
+								   Datum **values, bool **isnull);
+extern void tablescan_agg_advance_all(TsAggScanState *st, TsAggValue *states,
+									  const Datum *values, const bool *isnull);
+extern Datum tablescan_agg_result(const TsAggTrans *t, const TsAggValue *v, bool *isnull);
+extern ForeignPath *tablescan_agg_scan_path(PlannerInfo *root, RelOptInfo *input_rel,
+											RelOptInfo *rel, bool partial, bool parallel,
+											double groups);
+
+/* scan_group.c */
+extern TupleTableSlot *tablescan_group_iterate(ForeignScanState *node, TsAggScanState *st);
+extern void tablescan_group_rescan(TsAggScanState *st);
+extern void tablescan_group_explain(TsAggScanState *st, struct ExplainState *es);
+
+#endif							/* TABLESCAN_SCAN_AGGREGATE_H */
