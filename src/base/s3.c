@@ -569,8 +569,8 @@ send_request(s3_request *r, ts_err *err)
 			{
 				char	   *code = ts_s3_error_code(s->errbody, s->errlen);
 
-				r_ok = ts_error(err, TS_ERR_IO, "%s \"%s\" failed after %d attempts: HTTP %ld%s%s%s",
-								method_name(r->kind), r->uri, i, s->status,
+				r_ok = ts_error(err, TS_ERR_IO, "%s \"%s\" failed after %d attempt%s: HTTP %ld%s%s%s",
+								method_name(r->kind), r->uri, i, i == 1 ? "" : "s", s->status,
 								code ? " (" : "", code ? code : "", code ? ")" : "");
 				ts_free(code);
 			}

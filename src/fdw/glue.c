@@ -89,10 +89,15 @@ pg_interrupts(void)
 	return true;
 }
 
+/*
+ * An interrupt that will end the query: InterruptPending alone is also set
+ * for work CHECK_FOR_INTERRUPTS does and goes on (barriers, parallel
+ * messages, memory context logging), which must not stop a transfer.
+ */
 static bool
 pg_interrupt_pending(void)
 {
-	return InterruptPending;
+	return InterruptPending && (QueryCancelPending || ProcDiePending);
 }
 
 static int
@@ -205,6 +210,8 @@ tablescan_report(const ts_err *err)
 			code = ERRCODE_OUT_OF_MEMORY;
 			break;
 		case TS_ERR_CANCELED:
+			/* PostgreSQL's own message (statement timeout, user request...) */
+			CHECK_FOR_INTERRUPTS();
 			code = ERRCODE_QUERY_CANCELED;
 			break;
 		case TS_ERR_DENIED:

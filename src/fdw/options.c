@@ -797,6 +797,7 @@ tablescan_get_options(Oid foreigntableid)
 				 errmsg("foreign table \"%s\" needs option \"path\", or \"database\" and \"table\"",
 						get_rel_name(foreigntableid))));
 	o->fs_scope = table_scope(o->table_path, server, ft);
-	o->s3 = tablescan_storage_config(server, ft, o->table_path);
+	if (o->s3 == NULL)			/* a REST catalog's table has its own (rest.c) */
+		o->s3 = tablescan_storage_config(server, ft, o->table_path);
 	return o;
 }

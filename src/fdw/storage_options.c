@@ -20,6 +20,7 @@
 #include "commands/defrem.h"
 #include "foreign/foreign.h"
 #include "miscadmin.h"
+#include "nodes/makefuncs.h"
 #include "utils/builtins.h"
 #include "utils/guc.h"
 #include "utils/syscache.h"
@@ -313,6 +314,27 @@ apply_setting(ts_s3_config *cfg, const StorageKey *k, DefElem *def, const char *
 		case ST_SESSION_TOKEN:
 			cfg->session_token = v;
 			break;
+	}
+}
+
+/*
+ * A REST catalog's data token for a table: its keys (any form of the table
+ * above) replace the settings and credentials of cfg.  Values are copied.
+ */
+void
+tablescan_storage_apply_token(ts_s3_config *cfg, const ts_option *kv, int n)
+{
+	const char *credentials = NULL;
+
+	for (int i = 0; i < n; i++)
+	{
+		const StorageKey *k = find_key(kv[i].key);
+		DefElem    *def;
+
+		if (k == NULL || k->setting == ST_CA_FILE || k->setting == ST_CREDENTIALS || kv[i].value == NULL)
+			continue;			/* a file of the server is not the catalog's to name */
+		def = makeDefElem(pstrdup(kv[i].key), (Node *) makeString(pstrdup(kv[i].value)), -1);
+		apply_setting(cfg, k, def, &credentials);
 	}
 }
 

@@ -6,16 +6,19 @@
 // --upload BUCKET/PREFIX=DIR before it listens, then prints its port.
 //
 //   node proxy.mjs --dir /tmp/x --upload lake/wh=/path/to/warehouse [--public open]
-//                  [--faults SPEC]
+//                  [--list-page-size N] [--delay MS] [--tls-key K.pem --tls-cert C.pem]
 //
 // ListObjectsV2 is answered by the proxy itself from s3rver's flat listing
 // (s3rver's filesystem store finds no common prefixes below a delimiter),
 // in pages of at most --list-page-size entries, to exercise pagination.
 //
-// --faults turns on fault injection for GETs (SPEC: "503:N" answers the
-// first N attempts of each object range with 503 SlowDown, "truncate:N"
-// cuts the first N bodies short, "reset:N" resets N connections mid-body).
+// Faults, for the reliability checks: in bucket "flaky" the first attempt of
+// every request (method, URL, range) fails, by turns with 503 SlowDown, 500,
+// a body cut short of its Content-Length, a connection reset mid-body, or
+// 429 with Retry-After: 0; the second attempt is served.  In bucket "stall"
+// nothing is ever answered (cancel and statement_timeout must still work).
 import http from "node:http";
+import https from "node:https";
 import fs from "node:fs";
 import path from "node:path";
 import { createRequire } from "node:module";
@@ -39,8 +42,8 @@ const dir = opt("--dir")[0] || "/tmp/tablescan_fdw_s3";
 const uploads = opt("--upload");
 const publicBuckets = new Set(opt("--public"));
 const listPageSize = Number(opt("--list-page-size")[0] || 1000);
-const faults = Object.fromEntries((opt("--faults")[0] || "").split(",").filter(Boolean)
-  .map((f) => { const [k, v] = f.split(":"); return [k, Number(v)]; }));
+const delayMs = Number(opt("--delay")[0] || 0);	// added to every request (bench/s3.sh)
+const tls = opt("--tls-key")[0] && { key: fs.readFileSync(opt("--tls-key")[0]), cert: fs.readFileSync(opt("--tls-cert")[0]) };
 
 function xmlError(res, status, code, message) {
   res.writeHead(status, { "Content-Type": "application/xml" });
@@ -77,7 +80,7 @@ async function expectedSignature(req, auth) {
     region: auth.region, service: auth.service, sha256: Sha256, uriEscapePath: false,
   });
   const signed = await signer.sign({
-    method: req.method, protocol: "http:", hostname: (headers.host || "").split(":")[0],
+    method: req.method, protocol: tls ? "https:" : "http:", hostname: (headers.host || "").split(":")[0],
     path: url.pathname, query, headers,
   }, { signingDate: amzDate(req.headers["x-amz-date"]), signableHeaders: new Set(auth.signedHeaders) });
   const m = /Signature=([0-9a-f]{64})/.exec(signed.headers.authorization || "");
@@ -115,16 +118,18 @@ async function check(req) {
 }
 
 const faultCounts = new Map();
-function faultFor(req) {
-  if (req.method !== "GET" || !req.headers.range) return null;
-  const key = req.url + " " + req.headers.range;
+const faultKinds = ["503", "truncate", "reset", "500", "429"];
+let faultTurn = 0;
+function faultFor(req, bucket) {
+  if (bucket === "stall") return "stall";
+  if (bucket !== "flaky") return null;
+  const key = req.method + " " + req.url + " " + (req.headers.range || "");
   const n = (faultCounts.get(key) || 0) + 1;
   faultCounts.set(key, n);
-  if (faults["503"] && n <= faults["503"]) return "503";
-  const total = [...faultCounts.values()].reduce((a, b) => a + b, 0);
-  if (faults.truncate && n === 1 && total % 3 === 0) return "truncate";
-  if (faults.reset && n === 1 && total % 5 === 0) return "reset";
-  return null;
+  if (n > 1) return null;
+  let kind = faultKinds[faultTurn++ % faultKinds.length];
+  if (req.method === "HEAD" && (kind === "truncate" || kind === "reset")) kind = "503";
+  return kind;
 }
 
 function getText(port, p) {
@@ -189,8 +194,9 @@ async function handleList(targetPort, bucket, q, res) {
 
 let requests = 0;
 function startProxy(targetPort) {
-  const server = http.createServer(async (req, res) => {
+  const handler = async (req, res) => {
     requests++;
+    if (delayMs > 0) await new Promise((r) => setTimeout(r, delayMs));
     let bad;
     try {
       bad = await check(req);
@@ -203,22 +209,24 @@ function startProxy(targetPort) {
     }
     const url = new URL(req.url, "http://x");
     const parts = url.pathname.split("/");
+    const fault = faultFor(req, decodeURIComponent(parts[1] || ""));
+    if (fault === "stall") return;	// never answered
+    if (fault === "503" || fault === "500" || fault === "429") {
+      req.resume();
+      res.setHeader("Retry-After", "0");
+      return xmlError(res, Number(fault), fault === "503" ? "SlowDown" : fault === "500" ? "InternalError"
+        : "TooManyRequests", "injected fault");
+    }
     if (req.method === "GET" && url.searchParams.get("list-type") === "2" && parts.length <= 3 && !parts[2]) {
       req.resume();
       return handleList(targetPort, decodeURIComponent(parts[1]), url.searchParams, res)
         .catch((e) => xmlError(res, 500, "InternalError", e.message));
     }
-    const fault = faultFor(req);
-    if (fault === "503") {
-      req.resume();
-      res.setHeader("Retry-After", "0");
-      return xmlError(res, 503, "SlowDown", "Please reduce your request rate.");
-    }
     const headers = { ...req.headers };
     delete headers.authorization;	// s3rver checks no secret; it gets plain requests
     const up = http.request({ host: "127.0.0.1", port: targetPort, method: req.method,
                               path: req.url, headers }, (ur) => {
-      if (fault === "truncate" || fault === "reset") {
+      if ((fault === "truncate" || fault === "reset") && ur.statusCode < 300) {
         const chunks = [];
         ur.on("data", (c) => chunks.push(c));
         ur.on("end", () => {
@@ -235,7 +243,8 @@ function startProxy(targetPort) {
     });
     up.on("error", (e) => xmlError(res, 502, "BadGateway", e.message));
     req.pipe(up);
-  });
+  };
+  const server = tls ? https.createServer(tls, handler) : http.createServer(handler);
   return new Promise((resolve) => server.listen(0, "127.0.0.1", () => resolve(server)));
 }
 
