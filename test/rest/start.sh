@@ -21,7 +21,7 @@ cat > "$D/extra.json" <<JSON
                         {"id": 3, "name": "region", "type": "STRING"}],
              "partitionKeys": ["region"], "primaryKeys": [],
              "options": {"type": "format-table", "file.format": "csv"},
-             "comment": "events listed only in the catalog"},
+             "comment": "events listed only in the catalog"}},
  "s3db.orders": {"path": "s3://lake/wh/sales.db/orders",
   "schema": $(cat "$FIX/warehouse/sales.db/orders/schema/schema-0" 2>/dev/null || echo null),
   "token": {"fs.s3a.access.key": "S3RVER", "fs.s3a.secret.key": "S3RVER"}}}
