@@ -6,6 +6,8 @@ CREATE EXTENSION tablescan_fdw;
 \getenv s3_endpoint TS_S3_ENDPOINT
 \getenv fixtures TS_FIXTURES
 \getenv shared TS_SHARED
+\getenv rest_uri TS_REST_URI
+\getenv rest_token TS_REST_TOKEN
 \set local_wh :fixtures/warehouse
 \set shared_wh :shared/testdata/parquet
 \set local_csv :fixtures/formattable/events_csv
@@ -19,7 +21,7 @@ DECLARE
   n bigint;
   d bigint;
 BEGIN
-  EXECUTE format('SELECT count(*) FROM %s', a) INTO n;
+  EXECUTE format('SELECT count(*) FROM %s t', a) INTO n;
   EXECUTE format('SELECT count(*) FROM ((SELECT t::text FROM %s t EXCEPT ALL SELECT t::text FROM %s t)
                   UNION ALL (SELECT t::text FROM %s t EXCEPT ALL SELECT t::text FROM %s t)) d',
                  a, b, b, a) INTO d;
@@ -172,6 +174,50 @@ SET ROLE regress_s3_reader;
 SELECT count(*) FROM s3.orders;
 RESET ROLE;
 
+-- a REST catalog's table in the object store: the catalog gives its
+-- s3:// location, the table's data token its keys (fs.s3a.* forms)
+CREATE SERVER cat_s3 FOREIGN DATA WRAPPER tablescan_fdw
+  OPTIONS (catalog 'rest', uri :'rest_uri', warehouse 'test', "s3.endpoint" :'s3_endpoint',
+           "s3.path.style.access" 'true');
+CREATE USER MAPPING FOR CURRENT_USER SERVER cat_s3 OPTIONS (token :'rest_token');
+CREATE SCHEMA via_cat;
+IMPORT FOREIGN SCHEMA s3db FROM SERVER cat_s3 INTO via_cat;
+SELECT same_rows('via_cat.orders', 'loc.orders') AS rest_orders;
+DROP SCHEMA via_cat CASCADE;
+DROP SERVER cat_s3 CASCADE;
+
+-- faults: every first attempt fails (503, 500, 429, a truncated body, a reset
+-- connection); the retries give the same rows, never wrong or missing ones
+CREATE SERVER s3_flaky FOREIGN DATA WRAPPER tablescan_fdw
+  OPTIONS (warehouse 's3://flaky/wh', "s3.endpoint" :'s3_endpoint', "s3.path.style.access" 'true');
+CREATE USER MAPPING FOR CURRENT_USER SERVER s3_flaky
+  OPTIONS ("s3.access-key" 'S3RVER', "s3.secret-key" 'S3RVER');
+CREATE FOREIGN TABLE flaky_orders (id int, customer text, amount numeric, dt text) SERVER s3_flaky
+  OPTIONS (database 'sales', "table" 'orders', cache 'false');
+CREATE FOREIGN TABLE loc_orders (id int, customer text, amount numeric, dt text) SERVER local_lake
+  OPTIONS (database 'sales', "table" 'orders');
+-- without retries the first fault (of the first request) is a clear ERROR
+SET tablescan.s3_max_attempts = 1;
+SELECT max(id::text) FROM flaky_orders WHERE dt = 'dt_2';
+RESET tablescan.s3_max_attempts;
+\set VERBOSITY default
+SET max_parallel_workers_per_gather = 0;
+SELECT same_rows('(SELECT * FROM flaky_orders WHERE dt = ''dt_2'')',
+                 '(SELECT * FROM loc_orders WHERE dt = ''dt_2'')') AS through_faults;
+RESET max_parallel_workers_per_gather;
+SELECT same_rows('(SELECT * FROM flaky_orders WHERE dt = ''dt_1'')',
+                 '(SELECT * FROM loc_orders WHERE dt = ''dt_1'')') AS through_faults_parallel;
+\set VERBOSITY terse
+-- a store that never answers: statement_timeout cancels the transfer
+CREATE FOREIGN TABLE stalled (id int) SERVER s3_flaky OPTIONS (path 's3://stall/wh/sales.db/orders');
+SET statement_timeout = '300ms';
+SELECT count(*) FROM stalled;
+RESET statement_timeout;
+SELECT count(*) FROM loc_orders;
+DROP SERVER s3_flaky CASCADE;
+
 DROP SCHEMA s3, loc, s3j, locj CASCADE;
 DROP SERVER s3_lake, s3_shared, s3_open, local_lake, local_shared CASCADE;
 DROP ROLE regress_s3_reader;
+DROP FUNCTION same_rows(text, text), explain_text(text);
+DROP EXTENSION tablescan_fdw;
