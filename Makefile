@@ -15,8 +15,8 @@ CORE_SRCS := $(sort $(wildcard $(addsuffix /*.c,$(patsubst %/,%,$(CORE_DIRS)))))
 FDW_SRCS := $(sort $(wildcard src/fdw/*.c))
 OBJS = $(CORE_SRCS:.c=.o) $(FDW_SRCS:.c=.o)
 
-LIBS_CORE = -lcjson -lzstd -lsnappy -llz4 -lz -lbz2 -lroaring -lcurl -lm
-PG_CPPFLAGS = -I$(srcdir)/src -I/usr/include/cjson
+LIBS_CORE = -lcjson -lzstd -lsnappy -llz4 -lz -lbz2 -lroaring -lcurl -lxml2 -lm
+PG_CPPFLAGS = -I$(srcdir)/src -I/usr/include/cjson -I/usr/include/libxml2
 PG_CFLAGS = -Wall -Werror -Wno-declaration-after-statement
 # libsnappy (and the libstdc++ it brings) is loaded on first use: src/base/snappy.c.
 # -Bsymbolic binds the library's calls to its own functions at link time:
@@ -36,7 +36,7 @@ BUILD ?= build
 SANITIZE ?=
 CORE_CC ?= cc
 CORE_WERROR ?= -Werror
-CORE_CFLAGS = -std=gnu11 -g -O2 -Wall $(CORE_WERROR) -Isrc -I/usr/include/cjson $(if $(SANITIZE),-fsanitize=$(SANITIZE) -fno-omit-frame-pointer -O1)
+CORE_CFLAGS = -std=gnu11 -g -O2 -Wall $(CORE_WERROR) -Isrc -I/usr/include/cjson -I/usr/include/libxml2 $(if $(SANITIZE),-fsanitize=$(SANITIZE) -fno-omit-frame-pointer -O1)
 CORE_OBJS = $(patsubst src/%.c,$(BUILD)/core/%.o,$(CORE_SRCS))
 UNIT_SRCS := $(sort $(wildcard test/unit/test_*.c))
 UNIT_BINS = $(patsubst test/unit/%.c,$(BUILD)/unit/%,$(UNIT_SRCS))

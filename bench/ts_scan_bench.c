@@ -16,6 +16,10 @@
  * chunks (chunk_pool.c), as the FDW does.  --ahead decompresses the next
  * Parquet row group in the helper thread (base/background.c), as the FDW
  * does with tablescan.decompress_ahead on, and prints the pages it did.
+ * A table_path that is an s3:// URI is read from the object store named by
+ * TS_S3_ENDPOINT (path style), with AWS_ACCESS_KEY_ID / AWS_SECRET_ACCESS_KEY
+ * / AWS_REGION and the CA file TS_S3_CA_FILE; the requests sent are printed
+ * (bench/s3.sh, test/s3/tls.sh).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -23,6 +27,7 @@
 #include <time.h>
 
 #include "base/ts_background.h"
+#include "base/ts_s3.h"
 #include "tools/ts_tool_read.h"
 
 /* what fold_batch needs, and the checksum it folds */
@@ -132,6 +137,18 @@ main(int argc, char **argv)
 		fprintf(stderr, "usage: ts_scan_bench <table_path> [-c column]... [--plan-only N] [--cache MB] [--pool] [--ahead]\n");
 		return 2;
 	}
+	if (ts_uri_is_object(path))
+	{
+		ts_s3_config s3 = {0};
+
+		s3.endpoint = getenv("TS_S3_ENDPOINT");
+		s3.path_style = true;
+		s3.region = getenv("AWS_REGION");
+		s3.access_key = getenv("AWS_ACCESS_KEY_ID");
+		s3.secret_key = getenv("AWS_SECRET_ACCESS_KEY");
+		s3.ca_file = getenv("TS_S3_CA_FILE");
+		ts_s3_set_config(&s3);
+	}
 	memset(&ctx, 0, sizeof(ctx));
 	ctx.table_path = path;
 	ctx.limit = -1;
@@ -165,6 +182,8 @@ main(int argc, char **argv)
 		else
 			printf("planned %d time(s): %.3f ms each, %d split(s)\n", plan_only,
 				   (t1 - t0) * 1000 / plan_only, plan->nsplits);
+		if (ts_uri_is_object(path))
+			printf("object store requests: %lld\n", (long long) ts_s3_request_count());
 		ts_plan_free(plan);
 		return 0;
 	}
@@ -183,6 +202,8 @@ main(int argc, char **argv)
 		   rows / (t2 - t1 > 0 ? t2 - t1 : 1e-9));
 	if (ts_bg_enabled())
 		printf("pages decompressed ahead: %lld\n", (long long) ts_bg_jobs_done());
+	if (ts_uri_is_object(path))
+		printf("object store requests: %lld\n", (long long) ts_s3_request_count());
 	free(cols);
 	ts_plan_free(plan);
 	return 0;

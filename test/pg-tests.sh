@@ -12,6 +12,12 @@ if eval "$(bash test/rest/start.sh)"; then
 else
     echo "could not start the test REST catalog (rest_catalog will fail)"
 fi
+# the object store the suite s3 reads (test/s3: s3rver behind a SigV4-checking proxy)
+if eval "$(bash test/s3/start.sh)"; then
+    trap 'kill "$TS_REST_PID" "$TS_S3_PID" 2>/dev/null' EXIT
+else
+    echo "could not start the test object store (s3 will fail)"
+fi
 out=$(make -s installcheck 2>&1); rc=$?
 printf '%s\n' "$out" | grep -E '^(ok|not ok|test |     )|FAILED|failed' | head -60
 total=$(printf '%s\n' "$out" | grep -cE '^(ok|not ok) ')

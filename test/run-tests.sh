@@ -63,6 +63,11 @@ step fixtures
 export TS_FIXTURES=/tmp/tablescan_fdw_fixtures
 bash test/make-fixtures.sh "$TS_FIXTURES" >"$LOG/fixtures.log" 2>&1 || { tail -20 "$LOG/fixtures.log"; echo "fixtures: 0 passed, 1 failed, 0 skipped" >> "$LOG/unit.log"; }
 
+step "object store over HTTPS with a CA of the test's own (test/s3/tls.sh)"
+bash test/s3/tls.sh > "$LOG/tls.log" 2>&1
+grep -E '^(ok|FAIL) ' "$LOG/tls.log"
+grep '^tls: ' "$LOG/tls.log" >> "$LOG/unit.log" || { tail -10 "$LOG/tls.log"; echo "tls: 0 passed, 1 failed" >> "$LOG/unit.log"; }
+
 step pg_regress and conformance '(pg_virtualenv)'
 pg_virtualenv -t -v 15 bash test/pg-tests.sh 2>&1 | tee "$LOG/pg.log" | grep -vE '^(ok|PASS) ' | tail -60
 grep -q '^regress: ' "$LOG/pg.log" || echo "regress: 0 passed, 1 failed, 0 skipped (pg_virtualenv did not run the suites)" >> "$LOG/pg.log"

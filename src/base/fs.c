@@ -5,7 +5,9 @@
  * metadata files, directory listing and path joining.  The open/close of
  * descriptors go through hooks so the FDW can use transient files that
  * PostgreSQL closes at transaction abort.  Every open, listing and check
- * goes through the current scope first (fs_scope.c).
+ * goes through the current scope first (fs_scope.c).  Object URIs
+ * (s3://, s3a://, oss://) go to the object store client (s3.c); other
+ * schemes are refused by name; "file:" names a local path.
  */
 #include <dirent.h>
 #include <errno.h>
@@ -13,13 +15,16 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include "base/ts_fs.h"
+#include "base/ts_s3.h"
 
 struct ts_file
 {
+	bool		remote;			/* an object: fd is -1, reads are ranged GETs */
 	int			fd;
 	int64_t		size;
 	char	   *path;
@@ -51,6 +56,54 @@ ts_fs_set_hooks(const ts_fs_hooks *hooks)
 	}
 }
 
+/* "file:/x", "file:///x" -> "/x"; anything else unchanged. */
+static const char *
+local_path(const char *p)
+{
+	if (strncasecmp(p, "file:", 5) == 0)
+	{
+		p += 5;
+		if (strncmp(p, "///", 3) == 0)
+			p += 2;
+	}
+	return p;
+}
+
+static ts_file *
+new_file(const char *path, bool remote, int fd, int64_t size, ts_err *err)
+{
+	ts_file    *f = ts_malloc(sizeof(ts_file));
+
+	if (f == NULL || (f->path = ts_strdup(path)) == NULL)
+	{
+		ts_free(f);
+		ts_error(err, TS_ERR_NOMEM, "out of memory opening \"%s\"", path);
+		return NULL;
+	}
+	f->remote = remote;
+	f->fd = fd;
+	f->size = size;
+	return f;
+}
+
+static ts_file *
+open_object(const char *path, ts_err *err)
+{
+	bool		exists;
+	int64_t		size;
+
+	if (!ts_fs_scope_allows_name(path, err))
+		return NULL;
+	if (!ts_s3_head(path, &exists, &size, err))
+		return NULL;
+	if (!exists)
+	{
+		ts_error(err, TS_ERR_NOT_FOUND, "could not open file \"%s\": no such object", path);
+		return NULL;
+	}
+	return new_file(path, true, -1, size, err);
+}
+
 ts_file *
 ts_file_open(const char *path, ts_err *err)
 {
@@ -58,6 +111,11 @@ ts_file_open(const char *path, ts_err *err)
 	struct stat st;
 	int			fd;
 
+	if (ts_uri_is_object(path))
+		return open_object(path, err);
+	if (!ts_uri_check_scheme(path, err))
+		return NULL;
+	path = local_path(path);
 	if (!ts_fs_scope_allows_name(path, err))
 		return NULL;
 	fd = fs_hooks.open_fd(path);
@@ -88,16 +146,9 @@ ts_file_open(const char *path, ts_err *err)
 		fs_hooks.close_fd(fd);
 		return NULL;
 	}
-	f = ts_malloc(sizeof(ts_file));
-	if (f == NULL || (f->path = ts_strdup(path)) == NULL)
-	{
-		ts_free(f);
+	f = new_file(path, false, fd, (int64_t) st.st_size, err);
+	if (f == NULL)
 		fs_hooks.close_fd(fd);
-		ts_error(err, TS_ERR_NOMEM, "out of memory opening \"%s\"", path);
-		return NULL;
-	}
-	f->fd = fd;
-	f->size = (int64_t) st.st_size;
 	return f;
 }
 
@@ -122,6 +173,8 @@ ts_file_pread(ts_file *f, void *buf, size_t len, int64_t offset, ts_err *err)
 		return ts_error(err, TS_ERR_CORRUPT,
 						"file \"%s\": read of %zu bytes at offset %lld is past its end (%lld bytes)",
 						f->path, len, (long long) offset, (long long) f->size);
+	if (f->remote)
+		return ts_s3_read_range(f->path, buf, len, offset, f->size, err);
 	while (done < len)
 	{
 		ssize_t		n = pread(f->fd, (char *) buf + done, len - done, (off_t) (offset + done));
@@ -145,7 +198,8 @@ ts_file_close(ts_file *f)
 {
 	if (f == NULL)
 		return;
-	fs_hooks.close_fd(f->fd);
+	if (!f->remote)
+		fs_hooks.close_fd(f->fd);
 	ts_free(f->path);
 	ts_free(f);
 }
@@ -153,9 +207,24 @@ ts_file_close(ts_file *f)
 bool
 ts_read_whole_file(const char *path, uint8_t **data, size_t *len, ts_err *err)
 {
-	ts_file    *f = ts_file_open(path, err);
+	ts_file    *f;
 	uint8_t    *buf;
 
+	if (ts_uri_is_object(path))
+	{
+		/* one GET, no HEAD first */
+		if (!ts_fs_scope_allows_name(path, err))
+			return false;
+		if (!ts_s3_read_object(path, data, len, err))
+		{
+			if (err && err->code == TS_ERR_NOT_FOUND)
+				return ts_error(err, TS_ERR_NOT_FOUND, "could not open file \"%s\": no such object",
+								path);
+			return false;
+		}
+		return true;
+	}
+	f = ts_file_open(path, err);
 	if (f == NULL)
 		return false;
 	buf = ts_malloc((size_t) f->size + 1);
@@ -189,12 +258,32 @@ ts_read_system_file(const char *path, uint8_t **data, size_t *len, ts_err *err)
 	return ok;
 }
 
-/* A path outside the scope is as good as missing here: nothing is revealed. */
+/*
+ * A path outside the scope is as good as missing here: nothing is revealed.
+ * An object store that fails to answer (403, 5xx after retries) gives
+ * "exists": the read that follows fails with the store's error, instead of
+ * a wrong "missing".
+ */
 bool
 ts_path_is_dir(const char *path)
 {
 	struct stat st;
 
+	if (ts_uri_is_object(path))
+	{
+		char	  **names;
+		int			n;
+
+		ts_err		e = {0};
+
+		if (!ts_fs_scope_allows_name(path, NULL))
+			return false;
+		if (!ts_s3_list(path, true, &names, &n, &e))
+			return e.code != TS_ERR_NOT_FOUND;	/* unknown: the listing that follows reports it */
+		ts_free_names(names, n);
+		return true;
+	}
+	path = local_path(path);
 	return ts_fs_scope_allows_target(path, NULL) && stat(path, &st) == 0 && S_ISDIR(st.st_mode);
 }
 
@@ -203,6 +292,19 @@ ts_path_is_file(const char *path)
 {
 	struct stat st;
 
+	if (ts_uri_is_object(path))
+	{
+		bool		exists;
+		int64_t		size;
+
+		if (!ts_fs_scope_allows_name(path, NULL))
+			return false;
+		/* an answer that is neither yes nor no: the open that follows reports it */
+		if (!ts_s3_head(path, &exists, &size, NULL))
+			return true;
+		return exists;
+	}
+	path = local_path(path);
 	return ts_fs_scope_allows_target(path, NULL) && stat(path, &st) == 0 && S_ISREG(st.st_mode);
 }
 
@@ -246,6 +348,15 @@ ts_list_dir(const char *path, char ***names, int *count, ts_err *err)
 
 	*names = NULL;
 	*count = 0;
+	if (ts_uri_is_object(path))
+	{
+		if (!ts_fs_scope_allows_name(path, err))
+			return false;
+		return ts_s3_list(path, false, names, count, err);
+	}
+	if (!ts_uri_check_scheme(path, err))
+		return false;
+	path = local_path(path);
 	if (!ts_fs_scope_allows_name(path, err))
 		return false;
 	{

@@ -6,6 +6,8 @@
  * fs.c makes: a name before it is looked up, an open descriptor's real path
  * (/proc/self/fd, so no symbolic link swapped in between can lead out), and
  * a stat target.  It decides nothing about roles: the FDW chooses the roots.
+ * Object URIs (s3://...) are confined lexically only: an object store has
+ * no links, and a URI with a "." or ".." segment is refused outright.
  *
  * The current scope is a copy owned here (malloc, not the allocation hook):
  * the scope a caller hands in may live in a memory context that is gone
@@ -19,6 +21,7 @@
 #include <unistd.h>
 
 #include "base/ts_fs.h"
+#include "base/ts_s3.h"
 
 const ts_fs_scope ts_fs_unconfined = {false, 0, NULL, NULL};
 
@@ -118,6 +121,8 @@ ts_path_normalize(const char *path)
 	size_t		o = 0;
 	const char *p = path;
 
+	if (ts_uri_is_object(path))
+		return ts_s3_canonical_uri(path);
 	if (path[0] != '/')
 		return NULL;
 	out = ts_malloc(len + 2);
@@ -182,6 +187,8 @@ ts_fs_scope_make(ts_fs_scope *scope, const char *const *roots, int nroots, ts_er
 		if (lexical[i] == NULL)
 			return ts_error(err, TS_ERR_INVALID, "root directory \"%s\" is not an absolute path",
 							roots[i]);
+		if (ts_uri_is_object(lexical[i]))
+			continue;			/* no links to resolve */
 		if (realpath(lexical[i], buf) != NULL)
 			resolved[i] = ts_strdup(buf);
 	}
@@ -261,6 +268,8 @@ ts_fs_scope_allows_target(const char *path, ts_err *err)
 		return true;
 	if (!ts_fs_scope_allows_name(path, err))
 		return false;
+	if (ts_uri_is_object(path))
+		return true;
 	if (realpath(path, real) == NULL)
 		return true;			/* missing: the caller's stat says so */
 	return resolved_allowed(real) ? true : denied(path, err);

@@ -93,7 +93,10 @@ void		ts_file_close(ts_file *f);	/* NULL is fine */
 /* Read a whole (small, metadata) file into a ts_malloc'd buffer (NUL-terminated). */
 bool		ts_read_whole_file(const char *path, uint8_t **data, size_t *len, ts_err *err);
 
-/* existence checks: false with err unset when missing */
+/*
+ * existence checks: false with err unset when missing (an object store that
+ * does not answer yes or no gives true: the read that follows reports why)
+ */
 bool		ts_path_is_dir(const char *path);
 bool		ts_path_is_file(const char *path);
 

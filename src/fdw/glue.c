@@ -89,10 +89,15 @@ pg_interrupts(void)
 	return true;
 }
 
+/*
+ * An interrupt that will end the query: InterruptPending alone is also set
+ * for work CHECK_FOR_INTERRUPTS does and goes on (barriers, parallel
+ * messages, memory context logging), which must not stop a transfer.
+ */
 static bool
 pg_interrupt_pending(void)
 {
-	return InterruptPending;
+	return InterruptPending && (QueryCancelPending || ProcDiePending);
 }
 
 static int
@@ -139,6 +144,7 @@ reset_scope(void)
 {
 	ts_fs_bypass_scope(false);
 	ts_fs_set_scope(&deny_all);
+	ts_s3_set_config(NULL);
 }
 
 static void
@@ -204,6 +210,8 @@ tablescan_report(const ts_err *err)
 			code = ERRCODE_OUT_OF_MEMORY;
 			break;
 		case TS_ERR_CANCELED:
+			/* PostgreSQL's own message (statement timeout, user request...) */
+			CHECK_FOR_INTERRUPTS();
 			code = ERRCODE_QUERY_CANCELED;
 			break;
 		case TS_ERR_DENIED:
@@ -343,8 +351,11 @@ tablescan_make_context(TsTableOptions *opts, ts_scan_context *ctx)
 	memset(ctx, 0, sizeof(*ctx));
 	ctx->table_path = opts->table_path;
 	ctx->fs_scope = opts->fs_scope;
+	ctx->s3 = opts->s3;
 	/* calls that read files before a plan exists use it too */
 	ts_fs_set_scope(opts->fs_scope);
+	if (!ts_s3_set_config(opts->s3))
+		ereport(ERROR, (errcode(ERRCODE_OUT_OF_MEMORY), errmsg("out of memory")));
 	forboth(lk, opts->paimon_keys, lv, opts->paimon_values)
 	{
 		options[i].key = lfirst(lk);

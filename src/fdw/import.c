@@ -502,7 +502,10 @@ tablescanImportForeignSchema(ImportForeignSchemaStmt *stmt, Oid serverOid)
 	/* what the role may read: the warehouse (everything, with pg_read_server_files) */
 	ts_fs_set_scope(tablescan_role_reads_server_files() ? NULL :
 					tablescan_make_scope(list_make1(warehouse)));
-	if (!ts_path_is_dir(dbdir))
+	if (!ts_s3_set_config(tablescan_storage_config(server, NULL, warehouse)))
+		ereport(ERROR, (errcode(ERRCODE_OUT_OF_MEMORY), errmsg("out of memory")));
+	/* an object store has no directories: its listing below reports what is wrong */
+	if (!ts_uri_is_object(dbdir) && !ts_path_is_dir(dbdir))
 		ereport(ERROR,
 				(errcode(ERRCODE_FDW_SCHEMA_NOT_FOUND),
 				 errmsg("Paimon database \"%s\" does not exist", stmt->remote_schema),

@@ -359,7 +359,9 @@ check_option_value(const char *name, const char *value)
 		check_name_component(name, value);
 	else if (strcmp(name, "warehouse") == 0 || strcmp(name, "path") == 0)
 	{
-		if (value[0] != '/')
+		if (tablescan_storage_check_location(name, value))
+			;					/* an object store URI */
+		else if (value[0] != '/')
 			ereport(ERROR,
 					(errcode(ERRCODE_FDW_INVALID_OPTION_NAME),
 					 errmsg("invalid value for option \"%s\": \"%s\"", name, value),
@@ -421,6 +423,9 @@ tablescan_fdw_validator(PG_FUNCTION_ARGS)
 		DefElem    *def = (DefElem *) lfirst(lc);
 		const char *value = defGetString(def);
 
+		/* object store keys: storage_options.c */
+		if (tablescan_storage_check_option(def->defname, value, catalog))
+			continue;
 		if (!is_valid_option(def->defname, catalog))
 		{
 			StringInfoData buf;
@@ -517,6 +522,7 @@ add_guc_options(TsTableOptions *o, const char *text)
 	{
 		const char *k = list_nth(o->paimon_keys, i);
 
+		tablescan_storage_check_option(k, list_nth(o->paimon_values, i), InvalidOid);
 		if (is_path_key(k))
 			tablescan_check_path_privilege(k);
 		check_option_value(k, list_nth(o->paimon_values, i));
@@ -561,6 +567,8 @@ apply_option(TsTableOptions *o, DefElem *def, char **warehouse, char **database,
 		o->parallel_workers = pg_strtoint32(value);
 	else if (strcmp(name, "catalog") == 0 || strcmp(name, "uri") == 0)
 		;						/* the server's catalog: rest.c reads them */
+	else if (tablescan_storage_is_key(name))
+		;						/* object store settings: storage_options.c */
 	else
 	{
 		o->paimon_keys = lappend(o->paimon_keys, pstrdup(name));
@@ -794,5 +802,7 @@ tablescan_get_options(Oid foreigntableid)
 				 errmsg("foreign table \"%s\" needs option \"path\", or \"database\" and \"table\"",
 						get_rel_name(foreigntableid))));
 	o->fs_scope = table_scope(o->table_path, server, ft);
+	if (o->s3 == NULL)			/* a REST catalog's table has its own (rest.c) */
+		o->s3 = tablescan_storage_config(server, ft, o->table_path);
 	return o;
 }

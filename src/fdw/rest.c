@@ -99,12 +99,25 @@ local_location(const char *path, const char *qualified)
 		if (strncmp(path, "///", 3) == 0)
 			path += 2;
 	}
+	if (ts_uri_is_object(path))
+	{
+		ts_err		err = {0};
+		char	   *bucket,
+				   *key;
+
+		if (!ts_s3_parse_uri(path, &bucket, &key, &err))
+			ereport(ERROR,
+					(errcode(ERRCODE_FDW_ERROR),
+					 errmsg("the REST catalog gives table \"%s\" an invalid location: %s",
+							qualified, err.msg)));
+		return pstrdup(path);
+	}
 	if (strstr(path, "://") != NULL)
 		ereport(ERROR,
 				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
-				 errmsg("table \"%s\" of the REST catalog is at \"%s\", which is not on a local file system",
+				 errmsg("table \"%s\" of the REST catalog is at \"%s\", which is not on a file system this extension reads",
 						qualified, path),
-				 errhint("Object stores are not supported yet.")));
+				 errhint("Tables are read from local paths and from s3://, s3a:// and oss:// object stores.")));
 	if (path[0] != '/')
 		ereport(ERROR,
 				(errcode(ERRCODE_FDW_ERROR),
@@ -127,6 +140,25 @@ tablescan_rest_resolve(ForeignServer *server, const char *database, const char *
 		tablescan_report(&err);
 	o->table_path = local_location(t.path, qualified);
 	o->qualified_name = qualified;
+	/* in an object store: the server's settings, then the table's data token */
+	o->s3 = tablescan_storage_config(server, NULL, o->table_path);
+	if (o->s3)
+	{
+		ts_option  *kv = NULL;
+		int			nkv = 0;
+		int64_t		expires;
+
+		if (!ts_rest_get_token(&c, database, table, &kv, &nkv, &expires, &err))
+		{
+			if (err.code != TS_ERR_NOT_FOUND)
+				tablescan_report(&err);
+		}
+		else
+		{
+			tablescan_storage_apply_token(o->s3, kv, nkv);
+			ts_rest_free_options(kv, nkv);
+		}
+	}
 	/* a format table's schema lives only in the catalog */
 	if (t.format_table && o->table_schema == NULL)
 		o->table_schema = pstrdup(t.schema_json);

@@ -54,6 +54,8 @@ typedef struct TsTableOptions
 	 * options (which only such roles can set).
 	 */
 	ts_fs_scope *fs_scope;
+	/* object store settings of a table in one (storage_options.c), else NULL */
+	ts_s3_config *s3;
 } TsTableOptions;
 
 extern TsTableOptions *tablescan_get_options(Oid foreigntableid);
@@ -62,6 +64,19 @@ extern void tablescan_check_path_privilege(const char *option_name);
 extern bool tablescan_role_reads_server_files(void);
 /* A scope confined to these directories (absolute; realpath'd), palloc'd. */
 extern ts_fs_scope *tablescan_make_scope(List *roots);
+
+/* ---- storage_options.c: object stores -------------------------------- */
+
+extern void tablescan_storage_define_gucs(void);
+extern bool tablescan_storage_is_key(const char *name);
+/* A storage key: checked for context (InvalidOid: scan_options GUC); false if not one. */
+extern bool tablescan_storage_check_option(const char *name, const char *value, Oid context);
+/* warehouse/path: true for a valid object URI, ERROR for another scheme, false for a path */
+extern bool tablescan_storage_check_location(const char *name, const char *value);
+extern ts_s3_config *tablescan_storage_config(ForeignServer *server, ForeignTable *ft,
+											  const char *location);
+/* A REST catalog's data token (s3.* / fs.s3a.* / fs.oss.* keys) over cfg. */
+extern void tablescan_storage_apply_token(ts_s3_config *cfg, const ts_option *kv, int n);
 
 /* ---- rest.c: the Paimon REST catalog ---------------------------------- */
 

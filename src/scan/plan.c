@@ -229,10 +229,30 @@ copy_scope(ts_plan *plan, const ts_fs_scope *from, ts_err *err)
 	return true;
 }
 
+/* The context's object store settings, copied into the plan's arena. */
+static bool
+copy_s3(ts_plan *plan, const ts_s3_config *from, ts_err *err)
+{
+	const char **strs[] = {&plan->s3.endpoint, &plan->s3.region, &plan->s3.ca_file,
+	&plan->s3.access_key, &plan->s3.secret_key, &plan->s3.session_token};
+
+	if (from == NULL)
+		from = ts_s3_get_config();	/* none given: the current ones */
+	plan->has_s3 = from != NULL;
+	if (from == NULL)
+		return true;
+	plan->s3 = *from;
+	for (size_t i = 0; i < sizeof(strs) / sizeof(strs[0]); i++)
+		if (*strs[i] && (*strs[i] = scan_arena_strdup(&plan->arena, *strs[i])) == NULL)
+			return ts_error(err, TS_ERR_NOMEM, "out of memory");
+	return true;
+}
+
 void
 ts_plan_enter(const ts_plan *plan)
 {
 	ts_fs_set_scope(&plan->fs_scope);
+	ts_s3_set_config(plan->has_s3 ? &plan->s3 : NULL);
 }
 
 ts_plan *
@@ -253,7 +273,7 @@ ts_scan_prepare(const ts_scan_context *ctx, ts_err *err)
 		return NULL;
 	}
 	ts_arena_init(&plan->arena, 64 * 1024);
-	if (!copy_scope(plan, ctx->fs_scope, err))
+	if (!copy_scope(plan, ctx->fs_scope, err) || !copy_s3(plan, ctx->s3, err))
 	{
 		ts_plan_free(plan);
 		return NULL;

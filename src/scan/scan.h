@@ -12,6 +12,7 @@
 #define TS_SCAN_H
 
 #include "base/ts_fs.h"
+#include "base/ts_s3.h"
 #include "base/ts_value.h"
 #include "format/format.h"
 #include "meta/schema.h"
@@ -62,6 +63,11 @@ typedef struct ts_scan_context
 	 * plan is prepared (ts_fs_set_scope).
 	 */
 	const ts_fs_scope *fs_scope;
+	/*
+	 * The object store settings (ts_s3.h) of a table in one: copied into
+	 * the plan and made current with its scope.  NULL = the current ones.
+	 */
+	const ts_s3_config *s3;
 } ts_scan_context;
 
 /* One data file the executor will read. */
@@ -127,6 +133,8 @@ typedef struct ts_plan
 {
 	ts_arena	arena;
 	ts_fs_scope fs_scope;		/* ts_scan_context.fs_scope, copied */
+	bool		has_s3;
+	ts_s3_config s3;			/* ts_scan_context.s3, copied */
 	char	   *table_path;
 	char	   *branch_root;
 	ts_table_kind kind;

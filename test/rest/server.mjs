@@ -113,7 +113,7 @@ const server = http.createServer((req, res) => {
     }
     if (parts.length === 6) return send(res, 200, answer);
     if (parts.length === 7 && parts[6] === 'token')
-      return send(res, 200, { token: {}, expiresAt: Date.now() + 3600 * 1000 });
+      return send(res, 200, { token: extra[key]?.token ?? {}, expiresAt: Date.now() + 3600 * 1000 });
   }
   return error(res, 404, `no such endpoint ${url.pathname}`);
 });

@@ -2,7 +2,9 @@
 # start.sh - start the test REST catalog (server.mjs) over the generated
 # fixture warehouse, for the regress suite rest_catalog.  Prints shell
 # assignments to eval: TS_REST_URI, TS_REST_TOKEN, TS_REST_PID.  Adds one
-# format table whose schema lives only in the catalog ("ft.events_rest").
+# format table whose schema lives only in the catalog ("ft.events_rest"), and
+# "s3db.orders" at s3://lake/wh/sales.db/orders (test/s3/start.sh) whose data
+# token holds the object store's keys.
 #   eval "$(bash test/rest/start.sh)"; ...; kill "$TS_REST_PID"
 set -euo pipefail
 cd "$(dirname "$0")"
@@ -19,7 +21,10 @@ cat > "$D/extra.json" <<JSON
                         {"id": 3, "name": "region", "type": "STRING"}],
              "partitionKeys": ["region"], "primaryKeys": [],
              "options": {"type": "format-table", "file.format": "csv"},
-             "comment": "events listed only in the catalog"}}}
+             "comment": "events listed only in the catalog"}},
+ "s3db.orders": {"path": "s3://lake/wh/sales.db/orders",
+  "schema": $(cat "$FIX/warehouse/sales.db/orders/schema/schema-0" 2>/dev/null || echo null),
+  "token": {"fs.s3a.access.key": "S3RVER", "fs.s3a.secret.key": "S3RVER"}}}
 JSON
 TOKEN=ts-rest-$RANDOM$RANDOM
 node server.mjs --warehouse "$FIX/warehouse" --token "$TOKEN" --page-size 2 \

@@ -1,0 +1,223 @@
+-- Tables in an S3-compatible object store (issue 21): test/s3/start.sh runs
+-- s3rver behind a proxy that verifies every request's SigV4 signature, with
+-- copies of the fixture warehouse and of ../shared/testdata tables uploaded.
+-- Every table read over s3:// gives the same rows as its local copy.
+CREATE EXTENSION tablescan_fdw;
+\getenv s3_endpoint TS_S3_ENDPOINT
+\getenv fixtures TS_FIXTURES
+\getenv shared TS_SHARED
+\getenv rest_uri TS_REST_URI
+\getenv rest_token TS_REST_TOKEN
+\set local_wh :fixtures/warehouse
+\set shared_wh :shared/testdata/parquet
+\set local_csv :fixtures/formattable/events_csv
+\set VERBOSITY terse
+SET TIME ZONE 'UTC';
+SELECT :'s3_endpoint' LIKE 'http://127.0.0.1:%' AS store_running;
+
+-- rows as text: any column type compares
+CREATE FUNCTION same_rows(a text, b text) RETURNS text LANGUAGE plpgsql AS $$
+DECLARE
+  n bigint;
+  d bigint;
+BEGIN
+  EXECUTE format('SELECT count(*) FROM %s t', a) INTO n;
+  EXECUTE format('SELECT count(*) FROM ((SELECT t::text FROM %s t EXCEPT ALL SELECT t::text FROM %s t)
+                  UNION ALL (SELECT t::text FROM %s t EXCEPT ALL SELECT t::text FROM %s t)) d',
+                 a, b, b, a) INTO d;
+  RETURN format('%s rows, %s differ', n, d);
+END $$;
+
+CREATE SERVER local_lake FOREIGN DATA WRAPPER tablescan_fdw OPTIONS (warehouse :'local_wh');
+CREATE SERVER local_shared FOREIGN DATA WRAPPER tablescan_fdw OPTIONS (warehouse :'shared_wh');
+CREATE SERVER s3_lake FOREIGN DATA WRAPPER tablescan_fdw
+  OPTIONS (warehouse 's3://lake/wh', "s3.endpoint" :'s3_endpoint', "s3.region" 'us-east-1',
+           "s3.path.style.access" 'true');
+CREATE SERVER s3_shared FOREIGN DATA WRAPPER tablescan_fdw
+  OPTIONS (warehouse 's3a://lake/shared', "fs.s3a.endpoint" :'s3_endpoint',
+           "fs.s3a.path.style.access" 'true');
+CREATE USER MAPPING FOR CURRENT_USER SERVER s3_lake
+  OPTIONS ("s3.access-key" 'S3RVER', "s3.secret-key" 'S3RVER');
+CREATE USER MAPPING FOR PUBLIC SERVER s3_shared
+  OPTIONS ("fs.s3a.access.key" 'S3RVER', "fs.s3a.secret.key" 'S3RVER');
+
+-- IMPORT FOREIGN SCHEMA lists the database over ListObjectsV2 (pages of 3 here)
+CREATE SCHEMA s3;
+CREATE SCHEMA loc;
+IMPORT FOREIGN SCHEMA sales FROM SERVER s3_lake INTO s3;
+IMPORT FOREIGN SCHEMA sales FROM SERVER local_lake INTO loc;
+IMPORT FOREIGN SCHEMA pk FROM SERVER s3_lake INTO s3;
+IMPORT FOREIGN SCHEMA pk FROM SERVER local_lake INTO loc;
+IMPORT FOREIGN SCHEMA ft FROM SERVER s3_lake INTO s3;
+IMPORT FOREIGN SCHEMA ft FROM SERVER local_lake INTO loc;
+SELECT foreign_table_name FROM information_schema.foreign_tables
+ WHERE foreign_table_schema = 's3' ORDER BY 1;
+-- the same columns as the local import
+SELECT count(*) AS column_differences FROM (
+  (SELECT c.relname, a.attname, format_type(a.atttypid, a.atttypmod) FROM pg_attribute a
+     JOIN pg_class c ON c.oid = a.attrelid WHERE c.relnamespace = 's3'::regnamespace AND a.attnum > 0
+   EXCEPT SELECT c.relname, a.attname, format_type(a.atttypid, a.atttypmod) FROM pg_attribute a
+     JOIN pg_class c ON c.oid = a.attrelid WHERE c.relnamespace = 'loc'::regnamespace AND a.attnum > 0)) d;
+
+-- append table (3 snapshots, partitions, buckets), primary-key tables
+-- (merge engines, deletion vectors), a format table with a schema
+SELECT same_rows('s3.orders', 'loc.orders') AS orders,
+       same_rows('s3.customers', 'loc.customers') AS customers;
+SELECT same_rows('s3.' || t, 'loc.' || t) AS pk_rows, t
+  FROM unnest(ARRAY['pk_dedup_dv', 'pk_dedup_levels', 'pk_aggregation', 'pk_first_row',
+                    'pk_partial_update', 'pk_dedup_level0']) t ORDER BY t;
+SELECT same_rows('s3.events_csv', 'loc.events_csv') AS events_csv,
+       same_rows('s3.events_json', 'loc.events_json') AS events_json;
+SELECT dt, count(*) FROM s3.orders WHERE dt >= 'dt_1' GROUP BY dt ORDER BY dt;
+SELECT id, customer, amount, dt FROM s3.orders WHERE id = 43;
+EXPLAIN (COSTS OFF) SELECT * FROM s3.orders WHERE dt = 'dt_1' AND id = 43;
+
+-- time travel: each snapshot as its local copy
+CREATE FOREIGN TABLE s3_orders_s1 (id int, dt text) SERVER s3_lake
+  OPTIONS (database 'sales', "table" 'orders', "scan.snapshot-id" '1');
+CREATE FOREIGN TABLE loc_orders_s1 (id int, dt text) SERVER local_lake
+  OPTIONS (database 'sales', "table" 'orders', "scan.snapshot-id" '1');
+SELECT same_rows('s3_orders_s1', 'loc_orders_s1') AS snapshot_1;
+SET tablescan.scan_options = 'scan.snapshot-id=2';
+SELECT same_rows('s3.orders', 'loc.orders') AS snapshot_2;
+RESET tablescan.scan_options;
+
+-- tables written by Java Paimon (append, primary key with deletion vectors), over s3a://
+CREATE SCHEMA s3j;
+CREATE SCHEMA locj;
+IMPORT FOREIGN SCHEMA append_09 FROM SERVER s3_shared INTO s3j;
+IMPORT FOREIGN SCHEMA append_09 FROM SERVER local_shared INTO locj;
+IMPORT FOREIGN SCHEMA pk_table_scan_and_read_dv FROM SERVER s3_shared INTO s3j;
+IMPORT FOREIGN SCHEMA pk_table_scan_and_read_dv FROM SERVER local_shared INTO locj;
+SELECT same_rows('s3j.append_09', 'locj.append_09') AS append_09,
+       same_rows('s3j.pk_table_scan_and_read_dv', 'locj.pk_table_scan_and_read_dv') AS pk_dv;
+
+-- a format table declared in SQL over a plain CSV tree
+CREATE FOREIGN TABLE s3_events (id integer, name text, amount numeric(10,2), dt date, region text)
+  SERVER s3_lake OPTIONS (path 's3://lake/files/events_csv', format 'csv', partition_keys 'dt,region');
+CREATE FOREIGN TABLE loc_events (id integer, name text, amount numeric(10,2), dt date, region text)
+  SERVER local_lake OPTIONS (path :'local_csv', format 'csv',
+                             partition_keys 'dt,region');
+SELECT same_rows('s3_events', 'loc_events') AS csv_tree;
+
+-- errors: a missing object names it; wrong keys fail at once, naming the
+-- status and S3 error code, never the secret
+CREATE FOREIGN TABLE s3_missing (id int) SERVER s3_lake OPTIONS (database 'sales', "table" 'nothing');
+SELECT count(*) FROM s3_missing;
+CREATE FOREIGN TABLE s3_broken (id int) SERVER s3_lake OPTIONS (database 'broken', "table" 'customers');
+SELECT count(*) > 0 AS files_planned FROM tablescan_files('s3_broken');
+SELECT max(id::text) FROM s3_broken;
+ALTER USER MAPPING FOR CURRENT_USER SERVER s3_lake OPTIONS (SET "s3.secret-key" 'not-the-secret');
+SELECT count(*) FROM s3.orders;
+ALTER USER MAPPING FOR CURRENT_USER SERVER s3_lake OPTIONS (SET "s3.access-key" 'NOBODY');
+SELECT count(*) FROM s3.orders;
+ALTER USER MAPPING FOR CURRENT_USER SERVER s3_lake
+  OPTIONS (SET "s3.access-key" 'S3RVER', SET "s3.secret-key" 'S3RVER', ADD "s3.session-token" 'wrong-token');
+SELECT count(*) FROM s3.orders;
+ALTER USER MAPPING FOR CURRENT_USER SERVER s3_lake OPTIONS (SET "s3.session-token" 'test-session-token');
+SELECT count(*) FROM s3.orders;
+
+-- secrets only in a user mapping; other schemes refused by name
+CREATE SERVER bad1 FOREIGN DATA WRAPPER tablescan_fdw OPTIONS (warehouse 's3://lake/wh', "s3.secret-key" 'x');
+CREATE FOREIGN TABLE bad2 (id int) SERVER s3_lake OPTIONS (path 's3://lake/wh/sales.db/orders', "fs.s3a.access.key" 'x');
+SET tablescan.scan_options = 's3.secret-key=x';
+SELECT count(*) FROM s3.orders;
+RESET tablescan.scan_options;
+CREATE SERVER bad3 FOREIGN DATA WRAPPER tablescan_fdw OPTIONS (warehouse 'hdfs://nn:8020/wh');
+CREATE SERVER bad4 FOREIGN DATA WRAPPER tablescan_fdw OPTIONS (warehouse 'gs://bucket/wh');
+CREATE SERVER bad5 FOREIGN DATA WRAPPER tablescan_fdw OPTIONS (warehouse 'abfs://c@a.dfs.core.windows.net/wh');
+CREATE SERVER bad6 FOREIGN DATA WRAPPER tablescan_fdw OPTIONS (warehouse 's3://lake/wh/../x');
+CREATE SERVER bad7 FOREIGN DATA WRAPPER tablescan_fdw OPTIONS (warehouse 's3://lake/wh', "s3.endpoint" 'ftp://x');
+CREATE USER MAPPING FOR CURRENT_USER SERVER s3_shared OPTIONS ("s3.endpoint" 'http://x');
+-- the secret appears in no catalog but pg_user_mapping, nor in EXPLAIN
+SELECT count(*) AS servers_with_secret FROM pg_foreign_server WHERE array_to_string(srvoptions, ',') LIKE '%S3RVER%';
+SELECT count(*) AS tables_with_secret FROM pg_foreign_table WHERE array_to_string(ftoptions, ',') LIKE '%S3RVER%';
+CREATE FUNCTION explain_text(q text) RETURNS text LANGUAGE plpgsql AS $$
+DECLARE r text; out text := '';
+BEGIN
+  FOR r IN EXECUTE 'EXPLAIN (VERBOSE, ANALYZE, COSTS OFF, TIMING OFF, SUMMARY OFF) ' || q LOOP
+    out := out || r || E'\n';
+  END LOOP;
+  RETURN out;
+END $$;
+SELECT explain_text('SELECT * FROM s3.orders WHERE id = 43') LIKE '%S3RVER%' AS explain_shows_secret,
+       explain_text('SELECT * FROM s3.orders WHERE id = 43') LIKE '%test-session-token%' AS explain_shows_token;
+
+-- anonymous reads: a public bucket through a PUBLIC mapping without keys
+CREATE SERVER s3_open FOREIGN DATA WRAPPER tablescan_fdw
+  OPTIONS (warehouse 's3://open/wh', "s3.endpoint" :'s3_endpoint', "s3.path.style.access" 'true');
+CREATE USER MAPPING FOR PUBLIC SERVER s3_open;
+CREATE FOREIGN TABLE open_orders (id int, dt text) SERVER s3_open OPTIONS (database 'sales', "table" 'orders');
+SELECT same_rows('open_orders', 'loc_orders_s1') <> '' AS read_anonymously, count(*) FROM open_orders;
+-- the private bucket refuses anonymous reads
+CREATE FOREIGN TABLE anon_private (id int) SERVER s3_open OPTIONS (path 's3://lake/wh/sales.db/orders');
+SELECT count(*) FROM anon_private;
+
+-- an unprivileged role: only through a user mapping, confined to its table
+CREATE ROLE regress_s3_reader;
+GRANT USAGE, CREATE ON SCHEMA s3 TO regress_s3_reader;
+GRANT SELECT ON s3.orders TO regress_s3_reader;
+GRANT USAGE ON FOREIGN SERVER s3_lake TO regress_s3_reader;
+SET ROLE regress_s3_reader;
+SELECT count(*) FROM s3.orders;
+-- it names no other location, endpoint or CA file
+CREATE FOREIGN TABLE s3.elsewhere (id int) SERVER s3_lake
+  OPTIONS (path 's3://lake/shared/append_09.db/append_09');
+CREATE FOREIGN TABLE s3.redirected (id int) SERVER s3_lake
+  OPTIONS (database 'sales', "table" 'orders', "s3.endpoint" 'http://169.254.169.254');
+CREATE FOREIGN TABLE s3.own_ca (id int) SERVER s3_lake
+  OPTIONS (database 'sales', "table" 'orders', ca_file '/etc/passwd');
+RESET ROLE;
+CREATE USER MAPPING FOR regress_s3_reader SERVER s3_lake
+  OPTIONS ("s3.access-key" 'S3RVER', "s3.secret-key" 'S3RVER');
+SET ROLE regress_s3_reader;
+SELECT count(*) FROM s3.orders;
+RESET ROLE;
+
+-- a REST catalog's table in the object store: the catalog gives its
+-- s3:// location, the table's data token its keys (fs.s3a.* forms)
+CREATE SERVER cat_s3 FOREIGN DATA WRAPPER tablescan_fdw
+  OPTIONS (catalog 'rest', uri :'rest_uri', warehouse 'test', "s3.endpoint" :'s3_endpoint',
+           "s3.path.style.access" 'true');
+CREATE USER MAPPING FOR CURRENT_USER SERVER cat_s3 OPTIONS (token :'rest_token');
+CREATE SCHEMA via_cat;
+IMPORT FOREIGN SCHEMA s3db FROM SERVER cat_s3 INTO via_cat;
+SELECT same_rows('via_cat.orders', 'loc.orders') AS rest_orders;
+DROP SCHEMA via_cat CASCADE;
+DROP SERVER cat_s3 CASCADE;
+
+-- faults: every first attempt fails (503, 500, 429, a truncated body, a reset
+-- connection); the retries give the same rows, never wrong or missing ones
+CREATE SERVER s3_flaky FOREIGN DATA WRAPPER tablescan_fdw
+  OPTIONS (warehouse 's3://flaky/wh', "s3.endpoint" :'s3_endpoint', "s3.path.style.access" 'true');
+CREATE USER MAPPING FOR CURRENT_USER SERVER s3_flaky
+  OPTIONS ("s3.access-key" 'S3RVER', "s3.secret-key" 'S3RVER');
+CREATE FOREIGN TABLE flaky_orders (id int, customer text, amount numeric, dt text) SERVER s3_flaky
+  OPTIONS (database 'sales', "table" 'orders', cache 'false');
+CREATE FOREIGN TABLE loc_orders (id int, customer text, amount numeric, dt text) SERVER local_lake
+  OPTIONS (database 'sales', "table" 'orders');
+-- without retries the first fault (of the first request) is a clear ERROR
+SET tablescan.s3_max_attempts = 1;
+SELECT max(id::text) FROM flaky_orders WHERE dt = 'dt_2';
+RESET tablescan.s3_max_attempts;
+\set VERBOSITY default
+SET max_parallel_workers_per_gather = 0;
+SELECT same_rows('(SELECT * FROM flaky_orders WHERE dt = ''dt_2'')',
+                 '(SELECT * FROM loc_orders WHERE dt = ''dt_2'')') AS through_faults;
+RESET max_parallel_workers_per_gather;
+SELECT same_rows('(SELECT * FROM flaky_orders WHERE dt = ''dt_1'')',
+                 '(SELECT * FROM loc_orders WHERE dt = ''dt_1'')') AS through_faults_parallel;
+\set VERBOSITY terse
+-- a store that never answers: statement_timeout cancels the transfer
+CREATE FOREIGN TABLE stalled (id int) SERVER s3_flaky OPTIONS (path 's3://stall/wh/sales.db/orders');
+SET statement_timeout = '300ms';
+SELECT count(*) FROM stalled;
+RESET statement_timeout;
+SELECT count(*) FROM loc_orders;
+DROP SERVER s3_flaky CASCADE;
+
+DROP SCHEMA s3, loc, s3j, locj CASCADE;
+DROP SERVER s3_lake, s3_shared, s3_open, local_lake, local_shared CASCADE;
+DROP ROLE regress_s3_reader;
+DROP FUNCTION same_rows(text, text), explain_text(text);
+DROP EXTENSION tablescan_fdw;

@@ -1,0 +1,858 @@
+/*
+ * s3.c - requests to S3-compatible object stores (see ts_s3.h).
+ *
+ * Owns: the current storage settings (a copy, like the file scope), the
+ * process's curl multi + easy handles (kept alive across queries: the
+ * multi's connection cache), SigV4 signing through CURLOPT_AWS_SIGV4, the
+ * transfer loop that polls for interrupts every 50 ms, the retry loop
+ * (backoff with jitter, Retry-After, bounded attempts and time), and the
+ * four requests: HEAD, ranged GET, whole GET, ListObjectsV2.  Errors name
+ * the object, the HTTP status and the S3 error code, never a secret.
+ */
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <time.h>
+
+#include <curl/curl.h>
+
+#include "base/ts_http.h"
+#include "base/ts_s3.h"
+
+/* ---- settings ---------------------------------------------------------- */
+
+static ts_s3_config current;
+static bool have_config = false;
+static int64_t requests_sent = 0;
+
+static void
+free_str(const char *s)
+{
+	if (s)
+	{
+		memset((char *) s, 0, strlen(s));
+		free((char *) s);
+	}
+}
+
+static void
+free_config(void)
+{
+	free_str(current.endpoint);
+	free_str(current.region);
+	free_str(current.ca_file);
+	free_str(current.access_key);
+	free_str(current.secret_key);
+	free_str(current.session_token);
+	memset(&current, 0, sizeof(current));
+	have_config = false;
+}
+
+static bool
+same_str(const char *a, const char *b)
+{
+	return a == b || (a && b && strcmp(a, b) == 0);
+}
+
+static bool
+same_config(const ts_s3_config *c)
+{
+	return have_config && same_str(current.endpoint, c->endpoint) &&
+		same_str(current.region, c->region) && current.path_style == c->path_style &&
+		same_str(current.ca_file, c->ca_file) && same_str(current.access_key, c->access_key) &&
+		same_str(current.secret_key, c->secret_key) &&
+		same_str(current.session_token, c->session_token) &&
+		current.max_attempts == c->max_attempts && current.max_retry_ms == c->max_retry_ms &&
+		current.timeout_ms == c->timeout_ms;
+}
+
+static bool
+dup_str(const char **to, const char *from)
+{
+	*to = NULL;
+	if (from == NULL)
+		return true;
+	*to = strdup(from);
+	return *to != NULL;
+}
+
+bool
+ts_s3_set_config(const ts_s3_config *cfg)
+{
+	if (cfg == NULL)
+	{
+		free_config();
+		return true;
+	}
+	if (same_config(cfg))
+		return true;
+	free_config();
+	current.path_style = cfg->path_style;
+	current.max_attempts = cfg->max_attempts;
+	current.max_retry_ms = cfg->max_retry_ms;
+	current.timeout_ms = cfg->timeout_ms;
+	if (!dup_str(&current.endpoint, cfg->endpoint) || !dup_str(&current.region, cfg->region) ||
+		!dup_str(&current.ca_file, cfg->ca_file) ||
+		!dup_str(&current.access_key, cfg->access_key) ||
+		!dup_str(&current.secret_key, cfg->secret_key) ||
+		!dup_str(&current.session_token, cfg->session_token))
+	{
+		free_config();
+		return false;
+	}
+	have_config = true;
+	return true;
+}
+
+const ts_s3_config *
+ts_s3_get_config(void)
+{
+	return have_config ? &current : NULL;
+}
+
+int64_t
+ts_s3_request_count(void)
+{
+	return requests_sent;
+}
+
+/* ---- transfers --------------------------------------------------------- */
+
+static CURLM *multi = NULL;
+static CURL *easy = NULL;
+
+/* Where an answer's body goes. */
+typedef struct sink
+{
+	long		status;			/* known once the first body byte arrives */
+	CURL	   *handle;
+	/* 2xx bodies: into a fixed buffer (range) or a growing one */
+	uint8_t    *fixed;
+	size_t		fixed_len;
+	int64_t		fixed_offset;	/* where fixed starts in the object */
+	int64_t		range_start;	/* of a 206's Content-Range (-1: none) */
+	bool		pos_set;
+	int64_t		pos;			/* position in the object of the next body byte */
+	uint8_t    *grow;
+	size_t		grow_cap;
+	size_t		max_body;
+	size_t		got;
+	bool		overflow;
+	bool		nomem;
+	/* other answers: the first bytes of the error body */
+	char		errbody[8192];
+	size_t		errlen;
+} sink;
+
+static size_t
+on_body(char *ptr, size_t size, size_t nmemb, void *arg)
+{
+	sink	   *s = arg;
+	size_t		n = size * nmemb;
+
+	if (s->status == 0)
+		curl_easy_getinfo(s->handle, CURLINFO_RESPONSE_CODE, &s->status);
+	if (s->status < 200 || s->status > 299)
+	{
+		size_t		room = sizeof(s->errbody) - 1 - s->errlen;
+		size_t		k = n < room ? n : room;
+
+		memcpy(s->errbody + s->errlen, ptr, k);
+		s->errlen += k;
+		s->errbody[s->errlen] = '\0';
+		return n;
+	}
+	if (s->fixed && (s->status == 200 || s->status == 206))
+	{
+		/*
+		 * Take the bytes asked for from what came: a store may ignore the
+		 * range (200, the whole object) or answer a wider one (206 with its
+		 * Content-Range); bytes beyond the range are dropped, missing ones
+		 * leave got short.
+		 */
+		int64_t		from;
+		int64_t		to;
+
+		if (!s->pos_set)
+		{
+			s->pos = s->status == 200 ? 0 : s->range_start >= 0 ? s->range_start : s->fixed_offset;
+			s->pos_set = true;
+		}
+		from = s->pos > s->fixed_offset ? s->pos : s->fixed_offset;
+		to = s->pos + (int64_t) n;
+		if (to > s->fixed_offset + (int64_t) s->fixed_len)
+			to = s->fixed_offset + (int64_t) s->fixed_len;
+		if (to > from)
+		{
+			memcpy(s->fixed + (from - s->fixed_offset), ptr + (from - s->pos), (size_t) (to - from));
+			s->got += (size_t) (to - from);
+		}
+		s->pos += (int64_t) n;
+		if (s->pos - s->fixed_offset > (int64_t) s->fixed_len + ((int64_t) 64 << 20))
+		{
+			s->overflow = true;	/* far more than asked: not worth reading on */
+			return 0;
+		}
+		return n;
+	}
+	if (s->fixed)
+	{
+		if (s->got + n > s->fixed_len)
+		{
+			s->overflow = true;
+			return 0;
+		}
+		memcpy(s->fixed + s->got, ptr, n);
+		s->got += n;
+		return n;
+	}
+	if (s->got + n + 1 > s->max_body)
+	{
+		s->overflow = true;
+		return 0;
+	}
+	if (s->got + n + 1 > s->grow_cap)
+	{
+		size_t		cap = s->grow_cap ? s->grow_cap : 16384;
+		uint8_t    *d;
+
+		while (cap < s->got + n + 1)
+			cap *= 2;
+		d = ts_realloc(s->grow, cap);
+		if (d == NULL)
+		{
+			s->nomem = true;
+			return 0;
+		}
+		s->grow = d;
+		s->grow_cap = cap;
+	}
+	memcpy(s->grow + s->got, ptr, n);
+	s->got += n;
+	s->grow[s->got] = '\0';
+	return n;
+}
+
+/* Content-Range: bytes a-b/total of a 206 */
+static size_t
+on_header(char *buf, size_t size, size_t nitems, void *arg)
+{
+	sink	   *s = arg;
+	size_t		n = size * nitems;
+	static const char name[] = "content-range:";
+
+	if (n > sizeof(name) && strncasecmp(buf, name, sizeof(name) - 1) == 0)
+	{
+		char		line[128];
+		long long	a,
+					b;
+		size_t		k = n < sizeof(line) - 1 ? n : sizeof(line) - 1;
+
+		memcpy(line, buf, k);
+		line[k] = '\0';
+		if (sscanf(line + sizeof(name) - 1, " bytes %lld-%lld", &a, &b) == 2 && a >= 0 && b >= a)
+			s->range_start = a;
+	}
+	return n;
+}
+
+static bool
+get_handles(ts_err *err)
+{
+	if (multi == NULL)
+	{
+		static bool global_done = false;
+
+		if (!global_done)
+		{
+			if (curl_global_init(CURL_GLOBAL_DEFAULT) != CURLE_OK)
+				return ts_error(err, TS_ERR_IO, "could not initialize libcurl");
+			global_done = true;
+		}
+		multi = curl_multi_init();
+		if (multi == NULL)
+			return ts_error(err, TS_ERR_NOMEM, "could not create a libcurl multi handle");
+	}
+	if (easy == NULL)
+	{
+		easy = curl_easy_init();
+		if (easy == NULL)
+			return ts_error(err, TS_ERR_NOMEM, "could not create a libcurl handle");
+	}
+	else
+		curl_easy_reset(easy);
+	return true;
+}
+
+/*
+ * Run the easy handle to completion in the multi handle, asking for
+ * interrupts between waits of at most 50 ms.  *canceled when one came.
+ */
+static CURLcode
+run_transfer(bool *canceled)
+{
+	CURLcode	result = CURLE_OK;
+	CURLMsg    *msg;
+	int			left;
+	bool		done = false;
+
+	*canceled = false;
+	if (curl_multi_add_handle(multi, easy) != CURLM_OK)
+		return CURLE_FAILED_INIT;
+	while (!done)
+	{
+		int			running = 0;
+
+		if (curl_multi_perform(multi, &running) != CURLM_OK)
+		{
+			result = CURLE_FAILED_INIT;
+			break;
+		}
+		while ((msg = curl_multi_info_read(multi, &left)) != NULL)
+			if (msg->msg == CURLMSG_DONE && msg->easy_handle == easy)
+			{
+				result = msg->data.result;
+				done = true;
+			}
+		if (done || running == 0)
+			break;
+		if (ts_interrupt_pending())
+		{
+			*canceled = true;
+			break;
+		}
+		curl_multi_poll(multi, NULL, 0, 50, NULL);
+	}
+	curl_multi_remove_handle(multi, easy);
+	return result;
+}
+
+static bool
+retryable_code(CURLcode c)
+{
+	return c == CURLE_COULDNT_CONNECT || c == CURLE_OPERATION_TIMEDOUT ||
+		c == CURLE_RECV_ERROR || c == CURLE_SEND_ERROR || c == CURLE_GOT_NOTHING ||
+		c == CURLE_PARTIAL_FILE || c == CURLE_COULDNT_RESOLVE_HOST;
+}
+
+static bool
+retryable_status(long status)
+{
+	return status == 429 || status == 500 || status == 502 || status == 503 || status == 504;
+}
+
+static bool
+pause_ms(long ms)
+{
+	while (ms > 0)
+	{
+		long		slice = ms > 50 ? 50 : ms;
+		struct timespec ts = {0, slice * 1000000L};
+
+		if (ts_interrupt_pending())
+			return false;
+		nanosleep(&ts, NULL);
+		ms -= slice;
+	}
+	return !ts_interrupt_pending();
+}
+
+typedef enum req_kind
+{
+	REQ_HEAD,
+	REQ_RANGE,
+	REQ_WHOLE,
+	REQ_LIST
+} req_kind;
+
+typedef struct s3_request
+{
+	req_kind	kind;
+	const char *uri;			/* for messages: the object or listing */
+	const char *url;
+	int64_t		offset;			/* REQ_RANGE */
+	size_t		len;
+	void	   *buf;
+	size_t		max_body;		/* REQ_WHOLE, REQ_LIST */
+	/* answer */
+	long		status;
+	int64_t		content_length;
+	uint8_t    *body;			/* REQ_WHOLE, REQ_LIST: ts_malloc'd */
+	size_t		body_len;
+	char	   *error_code;		/* of a non-2xx answer */
+} s3_request;
+
+static const char *
+method_name(req_kind k)
+{
+	return k == REQ_HEAD ? "HEAD" : k == REQ_LIST ? "LIST" : "GET";
+}
+
+/* One attempt.  False only for a local failure or cancel (err set). */
+static bool
+attempt(s3_request *r, const ts_s3_config *cfg, sink *s, CURLcode *rc, long *retry_after_s,
+		ts_err *err)
+{
+	struct curl_slist *headers = NULL;
+	char		range[80];
+	char		sigv4[160];
+	char	   *token_header = NULL;
+	bool		canceled;
+
+	if (!get_handles(err))
+		return false;
+	memset(s, 0, offsetof(sink, errbody));
+	s->errlen = 0;
+	s->errbody[0] = '\0';
+	s->handle = easy;
+	if (r->kind == REQ_RANGE)
+	{
+		s->fixed = r->buf;
+		s->fixed_len = r->len;
+		s->fixed_offset = r->offset;
+		s->range_start = -1;
+		curl_easy_setopt(easy, CURLOPT_HEADERFUNCTION, on_header);
+		curl_easy_setopt(easy, CURLOPT_HEADERDATA, s);
+	}
+	else
+		s->max_body = r->max_body;
+	curl_easy_setopt(easy, CURLOPT_URL, r->url);
+	curl_easy_setopt(easy, CURLOPT_PROTOCOLS_STR, "http,https");
+	curl_easy_setopt(easy, CURLOPT_FOLLOWLOCATION, 0L);
+	curl_easy_setopt(easy, CURLOPT_NOSIGNAL, 1L);
+	curl_easy_setopt(easy, CURLOPT_CONNECTTIMEOUT_MS, 10000L);
+	curl_easy_setopt(easy, CURLOPT_TIMEOUT_MS, cfg->timeout_ms > 0 ? cfg->timeout_ms : 60000L);
+	/* a stalled connection: less than 1 byte/s for 15 s */
+	curl_easy_setopt(easy, CURLOPT_LOW_SPEED_LIMIT, 1L);
+	curl_easy_setopt(easy, CURLOPT_LOW_SPEED_TIME, 15L);
+	curl_easy_setopt(easy, CURLOPT_WRITEFUNCTION, on_body);
+	curl_easy_setopt(easy, CURLOPT_WRITEDATA, s);
+	curl_easy_setopt(easy, CURLOPT_SSL_VERIFYPEER, 1L);
+	curl_easy_setopt(easy, CURLOPT_SSL_VERIFYHOST, 2L);
+	curl_easy_setopt(easy, CURLOPT_TCP_KEEPALIVE, 1L);
+	if (cfg->ca_file)
+		curl_easy_setopt(easy, CURLOPT_CAINFO, cfg->ca_file);
+	if (r->kind == REQ_HEAD)
+		curl_easy_setopt(easy, CURLOPT_NOBODY, 1L);
+	/* the transfer's own check of Content-Length stays on (a short body is CURLE_PARTIAL_FILE) */
+	if (r->kind == REQ_RANGE)
+	{
+		snprintf(range, sizeof(range), "Range: bytes=%lld-%lld", (long long) r->offset,
+				 (long long) (r->offset + (int64_t) r->len - 1));
+		headers = curl_slist_append(headers, range);
+	}
+	if (cfg->access_key && cfg->access_key[0])
+	{
+		snprintf(sigv4, sizeof(sigv4), "aws:amz:%s:s3",
+				 cfg->region && cfg->region[0] ? cfg->region : "us-east-1");
+		curl_easy_setopt(easy, CURLOPT_AWS_SIGV4, sigv4);
+		curl_easy_setopt(easy, CURLOPT_USERNAME, cfg->access_key);
+		curl_easy_setopt(easy, CURLOPT_PASSWORD, cfg->secret_key ? cfg->secret_key : "");
+		headers = curl_slist_append(headers, "x-amz-content-sha256: UNSIGNED-PAYLOAD");
+		if (cfg->session_token && cfg->session_token[0])
+		{
+			token_header = ts_psprintf("x-amz-security-token: %s", cfg->session_token);
+			if (token_header == NULL)
+			{
+				curl_slist_free_all(headers);
+				return ts_error(err, TS_ERR_NOMEM, "out of memory");
+			}
+			headers = curl_slist_append(headers, token_header);
+		}
+	}
+	curl_easy_setopt(easy, CURLOPT_HTTPHEADER, headers);
+	requests_sent++;
+	*rc = run_transfer(&canceled);
+	curl_easy_getinfo(easy, CURLINFO_RESPONSE_CODE, &s->status);
+	{
+		curl_off_t	cl = -1;
+		curl_off_t	ra = 0;
+
+		curl_easy_getinfo(easy, CURLINFO_CONTENT_LENGTH_DOWNLOAD_T, &cl);
+		curl_easy_getinfo(easy, CURLINFO_RETRY_AFTER, &ra);
+		r->content_length = (int64_t) cl;
+		*retry_after_s = (long) ra;
+	}
+	/* the secret and token are not left in the handle or in freed memory */
+	curl_easy_setopt(easy, CURLOPT_HTTPHEADER, NULL);
+	curl_easy_setopt(easy, CURLOPT_PASSWORD, "");
+	curl_slist_free_all(headers);
+	if (token_header)
+	{
+		memset(token_header, 0, strlen(token_header));
+		ts_free(token_header);
+	}
+	if (canceled || *rc == CURLE_ABORTED_BY_CALLBACK || ts_interrupt_pending())
+	{
+		ts_free(s->grow);
+		s->grow = NULL;
+		return ts_error(err, TS_ERR_CANCELED, "%s \"%s\": canceled", method_name(r->kind), r->uri);
+	}
+	return true;
+}
+
+/*
+ * Send r, retrying what a client retries.  True when an answer arrived
+ * that is not retried (r->status says which); false on a transport
+ * failure, a cancel, or retries exhausted (err names r->uri).
+ */
+static bool
+send_request(s3_request *r, ts_err *err)
+{
+	const ts_s3_config *cfg = ts_s3_get_config();
+	int			attempts;
+	long		budget;
+	long		backoff = 100;
+
+	if (cfg == NULL)
+		return ts_error(err, TS_ERR_INVALID,
+						"\"%s\": no object store settings for this scan", r->uri);
+	attempts = cfg->max_attempts > 0 ? cfg->max_attempts : 5;
+	budget = cfg->max_retry_ms > 0 ? cfg->max_retry_ms : 30000;
+	for (int i = 1;; i++)
+	{
+		sink	   *s = ts_malloc(sizeof(sink));
+		CURLcode	rc = CURLE_OK;
+		long		retry_after_s = 0;
+		long		wait;
+		bool		transient;
+
+		if (s == NULL)
+			return ts_error(err, TS_ERR_NOMEM, "out of memory");
+		if (!attempt(r, cfg, s, &rc, &retry_after_s, err))
+		{
+			ts_free(s);
+			return false;
+		}
+		if (s->nomem)
+		{
+			ts_free(s->grow);
+			ts_free(s);
+			return ts_error(err, TS_ERR_NOMEM, "out of memory reading \"%s\"", r->uri);
+		}
+		if (s->overflow)
+		{
+			ts_free(s->grow);
+			ts_free(s);
+			return r->kind == REQ_RANGE ?
+				ts_error(err, TS_ERR_CORRUPT,
+						 "object \"%s\": too long an answer to a read of %zu bytes at offset %lld",
+						 r->uri, r->len, (long long) r->offset) :
+				ts_error(err, TS_ERR_NOMEM, "object \"%s\" is larger than %zu bytes",
+						 r->uri, r->max_body);
+		}
+		transient = rc != CURLE_OK ? retryable_code(rc) : retryable_status(s->status);
+		if (rc == CURLE_OK && !transient)
+		{
+			r->status = s->status;
+			r->body = s->grow;
+			r->body_len = s->got;
+			if (r->kind == REQ_RANGE)
+				r->body_len = s->got;
+			if (s->status < 200 || s->status > 299)
+				r->error_code = ts_s3_error_code(s->errbody, s->errlen);
+			ts_free(s);
+			return true;
+		}
+		ts_free(s->grow);
+		if (!transient || i >= attempts)
+		{
+			bool		r_ok;
+
+			if (rc != CURLE_OK)
+				r_ok = ts_error(err, TS_ERR_IO, "%s \"%s\" failed after %d attempt%s: %s",
+								method_name(r->kind), r->uri, i, i == 1 ? "" : "s",
+								curl_easy_strerror(rc));
+			else
+			{
+				char	   *code = ts_s3_error_code(s->errbody, s->errlen);
+
+				r_ok = ts_error(err, TS_ERR_IO, "%s \"%s\" failed after %d attempt%s: HTTP %ld%s%s%s",
+								method_name(r->kind), r->uri, i, i == 1 ? "" : "s", s->status,
+								code ? " (" : "", code ? code : "", code ? ")" : "");
+				ts_free(code);
+			}
+			ts_free(s);
+			return r_ok;
+		}
+		ts_free(s);
+		/* exponential backoff, full jitter, at least what Retry-After asks */
+		wait = backoff / 2 + (long) (rand() % (int) (backoff / 2 + 1));
+		if (retry_after_s > 0 && retry_after_s * 1000 > wait)
+			wait = retry_after_s * 1000;
+		if (wait > budget)
+			return ts_error(err, TS_ERR_IO,
+							"%s \"%s\": the store kept failing (retry time of %ld ms used up)",
+							method_name(r->kind), r->uri,
+							cfg->max_retry_ms > 0 ? cfg->max_retry_ms : 30000L);
+		if (!pause_ms(wait))
+			return ts_error(err, TS_ERR_CANCELED, "%s \"%s\": canceled", method_name(r->kind), r->uri);
+		budget -= wait;
+		backoff = backoff < 5000 ? backoff * 2 : 10000;
+	}
+}
+
+/* An answer that is not 2xx as an error naming the object, status and code. */
+static bool
+answer_error(const s3_request *r, ts_err *err)
+{
+	const char *code = r->error_code;
+	ts_errcode tc = r->status == 404 ? TS_ERR_NOT_FOUND : TS_ERR_IO;
+
+	if (r->status == 403)
+		return ts_error(err, TS_ERR_IO,
+						"%s \"%s\": access denied by the object store (HTTP 403%s%s): check the credentials of the user mapping",
+						method_name(r->kind), r->uri, code ? ", " : "", code ? code : "");
+	if (r->status == 404)
+		return ts_error(err, tc, "%s \"%s\": no such %s (HTTP 404%s%s)",
+						method_name(r->kind), r->uri,
+						code && strcmp(code, "NoSuchBucket") == 0 ? "bucket" : "object",
+						code ? ", " : "", code ? code : "");
+	return ts_error(err, tc, "%s \"%s\": HTTP %ld%s%s%s", method_name(r->kind), r->uri, r->status,
+					code ? " (" : "", code ? code : "", code ? ")" : "");
+}
+
+static void
+request_done(s3_request *r)
+{
+	ts_free(r->error_code);
+	r->error_code = NULL;
+}
+
+static char *
+url_of(const char *uri, char **bucket, char **key, ts_err *err)
+{
+	const ts_s3_config *cfg = ts_s3_get_config();
+	char	   *url;
+
+	if (!ts_s3_parse_uri(uri, bucket, key, err))
+		return NULL;
+	if (cfg == NULL)
+	{
+		ts_free(*bucket);
+		ts_free(*key);
+		ts_error(err, TS_ERR_INVALID, "\"%s\": no object store settings for this scan", uri);
+		return NULL;
+	}
+	url = ts_s3_object_url(cfg, *bucket, *key);
+	if (url == NULL)
+	{
+		ts_free(*bucket);
+		ts_free(*key);
+		ts_error(err, TS_ERR_NOMEM, "out of memory");
+	}
+	return url;
+}
+
+bool
+ts_s3_head(const char *uri, bool *exists, int64_t *size, ts_err *err)
+{
+	s3_request	r = {REQ_HEAD, uri};
+	char	   *bucket,
+			   *key;
+	char	   *url = url_of(uri, &bucket, &key, err);
+	bool		ok;
+
+	*exists = false;
+	*size = -1;
+	if (url == NULL)
+		return false;
+	r.url = url;
+	ok = send_request(&r, err);
+	ts_free(url);
+	ts_free(bucket);
+	ts_free(key);
+	if (!ok)
+		return false;
+	if (r.status == 404)
+	{
+		request_done(&r);
+		return true;
+	}
+	if (r.status != 200)
+	{
+		ok = answer_error(&r, err);
+		request_done(&r);
+		return ok;
+	}
+	request_done(&r);
+	if (r.content_length < 0)
+		return ts_error(err, TS_ERR_IO, "HEAD \"%s\": the answer has no Content-Length", uri);
+	*exists = true;
+	*size = r.content_length;
+	return true;
+}
+
+bool
+ts_s3_read_range(const char *uri, void *buf, size_t len, int64_t offset,
+				 int64_t object_size, ts_err *err)
+{
+	s3_request	r = {REQ_RANGE, uri};
+	char	   *bucket,
+			   *key;
+	char	   *url;
+	bool		ok;
+
+	if (len == 0)
+		return true;
+	url = url_of(uri, &bucket, &key, err);
+	if (url == NULL)
+		return false;
+	r.url = url;
+	r.offset = offset;
+	r.len = len;
+	r.buf = buf;
+	ok = send_request(&r, err);
+	ts_free(url);
+	ts_free(bucket);
+	ts_free(key);
+	if (!ok)
+		return false;
+	if (r.status >= 300 || r.status < 200)
+		ok = answer_error(&r, err);
+	else
+		ok = ts_s3_check_range_answer(uri, r.status, r.body_len, len, offset, object_size, err);
+	request_done(&r);
+	return ok;
+}
+
+/* Largest object read whole (metadata: snapshots, manifests, schemas). */
+#define S3_MAX_WHOLE ((size_t) 1 << 30)
+
+bool
+ts_s3_read_object(const char *uri, uint8_t **data, size_t *len, ts_err *err)
+{
+	s3_request	r = {REQ_WHOLE, uri};
+	char	   *bucket,
+			   *key;
+	char	   *url = url_of(uri, &bucket, &key, err);
+	bool		ok;
+
+	*data = NULL;
+	*len = 0;
+	if (url == NULL)
+		return false;
+	r.url = url;
+	r.max_body = S3_MAX_WHOLE;
+	ok = send_request(&r, err);
+	ts_free(url);
+	ts_free(bucket);
+	ts_free(key);
+	if (!ok)
+		return false;
+	if (r.status != 200)
+	{
+		ts_free(r.body);
+		ok = answer_error(&r, err);
+		request_done(&r);
+		return ok;
+	}
+	request_done(&r);
+	if (r.content_length >= 0 && (size_t) r.content_length != r.body_len)
+	{
+		ts_free(r.body);
+		return ts_error(err, TS_ERR_CORRUPT, "object \"%s\": %zu bytes read of %lld announced",
+						uri, r.body_len, (long long) r.content_length);
+	}
+	if (r.body == NULL && (r.body = ts_malloc(1)) == NULL)
+		return ts_error(err, TS_ERR_NOMEM, "out of memory");
+	r.body[r.body_len] = '\0';
+	*data = r.body;
+	*len = r.body_len;
+	return true;
+}
+
+static int
+cmp_names(const void *a, const void *b)
+{
+	return strcmp(*(char *const *) a, *(char *const *) b);
+}
+
+bool
+ts_s3_list(const char *uri, bool max_one, char ***names, int *count, ts_err *err)
+{
+	const ts_s3_config *cfg = ts_s3_get_config();
+	ts_s3_listing out = {0};
+	char	   *bucket,
+			   *key,
+			   *prefix,
+			   *base;
+	char	   *eprefix;
+	bool		ok = true;
+
+	*names = NULL;
+	*count = 0;
+	base = url_of(uri, &bucket, &key, err);
+	if (base == NULL)
+		return false;
+	ts_free(base);
+	base = ts_s3_object_url(cfg, bucket, NULL);
+	{
+		size_t		kl = strlen(key);
+
+		while (kl > 0 && key[kl - 1] == '/')
+			kl--;
+		prefix = kl ? ts_psprintf("%.*s/", (int) kl, key) : ts_strdup("");
+	}
+	eprefix = prefix ? ts_url_encode(prefix) : NULL;
+	if (base == NULL || eprefix == NULL)
+	{
+		ok = ts_error(err, TS_ERR_NOMEM, "out of memory");
+		goto done;
+	}
+	do
+	{
+		s3_request	r = {REQ_LIST, uri};
+		char	   *etoken = out.next_token ? ts_url_encode(out.next_token) : NULL;
+
+		if (out.next_token && etoken == NULL)
+		{
+			ok = ts_error(err, TS_ERR_NOMEM, "out of memory");
+			break;
+		}
+		/* query parameters in the order SigV4 canonicalizes them */
+		r.url = ts_psprintf("%s?%s%s%sdelimiter=%%2F&list-type=2%s&prefix=%s",
+							base, etoken ? "continuation-token=" : "", etoken ? etoken : "",
+							etoken ? "&" : "", max_one ? "&max-keys=1" : "", eprefix);
+		ts_free(etoken);
+		if (r.url == NULL)
+		{
+			ok = ts_error(err, TS_ERR_NOMEM, "out of memory");
+			break;
+		}
+		r.max_body = (size_t) 64 << 20;
+		ok = send_request(&r, err);
+		ts_free((char *) r.url);
+		if (!ok)
+			break;
+		if (r.status != 200)
+			ok = answer_error(&r, err);
+		else
+			ok = ts_s3_parse_list_page((const char *) r.body, r.body_len, prefix, &out, err);
+		ts_free(r.body);
+		request_done(&r);
+		if (ok && !max_one && out.truncated && ts_interrupt_pending())
+			ok = ts_error(err, TS_ERR_CANCELED, "LIST \"%s\": canceled", uri);
+	} while (ok && !max_one && out.truncated);
+	if (ok && out.count == 0)
+		ok = ts_error(err, TS_ERR_NOT_FOUND, "LIST \"%s\": no objects below it", uri);
+	if (ok)
+	{
+		if (out.count > 1)
+			qsort(out.names, (size_t) out.count, sizeof(char *), cmp_names);
+		*names = out.names;
+		*count = out.count;
+		out.names = NULL;
+		out.count = 0;
+	}
+done:
+	ts_s3_listing_free(&out);
+	ts_free(eprefix);
+	ts_free(prefix);
+	ts_free(base);
+	ts_free(bucket);
+	ts_free(key);
+	return ok;
+}

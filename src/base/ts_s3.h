@@ -1,0 +1,123 @@
+/*
+ * ts_s3.h - objects of S3-compatible stores (AWS S3, MinIO, Ceph, OSS, R2).
+ *
+ * Owns: object URIs (s3://, s3a://, oss://), the storage settings a scan
+ * reads with (endpoint, region, addressing, CA file, credentials), and the
+ * requests the file system layer needs: HEAD for a size, ranged GET into a
+ * caller's buffer (a short body is an error, never data), whole GET of a
+ * small object, ListObjectsV2 with pagination, existence checks.  Requests
+ * are signed by libcurl (AWS SigV4), go over one kept-alive connection
+ * cache per process, are retried with backoff and jitter, and stop within a
+ * poll interval when an interrupt is pending.  Secrets never appear in an
+ * error message.
+ */
+#ifndef TS_S3_H
+#define TS_S3_H
+
+#include "base/ts_base.h"
+
+/* What a scan reads objects with.  Strings are owned by the caller. */
+typedef struct ts_s3_config
+{
+	const char *endpoint;		/* "http(s)://host[:port]"; NULL: AWS for region */
+	const char *region;			/* NULL: us-east-1 */
+	bool		path_style;		/* http://host/bucket/key (else bucket.host) */
+	const char *ca_file;		/* NULL: the system's CAs */
+	const char *access_key;		/* NULL: anonymous requests */
+	const char *secret_key;
+	const char *session_token;	/* NULL: none */
+	int			max_attempts;	/* per request, >= 1; 0: 5 */
+	long		max_retry_ms;	/* total time spent waiting between attempts; 0: 30 s */
+	long		timeout_ms;		/* one attempt; 0: 60 s */
+} ts_s3_config;
+
+/* The settings later requests use (copied; NULL: none, every request fails). */
+bool		ts_s3_set_config(const ts_s3_config *cfg);
+const ts_s3_config *ts_s3_get_config(void);
+
+/* ---- URIs (pure) ------------------------------------------------------ */
+
+/* Does path name an object (s3://, s3a://, oss://, any case)? */
+bool		ts_uri_is_object(const char *path);
+
+/*
+ * Is path a URI with a scheme this extension does not read (hdfs://,
+ * gs://, abfs://, ...)?  Then err names the scheme.  Plain paths, file:
+ * and object URIs are fine.
+ */
+bool		ts_uri_check_scheme(const char *path, ts_err *err);
+
+/*
+ * Split an object URI into bucket and key (ts_malloc'd; key may be "",
+ * without a leading '/').  Refuses an empty bucket, "." / ".." segments
+ * and control characters (TS_ERR_INVALID).
+ */
+bool		ts_s3_parse_uri(const char *uri, char **bucket, char **key, ts_err *err);
+
+/*
+ * The canonical form used to compare URIs for the file scope: scheme
+ * lower-cased with s3a -> s3, no trailing '/'; NULL when the URI is not
+ * valid (ts_s3_parse_uri).
+ */
+char	   *ts_s3_canonical_uri(const char *uri);
+
+/* The request URL of an object or of the bucket (key NULL), ts_malloc'd. */
+char	   *ts_s3_object_url(const ts_s3_config *cfg, const char *bucket, const char *key);
+
+/* ---- ListObjectsV2 answers (pure) -------------------------------------- */
+
+typedef struct ts_s3_listing
+{
+	char	  **names;			/* entries below the prefix, without it */
+	int			count;
+	int			cap;
+	bool		truncated;
+	char	   *next_token;		/* NextContinuationToken when truncated */
+} ts_s3_listing;
+
+/*
+ * Add the entries of one ListObjectsV2 page to *out: each Contents/Key and
+ * CommonPrefixes/Prefix with prefix removed (and a trailing '/' of a common
+ * prefix); keys not under prefix are TS_ERR_CORRUPT.  Sets truncated and
+ * next_token (replacing the previous page's).
+ */
+bool		ts_s3_parse_list_page(const char *xml, size_t len, const char *prefix,
+								  ts_s3_listing *out, ts_err *err);
+void		ts_s3_listing_free(ts_s3_listing *l);
+
+/* The <Code> of an S3 error body (ts_malloc'd), or NULL. */
+char	   *ts_s3_error_code(const char *xml, size_t len);
+
+/*
+ * Does an answer to "GET bytes offset..offset+len-1" carry exactly those
+ * bytes?  got is what arrived of the range: the body of a 206, or the
+ * bytes of the range in the whole object a 200 carries (a store may ignore
+ * a range).  got != len or another status: false + TS_ERR_IO/TS_ERR_CORRUPT
+ * naming uri.
+ */
+bool		ts_s3_check_range_answer(const char *uri, long status, size_t got, size_t len,
+									 int64_t offset, int64_t object_size, ts_err *err);
+
+/* ---- requests ---------------------------------------------------------- */
+
+/* HEAD: *exists false (no error) for 404; the size otherwise. */
+bool		ts_s3_head(const char *uri, bool *exists, int64_t *size, ts_err *err);
+
+/* GET bytes [offset, offset+len) into buf; object_size (or -1) for the check. */
+bool		ts_s3_read_range(const char *uri, void *buf, size_t len, int64_t offset,
+							 int64_t object_size, ts_err *err);
+
+/* GET a whole object into a ts_malloc'd NUL-terminated buffer; 404 = TS_ERR_NOT_FOUND. */
+bool		ts_s3_read_object(const char *uri, uint8_t **data, size_t *len, ts_err *err);
+
+/*
+ * The entries directly below the "directory" uri (delimiter '/'), sorted;
+ * none at all = TS_ERR_NOT_FOUND (an object store has no empty directories).
+ * With max_one, stops after the first page of at most one key.
+ */
+bool		ts_s3_list(const char *uri, bool max_one, char ***names, int *count, ts_err *err);
+
+/* Requests sent by this process (for metrics and tests). */
+int64_t		ts_s3_request_count(void);
+
+#endif							/* TS_S3_H */

@@ -1,0 +1,403 @@
+/*
+ * storage_options.c - object store options and the settings a scan reads with.
+ *
+ * Owns: the one table of keys for object stores (Paimon's s3.* keys, the
+ * Hadoop fs.s3a.* / fs.oss.* forms, and our FDW-level ones), where each may
+ * appear (settings on SERVER / FOREIGN TABLE, secrets only in USER MAPPING),
+ * checking their values, the locations accepted for "warehouse" / "path"
+ * (s3://, s3a://, oss://; other schemes refused by name), the GUCs that
+ * bound retries, and building the ts_s3_config of a table: server < table
+ * options, credentials from the role's user mapping (or PUBLIC's).  A role
+ * without pg_read_server_files reads an object store only through a user
+ * mapping.  Secret values are never printed.  options.c calls in here.
+ */
+#include "postgres.h"
+
+#include "access/reloptions.h"
+#include "catalog/pg_foreign_server.h"
+#include "catalog/pg_foreign_table.h"
+#include "catalog/pg_user_mapping.h"
+#include "commands/defrem.h"
+#include "foreign/foreign.h"
+#include "miscadmin.h"
+#include "nodes/makefuncs.h"
+#include "utils/builtins.h"
+#include "utils/guc.h"
+#include "utils/syscache.h"
+
+#include "base/ts_s3.h"
+#include "tablescan_fdw.h"
+
+typedef enum StorageSetting
+{
+	ST_ENDPOINT,
+	ST_REGION,
+	ST_PATH_STYLE,
+	ST_CA_FILE,
+	ST_CREDENTIALS,				/* 'anonymous' | 'environment' (no user mapping) */
+	ST_ACCESS_KEY,
+	ST_SECRET_KEY,
+	ST_SESSION_TOKEN
+} StorageSetting;
+
+typedef struct StorageKey
+{
+	const char *key;
+	StorageSetting setting;
+} StorageKey;
+
+/* Every key accepted for object stores; the first of each setting is the one documented. */
+static const StorageKey storage_keys[] = {
+	{"s3.endpoint", ST_ENDPOINT},
+	{"s3a.endpoint", ST_ENDPOINT},
+	{"fs.s3a.endpoint", ST_ENDPOINT},
+	{"fs.oss.endpoint", ST_ENDPOINT},
+	{"s3.region", ST_REGION},
+	{"s3a.region", ST_REGION},
+	{"fs.s3a.endpoint.region", ST_REGION},
+	{"fs.s3a.region", ST_REGION},
+	{"fs.oss.region", ST_REGION},
+	{"s3.path.style.access", ST_PATH_STYLE},
+	{"s3a.path.style.access", ST_PATH_STYLE},
+	{"fs.s3a.path.style.access", ST_PATH_STYLE},
+	{"ca_file", ST_CA_FILE},
+	{"credentials", ST_CREDENTIALS},
+	{"s3.access-key", ST_ACCESS_KEY},
+	{"s3a.access-key", ST_ACCESS_KEY},
+	{"s3.access.key", ST_ACCESS_KEY},
+	{"fs.s3a.access.key", ST_ACCESS_KEY},
+	{"fs.oss.accessKeyId", ST_ACCESS_KEY},
+	{"s3.secret-key", ST_SECRET_KEY},
+	{"s3a.secret-key", ST_SECRET_KEY},
+	{"s3.secret.key", ST_SECRET_KEY},
+	{"fs.s3a.secret.key", ST_SECRET_KEY},
+	{"fs.oss.accessKeySecret", ST_SECRET_KEY},
+	{"s3.session-token", ST_SESSION_TOKEN},
+	{"s3a.session-token", ST_SESSION_TOKEN},
+	{"s3.session.token", ST_SESSION_TOKEN},
+	{"fs.s3a.session.token", ST_SESSION_TOKEN},
+	{"fs.oss.securityToken", ST_SESSION_TOKEN},
+	{NULL, 0}
+};
+
+/* Retry bounds of object store requests (GUCs). */
+static int	s3_max_attempts = 5;
+static int	s3_max_retry_ms = 30000;
+static int	s3_timeout_ms = 60000;
+
+void
+tablescan_storage_define_gucs(void)
+{
+	DefineCustomIntVariable("tablescan.s3_max_attempts",
+							"Attempts of one object store request (retries of 429, 5xx, resets and timeouts included).",
+							NULL, &s3_max_attempts, 5, 1, 100, PGC_USERSET, 0, NULL, NULL, NULL);
+	DefineCustomIntVariable("tablescan.s3_max_retry_time",
+							"Longest total wait between the attempts of one object store request.",
+							NULL, &s3_max_retry_ms, 30000, 0, 3600 * 1000, PGC_USERSET, GUC_UNIT_MS,
+							NULL, NULL, NULL);
+	DefineCustomIntVariable("tablescan.s3_timeout",
+							"Longest time one attempt of an object store request may take.",
+							NULL, &s3_timeout_ms, 60000, 100, 3600 * 1000, PGC_USERSET, GUC_UNIT_MS,
+							NULL, NULL, NULL);
+}
+
+static const StorageKey *
+find_key(const char *name)
+{
+	for (const StorageKey *k = storage_keys; k->key; k++)
+		if (strcmp(k->key, name) == 0)
+			return k;
+	return NULL;
+}
+
+static bool
+is_secret(StorageSetting s)
+{
+	return s == ST_ACCESS_KEY || s == ST_SECRET_KEY || s == ST_SESSION_TOKEN;
+}
+
+bool
+tablescan_storage_is_key(const char *name)
+{
+	return find_key(name) != NULL;
+}
+
+static void
+check_endpoint(const char *name, const char *value)
+{
+	const char *host = value;
+
+	if (pg_strncasecmp(value, "http://", 7) == 0)
+		host = value + 7;
+	else if (pg_strncasecmp(value, "https://", 8) == 0)
+		host = value + 8;
+	else if (strstr(value, "://") != NULL)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("invalid value for option \"%s\": \"%s\"", name, value),
+				 errhint("Give the object store's http:// or https:// endpoint (https when no scheme is given).")));
+	if (host[0] == '\0' || host[0] == '/' || strpbrk(host, " @?#") != NULL)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("invalid value for option \"%s\": \"%s\"", name, value),
+				 errhint("Give host[:port], e.g. 'http://127.0.0.1:9000'; no user name, query or fragment.")));
+}
+
+/*
+ * A storage key in an options list of catalog `context`: refuse it where it
+ * does not belong, check its value, and check the privileges it needs.
+ * False when name is not a storage key (the caller goes on).
+ */
+bool
+tablescan_storage_check_option(const char *name, const char *value, Oid context)
+{
+	const StorageKey *k = find_key(name);
+
+	if (k == NULL)
+		return false;
+	if (is_secret(k->setting))
+	{
+		if (context != UserMappingRelationId)
+			ereport(ERROR,
+					(errcode(ERRCODE_FDW_INVALID_OPTION_NAME),
+					 errmsg("option \"%s\" is a secret and may only be set in a USER MAPPING", name),
+					 errhint("Use CREATE USER MAPPING FOR ... SERVER ... OPTIONS (\"%s\" '...'); a mapping FOR PUBLIC serves every role.",
+							 name)));
+		if (value[0] == '\0')
+			ereport(ERROR,
+					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+					 errmsg("option \"%s\" is empty", name)));
+		return true;
+	}
+	if (context != ForeignServerRelationId &&
+		!(context == ForeignTableRelationId && k->setting != ST_CREDENTIALS))
+		ereport(ERROR,
+				(errcode(ERRCODE_FDW_INVALID_OPTION_NAME),
+				 errmsg("option \"%s\" is not valid %s", name,
+						context == UserMappingRelationId ? "in a USER MAPPING" :
+						context == InvalidOid ? "in tablescan.scan_options" : "here"),
+				 errhint("Object store settings are SERVER%s options; only the keys go in a USER MAPPING.",
+						 k->setting == ST_CREDENTIALS ? "" : " or FOREIGN TABLE")));
+	switch (k->setting)
+	{
+		case ST_ENDPOINT:
+			/* where the server connects to: as option "uri" */
+			tablescan_check_path_privilege(name);
+			check_endpoint(name, value);
+			break;
+		case ST_CA_FILE:
+			/* a file of the server */
+			tablescan_check_path_privilege(name);
+			if (value[0] != '/')
+				ereport(ERROR,
+						(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+						 errmsg("invalid value for option \"%s\": \"%s\"", name, value),
+						 errhint("Give the absolute path of a PEM file of CA certificates.")));
+			break;
+		case ST_REGION:
+			for (const char *p = value; *p; p++)
+				if (!(isalnum((unsigned char) *p) || *p == '-' || *p == '_'))
+					ereport(ERROR,
+							(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+							 errmsg("invalid value for option \"%s\": \"%s\"", name, value),
+							 errhint("Give a region name such as 'eu-west-1'.")));
+			break;
+		case ST_PATH_STYLE:
+			{
+				bool		b;
+
+				if (!parse_bool(value, &b))
+					ereport(ERROR,
+							(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+							 errmsg("invalid value for option \"%s\": \"%s\"", name, value),
+							 errhint("Give true or false.")));
+			}
+			break;
+		case ST_CREDENTIALS:
+			if (strcmp(value, "anonymous") != 0 && strcmp(value, "environment") != 0)
+				ereport(ERROR,
+						(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+						 errmsg("invalid value for option \"%s\": \"%s\"", name, value),
+						 errhint("Give 'anonymous' or 'environment' (the AWS_* variables of the server process), for roles without a user mapping.")));
+			/* the server process's own keys */
+			if (strcmp(value, "environment") == 0)
+				tablescan_check_path_privilege(name);
+			break;
+		default:
+			break;
+	}
+	return true;
+}
+
+/*
+ * "warehouse" or "path" naming an object store location: true when value is
+ * a valid s3://, s3a:// or oss:// URI; an ERROR naming the scheme for
+ * another one (hdfs://, gs://, abfs://...); false for a plain path or file:
+ * (the caller checks it).
+ */
+bool
+tablescan_storage_check_location(const char *name, const char *value)
+{
+	ts_err		err = {0};
+	char	   *bucket,
+			   *key;
+
+	if (!ts_uri_check_scheme(value, &err))
+		ereport(ERROR,
+				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+				 errmsg("invalid value for option \"%s\": %s", name, err.msg),
+				 errhint("Object stores are read through their S3 API: use s3:// with option \"s3.endpoint\".")));
+	if (!ts_uri_is_object(value))
+		return false;
+	if (!ts_s3_parse_uri(value, &bucket, &key, &err))
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("invalid value for option \"%s\": %s", name, err.msg)));
+	return true;
+}
+
+/* The options of the role's user mapping for server (or PUBLIC's); found = false if none. */
+static List *
+mapping_options(ForeignServer *server, bool *found)
+{
+	Oid			users[2] = {GetUserId(), InvalidOid};
+
+	for (int i = 0; i < 2; i++)
+	{
+		HeapTuple	tp = SearchSysCache2(USERMAPPINGUSERSERVER, ObjectIdGetDatum(users[i]),
+										 ObjectIdGetDatum(server->serverid));
+
+		if (HeapTupleIsValid(tp))
+		{
+			bool		isnull;
+			Datum		d = SysCacheGetAttr(USERMAPPINGUSERSERVER, tp,
+											Anum_pg_user_mapping_umoptions, &isnull);
+			List	   *opts = isnull ? NIL : untransformRelOptions(d);
+
+			ReleaseSysCache(tp);
+			*found = true;
+			return opts;
+		}
+	}
+	*found = false;
+	return NIL;
+}
+
+static void
+apply_setting(ts_s3_config *cfg, const StorageKey *k, DefElem *def, const char **credentials)
+{
+	char	   *v = defGetString(def);
+
+	switch (k->setting)
+	{
+		case ST_ENDPOINT:
+			cfg->endpoint = v;
+			break;
+		case ST_REGION:
+			cfg->region = v;
+			break;
+		case ST_PATH_STYLE:
+			parse_bool(v, &cfg->path_style);
+			break;
+		case ST_CA_FILE:
+			cfg->ca_file = v;
+			break;
+		case ST_CREDENTIALS:
+			*credentials = v;
+			break;
+		case ST_ACCESS_KEY:
+			cfg->access_key = v;
+			break;
+		case ST_SECRET_KEY:
+			cfg->secret_key = v;
+			break;
+		case ST_SESSION_TOKEN:
+			cfg->session_token = v;
+			break;
+	}
+}
+
+/*
+ * A REST catalog's data token for a table: its keys (any form of the table
+ * above) replace the settings and credentials of cfg.  Values are copied.
+ */
+void
+tablescan_storage_apply_token(ts_s3_config *cfg, const ts_option *kv, int n)
+{
+	const char *credentials = NULL;
+
+	for (int i = 0; i < n; i++)
+	{
+		const StorageKey *k = find_key(kv[i].key);
+		DefElem    *def;
+
+		if (k == NULL || k->setting == ST_CA_FILE || k->setting == ST_CREDENTIALS || kv[i].value == NULL)
+			continue;			/* a file of the server is not the catalog's to name */
+		def = makeDefElem(pstrdup(kv[i].key), (Node *) makeString(pstrdup(kv[i].value)), -1);
+		apply_setting(cfg, k, def, &credentials);
+	}
+}
+
+/*
+ * The settings a table at location reads with (palloc'd), or NULL when it
+ * is not in an object store.  ft may be NULL (IMPORT).
+ */
+ts_s3_config *
+tablescan_storage_config(ForeignServer *server, ForeignTable *ft, const char *location)
+{
+	ts_s3_config *cfg;
+	const char *credentials = "anonymous";
+	List	   *lists[2] = {server->options, ft ? ft->options : NIL};
+	List	   *mapping;
+	bool		has_mapping;
+	ListCell   *lc;
+
+	if (location == NULL || !ts_uri_is_object(location))
+		return NULL;
+	cfg = palloc0(sizeof(ts_s3_config));
+	for (int i = 0; i < 2; i++)
+		foreach(lc, lists[i])
+		{
+			const StorageKey *k = find_key(((DefElem *) lfirst(lc))->defname);
+
+			if (k && !is_secret(k->setting))
+				apply_setting(cfg, k, lfirst(lc), &credentials);
+		}
+	mapping = mapping_options(server, &has_mapping);
+	if (!has_mapping && !tablescan_role_reads_server_files())
+		ereport(ERROR,
+				(errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
+				 errmsg("role \"%s\" has no user mapping for server \"%s\", which reads an object store",
+						GetUserNameFromId(GetUserId(), false), server->servername),
+				 errhint("Create a user mapping with the role's keys (or FOR PUBLIC without keys for anonymous reads).")));
+	foreach(lc, mapping)
+	{
+		const StorageKey *k = find_key(((DefElem *) lfirst(lc))->defname);
+
+		if (k && is_secret(k->setting))
+			apply_setting(cfg, k, lfirst(lc), &credentials);
+	}
+	if (has_mapping && (cfg->access_key == NULL) != (cfg->secret_key == NULL))
+		ereport(ERROR,
+				(errcode(ERRCODE_FDW_OPTION_NAME_NOT_FOUND),
+				 errmsg("the user mapping for server \"%s\" gives only one of the access key and the secret key",
+						server->servername),
+				 errhint("Give both \"s3.access-key\" and \"s3.secret-key\", or neither for anonymous reads.")));
+	if (!has_mapping && strcmp(credentials, "environment") == 0)
+	{
+		cfg->access_key = getenv("AWS_ACCESS_KEY_ID");
+		cfg->secret_key = getenv("AWS_SECRET_ACCESS_KEY");
+		cfg->session_token = getenv("AWS_SESSION_TOKEN");
+		if (cfg->access_key == NULL || cfg->secret_key == NULL)
+			ereport(ERROR,
+					(errcode(ERRCODE_FDW_OPTION_NAME_NOT_FOUND),
+					 errmsg("server \"%s\" reads credentials from the environment, but AWS_ACCESS_KEY_ID or AWS_SECRET_ACCESS_KEY is not set",
+							server->servername)));
+	}
+	if (cfg->region == NULL)
+		cfg->region = "us-east-1";
+	cfg->max_attempts = s3_max_attempts;
+	cfg->max_retry_ms = s3_max_retry_ms;
+	cfg->timeout_ms = s3_timeout_ms;
+	return cfg;
+}

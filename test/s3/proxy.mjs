@@ -1,0 +1,298 @@
+// proxy.mjs - the test object store: npm s3rver on 127.0.0.1 behind a proxy
+// of ours that verifies every request's AWS SigV4 signature with
+// @smithy/signature-v4 (the AWS SDK's signer) and refuses bad ones, since
+// s3rver does not check secrets.  Anonymous requests are refused unless
+// their bucket is named with --public.  Uploads directories given with
+// --upload BUCKET/PREFIX=DIR before it listens, then prints its port.
+//
+//   node proxy.mjs --dir /tmp/x --upload lake/wh=/path/to/warehouse [--public open]
+//                  [--list-page-size N] [--delay MS] [--tls-key K.pem --tls-cert C.pem]
+//
+// ListObjectsV2 is answered by the proxy itself from s3rver's flat listing
+// (s3rver's filesystem store finds no common prefixes below a delimiter),
+// in pages of at most --list-page-size entries, to exercise pagination.
+//
+// Faults, for the reliability checks: in bucket "flaky" the first attempt of
+// every request (method, URL, range) fails, by turns with 503 SlowDown, 500,
+// a body cut short of its Content-Length, a connection reset mid-body, or
+// 429 with Retry-After: 0; the second attempt is served.  In bucket "stall"
+// nothing is ever answered (cancel and statement_timeout must still work).
+import http from "node:http";
+import https from "node:https";
+import fs from "node:fs";
+import path from "node:path";
+import { createRequire } from "node:module";
+import { SignatureV4 } from "@smithy/signature-v4";
+import { Sha256 } from "@aws-crypto/sha256-js";
+
+const require = createRequire(import.meta.url);
+const S3rver = require("s3rver");
+
+const ACCESS_KEY = "S3RVER";
+const SECRET_KEY = "S3RVER";
+const REGION = "us-east-1";
+
+const args = process.argv.slice(2);
+const opt = (name) => {
+  const out = [];
+  for (let i = 0; i < args.length; i++) if (args[i] === name) out.push(args[i + 1]);
+  return out;
+};
+const dir = opt("--dir")[0] || "/tmp/tablescan_fdw_s3";
+const uploads = opt("--upload");
+const publicBuckets = new Set(opt("--public"));
+const listPageSize = Number(opt("--list-page-size")[0] || 1000);
+const delayMs = Number(opt("--delay")[0] || 0);	// added to every request (bench/s3.sh)
+const tls = opt("--tls-key")[0] && { key: fs.readFileSync(opt("--tls-key")[0]), cert: fs.readFileSync(opt("--tls-cert")[0]) };
+
+function xmlError(res, status, code, message) {
+  res.writeHead(status, { "Content-Type": "application/xml" });
+  res.end(`<?xml version="1.0" encoding="UTF-8"?>\n<Error><Code>${code}</Code>` +
+          `<Message>${message}</Message></Error>`);
+}
+
+// "AWS4-HMAC-SHA256 Credential=AK/20260101/us-east-1/s3/aws4_request, SignedHeaders=a;b, Signature=hex"
+function parseAuthorization(h) {
+  const m = /^AWS4-HMAC-SHA256 Credential=([^/]+)\/(\d{8})\/([^/]+)\/([^/]+)\/aws4_request,\s*SignedHeaders=([^,]+),\s*Signature=([0-9a-f]{64})$/.exec(h || "");
+  return m && { accessKey: m[1], date: m[2], region: m[3], service: m[4],
+                signedHeaders: m[5].split(";"), signature: m[6] };
+}
+
+function amzDate(s) {
+  const m = /^(\d{4})(\d{2})(\d{2})T(\d{2})(\d{2})(\d{2})Z$/.exec(s || "");
+  return m && new Date(Date.UTC(+m[1], +m[2] - 1, +m[3], +m[4], +m[5], +m[6]));
+}
+
+// The signature the request should carry, computed by the AWS SDK's signer.
+async function expectedSignature(req, auth) {
+  const url = new URL(req.url, "http://placeholder");
+  const query = {};
+  for (const [k, v] of url.searchParams) query[k] = v;
+  const headers = {};
+  for (const h of auth.signedHeaders) {
+    const v = req.headers[h];
+    if (v === undefined) return null;
+    headers[h] = Array.isArray(v) ? v.join(",") : v;
+  }
+  const signer = new SignatureV4({
+    credentials: { accessKeyId: auth.accessKey, secretAccessKey: SECRET_KEY,
+                   sessionToken: req.headers["x-amz-security-token"] },
+    region: auth.region, service: auth.service, sha256: Sha256, uriEscapePath: false,
+  });
+  const signed = await signer.sign({
+    method: req.method, protocol: tls ? "https:" : "http:", hostname: (headers.host || "").split(":")[0],
+    path: url.pathname, query, headers,
+  }, { signingDate: amzDate(req.headers["x-amz-date"]), signableHeaders: new Set(auth.signedHeaders) });
+  const m = /Signature=([0-9a-f]{64})/.exec(signed.headers.authorization || "");
+  return m && m[1];
+}
+
+function bucketOf(req) {
+  return decodeURIComponent(new URL(req.url, "http://x").pathname.split("/")[1] || "");
+}
+
+async function check(req) {
+  const h = req.headers.authorization;
+  if (!h) {
+    if (publicBuckets.has(bucketOf(req)) && (req.method === "GET" || req.method === "HEAD"))
+      return null;
+    return [403, "AccessDenied", "Anonymous access is forbidden for this bucket"];
+  }
+  const auth = parseAuthorization(h);
+  if (!auth) return [400, "AuthorizationHeaderMalformed", "Malformed Authorization header"];
+  if (auth.accessKey !== ACCESS_KEY)
+    return [403, "InvalidAccessKeyId", "The AWS Access Key Id you provided does not exist"];
+  if (!auth.signedHeaders.includes("host") || !auth.signedHeaders.includes("x-amz-date"))
+    return [403, "SignatureDoesNotMatch", "host and x-amz-date must be signed"];
+  if (req.headers["x-amz-content-sha256"] !== "UNSIGNED-PAYLOAD" &&
+      !/^[0-9a-f]{64}$/.test(req.headers["x-amz-content-sha256"] || ""))
+    return [400, "InvalidRequest", "Missing required header for this request: x-amz-content-sha256"];
+  const token = req.headers["x-amz-security-token"];
+  if (token !== undefined && token !== "test-session-token")
+    return [403, "InvalidToken", "The provided token is malformed or otherwise invalid"];
+  const want = await expectedSignature(req, auth);
+  if (want !== auth.signature)
+    return [403, "SignatureDoesNotMatch",
+            "The request signature we calculated does not match the signature you provided"];
+  return null;
+}
+
+const faultCounts = new Map();
+const faultKinds = ["503", "truncate", "reset", "500", "429"];
+let faultTurn = 0;
+function faultFor(req, bucket) {
+  if (bucket === "stall") return "stall";
+  if (bucket !== "flaky") return null;
+  const key = req.method + " " + req.url + " " + (req.headers.range || "");
+  const n = (faultCounts.get(key) || 0) + 1;
+  faultCounts.set(key, n);
+  if (n > 1) return null;
+  let kind = faultKinds[faultTurn++ % faultKinds.length];
+  if (req.method === "HEAD" && (kind === "truncate" || kind === "reset")) kind = "503";
+  return kind;
+}
+
+function getText(port, p) {
+  return new Promise((resolve, reject) => {
+    http.get({ host: "127.0.0.1", port, path: p }, (res) => {
+      let body = "";
+      res.setEncoding("utf8");
+      res.on("data", (c) => (body += c));
+      res.on("end", () => resolve({ status: res.statusCode, body }));
+    }).on("error", reject);
+  });
+}
+
+const xmlText = (s) => s.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
+const unXml = (s) => s.replace(/&lt;/g, "<").replace(/&gt;/g, ">").replace(/&quot;/g, '"')
+  .replace(/&apos;/g, "'").replace(/&amp;/g, "&");
+
+// ListObjectsV2 with delimiter and pagination, over s3rver's flat listing.
+async function handleList(targetPort, bucket, q, res) {
+  const prefix = q.get("prefix") || "";
+  const delimiter = q.get("delimiter") || "";
+  const maxKeys = Math.min(Number(q.get("max-keys") || 1000), listPageSize);
+  const after = q.get("continuation-token") ? Buffer.from(q.get("continuation-token"), "base64").toString() : "";
+  const keys = [];
+  let token = "";
+  for (;;) {
+    const p = `/${encodeURIComponent(bucket)}/?list-type=2&max-keys=1000&prefix=${encodeURIComponent(prefix)}` +
+      (token ? `&continuation-token=${encodeURIComponent(token)}` : "");
+    const r = await getText(targetPort, p);
+    if (r.status !== 200) {
+      res.writeHead(r.status, { "Content-Type": "application/xml" });
+      return res.end(r.body);
+    }
+    for (const m of r.body.matchAll(/<Key>([^<]*)<\/Key>/g)) keys.push(unXml(m[1]));
+    const next = /<NextContinuationToken>([^<]*)<\/NextContinuationToken>/.exec(r.body);
+    if (!/<IsTruncated>true<\/IsTruncated>/.test(r.body) || !next) break;
+    token = unXml(next[1]);
+  }
+  const entries = new Map();	// name -> isPrefix
+  for (const k of keys.sort()) {
+    const rest = k.slice(prefix.length);
+    const i = delimiter ? rest.indexOf(delimiter) : -1;
+    if (i >= 0) entries.set(k.slice(0, prefix.length + i + delimiter.length), true);
+    else entries.set(k, false);
+  }
+  const names = [...entries.keys()].sort().filter((n) => n > after);
+  const page = names.slice(0, maxKeys);
+  const truncated = names.length > page.length;
+  let xml = `<?xml version="1.0" encoding="UTF-8"?>\n<ListBucketResult xmlns="http://s3.amazonaws.com/doc/2006-03-01/">` +
+    `<Name>${xmlText(bucket)}</Name><Prefix>${xmlText(prefix)}</Prefix><KeyCount>${page.length}</KeyCount>` +
+    `<MaxKeys>${maxKeys}</MaxKeys>${delimiter ? `<Delimiter>${xmlText(delimiter)}</Delimiter>` : ""}` +
+    `<IsTruncated>${truncated}</IsTruncated>`;
+  if (truncated)
+    xml += `<NextContinuationToken>${Buffer.from(page[page.length - 1]).toString("base64")}</NextContinuationToken>`;
+  for (const n of page)
+    xml += entries.get(n) ? `<CommonPrefixes><Prefix>${xmlText(n)}</Prefix></CommonPrefixes>`
+      : `<Contents><Key>${xmlText(n)}</Key><Size>0</Size></Contents>`;
+  xml += "</ListBucketResult>";
+  res.writeHead(200, { "Content-Type": "application/xml" });
+  res.end(xml);
+}
+
+let requests = 0;
+function startProxy(targetPort) {
+  const handler = async (req, res) => {
+    requests++;
+    if (delayMs > 0) await new Promise((r) => setTimeout(r, delayMs));
+    let bad;
+    try {
+      bad = await check(req);
+    } catch (e) {
+      bad = [403, "SignatureDoesNotMatch", "could not verify: " + e.message];
+    }
+    if (bad) {
+      req.resume();
+      return xmlError(res, bad[0], bad[1], bad[2]);
+    }
+    const url = new URL(req.url, "http://x");
+    const parts = url.pathname.split("/");
+    const fault = faultFor(req, decodeURIComponent(parts[1] || ""));
+    if (fault === "stall") return;	// never answered
+    if (fault === "503" || fault === "500" || fault === "429") {
+      req.resume();
+      res.setHeader("Retry-After", "0");
+      return xmlError(res, Number(fault), fault === "503" ? "SlowDown" : fault === "500" ? "InternalError"
+        : "TooManyRequests", "injected fault");
+    }
+    if (req.method === "GET" && url.searchParams.get("list-type") === "2" && parts.length <= 3 && !parts[2]) {
+      req.resume();
+      return handleList(targetPort, decodeURIComponent(parts[1]), url.searchParams, res)
+        .catch((e) => xmlError(res, 500, "InternalError", e.message));
+    }
+    const headers = { ...req.headers };
+    delete headers.authorization;	// s3rver checks no secret; it gets plain requests
+    const up = http.request({ host: "127.0.0.1", port: targetPort, method: req.method,
+                              path: req.url, headers }, (ur) => {
+      if ((fault === "truncate" || fault === "reset") && ur.statusCode < 300) {
+        const chunks = [];
+        ur.on("data", (c) => chunks.push(c));
+        ur.on("end", () => {
+          const body = Buffer.concat(chunks);
+          res.writeHead(ur.statusCode, ur.headers);
+          res.write(body.subarray(0, Math.floor(body.length / 2)));
+          if (fault === "reset") res.socket.destroy();
+          else res.socket.end();	// fewer bytes than Content-Length
+        });
+        return;
+      }
+      res.writeHead(ur.statusCode, ur.headers);
+      ur.pipe(res);
+    });
+    up.on("error", (e) => xmlError(res, 502, "BadGateway", e.message));
+    req.pipe(up);
+  };
+  const server = tls ? https.createServer(tls, handler) : http.createServer(handler);
+  return new Promise((resolve) => server.listen(0, "127.0.0.1", () => resolve(server)));
+}
+
+// PUT every file below a directory, signed by the SDK's signer.
+async function upload(port, bucket, prefix, root) {
+  const signer = new SignatureV4({ credentials: { accessKeyId: ACCESS_KEY, secretAccessKey: SECRET_KEY },
+                                   region: REGION, service: "s3", sha256: Sha256, uriEscapePath: false });
+  const files = [];
+  const walk = (d) => {
+    for (const e of fs.readdirSync(d, { withFileTypes: true })) {
+      const p = path.join(d, e.name);
+      if (e.isDirectory()) walk(p);
+      else if (e.isFile()) files.push(p);
+    }
+  };
+  walk(root);
+  const put = async (file) => {
+    const rel = path.relative(root, file).split(path.sep).join("/");
+    const key = (prefix ? prefix + "/" : "") + rel;
+    const body = fs.readFileSync(file);
+    const p = "/" + bucket + "/" + key.split("/").map(encodeURIComponent).join("/");
+    const signed = await signer.sign({ method: "PUT", protocol: "http:", hostname: "127.0.0.1", port,
+      path: p, query: {}, headers: { host: `127.0.0.1:${port}`, "content-length": String(body.length),
+                                     "x-amz-content-sha256": "UNSIGNED-PAYLOAD" } });
+    await new Promise((resolve, reject) => {
+      const r = http.request({ host: "127.0.0.1", port, method: "PUT", path: p, headers: signed.headers },
+                             (res) => { res.resume(); res.on("end", () => res.statusCode === 200 ? resolve()
+                               : reject(new Error(`PUT ${key}: HTTP ${res.statusCode}`))); });
+      r.on("error", reject);
+      r.end(body);
+    });
+  };
+  for (let i = 0; i < files.length; i += 16) await Promise.all(files.slice(i, i + 16).map(put));
+  return files.length;
+}
+
+fs.rmSync(dir, { recursive: true, force: true });
+fs.mkdirSync(dir, { recursive: true });
+const buckets = new Set([...uploads.map((u) => u.split("=")[0].split("/")[0]), ...publicBuckets]);
+const s3 = new S3rver({ address: "127.0.0.1", port: 0, silent: true, directory: dir,
+                        configureBuckets: [...buckets].map((name) => ({ name })) });
+const { port: s3port } = await s3.run();
+for (const u of uploads) {
+  const [target, src] = u.split("=");
+  const [bucket, ...rest] = target.split("/");
+  const n = await upload(s3port, bucket, rest.join("/"), src);
+  process.stderr.write(`uploaded ${n} files to s3://${target}\n`);
+}
+const proxy = await startProxy(s3port);
+process.stdout.write(`${proxy.address().port}\n`);
+process.on("SIGTERM", () => { process.stderr.write(`requests: ${requests}\n`); process.exit(0); });

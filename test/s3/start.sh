@@ -1,0 +1,38 @@
+#!/bin/bash
+# start.sh - start the test object store (proxy.mjs: s3rver behind a proxy
+# that verifies SigV4 signatures) with copies of tables uploaded to bucket
+# "lake": the generated fixture warehouse's databases sales, ft and pk under
+# s3://lake/wh/, the plain CSV tree formattable/events_csv under
+# s3://lake/files/, and a few ../shared/testdata tables under s3://lake/shared/.
+# broken.db/customers lacks a data file.  Bucket "flaky" (a copy of
+# sales.db/orders) fails the first attempt of every request, bucket "stall"
+# never answers (test/s3/proxy.mjs).  Bucket "open" takes anonymous reads (a copy of sales.db).  Prints shell
+# assignments to eval: TS_S3_ENDPOINT, TS_S3_PID.
+#   eval "$(bash test/s3/start.sh)"; ...; kill "$TS_S3_PID"
+set -euo pipefail
+cd "$(dirname "$0")"
+FIX=${TS_FIXTURES:-/tmp/tablescan_fdw_fixtures}
+SHARED=${TS_SHARED:-/work/shared}
+D=${TS_S3_DIR:-/tmp/tablescan_fdw_s3}
+if [ ! -d node_modules/s3rver ] || [ ! -d node_modules/@smithy/signature-v4 ]; then
+    npm install --no-audit --no-fund >/dev/null 2>&1 || { echo "echo 'npm install in test/s3 failed' >&2"; exit 1; }
+fi
+mkdir -p "$D.log"
+# broken.db/customers: a copy whose first data file is missing
+rm -rf "$D.log/broken"; mkdir -p "$D.log/broken"
+cp -r "$FIX/warehouse/sales.db/customers" "$D.log/broken/customers"
+rm "$(find "$D.log/broken/customers" -path '*bucket-*' -type f | sort | head -1)"
+ups=(--upload "lake/wh/sales.db=$FIX/warehouse/sales.db" --upload "lake/wh/ft.db=$FIX/warehouse/ft.db"
+     --upload "lake/wh/pk.db=$FIX/warehouse/pk.db" --upload "lake/files/events_csv=$FIX/formattable/events_csv"
+     --upload "lake/wh/broken.db=$D.log/broken"
+     --upload "flaky/wh/sales.db/orders=$FIX/warehouse/sales.db/orders"
+     --upload "open/wh/sales.db=$FIX/warehouse/sales.db" --public open)
+for t in append_09 pk_table_scan_and_read_dv; do
+    ups+=(--upload "lake/shared/$t.db=$SHARED/testdata/parquet/$t.db")
+done
+node proxy.mjs --dir "$D" --list-page-size 3 "${ups[@]}" \
+    > "$D.log/port" 2> "$D.log/server.log" &
+pid=$!
+for _ in $(seq 1 300); do [ -s "$D.log/port" ] && break; kill -0 $pid 2>/dev/null || break; sleep 0.1; done
+[ -s "$D.log/port" ] || { echo "echo 'test object store did not start: $(tail -1 "$D.log/server.log")' >&2"; kill $pid 2>/dev/null; exit 1; }
+echo "export TS_S3_ENDPOINT=http://127.0.0.1:$(cat "$D.log/port") TS_S3_PID=$pid"
