@@ -569,6 +569,11 @@ tablescan_explain_properties(TsPlanState *ps)
 		files += plan->splits[s].nfiles;
 	l = lappend(l, makeString("Paimon Table"));
 	l = lappend(l, makeString(pstrdup(ps->opts->qualified_name)));
+	if (ps->opts->catalog)
+	{
+		l = lappend(l, makeString("Catalog"));
+		l = lappend(l, makeString(pstrdup(ps->opts->catalog)));
+	}
 	if (plan->kind == TS_TABLE_FORMAT)
 	{
 		l = lappend(l, makeString("Format Table"));

@@ -48,8 +48,13 @@ answer_error(const char *endpoint, const ts_http_response *r, ts_err *err)
 		r->status == 501 ? TS_ERR_UNSUPPORTED :
 		(r->status == 401 || r->status == 403) ? TS_ERR_DENIED : TS_ERR_IO;
 
-	ts_error(err, code, "REST catalog: %s: HTTP %ld%s%s", endpoint, r->status,
-			 cJSON_IsString(msg) ? ": " : "", cJSON_IsString(msg) ? msg->valuestring : "");
+	/* the server's message is not repeated: it might echo what was sent */
+	if (code == TS_ERR_DENIED)
+		ts_error(err, code, "REST catalog: %s: the catalog refused the credentials (HTTP %ld)",
+				 endpoint, r->status);
+	else
+		ts_error(err, code, "REST catalog: %s: HTTP %ld%s%s", endpoint, r->status,
+				 cJSON_IsString(msg) ? ": " : "", cJSON_IsString(msg) ? msg->valuestring : "");
 	if (j)
 		cJSON_Delete(j);
 	return false;

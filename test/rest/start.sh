@@ -2,7 +2,9 @@
 # start.sh - start the test REST catalog (server.mjs) over the generated
 # fixture warehouse, for the regress suite rest_catalog.  Prints shell
 # assignments to eval: TS_REST_URI, TS_REST_TOKEN, TS_REST_PID.  Adds one
-# format table whose schema lives only in the catalog ("ft.events_rest").
+# format table whose schema lives only in the catalog ("ft.events_rest") and
+# trouble.flaky (429 then 503 before each answer), trouble.down (always 503),
+# trouble.badschema (a schema id missing under its location).
 #   eval "$(bash test/rest/start.sh)"; ...; kill "$TS_REST_PID"
 set -euo pipefail
 cd "$(dirname "$0")"
@@ -19,7 +21,10 @@ cat > "$D/extra.json" <<JSON
                         {"id": 3, "name": "region", "type": "STRING"}],
              "partitionKeys": ["region"], "primaryKeys": [],
              "options": {"type": "format-table", "file.format": "csv"},
-             "comment": "events listed only in the catalog"}}}
+             "comment": "events listed only in the catalog"}},
+ "trouble.flaky": {"like": "sales.customers", "fail": "twice"},
+ "trouble.down": {"like": "sales.customers", "fail": "always"},
+ "trouble.badschema": {"like": "sales.customers", "schemaId": 99}}
 JSON
 TOKEN=ts-rest-$RANDOM$RANDOM
 node server.mjs --warehouse "$FIX/warehouse" --token "$TOKEN" --page-size 2 \
