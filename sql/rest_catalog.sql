@@ -49,6 +49,8 @@ SELECT obj_description('via_cat.events_rest'::regclass, 'pg_class') AS comment;
 SELECT * FROM via_cat.events_rest ORDER BY id;
 SELECT region, sum(amount) FROM via_cat.events_rest WHERE region = 'eu' GROUP BY region;
 SELECT * FROM tablescan_partitions('via_cat.events_rest');
+SELECT replace(l, :'rest_uri', '<uri>') AS plan
+  FROM explain_lines('SELECT * FROM via_cat.events_rest') l;
 
 -- errors: a table or database the catalog does not have
 CREATE FOREIGN TABLE missing (id int) SERVER cat OPTIONS (database 'sales', "table" 'nosuch');

@@ -8,6 +8,8 @@
 #   DIR/warehouse/types.db/all_types   every mapped type, 2 snapshots, NULLs
 #   DIR/warehouse/types.db/evolve      schema evolution: rename, drop, add, INT->BIGINT
 #   DIR/warehouse/types.db/empty       a schema and no snapshot (reads 0 rows)
+#   DIR/warehouse/casts.db/*           type changes Java Paimon allows (sql/casts.sql),
+#                                      VECTOR and unreadable types (sql/vectors.sql)
 #   DIR/broken/<case>                  copies of customers with one thing broken
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -26,6 +28,89 @@ $GEN "$W/sales.db/customers" --column 'id:INT NOT NULL' --column name:STRING \
     --column 'city:VARCHAR(20)' --rows 50 --files 2
 $GEN "$W/types.db/all_types" --preset all-types --rows 20 --snapshots 2 --null-every 5
 $GEN "$W/types.db/evolve" --preset evolve --rows 10
+# rows 0-99 in files of schema 0 read through the cast rules, 100-199 native
+$GEN "$W/casts.db/casts" --rows 100 --snapshots 2 --column 'id:INT NOT NULL' \
+    --column 'c_ts_ltz:TIMESTAMP(6)' --retype 'c_ts_ltz:TIMESTAMP(6) WITH LOCAL TIME ZONE' \
+    --column 'c_ltz_ts:TIMESTAMP(3) WITH LOCAL TIME ZONE' --retype 'c_ltz_ts:TIMESTAMP(3)' \
+    --column 'c_ltz_date:TIMESTAMP(6) WITH LOCAL TIME ZONE' --retype c_ltz_date:DATE \
+    --column 'c_ltz_str:TIMESTAMP(6) WITH LOCAL TIME ZONE' --retype c_ltz_str:STRING \
+    --column 'c_ltz_bigint:TIMESTAMP(3) WITH LOCAL TIME ZONE' --retype c_ltz_bigint:BIGINT \
+    --column c_int_ltz:INT --retype 'c_int_ltz:TIMESTAMP(6) WITH LOCAL TIME ZONE' \
+    --column c_date_ltz:DATE --retype 'c_date_ltz:TIMESTAMP(6) WITH LOCAL TIME ZONE' \
+    --column 'c_ts_int:TIMESTAMP(6)' --retype c_ts_int:INT \
+    --column c_int_ts:INT --retype 'c_int_ts:TIMESTAMP(3)' \
+    --column 'c_ts_date:TIMESTAMP(3)' --retype c_ts_date:DATE \
+    --column 'c_ts_time:TIMESTAMP(3)' --retype 'c_ts_time:TIME(3)' \
+    --column c_int_str:INT --retype c_int_str:STRING \
+    --column c_dbl_int:DOUBLE --retype c_dbl_int:INT \
+    --column c_big_small:BIGINT --retype c_big_small:SMALLINT \
+    --column c_big_dec:BIGINT --retype 'c_big_dec:DECIMAL(10, 0)' \
+    --column c_dbl_dec:DOUBLE --retype 'c_dbl_dec:DECIMAL(5, 1)' \
+    --column 'c_dec_dec:DECIMAL(10, 2)' --retype 'c_dec_dec:DECIMAL(4, 1)' \
+    --column c_bool_str:BOOLEAN --retype c_bool_str:STRING \
+    --column c_bool_int:BOOLEAN --retype c_bool_int:INT \
+    --column c_date_str:DATE --retype c_date_str:STRING \
+    --column 'c_time_str:TIME(3)' --retype c_time_str:STRING \
+    --column 'c_ts_str:TIMESTAMP(3)' --retype c_ts_str:STRING \
+    --column 'c_vc_len:VARCHAR(20)' --retype 'c_vc_len:VARCHAR(8)' \
+    --column c_bin_str:BYTES --retype c_bin_str:STRING \
+    --column 't:VARCHAR(1)' --retype t:BOOLEAN \
+    --column 'c_arr:ARRAY<INT>' --retype 'c_arr:ARRAY<BIGINT>' \
+    --column 'c_arr_str:ARRAY<INT>' --retype c_arr_str:STRING
+# the same flat columns in Parquet data files, and STRING -> other types (the text
+# of column NAME cut to n characters is the value; such names are no Avro names)
+$GEN "$W/casts.db/casts_parquet" --format parquet --rows 100 --snapshots 2 --column 'id:INT NOT NULL' \
+    --column 'c_ts_ltz:TIMESTAMP(6)' --retype 'c_ts_ltz:TIMESTAMP(6) WITH LOCAL TIME ZONE' \
+    --column 'c_ltz_ts:TIMESTAMP(3) WITH LOCAL TIME ZONE' --retype 'c_ltz_ts:TIMESTAMP(3)' \
+    --column 'c_ltz_date:TIMESTAMP(6) WITH LOCAL TIME ZONE' --retype c_ltz_date:DATE \
+    --column 'c_ltz_str:TIMESTAMP(6) WITH LOCAL TIME ZONE' --retype c_ltz_str:STRING \
+    --column 'c_ltz_bigint:TIMESTAMP(3) WITH LOCAL TIME ZONE' --retype c_ltz_bigint:BIGINT \
+    --column c_int_ltz:INT --retype 'c_int_ltz:TIMESTAMP(6) WITH LOCAL TIME ZONE' \
+    --column c_date_ltz:DATE --retype 'c_date_ltz:TIMESTAMP(6) WITH LOCAL TIME ZONE' \
+    --column 'c_ts_int:TIMESTAMP(6)' --retype c_ts_int:INT \
+    --column c_int_ts:INT --retype 'c_int_ts:TIMESTAMP(3)' \
+    --column 'c_ts_date:TIMESTAMP(3)' --retype c_ts_date:DATE \
+    --column 'c_ts_time:TIMESTAMP(3)' --retype 'c_ts_time:TIME(3)' \
+    --column c_int_str:INT --retype c_int_str:STRING \
+    --column c_dbl_int:DOUBLE --retype c_dbl_int:INT \
+    --column c_big_small:BIGINT --retype c_big_small:SMALLINT \
+    --column c_big_dec:BIGINT --retype 'c_big_dec:DECIMAL(10, 0)' \
+    --column c_dbl_dec:DOUBLE --retype 'c_dbl_dec:DECIMAL(5, 1)' \
+    --column 'c_dec_dec:DECIMAL(10, 2)' --retype 'c_dec_dec:DECIMAL(4, 1)' \
+    --column c_bool_str:BOOLEAN --retype c_bool_str:STRING \
+    --column c_bool_int:BOOLEAN --retype c_bool_int:INT \
+    --column c_date_str:DATE --retype c_date_str:STRING \
+    --column 'c_time_str:TIME(3)' --retype c_time_str:STRING \
+    --column 'c_ts_str:TIMESTAMP(3)' --retype c_ts_str:STRING \
+    --column 'c_vc_len:VARCHAR(20)' --retype 'c_vc_len:VARCHAR(8)' \
+    --column c_bin_str:BYTES --retype c_bin_str:STRING \
+    --column 't:VARCHAR(1)' --retype t:BOOLEAN \
+    --column '42x:VARCHAR(2)' --retype 42x:INT --column '-7x:VARCHAR(2)' --retype -7x:BIGINT \
+    --column '1.25x:VARCHAR(4)' --retype '1.25x:DECIMAL(5, 1)' \
+    --column '2.5e3x:VARCHAR(5)' --retype 2.5e3x:DOUBLE \
+    --column '2020-01-31x:VARCHAR(10)' --retype 2020-01-31x:DATE \
+    --column '2020-03-08x:VARCHAR(10)' --retype '2020-03-08x:TIMESTAMP(6) WITH LOCAL TIME ZONE' \
+    --column '2020-03-09x:VARCHAR(10)' --retype '2020-03-09x:TIMESTAMP(3)' \
+    --column c_str_bin:STRING --retype c_str_bin:BYTES
+# a STRING -> INT change Java reads only when every old value parses
+$GEN "$W/casts.db/casts_bad" --rows 3 --snapshots 2 --column 'id:INT NOT NULL' \
+    --column s:STRING --retype s:INT
+# VECTOR columns (Paimon 1.3), stored as arrays: real[] / double precision[] / integer[]
+$GEN "$W/casts.db/vectors" --rows 5 --column 'id:INT NOT NULL' --column 'v:VECTOR<FLOAT, 3>' \
+    --column 'vd:VECTOR<DOUBLE, 2>' --column 'vi:VECTOR<INT, 4>' --null-every 4
+# types no reader decodes (VARIANT, GEOMETRY): IMPORT refuses or leaves them out
+mkdir -p "$W/casts.db/unreadable/schema"
+cat > "$W/casts.db/unreadable/schema/schema-0" <<'JSON'
+{"version": 3, "id": 0, "fields": [{"id": 0, "name": "id", "type": "INT"},
+  {"id": 1, "name": "var", "type": "VARIANT"}, {"id": 2, "name": "geo", "type": "GEOMETRY"},
+  {"id": 3, "name": "vs", "type": {"type": "ARRAY", "element": "VARIANT"}},
+  {"id": 4, "name": "v", "type": {"type": "VECTOR", "element": "FLOAT", "length": 2}}],
+ "highestFieldId": 4, "partitionKeys": [], "primaryKeys": [],
+ "options": {"bucket": "-1", "file.format": "avro"}, "timeMillis": 1700000000000}
+JSON
+# a change Java refuses: the read names both types
+$GEN "$W/casts.db/casts_refused" --rows 3 --snapshots 2 --column 'id:INT NOT NULL' \
+    --column 'l:TIMESTAMP(6) WITH LOCAL TIME ZONE' --retype 'l:DECIMAL(10, 2)'
 # rows of ~2 KB strings (a 2000-character column name): batches are
 # converted to Datums a window of at most 1 MB of strings at a time
 $GEN "$W/bulk.db/wide" --column 'id:INT NOT NULL' --column "$(printf 'x%.0s' $(seq 2000)):STRING" \
@@ -100,9 +185,8 @@ awk -v root="$FT" 'BEGIN {
         printf "%d,%s,%.2f\n", i, name, i * 1.25 >> (dir "/part-" (i % 5 == 0 ? 1 : 0) ".csv");
     }
 }'
-mkdir -p "$FT/_temporary/0/dt=2024-01-01/region=eu" "$FT/dt=bogus/region=eu"
+mkdir -p "$FT/_temporary/0/dt=2024-01-01/region=eu"
 echo '999,ghost,0' > "$FT/_temporary/0/dt=2024-01-01/region=eu/part-9.csv"
-echo '998,ghost,0' > "$FT/dt=bogus/region=eu/part-0.csv"
 echo '997,ghost,0' > "$FT/dt=2024-01-01/region=eu/.part-0.csv.crc"
 : > "$FT/_SUCCESS"
 # a malformed row (FAILFAST / DROPMALFORMED tests) in a separate tree

@@ -30,7 +30,8 @@ typedef enum ts_errcode
 	TS_ERR_INVALID,			/* bad option or argument given by the user */
 	TS_ERR_NOMEM,			/* allocation failed or a size is absurd */
 	TS_ERR_CANCELED,		/* the interrupt hook asked us to stop */
-	TS_ERR_DENIED			/* a path outside what this scan may read */
+	TS_ERR_DENIED,			/* a path outside what this scan may read */
+	TS_ERR_RANGE			/* a well-formed value out of its type's range */
 } ts_errcode;
 
 #define TS_ERR_MSG_LEN 1024

@@ -275,6 +275,7 @@ print_value(ts_buf *b, const ts_value *v, const ts_type *t, bool nested, int dep
 			return nested ? ts_buf_printf(b, NULL, "\"") : true;
 		case TS_ARRAY:
 		case TS_MULTISET:
+		case TS_VECTOR:
 			if (!ts_buf_printf(b, NULL, "["))
 				return false;
 			for (int32_t i = 0; i < v->v.nested.n; i++)

@@ -162,6 +162,12 @@ tablescan_pg_type_name(const ts_type *t)
 					return psprintf("%s[]", inner);
 				}
 			}
+		case TS_VECTOR:
+			/* VECTOR<E, n>: a one-dimensional array of E (real[] for FLOAT) */
+			if (t->element == NULL || ts_type_is_nested(t->element->kind) ||
+				t->element->kind == TS_VECTOR || tablescan_pg_type_name(t->element) == NULL)
+				return NULL;
+			return psprintf("%s[]", tablescan_pg_type_name(t->element));
 		case TS_MULTISET:
 		case TS_MAP:
 		case TS_ROW:
@@ -405,6 +411,31 @@ overflow(const char *colname, const char *pgtype)
 			 errmsg("value of column \"%s\" is out of range for type %s", colname, pgtype)));
 }
 
+/*
+ * A value longer than char(n) / varchar(n) (beyond trailing blanks) is an
+ * error naming the column, as COPY reports it: never cut silently.
+ */
+static void
+check_char_length(Datum d, Oid typid, int32 typmod, const char *colname)
+{
+	text	   *t = DatumGetTextPP(d);
+	const char *s = VARDATA_ANY(t);
+	int			len = VARSIZE_ANY_EXHDR(t);
+	int			maxlen = typmod - VARHDRSZ;
+	int			keep;
+
+	if (maxlen < 0 || len <= maxlen)
+		return;
+	keep = pg_mbcharcliplen(s, len, maxlen);
+	for (int i = keep; i < len; i++)
+		if (s[i] != ' ')
+			ereport(ERROR,
+					(errcode(ERRCODE_STRING_DATA_RIGHT_TRUNCATION),
+					 errmsg("value too long for type %s", format_type_with_typemod(typid, typmod)),
+					 errdetail("Column \"%s\" holds a value of %d characters.", colname,
+							   pg_mbstrlen_with_len(s, len))));
+}
+
 static bool
 is_integer_kind(ts_type_kind k)
 {
@@ -522,6 +553,7 @@ tablescan_value_to_json(StringInfo buf, const ts_value *v, const ts_type *t)
 			break;
 		case TS_ARRAY:
 		case TS_MULTISET:
+		case TS_VECTOR:
 			appendStringInfoChar(buf, '[');
 			for (int i = 0; i < v->v.nested.n; i++)
 			{
@@ -937,6 +969,15 @@ tablescan_value_to_datum(const ts_value *v, const ts_type *t, Oid typid, int32 t
 				return decimal_datum(v, t, typmod);
 			if (is_integer_kind(t->kind))
 				return DirectFunctionCall1(int8_numeric, Int64GetDatum(v->v.i));
+			if (t->kind == TS_CHAR || t->kind == TS_VARCHAR)
+			{
+				/* text read as numeric, as COPY would: exact, or an error */
+				int			len = (int) v->v.s.len;
+				const char *p = server_text((const char *) v->v.s.p, &len, colname);
+
+				return DirectFunctionCall3(numeric_in, CStringGetDatum(pnstrdup(p, len)),
+										   ObjectIdGetDatum(InvalidOid), Int32GetDatum(typmod));
+			}
 			break;
 		case TEXTOID:
 		case VARCHAROID:
@@ -954,11 +995,16 @@ tablescan_value_to_datum(const ts_value *v, const ts_type *t, Oid typid, int32 t
 				}
 				if (typid != TEXTOID && typmod >= 0)
 				{
-					/* apply char(n)/varchar(n) length rules as a cast does */
+					/*
+					 * char(n)/varchar(n) length rules as COPY applies them (an
+					 * implicit cast): a longer value is an error (22001), only
+					 * trailing blanks are cut, char(n) pads
+					 */
+					check_char_length(d, typid, typmod, colname);
 					if (typid == BPCHAROID)
-						d = DirectFunctionCall3(bpchar, d, Int32GetDatum(typmod), BoolGetDatum(true));
+						d = DirectFunctionCall3(bpchar, d, Int32GetDatum(typmod), BoolGetDatum(false));
 					else
-						d = DirectFunctionCall3(varchar, d, Int32GetDatum(typmod), BoolGetDatum(true));
+						d = DirectFunctionCall3(varchar, d, Int32GetDatum(typmod), BoolGetDatum(false));
 				}
 				return d;
 			}
@@ -1007,16 +1053,24 @@ tablescan_value_to_datum(const ts_value *v, const ts_type *t, Oid typid, int32 t
 										   CStringGetDatum(server_text(buf.data, &buf.len, colname)));
 			}
 		default:
-			if ((t->kind == TS_ARRAY || t->kind == TS_MULTISET) && OidIsValid(get_element_type(typid)))
+			if ((t->kind == TS_ARRAY || t->kind == TS_MULTISET || t->kind == TS_VECTOR) &&
+				OidIsValid(get_element_type(typid)))
 				return array_datum(v, t, typid, colname);
 			break;
 	}
-	ereport(ERROR,
-			(errcode(ERRCODE_DATATYPE_MISMATCH),
-			 errmsg("column \"%s\" of type %s cannot hold Paimon type %s",
-					colname, format_type_with_typemod(typid, typmod),
-					ts_type_kind_name(t->kind)),
-			 errhint("Declare the column as %s (see the type mapping in the README), or as text.",
-					 tablescan_pg_type_name(t) ? tablescan_pg_type_name(t) : "text")));
+	{
+		const char *want = tablescan_pg_type_name(t);
+		bool		is_text = want == NULL || strcmp(want, "text") == 0;
+
+		ereport(ERROR,
+				(errcode(ERRCODE_DATATYPE_MISMATCH),
+				 errmsg("column \"%s\" of type %s cannot hold Paimon type %s",
+						colname, format_type_with_typemod(typid, typmod),
+						ts_type_kind_name(t->kind)),
+				 is_text ?
+				 errhint("Declare the column as text (see the type mapping in the README).") :
+				 errhint("Declare the column as %s (see the type mapping in the README), or as text.",
+						 want)));
+	}
 	return (Datum) 0;
 }

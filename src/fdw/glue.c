@@ -209,6 +209,9 @@ tablescan_report(const ts_err *err)
 		case TS_ERR_DENIED:
 			code = ERRCODE_INSUFFICIENT_PRIVILEGE;
 			break;
+		case TS_ERR_RANGE:
+			code = ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE;
+			break;
 		default:
 			code = ERRCODE_FDW_ERROR;
 			break;

@@ -173,6 +173,7 @@ _PG_init(void)
 							 PGC_USERSET, 0, NULL, NULL, NULL);
 	MarkGUCPrefixReserved("tablescan");
 	tablescan_install_hooks();
+	tablescan_install_session_zone();
 	ts_scan_cache_set_limit((size_t) tablescan_cache_size_mb << 20);
 }
 
@@ -567,20 +568,28 @@ tablescan_explain_properties(TsPlanState *ps)
 
 	for (int s = 0; s < plan->nsplits; s++)
 		files += plan->splits[s].nfiles;
-	l = lappend(l, makeString("Paimon Table"));
-	l = lappend(l, makeString(pstrdup(ps->opts->qualified_name)));
-	if (ps->opts->catalog)
-	{
-		l = lappend(l, makeString("Catalog"));
-		l = lappend(l, makeString(pstrdup(ps->opts->catalog)));
-	}
 	if (plan->kind == TS_TABLE_FORMAT)
 	{
+		/* a directory of plain files, not a Paimon table: say which */
 		l = lappend(l, makeString("Format Table"));
+		l = lappend(l, makeString(pstrdup(ps->opts->qualified_name)));
+		if (ps->opts->catalog)	/* a REST catalog's table: which catalog */
+		{
+			l = lappend(l, makeString("Catalog"));
+			l = lappend(l, makeString(pstrdup(ps->opts->catalog)));
+		}
+		l = lappend(l, makeString("File Format"));
 		l = lappend(l, makeString(pstrdup(ts_format_name(ts_format_plan_file_format(plan)))));
 	}
 	else
 	{
+		l = lappend(l, makeString("Paimon Table"));
+		l = lappend(l, makeString(pstrdup(ps->opts->qualified_name)));
+		if (ps->opts->catalog)	/* a REST catalog's table: which catalog */
+		{
+			l = lappend(l, makeString("Catalog"));
+			l = lappend(l, makeString(pstrdup(ps->opts->catalog)));
+		}
 		l = lappend(l, makeString("Snapshot"));
 		l = lappend(l, makeString(plan->snapshot ? psprintf(INT64_FORMAT, plan->snapshot->id) : "none"));
 	}

@@ -66,17 +66,43 @@ load_latest_schema(const char *table_dir)
 	return s;
 }
 
-/* The column list of a CREATE statement for a Paimon schema. */
+/*
+ * Whether the file readers decode values of this type: not VARIANT,
+ * GEOMETRY or GEOGRAPHY, at any depth.
+ */
+static bool
+type_readable(const ts_type *t)
+{
+	if (t == NULL)
+		return true;
+	if (t->kind == TS_VARIANT || t->kind == TS_GEOMETRY || t->kind == TS_GEOGRAPHY)
+		return false;
+	if (!type_readable(t->element) || !type_readable(t->key) || !type_readable(t->value))
+		return false;
+	for (int i = 0; i < t->nfields; i++)
+		if (!type_readable(t->fields[i].type))
+			return false;
+	return true;
+}
+
+/*
+ * The column list of a CREATE statement for a Paimon schema.  Under strict
+ * 'false' an unmapped type is imported as text (its values' text form);
+ * a column no reader decodes is left out with a WARNING naming it, so
+ * that every imported column can be read.
+ */
 static char *
 column_list(const ts_schema *schema, const char *qualified, bool strict)
 {
 	StringInfoData buf;
+	int			ncols = 0;
 
 	initStringInfo(&buf);
 	for (int i = 0; i < schema->nfields; i++)
 	{
 		const ts_field *f = &schema->fields[i];
-		char	   *pgtype = tablescan_pg_type_name(f->type);
+		bool		readable = type_readable(f->type);
+		char	   *pgtype = readable ? tablescan_pg_type_name(f->type) : NULL;
 
 		if (pgtype == NULL)
 		{
@@ -86,9 +112,17 @@ column_list(const ts_schema *schema, const char *qualified, bool strict)
 						 errmsg("column \"%s\" of Paimon table \"%s\" has type %s, which has no PostgreSQL mapping",
 								f->name, qualified, ts_type_to_string(f->type)),
 						 errhint("Use IMPORT FOREIGN SCHEMA ... OPTIONS (strict 'false') to import it as text, or LIMIT TO / EXCEPT.")));
+			if (!readable)
+			{
+				ereport(WARNING,
+						(errcode(ERRCODE_FDW_INVALID_DATA_TYPE),
+						 errmsg("column \"%s\" of Paimon table \"%s\" left out: values of type %s cannot be read",
+								f->name, qualified, ts_type_to_string(f->type))));
+				continue;
+			}
 			pgtype = "text";
 		}
-		appendStringInfo(&buf, "%s  %s %s%s", i ? ",\n" : "", quote_identifier(f->name),
+		appendStringInfo(&buf, "%s  %s %s%s", ncols++ ? ",\n" : "", quote_identifier(f->name),
 						 pgtype, f->type->nullable ? "" : " NOT NULL");
 	}
 	return buf.data;
@@ -237,7 +271,7 @@ import_format_partitions(ImportForeignSchemaStmt *stmt, ForeignServer *server,
 							appendStringInfoChar(&filter, ',');
 						escape_json(&filter, l->key_names[j]);
 						appendStringInfoChar(&filter, ':');
-						escape_json(&filter, part->values[j] ? part->values[j] : "__DEFAULT_PARTITION__");
+						escape_json(&filter, part->values[j] ? part->values[j] : l->default_name);
 					}
 					appendStringInfoString(&filter, "}]");
 					spi_exec(psprintf("CREATE FOREIGN TABLE %s.%s PARTITION OF %s.%s FOR VALUES IN (%s) "
@@ -306,14 +340,19 @@ import_guarded(const char *qualified, import_one_fn fn, void *arg)
 
 		MemoryContextSwitchTo(cxt);
 		edata = CopyErrorData();
-		if (edata->sqlerrcode == ERRCODE_QUERY_CANCELED ||
-			edata->sqlerrcode == ERRCODE_FDW_INVALID_DATA_TYPE ||
-			edata->sqlerrcode == ERRCODE_OUT_OF_MEMORY)
-			PG_RE_THROW();
 		FlushErrorState();
 		RollbackAndReleaseCurrentSubTransaction();
 		MemoryContextSwitchTo(cxt);
 		CurrentResourceOwner = owner;
+		/*
+		 * Rethrown only after the subtransaction is rolled back: thrown from
+		 * inside it, the error would leave the session's transaction aborted
+		 * (every later statement "current transaction is aborted").
+		 */
+		if (edata->sqlerrcode == ERRCODE_QUERY_CANCELED ||
+			edata->sqlerrcode == ERRCODE_FDW_INVALID_DATA_TYPE ||
+			edata->sqlerrcode == ERRCODE_OUT_OF_MEMORY)
+			ReThrowError(edata);
 		ereport(WARNING,
 				(errcode(edata->sqlerrcode),
 				 errmsg("Paimon table \"%s\" was not imported: %s", qualified, edata->message),

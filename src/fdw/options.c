@@ -589,8 +589,13 @@ paimon_type_of_column(Form_pg_attribute att)
 		case FLOAT8OID:
 			return "DOUBLE";
 		case NUMERICOID:
+			/*
+			 * Unconstrained numeric: no DECIMAL(p, s) holds every value
+			 * exactly, so the field is read as text and converted by
+			 * numeric's own input function (the exact value, or an error)
+			 */
 			if (typmod < VARHDRSZ)
-				return "DECIMAL(38, 10)";
+				return "STRING";
 			return psprintf("DECIMAL(%d, %d)", ((typmod - VARHDRSZ) >> 16) & 0xffff,
 							(typmod - VARHDRSZ) & 0xffff);
 		case TEXTOID:

@@ -78,6 +78,9 @@ extern ts_schema *tablescan_rest_table_schema(ForeignServer *server, const char 
 /* ---- glue.c ------------------------------------------------------------ */
 
 extern void tablescan_install_hooks(void);
+
+/* session_zone.c: PostgreSQL's TimeZone for the casts of LTZ values */
+extern void tablescan_install_session_zone(void);
 extern void tablescan_report(const ts_err *err) pg_attribute_noreturn();
 
 /* partition_filter JSON -> OR of ANDs (ERROR naming the option if invalid) */

@@ -82,6 +82,15 @@ typedef struct ts_reader_options
 	int			ntext_options;
 	const char *const *text_option_keys;
 	const char *const *text_option_values;
+
+	/*
+	 * CSV: the types of all fields of a record, in file order (a format
+	 * table's non-partition columns).  With them DROPMALFORMED and FAILFAST
+	 * judge whole records, so which rows a scan returns never depends on
+	 * the columns it reads; nrecord_fields 0 = only the requested ones.
+	 */
+	int			nrecord_fields;
+	const ts_type *const *record_types;
 } ts_reader_options;
 
 /* What a reader read, for EXPLAIN ANALYZE and benchmarks. */

@@ -405,6 +405,29 @@ parse_base_lx(type_lexer *lx, ts_err *err)
 		}
 		return t;
 	}
+	if (word_is(w, n, "VECTOR"))
+	{
+		/* VECTOR<E, n> (Paimon 1.3 VectorType's SQL form) */
+		int32_t		len = 0;
+
+		if (!lex_accept_char(lx, '<'))
+		{
+			ts_error(err, TS_ERR_CORRUPT, "type \"%s\": expected '<' after VECTOR", lx->src);
+			return NULL;
+		}
+		if ((t = new_type(TS_VECTOR, err)) == NULL)
+			return NULL;
+		if ((t->element = parse_type_lx(lx, err)) == NULL)
+			goto fail;
+		if (!lex_accept_char(lx, ',') || !lex_int(lx, &len, err) || len < 1 ||
+			!lex_accept_char(lx, '>'))
+		{
+			ts_error(err, TS_ERR_CORRUPT, "type \"%s\": expected VECTOR<type, length>", lx->src);
+			goto fail;
+		}
+		t->length = len;
+		return t;
+	}
 	if (word_is(w, n, "MAP"))
 	{
 		if (!lex_accept_char(lx, '<'))

@@ -1,15 +1,25 @@
 /*
  * cast.c - Paimon cast semantics for reading files of older schemas.
  *
- * Owns: the subset of org.apache.paimon.casting.CastExecutors a reader
- * meets after ALTER TABLE ... MODIFY COLUMN: numeric primitive casts with
- * Java's narrowing rules, DECIMAL rescale (HALF_UP, overflow -> NULL),
- * numeric/boolean/date/timestamp/binary -> STRING (Java toString forms,
- * CHAR/VARCHAR pad/trim), STRING -> boolean/numeric/decimal/date/timestamp
- * parsing, TIMESTAMP -> DATE/TIME/TIMESTAMP/BIGINT/INT, DATE -> TIMESTAMP,
- * BINARY <-> BINARY/STRING, and nested ROW (by field id) / ARRAY / MAP.
- * Casts that depend on the JVM's default time zone (TIMESTAMP WITH LOCAL
- * TIME ZONE <-> wall clock) are refused.
+ * Owns: the cast matrix of Java Paimon's schema evolution.  A column whose
+ * type changed by ALTER TABLE ... MODIFY COLUMN is read from an older file
+ * in the file's type and cast to the read schema's type as Java reads it:
+ * SchemaManager allows a change when DataTypeCasts.supportsCast(explicit)
+ * holds and CastExecutors resolves a rule; the reader then applies that
+ * rule (org.apache.paimon.casting.*CastRule).  The table cast_matrix below
+ * names, per pair of type kinds, the Java rule reproduced; every other
+ * pair is TS_ERR_UNSUPPORTED naming both types (checked once per file,
+ * before any row is produced).  Nested ARRAY / MAP / ROW / MULTISET values
+ * are cast element by element (CastedArray / CastedMap / CastedRow), ROW
+ * fields re-mapped by field id.
+ *
+ * Java's text forms and parsers (to and from STRING) are in cast_text.c.
+ *
+ * Casts between TIMESTAMP and TIMESTAMP WITH LOCAL TIME ZONE (and LTZ ->
+ * DATE / TIME / STRING / INT / BIGINT, DATE / TIME / INT / BIGINT /
+ * STRING -> LTZ) use Java's TimeZone.getDefault(); here that is the
+ * session time zone the caller installs with ts_cast_set_session_zone
+ * (PostgreSQL's TimeZone in the FDW), UTC when none is installed.
  */
 #include <ctype.h>
 #include <errno.h>
@@ -19,12 +29,8 @@
 #include <string.h>
 #include <strings.h>
 
-#include "read/cast.h"
+#include "read/cast_internal.h"
 #include "base/ts_text_scan.h"
-
-#define MILLIS_PER_DAY 86400000LL
-/* BigDecimal's exponent is an int: its text form takes up to 9 digits */
-#define CAST_MAX_EXPONENT 999999999
 
 static bool
 is_int(ts_type_kind k)
@@ -32,22 +38,52 @@ is_int(ts_type_kind k)
 	return k == TS_TINYINT || k == TS_SMALLINT || k == TS_INT || k == TS_BIGINT;
 }
 
-static bool
-is_numprim(ts_type_kind k)
+/* ---- the session time zone (Java's TimeZone.getDefault()) -------------- */
+
+static ts_zone_offset_fn session_zone;
+
+void
+ts_cast_set_session_zone(ts_zone_offset_fn fn)
 {
-	return is_int(k) || k == TS_FLOAT || k == TS_DOUBLE;
+	session_zone = fn;
 }
 
-static bool
-is_char(ts_type_kind k)
+/* Offset east of UTC, in milliseconds, in force at the UTC instant. */
+static int64_t
+zone_offset_ms(int64_t utc_ms)
 {
-	return k == TS_CHAR || k == TS_VARCHAR;
+	if (session_zone == NULL)
+		return 0;
+	return (int64_t) session_zone(ts_floor_div(utc_ms, 1000)) * 1000;
 }
 
-static bool
-is_bin(ts_type_kind k)
+/* Instant -> wall clock of the session zone (LocalDateTime.ofInstant). */
+int64_t
+ts_cast_utc_to_local_ms(int64_t utc_ms)
 {
-	return k == TS_BINARY || k == TS_VARBINARY;
+	return utc_ms + zone_offset_ms(utc_ms);
+}
+
+/*
+ * Wall clock -> instant, as LocalDateTime.atZone(zone).toInstant(): in an
+ * overlap the earlier offset (the one before the transition), in a gap the
+ * wall clock moved forward by the gap (= the offset before the gap).
+ */
+int64_t
+ts_cast_local_to_utc_ms(int64_t local_ms)
+{
+	int64_t		before,
+				after;
+
+	if (session_zone == NULL)
+		return local_ms;
+	before = zone_offset_ms(local_ms - MILLIS_PER_DAY);
+	after = zone_offset_ms(local_ms + MILLIS_PER_DAY);
+	if (zone_offset_ms(local_ms - before) == before)
+		return local_ms - before;
+	if (zone_offset_ms(local_ms - after) == after)
+		return local_ms - after;
+	return local_ms - before;	/* in a gap */
 }
 
 /* ---- "is a cast needed" ---------------------------------------------- */
@@ -112,59 +148,199 @@ row_field_match(const ts_type *row, const ts_field *f)
 	return -1;
 }
 
+/* ---- the cast matrix ---------------------------------------------------- */
+
+typedef enum cast_rule
+{
+	CR_DECIMAL_TO_DECIMAL,
+	CR_NUMPRIM_TO_DECIMAL,
+	CR_DECIMAL_TO_NUMPRIM,
+	CR_NUMPRIM,
+	CR_INT_TO_TIMESTAMP,
+	CR_BOOLEAN_TO_NUMERIC,
+	CR_INT_TO_BOOLEAN,
+	CR_NUMERIC_TO_STRING,
+	CR_BOOLEAN_TO_STRING,
+	CR_TIMESTAMP_TO_STRING,
+	CR_TIME_TO_STRING,
+	CR_DATE_TO_STRING,
+	CR_STRING_TO_STRING,
+	CR_NESTED_TO_STRING,
+	CR_STRING_TO_OTHER,
+	CR_TIMESTAMP_TO_TIMESTAMP,
+	CR_TIMESTAMP_TO_DATE,
+	CR_TIMESTAMP_TO_TIME,
+	CR_DATE_TO_TIMESTAMP,
+	CR_TIME_TO_TIMESTAMP,
+	CR_TIMESTAMP_TO_INT,
+	CR_BINARY_TO_BINARY,
+	CR_BINARY_TO_STRING,
+	CR_TIME_TO_TIME,
+	CR_NESTED
+} cast_rule;
+
+#define K(k) (UINT64_C(1) << (k))
+#define K_INT (K(TS_TINYINT) | K(TS_SMALLINT) | K(TS_INT) | K(TS_BIGINT))
+#define K_NUMPRIM (K_INT | K(TS_FLOAT) | K(TS_DOUBLE))
+#define K_NUMERIC (K_NUMPRIM | K(TS_DECIMAL))
+#define K_STR (K(TS_CHAR) | K(TS_VARCHAR))
+#define K_BIN (K(TS_BINARY) | K(TS_VARBINARY))
+#define K_TS (K(TS_TIMESTAMP) | K(TS_TIMESTAMP_LTZ))
+
+/*
+ * Every pair of type kinds Java Paimon lets ALTER TABLE change a column
+ * between (DataTypeCasts.supportsCast(explicit) and a CastExecutors rule
+ * that gives an executor), with the rule it reads by.  Pairs Java refuses
+ * are absent: TINYINT / SMALLINT / FLOAT / DOUBLE / DECIMAL -> TIMESTAMP
+ * (NumericPrimitiveToTimestamp gives no executor), TIMESTAMP -> DECIMAL /
+ * FLOAT / DOUBLE / TINYINT / SMALLINT (no rule), DATE <-> TIME, DATE /
+ * TIME -> numbers, FLOAT / DOUBLE / DECIMAL -> BOOLEAN, BOOLEAN <->
+ * temporal, STRING -> ARRAY / MAP / ROW (DataTypeCasts refuses), MULTISET
+ * / VARIANT / BLOB / VECTOR to or from anything else.
+ */
+static const struct
+{
+	uint64_t	from;
+	uint64_t	to;
+	cast_rule	rule;
+	const char *java;
+}			cast_matrix[] =
+{
+	{K(TS_DECIMAL), K(TS_DECIMAL), CR_DECIMAL_TO_DECIMAL,
+	"DecimalToDecimalCastRule: rescale HALF_UP; does not fit -> NULL"},
+	{K_NUMPRIM, K(TS_DECIMAL), CR_NUMPRIM_TO_DECIMAL,
+	"NumericPrimitiveToDecimalCastRule: DecimalUtils.castFrom; does not fit -> NULL"},
+	{K(TS_DECIMAL), K_NUMPRIM, CR_DECIMAL_TO_NUMPRIM,
+	"DecimalToNumericPrimitiveCastRule: integral part, Java narrowing; doubleValue"},
+	{K_NUMPRIM, K_NUMPRIM, CR_NUMPRIM,
+	"NumericPrimitiveCastRule: Java primitive conversions (wrap / saturate)"},
+	{K(TS_INT) | K(TS_BIGINT), K_TS, CR_INT_TO_TIMESTAMP,
+	"NumericPrimitiveToTimestamp: epoch seconds (LTZ: wall clock of the session zone)"},
+	{K(TS_BOOLEAN), K_NUMERIC, CR_BOOLEAN_TO_NUMERIC,
+	"BooleanToNumericCastRule: true 1, false 0"},
+	{K_INT, K(TS_BOOLEAN), CR_INT_TO_BOOLEAN,
+	"NumericToBooleanCastRule: != 0"},
+	{K_NUMERIC, K_STR, CR_NUMERIC_TO_STRING,
+	"NumericToStringCastRule: Java toString; CHAR pads, lengths trim"},
+	{K(TS_BOOLEAN), K_STR, CR_BOOLEAN_TO_STRING,
+	"BooleanToStringCastRule: true / false"},
+	{K_TS, K_STR, CR_TIMESTAMP_TO_STRING,
+	"TimestampToStringCastRule: formatTimestamp (LTZ in the session zone)"},
+	{K(TS_TIME), K_STR, CR_TIME_TO_STRING,
+	"TimeToStringCastRule: formatTimestampMillis"},
+	{K(TS_DATE), K_STR, CR_DATE_TO_STRING,
+	"DateToStringCastRule: yyyy-MM-dd"},
+	{K_STR, K_STR, CR_STRING_TO_STRING,
+	"StringToStringCastRule: CHAR pads, lengths trim"},
+	{K(TS_ARRAY) | K(TS_MAP) | K(TS_ROW), K_STR, CR_NESTED_TO_STRING,
+	"ArrayToStringCastRule / MapToStringCastRule / RowToStringCastRule: [a, b] / {k -> v} / {a, b}"},
+	{K_STR, K(TS_BOOLEAN) | K_NUMERIC | K(TS_DATE) | K(TS_TIME) | K_TS | K_BIN, CR_STRING_TO_OTHER,
+	"StringTo{Boolean,Decimal,NumericPrimitive,Date,Time,Timestamp,Binary}CastRule: parse; unparsable -> error"},
+	{K_TS, K_TS, CR_TIMESTAMP_TO_TIMESTAMP,
+	"TimestampToTimestampCastRule: wall clock <-> instant in the session zone; truncate"},
+	{K_TS, K(TS_DATE), CR_TIMESTAMP_TO_DATE,
+	"TimestampToDateCastRule: day (LTZ: in the session zone)"},
+	{K_TS, K(TS_TIME), CR_TIMESTAMP_TO_TIME,
+	"TimestampToTimeCastRule: millis of the day (LTZ: in the session zone)"},
+	{K(TS_DATE), K_TS, CR_DATE_TO_TIMESTAMP,
+	"DateToTimestampCastRule: midnight (LTZ: midnight in the session zone)"},
+	{K(TS_TIME), K_TS, CR_TIME_TO_TIMESTAMP,
+	"TimeToTimestampCastRule: 1970-01-01 + time (LTZ: in the session zone)"},
+	{K_TS, K(TS_INT) | K(TS_BIGINT), CR_TIMESTAMP_TO_INT,
+	"TimestampToNumericPrimitiveCastRule: epoch seconds (LTZ: of the session wall clock)"},
+	{K_BIN, K_BIN, CR_BINARY_TO_BINARY,
+	"BinaryToBinaryCastRule: BINARY zero-pads, lengths trim"},
+	{K_BIN, K_STR, CR_BINARY_TO_STRING,
+	"BinaryToStringCastRule: the bytes as they are"},
+	{K(TS_TIME), K(TS_TIME), CR_TIME_TO_TIME,
+	"TIME(p) -> TIME(q): same millis, truncated to q digits"},
+	{K(TS_ARRAY), K(TS_ARRAY), CR_NESTED, "CastedArray: element cast"},
+	{K(TS_MULTISET), K(TS_MULTISET), CR_NESTED, "CastedMap: element cast"},
+	{K(TS_MAP), K(TS_MAP), CR_NESTED, "CastedMap: key and value casts"},
+	{K(TS_ROW), K(TS_ROW), CR_NESTED, "CastedRow: fields by id, each cast"},
+};
+
+_Static_assert(TS_GEOGRAPHY < 64, "type kinds fit a 64-bit set");
+
+/* The matrix row for the pair, or -1 when Java refuses it. */
+static int
+matrix_row(const ts_type *from, const ts_type *to)
+{
+	for (size_t i = 0; i < sizeof(cast_matrix) / sizeof(cast_matrix[0]); i++)
+		if ((cast_matrix[i].from & K(from->kind)) && (cast_matrix[i].to & K(to->kind)))
+			return (int) i;
+	return -1;
+}
+
+const char *
+ts_cast_rule_name(const ts_type *from, const ts_type *to)
+{
+	int			r;
+
+	if (!ts_cast_needed(from, to))
+		return "identity";
+	r = matrix_row(from, to);
+	return r < 0 ? NULL : cast_matrix[r].java;
+}
+
+/* Whether Java can render every value of t as STRING (nested -> STRING). */
+static bool
+string_form_supported(const ts_type *t)
+{
+	ts_type		str = {0};
+
+	str.kind = TS_VARCHAR;
+	str.length = TS_STRING_LENGTH;
+	if (ts_cast_is_char(t->kind))
+		return true;
+	switch (t->kind)
+	{
+		case TS_ARRAY:
+			return string_form_supported(t->element);
+		case TS_MAP:
+			return string_form_supported(t->key) && string_form_supported(t->value);
+		case TS_ROW:
+			for (int i = 0; i < t->nfields; i++)
+				if (!string_form_supported(t->fields[i].type))
+					return false;
+			return true;
+		default:
+			return matrix_row(t, &str) >= 0;
+	}
+}
+
 /* ---- support check ---------------------------------------------------- */
 
 static bool
 supported(const ts_type *from, const ts_type *to)
 {
-	ts_type_kind f = from->kind,
-				t = to->kind;
+	int			r;
 
 	if (!ts_cast_needed(from, to))
 		return true;
-	if (is_numprim(f) && is_numprim(t))
-		return true;
-	if ((is_numprim(f) || f == TS_DECIMAL) && t == TS_DECIMAL)
-		return true;
-	if (f == TS_DECIMAL && is_numprim(t))
-		return true;
-	if (f == TS_BOOLEAN && is_numprim(t))
-		return true;
-	if (is_int(f) && t == TS_BOOLEAN)
-		return true;
-	if (is_char(t) && (is_numprim(f) || f == TS_DECIMAL || f == TS_BOOLEAN || f == TS_DATE ||
-					   f == TS_TIMESTAMP || is_char(f) || is_bin(f)))
-		return true;
-	if (is_char(f) && (t == TS_BOOLEAN || is_numprim(t) || t == TS_DECIMAL || t == TS_DATE ||
-					   t == TS_TIMESTAMP || is_bin(t)))
-		return true;
-	if (f == TS_TIMESTAMP && (t == TS_DATE || t == TS_TIME || t == TS_TIMESTAMP ||
-							  t == TS_BIGINT || t == TS_INT))
-		return true;
-	if (f == TS_TIMESTAMP_LTZ && t == TS_TIMESTAMP_LTZ)
-		return true;
-	if (f == TS_DATE && t == TS_TIMESTAMP)
-		return true;
-	if (f == TS_TIME && t == TS_TIME)
-		return true;
-	if (is_bin(f) && is_bin(t))
-		return true;
-	if ((f == TS_ARRAY && t == TS_ARRAY) || (f == TS_MULTISET && t == TS_MULTISET))
-		return supported(from->element, to->element);
-	if (f == TS_MAP && t == TS_MAP)
-		return supported(from->key, to->key) && supported(from->value, to->value);
-	if (f == TS_ROW && t == TS_ROW)
+	r = matrix_row(from, to);
+	if (r < 0)
+		return false;
+	switch (cast_matrix[r].rule)
 	{
-		for (int i = 0; i < to->nfields; i++)
-		{
-			int			j = row_field_match(from, &to->fields[i]);
+		case CR_NESTED_TO_STRING:
+			return string_form_supported(from);
+		case CR_NESTED:
+			if (from->kind == TS_ARRAY || from->kind == TS_MULTISET)
+				return supported(from->element, to->element);
+			if (from->kind == TS_MAP)
+				return supported(from->key, to->key) && supported(from->value, to->value);
+			for (int i = 0; i < to->nfields; i++)
+			{
+				int			j = row_field_match(from, &to->fields[i]);
 
-			if (j >= 0 && !supported(from->fields[j].type, to->fields[i].type))
-				return false;
-		}
-		return true;
+				if (j >= 0 && !supported(from->fields[j].type, to->fields[i].type))
+					return false;
+			}
+			return true;
+		default:
+			return true;
 	}
-	return false;
 }
 
 bool
@@ -178,7 +354,7 @@ ts_cast_check(const ts_type *from, const ts_type *to, const char *column, ts_err
 	a = ts_type_to_string(from);
 	b = ts_type_to_string(to);
 	ts_error(err, TS_ERR_UNSUPPORTED,
-			 "column \"%s\": reading a file written with type %s as type %s (cast) is not supported",
+			 "column \"%s\": reading a file written with type %s as type %s (cast) is not supported (Java Paimon has no cast for this type change)",
 			 column ? column : "?", a ? a : "?", b ? b : "?");
 	ts_free(a);
 	ts_free(b);
@@ -289,412 +465,22 @@ decimal_rescale(ts_int128 v, int from_s, int to_s, ts_int128 *out)
 	}
 }
 
-/* Value as text via ts_value_to_string (Java toString forms) into arena. */
-static bool
-value_text(const ts_value *in, const ts_type *from, ts_arena *arena,
-		   const uint8_t **p, uint32_t *len, ts_err *err)
-{
-	char	   *s = ts_value_to_string(in, from);
-	size_t		n;
-
-	if (s == NULL)
-		return ts_error(err, TS_ERR_NOMEM, "out of memory");
-	n = strlen(s);
-	*p = ts_arena_dup(arena, s, n ? n : 1);
-	*len = (uint32_t) n;
-	ts_free(s);
-	if (*p == NULL)
-		return ts_error(err, TS_ERR_NOMEM, "out of memory");
-	return true;
-}
-
-/* ---- date/time helpers ------------------------------------------------ */
-
-/* The forms BinaryStringUtils.toDate / toTimestamp accept. */
-static const ts_date_syntax cast_date = {false, 9, 9999};
-static const ts_time_syntax cast_time = {1, true};
-
-/* Paimon DateTimeUtils.truncate(ts, precision) */
-static void
-ts_truncate(int64_t *millis, int32_t *nanos, int precision)
-{
-	int64_t		ms_of_sec = *millis % 1000;
-	int64_t		nano_of_sec;
-	int			digits = 1;
-
-	if (precision >= 9)
-		return;
-	/* Java: Integer.toString(nanoOfSecond).length() <= precision -> unchanged */
-	if (ms_of_sec < 0)
-		ms_of_sec += 1000;
-	nano_of_sec = ms_of_sec * 1000000 + *nanos;
-	for (int64_t x = nano_of_sec; x >= 10; x /= 10)
-		digits++;
-	if (digits <= precision)
-		return;
-	if (precision <= 3)
-	{
-		int64_t		m = 1;
-
-		for (int i = 0; i < 3 - precision; i++)
-			m *= 10;
-		*millis = *millis / m * m;	/* Java truncation, as Paimon */
-		*nanos = 0;
-	}
-	else
-	{
-		int32_t		m = 1;
-
-		for (int i = 0; i < 9 - precision; i++)
-			m *= 10;
-		*nanos = *nanos / m * m;
-	}
-}
-
-/* "yyyy-MM-dd HH:mm:ss[.fraction]" (DateTimeUtils.formatTimestamp, UTC) */
-static int
-format_timestamp(char *buf, size_t cap, int64_t millis, int32_t nanos_of_milli, int precision)
-{
-	int64_t		days = ts_floor_div(millis, MILLIS_PER_DAY);
-	int64_t		ms = millis - days * MILLIS_PER_DAY;
-	int64_t		y;
-	int			mo,
-				d;
-	int			nano = (int) ((ms % 1000) * 1000000 + nanos_of_milli);
-	char		frac[10];
-	int			flen = 9;
-	int			n;
-
-	ts_civil_from_days(days, &y, &mo, &d);
-	snprintf(frac, sizeof(frac), "%09d", nano);
-	while (flen > precision && frac[flen - 1] == '0')
-		flen--;
-	frac[flen] = '\0';
-	n = snprintf(buf, cap, "%04lld-%02d-%02d %02d:%02d:%02d%s%s",
-				 (long long) y, mo, d, (int) (ms / 3600000), (int) (ms / 60000 % 60),
-				 (int) (ms / 1000 % 60), flen ? "." : "", frac);
-	return n;
-}
-
-/* ---- string helpers --------------------------------------------------- */
-
-/* Java String.trim: strip chars <= ' ' */
-static void
-trim(const uint8_t **p, uint32_t *len)
-{
-	while (*len > 0 && (*p)[0] <= ' ')
-		(*p)++, (*len)--;
-	while (*len > 0 && (*p)[*len - 1] <= ' ')
-		(*len)--;
-}
-
-static uint32_t
-utf8_chars(const uint8_t *p, uint32_t len)
-{
-	uint32_t	n = 0;
-
-	for (uint32_t i = 0; i < len; i++)
-		if ((p[i] & 0xC0) != 0x80)
-			n++;
-	return n;
-}
-
-/* byte length of the first 'chars' UTF-8 characters */
-static uint32_t
-utf8_prefix(const uint8_t *p, uint32_t len, uint32_t chars)
-{
-	uint32_t	n = 0;
-
-	for (uint32_t i = 0; i < len; i++)
-	{
-		if ((p[i] & 0xC0) != 0x80)
-		{
-			if (n == chars)
-				return i;
-			n++;
-		}
-	}
-	return len;
-}
-
-/* BinaryStringUtils.toCharacterString: trim to length, pad CHAR with blanks */
-static bool
-to_character_string(const ts_type *to, const uint8_t *p, uint32_t len, ts_value *out,
-					ts_arena *arena, ts_err *err)
-{
-	uint32_t	target = to->length > 0 ? (uint32_t) to->length : (uint32_t) TS_STRING_LENGTH;
-	uint32_t	nchars = utf8_chars(p, len);
-
-	out->isnull = false;
-	if (nchars > target)
-	{
-		out->v.s.p = p;
-		out->v.s.len = utf8_prefix(p, len, target);
-		return true;
-	}
-	if (nchars < target && to->kind == TS_CHAR)
-	{
-		uint32_t	pad = target - nchars;
-		uint8_t    *b;
-
-		if (pad > (1u << 20))
-			return ts_error(err, TS_ERR_UNSUPPORTED, "CHAR(%u) padding too large", target);
-		b = ts_arena_alloc(arena, (size_t) len + pad);
-		if (b == NULL)
-			return ts_error(err, TS_ERR_NOMEM, "out of memory");
-		if (len)
-			memcpy(b, p, len);
-		memset(b + len, ' ', pad);
-		out->v.s.p = b;
-		out->v.s.len = len + pad;
-		return true;
-	}
-	out->v.s.p = p;
-	out->v.s.len = len;
-	return true;
-}
-
-/* BinaryStringUtils.toBinaryString */
-static bool
-to_binary_string(const ts_type *to, const uint8_t *p, uint32_t len, ts_value *out,
-				 ts_arena *arena, ts_err *err)
-{
-	uint32_t	target = to->length > 0 ? (uint32_t) to->length : (uint32_t) TS_STRING_LENGTH;
-
-	out->isnull = false;
-	if (len == target || (to->kind == TS_VARBINARY && len <= target))
-	{
-		out->v.s.p = p;
-		out->v.s.len = len;
-		return true;
-	}
-	if (len > target)
-	{
-		out->v.s.p = p;
-		out->v.s.len = target;
-		return true;
-	}
-	/* BINARY(n): zero-pad */
-	if (target > (1u << 20))
-		return ts_error(err, TS_ERR_UNSUPPORTED, "BINARY(%u) padding too large", target);
-	{
-		uint8_t    *b = ts_arena_alloc(arena, target);
-
-		if (b == NULL)
-			return ts_error(err, TS_ERR_NOMEM, "out of memory");
-		memcpy(b, p, len);
-		memset(b + len, 0, target - len);
-		out->v.s.p = b;
-		out->v.s.len = target;
-	}
-	return true;
-}
-
-static bool
-bad_input(ts_err *err, const uint8_t *p, uint32_t len, const ts_type *to)
-{
-	return ts_error(err, TS_ERR_INVALID, "cannot cast string '%.*s' to %s",
-					(int) (len > 200 ? 200 : len), (const char *) p, ts_type_kind_name(to->kind));
-}
-
-/* BinaryStringUtils.toLong / toInt: digits, optional sign, ignored fraction */
-static bool
-parse_integral(const uint8_t *p, uint32_t len, int64_t lo, int64_t hi, int64_t *out)
-{
-	return ts_scan_int((const char *) p, len, lo, hi, TS_INT_JAVA_TOLONG, out);
-}
-
-static bool
-is_numeric_str(const uint8_t *p, uint32_t len)
-{
-	if (len == 0)
-		return false;
-	for (uint32_t i = 0; i < len; i++)
-		if (p[i] < '0' || p[i] > '9')
-			return false;
-	return true;
-}
-
-static bool
-cast_from_string(const uint8_t *p0, uint32_t len0, const ts_type *to, ts_value *out,
-				 ts_arena *arena, ts_err *err)
-{
-	const uint8_t *p = p0;
-	uint32_t	len = len0;
-	int64_t		iv;
-
-	out->isnull = false;
-	if (is_char(to->kind))
-		return to_character_string(to, p0, len0, out, arena, err);
-	if (is_bin(to->kind))
-		return to_binary_string(to, p0, len0, out, arena, err);
-	trim(&p, &len);
-	switch (to->kind)
-	{
-		case TS_BOOLEAN:
-			{
-				static const char *const t[] = {"t", "true", "y", "yes", "1"};
-				static const char *const f[] = {"f", "false", "n", "no", "0"};
-
-				for (int k = 0; k < 5; k++)
-				{
-					if (len == strlen(t[k]) && strncasecmp((const char *) p, t[k], len) == 0)
-					{
-						out->v.i = 1;
-						return true;
-					}
-					if (len == strlen(f[k]) && strncasecmp((const char *) p, f[k], len) == 0)
-					{
-						out->v.i = 0;
-						return true;
-					}
-				}
-				return bad_input(err, p0, len0, to);
-			}
-		case TS_TINYINT:
-			if (!parse_integral(p, len, INT8_MIN, INT8_MAX, &iv))
-				return bad_input(err, p0, len0, to);
-			out->v.i = iv;
-			return true;
-		case TS_SMALLINT:
-			if (!parse_integral(p, len, INT16_MIN, INT16_MAX, &iv))
-				return bad_input(err, p0, len0, to);
-			out->v.i = iv;
-			return true;
-		case TS_INT:
-			if (!parse_integral(p, len, INT32_MIN, INT32_MAX, &iv))
-				return bad_input(err, p0, len0, to);
-			out->v.i = iv;
-			return true;
-		case TS_BIGINT:
-			if (!parse_integral(p, len, INT64_MIN, INT64_MAX, &iv))
-				return bad_input(err, p0, len0, to);
-			out->v.i = iv;
-			return true;
-		case TS_FLOAT:
-		case TS_DOUBLE:
-			{
-				char		buf[128];
-				char	   *end;
-				double		d;
-
-				if (len == 0 || len >= sizeof(buf))
-					return bad_input(err, p0, len0, to);
-				memcpy(buf, p, len);
-				buf[len] = '\0';
-				/* Java spellings; strtod would also take "inf"/"nan"/hex */
-				if (strcmp(buf, "NaN") == 0)
-					d = NAN;
-				else if (strcmp(buf, "Infinity") == 0 || strcmp(buf, "+Infinity") == 0)
-					d = INFINITY;
-				else if (strcmp(buf, "-Infinity") == 0)
-					d = -INFINITY;
-				else
-				{
-					for (uint32_t k = 0; k < len; k++)
-						if (!(isdigit((unsigned char) buf[k]) || strchr("+-.eE", buf[k]) ||
-							  (k == len - 1 && strchr("dDfF", buf[k]))))
-							return bad_input(err, p0, len0, to);
-					if (strchr("dDfF", buf[len - 1]))
-						buf[len - 1] = '\0';
-					errno = 0;
-					if (to->kind == TS_FLOAT)
-						d = strtof(buf, &end);
-					else
-						d = strtod(buf, &end);
-					if (end == buf || *end != '\0')
-						return bad_input(err, p0, len0, to);
-				}
-				if (to->kind == TS_FLOAT)
-					out->v.f = (float) d;
-				else
-					out->v.d = d;
-				return true;
-			}
-		case TS_DECIMAL:
-			{
-				int			r = ts_scan_decimal((const char *) p, len, to->precision, to->scale,
-											CAST_MAX_EXPONENT, &out->v.dec);
-
-				if (r < 0)
-					return bad_input(err, p0, len0, to);
-				if (r == 0)
-					out->isnull = true;
-				return true;
-			}
-		case TS_DATE:
-			{
-				int64_t		days;
-				size_t		n = 0;
-
-				if (is_numeric_str(p, len))
-				{
-					if (!parse_integral(p, len, INT32_MIN, INT32_MAX, &iv))
-						return bad_input(err, p0, len0, to);
-					out->v.i = iv;
-					return true;
-				}
-				if (!ts_scan_date((const char *) p, len, &n, &cast_date, &days) ||
-					(n < len && p[n] != ' '))
-					return bad_input(err, p0, len0, to);
-				out->v.i = days;
-				return true;
-			}
-		case TS_TIMESTAMP:
-			{
-				int64_t		days,
-							nod,
-							millis;
-				int32_t		nanos;
-				size_t		n = 0;
-
-				if (is_numeric_str(p, len))
-				{
-					if (!parse_integral(p, len, INT64_MIN, INT64_MAX, &iv))
-						return bad_input(err, p0, len0, to);
-					switch (to->precision)
-					{
-						case 0:
-							out->v.ts.millis = iv * 1000;
-							out->v.ts.nanos = 0;
-							return true;
-						case 3:
-							out->v.ts.millis = iv;
-							out->v.ts.nanos = 0;
-							return true;
-						case 6:
-							out->v.ts.millis = iv / 1000;
-							out->v.ts.nanos = (int32_t) (iv % 1000 * 1000);
-							return true;
-						case 9:
-							out->v.ts.millis = iv / 1000000;
-							out->v.ts.nanos = (int32_t) (iv % 1000000);
-							return true;
-						default:
-							return ts_error(err, TS_ERR_UNSUPPORTED,
-											"cannot cast numeric string to TIMESTAMP(%d)", to->precision);
-					}
-				}
-				if (!ts_scan_date_time((const char *) p, len, &n, &cast_date, &cast_time,
-									   false, &days, &nod) || n != len)
-					return bad_input(err, p0, len0, to);
-				millis = days * MILLIS_PER_DAY + nod / 1000000;
-				nanos = (int32_t) (nod % 1000000);
-				ts_truncate(&millis, &nanos, to->precision);
-				out->v.ts.millis = millis;
-				out->v.ts.nanos = nanos;
-				return true;
-			}
-		default:
-			return ts_error(err, TS_ERR_UNSUPPORTED, "cast from string to %s is not supported",
-							ts_type_kind_name(to->kind));
-	}
-}
-
 /* ---- the cast --------------------------------------------------------- */
 
 static bool cast_nested(const ts_value *in, const ts_type *from, const ts_type *to,
 						ts_value *out, ts_arena *arena, ts_err *err, int depth);
+
+/* DecimalUtils.castFrom(long, p, s): does not fit -> NULL */
+static void
+integral_to_decimal(int64_t v, const ts_type *to, ts_value *out)
+{
+	ts_int128	d;
+
+	if (!decimal_rescale((ts_int128) v, 0, to->scale, &d) || !decimal_fits(d, to->precision))
+		out->isnull = true;
+	else
+		out->v.dec = d;
+}
 
 static bool
 cast_one(const ts_value *in, const ts_type *from, const ts_type *to, ts_value *out,
@@ -702,6 +488,7 @@ cast_one(const ts_value *in, const ts_type *from, const ts_type *to, ts_value *o
 {
 	ts_type_kind f = from->kind,
 				t = to->kind;
+	int			r;
 
 	if (in->isnull)
 	{
@@ -716,206 +503,235 @@ cast_one(const ts_value *in, const ts_type *from, const ts_type *to, ts_value *o
 	}
 	memset(out, 0, sizeof(*out));
 	out->isnull = false;
+	r = matrix_row(from, to);
+	if (r < 0)
+		return ts_cast_check(from, to, NULL, err);
 
-	if (ts_type_is_nested(f))
-		return cast_nested(in, from, to, out, arena, err, depth);
-
-	/* numeric primitive <-> numeric primitive (NumericPrimitiveCastRule) */
-	if (is_numprim(f) && is_numprim(t))
+	switch (cast_matrix[r].rule)
 	{
-		if (is_int(f))
-		{
-			int64_t		v = in->v.i;
+		case CR_NESTED:
+			return cast_nested(in, from, to, out, arena, err, depth);
 
+		case CR_NUMPRIM:
+			if (is_int(f))
+			{
+				int64_t		v = in->v.i;
+
+				if (is_int(t))
+					out->v.i = wrap_int(v, t);
+				else if (t == TS_FLOAT)
+					out->v.f = (float) v;
+				else
+					out->v.d = (double) v;
+			}
+			else
+			{
+				double		d = f == TS_FLOAT ? (double) in->v.f : in->v.d;
+
+				if (t == TS_BIGINT)
+					out->v.i = java_d2l(d);
+				else if (is_int(t))
+					out->v.i = wrap_int(java_d2i(d), t);
+				else if (t == TS_FLOAT)
+					out->v.f = (float) d;
+				else
+					out->v.d = d;
+			}
+			return true;
+
+		case CR_DECIMAL_TO_DECIMAL:
+			{
+				ts_int128	v;
+
+				if (!decimal_rescale(in->v.dec, from->scale, to->scale, &v) ||
+					!decimal_fits(v, to->precision))
+					out->isnull = true;
+				else
+					out->v.dec = v;
+				return true;
+			}
+
+		case CR_NUMPRIM_TO_DECIMAL:
+			if (is_int(f))
+			{
+				integral_to_decimal(in->v.i, to, out);
+				return true;
+			}
+			else
+			{
+				/* BigDecimal.valueOf(double) goes through Double.toString */
+				const uint8_t *p;
+				uint32_t	len;
+				int			res;
+				double		d = f == TS_FLOAT ? (double) in->v.f : in->v.d;
+
+				if (isnan(d) || isinf(d))
+					return ts_error(err, TS_ERR_INVALID, "cannot cast %s to DECIMAL",
+									isnan(d) ? "NaN" : "Infinity");
+				if (!ts_cast_value_text(in, from, arena, &p, &len, err))
+					return false;
+				res = ts_scan_decimal((const char *) p, len, to->precision, to->scale,
+									  CAST_MAX_EXPONENT, &out->v.dec);
+				if (res < 0)
+					return ts_cast_bad_input(err, p, len, to);
+				out->isnull = res == 0;
+				return true;
+			}
+
+		case CR_DECIMAL_TO_NUMPRIM:
 			if (is_int(t))
-				out->v.i = wrap_int(v, t);
-			else if (t == TS_FLOAT)
-				out->v.f = (float) v;
-			else
-				out->v.d = (double) v;
-		}
-		else
-		{
-			double		d = f == TS_FLOAT ? (double) in->v.f : in->v.d;
+			{
+				ts_int128	q = in->v.dec / pow10_128(from->scale);
 
-			if (t == TS_BIGINT)
-				out->v.i = java_d2l(d);
-			else if (is_int(t))
-				out->v.i = wrap_int(java_d2i(d), t);
-			else if (t == TS_FLOAT)
-				out->v.f = (float) d;
+				out->v.i = wrap_int((int64_t) q, t);
+			}
 			else
-				out->v.d = d;
-		}
-		return true;
-	}
-	if (t == TS_DECIMAL)
-	{
-		if (is_int(f))
-		{
-			ts_int128	v;
+			{
+				const uint8_t *p;
+				uint32_t	len;
+				char		buf[64];
 
-			if (!decimal_rescale((ts_int128) in->v.i, 0, to->scale, &v) ||
-				!decimal_fits(v, to->precision))
-				out->isnull = true;
-			else
-				out->v.dec = v;
+				if (!ts_cast_value_text(in, from, arena, &p, &len, err))
+					return false;
+				snprintf(buf, sizeof(buf), "%.*s", (int) len, (const char *) p);
+				if (t == TS_FLOAT)
+					out->v.f = strtof(buf, NULL);
+				else
+					out->v.d = strtod(buf, NULL);
+			}
 			return true;
-		}
-		if (f == TS_DECIMAL)
-		{
-			ts_int128	v;
 
-			if (!decimal_rescale(in->v.dec, from->scale, to->scale, &v) ||
-				!decimal_fits(v, to->precision))
-				out->isnull = true;
-			else
-				out->v.dec = v;
-			return true;
-		}
-		if (f == TS_FLOAT || f == TS_DOUBLE)
-		{
-			/* BigDecimal.valueOf(double) goes through Double.toString */
-			const uint8_t *p;
-			uint32_t	len;
-			int			r;
-			double		d = f == TS_FLOAT ? (double) in->v.f : in->v.d;
-
-			if (isnan(d) || isinf(d))
-				return ts_error(err, TS_ERR_INVALID, "cannot cast %s to DECIMAL", isnan(d) ? "NaN" : "Infinity");
-			if (!value_text(in, from, arena, &p, &len, err))
-				return false;
-			r = ts_scan_decimal((const char *) p, len, to->precision, to->scale, CAST_MAX_EXPONENT,
-								&out->v.dec);
-			if (r < 0)
-				return bad_input(err, p, len, to);
-			out->isnull = r == 0;
-			return true;
-		}
-	}
-	if (f == TS_DECIMAL && is_numprim(t))
-	{
-		if (is_int(t))
-		{
-			ts_int128	q = in->v.dec / pow10_128(from->scale);
-
-			out->v.i = wrap_int((int64_t) q, t);
-		}
-		else
-		{
-			const uint8_t *p;
-			uint32_t	len;
-			char		buf[64];
-
-			if (!value_text(in, from, arena, &p, &len, err))
-				return false;
-			snprintf(buf, sizeof(buf), "%.*s", (int) len, (const char *) p);
+		case CR_BOOLEAN_TO_NUMERIC:
 			if (t == TS_FLOAT)
-				out->v.f = strtof(buf, NULL);
+				out->v.f = in->v.i ? 1.0f : 0.0f;
+			else if (t == TS_DOUBLE)
+				out->v.d = in->v.i ? 1.0 : 0.0;
+			else if (t == TS_DECIMAL)
+				integral_to_decimal(in->v.i ? 1 : 0, to, out);
 			else
-				out->v.d = strtod(buf, NULL);
-		}
-		return true;
-	}
-	if (f == TS_BOOLEAN && is_numprim(t))
-	{
-		if (t == TS_FLOAT)
-			out->v.f = in->v.i ? 1.0f : 0.0f;
-		else if (t == TS_DOUBLE)
-			out->v.d = in->v.i ? 1.0 : 0.0;
-		else
-			out->v.i = in->v.i ? 1 : 0;
-		return true;
-	}
-	if (is_int(f) && t == TS_BOOLEAN)
-	{
-		out->v.i = in->v.i != 0;
-		return true;
-	}
-	/* to string */
-	if (is_char(t))
-	{
-		const uint8_t *p;
-		uint32_t	len;
+				out->v.i = in->v.i ? 1 : 0;
+			return true;
 
-		if (is_char(f) || is_bin(f))
-			return to_character_string(to, in->v.s.p, in->v.s.len, out, arena, err);
-		if (f == TS_BOOLEAN)
-		{
-			p = (const uint8_t *) (in->v.i ? "true" : "false");
-			len = in->v.i ? 4 : 5;
-		}
-		else if (f == TS_TIMESTAMP)
-		{
-			char		buf[64];
-			int			n = format_timestamp(buf, sizeof(buf), in->v.ts.millis, in->v.ts.nanos,
-											 from->precision);
+		case CR_INT_TO_BOOLEAN:
+			out->v.i = in->v.i != 0;
+			return true;
 
-			p = ts_arena_dup(arena, buf, (size_t) n);
-			if (p == NULL)
-				return ts_error(err, TS_ERR_NOMEM, "out of memory");
-			len = (uint32_t) n;
-		}
-		else if (is_numprim(f) || f == TS_DECIMAL || f == TS_DATE)
-		{
-			if (!value_text(in, from, arena, &p, &len, err))
-				return false;
-		}
-		else
-			goto unsupported;
-		return to_character_string(to, p, len, out, arena, err);
-	}
-	if (is_char(f))
-		return cast_from_string(in->v.s.p, in->v.s.len, to, out, arena, err);
-	if (is_bin(f) && is_bin(t))
-		return to_binary_string(to, in->v.s.p, in->v.s.len, out, arena, err);
-	if (f == TS_TIMESTAMP)
-	{
-		switch (t)
-		{
-			case TS_DATE:
-				out->v.i = ts_floor_div(in->v.ts.millis, MILLIS_PER_DAY);
-				return true;
-			case TS_TIME:
-				out->v.i = in->v.ts.millis - ts_floor_div(in->v.ts.millis, MILLIS_PER_DAY) * MILLIS_PER_DAY;
-				return true;
-			case TS_BIGINT:
-				out->v.i = in->v.ts.millis / 1000;
-				return true;
-			case TS_INT:
-				out->v.i = (int32_t) (in->v.ts.millis / 1000);
-				return true;
-			case TS_TIMESTAMP:
-				out->v.ts = in->v.ts;
-				ts_truncate(&out->v.ts.millis, &out->v.ts.nanos, to->precision);
-				return true;
-			default:
-				break;
-		}
-	}
-	if (f == TS_TIMESTAMP_LTZ && t == TS_TIMESTAMP_LTZ)
-	{
-		out->v.ts = in->v.ts;
-		ts_truncate(&out->v.ts.millis, &out->v.ts.nanos, to->precision);
-		return true;
-	}
-	if (f == TS_TIME && t == TS_TIME)
-	{
-		int64_t		m = 1;
+		case CR_STRING_TO_STRING:
+			return ts_cast_to_character_string(to, in->v.s.p, in->v.s.len, out, arena, err);
 
-		for (int i = to->precision; i < 3; i++)
-			m *= 10;
-		out->v.i = in->v.i / m * m;
-		return true;
-	}
-	if (f == TS_DATE && t == TS_TIMESTAMP)
-	{
-		out->v.ts.millis = in->v.i * MILLIS_PER_DAY;
-		out->v.ts.nanos = 0;
-		return true;
-	}
+		case CR_BINARY_TO_STRING:
+		case CR_NESTED_TO_STRING:
+			{
+				/* BinaryString.fromBytes / StringBuilder: no pad, no trim */
+				const uint8_t *p;
+				uint32_t	len;
 
-unsupported:
+				if (f != TS_ARRAY && f != TS_MAP && f != TS_ROW)
+				{
+					out->v.s = in->v.s;
+					return true;
+				}
+				if (!ts_cast_string_form(in, from, arena, &p, &len, err))
+					return false;
+				out->v.s.p = p;
+				out->v.s.len = len;
+				return true;
+			}
+
+		case CR_NUMERIC_TO_STRING:
+		case CR_BOOLEAN_TO_STRING:
+		case CR_TIMESTAMP_TO_STRING:
+		case CR_TIME_TO_STRING:
+		case CR_DATE_TO_STRING:
+			{
+				const uint8_t *p;
+				uint32_t	len;
+
+				if (!ts_cast_string_form(in, from, arena, &p, &len, err))
+					return false;
+				return ts_cast_to_character_string(to, p, len, out, arena, err);
+			}
+
+		case CR_STRING_TO_OTHER:
+			return ts_cast_from_string(in->v.s.p, in->v.s.len, to, out, arena, err);
+
+		case CR_BINARY_TO_BINARY:
+			return ts_cast_to_binary_string(to, in->v.s.p, in->v.s.len, out, arena, err);
+
+		case CR_TIMESTAMP_TO_TIMESTAMP:
+			out->v.ts = in->v.ts;
+			if (f == TS_TIMESTAMP && t == TS_TIMESTAMP_LTZ)
+				out->v.ts.millis = ts_cast_local_to_utc_ms(in->v.ts.millis);
+			else if (f == TS_TIMESTAMP_LTZ && t == TS_TIMESTAMP)
+				out->v.ts.millis = ts_cast_utc_to_local_ms(in->v.ts.millis);
+			if (to->precision < from->precision)
+				ts_cast_truncate(&out->v.ts.millis, &out->v.ts.nanos, to->precision);
+			return true;
+
+		case CR_TIMESTAMP_TO_DATE:
+			{
+				int64_t		ms = f == TS_TIMESTAMP_LTZ ?
+					ts_cast_utc_to_local_ms(in->v.ts.millis) : in->v.ts.millis;
+
+				/* CastExecutorTest.testTimestampToDatePreEpoch: the day, floored */
+				out->v.i = ts_floor_div(ms, MILLIS_PER_DAY);
+				return true;
+			}
+
+		case CR_TIMESTAMP_TO_TIME:
+			{
+				int64_t		ms = f == TS_TIMESTAMP_LTZ ?
+					ts_cast_utc_to_local_ms(in->v.ts.millis) : in->v.ts.millis;
+
+				out->v.i = ms - ts_floor_div(ms, MILLIS_PER_DAY) * MILLIS_PER_DAY;
+				return true;
+			}
+
+		case CR_TIMESTAMP_TO_INT:
+			{
+				/* DateTimeUtils.unixTimestamp: millis / 1000 (Java division) */
+				int64_t		ms = f == TS_TIMESTAMP_LTZ ?
+					ts_cast_utc_to_local_ms(in->v.ts.millis) : in->v.ts.millis;
+
+				out->v.i = t == TS_INT ? (int32_t) (ms / 1000) : ms / 1000;
+				return true;
+			}
+
+		case CR_INT_TO_TIMESTAMP:
+			{
+				/*
+				 * Timestamp.fromLocalDateTime(toLocalDateTime(v * 1000, zone)):
+				 * the wall clock of that instant, in UTC or the session zone.
+				 */
+				int64_t		ms = (int64_t) ((uint64_t) in->v.i * 1000u);
+
+				out->v.ts.millis = t == TS_TIMESTAMP_LTZ ? ts_cast_utc_to_local_ms(ms) : ms;
+				out->v.ts.nanos = 0;
+				return true;
+			}
+
+		case CR_DATE_TO_TIMESTAMP:
+			out->v.ts.millis = in->v.i * MILLIS_PER_DAY;
+			if (t == TS_TIMESTAMP_LTZ)
+				out->v.ts.millis = ts_cast_local_to_utc_ms(out->v.ts.millis);
+			out->v.ts.nanos = 0;
+			return true;
+
+		case CR_TIME_TO_TIMESTAMP:
+			out->v.ts.millis = t == TS_TIMESTAMP_LTZ ? ts_cast_local_to_utc_ms(in->v.i) : in->v.i;
+			out->v.ts.nanos = 0;
+			return true;
+
+		case CR_TIME_TO_TIME:
+			{
+				int64_t		m = 1;
+
+				for (int i = to->precision; i < 3; i++)
+					m *= 10;
+				out->v.i = in->v.i / m * m;
+				return true;
+			}
+	}
 	return ts_cast_check(from, to, NULL, err);
 }
 

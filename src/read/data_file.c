@@ -46,6 +46,7 @@ struct ts_data_file_reader
 	const ts_split *split;
 	ts_format_reader *fr;
 	ts_read_column *rcols;
+	ts_type   **rcol_types;		/* owned file types (VECTOR read as ARRAY) */
 	int			nrcols;
 	col_map    *map;
 	int			nfields;
@@ -67,6 +68,7 @@ struct ts_data_file_reader
 								 * (ts_data_file_allow_stride) */
 	const char **opt_keys;		/* text format options */
 	const char **opt_values;
+	const ts_type **record_types;	/* CSV: every field of a record */
 	ts_rowgroup_filter rg_filter;	/* row-group skipping, when safe */
 };
 
@@ -112,12 +114,57 @@ format_file_position(const ts_schema *s, int fi)
 }
 
 /* Add a file column (deduplicated by field id); returns its index. */
+static bool
+has_vector(const ts_type *t)
+{
+	if (t == NULL)
+		return false;
+	if (t->kind == TS_VECTOR)
+		return true;
+	if (has_vector(t->element) || has_vector(t->key) || has_vector(t->value))
+		return true;
+	for (int i = 0; i < t->nfields; i++)
+		if (has_vector(t->fields[i].type))
+			return true;
+	return false;
+}
+
+static void
+vector_to_array(ts_type *t)
+{
+	if (t == NULL)
+		return;
+	if (t->kind == TS_VECTOR)
+		t->kind = TS_ARRAY;
+	vector_to_array(t->element);
+	vector_to_array(t->key);
+	vector_to_array(t->value);
+	for (int i = 0; i < t->nfields; i++)
+		vector_to_array(t->fields[i].type);
+}
+
+/*
+ * A file column to read.  Paimon's writers store VECTOR<E, n> as an array
+ * of E in Parquet, ORC and Avro, so the format readers are asked for an
+ * ARRAY (the values are the same nested lists; the read schema keeps
+ * VECTOR).  -1 when out of memory.
+ */
 static int
 add_rcol(ts_data_file_reader *r, int32_t id, const char *name, const ts_type *type)
 {
 	for (int i = 0; i < r->nrcols; i++)
 		if (r->rcols[i].field_id == id && strcmp(r->rcols[i].name, name) == 0)
 			return i;
+	if (has_vector(type))
+	{
+		ts_type    *copy = ts_type_copy(type);
+
+		if (copy == NULL)
+			return -1;
+		vector_to_array(copy);
+		r->rcol_types[r->nrcols] = copy;
+		type = copy;
+	}
 	r->rcols[r->nrcols].field_id = id;
 	r->rcols[r->nrcols].name = name;
 	r->rcols[r->nrcols].type = type;
@@ -163,7 +210,8 @@ ts_data_file_open_with(ts_plan *plan, const ts_split *split, const ts_scan_file 
 	every_row = ts_read_option_bool(plan, "data-evolution.enabled", false);
 	r->map = ts_calloc(nfields ? nfields : 1, sizeof(col_map));
 	r->rcols = ts_calloc(nfields + 2, sizeof(ts_read_column));
-	if (r->map == NULL || r->rcols == NULL)
+	r->rcol_types = ts_calloc(nfields + 2, sizeof(ts_type *));
+	if (r->map == NULL || r->rcols == NULL || r->rcol_types == NULL)
 	{
 		ts_error(err, TS_ERR_NOMEM, "out of memory");
 		goto fail;
@@ -238,6 +286,11 @@ ts_data_file_open_with(ts_plan *plan, const ts_split *split, const ts_scan_file 
 			continue;
 		}
 		r->map[i].src = add_rcol(r, ds->fields[di].id, ds->fields[di].name, ds->fields[di].type);
+		if (r->map[i].src < 0)
+		{
+			ts_error(err, TS_ERR_NOMEM, "out of memory");
+			goto fail;
+		}
 	}
 	if (key_value)
 	{
@@ -347,6 +400,23 @@ ts_data_file_open_with(ts_plan *plan, const ts_split *split, const ts_scan_file 
 			opts.ntext_options = plan->noptions;
 			opts.text_option_keys = r->opt_keys;
 			opts.text_option_values = r->opt_values;
+		}
+		if (plan->kind == TS_TABLE_FORMAT && file->format == TS_FORMAT_CSV)
+		{
+			/* a CSV mode judges the whole record, not the columns read */
+			int			n = 0;
+
+			r->record_types = ts_calloc(ds->nfields + 1, sizeof(ts_type *));
+			if (r->record_types == NULL)
+			{
+				ts_error(err, TS_ERR_NOMEM, "out of memory");
+				goto fail;
+			}
+			for (int i = 0; i < ds->nfields; i++)
+				if (partition_index(rs, ds->fields[i].name) < 0)
+					r->record_types[n++] = ds->fields[i].type;
+			opts.nrecord_fields = n;
+			opts.record_types = r->record_types;
 		}
 		r->fr = ts_format_open(file->format, path, r->rcols, r->nrcols, &opts, err);
 	}
@@ -622,9 +692,13 @@ ts_data_file_close(ts_data_file_reader *r, ts_reader_metrics *acc)
 	ts_free(r->seq);
 	ts_free(r->kind);
 	ts_free(r->map);
+	for (int i = 0; r->rcol_types && i < r->nrcols; i++)
+		ts_type_free(r->rcol_types[i]);
+	ts_free(r->rcol_types);
 	ts_free(r->rcols);
 	ts_free(r->opt_keys);
 	ts_free(r->opt_values);
+	ts_free(r->record_types);
 	ts_free(r->rg_filter.col_of_field);
 	ts_type_free(r->seq_type);
 	ts_type_free(r->kind_type);

@@ -250,9 +250,16 @@ add_partition(ft_walk *w, const char *dir, ts_err *err)
 	return true;
 }
 
-/* Parse the directory name at 'level' into w->values/typed; false = not a partition dir. */
+/*
+ * Parse the directory name at 'level' into w->values/typed; *ok = false:
+ * not a partition directory (a name without '=').  A directory listed
+ * under 'dir' (strict) whose key is not the level's partition key, or
+ * whose value does not parse as the key's type, is an error naming it:
+ * its rows must not vanish.  Not strict (a name built from a filter
+ * value), it is only "nothing there".
+ */
 static bool
-take_dir_value(ft_walk *w, int level, const char *name, bool *ok, ts_err *err)
+take_dir_value(ft_walk *w, int level, const char *dir, const char *name, bool *ok, ts_err *err)
 {
 	const ts_ft_request *req = w->req;
 	const char *raw = name;
@@ -275,6 +282,15 @@ take_dir_value(ft_walk *w, int level, const char *name, bool *ok, ts_err *err)
 		if (key == NULL)
 			return ts_error(err, TS_ERR_NOMEM, "out of memory");
 		same = strcmp(key, req->key_names[level]) == 0;
+		if (!same && dir)
+		{
+			ts_error(err, TS_ERR_CORRUPT,
+					 "format table directory \"%s/%s\" is a partition of key \"%s\" where key \"%s\" is expected: "
+					 "partition keys must be listed in the order of the directory nesting",
+					 dir, name, key, req->key_names[level]);
+			ts_free(key);
+			return false;
+		}
 		ts_free(key);
 		if (!same)
 			return true;
@@ -305,7 +321,11 @@ take_dir_value(ft_walk *w, int level, const char *name, bool *ok, ts_err *err)
 		{
 			if (e.code == TS_ERR_NOMEM)
 				return ts_error(err, TS_ERR_NOMEM, "out of memory");
-			return true;		/* not a value of the key's type: ignore */
+			if (dir)
+				return ts_error(err, TS_ERR_CORRUPT,
+								"format table directory \"%s/%s\": value of partition key \"%s\" is not a %s: %s",
+								dir, name, req->key_names[level], ts_type_kind_name(t->kind), e.msg);
+			return true;		/* a filter value not of the key's type: nothing there */
 		}
 	}
 	else
@@ -364,7 +384,7 @@ descend(ft_walk *w, const char *dir, int level, ts_err *err)
 			ts_free(sub);
 			continue;			/* files next to partition dirs are not data */
 		}
-		ok = take_dir_value(w, level, name, &is_part, err);
+		ok = take_dir_value(w, level, dir, name, &is_part, err);
 		if (ok && !is_part)
 			w->l->metrics.dirs_ignored++;
 		else if (ok && level + 1 == w->req->nkeys)
@@ -417,7 +437,7 @@ descend_from_prefix(ft_walk *w, const ts_option *branch, ts_err *err)
 			ts_free(dir);
 			return ts_error(err, TS_ERR_NOMEM, "out of memory");
 		}
-		ok = take_dir_value(w, level, name, &is_part, err);
+		ok = take_dir_value(w, level, NULL, name, &is_part, err);
 		sub = ok ? ts_path_join(dir, name) : NULL;
 		ts_free(name);
 		if (!ok || sub == NULL)
@@ -579,10 +599,11 @@ ts_format_table_list(const ts_ft_request *req, ts_err *err)
 	w.l = l;
 	w.default_name = req->default_name && *req->default_name ? req->default_name : TS_FT_DEFAULT_PARTITION_NAME;
 	l->nkeys = req->nkeys;
+	l->default_name = arena_strdup(&l->arena, w.default_name);
 	l->key_names = ts_arena_alloc(&l->arena, sizeof(char *) * (req->nkeys ? req->nkeys : 1));
 	w.values = ts_arena_alloc(&l->arena, sizeof(char *) * (req->nkeys ? req->nkeys : 1));
 	w.typed = ts_arena_alloc(&l->arena, sizeof(ts_value) * (req->nkeys ? req->nkeys : 1));
-	if (l->key_names == NULL || w.values == NULL || w.typed == NULL)
+	if (l->key_names == NULL || w.values == NULL || w.typed == NULL || l->default_name == NULL)
 	{
 		ts_error(err, TS_ERR_NOMEM, "out of memory");
 		goto fail;

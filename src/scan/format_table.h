@@ -15,9 +15,11 @@
  * Ignored while listing partitions: entries starting with '.' or '_'
  * (staging: _temporary, .hive-staging_*, __magic_job-*), except that in
  * value-only layout a directory named like the default partition is
- * kept; non-directories; in key=value layout, directories that are not
- * "<key>=<value>" for the key expected at that level; directories whose
- * value does not parse as the key's type (counted in dirs_ignored).
+ * kept; non-directories; in key=value layout, directories without '='
+ * (counted in dirs_ignored).  Errors (TS_ERR_CORRUPT naming the
+ * directory): a "<key>=<value>" directory for another key than the one
+ * expected at that level (partition keys in another order than the
+ * nesting), a value that does not parse as the key's type.
  * Data files: every regular file at any depth below a kept partition (or
  * the root when the table is unpartitioned) whose name does not start
  * with '.' or '_' (so _SUCCESS, .part-0.crc, _temporary/ are skipped),
@@ -93,6 +95,7 @@ typedef struct ts_ft_listing
 	ts_arena	arena;			/* everything below lives here */
 	int			nkeys;
 	const char **key_names;
+	const char *default_name;	/* the NULL partition's directory value */
 	int			npartitions;	/* sorted by values in key order, NULL first */
 	ts_ft_partition *partitions;
 	int			nfiles;			/* sorted by partition order, then path */

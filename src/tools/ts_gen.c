@@ -35,6 +35,8 @@
  *   --codec C              data file codec: zstd (default), null, deflate, snappy
  *   --manifest-codec C     manifest codec (default zstd)
  *   --seed X               seed for uuids and sync markers (default 1)
+ *   --format F             data files: avro (default) or parquet (flat columns only,
+ *                          uncompressed, see ts_gen_parquet.h)
  *   --force                write even if <table_dir>/schema exists
  *   --preset all-types     columns of every type (see below) + partition "p" INT
  *   --preset evolve        columns id INT NOT NULL, name STRING, amount INT,
@@ -74,6 +76,8 @@
  *   schema evolution (any of these creates schema-1, used from snapshot --evolve-at,
  *   default S/2 + 1 (integer division); files of earlier snapshots keep schema 0):
  *   --rename OLD:NEW  --drop NAME  --add NAME:TYPE  --widen NAME (INT -> BIGINT)
+ *   --retype NAME:TYPE (any type change: files of schema 0 hold f(T0, name, i),
+ *   files of schema 1 hold f(TYPE, name, i); readers cast the older ones)
  *   --evolve-at S
  *
  * VALUES (so that tests can compute the expected rows independently)
@@ -177,6 +181,7 @@ typedef struct gcol
 	bool		is_bkey;
 	bool		is_pk;			/* primary-key column (PK tables) */
 	bool		is_seq;			/* a sequence.field column (PK tables) */
+	bool		retyped;		/* --retype: schema-1 files use type1's formula */
 } gcol;
 
 typedef struct config
@@ -197,6 +202,7 @@ typedef struct config
 	ts_avro_codec manifest_codec;
 	uint64_t	seed;
 	bool		force;
+	bool		parquet;		/* --format parquet */
 	bool		evolve;
 	int			evolve_at;
 	/* pending evolution requests (applied after all columns are known) */
@@ -208,6 +214,8 @@ typedef struct config
 	int			nadds;
 	char	   *widens[MAX_COLS];
 	int			nwidens;
+	char	   *retypes[MAX_COLS];
+	int			nretypes;
 	/* primary-key tables (ts_gen_pk.h) */
 	char	   *pk[MAX_COLS];	/* primaryKeys, partition keys included */
 	int			npk;
@@ -457,6 +465,15 @@ apply_args(config *cfg, int argc, char **argv)
 				cfg->adds[cfg->nadds++] = xstrdup(v), cfg->evolve = true;
 			else if (strcmp(o, "widen") == 0)
 				cfg->widens[cfg->nwidens++] = xstrdup(v), cfg->evolve = true;
+			else if (strcmp(o, "format") == 0)
+			{
+				if (strcmp(v, "parquet") == 0)
+					cfg->parquet = true;
+				else if (strcmp(v, "avro") != 0)
+					die("--format: avro or parquet");
+			}
+			else if (strcmp(o, "retype") == 0)
+				cfg->retypes[cfg->nretypes++] = xstrdup(v), cfg->evolve = true;
 			else if (strcmp(o, "evolve-at") == 0)
 				cfg->evolve_at = (int) parse_int(o, v, 1, 100000);
 			else if (strcmp(o, "primary-key") == 0)
@@ -495,6 +512,7 @@ apply_args(config *cfg, int argc, char **argv)
 #undef NEEDV
 		if (cfg->nparts >= MAX_COLS || cfg->nrenames >= MAX_COLS || cfg->ndrops >= MAX_COLS ||
 			cfg->nadds >= MAX_COLS || cfg->nwidens >= MAX_COLS || cfg->naggs >= MAX_COLS ||
+			cfg->nretypes >= MAX_COLS ||
 			cfg->nextra_opts >= MAX_COLS)
 			die("too many options");
 	}
@@ -534,9 +552,16 @@ check_avro_type(const char *col, const ts_type *t)
 			if (t->precision > 3)
 				die("column %s: Avro data files hold TIME precision <= 3", col);
 			break;
+		case TS_VECTOR:
+			if (t->element == NULL || (t->element->kind != TS_FLOAT && t->element->kind != TS_DOUBLE &&
+									   t->element->kind != TS_INT && t->element->kind != TS_BIGINT &&
+									   t->element->kind != TS_TINYINT &&
+									   t->element->kind != TS_SMALLINT &&
+									   t->element->kind != TS_BOOLEAN))
+				die("column %s: VECTOR elements are numbers or BOOLEAN", col);
+			break;
 		case TS_VARIANT:
 		case TS_BLOB:
-		case TS_VECTOR:
 		case TS_GEOMETRY:
 		case TS_GEOGRAPHY:
 			die("column %s: type not supported by ts_gen", col);
@@ -628,6 +653,25 @@ finish_config(config *cfg)
 			die("cannot widen partition/bucket key %s", c->name0);
 		c->type1 = ts_type_copy(c->type0);
 		c->type1->kind = TS_BIGINT;
+	}
+	if (cfg->parquet && cfg->npk > 0)
+		die("--format parquet: append tables only");
+	for (int i = 0; i < cfg->nretypes; i++)
+	{
+		char	   *colon = strchr(cfg->retypes[i], ':');
+		gcol	   *c;
+
+		if (colon == NULL)
+			die("--retype expects NAME:TYPE");
+		*colon = '\0';
+		c = find_col(cfg, cfg->retypes[i]);
+		if (c->is_part || c->is_bkey)
+			die("cannot retype partition/bucket key %s", c->name0);
+		c->type1 = parse_type(colon + 1);
+		c->type1->nullable = c->type0->nullable;
+		c->retyped = true;
+		assign_nested_ids(c->type1);
+		check_avro_type(c->name0, c->type1);
 	}
 	for (int i = 0; i < cfg->nadds; i++)
 	{
@@ -778,6 +822,13 @@ gen_value(const ts_type *t, const char *name, int64_t n, ts_value *out, ts_arena
 				out->v.ts.nanos = (int32_t) (us % 1000) * 1000;
 			}
 			break;
+		case TS_VECTOR:
+			/* exactly length elements, element k = f(E, name, n + k) */
+			out->v.nested.n = t->length;
+			out->v.nested.items = arena_values(a, t->length);
+			for (int j = 0; j < t->length; j++)
+				gen_value(t->element, name, n + j, &out->v.nested.items[j], a);
+			break;
 		case TS_ARRAY:
 		case TS_MULTISET:
 			{
@@ -813,9 +864,13 @@ gen_value(const ts_type *t, const char *name, int64_t n, ts_value *out, ts_arena
 	}
 }
 
-/* The value of column c in row i (NULL rule included), in its schema-0 type. */
+/*
+ * The value of column c in row i (NULL rule included), in its schema-0 type,
+ * or for a retyped column in a file of schema 1, in its schema-1 type.
+ */
 static void
-row_value(const config *cfg, const gcol *c, int64_t i, ts_value *out, ts_arena *a)
+file_row_value(const config *cfg, const gcol *c, int64_t i, int schema_id, ts_value *out,
+			   ts_arena *a)
 {
 	if (c->type0->nullable && !c->is_part && !c->is_bkey && !c->is_pk && !c->is_seq &&
 		cfg->null_every > 0 &&
@@ -825,7 +880,14 @@ row_value(const config *cfg, const gcol *c, int64_t i, ts_value *out, ts_arena *
 		out->isnull = true;
 		return;
 	}
-	gen_value(c->type0, c->name0, c->is_part ? i % cfg->partitions : i, out, a);
+	gen_value(schema_id == 1 && c->retyped ? c->type1 : c->type0, c->name0,
+			  c->is_part ? i % cfg->partitions : i, out, a);
+}
+
+static void
+row_value(const config *cfg, const gcol *c, int64_t i, ts_value *out, ts_arena *a)
+{
+	file_row_value(cfg, c, i, 0, out, a);
 }
 
 /* ---- schema JSON ------------------------------------------------------ */
@@ -859,6 +921,14 @@ type_to_json(const ts_type *t)
 			cJSON_AddStringToObject(o, "type", s);
 			free(s);
 			cJSON_AddItemToObject(o, "element", type_to_json(t->element));
+			return o;
+		case TS_VECTOR:
+			o = cJSON_CreateObject();
+			s = pathf("VECTOR%s", nn);
+			cJSON_AddStringToObject(o, "type", s);
+			free(s);
+			cJSON_AddItemToObject(o, "element", type_to_json(t->element));
+			cJSON_AddNumberToObject(o, "length", t->length);
 			return o;
 		case TS_MAP:
 			o = cJSON_CreateObject();
@@ -943,7 +1013,7 @@ write_schema(const config *cfg, int id, int64_t time_millis)
 	}
 	if (cfg->buckets > 0 && !cfg->bucket_key_implicit)
 		cJSON_AddStringToObject(opts, "bucket-key", cfg->bucket_key);
-	cJSON_AddStringToObject(opts, "file.format", "avro");
+	cJSON_AddStringToObject(opts, "file.format", cfg->parquet ? "parquet" : "avro");
 	cJSON_AddStringToObject(opts, "manifest.format", "avro");
 	pk_schema_options(cfg, opts);
 	cJSON_AddNumberToObject(j, "timeMillis", (double) time_millis);
@@ -955,6 +1025,7 @@ write_schema(const config *cfg, int id, int64_t time_millis)
 
 #include "tools/ts_manifest_records.h"
 #include "tools/ts_tool_commit.h"
+#include "tools/ts_gen_parquet.h"
 
 /* ---- statistics --------------------------------------------------------- */
 
@@ -971,7 +1042,36 @@ typedef struct col_stats
 static bool
 stats_type_ok(ts_type_kind k)
 {
-	return !(ts_type_is_nested(k) || k == TS_BINARY || k == TS_VARBINARY);
+	return !(ts_type_is_nested(k) || k == TS_BINARY || k == TS_VARBINARY || k >= TS_VARIANT);
+}
+
+/*
+ * An Avro data-file writer for these columns: VECTOR<E, n> is written as an
+ * Avro array of E, as Paimon's Avro writer does.
+ */
+static ts_avro_writer *
+avro_writer_for(const ts_field *fields, int n, ts_avro_codec codec, ts_err *err)
+{
+	ts_field   *wf = xcalloc((size_t) (n ? n : 1), sizeof(ts_field));
+	ts_type   **owned = xcalloc((size_t) (n ? n : 1), sizeof(ts_type *));
+	ts_avro_writer *w;
+
+	for (int i = 0; i < n; i++)
+	{
+		wf[i] = fields[i];
+		if (fields[i].type->kind == TS_VECTOR)
+		{
+			owned[i] = ts_type_copy(fields[i].type);
+			if (owned[i] == NULL)
+				die("out of memory");
+			owned[i]->kind = TS_ARRAY;
+			wf[i].type = owned[i];
+		}
+	}
+	/* the fields must outlive the writer: kept until the tool exits */
+	w = ts_avro_writer_create_for_fields(wf, n, codec, err);
+	free(owned);
+	return w;
 }
 
 static int
@@ -1370,11 +1470,12 @@ main(int argc, char **argv)
 				entry	   *e;
 				ts_value   *file;
 				ts_value   *fi;
+				ts_value  **prows;
 				uint8_t		sync[16];
 
 				if (gr->nrows == 0)
 					continue;
-				w = ts_avro_writer_create_for_fields(dfields, ndcols, cfg.codec, &err);
+				w = avro_writer_for(dfields, ndcols, cfg.codec, &err);
 				if (w == NULL)
 					die_err("Avro writer", &err);
 				for (int k = 0; k < 16; k += 8)
@@ -1388,21 +1489,26 @@ main(int argc, char **argv)
 				for (int c = 0; c < ndcols; c++)
 					stats_init(&st[c], dfields[c].type);
 				row = xcalloc((size_t) ndcols, sizeof(ts_value));
+				prows = xcalloc((size_t) gr->nrows, sizeof(ts_value *));
 				for (int r = 0; r < gr->nrows; r++)
 				{
+					if (cfg.parquet)
+						row = prows[r] = xcalloc((size_t) (ndcols ? ndcols : 1), sizeof(ts_value));
 					for (int c = 0; c < ndcols; c++)
 					{
-						row_value(&cfg, dcols[c], gr->rows[r], &row[c], &arena);
+						file_row_value(&cfg, dcols[c], gr->rows[r], schema_id, &row[c], &arena);
 						stats_add(&st[c], &row[c]);
 					}
-					if (!ts_avro_writer_add(w, row, &err))
+					if (!cfg.parquet && !ts_avro_writer_add(w, row, &err))
 						die_err("Avro row", &err);
 				}
 				ts_buf_init(&out);
-				if (!ts_avro_writer_finish(w, &out, &err))
+				if (cfg.parquet)
+					pqw_write_file(dfields, ndcols, prows, gr->nrows, &out);
+				else if (!ts_avro_writer_finish(w, &out, &err))
 					die_err("Avro finish", &err);
 				ts_avro_writer_free(w);
-				fname = pathf("data-%s-%d.avro", data_uuid, data_counter++);
+				fname = pathf("data-%s-%d.%s", data_uuid, data_counter++, cfg.parquet ? "parquet" : "avro");
 				dir = pathf("%s/%sbucket-%d", cfg.dir, gr->part_path, (int) gr->bucket);
 				mkdirs(dir);
 				path = pathf("%s/%s", dir, fname);

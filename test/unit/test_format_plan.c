@@ -111,11 +111,10 @@ setup(void **state)
 			snprintf(line, sizeof(line), "%d,%s\n", rows[i].id, rows[i].name ? rows[i].name : "");
 		append_file(rel, line);
 	}
-	/* not data: staging, hidden, markers, a value that is not a DATE */
+	/* not data: staging, hidden, markers */
 	append_file("csv/_SUCCESS", "");
 	append_file("csv/dt=2024-01-02/_temporary/0/region=eu/p.csv", "99,ghost\n");
 	append_file("csv/dt=2024-01-01/region=eu/.part-0.csv.crc", "junk");
-	append_file("csv/dt=notadate/region=eu/p.csv", "98,ghost\n");
 
 	/* (a) a table directory whose schema says format-table: JSON, INT key */
 	append_file("jt/schema/schema-0",
@@ -264,7 +263,7 @@ test_full_scan(void **state)
 	assert_non_null(plan);
 	assert_int_equal(plan->kind, TS_TABLE_FORMAT);
 	assert_null(plan->snapshot);
-	/* 5 partition directories (dt=notadate and _temporary ignored), 6 files */
+	/* 5 partition directories (_temporary ignored), 6 files */
 	assert_int_equal(plan->metrics.partitions_total, 5);
 	assert_int_equal(plan->metrics.partitions_kept, 5);
 	assert_int_equal(plan->nsplits, 6);
@@ -633,6 +632,77 @@ test_errors(void **state)
 	ts_plan_free(plan);
 }
 
+/*
+ * A format table's declared type is the type its files are read as: a
+ * Java-written Parquet DECIMAL(23, 5) column declared DECIMAL(10, 2) is an
+ * error naming the column, never values turned NULL (no Paimon cast).
+ */
+static int
+read_all_rows(ts_plan *plan, const int *cols, int ncols, ts_err *err)
+{
+	int			total = 0;
+
+	for (int s = 0; s < plan->nsplits; s++)
+	{
+		ts_split_reader *r = ts_split_reader_open(plan, &plan->splits[s], cols, ncols, err);
+		ts_batch	b;
+		int			n;
+
+		if (r == NULL)
+			return -1;
+		while ((n = ts_split_reader_next(r, &b, err)) > 0)
+			total += n;
+		ts_split_reader_close(r);
+		if (n < 0)
+			return -1;
+	}
+	return total;
+}
+
+static void
+test_declared_type_too_narrow(void **state)
+{
+	ts_scan_context ctx;
+	char		path[512],
+				cmd[2048];
+	ts_err		err = {0};
+	ts_plan    *plan;
+	const int	cols[] = {0, 1};
+	const char *wide =
+		"{\"version\":3,\"id\":0,\"fields\":[{\"id\":0,\"name\":\"f2\",\"type\":\"INT\"},"
+		"{\"id\":1,\"name\":\"f5\",\"type\":\"DECIMAL(23, 5)\"}],"
+		"\"partitionKeys\":[],\"primaryKeys\":[],"
+		"\"options\":{\"type\":\"format-table\",\"file.format\":\"parquet\"}}";
+	const char *narrow =
+		"{\"version\":3,\"id\":0,\"fields\":[{\"id\":0,\"name\":\"f2\",\"type\":\"INT\"},"
+		"{\"id\":1,\"name\":\"f5\",\"type\":\"DECIMAL(10, 2)\"}],"
+		"\"partitionKeys\":[],\"primaryKeys\":[],"
+		"\"options\":{\"type\":\"format-table\",\"file.format\":\"parquet\"}}";
+
+	(void) state;
+	/* the f1=10 files hold 123456789987654321.45678 */
+	snprintf(path, sizeof(path), "%s/pq_narrow", root);
+	snprintf(cmd, sizeof(cmd), "mkdir -p '%s' && cp '%s'/bucket-*/*.parquet '%s'/", path,
+			 unit_shared_path("testdata/parquet/append_complex_data.db/append_complex_data/f1=10"),
+			 path);
+	assert_int_equal(system(cmd), 0);
+	memset(&ctx, 0, sizeof(ctx));
+	ctx.table_path = path;
+	ctx.limit = -1;
+	ctx.table_schema_json = wide;
+	plan = ts_scan_plan(&ctx, &err);
+	assert_non_null(plan);
+	assert_true(read_all_rows(plan, cols, 2, &err) > 0);
+	ts_plan_free(plan);
+
+	ctx.table_schema_json = narrow;
+	plan = ts_scan_plan(&ctx, &err);
+	assert_non_null(plan);
+	assert_int_equal(read_all_rows(plan, cols, 2, &err), -1);
+	assert_non_null(strstr(err.msg, "column \"f5\""));
+	ts_plan_free(plan);
+}
+
 static void
 test_schema_json_builder(void **state)
 {
@@ -671,6 +741,7 @@ main(void)
 		cmocka_unit_test(test_schema_dir_json_and_unpartitioned),
 		cmocka_unit_test(test_value_only_layout),
 		cmocka_unit_test(test_errors),
+		cmocka_unit_test(test_declared_type_too_narrow),
 		cmocka_unit_test(test_schema_json_builder),
 	};
 

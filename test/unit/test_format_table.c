@@ -105,8 +105,6 @@ build_kv_tree(void)
 	touch("t1/year=2024/_temporary/city=Nope/f.csv");
 	touch("t1/.hive-staging_hive_2024/year=2024/city=Nope/f.csv");
 	touch("t1/__magic_job-1/year=2024/city=Nope/f.csv");
-	touch("t1/year=abc/city=Z/f.csv");		/* not an INT: ignored */
-	touch("t1/month=1/city=Z/f.csv");		/* wrong key: ignored */
 	touch("t1/year=2024/stray.txt");		/* a file at a partition level */
 	touch("t1/year=2024/Paris/f.csv");		/* not key=value: ignored */
 	touch("t1/_SUCCESS");
@@ -164,8 +162,8 @@ test_kv_full_listing(void **state)
 	assert_int_equal(l->metrics.partitions_kept, 7);
 	assert_int_equal(l->metrics.files, 9);
 	assert_int_equal(l->metrics.start_depth, 0);
-	/* ignored: .hive-staging, __magic, _SUCCESS, _temporary, month=1, year=abc, Paris */
-	assert_true(l->metrics.dirs_ignored >= 7);
+	/* ignored: .hive-staging, __magic, _temporary (twice), Paris */
+	assert_true(l->metrics.dirs_ignored >= 5);
 	ts_ft_listing_free(l);
 }
 
@@ -333,7 +331,6 @@ test_value_only_layout(void **state)
 	touch("t2/2024/NULLP/a.json");
 	touch("t2/_tmp/x/a.json");
 	touch("t2/.staging/x/a.json");
-	touch("t2/notanint/x/a.json");
 	memset(&req, 0, sizeof(req));
 	snprintf(path, sizeof(path), "%s/t2", root);
 	req.table_path = path;
@@ -360,6 +357,14 @@ test_value_only_layout(void **state)
 	assert_int_equal(l->npartitions, 2);
 	assert_int_equal(l->metrics.start_depth, 1);
 	ts_ft_listing_free(l);
+
+	/* a value that is not of the key's type is an error naming it */
+	touch("t2b/notanint/x/a.json");
+	snprintf(path, sizeof(path), "%s/t2b", root);
+	req.nfilters = 0;
+	req.filters = NULL;
+	assert_null(ts_format_table_list(&req, &err));
+	assert_non_null(strstr(err.msg, "t2b/notanint\""));
 
 	/* the default name of a value-only layout starting with '_' is kept */
 	touch("t3/__DEFAULT_PARTITION__/a.csv");
@@ -428,11 +433,63 @@ test_unpartitioned_and_errors(void **state)
 	req.key_types = NULL;
 	l = ts_format_table_list_partitions(&req, &err);
 	assert_non_null(l);
-	assert_int_equal(l->npartitions, 8);	/* year=abc is a valid string value */
+	assert_int_equal(l->npartitions, 7);
 	assert_string_equal(pvals(l, 1), "2023|Paris");
-	assert_string_equal(pvals(l, 7), "abc|Z");
 	assert_string_equal(pvals(l, 6), "9|Oslo");
 	ts_ft_listing_free(l);
+}
+
+/*
+ * Directories whose rows would otherwise vanish are errors naming them: a
+ * value that is not of the key's type, a key other than the level's (the
+ * partition keys in another order than the nesting).
+ */
+static void
+test_bad_partition_dirs(void **state)
+{
+	ts_ft_request req = kv_request();
+	ts_err		err = {0};
+	ts_ft_listing *l;
+	static char path[512];
+	ts_option	f2024[] = {{"year", "2024"}, {NULL, NULL}};
+	const ts_option *one[1] = {f2024};
+
+	(void) state;
+	touch("t5/year=2024/city=Paris/f.csv");
+	touch("t5/year=abc/city=Z/f.csv");
+	touch("t6/year=2024/city=Paris/f.csv");
+	touch("t6/month=1/city=Z/f.csv");
+	touch("t7/city=Paris/year=2024/f.csv");
+	req.table_path = path;
+
+	snprintf(path, sizeof(path), "%s/t5", root);
+	l = ts_format_table_list(&req, &err);
+	assert_null(l);
+	assert_int_equal(err.code, TS_ERR_CORRUPT);
+	assert_non_null(strstr(err.msg, "t5/year=abc\""));
+	assert_non_null(strstr(err.msg, "\"year\" is not a INT"));
+	/* a filter that starts below the bad directory never sees it */
+	req.nfilters = 1;
+	req.filters = one;
+	l = ts_format_table_list(&req, &err);
+	assert_non_null(l);
+	assert_int_equal(l->npartitions, 1);
+	ts_ft_listing_free(l);
+	req.nfilters = 0;
+	req.filters = NULL;
+
+	snprintf(path, sizeof(path), "%s/t6", root);
+	l = ts_format_table_list(&req, &err);
+	assert_null(l);
+	assert_int_equal(err.code, TS_ERR_CORRUPT);
+	assert_non_null(strstr(err.msg, "t6/month=1\""));
+	assert_non_null(strstr(err.msg, "key \"year\" is expected"));
+
+	snprintf(path, sizeof(path), "%s/t7", root);
+	l = ts_format_table_list(&req, &err);
+	assert_null(l);
+	assert_non_null(strstr(err.msg, "t7/city=Paris\""));
+	assert_non_null(strstr(err.msg, "order of the directory nesting"));
 }
 
 static void
@@ -490,6 +547,7 @@ main(void)
 		cmocka_unit_test(test_kv_predicate),
 		cmocka_unit_test(test_value_only_layout),
 		cmocka_unit_test(test_unpartitioned_and_errors),
+		cmocka_unit_test(test_bad_partition_dirs),
 		cmocka_unit_test(test_escaping),
 	};
 

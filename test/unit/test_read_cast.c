@@ -452,11 +452,9 @@ test_nested_and_unsupported(void **state)
 	assert_str(&o.v.nested.items[0], "1");
 	assert_true(o.v.nested.items[1].isnull);
 
-	/* time-zone dependent: refused, naming column and both types */
-	assert_false(ts_cast_check(ltz, ts, "col_x", &err));
-	assert_int_equal(err.code, TS_ERR_UNSUPPORTED);
-	assert_non_null(strstr(err.msg, "col_x"));
-	assert_non_null(strstr(err.msg, "TIMESTAMP"));
+	/* LTZ <-> TIMESTAMP is a Java cast (TimestampToTimestampCastRule) */
+	assert_true(ts_cast_check(ltz, ts, "col_x", &err));
+	assert_true(ts_cast_check(ts, ltz, "col_x", &err));
 	assert_false(ts_cast_check(arr_i, ts, "col_y", &err));
 	assert_int_equal(err.code, TS_ERR_UNSUPPORTED);
 	/* identical types need no cast */
@@ -469,6 +467,450 @@ test_nested_and_unsupported(void **state)
 	ts_type_free(ts);
 	ts_type_free(arr_i);
 	ts_type_free(arr_s);
+}
+
+/*
+ * Session zones for the LTZ casts (Java's TimeZone.getDefault()).  A
+ * synthetic New York: EDT (-4h) from 2024-03-10 07:00Z to 2024-11-03
+ * 06:00Z, EST (-5h) at every other instant (enough for the dates used).
+ * Expected instants are America/New_York's (computed with Python's
+ * zoneinfo, whose fold=0 resolves gaps and overlaps as Java's atZone).
+ */
+static int32_t
+zone_new_york(int64_t utc_secs)
+{
+	return (utc_secs >= 1710054000 && utc_secs < 1730613600) ? -4 * 3600 : -5 * 3600;
+}
+
+static int32_t
+zone_kolkata(int64_t utc_secs)
+{
+	(void) utc_secs;
+	return 5 * 3600 + 30 * 60;
+}
+
+static ts_value
+tsval(int64_t millis, int32_t nanos)
+{
+	ts_value	v = {0};
+
+	v.v.ts.millis = millis;
+	v.v.ts.nanos = nanos;
+	return v;
+}
+
+static void
+test_session_zone_new_york(void **state)
+{
+	ts_type    *ts6 = ty(TS_TIMESTAMP, 6, 0),
+			   *ts3 = ty(TS_TIMESTAMP, 3, 0),
+			   *ltz6 = ty(TS_TIMESTAMP_LTZ, 6, 0),
+			   *ltz3 = ty(TS_TIMESTAMP_LTZ, 3, 0),
+			   *date = ty(TS_DATE, 0, 0),
+			   *time = ty(TS_TIME, 3, 0),
+			   *i64 = ty(TS_BIGINT, 0, 0),
+			   *i32 = ty(TS_INT, 0, 0),
+			   *str = ty(TS_VARCHAR, TS_STRING_LENGTH, 0);
+	ts_value	v,
+				o;
+
+	(void) state;
+	ts_cast_set_session_zone(zone_new_york);
+
+	/* TimestampToTimestampCastRule: timestampToTimestampWithLocalZone */
+	v = tsval(1719835200123LL, 456000);	/* wall 2024-07-01 12:00:00.123456 */
+	o = do_cast(&v, ts6, ltz6);
+	assert_int_equal(o.v.ts.millis, 1719849600123LL);	/* 16:00:00.123456Z */
+	assert_int_equal(o.v.ts.nanos, 456000);
+	/* a wall clock in the spring-forward gap moves forward (02:30 -> 07:30Z) */
+	v = tsval(1710037800000LL, 0);	/* 2024-03-10 02:30 */
+	o = do_cast(&v, ts6, ltz6);
+	assert_int_equal(o.v.ts.millis, 1710055800000LL);
+	/* an overlapping wall clock takes the earlier offset (EDT: 01:30 -> 05:30Z) */
+	v = tsval(1730597400000LL, 0);	/* 2024-11-03 01:30 */
+	o = do_cast(&v, ts6, ltz6);
+	assert_int_equal(o.v.ts.millis, 1730611800000LL);
+
+	/* LTZ -> TIMESTAMP(3): the wall clock, truncated (testTimestampData) */
+	v = tsval(1719849600123LL, 456000);
+	o = do_cast(&v, ltz6, ts3);
+	assert_int_equal(o.v.ts.millis, 1719835200123LL);
+	assert_int_equal(o.v.ts.nanos, 0);
+
+	/* TimestampToDateCastRule / TimestampToTimeCastRule on LTZ: in the zone */
+	v = tsval(1719802800000LL, 0);	/* 2024-07-01 03:00Z = 06-30 23:00 EDT */
+	o = do_cast(&v, ltz3, date);
+	assert_int_equal(o.v.i, 19904);
+	o = do_cast(&v, ltz3, time);
+	assert_int_equal(o.v.i, 23 * 3600000);
+	/* TimestampToStringCastRule: formatTimestamp(value, default zone, p) */
+	o = do_cast(&v, ltz3, str);
+	assert_str(&o, "2024-06-30 23:00:00.000");
+	/* TimestampToNumericPrimitiveCastRule: seconds of the zone's wall clock */
+	v = tsval(1719849600123LL, 0);
+	o = do_cast(&v, ltz3, i64);
+	assert_int_equal(o.v.i, 1719835200);
+	o = do_cast(&v, ltz3, i32);
+	assert_int_equal(o.v.i, 1719835200);
+
+	/* NumericPrimitiveToTimestamp (testNumericToTimestamp): 1721898748 */
+	v = ival(1721898748);
+	o = do_cast(&v, i64, ts3);	/* "2024-07-25 09:12:28.000" */
+	assert_int_equal(o.v.ts.millis, 1721898748000LL);
+	o = do_cast(&v, i64, ltz3);	/* the NY wall clock 05:12:28 read as UTC */
+	assert_int_equal(o.v.ts.millis, 1721884348000LL);
+	o = do_cast(&v, i32, ltz3);
+	assert_int_equal(o.v.ts.millis, 1721884348000LL);
+
+	/* DateToTimestampCastRule (testDateToTimestamp): 2024-06-06 */
+	v = ival(19880);
+	o = do_cast(&v, date, ts6);
+	assert_int_equal(o.v.ts.millis, 19880 * 86400000LL);
+	o = do_cast(&v, date, ltz6);	/* midnight EDT = 04:00Z */
+	assert_int_equal(o.v.ts.millis, 1717646400000LL);
+
+	/* TimeToTimestampCastRule (testTimeToTimestamp): 12:00:00.123 */
+	v = ival(43200123);
+	o = do_cast(&v, time, ts3);
+	assert_int_equal(o.v.ts.millis, 43200123);
+	o = do_cast(&v, time, ltz3);	/* 1970-01-01 12:00:00.123 EST */
+	assert_int_equal(o.v.ts.millis, 61200123);
+
+	/* StringToTimestampCastRule (testStringToTimestamp): LTZ in the zone */
+	o = cast_str("2017-12-12 09:30:00.0", ltz3);
+	assert_int_equal(o.v.ts.millis, 1513089000000LL);
+	o = cast_str("2017-12-12 09:30:00.0", ts3);
+	assert_int_equal(o.v.ts.millis, 1513071000000LL);
+
+	ts_cast_set_session_zone(NULL);
+	/* UTC without a session zone */
+	v = tsval(1719835200123LL, 0);
+	o = do_cast(&v, ts3, ltz3);
+	assert_int_equal(o.v.ts.millis, 1719835200123LL);
+
+	ts_type_free(ts6);
+	ts_type_free(ts3);
+	ts_type_free(ltz6);
+	ts_type_free(ltz3);
+	ts_type_free(date);
+	ts_type_free(time);
+	ts_type_free(i64);
+	ts_type_free(i32);
+	ts_type_free(str);
+}
+
+static void
+test_session_zone_east(void **state)
+{
+	ts_type    *ts3 = ty(TS_TIMESTAMP, 3, 0),
+			   *ltz3 = ty(TS_TIMESTAMP_LTZ, 3, 0),
+			   *date = ty(TS_DATE, 0, 0),
+			   *str = ty(TS_VARCHAR, TS_STRING_LENGTH, 0);
+	ts_value	v,
+				o;
+
+	(void) state;
+	ts_cast_set_session_zone(zone_kolkata);
+	v = tsval(1719835200000LL, 0);	/* wall 2024-07-01 12:00 +05:30 */
+	o = do_cast(&v, ts3, ltz3);
+	assert_int_equal(o.v.ts.millis, 1719815400000LL);
+	v = tsval(1719864000000LL, 0);	/* 2024-07-01 20:00Z = 07-02 01:30 IST */
+	o = do_cast(&v, ltz3, date);
+	assert_int_equal(o.v.i, 19906);
+	o = do_cast(&v, ltz3, str);
+	assert_str(&o, "2024-07-02 01:30:00.000");
+	ts_cast_set_session_zone(NULL);
+	ts_type_free(ts3);
+	ts_type_free(ltz3);
+	ts_type_free(date);
+	ts_type_free(str);
+}
+
+static void
+test_java_rules_more(void **state)
+{
+	ts_type    *time2 = ty(TS_TIME, 2, 0),
+			   *time3 = ty(TS_TIME, 3, 0),
+			   *ts6 = ty(TS_TIMESTAMP, 6, 0),
+			   *ts3 = ty(TS_TIMESTAMP, 3, 0),
+			   *date = ty(TS_DATE, 0, 0),
+			   *str = ty(TS_VARCHAR, TS_STRING_LENGTH, 0),
+			   *vc10 = ty(TS_VARCHAR, 10, 0),
+			   *vc5 = ty(TS_VARCHAR, 5, 0),
+			   *vb20 = ty(TS_VARBINARY, 20, 0),
+			   *b = ty(TS_BOOLEAN, 0, 0),
+			   *d10 = ty(TS_DECIMAL, 1, 0),
+			   *d11 = ty(TS_DECIMAL, 1, 1),
+			   *i32 = ty(TS_INT, 0, 0),
+			   *arr = ts_type_new(TS_ARRAY, true),
+			   *map = ts_type_new(TS_MAP, true),
+			   *row = ts_type_new(TS_ROW, true),
+			   *inner = ts_type_new(TS_ROW, true),
+			   *map2 = ts_type_new(TS_MAP, true),
+			   *arr2 = ts_type_new(TS_ARRAY, true);
+	ts_value	v,
+				o,
+				items[4],
+				kv[4],
+				ritems[2],
+				inner_items[3],
+				m2[2];
+
+	(void) state;
+	/* TimeToStringCastRule (testTimeToString): TIME(2) 36115615 */
+	v = ival(36115615);
+	o = do_cast(&v, time2, str);
+	assert_str(&o, "10:01:55.61");
+	v = ival(36000000);			/* formatTimestampMillis stops at zeros */
+	o = do_cast(&v, time3, str);
+	assert_str(&o, "10:00:00.0");
+	/* StringToTimeCastRule (testStringToTime): parseTime */
+	o = cast_str("09:30:00.0", time2);
+	assert_int_equal(o.v.i, 34200000);
+	o = cast_str("12:00:00+01:00", time3);	/* parseTime: hour += +1 */
+	assert_int_equal(o.v.i, 46800000);
+	o = cast_str("12:00:00-01:00", time3);	/* hour += -1 */
+	assert_int_equal(o.v.i, 39600000);
+	o = cast_str("7", time3);
+	assert_int_equal(o.v.i, 7 * 3600000);
+	o = cast_str("10:01:55.6159", time3);	/* parseFraction rounds the 4th digit */
+	assert_int_equal(o.v.i, 36115616);
+
+	/* TimestampToDateCastRule (testTimestampToDatePreEpoch): floored day */
+	v = tsval(-1000, 0);		/* 1969-12-31 23:59:59 */
+	o = do_cast(&v, ts6, date);
+	assert_int_equal(o.v.i, -1);
+	v = tsval(-301239000000LL, 0);	/* 1960-06-15 10:30 */
+	o = do_cast(&v, ts6, date);
+	assert_int_equal(o.v.i, -3487);
+	/* TimestampToTimeCastRule (testTimestampToTimePreEpoch) */
+	v = tsval(-41103211, 0);	/* 1969-12-31 12:34:56.789 */
+	o = do_cast(&v, ts3, time3);
+	assert_int_equal(o.v.i, 45296789);
+
+	/* BooleanToNumericCastRule (testBooleanToNumeric): DECIMAL(1, 0) */
+	v = ival(1);
+	o = do_cast(&v, b, d10);
+	assert_false(o.isnull);
+	assert_true(o.v.dec == 1);
+	o = do_cast(&v, b, d11);	/* DecimalUtils.castFrom: 1 does not fit -> NULL */
+	assert_true(o.isnull);
+
+	/* BinaryToStringCastRule (testBinaryToString): the bytes, no trim */
+	v = sval("12345678");
+	o = do_cast(&v, vb20, vc10);
+	assert_str(&o, "12345678");
+	v = sval("1234567890AB");
+	o = do_cast(&v, vb20, vc5);
+	assert_str(&o, "1234567890AB");
+
+	/* ArrayToStringCastRule (testArrayToString): [1, null, 2] */
+	arr->element = ty(TS_INT, 0, 0);
+	items[0] = ival(1);
+	items[1] = ival(0);
+	items[1].isnull = true;
+	items[2] = ival(2);
+	v = (ts_value) {0};
+	v.v.nested.n = 3;
+	v.v.nested.items = items;
+	o = do_cast(&v, arr, str);
+	assert_str(&o, "[1, null, 2]");
+
+	/* MapToStringCastRule (testMapToString) */
+	map->key = ty(TS_INT, 0, 0);
+	map->value = ty(TS_VARCHAR, TS_STRING_LENGTH, 0);
+	kv[0] = ival(1);
+	kv[1] = sval("i");
+	kv[2] = ival(4);
+	kv[3] = sval("");
+	kv[3].isnull = true;
+	v = (ts_value) {0};
+	v.v.nested.n = 2;
+	v.v.nested.items = kv;
+	o = do_cast(&v, map, str);
+	assert_str(&o, "{1 -> i, 4 -> null}");
+
+	/*
+	 * RowToStringCastRule (testRowToString): ROW<f0 INT, f1 ROW<f0 DATE,
+	 * f1 MAP<INT, ARRAY<INT>>, f2 INT>> -> "{1, {2025-01-06, {1 -> [1,
+	 * null, 2]}, null}}"
+	 */
+	arr2->element = ty(TS_INT, 0, 0);
+	map2->key = ty(TS_INT, 0, 0);
+	map2->value = arr2;
+	inner->nfields = 3;
+	inner->fields = ts_calloc(3, sizeof(ts_field));
+	inner->fields[0] = (ts_field) {2, ts_strdup("f0"), ty(TS_DATE, 0, 0), NULL};
+	inner->fields[1] = (ts_field) {3, ts_strdup("f1"), map2, NULL};
+	inner->fields[2] = (ts_field) {4, ts_strdup("f2"), ty(TS_INT, 0, 0), NULL};
+	row->nfields = 2;
+	row->fields = ts_calloc(2, sizeof(ts_field));
+	row->fields[0] = (ts_field) {0, ts_strdup("f0"), ty(TS_INT, 0, 0), NULL};
+	row->fields[1] = (ts_field) {1, ts_strdup("f1"), inner, NULL};
+	m2[0] = ival(1);
+	m2[1] = (ts_value) {0};
+	m2[1].v.nested.n = 3;
+	m2[1].v.nested.items = items;
+	inner_items[0] = ival(20094);	/* 2025-01-06 */
+	inner_items[1] = (ts_value) {0};
+	inner_items[1].v.nested.n = 1;
+	inner_items[1].v.nested.items = m2;
+	inner_items[2] = ival(0);
+	inner_items[2].isnull = true;
+	ritems[0] = ival(1);
+	ritems[1] = (ts_value) {0};
+	ritems[1].v.nested.n = 3;
+	ritems[1].v.nested.items = inner_items;
+	v = (ts_value) {0};
+	v.v.nested.n = 2;
+	v.v.nested.items = ritems;
+	o = do_cast(&v, row, str);
+	assert_str(&o, "{1, {2025-01-06, {1 -> [1, null, 2]}, null}}");
+
+	/* StringToStringCastRule (testStringToString): lengths trim, CHAR pads */
+	{
+		ts_type    *vc10s = ty(TS_VARCHAR, 10, 0),
+				   *ch5 = ty(TS_CHAR, 5, 0),
+				   *ch20 = ty(TS_CHAR, 20, 0),
+				   *ch10 = ty(TS_CHAR, 10, 0),
+				   *vb5 = ty(TS_VARBINARY, 5, 0),
+				   *bn10 = ty(TS_BINARY, 10, 0),
+				   *bn20 = ty(TS_BINARY, 20, 0);
+		static const uint8_t padded[20] = {'1', '2', '3', '4', '5', '6', '7', '8'};
+
+		v = sval("1234567890");
+		o = do_cast(&v, vc10s, vc5);
+		assert_str(&o, "12345");
+		o = do_cast(&v, vc10s, ch5);
+		assert_str(&o, "12345");
+		o = do_cast(&v, vc10s, ch20);
+		assert_str(&o, "1234567890          ");
+		v = sval("12345678  ");
+		o = do_cast(&v, ch10, vc10);
+		assert_str(&o, "12345678  ");
+		o = do_cast(&v, ch10, ch20);
+		assert_str(&o, "12345678            ");
+		/* StringToBinaryCastRule (testStringToBinary) */
+		v = sval("12345678");
+		o = do_cast(&v, vc10s, vb5);
+		assert_int_equal(o.v.s.len, 5);
+		assert_memory_equal(o.v.s.p, "12345", 5);
+		o = do_cast(&v, vc10s, vb20);
+		assert_int_equal(o.v.s.len, 8);
+		/* BinaryToBinaryCastRule (testBinaryToBinary): BINARY(20) zero-pads */
+		o = do_cast(&v, bn10, bn20);
+		assert_int_equal(o.v.s.len, 20);
+		assert_memory_equal(o.v.s.p, padded, 20);
+		v = sval("1234567890");
+		o = do_cast(&v, bn10, vb5);
+		assert_int_equal(o.v.s.len, 5);
+		ts_type_free(vc10s);
+		ts_type_free(ch5);
+		ts_type_free(ch20);
+		ts_type_free(ch10);
+		ts_type_free(vb5);
+		ts_type_free(bn10);
+		ts_type_free(bn20);
+	}
+
+	/* unparsable text fails the read, as Java's parsers throw */
+	{
+		ts_type    *from = ty(TS_VARCHAR, TS_STRING_LENGTH, 0),
+				   *ltz = ty(TS_TIMESTAMP_LTZ, 3, 0);
+		ts_value	in;
+		ts_err		err = {0};
+
+		in = sval("12:xx:00");
+		assert_false(ts_cast_value(&in, from, time3, &o, &arena, &err));
+		assert_int_equal(err.code, TS_ERR_INVALID);
+		assert_non_null(strstr(err.msg, "TIME(3)"));
+		in = sval("25:00:00");	/* Java's parseTime gives 90000000: no time of day */
+		assert_false(ts_cast_value(&in, from, time3, &o, &arena, &err));
+		in = sval("1000");		/* epoch numbers only for TIMESTAMP, not LTZ */
+		assert_false(ts_cast_value(&in, from, ltz, &o, &arena, &err));
+		assert_non_null(strstr(err.msg, "TIMESTAMP(3) WITH LOCAL TIME ZONE"));
+		ts_type_free(from);
+		ts_type_free(ltz);
+	}
+
+	/* the rule named per pair */
+	assert_string_equal(ts_cast_rule_name(i32, str),
+						"NumericToStringCastRule: Java toString; CHAR pads, lengths trim");
+	assert_string_equal(ts_cast_rule_name(str, str), "identity");
+
+	ts_type_free(time2);
+	ts_type_free(time3);
+	ts_type_free(ts6);
+	ts_type_free(ts3);
+	ts_type_free(date);
+	ts_type_free(str);
+	ts_type_free(vc10);
+	ts_type_free(vc5);
+	ts_type_free(vb20);
+	ts_type_free(b);
+	ts_type_free(d10);
+	ts_type_free(d11);
+	ts_type_free(i32);
+	ts_type_free(arr);
+	ts_type_free(map);
+	ts_type_free(row);
+}
+
+static void
+refused(ts_type *from, ts_type *to, const char *from_name, const char *to_name)
+{
+	ts_err		err = {0};
+
+	assert_null(ts_cast_rule_name(from, to));
+	assert_false(ts_cast_check(from, to, "col_z", &err));
+	assert_int_equal(err.code, TS_ERR_UNSUPPORTED);
+	assert_non_null(strstr(err.msg, "col_z"));
+	if (strstr(err.msg, from_name) == NULL || strstr(err.msg, to_name) == NULL)
+		fail_msg("message \"%s\" does not name %s and %s", err.msg, from_name, to_name);
+}
+
+/*
+ * Pairs DataTypeCasts / CastExecutors refuse stay errors naming both types
+ * exactly (TIMESTAMP(9) WITH LOCAL TIME ZONE, not TIMESTAMP(9)).
+ */
+static void
+test_refused_pairs(void **state)
+{
+	ts_type    *ltz9 = ty(TS_TIMESTAMP_LTZ, 9, 0),
+			   *ts9 = ty(TS_TIMESTAMP, 9, 0),
+			   *d102 = ty(TS_DECIMAL, 10, 2),
+			   *i8 = ty(TS_TINYINT, 0, 0),
+			   *f64 = ty(TS_DOUBLE, 0, 0),
+			   *b = ty(TS_BOOLEAN, 0, 0),
+			   *date = ty(TS_DATE, 0, 0),
+			   *i32 = ty(TS_INT, 0, 0),
+			   *time = ty(TS_TIME, 3, 0),
+			   *str = ty(TS_VARCHAR, TS_STRING_LENGTH, 0),
+			   *arr = ts_type_new(TS_ARRAY, true);
+
+	(void) state;
+	refused(ltz9, d102, "TIMESTAMP(9) WITH LOCAL TIME ZONE", "DECIMAL(10, 2)");
+	refused(ts9, f64, "TIMESTAMP(9)", "DOUBLE");
+	refused(i8, ltz9, "TINYINT", "TIMESTAMP(9) WITH LOCAL TIME ZONE");
+	refused(f64, ts9, "DOUBLE", "TIMESTAMP(9)");
+	refused(f64, b, "DOUBLE", "BOOLEAN");
+	refused(date, i32, "DATE", "INT");
+	refused(date, time, "DATE", "TIME(3)");
+	refused(b, date, "BOOLEAN", "DATE");
+	arr->element = ty(TS_INT, 0, 0);
+	refused(str, arr, "STRING", "ARRAY<INT>");
+	refused(arr, ts9, "ARRAY<INT>", "TIMESTAMP(9)");
+	ts_type_free(ltz9);
+	ts_type_free(ts9);
+	ts_type_free(d102);
+	ts_type_free(i8);
+	ts_type_free(f64);
+	ts_type_free(b);
+	ts_type_free(date);
+	ts_type_free(i32);
+	ts_type_free(time);
+	ts_type_free(str);
+	ts_type_free(arr);
 }
 
 static int
@@ -497,6 +939,10 @@ main(void)
 		cmocka_unit_test(test_from_string),
 		cmocka_unit_test(test_temporal),
 		cmocka_unit_test(test_nested_and_unsupported),
+		cmocka_unit_test(test_session_zone_new_york),
+		cmocka_unit_test(test_session_zone_east),
+		cmocka_unit_test(test_java_rules_more),
+		cmocka_unit_test(test_refused_pairs),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);

@@ -386,6 +386,129 @@ test_csv_modes(void **state)
 	ts_type_free(tt);
 }
 
+/*
+ * DROPMALFORMED / FAILFAST decide on whole records: a malformed field that
+ * is not read still drops (or fails) its record when the reader is given
+ * the record's types, so every projection returns the same rows.
+ */
+static void
+test_csv_modes_whole_record(void **state)
+{
+	ts_type    *ti = ty(TS_INT),
+			   *ts = ty(TS_VARCHAR),
+			   *td = tdec(10, 2);
+	const ts_type *rec[] = {ti, ts, td};
+	const char *k[] = {"csv.mode"};
+	const char *drop[] = {"DROPMALFORMED"};
+	const char *fail[] = {"FAILFAST"};
+	const char *perm[] = {"PERMISSIVE"};
+	/* projections: (id, name), (amount), () */
+	ts_read_column p1[] = {{0, "id", ti}, {1, "name", ts}};
+	ts_read_column p2[] = {{2, "amount", td}};
+	ts_err		err = {0};
+	ts_reader_options o;
+	ts_format_reader *r;
+	rows		rs;
+
+	(void) state;
+	write_text(tpath("whole.csv"), "1,a,1.00\n2,b,not-a-number\n3,c,3.00\n4,d,123456789.00\n");
+	memset(&o, 0, sizeof(o));
+	o.ntext_options = 1;
+	o.text_option_keys = k;
+	o.text_option_values = drop;
+	o.nrecord_fields = 3;
+	o.record_types = rec;
+	for (int proj = 0; proj < 3; proj++)
+	{
+		const ts_read_column *c = proj == 0 ? p1 : proj == 1 ? p2 : NULL;
+		int			n = proj == 0 ? 2 : proj == 1 ? 1 : 0;
+
+		r = ts_csv_open(tpath("whole.csv"), c, n, &o, &err);
+		assert_non_null(r);
+		assert_true(read_all(r, c, n, &rs, &err));
+		ts_format_close(r);
+		/* line 2 is malformed, line 4 overflows DECIMAL(10, 2) */
+		assert_int_equal(rs.n, 2);
+		if (proj == 0)
+		{
+			assert_string_equal(cell(&rs, 0, 0), "1");
+			assert_string_equal(cell(&rs, 1, 0), "3");
+		}
+		rows_free(&rs);
+	}
+	o.text_option_values = fail;
+	r = ts_csv_open(tpath("whole.csv"), p1, 2, &o, &err);
+	assert_non_null(r);
+	assert_false(read_all(r, p1, 2, &rs, &err));
+	ts_format_close(r);
+	rows_free(&rs);
+	assert_non_null(strstr(err.msg, "line 2, field 3"));
+	/* PERMISSIVE keeps every record; the overflow reads NULL */
+	o.text_option_values = perm;
+	r = ts_csv_open(tpath("whole.csv"), p2, 1, &o, &err);
+	assert_non_null(r);
+	assert_true(read_all(r, p2, 1, &rs, &err));
+	ts_format_close(r);
+	assert_int_equal(rs.n, 4);
+	assert_string_equal(cell(&rs, 1, 0), "NULL");
+	assert_string_equal(cell(&rs, 3, 0), "NULL");
+	rows_free(&rs);
+	/* FAILFAST on a projected decimal overflow: out of range, not NULL */
+	o.text_option_values = fail;
+	write_text(tpath("over.csv"), "1,a,123456789.00\n");
+	r = ts_csv_open(tpath("over.csv"), p2, 1, &o, &err);
+	assert_non_null(r);
+	assert_false(read_all(r, p2, 1, &rs, &err));
+	ts_format_close(r);
+	rows_free(&rs);
+	assert_int_equal(err.code, TS_ERR_RANGE);
+	ts_type_free(ti);
+	ts_type_free(ts);
+	ts_type_free(td);
+}
+
+/* A file that is not UTF-8 text (a Parquet file under format 'csv') is an error, not rows */
+static void
+test_csv_not_text(void **state)
+{
+	ts_type    *ts = ty(TS_VARCHAR);
+	ts_read_column cols[] = {{0, "a", ts}};
+	static const uint8_t parquet_like[] = {'P', 'A', 'R', '1', 0x15, 0x00, 0x15, 0x1c, '\n', 'x', '\n'};
+	static const uint8_t latin1[] = {'o', 'k', '\n', 'c', 'a', 'f', 0xe9, '\n'};
+	static const uint8_t utf8[] = {'c', 'a', 'f', 0xc3, 0xa9, ',', 0xf0, 0x9f, 0x98, 0x80, '\n'};
+	ts_err		err = {0};
+	ts_format_reader *r;
+	rows		rs;
+
+	(void) state;
+	write_bytes(tpath("pq.csv"), parquet_like, sizeof(parquet_like));
+	r = open_csv(tpath("pq.csv"), cols, 1, 0, NULL, NULL, &err);
+	assert_non_null(r);
+	assert_false(read_all(r, cols, 1, &rs, &err));
+	ts_format_close(r);
+	rows_free(&rs);
+	assert_int_equal(err.code, TS_ERR_CORRUPT);
+	assert_non_null(strstr(err.msg, "pq.csv\" line 1 is not UTF-8 text"));
+
+	write_bytes(tpath("l1.csv"), latin1, sizeof(latin1));
+	r = open_csv(tpath("l1.csv"), cols, 1, 0, NULL, NULL, &err);
+	assert_non_null(r);
+	assert_false(read_all(r, cols, 1, &rs, &err));
+	ts_format_close(r);
+	rows_free(&rs);
+	assert_non_null(strstr(err.msg, "line 2"));
+
+	write_bytes(tpath("u8.csv"), utf8, sizeof(utf8));
+	r = open_csv(tpath("u8.csv"), cols, 1, 0, NULL, NULL, &err);
+	assert_non_null(r);
+	assert_true(read_all(r, cols, 1, &rs, &err));
+	ts_format_close(r);
+	assert_int_equal(rs.n, 1);
+	assert_string_equal(cell(&rs, 0, 0), "caf\xc3\xa9");
+	rows_free(&rs);
+	ts_type_free(ts);
+}
+
 /* ---- compression ------------------------------------------------------ */
 
 #define NROWS 100000
@@ -699,15 +822,21 @@ test_json_errors(void **state)
 			   "{\"id\":\"x\"}\n"		/* not an int */
 			   "{\"id\":3000000000}\n"	/* out of range */
 			   "{\"d\":\"2024-02-30\"}\n"	/* no such date */
-			   "{\"id\":6,\"d\":\"2024-02-29\"}");
+			   "{\"id\":3.7}\n"			/* a fraction is no INT */
+			   "{\"id\":\"4.5\"}\n"
+			   "{\"id\":6,\"d\":\"2024-02-29\"}\n"
+			   "{\"id\":7.0}\n"			/* integral: 7 */
+			   "{\"id\":\" 8 \"}");
 	r = open_json(tpath("bad.json"), cols, 2, 1, k, yes, &err);
 	assert_non_null(r);
 	assert_true(read_all(r, cols, 2, &rs, &err));
 	ts_format_close(r);
-	assert_int_equal(rs.n, 2);
+	assert_int_equal(rs.n, 4);
 	assert_string_equal(cell(&rs, 0, 0), "1");
 	assert_string_equal(cell(&rs, 1, 0), "6");
 	assert_int_equal(rs.raw[3].v.i, 19723 + 59);
+	assert_string_equal(cell(&rs, 2, 0), "7");
+	assert_string_equal(cell(&rs, 3, 0), "8");
 	rows_free(&rs);
 
 	r = open_json(tpath("bad.json"), cols, 2, 0, NULL, NULL, &err);
@@ -783,8 +912,11 @@ test_text_values(void **state)
 	ts_arena_init(&a, 1024);
 	assert_true(ts_text_parse_value("999.994", 7, d52, TS_TEXT_CAST, NULL, &v, &err));
 	assert_true(v.v.dec == 99999);
-	assert_true(ts_text_parse_value("999.995", 7, d52, TS_TEXT_CAST, NULL, &v, &err));
-	assert_true(v.isnull);		/* overflow -> NULL */
+	/* overflow is an error, never a silent NULL */
+	assert_false(ts_text_parse_value("999.995", 7, d52, TS_TEXT_CAST, NULL, &v, &err));
+	assert_int_equal(err.code, TS_ERR_RANGE);
+	assert_false(ts_text_parse_value("1000", 4, d52, TS_TEXT_CSV, NULL, &v, &err));
+	assert_int_equal(err.code, TS_ERR_RANGE);
 	assert_true(ts_text_parse_value("1.5e2", 5, d52, TS_TEXT_CAST, NULL, &v, &err));
 	assert_true(v.v.dec == 15000);
 	assert_false(ts_text_parse_value("1.2.3", 5, d52, TS_TEXT_CAST, NULL, &v, &err));
@@ -1020,6 +1152,8 @@ main(void)
 		cmocka_unit_test(test_csv_types),
 		cmocka_unit_test(test_csv_options),
 		cmocka_unit_test(test_csv_modes),
+		cmocka_unit_test(test_csv_modes_whole_record),
+		cmocka_unit_test(test_csv_not_text),
 		cmocka_unit_test(test_compressed),
 		cmocka_unit_test(test_json_types),
 		cmocka_unit_test(test_json_errors),

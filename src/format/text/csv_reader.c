@@ -19,8 +19,13 @@
  * escape character is dropped.  Differences: a field is also NULL when
  * its raw text (before unquoting/unescaping) equals a non-empty null
  * literal, so the Hive-style "\N" works with the default escape "\"; PERMISSIVE sets only the
- * malformed field to NULL (Java also nulls the fields after it), and a
- * quoted field may contain line breaks.
+ * malformed field to NULL (Java also nulls the fields after it), a
+ * quoted field may contain line breaks, DROPMALFORMED and FAILFAST judge
+ * every field of a record (ts_reader_options.record_types), not only the
+ * columns read (Java parses the projected ones), and a decimal with more
+ * digits than its precision is malformed (Java's cast reads NULL).  A
+ * record that is not UTF-8 text (a NUL byte, an invalid sequence: a
+ * binary file read as CSV) is an error in every mode.
  */
 #include <string.h>
 #include <strings.h>
@@ -51,7 +56,11 @@ typedef struct csv_reader
 	const ts_read_column *cols;
 	int			ncols;
 	int		   *ord;			/* file field ordinal of each requested column */
-	int			nfields;		/* max ordinal + 1 */
+	int			nfields;		/* fields split from a record */
+	/* DROPMALFORMED / FAILFAST: every field of a record is checked */
+	const ts_type *const *rec_types;	/* nrec field types in file order */
+	int			nrec;
+	bool	   *projected;		/* [nrec]: read as a requested column anyway */
 	char		delim;
 	char		quote;
 	char		escape;
@@ -184,6 +193,27 @@ ts_csv_open(const char *path, const ts_read_column *columns, int ncols,
 		if (r->ord[i] + 1 > r->nfields)
 			r->nfields = r->ord[i] + 1;
 	}
+	if (options && options->nrecord_fields > 0 && options->record_types &&
+		r->mode != CSV_PERMISSIVE)
+	{
+		/*
+		 * The mode decides on whole records, as if every column were read:
+		 * the rows returned never depend on the projection.
+		 */
+		r->rec_types = options->record_types;
+		r->nrec = options->nrecord_fields;
+		r->projected = ts_calloc(r->nrec, sizeof(bool));
+		if (r->projected == NULL)
+		{
+			ts_error(err, TS_ERR_NOMEM, "out of memory");
+			goto fail;
+		}
+		for (int i = 0; i < ncols; i++)
+			if (r->ord[i] < r->nrec)
+				r->projected[r->ord[i]] = true;
+		if (r->nrec > r->nfields)
+			r->nfields = r->nrec;
+	}
 	r->fields = ts_calloc(r->nfields > 0 ? r->nfields : 1, sizeof(csv_field));
 	r->values = ts_calloc((size_t) r->batch_rows * (ncols > 0 ? ncols : 1), sizeof(ts_value));
 	if (r->fields == NULL || r->values == NULL)
@@ -215,6 +245,7 @@ csv_close(ts_format_reader *base)
 	ts_free(r->fields);
 	ts_free(r->values);
 	ts_free(r->ord);
+	ts_free(r->projected);
 	ts_free(r->line_delim);
 	ts_free(r->null_literal);
 	ts_free(r->path);
@@ -313,6 +344,60 @@ csv_split(csv_reader *r, const uint8_t *p, size_t n, ts_err *err)
 	return 1;
 }
 
+/*
+ * Is p[0..n) UTF-8 text without NUL bytes?  CSV files are text (Java reads
+ * them as UTF-8): a record that is not is a file of another format (a
+ * Parquet file under format 'csv'), an error in every mode, never rows.
+ */
+static bool
+is_utf8_text(const uint8_t *p, size_t n)
+{
+	size_t		i = 0;
+
+	while (i < n)
+	{
+		uint8_t		c = p[i];
+		int			k;
+		uint32_t	cp;
+
+		if (c >= 0x01 && c < 0x80)
+		{
+			i++;
+			continue;
+		}
+		if (c >= 0xC2 && c <= 0xDF)
+		{
+			k = 1;
+			cp = c & 0x1F;
+		}
+		else if (c >= 0xE0 && c <= 0xEF)
+		{
+			k = 2;
+			cp = c & 0x0F;
+		}
+		else if (c >= 0xF0 && c <= 0xF4)
+		{
+			k = 3;
+			cp = c & 0x07;
+		}
+		else
+			return false;		/* NUL, a continuation byte, 0xC0/0xC1, > 0xF4 */
+		if (i + (size_t) k >= n)
+			return false;		/* truncated sequence */
+		for (int j = 1; j <= k; j++)
+		{
+			if ((p[i + j] & 0xC0) != 0x80)
+				return false;
+			cp = (cp << 6) | (p[i + j] & 0x3F);
+		}
+		if ((k == 2 && (cp < 0x800 || (cp >= 0xD800 && cp <= 0xDFFF))) ||
+			(k == 3 && (cp < 0x10000 || cp > 0x10FFFF)))
+			return false;
+		i += (size_t) k + 1;
+	}
+	return true;
+}
+
 static bool
 is_blank(const uint8_t *p, size_t n)
 {
@@ -374,9 +459,53 @@ csv_read_record(csv_reader *r, bool *got, bool *blank, ts_err *err)
 		if (!TS_CHECK_INTERRUPTS(err))
 			return false;
 	}
+	if (!is_utf8_text(r->rec.data ? r->rec.data : (const uint8_t *) "", r->rec.len))
+		return ts_error(err, TS_ERR_CORRUPT,
+						"CSV file \"%s\" line %lld is not UTF-8 text (a NUL byte or an invalid byte sequence): "
+						"the file is damaged or in another format",
+						r->path, (long long) r->record_line);
 	*blank = is_blank(r->rec.data ? r->rec.data : (const uint8_t *) "", r->rec.len);
 	*got = true;
 	return true;
+}
+
+/* Is field f of the current record NULL (missing, blank record, null literal)? */
+static bool
+field_is_null(const csv_reader *r, const csv_field *f, bool blank)
+{
+	const char *text = r->fbuf.data ? (const char *) r->fbuf.data + f->off : "";
+
+	return blank || !f->present ||
+		(f->len == r->null_literal_len && (f->len == 0 || memcmp(text, r->null_literal, f->len) == 0)) ||
+		(r->null_literal_len > 0 && f->raw_len == r->null_literal_len &&
+		 memcmp(r->rec.data + f->raw_off, r->null_literal, f->raw_len) == 0);
+}
+
+/*
+ * DROPMALFORMED / FAILFAST: check the record's fields that are not read
+ * as requested columns.  Returns 1 when they all parse, 0 when one is
+ * malformed (err set, *bad its position), -1 on out of memory.
+ */
+static int
+check_unread_fields(csv_reader *r, bool blank, int *bad, ts_err *err)
+{
+	for (int f = 0; f < r->nrec; f++)
+	{
+		const csv_field *fl = &r->fields[f];
+		const ts_type *t = r->rec_types[f];
+		ts_value	v;
+
+		if (r->projected[f] || t == NULL || t->kind == TS_CHAR || t->kind == TS_VARCHAR ||
+			field_is_null(r, fl, blank))
+			continue;
+		if (!ts_text_parse_value(r->fbuf.data ? (const char *) r->fbuf.data + fl->off : "",
+								 fl->len, t, TS_TEXT_CSV, &r->arena, &v, err))
+		{
+			*bad = f;
+			return err && err->code == TS_ERR_NOMEM ? -1 : 0;
+		}
+	}
+	return 1;
 }
 
 static int
@@ -425,16 +554,33 @@ csv_next(ts_format_reader *base, ts_batch *batch, ts_err *err)
 			r->eof = true;
 			break;
 		}
+		if (r->nrec > 0)
+		{
+			int			bad = 0;
+			int			rc = check_unread_fields(r, blank, &bad, err);
+
+			if (rc < 0)
+				goto fail;
+			if (rc == 0 && r->mode == CSV_FAILFAST)
+			{
+				ts_error_context(err, "CSV file \"%s\" line %lld, field %d",
+								 r->path, (long long) r->record_line, bad + 1);
+				goto fail;
+			}
+			if (rc == 0)
+			{
+				if (err)
+					err->code = TS_OK;
+				continue;		/* DROPMALFORMED */
+			}
+		}
 		for (int c = 0; c < r->ncols; c++)
 		{
 			csv_field  *f = &r->fields[r->ord[c]];
 			const char *text = r->fbuf.data ? (const char *) r->fbuf.data + f->off : "";
 
 			memset(&row[c], 0, sizeof(ts_value));
-			if (blank || !f->present ||
-				(f->len == r->null_literal_len && (f->len == 0 || memcmp(text, r->null_literal, f->len) == 0)) ||
-				(r->null_literal_len > 0 && f->raw_len == r->null_literal_len &&
-				 memcmp(r->rec.data + f->raw_off, r->null_literal, f->raw_len) == 0))
+			if (field_is_null(r, f, blank))
 			{
 				row[c].isnull = true;
 				continue;

@@ -14,8 +14,8 @@
  *
  * Conversions (Jackson-like, stricter on overflow): BOOLEAN from true/
  * false, numbers (!= 0) or the string "true"; integers from integral
- * numbers or numeric strings (a fraction is dropped, out of range is
- * malformed); FLOAT/DOUBLE/DECIMAL from numbers or strings; strings from
+ * numbers or numeric strings (1e3 and 2.0 are integral; a fraction such as
+ * 3.7 or out of range is malformed, where Java's asInt truncates); FLOAT/DOUBLE/DECIMAL from numbers or strings; strings from
  * any scalar's text (objects/arrays as compact JSON); BINARY from base64
  * strings; DATE/TIME/TIMESTAMP from strings (text_value.h forms).  A
  * malformed line or value fails the read naming the file and line, or
@@ -301,9 +301,17 @@ json_convert(json_reader *r, const cJSON *item, const ts_type *t, ts_value *out,
 			}
 			if (!scalar_text(r, item, &s, &len))
 				return mismatch(err, t, json_kind(item));
-			if (ts_text_parse_value(s, len, t, TS_TEXT_CAST, NULL, out, err))
+			/* digits only: a fraction is malformed, not dropped (3.7 is no INT) */
+			while (len > 0 && (*s == ' ' || *s == '\t'))
+			{
+				s++;
+				len--;
+			}
+			while (len > 0 && (s[len - 1] == ' ' || s[len - 1] == '\t'))
+				len--;
+			if (ts_text_parse_value(s, len, t, TS_TEXT_CSV, NULL, out, err))
 				return true;
-			/* 1e3 and friends: accept when integral and in range */
+			/* 1e3, 2.0 and friends: accept when integral and in range */
 			if (cJSON_IsNumber(item) && isfinite(item->valuedouble) &&
 				item->valuedouble == floor(item->valuedouble) && fabs(item->valuedouble) < 9.0e15)
 			{

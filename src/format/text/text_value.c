@@ -249,14 +249,20 @@ ts_text_parse_value(const char *s, size_t len, const ts_type *t,
 			}
 		case TS_DECIMAL:
 			{
-				/* exponent within +-10^6; more digits than fit -> NULL */
+				/*
+				 * exponent within +-10^6; more digits than fit is an error
+				 * (TS_ERR_RANGE), not Paimon's cast-to-NULL: a CSV reader
+				 * applies its mode to it like to any malformed field
+				 */
 				int			r = ts_scan_decimal(s, len, t->precision, t->scale, 1000000,
 												&out->v.dec);
+				int			show = olen > 64 ? 64 : (int) olen;
 
 				if (r < 0)
 					return malformed(err, t, os, olen);
 				if (r == 0)
-					out->isnull = true;
+					return ts_error(err, TS_ERR_RANGE, "value \"%.*s%s\" is out of range for DECIMAL(%d, %d)",
+									show, os, olen > 64 ? "..." : "", t->precision, t->scale);
 				return true;
 			}
 		case TS_CHAR:

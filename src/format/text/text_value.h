@@ -15,7 +15,8 @@
  *   FLOAT/DOUBLE  strtof/strtod syntax incl. NaN, Infinity, inf, hex;
  *             a trailing f/F/d/D is allowed (Java).
  *   DECIMAL(p,s)  [+-]digits[.digits][e[+-]digits], rounded HALF_UP to s;
- *             more than p digits -> NULL (Paimon's overflow rule).
+ *             more than p digits is an error (TS_ERR_RANGE; Paimon's cast
+ *             would give NULL, which a reader must not do silently).
  *   CHAR/VARCHAR  the bytes as they are.
  *   BINARY/VARBINARY  base64 (RFC 4648, padding optional).
  *   DATE      yyyy-m-d (a time part after ' ' or 'T' is ignored).
@@ -39,9 +40,8 @@ typedef enum ts_text_flavor
 /*
  * Parse s[0..len) as type t into *out.  Strings and binaries are copied
  * into arena (required for them).  Returns false with err set
- * (TS_ERR_CORRUPT, "invalid INT value \"x\"") when the text is malformed;
- * a well-formed value Paimon maps to NULL (decimal overflow) gives true
- * and out->isnull.
+ * (TS_ERR_CORRUPT, "invalid INT value \"x\"") when the text is malformed,
+ * (TS_ERR_RANGE) when a decimal does not fit its precision.
  */
 bool		ts_text_parse_value(const char *s, size_t len, const ts_type *t,
 								ts_text_flavor flavor, ts_arena *arena,

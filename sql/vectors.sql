@@ -1,0 +1,39 @@
+-- Every Paimon type has a PostgreSQL mapping or a clear refusal.
+-- VECTOR<E, n> (Paimon 1.3) maps to a one-dimensional array of E: real[]
+-- for FLOAT, double precision[] for DOUBLE, integer[] for INT ...; files
+-- store it as an array of E.  casts.db/vectors: element k of row n is
+-- f(E, n + k) of the generator (FLOAT 0.5 x, DOUBLE 1.25 x, INT x), NULL
+-- when n % 4 = column position % 4.
+CREATE EXTENSION tablescan_fdw;
+CREATE SERVER lake FOREIGN DATA WRAPPER tablescan_fdw
+  OPTIONS (warehouse '/tmp/tablescan_fdw_fixtures/warehouse');
+IMPORT FOREIGN SCHEMA casts LIMIT TO (vectors) FROM SERVER lake INTO public;
+SELECT attname, format_type(atttypid, atttypmod) FROM pg_attribute
+ WHERE attrelid = 'vectors'::regclass AND attnum > 0 ORDER BY attnum;
+SELECT * FROM vectors ORDER BY id;
+SELECT count(*) AS wrong FROM vectors v,
+  LATERAL (SELECT ARRAY(SELECT (k * 0.5)::real FROM generate_series(id, id + 2) k) AS ev,
+                  ARRAY(SELECT k * 1.25::float8 FROM generate_series(id, id + 1) k) AS evd,
+                  ARRAY(SELECT k FROM generate_series(id, id + 3) k) AS evi) e
+ WHERE v.v IS DISTINCT FROM (CASE WHEN id % 4 = 1 THEN NULL ELSE e.ev END)
+    OR v.vd IS DISTINCT FROM (CASE WHEN id % 4 = 2 THEN NULL ELSE e.evd END)
+    OR v.vi IS DISTINCT FROM (CASE WHEN id % 4 = 3 THEN NULL ELSE e.evi END);
+SELECT v[2] AS second, array_length(vd, 1) AS dims FROM vectors WHERE id = 4;
+
+-- strict 'false' maps a VECTOR to its array too; read as text it is its text form
+CREATE FOREIGN TABLE vectors_text (id int, v text) SERVER lake
+  OPTIONS (database 'casts', "table" 'vectors');
+SELECT * FROM vectors_text ORDER BY id;
+
+-- VARIANT and GEOMETRY values cannot be read: a strict IMPORT refuses the
+-- table, strict 'false' leaves those columns out (and keeps VECTOR)
+CREATE SCHEMA un;
+IMPORT FOREIGN SCHEMA casts LIMIT TO (unreadable) FROM SERVER lake INTO un;
+IMPORT FOREIGN SCHEMA casts LIMIT TO (unreadable) FROM SERVER lake INTO un
+  OPTIONS (strict 'false');
+SELECT attname, format_type(atttypid, atttypmod) FROM pg_attribute
+ WHERE attrelid = 'un.unreadable'::regclass AND attnum > 0 ORDER BY attnum;
+
+DROP SCHEMA un CASCADE;
+DROP SERVER lake CASCADE;
+DROP EXTENSION tablescan_fdw;
