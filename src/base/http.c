@@ -4,12 +4,13 @@
  * Owns: the process's curl easy handle (reused: its connection cache keeps
  * connections alive across requests and queries), the body buffer and its
  * bound, the retry loop, the progress callback that stops a transfer when
- * an interrupt is pending, and URL encoding.  Nothing here longjmps: the
+ * an interrupt is pending, Retry-After, and URL encoding.  Nothing here longjmps: the
  * caller turns TS_ERR_CANCELED into its own interrupt check.
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -58,6 +59,36 @@ on_body(char *ptr, size_t size, size_t nmemb, void *arg)
 	memcpy(b->data + b->len, ptr, n);
 	b->len += n;
 	b->data[b->len] = '\0';
+	return n;
+}
+
+/* Most we wait for one Retry-After (seconds); a longer ask is capped. */
+#define RETRY_AFTER_MAX_MS 30000L
+
+/* A Retry-After header in delta-seconds -> *arg in ms (an HTTP date is ignored). */
+static size_t
+on_header(char *ptr, size_t size, size_t nmemb, void *arg)
+{
+	size_t		n = size * nmemb;
+	long	   *retry_after_ms = arg;
+	static const char name[] = "retry-after:";
+
+	if (n > sizeof(name) - 1 && strncasecmp(ptr, name, sizeof(name) - 1) == 0)
+	{
+		size_t		i = sizeof(name) - 1;
+		long		secs = 0;
+		bool		digits = false;
+
+		while (i < n && (ptr[i] == ' ' || ptr[i] == '\t'))
+			i++;
+		while (i < n && ptr[i] >= '0' && ptr[i] <= '9' && secs <= RETRY_AFTER_MAX_MS / 1000)
+		{
+			secs = secs * 10 + (ptr[i++] - '0');
+			digits = true;
+		}
+		if (digits)
+			*retry_after_ms = secs * 1000 > RETRY_AFTER_MAX_MS ? RETRY_AFTER_MAX_MS : secs * 1000;
+	}
 	return n;
 }
 
@@ -141,6 +172,7 @@ ts_http_get(const ts_http_request *req, ts_http_response *resp, ts_err *err)
 		char	   *auth = NULL;
 		CURLcode	rc;
 		long		status = 0;
+		long		retry_after_ms = -1;
 
 		if (!get_easy(err))
 			return false;
@@ -152,6 +184,8 @@ ts_http_get(const ts_http_request *req, ts_http_response *resp, ts_err *err)
 		curl_easy_setopt(easy, CURLOPT_TIMEOUT_MS, req->timeout_ms > 0 ? req->timeout_ms : 60000L);
 		curl_easy_setopt(easy, CURLOPT_WRITEFUNCTION, on_body);
 		curl_easy_setopt(easy, CURLOPT_WRITEDATA, &b);
+		curl_easy_setopt(easy, CURLOPT_HEADERFUNCTION, on_header);
+		curl_easy_setopt(easy, CURLOPT_HEADERDATA, &retry_after_ms);
 		curl_easy_setopt(easy, CURLOPT_NOPROGRESS, 0L);
 		curl_easy_setopt(easy, CURLOPT_XFERINFOFUNCTION, on_progress);
 		curl_easy_setopt(easy, CURLOPT_SSL_VERIFYPEER, 1L);
@@ -207,8 +241,9 @@ ts_http_get(const ts_http_request *req, ts_http_response *resp, ts_err *err)
 		if (attempt >= retries || (rc != CURLE_OK && !retryable_code(rc)))
 			return rc == CURLE_OK ? ts_error(err, TS_ERR_IO, "%s: HTTP %ld", what, status) :
 				ts_error(err, TS_ERR_IO, "%s failed: %s", what, curl_easy_strerror(rc));
-		/* exponential backoff with jitter */
-		if (!pause_ms(backoff + (long) (rand() % (int) (backoff / 2 + 1))))
+		/* the server's Retry-After (429 / 503), else exponential backoff with jitter */
+		if (!pause_ms(retry_after_ms >= 0 && rc == CURLE_OK ? retry_after_ms :
+					  backoff + (long) (rand() % (int) (backoff / 2 + 1))))
 			return ts_error(err, TS_ERR_CANCELED, "%s: canceled", what);
 		backoff *= 2;
 	}

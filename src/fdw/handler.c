@@ -574,6 +574,11 @@ tablescan_explain_properties(TsPlanState *ps)
 		/* a directory of plain files, not a Paimon table: say which */
 		l = lappend(l, makeString("Format Table"));
 		l = lappend(l, makeString(pstrdup(ps->opts->qualified_name)));
+		if (ps->opts->catalog)	/* a REST catalog's table: which catalog */
+		{
+			l = lappend(l, makeString("Catalog"));
+			l = lappend(l, makeString(pstrdup(ps->opts->catalog)));
+		}
 		l = lappend(l, makeString("File Format"));
 		l = lappend(l, makeString(pstrdup(ts_format_name(ts_format_plan_file_format(plan)))));
 	}
@@ -581,6 +586,11 @@ tablescan_explain_properties(TsPlanState *ps)
 	{
 		l = lappend(l, makeString("Paimon Table"));
 		l = lappend(l, makeString(pstrdup(ps->opts->qualified_name)));
+		if (ps->opts->catalog)	/* a REST catalog's table: which catalog */
+		{
+			l = lappend(l, makeString("Catalog"));
+			l = lappend(l, makeString(pstrdup(ps->opts->catalog)));
+		}
 		l = lappend(l, makeString("Snapshot"));
 		l = lappend(l, makeString(plan->snapshot ? psprintf(INT64_FORMAT, plan->snapshot->id) : "none"));
 	}

@@ -10,6 +10,8 @@
  */
 #include "postgres.h"
 
+#include <sys/stat.h>
+
 #include "catalog/pg_user_mapping.h"
 #include "commands/defrem.h"
 #include "foreign/foreign.h"
@@ -74,19 +76,75 @@ mapping_token(ForeignServer *server)
 	return NULL;
 }
 
+/*
+ * A failed catalog request as an ERROR: refused credentials and a missing
+ * table or database said in words (the catalog's answer in the detail;
+ * it never holds the token: rest_catalog.c leaves a 401/403's text out).
+ */
+static void pg_attribute_noreturn()
+report_catalog_error(ForeignServer *server, const ts_err *err, const char *database,
+					 const char *table)
+{
+	if (err->code == TS_ERR_DENIED)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_AUTHORIZATION_SPECIFICATION),
+				 errmsg("the REST catalog of server \"%s\" refused the credentials", server->servername),
+				 errdetail("%s", err->msg),
+				 errhint("Check option \"token\" of the user mapping for this role and server.")));
+	if (err->code == TS_ERR_NOT_FOUND && database && table)
+		ereport(ERROR,
+				(errcode(ERRCODE_FDW_TABLE_NOT_FOUND),
+				 errmsg("Paimon table \"%s.%s\" does not exist in the REST catalog of server \"%s\"",
+						database, table, server->servername),
+				 errdetail("%s", err->msg)));
+	if (err->code == TS_ERR_NOT_FOUND && database)
+		ereport(ERROR,
+				(errcode(ERRCODE_FDW_SCHEMA_NOT_FOUND),
+				 errmsg("Paimon database \"%s\" does not exist in the REST catalog", database),
+				 errdetail("%s", err->msg)));
+	tablescan_report(err);
+	pg_unreachable();
+}
+
+/* The uri for EXPLAIN: without user information ("user:secret@"). */
+static char *
+uri_for_display(const char *uri)
+{
+	const char *host = strstr(uri, "://");
+	const char *at,
+			   *slash;
+
+	if (host == NULL)
+		return pstrdup(uri);
+	host += 3;
+	at = strchr(host, '@');
+	slash = strchr(host, '/');
+	if (at == NULL || (slash && slash < at))
+		return pstrdup(uri);
+	return psprintf("%.*s%s", (int) (host - uri), uri, at + 1);
+}
+
 static void
 connect_catalog(ForeignServer *server, ts_rest_catalog *c)
 {
 	const char *uri = server_option(server, "uri");
+	const char *provider = server_option(server, "token.provider");
 	ts_err		err = {0};
 
 	if (uri == NULL)
 		ereport(ERROR,
 				(errcode(ERRCODE_FDW_OPTION_NAME_NOT_FOUND),
 				 errmsg("server \"%s\" has catalog 'rest' but no option \"uri\"", server->servername)));
+	/* DLF request signing has no published expected signatures to test against */
+	if (provider && pg_strcasecmp(provider, "bear") != 0)
+		ereport(ERROR,
+				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+				 errmsg("REST catalog token provider \"%s\" of server \"%s\" is not supported",
+						provider, server->servername),
+				 errhint("Only bearer tokens are supported (token.provider 'bear', option \"token\" of the user mapping); DLF request signing is not.")));
 	if (!ts_rest_connect(c, uri, server_option(server, "warehouse"), mapping_token(server), NULL,
 						 NULL, 0, &err))
-		tablescan_report(&err);
+		report_catalog_error(server, &err, NULL, NULL);
 }
 
 /* "file:/x", "file:///x" -> "/x"; another scheme is not read yet. */
@@ -137,9 +195,10 @@ tablescan_rest_resolve(ForeignServer *server, const char *database, const char *
 
 	connect_catalog(server, &c);
 	if (!ts_rest_get_table(&c, database, table, &t, &err))
-		tablescan_report(&err);
+		report_catalog_error(server, &err, database, table);
 	o->table_path = local_location(t.path, qualified);
 	o->qualified_name = qualified;
+	o->catalog = psprintf("rest %s", uri_for_display(c.uri));
 	/* in an object store: the server's settings, then the table's data token */
 	o->s3 = tablescan_storage_config(server, NULL, o->table_path);
 	if (o->s3)
@@ -162,6 +221,20 @@ tablescan_rest_resolve(ForeignServer *server, const char *database, const char *
 	/* a format table's schema lives only in the catalog */
 	if (t.format_table && o->table_schema == NULL)
 		o->table_schema = pstrdup(t.schema_json);
+	/* a Paimon table's schema the catalog names must be under its location */
+	if (!t.format_table)
+	{
+		char	   *file = psprintf("%s/schema/schema-" INT64_FORMAT, o->table_path,
+									(int64) t.schema_id);
+		struct stat st;
+
+		if (stat(file, &st) != 0 || !S_ISREG(st.st_mode))
+			ereport(ERROR,
+					(errcode(ERRCODE_DATA_CORRUPTED),
+					 errmsg("the REST catalog gives table \"%s\" schema id " INT64_FORMAT ", which does not exist under its location",
+							qualified, (int64) t.schema_id),
+					 errdetail("File \"%s\" is missing.", file)));
+	}
 	ts_rest_table_free(&t);
 	ts_rest_disconnect(&c);
 }
@@ -175,14 +248,7 @@ tablescan_rest_list_tables(ForeignServer *server, const char *database, int *cou
 
 	connect_catalog(server, &c);
 	if (!ts_rest_list_tables(&c, database, &names, count, &err))
-	{
-		if (err.code == TS_ERR_NOT_FOUND)
-			ereport(ERROR,
-					(errcode(ERRCODE_FDW_SCHEMA_NOT_FOUND),
-					 errmsg("Paimon database \"%s\" does not exist in the REST catalog", database),
-					 errdetail("%s", err.msg)));
-		tablescan_report(&err);
-	}
+		report_catalog_error(server, &err, database, NULL);
 	ts_rest_disconnect(&c);
 	return names;
 }
@@ -198,7 +264,7 @@ tablescan_rest_table_schema(ForeignServer *server, const char *database, const c
 
 	connect_catalog(server, &c);
 	if (!ts_rest_get_table(&c, database, table, &t, &err))
-		tablescan_report(&err);
+		report_catalog_error(server, &err, database, table);
 	s = ts_schema_parse(t.schema_json, strlen(t.schema_json), what, &err);
 	if (s == NULL)
 		tablescan_report(&err);

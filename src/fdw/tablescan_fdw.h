@@ -33,6 +33,7 @@ typedef struct TsTableOptions
 {
 	char	   *table_path;		/* resolved table root */
 	char	   *qualified_name; /* "db.table" or the path, for EXPLAIN */
+	char	   *catalog;		/* "rest <uri>" for a REST catalog's table, or NULL */
 	List	   *paimon_keys;	/* Paimon options, as char * lists, in */
 	List	   *paimon_values;	/* increasing priority */
 	char	   *partition_filter;	/* JSON text or NULL */

@@ -3,8 +3,8 @@
  *
  * Owns: GET /v1/config (options: defaults < the client's < overrides, and
  * the prefix of every later path), listing databases and tables (paged),
- * getting a table (location, schema, options, external flag, type) and its
- * data token.  Every answer is validated: a missing field or a wrong type
+ * getting a table (location, schema, options, external flag, type), its
+ * data token and its partitions (paged).  Every answer is validated: a missing field or a wrong type
  * is an error naming the endpoint.  The bearer token is sent, never shown.
  * Spec: apache/paimon docs/static/rest-catalog-open-api.yaml.
  */
@@ -59,7 +59,28 @@ bool		ts_rest_get_token(ts_rest_catalog *c, const char *database, const char *ta
 							  ts_option **kv, int *nkv, int64_t *expires_at_ms, ts_err *err);
 void		ts_rest_free_options(ts_option *kv, int n);
 
+/* One partition of GET .../partitions: its spec (key -> value) and figures (-1: not given). */
+typedef struct ts_rest_partition
+{
+	int			nspec;
+	ts_option  *spec;
+	int64_t		record_count;
+	int64_t		file_size;
+	int64_t		file_count;
+} ts_rest_partition;
+
+/*
+ * The table's partitions (all pages).  TS_ERR_UNSUPPORTED when the
+ * catalog answers 501 (the caller lists the file system instead).
+ */
+bool		ts_rest_list_partitions(ts_rest_catalog *c, const char *database, const char *table,
+									ts_rest_partition **parts, int *count, ts_err *err);
+void		ts_rest_partitions_free(ts_rest_partition *parts, int count);
+
 /* Parse answers (for unit tests and the client itself). */
+bool		ts_rest_parse_partitions(const char *endpoint, const char *body,
+									 ts_rest_partition **parts, int *count, char **next_token,
+									 ts_err *err);
 bool		ts_rest_parse_table(const char *endpoint, const char *body, ts_rest_table *out,
 								ts_err *err);
 bool		ts_rest_parse_names(const char *endpoint, const char *body, const char *field,

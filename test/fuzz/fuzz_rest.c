@@ -1,7 +1,8 @@
 /*
  * fuzz_rest.c - libFuzzer harness for the REST catalog answers the client
  * parses (src/scan/rest_catalog.c): a GetTableResponse turned into a
- * schema file's JSON (then parsed as a schema), and a paged name list.
+ * schema file's JSON (then parsed as a schema), a paged name list, and a
+ * ListPartitionsResponse.
  * The first input byte picks the parser.
  */
 #include <stdlib.h>
@@ -34,6 +35,18 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 			ts_schema_free(s);
 			ts_rest_table_free(&t);
+		}
+	}
+	else if (data[0] & 2)
+	{
+		ts_rest_partition *parts;
+		int			n;
+		char	   *next;
+
+		if (ts_rest_parse_partitions("GET p", body, &parts, &n, &next, &err))
+		{
+			ts_rest_partitions_free(parts, n);
+			ts_free(next);
 		}
 	}
 	else

@@ -6,7 +6,11 @@
 // tables (paged: maxResults / pageToken -> nextPageToken), a table (path,
 // schemaId and schema read from the table's latest schema file, or from
 // --extra for tables whose schema lives only in the catalog) and its data
-// token.  Every request needs "Authorization: Bearer <--token>" (401
+// token.  An --extra entry may instead be {"like": "db.table"} (served as
+// that table), with "schemaId": N (a schema id that may not exist under
+// the path) and "fail": "twice" (each request answered 429 with
+// Retry-After: 1, then 503 with Retry-After: 0, then normally) or
+// "always" (503 every time).  Every request needs "Authorization: Bearer <--token>" (401
 // otherwise).  Listens on 127.0.0.1 only; prints the port on stdout.
 //
 //   node server.mjs --warehouse DIR --token T [--prefix P] [--page-size N]
@@ -74,6 +78,13 @@ function page(res, field, all, url) {
   send(res, 200, body);
 }
 
+const failures = new Map();
+
+function send503(res, retryAfter) {
+  res.setHeader('Retry-After', String(retryAfter));
+  error(res, 503, 'catalog unavailable');
+}
+
 const server = http.createServer((req, res) => {
   const url = new URL(req.url, 'http://127.0.0.1');
   if (req.method !== 'GET') return error(res, 405, 'read-only test catalog');
@@ -98,7 +109,22 @@ const server = http.createServer((req, res) => {
     const key = `${db}.${name}`;
     const dir = path.join(warehouse, `${db}.db`, name);
     let answer;
-    if (extra[key]) {
+    const fail = extra[key]?.fail;
+    if (fail === 'always')
+      return send503(res, 0);
+    if (fail === 'twice') {
+      const k = (failures.get(key) ?? 0);
+      failures.set(key, (k + 1) % 3);
+      if (k === 0) { res.setHeader('Retry-After', '1'); return error(res, 429, 'slow down'); }
+      if (k === 1) return send503(res, 0);
+    }
+    if (extra[key]?.like) {
+      const [ldb, lname] = extra[key].like.split('.');
+      const ldir = path.join(warehouse, `${ldb}.db`, lname);
+      const { id, schema } = latestSchema(ldir);
+      answer = { id: key, name, path: `file:${ldir}`, isExternal: true,
+        schemaId: extra[key].schemaId ?? id, schema };
+    } else if (extra[key]) {
       answer = { id: key, name, path: extra[key].path, isExternal: true,
         schemaId: 0, schema: extra[key].schema };
     } else if (fs.existsSync(path.join(dir, 'schema'))) {

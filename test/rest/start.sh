@@ -2,9 +2,11 @@
 # start.sh - start the test REST catalog (server.mjs) over the generated
 # fixture warehouse, for the regress suite rest_catalog.  Prints shell
 # assignments to eval: TS_REST_URI, TS_REST_TOKEN, TS_REST_PID.  Adds one
-# format table whose schema lives only in the catalog ("ft.events_rest"), and
+# format table whose schema lives only in the catalog ("ft.events_rest"),
 # "s3db.orders" at s3://lake/wh/sales.db/orders (test/s3/start.sh) whose data
-# token holds the object store's keys.
+# token holds the object store's keys, trouble.flaky (429 then 503 before each
+# answer), trouble.down (always 503) and trouble.badschema (a schema id missing
+# under its location).
 #   eval "$(bash test/rest/start.sh)"; ...; kill "$TS_REST_PID"
 set -euo pipefail
 cd "$(dirname "$0")"
@@ -24,7 +26,10 @@ cat > "$D/extra.json" <<JSON
              "comment": "events listed only in the catalog"}},
  "s3db.orders": {"path": "s3://lake/wh/sales.db/orders",
   "schema": $(cat "$FIX/warehouse/sales.db/orders/schema/schema-0" 2>/dev/null || echo null),
-  "token": {"fs.s3a.access.key": "S3RVER", "fs.s3a.secret.key": "S3RVER"}}}
+  "token": {"fs.s3a.access.key": "S3RVER", "fs.s3a.secret.key": "S3RVER"}},
+ "trouble.flaky": {"like": "sales.customers", "fail": "twice"},
+ "trouble.down": {"like": "sales.customers", "fail": "always"},
+ "trouble.badschema": {"like": "sales.customers", "schemaId": 99}}
 JSON
 TOKEN=ts-rest-$RANDOM$RANDOM
 node server.mjs --warehouse "$FIX/warehouse" --token "$TOKEN" --page-size 2 \

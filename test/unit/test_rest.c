@@ -44,6 +44,59 @@ test_parse_table(void **state)
 }
 
 static void
+test_parse_partitions(void **state)
+{
+	ts_rest_partition *p;
+	int			n;
+	char	   *next;
+	ts_err		err = {0};
+
+	(void) state;
+	assert_true(ts_rest_parse_partitions("GET p",
+										 "{\"partitions\":[{\"spec\":{\"dt\":\"2024-06-01\",\"hr\":\"3\"},"
+										 "\"recordCount\":10,\"fileSizeInBytes\":2048,\"fileCount\":2},"
+										 "{\"spec\":{\"dt\":\"2024-06-02\",\"hr\":\"0\"}}],"
+										 "\"nextPageToken\":\"2\"}", &p, &n, &next, &err));
+	assert_int_equal(n, 2);
+	assert_int_equal(p[0].nspec, 2);
+	assert_string_equal(p[0].spec[0].key, "dt");
+	assert_string_equal(p[0].spec[0].value, "2024-06-01");
+	assert_string_equal(p[0].spec[1].value, "3");
+	assert_int_equal(p[0].record_count, 10);
+	assert_int_equal(p[0].file_size, 2048);
+	assert_int_equal(p[0].file_count, 2);
+	assert_int_equal(p[1].record_count, -1);
+	assert_string_equal(next, "2");
+	ts_free(next);
+	ts_rest_partitions_free(p, n);
+
+	/* the last page, an empty one */
+	assert_true(ts_rest_parse_partitions("GET p", "{\"partitions\":[]}", &p, &n, &next, &err));
+	assert_int_equal(n, 0);
+	assert_null(next);
+	ts_rest_partitions_free(p, n);
+
+	/* wrong shapes name the endpoint and the field */
+	assert_false(ts_rest_parse_partitions("GET p", "{\"partitions\":{}}", &p, &n, &next, &err));
+	assert_non_null(strstr(err.msg, "GET p"));
+	assert_false(ts_rest_parse_partitions("GET p", "{\"partitions\":[{\"spec\":[]}]}", &p, &n,
+										  &next, &err));
+	assert_non_null(strstr(err.msg, "partitions[].spec"));
+	assert_false(ts_rest_parse_partitions("GET p", "{\"partitions\":[{\"spec\":{\"dt\":1}}]}", &p,
+										  &n, &next, &err));
+	assert_non_null(strstr(err.msg, "\"dt\""));
+	assert_false(ts_rest_parse_partitions("GET p", "{\"partitions\":[{\"spec\":{},\"recordCount\":\"x\"}]}",
+										  &p, &n, &next, &err));
+	assert_non_null(strstr(err.msg, "recordCount"));
+	assert_false(ts_rest_parse_partitions("GET p", "{\"partitions\":[{\"spec\":{}}, 3]}", &p, &n,
+										  &next, &err));
+	assert_false(ts_rest_parse_partitions("GET p", "{\"nextPageToken\":5}", &p, &n, &next, &err));
+	assert_non_null(strstr(err.msg, "nextPageToken"));
+	assert_false(ts_rest_parse_partitions("GET p", "nope", &p, &n, &next, &err));
+	assert_int_equal(err.code, TS_ERR_CORRUPT);
+}
+
+static void
 test_parse_table_refused(void **state)
 {
 	ts_rest_table t;
@@ -111,6 +164,7 @@ main(void)
 		cmocka_unit_test(test_parse_table),
 		cmocka_unit_test(test_parse_table_refused),
 		cmocka_unit_test(test_parse_names),
+		cmocka_unit_test(test_parse_partitions),
 		cmocka_unit_test(test_url_encode),
 	};
 
