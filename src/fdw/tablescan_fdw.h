@@ -134,6 +134,7 @@ extern int	tablescan_parallel_next_task(TsParallelScan *ps);
 extern void tablescan_parallel_add_figures(TsParallelScan *ps, int64 *figures);
 extern void tablescan_parallel_take_figures(TsParallelScan *ps, int64 *figures);
 extern bool tablescan_enable_pruning;
+extern bool tablescan_enable_file_index;
 extern bool tablescan_enable_aggregate_pushdown;
 
 /* ---- datum.c ----------------------------------------------------------- */

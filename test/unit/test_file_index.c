@@ -476,6 +476,81 @@ test_bloom(void **state)
 	free(b);
 }
 
+/* ---- planning with embedded indexes ------------------------------------------ */
+
+static int
+plan_files(const char *rel, const char *snapshot, const ts_predicate *pred, bool no_index,
+		   ts_plan **out)
+{
+	ts_scan_context ctx;
+	ts_option	o = {"scan.snapshot-id", snapshot};
+	ts_plan    *plan;
+	ts_err		err = {0};
+	int			n = 0;
+
+	memset(&ctx, 0, sizeof(ctx));
+	ctx.table_path = unit_shared_path(rel);
+	ctx.limit = -1;
+	ctx.enable_pruning = true;
+	ctx.no_cache = true;
+	ctx.no_file_index = no_index;
+	ctx.predicate = pred;
+	ctx.noptions = snapshot ? 1 : 0;
+	ctx.options = &o;
+	plan = ts_scan_plan(&ctx, &err);
+	if (plan == NULL)
+		fail_msg("plan %s: %s", rel, err.msg);
+	for (int i = 0; i < plan->nsplits; i++)
+		n += plan->splits[i].nfiles;
+	assert_int_equal(plan->metrics.files_kept, n);
+	if (out)
+		*out = plan;
+	else
+		ts_plan_free(plan);
+	return n;
+}
+
+#define BITMAP_ORC "testdata/orc/append_with_bitmap.db/append_with_bitmap"
+
+static void
+test_plan_embedded(void **state)
+{
+	ts_value	lucy = v_str("Lucy"),
+				tony = v_str("Tony"),
+				i10 = v_int(10),
+				i100 = v_int(100),
+				david = v_str("David");
+	ts_predicate kids[2],
+				p;
+	ts_plan    *plan;
+
+	(void) state;
+	/* oracle plan_snapshot1_lucy_and_f1_10_empty: the bitmaps rule the file out */
+	kids[0] = leaf(TS_PRED_EQ, 0, 1, &lucy);
+	kids[1] = leaf(TS_PRED_EQ, 1, 1, &i10);
+	p = node(TS_PRED_AND, 2, kids);
+	assert_int_equal(plan_files(BITMAP_ORC, "1", &p, false, &plan), 0);
+	assert_int_equal(plan->metrics.files_pruned_index, 1);
+	assert_non_null(plan->file_index_used);
+	assert_non_null(strstr(plan->file_index_used, "bitmap f0"));
+	assert_non_null(strstr(plan->file_index_used, "bitmap f1"));
+	ts_plan_free(plan);
+	/* the same with index use off, and Tony AND f1 = 10 (plan_snapshot1_tony_and_f1_10) */
+	assert_int_equal(plan_files(BITMAP_ORC, "1", &p, true, NULL), 1);
+	kids[0] = leaf(TS_PRED_EQ, 0, 1, &tony);
+	assert_int_equal(plan_files(BITMAP_ORC, "1", &p, false, NULL), 1);
+
+	/*
+	 * plan_snapshot2_f1_eq_100_and_f4_eq_David_empty: f4 was renamed from
+	 * f0 (same field id): the schema-0 file's index names it f0
+	 */
+	kids[0] = leaf(TS_PRED_EQ, 0, 1, &i100);	/* f1 BIGINT (INT in schema 0) */
+	kids[1] = leaf(TS_PRED_EQ, 1, 1, &david);	/* f4 */
+	p = node(TS_PRED_AND, 2, kids);
+	assert_int_equal(plan_files("testdata/orc/append_with_bitmap_alter_table.db/append_with_bitmap_alter_table",
+								"2", &p, false, NULL), 0);
+}
+
 /* ---- corruption ----------------------------------------------------------------- */
 
 static void
@@ -530,6 +605,7 @@ main(void)
 		cmocka_unit_test(test_bsi),
 		cmocka_unit_test(test_bloom),
 		cmocka_unit_test(test_corrupt_bodies),
+		cmocka_unit_test(test_plan_embedded),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
