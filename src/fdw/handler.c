@@ -115,6 +115,7 @@ struct TsScanState
 #define FIG_BYTES 2
 #define FIG_ROW_GROUPS_TOTAL 3
 #define FIG_ROW_GROUPS_KEPT 4
+#define FIG_FILES_INDEX 5
 
 static int	count_parallel_tasks(const ts_plan *plan, const int *columns, int ncolumns);
 static void drain_background_before_reset(MemoryContext cxt);
@@ -1140,6 +1141,7 @@ add_reader_figures(const ts_split_reader *reader, int64 *figures)
 	figures[FIG_BYTES] += m->bytes_read;
 	figures[FIG_ROW_GROUPS_TOTAL] += m->row_groups_total;
 	figures[FIG_ROW_GROUPS_KEPT] += m->row_groups_kept;
+	figures[FIG_FILES_INDEX] += m->files_skipped_index;
 }
 
 /* Close the split reader, if any, in the scan's context (its allocations'). */
@@ -1467,6 +1469,8 @@ tablescan_scan_explain(TsScanState *st, ExplainState *es)
 		ExplainPropertyText("Cache", !st->opts->cache || tablescan_cache_size_mb == 0 ? "off" :
 							st->plan->metrics.cache_hit ? "hit" : "miss", es);
 	ExplainPropertyInteger("Files Read", NULL, figures[FIG_FILES], es);
+	if (figures[FIG_FILES_INDEX] > 0)
+		ExplainPropertyInteger("Files Skipped By Index", NULL, figures[FIG_FILES_INDEX], es);
 	ExplainPropertyInteger("Rows Read", NULL, figures[FIG_ROWS], es);
 	if (figures[FIG_ROW_GROUPS_TOTAL] > 0)
 		explain_kept_total("Row Groups", figures[FIG_ROW_GROUPS_KEPT],

@@ -11,6 +11,7 @@
 #include "unit.h"
 #include "format/fileindex/file_index.h"
 #include "scan/scan.h"
+#include "read/read.h"
 
 /* ---- helpers ------------------------------------------------------------ */
 
@@ -551,6 +552,73 @@ test_plan_embedded(void **state)
 								"2", &p, false, NULL), 0);
 }
 
+/* ---- sidecar indexes while reading -------------------------------------------- */
+
+/* Rows a full read of the plan returns; *skipped: files the sidecars ruled out. */
+static int64_t
+read_rows(ts_plan *plan, int *skipped)
+{
+	int64_t		rows = 0;
+	int			cols[1] = {0};
+
+	*skipped = 0;
+	for (int s = 0; s < plan->nsplits; s++)
+	{
+		ts_err		err = {0};
+		ts_split_reader *r = ts_split_reader_open(plan, &plan->splits[s], cols, 1, &err);
+		ts_batch	b;
+		int			n;
+
+		if (r == NULL)
+			fail_msg("open: %s", err.msg);
+		while ((n = ts_split_reader_next(r, &b, &err)) > 0)
+			rows += n;
+		if (n < 0)
+			fail_msg("read: %s", err.msg);
+		*skipped += ts_split_reader_metrics(r)->files_skipped_index;
+		ts_split_reader_close(r);
+	}
+	return rows;
+}
+
+static void
+test_read_sidecar(void **state)
+{
+	const char *rel = "testdata/parquet/append_with_bloomfilter.db/append_with_bloomfilter";
+	ts_value	alice = v_str("Alice"),
+				alice2 = v_str("Alice2"),
+				i201 = v_int(201);
+	ts_predicate p;
+	ts_plan    *plan;
+	int			skipped;
+
+	(void) state;
+	/* the index is a sidecar (in-manifest threshold 1 B): planning keeps the file */
+	p = leaf(TS_PRED_EQ, 0, 1, &alice2);
+	assert_int_equal(plan_files(rel, NULL, &p, false, &plan), 1);
+	plan->predicate = &p;
+	assert_int_equal(read_rows(plan, &skipped), 0);
+	assert_int_equal(skipped, 1);
+	ts_plan_free(plan);
+	/* index use off: the file is read (the executor filters its rows) */
+	assert_int_equal(plan_files(rel, NULL, &p, true, &plan), 1);
+	plan->predicate = &p;
+	assert_int_equal(read_rows(plan, &skipped), 8);
+	assert_int_equal(skipped, 0);
+	ts_plan_free(plan);
+	p = leaf(TS_PRED_EQ, 1, 1, &i201);
+	assert_int_equal(plan_files(rel, NULL, &p, false, &plan), 1);
+	plan->predicate = &p;
+	assert_int_equal(read_rows(plan, &skipped), 0);
+	ts_plan_free(plan);
+	p = leaf(TS_PRED_EQ, 0, 1, &alice);
+	assert_int_equal(plan_files(rel, NULL, &p, false, &plan), 1);
+	plan->predicate = &p;
+	assert_int_equal(read_rows(plan, &skipped), 8);
+	assert_int_equal(skipped, 0);
+	ts_plan_free(plan);
+}
+
 /* ---- corruption ----------------------------------------------------------------- */
 
 static void
@@ -606,6 +674,7 @@ main(void)
 		cmocka_unit_test(test_bloom),
 		cmocka_unit_test(test_corrupt_bodies),
 		cmocka_unit_test(test_plan_embedded),
+		cmocka_unit_test(test_read_sidecar),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
