@@ -29,6 +29,7 @@ typedef struct index_probe
 	const ts_schema *fs;		/* schema the file was written with */
 	scan_state *st;				/* planning: partition_filter rules; NULL at read time */
 	bool		record;			/* note the indexes used for EXPLAIN */
+	const char *read_name;		/* the read-schema name of the last column probed */
 } index_probe;
 
 static bool
@@ -49,6 +50,7 @@ probe_column(void *arg, int field, const char **name, const ts_type **type)
 		return false;
 	*name = pr->fs->fields[fi].name;
 	*type = rf->type;
+	pr->read_name = rf->name;
 	return true;
 }
 
@@ -58,7 +60,11 @@ kind_name(int kind)
 	return kind == TS_FILE_INDEX_BLOOM ? "bloom" : kind == TS_FILE_INDEX_BITMAP ? "bitmap" : "bsi";
 }
 
-/* Add "kind column" to plan->file_index_used unless it is there. */
+/*
+ * Add "kind column" to plan->file_index_used unless it is there; the
+ * column by its name in the read schema (the index may name it as an
+ * older schema did).
+ */
 static void
 note_used(void *arg, int kind, const char *column)
 {
@@ -70,7 +76,7 @@ note_used(void *arg, int kind, const char *column)
 
 	if (!pr->record)
 		return;
-	snprintf(item, sizeof(item), "%s %s", kind_name(kind), column);
+	snprintf(item, sizeof(item), "%s %s", kind_name(kind), pr->read_name ? pr->read_name : column);
 	n = strlen(item);
 	if (old)
 	{

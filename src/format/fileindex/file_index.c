@@ -197,8 +197,9 @@ fi_read_roaring(const uint8_t *p, size_t max, size_t *used, ts_err *err)
 		ts_error(err, TS_ERR_CORRUPT, "file index: truncated bitmap");
 		return NULL;
 	}
-	n = roaring_bitmap_portable_deserialize_size((const char *) p, max);
-	if (n == 0 || n > max)
+	/* libroaring 0.2 checks lengths, not contents: check them first */
+	n = fi_roaring_check(p, max);
+	if (n == 0 || n != roaring_bitmap_portable_deserialize_size((const char *) p, max))
 	{
 		ts_error(err, TS_ERR_CORRUPT, "file index: invalid Roaring bitmap");
 		return NULL;
