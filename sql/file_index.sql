@@ -75,3 +75,8 @@ SELECT * FROM both_ways($$SELECT f0, f1 FROM p.append_with_bitmap_no_embedding W
 SELECT * FROM both_ways($$SELECT f0, f1, f2 FROM p.append_with_bsi_bitmap_bloomfilter WHERE f0 = 'Bob' AND f2 = 2$$);
 SELECT * FROM both_ways($$SELECT key, f0 FROM p.pk_with_bitmap_dv WHERE f0 = 'Alice'$$);
 SELECT * FROM both_ways($$SELECT key, f0 FROM p.pk_with_bitmap_dv WHERE f0 = 'Tony' AND f1 = 20$$);
+
+SET client_min_messages = warning;
+DROP FUNCTION both_ways(text);
+DROP SCHEMA p, o CASCADE;
+DROP EXTENSION tablescan_fdw CASCADE;
