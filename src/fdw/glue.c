@@ -390,6 +390,7 @@ tablescan_make_context(TsTableOptions *opts, ts_scan_context *ctx)
 	ctx->bucket_filter = opts->bucket_filter;
 	ctx->limit = -1;
 	ctx->enable_pruning = true;
+	ctx->no_file_index = !tablescan_enable_file_index;
 	ctx->no_cache = !opts->cache;
 	ctx->pin_snapshot = opts->pin_snapshot;
 	ctx->pinned_snapshot_id = opts->pinned_snapshot_id;

@@ -45,6 +45,7 @@ PG_MODULE_MAGIC;
 
 extern char *tablescan_scan_options;
 bool		tablescan_enable_pruning = true;
+bool		tablescan_enable_file_index = true;
 bool		tablescan_enable_aggregate_pushdown = true;
 static int	tablescan_parallel_task_size_kb = 16384;
 
@@ -114,6 +115,7 @@ struct TsScanState
 #define FIG_BYTES 2
 #define FIG_ROW_GROUPS_TOTAL 3
 #define FIG_ROW_GROUPS_KEPT 4
+#define FIG_FILES_INDEX 5
 
 static int	count_parallel_tasks(const ts_plan *plan, const int *columns, int ncolumns);
 static void drain_background_before_reset(MemoryContext cxt);
@@ -143,6 +145,11 @@ _PG_init(void)
 	DefineCustomBoolVariable("tablescan.enable_pruning",
 							 "Prune partitions, buckets and files while planning Paimon scans.",
 							 NULL, &tablescan_enable_pruning, true,
+							 PGC_USERSET, 0, NULL, NULL, NULL);
+	DefineCustomBoolVariable("tablescan.enable_file_index",
+							 "Use Paimon's file indexes (bloom filter, bitmap, BSI) to skip data files.",
+							 "Embedded indexes while planning, sidecar .index files before a file is read.",
+							 &tablescan_enable_file_index, true,
 							 PGC_USERSET, 0, NULL, NULL, NULL);
 	DefineCustomBoolVariable("tablescan.enable_aggregate_pushdown",
 							 "Push aggregates down into Paimon scans.",
@@ -530,16 +537,30 @@ explain_pair(List *l, const char *label, int64 kept, int64 total)
 								 makeString(psprintf(INT64_FORMAT, total))));
 }
 
+/* "k of n", and "(index skipped m)" when index_skipped > 0 */
 static void
-explain_kept_total(const char *label, int64 kept, int64 total, ExplainState *es)
+explain_kept_total_index(const char *label, int64 kept, int64 total, int64 index_skipped,
+						 ExplainState *es)
 {
 	if (es->format == EXPLAIN_FORMAT_TEXT)
-		ExplainPropertyText(label, psprintf(INT64_FORMAT " of " INT64_FORMAT, kept, total), es);
+		ExplainPropertyText(label,
+							index_skipped > 0 ?
+							psprintf(INT64_FORMAT " of " INT64_FORMAT " (index skipped " INT64_FORMAT ")",
+									 kept, total, index_skipped) :
+							psprintf(INT64_FORMAT " of " INT64_FORMAT, kept, total), es);
 	else
 	{
 		ExplainPropertyInteger(psprintf("%s Kept", label), NULL, kept, es);
 		ExplainPropertyInteger(psprintf("%s Total", label), NULL, total, es);
+		if (index_skipped > 0)
+			ExplainPropertyInteger(psprintf("%s Index Skipped", label), NULL, index_skipped, es);
 	}
+}
+
+static void
+explain_kept_total(const char *label, int64 kept, int64 total, ExplainState *es)
+{
+	explain_kept_total_index(label, kept, total, 0, es);
 }
 
 /* Print what tablescan_explain_properties (and the upper paths) made. */
@@ -552,9 +573,11 @@ tablescan_explain_print(List *props, ExplainState *es)
 		Node	   *value = list_nth(props, i + 1);
 
 		if (IsA(value, List))
-			explain_kept_total(label,
-							   pg_strtoint64(strVal(linitial((List *) value))),
-							   pg_strtoint64(strVal(lsecond((List *) value))), es);
+			explain_kept_total_index(label,
+									 pg_strtoint64(strVal(linitial((List *) value))),
+									 pg_strtoint64(strVal(lsecond((List *) value))),
+									 list_length((List *) value) > 2 ?
+									 pg_strtoint64(strVal(lthird((List *) value))) : 0, es);
 		else
 			ExplainPropertyText(label, strVal(value), es);
 	}
@@ -652,7 +675,15 @@ tablescan_explain_properties(TsPlanState *ps)
 										   plan->fallback_branch, plan->main_partitions,
 										   plan->fallback_partitions, plan->fallback_branch)));
 	}
+	if (plan->file_index_used)
+	{
+		l = lappend(l, makeString("Index"));
+		l = lappend(l, makeString(pstrdup(plan->file_index_used)));
+	}
 	l = explain_pair(l, "Data Files", files, Max(plan->metrics.files_total, files));
+	if (plan->metrics.files_pruned_index > 0)
+		llast(l) = lappend(llast(l), makeString(psprintf(INT64_FORMAT,
+														 plan->metrics.files_pruned_index)));
 	return l;
 }
 
@@ -1125,6 +1156,7 @@ add_reader_figures(const ts_split_reader *reader, int64 *figures)
 	figures[FIG_BYTES] += m->bytes_read;
 	figures[FIG_ROW_GROUPS_TOTAL] += m->row_groups_total;
 	figures[FIG_ROW_GROUPS_KEPT] += m->row_groups_kept;
+	figures[FIG_FILES_INDEX] += m->files_skipped_index;
 }
 
 /* Close the split reader, if any, in the scan's context (its allocations'). */
@@ -1452,6 +1484,8 @@ tablescan_scan_explain(TsScanState *st, ExplainState *es)
 		ExplainPropertyText("Cache", !st->opts->cache || tablescan_cache_size_mb == 0 ? "off" :
 							st->plan->metrics.cache_hit ? "hit" : "miss", es);
 	ExplainPropertyInteger("Files Read", NULL, figures[FIG_FILES], es);
+	if (figures[FIG_FILES_INDEX] > 0)
+		ExplainPropertyInteger("Files Skipped By Index", NULL, figures[FIG_FILES_INDEX], es);
 	ExplainPropertyInteger("Rows Read", NULL, figures[FIG_ROWS], es);
 	if (figures[FIG_ROW_GROUPS_TOTAL] > 0)
 		explain_kept_total("Row Groups", figures[FIG_ROW_GROUPS_KEPT],

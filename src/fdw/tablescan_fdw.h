@@ -129,7 +129,7 @@ extern bool tablescan_last_plan_metrics(ts_scan_metrics *out);
 /* ---- parallel.c: the shared state of a Parallel Foreign Scan ------------ */
 
 /* EXPLAIN ANALYZE figures summed over the workers, in TsScanState's order */
-#define TS_PARALLEL_NFIGURES 5
+#define TS_PARALLEL_NFIGURES 6
 
 /* One unit of a parallel scan: a split, or one file of a split */
 typedef struct TsParallelTask
@@ -153,6 +153,7 @@ extern int	tablescan_parallel_next_task(TsParallelScan *ps);
 extern void tablescan_parallel_add_figures(TsParallelScan *ps, int64 *figures);
 extern void tablescan_parallel_take_figures(TsParallelScan *ps, int64 *figures);
 extern bool tablescan_enable_pruning;
+extern bool tablescan_enable_file_index;
 extern bool tablescan_enable_aggregate_pushdown;
 
 /* ---- datum.c ----------------------------------------------------------- */

@@ -101,6 +101,7 @@ typedef struct ts_reader_metrics
 	int32_t		row_groups_total;	/* row groups / stripes / blocks */
 	int32_t		row_groups_kept;
 	int32_t		files_opened;	/* set by src/read (split readers) */
+	int32_t		files_skipped_index;	/* by their sidecar file index (src/read) */
 } ts_reader_metrics;
 
 typedef struct ts_format_reader ts_format_reader;

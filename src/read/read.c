@@ -226,6 +226,18 @@ ts_split_reader_next(ts_split_reader *r, ts_batch *batch, ts_err *err)
 		{
 			if (r->next_file >= r->split->nfiles)
 				return 0;
+			{
+				bool		skip;
+
+				if (!ts_read_file_index_skips(r->plan, &r->split->files[r->next_file], &skip, err))
+					return -1;
+				if (skip)
+				{
+					r->metrics.files_skipped_index++;
+					r->next_file++;
+					continue;
+				}
+			}
 			if (r->buffers == NULL)
 			{
 				/* without a pool every file reader allocates afresh: fine too */

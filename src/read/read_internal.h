@@ -70,6 +70,13 @@ typedef struct ts_data_file_batch
  * With key_value the file's _SEQUENCE_NUMBER and _VALUE_KIND are read too.
  * Rows deleted by the file's deletion vector are dropped.
  */
+/*
+ * file_index_read.c: does the file's sidecar .index rule plan->predicate
+ * out (then it need not be read)?
+ */
+bool		ts_read_file_index_skips(ts_plan *plan, const ts_scan_file *file, bool *skip,
+									 ts_err *err);
+
 ts_data_file_reader *ts_data_file_open(ts_plan *plan, const ts_split *split,
 									   const ts_scan_file *file,
 									   const int *fields, int nfields,

@@ -79,6 +79,7 @@ setup_state(ts_plan *plan, const ts_scan_context *ctx, scan_state *st, ts_err *e
 		return false;
 	if (!scan_bucket_setup(plan, st, err))
 		return false;
+	scan_index_setup(plan, st);
 	return true;
 }
 
@@ -129,6 +130,13 @@ prune_files(ts_plan *plan, scan_state *st, const ts_manifest_entry **live, int n
 		if (!keep)
 		{
 			plan->metrics.files_pruned_stats++;
+			continue;
+		}
+		if (!scan_index_keep(plan, st, e, &keep, err))
+			return false;
+		if (!keep)
+		{
+			plan->metrics.files_pruned_index++;
 			continue;
 		}
 		kept[(*nkept)++] = e;

@@ -68,6 +68,11 @@ typedef struct ts_scan_context
 	 * the plan and made current with its scope.  NULL = the current ones.
 	 */
 	const ts_s3_config *s3;
+	/*
+	 * Do not use Paimon's file indexes (embedded while planning, sidecar
+	 * .index files while reading): GUC tablescan.enable_file_index off.
+	 */
+	bool		no_file_index;
 } ts_scan_context;
 
 /* One data file the executor will read. */
@@ -114,6 +119,7 @@ typedef struct ts_scan_metrics
 	int64_t		files_pruned_partition;
 	int64_t		files_pruned_bucket;
 	int64_t		files_pruned_stats;
+	int64_t		files_pruned_index;	/* by their embedded file index */
 	int64_t		partitions_total;
 	int64_t		partitions_kept;
 	int64_t		buckets_total;
@@ -190,6 +196,13 @@ typedef struct ts_plan
 	struct ts_plan *fallback;
 	int64_t		main_partitions;	/* partitions read from each branch */
 	int64_t		fallback_partitions;
+	/*
+	 * File indexes (index_prune.c): whether the scan uses them, and the
+	 * ones that decided something while planning, "bloom f0, bitmap f1"
+	 * (NULL: none), for EXPLAIN.
+	 */
+	bool		use_file_index;
+	char	   *file_index_used;
 } ts_plan;
 
 ts_plan    *ts_scan_plan(const ts_scan_context *ctx, ts_err *err);
@@ -228,6 +241,20 @@ const char *ts_plan_option(const ts_plan *plan, const char *key);
 bool		ts_predicate_exact_on_partitions(const struct ts_predicate *p, const ts_schema *schema);
 int			ts_split_partition_satisfies(const ts_plan *plan, const ts_split *split,
 										 const struct ts_predicate *p);
+
+/*
+ * index_prune.c: may a data file of the plan (entry e) hold rows that
+ * satisfy pred, by its file index (bytes: the embedded index, or its
+ * sidecar .index file)?  Only the predicate's leaves on columns whose
+ * field id and type are the same in the file's schema use the index.  With
+ * rows, the positions that may (a roaring_bitmap_t *, NULL: all; the
+ * caller frees it with roaring_bitmap_free).  Errors name the index.
+ */
+bool		ts_plan_file_index_may_match(ts_plan *plan, const ts_manifest_entry *e,
+										 const struct ts_predicate *pred, const uint8_t *bytes,
+										 size_t len, bool *may, void **rows, ts_err *err);
+/* Does the plan use file indexes (GUC, file-index.read.enabled, table kind)? */
+bool		ts_plan_uses_file_index(const ts_plan *plan);
 
 /* The schema a file was written with (loaded lazily and kept in the plan). */
 const ts_schema *ts_plan_schema(ts_plan *plan, int64_t schema_id, ts_err *err);

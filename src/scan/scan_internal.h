@@ -234,6 +234,13 @@ bool		scan_read_incremental_files(ts_plan *plan, scan_state *st,
 										const ts_manifest_entry ***files, int *nfiles,
 										ts_err *err);
 
+/* ---- index_prune.c ---- */
+/* plan->use_file_index from the context, options and table kind */
+void		scan_index_setup(ts_plan *plan, const scan_state *st);
+/* false in *keep when the file's embedded index rules the predicate out */
+bool		scan_index_keep(ts_plan *plan, scan_state *st, const ts_manifest_entry *e,
+							bool *keep, ts_err *err);
+
 /* ---- stats_prune.c ---- */
 bool		scan_stats_keep(ts_plan *plan, scan_state *st, const ts_manifest_entry *e,
 							bool *keep, ts_err *err);

@@ -6,7 +6,7 @@
 # Harnesses: fuzz_meta (schema/snapshot JSON, BinaryRow, SimpleStats), fuzz_avro,
 # fuzz_parquet, fuzz_orc, fuzz_csv, fuzz_json, fuzz_text, fuzz_blob (format readers), fuzz_dv (deletion
 # vectors), fuzz_manifest (manifest lists, manifests, index manifests), fuzz_rest (REST
-# catalog answers);
+# catalog answers), fuzz_file_index (file indexes: container, bloom, bitmap, BSI);
 # FUZZ_ONLY="fuzz_dv fuzz_csv" runs a subset.
 # Crash inputs are kept in build/fuzz/crashes/<harness>/ to become
 # regression inputs under test/fuzz/regressions/.
@@ -35,7 +35,8 @@ build fuzz_blob test/fuzz/fuzz_format.c "-DFUZZ_BLOB -DFUZZ_FORMAT=TS_FORMAT_BLO
 build fuzz_dv test/fuzz/fuzz_dv.c "" || exit 1
 build fuzz_manifest test/fuzz/fuzz_manifest.c "" || exit 1
 build fuzz_rest test/fuzz/fuzz_rest.c "" || exit 1
-HARNESSES="fuzz_meta fuzz_avro fuzz_parquet fuzz_orc fuzz_csv fuzz_json fuzz_text fuzz_blob fuzz_dv fuzz_manifest fuzz_rest"
+build fuzz_file_index test/fuzz/fuzz_file_index.c "" || exit 1
+HARNESSES="fuzz_meta fuzz_avro fuzz_parquet fuzz_orc fuzz_csv fuzz_json fuzz_text fuzz_blob fuzz_dv fuzz_manifest fuzz_rest fuzz_file_index"
 [ -n "${FUZZ_ONLY:-}" ] && HARNESSES=$FUZZ_ONLY
 
 seed() {   # harness find-args...
@@ -51,6 +52,7 @@ find "$SHARED/testdata" -path '*/manifest/*' -type f -size -200k | head -40 | wh
 seed fuzz_parquet -name '*.parquet'
 seed fuzz_orc -name '*.orc'
 seed fuzz_blob -name '*.blob'
+seed fuzz_file_index -name '*.index'
 mkdir -p $B/corpus/fuzz_meta $B/corpus/fuzz_csv $B/corpus/fuzz_json $B/corpus/fuzz_text $B/corpus/fuzz_dv \
     $B/corpus/fuzz_manifest $B/corpus/fuzz_rest
 printf '\001{"path":"file:/w/t","schemaId":1,"schema":{"fields":[{"id":0,"name":"a","type":"INT"},{"id":1,"name":"r","type":{"type":"ROW","fields":[{"id":2,"name":"x","type":"STRING"}]}}],"options":{"type":"format-table"}}}' > $B/corpus/fuzz_rest/table
