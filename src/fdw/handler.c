@@ -1253,8 +1253,15 @@ scan_error_context(void *arg)
 	if (st->plan == NULL)
 		return;					/* planning: its errors name the table */
 	if (file)
+	{
+		size_t		n = strlen(st->plan->table_path);
+
+		/* inside the table's directory: relative to it, as Paimon's manifests name files */
+		if (strncmp(file, st->plan->table_path, n) == 0 && file[n] == '/')
+			file += n + 1;
 		errcontext("reading Paimon table \"%s\", data file \"%s\"",
 				   st->opts->qualified_name, file);
+	}
 	else
 		errcontext("reading Paimon table \"%s\"", st->opts->qualified_name);
 }
