@@ -3,8 +3,11 @@
 -- amount widened INT -> BIGINT).  Rows 0-9 are in schema-0 files, 10-19 in
 -- schema-1 files.
 CREATE EXTENSION tablescan_fdw;
+-- the fixtures of test/make-fixtures.sh, wherever the test command wrote them
+\getenv fixtures TS_FIXTURES
+\set warehouse :fixtures/warehouse
 CREATE SERVER lake FOREIGN DATA WRAPPER tablescan_fdw
-  OPTIONS (warehouse '/tmp/tablescan_fdw_fixtures/warehouse');
+  OPTIONS (warehouse :'warehouse');
 IMPORT FOREIGN SCHEMA types LIMIT TO (evolve) FROM SERVER lake INTO public;
 \d evolve
 SELECT * FROM evolve ORDER BY id;

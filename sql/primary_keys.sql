@@ -2,8 +2,12 @@
 -- <table>.ops.jsonl): merge-on-read checked against a model computed here
 -- in SQL from the write stream, independent of our reader.
 CREATE EXTENSION tablescan_fdw;
+-- the fixtures of test/make-fixtures.sh, wherever the test command wrote them
+\getenv fixtures TS_FIXTURES
+\set warehouse :fixtures/warehouse
+SELECT set_config('tablescan_test.warehouse', :'warehouse', false) IS NOT NULL AS set;
 CREATE SERVER lake FOREIGN DATA WRAPPER tablescan_fdw
-  OPTIONS (warehouse '/tmp/tablescan_fdw_fixtures/warehouse');
+  OPTIONS (warehouse :'warehouse');
 CREATE SCHEMA pk;
 IMPORT FOREIGN SCHEMA pk FROM SERVER lake INTO pk;
 SELECT foreign_table_name FROM information_schema.foreign_tables
@@ -17,7 +21,7 @@ BEGIN
   CREATE TEMP TABLE IF NOT EXISTS ops_raw (line jsonb);
   TRUNCATE ops_raw;
   EXECUTE format('COPY ops_raw FROM %L',
-                 '/tmp/tablescan_fdw_fixtures/warehouse/pk.db/' || t || '.ops.jsonl');
+                 current_setting('tablescan_test.warehouse') || '/pk.db/' || t || '.ops.jsonl');
   INSERT INTO ops SELECT t, line FROM ops_raw;
 END $$;
 SELECT load_ops('pk_dedup_level0'), load_ops('pk_dedup_levels');

@@ -2,8 +2,11 @@
 -- formulas (src/tools/ts_gen.c, VALUES) computed here independently.
 CREATE EXTENSION tablescan_fdw;
 \set wide_name `printf 'x%.0s' $(seq 2000)`
+-- the fixtures of test/make-fixtures.sh, wherever the test command wrote them
+\getenv fixtures TS_FIXTURES
+\set warehouse :fixtures/warehouse
 CREATE SERVER lake FOREIGN DATA WRAPPER tablescan_fdw
-  OPTIONS (warehouse '/tmp/tablescan_fdw_fixtures/warehouse');
+  OPTIONS (warehouse :'warehouse');
 IMPORT FOREIGN SCHEMA types LIMIT TO (all_types) FROM SERVER lake INTO public;
 SET TIME ZONE 'UTC';
 

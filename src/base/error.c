@@ -1,7 +1,9 @@
 /*
- * error.c - the ts_err record: setting an error and adding context to it.
+ * error.c - the ts_err record: setting an error, its detail and hint, the
+ * out-of-memory error, and adding context to a message.
  *
- * Owns nothing else; the FDW layer maps ts_errcode to PostgreSQL errcodes.
+ * Owns nothing else; the FDW layer maps ts_errcode to PostgreSQL errcodes
+ * and detail / hint to errdetail / errhint.
  */
 #include <stdio.h>
 #include <string.h>
@@ -16,10 +18,46 @@ ts_error(ts_err *err, ts_errcode code, const char *fmt,...)
 	if (err == NULL)
 		return false;
 	err->code = code;
+	err->detail[0] = '\0';
+	err->hint[0] = '\0';
 	va_start(ap, fmt);
 	vsnprintf(err->msg, sizeof(err->msg), fmt, ap);
 	va_end(ap);
 	return false;
+}
+
+bool
+ts_error_detail(ts_err *err, const char *fmt,...)
+{
+	va_list		ap;
+
+	if (err == NULL)
+		return false;
+	va_start(ap, fmt);
+	vsnprintf(err->detail, sizeof(err->detail), fmt, ap);
+	va_end(ap);
+	return false;
+}
+
+bool
+ts_error_hint(ts_err *err, const char *fmt,...)
+{
+	va_list		ap;
+
+	if (err == NULL)
+		return false;
+	va_start(ap, fmt);
+	vsnprintf(err->hint, sizeof(err->hint), fmt, ap);
+	va_end(ap);
+	return false;
+}
+
+bool
+ts_error_nomem(ts_err *err, const char *what)
+{
+	if (what && what[0])
+		return ts_error(err, TS_ERR_NOMEM, "out of memory %s", what);
+	return ts_error(err, TS_ERR_NOMEM, "out of memory");
 }
 
 bool

@@ -35,16 +35,36 @@ typedef enum ts_errcode
 } ts_errcode;
 
 #define TS_ERR_MSG_LEN 1024
+#define TS_ERR_DETAIL_LEN 512
 
+/*
+ * As PostgreSQL reports an error: the message says what failed, the detail
+ * the specifics (offset, value, the file's own words), the hint what to do.
+ * src/fdw maps them to errmsg / errdetail / errhint.
+ */
 typedef struct ts_err
 {
 	ts_errcode	code;
 	char		msg[TS_ERR_MSG_LEN];	/* user-facing, names file/option */
+	char		detail[TS_ERR_DETAIL_LEN];	/* "" = none */
+	char		hint[TS_ERR_DETAIL_LEN];	/* "" = none */
 } ts_err;
 
-/* Set err (if not NULL) and return false; printf-style. */
+/* Set err (if not NULL; detail and hint cleared) and return false; printf-style. */
 bool		ts_error(ts_err *err, ts_errcode code, const char *fmt,...)
 			__attribute__((format(printf, 3, 4)));
+
+/* Add a detail / a hint to the error just set; return false. */
+bool		ts_error_detail(ts_err *err, const char *fmt,...)
+			__attribute__((format(printf, 2, 3)));
+bool		ts_error_hint(ts_err *err, const char *fmt,...)
+			__attribute__((format(printf, 2, 3)));
+
+/*
+ * The one out-of-memory error: "out of memory" (what: NULL) or "out of
+ * memory reading X" style ("out of memory %s", what).  Returns false.
+ */
+bool		ts_error_nomem(ts_err *err, const char *what);
 
 /*
  * Prefix an existing error message with context, e.g. the file name:

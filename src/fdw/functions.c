@@ -2,7 +2,7 @@
  * functions.c - SQL functions over a foreign table's Paimon scan.
  *
  * Owns: tablescan_files(regclass), the live data files the scan of a
- * foreign table would read under its options (the seed's Plan, as rows),
+ * foreign table would read under its options (paimon-cpp's Plan, as rows),
  * each with the deletion vector the scan applies to it.
  */
 #include "postgres.h"
@@ -185,7 +185,7 @@ tablescan_bucket(PG_FUNCTION_ARGS)
 						get_rel_name(relid), nbuckets),
 				 errhint("Buckets are computed only for fixed-bucket tables (option bucket > 0).")));
 	if (!ts_schema_bucket_keys(plan->schema, &keys, &nkeys, &err) ||
-		!ts_bucket_function_parse(ts_plan_option(plan, "bucket-function.type"), &fn, &err))
+		!ts_bucket_function_parse(ts_plan_option(plan, TS_OPT_BUCKET_FUNCTION_TYPE), &fn, &err))
 		tablescan_report(&err);
 	if (PG_NARGS() - 1 != nkeys)
 		ereport(ERROR,
@@ -216,7 +216,7 @@ tablescan_bucket(PG_FUNCTION_ARGS)
 
 /*
  * tablescan_last_metrics(): what the last Paimon scan planned in this
- * backend did (the seed's GetMetrics), as a point-in-time copy.
+ * backend did (paimon-cpp's GetMetrics), as a point-in-time copy.
  */
 PG_FUNCTION_INFO_V1(tablescan_last_metrics);
 

@@ -204,7 +204,7 @@ tablescan_report(const ts_err *err)
 			code = ERRCODE_FEATURE_NOT_SUPPORTED;
 			break;
 		case TS_ERR_INVALID:
-			code = ERRCODE_FDW_INVALID_OPTION_NAME;
+			code = ERRCODE_INVALID_PARAMETER_VALUE;	/* a bad option value or argument */
 			break;
 		case TS_ERR_NOMEM:
 			code = ERRCODE_OUT_OF_MEMORY;
@@ -224,7 +224,11 @@ tablescan_report(const ts_err *err)
 			code = ERRCODE_FDW_ERROR;
 			break;
 	}
-	ereport(ERROR, (errcode(code), errmsg("%s", err->msg)));
+	ereport(ERROR,
+			(errcode(code),
+			 errmsg("%s", err->msg),
+			 err->detail[0] ? errdetail("%s", err->detail) : 0,
+			 err->hint[0] ? errhint("%s", err->hint) : 0));
 }
 
 /*
@@ -360,7 +364,7 @@ tablescan_make_context(TsTableOptions *opts, ts_scan_context *ctx)
 	{
 		options[i].key = lfirst(lk);
 		options[i].value = lfirst(lv);
-		if (strcmp(options[i].key, "scan.timestamp") == 0)
+		if (strcmp(options[i].key, TS_OPT_SCAN_TIMESTAMP) == 0)
 		{
 			/*
 			 * Java reads 'yyyy-MM-dd HH:mm:ss' in the JVM's time zone; we
@@ -376,7 +380,7 @@ tablescan_make_context(TsTableOptions *opts, ts_scan_context *ctx)
 				ereport(ERROR,
 						(errcode(ERRCODE_FDW_INVALID_OPTION_NAME),
 						 errmsg("invalid value for option \"scan.timestamp\": \"%s\"", options[i].value)));
-			options[i].key = "scan.timestamp-millis";
+			options[i].key = TS_OPT_SCAN_TIMESTAMP_MILLIS;
 			options[i].value = psprintf(INT64_FORMAT,
 										(int64) (ts / 1000) +
 										(int64) (POSTGRES_EPOCH_JDATE - UNIX_EPOCH_JDATE) * SECS_PER_DAY * 1000);

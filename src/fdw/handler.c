@@ -141,7 +141,7 @@ _PG_init(void)
 							   "Paimon scan options for the queries of this session (key=value,...).",
 							   "They take precedence over server and foreign table options.",
 							   &tablescan_scan_options, "",
-							   PGC_USERSET, 0, NULL, NULL, NULL);
+							   PGC_USERSET, 0, tablescan_check_scan_options, NULL, NULL);
 	DefineCustomBoolVariable("tablescan.enable_pruning",
 							 "Prune partitions, buckets and files while planning Paimon scans.",
 							 NULL, &tablescan_enable_pruning, true,
@@ -1290,12 +1290,42 @@ tablescan_scan_next_values(TsScanState *st, Datum **values, bool **isnull)
 	return true;
 }
 
+/* errcontext while reading rows: the table, and the data file where one is read alone */
+static void
+scan_error_context(void *arg)
+{
+	TsScanState *st = arg;
+	const char *file = st->reader ? ts_split_reader_current_file(st->reader) : NULL;
+
+	if (st->plan == NULL)
+		return;					/* planning: its errors name the table */
+	if (file)
+	{
+		size_t		n = strlen(st->plan->table_path);
+
+		/* inside the table's directory: relative to it, as Paimon's manifests name files */
+		if (strncmp(file, st->plan->table_path, n) == 0 && file[n] == '/')
+			file += n + 1;
+		errcontext("reading Paimon table \"%s\", data file \"%s\"",
+				   st->opts->qualified_name, file);
+	}
+	else
+		errcontext("reading Paimon table \"%s\"", st->opts->qualified_name);
+}
+
 static TupleTableSlot *
 tablescanIterateForeignScan(ForeignScanState *node)
 {
+	ErrorContextCallback errcb;
+
 	if (((ForeignScan *) node->ss.ps.plan)->scan.scanrelid == 0)
 		return tablescan_upper_iterate(node);
+	errcb.callback = scan_error_context;
+	errcb.arg = node->fdw_state;
+	errcb.previous = error_context_stack;
+	error_context_stack = &errcb;
 	tablescan_scan_next_row(node->fdw_state, node->ss.ss_ScanTupleSlot);
+	error_context_stack = errcb.previous;
 	return node->ss.ss_ScanTupleSlot;
 }
 

@@ -388,7 +388,7 @@ import_one(void *arg)
 
 	if (one->import_partitions)
 	{
-		const char *type = ts_schema_option(schema, "type");
+		const char *type = ts_schema_option(schema, TS_OPT_TYPE);
 
 		if (type && strcmp(type, "format-table") == 0 && schema->npartition_keys > 0)
 		{

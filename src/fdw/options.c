@@ -35,6 +35,7 @@
 
 #include <cjson/cJSON.h>
 
+#include "meta/core_options.h"
 #include "tablescan_fdw.h"
 
 /* Per-query Paimon options, "k=v,k=v" (GUC tablescan.scan_options). */
@@ -103,14 +104,36 @@ is_paimon_key(const char *key)
 }
 
 static bool
-is_valid_option(const char *name, Oid context)
+is_fdw_option(const char *name, Oid context)
 {
 	for (const TsOption *o = valid_options; o->name; o++)
 		if (o->context == context && strcmp(o->name, name) == 0)
 			return true;
-	if (context != AttributeRelationId && context != UserMappingRelationId && is_paimon_key(name))
-		return true;
 	return false;
+}
+
+/*
+ * A name is valid where it is an FDW option of that catalog; in SERVER and
+ * FOREIGN TABLE options also as a key of the Paimon option registry or one
+ * shaped like a Paimon key (other namespaces pass through); in a USER
+ * MAPPING also as a registry secret (s3.secret-key...).
+ */
+static bool
+is_valid_option(const char *name, Oid context)
+{
+	const ts_core_option *o;
+
+	if (is_fdw_option(name, context))
+		return true;
+	if (context == AttributeRelationId)
+		return false;
+	for (const TsOption *f = valid_options; f->name; f++)
+		if (strcmp(f->name, name) == 0)
+			return false;		/* an FDW option, in another catalog */
+	o = ts_core_option_find(name);
+	if (context == UserMappingRelationId)
+		return o != NULL && (o->flags & TS_OPTF_SECRET) != 0;
+	return o != NULL || is_paimon_key(name);
 }
 
 bool
@@ -135,17 +158,14 @@ tablescan_check_path_privilege(const char *option_name)
  * them needs the privilege of option "path" (as a FOREIGN TABLE or SERVER
  * option, in tablescan.scan_options, or in the options of a table_schema).
  */
-static const char *const path_keys[] = {
-	"path", "external-path-map", "data-file.external-paths", NULL
-};
-
 static bool
 is_path_key(const char *key)
 {
-	for (int i = 0; path_keys[i]; i++)
-		if (strcmp(key, path_keys[i]) == 0)
-			return true;
-	return false;
+	const ts_core_option *o = ts_core_option_find(key);
+
+	/* warehouse and uri are server options checked by the validator itself */
+	return o != NULL && (o->flags & TS_OPTF_PATH) != 0 &&
+		strcmp(key, "warehouse") != 0 && strcmp(key, "uri") != 0;
 }
 
 static void
@@ -305,28 +325,71 @@ check_enum_option(const char *name, const char *value, const char *const *allowe
 			 errhint("Valid values are: %s.", list.data)));
 }
 
-/* CoreOptions.StartupMode and the CSV reader's modes */
-static const char *const scan_modes[] = {
-	"default", "latest-full", "full", "latest", "compacted-full", "from-timestamp",
-	"from-creation-timestamp", "from-file-creation-time", "from-snapshot",
-	"from-snapshot-full", "incremental", NULL
-};
-static const char *const csv_modes[] = {"PERMISSIVE", "DROPMALFORMED", "FAILFAST", NULL};
-
-/* Values of Paimon keys we act on are checked at CREATE/ALTER time. */
+/*
+ * A Paimon key checked against the option registry (src/meta/core_options.c):
+ * a key Paimon does not define in a namespace Paimon uses is a misspelling
+ * (ERROR with the closest key as a hint); a secret belongs in a USER MAPPING;
+ * the value of a key we act on must parse as its type; a key we ignore is
+ * accepted, with a NOTICE (when notices is set) if ignoring it can change
+ * the rows; a feature we refuse is an ERROR.  Keys of other namespaces pass.
+ */
 static void
-check_option_value(const char *name, const char *value)
+check_registry_option(const char *name, const char *value, Oid context, bool notices)
+{
+	const ts_core_option *o = ts_core_option_find(name);
+	char		hint[512];
+
+	if (o == NULL)
+	{
+		const char *closest;
+
+		if (!ts_core_option_in_paimon_namespace(name))
+			return;
+		closest = ts_core_option_closest(name);
+		ereport(ERROR,
+				(errcode(ERRCODE_FDW_INVALID_OPTION_NAME),
+				 errmsg("invalid option \"%s\"", name),
+				 errdetail("Paimon defines no option \"%s\".", name),
+				 closest ? errhint("Perhaps you meant the option \"%s\".", closest) : 0));
+	}
+	if ((o->flags & TS_OPTF_SECRET) && context != UserMappingRelationId)
+		ereport(ERROR,
+				(errcode(ERRCODE_FDW_INVALID_OPTION_NAME),
+				 errmsg("option \"%s\" can only be set in a user mapping", name),
+				 errhint("Secrets go in CREATE USER MAPPING ... OPTIONS (\"%s\" '...'), which only its user and superusers can read.",
+						 name)));
+	switch (o->support)
+	{
+		case TS_OPT_ACTED:
+			if (!ts_core_option_check_value(o, value, hint, sizeof(hint)))
+				ereport(ERROR,
+						(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+						 errmsg("invalid value for option \"%s\": \"%s\"", name, value),
+						 errhint("%s", hint)));
+			break;
+		case TS_OPT_IGNORED_ROWS:
+			if (notices)
+				ereport(NOTICE,
+						(errmsg("option \"%s\" is ignored", name),
+						 errdetail("tablescan_fdw does not implement it: Java Paimon could return other rows.")));
+			break;
+		case TS_OPT_REFUSED:
+			ereport(ERROR,
+					(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+					 errmsg("option \"%s\" is not supported", name),
+					 errdetail("Reading a table with it would need a feature tablescan_fdw does not implement.")));
+			break;
+		case TS_OPT_IGNORED:
+			break;
+	}
+}
+
+/* Values of FDW options and of Paimon keys we act on are checked when set. */
+static void
+check_option_value(const char *name, const char *value, Oid context, bool notices)
 {
 	if (strcmp(name, "bucket_filter") == 0)
 		check_int_option(name, value, 0, PG_INT32_MAX);
-	else if (strcmp(name, "scan.snapshot-id") == 0)
-		check_int_option(name, value, 1, PG_INT64_MAX);
-	else if (strcmp(name, "scan.timestamp-millis") == 0)
-		check_int_option(name, value, 0, PG_INT64_MAX);
-	else if (strcmp(name, "scan.mode") == 0)
-		check_enum_option(name, value, scan_modes);
-	else if (strcmp(name, "csv.mode") == 0)
-		check_enum_option(name, value, csv_modes);
 	else if (strcmp(name, "incremental-between") == 0 ||
 			 strcmp(name, "incremental-between-timestamp") == 0)
 	{
@@ -336,7 +399,7 @@ check_option_value(const char *name, const char *value)
 
 		if (sscanf(value, "%lld , %lld %c", &a, &b, &tail) != 2 || a < 0 || b < a)
 			ereport(ERROR,
-					(errcode(ERRCODE_FDW_INVALID_OPTION_NAME),
+					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 					 errmsg("invalid value for option \"%s\": \"%s\"", name, value),
 					 errhint("Give two numbers \"start,end\" with start <= end (start exclusive, end inclusive).")));
 	}
@@ -350,7 +413,7 @@ check_option_value(const char *name, const char *value)
 			strcmp(value, "parquet") != 0 && strcmp(value, "orc") != 0 &&
 			strcmp(value, "text") != 0)
 			ereport(ERROR,
-					(errcode(ERRCODE_FDW_INVALID_OPTION_NAME),
+					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 					 errmsg("invalid value for option \"format\": \"%s\"", value),
 					 errhint("Format tables are csv, json, parquet, orc or text.")));
 	}
@@ -363,7 +426,7 @@ check_option_value(const char *name, const char *value)
 			;					/* an object store URI */
 		else if (value[0] != '/')
 			ereport(ERROR,
-					(errcode(ERRCODE_FDW_INVALID_OPTION_NAME),
+					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 					 errmsg("invalid value for option \"%s\": \"%s\"", name, value),
 					 errhint("Give an absolute path.")));
 	}
@@ -396,6 +459,8 @@ check_option_value(const char *name, const char *value)
 
 		tablescan_parse_partition_filter(value, &n, &filters);
 	}
+	else if (!is_fdw_option(name, context))
+		check_registry_option(name, value, context, notices);
 }
 
 PG_FUNCTION_INFO_V1(tablescan_fdw_validator);
@@ -439,7 +504,9 @@ tablescan_fdw_validator(PG_FUNCTION_ARGS)
 					 errmsg("invalid option \"%s\"", def->defname),
 					 buf.len > 0 ?
 					 errhint("Valid options in this context are: %s%s", buf.data,
-							 catalog == AttributeRelationId || catalog == UserMappingRelationId ? "" :
+							 catalog == AttributeRelationId ? "" :
+							 catalog == UserMappingRelationId ?
+							 ", and object store secrets (e.g. \"s3.access-key\", \"s3.secret-key\")." :
 							 ", and Paimon options by their own keys (e.g. \"scan.snapshot-id\").") :
 					 errhint("There are no valid options in this context.")));
 		}
@@ -448,7 +515,7 @@ tablescan_fdw_validator(PG_FUNCTION_ARGS)
 			tablescan_check_path_privilege(def->defname);
 		if (strcmp(def->defname, "warehouse") == 0 && rest)
 			continue;			/* a name: anything the catalog accepts */
-		check_option_value(def->defname, value);
+		check_option_value(def->defname, value, catalog, true);
 		has_path |= strcmp(def->defname, "path") == 0;
 		has_db |= strcmp(def->defname, "database") == 0;
 		has_table |= strcmp(def->defname, "table") == 0;
@@ -474,9 +541,13 @@ tablescan_fdw_validator(PG_FUNCTION_ARGS)
 	PG_RETURN_VOID();
 }
 
-/* Append a "k=v,k=v" list (the scan_options GUC) to the Paimon options. */
+/*
+ * Append a "k=v,k=v" list (the scan_options GUC) to the Paimon options,
+ * checking names and values (at_use: also the privilege of path keys, and
+ * no NOTICEs, which the check hook gave when the list was set).
+ */
 static void
-add_guc_options(TsTableOptions *o, const char *text)
+add_guc_options(TsTableOptions *o, const char *text, bool at_use)
 {
 	char	   *copy = pstrdup(text);
 	char	   *save = NULL;
@@ -523,10 +594,56 @@ add_guc_options(TsTableOptions *o, const char *text)
 		const char *k = list_nth(o->paimon_keys, i);
 
 		tablescan_storage_check_option(k, list_nth(o->paimon_values, i), InvalidOid);
-		if (is_path_key(k))
+		if (at_use && is_path_key(k))
 			tablescan_check_path_privilege(k);
-		check_option_value(k, list_nth(o->paimon_values, i));
+		if ((is_fdw_option(k, ForeignTableRelationId) || is_fdw_option(k, ForeignServerRelationId)) &&
+			ts_core_option_find(k) == NULL)
+			ereport(ERROR,
+					(errcode(ERRCODE_FDW_INVALID_OPTION_NAME),
+					 errmsg("option \"%s\" cannot be set in tablescan.scan_options", k),
+					 errhint("tablescan.scan_options takes Paimon options; set \"%s\" on the server or foreign table.", k)));
+		check_option_value(k, list_nth(o->paimon_values, i), InvalidOid, !at_use);
 	}
+}
+
+/*
+ * Check hook of tablescan.scan_options: a misspelt key or a bad value is
+ * refused by SET itself (the same checks as CREATE FOREIGN TABLE), not at
+ * the next query.  The checks ereport; their error becomes the GUC's.
+ */
+bool
+tablescan_check_scan_options(char **newval, void **extra, GucSource source)
+{
+	MemoryContext oldcxt = CurrentMemoryContext;
+	volatile bool ok = true;
+
+	if (*newval == NULL || (*newval)[0] == '\0')
+		return true;
+	PG_TRY();
+	{
+		TsTableOptions o;
+
+		memset(&o, 0, sizeof(o));
+		add_guc_options(&o, *newval, false);
+	}
+	PG_CATCH();
+	{
+		ErrorData  *edata;
+
+		MemoryContextSwitchTo(oldcxt);
+		edata = CopyErrorData();
+		FlushErrorState();
+		GUC_check_errcode(edata->sqlerrcode);
+		GUC_check_errmsg("%s", edata->message);
+		if (edata->detail)
+			GUC_check_errdetail("%s", edata->detail);
+		if (edata->hint)
+			GUC_check_errhint("%s", edata->hint);
+		FreeErrorData(edata);
+		ok = false;
+	}
+	PG_END_TRY();
+	return ok;
 }
 
 static void
@@ -752,7 +869,7 @@ tablescan_get_options(Oid foreigntableid)
 	foreach(lc, ft->options)
 		apply_option(o, lfirst(lc), &warehouse, &database, &table, &path, &branch);
 	if (tablescan_scan_options && tablescan_scan_options[0])
-		add_guc_options(o, tablescan_scan_options);
+		add_guc_options(o, tablescan_scan_options, true);
 	if (branch)
 	{
 		o->paimon_keys = lappend(o->paimon_keys, pstrdup("branch"));

@@ -1,5 +1,5 @@
 /*
- * partitions.c - tablescan_partitions(regclass): the seed's ListPartitions.
+ * partitions.c - tablescan_partitions(regclass): paimon-cpp's ListPartitions.
  *
  * Owns: one jsonb row per partition of a format-table foreign table, its
  * partition values keyed by field name (typed: numbers as numbers, dates
@@ -7,7 +7,7 @@
  * listing (by values in key order, NULL first).  The table's
  * partition_filter applies (the partitions the scan can see).  A table
  * without partition keys has none; any other table raises
- * feature_not_supported (the seed's NotImplemented).
+ * feature_not_supported (paimon-cpp's NotImplemented).
  */
 #include "postgres.h"
 

@@ -15,6 +15,7 @@
 #include "foreign/foreign.h"
 #include "lib/stringinfo.h"
 #include "nodes/parsenodes.h"
+#include "utils/guc.h"
 #include "utils/relcache.h"
 #include "nodes/pg_list.h"
 
@@ -61,6 +62,8 @@ typedef struct TsTableOptions
 
 extern TsTableOptions *tablescan_get_options(Oid foreigntableid);
 extern void tablescan_check_path_privilege(const char *option_name);
+/* check hook of the GUC tablescan.scan_options (options.c) */
+extern bool tablescan_check_scan_options(char **newval, void **extra, GucSource source);
 /* superuser or pg_read_server_files: may read any file of the server */
 extern bool tablescan_role_reads_server_files(void);
 /* A scope confined to these directories (absolute; realpath'd), palloc'd. */

@@ -8,6 +8,7 @@
  * DateTimeUtils.formatTimestamp.
  */
 #include "meta/partition.h"
+#include "meta/core_options.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -100,8 +101,8 @@ append_sql_timestamp(ts_buf *b, int64_t millis, int32_t nanos, int precision)
 bool
 ts_partition_options_from_schema(const ts_schema *s, ts_partition_options *opts, ts_err *err)
 {
-	const char *v = s ? ts_schema_option(s, "partition.legacy-name") : NULL;
-	const char *d = s ? ts_schema_option(s, "partition.default-name") : NULL;
+	const char *v = s ? ts_schema_option(s, TS_OPT_PARTITION_LEGACY_NAME) : NULL;
+	const char *d = s ? ts_schema_option(s, TS_OPT_PARTITION_DEFAULT_NAME) : NULL;
 
 	opts->legacy_name = true;
 	opts->default_name = d ? d : TS_DEFAULT_PARTITION_NAME;

@@ -18,6 +18,7 @@
 #include <strings.h>
 
 #include "base/ts_fs.h"
+#include "meta/core_options.h"
 #include "meta/meta_json.h"
 
 #define MAX_TYPE_DEPTH 64
@@ -951,8 +952,8 @@ schema_from_json(ts_schema *s, const cJSON *root, const char *what, ts_err *err)
 	if (s->version <= 1 && ts_schema_option(s, "bucket") == NULL &&
 		!add_option(s, "bucket", "1", err))
 		return false;
-	if (s->version <= 2 && ts_schema_option(s, "file.format") == NULL &&
-		!add_option(s, "file.format", "orc", err))
+	if (s->version <= 2 && ts_schema_option(s, TS_OPT_FILE_FORMAT) == NULL &&
+		!add_option(s, TS_OPT_FILE_FORMAT, "orc", err))
 		return false;
 
 	/* keys must name columns */

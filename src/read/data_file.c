@@ -207,7 +207,7 @@ ts_data_file_open_with(ts_plan *plan, const ts_split *split, const ts_scan_file 
 	r->seq_col = r->kind_col = -1;
 	ts_arena_init(&r->arena, 0);
 	/* positions must be exact: no row-group skipping (see below) */
-	every_row = ts_read_option_bool(plan, "data-evolution.enabled", false);
+	every_row = ts_read_option_bool(plan, TS_OPT_DATA_EVOLUTION, false);
 	r->map = ts_calloc(nfields ? nfields : 1, sizeof(col_map));
 	r->rcols = ts_calloc(nfields + 2, sizeof(ts_read_column));
 	r->rcol_types = ts_calloc(nfields + 2, sizeof(ts_type *));
@@ -308,7 +308,7 @@ ts_data_file_open_with(ts_plan *plan, const ts_split *split, const ts_scan_file 
 			ts_error(err, TS_ERR_INVALID, "key-value file \"%s\" without manifest entry", path);
 			goto fail;
 		}
-		r->snapshot_ordering = ts_read_option_bool(plan, "sequence.snapshot-ordering", false) &&
+		r->snapshot_ordering = ts_read_option_bool(plan, TS_OPT_SEQUENCE_SNAPSHOT_ORDERING, false) &&
 			file->entry->file.file_source == 0;
 	}
 

@@ -217,7 +217,7 @@ configure(ts_merge_reader *m, const int *columns, int ncolumns, ts_err *err)
 {
 	ts_plan    *plan = m->plan;
 	const ts_schema *s = plan->schema;
-	const char *engine = ts_read_option(plan, "merge-engine");
+	const char *engine = ts_read_option(plan, TS_OPT_MERGE_ENGINE);
 	const char *seqf = ts_read_option(plan, "sequence.field");
 	const char *order = ts_read_option(plan, "sequence.field.sort-order");
 	const char *found;

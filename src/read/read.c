@@ -45,7 +45,7 @@ ts_read_check_columns(const ts_plan *plan, const int *columns, int ncolumns, ts_
 		else if (ts_system_column_type(columns[i]))
 		{
 			if (plan->kind != TS_TABLE_APPEND ||
-				!ts_read_option_bool(plan, "row-tracking.enabled", false))
+				!ts_read_option_bool(plan, TS_OPT_ROW_TRACKING, false))
 				return ts_error(err, TS_ERR_UNSUPPORTED,
 								"system column %s is only supported on append tables with 'row-tracking.enabled'='true'",
 								ts_system_column_name(columns[i]));
@@ -68,7 +68,7 @@ reads_row_ranges(const ts_plan *plan, const ts_split *split, const int *columns,
 			return true;
 	if (plan->kind == TS_TABLE_FORMAT)
 		return false;
-	if (ts_read_option_bool(plan, "data-evolution.enabled", false))
+	if (ts_read_option_bool(plan, TS_OPT_DATA_EVOLUTION, false))
 		return true;
 	for (int i = 0; i < split->nfiles; i++)
 		if (split->files[i].entry && split->files[i].entry->file.nwrite_cols >= 0)
@@ -202,6 +202,14 @@ drop_retracts(ts_data_file_batch *b)
 	}
 	b->nrows = kept;
 	return kept;
+}
+
+const char *
+ts_split_reader_current_file(const ts_split_reader *r)
+{
+	if (r == NULL || r->merge || r->evolution || r->cur == NULL || r->next_file == 0)
+		return NULL;
+	return r->split->files[r->next_file - 1].path;
 }
 
 int

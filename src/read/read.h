@@ -112,6 +112,12 @@ const ts_reader_metrics *ts_split_reader_metrics(const ts_split_reader *r);
 void		ts_split_reader_close(ts_split_reader *r);
 
 /*
+ * The data file a plain (file by file) read is in, for error context; NULL
+ * between files and while merging several files (key merge, data evolution).
+ */
+const char *ts_split_reader_current_file(const ts_split_reader *r);
+
+/*
  * row_count.c: the rows a scan of the plan would return, from manifests and
  * deletion vectors alone (count(*) pushdown).  ts_plan_countable says
  * whether the table allows it (append-only, no data evolution; *why names

@@ -1,5 +1,6 @@
 /*
- * bucket_prune.c - bucket pruning inferred from the predicate (SEED-SCAN.md
+ * bucket_prune.c - bucket pruning inferred from the predicate (paimon-cpp's
+ * TableScan as SEED-SCAN.md describes it,
  * "Bucket pruning", PAIMON-FORMAT.md 6.7).
  *
  * Owns: deciding whether the predicate pins every bucket key to a finite
@@ -322,7 +323,7 @@ scan_bucket_setup(ts_plan *plan, scan_state *st, ts_err *err)
 		return ts_error(err, TS_ERR_NOMEM, "out of memory");
 	}
 	memset(bs, 0, sizeof(*bs));
-	if (!ts_bucket_function_parse(ts_plan_option(plan, "bucket-function.type"), &bs->fn, err))
+	if (!ts_bucket_function_parse(plan->core.bucket_function_type, &bs->fn, err))
 	{
 		ts_free(keys);
 		return false;
@@ -470,7 +471,7 @@ schema_compatible(ts_plan *plan, bucket_selector *bs, int64_t schema_id, bool *o
 	if (fs == NULL)
 		return false;
 	if (ts_schema_bucket_keys(fs, &keys, &nkeys, &e2) && nkeys == bs->nkeys &&
-		ts_bucket_function_parse(ts_schema_option(fs, "bucket-function.type"), &fn, &e2) &&
+		ts_bucket_function_parse(ts_schema_option(fs, TS_OPT_BUCKET_FUNCTION_TYPE), &fn, &e2) &&
 		fn == bs->fn)
 	{
 		*ok = true;

@@ -1,12 +1,13 @@
 /*
- * cache.c - the live manifest-entry cache (the seed's WithCache).
+ * cache.c - the live manifest-entry cache (paimon-cpp's WithCache).
  *
  * Owns: a per-process map from (branch root, snapshot id, the snapshot's
  * manifest list names, the level-0 / postpone rules of the scan) to the
  * live manifest entries of that snapshot, each cached set packed into one
  * block from the cache's own allocator (its data file paths in a second
  * one, built there in place), LRU-evicted within a byte bound.
- * Scans with an inferred bucket (SEED-SCAN.md "Bucket pruning") cache only
+ * Scans with an inferred bucket (paimon-cpp TableScan, SEED-SCAN.md
+ * "Bucket pruning") cache only
  * their candidates, keyed also by the sorted target buckets, the current
  * bucket count and the current schema id: an entry is a candidate when its
  * bucket is a target, or when its own _TOTAL_BUCKETS or schema id differs

@@ -54,7 +54,7 @@ split_partitions(const ts_split *splits, int n, ts_bytes **out, int *nout, ts_er
 	int			k = 0;
 
 	if (p == NULL)
-		return ts_error(err, TS_ERR_NOMEM, "out of memory");
+		return ts_error_nomem(err, NULL);
 	for (int i = 0; i < n; i++)
 		p[i] = splits[i].partition;
 	qsort(p, n, sizeof(ts_bytes), cmp_bytes);
@@ -232,8 +232,8 @@ static bool
 complete_partitions(ts_plan *plan, const ts_scan_context *ctx,
 					ts_bytes **parts, int *nparts, ts_plan **listing, ts_err *err)
 {
-	static const char *const drop[] = {"scan.fallback-branch", NULL};
-	static const ts_option add[] = {{"scan.fallback-branch", ""}};
+	static const char *const drop[] = {TS_OPT_SCAN_FALLBACK_BRANCH, NULL};
+	static const ts_option add[] = {{TS_OPT_SCAN_FALLBACK_BRANCH, ""}};
 	ts_scan_context lc;
 	ts_option  *opts;
 	int			nopts;
@@ -247,7 +247,7 @@ complete_partitions(ts_plan *plan, const ts_scan_context *ctx,
 
 	opts = rewrite_options(ctx, drop, add, 1, &nopts);
 	if (opts == NULL)
-		return ts_error(err, TS_ERR_NOMEM, "out of memory");
+		return ts_error_nomem(err, NULL);
 	lc = *ctx;
 	lc.options = opts;
 	lc.noptions = nopts;
@@ -268,33 +268,33 @@ fallback_context(ts_plan *plan, const ts_scan_context *ctx, ts_scan_context *fc,
 				 ts_option **opts, char *snapshot_buf, size_t buflen, ts_err *err)
 {
 	static const char *const drop[] = {
-		"branch", "bucket", "scan.fallback-branch", "scan.snapshot-id", NULL
+		TS_OPT_BRANCH, TS_OPT_BUCKET, TS_OPT_SCAN_FALLBACK_BRANCH, TS_OPT_SCAN_SNAPSHOT_ID, NULL
 	};
 	ts_option	add[3];
 	int			nadd = 0,
 				nopts;
 
-	add[nadd].key = "branch";
+	add[nadd].key = TS_OPT_BRANCH;
 	add[nadd++].value = plan->fallback_branch;
-	add[nadd].key = "scan.fallback-branch";	/* the fallback reads no fallback */
+	add[nadd].key = TS_OPT_SCAN_FALLBACK_BRANCH;	/* the fallback reads no fallback */
 	add[nadd++].value = "";
-	if (ctx_option(ctx, "scan.snapshot-id") && plan->snapshot)
+	if (ctx_option(ctx, TS_OPT_SCAN_SNAPSHOT_ID) && plan->snapshot)
 	{
 		char	   *root = scan_arena_printf(&plan->arena, "%s/branch/branch-%s",
 											 plan->table_path, plan->fallback_branch);
 		int64_t		id;
 
 		if (root == NULL)
-			return ts_error(err, TS_ERR_NOMEM, "out of memory");
+			return ts_error_nomem(err, NULL);
 		if (!snapshot_at_or_before(root, plan->snapshot->time_millis, &id, err))
 			return ts_error_context(err, "fallback branch \"%s\"", plan->fallback_branch);
 		snprintf(snapshot_buf, buflen, "%lld", (long long) id);
-		add[nadd].key = "scan.snapshot-id";
+		add[nadd].key = TS_OPT_SCAN_SNAPSHOT_ID;
 		add[nadd++].value = snapshot_buf;
 	}
 	*opts = rewrite_options(ctx, drop, add, nadd, &nopts);
 	if (*opts == NULL)
-		return ts_error(err, TS_ERR_NOMEM, "out of memory");
+		return ts_error_nomem(err, NULL);
 	*fc = *ctx;
 	fc->options = *opts;
 	fc->noptions = nopts;
@@ -354,7 +354,7 @@ scan_fallback_execute(ts_plan *plan, const ts_scan_context *ctx, ts_err *err)
 	all = ts_arena_alloc(&plan->arena, sizeof(ts_split) * (size_t) (plan->nsplits + nkeep + 1));
 	if (all == NULL)
 	{
-		ts_error(err, TS_ERR_NOMEM, "out of memory");
+		ts_error_nomem(err, NULL);
 		goto done;
 	}
 	if (plan->nsplits)

@@ -28,7 +28,7 @@ ts_format_table_options(const ts_option *options, int noptions)
 	const char *type = NULL;
 
 	for (int i = 0; i < noptions; i++)
-		if (options[i].key && strcmp(options[i].key, "type") == 0)
+		if (options[i].key && strcmp(options[i].key, TS_OPT_TYPE) == 0)
 			type = options[i].value;
 	return type != NULL && strcasecmp(type, "format-table") == 0;
 }
@@ -40,7 +40,7 @@ ts_format_plan_file_format(const ts_plan *plan)
 
 	if (plan == NULL || plan->kind != TS_TABLE_FORMAT)
 		return TS_FORMAT_UNKNOWN;
-	f = ts_plan_option(plan, "file.format");
+	f = ts_plan_option(plan, TS_OPT_FILE_FORMAT);
 	if (f == NULL)
 		f = ts_plan_option(plan, "format");
 	return ts_format_from_name(f);
@@ -50,10 +50,10 @@ bool
 ts_format_plan_resolve(ts_plan *plan, const ts_scan_context *ctx, ts_err *err)
 {
 	static const char *const time_travel[] = {
-		"scan.snapshot-id", "scan.tag-name", "scan.timestamp-millis", "scan.timestamp",
-		"scan.version", "scan.watermark", NULL
+		TS_OPT_SCAN_SNAPSHOT_ID, TS_OPT_SCAN_TAG_NAME, TS_OPT_SCAN_TIMESTAMP_MILLIS,
+		TS_OPT_SCAN_TIMESTAMP, TS_OPT_SCAN_VERSION, TS_OPT_SCAN_WATERMARK, NULL
 	};
-	const char *fmt_name = ts_plan_option(plan, "file.format");
+	const char *fmt_name = ts_plan_option(plan, TS_OPT_FILE_FORMAT);
 	ts_file_format fmt;
 	const ts_schema *s = plan->schema;
 
@@ -747,7 +747,7 @@ ts_format_table_schema_json(int ncolumns, const char *const *names, const char *
 		}
 	}
 	cJSON_AddStringToObject(opts, "type", "format-table");
-	cJSON_AddStringToObject(opts, "file.format", format);
+	cJSON_AddStringToObject(opts, TS_OPT_FILE_FORMAT, format);
 	json = cJSON_PrintUnformatted(root);
 	if (json == NULL)
 		goto nomem;

@@ -9,7 +9,7 @@
  * listing (partition_filter, and the predicate's leaves on partition
  * keys; leading equalities / IN lists start the listing deeper), one
  * split per data file with the partition values typed from the path, and
- * the seed's ListPartitions over a prepared plan.  Format tables have no
+ * paimon-cpp's ListPartitions over a prepared plan.  Format tables have no
  * snapshot: time travel, branches and bucket_filter are refused.
  *
  * A format table's ts_scan_file carries a synthesized manifest entry
@@ -43,7 +43,7 @@ bool		ts_format_plan_resolve(ts_plan *plan, const ts_scan_context *ctx, ts_err *
 bool		ts_format_plan_execute(ts_plan *plan, const ts_scan_context *ctx, ts_err *err);
 
 /*
- * The seed's ListPartitions over a prepared format-table plan: the kept
+ * paimon-cpp's ListPartitions over a prepared format-table plan: the kept
  * partitions (ctx's partition_filter and predicate applied), sorted by
  * values in key order, NULL first; listing->key_names are the partition
  * keys.  TS_ERR_UNSUPPORTED ("NotImplemented") for other tables.  Free

@@ -11,6 +11,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "meta/core_options.h"
 #include "scan/format_table.h"
 #include "format/text/text_value.h"
 
@@ -26,7 +27,7 @@ ts_ft_request_set_options(ts_ft_request *req, const ts_option *options, int nopt
 
 		if (k == NULL || v == NULL)
 			continue;
-		if (strcmp(k, "format-table.partition-path-only-value") == 0)
+		if (strcmp(k, TS_OPT_FORMAT_TABLE_PATH_ONLY_VALUE) == 0)
 		{
 			if (strcasecmp(v, "true") == 0)
 				req->path_only_value = true;
@@ -36,7 +37,7 @@ ts_ft_request_set_options(ts_ft_request *req, const ts_option *options, int nopt
 				return ts_error(err, TS_ERR_INVALID,
 								"invalid value \"%s\" for option \"%s\": expected true or false", v, k);
 		}
-		else if (strcmp(k, "partition.default-name") == 0)
+		else if (strcmp(k, TS_OPT_PARTITION_DEFAULT_NAME) == 0)
 			req->default_name = v;
 	}
 	return true;

@@ -9,7 +9,7 @@
  * OR-of-ANDs partition filter whose leading equalities fix a directory
  * prefix so the upper levels are not listed, plus an optional predicate
  * called on every prefix of partition values), data-file listing of the
- * kept partitions, and the seed's ListPartitions.  No snapshots, no
+ * kept partitions, and paimon-cpp's ListPartitions.  No snapshots, no
  * manifests: the listing is the table.
  *
  * Ignored while listing partitions: entries starting with '.' or '_'
@@ -112,7 +112,7 @@ ts_ft_listing *ts_format_table_list(const ts_ft_request *req, ts_err *err);
 void		ts_ft_listing_free(ts_ft_listing *l);
 
 /*
- * The seed's ListPartitions: the kept partitions (filter and predicate
+ * paimon-cpp's ListPartitions: the kept partitions (filter and predicate
  * applied) without listing files: partitions[p].values[k] is the value of
  * key_names[k] (NULL for the default partition), sorted by values in key
  * order (typed comparison when key types are given, NULL first).  Free

@@ -81,12 +81,12 @@ bool
 scan_incremental_choose(ts_plan *plan, bool *handled, ts_err *err)
 {
 	static const char *const exclusive[] = {
-		"scan.snapshot-id", "scan.tag-name", "scan.timestamp-millis", "scan.timestamp",
-		"scan.watermark", "scan.version", NULL
+		TS_OPT_SCAN_SNAPSHOT_ID, TS_OPT_SCAN_TAG_NAME, TS_OPT_SCAN_TIMESTAMP_MILLIS,
+		TS_OPT_SCAN_TIMESTAMP, TS_OPT_SCAN_WATERMARK, TS_OPT_SCAN_VERSION, NULL
 	};
-	const char *between = ts_plan_option(plan, "incremental-between");
-	const char *between_ts = ts_plan_option(plan, "incremental-between-timestamp");
-	const char *mode = ts_plan_option(plan, "incremental-between-scan-mode");
+	const char *between = ts_plan_option(plan, TS_OPT_INCREMENTAL_BETWEEN);
+	const char *between_ts = ts_plan_option(plan, TS_OPT_INCREMENTAL_BETWEEN_TIMESTAMP);
+	const char *mode = ts_plan_option(plan, TS_OPT_INCREMENTAL_BETWEEN_SCAN_MODE);
 	const char *opt = between ? "incremental-between" : "incremental-between-timestamp";
 	const char *val = between ? between : between_ts;
 	int64_t		earliest,
@@ -107,10 +107,13 @@ scan_incremental_choose(ts_plan *plan, bool *handled, ts_err *err)
 		if (ts_plan_option(plan, exclusive[i]) != NULL)
 			return ts_error(err, TS_ERR_INVALID, "%s cannot be combined with %s",
 							opt, exclusive[i]);
-	if (mode && strcmp(mode, "auto") != 0 && strcmp(mode, "delta") != 0)
-		return ts_error(err, TS_ERR_UNSUPPORTED,
-						"incremental-between-scan-mode \"%s\" is not supported yet (only auto and delta)",
-						mode);
+	if (mode && strcasecmp(mode, "auto") != 0 && strcasecmp(mode, "delta") != 0)
+	{
+		ts_error(err, TS_ERR_UNSUPPORTED,
+				 "incremental-between-scan-mode \"%s\" is not supported yet (only auto and delta)",
+				 mode);
+		return ts_error_hint(err, "Set incremental-between-scan-mode to 'delta' (the files the snapshots added) or leave it unset.");
+	}
 	if (!parse_pair(val, &a, &b))
 	{
 		if (between && strchr(val, ',') != NULL)
@@ -272,7 +275,7 @@ scan_read_incremental_files(ts_plan *plan, scan_state *st,
 			if (path == NULL || !ts_manifest_read(path, &plan->arena, &me, &n, err))
 			{
 				if (path == NULL)
-					ts_error(err, TS_ERR_NOMEM, "out of memory");
+					ts_error_nomem(err, NULL);
 				else
 					ts_error_context(err, "snapshot %lld", (long long) id);
 				ts_free(manifests);
@@ -287,7 +290,7 @@ scan_read_incremental_files(ts_plan *plan, scan_state *st,
 
 				if (na == NULL)
 				{
-					ts_error(err, TS_ERR_NOMEM, "out of memory collecting delta files");
+					ts_error_nomem(err, "collecting delta files");
 					ts_free(manifests);
 					goto done;
 				}
@@ -320,7 +323,7 @@ scan_read_incremental_files(ts_plan *plan, scan_state *st,
 
 		if (arr == NULL)
 		{
-			ts_error(err, TS_ERR_NOMEM, "out of memory");
+			ts_error_nomem(err, NULL);
 			goto done;
 		}
 		if (nout)

@@ -29,10 +29,8 @@ struct scan_partition_filter
 static void
 partition_options(const ts_plan *plan, ts_partition_options *opts)
 {
-	const char *dn = ts_plan_option(plan, "partition.default-name");
-
-	opts->legacy_name = scan_option_bool(plan, "partition.legacy-name", true);
-	opts->default_name = dn ? dn : TS_DEFAULT_PARTITION_NAME;
+	opts->legacy_name = plan->core.partition_legacy_name;
+	opts->default_name = plan->core.partition_default_name;
 }
 
 static int

@@ -105,7 +105,7 @@ scan_normalize_external_path(ts_plan *plan, const char *external_path)
 static char *
 build_partition_dir(ts_plan *plan, scan_state *st, ts_bytes partition, ts_err *err)
 {
-	const char *data_dir = ts_plan_option(plan, "data-file.path-directory");
+	const char *data_dir = plan->core.data_file_path_directory;
 	char	   *ppath;
 	char	   *dir;
 
@@ -121,7 +121,7 @@ build_partition_dir(ts_plan *plan, scan_state *st, ts_bytes partition, ts_err *e
 		dir = ts_arena_alloc(&plan->arena, tlen + 1 + dlen + 1 + plen + 1);
 		if (dir == NULL)
 		{
-			ts_error(err, TS_ERR_NOMEM, "out of memory");
+			ts_error_nomem(err, NULL);
 			return NULL;
 		}
 		d = dir;
@@ -183,7 +183,7 @@ scan_bucket_dir(ts_plan *plan, scan_state *st, ts_bytes partition, int32_t bucke
 		{
 			st->dir_partition = ts_arena_alloc(&plan->arena, partition.len);
 			if (st->dir_partition == NULL)
-				return ts_error(err, TS_ERR_NOMEM, "out of memory");
+				return ts_error_nomem(err, NULL);
 			memcpy(st->dir_partition, partition.data, partition.len);
 		}
 		st->dir_partition_null = partition.data == NULL;
@@ -226,7 +226,7 @@ scan_bucket_dir(ts_plan *plan, scan_state *st, ts_bytes partition, int32_t bucke
 		size_t		cap = (st->dir_prefix_len + blen + 1) * 2;
 
 		if ((d = ts_arena_alloc(&plan->arena, cap)) == NULL)
-			return ts_error(err, TS_ERR_NOMEM, "out of memory");
+			return ts_error_nomem(err, NULL);
 		st->dir = d;
 		st->dir_cap = cap;
 	}
@@ -253,7 +253,7 @@ scan_data_file_path_parts(ts_plan *plan, scan_state *st, const ts_manifest_entry
 	{
 		d = scan_normalize_external_path(plan, e->file.external_path);
 		if (d == NULL)
-			return ts_error(err, TS_ERR_NOMEM, "out of memory");
+			return ts_error_nomem(err, NULL);
 		*dir = d;
 		*dirlen = strlen(d);
 		*name = NULL;
@@ -306,7 +306,7 @@ scan_data_file_path(ts_plan *plan, scan_state *st, const ts_manifest_entry *e,
 	}
 	*path = ts_arena_alloc(&plan->arena, dirlen + 1 + namelen + 1);
 	if (*path == NULL)
-		return ts_error(err, TS_ERR_NOMEM, "out of memory");
+		return ts_error_nomem(err, NULL);
 	scan_path_join(*path, dir, dirlen, name, namelen);
 	return true;
 }
@@ -314,8 +314,8 @@ scan_data_file_path(ts_plan *plan, scan_state *st, const ts_manifest_entry *e,
 bool
 scan_path_basis(ts_plan *plan, ts_buf *out, ts_err *err)
 {
-	static const char *const keys[] = {"data-file.path-directory", "external-path-map",
-	"partition.default-name", "partition.legacy-name", NULL};
+	static const char *const keys[] = {TS_OPT_DATA_FILE_PATH_DIRECTORY, TS_OPT_EXTERNAL_PATH_MAP,
+	TS_OPT_PARTITION_DEFAULT_NAME, TS_OPT_PARTITION_LEGACY_NAME, NULL};
 
 	ts_buf_reset(out);
 	if (!ts_buf_append(out, plan->table_path, strlen(plan->table_path) + 1, err) ||

@@ -26,40 +26,17 @@ now_ms(void)
 }
 
 static bool
-parse_bucket_option(ts_plan *plan, int32_t *bucket, ts_err *err)
-{
-	const char *v = ts_plan_option(plan, "bucket");
-	char	   *end;
-	long		n;
-
-	*bucket = -1;
-	if (v == NULL)
-		return true;
-	n = strtol(v, &end, 10);
-	if (*v == '\0' || *end != '\0' || n < -2 || n > INT32_MAX)
-		return ts_error(err, TS_ERR_INVALID, "table \"%s\": invalid bucket option \"%s\"",
-						plan->table_path, v);
-	*bucket = (int32_t) n;
-	return true;
-}
-
-static bool
 setup_state(ts_plan *plan, const ts_scan_context *ctx, scan_state *st, ts_err *err)
 {
-	const char *engine = ts_plan_option(plan, "merge-engine");
-
 	memset(st, 0, sizeof(*st));
 	st->ctx = ctx;
-	if (!parse_bucket_option(plan, &st->table_bucket, err))
-		return false;
-	st->data_evolution = scan_option_bool(plan, "data-evolution.enabled", false);
+	st->table_bucket = plan->core.bucket;
+	st->data_evolution = plan->core.data_evolution;
 	if (plan->kind == TS_TABLE_PRIMARY_KEY)
 	{
-		st->dv_enabled = scan_option_bool(plan, "deletion-vectors.enabled", false);
-		st->first_row = engine && strcmp(engine, "first-row") == 0;
-		st->skip_level0 = (st->dv_enabled &&
-						   !scan_option_bool(plan, "deletion-vectors.merge-on-read", false)) ||
-			st->first_row;
+		st->dv_enabled = plan->core.deletion_vectors;
+		st->first_row = plan->core.merge_engine == TS_MERGE_FIRST_ROW;
+		st->skip_level0 = (st->dv_enabled && !plan->core.dv_merge_on_read) || st->first_row;
 	}
 	if (ctx->has_bucket_filter)
 	{
@@ -67,11 +44,14 @@ setup_state(ts_plan *plan, const ts_scan_context *ctx, scan_state *st, ts_err *e
 			return ts_error(err, TS_ERR_INVALID, "bucket_filter must not be negative (got %d)",
 							ctx->bucket_filter);
 		if (st->table_bucket == -1)
-			return ts_error(err, TS_ERR_INVALID,
-							"bucket_filter cannot be used on table \"%s\": it has no fixed buckets (bucket = -1, %s)",
-							plan->table_path,
-							plan->kind == TS_TABLE_APPEND ? "bucket-unaware append table" :
-							"dynamic-bucket primary-key table");
+		{
+			ts_error(err, TS_ERR_INVALID,
+					 "bucket_filter cannot be used on table \"%s\": it has no fixed buckets (bucket = -1, %s)",
+					 plan->table_path,
+					 plan->kind == TS_TABLE_APPEND ? "bucket-unaware append table" :
+					 "dynamic-bucket primary-key table");
+			return ts_error_hint(err, "Remove option bucket_filter: only tables with a fixed bucket count (option bucket > 0) have buckets to choose.");
+		}
 		st->has_bucket_filter = true;
 		st->bucket_filter = ctx->bucket_filter;
 	}
@@ -222,13 +202,13 @@ copy_scope(ts_plan *plan, const ts_fs_scope *from, ts_err *err)
 	lexical = ts_arena_alloc(&plan->arena, sizeof(char *) * (size_t) (from->nroots + 1));
 	resolved = ts_arena_alloc(&plan->arena, sizeof(char *) * (size_t) (from->nroots + 1));
 	if (lexical == NULL || resolved == NULL)
-		return ts_error(err, TS_ERR_NOMEM, "out of memory");
+		return ts_error_nomem(err, NULL);
 	for (int i = 0; i < from->nroots; i++)
 	{
 		lexical[i] = scan_arena_strdup(&plan->arena, from->lexical[i]);
 		resolved[i] = from->resolved[i] ? scan_arena_strdup(&plan->arena, from->resolved[i]) : NULL;
 		if (lexical[i] == NULL || (from->resolved[i] && resolved[i] == NULL))
-			return ts_error(err, TS_ERR_NOMEM, "out of memory");
+			return ts_error_nomem(err, NULL);
 	}
 	plan->fs_scope.confined = true;
 	plan->fs_scope.nroots = from->nroots;
@@ -277,7 +257,7 @@ ts_scan_prepare(const ts_scan_context *ctx, ts_err *err)
 	plan = ts_calloc(1, sizeof(ts_plan));
 	if (plan == NULL)
 	{
-		ts_error(err, TS_ERR_NOMEM, "out of memory");
+		ts_error_nomem(err, NULL);
 		return NULL;
 	}
 	ts_arena_init(&plan->arena, 64 * 1024);
@@ -349,7 +329,7 @@ ts_scan_execute(ts_plan *plan, const ts_scan_context *ctx, ts_err *err)
 		return false;
 	kept = ts_arena_alloc(&plan->arena, sizeof(*kept) * (size_t) (nlive ? nlive : 1));
 	if (kept == NULL)
-		return ts_error(err, TS_ERR_NOMEM, "out of memory");
+		return ts_error_nomem(err, NULL);
 	if (!prune_files(plan, &st, live, nlive, kept, &nkept, err))
 		return false;
 	/* partitions and buckets of the live files: counted when the cache filled */

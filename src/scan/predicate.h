@@ -1,5 +1,5 @@
 /*
- * predicate.h - the predicate tree the scan prunes with (the seed's
+ * predicate.h - the predicate tree the scan prunes with (paimon-cpp's
  * Predicate / PredicateBuilder).
  *
  * Owns: the shape of a filter over the read schema handed in by src/fdw

@@ -1,7 +1,7 @@
 /*
  * scan.h - the table scan: from a table path and scan options to a plan.
  *
- * Owns: the seed's ScanContextBuilder / TableScan / Plan / Split in C.
+ * Owns: paimon-cpp's ScanContextBuilder / TableScan / Plan / Split in C.
  * Resolves the table (schema, merged options, branch), picks the snapshot,
  * reads manifest lists and manifests, merges ADD/DELETE into the live file
  * set, prunes (partition filter, predicate, bucket, stats), attaches
@@ -15,6 +15,7 @@
 #include "base/ts_s3.h"
 #include "base/ts_value.h"
 #include "format/format.h"
+#include "meta/core_options.h"
 #include "meta/schema.h"
 #include "meta/snapshot.h"
 #include "meta/manifest.h"
@@ -28,7 +29,7 @@ typedef struct ts_option
 	const char *value;
 } ts_option;
 
-/* What the caller asks for (the seed's ScanContextBuilder). */
+/* What the caller asks for (paimon-cpp's ScanContextBuilder). */
 typedef struct ts_scan_context
 {
 	const char *table_path;		/* table root (required) */
@@ -108,7 +109,7 @@ typedef struct ts_split
 	bool		fallback;		/* of plan->fallback (scan.fallback-branch) */
 } ts_split;
 
-/* The seed's Metrics: what planning did. */
+/* paimon-cpp's Metrics: what planning did. */
 typedef struct ts_scan_metrics
 {
 	int64_t		manifests_read;
@@ -149,6 +150,8 @@ typedef struct ts_plan
 	/* merged options: schema < context */
 	int			noptions;
 	ts_option  *options;
+	/* the options the scan acts on, parsed once from 'options' (core_options.h) */
+	ts_core_options core;
 	int			nsplits;
 	ts_split   *splits;
 	ts_scan_metrics metrics;
@@ -260,7 +263,7 @@ bool		ts_plan_uses_file_index(const ts_plan *plan);
 const ts_schema *ts_plan_schema(ts_plan *plan, int64_t schema_id, ts_err *err);
 
 /*
- * Live manifest-entry cache (cache.c, the seed's WithCache): per process,
+ * Live manifest-entry cache (cache.c, paimon-cpp's WithCache): per process,
  * keyed by (branch root, snapshot id and its manifest lists, the scan's
  * level-0 / postpone rules), LRU-evicted within a byte bound.  Scans with
  * an inferred bucket cache only their candidates, keyed also by the

@@ -98,7 +98,7 @@ plan_add_schema(ts_plan *plan, ts_schema *s, ts_err *err)
 	if (n == NULL)
 	{
 		ts_schema_free(s);
-		return ts_error(err, TS_ERR_NOMEM, "out of memory loading schemas");
+		return ts_error_nomem(err, "loading schemas");
 	}
 	plan->schemas = n;
 	plan->schemas[plan->nschemas++] = s;
@@ -123,6 +123,12 @@ ts_plan_schema(ts_plan *plan, int64_t schema_id, ts_err *err)
 	return s;
 }
 
+static const char *
+plan_option_getter(const void *arg, const char *key)
+{
+	return ts_plan_option((const ts_plan *) arg, key);
+}
+
 /* Merged options: schema options, then context options (later wins). */
 static bool
 merge_options(ts_plan *plan, const ts_schema *schema, const ts_scan_context *ctx, ts_err *err)
@@ -132,7 +138,7 @@ merge_options(ts_plan *plan, const ts_schema *schema, const ts_scan_context *ctx
 
 	plan->options = ts_arena_alloc(&plan->arena, sizeof(ts_option) * (size_t) (cap ? cap : 1));
 	if (plan->options == NULL)
-		return ts_error(err, TS_ERR_NOMEM, "out of memory merging options");
+		return ts_error_nomem(err, "merging options");
 	plan->noptions = 0;
 	for (i = 0; i < schema->noptions + ctx->noptions; i++)
 	{
@@ -162,8 +168,10 @@ merge_options(ts_plan *plan, const ts_schema *schema, const ts_scan_context *ctx
 		}
 		plan->options[j].value = v ? scan_arena_strdup(&plan->arena, v) : NULL;
 		if (plan->options[j].key == NULL || (v && plan->options[j].value == NULL))
-			return ts_error(err, TS_ERR_NOMEM, "out of memory merging options");
+			return ts_error_nomem(err, "merging options");
 	}
+	if (!ts_core_options_parse(&plan->core, plan_option_getter, plan, err))
+		return ts_error_context(err, "table \"%s\"", plan->table_path);
 	return true;
 }
 
@@ -183,11 +191,11 @@ scan_resolve_table(ts_plan *plan, const ts_scan_context *ctx, ts_err *err)
 		len--;
 	plan->table_path = ts_arena_alloc(&plan->arena, len + 1);
 	if (plan->table_path == NULL)
-		return ts_error(err, TS_ERR_NOMEM, "out of memory");
+		return ts_error_nomem(err, NULL);
 	memcpy(plan->table_path, ctx->table_path, len);
 	plan->table_path[len] = '\0';
 
-	branch = ctx_option(ctx, "branch");
+	branch = ctx_option(ctx, TS_OPT_BRANCH);
 	if (branch && branch[0] && strcmp(branch, "main") != 0)
 	{
 		if (strchr(branch, '/') || strcmp(branch, "..") == 0 || strcmp(branch, ".") == 0)
@@ -202,7 +210,7 @@ scan_resolve_table(ts_plan *plan, const ts_scan_context *ctx, ts_err *err)
 	else
 		plan->branch_root = scan_arena_strdup(&plan->arena, plan->table_path);
 	if (plan->branch_root == NULL)
-		return ts_error(err, TS_ERR_NOMEM, "out of memory");
+		return ts_error_nomem(err, NULL);
 
 	if (ctx->table_schema_json)
 	{
@@ -221,9 +229,10 @@ scan_resolve_table(ts_plan *plan, const ts_scan_context *ctx, ts_err *err)
 		if (nids == 0)
 		{
 			ts_free(ids);
-			return ts_error(err, TS_ERR_NOT_FOUND,
-							"\"%s\" is not a Paimon table: no schema file in \"%s/schema\"",
-							plan->table_path, plan->branch_root);
+			ts_error(err, TS_ERR_NOT_FOUND,
+					 "\"%s\" is not a Paimon table: no schema file in \"%s/schema\"",
+					 plan->table_path, plan->branch_root);
+			return ts_error_hint(err, "A Paimon table's directory holds schema/schema-<id> files (Java's SchemaManager); give the table's root, not its warehouse or database directory.");
 		}
 		schema = ts_schema_load(plan->branch_root, ids[nids - 1], err);
 		ts_free(ids);
@@ -238,7 +247,7 @@ scan_resolve_table(ts_plan *plan, const ts_scan_context *ctx, ts_err *err)
 		return false;
 
 	{
-		const char *type = ts_plan_option(plan, "type");
+		const char *type = ts_plan_option(plan, TS_OPT_TYPE);
 
 		/* format tables: no snapshots, the listing is the table (format_plan.c) */
 		if (type && strcasecmp(type, "format-table") == 0)
@@ -248,17 +257,20 @@ scan_resolve_table(ts_plan *plan, const ts_scan_context *ctx, ts_err *err)
 
 	/* fail closed on options that change which files a batch scan sees */
 	{
-		const char *v = ts_plan_option(plan, "scan.primary-branch");
+		const char *v = ts_plan_option(plan, TS_OPT_SCAN_PRIMARY_BRANCH);
 
 		if (v && *v)
-			return ts_error(err, TS_ERR_UNSUPPORTED,
-							"table \"%s\": option scan.primary-branch=%s (primary branch reads) is not supported yet; read the branch with option branch instead",
-							plan->table_path, v);
+		{
+			ts_error(err, TS_ERR_UNSUPPORTED,
+					 "table \"%s\": option scan.primary-branch=%s (primary branch reads) is not supported yet",
+					 plan->table_path, v);
+			return ts_error_hint(err, "Read the branch with option branch instead.");
+		}
 	}
 	/* scan.fallback-branch: planned by fallback_branch.c */
 	{
-		const char *v = ts_plan_option(plan, "scan.fallback-branch");
-		const char *cur = ctx_option(ctx, "branch");
+		const char *v = ts_plan_option(plan, TS_OPT_SCAN_FALLBACK_BRANCH);
+		const char *cur = ctx_option(ctx, TS_OPT_BRANCH);
 
 		if (v && *v)
 		{
@@ -270,7 +282,7 @@ scan_resolve_table(ts_plan *plan, const ts_scan_context *ctx, ts_err *err)
 								plan->table_path, v);
 			plan->fallback_branch = scan_arena_strdup(&plan->arena, v);
 			if (plan->fallback_branch == NULL)
-				return ts_error(err, TS_ERR_NOMEM, "out of memory");
+				return ts_error_nomem(err, NULL);
 		}
 	}
 	return true;
@@ -405,12 +417,12 @@ choose_compacted_full(ts_plan *plan, ts_err *err)
 bool
 scan_choose_snapshot(ts_plan *plan, const ts_scan_context *ctx, ts_err *err)
 {
-	const char *snapshot_id = ts_plan_option(plan, "scan.snapshot-id");
-	const char *tag = ts_plan_option(plan, "scan.tag-name");
-	const char *ts_millis = ts_plan_option(plan, "scan.timestamp-millis");
-	const char *version = ts_plan_option(plan, "scan.version");
-	const char *watermark = ts_plan_option(plan, "scan.watermark");
-	const char *timestamp = ts_plan_option(plan, "scan.timestamp");
+	const char *snapshot_id = ts_plan_option(plan, TS_OPT_SCAN_SNAPSHOT_ID);
+	const char *tag = ts_plan_option(plan, TS_OPT_SCAN_TAG_NAME);
+	const char *ts_millis = ts_plan_option(plan, TS_OPT_SCAN_TIMESTAMP_MILLIS);
+	const char *version = ts_plan_option(plan, TS_OPT_SCAN_VERSION);
+	const char *watermark = ts_plan_option(plan, TS_OPT_SCAN_WATERMARK);
+	const char *timestamp = ts_plan_option(plan, TS_OPT_SCAN_TIMESTAMP);
 	int			nset = (snapshot_id != NULL) + (tag != NULL) + (ts_millis != NULL) +
 		(version != NULL) + (watermark != NULL) + (timestamp != NULL);
 	bool		time_travel = nset > 0;
@@ -426,7 +438,7 @@ scan_choose_snapshot(ts_plan *plan, const ts_scan_context *ctx, ts_err *err)
 	if (nset > 1)
 		return ts_error(err, TS_ERR_INVALID,
 						"only one of scan.snapshot-id, scan.tag-name, scan.timestamp-millis, scan.timestamp, scan.watermark and scan.version may be set");
-	const char *mode = ts_plan_option(plan, "scan.mode");
+	const char *mode = ts_plan_option(plan, TS_OPT_SCAN_MODE);
 
 	if (mode && strcmp(mode, "default") != 0 && strcmp(mode, "latest") != 0 &&
 		strcmp(mode, "latest-full") != 0 && strcmp(mode, "full") != 0 &&

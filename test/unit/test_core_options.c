@@ -1,0 +1,431 @@
+/*
+ * test_core_options.c - the Paimon option registry (src/meta/core_options.c)
+ * and README.md's option tables checked against it.
+ *
+ * The registry: entries well formed (unique keys, acted keys name the layer
+ * that reads them, enums list their values), look-ups by key, Java fallback
+ * key and <placeholder> pattern, the "did you mean" of misspelt keys
+ * ("scan.snapshotid", "scan.snapshot_id", "scan.tag"), value checks as Java
+ * parses them, secrets flagged, and parsing the options of a scan.
+ * README: every Paimon key its tables document is a registry key, and every
+ * key we act on is documented.  Run with --readme to print the rows of the
+ * README's "Paimon options read" table from the registry.
+ */
+#include "unit.h"
+
+#include <strings.h>
+
+#include "base/ts_fs.h"
+#include "meta/core_options.h"
+
+static void
+test_entries_well_formed(void **state)
+{
+	(void) state;
+	assert_true(ts_core_option_count > 250);
+	for (int i = 0; i < ts_core_option_count; i++)
+	{
+		const ts_core_option *o = &ts_core_option_table[i];
+
+		assert_non_null(o->key);
+		assert_true(o->key[0] != '\0');
+		assert_non_null(o->source);
+		if (o->support == TS_OPT_ACTED)
+		{
+			if (o->layers == 0)
+				fail_msg("acted key \"%s\" names no layer", o->key);
+			if (o->type == TS_OPT_ENUM && o->allowed == NULL)
+				fail_msg("acted enum \"%s\" lists no values", o->key);
+		}
+		assert_int_equal((o->flags & TS_OPTF_PATTERN) != 0, strchr(o->key, '<') != NULL);
+		for (int j = 0; j < i; j++)
+			if (strcmp(ts_core_option_table[j].key, o->key) == 0)
+				fail_msg("key \"%s\" twice", o->key);
+		/* a key is found as itself (patterns: by an instance) */
+		if (!(o->flags & TS_OPTF_PATTERN))
+			assert_ptr_equal(ts_core_option_find(o->key), o);
+	}
+}
+
+static void
+test_find(void **state)
+{
+	const ts_core_option *o;
+
+	(void) state;
+	o = ts_core_option_find("scan.snapshot-id");
+	assert_non_null(o);
+	assert_int_equal(o->type, TS_OPT_LONG);
+	assert_int_equal(o->support, TS_OPT_ACTED);
+	assert_true(o->layers & TS_LAYER_SCAN);
+	/* Java's fallback keys find their option */
+	assert_string_equal(ts_core_option_find("log.scan")->key, "scan.mode");
+	assert_string_equal(ts_core_option_find("deduplicate.ignore-delete")->key, "ignore-delete");
+	assert_string_equal(ts_core_option_find("snapshot.expire.clean-empty-directories")->key,
+						"snapshot.clean-empty-directories");
+	/* dynamic keys by pattern */
+	assert_string_equal(ts_core_option_find("fields.price.aggregate-function")->key,
+						"fields.<field>.aggregate-function");
+	assert_string_equal(ts_core_option_find("fields.price.ignore-retract")->key,
+						"fields.<field>.ignore-retract");
+	assert_string_equal(ts_core_option_find("file-index.bloom-filter.columns")->key,
+						"file-index.<type>.columns");
+	assert_string_equal(ts_core_option_find("file-index.bloom-filter.f0.items")->key,
+						"file-index.<type>.<column>.<option>");
+	assert_string_equal(ts_core_option_find("commit.callback.com.x.Cb.param")->key,
+						"commit.callback.<class>.param");
+	/* fixed keys win over patterns; misspellings find nothing */
+	assert_string_equal(ts_core_option_find("fields.default-aggregate-function")->key,
+						"fields.default-aggregate-function");
+	assert_string_equal(ts_core_option_find("file-index.read.enabled")->key, "file-index.read.enabled");
+	assert_null(ts_core_option_find("scan.snapshotid"));
+	assert_null(ts_core_option_find("scan.snapshot_id"));
+	assert_null(ts_core_option_find("scan.tag"));
+	assert_null(ts_core_option_find("fields.price"));
+	assert_null(ts_core_option_find("file-index.bloom-filter"));
+	assert_null(ts_core_option_find("my.own-key"));
+}
+
+static void
+test_namespaces_and_closest(void **state)
+{
+	(void) state;
+	assert_true(ts_core_option_in_paimon_namespace("scan.snapshotid"));
+	assert_true(ts_core_option_in_paimon_namespace("file-index.bloom"));
+	assert_true(ts_core_option_in_paimon_namespace("s3.endpiont"));
+	assert_true(ts_core_option_in_paimon_namespace("fs.s3a.acess.key"));
+	assert_true(ts_core_option_in_paimon_namespace("csv.delimiter"));
+	assert_true(ts_core_option_in_paimon_namespace("json.ignore-errors"));
+	assert_false(ts_core_option_in_paimon_namespace("hive.metastore.uris"));
+	assert_false(ts_core_option_in_paimon_namespace("my.own-key"));
+	assert_false(ts_core_option_in_paimon_namespace("lineSep"));
+
+	assert_string_equal(ts_core_option_closest("scan.snapshotid"), "scan.snapshot-id");
+	assert_string_equal(ts_core_option_closest("scan.snapshot_id"), "scan.snapshot-id");
+	assert_string_equal(ts_core_option_closest("scan.tag"), "scan.tag-name");
+	assert_string_equal(ts_core_option_closest("s3.endpiont"), "s3.endpoint");
+	assert_string_equal(ts_core_option_closest("csv.field-delimter"), "csv.field-delimiter");
+	assert_string_equal(ts_core_option_closest("fs.s3a.acess.key"), "fs.s3a.access.key");
+	assert_null(ts_core_option_closest("scan.zzzzzzzzzzzzzzzzzzzz"));
+	assert_null(ts_core_option_closest("qq"));
+}
+
+static bool
+check(const char *key, const char *value, char *hint, size_t len)
+{
+	const ts_core_option *o = ts_core_option_find(key);
+
+	assert_non_null(o);
+	hint[0] = '\0';
+	return ts_core_option_check_value(o, value, hint, len);
+}
+
+static void
+test_values(void **state)
+{
+	char		hint[256];
+
+	(void) state;
+	assert_true(check("data-evolution.enabled", "TRUE", hint, sizeof(hint)));
+	assert_true(check("data-evolution.enabled", "false", hint, sizeof(hint)));
+	assert_false(check("data-evolution.enabled", "yes", hint, sizeof(hint)));
+	assert_string_equal(hint, "The value must be true or false.");
+
+	assert_true(check("scan.snapshot-id", "5", hint, sizeof(hint)));
+	assert_true(check("scan.snapshot-id", "9223372036854775807", hint, sizeof(hint)));
+	assert_false(check("scan.snapshot-id", "0", hint, sizeof(hint)));
+	assert_string_equal(hint, "The value must be an integer >= 1.");
+	assert_false(check("scan.snapshot-id", "+3", hint, sizeof(hint)));
+	assert_false(check("scan.snapshot-id", " 1", hint, sizeof(hint)));
+	assert_false(check("scan.snapshot-id", "1 ", hint, sizeof(hint)));
+	assert_false(check("scan.snapshot-id", "9223372036854775808", hint, sizeof(hint)));
+	assert_false(check("scan.snapshot-id", "", hint, sizeof(hint)));
+	assert_true(check("scan.timestamp-millis", "0", hint, sizeof(hint)));
+	assert_false(check("scan.timestamp-millis", "-1", hint, sizeof(hint)));
+	assert_true(check("bucket", "-2", hint, sizeof(hint)));
+	assert_false(check("bucket", "-3", hint, sizeof(hint)));
+	assert_false(check("bucket", "2147483648", hint, sizeof(hint)));
+	assert_string_equal(hint, "The value must be an integer between -2 and 2147483647.");
+
+	assert_true(check("scan.mode", "LATEST", hint, sizeof(hint)));
+	assert_true(check("scan.mode", "from-snapshot-full", hint, sizeof(hint)));
+	assert_false(check("scan.mode", "from-snapshot-ful", hint, sizeof(hint)));
+	assert_non_null(strstr(hint, "Valid values are: default, latest-full, full, latest,"));
+	assert_non_null(strstr(hint, "incremental."));
+	assert_true(check("csv.mode", "failfast", hint, sizeof(hint)));
+	assert_false(check("csv.mode", "lenient", hint, sizeof(hint)));
+	assert_string_equal(hint, "Valid values are: PERMISSIVE, DROPMALFORMED, FAILFAST.");
+	assert_true(check("merge-engine", "first-row", hint, sizeof(hint)));
+	assert_false(check("merge-engine", "last-row", hint, sizeof(hint)));
+	/* a short hint buffer stays terminated */
+	assert_false(check("scan.mode", "x", hint, 20));
+	assert_true(strlen(hint) < 20);
+
+	/* secrets, path keys, what we ignore */
+	assert_true(ts_core_option_find("s3.secret-key")->flags & TS_OPTF_SECRET);
+	assert_true(ts_core_option_find("s3.access-key")->flags & TS_OPTF_SECRET);
+	assert_true(ts_core_option_find("s3.session-token")->flags & TS_OPTF_SECRET);
+	assert_true(ts_core_option_find("fs.s3a.secret.key")->flags & TS_OPTF_SECRET);
+	assert_true(ts_core_option_find("fs.oss.accessKeySecret")->flags & TS_OPTF_SECRET);
+	assert_true(ts_core_option_find("token")->flags & TS_OPTF_SECRET);
+	assert_false(ts_core_option_find("s3.endpoint")->flags & TS_OPTF_SECRET);
+	assert_true(ts_core_option_find("external-path-map")->flags & TS_OPTF_PATH);
+	assert_true(ts_core_option_find("data-file.external-paths")->flags & TS_OPTF_PATH);
+	assert_int_equal(ts_core_option_find("write-buffer-size")->support, TS_OPT_IGNORED);
+	assert_int_equal(ts_core_option_find("scan.file-creation-time-millis")->support, TS_OPT_IGNORED_ROWS);
+	assert_int_equal(ts_core_option_find("fields.g.sequence-group")->support, TS_OPT_REFUSED);
+}
+
+typedef struct kv
+{
+	const char *k;
+	const char *v;
+} kv;
+
+static const char *
+kv_get(const void *arg, const char *key)
+{
+	const char *v = NULL;
+
+	for (const kv *p = arg; p->k; p++)
+		if (strcmp(p->k, key) == 0)
+			v = p->v;			/* later pairs win */
+	return v;
+}
+
+static void
+test_parse(void **state)
+{
+	ts_core_options c;
+	ts_err		err = {0};
+	static const kv none[] = {{NULL, NULL}};
+	static const kv some[] = {
+		{"bucket", "4"}, {"merge-engine", "FIRST-ROW"}, {"deletion-vectors.enabled", "true"},
+		{"data-evolution.enabled", "True"}, {"partition.default-name", "__NULL__"},
+		{"partition.legacy-name", "false"}, {"deduplicate.ignore-delete", "true"},
+		{"bucket", "8"}, {"data-file.path-directory", "data"}, {NULL, NULL}
+	};
+	static const kv primary_wins[] = {
+		{"ignore-delete", "false"}, {"first-row.ignore-delete", "true"}, {NULL, NULL}
+	};
+	static const kv bad_bool[] = {{"row-tracking.enabled", "yes"}, {NULL, NULL}};
+	static const kv bad_bucket[] = {{"bucket", "x"}, {NULL, NULL}};
+	static const kv bad_engine[] = {{"merge-engine", "last-row"}, {NULL, NULL}};
+
+	(void) state;
+	assert_true(ts_core_options_parse(&c, kv_get, none, &err));
+	assert_int_equal(c.bucket, -1);
+	assert_int_equal(c.merge_engine, TS_MERGE_DEDUPLICATE);
+	assert_false(c.deletion_vectors);
+	assert_false(c.data_evolution);
+	assert_false(c.ignore_delete);
+	assert_true(c.partition_legacy_name);
+	assert_string_equal(c.partition_default_name, "__DEFAULT_PARTITION__");
+	assert_null(c.file_format);
+	assert_null(c.data_file_path_directory);
+
+	assert_true(ts_core_options_parse(&c, kv_get, some, &err));
+	assert_int_equal(c.bucket, 8);
+	assert_int_equal(c.merge_engine, TS_MERGE_FIRST_ROW);
+	assert_true(c.deletion_vectors);
+	assert_true(c.data_evolution);
+	assert_true(c.ignore_delete);	/* by its fallback key */
+	assert_false(c.partition_legacy_name);
+	assert_string_equal(c.partition_default_name, "__NULL__");
+	assert_string_equal(c.data_file_path_directory, "data");
+
+	/* as Java: the key itself, when set, wins over its fallback keys */
+	assert_true(ts_core_options_parse(&c, kv_get, primary_wins, &err));
+	assert_false(c.ignore_delete);
+
+	assert_false(ts_core_options_parse(&c, kv_get, bad_bool, &err));
+	assert_int_equal(err.code, TS_ERR_INVALID);
+	assert_non_null(strstr(err.msg, "\"row-tracking.enabled\""));
+	assert_false(ts_core_options_parse(&c, kv_get, bad_bucket, &err));
+	assert_non_null(strstr(err.msg, "bucket"));
+	assert_false(ts_core_options_parse(&c, kv_get, bad_engine, &err));
+	assert_int_equal(err.code, TS_ERR_UNSUPPORTED);
+	assert_non_null(strstr(err.msg, "last-row"));
+}
+
+/* ---- README.md against the registry --------------------------------- */
+
+static char *
+read_readme(void)
+{
+	const char *p = getenv("TS_README");
+	uint8_t    *data = NULL;
+	size_t		len = 0;
+	ts_err		err = {0};
+	char	   *s;
+
+	if (!ts_read_whole_file(p && *p ? p : "README.md", &data, &len, &err))
+	{
+		print_message("skipping: README.md not found (run from the project root or set TS_README)\n");
+		skip();
+	}
+	s = malloc(len + 1);
+	assert_non_null(s);
+	memcpy(s, data, len);
+	s[len] = '\0';
+	ts_free(data);
+	return s;
+}
+
+/* Is `key` or `"key"` written in the README? */
+static bool
+documented(const char *readme, const char *key)
+{
+	char		a[256],
+				b[256];
+
+	snprintf(a, sizeof(a), "`%s`", key);
+	snprintf(b, sizeof(b), "`\"%s\"", key);
+	return strstr(readme, a) != NULL || strstr(readme, b) != NULL;
+}
+
+/* The FDW's own options (not Paimon keys) the README's option tables list. */
+static bool
+fdw_option(const char *k)
+{
+	static const char *const fdw[] = {
+		"warehouse", "branch", "strict", "catalog", "uri", "token", "database", "table", "path",
+		"bucket_filter", "partition_filter", "table_schema", "cache", "parallel_workers",
+		"format", "partition_keys", "column_name", NULL
+	};
+
+	for (int i = 0; fdw[i]; i++)
+		if (strcmp(k, fdw[i]) == 0)
+			return true;
+	return false;
+}
+
+static void
+test_readme(void **state)
+{
+	char	   *readme = read_readme();
+	char	   *sec = strstr(readme, "\n## Options");
+	char	   *end = sec ? strstr(sec + 1, "\n## ") : NULL;
+	int			checked = 0;
+
+	(void) state;
+	assert_non_null(sec);
+	if (end)
+		*end = '\0';
+	/* every key in the first column of the option tables */
+	for (char *line = sec; line && *line; line = strchr(line + 1, '\n'))
+	{
+		char		key[256];
+		const char *p = line + 1;
+		size_t		n;
+
+		if (strncmp(p, "| `", 3) != 0)
+			continue;
+		p += 3;
+		if (*p == '"')
+			p++;
+		n = strcspn(p, "\"`");
+		if (n == 0 || n >= sizeof(key))
+			continue;
+		memcpy(key, p, n);
+		key[n] = '\0';
+		if (fdw_option(key) || strncmp(key, "tablescan.", 10) == 0)
+			continue;
+		if (ts_core_option_find(key) == NULL)
+			fail_msg("README documents \"%s\", which no Paimon option class defines", key);
+		checked++;
+	}
+	assert_true(checked >= 10);
+	/* every key we act on (and every one we refuse) is documented */
+	for (int i = 0; i < ts_core_option_count; i++)
+	{
+		const ts_core_option *o = &ts_core_option_table[i];
+
+		if ((o->support == TS_OPT_ACTED || o->support == TS_OPT_REFUSED) &&
+			!fdw_option(o->key) && !documented(sec, o->key))
+			fail_msg("README's options do not document \"%s\", which we act on", o->key);
+	}
+	free(readme);
+}
+
+static const char *
+type_name(const ts_core_option *o)
+{
+	switch (o->type)
+	{
+		case TS_OPT_STRING:
+			return "string";
+		case TS_OPT_BOOL:
+			return "boolean";
+		case TS_OPT_INT:
+			return "int";
+		case TS_OPT_LONG:
+			return "long";
+		case TS_OPT_DOUBLE:
+			return "double";
+		case TS_OPT_ENUM:
+			return "enum";
+		case TS_OPT_DURATION:
+			return "duration";
+		case TS_OPT_MEMORY:
+			return "memory size";
+		case TS_OPT_MAP:
+			return "map";
+	}
+	return "?";
+}
+
+static void
+print_readme_rows(void)
+{
+	static const char *const layer_names[] = {"fdw", "scan", "read", "format", "meta", "storage"};
+
+	for (int i = 0; i < ts_core_option_count; i++)
+	{
+		const ts_core_option *o = &ts_core_option_table[i];
+		char		layers[64] = "";
+
+		if ((o->support != TS_OPT_ACTED && o->support != TS_OPT_REFUSED) || fdw_option(o->key))
+			continue;
+		for (int b = 0; b < 6; b++)
+			if (o->layers & (1 << b))
+				snprintf(layers + strlen(layers), sizeof(layers) - strlen(layers), "%s%s",
+						 layers[0] ? ", " : "", layer_names[b]);
+		char		allowed[512] = "";
+		char		dflt[128];
+
+		if (o->dflt == NULL || o->dflt[0] == '\0')
+			snprintf(dflt, sizeof(dflt), "-");
+		else if (strcmp(o->dflt, "\n") == 0)
+			snprintf(dflt, sizeof(dflt), "line break");
+		else
+			snprintf(dflt, sizeof(dflt), "`%s`", o->dflt);
+
+		for (const char *a = o->allowed; a && *a && strlen(allowed) + 4 < sizeof(allowed); a++)
+			snprintf(allowed + strlen(allowed), sizeof(allowed) - strlen(allowed), *a == '|' ? ", " : "%c", *a);
+		printf("| `\"%s\"` | %s%s%s | %s | %s | %s |\n", o->key, type_name(o),
+			   o->allowed ? ": " : "", allowed,
+			   dflt,
+			   o->support == TS_OPT_REFUSED ? "refused (ERROR)" : layers, o->source);
+	}
+}
+
+int
+main(int argc, char **argv)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_entries_well_formed),
+		cmocka_unit_test(test_find),
+		cmocka_unit_test(test_namespaces_and_closest),
+		cmocka_unit_test(test_values),
+		cmocka_unit_test(test_parse),
+		cmocka_unit_test(test_readme),
+	};
+
+	if (argc > 1 && strcmp(argv[1], "--readme") == 0)
+	{
+		print_readme_rows();
+		return 0;
+	}
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
