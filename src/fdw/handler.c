@@ -1306,11 +1306,14 @@ scan_error_context(void *arg)
 		/* inside the table's directory: relative to it, as Paimon's manifests name files */
 		if (strncmp(file, st->plan->table_path, n) == 0 && file[n] == '/')
 			file += n + 1;
-		errcontext("reading Paimon table \"%s\", data file \"%s\"",
+		errcontext("reading %s \"%s\", data file \"%s\"",
+				   st->opts->format ? "format table" : "Paimon table",
 				   st->opts->qualified_name, file);
 	}
 	else
-		errcontext("reading Paimon table \"%s\"", st->opts->qualified_name);
+		errcontext("reading %s \"%s\"",
+				   st->opts->format ? "format table" : "Paimon table",
+				   st->opts->qualified_name);
 }
 
 static TupleTableSlot *

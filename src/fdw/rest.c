@@ -20,6 +20,7 @@
 
 #include "tablescan_fdw.h"
 #include "base/ts_fs.h"
+#include "base/ts_s3.h"
 #include "scan/ts_rest.h"
 
 bool
@@ -227,8 +228,26 @@ tablescan_rest_resolve(ForeignServer *server, const char *database, const char *
 		char	   *file = psprintf("%s/schema/schema-" INT64_FORMAT, o->table_path,
 									(int64) t.schema_id);
 		struct stat st;
+		bool		found;
 
-		if (stat(file, &st) != 0 || !S_ISREG(st.st_mode))
+		if (o->s3)
+		{
+			/*
+			 * An object store location: ask the store with the table's
+			 * settings.  The name is built here under the location a
+			 * privileged catalog gave (as stat() does for a local one), so
+			 * no scope applies; both are reset before the scan sets its own.
+			 */
+			if (!ts_s3_set_config(o->s3))
+				ereport(ERROR, (errcode(ERRCODE_OUT_OF_MEMORY), errmsg("out of memory")));
+			ts_fs_bypass_scope(true);
+			found = ts_path_is_file(file);
+			ts_fs_bypass_scope(false);
+			ts_s3_set_config(NULL);
+		}
+		else
+			found = stat(file, &st) == 0 && S_ISREG(st.st_mode);
+		if (!found)
 			ereport(ERROR,
 					(errcode(ERRCODE_DATA_CORRUPTED),
 					 errmsg("the REST catalog gives table \"%s\" schema id " INT64_FORMAT ", which does not exist under its location",
