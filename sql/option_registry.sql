@@ -46,7 +46,7 @@ SELECT try('CREATE FOREIGN TABLE t (a int) SERVER lake OPTIONS (database ''d'', 
 -- ignoring some keys could change the rows: accepted with a NOTICE
 CREATE FOREIGN TABLE t_rows (a int) SERVER lake
   OPTIONS (database 'd', "table" 't', "scan.file-creation-time-millis" '1700000000000');
-ALTER FOREIGN TABLE t_rows OPTIONS (ADD "rowkind.field" 'op');
+ALTER FOREIGN TABLE t_rows OPTIONS (ADD "blob-as-descriptor" 'true');
 DROP FOREIGN TABLE t_rows;
 -- a feature we refuse stays an error
 SELECT try('CREATE FOREIGN TABLE t (a int) SERVER lake OPTIONS (database ''d'', "table" ''t'', "fields.g.sequence-group" ''a,b'')');

@@ -103,16 +103,40 @@ const ts_core_option ts_core_option_table[] = {
 	E("data-file.external-paths", NULL, TS_OPT_STRING, NULL, 0, 0, NULL, TS_OPT_IGNORED, 0, TS_OPTF_PATH,
 	  "CoreOptions"),
 
-	/* ---- CoreOptions a read ignores, but honouring them could change the rows ---- */
+	/*
+	 * Index files (deletion vectors) in the bucket directory instead of
+	 * <table>/index: src/scan/deletion_vectors.c resolves their paths so.
+	 */
+	ACT("index-file-in-data-file-dir", NULL, TS_OPT_BOOL, NULL, 0, 0, "false", TS_LAYER_SCAN, "CoreOptions"),
+
+	/*
+	 * ---- CoreOptions a read ignores, but honouring them could change the rows ----
+	 * Set by a user: a NOTICE (src/fdw/options.c).  Set in the table's schema
+	 * to other than the default: the scan is refused
+	 * (ts_core_options_check_table).  scan.*-millis choose the starting
+	 * snapshot / files (CoreOptions.startupMode), the incremental-* keys the
+	 * range read, query-auth.enabled lets the REST catalog filter rows and
+	 * mask columns, blob-as-descriptor returns BLOB descriptors instead of
+	 * the bytes.
+	 */
 	CORE_ROWS("scan.file-creation-time-millis", TS_OPT_LONG, NULL),
 	CORE_ROWS("scan.creation-time-millis", TS_OPT_LONG, NULL),
 	CORE_ROWS("incremental-to-auto-tag", TS_OPT_STRING, NULL),
 	CORE_ROWS("incremental-between-tag-to-snapshot", TS_OPT_BOOL, "false"),
-	CORE_ROWS("rowkind.field", TS_OPT_STRING, NULL),
-	CORE_ROWS("data-file.thin-mode", TS_OPT_BOOL, "false"),
-	CORE_ROWS("index-file-in-data-file-dir", TS_OPT_BOOL, "false"),
 	CORE_ROWS("query-auth.enabled", TS_OPT_BOOL, "false"),
 	CORE_ROWS("blob-as-descriptor", TS_OPT_BOOL, "false"),
+
+	/*
+	 * Write-side only, checked in Java's code: rowkind.field is read by
+	 * RowKindGenerator, which only TableWriteImpl uses (newWrite); the row
+	 * kind it derives is stored as _VALUE_KIND, which is what a read uses.
+	 * data-file.thin-mode makes KeyValueFileWriterFactory leave out the
+	 * _KEY_ columns (when every key is a value field, supportsThinMode);
+	 * our reader never reads _KEY_ columns but the value fields by id, so
+	 * thin and full files read alike.
+	 */
+	CORE("rowkind.field", TS_OPT_STRING, NULL),
+	CORE("data-file.thin-mode", TS_OPT_BOOL, "false"),
 
 	/* ---- CoreOptions for writers, compaction, streaming, catalogs: no effect on a read ---- */
 	CORE("bucket-append-ordered", TS_OPT_BOOL, "true"),
@@ -738,4 +762,45 @@ ts_core_options_parse(ts_core_options *out, ts_option_getter get, const void *ar
 		parse_bool(get, arg, TS_OPT_SEQUENCE_SNAPSHOT_ORDERING, false, &out->sequence_snapshot_ordering, err) &&
 		parse_bool(get, arg, "ignore-delete", false, &out->ignore_delete, err) &&
 		parse_bool(get, arg, TS_OPT_PARTITION_LEGACY_NAME, true, &out->partition_legacy_name, err);
+}
+
+/* v is Java's default of o (booleans in any case, as Java parses them) */
+static bool
+is_default_value(const ts_core_option *o, const char *v)
+{
+	bool		a,
+				b;
+
+	if (o->dflt == NULL)
+		return false;
+	if (o->type == TS_OPT_BOOL)
+		return java_bool(v, &a) && java_bool(o->dflt, &b) && a == b;
+	return strcmp(v, o->dflt) == 0;
+}
+
+bool
+ts_core_options_check_table(const char *const *keys, int nkeys, ts_option_getter get,
+							const void *arg, const char *table, ts_err *err)
+{
+	for (int i = 0; i < nkeys; i++)
+	{
+		const ts_core_option *o;
+		const char *v;
+
+		if (keys[i] == NULL || (o = ts_core_option_find(keys[i])) == NULL)
+			continue;
+		if (o->support != TS_OPT_REFUSED && o->support != TS_OPT_IGNORED_ROWS)
+			continue;
+		v = get(arg, keys[i]);
+		if (v == NULL || is_default_value(o, v))
+			continue;
+		ts_error(err, TS_ERR_UNSUPPORTED,
+				 "table \"%s\": option \"%s\" = \"%s\" is not supported", table, keys[i], v);
+		if (o->support == TS_OPT_REFUSED)
+			ts_error_detail(err, "The table's schema sets it; reading the table with it would need a feature tablescan_fdw does not implement.");
+		else
+			ts_error_detail(err, "The table's schema sets it; tablescan_fdw does not implement it, and Java Paimon would return other rows.");
+		return false;
+	}
+	return true;
 }

@@ -173,4 +173,14 @@ typedef const char *(*ts_option_getter) (const void *arg, const char *key);
 bool		ts_core_options_parse(ts_core_options *out, ts_option_getter get,
 								  const void *arg, ts_err *err);
 
+/*
+ * Fail closed on the options of the table itself (the keys of its schema
+ * file, keys[0..nkeys), their values looked up with get: the scan's merged
+ * options).  A key we refuse, or one we ignore although it could change the
+ * rows, whose value is not Java's default is TS_ERR_UNSUPPORTED naming the
+ * key and table.  Keys set only by the user are checked by src/fdw.
+ */
+bool		ts_core_options_check_table(const char *const *keys, int nkeys, ts_option_getter get,
+										const void *arg, const char *table, ts_err *err);
+
 #endif							/* TS_CORE_OPTIONS_H */

@@ -6,14 +6,15 @@
  *           | int32 BE CRC32(magic + bitmap)
  *   64-bit: int32 BE size | LE { int32 magic 1681511377, int64 count,
  *           count x (int32 key, portable Roaring) } | int32 BE CRC32
- * Roaring bitmaps are decoded with libroaring's bounds-checked portable
- * deserializer; every length is checked before use.
+ * Roaring bitmaps are checked (base/ts_roaring_check.h) before libroaring's
+ * portable deserializer reads them; every length is checked before use.
  */
 #include <string.h>
 #include <zlib.h>
 #include <roaring/roaring.h>
 
 #include "base/ts_fs.h"
+#include "base/ts_roaring_check.h"
 #include "read/deletion_vector.h"
 
 #define DV_MAGIC32 1581511376u
@@ -45,12 +46,16 @@ ts_dv_free(ts_deletion_vector *dv)
 	ts_free(dv);
 }
 
-/* Deserialize one portable Roaring bitmap, consuming exactly its bytes. */
+/*
+ * Deserialize one portable Roaring bitmap, consuming exactly its bytes.
+ * Its structure is checked first: libroaring 0.2 accepts bitmaps (a run
+ * past 65535, unsorted arrays) that later make it read out of bounds.
+ */
 static roaring_bitmap_t *
 read_roaring(ts_cursor *c, const char *what, ts_err *err)
 {
 	size_t		left = ts_cursor_left(c);
-	size_t		used;
+	size_t		used = 0;
 	roaring_bitmap_t *rb;
 
 	if (left == 0)
@@ -58,13 +63,7 @@ read_roaring(ts_cursor *c, const char *what, ts_err *err)
 		ts_error(err, TS_ERR_CORRUPT, "deletion vector in \"%s\": truncated bitmap", what);
 		return NULL;
 	}
-	used = roaring_bitmap_portable_deserialize_size((const char *) c->p, left);
-	if (used == 0 || used > left)
-	{
-		ts_error(err, TS_ERR_CORRUPT, "deletion vector in \"%s\": invalid Roaring bitmap", what);
-		return NULL;
-	}
-	rb = roaring_bitmap_portable_deserialize_safe((const char *) c->p, used);
+	rb = ts_roaring_read(c->p, left, &used);
 	if (rb == NULL)
 	{
 		ts_error(err, TS_ERR_CORRUPT, "deletion vector in \"%s\": invalid Roaring bitmap", what);

@@ -172,7 +172,9 @@ merge_options(ts_plan *plan, const ts_schema *schema, const ts_scan_context *ctx
 	}
 	if (!ts_core_options_parse(&plan->core, plan_option_getter, plan, err))
 		return ts_error_context(err, "table \"%s\"", plan->table_path);
-	return true;
+	/* the table's own options we do not read but that change rows: refuse */
+	return ts_core_options_check_table((const char *const *) schema->option_keys, schema->noptions,
+									   plan_option_getter, plan, plan->table_path, err);
 }
 
 bool

@@ -12,6 +12,7 @@
 #include <roaring/roaring.h>
 
 #include "base/ts_fs.h"
+#include "base/ts_roaring_check.h"
 #include "read/deletion_vector.h"
 
 static void
@@ -263,6 +264,106 @@ test_corrupt_32(void **state)
 	assert_int_equal(err.code, TS_ERR_NOT_FOUND);
 }
 
+/*
+ * Portable Roaring bitmaps that libroaring 0.2 accepts but that make its
+ * later operations read out of bounds (the crash fuzz_file_index found:
+ * test/fuzz/regressions/fuzz_file_index/run_past_65535): a run container
+ * whose run goes past 65535, and an unsorted array container.
+ */
+static const uint8_t run_past_65535[] = {
+	0x3b, 0x30, 0x00, 0x00,		/* cookie 12347, 1 container */
+	0x01,						/* container 0 is a run container */
+	0x00, 0x00, 0x06, 0x00,		/* key 0, cardinality 7 */
+	0x01, 0x00,					/* 1 run */
+	0xfc, 0xff, 0x06, 0x00		/* start 65532, length 6: past 65535 */
+};
+static const uint8_t unsorted_array[] = {
+	0x3a, 0x30, 0x00, 0x00, 0x01, 0x00, 0x00, 0x00,	/* cookie 12346, 1 container */
+	0x00, 0x00, 0x02, 0x00,		/* key 0, cardinality 3 */
+	0x10, 0x00, 0x00, 0x00,		/* offset 16 */
+	0x09, 0x00, 0x03, 0x00, 0x05, 0x00	/* 9, 3, 5: not sorted */
+};
+
+/* A 32-bit DV (size, magic, bitmap, CRC) around the given bitmap bytes. */
+static size_t
+build_dv32(uint8_t *buf, const uint8_t *bitmap, size_t n)
+{
+	put_be32(buf, (uint32_t) (4 + n));
+	put_be32(buf + 4, 1581511376u);
+	memcpy(buf + 8, bitmap, n);
+	put_be32(buf + 8 + n, (uint32_t) crc32(0L, buf + 4, (uInt) (4 + n)));
+	return 8 + n + 4;
+}
+
+/* A 64-bit DV with one bitmap (key 0) of the given bytes. */
+static size_t
+build_dv64_raw(uint8_t *buf, const uint8_t *bitmap, size_t n)
+{
+	size_t		body = 4 + 8 + 4 + n;
+
+	put_be32(buf, (uint32_t) body);
+	put_le32(buf + 4, 1681511377u);
+	put_le32(buf + 8, 1);
+	put_le32(buf + 12, 0);
+	put_le32(buf + 16, 0);
+	memcpy(buf + 20, bitmap, n);
+	put_be32(buf + 4 + body, (uint32_t) crc32(0L, buf + 4, (uInt) body));
+	return 4 + body + 4;
+}
+
+static void
+expect_malformed(const uint8_t *bitmap, size_t n)
+{
+	uint8_t		buf[128];
+	size_t		len;
+	ts_err		err = {0};
+
+	/* libroaring alone takes these bytes as a bitmap of exactly n bytes */
+	assert_int_equal(roaring_bitmap_portable_deserialize_size((const char *) bitmap, n), n);
+	assert_int_equal(ts_roaring_check(bitmap, n), 0);
+	assert_null(ts_roaring_read(bitmap, n, NULL));
+
+	len = build_dv32(buf, bitmap, n);
+	assert_null(ts_dv_decode(buf, len, (int64_t) len - 8, "index-bad-32", &err));
+	assert_int_equal(err.code, TS_ERR_CORRUPT);
+	assert_non_null(strstr(err.msg, "index-bad-32"));
+	assert_non_null(strstr(err.msg, "invalid Roaring bitmap"));
+
+	memset(&err, 0, sizeof(err));
+	len = build_dv64_raw(buf, bitmap, n);
+	assert_null(ts_dv_decode(buf, len, (int64_t) len - 8, "index-bad-64", &err));
+	assert_int_equal(err.code, TS_ERR_CORRUPT);
+	assert_non_null(strstr(err.msg, "index-bad-64"));
+}
+
+static void
+test_malformed_bitmap(void **state)
+{
+	uint8_t		ok[sizeof(run_past_65535)];
+	uint8_t		buf[128];
+	size_t		len;
+	ts_err		err = {0};
+	ts_deletion_vector *dv;
+
+	(void) state;
+	expect_malformed(run_past_65535, sizeof(run_past_65535));
+	expect_malformed(unsorted_array, sizeof(unsorted_array));
+
+	/* the same run kept inside the container (65529..65535) is read */
+	memcpy(ok, run_past_65535, sizeof(ok));
+	ok[11] = 0xf9;
+	assert_int_equal(ts_roaring_check(ok, sizeof(ok)), sizeof(ok));
+	len = build_dv32(buf, ok, sizeof(ok));
+	dv = ts_dv_decode(buf, len, (int64_t) len - 8, "index-ok", &err);
+	if (dv == NULL)
+		fail_msg("%s", err.msg);
+	assert_int_equal(ts_dv_cardinality(dv), 7);
+	assert_true(ts_dv_is_deleted(dv, 65535));
+	assert_true(ts_dv_is_deleted(dv, 65529));
+	assert_false(ts_dv_is_deleted(dv, 65528));
+	ts_dv_free(dv);
+}
+
 int
 main(void)
 {
@@ -271,6 +372,7 @@ main(void)
 		cmocka_unit_test(test_walk_all_index_files),
 		cmocka_unit_test(test_dv64),
 		cmocka_unit_test(test_corrupt_32),
+		cmocka_unit_test(test_malformed_bitmap),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -8,6 +8,7 @@
 
 #include <roaring/roaring.h>
 
+#include "base/ts_roaring_check.h"
 #include "format/fileindex/file_index.h"
 
 /* What an index says about a leaf or a subtree. */
@@ -51,10 +52,10 @@ bool		fi_literal_key(const ts_type *t, const ts_predicate *p, const ts_value *li
 						   int64_t *key, bool *lossy);
 bool		fi_type_keys_lossy(const ts_type *t);
 
-/* fi_roaring.c: bytes of the well-formed portable Roaring bitmap at buf, 0 if it is not one */
-size_t		fi_roaring_check(const uint8_t *buf, size_t len);
-
-/* Deserialize one portable Roaring bitmap of at most max bytes; *used = bytes taken. */
+/*
+ * Deserialize one portable Roaring bitmap of at most max bytes, structure
+ * checked first (base/ts_roaring_check.h); *used = bytes taken.
+ */
 roaring_bitmap_t *fi_read_roaring(const uint8_t *p, size_t max, size_t *used, ts_err *err);
 
 bool		fi_bloom_leaf(const uint8_t *body, size_t len, const ts_type *t,

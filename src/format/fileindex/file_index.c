@@ -189,7 +189,6 @@ fi_res_or(fi_res *a, fi_res *b)
 roaring_bitmap_t *
 fi_read_roaring(const uint8_t *p, size_t max, size_t *used, ts_err *err)
 {
-	size_t		n;
 	roaring_bitmap_t *b;
 
 	if (max == 0)
@@ -197,21 +196,9 @@ fi_read_roaring(const uint8_t *p, size_t max, size_t *used, ts_err *err)
 		ts_error(err, TS_ERR_CORRUPT, "file index: truncated bitmap");
 		return NULL;
 	}
-	/* libroaring 0.2 checks lengths, not contents: check them first */
-	n = fi_roaring_check(p, max);
-	if (n == 0 || n != roaring_bitmap_portable_deserialize_size((const char *) p, max))
-	{
-		ts_error(err, TS_ERR_CORRUPT, "file index: invalid Roaring bitmap");
-		return NULL;
-	}
-	b = roaring_bitmap_portable_deserialize_safe((const char *) p, n);
+	b = ts_roaring_read(p, max, used);
 	if (b == NULL)
-	{
 		ts_error(err, TS_ERR_CORRUPT, "file index: invalid Roaring bitmap");
-		return NULL;
-	}
-	if (used)
-		*used = n;
 	return b;
 }
 

@@ -1,6 +1,7 @@
 /*
- * fi_roaring.c - checking a portable Roaring bitmap before libroaring
- * reads it.
+ * roaring_check.c - checking a portable Roaring bitmap before libroaring
+ * reads it (file indexes and deletion vectors both come from files that
+ * may be corrupt or hostile).
  *
  * Owns: the structural check of the portable format (RoaringFormatSpec:
  * cookie 12346 with a container count, or 12347 with the count and a
@@ -11,11 +12,11 @@
  * operations read out of bounds.  Keys must increase, arrays be sorted,
  * runs be sorted, apart and inside 0..65535, and every cardinality match
  * the container.  Returns the bytes the bitmap takes, 0 when it is not
- * well-formed.
+ * well-formed.  ts_roaring_read() checks, then deserializes.
  */
 #include <string.h>
 
-#include "format/fileindex/fi_internal.h"
+#include "base/ts_roaring_check.h"
 
 #define COOKIE_NO_RUN 12346
 #define COOKIE_RUN 12347
@@ -35,7 +36,7 @@ rd32(const uint8_t *p)
 }
 
 size_t
-fi_roaring_check(const uint8_t *buf, size_t len)
+ts_roaring_check(const uint8_t *buf, size_t len)
 {
 	const uint8_t *p = buf;
 	const uint8_t *end = buf + len;
@@ -144,4 +145,22 @@ fi_roaring_check(const uint8_t *buf, size_t len)
 		}
 	}
 	return (size_t) (p - buf);
+}
+
+roaring_bitmap_t *
+ts_roaring_read(const uint8_t *p, size_t max, size_t *used)
+{
+	size_t		n;
+	roaring_bitmap_t *b;
+
+	if (max == 0)
+		return NULL;
+	/* libroaring 0.2 checks lengths, not contents: check them first */
+	n = ts_roaring_check(p, max);
+	if (n == 0 || n != roaring_bitmap_portable_deserialize_size((const char *) p, max))
+		return NULL;
+	b = roaring_bitmap_portable_deserialize_safe((const char *) p, n);
+	if (b != NULL && used)
+		*used = n;
+	return b;
 }
