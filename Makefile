@@ -25,6 +25,9 @@ SHLIB_LINK = $(filter-out -lsnappy,$(LIBS_CORE)) -Wl,-Bsymbolic
 
 REGRESS = $(patsubst sql/%.sql,%,$(sort $(filter-out sql/tablescan_fdw--%.sql,$(wildcard sql/*.sql))))
 REGRESS_OPTS = --encoding=UTF8
+# the regress files find their fixtures through \getenv (test/make-fixtures.sh DIR)
+TS_FIXTURES ?= /tmp/tablescan_fdw_fixtures
+export TS_FIXTURES
 
 PG_CONFIG ?= pg_config
 PGXS := $(shell $(PG_CONFIG) --pgxs)

@@ -5,8 +5,30 @@
 -- nothing is pushed there).  sales.orders: 3000 rows, dt = 'dt_' || (id % 3),
 -- 4 buckets, 3 snapshots of 1000 rows.
 CREATE EXTENSION tablescan_fdw;
+-- the fixtures of test/make-fixtures.sh, wherever the test command wrote them
+\getenv fixtures TS_FIXTURES
+\set warehouse :fixtures/warehouse
+-- a statement's error as psql prints it, the fixtures directory shown as <fixtures>
+SET regress.fixtures = :'fixtures';
+CREATE FUNCTION pg_temp.error_of(q text) RETURNS SETOF text LANGUAGE plpgsql AS $$
+DECLARE
+  fx text := current_setting('regress.fixtures');
+  msg text; det text; hint text; ctx text;
+BEGIN
+  EXECUTE q;
+  RETURN NEXT 'no error';
+EXCEPTION WHEN OTHERS THEN
+  GET STACKED DIAGNOSTICS msg = MESSAGE_TEXT, det = PG_EXCEPTION_DETAIL,
+                          hint = PG_EXCEPTION_HINT, ctx = PG_EXCEPTION_CONTEXT;
+  RETURN NEXT replace('ERROR:  ' || msg, fx, '<fixtures>');
+  RETURN QUERY SELECT replace(k || ':  ' || v, fx, '<fixtures>')
+    FROM (VALUES (1, 'DETAIL', det), (2, 'HINT', hint)) AS f(o, k, v) WHERE v <> '' ORDER BY o;
+  RETURN QUERY SELECT 'CONTEXT:  ' || replace(l, fx, '<fixtures>')
+    FROM regexp_split_to_table(ctx, E'\n') WITH ORDINALITY AS c(l, o)
+    WHERE l <> '' AND l !~ '^(PL/pgSQL function|SQL statement)' ORDER BY o;
+END $$;
 CREATE SERVER lake FOREIGN DATA WRAPPER tablescan_fdw
-  OPTIONS (warehouse '/tmp/tablescan_fdw_fixtures/warehouse');
+  OPTIONS (warehouse :'warehouse');
 IMPORT FOREIGN SCHEMA sales LIMIT TO (orders) FROM SERVER lake INTO public;
 IMPORT FOREIGN SCHEMA types LIMIT TO (empty, evolve, all_types) FROM SERVER lake INTO public;
 CREATE SCHEMA pk;
@@ -127,12 +149,11 @@ SELECT (check_count('orders', '')).*;
 RESET tablescan.enable_aggregate_pushdown;
 
 -- metadata alone: a missing data file does not stop count(*), reading does
+\set path :fixtures/broken/missing_data
 CREATE FOREIGN TABLE missing_data (id int, name text) SERVER lake
-  OPTIONS (path '/tmp/tablescan_fdw_fixtures/broken/missing_data');
+  OPTIONS (path :'path');
 SELECT count(*) FROM missing_data;
-\set VERBOSITY terse
-SELECT count(id) FROM missing_data;
-\set VERBOSITY default
+SELECT pg_temp.error_of('SELECT count(id) FROM missing_data');
 
 DROP SERVER lake CASCADE;
 DROP SCHEMA pk;

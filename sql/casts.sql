@@ -7,8 +7,30 @@
 -- (src/tools/ts_gen.c) with the Java rules written out in SQL; the session
 -- time zone (PostgreSQL's TimeZone) is Java's TimeZone.getDefault().
 CREATE EXTENSION tablescan_fdw;
+-- the fixtures of test/make-fixtures.sh, wherever the test command wrote them
+\getenv fixtures TS_FIXTURES
+\set warehouse :fixtures/warehouse
+-- a statement's error as psql prints it, the fixtures directory shown as <fixtures>
+SET regress.fixtures = :'fixtures';
+CREATE FUNCTION pg_temp.error_of(q text) RETURNS SETOF text LANGUAGE plpgsql AS $$
+DECLARE
+  fx text := current_setting('regress.fixtures');
+  msg text; det text; hint text; ctx text;
+BEGIN
+  EXECUTE q;
+  RETURN NEXT 'no error';
+EXCEPTION WHEN OTHERS THEN
+  GET STACKED DIAGNOSTICS msg = MESSAGE_TEXT, det = PG_EXCEPTION_DETAIL,
+                          hint = PG_EXCEPTION_HINT, ctx = PG_EXCEPTION_CONTEXT;
+  RETURN NEXT replace('ERROR:  ' || msg, fx, '<fixtures>');
+  RETURN QUERY SELECT replace(k || ':  ' || v, fx, '<fixtures>')
+    FROM (VALUES (1, 'DETAIL', det), (2, 'HINT', hint)) AS f(o, k, v) WHERE v <> '' ORDER BY o;
+  RETURN QUERY SELECT 'CONTEXT:  ' || replace(l, fx, '<fixtures>')
+    FROM regexp_split_to_table(ctx, E'\n') WITH ORDINALITY AS c(l, o)
+    WHERE l <> '' AND l !~ '^(PL/pgSQL function|SQL statement)' ORDER BY o;
+END $$;
 CREATE SERVER lake FOREIGN DATA WRAPPER tablescan_fdw
-  OPTIONS (warehouse '/tmp/tablescan_fdw_fixtures/warehouse');
+  OPTIONS (warehouse :'warehouse');
 IMPORT FOREIGN SCHEMA casts LIMIT TO (casts, casts_parquet, casts_bad, casts_refused)
   FROM SERVER lake INTO public;
 SELECT attname, format_type(atttypid, atttypmod) FROM pg_attribute
@@ -148,9 +170,9 @@ SELECT * FROM casts_filtered('c_ts_int = 1577836810');
 RESET TimeZone;
 
 -- STRING -> INT when an old value does not parse: an error, as in Java
-SELECT * FROM casts_bad ORDER BY id;
+SELECT pg_temp.error_of('SELECT * FROM casts_bad ORDER BY id');
 -- a change Java refuses: both types named exactly
-SELECT * FROM casts_refused;
+SELECT pg_temp.error_of('SELECT * FROM casts_refused');
 
 DROP SERVER lake CASCADE;
 DROP EXTENSION tablescan_fdw;

@@ -4,13 +4,51 @@
 -- name 'n<i>' (NULL when i%10 = 0), amount i * 1.25; events_json has 30 rows,
 -- k = i%3 with k = 0 written as the default partition (-> NULL).
 CREATE EXTENSION tablescan_fdw;
+-- the fixtures of test/make-fixtures.sh, wherever the test command wrote them
+\getenv fixtures TS_FIXTURES
+\set warehouse :fixtures/warehouse
+-- the directories of the format tables below
+\set bad_csv :fixtures/formattable/bad_csv
+\set bad_text :fixtures/formattable/bad_text
+\set events_csv :fixtures/formattable/events_csv
+\set logs_text :fixtures/formattable/logs_text
+\set nowhere :fixtures/formattable/nowhere
+\set nul_text :fixtures/formattable/nul_text
+-- a statement's error as psql prints it, the fixtures directory shown as <fixtures>
+SET regress.fixtures = :'fixtures';
+CREATE FUNCTION pg_temp.error_of(q text) RETURNS SETOF text LANGUAGE plpgsql AS $$
+DECLARE
+  fx text := current_setting('regress.fixtures');
+  msg text; det text; hint text; ctx text;
+BEGIN
+  EXECUTE q;
+  RETURN NEXT 'no error';
+EXCEPTION WHEN OTHERS THEN
+  GET STACKED DIAGNOSTICS msg = MESSAGE_TEXT, det = PG_EXCEPTION_DETAIL,
+                          hint = PG_EXCEPTION_HINT, ctx = PG_EXCEPTION_CONTEXT;
+  RETURN NEXT replace('ERROR:  ' || msg, fx, '<fixtures>');
+  RETURN QUERY SELECT replace(k || ':  ' || v, fx, '<fixtures>')
+    FROM (VALUES (1, 'DETAIL', det), (2, 'HINT', hint)) AS f(o, k, v) WHERE v <> '' ORDER BY o;
+  RETURN QUERY SELECT 'CONTEXT:  ' || replace(l, fx, '<fixtures>')
+    FROM regexp_split_to_table(ctx, E'\n') WITH ORDINALITY AS c(l, o)
+    WHERE l <> '' AND l !~ '^(PL/pgSQL function|SQL statement)' ORDER BY o;
+END $$;
+-- an EXPLAIN's lines, the fixtures directory shown as <fixtures>
+CREATE FUNCTION pg_temp.plan_of(q text) RETURNS SETOF text LANGUAGE plpgsql AS $$
+DECLARE
+  line text;
+BEGIN
+  FOR line IN EXECUTE q LOOP
+    RETURN NEXT replace(line, current_setting('regress.fixtures'), '<fixtures>');
+  END LOOP;
+END $$;
 CREATE SERVER lake FOREIGN DATA WRAPPER tablescan_fdw
-  OPTIONS (warehouse '/tmp/tablescan_fdw_fixtures/warehouse');
+  OPTIONS (warehouse :'warehouse');
 SET TIME ZONE 'UTC';
 
 -- (b) a plain directory: columns, partition keys and format in table_schema
 CREATE FOREIGN TABLE events (id integer, name text, amount numeric(10,2), dt date, region text)
-  SERVER lake OPTIONS (path '/tmp/tablescan_fdw_fixtures/formattable/events_csv',
+  SERVER lake OPTIONS (path :'events_csv',
     table_schema '{"version": 3, "id": 0, "fields": [
       {"id": 0, "name": "id", "type": "INT"}, {"id": 1, "name": "name", "type": "STRING"},
       {"id": 2, "name": "amount", "type": "DECIMAL(10, 2)"}, {"id": 3, "name": "dt", "type": "DATE"},
@@ -31,34 +69,34 @@ SELECT name, amount, dt, region FROM events WHERE id = 7;
 -- the same directory declared with options format and partition_keys: the
 -- schema comes from the column definitions
 CREATE FOREIGN TABLE events2 (id integer, name text, amount numeric(10,2), dt date, region text)
-  SERVER lake OPTIONS (path '/tmp/tablescan_fdw_fixtures/formattable/events_csv',
+  SERVER lake OPTIONS (path :'events_csv',
     format 'csv', partition_keys 'dt,region');
 SELECT count(*) AS different FROM (
   (SELECT * FROM events EXCEPT ALL SELECT * FROM events2)
   UNION ALL (SELECT * FROM events2 EXCEPT ALL SELECT * FROM events)) x;
-EXPLAIN (COSTS OFF) SELECT id FROM events2 WHERE dt = '2024-01-02' AND region = 'eu';
+SELECT * FROM pg_temp.plan_of($$EXPLAIN (COSTS OFF) SELECT id FROM events2 WHERE dt = '2024-01-02' AND region = 'eu'$$) AS "QUERY PLAN";
 CREATE FOREIGN TABLE events_bad (id integer, tags int[]) SERVER lake
-  OPTIONS (path '/tmp/tablescan_fdw_fixtures/formattable/events_csv', format 'csv');
+  OPTIONS (path :'events_csv', format 'csv');
 SELECT * FROM events_bad;
 CREATE FOREIGN TABLE events_bad2 (id integer) SERVER lake
-  OPTIONS (path '/tmp/tablescan_fdw_fixtures/formattable/events_csv', format 'xml');
+  OPTIONS (path :'events_csv', format 'xml');
 CREATE FOREIGN TABLE events_bad3 (id integer) SERVER lake
-  OPTIONS (path '/tmp/tablescan_fdw_fixtures/formattable/events_csv', partition_keys 'dt');
+  OPTIONS (path :'events_csv', partition_keys 'dt');
 
 -- partition pruning by directory: leading equalities start the listing deeper
-EXPLAIN (COSTS OFF) SELECT * FROM events;
-EXPLAIN (COSTS OFF) SELECT * FROM events WHERE dt = '2024-01-02';
-EXPLAIN (COSTS OFF) SELECT * FROM events WHERE region IS NULL;
+SELECT * FROM pg_temp.plan_of($$EXPLAIN (COSTS OFF) SELECT * FROM events$$) AS "QUERY PLAN";
+SELECT * FROM pg_temp.plan_of($$EXPLAIN (COSTS OFF) SELECT * FROM events WHERE dt = '2024-01-02'$$) AS "QUERY PLAN";
+SELECT * FROM pg_temp.plan_of($$EXPLAIN (COSTS OFF) SELECT * FROM events WHERE region IS NULL$$) AS "QUERY PLAN";
 SELECT id, dt, region FROM events WHERE region IS NULL AND dt = '2024-01-02' ORDER BY id;
-EXPLAIN (COSTS OFF) SELECT * FROM events WHERE dt = '2024-01-03' AND region = 'x/y';
+SELECT * FROM pg_temp.plan_of($$EXPLAIN (COSTS OFF) SELECT * FROM events WHERE dt = '2024-01-03' AND region = 'x/y'$$) AS "QUERY PLAN";
 SELECT count(*) FROM events WHERE dt = '2024-01-03' AND region = 'x/y';
-EXPLAIN (COSTS OFF) SELECT * FROM events
-  WHERE dt IN ('2024-01-01', '2024-01-03') AND region <> 'eu';
+SELECT * FROM pg_temp.plan_of($$EXPLAIN (COSTS OFF) SELECT * FROM events
+  WHERE dt IN ('2024-01-01', '2024-01-03') AND region <> 'eu'$$) AS "QUERY PLAN";
 SELECT count(*) FROM events WHERE dt IN ('2024-01-01', '2024-01-03') AND region <> 'eu';
 SELECT count(*) FROM events WHERE dt > '2024-01-01';
-EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF, SUMMARY OFF)
-  SELECT count(*) FROM events WHERE dt = '2024-01-01' AND region IN ('eu', 'us');
-EXPLAIN (COSTS OFF) SELECT * FROM events WHERE dt = '2024-02-01';
+SELECT * FROM pg_temp.plan_of($$EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF, SUMMARY OFF)
+  SELECT count(*) FROM events WHERE dt = '2024-01-01' AND region IN ('eu', 'us')$$) AS "QUERY PLAN";
+SELECT * FROM pg_temp.plan_of($$EXPLAIN (COSTS OFF) SELECT * FROM events WHERE dt = '2024-02-01'$$) AS "QUERY PLAN";
 SELECT count(*) FROM events WHERE dt = '2024-02-01';
 
 -- the files a scan reads, and ListPartitions (NULL = default partition)
@@ -70,7 +108,7 @@ SELECT * FROM tablescan_partitions('events');
 ALTER FOREIGN TABLE events
   OPTIONS (ADD partition_filter '[{"dt": "2024-01-01", "region": "us"}, {"region": null}]');
 SELECT * FROM tablescan_partitions('events');
-EXPLAIN (COSTS OFF) SELECT * FROM events;
+SELECT * FROM pg_temp.plan_of($$EXPLAIN (COSTS OFF) SELECT * FROM events$$) AS "QUERY PLAN";
 SELECT dt, region, count(*) FROM events GROUP BY 1, 2 ORDER BY 1, 2;
 ALTER FOREIGN TABLE events OPTIONS (DROP partition_filter);
 
@@ -81,7 +119,7 @@ SELECT k, count(*), sum(n), min(v), max(v) FROM events_json GROUP BY k ORDER BY 
 SELECT count(*) AS wrong FROM events_json
  WHERE k IS DISTINCT FROM nullif(substr(v, 2)::int % 3, 0) OR n <> substr(v, 2)::bigint * 1000000007;
 SELECT * FROM tablescan_partitions('events_json');
-EXPLAIN (COSTS OFF) SELECT * FROM events_json WHERE k = 2;
+SELECT * FROM pg_temp.plan_of($$EXPLAIN (COSTS OFF) SELECT * FROM events_json WHERE k = 2$$) AS "QUERY PLAN";
 SELECT count(*) FROM events_json WHERE k IS NULL;
 -- IMPORT FOREIGN SCHEMA creates it from its schema file like any table
 CREATE SCHEMA imported;
@@ -92,13 +130,13 @@ SELECT count(*), count(k), sum(n) FROM imported.events_json;
 
 -- CSV options pass through by their Paimon keys; malformed rows per csv.mode
 CREATE FOREIGN TABLE bad_csv (a integer, b text, c numeric(10,2))
-  SERVER lake OPTIONS (path '/tmp/tablescan_fdw_fixtures/formattable/bad_csv',
+  SERVER lake OPTIONS (path :'bad_csv',
     table_schema '{"version": 3, "id": 0, "fields": [{"id": 0, "name": "a", "type": "INT"},
       {"id": 1, "name": "b", "type": "STRING"}, {"id": 2, "name": "c", "type": "DECIMAL(10, 2)"}],
       "partitionKeys": [], "primaryKeys": [],
       "options": {"type": "format-table", "file.format": "csv"}}',
     "csv.mode" 'FAILFAST');
-SELECT * FROM bad_csv;
+SELECT pg_temp.error_of('SELECT * FROM bad_csv');
 ALTER FOREIGN TABLE bad_csv OPTIONS (SET "csv.mode" 'DROPMALFORMED');
 SELECT * FROM bad_csv ORDER BY a;
 ALTER FOREIGN TABLE bad_csv OPTIONS (SET "csv.mode" 'PERMISSIVE');
@@ -108,7 +146,7 @@ SELECT * FROM tablescan_partitions('bad_csv');
 -- TEXT files: one line, one row (logs_text: dt = 2024-01-0<d>, lines "d<d>-<j>",
 -- j = 1..20, line 10 empty; plain, gzip with \r\n, two bzip2 streams)
 CREATE FOREIGN TABLE logs (line text, dt date) SERVER lake
-  OPTIONS (path '/tmp/tablescan_fdw_fixtures/formattable/logs_text',
+  OPTIONS (path :'logs_text',
     format 'text', partition_keys 'dt');
 SELECT dt, count(*), count(*) FILTER (WHERE line = '') AS empty FROM logs GROUP BY dt ORDER BY dt;
 SELECT count(*) AS wrong FROM logs
@@ -116,49 +154,49 @@ SELECT count(*) AS wrong FROM logs
                                      FROM generate_series(1, 20) j WHERE j <> 10);
 SELECT count(DISTINCT line) FROM logs;
 SELECT count(*) FROM logs;
-EXPLAIN (COSTS OFF) SELECT line FROM logs WHERE dt = '2024-01-03';
+SELECT * FROM pg_temp.plan_of($$EXPLAIN (COSTS OFF) SELECT line FROM logs WHERE dt = '2024-01-03'$$) AS "QUERY PLAN";
 SELECT line FROM logs WHERE dt = '2024-01-03' AND line LIKE '%-2_' ORDER BY line;
 -- strings must be UTF-8 text: an ERROR at the first row that is not
 CREATE FOREIGN TABLE bad_text (line text) SERVER lake
-  OPTIONS (path '/tmp/tablescan_fdw_fixtures/formattable/bad_text', format 'text');
+  OPTIONS (path :'bad_text', format 'text');
 SELECT count(*) FROM bad_text;
 SELECT line FROM bad_text LIMIT 2;
-SELECT line FROM bad_text;
-SELECT line FROM bad_text WHERE line LIKE 'nul%';
+SELECT pg_temp.error_of('SELECT line FROM bad_text');
+SELECT pg_temp.error_of('SELECT line FROM bad_text WHERE line LIKE ''nul%''');
 CREATE FOREIGN TABLE nul_text (line text) SERVER lake
-  OPTIONS (path '/tmp/tablescan_fdw_fixtures/formattable/nul_text', format 'text');
-SELECT line FROM nul_text;
+  OPTIONS (path :'nul_text', format 'text');
+SELECT pg_temp.error_of('SELECT line FROM nul_text');
 -- the same lines as bytes (a STRING read into a bytea column)
 CREATE FOREIGN TABLE bad_text_bytes (line bytea) SERVER lake
-  OPTIONS (path '/tmp/tablescan_fdw_fixtures/formattable/bad_text',
+  OPTIONS (path :'bad_text',
     table_schema '{"version": 3, "id": 0, "fields": [{"id": 0, "name": "line", "type": "STRING"}],
       "partitionKeys": [], "primaryKeys": [], "options": {"type": "format-table", "file.format": "text"}}');
 SELECT line FROM bad_text_bytes;
-ALTER FOREIGN TABLE bad_text_bytes OPTIONS (SET path '/tmp/tablescan_fdw_fixtures/formattable/nul_text');
+ALTER FOREIGN TABLE bad_text_bytes OPTIONS (SET path :'nul_text');
 SELECT line FROM bad_text_bytes;
 CREATE FOREIGN TABLE logs_bad (line text, n integer, dt date) SERVER lake
-  OPTIONS (path '/tmp/tablescan_fdw_fixtures/formattable/logs_text',
+  OPTIONS (path :'logs_text',
     format 'text', partition_keys 'dt');
-SELECT count(*) FROM logs_bad;
+SELECT pg_temp.error_of('SELECT count(*) FROM logs_bad');
 
 -- errors
 CREATE FOREIGN TABLE customers (id integer) SERVER lake
   OPTIONS (database 'sales', table 'customers');
 SELECT * FROM tablescan_partitions('customers');
 ALTER FOREIGN TABLE events OPTIONS (ADD "scan.snapshot-id" '1');
-SELECT count(*) FROM events;
+SELECT pg_temp.error_of('SELECT count(*) FROM events');
 ALTER FOREIGN TABLE events OPTIONS (DROP "scan.snapshot-id");
 ALTER FOREIGN TABLE events OPTIONS (ADD bucket_filter '0');
-SELECT count(*) FROM events;
+SELECT pg_temp.error_of('SELECT count(*) FROM events');
 ALTER FOREIGN TABLE events OPTIONS (DROP bucket_filter);
 ALTER FOREIGN TABLE events OPTIONS (ADD partition_filter '[{"name": "n1"}]');
-SELECT count(*) FROM events;
+SELECT pg_temp.error_of('SELECT count(*) FROM events');
 ALTER FOREIGN TABLE events OPTIONS (DROP partition_filter);
 CREATE FOREIGN TABLE nowhere (a integer) SERVER lake
-  OPTIONS (path '/tmp/tablescan_fdw_fixtures/formattable/nowhere',
+  OPTIONS (path :'nowhere',
     table_schema '{"version": 3, "id": 0, "fields": [{"id": 0, "name": "a", "type": "INT"}],
       "partitionKeys": [], "primaryKeys": [], "options": {"type": "format-table", "file.format": "csv"}}');
-SELECT * FROM nowhere;
+SELECT pg_temp.error_of('SELECT * FROM nowhere');
 SELECT count(*) FROM events;
 
 SET client_min_messages = warning;

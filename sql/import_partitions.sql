@@ -3,8 +3,11 @@
 -- PostgreSQL partitioned table of the table's name, so PostgreSQL's own
 -- partition pruning and ours agree.
 CREATE EXTENSION tablescan_fdw;
+-- the fixtures of test/make-fixtures.sh, wherever the test command wrote them
+\getenv fixtures TS_FIXTURES
+\set warehouse :fixtures/warehouse
 CREATE SERVER lake FOREIGN DATA WRAPPER tablescan_fdw
-  OPTIONS (warehouse '/tmp/tablescan_fdw_fixtures/warehouse');
+  OPTIONS (warehouse :'warehouse');
 CREATE SCHEMA ft;
 IMPORT FOREIGN SCHEMA ft FROM SERVER lake INTO ft OPTIONS (import_partitions 'true');
 SELECT c.relname, c.relkind, pg_get_expr(c.relpartbound, c.oid) AS bound
@@ -28,7 +31,7 @@ SELECT count(*) FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace WH
 DROP SCHEMA ft CASCADE;
 -- a table whose partition.default-name is Hive's (what Hive and DuckDB write):
 -- the NULL partitions' leaves select that name, so both imports read every row
-\! rm -rf /tmp/ts_hive_wh && mkdir -p /tmp/ts_hive_wh/h.db && cp -r /tmp/tablescan_fdw_fixtures/warehouse/ft.db/events_csv /tmp/ts_hive_wh/h.db/ev
+\! rm -rf /tmp/ts_hive_wh && mkdir -p /tmp/ts_hive_wh/h.db && cp -r "$TS_FIXTURES"/warehouse/ft.db/events_csv /tmp/ts_hive_wh/h.db/ev
 \! cd /tmp/ts_hive_wh/h.db/ev && for d in dt=*/region=__DEFAULT_PARTITION__; do mv "$d" "${d%__DEFAULT_PARTITION__}__HIVE_DEFAULT_PARTITION__"; done
 \! sed -i 's|"file.format": "csv"|"file.format": "csv", "partition.default-name": "__HIVE_DEFAULT_PARTITION__"|' /tmp/ts_hive_wh/h.db/ev/schema/schema-0
 \! chmod -R a+rX /tmp/ts_hive_wh

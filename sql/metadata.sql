@@ -5,8 +5,30 @@
 -- sales.customers: unpartitioned; pk.pk_dedup_levels: primary keys,
 -- partitioned by p, 2 buckets, compactions (DELETE entries, levels > 0).
 CREATE EXTENSION tablescan_fdw;
+-- the fixtures of test/make-fixtures.sh, wherever the test command wrote them
+\getenv fixtures TS_FIXTURES
+\set warehouse :fixtures/warehouse
+-- a statement's error as psql prints it, the fixtures directory shown as <fixtures>
+SET regress.fixtures = :'fixtures';
+CREATE FUNCTION pg_temp.error_of(q text) RETURNS SETOF text LANGUAGE plpgsql AS $$
+DECLARE
+  fx text := current_setting('regress.fixtures');
+  msg text; det text; hint text; ctx text;
+BEGIN
+  EXECUTE q;
+  RETURN NEXT 'no error';
+EXCEPTION WHEN OTHERS THEN
+  GET STACKED DIAGNOSTICS msg = MESSAGE_TEXT, det = PG_EXCEPTION_DETAIL,
+                          hint = PG_EXCEPTION_HINT, ctx = PG_EXCEPTION_CONTEXT;
+  RETURN NEXT replace('ERROR:  ' || msg, fx, '<fixtures>');
+  RETURN QUERY SELECT replace(k || ':  ' || v, fx, '<fixtures>')
+    FROM (VALUES (1, 'DETAIL', det), (2, 'HINT', hint)) AS f(o, k, v) WHERE v <> '' ORDER BY o;
+  RETURN QUERY SELECT 'CONTEXT:  ' || replace(l, fx, '<fixtures>')
+    FROM regexp_split_to_table(ctx, E'\n') WITH ORDINALITY AS c(l, o)
+    WHERE l <> '' AND l !~ '^(PL/pgSQL function|SQL statement)' ORDER BY o;
+END $$;
 CREATE SERVER lake FOREIGN DATA WRAPPER tablescan_fdw
-  OPTIONS (warehouse '/tmp/tablescan_fdw_fixtures/warehouse');
+  OPTIONS (warehouse :'warehouse');
 IMPORT FOREIGN SCHEMA sales LIMIT TO (orders, customers) FROM SERVER lake INTO public;
 CREATE SCHEMA pk;
 IMPORT FOREIGN SCHEMA pk LIMIT TO (pk_dedup_levels) FROM SERVER lake INTO pk;
@@ -115,19 +137,22 @@ CREATE FOREIGN TABLE events (a text) SERVER lake
 SELECT * FROM tablescan_manifests('events');
 CREATE FOREIGN TABLE orders_s9 (id int) SERVER lake
   OPTIONS (database 'sales', "table" 'orders', "scan.snapshot-id" '9');
-SELECT * FROM tablescan_manifests('orders_s9');
+SELECT pg_temp.error_of('SELECT * FROM tablescan_manifests(''orders_s9'')');
 -- broken metadata files: the error names the file
 \set VERBOSITY default
+\set missing_list :fixtures/broken/missing_list
+\set corrupt_manifest :fixtures/broken/corrupt_manifest
+\set truncated_manifest :fixtures/broken/truncated_manifest
 CREATE FOREIGN TABLE b_list (id int) SERVER lake
-  OPTIONS (path '/tmp/tablescan_fdw_fixtures/broken/missing_list');
-SELECT * FROM tablescan_manifests('b_list');
+  OPTIONS (path :'missing_list');
+SELECT pg_temp.error_of('SELECT * FROM tablescan_manifests(''b_list'')');
 CREATE FOREIGN TABLE b_manifest (id int) SERVER lake
-  OPTIONS (path '/tmp/tablescan_fdw_fixtures/broken/corrupt_manifest');
+  OPTIONS (path :'corrupt_manifest');
 SELECT count(*) FROM tablescan_manifests('b_manifest');
-SELECT * FROM tablescan_manifest_entries('b_manifest');
+SELECT pg_temp.error_of('SELECT * FROM tablescan_manifest_entries(''b_manifest'')');
 CREATE FOREIGN TABLE b_trunc (id int) SERVER lake
-  OPTIONS (path '/tmp/tablescan_fdw_fixtures/broken/truncated_manifest');
-SELECT * FROM tablescan_manifest_entries('b_trunc');
+  OPTIONS (path :'truncated_manifest');
+SELECT pg_temp.error_of('SELECT * FROM tablescan_manifest_entries(''b_trunc'')');
 -- the backend survived all of it
 SELECT 1 AS alive;
 -- the metadata functions show what a SELECT would read: they need SELECT on the table

@@ -4,8 +4,11 @@
 -- (max_parallel_workers_per_gather = 0) and must return the same rows;
 -- EXPLAIN ANALYZE's Files Read / Rows Read include the workers' figures.
 CREATE EXTENSION tablescan_fdw;
+-- the fixtures of test/make-fixtures.sh, wherever the test command wrote them
+\getenv fixtures TS_FIXTURES
+\set warehouse :fixtures/warehouse
 CREATE SERVER lake FOREIGN DATA WRAPPER tablescan_fdw
-  OPTIONS (warehouse '/tmp/tablescan_fdw_fixtures/warehouse');
+  OPTIONS (warehouse :'warehouse');
 IMPORT FOREIGN SCHEMA sales LIMIT TO (orders) FROM SERVER lake INTO public;
 IMPORT FOREIGN SCHEMA bulk LIMIT TO (decimals) FROM SERVER lake INTO public;
 -- bulk.wide: ~2 KB strings (batches converted in several windows)

@@ -2,6 +2,9 @@
 -- from the catalog (test/rest/server.mjs, started by the test command), bearer token from
 -- the user mapping, paged listings, errors naming the endpoint.
 CREATE EXTENSION tablescan_fdw;
+-- the fixtures of test/make-fixtures.sh, wherever the test command wrote them
+\getenv fixtures TS_FIXTURES
+\set warehouse :fixtures/warehouse
 \getenv rest_uri TS_REST_URI
 \getenv rest_token TS_REST_TOKEN
 \set VERBOSITY terse
@@ -10,7 +13,7 @@ SELECT :'rest_uri' LIKE 'http://127.0.0.1:%' AS catalog_running;
 CREATE SERVER cat FOREIGN DATA WRAPPER tablescan_fdw
   OPTIONS (catalog 'rest', uri :'rest_uri', warehouse 'test');
 CREATE SERVER lake FOREIGN DATA WRAPPER tablescan_fdw
-  OPTIONS (warehouse '/tmp/tablescan_fdw_fixtures/warehouse');
+  OPTIONS (warehouse :'warehouse');
 -- no token: the catalog refuses, and the error names the endpoint
 CREATE FOREIGN TABLE nouser (id int) SERVER cat OPTIONS (database 'sales', "table" 'orders');
 SELECT count(*) FROM nouser;

@@ -4,8 +4,11 @@
 -- combines them and applies HAVING.  Every query runs pushed and again with
 -- tablescan.enable_aggregate_pushdown off, and must return the same rows.
 CREATE EXTENSION tablescan_fdw;
+-- the fixtures of test/make-fixtures.sh, wherever the test command wrote them
+\getenv fixtures TS_FIXTURES
+\set warehouse :fixtures/warehouse
 CREATE SERVER lake FOREIGN DATA WRAPPER tablescan_fdw
-  OPTIONS (warehouse '/tmp/tablescan_fdw_fixtures/warehouse');
+  OPTIONS (warehouse :'warehouse');
 IMPORT FOREIGN SCHEMA sales LIMIT TO (orders) FROM SERVER lake INTO public;
 IMPORT FOREIGN SCHEMA types LIMIT TO (all_types, empty) FROM SERVER lake INTO public;
 IMPORT FOREIGN SCHEMA bulk LIMIT TO (decimals, groups) FROM SERVER lake INTO public;

@@ -7,7 +7,7 @@ CREATE EXTENSION tablescan_fdw;
 -- a warehouse of copies, with the traps an attacker who can write files would set
 \! rm -rf /tmp/ts_security && mkdir -p /tmp/ts_security/wh/db.db /tmp/ts_security/secret
 \! printf '1,top secret,1.00\n' > /tmp/ts_security/secret/data.csv
-\! cp -r /tmp/tablescan_fdw_fixtures/warehouse/sales.db/orders /tmp/ts_security/wh/db.db/orders
+\! cp -r "$TS_FIXTURES"/warehouse/sales.db/orders /tmp/ts_security/wh/db.db/orders
 -- a snapshot naming a manifest list outside the table
 \! cp -r /tmp/ts_security/wh/db.db/orders /tmp/ts_security/wh/db.db/escape_list
 \! sed -i 's|"baseManifestList":[^,]*,|"baseManifestList": "../../../../../../../../etc/passwd",|' /tmp/ts_security/wh/db.db/escape_list/snapshot/snapshot-*

@@ -5,8 +5,11 @@
 -- f(E, n + k) of the generator (FLOAT 0.5 x, DOUBLE 1.25 x, INT x), NULL
 -- when n % 4 = column position % 4.
 CREATE EXTENSION tablescan_fdw;
+-- the fixtures of test/make-fixtures.sh, wherever the test command wrote them
+\getenv fixtures TS_FIXTURES
+\set warehouse :fixtures/warehouse
 CREATE SERVER lake FOREIGN DATA WRAPPER tablescan_fdw
-  OPTIONS (warehouse '/tmp/tablescan_fdw_fixtures/warehouse');
+  OPTIONS (warehouse :'warehouse');
 IMPORT FOREIGN SCHEMA casts LIMIT TO (vectors) FROM SERVER lake INTO public;
 SELECT attname, format_type(atttypid, atttypmod) FROM pg_attribute
  WHERE attrelid = 'vectors'::regclass AND attnum > 0 ORDER BY attnum;

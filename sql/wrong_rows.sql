@@ -3,15 +3,18 @@
 -- naming the file, directory or column; never other rows silently.
 -- Fixtures are written here, under /tmp/ts_wrongrows.
 CREATE EXTENSION tablescan_fdw;
+-- the fixtures of test/make-fixtures.sh, wherever the test command wrote them
+\getenv fixtures TS_FIXTURES
+\set warehouse :fixtures/warehouse
 CREATE SERVER lake FOREIGN DATA WRAPPER tablescan_fdw
-  OPTIONS (warehouse '/tmp/tablescan_fdw_fixtures/warehouse');
+  OPTIONS (warehouse :'warehouse');
 \! rm -rf /tmp/ts_wrongrows && mkdir -p /tmp/ts_wrongrows/bad /tmp/ts_wrongrows/dec /tmp/ts_wrongrows/names /tmp/ts_wrongrows/long /tmp/ts_wrongrows/json /tmp/ts_wrongrows/q /tmp/ts_wrongrows/notcsv
 \! printf '1,a,1.00\n2,b,not-a-number\n3,c,3.00\n' > /tmp/ts_wrongrows/bad/part-0.csv
 \! printf '1,0.123456789012345678\n2,12345678901234567890123456789.5\n3,99999.995\n4,-0.5\n' > /tmp/ts_wrongrows/dec/part-0.csv
 \! printf '1,Al\n2,Bob  \n' > /tmp/ts_wrongrows/names/part-0.csv && printf '3,Alex\n' > /tmp/ts_wrongrows/long/part-0.csv
 \! printf '{"id": 1, "v": 2, "d": 1.5}\n{"id": 2, "v": 3.7}\n{"id": 3, "d": 12.5}\n{"id": 4}\n' > /tmp/ts_wrongrows/json/part-0.json
 \! printf 'id,name\n1,""\n2,\n3,"NULL"\n4,NULL\n5,x\n' > /tmp/ts_wrongrows/q/part-0.csv
-\! cp "$(ls /tmp/tablescan_fdw_fixtures/warehouse/sales.db/customers/bucket-0/*.avro | head -1)" /tmp/ts_wrongrows/notcsv/data.csv
+\! cp "$(ls "$TS_FIXTURES"/warehouse/sales.db/customers/bucket-0/*.avro | head -1)" /tmp/ts_wrongrows/notcsv/data.csv
 \! mkdir -p /tmp/ts_wrongrows/pdirs/dt=2024-01-01 /tmp/ts_wrongrows/pdirs/dt=bogus && echo 1 > /tmp/ts_wrongrows/pdirs/dt=2024-01-01/part-0.csv && echo 2 > /tmp/ts_wrongrows/pdirs/dt=bogus/part-0.csv
 \! mkdir -p /tmp/ts_wrongrows/nest/dt=2024-01-01/region=eu && echo 1 > /tmp/ts_wrongrows/nest/dt=2024-01-01/region=eu/part-0.csv
 \! chmod -R a+rX /tmp/ts_wrongrows
