@@ -104,23 +104,24 @@ on_progress(void *arg, curl_off_t dltotal, curl_off_t dlnow, curl_off_t ultotal,
 	return ts_interrupt_pending() ? 1 : 0;
 }
 
-static bool
-retryable_status(long status)
+bool
+ts_http_retryable_status(long status)
 {
 	return status == 429 || status == 500 || status == 502 || status == 503 || status == 504;
 }
 
-static bool
-retryable_code(CURLcode c)
+bool
+ts_http_retryable_curl_code(int code)
 {
+	CURLcode	c = (CURLcode) code;
+
 	return c == CURLE_COULDNT_CONNECT || c == CURLE_OPERATION_TIMEDOUT ||
 		c == CURLE_RECV_ERROR || c == CURLE_SEND_ERROR || c == CURLE_GOT_NOTHING ||
 		c == CURLE_PARTIAL_FILE;
 }
 
-/* Sleep ms in slices, giving up early when an interrupt is pending. */
-static bool
-pause_ms(long ms)
+bool
+ts_http_pause_ms(long ms)
 {
 	while (ms > 0)
 	{
@@ -135,19 +136,27 @@ pause_ms(long ms)
 	return !ts_interrupt_pending();
 }
 
+bool
+ts_curl_global_init(ts_err *err)
+{
+	static bool global_done = false;
+
+	if (!global_done)
+	{
+		if (curl_global_init(CURL_GLOBAL_DEFAULT) != CURLE_OK)
+			return ts_error(err, TS_ERR_IO, "could not initialize libcurl");
+		global_done = true;
+	}
+	return true;
+}
+
 static bool
 get_easy(ts_err *err)
 {
 	if (easy == NULL)
 	{
-		static bool global_done = false;
-
-		if (!global_done)
-		{
-			if (curl_global_init(CURL_GLOBAL_DEFAULT) != CURLE_OK)
-				return ts_error(err, TS_ERR_IO, "could not initialize libcurl");
-			global_done = true;
-		}
+		if (!ts_curl_global_init(err))
+			return false;
 		easy = curl_easy_init();
 		if (easy == NULL)
 			return ts_error(err, TS_ERR_NOMEM, "could not create a libcurl handle");
@@ -228,7 +237,7 @@ ts_http_get(const ts_http_request *req, ts_http_response *resp, ts_err *err)
 			return ts_error(err, b.nomem ? TS_ERR_NOMEM : TS_ERR_IO,
 							"%s: the answer is larger than %zu bytes", what, TS_HTTP_MAX_BODY);
 		}
-		if (rc == CURLE_OK && !(retryable_status(status) && attempt < retries))
+		if (rc == CURLE_OK && !(ts_http_retryable_status(status) && attempt < retries))
 		{
 			resp->status = status;
 			resp->body = b.data ? b.data : ts_strdup("");
@@ -238,11 +247,11 @@ ts_http_get(const ts_http_request *req, ts_http_response *resp, ts_err *err)
 			return true;
 		}
 		ts_free(b.data);
-		if (attempt >= retries || (rc != CURLE_OK && !retryable_code(rc)))
+		if (attempt >= retries || (rc != CURLE_OK && !ts_http_retryable_curl_code(rc)))
 			return rc == CURLE_OK ? ts_error(err, TS_ERR_IO, "%s: HTTP %ld", what, status) :
 				ts_error(err, TS_ERR_IO, "%s failed: %s", what, curl_easy_strerror(rc));
 		/* the server's Retry-After (429 / 503), else exponential backoff with jitter */
-		if (!pause_ms(retry_after_ms >= 0 && rc == CURLE_OK ? retry_after_ms :
+		if (!ts_http_pause_ms(retry_after_ms >= 0 && rc == CURLE_OK ? retry_after_ms :
 					  backoff + (long) (rand() % (int) (backoff / 2 + 1))))
 			return ts_error(err, TS_ERR_CANCELED, "%s: canceled", what);
 		backoff *= 2;

@@ -263,14 +263,8 @@ get_handles(ts_err *err)
 {
 	if (multi == NULL)
 	{
-		static bool global_done = false;
-
-		if (!global_done)
-		{
-			if (curl_global_init(CURL_GLOBAL_DEFAULT) != CURLE_OK)
-				return ts_error(err, TS_ERR_IO, "could not initialize libcurl");
-			global_done = true;
-		}
+		if (!ts_curl_global_init(err))
+			return false;
 		multi = curl_multi_init();
 		if (multi == NULL)
 			return ts_error(err, TS_ERR_NOMEM, "could not create a libcurl multi handle");
@@ -329,34 +323,11 @@ run_transfer(bool *canceled)
 	return result;
 }
 
+/* The catalog client's transport retries, and a failed name lookup (an object store's DNS may flap). */
 static bool
 retryable_code(CURLcode c)
 {
-	return c == CURLE_COULDNT_CONNECT || c == CURLE_OPERATION_TIMEDOUT ||
-		c == CURLE_RECV_ERROR || c == CURLE_SEND_ERROR || c == CURLE_GOT_NOTHING ||
-		c == CURLE_PARTIAL_FILE || c == CURLE_COULDNT_RESOLVE_HOST;
-}
-
-static bool
-retryable_status(long status)
-{
-	return status == 429 || status == 500 || status == 502 || status == 503 || status == 504;
-}
-
-static bool
-pause_ms(long ms)
-{
-	while (ms > 0)
-	{
-		long		slice = ms > 50 ? 50 : ms;
-		struct timespec ts = {0, slice * 1000000L};
-
-		if (ts_interrupt_pending())
-			return false;
-		nanosleep(&ts, NULL);
-		ms -= slice;
-	}
-	return !ts_interrupt_pending();
+	return ts_http_retryable_curl_code(c) || c == CURLE_COULDNT_RESOLVE_HOST;
 }
 
 typedef enum req_kind
@@ -543,7 +514,7 @@ send_request(s3_request *r, ts_err *err)
 				ts_error(err, TS_ERR_NOMEM, "object \"%s\" is larger than %zu bytes",
 						 r->uri, r->max_body);
 		}
-		transient = rc != CURLE_OK ? retryable_code(rc) : retryable_status(s->status);
+		transient = rc != CURLE_OK ? retryable_code(rc) : ts_http_retryable_status(s->status);
 		if (rc == CURLE_OK && !transient)
 		{
 			r->status = s->status;
@@ -587,7 +558,7 @@ send_request(s3_request *r, ts_err *err)
 							"%s \"%s\": the store kept failing (retry time of %ld ms used up)",
 							method_name(r->kind), r->uri,
 							cfg->max_retry_ms > 0 ? cfg->max_retry_ms : 30000L);
-		if (!pause_ms(wait))
+		if (!ts_http_pause_ms(wait))
 			return ts_error(err, TS_ERR_CANCELED, "%s \"%s\": canceled", method_name(r->kind), r->uri);
 		budget -= wait;
 		backoff = backoff < 5000 ? backoff * 2 : 10000;
@@ -646,25 +617,38 @@ url_of(const char *uri, char **bucket, char **key, ts_err *err)
 	return url;
 }
 
+/*
+ * Send r to the object r->uri names (HEAD, ranged or whole GET): its URL is
+ * built here and freed after the request.  False as send_request.
+ */
+static bool
+send_object_request(s3_request *r, ts_err *err)
+{
+	char	   *bucket,
+			   *key;
+	char	   *url = url_of(r->uri, &bucket, &key, err);
+	bool		ok;
+
+	if (url == NULL)
+		return false;
+	r->url = url;
+	ok = send_request(r, err);
+	r->url = NULL;
+	ts_free(url);
+	ts_free(bucket);
+	ts_free(key);
+	return ok;
+}
+
 bool
 ts_s3_head(const char *uri, bool *exists, int64_t *size, ts_err *err)
 {
 	s3_request	r = {REQ_HEAD, uri};
-	char	   *bucket,
-			   *key;
-	char	   *url = url_of(uri, &bucket, &key, err);
 	bool		ok;
 
 	*exists = false;
 	*size = -1;
-	if (url == NULL)
-		return false;
-	r.url = url;
-	ok = send_request(&r, err);
-	ts_free(url);
-	ts_free(bucket);
-	ts_free(key);
-	if (!ok)
+	if (!send_object_request(&r, err))
 		return false;
 	if (r.status == 404)
 	{
@@ -690,25 +674,14 @@ ts_s3_read_range(const char *uri, void *buf, size_t len, int64_t offset,
 				 int64_t object_size, ts_err *err)
 {
 	s3_request	r = {REQ_RANGE, uri};
-	char	   *bucket,
-			   *key;
-	char	   *url;
 	bool		ok;
 
 	if (len == 0)
 		return true;
-	url = url_of(uri, &bucket, &key, err);
-	if (url == NULL)
-		return false;
-	r.url = url;
 	r.offset = offset;
 	r.len = len;
 	r.buf = buf;
-	ok = send_request(&r, err);
-	ts_free(url);
-	ts_free(bucket);
-	ts_free(key);
-	if (!ok)
+	if (!send_object_request(&r, err))
 		return false;
 	if (r.status >= 300 || r.status < 200)
 		ok = answer_error(&r, err);
@@ -725,22 +698,12 @@ bool
 ts_s3_read_object(const char *uri, uint8_t **data, size_t *len, ts_err *err)
 {
 	s3_request	r = {REQ_WHOLE, uri};
-	char	   *bucket,
-			   *key;
-	char	   *url = url_of(uri, &bucket, &key, err);
 	bool		ok;
 
 	*data = NULL;
 	*len = 0;
-	if (url == NULL)
-		return false;
-	r.url = url;
 	r.max_body = S3_MAX_WHOLE;
-	ok = send_request(&r, err);
-	ts_free(url);
-	ts_free(bucket);
-	ts_free(key);
-	if (!ok)
+	if (!send_object_request(&r, err))
 		return false;
 	if (r.status != 200)
 	{

@@ -43,6 +43,17 @@ typedef struct ts_http_response
 bool		ts_http_get(const ts_http_request *req, ts_http_response *resp, ts_err *err);
 void		ts_http_response_free(ts_http_response *resp);
 
+/*
+ * The transfer plumbing the object-store client (s3.c) shares:
+ * curl_global_init once per process; the HTTP statuses and libcurl codes
+ * (a CURLcode as int) worth another attempt; a sleep of ms in 50 ms slices
+ * that gives up (false) as soon as an interrupt is pending.
+ */
+bool		ts_curl_global_init(ts_err *err);
+bool		ts_http_retryable_status(long status);
+bool		ts_http_retryable_curl_code(int code);
+bool		ts_http_pause_ms(long ms);
+
 /* Percent-encode one path segment or query value (RFC 3986 unreserved kept). */
 char	   *ts_url_encode(const char *s);
 
