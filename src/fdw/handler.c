@@ -1307,12 +1307,12 @@ scan_error_context(void *arg)
 		if (strncmp(file, st->plan->table_path, n) == 0 && file[n] == '/')
 			file += n + 1;
 		errcontext("reading %s \"%s\", data file \"%s\"",
-				   st->opts->format ? "format table" : "Paimon table",
+				   st->plan->kind == TS_TABLE_FORMAT ? "format table" : "Paimon table",
 				   st->opts->qualified_name, file);
 	}
 	else
 		errcontext("reading %s \"%s\"",
-				   st->opts->format ? "format table" : "Paimon table",
+				   st->plan->kind == TS_TABLE_FORMAT ? "format table" : "Paimon table",
 				   st->opts->qualified_name);
 }
 
