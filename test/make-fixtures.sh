@@ -28,63 +28,41 @@ $GEN "$W/sales.db/customers" --column 'id:INT NOT NULL' --column name:STRING \
     --column 'city:VARCHAR(20)' --rows 50 --files 2
 $GEN "$W/types.db/all_types" --preset all-types --rows 20 --snapshots 2 --null-every 5
 $GEN "$W/types.db/evolve" --preset evolve --rows 10
+# the flat columns both casts tables walk through (old type, then --retype new type)
+CAST_FLAT=(
+    --column 'c_ts_ltz:TIMESTAMP(6)' --retype 'c_ts_ltz:TIMESTAMP(6) WITH LOCAL TIME ZONE'
+    --column 'c_ltz_ts:TIMESTAMP(3) WITH LOCAL TIME ZONE' --retype 'c_ltz_ts:TIMESTAMP(3)'
+    --column 'c_ltz_date:TIMESTAMP(6) WITH LOCAL TIME ZONE' --retype c_ltz_date:DATE
+    --column 'c_ltz_str:TIMESTAMP(6) WITH LOCAL TIME ZONE' --retype c_ltz_str:STRING
+    --column 'c_ltz_bigint:TIMESTAMP(3) WITH LOCAL TIME ZONE' --retype c_ltz_bigint:BIGINT
+    --column c_int_ltz:INT --retype 'c_int_ltz:TIMESTAMP(6) WITH LOCAL TIME ZONE'
+    --column c_date_ltz:DATE --retype 'c_date_ltz:TIMESTAMP(6) WITH LOCAL TIME ZONE'
+    --column 'c_ts_int:TIMESTAMP(6)' --retype c_ts_int:INT
+    --column c_int_ts:INT --retype 'c_int_ts:TIMESTAMP(3)'
+    --column 'c_ts_date:TIMESTAMP(3)' --retype c_ts_date:DATE
+    --column 'c_ts_time:TIMESTAMP(3)' --retype 'c_ts_time:TIME(3)'
+    --column c_int_str:INT --retype c_int_str:STRING
+    --column c_dbl_int:DOUBLE --retype c_dbl_int:INT
+    --column c_big_small:BIGINT --retype c_big_small:SMALLINT
+    --column c_big_dec:BIGINT --retype 'c_big_dec:DECIMAL(10, 0)'
+    --column c_dbl_dec:DOUBLE --retype 'c_dbl_dec:DECIMAL(5, 1)'
+    --column 'c_dec_dec:DECIMAL(10, 2)' --retype 'c_dec_dec:DECIMAL(4, 1)'
+    --column c_bool_str:BOOLEAN --retype c_bool_str:STRING
+    --column c_bool_int:BOOLEAN --retype c_bool_int:INT
+    --column c_date_str:DATE --retype c_date_str:STRING
+    --column 'c_time_str:TIME(3)' --retype c_time_str:STRING
+    --column 'c_ts_str:TIMESTAMP(3)' --retype c_ts_str:STRING
+    --column 'c_vc_len:VARCHAR(20)' --retype 'c_vc_len:VARCHAR(8)'
+    --column c_bin_str:BYTES --retype c_bin_str:STRING
+    --column 't:VARCHAR(1)' --retype t:BOOLEAN
+)
 # rows 0-99 in files of schema 0 read through the cast rules, 100-199 native
-$GEN "$W/casts.db/casts" --rows 100 --snapshots 2 --column 'id:INT NOT NULL' \
-    --column 'c_ts_ltz:TIMESTAMP(6)' --retype 'c_ts_ltz:TIMESTAMP(6) WITH LOCAL TIME ZONE' \
-    --column 'c_ltz_ts:TIMESTAMP(3) WITH LOCAL TIME ZONE' --retype 'c_ltz_ts:TIMESTAMP(3)' \
-    --column 'c_ltz_date:TIMESTAMP(6) WITH LOCAL TIME ZONE' --retype c_ltz_date:DATE \
-    --column 'c_ltz_str:TIMESTAMP(6) WITH LOCAL TIME ZONE' --retype c_ltz_str:STRING \
-    --column 'c_ltz_bigint:TIMESTAMP(3) WITH LOCAL TIME ZONE' --retype c_ltz_bigint:BIGINT \
-    --column c_int_ltz:INT --retype 'c_int_ltz:TIMESTAMP(6) WITH LOCAL TIME ZONE' \
-    --column c_date_ltz:DATE --retype 'c_date_ltz:TIMESTAMP(6) WITH LOCAL TIME ZONE' \
-    --column 'c_ts_int:TIMESTAMP(6)' --retype c_ts_int:INT \
-    --column c_int_ts:INT --retype 'c_int_ts:TIMESTAMP(3)' \
-    --column 'c_ts_date:TIMESTAMP(3)' --retype c_ts_date:DATE \
-    --column 'c_ts_time:TIMESTAMP(3)' --retype 'c_ts_time:TIME(3)' \
-    --column c_int_str:INT --retype c_int_str:STRING \
-    --column c_dbl_int:DOUBLE --retype c_dbl_int:INT \
-    --column c_big_small:BIGINT --retype c_big_small:SMALLINT \
-    --column c_big_dec:BIGINT --retype 'c_big_dec:DECIMAL(10, 0)' \
-    --column c_dbl_dec:DOUBLE --retype 'c_dbl_dec:DECIMAL(5, 1)' \
-    --column 'c_dec_dec:DECIMAL(10, 2)' --retype 'c_dec_dec:DECIMAL(4, 1)' \
-    --column c_bool_str:BOOLEAN --retype c_bool_str:STRING \
-    --column c_bool_int:BOOLEAN --retype c_bool_int:INT \
-    --column c_date_str:DATE --retype c_date_str:STRING \
-    --column 'c_time_str:TIME(3)' --retype c_time_str:STRING \
-    --column 'c_ts_str:TIMESTAMP(3)' --retype c_ts_str:STRING \
-    --column 'c_vc_len:VARCHAR(20)' --retype 'c_vc_len:VARCHAR(8)' \
-    --column c_bin_str:BYTES --retype c_bin_str:STRING \
-    --column 't:VARCHAR(1)' --retype t:BOOLEAN \
+$GEN "$W/casts.db/casts" --rows 100 --snapshots 2 --column 'id:INT NOT NULL' "${CAST_FLAT[@]}" \
     --column 'c_arr:ARRAY<INT>' --retype 'c_arr:ARRAY<BIGINT>' \
     --column 'c_arr_str:ARRAY<INT>' --retype c_arr_str:STRING
 # the same flat columns in Parquet data files, and STRING -> other types (the text
 # of column NAME cut to n characters is the value; such names are no Avro names)
-$GEN "$W/casts.db/casts_parquet" --format parquet --rows 100 --snapshots 2 --column 'id:INT NOT NULL' \
-    --column 'c_ts_ltz:TIMESTAMP(6)' --retype 'c_ts_ltz:TIMESTAMP(6) WITH LOCAL TIME ZONE' \
-    --column 'c_ltz_ts:TIMESTAMP(3) WITH LOCAL TIME ZONE' --retype 'c_ltz_ts:TIMESTAMP(3)' \
-    --column 'c_ltz_date:TIMESTAMP(6) WITH LOCAL TIME ZONE' --retype c_ltz_date:DATE \
-    --column 'c_ltz_str:TIMESTAMP(6) WITH LOCAL TIME ZONE' --retype c_ltz_str:STRING \
-    --column 'c_ltz_bigint:TIMESTAMP(3) WITH LOCAL TIME ZONE' --retype c_ltz_bigint:BIGINT \
-    --column c_int_ltz:INT --retype 'c_int_ltz:TIMESTAMP(6) WITH LOCAL TIME ZONE' \
-    --column c_date_ltz:DATE --retype 'c_date_ltz:TIMESTAMP(6) WITH LOCAL TIME ZONE' \
-    --column 'c_ts_int:TIMESTAMP(6)' --retype c_ts_int:INT \
-    --column c_int_ts:INT --retype 'c_int_ts:TIMESTAMP(3)' \
-    --column 'c_ts_date:TIMESTAMP(3)' --retype c_ts_date:DATE \
-    --column 'c_ts_time:TIMESTAMP(3)' --retype 'c_ts_time:TIME(3)' \
-    --column c_int_str:INT --retype c_int_str:STRING \
-    --column c_dbl_int:DOUBLE --retype c_dbl_int:INT \
-    --column c_big_small:BIGINT --retype c_big_small:SMALLINT \
-    --column c_big_dec:BIGINT --retype 'c_big_dec:DECIMAL(10, 0)' \
-    --column c_dbl_dec:DOUBLE --retype 'c_dbl_dec:DECIMAL(5, 1)' \
-    --column 'c_dec_dec:DECIMAL(10, 2)' --retype 'c_dec_dec:DECIMAL(4, 1)' \
-    --column c_bool_str:BOOLEAN --retype c_bool_str:STRING \
-    --column c_bool_int:BOOLEAN --retype c_bool_int:INT \
-    --column c_date_str:DATE --retype c_date_str:STRING \
-    --column 'c_time_str:TIME(3)' --retype c_time_str:STRING \
-    --column 'c_ts_str:TIMESTAMP(3)' --retype c_ts_str:STRING \
-    --column 'c_vc_len:VARCHAR(20)' --retype 'c_vc_len:VARCHAR(8)' \
-    --column c_bin_str:BYTES --retype c_bin_str:STRING \
-    --column 't:VARCHAR(1)' --retype t:BOOLEAN \
+$GEN "$W/casts.db/casts_parquet" --format parquet --rows 100 --snapshots 2 --column 'id:INT NOT NULL' "${CAST_FLAT[@]}" \
     --column '42x:VARCHAR(2)' --retype 42x:INT --column '-7x:VARCHAR(2)' --retype -7x:BIGINT \
     --column '1.25x:VARCHAR(4)' --retype '1.25x:DECIMAL(5, 1)' \
     --column '2.5e3x:VARCHAR(5)' --retype 2.5e3x:DOUBLE \
