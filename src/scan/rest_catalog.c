@@ -61,6 +61,19 @@ answer_error(const char *endpoint, const ts_http_response *r, ts_err *err)
 }
 
 /* GET uri/path; a 2xx answer parsed as a JSON object into *json. */
+/* A catalog answer's body as a JSON object; NULL + err naming the endpoint. */
+static cJSON *
+parse_object(const char *endpoint, const char *body, ts_err *err)
+{
+	cJSON	   *j = body ? cJSON_Parse(body) : NULL;
+
+	if (j != NULL && cJSON_IsObject(j))
+		return j;
+	cJSON_Delete(j);
+	ts_error(err, TS_ERR_CORRUPT, "REST catalog: %s: the answer is not a JSON object", endpoint);
+	return NULL;
+}
+
 static bool
 get_json(ts_rest_catalog *c, const char *path, const char *endpoint, cJSON **json, ts_err *err)
 {
@@ -87,17 +100,9 @@ get_json(ts_rest_catalog *c, const char *path, const char *endpoint, cJSON **jso
 		ts_http_response_free(&r);
 		return false;
 	}
-	*json = cJSON_Parse(r.body);
+	*json = parse_object(endpoint, r.body, err);
 	ts_http_response_free(&r);
-	if (*json == NULL || !cJSON_IsObject(*json))
-	{
-		if (*json)
-			cJSON_Delete(*json);
-		*json = NULL;
-		return ts_error(err, TS_ERR_CORRUPT, "REST catalog: %s: the answer is not a JSON object",
-						endpoint);
-	}
-	return true;
+	return *json != NULL;
 }
 
 static bool
@@ -249,7 +254,7 @@ bool
 ts_rest_parse_names(const char *endpoint, const char *body, const char *field,
 					char ***names, int *count, char **next_token, ts_err *err)
 {
-	cJSON	   *j = cJSON_Parse(body);
+	cJSON	   *j = parse_object(endpoint, body, err);
 	cJSON	   *arr,
 			   *item,
 			   *next;
@@ -260,13 +265,8 @@ ts_rest_parse_names(const char *endpoint, const char *body, const char *field,
 	*names = NULL;
 	*count = 0;
 	*next_token = NULL;
-	if (j == NULL || !cJSON_IsObject(j))
-	{
-		if (j)
-			cJSON_Delete(j);
-		return ts_error(err, TS_ERR_CORRUPT, "REST catalog: %s: the answer is not a JSON object",
-						endpoint);
-	}
+	if (j == NULL)
+		return false;
 	arr = cJSON_GetObjectItemCaseSensitive(j, field);
 	if (arr != NULL && !cJSON_IsNull(arr) && !cJSON_IsArray(arr))
 	{
@@ -494,7 +494,7 @@ highest_field_id(const cJSON *fields)
 bool
 ts_rest_parse_table(const char *endpoint, const char *body, ts_rest_table *out, ts_err *err)
 {
-	cJSON	   *j = cJSON_Parse(body);
+	cJSON	   *j = parse_object(endpoint, body, err);
 	cJSON	   *path,
 			   *ext,
 			   *sid,
@@ -507,13 +507,8 @@ ts_rest_parse_table(const char *endpoint, const char *body, ts_rest_table *out, 
 	char	   *text;
 
 	memset(out, 0, sizeof(*out));
-	if (j == NULL || !cJSON_IsObject(j))
-	{
-		if (j)
-			cJSON_Delete(j);
-		return ts_error(err, TS_ERR_CORRUPT, "REST catalog: %s: the answer is not a JSON object",
-						endpoint);
-	}
+	if (j == NULL)
+		return false;
 	path = cJSON_GetObjectItemCaseSensitive(j, "path");
 	ext = cJSON_GetObjectItemCaseSensitive(j, "isExternal");
 	sid = cJSON_GetObjectItemCaseSensitive(j, "schemaId");
@@ -712,7 +707,7 @@ bool
 ts_rest_parse_partitions(const char *endpoint, const char *body, ts_rest_partition **parts,
 						 int *count, char **next_token, ts_err *err)
 {
-	cJSON	   *j = cJSON_Parse(body);
+	cJSON	   *j = parse_object(endpoint, body, err);
 	cJSON	   *arr,
 			   *item,
 			   *next;
@@ -724,13 +719,8 @@ ts_rest_parse_partitions(const char *endpoint, const char *body, ts_rest_partiti
 	*parts = NULL;
 	*count = 0;
 	*next_token = NULL;
-	if (j == NULL || !cJSON_IsObject(j))
-	{
-		if (j)
-			cJSON_Delete(j);
-		return ts_error(err, TS_ERR_CORRUPT, "REST catalog: %s: the answer is not a JSON object",
-						endpoint);
-	}
+	if (j == NULL)
+		return false;
 	arr = cJSON_GetObjectItemCaseSensitive(j, "partitions");
 	next = cJSON_GetObjectItemCaseSensitive(j, "nextPageToken");
 	if (arr != NULL && !cJSON_IsNull(arr) && !cJSON_IsArray(arr))
