@@ -58,6 +58,8 @@ fold_batch(const ts_batch *b, void *arg)
 				x = v->v.s.len ? v->v.s.len * 257 + v->v.s.p[v->v.s.len - 1] : 0;
 			else if (k == TS_FLOAT)
 				x = (uint64_t) (v->v.f * 4);
+			else if (ts_type_is_nested(k))
+				x = (uint64_t) v->v.nested.n;	/* not the padding after n */
 			else
 				memcpy(&x, &v->v, sizeof(x));	/* i, d, ts.millis, low half of dec */
 			fc->sum = fc->sum * 31 + x;
