@@ -2,7 +2,9 @@
  * fs.c - local file system access for the server-free layers.
  *
  * Owns: file handles (positional reads), whole-file reads of small
- * metadata files, directory listing and path joining.  The open/close of
+ * metadata files, several ranges of one file at once (coalesced and
+ * concurrent on an object store), directory listing and path joining.
+ * An object prefetched whole (prefetch.c) is opened and read from memory.  The open/close of
  * descriptors go through hooks so the FDW can use transient files that
  * PostgreSQL closes at transaction abort.  Every open, listing and check
  * goes through the current scope first (fs_scope.c).  Object URIs
@@ -20,6 +22,8 @@
 #include <unistd.h>
 
 #include "base/ts_fs.h"
+#include "base/ts_prefetch.h"
+#include "base/ts_ranges.h"
 #include "base/ts_s3.h"
 
 struct ts_file
@@ -28,6 +32,7 @@ struct ts_file
 	int			fd;
 	int64_t		size;
 	char	   *path;
+	const uint8_t *mem;			/* an object prefetched whole (prefetch.c): reads copy */
 };
 
 static int
@@ -83,6 +88,7 @@ new_file(const char *path, bool remote, int fd, int64_t size, ts_err *err)
 	f->remote = remote;
 	f->fd = fd;
 	f->size = size;
+	f->mem = NULL;
 	return f;
 }
 
@@ -91,9 +97,20 @@ open_object(const char *path, ts_err *err)
 {
 	bool		exists;
 	int64_t		size;
+	const uint8_t *mem;
+	size_t		len;
+	ts_file    *f;
 
 	if (!ts_fs_scope_allows_name(path, err))
 		return NULL;
+	if (ts_prefetch_find(path, &mem, &len))
+	{
+		/* fetched whole already: no HEAD, reads are copies */
+		f = new_file(path, true, -1, (int64_t) len, err);
+		if (f != NULL)
+			f->mem = mem;
+		return f;
+	}
 	if (!ts_s3_head(path, &exists, &size, err))
 		return NULL;
 	if (!exists)
@@ -173,6 +190,11 @@ ts_file_pread(ts_file *f, void *buf, size_t len, int64_t offset, ts_err *err)
 		return ts_error(err, TS_ERR_CORRUPT,
 						"file \"%s\": read of %zu bytes at offset %lld is past its end (%lld bytes)",
 						f->path, len, (long long) offset, (long long) f->size);
+	if (f->mem)
+	{
+		memcpy(buf, f->mem + offset, len);
+		return true;
+	}
 	if (f->remote)
 		return ts_s3_read_range(f->path, buf, len, offset, f->size, err);
 	while (done < len)
@@ -190,6 +212,85 @@ ts_file_pread(ts_file *f, void *buf, size_t len, int64_t offset, ts_err *err)
 							f->path, (long long) (offset + done));
 		done += (size_t) n;
 	}
+	return true;
+}
+
+/*
+ * Several ranges of one object: coalesced (ts_ranges_coalesce) and sent
+ * concurrently; a run that is one range is read straight into its buffer,
+ * others into a buffer of their own that is then copied out.
+ */
+static bool
+pread_many_object(ts_file *f, ts_range *ranges, int n, ts_err *err)
+{
+	int		   *order = ts_malloc(sizeof(int) * (size_t) n);
+	ts_range_run *runs = ts_malloc(sizeof(ts_range_run) * (size_t) n);
+	ts_s3_fetch *items = NULL;
+	int			nruns;
+	bool		ok;
+
+	if (order == NULL || runs == NULL)
+	{
+		ts_free(order);
+		ts_free(runs);
+		return ts_error(err, TS_ERR_NOMEM, "out of memory reading \"%s\"", f->path);
+	}
+	nruns = ts_ranges_coalesce(ranges, n, TS_RANGE_GAP, TS_RANGE_MAX_RUN, order, runs);
+	items = ts_calloc(nruns > 0 ? (size_t) nruns : 1, sizeof(ts_s3_fetch));
+	ok = items != NULL;
+	for (int k = 0; ok && k < nruns; k++)
+	{
+		const ts_range *first = &ranges[order[runs[k].first]];
+
+		items[k].uri = f->path;
+		items[k].offset = runs[k].offset;
+		items[k].len = (size_t) runs[k].len;
+		items[k].object_size = f->size;
+		if (runs[k].count == 1 && (int64_t) first->len == runs[k].len)
+			items[k].buf = first->buf;
+		else if ((items[k].buf = ts_malloc((size_t) runs[k].len)) == NULL)
+			ok = false;
+	}
+	if (!ok)
+		ts_error(err, TS_ERR_NOMEM, "out of memory reading \"%s\"", f->path);
+	else
+		ok = ts_s3_fetch_all(items, nruns, false, err);
+	for (int k = 0; items && k < nruns; k++)
+	{
+		bool		own = !(runs[k].count == 1 && (int64_t) ranges[order[runs[k].first]].len == runs[k].len);
+
+		if (!own || items[k].buf == NULL)
+			continue;
+		if (ok)
+			for (int j = 0; j < runs[k].count; j++)
+			{
+				const ts_range *r = &ranges[order[runs[k].first + j]];
+
+				memcpy(r->buf, (uint8_t *) items[k].buf + (r->offset - runs[k].offset), r->len);
+			}
+		ts_free(items[k].buf);
+	}
+	ts_free(items);
+	ts_free(order);
+	ts_free(runs);
+	return ok;
+}
+
+bool
+ts_file_pread_many(ts_file *f, ts_range *ranges, int n, ts_err *err)
+{
+	for (int i = 0; i < n; i++)
+		if (ranges[i].offset < 0 || (int64_t) ranges[i].len < 0 ||
+			ranges[i].offset + (int64_t) ranges[i].len > f->size)
+			return ts_error(err, TS_ERR_CORRUPT,
+							"file \"%s\": read of %zu bytes at offset %lld is past its end (%lld bytes)",
+							f->path, ranges[i].len, (long long) ranges[i].offset, (long long) f->size);
+	if (f->remote && f->mem == NULL && n > 1)
+		return pread_many_object(f, ranges, n, err);
+	for (int i = 0; i < n; i++)
+		if (ranges[i].len > 0 &&
+			!ts_file_pread(f, ranges[i].buf, ranges[i].len, ranges[i].offset, err))
+			return false;
 	return true;
 }
 
@@ -212,9 +313,23 @@ ts_read_whole_file(const char *path, uint8_t **data, size_t *len, ts_err *err)
 
 	if (ts_uri_is_object(path))
 	{
+		const uint8_t *mem;
+		size_t		mlen;
+
 		/* one GET, no HEAD first */
 		if (!ts_fs_scope_allows_name(path, err))
 			return false;
+		if (ts_prefetch_find(path, &mem, &mlen))
+		{
+			buf = ts_malloc(mlen + 1);
+			if (buf == NULL)
+				return ts_error(err, TS_ERR_NOMEM, "out of memory reading \"%s\"", path);
+			memcpy(buf, mem, mlen);
+			buf[mlen] = '\0';
+			*data = buf;
+			*len = mlen;
+			return true;
+		}
 		if (!ts_s3_read_object(path, data, len, err))
 		{
 			if (err && err->code == TS_ERR_NOT_FOUND)

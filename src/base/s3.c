@@ -7,7 +7,9 @@
  * transfer loop that polls for interrupts every 50 ms, the retry loop
  * (backoff with jitter, Retry-After, bounded attempts and time), and the
  * four requests: HEAD, ranged GET, whole GET, ListObjectsV2.  Errors name
- * the object, the HTTP status and the S3 error code, never a secret.
+ * the object, the HTTP status and the S3 error code, never a secret.  The
+ * setup, judging and checking of one attempt are shared with the
+ * concurrent fetches of s3_batch.c (s3_internal.h).
  */
 #include <stddef.h>
 #include <stdio.h>
@@ -19,13 +21,14 @@
 #include <curl/curl.h>
 
 #include "base/ts_http.h"
-#include "base/ts_s3.h"
+#include "base/s3_internal.h"
 
 /* ---- settings ---------------------------------------------------------- */
 
 static ts_s3_config current;
 static bool have_config = false;
 static int64_t requests_sent = 0;
+static uint64_t generation = 1;
 
 static void
 free_str(const char *s)
@@ -65,7 +68,7 @@ same_config(const ts_s3_config *c)
 		same_str(current.secret_key, c->secret_key) &&
 		same_str(current.session_token, c->session_token) &&
 		current.max_attempts == c->max_attempts && current.max_retry_ms == c->max_retry_ms &&
-		current.timeout_ms == c->timeout_ms;
+		current.timeout_ms == c->timeout_ms && current.max_in_flight == c->max_in_flight;
 }
 
 static bool
@@ -83,16 +86,20 @@ ts_s3_set_config(const ts_s3_config *cfg)
 {
 	if (cfg == NULL)
 	{
+		if (have_config)
+			generation++;
 		free_config();
 		return true;
 	}
 	if (same_config(cfg))
 		return true;
 	free_config();
+	generation++;
 	current.path_style = cfg->path_style;
 	current.max_attempts = cfg->max_attempts;
 	current.max_retry_ms = cfg->max_retry_ms;
 	current.timeout_ms = cfg->timeout_ms;
+	current.max_in_flight = cfg->max_in_flight;
 	if (!dup_str(&current.endpoint, cfg->endpoint) || !dup_str(&current.region, cfg->region) ||
 		!dup_str(&current.ca_file, cfg->ca_file) ||
 		!dup_str(&current.access_key, cfg->access_key) ||
@@ -112,6 +119,12 @@ ts_s3_get_config(void)
 	return have_config ? &current : NULL;
 }
 
+uint64_t
+ts_s3_config_generation(void)
+{
+	return generation;
+}
+
 int64_t
 ts_s3_request_count(void)
 {
@@ -123,33 +136,10 @@ ts_s3_request_count(void)
 static CURLM *multi = NULL;
 static CURL *easy = NULL;
 
-/* Where an answer's body goes. */
-typedef struct sink
-{
-	long		status;			/* known once the first body byte arrives */
-	CURL	   *handle;
-	/* 2xx bodies: into a fixed buffer (range) or a growing one */
-	uint8_t    *fixed;
-	size_t		fixed_len;
-	int64_t		fixed_offset;	/* where fixed starts in the object */
-	int64_t		range_start;	/* of a 206's Content-Range (-1: none) */
-	bool		pos_set;
-	int64_t		pos;			/* position in the object of the next body byte */
-	uint8_t    *grow;
-	size_t		grow_cap;
-	size_t		max_body;
-	size_t		got;
-	bool		overflow;
-	bool		nomem;
-	/* other answers: the first bytes of the error body */
-	char		errbody[8192];
-	size_t		errlen;
-} sink;
-
 static size_t
 on_body(char *ptr, size_t size, size_t nmemb, void *arg)
 {
-	sink	   *s = arg;
+	s3_sink    *s = arg;
 	size_t		n = size * nmemb;
 
 	if (s->status == 0)
@@ -239,7 +229,7 @@ on_body(char *ptr, size_t size, size_t nmemb, void *arg)
 static size_t
 on_header(char *buf, size_t size, size_t nitems, void *arg)
 {
-	sink	   *s = arg;
+	s3_sink    *s = arg;
 	size_t		n = size * nitems;
 	static const char name[] = "content-range:";
 
@@ -261,14 +251,10 @@ on_header(char *buf, size_t size, size_t nitems, void *arg)
 static bool
 get_handles(ts_err *err)
 {
-	if (multi == NULL)
-	{
-		if (!ts_curl_global_init(err))
-			return false;
-		multi = curl_multi_init();
-		if (multi == NULL)
-			return ts_error(err, TS_ERR_NOMEM, "could not create a libcurl multi handle");
-	}
+	CURLM	   *m;
+
+	if (!s3_multi_handle(&m, err))
+		return false;
 	if (easy == NULL)
 	{
 		easy = curl_easy_init();
@@ -330,138 +316,226 @@ retryable_code(CURLcode c)
 	return ts_http_retryable_curl_code(c) || c == CURLE_COULDNT_RESOLVE_HOST;
 }
 
-typedef enum req_kind
-{
-	REQ_HEAD,
-	REQ_RANGE,
-	REQ_WHOLE,
-	REQ_LIST
-} req_kind;
-
-typedef struct s3_request
-{
-	req_kind	kind;
-	const char *uri;			/* for messages: the object or listing */
-	const char *url;
-	int64_t		offset;			/* REQ_RANGE */
-	size_t		len;
-	void	   *buf;
-	size_t		max_body;		/* REQ_WHOLE, REQ_LIST */
-	/* answer */
-	long		status;
-	int64_t		content_length;
-	uint8_t    *body;			/* REQ_WHOLE, REQ_LIST: ts_malloc'd */
-	size_t		body_len;
-	char	   *error_code;		/* of a non-2xx answer */
-} s3_request;
-
-static const char *
-method_name(req_kind k)
+const char *
+s3_method_name(s3_req_kind k)
 {
 	return k == REQ_HEAD ? "HEAD" : k == REQ_LIST ? "LIST" : "GET";
 }
 
-/* One attempt.  False only for a local failure or cancel (err set). */
-static bool
-attempt(s3_request *r, const ts_s3_config *cfg, sink *s, CURLcode *rc, long *retry_after_s,
-		ts_err *err)
+bool
+s3_multi_handle(CURLM **m, ts_err *err)
 {
-	struct curl_slist *headers = NULL;
+	if (multi == NULL)
+	{
+		if (!ts_curl_global_init(err))
+			return false;
+		multi = curl_multi_init();
+		if (multi == NULL)
+			return ts_error(err, TS_ERR_NOMEM, "could not create a libcurl multi handle");
+	}
+	*m = multi;
+	return true;
+}
+
+bool
+s3_attempt_begin(CURL *h, s3_request *r, const ts_s3_config *cfg, s3_sink *s, s3_attempt *a,
+				 ts_err *err)
+{
 	char		range[80];
 	char		sigv4[160];
-	char	   *token_header = NULL;
-	bool		canceled;
 
-	if (!get_handles(err))
-		return false;
-	memset(s, 0, offsetof(sink, errbody));
+	a->headers = NULL;
+	a->token_header = NULL;
+	memset(s, 0, offsetof(s3_sink, errbody));
 	s->errlen = 0;
 	s->errbody[0] = '\0';
-	s->handle = easy;
+	s->handle = h;
 	if (r->kind == REQ_RANGE)
 	{
 		s->fixed = r->buf;
 		s->fixed_len = r->len;
 		s->fixed_offset = r->offset;
 		s->range_start = -1;
-		curl_easy_setopt(easy, CURLOPT_HEADERFUNCTION, on_header);
-		curl_easy_setopt(easy, CURLOPT_HEADERDATA, s);
+		curl_easy_setopt(h, CURLOPT_HEADERFUNCTION, on_header);
+		curl_easy_setopt(h, CURLOPT_HEADERDATA, s);
 	}
 	else
 		s->max_body = r->max_body;
-	curl_easy_setopt(easy, CURLOPT_URL, r->url);
-	curl_easy_setopt(easy, CURLOPT_PROTOCOLS_STR, "http,https");
-	curl_easy_setopt(easy, CURLOPT_FOLLOWLOCATION, 0L);
-	curl_easy_setopt(easy, CURLOPT_NOSIGNAL, 1L);
-	curl_easy_setopt(easy, CURLOPT_CONNECTTIMEOUT_MS, 10000L);
-	curl_easy_setopt(easy, CURLOPT_TIMEOUT_MS, cfg->timeout_ms > 0 ? cfg->timeout_ms : 60000L);
+	curl_easy_setopt(h, CURLOPT_URL, r->url);
+	curl_easy_setopt(h, CURLOPT_PROTOCOLS_STR, "http,https");
+	curl_easy_setopt(h, CURLOPT_FOLLOWLOCATION, 0L);
+	curl_easy_setopt(h, CURLOPT_NOSIGNAL, 1L);
+	curl_easy_setopt(h, CURLOPT_CONNECTTIMEOUT_MS, 10000L);
+	curl_easy_setopt(h, CURLOPT_TIMEOUT_MS, cfg->timeout_ms > 0 ? cfg->timeout_ms : 60000L);
 	/* a stalled connection: less than 1 byte/s for 15 s */
-	curl_easy_setopt(easy, CURLOPT_LOW_SPEED_LIMIT, 1L);
-	curl_easy_setopt(easy, CURLOPT_LOW_SPEED_TIME, 15L);
-	curl_easy_setopt(easy, CURLOPT_WRITEFUNCTION, on_body);
-	curl_easy_setopt(easy, CURLOPT_WRITEDATA, s);
-	curl_easy_setopt(easy, CURLOPT_SSL_VERIFYPEER, 1L);
-	curl_easy_setopt(easy, CURLOPT_SSL_VERIFYHOST, 2L);
-	curl_easy_setopt(easy, CURLOPT_TCP_KEEPALIVE, 1L);
+	curl_easy_setopt(h, CURLOPT_LOW_SPEED_LIMIT, 1L);
+	curl_easy_setopt(h, CURLOPT_LOW_SPEED_TIME, 15L);
+	curl_easy_setopt(h, CURLOPT_WRITEFUNCTION, on_body);
+	curl_easy_setopt(h, CURLOPT_WRITEDATA, s);
+	curl_easy_setopt(h, CURLOPT_SSL_VERIFYPEER, 1L);
+	curl_easy_setopt(h, CURLOPT_SSL_VERIFYHOST, 2L);
+	curl_easy_setopt(h, CURLOPT_TCP_KEEPALIVE, 1L);
 	if (cfg->ca_file)
-		curl_easy_setopt(easy, CURLOPT_CAINFO, cfg->ca_file);
+		curl_easy_setopt(h, CURLOPT_CAINFO, cfg->ca_file);
 	if (r->kind == REQ_HEAD)
-		curl_easy_setopt(easy, CURLOPT_NOBODY, 1L);
+		curl_easy_setopt(h, CURLOPT_NOBODY, 1L);
 	/* the transfer's own check of Content-Length stays on (a short body is CURLE_PARTIAL_FILE) */
 	if (r->kind == REQ_RANGE)
 	{
 		snprintf(range, sizeof(range), "Range: bytes=%lld-%lld", (long long) r->offset,
 				 (long long) (r->offset + (int64_t) r->len - 1));
-		headers = curl_slist_append(headers, range);
+		a->headers = curl_slist_append(a->headers, range);
 	}
 	if (cfg->access_key && cfg->access_key[0])
 	{
 		snprintf(sigv4, sizeof(sigv4), "aws:amz:%s:s3",
 				 cfg->region && cfg->region[0] ? cfg->region : "us-east-1");
-		curl_easy_setopt(easy, CURLOPT_AWS_SIGV4, sigv4);
-		curl_easy_setopt(easy, CURLOPT_USERNAME, cfg->access_key);
-		curl_easy_setopt(easy, CURLOPT_PASSWORD, cfg->secret_key ? cfg->secret_key : "");
-		headers = curl_slist_append(headers, "x-amz-content-sha256: UNSIGNED-PAYLOAD");
+		curl_easy_setopt(h, CURLOPT_AWS_SIGV4, sigv4);
+		curl_easy_setopt(h, CURLOPT_USERNAME, cfg->access_key);
+		curl_easy_setopt(h, CURLOPT_PASSWORD, cfg->secret_key ? cfg->secret_key : "");
+		a->headers = curl_slist_append(a->headers, "x-amz-content-sha256: UNSIGNED-PAYLOAD");
 		if (cfg->session_token && cfg->session_token[0])
 		{
-			token_header = ts_psprintf("x-amz-security-token: %s", cfg->session_token);
-			if (token_header == NULL)
+			a->token_header = ts_psprintf("x-amz-security-token: %s", cfg->session_token);
+			if (a->token_header == NULL)
 			{
-				curl_slist_free_all(headers);
+				curl_slist_free_all(a->headers);
+				a->headers = NULL;
+				curl_easy_setopt(h, CURLOPT_PASSWORD, "");
 				return ts_error(err, TS_ERR_NOMEM, "out of memory");
 			}
-			headers = curl_slist_append(headers, token_header);
+			a->headers = curl_slist_append(a->headers, a->token_header);
 		}
 	}
-	curl_easy_setopt(easy, CURLOPT_HTTPHEADER, headers);
+	curl_easy_setopt(h, CURLOPT_HTTPHEADER, a->headers);
 	requests_sent++;
-	*rc = run_transfer(&canceled);
-	curl_easy_getinfo(easy, CURLINFO_RESPONSE_CODE, &s->status);
-	{
-		curl_off_t	cl = -1;
-		curl_off_t	ra = 0;
+	return true;
+}
 
-		curl_easy_getinfo(easy, CURLINFO_CONTENT_LENGTH_DOWNLOAD_T, &cl);
-		curl_easy_getinfo(easy, CURLINFO_RETRY_AFTER, &ra);
-		r->content_length = (int64_t) cl;
-		*retry_after_s = (long) ra;
-	}
+void
+s3_attempt_end(CURL *h, s3_request *r, s3_sink *s, s3_attempt *a, long *retry_after_s)
+{
+	curl_off_t	cl = -1;
+	curl_off_t	ra = 0;
+
+	curl_easy_getinfo(h, CURLINFO_RESPONSE_CODE, &s->status);
+	curl_easy_getinfo(h, CURLINFO_CONTENT_LENGTH_DOWNLOAD_T, &cl);
+	curl_easy_getinfo(h, CURLINFO_RETRY_AFTER, &ra);
+	r->content_length = (int64_t) cl;
+	*retry_after_s = (long) ra;
 	/* the secret and token are not left in the handle or in freed memory */
-	curl_easy_setopt(easy, CURLOPT_HTTPHEADER, NULL);
-	curl_easy_setopt(easy, CURLOPT_PASSWORD, "");
-	curl_slist_free_all(headers);
-	if (token_header)
+	curl_easy_setopt(h, CURLOPT_HTTPHEADER, NULL);
+	curl_easy_setopt(h, CURLOPT_PASSWORD, "");
+	curl_slist_free_all(a->headers);
+	a->headers = NULL;
+	if (a->token_header)
 	{
-		memset(token_header, 0, strlen(token_header));
-		ts_free(token_header);
+		memset(a->token_header, 0, strlen(a->token_header));
+		ts_free(a->token_header);
+		a->token_header = NULL;
 	}
+}
+
+/* One attempt.  False only for a local failure or cancel (err set). */
+static bool
+attempt(s3_request *r, const ts_s3_config *cfg, s3_sink *s, CURLcode *rc, long *retry_after_s,
+		ts_err *err)
+{
+	s3_attempt	a;
+	bool		canceled;
+
+	if (!get_handles(err))
+		return false;
+	if (!s3_attempt_begin(easy, r, cfg, s, &a, err))
+		return false;
+	*rc = run_transfer(&canceled);
+	s3_attempt_end(easy, r, s, &a, retry_after_s);
 	if (canceled || *rc == CURLE_ABORTED_BY_CALLBACK || ts_interrupt_pending())
 	{
 		ts_free(s->grow);
 		s->grow = NULL;
-		return ts_error(err, TS_ERR_CANCELED, "%s \"%s\": canceled", method_name(r->kind), r->uri);
+		return ts_error(err, TS_ERR_CANCELED, "%s \"%s\": canceled", s3_method_name(r->kind), r->uri);
 	}
 	return true;
+}
+
+s3_outcome
+s3_judge(s3_request *r, s3_sink *s, CURLcode rc, int i, int attempts, ts_err *err)
+{
+	bool		transient;
+
+	if (s->nomem)
+	{
+		ts_free(s->grow);
+		s->grow = NULL;
+		ts_error(err, TS_ERR_NOMEM, "out of memory reading \"%s\"", r->uri);
+		return S3_FAIL;
+	}
+	if (s->overflow)
+	{
+		ts_free(s->grow);
+		s->grow = NULL;
+		if (r->kind == REQ_RANGE)
+			ts_error(err, TS_ERR_CORRUPT,
+					 "object \"%s\": too long an answer to a read of %zu bytes at offset %lld",
+					 r->uri, r->len, (long long) r->offset);
+		else
+			ts_error(err, TS_ERR_NOMEM, "object \"%s\" is larger than %zu bytes",
+					 r->uri, r->max_body);
+		return S3_FAIL;
+	}
+	transient = rc != CURLE_OK ? retryable_code(rc) : ts_http_retryable_status(s->status);
+	if (rc == CURLE_OK && !transient)
+	{
+		r->status = s->status;
+		r->body = s->grow;
+		r->body_len = s->got;
+		s->grow = NULL;
+		if (s->status < 200 || s->status > 299)
+			r->error_code = ts_s3_error_code(s->errbody, s->errlen);
+		return S3_DONE;
+	}
+	ts_free(s->grow);
+	s->grow = NULL;
+	if (transient && i < attempts)
+		return S3_RETRY;
+	if (rc != CURLE_OK)
+		ts_error(err, TS_ERR_IO, "%s \"%s\" failed after %d attempt%s: %s",
+				 s3_method_name(r->kind), r->uri, i, i == 1 ? "" : "s", curl_easy_strerror(rc));
+	else
+	{
+		char	   *code = ts_s3_error_code(s->errbody, s->errlen);
+
+		ts_error(err, TS_ERR_IO, "%s \"%s\" failed after %d attempt%s: HTTP %ld%s%s%s",
+				 s3_method_name(r->kind), r->uri, i, i == 1 ? "" : "s", s->status,
+				 code ? " (" : "", code ? code : "", code ? ")" : "");
+		ts_free(code);
+	}
+	return S3_FAIL;
+}
+
+long
+s3_retry_wait(long *backoff, long retry_after_s)
+{
+	/* exponential backoff, full jitter, at least what Retry-After asks */
+	long		wait = *backoff / 2 + (long) (rand() % (int) (*backoff / 2 + 1));
+
+	if (retry_after_s > 0 && retry_after_s * 1000 > wait)
+		wait = retry_after_s * 1000;
+	*backoff = *backoff < 5000 ? *backoff * 2 : 10000;
+	return wait;
+}
+
+int
+s3_max_attempts(const ts_s3_config *cfg)
+{
+	return cfg->max_attempts > 0 ? cfg->max_attempts : 5;
+}
+
+long
+s3_retry_budget(const ts_s3_config *cfg)
+{
+	return cfg->max_retry_ms > 0 ? cfg->max_retry_ms : 30000;
 }
 
 /*
@@ -480,15 +554,15 @@ send_request(s3_request *r, ts_err *err)
 	if (cfg == NULL)
 		return ts_error(err, TS_ERR_INVALID,
 						"\"%s\": no object store settings for this scan", r->uri);
-	attempts = cfg->max_attempts > 0 ? cfg->max_attempts : 5;
-	budget = cfg->max_retry_ms > 0 ? cfg->max_retry_ms : 30000;
+	attempts = s3_max_attempts(cfg);
+	budget = s3_retry_budget(cfg);
 	for (int i = 1;; i++)
 	{
-		sink	   *s = ts_malloc(sizeof(sink));
+		s3_sink    *s = ts_malloc(sizeof(s3_sink));
 		CURLcode	rc = CURLE_OK;
 		long		retry_after_s = 0;
 		long		wait;
-		bool		transient;
+		s3_outcome	out;
 
 		if (s == NULL)
 			return ts_error(err, TS_ERR_NOMEM, "out of memory");
@@ -497,71 +571,18 @@ send_request(s3_request *r, ts_err *err)
 			ts_free(s);
 			return false;
 		}
-		if (s->nomem)
-		{
-			ts_free(s->grow);
-			ts_free(s);
-			return ts_error(err, TS_ERR_NOMEM, "out of memory reading \"%s\"", r->uri);
-		}
-		if (s->overflow)
-		{
-			ts_free(s->grow);
-			ts_free(s);
-			return r->kind == REQ_RANGE ?
-				ts_error(err, TS_ERR_CORRUPT,
-						 "object \"%s\": too long an answer to a read of %zu bytes at offset %lld",
-						 r->uri, r->len, (long long) r->offset) :
-				ts_error(err, TS_ERR_NOMEM, "object \"%s\" is larger than %zu bytes",
-						 r->uri, r->max_body);
-		}
-		transient = rc != CURLE_OK ? retryable_code(rc) : ts_http_retryable_status(s->status);
-		if (rc == CURLE_OK && !transient)
-		{
-			r->status = s->status;
-			r->body = s->grow;
-			r->body_len = s->got;
-			if (r->kind == REQ_RANGE)
-				r->body_len = s->got;
-			if (s->status < 200 || s->status > 299)
-				r->error_code = ts_s3_error_code(s->errbody, s->errlen);
-			ts_free(s);
-			return true;
-		}
-		ts_free(s->grow);
-		if (!transient || i >= attempts)
-		{
-			bool		r_ok;
-
-			if (rc != CURLE_OK)
-				r_ok = ts_error(err, TS_ERR_IO, "%s \"%s\" failed after %d attempt%s: %s",
-								method_name(r->kind), r->uri, i, i == 1 ? "" : "s",
-								curl_easy_strerror(rc));
-			else
-			{
-				char	   *code = ts_s3_error_code(s->errbody, s->errlen);
-
-				r_ok = ts_error(err, TS_ERR_IO, "%s \"%s\" failed after %d attempt%s: HTTP %ld%s%s%s",
-								method_name(r->kind), r->uri, i, i == 1 ? "" : "s", s->status,
-								code ? " (" : "", code ? code : "", code ? ")" : "");
-				ts_free(code);
-			}
-			ts_free(s);
-			return r_ok;
-		}
+		out = s3_judge(r, s, rc, i, attempts, err);
 		ts_free(s);
-		/* exponential backoff, full jitter, at least what Retry-After asks */
-		wait = backoff / 2 + (long) (rand() % (int) (backoff / 2 + 1));
-		if (retry_after_s > 0 && retry_after_s * 1000 > wait)
-			wait = retry_after_s * 1000;
+		if (out != S3_RETRY)
+			return out == S3_DONE;
+		wait = s3_retry_wait(&backoff, retry_after_s);
 		if (wait > budget)
 			return ts_error(err, TS_ERR_IO,
 							"%s \"%s\": the store kept failing (retry time of %ld ms used up)",
-							method_name(r->kind), r->uri,
-							cfg->max_retry_ms > 0 ? cfg->max_retry_ms : 30000L);
+							s3_method_name(r->kind), r->uri, s3_retry_budget(cfg));
 		if (!ts_http_pause_ms(wait))
-			return ts_error(err, TS_ERR_CANCELED, "%s \"%s\": canceled", method_name(r->kind), r->uri);
+			return ts_error(err, TS_ERR_CANCELED, "%s \"%s\": canceled", s3_method_name(r->kind), r->uri);
 		budget -= wait;
-		backoff = backoff < 5000 ? backoff * 2 : 10000;
 	}
 }
 
@@ -575,13 +596,13 @@ answer_error(const s3_request *r, ts_err *err)
 	if (r->status == 403)
 		return ts_error(err, TS_ERR_IO,
 						"%s \"%s\": access denied by the object store (HTTP 403%s%s): check the credentials of the user mapping",
-						method_name(r->kind), r->uri, code ? ", " : "", code ? code : "");
+						s3_method_name(r->kind), r->uri, code ? ", " : "", code ? code : "");
 	if (r->status == 404)
 		return ts_error(err, tc, "%s \"%s\": no such %s (HTTP 404%s%s)",
-						method_name(r->kind), r->uri,
+						s3_method_name(r->kind), r->uri,
 						code && strcmp(code, "NoSuchBucket") == 0 ? "bucket" : "object",
 						code ? ", " : "", code ? code : "");
-	return ts_error(err, tc, "%s \"%s\": HTTP %ld%s%s%s", method_name(r->kind), r->uri, r->status,
+	return ts_error(err, tc, "%s \"%s\": HTTP %ld%s%s%s", s3_method_name(r->kind), r->uri, r->status,
 					code ? " (" : "", code ? code : "", code ? ")" : "");
 }
 
@@ -613,6 +634,21 @@ url_of(const char *uri, char **bucket, char **key, ts_err *err)
 		ts_free(*bucket);
 		ts_free(*key);
 		ts_error(err, TS_ERR_NOMEM, "out of memory");
+	}
+	return url;
+}
+
+char *
+s3_object_url_of(const char *uri, ts_err *err)
+{
+	char	   *bucket,
+			   *key;
+	char	   *url = url_of(uri, &bucket, &key, err);
+
+	if (url != NULL)
+	{
+		ts_free(bucket);
+		ts_free(key);
 	}
 	return url;
 }
@@ -670,11 +706,24 @@ ts_s3_head(const char *uri, bool *exists, int64_t *size, ts_err *err)
 }
 
 bool
+s3_range_result(s3_request *r, int64_t object_size, ts_err *err)
+{
+	bool		ok;
+
+	if (r->status >= 300 || r->status < 200)
+		ok = answer_error(r, err);
+	else
+		ok = ts_s3_check_range_answer(r->uri, r->status, r->body_len, r->len, r->offset,
+									  object_size, err);
+	request_done(r);
+	return ok;
+}
+
+bool
 ts_s3_read_range(const char *uri, void *buf, size_t len, int64_t offset,
 				 int64_t object_size, ts_err *err)
 {
 	s3_request	r = {REQ_RANGE, uri};
-	bool		ok;
 
 	if (len == 0)
 		return true;
@@ -683,48 +732,52 @@ ts_s3_read_range(const char *uri, void *buf, size_t len, int64_t offset,
 	r.buf = buf;
 	if (!send_object_request(&r, err))
 		return false;
-	if (r.status >= 300 || r.status < 200)
-		ok = answer_error(&r, err);
-	else
-		ok = ts_s3_check_range_answer(uri, r.status, r.body_len, len, offset, object_size, err);
-	request_done(&r);
-	return ok;
+	return s3_range_result(&r, object_size, err);
 }
 
-/* Largest object read whole (metadata: snapshots, manifests, schemas). */
-#define S3_MAX_WHOLE ((size_t) 1 << 30)
+bool
+s3_whole_result(s3_request *r, uint8_t **data, size_t *len, ts_err *err)
+{
+	bool		ok;
+
+	*data = NULL;
+	*len = 0;
+	if (r->status != 200)
+	{
+		ts_free(r->body);
+		r->body = NULL;
+		ok = answer_error(r, err);
+		request_done(r);
+		return ok;
+	}
+	request_done(r);
+	if (r->content_length >= 0 && (size_t) r->content_length != r->body_len)
+	{
+		ts_free(r->body);
+		r->body = NULL;
+		return ts_error(err, TS_ERR_CORRUPT, "object \"%s\": %zu bytes read of %lld announced",
+						r->uri, r->body_len, (long long) r->content_length);
+	}
+	if (r->body == NULL && (r->body = ts_malloc(1)) == NULL)
+		return ts_error(err, TS_ERR_NOMEM, "out of memory");
+	r->body[r->body_len] = '\0';
+	*data = r->body;
+	*len = r->body_len;
+	r->body = NULL;
+	return true;
+}
 
 bool
 ts_s3_read_object(const char *uri, uint8_t **data, size_t *len, ts_err *err)
 {
 	s3_request	r = {REQ_WHOLE, uri};
-	bool		ok;
 
 	*data = NULL;
 	*len = 0;
 	r.max_body = S3_MAX_WHOLE;
 	if (!send_object_request(&r, err))
 		return false;
-	if (r.status != 200)
-	{
-		ts_free(r.body);
-		ok = answer_error(&r, err);
-		request_done(&r);
-		return ok;
-	}
-	request_done(&r);
-	if (r.content_length >= 0 && (size_t) r.content_length != r.body_len)
-	{
-		ts_free(r.body);
-		return ts_error(err, TS_ERR_CORRUPT, "object \"%s\": %zu bytes read of %lld announced",
-						uri, r.body_len, (long long) r.content_length);
-	}
-	if (r.body == NULL && (r.body = ts_malloc(1)) == NULL)
-		return ts_error(err, TS_ERR_NOMEM, "out of memory");
-	r.body[r.body_len] = '\0';
-	*data = r.body;
-	*len = r.body_len;
-	return true;
+	return s3_whole_result(&r, data, len, err);
 }
 
 static int

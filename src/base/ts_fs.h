@@ -88,6 +88,13 @@ const char *ts_file_path(const ts_file *f);
 int64_t		ts_file_size(const ts_file *f);
 /* read exactly len bytes at offset; short read = TS_ERR_CORRUPT naming the file */
 bool		ts_file_pread(ts_file *f, void *buf, size_t len, int64_t offset, ts_err *err);
+/*
+ * Read several ranges (ranges[i].len bytes at ranges[i].offset into
+ * ranges[i].buf), all or none: on an object store they are coalesced
+ * (gaps up to TS_RANGE_GAP) and sent concurrently; locally one pread each.
+ */
+struct ts_range;
+bool		ts_file_pread_many(ts_file *f, struct ts_range *ranges, int n, ts_err *err);
 void		ts_file_close(ts_file *f);	/* NULL is fine */
 
 /* Read a whole (small, metadata) file into a ts_malloc'd buffer (NUL-terminated). */

@@ -29,11 +29,23 @@ typedef struct ts_s3_config
 	int			max_attempts;	/* per request, >= 1; 0: 5 */
 	long		max_retry_ms;	/* total time spent waiting between attempts; 0: 30 s */
 	long		timeout_ms;		/* one attempt; 0: 60 s */
+	int			max_in_flight;	/* concurrent requests of one batch; 0: TS_S3_IN_FLIGHT */
 } ts_s3_config;
+
+/* Requests a batch (ts_s3_fetch_all) has in flight at most, by default / at all. */
+#define TS_S3_IN_FLIGHT 16
+#define TS_S3_IN_FLIGHT_MAX 64
 
 /* The settings later requests use (copied; NULL: none, every request fails). */
 bool		ts_s3_set_config(const ts_s3_config *cfg);
 const ts_s3_config *ts_s3_get_config(void);
+
+/*
+ * Changes whenever ts_s3_set_config installs different settings: what was
+ * fetched under one generation (one role's credentials) is not served to
+ * another (prefetch.c).
+ */
+uint64_t	ts_s3_config_generation(void);
 
 /* ---- URIs (pure) ------------------------------------------------------ */
 
@@ -116,6 +128,39 @@ bool		ts_s3_read_object(const char *uri, uint8_t **data, size_t *len, ts_err *er
  * With max_one, stops after the first page of at most one key.
  */
 bool		ts_s3_list(const char *uri, bool max_one, char ***names, int *count, ts_err *err);
+
+/* ---- concurrent requests (s3_batch.c) ---------------------------------- */
+
+/*
+ * One object fetch of a batch: a ranged GET of [offset, offset+len) into
+ * buf, or (buf NULL) a GET of the whole object into data.
+ */
+typedef struct ts_s3_fetch
+{
+	const char *uri;
+	void	   *buf;
+	size_t		len;
+	int64_t		offset;
+	int64_t		object_size;	/* for the ranged answer's check, or -1 */
+	/* result */
+	uint8_t    *data;			/* whole: ts_malloc'd, NUL-terminated */
+	size_t		data_len;
+	ts_errcode	code;			/* TS_OK once fetched */
+} ts_s3_fetch;
+
+/*
+ * Fetch n objects or ranges with at most the configured number of requests
+ * in flight on the process's connections (curl multi), each request signed,
+ * retried, length-checked and reported exactly as one sent alone (s3.c).
+ * Every request that starts is counted.
+ *
+ * keep_going false: the first failure stops every other transfer and is
+ * returned (err names its object); no item then holds data.  keep_going
+ * true: a failed item only gets its code (the caller reads it again alone
+ * to report why); false is then only a cancel or out of memory.  An
+ * interrupt stops all transfers within a poll interval (TS_ERR_CANCELED).
+ */
+bool		ts_s3_fetch_all(ts_s3_fetch *items, int n, bool keep_going, ts_err *err);
 
 /* Requests sent by this process (for metrics and tests). */
 int64_t		ts_s3_request_count(void);

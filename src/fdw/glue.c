@@ -22,6 +22,7 @@
 #include <cjson/cJSON.h>
 
 #include "tablescan_fdw.h"
+#include "base/ts_prefetch.h"
 #include "scan/predicate.h"
 #include "utils/rel.h"
 
@@ -145,6 +146,7 @@ reset_scope(void)
 	ts_fs_bypass_scope(false);
 	ts_fs_set_scope(&deny_all);
 	ts_s3_set_config(NULL);
+	ts_prefetch_forget_all();	/* a set's memory went with its context */
 }
 
 static void
@@ -158,7 +160,10 @@ scope_subxact_callback(SubXactEvent event, SubTransactionId mySubid,
 					   SubTransactionId parentSubid, void *arg)
 {
 	if (event == SUBXACT_EVENT_ABORT_SUB)
+	{
 		ts_fs_bypass_scope(false);
+		ts_prefetch_forget_all();	/* its sets may have gone with the aborted query */
+	}
 }
 
 void

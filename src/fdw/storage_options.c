@@ -84,6 +84,7 @@ static const StorageKey storage_keys[] = {
 static int	s3_max_attempts = 5;
 static int	s3_max_retry_ms = 30000;
 static int	s3_timeout_ms = 60000;
+static int	s3_max_in_flight = TS_S3_IN_FLIGHT;
 
 void
 tablescan_storage_define_gucs(void)
@@ -99,6 +100,10 @@ tablescan_storage_define_gucs(void)
 							"Longest time one attempt of an object store request may take.",
 							NULL, &s3_timeout_ms, 60000, 100, 3600 * 1000, PGC_USERSET, GUC_UNIT_MS,
 							NULL, NULL, NULL);
+	DefineCustomIntVariable("tablescan.s3_max_in_flight",
+							"Object store requests a scan sends at once (manifests of a plan, small data files, column chunks of a row group).",
+							NULL, &s3_max_in_flight, TS_S3_IN_FLIGHT, 1, TS_S3_IN_FLIGHT_MAX,
+							PGC_USERSET, 0, NULL, NULL, NULL);
 }
 
 static const StorageKey *
@@ -399,5 +404,6 @@ tablescan_storage_config(ForeignServer *server, ForeignTable *ft, const char *lo
 	cfg->max_attempts = s3_max_attempts;
 	cfg->max_retry_ms = s3_max_retry_ms;
 	cfg->timeout_ms = s3_timeout_ms;
+	cfg->max_in_flight = s3_max_in_flight;
 	return cfg;
 }

@@ -12,6 +12,9 @@
  */
 #include <string.h>
 
+#include "base/ts_prefetch.h"
+#include "base/ts_ranges.h"
+#include "base/ts_s3.h"
 #include "read/read_internal.h"
 
 struct ts_split_reader
@@ -29,7 +32,68 @@ struct ts_split_reader
 	bool		own_buffers;	/* buffers is ours to free */
 	ts_reader_metrics metrics;	/* of closed files */
 	ts_reader_metrics snapshot; /* returned by ts_split_reader_metrics */
+	ts_prefetch *window;		/* small object files fetched whole ahead */
+	int			window_end;		/* first file after the window */
 };
+
+/*
+ * On an object store, fetch the split's small files from 'from' on whole
+ * and concurrently (ts_prefetch_window: each at most TS_PREFETCH_FILE_MAX
+ * by the size the manifest gives, TS_PREFETCH_WINDOW_BYTES in all): one
+ * round trip for the lot instead of a HEAD, a footer and the column chunks
+ * of each, one after the other.  Files read in byte ranges (a parallel
+ * scan's tasks) and larger files are read by ranges as before.  Nothing
+ * here is an error but a cancel or out of memory: a file that could not be
+ * fetched is read (and its failure reported) when opened.
+ */
+static bool
+prefetch_files(ts_split_reader *r, int from, ts_err *err)
+{
+	const ts_split *split = r->split;
+	int			n = split->nfiles - from;
+	int64_t    *sizes;
+	const char **paths;
+	int			k;
+
+	ts_prefetch_free(r->window);
+	r->window = NULL;
+	r->window_end = from + 1;
+	if (n <= 0 || !ts_uri_is_object(split->files[from].path))
+		return true;
+	if (n > TS_PREFETCH_WINDOW_FILES)
+		n = TS_PREFETCH_WINDOW_FILES;
+	sizes = ts_malloc(sizeof(int64_t) * (size_t) n);
+	paths = ts_malloc(sizeof(char *) * (size_t) n);
+	if (sizes == NULL || paths == NULL)
+	{
+		ts_free(sizes);
+		ts_free(paths);
+		return ts_error(err, TS_ERR_NOMEM, "out of memory");
+	}
+	for (int i = 0; i < n; i++)
+	{
+		const ts_scan_file *f = &split->files[from + i];
+
+		paths[i] = f->path;
+		sizes[i] = f->entry && f->range_end <= 0 && ts_uri_is_object(f->path) &&
+			f->entry->file.file_size > 0 ? f->entry->file.file_size : -1;
+	}
+	k = ts_prefetch_window(sizes, n, TS_PREFETCH_FILE_MAX, TS_PREFETCH_WINDOW_BYTES,
+						   TS_PREFETCH_WINDOW_FILES);
+	ts_free(sizes);
+	if (k > 0)
+	{
+		r->window = ts_prefetch_objects(paths, k, err);
+		if (r->window == NULL)
+		{
+			ts_free(paths);
+			return false;
+		}
+		r->window_end = from + k;
+	}
+	ts_free(paths);
+	return true;
+}
 
 bool
 ts_read_check_columns(const ts_plan *plan, const int *columns, int ncolumns, ts_err *err)
@@ -159,6 +223,13 @@ ts_split_reader_open(ts_plan *plan, const ts_split *split, const int *columns, i
 	if (ncolumns)
 		memcpy(r->columns, columns, sizeof(int) * ncolumns);
 	r->key_value = plan->kind == TS_TABLE_PRIMARY_KEY;
+	/* readers that open several files at once: their small ones fetched together */
+	if ((evolution || (r->key_value && !split->raw_convertible && split->nfiles > 0)) &&
+		!prefetch_files(r, 0, err))
+	{
+		ts_split_reader_close(r);
+		return NULL;
+	}
 	if (evolution)
 	{
 		r->evolution = ts_evolution_reader_open(plan, split, r->columns, ncolumns, err);
@@ -246,6 +317,9 @@ ts_split_reader_next(ts_split_reader *r, ts_batch *batch, ts_err *err)
 					continue;
 				}
 			}
+			/* the file before is closed: the window may move on */
+			if (r->next_file >= r->window_end && !prefetch_files(r, r->next_file, err))
+				return -1;
 			if (r->buffers == NULL)
 			{
 				/* without a pool every file reader allocates afresh: fine too */
@@ -313,6 +387,7 @@ ts_split_reader_close(ts_split_reader *r)
 	ts_data_file_close(r->cur, &r->metrics);
 	ts_merge_reader_close(r->merge, &r->metrics);
 	ts_evolution_reader_close(r->evolution, &r->metrics);
+	ts_prefetch_free(r->window);
 	if (r->own_buffers)
 		ts_bufpool_free(r->buffers);
 	ts_free(r->columns);

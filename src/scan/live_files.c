@@ -15,6 +15,9 @@
 #include <string.h>
 
 #include "base/ts_fs.h"
+#include "base/ts_prefetch.h"
+#include "base/ts_ranges.h"
+#include "base/ts_s3.h"
 #include "scan/scan_internal.h"
 
 /* an entry with its names and stats, decoded: about this many bytes */
@@ -222,6 +225,55 @@ scan_read_manifest_list(ts_plan *plan, const char *list_name, int64_t snapshot_i
 	return true;
 }
 
+/*
+ * On an object store, fetch the manifests that the loop below will read
+ * from manifests[from] on (up to TS_PREFETCH_WINDOW_FILES of them, and
+ * TS_PREFETCH_WINDOW_BYTES by the sizes the lists give) whole and
+ * concurrently, so that a cold plan costs a round trip per window rather
+ * than per manifest.  The loop then decodes them in order from memory,
+ * with the same results and errors: a manifest left out (a selection or
+ * name the loop refuses, a failed fetch) is read there as before.  *end:
+ * the first manifest after the window.  NULL window: nothing to fetch (or
+ * err set for a cancel / out of memory).
+ */
+static bool
+prefetch_manifests(ts_plan *plan, scan_state *st, const ts_manifest_file_meta *manifests,
+				   int nmanifests, int from, ts_prefetch **window, int *end, ts_err *err)
+{
+	const char *paths[TS_PREFETCH_WINDOW_FILES];
+	int			n = 0;
+	int64_t		bytes = 0;
+	int			i;
+
+	*window = NULL;
+	for (i = from; i < nmanifests && n < TS_PREFETCH_WINDOW_FILES; i++)
+	{
+		const ts_manifest_file_meta *m = &manifests[i];
+		bool		keep;
+		ts_err		ignore;
+
+		if (!keep_manifest(plan, st, m, &keep, &ignore))
+			break;				/* the loop reports it */
+		if (!keep || (m->num_added_files == 0 && m->num_deleted_files == 0))
+			continue;
+		if (m->file_name == NULL || strchr(m->file_name, '/') != NULL ||
+			!scan_check_file_name(plan, "manifest file", m->file_name, &ignore))
+			break;
+		if (n > 0 && m->file_size > 0 && bytes + m->file_size > TS_PREFETCH_WINDOW_BYTES)
+			break;
+		paths[n] = scan_arena_printf(&plan->arena, "%s/manifest/%s", plan->table_path, m->file_name);
+		if (paths[n] == NULL)
+			return ts_error(err, TS_ERR_NOMEM, "out of memory");
+		bytes += m->file_size > 0 ? m->file_size : 0;
+		n++;
+	}
+	*end = i > from ? i : from + 1;
+	if (n < 2)
+		return true;			/* one manifest: read alone, as before */
+	*window = ts_prefetch_objects(paths, n, err);
+	return *window != NULL;
+}
+
 bool
 scan_read_live_files(ts_plan *plan, scan_state *st,
 					 const ts_manifest_entry ***live, int *nlive, ts_err *err)
@@ -238,6 +290,9 @@ scan_read_live_files(ts_plan *plan, scan_state *st,
 	const ts_manifest_entry **out = NULL;
 	int			nout = 0;
 	ts_manifest_keep *schema_keep = NULL;	/* the manifests' schema, read once */
+	ts_prefetch *window = NULL;	/* manifests fetched ahead (object stores) */
+	int			window_end = 0;
+	bool		remote = ts_uri_is_object(plan->table_path);
 	bool		ok = false;
 
 	*live = NULL;
@@ -302,6 +357,12 @@ scan_read_live_files(ts_plan *plan, scan_state *st,
 					 (long long) plan->snapshot->id, m->file_name);
 			goto done;
 		}
+		if (remote && i >= window_end)
+		{
+			ts_prefetch_free(window);
+			if (!prefetch_manifests(plan, st, manifests, nmanifests, i, &window, &window_end, err))
+				goto done;
+		}
 		if (!ts_manifest_read_kept(path, m->num_added_files + m->num_deleted_files, schema_keep,
 								   st->entry_arena ? st->entry_arena : &plan->arena,
 								   &me, &n, err))
@@ -365,6 +426,7 @@ scan_read_live_files(ts_plan *plan, scan_state *st,
 	ok = true;
 
 done:
+	ts_prefetch_free(window);
 	ts_manifest_keep_free(schema_keep);
 	ts_free(manifests);
 	ts_free(entries);

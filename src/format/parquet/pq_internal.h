@@ -16,6 +16,7 @@
 #include "format/format.h"
 #include "base/ts_background.h"
 #include "base/ts_fs.h"
+#include "base/ts_ranges.h"
 
 /* ---- Thrift compact protocol --------------------------------------- */
 

@@ -669,35 +669,72 @@ chunk_extent(const pq_reader *r, const pq_row_group *rg, const pq_leaf *l,
 	return true;
 }
 
+/*
+ * Read the chunks of row group rgi that were not read ahead: all at once
+ * (ts_file_pread_many: on an object store coalesced and concurrent), then
+ * start every leaf on its chunk.
+ */
 static bool
 load_row_group(pq_reader *r, int rgi, ts_err *err)
 {
 	const pq_row_group *rg = &r->meta.row_groups[rgi];
+	const pq_column_chunk *ccs[64];
+	int64_t		lens[64];
+	ts_range	ranges[64];
+	const pq_column_chunk **cc = ccs;
+	int64_t    *len = lens;
+	ts_range   *rng = ranges;
+	int			nr = 0;
+	bool		ok = false;
 
+	if (r->nleaves > 64)
+	{
+		cc = ts_malloc(sizeof(*cc) * (size_t) r->nleaves);
+		len = ts_malloc(sizeof(*len) * (size_t) r->nleaves);
+		rng = ts_malloc(sizeof(*rng) * (size_t) r->nleaves);
+		if (cc == NULL || len == NULL || rng == NULL)
+		{
+			ts_error(err, TS_ERR_NOMEM, "out of memory");
+			goto done;
+		}
+	}
 	for (int i = 0; i < r->nleaves; i++)
 	{
 		pq_leaf    *l = r->leaves[i];
-		const pq_column_chunk *cc;
-		int64_t		start,
-					len;
+		int64_t		start;
 
 		pq_leaf_end_chunk(l);
-		if (!chunk_extent(r, rg, l, &cc, &start, &len, err))
-			return false;
+		if (!chunk_extent(r, rg, l, &cc[i], &start, &len[i], err))
+			goto done;
 		if (!pq_ahead_take_chunk(l, rgi))
 		{
-			uint8_t    *buf = pq_leaf_chunk_buffer(l, (size_t) len, err);
+			uint8_t    *buf = pq_leaf_chunk_buffer(l, (size_t) len[i], err);
 
 			if (!buf)
-				return false;
-			if (!ts_file_pread(r->file, buf, (size_t) len, start, err))
-				return false;
+				goto done;
+			rng[nr].offset = start;
+			rng[nr].len = (size_t) len[i];
+			rng[nr].buf = buf;
+			nr++;
 		}
-		r->base.metrics.bytes_read += len;
-		if (!pq_leaf_start(l, (size_t) len, cc, err))
-			return false;
 	}
-	return true;
+	if (!ts_file_pread_many(r->file, rng, nr, err))
+		goto done;
+	for (int i = 0; i < r->nleaves; i++)
+	{
+		r->base.metrics.bytes_read += len[i];
+		if (!pq_leaf_start(r->leaves[i], (size_t) len[i], cc[i], err))
+			goto done;
+	}
+	ok = true;
+done:
+	if (cc != ccs)
+	{
+		ts_free((void *) cc);
+		ts_free(len);
+		ts_free(rng);
+	}
+	return ok;
 }
 
 /*

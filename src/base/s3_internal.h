@@ -1,0 +1,139 @@
+/*
+ * s3_internal.h - what s3.c shares with s3_batch.c (not for other files).
+ *
+ * Owns nothing: declares the pieces of one object store request that s3.c
+ * implements once and both the one-at-a-time path (s3.c) and the
+ * concurrent one (s3_batch.c) run: the body sink, the request and its
+ * answer, setting up a curl easy handle for one attempt (URL, range,
+ * SigV4 signing, timeouts, certificate checks) and scrubbing it after,
+ * judging an attempt's outcome (done / retry / fail, with the same
+ * messages), the backoff between attempts, and checking a ranged or whole
+ * answer.  The multi handle (and so the kept-alive connections) is the
+ * process's one.
+ */
+#ifndef TS_S3_INTERNAL_H
+#define TS_S3_INTERNAL_H
+
+#include <curl/curl.h>
+
+#include "base/ts_s3.h"
+
+/* Where an answer's body goes. */
+typedef struct s3_sink
+{
+	long		status;			/* known once the first body byte arrives */
+	CURL	   *handle;
+	/* 2xx bodies: into a fixed buffer (range) or a growing one */
+	uint8_t    *fixed;
+	size_t		fixed_len;
+	int64_t		fixed_offset;	/* where fixed starts in the object */
+	int64_t		range_start;	/* of a 206's Content-Range (-1: none) */
+	bool		pos_set;
+	int64_t		pos;			/* position in the object of the next body byte */
+	uint8_t    *grow;
+	size_t		grow_cap;
+	size_t		max_body;
+	size_t		got;
+	bool		overflow;
+	bool		nomem;
+	/* other answers: the first bytes of the error body */
+	char		errbody[8192];
+	size_t		errlen;
+} s3_sink;
+
+typedef enum s3_req_kind
+{
+	REQ_HEAD,
+	REQ_RANGE,
+	REQ_WHOLE,
+	REQ_LIST
+} s3_req_kind;
+
+typedef struct s3_request
+{
+	s3_req_kind kind;
+	const char *uri;			/* for messages: the object or listing */
+	const char *url;
+	int64_t		offset;			/* REQ_RANGE */
+	size_t		len;
+	void	   *buf;
+	size_t		max_body;		/* REQ_WHOLE, REQ_LIST */
+	/* answer */
+	long		status;
+	int64_t		content_length;
+	uint8_t    *body;			/* REQ_WHOLE, REQ_LIST: ts_malloc'd */
+	size_t		body_len;
+	char	   *error_code;		/* of a non-2xx answer */
+} s3_request;
+
+/* What one attempt holds between its setup and its end (headers carry the token). */
+typedef struct s3_attempt
+{
+	struct curl_slist *headers;
+	char	   *token_header;
+} s3_attempt;
+
+typedef enum s3_outcome
+{
+	S3_DONE,					/* an answer not retried: r->status, r->body set */
+	S3_RETRY,					/* transient: try again after a wait */
+	S3_FAIL						/* err set */
+} s3_outcome;
+
+/* The process's multi handle (its connection cache), created on first use. */
+bool		s3_multi_handle(CURLM **m, ts_err *err);
+
+/* Largest object read whole (metadata: snapshots, manifests, schemas). */
+#define S3_MAX_WHOLE ((size_t) 1 << 30)
+
+/*
+ * Set up easy handle h (reset by the caller) for one attempt of r into s;
+ * counts the request.  False (err set) only when out of memory.
+ */
+bool		s3_attempt_begin(CURL *h, s3_request *r, const ts_s3_config *cfg, s3_sink *s,
+							 s3_attempt *a, ts_err *err);
+
+/*
+ * After the transfer: status, Content-Length, Retry-After; the secret and
+ * token are scrubbed from the handle and the headers freed.
+ */
+void		s3_attempt_end(CURL *h, s3_request *r, s3_sink *s, s3_attempt *a, long *retry_after_s);
+
+/*
+ * Judge attempt number i (of at most 'attempts') that ended with rc into
+ * s: S3_DONE moves the body into r; S3_RETRY and S3_FAIL free it.  S3_FAIL
+ * sets err naming r->uri (out of memory, too long an answer, a
+ * non-transient transport failure, or retries exhausted).
+ */
+s3_outcome	s3_judge(s3_request *r, s3_sink *s, CURLcode rc, int i, int attempts, ts_err *err);
+
+/*
+ * The wait before the next attempt: exponential backoff with full jitter
+ * (*backoff doubles, bounded), at least what Retry-After asks.
+ */
+long		s3_retry_wait(long *backoff, long retry_after_s);
+
+/* The attempts and total retry wait of a request under cfg. */
+int			s3_max_attempts(const ts_s3_config *cfg);
+long		s3_retry_budget(const ts_s3_config *cfg);
+
+/* "HEAD", "GET", "LIST" */
+const char *s3_method_name(s3_req_kind k);
+
+/* The URL of object uri (ts_malloc'd; NULL + err). */
+char	   *s3_object_url_of(const char *uri, ts_err *err);
+
+/*
+ * The result of a ranged GET (r done): an answer that is not 2xx, or a
+ * length other than r->len, is an error.  Frees r's error code.
+ */
+bool		s3_range_result(s3_request *r, int64_t object_size, ts_err *err);
+
+/*
+ * The result of a whole GET (r done): the body (NUL-terminated, owned by
+ * the caller) when 200 with the announced length; an error otherwise (404
+ * = TS_ERR_NOT_FOUND).  Frees r's error code and, on error, its body.
+ */
+bool		s3_whole_result(s3_request *r, uint8_t **data, size_t *len, ts_err *err);
+
+#endif							/* TS_S3_INTERNAL_H */

@@ -1,0 +1,53 @@
+/*
+ * ts_prefetch.h - objects fetched whole ahead of their readers.
+ *
+ * Owns: sets of whole objects fetched concurrently (ts_s3_fetch_all) before
+ * the code that reads them one by one runs (the manifests of a snapshot,
+ * the next small data files of a split), and the registry that lets
+ * ts_file_open / ts_read_whole_file serve such an object from memory with
+ * no request.  A set serves its objects only under the storage settings it
+ * was fetched with (ts_s3_config_generation: never another role's
+ * credentials) and only while it lives: its owner frees it once the files
+ * opened from it are closed.  Paimon never rewrites a file under the same
+ * name, so memory and store agree for as long as a set lives.
+ */
+#ifndef TS_PREFETCH_H
+#define TS_PREFETCH_H
+
+#include "base/ts_base.h"
+
+typedef struct ts_prefetch ts_prefetch;
+
+/*
+ * Fetch paths[0..n-1] whole and concurrently (keeping going past a
+ * failure) and register the set.  A path that is not an object URI, that
+ * the scope does not allow, or that failed is left out: its open then goes
+ * to the store as usual, and reports why.  NULL (err set) only for a cancel
+ * or out of memory.
+ */
+ts_prefetch *ts_prefetch_objects(const char *const *paths, int n, ts_err *err);
+
+/* An empty registered set, and adding an object to it (data taken over). */
+ts_prefetch *ts_prefetch_new(void);
+bool		ts_prefetch_add(ts_prefetch *p, const char *path, uint8_t *data, size_t len);
+
+/* Objects in the set, and their bytes. */
+int			ts_prefetch_count(const ts_prefetch *p);
+int64_t		ts_prefetch_bytes(const ts_prefetch *p);
+
+/* Unregister and free the set (NULL is fine); files opened from it must be closed. */
+void		ts_prefetch_free(ts_prefetch *p);
+
+/*
+ * After a transaction abort (the sets' memory went with its context):
+ * drop every registration without touching the sets.
+ */
+void		ts_prefetch_forget_all(void);
+
+/*
+ * The bytes of path (compared as a string) in a registered set fetched
+ * under the current storage settings (fs.c).
+ */
+bool		ts_prefetch_find(const char *path, const uint8_t **data, size_t *len);
+
+#endif							/* TS_PREFETCH_H */
