@@ -298,6 +298,29 @@ scan_read_live_files(ts_plan *plan, scan_state *st,
 	*live = NULL;
 	*nlive = 0;
 
+	if (remote)
+	{
+		/* both lists in one round trip (each would cost a HEAD and reads) */
+		const char *lists[2];
+		int			nl = 0;
+
+		if (plan->snapshot->base_manifest_list && plan->snapshot->base_manifest_list[0] &&
+			strchr(plan->snapshot->base_manifest_list, '/') == NULL)
+			lists[nl++] = scan_arena_printf(&plan->arena, "%s/manifest/%s", plan->table_path,
+											plan->snapshot->base_manifest_list);
+		if (plan->snapshot->delta_manifest_list && plan->snapshot->delta_manifest_list[0] &&
+			strchr(plan->snapshot->delta_manifest_list, '/') == NULL)
+			lists[nl++] = scan_arena_printf(&plan->arena, "%s/manifest/%s", plan->table_path,
+											plan->snapshot->delta_manifest_list);
+		for (int k = 0; k < nl; k++)
+			if (lists[k] == NULL)
+			{
+				ts_error(err, TS_ERR_NOMEM, "out of memory");
+				goto done;
+			}
+		if ((window = ts_prefetch_objects(lists, nl, err)) == NULL)
+			goto done;
+	}
 	if (!scan_read_manifest_list(plan, plan->snapshot->base_manifest_list, plan->snapshot->id,
 								 &manifests, &nmanifests, &cap, err) ||
 		!scan_read_manifest_list(plan, plan->snapshot->delta_manifest_list, plan->snapshot->id,

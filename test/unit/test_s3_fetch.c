@@ -1,0 +1,296 @@
+/*
+ * test_s3_fetch.c - concurrent object store reads without a server: the
+ * coalescing of ranges and the choice of prefetch windows (ranges.c), the
+ * prefetch sets and the files fs.c serves from them (prefetch.c, fs.c),
+ * ts_file_pread_many on local files, and the batch loop of s3_batch.c
+ * against a closed local port (every request fails at once): a failure
+ * among many is an error with no data kept, keep_going leaves each item's
+ * code, a pending interrupt cancels.  Requests that succeed are tested by
+ * the regress suite s3 against s3rver.
+ */
+#include "unit.h"
+
+#include <unistd.h>
+
+#include "base/ts_fs.h"
+#include "base/ts_prefetch.h"
+#include "base/ts_ranges.h"
+#include "base/ts_s3.h"
+
+static void
+test_coalesce(void **state)
+{
+	/* offsets out of order; 1000..1100 and 1150..1200 are 50 apart */
+	ts_range	r[] = {
+		{5000000, 100, NULL},	/* far: a run of its own */
+		{1150, 50, NULL},
+		{1000, 100, NULL},
+		{1050, 10, NULL},		/* inside the first: overlap */
+		{7000, 0, NULL},		/* empty: left out */
+		{1300, 20, NULL},
+	};
+	int			order[6];
+	ts_range_run runs[6];
+	int			n;
+
+	(void) state;
+	n = ts_ranges_coalesce(r, 6, 100, 1 << 20, order, runs);
+	assert_int_equal(n, 2);
+	/* sorted: 1000 (2), 1050 (3), 1150 (1), 1300 (5), 5000000 (0) */
+	assert_int_equal(order[0], 2);
+	assert_int_equal(order[1], 3);
+	assert_int_equal(order[2], 1);
+	assert_int_equal(order[3], 5);
+	assert_int_equal(order[4], 0);
+	assert_int_equal(runs[0].offset, 1000);
+	assert_int_equal(runs[0].len, 320);	/* 1000 .. 1320 */
+	assert_int_equal(runs[0].first, 0);
+	assert_int_equal(runs[0].count, 4);
+	assert_int_equal(runs[1].offset, 5000000);
+	assert_int_equal(runs[1].len, 100);
+	assert_int_equal(runs[1].first, 4);
+	assert_int_equal(runs[1].count, 1);
+
+	/* gap 0: only touching or overlapping ranges merge */
+	n = ts_ranges_coalesce(r, 6, 0, 1 << 20, order, runs);
+	assert_int_equal(n, 4);
+	assert_int_equal(runs[0].len, 100);
+	assert_int_equal(runs[0].count, 2);
+	assert_int_equal(runs[1].offset, 1150);
+
+	/* a run stays within max_run: 1000..1200 is 200 bytes, 1300 would make it 320 */
+	n = ts_ranges_coalesce(r, 6, 100, 250, order, runs);
+	assert_int_equal(n, 3);
+	assert_int_equal(runs[0].len, 200);
+	assert_int_equal(runs[0].count, 3);
+	assert_int_equal(runs[1].offset, 1300);
+	assert_int_equal(runs[1].count, 1);
+
+	/* one range larger than max_run is one run */
+	{
+		ts_range	big[] = {{0, 1000, NULL}, {1000, 10, NULL}};
+
+		n = ts_ranges_coalesce(big, 2, 100, 500, order, runs);
+		assert_int_equal(n, 2);
+		assert_int_equal(runs[0].len, 1000);
+	}
+	assert_int_equal(ts_ranges_coalesce(r, 0, 100, 100, order, runs), 0);
+}
+
+static void
+test_window(void **state)
+{
+	int64_t		sizes[] = {10, 20, -1, 5};
+	int64_t		big[] = {100, 1, 1};
+
+	(void) state;
+	assert_int_equal(ts_prefetch_window(sizes, 4, 50, 1000, 64), 2);	/* stops at the unknown size */
+	assert_int_equal(ts_prefetch_window(sizes, 4, 15, 1000, 64), 1);	/* 20 is too large */
+	assert_int_equal(ts_prefetch_window(sizes, 4, 50, 25, 64), 1);	/* 10 + 20 > 25 */
+	assert_int_equal(ts_prefetch_window(sizes, 4, 50, 1000, 1), 1);	/* count */
+	assert_int_equal(ts_prefetch_window(sizes + 2, 2, 50, 1000, 64), 0);
+	assert_int_equal(ts_prefetch_window(big, 3, 50, 1000, 64), 0);	/* the first is too large */
+	assert_int_equal(ts_prefetch_window(sizes, 0, 50, 1000, 64), 0);
+}
+
+static uint8_t *
+dup_bytes(const char *s)
+{
+	uint8_t    *d = ts_malloc(strlen(s) + 1);
+
+	memcpy(d, s, strlen(s) + 1);
+	return d;
+}
+
+static void
+test_prefetched_file(void **state)
+{
+	ts_err		err = {0};
+	ts_prefetch *p = ts_prefetch_new();
+	ts_file    *f;
+	char		buf[16];
+	char		a[4] = {0},
+				b[4] = {0},
+				c[1] = {0};
+	ts_range	rs[] = {{6, 3, a}, {0, 3, b}, {10, 1, c}};
+	uint8_t    *data;
+	size_t		len;
+	ts_s3_config cfg = {0};
+
+	(void) state;
+	ts_s3_set_config(NULL);
+	assert_non_null(p);
+	assert_true(ts_prefetch_add(p, "s3://lake/wh/m-1", dup_bytes("hello world"), 11));
+	assert_int_equal(ts_prefetch_count(p), 1);
+	assert_int_equal(ts_prefetch_bytes(p), 11);
+
+	/* opened and read from memory: no settings, so any request would fail */
+	f = ts_file_open("s3://lake/wh/m-1", &err);
+	assert_non_null(f);
+	assert_int_equal(ts_file_size(f), 11);
+	assert_true(ts_file_pread(f, buf, 5, 6, &err));
+	assert_memory_equal(buf, "world", 5);
+	assert_true(ts_file_pread_many(f, rs, 3, &err));
+	assert_memory_equal(a, "wor", 3);
+	assert_memory_equal(b, "hel", 3);
+	assert_memory_equal(c, "d", 1);
+	assert_false(ts_file_pread(f, buf, 2, 10, &err));	/* past the end */
+	assert_int_equal(err.code, TS_ERR_CORRUPT);
+	ts_file_close(f);
+	assert_true(ts_read_whole_file("s3://lake/wh/m-1", &data, &len, &err));
+	assert_int_equal(len, 11);
+	assert_string_equal((char *) data, "hello world");
+	ts_free(data);
+
+	/* another path is not in the set: it goes to the store */
+	assert_null(ts_file_open("s3://lake/wh/m-2", &err));
+	assert_int_equal(err.code, TS_ERR_INVALID);
+
+	/* other storage settings (another role's keys): not served */
+	cfg.endpoint = "http://127.0.0.1:1";
+	cfg.path_style = true;
+	assert_true(ts_s3_set_config(&cfg));
+	assert_false(ts_prefetch_find("s3://lake/wh/m-1", (const uint8_t **) &data, &len));
+	ts_s3_set_config(NULL);
+
+	/* freed: no longer served */
+	ts_prefetch_free(p);
+	assert_false(ts_prefetch_find("s3://lake/wh/m-1", (const uint8_t **) &data, &len));
+	assert_null(ts_file_open("s3://lake/wh/m-1", &err));
+
+	/* forgotten (after an abort): nothing served, the set is freed by its owner */
+	p = ts_prefetch_new();
+	assert_true(ts_prefetch_add(p, "s3://lake/wh/m-3", dup_bytes("x"), 1));
+	ts_prefetch_forget_all();
+	assert_false(ts_prefetch_find("s3://lake/wh/m-3", (const uint8_t **) &data, &len));
+	ts_prefetch_free(p);
+
+	/* local paths are never fetched: an empty set */
+	{
+		const char *paths[] = {"/tmp/none", "file:/tmp/none"};
+
+		p = ts_prefetch_objects(paths, 2, &err);
+		assert_non_null(p);
+		assert_int_equal(ts_prefetch_count(p), 0);
+		ts_prefetch_free(p);
+	}
+}
+
+static void
+test_pread_many_local(void **state)
+{
+	char		path[64];
+	FILE	   *fp;
+	ts_err		err = {0};
+	ts_file    *f;
+	char		a[3],
+				b[3];
+	ts_range	rs[] = {{7, 3, a}, {0, 0, NULL}, {1, 3, b}};
+	ts_range	bad[] = {{8, 5, a}};
+
+	(void) state;
+	snprintf(path, sizeof(path), "/tmp/ts_unit_s3_fetch_%d", (int) getpid());
+	fp = fopen(path, "w");
+	assert_non_null(fp);
+	fputs("0123456789", fp);
+	fclose(fp);
+	f = ts_file_open(path, &err);
+	assert_non_null(f);
+	assert_true(ts_file_pread_many(f, rs, 3, &err));
+	assert_memory_equal(a, "789", 3);
+	assert_memory_equal(b, "123", 3);
+	assert_false(ts_file_pread_many(f, bad, 1, &err));
+	assert_int_equal(err.code, TS_ERR_CORRUPT);
+	ts_file_close(f);
+	unlink(path);
+}
+
+static bool
+always_pending(void)
+{
+	return true;
+}
+
+static bool
+never_pending(void)
+{
+	return false;
+}
+
+/* A closed port: every request fails at once with "couldn't connect". */
+static void
+test_batch_failures(void **state)
+{
+	ts_s3_config cfg = {0};
+	ts_s3_fetch items[5];
+	char		bufs[5][8];
+	ts_err		err = {0};
+
+	(void) state;
+	assert_true(ts_s3_fetch_all(items, 0, false, &err));
+	memset(items, 0, sizeof(items));
+	items[0].uri = "s3://lake/a";
+	assert_false(ts_s3_fetch_all(items, 1, false, &err));	/* no settings */
+	assert_int_equal(err.code, TS_ERR_INVALID);
+
+	cfg.endpoint = "http://127.0.0.1:1";
+	cfg.path_style = true;
+	cfg.max_attempts = 1;
+	cfg.max_in_flight = 2;		/* fewer slots than items */
+	assert_true(ts_s3_set_config(&cfg));
+	for (int i = 0; i < 5; i++)
+	{
+		memset(&items[i], 0, sizeof(items[i]));
+		items[i].uri = i == 3 ? "s3://lake/whole" : "s3://lake/ranged";
+		items[i].buf = i == 3 ? NULL : bufs[i];
+		items[i].len = i == 4 ? 0 : 8;	/* an empty range: nothing to send */
+		items[i].offset = 0;
+		items[i].object_size = -1;
+	}
+
+	/* all or nothing: the failure is the batch's error, no data is kept */
+	assert_false(ts_s3_fetch_all(items, 5, false, &err));
+	assert_int_equal(err.code, TS_ERR_IO);
+	assert_non_null(strstr(err.msg, "failed after 1 attempt"));
+	assert_non_null(strstr(err.msg, "s3://lake/"));
+	for (int i = 0; i < 5; i++)
+		assert_null(items[i].data);
+
+	/* keep going: each item says it failed, the batch does not */
+	memset(&err, 0, sizeof(err));
+	assert_true(ts_s3_fetch_all(items, 5, true, &err));
+	for (int i = 0; i < 4; i++)
+		assert_int_equal(items[i].code, TS_ERR_IO);
+	assert_int_equal(items[4].code, TS_OK);
+
+	/* a pending interrupt stops the batch before anything is sent */
+	ts_set_interrupt_pending_hook(always_pending);
+	assert_false(ts_s3_fetch_all(items, 5, true, &err));
+	assert_int_equal(err.code, TS_ERR_CANCELED);
+	ts_set_interrupt_pending_hook(never_pending);
+
+	/* prefetching what fails leaves it out (its reader reports why) */
+	{
+		const char *paths[] = {"s3://lake/m-1", "s3://lake/m-2"};
+		ts_prefetch *p = ts_prefetch_objects(paths, 2, &err);
+
+		assert_non_null(p);
+		assert_int_equal(ts_prefetch_count(p), 0);
+		ts_prefetch_free(p);
+	}
+	ts_s3_set_config(NULL);
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_coalesce),
+		cmocka_unit_test(test_window),
+		cmocka_unit_test(test_prefetched_file),
+		cmocka_unit_test(test_pread_many_local),
+		cmocka_unit_test(test_batch_failures),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
