@@ -136,19 +136,22 @@ page_to_queue(ts_cursor *cur, int64_t max_page, pq_page_header *h,
 	return 1;
 }
 
-void
-pq_ahead_read(pq_leaf *l, ts_file *file, int rg, int64_t start, int64_t len,
-			  const pq_column_chunk *cc)
+uint8_t *
+pq_ahead_reserve(pq_leaf *l, int64_t len, const pq_column_chunk *cc)
 {
-	ts_err		err;
+	pq_ahead_cancel(l);
+	if (!ts_bg_enabled() || cc->codec != PQ_CODEC_ZSTD || len <= 0 ||
+		!pq_leaf_reserve(l, &l->ahead_chunk, &l->ahead_chunk_cap, (size_t) len))
+		return NULL;
+	return l->ahead_chunk;
+}
+
+void
+pq_ahead_queue(pq_leaf *l, int rg, int64_t len, const pq_column_chunk *cc)
+{
 	ts_cursor	cur;
 	int64_t		max_page;
 
-	pq_ahead_cancel(l);
-	if (!ts_bg_enabled() || cc->codec != PQ_CODEC_ZSTD || len <= 0 ||
-		!pq_leaf_reserve(l, &l->ahead_chunk, &l->ahead_chunk_cap, (size_t) len) ||
-		!ts_file_pread(file, l->ahead_chunk, (size_t) len, start, &err))
-		return;
 	l->ahead_rg = rg;
 
 	/*

@@ -832,6 +832,11 @@ read_ahead(pq_reader *r)
 {
 	const pq_row_group *rg;
 	ts_err		err;
+	const pq_column_chunk *ccs[64];
+	int64_t		lens[64];
+	ts_range	ranges[64];
+	int			leaf_of[64];
+	int			nr = 0;
 
 	r->ahead_due = false;
 	if (!ts_bg_enabled())
@@ -841,15 +846,40 @@ read_ahead(pq_reader *r)
 	if (r->picked_rg < 0 || r->meta.row_groups[r->picked_rg].num_rows <= 0)
 		return;
 	rg = &r->meta.row_groups[r->picked_rg];
+
+	/*
+	 * The chunks of up to 64 leaves are read at once (coalesced and
+	 * concurrent on an object store); a wider row group's further leaves
+	 * are read when their turn comes.
+	 */
 	for (int i = 0; i < r->nleaves; i++)
 	{
-		const pq_column_chunk *cc;
-		int64_t		start,
-					len;
+		int64_t		start;
+		uint8_t    *buf;
 
-		if (chunk_extent(r, rg, r->leaves[i], &cc, &start, &len, &err))
-			pq_ahead_read(r->leaves[i], r->file, r->picked_rg, start, len, cc);
+		if (nr == 64)
+		{
+			pq_ahead_cancel(r->leaves[i]);
+			continue;
+		}
+		if (!chunk_extent(r, rg, r->leaves[i], &ccs[nr], &start, &lens[nr], &err))
+		{
+			pq_ahead_cancel(r->leaves[i]);
+			continue;
+		}
+		buf = pq_ahead_reserve(r->leaves[i], lens[nr], ccs[nr]);
+		if (buf == NULL)
+			continue;
+		ranges[nr].offset = start;
+		ranges[nr].len = (size_t) lens[nr];
+		ranges[nr].buf = buf;
+		leaf_of[nr] = i;
+		nr++;
 	}
+	if (nr == 0 || !ts_file_pread_many(r->file, ranges, nr, &err))
+		return;					/* read again in place, where a failure is reported */
+	for (int k = 0; k < nr; k++)
+		pq_ahead_queue(r->leaves[leaf_of[k]], r->picked_rg, lens[k], ccs[k]);
 }
 
 /* ---- assembly ------------------------------------------------------- */
