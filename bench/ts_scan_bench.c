@@ -18,7 +18,8 @@
  * does with tablescan.decompress_ahead on, and prints the pages it did.
  * A table_path that is an s3:// URI is read from the object store named by
  * TS_S3_ENDPOINT (path style), with AWS_ACCESS_KEY_ID / AWS_SECRET_ACCESS_KEY
- * / AWS_REGION and the CA file TS_S3_CA_FILE; the requests sent are printed
+ * / AWS_REGION, the CA file TS_S3_CA_FILE and TS_S3_MAX_IN_FLIGHT (requests
+ * at once, as tablescan.s3_max_in_flight; default 16); the requests sent are printed
  * (bench/s3.sh, test/s3/tls.sh).
  */
 #include <stdio.h>
@@ -149,6 +150,7 @@ main(int argc, char **argv)
 		s3.access_key = getenv("AWS_ACCESS_KEY_ID");
 		s3.secret_key = getenv("AWS_SECRET_ACCESS_KEY");
 		s3.ca_file = getenv("TS_S3_CA_FILE");
+		s3.max_in_flight = getenv("TS_S3_MAX_IN_FLIGHT") ? atoi(getenv("TS_S3_MAX_IN_FLIGHT")) : 0;
 		ts_s3_set_config(&s3);
 	}
 	memset(&ctx, 0, sizeof(ctx));
