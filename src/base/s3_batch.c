@@ -233,8 +233,10 @@ ts_s3_fetch_all(ts_s3_fetch *items, int n, bool keep_going, ts_err *err)
 
 		if (ts_interrupt_pending())
 		{
-			ok = ts_error(err, TS_ERR_CANCELED, "GET \"%s\" and %d other request%s: canceled",
-						  items[0].uri, n - 1, n == 2 ? "" : "s");
+			ok = n == 1 ?
+				ts_error(err, TS_ERR_CANCELED, "GET \"%s\": canceled", items[0].uri) :
+				ts_error(err, TS_ERR_CANCELED, "GET \"%s\" and %d other request%s: canceled",
+						 items[0].uri, n - 1, n == 2 ? "" : "s");
 			goto out;
 		}
 		/* fill free slots: retries that are due first, then new items */
