@@ -241,8 +241,22 @@ extern int	tablescan_convert_column(const TsDatumConverter *c, const ts_batch *b
 
 /* Paimon value rendered as jsonb-compatible JSON text into buf. */
 extern void tablescan_value_to_json(StringInfo buf, const ts_value *v, const ts_type *type);
+
+/* ---- types.c: Paimon types <-> PostgreSQL types ------------------------- */
+
 /* PostgreSQL type name for a Paimon type; NULL when it has no mapping. */
 extern char *tablescan_pg_type_name(const ts_type *type);
+/* Paimon type string for a format table's column (ERROR if none) */
+extern char *tablescan_paimon_type_name(Form_pg_attribute att);
+/* the PostgreSQL type a column must have for its quals to be pushed */
+extern bool tablescan_column_type_matches(Oid typid, const ts_type *t);
+/* a palloc'd type for a literal (nullable, as a predicate's) */
+extern ts_type *tablescan_literal_type(ts_type_kind kind, int precision, int scale);
+/* a non-null Datum as a literal of the Paimon type that holds it exactly; false if none */
+extern bool tablescan_datum_to_literal(Datum d, Oid typid, ts_value *out, ts_type **type);
+/* a Datum as a value of Paimon type target, only when that is exact */
+extern bool tablescan_datum_to_field_value(Datum d, Oid typid, const ts_type *target,
+										   ts_value *out);
 
 /* ---- handler.c: the FDW callbacks ------------------------------------- */
 
@@ -387,10 +401,7 @@ extern struct ts_predicate *tablescan_quals_to_predicate(List *clauses, Index re
 														 const int *att_field, int natts,
 														 const ts_schema *schema,
 														 struct ExprContext *econtext);
-extern bool tablescan_datum_to_field_value(Datum d, Oid typid, const ts_type *target,
-										   ts_value *out);
 extern char *tablescan_predicate_text(const struct ts_predicate *p, const ts_schema *schema);
-extern bool tablescan_column_type_matches(Oid typid, const ts_type *t);
 extern bool tablescan_quals_convert_all(List *clauses, Index relid, const int *att_field,
 										int natts, const ts_schema *schema,
 										struct ExprContext *econtext, struct ts_predicate **pred);
