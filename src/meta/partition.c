@@ -168,7 +168,7 @@ ts_partition_value_string(const ts_value *v, const ts_type *t, bool legacy_name,
 				char	   *s = ts_value_to_string(v, t);
 
 				if (s == NULL)
-					return ts_error(err, TS_ERR_NOMEM, "out of memory");
+					return ts_error_nomem(err, NULL);
 				*out = s;
 				return true;
 			}
@@ -216,7 +216,7 @@ ts_partition_value_string(const ts_value *v, const ts_type *t, bool legacy_name,
 	if (!ok)
 	{
 		ts_buf_free(&b);
-		return err && err->code != TS_OK ? false : ts_error(err, TS_ERR_NOMEM, "out of memory");
+		return err && err->code != TS_OK ? false : ts_error_nomem(err, NULL);
 	}
 	return buf_finish(&b, out, err);
 }
@@ -320,7 +320,7 @@ ts_partition_path(const char *const *keys, const ts_type *const *types,
 		if (!ok)
 		{
 			ts_buf_free(&b);
-			ts_error(err, TS_ERR_NOMEM, "out of memory building a partition path");
+			ts_error_nomem(err, "building a partition path");
 			return NULL;
 		}
 	}
@@ -486,7 +486,7 @@ ts_partition_parse_value(const char *text, const ts_type *t,
 				void	   *c = ts_arena_dup(arena, text, len);
 
 				if (c == NULL)
-					return ts_error(err, TS_ERR_NOMEM, "out of memory");
+					return ts_error_nomem(err, NULL);
 				out->v.s.p = c;
 			}
 			else
@@ -624,7 +624,7 @@ ts_partition_value_display(const ts_value *v, const ts_type *t, char **out, ts_e
 				char	   *s = ts_value_to_string(v, t);
 
 				if (s == NULL)
-					return ts_error(err, TS_ERR_NOMEM, "out of memory");
+					return ts_error_nomem(err, NULL);
 				*out = s;
 				return true;
 			}
@@ -632,7 +632,7 @@ ts_partition_value_display(const ts_value *v, const ts_type *t, char **out, ts_e
 	if (!ok)
 	{
 		ts_buf_free(&b);
-		return ts_error(err, TS_ERR_NOMEM, "out of memory");
+		return ts_error_nomem(err, NULL);
 	}
 	return buf_finish(&b, out, err);
 }

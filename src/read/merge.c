@@ -230,7 +230,7 @@ configure(ts_merge_reader *m, const int *columns, int ncolumns, ts_err *err)
 	m->key_cols = ts_calloc(s->nfields + 1, sizeof(int));
 	m->seq_cols = ts_calloc(s->nfields + 1, sizeof(int));
 	if (!m->int_fields || !m->types || !m->names || !m->out_map || !m->key_cols || !m->seq_cols)
-		return ts_error(err, TS_ERR_NOMEM, "out of memory");
+		return ts_error_nomem(err, NULL);
 
 	if (engine == NULL || strcasecmp(engine, "deduplicate") == 0)
 		m->engine = ENGINE_DEDUPLICATE;
@@ -302,7 +302,7 @@ configure(ts_merge_reader *m, const int *columns, int ncolumns, ts_err *err)
 		return ts_error(err, TS_ERR_INVALID, "primary-key table without trimmed primary keys");
 	m->key_int = ts_calloc(m->nkeys, sizeof(bool));
 	if (m->key_int == NULL)
-		return ts_error(err, TS_ERR_NOMEM, "out of memory");
+		return ts_error_nomem(err, NULL);
 	for (int k = 0; k < m->nkeys; k++)
 		m->key_int[k] = ts_value_orders_by_int(m->types[m->key_cols[k]]->kind);
 	m->single_int_key = m->nkeys == 1 && m->key_int[0];
@@ -339,7 +339,7 @@ configure(ts_merge_reader *m, const int *columns, int ncolumns, ts_err *err)
 		m->ignore_retract = ts_calloc(m->nint, sizeof(bool));
 		m->delimiters = ts_calloc(m->nint, sizeof(char *));
 		if (!m->aggs || !m->ignore_retract || !m->delimiters)
-			return ts_error(err, TS_ERR_NOMEM, "out of memory");
+			return ts_error_nomem(err, NULL);
 		for (int i = 0; i < m->nint; i++)
 		{
 			const char *name = m->names[i];
@@ -775,7 +775,7 @@ agg_add(ts_merge_reader *m, const ts_value *row, bool retract, ts_err *err)
 						return ts_error(err, TS_ERR_NOMEM, "listagg result of \"%s\" too large", m->names[i]);
 					b = ts_arena_alloc(&m->arena, n);
 					if (b == NULL)
-						return ts_error(err, TS_ERR_NOMEM, "out of memory");
+						return ts_error_nomem(err, NULL);
 					memcpy(b, acc->v.s.p, acc->v.s.len);
 					memcpy(b + acc->v.s.len, m->delimiters[i], dl);
 					memcpy(b + acc->v.s.len + dl, in->v.s.p, in->v.s.len);
@@ -943,7 +943,7 @@ ts_merge_reader_open(ts_plan *plan, const ts_split *split, const int *columns, i
 
 	if (m == NULL)
 	{
-		ts_error(err, TS_ERR_NOMEM, "out of memory");
+		ts_error_nomem(err, NULL);
 		return NULL;
 	}
 	m->plan = plan;
@@ -958,7 +958,7 @@ ts_merge_reader_open(ts_plan *plan, const ts_split *split, const int *columns, i
 	m->heap = ts_calloc(split->nfiles ? split->nfiles : 1, sizeof(int));
 	if (!m->first || !m->acc || !m->acc_init || !m->cursors || !m->heap)
 	{
-		ts_error(err, TS_ERR_NOMEM, "out of memory");
+		ts_error_nomem(err, NULL);
 		goto fail;
 	}
 	for (int i = 0; i < split->nfiles; i++)
@@ -1075,7 +1075,7 @@ ts_merge_reader_next(ts_merge_reader *m, ts_batch *batch, ts_err *err)
 		m->out_values = ts_calloc((size_t) cap * (ncols ? ncols : 1), sizeof(ts_value));
 		if (m->out_values == NULL)
 		{
-			ts_error(err, TS_ERR_NOMEM, "out of memory");
+			ts_error_nomem(err, NULL);
 			return -1;
 		}
 		m->out_cap = cap;

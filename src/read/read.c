@@ -143,7 +143,7 @@ ts_split_reader_open(ts_plan *plan, const ts_split *split, const int *columns, i
 	r = ts_calloc(1, sizeof(*r));
 	if (r == NULL)
 	{
-		ts_error(err, TS_ERR_NOMEM, "out of memory");
+		ts_error_nomem(err, NULL);
 		return NULL;
 	}
 	r->plan = plan;
@@ -153,7 +153,7 @@ ts_split_reader_open(ts_plan *plan, const ts_split *split, const int *columns, i
 	if (r->columns == NULL)
 	{
 		ts_free(r);
-		ts_error(err, TS_ERR_NOMEM, "out of memory");
+		ts_error_nomem(err, NULL);
 		return NULL;
 	}
 	if (ncolumns)

@@ -167,7 +167,7 @@ data_dir(ts_plan *plan, const ts_scan_context *ctx, const char **dir, const char
 			len--;
 		d = ts_arena_alloc(&plan->arena, len + 1);
 		if (d == NULL)
-			return ts_error(err, TS_ERR_NOMEM, "out of memory");
+			return ts_error_nomem(err, NULL);
 		memcpy(d, p, len);
 		d[len] = '\0';
 		*dir = d;
@@ -355,7 +355,7 @@ derive_prefix_filters(ts_plan *plan, const ft_prune *pr, const ts_option *const 
 			break;
 		v = ts_arena_alloc(&plan->arena, sizeof(char *) * leaf->nliterals);
 		if (v == NULL)
-			return ts_error(err, TS_ERR_NOMEM, "out of memory");
+			return ts_error_nomem(err, NULL);
 		for (int i = 0; i < leaf->nliterals; i++)
 		{
 			char	   *s;
@@ -385,14 +385,14 @@ derive_prefix_filters(ts_plan *plan, const ft_prune *pr, const ts_option *const 
 		return true;
 	out = ts_arena_alloc(&plan->arena, sizeof(ts_option *) * product);
 	if (out == NULL)
-		return ts_error(err, TS_ERR_NOMEM, "out of memory");
+		return ts_error_nomem(err, NULL);
 	for (long b = 0; b < product; b++)
 	{
 		long		rest = b;
 
 		out[b] = ts_arena_alloc(&plan->arena, sizeof(ts_option) * (depth + 1));
 		if (out[b] == NULL)
-			return ts_error(err, TS_ERR_NOMEM, "out of memory");
+			return ts_error_nomem(err, NULL);
 		for (int k = depth - 1; k >= 0; k--)
 		{
 			out[b][k].key = plan->schema->partition_keys[k];
@@ -434,7 +434,7 @@ setup_request(ts_plan *plan, const ts_scan_context *ctx, ft_setup *su, bool list
 	su->key_types = ts_arena_alloc(&plan->arena, sizeof(ts_type *) * (nkeys ? nkeys : 1));
 	su->key_fields = ts_arena_alloc(&plan->arena, sizeof(int) * (nkeys ? nkeys : 1));
 	if (su->key_names == NULL || su->key_types == NULL || su->key_fields == NULL)
-		return ts_error(err, TS_ERR_NOMEM, "out of memory");
+		return ts_error_nomem(err, NULL);
 	for (int k = 0; k < nkeys; k++)
 	{
 		int			f = ts_schema_field_index(s, s->partition_keys[k]);
@@ -632,7 +632,7 @@ ts_format_plan_execute(ts_plan *plan, const ts_scan_context *ctx, ts_err *err)
 	return true;
 
 nomem:
-	ts_error(err, TS_ERR_NOMEM, "out of memory planning format table \"%s\"", plan->table_path);
+	ts_error_nomemf(err, "planning format table \"%s\"", plan->table_path);
 fail:
 	ts_ft_listing_free(l);
 	return false;
@@ -760,7 +760,7 @@ ts_format_table_schema_json(int ncolumns, const char *const *names, const char *
 	return out;
 
 nomem:
-	ts_error(err, TS_ERR_NOMEM, "out of memory");
+	ts_error_nomem(err, NULL);
 fail:
 	ts_free(keys);
 	cJSON_Delete(root);

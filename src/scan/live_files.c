@@ -117,7 +117,7 @@ id_set_init(id_set *s, uint32_t expected, ts_err *err)
 		cap <<= 1;
 	s->slots = ts_calloc(cap, sizeof(*s->slots));
 	if (s->slots == NULL)
-		return ts_error(err, TS_ERR_NOMEM, "out of memory merging manifest entries");
+		return ts_error_nomem(err, "merging manifest entries");
 	s->mask = cap - 1;
 	s->n = 0;
 	return true;
@@ -204,7 +204,7 @@ scan_read_manifest_list(ts_plan *plan, const char *list_name, int64_t snapshot_i
 		return ts_error_context(err, "snapshot %lld", (long long) snapshot_id);
 	path = scan_arena_printf(&plan->arena, "%s/manifest/%s", plan->table_path, list_name);
 	if (path == NULL)
-		return ts_error(err, TS_ERR_NOMEM, "out of memory");
+		return ts_error_nomem(err, NULL);
 	if (!ts_manifest_list_read(path, &plan->arena, &metas, &n, err))
 		return ts_error_context(err, "snapshot %lld", (long long) snapshot_id);
 	if (*nall + n > *cap)
@@ -213,7 +213,7 @@ scan_read_manifest_list(ts_plan *plan, const char *list_name, int64_t snapshot_i
 		ts_manifest_file_meta *na = ts_realloc(*all, sizeof(**all) * (size_t) ncap);
 
 		if (na == NULL)
-			return ts_error(err, TS_ERR_NOMEM, "out of memory reading manifest list \"%s\"", path);
+			return ts_error_nomemf(err, "reading manifest list \"%s\"", path);
 		*all = na;
 		*cap = ncap;
 	}
@@ -293,7 +293,7 @@ scan_read_live_files(ts_plan *plan, scan_state *st,
 		path = scan_arena_printf(&plan->arena, "%s/manifest/%s", plan->table_path, m->file_name);
 		if (path == NULL)
 		{
-			ts_error(err, TS_ERR_NOMEM, "out of memory");
+			ts_error_nomem(err, NULL);
 			goto done;
 		}
 		if (strchr(m->file_name, '/') != NULL)
@@ -318,7 +318,7 @@ scan_read_live_files(ts_plan *plan, scan_state *st,
 
 			if (ne == NULL)
 			{
-				ts_error(err, TS_ERR_NOMEM, "out of memory merging manifest entries");
+				ts_error_nomem(err, "merging manifest entries");
 				goto done;
 			}
 			entries = ne;
@@ -347,7 +347,7 @@ scan_read_live_files(ts_plan *plan, scan_state *st,
 	out = ts_arena_alloc(&plan->arena, sizeof(*out) * (nentries ? nentries : 1));
 	if (out == NULL)
 	{
-		ts_error(err, TS_ERR_NOMEM, "out of memory merging manifest entries");
+		ts_error_nomem(err, "merging manifest entries");
 		goto done;
 	}
 	for (size_t k = 0; k < nentries; k++)

@@ -232,7 +232,7 @@ copy_s3(ts_plan *plan, const ts_s3_config *from, ts_err *err)
 	plan->s3 = *from;
 	for (size_t i = 0; i < sizeof(strs) / sizeof(strs[0]); i++)
 		if (*strs[i] && (*strs[i] = scan_arena_strdup(&plan->arena, *strs[i])) == NULL)
-			return ts_error(err, TS_ERR_NOMEM, "out of memory");
+			return ts_error_nomem(err, NULL);
 	return true;
 }
 

@@ -58,7 +58,7 @@ ts_avro_open(const char *path, const ts_read_column *columns, int ncols,
 	r = ts_calloc(1, sizeof(avro_reader));
 	if (r == NULL)
 	{
-		ts_error(err, TS_ERR_NOMEM, "out of memory");
+		ts_error_nomem(err, NULL);
 		return NULL;
 	}
 	r->base.ops = &avro_ops;
@@ -75,7 +75,7 @@ ts_avro_open(const char *path, const ts_read_column *columns, int ncols,
 	types = ts_malloc(sizeof(ts_type *) * (ncols + 1));
 	if (names == NULL || types == NULL)
 	{
-		ts_error(err, TS_ERR_NOMEM, "out of memory");
+		ts_error_nomem(err, NULL);
 		goto fail;
 	}
 	for (int i = 0; i < ncols; i++)
@@ -98,7 +98,7 @@ ts_avro_open(const char *path, const ts_read_column *columns, int ncols,
 							   &r->values_cap);
 	if (r->values == NULL)
 	{
-		ts_error(err, TS_ERR_NOMEM, "out of memory");
+		ts_error_nomem(err, NULL);
 		goto fail;
 	}
 	ts_free(names);

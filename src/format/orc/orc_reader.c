@@ -231,7 +231,7 @@ ts_orc_open(const char *path, const ts_read_column *columns, int ncols,
 	r = ts_calloc(1, sizeof(orc_reader));
 	if (!r)
 	{
-		ts_error(err, TS_ERR_NOMEM, "out of memory");
+		ts_error_nomem(err, NULL);
 		return NULL;
 	}
 	r->base.ops = &orc_ops;
@@ -250,7 +250,7 @@ ts_orc_open(const char *path, const ts_read_column *columns, int ncols,
 	}
 	if (!r->path)
 	{
-		ts_error(err, TS_ERR_NOMEM, "out of memory");
+		ts_error_nomem(err, NULL);
 		goto fail;
 	}
 	r->file = ts_file_open(path, err);
@@ -269,7 +269,7 @@ ts_orc_open(const char *path, const ts_read_column *columns, int ncols,
 	r->stats = ts_calloc(ncols > 0 ? ncols : 1, sizeof(ts_column_stats));
 	if (!r->top || !r->values || !r->stats)
 	{
-		ts_error(err, TS_ERR_NOMEM, "out of memory");
+		ts_error_nomem(err, NULL);
 		goto fail;
 	}
 	for (i = 0; i < ncols; i++)

@@ -322,17 +322,17 @@ add_leaf(pq_reader *r, pq_asm *a, int node, const ts_type *t, const char *path, 
 		pq_leaf   **nl = ts_realloc(r->leaves, sizeof(pq_leaf *) * nc);
 
 		if (!nl)
-			return ts_error(err, TS_ERR_NOMEM, "out of memory");
+			return ts_error_nomem(err, NULL);
 		r->leaves = nl;
 		r->cap_leaves = nc;
 	}
 	l = ts_calloc(1, sizeof(pq_leaf));
 	if (!l)
-		return ts_error(err, TS_ERR_NOMEM, "out of memory");
+		return ts_error_nomem(err, NULL);
 	r->leaves[r->nleaves++] = l;
 	l->path = ts_strdup(path);
 	if (!l->path)
-		return ts_error(err, TS_ERR_NOMEM, "out of memory");
+		return ts_error_nomem(err, NULL);
 	l->file = r->path;
 	l->shared = r->buffers;
 	l->zstd_ctx = &r->zstd_ctx;
@@ -410,7 +410,7 @@ build_repeated(pq_reader *r, pq_asm *a, int node, const ts_type *t, const char *
 		if (!a->children || !sub)
 		{
 			ts_free(sub);
-			return ts_error(err, TS_ERR_NOMEM, "out of memory");
+			return ts_error_nomem(err, NULL);
 		}
 		/* (2-level lists: the repeated node is the element, never null itself) */
 		ok = build_asm(r, &a->children[0], enode, t->element, sub, depth + 1, err);
@@ -433,10 +433,10 @@ build_repeated(pq_reader *r, pq_asm *a, int node, const ts_type *t, const char *
 		a->nchildren = 2;
 		a->children = ts_calloc(2, sizeof(pq_asm));
 		if (!a->children)
-			return ts_error(err, TS_ERR_NOMEM, "out of memory");
+			return ts_error_nomem(err, NULL);
 		sub = ts_psprintf("%s.key", path);
 		if (!sub)
-			return ts_error(err, TS_ERR_NOMEM, "out of memory");
+			return ts_error_nomem(err, NULL);
 		ok = build_asm(r, &a->children[0], child_of(r, rnode, 0), kt, sub, depth + 1, err);
 		ts_free(sub);
 		if (!ok)
@@ -452,7 +452,7 @@ build_repeated(pq_reader *r, pq_asm *a, int node, const ts_type *t, const char *
 			}
 			sub = ts_psprintf("%s.value", path);
 			if (!sub)
-				return ts_error(err, TS_ERR_NOMEM, "out of memory");
+				return ts_error_nomem(err, NULL);
 			ok = build_asm(r, &a->children[1], child_of(r, rnode, 1), vt, sub, depth + 1, err);
 			ts_free(sub);
 			if (!ok)
@@ -493,7 +493,7 @@ build_asm(pq_reader *r, pq_asm *a, int node, const ts_type *t, const char *path,
 				a->nchildren = t->nfields;
 				a->children = ts_calloc(t->nfields ? t->nfields : 1, sizeof(pq_asm));
 				if (!a->children)
-					return ts_error(err, TS_ERR_NOMEM, "out of memory");
+					return ts_error_nomem(err, NULL);
 				for (int i = 0; i < t->nfields; i++)
 				{
 					const ts_field *f = &t->fields[i];
@@ -502,7 +502,7 @@ build_asm(pq_reader *r, pq_asm *a, int node, const ts_type *t, const char *path,
 					bool		ok;
 
 					if (!sub)
-						return ts_error(err, TS_ERR_NOMEM, "out of memory");
+						return ts_error_nomem(err, NULL);
 					ok = build_asm(r, &a->children[i], c, f->type, sub, depth + 1, err);
 					ts_free(sub);
 					if (!ok)
@@ -864,7 +864,7 @@ stack_push(pq_reader *r, const ts_value *v, ts_err *err)
 		ts_value   *ns = ts_realloc(r->stack, nc * sizeof(ts_value));
 
 		if (!ns)
-			return ts_error(err, TS_ERR_NOMEM, "out of memory");
+			return ts_error_nomem(err, NULL);
 		r->stack = ns;
 		r->stack_cap = nc;
 	}
@@ -943,7 +943,7 @@ read_repeated(pq_reader *r, const pq_asm *a, ts_value *out, ts_err *err)
 		return ts_error(err, TS_ERR_CORRUPT, "column \"%s\": too many elements", first->path);
 	items = ts_arena_alloc(&r->arena, (r->stack_len - base) * sizeof(ts_value) + 1);
 	if (!items)
-		return ts_error(err, TS_ERR_NOMEM, "out of memory");
+		return ts_error_nomem(err, NULL);
 	memcpy(items, r->stack + base, (r->stack_len - base) * sizeof(ts_value));
 	r->stack_len = base;
 	out->v.nested.n = (int32_t) n;
@@ -1000,7 +1000,7 @@ read_value(pq_reader *r, const pq_asm *a, ts_value *out, ts_err *err)
 				}
 				items = ts_arena_alloc(&r->arena, sizeof(ts_value) * (a->nchildren ? a->nchildren : 1));
 				if (!items)
-					return ts_error(err, TS_ERR_NOMEM, "out of memory");
+					return ts_error_nomem(err, NULL);
 				for (int i = 0; i < a->nchildren; i++)
 					if (!read_value(r, &a->children[i], &items[i], err))
 						return false;
@@ -1126,7 +1126,7 @@ read_footer(pq_reader *r, ts_err *err)
 		return ts_error(err, TS_ERR_UNSUPPORTED, "footer of %u bytes is larger than 64 MB", flen);
 	r->footer = ts_malloc(flen);
 	if (!r->footer)
-		return ts_error(err, TS_ERR_NOMEM, "out of memory");
+		return ts_error_nomem(err, NULL);
 	if (!ts_file_pread(r->file, r->footer, flen, r->file_size - 8 - flen, err))
 		return false;
 	r->base.metrics.bytes_read += flen + 12;
@@ -1150,7 +1150,7 @@ ts_parquet_open(const char *path, const ts_read_column *columns, int ncols,
 	r = ts_calloc(1, sizeof(pq_reader));
 	if (!r)
 	{
-		ts_error(err, TS_ERR_NOMEM, "out of memory");
+		ts_error_nomem(err, NULL);
 		return NULL;
 	}
 	r->base.ops = &pq_ops;
@@ -1169,7 +1169,7 @@ ts_parquet_open(const char *path, const ts_read_column *columns, int ncols,
 	}
 	if (!r->path)
 	{
-		ts_error(err, TS_ERR_NOMEM, "out of memory");
+		ts_error_nomem(err, NULL);
 		goto fail;
 	}
 	r->file = ts_file_open(path, err);
@@ -1182,7 +1182,7 @@ ts_parquet_open(const char *path, const ts_read_column *columns, int ncols,
 	r->children = ts_calloc(r->meta.nschema, sizeof(int));
 	if (!r->nodes || !r->children)
 	{
-		ts_error(err, TS_ERR_NOMEM, "out of memory");
+		ts_error_nomem(err, NULL);
 		goto fail;
 	}
 	if (!build_nodes(r, &idx, -1, 0, 0, 0, err))
@@ -1209,7 +1209,7 @@ ts_parquet_open(const char *path, const ts_read_column *columns, int ncols,
 	r->values = ts_calloc((size_t) r->batch_rows * (ncols ? ncols : 1), sizeof(ts_value));
 	if (!r->asms || !r->stats || !r->values)
 	{
-		ts_error(err, TS_ERR_NOMEM, "out of memory");
+		ts_error_nomem(err, NULL);
 		goto fail;
 	}
 	for (int c = 0; c < ncols; c++)

@@ -117,7 +117,7 @@ csv_parse_options(csv_reader *r, const ts_reader_options *o, ts_err *err)
 	v = ts_text_option(o, K_NULL);
 	r->null_literal = ts_strdup(v ? v : "");
 	if (r->null_literal == NULL)
-		return ts_error(err, TS_ERR_NOMEM, "out of memory");
+		return ts_error_nomem(err, NULL);
 	r->null_literal_len = strlen(r->null_literal);
 	v = ts_text_option(o, K_MODE);
 	if (v == NULL || strcasecmp(v, "permissive") == 0)
@@ -146,7 +146,7 @@ ts_csv_open(const char *path, const ts_read_column *columns, int ncols,
 	r = ts_calloc(1, sizeof(csv_reader));
 	if (r == NULL)
 	{
-		ts_error(err, TS_ERR_NOMEM, "out of memory");
+		ts_error_nomem(err, NULL);
 		return NULL;
 	}
 	r->base.ops = &csv_ops;
@@ -159,7 +159,7 @@ ts_csv_open(const char *path, const ts_read_column *columns, int ncols,
 	r->batch_rows = options && options->batch_rows > 0 ? options->batch_rows : TS_BATCH_ROWS;
 	if (r->path == NULL)
 	{
-		ts_error(err, TS_ERR_NOMEM, "out of memory");
+		ts_error_nomem(err, NULL);
 		goto fail;
 	}
 	if (!csv_parse_options(r, options, err))
@@ -170,7 +170,7 @@ ts_csv_open(const char *path, const ts_read_column *columns, int ncols,
 	r->ord = ts_calloc(ncols > 0 ? ncols : 1, sizeof(int));
 	if (r->ord == NULL)
 	{
-		ts_error(err, TS_ERR_NOMEM, "out of memory");
+		ts_error_nomem(err, NULL);
 		goto fail;
 	}
 	for (int i = 0; i < ncols; i++)
@@ -205,7 +205,7 @@ ts_csv_open(const char *path, const ts_read_column *columns, int ncols,
 		r->projected = ts_calloc(r->nrec, sizeof(bool));
 		if (r->projected == NULL)
 		{
-			ts_error(err, TS_ERR_NOMEM, "out of memory");
+			ts_error_nomem(err, NULL);
 			goto fail;
 		}
 		for (int i = 0; i < ncols; i++)
@@ -218,7 +218,7 @@ ts_csv_open(const char *path, const ts_read_column *columns, int ncols,
 	r->values = ts_calloc((size_t) r->batch_rows * (ncols > 0 ? ncols : 1), sizeof(ts_value));
 	if (r->fields == NULL || r->values == NULL)
 	{
-		ts_error(err, TS_ERR_NOMEM, "out of memory");
+		ts_error_nomem(err, NULL);
 		goto fail;
 	}
 	r->s = ts_text_stream_open(path, err);

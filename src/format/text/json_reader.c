@@ -86,7 +86,7 @@ ts_json_open(const char *path, const ts_read_column *columns, int ncols,
 	r = ts_calloc(1, sizeof(json_reader));
 	if (r == NULL)
 	{
-		ts_error(err, TS_ERR_NOMEM, "out of memory");
+		ts_error_nomem(err, NULL);
 		return NULL;
 	}
 	r->base.ops = &json_ops;
@@ -97,7 +97,7 @@ ts_json_open(const char *path, const ts_read_column *columns, int ncols,
 	r->batch_rows = options && options->batch_rows > 0 ? options->batch_rows : TS_BATCH_ROWS;
 	if (r->path == NULL)
 	{
-		ts_error(err, TS_ERR_NOMEM, "out of memory");
+		ts_error_nomem(err, NULL);
 		goto fail;
 	}
 	if (!ts_text_option_bool(options, K_IGNORE, false, &r->ignore_errors, err))
@@ -126,7 +126,7 @@ ts_json_open(const char *path, const ts_read_column *columns, int ncols,
 	r->values = ts_calloc((size_t) r->batch_rows * (ncols > 0 ? ncols : 1), sizeof(ts_value));
 	if (r->values == NULL)
 	{
-		ts_error(err, TS_ERR_NOMEM, "out of memory");
+		ts_error_nomem(err, NULL);
 		goto fail;
 	}
 	r->s = ts_text_stream_open(path, err);
@@ -186,7 +186,7 @@ collect_numbers(json_reader *r, const char *p, size_t n, ts_err *err)
 				num_span   *ns = ts_realloc(r->spans, sizeof(num_span) * nc);
 
 				if (ns == NULL)
-					return ts_error(err, TS_ERR_NOMEM, "out of memory");
+					return ts_error_nomem(err, NULL);
 				r->spans = ns;
 				r->cap_spans = nc;
 			}
@@ -348,7 +348,7 @@ json_convert(json_reader *r, const cJSON *item, const ts_type *t, ts_value *out,
 				bool		ok;
 
 				if (txt == NULL)
-					return ts_error(err, TS_ERR_NOMEM, "out of memory");
+					return ts_error_nomem(err, NULL);
 				ok = ts_text_parse_value(txt, strlen(txt), t, TS_TEXT_CAST, &r->arena, out, err);
 				cJSON_free(txt);
 				return ok;
@@ -368,7 +368,7 @@ json_convert(json_reader *r, const cJSON *item, const ts_type *t, ts_value *out,
 				out->v.nested.n = n;
 				out->v.nested.items = ts_arena_alloc(&r->arena, sizeof(ts_value) * (n > 0 ? n : 1));
 				if (out->v.nested.items == NULL)
-					return ts_error(err, TS_ERR_NOMEM, "out of memory");
+					return ts_error_nomem(err, NULL);
 				cJSON_ArrayForEach(e, item)
 				{
 					if (i >= n || !json_convert(r, e, t->element, &out->v.nested.items[i++], depth + 1, err))
@@ -386,7 +386,7 @@ json_convert(json_reader *r, const cJSON *item, const ts_type *t, ts_value *out,
 					return mismatch(err, t, json_kind(item));
 				out->v.nested.items = ts_arena_alloc(&r->arena, sizeof(ts_value) * 2 * (n > 0 ? n : 1));
 				if (out->v.nested.items == NULL)
-					return ts_error(err, TS_ERR_NOMEM, "out of memory");
+					return ts_error_nomem(err, NULL);
 				cJSON_ArrayForEach(e, item)
 				{
 					ts_value   *kv = &out->v.nested.items[2 * i];
@@ -410,7 +410,7 @@ json_convert(json_reader *r, const cJSON *item, const ts_type *t, ts_value *out,
 			out->v.nested.n = t->nfields;
 			out->v.nested.items = ts_arena_alloc(&r->arena, sizeof(ts_value) * (t->nfields > 0 ? t->nfields : 1));
 			if (out->v.nested.items == NULL)
-				return ts_error(err, TS_ERR_NOMEM, "out of memory");
+				return ts_error_nomem(err, NULL);
 			for (int f = 0; f < t->nfields; f++)
 			{
 				const cJSON *fv = cJSON_GetObjectItemCaseSensitive(item, t->fields[f].name);

@@ -51,7 +51,7 @@ ts_text_open(const char *path, const ts_read_column *columns, int ncols,
 	r = ts_calloc(1, sizeof(text_reader));
 	if (r == NULL)
 	{
-		ts_error(err, TS_ERR_NOMEM, "out of memory");
+		ts_error_nomem(err, NULL);
 		return NULL;
 	}
 	r->base.ops = &text_ops;
@@ -61,7 +61,7 @@ ts_text_open(const char *path, const ts_read_column *columns, int ncols,
 	r->batch_rows = options && options->batch_rows > 0 ? options->batch_rows : TS_BATCH_ROWS;
 	if (r->path == NULL)
 	{
-		ts_error(err, TS_ERR_NOMEM, "out of memory");
+		ts_error_nomem(err, NULL);
 		goto fail;
 	}
 	for (int i = 0; i < ncols; i++)
@@ -85,7 +85,7 @@ ts_text_open(const char *path, const ts_read_column *columns, int ncols,
 	r->offs = ts_calloc((size_t) r->batch_rows + 1, sizeof(size_t));
 	if (r->values == NULL || r->offs == NULL)
 	{
-		ts_error(err, TS_ERR_NOMEM, "out of memory");
+		ts_error_nomem(err, NULL);
 		goto fail;
 	}
 	r->s = ts_text_stream_open(path, err);
