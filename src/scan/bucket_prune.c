@@ -55,7 +55,7 @@ typedef struct bucket_selector
 static bool
 set_reason(ts_plan *plan, const char *reason, ts_err *err)
 {
-	plan->bucket_pruning = scan_arena_printf(&plan->arena, "none: %s", reason);
+	plan->bucket_pruning = ts_arena_printf(&plan->arena, "none: %s", reason);
 	if (plan->bucket_pruning == NULL)
 		return ts_error_nomem(err, NULL);
 	return true;
@@ -297,7 +297,7 @@ scan_bucket_setup(ts_plan *plan, scan_state *st, ts_err *err)
 	st->bucket_selector = NULL;
 	if (st->has_bucket_filter)
 	{
-		plan->bucket_pruning = scan_arena_printf(&plan->arena, "explicit bucket_filter %d",
+		plan->bucket_pruning = ts_arena_printf(&plan->arena, "explicit bucket_filter %d",
 												 st->bucket_filter);
 		return plan->bucket_pruning ? true : ts_error_nomem(err, NULL);
 	}
@@ -370,7 +370,7 @@ scan_bucket_setup(ts_plan *plan, scan_state *st, ts_err *err)
 			return false;
 		}
 	}
-	plan->bucket_pruning = scan_arena_printf(&plan->arena, "inferred from %.*s",
+	plan->bucket_pruning = ts_arena_printf(&plan->arena, "inferred from %.*s",
 											 (int) names.len, (const char *) names.data);
 	ts_buf_free(&names);
 	if (plan->bucket_pruning == NULL)

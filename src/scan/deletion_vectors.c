@@ -95,10 +95,10 @@ index_file_path(ts_plan *plan, scan_state *st, const ts_index_manifest_entry *ie
 
 			if (!scan_bucket_dir(plan, st, ie->partition, ie->bucket, &dir, err))
 				return false;
-			p = scan_arena_printf(&plan->arena, "%s/%s", dir, ie->file_name);
+			p = ts_arena_printf(&plan->arena, "%s/%s", dir, ie->file_name);
 		}
 		else
-			p = scan_arena_printf(&plan->arena, "%s/index/%s", plan->table_path, ie->file_name);
+			p = ts_arena_printf(&plan->arena, "%s/index/%s", plan->table_path, ie->file_name);
 	}
 	if (p == NULL)
 		return ts_error_nomem(err, NULL);
@@ -125,7 +125,7 @@ scan_dv_load(ts_plan *plan, scan_state *st, scan_dv_index **out, ts_err *err)
 		return true;
 	if (!scan_check_file_name(plan, "index manifest", plan->snapshot->index_manifest, err))
 		return ts_error_context(err, "snapshot %lld", (long long) plan->snapshot->id);
-	path = scan_arena_printf(&plan->arena, "%s/manifest/%s", plan->table_path,
+	path = ts_arena_printf(&plan->arena, "%s/manifest/%s", plan->table_path,
 							 plan->snapshot->index_manifest);
 	if (path == NULL)
 		return ts_error_nomem(err, NULL);

@@ -263,12 +263,12 @@ literal_path_text(ts_arena *a, const ts_type *t, const ts_value *v)
 	switch (t->kind)
 	{
 		case TS_BOOLEAN:
-			return scan_arena_strdup(a, v->v.i ? "true" : "false");
+			return ts_arena_strdup(a, v->v.i ? "true" : "false");
 		case TS_TINYINT:
 		case TS_SMALLINT:
 		case TS_INT:
 		case TS_BIGINT:
-			return scan_arena_printf(a, "%lld", (long long) v->v.i);
+			return ts_arena_printf(a, "%lld", (long long) v->v.i);
 		case TS_DATE:
 			{
 				int64_t		y;
@@ -278,7 +278,7 @@ literal_path_text(ts_arena *a, const ts_type *t, const ts_value *v)
 				civil_from_days(v->v.i, &y, &m, &d);
 				if (y < 0 || y > 9999)
 					return NULL;
-				return scan_arena_printf(a, "%04lld-%02u-%02u", (long long) y, m, d);
+				return ts_arena_printf(a, "%04lld-%02u-%02u", (long long) y, m, d);
 			}
 		case TS_VARCHAR:
 			{
@@ -597,7 +597,7 @@ ts_format_plan_execute(ts_plan *plan, const ts_scan_context *ctx, ts_err *err)
 		e->kind = TS_FILE_ADD;
 		e->bucket = 0;
 		e->total_buckets = -1;
-		e->file.file_name = scan_arena_strdup(&plan->arena, rel);
+		e->file.file_name = ts_arena_strdup(&plan->arena, rel);
 		e->file.file_size = file_size_of(lf->path);
 		e->file.row_count = e->file.file_size > 0 ?
 			(e->file.file_size + TS_FT_EST_ROW_BYTES - 1) / TS_FT_EST_ROW_BYTES : 0;
@@ -608,7 +608,7 @@ ts_format_plan_execute(ts_plan *plan, const ts_scan_context *ctx, ts_err *err)
 		e->file.nvalue_stats_cols = -1;
 		e->file.nwrite_cols = -1;
 		sf->entry = e;
-		sf->path = scan_arena_strdup(&plan->arena, lf->path);
+		sf->path = ts_arena_strdup(&plan->arena, lf->path);
 		sf->format = fmt;
 		sf->dv_offset = sf->dv_length = 0;
 		sf->dv_cardinality = -1;

@@ -58,12 +58,6 @@ typedef struct ft_walk
 	int		   *fixed;
 } ft_walk;
 
-static char *
-arena_strdup(ts_arena *a, const char *s)
-{
-	return s ? ts_arena_dup(a, s, strlen(s) + 1) : NULL;
-}
-
 /* the value of key k in filter branch b, or NULL (not constrained) */
 static const char *
 filter_value(const ts_option *branch, const char *key, bool *found)
@@ -237,7 +231,7 @@ add_partition(ft_walk *w, const char *dir, ts_err *err)
 		w->cap_parts = nc;
 	}
 	p = &l->partitions[l->npartitions];
-	p->path = arena_strdup(&l->arena, dir);
+	p->path = ts_arena_strdup(&l->arena, dir);
 	p->values = ts_arena_alloc(&l->arena, sizeof(char *) * (nkeys ? nkeys : 1));
 	p->typed = ts_arena_alloc(&l->arena, sizeof(ts_value) * (nkeys ? nkeys : 1));
 	if (p->path == NULL || p->values == NULL || p->typed == NULL)
@@ -309,7 +303,7 @@ take_dir_value(ft_walk *w, int level, const char *dir, const char *name, bool *o
 		*ok = true;
 		return true;
 	}
-	w->values[level] = arena_strdup(&w->l->arena, val);
+	w->values[level] = ts_arena_strdup(&w->l->arena, val);
 	ts_free(val);
 	if (w->values[level] == NULL)
 		return ts_error_nomem(err, NULL);
@@ -497,7 +491,7 @@ add_file(ft_walk *w, const char *path, int partition, ts_err *err)
 		l->files = nf;
 		w->cap_files = nc;
 	}
-	l->files[l->nfiles].path = arena_strdup(&l->arena, path);
+	l->files[l->nfiles].path = ts_arena_strdup(&l->arena, path);
 	if (l->files[l->nfiles].path == NULL)
 		return ts_error_nomem(err, "listing files");
 	l->files[l->nfiles].partition = partition;
@@ -600,7 +594,7 @@ ts_format_table_list(const ts_ft_request *req, ts_err *err)
 	w.l = l;
 	w.default_name = req->default_name && *req->default_name ? req->default_name : TS_FT_DEFAULT_PARTITION_NAME;
 	l->nkeys = req->nkeys;
-	l->default_name = arena_strdup(&l->arena, w.default_name);
+	l->default_name = ts_arena_strdup(&l->arena, w.default_name);
 	l->key_names = ts_arena_alloc(&l->arena, sizeof(char *) * (req->nkeys ? req->nkeys : 1));
 	w.values = ts_arena_alloc(&l->arena, sizeof(char *) * (req->nkeys ? req->nkeys : 1));
 	w.typed = ts_arena_alloc(&l->arena, sizeof(ts_value) * (req->nkeys ? req->nkeys : 1));
@@ -611,7 +605,7 @@ ts_format_table_list(const ts_ft_request *req, ts_err *err)
 	}
 	for (int k = 0; k < req->nkeys; k++)
 	{
-		if ((l->key_names[k] = arena_strdup(&l->arena, req->key_names[k])) == NULL)
+		if ((l->key_names[k] = ts_arena_strdup(&l->arena, req->key_names[k])) == NULL)
 		{
 			ts_error_nomem(err, NULL);
 			goto fail;

@@ -202,7 +202,7 @@ scan_read_manifest_list(ts_plan *plan, const char *list_name, int64_t snapshot_i
 		return true;
 	if (!scan_check_file_name(plan, "manifest list", list_name, err))
 		return ts_error_context(err, "snapshot %lld", (long long) snapshot_id);
-	path = scan_arena_printf(&plan->arena, "%s/manifest/%s", plan->table_path, list_name);
+	path = ts_arena_printf(&plan->arena, "%s/manifest/%s", plan->table_path, list_name);
 	if (path == NULL)
 		return ts_error_nomem(err, NULL);
 	if (!ts_manifest_list_read(path, &plan->arena, &metas, &n, err))
@@ -290,7 +290,7 @@ scan_read_live_files(ts_plan *plan, scan_state *st,
 			continue;
 		if (!scan_check_file_name(plan, "manifest file", m->file_name, err))
 			goto done;
-		path = scan_arena_printf(&plan->arena, "%s/manifest/%s", plan->table_path, m->file_name);
+		path = ts_arena_printf(&plan->arena, "%s/manifest/%s", plan->table_path, m->file_name);
 		if (path == NULL)
 		{
 			ts_error_nomem(err, NULL);

@@ -99,15 +99,10 @@ new_node(parse_ctx *ctx, ts_avro_kind kind)
 static char *
 arena_strdup(parse_ctx *ctx, const char *s)
 {
-	size_t		len = strlen(s);
-	char	   *r = ts_arena_alloc(&ctx->schema->arena, len + 1);
+	char	   *r = ts_arena_strdup(&ctx->schema->arena, s);
 
 	if (r == NULL)
-	{
 		ts_error_nomemf(ctx->err, "parsing Avro schema of \"%s\"", ctx->what);
-		return NULL;
-	}
-	memcpy(r, s, len + 1);
 	return r;
 }
 

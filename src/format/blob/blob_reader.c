@@ -150,7 +150,7 @@ ts_blob_open(const char *path, const ts_read_column *columns, int ncols,
 	}
 	strcpy(r->path, path);
 	r->ncols = ncols;
-	r->batch_rows = options && options->batch_rows > 0 ? options->batch_rows : TS_BATCH_ROWS;
+	r->batch_rows = ts_reader_batch_rows(options);
 	r->base.ops = &blob_ops;
 	r->file = ts_file_open(path, err);
 	if (r->file == NULL)

@@ -76,14 +76,9 @@ typedef struct pq_reader
 	int			nleaves;
 	int			cap_leaves;
 
-	ts_stats_filter_fn stats_filter;
-	void	   *stats_filter_arg;
-	int64_t		range_start;	/* row groups starting in [start, end); end 0: all */
-	int64_t		range_end;
-	ts_bufpool *buffers;		/* the caller's, or NULL */
+	ts_reader_settings set;		/* what the options say (format.c) */
 	void	   *zstd_ctx;		/* decompression context shared by the leaves */
 	ts_column_stats *stats;
-	int			batch_rows;
 	ts_value   *values;
 	ts_arena	arena;
 	ts_value   *stack;
@@ -334,7 +329,7 @@ add_leaf(pq_reader *r, pq_asm *a, int node, const ts_type *t, const char *path, 
 	if (!l->path)
 		return ts_error_nomem(err, NULL);
 	l->file = r->path;
-	l->shared = r->buffers;
+	l->shared = r->set.buffers;
 	l->zstd_ctx = &r->zstd_ctx;
 	l->ahead_rg = -1;			/* no chunk read ahead */
 	l->elem = n->e;
@@ -710,7 +705,7 @@ in_range(const pq_reader *r, const pq_row_group *rg)
 {
 	int64_t		start = rg->ncolumns > 0 ? INT64_MAX : 0;
 
-	if (r->range_end <= 0)
+	if (r->set.range_end <= 0)
 		return true;
 	for (int c = 0; c < rg->ncolumns; c++)
 	{
@@ -722,7 +717,7 @@ in_range(const pq_reader *r, const pq_row_group *rg)
 		if (o < start)
 			start = o;
 	}
-	return start >= r->range_start && start < r->range_end;
+	return start >= r->set.range_start && start < r->set.range_end;
 }
 
 /*
@@ -747,11 +742,11 @@ pick_row_group(pq_reader *r)
 			return rgi;
 		if (rg->num_rows == 0 || !in_range(r, rg))
 			continue;
-		if (r->stats_filter)
+		if (r->set.stats_filter)
 		{
 			for (int c = 0; c < r->ncols; c++)
 				decode_stats(r, rg, c, &r->stats[c]);
-			if (!r->stats_filter(r->stats_filter_arg, r->stats, r->ncols))
+			if (!r->set.stats_filter(r->set.stats_filter_arg, r->stats, r->ncols))
 				continue;
 		}
 		return rgi;
@@ -1083,7 +1078,7 @@ pq_next(ts_format_reader *base, ts_batch *batch, ts_err *err)
 		if (r->done)
 			return 0;
 	}
-	n = r->rows_left < r->batch_rows ? (int) r->rows_left : r->batch_rows;
+	n = r->rows_left < r->set.batch_rows ? (int) r->rows_left : r->set.batch_rows;
 	for (int c = 0; c < r->ncols; c++)
 		if (!fill_column(r, c, n, err))
 		{
@@ -1158,15 +1153,7 @@ ts_parquet_open(const char *path, const ts_read_column *columns, int ncols,
 	r->path = ts_strdup(path);
 	r->cols = columns;
 	r->ncols = ncols;
-	r->batch_rows = options && options->batch_rows > 0 ? options->batch_rows : TS_BATCH_ROWS;
-	if (options)
-	{
-		r->stats_filter = options->stats_filter;
-		r->stats_filter_arg = options->stats_filter_arg;
-		r->buffers = options->buffers;
-		r->range_start = options->range_start;
-		r->range_end = options->range_end;
-	}
+	ts_reader_settings_init(&r->set, options);
 	if (!r->path)
 	{
 		ts_error_nomem(err, NULL);
@@ -1206,7 +1193,7 @@ ts_parquet_open(const char *path, const ts_read_column *columns, int ncols,
 
 	r->asms = ts_calloc(ncols ? ncols : 1, sizeof(pq_asm));
 	r->stats = ts_calloc(ncols ? ncols : 1, sizeof(ts_column_stats));
-	r->values = ts_calloc((size_t) r->batch_rows * (ncols ? ncols : 1), sizeof(ts_value));
+	r->values = ts_calloc((size_t) r->set.batch_rows * (ncols ? ncols : 1), sizeof(ts_value));
 	if (!r->asms || !r->stats || !r->values)
 	{
 		ts_error_nomem(err, NULL);
