@@ -511,13 +511,15 @@ tablescan_scan_next_values(TsScanState *st, Datum **values, bool **isnull)
 
 /*
  * errcontext while reading rows (arg: the scan): the table, and the data
- * file where one is read alone.
+ * file where one is read alone, with its row group or stripe where known.
  */
 void
 tablescan_scan_error_context(void *arg)
 {
 	TsScanState *st = arg;
 	const char *file = st->reader ? ts_split_reader_current_file(st->reader) : NULL;
+	int32		part = 0;
+	const char *part_name = file ? ts_split_reader_current_part(st->reader, &part) : NULL;
 
 	if (st->plan == NULL)
 		return;					/* planning: its errors name the table */
@@ -528,9 +530,14 @@ tablescan_scan_error_context(void *arg)
 		/* inside the table's directory: relative to it, as Paimon's manifests name files */
 		if (strncmp(file, st->plan->table_path, n) == 0 && file[n] == '/')
 			file += n + 1;
-		errcontext("reading %s \"%s\", data file \"%s\"",
-				   st->plan->kind == TS_TABLE_FORMAT ? "format table" : "Paimon table",
-				   st->opts->qualified_name, file);
+		if (part_name)
+			errcontext("reading %s \"%s\", data file \"%s\", %s %d",
+					   st->plan->kind == TS_TABLE_FORMAT ? "format table" : "Paimon table",
+					   st->opts->qualified_name, file, part_name, (int) part);
+		else
+			errcontext("reading %s \"%s\", data file \"%s\"",
+					   st->plan->kind == TS_TABLE_FORMAT ? "format table" : "Paimon table",
+					   st->opts->qualified_name, file);
 	}
 	else
 		errcontext("reading %s \"%s\"",

@@ -136,6 +136,13 @@ struct ts_format_reader
 {
 	const ts_format_reader_ops *ops;
 	ts_reader_metrics metrics;
+	/*
+	 * Where in the file the reader is, for error context: part_name "row
+	 * group" (Parquet) or "stripe" (ORC) and the 0-based index of the one
+	 * being read; part_name NULL when unknown or none.
+	 */
+	const char *part_name;
+	int32_t		part;
 };
 
 /* Format from file magic (Obj\x01, PAR1, ORC); TS_FORMAT_UNKNOWN otherwise. */

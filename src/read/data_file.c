@@ -676,6 +676,15 @@ ts_data_file_add_metrics(const ts_data_file_reader *r, ts_reader_metrics *acc)
 	acc->files_opened++;
 }
 
+const char *
+ts_data_file_current_part(const ts_data_file_reader *r, int32_t *part)
+{
+	if (r == NULL || r->fr == NULL || r->fr->part_name == NULL)
+		return NULL;
+	*part = r->fr->part;
+	return r->fr->part_name;
+}
+
 void
 ts_data_file_close(ts_data_file_reader *r, ts_reader_metrics *acc)
 {

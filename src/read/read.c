@@ -212,6 +212,14 @@ ts_split_reader_current_file(const ts_split_reader *r)
 	return r->split->files[r->next_file - 1].path;
 }
 
+const char *
+ts_split_reader_current_part(const ts_split_reader *r, int32_t *part)
+{
+	if (ts_split_reader_current_file(r) == NULL)
+		return NULL;
+	return ts_data_file_current_part(r->cur, part);
+}
+
 int
 ts_split_reader_next(ts_split_reader *r, ts_batch *batch, ts_err *err)
 {

@@ -120,6 +120,8 @@ next_stripe(orc_reader *r, bool *done, ts_err *err)
 		r->base.metrics.row_groups_kept++;
 		if (!load_stripe(r, r->stripe, err))
 			return ts_error_context(err, "stripe %d", r->stripe);
+		r->base.part_name = "stripe";
+		r->base.part = r->stripe;
 		return true;
 	}
 }

@@ -774,6 +774,8 @@ next_row_group(pq_reader *r, ts_err *err)
 	if (!load_row_group(r, rgi, err))
 		return ts_error_context(err, "Parquet file \"%s\" row group %d", r->path, rgi);
 	r->cur_rg = rgi;
+	r->base.part_name = "row group";
+	r->base.part = rgi;
 	r->rows_left = rg->num_rows;
 	r->ahead_due = true;
 	return true;
