@@ -15,5 +15,13 @@ SELECT f0, f3 FROM append_with_bitmap_multi_stripes WHERE f1 = 10 AND f2 = 0 ORD
 SET tablescan.enable_pruning = off;
 SELECT f0, f3 FROM append_with_bitmap_multi_stripes WHERE f1 = 10 AND f2 = 0 ORDER BY f3;
 RESET tablescan.enable_pruning;
+-- an error while reading names the stripe (0-based) it happened in: the
+-- file's stripes hold f3 = 11.1, 12.1 ... 18.1 in that order (one row
+-- each); of those with f1 = 20 (stripes 4, 6, 7: Lucy, Tony, Alice) the
+-- first whose name does not fit varchar(4) is Alice's, stripe 7
+ALTER FOREIGN TABLE append_with_bitmap_multi_stripes ALTER COLUMN f0 TYPE varchar(4);
+SELECT f0 FROM append_with_bitmap_multi_stripes WHERE f1 = 20;
+-- all stripes read: the first one's Alice
+SELECT f0 FROM append_with_bitmap_multi_stripes;
 DROP SERVER shared CASCADE;
 DROP EXTENSION tablescan_fdw;

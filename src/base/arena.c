@@ -5,6 +5,8 @@
  * from the chunk pool (chunk_pool.c) in power-of-two sizes, and go back
  * where they came from.
  */
+#include <stdarg.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "base/ts_value.h"
@@ -137,6 +139,43 @@ ts_arena_dup(ts_arena *a, const void *p, size_t size)
 
 	if (r && size)
 		memcpy(r, p, size);
+	return r;
+}
+
+char *
+ts_arena_strdup(ts_arena *a, const char *s)
+{
+	return s ? ts_arena_dup(a, s, strlen(s) + 1) : NULL;
+}
+
+char *
+ts_arena_vprintf(ts_arena *a, const char *fmt, va_list ap)
+{
+	va_list		ap2;
+	int			n;
+	char	   *r;
+
+	va_copy(ap2, ap);
+	n = vsnprintf(NULL, 0, fmt, ap2);
+	va_end(ap2);
+	if (n < 0)
+		return NULL;
+	r = ts_arena_alloc(a, (size_t) n + 1);
+	if (r == NULL)
+		return NULL;
+	vsnprintf(r, (size_t) n + 1, fmt, ap);
+	return r;
+}
+
+char *
+ts_arena_printf(ts_arena *a, const char *fmt,...)
+{
+	va_list		ap;
+	char	   *r;
+
+	va_start(ap, fmt);
+	r = ts_arena_vprintf(a, fmt, ap);
+	va_end(ap);
 	return r;
 }
 

@@ -30,7 +30,7 @@ ts_buf_reserve(ts_buf *b, size_t extra, ts_err *err)
 		cap *= 2;
 	p = ts_realloc(b->data, cap);
 	if (p == NULL)
-		return ts_error(err, TS_ERR_NOMEM, "out of memory growing a buffer to %zu bytes", cap);
+		return ts_error_nomemf(err, "growing a buffer to %zu bytes", cap);
 	b->data = p;
 	b->cap = cap;
 	return true;

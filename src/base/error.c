@@ -61,6 +61,18 @@ ts_error_nomem(ts_err *err, const char *what)
 }
 
 bool
+ts_error_nomemf(ts_err *err, const char *fmt,...)
+{
+	char		what[TS_ERR_MSG_LEN];
+	va_list		ap;
+
+	va_start(ap, fmt);
+	vsnprintf(what, sizeof(what), fmt, ap);
+	va_end(ap);
+	return ts_error_nomem(err, what);
+}
+
+bool
 ts_error_context(ts_err *err, const char *fmt,...)
 {
 	char		prefix[TS_ERR_MSG_LEN];

@@ -178,7 +178,7 @@ ts_fs_scope_make(ts_fs_scope *scope, const char *const *roots, int nroots, ts_er
 	char	  **resolved = ts_calloc((size_t) (nroots > 0 ? nroots : 1), sizeof(char *));
 
 	if (lexical == NULL || resolved == NULL)
-		return ts_error(err, TS_ERR_NOMEM, "out of memory");
+		return ts_error_nomem(err, NULL);
 	for (int i = 0; i < nroots; i++)
 	{
 		char		buf[PATH_MAX];

@@ -4,7 +4,7 @@
  *
  * Owns: ts_days_from_civil / ts_civil_from_days (Howard Hinnant's
  * algorithms), ts_days_in_month, ts_floor_div and the scanners of digits,
- * integers, HALF_UP decimals, dates and times.
+ * integers, HALF_UP (or exact) decimals, dates and times.
  */
 #include "base/ts_text_scan.h"
 
@@ -246,6 +246,33 @@ ts_scan_decimal(const char *s, size_t len, int precision, int scale,
 			return 0;
 	}
 	*out = neg ? -v : v;
+	return 1;
+}
+
+int
+ts_scan_decimal_exact(const char *s, size_t len, int precision, int scale, ts_int128 *out)
+{
+	size_t		point = len;
+	ts_int128	v;
+	int			r;
+
+	for (size_t i = 0; i < len; i++)
+	{
+		if (s[i] == 'e' || s[i] == 'E')
+			return -1;
+		if (s[i] == '.' && point == len)
+			point = i;
+	}
+	r = ts_scan_decimal(s, len, precision, scale, 0, &v);
+	if (r < 0)
+		return -1;
+	/* digits past the scale must be zeros: no rounding happened then */
+	for (size_t i = point + 1 + (size_t) scale; point < len && i < len; i++)
+		if (s[i] != '0')
+			return -2;
+	if (r == 0)
+		return 0;
+	*out = v;
 	return 1;
 }
 

@@ -65,6 +65,9 @@ bool		ts_error_hint(ts_err *err, const char *fmt,...)
  * memory reading X" style ("out of memory %s", what).  Returns false.
  */
 bool		ts_error_nomem(ts_err *err, const char *what);
+/* The same with a printf-style what: "out of memory <what>". */
+bool		ts_error_nomemf(ts_err *err, const char *fmt,...)
+			__attribute__((format(printf, 2, 3)));
 
 /*
  * Prefix an existing error message with context, e.g. the file name:

@@ -63,6 +63,16 @@ bool		ts_scan_int(const char *s, size_t len, int64_t lo, int64_t hi,
 int			ts_scan_decimal(const char *s, size_t len, int precision, int scale,
 							int64_t max_exponent, ts_int128 *out);
 
+/*
+ * The whole of s[0..len) as [+-]digits[.digits] (no exponent) holding
+ * exactly a value of 'scale' fraction digits: 1 and *out = the unscaled
+ * value; -1 when malformed; -2 when a nonzero digit comes after 'scale'
+ * fraction digits (rounding would change the value); 0 when it needs more
+ * than 'precision' digits (*out untouched but for 1).
+ */
+int			ts_scan_decimal_exact(const char *s, size_t len, int precision, int scale,
+								  ts_int128 *out);
+
 /* The y-m-d forms the callers accept. */
 typedef struct ts_date_syntax
 {

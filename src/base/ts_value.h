@@ -76,6 +76,10 @@ typedef struct ts_arena
 void		ts_arena_init(ts_arena *a, size_t chunk_size);
 void	   *ts_arena_alloc(ts_arena *a, size_t size);	/* 16-aligned; NULL on OOM */
 void	   *ts_arena_dup(ts_arena *a, const void *p, size_t size);
+/* A copy of s (NULL for NULL), a printf-formatted string; NULL on OOM. */
+char	   *ts_arena_strdup(ts_arena *a, const char *s);
+char	   *ts_arena_printf(ts_arena *a, const char *fmt,...) __attribute__((format(printf, 2, 3)));
+char	   *ts_arena_vprintf(ts_arena *a, const char *fmt, va_list ap) __attribute__((format(printf, 2, 0)));
 void		ts_arena_reset(ts_arena *a);	/* keep the first chunk */
 void		ts_arena_free(ts_arena *a);
 /*

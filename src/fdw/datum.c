@@ -1,9 +1,9 @@
 /*
- * datum.c - Paimon values to PostgreSQL Datums, and the type mapping.
+ * datum.c - Paimon values to PostgreSQL Datums: the rows of a scan.
  *
- * Owns: the README's type mapping (Paimon type -> PostgreSQL type name, for
- * IMPORT FOREIGN SCHEMA) and the conversion of ts_values into Datums of
- * the column's declared type: one value, or a column of a batch at a time.  Decimals stay exact (no float round trip);
+ * Owns: the conversion of ts_values into Datums of the column's declared
+ * type (which types may hold which: types.c): one value, or a column of a
+ * batch at a time.  Decimals stay exact (no float round trip);
  * timestamps with more than microsecond precision are rounded to the
  * nearest microsecond, as PostgreSQL's own input does.  Paimon strings are
  * UTF-8: text is checked (UTF8 database) or converted (any other encoding)
@@ -104,78 +104,6 @@ server_text_datum(const char *p, int len, const char *colname)
 /* days between 1970-01-01 and 2000-01-01 */
 #define UNIX_TO_PG_DAYS (POSTGRES_EPOCH_JDATE - UNIX_EPOCH_JDATE)
 #define UNIX_TO_PG_MICROS ((int64) UNIX_TO_PG_DAYS * USECS_PER_DAY)
-
-char *
-tablescan_pg_type_name(const ts_type *t)
-{
-	switch (t->kind)
-	{
-		case TS_BOOLEAN:
-			return "boolean";
-		case TS_TINYINT:
-		case TS_SMALLINT:
-			return "smallint";
-		case TS_INT:
-			return "integer";
-		case TS_BIGINT:
-			return "bigint";
-		case TS_FLOAT:
-			return "real";
-		case TS_DOUBLE:
-			return "double precision";
-		case TS_DECIMAL:
-			return psprintf("numeric(%d,%d)", t->precision, t->scale);
-		case TS_CHAR:
-			return psprintf("character(%d)", t->length);
-		case TS_VARCHAR:
-			if (t->length >= TS_STRING_LENGTH || t->length > 10485760)
-				return "text";
-			return psprintf("character varying(%d)", t->length);
-		case TS_BINARY:
-		case TS_VARBINARY:
-		case TS_BLOB:
-			return "bytea";
-		case TS_DATE:
-			return "date";
-		case TS_TIME:
-			return psprintf("time(%d) without time zone", Min(t->precision, 6));
-		case TS_TIMESTAMP:
-			return psprintf("timestamp(%d) without time zone", Min(t->precision, 6));
-		case TS_TIMESTAMP_LTZ:
-			return psprintf("timestamp(%d) with time zone", Min(t->precision, 6));
-		case TS_ARRAY:
-			{
-				const ts_type *e = t->element;
-
-				if (ts_type_is_nested(e->kind) || e->kind == TS_VARIANT)
-					return "jsonb";
-				{
-					char	   *inner = tablescan_pg_type_name(e);
-
-					if (inner == NULL)
-						return NULL;
-					/* typmods do not apply to array elements in a useful way */
-					if (e->kind == TS_DECIMAL)
-						inner = "numeric";
-					else if (e->kind == TS_CHAR || e->kind == TS_VARCHAR)
-						inner = "text";
-					return psprintf("%s[]", inner);
-				}
-			}
-		case TS_VECTOR:
-			/* VECTOR<E, n>: a one-dimensional array of E (real[] for FLOAT) */
-			if (t->element == NULL || ts_type_is_nested(t->element->kind) ||
-				t->element->kind == TS_VECTOR || tablescan_pg_type_name(t->element) == NULL)
-				return NULL;
-			return psprintf("%s[]", tablescan_pg_type_name(t->element));
-		case TS_MULTISET:
-		case TS_MAP:
-		case TS_ROW:
-			return "jsonb";
-		default:
-			return NULL;
-	}
-}
 
 /* ---- numbers ---------------------------------------------------------- */
 

@@ -693,62 +693,6 @@ apply_option(TsTableOptions *o, DefElem *def, char **warehouse, char **database,
 	}
 }
 
-/* Paimon type string for a column of a format table declared in SQL. */
-static char *
-paimon_type_of_column(Form_pg_attribute att)
-{
-	int32		typmod = att->atttypmod;
-
-	switch (att->atttypid)
-	{
-		case BOOLOID:
-			return "BOOLEAN";
-		case INT2OID:
-			return "SMALLINT";
-		case INT4OID:
-			return "INT";
-		case INT8OID:
-			return "BIGINT";
-		case FLOAT4OID:
-			return "FLOAT";
-		case FLOAT8OID:
-			return "DOUBLE";
-		case NUMERICOID:
-			/*
-			 * Unconstrained numeric: no DECIMAL(p, s) holds every value
-			 * exactly, so the field is read as text and converted by
-			 * numeric's own input function (the exact value, or an error)
-			 */
-			if (typmod < VARHDRSZ)
-				return "STRING";
-			return psprintf("DECIMAL(%d, %d)", ((typmod - VARHDRSZ) >> 16) & 0xffff,
-							(typmod - VARHDRSZ) & 0xffff);
-		case TEXTOID:
-			return "STRING";
-		case VARCHAROID:
-			return typmod >= VARHDRSZ ? psprintf("VARCHAR(%d)", typmod - VARHDRSZ) : "STRING";
-		case BPCHAROID:
-			return typmod >= VARHDRSZ ? psprintf("CHAR(%d)", typmod - VARHDRSZ) : "CHAR(1)";
-		case BYTEAOID:
-			return "BYTES";
-		case DATEOID:
-			return "DATE";
-		case TIMEOID:
-			return psprintf("TIME(%d)", typmod >= 0 ? typmod : 6);
-		case TIMESTAMPOID:
-			return psprintf("TIMESTAMP(%d)", typmod >= 0 ? typmod : 6);
-		case TIMESTAMPTZOID:
-			return psprintf("TIMESTAMP(%d) WITH LOCAL TIME ZONE", typmod >= 0 ? typmod : 6);
-		default:
-			ereport(ERROR,
-					(errcode(ERRCODE_FDW_INVALID_DATA_TYPE),
-					 errmsg("column \"%s\" of type %s cannot be read from a format table",
-							NameStr(att->attname), format_type_be(att->atttypid)),
-					 errhint("Use boolean, integers, real, double precision, numeric, text, varchar, char, bytea, date, time, timestamp or timestamptz.")));
-	}
-	return NULL;
-}
-
 /* The schema JSON of a format table declared by options format / partition_keys. */
 static char *
 format_table_schema(Oid foreigntableid, const char *format, const char *partition_keys)
@@ -774,7 +718,7 @@ format_table_schema(Oid foreigntableid, const char *format, const char *partitio
 		foreach(lc, colopts)
 			if (strcmp(((DefElem *) lfirst(lc))->defname, "column_name") == 0)
 				names[n] = defGetString(lfirst(lc));
-		types[n] = paimon_type_of_column(att);
+		types[n] = tablescan_paimon_type_name(att);
 		n++;
 	}
 	table_close(rel, AccessShareLock);

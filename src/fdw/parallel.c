@@ -11,8 +11,9 @@
  * own plan has another fingerprint (a table whose reads cannot be pinned,
  * e.g. a fallback branch or a format table's directory, changed in
  * between) raises an ERROR rather than read a different set of files.
- * Tasks are handed out by an atomic counter; the workers' EXPLAIN ANALYZE
- * figures are summed here for the leader.
+ * The tasks (a split, one of its files, or a part of a large file, the
+ * largest first) are made here and handed out by an atomic counter; the
+ * workers' EXPLAIN ANALYZE figures are summed here for the leader.
  */
 #include "postgres.h"
 
@@ -21,6 +22,7 @@
 #include "utils/rel.h"
 
 #include "tablescan_fdw.h"
+#include "read/read.h"
 
 struct TsParallelScan
 {
@@ -160,4 +162,142 @@ tablescan_parallel_take_figures(TsParallelScan *ps, int64 *figures)
 {
 	for (int i = 0; i < TS_PARALLEL_NFIGURES; i++)
 		figures[i] += (int64) pg_atomic_exchange_u64(&ps->figures[i], 0);
+}
+
+/* ---- the tasks: splits, files, parts of files -------------------------- */
+
+typedef struct SizedTask
+{
+	TsParallelTask task;
+	int64		bytes;
+	int			order;
+} SizedTask;
+
+#define MAX_FILE_PARTS 1024
+
+/* The size of file f of split s in the manifest (0 if unknown). */
+static int64
+file_bytes(const ts_split *split, int f)
+{
+	const ts_manifest_entry *e = split->files[f].entry;
+
+	return e && e->file.file_size > 0 ? e->file.file_size : 0;
+}
+
+/*
+ * The tasks of split s in a parallel scan, stored in out (when not NULL)
+ * from out[0]; returns their number.  Each of its files where they are read
+ * one by one on their own (append tables, compacted buckets of primary-key
+ * tables, format tables), a large Parquet or ORC file of an append or format
+ * table in parts of tablescan.parallel_task_size bytes; else the whole
+ * split, one task (merged by key, or stitched by row-id range).
+ */
+static int
+split_tasks(const ts_plan *plan, int s, const int *columns, int ncolumns, SizedTask *out)
+{
+	const ts_split *split = &plan->splits[s];
+	int64		part_bytes = (int64) tablescan_parallel_task_size_kb * 1024;
+	int			n = 0;
+
+	if (!ts_split_reads_files_alone(plan, split, columns, ncolumns))
+	{
+		if (out)
+		{
+			out->task = (TsParallelTask) {s, -1, 0, 1};
+			out->bytes = 0;
+			for (int f = 0; f < split->nfiles; f++)
+				out->bytes += file_bytes(split, f);
+		}
+		return 1;
+	}
+	for (int f = 0; f < split->nfiles; f++)
+	{
+		int64		bytes = file_bytes(split, f);
+		int			nparts = 1;
+
+		if (bytes > part_bytes && ts_split_file_reads_in_ranges(plan, split, f, columns, ncolumns))
+			nparts = (int) Min((bytes + part_bytes - 1) / part_bytes, MAX_FILE_PARTS);
+		for (int p = 0; p < nparts; p++, n++)
+			if (out)
+			{
+				out[n].task = (TsParallelTask) {s, f, p, nparts};
+				out[n].bytes = bytes / nparts;
+			}
+	}
+	return n;
+}
+
+int
+tablescan_parallel_count_tasks(const ts_plan *plan, const int *columns, int ncolumns)
+{
+	int			n = 0;
+
+	for (int s = 0; s < plan->nsplits; s++)
+		n += split_tasks(plan, s, columns, ncolumns, NULL);
+	return n;
+}
+
+/* largest first, then plan order: the same order in every process */
+static int
+cmp_sized_task(const void *a, const void *b)
+{
+	const SizedTask *x = a;
+	const SizedTask *y = b;
+
+	if (x->bytes != y->bytes)
+		return x->bytes > y->bytes ? -1 : 1;
+	return x->order - y->order;
+}
+
+/*
+ * The tasks of a parallel scan (split_tasks), the largest first, so that
+ * the last tasks taken are short ones and the processes finish together.
+ */
+int
+tablescan_parallel_tasks(const ts_plan *plan, const int *columns, int ncolumns, TsParallelTask **tasks_out)
+{
+	int			n = tablescan_parallel_count_tasks(plan, columns, ncolumns);
+	SizedTask  *sized = palloc(sizeof(SizedTask) * Max(n, 1));
+	TsParallelTask *tasks = palloc(sizeof(TsParallelTask) * Max(n, 1));
+
+	n = 0;
+	for (int s = 0; s < plan->nsplits; s++)
+		n += split_tasks(plan, s, columns, ncolumns, sized + n);
+	for (int t = 0; t < n; t++)
+		sized[t].order = t;
+	qsort(sized, n, sizeof(SizedTask), cmp_sized_task);
+	for (int t = 0; t < n; t++)
+		tasks[t] = sized[t].task;
+	pfree(sized);
+	*tasks_out = tasks;
+	return n;
+}
+
+/*
+ * The split a process reads for task: the plan's split, or (a one-file
+ * task) a copy of it in *split_buf holding that file alone, in *file_buf,
+ * with the task's byte range when the file is read in parts.
+ */
+const ts_split *
+tablescan_parallel_task_split(const ts_plan *plan, const TsParallelTask *task,
+							  ts_split *split_buf, ts_scan_file *file_buf)
+{
+	const ts_split *split = &plan->splits[task->split];
+
+	if (task->file < 0)
+		return split;
+	*file_buf = split->files[task->file];
+	if (task->nparts > 1)
+	{
+		/* part p of n: the row groups that start in its bytes */
+		int64		bytes = file_bytes(split, task->file);
+
+		file_buf->range_start = bytes / task->nparts * task->part;
+		file_buf->range_end = task->part == task->nparts - 1 ? PG_INT64_MAX :
+			bytes / task->nparts * (task->part + 1);
+	}
+	*split_buf = *split;
+	split_buf->nfiles = 1;
+	split_buf->files = file_buf;
+	return split_buf;
 }

@@ -1,8 +1,10 @@
 /*
  * quals.c - PostgreSQL quals to the scan's predicate tree.
  *
- * Owns: deciding, node by node, which restriction clauses can be handed to
- * the Paimon scan for pruning, and building the ts_predicate for them.
+ * Owns: the qual walker: deciding, node by node, which restriction clauses
+ * can be handed to the Paimon scan for pruning, building the ts_predicate
+ * for them, and its text for EXPLAIN.  Which column types may be pushed
+ * and how a Datum becomes a Paimon literal: types.c.
  * Every clause stays a local qual too (PostgreSQL rechecks), so a
  * conversion only has to be conservative: a clause we do not understand is
  * simply not pushed; inside an OR that makes the whole OR unpushed.
@@ -33,9 +35,6 @@
 #include "tablescan_fdw.h"
 #include "scan/predicate.h"
 
-#define UNIX_TO_PG_DAYS (POSTGRES_EPOCH_JDATE - UNIX_EPOCH_JDATE)
-#define UNIX_TO_PG_MICROS ((int64) UNIX_TO_PG_DAYS * USECS_PER_DAY)
-
 typedef struct QualContext
 {
 	Index		relid;
@@ -45,46 +44,6 @@ typedef struct QualContext
 	ExprContext *econtext;		/* NULL while planning */
 	int			dropped;		/* conjuncts left out of an AND */
 } QualContext;
-
-/* The PostgreSQL type a column must have for its quals to be pushed. */
-bool
-tablescan_column_type_matches(Oid typid, const ts_type *t)
-{
-	switch (t->kind)
-	{
-		case TS_BOOLEAN:
-			return typid == BOOLOID;
-		case TS_TINYINT:
-		case TS_SMALLINT:
-			return typid == INT2OID;
-		case TS_INT:
-			return typid == INT4OID;
-		case TS_BIGINT:
-			return typid == INT8OID;
-		case TS_FLOAT:
-			return typid == FLOAT4OID;
-		case TS_DOUBLE:
-			return typid == FLOAT8OID;
-		case TS_DECIMAL:
-			return typid == NUMERICOID;
-		case TS_CHAR:
-			/* blank-padding rules differ (char(n) ignores trailing blanks): never push */
-			return false;
-		case TS_VARCHAR:
-			return typid == TEXTOID || typid == VARCHAROID;
-		case TS_BINARY:
-		case TS_VARBINARY:
-			return typid == BYTEAOID;
-		case TS_DATE:
-			return typid == DATEOID;
-		case TS_TIMESTAMP:
-			return typid == TIMESTAMPOID;
-		case TS_TIMESTAMP_LTZ:
-			return typid == TIMESTAMPTZOID;
-		default:
-			return false;
-	}
-}
 
 /* Var of our relation (maybe under a binary-compatible relabel) -> field. */
 static int
@@ -137,148 +96,6 @@ value_of(QualContext *qc, Node *node, Datum *value, bool *isnull, Oid *typid)
 		*typid = exprType(node);
 	}
 	return true;
-}
-
-/* ---- Datum -> ts_value ---------------------------------------------- */
-
-static ts_type *
-literal_type(ts_type_kind kind, int precision, int scale)
-{
-	ts_type    *t = palloc0(sizeof(ts_type));
-
-	t->kind = kind;
-	t->nullable = true;
-	t->precision = precision;
-	t->scale = scale;
-	t->length = TS_STRING_LENGTH;
-	return t;
-}
-
-/* numeric -> unscaled int128 + scale; false if it does not fit 38 digits */
-static bool
-numeric_to_decimal(Datum d, ts_int128 *unscaled, int *scale)
-{
-	char	   *s = DatumGetCString(DirectFunctionCall1(numeric_out, d));
-	ts_int128	v = 0;
-	bool		neg = false,
-				frac = false;
-	int			digits = 0,
-				sc = 0;
-
-	if (*s == '-')
-	{
-		neg = true;
-		s++;
-	}
-	for (; *s; s++)
-	{
-		if (*s == '.')
-		{
-			frac = true;
-			continue;
-		}
-		if (*s < '0' || *s > '9')
-			return false;		/* NaN, Infinity */
-		if (++digits > 38)
-			return false;
-		v = v * 10 + (*s - '0');
-		if (frac)
-			sc++;
-	}
-	*unscaled = neg ? -v : v;
-	*scale = sc;
-	return true;
-}
-
-/*
- * Convert a non-null Datum of PostgreSQL type typid into a literal.  The
- * literal's type is the Paimon type that represents the value exactly.
- */
-static bool
-datum_to_literal(Datum d, Oid typid, ts_value *out, ts_type **type)
-{
-	memset(out, 0, sizeof(*out));
-	switch (typid)
-	{
-		case BOOLOID:
-			out->v.i = DatumGetBool(d);
-			*type = literal_type(TS_BOOLEAN, 0, 0);
-			return true;
-		case INT2OID:
-			out->v.i = DatumGetInt16(d);
-			*type = literal_type(TS_SMALLINT, 0, 0);
-			return true;
-		case INT4OID:
-			out->v.i = DatumGetInt32(d);
-			*type = literal_type(TS_INT, 0, 0);
-			return true;
-		case INT8OID:
-			out->v.i = DatumGetInt64(d);
-			*type = literal_type(TS_BIGINT, 0, 0);
-			return true;
-		case FLOAT4OID:
-			out->v.f = DatumGetFloat4(d);
-			*type = literal_type(TS_FLOAT, 0, 0);
-			return true;
-		case FLOAT8OID:
-			out->v.d = DatumGetFloat8(d);
-			*type = literal_type(TS_DOUBLE, 0, 0);
-			return true;
-		case NUMERICOID:
-			{
-				int			scale;
-
-				if (!numeric_to_decimal(d, &out->v.dec, &scale))
-					return false;
-				*type = literal_type(TS_DECIMAL, 38, scale);
-				return true;
-			}
-		case TEXTOID:
-		case VARCHAROID:
-		case BPCHAROID:
-		case BYTEAOID:
-			{
-				struct varlena *v = PG_DETOAST_DATUM(d);
-
-				out->v.s.p = (const uint8 *) VARDATA_ANY(v);
-				out->v.s.len = VARSIZE_ANY_EXHDR(v);
-				if (typid == BPCHAROID)
-				{
-					/* char(n) compares without trailing blanks */
-					while (out->v.s.len > 0 && out->v.s.p[out->v.s.len - 1] == ' ')
-						out->v.s.len--;
-				}
-				*type = literal_type(typid == BYTEAOID ? TS_VARBINARY :
-									 typid == BPCHAROID ? TS_CHAR : TS_VARCHAR, 0, 0);
-				return true;
-			}
-		case DATEOID:
-			{
-				DateADT		date = DatumGetDateADT(d);
-
-				if (DATE_NOT_FINITE(date))
-					return false;
-				out->v.i = (int64) date + UNIX_TO_PG_DAYS;
-				*type = literal_type(TS_DATE, 0, 0);
-				return true;
-			}
-		case TIMESTAMPOID:
-		case TIMESTAMPTZOID:
-			{
-				Timestamp	ts = DatumGetTimestamp(d);
-				int64		micros;
-
-				if (TIMESTAMP_NOT_FINITE(ts))
-					return false;
-				micros = ts + UNIX_TO_PG_MICROS;
-				out->v.ts.millis = micros >= 0 ? micros / 1000 : -((-micros + 999) / 1000);
-				out->v.ts.nanos = (int32) (micros - out->v.ts.millis * 1000) * 1000;
-				*type = literal_type(typid == TIMESTAMPOID ? TS_TIMESTAMP : TS_TIMESTAMP_LTZ, 6, 0);
-				return true;
-			}
-		default:
-			return false;
-	}
 }
 
 /*
@@ -462,7 +279,7 @@ convert_opexpr(QualContext *qc, OpExpr *op)
 		!column_values_rounded(qc->schema->fields[field].type) &&
 		tablescan_datum_to_field_value(value, consttype, qc->schema->fields[field].type, lit))
 		ltype = NULL;			/* exactly a value of the column's own type */
-	else if (!datum_to_literal(value, consttype, lit, &ltype))
+	else if (!tablescan_datum_to_literal(value, consttype, lit, &ltype))
 		return NULL;
 
 	/* LIKE and equality do not depend on the collation; ranges do */
@@ -552,7 +369,7 @@ convert_array_op(QualContext *qc, ScalarArrayOpExpr *op)
 				return NULL;	/* x <> ALL(.., NULL) is never true */
 			continue;			/* a NULL element never matches */
 		}
-		if (!datum_to_literal(elems[i], elemtype, &lits[k], &t))
+		if (!tablescan_datum_to_literal(elems[i], elemtype, &lits[k], &t))
 			return NULL;
 		/* all literals share one type; decimals may differ in scale */
 		if (ltype == NULL || (t->kind == TS_DECIMAL && t->scale > ltype->scale))
@@ -611,7 +428,7 @@ convert_array_op(QualContext *qc, ScalarArrayOpExpr *op)
 			ts_type    *t;
 			ts_value	tmp;
 
-			if (!nulls[i] && datum_to_literal(elems[i], elemtype, &tmp, &t) &&
+			if (!nulls[i] && tablescan_datum_to_literal(elems[i], elemtype, &tmp, &t) &&
 				t->scale != ltype->scale)
 				return NULL;
 		}
@@ -688,7 +505,7 @@ convert(QualContext *qc, Node *node)
 				ts_value   *lit = palloc0(sizeof(ts_value));
 
 				lit->v.i = 1;
-				return make_leaf(TS_PRED_EQ, field, literal_type(TS_BOOLEAN, 0, 0), 1, lit);
+				return make_leaf(TS_PRED_EQ, field, tablescan_literal_type(TS_BOOLEAN, 0, 0), 1, lit);
 			}
 			return NULL;
 		default:
@@ -862,145 +679,4 @@ tablescan_predicate_text(const ts_predicate *p, const ts_schema *schema)
 	initStringInfo(&buf);
 	predicate_text(&buf, p, schema, true);
 	return buf.data;
-}
-
-/* ---- exact conversion to a field's own type -------------------------- */
-
-static ts_int128
-pow10_128(int n)
-{
-	ts_int128	p = 1;
-
-	while (n-- > 0)
-		p *= 10;
-	return p;
-}
-
-/*
- * Convert a Datum of PostgreSQL type typid to a value of Paimon type
- * 'target', only when that is exact (no rounding, no overflow).  Used where
- * a wrong value would change an answer: the bucket of a key.
- */
-bool
-tablescan_datum_to_field_value(Datum d, Oid typid, const ts_type *target, ts_value *out)
-{
-	ts_value	lit;
-	ts_type    *lt;
-
-	if (!datum_to_literal(d, typid, &lit, &lt))
-		return false;
-	memset(out, 0, sizeof(*out));
-	switch (target->kind)
-	{
-		case TS_TINYINT:
-		case TS_SMALLINT:
-		case TS_INT:
-		case TS_BIGINT:
-			{
-				int64		lo = target->kind == TS_TINYINT ? PG_INT8_MIN :
-					target->kind == TS_SMALLINT ? PG_INT16_MIN :
-					target->kind == TS_INT ? PG_INT32_MIN : PG_INT64_MIN;
-				int64		hi = target->kind == TS_TINYINT ? PG_INT8_MAX :
-					target->kind == TS_SMALLINT ? PG_INT16_MAX :
-					target->kind == TS_INT ? PG_INT32_MAX : PG_INT64_MAX;
-
-				if (lt->kind == TS_DECIMAL)
-				{
-					ts_int128	p = pow10_128(lt->scale);
-
-					if (lit.v.dec % p != 0)
-						return false;
-					lit.v.dec /= p;
-					if (lit.v.dec < lo || lit.v.dec > hi)
-						return false;
-					out->v.i = (int64) lit.v.dec;
-					return true;
-				}
-				if (lt->kind != TS_TINYINT && lt->kind != TS_SMALLINT && lt->kind != TS_INT &&
-					lt->kind != TS_BIGINT)
-					return false;
-				if (lit.v.i < lo || lit.v.i > hi)
-					return false;
-				out->v.i = lit.v.i;
-				return true;
-			}
-		case TS_DECIMAL:
-			{
-				ts_int128	v;
-
-				if (lt->kind == TS_DECIMAL)
-				{
-					if (lt->scale > target->scale)
-					{
-						ts_int128	p = pow10_128(lt->scale - target->scale);
-
-						if (lit.v.dec % p != 0)
-							return false;
-						v = lit.v.dec / p;
-					}
-					else
-						v = lit.v.dec * pow10_128(target->scale - lt->scale);
-				}
-				else if (lt->kind == TS_SMALLINT || lt->kind == TS_INT || lt->kind == TS_BIGINT)
-					v = (ts_int128) lit.v.i * pow10_128(target->scale);
-				else
-					return false;
-				{
-					ts_int128	limit = pow10_128(target->precision);
-
-					if (v >= limit || v <= -limit)
-						return false;
-				}
-				out->v.dec = v;
-				return true;
-			}
-		case TS_FLOAT:
-			if (lt->kind == TS_FLOAT)
-				out->v.f = lit.v.f;
-			else if (lt->kind == TS_DOUBLE && (double) (float) lit.v.d == lit.v.d)
-				out->v.f = (float) lit.v.d;
-			else
-				return false;
-			return true;
-		case TS_DOUBLE:
-			if (lt->kind == TS_DOUBLE)
-				out->v.d = lit.v.d;
-			else if (lt->kind == TS_FLOAT)
-				out->v.d = lit.v.f;
-			else
-				return false;
-			return true;
-		case TS_BOOLEAN:
-		case TS_DATE:
-			if (lt->kind != target->kind)
-				return false;
-			out->v.i = lit.v.i;
-			return true;
-		case TS_CHAR:
-		case TS_VARCHAR:
-		case TS_BINARY:
-		case TS_VARBINARY:
-			if (!ts_type_is_bytes(lt->kind))
-				return false;
-			out->v.s = lit.v.s;
-			return true;
-		case TS_TIMESTAMP:
-		case TS_TIMESTAMP_LTZ:
-			if (lt->kind != target->kind)
-				return false;
-			out->v.ts = lit.v.ts;
-			/* a value finer than the field's precision cannot be stored */
-			if (target->precision < 6)
-			{
-				int64		unit = 1;
-
-				for (int i = target->precision; i < 6; i++)
-					unit *= 10;
-				if (((out->v.ts.millis * 1000000 + out->v.ts.nanos) / 1000) % unit != 0)
-					return false;
-			}
-			return true;
-		default:
-			return false;
-	}
 }

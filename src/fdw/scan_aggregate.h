@@ -43,7 +43,7 @@ typedef struct TsGroupTable TsGroupTable;	/* scan_group.c */
 /* Executor state of the scan. */
 typedef struct TsAggScanState
 {
-	TsScanState *scan;			/* the rows: handler.c's scan, maybe parallel */
+	TsScanState *scan;			/* the rows: scan_rows.c's scan, maybe parallel */
 	Relation	rel;
 	TupleTableSlot *slot;		/* a row, for the quals */
 	ExprState  *qual;			/* NULL: none */

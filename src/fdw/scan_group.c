@@ -11,7 +11,7 @@
  * PostgreSQL's Finalize Aggregate above it combines the rows of one group
  * (combine and final functions), applies HAVING, and ORDER BY / LIMIT stay
  * above.  In a parallel plan that is PostgreSQL's own plan
- * (UPPERREL_PARTIAL_GROUP_AGG, Gather, Finalize: aggregate.c and
+ * (UPPERREL_PARTIAL_GROUP_AGG, Gather, Finalize: upper.c and
  * scan_aggregate.c); a serial plan has no partially grouped rel (it is
  * made only when partial paths exist), so for UPPERREL_GROUP_AGG we build
  * the same thing ourselves: the partial target (as planner.c's

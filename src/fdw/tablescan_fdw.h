@@ -1,5 +1,5 @@
 /*
- * tablescan_fdw.h - what the files of the PostgreSQL glue layer share.
+ * tablescan_fdw.h - what the files of the PostgreSQL layer (src/fdw) share.
  *
  * The FDW layer turns PostgreSQL's world (options, quals, tuple slots,
  * memory contexts, ereport) into calls of the server-free scan library
@@ -93,19 +93,45 @@ extern char **tablescan_rest_list_tables(ForeignServer *server, const char *data
 extern ts_schema *tablescan_rest_table_schema(ForeignServer *server, const char *database,
 											  const char *table);
 
-/* ---- glue.c ------------------------------------------------------------ */
+/* ---- module.c: the GUCs ------------------------------------------------ */
+
+extern bool tablescan_enable_pruning;
+extern bool tablescan_enable_file_index;
+extern bool tablescan_enable_aggregate_pushdown;
+extern int	tablescan_parallel_task_size_kb;
+extern int	tablescan_cache_size_mb;
+extern bool tablescan_decompress_ahead;
+
+/* ---- hooks.c: the library inside a backend ----------------------------- */
 
 extern void tablescan_install_hooks(void);
+extern void tablescan_report(const ts_err *err) pg_attribute_noreturn();
 
 /* session_zone.c: PostgreSQL's TimeZone for the casts of LTZ values */
 extern void tablescan_install_session_zone(void);
-extern void tablescan_report(const ts_err *err) pg_attribute_noreturn();
+
+/* ---- plan.c: planning the Paimon scan of a foreign table --------------- */
 
 /* partition_filter JSON -> OR of ANDs (ERROR naming the option if invalid) */
 extern void tablescan_parse_partition_filter(const char *text, int *nfilters,
 											 ts_option ***filters);
 /* Build a scan context from options; arrays palloc'd in the current context. */
 extern void tablescan_make_context(TsTableOptions *opts, ts_scan_context *ctx);
+/*
+ * Map each attribute of the relation to a read-schema field index, or a
+ * system column (TS_COLUMN_ROW_ID ...: option column_name '_ROW_ID'), -1 = none.
+ */
+extern int *tablescan_map_columns(Relation rel, const ts_schema *schema);
+/* Paimon type of a mapped column: a schema field or a system column. */
+extern const ts_type *tablescan_column_type(const ts_plan *plan, int field);
+/* Plan (or ereport). */
+extern ts_plan *tablescan_plan(TsTableOptions *opts, const struct ts_predicate *pred);
+struct ExprContext;
+extern ts_plan *tablescan_plan_relation(TsTableOptions *opts, Relation rel, Index relid,
+										List *clauses, struct ExprContext *econtext,
+										int64 limit, int **att_field, char **predicate_text);
+extern bool tablescan_last_plan_metrics(ts_scan_metrics *out);
+
 /* functions.c: a foreign table the caller may SELECT from, else ERROR */
 extern Oid	tablescan_check_foreign_table(Oid relid);
 
@@ -121,14 +147,6 @@ typedef struct TsPartitionKeys
 extern void tablescan_partition_keys(const ts_plan *plan, TsPartitionKeys *pk);
 /* {"key": value, ...} as jsonb; values NULL: every value null. */
 extern Datum tablescan_partition_jsonb(const TsPartitionKeys *pk, const ts_value *values);
-/* Plan (or ereport). */
-extern ts_plan *tablescan_plan(TsTableOptions *opts, const struct ts_predicate *pred);
-struct ExprContext;
-extern ts_plan *tablescan_plan_relation(TsTableOptions *opts, Relation rel, Index relid,
-										List *clauses, struct ExprContext *econtext,
-										int64 limit, int **att_field, char **predicate_text);
-extern bool tablescan_last_plan_metrics(ts_scan_metrics *out);
-
 /* ---- parallel.c: the shared state of a Parallel Foreign Scan ------------ */
 
 /* EXPLAIN ANALYZE figures summed over the workers, in TsScanState's order */
@@ -155,9 +173,15 @@ extern void tablescan_parallel_check(const TsParallelScan *ps, const ts_plan *pl
 extern int	tablescan_parallel_next_task(TsParallelScan *ps);
 extern void tablescan_parallel_add_figures(TsParallelScan *ps, int64 *figures);
 extern void tablescan_parallel_take_figures(TsParallelScan *ps, int64 *figures);
-extern bool tablescan_enable_pruning;
-extern bool tablescan_enable_file_index;
-extern bool tablescan_enable_aggregate_pushdown;
+/* the tasks of a parallel scan of plan, the largest first; their number */
+extern int	tablescan_parallel_count_tasks(const ts_plan *plan, const int *columns, int ncolumns);
+extern int	tablescan_parallel_tasks(const ts_plan *plan, const int *columns, int ncolumns,
+									 TsParallelTask **tasks_out);
+/* the split to read for task (split_buf / file_buf hold a one-file task's) */
+extern const ts_split *tablescan_parallel_task_split(const ts_plan *plan,
+													 const TsParallelTask *task,
+													 ts_split *split_buf,
+													 ts_scan_file *file_buf);
 
 /* ---- datum.c ----------------------------------------------------------- */
 
@@ -217,18 +241,24 @@ extern int	tablescan_convert_column(const TsDatumConverter *c, const ts_batch *b
 
 /* Paimon value rendered as jsonb-compatible JSON text into buf. */
 extern void tablescan_value_to_json(StringInfo buf, const ts_value *v, const ts_type *type);
+
+/* ---- types.c: Paimon types <-> PostgreSQL types ------------------------- */
+
 /* PostgreSQL type name for a Paimon type; NULL when it has no mapping. */
 extern char *tablescan_pg_type_name(const ts_type *type);
+/* Paimon type string for a format table's column (ERROR if none) */
+extern char *tablescan_paimon_type_name(Form_pg_attribute att);
+/* the PostgreSQL type a column must have for its quals to be pushed */
+extern bool tablescan_column_type_matches(Oid typid, const ts_type *t);
+/* a palloc'd type for a literal (nullable, as a predicate's) */
+extern ts_type *tablescan_literal_type(ts_type_kind kind, int precision, int scale);
+/* a non-null Datum as a literal of the Paimon type that holds it exactly; false if none */
+extern bool tablescan_datum_to_literal(Datum d, Oid typid, ts_value *out, ts_type **type);
+/* a Datum as a value of Paimon type target, only when that is exact */
+extern bool tablescan_datum_to_field_value(Datum d, Oid typid, const ts_type *target,
+										   ts_value *out);
 
-/* ---- handler.c --------------------------------------------------------- */
-
-/*
- * Map each attribute of the relation to a read-schema field index, or a
- * system column (TS_COLUMN_ROW_ID ...: option column_name '_ROW_ID'), -1 = none.
- */
-extern int *tablescan_map_columns(Relation rel, const ts_schema *schema);
-/* Paimon type of a mapped column: a schema field or a system column. */
-extern const ts_type *tablescan_column_type(const ts_plan *plan, int field);
+/* ---- handler.c: the FDW callbacks ------------------------------------- */
 
 /* Planner-side state of a foreign table, kept in baserel->fdw_private. */
 typedef struct TsPlanState
@@ -246,7 +276,7 @@ typedef struct TsPlanState
 
 /*
  * fdw_private of every ForeignScan node we make; the scans that replace an
- * Aggregate (scanrelid 0: aggregate.c, scan_aggregate.c) add the rest.
+ * Aggregate (scanrelid 0: count_metadata.c, scan_aggregate.c) add the rest.
  */
 enum FdwScanPrivateIndex
 {
@@ -275,7 +305,7 @@ enum FdwScanPrivateIndex
 /* How a ForeignScan that replaces an Aggregate computes it. */
 typedef enum TsUpperKind
 {
-	TS_UPPER_COUNT,				/* count(*) from metadata: aggregate.c */
+	TS_UPPER_COUNT,				/* count(*) from metadata: count_metadata.c */
 	TS_UPPER_SCAN				/* while scanning the rows: scan_aggregate.c */
 } TsUpperKind;
 
@@ -289,14 +319,19 @@ typedef struct TsUpperPath
 	List	   *quals;			/* bare clauses */
 } TsUpperPath;
 
+/* ---- explain.c --------------------------------------------------------- */
+
 /*
  * EXPLAIN properties of a planned scan: name, value, ... as String nodes, a
  * "kept of total" value as a List of two; tablescan_explain_print prints them.
  */
 extern List *tablescan_explain_properties(TsPlanState *ps);
 extern void tablescan_explain_print(List *props, struct ExplainState *es);
+/* "k of n" in text; "<label> Kept" / "<label> Total" integers in other formats */
+extern void tablescan_explain_kept_total(const char *label, int64 kept, int64 total,
+										 struct ExplainState *es);
 
-/* ---- aggregate.c: count(*) from metadata; the upper scans' entry points -- */
+/* ---- upper.c: the upper paths, and the upper scans' entry points -------- */
 
 extern void tablescanGetForeignUpperPaths(PlannerInfo *root, UpperRelationKind stage,
 										  RelOptInfo *input_rel, RelOptInfo *output_rel,
@@ -313,9 +348,20 @@ extern void tablescan_upper_end(ForeignScanState *node);
 extern void tablescan_upper_explain(ForeignScanState *node, struct ExplainState *es);
 extern struct TsScanState *tablescan_upper_rows(ForeignScanState *node);
 
+/* ---- count_metadata.c: count(*) from metadata -------------------------- */
+
+extern bool tablescan_count_add_path(PlannerInfo *root, RelOptInfo *input_rel,
+									 RelOptInfo *output_rel);
+extern ForeignScan *tablescan_count_plan(PlannerInfo *root, RelOptInfo *upper_rel, List *tlist);
+extern void tablescan_count_begin(ForeignScanState *node, int eflags);
+extern TupleTableSlot *tablescan_count_iterate(ForeignScanState *node);
+extern void tablescan_count_rescan(ForeignScanState *node);
+extern void tablescan_count_end(ForeignScanState *node);
+extern void tablescan_count_explain(ForeignScanState *node, struct ExplainState *es);
+
 /* ---- scan_aggregate.c: aggregates computed while scanning --------------- */
 
-typedef struct TsScanState TsScanState;	/* handler.c */
+typedef struct TsScanState TsScanState;	/* scan_rows.c */
 
 extern bool tablescan_agg_scan_add_path(PlannerInfo *root, RelOptInfo *input_rel,
 										RelOptInfo *output_rel, bool partial);
@@ -331,7 +377,7 @@ extern bool tablescan_group_add_path(PlannerInfo *root, RelOptInfo *input_rel,
 /* the row scan of an aggregate scan (NULL before BeginForeignScan), for parallel scans */
 extern TsScanState *tablescan_agg_scan_rows(ForeignScanState *node);
 
-/* ---- handler.c: the rows of a scan, for scan_aggregate.c ---------------- */
+/* ---- scan_rows.c: the rows of a scan (handler.c, scan_aggregate.c) ----- */
 
 extern TsScanState *tablescan_scan_create(EState *estate);
 extern void tablescan_scan_set_source(TsScanState *st, Relation rel, Index relid, List *quals,
@@ -341,6 +387,12 @@ extern bool tablescan_scan_next_values(TsScanState *st, Datum **values, bool **i
 extern void tablescan_scan_rescan(TsScanState *st, bool replan);
 extern void tablescan_scan_end(TsScanState *st);
 extern void tablescan_scan_explain(TsScanState *st, struct ExplainState *es);
+extern void tablescan_scan_set_limit(TsScanState *st, int64 limit);
+/* errcontext callback while reading rows; arg: the TsScanState */
+extern void tablescan_scan_error_context(void *arg);
+extern void tablescan_scan_parallel_leader(TsScanState *st, TsParallelScan *pscan);
+extern void tablescan_scan_parallel_worker(TsScanState *st, TsParallelScan *pscan);
+extern void tablescan_scan_parallel_shutdown(TsScanState *st);
 
 /* ---- quals.c ----------------------------------------------------------- */
 
@@ -349,10 +401,7 @@ extern struct ts_predicate *tablescan_quals_to_predicate(List *clauses, Index re
 														 const int *att_field, int natts,
 														 const ts_schema *schema,
 														 struct ExprContext *econtext);
-extern bool tablescan_datum_to_field_value(Datum d, Oid typid, const ts_type *target,
-										   ts_value *out);
 extern char *tablescan_predicate_text(const struct ts_predicate *p, const ts_schema *schema);
-extern bool tablescan_column_type_matches(Oid typid, const ts_type *t);
 extern bool tablescan_quals_convert_all(List *clauses, Index relid, const int *att_field,
 										int natts, const ts_schema *schema,
 										struct ExprContext *econtext, struct ts_predicate **pred);

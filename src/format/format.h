@@ -93,6 +93,24 @@ typedef struct ts_reader_options
 	const ts_type *const *record_types;
 } ts_reader_options;
 
+/*
+ * What a reader keeps of ts_reader_options (options may be NULL):
+ * ts_reader_settings_init is the one place that copies them, for the
+ * Parquet, ORC and Avro readers; ts_reader_batch_rows the batch size alone.
+ */
+typedef struct ts_reader_settings
+{
+	ts_stats_filter_fn stats_filter;	/* may be NULL */
+	void	   *stats_filter_arg;
+	ts_bufpool *buffers;		/* the caller's, or NULL */
+	int64_t		range_start;	/* row groups / stripes starting in [start, end); end 0: all */
+	int64_t		range_end;
+	int			batch_rows;		/* never 0 */
+} ts_reader_settings;
+
+void		ts_reader_settings_init(ts_reader_settings *s, const ts_reader_options *options);
+int			ts_reader_batch_rows(const ts_reader_options *options);
+
 /* What a reader read, for EXPLAIN ANALYZE and benchmarks. */
 typedef struct ts_reader_metrics
 {
@@ -118,6 +136,13 @@ struct ts_format_reader
 {
 	const ts_format_reader_ops *ops;
 	ts_reader_metrics metrics;
+	/*
+	 * Where in the file the reader is, for error context: part_name "row
+	 * group" (Parquet) or "stripe" (ORC) and the 0-based index of the one
+	 * being read; part_name NULL when unknown or none.
+	 */
+	const char *part_name;
+	int32_t		part;
 };
 
 /* Format from file magic (Obj\x01, PAR1, ORC); TS_FORMAT_UNKNOWN otherwise. */

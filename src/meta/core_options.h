@@ -55,6 +55,25 @@
 #define TS_OPT_INCREMENTAL_BETWEEN_TIMESTAMP "incremental-between-timestamp"
 #define TS_OPT_INCREMENTAL_BETWEEN_SCAN_MODE "incremental-between-scan-mode"
 #define TS_OPT_FORMAT_TABLE_PATH_ONLY_VALUE "format-table.partition-path-only-value"
+/* merge on read (src/read/merge.c) */
+#define TS_OPT_SEQUENCE_FIELD "sequence.field"
+#define TS_OPT_SEQUENCE_FIELD_SORT_ORDER "sequence.field.sort-order"
+#define TS_OPT_IGNORE_DELETE "ignore-delete"	/* and its fallback keys: */
+#define TS_OPT_DEDUPLICATE_IGNORE_DELETE "deduplicate.ignore-delete"
+#define TS_OPT_FIRST_ROW_IGNORE_DELETE "first-row.ignore-delete"
+#define TS_OPT_PARTIAL_UPDATE_IGNORE_DELETE "partial-update.ignore-delete"
+#define TS_OPT_PARTIAL_UPDATE_REMOVE_RECORD_ON_DELETE "partial-update.remove-record-on-delete"
+#define TS_OPT_PARTIAL_UPDATE_REMOVE_RECORD_ON_SEQUENCE_GROUP "partial-update.remove-record-on-sequence-group"
+#define TS_OPT_AGGREGATION_REMOVE_RECORD_ON_DELETE "aggregation.remove-record-on-delete"
+#define TS_OPT_FIELDS_DEFAULT_AGGREGATE_FUNCTION "fields.default-aggregate-function"
+/* per-field keys "fields.<field>.<suffix>" (TS_OPT_FIELD_KEY_FORMAT, field, suffix) */
+#define TS_OPT_FIELDS_PREFIX "fields."
+#define TS_OPT_FIELD_KEY_FORMAT "fields.%s.%s"
+#define TS_OPT_FIELD_AGGREGATE_FUNCTION "aggregate-function"
+#define TS_OPT_FIELD_IGNORE_RETRACT "ignore-retract"
+#define TS_OPT_FIELD_DISTINCT "distinct"
+#define TS_OPT_FIELD_LIST_AGG_DELIMITER "list-agg-delimiter"
+#define TS_OPT_FIELD_SEQUENCE_GROUP "sequence-group"
 
 /* Java's ConfigOption types (what a value must parse as). */
 typedef enum ts_opt_type

@@ -263,7 +263,7 @@ field_alloc(decode_ctx *c, size_t size, size_t align)
 static bool
 nomem(decode_ctx *c)
 {
-	return ts_error(c->err, TS_ERR_NOMEM, "out of memory decoding %s \"%s\"",
+	return ts_error_nomemf(c->err, "decoding %s \"%s\"",
 					c->what, c->path);
 }
 

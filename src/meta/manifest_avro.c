@@ -490,7 +490,7 @@ read_array(const step *s, ts_cursor *cur, ts_value *out, ts_arena *scratch, ts_e
 			break;
 		grown = ts_arena_alloc(scratch, sizeof(ts_value) * (size_t) (n + count));
 		if (grown == NULL)
-			return ts_error(err, TS_ERR_NOMEM, "out of memory");
+			return ts_error_nomem(err, NULL);
 		if (n)
 			memcpy(grown, items, sizeof(ts_value) * (size_t) n);
 		items = grown;
@@ -517,7 +517,7 @@ read_array(const step *s, ts_cursor *cur, ts_value *out, ts_arena *scratch, ts_e
 static inline __attribute__((always_inline)) bool
 nomem(ts_err *err)
 {
-	return ts_error(err, TS_ERR_NOMEM, "out of memory");
+	return ts_error_nomem(err, NULL);
 }
 
 /* A string or bytes copied into the slab: NUL-terminated as a string. */

@@ -168,7 +168,7 @@ ts_partition_value_string(const ts_value *v, const ts_type *t, bool legacy_name,
 				char	   *s = ts_value_to_string(v, t);
 
 				if (s == NULL)
-					return ts_error(err, TS_ERR_NOMEM, "out of memory");
+					return ts_error_nomem(err, NULL);
 				*out = s;
 				return true;
 			}
@@ -216,7 +216,7 @@ ts_partition_value_string(const ts_value *v, const ts_type *t, bool legacy_name,
 	if (!ok)
 	{
 		ts_buf_free(&b);
-		return err && err->code != TS_OK ? false : ts_error(err, TS_ERR_NOMEM, "out of memory");
+		return err && err->code != TS_OK ? false : ts_error_nomem(err, NULL);
 	}
 	return buf_finish(&b, out, err);
 }
@@ -320,7 +320,7 @@ ts_partition_path(const char *const *keys, const ts_type *const *types,
 		if (!ok)
 		{
 			ts_buf_free(&b);
-			ts_error(err, TS_ERR_NOMEM, "out of memory building a partition path");
+			ts_error_nomem(err, "building a partition path");
 			return NULL;
 		}
 	}
@@ -376,72 +376,27 @@ bool
 ts_parse_decimal_text(const char *s, size_t len, int precision, int scale,
 					  ts_int128 *out, ts_err *err)
 {
-	const char *p = s,
-			   *end = s + len;
-	bool		neg = false;
-	unsigned __int128 v = 0;
-	int			ndigits = 0,
-				fdigits = 0;
-	bool		seen_point = false,
-				any = false;
-	unsigned __int128 limit = 1;
+	size_t		i = 0,
+				end = len;
 
-	while (p < end && isspace((unsigned char) *p))
-		p++;
-	while (end > p && isspace((unsigned char) end[-1]))
+	while (i < end && isspace((unsigned char) s[i]))
+		i++;
+	while (end > i && isspace((unsigned char) s[end - 1]))
 		end--;
-	if (p < end && (*p == '-' || *p == '+'))
+	switch (ts_scan_decimal_exact(s + i, end - i, precision, scale, out))
 	{
-		neg = *p == '-';
-		p++;
+		case 1:
+			return true;
+		case 0:
+			return ts_error(err, TS_ERR_INVALID, "DECIMAL value \"%.*s\" does not fit DECIMAL(%d, %d)",
+							(int) len, s, precision, scale);
+		case -2:
+			return ts_error(err, TS_ERR_INVALID,
+							"DECIMAL value \"%.*s\" has more than %d fraction digits",
+							(int) len, s, scale);
+		default:
+			return ts_error(err, TS_ERR_INVALID, "invalid DECIMAL value \"%.*s\"", (int) len, s);
 	}
-	for (; p < end; p++)
-	{
-		if (*p == '.' && !seen_point)
-		{
-			seen_point = true;
-			continue;
-		}
-		if (!isdigit((unsigned char) *p))
-			goto bad;
-		any = true;
-		if (seen_point)
-		{
-			if (fdigits >= scale)
-			{
-				if (*p != '0')
-					return ts_error(err, TS_ERR_INVALID,
-									"DECIMAL value \"%.*s\" has more than %d fraction digits",
-									(int) len, s, scale);
-				continue;
-			}
-			fdigits++;
-		}
-		if (v != 0 || *p != '0')
-			ndigits++;
-		if (ndigits > 38)
-			goto range;
-		v = v * 10 + (unsigned) (*p - '0');
-	}
-	if (!any)
-		goto bad;
-	for (; fdigits < scale; fdigits++)
-	{
-		v *= 10;
-		if (v != 0)
-			ndigits++;
-	}
-	for (int i = 0; i < precision; i++)
-		limit *= 10;
-	if (v >= limit)
-		goto range;
-	*out = neg ? -(ts_int128) v : (ts_int128) v;
-	return true;
-bad:
-	return ts_error(err, TS_ERR_INVALID, "invalid DECIMAL value \"%.*s\"", (int) len, s);
-range:
-	return ts_error(err, TS_ERR_INVALID, "DECIMAL value \"%.*s\" does not fit DECIMAL(%d, %d)",
-					(int) len, s, precision, scale);
 }
 
 /* ---- (b) partition_filter values --------------------------------------- */
@@ -486,7 +441,7 @@ ts_partition_parse_value(const char *text, const ts_type *t,
 				void	   *c = ts_arena_dup(arena, text, len);
 
 				if (c == NULL)
-					return ts_error(err, TS_ERR_NOMEM, "out of memory");
+					return ts_error_nomem(err, NULL);
 				out->v.s.p = c;
 			}
 			else
@@ -624,7 +579,7 @@ ts_partition_value_display(const ts_value *v, const ts_type *t, char **out, ts_e
 				char	   *s = ts_value_to_string(v, t);
 
 				if (s == NULL)
-					return ts_error(err, TS_ERR_NOMEM, "out of memory");
+					return ts_error_nomem(err, NULL);
 				*out = s;
 				return true;
 			}
@@ -632,7 +587,7 @@ ts_partition_value_display(const ts_value *v, const ts_type *t, char **out, ts_e
 	if (!ok)
 	{
 		ts_buf_free(&b);
-		return ts_error(err, TS_ERR_NOMEM, "out of memory");
+		return ts_error_nomem(err, NULL);
 	}
 	return buf_finish(&b, out, err);
 }

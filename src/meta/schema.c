@@ -153,7 +153,7 @@ new_type(ts_type_kind k, ts_err *err)
 	ts_type    *t = ts_type_new(k, true);
 
 	if (t == NULL)
-		ts_error(err, TS_ERR_NOMEM, "out of memory building a type");
+		ts_error_nomem(err, "building a type");
 	return t;
 }
 
@@ -191,12 +191,12 @@ parse_row_fields_lx(type_lexer *lx, ts_type *t, ts_err *err)
 			lx->p += n;
 		}
 		if (name == NULL)
-			return ts_error(err, TS_ERR_NOMEM, "out of memory");
+			return ts_error_nomem(err, NULL);
 		nf = ts_realloc(t->fields, sizeof(ts_field) * (t->nfields + 1));
 		if (nf == NULL)
 		{
 			ts_free(name);
-			return ts_error(err, TS_ERR_NOMEM, "out of memory");
+			return ts_error_nomem(err, NULL);
 		}
 		t->fields = nf;
 		memset(&t->fields[t->nfields], 0, sizeof(ts_field));
@@ -582,7 +582,7 @@ json_field(const cJSON *j, ts_field *f, int depth, ts_err *err)
 	if (!cJSON_IsString(name) || name->valuestring == NULL)
 		return ts_error(err, TS_ERR_CORRUPT, "a field has no \"name\"");
 	if ((f->name = ts_strdup(name->valuestring)) == NULL)
-		return ts_error(err, TS_ERR_NOMEM, "out of memory");
+		return ts_error_nomem(err, NULL);
 	if (id != NULL && !cJSON_IsNull(id))
 	{
 		int64_t		v;
@@ -593,7 +593,7 @@ json_field(const cJSON *j, ts_field *f, int depth, ts_err *err)
 	}
 	if (cJSON_IsString(desc) && desc->valuestring &&
 		(f->description = ts_strdup(desc->valuestring)) == NULL)
-		return ts_error(err, TS_ERR_NOMEM, "out of memory");
+		return ts_error_nomem(err, NULL);
 	if (type == NULL)
 		return ts_error(err, TS_ERR_CORRUPT, "field \"%s\" has no \"type\"", f->name);
 	f->type = json_type(type, depth + 1, err);
@@ -700,7 +700,7 @@ json_type(const cJSON *j, int depth, ts_err *err)
 			t->fields = ts_calloc(nf, sizeof(ts_field));
 			if (t->fields == NULL)
 			{
-				ts_error(err, TS_ERR_NOMEM, "out of memory");
+				ts_error_nomem(err, NULL);
 				goto fail;
 			}
 			t->nfields = nf;
@@ -813,7 +813,7 @@ string_list(const cJSON *root, const char *key, char ***out, int *n, const char 
 		return true;
 	*out = ts_calloc(cnt, sizeof(char *));
 	if (*out == NULL)
-		return ts_error(err, TS_ERR_NOMEM, "out of memory");
+		return ts_error_nomem(err, NULL);
 	cJSON_ArrayForEach(it, arr)
 	{
 		if (i >= cnt)
@@ -821,7 +821,7 @@ string_list(const cJSON *root, const char *key, char ***out, int *n, const char 
 		if (!cJSON_IsString(it) || it->valuestring == NULL)
 			return ts_error(err, TS_ERR_CORRUPT, "%s: \"%s\" has a non-string element", what, key);
 		if (((*out)[i] = ts_strdup(it->valuestring)) == NULL)
-			return ts_error(err, TS_ERR_NOMEM, "out of memory");
+			return ts_error_nomem(err, NULL);
 		i++;
 		*n = i;
 	}
@@ -834,17 +834,17 @@ add_option(ts_schema *s, const char *k, const char *v, ts_err *err)
 	char	  **nk = ts_realloc(s->option_keys, sizeof(char *) * (s->noptions + 1));
 
 	if (nk == NULL)
-		return ts_error(err, TS_ERR_NOMEM, "out of memory");
+		return ts_error_nomem(err, NULL);
 	s->option_keys = nk;
 	nk = ts_realloc(s->option_values, sizeof(char *) * (s->noptions + 1));
 	if (nk == NULL)
-		return ts_error(err, TS_ERR_NOMEM, "out of memory");
+		return ts_error_nomem(err, NULL);
 	s->option_values = nk;
 	s->option_keys[s->noptions] = ts_strdup(k);
 	s->option_values[s->noptions] = ts_strdup(v);
 	s->noptions++;
 	if (s->option_keys[s->noptions - 1] == NULL || s->option_values[s->noptions - 1] == NULL)
-		return ts_error(err, TS_ERR_NOMEM, "out of memory");
+		return ts_error_nomem(err, NULL);
 	return true;
 }
 
@@ -883,7 +883,7 @@ schema_from_json(ts_schema *s, const cJSON *root, const char *what, ts_err *err)
 	if (ts_json_string(root, "comment", &str, what, err))
 	{
 		if ((s->comment = ts_strdup(str)) == NULL)
-			return ts_error(err, TS_ERR_NOMEM, "out of memory");
+			return ts_error_nomem(err, NULL);
 	}
 	else if (err->code != TS_OK)
 		return false;
@@ -896,7 +896,7 @@ schema_from_json(ts_schema *s, const cJSON *root, const char *what, ts_err *err)
 	{
 		s->fields = ts_calloc(nf, sizeof(ts_field));
 		if (s->fields == NULL)
-			return ts_error(err, TS_ERR_NOMEM, "out of memory");
+			return ts_error_nomem(err, NULL);
 	}
 	i = 0;
 	cJSON_ArrayForEach(it, fields)
@@ -986,7 +986,7 @@ ts_schema_parse(const char *json, size_t len, const char *what, ts_err *err)
 	if (s == NULL)
 	{
 		cJSON_Delete(root);
-		ts_error(err, TS_ERR_NOMEM, "out of memory");
+		ts_error_nomem(err, NULL);
 		return NULL;
 	}
 	if (!schema_from_json(s, root, what, err))
@@ -1009,7 +1009,7 @@ ts_schema_load(const char *branch_root, int64_t id, ts_err *err)
 
 	if (path == NULL)
 	{
-		ts_error(err, TS_ERR_NOMEM, "out of memory");
+		ts_error_nomem(err, NULL);
 		return NULL;
 	}
 	if (!ts_read_whole_file(path, &data, &len, err))
@@ -1094,7 +1094,7 @@ ts_list_versioned_ids(const char *dir, const char *prefix, int64_t **ids, int *c
 	if (arr == NULL)
 	{
 		ts_free_names(names, n);
-		return ts_error(err, TS_ERR_NOMEM, "out of memory");
+		return ts_error_nomem(err, NULL);
 	}
 	for (int i = 0; i < n; i++)
 	{
@@ -1123,7 +1123,7 @@ ts_schema_list_ids(const char *branch_root, int64_t **ids, int *count, ts_err *e
 	bool		ok;
 
 	if (dir == NULL)
-		return ts_error(err, TS_ERR_NOMEM, "out of memory");
+		return ts_error_nomem(err, NULL);
 	ok = ts_list_versioned_ids(dir, "schema-", ids, count, err);
 	ts_free(dir);
 	return ok;
@@ -1177,7 +1177,7 @@ ts_schema_trimmed_primary_keys(const ts_schema *s, int **field_indexes, int *n, 
 		return true;
 	arr = ts_malloc(sizeof(int) * s->nprimary_keys);
 	if (arr == NULL)
-		return ts_error(err, TS_ERR_NOMEM, "out of memory");
+		return ts_error_nomem(err, NULL);
 	for (int i = 0; i < s->nprimary_keys; i++)
 	{
 		int			idx;
@@ -1221,7 +1221,7 @@ ts_schema_bucket_keys(const ts_schema *s, int **field_indexes, int *n, ts_err *e
 			cap++;
 	arr = ts_malloc(sizeof(int) * cap);
 	if (arr == NULL)
-		return ts_error(err, TS_ERR_NOMEM, "out of memory");
+		return ts_error_nomem(err, NULL);
 	p = bk;
 	for (;;)
 	{

@@ -47,7 +47,7 @@ dup_string(const cJSON *root, const char *key, char **out, bool required,
 		return true;
 	}
 	if ((*out = ts_strdup(v)) == NULL)
-		return ts_error(err, TS_ERR_NOMEM, "out of memory");
+		return ts_error_nomem(err, NULL);
 	return true;
 }
 
@@ -94,7 +94,7 @@ ts_snapshot_parse(const char *json, size_t len, const char *what, ts_err *err)
 	if (s == NULL)
 	{
 		cJSON_Delete(root);
-		ts_error(err, TS_ERR_NOMEM, "out of memory");
+		ts_error_nomem(err, NULL);
 		return NULL;
 	}
 	s->version = 1;
@@ -166,7 +166,7 @@ ts_snapshot_load(const char *branch_root, int64_t id, ts_err *err)
 	ts_snapshot *s = NULL;
 
 	if (path == NULL || msg == NULL)
-		ts_error(err, TS_ERR_NOMEM, "out of memory");
+		ts_error_nomem(err, NULL);
 	else
 	{
 		s = load_snapshot_file(path, msg, err);
@@ -198,7 +198,7 @@ ts_tag_load(const char *branch_root, const char *tag_name, ts_err *err)
 	path = ts_psprintf("%s/tag/tag-%s", branch_root, tag_name);
 	msg = ts_psprintf("tag \"%s\" of table \"%s\" does not exist", tag_name, branch_root);
 	if (path == NULL || msg == NULL)
-		ts_error(err, TS_ERR_NOMEM, "out of memory");
+		ts_error_nomem(err, NULL);
 	else
 		s = load_snapshot_file(path, msg, err);
 	ts_free(path);
@@ -268,7 +268,7 @@ find_snapshot_id(const char *branch_root, bool latest, int64_t *id, ts_err *err)
 
 	*id = 0;
 	if (dir == NULL)
-		return ts_error(err, TS_ERR_NOMEM, "out of memory");
+		return ts_error_nomem(err, NULL);
 	if (!ts_path_is_dir(dir))
 	{
 		ts_free(dir);

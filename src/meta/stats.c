@@ -84,7 +84,7 @@ ts_stats_decode(const ts_simple_stats *stats,
 	placeholder = ts_type_new(TS_BIGINT, true);
 	if (!colidx || !types || !readable || !mins || !maxs || !placeholder)
 	{
-		ts_error(err, TS_ERR_NOMEM, "out of memory decoding stats");
+		ts_error_nomem(err, "decoding stats");
 		goto done;
 	}
 

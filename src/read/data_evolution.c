@@ -185,7 +185,7 @@ build_groups(ts_evolution_reader *r, bool data_evolution, ts_err *err)
 	r->group_start = ts_calloc(n + 1, sizeof(int));
 	r->group_ndata = ts_calloc(n + 1, sizeof(int));
 	if (r->files == NULL || r->group_start == NULL || r->group_ndata == NULL)
-		return ts_error(err, TS_ERR_NOMEM, "out of memory");
+		return ts_error_nomem(err, NULL);
 	for (int i = 0; i < n; i++)
 	{
 		const ts_scan_file *f = &split->files[i];
@@ -403,7 +403,7 @@ build_bunches(ts_evolution_reader *r, const ts_scan_file **files, int ndata, int
 	if (refs == NULL || r->bunches == NULL)
 	{
 		ts_free(refs);
-		return ts_error(err, TS_ERR_NOMEM, "out of memory");
+		return ts_error_nomem(err, NULL);
 	}
 	for (int i = 0; i < nblob; i++)
 	{
@@ -441,7 +441,7 @@ build_bunches(ts_evolution_reader *r, const ts_scan_file **files, int ndata, int
 		b->files = ts_calloc(j - i, sizeof(*b->files));
 		if (b->files == NULL)
 		{
-			ts_error(err, TS_ERR_NOMEM, "out of memory");
+			ts_error_nomem(err, NULL);
 			goto done;
 		}
 		b->field_id = refs[i].field->id;
@@ -550,7 +550,7 @@ open_group(ts_evolution_reader *r, int g, ts_err *err)
 
 	if (provider == NULL || src_of_unit == NULL)
 	{
-		ts_error(err, TS_ERR_NOMEM, "out of memory");
+		ts_error_nomem(err, NULL);
 		goto done;
 	}
 	if (!build_bunches(r, files, ndata, n, err))
@@ -559,7 +559,7 @@ open_group(ts_evolution_reader *r, int g, ts_err *err)
 	r->src = ts_calloc(nunits, sizeof(de_source));
 	if (r->src == NULL)
 	{
-		ts_error(err, TS_ERR_NOMEM, "out of memory");
+		ts_error_nomem(err, NULL);
 		goto done;
 	}
 	for (int c = 0; c < r->ncolumns; c++)
@@ -585,7 +585,7 @@ open_group(ts_evolution_reader *r, int g, ts_err *err)
 		{
 			ts_free(r->src[r->nsrc].fields);
 			ts_free(r->src[r->nsrc].out);
-			ts_error(err, TS_ERR_NOMEM, "out of memory");
+			ts_error_nomem(err, NULL);
 			goto done;
 		}
 		r->nsrc++;
@@ -642,7 +642,7 @@ ts_evolution_reader_open(ts_plan *plan, const ts_split *split, const int *column
 	r = ts_calloc(1, sizeof(*r));
 	if (r == NULL)
 	{
-		ts_error(err, TS_ERR_NOMEM, "out of memory");
+		ts_error_nomem(err, NULL);
 		return NULL;
 	}
 	r->plan = plan;
@@ -746,7 +746,7 @@ ts_evolution_reader_next(ts_evolution_reader *r, ts_batch *batch, ts_err *err)
 			r->out_cap = r->out ? n : 0;
 			if (r->out == NULL)
 			{
-				ts_error(err, TS_ERR_NOMEM, "out of memory");
+				ts_error_nomem(err, NULL);
 				return -1;
 			}
 		}

@@ -198,7 +198,7 @@ ts_data_file_open_with(ts_plan *plan, const ts_split *split, const ts_scan_file 
 	r = ts_calloc(1, sizeof(*r));
 	if (r == NULL)
 	{
-		ts_error(err, TS_ERR_NOMEM, "out of memory");
+		ts_error_nomem(err, NULL);
 		return NULL;
 	}
 	r->file = file;
@@ -213,7 +213,7 @@ ts_data_file_open_with(ts_plan *plan, const ts_split *split, const ts_scan_file 
 	r->rcol_types = ts_calloc(nfields + 2, sizeof(ts_type *));
 	if (r->map == NULL || r->rcols == NULL || r->rcol_types == NULL)
 	{
-		ts_error(err, TS_ERR_NOMEM, "out of memory");
+		ts_error_nomem(err, NULL);
 		goto fail;
 	}
 
@@ -288,7 +288,7 @@ ts_data_file_open_with(ts_plan *plan, const ts_split *split, const ts_scan_file 
 		r->map[i].src = add_rcol(r, ds->fields[di].id, ds->fields[di].name, ds->fields[di].type);
 		if (r->map[i].src < 0)
 		{
-			ts_error(err, TS_ERR_NOMEM, "out of memory");
+			ts_error_nomem(err, NULL);
 			goto fail;
 		}
 	}
@@ -298,7 +298,7 @@ ts_data_file_open_with(ts_plan *plan, const ts_split *split, const ts_scan_file 
 		r->kind_type = ts_type_new(TS_TINYINT, false);
 		if (r->seq_type == NULL || r->kind_type == NULL)
 		{
-			ts_error(err, TS_ERR_NOMEM, "out of memory");
+			ts_error_nomem(err, NULL);
 			goto fail;
 		}
 		r->seq_col = add_rcol(r, TS_SEQUENCE_NUMBER_ID, "_SEQUENCE_NUMBER", r->seq_type);
@@ -370,7 +370,7 @@ ts_data_file_open_with(ts_plan *plan, const ts_split *split, const ts_scan_file 
 			r->rg_filter.col_of_field = ts_calloc(rs->nfields ? rs->nfields : 1, sizeof(int));
 			if (r->rg_filter.col_of_field == NULL)
 			{
-				ts_error(err, TS_ERR_NOMEM, "out of memory");
+				ts_error_nomem(err, NULL);
 				goto fail;
 			}
 			for (int i = 0; i < rs->nfields; i++)
@@ -389,7 +389,7 @@ ts_data_file_open_with(ts_plan *plan, const ts_split *split, const ts_scan_file 
 			r->opt_values = ts_calloc(plan->noptions + 1, sizeof(char *));
 			if (r->opt_keys == NULL || r->opt_values == NULL)
 			{
-				ts_error(err, TS_ERR_NOMEM, "out of memory");
+				ts_error_nomem(err, NULL);
 				goto fail;
 			}
 			for (int i = 0; i < plan->noptions; i++)
@@ -409,7 +409,7 @@ ts_data_file_open_with(ts_plan *plan, const ts_split *split, const ts_scan_file 
 			r->record_types = ts_calloc(ds->nfields + 1, sizeof(ts_type *));
 			if (r->record_types == NULL)
 			{
-				ts_error(err, TS_ERR_NOMEM, "out of memory");
+				ts_error_nomem(err, NULL);
 				goto fail;
 			}
 			for (int i = 0; i < ds->nfields; i++)
@@ -524,7 +524,7 @@ ensure_cap(ts_data_file_reader *r, int rows, ts_err *err)
 	if (r->values == NULL || r->seq == NULL || r->kind == NULL)
 	{
 		r->cap = 0;
-		return ts_error(err, TS_ERR_NOMEM, "out of memory");
+		return ts_error_nomem(err, NULL);
 	}
 	r->cap = rows;
 	return true;
@@ -674,6 +674,15 @@ ts_data_file_add_metrics(const ts_data_file_reader *r, ts_reader_metrics *acc)
 	acc->row_groups_total += r->fr->metrics.row_groups_total;
 	acc->row_groups_kept += r->fr->metrics.row_groups_kept;
 	acc->files_opened++;
+}
+
+const char *
+ts_data_file_current_part(const ts_data_file_reader *r, int32_t *part)
+{
+	if (r == NULL || r->fr == NULL || r->fr->part_name == NULL)
+		return NULL;
+	*part = r->fr->part;
+	return r->fr->part_name;
 }
 
 void

@@ -109,7 +109,7 @@ ts_dv_decode(const uint8_t *bytes, size_t len, int64_t length, const char *what,
 	dv = ts_calloc(1, sizeof(*dv));
 	if (dv == NULL)
 	{
-		ts_error(err, TS_ERR_NOMEM, "out of memory");
+		ts_error_nomem(err, NULL);
 		return NULL;
 	}
 	ts_cursor_init(&c, body + 4, size - 4);
@@ -127,7 +127,7 @@ ts_dv_decode(const uint8_t *bytes, size_t len, int64_t length, const char *what,
 		dv->bitmaps = ts_calloc(1, sizeof(roaring_bitmap_t *));
 		if (dv->bitmaps == NULL)
 		{
-			ts_error(err, TS_ERR_NOMEM, "out of memory");
+			ts_error_nomem(err, NULL);
 			goto fail;
 		}
 		dv->bitmaps[0] = read_roaring(&c, what, err);
@@ -164,7 +164,7 @@ ts_dv_decode(const uint8_t *bytes, size_t len, int64_t length, const char *what,
 			dv->bitmaps = ts_calloc(count, sizeof(roaring_bitmap_t *));
 			if (dv->keys == NULL || dv->bitmaps == NULL)
 			{
-				ts_error(err, TS_ERR_NOMEM, "out of memory");
+				ts_error_nomem(err, NULL);
 				goto fail;
 			}
 		}
@@ -252,7 +252,7 @@ ts_dv_load(const char *path, int64_t offset, int64_t length, ts_err *err)
 	buf = ts_malloc((size_t) size + 8);
 	if (buf == NULL)
 	{
-		ts_error(err, TS_ERR_NOMEM, "out of memory reading deletion vector \"%s\"", path);
+		ts_error_nomemf(err, "reading deletion vector \"%s\"", path);
 		goto done;
 	}
 	if (!ts_file_pread(f, buf, (size_t) size + 8, offset, err))

@@ -134,7 +134,7 @@ field_option(ts_plan *plan, const char *field, const char *suffix)
 {
 	char		key[512];
 
-	snprintf(key, sizeof(key), "fields.%s.%s", field, suffix);
+	snprintf(key, sizeof(key), TS_OPT_FIELD_KEY_FORMAT, field, suffix);
 	return ts_read_option(plan, key);
 }
 
@@ -218,8 +218,8 @@ configure(ts_merge_reader *m, const int *columns, int ncolumns, ts_err *err)
 	ts_plan    *plan = m->plan;
 	const ts_schema *s = plan->schema;
 	const char *engine = ts_read_option(plan, TS_OPT_MERGE_ENGINE);
-	const char *seqf = ts_read_option(plan, "sequence.field");
-	const char *order = ts_read_option(plan, "sequence.field.sort-order");
+	const char *seqf = ts_read_option(plan, TS_OPT_SEQUENCE_FIELD);
+	const char *order = ts_read_option(plan, TS_OPT_SEQUENCE_FIELD_SORT_ORDER);
 	const char *found;
 	int			maxint = ncolumns + s->nfields + 1;
 
@@ -230,7 +230,7 @@ configure(ts_merge_reader *m, const int *columns, int ncolumns, ts_err *err)
 	m->key_cols = ts_calloc(s->nfields + 1, sizeof(int));
 	m->seq_cols = ts_calloc(s->nfields + 1, sizeof(int));
 	if (!m->int_fields || !m->types || !m->names || !m->out_map || !m->key_cols || !m->seq_cols)
-		return ts_error(err, TS_ERR_NOMEM, "out of memory");
+		return ts_error_nomem(err, NULL);
 
 	if (engine == NULL || strcasecmp(engine, "deduplicate") == 0)
 		m->engine = ENGINE_DEDUPLICATE;
@@ -243,28 +243,28 @@ configure(ts_merge_reader *m, const int *columns, int ncolumns, ts_err *err)
 	else
 		return ts_error(err, TS_ERR_UNSUPPORTED, "merge-engine \"%s\" is not supported", engine);
 
-	m->ignore_delete = option_true(plan, "ignore-delete") ||
-		option_true(plan, "deduplicate.ignore-delete") ||
-		option_true(plan, "first-row.ignore-delete") ||
-		option_true(plan, "partial-update.ignore-delete");
+	m->ignore_delete = option_true(plan, TS_OPT_IGNORE_DELETE) ||
+		option_true(plan, TS_OPT_DEDUPLICATE_IGNORE_DELETE) ||
+		option_true(plan, TS_OPT_FIRST_ROW_IGNORE_DELETE) ||
+		option_true(plan, TS_OPT_PARTIAL_UPDATE_IGNORE_DELETE);
 
-	if (has_option_like(plan, "fields.", ".sequence-group", &found))
+	if (has_option_like(plan, TS_OPT_FIELDS_PREFIX, "." TS_OPT_FIELD_SEQUENCE_GROUP, &found))
 		return ts_error(err, TS_ERR_UNSUPPORTED, "option \"%s\" (sequence groups) is not supported", found);
-	if (ts_read_option(plan, "partial-update.remove-record-on-sequence-group"))
-		return ts_error(err, TS_ERR_UNSUPPORTED,
-						"option \"partial-update.remove-record-on-sequence-group\" is not supported");
+	if (ts_read_option(plan, TS_OPT_PARTIAL_UPDATE_REMOVE_RECORD_ON_SEQUENCE_GROUP))
+		return ts_error(err, TS_ERR_UNSUPPORTED, "option \"%s\" is not supported",
+						TS_OPT_PARTIAL_UPDATE_REMOVE_RECORD_ON_SEQUENCE_GROUP);
 	if (m->engine == ENGINE_PARTIAL_UPDATE)
 	{
-		m->remove_record_on_delete = option_true(plan, "partial-update.remove-record-on-delete");
-		if (has_option_like(plan, "fields.", ".aggregate-function", &found) ||
-			ts_read_option(plan, "fields.default-aggregate-function"))
+		m->remove_record_on_delete = option_true(plan, TS_OPT_PARTIAL_UPDATE_REMOVE_RECORD_ON_DELETE);
+		if (has_option_like(plan, TS_OPT_FIELDS_PREFIX, "." TS_OPT_FIELD_AGGREGATE_FUNCTION, &found) ||
+			ts_read_option(plan, TS_OPT_FIELDS_DEFAULT_AGGREGATE_FUNCTION))
 			return ts_error(err, TS_ERR_UNSUPPORTED,
 							"partial-update with aggregate functions (\"%s\") is not supported",
-							has_option_like(plan, "fields.", ".aggregate-function", &found) ? found :
-							"fields.default-aggregate-function");
+							has_option_like(plan, TS_OPT_FIELDS_PREFIX, "." TS_OPT_FIELD_AGGREGATE_FUNCTION,
+											&found) ? found : TS_OPT_FIELDS_DEFAULT_AGGREGATE_FUNCTION);
 	}
 	if (m->engine == ENGINE_AGGREGATION)
-		m->remove_record_on_delete = option_true(plan, "aggregation.remove-record-on-delete");
+		m->remove_record_on_delete = option_true(plan, TS_OPT_AGGREGATION_REMOVE_RECORD_ON_DELETE);
 	m->keep_retracts = plan->incremental;
 	if (m->keep_retracts && m->engine != ENGINE_DEDUPLICATE)
 		return ts_error(err, TS_ERR_UNSUPPORTED,
@@ -302,7 +302,7 @@ configure(ts_merge_reader *m, const int *columns, int ncolumns, ts_err *err)
 		return ts_error(err, TS_ERR_INVALID, "primary-key table without trimmed primary keys");
 	m->key_int = ts_calloc(m->nkeys, sizeof(bool));
 	if (m->key_int == NULL)
-		return ts_error(err, TS_ERR_NOMEM, "out of memory");
+		return ts_error_nomem(err, NULL);
 	for (int k = 0; k < m->nkeys; k++)
 		m->key_int[k] = ts_value_orders_by_int(m->types[m->key_cols[k]]->kind);
 	m->single_int_key = m->nkeys == 1 && m->key_int[0];
@@ -333,17 +333,17 @@ configure(ts_merge_reader *m, const int *columns, int ncolumns, ts_err *err)
 
 	if (m->engine == ENGINE_AGGREGATION)
 	{
-		const char *dflt = ts_read_option(plan, "fields.default-aggregate-function");
+		const char *dflt = ts_read_option(plan, TS_OPT_FIELDS_DEFAULT_AGGREGATE_FUNCTION);
 
 		m->aggs = ts_calloc(m->nint, sizeof(agg_fn));
 		m->ignore_retract = ts_calloc(m->nint, sizeof(bool));
 		m->delimiters = ts_calloc(m->nint, sizeof(char *));
 		if (!m->aggs || !m->ignore_retract || !m->delimiters)
-			return ts_error(err, TS_ERR_NOMEM, "out of memory");
+			return ts_error_nomem(err, NULL);
 		for (int i = 0; i < m->nint; i++)
 		{
 			const char *name = m->names[i];
-			const char *fn = field_option(plan, name, "aggregate-function");
+			const char *fn = field_option(plan, name, TS_OPT_FIELD_AGGREGATE_FUNCTION);
 			bool		is_seq = false;
 			bool		ok = false;
 			const char *d;
@@ -354,13 +354,13 @@ configure(ts_merge_reader *m, const int *columns, int ncolumns, ts_err *err)
 			{
 				char		key[512];
 
-				snprintf(key, sizeof(key), "fields.%s.ignore-retract", name);
+				snprintf(key, sizeof(key), TS_OPT_FIELD_KEY_FORMAT, name, TS_OPT_FIELD_IGNORE_RETRACT);
 				m->ignore_retract[i] = option_true(plan, key);
-				snprintf(key, sizeof(key), "fields.%s.distinct", name);
+				snprintf(key, sizeof(key), TS_OPT_FIELD_KEY_FORMAT, name, TS_OPT_FIELD_DISTINCT);
 				if (option_true(plan, key))
 					return ts_error(err, TS_ERR_UNSUPPORTED, "option \"%s\" is not supported", key);
 			}
-			d = field_option(plan, name, "list-agg-delimiter");
+			d = field_option(plan, name, TS_OPT_FIELD_LIST_AGG_DELIMITER);
 			m->delimiters[i] = d ? d : ",";
 			if (is_primary_key(s, name))
 			{
@@ -775,7 +775,7 @@ agg_add(ts_merge_reader *m, const ts_value *row, bool retract, ts_err *err)
 						return ts_error(err, TS_ERR_NOMEM, "listagg result of \"%s\" too large", m->names[i]);
 					b = ts_arena_alloc(&m->arena, n);
 					if (b == NULL)
-						return ts_error(err, TS_ERR_NOMEM, "out of memory");
+						return ts_error_nomem(err, NULL);
 					memcpy(b, acc->v.s.p, acc->v.s.len);
 					memcpy(b + acc->v.s.len, m->delimiters[i], dl);
 					memcpy(b + acc->v.s.len + dl, in->v.s.p, in->v.s.len);
@@ -943,7 +943,7 @@ ts_merge_reader_open(ts_plan *plan, const ts_split *split, const int *columns, i
 
 	if (m == NULL)
 	{
-		ts_error(err, TS_ERR_NOMEM, "out of memory");
+		ts_error_nomem(err, NULL);
 		return NULL;
 	}
 	m->plan = plan;
@@ -958,7 +958,7 @@ ts_merge_reader_open(ts_plan *plan, const ts_split *split, const int *columns, i
 	m->heap = ts_calloc(split->nfiles ? split->nfiles : 1, sizeof(int));
 	if (!m->first || !m->acc || !m->acc_init || !m->cursors || !m->heap)
 	{
-		ts_error(err, TS_ERR_NOMEM, "out of memory");
+		ts_error_nomem(err, NULL);
 		goto fail;
 	}
 	for (int i = 0; i < split->nfiles; i++)
@@ -1075,7 +1075,7 @@ ts_merge_reader_next(ts_merge_reader *m, ts_batch *batch, ts_err *err)
 		m->out_values = ts_calloc((size_t) cap * (ncols ? ncols : 1), sizeof(ts_value));
 		if (m->out_values == NULL)
 		{
-			ts_error(err, TS_ERR_NOMEM, "out of memory");
+			ts_error_nomem(err, NULL);
 			return -1;
 		}
 		m->out_cap = cap;

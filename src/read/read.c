@@ -207,7 +207,7 @@ ts_split_reader_open(ts_plan *plan, const ts_split *split, const int *columns, i
 	r = ts_calloc(1, sizeof(*r));
 	if (r == NULL)
 	{
-		ts_error(err, TS_ERR_NOMEM, "out of memory");
+		ts_error_nomem(err, NULL);
 		return NULL;
 	}
 	r->plan = plan;
@@ -217,7 +217,7 @@ ts_split_reader_open(ts_plan *plan, const ts_split *split, const int *columns, i
 	if (r->columns == NULL)
 	{
 		ts_free(r);
-		ts_error(err, TS_ERR_NOMEM, "out of memory");
+		ts_error_nomem(err, NULL);
 		return NULL;
 	}
 	if (ncolumns)
@@ -281,6 +281,14 @@ ts_split_reader_current_file(const ts_split_reader *r)
 	if (r == NULL || r->merge || r->evolution || r->cur == NULL || r->next_file == 0)
 		return NULL;
 	return r->split->files[r->next_file - 1].path;
+}
+
+const char *
+ts_split_reader_current_part(const ts_split_reader *r, int32_t *part)
+{
+	if (ts_split_reader_current_file(r) == NULL)
+		return NULL;
+	return ts_data_file_current_part(r->cur, part);
 }
 
 int

@@ -116,6 +116,11 @@ void		ts_split_reader_close(ts_split_reader *r);
  * between files and while merging several files (key merge, data evolution).
  */
 const char *ts_split_reader_current_file(const ts_split_reader *r);
+/*
+ * In that file, the part being read: "row group" (Parquet) or "stripe"
+ * (ORC) with its 0-based index in *part; NULL when unknown.
+ */
+const char *ts_split_reader_current_part(const ts_split_reader *r, int32_t *part);
 
 /*
  * row_count.c: the rows a scan of the plan would return, from manifests and

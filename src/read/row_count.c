@@ -204,7 +204,7 @@ ts_plan_count_groups(ts_plan *plan, const struct ts_predicate *pred,
 					  sizeof(ts_value *));
 	if (!key_index || !types || !counts || !slots)
 	{
-		ts_error(err, TS_ERR_NOMEM, "out of memory");
+		ts_error_nomem(err, NULL);
 		goto done;
 	}
 	for (int k = 0; k < nkeys; k++)
@@ -254,7 +254,7 @@ ts_plan_count_groups(ts_plan *plan, const struct ts_predicate *pred,
 	out = ts_arena_alloc(&plan->arena, sizeof(ts_count_group) * (n > 0 ? n : 1));
 	if (out == NULL)
 	{
-		ts_error(err, TS_ERR_NOMEM, "out of memory");
+		ts_error_nomem(err, NULL);
 		goto done;
 	}
 	for (int i = 0; i < n; i++)
@@ -267,7 +267,7 @@ ts_plan_count_groups(ts_plan *plan, const struct ts_predicate *pred,
 		out[g].values = ts_arena_alloc(&plan->arena, sizeof(ts_value) * (nkeys > 0 ? nkeys : 1));
 		if (out[g].values == NULL)
 		{
-			ts_error(err, TS_ERR_NOMEM, "out of memory");
+			ts_error_nomem(err, NULL);
 			goto done;
 		}
 		for (int k = 0; k < nkeys; k++)

@@ -60,7 +60,7 @@ ts_value_copy(ts_value *dst, const ts_value *src, const ts_type *t, ts_arena *ar
 			return true;
 		dst->v.s.p = ts_arena_dup(arena, src->v.s.p, src->v.s.len);
 		if (dst->v.s.p == NULL)
-			return ts_error(err, TS_ERR_NOMEM, "out of memory");
+			return ts_error_nomem(err, NULL);
 		return true;
 	}
 	if (ts_type_is_nested(t->kind))
@@ -78,7 +78,7 @@ ts_value_copy(ts_value *dst, const ts_value *src, const ts_type *t, ts_arena *ar
 		}
 		items = ts_arena_alloc(arena, sizeof(ts_value) * (size_t) nitems);
 		if (items == NULL)
-			return ts_error(err, TS_ERR_NOMEM, "out of memory");
+			return ts_error_nomem(err, NULL);
 		for (int64_t i = 0; i < nitems; i++)
 		{
 			const ts_type *et;

@@ -55,9 +55,9 @@ typedef struct bucket_selector
 static bool
 set_reason(ts_plan *plan, const char *reason, ts_err *err)
 {
-	plan->bucket_pruning = scan_arena_printf(&plan->arena, "none: %s", reason);
+	plan->bucket_pruning = ts_arena_printf(&plan->arena, "none: %s", reason);
 	if (plan->bucket_pruning == NULL)
-		return ts_error(err, TS_ERR_NOMEM, "out of memory");
+		return ts_error_nomem(err, NULL);
 	return true;
 }
 
@@ -297,9 +297,9 @@ scan_bucket_setup(ts_plan *plan, scan_state *st, ts_err *err)
 	st->bucket_selector = NULL;
 	if (st->has_bucket_filter)
 	{
-		plan->bucket_pruning = scan_arena_printf(&plan->arena, "explicit bucket_filter %d",
+		plan->bucket_pruning = ts_arena_printf(&plan->arena, "explicit bucket_filter %d",
 												 st->bucket_filter);
-		return plan->bucket_pruning ? true : ts_error(err, TS_ERR_NOMEM, "out of memory");
+		return plan->bucket_pruning ? true : ts_error_nomem(err, NULL);
 	}
 	if (st->table_bucket <= 0 && st->table_bucket != -2)
 		return set_reason(plan, st->table_bucket == -1 ?
@@ -320,7 +320,7 @@ scan_bucket_setup(ts_plan *plan, scan_state *st, ts_err *err)
 	if (bs == NULL)
 	{
 		ts_free(keys);
-		return ts_error(err, TS_ERR_NOMEM, "out of memory");
+		return ts_error_nomem(err, NULL);
 	}
 	memset(bs, 0, sizeof(*bs));
 	if (!ts_bucket_function_parse(plan->core.bucket_function_type, &bs->fn, err))
@@ -334,14 +334,14 @@ scan_bucket_setup(ts_plan *plan, scan_state *st, ts_err *err)
 	bs->key_types = ts_arena_alloc(&plan->arena, sizeof(ts_type *) * nkeys);
 	bs->values = ts_arena_alloc(&plan->arena, sizeof(ts_value *) * nkeys);
 	if (bs->key_fields == NULL || bs->key_types == NULL || bs->values == NULL)
-		return ts_error(err, TS_ERR_NOMEM, "out of memory");
+		return ts_error_nomem(err, NULL);
 	for (k = 0; k < nkeys; k++)
 	{
 		bs->key_types[k] = plan->schema->fields[bs->key_fields[k]].type;
 		bs->values[k] = NULL;
 	}
 	if (!collect(plan, bs, ctx->predicate, &why))
-		return why ? set_reason(plan, why, err) : ts_error(err, TS_ERR_NOMEM, "out of memory");
+		return why ? set_reason(plan, why, err) : ts_error_nomem(err, NULL);
 
 	ts_buf_init(&names);
 	bs->ncombinations = 1;
@@ -370,11 +370,11 @@ scan_bucket_setup(ts_plan *plan, scan_state *st, ts_err *err)
 			return false;
 		}
 	}
-	plan->bucket_pruning = scan_arena_printf(&plan->arena, "inferred from %.*s",
+	plan->bucket_pruning = ts_arena_printf(&plan->arena, "inferred from %.*s",
 											 (int) names.len, (const char *) names.data);
 	ts_buf_free(&names);
 	if (plan->bucket_pruning == NULL)
-		return ts_error(err, TS_ERR_NOMEM, "out of memory");
+		return ts_error_nomem(err, NULL);
 	st->bucket_selector = bs;
 	return true;
 }
@@ -411,7 +411,7 @@ buckets_for_total(ts_plan *plan, bucket_selector *bs, int32_t total, ts_err *err
 	set->buckets = ts_arena_alloc(&plan->arena, sizeof(int32_t) * bs->ncombinations);
 	if (set->buckets == NULL)
 	{
-		ts_error(err, TS_ERR_NOMEM, "out of memory");
+		ts_error_nomem(err, NULL);
 		return NULL;
 	}
 	for (i = 0; i < bs->ncombinations; i++)

@@ -691,7 +691,7 @@ scan_read_live_files_cached(ts_plan *plan, scan_state *st,
 			buckets = ts_arena_dup(&plan->arena, set, sizeof(int32_t) * (size_t) (nbuckets ? nbuckets : 1));
 			if (buckets == NULL)
 			{
-				ts_error(err, TS_ERR_NOMEM, "out of memory");
+				ts_error_nomem(err, NULL);
 				goto done;
 			}
 			by_bucket = true;

@@ -19,7 +19,7 @@ is_table_dir(const char *dir, ts_err *err, bool *is_table)
 
 	*is_table = false;
 	if (schema_dir == NULL)
-		return ts_error(err, TS_ERR_NOMEM, "out of memory");
+		return ts_error_nomem(err, NULL);
 	if (ts_path_is_dir(schema_dir) && ts_schema_list_ids(dir, &ids, &n, &ignored) && n > 0)
 		*is_table = true;
 	ts_free(ids);
@@ -47,7 +47,7 @@ ts_list_tables(const char *database_dir, char ***names, int *count, ts_err *err)
 	if (out == NULL)
 	{
 		ts_free_names(children, nchildren);
-		return ts_error(err, TS_ERR_NOMEM, "out of memory");
+		return ts_error_nomem(err, NULL);
 	}
 	for (i = 0; i < nchildren; i++)
 	{
@@ -62,7 +62,7 @@ ts_list_tables(const char *database_dir, char ***names, int *count, ts_err *err)
 			ts_free(path);
 			ts_free_names(out, n);
 			ts_free_names(children, nchildren);
-			return path ? false : ts_error(err, TS_ERR_NOMEM, "out of memory");
+			return path ? false : ts_error_nomem(err, NULL);
 		}
 		ts_free(path);
 		if (is_table)

@@ -95,13 +95,13 @@ index_file_path(ts_plan *plan, scan_state *st, const ts_index_manifest_entry *ie
 
 			if (!scan_bucket_dir(plan, st, ie->partition, ie->bucket, &dir, err))
 				return false;
-			p = scan_arena_printf(&plan->arena, "%s/%s", dir, ie->file_name);
+			p = ts_arena_printf(&plan->arena, "%s/%s", dir, ie->file_name);
 		}
 		else
-			p = scan_arena_printf(&plan->arena, "%s/index/%s", plan->table_path, ie->file_name);
+			p = ts_arena_printf(&plan->arena, "%s/index/%s", plan->table_path, ie->file_name);
 	}
 	if (p == NULL)
-		return ts_error(err, TS_ERR_NOMEM, "out of memory");
+		return ts_error_nomem(err, NULL);
 	*path = p;
 	return true;
 }
@@ -125,10 +125,10 @@ scan_dv_load(ts_plan *plan, scan_state *st, scan_dv_index **out, ts_err *err)
 		return true;
 	if (!scan_check_file_name(plan, "index manifest", plan->snapshot->index_manifest, err))
 		return ts_error_context(err, "snapshot %lld", (long long) plan->snapshot->id);
-	path = scan_arena_printf(&plan->arena, "%s/manifest/%s", plan->table_path,
+	path = ts_arena_printf(&plan->arena, "%s/manifest/%s", plan->table_path,
 							 plan->snapshot->index_manifest);
 	if (path == NULL)
-		return ts_error(err, TS_ERR_NOMEM, "out of memory");
+		return ts_error_nomem(err, NULL);
 	if (!ts_index_manifest_read(path, &plan->arena, &entries, &n, err))
 		return ts_error_context(err, "snapshot %lld", (long long) plan->snapshot->id);
 
@@ -148,10 +148,10 @@ scan_dv_load(ts_plan *plan, scan_state *st, scan_dv_index **out, ts_err *err)
 
 	index = ts_arena_alloc(&plan->arena, sizeof(*index));
 	if (index == NULL)
-		return ts_error(err, TS_ERR_NOMEM, "out of memory");
+		return ts_error_nomem(err, NULL);
 	index->slots = ts_arena_alloc(&plan->arena, sizeof(dv_slot) * cap);
 	if (index->slots == NULL)
-		return ts_error(err, TS_ERR_NOMEM, "out of memory");
+		return ts_error_nomem(err, NULL);
 	memset(index->slots, 0, sizeof(dv_slot) * cap);
 	index->mask = cap - 1;
 	index->n = 0;

@@ -280,7 +280,7 @@ fallback_context(ts_plan *plan, const ts_scan_context *ctx, ts_scan_context *fc,
 	add[nadd++].value = "";
 	if (ctx_option(ctx, TS_OPT_SCAN_SNAPSHOT_ID) && plan->snapshot)
 	{
-		char	   *root = scan_arena_printf(&plan->arena, "%s/branch/branch-%s",
+		char	   *root = ts_arena_printf(&plan->arena, "%s/branch/branch-%s",
 											 plan->table_path, plan->fallback_branch);
 		int64_t		id;
 

@@ -167,7 +167,7 @@ data_dir(ts_plan *plan, const ts_scan_context *ctx, const char **dir, const char
 			len--;
 		d = ts_arena_alloc(&plan->arena, len + 1);
 		if (d == NULL)
-			return ts_error(err, TS_ERR_NOMEM, "out of memory");
+			return ts_error_nomem(err, NULL);
 		memcpy(d, p, len);
 		d[len] = '\0';
 		*dir = d;
@@ -263,12 +263,12 @@ literal_path_text(ts_arena *a, const ts_type *t, const ts_value *v)
 	switch (t->kind)
 	{
 		case TS_BOOLEAN:
-			return scan_arena_strdup(a, v->v.i ? "true" : "false");
+			return ts_arena_strdup(a, v->v.i ? "true" : "false");
 		case TS_TINYINT:
 		case TS_SMALLINT:
 		case TS_INT:
 		case TS_BIGINT:
-			return scan_arena_printf(a, "%lld", (long long) v->v.i);
+			return ts_arena_printf(a, "%lld", (long long) v->v.i);
 		case TS_DATE:
 			{
 				int64_t		y;
@@ -278,7 +278,7 @@ literal_path_text(ts_arena *a, const ts_type *t, const ts_value *v)
 				civil_from_days(v->v.i, &y, &m, &d);
 				if (y < 0 || y > 9999)
 					return NULL;
-				return scan_arena_printf(a, "%04lld-%02u-%02u", (long long) y, m, d);
+				return ts_arena_printf(a, "%04lld-%02u-%02u", (long long) y, m, d);
 			}
 		case TS_VARCHAR:
 			{
@@ -355,7 +355,7 @@ derive_prefix_filters(ts_plan *plan, const ft_prune *pr, const ts_option *const 
 			break;
 		v = ts_arena_alloc(&plan->arena, sizeof(char *) * leaf->nliterals);
 		if (v == NULL)
-			return ts_error(err, TS_ERR_NOMEM, "out of memory");
+			return ts_error_nomem(err, NULL);
 		for (int i = 0; i < leaf->nliterals; i++)
 		{
 			char	   *s;
@@ -385,14 +385,14 @@ derive_prefix_filters(ts_plan *plan, const ft_prune *pr, const ts_option *const 
 		return true;
 	out = ts_arena_alloc(&plan->arena, sizeof(ts_option *) * product);
 	if (out == NULL)
-		return ts_error(err, TS_ERR_NOMEM, "out of memory");
+		return ts_error_nomem(err, NULL);
 	for (long b = 0; b < product; b++)
 	{
 		long		rest = b;
 
 		out[b] = ts_arena_alloc(&plan->arena, sizeof(ts_option) * (depth + 1));
 		if (out[b] == NULL)
-			return ts_error(err, TS_ERR_NOMEM, "out of memory");
+			return ts_error_nomem(err, NULL);
 		for (int k = depth - 1; k >= 0; k--)
 		{
 			out[b][k].key = plan->schema->partition_keys[k];
@@ -434,7 +434,7 @@ setup_request(ts_plan *plan, const ts_scan_context *ctx, ft_setup *su, bool list
 	su->key_types = ts_arena_alloc(&plan->arena, sizeof(ts_type *) * (nkeys ? nkeys : 1));
 	su->key_fields = ts_arena_alloc(&plan->arena, sizeof(int) * (nkeys ? nkeys : 1));
 	if (su->key_names == NULL || su->key_types == NULL || su->key_fields == NULL)
-		return ts_error(err, TS_ERR_NOMEM, "out of memory");
+		return ts_error_nomem(err, NULL);
 	for (int k = 0; k < nkeys; k++)
 	{
 		int			f = ts_schema_field_index(s, s->partition_keys[k]);
@@ -597,7 +597,7 @@ ts_format_plan_execute(ts_plan *plan, const ts_scan_context *ctx, ts_err *err)
 		e->kind = TS_FILE_ADD;
 		e->bucket = 0;
 		e->total_buckets = -1;
-		e->file.file_name = scan_arena_strdup(&plan->arena, rel);
+		e->file.file_name = ts_arena_strdup(&plan->arena, rel);
 		e->file.file_size = file_size_of(lf->path);
 		e->file.row_count = e->file.file_size > 0 ?
 			(e->file.file_size + TS_FT_EST_ROW_BYTES - 1) / TS_FT_EST_ROW_BYTES : 0;
@@ -608,7 +608,7 @@ ts_format_plan_execute(ts_plan *plan, const ts_scan_context *ctx, ts_err *err)
 		e->file.nvalue_stats_cols = -1;
 		e->file.nwrite_cols = -1;
 		sf->entry = e;
-		sf->path = scan_arena_strdup(&plan->arena, lf->path);
+		sf->path = ts_arena_strdup(&plan->arena, lf->path);
 		sf->format = fmt;
 		sf->dv_offset = sf->dv_length = 0;
 		sf->dv_cardinality = -1;
@@ -632,7 +632,7 @@ ts_format_plan_execute(ts_plan *plan, const ts_scan_context *ctx, ts_err *err)
 	return true;
 
 nomem:
-	ts_error(err, TS_ERR_NOMEM, "out of memory planning format table \"%s\"", plan->table_path);
+	ts_error_nomemf(err, "planning format table \"%s\"", plan->table_path);
 fail:
 	ts_ft_listing_free(l);
 	return false;
@@ -760,7 +760,7 @@ ts_format_table_schema_json(int ncolumns, const char *const *names, const char *
 	return out;
 
 nomem:
-	ts_error(err, TS_ERR_NOMEM, "out of memory");
+	ts_error_nomem(err, NULL);
 fail:
 	ts_free(keys);
 	cJSON_Delete(root);

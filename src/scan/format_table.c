@@ -58,12 +58,6 @@ typedef struct ft_walk
 	int		   *fixed;
 } ft_walk;
 
-static char *
-arena_strdup(ts_arena *a, const char *s)
-{
-	return s ? ts_arena_dup(a, s, strlen(s) + 1) : NULL;
-}
-
 /* the value of key k in filter branch b, or NULL (not constrained) */
 static const char *
 filter_value(const ts_option *branch, const char *key, bool *found)
@@ -232,16 +226,16 @@ add_partition(ft_walk *w, const char *dir, ts_err *err)
 		ts_ft_partition *np = ts_realloc(l->partitions, sizeof(ts_ft_partition) * nc);
 
 		if (np == NULL)
-			return ts_error(err, TS_ERR_NOMEM, "out of memory listing partitions");
+			return ts_error_nomem(err, "listing partitions");
 		l->partitions = np;
 		w->cap_parts = nc;
 	}
 	p = &l->partitions[l->npartitions];
-	p->path = arena_strdup(&l->arena, dir);
+	p->path = ts_arena_strdup(&l->arena, dir);
 	p->values = ts_arena_alloc(&l->arena, sizeof(char *) * (nkeys ? nkeys : 1));
 	p->typed = ts_arena_alloc(&l->arena, sizeof(ts_value) * (nkeys ? nkeys : 1));
 	if (p->path == NULL || p->values == NULL || p->typed == NULL)
-		return ts_error(err, TS_ERR_NOMEM, "out of memory listing partitions");
+		return ts_error_nomem(err, "listing partitions");
 	for (int k = 0; k < nkeys; k++)
 	{
 		p->values[k] = w->values[k];	/* already arena strings */
@@ -281,7 +275,7 @@ take_dir_value(ft_walk *w, int level, const char *dir, const char *name, bool *o
 		key = kraw ? ts_partition_unescape(kraw) : NULL;
 		ts_free(kraw);
 		if (key == NULL)
-			return ts_error(err, TS_ERR_NOMEM, "out of memory");
+			return ts_error_nomem(err, NULL);
 		same = strcmp(key, req->key_names[level]) == 0;
 		if (!same && dir)
 		{
@@ -299,7 +293,7 @@ take_dir_value(ft_walk *w, int level, const char *dir, const char *name, bool *o
 	}
 	val = ts_partition_unescape(raw);
 	if (val == NULL)
-		return ts_error(err, TS_ERR_NOMEM, "out of memory");
+		return ts_error_nomem(err, NULL);
 	memset(&w->typed[level], 0, sizeof(ts_value));
 	if (strcmp(val, w->default_name) == 0)
 	{
@@ -309,10 +303,10 @@ take_dir_value(ft_walk *w, int level, const char *dir, const char *name, bool *o
 		*ok = true;
 		return true;
 	}
-	w->values[level] = arena_strdup(&w->l->arena, val);
+	w->values[level] = ts_arena_strdup(&w->l->arena, val);
 	ts_free(val);
 	if (w->values[level] == NULL)
-		return ts_error(err, TS_ERR_NOMEM, "out of memory");
+		return ts_error_nomem(err, NULL);
 	if (t)
 	{
 		ts_err		e;
@@ -321,7 +315,7 @@ take_dir_value(ft_walk *w, int level, const char *dir, const char *name, bool *o
 								 &w->l->arena, &w->typed[level], &e))
 		{
 			if (e.code == TS_ERR_NOMEM)
-				return ts_error(err, TS_ERR_NOMEM, "out of memory");
+				return ts_error_nomem(err, NULL);
 			if (dir)
 				return ts_error(err, TS_ERR_CORRUPT,
 								"format table directory \"%s/%s\": value of partition key \"%s\" is not a %s: %s",
@@ -377,7 +371,7 @@ descend(ft_walk *w, const char *dir, int level, ts_err *err)
 		sub = ts_path_join(dir, name);
 		if (sub == NULL)
 		{
-			ok = ts_error(err, TS_ERR_NOMEM, "out of memory");
+			ok = ts_error_nomem(err, NULL);
 			break;
 		}
 		if (!ts_path_is_dir(sub))
@@ -411,7 +405,7 @@ descend_from_prefix(ft_walk *w, const ts_option *branch, ts_err *err)
 	bool		ok = true;
 
 	if (dir == NULL)
-		return ts_error(err, TS_ERR_NOMEM, "out of memory");
+		return ts_error_nomem(err, NULL);
 	for (; branch && level < req->nkeys; level++)
 	{
 		bool		found,
@@ -436,7 +430,7 @@ descend_from_prefix(ft_walk *w, const ts_option *branch, ts_err *err)
 		if (name == NULL)
 		{
 			ts_free(dir);
-			return ts_error(err, TS_ERR_NOMEM, "out of memory");
+			return ts_error_nomem(err, NULL);
 		}
 		ok = take_dir_value(w, level, NULL, name, &is_part, err);
 		sub = ok ? ts_path_join(dir, name) : NULL;
@@ -444,7 +438,7 @@ descend_from_prefix(ft_walk *w, const ts_option *branch, ts_err *err)
 		if (!ok || sub == NULL)
 		{
 			ts_free(dir);
-			return ok ? ts_error(err, TS_ERR_NOMEM, "out of memory") : false;
+			return ok ? ts_error_nomem(err, NULL) : false;
 		}
 		if (is_part && !ts_path_is_dir(sub))
 		{
@@ -493,13 +487,13 @@ add_file(ft_walk *w, const char *path, int partition, ts_err *err)
 		ts_ft_file *nf = ts_realloc(l->files, sizeof(ts_ft_file) * nc);
 
 		if (nf == NULL)
-			return ts_error(err, TS_ERR_NOMEM, "out of memory listing files");
+			return ts_error_nomem(err, "listing files");
 		l->files = nf;
 		w->cap_files = nc;
 	}
-	l->files[l->nfiles].path = arena_strdup(&l->arena, path);
+	l->files[l->nfiles].path = ts_arena_strdup(&l->arena, path);
 	if (l->files[l->nfiles].path == NULL)
-		return ts_error(err, TS_ERR_NOMEM, "out of memory listing files");
+		return ts_error_nomem(err, "listing files");
 	l->files[l->nfiles].partition = partition;
 	l->nfiles++;
 	l->metrics.files++;
@@ -540,7 +534,7 @@ walk_files(ft_walk *w, const char *dir, int partition, int depth, ts_err *err)
 		sub = ts_path_join(dir, names[i]);
 		if (sub == NULL)
 		{
-			ok = ts_error(err, TS_ERR_NOMEM, "out of memory");
+			ok = ts_error_nomem(err, NULL);
 			break;
 		}
 		if (ts_path_is_file(sub))
@@ -591,7 +585,7 @@ ts_format_table_list(const ts_ft_request *req, ts_err *err)
 	l = ts_calloc(1, sizeof(ts_ft_listing));
 	if (l == NULL)
 	{
-		ts_error(err, TS_ERR_NOMEM, "out of memory");
+		ts_error_nomem(err, NULL);
 		return NULL;
 	}
 	ts_arena_init(&l->arena, 16 * 1024);
@@ -600,20 +594,20 @@ ts_format_table_list(const ts_ft_request *req, ts_err *err)
 	w.l = l;
 	w.default_name = req->default_name && *req->default_name ? req->default_name : TS_FT_DEFAULT_PARTITION_NAME;
 	l->nkeys = req->nkeys;
-	l->default_name = arena_strdup(&l->arena, w.default_name);
+	l->default_name = ts_arena_strdup(&l->arena, w.default_name);
 	l->key_names = ts_arena_alloc(&l->arena, sizeof(char *) * (req->nkeys ? req->nkeys : 1));
 	w.values = ts_arena_alloc(&l->arena, sizeof(char *) * (req->nkeys ? req->nkeys : 1));
 	w.typed = ts_arena_alloc(&l->arena, sizeof(ts_value) * (req->nkeys ? req->nkeys : 1));
 	if (l->key_names == NULL || w.values == NULL || w.typed == NULL || l->default_name == NULL)
 	{
-		ts_error(err, TS_ERR_NOMEM, "out of memory");
+		ts_error_nomem(err, NULL);
 		goto fail;
 	}
 	for (int k = 0; k < req->nkeys; k++)
 	{
-		if ((l->key_names[k] = arena_strdup(&l->arena, req->key_names[k])) == NULL)
+		if ((l->key_names[k] = ts_arena_strdup(&l->arena, req->key_names[k])) == NULL)
 		{
-			ts_error(err, TS_ERR_NOMEM, "out of memory");
+			ts_error_nomem(err, NULL);
 			goto fail;
 		}
 		w.values[k] = NULL;

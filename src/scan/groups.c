@@ -117,7 +117,7 @@ scan_groups_build(const ts_manifest_entry *const *files, int n, ts_arena *arena,
 	if (!g->group_of || !g->group_partition || !g->group_first || !pslot || !gslot ||
 		!pid_of_first || !phash)
 	{
-		ts_error(err, TS_ERR_NOMEM, "out of memory grouping %d files", n);
+		ts_error_nomemf(err, "grouping %d files", n);
 		goto done;
 	}
 	for (int i = 0; i < n; i++)
@@ -206,7 +206,7 @@ scan_groups_permutation(const scan_groups *g, int *perm, ts_err *err)
 
 	if (!pstart || !gpos || !gstart)
 	{
-		ts_error(err, TS_ERR_NOMEM, "out of memory ordering %d files", n);
+		ts_error_nomemf(err, "ordering %d files", n);
 		goto done;
 	}
 	/* position of each group: stable by partition id */
@@ -243,7 +243,7 @@ scan_groups_order(const scan_groups *g, const ts_manifest_entry **files, ts_err 
 	bool		ok = false;
 
 	if (!perm || !out)
-		ts_error(err, TS_ERR_NOMEM, "out of memory ordering %d files", n);
+		ts_error_nomemf(err, "ordering %d files", n);
 	else if (scan_groups_permutation(g, perm, err))
 	{
 		for (int k = 0; k < n; k++)

@@ -271,7 +271,7 @@ scan_read_incremental_files(ts_plan *plan, scan_state *st,
 				ts_free(manifests);
 				goto done;
 			}
-			path = scan_arena_printf(&plan->arena, "%s/manifest/%s", plan->table_path, m->file_name);
+			path = ts_arena_printf(&plan->arena, "%s/manifest/%s", plan->table_path, m->file_name);
 			if (path == NULL || !ts_manifest_read(path, &plan->arena, &me, &n, err))
 			{
 				if (path == NULL)

@@ -93,10 +93,10 @@ note_used(void *arg, int kind, const char *column)
 		}
 		if (count >= MAX_USED)
 			return;
-		plan->file_index_used = scan_arena_printf(&plan->arena, "%s, %s", old, item);
+		plan->file_index_used = ts_arena_printf(&plan->arena, "%s, %s", old, item);
 	}
 	else
-		plan->file_index_used = scan_arena_strdup(&plan->arena, item);
+		plan->file_index_used = ts_arena_strdup(&plan->arena, item);
 	if (plan->file_index_used == NULL)
 		plan->file_index_used = (char *) old;	/* out of memory: keep what was */
 }

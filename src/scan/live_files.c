@@ -120,7 +120,7 @@ id_set_init(id_set *s, uint32_t expected, ts_err *err)
 		cap <<= 1;
 	s->slots = ts_calloc(cap, sizeof(*s->slots));
 	if (s->slots == NULL)
-		return ts_error(err, TS_ERR_NOMEM, "out of memory merging manifest entries");
+		return ts_error_nomem(err, "merging manifest entries");
 	s->mask = cap - 1;
 	s->n = 0;
 	return true;
@@ -205,9 +205,9 @@ scan_read_manifest_list(ts_plan *plan, const char *list_name, int64_t snapshot_i
 		return true;
 	if (!scan_check_file_name(plan, "manifest list", list_name, err))
 		return ts_error_context(err, "snapshot %lld", (long long) snapshot_id);
-	path = scan_arena_printf(&plan->arena, "%s/manifest/%s", plan->table_path, list_name);
+	path = ts_arena_printf(&plan->arena, "%s/manifest/%s", plan->table_path, list_name);
 	if (path == NULL)
-		return ts_error(err, TS_ERR_NOMEM, "out of memory");
+		return ts_error_nomem(err, NULL);
 	if (!ts_manifest_list_read(path, &plan->arena, &metas, &n, err))
 		return ts_error_context(err, "snapshot %lld", (long long) snapshot_id);
 	if (*nall + n > *cap)
@@ -216,7 +216,7 @@ scan_read_manifest_list(ts_plan *plan, const char *list_name, int64_t snapshot_i
 		ts_manifest_file_meta *na = ts_realloc(*all, sizeof(**all) * (size_t) ncap);
 
 		if (na == NULL)
-			return ts_error(err, TS_ERR_NOMEM, "out of memory reading manifest list \"%s\"", path);
+			return ts_error_nomemf(err, "reading manifest list \"%s\"", path);
 		*all = na;
 		*cap = ncap;
 	}
@@ -261,7 +261,7 @@ prefetch_manifests(ts_plan *plan, scan_state *st, const ts_manifest_file_meta *m
 			break;
 		if (n > 0 && m->file_size > 0 && bytes + m->file_size > TS_PREFETCH_WINDOW_BYTES)
 			break;
-		paths[n] = scan_arena_printf(&plan->arena, "%s/manifest/%s", plan->table_path, m->file_name);
+		paths[n] = ts_arena_printf(&plan->arena, "%s/manifest/%s", plan->table_path, m->file_name);
 		if (paths[n] == NULL)
 			return ts_error(err, TS_ERR_NOMEM, "out of memory");
 		bytes += m->file_size > 0 ? m->file_size : 0;
@@ -306,11 +306,11 @@ scan_read_live_files(ts_plan *plan, scan_state *st,
 
 		if (plan->snapshot->base_manifest_list && plan->snapshot->base_manifest_list[0] &&
 			strchr(plan->snapshot->base_manifest_list, '/') == NULL)
-			lists[nl++] = scan_arena_printf(&plan->arena, "%s/manifest/%s", plan->table_path,
+			lists[nl++] = ts_arena_printf(&plan->arena, "%s/manifest/%s", plan->table_path,
 											plan->snapshot->base_manifest_list);
 		if (plan->snapshot->delta_manifest_list && plan->snapshot->delta_manifest_list[0] &&
 			strchr(plan->snapshot->delta_manifest_list, '/') == NULL)
-			lists[nl++] = scan_arena_printf(&plan->arena, "%s/manifest/%s", plan->table_path,
+			lists[nl++] = ts_arena_printf(&plan->arena, "%s/manifest/%s", plan->table_path,
 											plan->snapshot->delta_manifest_list);
 		for (int k = 0; k < nl; k++)
 			if (lists[k] == NULL)
@@ -368,10 +368,10 @@ scan_read_live_files(ts_plan *plan, scan_state *st,
 			continue;
 		if (!scan_check_file_name(plan, "manifest file", m->file_name, err))
 			goto done;
-		path = scan_arena_printf(&plan->arena, "%s/manifest/%s", plan->table_path, m->file_name);
+		path = ts_arena_printf(&plan->arena, "%s/manifest/%s", plan->table_path, m->file_name);
 		if (path == NULL)
 		{
-			ts_error(err, TS_ERR_NOMEM, "out of memory");
+			ts_error_nomem(err, NULL);
 			goto done;
 		}
 		if (strchr(m->file_name, '/') != NULL)
@@ -402,7 +402,7 @@ scan_read_live_files(ts_plan *plan, scan_state *st,
 
 			if (ne == NULL)
 			{
-				ts_error(err, TS_ERR_NOMEM, "out of memory merging manifest entries");
+				ts_error_nomem(err, "merging manifest entries");
 				goto done;
 			}
 			entries = ne;
@@ -431,7 +431,7 @@ scan_read_live_files(ts_plan *plan, scan_state *st,
 	out = ts_arena_alloc(&plan->arena, sizeof(*out) * (nentries ? nentries : 1));
 	if (out == NULL)
 	{
-		ts_error(err, TS_ERR_NOMEM, "out of memory merging manifest entries");
+		ts_error_nomem(err, "merging manifest entries");
 		goto done;
 	}
 	for (size_t k = 0; k < nentries; k++)

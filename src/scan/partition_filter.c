@@ -60,7 +60,7 @@ parse_filters(ts_plan *plan, scan_state *st, ts_err *err)
 	partition_options(plan, &opts);
 	st->filters = ts_arena_alloc(&plan->arena, sizeof(*st->filters) * ctx->npartition_filters);
 	if (st->filters == NULL)
-		return ts_error(err, TS_ERR_NOMEM, "out of memory");
+		return ts_error_nomem(err, NULL);
 	for (f = 0; f < ctx->npartition_filters; f++)
 	{
 		const ts_option *kv;
@@ -71,7 +71,7 @@ parse_filters(ts_plan *plan, scan_state *st, ts_err *err)
 		st->filters[f].nkeys = 0;
 		st->filters[f].keys = ts_arena_alloc(&plan->arena, sizeof(scan_partition_key_filter) * (n ? n : 1));
 		if (st->filters[f].keys == NULL)
-			return ts_error(err, TS_ERR_NOMEM, "out of memory");
+			return ts_error_nomem(err, NULL);
 		for (kv = ctx->partition_filters[f]; kv->key; kv++)
 		{
 			scan_partition_key_filter *kf = &st->filters[f].keys[st->filters[f].nkeys];
@@ -107,7 +107,7 @@ scan_partition_setup(ts_plan *plan, scan_state *st, ts_err *err)
 		st->partition_key_fields = ts_arena_alloc(&plan->arena, sizeof(int) * s->npartition_keys);
 		st->partition_types = ts_arena_alloc(&plan->arena, sizeof(ts_type *) * s->npartition_keys);
 		if (st->partition_key_fields == NULL || st->partition_types == NULL)
-			return ts_error(err, TS_ERR_NOMEM, "out of memory");
+			return ts_error_nomem(err, NULL);
 		for (i = 0; i < s->npartition_keys; i++)
 		{
 			int			f = ts_schema_field_index(s, s->partition_keys[i]);
@@ -137,7 +137,7 @@ scan_partition_decode(ts_plan *plan, scan_state *st, ts_bytes partition,
 						plan->table_path);
 	v = ts_arena_alloc(&plan->arena, sizeof(ts_value) * st->npartition_keys);
 	if (v == NULL)
-		return ts_error(err, TS_ERR_NOMEM, "out of memory");
+		return ts_error_nomem(err, NULL);
 	if (!ts_binary_row_decode(partition.data, partition.len, st->partition_types,
 							  st->npartition_keys, v, NULL, &plan->arena, err))
 		return ts_error_context(err, "table \"%s\": partition of a manifest entry", plan->table_path);
@@ -178,7 +178,7 @@ scan_partition_path(ts_plan *plan, scan_state *st, ts_bytes partition,
 	}
 	ts_free(p);
 	if (*path == NULL)
-		return ts_error(err, TS_ERR_NOMEM, "out of memory");
+		return ts_error_nomem(err, NULL);
 	return true;
 }
 
@@ -272,7 +272,7 @@ scan_partition_filter_may_match_stats(ts_plan *plan, scan_state *st,
 	mins = ts_arena_alloc(&plan->arena, sizeof(ts_value) * st->npartition_keys);
 	maxs = ts_arena_alloc(&plan->arena, sizeof(ts_value) * st->npartition_keys);
 	if (mins == NULL || maxs == NULL)
-		return ts_error(err, TS_ERR_NOMEM, "out of memory");
+		return ts_error_nomem(err, NULL);
 	/* stats that do not decode never prune */
 	if (!ts_binary_row_decode(stats->min_values.data, stats->min_values.len, st->partition_types,
 							  st->npartition_keys, mins, NULL, &plan->arena, &ignored) ||

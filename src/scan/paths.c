@@ -75,12 +75,12 @@ apply_path_map(ts_plan *plan, const char *path)
 			{
 				while (tolen > 1 && to[tolen - 1] == '/')
 					tolen--;
-				return scan_arena_printf(&plan->arena, "%.*s%s", (int) tolen, to, path + flen);
+				return ts_arena_printf(&plan->arena, "%.*s%s", (int) tolen, to, path + flen);
 			}
 		}
 		p = end ? end + 1 : NULL;
 	}
-	return scan_arena_strdup(&plan->arena, path);
+	return ts_arena_strdup(&plan->arena, path);
 }
 
 bool

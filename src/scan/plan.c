@@ -205,8 +205,8 @@ copy_scope(ts_plan *plan, const ts_fs_scope *from, ts_err *err)
 		return ts_error_nomem(err, NULL);
 	for (int i = 0; i < from->nroots; i++)
 	{
-		lexical[i] = scan_arena_strdup(&plan->arena, from->lexical[i]);
-		resolved[i] = from->resolved[i] ? scan_arena_strdup(&plan->arena, from->resolved[i]) : NULL;
+		lexical[i] = ts_arena_strdup(&plan->arena, from->lexical[i]);
+		resolved[i] = from->resolved[i] ? ts_arena_strdup(&plan->arena, from->resolved[i]) : NULL;
 		if (lexical[i] == NULL || (from->resolved[i] && resolved[i] == NULL))
 			return ts_error_nomem(err, NULL);
 	}
@@ -231,8 +231,8 @@ copy_s3(ts_plan *plan, const ts_s3_config *from, ts_err *err)
 		return true;
 	plan->s3 = *from;
 	for (size_t i = 0; i < sizeof(strs) / sizeof(strs[0]); i++)
-		if (*strs[i] && (*strs[i] = scan_arena_strdup(&plan->arena, *strs[i])) == NULL)
-			return ts_error(err, TS_ERR_NOMEM, "out of memory");
+		if (*strs[i] && (*strs[i] = ts_arena_strdup(&plan->arena, *strs[i])) == NULL)
+			return ts_error_nomem(err, NULL);
 	return true;
 }
 
@@ -313,7 +313,7 @@ ts_scan_execute(ts_plan *plan, const ts_scan_context *ctx, ts_err *err)
 	if (plan->snapshot == NULL)
 	{
 		if (plan->bucket_pruning == NULL || strncmp(plan->bucket_pruning, "explicit", 8) != 0)
-			plan->bucket_pruning = scan_arena_strdup(&plan->arena, "none: table has no snapshot");
+			plan->bucket_pruning = ts_arena_strdup(&plan->arena, "none: table has no snapshot");
 		if (plan->fallback_branch && !scan_fallback_execute(plan, ctx, err))
 			return false;
 		plan->metrics.planning_ms += now_ms() - start;

@@ -72,8 +72,6 @@ bool		scan_fallback_execute(ts_plan *plan, const ts_scan_context *ctx, ts_err *e
 /* ---- table.c ---- */
 bool		scan_resolve_table(ts_plan *plan, const ts_scan_context *ctx, ts_err *err);
 bool		scan_choose_snapshot(ts_plan *plan, const ts_scan_context *ctx, ts_err *err);
-char	   *scan_arena_strdup(ts_arena *a, const char *s);
-char	   *scan_arena_printf(ts_arena *a, const char *fmt,...) __attribute__((format(printf, 2, 3)));
 bool		scan_option_bool(const ts_plan *plan, const char *key, bool dflt);
 
 /* ---- live_files.c ---- */

@@ -91,11 +91,11 @@ scan_build_splits(ts_plan *plan, scan_state *st,
 			nsplits++;
 	plan->splits = ts_arena_alloc(&plan->arena, sizeof(ts_split) * (size_t) nsplits);
 	if (plan->splits == NULL)
-		return ts_error(err, TS_ERR_NOMEM, "out of memory building splits");
+		return ts_error_nomem(err, "building splits");
 	memset(plan->splits, 0, sizeof(ts_split) * (size_t) nsplits);
 	all = ts_arena_alloc(&plan->arena, sizeof(ts_scan_file) * (size_t) nfiles);
 	if (all == NULL)
-		return ts_error(err, TS_ERR_NOMEM, "out of memory building splits");
+		return ts_error_nomem(err, "building splits");
 
 	for (i = 0; i < nfiles;)
 	{

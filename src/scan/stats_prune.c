@@ -53,7 +53,7 @@ load_stats(file_stats *fst, ts_err *err)
 	fst->mins = ts_arena_alloc(&plan->arena, sizeof(ts_value) * (fst->ncols + 1));
 	fst->maxs = ts_arena_alloc(&plan->arena, sizeof(ts_value) * (fst->ncols + 1));
 	if (!fst->col_field || !types || !fst->mins || !fst->maxs)
-		return ts_error(err, TS_ERR_NOMEM, "out of memory");
+		return ts_error_nomem(err, NULL);
 	for (i = 0; i < fst->ncols; i++)
 	{
 		int			fi = f->nvalue_stats_cols < 0 ? i :

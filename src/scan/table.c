@@ -20,42 +20,6 @@
 #include "scan/format_plan.h"
 #include "scan/scan_internal.h"
 
-char *
-scan_arena_strdup(ts_arena *a, const char *s)
-{
-	size_t		n;
-	char	   *r;
-
-	if (s == NULL)
-		return NULL;
-	n = strlen(s);
-	r = ts_arena_alloc(a, n + 1);
-	if (r)
-		memcpy(r, s, n + 1);
-	return r;
-}
-
-char *
-scan_arena_printf(ts_arena *a, const char *fmt,...)
-{
-	va_list		ap;
-	int			n;
-	char	   *r;
-
-	va_start(ap, fmt);
-	n = vsnprintf(NULL, 0, fmt, ap);
-	va_end(ap);
-	if (n < 0)
-		return NULL;
-	r = ts_arena_alloc(a, (size_t) n + 1);
-	if (r == NULL)
-		return NULL;
-	va_start(ap, fmt);
-	vsnprintf(r, (size_t) n + 1, fmt, ap);
-	va_end(ap);
-	return r;
-}
-
 const char *
 ts_plan_option(const ts_plan *plan, const char *key)
 {
@@ -163,10 +127,10 @@ merge_options(ts_plan *plan, const ts_schema *schema, const ts_scan_context *ctx
 				break;
 		if (j == plan->noptions)
 		{
-			plan->options[j].key = scan_arena_strdup(&plan->arena, k);
+			plan->options[j].key = ts_arena_strdup(&plan->arena, k);
 			plan->noptions++;
 		}
-		plan->options[j].value = v ? scan_arena_strdup(&plan->arena, v) : NULL;
+		plan->options[j].value = v ? ts_arena_strdup(&plan->arena, v) : NULL;
 		if (plan->options[j].key == NULL || (v && plan->options[j].value == NULL))
 			return ts_error_nomem(err, "merging options");
 	}
@@ -202,7 +166,7 @@ scan_resolve_table(ts_plan *plan, const ts_scan_context *ctx, ts_err *err)
 	{
 		if (strchr(branch, '/') || strcmp(branch, "..") == 0 || strcmp(branch, ".") == 0)
 			return ts_error(err, TS_ERR_INVALID, "invalid branch name \"%s\"", branch);
-		plan->branch_root = scan_arena_printf(&plan->arena, "%s/branch/branch-%s",
+		plan->branch_root = ts_arena_printf(&plan->arena, "%s/branch/branch-%s",
 											  plan->table_path, branch);
 		if (plan->branch_root && !ts_path_is_dir(plan->branch_root))
 			return ts_error(err, TS_ERR_NOT_FOUND,
@@ -210,7 +174,7 @@ scan_resolve_table(ts_plan *plan, const ts_scan_context *ctx, ts_err *err)
 							branch, plan->table_path, plan->branch_root);
 	}
 	else
-		plan->branch_root = scan_arena_strdup(&plan->arena, plan->table_path);
+		plan->branch_root = ts_arena_strdup(&plan->arena, plan->table_path);
 	if (plan->branch_root == NULL)
 		return ts_error_nomem(err, NULL);
 
@@ -282,7 +246,7 @@ scan_resolve_table(ts_plan *plan, const ts_scan_context *ctx, ts_err *err)
 				return ts_error(err, TS_ERR_INVALID,
 								"table \"%s\": scan.fallback-branch \"%s\" is the branch being read",
 								plan->table_path, v);
-			plan->fallback_branch = scan_arena_strdup(&plan->arena, v);
+			plan->fallback_branch = ts_arena_strdup(&plan->arena, v);
 			if (plan->fallback_branch == NULL)
 				return ts_error_nomem(err, NULL);
 		}
@@ -481,7 +445,7 @@ scan_choose_snapshot(ts_plan *plan, const ts_scan_context *ctx, ts_err *err)
 	}
 	else if (version)
 	{
-		char	   *tagpath = scan_arena_printf(&plan->arena, "%s/tag/tag-%s",
+		char	   *tagpath = ts_arena_printf(&plan->arena, "%s/tag/tag-%s",
 												plan->branch_root, version);
 
 		if (tagpath && strchr(version, '/') == NULL && ts_path_is_file(tagpath))

@@ -701,16 +701,11 @@ static char *
 arena_printf(ts_arena *a, const char *fmt,...)
 {
 	va_list		ap;
-	char		tmp[4096];	/* column names of up to ~4000 characters */
-	int			n;
 	char	   *r;
 
 	va_start(ap, fmt);
-	n = vsnprintf(tmp, sizeof(tmp), fmt, ap);
+	r = ts_arena_vprintf(a, fmt, ap);
 	va_end(ap);
-	if (n < 0 || n >= (int) sizeof(tmp))
-		die("string too long");
-	r = ts_arena_dup(a, tmp, (size_t) n + 1);
 	if (r == NULL)
 		die("out of memory");
 	return r;

@@ -174,6 +174,30 @@ test_values(void **state)
 	assert_int_equal(ts_core_option_find("write-buffer-size")->support, TS_OPT_IGNORED);
 	assert_int_equal(ts_core_option_find("scan.file-creation-time-millis")->support, TS_OPT_IGNORED_ROWS);
 	assert_int_equal(ts_core_option_find("fields.g.sequence-group")->support, TS_OPT_REFUSED);
+
+	/* the keys merge.c reads are the registry's */
+	{
+		static const char *const merge_keys[] = {
+			TS_OPT_MERGE_ENGINE, TS_OPT_SEQUENCE_FIELD, TS_OPT_SEQUENCE_FIELD_SORT_ORDER,
+			TS_OPT_IGNORE_DELETE, TS_OPT_DEDUPLICATE_IGNORE_DELETE, TS_OPT_FIRST_ROW_IGNORE_DELETE,
+			TS_OPT_PARTIAL_UPDATE_IGNORE_DELETE, TS_OPT_PARTIAL_UPDATE_REMOVE_RECORD_ON_DELETE,
+			TS_OPT_PARTIAL_UPDATE_REMOVE_RECORD_ON_SEQUENCE_GROUP,
+			TS_OPT_AGGREGATION_REMOVE_RECORD_ON_DELETE, TS_OPT_FIELDS_DEFAULT_AGGREGATE_FUNCTION,
+		};
+		static const char *const field_suffixes[] = {
+			TS_OPT_FIELD_AGGREGATE_FUNCTION, TS_OPT_FIELD_IGNORE_RETRACT, TS_OPT_FIELD_DISTINCT,
+			TS_OPT_FIELD_LIST_AGG_DELIMITER, TS_OPT_FIELD_SEQUENCE_GROUP,
+		};
+		char		key[128];
+
+		for (size_t i = 0; i < sizeof(merge_keys) / sizeof(merge_keys[0]); i++)
+			assert_non_null(ts_core_option_find(merge_keys[i]));
+		for (size_t i = 0; i < sizeof(field_suffixes) / sizeof(field_suffixes[0]); i++)
+		{
+			snprintf(key, sizeof(key), TS_OPT_FIELD_KEY_FORMAT, "some_field", field_suffixes[i]);
+			assert_non_null(ts_core_option_find(key));
+		}
+	}
 }
 
 typedef struct kv

@@ -194,6 +194,48 @@ test_decimal(void **state)
 	assert_int_equal(dec_of(" 1", 5, 2, 1000000, &v), -1);
 }
 
+static int
+exact_of(const char *s, int p, int sc, ts_int128 *v)
+{
+	*v = 777;
+	return ts_scan_decimal_exact(s, strlen(s), p, sc, v);
+}
+
+static void
+test_decimal_exact(void **state)
+{
+	ts_int128	v;
+
+	(void) state;
+	assert_int_equal(exact_of("12.3400", 10, 4, &v), 1);
+	assert_true(v == 123400);
+	assert_int_equal(exact_of("-12.3", 10, 4, &v), 1);
+	assert_true(v == -123000);
+	assert_int_equal(exact_of("+.5", 3, 1, &v), 1);
+	assert_true(v == 5);
+	assert_int_equal(exact_of("7.", 3, 0, &v), 1);
+	assert_true(v == 7);
+	/* zeros past the scale are exact, any other digit is not */
+	assert_int_equal(exact_of("1.2500", 5, 2, &v), 1);
+	assert_true(v == 125);
+	assert_int_equal(exact_of("1.251", 5, 2, &v), -2);
+	assert_true(v == 777);
+	assert_int_equal(exact_of("9.99", 2, 1, &v), -2);	/* not rounded into overflow */
+	/* too many digits for the precision */
+	assert_int_equal(exact_of("1000", 3, 0, &v), 0);
+	assert_true(v == 777);
+	assert_int_equal(exact_of("99999999999999999999999999999999999999", 38, 0, &v), 1);
+	assert_int_equal(exact_of("100000000000000000000000000000000000000", 38, 0, &v), 0);
+	/* malformed: no exponent, no blanks, one point, a digit somewhere */
+	assert_int_equal(exact_of("1e2", 5, 0, &v), -1);
+	assert_int_equal(exact_of("1E0", 5, 0, &v), -1);
+	assert_int_equal(exact_of(" 1", 5, 0, &v), -1);
+	assert_int_equal(exact_of("1.2.0", 5, 2, &v), -1);
+	assert_int_equal(exact_of(".", 5, 2, &v), -1);
+	assert_int_equal(exact_of("", 5, 2, &v), -1);
+	assert_int_equal(exact_of("1.00x", 5, 1, &v), -1);
+}
+
 static bool
 date_of(const char *s, const ts_date_syntax *syn, int64_t *days, size_t *end)
 {
@@ -344,6 +386,7 @@ main(void)
 		cmocka_unit_test(test_digits),
 		cmocka_unit_test(test_int),
 		cmocka_unit_test(test_decimal),
+		cmocka_unit_test(test_decimal_exact),
 		cmocka_unit_test(test_date),
 		cmocka_unit_test(test_time),
 		cmocka_unit_test(test_date_time),

@@ -69,7 +69,7 @@ grow_output(ts_buf *out, size_t want, ts_err *err)
 	/* exactly 'want' (the callers double): a bound is not rounded up */
 	p = ts_realloc(out->data, want);
 	if (p == NULL)
-		return ts_error(err, TS_ERR_NOMEM, "out of memory growing a buffer to %zu bytes", want);
+		return ts_error_nomemf(err, "growing a buffer to %zu bytes", want);
 	out->data = p;
 	out->cap = want;
 	return true;
@@ -419,7 +419,7 @@ parse_header(ts_avro_container *c, const uint8_t *buf, size_t len, size_t *heade
 	c->schema_json = ts_strndup((const char *) schema, schema_len);
 	if (c->schema_json == NULL)
 	{
-		ts_error(err, TS_ERR_NOMEM, "out of memory");
+		ts_error_nomem(err, NULL);
 		return -1;
 	}
 	*header_len = (size_t) (cur.p - buf);
@@ -448,7 +448,7 @@ ts_avro_container_open_known(const char *path, const char *known_json,
 	c = ts_calloc(1, sizeof(ts_avro_container));
 	if (c == NULL)
 	{
-		ts_error(err, TS_ERR_NOMEM, "out of memory");
+		ts_error_nomem(err, NULL);
 		return NULL;
 	}
 	ts_buf_init(&c->window);
@@ -468,7 +468,7 @@ ts_avro_container_open_known(const char *path, const char *known_json,
 
 		if (nb == NULL)
 		{
-			ts_error(err, TS_ERR_NOMEM, "out of memory");
+			ts_error_nomem(err, NULL);
 			goto fail;
 		}
 		buf = nb;

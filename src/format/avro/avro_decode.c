@@ -53,7 +53,7 @@ new_plan(build_ctx *ctx, conv cv, const ts_avro_node *w, const ts_type *t)
 
 	if (p == NULL)
 	{
-		ts_error(ctx->err, TS_ERR_NOMEM, "out of memory");
+		ts_error_nomem(ctx->err, NULL);
 		return NULL;
 	}
 	memset(p, 0, sizeof(*p));
@@ -98,7 +98,7 @@ build_record(build_ctx *ctx, const ts_avro_node *w, const char *const *names,
 	p->copy_from = ts_arena_alloc(ctx->arena, sizeof(int) * (nout + 1));
 	if (p->targets == NULL || p->fields == NULL || p->copy_from == NULL)
 	{
-		ts_error(ctx->err, TS_ERR_NOMEM, "out of memory");
+		ts_error_nomem(ctx->err, NULL);
 		return NULL;
 	}
 	for (int i = 0; i < w->nchildren; i++)
@@ -184,7 +184,7 @@ build(build_ctx *ctx, const ts_avro_node *w, const ts_type *t, int depth)
 			return NULL;
 		p->branches = ts_arena_alloc(ctx->arena, sizeof(ts_avro_plan *) * (w->nchildren + 1));
 		if (p->branches == NULL)
-			return ts_error(ctx->err, TS_ERR_NOMEM, "out of memory"), NULL;
+			return ts_error_nomem(ctx->err, NULL), NULL;
 		for (int i = 0; i < w->nchildren; i++)
 		{
 			p->branches[i] = NULL;
@@ -304,7 +304,7 @@ build(build_ctx *ctx, const ts_avro_node *w, const ts_type *t, int depth)
 				names = ts_arena_alloc(ctx->arena, sizeof(char *) * (t->nfields + 1));
 				types = ts_arena_alloc(ctx->arena, sizeof(ts_type *) * (t->nfields + 1));
 				if (names == NULL || types == NULL)
-					return ts_error(ctx->err, TS_ERR_NOMEM, "out of memory"), NULL;
+					return ts_error_nomem(ctx->err, NULL), NULL;
 				for (int i = 0; i < t->nfields; i++)
 				{
 					names[i] = t->fields[i].name;
@@ -408,7 +408,7 @@ ts_avro_plan_top(const ts_avro_node *root,
 			return NULL;
 		u->branches = ts_arena_alloc(arena, sizeof(ts_avro_plan *) * root->nchildren);
 		if (u->branches == NULL)
-			return ts_error(err, TS_ERR_NOMEM, "out of memory"), NULL;
+			return ts_error_nomem(err, NULL), NULL;
 		for (int i = 0; i < root->nchildren; i++)
 			u->branches[i] = root->children[i] == rec ? p : NULL;
 		u->nout = ncols;
@@ -849,7 +849,7 @@ run_reserve(value_run *r, int64_t extra, ts_arena *arena, ts_err *err)
 		cap = MAX_COLLECTION_ITEMS;
 	items = ts_arena_alloc(arena, sizeof(ts_value) * (size_t) cap);
 	if (items == NULL)
-		return ts_error(err, TS_ERR_NOMEM, "out of memory for an array of %lld items", (long long) cap);
+		return ts_error_nomemf(err, "for an array of %lld items", (long long) cap);
 	if (r->n)
 		memcpy(items, r->items, sizeof(ts_value) * (size_t) r->n);
 	r->items = items;
@@ -948,7 +948,7 @@ decode_collection(const ts_avro_plan *pl, ts_cursor *cur, ts_value *out,
 		/* a valid pointer even for empty collections */
 		out->v.nested.items = ts_arena_alloc(arena, sizeof(ts_value));
 		if (out->v.nested.items == NULL)
-			return ts_error(err, TS_ERR_NOMEM, "out of memory");
+			return ts_error_nomem(err, NULL);
 	}
 	return true;
 }
@@ -981,7 +981,7 @@ decode_value(const ts_avro_plan *pl, ts_cursor *cur, ts_value *out,
 				ts_value   *items = ts_arena_alloc(arena, sizeof(ts_value) * (pl->nout ? pl->nout : 1));
 
 				if (items == NULL)
-					return ts_error(err, TS_ERR_NOMEM, "out of memory");
+					return ts_error_nomem(err, NULL);
 				out->v.nested.n = pl->nout;
 				out->v.nested.items = items;
 				return decode_record(pl, cur, items, arena, depth, err);

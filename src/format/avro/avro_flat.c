@@ -152,7 +152,7 @@ ts_avro_flat_build(const ts_avro_plan *rec, ts_arena *arena, bool *ok, ts_err *e
 	if (f == NULL)
 	{
 		*ok = false;
-		ts_error(err, TS_ERR_NOMEM, "out of memory");
+		ts_error_nomem(err, NULL);
 		return NULL;
 	}
 	memset(f, 0, offsetof(ts_avro_flat, steps));

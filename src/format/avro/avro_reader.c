@@ -23,13 +23,12 @@ typedef struct avro_reader
 	ts_format_reader base;
 	ts_avro_container *c;
 	int			ncols;
-	int			batch_rows;
+	ts_reader_settings set;		/* what the options say (format.c) */
 	ts_avro_plan *plan;
 	ts_arena	plan_arena;
 	ts_arena	batch_arena;
 	ts_value   *values;
 	size_t		values_cap;		/* bytes */
-	ts_bufpool *buffers;		/* the caller's, or NULL */
 	ts_cursor	cur;			/* inside the current block */
 	int64_t		rows_left;		/* objects left in the current block */
 	int64_t		block_row;		/* index of the next object in the block */
@@ -58,24 +57,23 @@ ts_avro_open(const char *path, const ts_read_column *columns, int ncols,
 	r = ts_calloc(1, sizeof(avro_reader));
 	if (r == NULL)
 	{
-		ts_error(err, TS_ERR_NOMEM, "out of memory");
+		ts_error_nomem(err, NULL);
 		return NULL;
 	}
 	r->base.ops = &avro_ops;
 	ts_arena_init(&r->plan_arena, 8 * 1024);
 	ts_arena_init(&r->batch_arena, 64 * 1024);
 	r->ncols = ncols;
-	r->batch_rows = options && options->batch_rows > 0 ? options->batch_rows : TS_BATCH_ROWS;
-	r->buffers = options ? options->buffers : NULL;
+	ts_reader_settings_init(&r->set, options);
 	r->c = ts_avro_container_open(path, err);
 	if (r->c == NULL)
 		goto fail;
-	r->c->buffers = r->buffers;
+	r->c->buffers = r->set.buffers;
 	names = ts_malloc(sizeof(char *) * (ncols + 1));
 	types = ts_malloc(sizeof(ts_type *) * (ncols + 1));
 	if (names == NULL || types == NULL)
 	{
-		ts_error(err, TS_ERR_NOMEM, "out of memory");
+		ts_error_nomem(err, NULL);
 		goto fail;
 	}
 	for (int i = 0; i < ncols; i++)
@@ -94,11 +92,11 @@ ts_avro_open(const char *path, const ts_read_column *columns, int ncols,
 							   &r->plan_arena, r->c->path, err);
 	if (r->plan == NULL)
 		goto fail;
-	r->values = ts_bufpool_get(r->buffers, sizeof(ts_value) * (size_t) r->batch_rows * (ncols ? ncols : 1),
+	r->values = ts_bufpool_get(r->set.buffers, sizeof(ts_value) * (size_t) r->set.batch_rows * (ncols ? ncols : 1),
 							   &r->values_cap);
 	if (r->values == NULL)
 	{
-		ts_error(err, TS_ERR_NOMEM, "out of memory");
+		ts_error_nomem(err, NULL);
 		goto fail;
 	}
 	ts_free(names);
@@ -157,7 +155,7 @@ avro_next(ts_format_reader *base, ts_batch *batch, ts_err *err)
 		r->failed = true;
 		return -1;
 	}
-	n = r->rows_left < r->batch_rows ? (int) r->rows_left : r->batch_rows;
+	n = r->rows_left < r->set.batch_rows ? (int) r->rows_left : r->set.batch_rows;
 	if (r->ncols == 0)
 	{
 		/*
@@ -210,6 +208,6 @@ avro_close(ts_format_reader *base)
 	ts_avro_container_close(r->c);
 	ts_arena_free(&r->plan_arena);
 	ts_arena_free(&r->batch_arena);
-	ts_bufpool_put(r->buffers, r->values, r->values_cap);
+	ts_bufpool_put(r->set.buffers, r->values, r->values_cap);
 	ts_free(r);
 }

@@ -87,7 +87,7 @@ new_node(parse_ctx *ctx, ts_avro_kind kind)
 
 	if (n == NULL)
 	{
-		ts_error(ctx->err, TS_ERR_NOMEM, "out of memory parsing Avro schema of \"%s\"", ctx->what);
+		ts_error_nomemf(ctx->err, "parsing Avro schema of \"%s\"", ctx->what);
 		return NULL;
 	}
 	memset(n, 0, sizeof(*n));
@@ -99,15 +99,10 @@ new_node(parse_ctx *ctx, ts_avro_kind kind)
 static char *
 arena_strdup(parse_ctx *ctx, const char *s)
 {
-	size_t		len = strlen(s);
-	char	   *r = ts_arena_alloc(&ctx->schema->arena, len + 1);
+	char	   *r = ts_arena_strdup(&ctx->schema->arena, s);
 
 	if (r == NULL)
-	{
-		ts_error(ctx->err, TS_ERR_NOMEM, "out of memory parsing Avro schema of \"%s\"", ctx->what);
-		return NULL;
-	}
-	memcpy(r, s, len + 1);
+		ts_error_nomemf(ctx->err, "parsing Avro schema of \"%s\"", ctx->what);
 	return r;
 }
 
@@ -144,7 +139,7 @@ full_name(parse_ctx *ctx, const char *name, const char *ns)
 	r = ts_arena_alloc(&ctx->schema->arena, strlen(ns) + strlen(name) + 2);
 	if (r == NULL)
 	{
-		ts_error(ctx->err, TS_ERR_NOMEM, "out of memory parsing Avro schema of \"%s\"", ctx->what);
+		ts_error_nomemf(ctx->err, "parsing Avro schema of \"%s\"", ctx->what);
 		return NULL;
 	}
 	strcpy(r, ns);
@@ -200,7 +195,7 @@ register_named(parse_ctx *ctx, ts_avro_node *node)
 		named_type *n = ts_realloc(ctx->named, sizeof(named_type) * cap);
 
 		if (n == NULL)
-			return ts_error(ctx->err, TS_ERR_NOMEM, "out of memory parsing Avro schema of \"%s\"", ctx->what);
+			return ts_error_nomemf(ctx->err, "parsing Avro schema of \"%s\"", ctx->what);
 		ctx->named = n;
 		ctx->named_cap = cap;
 	}
@@ -312,7 +307,7 @@ parse_record(parse_ctx *ctx, const cJSON *j, const char *ns, bool is_error)
 	n->children = ts_arena_alloc(&ctx->schema->arena, sizeof(ts_avro_node *) * (nf ? nf : 1));
 	n->field_names = ts_arena_alloc(&ctx->schema->arena, sizeof(char *) * (nf ? nf : 1));
 	if (n->children == NULL || n->field_names == NULL)
-		return ts_error(ctx->err, TS_ERR_NOMEM, "out of memory parsing Avro schema"), NULL;
+		return ts_error_nomem(ctx->err, "parsing Avro schema"), NULL;
 	i = 0;
 	cJSON_ArrayForEach(f, fields)
 	{
@@ -369,7 +364,7 @@ parse_object(parse_ctx *ctx, const cJSON *j, const char *ns)
 		n->nchildren = 1;
 		n->children = ts_arena_alloc(&ctx->schema->arena, sizeof(ts_avro_node *));
 		if (n->children == NULL)
-			return ts_error(ctx->err, TS_ERR_NOMEM, "out of memory parsing Avro schema"), NULL;
+			return ts_error_nomem(ctx->err, "parsing Avro schema"), NULL;
 		n->children[0] = parse_node(ctx, sub, ns);
 		if (n->children[0] == NULL)
 			return NULL;
@@ -408,7 +403,7 @@ parse_object(parse_ctx *ctx, const cJSON *j, const char *ns)
 			n->nsymbols = cJSON_GetArraySize(syms);
 			n->symbols = ts_arena_alloc(&ctx->schema->arena, sizeof(char *) * (n->nsymbols + 1));
 			if (n->symbols == NULL)
-				return ts_error(ctx->err, TS_ERR_NOMEM, "out of memory parsing Avro schema"), NULL;
+				return ts_error_nomem(ctx->err, "parsing Avro schema"), NULL;
 			cJSON_ArrayForEach(s, syms)
 			{
 				if (!cJSON_IsString(s))
@@ -457,7 +452,7 @@ parse_node(parse_ctx *ctx, const cJSON *j, const char *ns)
 			n->children = ts_arena_alloc(&ctx->schema->arena, sizeof(ts_avro_node *) * nb);
 			if (n->children == NULL)
 			{
-				ts_error(ctx->err, TS_ERR_NOMEM, "out of memory parsing Avro schema");
+				ts_error_nomem(ctx->err, "parsing Avro schema");
 				n = NULL;
 			}
 			else
@@ -574,7 +569,7 @@ ts_avro_schema_parse(const char *json, size_t len, const char *what, ts_err *err
 	if (s == NULL)
 	{
 		cJSON_Delete(j);
-		ts_error(err, TS_ERR_NOMEM, "out of memory");
+		ts_error_nomem(err, NULL);
 		return NULL;
 	}
 	ts_arena_init(&s->arena, 16 * 1024);
@@ -682,7 +677,7 @@ to_paimon(const ts_avro_node *n, int depth, ts_err *err)
 	t = ts_calloc(1, sizeof(ts_type));
 	if (t == NULL)
 	{
-		ts_error(err, TS_ERR_NOMEM, "out of memory");
+		ts_error_nomem(err, NULL);
 		return NULL;
 	}
 	t->nullable = nullable;
@@ -814,7 +809,7 @@ to_paimon(const ts_avro_node *n, int depth, ts_err *err)
 	}
 	return t;
 nomem:
-	ts_error(err, TS_ERR_NOMEM, "out of memory");
+	ts_error_nomem(err, NULL);
 fail:
 	ts_avro_type_free(t);
 	return NULL;

@@ -89,7 +89,7 @@ record_json(const ts_field *fields, int nfields, const char *row_name, bool top,
 			cJSON_Delete(f);
 			ts_free(sub);
 			cJSON_Delete(rec);
-			ts_error(err, TS_ERR_NOMEM, "out of memory");
+			ts_error_nomem(err, NULL);
 			return NULL;
 		}
 		cJSON_AddItemToArray(arr, f);
@@ -277,7 +277,7 @@ type_json(const ts_type *t, const char *row_name, ts_err *err)
 	}
 	if (j == NULL)
 	{
-		ts_error(err, TS_ERR_NOMEM, "out of memory");
+		ts_error_nomem(err, NULL);
 		return NULL;
 	}
 	if (t->nullable)
@@ -287,7 +287,7 @@ type_json(const ts_type *t, const char *row_name, ts_err *err)
 		if (u == NULL)
 		{
 			cJSON_Delete(j);
-			ts_error(err, TS_ERR_NOMEM, "out of memory");
+			ts_error_nomem(err, NULL);
 			return NULL;
 		}
 		cJSON_AddItemToArray(u, cJSON_CreateString("null"));
@@ -310,13 +310,13 @@ ts_avro_schema_json_for_fields(const ts_field *fields, int nfields, ts_err *err)
 	cJSON_Delete(rec);
 	if (s == NULL)
 	{
-		ts_error(err, TS_ERR_NOMEM, "out of memory");
+		ts_error_nomem(err, NULL);
 		return NULL;
 	}
 	r = ts_strdup(s);
 	cJSON_free(s);
 	if (r == NULL)
-		ts_error(err, TS_ERR_NOMEM, "out of memory");
+		ts_error_nomem(err, NULL);
 	return r;
 }
 
@@ -501,7 +501,7 @@ encode_multiset(ts_buf *b, const ts_avro_node *n, const ts_type *t, const ts_val
 	bool		ok = true;
 
 	if (seen == NULL)
-		return ts_error(err, TS_ERR_NOMEM, "out of memory");
+		return ts_error_nomem(err, NULL);
 	for (int i = 0; i < total; i++)
 	{
 		bool		dup = false;
@@ -715,7 +715,7 @@ writer_new(const char *schema_json, ts_avro_codec codec, ts_err *err)
 
 	if (w == NULL)
 	{
-		ts_error(err, TS_ERR_NOMEM, "out of memory");
+		ts_error_nomem(err, NULL);
 		return NULL;
 	}
 	ts_buf_init(&w->block);
@@ -726,7 +726,7 @@ writer_new(const char *schema_json, ts_avro_codec codec, ts_err *err)
 	w->schema_json = ts_strdup(schema_json);
 	if (w->schema_json == NULL)
 	{
-		ts_error(err, TS_ERR_NOMEM, "out of memory");
+		ts_error_nomem(err, NULL);
 		goto fail;
 	}
 	w->schema = ts_avro_schema_parse(schema_json, strlen(schema_json), "(writer schema)", err);
@@ -780,7 +780,7 @@ ts_avro_writer_create_for_fields(const ts_field *fields, int nfields,
 	if (w->row_type == NULL)
 	{
 		ts_avro_writer_free(w);
-		ts_error(err, TS_ERR_NOMEM, "out of memory");
+		ts_error_nomem(err, NULL);
 		return NULL;
 	}
 	w->row_type->kind = TS_ROW;

@@ -92,7 +92,7 @@ decode_index(blob_reader *r, const uint8_t *index, size_t len, int64_t data_end,
 	r->lengths = ts_calloc(len ? len : 1, sizeof(int64_t));
 	r->offsets = ts_calloc(len ? len : 1, sizeof(int64_t));
 	if (r->lengths == NULL || r->offsets == NULL)
-		return ts_error(err, TS_ERR_NOMEM, "out of memory");
+		return ts_error_nomem(err, NULL);
 	ts_cursor_init(&c, index, len);
 	while (ts_cursor_left(&c) > 0)
 	{
@@ -145,12 +145,12 @@ ts_blob_open(const char *path, const ts_read_column *columns, int ncols,
 	if (r == NULL || (r->path = ts_malloc(strlen(path) + 1)) == NULL)
 	{
 		ts_free(r);
-		ts_error(err, TS_ERR_NOMEM, "out of memory");
+		ts_error_nomem(err, NULL);
 		return NULL;
 	}
 	strcpy(r->path, path);
 	r->ncols = ncols;
-	r->batch_rows = options && options->batch_rows > 0 ? options->batch_rows : TS_BATCH_ROWS;
+	r->batch_rows = ts_reader_batch_rows(options);
 	r->base.ops = &blob_ops;
 	r->file = ts_file_open(path, err);
 	if (r->file == NULL)
@@ -180,7 +180,7 @@ ts_blob_open(const char *path, const ts_read_column *columns, int ncols,
 	index = ts_malloc(index_len ? index_len : 1);
 	if (index == NULL)
 	{
-		ts_error(err, TS_ERR_NOMEM, "out of memory");
+		ts_error_nomem(err, NULL);
 		goto fail;
 	}
 	if (!ts_file_pread(r->file, index, index_len, size - BLOB_FOOTER - index_len, err) ||
@@ -190,7 +190,7 @@ ts_blob_open(const char *path, const ts_read_column *columns, int ncols,
 	r->values = ts_calloc(r->batch_rows, sizeof(ts_value));
 	if (r->values == NULL)
 	{
-		ts_error(err, TS_ERR_NOMEM, "out of memory");
+		ts_error_nomem(err, NULL);
 		goto fail_noindex;
 	}
 	r->base.metrics.bytes_read = BLOB_FOOTER + index_len;
@@ -272,7 +272,7 @@ blob_next(ts_format_reader *fr, ts_batch *batch, ts_err *err)
 		r->buf_cap = r->buf ? bytes : 0;
 		if (r->buf == NULL)
 		{
-			ts_error(err, TS_ERR_NOMEM, "out of memory");
+			ts_error_nomem(err, NULL);
 			return -1;
 		}
 	}

@@ -120,7 +120,7 @@ orc_col_build(const orc_tail *tail, uint32_t id, const ts_type *want, const char
 	c = ts_calloc(1, sizeof(orc_col));
 	if (!c)
 	{
-		ts_error(err, TS_ERR_NOMEM, "out of memory");
+		ts_error_nomem(err, NULL);
 		return NULL;
 	}
 	c->want = want;
@@ -184,7 +184,7 @@ orc_col_build(const orc_tail *tail, uint32_t id, const ts_type *want, const char
 	}
 	return c;
 nomem:
-	ts_error(err, TS_ERR_NOMEM, "out of memory");
+	ts_error_nomem(err, NULL);
 fail:
 	orc_col_free(c);
 	return NULL;
@@ -234,7 +234,7 @@ orc_col_load(orc_stripe *sp, orc_col *c, ts_err *err)
 			ts_buf	   *nb = ts_realloc(sp->bufs, (size_t) ncap * sizeof(ts_buf));
 
 			if (!nb)
-				return ts_error(err, TS_ERR_NOMEM, "out of memory");
+				return ts_error_nomem(err, NULL);
 			sp->bufs = nb;
 			sp->bufcap = ncap;
 		}
@@ -303,7 +303,7 @@ orc_col_load(orc_stripe *sp, orc_col *c, ts_err *err)
 									enc->dictionary_size);
 				c->dict_off = ts_malloc(((size_t) enc->dictionary_size + 1) * sizeof(uint64_t));
 				if (!c->dict_off)
-					return ts_error(err, TS_ERR_NOMEM, "out of memory");
+					return ts_error_nomem(err, NULL);
 				c->dict_off[0] = 0;
 				for (k = 0; k < (int64_t) enc->dictionary_size; k++)
 				{
@@ -584,7 +584,7 @@ arena_values(orc_stripe *sp, int64_t n, ts_err *err)
 	}
 	p = ts_arena_alloc(&sp->arena, n ? (size_t) n * sizeof(ts_value) : 1);
 	if (!p)
-		ts_error(err, TS_ERR_NOMEM, "out of memory for nested values");
+		ts_error_nomem(err, "for nested values");
 	return p;
 }
 

@@ -103,7 +103,7 @@ grow(void **arr, int *cap, int n, size_t sz, ts_err *err)
 			return ts_error(err, TS_ERR_CORRUPT, "too many protobuf entries");
 		p = ts_realloc(*arr, (size_t) ncap * sz);
 		if (!p)
-			return ts_error(err, TS_ERR_NOMEM, "out of memory decoding ORC metadata");
+			return ts_error_nomem(err, "decoding ORC metadata");
 		memset((char *) p + (size_t) *cap * sz, 0, (size_t) (ncap - *cap) * sz);
 		*arr = p;
 		*cap = ncap;
@@ -246,7 +246,7 @@ parse_type(const uint8_t *p, size_t len, orc_type *t, ts_err *err)
 					return false;
 				t->field_names[t->nfield_names] = ts_strndup((const char *) f.p, f.len);
 				if (!t->field_names[t->nfield_names])
-					return ts_error(err, TS_ERR_NOMEM, "out of memory");
+					return ts_error_nomem(err, NULL);
 				t->nfield_names++;
 				break;
 			case 4:

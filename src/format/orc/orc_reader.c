@@ -22,11 +22,7 @@ typedef struct orc_reader
 	const ts_read_column *columns;
 	int			ncols;
 	orc_col   **top;			/* per requested column; NULL = not in file */
-	ts_stats_filter_fn stats_filter;
-	void	   *stats_filter_arg;
-	int64_t		range_start;	/* stripes starting in [start, end); end 0: all */
-	int64_t		range_end;
-	int			batch_rows;
+	ts_reader_settings set;		/* what the options say (format.c) */
 	int			stripe;			/* index of the current stripe, -1 before */
 	int64_t		rows_left;		/* in the current stripe */
 	orc_stripe	st;				/* the current stripe's streams and decoding state */
@@ -44,7 +40,7 @@ in_range(const orc_reader *r, int s)
 {
 	int64_t		off = (int64_t) r->tail.stripes[s].offset;
 
-	return r->range_end <= 0 || (off >= r->range_start && off < r->range_end);
+	return r->set.range_end <= 0 || (off >= r->set.range_start && off < r->set.range_end);
 }
 
 static bool
@@ -113,17 +109,19 @@ next_stripe(orc_reader *r, bool *done, ts_err *err)
 		}
 		if (r->tail.stripes[r->stripe].nrows == 0 || !in_range(r, r->stripe))
 			continue;
-		if (r->stats_filter)
+		if (r->set.stats_filter)
 		{
 			for (i = 0; i < r->ncols; i++)
 				orc_fill_stats(&r->tail, r->stripe, r->top[i], &r->stats[i]);
-			keep = r->stats_filter(r->stats_filter_arg, r->stats, r->ncols);
+			keep = r->set.stats_filter(r->set.stats_filter_arg, r->stats, r->ncols);
 		}
 		if (!keep)
 			continue;
 		r->base.metrics.row_groups_kept++;
 		if (!load_stripe(r, r->stripe, err))
 			return ts_error_context(err, "stripe %d", r->stripe);
+		r->base.part_name = "stripe";
+		r->base.part = r->stripe;
 		return true;
 	}
 }
@@ -158,7 +156,7 @@ orc_next(ts_format_reader *base, ts_batch *batch, ts_err *err)
 	}
 	ts_arena_reset(&r->st.arena);
 	r->st.nested_items = 0;
-	n = r->rows_left < r->batch_rows ? (int) r->rows_left : r->batch_rows;
+	n = r->rows_left < r->set.batch_rows ? (int) r->rows_left : r->set.batch_rows;
 	for (ci = 0; ci < r->ncols; ci++)
 	{
 		ts_value   *out = r->values + ci;
@@ -231,7 +229,7 @@ ts_orc_open(const char *path, const ts_read_column *columns, int ncols,
 	r = ts_calloc(1, sizeof(orc_reader));
 	if (!r)
 	{
-		ts_error(err, TS_ERR_NOMEM, "out of memory");
+		ts_error_nomem(err, NULL);
 		return NULL;
 	}
 	r->base.ops = &orc_ops;
@@ -240,17 +238,10 @@ ts_orc_open(const char *path, const ts_read_column *columns, int ncols,
 	r->path = ts_strdup(path);
 	r->columns = columns;
 	r->ncols = ncols;
-	r->batch_rows = options && options->batch_rows > 0 ? options->batch_rows : TS_BATCH_ROWS;
-	if (options)
-	{
-		r->stats_filter = options->stats_filter;
-		r->stats_filter_arg = options->stats_filter_arg;
-		r->range_start = options->range_start;
-		r->range_end = options->range_end;
-	}
+	ts_reader_settings_init(&r->set, options);
 	if (!r->path)
 	{
-		ts_error(err, TS_ERR_NOMEM, "out of memory");
+		ts_error_nomem(err, NULL);
 		goto fail;
 	}
 	r->file = ts_file_open(path, err);
@@ -265,11 +256,11 @@ ts_orc_open(const char *path, const ts_read_column *columns, int ncols,
 		goto fail;
 	}
 	r->top = ts_calloc(ncols > 0 ? ncols : 1, sizeof(orc_col *));
-	r->values = ts_calloc((size_t) r->batch_rows * (ncols > 0 ? ncols : 1), sizeof(ts_value));
+	r->values = ts_calloc((size_t) r->set.batch_rows * (ncols > 0 ? ncols : 1), sizeof(ts_value));
 	r->stats = ts_calloc(ncols > 0 ? ncols : 1, sizeof(ts_column_stats));
 	if (!r->top || !r->values || !r->stats)
 	{
-		ts_error(err, TS_ERR_NOMEM, "out of memory");
+		ts_error_nomem(err, NULL);
 		goto fail;
 	}
 	for (i = 0; i < ncols; i++)

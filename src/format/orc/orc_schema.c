@@ -114,7 +114,7 @@ paimon_type_of(const orc_tail *tail, uint32_t id, int depth, ts_err *err)
 		goto nomem;
 	return t;
 nomem:
-	ts_error(err, TS_ERR_NOMEM, "out of memory");
+	ts_error_nomem(err, NULL);
 fail:
 	ts_type_free(t);
 	return NULL;

@@ -9,58 +9,8 @@
  */
 #include <string.h>
 
+#include "base/ts_text_scan.h"
 #include "format/orc/orc_decode.h"
-
-/* parse "-123.45" into an unscaled value at scale; false if not exact */
-static bool
-parse_decimal_text(const uint8_t *p, uint32_t len, int scale, ts_int128 *out)
-{
-	ts_int128	v = 0;
-	bool		neg = false,
-				dot = false;
-	int			frac = 0,
-				digits = 0;
-	uint32_t	i = 0;
-
-	if (len > 0 && (p[0] == '-' || p[0] == '+'))
-	{
-		neg = p[0] == '-';
-		i = 1;
-	}
-	for (; i < len; i++)
-	{
-		if (p[i] == '.' && !dot)
-		{
-			dot = true;
-			continue;
-		}
-		if (p[i] < '0' || p[i] > '9')
-			return false;
-		if (dot)
-		{
-			if (frac == scale)
-			{
-				if (p[i] != '0')
-					return false;
-				continue;
-			}
-			frac++;
-		}
-		if (++digits > 38)
-			return false;
-		v = v * 10 + (p[i] - '0');
-	}
-	if (digits == 0)
-		return false;
-	for (; frac < scale; frac++)
-	{
-		if (++digits > 38)
-			return false;
-		v *= 10;
-	}
-	*out = neg ? -v : v;
-	return true;
-}
 
 void
 orc_fill_stats(const orc_tail *tail, int stripe, const orc_col *c, ts_column_stats *cs)
@@ -134,8 +84,10 @@ orc_fill_stats(const orc_tail *tail, int stripe, const orc_col *c, ts_column_sta
 			break;
 		case TS_DECIMAL:
 			if (s->kind != ORC_STATS_DECIMAL ||
-				!parse_decimal_text(s->smin, s->smin_len, t->scale, &cs->min.v.dec) ||
-				!parse_decimal_text(s->smax, s->smax_len, t->scale, &cs->max.v.dec))
+				ts_scan_decimal_exact((const char *) s->smin, s->smin_len, 38, t->scale,
+									  &cs->min.v.dec) != 1 ||
+				ts_scan_decimal_exact((const char *) s->smax, s->smax_len, 38, t->scale,
+									  &cs->max.v.dec) != 1)
 				return;
 			break;
 		default:

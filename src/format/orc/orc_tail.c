@@ -44,7 +44,7 @@ orc_read_section(ts_file *f, const orc_tail *tail, uint64_t off, uint64_t len, s
 	}
 	raw = ts_malloc(len ? (size_t) len : 1);
 	if (!raw)
-		return ts_error(err, TS_ERR_NOMEM, "out of memory reading %llu bytes",
+		return ts_error_nomemf(err, "reading %llu bytes",
 						(unsigned long long) len);
 	ok = read_at(f, bytes_read, raw, (size_t) len, off, err) &&
 		orc_decompress(tail->compression, tail->block_size, raw, (size_t) len,
@@ -83,7 +83,7 @@ orc_read_tail(ts_file *f, orc_tail *tail, int64_t *bytes_read, ts_err *err)
 	tlen = fsize < ORC_TAIL_READ ? (size_t) fsize : ORC_TAIL_READ;
 	tbuf = ts_malloc(tlen);
 	if (!tbuf)
-		return ts_error(err, TS_ERR_NOMEM, "out of memory");
+		return ts_error_nomem(err, NULL);
 	if (!read_at(f, bytes_read, tbuf, tlen, (uint64_t) fsize - tlen, err))
 	{
 		ts_free(tbuf);

@@ -122,7 +122,7 @@ again:
 	tz->idx = ts_calloc(tz->ntrans ? tz->ntrans : 1, 1);
 	tz->offs = ts_calloc(tz->ntypes, sizeof(int32_t));
 	if (!tz->trans || !tz->idx || !tz->offs)
-		return ts_error(err, TS_ERR_NOMEM, "out of memory");
+		return ts_error_nomem(err, NULL);
 	for (i = 0; i < tz->ntrans; i++)
 	{
 		if (tsize == 8)
@@ -180,7 +180,7 @@ orc_tz_load(const char *name, orc_tz **out, ts_err *err)
 	*out = NULL;
 	tz = ts_calloc(1, sizeof(orc_tz));
 	if (!tz)
-		return ts_error(err, TS_ERR_NOMEM, "out of memory");
+		return ts_error_nomem(err, NULL);
 	if (is_utc_name(name) || parse_fixed(name, &tz->fixed))
 	{
 		*out = tz;
@@ -202,7 +202,7 @@ orc_tz_load(const char *name, orc_tz **out, ts_err *err)
 	if (!path)
 	{
 		ts_free(tz);
-		return ts_error(err, TS_ERR_NOMEM, "out of memory");
+		return ts_error_nomem(err, NULL);
 	}
 	ok = ts_read_system_file(path, &data, &len, err);
 	ts_free(path);

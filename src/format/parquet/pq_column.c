@@ -37,7 +37,7 @@ push_mem(pq_mem **arr, int *n, int *cap, void *p, size_t size, ts_err *err)
 		if (!na)
 		{
 			ts_free(p);
-			return ts_error(err, TS_ERR_NOMEM, "out of memory");
+			return ts_error_nomem(err, NULL);
 		}
 		*arr = na;
 		*cap = nc;
@@ -74,7 +74,7 @@ page_alloc(pq_leaf *l, size_t size, size_t *cap, ts_err *err)
 	p = ts_bufpool_get(l->shared, c, cap);
 	if (!p)
 	{
-		ts_error(err, TS_ERR_NOMEM, "out of memory (page of %zu bytes, column \"%s\")", size, l->path);
+		ts_error_nomemf(err, "(page of %zu bytes, column \"%s\")", size, l->path);
 		return NULL;
 	}
 	return p;
@@ -230,7 +230,7 @@ pq_leaf_chunk_buffer(pq_leaf *l, size_t len, ts_err *err)
 {
 	if (!pq_leaf_reserve(l, &l->chunk, &l->chunk_cap, len))
 	{
-		ts_error(err, TS_ERR_NOMEM, "out of memory reading column \"%s\" (%zu bytes)", l->path, len);
+		ts_error_nomemf(err, "reading column \"%s\" (%zu bytes)", l->path, len);
 		return NULL;
 	}
 	return l->chunk;
@@ -256,7 +256,7 @@ blob_alloc(pq_leaf *l, size_t n, ts_err *err)
 	l->blob = ts_malloc(l->blob_cap);
 	if (!l->blob)
 	{
-		ts_error(err, TS_ERR_NOMEM, "out of memory");
+		ts_error_nomem(err, NULL);
 		return NULL;
 	}
 	if (!push_mem(&l->page_owned, &l->npage_owned, &l->cappage_owned, l->blob, l->blob_cap, err))
@@ -561,7 +561,7 @@ read_dictionary(pq_leaf *l, const pq_page_header *h, const uint8_t *data, ts_err
 			l->dict_buf_cap = ahead_cap;
 		}
 		else if (!pq_leaf_reserve(l, &l->dict_buf, &l->dict_buf_cap, (size_t) h->uncompressed_size))
-			return ts_error(err, TS_ERR_NOMEM, "out of memory");
+			return ts_error_nomem(err, NULL);
 		else if (!pq_decompress_with(l->zstd_ctx, l->codec, data, h->compressed_size,
 									 l->dict_buf, h->uncompressed_size, err))
 			return ts_error_context(err, "column \"%s\" dictionary page", l->path);
@@ -576,7 +576,7 @@ read_dictionary(pq_leaf *l, const pq_page_header *h, const uint8_t *data, ts_err
 		l->dict = ts_bufpool_get(l->shared, sizeof(ts_value) * (h->num_values ? h->num_values : 1),
 								 &bytes);
 		if (!l->dict)
-			return ts_error(err, TS_ERR_NOMEM, "out of memory");
+			return ts_error_nomem(err, NULL);
 		l->dict_cap = bytes / sizeof(ts_value);
 	}
 	l->has_dict = true;

@@ -28,7 +28,7 @@ meta_calloc(pq_thrift *t, uint32_t n, size_t size)
 	t->budget -= bytes;
 	p = ts_calloc(n ? n : 1, size);
 	if (!p)
-		ts_error(t->err, TS_ERR_NOMEM, "out of memory decoding the footer");
+		ts_error_nomem(t->err, "decoding the footer");
 	return p;
 }
 
@@ -173,7 +173,7 @@ parse_schema_elem(pq_thrift *t, pq_schema_elem *e)
 						ts_free(e->name);
 						e->name = ts_strndup((const char *) p, len);
 						if (!e->name)
-							return ts_error(t->err, TS_ERR_NOMEM, "out of memory");
+							return ts_error_nomem(t->err, NULL);
 					}
 					break;
 				}
@@ -206,7 +206,7 @@ parse_schema_elem(pq_thrift *t, pq_schema_elem *e)
 	if (!e->name)
 		e->name = ts_strdup("");
 	if (!e->name)
-		return ts_error(t->err, TS_ERR_NOMEM, "out of memory");
+		return ts_error_nomem(t->err, NULL);
 	return true;
 }
 

@@ -76,14 +76,9 @@ typedef struct pq_reader
 	int			nleaves;
 	int			cap_leaves;
 
-	ts_stats_filter_fn stats_filter;
-	void	   *stats_filter_arg;
-	int64_t		range_start;	/* row groups starting in [start, end); end 0: all */
-	int64_t		range_end;
-	ts_bufpool *buffers;		/* the caller's, or NULL */
+	ts_reader_settings set;		/* what the options say (format.c) */
 	void	   *zstd_ctx;		/* decompression context shared by the leaves */
 	ts_column_stats *stats;
-	int			batch_rows;
 	ts_value   *values;
 	ts_arena	arena;
 	ts_value   *stack;
@@ -322,19 +317,19 @@ add_leaf(pq_reader *r, pq_asm *a, int node, const ts_type *t, const char *path, 
 		pq_leaf   **nl = ts_realloc(r->leaves, sizeof(pq_leaf *) * nc);
 
 		if (!nl)
-			return ts_error(err, TS_ERR_NOMEM, "out of memory");
+			return ts_error_nomem(err, NULL);
 		r->leaves = nl;
 		r->cap_leaves = nc;
 	}
 	l = ts_calloc(1, sizeof(pq_leaf));
 	if (!l)
-		return ts_error(err, TS_ERR_NOMEM, "out of memory");
+		return ts_error_nomem(err, NULL);
 	r->leaves[r->nleaves++] = l;
 	l->path = ts_strdup(path);
 	if (!l->path)
-		return ts_error(err, TS_ERR_NOMEM, "out of memory");
+		return ts_error_nomem(err, NULL);
 	l->file = r->path;
-	l->shared = r->buffers;
+	l->shared = r->set.buffers;
 	l->zstd_ctx = &r->zstd_ctx;
 	l->ahead_rg = -1;			/* no chunk read ahead */
 	l->elem = n->e;
@@ -410,7 +405,7 @@ build_repeated(pq_reader *r, pq_asm *a, int node, const ts_type *t, const char *
 		if (!a->children || !sub)
 		{
 			ts_free(sub);
-			return ts_error(err, TS_ERR_NOMEM, "out of memory");
+			return ts_error_nomem(err, NULL);
 		}
 		/* (2-level lists: the repeated node is the element, never null itself) */
 		ok = build_asm(r, &a->children[0], enode, t->element, sub, depth + 1, err);
@@ -433,10 +428,10 @@ build_repeated(pq_reader *r, pq_asm *a, int node, const ts_type *t, const char *
 		a->nchildren = 2;
 		a->children = ts_calloc(2, sizeof(pq_asm));
 		if (!a->children)
-			return ts_error(err, TS_ERR_NOMEM, "out of memory");
+			return ts_error_nomem(err, NULL);
 		sub = ts_psprintf("%s.key", path);
 		if (!sub)
-			return ts_error(err, TS_ERR_NOMEM, "out of memory");
+			return ts_error_nomem(err, NULL);
 		ok = build_asm(r, &a->children[0], child_of(r, rnode, 0), kt, sub, depth + 1, err);
 		ts_free(sub);
 		if (!ok)
@@ -452,7 +447,7 @@ build_repeated(pq_reader *r, pq_asm *a, int node, const ts_type *t, const char *
 			}
 			sub = ts_psprintf("%s.value", path);
 			if (!sub)
-				return ts_error(err, TS_ERR_NOMEM, "out of memory");
+				return ts_error_nomem(err, NULL);
 			ok = build_asm(r, &a->children[1], child_of(r, rnode, 1), vt, sub, depth + 1, err);
 			ts_free(sub);
 			if (!ok)
@@ -493,7 +488,7 @@ build_asm(pq_reader *r, pq_asm *a, int node, const ts_type *t, const char *path,
 				a->nchildren = t->nfields;
 				a->children = ts_calloc(t->nfields ? t->nfields : 1, sizeof(pq_asm));
 				if (!a->children)
-					return ts_error(err, TS_ERR_NOMEM, "out of memory");
+					return ts_error_nomem(err, NULL);
 				for (int i = 0; i < t->nfields; i++)
 				{
 					const ts_field *f = &t->fields[i];
@@ -502,7 +497,7 @@ build_asm(pq_reader *r, pq_asm *a, int node, const ts_type *t, const char *path,
 					bool		ok;
 
 					if (!sub)
-						return ts_error(err, TS_ERR_NOMEM, "out of memory");
+						return ts_error_nomem(err, NULL);
 					ok = build_asm(r, &a->children[i], c, f->type, sub, depth + 1, err);
 					ts_free(sub);
 					if (!ok)
@@ -747,7 +742,7 @@ in_range(const pq_reader *r, const pq_row_group *rg)
 {
 	int64_t		start = rg->ncolumns > 0 ? INT64_MAX : 0;
 
-	if (r->range_end <= 0)
+	if (r->set.range_end <= 0)
 		return true;
 	for (int c = 0; c < rg->ncolumns; c++)
 	{
@@ -759,7 +754,7 @@ in_range(const pq_reader *r, const pq_row_group *rg)
 		if (o < start)
 			start = o;
 	}
-	return start >= r->range_start && start < r->range_end;
+	return start >= r->set.range_start && start < r->set.range_end;
 }
 
 /*
@@ -784,11 +779,11 @@ pick_row_group(pq_reader *r)
 			return rgi;
 		if (rg->num_rows == 0 || !in_range(r, rg))
 			continue;
-		if (r->stats_filter)
+		if (r->set.stats_filter)
 		{
 			for (int c = 0; c < r->ncols; c++)
 				decode_stats(r, rg, c, &r->stats[c]);
-			if (!r->stats_filter(r->stats_filter_arg, r->stats, r->ncols))
+			if (!r->set.stats_filter(r->set.stats_filter_arg, r->stats, r->ncols))
 				continue;
 		}
 		return rgi;
@@ -816,6 +811,8 @@ next_row_group(pq_reader *r, ts_err *err)
 	if (!load_row_group(r, rgi, err))
 		return ts_error_context(err, "Parquet file \"%s\" row group %d", r->path, rgi);
 	r->cur_rg = rgi;
+	r->base.part_name = "row group";
+	r->base.part = rgi;
 	r->rows_left = rg->num_rows;
 	r->ahead_due = true;
 	return true;
@@ -931,7 +928,7 @@ stack_push(pq_reader *r, const ts_value *v, ts_err *err)
 		ts_value   *ns = ts_realloc(r->stack, nc * sizeof(ts_value));
 
 		if (!ns)
-			return ts_error(err, TS_ERR_NOMEM, "out of memory");
+			return ts_error_nomem(err, NULL);
 		r->stack = ns;
 		r->stack_cap = nc;
 	}
@@ -1010,7 +1007,7 @@ read_repeated(pq_reader *r, const pq_asm *a, ts_value *out, ts_err *err)
 		return ts_error(err, TS_ERR_CORRUPT, "column \"%s\": too many elements", first->path);
 	items = ts_arena_alloc(&r->arena, (r->stack_len - base) * sizeof(ts_value) + 1);
 	if (!items)
-		return ts_error(err, TS_ERR_NOMEM, "out of memory");
+		return ts_error_nomem(err, NULL);
 	memcpy(items, r->stack + base, (r->stack_len - base) * sizeof(ts_value));
 	r->stack_len = base;
 	out->v.nested.n = (int32_t) n;
@@ -1067,7 +1064,7 @@ read_value(pq_reader *r, const pq_asm *a, ts_value *out, ts_err *err)
 				}
 				items = ts_arena_alloc(&r->arena, sizeof(ts_value) * (a->nchildren ? a->nchildren : 1));
 				if (!items)
-					return ts_error(err, TS_ERR_NOMEM, "out of memory");
+					return ts_error_nomem(err, NULL);
 				for (int i = 0; i < a->nchildren; i++)
 					if (!read_value(r, &a->children[i], &items[i], err))
 						return false;
@@ -1150,7 +1147,7 @@ pq_next(ts_format_reader *base, ts_batch *batch, ts_err *err)
 		if (r->done)
 			return 0;
 	}
-	n = r->rows_left < r->batch_rows ? (int) r->rows_left : r->batch_rows;
+	n = r->rows_left < r->set.batch_rows ? (int) r->rows_left : r->set.batch_rows;
 	for (int c = 0; c < r->ncols; c++)
 		if (!fill_column(r, c, n, err))
 		{
@@ -1193,7 +1190,7 @@ read_footer(pq_reader *r, ts_err *err)
 		return ts_error(err, TS_ERR_UNSUPPORTED, "footer of %u bytes is larger than 64 MB", flen);
 	r->footer = ts_malloc(flen);
 	if (!r->footer)
-		return ts_error(err, TS_ERR_NOMEM, "out of memory");
+		return ts_error_nomem(err, NULL);
 	if (!ts_file_pread(r->file, r->footer, flen, r->file_size - 8 - flen, err))
 		return false;
 	r->base.metrics.bytes_read += flen + 12;
@@ -1217,7 +1214,7 @@ ts_parquet_open(const char *path, const ts_read_column *columns, int ncols,
 	r = ts_calloc(1, sizeof(pq_reader));
 	if (!r)
 	{
-		ts_error(err, TS_ERR_NOMEM, "out of memory");
+		ts_error_nomem(err, NULL);
 		return NULL;
 	}
 	r->base.ops = &pq_ops;
@@ -1225,18 +1222,10 @@ ts_parquet_open(const char *path, const ts_read_column *columns, int ncols,
 	r->path = ts_strdup(path);
 	r->cols = columns;
 	r->ncols = ncols;
-	r->batch_rows = options && options->batch_rows > 0 ? options->batch_rows : TS_BATCH_ROWS;
-	if (options)
-	{
-		r->stats_filter = options->stats_filter;
-		r->stats_filter_arg = options->stats_filter_arg;
-		r->buffers = options->buffers;
-		r->range_start = options->range_start;
-		r->range_end = options->range_end;
-	}
+	ts_reader_settings_init(&r->set, options);
 	if (!r->path)
 	{
-		ts_error(err, TS_ERR_NOMEM, "out of memory");
+		ts_error_nomem(err, NULL);
 		goto fail;
 	}
 	r->file = ts_file_open(path, err);
@@ -1249,7 +1238,7 @@ ts_parquet_open(const char *path, const ts_read_column *columns, int ncols,
 	r->children = ts_calloc(r->meta.nschema, sizeof(int));
 	if (!r->nodes || !r->children)
 	{
-		ts_error(err, TS_ERR_NOMEM, "out of memory");
+		ts_error_nomem(err, NULL);
 		goto fail;
 	}
 	if (!build_nodes(r, &idx, -1, 0, 0, 0, err))
@@ -1273,10 +1262,10 @@ ts_parquet_open(const char *path, const ts_read_column *columns, int ncols,
 
 	r->asms = ts_calloc(ncols ? ncols : 1, sizeof(pq_asm));
 	r->stats = ts_calloc(ncols ? ncols : 1, sizeof(ts_column_stats));
-	r->values = ts_calloc((size_t) r->batch_rows * (ncols ? ncols : 1), sizeof(ts_value));
+	r->values = ts_calloc((size_t) r->set.batch_rows * (ncols ? ncols : 1), sizeof(ts_value));
 	if (!r->asms || !r->stats || !r->values)
 	{
-		ts_error(err, TS_ERR_NOMEM, "out of memory");
+		ts_error_nomem(err, NULL);
 		goto fail;
 	}
 	for (int c = 0; c < ncols; c++)

@@ -50,11 +50,7 @@ typedef struct csv_field
 
 typedef struct csv_reader
 {
-	ts_format_reader base;
-	ts_text_stream *s;
-	char	   *path;
-	const ts_read_column *cols;
-	int			ncols;
+	ts_line_reader lr;			/* first: the base (line_reader.c) */
 	int		   *ord;			/* file field ordinal of each requested column */
 	int			nfields;		/* fields split from a record */
 	/* DROPMALFORMED / FAILFAST: every field of a record is checked */
@@ -64,21 +60,16 @@ typedef struct csv_reader
 	char		delim;
 	char		quote;
 	char		escape;
-	char	   *line_delim;		/* NULL = readLine semantics */
 	char	   *null_literal;
 	size_t		null_literal_len;
 	bool		header;
 	csv_mode	mode;
-	int			batch_rows;
 	ts_arena	arena;
-	ts_value   *values;
 	ts_buf		rec;			/* a record assembled from one or more lines */
 	ts_buf		fbuf;			/* unescaped field bytes */
 	csv_field  *fields;
 	int64_t		record_line;	/* first line of the current record */
 	bool		started;
-	bool		eof;
-	bool		failed;
 } csv_reader;
 
 static int	csv_next(ts_format_reader *r, ts_batch *batch, ts_err *err);
@@ -112,12 +103,12 @@ csv_parse_options(csv_reader *r, const ts_reader_options *o, ts_err *err)
 		return ts_error(err, TS_ERR_INVALID, "separator and escape character cannot be the same");
 	if (r->quote != '\0' && r->quote == r->escape)
 		return ts_error(err, TS_ERR_INVALID, "quote and escape character cannot be the same");
-	if (!ts_text_option_line_delimiter(o, K_LINE_DELIM, &r->line_delim, err))
+	if (!ts_text_option_line_delimiter(o, K_LINE_DELIM, &r->lr.line_delim, err))
 		return false;
 	v = ts_text_option(o, K_NULL);
 	r->null_literal = ts_strdup(v ? v : "");
 	if (r->null_literal == NULL)
-		return ts_error(err, TS_ERR_NOMEM, "out of memory");
+		return ts_error_nomem(err, NULL);
 	r->null_literal_len = strlen(r->null_literal);
 	v = ts_text_option(o, K_MODE);
 	if (v == NULL || strcasecmp(v, "permissive") == 0)
@@ -136,32 +127,14 @@ ts_format_reader *
 ts_csv_open(const char *path, const ts_read_column *columns, int ncols,
 			const ts_reader_options *options, ts_err *err)
 {
-	csv_reader *r;
+	csv_reader *r = ts_line_reader_new(sizeof(csv_reader), &csv_ops, "CSV", path,
+									   columns, ncols, options, err);
 
-	if (ncols < 0 || (ncols > 0 && columns == NULL))
-	{
-		ts_error(err, TS_ERR_INVALID, "invalid column list");
-		return NULL;
-	}
-	r = ts_calloc(1, sizeof(csv_reader));
 	if (r == NULL)
-	{
-		ts_error(err, TS_ERR_NOMEM, "out of memory");
 		return NULL;
-	}
-	r->base.ops = &csv_ops;
 	ts_arena_init(&r->arena, 64 * 1024);
 	ts_buf_init(&r->rec);
 	ts_buf_init(&r->fbuf);
-	r->cols = columns;
-	r->ncols = ncols;
-	r->path = ts_strdup(path);
-	r->batch_rows = options && options->batch_rows > 0 ? options->batch_rows : TS_BATCH_ROWS;
-	if (r->path == NULL)
-	{
-		ts_error(err, TS_ERR_NOMEM, "out of memory");
-		goto fail;
-	}
 	if (!csv_parse_options(r, options, err))
 	{
 		ts_error_context(err, "CSV file \"%s\"", path);
@@ -170,7 +143,7 @@ ts_csv_open(const char *path, const ts_read_column *columns, int ncols,
 	r->ord = ts_calloc(ncols > 0 ? ncols : 1, sizeof(int));
 	if (r->ord == NULL)
 	{
-		ts_error(err, TS_ERR_NOMEM, "out of memory");
+		ts_error_nomem(err, NULL);
 		goto fail;
 	}
 	for (int i = 0; i < ncols; i++)
@@ -205,7 +178,7 @@ ts_csv_open(const char *path, const ts_read_column *columns, int ncols,
 		r->projected = ts_calloc(r->nrec, sizeof(bool));
 		if (r->projected == NULL)
 		{
-			ts_error(err, TS_ERR_NOMEM, "out of memory");
+			ts_error_nomem(err, NULL);
 			goto fail;
 		}
 		for (int i = 0; i < ncols; i++)
@@ -215,19 +188,17 @@ ts_csv_open(const char *path, const ts_read_column *columns, int ncols,
 			r->nfields = r->nrec;
 	}
 	r->fields = ts_calloc(r->nfields > 0 ? r->nfields : 1, sizeof(csv_field));
-	r->values = ts_calloc((size_t) r->batch_rows * (ncols > 0 ? ncols : 1), sizeof(ts_value));
-	if (r->fields == NULL || r->values == NULL)
+	if (r->fields == NULL)
 	{
-		ts_error(err, TS_ERR_NOMEM, "out of memory");
+		ts_error_nomem(err, NULL);
 		goto fail;
 	}
-	r->s = ts_text_stream_open(path, err);
-	if (r->s == NULL)
+	if (!ts_line_reader_open_stream(&r->lr, err))
 		goto fail;
-	r->base.metrics.files_opened = 0;
-	return &r->base;
+	r->lr.base.metrics.files_opened = 0;
+	return &r->lr.base;
 fail:
-	csv_close(&r->base);
+	csv_close(&r->lr.base);
 	return NULL;
 }
 
@@ -238,18 +209,14 @@ csv_close(ts_format_reader *base)
 
 	if (r == NULL)
 		return;
-	ts_text_stream_close(r->s);
 	ts_arena_free(&r->arena);
 	ts_buf_free(&r->rec);
 	ts_buf_free(&r->fbuf);
 	ts_free(r->fields);
-	ts_free(r->values);
 	ts_free(r->ord);
 	ts_free(r->projected);
-	ts_free(r->line_delim);
 	ts_free(r->null_literal);
-	ts_free(r->path);
-	ts_free(r);
+	ts_line_reader_free(&r->lr);
 }
 
 /*
@@ -419,11 +386,11 @@ csv_read_record(csv_reader *r, bool *got, bool *blank, ts_err *err)
 	int			rc;
 
 	*got = false;
-	if (!ts_text_stream_next_line(r->s, r->line_delim, &line, &len, err))
+	if (!ts_text_stream_next_line(r->lr.s, r->lr.line_delim, &line, &len, err))
 		return false;
 	if (line == NULL)
 		return true;
-	r->record_line = ts_text_stream_line_number(r->s);
+	r->record_line = ts_text_stream_line_number(r->lr.s);
 	ts_buf_reset(&r->rec);
 	if (!ts_buf_append(&r->rec, line, len, err))
 		return false;
@@ -435,7 +402,7 @@ csv_read_record(csv_reader *r, bool *got, bool *blank, ts_err *err)
 		if (rc == 1)
 			break;
 		/* the record continues on the next line */
-		if (!ts_text_stream_next_line(r->s, r->line_delim, &line, &len, err))
+		if (!ts_text_stream_next_line(r->lr.s, r->lr.line_delim, &line, &len, err))
 			return false;
 		if (line == NULL)
 		{
@@ -451,9 +418,9 @@ csv_read_record(csv_reader *r, bool *got, bool *blank, ts_err *err)
 		}
 		if (r->rec.len + len + 1 > TS_TEXT_MAX_LINE)
 			return ts_error(err, TS_ERR_CORRUPT, "CSV file \"%s\": record at line %lld is longer than %d bytes",
-							r->path, (long long) r->record_line, TS_TEXT_MAX_LINE);
-		if (!ts_buf_append(&r->rec, r->line_delim ? r->line_delim : "\n",
-						   r->line_delim ? strlen(r->line_delim) : 1, err) ||
+							r->lr.path, (long long) r->record_line, TS_TEXT_MAX_LINE);
+		if (!ts_buf_append(&r->rec, r->lr.line_delim ? r->lr.line_delim : "\n",
+						   r->lr.line_delim ? strlen(r->lr.line_delim) : 1, err) ||
 			!ts_buf_append(&r->rec, line, len, err))
 			return false;
 		if (!TS_CHECK_INTERRUPTS(err))
@@ -463,7 +430,7 @@ csv_read_record(csv_reader *r, bool *got, bool *blank, ts_err *err)
 		return ts_error(err, TS_ERR_CORRUPT,
 						"CSV file \"%s\" line %lld is not UTF-8 text (a NUL byte or an invalid byte sequence): "
 						"the file is damaged or in another format",
-						r->path, (long long) r->record_line);
+						r->lr.path, (long long) r->record_line);
 	*blank = is_blank(r->rec.data ? r->rec.data : (const uint8_t *) "", r->rec.len);
 	*got = true;
 	return true;
@@ -514,19 +481,13 @@ csv_next(ts_format_reader *base, ts_batch *batch, ts_err *err)
 	csv_reader *r = (csv_reader *) base;
 	int			nrows = 0;
 
-	batch->nrows = 0;
-	batch->ncols = r->ncols;
-	batch->values = r->values;
-	if (r->failed)
-	{
-		ts_error(err, TS_ERR_INVALID, "CSV reader used after an error");
+	if (!ts_line_reader_begin_batch(&r->lr, batch, err))
 		return -1;
-	}
 	ts_arena_reset(&r->arena);
 	if (!r->started)
 	{
 		r->started = true;
-		r->base.metrics.files_opened = 1;
+		r->lr.base.metrics.files_opened = 1;
 		if (r->header)
 		{
 			bool		got,
@@ -535,14 +496,14 @@ csv_next(ts_format_reader *base, ts_batch *batch, ts_err *err)
 			if (!csv_read_record(r, &got, &blank, err))
 				goto fail;
 			if (!got)
-				r->eof = true;
+				r->lr.eof = true;
 		}
 	}
-	while (!r->eof && nrows < r->batch_rows)
+	while (!r->lr.eof && nrows < r->lr.batch_rows)
 	{
 		bool		got,
 					blank;
-		ts_value   *row = &r->values[(size_t) nrows * r->ncols];
+		ts_value   *row = &r->lr.values[(size_t) nrows * r->lr.ncols];
 		bool		drop = false;
 
 		if ((nrows & 1023) == 1023 && !TS_CHECK_INTERRUPTS(err))
@@ -551,7 +512,7 @@ csv_next(ts_format_reader *base, ts_batch *batch, ts_err *err)
 			goto fail;
 		if (!got)
 		{
-			r->eof = true;
+			r->lr.eof = true;
 			break;
 		}
 		if (r->nrec > 0)
@@ -564,7 +525,7 @@ csv_next(ts_format_reader *base, ts_batch *batch, ts_err *err)
 			if (rc == 0 && r->mode == CSV_FAILFAST)
 			{
 				ts_error_context(err, "CSV file \"%s\" line %lld, field %d",
-								 r->path, (long long) r->record_line, bad + 1);
+								 r->lr.path, (long long) r->record_line, bad + 1);
 				goto fail;
 			}
 			if (rc == 0)
@@ -574,7 +535,7 @@ csv_next(ts_format_reader *base, ts_batch *batch, ts_err *err)
 				continue;		/* DROPMALFORMED */
 			}
 		}
-		for (int c = 0; c < r->ncols; c++)
+		for (int c = 0; c < r->lr.ncols; c++)
 		{
 			csv_field  *f = &r->fields[r->ord[c]];
 			const char *text = r->fbuf.data ? (const char *) r->fbuf.data + f->off : "";
@@ -585,15 +546,15 @@ csv_next(ts_format_reader *base, ts_batch *batch, ts_err *err)
 				row[c].isnull = true;
 				continue;
 			}
-			if (!ts_text_parse_value(text, f->len, r->cols[c].type, TS_TEXT_CSV, &r->arena, &row[c], err))
+			if (!ts_text_parse_value(text, f->len, r->lr.cols[c].type, TS_TEXT_CSV, &r->arena, &row[c], err))
 			{
 				if (err && err->code == TS_ERR_NOMEM)
 					goto fail;
 				if (r->mode == CSV_FAILFAST)
 				{
 					ts_error_context(err, "CSV file \"%s\" line %lld, column %d (\"%s\")",
-									 r->path, (long long) r->record_line, r->ord[c] + 1,
-									 r->cols[c].name ? r->cols[c].name : "");
+									 r->lr.path, (long long) r->record_line, r->ord[c] + 1,
+									 r->lr.cols[c].name ? r->lr.cols[c].name : "");
 					goto fail;
 				}
 				if (r->mode == CSV_DROPMALFORMED)
@@ -611,11 +572,8 @@ csv_next(ts_format_reader *base, ts_batch *batch, ts_err *err)
 			continue;
 		nrows++;
 	}
-	r->base.metrics.rows_read += nrows;
-	r->base.metrics.bytes_read = ts_text_stream_bytes_read(r->s);
-	batch->nrows = nrows;
-	return nrows;
+	return ts_line_reader_end_batch(&r->lr, batch, nrows);
 fail:
-	r->failed = true;
+	r->lr.failed = true;
 	return -1;
 }

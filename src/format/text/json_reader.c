@@ -42,24 +42,14 @@ typedef struct num_span
 
 typedef struct json_reader
 {
-	ts_format_reader base;
-	ts_text_stream *s;
-	char	   *path;
-	const ts_read_column *cols;
-	int			ncols;
-	char	   *line_delim;
+	ts_line_reader lr;			/* first: the base (line_reader.c) */
 	bool		ignore_errors;
-	int			batch_rows;
 	ts_arena	arena;
-	ts_value   *values;
 	/* number tokens of the current line */
 	const char *line;
 	num_span   *spans;
 	int			nspans;
 	int			cap_spans;
-	bool		started;
-	bool		eof;
-	bool		failed;
 } json_reader;
 
 static int	json_next(ts_format_reader *r, ts_batch *batch, ts_err *err);
@@ -75,31 +65,13 @@ ts_format_reader *
 ts_json_open(const char *path, const ts_read_column *columns, int ncols,
 			 const ts_reader_options *options, ts_err *err)
 {
-	json_reader *r;
+	json_reader *r = ts_line_reader_new(sizeof(json_reader), &json_ops, "JSON", path,
+										columns, ncols, options, err);
 	const char *v;
 
-	if (ncols < 0 || (ncols > 0 && columns == NULL))
-	{
-		ts_error(err, TS_ERR_INVALID, "invalid column list");
-		return NULL;
-	}
-	r = ts_calloc(1, sizeof(json_reader));
 	if (r == NULL)
-	{
-		ts_error(err, TS_ERR_NOMEM, "out of memory");
 		return NULL;
-	}
-	r->base.ops = &json_ops;
 	ts_arena_init(&r->arena, 64 * 1024);
-	r->cols = columns;
-	r->ncols = ncols;
-	r->path = ts_strdup(path);
-	r->batch_rows = options && options->batch_rows > 0 ? options->batch_rows : TS_BATCH_ROWS;
-	if (r->path == NULL)
-	{
-		ts_error(err, TS_ERR_NOMEM, "out of memory");
-		goto fail;
-	}
 	if (!ts_text_option_bool(options, K_IGNORE, false, &r->ignore_errors, err))
 	{
 		ts_error_context(err, "JSON file \"%s\"", path);
@@ -112,7 +84,7 @@ ts_json_open(const char *path, const ts_read_column *columns, int ncols,
 				 "invalid value \"%s\" for option \"json.map-null-key-mode\": expected FAIL, DROP or LITERAL", v);
 		goto fail;
 	}
-	if (!ts_text_option_line_delimiter(options, K_LINE_DELIM, &r->line_delim, err))
+	if (!ts_text_option_line_delimiter(options, K_LINE_DELIM, &r->lr.line_delim, err))
 		goto fail;
 	for (int i = 0; i < ncols; i++)
 	{
@@ -123,18 +95,11 @@ ts_json_open(const char *path, const ts_read_column *columns, int ncols,
 			goto fail;
 		}
 	}
-	r->values = ts_calloc((size_t) r->batch_rows * (ncols > 0 ? ncols : 1), sizeof(ts_value));
-	if (r->values == NULL)
-	{
-		ts_error(err, TS_ERR_NOMEM, "out of memory");
+	if (!ts_line_reader_open_stream(&r->lr, err))
 		goto fail;
-	}
-	r->s = ts_text_stream_open(path, err);
-	if (r->s == NULL)
-		goto fail;
-	return &r->base;
+	return &r->lr.base;
 fail:
-	json_close(&r->base);
+	json_close(&r->lr.base);
 	return NULL;
 }
 
@@ -145,13 +110,9 @@ json_close(ts_format_reader *base)
 
 	if (r == NULL)
 		return;
-	ts_text_stream_close(r->s);
 	ts_arena_free(&r->arena);
-	ts_free(r->values);
 	ts_free(r->spans);
-	ts_free(r->line_delim);
-	ts_free(r->path);
-	ts_free(r);
+	ts_line_reader_free(&r->lr);
 }
 
 /* Record the spans of number tokens outside strings, in document order. */
@@ -186,7 +147,7 @@ collect_numbers(json_reader *r, const char *p, size_t n, ts_err *err)
 				num_span   *ns = ts_realloc(r->spans, sizeof(num_span) * nc);
 
 				if (ns == NULL)
-					return ts_error(err, TS_ERR_NOMEM, "out of memory");
+					return ts_error_nomem(err, NULL);
 				r->spans = ns;
 				r->cap_spans = nc;
 			}
@@ -348,7 +309,7 @@ json_convert(json_reader *r, const cJSON *item, const ts_type *t, ts_value *out,
 				bool		ok;
 
 				if (txt == NULL)
-					return ts_error(err, TS_ERR_NOMEM, "out of memory");
+					return ts_error_nomem(err, NULL);
 				ok = ts_text_parse_value(txt, strlen(txt), t, TS_TEXT_CAST, &r->arena, out, err);
 				cJSON_free(txt);
 				return ok;
@@ -368,7 +329,7 @@ json_convert(json_reader *r, const cJSON *item, const ts_type *t, ts_value *out,
 				out->v.nested.n = n;
 				out->v.nested.items = ts_arena_alloc(&r->arena, sizeof(ts_value) * (n > 0 ? n : 1));
 				if (out->v.nested.items == NULL)
-					return ts_error(err, TS_ERR_NOMEM, "out of memory");
+					return ts_error_nomem(err, NULL);
 				cJSON_ArrayForEach(e, item)
 				{
 					if (i >= n || !json_convert(r, e, t->element, &out->v.nested.items[i++], depth + 1, err))
@@ -386,7 +347,7 @@ json_convert(json_reader *r, const cJSON *item, const ts_type *t, ts_value *out,
 					return mismatch(err, t, json_kind(item));
 				out->v.nested.items = ts_arena_alloc(&r->arena, sizeof(ts_value) * 2 * (n > 0 ? n : 1));
 				if (out->v.nested.items == NULL)
-					return ts_error(err, TS_ERR_NOMEM, "out of memory");
+					return ts_error_nomem(err, NULL);
 				cJSON_ArrayForEach(e, item)
 				{
 					ts_value   *kv = &out->v.nested.items[2 * i];
@@ -410,7 +371,7 @@ json_convert(json_reader *r, const cJSON *item, const ts_type *t, ts_value *out,
 			out->v.nested.n = t->nfields;
 			out->v.nested.items = ts_arena_alloc(&r->arena, sizeof(ts_value) * (t->nfields > 0 ? t->nfields : 1));
 			if (out->v.nested.items == NULL)
-				return ts_error(err, TS_ERR_NOMEM, "out of memory");
+				return ts_error_nomem(err, NULL);
 			for (int f = 0; f < t->nfields; f++)
 			{
 				const cJSON *fv = cJSON_GetObjectItemCaseSensitive(item, t->fields[f].name);
@@ -457,13 +418,13 @@ json_line(json_reader *r, const uint8_t *line, size_t len, ts_value *row, ts_err
 		return false;
 	}
 	index_numbers(root->child, &k);
-	for (int c = 0; c < r->ncols && ok; c++)
+	for (int c = 0; c < r->lr.ncols && ok; c++)
 	{
-		const cJSON *item = cJSON_GetObjectItemCaseSensitive(root, r->cols[c].name);
+		const cJSON *item = cJSON_GetObjectItemCaseSensitive(root, r->lr.cols[c].name);
 
-		if (!json_convert(r, item, r->cols[c].type, &row[c], 0, err))
+		if (!json_convert(r, item, r->lr.cols[c].type, &row[c], 0, err))
 		{
-			ts_error_context(err, "column \"%s\"", r->cols[c].name);
+			ts_error_context(err, "column \"%s\"", r->lr.cols[c].name);
 			ok = false;
 		}
 	}
@@ -477,29 +438,23 @@ json_next(ts_format_reader *base, ts_batch *batch, ts_err *err)
 	json_reader *r = (json_reader *) base;
 	int			nrows = 0;
 
-	batch->nrows = 0;
-	batch->ncols = r->ncols;
-	batch->values = r->values;
-	if (r->failed)
-	{
-		ts_error(err, TS_ERR_INVALID, "JSON reader used after an error");
+	if (!ts_line_reader_begin_batch(&r->lr, batch, err))
 		return -1;
-	}
 	ts_arena_reset(&r->arena);
-	r->base.metrics.files_opened = 1;
-	while (!r->eof && nrows < r->batch_rows)
+	r->lr.base.metrics.files_opened = 1;
+	while (!r->lr.eof && nrows < r->lr.batch_rows)
 	{
 		const uint8_t *line;
 		size_t		len;
-		ts_value   *row = &r->values[(size_t) nrows * r->ncols];
+		ts_value   *row = &r->lr.values[(size_t) nrows * r->lr.ncols];
 
 		if ((nrows & 1023) == 1023 && !TS_CHECK_INTERRUPTS(err))
 			goto fail;
-		if (!ts_text_stream_next_line(r->s, r->line_delim, &line, &len, err))
+		if (!ts_text_stream_next_line(r->lr.s, r->lr.line_delim, &line, &len, err))
 			goto fail;
 		if (line == NULL)
 		{
-			r->eof = true;
+			r->lr.eof = true;
 			break;
 		}
 		if (is_blank(line, len))
@@ -514,17 +469,14 @@ json_next(ts_format_reader *base, ts_batch *batch, ts_err *err)
 					err->code = TS_OK;
 				continue;
 			}
-			ts_error_context(err, "JSON file \"%s\" line %lld", r->path,
-							 (long long) ts_text_stream_line_number(r->s));
+			ts_error_context(err, "JSON file \"%s\" line %lld", r->lr.path,
+							 (long long) ts_text_stream_line_number(r->lr.s));
 			goto fail;
 		}
 		nrows++;
 	}
-	r->base.metrics.rows_read += nrows;
-	r->base.metrics.bytes_read = ts_text_stream_bytes_read(r->s);
-	batch->nrows = nrows;
-	return nrows;
+	return ts_line_reader_end_batch(&r->lr, batch, nrows);
 fail:
-	r->failed = true;
+	r->lr.failed = true;
 	return -1;
 }

@@ -1,9 +1,9 @@
 /*
  * text_internal.h - what the CSV, JSON-lines and TEXT readers share.
  *
- * Owns: the decompressing line stream (text_stream.c), the option lookup
- * over ts_reader_options' Paimon key/value pairs (text_options.c) and
- * base64 decoding.  Value parsing from text lives in text_value.h (public:
+ * Owns: the base of a line reader (line_reader.c), the decompressing line
+ * stream (text_stream.c), the option lookup over ts_reader_options' Paimon
+ * key/value pairs (text_options.c) and base64 decoding.  Value parsing from text lives in text_value.h (public:
  * the format-table scan parses partition values with it).
  */
 #ifndef TS_TEXT_INTERNAL_H
@@ -49,6 +49,40 @@ int64_t		ts_text_stream_line_number(const ts_text_stream *s);	/* 1-based, of the
 int64_t		ts_text_stream_bytes_read(const ts_text_stream *s);	/* compressed bytes */
 const char *ts_text_stream_path(const ts_text_stream *s);
 void		ts_text_stream_close(ts_text_stream *s);
+
+/* ---- line_reader.c: the base of the CSV, JSON and TEXT readers ------- */
+
+typedef struct ts_line_reader
+{
+	ts_format_reader base;
+	const char *what;			/* "CSV", "JSON", "TEXT": for messages */
+	ts_text_stream *s;
+	char	   *path;
+	const ts_read_column *cols;
+	int			ncols;
+	char	   *line_delim;		/* NULL: \n, \r\n or \r (readLine) */
+	int			batch_rows;
+	ts_value   *values;			/* batch_rows rows of ncols */
+	bool		eof;
+	bool		failed;
+} ts_line_reader;
+
+/*
+ * A zeroed reader of size bytes (a struct whose first member is a
+ * ts_line_reader) with ops, the column list checked, the path and the
+ * batch size set; NULL on error.
+ */
+void	   *ts_line_reader_new(size_t size, const ts_format_reader_ops *ops, const char *what,
+							   const char *path, const ts_read_column *columns, int ncols,
+							   const ts_reader_options *options, ts_err *err);
+/* The last step of opening: the batch's values, and the file's line stream. */
+bool		ts_line_reader_open_stream(ts_line_reader *r, ts_err *err);
+/* Free what the base holds, and the reader (after the reader's own parts). */
+void		ts_line_reader_free(ts_line_reader *r);
+/* The start of a batch: *batch empty, its values; false after a failure. */
+bool		ts_line_reader_begin_batch(ts_line_reader *r, ts_batch *batch, ts_err *err);
+/* The end of a batch of nrows rows: metrics; returns nrows. */
+int			ts_line_reader_end_batch(ts_line_reader *r, ts_batch *batch, int nrows);
 
 /* ---- options -------------------------------------------------------- */
 

@@ -114,5 +114,5 @@ ts_text_option_line_delimiter(const ts_reader_options *o, const char *const *key
 		if (strcmp(v, standard[i]) == 0)
 			return true;
 	*out = ts_strdup(v);
-	return *out != NULL || ts_error(err, TS_ERR_NOMEM, "out of memory");
+	return *out != NULL || ts_error_nomem(err, NULL);
 }

@@ -17,17 +17,9 @@
 
 typedef struct text_reader
 {
-	ts_format_reader base;
-	ts_text_stream *s;
-	char	   *path;
-	int			ncols;
-	char	   *line_delim;		/* NULL: \n, \r\n or \r */
-	int			batch_rows;
+	ts_line_reader lr;			/* first: the base (line_reader.c) */
 	ts_buf		lines;			/* the bytes of this batch's lines */
 	size_t	   *offs;			/* where line k of the batch starts in lines */
-	ts_value   *values;
-	bool		eof;
-	bool		failed;
 } text_reader;
 
 static int	text_next(ts_format_reader *r, ts_batch *batch, ts_err *err);
@@ -41,29 +33,12 @@ ts_format_reader *
 ts_text_open(const char *path, const ts_read_column *columns, int ncols,
 			 const ts_reader_options *options, ts_err *err)
 {
-	text_reader *r;
+	text_reader *r = ts_line_reader_new(sizeof(text_reader), &text_ops, "TEXT", path,
+										columns, ncols, options, err);
 
-	if (ncols < 0 || (ncols > 0 && columns == NULL))
-	{
-		ts_error(err, TS_ERR_INVALID, "invalid column list");
-		return NULL;
-	}
-	r = ts_calloc(1, sizeof(text_reader));
 	if (r == NULL)
-	{
-		ts_error(err, TS_ERR_NOMEM, "out of memory");
 		return NULL;
-	}
-	r->base.ops = &text_ops;
 	ts_buf_init(&r->lines);
-	r->ncols = ncols;
-	r->path = ts_strdup(path);
-	r->batch_rows = options && options->batch_rows > 0 ? options->batch_rows : TS_BATCH_ROWS;
-	if (r->path == NULL)
-	{
-		ts_error(err, TS_ERR_NOMEM, "out of memory");
-		goto fail;
-	}
 	for (int i = 0; i < ncols; i++)
 	{
 		const ts_type *t = columns[i].type;
@@ -79,21 +54,19 @@ ts_text_open(const char *path, const ts_read_column *columns, int ncols,
 			goto fail;
 		}
 	}
-	if (!ts_text_option_line_delimiter(options, K_LINE_DELIM, &r->line_delim, err))
+	if (!ts_text_option_line_delimiter(options, K_LINE_DELIM, &r->lr.line_delim, err))
 		goto fail;
-	r->values = ts_calloc((size_t) r->batch_rows * (ncols > 0 ? ncols : 1), sizeof(ts_value));
-	r->offs = ts_calloc((size_t) r->batch_rows + 1, sizeof(size_t));
-	if (r->values == NULL || r->offs == NULL)
+	r->offs = ts_calloc((size_t) r->lr.batch_rows + 1, sizeof(size_t));
+	if (r->offs == NULL)
 	{
-		ts_error(err, TS_ERR_NOMEM, "out of memory");
+		ts_error_nomem(err, NULL);
 		goto fail;
 	}
-	r->s = ts_text_stream_open(path, err);
-	if (r->s == NULL)
+	if (!ts_line_reader_open_stream(&r->lr, err))
 		goto fail;
-	return &r->base;
+	return &r->lr.base;
 fail:
-	text_close(&r->base);
+	text_close(&r->lr.base);
 	return NULL;
 }
 
@@ -104,56 +77,47 @@ text_close(ts_format_reader *base)
 
 	if (r == NULL)
 		return;
-	ts_text_stream_close(r->s);
 	ts_buf_free(&r->lines);
 	ts_free(r->offs);
-	ts_free(r->values);
-	ts_free(r->line_delim);
-	ts_free(r->path);
-	ts_free(r);
+	ts_line_reader_free(&r->lr);
 }
 
 static int
 text_next(ts_format_reader *base, ts_batch *batch, ts_err *err)
 {
 	text_reader *r = (text_reader *) base;
+	ts_line_reader *lr = &r->lr;
 	int			nrows = 0;
 	const uint8_t *base_bytes;
 
-	batch->nrows = 0;
-	batch->ncols = r->ncols;
-	batch->values = r->values;
-	if (r->failed)
-	{
-		ts_error(err, TS_ERR_INVALID, "TEXT reader used after an error");
+	if (!ts_line_reader_begin_batch(lr, batch, err))
 		return -1;
-	}
-	r->base.metrics.files_opened = 1;
+	lr->base.metrics.files_opened = 1;
 	ts_buf_reset(&r->lines);
 	/* the stream's line is valid until the next one: collect the batch's */
-	while (!r->eof && nrows < r->batch_rows)
+	while (!lr->eof && nrows < lr->batch_rows)
 	{
 		const uint8_t *line;
 		size_t		len;
 
 		if ((nrows & 1023) == 1023 && !TS_CHECK_INTERRUPTS(err))
 			goto fail;
-		if (!ts_text_stream_next_line(r->s, r->line_delim, &line, &len, err))
+		if (!ts_text_stream_next_line(lr->s, lr->line_delim, &line, &len, err))
 			goto fail;
 		if (line == NULL)
 		{
-			r->eof = true;
+			lr->eof = true;
 			break;
 		}
 		if (len > TS_TEXT_MAX_LINE)
 		{
 			ts_error(err, TS_ERR_CORRUPT, "line longer than %d bytes", TS_TEXT_MAX_LINE);
-			ts_error_context(err, "TEXT file \"%s\" line %lld", r->path,
-							 (long long) ts_text_stream_line_number(r->s));
+			ts_error_context(err, "TEXT file \"%s\" line %lld", lr->path,
+							 (long long) ts_text_stream_line_number(lr->s));
 			goto fail;
 		}
 		r->offs[nrows] = r->lines.len;
-		if (r->ncols > 0 && !ts_buf_append(&r->lines, line, len, err))
+		if (lr->ncols > 0 && !ts_buf_append(&r->lines, line, len, err))
 			goto fail;
 		nrows++;
 	}
@@ -161,19 +125,16 @@ text_next(ts_format_reader *base, ts_batch *batch, ts_err *err)
 	/* the buffer stops moving once the batch is complete (NULL: all empty) */
 	base_bytes = r->lines.data ? r->lines.data : (const uint8_t *) "";
 	for (int row = 0; row < nrows; row++)
-		for (int c = 0; c < r->ncols; c++)
+		for (int c = 0; c < lr->ncols; c++)
 		{
-			ts_value   *v = &r->values[(size_t) row * r->ncols + c];
+			ts_value   *v = &lr->values[(size_t) row * lr->ncols + c];
 
 			v->isnull = false;
 			v->v.s.p = base_bytes + r->offs[row];
 			v->v.s.len = (uint32_t) (r->offs[row + 1] - r->offs[row]);
 		}
-	r->base.metrics.rows_read += nrows;
-	r->base.metrics.bytes_read = ts_text_stream_bytes_read(r->s);
-	batch->nrows = nrows;
-	return nrows;
+	return ts_line_reader_end_batch(lr, batch, nrows);
 fail:
-	r->failed = true;
+	lr->failed = true;
 	return -1;
 }

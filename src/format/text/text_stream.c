@@ -114,7 +114,7 @@ ts_text_stream_open(const char *path, ts_err *err)
 	s = ts_calloc(1, sizeof(ts_text_stream));
 	if (s == NULL)
 	{
-		ts_error(err, TS_ERR_NOMEM, "out of memory opening \"%s\"", path);
+		ts_error_nomemf(err, "opening \"%s\"", path);
 		return NULL;
 	}
 	s->codec = codec;
@@ -124,7 +124,7 @@ ts_text_stream_open(const char *path, ts_err *err)
 	s->in = ts_malloc(IN_CHUNK);
 	if (s->path == NULL || s->in == NULL)
 	{
-		ts_error(err, TS_ERR_NOMEM, "out of memory opening \"%s\"", path);
+		ts_error_nomemf(err, "opening \"%s\"", path);
 		goto fail;
 	}
 	if (codec != TS_TEXT_CODEC_NONE && codec != TS_TEXT_CODEC_SNAPPY && codec != TS_TEXT_CODEC_LZ4)
@@ -133,7 +133,7 @@ ts_text_stream_open(const char *path, ts_err *err)
 		s->out = ts_malloc(OUT_CHUNK);
 		if (s->out == NULL)
 		{
-			ts_error(err, TS_ERR_NOMEM, "out of memory opening \"%s\"", path);
+			ts_error_nomemf(err, "opening \"%s\"", path);
 			goto fail;
 		}
 	}
@@ -458,7 +458,7 @@ fill_hadoop_block(ts_text_stream *s, ts_err *err)
 		uint8_t    *n = ts_realloc(s->out, raw_len);
 
 		if (n == NULL)
-			return ts_error(err, TS_ERR_NOMEM, "out of memory decompressing \"%s\"", s->path);
+			return ts_error_nomemf(err, "decompressing \"%s\"", s->path);
 		s->out = n;
 		s->out_cap = raw_len;
 	}

@@ -274,7 +274,7 @@ ts_text_parse_value(const char *s, size_t len, const ts_type *t,
 				uint8_t    *p = ts_arena_alloc(arena, len + 1);
 
 				if (p == NULL)
-					return ts_error(err, TS_ERR_NOMEM, "out of memory");
+					return ts_error_nomem(err, NULL);
 				memcpy(p, s, len);
 				p[len] = '\0';
 				out->v.s.p = p;
@@ -293,7 +293,7 @@ ts_text_parse_value(const char *s, size_t len, const ts_type *t,
 					return ts_error(err, TS_ERR_INVALID, "binary value needs an arena");
 				p = ts_arena_alloc(arena, len / 4 * 3 + 3);
 				if (p == NULL)
-					return ts_error(err, TS_ERR_NOMEM, "out of memory");
+					return ts_error_nomem(err, NULL);
 				if (!ts_base64_decode(s, len, p, &n))
 					return malformed(err, t, os, olen);
 				out->v.s.p = p;

@@ -1,10 +1,7 @@
 /*
- * aggregate.c - count(*) answered from Paimon metadata (aggregate pushdown).
- *
- * Owns: the foreign upper paths (GetForeignUpperPaths: this count where it
- * applies, else scan_aggregate.c's aggregates computed while scanning, per
- * group with GROUP BY: scan_group.c) and
- * the entry points of the ForeignScans that replace an Aggregate.
+ * count_metadata.c - count(*) answered from Paimon metadata (aggregate
+ * pushdown): its upper path, plan node and executor callbacks, which
+ * upper.c calls.
  *
  * The count: SELECT count(*) FROM t [WHERE quals on partition keys] [GROUP
  * BY partition keys] over an append table becomes a ForeignScan (scanrelid
@@ -67,14 +64,6 @@ typedef struct TsCountState
 	bool		cache_on;
 	ts_count_metrics metrics;
 } TsCountState;
-
-static bool add_count_path(PlannerInfo *root, RelOptInfo *input_rel, RelOptInfo *output_rel);
-static ForeignScan *count_plan(PlannerInfo *root, RelOptInfo *upper_rel, List *tlist);
-static void count_begin(ForeignScanState *node, int eflags);
-static TupleTableSlot *count_iterate(ForeignScanState *node);
-static void count_rescan(ForeignScanState *node);
-static void count_end(ForeignScanState *node);
-static void count_explain(ForeignScanState *node, ExplainState *es);
 
 /* count(*) with nothing that changes its meaning */
 static bool
@@ -184,51 +173,8 @@ group_keys(PlannerInfo *root, RelOptInfo *rel, TsPlanState *ps, List **vars, Lis
 	return true;
 }
 
-/*
- * Aggregates over one foreign table: count(*) from metadata where that is
- * exact, else the aggregates computed while scanning (scan_aggregate.c;
- * with GROUP BY partial ones per group under a Finalize Aggregate,
- * scan_group.c) where they can be; else PostgreSQL aggregates the rows of
- * a scan.
- */
-void
-tablescanGetForeignUpperPaths(PlannerInfo *root, UpperRelationKind stage,
-							  RelOptInfo *input_rel, RelOptInfo *output_rel, void *extra)
-{
-	Query	   *parse = root->parse;
-	GroupPathExtraData *gx = extra;
-
-	if (!tablescan_enable_aggregate_pushdown)
-		return;
-	if ((stage != UPPERREL_GROUP_AGG && stage != UPPERREL_PARTIAL_GROUP_AGG) ||
-		output_rel->fdw_private != NULL ||
-		input_rel->reloptkind != RELOPT_BASEREL || input_rel->fdw_private == NULL)
-		return;
-	if (gx->patype != PARTITIONWISE_AGGREGATE_NONE ||
-		parse->groupingSets != NIL || parse->hasTargetSRFs)
-		return;
-	if (stage == UPPERREL_PARTIAL_GROUP_AGG)
-	{
-		/*
-		 * the partial aggregates of a parallel plan, computed by each
-		 * process's scan (per group with GROUP BY); HAVING is the Finalize's
-		 */
-		if (gx->havingQual == NULL || parse->groupClause != NIL)
-			tablescan_agg_scan_add_path(root, input_rel, output_rel, true);
-	}
-	else if (gx->havingQual != NULL || !add_count_path(root, input_rel, output_rel))
-	{
-		if (parse->groupClause != NIL)
-			/* partial aggregates per group, under a Finalize HashAggregate (scan_group.c) */
-			tablescan_group_add_path(root, input_rel, output_rel, gx->havingQual);
-		else if (gx->havingQual == NULL)
-			tablescan_agg_scan_add_path(root, input_rel, output_rel, false);
-	}
-}
-
-/* The count(*) path, when metadata answers the query exactly. */
-static bool
-add_count_path(PlannerInfo *root, RelOptInfo *input_rel, RelOptInfo *output_rel)
+bool
+tablescan_count_add_path(PlannerInfo *root, RelOptInfo *input_rel, RelOptInfo *output_rel)
 {
 	TsPlanState *ps = input_rel->fdw_private;
 	TsCountPath *cp;
@@ -285,40 +231,7 @@ add_count_path(PlannerInfo *root, RelOptInfo *input_rel, RelOptInfo *output_rel)
 }
 
 ForeignScan *
-tablescan_upper_plan(PlannerInfo *root, RelOptInfo *upper_rel, List *tlist)
-{
-	if (((TsUpperPath *) upper_rel->fdw_private)->kind == TS_UPPER_SCAN)
-		return tablescan_agg_scan_plan(root, upper_rel, tlist);
-	return count_plan(root, upper_rel, tlist);
-}
-
-/* The head of an upper path over the foreign table of input_rel. */
-void
-tablescan_upper_path_init(TsUpperPath *up, TsUpperKind kind, PlannerInfo *root,
-						  RelOptInfo *input_rel, List *quals)
-{
-	up->kind = kind;
-	up->base = input_rel->fdw_private;
-	up->relid = input_rel->relid;
-	up->table = planner_rt_fetch(input_rel->relid, root)->relid;
-	up->quals = quals;
-}
-
-/* fdw_private of an upper scan (FdwScanPrivateIndex): attnums, props, then the upper part. */
-List *
-tablescan_upper_private(const TsUpperPath *up, List *attnums, List *props, List *columns)
-{
-	List	   *private = list_make5(attnums, props, makeString("-1"),
-									 makeInteger((int) up->relid),
-									 makeString(psprintf("%u", up->table)));
-
-	private = lappend(private, up->quals);
-	private = lappend(private, columns);
-	return lappend(private, makeInteger(up->kind));
-}
-
-static ForeignScan *
-count_plan(PlannerInfo *root, RelOptInfo *upper_rel, List *tlist)
+tablescan_count_plan(PlannerInfo *root, RelOptInfo *upper_rel, List *tlist)
 {
 	TsCountPath *cp = upper_rel->fdw_private;
 	List	   *props = tablescan_explain_properties(cp->up.base);
@@ -350,67 +263,8 @@ count_plan(PlannerInfo *root, RelOptInfo *upper_rel, List *tlist)
 
 /* ---- execution --------------------------------------------------------- */
 
-/* Is this upper scan one of scan_aggregate.c's? */
-static bool
-is_agg_scan(ForeignScanState *node)
-{
-	ForeignScan *fs = (ForeignScan *) node->ss.ps.plan;
-
-	return intVal(list_nth(fs->fdw_private, FdwScanPrivateUpperKind)) == TS_UPPER_SCAN;
-}
-
-/* The entry points of the upper scans: the count's below, or scan_aggregate.c's. */
 void
-tablescan_upper_begin(ForeignScanState *node, int eflags)
-{
-	if (is_agg_scan(node))
-		tablescan_agg_scan_begin(node, eflags);
-	else
-		count_begin(node, eflags);
-}
-
-TupleTableSlot *
-tablescan_upper_iterate(ForeignScanState *node)
-{
-	return is_agg_scan(node) ? tablescan_agg_scan_iterate(node) : count_iterate(node);
-}
-
-void
-tablescan_upper_rescan(ForeignScanState *node)
-{
-	if (is_agg_scan(node))
-		tablescan_agg_scan_rescan(node);
-	else
-		count_rescan(node);
-}
-
-void
-tablescan_upper_end(ForeignScanState *node)
-{
-	if (is_agg_scan(node))
-		tablescan_agg_scan_end(node);
-	else
-		count_end(node);
-}
-
-void
-tablescan_upper_explain(ForeignScanState *node, ExplainState *es)
-{
-	if (is_agg_scan(node))
-		tablescan_agg_scan_explain(node, es);
-	else
-		count_explain(node, es);
-}
-
-/* The row scan of an upper scan that reads rows (a parallel one), else NULL. */
-TsScanState *
-tablescan_upper_rows(ForeignScanState *node)
-{
-	return is_agg_scan(node) ? tablescan_agg_scan_rows(node) : NULL;
-}
-
-static void
-count_begin(ForeignScanState *node, int eflags)
+tablescan_count_begin(ForeignScanState *node, int eflags)
 {
 	TsCountState *st;
 
@@ -508,8 +362,8 @@ count_rows(ForeignScanState *node, TsCountState *st)
 	MemoryContextSwitchTo(old);
 }
 
-static TupleTableSlot *
-count_iterate(ForeignScanState *node)
+TupleTableSlot *
+tablescan_count_iterate(ForeignScanState *node)
 {
 	TsCountState *st = node->fdw_state;
 	TupleTableSlot *slot = node->ss.ss_ScanTupleSlot;
@@ -550,16 +404,16 @@ count_iterate(ForeignScanState *node)
 	return slot;
 }
 
-static void
-count_rescan(ForeignScanState *node)
+void
+tablescan_count_rescan(ForeignScanState *node)
 {
 	TsCountState *st = node->fdw_state;
 
 	st->started = false;		/* count again: a new snapshot may have come */
 }
 
-static void
-count_end(ForeignScanState *node)
+void
+tablescan_count_end(ForeignScanState *node)
 {
 	TsCountState *st = node->fdw_state;
 
@@ -570,8 +424,8 @@ count_end(ForeignScanState *node)
 	node->fdw_state = NULL;
 }
 
-static void
-count_explain(ForeignScanState *node, ExplainState *es)
+void
+tablescan_count_explain(ForeignScanState *node, ExplainState *es)
 {
 	TsCountState *st = node->fdw_state;
 

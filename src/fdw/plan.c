@@ -1,239 +1,81 @@
 /*
- * glue.c - how the server-free library lives inside a backend.
+ * plan.c - planning the Paimon scan of a foreign table.
  *
- * Owns: the allocation hooks (palloc in the current memory context, so
- * everything is freed with the query even on ERROR), the file hooks
- * (transient files, closed by PostgreSQL at abort), the interrupt hook
- * (CHECK_FOR_INTERRUPTS), turning a ts_err into ereport, and building a
- * scan context from the merged options.
+ * Owns: the scan context made from the merged options (partition_filter
+ * JSON, scan.timestamp in the session's time zone), the mapping of the
+ * relation's columns to Paimon fields, planning with the relation's quals
+ * as a predicate, the guard that releases a plan's cache pins with its
+ * memory context, and the metrics of the last plan.
  */
 #include "postgres.h"
 
-#include <fcntl.h>
-
-#include "access/xact.h"
-#include "miscadmin.h"
 #include "datatype/timestamp.h"
+#include "commands/defrem.h"
+#include "foreign/foreign.h"
+#include "miscadmin.h"
 #include "utils/builtins.h"
-#include "utils/timestamp.h"
-#include "storage/fd.h"
 #include "utils/memutils.h"
+#include "utils/rel.h"
+#include "utils/timestamp.h"
 
 #include <cjson/cJSON.h>
 
 #include "tablescan_fdw.h"
-#include "base/ts_prefetch.h"
+#include "read/read.h"
 #include "scan/predicate.h"
-#include "utils/rel.h"
 
-/*
- * palloc guarantees MAXALIGN (8 bytes), but the library's values hold
- * __int128 decimals, which the compiler may access with 16-byte aligned
- * instructions; malloc gives 16.  So every block carries a small header
- * (the raw chunk and the size) and starts on a 16-byte boundary.
- */
-typedef struct AlignedHeader
+/* ---- column mapping ---------------------------------------------------- */
+
+/* The Paimon field name a column reads: option column_name, else attname. */
+static char *
+column_paimon_name(Relation rel, AttrNumber attnum)
 {
-	void	   *raw;
-	size_t		size;
-} AlignedHeader;
+	List	   *options = GetForeignColumnOptions(RelationGetRelid(rel), attnum);
+	ListCell   *lc;
 
-#define ALIGN_TO 16
-
-/* size bytes in cxt, ALIGN_TO-aligned, with the header pg_free / pg_realloc read; NULL if out of memory */
-static void *
-aligned_alloc_in(MemoryContext cxt, size_t size)
-{
-	char	   *raw = MemoryContextAllocExtended(cxt, size + sizeof(AlignedHeader) + ALIGN_TO,
-												 MCXT_ALLOC_HUGE | MCXT_ALLOC_NO_OOM);
-	uintptr_t	p;
-	AlignedHeader *h;
-
-	if (raw == NULL)
-		return NULL;
-	p = ((uintptr_t) raw + sizeof(AlignedHeader) + ALIGN_TO - 1) & ~(uintptr_t) (ALIGN_TO - 1);
-	h = (AlignedHeader *) p - 1;
-	h->raw = raw;
-	h->size = size;
-	return (void *) p;
-}
-
-static void *
-pg_alloc(size_t size)
-{
-	return aligned_alloc_in(CurrentMemoryContext, size);
-}
-
-static void
-pg_free(void *p)
-{
-	pfree(((AlignedHeader *) p - 1)->raw);
-}
-
-static void *
-pg_realloc(void *p, size_t size)
-{
-	AlignedHeader *h = (AlignedHeader *) p - 1;
-	void	   *n = pg_alloc(size);
-
-	if (n == NULL)
-		return NULL;
-	memcpy(n, p, Min(size, h->size));
-	pg_free(p);
-	return n;
-}
-
-static bool
-pg_interrupts(void)
-{
-	CHECK_FOR_INTERRUPTS();
-	return true;
-}
-
-/*
- * An interrupt that will end the query: InterruptPending alone is also set
- * for work CHECK_FOR_INTERRUPTS does and goes on (barriers, parallel
- * messages, memory context logging), which must not stop a transfer.
- */
-static bool
-pg_interrupt_pending(void)
-{
-	return InterruptPending && (QueryCancelPending || ProcDiePending);
-}
-
-static int
-pg_open_fd(const char *path)
-{
-	return OpenTransientFile(path, O_RDONLY | PG_BINARY);
-}
-
-static void
-pg_close_fd(int fd)
-{
-	CloseTransientFile(fd);
-}
-
-/*
- * The live manifest-entry cache and the chunk pool of plan arenas live as
- * long as the backend.
- */
-static MemoryContext cache_cxt = NULL;
-static MemoryContext pool_cxt = NULL;
-
-
-static void *
-cache_alloc(size_t size)
-{
-	return aligned_alloc_in(cache_cxt, size);
-}
-
-static void *
-pool_alloc(size_t size)
-{
-	return aligned_alloc_in(pool_cxt, size);
-}
-
-/*
- * Between the calls that set a table's scope (tablescan_make_context, a
- * plan's reads, IMPORT) the library may read nothing: a call that forgot to
- * set one fails instead of reading with another table's or role's scope.
- */
-static const ts_fs_scope deny_all = {true, 0, NULL, NULL};
-
-static void
-reset_scope(void)
-{
-	ts_fs_bypass_scope(false);
-	ts_fs_set_scope(&deny_all);
-	ts_s3_set_config(NULL);
-	ts_prefetch_forget_all();	/* a set's memory went with its context */
-}
-
-static void
-scope_xact_callback(XactEvent event, void *arg)
-{
-	reset_scope();
-}
-
-static void
-scope_subxact_callback(SubXactEvent event, SubTransactionId mySubid,
-					   SubTransactionId parentSubid, void *arg)
-{
-	if (event == SUBXACT_EVENT_ABORT_SUB)
+	foreach(lc, options)
 	{
-		ts_fs_bypass_scope(false);
-		ts_prefetch_forget_all();	/* its sets may have gone with the aborted query */
+		DefElem    *def = lfirst(lc);
+
+		if (strcmp(def->defname, "column_name") == 0)
+			return defGetString(def);
 	}
+	return NameStr(TupleDescAttr(RelationGetDescr(rel), attnum - 1)->attname);
 }
 
-void
-tablescan_install_hooks(void)
+int *
+tablescan_map_columns(Relation rel, const ts_schema *schema)
 {
-	static const ts_alloc_hooks alloc = {pg_alloc, pg_realloc, pg_free};
-	static const ts_fs_hooks fs = {pg_open_fd, pg_close_fd};
+	TupleDesc	desc = RelationGetDescr(rel);
+	int		   *map = palloc(sizeof(int) * Max(desc->natts, 1));
 
-	ts_set_alloc_hooks(&alloc);
-	ts_fs_set_hooks(&fs);
-	reset_scope();
-	RegisterXactCallback(scope_xact_callback, NULL);
-	RegisterSubXactCallback(scope_subxact_callback, NULL);
-	ts_set_interrupt_hook(pg_interrupts);
-	ts_set_interrupt_pending_hook(pg_interrupt_pending);
-	if (cache_cxt == NULL)
-		cache_cxt = AllocSetContextCreate(TopMemoryContext, "tablescan_fdw live-entry cache",
-										  ALLOCSET_DEFAULT_SIZES);
-	ts_scan_cache_set_alloc(cache_alloc, pg_free);
-	if (pool_cxt == NULL)
-		pool_cxt = AllocSetContextCreate(TopMemoryContext, "tablescan_fdw plan chunk pool",
-										 ALLOCSET_DEFAULT_SIZES);
-	ts_chunk_pool_set_alloc(pool_alloc, pg_free);
-}
-
-void
-tablescan_report(const ts_err *err)
-{
-	int			code;
-
-	switch (err->code)
+	for (int i = 0; i < desc->natts; i++)
 	{
-		case TS_ERR_NOT_FOUND:
-			code = ERRCODE_FDW_TABLE_NOT_FOUND;
-			break;
-		case TS_ERR_IO:
-			code = ERRCODE_FDW_ERROR;
-			break;
-		case TS_ERR_CORRUPT:
-			code = ERRCODE_DATA_CORRUPTED;
-			break;
-		case TS_ERR_UNSUPPORTED:
-			code = ERRCODE_FEATURE_NOT_SUPPORTED;
-			break;
-		case TS_ERR_INVALID:
-			code = ERRCODE_INVALID_PARAMETER_VALUE;	/* a bad option value or argument */
-			break;
-		case TS_ERR_NOMEM:
-			code = ERRCODE_OUT_OF_MEMORY;
-			break;
-		case TS_ERR_CANCELED:
-			/* PostgreSQL's own message (statement timeout, user request...) */
-			CHECK_FOR_INTERRUPTS();
-			code = ERRCODE_QUERY_CANCELED;
-			break;
-		case TS_ERR_DENIED:
-			code = ERRCODE_INSUFFICIENT_PRIVILEGE;
-			break;
-		case TS_ERR_RANGE:
-			code = ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE;
-			break;
-		default:
-			code = ERRCODE_FDW_ERROR;
-			break;
+		Form_pg_attribute att = TupleDescAttr(desc, i);
+		char	   *name;
+
+		map[i] = -1;
+		if (att->attisdropped)
+			continue;
+		name = column_paimon_name(rel, i + 1);
+		map[i] = ts_schema_field_index(schema, name);
+		/* a system column (_ROW_ID, ...): a negative pseudo field, never -1 */
+		if (map[i] < 0 && ts_system_column(name))
+			map[i] = ts_system_column(name);
+		else if (map[i] < 0)
+			ereport(ERROR,
+					(errcode(ERRCODE_FDW_COLUMN_NAME_NOT_FOUND),
+					 errmsg("column \"%s\" of foreign table \"%s\" does not exist in the Paimon table",
+							name, RelationGetRelationName(rel)),
+					 errhint("Paimon field names are case-sensitive; use option column_name to map a column to a field.")));
 	}
-	ereport(ERROR,
-			(errcode(code),
-			 errmsg("%s", err->msg),
-			 err->detail[0] ? errdetail("%s", err->detail) : 0,
-			 err->hint[0] ? errhint("%s", err->hint) : 0));
+	return map;
+}
+
+const ts_type *
+tablescan_column_type(const ts_plan *plan, int field)
+{
+	return field >= 0 ? plan->schema->fields[field].type : ts_system_column_type(field);
 }
 
 /*

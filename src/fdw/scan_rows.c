@@ -1,0 +1,653 @@
+/*
+ * scan_rows.c - the rows of a scan of a foreign table, as Datums.
+ *
+ * Owns: the row source that both the plain scan (handler.c) and the
+ * aggregates computed while scanning (scan_aggregate.c, scan_group.c)
+ * read: planning the Paimon scan at the first fetch (again after a rescan
+ * with changed Params), iterating over splits and batches, converting a
+ * window of rows to Datums column by column, its part of a Parallel
+ * Foreign Scan (the tasks parallel.c hands out), the errcontext while
+ * reading and the EXPLAIN ANALYZE figures.
+ */
+#include "postgres.h"
+
+#include "access/parallel.h"
+#include "commands/explain.h"
+#include "executor/executor.h"
+#include "miscadmin.h"
+#include "nodes/nodeFuncs.h"
+#include "utils/memutils.h"
+#include "utils/rel.h"
+
+#include "tablescan_fdw.h"
+#include "base/ts_background.h"
+#include "read/read.h"
+
+/* Executor-side state. */
+/*
+ * A batch is converted to Datums a window of rows at a time, column by
+ * column; a window ends at the batch's end or once its strings pass
+ * WINDOW_BYTES.  The row context (values converted one by one) is emptied
+ * with each window, or sooner past ROW_CONTEXT_LIMIT.
+ */
+#define WINDOW_BYTES (1024 * 1024)
+#define ROW_CONTEXT_LIMIT (1024 * 1024)
+
+struct TsScanState
+{
+	/* what is scanned: the node's relation, or the aggregate scan's (scan_aggregate.c) */
+	Relation	rel;
+	Index		relid;			/* its range-table index in the quals */
+	List	   *quals;			/* to prune with (PostgreSQL checks them on the rows) */
+	List	   *attnums;		/* attributes needed (0 = all) */
+	int64		limit;			/* rows a LIMIT needs, -1 */
+	ExprContext *econtext;		/* evaluates Params while pruning */
+	bool		quals_have_params;	/* pruned again at run time: EXPLAIN ANALYZE says how */
+	MemoryContext cxt;			/* plan, readers */
+	MemoryContext rowcxt;		/* Datums of the current row */
+	TsTableOptions *opts;
+	ts_plan    *plan;
+	int			natts;
+	int		   *att_field;		/* per attribute: position in columns, -1 */
+	int		   *columns;		/* read-schema field indexes to read */
+	int			ncolumns;
+	const ts_type **col_types;
+	TsDatumConverter *conv;		/* per attribute (att_field >= 0) */
+	int		   *read_atts;		/* attributes read, in order */
+	int			nread_atts;
+	int			next_split;
+	ts_split_reader *reader;
+	ts_bufpool *buffers;		/* file readers' large buffers, kept between files */
+	ts_batch	batch;
+	int			batch_pos;
+	/* the window: rows [win_first, win_end) of the batch as Datums */
+	MemoryContext wincxt;		/* their strings and numerics */
+	int			win_first;
+	int			win_end;
+	int			win_capacity;	/* rows of win_values / win_isnull */
+	Datum	   *win_values;		/* row r's attributes at r * natts, as in a slot */
+	bool	   *win_isnull;
+	int		   *win_done;		/* rows converted; the rest one by one */
+	Datum	   *row_values;		/* a row past win_done, or of no attribute read */
+	bool	   *row_isnull;
+	int			win_all_done;	/* the least of win_done */
+	int		   *string_fields;	/* batch columns converted as strings in windows */
+	int			nstring_fields;
+	bool		row_allocs;		/* values converted one by one since rowcxt was emptied */
+	/* a Parallel Foreign Scan: shared state (parallel.c) and this process's tasks */
+	TsParallelScan *pscan;
+	TsParallelTask *tasks;
+	int			ntasks;
+	ts_split	task_split;		/* the split of a one-file task being read */
+	ts_scan_file task_file;		/* its file, with the task's byte range */
+	/* EXPLAIN ANALYZE figures (of the workers too, once they are done) */
+	int64		figures[TS_PARALLEL_NFIGURES];
+};
+
+#define FIG_FILES 0
+#define FIG_ROWS 1
+#define FIG_BYTES 2
+#define FIG_ROW_GROUPS_TOTAL 3
+#define FIG_ROW_GROUPS_KEPT 4
+#define FIG_FILES_INDEX 5
+
+static void drain_background_before_reset(MemoryContext cxt);
+static void close_reader(TsScanState *st);
+
+/* A scan of nothing yet, its memory contexts in the query's. */
+TsScanState *
+tablescan_scan_create(EState *estate)
+{
+	TsScanState *st = palloc0(sizeof(TsScanState));
+
+	st->cxt = AllocSetContextCreate(estate->es_query_cxt,
+									"tablescan_fdw scan", ALLOCSET_DEFAULT_SIZES);
+	st->rowcxt = AllocSetContextCreate(estate->es_query_cxt,
+									   "tablescan_fdw row", ALLOCSET_SMALL_SIZES);
+	st->wincxt = AllocSetContextCreate(estate->es_query_cxt,
+									   "tablescan_fdw rows", ALLOCSET_DEFAULT_SIZES);
+	st->limit = -1;
+	return st;
+}
+
+/* Does the expression hold a Param (prepared statement, nested loop, InitPlan)? */
+static bool
+has_params(Node *node, void *context)
+{
+	if (node == NULL)
+		return false;
+	if (IsA(node, Param))
+		return true;
+	return expression_tree_walker(node, has_params, context);
+}
+
+/* What a scan of rel reads, for a scan made by tablescan_scan_create. */
+void
+tablescan_scan_set_source(TsScanState *st, Relation rel, Index relid, List *quals,
+						  List *attnums, ExprContext *econtext)
+{
+	st->rel = rel;
+	st->relid = relid;
+	st->quals = quals;
+	st->attnums = attnums;
+	st->econtext = econtext;
+	st->quals_have_params = has_params((Node *) quals, NULL);
+	close_reader(st);
+	st->plan = NULL;			/* planned at the first row */
+}
+
+/* The rows a LIMIT needs from the scan, -1 = all. */
+void
+tablescan_scan_set_limit(TsScanState *st, int64 limit)
+{
+	st->limit = limit;
+}
+
+/*
+ * Plan the Paimon scan for this execution: one snapshot per execution,
+ * never a stale one.  Done at the first fetch (and again after a rescan
+ * with changed parameters) rather than in BeginForeignScan, because only
+ * then do the Params of a nested loop's inner side have their values, and
+ * pruning with them is what makes such a join cheap.
+ *
+ * In a parallel scan the leader plans when it sets up the shared state and
+ * publishes its snapshot and tasks ('publish'); every other plan (the
+ * workers', the leader's after a rescan) reads that snapshot and must come
+ * to the same tasks (parallel.c).
+ */
+static void
+start_scan(TsScanState *st, bool publish)
+{
+	Relation	rel = st->rel;
+	TupleDesc	desc = RelationGetDescr(rel);
+	MemoryContext old;
+	List	   *attnums;
+	int		   *field_of_att;
+	ListCell   *lc;
+	bool		all = false;
+
+	MemoryContextReset(st->cxt);
+	old = MemoryContextSwitchTo(st->cxt);
+	drain_background_before_reset(st->cxt);
+	st->ncolumns = 0;
+	st->next_split = 0;
+	st->reader = NULL;
+	st->batch.nrows = 0;
+	st->batch_pos = 0;
+	st->win_first = st->win_end = 0;
+	st->win_capacity = 0;
+	st->buffers = ts_bufpool_new(TS_BUFPOOL_DEFAULT_BYTES);
+	st->opts = tablescan_get_options(RelationGetRelid(rel));
+	if (st->pscan && !publish)
+		tablescan_parallel_pin(st->pscan, st->opts);	/* the leader's snapshot */
+	st->plan = tablescan_plan_relation(st->opts, rel, st->relid, st->quals, st->econtext,
+									   st->limit, &field_of_att, NULL);
+
+	st->natts = desc->natts;
+	st->att_field = palloc(sizeof(int) * Max(desc->natts, 1));
+	st->columns = palloc(sizeof(int) * Max(desc->natts, 1));
+	st->col_types = palloc(sizeof(ts_type *) * Max(desc->natts, 1));
+	st->conv = palloc0(sizeof(TsDatumConverter) * Max(desc->natts, 1));
+	st->read_atts = palloc(sizeof(int) * Max(desc->natts, 1));
+	st->nread_atts = 0;
+	st->win_done = palloc0(sizeof(int) * Max(desc->natts, 1));
+	st->row_values = palloc0(sizeof(Datum) * Max(desc->natts, 1));
+	st->row_isnull = palloc(sizeof(bool) * Max(desc->natts, 1));
+	memset(st->row_isnull, true, sizeof(bool) * Max(desc->natts, 1));
+	for (int i = 0; i < desc->natts; i++)
+		st->att_field[i] = -1;
+
+	attnums = st->attnums;
+	foreach(lc, attnums)
+		if (lfirst_int(lc) == 0)
+			all = true;
+	for (int i = 0; i < desc->natts; i++)
+	{
+		bool		needed = all;
+
+		if (TupleDescAttr(desc, i)->attisdropped)
+			continue;
+		if (!needed)
+			foreach(lc, attnums)
+				if (lfirst_int(lc) == i + 1)
+					needed = true;
+		if (!needed)
+			continue;
+		st->att_field[i] = st->ncolumns;
+		st->columns[st->ncolumns] = field_of_att[i];
+		st->col_types[st->ncolumns] = tablescan_column_type(st->plan, field_of_att[i]);
+		tablescan_datum_converter_init(&st->conv[i], st->col_types[st->ncolumns],
+									   TupleDescAttr(desc, i)->atttypid,
+									   TupleDescAttr(desc, i)->atttypmod,
+									   pstrdup(NameStr(TupleDescAttr(desc, i)->attname)));
+		st->read_atts[st->nread_atts++] = i;
+		st->ncolumns++;
+	}
+	{
+		/* system columns where they mean something (_ROW_KIND, _ROW_ID ...) */
+		ts_err		err = {0};
+
+		if (!ts_read_check_columns(st->plan, st->columns, st->ncolumns, &err))
+			tablescan_report(&err);
+	}
+	st->string_fields = palloc(sizeof(int) * Max(st->ncolumns, 1));
+	st->nstring_fields = 0;
+	for (int k = 0; k < st->nread_atts; k++)
+		if (st->conv[st->read_atts[k]].path == TS_DATUM_TEXT)
+			st->string_fields[st->nstring_fields++] = st->att_field[st->read_atts[k]];
+	if (st->pscan)
+	{
+		st->ntasks = tablescan_parallel_tasks(st->plan, st->columns, st->ncolumns, &st->tasks);
+		if (publish)
+			tablescan_parallel_publish(st->pscan, st->plan, st->tasks, st->ntasks);
+		else
+			tablescan_parallel_check(st->pscan, st->plan, st->tasks, st->ntasks, rel);
+	}
+	MemoryContextSwitchTo(old);
+}
+
+/* Open the reader of the next split; false when there is none. */
+static bool
+open_next_split(TsScanState *st)
+{
+	ts_err		err = {0};
+	const ts_split *split;
+
+	if (st->pscan)
+	{
+		/* a parallel scan: the next task nobody took */
+		int			t = tablescan_parallel_next_task(st->pscan);
+
+		if (t < 0)
+			return false;
+		split = tablescan_parallel_task_split(st->plan, &st->tasks[t],
+											  &st->task_split, &st->task_file);
+	}
+	else if (st->next_split < st->plan->nsplits)
+		split = &st->plan->splits[st->next_split++];
+	else
+		return false;
+	st->reader = ts_split_reader_open(st->plan, split, st->columns, st->ncolumns, &err);
+	if (st->reader == NULL)
+		tablescan_report(&err);
+	if (st->buffers)
+		ts_split_reader_set_buffers(st->reader, st->buffers);
+	return true;
+}
+
+/*
+ * Convert the next window of the batch, from batch_pos: as many rows as keep
+ * its strings within WINDOW_BYTES (at least one), column by column into
+ * win_values / win_isnull, in wincxt.
+ */
+static void
+convert_window(TsScanState *st)
+{
+	int			first = st->batch_pos;
+	int			end = st->batch.nrows;
+	MemoryContext old;
+
+	if (st->nread_atts == 0)
+	{
+		st->win_first = first;
+		st->win_end = end;
+		st->win_all_done = end - first;
+		return;
+	}
+	if (st->batch.nrows > st->win_capacity)
+	{
+		int			cap = Max(st->batch.nrows, TS_BATCH_ROWS);
+
+		st->win_values = MemoryContextAlloc(st->cxt, sizeof(Datum) * cap * st->natts);
+		st->win_isnull = MemoryContextAlloc(st->cxt, sizeof(bool) * cap * st->natts);
+		st->win_capacity = cap;
+	}
+	/* a window ends where its strings pass WINDOW_BYTES */
+	{
+		Size		bytes = 0;
+
+		for (int row = first; st->nstring_fields > 0 && row < end; row++)
+		{
+			const ts_value *rv = ts_batch_at(&st->batch, row, 0);
+
+			for (int j = 0; j < st->nstring_fields; j++)
+				if (!rv[st->string_fields[j]].isnull)
+					bytes += VARHDRSZ + rv[st->string_fields[j]].v.s.len;
+			if (bytes > WINDOW_BYTES && row > first)
+			{
+				end = row;
+				break;
+			}
+		}
+	}
+	if (st->nread_atts < st->natts)
+	{
+		/* attributes not read are NULL */
+		memset(st->win_values, 0, sizeof(Datum) * (end - first) * st->natts);
+		memset(st->win_isnull, true, sizeof(bool) * (end - first) * st->natts);
+	}
+	old = MemoryContextSwitchTo(st->wincxt);
+	st->win_all_done = end - first;
+	for (int k = 0; k < st->nread_atts; k++)
+	{
+		int			i = st->read_atts[k];
+
+		st->win_done[k] = tablescan_convert_column(&st->conv[i], &st->batch, st->att_field[i],
+												   first, end - first, st->natts,
+												   st->win_values + i, st->win_isnull + i);
+		st->win_all_done = Min(st->win_all_done, st->win_done[k]);
+	}
+	MemoryContextSwitchTo(old);
+	st->win_first = first;
+	st->win_end = end;
+}
+
+/*
+ * The helper thread (base/background.c) decompresses into page buffers of
+ * the scan's readers, all in st->cxt: before that context is reset or
+ * deleted (the end of the scan, a rescan, or an ERROR unwinding the query)
+ * the thread must be done with them.  Reset callbacks run first.
+ */
+static void
+drain_background(void *arg)
+{
+	ts_bg_set_enabled(false);
+	ts_bg_drain();
+}
+
+static void
+drain_background_before_reset(MemoryContext cxt)
+{
+	MemoryContextCallback *cb = MemoryContextAlloc(cxt, sizeof(MemoryContextCallback));
+
+	cb->func = drain_background;
+	cb->arg = NULL;
+	MemoryContextRegisterResetCallback(cxt, cb);
+}
+
+/* Add what a split reader did (files it opened, bytes, row groups) to figures. */
+static void
+add_reader_figures(const ts_split_reader *reader, int64 *figures)
+{
+	const ts_reader_metrics *m = ts_split_reader_metrics(reader);
+
+	figures[FIG_FILES] += m->files_opened;
+	figures[FIG_BYTES] += m->bytes_read;
+	figures[FIG_ROW_GROUPS_TOTAL] += m->row_groups_total;
+	figures[FIG_ROW_GROUPS_KEPT] += m->row_groups_kept;
+	figures[FIG_FILES_INDEX] += m->files_skipped_index;
+}
+
+/* Close the split reader, if any, in the scan's context (its allocations'). */
+static void
+close_reader(TsScanState *st)
+{
+	if (st->reader)
+	{
+		MemoryContext old = MemoryContextSwitchTo(st->cxt);
+
+		add_reader_figures(st->reader, st->figures);
+		ts_split_reader_close(st->reader);
+		st->reader = NULL;
+		MemoryContextSwitchTo(old);
+	}
+}
+
+/*
+ * The next row of the scan into slot (a virtual tuple of the relation's
+ * attributes, valid until the next call); false at the end (slot empty).
+ */
+bool
+tablescan_scan_next_row(TsScanState *st, TupleTableSlot *slot)
+{
+	Datum	   *values;
+	bool	   *isnull;
+
+	ExecClearTuple(slot);
+	if (!tablescan_scan_next_values(st, &values, &isnull))
+		return false;
+	memcpy(slot->tts_values, values, sizeof(Datum) * st->natts);
+	memcpy(slot->tts_isnull, isnull, sizeof(bool) * st->natts);
+	ExecStoreVirtualTuple(slot);
+	return true;
+}
+
+/*
+ * The next row of the scan: *values and *isnull, one per attribute of the
+ * relation (NULL where not read), valid until the next call; false at the
+ * end.  A row of the window is handed out in place.
+ */
+bool
+tablescan_scan_next_values(TsScanState *st, Datum **values, bool **isnull)
+{
+	MemoryContext old;
+	const ts_value *rowvals;
+	int			r;
+
+	/*
+	 * The Datums of the row returned last are dead now: the row context can
+	 * be emptied, and the window's once the window is done.
+	 */
+	if (st->row_allocs && MemoryContextMemAllocated(st->rowcxt, false) > ROW_CONTEXT_LIMIT)
+	{
+		MemoryContextReset(st->rowcxt);
+		st->row_allocs = false;
+	}
+	if (st->plan == NULL)
+		start_scan(st, false);
+	if (st->batch_pos >= st->win_end)
+	{
+		if (st->row_allocs)
+			MemoryContextReset(st->rowcxt);
+		st->row_allocs = false;
+		MemoryContextReset(st->wincxt);
+		old = MemoryContextSwitchTo(st->cxt);
+		while (st->batch_pos >= st->batch.nrows)
+		{
+			ts_err		err = {0};
+			int			n;
+
+			if (st->reader == NULL && !open_next_split(st))
+			{
+				MemoryContextSwitchTo(old);
+				return false;
+			}
+			/*
+			 * Pages decompressed ahead land in st->cxt: see drain_background.
+			 * Not in a parallel scan, whose processes keep the cores busy
+			 * already (another thread each only adds switching).
+			 */
+			ts_bg_set_enabled(tablescan_decompress_ahead && st->pscan == NULL);
+			n = ts_split_reader_next(st->reader, &st->batch, &err);
+			ts_bg_set_enabled(false);
+			if (n < 0)
+				tablescan_report(&err);
+			st->batch_pos = 0;
+			if (n == 0)
+			{
+				st->batch.nrows = 0;
+				close_reader(st);
+			}
+			else
+				st->figures[FIG_ROWS] += n;
+		}
+		MemoryContextSwitchTo(old);
+		convert_window(st);
+	}
+	rowvals = st->batch.values ? ts_batch_at(&st->batch, st->batch_pos, 0) : NULL;
+	r = st->batch_pos - st->win_first;
+	st->batch_pos++;
+	if (st->nread_atts == 0)
+	{
+		/* no attribute read: all NULL */
+		*values = st->row_values;
+		*isnull = st->row_isnull;
+		return true;
+	}
+	*values = st->win_values + (size_t) r * st->natts;
+	*isnull = st->win_isnull + (size_t) r * st->natts;
+	if (r >= st->win_all_done)
+	{
+		/* columns whose conversion stopped before this row: one value at a time */
+		memcpy(st->row_values, *values, sizeof(Datum) * st->natts);
+		memcpy(st->row_isnull, *isnull, sizeof(bool) * st->natts);
+		for (int k = 0; k < st->nread_atts; k++)
+		{
+			int			i = st->read_atts[k];
+
+			if (r < st->win_done[k])
+				continue;
+			old = MemoryContextSwitchTo(st->rowcxt);
+			st->row_values[i] = tablescan_convert_value(&st->conv[i], &rowvals[st->att_field[i]],
+														&st->row_isnull[i]);
+			MemoryContextSwitchTo(old);
+			st->row_allocs = true;
+		}
+		*values = st->row_values;
+		*isnull = st->row_isnull;
+	}
+	return true;
+}
+
+/*
+ * errcontext while reading rows (arg: the scan): the table, and the data
+ * file where one is read alone, with its row group or stripe where known.
+ */
+void
+tablescan_scan_error_context(void *arg)
+{
+	TsScanState *st = arg;
+	const char *file = st->reader ? ts_split_reader_current_file(st->reader) : NULL;
+	int32		part = 0;
+	const char *part_name = file ? ts_split_reader_current_part(st->reader, &part) : NULL;
+
+	if (st->plan == NULL)
+		return;					/* planning: its errors name the table */
+	if (file)
+	{
+		size_t		n = strlen(st->plan->table_path);
+
+		/* inside the table's directory: relative to it, as Paimon's manifests name files */
+		if (strncmp(file, st->plan->table_path, n) == 0 && file[n] == '/')
+			file += n + 1;
+		if (part_name)
+			errcontext("reading %s \"%s\", data file \"%s\", %s %d",
+					   st->plan->kind == TS_TABLE_FORMAT ? "format table" : "Paimon table",
+					   st->opts->qualified_name, file, part_name, (int) part);
+		else
+			errcontext("reading %s \"%s\", data file \"%s\"",
+					   st->plan->kind == TS_TABLE_FORMAT ? "format table" : "Paimon table",
+					   st->opts->qualified_name, file);
+	}
+	else
+		errcontext("reading %s \"%s\"",
+				   st->plan->kind == TS_TABLE_FORMAT ? "format table" : "Paimon table",
+				   st->opts->qualified_name);
+}
+
+/* Read the rows again; plan again first when replan (Params changed). */
+void
+tablescan_scan_rescan(TsScanState *st, bool replan)
+{
+	if (st->plan == NULL)
+		return;
+	close_reader(st);
+	if (replan)
+	{
+		/* parameter values changed: plan (and prune) again at next fetch */
+		st->plan = NULL;
+		return;
+	}
+	st->next_split = 0;
+	st->batch.nrows = 0;
+	st->batch_pos = 0;
+	st->win_first = st->win_end = 0;
+}
+
+/* Close the reader and free the scan's memory. */
+void
+tablescan_scan_end(TsScanState *st)
+{
+	close_reader(st);
+	MemoryContextDelete(st->rowcxt);
+	MemoryContextDelete(st->wincxt);
+	MemoryContextDelete(st->cxt);
+}
+
+/*
+ * A Parallel Foreign Scan, in the leader before its workers start (again
+ * before a rescan's): plan, and publish snapshot and tasks.
+ */
+void
+tablescan_scan_parallel_leader(TsScanState *st, TsParallelScan *pscan)
+{
+	close_reader(st);
+	st->pscan = pscan;
+	start_scan(st, true);
+}
+
+/* A Parallel Foreign Scan, in a worker: planned at the first fetch. */
+void
+tablescan_scan_parallel_worker(TsScanState *st, TsParallelScan *pscan)
+{
+	st->pscan = pscan;
+}
+
+/* Workers leave their EXPLAIN ANALYZE figures; the leader takes them. */
+void
+tablescan_scan_parallel_shutdown(TsScanState *st)
+{
+	if (st == NULL || st->pscan == NULL)
+		return;
+	if (IsParallelWorker())
+	{
+		close_reader(st);		/* done: a reader a LIMIT left open counts too */
+		tablescan_parallel_add_figures(st->pscan, st->figures);
+	}
+	else
+	{
+		tablescan_parallel_take_figures(st->pscan, st->figures);
+		st->pscan = NULL;		/* the shared memory goes with the Gather */
+	}
+}
+
+/* EXPLAIN ANALYZE figures of a scan: cache, files, rows, row groups, bytes. */
+void
+tablescan_scan_explain(TsScanState *st, ExplainState *es)
+{
+	int64		figures[TS_PARALLEL_NFIGURES];
+
+	/* with the reader still open (a LIMIT stopped the scan) */
+	memcpy(figures, st->figures, sizeof(figures));
+	if (st->reader)
+		add_reader_figures(st->reader, figures);
+
+	if (st->plan && st->quals_have_params)
+	{
+		/*
+		 * The executor pruned again with the parameters' values (of the last
+		 * execution, for a rescanned scan): the plan-time lines above are
+		 * what the plan knew without them.
+		 */
+		const ts_scan_metrics *m = &st->plan->metrics;
+		int64		files = 0;
+
+		for (int s = 0; s < st->plan->nsplits; s++)
+			files += st->plan->splits[s].nfiles;
+		if (m->partitions_total > 0)
+			tablescan_explain_kept_total("Partitions (run time)", m->partitions_kept, m->partitions_total, es);
+		tablescan_explain_kept_total("Data Files (run time)", files, Max(m->files_total, files), es);
+	}
+	if (st->plan && st->plan->kind != TS_TABLE_FORMAT)
+		ExplainPropertyText("Cache", !st->opts->cache || tablescan_cache_size_mb == 0 ? "off" :
+							st->plan->metrics.cache_hit ? "hit" : "miss", es);
+	ExplainPropertyInteger("Files Read", NULL, figures[FIG_FILES], es);
+	if (figures[FIG_FILES_INDEX] > 0)
+		ExplainPropertyInteger("Files Skipped By Index", NULL, figures[FIG_FILES_INDEX], es);
+	ExplainPropertyInteger("Rows Read", NULL, figures[FIG_ROWS], es);
+	if (figures[FIG_ROW_GROUPS_TOTAL] > 0)
+		tablescan_explain_kept_total("Row Groups", figures[FIG_ROW_GROUPS_KEPT],
+						   figures[FIG_ROW_GROUPS_TOTAL], es);
+	if (es->costs)
+		ExplainPropertyInteger("Bytes Read", NULL, figures[FIG_BYTES], es);
+}
