@@ -7,7 +7,10 @@
  * PostgreSQL closes at transaction abort.  Every open, listing and check
  * goes through the current scope first (fs_scope.c).  Object URIs
  * (s3://, s3a://, oss://) go to the object store client (s3.c); other
- * schemes are refused by name; "file:" names a local path.
+ * schemes are refused by name; "file:" names a local path.  An immutable
+ * metadata object (ts_mcache_wanted) is read whole by one GET, no HEAD,
+ * through the on-disk metadata cache (meta_cache.c), and served from
+ * memory.
  */
 #include <dirent.h>
 #include <errno.h>
@@ -20,6 +23,7 @@
 #include <unistd.h>
 
 #include "base/ts_fs.h"
+#include "base/ts_meta_cache.h"
 #include "base/ts_s3.h"
 
 struct ts_file
@@ -28,6 +32,7 @@ struct ts_file
 	int			fd;
 	int64_t		size;
 	char	   *path;
+	uint8_t    *mem;			/* a remote file read whole (ts_malloc'd), or NULL */
 };
 
 static int
@@ -83,7 +88,80 @@ new_file(const char *path, bool remote, int fd, int64_t size, ts_err *err)
 	f->remote = remote;
 	f->fd = fd;
 	f->size = size;
+	f->mem = NULL;
 	return f;
+}
+
+/*
+ * The key of an object in the metadata cache: who reads it (the store and
+ * the credentials of this scan) and its URI.  0 parts: no settings.
+ */
+static int
+cache_key(const char *path, const char *parts[8])
+{
+	const ts_s3_config *c = ts_s3_get_config();
+
+	if (c == NULL)
+		return 0;
+	parts[0] = c->endpoint;
+	parts[1] = c->region;
+	parts[2] = c->path_style ? "path" : "host";
+	parts[3] = c->access_key;
+	parts[4] = c->secret_key;
+	parts[5] = c->session_token;
+	parts[6] = path;
+	return 7;
+}
+
+/*
+ * The last metadata object read whole in this process (malloc'd: it
+ * outlives queries), by the name of its cache key: a manifest is opened
+ * twice in a row (format sniffing, then reading) and is fetched once.
+ */
+#define MEMO_MAX ((size_t) 16 << 20)
+static char memo_key[65];
+static uint8_t *memo_data = NULL;
+static size_t memo_len = 0;
+
+/*
+ * Read a whole immutable metadata object (in scope: the caller checked):
+ * from the memo, the cache, or one GET whose bytes are then cached.
+ */
+static bool
+read_metadata_object(const char *path, uint8_t **data, size_t *len, ts_err *err)
+{
+	const char *parts[8];
+	int			nparts = cache_key(path, parts);
+	char		key[65] = "";
+
+	if (nparts > 0)
+	{
+		ts_mcache_entry_name(parts, nparts, key);
+		if (memo_data != NULL && strcmp(key, memo_key) == 0 &&
+			(*data = ts_malloc(memo_len + 1)) != NULL)
+		{
+			memcpy(*data, memo_data, memo_len + 1);
+			*len = memo_len;
+			return true;
+		}
+		if (!ts_mcache_get(parts, nparts, data, len))
+		{
+			if (!ts_s3_read_object(path, data, len, err))
+				return false;
+			ts_mcache_put(parts, nparts, *data, *len);
+		}
+	}
+	else if (!ts_s3_read_object(path, data, len, err))
+		return false;
+	free(memo_data);
+	memo_data = NULL;
+	if (key[0] && *len <= MEMO_MAX && (memo_data = malloc(*len + 1)) != NULL)
+	{
+		memcpy(memo_data, *data, *len + 1);
+		memo_len = *len;
+		memcpy(memo_key, key, sizeof(key));
+	}
+	return true;
 }
 
 static ts_file *
@@ -94,6 +172,26 @@ open_object(const char *path, ts_err *err)
 
 	if (!ts_fs_scope_allows_name(path, err))
 		return NULL;
+	if (ts_mcache_wanted(path))
+	{
+		/* metadata is read whole: one GET (or none), no HEAD */
+		uint8_t    *data;
+		size_t		len;
+		ts_file    *f;
+
+		if (!read_metadata_object(path, &data, &len, err))
+		{
+			if (err && err->code == TS_ERR_NOT_FOUND)
+				ts_error(err, TS_ERR_NOT_FOUND, "could not open file \"%s\": no such object", path);
+			return NULL;
+		}
+		f = new_file(path, true, -1, (int64_t) len, err);
+		if (f == NULL)
+			ts_free(data);
+		else
+			f->mem = data;
+		return f;
+	}
 	if (!ts_s3_head(path, &exists, &size, err))
 		return NULL;
 	if (!exists)
@@ -173,6 +271,11 @@ ts_file_pread(ts_file *f, void *buf, size_t len, int64_t offset, ts_err *err)
 		return ts_error(err, TS_ERR_CORRUPT,
 						"file \"%s\": read of %zu bytes at offset %lld is past its end (%lld bytes)",
 						f->path, len, (long long) offset, (long long) f->size);
+	if (f->mem)
+	{
+		memcpy(buf, f->mem + offset, len);
+		return true;
+	}
 	if (f->remote)
 		return ts_s3_read_range(f->path, buf, len, offset, f->size, err);
 	while (done < len)
@@ -200,6 +303,7 @@ ts_file_close(ts_file *f)
 		return;
 	if (!f->remote)
 		fs_hooks.close_fd(f->fd);
+	ts_free(f->mem);
 	ts_free(f->path);
 	ts_free(f);
 }
@@ -213,9 +317,13 @@ ts_read_whole_file(const char *path, uint8_t **data, size_t *len, ts_err *err)
 	if (ts_uri_is_object(path))
 	{
 		/* one GET, no HEAD first */
+		bool		ok;
+
 		if (!ts_fs_scope_allows_name(path, err))
 			return false;
-		if (!ts_s3_read_object(path, data, len, err))
+		ok = ts_mcache_wanted(path) ? read_metadata_object(path, data, len, err) :
+			ts_s3_read_object(path, data, len, err);
+		if (!ok)
 		{
 			if (err && err->code == TS_ERR_NOT_FOUND)
 				return ts_error(err, TS_ERR_NOT_FOUND, "could not open file \"%s\": no such object",

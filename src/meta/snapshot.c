@@ -221,7 +221,8 @@ read_hint(const char *dir, const char *name, int64_t *out)
 
 	if (path == NULL)
 		return false;
-	if (ts_path_is_file(path) && ts_read_whole_file(path, &data, &len, &err))
+	/* one read (no existence check first): a missing hint is just not used */
+	if (ts_read_whole_file(path, &data, &len, &err))
 	{
 		char	   *p = (char *) data;
 		char	   *end;

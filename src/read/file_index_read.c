@@ -39,6 +39,7 @@ ts_read_file_index_skips(ts_plan *plan, const ts_scan_file *file, bool *skip, ts
 	size_t		len = 0;
 	bool		may = true;
 	bool		ok;
+	ts_err		rerr = {0};
 
 	*skip = false;
 	if (plan->predicate == NULL || !ts_plan_uses_file_index(plan) || file->entry == NULL ||
@@ -53,14 +54,14 @@ ts_read_file_index_skips(ts_plan *plan, const ts_scan_file *file, bool *skip, ts
 	path = ts_psprintf("%.*s/%s", (int) (slash - file->path), file->path, name);
 	if (path == NULL)
 		return ts_error(err, TS_ERR_NOMEM, "out of memory");
-	if (!ts_path_is_file(path))
+	/* one read, no existence check first (a request less on an object store) */
+	if (!ts_read_whole_file(path, &data, &len, &rerr))
 	{
 		ts_free(path);
-		return true;
-	}
-	if (!ts_read_whole_file(path, &data, &len, err))
-	{
-		ts_free(path);
+		if (rerr.code == TS_ERR_NOT_FOUND)
+			return true;		/* no index file: the data file is read */
+		if (err)
+			*err = rerr;
 		return false;
 	}
 	ok = ts_plan_file_index_may_match(plan, file->entry, plan->predicate, data, len, &may,
