@@ -62,8 +62,10 @@ ts_mcache_configure(const char *dir, int64_t max_bytes, ts_err *err)
 {
 	struct stat st;
 
-	if (cache_dir != NULL && dir != NULL && strcmp(cache_dir, dir) == 0)
+	if (cache_dir != NULL && dir != NULL && strcmp(cache_dir, dir) == 0 && max_bytes > 0)
 	{
+		if (max_bytes < cache_max)
+			written_since_scan = -1;	/* scan (and evict) at the next store */
 		cache_max = max_bytes;
 		return true;
 	}
