@@ -2,7 +2,9 @@
 # s3.sh - object store vs local: plan and full-scan times of the same tables
 # read from the local fixture warehouse and from the test object store
 # (test/s3/proxy.mjs: s3rver behind the SigV4-checking proxy) with 0 ms and
-# 20 ms added to every request; prints figures, asserts nothing.
+# 20 ms added to every request; plans also with the on-disk metadata cache
+# (empty, then filled by a previous process) and warm in memory; prints
+# figures, asserts nothing.
 #   bash bench/s3.sh [FIXTURES_DIR]     (default /tmp/tablescan_fdw_fixtures)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -32,6 +34,15 @@ for delay in 0 20; do
         printf 's3   : '; $BUILD/bench/ts_scan_bench "s3://bench/$t" | tr '\n' ' '; echo
         printf 'plan local: '; $BUILD/bench/ts_scan_bench "$FIX/warehouse/$t" --plan-only 1 | head -1
         printf 'plan s3   : '; $BUILD/bench/ts_scan_bench "s3://bench/$t" --plan-only 1 | tr '\n' ' '; echo
+        # the on-disk metadata cache: a first process fills it, a second one (cold in memory) reads it
+        MC=/tmp/tablescan_fdw_s3_bench_mcache; rm -rf "$MC"
+        printf 'plan s3, metadata cache empty: '
+        $BUILD/bench/ts_scan_bench "s3://bench/$t" --plan-only 1 --metadata-cache "$MC" | tr '\n' ' '; echo
+        printf 'plan s3, metadata cache filled (new process): '
+        $BUILD/bench/ts_scan_bench "s3://bench/$t" --plan-only 1 --metadata-cache "$MC" | tr '\n' ' '; echo
+        printf 'plan s3, warm (in-memory manifest cache): '
+        $BUILD/bench/ts_scan_bench "s3://bench/$t" --plan-only 5 --cache 64 | tr '\n' ' '; echo
+        rm -rf "$MC"
     done
     kill $pid; wait $pid 2>/dev/null || true
 done
