@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "base/ts_fs.h"
+#include "base/ts_s3.h"
 #include "read/read_internal.h"
 
 static const char *
@@ -54,12 +55,20 @@ ts_read_file_index_skips(ts_plan *plan, const ts_scan_file *file, bool *skip, ts
 	path = ts_psprintf("%.*s/%s", (int) (slash - file->path), file->path, name);
 	if (path == NULL)
 		return ts_error(err, TS_ERR_NOMEM, "out of memory");
-	/* one read, no existence check first (a request less on an object store) */
+	/*
+	 * An object is read at once (a missing one answers 404: a request less
+	 * than asking first); a local file is checked first, as before.
+	 */
+	if (!ts_uri_is_object(path) && !ts_path_is_file(path))
+	{
+		ts_free(path);
+		return true;
+	}
 	if (!ts_read_whole_file(path, &data, &len, &rerr))
 	{
 		ts_free(path);
-		if (rerr.code == TS_ERR_NOT_FOUND)
-			return true;		/* no index file: the data file is read */
+		if (rerr.code == TS_ERR_NOT_FOUND || rerr.code == TS_ERR_DENIED)
+			return true;		/* no index file (or none we may read): the data file is read */
 		if (err)
 			*err = rerr;
 		return false;
