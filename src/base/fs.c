@@ -174,7 +174,12 @@ open_object(const char *path, ts_err *err)
 		return NULL;
 	if (ts_mcache_wanted(path))
 	{
-		/* metadata is read whole: one GET (or none), no HEAD */
+		/*
+		 * Metadata is read whole: one plain GET (or none), no HEAD, the size
+		 * from the checked Content-Length.  No Range header: s3rver answers
+		 * "bytes=0-0" with the whole object, a suffix range with one byte
+		 * too many, and never answers a ranged GET of an empty object.
+		 */
 		uint8_t    *data;
 		size_t		len;
 		ts_file    *f;
