@@ -15,7 +15,7 @@ CORE_SRCS := $(sort $(wildcard $(addsuffix /*.c,$(patsubst %/,%,$(CORE_DIRS)))))
 FDW_SRCS := $(sort $(wildcard src/fdw/*.c))
 OBJS = $(CORE_SRCS:.c=.o) $(FDW_SRCS:.c=.o)
 
-LIBS_CORE = -lcjson -lzstd -lsnappy -llz4 -lz -lbz2 -lroaring -lcurl -lxml2 -lm
+LIBS_CORE = -lcjson -lzstd -lsnappy -llz4 -lz -lbz2 -lroaring -lcurl -lxml2 -lcrypto -lm
 PG_CPPFLAGS = -I$(srcdir)/src -I/usr/include/cjson -I/usr/include/libxml2
 PG_CFLAGS = -Wall -Werror -Wno-declaration-after-statement
 # libsnappy (and the libstdc++ it brings) is loaded on first use: src/base/snappy.c.

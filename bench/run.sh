@@ -56,7 +56,7 @@ if [ "${BENCH_NO_INSTALL:-0}" != 1 ]; then
 fi
 make -s -j2 BUILD=$BUILD tools >/dev/null
 mkdir -p $BIN
-LIBS="-lcjson -lzstd -lsnappy -llz4 -lz -lbz2 -lroaring -lcurl -lxml2 -lm"
+LIBS="-lcjson -lzstd -lsnappy -llz4 -lz -lbz2 -lroaring -lcurl -lxml2 -lcrypto -lm"
 cc -std=gnu11 -O2 -Wall -Werror -Isrc -I/usr/include/cjson bench/ts_pq_register.c \
    -o $BIN/ts_pq_register $BUILD/libts.a $LIBS
 # server-free scan without printing: the profiler target (see bench/ts_scan_bench.c)

@@ -5,8 +5,9 @@
 # 20 ms added to every request; prints figures, asserts nothing.  A plan-only
 # table of 1,000 manifests (bench.db/manifests_1000: ts_gen's 1,000 one-row
 # commits, pruned to the last snapshot, its manifest lists and the manifests)
-# is planned too.  Plans over s3 run three times with the live manifest-entry
-# cache on: the first is cold, the others warm.
+# is planned too.  Plans over s3 run cold (three times with the live
+# manifest-entry cache on: the first is cold, the others warm), and with the
+# on-disk metadata cache (empty, then filled by a previous process).
 #   bash bench/s3.sh [FIXTURES_DIR]     (default /tmp/tablescan_fdw_fixtures)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -16,7 +17,7 @@ make -s -j2 BUILD=$BUILD core tools >/dev/null
 mkdir -p $BUILD/bench
 cc -std=gnu11 -O2 -g -Wall -Werror -Isrc -I/usr/include/cjson bench/ts_scan_bench.c \
    -o $BUILD/bench/ts_scan_bench $BUILD/libts.a \
-   -lcjson -lzstd -lsnappy -llz4 -lz -lbz2 -lroaring -lcurl -lxml2 -lm
+   -lcjson -lzstd -lsnappy -llz4 -lz -lbz2 -lroaring -lcurl -lxml2 -lcrypto -lm
 [ -d test/s3/node_modules/s3rver ] || (cd test/s3 && npm install --no-audit --no-fund >/dev/null)
 export AWS_ACCESS_KEY_ID=S3RVER AWS_SECRET_ACCESS_KEY=S3RVER AWS_REGION=us-east-1
 TABLES=(sales.db/orders pk.db/pk_dedup_dv types.db/all_types)
@@ -50,6 +51,15 @@ for delay in 0 20; do
         printf 's3   : '; $BUILD/bench/ts_scan_bench "s3://bench/$t" | tr '\n' ' '; echo
         printf 'plan local: '; $BUILD/bench/ts_scan_bench "$FIX/warehouse/$t" --plan-only 1 | head -1
         printf 'plan s3   : '; $BUILD/bench/ts_scan_bench "s3://bench/$t" --plan-only 3 --cache 64 | tr '\n' ' '; echo
+        # the on-disk metadata cache: a first process fills it, a second one (cold in memory) reads it
+        MC=/tmp/tablescan_fdw_s3_bench_mcache; rm -rf "$MC"
+        printf 'plan s3, metadata cache empty: '
+        $BUILD/bench/ts_scan_bench "s3://bench/$t" --plan-only 1 --metadata-cache "$MC" | tr '\n' ' '; echo
+        printf 'plan s3, metadata cache filled (new process): '
+        $BUILD/bench/ts_scan_bench "s3://bench/$t" --plan-only 1 --metadata-cache "$MC" | tr '\n' ' '; echo
+        printf 'plan s3, warm (in-memory manifest cache): '
+        $BUILD/bench/ts_scan_bench "s3://bench/$t" --plan-only 5 --cache 64 | tr '\n' ' '; echo
+        rm -rf "$MC"
     done
     echo "-- bench.db/manifests_1000 (1,000 manifests, plan only)"
     printf 'plan local: '; $BUILD/bench/ts_scan_bench "$M" --plan-only 1 | head -1

@@ -4,7 +4,7 @@
  * server-free throughput figure.
  *
  * USAGE
- *   ts_scan_bench <table_path> [-c column]... [--plan-only N] [--cache MB] [--pool] [--ahead]
+ *   ts_scan_bench <table_path> [-c column]... [--plan-only N] [--cache MB] [--metadata-cache DIR] [--pool] [--ahead]
  *
  * Reads every split with ts_split_reader (all columns, or the -c ones) and
  * folds each value into a checksum so that nothing is optimized away; prints
@@ -20,7 +20,8 @@
  * TS_S3_ENDPOINT (path style), with AWS_ACCESS_KEY_ID / AWS_SECRET_ACCESS_KEY
  * / AWS_REGION, the CA file TS_S3_CA_FILE and TS_S3_MAX_IN_FLIGHT (requests
  * at once, as tablescan.s3_max_in_flight; default 16); the requests sent are printed
- * (bench/s3.sh, test/s3/tls.sh).
+ * (bench/s3.sh, test/s3/tls.sh).  --metadata-cache DIR reads and fills the
+ * on-disk metadata cache there (256 MB), as tablescan.metadata_cache_dir.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -28,6 +29,7 @@
 #include <time.h>
 
 #include "base/ts_background.h"
+#include "base/ts_meta_cache.h"
 #include "base/ts_s3.h"
 #include "tools/ts_tool_read.h"
 
@@ -101,6 +103,7 @@ main(int argc, char **argv)
 	int			plan_only = 0;
 	bool		pool = false;
 	int			cache_mb = 0;
+	const char *metadata_cache = NULL;
 	double		first_ms = 0;
 	const char *path = NULL;
 	ts_scan_context ctx;
@@ -127,17 +130,19 @@ main(int argc, char **argv)
 			ts_bg_set_enabled(true);
 		else if (strcmp(argv[i], "--cache") == 0 && i + 1 < argc)
 			cache_mb = atoi(argv[++i]);
+		else if (strcmp(argv[i], "--metadata-cache") == 0 && i + 1 < argc)
+			metadata_cache = argv[++i];
 		else if (path == NULL)
 			path = argv[i];
 		else
 		{
-			fprintf(stderr, "usage: ts_scan_bench <table_path> [-c column]... [--plan-only N] [--cache MB] [--pool] [--ahead]\n");
+			fprintf(stderr, "usage: ts_scan_bench <table_path> [-c column]... [--plan-only N] [--cache MB] [--metadata-cache DIR] [--pool] [--ahead]\n");
 			return 2;
 		}
 	}
 	if (path == NULL)
 	{
-		fprintf(stderr, "usage: ts_scan_bench <table_path> [-c column]... [--plan-only N] [--cache MB] [--pool] [--ahead]\n");
+		fprintf(stderr, "usage: ts_scan_bench <table_path> [-c column]... [--plan-only N] [--cache MB] [--metadata-cache DIR] [--pool] [--ahead]\n");
 		return 2;
 	}
 	if (ts_uri_is_object(path))
@@ -152,6 +157,11 @@ main(int argc, char **argv)
 		s3.ca_file = getenv("TS_S3_CA_FILE");
 		s3.max_in_flight = getenv("TS_S3_MAX_IN_FLIGHT") ? atoi(getenv("TS_S3_MAX_IN_FLIGHT")) : 0;
 		ts_s3_set_config(&s3);
+		if (metadata_cache && !ts_mcache_configure(metadata_cache, (int64_t) 256 << 20, &err))
+		{
+			fprintf(stderr, "ERROR: %s\n", err.msg);
+			return 1;
+		}
 	}
 	memset(&ctx, 0, sizeof(ctx));
 	ctx.table_path = path;
@@ -188,6 +198,9 @@ main(int argc, char **argv)
 				   (t1 - t0) * 1000 / plan_only, plan->nsplits);
 		if (ts_uri_is_object(path))
 			printf("object store requests: %lld\n", (long long) ts_s3_request_count());
+		if (ts_mcache_enabled())
+			printf("metadata cache: %lld hit(s), %lld stored\n",
+				   (long long) ts_mcache_get_stats().hits, (long long) ts_mcache_get_stats().stores);
 		ts_plan_free(plan);
 		return 0;
 	}

@@ -88,3 +88,16 @@ CREATE FUNCTION tablescan_manifest_entries(regclass,
 RETURNS SETOF record
 AS 'MODULE_PATHNAME', 'tablescan_manifest_entries'
 LANGUAGE C STRICT VOLATILE;
+
+-- What this backend asked of object stores (requests sent) and of the
+-- on-disk metadata cache (tablescan.metadata_cache_dir): hits, misses,
+-- entries stored, entries found corrupt (removed and fetched again),
+-- entries evicted; cache_bytes is what the cache directory holds now
+-- (NULL when the cache is off).
+CREATE FUNCTION tablescan_object_store_stats(
+    OUT requests bigint, OUT cache_hits bigint, OUT cache_misses bigint,
+    OUT cache_stores bigint, OUT cache_corrupt bigint, OUT cache_evicted bigint,
+    OUT cache_bytes bigint)
+RETURNS record
+AS 'MODULE_PATHNAME', 'tablescan_object_store_stats'
+LANGUAGE C VOLATILE;

@@ -9,7 +9,10 @@
  * PostgreSQL closes at transaction abort.  Every open, listing and check
  * goes through the current scope first (fs_scope.c).  Object URIs
  * (s3://, s3a://, oss://) go to the object store client (s3.c); other
- * schemes are refused by name; "file:" names a local path.
+ * schemes are refused by name; "file:" names a local path.  An immutable
+ * metadata object (ts_mcache_wanted) is read whole by one GET, no HEAD,
+ * through the on-disk metadata cache (meta_cache.c), and served from
+ * memory.
  */
 #include <dirent.h>
 #include <errno.h>
@@ -22,6 +25,7 @@
 #include <unistd.h>
 
 #include "base/ts_fs.h"
+#include "base/ts_meta_cache.h"
 #include "base/ts_prefetch.h"
 #include "base/ts_ranges.h"
 #include "base/ts_s3.h"
@@ -32,7 +36,8 @@ struct ts_file
 	int			fd;
 	int64_t		size;
 	char	   *path;
-	const uint8_t *mem;			/* an object prefetched whole (prefetch.c): reads copy */
+	const uint8_t *mem;			/* a remote file read whole, or NULL: reads copy */
+	bool		mem_owned;		/* mem is ts_malloc'd here (else a prefetch set's) */
 };
 
 static int
@@ -89,7 +94,106 @@ new_file(const char *path, bool remote, int fd, int64_t size, ts_err *err)
 	f->fd = fd;
 	f->size = size;
 	f->mem = NULL;
+	f->mem_owned = false;
 	return f;
+}
+
+/*
+ * The key of an object in the metadata cache: who reads it (the store and
+ * the credentials of this scan) and its URI.  0 parts: no settings.
+ */
+static int
+cache_key(const char *path, const char *parts[8])
+{
+	const ts_s3_config *c = ts_s3_get_config();
+
+	if (c == NULL)
+		return 0;
+	parts[0] = c->endpoint;
+	parts[1] = c->region;
+	parts[2] = c->path_style ? "path" : "host";
+	parts[3] = c->access_key;
+	parts[4] = c->secret_key;
+	parts[5] = c->session_token;
+	parts[6] = path;
+	return 7;
+}
+
+/*
+ * The last metadata object read whole in this process (malloc'd: it
+ * outlives queries), by the name of its cache key: a manifest is opened
+ * twice in a row (format sniffing, then reading) and is fetched once.
+ */
+#define MEMO_MAX ((size_t) 16 << 20)
+static char memo_key[65];
+static uint8_t *memo_data = NULL;
+static size_t memo_len = 0;
+
+/*
+ * Read a whole immutable metadata object (in scope: the caller checked):
+ * from the memo, the cache, or one GET whose bytes are then cached.
+ */
+static bool
+read_metadata_object(const char *path, uint8_t **data, size_t *len, ts_err *err)
+{
+	const char *parts[8];
+	int			nparts = cache_key(path, parts);
+	char		key[65] = "";
+
+	if (nparts > 0)
+	{
+		ts_mcache_entry_name(parts, nparts, key);
+		if (memo_data != NULL && strcmp(key, memo_key) == 0 &&
+			(*data = ts_malloc(memo_len + 1)) != NULL)
+		{
+			memcpy(*data, memo_data, memo_len + 1);
+			*len = memo_len;
+			return true;
+		}
+		if (!ts_mcache_get(parts, nparts, data, len))
+		{
+			if (!ts_s3_read_object(path, data, len, err))
+				return false;
+			ts_mcache_put(parts, nparts, *data, *len);
+		}
+	}
+	else if (!ts_s3_read_object(path, data, len, err))
+		return false;
+	free(memo_data);
+	memo_data = NULL;
+	if (key[0] && *len <= MEMO_MAX && (memo_data = malloc(*len + 1)) != NULL)
+	{
+		memcpy(memo_data, *data, *len + 1);
+		memo_len = *len;
+		memcpy(memo_key, key, sizeof(key));
+	}
+	return true;
+}
+
+/*
+ * The metadata cache's entry of an object for this scan's store and
+ * credentials (prefetch.c asks before fetching, then stores what it
+ * fetched): false on a miss or when the object is not one the cache keeps.
+ */
+bool
+ts_fs_cache_lookup(const char *path, uint8_t **data, size_t *len)
+{
+	const char *parts[8];
+	int			nparts;
+
+	if (!ts_mcache_wanted(path) || (nparts = cache_key(path, parts)) == 0)
+		return false;
+	return ts_mcache_get(parts, nparts, data, len);
+}
+
+void
+ts_fs_cache_store(const char *path, const uint8_t *data, size_t len)
+{
+	const char *parts[8];
+	int			nparts;
+
+	if (ts_mcache_wanted(path) && (nparts = cache_key(path, parts)) > 0)
+		ts_mcache_put(parts, nparts, data, len);
 }
 
 static ts_file *
@@ -105,10 +209,36 @@ open_object(const char *path, ts_err *err)
 		return NULL;
 	if (ts_prefetch_find(path, &mem, &len))
 	{
-		/* fetched whole already: no HEAD, reads are copies */
+		/* fetched whole already (prefetch.c): no request, reads are copies */
 		f = new_file(path, true, -1, (int64_t) len, err);
 		if (f != NULL)
 			f->mem = mem;
+		return f;
+	}
+	if (ts_mcache_wanted(path))
+	{
+		/*
+		 * Metadata is read whole: one plain GET (or none), no HEAD, the size
+		 * from the checked Content-Length.  No Range header: s3rver answers
+		 * "bytes=0-0" with the whole object, a suffix range with one byte
+		 * too many, and never answers a ranged GET of an empty object.
+		 */
+		uint8_t    *data;
+
+		if (!read_metadata_object(path, &data, &len, err))
+		{
+			if (err && err->code == TS_ERR_NOT_FOUND)
+				ts_error(err, TS_ERR_NOT_FOUND, "could not open file \"%s\": no such object", path);
+			return NULL;
+		}
+		f = new_file(path, true, -1, (int64_t) len, err);
+		if (f == NULL)
+			ts_free(data);
+		else
+		{
+			f->mem = data;
+			f->mem_owned = true;
+		}
 		return f;
 	}
 	if (!ts_s3_head(path, &exists, &size, err))
@@ -301,6 +431,8 @@ ts_file_close(ts_file *f)
 		return;
 	if (!f->remote)
 		fs_hooks.close_fd(f->fd);
+	if (f->mem_owned)
+		ts_free((void *) f->mem);
 	ts_free(f->path);
 	ts_free(f);
 }
@@ -315,8 +447,10 @@ ts_read_whole_file(const char *path, uint8_t **data, size_t *len, ts_err *err)
 	{
 		const uint8_t *mem;
 		size_t		mlen;
+		bool		ok;
 
 		/* one GET, no HEAD first */
+
 		if (!ts_fs_scope_allows_name(path, err))
 			return false;
 		if (ts_prefetch_find(path, &mem, &mlen))
@@ -330,7 +464,9 @@ ts_read_whole_file(const char *path, uint8_t **data, size_t *len, ts_err *err)
 			*len = mlen;
 			return true;
 		}
-		if (!ts_s3_read_object(path, data, len, err))
+		ok = ts_mcache_wanted(path) ? read_metadata_object(path, data, len, err) :
+			ts_s3_read_object(path, data, len, err);
+		if (!ok)
 		{
 			if (err && err->code == TS_ERR_NOT_FOUND)
 				return ts_error(err, TS_ERR_NOT_FOUND, "could not open file \"%s\": no such object",

@@ -106,9 +106,24 @@ ts_prefetch_objects(const char *const *paths, int n, ts_err *err)
 		const uint8_t *d;
 		size_t		l;
 
+		uint8_t    *cached;
+
 		if (!ts_uri_is_object(paths[i]) || !ts_fs_scope_allows_name(paths[i], NULL) ||
 			ts_prefetch_find(paths[i], &d, &l))
 			continue;
+		if (ts_fs_cache_lookup(paths[i], &cached, &l))
+		{
+			/* in the on-disk metadata cache: no request */
+			if (!ts_prefetch_add(p, paths[i], cached, l))
+			{
+				ts_free(cached);
+				ts_free(items);
+				ts_prefetch_free(p);
+				ts_error(err, TS_ERR_NOMEM, "out of memory");
+				return NULL;
+			}
+			continue;
+		}
 		items[m].uri = paths[i];
 		items[m].object_size = -1;
 		m++;
@@ -128,6 +143,7 @@ ts_prefetch_objects(const char *const *paths, int n, ts_err *err)
 	{
 		if (items[i].code != TS_OK)
 			continue;
+		ts_fs_cache_store(items[i].uri, items[i].data, items[i].data_len);
 		if (!ts_prefetch_add(p, items[i].uri, items[i].data, items[i].data_len))
 		{
 			for (int j = i; j < m; j++)

@@ -123,6 +123,7 @@ ts_s3_parse_list_page(const char *xml, size_t len, const char *prefix,
 		}
 		else if (named(c, "NextContinuationToken"))
 		{
+			ts_free(out->next_token);	/* a page with two: the last counts */
 			out->next_token = text_of(c);
 			continue;
 		}

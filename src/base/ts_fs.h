@@ -97,6 +97,14 @@ struct ts_range;
 bool		ts_file_pread_many(ts_file *f, struct ts_range *ranges, int n, ts_err *err);
 void		ts_file_close(ts_file *f);	/* NULL is fine */
 
+/*
+ * The on-disk metadata cache (meta_cache.c) under this scan's store and
+ * credentials: an object's entry (a ts_malloc'd copy) and storing one.
+ * For objects the cache keeps (ts_mcache_wanted) only; else a miss / no-op.
+ */
+bool		ts_fs_cache_lookup(const char *path, uint8_t **data, size_t *len);
+void		ts_fs_cache_store(const char *path, const uint8_t *data, size_t len);
+
 /* Read a whole (small, metadata) file into a ts_malloc'd buffer (NUL-terminated). */
 bool		ts_read_whole_file(const char *path, uint8_t **data, size_t *len, ts_err *err);
 

@@ -10,6 +10,8 @@
  * options, credentials from the role's user mapping (or PUBLIC's).  A role
  * without pg_read_server_files reads an object store only through a user
  * mapping.  Secret values are never printed.  options.c calls in here.
+ * Also the GUCs of the on-disk metadata cache (src/base/meta_cache.c),
+ * applied whenever a table's object store settings are built.
  */
 #include "postgres.h"
 
@@ -25,6 +27,7 @@
 #include "utils/guc.h"
 #include "utils/syscache.h"
 
+#include "base/ts_meta_cache.h"
 #include "base/ts_s3.h"
 #include "tablescan_fdw.h"
 
@@ -86,6 +89,10 @@ static int	s3_max_retry_ms = 30000;
 static int	s3_timeout_ms = 60000;
 static int	s3_max_in_flight = TS_S3_IN_FLIGHT;
 
+/* The on-disk cache of immutable object store metadata (GUCs). */
+static char *metadata_cache_dir = NULL;
+static int	metadata_cache_size_kb = 256 * 1024;
+
 void
 tablescan_storage_define_gucs(void)
 {
@@ -104,6 +111,40 @@ tablescan_storage_define_gucs(void)
 							"Object store requests a scan sends at once (manifests of a plan, small data files, column chunks of a row group).",
 							NULL, &s3_max_in_flight, TS_S3_IN_FLIGHT, 1, TS_S3_IN_FLIGHT_MAX,
 							PGC_USERSET, 0, NULL, NULL, NULL);
+	DefineCustomStringVariable("tablescan.metadata_cache_dir",
+							   "Directory of the on-disk cache of immutable object store metadata.",
+							   "Manifests, index files and deletion vectors read from object stores "
+							   "are kept there for every backend of the server; a relative path is "
+							   "under the data directory; empty turns the cache off.",
+							   &metadata_cache_dir, "", PGC_SUSET, 0, NULL, NULL, NULL);
+	DefineCustomIntVariable("tablescan.metadata_cache_size",
+							"Size limit of the on-disk metadata cache (least recently used entries go first).",
+							NULL, &metadata_cache_size_kb, 256 * 1024, 0, INT_MAX, PGC_SUSET,
+							GUC_UNIT_KB, NULL, NULL, NULL);
+}
+
+/*
+ * Point the metadata cache at the directory of the GUC (cheap when it did
+ * not change).  A directory that cannot be used turns the cache off with a
+ * WARNING (once per value): reads go to the store, nothing is wrong.
+ */
+static void
+apply_metadata_cache(void)
+{
+	static char *warned = NULL;
+	ts_err		err = {0};
+
+	if (ts_mcache_configure(metadata_cache_dir, (int64_t) metadata_cache_size_kb * 1024, &err))
+		return;
+	if (warned != NULL && metadata_cache_dir != NULL && strcmp(warned, metadata_cache_dir) == 0)
+		return;
+	if (warned)
+		free(warned);
+	warned = metadata_cache_dir ? strdup(metadata_cache_dir) : NULL;
+	ereport(WARNING,
+			(errcode(err.code == TS_ERR_DENIED ? ERRCODE_INSUFFICIENT_PRIVILEGE : ERRCODE_IO_ERROR),
+			 errmsg("metadata cache off: %s", err.msg),
+			 errhint("Set tablescan.metadata_cache_dir to a directory of the server's user with mode 0700, or to '' to turn the cache off.")));
 }
 
 static const StorageKey *
@@ -359,6 +400,7 @@ tablescan_storage_config(ForeignServer *server, ForeignTable *ft, const char *lo
 
 	if (location == NULL || !ts_uri_is_object(location))
 		return NULL;
+	apply_metadata_cache();
 	cfg = palloc0(sizeof(ts_s3_config));
 	for (int i = 0; i < 2; i++)
 		foreach(lc, lists[i])

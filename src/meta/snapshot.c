@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "base/ts_fs.h"
+#include "base/ts_s3.h"
 #include "meta/meta_json.h"
 
 void
@@ -221,7 +222,9 @@ read_hint(const char *dir, const char *name, int64_t *out)
 
 	if (path == NULL)
 		return false;
-	if (ts_path_is_file(path) && ts_read_whole_file(path, &data, &len, &err))
+	/* an object is read at once (a missing hint is just not used): a request less */
+	if ((ts_uri_is_object(path) || ts_path_is_file(path)) &&
+		ts_read_whole_file(path, &data, &len, &err))
 	{
 		char	   *p = (char *) data;
 		char	   *end;

@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "base/ts_fs.h"
+#include "base/ts_s3.h"
 #include "read/read_internal.h"
 
 static const char *
@@ -39,6 +40,7 @@ ts_read_file_index_skips(ts_plan *plan, const ts_scan_file *file, bool *skip, ts
 	size_t		len = 0;
 	bool		may = true;
 	bool		ok;
+	ts_err		rerr = {0};
 
 	*skip = false;
 	if (plan->predicate == NULL || !ts_plan_uses_file_index(plan) || file->entry == NULL ||
@@ -53,14 +55,22 @@ ts_read_file_index_skips(ts_plan *plan, const ts_scan_file *file, bool *skip, ts
 	path = ts_psprintf("%.*s/%s", (int) (slash - file->path), file->path, name);
 	if (path == NULL)
 		return ts_error(err, TS_ERR_NOMEM, "out of memory");
-	if (!ts_path_is_file(path))
+	/*
+	 * An object is read at once (a missing one answers 404: a request less
+	 * than asking first); a local file is checked first, as before.
+	 */
+	if (!ts_uri_is_object(path) && !ts_path_is_file(path))
 	{
 		ts_free(path);
 		return true;
 	}
-	if (!ts_read_whole_file(path, &data, &len, err))
+	if (!ts_read_whole_file(path, &data, &len, &rerr))
 	{
 		ts_free(path);
+		if (rerr.code == TS_ERR_NOT_FOUND || rerr.code == TS_ERR_DENIED)
+			return true;		/* no index file (or none we may read): the data file is read */
+		if (err)
+			*err = rerr;
 		return false;
 	}
 	ok = ts_plan_file_index_may_match(plan, file->entry, plan->predicate, data, len, &may,

@@ -6,7 +6,8 @@
 # Harnesses: fuzz_meta (schema/snapshot JSON, BinaryRow, SimpleStats), fuzz_avro,
 # fuzz_parquet, fuzz_orc, fuzz_csv, fuzz_json, fuzz_text, fuzz_blob (format readers), fuzz_dv (deletion
 # vectors), fuzz_manifest (manifest lists, manifests, index manifests), fuzz_rest (REST
-# catalog answers), fuzz_file_index (file indexes: container, bloom, bitmap, BSI);
+# catalog answers), fuzz_file_index (file indexes: container, bloom, bitmap, BSI), fuzz_s3_list
+# (object store ListObjectsV2 pages and error bodies);
 # FUZZ_ONLY="fuzz_dv fuzz_csv" runs a subset.
 # Crash inputs are kept in build/fuzz/crashes/<harness>/ to become
 # regression inputs under test/fuzz/regressions/.
@@ -20,7 +21,7 @@ SAN="-fsanitize=address,undefined -fno-sanitize-recover=undefined"
 mkdir -p $B/crashes
 
 make -s BUILD=$B CORE_CC=$CC CORE_WERROR= SANITIZE="fuzzer-no-link,address,undefined" $B/libts.a || exit 1
-LIBS="-lcjson -lzstd -lsnappy -llz4 -lz -lbz2 -lroaring -lcurl -lxml2 -lm"
+LIBS="-lcjson -lzstd -lsnappy -llz4 -lz -lbz2 -lroaring -lcurl -lxml2 -lcrypto -lm"
 build() {   # name source extra-flags
     $CC -g -O1 -fsanitize=fuzzer $SAN -Isrc -I/usr/include/cjson $3 "$2" -o $B/$1 $B/libts.a $LIBS
 }
@@ -36,7 +37,8 @@ build fuzz_dv test/fuzz/fuzz_dv.c "" || exit 1
 build fuzz_manifest test/fuzz/fuzz_manifest.c "" || exit 1
 build fuzz_rest test/fuzz/fuzz_rest.c "" || exit 1
 build fuzz_file_index test/fuzz/fuzz_file_index.c "" || exit 1
-HARNESSES="fuzz_meta fuzz_avro fuzz_parquet fuzz_orc fuzz_csv fuzz_json fuzz_text fuzz_blob fuzz_dv fuzz_manifest fuzz_rest fuzz_file_index"
+build fuzz_s3_list test/fuzz/fuzz_s3_list.c "" || exit 1
+HARNESSES="fuzz_meta fuzz_avro fuzz_parquet fuzz_orc fuzz_csv fuzz_json fuzz_text fuzz_blob fuzz_dv fuzz_manifest fuzz_rest fuzz_file_index fuzz_s3_list"
 [ -n "${FUZZ_ONLY:-}" ] && HARNESSES=$FUZZ_ONLY
 
 seed() {   # harness find-args...
@@ -57,7 +59,11 @@ mkdir -p $B/corpus/fuzz_meta $B/corpus/fuzz_csv $B/corpus/fuzz_json $B/corpus/fu
     $B/corpus/fuzz_manifest $B/corpus/fuzz_rest
 printf '\001{"path":"file:/w/t","schemaId":1,"schema":{"fields":[{"id":0,"name":"a","type":"INT"},{"id":1,"name":"r","type":{"type":"ROW","fields":[{"id":2,"name":"x","type":"STRING"}]}}],"options":{"type":"format-table"}}}' > $B/corpus/fuzz_rest/table
 printf '\000{"tables":["a","b"],"nextPageToken":"2"}' > $B/corpus/fuzz_rest/names
-for h in fuzz_meta fuzz_csv fuzz_json fuzz_text fuzz_dv fuzz_manifest; do
+# ListObjectsV2 pages (first byte: 2 = prefix "wh/"), two pages in a row, an error body
+mkdir -p $B/corpus/fuzz_s3_list
+printf '\002<?xml version="1.0" encoding="UTF-8"?><ListBucketResult xmlns="http://s3.amazonaws.com/doc/2006-03-01/"><Name>lake</Name><Prefix>wh/</Prefix><KeyCount>3</KeyCount><MaxKeys>3</MaxKeys><Delimiter>/</Delimiter><IsTruncated>true</IsTruncated><NextContinuationToken>tok+1/=</NextContinuationToken><Contents><Key>wh/a.txt</Key><Size>3</Size><ETag>&quot;x&quot;</ETag></Contents><CommonPrefixes><Prefix>wh/sales.db/</Prefix></CommonPrefixes><CommonPrefixes><Prefix>wh/pk.db/</Prefix></CommonPrefixes></ListBucketResult>\n--page--\n<ListBucketResult><IsTruncated>false</IsTruncated><Contents><Key>wh/</Key></Contents><Contents><Key>wh/z</Key></Contents></ListBucketResult>' > $B/corpus/fuzz_s3_list/pages
+printf '\001<?xml version="1.0" encoding="UTF-8"?><Error><Code>SignatureDoesNotMatch</Code><Message>no</Message><Resource>/lake/wh</Resource></Error>' > $B/corpus/fuzz_s3_list/error
+for h in fuzz_meta fuzz_csv fuzz_json fuzz_text fuzz_dv fuzz_manifest fuzz_s3_list; do
     [ -d test/fuzz/regressions/$h ] && cp test/fuzz/regressions/$h/* $B/corpus/$h/ 2>/dev/null
 done
 # BinaryRow / SimpleStats seeds for fuzz_meta (types in fuzz_meta.c): one row

@@ -15,12 +15,12 @@ SANFLAGS=""
 if [ -n "${SANITIZE:-}" ]; then SANFLAGS="-fsanitize=$SANITIZE -fno-omit-frame-pointer"; fi
 cc -std=gnu11 -g -O2 -Wall -Werror -Isrc -I/usr/include/cjson $SANFLAGS \
 	test/parquet/pq_dump.c -o "$BUILD/pq_dump" "$BUILD/libts.a" \
-	-lcjson -lzstd -lsnappy -llz4 -lz -lbz2 -lcurl -lxml2 -lm
+	-lcjson -lzstd -lsnappy -llz4 -lz -lbz2 -lcurl -lxml2 -lcrypto -lm
 # a sanitizer build of the CLI for the fuzz stage (byte flips must never crash)
 make -s BUILD="$ABUILD" CORE_DIRS="src/base src/format/parquet" SANITIZE=address,undefined "$ABUILD/libts.a"
 cc -std=gnu11 -g -O1 -Wall -Werror -Isrc -I/usr/include/cjson -fsanitize=address,undefined -fno-omit-frame-pointer \
 	test/parquet/pq_dump.c -o "$BUILD/pq_dump_asan" "$ABUILD/libts.a" \
-	-lcjson -lzstd -lsnappy -llz4 -lz -lbz2 -lcurl -lxml2 -lm
+	-lcjson -lzstd -lsnappy -llz4 -lz -lbz2 -lcurl -lxml2 -lcrypto -lm
 if [ ! -d test/parquet/node_modules/@duckdb/node-api ]; then
 	(cd test/parquet && npm install --no-audit --no-fund >/dev/null)
 fi

@@ -30,6 +30,8 @@ ups=(--upload "lake/wh/sales.db=$FIX/warehouse/sales.db" --upload "lake/wh/ft.db
 for t in append_09 pk_table_scan_and_read_dv; do
     ups+=(--upload "lake/shared/$t.db=$SHARED/testdata/parquet/$t.db")
 done
+# empty the port file first: the wait below must not read the previous run's port
+rm -f "$D.log/port"
 node proxy.mjs --dir "$D" --list-page-size 3 "${ups[@]}" \
     > "$D.log/port" 2> "$D.log/server.log" &
 pid=$!
