@@ -17,6 +17,14 @@ with exactly "conformance: N passed, N failed, N skipped".  The exit status
 is 0 even when cases fail, unless --strict is given (then 1 on any FAIL); 2
 means the harness itself could not run (no server, CREATE EXTENSION failed).
 
+--mode s3 / rest-s3 run the same cases with the tables read from a copy of
+testdata in an object store (option path '<--s3-prefix>/<table>', the server
+with s3.endpoint and path-style access, a user mapping with the test keys) or
+through a REST catalog serving that copy (options database '<group>__<db>' +
+table, test/rest/server.mjs --testdata); --mode rest the catalog serving local
+paths.  The summary line then names the part conformance-<mode>, held to its
+own entry in test/baseline.json.
+
 How a case becomes SQL (one psql session per case, in its own schema):
   * CREATE FOREIGN TABLE tsconf_<n>.t (<columns>) SERVER tablescan_conformance
     OPTIONS (path '<shared>/testdata/<table>', <options>) with the case's
