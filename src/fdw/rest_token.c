@@ -125,6 +125,8 @@ tablescan_rest_table_token(ForeignServer *server, ts_rest_catalog *c, const char
 	int64_t		expires = 0;
 	ts_err		err = {0};
 	MemoryContext old;
+	bool		ok,
+				refreshing;
 
 	if (!callbacks_registered)
 	{
@@ -138,7 +140,11 @@ tablescan_rest_table_token(ForeignServer *server, ts_rest_catalog *c, const char
 		*nkv = e->nkv;
 		return;
 	}
-	if (!ts_rest_get_token(c, database, table, &fresh, &nfresh, &expires, &err))
+	ok = ts_rest_get_token(c, database, table, &fresh, &nfresh, &expires, &err);
+	/* looked up again: an invalidation may have emptied the cache meanwhile */
+	refreshing = e != NULL;
+	e = find_entry(server->serverid, userid, database, table, &link);
+	if (!ok)
 	{
 		/* a refresh that fails leaves no stale token behind */
 		if (e)
@@ -150,9 +156,9 @@ tablescan_rest_table_token(ForeignServer *server, ts_rest_catalog *c, const char
 				(errcode(err.code == TS_ERR_DENIED ? ERRCODE_INVALID_AUTHORIZATION_SPECIFICATION :
 						 ERRCODE_FDW_ERROR),
 				 errmsg("could not %s the data token of Paimon table \"%s.%s\" from the REST catalog of server \"%s\"",
-						e ? "refresh" : "get", database, table, server->servername),
+						refreshing ? "refresh" : "get", database, table, server->servername),
 				 errdetail("%s", err.msg),
-				 e ? errhint("The token it holds expires within the hour; the catalog refused a new one.") : 0));
+				 refreshing ? errhint("The token it holds expires within the hour; the catalog refused a new one.") : 0));
 	}
 	if (e == NULL)
 	{
