@@ -7,6 +7,8 @@ CREATE EXTENSION tablescan_fdw;
 \set warehouse :fixtures/warehouse
 \getenv rest_uri TS_REST_URI
 \getenv rest_token TS_REST_TOKEN
+\getenv token_log TS_REST_TOKEN_LOG
+\getenv s3_endpoint TS_S3_ENDPOINT
 \set VERBOSITY terse
 SELECT :'rest_uri' LIKE 'http://127.0.0.1:%' AS catalog_running;
 
@@ -54,6 +56,67 @@ SELECT region, sum(amount) FROM via_cat.events_rest WHERE region = 'eu' GROUP BY
 SELECT * FROM tablescan_partitions('via_cat.events_rest');
 SELECT replace(l, :'rest_uri', '<uri>') AS plan
   FROM explain_lines('SELECT * FROM via_cat.events_rest') l;
+
+-- a catalog format table's partitions come from the catalog (GET .../partitions, two per
+-- page here): events_registered's catalog also knows partition apac, which has no files yet
+IMPORT FOREIGN SCHEMA ft LIMIT TO (events_registered, events_501) FROM SERVER cat INTO via_cat;
+SELECT * FROM tablescan_partitions('via_cat.events_registered');
+SELECT region, count(*) FROM via_cat.events_registered GROUP BY region ORDER BY region;
+-- the table's partition_filter applies to the catalog's list too
+CREATE FOREIGN TABLE via_cat.registered_apac (id int, region text) SERVER cat
+  OPTIONS (database 'ft', "table" 'events_registered', partition_filter '[{"region": "apac"}]');
+SELECT * FROM tablescan_partitions('via_cat.registered_apac');
+-- a catalog that answers 501 (not implemented): the file system's partitions
+SELECT * FROM tablescan_partitions('via_cat.events_501');
+-- IMPORT ... import_partitions: a leaf per partition the catalog lists (or the files show)
+CREATE SCHEMA parts;
+IMPORT FOREIGN SCHEMA ft LIMIT TO (events_registered, events_501) FROM SERVER cat INTO parts
+  OPTIONS (import_partitions 'true');
+SELECT c.relname, c.relkind, pg_get_expr(c.relpartbound, c.oid) AS bound
+  FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
+ WHERE n.nspname = 'parts' ORDER BY 1;
+SELECT region, count(*), sum(amount) FROM parts.events_registered GROUP BY region ORDER BY 1;
+SELECT * FROM parts.events_501 ORDER BY id;
+DROP SCHEMA parts CASCADE;
+
+-- data tokens (the catalog's config says data-token.enabled): each table at s3:// is read
+-- with its own token, cached in the backend and renewed when less than an hour is left
+-- (Java's rule); the tokens of database "tokens" expire 1 h 6 s after they are issued.
+-- The test catalog logs each token request (TS_REST_TOKEN_LOG).
+CREATE SERVER cat_s3 FOREIGN DATA WRAPPER tablescan_fdw
+  OPTIONS (catalog 'rest', uri :'rest_uri', warehouse 'test', "s3.endpoint" :'s3_endpoint',
+           "s3.path.style.access" 'true');
+CREATE USER MAPPING FOR CURRENT_USER SERVER cat_s3 OPTIONS (token :'rest_token');
+CREATE FUNCTION token_requests(log text, t text) RETURNS bigint LANGUAGE sql AS
+$$SELECT count(*) FROM regexp_split_to_table(coalesce(pg_read_file(log, 0, 10000000, true), ''), E'\n') l
+   WHERE l = 'token ' || t$$;
+CREATE SCHEMA tok;
+IMPORT FOREIGN SCHEMA tokens FROM SERVER cat_s3 INTO tok;
+SELECT token_requests(:'token_log', 'tokens.fast') AS before_any_read;
+SELECT (SELECT count(*) FROM tok.fast) = (SELECT count(*) FROM via_dir.orders) AS same_count;
+SELECT (SELECT sum(amount) FROM tok.fast) = (SELECT sum(amount) FROM via_dir.orders) AS same_sum;
+-- one token for both queries (and all their planning and scanning)
+SELECT token_requests(:'token_log', 'tokens.fast') AS after_two_queries;
+SELECT pg_sleep(6.5);
+-- now less than an hour is left: renewed before the read
+SELECT (SELECT count(*) FROM tok.fast) = (SELECT count(*) FROM via_dir.orders) AS same_count;
+SELECT token_requests(:'token_log', 'tokens.fast') AS after_expiry;
+-- another table of the same store gets a token of its own
+SELECT (SELECT count(*) FROM tok.fast_customers) = (SELECT count(*) FROM via_dir.customers) AS same_count;
+SELECT token_requests(:'token_log', 'tokens.fast_customers') AS customers_tokens;
+-- a table whose own token the store refuses fails, though other tables hold good ones
+SELECT count(*) FROM tok.badkey;
+SELECT token_requests(:'token_log', 'tokens.badkey') AS badkey_tokens;
+-- a renewal the catalog refuses is an ERROR, never a read with the old token
+SELECT (SELECT count(*) FROM tok.refreshfail) = (SELECT count(*) FROM via_dir.orders) AS same_count;
+SELECT pg_sleep(6.5);
+\set VERBOSITY default
+SELECT count(*) FROM tok.refreshfail;
+\set VERBOSITY terse
+SELECT token_requests(:'token_log', 'tokens.refreshfail') AS refreshfail_tokens;
+DROP SCHEMA tok CASCADE;
+DROP FUNCTION token_requests(text, text);
+DROP SERVER cat_s3 CASCADE;
 
 -- errors: a table or database the catalog does not have
 CREATE FOREIGN TABLE missing (id int) SERVER cat OPTIONS (database 'sales', "table" 'nosuch');

@@ -49,10 +49,14 @@ def load():
 
 
 def part(name):
-    """The baseline entry of one part, with every key present."""
-    e = dict(load().get("parts", {}).get(name) or {})
+    """The baseline entry of one part, with every key present.  A part with
+    "like": OTHER takes OTHER's skips, refusals and microsecond cases where
+    it lists none of its own (the same cases run another way)."""
+    parts = load().get("parts", {})
+    e = dict(parts.get(name) or {})
+    like = dict(parts.get(e["like"]) or {}) if e.get("like") else {}
     for k in ("skips", "refused", "microseconds"):
-        e[k] = dict(e.get(k) or {})
+        e[k] = dict(e.get(k) or like.get(k) or {})
     e.setdefault("floor", 0)
     e.setdefault("max_skips", len(e["skips"]) + len(e["refused"]))
     return e

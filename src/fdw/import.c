@@ -208,7 +208,7 @@ spi_exec(const char *sql)
 static int
 import_format_partitions(ImportForeignSchemaStmt *stmt, ForeignServer *server,
 						 const char *table_dir, const char *table, const ts_schema *schema,
-						 bool strict)
+						 bool strict, bool rest)
 {
 	ts_scan_context ctx;
 	ts_err		err = {0};
@@ -219,12 +219,28 @@ import_format_partitions(ImportForeignSchemaStmt *stmt, ForeignServer *server,
 	int			created = 0;
 
 	memset(&ctx, 0, sizeof(ctx));
-	ctx.table_path = table_dir;
+	if (rest)
+	{
+		/* the location, schema and data token from the catalog */
+		TsTableOptions *o = palloc0(sizeof(TsTableOptions));
+
+		o->strict = strict;
+		o->parallel_workers = -1;
+		tablescan_rest_resolve(server, stmt->remote_schema, table, o);
+		o->fs_scope = tablescan_role_reads_server_files() ? NULL :
+			tablescan_make_scope(list_make1(o->table_path));
+		tablescan_make_context(o, &ctx);
+	}
+	else
+		ctx.table_path = table_dir;
 	ctx.limit = -1;
 	plan = ts_scan_prepare(&ctx, &err);
 	if (plan == NULL)
 		tablescan_report(&err);
-	l = ts_format_plan_partitions(plan, &ctx, &err);
+	/* a catalog's partitions, the file system's when it does not list them (501) */
+	l = rest ? tablescan_rest_format_partitions(server, stmt->remote_schema, table, plan, &ctx) : NULL;
+	if (l == NULL)
+		l = ts_format_plan_partitions(plan, &ctx, &err);
 	if (l == NULL)
 		tablescan_report(&err);
 	if (l->nkeys == 0)
@@ -393,7 +409,7 @@ import_one(void *arg)
 		if (type && strcmp(type, "format-table") == 0 && schema->npartition_keys > 0)
 		{
 			import_format_partitions(stmt, one->server, one->table_dir, one->table, schema,
-									 one->strict);
+									 one->strict, one->rest);
 			return;
 		}
 	}
@@ -429,10 +445,6 @@ import_from_catalog(ImportForeignSchemaStmt *stmt, ForeignServer *server, bool s
 	int			ntables;
 	char	  **names;
 
-	if (import_partitions)
-		ereport(ERROR,
-				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
-				 errmsg("IMPORT FOREIGN SCHEMA option import_partitions is not supported with a REST catalog yet")));
 	names = tablescan_rest_list_tables(server, stmt->remote_schema, &ntables);
 	for (int t = 0; t < ntables; t++)
 	{
@@ -444,6 +456,7 @@ import_from_catalog(ImportForeignSchemaStmt *stmt, ForeignServer *server, bool s
 		one.server = server;
 		one.table = names[t];
 		one.strict = strict;
+		one.import_partitions = import_partitions;
 		one.rest = true;
 		if (import_guarded(psprintf("%s.%s", stmt->remote_schema, names[t]), import_one, &one))
 			run_commands(one.commands);

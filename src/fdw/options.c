@@ -35,6 +35,7 @@
 
 #include <cjson/cJSON.h>
 
+#include "base/ts_s3.h"
 #include "meta/core_options.h"
 #include "tablescan_fdw.h"
 
@@ -211,8 +212,18 @@ check_path_map(const char *name, const char *value, List **targets)
 			invalid_value(name, value, "Give FROM=>TO pairs separated by ';', e.g. 'file:/tmp/ext=>/data/ext'.");
 		*arrow = '\0';
 		to = without_file_scheme(arrow + 2);
-		if (to[0] != '/')
-			invalid_value(name, value, "Each TO of FROM=>TO is an absolute local path.");
+		if (ts_uri_is_object(to))
+		{
+			/* an object store prefix (s3://, s3a://, oss://): read with the table's store settings */
+			ts_err		err = {0};
+			char	   *bucket,
+					   *key;
+
+			if (!ts_s3_parse_uri(to, &bucket, &key, &err))
+				invalid_value(name, value, "Each TO of FROM=>TO is an absolute local path or an s3://, s3a:// or oss:// URI.");
+		}
+		else if (to[0] != '/')
+			invalid_value(name, value, "Each TO of FROM=>TO is an absolute local path or an s3://, s3a:// or oss:// URI.");
 		if (targets)
 			*targets = lappend(*targets, pstrdup(to));
 		n++;

@@ -7,7 +7,9 @@
  * listing (by values in key order, NULL first).  The table's
  * partition_filter applies (the partitions the scan can see).  A table
  * without partition keys has none; any other table raises
- * feature_not_supported (paimon-cpp's NotImplemented).
+ * feature_not_supported (paimon-cpp's NotImplemented).  A format table of
+ * a REST catalog lists the partitions the catalog knows (rest.c), or the
+ * file system's when the catalog answers 501.
  */
 #include "postgres.h"
 
@@ -39,6 +41,9 @@ tablescan_partitions(PG_FUNCTION_ARGS)
 	ts_plan    *plan;
 	ts_ft_listing *l;
 	const ts_type **types;
+	ForeignServer *server;
+	char	   *database,
+			   *table;
 
 	tablescan_check_foreign_table(relid);
 	InitMaterializedSRF(fcinfo, MAT_SRF_USE_EXPECTED_DESC);
@@ -52,7 +57,12 @@ tablescan_partitions(PG_FUNCTION_ARGS)
 				 errmsg("tablescan_partitions is not implemented for \"%s\": it is not a format table",
 						get_rel_name(relid)),
 				 errhint("Only format tables (type = format-table) list their partitions; use tablescan_files() for Paimon tables.")));
-	l = ts_format_plan_partitions(plan, &ctx, &err);
+	/* a catalog's format table: the catalog's partitions, the file system's if it has none (501) */
+	l = NULL;
+	if (tablescan_rest_table_of(relid, &server, &database, &table))
+		l = tablescan_rest_format_partitions(server, database, table, plan, &ctx);
+	if (l == NULL)
+		l = ts_format_plan_partitions(plan, &ctx, &err);
 	if (l == NULL)
 		tablescan_report(&err);
 	types = palloc(sizeof(ts_type *) * Max(l->nkeys, 1));

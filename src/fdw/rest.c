@@ -6,7 +6,11 @@
  * scan and IMPORT need from it: a table's location and, for a format
  * table, its schema (which lives only in the catalog).  The catalog does
  * not plan scans: manifests and data files are read from the location, in
- * the table's file scope (options.c).  The token is sent, never shown.
+ * the table's file scope (options.c), in an object store with the data
+ * token the catalog vends for the table when its option
+ * data-token.enabled is true (rest_token.c).  Partitions of a catalog's
+ * format table come from the catalog (list-partitions), or from the file
+ * system when it answers 501.  The token is sent, never shown.
  */
 #include "postgres.h"
 
@@ -21,6 +25,7 @@
 #include "tablescan_fdw.h"
 #include "base/ts_fs.h"
 #include "base/ts_s3.h"
+#include "scan/format_plan.h"
 #include "scan/ts_rest.h"
 
 bool
@@ -185,6 +190,15 @@ local_location(const char *path, const char *qualified)
 	return pstrdup(path);
 }
 
+/* The catalog's option data-token.enabled (Java's default: false). */
+static bool
+data_token_enabled(ts_rest_catalog *c)
+{
+	const char *v = ts_rest_option(c, "data-token.enabled");
+
+	return v && pg_strcasecmp(v, "true") == 0;
+}
+
 void
 tablescan_rest_resolve(ForeignServer *server, const char *database, const char *table,
 					   TsTableOptions *o)
@@ -202,22 +216,14 @@ tablescan_rest_resolve(ForeignServer *server, const char *database, const char *
 	o->catalog = psprintf("rest %s", uri_for_display(c.uri));
 	/* in an object store: the server's settings, then the table's data token */
 	o->s3 = tablescan_storage_config(server, NULL, o->table_path);
-	if (o->s3)
+	if (o->s3 && data_token_enabled(&c))
 	{
-		ts_option  *kv = NULL;
+		const ts_option *kv = NULL;
 		int			nkv = 0;
-		int64_t		expires;
 
-		if (!ts_rest_get_token(&c, database, table, &kv, &nkv, &expires, &err))
-		{
-			if (err.code != TS_ERR_NOT_FOUND)
-				tablescan_report(&err);
-		}
-		else
-		{
-			tablescan_storage_apply_token(o->s3, kv, nkv);
-			ts_rest_free_options(kv, nkv);
-		}
+		/* this table's own token, cached per backend and renewed an hour before it expires */
+		tablescan_rest_table_token(server, &c, database, table, &kv, &nkv);
+		tablescan_storage_apply_token(o->s3, kv, nkv);
 	}
 	/* a format table's schema lives only in the catalog */
 	if (t.format_table && o->table_schema == NULL)
@@ -292,4 +298,83 @@ tablescan_rest_table_schema(ForeignServer *server, const char *database, const c
 	ts_rest_table_free(&t);
 	ts_rest_disconnect(&c);
 	return s;
+}
+
+/*
+ * Is relid a foreign table read through a REST catalog (options database
+ * and table on a catalog 'rest' server, no path)?  Then *server,
+ * *database and *table say which.
+ */
+bool
+tablescan_rest_table_of(Oid relid, ForeignServer **server, char **database, char **table)
+{
+	ForeignTable *ft = GetForeignTable(relid);
+	ForeignServer *s = GetForeignServer(ft->serverid);
+	List	   *both = list_concat(list_copy(s->options), ft->options);
+	char	   *db = NULL,
+			   *t = NULL;
+	ListCell   *lc;
+
+	if (!tablescan_server_is_rest(s))
+		return false;
+	foreach(lc, both)
+	{
+		DefElem    *def = lfirst(lc);
+
+		if (strcmp(def->defname, "path") == 0)
+			return false;
+		if (strcmp(def->defname, "database") == 0)
+			db = defGetString(def);
+		else if (strcmp(def->defname, "table") == 0)
+			t = defGetString(def);
+	}
+	if (db == NULL || t == NULL)
+		return false;
+	*server = s;
+	*database = db;
+	*table = t;
+	return true;
+}
+
+/*
+ * A catalog format table's partitions as the catalog lists them (GET
+ * .../partitions, all pages), typed, filtered and sorted as a listing of
+ * the file system would be.  NULL when the catalog answers 501 (it does
+ * not list partitions): the caller lists the file system.
+ */
+ts_ft_listing *
+tablescan_rest_format_partitions(ForeignServer *server, const char *database, const char *table,
+								 ts_plan *plan, const ts_scan_context *ctx)
+{
+	ts_rest_catalog c;
+	ts_rest_partition *parts = NULL;
+	int			nparts = 0;
+	ts_err		err = {0};
+	const ts_option **specs;
+	int		   *nspecs;
+	char	   *what;
+	ts_ft_listing *l;
+
+	connect_catalog(server, &c);
+	if (!ts_rest_list_partitions(&c, database, table, &parts, &nparts, &err))
+	{
+		ts_rest_disconnect(&c);
+		if (err.code == TS_ERR_UNSUPPORTED)
+			return NULL;
+		report_catalog_error(server, &err, database, table);
+	}
+	ts_rest_disconnect(&c);
+	specs = palloc(sizeof(ts_option *) * Max(nparts, 1));
+	nspecs = palloc(sizeof(int) * Max(nparts, 1));
+	for (int p = 0; p < nparts; p++)
+	{
+		specs[p] = parts[p].spec;
+		nspecs[p] = parts[p].nspec;
+	}
+	what = psprintf("REST catalog: GET databases/%s/tables/%s/partitions", database, table);
+	l = ts_format_plan_partitions_given(plan, ctx, nparts, specs, nspecs, what, &err);
+	ts_rest_partitions_free(parts, nparts);
+	if (l == NULL)
+		tablescan_report(&err);
+	return l;
 }

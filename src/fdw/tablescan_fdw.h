@@ -92,6 +92,19 @@ extern void tablescan_rest_resolve(ForeignServer *server, const char *database,
 extern char **tablescan_rest_list_tables(ForeignServer *server, const char *database, int *count);
 extern ts_schema *tablescan_rest_table_schema(ForeignServer *server, const char *database,
 											  const char *table);
+/* rest_token.c: a table's data token, cached per backend, renewed an hour before expiry */
+struct ts_rest_catalog;
+extern void tablescan_rest_table_token(ForeignServer *server, struct ts_rest_catalog *c,
+									   const char *database, const char *table,
+									   const ts_option **kv, int *nkv);
+/* Is relid read through a REST catalog (database + table options, no path)? */
+extern bool tablescan_rest_table_of(Oid relid, ForeignServer **server, char **database,
+									char **table);
+/* A catalog format table's partitions from the catalog; NULL when it answers 501. */
+extern struct ts_ft_listing *tablescan_rest_format_partitions(ForeignServer *server,
+															  const char *database,
+															  const char *table, ts_plan *plan,
+															  const ts_scan_context *ctx);
 
 /* ---- module.c: the GUCs ------------------------------------------------ */
 

@@ -665,6 +665,35 @@ ts_format_plan_partitions(ts_plan *plan, const ts_scan_context *ctx, ts_err *err
 	return l;
 }
 
+ts_ft_listing *
+ts_format_plan_partitions_given(ts_plan *plan, const ts_scan_context *ctx, int nparts,
+								const ts_option *const *specs, const int *nspecs,
+								const char *what, ts_err *err)
+{
+	ft_setup	su;
+	ts_ft_listing *l;
+
+	if (plan == NULL || ctx == NULL)
+	{
+		ts_error(err, TS_ERR_INVALID, "no plan or scan context");
+		return NULL;
+	}
+	ts_plan_enter(plan);
+	if (plan->kind != TS_TABLE_FORMAT)
+	{
+		ts_error(err, TS_ERR_UNSUPPORTED,
+				 "listing partitions is implemented only for format tables; \"%s\" is a Paimon %s table",
+				 plan->table_path, plan->kind == TS_TABLE_PRIMARY_KEY ? "primary-key" : "append");
+		return NULL;
+	}
+	if (!setup_request(plan, ctx, &su, false, err))
+		return NULL;
+	l = ts_format_table_partitions_given(&su.req, nparts, specs, nspecs, what, err);
+	if (l == NULL)
+		ts_error_context(err, "format table \"%s\"", plan->table_path);
+	return l;
+}
+
 /* ---- schema JSON of a declared format table ------------------------- */
 
 char *

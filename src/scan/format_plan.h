@@ -51,6 +51,15 @@ bool		ts_format_plan_execute(ts_plan *plan, const ts_scan_context *ctx, ts_err *
  */
 ts_ft_listing *ts_format_plan_partitions(ts_plan *plan, const ts_scan_context *ctx, ts_err *err);
 
+/*
+ * The same over the partitions a catalog names (REST list-partitions):
+ * ts_format_table_partitions_given with the plan's keys, their types, the
+ * filter and predicate.  Free with ts_ft_listing_free.
+ */
+ts_ft_listing *ts_format_plan_partitions_given(ts_plan *plan, const ts_scan_context *ctx,
+											   int nparts, const ts_option *const *specs,
+											   const int *nspecs, const char *what, ts_err *err);
+
 /* The file format of a format-table plan (TS_FORMAT_UNKNOWN otherwise). */
 ts_file_format ts_format_plan_file_format(const ts_plan *plan);
 

@@ -7,6 +7,7 @@
  * directories only through ts_fs; all results live in the listing's
  * arena.
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -657,6 +658,150 @@ ts_format_table_list(const ts_ft_request *req, ts_err *err)
 			goto fail;
 	}
 	return l;
+fail:
+	ts_ft_listing_free(l);
+	return NULL;
+}
+
+/*
+ * One partition a catalog names (spec: key -> value) into w->values/typed:
+ * every partition key must be there, a value must parse as its key's type
+ * (a catalog answer that does not is an error naming it, never a skipped
+ * partition).
+ */
+static bool
+take_spec_values(ft_walk *w, const ts_option *spec, int nspec, const char *what, ts_err *err)
+{
+	const ts_ft_request *req = w->req;
+
+	for (int k = 0; k < req->nkeys; k++)
+	{
+		const char *v = NULL;
+		bool		found = false;
+		const ts_type *t = req->key_types ? req->key_types[k] : NULL;
+
+		for (int i = 0; i < nspec && !found; i++)
+			if (spec[i].key && strcmp(spec[i].key, req->key_names[k]) == 0)
+			{
+				v = spec[i].value;
+				found = true;
+			}
+		if (!found)
+			return ts_error(err, TS_ERR_CORRUPT, "%s: a partition has no value for partition key \"%s\"",
+							what, req->key_names[k]);
+		memset(&w->typed[k], 0, sizeof(ts_value));
+		if (v == NULL || strcmp(v, w->default_name) == 0)
+		{
+			w->values[k] = NULL;
+			w->typed[k].isnull = true;
+			continue;
+		}
+		if ((w->values[k] = arena_strdup(&w->l->arena, v)) == NULL)
+			return ts_error(err, TS_ERR_NOMEM, "out of memory");
+		if (t)
+		{
+			ts_err		e;
+
+			if (!ts_text_parse_value(w->values[k], strlen(w->values[k]), t, TS_TEXT_CAST,
+									 &w->l->arena, &w->typed[k], &e))
+			{
+				if (e.code == TS_ERR_NOMEM)
+					return ts_error(err, TS_ERR_NOMEM, "out of memory");
+				return ts_error(err, TS_ERR_CORRUPT,
+								"%s: value \"%s\" of partition key \"%s\" is not a %s: %s",
+								what, v, req->key_names[k], ts_type_kind_name(t->kind), e.msg);
+			}
+		}
+		else
+			w->typed[k].isnull = true;
+	}
+	return true;
+}
+
+ts_ft_listing *
+ts_format_table_partitions_given(const ts_ft_request *req, int nparts,
+								 const ts_option *const *specs, const int *nspecs,
+								 const char *what, ts_err *err)
+{
+	ts_ft_listing *l;
+	ft_walk		w;
+
+	if (req == NULL || req->table_path == NULL || req->nkeys < 0 || nparts < 0 ||
+		(req->nkeys > 0 && req->key_names == NULL) || (nparts > 0 && (specs == NULL || nspecs == NULL)))
+	{
+		ts_error(err, TS_ERR_INVALID, "format table partitions: invalid request");
+		return NULL;
+	}
+	l = ts_calloc(1, sizeof(ts_ft_listing));
+	if (l == NULL)
+	{
+		ts_error(err, TS_ERR_NOMEM, "out of memory");
+		return NULL;
+	}
+	ts_arena_init(&l->arena, 16 * 1024);
+	memset(&w, 0, sizeof(w));
+	w.req = req;
+	w.l = l;
+	w.default_name = req->default_name && *req->default_name ? req->default_name : TS_FT_DEFAULT_PARTITION_NAME;
+	l->nkeys = req->nkeys;
+	l->default_name = arena_strdup(&l->arena, w.default_name);
+	l->key_names = ts_arena_alloc(&l->arena, sizeof(char *) * (req->nkeys ? req->nkeys : 1));
+	w.values = ts_arena_alloc(&l->arena, sizeof(char *) * (req->nkeys ? req->nkeys : 1));
+	w.typed = ts_arena_alloc(&l->arena, sizeof(ts_value) * (req->nkeys ? req->nkeys : 1));
+	if (l->key_names == NULL || w.values == NULL || w.typed == NULL || l->default_name == NULL)
+		goto nomem;
+	for (int k = 0; k < req->nkeys; k++)
+		if ((l->key_names[k] = arena_strdup(&l->arena, req->key_names[k])) == NULL)
+			goto nomem;
+	if (req->nkeys == 0)
+		return l;				/* unpartitioned: no partitions, whatever the catalog says */
+	for (int p = 0; p < nparts; p++)
+	{
+		size_t		len = strlen(req->table_path) + 1;
+		char	   *dir,
+				   *end;
+
+		if (!TS_CHECK_INTERRUPTS(err))
+			goto fail;
+		if (!take_spec_values(&w, specs[p], nspecs[p], what, err))
+			goto fail;
+		l->metrics.partitions_listed++;
+		if (!prefix_passes(&w, req->nkeys))
+			continue;
+		/* the directory the partition's files are in (sort tie-break, file walk) */
+		for (int k = 0; k < req->nkeys; k++)
+		{
+			char	   *e = ts_partition_escape(w.values[k] ? w.values[k] : w.default_name);
+
+			if (e == NULL)
+				goto nomem;
+			len += strlen(req->key_names[k]) + strlen(e) + 2;
+			ts_free(e);
+		}
+		dir = ts_arena_alloc(&l->arena, len + 1);
+		if (dir == NULL)
+			goto nomem;
+		end = dir + sprintf(dir, "%s", req->table_path);
+		for (int k = 0; k < req->nkeys; k++)
+		{
+			char	   *e = ts_partition_escape(w.values[k] ? w.values[k] : w.default_name);
+
+			if (e == NULL)
+				goto nomem;
+			if (req->path_only_value)
+				end += sprintf(end, "/%s", e);
+			else
+				end += sprintf(end, "/%s=%s", req->key_names[k], e);
+			ts_free(e);
+		}
+		if (!add_partition(&w, dir, err))
+			goto fail;
+	}
+	sort_partitions(l, req);
+	l->metrics.partitions_kept = l->npartitions;
+	return l;
+nomem:
+	ts_error(err, TS_ERR_NOMEM, "out of memory");
 fail:
 	ts_ft_listing_free(l);
 	return NULL;

@@ -120,6 +120,19 @@ void		ts_ft_listing_free(ts_ft_listing *l);
  */
 ts_ft_listing *ts_format_table_list_partitions(const ts_ft_request *req, ts_err *err);
 
+/*
+ * ListPartitions from partitions a catalog names instead of the file
+ * system: specs[p] (nspecs[p] pairs, key -> unescaped value; the default
+ * partition name or a NULL value = NULL) typed by the key types, filtered
+ * and sorted as ts_format_table_list_partitions does; partitions[].path is
+ * the directory the partition's files would be in.  A spec without a
+ * partition key, or a value not of its key's type, is TS_ERR_CORRUPT
+ * naming "what" (the catalog's endpoint).
+ */
+ts_ft_listing *ts_format_table_partitions_given(const ts_ft_request *req, int nparts,
+												const ts_option *const *specs, const int *nspecs,
+												const char *what, ts_err *err);
+
 /* The old names of ts_partition_escape / ts_partition_unescape. */
 static inline char *
 ts_ft_escape(const char *s)

@@ -17,6 +17,14 @@ with exactly "conformance: N passed, N failed, N skipped".  The exit status
 is 0 even when cases fail, unless --strict is given (then 1 on any FAIL); 2
 means the harness itself could not run (no server, CREATE EXTENSION failed).
 
+--mode s3 / rest-s3 run the same cases with the tables read from a copy of
+testdata in an object store (option path '<--s3-prefix>/<table>', the server
+with s3.endpoint and path-style access, a user mapping with the test keys) or
+through a REST catalog serving that copy (options database '<group>__<db>' +
+table, test/rest/server.mjs --testdata); --mode rest the catalog serving local
+paths.  The summary line then names the part conformance-<mode>, held to its
+own entry in test/baseline.json.
+
 How a case becomes SQL (one psql session per case, in its own schema):
   * CREATE FOREIGN TABLE tsconf_<n>.t (<columns>) SERVER tablescan_conformance
     OPTIONS (path '<shared>/testdata/<table>', <options>) with the case's
@@ -110,6 +118,36 @@ sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 import baseline  # noqa: E402  (test/baseline.py: the allowed skips, refusals, µs passes)
 
 SERVER_NAME = "tablescan_conformance"
+
+# Where the foreign tables find the testdata tables (--mode, set by main()):
+#   local    option path '<shared>/testdata/<table>' (the default)
+#   s3       option path '<s3 prefix>/<table>': the copy in the test object store
+#   rest     options database + table of the test REST catalog (test/rest/server.mjs
+#            --testdata), which gives the local location
+#   rest-s3  the same catalog giving the object store copy's location (and its keys
+#            as the table's data token)
+# The runner itself still reads the local files (snapshots, schemas) to plan cases.
+LOCATION = {"mode": "local", "s3_prefix": None}
+
+
+def table_location(shared_dir, rel):
+    """The foreign table options naming testdata/<rel> in the run's mode."""
+    mode = LOCATION["mode"]
+    if mode in ("rest", "rest-s3"):
+        # <group>/<db>.db/<table> -> database <group>__<db> (server.mjs --testdata)
+        parts = rel.strip("/").split("/")
+        db = "__".join(parts[:-1])
+        if db.endswith(".db"):
+            db = db[:-3]
+        return [("database", db), ("table", parts[-1])]
+    return [("path", data_location(shared_dir, rel))]
+
+
+def data_location(shared_dir, rel):
+    """testdata/<rel> as the extension reads files there (external-path-map targets)."""
+    if LOCATION["mode"] in ("s3", "rest-s3"):
+        return "%s/%s" % (LOCATION["s3_prefix"].rstrip("/"), rel.strip("/"))
+    return os.path.abspath(os.path.join(shared_dir, "testdata", rel))
 SCHEMA_PREFIX = "tsconf_"
 
 # Paimon special fields requested explicitly by data-evolution tests.
@@ -1700,8 +1738,7 @@ def build_case(case, shared_dir, drop_system=False):
     types = [t for _, t in cp.columns]
 
     # ---- foreign table options ----
-    table_dir = os.path.join(shared_dir, "testdata", case["table"])
-    topts = [("path", os.path.abspath(table_dir))]
+    topts = table_location(shared_dir, case["table"])
     paimon = {k: _option_value(v) for k, v in opts.items() if k not in NON_PAIMON_OPTIONS}
     snapshot = case.get("snapshot")
     branch = case.get("branch")
@@ -1725,7 +1762,7 @@ def build_case(case, shared_dir, drop_system=False):
         # manifests name FILE:/tmp/external/...: point that prefix at the copy
         # under testdata (the extension's "external-path-map" FROM=>TO option)
         paimon["external-path-map"] = "%s=>%s" % (
-            rw["from"], os.path.abspath(os.path.join(shared_dir, "testdata", rw["to"])))
+            rw["from"], data_location(shared_dir, rw["to"]))
     topts += sorted(paimon.items())
     cp.table_options = topts
     limit = opts.get("limit")
@@ -2000,7 +2037,7 @@ def meta_case_setup(cp, case, shared_dir):
         expected = [conv(r, keys) for r in rows]
     except ValueError as e:
         return "expectation not understood: %s" % e
-    base = [("path", os.path.abspath(os.path.join(shared_dir, "testdata", case["table"])))]
+    base = table_location(shared_dir, case["table"])
     if branch:
         base.append(("branch", branch))
     sets = [base + [("scan.snapshot-id", str(s[0]))] for s in lists]
@@ -2368,12 +2405,32 @@ def server_ready(args, wait=30.0):
         time.sleep(0.5)
 
 
+def server_sql(args):
+    """The foreign server (and user mapping) of the run's mode."""
+    opts, mapping = [], []
+    if args.mode in ("s3", "rest-s3"):
+        opts += [("s3.endpoint", args.s3_endpoint), ("s3.path.style.access", "true")]
+    if args.mode == "s3":
+        mapping = [("s3.access-key", "S3RVER"), ("s3.secret-key", "S3RVER")]
+    if args.mode in ("rest", "rest-s3"):
+        opts = [("catalog", "rest"), ("uri", args.rest_uri), ("warehouse", "conformance")] + opts
+        mapping = [("token", args.rest_token)]
+    sql = "CREATE SERVER IF NOT EXISTS %s FOREIGN DATA WRAPPER tablescan_fdw%s;\n" % (
+        SERVER_NAME, " OPTIONS (%s)" % ", ".join(
+            "%s %s" % (quote_ident(k), quote_literal(v)) for k, v in opts) if opts else "")
+    if mapping:
+        sql += ("DROP USER MAPPING IF EXISTS FOR CURRENT_USER SERVER %s;\n"
+                "CREATE USER MAPPING FOR CURRENT_USER SERVER %s OPTIONS (%s);\n" % (
+                    SERVER_NAME, SERVER_NAME,
+                    ", ".join("%s %s" % (quote_ident(k), quote_literal(v)) for k, v in mapping)))
+    return sql
+
+
 def global_setup(args):
     if args.mock:
         return None
     sql = ("SET client_min_messages = warning;\n"
-           "CREATE EXTENSION IF NOT EXISTS tablescan_fdw;\n"
-           "CREATE SERVER IF NOT EXISTS %s FOREIGN DATA WRAPPER tablescan_fdw;\n" % SERVER_NAME)
+           "CREATE EXTENSION IF NOT EXISTS tablescan_fdw;\n" + server_sql(args))
     p = subprocess.run([args.psql, "-X", "-q", "-At", "-v", "ON_ERROR_STOP=1", "-f", "-"],
                        input=sql, capture_output=True, text=True, timeout=120)
     if p.returncode != 0:
@@ -2452,6 +2509,19 @@ def main(argv=None):
     ap.add_argument("--no-baseline", action="store_true",
                     help="report skips and µs passes as they are, without holding them to "
                          "test/baseline.json (exploring; the suite never passes this)")
+    ap.add_argument("--mode", choices=("local", "s3", "rest", "rest-s3"), default="local",
+                    help="where the tables are read: local paths, the object store copy "
+                         "(--s3-prefix), the REST catalog (over local paths, or over the "
+                         "object store copy); the summary line names the part "
+                         "conformance[-MODE]")
+    ap.add_argument("--s3-endpoint", default=os.environ.get("TS_S3_ENDPOINT"),
+                    help="the object store (default $TS_S3_ENDPOINT; test/s3/start.sh)")
+    ap.add_argument("--s3-prefix", default="s3://shared/testdata",
+                    help="where testdata/ was uploaded (default %(default)s; test/s3/start.sh)")
+    ap.add_argument("--rest-uri", default=os.environ.get("TS_REST_URI"),
+                    help="the REST catalog serving testdata (default $TS_REST_URI)")
+    ap.add_argument("--rest-token", default=os.environ.get("TS_REST_TOKEN"),
+                    help="its bearer token (default $TS_REST_TOKEN)")
     ap.add_argument("--self-test", action="store_true",
                     help="run the built-in unit checks of the runner (no server) and exit")
     args = ap.parse_args(argv)
@@ -2459,10 +2529,23 @@ def main(argv=None):
     if args.self_test:
         return self_test()
 
+    global SERVER_NAME
+    part_name = "conformance" if args.mode == "local" else "conformance-" + args.mode
     shared = os.path.abspath(args.shared)
     if not os.path.isdir(os.path.join(shared, "oracle")):
-        print("conformance: no oracle directory under %s" % shared, file=sys.stderr)
+        print("%s: no oracle directory under %s" % (part_name, shared), file=sys.stderr)
         return 2
+    if args.mode in ("s3", "rest-s3") and not args.s3_endpoint:
+        print("%s: no object store (--s3-endpoint, $TS_S3_ENDPOINT)" % part_name, file=sys.stderr)
+        return 2
+    if args.mode in ("rest", "rest-s3") and not (args.rest_uri and args.rest_token):
+        print("%s: no REST catalog (--rest-uri/--rest-token, $TS_REST_URI/$TS_REST_TOKEN)"
+              % part_name, file=sys.stderr)
+        return 2
+    LOCATION["mode"] = args.mode
+    LOCATION["s3_prefix"] = args.s3_prefix
+    if args.mode != "local":
+        SERVER_NAME = "tablescan_conformance_" + args.mode.replace("-", "_")
     cases = load_cases(shared)
 
     plans = []
@@ -2481,12 +2564,12 @@ def main(argv=None):
     if any(not cp.skip for cp in plans):
         err = global_setup(args)
         if err:
-            print("conformance: setup failed: %s" % err, file=sys.stderr)
+            print("%s: setup failed: %s" % (part_name, err), file=sys.stderr)
             return 2
 
     counts = collections.Counter()
     skips = collections.Counter()
-    base = baseline.part("conformance")
+    base = baseline.part(part_name)
 
     def report(res):
         for r in res:
@@ -2527,8 +2610,8 @@ def main(argv=None):
             print("  %4d  %s" % (n, reason))
     print("%d of the passes are PASS (µs): rows within 1 µs of a TIMESTAMP(7..9) "
           "literal dropped on both sides (test/baseline.json, \"microseconds\")" % counts["MICRO"])
-    print("conformance: %d passed, %d failed, %d skipped"
-          % (counts["PASS"], counts["FAIL"], counts["SKIP"]))
+    print("%s: %d passed, %d failed, %d skipped"
+          % (part_name, counts["PASS"], counts["FAIL"], counts["SKIP"]))
     return 1 if (args.strict and counts["FAIL"]) else 0
 
 

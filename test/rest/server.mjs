@@ -13,8 +13,26 @@
 // "always" (503 every time).  Every request needs "Authorization: Bearer <--token>" (401
 // otherwise).  Listens on 127.0.0.1 only; prints the port on stdout.
 //
+// Partitions (GET .../partitions, paged): an --extra entry's "partitions"
+// (a list of specs, or 501: "not implemented", the client then lists the
+// file system), else for a format table at a file: path its k=v
+// directories; 501 for other tables.
+//
+// Data tokens (GET .../token): an entry's "token" map, expiring an hour
+// from now, or "tokenExpiresIn" ms from now (3600000 + a few seconds: a
+// client refreshing an hour ahead, as Java does, refreshes after those
+// seconds); "tokenFail": "after-first" answers 403 to every request but
+// the first.  Each token request appends "token <db>.<table>" to
+// --token-log (tests count refreshes there).
+//
+// --testdata DIR [--testdata-location URI]: also serve the warehouses of a
+// tree (../shared/testdata): table DIR/<group>/<db>.db/<t> as database
+// <group>__<db> (a top-level <db>.db: <db>), table <t>, at URI/<group>/<db>.db/<t>
+// (default file:DIR/...), with the data token --testdata-token (a JSON object, or a file holding one).
+//
 //   node server.mjs --warehouse DIR --token T [--prefix P] [--page-size N]
-//                   [--extra FILE.json] [--port N]
+//                   [--extra FILE.json] [--port N] [--token-log FILE]
+//                   [--testdata DIR [--testdata-location URI] [--testdata-token JSON|FILE]]
 
 import http from 'node:http';
 import fs from 'node:fs';
@@ -28,6 +46,11 @@ const token = args.token;
 const prefix = args.prefix ?? 'ts';
 const pageSize = Number(args['page-size'] ?? 100);
 const extra = args.extra ? JSON.parse(fs.readFileSync(args.extra, 'utf8')) : {};
+const tokenLog = args['token-log'];
+const testdata = args.testdata ? path.resolve(args.testdata) : null;
+const testdataLocation = (args['testdata-location'] ?? (testdata ? `file:${testdata}` : '')).replace(/\/$/, '');
+const tdToken = args['testdata-token'];
+const testdataToken = !tdToken ? {} : JSON.parse(tdToken.startsWith('{') ? tdToken : fs.readFileSync(tdToken, 'utf8'));
 
 function send(res, status, body) {
   res.writeHead(status, { 'Content-Type': 'application/json' });
@@ -47,18 +70,57 @@ function dirs(dir) {
   }
 }
 
+// testdata databases: every directory <rel>.db under DIR (at depth 1 or 2),
+// named <rel> with '/' as "__" ("parquet/append_09.db" -> parquet__append_09);
+// its tables are its subdirectories that hold a schema directory
+function testdataDatabases() {
+  if (!testdata) return new Map();
+  const out = new Map();
+  const add = (rel) => out.set(rel.slice(0, -3).replaceAll('/', '__'), rel);
+  for (const a of dirs(testdata) ?? []) {
+    if (a.endsWith('.db')) add(a);
+    else for (const b of dirs(path.join(testdata, a)) ?? []) if (b.endsWith('.db')) add(`${a}/${b}`);
+  }
+  return out;
+}
+const testdataDbs = testdataDatabases();
+
+function testdataTables(db) {
+  const rel = testdataDbs.get(db);
+  if (rel === undefined) return null;
+  return (dirs(path.join(testdata, rel)) ?? [])
+    .filter((t) => fs.existsSync(path.join(testdata, rel, t, 'schema')));
+}
+
 function databases() {
   const fromDirs = (dirs(warehouse) ?? []).filter((n) => n.endsWith('.db')).map((n) => n.slice(0, -3));
   const fromExtra = Object.keys(extra).map((k) => k.split('.')[0]);
-  return [...new Set([...fromDirs, ...fromExtra])].sort();
+  const fromTestdata = [...testdataDbs.keys()];
+  return [...new Set([...fromDirs, ...fromExtra, ...fromTestdata])].sort();
 }
 
 function tables(db) {
   const listed = dirs(path.join(warehouse, `${db}.db`));
   const fromExtra = Object.keys(extra).filter((k) => k.split('.')[0] === db).map((k) => k.split('.')[1]);
-  if (listed === null && fromExtra.length === 0) return null;
+  const fromTestdata = testdataTables(db);
+  if (listed === null && fromExtra.length === 0 && fromTestdata === null) return null;
   const own = (listed ?? []).filter((t) => fs.existsSync(path.join(warehouse, `${db}.db`, t, 'schema')));
-  return [...new Set([...own, ...fromExtra])].sort();
+  return [...new Set([...own, ...fromExtra, ...(fromTestdata ?? [])])].sort();
+}
+
+// a format table's partition specs from its k=v directories (values unescaped)
+function listPartitions(dir, keys) {
+  const out = [];
+  const walk = (d, depth, spec) => {
+    if (depth === keys.length) { out.push(spec); return; }
+    for (const n of dirs(d) ?? []) {
+      const eq = n.indexOf('=');
+      if (eq < 0 || decodeURIComponent(n.slice(0, eq)) !== keys[depth]) continue;
+      walk(path.join(d, n), depth + 1, { ...spec, [keys[depth]]: decodeURIComponent(n.slice(eq + 1)) });
+    }
+  };
+  walk(dir, 0, {});
+  return out;
 }
 
 function latestSchema(dir) {
@@ -79,6 +141,7 @@ function page(res, field, all, url) {
 }
 
 const failures = new Map();
+const tokenCount = new Map();
 
 function send503(res, retryAfter) {
   res.setHeader('Retry-After', String(retryAfter));
@@ -91,7 +154,7 @@ const server = http.createServer((req, res) => {
   if (req.headers.authorization !== `Bearer ${token}`)
     return error(res, 401, 'Not authorized');
   if (url.pathname === '/v1/config')
-    return send(res, 200, { defaults: { prefix, 'data-token.enabled': 'false' },
+    return send(res, 200, { defaults: { prefix, 'data-token.enabled': 'true' },
       overrides: { warehouse: url.searchParams.get('warehouse') ?? '' } });
   const parts = url.pathname.split('/').filter((p) => p !== '').map(decodeURIComponent);
   // v1 / prefix / databases [/ db / tables [/ t [/ token]]]
@@ -118,7 +181,13 @@ const server = http.createServer((req, res) => {
       if (k === 0) { res.setHeader('Retry-After', '1'); return error(res, 429, 'slow down'); }
       if (k === 1) return send503(res, 0);
     }
-    if (extra[key]?.like) {
+    const tdTables = extra[key] ? null : testdataTables(db);
+    if (tdTables && tdTables.includes(name)) {
+      const rel = `${testdataDbs.get(db)}/${name}`;
+      const { id, schema } = latestSchema(path.join(testdata, rel));
+      answer = { id: key, name, path: `${testdataLocation}/${rel}`, isExternal: true,
+        schemaId: id, schema };
+    } else if (extra[key]?.like) {
       const [ldb, lname] = extra[key].like.split('.');
       const ldir = path.join(warehouse, `${ldb}.db`, lname);
       const { id, schema } = latestSchema(ldir);
@@ -138,8 +207,30 @@ const server = http.createServer((req, res) => {
       return error(res, 404, 'The given table does not exist', 'TABLE', name);
     }
     if (parts.length === 6) return send(res, 200, answer);
-    if (parts.length === 7 && parts[6] === 'token')
-      return send(res, 200, { token: extra[key]?.token ?? {}, expiresAt: Date.now() + 3600 * 1000 });
+    if (parts.length === 7 && parts[6] === 'token') {
+      const e = extra[key] ?? {};
+      const k = (tokenCount.get(key) ?? 0) + 1;
+      tokenCount.set(key, k);
+      if (tokenLog) fs.appendFileSync(tokenLog, `token ${key}\n`);
+      if (e.tokenFail === 'after-first' && k > 1)
+        return error(res, 403, 'the token service refused to issue a new token', 'TABLE', name);
+      const token = e.token ?? (tdTables && tdTables.includes(name) ? testdataToken : {});
+      return send(res, 200, { token, expiresAt: Date.now() + Number(e.tokenExpiresIn ?? 3600 * 1000) });
+    }
+    if (parts.length === 7 && parts[6] === 'partitions') {
+      const p = extra[key]?.partitions;
+      let specs;
+      if (p === 501)
+        return error(res, 501, 'listing partitions is not implemented for this table');
+      if (Array.isArray(p))
+        specs = p;
+      else if (answer.schema?.options?.type === 'format-table' && answer.path.startsWith('file:'))
+        specs = listPartitions(answer.path.slice(5), answer.schema.partitionKeys ?? []);
+      else
+        return error(res, 501, 'the test catalog lists partitions of local format tables only');
+      return page(res, 'partitions', specs.map((spec) => ({ spec, recordCount: 0,
+        fileSizeInBytes: 0, fileCount: 0, lastFileCreationTime: 0 })), url);
+    }
   }
   return error(res, 404, `no such endpoint ${url.pathname}`);
 });

@@ -6,7 +6,8 @@
 # s3://lake/files/, and a few ../shared/testdata tables under s3://lake/shared/.
 # broken.db/customers lacks a data file.  Bucket "flaky" (a copy of
 # sales.db/orders) fails the first attempt of every request, bucket "stall"
-# never answers (test/s3/proxy.mjs).  Bucket "open" takes anonymous reads (a copy of sales.db).  Prints shell
+# never answers (test/s3/proxy.mjs).  With TS_S3_TESTDATA=1 the whole
+# ../shared/testdata tree goes to s3://shared/testdata (conformance-s3).  Bucket "open" takes anonymous reads (a copy of sales.db).  Prints shell
 # assignments to eval: TS_S3_ENDPOINT, TS_S3_PID.
 #   eval "$(bash test/s3/start.sh)"; ...; kill "$TS_S3_PID"
 set -euo pipefail
@@ -30,11 +31,17 @@ ups=(--upload "lake/wh/sales.db=$FIX/warehouse/sales.db" --upload "lake/wh/ft.db
 for t in append_09 pk_table_scan_and_read_dv; do
     ups+=(--upload "lake/shared/$t.db=$SHARED/testdata/parquet/$t.db")
 done
+# TS_S3_TESTDATA=1: also the whole ../shared/testdata tree under s3://shared/testdata
+# (the conformance run over the object store, test/pg-tests.sh; 1,700 files)
+wait=300
+if [ "${TS_S3_TESTDATA:-0}" = 1 ]; then
+    ups+=(--upload "shared/testdata=$SHARED/testdata"); wait=3000
+fi
 # empty the port file first: the wait below must not read the previous run's port
 rm -f "$D.log/port"
 node proxy.mjs --dir "$D" --list-page-size 3 "${ups[@]}" \
     > "$D.log/port" 2> "$D.log/server.log" &
 pid=$!
-for _ in $(seq 1 300); do [ -s "$D.log/port" ] && break; kill -0 $pid 2>/dev/null || break; sleep 0.1; done
+for _ in $(seq 1 $wait); do [ -s "$D.log/port" ] && break; kill -0 $pid 2>/dev/null || break; sleep 0.1; done
 [ -s "$D.log/port" ] || { echo "echo 'test object store did not start: $(tail -1 "$D.log/server.log")' >&2"; kill $pid 2>/dev/null; exit 1; }
 echo "export TS_S3_ENDPOINT=http://127.0.0.1:$(cat "$D.log/port") TS_S3_PID=$pid"

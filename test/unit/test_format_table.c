@@ -167,6 +167,65 @@ test_kv_full_listing(void **state)
 	ts_ft_listing_free(l);
 }
 
+/* partitions a catalog names: typed, filtered, sorted; bad answers are errors */
+static void
+test_partitions_given(void **state)
+{
+	ts_ft_request req = kv_request();
+	ts_err		err = {0};
+	ts_ft_listing *l;
+	ts_option	p0[] = {{"year", "2024"}, {"city", "Oslo"}};
+	ts_option	p1[] = {{"city", "Paris"}, {"year", "999"}};
+	ts_option	p2[] = {{"year", "__DEFAULT_PARTITION__"}, {"city", "a/b"}};
+	ts_option	p3[] = {{"year", "2024"}, {"city", "Apia"}};
+	ts_option	nokey[] = {{"year", "2024"}};
+	ts_option	notint[] = {{"year", "soon"}, {"city", "x"}};
+	const ts_option *specs[] = {p0, p1, p2, p3};
+	int			n[] = {2, 2, 2, 2};
+	ts_option	f2024[] = {{"year", "2024"}, {NULL, NULL}};
+	const ts_option *one[1] = {f2024};
+	const ts_option *bad[1];
+	int			nbad[1] = {1};
+
+	(void) state;
+	/* nothing is listed: these need not exist under the table path */
+	l = ts_format_table_partitions_given(&req, 4, specs, n, "catalog", &err);
+	assert_non_null(l);
+	assert_int_equal(l->npartitions, 4);
+	/* NULL first, then year as a number (999 < 2024), then city */
+	assert_string_equal(pvals(l, 0), "<null>|a/b");
+	assert_string_equal(pvals(l, 1), "999|Paris");
+	assert_string_equal(pvals(l, 2), "2024|Apia");
+	assert_string_equal(pvals(l, 3), "2024|Oslo");
+	assert_non_null(strstr(l->partitions[0].path, "/year=__DEFAULT_PARTITION__/city=a%2Fb"));
+	assert_int_equal(l->partitions[1].typed[0].v.i, 999);
+	assert_int_equal(l->nfiles, 0);
+	ts_ft_listing_free(l);
+
+	/* the request's filter applies */
+	req.nfilters = 1;
+	req.filters = one;
+	l = ts_format_table_partitions_given(&req, 4, specs, n, "catalog", &err);
+	assert_non_null(l);
+	assert_int_equal(l->npartitions, 2);
+	assert_int_equal(l->metrics.partitions_listed, 4);
+	assert_string_equal(pvals(l, 0), "2024|Apia");
+	ts_ft_listing_free(l);
+	req.nfilters = 0;
+
+	/* a spec without a key, a value not of the key's type: errors naming the source */
+	bad[0] = nokey;
+	assert_null(ts_format_table_partitions_given(&req, 1, bad, nbad, "GET x/partitions", &err));
+	assert_int_equal(err.code, TS_ERR_CORRUPT);
+	assert_non_null(strstr(err.msg, "GET x/partitions"));
+	assert_non_null(strstr(err.msg, "city"));
+	bad[0] = notint;
+	nbad[0] = 2;
+	assert_null(ts_format_table_partitions_given(&req, 1, bad, nbad, "catalog", &err));
+	assert_int_equal(err.code, TS_ERR_CORRUPT);
+	assert_non_null(strstr(err.msg, "soon"));
+}
+
 static void
 test_kv_filters(void **state)
 {
@@ -549,6 +608,7 @@ main(void)
 		cmocka_unit_test(test_unpartitioned_and_errors),
 		cmocka_unit_test(test_bad_partition_dirs),
 		cmocka_unit_test(test_escaping),
+		cmocka_unit_test(test_partitions_given),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);
