@@ -35,8 +35,8 @@
  *   --codec C              data file codec: zstd (default), null, deflate, snappy
  *   --manifest-codec C     manifest codec (default zstd)
  *   --seed X               seed for uuids and sync markers (default 1)
- *   --format F             data files: avro (default) or parquet (flat columns only,
- *                          uncompressed, see ts_gen_parquet.h)
+ *   --format F             data files: avro (default), parquet or orc (flat columns
+ *                          only, uncompressed, see ts_gen_parquet.h / ts_gen_orc.h)
  *   --force                write even if <table_dir>/schema exists
  *   --preset all-types     columns of every type (see below) + partition "p" INT
  *   --preset evolve        columns id INT NOT NULL, name STRING, amount INT,
@@ -203,6 +203,7 @@ typedef struct config
 	uint64_t	seed;
 	bool		force;
 	bool		parquet;		/* --format parquet */
+	bool		orc;			/* --format orc */
 	bool		evolve;
 	int			evolve_at;
 	/* pending evolution requests (applied after all columns are known) */
@@ -469,8 +470,10 @@ apply_args(config *cfg, int argc, char **argv)
 			{
 				if (strcmp(v, "parquet") == 0)
 					cfg->parquet = true;
+				else if (strcmp(v, "orc") == 0)
+					cfg->orc = true;
 				else if (strcmp(v, "avro") != 0)
-					die("--format: avro or parquet");
+					die("--format: avro, parquet or orc");
 			}
 			else if (strcmp(o, "retype") == 0)
 				cfg->retypes[cfg->nretypes++] = xstrdup(v), cfg->evolve = true;
@@ -654,8 +657,8 @@ finish_config(config *cfg)
 		c->type1 = ts_type_copy(c->type0);
 		c->type1->kind = TS_BIGINT;
 	}
-	if (cfg->parquet && cfg->npk > 0)
-		die("--format parquet: append tables only");
+	if ((cfg->parquet || cfg->orc) && cfg->npk > 0)
+		die("--format parquet / orc: append tables only");
 	for (int i = 0; i < cfg->nretypes; i++)
 	{
 		char	   *colon = strchr(cfg->retypes[i], ':');
@@ -1013,7 +1016,7 @@ write_schema(const config *cfg, int id, int64_t time_millis)
 	}
 	if (cfg->buckets > 0 && !cfg->bucket_key_implicit)
 		cJSON_AddStringToObject(opts, "bucket-key", cfg->bucket_key);
-	cJSON_AddStringToObject(opts, "file.format", cfg->parquet ? "parquet" : "avro");
+	cJSON_AddStringToObject(opts, "file.format", cfg->parquet ? "parquet" : cfg->orc ? "orc" : "avro");
 	cJSON_AddStringToObject(opts, "manifest.format", "avro");
 	pk_schema_options(cfg, opts);
 	cJSON_AddNumberToObject(j, "timeMillis", (double) time_millis);
@@ -1026,6 +1029,7 @@ write_schema(const config *cfg, int id, int64_t time_millis)
 #include "tools/ts_manifest_records.h"
 #include "tools/ts_tool_commit.h"
 #include "tools/ts_gen_parquet.h"
+#include "tools/ts_gen_orc.h"
 
 /* ---- statistics --------------------------------------------------------- */
 
@@ -1492,23 +1496,26 @@ main(int argc, char **argv)
 				prows = xcalloc((size_t) gr->nrows, sizeof(ts_value *));
 				for (int r = 0; r < gr->nrows; r++)
 				{
-					if (cfg.parquet)
+					if (cfg.parquet || cfg.orc)
 						row = prows[r] = xcalloc((size_t) (ndcols ? ndcols : 1), sizeof(ts_value));
 					for (int c = 0; c < ndcols; c++)
 					{
 						file_row_value(&cfg, dcols[c], gr->rows[r], schema_id, &row[c], &arena);
 						stats_add(&st[c], &row[c]);
 					}
-					if (!cfg.parquet && !ts_avro_writer_add(w, row, &err))
+					if (!cfg.parquet && !cfg.orc && !ts_avro_writer_add(w, row, &err))
 						die_err("Avro row", &err);
 				}
 				ts_buf_init(&out);
 				if (cfg.parquet)
 					pqw_write_file(dfields, ndcols, prows, gr->nrows, &out);
+				else if (cfg.orc)
+					ow_write_file(dfields, ndcols, prows, gr->nrows, &out);
 				else if (!ts_avro_writer_finish(w, &out, &err))
 					die_err("Avro finish", &err);
 				ts_avro_writer_free(w);
-				fname = pathf("data-%s-%d.%s", data_uuid, data_counter++, cfg.parquet ? "parquet" : "avro");
+				fname = pathf("data-%s-%d.%s", data_uuid, data_counter++,
+							  cfg.parquet ? "parquet" : cfg.orc ? "orc" : "avro");
 				dir = pathf("%s/%sbucket-%d", cfg.dir, gr->part_path, (int) gr->bucket);
 				mkdirs(dir);
 				path = pathf("%s/%s", dir, fname);

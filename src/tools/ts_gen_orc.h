@@ -1,0 +1,489 @@
+/*
+ * ts_gen_orc.h - the minimal ORC writer of ts_gen (--format orc).
+ *
+ * Owns: one data file as ORC: compression NONE, one stripe, no row index,
+ * no statistics, writer time zone "UTC"; PRESENT streams (boolean RLE) for
+ * columns with NULLs, integers in RLE v1 (DIRECT encoding) written as
+ * literal runs only, strings and binaries DIRECT (DATA + LENGTH).  The ORC
+ * types are those of Paimon's OrcTypeUtil for flat columns: boolean,
+ * tinyint..bigint as byte/short/int/long, float, double, decimal(p,s),
+ * char(n) / varchar(n) / string, binary, date, TIME as int (milliseconds
+ * of the day), TIMESTAMP as timestamp and TIMESTAMP WITH LOCAL TIME ZONE as
+ * "timestamp with local time zone", each with the attribute paimon.id.
+ * Nested and other types are refused (die).  The protobuf messages
+ * (PostScript, Footer, StripeFooter of orc_proto.proto) are encoded by
+ * hand.  Included by ts_gen.c after ts_gen_parquet.h (uses le_bytes).
+ */
+#ifndef TS_GEN_ORC_H
+#define TS_GEN_ORC_H
+
+#define OW_TS_BASE INT64_C(1420070400)	/* 2015-01-01 00:00:00 UTC */
+
+/* ---- protobuf ------------------------------------------------------------ */
+
+static void
+ow_put(ts_buf *b, const void *p, size_t n)
+{
+	if (n && !ts_buf_append(b, p, n, NULL))
+		die("out of memory");
+}
+
+static void
+ow_varint(ts_buf *b, uint64_t v)
+{
+	uint8_t		x;
+
+	while (v >= 0x80)
+	{
+		x = (uint8_t) (v | 0x80);
+		ow_put(b, &x, 1);
+		v >>= 7;
+	}
+	x = (uint8_t) v;
+	ow_put(b, &x, 1);
+}
+
+/* field number and wire type 0 (varint) */
+static void
+pb_uint(ts_buf *b, int field, uint64_t v)
+{
+	ow_varint(b, (uint64_t) field << 3);
+	ow_varint(b, v);
+}
+
+/* field number and wire type 2 (length-delimited) */
+static void
+pb_bytes(ts_buf *b, int field, const void *p, size_t n)
+{
+	ow_varint(b, ((uint64_t) field << 3) | 2);
+	ow_varint(b, n);
+	ow_put(b, p, n);
+}
+
+static void
+pb_string(ts_buf *b, int field, const char *s)
+{
+	pb_bytes(b, field, s, strlen(s));
+}
+
+/* an embedded message (its bytes in m) */
+static void
+pb_message(ts_buf *b, int field, const ts_buf *m)
+{
+	pb_bytes(b, field, m->data, m->len);
+}
+
+/* ---- run-length encodings ------------------------------------------------ */
+
+/* byte RLE: literal runs of at most 128 bytes (header -n) */
+static void
+ow_byte_rle(ts_buf *b, const uint8_t *v, size_t n)
+{
+	for (size_t i = 0; i < n; i += 128)
+	{
+		size_t		k = n - i < 128 ? n - i : 128;
+		uint8_t		h = (uint8_t) (-(int) k);
+
+		ow_put(b, &h, 1);
+		ow_put(b, v + i, k);
+	}
+}
+
+/* integer RLE v1: literal runs of at most 128 varints (zig-zag if signed) */
+static void
+ow_int_rle(ts_buf *b, const int64_t *v, size_t n, bool is_signed)
+{
+	for (size_t i = 0; i < n; i += 128)
+	{
+		size_t		k = n - i < 128 ? n - i : 128;
+		uint8_t		h = (uint8_t) (-(int) k);
+
+		ow_put(b, &h, 1);
+		for (size_t j = i; j < i + k; j++)
+			ow_varint(b, is_signed ? ((uint64_t) v[j] << 1) ^ (uint64_t) (v[j] >> 63) :
+					  (uint64_t) v[j]);
+	}
+}
+
+/* boolean RLE: bits, most significant first, then byte RLE */
+static void
+ow_bool_rle(ts_buf *b, const bool *v, size_t n)
+{
+	uint8_t    *bytes = xcalloc((n + 7) / 8 + 1, 1);
+
+	for (size_t i = 0; i < n; i++)
+		if (v[i])
+			bytes[i / 8] |= (uint8_t) (0x80 >> (i % 8));
+	ow_byte_rle(b, bytes, (n + 7) / 8);
+	free(bytes);
+}
+
+/* ---- types ---------------------------------------------------------------- */
+
+enum
+{
+	OW_BOOLEAN = 0, OW_BYTE = 1, OW_SHORT = 2, OW_INT = 3, OW_LONG = 4, OW_FLOAT = 5,
+	OW_DOUBLE = 6, OW_STRING = 7, OW_BINARY = 8, OW_TIMESTAMP = 9, OW_STRUCT = 12,
+	OW_DECIMAL = 14, OW_DATE = 15, OW_VARCHAR = 16, OW_CHAR = 17, OW_TIMESTAMP_INSTANT = 18
+};
+
+enum
+{
+	OW_S_PRESENT = 0, OW_S_DATA = 1, OW_S_LENGTH = 2, OW_S_SECONDARY = 5
+};
+
+static int
+ow_kind(const char *col, const ts_type *t)
+{
+	switch (t->kind)
+	{
+		case TS_BOOLEAN:
+			return OW_BOOLEAN;
+		case TS_TINYINT:
+			return OW_BYTE;
+		case TS_SMALLINT:
+			return OW_SHORT;
+		case TS_INT:
+		case TS_TIME:
+			return OW_INT;
+		case TS_BIGINT:
+			return OW_LONG;
+		case TS_FLOAT:
+			return OW_FLOAT;
+		case TS_DOUBLE:
+			return OW_DOUBLE;
+		case TS_DECIMAL:
+			return OW_DECIMAL;
+		case TS_CHAR:
+			return OW_CHAR;
+		case TS_VARCHAR:
+			return t->length == TS_STRING_LENGTH ? OW_STRING : OW_VARCHAR;
+		case TS_BINARY:
+		case TS_VARBINARY:
+			return OW_BINARY;
+		case TS_DATE:
+			return OW_DATE;
+		case TS_TIMESTAMP:
+			return OW_TIMESTAMP;
+		case TS_TIMESTAMP_LTZ:
+			return OW_TIMESTAMP_INSTANT;
+		default:
+			die("column %s: --format orc writes flat columns only", col);
+	}
+	return -1;
+}
+
+/* ORC's encoding of the nanoseconds of a second: trailing zeros counted */
+static uint64_t
+ow_nanos(int64_t nanos)
+{
+	int			z = 1;
+
+	if (nanos == 0 || nanos % 100 != 0)
+		return (uint64_t) nanos << 3;
+	nanos /= 100;
+	while (nanos % 10 == 0 && z < 7)
+	{
+		nanos /= 10;
+		z++;
+	}
+	return ((uint64_t) nanos << 3) | (uint64_t) z;
+}
+
+/* zig-zag base-128 varint of a 128-bit integer (decimal DATA) */
+static void
+ow_varint128(ts_buf *b, ts_int128 v)
+{
+	unsigned __int128 u = ((unsigned __int128) v << 1) ^ (unsigned __int128) (v >> 127);
+	uint8_t		x;
+
+	while (u >= 0x80)
+	{
+		x = (uint8_t) (u | 0x80);
+		ow_put(b, &x, 1);
+		u >>= 7;
+	}
+	x = (uint8_t) u;
+	ow_put(b, &x, 1);
+}
+
+/* a stream of the stripe: bytes appended to data, its entry to the footer */
+static void
+ow_stream(ts_buf *data, ts_buf *sfooter, int kind, int column, const ts_buf *s)
+{
+	ts_buf		m;
+
+	ts_buf_init(&m);
+	pb_uint(&m, 1, (uint64_t) kind);
+	pb_uint(&m, 2, (uint64_t) column);
+	pb_uint(&m, 3, s->len);
+	pb_message(sfooter, 1, &m);
+	ts_buf_free(&m);
+	ow_put(data, s->data, s->len);
+}
+
+/* the streams of column col (ORC column id col + 1) */
+static void
+ow_column(const ts_type *t, int kind, ts_value *const *rows, int col, int nrows,
+		  ts_buf *data, ts_buf *sfooter)
+{
+	bool	   *present = xcalloc((size_t) nrows + 1, sizeof(bool));
+	int64_t    *ints = xcalloc((size_t) nrows + 1, sizeof(int64_t));
+	int64_t    *ints2 = xcalloc((size_t) nrows + 1, sizeof(int64_t));
+	size_t		n = 0;
+	bool		nulls = false;
+	ts_buf		s,
+				s2;
+
+	ts_buf_init(&s);
+	ts_buf_init(&s2);
+	for (int r = 0; r < nrows; r++)
+	{
+		const ts_value *v = &rows[r][col];
+
+		present[r] = !v->isnull;
+		if (v->isnull)
+		{
+			nulls = true;
+			continue;
+		}
+		switch (kind)
+		{
+			case OW_FLOAT:
+				{
+					uint32_t	u;
+
+					memcpy(&u, &v->v.f, 4);
+					le_bytes(&s, u, 4);
+				}
+				break;
+			case OW_DOUBLE:
+				{
+					uint64_t	u;
+
+					memcpy(&u, &v->v.d, 8);
+					le_bytes(&s, u, 8);
+				}
+				break;
+			case OW_STRING:
+			case OW_VARCHAR:
+			case OW_CHAR:
+			case OW_BINARY:
+				ow_put(&s, v->v.s.p, v->v.s.len);
+				ints[n] = v->v.s.len;
+				break;
+			case OW_DECIMAL:
+				ow_varint128(&s, v->v.dec);
+				ints[n] = t->scale;
+				break;
+			case OW_TIMESTAMP:
+			case OW_TIMESTAMP_INSTANT:
+				{
+					/* as Java's writer: seconds truncated toward zero */
+					int64_t		ms = v->v.ts.millis;
+					int64_t		frac = ((ms % 1000) + 1000) % 1000;
+
+					ints[n] = ms / 1000 - OW_TS_BASE;
+					ints2[n] = (int64_t) ow_nanos(frac * 1000000 + v->v.ts.nanos);
+				}
+				break;
+			default:			/* BOOLEAN, BYTE, SHORT, INT, LONG, DATE */
+				ints[n] = v->v.i;
+				break;
+		}
+		n++;
+	}
+	if (nulls)
+	{
+		ts_buf		p;
+
+		ts_buf_init(&p);
+		ow_bool_rle(&p, present, (size_t) nrows);
+		ow_stream(data, sfooter, OW_S_PRESENT, col + 1, &p);
+		ts_buf_free(&p);
+	}
+	switch (kind)
+	{
+		case OW_BOOLEAN:
+			{
+				bool	   *b = xcalloc(n + 1, sizeof(bool));
+
+				for (size_t i = 0; i < n; i++)
+					b[i] = ints[i] != 0;
+				ow_bool_rle(&s, b, n);
+				free(b);
+				ow_stream(data, sfooter, OW_S_DATA, col + 1, &s);
+			}
+			break;
+		case OW_BYTE:
+			{
+				uint8_t    *b = xcalloc(n + 1, 1);
+
+				for (size_t i = 0; i < n; i++)
+					b[i] = (uint8_t) ints[i];
+				ow_byte_rle(&s, b, n);
+				free(b);
+				ow_stream(data, sfooter, OW_S_DATA, col + 1, &s);
+			}
+			break;
+		case OW_FLOAT:
+		case OW_DOUBLE:
+			ow_stream(data, sfooter, OW_S_DATA, col + 1, &s);
+			break;
+		case OW_STRING:
+		case OW_VARCHAR:
+		case OW_CHAR:
+		case OW_BINARY:
+			ow_stream(data, sfooter, OW_S_DATA, col + 1, &s);
+			ow_int_rle(&s2, ints, n, false);
+			ow_stream(data, sfooter, OW_S_LENGTH, col + 1, &s2);
+			break;
+		case OW_DECIMAL:
+			ow_stream(data, sfooter, OW_S_DATA, col + 1, &s);
+			ow_int_rle(&s2, ints, n, true);
+			ow_stream(data, sfooter, OW_S_SECONDARY, col + 1, &s2);
+			break;
+		case OW_TIMESTAMP:
+		case OW_TIMESTAMP_INSTANT:
+			ow_int_rle(&s, ints, n, true);
+			ow_stream(data, sfooter, OW_S_DATA, col + 1, &s);
+			ow_int_rle(&s2, ints2, n, false);
+			ow_stream(data, sfooter, OW_S_SECONDARY, col + 1, &s2);
+			break;
+		default:				/* SHORT, INT, LONG, DATE */
+			ow_int_rle(&s, ints, n, true);
+			ow_stream(data, sfooter, OW_S_DATA, col + 1, &s);
+			break;
+	}
+	ts_buf_free(&s);
+	ts_buf_free(&s2);
+	free(present);
+	free(ints);
+	free(ints2);
+}
+
+/* the Type message of a column (kind already mapped) */
+static void
+ow_type(ts_buf *footer, const ts_field *f, int kind)
+{
+	ts_buf		m,
+				a;
+	char		id[16];
+
+	ts_buf_init(&m);
+	ts_buf_init(&a);
+	pb_uint(&m, 1, (uint64_t) kind);
+	if (kind == OW_VARCHAR || kind == OW_CHAR)
+		pb_uint(&m, 4, (uint64_t) f->type->length);
+	if (kind == OW_DECIMAL)
+	{
+		pb_uint(&m, 5, (uint64_t) f->type->precision);
+		pb_uint(&m, 6, (uint64_t) f->type->scale);
+	}
+	snprintf(id, sizeof(id), "%d", (int) f->id);
+	pb_string(&a, 1, "paimon.id");
+	pb_string(&a, 2, id);
+	pb_message(&m, 7, &a);
+	pb_message(footer, 4, &m);
+	ts_buf_free(&m);
+	ts_buf_free(&a);
+}
+
+/*
+ * The ORC file of these rows (rows[r][c] is column c of row r) into out.
+ */
+static void
+ow_write_file(const ts_field *fields, int ncols, ts_value *const *rows, int nrows, ts_buf *out)
+{
+	int		   *kind = xcalloc((size_t) (ncols ? ncols : 1), sizeof(int));
+	ts_buf		data,
+				sfooter,
+				footer,
+				m,
+				ps;
+	uint64_t	stripe_off;
+	uint8_t		pslen;
+
+	for (int c = 0; c < ncols; c++)
+		kind[c] = ow_kind(fields[c].name, fields[c].type);
+	ow_put(out, "ORC", 3);
+	stripe_off = out->len;
+
+	/* stripe: the streams, then the stripe footer */
+	ts_buf_init(&data);
+	ts_buf_init(&sfooter);
+	for (int c = 0; c < ncols; c++)
+		ow_column(fields[c].type, kind[c], rows, c, nrows, &data, &sfooter);
+	for (int c = 0; c <= ncols; c++)
+	{
+		ts_buf_init(&m);
+		pb_uint(&m, 1, 0);		/* DIRECT */
+		pb_message(&sfooter, 2, &m);
+		ts_buf_free(&m);
+	}
+	pb_string(&sfooter, 3, "UTC");
+	ow_put(out, data.data, data.len);
+	ow_put(out, sfooter.data, sfooter.len);
+
+	/* footer */
+	ts_buf_init(&footer);
+	pb_uint(&footer, 1, 3);		/* headerLength */
+	pb_uint(&footer, 2, out->len - 3);	/* contentLength */
+	ts_buf_init(&m);
+	pb_uint(&m, 1, stripe_off);
+	pb_uint(&m, 2, 0);			/* indexLength */
+	pb_uint(&m, 3, data.len);
+	pb_uint(&m, 4, sfooter.len);
+	pb_uint(&m, 5, (uint64_t) nrows);
+	pb_message(&footer, 3, &m);
+	ts_buf_free(&m);
+	/* type 0: the struct of all columns */
+	ts_buf_init(&m);
+	pb_uint(&m, 1, OW_STRUCT);
+	if (ncols > 0)
+	{
+		ts_buf		sub;
+
+		ts_buf_init(&sub);
+		for (int c = 0; c < ncols; c++)
+			ow_varint(&sub, (uint64_t) c + 1);
+		pb_message(&m, 2, &sub);	/* packed subtypes */
+		ts_buf_free(&sub);
+	}
+	for (int c = 0; c < ncols; c++)
+		pb_string(&m, 3, fields[c].name);
+	pb_message(&footer, 4, &m);
+	ts_buf_free(&m);
+	for (int c = 0; c < ncols; c++)
+		ow_type(&footer, &fields[c], kind[c]);
+	pb_uint(&footer, 6, (uint64_t) nrows);
+	pb_uint(&footer, 8, 0);		/* rowIndexStride: no index */
+	ow_put(out, footer.data, footer.len);
+
+	/* postscript */
+	ts_buf_init(&ps);
+	pb_uint(&ps, 1, footer.len);
+	pb_uint(&ps, 2, 0);			/* NONE */
+	pb_uint(&ps, 3, 262144);
+	ts_buf_init(&m);
+	ow_varint(&m, 0);
+	ow_varint(&m, 12);
+	pb_message(&ps, 4, &m);		/* version 0.12, packed */
+	ts_buf_free(&m);
+	pb_uint(&ps, 5, 0);			/* metadataLength */
+	pb_uint(&ps, 6, 9);			/* writerVersion */
+	pb_string(&ps, 8000, "ORC");
+	if (ps.len > 255)
+		die("ORC postscript too long");
+	ow_put(out, ps.data, ps.len);
+	pslen = (uint8_t) ps.len;
+	ow_put(out, &pslen, 1);
+
+	ts_buf_free(&data);
+	ts_buf_free(&sfooter);
+	ts_buf_free(&footer);
+	ts_buf_free(&ps);
+	free(kind);
+}
+
+#endif							/* TS_GEN_ORC_H */
