@@ -541,6 +541,42 @@ assign_nested_ids(ts_type *t)
 	assign_nested_ids(t->value);
 }
 
+/*
+ * Field ids of a retyped column's new type t1: a ROW field named as one of
+ * the old type t0 at the same place keeps its id (Paimon changes the types of
+ * nested fields in place), any other gets a new one.
+ */
+static void
+retype_nested_ids(const ts_type *t0, ts_type *t1)
+{
+	if (t1 == NULL)
+		return;
+	if (t0 != NULL && t0->kind != t1->kind)
+		t0 = NULL;
+	if (t1->kind == TS_ROW)
+		for (int i = 0; i < t1->nfields; i++)
+		{
+			const ts_field *f0 = NULL;
+
+			for (int k = 0; t0 != NULL && k < t0->nfields; k++)
+				if (strcmp(t0->fields[k].name, t1->fields[i].name) == 0)
+					f0 = &t0->fields[k];
+			if (f0 != NULL)
+			{
+				t1->fields[i].id = f0->id;
+				retype_nested_ids(f0->type, t1->fields[i].type);
+			}
+			else
+			{
+				t1->fields[i].id = next_id++;
+				assign_nested_ids(t1->fields[i].type);
+			}
+		}
+	retype_nested_ids(t0 ? t0->element : NULL, t1->element);
+	retype_nested_ids(t0 ? t0->key : NULL, t1->key);
+	retype_nested_ids(t0 ? t0->value : NULL, t1->value);
+}
+
 static void
 check_avro_type(const char *col, const ts_type *t)
 {
@@ -673,7 +709,7 @@ finish_config(config *cfg)
 		c->type1 = parse_type(colon + 1);
 		c->type1->nullable = c->type0->nullable;
 		c->retyped = true;
-		assign_nested_ids(c->type1);
+		retype_nested_ids(c->type0, c->type1);
 		check_avro_type(c->name0, c->type1);
 	}
 	for (int i = 0; i < cfg->nadds; i++)
@@ -1049,9 +1085,38 @@ stats_type_ok(ts_type_kind k)
 	return !(ts_type_is_nested(k) || k == TS_BINARY || k == TS_VARBINARY || k >= TS_VARIANT);
 }
 
+/* whether t holds a VECTOR at any depth */
+static bool
+has_vector(const ts_type *t)
+{
+	if (t == NULL)
+		return false;
+	if (t->kind == TS_VECTOR)
+		return true;
+	for (int i = 0; i < t->nfields; i++)
+		if (has_vector(t->fields[i].type))
+			return true;
+	return has_vector(t->element) || has_vector(t->key) || has_vector(t->value);
+}
+
+/* every VECTOR of t (a copy) made an ARRAY */
+static void
+vector_to_array(ts_type *t)
+{
+	if (t == NULL)
+		return;
+	if (t->kind == TS_VECTOR)
+		t->kind = TS_ARRAY;
+	for (int i = 0; i < t->nfields; i++)
+		vector_to_array(t->fields[i].type);
+	vector_to_array(t->element);
+	vector_to_array(t->key);
+	vector_to_array(t->value);
+}
+
 /*
- * An Avro data-file writer for these columns: VECTOR<E, n> is written as an
- * Avro array of E, as Paimon's Avro writer does.
+ * An Avro data-file writer for these columns: VECTOR<E, n> (at any depth) is
+ * written as an Avro array of E, as Paimon's Avro writer does.
  */
 static ts_avro_writer *
 avro_writer_for(const ts_field *fields, int n, ts_avro_codec codec, ts_err *err)
@@ -1063,12 +1128,12 @@ avro_writer_for(const ts_field *fields, int n, ts_avro_codec codec, ts_err *err)
 	for (int i = 0; i < n; i++)
 	{
 		wf[i] = fields[i];
-		if (fields[i].type->kind == TS_VECTOR)
+		if (has_vector(fields[i].type))
 		{
 			owned[i] = ts_type_copy(fields[i].type);
 			if (owned[i] == NULL)
 				die("out of memory");
-			owned[i]->kind = TS_ARRAY;
+			vector_to_array(owned[i]);
 			wf[i].type = owned[i];
 		}
 	}
