@@ -428,7 +428,7 @@ ow_write_file(const ts_field *fields, int ncols, ts_value *const *rows, int nrow
 	/* footer */
 	ts_buf_init(&footer);
 	pb_uint(&footer, 1, 3);		/* headerLength */
-	pb_uint(&footer, 2, out->len - 3);	/* contentLength */
+	pb_uint(&footer, 2, out->len);	/* contentLength: header and stripes */
 	ts_buf_init(&m);
 	pb_uint(&m, 1, stripe_off);
 	pb_uint(&m, 2, 0);			/* indexLength */
