@@ -56,11 +56,15 @@ CAST_FLAT=(
     --column c_bin_str:BYTES --retype c_bin_str:STRING
     --column 't:VARCHAR(1)' --retype t:BOOLEAN
 )
+# nested columns: element and field casts, nested values to STRING
+CAST_NESTED=(
+    --column 'c_arr:ARRAY<INT>' --retype 'c_arr:ARRAY<BIGINT>'
+    --column 'c_arr_str:ARRAY<INT>' --retype c_arr_str:STRING
+    --column 'c_row:ROW<x INT, y STRING, z DATE>' --retype 'c_row:ROW<x BIGINT, y STRING, z STRING>'
+)
 # rows 0-99 in files of schema 0 read through the cast rules, 100-199 native
 $GEN "$W/casts.db/casts" --rows 100 --snapshots 2 --column 'id:INT NOT NULL' "${CAST_FLAT[@]}" \
-    --column 'c_arr:ARRAY<INT>' --retype 'c_arr:ARRAY<BIGINT>' \
-    --column 'c_arr_str:ARRAY<INT>' --retype c_arr_str:STRING \
-    --column 'c_row:ROW<x INT, y STRING, z DATE>' --retype 'c_row:ROW<x BIGINT, y STRING, z STRING>'
+    "${CAST_NESTED[@]}"
 # STRING -> other types (the text of column NAME cut to n characters is the
 # value; such names are no Avro names)
 CAST_STR=(
@@ -72,11 +76,12 @@ CAST_STR=(
     --column '2020-03-09x:VARCHAR(10)' --retype '2020-03-09x:TIMESTAMP(3)'
     --column c_str_bin:STRING --retype c_str_bin:BYTES
 )
-# the same flat columns and STRING -> other types in Parquet and in ORC data files
+# the same flat columns and STRING -> other types in Parquet and in ORC data
+# files (ORC: the nested columns too; our Parquet writer has flat columns only)
 $GEN "$W/casts.db/casts_parquet" --format parquet --rows 100 --snapshots 2 --column 'id:INT NOT NULL' \
     "${CAST_FLAT[@]}" "${CAST_STR[@]}"
 $GEN "$W/casts.db/casts_orc" --format orc --rows 100 --snapshots 2 --column 'id:INT NOT NULL' \
-    "${CAST_FLAT[@]}" "${CAST_STR[@]}"
+    "${CAST_FLAT[@]}" "${CAST_STR[@]}" "${CAST_NESTED[@]}"
 # a STRING -> INT change Java reads only when every old value parses
 $GEN "$W/casts.db/casts_bad" --rows 3 --snapshots 2 --column 'id:INT NOT NULL' \
     --column s:STRING --retype s:INT

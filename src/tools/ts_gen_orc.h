@@ -4,13 +4,16 @@
  * Owns: one data file as ORC: compression NONE, one stripe, no row index,
  * no statistics, writer time zone "UTC"; PRESENT streams (boolean RLE) for
  * columns with NULLs, integers in RLE v1 (DIRECT encoding) written as
- * literal runs only, strings and binaries DIRECT (DATA + LENGTH).  The ORC
- * types are those of Paimon's OrcTypeUtil for flat columns: boolean,
- * tinyint..bigint as byte/short/int/long, float, double, decimal(p,s),
- * char(n) / varchar(n) / string, binary, date, TIME as int (milliseconds
- * of the day), TIMESTAMP as timestamp and TIMESTAMP WITH LOCAL TIME ZONE as
- * "timestamp with local time zone", each with the attribute paimon.id.
- * Nested and other types are refused (die).  The protobuf messages
+ * literal runs only, strings and binaries DIRECT (DATA + LENGTH), lists and
+ * maps as LENGTH + child columns.  The ORC types are those of Paimon's
+ * OrcTypeUtil.convertToOrcType: boolean, tinyint..bigint as
+ * byte/short/int/long, float, double, decimal(p,s), char(n) / varchar(n) /
+ * string, BYTES as binary, date, TIME as int (milliseconds of the day),
+ * TIMESTAMP as timestamp, TIMESTAMP WITH LOCAL TIME ZONE as "timestamp with
+ * local time zone", ARRAY as list, MAP as map, ROW as struct, each with the
+ * attribute paimon.id (ARRAY elements and MAP keys / values with Paimon's
+ * SpecialFields ids).  Types Paimon's ORC writer refuses (BINARY(n),
+ * VARBINARY(n), MULTISET, VECTOR, VARIANT, ...) are refused (die).  The protobuf messages
  * (PostScript, Footer, StripeFooter of orc_proto.proto) are encoded by
  * hand.  Included by ts_gen.c after ts_gen_parquet.h (uses le_bytes).
  */
@@ -123,8 +126,9 @@ ow_bool_rle(ts_buf *b, const bool *v, size_t n)
 enum
 {
 	OW_BOOLEAN = 0, OW_BYTE = 1, OW_SHORT = 2, OW_INT = 3, OW_LONG = 4, OW_FLOAT = 5,
-	OW_DOUBLE = 6, OW_STRING = 7, OW_BINARY = 8, OW_TIMESTAMP = 9, OW_STRUCT = 12,
-	OW_DECIMAL = 14, OW_DATE = 15, OW_VARCHAR = 16, OW_CHAR = 17, OW_TIMESTAMP_INSTANT = 18
+	OW_DOUBLE = 6, OW_STRING = 7, OW_BINARY = 8, OW_TIMESTAMP = 9, OW_LIST = 10, OW_MAP = 11,
+	OW_STRUCT = 12, OW_DECIMAL = 14, OW_DATE = 15, OW_VARCHAR = 16, OW_CHAR = 17,
+	OW_TIMESTAMP_INSTANT = 18
 };
 
 enum
@@ -132,6 +136,11 @@ enum
 	OW_S_PRESENT = 0, OW_S_DATA = 1, OW_S_LENGTH = 2, OW_S_SECONDARY = 5
 };
 
+/* Paimon's ids of ARRAY elements and MAP keys / values (SpecialFields) */
+#define OW_NESTED_ID_BASE (INT32_MAX / 4)
+#define OW_NESTED_DEPTH_LIMIT 1024
+
+/* the ORC type kind of a Paimon type, as OrcTypeUtil.convertToOrcType maps it */
 static int
 ow_kind(const char *col, const ts_type *t)
 {
@@ -158,19 +167,43 @@ ow_kind(const char *col, const ts_type *t)
 			return OW_CHAR;
 		case TS_VARCHAR:
 			return t->length == TS_STRING_LENGTH ? OW_STRING : OW_VARCHAR;
-		case TS_BINARY:
 		case TS_VARBINARY:
-			return OW_BINARY;
+			if (t->length == TS_STRING_LENGTH)
+				return OW_BINARY;
+			die("column %s: Paimon's ORC writer takes BYTES only, no BINARY(n) / VARBINARY(n)", col);
+			break;
 		case TS_DATE:
 			return OW_DATE;
 		case TS_TIMESTAMP:
 			return OW_TIMESTAMP;
 		case TS_TIMESTAMP_LTZ:
 			return OW_TIMESTAMP_INSTANT;
+		case TS_ARRAY:
+			return OW_LIST;
+		case TS_MAP:
+			return OW_MAP;
+		case TS_ROW:
+			return OW_STRUCT;
 		default:
-			die("column %s: --format orc writes flat columns only", col);
+			die("column %s: Paimon's ORC writer has no %s", col, ts_type_kind_name(t->kind));
 	}
 	return -1;
+}
+
+/* ORC columns of a Paimon type: itself and its children */
+static int
+ow_ncolumns(const ts_type *t)
+{
+	int			n = 1;
+
+	if (t->kind == TS_ARRAY)
+		n += ow_ncolumns(t->element);
+	else if (t->kind == TS_MAP)
+		n += ow_ncolumns(t->key) + ow_ncolumns(t->value);
+	else if (t->kind == TS_ROW)
+		for (int i = 0; i < t->nfields; i++)
+			n += ow_ncolumns(t->fields[i].type);
+	return n;
 }
 
 /* ORC's encoding of the nanoseconds of a second: trailing zeros counted */
@@ -222,24 +255,32 @@ ow_stream(ts_buf *data, ts_buf *sfooter, int kind, int column, const ts_buf *s)
 	ow_put(data, s->data, s->len);
 }
 
-/* the streams of column col (ORC column id col + 1) */
+/*
+ * The streams of ORC column cid holding the n values vals[] of Paimon type t,
+ * then those of its children (column ids in pre-order after cid): an ARRAY's
+ * element column holds the elements of its non-NULL values one after the
+ * other, a MAP's key and value columns its entries, a ROW's field columns
+ * the fields of its non-NULL values.
+ */
 static void
-ow_column(const ts_type *t, int kind, ts_value *const *rows, int col, int nrows,
+ow_column(const char *col, const ts_type *t, const ts_value *const *vals, size_t n, int cid,
 		  ts_buf *data, ts_buf *sfooter)
 {
-	bool	   *present = xcalloc((size_t) nrows + 1, sizeof(bool));
-	int64_t    *ints = xcalloc((size_t) nrows + 1, sizeof(int64_t));
-	int64_t    *ints2 = xcalloc((size_t) nrows + 1, sizeof(int64_t));
-	size_t		n = 0;
+	int			kind = ow_kind(col, t);
+	bool	   *present = xcalloc(n + 1, sizeof(bool));
+	int64_t    *ints = xcalloc(n + 1, sizeof(int64_t));
+	int64_t    *ints2 = xcalloc(n + 1, sizeof(int64_t));
+	size_t		m = 0,
+				nitems = 0;
 	bool		nulls = false;
 	ts_buf		s,
 				s2;
 
 	ts_buf_init(&s);
 	ts_buf_init(&s2);
-	for (int r = 0; r < nrows; r++)
+	for (size_t r = 0; r < n; r++)
 	{
-		const ts_value *v = &rows[r][col];
+		const ts_value *v = vals[r];
 
 		present[r] = !v->isnull;
 		if (v->isnull)
@@ -270,11 +311,11 @@ ow_column(const ts_type *t, int kind, ts_value *const *rows, int col, int nrows,
 			case OW_CHAR:
 			case OW_BINARY:
 				ow_put(&s, v->v.s.p, v->v.s.len);
-				ints[n] = v->v.s.len;
+				ints[m] = v->v.s.len;
 				break;
 			case OW_DECIMAL:
 				ow_varint128(&s, v->v.dec);
-				ints[n] = t->scale;
+				ints[m] = t->scale;
 				break;
 			case OW_TIMESTAMP:
 			case OW_TIMESTAMP_INSTANT:
@@ -283,76 +324,133 @@ ow_column(const ts_type *t, int kind, ts_value *const *rows, int col, int nrows,
 					int64_t		ms = v->v.ts.millis;
 					int64_t		frac = ((ms % 1000) + 1000) % 1000;
 
-					ints[n] = ms / 1000 - OW_TS_BASE;
-					ints2[n] = (int64_t) ow_nanos(frac * 1000000 + v->v.ts.nanos);
+					ints[m] = ms / 1000 - OW_TS_BASE;
+					ints2[m] = (int64_t) ow_nanos(frac * 1000000 + v->v.ts.nanos);
 				}
 				break;
+			case OW_LIST:
+			case OW_MAP:
+				ints[m] = v->v.nested.n;
+				nitems += (size_t) v->v.nested.n;
+				break;
+			case OW_STRUCT:
+				break;
 			default:			/* BOOLEAN, BYTE, SHORT, INT, LONG, DATE */
-				ints[n] = v->v.i;
+				ints[m] = v->v.i;
 				break;
 		}
-		n++;
+		m++;
 	}
 	if (nulls)
 	{
 		ts_buf		p;
 
 		ts_buf_init(&p);
-		ow_bool_rle(&p, present, (size_t) nrows);
-		ow_stream(data, sfooter, OW_S_PRESENT, col + 1, &p);
+		ow_bool_rle(&p, present, n);
+		ow_stream(data, sfooter, OW_S_PRESENT, cid, &p);
 		ts_buf_free(&p);
 	}
 	switch (kind)
 	{
 		case OW_BOOLEAN:
 			{
-				bool	   *b = xcalloc(n + 1, sizeof(bool));
+				bool	   *b = xcalloc(m + 1, sizeof(bool));
 
-				for (size_t i = 0; i < n; i++)
+				for (size_t i = 0; i < m; i++)
 					b[i] = ints[i] != 0;
-				ow_bool_rle(&s, b, n);
+				ow_bool_rle(&s, b, m);
 				free(b);
-				ow_stream(data, sfooter, OW_S_DATA, col + 1, &s);
+				ow_stream(data, sfooter, OW_S_DATA, cid, &s);
 			}
 			break;
 		case OW_BYTE:
 			{
-				uint8_t    *b = xcalloc(n + 1, 1);
+				uint8_t    *b = xcalloc(m + 1, 1);
 
-				for (size_t i = 0; i < n; i++)
+				for (size_t i = 0; i < m; i++)
 					b[i] = (uint8_t) ints[i];
-				ow_byte_rle(&s, b, n);
+				ow_byte_rle(&s, b, m);
 				free(b);
-				ow_stream(data, sfooter, OW_S_DATA, col + 1, &s);
+				ow_stream(data, sfooter, OW_S_DATA, cid, &s);
 			}
 			break;
 		case OW_FLOAT:
 		case OW_DOUBLE:
-			ow_stream(data, sfooter, OW_S_DATA, col + 1, &s);
+			ow_stream(data, sfooter, OW_S_DATA, cid, &s);
 			break;
 		case OW_STRING:
 		case OW_VARCHAR:
 		case OW_CHAR:
 		case OW_BINARY:
-			ow_stream(data, sfooter, OW_S_DATA, col + 1, &s);
-			ow_int_rle(&s2, ints, n, false);
-			ow_stream(data, sfooter, OW_S_LENGTH, col + 1, &s2);
+			ow_stream(data, sfooter, OW_S_DATA, cid, &s);
+			ow_int_rle(&s2, ints, m, false);
+			ow_stream(data, sfooter, OW_S_LENGTH, cid, &s2);
 			break;
 		case OW_DECIMAL:
-			ow_stream(data, sfooter, OW_S_DATA, col + 1, &s);
-			ow_int_rle(&s2, ints, n, true);
-			ow_stream(data, sfooter, OW_S_SECONDARY, col + 1, &s2);
+			ow_stream(data, sfooter, OW_S_DATA, cid, &s);
+			ow_int_rle(&s2, ints, m, true);
+			ow_stream(data, sfooter, OW_S_SECONDARY, cid, &s2);
 			break;
 		case OW_TIMESTAMP:
 		case OW_TIMESTAMP_INSTANT:
-			ow_int_rle(&s, ints, n, true);
-			ow_stream(data, sfooter, OW_S_DATA, col + 1, &s);
-			ow_int_rle(&s2, ints2, n, false);
-			ow_stream(data, sfooter, OW_S_SECONDARY, col + 1, &s2);
+			ow_int_rle(&s, ints, m, true);
+			ow_stream(data, sfooter, OW_S_DATA, cid, &s);
+			ow_int_rle(&s2, ints2, m, false);
+			ow_stream(data, sfooter, OW_S_SECONDARY, cid, &s2);
+			break;
+		case OW_LIST:
+		case OW_MAP:
+			{
+				const ts_value **k = xcalloc(nitems + 1, sizeof(ts_value *));
+				const ts_value **e = xcalloc(nitems + 1, sizeof(ts_value *));
+				size_t		j = 0;
+
+				ow_int_rle(&s, ints, m, false);
+				ow_stream(data, sfooter, OW_S_LENGTH, cid, &s);
+				for (size_t r = 0; r < n; r++)
+					for (int i = 0; !vals[r]->isnull && i < vals[r]->v.nested.n; i++, j++)
+					{
+						if (kind == OW_LIST)
+							e[j] = &vals[r]->v.nested.items[i];
+						else
+						{
+							k[j] = &vals[r]->v.nested.items[2 * i];
+							e[j] = &vals[r]->v.nested.items[2 * i + 1];
+						}
+					}
+				if (kind == OW_LIST)
+					ow_column(col, t->element, e, nitems, cid + 1, data, sfooter);
+				else
+				{
+					ow_column(col, t->key, k, nitems, cid + 1, data, sfooter);
+					ow_column(col, t->value, e, nitems, cid + 1 + ow_ncolumns(t->key),
+							  data, sfooter);
+				}
+				free(k);
+				free(e);
+			}
+			break;
+		case OW_STRUCT:
+			{
+				const ts_value **f = xcalloc(m + 1, sizeof(ts_value *));
+				int			fid = cid + 1;
+
+				for (int i = 0; i < t->nfields; i++)
+				{
+					size_t		j = 0;
+
+					for (size_t r = 0; r < n; r++)
+						if (!vals[r]->isnull)
+							f[j++] = &vals[r]->v.nested.items[i];
+					ow_column(col, t->fields[i].type, f, m, fid, data, sfooter);
+					fid += ow_ncolumns(t->fields[i].type);
+				}
+				free(f);
+			}
 			break;
 		default:				/* SHORT, INT, LONG, DATE */
-			ow_int_rle(&s, ints, n, true);
-			ow_stream(data, sfooter, OW_S_DATA, col + 1, &s);
+			ow_int_rle(&s, ints, m, true);
+			ow_stream(data, sfooter, OW_S_DATA, cid, &s);
 			break;
 	}
 	ts_buf_free(&s);
@@ -362,10 +460,37 @@ ow_column(const ts_type *t, int kind, ts_value *const *rows, int col, int nrows,
 	free(ints2);
 }
 
-/* the Type message of a column (kind already mapped) */
+/* the Type message of a struct's fields: subtypes from first_id, names */
 static void
-ow_type(ts_buf *footer, const ts_field *f, int kind)
+ow_struct_fields(ts_buf *m, const ts_field *fields, int nfields, int first_id)
 {
+	ts_buf		sub;
+	int			id = first_id;
+
+	if (nfields == 0)
+		return;
+	ts_buf_init(&sub);
+	for (int i = 0; i < nfields; i++)
+	{
+		ow_varint(&sub, (uint64_t) id);
+		id += ow_ncolumns(fields[i].type);
+	}
+	pb_message(m, 2, &sub);		/* packed subtypes */
+	ts_buf_free(&sub);
+	for (int i = 0; i < nfields; i++)
+		pb_string(m, 3, fields[i].name);
+}
+
+/*
+ * The Type messages of ORC column cid (Paimon type t, attribute paimon.id
+ * pid) and its children, in column order; field_id and depth give the ids
+ * Paimon puts on ARRAY elements and MAP keys / values.
+ */
+static void
+ow_types(ts_buf *footer, const char *col, const ts_type *t, int cid, int32_t pid,
+		 int32_t field_id, int depth)
+{
+	int			kind = ow_kind(col, t);
 	ts_buf		m,
 				a;
 	char		id[16];
@@ -373,20 +498,59 @@ ow_type(ts_buf *footer, const ts_field *f, int kind)
 	ts_buf_init(&m);
 	ts_buf_init(&a);
 	pb_uint(&m, 1, (uint64_t) kind);
+	if (kind == OW_LIST || kind == OW_MAP)
+	{
+		ts_buf		sub;
+
+		ts_buf_init(&sub);
+		ow_varint(&sub, (uint64_t) cid + 1);
+		if (kind == OW_MAP)
+			ow_varint(&sub, (uint64_t) (cid + 1 + ow_ncolumns(t->key)));
+		pb_message(&m, 2, &sub);
+		ts_buf_free(&sub);
+	}
+	if (kind == OW_STRUCT)
+		ow_struct_fields(&m, t->fields, t->nfields, cid + 1);
 	if (kind == OW_VARCHAR || kind == OW_CHAR)
-		pb_uint(&m, 4, (uint64_t) f->type->length);
+		pb_uint(&m, 4, (uint64_t) t->length);
 	if (kind == OW_DECIMAL)
 	{
-		pb_uint(&m, 5, (uint64_t) f->type->precision);
-		pb_uint(&m, 6, (uint64_t) f->type->scale);
+		pb_uint(&m, 5, (uint64_t) t->precision);
+		pb_uint(&m, 6, (uint64_t) t->scale);
 	}
-	snprintf(id, sizeof(id), "%d", (int) f->id);
+	snprintf(id, sizeof(id), "%d", (int) pid);
 	pb_string(&a, 1, "paimon.id");
 	pb_string(&a, 2, id);
 	pb_message(&m, 7, &a);
 	pb_message(footer, 4, &m);
 	ts_buf_free(&m);
 	ts_buf_free(&a);
+
+	if (kind == OW_LIST)
+		ow_types(footer, col, t->element, cid + 1,
+				 OW_NESTED_ID_BASE + field_id * OW_NESTED_DEPTH_LIMIT + depth + 1,
+				 field_id, depth + 1);
+	else if (kind == OW_MAP)
+	{
+		ow_types(footer, col, t->key, cid + 1,
+				 OW_NESTED_ID_BASE - field_id * OW_NESTED_DEPTH_LIMIT - depth - 1,
+				 field_id, depth + 1);
+		ow_types(footer, col, t->value, cid + 1 + ow_ncolumns(t->key),
+				 OW_NESTED_ID_BASE + field_id * OW_NESTED_DEPTH_LIMIT + depth + 1,
+				 field_id, depth + 1);
+	}
+	else if (kind == OW_STRUCT)
+	{
+		int			fid = cid + 1;
+
+		/* a ROW's fields carry their own ids (convertToOrcSchema) */
+		for (int i = 0; i < t->nfields; i++)
+		{
+			ow_types(footer, col, t->fields[i].type, fid, t->fields[i].id,
+					 t->fields[i].id, 0);
+			fid += ow_ncolumns(t->fields[i].type);
+		}
+	}
 }
 
 /*
@@ -395,7 +559,7 @@ ow_type(ts_buf *footer, const ts_field *f, int kind)
 static void
 ow_write_file(const ts_field *fields, int ncols, ts_value *const *rows, int nrows, ts_buf *out)
 {
-	int		   *kind = xcalloc((size_t) (ncols ? ncols : 1), sizeof(int));
+	const ts_value **vals = xcalloc((size_t) nrows + 1, sizeof(ts_value *));
 	ts_buf		data,
 				sfooter,
 				footer,
@@ -403,9 +567,11 @@ ow_write_file(const ts_field *fields, int ncols, ts_value *const *rows, int nrow
 				ps;
 	uint64_t	stripe_off;
 	uint8_t		pslen;
+	int			ncolumns = 1;
+	int			cid = 1;
 
 	for (int c = 0; c < ncols; c++)
-		kind[c] = ow_kind(fields[c].name, fields[c].type);
+		ncolumns += ow_ncolumns(fields[c].type);
 	ow_put(out, "ORC", 3);
 	stripe_off = out->len;
 
@@ -413,8 +579,13 @@ ow_write_file(const ts_field *fields, int ncols, ts_value *const *rows, int nrow
 	ts_buf_init(&data);
 	ts_buf_init(&sfooter);
 	for (int c = 0; c < ncols; c++)
-		ow_column(fields[c].type, kind[c], rows, c, nrows, &data, &sfooter);
-	for (int c = 0; c <= ncols; c++)
+	{
+		for (int r = 0; r < nrows; r++)
+			vals[r] = &rows[r][c];
+		ow_column(fields[c].name, fields[c].type, vals, (size_t) nrows, cid, &data, &sfooter);
+		cid += ow_ncolumns(fields[c].type);
+	}
+	for (int c = 0; c < ncolumns; c++)
 	{
 		ts_buf_init(&m);
 		pb_uint(&m, 1, 0);		/* DIRECT */
@@ -437,25 +608,18 @@ ow_write_file(const ts_field *fields, int ncols, ts_value *const *rows, int nrow
 	pb_uint(&m, 5, (uint64_t) nrows);
 	pb_message(&footer, 3, &m);
 	ts_buf_free(&m);
-	/* type 0: the struct of all columns */
+	/* type 0: the struct of all columns, then each column's types */
 	ts_buf_init(&m);
 	pb_uint(&m, 1, OW_STRUCT);
-	if (ncols > 0)
-	{
-		ts_buf		sub;
-
-		ts_buf_init(&sub);
-		for (int c = 0; c < ncols; c++)
-			ow_varint(&sub, (uint64_t) c + 1);
-		pb_message(&m, 2, &sub);	/* packed subtypes */
-		ts_buf_free(&sub);
-	}
-	for (int c = 0; c < ncols; c++)
-		pb_string(&m, 3, fields[c].name);
+	ow_struct_fields(&m, fields, ncols, 1);
 	pb_message(&footer, 4, &m);
 	ts_buf_free(&m);
+	cid = 1;
 	for (int c = 0; c < ncols; c++)
-		ow_type(&footer, &fields[c], kind[c]);
+	{
+		ow_types(&footer, fields[c].name, fields[c].type, cid, fields[c].id, fields[c].id, 0);
+		cid += ow_ncolumns(fields[c].type);
+	}
 	pb_uint(&footer, 6, (uint64_t) nrows);
 	pb_uint(&footer, 8, 0);		/* rowIndexStride: no index */
 	ow_put(out, footer.data, footer.len);
@@ -483,7 +647,7 @@ ow_write_file(const ts_field *fields, int ncols, ts_value *const *rows, int nrow
 	ts_buf_free(&sfooter);
 	ts_buf_free(&footer);
 	ts_buf_free(&ps);
-	free(kind);
+	free(vals);
 }
 
 #endif							/* TS_GEN_ORC_H */
