@@ -3,10 +3,11 @@
 
 usage: check-gen.py TABLE_DIR NULL_EVERY
 
-Decodes every data file of a table that ts_gen wrote with --format orc (flat
-columns, one schema, column 0 "id" INT NOT NULL) with this file's own ORC
-decoder (protobuf tail, stripe footer, PRESENT / DATA / LENGTH / SECONDARY
-streams, RLE v1 and v2 integers, byte and boolean RLE, compression NONE),
+Decodes every data file of a table that ts_gen wrote with --format orc (one
+schema, column 0 "id" INT NOT NULL) with this file's own ORC decoder
+(protobuf tail, stripe footer, PRESENT / DATA / LENGTH / SECONDARY streams,
+RLE v1 integers, byte and boolean RLE, lists, maps and structs, compression
+NONE),
 and compares every value with the generator's VALUES formulas (the comment
 at the top of src/tools/ts_gen.c).  It shares no code with src/format/orc.
 Prints "N passed, N failed" (one check per column of each file: all its
@@ -125,14 +126,8 @@ def read_orc(path):
     footer = pb_fields(b[-1 - pslen - flen:-1 - pslen])
     types = [pb_fields(t) for t in every(footer, 4)]
     nrows = one(footer, 6)
-    root = types[0]
-    names = [n.decode() for n in every(root, 3)]
-    subs = []
-    for v in every(root, 2):
-        j = 0
-        while j < len(v):
-            x, j = varint(v, j)
-            subs.append(x)
+    names = [n.decode() for n in every(types[0], 3)]
+    subs = subtypes(types[0])
     cols = {}
     for st in every(footer, 3):
         s = pb_fields(st)
@@ -149,20 +144,45 @@ def read_orc(path):
         tz = one(sf, 3, b'').decode()
         if tz not in ('UTC', ''):
             raise ValueError("writer time zone %s" % tz)
+        if any(e != 0 for e in encs) or len(encs) != len(types):
+            raise ValueError("column encodings %s" % encs)
         for name, cid in zip(names, subs):
-            if encs[cid] != 0:
-                raise ValueError("column %s: encoding %d" % (name, encs[cid]))
-            cols.setdefault(name, []).extend(
-                decode_column(types[cid], streams, cid, srows))
-    return nrows, names, types, subs, cols
+            cols.setdefault(name, []).extend(decode_column(types, streams, cid, srows))
+    return nrows, names, cols
 
 
-def decode_column(t, streams, cid, n):
+def subtypes(t):
+    out = []
+    for v in every(t, 2):
+        j = 0
+        while j < len(v):
+            x, j = varint(v, j)
+            out.append(x)
+    return out
+
+
+def decode_column(types, streams, cid, n):
+    t = types[cid]
     kind = one(t, 1)
     present = bool_rle(streams[(cid, 0)], n) if (cid, 0) in streams else [True] * n
     m = sum(present)
     data = streams.get((cid, 1), b'')
-    if kind == 0:
+    if kind in (10, 11):                 # list, map: LENGTH then the children
+        lens = int_rle_v1(streams[(cid, 2)], False)[:m]
+        sub = subtypes(t)
+        kids = [decode_column(types, streams, c, sum(lens)) for c in sub]
+        vals, p = [], 0
+        for ln in lens:
+            if kind == 10:
+                vals.append(kids[0][p:p + ln])
+            else:
+                vals.append(list(zip(kids[0][p:p + ln], kids[1][p:p + ln])))
+            p += ln
+    elif kind == 12:                     # struct: a child value per non-NULL row
+        names = [x.decode() for x in every(t, 3)]
+        kids = [decode_column(types, streams, c, m) for c in subtypes(t)]
+        vals = [dict(zip(names, row)) for row in zip(*kids)] if kids else [{}] * m
+    elif kind == 0:
         vals = bool_rle(data, m)
     elif kind == 1:
         vals = [x - 256 if x > 127 else x for x in byte_rle(data)][:m]
@@ -212,6 +232,16 @@ def decode_column(t, streams, cid, n):
 
 
 def expected(ptype, name, n):
+    if isinstance(ptype, dict):
+        kind = ptype['type'].replace(' NOT NULL', '')
+        if kind == 'ARRAY':
+            return [expected(ptype['element'], name, n + k) for k in range(n % 4)]
+        if kind == 'MAP':
+            return [(expected(ptype['key'], name, n + k), expected(ptype['value'], name, n + k))
+                    for k in range(n % 3)]
+        if kind == 'ROW':
+            return {f['name']: expected(f['type'], f['name'], n) for f in ptype['fields']}
+        raise ValueError("type %s" % kind)
     t = ptype.replace(' NOT NULL', '')
     m = re.match(r'(\w+(?: \w+)*?)(?:\((\d+)(?:, *(\d+))?\))?( WITH LOCAL TIME ZONE)?$', t)
     base, a1, a2 = m.group(1), m.group(2), m.group(3)
@@ -262,14 +292,19 @@ def main():
     passed = failed = 0
     files = sorted(glob.glob(os.path.join(table, '**', '*.orc'), recursive=True))
     for path in files:
-        nrows, names, types, subs, cols = read_orc(path)
+        try:
+            nrows, names, cols = read_orc(path)
+        except (ValueError, IndexError, KeyError, StopIteration, struct.error) as e:
+            print("%s: cannot decode: %r" % (path, e))
+            failed += 1
+            continue
         if names != order:
             print("%s: columns %s, schema has %s" % (path, names, order))
             failed += 1
             continue
         for c, name in enumerate(names):
             pt = ptypes[name]
-            nullable = 'NOT NULL' not in pt
+            nullable = 'NOT NULL' not in (pt['type'] if isinstance(pt, dict) else pt)
             wrong = 0
             for r in range(nrows):
                 n = cols['id'][r]

