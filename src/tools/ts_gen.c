@@ -35,8 +35,9 @@
  *   --codec C              data file codec: zstd (default), null, deflate, snappy
  *   --manifest-codec C     manifest codec (default zstd)
  *   --seed X               seed for uuids and sync markers (default 1)
- *   --format F             data files: avro (default), parquet or orc (flat columns
- *                          only, uncompressed, see ts_gen_parquet.h / ts_gen_orc.h)
+ *   --format F             data files: avro (default), parquet (flat columns only) or
+ *                          orc (the types Paimon's ORC writer takes), uncompressed;
+ *                          see ts_gen_parquet.h / ts_gen_orc.h
  *   --force                write even if <table_dir>/schema exists
  *   --preset all-types     columns of every type (see below) + partition "p" INT
  *   --preset evolve        columns id INT NOT NULL, name STRING, amount INT,
