@@ -1,9 +1,9 @@
 -- Type changes Java Paimon allows (ALTER TABLE ... MODIFY COLUMN), read as
 -- Java reads them (the rules of org.apache.paimon.casting, see the matrix in
--- src/read/cast.c).  casts.db/casts (Avro) and casts_parquet (Parquet, the
--- flat columns): rows 0-99 are in files written before the changes and are
--- cast, rows 100-199 in files written after.  The
--- expected values below are the generator's value formulas
+-- src/read/cast.c).  casts.db/casts (Avro), casts_parquet (Parquet) and
+-- casts_orc (ORC; Parquet without the ARRAY and ROW columns): rows 0-99
+-- are in files written before the changes and are cast, rows 100-199 in
+-- files written after.  The expected values below are the generator's value formulas
 -- (src/tools/ts_gen.c) with the Java rules written out in SQL; the session
 -- time zone (PostgreSQL's TimeZone) is Java's TimeZone.getDefault().
 CREATE EXTENSION tablescan_fdw;
@@ -31,7 +31,7 @@ EXCEPTION WHEN OTHERS THEN
 END $$;
 CREATE SERVER lake FOREIGN DATA WRAPPER tablescan_fdw
   OPTIONS (warehouse :'warehouse');
-IMPORT FOREIGN SCHEMA casts LIMIT TO (casts, casts_parquet, casts_bad, casts_refused)
+IMPORT FOREIGN SCHEMA casts LIMIT TO (casts, casts_parquet, casts_orc, casts_bad, casts_refused)
   FROM SERVER lake INTO public;
 SELECT attname, format_type(atttypid, atttypmod) FROM pg_attribute
  WHERE attrelid = 'casts'::regclass AND attnum > 0 ORDER BY attnum;
@@ -94,7 +94,7 @@ SELECT n AS id,
   'c_bin_str_' || n AS c_bin_str,
   -- StringToBooleanCastRule: 't'
   CASE WHEN old THEN true ELSE n % 2 = 1 END AS t,
-  -- StringTo*CastRule (casts_parquet only): the column name cut is the old value
+  -- StringTo*CastRule (casts_parquet and casts_orc only): the column name cut is the old value
   CASE WHEN old THEN 42 ELSE n END AS "42x",
   CASE WHEN old THEN -7 ELSE n * 1000000007::bigint END AS "-7x",
   CASE WHEN old THEN 1.3 ELSE n / 10.0 END AS "1.25x",
@@ -108,7 +108,10 @@ SELECT n AS id,
        ELSE ARRAY(SELECT k * 1000000007::bigint FROM generate_series(n, n + n % 4 - 1) k) END AS c_arr,
   -- ArrayToStringCastRule
   CASE WHEN old THEN '[' || array_to_string(ARRAY(SELECT generate_series(n, n + n % 4 - 1)), ', ') || ']'
-       ELSE 'c_arr_str_' || n END AS c_arr_str
+       ELSE 'c_arr_str_' || n END AS c_arr_str,
+  -- CastedRow: each field cast by its id (INT -> BIGINT, DATE -> STRING)
+  CASE WHEN old THEN jsonb_build_object('x', n, 'y', 'y_' || n, 'z', to_char(d, 'YYYY-MM-DD'))
+       ELSE jsonb_build_object('x', n * 1000000007::bigint, 'y', 'y_' || n, 'z', 'z_' || n) END AS c_row
 FROM g;
 
 -- the columns of a table checked, and the values that differ from the expected ones
@@ -128,25 +131,32 @@ SET TimeZone = 'America/New_York';
 SELECT count(*) FROM casts;
 SELECT * FROM casts_wrong('casts');
 SELECT * FROM casts_wrong('casts_parquet');
+SELECT * FROM casts_wrong('casts_orc');
 SELECT id, c_ts_ltz, c_ltz_ts, c_ltz_date, c_ltz_str, c_ltz_bigint, c_int_ltz, c_date_ltz
   FROM casts WHERE id IN (0, 1, 67, 68, 99, 100) ORDER BY id;
 SELECT id, c_int_str, c_dbl_int, c_big_small, c_big_dec, c_dbl_dec, c_dec_dec, c_bool_str,
        c_time_str, c_ts_str, c_vc_len, c_bin_str, t, c_arr, c_arr_str
   FROM casts WHERE id IN (0, 1, 10, 99, 100, 101) ORDER BY id;
+SELECT id, c_row FROM casts WHERE id IN (0, 99, 100) ORDER BY id;
 SELECT id, "42x", "-7x", "1.25x", "2.5e3x", "2020-01-31x", "2020-03-08x", "2020-03-09x", c_str_bin
   FROM casts_parquet WHERE id IN (0, 99, 100) ORDER BY id;
+SELECT id, c_ts_ltz, c_ltz_date, c_int_ltz, c_dec_dec, "1.25x", "2020-03-08x", c_str_bin
+  FROM casts_orc WHERE id IN (0, 67, 99, 100) ORDER BY id;
+SELECT id, c_arr, c_arr_str, c_row FROM casts_orc WHERE id IN (2, 99, 101) ORDER BY id;
 
 -- a zone east of UTC (the day of a late evening UTC instant moves forward)
 SET TimeZone = 'Asia/Kolkata';
 SELECT * FROM casts_wrong('casts');
 SELECT * FROM casts_wrong('casts_parquet');
+SELECT * FROM casts_wrong('casts_orc');
 SELECT id, c_ts_ltz, c_ltz_ts, c_ltz_date, c_ltz_str, c_int_ltz, c_date_ltz
   FROM casts WHERE id IN (0, 99) ORDER BY id;
 
--- predicates on cast columns: the same rows with pruning on and off
+-- predicates on cast columns: the same rows with pruning on and off, in
+-- casts (Avro); the Parquet and ORC tables are shown only when they differ
 CREATE FUNCTION casts_filtered(pred text) RETURNS TABLE (pruning text, n bigint, ids text)
 LANGUAGE plpgsql AS $$
-DECLARE p text;
+DECLARE p text; t text; n2 bigint; ids2 text;
 BEGIN
   FOREACH p IN ARRAY ARRAY['on', 'off'] LOOP
     PERFORM set_config('tablescan.enable_pruning', p, true);
@@ -154,6 +164,13 @@ BEGIN
     EXECUTE format('SELECT count(*), string_agg(id::text, '','' ORDER BY id) FROM casts WHERE %s', pred)
       INTO n, ids;
     RETURN NEXT;
+    FOREACH t IN ARRAY ARRAY['casts_parquet', 'casts_orc'] LOOP
+      EXECUTE format('SELECT count(*), string_agg(id::text, '','' ORDER BY id) FROM %s WHERE %s', t, pred)
+        INTO n2, ids2;
+      IF n2 IS DISTINCT FROM n OR ids2 IS DISTINCT FROM ids THEN
+        RETURN QUERY SELECT p || ' ' || t, n2, ids2;
+      END IF;
+    END LOOP;
   END LOOP;
   EXECUTE format('SELECT count(*), string_agg(id::text, '','' ORDER BY id) FROM casts_expected WHERE %s', pred)
     INTO n, ids;

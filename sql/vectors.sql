@@ -23,6 +23,25 @@ SELECT count(*) AS wrong FROM vectors v,
     OR v.vi IS DISTINCT FROM (CASE WHEN id % 4 = 3 THEN NULL ELSE e.evi END);
 SELECT v[2] AS second, array_length(vd, 1) AS dims FROM vectors WHERE id = 4;
 
+-- VECTOR inside ARRAY / ROW / MAP: jsonb like any nested value, the vector
+-- a JSON array (casts.db/vectors_nested: av ARRAY<VECTOR<FLOAT, 2>>,
+-- rv ROW<a INT, v VECTOR<DOUBLE, 2>>, mv MAP<INT, VECTOR<SMALLINT, 2>>; an
+-- ARRAY has n % 4 elements, a MAP n % 3 entries, element k from n + k)
+IMPORT FOREIGN SCHEMA casts LIMIT TO (vectors_nested) FROM SERVER lake INTO public;
+SELECT attname, format_type(atttypid, atttypmod) FROM pg_attribute
+ WHERE attrelid = 'vectors_nested'::regclass AND attnum > 0 ORDER BY attnum;
+SELECT * FROM vectors_nested ORDER BY id;
+SELECT count(*) AS wrong FROM vectors_nested v,
+  LATERAL (SELECT
+    (SELECT coalesce(jsonb_agg(jsonb_build_array((m * 0.5)::real, ((m + 1) * 0.5)::real) ORDER BY m), '[]')
+       FROM generate_series(id, id + id % 4 - 1) m) AS eav,
+    jsonb_build_object('a', id, 'v', jsonb_build_array(id * 1.25::float8, (id + 1) * 1.25::float8)) AS erv,
+    (SELECT coalesce(jsonb_agg(jsonb_build_array(m, jsonb_build_array(m, m + 1)) ORDER BY m), '[]')
+       FROM generate_series(id, id + id % 3 - 1) m) AS emv) e
+ WHERE v.av IS DISTINCT FROM (CASE WHEN id % 4 = 1 THEN NULL ELSE e.eav END)
+    OR v.rv IS DISTINCT FROM (CASE WHEN id % 4 = 2 THEN NULL ELSE e.erv END)
+    OR v.mv IS DISTINCT FROM (CASE WHEN id % 4 = 3 THEN NULL ELSE e.emv END);
+
 -- strict 'false' maps a VECTOR to its array too; read as text it is its text form
 CREATE FOREIGN TABLE vectors_text (id int, v text) SERVER lake
   OPTIONS (database 'casts', "table" 'vectors');
@@ -36,6 +55,18 @@ IMPORT FOREIGN SCHEMA casts LIMIT TO (unreadable) FROM SERVER lake INTO un
   OPTIONS (strict 'false');
 SELECT attname, format_type(atttypid, atttypmod) FROM pg_attribute
  WHERE attrelid = 'un.unreadable'::regclass AND attnum > 0 ORDER BY attnum;
+-- a type name this reader does not know (BLOB_REF of Paimon 1.5): the table
+-- is refused, strict or not, naming the type
+-- (a copy in a fixed place: the message names the schema file)
+\! rm -rf /tmp/ts_vectors_wh && mkdir -p /tmp/ts_vectors_wh/casts.db
+\! cp -r "$TS_FIXTURES"/warehouse/casts.db/unknown_type /tmp/ts_vectors_wh/casts.db/
+CREATE SERVER fixed FOREIGN DATA WRAPPER tablescan_fdw OPTIONS (warehouse '/tmp/ts_vectors_wh');
+IMPORT FOREIGN SCHEMA casts LIMIT TO (unknown_type) FROM SERVER fixed INTO un;
+IMPORT FOREIGN SCHEMA casts LIMIT TO (unknown_type) FROM SERVER fixed INTO un
+  OPTIONS (strict 'false');
+SELECT count(*) FROM pg_class WHERE relname = 'unknown_type';
+DROP SERVER fixed;
+\! rm -rf /tmp/ts_vectors_wh
 
 DROP SCHEMA un CASCADE;
 DROP SERVER lake CASCADE;

@@ -56,26 +56,42 @@ CAST_FLAT=(
     --column c_bin_str:BYTES --retype c_bin_str:STRING
     --column 't:VARCHAR(1)' --retype t:BOOLEAN
 )
+# nested columns: element and field casts, nested values to STRING
+CAST_NESTED=(
+    --column 'c_arr:ARRAY<INT>' --retype 'c_arr:ARRAY<BIGINT>'
+    --column 'c_arr_str:ARRAY<INT>' --retype c_arr_str:STRING
+    --column 'c_row:ROW<x INT, y STRING, z DATE>' --retype 'c_row:ROW<x BIGINT, y STRING, z STRING>'
+)
 # rows 0-99 in files of schema 0 read through the cast rules, 100-199 native
 $GEN "$W/casts.db/casts" --rows 100 --snapshots 2 --column 'id:INT NOT NULL' "${CAST_FLAT[@]}" \
-    --column 'c_arr:ARRAY<INT>' --retype 'c_arr:ARRAY<BIGINT>' \
-    --column 'c_arr_str:ARRAY<INT>' --retype c_arr_str:STRING
-# the same flat columns in Parquet data files, and STRING -> other types (the text
-# of column NAME cut to n characters is the value; such names are no Avro names)
-$GEN "$W/casts.db/casts_parquet" --format parquet --rows 100 --snapshots 2 --column 'id:INT NOT NULL' "${CAST_FLAT[@]}" \
-    --column '42x:VARCHAR(2)' --retype 42x:INT --column '-7x:VARCHAR(2)' --retype -7x:BIGINT \
-    --column '1.25x:VARCHAR(4)' --retype '1.25x:DECIMAL(5, 1)' \
-    --column '2.5e3x:VARCHAR(5)' --retype 2.5e3x:DOUBLE \
-    --column '2020-01-31x:VARCHAR(10)' --retype 2020-01-31x:DATE \
-    --column '2020-03-08x:VARCHAR(10)' --retype '2020-03-08x:TIMESTAMP(6) WITH LOCAL TIME ZONE' \
-    --column '2020-03-09x:VARCHAR(10)' --retype '2020-03-09x:TIMESTAMP(3)' \
+    "${CAST_NESTED[@]}"
+# STRING -> other types (the text of column NAME cut to n characters is the
+# value; such names are no Avro names)
+CAST_STR=(
+    --column '42x:VARCHAR(2)' --retype 42x:INT --column '-7x:VARCHAR(2)' --retype -7x:BIGINT
+    --column '1.25x:VARCHAR(4)' --retype '1.25x:DECIMAL(5, 1)'
+    --column '2.5e3x:VARCHAR(5)' --retype 2.5e3x:DOUBLE
+    --column '2020-01-31x:VARCHAR(10)' --retype 2020-01-31x:DATE
+    --column '2020-03-08x:VARCHAR(10)' --retype '2020-03-08x:TIMESTAMP(6) WITH LOCAL TIME ZONE'
+    --column '2020-03-09x:VARCHAR(10)' --retype '2020-03-09x:TIMESTAMP(3)'
     --column c_str_bin:STRING --retype c_str_bin:BYTES
+)
+# the same flat columns and STRING -> other types in Parquet and in ORC data
+# files (ORC: the nested columns too; our Parquet writer has flat columns only)
+$GEN "$W/casts.db/casts_parquet" --format parquet --rows 100 --snapshots 2 --column 'id:INT NOT NULL' \
+    "${CAST_FLAT[@]}" "${CAST_STR[@]}"
+$GEN "$W/casts.db/casts_orc" --format orc --rows 100 --snapshots 2 --column 'id:INT NOT NULL' \
+    "${CAST_FLAT[@]}" "${CAST_STR[@]}" "${CAST_NESTED[@]}"
 # a STRING -> INT change Java reads only when every old value parses
 $GEN "$W/casts.db/casts_bad" --rows 3 --snapshots 2 --column 'id:INT NOT NULL' \
     --column s:STRING --retype s:INT
 # VECTOR columns (Paimon 1.3), stored as arrays: real[] / double precision[] / integer[]
 $GEN "$W/casts.db/vectors" --rows 5 --column 'id:INT NOT NULL' --column 'v:VECTOR<FLOAT, 3>' \
     --column 'vd:VECTOR<DOUBLE, 2>' --column 'vi:VECTOR<INT, 4>' --null-every 4
+# VECTOR inside ARRAY / ROW / MAP (Paimon's types allow it; jsonb like any nested value)
+$GEN "$W/casts.db/vectors_nested" --rows 5 --column 'id:INT NOT NULL' \
+    --column 'av:ARRAY<VECTOR<FLOAT, 2>>' --column 'rv:ROW<a INT, v VECTOR<DOUBLE, 2>>' \
+    --column 'mv:MAP<INT, VECTOR<SMALLINT, 2>>' --null-every 4
 # types no reader decodes (VARIANT, GEOMETRY): IMPORT refuses or leaves them out
 mkdir -p "$W/casts.db/unreadable/schema"
 cat > "$W/casts.db/unreadable/schema/schema-0" <<'JSON'
@@ -84,6 +100,14 @@ cat > "$W/casts.db/unreadable/schema/schema-0" <<'JSON'
   {"id": 3, "name": "vs", "type": {"type": "ARRAY", "element": "VARIANT"}},
   {"id": 4, "name": "v", "type": {"type": "VECTOR", "element": "FLOAT", "length": 2}}],
  "highestFieldId": 4, "partitionKeys": [], "primaryKeys": [],
+ "options": {"bucket": "-1", "file.format": "avro"}, "timeMillis": 1700000000000}
+JSON
+# a type this reader does not know (BLOB_REF, Paimon 1.5): IMPORT refuses the table
+mkdir -p "$W/casts.db/unknown_type/schema"
+cat > "$W/casts.db/unknown_type/schema/schema-0" <<'JSON'
+{"version": 3, "id": 0, "fields": [{"id": 0, "name": "id", "type": "INT"},
+  {"id": 1, "name": "ref", "type": "BLOB_REF"}],
+ "highestFieldId": 1, "partitionKeys": [], "primaryKeys": [],
  "options": {"bucket": "-1", "file.format": "avro"}, "timeMillis": 1700000000000}
 JSON
 # a change Java refuses: the read names both types

@@ -63,6 +63,12 @@ step fixtures
 export TS_FIXTURES=/tmp/tablescan_fdw_fixtures
 bash test/make-fixtures.sh "$TS_FIXTURES" >"$LOG/fixtures.log" 2>&1 || { tail -20 "$LOG/fixtures.log"; echo "fixtures: 0 passed, 1 failed, 0 skipped" >> "$LOG/unit.log"; }
 
+step "ORC files of the generator read by a decoder of their own (test/orc/run.sh)"
+out=$(bash test/orc/run.sh 2>&1); printf '%s\n' "$out" > "$LOG/orc-writer.log"
+line=$(printf '%s\n' "$out" | grep -E '^[0-9]+ passed, [0-9]+ failed' | tail -1)
+[ -n "$line" ] || { printf '%s\n' "$out" | tail -10; line="0 passed, 1 failed"; }
+echo "orc-writer: $line, 0 skipped" | tee -a "$LOG/unit.log"
+
 step "object store over HTTPS with a CA of the test's own (test/s3/tls.sh)"
 bash test/s3/tls.sh > "$LOG/tls.log" 2>&1
 grep -E '^(ok|FAIL) ' "$LOG/tls.log"

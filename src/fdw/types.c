@@ -67,7 +67,8 @@ tablescan_pg_type_name(const ts_type *t)
 			{
 				const ts_type *e = t->element;
 
-				if (ts_type_is_nested(e->kind) || e->kind == TS_VARIANT)
+				/* an ARRAY of VECTORs too: PostgreSQL has no arrays of arrays */
+				if (ts_type_is_nested(e->kind) || e->kind == TS_VARIANT || e->kind == TS_VECTOR)
 					return "jsonb";
 				{
 					char	   *inner = tablescan_pg_type_name(e);

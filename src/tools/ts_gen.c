@@ -35,8 +35,9 @@
  *   --codec C              data file codec: zstd (default), null, deflate, snappy
  *   --manifest-codec C     manifest codec (default zstd)
  *   --seed X               seed for uuids and sync markers (default 1)
- *   --format F             data files: avro (default) or parquet (flat columns only,
- *                          uncompressed, see ts_gen_parquet.h)
+ *   --format F             data files: avro (default), parquet (flat columns only) or
+ *                          orc (the types Paimon's ORC writer takes), uncompressed;
+ *                          see ts_gen_parquet.h / ts_gen_orc.h
  *   --force                write even if <table_dir>/schema exists
  *   --preset all-types     columns of every type (see below) + partition "p" INT
  *   --preset evolve        columns id INT NOT NULL, name STRING, amount INT,
@@ -203,6 +204,7 @@ typedef struct config
 	uint64_t	seed;
 	bool		force;
 	bool		parquet;		/* --format parquet */
+	bool		orc;			/* --format orc */
 	bool		evolve;
 	int			evolve_at;
 	/* pending evolution requests (applied after all columns are known) */
@@ -469,8 +471,10 @@ apply_args(config *cfg, int argc, char **argv)
 			{
 				if (strcmp(v, "parquet") == 0)
 					cfg->parquet = true;
+				else if (strcmp(v, "orc") == 0)
+					cfg->orc = true;
 				else if (strcmp(v, "avro") != 0)
-					die("--format: avro or parquet");
+					die("--format: avro, parquet or orc");
 			}
 			else if (strcmp(o, "retype") == 0)
 				cfg->retypes[cfg->nretypes++] = xstrdup(v), cfg->evolve = true;
@@ -536,6 +540,42 @@ assign_nested_ids(ts_type *t)
 	assign_nested_ids(t->element);
 	assign_nested_ids(t->key);
 	assign_nested_ids(t->value);
+}
+
+/*
+ * Field ids of a retyped column's new type t1: a ROW field named as one of
+ * the old type t0 at the same place keeps its id (Paimon changes the types of
+ * nested fields in place), any other gets a new one.
+ */
+static void
+retype_nested_ids(const ts_type *t0, ts_type *t1)
+{
+	if (t1 == NULL)
+		return;
+	if (t0 != NULL && t0->kind != t1->kind)
+		t0 = NULL;
+	if (t1->kind == TS_ROW)
+		for (int i = 0; i < t1->nfields; i++)
+		{
+			const ts_field *f0 = NULL;
+
+			for (int k = 0; t0 != NULL && k < t0->nfields; k++)
+				if (strcmp(t0->fields[k].name, t1->fields[i].name) == 0)
+					f0 = &t0->fields[k];
+			if (f0 != NULL)
+			{
+				t1->fields[i].id = f0->id;
+				retype_nested_ids(f0->type, t1->fields[i].type);
+			}
+			else
+			{
+				t1->fields[i].id = next_id++;
+				assign_nested_ids(t1->fields[i].type);
+			}
+		}
+	retype_nested_ids(t0 ? t0->element : NULL, t1->element);
+	retype_nested_ids(t0 ? t0->key : NULL, t1->key);
+	retype_nested_ids(t0 ? t0->value : NULL, t1->value);
 }
 
 static void
@@ -654,8 +694,8 @@ finish_config(config *cfg)
 		c->type1 = ts_type_copy(c->type0);
 		c->type1->kind = TS_BIGINT;
 	}
-	if (cfg->parquet && cfg->npk > 0)
-		die("--format parquet: append tables only");
+	if ((cfg->parquet || cfg->orc) && cfg->npk > 0)
+		die("--format parquet / orc: append tables only");
 	for (int i = 0; i < cfg->nretypes; i++)
 	{
 		char	   *colon = strchr(cfg->retypes[i], ':');
@@ -670,7 +710,7 @@ finish_config(config *cfg)
 		c->type1 = parse_type(colon + 1);
 		c->type1->nullable = c->type0->nullable;
 		c->retyped = true;
-		assign_nested_ids(c->type1);
+		retype_nested_ids(c->type0, c->type1);
 		check_avro_type(c->name0, c->type1);
 	}
 	for (int i = 0; i < cfg->nadds; i++)
@@ -1008,7 +1048,7 @@ write_schema(const config *cfg, int id, int64_t time_millis)
 	}
 	if (cfg->buckets > 0 && !cfg->bucket_key_implicit)
 		cJSON_AddStringToObject(opts, "bucket-key", cfg->bucket_key);
-	cJSON_AddStringToObject(opts, "file.format", cfg->parquet ? "parquet" : "avro");
+	cJSON_AddStringToObject(opts, "file.format", cfg->parquet ? "parquet" : cfg->orc ? "orc" : "avro");
 	cJSON_AddStringToObject(opts, "manifest.format", "avro");
 	pk_schema_options(cfg, opts);
 	cJSON_AddNumberToObject(j, "timeMillis", (double) time_millis);
@@ -1021,6 +1061,7 @@ write_schema(const config *cfg, int id, int64_t time_millis)
 #include "tools/ts_manifest_records.h"
 #include "tools/ts_tool_commit.h"
 #include "tools/ts_gen_parquet.h"
+#include "tools/ts_gen_orc.h"
 
 /* ---- statistics --------------------------------------------------------- */
 
@@ -1040,9 +1081,38 @@ stats_type_ok(ts_type_kind k)
 	return !(ts_type_is_nested(k) || k == TS_BINARY || k == TS_VARBINARY || k >= TS_VARIANT);
 }
 
+/* whether t holds a VECTOR at any depth */
+static bool
+has_vector(const ts_type *t)
+{
+	if (t == NULL)
+		return false;
+	if (t->kind == TS_VECTOR)
+		return true;
+	for (int i = 0; i < t->nfields; i++)
+		if (has_vector(t->fields[i].type))
+			return true;
+	return has_vector(t->element) || has_vector(t->key) || has_vector(t->value);
+}
+
+/* every VECTOR of t (a copy) made an ARRAY */
+static void
+vector_to_array(ts_type *t)
+{
+	if (t == NULL)
+		return;
+	if (t->kind == TS_VECTOR)
+		t->kind = TS_ARRAY;
+	for (int i = 0; i < t->nfields; i++)
+		vector_to_array(t->fields[i].type);
+	vector_to_array(t->element);
+	vector_to_array(t->key);
+	vector_to_array(t->value);
+}
+
 /*
- * An Avro data-file writer for these columns: VECTOR<E, n> is written as an
- * Avro array of E, as Paimon's Avro writer does.
+ * An Avro data-file writer for these columns: VECTOR<E, n> (at any depth) is
+ * written as an Avro array of E, as Paimon's Avro writer does.
  */
 static ts_avro_writer *
 avro_writer_for(const ts_field *fields, int n, ts_avro_codec codec, ts_err *err)
@@ -1054,12 +1124,12 @@ avro_writer_for(const ts_field *fields, int n, ts_avro_codec codec, ts_err *err)
 	for (int i = 0; i < n; i++)
 	{
 		wf[i] = fields[i];
-		if (fields[i].type->kind == TS_VECTOR)
+		if (has_vector(fields[i].type))
 		{
 			owned[i] = ts_type_copy(fields[i].type);
 			if (owned[i] == NULL)
 				die("out of memory");
-			owned[i]->kind = TS_ARRAY;
+			vector_to_array(owned[i]);
 			wf[i].type = owned[i];
 		}
 	}
@@ -1487,23 +1557,26 @@ main(int argc, char **argv)
 				prows = xcalloc((size_t) gr->nrows, sizeof(ts_value *));
 				for (int r = 0; r < gr->nrows; r++)
 				{
-					if (cfg.parquet)
+					if (cfg.parquet || cfg.orc)
 						row = prows[r] = xcalloc((size_t) (ndcols ? ndcols : 1), sizeof(ts_value));
 					for (int c = 0; c < ndcols; c++)
 					{
 						file_row_value(&cfg, dcols[c], gr->rows[r], schema_id, &row[c], &arena);
 						stats_add(&st[c], &row[c]);
 					}
-					if (!cfg.parquet && !ts_avro_writer_add(w, row, &err))
+					if (!cfg.parquet && !cfg.orc && !ts_avro_writer_add(w, row, &err))
 						die_err("Avro row", &err);
 				}
 				ts_buf_init(&out);
 				if (cfg.parquet)
 					pqw_write_file(dfields, ndcols, prows, gr->nrows, &out);
+				else if (cfg.orc)
+					ow_write_file(dfields, ndcols, prows, gr->nrows, &out);
 				else if (!ts_avro_writer_finish(w, &out, &err))
 					die_err("Avro finish", &err);
 				ts_avro_writer_free(w);
-				fname = pathf("data-%s-%d.%s", data_uuid, data_counter++, cfg.parquet ? "parquet" : "avro");
+				fname = pathf("data-%s-%d.%s", data_uuid, data_counter++,
+							  cfg.parquet ? "parquet" : cfg.orc ? "orc" : "avro");
 				dir = pathf("%s/%sbucket-%d", cfg.dir, gr->part_path, (int) gr->bucket);
 				mkdirs(dir);
 				path = pathf("%s/%s", dir, fname);
