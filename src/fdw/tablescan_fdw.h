@@ -132,7 +132,7 @@ extern bool tablescan_last_plan_metrics(ts_scan_metrics *out);
 /* ---- parallel.c: the shared state of a Parallel Foreign Scan ------------ */
 
 /* EXPLAIN ANALYZE figures summed over the workers, in TsScanState's order */
-#define TS_PARALLEL_NFIGURES 6
+#define TS_PARALLEL_NFIGURES 7
 
 /* One unit of a parallel scan: a split, or one file of a split */
 typedef struct TsParallelTask

@@ -24,11 +24,14 @@ typedef struct orc_reader
 	orc_col   **top;			/* per requested column; NULL = not in file */
 	ts_stats_filter_fn stats_filter;
 	void	   *stats_filter_arg;
+	ts_rows_filter_fn rows_filter;
+	void	   *rows_filter_arg;
 	int64_t		range_start;	/* stripes starting in [start, end); end 0: all */
 	int64_t		range_end;
 	int			batch_rows;
 	int			stripe;			/* index of the current stripe, -1 before */
 	int64_t		rows_left;		/* in the current stripe */
+	int64_t		stripe_first_row;	/* file position of its first row */
 	orc_stripe	st;				/* the current stripe's streams and decoding state */
 	ts_value   *values;
 	ts_column_stats *stats;
@@ -94,6 +97,17 @@ load_stripe(orc_reader *r, int idx, ts_err *err)
 	return true;
 }
 
+/* File position of stripe s's first row. */
+static int64_t
+stripe_first_row(const orc_reader *r, int s)
+{
+	int64_t		n = 0;
+
+	for (int i = 0; i < s; i++)
+		n += (int64_t) r->tail.stripes[i].nrows;
+	return n;
+}
+
 /* advance to the next stripe the filter keeps; false+err on error, *done at end */
 static bool
 next_stripe(orc_reader *r, bool *done, ts_err *err)
@@ -113,6 +127,10 @@ next_stripe(orc_reader *r, bool *done, ts_err *err)
 		}
 		if (r->tail.stripes[r->stripe].nrows == 0 || !in_range(r, r->stripe))
 			continue;
+		if (r->rows_filter &&
+			!r->rows_filter(r->rows_filter_arg, stripe_first_row(r, r->stripe),
+							(int64_t) r->tail.stripes[r->stripe].nrows))
+			continue;
 		if (r->stats_filter)
 		{
 			for (i = 0; i < r->ncols; i++)
@@ -122,6 +140,7 @@ next_stripe(orc_reader *r, bool *done, ts_err *err)
 		if (!keep)
 			continue;
 		r->base.metrics.row_groups_kept++;
+		r->stripe_first_row = stripe_first_row(r, r->stripe);
 		if (!load_stripe(r, r->stripe, err))
 			return ts_error_context(err, "stripe %d", r->stripe);
 		return true;
@@ -184,6 +203,8 @@ orc_next(ts_format_reader *base, ts_batch *batch, ts_err *err)
 			return -1;
 		}
 	}
+	r->base.row_position = r->stripe_first_row + (int64_t) r->tail.stripes[r->stripe].nrows -
+		r->rows_left;
 	r->rows_left -= n;
 	r->base.metrics.rows_read += n;
 	batch->nrows = n;
@@ -235,6 +256,7 @@ ts_orc_open(const char *path, const ts_read_column *columns, int ncols,
 		return NULL;
 	}
 	r->base.ops = &orc_ops;
+	r->base.reports_positions = true;
 	r->stripe = -1;
 	ts_arena_init(&r->st.arena, 64 * 1024);
 	r->path = ts_strdup(path);
@@ -245,6 +267,8 @@ ts_orc_open(const char *path, const ts_read_column *columns, int ncols,
 	{
 		r->stats_filter = options->stats_filter;
 		r->stats_filter_arg = options->stats_filter_arg;
+		r->rows_filter = options->rows_filter;
+		r->rows_filter_arg = options->rows_filter_arg;
 		r->range_start = options->range_start;
 		r->range_end = options->range_end;
 	}

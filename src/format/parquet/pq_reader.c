@@ -78,6 +78,8 @@ typedef struct pq_reader
 
 	ts_stats_filter_fn stats_filter;
 	void	   *stats_filter_arg;
+	ts_rows_filter_fn rows_filter;
+	void	   *rows_filter_arg;
 	int64_t		range_start;	/* row groups starting in [start, end); end 0: all */
 	int64_t		range_end;
 	ts_bufpool *buffers;		/* the caller's, or NULL */
@@ -93,6 +95,7 @@ typedef struct pq_reader
 	int			next_rg;
 	int			cur_rg;
 	int64_t		rows_left;
+	int64_t		rg_first_row;	/* file position of the current row group's first row */
 	bool		done;
 	bool		ahead_due;		/* read the next row group ahead at the next batch */
 	bool		picked;			/* picked_rg is the next row group (-1 = none) */
@@ -725,6 +728,18 @@ in_range(const pq_reader *r, const pq_row_group *rg)
 	return start >= r->range_start && start < r->range_end;
 }
 
+/* File position of row group rgi's first row (row counts checked >= 0 before). */
+static int64_t
+first_row_of(const pq_reader *r, int rgi)
+{
+	int64_t		n = 0;
+
+	for (int i = 0; i < rgi; i++)
+		if (r->meta.row_groups[i].num_rows > 0)
+			n += r->meta.row_groups[i].num_rows;
+	return n;
+}
+
 /*
  * The next row group to read, past those left out (empty, outside the
  * range, refused by the statistics filter); -1 when there is none.  One
@@ -746,6 +761,9 @@ pick_row_group(pq_reader *r)
 		if (rg->num_rows < 0)
 			return rgi;
 		if (rg->num_rows == 0 || !in_range(r, rg))
+			continue;
+		if (r->rows_filter &&
+			!r->rows_filter(r->rows_filter_arg, first_row_of(r, rgi), rg->num_rows))
 			continue;
 		if (r->stats_filter)
 		{
@@ -780,6 +798,7 @@ next_row_group(pq_reader *r, ts_err *err)
 		return ts_error_context(err, "Parquet file \"%s\" row group %d", r->path, rgi);
 	r->cur_rg = rgi;
 	r->rows_left = rg->num_rows;
+	r->rg_first_row = first_row_of(r, rgi);
 	r->ahead_due = true;
 	return true;
 }
@@ -1090,6 +1109,7 @@ pq_next(ts_format_reader *base, ts_batch *batch, ts_err *err)
 			ts_error_context(err, "Parquet file \"%s\" row group %d", r->path, r->cur_rg);
 			return -1;
 		}
+	r->base.row_position = r->rg_first_row + r->meta.row_groups[r->cur_rg].num_rows - r->rows_left;
 	r->rows_left -= n;
 	r->base.metrics.rows_read += n;
 	if (r->rows_left == 0)
@@ -1154,6 +1174,7 @@ ts_parquet_open(const char *path, const ts_read_column *columns, int ncols,
 		return NULL;
 	}
 	r->base.ops = &pq_ops;
+	r->base.reports_positions = true;
 	ts_arena_init(&r->arena, 64 * 1024);
 	r->path = ts_strdup(path);
 	r->cols = columns;
@@ -1163,6 +1184,8 @@ ts_parquet_open(const char *path, const ts_read_column *columns, int ncols,
 	{
 		r->stats_filter = options->stats_filter;
 		r->stats_filter_arg = options->stats_filter_arg;
+		r->rows_filter = options->rows_filter;
+		r->rows_filter_arg = options->rows_filter_arg;
 		r->buffers = options->buffers;
 		r->range_start = options->range_start;
 		r->range_end = options->range_end;
