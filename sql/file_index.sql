@@ -76,6 +76,16 @@ EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF, SUMMARY OFF)
 EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF, SUMMARY OFF)
   SELECT * FROM p.append_with_bsi WHERE f1 > 100 AND f2 <= 0;
 
+-- the file indexes of each file: embedded (index_file NULL) or in a sidecar
+SELECT file_name ~ '^data-.*\.orc$' AS data_file, file_index, index_file
+  FROM tablescan_files('o.append_with_bitmap') ORDER BY file_name;
+SELECT file_index, index_file ~ '^data-.*\.parquet\.index$' AS sidecar
+  FROM tablescan_files('p.append_with_bsi_bitmap_bloomfilter');
+SELECT count(*) AS files, count(file_index) AS with_index FROM tablescan_files('p.pk_with_bitmap_dv');
+-- EXPLAIN (VERBOSE) names the data files the scan kept
+EXPLAIN (VERBOSE, COSTS OFF) SELECT f0 FROM o.append_with_bitmap WHERE f0 = 'Tony' AND f1 = 10;
+EXPLAIN (VERBOSE, COSTS OFF) SELECT f0 FROM o.append_with_bitmap WHERE f0 = 'Lucy' AND f1 = 10;
+
 -- the same rows with index use on and off
 CREATE FUNCTION both_ways(q text) RETURNS TABLE (setting text, result text) LANGUAGE plpgsql AS $$
 DECLARE

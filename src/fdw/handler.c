@@ -573,6 +573,9 @@ tablescan_explain_print(List *props, ExplainState *es)
 		const char *label = strVal(list_nth(props, i));
 		Node	   *value = list_nth(props, i + 1);
 
+		if (tablescan_explain_hidden(&label, es))
+			continue;
+
 		if (IsA(value, List))
 			explain_kept_total_index(label,
 									 pg_strtoint64(strVal(linitial((List *) value))),
@@ -723,7 +726,7 @@ tablescanGetForeignPlan(PlannerInfo *root, RelOptInfo *baserel, Oid foreigntable
 			attnums = lappend_int(attnums, attno);
 	}
 
-	explain = tablescan_explain_properties(ps);
+	explain = tablescan_explain_files(ps->plan, tablescan_explain_properties(ps));
 	if (best_path->path.parallel_aware)
 		explain = lappend(lappend(explain, makeString("Parallel Tasks")),
 						  makeString(psprintf("%d", ps->ntasks)));

@@ -296,6 +296,18 @@ typedef struct TsUpperPath
 extern List *tablescan_explain_properties(TsPlanState *ps);
 extern void tablescan_explain_print(List *props, struct ExplainState *es);
 
+/* ---- file_listing.c: data file names in EXPLAIN, file indexes per file -- */
+
+/* A property label starting with this is printed only by EXPLAIN (VERBOSE). */
+#define TS_EXPLAIN_VERBOSE_ONLY "\v"
+/* Append "Data File Names" (verbose only): the first 20 files the plan kept, and a count. */
+extern List *tablescan_explain_files(const ts_plan *plan, List *props);
+/* Strip a verbose-only label's mark; true when es does not show it. */
+extern bool tablescan_explain_hidden(const char **label, struct ExplainState *es);
+/* tablescan_files(): values[0] file_index, values[1] index_file of a file. */
+extern void tablescan_files_index(ts_plan *plan, const ts_scan_file *file, Datum *values,
+								  bool *nulls);
+
 /* ---- aggregate.c: count(*) from metadata; the upper scans' entry points -- */
 
 extern void tablescanGetForeignUpperPaths(PlannerInfo *root, UpperRelationKind stage,

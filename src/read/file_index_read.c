@@ -9,7 +9,8 @@
  * plan's file-index evaluation (scan/index_prune.c) whether the file may
  * hold rows of the predicate and, where bitmap-like indexes (bitmap, BSI,
  * range-bitmap) answer, which rows may: the row selection the data file
- * reader applies (ts_row_selection_*, below).  A selection is a superset
+ * reader applies (ts_row_selection_*, below); and the indexes of a file
+ * as text (tablescan_files()).  A selection is a superset
  * of the rows satisfying the predicate (an index never drops a row that
  * could match), and PostgreSQL rechecks every qual, so it changes what is
  * decoded, never what a query returns.  Only where the plan uses file
@@ -22,6 +23,7 @@
 #include <roaring/roaring.h>
 
 #include "base/ts_fs.h"
+#include "format/fileindex/file_index.h"
 #include "read/read_internal.h"
 
 static const char *
@@ -93,6 +95,64 @@ ts_read_file_index(ts_plan *plan, const ts_scan_file *file, bool *skip, void **s
 	*skip = ok && !may;
 	if (*skip)
 		ts_row_selection_free(*selection), *selection = NULL;
+	return ok;
+}
+
+bool
+ts_read_file_index_describe(ts_plan *plan, const ts_scan_file *file, char **desc,
+							const char **sidecar, ts_err *err)
+{
+	const ts_bytes *embedded;
+	const char *name;
+	const char *slash;
+	char	   *path;
+	uint8_t    *data = NULL;
+	size_t		len = 0;
+	ts_file_index fi;
+	bool		ok = true;
+
+	(void) plan;
+	*desc = NULL;
+	*sidecar = NULL;
+	if (file->entry == NULL)
+		return true;
+	embedded = &file->entry->file.embedded_file_index;
+	if (embedded->data != NULL)
+	{
+		if (!ts_file_index_parse(embedded->data, embedded->len, &fi, err))
+			return ts_error_context(err, "file index of data file \"%s\"",
+									file->entry->file.file_name);
+		*desc = ts_file_index_describe(&fi);
+		ts_file_index_free(&fi);
+		return *desc != NULL || ts_error(err, TS_ERR_NOMEM, "out of memory");
+	}
+	name = sidecar_name(file->entry);
+	if (name == NULL || file->path == NULL || (slash = strrchr(file->path, '/')) == NULL)
+		return true;
+	*sidecar = name;
+	path = ts_psprintf("%.*s/%s", (int) (slash - file->path), file->path, name);
+	if (path == NULL)
+		return ts_error(err, TS_ERR_NOMEM, "out of memory");
+	if (!ts_path_is_file(path))
+	{
+		ts_free(path);
+		return true;			/* listed but absent: described as nothing */
+	}
+	if (!ts_read_whole_file(path, &data, &len, err))
+		ok = false;
+	else if (!ts_file_index_parse(data, len, &fi, err))
+		ok = false;
+	else
+	{
+		*desc = ts_file_index_describe(&fi);
+		ts_file_index_free(&fi);
+		if (*desc == NULL)
+			ok = ts_error(err, TS_ERR_NOMEM, "out of memory");
+	}
+	if (!ok)
+		ts_error_context(err, "index file \"%s\"", path);
+	ts_free(data);
+	ts_free(path);
 	return ok;
 }
 
