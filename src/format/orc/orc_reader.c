@@ -32,6 +32,8 @@ typedef struct orc_reader
 	int			stripe;			/* index of the current stripe, -1 before */
 	int64_t		rows_left;		/* in the current stripe */
 	int64_t		stripe_first_row;	/* file position of its first row */
+	int			pos_stripe;		/* stripe_first_row()'s cache: stripe pos_stripe */
+	int64_t		pos_first;		/* starts at row pos_first */
 	orc_stripe	st;				/* the current stripe's streams and decoding state */
 	ts_value   *values;
 	ts_column_stats *stats;
@@ -97,15 +99,15 @@ load_stripe(orc_reader *r, int idx, ts_err *err)
 	return true;
 }
 
-/* File position of stripe s's first row. */
+/* File position of stripe s's first row (stripes are asked for in order). */
 static int64_t
-stripe_first_row(const orc_reader *r, int s)
+stripe_first_row(orc_reader *r, int s)
 {
-	int64_t		n = 0;
-
-	for (int i = 0; i < s; i++)
-		n += (int64_t) r->tail.stripes[i].nrows;
-	return n;
+	if (s < r->pos_stripe)
+		r->pos_stripe = 0, r->pos_first = 0;
+	for (; r->pos_stripe < s; r->pos_stripe++)
+		r->pos_first += (int64_t) r->tail.stripes[r->pos_stripe].nrows;
+	return r->pos_first;
 }
 
 /* advance to the next stripe the filter keeps; false+err on error, *done at end */

@@ -96,6 +96,8 @@ typedef struct pq_reader
 	int			cur_rg;
 	int64_t		rows_left;
 	int64_t		rg_first_row;	/* file position of the current row group's first row */
+	int			pos_rg;			/* first_row_of's cache: row group pos_rg starts */
+	int64_t		pos_first;		/* at row pos_first */
 	bool		done;
 	bool		ahead_due;		/* read the next row group ahead at the next batch */
 	bool		picked;			/* picked_rg is the next row group (-1 = none) */
@@ -728,16 +730,20 @@ in_range(const pq_reader *r, const pq_row_group *rg)
 	return start >= r->range_start && start < r->range_end;
 }
 
-/* File position of row group rgi's first row (row counts checked >= 0 before). */
+/*
+ * File position of row group rgi's first row (negative row counts, an
+ * error when read, count 0).  Row groups are asked for in order: the sum
+ * goes on from the last one asked.
+ */
 static int64_t
-first_row_of(const pq_reader *r, int rgi)
+first_row_of(pq_reader *r, int rgi)
 {
-	int64_t		n = 0;
-
-	for (int i = 0; i < rgi; i++)
-		if (r->meta.row_groups[i].num_rows > 0)
-			n += r->meta.row_groups[i].num_rows;
-	return n;
+	if (rgi < r->pos_rg)
+		r->pos_rg = 0, r->pos_first = 0;
+	for (; r->pos_rg < rgi; r->pos_rg++)
+		if (r->meta.row_groups[r->pos_rg].num_rows > 0)
+			r->pos_first += r->meta.row_groups[r->pos_rg].num_rows;
+	return r->pos_first;
 }
 
 /*
