@@ -752,6 +752,62 @@ test_read_selection(void **state)
 	assert_int_equal(system(cmd), 0);
 }
 
+/* ts_rows_filter_fn keeping the row groups that start at rows 1, 5 and 6 */
+static bool
+keep_156(void *arg, int64_t first_row, int64_t nrows)
+{
+	int		   *calls = arg;
+
+	(*calls)++;
+	assert_int_equal(nrows, 1);
+	return first_row == 1 || first_row == 5 || first_row == 6;
+}
+
+/*
+ * The format readers' part of a row selection: row groups / stripes the
+ * filter refuses are not read, and each batch says where its rows are in
+ * the file (both files: 8 rows of one row group / stripe each).
+ */
+static void
+test_rows_filter_positions(void **state)
+{
+	static const char *files[] = {
+		MULTI_STRIPES "/bucket-0/data-multi-row-groups.parquet",
+		MULTI_STRIPES "/bucket-0/data-55e21ed3-d118-4d75-a0fd-cd52039cb634-0.orc"
+	};
+	ts_type		t_dbl = {.kind = TS_DOUBLE, .nullable = true};
+	ts_read_column col = {3, "f3", &t_dbl};
+
+	(void) state;
+	for (int i = 0; i < 2; i++)
+	{
+		ts_reader_options opts = {0};
+		ts_err		err = {0};
+		ts_format_reader *r;
+		ts_batch	b;
+		int			n,
+					calls = 0;
+		char		got[128] = "";
+
+		opts.rows_filter = keep_156;
+		opts.rows_filter_arg = &calls;
+		r = ts_format_open(TS_FORMAT_UNKNOWN, unit_shared_path(files[i]), &col, 1, &opts, &err);
+		if (r == NULL)
+			fail_msg("open %s: %s", files[i], err.msg);
+		assert_true(r->reports_positions);
+		while ((n = ts_format_next(r, &b, &err)) > 0)
+			for (int k = 0; k < n; k++)
+				snprintf(got + strlen(got), sizeof(got) - strlen(got), "%s%lld:%.1f",
+						 got[0] ? " " : "", (long long) (r->row_position + k),
+						 ts_batch_at(&b, k, 0)->v.d);
+		assert_int_equal(n, 0);
+		assert_int_equal(calls, 8);
+		/* f3 = 11.1 + row (README of the table) */
+		assert_string_equal(got, "1:12.1 5:16.1 6:17.1");
+		ts_format_close(r);
+	}
+}
+
 /* ---- corruption ----------------------------------------------------------------- */
 
 static void
@@ -809,6 +865,7 @@ main(void)
 		cmocka_unit_test(test_plan_embedded),
 		cmocka_unit_test(test_read_sidecar),
 		cmocka_unit_test(test_read_selection),
+		cmocka_unit_test(test_rows_filter_positions),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
