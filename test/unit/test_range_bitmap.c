@@ -9,12 +9,19 @@
  * file-index container and checks every predicate's row selection against
  * the rows computed by brute force.  Truncated and flipped bytes must give
  * an error or an answer, never a crash.  With TS_RB_SEEDS=dir the indexes
- * are written there too (seeds of the fuzz_file_index corpus).
+ * are written there too (seeds of the fuzz_file_index corpus).  And end to
+ * end: a copy of ../shared's one-row-per-stripe ORC table with its sidecar
+ * replaced by range-bitmap indexes of f0 and f1, read through a plan with
+ * range predicates (the rows, and the stripes the row selection skips).
  */
 #include <roaring/roaring.h>
 
+#include <unistd.h>
+
 #include "unit.h"
 #include "format/fileindex/file_index.h"
+#include "read/read.h"
+#include "scan/scan.h"
 
 /* ---- a byte buffer ------------------------------------------------------ */
 
@@ -679,12 +686,181 @@ test_range_bitmap_other_types(void **state)
 	free(c);
 }
 
+/* ---- end to end: a table whose sidecar holds range-bitmap indexes -------------- */
+
+#define MULTI_STRIPES "testdata/append_with_bitmap_multi_stripes.db/append_with_bitmap_multi_stripes"
+
+/* Plan the table at dir with pred and read columns f0, f3: rows, rows skipped by the index. */
+static void
+read_table(const char *dir, const ts_predicate *pred, int64_t *rows, int64_t *skipped)
+{
+	ts_scan_context ctx;
+	ts_plan    *plan;
+	ts_err		err = {0};
+	int			cols[2] = {0, 3};
+
+	memset(&ctx, 0, sizeof(ctx));
+	ctx.table_path = dir;
+	ctx.limit = -1;
+	ctx.enable_pruning = true;
+	ctx.no_cache = true;
+	ctx.predicate = pred;
+	plan = ts_scan_plan(&ctx, &err);
+	if (plan == NULL)
+		fail_msg("plan: %s", err.msg);
+	plan->predicate = pred;
+	*rows = *skipped = 0;
+	for (int s = 0; s < plan->nsplits; s++)
+	{
+		ts_split_reader *r = ts_split_reader_open(plan, &plan->splits[s], cols, 2, &err);
+		ts_batch	b;
+		int			n;
+
+		if (r == NULL)
+			fail_msg("open: %s", err.msg);
+		while ((n = ts_split_reader_next(r, &b, &err)) > 0)
+			*rows += n;
+		if (n < 0)
+			fail_msg("read: %s", err.msg);
+		*skipped += ts_split_reader_metrics(r)->rows_skipped_index;
+		ts_split_reader_close(r);
+	}
+	ts_plan_free(plan);
+}
+
+static void
+test_range_bitmap_table(void **state)
+{
+	/* the table's rows (its README): f0, f1 */
+	static const char *f0[] = {"Alice", "Bob", "Emily", "Tony", "Lucy", "Bob", "Tony", "Alice"};
+	static const int f1[] = {10, 10, 10, 10, 20, 10, 20, 20};
+	col		   *c0 = calloc(1, sizeof(col)),
+			   *c1 = calloc(1, sizeof(col));
+	wbuf		b0 = {0},
+				b1 = {0},
+				h = {0},
+				file = {0};
+	char		dir[] = "/tmp/ts_unit_rb_XXXXXX";
+	char		table[64],
+				cmd[8400],
+				index[4200];
+	size_t		head_len;
+	ts_value	i10 = {0},
+				i20 = {0},
+				lucy = {0},
+				bob = {0},
+				tony = {0};
+	ts_predicate p,
+				kids[2];
+	int64_t		rows,
+				skipped;
+
+	(void) state;
+	c0->width = -1;
+	c1->width = 4;
+	c0->n = c1->n = 8;
+	for (int r = 0; r < 8; r++)
+	{
+		snprintf(c0->s[r], sizeof(c0->s[r]), "%s", f0[r]);
+		c1->i[r] = f1[r];
+	}
+	write_range_bitmap(&b0, c0, 8);
+	write_range_bitmap(&b1, c1, 16384);
+	/* the container: f0 and f1, one range-bitmap each */
+	put32(&h, 2);
+	for (int k = 0; k < 2; k++)
+	{
+		put_be(&h, 2, 2);
+		put(&h, k == 0 ? "f0" : "f1", 2);
+		put32(&h, 1);
+		put_be(&h, 12, 2);
+		put(&h, "range-bitmap", 12);
+		put32(&h, 0);			/* offset, below */
+		put32(&h, (uint32_t) (k == 0 ? b0.len : b1.len));
+	}
+	head_len = 16 + h.len;
+	/* offsets: after the head, f0's body then f1's */
+	h.len = 4 + 2 + 2 + 4 + 2 + 12;
+	put32(&h, (uint32_t) head_len);
+	h.len += 4 + 2 + 2 + 4 + 2 + 12;
+	put32(&h, (uint32_t) (head_len + b0.len));
+	h.len += 4;
+	put_be(&file, (uint64_t) TS_FILE_INDEX_MAGIC, 8);
+	put32(&file, 1);
+	put32(&file, (uint32_t) head_len);
+	put(&file, h.p, h.len);
+	put(&file, b0.p, b0.len);
+	put(&file, b1.p, b1.len);
+
+	/* a copy of the table with this sidecar */
+	assert_non_null(mkdtemp(dir));
+	snprintf(table, sizeof(table), "%s/t", dir);
+	snprintf(cmd, sizeof(cmd), "cp -r '%s' '%s' && chmod -R u+w '%s'",
+			 unit_shared_path(MULTI_STRIPES), table, table);
+	assert_int_equal(system(cmd), 0);
+	snprintf(index, sizeof(index),
+			 "%s/bucket-0/data-55e21ed3-d118-4d75-a0fd-cd52039cb634-0.orc.index", table);
+	{
+		FILE	   *f = fopen(index, "wb");
+
+		assert_non_null(f);
+		assert_int_equal(fwrite(file.p, 1, file.len, f), file.len);
+		fclose(f);
+	}
+	i10.v.i = 10;
+	i20.v.i = 20;
+	lucy.v.s.p = (const uint8_t *) "Lucy";
+	lucy.v.s.len = 4;
+	bob.v.s.p = (const uint8_t *) "Bob";
+	bob.v.s.len = 3;
+	tony.v.s.p = (const uint8_t *) "Tony";
+	tony.v.s.len = 4;
+
+	/* f1 > 10: rows 4, 6, 7 */
+	p = (ts_predicate) {.op = TS_PRED_GT, .field = 1, .nliterals = 1, .literals = &i10};
+	read_table(table, &p, &rows, &skipped);
+	assert_int_equal(rows, 3);
+	assert_int_equal(skipped, 5);
+	/* f0 >= 'Lucy': rows 3, 4, 6 */
+	p = (ts_predicate) {.op = TS_PRED_GE, .field = 0, .nliterals = 1, .literals = &lucy};
+	read_table(table, &p, &rows, &skipped);
+	assert_int_equal(rows, 3);
+	assert_int_equal(skipped, 5);
+	/* f0 < 'Bob': rows 0, 7 */
+	p = (ts_predicate) {.op = TS_PRED_LT, .field = 0, .nliterals = 1, .literals = &bob};
+	read_table(table, &p, &rows, &skipped);
+	assert_int_equal(rows, 2);
+	assert_int_equal(skipped, 6);
+	/* f1 IN (20) AND f0 <> 'Tony': rows 4, 7 */
+	kids[0] = (ts_predicate) {.op = TS_PRED_IN, .field = 1, .nliterals = 1, .literals = &i20};
+	kids[1] = (ts_predicate) {.op = TS_PRED_NE, .field = 0, .nliterals = 1, .literals = &tony};
+	p = (ts_predicate) {.op = TS_PRED_AND, .nchildren = 2, .children = kids};
+	read_table(table, &p, &rows, &skipped);
+	assert_int_equal(rows, 2);
+	assert_int_equal(skipped, 6);
+	/* f1 <= 20: every row, nothing skipped */
+	p = (ts_predicate) {.op = TS_PRED_LE, .field = 1, .nliterals = 1, .literals = &i20};
+	read_table(table, &p, &rows, &skipped);
+	assert_int_equal(rows, 8);
+	assert_int_equal(skipped, 0);
+
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
+	assert_int_equal(system(cmd), 0);
+	free(b0.p);
+	free(b1.p);
+	free(h.p);
+	free(file.p);
+	free(c0);
+	free(c1);
+}
+
 int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_range_bitmap_random),
 		cmocka_unit_test(test_range_bitmap_other_types),
+		cmocka_unit_test(test_range_bitmap_table),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
