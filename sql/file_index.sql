@@ -2,14 +2,18 @@
 -- Paimon wrote (../shared/testdata): embedded indexes exclude files while
 -- planning (EXPLAIN: Index, Data Files ... (index skipped m)), sidecar
 -- .index files exclude them before they are read (EXPLAIN ANALYZE: Files
--- Skipped By Index).  Every query returns the same rows with
--- tablescan.enable_file_index off.
+-- Skipped By Index); bitmap / BSI results select rows inside a file (row
+-- groups / stripes without a selected row are not decoded, other rows
+-- dropped: EXPLAIN ANALYZE Rows Skipped By Index).  Every query returns
+-- the same rows with tablescan.enable_file_index off.
 CREATE EXTENSION tablescan_fdw;
 \getenv shared TS_SHARED
 \set pq :shared/testdata/parquet
 \set orc :shared/testdata/orc
+\set root :shared/testdata
 CREATE SERVER pq FOREIGN DATA WRAPPER tablescan_fdw OPTIONS (warehouse :'pq');
 CREATE SERVER orc FOREIGN DATA WRAPPER tablescan_fdw OPTIONS (warehouse :'orc');
+CREATE SERVER root FOREIGN DATA WRAPPER tablescan_fdw OPTIONS (warehouse :'root');
 CREATE SCHEMA p;
 CREATE SCHEMA o;
 IMPORT FOREIGN SCHEMA append_with_bloomfilter FROM SERVER pq INTO p;
@@ -20,6 +24,7 @@ IMPORT FOREIGN SCHEMA pk_with_bitmap_dv FROM SERVER pq INTO p;
 IMPORT FOREIGN SCHEMA append_with_bitmap FROM SERVER orc INTO o;
 IMPORT FOREIGN SCHEMA append_with_bitmap_v1 FROM SERVER orc INTO o;
 IMPORT FOREIGN SCHEMA append_with_bitmap_alter_table FROM SERVER orc INTO o;
+IMPORT FOREIGN SCHEMA append_with_bitmap_multi_stripes FROM SERVER root INTO o;
 
 -- embedded bitmaps (orc/append_with_bitmap, snapshot 1): f0 = 'Lucy' and
 -- f1 = 10 are each in the file, never in the same row: the file is skipped
@@ -49,6 +54,38 @@ EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF, SUMMARY OFF)
 EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF, SUMMARY OFF)
   SELECT * FROM p.pk_with_bitmap_dv WHERE f0 = 'Lucy' AND f1 = 10;
 
+-- row selections: one ORC file of 8 stripes of one row each, a sidecar
+-- bitmap index; f0 = 'Tony' is rows 3 and 6: 6 stripes are not decoded
+EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF, SUMMARY OFF)
+  SELECT * FROM o.append_with_bitmap_multi_stripes WHERE f0 = 'Tony';
+-- f1 = 10 AND f2 = 0: rows 2 and 3
+EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF, SUMMARY OFF)
+  SELECT * FROM o.append_with_bitmap_multi_stripes WHERE f1 = 10 AND f2 = 0;
+-- an OR with a column without index: every row may match, no selection
+EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF, SUMMARY OFF)
+  SELECT * FROM o.append_with_bitmap_multi_stripes WHERE f0 = 'Tony' OR f3 > 18;
+SET tablescan.enable_file_index = off;
+EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF, SUMMARY OFF)
+  SELECT * FROM o.append_with_bitmap_multi_stripes WHERE f0 = 'Tony';
+RESET tablescan.enable_file_index;
+-- the parquet file of the same table (row groups of one row) is not in
+-- the manifest; rows inside Parquet files: a bitmap in a sidecar index
+EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF, SUMMARY OFF)
+  SELECT * FROM p.append_with_bitmap_no_embedding WHERE f0 = 'Bob';
+-- BSI ranges
+EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF, SUMMARY OFF)
+  SELECT * FROM p.append_with_bsi WHERE f1 > 100 AND f2 <= 0;
+
+-- the file indexes of each file: embedded (index_file NULL) or in a sidecar
+SELECT file_name ~ '^data-.*\.orc$' AS data_file, file_index, index_file
+  FROM tablescan_files('o.append_with_bitmap') ORDER BY file_name;
+SELECT file_index, index_file ~ '^data-.*\.parquet\.index$' AS sidecar
+  FROM tablescan_files('p.append_with_bsi_bitmap_bloomfilter');
+SELECT count(*) AS files, count(file_index) AS with_index FROM tablescan_files('p.pk_with_bitmap_dv');
+-- EXPLAIN (VERBOSE) names the data files the scan kept
+EXPLAIN (VERBOSE, COSTS OFF) SELECT f0 FROM o.append_with_bitmap WHERE f0 = 'Tony' AND f1 = 10;
+EXPLAIN (VERBOSE, COSTS OFF) SELECT f0 FROM o.append_with_bitmap WHERE f0 = 'Lucy' AND f1 = 10;
+
 -- the same rows with index use on and off
 CREATE FUNCTION both_ways(q text) RETURNS TABLE (setting text, result text) LANGUAGE plpgsql AS $$
 DECLARE
@@ -75,6 +112,13 @@ SELECT * FROM both_ways($$SELECT f0, f1 FROM p.append_with_bitmap_no_embedding W
 SELECT * FROM both_ways($$SELECT f0, f1, f2 FROM p.append_with_bsi_bitmap_bloomfilter WHERE f0 = 'Bob' AND f2 = 2$$);
 SELECT * FROM both_ways($$SELECT key, f0 FROM p.pk_with_bitmap_dv WHERE f0 = 'Alice'$$);
 SELECT * FROM both_ways($$SELECT key, f0 FROM p.pk_with_bitmap_dv WHERE f0 = 'Tony' AND f1 = 20$$);
+SELECT * FROM both_ways($$SELECT f0, f3 FROM o.append_with_bitmap_multi_stripes WHERE f0 = 'Tony'$$);
+SELECT * FROM both_ways($$SELECT f0, f3 FROM o.append_with_bitmap_multi_stripes WHERE f1 = 10 AND f2 = 0$$);
+SELECT * FROM both_ways($$SELECT f0, f3 FROM o.append_with_bitmap_multi_stripes WHERE f0 IN ('Alice', 'Lucy') AND f2 IS NOT NULL$$);
+SELECT * FROM both_ways($$SELECT f0, f3 FROM o.append_with_bitmap_multi_stripes WHERE f2 IS NULL OR f1 = 20$$);
+SELECT * FROM both_ways($$SELECT f0, f3 FROM o.append_with_bitmap_multi_stripes WHERE (f0 = 'Bob' OR f0 = 'Emily') AND f3 > 12.5$$);
+SELECT * FROM both_ways($$SELECT f0, f3 FROM o.append_with_bitmap_multi_stripes WHERE f0 = 'Nobody'$$);
+SELECT * FROM both_ways($$SELECT f0, f1 FROM p.append_with_bitmap_no_embedding WHERE f0 = 'Bob' OR f1 = 20$$);
 
 SET client_min_messages = warning;
 DROP FUNCTION both_ways(text);

@@ -18,13 +18,16 @@ CREATE FOREIGN DATA WRAPPER tablescan_fdw
   VALIDATOR tablescan_fdw_validator;
 
 -- The live data files the scan of a foreign table would read, each with
--- the deletion vector applied to it (NULLs when it has none).
+-- the deletion vector applied to it (NULLs when it has none) and its file
+-- index: file_index lists "kind column" ("bitmap f0, bloom-filter f1"),
+-- index_file names the sidecar .index file (NULL when embedded or none).
 CREATE FUNCTION tablescan_files(regclass,
     OUT partition jsonb, OUT bucket integer, OUT total_buckets integer,
     OUT file_name text, OUT level integer, OUT row_count bigint,
     OUT file_size bigint, OUT schema_id bigint,
     OUT deletion_file text, OUT deletion_offset bigint,
-    OUT deletion_length bigint, OUT deletion_cardinality bigint)
+    OUT deletion_length bigint, OUT deletion_cardinality bigint,
+    OUT file_index text, OUT index_file text)
 RETURNS SETOF record
 AS 'MODULE_PATHNAME', 'tablescan_files'
 LANGUAGE C STRICT VOLATILE;

@@ -64,6 +64,9 @@ tablescan_explain_print(List *props, ExplainState *es)
 		const char *label = strVal(list_nth(props, i));
 		Node	   *value = list_nth(props, i + 1);
 
+		if (tablescan_explain_hidden(&label, es))
+			continue;
+
 		if (IsA(value, List))
 			explain_kept_total_index(label,
 									 pg_strtoint64(strVal(linitial((List *) value))),

@@ -114,8 +114,8 @@ tablescan_files(PG_FUNCTION_ARGS)
 		{
 			const ts_scan_file *sf = &split->files[f];
 			const ts_data_file_meta *fm = &sf->entry->file;
-			Datum		values[12];
-			bool		nulls[12] = {0};
+			Datum		values[14];
+			bool		nulls[14] = {0};
 
 			CHECK_FOR_INTERRUPTS();
 			values[0] = partition;
@@ -137,6 +137,7 @@ tablescan_files(PG_FUNCTION_ARGS)
 				values[11] = Int64GetDatum(sf->dv_cardinality);
 				nulls[11] = sf->dv_cardinality < 0;
 			}
+			tablescan_files_index(plan, sf, &values[12], &nulls[12]);
 			tuplestore_putvalues(rsinfo->setResult, rsinfo->setDesc, values, nulls);
 		}
 	}

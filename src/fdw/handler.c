@@ -405,7 +405,7 @@ tablescanGetForeignPlan(PlannerInfo *root, RelOptInfo *baserel, Oid foreigntable
 			attnums = lappend_int(attnums, attno);
 	}
 
-	explain = tablescan_explain_properties(ps);
+	explain = tablescan_explain_files(ps->plan, tablescan_explain_properties(ps));
 	if (best_path->path.parallel_aware)
 		explain = lappend(lappend(explain, makeString("Parallel Tasks")),
 						  makeString(psprintf("%d", ps->ntasks)));

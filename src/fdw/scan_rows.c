@@ -90,6 +90,7 @@ struct TsScanState
 #define FIG_ROW_GROUPS_TOTAL 3
 #define FIG_ROW_GROUPS_KEPT 4
 #define FIG_FILES_INDEX 5
+#define FIG_ROWS_INDEX 6
 
 static void drain_background_before_reset(MemoryContext cxt);
 static void close_reader(TsScanState *st);
@@ -376,6 +377,7 @@ add_reader_figures(const ts_split_reader *reader, int64 *figures)
 	figures[FIG_ROW_GROUPS_TOTAL] += m->row_groups_total;
 	figures[FIG_ROW_GROUPS_KEPT] += m->row_groups_kept;
 	figures[FIG_FILES_INDEX] += m->files_skipped_index;
+	figures[FIG_ROWS_INDEX] += m->rows_skipped_index;
 }
 
 /* Close the split reader, if any, in the scan's context (its allocations'). */
@@ -644,6 +646,8 @@ tablescan_scan_explain(TsScanState *st, ExplainState *es)
 	ExplainPropertyInteger("Files Read", NULL, figures[FIG_FILES], es);
 	if (figures[FIG_FILES_INDEX] > 0)
 		ExplainPropertyInteger("Files Skipped By Index", NULL, figures[FIG_FILES_INDEX], es);
+	if (figures[FIG_ROWS_INDEX] > 0)
+		ExplainPropertyInteger("Rows Skipped By Index", NULL, figures[FIG_ROWS_INDEX], es);
 	ExplainPropertyInteger("Rows Read", NULL, figures[FIG_ROWS], es);
 	if (figures[FIG_ROW_GROUPS_TOTAL] > 0)
 		tablescan_explain_kept_total("Row Groups", figures[FIG_ROW_GROUPS_KEPT],

@@ -163,7 +163,7 @@ extern Datum tablescan_partition_jsonb(const TsPartitionKeys *pk, const ts_value
 /* ---- parallel.c: the shared state of a Parallel Foreign Scan ------------ */
 
 /* EXPLAIN ANALYZE figures summed over the workers, in TsScanState's order */
-#define TS_PARALLEL_NFIGURES 6
+#define TS_PARALLEL_NFIGURES 7
 
 /* One unit of a parallel scan: a split, or one file of a split */
 typedef struct TsParallelTask
@@ -343,6 +343,18 @@ extern void tablescan_explain_print(List *props, struct ExplainState *es);
 /* "k of n" in text; "<label> Kept" / "<label> Total" integers in other formats */
 extern void tablescan_explain_kept_total(const char *label, int64 kept, int64 total,
 										 struct ExplainState *es);
+
+/* ---- file_listing.c: data file names in EXPLAIN, file indexes per file -- */
+
+/* A property label starting with this is printed only by EXPLAIN (VERBOSE). */
+#define TS_EXPLAIN_VERBOSE_ONLY "\v"
+/* Append "Data File Names" (verbose only): the first 20 files the plan kept, and a count. */
+extern List *tablescan_explain_files(const ts_plan *plan, List *props);
+/* Strip a verbose-only label's mark; true when es does not show it. */
+extern bool tablescan_explain_hidden(const char **label, struct ExplainState *es);
+/* tablescan_files(): values[0] file_index, values[1] index_file of a file. */
+extern void tablescan_files_index(ts_plan *plan, const ts_scan_file *file, Datum *values,
+								  bool *nulls);
 
 /* ---- upper.c: the upper paths, and the upper scans' entry points -------- */
 

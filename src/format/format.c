@@ -106,6 +106,8 @@ ts_reader_settings_init(ts_reader_settings *s, const ts_reader_options *options)
 	{
 		s->stats_filter = options->stats_filter;
 		s->stats_filter_arg = options->stats_filter_arg;
+		s->rows_filter = options->rows_filter;
+		s->rows_filter_arg = options->rows_filter_arg;
 		s->buffers = options->buffers;
 		s->range_start = options->range_start;
 		s->range_end = options->range_end;

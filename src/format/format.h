@@ -63,10 +63,20 @@ typedef struct ts_column_stats
  */
 typedef bool (*ts_stats_filter_fn) (void *arg, const ts_column_stats *stats, int ncols);
 
+/*
+ * Optional: called by Parquet/ORC once per row group/stripe (before the
+ * statistics filter) with the file position of its first row and its row
+ * count.  Return false to skip it: a row selection (a file index's result)
+ * holds none of its rows.
+ */
+typedef bool (*ts_rows_filter_fn) (void *arg, int64_t first_row, int64_t nrows);
+
 typedef struct ts_reader_options
 {
 	ts_stats_filter_fn stats_filter;	/* may be NULL */
 	void	   *stats_filter_arg;
+	ts_rows_filter_fn rows_filter;	/* may be NULL */
+	void	   *rows_filter_arg;
 	int			batch_rows;		/* 0 = TS_BATCH_ROWS */
 	/* large buffers to take from and give back at close; may be NULL */
 	ts_bufpool *buffers;
@@ -102,6 +112,8 @@ typedef struct ts_reader_settings
 {
 	ts_stats_filter_fn stats_filter;	/* may be NULL */
 	void	   *stats_filter_arg;
+	ts_rows_filter_fn rows_filter;	/* may be NULL */
+	void	   *rows_filter_arg;
 	ts_bufpool *buffers;		/* the caller's, or NULL */
 	int64_t		range_start;	/* row groups / stripes starting in [start, end); end 0: all */
 	int64_t		range_end;
@@ -120,6 +132,7 @@ typedef struct ts_reader_metrics
 	int32_t		row_groups_kept;
 	int32_t		files_opened;	/* set by src/read (split readers) */
 	int32_t		files_skipped_index;	/* by their sidecar file index (src/read) */
+	int64_t		rows_skipped_index; /* left out by a file index's row selection (src/read) */
 } ts_reader_metrics;
 
 typedef struct ts_format_reader ts_format_reader;
@@ -143,6 +156,14 @@ struct ts_format_reader
 	 */
 	const char *part_name;
 	int32_t		part;
+	/*
+	 * Readers that leave row groups / stripes out (Parquet, ORC) set
+	 * reports_positions and, with each batch, row_position: the file
+	 * position of the batch's first row (ranges and skipped row groups
+	 * counted), so that callers keep row positions exact.
+	 */
+	bool		reports_positions;
+	int64_t		row_position;
 };
 
 /* Format from file magic (Obj\x01, PAR1, ORC); TS_FORMAT_UNKNOWN otherwise. */

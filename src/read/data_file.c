@@ -13,6 +13,10 @@
  * The row-tracking system columns (TS_COLUMN_ROW_ID, _SEQUENCE_NUMBER)
  * come from the file when it stores them (compacted files), else from the
  * manifest entry (_FIRST_ROW_ID + position, max sequence number).
+ * Applies a file index's row selection (file_index_read.c): row groups
+ * without a selected row are skipped by the Parquet / ORC reader, other
+ * unselected rows dropped with the deleted ones.  Row positions follow the
+ * format reader's when it reports them (row groups it skipped counted).
  */
 #include <string.h>
 
@@ -56,6 +60,8 @@ struct ts_data_file_reader
 	ts_type    *kind_type;
 	bool		snapshot_ordering;	/* sequence.snapshot-ordering for APPEND files */
 	ts_deletion_vector *dv;
+	void	   *sel;			/* file index row selection, NULL = every row */
+	int64_t		rows_skipped_index; /* rows the selection left out */
 	int64_t		pos;			/* row position of the next file row */
 	ts_arena	arena;			/* cast results, reset per batch */
 	int			cap;
@@ -183,6 +189,27 @@ ts_data_file_open_with(ts_plan *plan, const ts_split *split, const ts_scan_file 
 					   const int *fields, int nfields, bool key_value, ts_bufpool *buffers,
 					   ts_err *err)
 {
+	return ts_data_file_open_selected(plan, split, file, fields, nfields, key_value, buffers,
+									  NULL, err);
+}
+
+/* ts_rows_filter_fn: does the row group hold a selected row? */
+static bool
+selection_rows_filter(void *arg, int64_t first_row, int64_t nrows)
+{
+	ts_data_file_reader *r = arg;
+
+	if (ts_row_selection_count(r->sel, first_row, nrows) > 0)
+		return true;
+	r->rows_skipped_index += nrows;
+	return false;
+}
+
+ts_data_file_reader *
+ts_data_file_open_selected(ts_plan *plan, const ts_split *split, const ts_scan_file *file,
+						   const int *fields, int nfields, bool key_value, ts_bufpool *buffers,
+						   void *selection, ts_err *err)
+{
 	ts_data_file_reader *r;
 	const ts_schema *rs = plan->schema;
 	const ts_schema *ds;
@@ -192,15 +219,18 @@ ts_data_file_open_with(ts_plan *plan, const ts_split *split, const ts_scan_file 
 	ds = file->entry ? file_schema(plan, file->entry->file.schema_id, err) : rs;
 	if (ds == NULL)
 	{
+		ts_row_selection_free(selection);
 		ts_error_context(err, "data file \"%s\"", path);
 		return NULL;
 	}
 	r = ts_calloc(1, sizeof(*r));
 	if (r == NULL)
 	{
+		ts_row_selection_free(selection);
 		ts_error_nomem(err, NULL);
 		return NULL;
 	}
+	r->sel = selection;
 	r->file = file;
 	r->split = split;
 	r->nfields = nfields;
@@ -346,6 +376,12 @@ ts_data_file_open_with(ts_plan *plan, const ts_split *split, const ts_scan_file 
 
 		memset(&opts, 0, sizeof(opts));
 		opts.batch_rows = ts_read_batch_rows;
+		if (r->sel)
+		{
+			/* positions stay exact: the reader reports them past what it skips */
+			opts.rows_filter = selection_rows_filter;
+			opts.rows_filter_arg = r;
+		}
 		opts.buffers = buffers;
 		if (file->range_end > 0)
 		{
@@ -451,9 +487,27 @@ ts_data_file_allow_stride(ts_data_file_reader *r)
 }
 
 /*
+ * Is the row at pos left out: deleted by the deletion vector, or not in the
+ * file index's row selection (counted)?
+ */
+static inline bool
+row_dropped(ts_data_file_reader *r, int64_t pos)
+{
+	if (r->dv && ts_dv_is_deleted(r->dv, pos))
+		return true;
+	if (r->sel && !ts_row_selection_has(r->sel, pos))
+	{
+		r->rows_skipped_index++;
+		return true;
+	}
+	return false;
+}
+
+/*
  * Rows of a batch handed on as the file reader made it, without those the
- * deletion vector deletes: the kept rows move up in place (the file reader
- * writes every row of its next batch afresh).  Returns the rows kept.
+ * deletion vector deletes or the row selection leaves out: the kept rows
+ * move up in place (the file reader writes every row of its next batch
+ * afresh).  Returns the rows kept.
  */
 static int
 drop_deleted(ts_data_file_reader *r, ts_batch *in, int n)
@@ -463,7 +517,7 @@ drop_deleted(ts_data_file_reader *r, ts_batch *in, int n)
 
 	for (int row = 0; row < n; row++)
 	{
-		if (ts_dv_is_deleted(r->dv, r->pos + row))
+		if (row_dropped(r, r->pos + row))
 			continue;
 		if (kept != row && r->nfields > 0)
 			memcpy(&in->values[(size_t) kept * stride], &in->values[(size_t) row * stride],
@@ -562,9 +616,11 @@ ts_data_file_next(ts_data_file_reader *r, ts_data_file_batch *out, ts_err *err)
 					 r->file->path, in.ncols, r->nrcols);
 			return -1;
 		}
+		if (r->fr->reports_positions)
+			r->pos = r->fr->row_position;
 		if (r->passthrough)
 		{
-			kept = r->dv ? drop_deleted(r, &in, n) : n;
+			kept = r->dv || r->sel ? drop_deleted(r, &in, n) : n;
 			r->pos += n;
 			if (kept == 0)
 				continue;
@@ -581,7 +637,7 @@ ts_data_file_next(ts_data_file_reader *r, ts_data_file_batch *out, ts_err *err)
 
 			for (int row = 0; row < n; row++)
 			{
-				if (r->dv && ts_dv_is_deleted(r->dv, r->pos + row))
+				if (row_dropped(r, r->pos + row))
 					continue;
 				if (!key_value_meta(r, &in, row, kept, r->pos + row, err))
 					return -1;
@@ -606,7 +662,7 @@ ts_data_file_next(ts_data_file_reader *r, ts_data_file_batch *out, ts_err *err)
 			int64_t		pos = r->pos++;
 			ts_value   *dst;
 
-			if (r->dv && ts_dv_is_deleted(r->dv, pos))
+			if (row_dropped(r, pos))
 				continue;
 			dst = &r->values[(size_t) kept * r->nfields];
 			for (int c = 0; c < r->nfields; c++)
@@ -673,6 +729,7 @@ ts_data_file_add_metrics(const ts_data_file_reader *r, ts_reader_metrics *acc)
 	acc->rows_read += r->fr->metrics.rows_read;
 	acc->row_groups_total += r->fr->metrics.row_groups_total;
 	acc->row_groups_kept += r->fr->metrics.row_groups_kept;
+	acc->rows_skipped_index += r->rows_skipped_index;
 	acc->files_opened++;
 }
 
@@ -696,6 +753,7 @@ ts_data_file_close(ts_data_file_reader *r, ts_reader_metrics *acc)
 		ts_format_close(r->fr);
 	}
 	ts_dv_free(r->dv);
+	ts_row_selection_free(r->sel);
 	ts_arena_free(&r->arena);
 	ts_free(r->values);
 	ts_free(r->seq);

@@ -311,19 +311,20 @@ ts_split_reader_next(ts_split_reader *r, ts_batch *batch, ts_err *err)
 			return -1;
 		if (r->cur == NULL)
 		{
+			bool		skip;
+			void	   *selection;
+
 			if (r->next_file >= r->split->nfiles)
 				return 0;
-			{
-				bool		skip;
 
-				if (!ts_read_file_index_skips(r->plan, &r->split->files[r->next_file], &skip, err))
-					return -1;
-				if (skip)
-				{
-					r->metrics.files_skipped_index++;
-					r->next_file++;
-					continue;
-				}
+			if (!ts_read_file_index(r->plan, &r->split->files[r->next_file], &skip, &selection,
+									err))
+				return -1;
+			if (skip)
+			{
+				r->metrics.files_skipped_index++;
+				r->next_file++;
+				continue;
 			}
 			/* the file before is closed: the window may move on */
 			if (r->next_file >= r->window_end && !prefetch_files(r, r->next_file, err))
@@ -334,9 +335,10 @@ ts_split_reader_next(ts_split_reader *r, ts_batch *batch, ts_err *err)
 				r->buffers = ts_bufpool_new(TS_BUFPOOL_DEFAULT_BYTES);
 				r->own_buffers = r->buffers != NULL;
 			}
-			r->cur = ts_data_file_open_with(r->plan, r->split, &r->split->files[r->next_file],
-											r->columns, r->ncolumns, r->key_value,
-											r->buffers, err);
+			r->cur = ts_data_file_open_selected(r->plan, r->split,
+												&r->split->files[r->next_file],
+												r->columns, r->ncolumns, r->key_value,
+												r->buffers, selection, err);
 			r->next_file++;
 			if (r->cur == NULL)
 				return -1;

@@ -123,6 +123,16 @@ const char *ts_split_reader_current_file(const ts_split_reader *r);
 const char *ts_split_reader_current_part(const ts_split_reader *r, int32_t *part);
 
 /*
+ * file_index_read.c: the file indexes of one data file of the plan as
+ * text, "kind column" each ("bitmap f0, bloom-filter f1"; *desc
+ * ts_malloc'd, NULL when the file has none), from the embedded index or
+ * else the sidecar .index file (*sidecar: its name, also when it is
+ * absent).  An index that does not decode is an error naming it.
+ */
+bool		ts_read_file_index_describe(ts_plan *plan, const ts_scan_file *file, char **desc,
+										const char **sidecar, ts_err *err);
+
+/*
  * row_count.c: the rows a scan of the plan would return, from manifests and
  * deletion vectors alone (count(*) pushdown).  ts_plan_countable says
  * whether the table allows it (append-only, no data evolution; *why names

@@ -71,11 +71,18 @@ typedef struct ts_data_file_batch
  * Rows deleted by the file's deletion vector are dropped.
  */
 /*
- * file_index_read.c: does the file's sidecar .index rule plan->predicate
- * out (then it need not be read)?
+ * file_index_read.c: does the file's index (embedded, else its sidecar
+ * .index) rule plan->predicate out (*skip: then it need not be read), or
+ * select the rows that may satisfy it (*selection, NULL = every row; free
+ * with ts_row_selection_free)?
  */
-bool		ts_read_file_index_skips(ts_plan *plan, const ts_scan_file *file, bool *skip,
-									 ts_err *err);
+bool		ts_read_file_index(ts_plan *plan, const ts_scan_file *file, bool *skip,
+							   void **selection, ts_err *err);
+/* Is row position pos selected (always, without a selection)? */
+bool		ts_row_selection_has(const void *sel, int64_t pos);
+/* Selected rows among positions [first, first + n). */
+int64_t		ts_row_selection_count(const void *sel, int64_t first, int64_t n);
+void		ts_row_selection_free(void *sel);
 
 ts_data_file_reader *ts_data_file_open(ts_plan *plan, const ts_split *split,
 									   const ts_scan_file *file,
@@ -95,6 +102,17 @@ ts_data_file_reader *ts_data_file_open_with(ts_plan *plan, const ts_split *split
 											const int *fields, int nfields,
 											bool key_value, ts_bufpool *buffers,
 											ts_err *err);
+/*
+ * The same, reading only the rows of a file index's row selection (taken
+ * over, NULL = every row): row groups / stripes holding none of them are
+ * skipped undecoded (Parquet, ORC), other rows dropped before they are
+ * handed on.
+ */
+ts_data_file_reader *ts_data_file_open_selected(ts_plan *plan, const ts_split *split,
+												const ts_scan_file *file,
+												const int *fields, int nfields,
+												bool key_value, ts_bufpool *buffers,
+												void *selection, ts_err *err);
 
 /* rows (>0), 0 at end, -1 on error; values valid until the next call */
 int			ts_data_file_next(ts_data_file_reader *r, ts_data_file_batch *out, ts_err *err);

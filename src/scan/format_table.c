@@ -696,7 +696,7 @@ take_spec_values(ft_walk *w, const ts_option *spec, int nspec, const char *what,
 			w->typed[k].isnull = true;
 			continue;
 		}
-		if ((w->values[k] = arena_strdup(&w->l->arena, v)) == NULL)
+		if ((w->values[k] = ts_arena_strdup(&w->l->arena, v)) == NULL)
 			return ts_error(err, TS_ERR_NOMEM, "out of memory");
 		if (t)
 		{
@@ -744,14 +744,14 @@ ts_format_table_partitions_given(const ts_ft_request *req, int nparts,
 	w.l = l;
 	w.default_name = req->default_name && *req->default_name ? req->default_name : TS_FT_DEFAULT_PARTITION_NAME;
 	l->nkeys = req->nkeys;
-	l->default_name = arena_strdup(&l->arena, w.default_name);
+	l->default_name = ts_arena_strdup(&l->arena, w.default_name);
 	l->key_names = ts_arena_alloc(&l->arena, sizeof(char *) * (req->nkeys ? req->nkeys : 1));
 	w.values = ts_arena_alloc(&l->arena, sizeof(char *) * (req->nkeys ? req->nkeys : 1));
 	w.typed = ts_arena_alloc(&l->arena, sizeof(ts_value) * (req->nkeys ? req->nkeys : 1));
 	if (l->key_names == NULL || w.values == NULL || w.typed == NULL || l->default_name == NULL)
 		goto nomem;
 	for (int k = 0; k < req->nkeys; k++)
-		if ((l->key_names[k] = arena_strdup(&l->arena, req->key_names[k])) == NULL)
+		if ((l->key_names[k] = ts_arena_strdup(&l->arena, req->key_names[k])) == NULL)
 			goto nomem;
 	if (req->nkeys == 0)
 		return l;				/* unpartitioned: no partitions, whatever the catalog says */

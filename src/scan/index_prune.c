@@ -57,7 +57,8 @@ probe_column(void *arg, int field, const char **name, const ts_type **type)
 static const char *
 kind_name(int kind)
 {
-	return kind == TS_FILE_INDEX_BLOOM ? "bloom" : kind == TS_FILE_INDEX_BITMAP ? "bitmap" : "bsi";
+	return kind == TS_FILE_INDEX_BLOOM ? "bloom" : kind == TS_FILE_INDEX_BITMAP ? "bitmap" :
+		kind == TS_FILE_INDEX_BSI ? "bsi" : "range-bitmap";
 }
 
 /*

@@ -31,7 +31,10 @@ partition keys and LIMIT without quals.  Variants: each table at its
 latest snapshot, plus up to two of the time-travel / branch / fallback /
 partition_filter option sets the oracle cases use (or, without any, its
 columns declared in another order), with fewer predicates each.  Tables
-that track rows also get _ROW_ID and _SEQUENCE_NUMBER.
+that track rows also get _ROW_ID and _SEQUENCE_NUMBER.  Tables whose
+writer built file indexes (a file-index.<kind>.columns option) run their
+first predicates once more with tablescan.enable_file_index = off: index
+use on and off both give the reference's rows.
 
 The reference itself is the extension's own unfiltered read; for Parquet
 append tables (one schema, flat columns, no deletion vectors, latest snapshot
@@ -78,6 +81,7 @@ import baseline  # noqa: E402  (test/baseline.py: the allowed skips and refusals
 SCHEMA_PREFIX = "tsprune_"
 MAX_PREDICATES = 50         # per latest-snapshot table
 MAX_VARIANT_PREDICATES = 12  # per extra (time-travel / branch / filter) variant
+INDEX_OFF_PREDICATES = 12   # per table with file indexes: again with index use off
 MAX_VARIANTS = 2             # extra variants per table (one per kind of option set)
 BIG_TABLE_BYTES = 1 << 20    # a reference copy larger than this gets ...
 BIG_TABLE_PREDICATES = 12    # ... this many predicates (blob tables)
@@ -104,6 +108,7 @@ class Variant:
         self.columns = columns            # [(name, PType)]
         self.partition_keys = partition_keys
         self.bucket_keys = []             # fixed-bucket tables: the bucket key
+        self.file_index = False           # its writer built file indexes
         self.skip = None
 
 
@@ -211,6 +216,10 @@ def plan_variants(shared):
             v.skip = "column type not mapped: %s" % e
         if not v.skip and not v.columns:
             v.skip = "no schema" if schema is None else "no columns"
+        # file-index.<kind>.columns: its predicates run once more with index use off
+        v.file_index = bool(schema) and any(
+            k.startswith("file-index.") and k.endswith(".columns")
+            for k in (schema.get("options") or {}))
         # the row-tracking system columns, where the table tracks rows
         tracking = schema and str((schema.get("options") or {}).get(
             "row-tracking.enabled", "")).lower() == "true"
@@ -886,6 +895,14 @@ def _run_variant(args, idx, v, out):
             for p in ["true"] + gen_.partition_leaves(2):
                 checks.append(("%s [count(*) GROUP BY %s]" % (p, ", ".join(keys)), [],
                                check_sql(ft, ref, p, None, source), None))
+    if v.file_index and "@" not in v.name:
+        # file indexes (bloom, bitmap, BSI, range-bitmap) exclude files and
+        # select rows: the same predicates give the same rows without them
+        # (last: the setting stays off for the rest of the session)
+        for i, p in enumerate(preds[:INDEX_OFF_PREDICATES]):
+            checks.append(("%s [tablescan.enable_file_index = off]" % p,
+                           ["SET tablescan.enable_file_index = off"] if i == 0 else [],
+                           check_sql(ft, ref, p, None), None))
     for i, (label, setup, sql, limit) in enumerate(checks):
         for j, pre in enumerate(setup):
             lines.append(conf._step("s%d_%d" % (i, j), pre))

@@ -1,10 +1,11 @@
 /*
  * fuzz_file_index.c - libFuzzer harness for the file-index reader
- * (src/format/fileindex): the container head, then bloom-filter, bitmap
- * and BSI bodies evaluated against predicates on columns f0..f5 (STRING,
+ * (src/format/fileindex): the container head, then bloom-filter, bitmap,
+ * BSI and range-bitmap bodies evaluated against predicates on columns f0..f5 (STRING,
  * INT, BIGINT, DOUBLE, TIMESTAMP(9), TIMESTAMP(3)) with and without row
  * selections.  The input is the index file's bytes (seeded from the
- * sidecar .index files of ../shared/testdata).
+ * sidecar .index files of ../shared/testdata, and the range-bitmap indexes
+ * test_range_bitmap.c wrote into test/fuzz/seeds/fuzz_file_index).
  */
 #include <stdint.h>
 #include <stdlib.h>

@@ -6,8 +6,8 @@
 # Harnesses: fuzz_meta (schema/snapshot JSON, BinaryRow, SimpleStats), fuzz_avro,
 # fuzz_parquet, fuzz_orc, fuzz_csv, fuzz_json, fuzz_text, fuzz_blob (format readers), fuzz_dv (deletion
 # vectors), fuzz_manifest (manifest lists, manifests, index manifests), fuzz_rest (REST
-# catalog answers), fuzz_file_index (file indexes: container, bloom, bitmap, BSI), fuzz_s3_list
-# (object store ListObjectsV2 pages and error bodies);
+# catalog answers), fuzz_file_index (file indexes: container, bloom, bitmap, BSI, range-bitmap),
+# fuzz_s3_list (object store ListObjectsV2 pages and error bodies);
 # FUZZ_ONLY="fuzz_dv fuzz_csv" runs a subset.
 # Crash inputs are kept in build/fuzz/crashes/<harness>/ to become
 # regression inputs under test/fuzz/regressions/.
@@ -55,6 +55,8 @@ seed fuzz_parquet -name '*.parquet'
 seed fuzz_orc -name '*.orc'
 seed fuzz_blob -name '*.blob'
 seed fuzz_file_index -name '*.index'
+# range-bitmap indexes (no table of ../shared has one): written by test_range_bitmap
+cp test/fuzz/seeds/fuzz_file_index/* $B/corpus/fuzz_file_index/ 2>/dev/null
 mkdir -p $B/corpus/fuzz_meta $B/corpus/fuzz_csv $B/corpus/fuzz_json $B/corpus/fuzz_text $B/corpus/fuzz_dv \
     $B/corpus/fuzz_manifest $B/corpus/fuzz_rest
 printf '\001{"path":"file:/w/t","schemaId":1,"schema":{"fields":[{"id":0,"name":"a","type":"INT"},{"id":1,"name":"r","type":{"type":"ROW","fields":[{"id":2,"name":"x","type":"STRING"}]}}],"options":{"type":"format-table"}}}' > $B/corpus/fuzz_rest/table

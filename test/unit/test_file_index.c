@@ -6,6 +6,7 @@
  * file order), plus small hand-made and corrupt indexes.
  */
 #include <glob.h>
+#include <unistd.h>
 #include <cjson/cJSON.h>
 
 #include "unit.h"
@@ -490,7 +491,7 @@ plan_files(const char *rel, const char *snapshot, const ts_predicate *pred, bool
 	int			n = 0;
 
 	memset(&ctx, 0, sizeof(ctx));
-	ctx.table_path = unit_shared_path(rel);
+	ctx.table_path = rel[0] == '/' ? rel : unit_shared_path(rel);
 	ctx.limit = -1;
 	ctx.enable_pruning = true;
 	ctx.no_cache = true;
@@ -619,6 +620,194 @@ test_read_sidecar(void **state)
 	ts_plan_free(plan);
 }
 
+/* ---- row selections, and corrupt sidecars while reading ------------------------ */
+
+/*
+ * Read every split of the plan (columns f0, f3); rows read, rows the index
+ * selections left out; false with *msg on the first error.
+ */
+static bool
+read_selected(ts_plan *plan, int64_t *rows, int64_t *skipped_rows, char *msg, size_t msglen)
+{
+	int			cols[2] = {0, 3};
+
+	*rows = *skipped_rows = 0;
+	for (int s = 0; s < plan->nsplits; s++)
+	{
+		ts_err		err = {0};
+		ts_split_reader *r = ts_split_reader_open(plan, &plan->splits[s], cols, 2, &err);
+		ts_batch	b;
+		int			n = -1;
+
+		if (r != NULL)
+		{
+			while ((n = ts_split_reader_next(r, &b, &err)) > 0)
+				*rows += n;
+			*skipped_rows += ts_split_reader_metrics(r)->rows_skipped_index;
+			ts_split_reader_close(r);
+		}
+		if (n < 0)
+		{
+			snprintf(msg, msglen, "%s", err.msg);
+			return false;
+		}
+	}
+	return true;
+}
+
+#define MULTI_STRIPES "testdata/append_with_bitmap_multi_stripes.db/append_with_bitmap_multi_stripes"
+
+static void
+test_read_selection(void **state)
+{
+	/* one ORC file of 8 stripes of one row; a sidecar bitmap index of f0, f1, f2 */
+	ts_value	tony = v_str("Tony"),
+				i10 = v_int(10),
+				z = v_int(0);
+	ts_predicate kids[2],
+				p;
+	ts_plan    *plan;
+	int64_t		rows,
+				skipped;
+	char		msg[1100];
+	char		dir[] = "/tmp/ts_unit_fi_XXXXXX";
+	char		cmd[12288];
+	char		table[64];
+	char		index[4200];
+	FILE	   *f;
+
+	(void) state;
+	/* f0 = 'Tony': rows 3 and 6; the other 6 stripes are not read */
+	p = leaf(TS_PRED_EQ, 0, 1, &tony);
+	assert_int_equal(plan_files(MULTI_STRIPES, NULL, &p, false, &plan), 1);
+	plan->predicate = &p;
+	assert_true(read_selected(plan, &rows, &skipped, msg, sizeof(msg)));
+	assert_int_equal(rows, 2);
+	assert_int_equal(skipped, 6);
+	ts_plan_free(plan);
+	/* f1 = 10 AND f2 = 0: rows 2 and 3 */
+	kids[0] = leaf(TS_PRED_EQ, 1, 1, &i10);
+	kids[1] = leaf(TS_PRED_EQ, 2, 1, &z);
+	p = node(TS_PRED_AND, 2, kids);
+	assert_int_equal(plan_files(MULTI_STRIPES, NULL, &p, false, &plan), 1);
+	plan->predicate = &p;
+	assert_true(read_selected(plan, &rows, &skipped, msg, sizeof(msg)));
+	assert_int_equal(rows, 2);
+	assert_int_equal(skipped, 6);
+	ts_plan_free(plan);
+	/*
+	 * index use off: every row (statistics of f1, f2 are not used, as
+	 * those columns are not read here); nothing skipped by an index
+	 */
+	assert_int_equal(plan_files(MULTI_STRIPES, NULL, &p, true, &plan), 1);
+	plan->predicate = &p;
+	assert_true(read_selected(plan, &rows, &skipped, msg, sizeof(msg)));
+	assert_int_equal(rows, 8);
+	assert_int_equal(skipped, 0);
+	ts_plan_free(plan);
+
+	/*
+	 * A copy of the table with its sidecar damaged: truncated or with a bad
+	 * magic it is an ERROR naming the index file; deleted, the file is read
+	 * without it (the same rows)
+	 */
+	assert_non_null(mkdtemp(dir));
+	snprintf(table, sizeof(table), "%s/t", dir);
+	snprintf(cmd, sizeof(cmd), "cp -r '%s' '%s' && chmod -R u+w '%s'",
+			 unit_shared_path(MULTI_STRIPES), table, table);
+	assert_int_equal(system(cmd), 0);
+	snprintf(index, sizeof(index),
+			 "%s/bucket-0/data-55e21ed3-d118-4d75-a0fd-cd52039cb634-0.orc.index", table);
+	p = leaf(TS_PRED_EQ, 0, 1, &tony);
+	for (int damage = 0; damage < 3; damage++)
+	{
+		if (damage == 0)
+			assert_int_equal(truncate(index, 20), 0);
+		else if (damage == 1)
+		{
+			f = fopen(index, "r+b");
+			assert_non_null(f);
+			fputc(0x42, f);		/* the magic's first byte */
+			fclose(f);
+		}
+		else
+			assert_int_equal(unlink(index), 0);
+		assert_int_equal(plan_files(table, NULL, &p, false, &plan), 1);
+		plan->predicate = &p;
+		if (damage < 2)
+		{
+			assert_false(read_selected(plan, &rows, &skipped, msg, sizeof(msg)));
+			if (strstr(msg, ".orc.index") == NULL)
+				fail_msg("error does not name the index file: %s", msg);
+		}
+		else
+		{
+			assert_true(read_selected(plan, &rows, &skipped, msg, sizeof(msg)));
+			assert_int_equal(rows, 2);
+			assert_int_equal(skipped, 0);
+		}
+		ts_plan_free(plan);
+	}
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
+	assert_int_equal(system(cmd), 0);
+}
+
+/* ts_rows_filter_fn keeping the row groups that start at rows 1, 5 and 6 */
+static bool
+keep_156(void *arg, int64_t first_row, int64_t nrows)
+{
+	int		   *calls = arg;
+
+	(*calls)++;
+	assert_int_equal(nrows, 1);
+	return first_row == 1 || first_row == 5 || first_row == 6;
+}
+
+/*
+ * The format readers' part of a row selection: row groups / stripes the
+ * filter refuses are not read, and each batch says where its rows are in
+ * the file (both files: 8 rows of one row group / stripe each).
+ */
+static void
+test_rows_filter_positions(void **state)
+{
+	static const char *files[] = {
+		MULTI_STRIPES "/bucket-0/data-multi-row-groups.parquet",
+		MULTI_STRIPES "/bucket-0/data-55e21ed3-d118-4d75-a0fd-cd52039cb634-0.orc"
+	};
+	ts_type		t_dbl = {.kind = TS_DOUBLE, .nullable = true};
+	ts_read_column col = {3, "f3", &t_dbl};
+
+	(void) state;
+	for (int i = 0; i < 2; i++)
+	{
+		ts_reader_options opts = {0};
+		ts_err		err = {0};
+		ts_format_reader *r;
+		ts_batch	b;
+		int			n,
+					calls = 0;
+		char		got[128] = "";
+
+		opts.rows_filter = keep_156;
+		opts.rows_filter_arg = &calls;
+		r = ts_format_open(TS_FORMAT_UNKNOWN, unit_shared_path(files[i]), &col, 1, &opts, &err);
+		if (r == NULL)
+			fail_msg("open %s: %s", files[i], err.msg);
+		assert_true(r->reports_positions);
+		while ((n = ts_format_next(r, &b, &err)) > 0)
+			for (int k = 0; k < n; k++)
+				snprintf(got + strlen(got), sizeof(got) - strlen(got), "%s%lld:%.1f",
+						 got[0] ? " " : "", (long long) (r->row_position + k),
+						 ts_batch_at(&b, k, 0)->v.d);
+		assert_int_equal(n, 0);
+		assert_int_equal(calls, 8);
+		/* f3 = 11.1 + row (README of the table) */
+		assert_string_equal(got, "1:12.1 5:16.1 6:17.1");
+		ts_format_close(r);
+	}
+}
+
 /* ---- corruption ----------------------------------------------------------------- */
 
 static void
@@ -675,6 +864,8 @@ main(void)
 		cmocka_unit_test(test_corrupt_bodies),
 		cmocka_unit_test(test_plan_embedded),
 		cmocka_unit_test(test_read_sidecar),
+		cmocka_unit_test(test_read_selection),
+		cmocka_unit_test(test_rows_filter_positions),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

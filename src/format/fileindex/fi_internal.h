@@ -1,7 +1,7 @@
 /*
  * fi_internal.h - what the file-index readers share (file_index.c walks
  * the predicate, fi_bloom.c / fi_bitmap.c / fi_bsi.c decide one leaf on
- * one index body).
+ * one index body; fi_range_bitmap.c for range-bitmap).
  */
 #ifndef TS_FI_INTERNAL_H
 #define TS_FI_INTERNAL_H
@@ -64,5 +64,7 @@ bool		fi_bitmap_leaf(const uint8_t *body, size_t len, const ts_type *t,
 						   const ts_predicate *p, fi_res *out, ts_err *err);
 bool		fi_bsi_leaf(const uint8_t *body, size_t len, const ts_type *t,
 						const ts_predicate *p, fi_res *out, ts_err *err);
+bool		fi_range_bitmap_leaf(const uint8_t *body, size_t len, const ts_type *t,
+								 const ts_predicate *p, fi_res *out, ts_err *err);
 
 #endif							/* TS_FI_INTERNAL_H */

@@ -122,6 +122,38 @@ ts_file_index_free(ts_file_index *fi)
 	fi->nentries = 0;
 }
 
+char *
+ts_file_index_describe(const ts_file_index *fi)
+{
+	size_t		cap = 1;
+	char	   *out,
+			   *p;
+
+	for (int i = 0; i < fi->nentries; i++)
+		cap += (size_t) fi->entries[i].kind_len + fi->entries[i].column_len + 3;
+	out = ts_malloc(cap);
+	if (out == NULL)
+		return NULL;
+	p = out;
+	for (int i = 0; i < fi->nentries; i++)
+	{
+		const ts_file_index_entry *e = &fi->entries[i];
+
+		if (i > 0)
+		{
+			memcpy(p, ", ", 2);
+			p += 2;
+		}
+		memcpy(p, e->kind, e->kind_len);
+		p += e->kind_len;
+		*p++ = ' ';
+		memcpy(p, e->column, e->column_len);
+		p += e->column_len;
+	}
+	*p = '\0';
+	return out;
+}
+
 /* ---- results ---------------------------------------------------------- */
 
 bool
@@ -279,6 +311,8 @@ entry_kind(const ts_file_index_entry *e)
 		return TS_FILE_INDEX_BITMAP;
 	if (KIND_IS("bsi"))
 		return TS_FILE_INDEX_BSI;
+	if (KIND_IS("range-bitmap"))
+		return TS_FILE_INDEX_RANGE_BITMAP;
 #undef KIND_IS
 	return 0;
 }
@@ -307,14 +341,17 @@ eval_leaf(const walk *w, const ts_predicate *p, fi_res *out, ts_err *err)
 			ok = fi_bloom_leaf(body, e->length, type, p, &r, err);
 		else if (kind == TS_FILE_INDEX_BITMAP)
 			ok = fi_bitmap_leaf(body, e->length, type, p, &r, err);
-		else
+		else if (kind == TS_FILE_INDEX_BSI)
 			ok = fi_bsi_leaf(body, e->length, type, p, &r, err);
+		else
+			ok = fi_range_bitmap_leaf(body, e->length, type, p, &r, err);
 		if (!ok)
 		{
 			fi_res_clear(out);
 			return ts_error_context(err, "%s index of column \"%s\"",
 									kind == TS_FILE_INDEX_BLOOM ? "bloom-filter" :
-									kind == TS_FILE_INDEX_BITMAP ? "bitmap" : "bsi", name);
+									kind == TS_FILE_INDEX_BITMAP ? "bitmap" :
+									kind == TS_FILE_INDEX_BSI ? "bsi" : "range-bitmap", name);
 		}
 		if (r.state != FI_REMAIN && w->how->used)
 			w->how->used(w->how->arg, kind, name);

@@ -5,10 +5,10 @@
  *
  * Owns: parsing the container (magic 1493475289347502, version 1, a head
  * naming per column its indexes with offset and length, big-endian) and
- * deciding, from the bloom-filter, bitmap (v1, v2) and BSI indexes of one
- * data file, whether some row may satisfy a predicate, and for
- * bitmap-like indexes which rows may.  Index kinds it does not read
- * (range-bitmap, ngram ...) and values it cannot map exactly to an index
+ * deciding, from the bloom-filter, bitmap (v1, v2), BSI and range-bitmap
+ * indexes of one data file, whether some row may satisfy a predicate, and
+ * for bitmap-like indexes which rows may.  Index kinds it does not read
+ * (ngram ...) and values it cannot map exactly to an index
  * key leave the rows in ("remain"): an index never removes a row that
  * could match.  Bytes that do not decode are an error (TS_ERR_CORRUPT);
  * the caller names the file.  Knows nothing of schemas: the caller maps a
@@ -45,6 +45,12 @@ typedef struct ts_file_index
 
 bool		ts_file_index_parse(const uint8_t *data, size_t len, ts_file_index *fi, ts_err *err);
 void		ts_file_index_free(ts_file_index *fi);
+/*
+ * The indexes of a parsed container as text, "kind column" each, in the
+ * container's order, ", " between them ("bitmap f0, bloom-filter f1");
+ * ts_malloc'd, NULL when out of memory.
+ */
+char	   *ts_file_index_describe(const ts_file_index *fi);
 
 /*
  * How the evaluation finds a predicate field's index column: true with
@@ -58,6 +64,7 @@ typedef bool (*ts_file_index_column_fn) (void *arg, int field, const char **name
 #define TS_FILE_INDEX_BLOOM		0x1
 #define TS_FILE_INDEX_BITMAP	0x2
 #define TS_FILE_INDEX_BSI		0x4
+#define TS_FILE_INDEX_RANGE_BITMAP	0x8
 
 /* Called for each index an evaluation used (kind bit, column name). */
 typedef void (*ts_file_index_used_fn) (void *arg, int kind, const char *column);

@@ -25,6 +25,9 @@ typedef struct orc_reader
 	ts_reader_settings set;		/* what the options say (format.c) */
 	int			stripe;			/* index of the current stripe, -1 before */
 	int64_t		rows_left;		/* in the current stripe */
+	int64_t		stripe_first_row;	/* file position of its first row */
+	int			pos_stripe;		/* stripe_first_row()'s cache: stripe pos_stripe */
+	int64_t		pos_first;		/* starts at row pos_first */
 	orc_stripe	st;				/* the current stripe's streams and decoding state */
 	ts_value   *values;
 	ts_column_stats *stats;
@@ -90,6 +93,17 @@ load_stripe(orc_reader *r, int idx, ts_err *err)
 	return true;
 }
 
+/* File position of stripe s's first row (stripes are asked for in order). */
+static int64_t
+stripe_first_row(orc_reader *r, int s)
+{
+	if (s < r->pos_stripe)
+		r->pos_stripe = 0, r->pos_first = 0;
+	for (; r->pos_stripe < s; r->pos_stripe++)
+		r->pos_first += (int64_t) r->tail.stripes[r->pos_stripe].nrows;
+	return r->pos_first;
+}
+
 /* advance to the next stripe the filter keeps; false+err on error, *done at end */
 static bool
 next_stripe(orc_reader *r, bool *done, ts_err *err)
@@ -109,6 +123,10 @@ next_stripe(orc_reader *r, bool *done, ts_err *err)
 		}
 		if (r->tail.stripes[r->stripe].nrows == 0 || !in_range(r, r->stripe))
 			continue;
+		if (r->set.rows_filter &&
+			!r->set.rows_filter(r->set.rows_filter_arg, stripe_first_row(r, r->stripe),
+							(int64_t) r->tail.stripes[r->stripe].nrows))
+			continue;
 		if (r->set.stats_filter)
 		{
 			for (i = 0; i < r->ncols; i++)
@@ -118,6 +136,7 @@ next_stripe(orc_reader *r, bool *done, ts_err *err)
 		if (!keep)
 			continue;
 		r->base.metrics.row_groups_kept++;
+		r->stripe_first_row = stripe_first_row(r, r->stripe);
 		if (!load_stripe(r, r->stripe, err))
 			return ts_error_context(err, "stripe %d", r->stripe);
 		r->base.part_name = "stripe";
@@ -182,6 +201,8 @@ orc_next(ts_format_reader *base, ts_batch *batch, ts_err *err)
 			return -1;
 		}
 	}
+	r->base.row_position = r->stripe_first_row + (int64_t) r->tail.stripes[r->stripe].nrows -
+		r->rows_left;
 	r->rows_left -= n;
 	r->base.metrics.rows_read += n;
 	batch->nrows = n;
@@ -233,6 +254,7 @@ ts_orc_open(const char *path, const ts_read_column *columns, int ncols,
 		return NULL;
 	}
 	r->base.ops = &orc_ops;
+	r->base.reports_positions = true;
 	r->stripe = -1;
 	ts_arena_init(&r->st.arena, 64 * 1024);
 	r->path = ts_strdup(path);

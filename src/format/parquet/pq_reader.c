@@ -88,6 +88,9 @@ typedef struct pq_reader
 	int			next_rg;
 	int			cur_rg;
 	int64_t		rows_left;
+	int64_t		rg_first_row;	/* file position of the current row group's first row */
+	int			pos_rg;			/* first_row_of's cache: row group pos_rg starts */
+	int64_t		pos_first;		/* at row pos_first */
 	bool		done;
 	bool		ahead_due;		/* read the next row group ahead at the next batch */
 	bool		picked;			/* picked_rg is the next row group (-1 = none) */
@@ -758,6 +761,22 @@ in_range(const pq_reader *r, const pq_row_group *rg)
 }
 
 /*
+ * File position of row group rgi's first row (negative row counts, an
+ * error when read, count 0).  Row groups are asked for in order: the sum
+ * goes on from the last one asked.
+ */
+static int64_t
+first_row_of(pq_reader *r, int rgi)
+{
+	if (rgi < r->pos_rg)
+		r->pos_rg = 0, r->pos_first = 0;
+	for (; r->pos_rg < rgi; r->pos_rg++)
+		if (r->meta.row_groups[r->pos_rg].num_rows > 0)
+			r->pos_first += r->meta.row_groups[r->pos_rg].num_rows;
+	return r->pos_first;
+}
+
+/*
  * The next row group to read, past those left out (empty, outside the
  * range, refused by the statistics filter); -1 when there is none.  One
  * with a negative row count is taken: reading it reports the error.
@@ -778,6 +797,9 @@ pick_row_group(pq_reader *r)
 		if (rg->num_rows < 0)
 			return rgi;
 		if (rg->num_rows == 0 || !in_range(r, rg))
+			continue;
+		if (r->set.rows_filter &&
+			!r->set.rows_filter(r->set.rows_filter_arg, first_row_of(r, rgi), rg->num_rows))
 			continue;
 		if (r->set.stats_filter)
 		{
@@ -814,6 +836,7 @@ next_row_group(pq_reader *r, ts_err *err)
 	r->base.part_name = "row group";
 	r->base.part = rgi;
 	r->rows_left = rg->num_rows;
+	r->rg_first_row = first_row_of(r, rgi);
 	r->ahead_due = true;
 	return true;
 }
@@ -1154,6 +1177,7 @@ pq_next(ts_format_reader *base, ts_batch *batch, ts_err *err)
 			ts_error_context(err, "Parquet file \"%s\" row group %d", r->path, r->cur_rg);
 			return -1;
 		}
+	r->base.row_position = r->rg_first_row + r->meta.row_groups[r->cur_rg].num_rows - r->rows_left;
 	r->rows_left -= n;
 	r->base.metrics.rows_read += n;
 	if (r->rows_left == 0)
@@ -1218,6 +1242,7 @@ ts_parquet_open(const char *path, const ts_read_column *columns, int ncols,
 		return NULL;
 	}
 	r->base.ops = &pq_ops;
+	r->base.reports_positions = true;
 	ts_arena_init(&r->arena, 64 * 1024);
 	r->path = ts_strdup(path);
 	r->cols = columns;

@@ -1,0 +1,867 @@
+/*
+ * test_range_bitmap.c - the range-bitmap file index (fi_range_bitmap.c).
+ *
+ * ../shared holds no table with a range-bitmap index, so this test writes
+ * them itself, following Java's RangeBitmap.Appender, ChunkedDictionary
+ * .Appender, Fixed/VariableLengthChunk and BitSliceIndexBitmap.Appender
+ * byte for byte (random columns of TINYINT, SMALLINT, INT, BIGINT and
+ * STRING with NULLs, chunk sizes from "0b" to "16kb"), wraps each in a
+ * file-index container and checks every predicate's row selection against
+ * the rows computed by brute force.  Truncated and flipped bytes must give
+ * an error or an answer, never a crash.  With TS_RB_SEEDS=dir the indexes
+ * are written there too (seeds of the fuzz_file_index corpus).  And end to
+ * end: a copy of ../shared's one-row-per-stripe ORC table with its sidecar
+ * replaced by range-bitmap indexes of f0 and f1, read through a plan with
+ * range predicates (the rows, and the stripes the row selection skips).
+ */
+#include <roaring/roaring.h>
+
+#include <unistd.h>
+
+#include "unit.h"
+#include "format/fileindex/file_index.h"
+#include "read/read.h"
+#include "scan/scan.h"
+
+/* ---- a byte buffer ------------------------------------------------------ */
+
+typedef struct wbuf
+{
+	uint8_t    *p;
+	size_t		len,
+				cap;
+} wbuf;
+
+static void
+put(wbuf *b, const void *d, size_t n)
+{
+	if (b->len + n > b->cap)
+	{
+		b->cap = (b->len + n) * 2 + 64;
+		b->p = realloc(b->p, b->cap);
+		assert_non_null(b->p);
+	}
+	if (n)
+		memcpy(b->p + b->len, d, n);
+	b->len += n;
+}
+
+static void
+put_be(wbuf *b, uint64_t v, int width)
+{
+	uint8_t		x[8];
+
+	for (int i = width - 1; i >= 0; i--)
+	{
+		x[i] = (uint8_t) v;
+		v >>= 8;
+	}
+	put(b, x, (size_t) width);
+}
+
+static void
+put32(wbuf *b, uint32_t v)
+{
+	put_be(b, v, 4);
+}
+
+static void
+put_bitmap(wbuf *b, const roaring_bitmap_t *r)
+{
+	size_t		n = roaring_bitmap_portable_size_in_bytes(r);
+	char	   *x = malloc(n ? n : 1);
+
+	assert_int_equal(roaring_bitmap_portable_serialize(r, x), n);
+	put(b, x, n);
+	free(x);
+}
+
+/* ---- the column ---------------------------------------------------------- */
+
+typedef struct col
+{
+	int			width;			/* 1, 2, 4, 8; -1 strings */
+	int			n;
+	bool		null[400];
+	int64_t		i[400];
+	char		s[400][8];
+} col;
+
+/* the distinct values, sorted (as Java's TreeMap), as row indexes of a first occurrence */
+static int
+cmp_rows(const col *c, int a, int b)
+{
+	if (c->width > 0)
+		return c->i[a] < c->i[b] ? -1 : c->i[a] > c->i[b];
+	{
+		size_t		la = strlen(c->s[a]),
+					lb = strlen(c->s[b]);
+		int			r = memcmp(c->s[a], c->s[b], la < lb ? la : lb);
+
+		if (r)
+			return r < 0 ? -1 : 1;
+		return la < lb ? -1 : la > lb;
+	}
+}
+
+static void
+put_key(wbuf *b, const col *c, int row)
+{
+	if (c->width > 0)
+		put_be(b, (uint64_t) c->i[row], c->width);
+	else
+	{
+		put32(b, (uint32_t) strlen(c->s[row]));
+		put(b, c->s[row], strlen(c->s[row]));
+	}
+}
+
+static size_t
+key_size(const col *c, int row)
+{
+	return c->width > 0 ? (size_t) c->width : 4 + strlen(c->s[row]);
+}
+
+/* ChunkedDictionary.Appender.serialize over the sorted distinct values */
+static void
+write_dictionary(wbuf *out, const col *c, const int *distinct, int nd, int limit)
+{
+	wbuf		offsets = {0},
+				chunks = {0},
+				keys = {0};
+	int			size = 0;
+	uint32_t	chunks_off = 0,
+				keys_off = 0;
+
+	for (int d = 0; d < nd;)
+	{
+		/* a chunk: its key, then what tryAdd takes */
+		int			first = d++;
+		wbuf		ck = {0},
+					ko = {0};
+		int			nk = 0;
+		size_t		used_keys = 0,
+					used_offsets = 0;
+		wbuf		head = {0};
+
+		while (d < nd)
+		{
+			size_t		ks = key_size(c, distinct[d]);
+
+			if (c->width > 0 ? ks > (size_t) limit - used_keys :
+				(ks > (size_t) limit - used_keys || 4 > (size_t) limit - used_offsets))
+				break;
+			if (c->width < 0)
+			{
+				put32(&ko, (uint32_t) used_keys);
+				used_offsets += 4;
+			}
+			put_key(&ck, c, distinct[d]);
+			used_keys += ks;
+			nk++;
+			d++;
+		}
+		uint8_t		version = 1;
+
+		put(&head, &version, 1);
+		put_key(&head, c, distinct[first]);
+		put32(&head, (uint32_t) first);	/* code = rank */
+		put32(&head, keys_off);
+		put32(&head, (uint32_t) nk);
+		if (c->width > 0)
+		{
+			put32(&head, (uint32_t) ck.len);
+			put32(&head, (uint32_t) c->width);
+		}
+		else
+		{
+			put32(&head, (uint32_t) ko.len);
+			put32(&head, (uint32_t) ck.len);
+		}
+		put32(&offsets, chunks_off);
+		chunks_off += (uint32_t) head.len;
+		put(&chunks, head.p, head.len);
+		put(&keys, ko.p, ko.len);
+		put(&keys, ck.p, ck.len);
+		keys_off += (uint32_t) (ko.len + ck.len);
+		size++;
+		free(head.p);
+		free(ck.p);
+		free(ko.p);
+	}
+	{
+		uint8_t		version = 1;
+
+		put32(out, 13);
+		put(out, &version, 1);
+		put32(out, (uint32_t) size);
+		put32(out, (uint32_t) offsets.len);
+		put32(out, (uint32_t) chunks.len);
+		put(out, offsets.p, offsets.len);
+		put(out, chunks.p, chunks.len);
+		put(out, keys.p, keys.len);
+	}
+	free(offsets.p);
+	free(chunks.p);
+	free(keys.p);
+}
+
+/* BitSliceIndexBitmap.Appender(0, nd - 1) of each row's code */
+static void
+write_bsi(wbuf *out, const col *c, const int *code, int nd)
+{
+	int			nslices = 1;
+	roaring_bitmap_t *ebm = roaring_bitmap_create();
+	roaring_bitmap_t *slices[32];
+	wbuf		body = {0},
+				dir = {0};
+	uint8_t		b;
+
+	while (nd - 1 >= (1 << nslices))
+		nslices++;
+	for (int i = 0; i < nslices; i++)
+		slices[i] = roaring_bitmap_create();
+	for (int r = 0; r < c->n; r++)
+	{
+		if (c->null[r])
+			continue;
+		roaring_bitmap_add(ebm, (uint32_t) r);
+		for (int i = 0; i < nslices; i++)
+			if ((code[r] >> i) & 1)
+				roaring_bitmap_add(slices[i], (uint32_t) r);
+	}
+	put_bitmap(&body, ebm);
+	{
+		size_t		ebm_len = body.len;
+
+		for (int i = 0; i < nslices; i++)
+		{
+			size_t		before = body.len;
+
+			put_bitmap(&body, slices[i]);
+			put32(&dir, (uint32_t) (before - ebm_len));
+			put32(&dir, (uint32_t) (body.len - before));
+		}
+		put32(out, (uint32_t) (1 + 1 + 4 + 4 + dir.len));
+		b = 1;
+		put(out, &b, 1);
+		b = (uint8_t) nslices;
+		put(out, &b, 1);
+		put32(out, (uint32_t) ebm_len);
+		put32(out, (uint32_t) dir.len);
+		put(out, dir.p, dir.len);
+		put(out, body.p, body.len);
+	}
+	roaring_bitmap_free(ebm);
+	for (int i = 0; i < nslices; i++)
+		roaring_bitmap_free(slices[i]);
+	free(body.p);
+	free(dir.p);
+}
+
+/* RangeBitmap.Appender.serialize */
+static void
+write_range_bitmap(wbuf *out, const col *c, int limit)
+{
+	int			distinct[400],
+				code[400];
+	int			nd = 0;
+	wbuf		dict = {0},
+				head = {0};
+	uint8_t		version = 1;
+
+	for (int r = 0; r < c->n; r++)
+	{
+		int			pos;
+
+		if (c->null[r])
+			continue;
+		for (pos = 0; pos < nd && cmp_rows(c, distinct[pos], r) < 0; pos++)
+			;
+		if (pos < nd && cmp_rows(c, distinct[pos], r) == 0)
+			continue;
+		memmove(&distinct[pos + 1], &distinct[pos], sizeof(int) * (size_t) (nd - pos));
+		distinct[pos] = r;
+		nd++;
+	}
+	for (int r = 0; r < c->n; r++)
+		for (int d = 0; d < nd && !c->null[r]; d++)
+			if (cmp_rows(c, distinct[d], r) == 0)
+				code[r] = d;
+	put(&head, &version, 1);
+	put32(&head, (uint32_t) c->n);
+	put32(&head, (uint32_t) nd);
+	if (nd > 0)
+	{
+		put_key(&head, c, distinct[0]);
+		put_key(&head, c, distinct[nd - 1]);
+		write_dictionary(&dict, c, distinct, nd, limit);
+	}
+	put32(&head, (uint32_t) dict.len);
+	put32(out, (uint32_t) head.len);
+	put(out, head.p, head.len);
+	put(out, dict.p, dict.len);
+	if (nd > 0)
+		write_bsi(out, c, code, nd);
+	else
+	{
+		/* Java writes a BSI of no rows here; the reader never looks at it */
+		wbuf		none = {0};
+		col			empty = {.width = c->width, .n = 0};
+
+		write_bsi(&none, &empty, code, 1);
+		put(out, none.p, none.len);
+		free(none.p);
+	}
+	free(dict.p);
+	free(head.p);
+}
+
+/*
+ * The column's name in the index: as fuzz_file_index.c types its columns
+ * (f0 STRING, f1 INT, f2 BIGINT), so that the seeds this test writes
+ * decode there.
+ */
+static const char *col_name = "f1";
+
+/* A file-index container with one index "range-bitmap" of column col_name. */
+static void
+write_container(wbuf *out, const wbuf *body)
+{
+	wbuf		h = {0};
+	size_t		head_len;
+
+	put32(&h, 1);				/* columns */
+	put_be(&h, 2, 2);
+	put(&h, col_name, 2);
+	put32(&h, 1);				/* indexes */
+	put_be(&h, 12, 2);
+	put(&h, "range-bitmap", 12);
+	head_len = 16 + h.len + 8;
+	put32(&h, (uint32_t) head_len);	/* offset */
+	put32(&h, (uint32_t) body->len);
+	put_be(out, (uint64_t) TS_FILE_INDEX_MAGIC, 8);
+	put32(out, 1);
+	put32(out, (uint32_t) head_len);
+	put(out, h.p, h.len);
+	put(out, body->p, body->len);
+	free(h.p);
+}
+
+/* ---- evaluation ---------------------------------------------------------- */
+
+static ts_type t_col;
+
+static bool
+column_of(void *arg, int field, const char **name, const ts_type **type)
+{
+	(void) arg;
+	if (field != 1)
+		return false;
+	*name = col_name;
+	*type = &t_col;
+	return true;
+}
+
+static bool
+lit_is(const col *c, int row, const ts_value *l)
+{
+	if (c->width > 0)
+		return c->i[row] == l->v.i;
+	return strlen(c->s[row]) == l->v.s.len && memcmp(c->s[row], l->v.s.p, l->v.s.len) == 0;
+}
+
+static int
+lit_cmp(const col *c, int row, const ts_value *l)
+{
+	if (c->width > 0)
+		return c->i[row] < l->v.i ? -1 : c->i[row] > l->v.i;
+	{
+		size_t		la = strlen(c->s[row]);
+		size_t		n = la < l->v.s.len ? la : l->v.s.len;
+		int			r = n ? memcmp(c->s[row], l->v.s.p, n) : 0;
+
+		if (r)
+			return r < 0 ? -1 : 1;
+		return la < l->v.s.len ? -1 : la > l->v.s.len;
+	}
+}
+
+/* Does row satisfy leaf p (SQL: NULL is not true)? */
+static bool
+row_matches(const col *c, int row, const ts_predicate *p)
+{
+	bool		any = false;
+
+	if (p->op == TS_PRED_IS_NULL)
+		return c->null[row];
+	if (p->op == TS_PRED_IS_NOT_NULL)
+		return !c->null[row];
+	if (c->null[row])
+		return false;
+	switch (p->op)
+	{
+		case TS_PRED_EQ:
+			return lit_is(c, row, &p->literals[0]);
+		case TS_PRED_NE:
+			return !lit_is(c, row, &p->literals[0]);
+		case TS_PRED_LT:
+			return lit_cmp(c, row, &p->literals[0]) < 0;
+		case TS_PRED_LE:
+			return lit_cmp(c, row, &p->literals[0]) <= 0;
+		case TS_PRED_GT:
+			return lit_cmp(c, row, &p->literals[0]) > 0;
+		case TS_PRED_GE:
+			return lit_cmp(c, row, &p->literals[0]) >= 0;
+		case TS_PRED_IN:
+		case TS_PRED_NOT_IN:
+			for (int i = 0; i < p->nliterals; i++)
+				any |= lit_is(c, row, &p->literals[i]);
+			return p->op == TS_PRED_IN ? any : !any;
+		default:
+			return true;
+	}
+}
+
+static uint64_t rng = 88172645463325252ULL;
+
+static uint64_t
+next_rand(void)
+{
+	rng ^= rng << 13;
+	rng ^= rng >> 7;
+	rng ^= rng << 17;
+	return rng;
+}
+
+static const char *words[] = {"", "a", "ab", "abc", "b", "ba", "bob", "c", "lucy", "tony", "z", "zz"};
+
+static void
+random_value(col *c, int r, int domain)
+{
+	if (c->width > 0)
+	{
+		int64_t		lim = c->width == 8 ? INT64_C(1) << 40 : INT64_C(1) << (c->width * 8 - 1);
+		int64_t		v = (int64_t) (next_rand() % (uint64_t) domain) - domain / 2;
+
+		if (next_rand() % 20 == 0)
+			v = (int64_t) (next_rand() % (uint64_t) (2 * lim)) - lim;
+		c->i[r] = v < -lim ? -lim : v >= lim ? lim - 1 : v;
+	}
+	else
+		snprintf(c->s[r], sizeof(c->s[r]), "%s", words[next_rand() % (sizeof(words) / sizeof(*words))]);
+}
+
+static ts_value
+random_literal(col *c, int domain)
+{
+	ts_value	v = {0};
+
+	if (c->width > 0)
+	{
+		int64_t		lim = c->width == 8 ? INT64_C(1) << 40 : INT64_C(1) << (c->width * 8 - 1);
+
+		v.v.i = (int64_t) (next_rand() % (uint64_t) (domain + 4)) - domain / 2 - 2;
+		if (v.v.i < -lim)
+			v.v.i = -lim;
+		if (v.v.i >= lim)
+			v.v.i = lim - 1;
+	}
+	else
+	{
+		const char *w = words[next_rand() % (sizeof(words) / sizeof(*words))];
+
+		if (next_rand() % 4 == 0)
+			w = next_rand() % 2 ? "aa" : "zzz";	/* between / above stored values */
+		v.v.s.p = (const uint8_t *) w;
+		v.v.s.len = (uint32_t) strlen(w);
+	}
+	return v;
+}
+
+static void
+check_predicates(const ts_file_index *fi, col *c, int domain)
+{
+	static const ts_predicate_op ops[] = {TS_PRED_EQ, TS_PRED_NE, TS_PRED_LT, TS_PRED_LE,
+		TS_PRED_GT, TS_PRED_GE, TS_PRED_IN, TS_PRED_NOT_IN, TS_PRED_IS_NULL, TS_PRED_IS_NOT_NULL};
+
+	for (int t = 0; t < 60; t++)
+	{
+		ts_value	lits[3];
+		ts_predicate p;
+		ts_file_index_eval how = {column_of, NULL, NULL, true};
+		ts_file_index_result r;
+		ts_err		err = {0};
+
+		memset(&p, 0, sizeof(p));
+		p.op = ops[t % 10];
+		p.field = 1;
+		p.nliterals = p.op == TS_PRED_IN || p.op == TS_PRED_NOT_IN ? 1 + (int) (next_rand() % 3) :
+			p.op == TS_PRED_IS_NULL || p.op == TS_PRED_IS_NOT_NULL ? 0 : 1;
+		for (int i = 0; i < p.nliterals; i++)
+		{
+			lits[i] = random_literal(c, domain);
+			/* a stored value half the time */
+			if (next_rand() % 2 && c->n > 0)
+			{
+				int			row = (int) (next_rand() % (uint64_t) c->n);
+
+				if (!c->null[row])
+				{
+					if (c->width > 0)
+						lits[i].v.i = c->i[row];
+					else
+					{
+						lits[i].v.s.p = (const uint8_t *) c->s[row];
+						lits[i].v.s.len = (uint32_t) strlen(c->s[row]);
+					}
+				}
+			}
+		}
+		p.literals = lits;
+		if (!ts_file_index_evaluate(fi, &p, &how, &r, &err))
+			fail_msg("evaluate: %s", err.msg);
+		assert_true(ts_file_index_result_rows(&r) >= 0 || !r.may_match);
+		for (int row = 0; row < c->n; row++)
+		{
+			bool		want = row_matches(c, row, &p);
+			bool		got = ts_file_index_result_has_row(&r, (uint32_t) row);
+
+			if (want != got)
+				fail_msg("width %d, op %d, row %d: want %d, got %d", c->width, (int) p.op, row,
+						 want, got);
+		}
+		ts_file_index_result_free(&r);
+	}
+}
+
+static void
+type_for(int width)
+{
+	memset(&t_col, 0, sizeof(t_col));
+	t_col.nullable = true;
+	t_col.kind = width == 1 ? TS_TINYINT : width == 2 ? TS_SMALLINT : width == 4 ? TS_INT :
+		width == 8 ? TS_BIGINT : TS_VARCHAR;
+	if (width < 0)
+		t_col.length = TS_STRING_LENGTH;
+}
+
+static void
+test_range_bitmap_random(void **state)
+{
+	static const int widths[] = {1, 2, 4, 8, -1};
+	static const int limits[] = {0, 8, 16, 16384};
+	const char *seeds = getenv("TS_RB_SEEDS");
+	int			nseeds = 0;
+
+	(void) state;
+	for (int round = 0; round < 200; round++)
+	{
+		col		   *c = calloc(1, sizeof(col));
+		wbuf		body = {0},
+					file = {0};
+		ts_file_index fi;
+		ts_err		err = {0};
+		int			domain = 1 + (int) (next_rand() % 60);
+		int			nulls = (int) (next_rand() % 4);	/* 0: none, 3: about half */
+
+		c->width = widths[round % 5];
+		c->n = (int) (next_rand() % 300);
+		if (round % 37 == 0)
+			nulls = 4;			/* every row NULL */
+		for (int r = 0; r < c->n; r++)
+		{
+			c->null[r] = nulls == 4 || (nulls > 0 && next_rand() % 6 < (uint64_t) nulls);
+			if (!c->null[r])
+				random_value(c, r, domain);
+		}
+		type_for(c->width);
+		col_name = c->width < 0 ? "f0" : c->width == 8 ? "f2" : "f1";
+		write_range_bitmap(&body, c, limits[(round / 5) % 4]);
+		write_container(&file, &body);
+		if (seeds && nseeds < 9 && round % 5 >= 2 && c->n > 0)
+		{
+			char		path[4096];
+			FILE	   *f;
+
+			snprintf(path, sizeof(path), "%s/range_bitmap_%d", seeds, nseeds++);
+			f = fopen(path, "wb");
+			assert_non_null(f);
+			assert_int_equal(fwrite(file.p, 1, file.len, f), file.len);
+			fclose(f);
+		}
+		if (!ts_file_index_parse(file.p, file.len, &fi, &err))
+			fail_msg("parse: %s", err.msg);
+		check_predicates(&fi, c, domain);
+		ts_file_index_free(&fi);
+
+		/* truncated and flipped bodies: an error or an answer, never a crash */
+		for (size_t cut = 16; cut < file.len && round % 10 == 0; cut += 1 + cut / 8)
+		{
+			ts_file_index f2;
+
+			if (ts_file_index_parse(file.p, cut, &f2, &err))
+			{
+				ts_value	l = random_literal(c, domain);
+				ts_predicate p = {.op = TS_PRED_GE, .field = 1, .nliterals = 1, .literals = &l};
+				ts_file_index_eval how = {column_of, NULL, NULL, true};
+				ts_file_index_result r;
+
+				if (ts_file_index_evaluate(&f2, &p, &how, &r, &err))
+					ts_file_index_result_free(&r);
+				ts_file_index_free(&f2);
+			}
+		}
+		for (size_t i = 40; i < file.len && round % 10 == 5; i++)
+		{
+			ts_file_index f2;
+
+			file.p[i] ^= 0x5a;
+			if (ts_file_index_parse(file.p, file.len, &f2, &err))
+			{
+				for (int op = TS_PRED_EQ; op <= TS_PRED_GE; op++)
+				{
+					ts_value	l = random_literal(c, domain);
+					ts_predicate p = {.op = (ts_predicate_op) op, .field = 1, .nliterals = 1, .literals = &l};
+					ts_file_index_eval how = {column_of, NULL, NULL, true};
+					ts_file_index_result r;
+
+					if (ts_file_index_evaluate(&f2, &p, &how, &r, &err))
+						ts_file_index_result_free(&r);
+				}
+				ts_file_index_free(&f2);
+			}
+			file.p[i] ^= 0x5a;
+		}
+		free(body.p);
+		free(file.p);
+		free(c);
+	}
+}
+
+/* Types the index does not read decide nothing (every row may match). */
+static void
+test_range_bitmap_other_types(void **state)
+{
+	col		   *c = calloc(1, sizeof(col));
+	wbuf		body = {0},
+				file = {0};
+	ts_file_index fi;
+	ts_err		err = {0};
+	ts_value	l = {0};
+	ts_predicate p = {.op = TS_PRED_EQ, .field = 1, .nliterals = 1, .literals = &l};
+	ts_file_index_eval how = {column_of, NULL, NULL, true};
+	ts_file_index_result r;
+
+	(void) state;
+	c->width = 8;
+	c->n = 3;
+	c->i[0] = 1;
+	c->i[1] = 2;
+	c->i[2] = 3;
+	col_name = "f1";
+	write_range_bitmap(&body, c, 16);
+	write_container(&file, &body);
+	assert_true(ts_file_index_parse(file.p, file.len, &fi, &err));
+	memset(&t_col, 0, sizeof(t_col));
+	t_col.kind = TS_DOUBLE;
+	l.v.d = 7.0;
+	assert_true(ts_file_index_evaluate(&fi, &p, &how, &r, &err));
+	assert_true(r.may_match);
+	assert_int_equal(ts_file_index_result_rows(&r), -1);
+	/* BIGINT 7: in no row, the file is skipped */
+	type_for(8);
+	l.v.i = 7;
+	assert_true(ts_file_index_evaluate(&fi, &p, &how, &r, &err));
+	assert_false(r.may_match);
+	l.v.i = 2;
+	assert_true(ts_file_index_evaluate(&fi, &p, &how, &r, &err));
+	assert_true(r.may_match);
+	assert_int_equal(ts_file_index_result_rows(&r), 1);
+	assert_true(ts_file_index_result_has_row(&r, 1));
+	ts_file_index_result_free(&r);
+	ts_file_index_free(&fi);
+	free(body.p);
+	free(file.p);
+	free(c);
+}
+
+/* ---- end to end: a table whose sidecar holds range-bitmap indexes -------------- */
+
+#define MULTI_STRIPES "testdata/append_with_bitmap_multi_stripes.db/append_with_bitmap_multi_stripes"
+
+/* Plan the table at dir with pred and read columns f0, f3: rows, rows skipped by the index. */
+static void
+read_table(const char *dir, const ts_predicate *pred, int64_t *rows, int64_t *skipped)
+{
+	ts_scan_context ctx;
+	ts_plan    *plan;
+	ts_err		err = {0};
+	int			cols[2] = {0, 3};
+
+	memset(&ctx, 0, sizeof(ctx));
+	ctx.table_path = dir;
+	ctx.limit = -1;
+	ctx.enable_pruning = true;
+	ctx.no_cache = true;
+	ctx.predicate = pred;
+	plan = ts_scan_plan(&ctx, &err);
+	if (plan == NULL)
+		fail_msg("plan: %s", err.msg);
+	plan->predicate = pred;
+	*rows = *skipped = 0;
+	for (int s = 0; s < plan->nsplits; s++)
+	{
+		ts_split_reader *r = ts_split_reader_open(plan, &plan->splits[s], cols, 2, &err);
+		ts_batch	b;
+		int			n;
+
+		if (r == NULL)
+			fail_msg("open: %s", err.msg);
+		while ((n = ts_split_reader_next(r, &b, &err)) > 0)
+			*rows += n;
+		if (n < 0)
+			fail_msg("read: %s", err.msg);
+		*skipped += ts_split_reader_metrics(r)->rows_skipped_index;
+		ts_split_reader_close(r);
+	}
+	ts_plan_free(plan);
+}
+
+static void
+test_range_bitmap_table(void **state)
+{
+	/* the table's rows (its README): f0, f1 */
+	static const char *f0[] = {"Alice", "Bob", "Emily", "Tony", "Lucy", "Bob", "Tony", "Alice"};
+	static const int f1[] = {10, 10, 10, 10, 20, 10, 20, 20};
+	col		   *c0 = calloc(1, sizeof(col)),
+			   *c1 = calloc(1, sizeof(col));
+	wbuf		b0 = {0},
+				b1 = {0},
+				h = {0},
+				file = {0};
+	char		dir[] = "/tmp/ts_unit_rb_XXXXXX";
+	char		table[64],
+				cmd[8400],
+				index[4200];
+	size_t		head_len;
+	ts_value	i10 = {0},
+				i20 = {0},
+				lucy = {0},
+				bob = {0},
+				tony = {0};
+	ts_predicate p,
+				kids[2];
+	int64_t		rows,
+				skipped;
+
+	(void) state;
+	c0->width = -1;
+	c1->width = 4;
+	c0->n = c1->n = 8;
+	for (int r = 0; r < 8; r++)
+	{
+		snprintf(c0->s[r], sizeof(c0->s[r]), "%s", f0[r]);
+		c1->i[r] = f1[r];
+	}
+	write_range_bitmap(&b0, c0, 8);
+	write_range_bitmap(&b1, c1, 16384);
+	/* the container: f0 and f1, one range-bitmap each */
+	put32(&h, 2);
+	for (int k = 0; k < 2; k++)
+	{
+		put_be(&h, 2, 2);
+		put(&h, k == 0 ? "f0" : "f1", 2);
+		put32(&h, 1);
+		put_be(&h, 12, 2);
+		put(&h, "range-bitmap", 12);
+		put32(&h, 0);			/* offset, below */
+		put32(&h, (uint32_t) (k == 0 ? b0.len : b1.len));
+	}
+	head_len = 16 + h.len;
+	/* offsets: after the head, f0's body then f1's */
+	h.len = 4 + 2 + 2 + 4 + 2 + 12;
+	put32(&h, (uint32_t) head_len);
+	h.len += 4 + 2 + 2 + 4 + 2 + 12;
+	put32(&h, (uint32_t) (head_len + b0.len));
+	h.len += 4;
+	put_be(&file, (uint64_t) TS_FILE_INDEX_MAGIC, 8);
+	put32(&file, 1);
+	put32(&file, (uint32_t) head_len);
+	put(&file, h.p, h.len);
+	put(&file, b0.p, b0.len);
+	put(&file, b1.p, b1.len);
+
+	/* a copy of the table with this sidecar */
+	assert_non_null(mkdtemp(dir));
+	snprintf(table, sizeof(table), "%s/t", dir);
+	snprintf(cmd, sizeof(cmd), "cp -r '%s' '%s' && chmod -R u+w '%s'",
+			 unit_shared_path(MULTI_STRIPES), table, table);
+	assert_int_equal(system(cmd), 0);
+	snprintf(index, sizeof(index),
+			 "%s/bucket-0/data-55e21ed3-d118-4d75-a0fd-cd52039cb634-0.orc.index", table);
+	{
+		FILE	   *f = fopen(index, "wb");
+
+		assert_non_null(f);
+		assert_int_equal(fwrite(file.p, 1, file.len, f), file.len);
+		fclose(f);
+	}
+	i10.v.i = 10;
+	i20.v.i = 20;
+	lucy.v.s.p = (const uint8_t *) "Lucy";
+	lucy.v.s.len = 4;
+	bob.v.s.p = (const uint8_t *) "Bob";
+	bob.v.s.len = 3;
+	tony.v.s.p = (const uint8_t *) "Tony";
+	tony.v.s.len = 4;
+
+	/* f1 > 10: rows 4, 6, 7 */
+	p = (ts_predicate) {.op = TS_PRED_GT, .field = 1, .nliterals = 1, .literals = &i10};
+	read_table(table, &p, &rows, &skipped);
+	assert_int_equal(rows, 3);
+	assert_int_equal(skipped, 5);
+	/* f0 >= 'Lucy': rows 3, 4, 6 */
+	p = (ts_predicate) {.op = TS_PRED_GE, .field = 0, .nliterals = 1, .literals = &lucy};
+	read_table(table, &p, &rows, &skipped);
+	assert_int_equal(rows, 3);
+	assert_int_equal(skipped, 5);
+	/* f0 < 'Bob': rows 0, 7 */
+	p = (ts_predicate) {.op = TS_PRED_LT, .field = 0, .nliterals = 1, .literals = &bob};
+	read_table(table, &p, &rows, &skipped);
+	assert_int_equal(rows, 2);
+	assert_int_equal(skipped, 6);
+	/* f1 IN (20) AND f0 <> 'Tony': rows 4, 7 */
+	kids[0] = (ts_predicate) {.op = TS_PRED_IN, .field = 1, .nliterals = 1, .literals = &i20};
+	kids[1] = (ts_predicate) {.op = TS_PRED_NE, .field = 0, .nliterals = 1, .literals = &tony};
+	p = (ts_predicate) {.op = TS_PRED_AND, .nchildren = 2, .children = kids};
+	read_table(table, &p, &rows, &skipped);
+	assert_int_equal(rows, 2);
+	assert_int_equal(skipped, 6);
+	/* f1 <= 20: every row, nothing skipped */
+	p = (ts_predicate) {.op = TS_PRED_LE, .field = 1, .nliterals = 1, .literals = &i20};
+	read_table(table, &p, &rows, &skipped);
+	assert_int_equal(rows, 8);
+	assert_int_equal(skipped, 0);
+
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
+	assert_int_equal(system(cmd), 0);
+	free(b0.p);
+	free(b1.p);
+	free(h.p);
+	free(file.p);
+	free(c0);
+	free(c1);
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_range_bitmap_random),
+		cmocka_unit_test(test_range_bitmap_other_types),
+		cmocka_unit_test(test_range_bitmap_table),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
