@@ -162,7 +162,7 @@ apply_limit(ts_plan *plan, const scan_state *st, const ts_scan_context *ctx)
 	int			i;
 
 	if (ctx->limit < 0 || ctx->predicate != NULL || plan->kind != TS_TABLE_APPEND ||
-		st->data_evolution || plan->fallback_branch)
+		st->data_evolution || plan->fallback_branch || ctx->row_ids != NULL)
 		return;
 	for (i = 0; i < plan->nsplits; i++)
 	{
@@ -374,6 +374,8 @@ ts_scan_execute(ts_plan *plan, const ts_scan_context *ctx, ts_err *err)
 			return false;
 	}
 	else if (!scan_build_splits(plan, &st, kept, nkept, kept_ordered, NULL, dvs, err))
+		return false;
+	if (!scan_row_ids_prune(plan, ctx, err))
 		return false;
 	count_kept_groups(plan);
 	apply_limit(plan, &st, ctx);

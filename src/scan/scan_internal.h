@@ -65,6 +65,10 @@ typedef struct scan_live_file
 	ts_value   *partition_values;	/* decoded lazily (NULL until then) */
 } scan_live_file;
 
+/* ---- row_id_prune.c ---- */
+/* Drop the files of the plan's splits that hold none of ctx->row_ids. */
+bool		scan_row_ids_prune(ts_plan *plan, const ts_scan_context *ctx, ts_err *err);
+
 /* ---- fallback_branch.c ---- */
 /* Add the fallback branch's splits of partitions the main branch lacks. */
 bool		scan_fallback_execute(ts_plan *plan, const ts_scan_context *ctx, ts_err *err);
