@@ -94,9 +94,40 @@ scan_row_ids_prune(ts_plan *plan, const ts_scan_context *ctx, ts_err *err)
 	if (ids == NULL || ids->all || plan->kind != TS_TABLE_APPEND ||
 		!(plan->core.row_tracking || plan->core.data_evolution))
 		return true;
-	plan->row_ids_used = true;
-	plan->row_ids_count = ts_row_ids_count(ids);
-	plan->row_id_ranges = ids->n;
+	/*
+	 * What EXPLAIN counts: the wanted ids a file of the plan can hold, from
+	 * 0 to the end of the highest file range (snapshots' nextRowId is not
+	 * reliable: Java wrote 0 into some with rows).
+	 */
+	{
+		ts_row_range possible = {0, -1};
+		ts_row_ids	bound,
+					clipped;
+
+		for (int s = 0; s < plan->nsplits; s++)
+			for (int i = 0; i < plan->splits[s].nfiles; i++)
+			{
+				const ts_manifest_entry *e = plan->splits[s].files[i].entry;
+
+				if (e == NULL || !e->file.has_first_row_id || e->file.row_count < 0 ||
+					e->file.first_row_id > INT64_MAX - e->file.row_count)
+					possible.to = INT64_MAX;
+				else if (e->file.first_row_id + e->file.row_count - 1 > possible.to)
+					possible.to = e->file.first_row_id + e->file.row_count - 1;
+			}
+		if (!ts_row_ids_from_ranges(&possible, 1, &bound, err))
+			return false;
+		if (!ts_row_ids_intersect(ids, &bound, &clipped, err))
+		{
+			ts_row_ids_free(&bound);
+			return false;
+		}
+		plan->row_ids_used = true;
+		plan->row_ids_count = ts_row_ids_count(&clipped);
+		plan->row_id_ranges = clipped.n;
+		ts_row_ids_free(&bound);
+		ts_row_ids_free(&clipped);
+	}
 	for (int s = 0; s < plan->nsplits; s++)
 		if (plan->splits[s].nfiles > maxfiles)
 			maxfiles = plan->splits[s].nfiles;

@@ -217,7 +217,8 @@ typedef struct ts_plan
 	/*
 	 * ts_scan_context.row_ids applied (a row-tracking append table): how
 	 * many row ids in how many ranges, for EXPLAIN ("Row IDs: n in k
-	 * ranges").
+	 * ranges"), counting only ids from 0 to the end of the highest file
+	 * range.
 	 */
 	bool		row_ids_used;
 	int64_t		row_ids_count;

@@ -1,0 +1,117 @@
+-- Quals on _ROW_ID (=, IN, = ANY($1), ranges, a nested loop's parameter)
+-- select the data files of row-tracking tables by their row-id ranges
+-- (_FIRST_ROW_ID + row count); PostgreSQL still checks every row, so the
+-- rows are those of the scan with pruning off.  Tables written by Java
+-- Paimon (../shared/testdata).
+CREATE EXTENSION tablescan_fdw;
+\getenv shared TS_SHARED
+\set warehouse :shared/testdata/parquet
+CREATE SERVER shared FOREIGN DATA WRAPPER tablescan_fdw OPTIONS (warehouse :'warehouse');
+-- the rows of query q with pruning on and off, compared as sorted text
+CREATE FUNCTION same_rows(q text) RETURNS text LANGUAGE plpgsql AS $$
+DECLARE
+  pruned text[];
+  full_scan text[];
+BEGIN
+  PERFORM set_config('tablescan.enable_pruning', 'on', true);
+  EXECUTE 'SELECT array_agg(r::text ORDER BY r::text) FROM (' || q || ') r' INTO pruned;
+  PERFORM set_config('tablescan.enable_pruning', 'off', true);
+  EXECUTE 'SELECT array_agg(r::text ORDER BY r::text) FROM (' || q || ') r' INTO full_scan;
+  PERFORM set_config('tablescan.enable_pruning', 'on', true);
+  IF pruned IS DISTINCT FROM full_scan THEN
+    RETURN 'DIFFERENT: ' || coalesce(pruned::text, '{}') || ' vs ' || coalesce(full_scan::text, '{}');
+  END IF;
+  RETURN coalesce(array_length(pruned, 1), 0) || ' rows, same with pruning off';
+END $$;
+
+-- data evolution: rows 0..3 in two files (one group), rows 4..5 in a third
+CREATE FOREIGN TABLE de (f0 text, f1 int, f2 int, f3 float8,
+                         row_id bigint OPTIONS (column_name '_ROW_ID'))
+  SERVER shared OPTIONS (database 'data_evolution_with_index', "table" 'data_evolution_with_index');
+SELECT row_id, f0, f2 FROM de WHERE row_id = 5;
+SELECT row_id, f0, f2 FROM de WHERE row_id IN (1, 3) ORDER BY row_id;
+SELECT row_id, f0, f2 FROM de WHERE row_id >= 4 ORDER BY row_id;
+SELECT row_id FROM de WHERE row_id < 0 OR row_id > 100;
+EXPLAIN (COSTS OFF) SELECT f0 FROM de WHERE row_id = 5;
+EXPLAIN (COSTS OFF) SELECT f0 FROM de WHERE row_id IN (1, 3, 4);
+EXPLAIN (COSTS OFF) SELECT f0 FROM de WHERE row_id BETWEEN 2 AND 3;
+EXPLAIN (COSTS OFF) SELECT f0 FROM de WHERE row_id > 5;
+-- OR of ranges; a conjunct on another column leaves the row ids alone
+EXPLAIN (COSTS OFF) SELECT f0 FROM de WHERE (row_id < 1 OR row_id = 3) AND f2 > 0;
+-- <> and OR with another column constrain nothing
+EXPLAIN (COSTS OFF) SELECT f0 FROM de WHERE row_id <> 5;
+EXPLAIN (COSTS OFF) SELECT f0 FROM de WHERE row_id = 5 OR f2 = 102;
+SELECT same_rows('SELECT * FROM de WHERE row_id = 5');
+SELECT same_rows('SELECT * FROM de WHERE row_id IN (0, 2, 5, 9)');
+SELECT same_rows('SELECT * FROM de WHERE row_id BETWEEN 3 AND 4');
+SELECT same_rows('SELECT * FROM de WHERE row_id > 3 AND row_id < 5');
+SELECT same_rows('SELECT * FROM de WHERE row_id < 1 OR row_id = 3');
+SELECT same_rows('SELECT * FROM de WHERE row_id = ANY(ARRAY[1, NULL, 4]::bigint[])');
+SELECT same_rows('SELECT * FROM de WHERE row_id = -1');
+SELECT same_rows('SELECT * FROM de WHERE row_id = 2 AND f2 = 106');
+
+-- = ANY($1) of a prepared statement, planned generically: the files are
+-- chosen when the scan starts, from the parameter's value
+PREPARE by_ids(bigint[]) AS SELECT row_id, f0, f2 FROM de WHERE row_id = ANY($1) ORDER BY row_id;
+SET plan_cache_mode = force_generic_plan;
+EXECUTE by_ids('{4,5}');
+EXECUTE by_ids('{0,5,1000}');
+EXECUTE by_ids('{}');
+EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF, SUMMARY OFF) EXECUTE by_ids('{5}');
+RESET plan_cache_mode;
+-- a thousand ids, two of them in the table
+SELECT row_id, f0 FROM de WHERE row_id = ANY(ARRAY(SELECT g * 1000 + 5 FROM generate_series(0, 999) g)
+                                           || ARRAY[3]::bigint[]) ORDER BY row_id;
+EXPLAIN (COSTS OFF) SELECT row_id FROM de WHERE row_id IN (5, 1005, 2005, 3005, 4005, 5005);
+
+-- a nested loop's parameter: each outer row reads only its file
+CREATE TEMP TABLE wanted (id bigint);
+INSERT INTO wanted VALUES (1), (5), (42);
+SELECT w.id, d.f0, d.f2
+  FROM wanted w CROSS JOIN LATERAL (SELECT * FROM de WHERE de.row_id = w.id OFFSET 0) d ORDER BY w.id;
+EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF, SUMMARY OFF)
+SELECT w.id, d.f0 FROM wanted w CROSS JOIN LATERAL (SELECT * FROM de WHERE de.row_id = w.id OFFSET 0) d
+  WHERE w.id = 5;
+
+-- partitions: one file per partition, row ids 0..4 (f1=10) and 5..7 (f1=20)
+CREATE FOREIGN TABLE gp (f0 text, f1 int, f2 int, f3 float8, "_ROW_ID" bigint)
+  SERVER shared OPTIONS (database 'append_with_global_index_with_partition',
+                         "table" 'append_with_global_index_with_partition');
+SELECT "_ROW_ID", f0, f1 FROM gp ORDER BY "_ROW_ID";
+EXPLAIN (COSTS OFF) SELECT f0 FROM gp WHERE "_ROW_ID" = 6;
+SELECT same_rows('SELECT * FROM gp WHERE "_ROW_ID" IN (4, 5)');
+SELECT same_rows('SELECT * FROM gp WHERE "_ROW_ID" >= 5 AND f1 = 10');
+
+-- BLOB files stay with the data file of their row-id range
+IMPORT FOREIGN SCHEMA blob_data_evolution_with_dense_stats FROM SERVER shared INTO public;
+ALTER FOREIGN TABLE blob_data_evolution_with_dense_stats ADD COLUMN rid bigint OPTIONS (column_name '_ROW_ID');
+SELECT rid, convert_from(f0, 'UTF8') AS name, f1 FROM blob_data_evolution_with_dense_stats ORDER BY rid;
+EXPLAIN (COSTS OFF) SELECT f1 FROM blob_data_evolution_with_dense_stats WHERE rid = 3;
+SELECT same_rows('SELECT rid, f0, f1 FROM blob_data_evolution_with_dense_stats WHERE rid = 3');
+SELECT same_rows('SELECT rid, f0, f1 FROM blob_data_evolution_with_dense_stats WHERE rid IN (0, 1)');
+
+-- partitioned data-evolution table with schema evolution (casts)
+IMPORT FOREIGN SCHEMA append_table_alter_table_with_cast_with_data_evolution FROM SERVER shared INTO public;
+ALTER FOREIGN TABLE append_table_alter_table_with_cast_with_data_evolution
+  ADD COLUMN rid bigint OPTIONS (column_name '_ROW_ID');
+SELECT min(rid), max(rid), count(*) FROM append_table_alter_table_with_cast_with_data_evolution;
+EXPLAIN (COSTS OFF) SELECT rid FROM append_table_alter_table_with_cast_with_data_evolution WHERE rid IN (0, 7);
+EXPLAIN (COSTS OFF) SELECT rid FROM append_table_alter_table_with_cast_with_data_evolution WHERE rid IN (1, 2);
+SELECT same_rows('SELECT * FROM append_table_alter_table_with_cast_with_data_evolution WHERE rid IN (0, 7)');
+SELECT same_rows('SELECT * FROM append_table_alter_table_with_cast_with_data_evolution WHERE rid IN (1, 2)');
+SELECT same_rows('SELECT * FROM append_table_alter_table_with_cast_with_data_evolution WHERE rid >= 12');
+
+-- row tracking after compaction: the ids are stored in the compacted file
+CREATE FOREIGN TABLE rt (f0 text, "_ROW_ID" bigint)
+  SERVER shared OPTIONS (database 'append_table_row_tracking_with_compact',
+                         "table" 'append_table_row_tracking_with_compact');
+SELECT * FROM rt WHERE "_ROW_ID" = 2;
+SELECT same_rows('SELECT * FROM rt WHERE "_ROW_ID" BETWEEN 1 AND 2');
+EXPLAIN (COSTS OFF) SELECT * FROM rt WHERE "_ROW_ID" > 100;
+
+-- a table without row tracking: _ROW_ID quals prune nothing (reading it is an error)
+CREATE FOREIGN TABLE plain (f0 text, "_ROW_ID" bigint)
+  SERVER shared OPTIONS (database 'append_09', "table" 'append_09');
+SELECT count(*) FROM plain WHERE "_ROW_ID" = 1;
+
+DROP SERVER shared CASCADE;
