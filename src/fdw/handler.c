@@ -680,6 +680,11 @@ tablescan_explain_properties(TsPlanState *ps)
 		l = lappend(l, makeString("Index"));
 		l = lappend(l, makeString(pstrdup(plan->file_index_used)));
 	}
+	if (plan->global_index_used)
+	{
+		l = lappend(l, makeString("Global Index"));
+		l = lappend(l, makeString(pstrdup(plan->global_index_used)));
+	}
 	if (plan->row_ids_used)		/* quals on _ROW_ID (row_id_quals.c) */
 	{
 		l = lappend(l, makeString("Row IDs"));

@@ -2,7 +2,9 @@
  * row_id_prune.c - keep only the data files that hold wanted row ids.
  *
  * Owns: applying ts_scan_context.row_ids (quals on _ROW_ID, the seed's
- * SetGlobalIndexResult) to the splits of a row-tracking append table, as
+ * SetGlobalIndexResult) and the row ids the global indexes allow
+ * (global_index.c, per partition) to the splits of a row-tracking append
+ * table, as
  * Java's DataEvolutionFileStoreScan / AppendOnlyFileStoreScan do with row
  * ranges: a file's row ids are [_FIRST_ROW_ID, _FIRST_ROW_ID + row count).
  * Files are kept or dropped by row-id group (files whose ranges overlap,
@@ -38,7 +40,8 @@ cmp_file_range(const void *a, const void *b)
 
 /* Mark the files of one split to keep; returns how many are kept. */
 static int
-mark_split(const ts_split *s, const ts_row_ids *ids, file_range *fr, bool *keep)
+mark_split(const ts_split *s, const ts_row_ids *ids, const ts_row_ids *gids, file_range *fr,
+		   bool *keep)
 {
 	int			n = 0,
 				kept = 0;
@@ -72,7 +75,8 @@ mark_split(const ts_split *s, const ts_row_ids *ids, file_range *fr, bool *keep)
 				to = fr[j].to;
 			j++;
 		}
-		any = ts_row_ids_overlaps(ids, from, to);
+		any = (ids == NULL || ts_row_ids_overlaps(ids, from, to)) &&
+			(gids == NULL || ts_row_ids_overlaps(gids, from, to));
 		for (int k = i; k < j; k++)
 			keep[fr[k].index] = any;
 		i = j;
@@ -83,7 +87,8 @@ mark_split(const ts_split *s, const ts_row_ids *ids, file_range *fr, bool *keep)
 }
 
 bool
-scan_row_ids_prune(ts_plan *plan, const ts_scan_context *ctx, ts_err *err)
+scan_row_ids_prune(ts_plan *plan, const ts_scan_context *ctx, const scan_gi_result *gi,
+				   ts_err *err)
 {
 	const ts_row_ids *ids = ctx->row_ids;
 	int			maxfiles = 0,
@@ -91,9 +96,13 @@ scan_row_ids_prune(ts_plan *plan, const ts_scan_context *ctx, ts_err *err)
 	file_range *fr;
 	bool	   *keep;
 
-	if (ids == NULL || ids->all || plan->kind != TS_TABLE_APPEND ||
+	if (ids != NULL && ids->all)
+		ids = NULL;
+	if ((ids == NULL && (gi == NULL || gi->nparts == 0)) || plan->kind != TS_TABLE_APPEND ||
 		!(plan->core.row_tracking || plan->core.data_evolution))
 		return true;
+	if (ids == NULL)
+		goto prune;
 	/*
 	 * What EXPLAIN counts: the wanted ids a file of the plan can hold, from
 	 * 0 to the end of the highest file range (snapshots' nextRowId is not
@@ -128,6 +137,7 @@ scan_row_ids_prune(ts_plan *plan, const ts_scan_context *ctx, ts_err *err)
 		ts_row_ids_free(&bound);
 		ts_row_ids_free(&clipped);
 	}
+prune:
 	for (int s = 0; s < plan->nsplits; s++)
 		if (plan->splits[s].nfiles > maxfiles)
 			maxfiles = plan->splits[s].nfiles;
@@ -142,6 +152,7 @@ scan_row_ids_prune(ts_plan *plan, const ts_scan_context *ctx, ts_err *err)
 	for (int s = 0; s < plan->nsplits; s++)
 	{
 		ts_split   *sp = &plan->splits[s];
+		const ts_row_ids *gids = scan_global_index_ids(gi, sp->partition);
 		int			kept,
 					k = 0;
 
@@ -151,7 +162,12 @@ scan_row_ids_prune(ts_plan *plan, const ts_scan_context *ctx, ts_err *err)
 			ts_free(keep);
 			return false;
 		}
-		kept = mark_split(sp, ids, fr, keep);
+		if (ids == NULL && gids == NULL)
+		{
+			plan->splits[out++] = *sp;
+			continue;
+		}
+		kept = mark_split(sp, ids, gids, fr, keep);
 		plan->metrics.files_pruned_row_id += sp->nfiles - kept;
 		plan->metrics.files_kept -= sp->nfiles - kept;
 		for (int i = 0; i < sp->nfiles; i++)

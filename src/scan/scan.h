@@ -128,7 +128,7 @@ typedef struct ts_scan_metrics
 	int64_t		files_pruned_bucket;
 	int64_t		files_pruned_stats;
 	int64_t		files_pruned_index;	/* by their embedded file index */
-	int64_t		files_pruned_row_id;	/* by ts_scan_context.row_ids */
+	int64_t		files_pruned_row_id;	/* by ts_scan_context.row_ids or a global index */
 	int64_t		partitions_total;
 	int64_t		partitions_kept;
 	int64_t		buckets_total;
@@ -223,6 +223,12 @@ typedef struct ts_plan
 	bool		row_ids_used;
 	int64_t		row_ids_count;
 	int			row_id_ranges;
+	/*
+	 * Global indexes (global_index.c) that narrowed the row ids read,
+	 * "bitmap f0, bitmap f1" (NULL: none), for EXPLAIN; the files they
+	 * ruled out are in metrics.files_pruned_row_id.
+	 */
+	char	   *global_index_used;
 } ts_plan;
 
 ts_plan    *ts_scan_plan(const ts_scan_context *ctx, ts_err *err);

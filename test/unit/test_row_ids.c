@@ -312,7 +312,7 @@ test_prune_splits(void **state)
 	memset(&ctx, 0, sizeof(ctx));
 	assert_true(ts_row_ids_from_ranges(want, 2, &ids, &err));
 	ctx.row_ids = &ids;
-	assert_true(scan_row_ids_prune(&plan, &ctx, &err));
+	assert_true(scan_row_ids_prune(&plan, &ctx, NULL, &err));
 	assert_true(plan.row_ids_used);
 	assert_int_equal(plan.row_ids_count, 2);
 	assert_int_equal(plan.row_id_ranges, 2);
@@ -333,7 +333,7 @@ test_prune_splits(void **state)
 	plan.nsplits = 1;
 	plan.splits = splits;
 	/* EXPLAIN counts ids up to the end of the highest file range (29) only */
-	assert_true(scan_row_ids_prune(&plan, &ctx, &err));
+	assert_true(scan_row_ids_prune(&plan, &ctx, NULL, &err));
 	assert_int_equal(plan.nsplits, 0);
 	assert_int_equal(plan.row_ids_count, 0);
 	assert_int_equal(plan.row_id_ranges, 0);
@@ -341,7 +341,7 @@ test_prune_splits(void **state)
 	splits[0].nfiles = 3;
 	plan.nsplits = 1;
 	plan.core.row_tracking = false;
-	assert_true(scan_row_ids_prune(&plan, &ctx, &err));
+	assert_true(scan_row_ids_prune(&plan, &ctx, NULL, &err));
 	assert_int_equal(plan.nsplits, 1);
 	assert_int_equal(plan.splits[0].nfiles, 3);
 	ts_row_ids_free(&ids);
