@@ -427,11 +427,13 @@ scan_global_index_eval(ts_plan *plan, scan_state *st, const ts_scan_context *ctx
 	{
 		ts_row_ids	ids;
 		bool		seen = false;
+		size_t		used_before;
 
 		for (int k = 0; k < r->nparts && !seen; k++)
 			seen = same_bytes(r->parts[k].partition, g.live[i]->partition);
 		if (seen)
 			continue;
+		used_before = g.used_len;
 		g.partition = g.live[i]->partition;
 		if (!eval(&g, ctx->predicate, &ids, err))
 		{
@@ -439,7 +441,12 @@ scan_global_index_eval(ts_plan *plan, scan_state *st, const ts_scan_context *ctx
 			return false;
 		}
 		if (ids.all)
+		{
+			/* narrowed a leaf, not the predicate (an OR with an unindexed leaf) */
+			g.used_len = used_before;
+			g.used[used_before] = '\0';
 			continue;
+		}
 		r->parts[r->nparts].partition = g.partition;
 		r->parts[r->nparts].ids = ts_malloc(sizeof(ts_row_ids));
 		if (r->parts[r->nparts].ids == NULL)
