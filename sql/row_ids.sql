@@ -156,6 +156,44 @@ SELECT * FROM gip WHERE f0 = 'Lucy';
 SELECT same_rows('SELECT * FROM gip WHERE f0 = ''Alice''', 'tablescan.enable_file_index');
 SELECT same_rows('SELECT * FROM gip WHERE f0 = ''Lucy''', 'tablescan.enable_file_index');
 
+-- our generator's row-tracking table: 2 partitions x 10 files x 2 commits,
+-- 40 files of 200 rows, row ids 0..7999 (file k holds 200k .. 200k + 199;
+-- the files alternate between the partitions: even k in dt_0, odd k in dt_1)
+\getenv fixtures TS_FIXTURES
+\set fwarehouse :fixtures/warehouse
+CREATE SERVER lake FOREIGN DATA WRAPPER tablescan_fdw OPTIONS (warehouse :'fwarehouse');
+CREATE FOREIGN TABLE ev (id int, name text, dt text, "_ROW_ID" bigint)
+  SERVER lake OPTIONS (database 'rowtrack', "table" 'events');
+SELECT count(*), count(DISTINCT "_ROW_ID"), min("_ROW_ID"), max("_ROW_ID") FROM ev;
+-- a thousand ids, in the files that start at 0, 1600, 3200, 4800 and 6400 (all dt_0)
+SELECT array_agg((g % 5) * 1600 + g / 5)::text AS ids FROM generate_series(0, 999) g \gset
+CREATE FUNCTION plan_lines(q text) RETURNS SETOF text LANGUAGE plpgsql AS $$
+BEGIN
+  RETURN QUERY EXECUTE 'EXPLAIN (COSTS OFF) ' || q;
+END $$;
+SELECT l FROM plan_lines('SELECT id FROM ev WHERE "_ROW_ID" = ANY(''' || :'ids' || '''::bigint[])') l
+  WHERE l !~ 'Filter';
+-- 5 x (0 + ... + 199) + 200 x (0 + 1600 + 3200 + 4800 + 6400) = 3299500
+SELECT count(*), sum("_ROW_ID") FROM ev WHERE "_ROW_ID" = ANY(:'ids'::bigint[]);
+SELECT same_rows('SELECT * FROM ev WHERE "_ROW_ID" = ANY(''' || :'ids' || '''::bigint[])');
+-- a range across two files
+EXPLAIN (COSTS OFF) SELECT id FROM ev WHERE "_ROW_ID" BETWEEN 390 AND 410;
+SELECT count(*), min("_ROW_ID"), max("_ROW_ID") FROM ev WHERE "_ROW_ID" BETWEEN 390 AND 410;
+SELECT same_rows('SELECT * FROM ev WHERE "_ROW_ID" BETWEEN 390 AND 410 OR "_ROW_ID" > 7990');
+-- with a partition qual
+SELECT same_rows('SELECT * FROM ev WHERE "_ROW_ID" < 1000 AND dt = ''dt_1''');
+-- a generic plan: the files are chosen from $1 when the scan starts
+PREPARE ev_ids(bigint[]) AS SELECT count(*) FROM ev WHERE "_ROW_ID" = ANY($1);
+SET plan_cache_mode = force_generic_plan;
+EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF, SUMMARY OFF) EXECUTE ev_ids(:'ids');
+EXECUTE ev_ids(:'ids');
+-- counted while scanning: only the rows of the ids, not the files' other rows
+EXECUTE ev_ids('{1, 2, 401, 9000}');
+RESET plan_cache_mode;
+SELECT count(*) FROM ev WHERE "_ROW_ID" IN (1, 2, 401, 9000);
+DROP FUNCTION plan_lines(text);
+DROP SERVER lake CASCADE;
+
 DROP FUNCTION same_rows(text, text);
 DROP SERVER shared CASCADE;
 DROP EXTENSION tablescan_fdw;
