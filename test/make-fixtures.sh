@@ -8,6 +8,7 @@
 #   DIR/warehouse/types.db/all_types   every mapped type, 2 snapshots, NULLs
 #   DIR/warehouse/types.db/evolve      schema evolution: rename, drop, add, INT->BIGINT
 #   DIR/warehouse/types.db/empty       a schema and no snapshot (reads 0 rows)
+#   DIR/warehouse/rowtrack.db/events   row tracking: 40 files, _FIRST_ROW_ID 0, 200, ...
 #   DIR/warehouse/casts.db/*           type changes Java Paimon allows (sql/casts.sql),
 #                                      VECTOR and unreadable types (sql/vectors.sql)
 #   DIR/broken/<case>                  copies of customers with one thing broken
@@ -130,6 +131,12 @@ $GEN "$W/bulk.db/groups" --column 'id:INT NOT NULL' --column day:DATE --column '
     --column 'amount:DECIMAL(10, 2)' --column score:DOUBLE --column big:BIGINT --column seen:DATE \
     --partition day --partitions 5 --buckets 4 --bucket-key id --rows 10000 --snapshots 2 \
     --null-every 9
+# row tracking (sql/row_ids.sql): 40 files of 200 rows, each with its _FIRST_ROW_ID
+# (row ids 0..7999, consecutive from file to file)
+mkdir -p "$W/rowtrack.db"
+$GEN "$W/rowtrack.db/events" --column 'id:INT NOT NULL' --column name:STRING --column dt:STRING \
+    --partition dt --partitions 2 --rows 4000 --files 10 --snapshots 2 --format parquet \
+    --option row-tracking.enabled=true
 $GEN "$W/types.db/empty" --column a:INT --column b:STRING
 rm -rf "$W/types.db/empty/snapshot" "$W/types.db/empty/manifest"
 find "$W/types.db/empty" -name '*.avro' -delete

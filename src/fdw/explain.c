@@ -175,6 +175,17 @@ tablescan_explain_properties(TsPlanState *ps)
 		l = lappend(l, makeString("Index"));
 		l = lappend(l, makeString(pstrdup(plan->file_index_used)));
 	}
+	if (plan->global_index_used)
+	{
+		l = lappend(l, makeString("Global Index"));
+		l = lappend(l, makeString(pstrdup(plan->global_index_used)));
+	}
+	if (plan->row_ids_used)		/* quals on _ROW_ID (row_id_quals.c) */
+	{
+		l = lappend(l, makeString("Row IDs"));
+		l = lappend(l, makeString(psprintf(INT64_FORMAT " in %d ranges", plan->row_ids_count,
+										   plan->row_id_ranges)));
+	}
 	l = explain_pair(l, "Data Files", files, Max(plan->metrics.files_total, files));
 	if (plan->metrics.files_pruned_index > 0)
 		llast(l) = lappend(llast(l), makeString(psprintf(INT64_FORMAT,

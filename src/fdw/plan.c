@@ -23,6 +23,7 @@
 #include "tablescan_fdw.h"
 #include "read/read.h"
 #include "scan/predicate.h"
+#include "scan/row_ids.h"
 
 /* ---- column mapping ---------------------------------------------------- */
 
@@ -354,6 +355,7 @@ tablescan_plan_relation(TsTableOptions *opts, Relation rel, Index relid, List *c
 	ts_plan    *plan;
 	ts_predicate *pred = NULL;
 	int		   *map;
+	ts_row_ids	row_ids;
 
 	tablescan_make_context(opts, &ctx);
 	ctx.enable_pruning = tablescan_enable_pruning;
@@ -367,11 +369,18 @@ tablescan_plan_relation(TsTableOptions *opts, Relation rel, Index relid, List *c
 											plan->schema, econtext);
 	ctx.predicate = pred;
 	ctx.limit = limit;
+	/* quals on _ROW_ID: read only the files holding those row ids */
+	if (tablescan_enable_pruning &&
+		tablescan_quals_row_ids(clauses, relid, map, RelationGetDescr(rel)->natts, econtext,
+								&row_ids))
+		ctx.row_ids = &row_ids;
 	if (!ts_scan_execute(plan, &ctx, &err))
 	{
 		ts_plan_free(plan);
 		report_plan_error(opts, &err);
 	}
+	if (ctx.row_ids)
+		ts_row_ids_free(&row_ids);
 	remember_metrics(plan);
 	plan->predicate = pred;		/* for row-group skipping by the readers */
 	if (att_field)

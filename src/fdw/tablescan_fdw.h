@@ -431,6 +431,12 @@ extern bool tablescan_quals_convert_all(List *clauses, Index relid, const int *a
 										int natts, const ts_schema *schema,
 										struct ExprContext *econtext, struct ts_predicate **pred);
 
+/* ---- row_id_quals.c ---------------------------------------------------- */
+
+struct ts_row_ids;
+extern bool tablescan_quals_row_ids(List *clauses, Index relid, const int *att_field, int natts,
+									struct ExprContext *econtext, struct ts_row_ids *out);
+
 /* ---- analyze.c --------------------------------------------------------- */
 
 #include "foreign/fdwapi.h"

@@ -220,12 +220,25 @@ static ts_type t_dv_range = {.kind = TS_ROW, .nullable = true,
 static ts_type t_dv_range_array = {.kind = TS_ARRAY, .nullable = true,
 .element = &t_dv_range};
 
+/* GlobalIndexMeta (_GLOBAL_INDEX, Paimon 1.3+) */
+enum
+{
+	GI_START, GI_END, GI_FIELD_ID, GI_NFIELDS
+};
+static ts_field global_index_fields[GI_NFIELDS] = {
+	{-1, "_ROW_RANGE_START", &t_bigint, NULL},
+	{-1, "_ROW_RANGE_END", &t_bigint, NULL},
+	{-1, "_INDEX_FIELD_ID", &t_int, NULL},
+};
+static ts_type t_global_index = {.kind = TS_ROW, .nullable = true,
+.nfields = GI_NFIELDS, .fields = global_index_fields};
+
 /* IndexManifestEntry */
 enum
 {
 	IM_VERSION, IM_KIND, IM_PARTITION, IM_BUCKET, IM_INDEX_TYPE,
 	IM_FILE_NAME, IM_FILE_SIZE, IM_ROW_COUNT, IM_DV_RANGES, IM_EXTERNAL_PATH,
-	IM_NCOLS
+	IM_GLOBAL_INDEX, IM_NCOLS
 };
 static const ts_read_column index_manifest_columns[IM_NCOLS] = {
 	{-1, "_VERSION", &t_int},
@@ -238,6 +251,7 @@ static const ts_read_column index_manifest_columns[IM_NCOLS] = {
 	{-1, "_ROW_COUNT", &t_bigint},
 	{-1, "_DELETIONS_VECTORS_RANGES", &t_dv_range_array},
 	{-1, "_EXTERNAL_PATH", &t_string},
+	{-1, "_GLOBAL_INDEX", &t_global_index},
 };
 
 /* ---- value helpers --------------------------------------------------- */
@@ -937,6 +951,25 @@ decode_index_manifest_entry(decode_ctx *c, const ts_value *row, void *out)
 		!decode_dv_ranges(c, &row[IM_DV_RANGES], e) ||
 		!copy_string(c, &row[IM_EXTERNAL_PATH], &e->external_path))
 		return false;
+	e->has_global_index = false;
+	if (!row[IM_GLOBAL_INDEX].isnull)
+	{
+		const ts_value *g = row[IM_GLOBAL_INDEX].v.nested.items;
+
+		if (row[IM_GLOBAL_INDEX].v.nested.n != GI_NFIELDS)
+			return ts_error(c->err, TS_ERR_CORRUPT, "%s \"%s\": malformed _GLOBAL_INDEX",
+							c->what, c->path);
+		if (!get_i64(c, &g[GI_START], "_GLOBAL_INDEX._ROW_RANGE_START", &e->gi_row_start) ||
+			!get_i64(c, &g[GI_END], "_GLOBAL_INDEX._ROW_RANGE_END", &e->gi_row_end) ||
+			!get_i32(c, &g[GI_FIELD_ID], "_GLOBAL_INDEX._INDEX_FIELD_ID", &e->gi_field_id))
+			return false;
+		if (e->gi_row_start < 0 || e->gi_row_end < e->gi_row_start)
+			return ts_error(c->err, TS_ERR_CORRUPT,
+							"%s \"%s\": global index file \"%s\" has row range %lld..%lld",
+							c->what, c->path, e->file_name, (long long) e->gi_row_start,
+							(long long) e->gi_row_end);
+		e->has_global_index = true;
+	}
 	return true;
 }
 

@@ -112,6 +112,11 @@ typedef struct ts_index_manifest_entry
 	int			ndv_ranges;		/* -1 = null */
 	ts_dv_range *dv_ranges;
 	char	   *external_path;	/* NULL if none */
+	/* _GLOBAL_INDEX (Paimon 1.3+): row ids start..end (inclusive) of field id */
+	bool		has_global_index;
+	int64_t		gi_row_start;
+	int64_t		gi_row_end;
+	int32_t		gi_field_id;
 } ts_index_manifest_entry;
 
 /* All entries of one file, in file order.  'path' is the full path. */

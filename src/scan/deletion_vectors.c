@@ -77,8 +77,8 @@ scan_dv_lookup(const scan_dv_index *index, const ts_manifest_entry *e, ts_scan_f
 	return false;
 }
 
-static bool
-index_file_path(ts_plan *plan, scan_state *st, const ts_index_manifest_entry *ie,
+bool
+scan_index_file_path(ts_plan *plan, scan_state *st, const ts_index_manifest_entry *ie,
 				const char **path, ts_err *err)
 {
 	char	   *p;
@@ -173,7 +173,7 @@ scan_dv_load(ts_plan *plan, scan_state *st, scan_dv_index **out, ts_err *err)
 			continue;
 		if (!TS_CHECK_INTERRUPTS(err))
 			return false;
-		if (!index_file_path(plan, st, ie, &ipath, err))
+		if (!scan_index_file_path(plan, st, ie, &ipath, err))
 			return false;
 		for (j = 0; j < ie->ndv_ranges; j++)
 		{

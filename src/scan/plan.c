@@ -162,7 +162,7 @@ apply_limit(ts_plan *plan, const scan_state *st, const ts_scan_context *ctx)
 	int			i;
 
 	if (ctx->limit < 0 || ctx->predicate != NULL || plan->kind != TS_TABLE_APPEND ||
-		st->data_evolution || plan->fallback_branch)
+		st->data_evolution || plan->fallback_branch || ctx->row_ids != NULL)
 		return;
 	for (i = 0; i < plan->nsplits; i++)
 	{
@@ -375,6 +375,17 @@ ts_scan_execute(ts_plan *plan, const ts_scan_context *ctx, ts_err *err)
 	}
 	else if (!scan_build_splits(plan, &st, kept, nkept, kept_ordered, NULL, dvs, err))
 		return false;
+	{
+		scan_gi_result *gi = NULL;
+		bool		ok = scan_global_index_eval(plan, &st, ctx, &gi, err) &&
+			scan_row_ids_prune(plan, ctx, gi, err);
+
+		if (gi && gi->used)
+			plan->global_index_used = gi->used;
+		scan_global_index_free(gi);
+		if (!ok)
+			return false;
+	}
 	count_kept_groups(plan);
 	apply_limit(plan, &st, ctx);
 	if (plan->fallback_branch && !scan_fallback_execute(plan, ctx, err))

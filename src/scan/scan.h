@@ -74,6 +74,13 @@ typedef struct ts_scan_context
 	 * .index files while reading): GUC tablescan.enable_file_index off.
 	 */
 	bool		no_file_index;
+	/*
+	 * The row ids the caller wants (quals on _ROW_ID, a global index
+	 * result; row_ids.h), NULL = all.  On row-tracking append tables the
+	 * scan keeps only files whose row-id range [_FIRST_ROW_ID, + row count)
+	 * holds one of them (row_id_prune.c); rows are not filtered.
+	 */
+	const struct ts_row_ids *row_ids;
 } ts_scan_context;
 
 /* One data file the executor will read. */
@@ -121,6 +128,7 @@ typedef struct ts_scan_metrics
 	int64_t		files_pruned_bucket;
 	int64_t		files_pruned_stats;
 	int64_t		files_pruned_index;	/* by their embedded file index */
+	int64_t		files_pruned_row_id;	/* by ts_scan_context.row_ids or a global index */
 	int64_t		partitions_total;
 	int64_t		partitions_kept;
 	int64_t		buckets_total;
@@ -206,6 +214,21 @@ typedef struct ts_plan
 	 */
 	bool		use_file_index;
 	char	   *file_index_used;
+	/*
+	 * ts_scan_context.row_ids applied (a row-tracking append table): how
+	 * many row ids in how many ranges, for EXPLAIN ("Row IDs: n in k
+	 * ranges"), counting only ids from 0 to the end of the highest file
+	 * range.
+	 */
+	bool		row_ids_used;
+	int64_t		row_ids_count;
+	int			row_id_ranges;
+	/*
+	 * Global indexes (global_index.c) that narrowed the row ids read,
+	 * "bitmap f0, bitmap f1" (NULL: none), for EXPLAIN; the files they
+	 * ruled out are in metrics.files_pruned_row_id.
+	 */
+	char	   *global_index_used;
 } ts_plan;
 
 ts_plan    *ts_scan_plan(const ts_scan_context *ctx, ts_err *err);

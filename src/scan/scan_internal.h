@@ -65,6 +65,39 @@ typedef struct scan_live_file
 	ts_value   *partition_values;	/* decoded lazily (NULL until then) */
 } scan_live_file;
 
+/* ---- global_index.c ---- */
+/*
+ * What the global indexes say about the predicate: per partition (the
+ * index manifest's _PARTITION bytes), the row ids that may satisfy it.
+ * A partition not listed: every row id.
+ */
+typedef struct scan_gi_part
+{
+	ts_bytes	partition;
+	struct ts_row_ids *ids;
+} scan_gi_part;
+
+typedef struct scan_gi_result
+{
+	int			nparts;
+	scan_gi_part *parts;
+	char	   *used;			/* "bitmap f0, bitmap f1" for EXPLAIN; NULL: none */
+} scan_gi_result;
+
+bool		scan_global_index_eval(ts_plan *plan, scan_state *st, const ts_scan_context *ctx,
+								   scan_gi_result **out, ts_err *err);
+void		scan_global_index_free(scan_gi_result *r);
+/* The row ids of partition part the result allows (NULL: all). */
+const struct ts_row_ids *scan_global_index_ids(const scan_gi_result *r, ts_bytes partition);
+
+/* ---- row_id_prune.c ---- */
+/*
+ * Drop the files of the plan's splits that hold none of ctx->row_ids, or
+ * none of the row ids the global indexes (gi, may be NULL) allow.
+ */
+bool		scan_row_ids_prune(ts_plan *plan, const ts_scan_context *ctx,
+							   const scan_gi_result *gi, ts_err *err);
+
 /* ---- fallback_branch.c ---- */
 /* Add the fallback branch's splits of partitions the main branch lacks. */
 bool		scan_fallback_execute(ts_plan *plan, const ts_scan_context *ctx, ts_err *err);
@@ -246,6 +279,9 @@ bool		scan_stats_keep(ts_plan *plan, scan_state *st, const ts_manifest_entry *e,
 /* ---- deletion_vectors.c ---- */
 typedef struct scan_dv_index scan_dv_index;
 bool		scan_dv_load(ts_plan *plan, scan_state *st, scan_dv_index **index, ts_err *err);
+/* Path of an index file of the index manifest (in the plan's arena). */
+bool		scan_index_file_path(ts_plan *plan, scan_state *st, const ts_index_manifest_entry *ie,
+								 const char **path, ts_err *err);
 /* Find the DV of a data file; false if none. */
 bool		scan_dv_lookup(const scan_dv_index *index, const ts_manifest_entry *e,
 						   ts_scan_file *file);

@@ -59,7 +59,9 @@
  *   --option KEY=VALUE     any extra table option (repeatable), e.g. ignore-delete=true,
  *                          partial-update.remove-record-on-delete=true,
  *                          fields.F.ignore-retract=true, sequence.field.sort-order=descending;
- *                          the generator's compaction honours those it knows
+ *                          the generator's compaction honours those it knows; append
+ *                          tables take only row-tracking.enabled=true, which also writes
+ *                          each file's _FIRST_ROW_ID (consecutive over commits)
  *   --deletion-vectors     deletion-vectors.enabled=true; compaction looks keys up in
  *                          higher levels and writes DV index files + index manifest
  *   --compact-every C      a COMPACT snapshot after every C-th commit (default 1 when
@@ -240,6 +242,7 @@ typedef struct config
 
 /* primary-key tables: ts_gen_pk.h, included below */
 static void pk_finish_config(config *cfg);
+static bool pk_extra_true(const config *cfg, const char *key);
 static void pk_schema_options(const config *cfg, cJSON *opts);
 static int	pk_generate(config *cfg, int64_t base_time);
 
@@ -1051,6 +1054,9 @@ write_schema(const config *cfg, int id, int64_t time_millis)
 	cJSON_AddStringToObject(opts, "file.format", cfg->parquet ? "parquet" : cfg->orc ? "orc" : "avro");
 	cJSON_AddStringToObject(opts, "manifest.format", "avro");
 	pk_schema_options(cfg, opts);
+	/* append tables take only --option row-tracking.enabled=true */
+	if (cfg->npk == 0 && pk_extra_true(cfg, "row-tracking.enabled"))
+		cJSON_AddStringToObject(opts, "row-tracking.enabled", "true");
 	cJSON_AddNumberToObject(j, "timeMillis", (double) time_millis);
 	path = pathf("%s/schema/schema-%d", cfg->dir, id);
 	write_json(path, j);
@@ -1319,6 +1325,8 @@ main(int argc, char **argv)
 	ts_err		err;
 	ts_field   *me_fields;
 	int			nme;
+	bool		row_tracking;
+	int64_t		next_row_id = 0;
 	group	   *groups = NULL;
 	int			ngroups = 0;
 	char	  **manifests = NULL;	/* all manifest names so far */
@@ -1382,7 +1390,9 @@ main(int argc, char **argv)
 	if (cfg.npk > 0)
 		return pk_generate(&cfg, base_time);
 
-	me_fields = manifest_entry_fields(&nme);
+	/* row-tracking.enabled: _FIRST_ROW_ID per file, consecutive over commits */
+	row_tracking = pk_extra_true(&cfg, "row-tracking.enabled");
+	me_fields = manifest_entry_fields_rt(&nme, row_tracking);
 	ts_arena_init(&meta_arena, 64 * 1024);
 	list_uuid = new_uuid();
 	manifest_uuid = new_uuid();
@@ -1595,8 +1605,8 @@ main(int argc, char **argv)
 				e->row[3].v.i = gr->bucket;
 				e->row[4].v.i = cfg.buckets;	/* -1 for unaware */
 				file = &e->row[5];
-				file->v.nested.n = 18;
-				file->v.nested.items = fi = arena_values(&meta_arena, 18);
+				file->v.nested.n = row_tracking ? 20 : 18;
+				file->v.nested.items = fi = arena_values(&meta_arena, 20);
 				{
 					static const uint8_t empty_row[12] = {0};
 					char	   *fn = ts_arena_dup(&meta_arena, fname, strlen(fname) + 1);
@@ -1624,6 +1634,9 @@ main(int argc, char **argv)
 					fi[15].v.i = 0;
 					fi[16].isnull = true;
 					fi[17].isnull = true;
+					fi[18].v.i = next_row_id;	/* _FIRST_ROW_ID */
+					next_row_id += gr->nrows;
+					fi[19].isnull = true;	/* _WRITE_COLS: every column */
 				}
 				total_records += gr->nrows;
 				ts_buf_free(&out);

@@ -61,17 +61,20 @@ simple_stats_type(void)
 	return mk_row(3, names, types, false);
 }
 
-/* ManifestEntry (Paimon 1.1/1.2 layout) */
+/*
+ * ManifestEntry (Paimon 1.1/1.2 layout; with row_tracking the 1.3 one,
+ * _FIRST_ROW_ID and _WRITE_COLS added to _FILE)
+ */
 static ts_field *
-manifest_entry_fields(int *n)
+manifest_entry_fields_rt(int *n, bool row_tracking)
 {
 	static const char *const fnames[] = {
 		"_FILE_NAME", "_FILE_SIZE", "_ROW_COUNT", "_MIN_KEY", "_MAX_KEY", "_KEY_STATS",
 		"_VALUE_STATS", "_MIN_SEQUENCE_NUMBER", "_MAX_SEQUENCE_NUMBER", "_SCHEMA_ID", "_LEVEL",
 		"_EXTRA_FILES", "_CREATION_TIME", "_DELETE_ROW_COUNT", "_EMBEDDED_FILE_INDEX",
-		"_FILE_SOURCE", "_VALUE_STATS_COLS", "_EXTERNAL_PATH"
+		"_FILE_SOURCE", "_VALUE_STATS_COLS", "_EXTERNAL_PATH", "_FIRST_ROW_ID", "_WRITE_COLS"
 	};
-	ts_type    *ft[18];
+	ts_type    *ft[20];
 	ts_field   *f = xcalloc(6, sizeof(ts_field));
 	ts_type    *ct;
 
@@ -95,14 +98,22 @@ manifest_entry_fields(int *n)
 	ft[15] = mk(TS_TINYINT, true);
 	ft[16] = mk_array(mk(TS_VARCHAR, false), true);
 	ft[17] = mk(TS_VARCHAR, true);
+	ft[18] = mk(TS_BIGINT, true);
+	ft[19] = mk_array(mk(TS_VARCHAR, false), true);
 	f[0] = (ts_field) {0, "_VERSION", mk(TS_INT, false), NULL};
 	f[1] = (ts_field) {1, "_KIND", mk(TS_TINYINT, false), NULL};
 	f[2] = (ts_field) {2, "_PARTITION", mk(TS_VARBINARY, false), NULL};
 	f[3] = (ts_field) {3, "_BUCKET", mk(TS_INT, false), NULL};
 	f[4] = (ts_field) {4, "_TOTAL_BUCKETS", mk(TS_INT, false), NULL};
-	f[5] = (ts_field) {5, "_FILE", mk_row(18, fnames, ft, false), NULL};
+	f[5] = (ts_field) {5, "_FILE", mk_row(row_tracking ? 20 : 18, fnames, ft, false), NULL};
 	*n = 6;
 	return f;
+}
+
+static ts_field *
+manifest_entry_fields(int *n)
+{
+	return manifest_entry_fields_rt(n, false);
 }
 
 /* ManifestFileMeta (Paimon 1.1/1.2 layout) */

@@ -1,0 +1,199 @@
+-- Quals on _ROW_ID (=, IN, = ANY($1), ranges, a nested loop's parameter)
+-- select the data files of row-tracking tables by their row-id ranges
+-- (_FIRST_ROW_ID + row count); PostgreSQL still checks every row, so the
+-- rows are those of the scan with pruning off.  Tables written by Java
+-- Paimon (../shared/testdata).
+CREATE EXTENSION tablescan_fdw;
+\getenv shared TS_SHARED
+\set warehouse :shared/testdata/parquet
+CREATE SERVER shared FOREIGN DATA WRAPPER tablescan_fdw OPTIONS (warehouse :'warehouse');
+-- the rows of query q with pruning on and off, compared as sorted text
+CREATE FUNCTION same_rows(q text, guc text DEFAULT 'tablescan.enable_pruning') RETURNS text
+LANGUAGE plpgsql AS $$
+DECLARE
+  pruned text[];
+  full_scan text[];
+BEGIN
+  PERFORM set_config(guc, 'on', true);
+  EXECUTE 'SELECT array_agg(r::text ORDER BY r::text) FROM (' || q || ') r' INTO pruned;
+  PERFORM set_config(guc, 'off', true);
+  EXECUTE 'SELECT array_agg(r::text ORDER BY r::text) FROM (' || q || ') r' INTO full_scan;
+  PERFORM set_config(guc, 'on', true);
+  IF pruned IS DISTINCT FROM full_scan THEN
+    RETURN 'DIFFERENT: ' || coalesce(pruned::text, '{}') || ' vs ' || coalesce(full_scan::text, '{}');
+  END IF;
+  RETURN coalesce(array_length(pruned, 1), 0) || ' rows, same with ' || guc || ' off';
+END $$;
+
+-- data evolution: rows 0..3 in two files (one group), rows 4..5 in a third
+CREATE FOREIGN TABLE de (f0 text, f1 int, f2 int, f3 float8,
+                         row_id bigint OPTIONS (column_name '_ROW_ID'))
+  SERVER shared OPTIONS (database 'data_evolution_with_index', "table" 'data_evolution_with_index');
+SELECT row_id, f0, f2 FROM de WHERE row_id = 5;
+SELECT row_id, f0, f2 FROM de WHERE row_id IN (1, 3) ORDER BY row_id;
+SELECT row_id, f0, f2 FROM de WHERE row_id >= 4 ORDER BY row_id;
+SELECT row_id FROM de WHERE row_id < 0 OR row_id > 100;
+EXPLAIN (COSTS OFF) SELECT f0 FROM de WHERE row_id = 5;
+EXPLAIN (COSTS OFF) SELECT f0 FROM de WHERE row_id IN (1, 3, 4);
+EXPLAIN (COSTS OFF) SELECT f0 FROM de WHERE row_id BETWEEN 2 AND 3;
+EXPLAIN (COSTS OFF) SELECT f0 FROM de WHERE row_id > 5;
+-- OR of ranges; a conjunct on another column leaves the row ids alone
+EXPLAIN (COSTS OFF) SELECT f0 FROM de WHERE (row_id < 1 OR row_id = 3) AND f2 > 0;
+-- <> and OR with another column constrain nothing
+EXPLAIN (COSTS OFF) SELECT f0 FROM de WHERE row_id <> 5;
+EXPLAIN (COSTS OFF) SELECT f0 FROM de WHERE row_id = 5 OR f2 = 102;
+SELECT same_rows('SELECT * FROM de WHERE row_id = 5');
+SELECT same_rows('SELECT * FROM de WHERE row_id IN (0, 2, 5, 9)');
+SELECT same_rows('SELECT * FROM de WHERE row_id BETWEEN 3 AND 4');
+SELECT same_rows('SELECT * FROM de WHERE row_id > 3 AND row_id < 5');
+SELECT same_rows('SELECT * FROM de WHERE row_id < 1 OR row_id = 3');
+SELECT same_rows('SELECT * FROM de WHERE row_id = ANY(ARRAY[1, NULL, 4]::bigint[])');
+SELECT same_rows('SELECT * FROM de WHERE row_id = -1');
+SELECT same_rows('SELECT * FROM de WHERE row_id = 2 AND f2 = 106');
+
+-- = ANY($1) of a prepared statement, planned generically: the files are
+-- chosen when the scan starts, from the parameter's value
+PREPARE by_ids(bigint[]) AS SELECT row_id, f0, f2 FROM de WHERE row_id = ANY($1) ORDER BY row_id;
+SET plan_cache_mode = force_generic_plan;
+EXECUTE by_ids('{4,5}');
+EXECUTE by_ids('{0,5,1000}');
+EXECUTE by_ids('{}');
+EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF, SUMMARY OFF) EXECUTE by_ids('{5}');
+RESET plan_cache_mode;
+-- a thousand ids, two of them in the table
+SELECT row_id, f0 FROM de WHERE row_id = ANY(ARRAY(SELECT g * 1000 + 5 FROM generate_series(0, 999) g)
+                                           || ARRAY[3]::bigint[]) ORDER BY row_id;
+EXPLAIN (COSTS OFF) SELECT row_id FROM de WHERE row_id IN (5, 1005, 2005, 3005, 4005, 5005);
+
+-- a nested loop's parameter: each outer row reads only its file
+CREATE TEMP TABLE wanted (id bigint);
+INSERT INTO wanted VALUES (1), (5), (42);
+SELECT w.id, d.f0, d.f2
+  FROM wanted w CROSS JOIN LATERAL (SELECT * FROM de WHERE de.row_id = w.id OFFSET 0) d ORDER BY w.id;
+EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF, SUMMARY OFF)
+SELECT w.id, d.f0 FROM wanted w CROSS JOIN LATERAL (SELECT * FROM de WHERE de.row_id = w.id OFFSET 0) d
+  WHERE w.id = 5;
+
+-- partitions: one file per partition, row ids 0..4 (f1=10) and 5..7 (f1=20)
+CREATE FOREIGN TABLE gp (f0 text, f1 int, f2 int, f3 float8, "_ROW_ID" bigint)
+  SERVER shared OPTIONS (database 'append_with_global_index_with_partition',
+                         "table" 'append_with_global_index_with_partition');
+SELECT "_ROW_ID", f0, f1 FROM gp ORDER BY "_ROW_ID";
+EXPLAIN (COSTS OFF) SELECT f0 FROM gp WHERE "_ROW_ID" = 6;
+SELECT same_rows('SELECT * FROM gp WHERE "_ROW_ID" IN (4, 5)');
+SELECT same_rows('SELECT * FROM gp WHERE "_ROW_ID" >= 5 AND f1 = 10');
+
+-- BLOB files stay with the data file of their row-id range
+IMPORT FOREIGN SCHEMA blob_data_evolution_with_dense_stats FROM SERVER shared INTO public;
+ALTER FOREIGN TABLE blob_data_evolution_with_dense_stats ADD COLUMN rid bigint OPTIONS (column_name '_ROW_ID');
+SELECT rid, convert_from(f0, 'UTF8') AS name, f1 FROM blob_data_evolution_with_dense_stats ORDER BY rid;
+EXPLAIN (COSTS OFF) SELECT f1 FROM blob_data_evolution_with_dense_stats WHERE rid = 3;
+SELECT same_rows('SELECT rid, f0, f1 FROM blob_data_evolution_with_dense_stats WHERE rid = 3');
+SELECT same_rows('SELECT rid, f0, f1 FROM blob_data_evolution_with_dense_stats WHERE rid IN (0, 1)');
+
+-- partitioned data-evolution table with schema evolution (casts)
+IMPORT FOREIGN SCHEMA append_table_alter_table_with_cast_with_data_evolution FROM SERVER shared INTO public;
+ALTER FOREIGN TABLE append_table_alter_table_with_cast_with_data_evolution
+  ADD COLUMN rid bigint OPTIONS (column_name '_ROW_ID');
+SELECT min(rid), max(rid), count(*) FROM append_table_alter_table_with_cast_with_data_evolution;
+EXPLAIN (COSTS OFF) SELECT rid FROM append_table_alter_table_with_cast_with_data_evolution WHERE rid IN (0, 7);
+EXPLAIN (COSTS OFF) SELECT rid FROM append_table_alter_table_with_cast_with_data_evolution WHERE rid IN (1, 2);
+SELECT same_rows('SELECT * FROM append_table_alter_table_with_cast_with_data_evolution WHERE rid IN (0, 7)');
+SELECT same_rows('SELECT * FROM append_table_alter_table_with_cast_with_data_evolution WHERE rid IN (1, 2)');
+SELECT same_rows('SELECT * FROM append_table_alter_table_with_cast_with_data_evolution WHERE rid >= 12');
+
+-- row tracking after compaction: the ids are stored in the compacted file
+CREATE FOREIGN TABLE rt (f0 text, "_ROW_ID" bigint)
+  SERVER shared OPTIONS (database 'append_table_row_tracking_with_compact',
+                         "table" 'append_table_row_tracking_with_compact');
+SELECT * FROM rt WHERE "_ROW_ID" = 2;
+SELECT same_rows('SELECT * FROM rt WHERE "_ROW_ID" BETWEEN 1 AND 2');
+EXPLAIN (COSTS OFF) SELECT * FROM rt WHERE "_ROW_ID" > 100;
+
+-- a table without row tracking: _ROW_ID quals prune nothing (reading it is an error)
+CREATE FOREIGN TABLE plain (f0 text, "_ROW_ID" bigint)
+  SERVER shared OPTIONS (database 'append_09', "table" 'append_09');
+SELECT count(*) FROM plain WHERE "_ROW_ID" = 1;
+
+-- the global index (bitmap kind; snapshot 4 indexes f0, f1, f2): one data
+-- file, row ids 0..7 = Alice 10 1, Bob 10 1, Emily 10 0, Tony 10 0,
+-- Lucy 20 1, Bob 10 1, Tony 20 0, Alice 20 NULL
+CREATE FOREIGN TABLE gi (f0 text, f1 int, f2 int, f3 float8, "_ROW_ID" bigint)
+  SERVER shared OPTIONS (database 'append_with_global_index', "table" 'append_with_global_index');
+SELECT * FROM gi ORDER BY "_ROW_ID";
+-- Bob (1, 5) and f1 = 20 (4, 6, 7) both occur, never in one row: the file is not read
+EXPLAIN (COSTS OFF) SELECT * FROM gi WHERE f0 = 'Bob' AND f1 = 20;
+SELECT * FROM gi WHERE f0 = 'Bob' AND f1 = 20;
+EXPLAIN (COSTS OFF) SELECT * FROM gi WHERE f0 = 'Zed';
+EXPLAIN (COSTS OFF) SELECT * FROM gi WHERE f0 IN ('Bob', 'Lucy') AND f2 IS NULL;
+EXPLAIN (COSTS OFF) SELECT * FROM gi WHERE f0 = 'Alice' AND f2 IS NULL;
+SELECT * FROM gi WHERE f0 = 'Alice' AND f2 IS NULL;
+-- with _ROW_ID quals: Tony is at 3 and 6
+EXPLAIN (COSTS OFF) SELECT * FROM gi WHERE f0 = 'Tony' AND "_ROW_ID" IN (0, 1, 2);
+SELECT * FROM gi WHERE f0 = 'Tony' AND "_ROW_ID" IN (2, 3);
+-- ranges and OR with an unindexed column: the bitmap cannot tell
+EXPLAIN (COSTS OFF) SELECT * FROM gi WHERE f1 > 100;
+EXPLAIN (COSTS OFF) SELECT * FROM gi WHERE f0 = 'Zed' OR f3 > 1;
+-- tablescan.enable_file_index = off: no global index either
+SET tablescan.enable_file_index = off;
+EXPLAIN (COSTS OFF) SELECT * FROM gi WHERE f0 = 'Zed';
+RESET tablescan.enable_file_index;
+-- snapshot 1 has no index
+CREATE FOREIGN TABLE gi1 (f0 text, f1 int) SERVER shared
+  OPTIONS (database 'append_with_global_index', "table" 'append_with_global_index', "scan.snapshot-id" '1');
+EXPLAIN (COSTS OFF) SELECT * FROM gi1 WHERE f0 = 'Zed';
+SELECT same_rows('SELECT * FROM gi WHERE f0 = ''Bob'' AND f1 = 20', 'tablescan.enable_file_index');
+SELECT same_rows('SELECT * FROM gi WHERE f0 = ''Tony'' AND f2 = 0', 'tablescan.enable_file_index');
+SELECT same_rows('SELECT * FROM gi WHERE f0 IN (''Alice'', ''Emily'') OR f1 = 20', 'tablescan.enable_file_index');
+SELECT same_rows('SELECT * FROM gi WHERE f2 IS NULL AND f1 = 10', 'tablescan.enable_file_index');
+-- partitions f1=10 (Alice Bob Emily Tony Bob, f0 indexed) and f1=20 (Lucy
+-- Tony Alice, no index), both from row id 0: an index serves its own partition
+CREATE FOREIGN TABLE gip (f0 text, f1 int, f2 int, f3 float8)
+  SERVER shared OPTIONS (database 'append_with_global_index_with_partition',
+                         "table" 'append_with_global_index_with_partition');
+EXPLAIN (COSTS OFF) SELECT * FROM gip WHERE f0 = 'Lucy';
+SELECT * FROM gip WHERE f0 = 'Lucy';
+SELECT same_rows('SELECT * FROM gip WHERE f0 = ''Alice''', 'tablescan.enable_file_index');
+SELECT same_rows('SELECT * FROM gip WHERE f0 = ''Lucy''', 'tablescan.enable_file_index');
+
+-- our generator's row-tracking table: 2 partitions x 10 files x 2 commits,
+-- 40 files of 200 rows, row ids 0..7999 (file k holds 200k .. 200k + 199;
+-- the files alternate between the partitions: even k in dt_0, odd k in dt_1)
+\getenv fixtures TS_FIXTURES
+\set fwarehouse :fixtures/warehouse
+CREATE SERVER lake FOREIGN DATA WRAPPER tablescan_fdw OPTIONS (warehouse :'fwarehouse');
+CREATE FOREIGN TABLE ev (id int, name text, dt text, "_ROW_ID" bigint)
+  SERVER lake OPTIONS (database 'rowtrack', "table" 'events');
+SELECT count(*), count(DISTINCT "_ROW_ID"), min("_ROW_ID"), max("_ROW_ID") FROM ev;
+-- a thousand ids, in the files that start at 0, 1600, 3200, 4800 and 6400 (all dt_0)
+SELECT array_agg((g % 5) * 1600 + g / 5)::text AS ids FROM generate_series(0, 999) g \gset
+CREATE FUNCTION plan_lines(q text) RETURNS SETOF text LANGUAGE plpgsql AS $$
+BEGIN
+  RETURN QUERY EXECUTE 'EXPLAIN (COSTS OFF) ' || q;
+END $$;
+SELECT l FROM plan_lines('SELECT id FROM ev WHERE "_ROW_ID" = ANY(''' || :'ids' || '''::bigint[])') l
+  WHERE l !~ 'Filter';
+-- 5 x (0 + ... + 199) + 200 x (0 + 1600 + 3200 + 4800 + 6400) = 3299500
+SELECT count(*), sum("_ROW_ID") FROM ev WHERE "_ROW_ID" = ANY(:'ids'::bigint[]);
+SELECT same_rows('SELECT * FROM ev WHERE "_ROW_ID" = ANY(''' || :'ids' || '''::bigint[])');
+-- a range across two files
+EXPLAIN (COSTS OFF) SELECT id FROM ev WHERE "_ROW_ID" BETWEEN 390 AND 410;
+SELECT count(*), min("_ROW_ID"), max("_ROW_ID") FROM ev WHERE "_ROW_ID" BETWEEN 390 AND 410;
+SELECT same_rows('SELECT * FROM ev WHERE "_ROW_ID" BETWEEN 390 AND 410 OR "_ROW_ID" > 7990');
+-- with a partition qual
+SELECT same_rows('SELECT * FROM ev WHERE "_ROW_ID" < 1000 AND dt = ''dt_1''');
+-- a generic plan: the files are chosen from $1 when the scan starts
+PREPARE ev_ids(bigint[]) AS SELECT count(*) FROM ev WHERE "_ROW_ID" = ANY($1);
+SET plan_cache_mode = force_generic_plan;
+EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF, SUMMARY OFF) EXECUTE ev_ids(:'ids');
+EXECUTE ev_ids(:'ids');
+-- counted while scanning: only the rows of the ids, not the files' other rows
+EXECUTE ev_ids('{1, 2, 401, 9000}');
+RESET plan_cache_mode;
+SELECT count(*) FROM ev WHERE "_ROW_ID" IN (1, 2, 401, 9000);
+DROP FUNCTION plan_lines(text);
+DROP SERVER lake CASCADE;
+
+DROP FUNCTION same_rows(text, text);
+DROP SERVER shared CASCADE;
+DROP EXTENSION tablescan_fdw;

@@ -1,0 +1,32 @@
+/*
+ * global_index.h - reading Paimon's global index files (Paimon 1.3+,
+ * index/<kind>-global-index-<uuid>.index, listed in the index manifest
+ * with the row-id range they cover and the field they index).
+ *
+ * Owns: deciding one predicate leaf on one global index file body.  The
+ * "bitmap" kind is the bitmap file-index body (fileindex.mdx, v1 / v2,
+ * read by fi_bitmap.c) over the positions 0 .. n-1 of the file's row-id
+ * range, as Java's BitmapGlobalIndexer writes it.  Other kinds (btree,
+ * vector and full-text ones) are not read here.
+ */
+#ifndef TS_GLOBAL_INDEX_H
+#define TS_GLOBAL_INDEX_H
+
+#include "base/ts_value.h"
+#include "scan/predicate.h"
+
+/* Is an index of this _INDEX_TYPE read by ts_global_index_leaf? */
+bool		ts_global_index_kind_supported(const char *index_type);
+
+/*
+ * Which positions of the index's row range may satisfy leaf p on a column
+ * of type t: *rows = a roaring_bitmap_t * of them (free with
+ * ts_global_index_rows_free), or NULL with *all true when the index cannot
+ * tell (every row may).  Bytes that do not decode: TS_ERR_CORRUPT.
+ */
+bool		ts_global_index_leaf(const char *index_type, const uint8_t *body, size_t len,
+								 const ts_type *t, const ts_predicate *p, bool *all, void **rows,
+								 ts_err *err);
+void		ts_global_index_rows_free(void *rows);
+
+#endif							/* TS_GLOBAL_INDEX_H */
