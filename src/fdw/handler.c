@@ -99,6 +99,7 @@ struct TsScanState
 	int			win_all_done;	/* the least of win_done */
 	int		   *string_fields;	/* batch columns converted as strings in windows */
 	int			nstring_fields;
+	ts_row_filter *row_filter;	/* rows the predicate rejects, out before conversion */
 	bool		row_allocs;		/* values converted one by one since rowcxt was emptied */
 	/* a Parallel Foreign Scan: shared state (parallel.c) and this process's tasks */
 	TsParallelScan *pscan;
@@ -998,6 +999,8 @@ start_scan(TsScanState *st, bool publish)
 	for (int k = 0; k < st->nread_atts; k++)
 		if (st->conv[st->read_atts[k]].path == TS_DATUM_TEXT)
 			st->string_fields[st->nstring_fields++] = st->att_field[st->read_atts[k]];
+	st->row_filter = ts_row_filter_new(st->plan->predicate, st->columns,
+									   (const ts_type *const *) st->col_types, st->ncolumns);
 	if (st->pscan)
 	{
 		st->ntasks = parallel_tasks(st->plan, st->columns, st->ncolumns, &st->tasks);
@@ -1250,7 +1253,10 @@ tablescan_scan_next_values(TsScanState *st, Datum **values, bool **isnull)
 				close_reader(st);
 			}
 			else
+			{
 				st->figures[FIG_ROWS] += n;
+				ts_row_filter_apply(st->row_filter, &st->batch);
+			}
 		}
 		MemoryContextSwitchTo(old);
 		convert_window(st);

@@ -36,6 +36,7 @@ typedef struct TsAggTrans
 	bool		serial_strict;
 	Datum		init_value;
 	bool		init_isnull;
+	int8		bytes_minmax;	/* max (1) / min (-1) of text compared by bytes; 0: no */
 } TsAggTrans;
 
 typedef struct TsGroupTable TsGroupTable;	/* scan_group.c */

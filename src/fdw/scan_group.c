@@ -142,6 +142,31 @@ tablescan_group_add_path(PlannerInfo *root, RelOptInfo *input_rel, RelOptInfo *g
 
 /* ---- execution --------------------------------------------------------- */
 
+/*
+ * A GROUP BY of one by-value key (an integer, a date, a float ...): the
+ * groups of the keys seen last, by the key's bits, in a direct-mapped
+ * cache in front of the hash table.  A key bit for bit equal to a cached
+ * one is that group whatever the equality function says (it holds a value
+ * equal to itself), as same_as_last has it; a miss asks the hash table
+ * (the key's own hash and equality) and takes the slot.  It spares a
+ * lookup (a hash function call, a slot, the equality expression) per row
+ * when the groups are few, or come in runs.
+ */
+#define KEY_CACHE_BITS 8
+#define KEY_CACHE_SIZE (1 << KEY_CACHE_BITS)
+
+typedef struct KeyCacheEntry
+{
+	Datum		key;
+	TsAggValue *states;			/* NULL: empty */
+} KeyCacheEntry;
+
+static inline uint32
+key_cache_slot(Datum key)
+{
+	return (uint32) (((uint64) key * UINT64CONST(0x9E3779B97F4A7C15)) >> (64 - KEY_CACHE_BITS));
+}
+
 struct TsGroupTable
 {
 	MemoryContext metacxt;		/* the hash table and its buckets */
@@ -152,6 +177,8 @@ struct TsGroupTable
 	TupleTableSlot *entryslot;	/* a group's keys, when returned */
 	TupleTableSlot *lastslot;	/* the keys of the group of the last row */
 	TsAggValue *last;			/* that group's states (NULL: none; an entry moves) */
+	KeyCacheEntry *cache;		/* one by-value key: its recent groups (NULL: none) */
+	TsAggValue *cache_null;		/* the group of the NULL key, once cached */
 	int16	   *keylen;			/* per key: its type's length and byval */
 	bool	   *keybyval;
 	size_t		limit;			/* work_mem * hash_mem_multiplier */
@@ -201,6 +228,8 @@ group_table_create(ForeignScanState *node, TsAggScanState *st)
 	g->tablecxt = AllocSetContextCreate(qcxt, "tablescan_fdw groups", ALLOCSET_DEFAULT_SIZES);
 	g->outcxt = AllocSetContextCreate(qcxt, "tablescan_fdw group row", ALLOCSET_SMALL_SIZES);
 	g->limit = get_hash_memory_limit();
+	if (st->nkeys == 1 && g->keybyval[0])
+		g->cache = MemoryContextAllocZero(qcxt, sizeof(KeyCacheEntry) * KEY_CACHE_SIZE);
 	g->table = BuildTupleHashTableExt(&node->ss.ps, desc, st->nkeys, keycols, eqfuncs, hashfns,
 									  collations, 256, sizeof(TsAggValue) * st->naggs,
 									  g->metacxt, g->tablecxt,
@@ -224,6 +253,9 @@ group_table_clear(TsAggScanState *st, TsGroupTable *g)
 {
 	g->last = NULL;
 	ExecClearTuple(g->lastslot);
+	if (g->cache)
+		MemSet(g->cache, 0, sizeof(KeyCacheEntry) * KEY_CACHE_SIZE);
+	g->cache_null = NULL;
 	ResetTupleHashTable(g->table);
 	MemoryContextReset(g->tablecxt);
 	ReScanExprContext(st->aggcontext);
@@ -276,8 +308,21 @@ group_fill(ForeignScanState *node, TsAggScanState *st, TsGroupTable *g)
 		TupleHashEntry entry;
 		bool		isnew = false;
 		MemoryContext old;
+		KeyCacheEntry *ce = NULL;
 
-		if (!same_as_last(st, g, values, isnull))
+		if (g->cache)
+		{
+			int			a = st->key_attnos[0] - 1;
+
+			if (isnull[a] ? g->cache_null != NULL :
+				(ce = &g->cache[key_cache_slot(values[a])])->states != NULL &&
+				ce->key == values[a])
+			{
+				g->last = isnull[a] ? g->cache_null : ce->states;
+				goto advance;
+			}
+		}
+		if (g->cache || !same_as_last(st, g, values, isnull))
 		{
 			ExecClearTuple(keyslot);
 			for (int k = 0; k < st->nkeys; k++)
@@ -295,11 +340,25 @@ group_fill(ForeignScanState *node, TsAggScanState *st, TsGroupTable *g)
 													   sizeof(TsAggValue) * Max(st->naggs, 1));
 				tablescan_agg_start(st, entry->additional);
 			}
-			/* its keys as stored (in the table's memory), for the next rows */
 			g->last = entry->additional;
-			ExecStoreMinimalTuple(entry->firstTuple, g->lastslot, false);
-			slot_getallattrs(g->lastslot);
+			if (g->cache)
+			{
+				if (ce)
+				{
+					ce->key = values[st->key_attnos[0] - 1];
+					ce->states = g->last;
+				}
+				else
+					g->cache_null = g->last;
+			}
+			else
+			{
+				/* its keys as stored (in the table's memory), for the next rows */
+				ExecStoreMinimalTuple(entry->firstTuple, g->lastslot, false);
+				slot_getallattrs(g->lastslot);
+			}
 		}
+advance:
 		st->rows_aggregated++;
 		old = MemoryContextSwitchTo(econtext->ecxt_per_tuple_memory);
 		tablescan_agg_advance_all(st, g->last, values, isnull);
