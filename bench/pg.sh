@@ -339,7 +339,22 @@ for name in "${G_ORDER[@]}"; do
 done
 GDQ+="}"
 declare -A GWL DT DR
+# DuckDB's medians (1 thread, or par) into DT[name@par], DR its rows; run
+# before and after PostgreSQL's runs of a setting, the machine's load
+# changing meanwhile: DT keeps the faster median of the two
+duck_group() {
+    local par=$1 name ms res
+    log "DuckDB read_parquet (threads=$(( par > 0 ? par : 1 )), median of $GRUNS)"
+    while IFS=$'\t' read -r name ms res; do
+        if [ -z "${DT[$name@$par]:-}" ] || awk -v a="$ms" -v b="${DT[$name@$par]}" 'BEGIN { exit !(a < b) }'; then
+            DT[$name@$par]=$ms
+        fi
+        DR[$name@$par]=$(tr ';' '\n' <<<"${res//,/|}" | sort -u | tr '\n' '\t')
+    done < <(cd bench && DUCK_STAT=median DUCK_THREADS=$(( par > 0 ? par : 1 )) DUCK_VIEWS="{\"grp\":\"$WH/grp/bucket-0/*.parquet\"}" \
+                 node duck.mjs time "$WH/scan_pq/bucket-0/*.parquet" "$GRUNS" "$GDQ")
+}
 for par in 0 2; do
+    duck_group "$par"
     OPTS="-c max_parallel_workers_per_gather=$par -c jit=off"
     for name in "${G_ORDER[@]}"; do
         ft=$(gtab "$name" grp); ht=$(gtab "$name" heap_g)
@@ -355,12 +370,7 @@ for par in 0 2; do
             GWL[$name,heap]=$(workers "$name" "$ht" "$OPTS")
         fi
     done
-    log "DuckDB read_parquet (threads=$(( par > 0 ? par : 1 )), median of $GRUNS)"
-    while IFS=$'\t' read -r name ms res; do
-        DT[$name@$par]=$ms
-        DR[$name@$par]=$(tr ';' '\n' <<<"${res//,/|}" | sort -u | tr '\n' '\t')
-    done < <(cd bench && DUCK_STAT=median DUCK_THREADS=$(( par > 0 ? par : 1 )) DUCK_VIEWS="{\"grp\":\"$WH/grp/bucket-0/*.parquet\"}" \
-                 node duck.mjs time "$WH/scan_pq/bucket-0/*.parquet" "$GRUNS" "$GDQ")
+    duck_group "$par"      # again after PostgreSQL's runs: the faster median of the two
 done
 # every result, for a look when "same" says no
 { for k in "${!RES[@]}"; do [[ $k == g_* ]] && printf 'pg %s\t%s\n' "$k" "${RES[$k]}"; done
@@ -374,7 +384,8 @@ group_report() {
     echo "Table \`grp\`: the $ROWS rows' id, big, d, s, day with \`g = id % 10\` and \`k = id % 10000\` in front,"
     echo "$PQ_FILES Parquet files written by DuckDB (foreign table \`grp\`, ANALYZEd) and a heap table \`heap_g\`;"
     echo "the every-column row reads \`scan_pq\` and \`heap\`. Figures: the **median** of $GRUNS runs in one backend"
-    echo "(psql \`\\timing\`), pushdown off and on alternating; DuckDB: median of $GRUNS, \`SET threads\` = 1, then 2."
+    echo "(psql \`\\timing\`), pushdown off and on alternating; DuckDB: median of $GRUNS, \`SET threads\` = 1, then 2,"
+    echo "timed before and after PostgreSQL's runs of each setting, the faster median kept."
     echo "\"pushdown off\": the rows through PostgreSQL's Aggregate (\`tablescan.enable_aggregate_pushdown = off\`);"
     echo "\"on\": aggregates / groups computed while scanning (the default). \"same\": the foreign table's rows (both"
     echo "settings, every run) are the heap's and DuckDB's, as text (every sum of d is exact)."
