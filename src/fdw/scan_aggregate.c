@@ -61,7 +61,9 @@
 #include <locale.h>
 
 #include "catalog/pg_collation.h"
+#include "common/int.h"
 #include "mb/pg_wchar.h"
+#include "utils/float.h"
 #include "utils/pg_locale.h"
 
 /* What GetForeignUpperPaths leaves for GetForeignPlan in the upper rel's fdw_private. */
@@ -596,6 +598,12 @@ init_transition(TsAggScanState *st, TsAggTrans *t, Aggref *agg, MemoryContext cx
 	}
 	t->trans = call_frame(st, transfn, t->attno > 0 ? 2 : 1, agg->inputcollid, cxt);
 	t->strict = t->trans->flinfo->fn_strict;
+	/* the commonest by-value transitions, computed here as they compute them */
+	if (t->strict && t->transbyval && transtype == INT8OID &&
+		(transfn == F_INT8INC || transfn == F_INT8INC_ANY))
+		t->inline_fn = TS_INLINE_INT8INC;
+	else if (t->strict && t->transbyval && transtype == FLOAT8OID && transfn == F_FLOAT8PL)
+		t->inline_fn = TS_INLINE_FLOAT8PL;
 	/* max / min of text where the collation orders by bytes: compared here */
 	if ((transfn == F_TEXT_LARGER || transfn == F_TEXT_SMALLER) &&
 		collation_orders_by_bytes(agg->inputcollid))
@@ -719,6 +727,24 @@ advance(TsAggScanState *st, const TsAggTrans *t, TsAggValue *v, const Datum *val
 		}
 		if (v->isnull)
 			return;
+	}
+	if (t->inline_fn == TS_INLINE_INT8INC)
+	{
+		/* int8inc: the state (never NULL: initial 0) plus one */
+		int64		result;
+
+		if (unlikely(pg_add_s64_overflow(DatumGetInt64(v->value), 1, &result)))
+			ereport(ERROR,
+					(errcode(ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE),
+					 errmsg("bigint out of range")));
+		v->value = Int64GetDatum(result);
+		return;
+	}
+	if (t->inline_fn == TS_INLINE_FLOAT8PL)
+	{
+		/* float8pl: float8_pl, overflow checked as it checks it */
+		v->value = Float8GetDatum(float8_pl(DatumGetFloat8(v->value), DatumGetFloat8(arg)));
+		return;
 	}
 	if (t->bytes_minmax != 0)
 	{
