@@ -100,6 +100,7 @@ struct TsScanState
 	int		   *string_fields;	/* batch columns converted as strings in windows */
 	int			nstring_fields;
 	ts_row_filter *row_filter;	/* rows the predicate rejects, out before conversion */
+	int64		rejected_counted;	/* of them, in Rows Removed by Filter already */
 	bool		row_allocs;		/* values converted one by one since rowcxt was emptied */
 	/* a Parallel Foreign Scan: shared state (parallel.c) and this process's tasks */
 	TsParallelScan *pscan;
@@ -1001,6 +1002,7 @@ start_scan(TsScanState *st, bool publish)
 			st->string_fields[st->nstring_fields++] = st->att_field[st->read_atts[k]];
 	st->row_filter = ts_row_filter_new(st->plan->predicate, st->columns,
 									   (const ts_type *const *) st->col_types, st->ncolumns);
+	st->rejected_counted = 0;
 	if (st->pscan)
 	{
 		st->ntasks = parallel_tasks(st->plan, st->columns, st->ncolumns, &st->tasks);
@@ -1335,6 +1337,15 @@ tablescanIterateForeignScan(ForeignScanState *node)
 	error_context_stack = &errcb;
 	tablescan_scan_next_row(node->fdw_state, node->ss.ss_ScanTupleSlot);
 	error_context_stack = errcb.previous;
+	if (node->ss.ps.instrument)
+	{
+		/* rows the quals drop before conversion are PostgreSQL's Rows Removed by Filter too */
+		TsScanState *st = node->fdw_state;
+		int64		r = ts_row_filter_rejected(st->row_filter);
+
+		InstrCountFiltered1(node, r - st->rejected_counted);
+		st->rejected_counted = r;
+	}
 	return node->ss.ss_ScanTupleSlot;
 }
 
