@@ -10,7 +10,8 @@
  * decided with SQL's semantics by scan/value_compare.c: a comparison with
  * NULL is not true, -0.0 = 0.0, NaN equals NaN and is above every number,
  * strings compare by bytes (ranges are converted only under the C
- * collation, equality only under a deterministic one).  A leaf it cannot
+ * collation, equality only under a deterministic one), and a string that
+ * is not valid UTF-8 is left to the conversion and its ERROR.  A leaf it cannot
  * decide (a literal of another type, an unordered type) keeps the row; NOT
  * is never decided.  The caller still checks its quals on every row kept:
  * this only spares the rows the quals would drop their conversion to
@@ -41,6 +42,62 @@ struct ts_row_filter
 	int64_t		rejected;
 };
 
+/*
+ * Is a string value UTF-8 without NUL bytes (RFC 3629: no overlong forms,
+ * surrogates or code points past U+10FFFF)?  A value that is not must reach
+ * the conversion, whose ERROR names the damaged file: the filter decides
+ * nothing on it.
+ */
+static bool
+utf8_ok(const uint8_t *p, uint32_t len)
+{
+	uint32_t	i = 0;
+
+	while (i < len)
+	{
+		uint8_t		c = p[i];
+		int			n;
+		uint32_t	cp;
+
+		if (c >= 0x01 && c < 0x80)
+		{
+			i++;
+			continue;
+		}
+		if (c >= 0xC2 && c <= 0xDF)
+			n = 1, cp = c & 0x1F;
+		else if (c >= 0xE0 && c <= 0xEF)
+			n = 2, cp = c & 0x0F;
+		else if (c >= 0xF0 && c <= 0xF4)
+			n = 3, cp = c & 0x07;
+		else
+			return false;		/* NUL, a continuation byte, 0xC0/0xC1, 0xF5.. */
+		if (len - i <= (uint32_t) n)
+			return false;
+		for (int k = 1; k <= n; k++)
+		{
+			if ((p[i + k] & 0xC0) != 0x80)
+				return false;
+			cp = (cp << 6) | (p[i + k] & 0x3F);
+		}
+		if ((n == 2 && (cp < 0x800 || (cp >= 0xD800 && cp <= 0xDFFF))) ||
+			(n == 3 && (cp < 0x10000 || cp > 0x10FFFF)))
+			return false;
+		i += n + 1;
+	}
+	return true;
+}
+
+/* Leaf p decided on v of type t: 0 only when it certainly does not hold. */
+static inline int
+leaf_decide(const ts_predicate *p, const ts_type *t, const ts_value *v)
+{
+	if (!v->isnull && (t->kind == TS_CHAR || t->kind == TS_VARCHAR) &&
+		!utf8_ok(v->v.s.p, v->v.s.len))
+		return -1;
+	return ts_predicate_leaf_decide(p, t, v);
+}
+
 static int
 column_of_field(const ts_row_filter *f, int field)
 {
@@ -65,7 +122,7 @@ row_leaf_may_hold(const ts_predicate *leaf, void *arg)
 
 	if (c < 0)
 		return true;
-	return ts_predicate_leaf_decide(leaf, r->f->types[c], &r->row[c]) != 0;
+	return leaf_decide(leaf, r->f->types[c], &r->row[c]) != 0;
 }
 
 /* Does a compound decide anything here: a leaf on one of the columns, not under NOT? */
@@ -163,7 +220,7 @@ row_kept(const ts_row_filter *f, const ts_value *row)
 
 		if (c->col >= 0)
 		{
-			if (ts_predicate_leaf_decide(c->p, c->type, &row[c->col]) == 0)
+			if (leaf_decide(c->p, c->type, &row[c->col]) == 0)
 				return false;
 		}
 		else

@@ -146,6 +146,37 @@ test_strings_by_bytes(void **state)
 }
 
 static void
+test_invalid_utf8_kept(void **state)
+{
+	static const char *bad[] = {"\xff", "b\xc0\xaf", "\xed\xa0\x80", "b\0", "\xf4\x90\x80\x80", "\xe2\x82"};
+	ts_value	b = {.v.s = {(const uint8_t *) "b", 1}};
+	ts_predicate p = leaf(TS_PRED_EQ, 7, &b);
+	ts_row_filter *f = ts_row_filter_new(&p, columns, types, 3);
+
+	(void) state;
+	/* not UTF-8 (or a NUL): left for the conversion to refuse, never decided */
+	for (int k = 0; k < 6; k++)
+	{
+		ts_batch	bt = batch();
+
+		rows[0][2].v.s.p = (const uint8_t *) bad[k];
+		rows[0][2].v.s.len = (uint32_t) (k == 3 ? 2 : strlen(bad[k]));
+		ts_row_filter_apply(f, &bt);
+		assert_string_equal(kept(&bt), "0,1,4");
+	}
+	/* valid multi-byte UTF-8 is decided */
+	{
+		ts_batch	bt = batch();
+
+		rows[0][2].v.s.p = (const uint8_t *) "\xc3\xa9\xe2\x82\xac\xf0\x9f\x98\x80";
+		rows[0][2].v.s.len = 9;
+		ts_row_filter_apply(f, &bt);
+		assert_string_equal(kept(&bt), "1,4");
+	}
+	ts_row_filter_free(f);
+}
+
+static void
 test_compounds(void **state)
 {
 	ts_value	five = {.v.i = 5};
@@ -232,6 +263,7 @@ main(void)
 		cmocka_unit_test(test_int_range_and_nulls),
 		cmocka_unit_test(test_double_zero_and_nan),
 		cmocka_unit_test(test_strings_by_bytes),
+		cmocka_unit_test(test_invalid_utf8_kept),
 		cmocka_unit_test(test_compounds),
 		cmocka_unit_test(test_undecided_keeps),
 		cmocka_unit_test(test_every_row_rejected),
