@@ -7,7 +7,9 @@
 //       into <dir>, and prints "name:rows" per file for ts_pq_register.
 //       DUCK_ROW_GROUP_SIZE sets their row groups' rows (DuckDB's default if unset).
 //   node duck.mjs time <glob> <runs> <queries-json>
-//       prints "name<TAB>best ms" per query over read_parquet(<glob>).
+//       prints "name<TAB>best ms<TAB>result" per query over read_parquet(<glob>)
+//       (DUCK_STAT=median: the median ms); result: the rows' fields joined by ','
+//       and the rows by ';'.  DUCK_VIEWS='{"name": "glob"}' adds a view per glob.
 import { DuckDBInstance } from '@duckdb/node-api';
 
 const [mode, ...args] = process.argv.slice(2);
@@ -41,17 +43,22 @@ if (mode === 'write') {
 	const runs = Number(runsArg);
 	const queries = JSON.parse(queriesJson);	// {name: sql with FROM pq}
 	await con.run(`CREATE VIEW pq AS SELECT * FROM read_parquet('${glob}')`);
+	for (const [view, g] of Object.entries(JSON.parse(process.env.DUCK_VIEWS || '{}')))
+		await con.run(`CREATE VIEW ${view} AS SELECT * FROM read_parquet('${g}')`);
+	const median = process.env.DUCK_STAT === 'median';
 	for (const [name, sql] of Object.entries(queries)) {
-		let best = Infinity;
+		const times = [];
 		let result;
 		for (let r = 0; r < runs; r++) {
 			const t0 = performance.now();
 			const reader = await con.runAndReadAll(sql);
-			const ms = performance.now() - t0;
-			result = reader.getRows()[0];
-			best = Math.min(best, ms);
+			times.push(performance.now() - t0);
+			result = reader.getRows();
 		}
-		console.log(`${name}\t${best.toFixed(3)}\t${result.map(String).join(',')}`);
+		times.sort((a, b) => a - b);
+		const n = times.length;
+		const ms = !median ? times[0] : n % 2 ? times[(n - 1) / 2] : (times[n / 2 - 1] + times[n / 2]) / 2;
+		console.log(`${name}\t${ms.toFixed(3)}\t${result.map(row => row.map(String).join(',')).join(';')}`);
 	}
 } else {
 	console.error('usage: node duck.mjs write|time ...');

@@ -15,13 +15,23 @@ ms_now() { date +%s%N; }
 elapsed() { awk -v a="$1" -v b="$(date +%s%N)" 'BEGIN { printf "%.1f", (b - a) / 1e9 }'; }
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (b > 0) printf "%.2fx", a / b; else printf "-" }'; }
 fmt() { awk -v a="$1" 'BEGIN { printf "%.1f", a }'; }
+# the figure of a query's runs (one ms a line): the best, or with
+# STAT=median their median
+STAT=best
+pick() {
+    if [ "$STAT" = median ]; then
+        sort -g | awk '{ a[NR] = $1 } END { if (NR % 2) print a[(NR + 1) / 2]; else print (a[NR / 2] + a[NR / 2 + 1]) / 2 }'
+    else
+        sort -g | head -1
+    fi
+}
 
 log "loading the extension and the heap table"
 q -f bench/bench.sql >/dev/null
 q <<EOF
 CREATE EXTENSION tablescan_fdw;
 CREATE SERVER lake FOREIGN DATA WRAPPER tablescan_fdw OPTIONS (warehouse '$W/wh');
-IMPORT FOREIGN SCHEMA bench LIMIT TO (scan, scan_m, plan, pk, pkc) FROM SERVER lake INTO public;
+IMPORT FOREIGN SCHEMA bench LIMIT TO ($([ "$ONLY" = group ] && echo scan || echo 'scan, scan_m, plan, pk, pkc')) FROM SERVER lake INTO public;
 CREATE TABLE heap (LIKE scan);
 EOF
 # the rows ts_gen wrote into "scan" (--null-every 7, no partition or bucket
@@ -81,7 +91,7 @@ declare -A RES
 time_query() {
     local sql=${QS[$1]//FROM T/FROM $2} out
     out=$( { echo '\timing on'; for r in $(seq "$RUNS"); do echo "$sql;"; done; } | q -F '|')
-    T[$1,$2]=$(sed -n 's/^Time: \([0-9.]*\) ms.*/\1/p' <<<"$out" | sort -g | head -1)
+    T[$1,$2]=$(sed -n 's/^Time: \([0-9.]*\) ms.*/\1/p' <<<"$out" | pick)
     RES[$1,$2]=$(grep -v '^Time: ' <<<"$out" | sort -u | tr '\n' '\t')
 }
 # rows through PostgreSQL's Aggregate (the scan's throughput); count(*)
@@ -101,11 +111,13 @@ time_pair() {
                echo "SET tablescan.enable_aggregate_pushdown = off;"; echo "$sql;"
                echo "SET tablescan.enable_aggregate_pushdown = on;"; echo "$sql;"; done; } | q -F '|')
     times=$(sed -n 's/^Time: \([0-9.]*\) ms.*/\1/p' <<<"$out")
-    T[$1,$3]=$(awk 'NR % 4 == 2' <<<"$times" | sort -g | head -1)
-    T[$2,$3]=$(awk 'NR % 4 == 0' <<<"$times" | sort -g | head -1)
-    RES[$1,$3]=$(grep -v '^Time: ' <<<"$out" | awk 'NR % 2 == 1' | sort -u | tr '\n' '\t')
-    RES[$2,$3]=$(grep -v '^Time: ' <<<"$out" | awk 'NR % 2 == 0' | sort -u | tr '\n' '\t')
+    T[$1,$3]=$(awk 'NR % 4 == 2' <<<"$times" | pick)
+    T[$2,$3]=$(awk 'NR % 4 == 0' <<<"$times" | pick)
+    # a query's rows come after the Time line of the SET before it
+    RES[$1,$3]=$(awk '/^Time: / { n++; next } n % 4 == 1' <<<"$out" | sort -u | tr '\n' '\t')
+    RES[$2,$3]=$(awk '/^Time: / { n++; next } n % 4 == 3' <<<"$out" | sort -u | tr '\n' '\t')
 }
+if [ "$ONLY" != group ]; then
 for name in "${ORDER[@]}"; do
     for tab in scan scan_pq heap; do
         log "$name on $tab (best of $RUNS)"
@@ -128,8 +140,10 @@ while IFS=$'\t' read -r name ms res; do
     DT[$name]=$ms; DR[$name]=$res
 done < <(cd bench && node duck.mjs time "$WH/scan_pq/bucket-0/*.parquet" "$RUNS" "$DQ")
 DT[agg_all_cols]=${DT[all_cols]}; DT[agg_two_cols]=${DT[two_cols]}
+fi
 
 # ---- primary-key table: merge-on-read vs a heap table of the merged rows ------
+if [ "$ONLY" != group ]; then
 log "primary-key table: merge-on-read (best of $RUNS)"
 q -c "CREATE TABLE heap_pk AS SELECT * FROM pk" -c "VACUUM (FREEZE, ANALYZE) heap_pk"
 q -c "CREATE TABLE heap_pkc AS SELECT * FROM pkc" -c "VACUUM (FREEZE, ANALYZE) heap_pkc"
@@ -143,6 +157,7 @@ for name in "${PK_ORDER[@]}"; do
         PGOPTIONS=$OFF time_query "$name" "$tab"
     done
 done
+fi
 
 # ---- parallel: PostgreSQL's default of 2 workers per Gather; DuckDB with 2 threads ----
 PAR_WORKERS=2
@@ -159,6 +174,7 @@ workers() {
     PGOPTIONS=$3 q -c "EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF, SUMMARY OFF) ${QS[$1]//FROM T/FROM $2}" |
         sed -n 's/.*Workers Launched: \([0-9]*\).*/\1/p' | head -1
 }
+if [ "$ONLY" != group ]; then
 for name in par_all_cols par_two_cols; do
     for tab in scan scan_pq heap; do
         log "$name on $tab, $PAR_WORKERS workers (best of $RUNS)"
@@ -180,6 +196,7 @@ while IFS=$'\t' read -r name ms res; do
     DT[$name]=$ms; DR[$name]=$res
 done < <(cd bench && DUCK_THREADS=$PAR_WORKERS node duck.mjs time "$WH/scan_pq/bucket-0/*.parquet" "$RUNS" "$DPQ")
 DT[par_all_cols_agg]=${DT[par_all_cols]}; DT[par_two_cols_agg]=${DT[par_two_cols]}
+fi
 
 # Do two sets of runs (distinct result rows, tab-separated) agree?  Every
 # row of one with every row of the other, exactly, except the double fields
@@ -204,6 +221,7 @@ same_rows() {
     }'
 }
 
+if [ "$ONLY" != group ]; then
 # ---- row estimates -------------------------------------------------------------
 EST_SCAN=$(q -c "SELECT est || ' / ' || act FROM bench_rows('SELECT * FROM scan')")
 EST_PLAN=$(q -c "SELECT est || ' / ' || act FROM bench_rows('SELECT * FROM plan WHERE p = 7')")
@@ -277,6 +295,131 @@ if [ "${BENCH_PERF:-0}" = 1 ] && command -v perf >/dev/null; then
         PROFILE+=$'\n'"### \`$name\` on $tab (perf cpu-clock samples, self time, top 20)"$'\n\n```\n'"$(head -20 "$W/perf-$name-$tab.all")"$'\n```\n'
     done
 fi
+fi
+
+G_LOAD=$(cut -d" " -f1-3 /proc/loadavg)
+# ---- GROUP BY, filtered aggregate, top-N (issue #26) ------------------------------
+# Table grp: the heap's id, big, d, s, day with g = id % 10 and k = id % 10000
+# in front; heap_g holds them, DuckDB writes them as Parquet (grp, registered
+# like scan_pq).  Figures: the median of RUNS runs (a shared machine).
+log "GROUP BY table: heap_g and its Parquet copy grp"
+q -c "CREATE TABLE heap_g AS SELECT id % 10 AS g, id % 10000 AS k, id, big, d, s, day FROM heap" \
+  -c "VACUUM (FREEZE, ANALYZE) heap_g"
+q -c "\\copy heap_g TO '$W/grp.csv' CSV"
+GDUCK_COLS='{"g":"INTEGER","k":"INTEGER","id":"INTEGER","big":"BIGINT","d":"DOUBLE","s":"VARCHAR","day":"DATE"}'
+GDUCK_IDS='{"g":0,"k":1,"id":2,"big":3,"d":4,"s":5,"day":6}'
+mapfile -t GPQ < <(cd bench && DUCK_ROW_GROUP_SIZE=$PQ_ROW_GROUP node duck.mjs write "$W/grp.csv" "$WH/grp/bucket-0" "$PQ_FILES" "$GDUCK_COLS" "$GDUCK_IDS")
+chmod -R a+rX "$WH/grp"
+"$BIN/ts_pq_register" "$WH/grp" 7 "${GPQ[@]}" >/dev/null
+rm -f "$W/grp.csv"
+q -c "IMPORT FOREIGN SCHEMA bench LIMIT TO (grp) FROM SERVER lake INTO public" -c "ANALYZE grp"
+STAT=median
+GRUNS=$(( RUNS > 5 ? RUNS : 5 ))
+# every result is exact whatever the order of the additions (d = i * 1.25:
+# every sum of them is a multiple of 0.25 below 2^53), so all compare as text
+QS[g_few]="SELECT g, count(*), sum(d) FROM T GROUP BY g ORDER BY g"
+QS[g_10k]="SELECT count(*), sum(n), sum(sd), max(sd) FROM (SELECT k, count(*) n, sum(d) sd FROM T GROUP BY k) s"
+QS[g_many]="SELECT count(*), sum(n), sum(sd), max(sd) FROM (SELECT id, count(*) n, sum(d) sd FROM T GROUP BY id) s"
+QS[g_filter]="SELECT count(*), sum(big), sum(d), max(s) FROM T WHERE k < 1000"
+QS[g_topn]="SELECT id, d FROM T ORDER BY d DESC NULLS LAST LIMIT 10"
+QS[g_all]=${QS[all_cols]}
+LABEL[g_few]='GROUP BY, 10 groups: `SELECT g, count(*), sum(d) ... GROUP BY g`'
+LABEL[g_10k]='GROUP BY, 10,000 groups: `k, count(*), sum(d) ... GROUP BY k` (summed over the groups)'
+LABEL[g_many]='GROUP BY, a group per row (more than work_mem holds): `GROUP BY id` (summed)'
+LABEL[g_filter]='filtered: `count(*), sum(big), sum(d), max(s) ... WHERE k < 1000`'
+LABEL[g_topn]='top-N: `SELECT id, d ... ORDER BY d DESC NULLS LAST LIMIT 10`'
+LABEL[g_all]="${LABEL[all_cols]} (table scan_pq / heap)"
+G_ORDER=(g_few g_10k g_many g_filter g_topn g_all)
+# the foreign / heap table of each query
+gtab() { [ "$1" = g_all ] && echo "${2/grp/scan_pq}" | sed 's/heap_g/heap/' || echo "$2"; }
+GDQ="{" ; sep=""
+for name in "${G_ORDER[@]}"; do
+    sql=${QS[$name]//FROM T/FROM $( [ "$name" = g_all ] && echo pq || echo grp)}
+    GDQ+="$sep\"$name\":\"$sql\""; sep=","
+done
+GDQ+="}"
+declare -A GWL DT DR
+# DuckDB's medians (1 thread, or par) into DT[name@par], DR its rows; run
+# before and after PostgreSQL's runs of a setting, the machine's load
+# changing meanwhile: DT keeps the faster median of the two
+duck_group() {
+    local par=$1 name ms res
+    log "DuckDB read_parquet (threads=$(( par > 0 ? par : 1 )), median of $GRUNS)"
+    while IFS=$'\t' read -r name ms res; do
+        if [ -z "${DT[$name@$par]:-}" ] || awk -v a="$ms" -v b="${DT[$name@$par]}" 'BEGIN { exit !(a < b) }'; then
+            DT[$name@$par]=$ms
+        fi
+        DR[$name@$par]=$(tr ';' '\n' <<<"${res//,/|}" | sort -u | tr '\n' '\t')
+    done < <(cd bench && DUCK_STAT=median DUCK_THREADS=$(( par > 0 ? par : 1 )) DUCK_VIEWS="{\"grp\":\"$WH/grp/bucket-0/*.parquet\"}" \
+                 node duck.mjs time "$WH/scan_pq/bucket-0/*.parquet" "$GRUNS" "$GDQ")
+}
+for par in 0 2; do
+    duck_group "$par"
+    OPTS="-c max_parallel_workers_per_gather=$par -c jit=off"
+    for name in "${G_ORDER[@]}"; do
+        ft=$(gtab "$name" grp); ht=$(gtab "$name" heap_g)
+        log "$name on $ft and $ht, $par workers (median of $GRUNS)"
+        RUNS=$GRUNS PGOPTIONS=$OPTS time_pair "$name" "${name}@on$par" "$ft"
+        T[$name@off$par,grp]=${T[$name,$ft]}; RES[$name@off$par,grp]=${RES[$name,$ft]}
+        T[$name@on$par,grp]=${T[${name}@on$par,$ft]}; RES[$name@on$par,grp]=${RES[${name}@on$par,$ft]}
+        RUNS=$GRUNS PGOPTIONS=$OPTS time_query "$name" "$ht"
+        T[$name@$par,heap]=${T[$name,$ht]}; RES[$name@$par,heap]=${RES[$name,$ht]}
+        if [ "$par" != 0 ]; then
+            GWL[$name@on,grp]=$(workers "$name" "$ft" "$OPTS")
+            GWL[$name@off,grp]=$(workers "$name" "$ft" "$OPTS -c tablescan.enable_aggregate_pushdown=off")
+            GWL[$name,heap]=$(workers "$name" "$ht" "$OPTS")
+        fi
+    done
+    duck_group "$par"      # again after PostgreSQL's runs: the faster median of the two
+done
+# every result, for a look when "same" says no
+{ for k in "${!RES[@]}"; do [[ $k == g_* ]] && printf 'pg %s\t%s\n' "$k" "${RES[$k]}"; done
+  for k in "${!DR[@]}"; do [[ $k == g_* ]] && printf 'duckdb %s\t%s\n' "$k" "${DR[$k]}"; done; } | sort > "$W/group-results.txt"
+G_PLAN_SERIAL=$(PGOPTIONS="-c max_parallel_workers_per_gather=0" q -c "EXPLAIN (COSTS OFF) ${QS[g_few]//FROM T/FROM grp}")
+G_PLAN_PAR=$(PGOPTIONS="-c max_parallel_workers_per_gather=2" q -c "EXPLAIN (COSTS OFF) ${QS[g_few]//FROM T/FROM grp}")
+G_PLAN_MANY=$(PGOPTIONS="-c max_parallel_workers_per_gather=0" q -c "EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF, SUMMARY OFF) ${QS[g_many]//FROM T/FROM grp}")
+# the GROUP BY section of the report
+group_report() {
+    local par name same w
+    echo "Table \`grp\`: the $ROWS rows' id, big, d, s, day with \`g = id % 10\` and \`k = id % 10000\` in front,"
+    echo "$PQ_FILES Parquet files written by DuckDB (foreign table \`grp\`, ANALYZEd) and a heap table \`heap_g\`;"
+    echo "the every-column row reads \`scan_pq\` and \`heap\`. Figures: the **median** of $GRUNS runs in one backend"
+    echo "(psql \`\\timing\`), pushdown off and on alternating; DuckDB: median of $GRUNS, \`SET threads\` = 1, then 2,"
+    echo "timed before and after PostgreSQL's runs of each setting, the faster median kept."
+    echo "\"pushdown off\": the rows through PostgreSQL's Aggregate (\`tablescan.enable_aggregate_pushdown = off\`);"
+    echo "\"on\": aggregates / groups computed while scanning (the default). \"same\": the foreign table's rows (both"
+    echo "settings, every run) are the heap's and DuckDB's, as text (every sum of d is exact)."
+    echo "Load average when the section started: $G_LOAD."
+    for par in 0 2; do
+        echo
+        if [ "$par" = 0 ]; then echo "Serial (\`max_parallel_workers_per_gather = 0\`, DuckDB 1 thread):"
+        else echo "Parallel (\`max_parallel_workers_per_gather = 2\`, DuckDB 2 threads; workers launched in brackets):"; fi
+        echo
+        echo "| query | foreign, pushdown off ms | foreign, on ms | heap ms | DuckDB ms | on / heap | on / DuckDB | heap / DuckDB | same |"
+        echo "|---|---:|---:|---:|---:|---:|---:|---:|---|"
+        for name in "${G_ORDER[@]}"; do
+            same=no
+            [ "${RES[$name@off$par,grp]}" = "${RES[$name@$par,heap]}" ] &&
+                [ "${RES[$name@on$par,grp]}" = "${RES[$name@$par,heap]}" ] &&
+                [ "${DR[$name@$par]}" = "${RES[$name@$par,heap]}" ] && same=yes
+            w() { [ "$par" = 0 ] || echo " [${GWL[$1]:-0}]"; }
+            echo "| ${LABEL[$name]} | $(fmt "${T[$name@off$par,grp]}")$(w "$name@off,grp") | $(fmt "${T[$name@on$par,grp]}")$(w "$name@on,grp") | $(fmt "${T[$name@$par,heap]}")$(w "$name,heap") | $(fmt "${DT[$name@$par]:-0}") | $(ratio "${T[$name@on$par,grp]}" "${T[$name@$par,heap]}") | $(ratio "${T[$name@on$par,grp]}" "${DT[$name@$par]:-0}") | $(ratio "${T[$name@$par,heap]}" "${DT[$name@$par]:-0}") | $same |"
+        done
+    done
+    echo
+    echo "Parallel speed-up (serial ms / 2 workers ms), pushdown on: $(for name in g_few g_10k g_many g_filter g_all; do
+        printf '%s %s; ' "$name" "$(ratio "${T[$name@on0,grp]}" "${T[$name@on2,grp]}")"; done)"
+    echo
+    echo "Plans of the 10-groups query, serial and with 2 workers; the one-group-per-row query (EXPLAIN ANALYZE):"
+    echo
+    echo '```'
+    echo "$G_PLAN_SERIAL"
+    echo
+    echo "$G_PLAN_PAR"
+    echo
+    echo "$G_PLAN_MANY"
+    echo '```'
+}
 
 # ---- report --------------------------------------------------------------------
 GIT=$(git -C "$ROOT" rev-parse --short HEAD 2>/dev/null || echo unknown)
@@ -286,6 +429,20 @@ CPU=$(awk -F': ' '/model name/ { print $2; exit }' /proc/cpuinfo)
 PGV=$(q -c "SHOW server_version")
 DUCKV=$(cd bench && node -e "import('@duckdb/node-api').then(async m => { const i = await m.DuckDBInstance.create(); const c = await i.connect(); console.log((await c.runAndReadAll('SELECT version()')).getRows()[0][0]); })")
 mb() { awk -v k="$1" 'BEGIN { printf "%.1f MB", k / 1024 }'; }
+if [ "$ONLY" = group ]; then
+    {
+    echo "# tablescan_fdw benchmark: GROUP BY, filtered aggregate, top-N"
+    echo
+    echo "Generated by \`BENCH_ONLY=group bash bench/run.sh $SIZE\` (BENCH_ROWS=$ROWS)."
+    echo
+    echo "- date: $(date -u '+%Y-%m-%d %H:%M UTC'); commit: $GIT$DIRTY"
+    echo "- machine: $(nproc) CPUs ($CPU), $MEM_GB GB RAM; PostgreSQL $PGV; DuckDB $DUCKV"
+    echo
+    group_report
+    } > "$RESULTS"
+    cat "$RESULTS"
+    exit 0
+fi
 {
 echo "# tablescan_fdw benchmark results"
 echo
@@ -379,6 +536,10 @@ pk_table() {
     done
 }
 
+echo
+echo "## GROUP BY, filtered aggregate, top-N"
+echo
+group_report
 echo
 echo "## Primary-key tables"
 echo

@@ -72,6 +72,8 @@ SELECT q, (check_agg(q)).* FROM (VALUES
   ('SELECT min(dec_s), max(dec_s), sum(dec_s), avg(dec_s), var_samp(dec_s) FROM all_types'),
   ('SELECT min(dec_l), max(dec_l), sum(dec_l), avg(dec_l) FROM all_types'),
   ('SELECT min(c), max(c), min(vc), max(vc), min(s), max(s), max(s COLLATE "C") FROM all_types'),
+  -- text by its bytes (C, POSIX, the database's C.UTF-8) or by ICU
+  ('SELECT min(s COLLATE "POSIX"), max(vc), min(s COLLATE "und-x-icu"), max(s COLLATE "und-x-icu") FROM all_types WHERE i > 4'),
   ('SELECT min(dt), max(dt), min(tm), max(tm), min(ts), max(ts), max(ts3), min(ltz), max(ltz) FROM all_types'),
   ('SELECT count(arr), count(m), count(bin), max(p) FROM all_types'),
   ('SELECT sum(i)::numeric / count(*) AS mean, max(s) || ''!'' AS s FROM all_types'),
@@ -187,6 +189,57 @@ CREATE FOREIGN TABLE missing (id int, v text) SERVER lake
   OPTIONS (database 'sales', "table" 'no_such_table');
 SELECT pg_temp.error_of('SELECT max(v) FROM missing');
 SELECT max(customer), count(*) FROM orders WHERE id / (id - 43) > 0;
+
+-- quals decided on the values before conversion (read/row_filter.c): the
+-- rows for which a conjunct of the scan's predicate is certainly not true
+-- go before their Datums are built.  The same rows as with pruning off (no
+-- predicate: every row converted, every qual PostgreSQL's) and as through
+-- PostgreSQL's Aggregate; NULLs fail every comparison; equality under a
+-- nondeterministic collation, ranges under a non-C collation and char(n)
+-- are never decided early (their rows are PostgreSQL's to judge).
+CREATE COLLATION ci_filter (provider = icu, locale = 'und-u-ks-level2', deterministic = false);
+CREATE FUNCTION check_filter(q text, OUT same boolean, OUT result text)
+LANGUAGE plpgsql AS $$
+DECLARE
+  unpruned text;
+  local text;
+BEGIN
+  EXECUTE format('SELECT q_::text FROM (%s) q_', q) INTO result;
+  PERFORM set_config('tablescan.enable_pruning', 'off', true);
+  EXECUTE format('SELECT q_::text FROM (%s) q_', q) INTO unpruned;
+  PERFORM set_config('tablescan.enable_aggregate_pushdown', 'off', true);
+  EXECUTE format('SELECT q_::text FROM (%s) q_', q) INTO local;
+  PERFORM set_config('tablescan.enable_pruning', 'on', true);
+  PERFORM set_config('tablescan.enable_aggregate_pushdown', 'on', true);
+  same := result IS NOT DISTINCT FROM unpruned AND result IS NOT DISTINCT FROM local;
+END $$;
+SELECT q, (check_filter(q)).* FROM (VALUES
+  ('SELECT count(*), sum(i), max(s) FROM all_types WHERE i < 17'),
+  ('SELECT count(*), sum(i), min(bi) FROM all_types WHERE bi >= 21000000147 AND si <> 30'),
+  ('SELECT count(*), sum(i) FROM all_types WHERE i IN (1, 3, 8, 13, 40)'),
+  ('SELECT count(*), sum(i) FROM all_types WHERE i NOT IN (1, 3, 8, 13)'),
+  ('SELECT count(*), sum(i) FROM all_types WHERE i IS NULL OR d IS NULL'),
+  ('SELECT count(*), sum(i) FROM all_types WHERE i IS NOT NULL AND d > 10.5'),
+  ('SELECT count(*), sum(d), max(f) FROM all_types WHERE d <= 0 OR f > 15'),
+  ('SELECT count(*), max(d) FROM all_types WHERE d <> 0 AND d < ''NaN'''),
+  ('SELECT count(*), max(d) FROM all_types WHERE d = ''NaN'' OR d >= ''Infinity'''),
+  ('SELECT count(*), min(dt), max(dt) FROM all_types WHERE dt >= ''2020-01-10'' AND dt < ''2020-02-01'''),
+  ('SELECT count(*), max(s) FROM all_types WHERE s = ''s_12'''),
+  ('SELECT count(*), max(s) FROM all_types WHERE s < ''s_2'' COLLATE "C"'),
+  ('SELECT count(*), max(vc) FROM all_types WHERE vc LIKE ''vc\_1%'''),
+  ('SELECT count(*), max(i) FROM all_types WHERE NOT (i < 30)'),
+  ('SELECT count(*), max(i) FROM all_types WHERE i::bigint < 5000000000 AND f < 3.3'),
+  -- never decided early: PostgreSQL's collations and char(n)
+  ('SELECT count(*), max(s) FROM all_types WHERE s = ''S_12'' COLLATE ci_filter'),
+  ('SELECT count(*), max(s) FROM all_types WHERE s COLLATE ci_filter IN (''S_12'', ''s_13'')'),
+  ('SELECT count(*), max(s) FROM all_types WHERE s < ''s_2'''),
+  ('SELECT count(*), max(c) FROM all_types WHERE c = ''c_1'''),
+  -- GROUP BY over filtered rows
+  ('SELECT string_agg(g::text, '','' ORDER BY g) FROM (SELECT p, count(*) AS g FROM all_types WHERE i > 6 AND s <> ''s_9'' GROUP BY p) x')) v(q);
+-- the rows of a plain scan, too
+SELECT i, d, s FROM all_types WHERE i > 33 AND d IS NOT NULL ORDER BY i;
+DROP FUNCTION check_filter(text);
+DROP COLLATION ci_filter;
 
 -- off: PostgreSQL's Aggregate over the scan
 SET tablescan.enable_aggregate_pushdown = off;

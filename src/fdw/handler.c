@@ -454,6 +454,9 @@ tablescanIterateForeignScan(ForeignScanState *node)
 	error_context_stack = &errcb;
 	tablescan_scan_next_row(node->fdw_state, node->ss.ss_ScanTupleSlot);
 	error_context_stack = errcb.previous;
+	/* rows the quals drop before conversion are PostgreSQL's Rows Removed by Filter too */
+	if (node->ss.ps.instrument)
+		InstrCountFiltered1(node, tablescan_scan_rows_rejected(node->fdw_state));
 	return node->ss.ss_ScanTupleSlot;
 }
 

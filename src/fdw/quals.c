@@ -216,6 +216,12 @@ collation_is_bytewise(Oid coll)
 		lc_collate_is_c(coll);
 }
 
+static bool
+collation_is_deterministic(Oid coll)
+{
+	return !OidIsValid(coll) || get_collation_isdeterministic(coll);
+}
+
 static ts_predicate *
 convert_opexpr(QualContext *qc, OpExpr *op)
 {
@@ -282,10 +288,15 @@ convert_opexpr(QualContext *qc, OpExpr *op)
 	else if (!tablescan_datum_to_literal(value, consttype, lit, &ltype))
 		return NULL;
 
-	/* LIKE and equality do not depend on the collation; ranges do */
+	/*
+	 * LIKE and equality do not depend on a deterministic collation (equal
+	 * strings are equal bytes); ranges do.  A nondeterministic one (ICU,
+	 * case- or accent-insensitive) finds other bytes equal: never pushed.
+	 */
 	if (is_string_kind(qc->schema->fields[field].type->kind) &&
-		pop != TS_PRED_EQ && pop != TS_PRED_NE && pop != TS_PRED_STARTS_WITH &&
-		!collation_is_bytewise(op->inputcollid))
+		(!collation_is_deterministic(op->inputcollid) ||
+		 (pop != TS_PRED_EQ && pop != TS_PRED_NE && pop != TS_PRED_STARTS_WITH &&
+		  !collation_is_bytewise(op->inputcollid))))
 		return NULL;
 
 	if (pop == TS_PRED_STARTS_WITH)
@@ -344,6 +355,10 @@ convert_array_op(QualContext *qc, ScalarArrayOpExpr *op)
 	ts_predicate_op pop;
 
 	if (field < 0 || op->opno >= FirstNormalObjectId)
+		return NULL;
+	/* a nondeterministic collation finds other bytes equal (convert_opexpr) */
+	if (is_string_kind(qc->schema->fields[field].type->kind) &&
+		!collation_is_deterministic(op->inputcollid))
 		return NULL;
 	if (!value_of(qc, r, &value, &isnull, &arraytype) || isnull)
 		return NULL;

@@ -55,6 +55,17 @@
 
 #include "scan_aggregate.h"
 
+#ifdef __GLIBC__
+#include <gnu/libc-version.h>
+#endif
+#include <locale.h>
+
+#include "catalog/pg_collation.h"
+#include "common/int.h"
+#include "mb/pg_wchar.h"
+#include "utils/float.h"
+#include "utils/pg_locale.h"
+
 /* What GetForeignUpperPaths leaves for GetForeignPlan in the upper rel's fdw_private. */
 typedef struct TsAggScanPath
 {
@@ -475,6 +486,69 @@ call_frame(TsAggScanState *st, Oid fn, int nargs, Oid collation, MemoryContext c
 	return fc;
 }
 
+/*
+ * Does collation coll order text as its bytes do (memcmp, then length), as
+ * varstr_cmp would find?  The C and POSIX collations (lc_collate_is_c),
+ * and libc's C.UTF-8 in a UTF-8 database on glibc 2.35 or later, whose
+ * strcoll compares code points (strcmp, the order of UTF-8's bytes): two
+ * strings are equal only when their bytes are, so varstr_cmp's tiebreak
+ * changes nothing either.
+ */
+static bool
+collation_orders_by_bytes(Oid coll)
+{
+	const char *name = NULL;
+	char	   *owned = NULL;
+	bool		bytes;
+
+	if (!OidIsValid(coll))
+		return false;
+	if (lc_collate_is_c(coll))
+		return true;
+#ifdef __GLIBC__
+	{
+		int			major,
+					minor;
+
+		if (GetDatabaseEncoding() != PG_UTF8 ||
+			sscanf(gnu_get_libc_version(), "%d.%d", &major, &minor) != 2 ||
+			major < 2 || (major == 2 && minor < 35))
+			return false;
+	}
+	if (coll == DEFAULT_COLLATION_OID)
+	{
+		/* the database's: libc's LC_COLLATE unless its provider is ICU */
+		if (pg_newlocale_from_collation(coll) != 0)
+			return false;
+		name = setlocale(LC_COLLATE, NULL);
+	}
+	else
+	{
+		HeapTuple	tup = SearchSysCache1(COLLOID, ObjectIdGetDatum(coll));
+		Form_pg_collation form;
+		Datum		d;
+		bool		isnull;
+
+		if (!HeapTupleIsValid(tup))
+			return false;
+		form = (Form_pg_collation) GETSTRUCT(tup);
+		if (form->collprovider == COLLPROVIDER_LIBC && form->collisdeterministic)
+		{
+			d = SysCacheGetAttr(COLLOID, tup, Anum_pg_collation_collcollate, &isnull);
+			if (!isnull)
+				name = owned = TextDatumGetCString(d);
+		}
+		ReleaseSysCache(tup);
+	}
+	bytes = name != NULL && (strcmp(name, "C.UTF-8") == 0 || strcmp(name, "C.utf8") == 0);
+	if (owned)
+		pfree(owned);
+	return bytes;
+#else
+	return false;
+#endif
+}
+
 /* Look up an aggregate's functions and initial state (nodeAgg.c's ExecInitAgg, reduced). */
 static void
 init_transition(TsAggScanState *st, TsAggTrans *t, Aggref *agg, MemoryContext cxt)
@@ -524,6 +598,16 @@ init_transition(TsAggScanState *st, TsAggTrans *t, Aggref *agg, MemoryContext cx
 	}
 	t->trans = call_frame(st, transfn, t->attno > 0 ? 2 : 1, agg->inputcollid, cxt);
 	t->strict = t->trans->flinfo->fn_strict;
+	/* the commonest by-value transitions, computed here as they compute them */
+	if (t->strict && t->transbyval && transtype == INT8OID &&
+		(transfn == F_INT8INC || transfn == F_INT8INC_ANY))
+		t->inline_fn = TS_INLINE_INT8INC;
+	else if (t->strict && t->transbyval && transtype == FLOAT8OID && transfn == F_FLOAT8PL)
+		t->inline_fn = TS_INLINE_FLOAT8PL;
+	/* max / min of text where the collation orders by bytes: compared here */
+	if ((transfn == F_TEXT_LARGER || transfn == F_TEXT_SMALLER) &&
+		collation_orders_by_bytes(agg->inputcollid))
+		t->bytes_minmax = transfn == F_TEXT_LARGER ? 1 : -1;
 	/* a partial aggregate's result is its state (serialized when internal) */
 	if (!DO_AGGSPLIT_SKIPFINAL(agg->aggsplit) && OidIsValid(finalfn))
 	{
@@ -643,6 +727,50 @@ advance(TsAggScanState *st, const TsAggTrans *t, TsAggValue *v, const Datum *val
 		}
 		if (v->isnull)
 			return;
+	}
+	if (t->inline_fn == TS_INLINE_INT8INC)
+	{
+		/* int8inc: the state (never NULL: initial 0) plus one */
+		int64		result;
+
+		if (unlikely(pg_add_s64_overflow(DatumGetInt64(v->value), 1, &result)))
+			ereport(ERROR,
+					(errcode(ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE),
+					 errmsg("bigint out of range")));
+		v->value = Int64GetDatum(result);
+		return;
+	}
+	if (t->inline_fn == TS_INLINE_FLOAT8PL)
+	{
+		/* float8pl: float8_pl, overflow checked as it checks it */
+		v->value = Float8GetDatum(float8_pl(DatumGetFloat8(v->value), DatumGetFloat8(arg)));
+		return;
+	}
+	if (t->bytes_minmax != 0)
+	{
+		/*
+		 * text_larger / text_smaller (strict, non-NULL state) by the bytes:
+		 * the state is replaced by a greater (smaller) string only, an equal
+		 * one being the same bytes.
+		 */
+		text	   *cur = DatumGetTextPP(v->value);
+		text	   *in = DatumGetTextPP(arg);
+		int			lc = VARSIZE_ANY_EXHDR(cur),
+					li = VARSIZE_ANY_EXHDR(in);
+		int			c = memcmp(VARDATA_ANY(in), VARDATA_ANY(cur), Min(lc, li));
+
+		if (c == 0)
+			c = li - lc;
+		if (t->bytes_minmax > 0 ? c > 0 : c < 0)
+		{
+			MemoryContext old = MemoryContextSwitchTo(aggcxt);
+			Datum		copy = datumCopy(arg, false, -1);
+
+			MemoryContextSwitchTo(old);
+			pfree(DatumGetPointer(v->value));
+			v->value = copy;
+		}
+		return;
 	}
 	fc->args[0].value = v->value;
 	fc->args[0].isnull = v->isnull;

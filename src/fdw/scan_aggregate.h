@@ -23,6 +23,10 @@ typedef struct TsAggValue
 } TsAggValue;
 
 /* One aggregate while scanning: nodeAgg.c's per-transition state, reduced. */
+/* Transition functions computed in place of the call (by-value states, as the functions do). */
+#define TS_INLINE_INT8INC 1		/* count(*), count(col): int8inc, int8inc_any */
+#define TS_INLINE_FLOAT8PL 2	/* sum(float8): float8pl */
+
 typedef struct TsAggTrans
 {
 	int			attno;			/* the argument's attribute, 0 = none (count(*)) */
@@ -36,6 +40,8 @@ typedef struct TsAggTrans
 	bool		serial_strict;
 	Datum		init_value;
 	bool		init_isnull;
+	int8		bytes_minmax;	/* max (1) / min (-1) of text compared by bytes; 0: no */
+	int8		inline_fn;		/* a transition computed here (TS_INLINE_*), 0: called */
 } TsAggTrans;
 
 typedef struct TsGroupTable TsGroupTable;	/* scan_group.c */

@@ -142,6 +142,31 @@ tablescan_group_add_path(PlannerInfo *root, RelOptInfo *input_rel, RelOptInfo *g
 
 /* ---- execution --------------------------------------------------------- */
 
+/*
+ * A GROUP BY of one by-value key (an integer, a date, a float ...): an
+ * index of the groups by the key's bits, in front of the hash table.  A key
+ * bit for bit equal to an indexed one is that group whatever the equality
+ * function says (it holds a value equal to itself), as same_as_last has
+ * it; a key not indexed asks the hash table (the key's own hash and
+ * equality: it may find a group of equal keys with other bits, -0.0 for
+ * 0.0) and is indexed.  It spares a lookup (a hash function call, a slot,
+ * the equality expression) per row.  Open addressing, at most half full,
+ * in the groups' memory (so under work_mem with them), emptied with them.
+ */
+typedef struct BitsEntry
+{
+	Datum		key;
+	TsAggValue *states;			/* NULL: empty */
+} BitsEntry;
+
+#define BITS_INITIAL 256
+
+static inline uint32
+bits_hash(Datum key)
+{
+	return (uint32) (((uint64) key * UINT64CONST(0x9E3779B97F4A7C15)) >> 32);
+}
+
 struct TsGroupTable
 {
 	MemoryContext metacxt;		/* the hash table and its buckets */
@@ -152,6 +177,11 @@ struct TsGroupTable
 	TupleTableSlot *entryslot;	/* a group's keys, when returned */
 	TupleTableSlot *lastslot;	/* the keys of the group of the last row */
 	TsAggValue *last;			/* that group's states (NULL: none; an entry moves) */
+	bool		use_bits;		/* one by-value key: the index by its bits */
+	BitsEntry  *bits;			/* in tablecxt */
+	uint32		bits_mask;		/* entries - 1 */
+	uint32		bits_used;
+	TsAggValue *bits_null;		/* the group of the NULL key, once indexed */
 	int16	   *keylen;			/* per key: its type's length and byval */
 	bool	   *keybyval;
 	size_t		limit;			/* work_mem * hash_mem_multiplier */
@@ -201,6 +231,7 @@ group_table_create(ForeignScanState *node, TsAggScanState *st)
 	g->tablecxt = AllocSetContextCreate(qcxt, "tablescan_fdw groups", ALLOCSET_DEFAULT_SIZES);
 	g->outcxt = AllocSetContextCreate(qcxt, "tablescan_fdw group row", ALLOCSET_SMALL_SIZES);
 	g->limit = get_hash_memory_limit();
+	g->use_bits = st->nkeys == 1 && g->keybyval[0];
 	g->table = BuildTupleHashTableExt(&node->ss.ps, desc, st->nkeys, keycols, eqfuncs, hashfns,
 									  collations, 256, sizeof(TsAggValue) * st->naggs,
 									  g->metacxt, g->tablecxt,
@@ -224,6 +255,9 @@ group_table_clear(TsAggScanState *st, TsGroupTable *g)
 {
 	g->last = NULL;
 	ExecClearTuple(g->lastslot);
+	g->bits = NULL;				/* (was in tablecxt) */
+	g->bits_used = 0;
+	g->bits_null = NULL;
 	ResetTupleHashTable(g->table);
 	MemoryContextReset(g->tablecxt);
 	ReScanExprContext(st->aggcontext);
@@ -259,6 +293,49 @@ same_as_last(TsAggScanState *st, TsGroupTable *g, const Datum *values, const boo
 	return true;
 }
 
+/* The entry of key in the index: its own, or the empty one it would take. */
+static inline BitsEntry *
+bits_find(TsGroupTable *g, Datum key)
+{
+	uint32		i = bits_hash(key) & g->bits_mask;
+
+	for (;;)
+	{
+		BitsEntry  *e = &g->bits[i];
+
+		if (e->states == NULL || e->key == key)
+			return e;
+		i = (i + 1) & g->bits_mask;
+	}
+}
+
+/* Index key's group (a new array, twice the size, when half full). */
+static void
+bits_insert(TsGroupTable *g, Datum key, TsAggValue *states)
+{
+	BitsEntry  *e;
+
+	if (g->bits == NULL || (g->bits_used + 1) * 2 > g->bits_mask + 1)
+	{
+		BitsEntry  *old = g->bits;
+		uint32		oldsize = old ? g->bits_mask + 1 : 0;
+		uint32		size = old ? oldsize * 2 : BITS_INITIAL;
+
+		g->bits = MemoryContextAllocZero(g->tablecxt, sizeof(BitsEntry) * size);
+		g->bits_mask = size - 1;
+		for (uint32 i = 0; i < oldsize; i++)
+			if (old[i].states != NULL)
+				*bits_find(g, old[i].key) = old[i];
+		if (old)
+			pfree(old);
+	}
+	e = bits_find(g, key);
+	if (e->states == NULL)
+		g->bits_used++;
+	e->key = key;
+	e->states = states;
+}
+
 /*
  * Read rows into the groups until every row is read or a new group takes
  * the table over its memory (then the groups go out and it starts again).
@@ -277,7 +354,19 @@ group_fill(ForeignScanState *node, TsAggScanState *st, TsGroupTable *g)
 		bool		isnew = false;
 		MemoryContext old;
 
-		if (!same_as_last(st, g, values, isnull))
+		if (g->use_bits)
+		{
+			int			a = st->key_attnos[0] - 1;
+			TsAggValue *found = isnull[a] ? g->bits_null :
+				g->bits ? bits_find(g, values[a])->states : NULL;
+
+			if (found)
+			{
+				g->last = found;
+				goto advance;
+			}
+		}
+		if (g->use_bits || !same_as_last(st, g, values, isnull))
 		{
 			ExecClearTuple(keyslot);
 			for (int k = 0; k < st->nkeys; k++)
@@ -295,11 +384,24 @@ group_fill(ForeignScanState *node, TsAggScanState *st, TsGroupTable *g)
 													   sizeof(TsAggValue) * Max(st->naggs, 1));
 				tablescan_agg_start(st, entry->additional);
 			}
-			/* its keys as stored (in the table's memory), for the next rows */
 			g->last = entry->additional;
-			ExecStoreMinimalTuple(entry->firstTuple, g->lastslot, false);
-			slot_getallattrs(g->lastslot);
+			if (g->use_bits)
+			{
+				int			a = st->key_attnos[0] - 1;
+
+				if (isnull[a])
+					g->bits_null = g->last;
+				else
+					bits_insert(g, values[a], g->last);
+			}
+			else
+			{
+				/* its keys as stored (in the table's memory), for the next rows */
+				ExecStoreMinimalTuple(entry->firstTuple, g->lastslot, false);
+				slot_getallattrs(g->lastslot);
+			}
 		}
+advance:
 		st->rows_aggregated++;
 		old = MemoryContextSwitchTo(econtext->ecxt_per_tuple_memory);
 		tablescan_agg_advance_all(st, g->last, values, isnull);

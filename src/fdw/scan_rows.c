@@ -73,6 +73,8 @@ struct TsScanState
 	int			win_all_done;	/* the least of win_done */
 	int		   *string_fields;	/* batch columns converted as strings in windows */
 	int			nstring_fields;
+	ts_row_filter *row_filter;	/* rows the predicate rejects, out before conversion */
+	int64		rejected_counted;	/* of them, in Rows Removed by Filter already */
 	bool		row_allocs;		/* values converted one by one since rowcxt was emptied */
 	/* a Parallel Foreign Scan: shared state (parallel.c) and this process's tasks */
 	TsParallelScan *pscan;
@@ -236,6 +238,9 @@ start_scan(TsScanState *st, bool publish)
 	for (int k = 0; k < st->nread_atts; k++)
 		if (st->conv[st->read_atts[k]].path == TS_DATUM_TEXT)
 			st->string_fields[st->nstring_fields++] = st->att_field[st->read_atts[k]];
+	st->row_filter = ts_row_filter_new(st->plan->predicate, st->columns,
+									   (const ts_type *const *) st->col_types, st->ncolumns);
+	st->rejected_counted = 0;
 	if (st->pscan)
 	{
 		st->ntasks = tablescan_parallel_tasks(st->plan, st->columns, st->ncolumns, &st->tasks);
@@ -415,6 +420,20 @@ tablescan_scan_next_row(TsScanState *st, TupleTableSlot *slot)
 }
 
 /*
+ * Rows the row filter (read/row_filter.c) dropped before conversion since
+ * the last call: the executor counts them as Rows Removed by Filter.
+ */
+int64
+tablescan_scan_rows_rejected(TsScanState *st)
+{
+	int64		r = st->row_filter ? ts_row_filter_rejected(st->row_filter) : 0;
+	int64		d = r - st->rejected_counted;
+
+	st->rejected_counted = r;
+	return d;
+}
+
+/*
  * The next row of the scan: *values and *isnull, one per attribute of the
  * relation (NULL where not read), valid until the next call; false at the
  * end.  A row of the window is handed out in place.
@@ -471,7 +490,10 @@ tablescan_scan_next_values(TsScanState *st, Datum **values, bool **isnull)
 				close_reader(st);
 			}
 			else
+			{
 				st->figures[FIG_ROWS] += n;
+				ts_row_filter_apply(st->row_filter, &st->batch);
+			}
 		}
 		MemoryContextSwitchTo(old);
 		convert_window(st);

@@ -408,6 +408,7 @@ extern TsScanState *tablescan_scan_create(EState *estate);
 extern void tablescan_scan_set_source(TsScanState *st, Relation rel, Index relid, List *quals,
 									  List *attnums, struct ExprContext *econtext);
 extern bool tablescan_scan_next_row(TsScanState *st, TupleTableSlot *slot);
+extern int64 tablescan_scan_rows_rejected(TsScanState *st);
 extern bool tablescan_scan_next_values(TsScanState *st, Datum **values, bool **isnull);
 extern void tablescan_scan_rescan(TsScanState *st, bool replan);
 extern void tablescan_scan_end(TsScanState *st);

@@ -167,4 +167,30 @@ bool		ts_plan_count_groups(ts_plan *plan, const struct ts_predicate *pred,
 								 ts_count_group **groups, int *ngroups,
 								 ts_count_metrics *metrics, ts_err *err);
 
+/*
+ * Rows a predicate rejects, taken out of the batches before the caller
+ * converts them (row_filter.c).  Built for batches of these columns (field
+ * indexes of the plan's read schema, in batch order, and their types): each
+ * conjunct of p on those columns is decided on the row's values with SQL's
+ * semantics (ts_predicate_leaf_decide); a row goes when one is certainly
+ * not true (false, or NULL).  Rows kept may still fail p: the caller checks
+ * its own quals on them.  NULL when no conjunct of p is on these columns.
+ */
+typedef struct ts_row_filter ts_row_filter;
+
+ts_row_filter *ts_row_filter_new(const struct ts_predicate *p, const int *columns,
+								 const ts_type *const *types, int ncolumns);
+
+/*
+ * Take the rows f rejects out of batch (f NULL: none): its values then
+ * point into f's buffer, valid until the next call or the next batch.
+ * Returns the rows left (maybe 0).
+ */
+int			ts_row_filter_apply(ts_row_filter *f, ts_batch *batch);
+
+/* Rows taken out so far. */
+int64_t		ts_row_filter_rejected(const ts_row_filter *f);
+
+void		ts_row_filter_free(ts_row_filter *f);
+
 #endif							/* TS_READ_H */

@@ -98,6 +98,14 @@ ts_predicate_equal_zeros(const ts_type *t, const ts_value *a, const ts_value *b)
 	return false;
 }
 
+/*
+ * Decide leaf p on one concrete value v of type t (a partition value, a
+ * row's value): 1 = holds, 0 = does not (SQL semantics: NULL satisfies only
+ * IS NULL, a NULL literal never matches, -0.0 = 0.0, NaN equal to itself
+ * and above every number), -1 = cannot be decided (value_compare.c).
+ */
+int			ts_predicate_leaf_decide(const ts_predicate *p, const ts_type *t, const ts_value *v);
+
 /* A leaf's own test: false only when no row can satisfy it. */
 typedef bool (*ts_leaf_may_match_fn) (const ts_predicate *leaf, void *arg);
 

@@ -188,3 +188,9 @@ scan_predicate_leaf_may_hold(const ts_predicate *p, const ts_type *t, const ts_v
 {
 	return scan_predicate_leaf_decide(p, t, v) != 0;
 }
+
+int
+ts_predicate_leaf_decide(const ts_predicate *p, const ts_type *t, const ts_value *v)
+{
+	return scan_predicate_leaf_decide(p, t, v);
+}
