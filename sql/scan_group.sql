@@ -163,8 +163,11 @@ SELECT x, s.* FROM generate_series(1, 3) x
   ON s.day <> '2020-01-01'::date + x ORDER BY x, day;
 RESET enable_material;
 RESET enable_hashagg;
--- an error in a worker is the query's
+-- an error in a worker is the query's (terse: whether the leader or a worker
+-- reaches the row first decides whether a "parallel worker" CONTEXT line follows)
+\set VERBOSITY terse
 SELECT tag, max(seen), count(*) FROM groups WHERE id / (id - 4300) > 0 GROUP BY tag;
+\set VERBOSITY default
 RESET parallel_setup_cost;
 RESET parallel_tuple_cost;
 RESET min_parallel_table_scan_size;

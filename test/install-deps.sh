@@ -5,7 +5,7 @@ set -euo pipefail
 
 PKGS=(build-essential pkg-config postgresql-15 postgresql-server-dev-15 postgresql-common
       libavro-dev libcjson-dev libzstd-dev libsnappy-dev liblz4-dev zlib1g-dev libbz2-dev
-      libroaring-dev libcurl4-openssl-dev libxml2-dev libcmocka-dev python3 clang-14 libclang-rt-14-dev)
+      libroaring-dev libcurl4-openssl-dev libssl-dev libxml2-dev libcmocka-dev python3 clang-14 libclang-rt-14-dev)
 
 missing=()
 for p in "${PKGS[@]}"; do
