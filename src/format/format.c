@@ -91,29 +91,6 @@ sniff(const char *path, ts_err *err)
 	return fmt;
 }
 
-int
-ts_reader_batch_rows(const ts_reader_options *options)
-{
-	return options && options->batch_rows > 0 ? options->batch_rows : TS_BATCH_ROWS;
-}
-
-void
-ts_reader_settings_init(ts_reader_settings *s, const ts_reader_options *options)
-{
-	memset(s, 0, sizeof(*s));
-	s->batch_rows = ts_reader_batch_rows(options);
-	if (options)
-	{
-		s->stats_filter = options->stats_filter;
-		s->stats_filter_arg = options->stats_filter_arg;
-		s->rows_filter = options->rows_filter;
-		s->rows_filter_arg = options->rows_filter_arg;
-		s->buffers = options->buffers;
-		s->range_start = options->range_start;
-		s->range_end = options->range_end;
-	}
-}
-
 ts_format_reader *
 ts_format_open(ts_file_format fmt, const char *path,
 			   const ts_read_column *columns, int ncols,

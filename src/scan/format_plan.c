@@ -638,26 +638,27 @@ fail:
 	return false;
 }
 
+/* The listing request of a format table's partitions (no files). */
+static bool
+partitions_request(ts_plan *plan, const ts_scan_context *ctx, ft_setup *su, ts_err *err)
+{
+	if (plan == NULL || ctx == NULL)
+		return ts_error(err, TS_ERR_INVALID, "no plan or scan context");
+	ts_plan_enter(plan);
+	if (plan->kind != TS_TABLE_FORMAT)
+		return ts_error(err, TS_ERR_UNSUPPORTED,
+						"listing partitions is implemented only for format tables; \"%s\" is a Paimon %s table",
+						plan->table_path, plan->kind == TS_TABLE_PRIMARY_KEY ? "primary-key" : "append");
+	return setup_request(plan, ctx, su, false, err);
+}
+
 ts_ft_listing *
 ts_format_plan_partitions(ts_plan *plan, const ts_scan_context *ctx, ts_err *err)
 {
 	ft_setup	su;
 	ts_ft_listing *l;
 
-	if (plan == NULL || ctx == NULL)
-	{
-		ts_error(err, TS_ERR_INVALID, "no plan or scan context");
-		return NULL;
-	}
-	ts_plan_enter(plan);
-	if (plan->kind != TS_TABLE_FORMAT)
-	{
-		ts_error(err, TS_ERR_UNSUPPORTED,
-				 "listing partitions is implemented only for format tables; \"%s\" is a Paimon %s table",
-				 plan->table_path, plan->kind == TS_TABLE_PRIMARY_KEY ? "primary-key" : "append");
-		return NULL;
-	}
-	if (!setup_request(plan, ctx, &su, false, err))
+	if (!partitions_request(plan, ctx, &su, err))
 		return NULL;
 	l = ts_format_table_list_partitions(&su.req, err);
 	if (l == NULL)
@@ -673,20 +674,7 @@ ts_format_plan_partitions_given(ts_plan *plan, const ts_scan_context *ctx, int n
 	ft_setup	su;
 	ts_ft_listing *l;
 
-	if (plan == NULL || ctx == NULL)
-	{
-		ts_error(err, TS_ERR_INVALID, "no plan or scan context");
-		return NULL;
-	}
-	ts_plan_enter(plan);
-	if (plan->kind != TS_TABLE_FORMAT)
-	{
-		ts_error(err, TS_ERR_UNSUPPORTED,
-				 "listing partitions is implemented only for format tables; \"%s\" is a Paimon %s table",
-				 plan->table_path, plan->kind == TS_TABLE_PRIMARY_KEY ? "primary-key" : "append");
-		return NULL;
-	}
-	if (!setup_request(plan, ctx, &su, false, err))
+	if (!partitions_request(plan, ctx, &su, err))
 		return NULL;
 	l = ts_format_table_partitions_given(&su.req, nparts, specs, nspecs, what, err);
 	if (l == NULL)

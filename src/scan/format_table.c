@@ -570,6 +570,49 @@ sort_partitions(ts_ft_listing *l, const ts_ft_request *req)
 		qsort(l->partitions, l->npartitions, sizeof(ts_ft_partition), cmp_parts);
 }
 
+/*
+ * A new listing for req and the walk state that fills it: the key names
+ * and the default partition name copied into its arena, no partition
+ * value set.  NULL (err set) when out of memory.
+ */
+static ts_ft_listing *
+listing_start(const ts_ft_request *req, ft_walk *w, ts_err *err)
+{
+	ts_ft_listing *l = ts_calloc(1, sizeof(ts_ft_listing));
+	int			n = req->nkeys ? req->nkeys : 1;
+
+	if (l == NULL)
+	{
+		ts_error_nomem(err, NULL);
+		return NULL;
+	}
+	ts_arena_init(&l->arena, 16 * 1024);
+	memset(w, 0, sizeof(*w));
+	w->req = req;
+	w->l = l;
+	w->default_name = req->default_name && *req->default_name ? req->default_name : TS_FT_DEFAULT_PARTITION_NAME;
+	l->nkeys = req->nkeys;
+	l->default_name = ts_arena_strdup(&l->arena, w->default_name);
+	l->key_names = ts_arena_alloc(&l->arena, sizeof(char *) * n);
+	w->values = ts_arena_alloc(&l->arena, sizeof(char *) * n);
+	w->typed = ts_arena_alloc(&l->arena, sizeof(ts_value) * n);
+	if (l->key_names == NULL || w->values == NULL || w->typed == NULL || l->default_name == NULL)
+		goto nomem;
+	for (int k = 0; k < req->nkeys; k++)
+	{
+		if ((l->key_names[k] = ts_arena_strdup(&l->arena, req->key_names[k])) == NULL)
+			goto nomem;
+		w->values[k] = NULL;
+		memset(&w->typed[k], 0, sizeof(ts_value));
+		w->typed[k].isnull = true;
+	}
+	return l;
+nomem:
+	ts_ft_listing_free(l);
+	ts_error_nomem(err, NULL);
+	return NULL;
+}
+
 ts_ft_listing *
 ts_format_table_list(const ts_ft_request *req, ts_err *err)
 {
@@ -583,38 +626,9 @@ ts_format_table_list(const ts_ft_request *req, ts_err *err)
 		ts_error(err, TS_ERR_INVALID, "format table listing: invalid request");
 		return NULL;
 	}
-	l = ts_calloc(1, sizeof(ts_ft_listing));
+	l = listing_start(req, &w, err);
 	if (l == NULL)
-	{
-		ts_error_nomem(err, NULL);
 		return NULL;
-	}
-	ts_arena_init(&l->arena, 16 * 1024);
-	memset(&w, 0, sizeof(w));
-	w.req = req;
-	w.l = l;
-	w.default_name = req->default_name && *req->default_name ? req->default_name : TS_FT_DEFAULT_PARTITION_NAME;
-	l->nkeys = req->nkeys;
-	l->default_name = ts_arena_strdup(&l->arena, w.default_name);
-	l->key_names = ts_arena_alloc(&l->arena, sizeof(char *) * (req->nkeys ? req->nkeys : 1));
-	w.values = ts_arena_alloc(&l->arena, sizeof(char *) * (req->nkeys ? req->nkeys : 1));
-	w.typed = ts_arena_alloc(&l->arena, sizeof(ts_value) * (req->nkeys ? req->nkeys : 1));
-	if (l->key_names == NULL || w.values == NULL || w.typed == NULL || l->default_name == NULL)
-	{
-		ts_error_nomem(err, NULL);
-		goto fail;
-	}
-	for (int k = 0; k < req->nkeys; k++)
-	{
-		if ((l->key_names[k] = ts_arena_strdup(&l->arena, req->key_names[k])) == NULL)
-		{
-			ts_error_nomem(err, NULL);
-			goto fail;
-		}
-		w.values[k] = NULL;
-		memset(&w.typed[k], 0, sizeof(ts_value));
-		w.typed[k].isnull = true;
-	}
 
 	if (req->nkeys == 0)
 	{
@@ -732,27 +746,9 @@ ts_format_table_partitions_given(const ts_ft_request *req, int nparts,
 		ts_error(err, TS_ERR_INVALID, "format table partitions: invalid request");
 		return NULL;
 	}
-	l = ts_calloc(1, sizeof(ts_ft_listing));
+	l = listing_start(req, &w, err);
 	if (l == NULL)
-	{
-		ts_error(err, TS_ERR_NOMEM, "out of memory");
 		return NULL;
-	}
-	ts_arena_init(&l->arena, 16 * 1024);
-	memset(&w, 0, sizeof(w));
-	w.req = req;
-	w.l = l;
-	w.default_name = req->default_name && *req->default_name ? req->default_name : TS_FT_DEFAULT_PARTITION_NAME;
-	l->nkeys = req->nkeys;
-	l->default_name = ts_arena_strdup(&l->arena, w.default_name);
-	l->key_names = ts_arena_alloc(&l->arena, sizeof(char *) * (req->nkeys ? req->nkeys : 1));
-	w.values = ts_arena_alloc(&l->arena, sizeof(char *) * (req->nkeys ? req->nkeys : 1));
-	w.typed = ts_arena_alloc(&l->arena, sizeof(ts_value) * (req->nkeys ? req->nkeys : 1));
-	if (l->key_names == NULL || w.values == NULL || w.typed == NULL || l->default_name == NULL)
-		goto nomem;
-	for (int k = 0; k < req->nkeys; k++)
-		if ((l->key_names[k] = ts_arena_strdup(&l->arena, req->key_names[k])) == NULL)
-			goto nomem;
 	if (req->nkeys == 0)
 		return l;				/* unpartitioned: no partitions, whatever the catalog says */
 	for (int p = 0; p < nparts; p++)
@@ -801,7 +797,7 @@ ts_format_table_partitions_given(const ts_ft_request *req, int nparts,
 	l->metrics.partitions_kept = l->npartitions;
 	return l;
 nomem:
-	ts_error(err, TS_ERR_NOMEM, "out of memory");
+	ts_error_nomem(err, NULL);
 fail:
 	ts_ft_listing_free(l);
 	return NULL;

@@ -829,6 +829,21 @@ next_row_group(pq_reader *r, ts_err *err)
 	if (rg->num_rows < 0)
 		return ts_error(err, TS_ERR_CORRUPT, "Parquet file \"%s\" row group %d: negative row count",
 						r->path, rgi);
+	/*
+	 * Every row has a value (or a NULL, or an empty list's entry) in every
+	 * column chunk: a row count the chunks do not hold is damage, and
+	 * believing it would hand out rows of NULLs without end.
+	 */
+	if (rg->ncolumns == 0 && rg->num_rows > 0)
+		return ts_error(err, TS_ERR_CORRUPT,
+						"Parquet file \"%s\" row group %d: %lld rows but no column chunk",
+						r->path, rgi, (long long) rg->num_rows);
+	for (int c = 0; c < rg->ncolumns; c++)
+		if (rg->columns[c].has_meta && rg->columns[c].num_values < rg->num_rows)
+			return ts_error(err, TS_ERR_CORRUPT,
+							"Parquet file \"%s\" row group %d: %lld rows but column chunk %d holds %lld values",
+							r->path, rgi, (long long) rg->num_rows, c,
+							(long long) rg->columns[c].num_values);
 	r->base.metrics.row_groups_kept++;
 	if (!load_row_group(r, rgi, err))
 		return ts_error_context(err, "Parquet file \"%s\" row group %d", r->path, rgi);
