@@ -2408,11 +2408,12 @@ def server_ready(args, wait=30.0):
 def server_sql(args):
     """The foreign server (and user mapping) of the run's mode."""
     opts, mapping = [], []
-    if args.mode in ("s3", "rest-s3"):
+    mode = getattr(args, "mode", "local")  # prune_diff.py's arguments have no mode
+    if mode in ("s3", "rest-s3"):
         opts += [("s3.endpoint", args.s3_endpoint), ("s3.path.style.access", "true")]
-    if args.mode == "s3":
+    if mode == "s3":
         mapping = [("s3.access-key", "S3RVER"), ("s3.secret-key", "S3RVER")]
-    if args.mode in ("rest", "rest-s3"):
+    if mode in ("rest", "rest-s3"):
         opts = [("catalog", "rest"), ("uri", args.rest_uri), ("warehouse", "conformance")] + opts
         mapping = [("token", args.rest_token)]
     sql = "CREATE SERVER IF NOT EXISTS %s FOREIGN DATA WRAPPER tablescan_fdw%s;\n" % (
