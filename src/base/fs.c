@@ -1,5 +1,5 @@
 /*
- * fs.c - local file system access for the server-free layers.
+ * fs.c - file access for the server-free layers: local files and objects.
  *
  * Owns: file handles (positional reads), whole-file reads of small
  * metadata files, several ranges of one file at once (coalesced and
