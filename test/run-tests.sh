@@ -32,10 +32,10 @@ fi
 step unit tests
 bash test/run-unit.sh build/unit | tee "$LOG/unit.log" | tail -25
 
-step "the checkers' own self-tests (conformance/run.py, baseline.py)"
+step "the checkers' own self-tests (conformance/run.py, baseline.py) and docs-check.sh"
 hp=0; hf=0
-for t in "test/conformance/run.py --self-test" "test/baseline.py self-test"; do
-    if out=$(python3 $t 2>&1); then hp=$((hp + 1)); else hf=$((hf + 1)); printf '%s\n' "$out" | tail -5; fi
+for t in "python3 test/conformance/run.py --self-test" "python3 test/baseline.py self-test" "bash test/docs-check.sh"; do
+    if out=$($t 2>&1); then hp=$((hp + 1)); else hf=$((hf + 1)); printf '%s\n' "$out" | tail -5; fi
 done
 echo "harness: $hp passed, $hf failed, 0 skipped" | tee -a "$LOG/unit.log"
 

@@ -1,5 +1,5 @@
 /*
- * fs.c - local file system access for the server-free layers.
+ * fs.c - file access for the server-free layers: local files and objects.
  *
  * Owns: file handles (positional reads), whole-file reads of small
  * metadata files, several ranges of one file at once (coalesced and
@@ -87,7 +87,7 @@ new_file(const char *path, bool remote, int fd, int64_t size, ts_err *err)
 	if (f == NULL || (f->path = ts_strdup(path)) == NULL)
 	{
 		ts_free(f);
-		ts_error(err, TS_ERR_NOMEM, "out of memory opening \"%s\"", path);
+		ts_error_nomemf(err, "opening \"%s\"", path);
 		return NULL;
 	}
 	f->remote = remote;
@@ -363,7 +363,7 @@ pread_many_object(ts_file *f, ts_range *ranges, int n, ts_err *err)
 	{
 		ts_free(order);
 		ts_free(runs);
-		return ts_error(err, TS_ERR_NOMEM, "out of memory reading \"%s\"", f->path);
+		return ts_error_nomemf(err, "reading \"%s\"", f->path);
 	}
 	nruns = ts_ranges_coalesce(ranges, n, TS_RANGE_GAP, TS_RANGE_MAX_RUN, order, runs);
 	items = ts_calloc(nruns > 0 ? (size_t) nruns : 1, sizeof(ts_s3_fetch));
@@ -382,7 +382,7 @@ pread_many_object(ts_file *f, ts_range *ranges, int n, ts_err *err)
 			ok = false;
 	}
 	if (!ok)
-		ts_error(err, TS_ERR_NOMEM, "out of memory reading \"%s\"", f->path);
+		ts_error_nomemf(err, "reading \"%s\"", f->path);
 	else
 		ok = ts_s3_fetch_all(items, nruns, false, err);
 	for (int k = 0; items && k < nruns; k++)
@@ -457,7 +457,7 @@ ts_read_whole_file(const char *path, uint8_t **data, size_t *len, ts_err *err)
 		{
 			buf = ts_malloc(mlen + 1);
 			if (buf == NULL)
-				return ts_error(err, TS_ERR_NOMEM, "out of memory reading \"%s\"", path);
+				return ts_error_nomemf(err, "reading \"%s\"", path);
 			memcpy(buf, mem, mlen);
 			buf[mlen] = '\0';
 			*data = buf;
@@ -575,7 +575,7 @@ check_listed_link(const char *dir, const struct dirent *de, ts_err *err)
 		return true;
 	sub = ts_path_join(dir, de->d_name);
 	if (sub == NULL)
-		return ts_error(err, TS_ERR_NOMEM, "out of memory listing \"%s\"", dir);
+		return ts_error_nomemf(err, "listing \"%s\"", dir);
 	if (lstat(sub, &st) == 0 && S_ISLNK(st.st_mode))
 		ok = ts_fs_scope_allows_target(sub, err);
 	ts_free(sub);
@@ -662,7 +662,7 @@ ts_list_dir(const char *path, char ***names, int *count, ts_err *err)
 oom:
 	closedir(d);
 	ts_free_names(arr, n);
-	return ts_error(err, TS_ERR_NOMEM, "out of memory listing \"%s\"", path);
+	return ts_error_nomemf(err, "listing \"%s\"", path);
 }
 
 void

@@ -210,7 +210,7 @@ ts_http_get(const ts_http_request *req, ts_http_response *resp, ts_err *err)
 			if (auth == NULL)
 			{
 				curl_slist_free_all(headers);
-				return ts_error(err, TS_ERR_NOMEM, "out of memory");
+				return ts_error_nomem(err, NULL);
 			}
 			snprintf(auth, n, "Authorization: Bearer %s", req->bearer);
 			headers = curl_slist_append(headers, auth);
@@ -243,7 +243,7 @@ ts_http_get(const ts_http_request *req, ts_http_response *resp, ts_err *err)
 			resp->body = b.data ? b.data : ts_strdup("");
 			resp->len = b.len;
 			if (resp->body == NULL)
-				return ts_error(err, TS_ERR_NOMEM, "out of memory");
+				return ts_error_nomem(err, NULL);
 			return true;
 		}
 		ts_free(b.data);

@@ -90,7 +90,7 @@ ts_mcache_configure(const char *dir, int64_t max_bytes, ts_err *err)
 						dir);
 	cache_dir = strdup(dir);
 	if (cache_dir == NULL)
-		return ts_error(err, TS_ERR_NOMEM, "out of memory");
+		return ts_error_nomem(err, NULL);
 	cache_max = max_bytes;
 	return true;
 }

@@ -91,14 +91,14 @@ ts_prefetch_objects(const char *const *paths, int n, ts_err *err)
 
 	if (p == NULL)
 	{
-		ts_error(err, TS_ERR_NOMEM, "out of memory");
+		ts_error_nomem(err, NULL);
 		return NULL;
 	}
 	items = ts_calloc(n > 0 ? (size_t) n : 1, sizeof(ts_s3_fetch));
 	if (items == NULL)
 	{
 		ts_prefetch_free(p);
-		ts_error(err, TS_ERR_NOMEM, "out of memory");
+		ts_error_nomem(err, NULL);
 		return NULL;
 	}
 	for (int i = 0; i < n; i++)
@@ -119,7 +119,7 @@ ts_prefetch_objects(const char *const *paths, int n, ts_err *err)
 				ts_free(cached);
 				ts_free(items);
 				ts_prefetch_free(p);
-				ts_error(err, TS_ERR_NOMEM, "out of memory");
+				ts_error_nomem(err, NULL);
 				return NULL;
 			}
 			continue;
@@ -150,7 +150,7 @@ ts_prefetch_objects(const char *const *paths, int n, ts_err *err)
 				ts_free(items[j].data);
 			ts_free(items);
 			ts_prefetch_free(p);
-			ts_error(err, TS_ERR_NOMEM, "out of memory");
+			ts_error_nomem(err, NULL);
 			return NULL;
 		}
 	}

@@ -402,7 +402,7 @@ s3_attempt_begin(CURL *h, s3_request *r, const ts_s3_config *cfg, s3_sink *s, s3
 				curl_slist_free_all(a->headers);
 				a->headers = NULL;
 				curl_easy_setopt(h, CURLOPT_PASSWORD, "");
-				return ts_error(err, TS_ERR_NOMEM, "out of memory");
+				return ts_error_nomem(err, NULL);
 			}
 			a->headers = curl_slist_append(a->headers, a->token_header);
 		}
@@ -468,7 +468,7 @@ s3_judge(s3_request *r, s3_sink *s, CURLcode rc, int i, int attempts, ts_err *er
 	{
 		ts_free(s->grow);
 		s->grow = NULL;
-		ts_error(err, TS_ERR_NOMEM, "out of memory reading \"%s\"", r->uri);
+		ts_error_nomemf(err, "reading \"%s\"", r->uri);
 		return S3_FAIL;
 	}
 	if (s->overflow)
@@ -565,7 +565,7 @@ send_request(s3_request *r, ts_err *err)
 		s3_outcome	out;
 
 		if (s == NULL)
-			return ts_error(err, TS_ERR_NOMEM, "out of memory");
+			return ts_error_nomem(err, NULL);
 		if (!attempt(r, cfg, s, &rc, &retry_after_s, err))
 		{
 			ts_free(s);
@@ -633,7 +633,7 @@ url_of(const char *uri, char **bucket, char **key, ts_err *err)
 	{
 		ts_free(*bucket);
 		ts_free(*key);
-		ts_error(err, TS_ERR_NOMEM, "out of memory");
+		ts_error_nomem(err, NULL);
 	}
 	return url;
 }
@@ -759,7 +759,7 @@ s3_whole_result(s3_request *r, uint8_t **data, size_t *len, ts_err *err)
 						r->uri, r->body_len, (long long) r->content_length);
 	}
 	if (r->body == NULL && (r->body = ts_malloc(1)) == NULL)
-		return ts_error(err, TS_ERR_NOMEM, "out of memory");
+		return ts_error_nomem(err, NULL);
 	r->body[r->body_len] = '\0';
 	*data = r->body;
 	*len = r->body_len;
@@ -815,7 +815,7 @@ ts_s3_list(const char *uri, bool max_one, char ***names, int *count, ts_err *err
 	eprefix = prefix ? ts_url_encode(prefix) : NULL;
 	if (base == NULL || eprefix == NULL)
 	{
-		ok = ts_error(err, TS_ERR_NOMEM, "out of memory");
+		ok = ts_error_nomem(err, NULL);
 		goto done;
 	}
 	do
@@ -825,7 +825,7 @@ ts_s3_list(const char *uri, bool max_one, char ***names, int *count, ts_err *err
 
 		if (out.next_token && etoken == NULL)
 		{
-			ok = ts_error(err, TS_ERR_NOMEM, "out of memory");
+			ok = ts_error_nomem(err, NULL);
 			break;
 		}
 		/* query parameters in the order SigV4 canonicalizes them */
@@ -835,7 +835,7 @@ ts_s3_list(const char *uri, bool max_one, char ***names, int *count, ts_err *err
 		ts_free(etoken);
 		if (r.url == NULL)
 		{
-			ok = ts_error(err, TS_ERR_NOMEM, "out of memory");
+			ok = ts_error_nomem(err, NULL);
 			break;
 		}
 		r.max_body = (size_t) 64 << 20;

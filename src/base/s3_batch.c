@@ -192,7 +192,7 @@ ts_s3_fetch_all(ts_s3_fetch *items, int n, bool keep_going, ts_err *err)
 	{
 		ts_free(states);
 		ts_free(ierr);
-		return ts_error(err, TS_ERR_NOMEM, "out of memory");
+		return ts_error_nomem(err, NULL);
 	}
 	memset(ierr, 0, sizeof(*ierr));
 	for (int k = 0; k < nslots; k++)
@@ -208,7 +208,7 @@ ts_s3_fetch_all(ts_s3_fetch *items, int n, bool keep_going, ts_err *err)
 		slots[k].s = ts_malloc(sizeof(s3_sink));
 		if (slots[k].h == NULL || slots[k].s == NULL)
 		{
-			ok = ts_error(err, TS_ERR_NOMEM, "out of memory");
+			ok = ts_error_nomem(err, NULL);
 			goto out;
 		}
 	}

@@ -67,13 +67,13 @@ add_name(ts_s3_listing *out, const char *full, const char *prefix, bool is_prefi
 		char	  **na = ts_realloc(out->names, sizeof(char *) * (size_t) cap);
 
 		if (na == NULL)
-			return ts_error(err, TS_ERR_NOMEM, "out of memory");
+			return ts_error_nomem(err, NULL);
 		out->names = na;
 		out->cap = cap;
 	}
 	name = ts_psprintf("%.*s", (int) len, full);
 	if (name == NULL)
-		return ts_error(err, TS_ERR_NOMEM, "out of memory");
+		return ts_error_nomem(err, NULL);
 	out->names[out->count++] = name;
 	return true;
 }
@@ -137,7 +137,7 @@ ts_s3_parse_list_page(const char *xml, size_t len, const char *prefix,
 			char	   *t = text_of(k);
 
 			ok = t ? add_name(out, t, prefix, is_prefix, err) :
-				ts_error(err, TS_ERR_NOMEM, "out of memory");
+				ts_error_nomem(err, NULL);
 			ts_free(t);
 		}
 	}

@@ -101,7 +101,7 @@ ts_s3_parse_uri(const char *uri, char **bucket, char **key, ts_err *err)
 		ts_free(*bucket);
 		ts_free(*key);
 		*bucket = *key = NULL;
-		return ts_error(err, TS_ERR_NOMEM, "out of memory");
+		return ts_error_nomem(err, NULL);
 	}
 	return true;
 }

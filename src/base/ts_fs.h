@@ -5,7 +5,11 @@
  * Local POSIX by default.  Inside a backend src/fdw installs hooks so that
  * file descriptors are PostgreSQL transient files, released at transaction
  * abort even when an ERROR unwinds through a reader.  Every error names the
- * path.  Object stores can come later behind the same interface.
+ * path.  Object stores sit behind the same interface: an object URI
+ * (s3://, s3a://, oss://) is read by ranged GETs of the object store client
+ * (ts_s3.h), objects prefetched whole (ts_prefetch.h) or kept in the
+ * on-disk metadata cache (ts_meta_cache.h) are read from memory, and
+ * other schemes (hdfs://, gs://, ...) are refused by name.
  *
  * A scope confines every open, listing and existence check to a few root
  * directories (fs_scope.c): the FDW gives each scan the roots its role may

@@ -177,7 +177,7 @@ tablescan_bucket(PG_FUNCTION_ARGS)
 	plan = ts_scan_prepare(&ctx, &err);
 	if (plan == NULL)
 		tablescan_report(&err);
-	bucket_opt = ts_plan_option(plan, "bucket");
+	bucket_opt = ts_plan_option(plan, TS_OPT_BUCKET);
 	nbuckets = bucket_opt ? pg_strtoint32(bucket_opt) : -1;
 	if (nbuckets <= 0)
 		ereport(ERROR,

@@ -4,7 +4,8 @@
  * Owns: finding the restriction clauses on the _ROW_ID system column (=,
  * IN, = ANY($1), ranges, a nested loop's parameter) and turning them into
  * a ts_row_ids (src/scan/row_ids.h) that the scan uses to keep only the
- * data files holding those row ids (the seed's SetGlobalIndexResult).
+ * data files holding those row ids (paimon-cpp's
+ * ScanContextBuilder::SetGlobalIndexResult).
  * The clauses go through quals.c as the other quals do, against a schema
  * of one BIGINT field standing for _ROW_ID; they stay local quals, so
  * PostgreSQL rechecks every row.  Only with tablescan.enable_pruning.

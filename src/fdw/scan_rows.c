@@ -535,7 +535,8 @@ tablescan_scan_next_values(TsScanState *st, Datum **values, bool **isnull)
 
 /*
  * errcontext while reading rows (arg: the scan): the table, and the data
- * file where one is read alone, with its row group or stripe where known.
+ * file where one is read alone, with its row group, stripe or Avro block
+ * where known.
  */
 void
 tablescan_scan_error_context(void *arg)

@@ -151,8 +151,8 @@ struct ts_format_reader
 	ts_reader_metrics metrics;
 	/*
 	 * Where in the file the reader is, for error context: part_name "row
-	 * group" (Parquet) or "stripe" (ORC) and the 0-based index of the one
-	 * being read; part_name NULL when unknown or none.
+	 * group" (Parquet), "stripe" (ORC) or "block" (Avro) and the 0-based
+	 * index of the one being read; part_name NULL when unknown or none.
 	 */
 	const char *part_name;
 	int32_t		part;

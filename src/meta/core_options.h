@@ -55,6 +55,10 @@
 #define TS_OPT_INCREMENTAL_BETWEEN_TIMESTAMP "incremental-between-timestamp"
 #define TS_OPT_INCREMENTAL_BETWEEN_SCAN_MODE "incremental-between-scan-mode"
 #define TS_OPT_FORMAT_TABLE_PATH_ONLY_VALUE "format-table.partition-path-only-value"
+#define TS_OPT_FORMAT "format"	/* FOREIGN TABLE option: file.format of a format table */
+#define TS_OPT_CHANGELOG_PRODUCER "changelog-producer"
+#define TS_OPT_FILE_INDEX_READ_ENABLED "file-index.read.enabled"
+#define TS_OPT_INDEX_FILE_IN_DATA_FILE_DIR "index-file-in-data-file-dir"
 /* merge on read (src/read/merge.c) */
 #define TS_OPT_SEQUENCE_FIELD "sequence.field"
 #define TS_OPT_SEQUENCE_FIELD_SORT_ORDER "sequence.field.sort-order"

@@ -911,7 +911,7 @@ ts_meta_avro_next_into(ts_meta_avro *r, void *record, const ts_value **row,
 		(!isnull && !read_record(r->top, &r->cur, r->row, record, r, &r->seen, err)))
 	{
 		ts_error_context(err, "Avro file \"%s\": block %d, object %lld",
-						 r->c->path, (int) r->c->nblocks, (long long) r->block_row);
+						 r->c->path, (int) r->c->nblocks - 1, (long long) r->block_row);
 		return -1;
 	}
 	if (isnull)
@@ -922,7 +922,7 @@ ts_meta_avro_next_into(ts_meta_avro *r, void *record, const ts_value **row,
 	r->rows_left--;
 	if (r->rows_left == 0 && ts_cursor_left(&r->cur) != 0)
 		return ts_error(err, TS_ERR_CORRUPT, "Avro file \"%s\": block %d: %zu bytes left after its %lld objects",
-						r->c->path, (int) r->c->nblocks, ts_cursor_left(&r->cur),
+						r->c->path, (int) r->c->nblocks - 1, ts_cursor_left(&r->cur),
 						(long long) r->block_row), -1;
 	*row = r->row;
 	return 1;

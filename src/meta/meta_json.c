@@ -101,7 +101,7 @@ ts_json_parse(const char *json, size_t len, const char *what, ts_err *err)
 	text = quote_big_ints(json, len);
 	if (text == NULL)
 	{
-		ts_error(err, TS_ERR_NOMEM, "%s: out of memory parsing JSON", what);
+		ts_error_nomemf(err, "parsing the JSON of %s", what);
 		return NULL;
 	}
 	root = cJSON_ParseWithLength(text, strlen(text));

@@ -753,7 +753,7 @@ cast_nested(const ts_value *in, const ts_type *from, const ts_type *to, ts_value
 		ts_value   *items = ts_arena_alloc(arena, sizeof(ts_value) * (to->nfields ? to->nfields : 1));
 
 		if (items == NULL)
-			return ts_error(err, TS_ERR_NOMEM, "out of memory");
+			return ts_error_nomem(err, NULL);
 		for (int i = 0; i < to->nfields; i++)
 		{
 			int			j = row_field_match(from, &to->fields[i]);
@@ -779,7 +779,7 @@ cast_nested(const ts_value *in, const ts_type *from, const ts_type *to, ts_value
 
 		items = ts_arena_alloc(arena, sizeof(ts_value) * (size_t) (nitems ? nitems : 1));
 		if (items == NULL)
-			return ts_error(err, TS_ERR_NOMEM, "out of memory");
+			return ts_error_nomem(err, NULL);
 		for (int64_t i = 0; i < nitems; i++)
 		{
 			const ts_type *ft,

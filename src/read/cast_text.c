@@ -29,13 +29,13 @@ ts_cast_value_text(const ts_value *in, const ts_type *from, ts_arena *arena,
 	size_t		n;
 
 	if (s == NULL)
-		return ts_error(err, TS_ERR_NOMEM, "out of memory");
+		return ts_error_nomem(err, NULL);
 	n = strlen(s);
 	*p = ts_arena_dup(arena, s, n ? n : 1);
 	*len = (uint32_t) n;
 	ts_free(s);
 	if (*p == NULL)
-		return ts_error(err, TS_ERR_NOMEM, "out of memory");
+		return ts_error_nomem(err, NULL);
 	return true;
 }
 
@@ -172,7 +172,7 @@ ts_cast_to_character_string(const ts_type *to, const uint8_t *p, uint32_t len, t
 			return ts_error(err, TS_ERR_UNSUPPORTED, "CHAR(%u) padding too large", target);
 		b = ts_arena_alloc(arena, (size_t) len + pad);
 		if (b == NULL)
-			return ts_error(err, TS_ERR_NOMEM, "out of memory");
+			return ts_error_nomem(err, NULL);
 		if (len)
 			memcpy(b, p, len);
 		memset(b + len, ' ', pad);
@@ -212,7 +212,7 @@ ts_cast_to_binary_string(const ts_type *to, const uint8_t *p, uint32_t len, ts_v
 		uint8_t    *b = ts_arena_alloc(arena, target);
 
 		if (b == NULL)
-			return ts_error(err, TS_ERR_NOMEM, "out of memory");
+			return ts_error_nomem(err, NULL);
 		memcpy(b, p, len);
 		memset(b + len, 0, target - len);
 		out->v.s.p = b;
@@ -709,7 +709,7 @@ string_form(ts_buf *b, const ts_value *in, const ts_type *from, int depth, ts_er
 				bool		ok;
 
 				if (s == NULL)
-					return ts_error(err, TS_ERR_NOMEM, "out of memory");
+					return ts_error_nomem(err, NULL);
 				ok = ts_buf_append(b, s, strlen(s), err);
 				ts_free(s);
 				return ok;
@@ -743,7 +743,7 @@ ts_cast_string_form(const ts_value *in, const ts_type *from, ts_arena *arena,
 		*p = ts_arena_dup(arena, b.len ? (const void *) b.data : (const void *) "", b.len ? b.len : 1);
 		*len = (uint32_t) b.len;
 		if (*p == NULL)
-			ok = ts_error(err, TS_ERR_NOMEM, "out of memory");
+			ok = ts_error_nomem(err, NULL);
 	}
 	ts_buf_free(&b);
 	return ok;

@@ -77,7 +77,7 @@ ts_read_file_index(ts_plan *plan, const ts_scan_file *file, bool *skip, void **s
 		return true;
 	path = ts_psprintf("%.*s/%s", (int) (slash - file->path), file->path, name);
 	if (path == NULL)
-		return ts_error(err, TS_ERR_NOMEM, "out of memory");
+		return ts_error_nomem(err, NULL);
 	/*
 	 * An object is read at once (a missing one answers 404: a request less
 	 * than asking first); a local file is checked first, as before.
@@ -134,7 +134,7 @@ ts_read_file_index_describe(ts_plan *plan, const ts_scan_file *file, char **desc
 									file->entry->file.file_name);
 		*desc = ts_file_index_describe(&fi);
 		ts_file_index_free(&fi);
-		return *desc != NULL || ts_error(err, TS_ERR_NOMEM, "out of memory");
+		return *desc != NULL || ts_error_nomem(err, NULL);
 	}
 	name = sidecar_name(file->entry);
 	if (name == NULL || file->path == NULL || (slash = strrchr(file->path, '/')) == NULL)
@@ -142,7 +142,7 @@ ts_read_file_index_describe(ts_plan *plan, const ts_scan_file *file, char **desc
 	*sidecar = name;
 	path = ts_psprintf("%.*s/%s", (int) (slash - file->path), file->path, name);
 	if (path == NULL)
-		return ts_error(err, TS_ERR_NOMEM, "out of memory");
+		return ts_error_nomem(err, NULL);
 	if (!ts_path_is_file(path))
 	{
 		ts_free(path);
@@ -157,7 +157,7 @@ ts_read_file_index_describe(ts_plan *plan, const ts_scan_file *file, char **desc
 		*desc = ts_file_index_describe(&fi);
 		ts_file_index_free(&fi);
 		if (*desc == NULL)
-			ok = ts_error(err, TS_ERR_NOMEM, "out of memory");
+			ok = ts_error_nomem(err, NULL);
 	}
 	if (!ok)
 		ts_error_context(err, "index file \"%s\"", path);

@@ -68,7 +68,7 @@ prefetch_files(ts_split_reader *r, int from, ts_err *err)
 	{
 		ts_free(sizes);
 		ts_free(paths);
-		return ts_error(err, TS_ERR_NOMEM, "out of memory");
+		return ts_error_nomem(err, NULL);
 	}
 	for (int i = 0; i < n; i++)
 	{

@@ -119,7 +119,7 @@ int			ts_data_file_next(ts_data_file_reader *r, ts_data_file_batch *out, ts_err 
 
 /* Add what the file reader read so far to *acc (and count the file). */
 void		ts_data_file_add_metrics(const ts_data_file_reader *r, ts_reader_metrics *acc);
-/* The row group / stripe being read (ts_format_reader.part_name / part), or NULL. */
+/* The row group / stripe / Avro block being read (ts_format_reader.part_name / part), or NULL. */
 const char *ts_data_file_current_part(const ts_data_file_reader *r, int32_t *part);
 
 /* Close; adds what it read to *acc (may be NULL). */

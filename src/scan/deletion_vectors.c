@@ -89,7 +89,7 @@ scan_index_file_path(ts_plan *plan, scan_state *st, const ts_index_manifest_entr
 	{
 		if (!scan_check_file_name(plan, "index file", ie->file_name, err))
 			return ts_error_context(err, "index manifest \"%s\"", plan->snapshot->index_manifest);
-		if (scan_option_bool(plan, "index-file-in-data-file-dir", false))
+		if (scan_option_bool(plan, TS_OPT_INDEX_FILE_IN_DATA_FILE_DIR, false))
 		{
 			char	   *dir;
 

@@ -42,7 +42,7 @@ ts_format_plan_file_format(const ts_plan *plan)
 		return TS_FORMAT_UNKNOWN;
 	f = ts_plan_option(plan, TS_OPT_FILE_FORMAT);
 	if (f == NULL)
-		f = ts_plan_option(plan, "format");
+		f = ts_plan_option(plan, TS_OPT_FORMAT);
 	return ts_format_from_name(f);
 }
 
@@ -59,7 +59,7 @@ ts_format_plan_resolve(ts_plan *plan, const ts_scan_context *ctx, ts_err *err)
 
 	plan->kind = TS_TABLE_FORMAT;
 	if (fmt_name == NULL)
-		fmt_name = ts_plan_option(plan, "format");
+		fmt_name = ts_plan_option(plan, TS_OPT_FORMAT);
 	if (fmt_name == NULL)
 		return ts_error(err, TS_ERR_INVALID,
 						"format table \"%s\" has no file format (option file.format: csv, json, parquet, orc or text)",
@@ -134,7 +134,7 @@ static bool
 data_dir(ts_plan *plan, const ts_scan_context *ctx, const char **dir, const char **skip_top,
 		 ts_err *err)
 {
-	const char *p = ts_plan_option(plan, "path");
+	const char *p = ts_plan_option(plan, TS_OPT_PATH);
 
 	*skip_top = NULL;
 	if (p == NULL || *p == '\0')

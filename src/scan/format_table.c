@@ -711,7 +711,7 @@ take_spec_values(ft_walk *w, const ts_option *spec, int nspec, const char *what,
 			continue;
 		}
 		if ((w->values[k] = ts_arena_strdup(&w->l->arena, v)) == NULL)
-			return ts_error(err, TS_ERR_NOMEM, "out of memory");
+			return ts_error_nomem(err, NULL);
 		if (t)
 		{
 			ts_err		e;
@@ -720,7 +720,7 @@ take_spec_values(ft_walk *w, const ts_option *spec, int nspec, const char *what,
 									 &w->l->arena, &w->typed[k], &e))
 			{
 				if (e.code == TS_ERR_NOMEM)
-					return ts_error(err, TS_ERR_NOMEM, "out of memory");
+					return ts_error_nomem(err, NULL);
 				return ts_error(err, TS_ERR_CORRUPT,
 								"%s: value \"%s\" of partition key \"%s\" is not a %s: %s",
 								what, v, req->key_names[k], ts_type_kind_name(t->kind), e.msg);

@@ -190,9 +190,8 @@ scan_incremental_choose(ts_plan *plan, bool *handled, ts_err *err)
 static bool
 check_primary_key(ts_plan *plan, const scan_state *st, ts_err *err)
 {
-	const char *engine = ts_plan_option(plan, "merge-engine");
-	const char *producer = ts_plan_option(plan, "changelog-producer");
-	const char *mode = ts_plan_option(plan, "incremental-between-scan-mode");
+	const char *producer = ts_plan_option(plan, TS_OPT_CHANGELOG_PRODUCER);
+	const char *mode = ts_plan_option(plan, TS_OPT_INCREMENTAL_BETWEEN_SCAN_MODE);
 
 	if (st->skip_level0 && st->first_row)
 		return ts_error(err, TS_ERR_UNSUPPORTED,
@@ -202,10 +201,10 @@ check_primary_key(ts_plan *plan, const scan_state *st, ts_err *err)
 		return ts_error(err, TS_ERR_UNSUPPORTED,
 						"table \"%s\": incremental-between on primary-key tables with deletion-vectors.enabled is not supported unless deletion-vectors.merge-on-read is true (without it Java's batch scan skips their level-0 files)",
 						plan->table_path);
-	if (engine && strcasecmp(engine, "deduplicate") != 0)
+	if (plan->core.merge_engine != TS_MERGE_DEDUPLICATE)
 		return ts_error(err, TS_ERR_UNSUPPORTED,
 						"table \"%s\": incremental-between on primary-key tables with merge-engine \"%s\" is not supported (only deduplicate)",
-						plan->table_path, engine);
+						plan->table_path, ts_plan_option(plan, TS_OPT_MERGE_ENGINE));
 	if (producer && strcasecmp(producer, "none") != 0 &&
 		(mode == NULL || strcmp(mode, "auto") == 0))
 		return ts_error(err, TS_ERR_UNSUPPORTED,

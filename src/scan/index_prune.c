@@ -164,18 +164,18 @@ void
 scan_index_setup(ts_plan *plan, const scan_state *st)
 {
 	const ts_scan_context *ctx = st->ctx;
-	const char *engine = ts_plan_option(plan, "merge-engine");
 
 	plan->use_file_index = false;
 	if (ctx->no_file_index || !ctx->enable_pruning || st->data_evolution ||
-		!scan_option_bool(plan, "file-index.read.enabled", true))
+		!scan_option_bool(plan, TS_OPT_FILE_INDEX_READ_ENABLED, true))
 		return;
 	if (plan->kind == TS_TABLE_PRIMARY_KEY)
 	{
 		/* files are read one by one only where deletion vectors replace merging */
 		if (!st->dv_enabled || !st->skip_level0)
 			return;
-		if (engine && (strcmp(engine, "partial-update") == 0 || strcmp(engine, "aggregation") == 0))
+		if (plan->core.merge_engine == TS_MERGE_PARTIAL_UPDATE ||
+			plan->core.merge_engine == TS_MERGE_AGGREGATION)
 			return;
 	}
 	else if (plan->kind != TS_TABLE_APPEND)

@@ -263,7 +263,7 @@ prefetch_manifests(ts_plan *plan, scan_state *st, const ts_manifest_file_meta *m
 			break;
 		paths[n] = ts_arena_printf(&plan->arena, "%s/manifest/%s", plan->table_path, m->file_name);
 		if (paths[n] == NULL)
-			return ts_error(err, TS_ERR_NOMEM, "out of memory");
+			return ts_error_nomem(err, NULL);
 		bytes += m->file_size > 0 ? m->file_size : 0;
 		n++;
 	}
@@ -315,7 +315,7 @@ scan_read_live_files(ts_plan *plan, scan_state *st,
 		for (int k = 0; k < nl; k++)
 			if (lists[k] == NULL)
 			{
-				ts_error(err, TS_ERR_NOMEM, "out of memory");
+				ts_error_nomem(err, NULL);
 				goto done;
 			}
 		if ((window = ts_prefetch_objects(lists, nl, err)) == NULL)

@@ -38,7 +38,7 @@ strip_file_scheme(const char *p)
 static char *
 apply_path_map(ts_plan *plan, const char *path)
 {
-	const char *map = ts_plan_option(plan, "external-path-map");
+	const char *map = ts_plan_option(plan, TS_OPT_EXTERNAL_PATH_MAP);
 	const char *p = map;
 
 	while (p && *p)

@@ -84,7 +84,7 @@ get_json(ts_rest_catalog *c, const char *path, const char *endpoint, cJSON **jso
 
 	*json = NULL;
 	if (url == NULL)
-		return ts_error(err, TS_ERR_NOMEM, "out of memory");
+		return ts_error_nomem(err, NULL);
 	req.url = url;
 	req.bearer = c->token;
 	req.ca_file = c->ca_file;
@@ -137,7 +137,7 @@ add_options(ts_option **opts, int *n, cJSON *obj, const char *endpoint, const ch
 		{
 			grown = ts_realloc(*opts, sizeof(ts_option) * (size_t) (*n + 1));
 			if (grown == NULL)
-				return ts_error(err, TS_ERR_NOMEM, "out of memory");
+				return ts_error_nomem(err, NULL);
 			*opts = grown;
 			(*opts)[i].key = ts_strdup(kv->string);
 			(*opts)[i].value = NULL;
@@ -146,7 +146,7 @@ add_options(ts_option **opts, int *n, cJSON *obj, const char *endpoint, const ch
 		ts_free((void *) (*opts)[i].value);
 		(*opts)[i].value = ts_strdup(kv->valuestring);
 		if ((*opts)[i].key == NULL || (*opts)[i].value == NULL)
-			return ts_error(err, TS_ERR_NOMEM, "out of memory");
+			return ts_error_nomem(err, NULL);
 	}
 	return true;
 }
@@ -181,7 +181,7 @@ ts_rest_connect(ts_rest_catalog *c, const char *uri, const char *warehouse,
 						uri);
 	c->uri = ts_malloc(len + 1);
 	if (c->uri == NULL)
-		return ts_error(err, TS_ERR_NOMEM, "out of memory");
+		return ts_error_nomem(err, NULL);
 	memcpy(c->uri, uri, len);
 	c->uri[len] = '\0';
 	c->token = token;
@@ -196,7 +196,7 @@ ts_rest_connect(ts_rest_catalog *c, const char *uri, const char *warehouse,
 	else
 		path = ts_strdup("/v1/config");
 	if (path == NULL)
-		return ts_error(err, TS_ERR_NOMEM, "out of memory");
+		return ts_error_nomem(err, NULL);
 	ok = get_json(c, path, endpoint, &j, err);
 	ts_free(path);
 	if (!ok)
@@ -223,11 +223,11 @@ ts_rest_connect(ts_rest_catalog *c, const char *uri, const char *warehouse,
 		char	   *enc = prefix && *prefix ? ts_url_encode(prefix) : ts_strdup("");
 
 		if (enc == NULL)
-			return ts_error(err, TS_ERR_NOMEM, "out of memory");
+			return ts_error_nomem(err, NULL);
 		c->prefix = *enc ? ts_psprintf("/%s", enc) : ts_strdup("");
 		ts_free(enc);
 		if (c->prefix == NULL)
-			return ts_error(err, TS_ERR_NOMEM, "out of memory");
+			return ts_error_nomem(err, NULL);
 	}
 	return true;
 }
@@ -279,7 +279,7 @@ ts_rest_parse_names(const char *endpoint, const char *body, const char *field,
 	if (out == NULL)
 	{
 		cJSON_Delete(j);
-		return ts_error(err, TS_ERR_NOMEM, "out of memory");
+		return ts_error_nomem(err, NULL);
 	}
 	cJSON_ArrayForEach(item, arr)
 	{
@@ -293,7 +293,7 @@ ts_rest_parse_names(const char *endpoint, const char *body, const char *field,
 		{
 			ts_free_names(out, k);
 			cJSON_Delete(j);
-			return ts_error(err, TS_ERR_NOMEM, "out of memory");
+			return ts_error_nomem(err, NULL);
 		}
 		k++;
 	}
@@ -403,7 +403,7 @@ list_names(ts_rest_catalog *c, const char *path, const char *endpoint, const cha
 nomem:
 	ts_free(token);
 	ts_free_names(all, nall);
-	return ts_error(err, TS_ERR_NOMEM, "out of memory");
+	return ts_error_nomem(err, NULL);
 }
 
 bool
@@ -413,7 +413,7 @@ ts_rest_list_databases(ts_rest_catalog *c, char ***names, int *count, ts_err *er
 	bool		ok;
 
 	if (path == NULL)
-		return ts_error(err, TS_ERR_NOMEM, "out of memory");
+		return ts_error_nomem(err, NULL);
 	ok = list_names(c, path, "GET databases", "databases", names, count, err);
 	ts_free(path);
 	return ok;
@@ -447,7 +447,7 @@ ts_rest_list_tables(ts_rest_catalog *c, const char *database, char ***names, int
 	{
 		ts_free(path);
 		ts_free(endpoint);
-		return ts_error(err, TS_ERR_NOMEM, "out of memory");
+		return ts_error_nomem(err, NULL);
 	}
 	ok = list_names(c, path, endpoint, "tables", names, count, err);
 	ts_free(path);
@@ -572,7 +572,7 @@ ts_rest_parse_table(const char *endpoint, const char *body, ts_rest_table *out, 
 	if (out->schema_json == NULL || out->path == NULL)
 	{
 		ts_rest_table_free(out);
-		return ts_error(err, TS_ERR_NOMEM, "out of memory");
+		return ts_error_nomem(err, NULL);
 	}
 	return true;
 bad_path:
@@ -582,7 +582,7 @@ nomem:
 	if (copy)
 		cJSON_Delete(copy);
 	cJSON_Delete(j);
-	return ts_error(err, TS_ERR_NOMEM, "out of memory");
+	return ts_error_nomem(err, NULL);
 }
 
 void
@@ -612,7 +612,7 @@ ts_rest_get_table(ts_rest_catalog *c, const char *database, const char *table,
 	{
 		ts_free(url);
 		ts_free(endpoint);
-		return ts_error(err, TS_ERR_NOMEM, "out of memory");
+		return ts_error_nomem(err, NULL);
 	}
 	req.url = url;
 	req.bearer = c->token;
@@ -650,7 +650,7 @@ ts_rest_get_token(ts_rest_catalog *c, const char *database, const char *table,
 	{
 		ts_free(path);
 		ts_free(endpoint);
-		return ts_error(err, TS_ERR_NOMEM, "out of memory");
+		return ts_error_nomem(err, NULL);
 	}
 	ok = get_json(c, path, endpoint, &j, err);
 	ts_free(path);
@@ -739,7 +739,7 @@ ts_rest_parse_partitions(const char *endpoint, const char *body, ts_rest_partiti
 	if (out == NULL)
 	{
 		cJSON_Delete(j);
-		return ts_error(err, TS_ERR_NOMEM, "out of memory");
+		return ts_error_nomem(err, NULL);
 	}
 	cJSON_ArrayForEach(item, arr)
 	{
@@ -763,7 +763,7 @@ ts_rest_parse_partitions(const char *endpoint, const char *body, ts_rest_partiti
 	}
 	if (ok && cJSON_IsString(next) && next->valuestring[0] &&
 		(*next_token = ts_strdup(next->valuestring)) == NULL)
-		ok = ts_error(err, TS_ERR_NOMEM, "out of memory");
+		ok = ts_error_nomem(err, NULL);
 	cJSON_Delete(j);
 	if (!ok)
 	{
@@ -789,7 +789,7 @@ ts_rest_list_partitions(ts_rest_catalog *c, const char *database, const char *ta
 	*parts = NULL;
 	*count = 0;
 	if (!ok)
-		ts_error(err, TS_ERR_NOMEM, "out of memory");
+		ts_error_nomem(err, NULL);
 	for (int page = 0; ok; page++)
 	{
 		char	   *tok = token ? ts_url_encode(token) : NULL;
@@ -806,7 +806,7 @@ ts_rest_list_partitions(ts_rest_catalog *c, const char *database, const char *ta
 		ts_free(query);
 		if (url == NULL)
 		{
-			ok = ts_error(err, TS_ERR_NOMEM, "out of memory");
+			ok = ts_error_nomem(err, NULL);
 			break;
 		}
 		if (page >= REST_MAX_PAGES)
@@ -844,7 +844,7 @@ ts_rest_list_partitions(ts_rest_catalog *c, const char *database, const char *ta
 			{
 				ts_rest_partitions_free(some, nsome);
 				ts_free(next);
-				ok = ts_error(err, TS_ERR_NOMEM, "out of memory");
+				ok = ts_error_nomem(err, NULL);
 				break;
 			}
 			all = grown;

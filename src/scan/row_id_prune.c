@@ -1,12 +1,12 @@
 /*
  * row_id_prune.c - keep only the data files that hold wanted row ids.
  *
- * Owns: applying ts_scan_context.row_ids (quals on _ROW_ID, the seed's
- * SetGlobalIndexResult) and the row ids the global indexes allow
- * (global_index.c, per partition) to the splits of a row-tracking append
- * table, as
- * Java's DataEvolutionFileStoreScan / AppendOnlyFileStoreScan do with row
- * ranges: a file's row ids are [_FIRST_ROW_ID, _FIRST_ROW_ID + row count).
+ * Owns: applying ts_scan_context.row_ids (quals on _ROW_ID, paimon-cpp's
+ * ScanContextBuilder::SetGlobalIndexResult) and the row ids the global
+ * indexes allow (global_index.c, per partition) to the splits of a
+ * row-tracking append table, as Java's DataEvolutionFileStoreScan /
+ * AppendOnlyFileStoreScan do with row ranges: a file's row ids are
+ * [_FIRST_ROW_ID, _FIRST_ROW_ID + row count).
  * Files are kept or dropped by row-id group (files whose ranges overlap,
  * as data_evolution.c reads them together: a data-evolution group's data
  * and BLOB files stay together), so the reader always sees whole groups.

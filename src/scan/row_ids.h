@@ -1,6 +1,7 @@
 /*
- * row_ids.h - a set of row ids as sorted ranges (the seed's
- * SetGlobalIndexResult without scores, Java's List<Range> of row ranges).
+ * row_ids.h - a set of row ids as sorted ranges (paimon-cpp's
+ * ScanContextBuilder::SetGlobalIndexResult without scores, Java's
+ * List<Range> of row ranges).
  *
  * Owns: the set of _ROW_ID values a scan of a row-tracking table may
  * return, built from the predicate quals on _ROW_ID give (=, IN, ranges,

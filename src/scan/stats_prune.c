@@ -147,18 +147,16 @@ scan_stats_keep(ts_plan *plan, scan_state *st, const ts_manifest_entry *e,
 {
 	file_stats	fst;
 	ts_stats_source src;
-	const char *engine;
-
 	*keep = true;
 	if (st->ctx->predicate == NULL || !st->ctx->enable_pruning)
 		return true;
 	if (plan->kind == TS_TABLE_PRIMARY_KEY)
 	{
 		/* per-file value stats are only safe where files are never merged */
-		engine = ts_plan_option(plan, "merge-engine");
 		if (!st->skip_level0)
 			return true;
-		if (engine && (strcmp(engine, "partial-update") == 0 || strcmp(engine, "aggregation") == 0))
+		if (plan->core.merge_engine == TS_MERGE_PARTIAL_UPDATE ||
+			plan->core.merge_engine == TS_MERGE_AGGREGATION)
 			return true;
 	}
 	if (e->file.nwrite_cols >= 0 || st->data_evolution)

@@ -550,7 +550,7 @@ ts_avro_container_next_block(ts_avro_container *c, ts_err *err)
 				size;
 	int64_t		left = c->file_size - c->next_offset;
 	const uint8_t *payload;
-	int32_t		blockno = c->nblocks + 1;
+	int32_t		blockno = c->nblocks;	/* 0-based, as Parquet row groups / ORC stripes */
 	uint8_t		head_buf[20];
 
 	c->block = NULL;
@@ -603,7 +603,7 @@ ts_avro_container_next_block(ts_avro_container *c, ts_err *err)
 		}
 		c->block_count = count;
 		c->next_offset += (int64_t) (cur.p - head) + size + 16;
-		c->nblocks = blockno;
+		c->nblocks = blockno + 1;
 		return 1;
 	}
 	{
@@ -637,7 +637,7 @@ ts_avro_container_next_block(ts_avro_container *c, ts_err *err)
 		}
 		c->block_count = count;
 		c->next_offset += header_len + size + 16;
-		c->nblocks = blockno;
+		c->nblocks = blockno + 1;
 		ts_avro_ahead_submit(c);
 		return 1;
 	}
@@ -659,7 +659,7 @@ ts_avro_container_next_objects(ts_avro_container *c, ts_cursor *cur, bool *have_
 
 		if (*have_block && ts_cursor_left(cur) != 0)
 			return ts_error(err, TS_ERR_CORRUPT, "Avro file \"%s\": block %d: %zu bytes left after its %lld objects",
-							c->path, (int) c->nblocks, ts_cursor_left(cur),
+							c->path, (int) c->nblocks - 1, ts_cursor_left(cur),
 							(long long) objects_read), -1;
 		rc = ts_avro_container_next_block(c, err);
 		if (rc <= 0)
@@ -674,7 +674,7 @@ ts_avro_container_next_objects(ts_avro_container *c, ts_cursor *cur, bool *have_
 		if (!c->counts_only && min > 0 && (uint64_t) *count > c->block_len / (uint64_t) min)
 			return ts_error(err, TS_ERR_CORRUPT,
 							"Avro file \"%s\": block %d: %lld objects cannot fit in %zu bytes",
-							c->path, (int) c->nblocks, (long long) *count, c->block_len), -1;
+							c->path, (int) c->nblocks - 1, (long long) *count, c->block_len), -1;
 	}
 	return 1;
 }

@@ -58,7 +58,7 @@ typedef struct ts_avro_container
 	ts_avro_codec codec;
 	uint8_t		sync[16];
 	int64_t		next_offset;	/* file offset of the next block header */
-	int32_t		nblocks;		/* blocks loaded so far (current = nblocks) */
+	int32_t		nblocks;		/* blocks loaded so far; the current one is block nblocks - 1 (0-based) */
 	bool		counts_only;	/* set by the reader: blocks' object counts, no bytes */
 	ts_bufpool *buffers;		/* set by the reader: where the window and block
 								 * buffers come from and go back to; may be NULL */

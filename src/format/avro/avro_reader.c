@@ -131,6 +131,8 @@ load_block(avro_reader *r, bool *eof, ts_err *err)
 		return false;
 	}
 	r->block_row = 0;
+	r->base.part_name = "block";	/* for the errcontext of rows read from it */
+	r->base.part = r->c->nblocks - 1;
 	return true;
 }
 
@@ -181,7 +183,7 @@ avro_next(ts_format_reader *base, ts_batch *batch, ts_err *err)
 	if (done < n)
 	{
 		ts_error_context(err, "Avro file \"%s\": block %d, object %lld",
-						 r->c->path, (int) r->c->nblocks, (long long) r->block_row);
+						 r->c->path, (int) r->c->nblocks - 1, (long long) r->block_row);
 		r->failed = true;
 		return -1;
 	}
@@ -189,7 +191,7 @@ avro_next(ts_format_reader *base, ts_batch *batch, ts_err *err)
 	if (r->rows_left == 0 && ts_cursor_left(&r->cur) != 0)
 	{
 		ts_error(err, TS_ERR_CORRUPT, "Avro file \"%s\": block %d: %zu bytes left after its %lld objects",
-				 r->c->path, (int) r->c->nblocks, ts_cursor_left(&r->cur), (long long) r->block_row);
+				 r->c->path, (int) r->c->nblocks - 1, ts_cursor_left(&r->cur), (long long) r->block_row);
 		r->failed = true;
 		return -1;
 	}

@@ -387,7 +387,7 @@ fi_bitmap_leaf(const uint8_t *body, size_t len, const ts_type *t, const ts_predi
 	negate = p->op == TS_PRED_NE || p->op == TS_PRED_NOT_IN || p->op == TS_PRED_IS_NOT_NULL;
 	keys = ts_malloc(sizeof(bm_key) * (size_t) (2 * (p->nliterals > 0 ? p->nliterals : 1)));
 	if (keys == NULL)
-		return ts_error(err, TS_ERR_NOMEM, "out of memory");
+		return ts_error_nomem(err, NULL);
 	if (p->op != TS_PRED_IS_NULL && p->op != TS_PRED_IS_NOT_NULL)
 	{
 		for (int i = 0; i < p->nliterals; i++)
@@ -417,7 +417,7 @@ fi_bitmap_leaf(const uint8_t *body, size_t len, const ts_type *t, const ts_predi
 	if (acc == NULL)
 	{
 		ts_free(keys);
-		return ts_error(err, TS_ERR_NOMEM, "out of memory");
+		return ts_error_nomem(err, NULL);
 	}
 	if (p->op == TS_PRED_IS_NULL || p->op == TS_PRED_IS_NOT_NULL)
 		ok = null_rows(&m, acc, err);
@@ -438,7 +438,7 @@ fi_bitmap_leaf(const uint8_t *body, size_t len, const ts_type *t, const ts_predi
 		if (all == NULL)
 		{
 			roaring_bitmap_free(acc);
-			return ts_error(err, TS_ERR_NOMEM, "out of memory");
+			return ts_error_nomem(err, NULL);
 		}
 		roaring_bitmap_andnot_inplace(all, acc);
 		roaring_bitmap_free(acc);

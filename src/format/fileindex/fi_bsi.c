@@ -399,7 +399,7 @@ fi_bsi_leaf(const uint8_t *body, size_t len, const ts_type *t, const ts_predicat
 	return fi_res_rows(out, acc, err);
 
 nomem:
-	ts_error(err, TS_ERR_NOMEM, "out of memory");
+	ts_error_nomem(err, NULL);
 fail:
 	if (acc)
 		roaring_bitmap_free(acc);

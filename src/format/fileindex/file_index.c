@@ -77,7 +77,7 @@ parse_head(const uint8_t *data, size_t len, ts_file_index *fi, ts_err *err)
 				cap = cap ? cap * 2 : 8;
 				n = ts_realloc(fi->entries, sizeof(*n) * (size_t) cap);
 				if (n == NULL)
-					return ts_error(err, TS_ERR_NOMEM, "out of memory");
+					return ts_error_nomem(err, NULL);
 				fi->entries = n;
 			}
 			e = &fi->entries[fi->nentries];
@@ -161,7 +161,7 @@ fi_res_rows(fi_res *r, roaring_bitmap_t *b, ts_err *err)
 {
 	fi_res_clear(r);
 	if (b == NULL)
-		return ts_error(err, TS_ERR_NOMEM, "out of memory");
+		return ts_error_nomem(err, NULL);
 	if (roaring_bitmap_is_empty(b))
 	{
 		roaring_bitmap_free(b);

@@ -35,7 +35,7 @@ ts_global_index_leaf(const char *index_type, const uint8_t *body, size_t len, co
 			*all = false;
 			*rows = roaring_bitmap_create();
 			if (*rows == NULL)
-				return ts_error(err, TS_ERR_NOMEM, "out of memory");
+				return ts_error_nomem(err, NULL);
 			return true;
 		case FI_ROWS:
 			*all = false;

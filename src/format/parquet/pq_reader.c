@@ -692,7 +692,7 @@ load_row_group(pq_reader *r, int rgi, ts_err *err)
 		rng = ts_malloc(sizeof(*rng) * (size_t) r->nleaves);
 		if (cc == NULL || len == NULL || rng == NULL)
 		{
-			ts_error(err, TS_ERR_NOMEM, "out of memory");
+			ts_error_nomem(err, NULL);
 			goto done;
 		}
 	}
