@@ -20,6 +20,7 @@
  * TS_S3_ENDPOINT (path style), with AWS_ACCESS_KEY_ID / AWS_SECRET_ACCESS_KEY
  * / AWS_REGION, the CA file TS_S3_CA_FILE and TS_S3_MAX_IN_FLIGHT (requests
  * at once, as tablescan.s3_max_in_flight; default 16); the requests sent are printed
+ * with the round trips (a request alone or a concurrent batch counts one)
  * (bench/s3.sh, test/s3/tls.sh).  --metadata-cache DIR reads and fills the
  * on-disk metadata cache there (256 MB), as tablescan.metadata_cache_dir.
  */
@@ -197,7 +198,8 @@ main(int argc, char **argv)
 			printf("planned %d time(s): %.3f ms each, %d split(s)\n", plan_only,
 				   (t1 - t0) * 1000 / plan_only, plan->nsplits);
 		if (ts_uri_is_object(path))
-			printf("object store requests: %lld\n", (long long) ts_s3_request_count());
+			printf("object store requests: %lld, round trips: %lld\n", (long long) ts_s3_request_count(),
+				   (long long) ts_s3_round_trip_count());
 		if (ts_mcache_enabled())
 			printf("metadata cache: %lld hit(s), %lld stored\n",
 				   (long long) ts_mcache_get_stats().hits, (long long) ts_mcache_get_stats().stores);
@@ -220,7 +222,8 @@ main(int argc, char **argv)
 	if (ts_bg_enabled())
 		printf("pages decompressed ahead: %lld\n", (long long) ts_bg_jobs_done());
 	if (ts_uri_is_object(path))
-		printf("object store requests: %lld\n", (long long) ts_s3_request_count());
+		printf("object store requests: %lld, round trips: %lld\n", (long long) ts_s3_request_count(),
+				   (long long) ts_s3_round_trip_count());
 	free(cols);
 	ts_plan_free(plan);
 	return 0;

@@ -100,6 +100,29 @@ CREATE FOREIGN TABLE loc_events (id integer, name text, amount numeric(10,2), dt
                              partition_keys 'dt,region');
 SELECT same_rows('s3_events', 'loc_events') AS csv_tree;
 
+-- a scan fetches the small data files of its next splits together (64
+-- files / 64 MB at a time): orders' splits cost a round trip to read, not
+-- one each (tablescan_object_store_stats: a request alone or a batch of
+-- concurrent ones is one round trip; the reading is the difference between
+-- a full scan and one pruned to nothing, both with the manifests cached)
+SET max_parallel_workers_per_gather = 0;
+SELECT count(*) AS splits, sum(n) AS files
+  FROM (SELECT partition, bucket, count(*) AS n FROM tablescan_files('s3.orders') GROUP BY 1, 2) s;
+SELECT count(*) FROM s3.orders;
+CREATE TEMP TABLE rt0 AS SELECT round_trips, requests FROM tablescan_object_store_stats();
+SELECT md5(string_agg(t::text, ',' ORDER BY t::text)) AS none FROM s3.orders t WHERE dt = 'none';
+CREATE TEMP TABLE rt1 AS SELECT round_trips, requests FROM tablescan_object_store_stats();
+SELECT md5(string_agg(t::text, ',' ORDER BY t::text)) AS s3_orders_md5 FROM s3.orders t \gset
+CREATE TEMP TABLE rt2 AS SELECT round_trips, requests FROM tablescan_object_store_stats();
+SELECT md5(string_agg(t::text, ',' ORDER BY t::text)) = :'s3_orders_md5' AS same_as_local FROM loc.orders t;
+SELECT (rt2.round_trips - rt1.round_trips) - (rt1.round_trips - rt0.round_trips) AS reading_round_trips,
+       (rt2.requests - rt1.requests) - (rt1.requests - rt0.requests) AS reading_requests
+  FROM rt0, rt1, rt2;
+DROP TABLE rt0, rt1, rt2;
+-- a LIMIT: the window stops at the files that hold its rows
+SELECT count(*) FROM (SELECT * FROM s3.orders LIMIT 7) s;
+RESET max_parallel_workers_per_gather;
+
 -- errors: a missing object names it; wrong keys fail at once, naming the
 -- status and S3 error code, never the secret
 CREATE FOREIGN TABLE s3_missing (id int) SERVER s3_lake OPTIONS (database 'sales', "table" 'nothing');

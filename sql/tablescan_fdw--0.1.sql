@@ -96,11 +96,12 @@ LANGUAGE C STRICT VOLATILE;
 -- on-disk metadata cache (tablescan.metadata_cache_dir): hits, misses,
 -- entries stored, entries found corrupt (removed and fetched again),
 -- entries evicted; cache_bytes is what the cache directory holds now
--- (NULL when the cache is off).
+-- (NULL when the cache is off); round_trips: the times it waited for the
+-- store (a request sent alone, or a batch of concurrent ones, counts one).
 CREATE FUNCTION tablescan_object_store_stats(
     OUT requests bigint, OUT cache_hits bigint, OUT cache_misses bigint,
     OUT cache_stores bigint, OUT cache_corrupt bigint, OUT cache_evicted bigint,
-    OUT cache_bytes bigint)
+    OUT cache_bytes bigint, OUT round_trips bigint)
 RETURNS record
 AS 'MODULE_PATHNAME', 'tablescan_object_store_stats'
 LANGUAGE C VOLATILE;

@@ -28,6 +28,7 @@
 static ts_s3_config current;
 static bool have_config = false;
 static int64_t requests_sent = 0;
+static int64_t round_trips = 0;
 static uint64_t generation = 1;
 
 static void
@@ -49,6 +50,7 @@ free_config(void)
 	free_str(current.access_key);
 	free_str(current.secret_key);
 	free_str(current.session_token);
+	free_str(current.credentials_source);
 	memset(&current, 0, sizeof(current));
 	have_config = false;
 }
@@ -67,6 +69,7 @@ same_config(const ts_s3_config *c)
 		same_str(current.ca_file, c->ca_file) && same_str(current.access_key, c->access_key) &&
 		same_str(current.secret_key, c->secret_key) &&
 		same_str(current.session_token, c->session_token) &&
+		same_str(current.credentials_source, c->credentials_source) &&
 		current.max_attempts == c->max_attempts && current.max_retry_ms == c->max_retry_ms &&
 		current.timeout_ms == c->timeout_ms && current.max_in_flight == c->max_in_flight;
 }
@@ -104,7 +107,8 @@ ts_s3_set_config(const ts_s3_config *cfg)
 		!dup_str(&current.ca_file, cfg->ca_file) ||
 		!dup_str(&current.access_key, cfg->access_key) ||
 		!dup_str(&current.secret_key, cfg->secret_key) ||
-		!dup_str(&current.session_token, cfg->session_token))
+		!dup_str(&current.session_token, cfg->session_token) ||
+		!dup_str(&current.credentials_source, cfg->credentials_source))
 	{
 		free_config();
 		return false;
@@ -129,6 +133,18 @@ int64_t
 ts_s3_request_count(void)
 {
 	return requests_sent;
+}
+
+int64_t
+ts_s3_round_trip_count(void)
+{
+	return round_trips;
+}
+
+void
+s3_count_round_trip(void)
+{
+	round_trips++;
 }
 
 /* ---- transfers --------------------------------------------------------- */
@@ -566,6 +582,7 @@ send_request(s3_request *r, ts_err *err)
 
 		if (s == NULL)
 			return ts_error_nomem(err, NULL);
+		s3_count_round_trip();
 		if (!attempt(r, cfg, s, &rc, &retry_after_s, err))
 		{
 			ts_free(s);
@@ -592,11 +609,14 @@ answer_error(const s3_request *r, ts_err *err)
 {
 	const char *code = r->error_code;
 	ts_errcode tc = r->status == 404 ? TS_ERR_NOT_FOUND : TS_ERR_IO;
+	const ts_s3_config *cfg = ts_s3_get_config();
 
 	if (r->status == 403)
 		return ts_error(err, TS_ERR_IO,
-						"%s \"%s\": access denied by the object store (HTTP 403%s%s): check the credentials of the user mapping",
-						s3_method_name(r->kind), r->uri, code ? ", " : "", code ? code : "");
+						"%s \"%s\": access denied by the object store (HTTP 403%s%s): %s",
+						s3_method_name(r->kind), r->uri, code ? ", " : "", code ? code : "",
+						cfg && cfg->credentials_source ? cfg->credentials_source :
+						"check the credentials of the user mapping");
 	if (r->status == 404)
 		return ts_error(err, tc, "%s \"%s\": no such %s (HTTP 404%s%s)",
 						s3_method_name(r->kind), r->uri,

@@ -223,6 +223,8 @@ ts_s3_fetch_all(ts_s3_fetch *items, int n, bool keep_going, ts_err *err)
 			left++;
 	}
 
+	if (left > 0)
+		s3_count_round_trip();
 	while (left > 0)
 	{
 		int64_t		now = now_ms();

@@ -115,6 +115,8 @@ long		s3_retry_wait(long *backoff, long retry_after_s);
 
 /* The attempts and total retry wait of a request under cfg. */
 int			s3_max_attempts(const ts_s3_config *cfg);
+/* One more round trip (ts_s3_round_trip_count): a request alone, or a batch. */
+void		s3_count_round_trip(void);
 long		s3_retry_budget(const ts_s3_config *cfg);
 
 /* "HEAD", "GET", "LIST" */

@@ -30,6 +30,12 @@ typedef struct ts_s3_config
 	long		max_retry_ms;	/* total time spent waiting between attempts; 0: 30 s */
 	long		timeout_ms;		/* one attempt; 0: 60 s */
 	int			max_in_flight;	/* concurrent requests of one batch; 0: TS_S3_IN_FLIGHT */
+	/*
+	 * Where the keys came from, as the end of an "access denied" (HTTP 403)
+	 * error: "check the credentials of the user mapping" (also when NULL),
+	 * or the environment, a REST catalog's data token, anonymous requests.
+	 */
+	const char *credentials_source;
 } ts_s3_config;
 
 /* Requests a batch (ts_s3_fetch_all) has in flight at most, by default / at all. */
@@ -164,5 +170,12 @@ bool		ts_s3_fetch_all(ts_s3_fetch *items, int n, bool keep_going, ts_err *err);
 
 /* Requests sent by this process (for metrics and tests). */
 int64_t		ts_s3_request_count(void);
+
+/*
+ * Round trips of this process: the times it waited for the store, a
+ * request sent alone (each attempt) or a batch of concurrent requests
+ * (ts_s3_fetch_all, with its retries) counting one.
+ */
+int64_t		ts_s3_round_trip_count(void);
 
 #endif							/* TS_S3_H */

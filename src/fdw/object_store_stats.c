@@ -5,7 +5,9 @@
  * Owns: the SQL view of the request counter of src/base/s3.c and the
  * counters of src/base/meta_cache.c (hits, misses, stores, entries found
  * corrupt and removed, entries evicted), with the bytes the cache
- * directory holds now.  Counts are of this process since it started.
+ * directory holds now, and the round trips of src/base/s3.c (a request
+ * alone or a batch of concurrent ones).  Counts are of this process since
+ * it started.
  */
 #include "postgres.h"
 
@@ -24,8 +26,8 @@ tablescan_object_store_stats(PG_FUNCTION_ARGS)
 	ts_mcache_stats s = ts_mcache_get_stats();
 	int64_t		bytes = ts_mcache_disk_bytes();
 	TupleDesc	desc;
-	Datum		values[7];
-	bool		nulls[7] = {0};
+	Datum		values[8];
+	bool		nulls[8] = {0};
 
 	if (get_call_result_type(fcinfo, NULL, &desc) != TYPEFUNC_COMPOSITE)
 		elog(ERROR, "return type must be a row type");
@@ -38,5 +40,6 @@ tablescan_object_store_stats(PG_FUNCTION_ARGS)
 	values[5] = Int64GetDatum(s.evicted);
 	values[6] = Int64GetDatum(bytes);
 	nulls[6] = bytes < 0;
+	values[7] = Int64GetDatum(ts_s3_round_trip_count());
 	PG_RETURN_DATUM(HeapTupleGetDatum(heap_form_tuple(desc, values, nulls)));
 }

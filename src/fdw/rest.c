@@ -223,7 +223,9 @@ tablescan_rest_resolve(ForeignServer *server, const char *database, const char *
 
 		/* this table's own token, cached per backend and renewed an hour before it expires */
 		tablescan_rest_table_token(server, &c, database, table, &kv, &nkv);
-		tablescan_storage_apply_token(o->s3, kv, nkv);
+		tablescan_storage_apply_token(o->s3, kv, nkv,
+									  psprintf("the keys are the data token REST catalog server \"%s\" gave for table \"%s\" (not the user mapping's): check the catalog's credentials for it",
+											   server->servername, qualified));
 	}
 	/* a format table's schema lives only in the catalog */
 	if (t.format_table && o->table_schema == NULL)

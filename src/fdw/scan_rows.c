@@ -57,6 +57,7 @@ struct TsScanState
 	int			nread_atts;
 	int			next_split;
 	ts_split_reader *reader;
+	ts_split_window window;		/* small files of the next splits, fetched ahead */
 	ts_bufpool *buffers;		/* file readers' large buffers, kept between files */
 	ts_batch	batch;
 	int			batch_pos;
@@ -95,6 +96,7 @@ struct TsScanState
 #define FIG_ROWS_INDEX 6
 
 static void drain_background_before_reset(MemoryContext cxt);
+static void free_window_before_reset(TsScanState *st);
 static void close_reader(TsScanState *st);
 
 /* A scan of nothing yet, its memory contexts in the query's. */
@@ -171,6 +173,7 @@ start_scan(TsScanState *st, bool publish)
 
 	MemoryContextReset(st->cxt);
 	old = MemoryContextSwitchTo(st->cxt);
+	free_window_before_reset(st);	/* callbacks run last first: after the drain */
 	drain_background_before_reset(st->cxt);
 	st->ncolumns = 0;
 	st->next_split = 0;
@@ -270,7 +273,12 @@ open_next_split(TsScanState *st)
 											  &st->task_split, &st->task_file);
 	}
 	else if (st->next_split < st->plan->nsplits)
+	{
+		/* the readers before are closed: the window may move on */
+		if (!ts_split_window_move(&st->window, st->plan, st->next_split, st->limit, &err))
+			tablescan_report(&err);
 		split = &st->plan->splits[st->next_split++];
+	}
 	else
 		return false;
 	st->reader = ts_split_reader_open(st->plan, split, st->columns, st->ncolumns, &err);
@@ -369,6 +377,33 @@ drain_background_before_reset(MemoryContext cxt)
 	cb->func = drain_background;
 	cb->arg = NULL;
 	MemoryContextRegisterResetCallback(cxt, cb);
+}
+
+/*
+ * The window of files fetched ahead across splits (read/split_window.c)
+ * lives in st->cxt: it is freed, and unregistered, before that context is
+ * reset or deleted (the end of the scan, a new plan, or an ERROR unwinding
+ * the query; hooks.c forgets every set at an abort too).  A rescan keeps
+ * it: its splits are read again.  A parallel scan uses no window (each
+ * process takes its tasks as they come).
+ */
+static void
+free_window(void *arg)
+{
+	TsScanState *st = arg;
+
+	ts_split_window_free(&st->window);
+}
+
+static void
+free_window_before_reset(TsScanState *st)
+{
+	MemoryContextCallback *cb = MemoryContextAlloc(st->cxt, sizeof(MemoryContextCallback));
+
+	memset(&st->window, 0, sizeof(st->window));
+	cb->func = free_window;
+	cb->arg = st;
+	MemoryContextRegisterResetCallback(st->cxt, cb);
 }
 
 /* Add what a split reader did (files it opened, bytes, row groups) to figures. */

@@ -366,9 +366,11 @@ apply_setting(ts_s3_config *cfg, const StorageKey *k, DefElem *def, const char *
 /*
  * A REST catalog's data token for a table: its keys (any form of the table
  * above) replace the settings and credentials of cfg.  Values are copied.
+ * When it gives keys, 'source' says where they came from in an access
+ * denied error (ts_s3_config.credentials_source).
  */
 void
-tablescan_storage_apply_token(ts_s3_config *cfg, const ts_option *kv, int n)
+tablescan_storage_apply_token(ts_s3_config *cfg, const ts_option *kv, int n, const char *source)
 {
 	const char *credentials = NULL;
 
@@ -381,6 +383,8 @@ tablescan_storage_apply_token(ts_s3_config *cfg, const ts_option *kv, int n)
 			continue;			/* a file of the server is not the catalog's to name */
 		def = makeDefElem(pstrdup(kv[i].key), (Node *) makeString(pstrdup(kv[i].value)), -1);
 		apply_setting(cfg, k, def, &credentials);
+		if (is_secret(k->setting))
+			cfg->credentials_source = source;
 	}
 }
 
@@ -430,8 +434,21 @@ tablescan_storage_config(ForeignServer *server, ForeignTable *ft, const char *lo
 				 errmsg("the user mapping for server \"%s\" gives only one of the access key and the secret key",
 						server->servername),
 				 errhint("Give both \"s3.access-key\" and \"s3.secret-key\", or neither for anonymous reads.")));
+	/* where the keys come from, for an access denied error (src/base/s3.c) */
+	if (cfg->access_key)
+		cfg->credentials_source = "check the credentials of the user mapping";
+	else if (has_mapping)
+		cfg->credentials_source =
+			psprintf("the requests were anonymous: the user mapping for server \"%s\" gives no keys",
+					 server->servername);
+	else if (strcmp(credentials, "environment") != 0)
+		cfg->credentials_source =
+			psprintf("the requests were anonymous: no user mapping for server \"%s\"",
+					 server->servername);
 	if (!has_mapping && strcmp(credentials, "environment") == 0)
 	{
+		cfg->credentials_source =
+			"check AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY and AWS_SESSION_TOKEN in the environment of the server process (option credentials 'environment')";
 		cfg->access_key = getenv("AWS_ACCESS_KEY_ID");
 		cfg->secret_key = getenv("AWS_SECRET_ACCESS_KEY");
 		cfg->session_token = getenv("AWS_SESSION_TOKEN");

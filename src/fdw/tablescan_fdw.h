@@ -79,8 +79,12 @@ extern bool tablescan_storage_check_option(const char *name, const char *value, 
 extern bool tablescan_storage_check_location(const char *name, const char *value);
 extern ts_s3_config *tablescan_storage_config(ForeignServer *server, ForeignTable *ft,
 											  const char *location);
-/* A REST catalog's data token (s3.* / fs.s3a.* / fs.oss.* keys) over cfg. */
-extern void tablescan_storage_apply_token(ts_s3_config *cfg, const ts_option *kv, int n);
+/*
+ * A REST catalog's data token (s3.* / fs.s3a.* / fs.oss.* keys) over cfg;
+ * source: the end of an access denied error with its keys.
+ */
+extern void tablescan_storage_apply_token(ts_s3_config *cfg, const ts_option *kv, int n,
+										  const char *source);
 
 /* ---- rest.c: the Paimon REST catalog ---------------------------------- */
 

@@ -19,6 +19,7 @@
 #ifndef TS_READ_H
 #define TS_READ_H
 
+#include "base/ts_prefetch.h"
 #include "scan/scan.h"
 
 typedef struct ts_split_reader ts_split_reader;
@@ -110,6 +111,42 @@ int			ts_split_reader_next(ts_split_reader *r, ts_batch *batch, ts_err *err);
 const ts_reader_metrics *ts_split_reader_metrics(const ts_split_reader *r);
 
 void		ts_split_reader_close(ts_split_reader *r);
+
+/*
+ * split_window.c: on an object store, the small data files of the next
+ * splits fetched whole and together (base/prefetch.c), so that a scan of
+ * many small splits costs a round trip per window instead of one per
+ * split.  A window holds whole splits from the one about to be opened on,
+ * while every file of each is an object of known size (manifest) of at
+ * most max_each bytes, at most max_files files and max_bytes in all; it
+ * ends at the split whose files reach row_limit rows (>= 0: a LIMIT's).
+ * ts_split_window_size says how many splits from 'from' on (0: the first
+ * does not fit; its reader fetches what it can by itself).
+ */
+typedef struct ts_split_window
+{
+	ts_prefetch *set;			/* NULL: nothing fetched */
+	int			start;			/* splits [start, end) */
+	int			end;
+} ts_split_window;
+
+int			ts_split_window_size(const ts_split *splits, int nsplits, int from,
+								 int64_t row_limit, int max_files, int64_t max_each,
+								 int64_t max_bytes);
+
+/*
+ * Before split s of plan is opened (the readers of the splits before it
+ * closed): when s is outside the window, free the window and fetch the
+ * next one from s on (TS_PREFETCH_FILE_MAX / _WINDOW_FILES / _WINDOW_BYTES
+ * of base/ts_ranges.h).  A file that could not be fetched is read, and its
+ * failure reported, when opened: false (err set) only for a cancel or out
+ * of memory.  A zeroed ts_split_window is empty.
+ */
+bool		ts_split_window_move(ts_split_window *w, ts_plan *plan, int s, int64_t row_limit,
+								 ts_err *err);
+
+/* Free the window's set (the files opened from it closed) and empty it. */
+void		ts_split_window_free(ts_split_window *w);
 
 /*
  * The data file a plain (file by file) read is in, for error context; NULL

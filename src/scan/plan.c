@@ -222,7 +222,8 @@ static bool
 copy_s3(ts_plan *plan, const ts_s3_config *from, ts_err *err)
 {
 	const char **strs[] = {&plan->s3.endpoint, &plan->s3.region, &plan->s3.ca_file,
-	&plan->s3.access_key, &plan->s3.secret_key, &plan->s3.session_token};
+	&plan->s3.access_key, &plan->s3.secret_key, &plan->s3.session_token,
+	&plan->s3.credentials_source};
 
 	if (from == NULL)
 		from = ts_s3_get_config();	/* none given: the current ones */

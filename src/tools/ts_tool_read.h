@@ -56,17 +56,21 @@ tool_read_all(ts_plan *plan, const int *cols, int ncols,
 			  void (*fn) (const ts_batch *b, void *arg), void *arg, int64_t *rows)
 {
 	ts_err		err = {0};
+	ts_split_window window = {0};	/* small files of the next splits, fetched ahead */
 
 	*rows = 0;
 	for (int s = 0; s < plan->nsplits; s++)
 	{
-		ts_split_reader *r = ts_split_reader_open(plan, &plan->splits[s], cols, ncols, &err);
+		ts_split_reader *r = NULL;
 		ts_batch	b;
 		int			n;
 
+		if (ts_split_window_move(&window, plan, s, -1, &err))
+			r = ts_split_reader_open(plan, &plan->splits[s], cols, ncols, &err);
 		if (r == NULL)
 		{
 			fprintf(stderr, "ERROR: %s\n", err.msg);
+			ts_split_window_free(&window);
 			return false;
 		}
 		while ((n = ts_split_reader_next(r, &b, &err)) > 0)
@@ -78,9 +82,11 @@ tool_read_all(ts_plan *plan, const int *cols, int ncols,
 		if (n < 0)
 		{
 			fprintf(stderr, "ERROR: %s\n", err.msg);
+			ts_split_window_free(&window);
 			return false;
 		}
 	}
+	ts_split_window_free(&window);
 	return true;
 }
 

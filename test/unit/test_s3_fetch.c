@@ -2,6 +2,7 @@
  * test_s3_fetch.c - concurrent object store reads without a server: the
  * coalescing of ranges and the choice of prefetch windows (ranges.c), the
  * prefetch sets and the files fs.c serves from them (prefetch.c, fs.c),
+ * the window of small files across splits (read/split_window.c),
  * ts_file_pread_many on local files, and the batch loop of s3_batch.c
  * against a closed local port (every request fails at once): a failure
  * among many is an error with no data kept, keep_going leaves each item's
@@ -16,6 +17,7 @@
 #include "base/ts_prefetch.h"
 #include "base/ts_ranges.h"
 #include "base/ts_s3.h"
+#include "read/read.h"
 
 static void
 test_coalesce(void **state)
@@ -281,6 +283,102 @@ test_batch_failures(void **state)
 	ts_s3_set_config(NULL);
 }
 
+/*
+ * The window across splits (read/split_window.c): whole splits while every
+ * file is a small object of known size, within the file, byte and LIMIT
+ * bounds; moving it fetches only outside the window.
+ */
+static void
+test_split_window(void **state)
+{
+	ts_manifest_entry entries[8];
+	ts_scan_file files[8];
+	ts_split	splits[5];
+	ts_plan		plan;
+	ts_err		err = {0};
+	ts_split_window w = {0};
+	/* files per split: 1, 2, 1, 3, 1; file 5 (of split 3) is 40 bytes */
+	const int	nfiles[] = {1, 2, 1, 3, 1};
+	int			f = 0;
+
+	(void) state;
+	memset(entries, 0, sizeof(entries));
+	memset(files, 0, sizeof(files));
+	memset(splits, 0, sizeof(splits));
+	for (int i = 0; i < 8; i++)
+	{
+		entries[i].file.file_size = i == 5 ? 40 : 10;
+		entries[i].file.row_count = 100;
+		files[i].entry = &entries[i];
+		files[i].path = "s3://lake/t/bucket-0/data.parquet";
+	}
+	for (int s = 0; s < 5; s++)
+	{
+		splits[s].files = &files[f];
+		splits[s].nfiles = nfiles[s];
+		f += nfiles[s];
+	}
+	/* all: 8 files, 110 bytes */
+	assert_int_equal(ts_split_window_size(splits, 5, 0, -1, 64, 50, 1000), 5);
+	assert_int_equal(ts_split_window_size(splits, 5, 2, -1, 64, 50, 1000), 3);
+	assert_int_equal(ts_split_window_size(splits, 5, 5, -1, 64, 50, 1000), 0);
+	/* files: 1 + 2 + 1 = 4, the next split's 3 would make 7 */
+	assert_int_equal(ts_split_window_size(splits, 5, 0, -1, 6, 50, 1000), 3);
+	/* bytes: 10 + 20 + 10 = 40, then 60 more */
+	assert_int_equal(ts_split_window_size(splits, 5, 0, -1, 64, 50, 99), 3);
+	/* a file over max_each: its split ends the window, or makes it empty */
+	assert_int_equal(ts_split_window_size(splits, 5, 0, -1, 64, 30, 1000), 3);
+	assert_int_equal(ts_split_window_size(splits, 5, 3, -1, 64, 30, 1000), 0);
+	/* a LIMIT of 250 rows: 100 + 200 reach it after two splits */
+	assert_int_equal(ts_split_window_size(splits, 5, 0, 250, 64, 50, 1000), 2);
+	assert_int_equal(ts_split_window_size(splits, 5, 0, 0, 64, 50, 1000), 1);
+	/* unknown size, a parallel task's byte range, a local file: not fetched whole */
+	entries[2].file.file_size = 0;
+	assert_int_equal(ts_split_window_size(splits, 5, 0, -1, 64, 50, 1000), 1);
+	entries[2].file.file_size = 10;
+	files[4].range_end = 5;		/* of split 3 */
+	assert_int_equal(ts_split_window_size(splits, 5, 0, -1, 64, 50, 1000), 3);
+	files[4].range_end = 0;
+	files[0].path = "/tmp/t/bucket-0/data.parquet";
+	assert_int_equal(ts_split_window_size(splits, 5, 0, -1, 64, 50, 1000), 0);
+	assert_int_equal(ts_split_window_size(splits, 5, 1, -1, 64, 50, 1000), 4);
+
+	/* moving: the fetches fail (a closed port), the window moves all the same */
+	memset(&plan, 0, sizeof(plan));
+	plan.splits = splits;
+	plan.nsplits = 5;
+	plan.has_s3 = true;
+	plan.s3.endpoint = "http://127.0.0.1:1";
+	plan.s3.path_style = true;
+	plan.s3.max_attempts = 1;
+	assert_true(ts_split_window_move(&w, &plan, 0, -1, &err));
+	assert_null(w.set);			/* split 0 is a local file: its reader's business */
+	assert_int_equal(w.start, 0);
+	assert_int_equal(w.end, 1);
+	assert_true(ts_split_window_move(&w, &plan, 1, -1, &err));
+	assert_non_null(w.set);
+	assert_int_equal(ts_prefetch_count(w.set), 0);	/* nothing could be fetched */
+	assert_int_equal(err.code, TS_OK);
+	assert_int_equal(w.start, 1);
+	assert_int_equal(w.end, 5);
+	{
+		ts_prefetch *set = w.set;
+
+		assert_true(ts_split_window_move(&w, &plan, 4, -1, &err));	/* inside */
+		assert_ptr_equal(w.set, set);
+	}
+	assert_true(ts_split_window_move(&w, &plan, 9, -1, &err));	/* past the end */
+	assert_null(w.set);
+	/* a cancel is an error */
+	ts_set_interrupt_pending_hook(always_pending);
+	assert_false(ts_split_window_move(&w, &plan, 1, -1, &err));
+	assert_int_equal(err.code, TS_ERR_CANCELED);
+	ts_set_interrupt_pending_hook(never_pending);
+	ts_split_window_free(&w);
+	assert_null(w.set);
+	ts_s3_set_config(NULL);
+}
+
 int
 main(void)
 {
@@ -290,6 +388,7 @@ main(void)
 		cmocka_unit_test(test_prefetched_file),
 		cmocka_unit_test(test_pread_many_local),
 		cmocka_unit_test(test_batch_failures),
+		cmocka_unit_test(test_split_window),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
