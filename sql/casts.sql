@@ -1,7 +1,7 @@
 -- Type changes Java Paimon allows (ALTER TABLE ... MODIFY COLUMN), read as
 -- Java reads them (the rules of org.apache.paimon.casting, see the matrix in
 -- src/read/cast.c).  casts.db/casts (Avro), casts_parquet (Parquet) and
--- casts_orc (ORC; Parquet without the ARRAY and ROW columns): rows 0-99
+-- casts_orc (ORC): rows 0-99
 -- are in files written before the changes and are cast, rows 100-199 in
 -- files written after.  The expected values below are the generator's value formulas
 -- (src/tools/ts_gen.c) with the Java rules written out in SQL; the session
@@ -143,6 +143,7 @@ SELECT id, "42x", "-7x", "1.25x", "2.5e3x", "2020-01-31x", "2020-03-08x", "2020-
 SELECT id, c_ts_ltz, c_ltz_date, c_int_ltz, c_dec_dec, "1.25x", "2020-03-08x", c_str_bin
   FROM casts_orc WHERE id IN (0, 67, 99, 100) ORDER BY id;
 SELECT id, c_arr, c_arr_str, c_row FROM casts_orc WHERE id IN (2, 99, 101) ORDER BY id;
+SELECT id, c_arr, c_arr_str, c_row FROM casts_parquet WHERE id IN (2, 99, 101) ORDER BY id;
 
 -- a zone east of UTC (the day of a late evening UTC instant moves forward)
 SET TimeZone = 'Asia/Kolkata';

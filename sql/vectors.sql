@@ -22,6 +22,20 @@ SELECT count(*) AS wrong FROM vectors v,
     OR v.vd IS DISTINCT FROM (CASE WHEN id % 4 = 2 THEN NULL ELSE e.evd END)
     OR v.vi IS DISTINCT FROM (CASE WHEN id % 4 = 3 THEN NULL ELSE e.evi END);
 SELECT v[2] AS second, array_length(vd, 1) AS dims FROM vectors WHERE id = 4;
+-- the same columns in Parquet data files (casts.db/vectors_parquet): Paimon's
+-- Parquet writer stores a VECTOR as a LIST group (list / element), read as
+-- the ARRAY it is
+IMPORT FOREIGN SCHEMA casts LIMIT TO (vectors_parquet) FROM SERVER lake INTO public;
+SELECT attname, format_type(atttypid, atttypmod) FROM pg_attribute
+ WHERE attrelid = 'vectors_parquet'::regclass AND attnum > 0 ORDER BY attnum;
+SELECT * FROM vectors_parquet ORDER BY id;
+SELECT count(*) AS wrong FROM vectors_parquet v,
+  LATERAL (SELECT ARRAY(SELECT (k * 0.5)::real FROM generate_series(id, id + 2) k) AS ev,
+                  ARRAY(SELECT k * 1.25::float8 FROM generate_series(id, id + 1) k) AS evd,
+                  ARRAY(SELECT k FROM generate_series(id, id + 3) k) AS evi) e
+ WHERE v.v IS DISTINCT FROM (CASE WHEN id % 4 = 1 THEN NULL ELSE e.ev END)
+    OR v.vd IS DISTINCT FROM (CASE WHEN id % 4 = 2 THEN NULL ELSE e.evd END)
+    OR v.vi IS DISTINCT FROM (CASE WHEN id % 4 = 3 THEN NULL ELSE e.evi END);
 
 -- VECTOR inside ARRAY / ROW / MAP: jsonb like any nested value, the vector
 -- a JSON array (casts.db/vectors_nested: av ARRAY<VECTOR<FLOAT, 2>>,
@@ -55,8 +69,9 @@ IMPORT FOREIGN SCHEMA casts LIMIT TO (unreadable) FROM SERVER lake INTO un
   OPTIONS (strict 'false');
 SELECT attname, format_type(atttypid, atttypmod) FROM pg_attribute
  WHERE attrelid = 'un.unreadable'::regclass AND attnum > 0 ORDER BY attnum;
--- a type name this reader does not know (BLOB_REF of Paimon 1.5): the table
--- is refused, strict or not, naming the type
+-- a type name this reader does not know (BLOB_REF of Paimon 1.5): as an
+-- unmappable column, a strict IMPORT ends with an ERROR naming the type;
+-- strict 'false' leaves the table out with a WARNING
 -- (a copy in a fixed place: the message names the schema file)
 \! rm -rf /tmp/ts_vectors_wh && mkdir -p /tmp/ts_vectors_wh/casts.db
 \! cp -r "$TS_FIXTURES"/warehouse/casts.db/unknown_type /tmp/ts_vectors_wh/casts.db/

@@ -77,10 +77,10 @@ CAST_STR=(
     --column '2020-03-09x:VARCHAR(10)' --retype '2020-03-09x:TIMESTAMP(3)'
     --column c_str_bin:STRING --retype c_str_bin:BYTES
 )
-# the same flat columns and STRING -> other types in Parquet and in ORC data
-# files (ORC: the nested columns too; our Parquet writer has flat columns only)
+# the same flat, STRING -> other type and nested columns in Parquet and in ORC
+# data files
 $GEN "$W/casts.db/casts_parquet" --format parquet --rows 100 --snapshots 2 --column 'id:INT NOT NULL' \
-    "${CAST_FLAT[@]}" "${CAST_STR[@]}"
+    "${CAST_FLAT[@]}" "${CAST_STR[@]}" "${CAST_NESTED[@]}"
 $GEN "$W/casts.db/casts_orc" --format orc --rows 100 --snapshots 2 --column 'id:INT NOT NULL' \
     "${CAST_FLAT[@]}" "${CAST_STR[@]}" "${CAST_NESTED[@]}"
 # a STRING -> INT change Java reads only when every old value parses
@@ -89,6 +89,10 @@ $GEN "$W/casts.db/casts_bad" --rows 3 --snapshots 2 --column 'id:INT NOT NULL' \
 # VECTOR columns (Paimon 1.3), stored as arrays: real[] / double precision[] / integer[]
 $GEN "$W/casts.db/vectors" --rows 5 --column 'id:INT NOT NULL' --column 'v:VECTOR<FLOAT, 3>' \
     --column 'vd:VECTOR<DOUBLE, 2>' --column 'vi:VECTOR<INT, 4>' --null-every 4
+# the same in Parquet data files: Paimon's Parquet writer stores a VECTOR as a LIST
+$GEN "$W/casts.db/vectors_parquet" --format parquet --rows 5 --column 'id:INT NOT NULL' \
+    --column 'v:VECTOR<FLOAT, 3>' --column 'vd:VECTOR<DOUBLE, 2>' --column 'vi:VECTOR<INT, 4>' \
+    --null-every 4
 # VECTOR inside ARRAY / ROW / MAP (Paimon's types allow it; jsonb like any nested value)
 $GEN "$W/casts.db/vectors_nested" --rows 5 --column 'id:INT NOT NULL' \
     --column 'av:ARRAY<VECTOR<FLOAT, 2>>' --column 'rv:ROW<a INT, v VECTOR<DOUBLE, 2>>' \

@@ -69,6 +69,12 @@ line=$(printf '%s\n' "$out" | grep -E '^[0-9]+ passed, [0-9]+ failed' | tail -1)
 [ -n "$line" ] || { printf '%s\n' "$out" | tail -10; line="0 passed, 1 failed"; }
 echo "orc-writer: $line, 0 skipped" | tee -a "$LOG/unit.log"
 
+step "Parquet files of the generator read by DuckDB (test/parquet/check-gen.sh)"
+out=$(bash test/parquet/check-gen.sh 2>&1); printf '%s\n' "$out" > "$LOG/parquet-writer.log"
+line=$(printf '%s\n' "$out" | grep -E '^[0-9]+ passed, [0-9]+ failed' | tail -1)
+[ -n "$line" ] || { printf '%s\n' "$out" | tail -10; line="0 passed, 1 failed"; }
+echo "parquet-writer: $line, 0 skipped" | tee -a "$LOG/unit.log"
+
 step "object store over HTTPS with a CA of the test's own (test/s3/tls.sh)"
 bash test/s3/tls.sh > "$LOG/tls.log" 2>&1
 grep -E '^(ok|FAIL) ' "$LOG/tls.log"

@@ -218,6 +218,9 @@ tablescan_report(const ts_err *err)
 		case TS_ERR_RANGE:
 			code = ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE;
 			break;
+		case TS_ERR_UNKNOWN_TYPE:
+			code = ERRCODE_FDW_INVALID_DATA_TYPE;
+			break;
 		default:
 			code = ERRCODE_FDW_ERROR;
 			break;

@@ -330,12 +330,14 @@ append_comments(List **commands, const char *nsp, const char *table, const ts_sc
  * Run fn for one table in a subtransaction: an error reading its metadata
  * becomes a WARNING naming the table (the import goes on with the others),
  * with the files it opened closed by the subtransaction's abort.  A cancel,
- * and an unmappable column under strict, stay errors.
+ * and under strict an unmappable column or a type name this reader does not
+ * know (the same HV004, so both end the IMPORT), stay errors; with strict
+ * 'false' a table with an unknown type is left out with the WARNING.
  */
 typedef void (*import_one_fn) (void *arg);
 
 static bool
-import_guarded(const char *qualified, import_one_fn fn, void *arg)
+import_guarded(const char *qualified, bool strict, import_one_fn fn, void *arg)
 {
 	MemoryContext cxt = CurrentMemoryContext;
 	ResourceOwner owner = CurrentResourceOwner;
@@ -365,8 +367,13 @@ import_guarded(const char *qualified, import_one_fn fn, void *arg)
 		 * inside it, the error would leave the session's transaction aborted
 		 * (every later statement "current transaction is aborted").
 		 */
+		if (edata->sqlerrcode == ERRCODE_FDW_INVALID_DATA_TYPE && strict)
+		{
+			if (edata->hint == NULL)
+				edata->hint = pstrdup("Use IMPORT FOREIGN SCHEMA ... OPTIONS (strict 'false') to leave the table out, or LIMIT TO / EXCEPT.");
+			ReThrowError(edata);
+		}
 		if (edata->sqlerrcode == ERRCODE_QUERY_CANCELED ||
-			edata->sqlerrcode == ERRCODE_FDW_INVALID_DATA_TYPE ||
 			edata->sqlerrcode == ERRCODE_OUT_OF_MEMORY)
 			ReThrowError(edata);
 		ereport(WARNING,
@@ -458,7 +465,7 @@ import_from_catalog(ImportForeignSchemaStmt *stmt, ForeignServer *server, bool s
 		one.strict = strict;
 		one.import_partitions = import_partitions;
 		one.rest = true;
-		if (import_guarded(psprintf("%s.%s", stmt->remote_schema, names[t]), import_one, &one))
+		if (import_guarded(psprintf("%s.%s", stmt->remote_schema, names[t]), strict, import_one, &one))
 			run_commands(one.commands);
 	}
 	return NIL;
@@ -540,7 +547,7 @@ tablescanImportForeignSchema(ImportForeignSchemaStmt *stmt, Oid serverOid)
 		one.import_partitions = import_partitions;
 		one.rest = false;
 		one.commands = NIL;
-		if (import_guarded(psprintf("%s.%s", stmt->remote_schema, names[t]), import_one, &one))
+		if (import_guarded(psprintf("%s.%s", stmt->remote_schema, names[t]), strict, import_one, &one))
 			run_commands(one.commands);
 	}
 	return NIL;

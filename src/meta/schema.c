@@ -467,7 +467,7 @@ parse_base_lx(type_lexer *lx, ts_err *err)
 			goto fail;
 		return t;
 	}
-	ts_error(err, TS_ERR_UNSUPPORTED, "unknown Paimon type \"%.*s\" in \"%s\"", (int) n, w, lx->src);
+	ts_error(err, TS_ERR_UNKNOWN_TYPE, "unknown Paimon type \"%.*s\" in \"%s\"", (int) n, w, lx->src);
 	return NULL;
 fail:
 	ts_type_free(t);
@@ -552,7 +552,7 @@ parse_type_string(const char *text, size_t len, ts_err *err)
 	lex_skip_ws(&lx);
 	if (lx.p != lx.end)
 	{
-		ts_error(err, TS_ERR_UNSUPPORTED, "unknown Paimon type \"%s\" (unexpected \"%.*s\")",
+		ts_error(err, TS_ERR_UNKNOWN_TYPE, "unknown Paimon type \"%s\" (unexpected \"%.*s\")",
 				 shown, (int) (lx.end - lx.p), lx.p);
 		ts_type_free(t);
 		return NULL;
@@ -716,14 +716,14 @@ json_type(const cJSON *j, int depth, ts_err *err)
 	}
 	else
 	{
-		ts_error(err, TS_ERR_UNSUPPORTED, "unknown Paimon nested type \"%s\"", tn->valuestring);
+		ts_error(err, TS_ERR_UNKNOWN_TYPE, "unknown Paimon nested type \"%s\"", tn->valuestring);
 		return NULL;
 	}
 	parse_nullability(&lx, t);
 	lex_skip_ws(&lx);
 	if (lx.p != lx.end)
 	{
-		ts_error(err, TS_ERR_UNSUPPORTED, "unknown Paimon nested type \"%s\"", tn->valuestring);
+		ts_error(err, TS_ERR_UNKNOWN_TYPE, "unknown Paimon nested type \"%s\"", tn->valuestring);
 		goto fail;
 	}
 	return t;

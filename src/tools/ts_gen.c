@@ -35,7 +35,7 @@
  *   --codec C              data file codec: zstd (default), null, deflate, snappy
  *   --manifest-codec C     manifest codec (default zstd)
  *   --seed X               seed for uuids and sync markers (default 1)
- *   --format F             data files: avro (default), parquet (flat columns only) or
+ *   --format F             data files: avro (default), parquet (flat columns, ARRAY, VECTOR, MAP, ROW) or
  *                          orc (the types Paimon's ORC writer takes), uncompressed;
  *                          see ts_gen_parquet.h / ts_gen_orc.h
  *   --force                write even if <table_dir>/schema exists

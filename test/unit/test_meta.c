@@ -408,10 +408,10 @@ test_type_grammar(void **state)
 	}
 	/* errors */
 	assert_null(ts_type_parse("FOO", &err));
-	assert_int_equal(err.code, TS_ERR_UNSUPPORTED);
+	assert_int_equal(err.code, TS_ERR_UNKNOWN_TYPE);
 	assert_non_null(strstr(err.msg, "FOO"));
 	assert_null(ts_type_parse("INT INT", &err));
-	assert_int_equal(err.code, TS_ERR_UNSUPPORTED);
+	assert_int_equal(err.code, TS_ERR_UNKNOWN_TYPE);
 	assert_null(ts_type_parse("DECIMAL(10", &err));
 	assert_int_equal(err.code, TS_ERR_CORRUPT);
 	assert_null(ts_type_parse("DECIMAL(40, 2)", &err));
@@ -420,7 +420,7 @@ test_type_grammar(void **state)
 	assert_null(ts_type_parse("{\"type\":\"ARRAY\"}", &err));
 	assert_int_equal(err.code, TS_ERR_CORRUPT);
 	assert_null(ts_type_parse("{\"type\":\"HYPERCUBE\"}", &err));
-	assert_int_equal(err.code, TS_ERR_UNSUPPORTED);
+	assert_int_equal(err.code, TS_ERR_UNKNOWN_TYPE);
 	/* equality ignores nullability and names */
 	{
 		ts_type    *a = T("ROW<a INT NOT NULL, b ARRAY<STRING>>");
@@ -470,7 +470,7 @@ test_schema_errors_and_defaults(void **state)
 	ts_schema_free(s);
 	/* unknown type names the type and the column */
 	assert_null(ts_schema_parse(bad_type, strlen(bad_type), "bad", &err));
-	assert_int_equal(err.code, TS_ERR_UNSUPPORTED);
+	assert_int_equal(err.code, TS_ERR_UNKNOWN_TYPE);
 	assert_non_null(strstr(err.msg, "WIDGET"));
 	assert_non_null(strstr(err.msg, "\"a\""));
 	assert_null(ts_schema_parse(bad_key, strlen(bad_key), "badkey", &err));
