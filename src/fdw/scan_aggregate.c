@@ -856,8 +856,12 @@ tablescan_agg_next_row(ForeignScanState *node, TsAggScanState *st, Datum **value
 
 	for (;;)
 	{
+		MemoryContext tuplecxt = econtext->ecxt_per_tuple_memory;
+
 		CHECK_FOR_INTERRUPTS();
-		ResetExprContext(econtext);
+		/* ResetExprContext, without the call when there is nothing to free */
+		if (!tuplecxt->isReset || tuplecxt->firstchild != NULL)
+			MemoryContextReset(tuplecxt);
 		if (st->qual)
 		{
 			/* the quals read a slot */

@@ -312,8 +312,13 @@ convert_window(TsScanState *st)
 	{
 		int			cap = Max(st->batch.nrows, TS_BATCH_ROWS);
 
-		st->win_values = MemoryContextAlloc(st->cxt, sizeof(Datum) * cap * st->natts);
+		/*
+		 * Attributes not read are NULL: set once here, as conversion writes
+		 * only the slots of the attributes read (never per window).
+		 */
+		st->win_values = MemoryContextAllocZero(st->cxt, sizeof(Datum) * cap * st->natts);
 		st->win_isnull = MemoryContextAlloc(st->cxt, sizeof(bool) * cap * st->natts);
+		memset(st->win_isnull, true, sizeof(bool) * cap * st->natts);
 		st->win_capacity = cap;
 	}
 	/* a window ends where its strings pass WINDOW_BYTES */
@@ -333,12 +338,6 @@ convert_window(TsScanState *st)
 				break;
 			}
 		}
-	}
-	if (st->nread_atts < st->natts)
-	{
-		/* attributes not read are NULL */
-		memset(st->win_values, 0, sizeof(Datum) * (end - first) * st->natts);
-		memset(st->win_isnull, true, sizeof(bool) * (end - first) * st->natts);
 	}
 	old = MemoryContextSwitchTo(st->wincxt);
 	st->win_all_done = end - first;
@@ -473,8 +472,31 @@ tablescan_scan_rows_rejected(TsScanState *st)
  * relation (NULL where not read), valid until the next call; false at the
  * end.  A row of the window is handed out in place.
  */
+static pg_noinline bool next_values_slow(TsScanState *st, Datum **values, bool **isnull);
+
 bool
 tablescan_scan_next_values(TsScanState *st, Datum **values, bool **isnull)
+{
+	int			r = st->batch_pos - st->win_first;
+
+	/*
+	 * The common case apart (no register saving, no bookkeeping): the next
+	 * row of the window is converted already, every attribute of it.
+	 */
+	if (likely(st->plan != NULL && st->batch_pos < st->win_end &&
+			   r < st->win_all_done && st->nread_atts > 0 && !st->row_allocs))
+	{
+		st->batch_pos++;
+		*values = st->win_values + (size_t) r * st->natts;
+		*isnull = st->win_isnull + (size_t) r * st->natts;
+		return true;
+	}
+	return next_values_slow(st, values, isnull);
+}
+
+/* The rest of tablescan_scan_next_values: a new window, or a row converted alone. */
+static bool
+next_values_slow(TsScanState *st, Datum **values, bool **isnull)
 {
 	MemoryContext old;
 	const ts_value *rowvals;
@@ -533,7 +555,6 @@ tablescan_scan_next_values(TsScanState *st, Datum **values, bool **isnull)
 		MemoryContextSwitchTo(old);
 		convert_window(st);
 	}
-	rowvals = st->batch.values ? ts_batch_at(&st->batch, st->batch_pos, 0) : NULL;
 	r = st->batch_pos - st->win_first;
 	st->batch_pos++;
 	if (st->nread_atts == 0)
@@ -548,6 +569,7 @@ tablescan_scan_next_values(TsScanState *st, Datum **values, bool **isnull)
 	if (r >= st->win_all_done)
 	{
 		/* columns whose conversion stopped before this row: one value at a time */
+		rowvals = ts_batch_at(&st->batch, st->batch_pos - 1, 0);
 		memcpy(st->row_values, *values, sizeof(Datum) * st->natts);
 		memcpy(st->row_isnull, *isnull, sizeof(bool) * st->natts);
 		for (int k = 0; k < st->nread_atts; k++)
