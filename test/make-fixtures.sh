@@ -153,6 +153,7 @@ IDX=(--column 'id:INT NOT NULL' --column customer_reference_code:STRING --column
      --rows 800 --files 8 --null-every 7 --format parquet
      --option file-index.bloom-filter.columns=customer_reference_code
      --option file-index.bloom-filter.customer_reference_code.items=100
+     --option file-index.bloom-filter.customer_reference_code.fpp=0.001
      --option file-index.bitmap.columns=kind,status_description_text
      --option file-index.bsi.columns=level --option file-index.range-bitmap.columns=grade)
 $GEN "$W/idx.db/events" "${IDX[@]}" --option file-index.in-manifest-threshold=64kb
