@@ -2,7 +2,7 @@
  * ts_gen.c - write deterministic Paimon tables for tests (fixture generator):
  * APPEND tables here, PRIMARY-KEY tables in ts_gen_pk.h / ts_gen_pk_write.h
  * (selected by --primary-key; included below, the Makefile builds one binary
- * per src/tools/NAME.c).
+ * per src/tools/NAME.c), the file indexes of APPEND tables in ts_gen_index.h.
  *
  * Writes schema/schema-0 (and schema-1 in evolution mode), snapshot/snapshot-N
  * with LATEST/EARLIEST hints, Avro manifest lists and manifests (Paimon 1.1
