@@ -125,3 +125,8 @@ SELECT error_of('SELECT id FROM ie.events_bad WHERE customer_reference_code = ''
 SET tablescan.enable_file_index = off;
 SELECT count(*) FROM ie.events_bad WHERE customer_reference_code = 'customer_reference_code_5';
 RESET tablescan.enable_file_index;
+
+SET client_min_messages = warning;
+DROP FUNCTION ids(text), check_rows(text, int[]), error_of(text);
+DROP SCHEMA ie CASCADE;
+DROP EXTENSION tablescan_fdw CASCADE;
