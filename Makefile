@@ -80,8 +80,12 @@ EXTRA_CLEAN = build test/regress-work
 ALL_HEADERS := $(wildcard src/*/*.h src/format/*/*.h)
 $(OBJS) $(CORE_OBJS): $(ALL_HEADERS)
 
+# tools include their headers in src/tools; test_range_bitmap shares the index writer
+$(TOOL_BINS): $(wildcard src/tools/*.h)
+$(BUILD)/unit/test_range_bitmap: src/tools/ts_file_index_write.h
 # the PK model test compiles the generator in
-$(BUILD)/unit/test_pk_model: src/tools/ts_gen.c src/tools/ts_gen_pk.h src/tools/ts_gen_pk_write.h
+$(BUILD)/unit/test_pk_model: src/tools/ts_gen.c src/tools/ts_gen_pk.h src/tools/ts_gen_pk_write.h \
+	src/tools/ts_gen_index.h src/tools/ts_file_index_write.h
 # the cache and incremental tests generate tables with ts_gen
 $(BUILD)/unit/test_scan_cache $(BUILD)/unit/test_scan_incremental: $(BUILD)/tools/ts_gen
 

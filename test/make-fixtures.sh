@@ -9,6 +9,9 @@
 #   DIR/warehouse/types.db/evolve      schema evolution: rename, drop, add, INT->BIGINT
 #   DIR/warehouse/types.db/empty       a schema and no snapshot (reads 0 rows)
 #   DIR/warehouse/rowtrack.db/events   row tracking: 40 files, _FIRST_ROW_ID 0, 200, ...
+#   DIR/warehouse/idx.db/*             file indexes: bloom, bitmap, BSI, range-bitmap, embedded
+#                                      (events) and sidecar (events_sidecar; a corrupt copy:
+#                                      events_bad) (sql/file_index_gen.sql)
 #   DIR/warehouse/casts.db/*           type changes Java Paimon allows (sql/casts.sql),
 #                                      VECTOR and unreadable types (sql/vectors.sql)
 #   DIR/broken/<case>                  copies of customers with one thing broken
@@ -141,6 +144,27 @@ mkdir -p "$W/rowtrack.db"
 $GEN "$W/rowtrack.db/events" --column 'id:INT NOT NULL' --column name:STRING --column dt:STRING \
     --partition dt --partitions 2 --rows 4000 --files 10 --snapshots 2 --format parquet \
     --option row-tracking.enabled=true
+# file indexes (sql/file_index_gen.sql): 8 Parquet files of 100 rows (i = 100 k .. 100 k + 99),
+# one index kind per column: bloom-filter on a string column whose values are too long for
+# min / max stats, bitmap on kind (i % 128) and on a string, BSI on level (i % 128),
+# range-bitmap on grade (i % 128); NULL where i % 7 = the column's position.  events holds
+# every index in its manifest entries (threshold 64kb), events_sidecar in <file>.index
+# (Java's default threshold, 500 bytes); events_bad is events_sidecar with one sidecar's
+# magic overwritten.
+mkdir -p "$W/idx.db"
+IDX=(--column 'id:INT NOT NULL' --column customer_reference_code:STRING --column kind:TINYINT
+     --column level:TINYINT --column grade:TINYINT --column status_description_text:STRING
+     --rows 800 --files 8 --null-every 7 --format parquet
+     --option file-index.bloom-filter.columns=customer_reference_code
+     --option file-index.bloom-filter.customer_reference_code.items=100
+     --option file-index.bloom-filter.customer_reference_code.fpp=0.001
+     --option file-index.bitmap.columns=kind,status_description_text
+     --option file-index.bsi.columns=level --option file-index.range-bitmap.columns=grade)
+$GEN "$W/idx.db/events" "${IDX[@]}" --option file-index.in-manifest-threshold=64kb
+$GEN "$W/idx.db/events_sidecar" "${IDX[@]}"
+cp -r "$W/idx.db/events_sidecar" "$W/idx.db/events_bad"
+printf 'garbage!' | dd of="$(find "$W/idx.db/events_bad" -name '*.index' | sort | head -1)" \
+    bs=1 conv=notrunc status=none
 $GEN "$W/types.db/empty" --column a:INT --column b:STRING
 rm -rf "$W/types.db/empty/snapshot" "$W/types.db/empty/manifest"
 find "$W/types.db/empty" -name '*.avro' -delete

@@ -2,7 +2,7 @@
  * ts_gen.c - write deterministic Paimon tables for tests (fixture generator):
  * APPEND tables here, PRIMARY-KEY tables in ts_gen_pk.h / ts_gen_pk_write.h
  * (selected by --primary-key; included below, the Makefile builds one binary
- * per src/tools/NAME.c).
+ * per src/tools/NAME.c), the file indexes of APPEND tables in ts_gen_index.h.
  *
  * Writes schema/schema-0 (and schema-1 in evolution mode), snapshot/snapshot-N
  * with LATEST/EARLIEST hints, Avro manifest lists and manifests (Paimon 1.1
@@ -61,7 +61,11 @@
  *                          fields.F.ignore-retract=true, sequence.field.sort-order=descending;
  *                          the generator's compaction honours those it knows; append
  *                          tables take only row-tracking.enabled=true, which also writes
- *                          each file's _FIRST_ROW_ID (consecutive over commits)
+ *                          each file's _FIRST_ROW_ID (consecutive over commits), and the
+ *                          file-index.* options: file-index.<kind>.columns=a[,b] (kind
+ *                          bloom-filter, bitmap, bsi, range-bitmap) writes a file index
+ *                          per data file, embedded or as a <file>.index sidecar by
+ *                          file-index.in-manifest-threshold (see ts_gen_index.h)
  *   --deletion-vectors     deletion-vectors.enabled=true; compaction looks keys up in
  *                          higher levels and writes DV index files + index manifest
  *   --compact-every C      a COMPACT snapshot after every C-th commit (default 1 when
@@ -1057,6 +1061,17 @@ write_schema(const config *cfg, int id, int64_t time_millis)
 	/* append tables take only --option row-tracking.enabled=true */
 	if (cfg->npk == 0 && pk_extra_true(cfg, "row-tracking.enabled"))
 		cJSON_AddStringToObject(opts, "row-tracking.enabled", "true");
+	/* ... and the file-index.* options (ts_gen_index.h) */
+	for (int i = 0; i < cfg->nextra_opts && cfg->npk == 0; i++)
+		if (strncmp(cfg->extra_opts[i], "file-index.", 11) == 0)
+		{
+			char	   *eq = strchr(cfg->extra_opts[i], '=');
+			char	   *key = strndup(cfg->extra_opts[i], (size_t) (eq - cfg->extra_opts[i]));
+
+			cJSON_DeleteItemFromObject(opts, key);
+			cJSON_AddStringToObject(opts, key, eq + 1);
+			free(key);
+		}
 	cJSON_AddNumberToObject(j, "timeMillis", (double) time_millis);
 	path = pathf("%s/schema/schema-%d", cfg->dir, id);
 	write_json(path, j);
@@ -1068,6 +1083,7 @@ write_schema(const config *cfg, int id, int64_t time_millis)
 #include "tools/ts_tool_commit.h"
 #include "tools/ts_gen_parquet.h"
 #include "tools/ts_gen_orc.h"
+#include "tools/ts_gen_index.h"
 
 /* ---- statistics --------------------------------------------------------- */
 
@@ -1326,6 +1342,7 @@ main(int argc, char **argv)
 	ts_field   *me_fields;
 	int			nme;
 	bool		row_tracking;
+	bool		want_index;
 	int64_t		next_row_id = 0;
 	group	   *groups = NULL;
 	int			ngroups = 0;
@@ -1392,6 +1409,7 @@ main(int argc, char **argv)
 
 	/* row-tracking.enabled: _FIRST_ROW_ID per file, consecutive over commits */
 	row_tracking = pk_extra_true(&cfg, "row-tracking.enabled");
+	want_index = gi_wanted(&cfg);
 	me_fields = manifest_entry_fields_rt(&nme, row_tracking);
 	ts_arena_init(&meta_arena, 64 * 1024);
 	list_uuid = new_uuid();
@@ -1637,6 +1655,9 @@ main(int argc, char **argv)
 					fi[18].v.i = next_row_id;	/* _FIRST_ROW_ID */
 					next_row_id += gr->nrows;
 					fi[19].isnull = true;	/* _WRITE_COLS: every column */
+					if (want_index)
+						gi_write(&cfg, dfields, dcols, ndcols, gr->rows, gr->nrows, schema_id, path,
+								 fname, fi, &meta_arena, &arena);
 				}
 				total_records += gr->nrows;
 				ts_buf_free(&out);

@@ -2,7 +2,8 @@
  * test_range_bitmap.c - the range-bitmap file index (fi_range_bitmap.c).
  *
  * ../shared holds no table with a range-bitmap index, so this test writes
- * them itself, following Java's RangeBitmap.Appender, ChunkedDictionary
+ * them itself (src/tools/ts_file_index_write.h, shared with ts_gen), following
+ * Java's RangeBitmap.Appender, ChunkedDictionary
  * .Appender, Fixed/VariableLengthChunk and BitSliceIndexBitmap.Appender
  * byte for byte (random columns of TINYINT, SMALLINT, INT, BIGINT and
  * STRING with NULLs, chunk sizes from "0b" to "16kb"), wraps each in a
@@ -22,59 +23,12 @@
 #include "format/fileindex/file_index.h"
 #include "read/read.h"
 #include "scan/scan.h"
+#include "tools/ts_file_index_write.h"
 
-/* ---- a byte buffer ------------------------------------------------------ */
-
-typedef struct wbuf
-{
-	uint8_t    *p;
-	size_t		len,
-				cap;
-} wbuf;
-
-static void
-put(wbuf *b, const void *d, size_t n)
-{
-	if (b->len + n > b->cap)
-	{
-		b->cap = (b->len + n) * 2 + 64;
-		b->p = realloc(b->p, b->cap);
-		assert_non_null(b->p);
-	}
-	if (n)
-		memcpy(b->p + b->len, d, n);
-	b->len += n;
-}
-
-static void
-put_be(wbuf *b, uint64_t v, int width)
-{
-	uint8_t		x[8];
-
-	for (int i = width - 1; i >= 0; i--)
-	{
-		x[i] = (uint8_t) v;
-		v >>= 8;
-	}
-	put(b, x, (size_t) width);
-}
-
-static void
-put32(wbuf *b, uint32_t v)
-{
-	put_be(b, v, 4);
-}
-
-static void
-put_bitmap(wbuf *b, const roaring_bitmap_t *r)
-{
-	size_t		n = roaring_bitmap_portable_size_in_bytes(r);
-	char	   *x = malloc(n ? n : 1);
-
-	assert_int_equal(roaring_bitmap_portable_serialize(r, x), n);
-	put(b, x, n);
-	free(x);
-}
+typedef fiw_buf wbuf;
+#define put fiw_put
+#define put_be fiw_put_be
+#define put32 fiw_put32
 
 /* ---- the column ---------------------------------------------------------- */
 
@@ -87,234 +41,16 @@ typedef struct col
 	char		s[400][8];
 } col;
 
-/* the distinct values, sorted (as Java's TreeMap), as row indexes of a first occurrence */
-static int
-cmp_rows(const col *c, int a, int b)
-{
-	if (c->width > 0)
-		return c->i[a] < c->i[b] ? -1 : c->i[a] > c->i[b];
-	{
-		size_t		la = strlen(c->s[a]),
-					lb = strlen(c->s[b]);
-		int			r = memcmp(c->s[a], c->s[b], la < lb ? la : lb);
-
-		if (r)
-			return r < 0 ? -1 : 1;
-		return la < lb ? -1 : la > lb;
-	}
-}
-
-static void
-put_key(wbuf *b, const col *c, int row)
-{
-	if (c->width > 0)
-		put_be(b, (uint64_t) c->i[row], c->width);
-	else
-	{
-		put32(b, (uint32_t) strlen(c->s[row]));
-		put(b, c->s[row], strlen(c->s[row]));
-	}
-}
-
-static size_t
-key_size(const col *c, int row)
-{
-	return c->width > 0 ? (size_t) c->width : 4 + strlen(c->s[row]);
-}
-
-/* ChunkedDictionary.Appender.serialize over the sorted distinct values */
-static void
-write_dictionary(wbuf *out, const col *c, const int *distinct, int nd, int limit)
-{
-	wbuf		offsets = {0},
-				chunks = {0},
-				keys = {0};
-	int			size = 0;
-	uint32_t	chunks_off = 0,
-				keys_off = 0;
-
-	for (int d = 0; d < nd;)
-	{
-		/* a chunk: its key, then what tryAdd takes */
-		int			first = d++;
-		wbuf		ck = {0},
-					ko = {0};
-		int			nk = 0;
-		size_t		used_keys = 0,
-					used_offsets = 0;
-		wbuf		head = {0};
-
-		while (d < nd)
-		{
-			size_t		ks = key_size(c, distinct[d]);
-
-			if (c->width > 0 ? ks > (size_t) limit - used_keys :
-				(ks > (size_t) limit - used_keys || 4 > (size_t) limit - used_offsets))
-				break;
-			if (c->width < 0)
-			{
-				put32(&ko, (uint32_t) used_keys);
-				used_offsets += 4;
-			}
-			put_key(&ck, c, distinct[d]);
-			used_keys += ks;
-			nk++;
-			d++;
-		}
-		uint8_t		version = 1;
-
-		put(&head, &version, 1);
-		put_key(&head, c, distinct[first]);
-		put32(&head, (uint32_t) first);	/* code = rank */
-		put32(&head, keys_off);
-		put32(&head, (uint32_t) nk);
-		if (c->width > 0)
-		{
-			put32(&head, (uint32_t) ck.len);
-			put32(&head, (uint32_t) c->width);
-		}
-		else
-		{
-			put32(&head, (uint32_t) ko.len);
-			put32(&head, (uint32_t) ck.len);
-		}
-		put32(&offsets, chunks_off);
-		chunks_off += (uint32_t) head.len;
-		put(&chunks, head.p, head.len);
-		put(&keys, ko.p, ko.len);
-		put(&keys, ck.p, ck.len);
-		keys_off += (uint32_t) (ko.len + ck.len);
-		size++;
-		free(head.p);
-		free(ck.p);
-		free(ko.p);
-	}
-	{
-		uint8_t		version = 1;
-
-		put32(out, 13);
-		put(out, &version, 1);
-		put32(out, (uint32_t) size);
-		put32(out, (uint32_t) offsets.len);
-		put32(out, (uint32_t) chunks.len);
-		put(out, offsets.p, offsets.len);
-		put(out, chunks.p, chunks.len);
-		put(out, keys.p, keys.len);
-	}
-	free(offsets.p);
-	free(chunks.p);
-	free(keys.p);
-}
-
-/* BitSliceIndexBitmap.Appender(0, nd - 1) of each row's code */
-static void
-write_bsi(wbuf *out, const col *c, const int *code, int nd)
-{
-	int			nslices = 1;
-	roaring_bitmap_t *ebm = roaring_bitmap_create();
-	roaring_bitmap_t *slices[32];
-	wbuf		body = {0},
-				dir = {0};
-	uint8_t		b;
-
-	while (nd - 1 >= (1 << nslices))
-		nslices++;
-	for (int i = 0; i < nslices; i++)
-		slices[i] = roaring_bitmap_create();
-	for (int r = 0; r < c->n; r++)
-	{
-		if (c->null[r])
-			continue;
-		roaring_bitmap_add(ebm, (uint32_t) r);
-		for (int i = 0; i < nslices; i++)
-			if ((code[r] >> i) & 1)
-				roaring_bitmap_add(slices[i], (uint32_t) r);
-	}
-	put_bitmap(&body, ebm);
-	{
-		size_t		ebm_len = body.len;
-
-		for (int i = 0; i < nslices; i++)
-		{
-			size_t		before = body.len;
-
-			put_bitmap(&body, slices[i]);
-			put32(&dir, (uint32_t) (before - ebm_len));
-			put32(&dir, (uint32_t) (body.len - before));
-		}
-		put32(out, (uint32_t) (1 + 1 + 4 + 4 + dir.len));
-		b = 1;
-		put(out, &b, 1);
-		b = (uint8_t) nslices;
-		put(out, &b, 1);
-		put32(out, (uint32_t) ebm_len);
-		put32(out, (uint32_t) dir.len);
-		put(out, dir.p, dir.len);
-		put(out, body.p, body.len);
-	}
-	roaring_bitmap_free(ebm);
-	for (int i = 0; i < nslices; i++)
-		roaring_bitmap_free(slices[i]);
-	free(body.p);
-	free(dir.p);
-}
-
-/* RangeBitmap.Appender.serialize */
+/* the shared writer (src/tools/ts_file_index_write.h) over a view of c */
 static void
 write_range_bitmap(wbuf *out, const col *c, int limit)
 {
-	int			distinct[400],
-				code[400];
-	int			nd = 0;
-	wbuf		dict = {0},
-				head = {0};
-	uint8_t		version = 1;
+	const char *s[400];
+	fiw_col		v = {.width = c->width, .n = c->n, .null = c->null, .i = c->i, .s = s};
 
 	for (int r = 0; r < c->n; r++)
-	{
-		int			pos;
-
-		if (c->null[r])
-			continue;
-		for (pos = 0; pos < nd && cmp_rows(c, distinct[pos], r) < 0; pos++)
-			;
-		if (pos < nd && cmp_rows(c, distinct[pos], r) == 0)
-			continue;
-		memmove(&distinct[pos + 1], &distinct[pos], sizeof(int) * (size_t) (nd - pos));
-		distinct[pos] = r;
-		nd++;
-	}
-	for (int r = 0; r < c->n; r++)
-		for (int d = 0; d < nd && !c->null[r]; d++)
-			if (cmp_rows(c, distinct[d], r) == 0)
-				code[r] = d;
-	put(&head, &version, 1);
-	put32(&head, (uint32_t) c->n);
-	put32(&head, (uint32_t) nd);
-	if (nd > 0)
-	{
-		put_key(&head, c, distinct[0]);
-		put_key(&head, c, distinct[nd - 1]);
-		write_dictionary(&dict, c, distinct, nd, limit);
-	}
-	put32(&head, (uint32_t) dict.len);
-	put32(out, (uint32_t) head.len);
-	put(out, head.p, head.len);
-	put(out, dict.p, dict.len);
-	if (nd > 0)
-		write_bsi(out, c, code, nd);
-	else
-	{
-		/* Java writes a BSI of no rows here; the reader never looks at it */
-		wbuf		none = {0};
-		col			empty = {.width = c->width, .n = 0};
-
-		write_bsi(&none, &empty, code, 1);
-		put(out, none.p, none.len);
-		free(none.p);
-	}
-	free(dict.p);
-	free(head.p);
+		s[r] = c->s[r];
+	fiw_range_bitmap(out, &v, limit);
 }
 
 /*
@@ -328,24 +64,9 @@ static const char *col_name = "f1";
 static void
 write_container(wbuf *out, const wbuf *body)
 {
-	wbuf		h = {0};
-	size_t		head_len;
+	fiw_index	ix = {.column = col_name, .kind = "range-bitmap", .body = *body};
 
-	put32(&h, 1);				/* columns */
-	put_be(&h, 2, 2);
-	put(&h, col_name, 2);
-	put32(&h, 1);				/* indexes */
-	put_be(&h, 12, 2);
-	put(&h, "range-bitmap", 12);
-	head_len = 16 + h.len + 8;
-	put32(&h, (uint32_t) head_len);	/* offset */
-	put32(&h, (uint32_t) body->len);
-	put_be(out, (uint64_t) TS_FILE_INDEX_MAGIC, 8);
-	put32(out, 1);
-	put32(out, (uint32_t) head_len);
-	put(out, h.p, h.len);
-	put(out, body->p, body->len);
-	free(h.p);
+	fiw_container(out, &ix, 1);
 }
 
 /* ---- evaluation ---------------------------------------------------------- */
@@ -479,8 +200,21 @@ random_literal(col *c, int domain)
 	return v;
 }
 
+/*
+ * How exact an index kind is: EXACT selects just the matching rows for
+ * every operator (range-bitmap, BSI); POINT for =, IN, <>, NOT IN and
+ * IS [NOT] NULL only, the others leave rows in (bitmap); SUPERSET never
+ * drops a matching row (bloom filter).
+ */
+typedef enum exactness
+{
+	EXACT,
+	POINT,
+	SUPERSET
+} exactness;
+
 static void
-check_predicates(const ts_file_index *fi, col *c, int domain)
+check_predicates_as(const ts_file_index *fi, col *c, int domain, exactness how_exact)
 {
 	static const ts_predicate_op ops[] = {TS_PRED_EQ, TS_PRED_NE, TS_PRED_LT, TS_PRED_LE,
 		TS_PRED_GT, TS_PRED_GE, TS_PRED_IN, TS_PRED_NOT_IN, TS_PRED_IS_NULL, TS_PRED_IS_NOT_NULL};
@@ -521,17 +255,65 @@ check_predicates(const ts_file_index *fi, col *c, int domain)
 		p.literals = lits;
 		if (!ts_file_index_evaluate(fi, &p, &how, &r, &err))
 			fail_msg("evaluate: %s", err.msg);
-		assert_true(ts_file_index_result_rows(&r) >= 0 || !r.may_match);
+		if (how_exact == EXACT)
+			assert_true(ts_file_index_result_rows(&r) >= 0 || !r.may_match);
 		for (int row = 0; row < c->n; row++)
 		{
 			bool		want = row_matches(c, row, &p);
-			bool		got = ts_file_index_result_has_row(&r, (uint32_t) row);
+			bool		got = r.may_match && ts_file_index_result_has_row(&r, (uint32_t) row);
+			bool		exact = how_exact == EXACT ||
+				(how_exact == POINT && p.op != TS_PRED_LT && p.op != TS_PRED_LE &&
+				 p.op != TS_PRED_GT && p.op != TS_PRED_GE);
 
-			if (want != got)
+			if (want ? !got : got && exact)
 				fail_msg("width %d, op %d, row %d: want %d, got %d", c->width, (int) p.op, row,
 						 want, got);
 		}
 		ts_file_index_result_free(&r);
+	}
+}
+
+static void
+check_predicates(const ts_file_index *fi, col *c, int domain)
+{
+	check_predicates_as(fi, c, domain, EXACT);
+}
+
+/*
+ * The other kinds the shared writer makes (bitmap v1, BSI, bloom filter)
+ * over the same column, each in a container of its own, read back.
+ */
+static void
+check_other_kinds(col *c, int domain)
+{
+	static const char *kinds[] = {"bitmap", "bsi", "bloom-filter"};
+	const char *s[400];
+	fiw_col		v = {.width = c->width, .n = c->n, .null = c->null, .i = c->i, .s = s};
+
+	for (int r = 0; r < c->n; r++)
+		s[r] = c->s[r];
+	for (int k = 0; k < 3; k++)
+	{
+		fiw_index	ix = {.column = col_name, .kind = kinds[k]};
+		wbuf		file = {0};
+		ts_file_index fi;
+		ts_err		err = {0};
+
+		if (k == 1 && c->width < 0)
+			continue;			/* BSI: integers only */
+		if (k == 0)
+			fiw_bitmap_v1(&ix.body, &v);
+		else if (k == 1)
+			fiw_bsi(&ix.body, &v);
+		else
+			fiw_bloom(&ix.body, &v, c->n, 0.05);
+		fiw_container(&file, &ix, 1);
+		if (!ts_file_index_parse(file.p, file.len, &fi, &err))
+			fail_msg("parse %s: %s", kinds[k], err.msg);
+		check_predicates_as(&fi, c, domain, k == 0 ? POINT : k == 1 ? EXACT : SUPERSET);
+		ts_file_index_free(&fi);
+		free(ix.body.p);
+		free(file.p);
 	}
 }
 
@@ -594,6 +376,7 @@ test_range_bitmap_random(void **state)
 			fail_msg("parse: %s", err.msg);
 		check_predicates(&fi, c, domain);
 		ts_file_index_free(&fi);
+		check_other_kinds(c, domain);
 
 		/* truncated and flipped bodies: an error or an answer, never a crash */
 		for (size_t cut = 16; cut < file.len && round % 10 == 0; cut += 1 + cut / 8)
@@ -738,13 +521,11 @@ test_range_bitmap_table(void **state)
 			   *c1 = calloc(1, sizeof(col));
 	wbuf		b0 = {0},
 				b1 = {0},
-				h = {0},
 				file = {0};
 	char		dir[] = "/tmp/ts_unit_rb_XXXXXX";
 	char		table[64],
 				cmd[8400],
 				index[4200];
-	size_t		head_len;
 	ts_value	i10 = {0},
 				i20 = {0},
 				lucy = {0},
@@ -767,30 +548,11 @@ test_range_bitmap_table(void **state)
 	write_range_bitmap(&b0, c0, 8);
 	write_range_bitmap(&b1, c1, 16384);
 	/* the container: f0 and f1, one range-bitmap each */
-	put32(&h, 2);
-	for (int k = 0; k < 2; k++)
 	{
-		put_be(&h, 2, 2);
-		put(&h, k == 0 ? "f0" : "f1", 2);
-		put32(&h, 1);
-		put_be(&h, 12, 2);
-		put(&h, "range-bitmap", 12);
-		put32(&h, 0);			/* offset, below */
-		put32(&h, (uint32_t) (k == 0 ? b0.len : b1.len));
+		fiw_index	ix[2] = {{"f0", "range-bitmap", b0}, {"f1", "range-bitmap", b1}};
+
+		fiw_container(&file, ix, 2);
 	}
-	head_len = 16 + h.len;
-	/* offsets: after the head, f0's body then f1's */
-	h.len = 4 + 2 + 2 + 4 + 2 + 12;
-	put32(&h, (uint32_t) head_len);
-	h.len += 4 + 2 + 2 + 4 + 2 + 12;
-	put32(&h, (uint32_t) (head_len + b0.len));
-	h.len += 4;
-	put_be(&file, (uint64_t) TS_FILE_INDEX_MAGIC, 8);
-	put32(&file, 1);
-	put32(&file, (uint32_t) head_len);
-	put(&file, h.p, h.len);
-	put(&file, b0.p, b0.len);
-	put(&file, b1.p, b1.len);
 
 	/* a copy of the table with this sidecar */
 	assert_non_null(mkdtemp(dir));
@@ -848,7 +610,6 @@ test_range_bitmap_table(void **state)
 	assert_int_equal(system(cmd), 0);
 	free(b0.p);
 	free(b1.p);
-	free(h.p);
 	free(file.p);
 	free(c0);
 	free(c1);
