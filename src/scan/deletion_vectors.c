@@ -44,8 +44,8 @@ same_partition(ts_bytes a, ts_bytes b)
 	return a.len == b.len && (a.len == 0 || memcmp(a.data, b.data, a.len) == 0);
 }
 
-static bool
-same_index_file(const ts_index_manifest_entry *a, const ts_index_manifest_entry *b)
+bool
+scan_same_index_file(const ts_index_manifest_entry *a, const ts_index_manifest_entry *b)
 {
 	return a->bucket == b->bucket && same_partition(a->partition, b->partition) &&
 		strcmp(a->file_name, b->file_name) == 0 && strcmp(a->index_type, b->index_type) == 0;
@@ -167,7 +167,7 @@ scan_dv_load(ts_plan *plan, scan_state *st, scan_dv_index **out, ts_err *err)
 			continue;
 		/* an index file deleted later in the same manifest is not live */
 		for (j = i + 1; any_delete && j < n && !deleted; j++)
-			if (entries[j].kind == TS_FILE_DELETE && same_index_file(ie, &entries[j]))
+			if (entries[j].kind == TS_FILE_DELETE && scan_same_index_file(ie, &entries[j]))
 				deleted = true;
 		if (deleted)
 			continue;

@@ -46,13 +46,6 @@ same_bytes(ts_bytes a, ts_bytes b)
 	return a.len == b.len && (a.len == 0 || memcmp(a.data, b.data, a.len) == 0);
 }
 
-static bool
-same_index_file(const ts_index_manifest_entry *a, const ts_index_manifest_entry *b)
-{
-	return a->bucket == b->bucket && same_bytes(a->partition, b->partition) &&
-		strcmp(a->file_name, b->file_name) == 0 && strcmp(a->index_type, b->index_type) == 0;
-}
-
 /* Is field (of the read schema) of the same type in every kept file's schema? */
 static bool
 type_stable(gi_state *g, int field, bool *stable, ts_err *err)
@@ -299,8 +292,7 @@ static bool
 eval(gi_state *g, const ts_predicate *p, ts_row_ids *out, ts_err *err)
 {
 	ts_row_ids	acc,
-				kid,
-				next;
+				kid;
 
 	ts_row_ids_init_all(out);
 	switch (p->op)
@@ -313,8 +305,6 @@ eval(gi_state *g, const ts_predicate *p, ts_row_ids *out, ts_err *err)
 				return false;
 			for (int i = 1; i < p->nchildren; i++)
 			{
-				bool		ok;
-
 				if (p->op == TS_PRED_OR && acc.all)
 					break;		/* all already */
 				if (!eval(g, &p->children[i], &kid, err))
@@ -322,13 +312,8 @@ eval(gi_state *g, const ts_predicate *p, ts_row_ids *out, ts_err *err)
 					ts_row_ids_free(&acc);
 					return false;
 				}
-				ok = p->op == TS_PRED_AND ? ts_row_ids_intersect(&acc, &kid, &next, err) :
-					ts_row_ids_union(&acc, &kid, &next, err);
-				ts_row_ids_free(&acc);
-				ts_row_ids_free(&kid);
-				if (!ok)
+				if (!ts_row_ids_combine(&acc, &kid, p->op == TS_PRED_AND, err))
 					return false;
-				acc = next;
 			}
 			*out = acc;
 			return true;
@@ -406,7 +391,7 @@ scan_global_index_eval(ts_plan *plan, scan_state *st, const ts_scan_context *ctx
 			continue;
 		/* an index file deleted later in the same manifest is not live */
 		for (int j = i + 1; any_delete && j < n && !deleted; j++)
-			deleted = entries[j].kind == TS_FILE_DELETE && same_index_file(&entries[i], &entries[j]);
+			deleted = entries[j].kind == TS_FILE_DELETE && scan_same_index_file(&entries[i], &entries[j]);
 		if (!deleted)
 			g.live[g.nlive++] = &entries[i];
 	}

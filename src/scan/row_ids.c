@@ -218,11 +218,24 @@ leaf_row_ids(const ts_predicate *p, ts_row_ids *out, ts_err *err)
 }
 
 bool
+ts_row_ids_combine(ts_row_ids *acc, ts_row_ids *kid, bool and_, ts_err *err)
+{
+	ts_row_ids	next;
+	bool		ok = and_ ? ts_row_ids_intersect(acc, kid, &next, err) :
+		ts_row_ids_union(acc, kid, &next, err);
+
+	ts_row_ids_free(acc);
+	ts_row_ids_free(kid);
+	if (ok)
+		*acc = next;
+	return ok;
+}
+
+bool
 ts_row_ids_from_predicate(const ts_predicate *p, int field, ts_row_ids *out, ts_err *err)
 {
 	ts_row_ids acc,
-				kid,
-				next;
+				kid;
 
 	ts_row_ids_init_all(out);
 	if (p == NULL)
@@ -237,20 +250,13 @@ ts_row_ids_from_predicate(const ts_predicate *p, int field, ts_row_ids *out, ts_
 				return false;
 			for (int i = 1; i < p->nchildren; i++)
 			{
-				bool		ok;
-
 				if (!ts_row_ids_from_predicate(&p->children[i], field, &kid, err))
 				{
 					ts_row_ids_free(&acc);
 					return false;
 				}
-				ok = p->op == TS_PRED_AND ? ts_row_ids_intersect(&acc, &kid, &next, err) :
-					ts_row_ids_union(&acc, &kid, &next, err);
-				ts_row_ids_free(&acc);
-				ts_row_ids_free(&kid);
-				if (!ok)
+				if (!ts_row_ids_combine(&acc, &kid, p->op == TS_PRED_AND, err))
 					return false;
-				acc = next;
 			}
 			*out = acc;
 			return true;

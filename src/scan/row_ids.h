@@ -45,6 +45,8 @@ bool		ts_row_ids_intersect(const ts_row_ids *a, const ts_row_ids *b, ts_row_ids 
 								 ts_err *err);
 bool		ts_row_ids_union(const ts_row_ids *a, const ts_row_ids *b, ts_row_ids *out,
 							 ts_err *err);
+/* *acc = *acc AND / OR *kid (and_ selects); both inputs freed, also on failure. */
+bool		ts_row_ids_combine(ts_row_ids *acc, ts_row_ids *kid, bool and_, ts_err *err);
 
 /*
  * The row ids predicate p allows for column 'field' (a BIGINT column whose

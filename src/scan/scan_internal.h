@@ -283,6 +283,8 @@ bool		scan_dv_load(ts_plan *plan, scan_state *st, scan_dv_index **index, ts_err 
 bool		scan_index_file_path(ts_plan *plan, scan_state *st, const ts_index_manifest_entry *ie,
 								 const char **path, ts_err *err);
 /* Find the DV of a data file; false if none. */
+/* Do two index manifest entries name the same index file (bucket, partition, name, type)? */
+bool		scan_same_index_file(const ts_index_manifest_entry *a, const ts_index_manifest_entry *b);
 bool		scan_dv_lookup(const scan_dv_index *index, const ts_manifest_entry *e,
 						   ts_scan_file *file);
 
