@@ -44,6 +44,26 @@ same_partition(ts_bytes a, ts_bytes b)
 	return a.len == b.len && (a.len == 0 || memcmp(a.data, b.data, a.len) == 0);
 }
 
+/* The entries of the snapshot's index manifest (which it must name), in plan's arena. */
+bool
+scan_read_index_manifest(ts_plan *plan, ts_index_manifest_entry **entries, int *n,
+						 char **path_out, ts_err *err)
+{
+	char	   *path;
+
+	if (!scan_check_file_name(plan, "index manifest", plan->snapshot->index_manifest, err))
+		return ts_error_context(err, "snapshot %lld", (long long) plan->snapshot->id);
+	path = ts_arena_printf(&plan->arena, "%s/manifest/%s", plan->table_path,
+						   plan->snapshot->index_manifest);
+	if (path == NULL)
+		return ts_error_nomem(err, NULL);
+	if (!ts_index_manifest_read(path, &plan->arena, entries, n, err))
+		return ts_error_context(err, "snapshot %lld", (long long) plan->snapshot->id);
+	if (path_out)
+		*path_out = path;
+	return true;
+}
+
 bool
 scan_same_index_file(const ts_index_manifest_entry *a, const ts_index_manifest_entry *b)
 {
@@ -123,14 +143,8 @@ scan_dv_load(ts_plan *plan, scan_state *st, scan_dv_index **out, ts_err *err)
 	if (plan->snapshot == NULL || plan->snapshot->index_manifest == NULL ||
 		plan->snapshot->index_manifest[0] == '\0')
 		return true;
-	if (!scan_check_file_name(plan, "index manifest", plan->snapshot->index_manifest, err))
-		return ts_error_context(err, "snapshot %lld", (long long) plan->snapshot->id);
-	path = ts_arena_printf(&plan->arena, "%s/manifest/%s", plan->table_path,
-							 plan->snapshot->index_manifest);
-	if (path == NULL)
-		return ts_error_nomem(err, NULL);
-	if (!ts_index_manifest_read(path, &plan->arena, &entries, &n, err))
-		return ts_error_context(err, "snapshot %lld", (long long) plan->snapshot->id);
+	if (!scan_read_index_manifest(plan, &entries, &n, &path, err))
+		return false;
 
 	for (i = 0; i < n; i++)
 	{

@@ -355,7 +355,6 @@ scan_global_index_eval(ts_plan *plan, scan_state *st, const ts_scan_context *ctx
 {
 	ts_index_manifest_entry *entries;
 	int			n;
-	char	   *path;
 	gi_state	g;
 	scan_gi_result *r;
 	bool		any_delete = false;
@@ -366,14 +365,8 @@ scan_global_index_eval(ts_plan *plan, scan_state *st, const ts_scan_context *ctx
 		plan->snapshot->index_manifest == NULL || plan->snapshot->index_manifest[0] == '\0' ||
 		plan->nsplits == 0)
 		return true;
-	if (!scan_check_file_name(plan, "index manifest", plan->snapshot->index_manifest, err))
-		return ts_error_context(err, "snapshot %lld", (long long) plan->snapshot->id);
-	path = ts_arena_printf(&plan->arena, "%s/manifest/%s", plan->table_path,
-							 plan->snapshot->index_manifest);
-	if (path == NULL)
-		return ts_error_nomem(err, NULL);
-	if (!ts_index_manifest_read(path, &plan->arena, &entries, &n, err))
-		return ts_error_context(err, "snapshot %lld", (long long) plan->snapshot->id);
+	if (!scan_read_index_manifest(plan, &entries, &n, NULL, err))
+		return false;
 
 	memset(&g, 0, sizeof(g));
 	g.plan = plan;

@@ -284,6 +284,8 @@ bool		scan_index_file_path(ts_plan *plan, scan_state *st, const ts_index_manifes
 								 const char **path, ts_err *err);
 /* Find the DV of a data file; false if none. */
 /* Do two index manifest entries name the same index file (bucket, partition, name, type)? */
+bool		scan_read_index_manifest(ts_plan *plan, ts_index_manifest_entry **entries, int *n,
+									 char **path_out, ts_err *err);
 bool		scan_same_index_file(const ts_index_manifest_entry *a, const ts_index_manifest_entry *b);
 bool		scan_dv_lookup(const scan_dv_index *index, const ts_manifest_entry *e,
 						   ts_scan_file *file);
