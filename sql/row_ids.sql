@@ -110,6 +110,21 @@ SELECT * FROM rt WHERE "_ROW_ID" = 2;
 SELECT same_rows('SELECT * FROM rt WHERE "_ROW_ID" BETWEEN 1 AND 2');
 EXPLAIN (COSTS OFF) SELECT * FROM rt WHERE "_ROW_ID" > 100;
 
+-- inside files: both files of the group 0..3 read only the position of
+-- row id 2 (3 rows skipped in each), the file of 4..5 is not read
+EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF, SUMMARY OFF) SELECT row_id, f0, f2 FROM de WHERE row_id = 2;
+SELECT row_id, f0, f1, f2, f3 FROM de WHERE row_id IN (0, 2, 3, 5) ORDER BY row_id;
+SELECT same_rows('SELECT * FROM de WHERE row_id IN (0, 2, 3, 5)');
+SELECT same_rows('SELECT * FROM de WHERE row_id = ANY(''{}''::bigint[])');
+SELECT same_rows('SELECT f0 FROM de WHERE row_id > 2');
+SELECT same_rows('SELECT f0, row_id FROM de WHERE row_id < 2');
+-- a group with a BLOB column read is read whole; without it, by positions
+EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF, SUMMARY OFF)
+  SELECT f1 FROM blob_data_evolution_with_dense_stats WHERE rid = 1;
+EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF, SUMMARY OFF)
+  SELECT rid, f0 FROM blob_data_evolution_with_dense_stats WHERE rid = 1;
+SELECT same_rows('SELECT rid, f1 FROM blob_data_evolution_with_dense_stats WHERE rid IN (1, 2)');
+
 -- a table without row tracking: _ROW_ID quals prune nothing (reading it is an error)
 CREATE FOREIGN TABLE plain (f0 text, "_ROW_ID" bigint)
   SERVER shared OPTIONS (database 'append_09', "table" 'append_09');
@@ -128,6 +143,9 @@ EXPLAIN (COSTS OFF) SELECT * FROM gi WHERE f0 = 'Zed';
 EXPLAIN (COSTS OFF) SELECT * FROM gi WHERE f0 IN ('Bob', 'Lucy') AND f2 IS NULL;
 EXPLAIN (COSTS OFF) SELECT * FROM gi WHERE f0 = 'Alice' AND f2 IS NULL;
 SELECT * FROM gi WHERE f0 = 'Alice' AND f2 IS NULL;
+-- the index's row ids choose the rows inside the file too: Bob is at 1 and 5
+EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF, SUMMARY OFF) SELECT f0, f1 FROM gi WHERE f0 = 'Bob';
+SELECT f0, f1, "_ROW_ID" FROM gi WHERE f0 = 'Bob' ORDER BY "_ROW_ID";
 -- with _ROW_ID quals: Tony is at 3 and 6
 EXPLAIN (COSTS OFF) SELECT * FROM gi WHERE f0 = 'Tony' AND "_ROW_ID" IN (0, 1, 2);
 SELECT * FROM gi WHERE f0 = 'Tony' AND "_ROW_ID" IN (2, 3);
@@ -191,6 +209,93 @@ EXECUTE ev_ids(:'ids');
 EXECUTE ev_ids('{1, 2, 401, 9000}');
 RESET plan_cache_mode;
 SELECT count(*) FROM ev WHERE "_ROW_ID" IN (1, 2, 401, 9000);
+-- row ids inside files: 6 Parquet files of 333, 333, 334, 333, 333, 334 rows
+-- (row ids 0..1999 in that order, _ROW_ID = id; name NULL where id % 5 = 1,
+-- else 'name_' || id), each in row groups of 64 rows (the last the rest):
+-- only the row groups holding wanted ids are decoded, only those rows built
+CREATE FOREIGN TABLE rg (id int, name text, "_ROW_ID" bigint)
+  SERVER lake OPTIONS (database 'rowtrack', "table" 'groups');
+SELECT count(*), count(*) FILTER (WHERE id = "_ROW_ID") AS id_is_row_id,
+       count(*) FILTER (WHERE name IS NOT DISTINCT FROM
+                        CASE WHEN id % 5 = 1 THEN NULL ELSE 'name_' || id END) AS names_right,
+       min("_ROW_ID"), max("_ROW_ID") FROM rg;
+-- the rows of "_ROW_ID" = ANY(ids) against the ids computed here, then
+-- against the same query with pruning off (no row-id selection at all)
+CREATE FUNCTION rg_check(ids bigint[]) RETURNS text LANGUAGE plpgsql AS $$
+DECLARE
+  got bigint[];
+  want bigint[];
+  bad bigint;
+  res text;
+BEGIN
+  SELECT array_agg("_ROW_ID" ORDER BY "_ROW_ID"),
+         count(*) FILTER (WHERE id <> "_ROW_ID" OR name IS DISTINCT FROM
+                          CASE WHEN id % 5 = 1 THEN NULL ELSE 'name_' || id END)
+    INTO got, bad FROM rg WHERE "_ROW_ID" = ANY(ids);
+  SELECT array_agg(DISTINCT x ORDER BY x) INTO want FROM unnest(ids) x WHERE x BETWEEN 0 AND 1999;
+  IF got IS DISTINCT FROM want OR bad <> 0 THEN
+    RETURN 'WRONG: ' || coalesce(got::text, '{}') || ' vs ' || coalesce(want::text, '{}');
+  END IF;
+  res := same_rows(format('SELECT * FROM rg WHERE "_ROW_ID" = ANY(%L::bigint[])', ids));
+  RETURN coalesce(array_length(got, 1), 0) || ' ids right; ' || res;
+END $$;
+-- first / last row of each file, the rows around row-group boundaries
+SELECT rg_check('{0, 332, 333, 665, 666, 999, 1000, 1332, 1333, 1665, 1666, 1999}');
+SELECT rg_check('{63, 64, 127, 128, 319, 320, 396, 397, 730}');
+-- ids beyond any file, negative ids, duplicates, NULLs, empty and NULL arrays
+SELECT rg_check('{-1, 2000, 5000, 9223372036854775807, -9223372036854775808}');
+SELECT rg_check('{5, 5, NULL, 1500, NULL}');
+SELECT rg_check('{}');
+SELECT rg_check(NULL);
+SELECT rg_check('{NULL}');
+-- a thousand ids, some past the end
+SELECT rg_check(ARRAY(SELECT (g * 7919) % 2600 FROM generate_series(0, 999) g));
+-- every id
+SELECT rg_check(ARRAY(SELECT generate_series(-3, 2003)::bigint));
+-- ranges open at either end, between, OR of ranges: count and sum against generate_series
+SELECT (SELECT count(*) || ' ' || sum("_ROW_ID") FROM rg WHERE "_ROW_ID" < 70)
+     = (SELECT count(*) || ' ' || sum(g) FROM generate_series(0, 69) g) AS below_70;
+SELECT (SELECT count(*) || ' ' || sum("_ROW_ID") FROM rg WHERE "_ROW_ID" >= 1990)
+     = (SELECT count(*) || ' ' || sum(g) FROM generate_series(1990, 1999) g) AS from_1990;
+SELECT (SELECT count(*) || ' ' || sum("_ROW_ID") FROM rg WHERE "_ROW_ID" BETWEEN 300 AND 700 OR "_ROW_ID" <= 1)
+     = (SELECT count(*) || ' ' || sum(g) FROM generate_series(0, 1999) g
+        WHERE g BETWEEN 300 AND 700 OR g <= 1) AS between_or;
+SELECT same_rows('SELECT * FROM rg WHERE "_ROW_ID" < 70');
+SELECT same_rows('SELECT * FROM rg WHERE "_ROW_ID" > 1998 OR "_ROW_ID" < 1');
+SELECT same_rows('SELECT * FROM rg WHERE "_ROW_ID" BETWEEN 60 AND 1400 AND id % 64 = 0');
+SELECT same_rows('SELECT id, name FROM rg WHERE "_ROW_ID" IN (64, 700) AND name IS NOT NULL');
+-- what was read: ids 0, 63, 64 (file 1: row groups 1, 2), 700 (file 3: row
+-- group 1), 1999 (file 6: row group 6): 4 row groups of the 18 of 3 files;
+-- the files' other 333 + 334 + 334 - 5 rows skipped by row id
+EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF, SUMMARY OFF)
+  SELECT id FROM rg WHERE "_ROW_ID" IN (0, 63, 64, 700, 1999);
+-- the same with _ROW_ID not read (the ids still choose the rows)
+EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF, SUMMARY OFF)
+  SELECT count(*) FROM rg WHERE "_ROW_ID" IN (0, 63, 64, 700, 1999);
+-- a generic plan's = ANY($1): rows 100..109 and 1900..1909 (row groups 2 of
+-- file 1 and 5 of file 6)
+PREPARE rg_ids(bigint[]) AS SELECT count(*), sum(id) FROM rg WHERE "_ROW_ID" = ANY($1);
+SET plan_cache_mode = force_generic_plan;
+SELECT array_agg(g)::text AS rg_ids FROM (SELECT generate_series(100, 109) g UNION ALL
+                                          SELECT generate_series(1900, 1909)) s \gset
+EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF, SUMMARY OFF) EXECUTE rg_ids(:'rg_ids');
+EXECUTE rg_ids(:'rg_ids');
+EXECUTE rg_ids('{}');
+RESET plan_cache_mode;
+-- a nested loop's parameter: each outer row reads one row group
+CREATE TEMP TABLE rg_wanted (id bigint);
+INSERT INTO rg_wanted VALUES (0), (64), (333), (1999), (2500);
+SELECT w.id, r.id, r.name
+  FROM rg_wanted w CROSS JOIN LATERAL (SELECT * FROM rg WHERE rg."_ROW_ID" = w.id OFFSET 0) r
+  ORDER BY w.id;
+EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF, SUMMARY OFF)
+SELECT r.id FROM rg_wanted w CROSS JOIN LATERAL (SELECT * FROM rg WHERE rg."_ROW_ID" = w.id OFFSET 0) r;
+-- pruning off: no row-id selection, every row group read
+SET tablescan.enable_pruning = off;
+EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF, SUMMARY OFF)
+  SELECT id FROM rg WHERE "_ROW_ID" IN (0, 63, 64, 700, 1999);
+RESET tablescan.enable_pruning;
+DROP FUNCTION rg_check(bigint[]);
 DROP FUNCTION plan_lines(text);
 DROP SERVER lake CASCADE;
 

@@ -9,6 +9,7 @@
 #   DIR/warehouse/types.db/evolve      schema evolution: rename, drop, add, INT->BIGINT
 #   DIR/warehouse/types.db/empty       a schema and no snapshot (reads 0 rows)
 #   DIR/warehouse/rowtrack.db/events   row tracking: 40 files, _FIRST_ROW_ID 0, 200, ...
+#   DIR/warehouse/rowtrack.db/groups   row tracking: 6 files of 333/334 rows, row groups of 64
 #   DIR/warehouse/idx.db/*             file indexes: bloom, bitmap, BSI, range-bitmap, embedded
 #                                      (events) and sidecar (events_sidecar; a corrupt copy:
 #                                      events_bad) (sql/file_index_gen.sql)
@@ -143,6 +144,11 @@ $GEN "$W/bulk.db/groups" --column 'id:INT NOT NULL' --column day:DATE --column '
 mkdir -p "$W/rowtrack.db"
 $GEN "$W/rowtrack.db/events" --column 'id:INT NOT NULL' --column name:STRING --column dt:STRING \
     --partition dt --partitions 2 --rows 4000 --files 10 --snapshots 2 --format parquet \
+    --option row-tracking.enabled=true
+# row ids inside files (sql/row_ids.sql): 6 Parquet files of 333 / 333 / 334 rows (2 commits),
+# row groups of 64 rows; row ids 0..1999 in write order, so _ROW_ID = id
+$GEN "$W/rowtrack.db/groups" --column 'id:INT NOT NULL' --column name:STRING \
+    --rows 1000 --files 3 --snapshots 2 --format parquet --row-group-rows 64 --null-every 5 \
     --option row-tracking.enabled=true
 # file indexes (sql/file_index_gen.sql): 8 Parquet files of 100 rows (i = 100 k .. 100 k + 99),
 # one index kind per column: bloom-filter on a string column whose values are too long for

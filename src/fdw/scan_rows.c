@@ -94,6 +94,7 @@ struct TsScanState
 #define FIG_ROW_GROUPS_KEPT 4
 #define FIG_FILES_INDEX 5
 #define FIG_ROWS_INDEX 6
+#define FIG_ROWS_ROW_ID 7
 
 static void drain_background_before_reset(MemoryContext cxt);
 static void free_window_before_reset(TsScanState *st);
@@ -417,6 +418,7 @@ add_reader_figures(const ts_split_reader *reader, int64 *figures)
 	figures[FIG_ROW_GROUPS_KEPT] += m->row_groups_kept;
 	figures[FIG_FILES_INDEX] += m->files_skipped_index;
 	figures[FIG_ROWS_INDEX] += m->rows_skipped_index;
+	figures[FIG_ROWS_ROW_ID] += m->rows_skipped_row_id;
 }
 
 /* Close the split reader, if any, in the scan's context (its allocations'). */
@@ -728,6 +730,8 @@ tablescan_scan_explain(TsScanState *st, ExplainState *es)
 		ExplainPropertyInteger("Files Skipped By Index", NULL, figures[FIG_FILES_INDEX], es);
 	if (figures[FIG_ROWS_INDEX] > 0)
 		ExplainPropertyInteger("Rows Skipped By Index", NULL, figures[FIG_ROWS_INDEX], es);
+	if (figures[FIG_ROWS_ROW_ID] > 0)
+		ExplainPropertyInteger("Rows Skipped By Row ID", NULL, figures[FIG_ROWS_ROW_ID], es);
 	ExplainPropertyInteger("Rows Read", NULL, figures[FIG_ROWS], es);
 	if (figures[FIG_ROW_GROUPS_TOTAL] > 0)
 		tablescan_explain_kept_total("Row Groups", figures[FIG_ROW_GROUPS_KEPT],

@@ -167,7 +167,7 @@ extern Datum tablescan_partition_jsonb(const TsPartitionKeys *pk, const ts_value
 /* ---- parallel.c: the shared state of a Parallel Foreign Scan ------------ */
 
 /* EXPLAIN ANALYZE figures summed over the workers, in TsScanState's order */
-#define TS_PARALLEL_NFIGURES 7
+#define TS_PARALLEL_NFIGURES 8
 
 /* One unit of a parallel scan: a split, or one file of a split */
 typedef struct TsParallelTask

@@ -133,6 +133,7 @@ typedef struct ts_reader_metrics
 	int32_t		files_opened;	/* set by src/read (split readers) */
 	int32_t		files_skipped_index;	/* by their sidecar file index (src/read) */
 	int64_t		rows_skipped_index; /* left out by a file index's row selection (src/read) */
+	int64_t		rows_skipped_row_id;	/* left out as holding no wanted row id (src/read) */
 } ts_reader_metrics;
 
 typedef struct ts_format_reader ts_format_reader;

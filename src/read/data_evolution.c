@@ -18,6 +18,12 @@
  * are read side by side and stitched row by row.  Without data evolution
  * every file is its own group; a file's unwritten columns read as NULL.
  *
+ * With wanted row ids (ts_split.row_ids: quals on _ROW_ID, a global
+ * index) every data file of a group reads only the positions that hold
+ * them (row_id_selection.c; the files of a group cover the same range, so
+ * they keep the same rows and still stitch row by row); a group that
+ * reads a blob bunch is read whole (its files' positions are the bunch's).
+ *
  * BLOB columns live in .blob files of their own (one BLOB field each,
  * rolled by size, so several per row-id range).  As in Java's
  * mergeRangesAndSort / splitFieldBunches, a group's data files come first
@@ -547,6 +553,7 @@ open_group(ts_evolution_reader *r, int g, ts_err *err)
 	int		   *src_of_unit = ts_calloc(n, sizeof(int));
 	bool		any = false;
 	bool		ok = false;
+	bool		by_row_id;
 
 	if (provider == NULL || src_of_unit == NULL)
 	{
@@ -601,9 +608,15 @@ open_group(ts_evolution_reader *r, int g, ts_err *err)
 		s->out[s->ncols] = c;
 		s->ncols++;
 	}
+	/* row-id positions for every data file of the group, or for none */
+	by_row_id = r->split->row_ids != NULL;
+	for (int i = ndata; i < nunits; i++)
+		if (src_of_unit[i] >= 0)
+			by_row_id = false;	/* a blob bunch is read */
 	for (int i = 0; i < nunits; i++)
 	{
 		de_source  *s;
+		void	   *rid = NULL;
 
 		if (src_of_unit[i] < 0)
 			continue;
@@ -613,7 +626,10 @@ open_group(ts_evolution_reader *r, int g, ts_err *err)
 			s->bunch = &r->bunches[i - ndata];
 			continue;
 		}
-		s->reader = ts_data_file_open(r->plan, r->split, files[i], s->fields, s->ncols, false, err);
+		if (by_row_id && !ts_row_id_selection(r->split->row_ids, &files[i]->entry->file, &rid, err))
+			goto done;
+		s->reader = ts_data_file_open_rows(r->plan, r->split, files[i], s->fields, s->ncols,
+										   false, NULL, NULL, rid, err);
 		if (s->reader == NULL)
 			goto done;
 	}
@@ -785,6 +801,8 @@ ts_evolution_reader_add_metrics(const ts_evolution_reader *r, ts_reader_metrics 
 	acc->row_groups_total += r->metrics.row_groups_total;
 	acc->row_groups_kept += r->metrics.row_groups_kept;
 	acc->files_opened += r->metrics.files_opened;
+	acc->rows_skipped_index += r->metrics.rows_skipped_index;
+	acc->rows_skipped_row_id += r->metrics.rows_skipped_row_id;
 	for (int i = 0; i < r->nsrc; i++)
 		ts_data_file_add_metrics(r->src[i].reader, acc);
 	for (int b = 0; b < r->nbunches; b++)
@@ -804,6 +822,8 @@ ts_evolution_reader_close(ts_evolution_reader *r, ts_reader_metrics *acc)
 		acc->row_groups_total += r->metrics.row_groups_total;
 		acc->row_groups_kept += r->metrics.row_groups_kept;
 		acc->files_opened += r->metrics.files_opened;
+		acc->rows_skipped_index += r->metrics.rows_skipped_index;
+		acc->rows_skipped_row_id += r->metrics.rows_skipped_row_id;
 	}
 	ts_free(r->files);
 	ts_free(r->group_start);

@@ -13,8 +13,9 @@
  * The row-tracking system columns (TS_COLUMN_ROW_ID, _SEQUENCE_NUMBER)
  * come from the file when it stores them (compacted files), else from the
  * manifest entry (_FIRST_ROW_ID + position, max sequence number).
- * Applies a file index's row selection (file_index_read.c): row groups
- * without a selected row are skipped by the Parquet / ORC reader, other
+ * Applies a file index's row selection (file_index_read.c) and the row
+ * positions of the split's wanted row ids (row_id_selection.c): row groups
+ * without a row both select are skipped by the Parquet / ORC reader, other
  * unselected rows dropped with the deleted ones.  Row positions follow the
  * format reader's when it reports them (row groups it skipped counted).
  */
@@ -62,6 +63,8 @@ struct ts_data_file_reader
 	ts_deletion_vector *dv;
 	void	   *sel;			/* file index row selection, NULL = every row */
 	int64_t		rows_skipped_index; /* rows the selection left out */
+	void	   *rid;			/* positions of wanted row ids, NULL = every row */
+	int64_t		rows_skipped_row_id;	/* rows rid left out */
 	int64_t		pos;			/* row position of the next file row */
 	ts_arena	arena;			/* cast results, reset per batch */
 	int			cap;
@@ -193,22 +196,38 @@ ts_data_file_open_with(ts_plan *plan, const ts_split *split, const ts_scan_file 
 									  NULL, err);
 }
 
-/* ts_rows_filter_fn: does the row group hold a selected row? */
+/* ts_rows_filter_fn: does the row group hold a row both selections select? */
 static bool
 selection_rows_filter(void *arg, int64_t first_row, int64_t nrows)
 {
 	ts_data_file_reader *r = arg;
 
-	if (ts_row_selection_count(r->sel, first_row, nrows) > 0)
-		return true;
-	r->rows_skipped_index += nrows;
-	return false;
+	if (ts_row_selection_count(r->rid, first_row, nrows) == 0)
+	{
+		r->rows_skipped_row_id += nrows;
+		return false;
+	}
+	if (ts_row_selection_count(r->sel, first_row, nrows) == 0)
+	{
+		r->rows_skipped_index += nrows;
+		return false;
+	}
+	return true;
 }
 
 ts_data_file_reader *
 ts_data_file_open_selected(ts_plan *plan, const ts_split *split, const ts_scan_file *file,
 						   const int *fields, int nfields, bool key_value, ts_bufpool *buffers,
 						   void *selection, ts_err *err)
+{
+	return ts_data_file_open_rows(plan, split, file, fields, nfields, key_value, buffers,
+								  selection, NULL, err);
+}
+
+ts_data_file_reader *
+ts_data_file_open_rows(ts_plan *plan, const ts_split *split, const ts_scan_file *file,
+					   const int *fields, int nfields, bool key_value, ts_bufpool *buffers,
+					   void *selection, void *row_id_selection, ts_err *err)
 {
 	ts_data_file_reader *r;
 	const ts_schema *rs = plan->schema;
@@ -220,6 +239,7 @@ ts_data_file_open_selected(ts_plan *plan, const ts_split *split, const ts_scan_f
 	if (ds == NULL)
 	{
 		ts_row_selection_free(selection);
+		ts_row_selection_free(row_id_selection);
 		ts_error_context(err, "data file \"%s\"", path);
 		return NULL;
 	}
@@ -227,10 +247,12 @@ ts_data_file_open_selected(ts_plan *plan, const ts_split *split, const ts_scan_f
 	if (r == NULL)
 	{
 		ts_row_selection_free(selection);
+		ts_row_selection_free(row_id_selection);
 		ts_error_nomem(err, NULL);
 		return NULL;
 	}
 	r->sel = selection;
+	r->rid = row_id_selection;
 	r->file = file;
 	r->split = split;
 	r->nfields = nfields;
@@ -376,7 +398,7 @@ ts_data_file_open_selected(ts_plan *plan, const ts_split *split, const ts_scan_f
 
 		memset(&opts, 0, sizeof(opts));
 		opts.batch_rows = ts_read_batch_rows;
-		if (r->sel)
+		if (r->sel || r->rid)
 		{
 			/* positions stay exact: the reader reports them past what it skips */
 			opts.rows_filter = selection_rows_filter;
@@ -495,6 +517,11 @@ row_dropped(ts_data_file_reader *r, int64_t pos)
 {
 	if (r->dv && ts_dv_is_deleted(r->dv, pos))
 		return true;
+	if (r->rid && !ts_row_selection_has(r->rid, pos))
+	{
+		r->rows_skipped_row_id++;
+		return true;
+	}
 	if (r->sel && !ts_row_selection_has(r->sel, pos))
 	{
 		r->rows_skipped_index++;
@@ -551,6 +578,17 @@ row_tracking_value(const ts_data_file_reader *r, const col_map *m, const ts_valu
 	const ts_data_file_meta *f = &r->file->entry->file;
 
 	memset(dst, 0, sizeof(*dst));
+	/*
+	 * Rows chosen by row-id positions (r->rid) need _ROW_ID = _FIRST_ROW_ID
+	 * + position, which the manifest's row-id ranges assume: a file storing
+	 * other ids is an error, not rows silently left out.
+	 */
+	if (!stored->isnull && r->rid && m->source == COL_ROW_ID && f->has_first_row_id &&
+		stored->v.i != f->first_row_id + pos)
+		return ts_error(err, TS_ERR_UNSUPPORTED,
+						"data file \"%s\" stores _ROW_ID %lld at row %lld, not _FIRST_ROW_ID + row (%lld): rows cannot be chosen by row id",
+						r->file->path, (long long) stored->v.i, (long long) pos,
+						(long long) (f->first_row_id + pos));
 	if (!stored->isnull)
 		dst->v.i = stored->v.i;
 	else if (m->source == COL_SEQUENCE_NUMBER)
@@ -620,7 +658,7 @@ ts_data_file_next(ts_data_file_reader *r, ts_data_file_batch *out, ts_err *err)
 			r->pos = r->fr->row_position;
 		if (r->passthrough)
 		{
-			kept = r->dv || r->sel ? drop_deleted(r, &in, n) : n;
+			kept = r->dv || r->sel || r->rid ? drop_deleted(r, &in, n) : n;
 			r->pos += n;
 			if (kept == 0)
 				continue;
@@ -730,6 +768,7 @@ ts_data_file_add_metrics(const ts_data_file_reader *r, ts_reader_metrics *acc)
 	acc->row_groups_total += r->fr->metrics.row_groups_total;
 	acc->row_groups_kept += r->fr->metrics.row_groups_kept;
 	acc->rows_skipped_index += r->rows_skipped_index;
+	acc->rows_skipped_row_id += r->rows_skipped_row_id;
 	acc->files_opened++;
 }
 
@@ -754,6 +793,7 @@ ts_data_file_close(ts_data_file_reader *r, ts_reader_metrics *acc)
 	}
 	ts_dv_free(r->dv);
 	ts_row_selection_free(r->sel);
+	ts_row_selection_free(r->rid);
 	ts_arena_free(&r->arena);
 	ts_free(r->values);
 	ts_free(r->seq);

@@ -335,10 +335,20 @@ ts_split_reader_next(ts_split_reader *r, ts_batch *batch, ts_err *err)
 				r->buffers = ts_bufpool_new(TS_BUFPOOL_DEFAULT_BYTES);
 				r->own_buffers = r->buffers != NULL;
 			}
-			r->cur = ts_data_file_open_selected(r->plan, r->split,
-												&r->split->files[r->next_file],
-												r->columns, r->ncolumns, r->key_value,
-												r->buffers, selection, err);
+			/* the positions of the split's wanted row ids (row_id_selection.c) */
+			{
+				const ts_scan_file *f = &r->split->files[r->next_file];
+				void	   *rid = NULL;
+
+				if (r->split->row_ids && f->entry &&
+					!ts_row_id_selection(r->split->row_ids, &f->entry->file, &rid, err))
+				{
+					ts_row_selection_free(selection);
+					return -1;
+				}
+				r->cur = ts_data_file_open_rows(r->plan, r->split, f, r->columns, r->ncolumns,
+												r->key_value, r->buffers, selection, rid, err);
+			}
 			r->next_file++;
 			if (r->cur == NULL)
 				return -1;

@@ -84,6 +84,16 @@ bool		ts_row_selection_has(const void *sel, int64_t pos);
 int64_t		ts_row_selection_count(const void *sel, int64_t first, int64_t n);
 void		ts_row_selection_free(void *sel);
 
+/*
+ * row_id_selection.c: the positions of the file that hold row ids of ids
+ * (position = _ROW_ID - _FIRST_ROW_ID), as a row selection (*selection;
+ * NULL = every row: ids NULL or all, the file has no _FIRST_ROW_ID, or
+ * every row of it is wanted; an empty one when none is).
+ */
+struct ts_row_ids;
+bool		ts_row_id_selection(const struct ts_row_ids *ids, const ts_data_file_meta *file,
+								void **selection, ts_err *err);
+
 ts_data_file_reader *ts_data_file_open(ts_plan *plan, const ts_split *split,
 									   const ts_scan_file *file,
 									   const int *fields, int nfields,
@@ -113,6 +123,18 @@ ts_data_file_reader *ts_data_file_open_selected(ts_plan *plan, const ts_split *s
 												const int *fields, int nfields,
 												bool key_value, ts_bufpool *buffers,
 												void *selection, ts_err *err);
+/*
+ * The same with a second selection, the row positions of the split's
+ * wanted row ids (ts_row_id_selection, taken over, NULL = every row): only
+ * the rows both select are read; the rows each leaves out are counted
+ * apart (rows_skipped_row_id first, then rows_skipped_index).
+ */
+ts_data_file_reader *ts_data_file_open_rows(ts_plan *plan, const ts_split *split,
+											const ts_scan_file *file,
+											const int *fields, int nfields,
+											bool key_value, ts_bufpool *buffers,
+											void *selection, void *row_id_selection,
+											ts_err *err);
 
 /* rows (>0), 0 at end, -1 on error; values valid until the next call */
 int			ts_data_file_next(ts_data_file_reader *r, ts_data_file_batch *out, ts_err *err);

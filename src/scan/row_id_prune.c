@@ -10,9 +10,12 @@
  * Files are kept or dropped by row-id group (files whose ranges overlap,
  * as data_evolution.c reads them together: a data-evolution group's data
  * and BLOB files stay together), so the reader always sees whole groups.
- * A file without _FIRST_ROW_ID is always kept.  Only files are dropped:
- * rows of a kept file that are not wanted are still read (the executor
- * rechecks the quals), so the rows returned never change.
+ * A file without _FIRST_ROW_ID is always kept.  Each split kept keeps the
+ * row ids wanted of its files (ts_split.row_ids, the quals' set AND the
+ * global index's, cut to the split's file ranges, in the plan's arena):
+ * the readers read only those rows' positions (src/read/row_id_selection.c).
+ * Both are optimizations only: the executor rechecks the quals, so the
+ * rows returned never change.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -84,6 +87,62 @@ mark_split(const ts_split *s, const ts_row_ids *ids, const ts_row_ids *gids, fil
 	for (int i = 0; i < s->nfiles; i++)
 		kept += keep[i];
 	return kept;
+}
+
+/*
+ * sp->row_ids: ids AND gids (either NULL = all) within the row-id ranges
+ * of the split's files, copied into the plan's arena.  Left NULL when
+ * neither constrains anything or a file has no usable range.
+ */
+static bool
+keep_split_row_ids(ts_plan *plan, ts_split *sp, const ts_row_ids *ids, const ts_row_ids *gids,
+				   ts_err *err)
+{
+	ts_row_range span = {INT64_MAX, INT64_MIN};
+	ts_row_ids	bound,
+				a,
+				b;
+	ts_row_ids *out;
+	bool		ok;
+
+	sp->row_ids = NULL;
+	for (int i = 0; i < sp->nfiles; i++)
+	{
+		const ts_manifest_entry *e = sp->files[i].entry;
+
+		if (e == NULL || !e->file.has_first_row_id || e->file.row_count < 0 ||
+			e->file.first_row_id > INT64_MAX - e->file.row_count)
+			continue;			/* such a file is read whole (row_id_selection.c) */
+		if (e->file.first_row_id < span.from)
+			span.from = e->file.first_row_id;
+		if (e->file.first_row_id + e->file.row_count - 1 > span.to)
+			span.to = e->file.first_row_id + e->file.row_count - 1;
+	}
+	if (span.from > span.to)
+		return true;
+	if (!ts_row_ids_from_ranges(&span, 1, &bound, err))
+		return false;
+	ok = ts_row_ids_intersect(ids ? ids : &bound, gids ? gids : &bound, &a, err);
+	if (ok)
+	{
+		ok = ts_row_ids_intersect(&a, &bound, &b, err);
+		ts_row_ids_free(&a);
+	}
+	ts_row_ids_free(&bound);
+	if (!ok)
+		return false;
+	out = ts_arena_alloc(&plan->arena, sizeof(*out));
+	if (out)
+	{
+		*out = b;
+		out->ranges = b.n ? ts_arena_dup(&plan->arena, b.ranges, sizeof(ts_row_range) * b.n) :
+			NULL;
+	}
+	ts_row_ids_free(&b);
+	if (out == NULL || (out->n > 0 && out->ranges == NULL))
+		return ts_error_nomem(err, "row-id ranges");
+	sp->row_ids = out;
+	return true;
 }
 
 bool
@@ -174,6 +233,12 @@ prune:
 			if (keep[i])
 				sp->files[k++] = sp->files[i];
 		sp->nfiles = k;
+		if (k > 0 && !keep_split_row_ids(plan, sp, ids, gids, err))
+		{
+			ts_free(fr);
+			ts_free(keep);
+			return false;
+		}
 		if (k > 0)
 			plan->splits[out++] = *sp;
 	}

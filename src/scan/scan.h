@@ -114,6 +114,12 @@ typedef struct ts_split
 	ts_scan_file *files;
 	bool		raw_convertible;	/* files can be read one by one */
 	bool		fallback;		/* of plan->fallback (scan.fallback-branch) */
+	/*
+	 * The row ids wanted of its files (quals on _ROW_ID and global indexes,
+	 * row_id_prune.c; in the plan's arena), NULL = every row: the readers
+	 * read only those rows' positions (_ROW_ID - _FIRST_ROW_ID).
+	 */
+	const struct ts_row_ids *row_ids;
 } ts_split;
 
 /* paimon-cpp's Metrics: what planning did. */

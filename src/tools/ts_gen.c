@@ -38,6 +38,8 @@
  *   --format F             data files: avro (default), parquet (flat columns, ARRAY, VECTOR, MAP, ROW) or
  *                          orc (the types Paimon's ORC writer takes), uncompressed;
  *                          see ts_gen_parquet.h / ts_gen_orc.h
+ *   --row-group-rows N     Parquet: row groups of N rows (the last one the rest;
+ *                          flat columns only; default 0: one row group per file)
  *   --force                write even if <table_dir>/schema exists
  *   --preset all-types     columns of every type (see below) + partition "p" INT
  *   --preset evolve        columns id INT NOT NULL, name STRING, amount INT,
@@ -211,6 +213,7 @@ typedef struct config
 	bool		force;
 	bool		parquet;		/* --format parquet */
 	bool		orc;			/* --format orc */
+	int			row_group_rows; /* --row-group-rows (Parquet; 0: one row group) */
 	bool		evolve;
 	int			evolve_at;
 	/* pending evolution requests (applied after all columns are known) */
@@ -454,6 +457,8 @@ apply_args(config *cfg, int argc, char **argv)
 				cfg->snapshots = (int) parse_int(o, v, 1, 100000);
 			else if (strcmp(o, "files") == 0)
 				cfg->files = (int) parse_int(o, v, 1, 100000);
+			else if (strcmp(o, "row-group-rows") == 0)
+				cfg->row_group_rows = (int) parse_int(o, v, 0, 100000000);
 			else if (strcmp(o, "null-every") == 0)
 				cfg->null_every = (int) parse_int(o, v, 0, 1000000000);
 			else if (strcmp(o, "codec") == 0)
@@ -1597,7 +1602,7 @@ main(int argc, char **argv)
 				}
 				ts_buf_init(&out);
 				if (cfg.parquet)
-					pqw_write_file(dfields, ndcols, prows, gr->nrows, &out);
+					pqw_write_file(dfields, ndcols, prows, gr->nrows, cfg.row_group_rows, &out);
 				else if (cfg.orc)
 					ow_write_file(dfields, ndcols, prows, gr->nrows, &out);
 				else if (!ts_avro_writer_finish(w, &out, &err))

@@ -1,8 +1,9 @@
 /*
  * ts_gen_parquet.h - the minimal Parquet writer of ts_gen (--format parquet).
  *
- * Owns: one data file as Parquet: one row group, one PLAIN data page (v1)
- * per column, uncompressed, definition levels RLE-encoded for nullable
+ * Owns: one data file as Parquet: one row group (or row groups of
+ * --row-group-rows rows, flat columns only), one PLAIN data page (v1)
+ * per column chunk, uncompressed, definition levels RLE-encoded for nullable
  * columns, field ids in the schema (as Paimon writes them), the physical
  * and converted types of Paimon's ParquetSchemaConverter for flat columns
  * (INT32 + INT_8 / INT_16 / DATE / TIME_MILLIS / DECIMAL, INT64 +
@@ -589,11 +590,13 @@ pqw_leaf_body(const pqw_leaf *l, ts_buf *body)
 }
 
 /*
- * The Parquet file of these rows (rows[r][c] is column c of row r) into out.
+ * The Parquet file of these rows (rows[r][c] is column c of row r) into out,
+ * in row groups of group_rows rows (0: one row group).
  * A flat column is one leaf; a nested one a leaf per primitive inside.
  */
 static void
-pqw_write_file(const ts_field *fields, int ncols, ts_value *const *rows, int nrows, ts_buf *out)
+pqw_write_file(const ts_field *fields, int ncols, ts_value *const *rows, int nrows,
+			   int group_rows, ts_buf *out)
 {
 	int			nleaves = 0,
 				nelements = 1,
@@ -605,16 +608,22 @@ pqw_write_file(const ts_field *fields, int ncols, ts_value *const *rows, int nro
 				schema;
 	tc_writer	w,
 				sw;
-	int64_t		total = 0;
+	int			ngroups;
 
 	for (int c = 0; c < ncols; c++)
 	{
 		nleaves += pqw_nleaves(fields[c].type);
 		nelements += pqw_nelements(fields[c].type);
 	}
+	if (group_rows <= 0 || group_rows >= nrows)
+		group_rows = nrows > 0 ? nrows : 1;
+	ngroups = nrows > 0 ? (nrows + group_rows - 1) / group_rows : 1;
+	for (int c = 0; c < ncols && ngroups > 1; c++)
+		if (pqw_nested(fields[c].type))
+			die("--row-group-rows: flat columns only");
 	leaves = xcalloc((size_t) (nleaves ? nleaves : 1), sizeof(pqw_leaf));
-	page_off = xcalloc((size_t) (nleaves ? nleaves : 1), sizeof(int64_t));
-	chunk_len = xcalloc((size_t) (nleaves ? nleaves : 1), sizeof(int64_t));
+	page_off = xcalloc((size_t) (nleaves ? nleaves : 1) * ngroups, sizeof(int64_t));
+	chunk_len = xcalloc((size_t) (nleaves ? nleaves : 1) * ngroups, sizeof(int64_t));
 
 	/* the schema elements (written into the footer below), and the leaves */
 	ts_buf_init(&schema);
@@ -634,40 +643,46 @@ pqw_write_file(const ts_field *fields, int ncols, ts_value *const *rows, int nro
 
 	if (!ts_buf_append(out, "PAR1", 4, NULL))
 		die("out of memory");
-	for (int c = 0; c < nleaves; c++)
+	for (int g = 0; g < ngroups; g++)
 	{
-		pqw_leaf   *l = &leaves[c];
-		ts_buf		body,
-					hdr;
-		tc_writer	hw;
-		int			nvalues = l->n < 0 ? nrows : l->n;
+		for (int c = 0; c < nleaves; c++)
+		{
+			pqw_leaf   *l = &leaves[c];
+			ts_buf		body,
+						hdr;
+			tc_writer	hw;
+			int			grows = nrows - g * group_rows < group_rows ? nrows - g * group_rows : group_rows;
+			int			nvalues = l->n < 0 ? grows : l->n;
+			int			k = g * nleaves + c;
 
-		ts_buf_init(&body);
-		ts_buf_init(&hdr);
-		if (l->n < 0)
-			pqw_page_body(l->type, l->phys, rows, -1 - l->n, nrows, &body);
-		else
-			pqw_leaf_body(l, &body);
-		l->n = nvalues;
-		hw = (tc_writer) {&hdr, {0}, 0};
-		tc_i32(&hw, 1, 0);		/* DATA_PAGE */
-		tc_i32(&hw, 2, (int32_t) body.len);
-		tc_i32(&hw, 3, (int32_t) body.len);
-		tc_struct_begin(&hw, 5);	/* DataPageHeader */
-		tc_i32(&hw, 1, nvalues);
-		tc_i32(&hw, 2, 0);		/* PLAIN */
-		tc_i32(&hw, 3, 3);		/* RLE */
-		tc_i32(&hw, 4, 3);
-		tc_struct_end(&hw);
-		tc_byte(&hw, 0);		/* end of PageHeader */
-		page_off[c] = (int64_t) out->len;
-		chunk_len[c] = (int64_t) (hdr.len + body.len);
-		total += chunk_len[c];
-		if (!ts_buf_append(out, hdr.data, hdr.len, NULL) ||
-			(body.len && !ts_buf_append(out, body.data, body.len, NULL)))
-			die("out of memory");
-		ts_buf_free(&body);
-		ts_buf_free(&hdr);
+			ts_buf_init(&body);
+			ts_buf_init(&hdr);
+			if (l->n < 0)
+				pqw_page_body(l->type, l->phys, rows + (size_t) g * group_rows, -1 - l->n, grows,
+							  &body);
+			else
+				pqw_leaf_body(l, &body);
+			if (ngroups == 1)
+				l->n = nvalues;
+			hw = (tc_writer) {&hdr, {0}, 0};
+			tc_i32(&hw, 1, 0);		/* DATA_PAGE */
+			tc_i32(&hw, 2, (int32_t) body.len);
+			tc_i32(&hw, 3, (int32_t) body.len);
+			tc_struct_begin(&hw, 5);	/* DataPageHeader */
+			tc_i32(&hw, 1, nvalues);
+			tc_i32(&hw, 2, 0);		/* PLAIN */
+			tc_i32(&hw, 3, 3);		/* RLE */
+			tc_i32(&hw, 4, 3);
+			tc_struct_end(&hw);
+			tc_byte(&hw, 0);		/* end of PageHeader */
+			page_off[k] = (int64_t) out->len;
+			chunk_len[k] = (int64_t) (hdr.len + body.len);
+			if (!ts_buf_append(out, hdr.data, hdr.len, NULL) ||
+				(body.len && !ts_buf_append(out, body.data, body.len, NULL)))
+				die("out of memory");
+			ts_buf_free(&body);
+			ts_buf_free(&hdr);
+		}
 	}
 
 	ts_buf_init(&meta);
@@ -681,38 +696,46 @@ pqw_write_file(const ts_field *fields, int ncols, ts_value *const *rows, int nro
 	if (schema.len && !ts_buf_append(&meta, schema.data, schema.len, NULL))
 		die("out of memory");
 	tc_i64(&w, 3, nrows);
-	tc_list(&w, 4, 12, 1);		/* row groups */
-	tc_struct_begin(&w, 0);
-	tc_list(&w, 1, 12, nleaves);
-	for (int c = 0; c < nleaves; c++)
+	tc_list(&w, 4, 12, ngroups);	/* row groups */
+	for (int g = 0; g < ngroups; g++)
 	{
-		const pqw_leaf *l = &leaves[c];
+		int			grows = nrows - g * group_rows < group_rows ? nrows - g * group_rows : group_rows;
+		int64_t		total = 0;
 
-		tc_struct_begin(&w, 0); /* ColumnChunk */
-		tc_i64(&w, 2, page_off[c]);
-		tc_struct_begin(&w, 3); /* ColumnMetaData */
-		tc_i32(&w, 1, l->phys);
-		tc_list(&w, 2, 5, 2);
-		tc_varint(&w, 0);		/* PLAIN (zigzag 0) */
-		tc_varint(&w, 6);		/* RLE (zigzag 3) */
-		tc_list(&w, 3, 8, l->npath);
-		for (int k = 0; k < l->npath; k++)
+		tc_struct_begin(&w, 0);
+		tc_list(&w, 1, 12, nleaves);
+		for (int c = 0; c < nleaves; c++)
 		{
-			tc_varint(&w, strlen(l->path[k]));
-			if (!ts_buf_append(&meta, l->path[k], strlen(l->path[k]), NULL))
-				die("out of memory");
+			const pqw_leaf *l = &leaves[c];
+			int			k = g * nleaves + c;
+
+			tc_struct_begin(&w, 0); /* ColumnChunk */
+			tc_i64(&w, 2, page_off[k]);
+			tc_struct_begin(&w, 3); /* ColumnMetaData */
+			tc_i32(&w, 1, l->phys);
+			tc_list(&w, 2, 5, 2);
+			tc_varint(&w, 0);		/* PLAIN (zigzag 0) */
+			tc_varint(&w, 6);		/* RLE (zigzag 3) */
+			tc_list(&w, 3, 8, l->npath);
+			for (int p = 0; p < l->npath; p++)
+			{
+				tc_varint(&w, strlen(l->path[p]));
+				if (!ts_buf_append(&meta, l->path[p], strlen(l->path[p]), NULL))
+					die("out of memory");
+			}
+			tc_i32(&w, 4, 0);		/* UNCOMPRESSED */
+			tc_i64(&w, 5, ngroups == 1 ? l->n : grows);
+			tc_i64(&w, 6, chunk_len[k]);
+			tc_i64(&w, 7, chunk_len[k]);
+			tc_i64(&w, 9, page_off[k]);
+			tc_struct_end(&w);
+			tc_struct_end(&w);
+			total += chunk_len[k];
 		}
-		tc_i32(&w, 4, 0);		/* UNCOMPRESSED */
-		tc_i64(&w, 5, l->n);
-		tc_i64(&w, 6, chunk_len[c]);
-		tc_i64(&w, 7, chunk_len[c]);
-		tc_i64(&w, 9, page_off[c]);
-		tc_struct_end(&w);
+		tc_i64(&w, 2, total);
+		tc_i64(&w, 3, grows);
 		tc_struct_end(&w);
 	}
-	tc_i64(&w, 2, total);
-	tc_i64(&w, 3, nrows);
-	tc_struct_end(&w);
 	tc_string(&w, 6, "ts_gen");
 	tc_byte(&w, 0);				/* end of FileMetaData */
 	if (!ts_buf_append(out, meta.data, meta.len, NULL))
