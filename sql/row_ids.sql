@@ -264,16 +264,17 @@ SELECT same_rows('SELECT * FROM rg WHERE "_ROW_ID" < 70');
 SELECT same_rows('SELECT * FROM rg WHERE "_ROW_ID" > 1998 OR "_ROW_ID" < 1');
 SELECT same_rows('SELECT * FROM rg WHERE "_ROW_ID" BETWEEN 60 AND 1400 AND id % 64 = 0');
 SELECT same_rows('SELECT id, name FROM rg WHERE "_ROW_ID" IN (64, 700) AND name IS NOT NULL');
--- what was read: ids 0, 63, 64 (file 1: row groups 1, 2), 700 (file 3: row
--- group 1), 1999 (file 6: row group 6): 4 row groups of the 18 of 3 files;
+-- what was read (files and row groups counted from 1): ids 0, 63, 64 (file 1:
+-- row groups 1, 2), 700 (file 3: row group 1, position 34), 1999 (file 6: row
+-- group 6, position 333): 4 row groups of the 18 of 3 files;
 -- the files' other 333 + 334 + 334 - 5 rows skipped by row id
 EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF, SUMMARY OFF)
   SELECT id FROM rg WHERE "_ROW_ID" IN (0, 63, 64, 700, 1999);
--- the same with _ROW_ID not read (the ids still choose the rows)
+-- an aggregate computed while scanning sees only those rows
 EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF, SUMMARY OFF)
   SELECT count(*) FROM rg WHERE "_ROW_ID" IN (0, 63, 64, 700, 1999);
--- a generic plan's = ANY($1): rows 100..109 and 1900..1909 (row groups 2 of
--- file 1 and 5 of file 6)
+-- a generic plan's = ANY($1): rows 100..109 and 1900..1909 (row group 2 of
+-- file 1, row group 4 of file 6: positions 234..243)
 PREPARE rg_ids(bigint[]) AS SELECT count(*), sum(id) FROM rg WHERE "_ROW_ID" = ANY($1);
 SET plan_cache_mode = force_generic_plan;
 SELECT array_agg(g)::text AS rg_ids FROM (SELECT generate_series(100, 109) g UNION ALL

@@ -304,6 +304,7 @@ test_prune_splits(void **state)
 	splits[1].nfiles = 4;
 	splits[1].files = f1;
 	memset(&plan, 0, sizeof(plan));
+	ts_arena_init(&plan.arena, 0);	/* the splits' wanted row ids live there */
 	plan.kind = TS_TABLE_APPEND;
 	plan.core.row_tracking = true;
 	plan.nsplits = 2;
@@ -345,6 +346,7 @@ test_prune_splits(void **state)
 	assert_int_equal(plan.nsplits, 1);
 	assert_int_equal(plan.splits[0].nfiles, 3);
 	ts_row_ids_free(&ids);
+	ts_arena_free(&plan.arena);
 }
 
 int
