@@ -341,6 +341,96 @@ test_read_groups(void **state)
 	}
 }
 
+/*
+ * With a file index's row selection too (a bitmap index of k = id % 128,
+ * read file by file as a global index's ids are): only rows both select
+ * are read, and every other row of the files read is counted skipped by
+ * one of them.
+ */
+static void
+test_read_with_file_index(void **state)
+{
+	const char *table;
+	ts_scan_context ctx;
+	ts_err		err = {0};
+	ts_plan    *plan;
+	ts_value	five = {0};
+	ts_predicate p = {0};
+	ts_row_range want[] = {{0, 700}, {1990, 1999}};
+	ts_row_ids	ids;
+	int			cols[1] = {0};
+	int64_t		rows = 0,
+				skipped = 0,
+				file_rows = 0;
+	int			kept = 0,
+				total = 0;
+	bool		seen[2000];
+
+	(void) state;
+	table = gen_table("indexed",
+					  "--column 'id:INT NOT NULL' --column 'k:TINYINT NOT NULL' --rows 1000 --files 3 "
+					  "--snapshots 2 --format parquet --row-group-rows 64 "
+					  "--option row-tracking.enabled=true --option file-index.bitmap.columns=k");
+	five.v.i = 5;
+	p.op = TS_PRED_EQ;
+	p.field = 1;
+	p.nliterals = 1;
+	p.literals = &five;
+	assert_true(ts_row_ids_from_ranges(want, 2, &ids, &err));
+	memset(&ctx, 0, sizeof(ctx));
+	ctx.table_path = table;
+	ctx.limit = -1;
+	ctx.enable_pruning = true;
+	ctx.no_cache = true;
+	ctx.predicate = &p;
+	ctx.row_ids = &ids;
+	plan = ts_scan_plan(&ctx, &err);
+	if (plan == NULL)
+		fail_msg("plan: %s", err.msg);
+	plan->predicate = &p;
+	memset(seen, 0, sizeof(seen));
+	for (int s = 0; s < plan->nsplits; s++)
+	{
+		for (int f = 0; f < plan->splits[s].nfiles; f++)
+			file_rows += plan->splits[s].files[f].entry->file.row_count;
+		{
+			ts_split_reader *r = ts_split_reader_open(plan, &plan->splits[s], cols, 1, &err);
+			ts_batch	b;
+			int			n;
+			const ts_reader_metrics *m;
+
+			if (r == NULL)
+				fail_msg("open: %s", err.msg);
+			while ((n = ts_split_reader_next(r, &b, &err)) > 0)
+				for (int i = 0; i < n; i++)
+				{
+					int64_t		id = ts_batch_at(&b, i, 0)->v.i;
+
+					assert_true(id >= 0 && id < 2000);
+					seen[id] = true;
+					rows++;
+				}
+			if (n < 0)
+				fail_msg("read: %s", err.msg);
+			m = ts_split_reader_metrics(r);
+			skipped += m->rows_skipped_row_id + m->rows_skipped_index;
+			kept += m->row_groups_kept;
+			total += m->row_groups_total;
+			ts_split_reader_close(r);
+		}
+	}
+	/* exactly the ids with id % 128 = 5 in 0..700 and 1990..1999 */
+	for (int id = 0; id < 2000; id++)
+		assert_int_equal(seen[id], id % 128 == 5 && set_has(&ids, id));
+	assert_int_equal(rows, 6);	/* 5 133 261 389 517 645 */
+	assert_int_equal(skipped, file_rows - rows);
+	/* files [0,333) [333,666) [666,1000) [1666,2000): 6 row groups hold those ids */
+	assert_int_equal(total, 24);
+	assert_int_equal(kept, 6);
+	ts_plan_free(plan);
+	ts_row_ids_free(&ids);
+}
+
 int
 main(int argc, char **argv)
 {
@@ -349,6 +439,7 @@ main(int argc, char **argv)
 		cmocka_unit_test(test_mapping_random),
 		cmocka_unit_test(test_split_row_ids),
 		cmocka_unit_test(test_read_groups),
+		cmocka_unit_test(test_read_with_file_index),
 	};
 
 	(void) argc;
