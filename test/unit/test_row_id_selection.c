@@ -22,6 +22,8 @@
 /* format.c references readers weakly: pull them out of the archive */
 ts_format_reader *(*volatile force_parquet_reader) (const char *, const ts_read_column *, int,
 													const ts_reader_options *, ts_err *) = ts_parquet_open;
+ts_format_reader *(*volatile force_orc_reader) (const char *, const ts_read_column *, int,
+												 const ts_reader_options *, ts_err *) = ts_orc_open;
 ts_format_reader *(*volatile force_avro_reader) (const char *, const ts_read_column *, int,
 												  const ts_reader_options *, ts_err *) = ts_avro_open;
 
@@ -431,6 +433,31 @@ test_read_with_file_index(void **state)
 	ts_row_ids_free(&ids);
 }
 
+/* ORC (one stripe) and Avro files: the rows are dropped one by one */
+static void
+test_read_orc_avro(void **state)
+{
+	const char *formats[] = {"orc", "avro"};
+
+	(void) state;
+	for (int f = 0; f < 2; f++)
+	{
+		char		args[512];
+		bool		seen[2000];
+		ts_reader_metrics m;
+
+		snprintf(args, sizeof(args),
+				 "--column 'id:INT NOT NULL' --column name:STRING --rows 1000 --files 3 "
+				 "--snapshots 2 --format %s --option row-tracking.enabled=true", formats[f]);
+		groups_table = gen_table(formats[f], args);
+		memset(seen, 0, sizeof(seen));
+		assert_int_equal(read_with(NULL, true, seen, &m), 2000);
+		check_read((ts_row_range[]) {{0, 0}, {332, 333}, {1999, 1999}}, 3, -1);
+		check_read((ts_row_range[]) {{INT64_MIN, 10}, {990, 1010}}, 2, -1);
+		check_read((ts_row_range[]) {{-5, -1}}, 1, -1);
+	}
+}
+
 int
 main(int argc, char **argv)
 {
@@ -440,6 +467,7 @@ main(int argc, char **argv)
 		cmocka_unit_test(test_split_row_ids),
 		cmocka_unit_test(test_read_groups),
 		cmocka_unit_test(test_read_with_file_index),
+		cmocka_unit_test(test_read_orc_avro),
 	};
 
 	(void) argc;
