@@ -38,8 +38,8 @@
  *   --format F             data files: avro (default), parquet (flat columns, ARRAY, VECTOR, MAP, ROW) or
  *                          orc (the types Paimon's ORC writer takes), uncompressed;
  *                          see ts_gen_parquet.h / ts_gen_orc.h
- *   --row-group-rows N     Parquet: row groups of N rows (the last one the rest;
- *                          flat columns only; default 0: one row group per file)
+ *   --row-group-rows N     Parquet row groups / ORC stripes of N rows (the last one
+ *                          the rest; Parquet: flat columns only; default 0: one per file)
  *   --force                write even if <table_dir>/schema exists
  *   --preset all-types     columns of every type (see below) + partition "p" INT
  *   --preset evolve        columns id INT NOT NULL, name STRING, amount INT,
@@ -213,7 +213,7 @@ typedef struct config
 	bool		force;
 	bool		parquet;		/* --format parquet */
 	bool		orc;			/* --format orc */
-	int			row_group_rows; /* --row-group-rows (Parquet; 0: one row group) */
+	int			row_group_rows; /* --row-group-rows (Parquet, ORC; 0: one per file) */
 	bool		evolve;
 	int			evolve_at;
 	/* pending evolution requests (applied after all columns are known) */
@@ -1604,7 +1604,7 @@ main(int argc, char **argv)
 				if (cfg.parquet)
 					pqw_write_file(dfields, ndcols, prows, gr->nrows, cfg.row_group_rows, &out);
 				else if (cfg.orc)
-					ow_write_file(dfields, ndcols, prows, gr->nrows, &out);
+					ow_write_file(dfields, ndcols, prows, gr->nrows, cfg.row_group_rows, &out);
 				else if (!ts_avro_writer_finish(w, &out, &err))
 					die_err("Avro finish", &err);
 				ts_avro_writer_free(w);

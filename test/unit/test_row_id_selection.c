@@ -6,8 +6,8 @@
  *
  * The mapping is checked against a brute-force model (is first + pos in
  * the set?); the reads against the ids computed here, on a table of our
- * generator whose _ROW_ID equals its id column (Parquet files of 333 and
- * 334 rows, row groups of 64).
+ * generator whose _ROW_ID equals its id column (Parquet / ORC files of 333
+ * and 334 rows, row groups / stripes of 64; ORC of one stripe, Avro).
  */
 #include <stdlib.h>
 
@@ -302,17 +302,19 @@ check_read(const ts_row_range *r, int n, int expect_groups_kept)
 	check_read_as(r, n, expect_groups_kept, false);
 }
 
+/* Parquet row groups / ORC stripes of 64 rows */
 static void
-test_read_groups(void **state)
+read_groups(const char *format)
 {
 	bool		seen[2000];
 	ts_reader_metrics m;
+	char		args[512];
 
-	(void) state;
-	groups_table = gen_table("groups",
-							 "--column 'id:INT NOT NULL' --column name:STRING --rows 1000 --files 3 "
-							 "--snapshots 2 --format parquet --row-group-rows 64 "
-							 "--option row-tracking.enabled=true");
+	snprintf(args, sizeof(args),
+			 "--column 'id:INT NOT NULL' --column name:STRING --rows 1000 --files 3 "
+			 "--snapshots 2 --format %s --row-group-rows 64 "
+			 "--option row-tracking.enabled=true", format);
+	groups_table = gen_table(format, args);
 	/* without ids: all 2000 rows, 6 files x 6 row groups */
 	memset(seen, 0, sizeof(seen));
 	assert_int_equal(read_with(NULL, true, seen, &m), 2000);
@@ -341,6 +343,14 @@ test_read_groups(void **state)
 			r[i].from = r[i].to = (int64_t) (i * 7919) % 2600;
 		check_read(r, 1000, -1);
 	}
+}
+
+static void
+test_read_groups(void **state)
+{
+	(void) state;
+	read_groups("parquet");
+	read_groups("orc");
 }
 
 /*
@@ -433,11 +443,11 @@ test_read_with_file_index(void **state)
 	ts_row_ids_free(&ids);
 }
 
-/* ORC (one stripe) and Avro files: the rows are dropped one by one */
+/* ORC files of one stripe, Avro files: the rows are dropped one by one */
 static void
 test_read_orc_avro(void **state)
 {
-	const char *formats[] = {"orc", "avro"};
+	const char *formats[] = {"orc1", "avro"};
 
 	(void) state;
 	for (int f = 0; f < 2; f++)
@@ -448,7 +458,8 @@ test_read_orc_avro(void **state)
 
 		snprintf(args, sizeof(args),
 				 "--column 'id:INT NOT NULL' --column name:STRING --rows 1000 --files 3 "
-				 "--snapshots 2 --format %s --option row-tracking.enabled=true", formats[f]);
+				 "--snapshots 2 --format %s --option row-tracking.enabled=true",
+				 f == 0 ? "orc" : formats[f]);
 		groups_table = gen_table(formats[f], args);
 		memset(seen, 0, sizeof(seen));
 		assert_int_equal(read_with(NULL, true, seen, &m), 2000);
