@@ -91,54 +91,64 @@ mark_split(const ts_split *s, const ts_row_ids *ids, const ts_row_ids *gids, fil
 
 /*
  * sp->row_ids: ids AND gids (either NULL = all) within the row-id ranges
- * of the split's files, copied into the plan's arena.  Left NULL when
- * neither constrains anything or a file has no usable range.
+ * of the split's files, copied into the plan's arena (so that all splits
+ * together hold about the wanted ids once, however many splits there are).
+ * Left NULL when no file of the split has a usable range.
  */
 static bool
 keep_split_row_ids(ts_plan *plan, ts_split *sp, const ts_row_ids *ids, const ts_row_ids *gids,
 				   ts_err *err)
 {
-	ts_row_range span = {INT64_MAX, INT64_MIN};
-	ts_row_ids	bound,
-				a,
-				b;
+	ts_row_range *fr;
+	int			n = 0;
+	ts_row_ids	files,
+				a = {0},
+				b = {0},
+				both;
 	ts_row_ids *out;
 	bool		ok;
 
 	sp->row_ids = NULL;
+	fr = ts_malloc(sizeof(*fr) * (size_t) (sp->nfiles > 0 ? sp->nfiles : 1));
+	if (fr == NULL)
+		return ts_error_nomem(err, "row-id ranges");
 	for (int i = 0; i < sp->nfiles; i++)
 	{
 		const ts_manifest_entry *e = sp->files[i].entry;
 
-		if (e == NULL || !e->file.has_first_row_id || e->file.row_count < 0 ||
+		if (e == NULL || !e->file.has_first_row_id || e->file.row_count <= 0 ||
 			e->file.first_row_id > INT64_MAX - e->file.row_count)
 			continue;			/* such a file is read whole (row_id_selection.c) */
-		if (e->file.first_row_id < span.from)
-			span.from = e->file.first_row_id;
-		if (e->file.first_row_id + e->file.row_count - 1 > span.to)
-			span.to = e->file.first_row_id + e->file.row_count - 1;
+		fr[n].from = e->file.first_row_id;
+		fr[n].to = e->file.first_row_id + e->file.row_count - 1;
+		n++;
 	}
-	if (span.from > span.to)
-		return true;
-	if (!ts_row_ids_from_ranges(&span, 1, &bound, err))
+	ok = ts_row_ids_from_ranges(fr, n, &files, err);
+	ts_free(fr);
+	if (!ok)
 		return false;
-	ok = ts_row_ids_intersect(ids ? ids : &bound, gids ? gids : &bound, &a, err);
-	if (ok)
+	if (n == 0)
 	{
-		ok = ts_row_ids_intersect(&a, &bound, &b, err);
-		ts_row_ids_free(&a);
+		ts_row_ids_free(&files);
+		return true;
 	}
-	ts_row_ids_free(&bound);
+	/* each set cut to the files' ranges first: small, whatever the sets' size */
+	ok = ts_row_ids_clip(ids ? ids : &files, files.ranges, files.n, &a, err) &&
+		ts_row_ids_clip(gids ? gids : &files, files.ranges, files.n, &b, err) &&
+		ts_row_ids_intersect(&a, &b, &both, err);
+	ts_row_ids_free(&files);
+	ts_row_ids_free(&a);
+	ts_row_ids_free(&b);
 	if (!ok)
 		return false;
 	out = ts_arena_alloc(&plan->arena, sizeof(*out));
 	if (out)
 	{
-		*out = b;
-		out->ranges = b.n ? ts_arena_dup(&plan->arena, b.ranges, sizeof(ts_row_range) * b.n) :
-			NULL;
+		*out = both;
+		out->ranges = both.n ? ts_arena_dup(&plan->arena, both.ranges,
+											sizeof(ts_row_range) * both.n) : NULL;
 	}
-	ts_row_ids_free(&b);
+	ts_row_ids_free(&both);
 	if (out == NULL || (out->n > 0 && out->ranges == NULL))
 		return ts_error_nomem(err, "row-id ranges");
 	sp->row_ids = out;

@@ -311,3 +311,61 @@ ts_row_ids_count(const ts_row_ids *s)
 	}
 	return n;
 }
+
+/* The first range of s ending at or after v (s->n if none). */
+static int
+first_ending_at_or_after(const ts_row_ids *s, int64_t v)
+{
+	int			lo = 0,
+				hi = s->n;
+
+	while (lo < hi)
+	{
+		int			mid = lo + (hi - lo) / 2;
+
+		if (s->ranges[mid].to < v)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+bool
+ts_row_ids_clip(const ts_row_ids *s, const ts_row_range *bound, int nbound, ts_row_ids *out,
+				ts_err *err)
+{
+	int			cap = 0;
+
+	memset(out, 0, sizeof(*out));
+	if (s->all)
+		return ts_row_ids_from_ranges(bound, nbound, out, err);
+	/* pass 0 counts the pieces, pass 1 writes them */
+	for (int pass = 0; pass < 2; pass++)
+	{
+		int			k = 0;
+
+		if (pass == 1)
+		{
+			out->ranges = ts_malloc(sizeof(ts_row_range) * (size_t) (cap > 0 ? cap : 1));
+			if (out->ranges == NULL)
+				return ts_error_nomem(err, "row-id ranges");
+		}
+		for (int b = 0; b < nbound; b++)
+			for (int i = first_ending_at_or_after(s, bound[b].from);
+				 i < s->n && s->ranges[i].from <= bound[b].to; i++)
+			{
+				if (pass == 1)
+				{
+					out->ranges[k].from = s->ranges[i].from > bound[b].from ?
+						s->ranges[i].from : bound[b].from;
+					out->ranges[k].to = s->ranges[i].to < bound[b].to ?
+						s->ranges[i].to : bound[b].to;
+				}
+				k++;
+			}
+		cap = k;
+	}
+	out->n = cap;
+	return true;
+}

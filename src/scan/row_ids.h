@@ -59,6 +59,14 @@ bool		ts_row_ids_combine(ts_row_ids *acc, ts_row_ids *kid, bool and_, ts_err *er
 bool		ts_row_ids_from_predicate(const struct ts_predicate *p, int field, ts_row_ids *out,
 									  ts_err *err);
 
+/*
+ * out = s AND bound, bound being sorted, disjoint, non-adjacent ranges (a
+ * ts_row_ids' own): in time of bound's ranges (log of s's) and the pieces
+ * kept, however large s is.
+ */
+bool		ts_row_ids_clip(const ts_row_ids *s, const ts_row_range *bound, int nbound,
+							ts_row_ids *out, ts_err *err);
+
 /* Does the set hold a row id in [from, to]? */
 bool		ts_row_ids_overlaps(const ts_row_ids *s, int64_t from, int64_t to);
 

@@ -1,7 +1,7 @@
 /*
  * test_row_id_selection.c - row positions of wanted row ids inside a file
  * (src/read/row_id_selection.c), the split's set the scan keeps for them
- * (src/scan/row_id_prune.c), and reading a row-tracking table with them
+ * (src/scan/row_id_prune.c, ts_row_ids_clip in src/scan/row_ids.c), and reading a row-tracking table with them
  * (src/read/data_file.c: row groups skipped, other rows dropped).
  *
  * The mapping is checked against a brute-force model (is first + pos in
@@ -148,6 +148,58 @@ test_mapping_random(void **state)
 	}
 }
 
+/* ts_row_ids_clip against the model: s AND bound, id by id */
+static void
+test_clip_random(void **state)
+{
+	(void) state;
+	srand(4);
+	for (int round = 0; round < 300; round++)
+	{
+		ts_row_range r[10],
+					b[6];
+		int			n = rand() % 10,
+					nb = rand() % 6;
+		ts_row_ids	s,
+					bound,
+					out,
+					all;
+		ts_err		err = {0};
+
+		for (int i = 0; i < n; i++)
+		{
+			r[i].from = rand() % 300;
+			r[i].to = r[i].from + rand() % 40 - 2;
+		}
+		for (int i = 0; i < nb; i++)
+		{
+			b[i].from = rand() % 300;
+			b[i].to = b[i].from + rand() % 60;
+		}
+		assert_true(ts_row_ids_from_ranges(r, n, &s, &err));
+		assert_true(ts_row_ids_from_ranges(b, nb, &bound, &err));
+		assert_true(ts_row_ids_clip(&s, bound.ranges, bound.n, &out, &err));
+		assert_false(out.all);
+		for (int i = 0; i < out.n; i++)
+		{
+			assert_true(out.ranges[i].from <= out.ranges[i].to);
+			if (i > 0)
+				assert_true(out.ranges[i].from > out.ranges[i - 1].to + 1);
+		}
+		for (int64_t v = -5; v < 400; v++)
+			assert_int_equal(set_has(&out, v), set_has(&s, v) && set_has(&bound, v));
+		ts_row_ids_free(&out);
+		/* all AND bound = bound */
+		ts_row_ids_init_all(&all);
+		assert_true(ts_row_ids_clip(&all, bound.ranges, bound.n, &out, &err));
+		for (int64_t v = -5; v < 400; v++)
+			assert_int_equal(set_has(&out, v), set_has(&bound, v));
+		ts_row_ids_free(&out);
+		ts_row_ids_free(&s);
+		ts_row_ids_free(&bound);
+	}
+}
+
 /* The split's set: quals AND global index, cut to its files' ranges. */
 static void
 test_split_row_ids(void **state)
@@ -192,6 +244,26 @@ test_split_row_ids(void **state)
 	assert_int_equal(plan.splits[0].row_ids->ranges[0].from, 5);
 	assert_int_equal(plan.splits[0].row_ids->ranges[1].from, 12);
 	assert_int_equal(plan.splits[0].row_ids->ranges[1].to, 14);
+	ts_row_ids_free(&ids);
+	/* 15 is between the kept files [0,9] and [20,29], in no file: left out */
+	want[0] = (ts_row_range) {5, 5};
+	want[1] = (ts_row_range) {15, 15};
+	want[2] = (ts_row_range) {25, 25};
+	sp.nfiles = 3;
+	sp.files = f;
+	f[0].entry = &e[0];
+	f[1].entry = &e[1];
+	f[2].entry = &e[2];
+	plan.nsplits = 1;
+	plan.splits = &sp;
+	e[1].file.first_row_id = 100;	/* [100,109]: pruned */
+	assert_true(ts_row_ids_from_ranges(want, 3, &ids, &err));
+	ctx.row_ids = &ids;
+	assert_true(scan_row_ids_prune(&plan, &ctx, NULL, &err));
+	assert_int_equal(plan.splits[0].nfiles, 2);
+	assert_int_equal(plan.splits[0].row_ids->n, 2);
+	assert_int_equal(plan.splits[0].row_ids->ranges[0].from, 5);
+	assert_int_equal(plan.splits[0].row_ids->ranges[1].from, 25);
 	ts_row_ids_free(&ids);
 	ts_arena_free(&plan.arena);
 }
@@ -475,6 +547,7 @@ main(int argc, char **argv)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_mapping_edges),
 		cmocka_unit_test(test_mapping_random),
+		cmocka_unit_test(test_clip_random),
 		cmocka_unit_test(test_split_row_ids),
 		cmocka_unit_test(test_read_groups),
 		cmocka_unit_test(test_read_with_file_index),
