@@ -90,7 +90,7 @@ ts_arena_alloc(ts_arena *a, size_t size)
 		return NULL;
 	if (c == NULL || c->size - c->used < need)
 	{
-		size_t		csize = a->chunk_size;
+		size_t		csize = a->chunk_size ? a->chunk_size : 64 * 1024;
 		size_t		block = 0;
 
 		while (csize < need)

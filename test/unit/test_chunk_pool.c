@@ -141,6 +141,23 @@ test_release_keeps_unpooled(void **state)
 	assert_int_equal(live_blocks, 1);
 }
 
+/* a zeroed arena (never ts_arena_init'ed) allocates: chunk size 0 once
+ * doubled to 0 forever */
+static void
+test_zeroed_arena(void **state)
+{
+	ts_arena	a;
+	char	   *p;
+
+	(void) state;
+	memset(&a, 0, sizeof(a));
+	p = ts_arena_alloc(&a, 100);
+	assert_non_null(p);
+	memset(p, 1, 100);
+	assert_non_null(ts_arena_alloc(&a, 200 * 1024));
+	ts_arena_free(&a);
+}
+
 static void
 test_idle_bound_and_oversize(void **state)
 {
@@ -337,6 +354,7 @@ main(void)
 		cmocka_unit_test_setup_teardown(test_round, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_reuse, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_release_keeps_unpooled, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_zeroed_arena, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_idle_bound_and_oversize, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_growth, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_size_hint, setup, teardown),
