@@ -92,6 +92,23 @@ mask(const uint8_t *file, size_t len, const ts_type *t, const ts_predicate *p)
 	return m;
 }
 
+/* TS_BTREE_SEEDS=dir: keep file as a seed of the fuzz_btree corpus */
+static void
+seed(const char *name, const uint8_t *file, size_t len)
+{
+	const char *dir = getenv("TS_BTREE_SEEDS");
+	char		path[4096];
+	FILE	   *f;
+
+	if (dir == NULL)
+		return;
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	f = fopen(path, "wb");
+	assert_non_null(f);
+	assert_int_equal(fwrite(file, 1, len, f), len);
+	fclose(f);
+}
+
 static void
 put_crc(uint8_t *file, size_t at, size_t len)
 {
@@ -149,6 +166,7 @@ test_hand_built(void **state)
 
 	(void) state;
 	assert_int_equal(n, 105);
+	seed("hand", f, n);
 	p = leaf(TS_PRED_EQ, 1, &l5);
 	assert_int_equal(mask(f, n, &int_type, &p), 0x5);
 	p = leaf(TS_PRED_EQ, 1, &l7);
@@ -240,6 +258,12 @@ test_many_blocks(void **state)
 				blocks = (int) isize;
 				assert_true(blocks > (z ? 40 : 200));	/* bytes: many entries */
 			}
+			{
+				char		name[32];
+
+				snprintf(name, sizeof(name), "ints_v%d_z%d", version, z);
+				seed(name, w.out.p, w.out.len);
+			}
 			for (int o = 0; o < 5; o++)
 				for (int64_t x = -25; x <= 85; x += 3)
 				{
@@ -304,6 +328,7 @@ test_strings(void **state)
 		btw_add(&w, (const uint8_t *) keys[i], strlen(keys[i]), &row, 1);
 	}
 	btw_finish(&w);
+	seed("strings", w.out.p, w.out.len);
 	p = leaf(TS_PRED_EQ, 1, &bob);
 	assert_int_equal(mask(w.out.p, w.out.len, &string_type, &p), 1 << 1);
 	p = leaf(TS_PRED_STARTS_WITH, 1, &bob);
@@ -353,6 +378,7 @@ test_timestamps(void **state)
 		btw_add(&w, key, btw_key_ts(6, 1000 + i / 2, (i % 2) * 500000, key), &row, 1);
 	}
 	btw_finish(&w);
+	seed("timestamps", w.out.p, w.out.len);
 	lit.v.ts.millis = 1002;
 	lit.v.ts.nanos = 500000;
 	p = leaf(TS_PRED_EQ, 1, &lit);
@@ -407,6 +433,7 @@ test_roaring_posting(void **state)
 	memcpy(w.last_key, key, 4);
 	w.last_klen = 4;
 	btw_finish(&w);
+	seed("roaring", w.out.p, w.out.len);
 	got = look(w.out.p, w.out.len, &int_type, &p, &ok, &err);
 	assert_true(ok);
 	assert_true(roaring_bitmap_equals(got, b));
