@@ -240,6 +240,9 @@ SELECT bt_ids('SELECT id FROM bt WHERE name COLLATE "C" BETWEEN ''name_58'' AND 
 SELECT bt_ids('SELECT id FROM bt WHERE name > ''name_98''', '{99}');
 SELECT bt_ids('SELECT id FROM bt WHERE name < ''name_1''', '{0}');
 SELECT bt_ids('SELECT id FROM bt WHERE name IN (''name_7'', ''name_77'', ''name_577'', ''nobody'')', '{7, 77, 577}');
+-- LIKE 'prefix%' (a prefix of the keys): name_12, name_120 .. name_129
+SELECT l FROM plan_lines('SELECT * FROM bt WHERE name LIKE ''name\_12%''') l WHERE l !~ 'Filter';
+SELECT bt_ids('SELECT id FROM bt WHERE name LIKE ''name\_12%''', '{12, 120, 121, 122, 123, 124, 125, 126, 127, 128, 129}');
 -- OR of two indexed columns, AND with no common row, AND with _ROW_ID
 SELECT l FROM plan_lines('SELECT * FROM bt WHERE name = ''name_5'' OR v = 7000000049') l WHERE l !~ 'Filter';
 SELECT bt_ids('SELECT id FROM bt WHERE name = ''name_5'' OR v = 7000000049', '{5, 7}');
@@ -255,6 +258,7 @@ SELECT same_rows('SELECT * FROM bt WHERE v BETWEEN 10000000070 AND 20000000140',
 SELECT same_rows('SELECT * FROM bt WHERE name > ''name_4'' AND v < 300000002100', 'tablescan.enable_file_index');
 SELECT same_rows('SELECT * FROM bt WHERE name = ''name_5'' OR v >= 599000004193', 'tablescan.enable_file_index');
 SELECT same_rows('SELECT * FROM bt WHERE name COLLATE "C" BETWEEN ''name_58'' AND ''name_6''', 'tablescan.enable_file_index');
+SELECT same_rows('SELECT * FROM bt WHERE name LIKE ''name\_12%'' OR v < 2000000014', 'tablescan.enable_file_index');
 SET tablescan.enable_file_index = off;
 SELECT l FROM plan_lines('SELECT * FROM bt WHERE name = ''name_123''') l WHERE l !~ 'Filter';
 RESET tablescan.enable_file_index;
