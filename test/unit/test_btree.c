@@ -511,6 +511,13 @@ test_corrupt(void **state)
 		c[w.out.len - 8] = 3;
 		assert_null(look(c, w.out.len, &int_type, &ps[0], &ok, &err));
 		assert_true(ok);
+		/* the earlier 48-byte footer (magic 198732882): not read */
+		c[w.out.len - 4] = 0x52;
+		c[w.out.len - 3] = 0x6c;
+		c[w.out.len - 2] = 0xd8;
+		c[w.out.len - 1] = 0x0b;
+		assert_null(look(c, w.out.len, &int_type, &ps[0], &ok, &err));
+		assert_true(ok);
 		free(c);
 	}
 	btw_free(&w);

@@ -37,7 +37,9 @@
  * (stored padded), FLOAT / DOUBLE (Java orders -0.0 before 0.0, SQL finds
  * them equal), DECIMAL(p > 18) and TIMESTAMP(7..9) (PostgreSQL compares
  * microseconds); anything else, a later version, LZ4 / LZO blocks and row
- * ids beyond 32 bits allow every row (the index is not used).  Bytes that
+ * ids beyond 32 bits allow every row (the index is not used); so do files
+ * with the earlier footer of Java's sources (48 bytes: the same handles,
+ * then magic 198732882, no version), whose row ids may not be local ones.  Bytes that
  * do not decode are TS_ERR_CORRUPT.  The bloom filter and the null bitmap
  * are not read; neither is the file's meta in the index manifest.  Memory:
  * the index block and one data block at a time.
@@ -51,6 +53,7 @@
 
 #define BT_FOOTER_LEN 52
 #define BT_MAGIC UINT32_C(0x50425449)
+#define BT_MAGIC_V0 UINT32_C(198732882)	/* the footer before versions */
 #define BT_TRAILER_LEN 5
 
 static uint32_t
@@ -762,6 +765,8 @@ fi_btree_leaf(const ts_gi_source *src, const ts_type *t, const ts_predicate *p, 
 						(long long) src->size);
 	if (!src->read(src->arg, foot, BT_FOOTER_LEN, src->size - BT_FOOTER_LEN, err))
 		return false;
+	if (le32(foot + 48) == BT_MAGIC_V0)
+		return true;			/* the earlier 48-byte footer: not read */
 	if (le32(foot + 48) != BT_MAGIC)
 		return ts_error(err, TS_ERR_CORRUPT, "btree index: bad magic number");
 	f.src = src;
