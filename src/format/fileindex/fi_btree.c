@@ -338,8 +338,8 @@ block_read(bt_file *f, int64_t offset, int64_t size, bt_block *b, bool *unread, 
 			return ts_error(err, TS_ERR_CORRUPT, "btree index: bad length of block at %lld",
 							(long long) offset);
 		}
-		/* no zstd stream expands a byte into more than 32 KiB */
-		if (ulen > (uint64_t) (end - p) * 32768 + 1024)
+		/* no zstd stream expands a byte into more than 32 KiB; no block is 1 GiB */
+		if (ulen > (uint64_t) (end - p) * 32768 + 1024 || ulen > (UINT64_C(1) << 30))
 		{
 			block_free(b);
 			return ts_error(err, TS_ERR_CORRUPT, "btree index: block at %lld claims %llu bytes",
