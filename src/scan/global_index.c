@@ -16,9 +16,9 @@
  * have no SQL form in this extension).  A field whose type differs in
  * some file's schema (a type change) uses no index.  Index bytes that do
  * not decode are an error naming the index file.  Bitmap files are read
- * whole, btree files block by block (format/fileindex/fi_btree.c).  Only on row-tracking
- * append tables, with the predicate, unless file indexes are switched off
- * (ts_scan_context.no_file_index).
+ * whole, btree files block by block (format/fileindex/fi_btree.c).  Only
+ * on row-tracking append tables, with the predicate, unless file indexes
+ * are switched off (ts_scan_context.no_file_index).
  */
 #include <stdlib.h>
 #include <string.h>
