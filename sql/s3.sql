@@ -82,6 +82,16 @@ SET tablescan.scan_options = 'scan.snapshot-id=2';
 SELECT same_rows('s3.orders', 'loc.orders') AS snapshot_2;
 RESET tablescan.scan_options;
 
+-- a btree global index over s3:// (its footer, index block and the data blocks a lookup
+-- needs, by range requests): row i has id i, name 'name_' || i, v i * 1000000007
+CREATE FOREIGN TABLE s3_bt (id int, name text, v bigint) SERVER s3_lake
+  OPTIONS (database 'btree', "table" 'events');
+CREATE FOREIGN TABLE loc_bt (id int, name text, v bigint) SERVER local_lake
+  OPTIONS (database 'btree', "table" 'events');
+EXPLAIN (COSTS OFF) SELECT id FROM s3_bt WHERE name = 'name_123' OR v BETWEEN 590000004130 AND 599000004193;
+SELECT array_agg(id ORDER BY id) FROM s3_bt WHERE name = 'name_123' OR v BETWEEN 590000004130 AND 599000004193;
+SELECT same_rows('s3_bt', 'loc_bt') AS btree_table;
+
 -- tables written by Java Paimon (append, primary key with deletion vectors), over s3a://
 CREATE SCHEMA s3j;
 CREATE SCHEMA locj;

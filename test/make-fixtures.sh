@@ -10,6 +10,8 @@
 #   DIR/warehouse/types.db/empty       a schema and no snapshot (reads 0 rows)
 #   DIR/warehouse/rowtrack.db/events   row tracking: 40 files, _FIRST_ROW_ID 0, 200, ...
 #   DIR/warehouse/rowtrack.db/groups   row tracking: 6 files of 333/334 rows, row groups of 64
+#   DIR/warehouse/btree.db/events      row tracking + a btree global index on name and v;
+#                                      events_bad: its index files corrupt (sql/row_ids.sql)
 #   DIR/warehouse/idx.db/*             file indexes: bloom, bitmap, BSI, range-bitmap, embedded
 #                                      (events) and sidecar (events_sidecar; a corrupt copy:
 #                                      events_bad) (sql/file_index_gen.sql)
@@ -150,6 +152,18 @@ $GEN "$W/rowtrack.db/events" --column 'id:INT NOT NULL' --column name:STRING --c
 $GEN "$W/rowtrack.db/groups" --column 'id:INT NOT NULL' --column name:STRING \
     --rows 1000 --files 3 --snapshots 2 --format parquet --row-group-rows 64 --null-every 5 \
     --option row-tracking.enabled=true
+# btree global index (sql/row_ids.sql): 3 commits x 4 Parquet files of 50 rows, row i has
+# _ROW_ID i; after each commit one btree index file per column over its 200 rows (name STRING
+# 'name_' || i, v BIGINT i * 1000000007; data blocks of 128 bytes, so several per file);
+# events_bad is a copy whose index files' footers are overwritten.
+mkdir -p "$W/btree.db"
+$GEN "$W/btree.db/events" --column 'id:INT NOT NULL' --column name:STRING --column v:BIGINT \
+    --rows 200 --files 4 --snapshots 3 --format parquet --option row-tracking.enabled=true \
+    --btree-index name --btree-index v --btree-block-size 128
+cp -r "$W/btree.db/events" "$W/btree.db/events_bad"
+for f in "$W"/btree.db/events_bad/index/*.index; do
+    printf 'garbage!' | dd of="$f" bs=1 seek=$(( $(stat -c %s "$f") - 8 )) conv=notrunc status=none
+done
 # file indexes (sql/file_index_gen.sql): 8 Parquet files of 100 rows (i = 100 k .. 100 k + 99),
 # one index kind per column: bloom-filter on a string column whose values are too long for
 # min / max stats, bitmap on kind (i % 128) and on a string, BSI on level (i % 128),

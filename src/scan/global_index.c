@@ -9,15 +9,16 @@
  *
  * Conservative everywhere, since PostgreSQL rechecks every qual: a leaf
  * on a field without a readable index, row ids no index file of the field
- * covers, NOT, and index kinds not read (btree, vector and full-text
- * ones) allow every row id.  Ignoring an index is therefore always safe:
+ * covers, NOT, and index kinds not read (vector and full-text ones)
+ * allow every row id.  Ignoring an index is therefore always safe:
  * an index here only narrows what is read, it never decides a row on its
  * own (vector / full-text searches, where the index result is the answer,
  * have no SQL form in this extension).  A field whose type differs in
  * some file's schema (a type change) uses no index.  Index bytes that do
- * not decode are an error naming the index file.  Only on row-tracking
- * append tables, with the predicate, unless file indexes are switched off
- * (ts_scan_context.no_file_index).
+ * not decode are an error naming the index file.  Bitmap files are read
+ * whole, btree files block by block (format/fileindex/fi_btree.c).  Only
+ * on row-tracking append tables, with the predicate, unless file indexes
+ * are switched off (ts_scan_context.no_file_index).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -109,6 +110,12 @@ note_used(gi_state *g, const char *kind, const char *field)
 	g->used_len += n;
 }
 
+static bool
+file_read(void *arg, void *buf, size_t len, int64_t offset, ts_err *err)
+{
+	return ts_file_pread(arg, buf, len, offset, err);
+}
+
 /* Row ids one index file allows for leaf p, added to acc (ranges). */
 static bool
 file_leaf(gi_state *g, const ts_index_manifest_entry *ie, const ts_type *t,
@@ -124,14 +131,32 @@ file_leaf(gi_state *g, const ts_index_manifest_entry *ie, const ts_type *t,
 
 	if (!scan_index_file_path(g->plan, g->st, ie, &path, err))
 		return false;
-	if (!ts_read_whole_file(path, &data, &len, err))
-		return ts_error_context(err, "global index of table \"%s\"", g->plan->table_path);
-	if (!ts_global_index_leaf(ie->index_type, data, len, t, p, &all, &rows, err))
+	if (strcmp(ie->index_type, "btree") == 0)
 	{
-		ts_free(data);
-		return ts_error_context(err, "global index file \"%s\"", path);
+		/* read block by block: only the footer, index and blocks a leaf needs */
+		ts_file    *f = ts_file_open(path, err);
+		ts_gi_source src = {file_read, f, 0};
+		bool		ok;
+
+		if (f == NULL)
+			return ts_error_context(err, "global index of table \"%s\"", g->plan->table_path);
+		src.size = ts_file_size(f);
+		ok = ts_global_index_leaf_src(ie->index_type, &src, t, p, &all, &rows, err);
+		ts_file_close(f);
+		if (!ok)
+			return ts_error_context(err, "global index file \"%s\"", path);
 	}
-	ts_free(data);
+	else
+	{
+		if (!ts_read_whole_file(path, &data, &len, err))
+			return ts_error_context(err, "global index of table \"%s\"", g->plan->table_path);
+		if (!ts_global_index_leaf(ie->index_type, data, len, t, p, &all, &rows, err))
+		{
+			ts_free(data);
+			return ts_error_context(err, "global index file \"%s\"", path);
+		}
+		ts_free(data);
+	}
 	if (all)
 	{
 		if (*nacc == *cap)

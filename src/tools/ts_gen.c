@@ -2,7 +2,8 @@
  * ts_gen.c - write deterministic Paimon tables for tests (fixture generator):
  * APPEND tables here, PRIMARY-KEY tables in ts_gen_pk.h / ts_gen_pk_write.h
  * (selected by --primary-key; included below, the Makefile builds one binary
- * per src/tools/NAME.c), the file indexes of APPEND tables in ts_gen_index.h.
+ * per src/tools/NAME.c), the file indexes of APPEND tables in ts_gen_index.h,
+ * their btree global index in ts_gen_btree.h.
  *
  * Writes schema/schema-0 (and schema-1 in evolution mode), snapshot/snapshot-N
  * with LATEST/EARLIEST hints, Avro manifest lists and manifests (Paimon 1.1
@@ -68,6 +69,10 @@
  *                          bloom-filter, bitmap, bsi, range-bitmap) writes a file index
  *                          per data file, embedded or as a <file>.index sidecar by
  *                          file-index.in-manifest-threshold (see ts_gen_index.h)
+ *   --btree-index COL      (append, row-tracking, unpartitioned, bucket-unaware tables)
+ *                          a btree global index of COL per commit, listed in an index
+ *                          manifest (repeatable; see ts_gen_btree.h)
+ *   --btree-block-size N   its data block size in bytes (default 256)
  *   --deletion-vectors     deletion-vectors.enabled=true; compaction looks keys up in
  *                          higher levels and writes DV index files + index manifest
  *   --compact-every C      a COMPACT snapshot after every C-th commit (default 1 when
@@ -245,6 +250,10 @@ typedef struct config
 	int64_t		keys;			/* distinct keys (0 = rows) */
 	int			delete_every;	/* about 1 in N records is -D (0 = none) */
 	int			retract_every;	/* about 1 in N records is -U (0 = none) */
+	/* the btree global index of append tables (ts_gen_btree.h) */
+	char	   *btree_cols[MAX_COLS];
+	int			nbtree;
+	int			btree_block;	/* bytes (default 256) */
 } config;
 
 /* primary-key tables: ts_gen_pk.h, included below */
@@ -453,6 +462,10 @@ apply_args(config *cfg, int argc, char **argv)
 				cfg->bucket_key = xstrdup(v);
 			else if (strcmp(o, "rows") == 0)
 				cfg->rows = parse_int(o, v, 0, 100000000);
+			else if (strcmp(o, "btree-index") == 0)
+				cfg->btree_cols[cfg->nbtree++] = xstrdup(v);
+			else if (strcmp(o, "btree-block-size") == 0)
+				cfg->btree_block = (int) parse_int(o, v, 16, 1 << 24);
 			else if (strcmp(o, "snapshots") == 0)
 				cfg->snapshots = (int) parse_int(o, v, 1, 100000);
 			else if (strcmp(o, "files") == 0)
@@ -1338,6 +1351,7 @@ partition_text(const ts_type *t, const ts_value *v)
 }
 
 #include "ts_gen_pk.h"
+#include "ts_gen_btree.h"
 
 int
 main(int argc, char **argv)
@@ -1366,6 +1380,7 @@ main(int argc, char **argv)
 	char	   *manifest_uuid;
 	int			list_counter = 0;
 	int			manifest_counter = 0;
+	gb_state	gb;
 
 	if (argc < 2 || argv[1][0] == '-')
 	{
@@ -1416,6 +1431,7 @@ main(int argc, char **argv)
 	row_tracking = pk_extra_true(&cfg, "row-tracking.enabled");
 	want_index = gi_wanted(&cfg);
 	me_fields = manifest_entry_fields_rt(&nme, row_tracking);
+	gb_init(&gb, &cfg, row_tracking);
 	ts_arena_init(&meta_arena, 64 * 1024);
 	list_uuid = new_uuid();
 	manifest_uuid = new_uuid();
@@ -1440,6 +1456,7 @@ main(int argc, char **argv)
 		ts_arena	arena;
 
 		ts_arena_init(&arena, 256 * 1024);
+		gb_begin(&gb, next_row_id);
 		/* data-file columns of this schema */
 		for (int i = 0; i < cfg.ncols; i++)
 		{
@@ -1596,6 +1613,8 @@ main(int argc, char **argv)
 					{
 						file_row_value(&cfg, dcols[c], gr->rows[r], schema_id, &row[c], &arena);
 						stats_add(&st[c], &row[c]);
+						if (gb.ncols > 0)
+							gb_add(&gb, dcols[c], &row[c], next_row_id + r, &gr->partition);
 					}
 					if (!cfg.parquet && !cfg.orc && !ts_avro_writer_add(w, row, &err))
 						die_err("Avro row", &err);
@@ -1738,6 +1757,9 @@ main(int argc, char **argv)
 			free(pst);
 		}
 
+		/* the btree global index of this commit's rows */
+		gb_commit(&gb, &cfg, cfg.btree_block ? cfg.btree_block : 256);
+
 		/* manifest lists: base = manifests of earlier snapshots, delta = this one */
 		{
 			char	   *names[2];
@@ -1768,7 +1790,7 @@ main(int argc, char **argv)
 				.base_list = names[0], .base_list_size = sizes[0],
 				.delta_list = names[1], .delta_list_size = sizes[1],
 				.commit_user = "ts_gen", .commit_kind = "APPEND", .time_millis = time_millis,
-				.total_records = total_records
+				.total_records = total_records, .index_manifest = gb.manifest
 			};
 			for (int k = 0; k < nentries; k++)
 				sn.delta_records += entries[k].row[5].v.nested.items[2].v.i;

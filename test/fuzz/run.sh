@@ -7,7 +7,8 @@
 # fuzz_parquet, fuzz_orc, fuzz_csv, fuzz_json, fuzz_text, fuzz_blob (format readers), fuzz_dv (deletion
 # vectors), fuzz_manifest (manifest lists, manifests, index manifests), fuzz_rest (REST
 # catalog answers), fuzz_file_index (file indexes: container, bloom, bitmap, BSI, range-bitmap),
-# fuzz_s3_list (object store ListObjectsV2 pages and error bodies);
+# fuzz_btree (btree global index files), fuzz_s3_list (object store ListObjectsV2 pages and
+# error bodies);
 # FUZZ_ONLY="fuzz_dv fuzz_csv" runs a subset.
 # Crash inputs are kept in build/fuzz/crashes/<harness>/ to become
 # regression inputs under test/fuzz/regressions/.
@@ -37,8 +38,9 @@ build fuzz_dv test/fuzz/fuzz_dv.c "" || exit 1
 build fuzz_manifest test/fuzz/fuzz_manifest.c "" || exit 1
 build fuzz_rest test/fuzz/fuzz_rest.c "" || exit 1
 build fuzz_file_index test/fuzz/fuzz_file_index.c "" || exit 1
+build fuzz_btree test/fuzz/fuzz_btree.c "" || exit 1
 build fuzz_s3_list test/fuzz/fuzz_s3_list.c "" || exit 1
-HARNESSES="fuzz_meta fuzz_avro fuzz_parquet fuzz_orc fuzz_csv fuzz_json fuzz_text fuzz_blob fuzz_dv fuzz_manifest fuzz_rest fuzz_file_index fuzz_s3_list"
+HARNESSES="fuzz_meta fuzz_avro fuzz_parquet fuzz_orc fuzz_csv fuzz_json fuzz_text fuzz_blob fuzz_dv fuzz_manifest fuzz_rest fuzz_file_index fuzz_btree fuzz_s3_list"
 [ -n "${FUZZ_ONLY:-}" ] && HARNESSES=$FUZZ_ONLY
 
 seed() {   # harness find-args...
@@ -57,6 +59,10 @@ seed fuzz_blob -name '*.blob'
 seed fuzz_file_index -name '*.index'
 # range-bitmap indexes (no table of ../shared has one): written by test_range_bitmap
 cp test/fuzz/seeds/fuzz_file_index/* $B/corpus/fuzz_file_index/ 2>/dev/null
+# btree global indexes (none in ../shared): written by test_btree (TS_BTREE_SEEDS)
+mkdir -p $B/corpus/fuzz_btree
+cp test/fuzz/seeds/fuzz_btree/* $B/corpus/fuzz_btree/ 2>/dev/null
+[ -d test/fuzz/regressions/fuzz_btree ] && cp test/fuzz/regressions/fuzz_btree/* $B/corpus/fuzz_btree/ 2>/dev/null
 mkdir -p $B/corpus/fuzz_meta $B/corpus/fuzz_csv $B/corpus/fuzz_json $B/corpus/fuzz_text $B/corpus/fuzz_dv \
     $B/corpus/fuzz_manifest $B/corpus/fuzz_rest
 printf '\001{"path":"file:/w/t","schemaId":1,"schema":{"fields":[{"id":0,"name":"a","type":"INT"},{"id":1,"name":"r","type":{"type":"ROW","fields":[{"id":2,"name":"x","type":"STRING"}]}}],"options":{"type":"format-table"}}}' > $B/corpus/fuzz_rest/table

@@ -28,6 +28,8 @@ ups=(--upload "lake/wh/sales.db=$FIX/warehouse/sales.db" --upload "lake/wh/ft.db
      --upload "lake/wh/broken.db=$D.log/broken"
      --upload "flaky/wh/sales.db/orders=$FIX/warehouse/sales.db/orders"
      --upload "open/wh/sales.db=$FIX/warehouse/sales.db" --public open)
+# btree.db (a btree global index, read by range requests): in fixtures made since it exists
+[ -d "$FIX/warehouse/btree.db" ] && ups+=(--upload "lake/wh/btree.db=$FIX/warehouse/btree.db")
 for t in append_09 pk_table_scan_and_read_dv; do
     ups+=(--upload "lake/shared/$t.db=$SHARED/testdata/parquet/$t.db")
 done

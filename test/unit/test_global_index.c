@@ -147,10 +147,15 @@ test_bitmap_lookups(void **state)
 		void	   *rows;
 		ts_err		err = {0};
 
-		assert_false(ts_global_index_kind_supported("btree"));
+		assert_true(ts_global_index_kind_supported("btree"));
+		assert_false(ts_global_index_kind_supported("lumina-vector-ann"));
 		p = leaf(TS_PRED_EQ, 1, 1, &i20);
-		assert_true(ts_global_index_leaf("btree", junk, 4, &int_type, &p, &all, &rows, &err));
+		assert_true(ts_global_index_leaf("lumina-vector-ann", junk, 4, &int_type, &p, &all, &rows, &err));
 		assert_true(all);
+		/* a btree file of 4 bytes: corrupt (test_btree.c tests the kind) */
+		assert_false(ts_global_index_leaf("btree", junk, 4, &int_type, &p, &all, &rows, &err));
+		assert_int_equal(err.code, TS_ERR_CORRUPT);
+		memset(&err, 0, sizeof(err));
 		/* a bitmap cut short: an error, never "no rows" */
 		{
 			uint8_t    *data;

@@ -1,7 +1,8 @@
 /*
  * fi_internal.h - what the file-index readers share (file_index.c walks
  * the predicate, fi_bloom.c / fi_bitmap.c / fi_bsi.c decide one leaf on
- * one index body; fi_range_bitmap.c for range-bitmap).
+ * one index body; fi_range_bitmap.c for range-bitmap; fi_btree.c for the
+ * btree global index).
  */
 #ifndef TS_FI_INTERNAL_H
 #define TS_FI_INTERNAL_H
@@ -10,6 +11,7 @@
 
 #include "base/ts_roaring_check.h"
 #include "format/fileindex/file_index.h"
+#include "format/fileindex/global_index.h"
 
 /* What an index says about a leaf or a subtree. */
 typedef enum fi_state
@@ -66,5 +68,8 @@ bool		fi_bsi_leaf(const uint8_t *body, size_t len, const ts_type *t,
 						const ts_predicate *p, fi_res *out, ts_err *err);
 bool		fi_range_bitmap_leaf(const uint8_t *body, size_t len, const ts_type *t,
 								 const ts_predicate *p, fi_res *out, ts_err *err);
+/* The btree global index (fi_btree.c): *out = the rows, or *all. */
+bool		fi_btree_leaf(const ts_gi_source *src, const ts_type *t, const ts_predicate *p,
+						  bool *all, roaring_bitmap_t **out, ts_err *err);
 
 #endif							/* TS_FI_INTERNAL_H */

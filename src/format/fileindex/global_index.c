@@ -1,7 +1,7 @@
 /*
  * global_index.c - one predicate leaf on one global index file (see
- * global_index.h).  Only the bitmap kind is read; it shares fi_bitmap.c
- * with the bitmap file index.
+ * global_index.h).  The bitmap kind shares fi_bitmap.c with the bitmap
+ * file index and is read whole; the btree kind is fi_btree.c.
  */
 #include <string.h>
 
@@ -11,19 +11,15 @@
 bool
 ts_global_index_kind_supported(const char *index_type)
 {
-	return index_type && strcmp(index_type, "bitmap") == 0;
+	return index_type && (strcmp(index_type, "bitmap") == 0 || strcmp(index_type, "btree") == 0);
 }
 
-bool
-ts_global_index_leaf(const char *index_type, const uint8_t *body, size_t len, const ts_type *t,
-					 const ts_predicate *p, bool *all, void **rows, ts_err *err)
+static bool
+bitmap_leaf(const uint8_t *body, size_t len, const ts_type *t, const ts_predicate *p, bool *all,
+			void **rows, ts_err *err)
 {
 	fi_res		r = {FI_REMAIN, NULL};
 
-	*all = true;
-	*rows = NULL;
-	if (!ts_global_index_kind_supported(index_type))
-		return true;
 	if (!fi_bitmap_leaf(body, len, t, p, &r, err))
 		return false;
 	switch (r.state)
@@ -44,6 +40,72 @@ ts_global_index_leaf(const char *index_type, const uint8_t *body, size_t len, co
 	}
 	fi_res_clear(&r);
 	return true;
+}
+
+bool
+ts_global_index_leaf_src(const char *index_type, const ts_gi_source *src, const ts_type *t,
+						 const ts_predicate *p, bool *all, void **rows, ts_err *err)
+{
+	*all = true;
+	*rows = NULL;
+	if (!ts_global_index_kind_supported(index_type))
+		return true;
+	if (strcmp(index_type, "btree") == 0)
+	{
+		roaring_bitmap_t *b = NULL;
+
+		if (!fi_btree_leaf(src, t, p, all, &b, err))
+			return false;
+		*rows = b;
+		return true;
+	}
+	else
+	{
+		uint8_t    *body;
+		bool		ok;
+
+		if (src->size < 0 || (uint64_t) src->size > SIZE_MAX / 2)
+			return ts_error(err, TS_ERR_CORRUPT, "global index: bad file size");
+		body = ts_malloc(src->size ? (size_t) src->size : 1);
+		if (body == NULL)
+			return ts_error_nomem(err, "global index");
+		ok = src->read(src->arg, body, (size_t) src->size, 0, err) &&
+			bitmap_leaf(body, (size_t) src->size, t, p, all, rows, err);
+		ts_free(body);
+		return ok;
+	}
+}
+
+typedef struct mem_src
+{
+	const uint8_t *data;
+	size_t		len;
+} mem_src;
+
+static bool
+mem_read(void *arg, void *buf, size_t len, int64_t offset, ts_err *err)
+{
+	mem_src    *m = arg;
+
+	if (offset < 0 || (uint64_t) offset > m->len || len > m->len - (size_t) offset)
+		return ts_error(err, TS_ERR_CORRUPT, "global index: read past the end");
+	if (len)
+		memcpy(buf, m->data + offset, len);
+	return true;
+}
+
+bool
+ts_global_index_leaf(const char *index_type, const uint8_t *body, size_t len, const ts_type *t,
+					 const ts_predicate *p, bool *all, void **rows, ts_err *err)
+{
+	mem_src		m = {body, len};
+	ts_gi_source src = {mem_read, &m, (int64_t) len};
+
+	*all = true;
+	*rows = NULL;
+	if (index_type && strcmp(index_type, "bitmap") == 0)
+		return bitmap_leaf(body, len, t, p, all, rows, err);	/* no copy */
+	return ts_global_index_leaf_src(index_type, &src, t, p, all, rows, err);
 }
 
 void
