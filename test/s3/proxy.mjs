@@ -3,7 +3,9 @@
 // @smithy/signature-v4 (the AWS SDK's signer) and refuses bad ones, since
 // s3rver does not check secrets.  Anonymous requests are refused unless
 // their bucket is named with --public.  Uploads directories given with
-// --upload BUCKET/PREFIX=DIR before it listens, then prints its port.
+// --upload BUCKET/PREFIX=DIR before it listens, then prints its port; GET /
+// HEAD of those objects (signature checked first) it answers from memory
+// (serveUploaded), the rest goes to s3rver.
 //
 //   node proxy.mjs --dir /tmp/x --upload lake/wh=/path/to/warehouse [--public open]
 //                  [--list-page-size N] [--delay MS] [--tls-key K.pem --tls-cert C.pem]
