@@ -5,9 +5,11 @@
 # 20 ms added to every request; prints figures, asserts nothing.  A plan-only
 # table of 1,000 manifests (bench.db/manifests_1000: ts_gen's 1,000 one-row
 # commits, pruned to the last snapshot, its manifest lists and the manifests)
-# is planned too.  Plans over s3 run cold (three times with the live
-# manifest-entry cache on: the first is cold, the others warm), and with the
-# on-disk metadata cache (empty, then filled by a previous process).
+# is planned too, also with 16, 32 and 64 requests in flight
+# (TS_S3_MAX_IN_FLIGHT, as tablescan.s3_max_in_flight).  Plans over s3 run
+# cold (three times with the live manifest-entry cache on: the first is cold,
+# the others warm), and with the on-disk metadata cache (empty, then filled by
+# a previous process).
 #   bash bench/s3.sh [FIXTURES_DIR]     (default /tmp/tablescan_fdw_fixtures)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -64,5 +66,10 @@ for delay in 0 20; do
     echo "-- bench.db/manifests_1000 (1,000 manifests, plan only)"
     printf 'plan local: '; $BUILD/bench/ts_scan_bench "$M" --plan-only 1 | head -1
     printf 'plan s3   : '; $BUILD/bench/ts_scan_bench "s3://bench/bench.db/manifests_1000" --plan-only 3 --cache 64 | tr '\n' ' '; echo
+    # the same cold plan with tablescan.s3_max_in_flight varied (a window of manifests is 64 files)
+    for n in 16 32 64; do
+        printf 'plan s3, %d in flight: ' $n
+        TS_S3_MAX_IN_FLIGHT=$n $BUILD/bench/ts_scan_bench "s3://bench/bench.db/manifests_1000" --plan-only 1 | tr '\n' ' '; echo
+    done
     kill $pid; wait $pid 2>/dev/null || true
 done

@@ -19,7 +19,7 @@
  * A table_path that is an s3:// URI is read from the object store named by
  * TS_S3_ENDPOINT (path style), with AWS_ACCESS_KEY_ID / AWS_SECRET_ACCESS_KEY
  * / AWS_REGION, the CA file TS_S3_CA_FILE and TS_S3_MAX_IN_FLIGHT (requests
- * at once, as tablescan.s3_max_in_flight; default 16); the requests sent are printed
+ * at once, as tablescan.s3_max_in_flight; default 64); the requests sent are printed
  * with the round trips (a request alone or a concurrent batch counts one)
  * (bench/s3.sh, test/s3/tls.sh).  --metadata-cache DIR reads and fills the
  * on-disk metadata cache there (256 MB), as tablescan.metadata_cache_dir.

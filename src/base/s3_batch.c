@@ -307,6 +307,14 @@ ts_s3_fetch_all(ts_s3_fetch *items, int n, bool keep_going, ts_err *err)
 		}
 		if (left == 0)
 			break;
+
+		/*
+		 * A slot freed above and an item never started: start it now, not
+		 * after the next wait (which, when every running transfer has just
+		 * finished, had no socket to wake it and took the whole 50 ms).
+		 */
+		if (active < nslots && next < n)
+			continue;
 		/* wait for the network, a due retry or at most 50 ms */
 		for (int i = 0; i < next; i++)
 			if (!states[i].finished && states[i].due_ms >= 0 &&

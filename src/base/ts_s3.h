@@ -38,8 +38,12 @@ typedef struct ts_s3_config
 	const char *credentials_source;
 } ts_s3_config;
 
-/* Requests a batch (ts_s3_fetch_all) has in flight at most, by default / at all. */
-#define TS_S3_IN_FLIGHT 16
+/*
+ * Requests a batch (ts_s3_fetch_all) has in flight at most, by default / at
+ * all: as many as a prefetch window holds (TS_PREFETCH_WINDOW_FILES), so
+ * that a window of manifests or small data files is one round trip.
+ */
+#define TS_S3_IN_FLIGHT 64
 #define TS_S3_IN_FLIGHT_MAX 64
 
 /* The settings later requests use (copied; NULL: none, every request fails). */

@@ -3,7 +3,9 @@
 // @smithy/signature-v4 (the AWS SDK's signer) and refuses bad ones, since
 // s3rver does not check secrets.  Anonymous requests are refused unless
 // their bucket is named with --public.  Uploads directories given with
-// --upload BUCKET/PREFIX=DIR before it listens, then prints its port.
+// --upload BUCKET/PREFIX=DIR before it listens, then prints its port; GET /
+// HEAD of those objects (signature checked first) it answers from memory
+// (serveUploaded), the rest goes to s3rver.
 //
 //   node proxy.mjs --dir /tmp/x --upload lake/wh=/path/to/warehouse [--public open]
 //                  [--list-page-size N] [--delay MS] [--tls-key K.pem --tls-cert C.pem]
@@ -22,8 +24,8 @@ import https from "node:https";
 import fs from "node:fs";
 import path from "node:path";
 import { createRequire } from "node:module";
+import crypto from "node:crypto";
 import { SignatureV4 } from "@smithy/signature-v4";
-import { Sha256 } from "@aws-crypto/sha256-js";
 
 const require = createRequire(import.meta.url);
 const S3rver = require("s3rver");
@@ -63,6 +65,40 @@ function amzDate(s) {
   return m && new Date(Date.UTC(+m[1], +m[2] - 1, +m[3], +m[4], +m[5], +m[6]));
 }
 
+// SHA-256 / HMAC-SHA256 of node:crypto (OpenSSL) in the shape the SDK's
+// signer takes (the AWS SDK for JavaScript gives it @smithy/hash-node, the
+// same): the pure-JavaScript @aws-crypto/sha256-js cost most of the check.
+class NodeSha256 {
+  constructor(secret) {
+    this.h = secret === undefined ? crypto.createHash("sha256")
+      : crypto.createHmac("sha256", typeof secret === "string" ? Buffer.from(secret, "utf8") : secret);
+  }
+  update(data) {
+    this.h.update(typeof data === "string" ? Buffer.from(data, "utf8") : data);
+  }
+  async digest() {
+    return new Uint8Array(this.h.digest());
+  }
+}
+
+// One signer per credential scope and session token, reused: a signer is
+// stateless per request, and the SDK caches the derived signing key (per
+// date, region, service and credentials) so a request costs the canonical
+// request's hash and one HMAC.
+const signers = new Map();
+function signerFor(auth, token) {
+  const k = `${auth.accessKey}/${auth.region}/${auth.service}/${token ?? ""}`;
+  let s = signers.get(k);
+  if (!s) {
+    s = new SignatureV4({
+      credentials: { accessKeyId: auth.accessKey, secretAccessKey: SECRET_KEY, sessionToken: token },
+      region: auth.region, service: auth.service, sha256: NodeSha256, uriEscapePath: false,
+    });
+    signers.set(k, s);
+  }
+  return s;
+}
+
 // The signature the request should carry, computed by the AWS SDK's signer.
 async function expectedSignature(req, auth) {
   const url = new URL(req.url, "http://placeholder");
@@ -74,11 +110,7 @@ async function expectedSignature(req, auth) {
     if (v === undefined) return null;
     headers[h] = Array.isArray(v) ? v.join(",") : v;
   }
-  const signer = new SignatureV4({
-    credentials: { accessKeyId: auth.accessKey, secretAccessKey: SECRET_KEY,
-                   sessionToken: req.headers["x-amz-security-token"] },
-    region: auth.region, service: auth.service, sha256: Sha256, uriEscapePath: false,
-  });
+  const signer = signerFor(auth, req.headers["x-amz-security-token"]);
   const signed = await signer.sign({
     method: req.method, protocol: tls ? "https:" : "http:", hostname: (headers.host || "").split(":")[0],
     path: url.pathname, query, headers,
@@ -192,6 +224,55 @@ async function handleList(targetPort, bucket, q, res) {
   res.end(xml);
 }
 
+// The objects uploaded at start ("/bucket/key" -> body and s3rver's headers
+// for it), whose GET / HEAD the proxy answers itself once their signature is
+// checked: s3rver (koa, its logger, and a filesystem store that re-reads the
+// bucket's CORS / website settings and the object's metadata on every
+// request) cost about 1 ms of CPU per request, most of the store's time.
+// Only what s3rver would answer the same way is served here: a whole object,
+// or one range "bytes=a-b" / "bytes=a-" starting inside a non-empty object,
+// with no query and no conditional header; anything else (missing keys,
+// suffix or unsatisfiable ranges, ?acl, If-None-Match, ...) goes to s3rver,
+// and a request that may change a bucket (any method but GET / HEAD) drops
+// that bucket's objects from here first.
+const uploaded = new Map();
+function forgetBucket(bucket) {
+  for (const k of uploaded.keys()) if (k.startsWith("/" + bucket + "/")) uploaded.delete(k);
+}
+function serveUploaded(req, url, res) {
+  if ((req.method !== "GET" && req.method !== "HEAD") || url.search !== "" ||
+      req.headers["if-match"] !== undefined || req.headers["if-none-match"] !== undefined ||
+      req.headers["if-modified-since"] !== undefined || req.headers["if-unmodified-since"] !== undefined)
+    return false;
+  let key;
+  try {
+    key = decodeURIComponent(url.pathname);
+  } catch {
+    return false;
+  }
+  const o = uploaded.get(key);
+  if (!o || o.body.length === 0)
+    return false;
+  const size = o.body.length;
+  let start = 0, end = size - 1, status = 200;
+  const range = req.headers.range;
+  if (range !== undefined) {
+    const m = /^bytes=(\d+)-(\d*)$/.exec(range);
+    if (!m || Number(m[1]) > size - 1 || (m[2] !== "" && Number(m[2]) < Number(m[1])))
+      return false;
+    start = Number(m[1]);
+    if (m[2] !== "") end = Math.min(Number(m[2]), size - 1);
+    status = 206;
+  }
+  const headers = { "Accept-Ranges": "bytes", "Content-Type": "binary/octet-stream",
+                    "Last-Modified": o.lastModified, "ETag": o.etag, "Content-Length": String(end + 1 - start) };
+  if (status === 206) headers["Content-Range"] = `bytes ${start}-${end}/${size}`;
+  req.resume();
+  res.writeHead(status, headers);
+  res.end(req.method === "HEAD" ? undefined : o.body.subarray(start, end + 1));
+  return true;
+}
+
 let requests = 0;
 function startProxy(targetPort) {
   const handler = async (req, res) => {
@@ -222,6 +303,10 @@ function startProxy(targetPort) {
       return handleList(targetPort, decodeURIComponent(parts[1]), url.searchParams, res)
         .catch((e) => xmlError(res, 500, "InternalError", e.message));
     }
+    if (!fault && serveUploaded(req, url, res))
+      return;
+    if (req.method !== "GET" && req.method !== "HEAD")
+      forgetBucket(decodeURIComponent(parts[1] || ""));
     const headers = { ...req.headers };
     delete headers.authorization;	// s3rver checks no secret; it gets plain requests
     const up = http.request({ host: "127.0.0.1", port: targetPort, method: req.method,
@@ -251,7 +336,7 @@ function startProxy(targetPort) {
 // PUT every file below a directory, signed by the SDK's signer.
 async function upload(port, bucket, prefix, root) {
   const signer = new SignatureV4({ credentials: { accessKeyId: ACCESS_KEY, secretAccessKey: SECRET_KEY },
-                                   region: REGION, service: "s3", sha256: Sha256, uriEscapePath: false });
+                                   region: REGION, service: "s3", sha256: NodeSha256, uriEscapePath: false });
   const files = [];
   const walk = (d) => {
     for (const e of fs.readdirSync(d, { withFileTypes: true })) {
@@ -271,8 +356,13 @@ async function upload(port, bucket, prefix, root) {
                                      "x-amz-content-sha256": "UNSIGNED-PAYLOAD" } });
     await new Promise((resolve, reject) => {
       const r = http.request({ host: "127.0.0.1", port, method: "PUT", path: p, headers: signed.headers },
-                             (res) => { res.resume(); res.on("end", () => res.statusCode === 200 ? resolve()
-                               : reject(new Error(`PUT ${key}: HTTP ${res.statusCode}`))); });
+                             (res) => { res.resume(); res.on("end", () => {
+                               if (res.statusCode !== 200)
+                                 return reject(new Error(`PUT ${key}: HTTP ${res.statusCode}`));
+                               uploaded.set("/" + bucket + "/" + key, { body, etag: res.headers.etag,
+                                            lastModified: res.headers.date });
+                               resolve();
+                             }); });
       r.on("error", reject);
       r.end(body);
     });
