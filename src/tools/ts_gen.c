@@ -38,6 +38,7 @@
  *   --format F             data files: avro (default), parquet (flat columns, ARRAY, VECTOR, MAP, ROW) or
  *                          orc (the types Paimon's ORC writer takes), uncompressed;
  *                          see ts_gen_parquet.h / ts_gen_orc.h
+ *   --stripe-rows N        ORC data files: a stripe per N rows (default: one stripe)
  *   --force                write even if <table_dir>/schema exists
  *   --preset all-types     columns of every type (see below) + partition "p" INT
  *   --preset evolve        columns id INT NOT NULL, name STRING, amount INT,
@@ -211,6 +212,7 @@ typedef struct config
 	bool		force;
 	bool		parquet;		/* --format parquet */
 	bool		orc;			/* --format orc */
+	int			stripe_rows;	/* --stripe-rows (ORC; 0: one stripe per file) */
 	bool		evolve;
 	int			evolve_at;
 	/* pending evolution requests (applied after all columns are known) */
@@ -483,6 +485,8 @@ apply_args(config *cfg, int argc, char **argv)
 				else if (strcmp(v, "avro") != 0)
 					die("--format: avro, parquet or orc");
 			}
+			else if (strcmp(o, "stripe-rows") == 0)
+				cfg->stripe_rows = (int) parse_int(o, v, 1, INT32_MAX);
 			else if (strcmp(o, "retype") == 0)
 				cfg->retypes[cfg->nretypes++] = xstrdup(v), cfg->evolve = true;
 			else if (strcmp(o, "evolve-at") == 0)
@@ -1599,7 +1603,7 @@ main(int argc, char **argv)
 				if (cfg.parquet)
 					pqw_write_file(dfields, ndcols, prows, gr->nrows, &out);
 				else if (cfg.orc)
-					ow_write_file(dfields, ndcols, prows, gr->nrows, &out);
+					ow_write_file(dfields, ndcols, prows, gr->nrows, cfg.stripe_rows, &out);
 				else if (!ts_avro_writer_finish(w, &out, &err))
 					die_err("Avro finish", &err);
 				ts_avro_writer_free(w);

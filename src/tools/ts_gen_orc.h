@@ -1,7 +1,8 @@
 /*
  * ts_gen_orc.h - the minimal ORC writer of ts_gen (--format orc).
  *
- * Owns: one data file as ORC: compression NONE, one stripe, no row index,
+ * Owns: one data file as ORC: compression NONE, one stripe (or one per
+ * --stripe-rows rows), no row index,
  * no statistics, writer time zone "UTC"; PRESENT streams (boolean RLE) for
  * columns with NULLs, integers in RLE v1 (DIRECT encoding) written as
  * literal runs only, strings and binaries DIRECT (DATA + LENGTH), lists and
@@ -554,60 +555,76 @@ ow_types(ts_buf *footer, const char *col, const ts_type *t, int cid, int32_t pid
 }
 
 /*
- * The ORC file of these rows (rows[r][c] is column c of row r) into out.
+ * The ORC file of these rows (rows[r][c] is column c of row r) into out:
+ * stripes of stripe_rows rows (0: one stripe).
  */
 static void
-ow_write_file(const ts_field *fields, int ncols, ts_value *const *rows, int nrows, ts_buf *out)
+ow_write_file(const ts_field *fields, int ncols, ts_value *const *rows, int nrows, int stripe_rows,
+			  ts_buf *out)
 {
 	const ts_value **vals = xcalloc((size_t) nrows + 1, sizeof(ts_value *));
 	ts_buf		data,
 				sfooter,
 				footer,
 				m,
-				ps;
-	uint64_t	stripe_off;
+				ps,
+				stripes;
 	uint8_t		pslen;
 	int			ncolumns = 1;
-	int			cid = 1;
+	int			cid;
 
 	for (int c = 0; c < ncols; c++)
 		ncolumns += ow_ncolumns(fields[c].type);
 	ow_put(out, "ORC", 3);
-	stripe_off = out->len;
+	if (stripe_rows <= 0 || stripe_rows > nrows)
+		stripe_rows = nrows > 0 ? nrows : 1;
+	ts_buf_init(&stripes);
+	for (int first = 0; first < nrows || (first == 0 && nrows == 0); first += stripe_rows)
+	{
+		int			n = nrows - first < stripe_rows ? nrows - first : stripe_rows;
+		uint64_t	stripe_off = out->len;
 
-	/* stripe: the streams, then the stripe footer */
-	ts_buf_init(&data);
-	ts_buf_init(&sfooter);
-	for (int c = 0; c < ncols; c++)
-	{
-		for (int r = 0; r < nrows; r++)
-			vals[r] = &rows[r][c];
-		ow_column(fields[c].name, fields[c].type, vals, (size_t) nrows, cid, &data, &sfooter);
-		cid += ow_ncolumns(fields[c].type);
-	}
-	for (int c = 0; c < ncolumns; c++)
-	{
+		/* stripe: the streams, then the stripe footer */
+		ts_buf_init(&data);
+		ts_buf_init(&sfooter);
+		cid = 1;
+		for (int c = 0; c < ncols; c++)
+		{
+			for (int r = 0; r < n; r++)
+				vals[r] = &rows[first + r][c];
+			ow_column(fields[c].name, fields[c].type, vals, (size_t) n, cid, &data, &sfooter);
+			cid += ow_ncolumns(fields[c].type);
+		}
+		for (int c = 0; c < ncolumns; c++)
+		{
+			ts_buf_init(&m);
+			pb_uint(&m, 1, 0);	/* DIRECT */
+			pb_message(&sfooter, 2, &m);
+			ts_buf_free(&m);
+		}
+		pb_string(&sfooter, 3, "UTC");
+		ow_put(out, data.data, data.len);
+		ow_put(out, sfooter.data, sfooter.len);
 		ts_buf_init(&m);
-		pb_uint(&m, 1, 0);		/* DIRECT */
-		pb_message(&sfooter, 2, &m);
+		pb_uint(&m, 1, stripe_off);
+		pb_uint(&m, 2, 0);		/* indexLength */
+		pb_uint(&m, 3, data.len);
+		pb_uint(&m, 4, sfooter.len);
+		pb_uint(&m, 5, (uint64_t) n);
+		pb_message(&stripes, 3, &m);
 		ts_buf_free(&m);
+		ts_buf_free(&data);
+		ts_buf_free(&sfooter);
+		if (nrows == 0)
+			break;
 	}
-	pb_string(&sfooter, 3, "UTC");
-	ow_put(out, data.data, data.len);
-	ow_put(out, sfooter.data, sfooter.len);
 
 	/* footer */
 	ts_buf_init(&footer);
 	pb_uint(&footer, 1, 3);		/* headerLength */
 	pb_uint(&footer, 2, out->len);	/* contentLength: header and stripes */
-	ts_buf_init(&m);
-	pb_uint(&m, 1, stripe_off);
-	pb_uint(&m, 2, 0);			/* indexLength */
-	pb_uint(&m, 3, data.len);
-	pb_uint(&m, 4, sfooter.len);
-	pb_uint(&m, 5, (uint64_t) nrows);
-	pb_message(&footer, 3, &m);
-	ts_buf_free(&m);
+	ow_put(&footer, stripes.data, stripes.len);
+	ts_buf_free(&stripes);
 	/* type 0: the struct of all columns, then each column's types */
 	ts_buf_init(&m);
 	pb_uint(&m, 1, OW_STRUCT);
@@ -643,8 +660,6 @@ ow_write_file(const ts_field *fields, int ncols, ts_value *const *rows, int nrow
 	pslen = (uint8_t) ps.len;
 	ow_put(out, &pslen, 1);
 
-	ts_buf_free(&data);
-	ts_buf_free(&sfooter);
 	ts_buf_free(&footer);
 	ts_buf_free(&ps);
 	free(vals);

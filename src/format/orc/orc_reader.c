@@ -4,12 +4,17 @@
  * Owns: the reader object -- opening the file and its tail, resolving the
  * requested top-level columns, walking the stripes (asking the caller's
  * stats filter per stripe), loading one stripe's projected streams at a
- * time and returning row-major batches that never span stripes.  Strings
+ * time and returning row-major batches that never span stripes.  A
+ * stripe's streams (those orc_plan.c picks) are read together with the
+ * next stripe's footer (ts_file_pread_many: on an object store one round
+ * trip, coalesced), so a stripe costs one round trip, not one per stream;
+ * memory holds one stripe's streams and the next footer.  Strings
  * point into the current stripe's decompressed streams and nested items
  * into an arena reset per batch: both valid until the next call.
  */
 #include <string.h>
 
+#include "base/ts_ranges.h"
 #include "format/format.h"
 #include "format/orc/orc_decode.h"
 
@@ -29,6 +34,10 @@ typedef struct orc_reader
 	int			pos_stripe;		/* stripe_first_row()'s cache: stripe pos_stripe */
 	int64_t		pos_first;		/* starts at row pos_first */
 	orc_stripe	st;				/* the current stripe's streams and decoding state */
+	bool	   *used;			/* per ORC column id: read by the projection */
+	int			nused;
+	uint8_t    *ahead_footer;	/* file bytes of stripe ahead_stripe's footer */
+	int			ahead_stripe;	/* -1: none read ahead */
 	ts_value   *values;
 	ts_column_stats *stats;
 } orc_reader;
@@ -46,26 +55,27 @@ in_range(const orc_reader *r, int s)
 	return r->set.range_end <= 0 || (off >= r->set.range_start && off < r->set.range_end);
 }
 
+/*
+ * Stripe idx's footer (read ahead with the stripe before, or now) parsed
+ * into r->st.sf.
+ */
 static bool
-load_stripe(orc_reader *r, int idx, ts_err *err)
+load_footer(orc_reader *r, int idx, uint64_t data_end, ts_err *err)
 {
 	const orc_stripe_info *si = &r->tail.stripes[idx];
 	ts_buf		fb;
-	uint64_t	data_end;
-	uint64_t	cur;
-	int64_t		fsize = ts_file_size(r->file);
-	int			i;
 	bool		ok;
 
-	orc_stripe_release(&r->st);
-	/* overflow-safe bounds: offset + index + data + footer <= file size */
-	if (si->offset > (uint64_t) fsize || si->index_length > (uint64_t) fsize ||
-		si->data_length > (uint64_t) fsize || si->footer_length > (uint64_t) fsize ||
-		si->offset + si->index_length + si->data_length + si->footer_length > (uint64_t) fsize)
-		return ts_error(err, TS_ERR_CORRUPT, "stripe extends past the end of the file");
-	data_end = si->offset + si->index_length + si->data_length;
-	if (!orc_read_section(r->file, &r->tail, data_end, si->footer_length, ORC_MAX_META, &fb,
-						  &r->base.metrics.bytes_read, err))
+	if (r->ahead_stripe == idx && r->ahead_footer != NULL)
+		ok = orc_section_from(&r->tail, &r->ahead_footer, (size_t) si->footer_length, ORC_MAX_META,
+							  &fb, err);
+	else
+		ok = orc_read_section(r->file, &r->tail, data_end, si->footer_length, ORC_MAX_META, &fb,
+							  &r->base.metrics.bytes_read, err);
+	ts_free(r->ahead_footer);
+	r->ahead_footer = NULL;
+	r->ahead_stripe = -1;
+	if (!ok)
 	{
 		ts_buf_free(&fb);
 		return ts_error_context(err, "stripe footer");
@@ -74,6 +84,98 @@ load_stripe(orc_reader *r, int idx, ts_err *err)
 	ts_buf_free(&fb);
 	if (!ok)
 		return ts_error_context(err, "stripe footer");
+	return true;
+}
+
+/*
+ * Read the streams of stripe idx the projection needs and the footer of
+ * the stripe after it, all at once (orc_plan.c picks them).  A next footer
+ * that does not lie in the file is not read ahead: reading it in turn
+ * reports that.
+ */
+static bool
+read_stripe_streams(orc_reader *r, int idx, ts_err *err)
+{
+	const orc_stripe_footer *sf = &r->st.sf;
+	int64_t		fsize = ts_file_size(r->file);
+	int		   *sel;
+	ts_range   *ranges;
+	int			n;
+	int			next;
+	bool		ok = true;
+
+	sel = ts_malloc(sizeof(int) * (size_t) (sf->nstreams + 1));
+	ranges = ts_malloc(sizeof(ts_range) * (size_t) (sf->nstreams + 1));
+	r->st.raw = ts_calloc(sf->nstreams > 0 ? (size_t) sf->nstreams : 1, sizeof(uint8_t *));
+	if (sel == NULL || ranges == NULL || r->st.raw == NULL)
+	{
+		ts_free(sel);
+		ts_free(ranges);
+		return ts_error_nomem(err, NULL);
+	}
+	r->st.nraw = sf->nstreams;
+	n = orc_plan_stripe_streams(sf, r->used, r->nused, sel);
+	for (int k = 0; ok && k < n; k++)
+	{
+		const orc_stream_info *st = &sf->streams[sel[k]];
+
+		if ((r->st.raw[sel[k]] = ts_malloc((size_t) st->length)) == NULL)
+			ok = ts_error_nomem(err, NULL);
+		ranges[k].offset = (int64_t) st->offset;
+		ranges[k].len = (size_t) st->length;
+		ranges[k].buf = r->st.raw[sel[k]];
+	}
+	next = orc_plan_next_stripe(&r->tail, idx, r->set.range_start, r->set.range_end);
+	if (ok && next >= 0)
+	{
+		const orc_stripe_info *ni = &r->tail.stripes[next];
+
+		if (ni->offset <= (uint64_t) fsize && ni->index_length <= (uint64_t) fsize &&
+			ni->data_length <= (uint64_t) fsize && ni->footer_length <= (uint64_t) fsize &&
+			ni->footer_length > 0 &&
+			ni->offset + ni->index_length + ni->data_length + ni->footer_length <= (uint64_t) fsize &&
+			(r->ahead_footer = ts_malloc((size_t) ni->footer_length)) != NULL)
+		{
+			ranges[n].offset = (int64_t) (ni->offset + ni->index_length + ni->data_length);
+			ranges[n].len = (size_t) ni->footer_length;
+			ranges[n].buf = r->ahead_footer;
+			r->ahead_stripe = next;
+			n++;
+		}
+	}
+	if (ok)
+		ok = ts_file_pread_many(r->file, ranges, n, err);
+	for (int k = 0; ok && k < n; k++)
+		r->base.metrics.bytes_read += (int64_t) ranges[k].len;
+	if (!ok)
+	{
+		ts_free(r->ahead_footer);
+		r->ahead_footer = NULL;
+		r->ahead_stripe = -1;
+	}
+	ts_free(sel);
+	ts_free(ranges);
+	return ok;
+}
+
+static bool
+load_stripe(orc_reader *r, int idx, ts_err *err)
+{
+	const orc_stripe_info *si = &r->tail.stripes[idx];
+	uint64_t	data_end;
+	uint64_t	cur;
+	int64_t		fsize = ts_file_size(r->file);
+	int			i;
+
+	orc_stripe_release(&r->st);
+	/* overflow-safe bounds: offset + index + data + footer <= file size */
+	if (si->offset > (uint64_t) fsize || si->index_length > (uint64_t) fsize ||
+		si->data_length > (uint64_t) fsize || si->footer_length > (uint64_t) fsize ||
+		si->offset + si->index_length + si->data_length + si->footer_length > (uint64_t) fsize)
+		return ts_error(err, TS_ERR_CORRUPT, "stripe extends past the end of the file");
+	data_end = si->offset + si->index_length + si->data_length;
+	if (!load_footer(r, idx, data_end, err))
+		return false;
 	cur = si->offset;
 	for (i = 0; i < r->st.sf.nstreams; i++)
 	{
@@ -86,6 +188,8 @@ load_stripe(orc_reader *r, int idx, ts_err *err)
 		st->offset = cur;
 		cur += st->length;
 	}
+	if (!read_stripe_streams(r, idx, err))
+		return false;
 	for (i = 0; i < r->ncols; i++)
 		if (r->top[i] && !orc_col_load(&r->st, r->top[i], err))
 			return ts_error_context(err, "column \"%s\"", r->columns[i].name);
@@ -219,6 +323,8 @@ orc_close(ts_format_reader *base)
 		return;
 	orc_stripe_release(&r->st);
 	ts_free(r->st.bufs);
+	ts_free(r->ahead_footer);
+	ts_free(r->used);
 	if (r->top)
 		for (i = 0; i < r->ncols; i++)
 			orc_col_free(r->top[i]);
@@ -256,6 +362,7 @@ ts_orc_open(const char *path, const ts_read_column *columns, int ncols,
 	r->base.ops = &orc_ops;
 	r->base.reports_positions = true;
 	r->stripe = -1;
+	r->ahead_stripe = -1;
 	ts_arena_init(&r->st.arena, 64 * 1024);
 	r->path = ts_strdup(path);
 	r->columns = columns;
@@ -299,6 +406,15 @@ ts_orc_open(const char *path, const ts_read_column *columns, int ncols,
 			goto fail;
 		}
 	}
+	r->nused = r->tail.ntypes;
+	r->used = ts_calloc(r->nused > 0 ? (size_t) r->nused : 1, sizeof(bool));
+	if (!r->used)
+	{
+		ts_error_nomem(err, NULL);
+		goto fail;
+	}
+	for (i = 0; i < ncols; i++)
+		orc_plan_mark_columns(r->top[i], r->used, r->nused);
 	r->base.metrics.row_groups_total = 0;
 	for (int s = 0; s < r->tail.nstripes; s++)
 		if (in_range(r, s))
