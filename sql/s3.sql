@@ -173,6 +173,9 @@ SELECT count(*) AS files, count(DISTINCT deletion_file) AS dv_index_files
   FROM tablescan_files('s3j.pk_table_scan_and_read_dv');
 SELECT reading_cost('SELECT sum(hashtext(t::text)) FROM s3j.pk_table_scan_and_read_dv t',
                     'SELECT sum(hashtext(t::text)) FROM s3j.pk_table_scan_and_read_dv t WHERE f1 = -12345') AS dv_table;
+DROP SCHEMA s3b, locb CASCADE;
+DROP SERVER local_big;
+DROP FUNCTION reading_cost(text, text), rows_hash(text);
 -- a LIMIT: the window stops at the files that hold its rows
 SELECT count(*) FROM (SELECT * FROM s3.orders LIMIT 7) s;
 RESET max_parallel_workers_per_gather;
