@@ -158,8 +158,9 @@ SELECT (SELECT sum(hashtext(s)) FROM s3b.orc_big) = (SELECT sum(hashtext(s)) FRO
        (SELECT sum(id::bigint) FILTER (WHERE d IS NULL) FROM s3b.avro_big) =
        (SELECT sum(id::bigint) FILTER (WHERE d IS NULL) FROM locb.avro_big) AS avro_columns_same;
 -- ORC: a HEAD, the tail (postscript, footer, metadata) in one GET, the
--- first stripe's footer, then one round trip per stripe (its streams with
--- the next stripe's footer): 3 + 8, whatever the columns read
+-- footers of stripes 0 and 1, then one round trip per two stripes (their
+-- streams with the footers of the next two): 3 + 8 / 2, whatever the
+-- columns read
 SELECT reading_cost('SELECT sum(hashtext(t::text)) FROM s3b.orc_big t',
                     'SELECT sum(hashtext(t::text)) FROM s3b.orc_big t WHERE id < 0') AS orc_all_columns,
        reading_cost('SELECT sum(hashtext(s)) FROM s3b.orc_big',
