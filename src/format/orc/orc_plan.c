@@ -4,10 +4,11 @@
  * Owns: the ORC column ids a projection reads (the requested columns and
  * their children), the streams of a stripe those columns need (PRESENT,
  * DATA, LENGTH, DICTIONARY_DATA, SECONDARY: never row indexes, bloom
- * filters or DICTIONARY_COUNT), and the stripe whose footer is read ahead
- * with the current stripe's streams.  orc_reader.c sends the ranges
- * planned here together (ts_file_pread_many: one round trip on an object
- * store), so a stripe costs one round trip, not one per stream.
+ * filters or DICTIONARY_COUNT), and the stripe read after a given one
+ * (whose footer, and streams, are read ahead).  orc_reader.c sends the
+ * ranges planned here for two stripes together (ts_file_pread_many: one
+ * round trip on an object store), so two stripes cost one round trip, not
+ * one per stream.
  */
 #include "format/orc/orc_decode.h"
 
