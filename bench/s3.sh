@@ -10,7 +10,15 @@
 # cold (three times with the live manifest-entry cache on: the first is cold,
 # the others warm), and with the on-disk metadata cache (empty, then filled by
 # a previous process).
+# Large files (bench.db/orc_big: one 10.8 MB ORC file of 8 stripes;
+# bench.db/avro_big: one 10.5 MB Avro file of ~170 zstd blocks; both
+# written by ts_gen, larger than the 8 MiB a scan fetches whole) are read
+# in full and by one column; bench.db/pk_dv (deletion vectors: 16 index
+# files for 32 data files, all small) in full.  With TS_SCAN_BENCH_BEFORE=<another build's
+# ts_scan_bench>, their lines and pk_dedup_dv's (deletion vectors) are also
+# read by that binary in the same run, for a before/after on a shared machine.
 #   bash bench/s3.sh [FIXTURES_DIR]     (default /tmp/tablescan_fdw_fixtures)
+# TS_BENCH_TABLES="db/t ..." replaces the fixture tables read (default: orders, pk_dedup_dv, all_types).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 FIX=${1:-${TS_FIXTURES:-/tmp/tablescan_fdw_fixtures}}
@@ -22,7 +30,7 @@ cc -std=gnu11 -O2 -g -Wall -Werror -Isrc -I/usr/include/cjson bench/ts_scan_benc
    -lcjson -lzstd -lsnappy -llz4 -lz -lbz2 -lroaring -lcurl -lxml2 -lcrypto -lm
 [ -d test/s3/node_modules/s3rver ] || (cd test/s3 && npm install --no-audit --no-fund >/dev/null)
 export AWS_ACCESS_KEY_ID=S3RVER AWS_SECRET_ACCESS_KEY=S3RVER AWS_REGION=us-east-1
-TABLES=(sales.db/orders pk.db/pk_dedup_dv types.db/all_types)
+TABLES=(${TS_BENCH_TABLES:-sales.db/orders pk.db/pk_dedup_dv types.db/all_types})
 M=/tmp/tablescan_fdw_s3_bench_m1000/bench.db/manifests_1000
 if [ ! -f $M/snapshot/snapshot-1000 ]; then
     rm -rf $M
@@ -35,11 +43,25 @@ if [ ! -f $M/snapshot/snapshot-1000 ]; then
     done
     rm -rf $M/bucket-0
 fi
+# large files: several ORC stripes / many Avro blocks (deterministic)
+B=/tmp/tablescan_fdw_s3_bench_big/bench.db
+BIGCOLS=(--column 'id:INT NOT NULL' --column s:STRING --column bi:BIGINT --column d:DOUBLE
+         --column 'dec:DECIMAL(18, 2)' --column 'ts:TIMESTAMP(6)' --null-every 9)
+[ -d $B/orc_big/schema ] || $BUILD/tools/ts_gen $B/orc_big --format orc --rows 300000 \
+    --stripe-rows 40000 "${BIGCOLS[@]}" >/dev/null
+[ -d $B/avro_big/schema ] || $BUILD/tools/ts_gen $B/avro_big --rows 600000 "${BIGCOLS[@]}" >/dev/null
+# deletion vectors: 16 (partition, bucket) pairs, an index file each, 32 data files with a DV
+[ -d $B/pk_dv/schema ] || $BUILD/tools/ts_gen $B/pk_dv --column id:INT --column p:INT --column v:STRING \
+    --column n:BIGINT --partition p --partitions 4 --primary-key id --buckets 4 --rows 400 --keys 300 \
+    --files 2 --snapshots 6 --compact-every 2 --levels 3 --delete-every 6 --deletion-vectors --no-ops >/dev/null
+BEFORE=${TS_SCAN_BENCH_BEFORE:-}
 for delay in 0 20; do
     D=/tmp/tablescan_fdw_s3_bench
     ups=()
     for t in "${TABLES[@]}"; do [ -d "$FIX/warehouse/$t" ] && ups+=(--upload "bench/$t=$FIX/warehouse/$t"); done
     ups+=(--upload "bench/bench.db/manifests_1000=$M")
+    ups+=(--upload "bench/bench.db/orc_big=$B/orc_big" --upload "bench/bench.db/avro_big=$B/avro_big"
+          --upload "bench/bench.db/pk_dv=$B/pk_dv")
     node test/s3/proxy.mjs --dir "$D" --delay "$delay" "${ups[@]}" > "$D.port" 2> "$D.log" &
     pid=$!
     trap 'kill $pid 2>/dev/null || true' EXIT
@@ -51,6 +73,9 @@ for delay in 0 20; do
         echo "-- $t"
         printf 'local: '; $BUILD/bench/ts_scan_bench "$FIX/warehouse/$t" | head -1
         printf 's3   : '; $BUILD/bench/ts_scan_bench "s3://bench/$t" | tr '\n' ' '; echo
+        if [ -n "$BEFORE" ] && [ "$t" = pk.db/pk_dedup_dv ]; then
+            printf 's3 (before): '; $BEFORE "s3://bench/$t" | tr '\n' ' '; echo
+        fi
         printf 'plan local: '; $BUILD/bench/ts_scan_bench "$FIX/warehouse/$t" --plan-only 1 | head -1
         printf 'plan s3   : '; $BUILD/bench/ts_scan_bench "s3://bench/$t" --plan-only 3 --cache 64 | tr '\n' ' '; echo
         # the on-disk metadata cache: a first process fills it, a second one (cold in memory) reads it
@@ -62,6 +87,17 @@ for delay in 0 20; do
         printf 'plan s3, warm (in-memory manifest cache): '
         $BUILD/bench/ts_scan_bench "s3://bench/$t" --plan-only 5 --cache 64 | tr '\n' ' '; echo
         rm -rf "$MC"
+    done
+    for t in orc_big avro_big pk_dv; do
+        for cols in "" "-c id"; do
+            [ "$t" = pk_dv ] && [ -n "$cols" ] && continue
+            echo "-- bench.db/$t ${cols:-(all columns)}"
+            printf 'local: '; $BUILD/bench/ts_scan_bench "$B/$t" $cols | head -1
+            printf 's3   : '; $BUILD/bench/ts_scan_bench "s3://bench/bench.db/$t" $cols | tr '\n' ' '; echo
+            if [ -n "$BEFORE" ]; then
+                printf 's3 (before): '; $BEFORE "s3://bench/bench.db/$t" $cols | tr '\n' ' '; echo
+            fi
+        done
     done
     echo "-- bench.db/manifests_1000 (1,000 manifests, plan only)"
     printf 'plan local: '; $BUILD/bench/ts_scan_bench "$M" --plan-only 1 | head -1

@@ -129,6 +129,64 @@ SELECT (rt2.round_trips - rt1.round_trips) - (rt1.round_trips - rt0.round_trips)
        (rt2.requests - rt1.requests) - (rt1.requests - rt0.requests) AS reading_requests
   FROM rt0, rt1, rt2;
 DROP TABLE rt0, rt1, rt2;
+-- what reading a query costs beyond the same query pruned to nothing (both
+-- planned with the manifests cached): round trips (a request alone or a
+-- batch of concurrent ones is one) and requests
+CREATE FUNCTION reading_cost(q_full text, q_none text) RETURNS text LANGUAGE plpgsql AS $$
+DECLARE
+  r0 bigint; r1 bigint; r2 bigint; x text;
+BEGIN
+  EXECUTE q_full INTO x;
+  SELECT round_trips INTO r0 FROM tablescan_object_store_stats();
+  EXECUTE q_none INTO x;
+  SELECT round_trips INTO r1 FROM tablescan_object_store_stats();
+  EXECUTE q_full INTO x;
+  SELECT round_trips INTO r2 FROM tablescan_object_store_stats();
+  RETURN format('%s round trips', (r2 - r1) - (r1 - r0));
+END $$;
+-- count and a hash of every row as text: the same rows, cheaply
+CREATE FUNCTION rows_hash(t text) RETURNS text LANGUAGE plpgsql AS $$
+DECLARE
+  r text;
+BEGIN
+  EXECUTE format('SELECT count(*) || '' rows, '' || sum(hashtext(t::text)) FROM %s t', t) INTO r;
+  RETURN r;
+END $$;
+
+-- files larger than a scan fetches whole (8 MiB) are read by ranges:
+-- big.db/orc_big is one ORC file of 8 stripes (10.8 MB), big.db/avro_big
+-- one Avro file of ~170 blocks (10.7 MB), written by ts_gen (test/s3/start.sh)
+\getenv big_wh TS_S3_BIG
+CREATE SERVER local_big FOREIGN DATA WRAPPER tablescan_fdw OPTIONS (warehouse :'big_wh');
+CREATE SCHEMA s3b;
+CREATE SCHEMA locb;
+IMPORT FOREIGN SCHEMA big FROM SERVER s3_lake INTO s3b;
+IMPORT FOREIGN SCHEMA big FROM SERVER local_big INTO locb;
+SELECT rows_hash('s3b.orc_big') = rows_hash('locb.orc_big') AS orc_same,
+       rows_hash('s3b.avro_big') = rows_hash('locb.avro_big') AS avro_same, rows_hash('locb.orc_big') AS orc;
+SELECT (SELECT sum(hashtext(s)) FROM s3b.orc_big) = (SELECT sum(hashtext(s)) FROM locb.orc_big) AS orc_column_same,
+       (SELECT sum(id::bigint) FILTER (WHERE d IS NULL) FROM s3b.avro_big) =
+       (SELECT sum(id::bigint) FILTER (WHERE d IS NULL) FROM locb.avro_big) AS avro_columns_same;
+-- ORC: a HEAD, the tail (postscript, footer, metadata) in one GET, the
+-- footers of stripes 0 and 1, then one round trip per two stripes (their
+-- streams with the footers of the next two): 3 + 8 / 2, whatever the
+-- columns read
+SELECT reading_cost('SELECT sum(hashtext(t::text)) FROM s3b.orc_big t',
+                    'SELECT sum(hashtext(t::text)) FROM s3b.orc_big t WHERE id < 0') AS orc_all_columns,
+       reading_cost('SELECT sum(hashtext(s)) FROM s3b.orc_big',
+                    'SELECT sum(hashtext(s)) FROM s3b.orc_big WHERE id < 0') AS orc_one_column;
+-- Avro: a HEAD, the header with the first 8 MiB, then the rest
+SELECT reading_cost('SELECT sum(hashtext(t::text)) FROM s3b.avro_big t',
+                    'SELECT sum(hashtext(t::text)) FROM s3b.avro_big t WHERE id < 0') AS avro;
+-- deletion vectors: the two index files come with the data files of the
+-- splits, in the same batch (one round trip for the lot)
+SELECT count(*) AS files, count(DISTINCT deletion_file) AS dv_index_files
+  FROM tablescan_files('s3j.pk_table_scan_and_read_dv');
+SELECT reading_cost('SELECT sum(hashtext(t::text)) FROM s3j.pk_table_scan_and_read_dv t',
+                    'SELECT sum(hashtext(t::text)) FROM s3j.pk_table_scan_and_read_dv t WHERE f1 = -12345') AS dv_table;
+DROP SCHEMA s3b, locb CASCADE;
+DROP SERVER local_big;
+DROP FUNCTION reading_cost(text, text), rows_hash(text);
 -- a LIMIT: the window stops at the files that hold its rows
 SELECT count(*) FROM (SELECT * FROM s3.orders LIMIT 7) s;
 RESET max_parallel_workers_per_gather;

@@ -305,6 +305,12 @@ ts_file_path(const ts_file *f)
 	return f->path;
 }
 
+bool
+ts_file_is_remote(const ts_file *f)
+{
+	return f->remote && f->mem == NULL;
+}
+
 int64_t
 ts_file_size(const ts_file *f)
 {

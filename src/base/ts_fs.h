@@ -88,6 +88,8 @@ bool		ts_read_system_file(const char *path, uint8_t **data, size_t *len, ts_err 
 /* Open for reading; TS_ERR_NOT_FOUND if it does not exist. */
 ts_file    *ts_file_open(const char *path, ts_err *err);
 const char *ts_file_path(const ts_file *f);
+/* Does a read of f send a request (an object not held in memory)? */
+bool		ts_file_is_remote(const ts_file *f);
 /* size in bytes (fstat at open time) */
 int64_t		ts_file_size(const ts_file *f);
 /* read exactly len bytes at offset; short read = TS_ERR_CORRUPT naming the file */

@@ -14,6 +14,7 @@
 #include <roaring/roaring.h>
 
 #include "base/ts_fs.h"
+#include "base/ts_ranges.h"
 #include "base/ts_roaring_check.h"
 #include "read/deletion_vector.h"
 
@@ -213,50 +214,83 @@ ts_dv_load(const char *path, int64_t offset, int64_t length, ts_err *err)
 {
 	ts_file    *f;
 	int64_t		fsize;
-	uint8_t		head[4];
 	uint8_t		version;
 	uint32_t	size;
 	uint8_t    *buf = NULL;
+	int64_t		have = 4;		/* bytes of the DV read at offset */
+	ts_range	rng[2];
 	ts_deletion_vector *dv = NULL;
 
 	f = ts_file_open(path, err);
 	if (f == NULL)
 		return NULL;
 	fsize = ts_file_size(f);
-	if (fsize < 1 || !ts_file_pread(f, &version, 1, 0, err))
+	if (fsize < 1)
 	{
-		if (err && err->code == TS_OK)
-			ts_error(err, TS_ERR_CORRUPT, "deletion vector file \"%s\" is empty", path);
+		ts_error(err, TS_ERR_CORRUPT, "deletion vector file \"%s\" is empty", path);
 		goto done;
 	}
+	if (offset < 1 || offset > fsize - 4)
+	{
+		if (!ts_file_pread(f, &version, 1, 0, err))
+			goto done;
+		if (version != 1)
+			ts_error(err, TS_ERR_CORRUPT, "deletion vector file \"%s\": unsupported version %d", path, version);
+		else
+			ts_error(err, TS_ERR_CORRUPT, "deletion vector in \"%s\": offset %lld out of range (file has %lld bytes)",
+					 path, (long long) offset, (long long) fsize);
+		goto done;
+	}
+
+	/*
+	 * The version byte and the DV in one read (on an object store one
+	 * round trip): with the index manifest's length, length + 8 bytes
+	 * cover a 32-bit DV (size int, magic and bitmap = length, CRC) and a
+	 * 64-bit one (length covers it all), as far as the file goes; without
+	 * it, the size int first.
+	 */
+	if (length > 0 && length <= DV_MAX_BYTES)
+		have = length + 8 < fsize - offset ? length + 8 : fsize - offset;
+	buf = ts_malloc((size_t) have);
+	if (buf == NULL)
+	{
+		ts_error_nomemf(err, "reading deletion vector \"%s\"", path);
+		goto done;
+	}
+	rng[0].offset = 0;
+	rng[0].len = 1;
+	rng[0].buf = &version;
+	rng[1].offset = offset;
+	rng[1].len = (size_t) have;
+	rng[1].buf = buf;
+	if (!ts_file_pread_many(f, rng, 2, err))
+		goto done;
 	if (version != 1)
 	{
 		ts_error(err, TS_ERR_CORRUPT, "deletion vector file \"%s\": unsupported version %d", path, version);
 		goto done;
 	}
-	if (offset < 1 || offset > fsize - 4)
-	{
-		ts_error(err, TS_ERR_CORRUPT, "deletion vector in \"%s\": offset %lld out of range (file has %lld bytes)",
-				 path, (long long) offset, (long long) fsize);
-		goto done;
-	}
-	if (!ts_file_pread(f, head, 4, offset, err))
-		goto done;
-	size = ts_load_be32(head);
+	size = ts_load_be32(buf);
 	if ((int64_t) size > DV_MAX_BYTES || offset + 4 + (int64_t) size + 4 > fsize)
 	{
 		ts_error(err, TS_ERR_CORRUPT, "deletion vector in \"%s\" at offset %lld: size %u out of range",
 				 path, (long long) offset, size);
 		goto done;
 	}
-	buf = ts_malloc((size_t) size + 8);
-	if (buf == NULL)
+	if ((int64_t) size + 8 > have)
 	{
-		ts_error_nomemf(err, "reading deletion vector \"%s\"", path);
-		goto done;
+		/* the length did not cover it (or was not known): read the rest */
+		uint8_t    *nb = ts_realloc(buf, (size_t) size + 8);
+
+		if (nb == NULL)
+		{
+			ts_error_nomemf(err, "reading deletion vector \"%s\"", path);
+			goto done;
+		}
+		buf = nb;
+		if (!ts_file_pread(f, buf + have, (size_t) (size + 8 - have), offset + have, err))
+			goto done;
 	}
-	if (!ts_file_pread(f, buf, (size_t) size + 8, offset, err))
-		goto done;
 	dv = ts_dv_decode(buf, (size_t) size + 8, length, path, err);
 
 done:

@@ -42,7 +42,9 @@ struct ts_split_reader
  * by the size the manifest gives, TS_PREFETCH_WINDOW_BYTES in all): one
  * round trip for the lot instead of a HEAD, a footer and the column chunks
  * of each, one after the other.  Files read in byte ranges (a parallel
- * scan's tasks) and larger files are read by ranges as before.  Nothing
+ * scan's tasks) and larger files are read by ranges as before.  The
+ * deletion vectors' index files of those files (of the first one when it
+ * is large) come in the same batch (ts_side_files).  Nothing
  * here is an error but a cancel or out of memory: a file that could not be
  * fetched is read (and its failure reported) when opened.
  */
@@ -54,6 +56,7 @@ prefetch_files(ts_split_reader *r, int from, ts_err *err)
 	int64_t    *sizes;
 	const char **paths;
 	int			k;
+	int			m;
 
 	ts_prefetch_free(r->window);
 	r->window = NULL;
@@ -81,15 +84,33 @@ prefetch_files(ts_split_reader *r, int from, ts_err *err)
 	k = ts_prefetch_window(sizes, n, TS_PREFETCH_FILE_MAX, TS_PREFETCH_WINDOW_BYTES,
 						   TS_PREFETCH_WINDOW_FILES);
 	ts_free(sizes);
-	if (k > 0)
 	{
-		r->window = ts_prefetch_objects(paths, k, err);
+		/* the side files (deletion vectors) of those files, or of the first one */
+		int64_t		side_bytes = 0;
+		int			nside = k > 0 ? k : 1;
+		const char **all = ts_malloc(sizeof(char *) * (size_t) (k + nside));
+
+		if (all == NULL)
+		{
+			ts_free(paths);
+			return ts_error_nomem(err, NULL);
+		}
+		memcpy(all, paths, sizeof(char *) * (size_t) k);
+		ts_free(paths);
+		paths = all;
+		m = ts_side_files(&split->files[from], nside, TS_PREFETCH_FILE_MAX,
+						  TS_PREFETCH_WINDOW_BYTES, &side_bytes, paths, k, k + nside);
+	}
+	if (m > 0)
+	{
+		r->window = ts_prefetch_objects(paths, m, err);
 		if (r->window == NULL)
 		{
 			ts_free(paths);
 			return false;
 		}
-		r->window_end = from + k;
+		if (k > 0)
+			r->window_end = from + k;
 	}
 	ts_free(paths);
 	return true;

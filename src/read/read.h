@@ -142,6 +142,16 @@ int			ts_split_window_size(const ts_split *splits, int nsplits, int from,
  * failure reported, when opened: false (err set) only for a cancel or out
  * of memory.  A zeroed ts_split_window is empty.
  */
+/*
+ * The side files of files[0..n) (their deletion vectors' index files:
+ * objects of known size, at most max_each bytes each) added to
+ * paths[0..npaths) (at most max_paths) when not there yet and while
+ * *bytes stays within max_bytes; returns the new number of paths.  Many
+ * data files of a bucket share one index file: it is fetched once.
+ */
+int			ts_side_files(const ts_scan_file *files, int n, int64_t max_each, int64_t max_bytes,
+						  int64_t *bytes, const char **paths, int npaths, int max_paths);
+
 bool		ts_split_window_move(ts_split_window *w, ts_plan *plan, int s, int64_t row_limit,
 								 ts_err *err);
 

@@ -10,7 +10,10 @@
  * many one-file splits costs a round trip per window, not one per split.
  * The window's set is the caller's (freed with ts_split_window_free once
  * the readers of its splits are closed).  A parallel scan's process does
- * not know which splits it takes next: it uses no window.
+ * not know which splits it takes next: it uses no window.  The window
+ * also holds the splits' side files (ts_side_files: the deletion vectors'
+ * index files, each once), so that a table with deletion vectors does not
+ * pay a round trip (and a HEAD) per index file either.
  */
 #include <string.h>
 
@@ -63,12 +66,35 @@ ts_split_window_size(const ts_split *splits, int nsplits, int from, int64_t row_
 	return k;
 }
 
+int
+ts_side_files(const ts_scan_file *files, int n, int64_t max_each, int64_t max_bytes,
+			  int64_t *bytes, const char **paths, int npaths, int max_paths)
+{
+	for (int i = 0; i < n && npaths < max_paths; i++)
+	{
+		const ts_scan_file *f = &files[i];
+		bool		have = false;
+
+		if (f->dv_path == NULL || !ts_uri_is_object(f->dv_path) || f->dv_file_size <= 0 ||
+			f->dv_file_size > max_each)
+			continue;
+		for (int k = 0; k < npaths && !have; k++)
+			have = strcmp(paths[k], f->dv_path) == 0;
+		if (have || *bytes + f->dv_file_size > max_bytes)
+			continue;
+		*bytes += f->dv_file_size;
+		paths[npaths++] = f->dv_path;
+	}
+	return npaths;
+}
+
 bool
 ts_split_window_move(ts_split_window *w, ts_plan *plan, int s, int64_t row_limit, ts_err *err)
 {
 	const char **paths;
 	int			k;
 	int			n = 0;
+	int64_t		side_bytes = 0;
 
 	if (s >= w->start && s < w->end)
 		return true;			/* in the window already */
@@ -82,12 +108,17 @@ ts_split_window_move(ts_split_window *w, ts_plan *plan, int s, int64_t row_limit
 							 TS_PREFETCH_WINDOW_BYTES);
 	if (k == 0)
 		return true;			/* the split reader fetches what it can by itself */
-	paths = ts_malloc(sizeof(char *) * TS_PREFETCH_WINDOW_FILES);
+	paths = ts_malloc(sizeof(char *) * TS_PREFETCH_WINDOW_FILES * 2);
 	if (paths == NULL)
 		return ts_error(err, TS_ERR_NOMEM, "out of memory");
 	for (int i = s; i < s + k; i++)
 		for (int f = 0; f < plan->splits[i].nfiles; f++)
 			paths[n++] = plan->splits[i].files[f].path;
+	/* their side files: as many more, TS_PREFETCH_WINDOW_BYTES more at most */
+	for (int i = s; i < s + k; i++)
+		n = ts_side_files(plan->splits[i].files, plan->splits[i].nfiles, TS_PREFETCH_FILE_MAX,
+						  TS_PREFETCH_WINDOW_BYTES, &side_bytes, paths, n,
+						  TS_PREFETCH_WINDOW_FILES * 2);
 	ts_plan_enter(plan);		/* the table's scope and storage settings */
 	w->set = ts_prefetch_objects(paths, n, err);
 	ts_free(paths);

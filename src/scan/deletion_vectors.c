@@ -90,6 +90,7 @@ scan_dv_lookup(const scan_dv_index *index, const ts_manifest_entry *e, ts_scan_f
 			file->dv_offset = s->range->offset;
 			file->dv_length = s->range->length;
 			file->dv_cardinality = s->range->cardinality;
+			file->dv_file_size = s->ie->file_size;
 			return true;
 		}
 		i = (i + 1) & index->mask;

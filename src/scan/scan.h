@@ -94,6 +94,7 @@ typedef struct ts_scan_file
 	int64_t		dv_offset;
 	int64_t		dv_length;
 	int64_t		dv_cardinality;	/* -1 unknown */
+	int64_t		dv_file_size;	/* the index file's (index manifest); <= 0 unknown */
 	/*
 	 * Read only the row groups that start in [range_start, range_end) (a
 	 * parallel scan's task, see ts_split_file_reads_in_ranges); range_end

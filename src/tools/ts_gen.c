@@ -41,6 +41,7 @@
  *                          see ts_gen_parquet.h / ts_gen_orc.h
  *   --row-group-rows N     Parquet row groups / ORC stripes of N rows (the last one
  *                          the rest; Parquet: flat columns only; default 0: one per file)
+ *   --stripe-rows N        the same as --row-group-rows (the name ORC gives them)
  *   --force                write even if <table_dir>/schema exists
  *   --preset all-types     columns of every type (see below) + partition "p" INT
  *   --preset evolve        columns id INT NOT NULL, name STRING, amount INT,
@@ -218,7 +219,7 @@ typedef struct config
 	bool		force;
 	bool		parquet;		/* --format parquet */
 	bool		orc;			/* --format orc */
-	int			row_group_rows; /* --row-group-rows (Parquet, ORC; 0: one per file) */
+	int			row_group_rows; /* --row-group-rows / --stripe-rows (Parquet, ORC; 0: one per file) */
 	bool		evolve;
 	int			evolve_at;
 	/* pending evolution requests (applied after all columns are known) */
@@ -501,6 +502,8 @@ apply_args(config *cfg, int argc, char **argv)
 				else if (strcmp(v, "avro") != 0)
 					die("--format: avro, parquet or orc");
 			}
+			else if (strcmp(o, "stripe-rows") == 0)
+				cfg->row_group_rows = (int) parse_int(o, v, 1, 100000000);
 			else if (strcmp(o, "retype") == 0)
 				cfg->retypes[cfg->nretypes++] = xstrdup(v), cfg->evolve = true;
 			else if (strcmp(o, "evolve-at") == 0)

@@ -571,7 +571,7 @@ ow_write_file(const ts_field *fields, int ncols, ts_value *const *rows, int nrow
 				stripes;
 	uint8_t		pslen;
 	int			ncolumns = 1;
-	int			cid = 1;
+	int			cid;
 
 	for (int c = 0; c < ncols; c++)
 		ncolumns += ow_ncolumns(fields[c].type);

@@ -3,7 +3,7 @@
 # with test/orc/check-gen.py, a decoder that shares no code with our ORC
 # reader, against the generator's value formulas: every type the writer
 # knows (flat, ARRAY, MAP, ROW, nested in each other), NULLs, more rows than
-# one RLE run, two files.  Prints
+# one RLE run, two files; and files of several stripes.  Prints
 # "N passed, N failed" (one check per column of each file).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -20,4 +20,14 @@ trap 'rm -rf "$T"' EXIT
     --column 'm:MAP<STRING, DECIMAL(12, 3)>' --column 'r:ROW<x INT, y STRING, z ROW<q DATE>>' \
     --column 'ar:ARRAY<ROW<u BIGINT, w ARRAY<DOUBLE>>>' --column 'mm:MAP<INT, MAP<STRING, BOOLEAN>>' \
     >/dev/null
-python3 test/orc/check-gen.py "$T/t" 7
+rc=0
+python3 test/orc/check-gen.py "$T/t" 7 > "$T/one.log" || rc=1
+# several stripes per file (--stripe-rows): every stripe's streams and footer
+"$GEN" "$T/s" --format orc --rows 300 --snapshots 2 --stripe-rows 64 --null-every 5 \
+    --column 'id:INT NOT NULL' --column s:STRING --column bi:BIGINT --column 'a:ARRAY<INT>' \
+    --column 'm:MAP<STRING, DECIMAL(12, 3)>' >/dev/null
+python3 test/orc/check-gen.py "$T/s" 5 > "$T/stripes.log" || rc=1
+grep -hv ' passed, ' "$T/one.log" "$T/stripes.log" || true
+cat "$T/one.log" "$T/stripes.log" | sed -n 's/^\([0-9]*\) passed, \([0-9]*\) failed$/\1 \2/p' |
+    awk '{p += $1; f += $2} END {printf "%d passed, %d failed\n", p, f}'
+exit $rc

@@ -379,6 +379,47 @@ test_split_window(void **state)
 	ts_s3_set_config(NULL);
 }
 
+/* ts_side_files: the deletion vectors' index files of a window, each once */
+static void
+test_side_files(void **state)
+{
+	ts_scan_file files[6];
+	const char *paths[8] = {"s3://lake/t/bucket-0/data-0.parquet"};
+	int64_t		bytes = 0;
+	int			n;
+
+	(void) state;
+	memset(files, 0, sizeof(files));
+	files[0].dv_path = "s3://lake/t/index/dv-a";	/* shared by files 0 and 2 */
+	files[0].dv_file_size = 30;
+	files[1].dv_path = NULL;						/* no deletion vector */
+	files[2].dv_path = "s3://lake/t/index/dv-a";
+	files[2].dv_file_size = 30;
+	files[3].dv_path = "s3://lake/t/index/dv-b";	/* size unknown: left out */
+	files[3].dv_file_size = 0;
+	files[4].dv_path = "/local/t/index/dv-c";		/* not an object */
+	files[4].dv_file_size = 5;
+	files[5].dv_path = "s3://lake/t/index/dv-d";
+	files[5].dv_file_size = 20;
+	n = ts_side_files(files, 6, 100, 1000, &bytes, paths, 1, 8);
+	assert_int_equal(n, 3);
+	assert_string_equal(paths[1], "s3://lake/t/index/dv-a");
+	assert_string_equal(paths[2], "s3://lake/t/index/dv-d");
+	assert_int_equal(bytes, 50);
+	/* already in the list: not again; max_each and the byte budget */
+	bytes = 0;
+	assert_int_equal(ts_side_files(files, 6, 100, 1000, &bytes, paths, 3, 8), 3);
+	assert_int_equal(bytes, 0);
+	assert_int_equal(ts_side_files(files, 6, 25, 1000, &bytes, paths, 1, 8), 2);	/* dv-a is 30 */
+	assert_string_equal(paths[1], "s3://lake/t/index/dv-d");
+	bytes = 0;
+	assert_int_equal(ts_side_files(files, 6, 100, 40, &bytes, paths, 1, 8), 2);	/* 30, then 20 > 40 */
+	assert_string_equal(paths[1], "s3://lake/t/index/dv-a");
+	/* room for max_paths only */
+	bytes = 0;
+	assert_int_equal(ts_side_files(files, 6, 100, 1000, &bytes, paths, 1, 2), 2);
+}
+
 int
 main(void)
 {
@@ -389,6 +430,7 @@ main(void)
 		cmocka_unit_test(test_pread_many_local),
 		cmocka_unit_test(test_batch_failures),
 		cmocka_unit_test(test_split_window),
+		cmocka_unit_test(test_side_files),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

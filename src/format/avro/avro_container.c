@@ -2,7 +2,9 @@
  * avro_container.c - read the Avro object container framing and codecs.
  *
  * Owns: header parsing (magic, metadata map, sync), block iteration with
- * sync verification (blocks taken from a read-ahead window of the file),
+ * sync verification (blocks taken from a read-ahead window of the file:
+ * 256 KB at a time, 8 MiB of an object, whose first window comes with the
+ * header),
  * and decompression (null, deflate = raw RFC 1951,
  * snappy + big-endian CRC32 of the uncompressed bytes, zstandard frames
  * without a content size).  Every length from the file is checked
@@ -461,6 +463,9 @@ ts_avro_container_open_known(const char *path, const char *known_json,
 	}
 	c->path = ts_file_path(c->file);
 	c->file_size = ts_file_size(c->file);
+	c->remote = ts_file_is_remote(c->file);
+	if (c->remote)
+		want = TS_AVRO_READ_AHEAD_REMOTE;	/* the header and the first window: one request */
 	for (;;)
 	{
 		size_t		n = want < (size_t) c->file_size ? want : (size_t) c->file_size;
@@ -487,7 +492,16 @@ ts_avro_container_open_known(const char *path, const char *known_json,
 		}
 		want *= 4;
 	}
-	ts_free(buf);
+	if (c->remote)
+	{
+		/* what was read after the header is the first window */
+		c->window.data = buf;
+		c->window.len = c->window.cap = (size_t) c->bytes_read;
+		c->window_off = 0;
+		c->bytes_read = (int64_t) header_len;
+	}
+	else
+		ts_free(buf);
 	buf = NULL;
 	if (known != NULL && known_json != NULL && strcmp(c->schema_json, known_json) == 0)
 	{
@@ -525,7 +539,9 @@ window_bytes(ts_avro_container *c, int64_t off, size_t len, ts_err *err)
 	if (off >= c->window_off && off - c->window_off + (int64_t) len <= (int64_t) c->window.len)
 		return c->window.data + (off - c->window_off);
 	ts_avro_ahead_cancel(c);	/* queued blocks read the window */
-	want = len > TS_AVRO_READ_AHEAD ? len : TS_AVRO_READ_AHEAD;
+	want = c->remote ? TS_AVRO_READ_AHEAD_REMOTE : TS_AVRO_READ_AHEAD;
+	if (len > want)
+		want = len;
 	if ((int64_t) want > c->file_size - off)
 		want = (size_t) (c->file_size - off);
 	ts_buf_reset(&c->window);
@@ -559,7 +575,7 @@ ts_avro_container_next_block(ts_avro_container *c, ts_err *err)
 	if (left <= 0)
 		return 0;
 	hlen = left < (int64_t) sizeof(head_buf) ? (size_t) left : sizeof(head_buf);
-	if (c->counts_only)
+	if (c->counts_only && !c->remote)
 	{
 		/* header and sync marker only: no read-ahead of the bytes skipped */
 		if (!ts_file_pread(c->file, head_buf, hlen, c->next_offset, err))
@@ -592,8 +608,18 @@ ts_avro_container_next_block(ts_avro_container *c, ts_err *err)
 	{
 		/* the object count is all the caller wants: check the sync marker only */
 		uint8_t		sync[16];
+		int64_t		sync_off = c->next_offset + (int64_t) (cur.p - head) + size;
 
-		if (!ts_file_pread(c->file, sync, 16, c->next_offset + (int64_t) (cur.p - head) + size, err))
+		if (c->remote)
+		{
+			/* an object: from the window (a request per window, not two per block) */
+			const uint8_t *w = window_bytes(c, sync_off, 16, err);
+
+			if (w == NULL)
+				return -1;
+			memcpy(sync, w, 16);
+		}
+		else if (!ts_file_pread(c->file, sync, 16, sync_off, err))
 			return -1;
 		c->bytes_read += (int64_t) (cur.p - head) + 16;
 		if (memcmp(sync, c->sync, 16) != 0)

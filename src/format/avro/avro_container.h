@@ -6,7 +6,8 @@
  * [count, length, bytes, sync]) and the block codecs null, deflate,
  * snappy and zstandard.  Hands out one decompressed block at a time;
  * memory is bounded by a read-ahead window (or one compressed block when
- * larger) plus one decompressed block, and TS_AVRO_AHEAD_BLOCKS more when
+ * larger; TS_AVRO_READ_AHEAD_REMOTE for an object) plus one decompressed
+ * block, and TS_AVRO_AHEAD_BLOCKS more when
  * ZSTD blocks are decompressed ahead (avro_ahead.c).
  * Record decoding is avro_decode.c's job.
  */
@@ -30,6 +31,14 @@ typedef enum ts_avro_codec
  * from this window, a larger block is read whole.
  */
 #define TS_AVRO_READ_AHEAD ((size_t) 256 * 1024)
+
+/*
+ * The same for a file of an object store (a request each, not a pread):
+ * chunks of this many bytes, the first one read with the header, so that
+ * a file costs a round trip per 8 MiB, not one per 256 KB (nor two per
+ * block when only the blocks' object counts are wanted).
+ */
+#define TS_AVRO_READ_AHEAD_REMOTE ((size_t) 8 << 20)
 
 /*
  * ZSTD blocks handed to the helper thread at a time (avro_ahead.c): those
@@ -60,6 +69,7 @@ typedef struct ts_avro_container
 	int64_t		next_offset;	/* file offset of the next block header */
 	int32_t		nblocks;		/* blocks loaded so far; the current one is block nblocks - 1 (0-based) */
 	bool		counts_only;	/* set by the reader: blocks' object counts, no bytes */
+	bool		remote;			/* reads are requests: TS_AVRO_READ_AHEAD_REMOTE windows */
 	ts_bufpool *buffers;		/* set by the reader: where the window and block
 								 * buffers come from and go back to; may be NULL */
 	/* current block (block = NULL, block_len = 0 when counts_only) */

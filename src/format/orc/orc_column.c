@@ -200,6 +200,11 @@ orc_stripe_release(orc_stripe *sp)
 	for (i = 0; i < sp->nbufs; i++)
 		ts_buf_free(&sp->bufs[i]);
 	sp->nbufs = 0;
+	for (i = 0; i < sp->nraw; i++)
+		ts_free(sp->raw[i]);
+	ts_free(sp->raw);
+	sp->raw = NULL;
+	sp->nraw = 0;
 	orc_stripe_footer_free(&sp->sf);
 }
 
@@ -239,8 +244,18 @@ orc_col_load(orc_stripe *sp, orc_col *c, ts_err *err)
 			sp->bufcap = ncap;
 		}
 		b = &sp->bufs[sp->nbufs];
-		if (!orc_read_section(sp->file, sp->tail, st->offset, st->length, ORC_MAX_STREAM, b,
-							  sp->bytes_read, err))
+		if (i < sp->nraw && sp->raw[i] != NULL)
+		{
+			/* read with the stripe's other streams (orc_reader.c) */
+			if (!orc_section_from(sp->tail, &sp->raw[i], (size_t) st->length, ORC_MAX_STREAM, b,
+								  err))
+			{
+				ts_buf_free(b);
+				return ts_error_context(err, "stream kind %d", st->kind);
+			}
+		}
+		else if (!orc_read_section(sp->file, sp->tail, st->offset, st->length, ORC_MAX_STREAM, b,
+								   sp->bytes_read, err))
 		{
 			ts_buf_free(b);
 			return ts_error_context(err, "stream kind %d", st->kind);

@@ -16,6 +16,7 @@
 #include "format/orc/orc_tz.h"
 
 #define ORC_TAIL_READ		(16 * 1024)
+#define ORC_TAIL_READ_REMOTE ((size_t) 256 << 10)	/* one GET: postscript, footer, metadata */
 #define ORC_MAX_META		((size_t) 256 << 20)	/* footer/metadata/stripe footer */
 #define ORC_MAX_STREAM		((size_t) 1 << 30)
 #define ORC_MAX_NESTED		((int64_t) 16 << 20)	/* nested items per batch */
@@ -63,6 +64,8 @@ typedef struct orc_stripe
 	int64_t		nested_items;	/* in the current batch */
 	orc_tz	   *tz;				/* writer zone, loaded on first timestamp column */
 	char		tzname[64];
+	uint8_t   **raw;			/* per stream of sf: its file bytes read ahead, or NULL */
+	int			nraw;
 } orc_stripe;
 
 /* ---- orc_tail.c ------------------------------------------------------- */
@@ -70,7 +73,17 @@ typedef struct orc_stripe
 /* read and decompress [off, off+len) into a fresh out (ts_buf_free it) */
 bool		orc_read_section(ts_file *f, const orc_tail *tail, uint64_t off, uint64_t len,
 							 size_t max_out, ts_buf *out, int64_t *bytes_read, ts_err *err);
-/* postscript, footer and metadata; on failure orc_tail_free still needed */
+/*
+ * decompress the len file bytes at *raw (a ts_malloc'd section read
+ * already) into a fresh out; *raw is taken over (NULL afterwards)
+ */
+bool		orc_section_from(const orc_tail *tail, uint8_t **raw, size_t len, size_t max_out,
+							 ts_buf *out, ts_err *err);
+/*
+ * postscript, footer and metadata, read by one request when they lie in
+ * the last ORC_TAIL_READ (an object: ORC_TAIL_READ_REMOTE) bytes (else two); on failure orc_tail_free still
+ * needed
+ */
 bool		orc_read_tail(ts_file *f, orc_tail *tail, int64_t *bytes_read, ts_err *err);
 const char *orc_type_kind_name(int kind);
 
@@ -89,6 +102,24 @@ bool		orc_col_read(orc_stripe *sp, orc_col *c, int64_t n, ts_value *out, size_t 
 						 ts_err *err);
 /* free the stream buffers and the stripe footer (keeps arena and zone) */
 void		orc_stripe_release(orc_stripe *sp);
+
+/* ---- orc_plan.c ------------------------------------------------------- */
+
+/* mark the ORC column ids of c and its children in used[0..nused) */
+void		orc_plan_mark_columns(const orc_col *c, bool *used, int nused);
+/*
+ * the indexes (into sf->streams, in file order) of the non-empty streams
+ * the used columns are decoded from, into sel (room for sf->nstreams);
+ * returns their number
+ */
+int			orc_plan_stripe_streams(const orc_stripe_footer *sf, const bool *used, int nused,
+									int *sel);
+/*
+ * the stripe read after stripe 'after' (rows, and starting in [range_start,
+ * range_end) when range_end > 0), or -1: its footer is read ahead
+ */
+int			orc_plan_next_stripe(const orc_tail *tail, int after, int64_t range_start,
+								 int64_t range_end);
 
 /* ---- orc_stats.c ------------------------------------------------------ */
 

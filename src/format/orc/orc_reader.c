@@ -4,12 +4,19 @@
  * Owns: the reader object -- opening the file and its tail, resolving the
  * requested top-level columns, walking the stripes (asking the caller's
  * stats filter per stripe), loading one stripe's projected streams at a
- * time and returning row-major batches that never span stripes.  Strings
+ * time and returning row-major batches that never span stripes.  The
+ * streams orc_plan.c picks are read for two stripes at a time, with the
+ * footers of the two after them (ts_file_pread_many: on an object store
+ * one round trip, coalesced), so a file of N stripes costs 1 + N / 2
+ * round trips after its tail, not one per stream (N with a row or stats
+ * filter, which may leave a stripe out: one stripe at a time then);
+ * memory holds two stripes' streams and two footers at most.  Strings
  * point into the current stripe's decompressed streams and nested items
  * into an arena reset per batch: both valid until the next call.
  */
 #include <string.h>
 
+#include "base/ts_ranges.h"
 #include "format/format.h"
 #include "format/orc/orc_decode.h"
 
@@ -29,6 +36,16 @@ typedef struct orc_reader
 	int			pos_stripe;		/* stripe_first_row()'s cache: stripe pos_stripe */
 	int64_t		pos_first;		/* starts at row pos_first */
 	orc_stripe	st;				/* the current stripe's streams and decoding state */
+	bool	   *used;			/* per ORC column id: read by the projection */
+	int			nused;
+	/* read ahead: the file bytes of up to two stripes' footers (stripe -1: none) */
+	uint8_t    *ahead_footer[2];
+	int			ahead_footer_stripe[2];
+	/* read ahead: the next stripe's parsed footer and stream bytes (stripe -1: none) */
+	orc_stripe_footer ahead_sf;
+	uint8_t   **ahead_raw;
+	int			ahead_nraw;
+	int			ahead_stripe;
 	ts_value   *values;
 	ts_column_stats *stats;
 } orc_reader;
@@ -46,51 +63,24 @@ in_range(const orc_reader *r, int s)
 	return r->set.range_end <= 0 || (off >= r->set.range_start && off < r->set.range_end);
 }
 
+/* Does stripe s lie in the file (offset + index + data + footer, overflow-safe)? */
 static bool
-load_stripe(orc_reader *r, int idx, ts_err *err)
+stripe_in_file(const orc_reader *r, int s)
 {
-	const orc_stripe_info *si = &r->tail.stripes[idx];
-	ts_buf		fb;
-	uint64_t	data_end;
-	uint64_t	cur;
-	int64_t		fsize = ts_file_size(r->file);
-	int			i;
-	bool		ok;
+	const orc_stripe_info *si = &r->tail.stripes[s];
+	uint64_t	fsize = (uint64_t) ts_file_size(r->file);
 
-	orc_stripe_release(&r->st);
-	/* overflow-safe bounds: offset + index + data + footer <= file size */
-	if (si->offset > (uint64_t) fsize || si->index_length > (uint64_t) fsize ||
-		si->data_length > (uint64_t) fsize || si->footer_length > (uint64_t) fsize ||
-		si->offset + si->index_length + si->data_length + si->footer_length > (uint64_t) fsize)
-		return ts_error(err, TS_ERR_CORRUPT, "stripe extends past the end of the file");
-	data_end = si->offset + si->index_length + si->data_length;
-	if (!orc_read_section(r->file, &r->tail, data_end, si->footer_length, ORC_MAX_META, &fb,
-						  &r->base.metrics.bytes_read, err))
-	{
-		ts_buf_free(&fb);
-		return ts_error_context(err, "stripe footer");
-	}
-	ok = orc_parse_stripe_footer(fb.data ? fb.data : (const uint8_t *) "", fb.len, &r->st.sf, err);
-	ts_buf_free(&fb);
-	if (!ok)
-		return ts_error_context(err, "stripe footer");
-	cur = si->offset;
-	for (i = 0; i < r->st.sf.nstreams; i++)
-	{
-		orc_stream_info *st = &r->st.sf.streams[i];
+	return si->offset <= fsize && si->index_length <= fsize && si->data_length <= fsize &&
+		si->footer_length <= fsize &&
+		si->offset + si->index_length + si->data_length + si->footer_length <= fsize;
+}
 
-		if (st->length > data_end - cur)
-			return ts_error(err, TS_ERR_CORRUPT,
-							"stream %d (column %u, kind %d, %llu bytes) overflows the stripe",
-							i, st->column, st->kind, (unsigned long long) st->length);
-		st->offset = cur;
-		cur += st->length;
-	}
-	for (i = 0; i < r->ncols; i++)
-		if (r->top[i] && !orc_col_load(&r->st, r->top[i], err))
-			return ts_error_context(err, "column \"%s\"", r->columns[i].name);
-	r->rows_left = (int64_t) si->nrows;
-	return true;
+static uint64_t
+footer_offset(const orc_reader *r, int s)
+{
+	const orc_stripe_info *si = &r->tail.stripes[s];
+
+	return si->offset + si->index_length + si->data_length;
 }
 
 /* File position of stripe s's first row (stripes are asked for in order). */
@@ -104,6 +94,297 @@ stripe_first_row(orc_reader *r, int s)
 	return r->pos_first;
 }
 
+/*
+ * Does next_stripe keep stripe s (rows, byte range, row filter, stats
+ * filter)?  Asked once per stripe, in order: the caller's filters may
+ * count their calls.
+ */
+static bool
+stripe_kept(orc_reader *r, int s)
+{
+	if (r->tail.stripes[s].nrows == 0 || !in_range(r, s))
+		return false;
+	if (r->set.rows_filter &&
+		!r->set.rows_filter(r->set.rows_filter_arg, stripe_first_row(r, s),
+							(int64_t) r->tail.stripes[s].nrows))
+		return false;
+	if (r->set.stats_filter)
+	{
+		for (int i = 0; i < r->ncols; i++)
+			orc_fill_stats(&r->tail, s, r->top[i], &r->stats[i]);
+		return r->set.stats_filter(r->set.stats_filter_arg, r->stats, r->ncols);
+	}
+	return true;
+}
+
+/*
+ * The stripe likely read after stripe 'after' (rows, in the byte range;
+ * the filters are not asked ahead), -1: none.
+ */
+static int
+next_kept(orc_reader *r, int after)
+{
+	return orc_plan_next_stripe(&r->tail, after, r->set.range_start, r->set.range_end);
+}
+
+/* The footer bytes of stripe s read ahead (taken: the caller frees them), or NULL. */
+static uint8_t *
+take_footer(orc_reader *r, int s)
+{
+	for (int k = 0; k < 2; k++)
+		if (r->ahead_footer_stripe[k] == s && r->ahead_footer[k] != NULL)
+		{
+			uint8_t    *p = r->ahead_footer[k];
+
+			r->ahead_footer[k] = NULL;
+			r->ahead_footer_stripe[k] = -1;
+			return p;
+		}
+	return NULL;
+}
+
+static void
+drop_footers(orc_reader *r)
+{
+	for (int k = 0; k < 2; k++)
+	{
+		ts_free(r->ahead_footer[k]);
+		r->ahead_footer[k] = NULL;
+		r->ahead_footer_stripe[k] = -1;
+	}
+}
+
+static void
+drop_ahead_streams(orc_reader *r)
+{
+	for (int i = 0; i < r->ahead_nraw; i++)
+		ts_free(r->ahead_raw[i]);
+	ts_free(r->ahead_raw);
+	r->ahead_raw = NULL;
+	r->ahead_nraw = 0;
+	orc_stripe_footer_free(&r->ahead_sf);
+	r->ahead_stripe = -1;
+}
+
+/*
+ * Stripe s's footer from its file bytes *raw (taken over) into *sf, with
+ * every stream's file offset (each must lie in the stripe's data).
+ */
+static bool
+footer_from(orc_reader *r, int s, uint8_t **raw, orc_stripe_footer *sf, ts_err *err)
+{
+	const orc_stripe_info *si = &r->tail.stripes[s];
+	uint64_t	data_end = footer_offset(r, s);
+	uint64_t	cur = si->offset;
+	ts_buf		fb;
+	bool		ok;
+
+	ok = orc_section_from(&r->tail, raw, (size_t) si->footer_length, ORC_MAX_META, &fb, err) &&
+		orc_parse_stripe_footer(fb.data ? fb.data : (const uint8_t *) "", fb.len, sf, err);
+	ts_buf_free(&fb);
+	if (!ok)
+		return ts_error_context(err, "stripe footer");
+	for (int i = 0; i < sf->nstreams; i++)
+	{
+		orc_stream_info *st = &sf->streams[i];
+
+		if (st->length > data_end - cur)
+			return ts_error(err, TS_ERR_CORRUPT,
+							"stream %d (column %u, kind %d, %llu bytes) overflows the stripe",
+							i, st->column, st->kind, (unsigned long long) st->length);
+		st->offset = cur;
+		cur += st->length;
+	}
+	return true;
+}
+
+/*
+ * Add the streams of footer sf the projection needs to ranges (*n), their
+ * bytes into a fresh *raw (one slot per stream of sf).
+ */
+static bool
+plan_streams(orc_reader *r, const orc_stripe_footer *sf, uint8_t ***raw, int *nraw,
+			 ts_range *ranges, int *n, ts_err *err)
+{
+	int		   *sel = ts_malloc(sizeof(int) * (size_t) (sf->nstreams + 1));
+	int			m;
+
+	*raw = ts_calloc(sf->nstreams > 0 ? (size_t) sf->nstreams : 1, sizeof(uint8_t *));
+	*nraw = sf->nstreams;
+	if (sel == NULL || *raw == NULL)
+	{
+		ts_free(sel);
+		return ts_error_nomem(err, NULL);
+	}
+	m = orc_plan_stripe_streams(sf, r->used, r->nused, sel);
+	for (int k = 0; k < m; k++)
+	{
+		const orc_stream_info *st = &sf->streams[sel[k]];
+
+		if (((*raw)[sel[k]] = ts_malloc((size_t) st->length)) == NULL)
+		{
+			ts_free(sel);
+			return ts_error_nomem(err, NULL);
+		}
+		ranges[*n].offset = (int64_t) st->offset;
+		ranges[*n].len = (size_t) st->length;
+		ranges[*n].buf = (*raw)[sel[k]];
+		(*n)++;
+	}
+	ts_free(sel);
+	return true;
+}
+
+/* Add the footer of stripe s (when there is one in the file) to ranges, into slot k. */
+static bool
+plan_footer(orc_reader *r, int s, int k, ts_range *ranges, int *n, ts_err *err)
+{
+	if (s < 0 || !stripe_in_file(r, s) || r->tail.stripes[s].footer_length == 0)
+		return true;			/* read in turn, which reports what is wrong */
+	if ((r->ahead_footer[k] = ts_malloc((size_t) r->tail.stripes[s].footer_length)) == NULL)
+		return ts_error_nomem(err, NULL);
+	r->ahead_footer_stripe[k] = s;
+	ranges[*n].offset = (int64_t) footer_offset(r, s);
+	ranges[*n].len = (size_t) r->tail.stripes[s].footer_length;
+	ranges[*n].buf = r->ahead_footer[k];
+	(*n)++;
+	return true;
+}
+
+static bool
+read_ranges(orc_reader *r, ts_range *ranges, int n, ts_err *err)
+{
+	if (!ts_file_pread_many(r->file, ranges, n, err))
+		return false;
+	for (int k = 0; k < n; k++)
+		r->base.metrics.bytes_read += (int64_t) ranges[k].len;
+	return true;
+}
+
+/*
+ * Read the streams of stripe idx (footer parsed in r->st.sf) that the
+ * projection needs, in one ts_file_pread_many with: when the next stripe's
+ * footer was read ahead, that stripe's streams too (parsed into
+ * r->ahead_sf) and the footers of the two stripes after it; else the
+ * footers of the next two stripes.  So stripes go in pairs: a round trip
+ * reads two stripes' streams and the two footers after them.  With a
+ * row or statistics filter (which may leave the next stripe out) a
+ * stripe's streams are read alone, with the next footers.
+ */
+static bool
+read_stripe_streams(orc_reader *r, int idx, ts_err *err)
+{
+	int			next = next_kept(r, idx);
+	uint8_t    *nraw = next >= 0 ? take_footer(r, next) : NULL;
+	bool		pair = false;
+	ts_range   *ranges = NULL;
+	int			n = 0;
+	int			f1,
+				f2;
+	bool		ok;
+
+	drop_footers(r);
+	drop_ahead_streams(r);
+	if (nraw != NULL && (r->set.rows_filter || r->set.stats_filter))
+	{
+		/* a filter may leave the next stripe out: its streams are read in turn */
+		ts_free(nraw);
+		nraw = NULL;
+	}
+	if (nraw != NULL)
+	{
+		ts_err		e2 = {0};
+
+		/* a footer that does not parse is read again in turn, and reported then */
+		pair = footer_from(r, next, &nraw, &r->ahead_sf, &e2);
+		ts_free(nraw);
+		if (!pair)
+			orc_stripe_footer_free(&r->ahead_sf);
+	}
+	f1 = pair ? next_kept(r, next) : next;
+	f2 = f1 >= 0 ? next_kept(r, f1) : -1;
+	ranges = ts_malloc(sizeof(ts_range) * (size_t) (r->st.sf.nstreams + r->ahead_sf.nstreams + 2));
+	ok = ranges != NULL || ts_error_nomem(err, NULL);
+	ok = ok && plan_streams(r, &r->st.sf, &r->st.raw, &r->st.nraw, ranges, &n, err);
+	if (ok && pair)
+		ok = plan_streams(r, &r->ahead_sf, &r->ahead_raw, &r->ahead_nraw, ranges, &n, err);
+	ok = ok && plan_footer(r, f1, 0, ranges, &n, err) && plan_footer(r, f2, 1, ranges, &n, err) &&
+		read_ranges(r, ranges, n, err);
+	ts_free(ranges);
+	if (!ok)
+	{
+		drop_footers(r);
+		drop_ahead_streams(r);
+		return false;
+	}
+	if (pair)
+		r->ahead_stripe = next;
+	return true;
+}
+
+/*
+ * Make stripe idx current: its footer and streams, read ahead with the
+ * stripe before or read now (the footer of the first one with the next
+ * one's, then the streams), and every requested column started on them.
+ */
+static bool
+load_stripe(orc_reader *r, int idx, ts_err *err)
+{
+	const orc_stripe_info *si = &r->tail.stripes[idx];
+	int			i;
+
+	orc_stripe_release(&r->st);
+	if (!stripe_in_file(r, idx))
+		return ts_error(err, TS_ERR_CORRUPT, "stripe extends past the end of the file");
+	if (r->ahead_stripe == idx)
+	{
+		/* read with the stripe before */
+		r->st.sf = r->ahead_sf;
+		memset(&r->ahead_sf, 0, sizeof(r->ahead_sf));
+		r->st.raw = r->ahead_raw;
+		r->st.nraw = r->ahead_nraw;
+		r->ahead_raw = NULL;
+		r->ahead_nraw = 0;
+		r->ahead_stripe = -1;
+	}
+	else
+	{
+		uint8_t    *raw = take_footer(r, idx);
+		bool		ok;
+
+		drop_ahead_streams(r);
+		if (raw == NULL)
+		{
+			/* this footer and the next stripe's, together */
+			ts_range	ranges[2];
+			int			n = 1;
+
+			drop_footers(r);
+			if ((raw = ts_malloc(si->footer_length ? (size_t) si->footer_length : 1)) == NULL)
+				return ts_error_nomem(err, NULL);
+			ranges[0].offset = (int64_t) footer_offset(r, idx);
+			ranges[0].len = (size_t) si->footer_length;
+			ranges[0].buf = raw;
+			if (!plan_footer(r, next_kept(r, idx), 0, ranges, &n, err) ||
+				!read_ranges(r, ranges, n, err))
+			{
+				ts_free(raw);
+				drop_footers(r);
+				return ts_error_context(err, "stripe footer");
+			}
+		}
+		ok = footer_from(r, idx, &raw, &r->st.sf, err);
+		ts_free(raw);
+		if (!ok || !read_stripe_streams(r, idx, err))
+			return false;
+	}
+	for (i = 0; i < r->ncols; i++)
+		if (r->top[i] && !orc_col_load(&r->st, r->top[i], err))
+			return ts_error_context(err, "column \"%s\"", r->columns[i].name);
+	r->rows_left = (int64_t) si->nrows;
+	return true;
+}
+
 /* advance to the next stripe the filter keeps; false+err on error, *done at end */
 static bool
 next_stripe(orc_reader *r, bool *done, ts_err *err)
@@ -111,9 +392,6 @@ next_stripe(orc_reader *r, bool *done, ts_err *err)
 	*done = false;
 	for (;;)
 	{
-		int			i;
-		bool		keep = true;
-
 		r->stripe++;
 		if (r->stripe >= r->tail.nstripes)
 		{
@@ -121,19 +399,7 @@ next_stripe(orc_reader *r, bool *done, ts_err *err)
 			*done = true;
 			return true;
 		}
-		if (r->tail.stripes[r->stripe].nrows == 0 || !in_range(r, r->stripe))
-			continue;
-		if (r->set.rows_filter &&
-			!r->set.rows_filter(r->set.rows_filter_arg, stripe_first_row(r, r->stripe),
-							(int64_t) r->tail.stripes[r->stripe].nrows))
-			continue;
-		if (r->set.stats_filter)
-		{
-			for (i = 0; i < r->ncols; i++)
-				orc_fill_stats(&r->tail, r->stripe, r->top[i], &r->stats[i]);
-			keep = r->set.stats_filter(r->set.stats_filter_arg, r->stats, r->ncols);
-		}
-		if (!keep)
+		if (!stripe_kept(r, r->stripe))
 			continue;
 		r->base.metrics.row_groups_kept++;
 		r->stripe_first_row = stripe_first_row(r, r->stripe);
@@ -219,6 +485,9 @@ orc_close(ts_format_reader *base)
 		return;
 	orc_stripe_release(&r->st);
 	ts_free(r->st.bufs);
+	drop_footers(r);
+	drop_ahead_streams(r);
+	ts_free(r->used);
 	if (r->top)
 		for (i = 0; i < r->ncols; i++)
 			orc_col_free(r->top[i]);
@@ -256,6 +525,8 @@ ts_orc_open(const char *path, const ts_read_column *columns, int ncols,
 	r->base.ops = &orc_ops;
 	r->base.reports_positions = true;
 	r->stripe = -1;
+	r->ahead_stripe = -1;
+	r->ahead_footer_stripe[0] = r->ahead_footer_stripe[1] = -1;
 	ts_arena_init(&r->st.arena, 64 * 1024);
 	r->path = ts_strdup(path);
 	r->columns = columns;
@@ -299,6 +570,15 @@ ts_orc_open(const char *path, const ts_read_column *columns, int ncols,
 			goto fail;
 		}
 	}
+	r->nused = r->tail.ntypes;
+	r->used = ts_calloc(r->nused > 0 ? (size_t) r->nused : 1, sizeof(bool));
+	if (!r->used)
+	{
+		ts_error_nomem(err, NULL);
+		goto fail;
+	}
+	for (i = 0; i < ncols; i++)
+		orc_plan_mark_columns(r->top[i], r->used, r->nused);
 	r->base.metrics.row_groups_total = 0;
 	for (int s = 0; s < r->tail.nstripes; s++)
 		if (in_range(r, s))

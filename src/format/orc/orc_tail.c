@@ -4,7 +4,9 @@
  * Owns: locating the postscript (last byte = its length), the footer and
  * the metadata section from the end of the file, checking that they lie
  * inside the file, reading and decompressing them (and any other section,
- * such as stripe footers and streams) with bounded output.
+ * such as stripe footers and streams) with bounded output.  The tail is
+ * read by one request when postscript, footer and metadata lie in its
+ * last bytes (ORC_TAIL_READ_REMOTE of an object), by two otherwise.
  */
 #include <string.h>
 
@@ -53,6 +55,42 @@ orc_read_section(ts_file *f, const orc_tail *tail, uint64_t off, uint64_t len, s
 	return ok;
 }
 
+bool
+orc_section_from(const orc_tail *tail, uint8_t **raw, size_t len, size_t max_out, ts_buf *out,
+				 ts_err *err)
+{
+	bool		ok;
+
+	ts_buf_init(out);
+	if (tail->compression == ORC_COMP_NONE)
+	{
+		/* the bytes are the section: taken over, no copy */
+		out->data = *raw;
+		out->len = len;
+		out->cap = len;
+		*raw = NULL;
+		return true;
+	}
+	ok = orc_decompress(tail->compression, tail->block_size, *raw, len, max_out, out, err);
+	ts_free(*raw);
+	*raw = NULL;
+	return ok;
+}
+
+/* section [off, off + len) of the tail bytes held in buf from file offset base */
+static bool
+tail_section(const orc_tail *tail, const uint8_t *buf, uint64_t base, uint64_t off, uint64_t len,
+			 ts_buf *out, ts_err *err)
+{
+	uint8_t    *raw = ts_malloc(len ? (size_t) len : 1);
+
+	ts_buf_init(out);
+	if (raw == NULL)
+		return ts_error_nomemf(err, "reading %llu bytes", (unsigned long long) len);
+	memcpy(raw, buf + (off - base), (size_t) len);
+	return orc_section_from(tail, &raw, (size_t) len, ORC_MAX_META, out, err);
+}
+
 const char *
 orc_type_kind_name(int k)
 {
@@ -70,21 +108,26 @@ orc_read_tail(ts_file *f, orc_tail *tail, int64_t *bytes_read, ts_err *err)
 {
 	int64_t		fsize = ts_file_size(f);
 	size_t		tlen;
+	size_t		max_tail = ts_file_is_remote(f) ? ORC_TAIL_READ_REMOTE : ORC_TAIL_READ;
 	uint8_t    *tbuf;
+	uint64_t	base;
 	uint8_t		ps_len;
 	uint64_t	footer_off,
-				meta_off;
+				meta_off,
+				need;
 	ts_buf		fb,
 				mb;
+	bool		ok;
 
 	if (fsize < 4)
 		return ts_error(err, TS_ERR_CORRUPT, "file of %lld bytes is too short for ORC",
 						(long long) fsize);
-	tlen = fsize < ORC_TAIL_READ ? (size_t) fsize : ORC_TAIL_READ;
+	tlen = (uint64_t) fsize < max_tail ? (size_t) fsize : max_tail;
 	tbuf = ts_malloc(tlen);
 	if (!tbuf)
 		return ts_error_nomem(err, NULL);
-	if (!read_at(f, bytes_read, tbuf, tlen, (uint64_t) fsize - tlen, err))
+	base = (uint64_t) fsize - tlen;
+	if (!read_at(f, bytes_read, tbuf, tlen, base, err))
 	{
 		ts_free(tbuf);
 		return false;
@@ -100,28 +143,67 @@ orc_read_tail(ts_file *f, orc_tail *tail, int64_t *bytes_read, ts_err *err)
 		ts_free(tbuf);
 		return false;
 	}
-	ts_free(tbuf);
 	if (tail->compression != ORC_COMP_NONE && tail->compression != ORC_COMP_ZLIB &&
 		tail->compression != ORC_COMP_SNAPPY && tail->compression != ORC_COMP_LZ4 &&
 		tail->compression != ORC_COMP_ZSTD)
+	{
+		ts_free(tbuf);
 		return ts_error(err, TS_ERR_UNSUPPORTED, "unsupported compression %s (%d)",
 						orc_compression_name(tail->compression), tail->compression);
+	}
 	if (tail->footer_length > (uint64_t) fsize || tail->metadata_length > (uint64_t) fsize ||
 		tail->footer_length + tail->metadata_length + ps_len + 1 > (uint64_t) fsize)
+	{
+		ts_free(tbuf);
 		return ts_error(err, TS_ERR_CORRUPT, "footer (%llu bytes) and metadata (%llu bytes) run past the start of the file",
 						(unsigned long long) tail->footer_length,
 						(unsigned long long) tail->metadata_length);
+	}
 	footer_off = (uint64_t) fsize - 1 - ps_len - tail->footer_length;
 	meta_off = footer_off - tail->metadata_length;
-	if (!orc_read_section(f, tail, footer_off, tail->footer_length, ORC_MAX_META, &fb, bytes_read, err))
+	need = (uint64_t) fsize - meta_off;
+	if (need > tlen)
 	{
+		/* footer and metadata reach before the bytes read: one more read of the rest */
+		uint8_t    *nb;
+
+		if (need > 2 * (uint64_t) ORC_MAX_META + 256)
+		{
+			ts_free(tbuf);
+			return ts_error(err, TS_ERR_CORRUPT, "footer (%llu bytes) and metadata (%llu bytes) are too large",
+							(unsigned long long) tail->footer_length,
+							(unsigned long long) tail->metadata_length);
+		}
+		nb = ts_malloc((size_t) need);
+		if (nb == NULL)
+		{
+			ts_free(tbuf);
+			return ts_error_nomem(err, NULL);
+		}
+		memcpy(nb + (need - tlen), tbuf, tlen);
+		ts_free(tbuf);
+		tbuf = nb;
+		if (!read_at(f, bytes_read, tbuf, (size_t) (need - tlen), meta_off, err))
+		{
+			ts_free(tbuf);
+			return false;
+		}
+		base = meta_off;
+	}
+	ok = tail_section(tail, tbuf, base, footer_off, tail->footer_length, &fb, err);
+	if (ok && !fb.data)
+		ok = ts_buf_reserve(&fb, 1, err);
+	if (!ok)
+	{
+		ts_free(tbuf);
 		ts_buf_free(&fb);
 		return ts_error_context(err, "footer");
 	}
-	if (!fb.data && !ts_buf_reserve(&fb, 1, err))
-		return false;
 	if (!orc_parse_footer(fb.data, fb.len, tail, err))
+	{
+		ts_free(tbuf);
 		return false;
+	}
 	{
 		uint64_t	sum = 0;
 		int			i;
@@ -129,24 +211,36 @@ orc_read_tail(ts_file *f, orc_tail *tail, int64_t *bytes_read, ts_err *err)
 		for (i = 0; i < tail->nstripes; i++)
 		{
 			if (tail->stripes[i].nrows > (uint64_t) INT64_MAX - sum)
+			{
+				ts_free(tbuf);
 				return ts_error(err, TS_ERR_CORRUPT, "stripe row counts overflow");
+			}
 			sum += tail->stripes[i].nrows;
 		}
 		if (sum != tail->nrows)
+		{
+			ts_free(tbuf);
 			return ts_error(err, TS_ERR_CORRUPT, "stripes hold %llu rows, footer says %llu",
 							(unsigned long long) sum, (unsigned long long) tail->nrows);
+		}
 	}
 	if (tail->metadata_length > 0)
 	{
-		if (!orc_read_section(f, tail, meta_off, tail->metadata_length, ORC_MAX_META, &mb, bytes_read, err))
+		ok = tail_section(tail, tbuf, base, meta_off, tail->metadata_length, &mb, err);
+		if (ok && !mb.data)
+			ok = ts_buf_reserve(&mb, 1, err);
+		if (!ok)
 		{
+			ts_free(tbuf);
 			ts_buf_free(&mb);
 			return ts_error_context(err, "metadata");
 		}
-		if (!mb.data && !ts_buf_reserve(&mb, 1, err))
-			return false;
 		if (!orc_parse_metadata(mb.data, mb.len, tail, err))
+		{
+			ts_free(tbuf);
 			return false;
+		}
 	}
+	ts_free(tbuf);
 	return true;
 }
