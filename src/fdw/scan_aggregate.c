@@ -896,6 +896,13 @@ aggregate_rows(ForeignScanState *node, TsAggScanState *st)
 	ReScanExprContext(st->aggcontext);	/* the states of an earlier scan */
 	tablescan_agg_start(st, st->values);
 	st->rows_aggregated = 0;
+	st->rows_by_column = 0;
+	/* by columns where scan_vector.c takes the aggregates, else row by row */
+	if (tablescan_vector_aggregate(node, st) != TS_VECTOR_NO)
+	{
+		st->computed = true;
+		return;
+	}
 	while (tablescan_agg_next_row(node, st, &values, &isnull))
 	{
 		st->rows_aggregated++;
@@ -948,6 +955,7 @@ tablescan_agg_scan_rescan(ForeignScanState *node)
 
 	/* aggregate again: a new snapshot may have come */
 	st->done = false;
+	st->rows_by_column = 0;
 	if (st->nkeys > 0)
 		tablescan_group_rescan(st);
 	tablescan_scan_rescan(st->scan, true);
@@ -978,6 +986,8 @@ tablescan_agg_scan_explain(ForeignScanState *node, ExplainState *es)
 	if (!st->parallel)
 	{
 		ExplainPropertyInteger("Rows Aggregated", NULL, st->rows_aggregated, es);
+		if (st->rows_by_column > 0)
+			ExplainPropertyInteger("Rows Aggregated By Column", NULL, st->rows_by_column, es);
 		if (st->nkeys > 0)
 			tablescan_group_explain(st, es);
 	}
