@@ -5,7 +5,8 @@
  * aggregates computed while scanning (scan_aggregate.c, scan_group.c)
  * read: planning the Paimon scan at the first fetch (again after a rescan
  * with changed Params), iterating over splits and batches, converting a
- * window of rows to Datums column by column, its part of a Parallel
+ * window of rows to Datums column by column (or handing the batches over
+ * unconverted, to scan_vector.c's aggregation by columns), its part of a Parallel
  * Foreign Scan (the tasks parallel.c hands out), the errcontext while
  * reading and the EXPLAIN ANALYZE figures.
  */
