@@ -56,25 +56,27 @@ COPY (
          CASE WHEN n % 8 = 0 THEN NULL ELSE date '2020-01-01' + n % 400 END AS d,
          CASE WHEN n % 10 = 0 THEN NULL
               ELSE timestamp '2020-01-01' + n * interval '37 minutes 13.123456 seconds' END AS t,
-         CASE WHEN n % 12 = 0 THEN NULL WHEN n % 3 = 0 THEN 'true' ELSE 'false' END AS z
+         CASE WHEN n % 12 = 0 THEN NULL WHEN n % 3 = 0 THEN 'true' ELSE 'false' END AS z,
+         CASE WHEN n % 14 = 0 THEN NULL ELSE 'w_' || (n * 7919) % 1000 END AS w,
+         CASE WHEN n % 15 = 0 THEN NULL ELSE (n * 1.37)::numeric(10, 2) END AS m
     FROM generate_series(1, 3000) n
   UNION ALL
   SELECT * FROM (VALUES
-    (100, 1::smallint, 1, 1::bigint, 'NaN'::real, 'NaN'::float8, date '2020-01-01', timestamp '2020-01-01', 'true'),
-    (100, 2::smallint, 2, 2, 1.5, 1.5, date '2019-01-01', timestamp '2019-01-01', 'true'),
-    (101, 3::smallint, 3, 3, 0, 0, NULL, NULL, 'false'),
-    (101, 4::smallint, 4, 4, '-0', '-0', NULL, NULL, 'false'),
-    (102, 5::smallint, 5, 5, '-0', '-0', NULL, NULL, NULL),
-    (102, 6::smallint, 6, 6, 0, 0, NULL, NULL, 'true'),
-    (103, 7::smallint, 2147483647, 9223372036854775807, 'Infinity', 'Infinity', NULL, NULL, 'false'),
-    (103, 8::smallint, 2147483647, -9223372036854775808, '-Infinity', '-Infinity', NULL, NULL, 'true'),
-    (103, NULL::smallint, -2147483648, NULL, 2, 2, NULL, NULL, NULL),
-    (104, NULL::smallint, NULL, NULL, NULL, NULL, NULL, NULL, NULL),
-    (104, NULL::smallint, NULL, NULL, NULL, NULL, NULL, NULL, NULL),
-    (NULL, 9::smallint, 9, 9, 'NaN', 9, date '2020-02-02', NULL, 'false')) v)
+    (100, 1::smallint, 1, 1::bigint, 'NaN'::real, 'NaN'::float8, date '2020-01-01', timestamp '2020-01-01', 'true', 'é', 1.5),
+    (100, 2::smallint, 2, 2, 1.5, 1.5, date '2019-01-01', timestamp '2019-01-01', 'true', NULL, NULL),
+    (101, 3::smallint, 3, 3, 0, 0, NULL, NULL, 'false', NULL, NULL),
+    (101, 4::smallint, 4, 4, '-0', '-0', NULL, NULL, 'false', NULL, NULL),
+    (102, 5::smallint, 5, 5, '-0', '-0', NULL, NULL, NULL, NULL, NULL),
+    (102, 6::smallint, 6, 6, 0, 0, NULL, NULL, 'true', NULL, NULL),
+    (103, 7::smallint, 2147483647, 9223372036854775807, 'Infinity', 'Infinity', NULL, NULL, 'false', NULL, NULL),
+    (103, 8::smallint, 2147483647, -9223372036854775808, '-Infinity', '-Infinity', NULL, NULL, 'true', NULL, NULL),
+    (103, NULL::smallint, -2147483648, NULL, 2, 2, NULL, NULL, NULL, NULL, NULL),
+    (104, NULL::smallint, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL),
+    (104, NULL::smallint, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL),
+    (NULL, 9::smallint, 9, 9, 'NaN', 9, date '2020-02-02', NULL, 'false', 'zz', -1)) v)
   TO :'vecfile' CSV;
 CREATE FOREIGN TABLE vec (k int, s smallint, i int, b bigint, r real, f float8, d date,
-                          t timestamp, z boolean)
+                          t timestamp, z boolean, w text, m numeric(10, 2))
   SERVER lake OPTIONS (path :'vecdir', format 'csv');
 SELECT count(*), count(k), count(s), count(i), count(b), count(r), count(f), count(d), count(t),
        count(z), sum(i) FROM vec;
@@ -97,8 +99,14 @@ SELECT q, (check_vec(q)).* FROM (VALUES
   ('SELECT f, count(*), sum(i) FROM vec WHERE true GROUP BY f'),
   -- HAVING and expressions stay PostgreSQL''s
   ('SELECT k, sum(f) / count(*) FROM vec GROUP BY k HAVING max(i) > 0'),
-  -- row by row: sum(int8) and avg (internal states), text, a qual, two keys
+  -- by columns, the aggregates without a loop of their own called value by
+  -- value: sum(int8) and avg (internal states), text, numeric
   ('SELECT k, sum(b), avg(i), count(*) FROM vec GROUP BY k'),
+  ('SELECT k, count(w), max(w), min(w), sum(m), max(m), avg(f), sum(f) FROM vec GROUP BY k'),
+  ('SELECT max(w), sum(m), count(*), sum(f), stddev(i), max(d) FROM vec'),
+  -- row by row: no loop of ours, a text key, a qual, two keys
+  ('SELECT k, max(w), sum(b) FROM vec GROUP BY k'),
+  ('SELECT w, count(*), sum(f) FROM vec GROUP BY w'),
   ('SELECT k, count(*), sum(f) FROM vec WHERE i > 2147480000 GROUP BY k'),
   ('SELECT k, z, count(*), sum(f) FROM vec GROUP BY k, z'),
   ('SELECT max(t::text), count(*) FROM vec')) v(q);
@@ -186,3 +194,7 @@ SELECT q, c.pushed, c.same, c.nrows FROM (VALUES
 RESET max_parallel_workers_per_gather;
 
 COPY (SELECT 1) TO PROGRAM 'cat >/dev/null; rm -rf regress_vector regress_vector_ovf';
+DROP FUNCTION check_vec(text);
+DROP FUNCTION scan_figures(text);
+DROP SERVER lake CASCADE;
+DROP EXTENSION tablescan_fdw;

@@ -90,6 +90,8 @@ extern bool tablescan_agg_next_row(ForeignScanState *node, TsAggScanState *st,
 								   Datum **values, bool **isnull);
 extern void tablescan_agg_advance_all(TsAggScanState *st, TsAggValue *states,
 									  const Datum *values, const bool *isnull);
+extern void tablescan_agg_advance_rows(TsAggScanState *st, int a, TsAggValue **states,
+									   const Datum *args, const bool *argnulls, int n);
 extern Datum tablescan_agg_result(const TsAggTrans *t, const TsAggValue *v, bool *isnull);
 extern ForeignPath *tablescan_agg_scan_path(PlannerInfo *root, RelOptInfo *input_rel,
 											RelOptInfo *rel, bool partial, bool parallel,

@@ -9,23 +9,24 @@
  * flags with datum.c's own conversion (the Datums the row path would build,
  * bit for bit, and its errors for a value out of range); with GROUP BY,
  * each row's group is found once (scan_group.c's index of the key's bits);
- * then each aggregate runs over the chunk in a loop of its own.  No window
- * of rows, no per-row call.
+ * then each aggregate runs over the chunk.  No window of rows.
  *
  * Taken: no quals left to check (ExecQual needs the rows as Datums); no
- * GROUP BY key or one column of a type below; aggregates count(*),
- * count(col), sum of int2 / int4 (int2_sum / int4_sum: an int8, added
- * without an overflow check as they add) and of float4 / float8 (float4pl
- * / float8pl, their overflow check), min / max of int2 / int4 / int8 /
- * float4 / float8 / date / timestamp / timestamptz, bool_and / bool_or;
- * columns of type bool, int2, int4, int8, float4, float8, date, timestamp,
- * timestamptz.  Each transition is the function's own formula on the same
- * values in the same order (a group's rows in row order), so results are
- * PostgreSQL's to the last bit: float sums added as float8pl adds them,
- * max / min of floats keeping what float8larger keeps (NaN above
- * everything, of 0.0 and -0.0 the later input).  Anything else (sum(int8)
- * and avg, whose states are internal, text, numeric, quals) goes row by
- * row (scan_aggregate.c's advance).
+ * GROUP BY key or one column of a type below; at least one aggregate with
+ * a loop of its own: count(*), count(col), sum of int2 / int4 (int2_sum /
+ * int4_sum: an int8, added without an overflow check as they add) and of
+ * float4 / float8 (float4pl / float8pl, their overflow check), min / max
+ * of int2 / int4 / int8 / float4 / float8 / date / timestamp /
+ * timestamptz, bool_and / bool_or, of columns of type bool, int2, int4,
+ * int8, float4, float8, date, timestamp, timestamptz.  Each loop is the
+ * transition function's own formula on the same values in the same order
+ * (a group's rows in row order), so results are PostgreSQL's to the last
+ * bit: float sums added as float8pl adds them, max / min of floats keeping
+ * what float8larger keeps (NaN above everything, of 0.0 and -0.0 the later
+ * input).  The other aggregates of the scan (sum(int8) and avg, whose
+ * states are internal, text, numeric ...) take the chunk's values one by
+ * one through scan_aggregate.c's advance.  Anything else (quals, two keys,
+ * a key of another type) goes row by row.
  */
 #include "postgres.h"
 
@@ -42,6 +43,7 @@
 #include "scan_aggregate.h"
 
 #define VEC_ROWS 1024
+#define VEC_CACHE 256			/* a power of two */
 
 typedef enum VecOp
 {
@@ -58,7 +60,8 @@ typedef enum VecOp
 	VEC_MAX_FLOAT8,				/* float8larger */
 	VEC_MIN_FLOAT8,
 	VEC_BOOL_AND,				/* booland_statefunc */
-	VEC_BOOL_OR
+	VEC_BOOL_OR,
+	VEC_CALL					/* any other: scan_aggregate.c's advance, value by value */
 } VecOp;
 
 /* A column read: attribute, its batch column and converter, a chunk's values. */
@@ -82,6 +85,14 @@ struct TsVectorState
 	int			key;			/* the GROUP BY key's column, -1: no GROUP BY */
 	VecAgg	   *aggs;			/* per aggregate */
 	TsAggValue **groups;		/* per row of the chunk: its group's states */
+	/*
+	 * The groups of keys met lately, by their bits (a key bit for bit equal
+	 * is the same group: scan_group.c's index), spared a call; valid for
+	 * one call of tablescan_vector_aggregate (the groups go out after it).
+	 */
+	Datum		cache_key[VEC_CACHE];
+	TsAggValue *cache_states[VEC_CACHE];	/* NULL: empty */
+	TsAggValue *cache_null;		/* the group of the NULL key */
 };
 
 /* Is a column of this type one we aggregate by columns (by value, fixed width)? */
@@ -187,6 +198,7 @@ vector_plan(ForeignScanState *node, TsAggScanState *st)
 	TupleDesc	desc = RelationGetDescr(st->rel);
 	MemoryContext old;
 	struct TsVectorState *v;
+	int			nloops = 0;
 
 	if (!tablescan_enable_columnar_aggregate || st->qual != NULL || st->nkeys > 1)
 		return NULL;
@@ -204,17 +216,18 @@ vector_plan(ForeignScanState *node, TsAggScanState *st)
 		VecOp		op;
 
 		if (t->attno > 0)
-		{
 			argtype = TupleDescAttr(desc, t->attno - 1)->atttypid;
-			if (!vector_type(argtype))
-				return NULL;
-		}
 		op = vector_op(t->trans->flinfo->fn_oid, argtype);
-		/* the initial states the loops assume: 0 for counts, NULL for the rest */
-		if (op == VEC_NONE || !t->transbyval ||
+		/* a loop of ours where the initial state is what it assumes (0 for counts, NULL) */
+		if (op == VEC_NONE || !t->transbyval || (t->attno > 0 && !vector_type(argtype)) ||
 			t->init_isnull != (op != VEC_COUNT_STAR && op != VEC_COUNT))
-			return NULL;
+			op = VEC_CALL;
+		if (op != VEC_CALL)
+			nloops++;
 	}
+	/* nothing gained without a loop of ours: the rows go by as Datums anyway */
+	if (nloops == 0)
+		return NULL;
 
 	old = MemoryContextSwitchTo(node->ss.ps.state->es_query_cxt);
 	v = palloc0(sizeof(struct TsVectorState));
@@ -226,8 +239,14 @@ vector_plan(ForeignScanState *node, TsAggScanState *st)
 	{
 		TsAggTrans *t = &st->trans[i];
 
-		v->aggs[i].op = vector_op(t->trans->flinfo->fn_oid, t->attno > 0 ?
-								  TupleDescAttr(desc, t->attno - 1)->atttypid : InvalidOid);
+		Oid			argtype = t->attno > 0 ?
+			TupleDescAttr(desc, t->attno - 1)->atttypid : InvalidOid;
+
+		v->aggs[i].op = vector_op(t->trans->flinfo->fn_oid, argtype);
+		if (v->aggs[i].op == VEC_NONE || !t->transbyval ||
+			(t->attno > 0 && !vector_type(argtype)) ||
+			t->init_isnull != (v->aggs[i].op != VEC_COUNT_STAR && v->aggs[i].op != VEC_COUNT))
+			v->aggs[i].op = VEC_CALL;
 		v->aggs[i].column = t->attno > 0 ? vector_column(v, t->attno) : -1;
 	}
 	MemoryContextSwitchTo(old);
@@ -415,6 +434,7 @@ vector_advance(const VecAgg *agg, int a, TsAggValue **groups, const VecColumn *c
 										DatumGetBool(s->value) || DatumGetBool(x[r]));
 			}
 			break;
+		case VEC_CALL:
 		case VEC_NONE:
 			elog(ERROR, "tablescan_fdw: no loop for an aggregate");
 	}
@@ -442,8 +462,25 @@ vector_groups(TsAggScanState *st, struct TsVectorState *v, int n, bool *full)
 			v->groups[r] = v->groups[r - 1];
 			continue;
 		}
-		v->groups[r] = tablescan_group_of_key(st, k->isnull[r] ? (Datum) 0 : k->values[r],
-											  k->isnull[r], &isnew, full);
+		if (k->isnull[r])
+		{
+			if (v->cache_null == NULL)
+				v->cache_null = tablescan_group_of_key(st, (Datum) 0, true, &isnew, full);
+			v->groups[r] = v->cache_null;
+		}
+		else
+		{
+			Datum		key = k->values[r];
+			uint32		h = (uint32) (((uint64) key * UINT64CONST(0x9E3779B97F4A7C15)) >> 56) &
+				(VEC_CACHE - 1);
+
+			if (v->cache_states[h] == NULL || v->cache_key[h] != key)
+			{
+				v->cache_states[h] = tablescan_group_of_key(st, key, false, &isnew, full);
+				v->cache_key[h] = key;
+			}
+			v->groups[r] = v->cache_states[h];
+		}
 		if (v->groups[r] == NULL)
 			elog(ERROR, "tablescan_fdw: the groups of an aggregation by columns have no index");
 		if (*full)
@@ -477,6 +514,9 @@ tablescan_vector_aggregate(ForeignScanState *node, TsAggScanState *st)
 			return TS_VECTOR_NO;
 	}
 	v = st->vec;
+	/* the groups of an earlier call may have gone out */
+	memset(v->cache_states, 0, sizeof(v->cache_states));
+	v->cache_null = NULL;
 	while (tablescan_scan_batch(st->scan, &b, &first))
 	{
 		CHECK_FOR_INTERRUPTS();
@@ -496,9 +536,16 @@ tablescan_vector_aggregate(ForeignScanState *node, TsAggScanState *st)
 				for (int r = 0; r < n; r++)
 					v->groups[r] = st->values;
 			for (int a = 0; a < st->naggs; a++)
-				vector_advance(&v->aggs[a], a, v->groups,
-							   v->aggs[a].column >= 0 ? &v->columns[v->aggs[a].column] : NULL,
-							   n);
+			{
+				const VecColumn *c = v->aggs[a].column >= 0 ?
+					&v->columns[v->aggs[a].column] : NULL;
+
+				if (v->aggs[a].op == VEC_CALL)
+					tablescan_agg_advance_rows(st, a, v->groups, c ? c->values : NULL,
+											   c ? c->isnull : NULL, n);
+				else
+					vector_advance(&v->aggs[a], a, v->groups, c, n);
+			}
 			MemoryContextSwitchTo(old);
 			st->rows_aggregated += n;
 			st->rows_by_column += n;
