@@ -4,7 +4,8 @@
  *
  * Owns: the plan of a serial GROUP BY query pushed into the scan (a
  * Finalize HashAggregate over the ForeignScan of scan_aggregate.c), and
- * the scan's hash table of groups at execution.
+ * the scan's hash table of groups at execution (rows one by one, or the
+ * group of one key for scan_vector.c's aggregation by columns).
  *
  * Design.  The scan never returns the final values of a GROUP BY query: it
  * is a *partial* aggregation, as a Partial HashAggregate would be, and
