@@ -18,6 +18,7 @@ extern char *tablescan_scan_options;
 bool		tablescan_enable_pruning = true;
 bool		tablescan_enable_file_index = true;
 bool		tablescan_enable_aggregate_pushdown = true;
+bool		tablescan_enable_columnar_aggregate = true;
 int			tablescan_parallel_task_size_kb = 16384;
 int			tablescan_cache_size_mb = 64;
 bool		tablescan_decompress_ahead = true;
@@ -54,6 +55,14 @@ _PG_init(void)
 							 "data files, and other plain aggregates of columns are computed while "
 							 "scanning, in place of an Aggregate node.",
 							 &tablescan_enable_aggregate_pushdown, true,
+							 PGC_USERSET, 0, NULL, NULL, NULL);
+	DefineCustomBoolVariable("tablescan.enable_columnar_aggregate",
+							 "Compute pushed aggregates of fixed-width columns by columns.",
+							 "When on, a pushed aggregation whose inputs are fixed-width columns "
+							 "and whose aggregates are counts, sums, min / max or bool_and / bool_or "
+							 "runs over the batches a column at a time instead of row by row; "
+							 "the results are the same.",
+							 &tablescan_enable_columnar_aggregate, true,
 							 PGC_USERSET, 0, NULL, NULL, NULL);
 	DefineCustomIntVariable("tablescan.parallel_task_size",
 							"Size of the parts a parallel scan reads a large Parquet or ORC file in.",

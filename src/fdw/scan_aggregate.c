@@ -694,22 +694,17 @@ tablescan_agg_start(TsAggScanState *st, TsAggValue *values)
 	MemoryContextSwitchTo(old);
 }
 
-/* One row into one aggregate's state (nodeAgg.c's advance_transition_function). */
+/*
+ * One input (arg: the argument's value, ignored for count(*)) into one
+ * aggregate's state (nodeAgg.c's advance_transition_function).
+ */
 static inline void
-advance(TsAggScanState *st, const TsAggTrans *t, TsAggValue *v, const Datum *values,
-		const bool *isnull)
+advance_value(TsAggScanState *st, const TsAggTrans *t, TsAggValue *v, Datum arg, bool argnull)
 {
 	FunctionCallInfo fc = t->trans;
-	Datum		arg = (Datum) 0;
-	bool		argnull = false;
 	Datum		newval;
 	MemoryContext aggcxt = st->aggcontext->ecxt_per_tuple_memory;
 
-	if (t->attno > 0)
-	{
-		arg = values[t->attno - 1];
-		argnull = isnull[t->attno - 1];
-	}
 	if (t->strict)
 	{
 		if (argnull)
@@ -796,6 +791,34 @@ advance(TsAggScanState *st, const TsAggTrans *t, TsAggValue *v, const Datum *val
 	}
 	v->value = newval;
 	v->isnull = fc->isnull;
+}
+
+/* One row into one aggregate's state. */
+static inline void
+advance(TsAggScanState *st, const TsAggTrans *t, TsAggValue *v, const Datum *values,
+		const bool *isnull)
+{
+	if (t->attno > 0)
+		advance_value(st, t, v, values[t->attno - 1], isnull[t->attno - 1]);
+	else
+		advance_value(st, t, v, (Datum) 0, false);
+}
+
+/*
+ * The inputs of n rows into aggregate a, one by one: row r's argument
+ * args[r] / argnulls[r] (NULL arrays for count(*)), its state in
+ * states[r][a] (scan_vector.c, for the aggregates it has no loop of its
+ * own for).
+ */
+void
+tablescan_agg_advance_rows(TsAggScanState *st, int a, TsAggValue **states, const Datum *args,
+						   const bool *argnulls, int n)
+{
+	const TsAggTrans *t = &st->trans[a];
+
+	for (int r = 0; r < n; r++)
+		advance_value(st, t, &states[r][a], args ? args[r] : (Datum) 0,
+					  argnulls ? argnulls[r] : false);
 }
 
 /* One row into every aggregate's state (states: one per aggregate). */
@@ -896,6 +919,13 @@ aggregate_rows(ForeignScanState *node, TsAggScanState *st)
 	ReScanExprContext(st->aggcontext);	/* the states of an earlier scan */
 	tablescan_agg_start(st, st->values);
 	st->rows_aggregated = 0;
+	st->rows_by_column = 0;
+	/* by columns where scan_vector.c takes the aggregates, else row by row */
+	if (tablescan_vector_aggregate(node, st) != TS_VECTOR_NO)
+	{
+		st->computed = true;
+		return;
+	}
 	while (tablescan_agg_next_row(node, st, &values, &isnull))
 	{
 		st->rows_aggregated++;
@@ -948,6 +978,7 @@ tablescan_agg_scan_rescan(ForeignScanState *node)
 
 	/* aggregate again: a new snapshot may have come */
 	st->done = false;
+	st->rows_by_column = 0;
 	if (st->nkeys > 0)
 		tablescan_group_rescan(st);
 	tablescan_scan_rescan(st->scan, true);
@@ -978,6 +1009,8 @@ tablescan_agg_scan_explain(ForeignScanState *node, ExplainState *es)
 	if (!st->parallel)
 	{
 		ExplainPropertyInteger("Rows Aggregated", NULL, st->rows_aggregated, es);
+		if (st->rows_by_column > 0)
+			ExplainPropertyInteger("Rows Aggregated By Column", NULL, st->rows_by_column, es);
 		if (st->nkeys > 0)
 			tablescan_group_explain(st, es);
 	}

@@ -1,7 +1,7 @@
 /*
  * scan_aggregate.h - what scan_aggregate.c (aggregates computed while
- * scanning) and scan_group.c (the same per GROUP BY group, in a hash table)
- * share: the aggregates' transitions and the executor state of the scan.
+ * scanning), scan_group.c (the same per GROUP BY group, in a hash table)
+ * and scan_vector.c (the same by columns over the batches) share: the aggregates' transitions and the executor state of the scan.
  */
 #ifndef TABLESCAN_SCAN_AGGREGATE_H
 #define TABLESCAN_SCAN_AGGREGATE_H
@@ -70,7 +70,18 @@ typedef struct TsAggScanState
 	bool		computed;		/* for EXPLAIN ANALYZE */
 	bool		parallel;		/* this process aggregates part of the rows */
 	int64		rows_aggregated;
+	int8		vector;			/* aggregated by columns (scan_vector.c): 1, -1 not, 0 undecided */
+	struct TsVectorState *vec;	/* scan_vector.c's plan */
+	int64		rows_by_column;	/* of rows_aggregated, by columns */
 } TsAggScanState;
+
+/* What tablescan_vector_aggregate did. */
+typedef enum TsVectorResult
+{
+	TS_VECTOR_NO,				/* nothing: not an aggregation by columns */
+	TS_VECTOR_DONE,				/* every row */
+	TS_VECTOR_FULL				/* rows until the groups were full */
+} TsVectorResult;
 
 /* scan_aggregate.c */
 extern void tablescan_agg_init(ForeignScanState *node, TsAggScanState *st);
@@ -79,6 +90,8 @@ extern bool tablescan_agg_next_row(ForeignScanState *node, TsAggScanState *st,
 								   Datum **values, bool **isnull);
 extern void tablescan_agg_advance_all(TsAggScanState *st, TsAggValue *states,
 									  const Datum *values, const bool *isnull);
+extern void tablescan_agg_advance_rows(TsAggScanState *st, int a, TsAggValue **states,
+									   const Datum *args, const bool *argnulls, int n);
 extern Datum tablescan_agg_result(const TsAggTrans *t, const TsAggValue *v, bool *isnull);
 extern ForeignPath *tablescan_agg_scan_path(PlannerInfo *root, RelOptInfo *input_rel,
 											RelOptInfo *rel, bool partial, bool parallel,
@@ -86,7 +99,12 @@ extern ForeignPath *tablescan_agg_scan_path(PlannerInfo *root, RelOptInfo *input
 
 /* scan_group.c */
 extern TupleTableSlot *tablescan_group_iterate(ForeignScanState *node, TsAggScanState *st);
+extern TsAggValue *tablescan_group_of_key(TsAggScanState *st, Datum key, bool isnull,
+										  bool *isnew, bool *full);
 extern void tablescan_group_rescan(TsAggScanState *st);
 extern void tablescan_group_explain(TsAggScanState *st, struct ExplainState *es);
+
+/* scan_vector.c */
+extern TsVectorResult tablescan_vector_aggregate(ForeignScanState *node, TsAggScanState *st);
 
 #endif							/* TABLESCAN_SCAN_AGGREGATE_H */

@@ -4,7 +4,8 @@
  *
  * Owns: the plan of a serial GROUP BY query pushed into the scan (a
  * Finalize HashAggregate over the ForeignScan of scan_aggregate.c), and
- * the scan's hash table of groups at execution.
+ * the scan's hash table of groups at execution (rows one by one, or the
+ * group of one key for scan_vector.c's aggregation by columns).
  *
  * Design.  The scan never returns the final values of a GROUP BY query: it
  * is a *partial* aggregation, as a Partial HashAggregate would be, and
@@ -337,6 +338,69 @@ bits_insert(TsGroupTable *g, Datum key, TsAggValue *states)
 }
 
 /*
+ * The states of the group of the key row's keys in keyslot (stored): the
+ * hash table's lookup, a new group's states started (*isnew).
+ */
+static TsAggValue *
+group_lookup(TsAggScanState *st, TsGroupTable *g, bool *isnew)
+{
+	TupleHashEntry entry;
+
+	entry = LookupTupleHashEntry(g->table, g->keyslot, isnew, NULL);
+	if (*isnew)
+	{
+		entry->additional = MemoryContextAlloc(g->tablecxt,
+											   sizeof(TsAggValue) * Max(st->naggs, 1));
+		tablescan_agg_start(st, entry->additional);
+	}
+	if (!g->use_bits)
+	{
+		/* its keys as stored (in the table's memory), for the next rows */
+		ExecStoreMinimalTuple(entry->firstTuple, g->lastslot, false);
+		slot_getallattrs(g->lastslot);
+	}
+	return entry->additional;
+}
+
+/*
+ * For the aggregation by columns (scan_vector.c), GROUP BY one by-value
+ * key: the states of key's group, by the index of the keys' bits or else
+ * the hash table; *isnew when the group is new, *full when it took the
+ * groups past their memory (the caller stops after this row: its groups
+ * go out, tablescan_group_iterate reads on afterwards).  NULL when the
+ * groups are not indexed by the bits of one key: rows go one by one.
+ */
+TsAggValue *
+tablescan_group_of_key(TsAggScanState *st, Datum key, bool isnull, bool *isnew, bool *full)
+{
+	TsGroupTable *g = st->groups;
+	TsAggValue *found;
+
+	*isnew = false;
+	*full = false;
+	if (g == NULL || !g->use_bits)
+		return NULL;
+	found = isnull ? g->bits_null : g->bits ? bits_find(g, key)->states : NULL;
+	if (found)
+		return found;
+	ExecClearTuple(g->keyslot);
+	g->keyslot->tts_values[0] = key;
+	g->keyslot->tts_isnull[0] = isnull;
+	ExecStoreVirtualTuple(g->keyslot);
+	found = group_lookup(st, g, isnew);
+	if (isnull)
+		g->bits_null = found;
+	else
+		bits_insert(g, key, found);
+	if (*isnew && group_memory(st, g) > g->limit)
+	{
+		g->flushes++;
+		*full = true;
+	}
+	return found;
+}
+
+/*
  * Read rows into the groups until every row is read or a new group takes
  * the table over its memory (then the groups go out and it starts again).
  */
@@ -348,9 +412,18 @@ group_fill(ForeignScanState *node, TsAggScanState *st, TsGroupTable *g)
 	Datum	   *values;
 	bool	   *isnull;
 
+	switch (tablescan_vector_aggregate(node, st))
+	{
+		case TS_VECTOR_DONE:
+			g->rows_done = true;
+			return;
+		case TS_VECTOR_FULL:
+			return;
+		case TS_VECTOR_NO:
+			break;				/* row by row */
+	}
 	while (tablescan_agg_next_row(node, st, &values, &isnull))
 	{
-		TupleHashEntry entry;
 		bool		isnew = false;
 		MemoryContext old;
 
@@ -377,14 +450,7 @@ group_fill(ForeignScanState *node, TsAggScanState *st, TsGroupTable *g)
 				keyslot->tts_isnull[k] = isnull[a];
 			}
 			ExecStoreVirtualTuple(keyslot);
-			entry = LookupTupleHashEntry(g->table, keyslot, &isnew, NULL);
-			if (isnew)
-			{
-				entry->additional = MemoryContextAlloc(g->tablecxt,
-													   sizeof(TsAggValue) * Max(st->naggs, 1));
-				tablescan_agg_start(st, entry->additional);
-			}
-			g->last = entry->additional;
+			g->last = group_lookup(st, g, &isnew);
 			if (g->use_bits)
 			{
 				int			a = st->key_attnos[0] - 1;
@@ -393,12 +459,6 @@ group_fill(ForeignScanState *node, TsAggScanState *st, TsGroupTable *g)
 					g->bits_null = g->last;
 				else
 					bits_insert(g, values[a], g->last);
-			}
-			else
-			{
-				/* its keys as stored (in the table's memory), for the next rows */
-				ExecStoreMinimalTuple(entry->firstTuple, g->lastslot, false);
-				slot_getallattrs(g->lastslot);
 			}
 		}
 advance:

@@ -5,7 +5,8 @@
  * aggregates computed while scanning (scan_aggregate.c, scan_group.c)
  * read: planning the Paimon scan at the first fetch (again after a rescan
  * with changed Params), iterating over splits and batches, converting a
- * window of rows to Datums column by column, its part of a Parallel
+ * window of rows to Datums column by column (or handing the batches over
+ * unconverted, to scan_vector.c's aggregation by columns), its part of a Parallel
  * Foreign Scan (the tasks parallel.c hands out), the errcontext while
  * reading and the EXPLAIN ANALYZE figures.
  */
@@ -437,6 +438,56 @@ close_reader(TsScanState *st)
 }
 
 /*
+ * The window is done (its Datums are dead): empty its memory, and when the
+ * batch is done too, read the next batch that keeps rows.  False at the end.
+ */
+static bool
+read_batch(TsScanState *st)
+{
+	MemoryContext old;
+
+	if (st->row_allocs)
+		MemoryContextReset(st->rowcxt);
+	st->row_allocs = false;
+	MemoryContextReset(st->wincxt);
+	old = MemoryContextSwitchTo(st->cxt);
+	while (st->batch_pos >= st->batch.nrows)
+	{
+		ts_err		err = {0};
+		int			n;
+
+		if (st->reader == NULL && !open_next_split(st))
+		{
+			MemoryContextSwitchTo(old);
+			return false;
+		}
+		/*
+		 * Pages decompressed ahead land in st->cxt: see drain_background.
+		 * Not in a parallel scan, whose processes keep the cores busy
+		 * already (another thread each only adds switching).
+		 */
+		ts_bg_set_enabled(tablescan_decompress_ahead && st->pscan == NULL);
+		n = ts_split_reader_next(st->reader, &st->batch, &err);
+		ts_bg_set_enabled(false);
+		if (n < 0)
+			tablescan_report(&err);
+		st->batch_pos = 0;
+		if (n == 0)
+		{
+			st->batch.nrows = 0;
+			close_reader(st);
+		}
+		else
+		{
+			st->figures[FIG_ROWS] += n;
+			ts_row_filter_apply(st->row_filter, &st->batch);
+		}
+	}
+	MemoryContextSwitchTo(old);
+	return true;
+}
+
+/*
  * The next row of the scan into slot (a virtual tuple of the relation's
  * attributes, valid until the next call); false at the end (slot empty).
  */
@@ -517,44 +568,8 @@ next_values_slow(TsScanState *st, Datum **values, bool **isnull)
 		start_scan(st, false);
 	if (st->batch_pos >= st->win_end)
 	{
-		if (st->row_allocs)
-			MemoryContextReset(st->rowcxt);
-		st->row_allocs = false;
-		MemoryContextReset(st->wincxt);
-		old = MemoryContextSwitchTo(st->cxt);
-		while (st->batch_pos >= st->batch.nrows)
-		{
-			ts_err		err = {0};
-			int			n;
-
-			if (st->reader == NULL && !open_next_split(st))
-			{
-				MemoryContextSwitchTo(old);
-				return false;
-			}
-			/*
-			 * Pages decompressed ahead land in st->cxt: see drain_background.
-			 * Not in a parallel scan, whose processes keep the cores busy
-			 * already (another thread each only adds switching).
-			 */
-			ts_bg_set_enabled(tablescan_decompress_ahead && st->pscan == NULL);
-			n = ts_split_reader_next(st->reader, &st->batch, &err);
-			ts_bg_set_enabled(false);
-			if (n < 0)
-				tablescan_report(&err);
-			st->batch_pos = 0;
-			if (n == 0)
-			{
-				st->batch.nrows = 0;
-				close_reader(st);
-			}
-			else
-			{
-				st->figures[FIG_ROWS] += n;
-				ts_row_filter_apply(st->row_filter, &st->batch);
-			}
-		}
-		MemoryContextSwitchTo(old);
+		if (!read_batch(st))
+			return false;
 		convert_window(st);
 	}
 	r = st->batch_pos - st->win_first;
@@ -589,6 +604,52 @@ next_values_slow(TsScanState *st, Datum **values, bool **isnull)
 		*values = st->row_values;
 		*isnull = st->row_isnull;
 	}
+	return true;
+}
+
+/*
+ * The rows of the scan as the readers return them, for the aggregation by
+ * columns (scan_vector.c): rows [*first, (*batch)->nrows) of the current
+ * batch, not converted (the next batch when this one is done); false at the
+ * end.  The rows stay the caller's to consume (tablescan_scan_consume);
+ * the batch is valid until the next call.  Not to be mixed with the
+ * Datum calls in the middle of a window.
+ */
+bool
+tablescan_scan_batch(TsScanState *st, const ts_batch **batch, int *first)
+{
+	if (st->plan == NULL)
+		start_scan(st, false);
+	if (st->batch_pos >= st->batch.nrows && !read_batch(st))
+		return false;
+	/* nothing converted ahead: a Datum call after this one converts from batch_pos */
+	st->win_first = st->win_end = st->batch_pos;
+	*batch = &st->batch;
+	*first = st->batch_pos;
+	return true;
+}
+
+/* The next n rows of tablescan_scan_batch's batch are consumed. */
+void
+tablescan_scan_consume(TsScanState *st, int n)
+{
+	Assert(st->batch_pos + n <= st->batch.nrows);
+	st->batch_pos += n;
+	st->win_first = st->win_end = st->batch_pos;
+}
+
+/*
+ * Attribute attno (1-based) of the relation as tablescan_scan_batch's
+ * batches hold it: its column and its converter to Datums; false when it
+ * is not read.  Valid once the scan is planned (after tablescan_scan_batch).
+ */
+bool
+tablescan_scan_attribute(TsScanState *st, int attno, int *col, const TsDatumConverter **conv)
+{
+	if (st->plan == NULL || attno < 1 || attno > st->natts || st->att_field[attno - 1] < 0)
+		return false;
+	*col = st->att_field[attno - 1];
+	*conv = &st->conv[attno - 1];
 	return true;
 }
 

@@ -115,6 +115,7 @@ extern struct ts_ft_listing *tablescan_rest_format_partitions(ForeignServer *ser
 extern bool tablescan_enable_pruning;
 extern bool tablescan_enable_file_index;
 extern bool tablescan_enable_aggregate_pushdown;
+extern bool tablescan_enable_columnar_aggregate;
 extern int	tablescan_parallel_task_size_kb;
 extern int	tablescan_cache_size_mb;
 extern bool tablescan_decompress_ahead;
@@ -414,6 +415,11 @@ extern void tablescan_scan_set_source(TsScanState *st, Relation rel, Index relid
 extern bool tablescan_scan_next_row(TsScanState *st, TupleTableSlot *slot);
 extern int64 tablescan_scan_rows_rejected(TsScanState *st);
 extern bool tablescan_scan_next_values(TsScanState *st, Datum **values, bool **isnull);
+/* the batches unconverted, for the aggregation by columns (scan_vector.c) */
+extern bool tablescan_scan_batch(TsScanState *st, const ts_batch **batch, int *first);
+extern void tablescan_scan_consume(TsScanState *st, int n);
+extern bool tablescan_scan_attribute(TsScanState *st, int attno, int *col,
+									 const TsDatumConverter **conv);
 extern void tablescan_scan_rescan(TsScanState *st, bool replan);
 extern void tablescan_scan_end(TsScanState *st);
 extern void tablescan_scan_explain(TsScanState *st, struct ExplainState *es);

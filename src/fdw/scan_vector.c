@@ -1,0 +1,560 @@
+/*
+ * scan_vector.c - aggregates computed by columns over the scan's batches.
+ *
+ * Owns: the aggregation of a pushed aggregate scan (scan_aggregate.c,
+ * scan_group.c) straight from the batches the readers return, a column at
+ * a time, when every input is a fixed-width column and every aggregate's
+ * transition is one computed here.  Per chunk of up to VEC_ROWS rows of a
+ * batch: each column read is converted into an array of Datums and NULL
+ * flags with datum.c's own conversion (the Datums the row path would build,
+ * bit for bit, and its errors for a value out of range); with GROUP BY,
+ * each row's group is found once (scan_group.c's index of the key's bits);
+ * then each aggregate runs over the chunk.  No window of rows.
+ *
+ * Taken: no quals left to check (ExecQual needs the rows as Datums); no
+ * GROUP BY key or one column of a type below; at least one aggregate with
+ * a loop of its own: count(*), count(col), sum of int2 / int4 (int2_sum /
+ * int4_sum: an int8, added without an overflow check as they add) and of
+ * float4 / float8 (float4pl / float8pl, their overflow check), min / max
+ * of int2 / int4 / int8 / float4 / float8 / date / timestamp /
+ * timestamptz, bool_and / bool_or, of columns of type bool, int2, int4,
+ * int8, float4, float8, date, timestamp, timestamptz.  Each loop is the
+ * transition function's own formula on the same values in the same order
+ * (a group's rows in row order), so results are PostgreSQL's to the last
+ * bit: float sums added as float8pl adds them, max / min of floats keeping
+ * what float8larger keeps (NaN above everything, of 0.0 and -0.0 the later
+ * input).  The other aggregates of the scan (sum(int8) and avg, whose
+ * states are internal, text, numeric ...) take the chunk's values one by
+ * one through scan_aggregate.c's advance.  Anything else (quals, two keys,
+ * a key of another type) goes row by row.
+ */
+#include "postgres.h"
+
+#include "catalog/pg_type.h"
+#include "commands/explain.h"
+#include "common/int.h"
+#include "miscadmin.h"
+#include "nodes/nodeFuncs.h"
+#include "utils/float.h"
+#include "utils/fmgroids.h"
+#include "utils/memutils.h"
+#include "utils/rel.h"
+
+#include "scan_aggregate.h"
+
+#define VEC_ROWS 1024
+#define VEC_CACHE 256			/* a power of two */
+
+typedef enum VecOp
+{
+	VEC_NONE = 0,
+	VEC_COUNT_STAR,				/* int8inc */
+	VEC_COUNT,					/* int8inc_any */
+	VEC_SUM_INT,				/* int2_sum, int4_sum */
+	VEC_SUM_FLOAT4,				/* float4pl */
+	VEC_SUM_FLOAT8,				/* float8pl */
+	VEC_MAX_INT,				/* int2/4/8larger, date_larger, timestamp(tz)_larger */
+	VEC_MIN_INT,
+	VEC_MAX_FLOAT4,				/* float4larger */
+	VEC_MIN_FLOAT4,
+	VEC_MAX_FLOAT8,				/* float8larger */
+	VEC_MIN_FLOAT8,
+	VEC_BOOL_AND,				/* booland_statefunc */
+	VEC_BOOL_OR,
+	VEC_CALL					/* any other: scan_aggregate.c's advance, value by value */
+} VecOp;
+
+/* A column read: attribute, its batch column and converter, a chunk's values. */
+typedef struct VecColumn
+{
+	AttrNumber	attno;
+	Datum	   *values;
+	bool	   *isnull;
+} VecColumn;
+
+typedef struct VecAgg
+{
+	VecOp		op;
+	int			column;			/* in columns; -1 for count(*) */
+} VecAgg;
+
+struct TsVectorState
+{
+	int			ncolumns;
+	VecColumn  *columns;
+	int			key;			/* the GROUP BY key's column, -1: no GROUP BY */
+	VecAgg	   *aggs;			/* per aggregate */
+	TsAggValue **groups;		/* per row of the chunk: its group's states */
+	/*
+	 * The groups of keys met lately, by their bits (a key bit for bit equal
+	 * is the same group: scan_group.c's index), spared a call; valid for
+	 * one call of tablescan_vector_aggregate (the groups go out after it).
+	 */
+	Datum		cache_key[VEC_CACHE];
+	TsAggValue *cache_states[VEC_CACHE];	/* NULL: empty */
+	TsAggValue *cache_null;		/* the group of the NULL key */
+};
+
+/* Is a column of this type one we aggregate by columns (by value, fixed width)? */
+static bool
+vector_type(Oid typid)
+{
+	switch (typid)
+	{
+		case BOOLOID:
+		case INT2OID:
+		case INT4OID:
+		case INT8OID:
+		case FLOAT4OID:
+		case FLOAT8OID:
+		case DATEOID:
+		case TIMESTAMPOID:
+		case TIMESTAMPTZOID:
+			return true;
+		default:
+			return false;
+	}
+}
+
+/* The loop of a transition function on an argument of type argtype (InvalidOid: none). */
+static VecOp
+vector_op(Oid transfn, Oid argtype)
+{
+	if (!OidIsValid(argtype))
+		return transfn == F_INT8INC ? VEC_COUNT_STAR : VEC_NONE;
+	switch (transfn)
+	{
+		case F_INT8INC_ANY:
+			return VEC_COUNT;
+		case F_INT2_SUM:
+			return argtype == INT2OID ? VEC_SUM_INT : VEC_NONE;
+		case F_INT4_SUM:
+			return argtype == INT4OID ? VEC_SUM_INT : VEC_NONE;
+		case F_FLOAT4PL:
+			return argtype == FLOAT4OID ? VEC_SUM_FLOAT4 : VEC_NONE;
+		case F_FLOAT8PL:
+			return argtype == FLOAT8OID ? VEC_SUM_FLOAT8 : VEC_NONE;
+		case F_INT2LARGER:
+			return argtype == INT2OID ? VEC_MAX_INT : VEC_NONE;
+		case F_INT2SMALLER:
+			return argtype == INT2OID ? VEC_MIN_INT : VEC_NONE;
+		case F_INT4LARGER:
+			return argtype == INT4OID ? VEC_MAX_INT : VEC_NONE;
+		case F_INT4SMALLER:
+			return argtype == INT4OID ? VEC_MIN_INT : VEC_NONE;
+		case F_INT8LARGER:
+			return argtype == INT8OID ? VEC_MAX_INT : VEC_NONE;
+		case F_INT8SMALLER:
+			return argtype == INT8OID ? VEC_MIN_INT : VEC_NONE;
+		case F_DATE_LARGER:
+			return argtype == DATEOID ? VEC_MAX_INT : VEC_NONE;
+		case F_DATE_SMALLER:
+			return argtype == DATEOID ? VEC_MIN_INT : VEC_NONE;
+		case F_TIMESTAMP_LARGER:
+			return argtype == TIMESTAMPOID ? VEC_MAX_INT : VEC_NONE;
+		case F_TIMESTAMP_SMALLER:
+			return argtype == TIMESTAMPOID ? VEC_MIN_INT : VEC_NONE;
+		case F_TIMESTAMPTZ_LARGER:
+			return argtype == TIMESTAMPTZOID ? VEC_MAX_INT : VEC_NONE;
+		case F_TIMESTAMPTZ_SMALLER:
+			return argtype == TIMESTAMPTZOID ? VEC_MIN_INT : VEC_NONE;
+		case F_FLOAT4LARGER:
+			return argtype == FLOAT4OID ? VEC_MAX_FLOAT4 : VEC_NONE;
+		case F_FLOAT4SMALLER:
+			return argtype == FLOAT4OID ? VEC_MIN_FLOAT4 : VEC_NONE;
+		case F_FLOAT8LARGER:
+			return argtype == FLOAT8OID ? VEC_MAX_FLOAT8 : VEC_NONE;
+		case F_FLOAT8SMALLER:
+			return argtype == FLOAT8OID ? VEC_MIN_FLOAT8 : VEC_NONE;
+		case F_BOOLAND_STATEFUNC:
+			return argtype == BOOLOID ? VEC_BOOL_AND : VEC_NONE;
+		case F_BOOLOR_STATEFUNC:
+			return argtype == BOOLOID ? VEC_BOOL_OR : VEC_NONE;
+		default:
+			return VEC_NONE;
+	}
+}
+
+/* The column of attno in v, added when new. */
+static int
+vector_column(struct TsVectorState *v, AttrNumber attno)
+{
+	for (int c = 0; c < v->ncolumns; c++)
+		if (v->columns[c].attno == attno)
+			return c;
+	v->columns[v->ncolumns].attno = attno;
+	v->columns[v->ncolumns].values = palloc(sizeof(Datum) * VEC_ROWS);
+	v->columns[v->ncolumns].isnull = palloc(sizeof(bool) * VEC_ROWS);
+	return v->ncolumns++;
+}
+
+/*
+ * The plan of the aggregation by columns for this scan, in the query's
+ * memory, or NULL when something in it is not taken (see the top).
+ */
+static struct TsVectorState *
+vector_plan(ForeignScanState *node, TsAggScanState *st)
+{
+	TupleDesc	desc = RelationGetDescr(st->rel);
+	MemoryContext old;
+	struct TsVectorState *v;
+	int			nloops = 0;
+
+	if (!tablescan_enable_columnar_aggregate || st->qual != NULL || st->nkeys > 1)
+		return NULL;
+	if (st->nkeys == 1)
+	{
+		Oid			typid = TupleDescAttr(desc, st->key_attnos[0] - 1)->atttypid;
+
+		if (!vector_type(typid) || exprType(linitial(st->key_exprs)) != typid)
+			return NULL;
+	}
+	for (int i = 0; i < st->naggs; i++)
+	{
+		TsAggTrans *t = &st->trans[i];
+		Oid			argtype = InvalidOid;
+		VecOp		op;
+
+		if (t->attno > 0)
+			argtype = TupleDescAttr(desc, t->attno - 1)->atttypid;
+		op = vector_op(t->trans->flinfo->fn_oid, argtype);
+		/* a loop of ours where the initial state is what it assumes (0 for counts, NULL) */
+		if (op == VEC_NONE || !t->transbyval || (t->attno > 0 && !vector_type(argtype)) ||
+			t->init_isnull != (op != VEC_COUNT_STAR && op != VEC_COUNT))
+			op = VEC_CALL;
+		if (op != VEC_CALL)
+			nloops++;
+	}
+	/* nothing gained without a loop of ours: the rows go by as Datums anyway */
+	if (nloops == 0)
+		return NULL;
+
+	old = MemoryContextSwitchTo(node->ss.ps.state->es_query_cxt);
+	v = palloc0(sizeof(struct TsVectorState));
+	v->columns = palloc0(sizeof(VecColumn) * (st->naggs + 1));
+	v->aggs = palloc0(sizeof(VecAgg) * Max(st->naggs, 1));
+	v->groups = palloc(sizeof(TsAggValue *) * VEC_ROWS);
+	v->key = st->nkeys == 1 ? vector_column(v, st->key_attnos[0]) : -1;
+	for (int i = 0; i < st->naggs; i++)
+	{
+		TsAggTrans *t = &st->trans[i];
+
+		Oid			argtype = t->attno > 0 ?
+			TupleDescAttr(desc, t->attno - 1)->atttypid : InvalidOid;
+
+		v->aggs[i].op = vector_op(t->trans->flinfo->fn_oid, argtype);
+		if (v->aggs[i].op == VEC_NONE || !t->transbyval ||
+			(t->attno > 0 && !vector_type(argtype)) ||
+			t->init_isnull != (v->aggs[i].op != VEC_COUNT_STAR && v->aggs[i].op != VEC_COUNT))
+			v->aggs[i].op = VEC_CALL;
+		v->aggs[i].column = t->attno > 0 ? vector_column(v, t->attno) : -1;
+	}
+	MemoryContextSwitchTo(old);
+	return v;
+}
+
+/*
+ * Rows [first, first + n) of column c of the batch into c's arrays: the
+ * Datums of datum.c's conversion, in a loop where it has one, else (and
+ * from a value it leaves, whose ERROR it raises) one by one.
+ */
+static void
+vector_convert(TsScanState *scan, VecColumn *c, const ts_batch *b, int first, int n)
+{
+	const TsDatumConverter *conv;
+	int			col;
+	int			done;
+
+	if (!tablescan_scan_attribute(scan, c->attno, &col, &conv))
+		elog(ERROR, "tablescan_fdw: attribute %d of an aggregate is not read", c->attno);
+	done = tablescan_convert_column(conv, b, col, first, n, 1, c->values, c->isnull);
+	for (int r = done; r < n; r++)
+		c->values[r] = tablescan_convert_value(conv, ts_batch_at(b, first + r, col),
+											   &c->isnull[r]);
+}
+
+/*
+ * The first input of a strict transition is its state; a NULL state stays
+ * (advance in scan_aggregate.c).  By-value states: no copy.
+ */
+#define STRICT_START(s, x) \
+	if ((s)->novalue) \
+	{ \
+		(s)->value = (x); \
+		(s)->isnull = false; \
+		(s)->novalue = false; \
+		continue; \
+	} \
+	if ((s)->isnull) \
+		continue
+
+/* n rows into aggregate a: the transition's loop over the chunk. */
+static void
+vector_advance(const VecAgg *agg, int a, TsAggValue **groups, const VecColumn *c, int n)
+{
+	const Datum *x = c ? c->values : NULL;
+	const bool *nul = c ? c->isnull : NULL;
+
+	switch (agg->op)
+	{
+		case VEC_COUNT_STAR:
+			for (int r = 0; r < n; r++)
+			{
+				TsAggValue *s = &groups[r][a];
+				int64		count;
+
+				if (unlikely(pg_add_s64_overflow(DatumGetInt64(s->value), 1, &count)))
+					ereport(ERROR,
+							(errcode(ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE),
+							 errmsg("bigint out of range")));
+				s->value = Int64GetDatum(count);
+			}
+			break;
+		case VEC_COUNT:
+			for (int r = 0; r < n; r++)
+			{
+				TsAggValue *s = &groups[r][a];
+				int64		count;
+
+				if (nul[r])
+					continue;
+				if (unlikely(pg_add_s64_overflow(DatumGetInt64(s->value), 1, &count)))
+					ereport(ERROR,
+							(errcode(ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE),
+							 errmsg("bigint out of range")));
+				s->value = Int64GetDatum(count);
+			}
+			break;
+		case VEC_SUM_INT:
+			/* int2_sum / int4_sum (not strict): the first input, then + without a check */
+			for (int r = 0; r < n; r++)
+			{
+				TsAggValue *s = &groups[r][a];
+				/* an int2's Datum is sign-extended as an int4's: DatumGetInt32 reads both */
+				int64		in = (int64) DatumGetInt32(x[r]);
+
+				if (nul[r])
+					continue;
+				if (s->isnull)
+				{
+					s->value = Int64GetDatum(in);
+					s->isnull = false;
+					s->novalue = false;
+				}
+				else
+					s->value = Int64GetDatum((int64) ((uint64) DatumGetInt64(s->value) + (uint64) in));
+			}
+			break;
+		case VEC_SUM_FLOAT4:
+			for (int r = 0; r < n; r++)
+			{
+				TsAggValue *s = &groups[r][a];
+
+				if (nul[r])
+					continue;
+				STRICT_START(s, x[r]);
+				s->value = Float4GetDatum(float4_pl(DatumGetFloat4(s->value),
+													DatumGetFloat4(x[r])));
+			}
+			break;
+		case VEC_SUM_FLOAT8:
+			for (int r = 0; r < n; r++)
+			{
+				TsAggValue *s = &groups[r][a];
+
+				if (nul[r])
+					continue;
+				STRICT_START(s, x[r]);
+				s->value = Float8GetDatum(float8_pl(DatumGetFloat8(s->value),
+													DatumGetFloat8(x[r])));
+			}
+			break;
+		case VEC_MAX_INT:
+		case VEC_MIN_INT:
+			/* int2/int4/date Datums are sign-extended: all compare as int64 */
+			for (int r = 0; r < n; r++)
+			{
+				TsAggValue *s = &groups[r][a];
+
+				if (nul[r])
+					continue;
+				STRICT_START(s, x[r]);
+				if (agg->op == VEC_MAX_INT ? (int64) x[r] > (int64) s->value :
+					(int64) x[r] < (int64) s->value)
+					s->value = x[r];
+			}
+			break;
+		case VEC_MAX_FLOAT4:
+		case VEC_MIN_FLOAT4:
+			/* float4larger: float4_gt(state, x) ? state : x (smaller: float4_lt) */
+			for (int r = 0; r < n; r++)
+			{
+				TsAggValue *s = &groups[r][a];
+				float4		cur,
+							in;
+
+				if (nul[r])
+					continue;
+				STRICT_START(s, x[r]);
+				cur = DatumGetFloat4(s->value);
+				in = DatumGetFloat4(x[r]);
+				if (!(agg->op == VEC_MAX_FLOAT4 ? float4_gt(cur, in) : float4_lt(cur, in)))
+					s->value = x[r];
+			}
+			break;
+		case VEC_MAX_FLOAT8:
+		case VEC_MIN_FLOAT8:
+			/* float8larger: float8_gt(state, x) ? state : x (smaller: float8_lt) */
+			for (int r = 0; r < n; r++)
+			{
+				TsAggValue *s = &groups[r][a];
+				float8		cur,
+							in;
+
+				if (nul[r])
+					continue;
+				STRICT_START(s, x[r]);
+				cur = DatumGetFloat8(s->value);
+				in = DatumGetFloat8(x[r]);
+				if (!(agg->op == VEC_MAX_FLOAT8 ? float8_gt(cur, in) : float8_lt(cur, in)))
+					s->value = x[r];
+			}
+			break;
+		case VEC_BOOL_AND:
+		case VEC_BOOL_OR:
+			for (int r = 0; r < n; r++)
+			{
+				TsAggValue *s = &groups[r][a];
+
+				if (nul[r])
+					continue;
+				STRICT_START(s, x[r]);
+				s->value = BoolGetDatum(agg->op == VEC_BOOL_AND ?
+										DatumGetBool(s->value) && DatumGetBool(x[r]) :
+										DatumGetBool(s->value) || DatumGetBool(x[r]));
+			}
+			break;
+		case VEC_CALL:
+		case VEC_NONE:
+			elog(ERROR, "tablescan_fdw: no loop for an aggregate");
+	}
+}
+
+/*
+ * The groups of rows [0, n) of the chunk (the key in column key); stops
+ * after a row whose new group filled the groups' memory: returns the rows
+ * done, *full then.
+ */
+static int
+vector_groups(TsAggScanState *st, struct TsVectorState *v, int n, bool *full)
+{
+	const VecColumn *k = &v->columns[v->key];
+
+	*full = false;
+	for (int r = 0; r < n; r++)
+	{
+		bool		isnew;
+
+		/* the same key as the row before (bit for bit): its group */
+		if (r > 0 && k->isnull[r] == k->isnull[r - 1] &&
+			(k->isnull[r] || k->values[r] == k->values[r - 1]))
+		{
+			v->groups[r] = v->groups[r - 1];
+			continue;
+		}
+		if (k->isnull[r])
+		{
+			if (v->cache_null == NULL)
+				v->cache_null = tablescan_group_of_key(st, (Datum) 0, true, &isnew, full);
+			v->groups[r] = v->cache_null;
+		}
+		else
+		{
+			Datum		key = k->values[r];
+			uint32		h = (uint32) (((uint64) key * UINT64CONST(0x9E3779B97F4A7C15)) >> 56) &
+				(VEC_CACHE - 1);
+
+			if (v->cache_states[h] == NULL || v->cache_key[h] != key)
+			{
+				v->cache_states[h] = tablescan_group_of_key(st, key, false, &isnew, full);
+				v->cache_key[h] = key;
+			}
+			v->groups[r] = v->cache_states[h];
+		}
+		if (v->groups[r] == NULL)
+			elog(ERROR, "tablescan_fdw: the groups of an aggregation by columns have no index");
+		if (*full)
+			return r + 1;
+	}
+	return n;
+}
+
+/*
+ * Aggregate the scan's rows by columns, when the aggregation is one taken
+ * here (decided at its first batch): until the rows are done
+ * (TS_VECTOR_DONE) or the groups are full (TS_VECTOR_FULL: return them,
+ * then call again).  TS_VECTOR_NO: not taken, the caller reads the rows
+ * one by one (none is consumed).
+ */
+TsVectorResult
+tablescan_vector_aggregate(ForeignScanState *node, TsAggScanState *st)
+{
+	MemoryContext tuplecxt = node->ss.ps.ps_ExprContext->ecxt_per_tuple_memory;
+	struct TsVectorState *v;
+	const ts_batch *b;
+	int			first;
+
+	if (st->vector < 0)
+		return TS_VECTOR_NO;
+	if (st->vector == 0)
+	{
+		st->vec = vector_plan(node, st);
+		st->vector = st->vec ? 1 : -1;
+		if (st->vec == NULL)
+			return TS_VECTOR_NO;
+	}
+	v = st->vec;
+	/* the groups of an earlier call may have gone out */
+	memset(v->cache_states, 0, sizeof(v->cache_states));
+	v->cache_null = NULL;
+	while (tablescan_scan_batch(st->scan, &b, &first))
+	{
+		CHECK_FOR_INTERRUPTS();
+		while (first < b->nrows)
+		{
+			int			n = Min(VEC_ROWS, b->nrows - first);
+			bool		full = false;
+			MemoryContext old;
+
+			MemoryContextReset(tuplecxt);
+			old = MemoryContextSwitchTo(tuplecxt);
+			for (int c = 0; c < v->ncolumns; c++)
+				vector_convert(st->scan, &v->columns[c], b, first, n);
+			if (v->key >= 0)
+				n = vector_groups(st, v, n, &full);
+			else
+				for (int r = 0; r < n; r++)
+					v->groups[r] = st->values;
+			for (int a = 0; a < st->naggs; a++)
+			{
+				const VecColumn *c = v->aggs[a].column >= 0 ?
+					&v->columns[v->aggs[a].column] : NULL;
+
+				if (v->aggs[a].op == VEC_CALL)
+					tablescan_agg_advance_rows(st, a, v->groups, c ? c->values : NULL,
+											   c ? c->isnull : NULL, n);
+				else
+					vector_advance(&v->aggs[a], a, v->groups, c, n);
+			}
+			MemoryContextSwitchTo(old);
+			st->rows_aggregated += n;
+			st->rows_by_column += n;
+			tablescan_scan_consume(st->scan, n);
+			first += n;
+			if (full)
+				return TS_VECTOR_FULL;
+		}
+	}
+	MemoryContextReset(tuplecxt);
+	return TS_VECTOR_DONE;
+}
