@@ -816,9 +816,9 @@ s3_whole_result(s3_request *r, uint8_t **data, size_t *len, ts_err *err)
 
 	*data = NULL;
 	*len = 0;
-	if (r->status == 416 && r->total == 0)
+	if (r->status == 416 && r->total <= 0)
 	{
-		/* "bytes=0-" of an empty object (Content-Range: bytes * /0) */
+		/* "bytes=0-" of an empty object: its byte 0 does not exist (Content-Range: bytes * /0, if any) */
 		ts_free(r->body);
 		r->body = NULL;
 		r->status = 200;

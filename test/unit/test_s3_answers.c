@@ -222,17 +222,26 @@ test_whole_short_retried(void **state)
 	assert_non_null(strstr(err.msg, "GET \"s3://b/obj\" failed after 2 attempts: HTTP 206 with 5 bytes"));
 	stop();
 
-	/* an empty object: 416 with the size 0 */
+	/* an empty object: 416, with the size 0 or without a Content-Range */
 	{
 		static const char *const empty[] = {
 			"HTTP/1.1 416 Requested Range Not Satisfiable\r\nContent-Range: bytes */0\r\n"
 			"Content-Length: 0\r\nConnection: close\r\n\r\n"
 		};
 
+		static const char *const empty2[] = {	/* without a Content-Range */
+			"HTTP/1.1 416 Requested Range Not Satisfiable\r\nContent-Length: 0\r\nConnection: close\r\n\r\n"
+		};
+
 		configure(serve(empty, 1), 5);
 		assert_true(ts_s3_read_object("s3://b/empty", &data, &len, &err));
 		assert_int_equal(len, 0);
 		assert_non_null(data);
+		free(data);
+		stop();
+		configure(serve(empty2, 1), 5);
+		assert_true(ts_s3_read_object("s3://b/empty", &data, &len, &err));
+		assert_int_equal(len, 0);
 		free(data);
 		stop();
 	}
