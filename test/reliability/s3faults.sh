@@ -75,7 +75,7 @@ TABLES=(pq_rg pq_small orc_t avro_many pk_dedup_dv pk_table_scan_and_read_dv ord
 # ---- the store ----------------------------------------------------------------
 (cd test/s3 && { [ -d node_modules/s3rver ] || npm install --no-audit --no-fund >/dev/null 2>&1; })
 node test/s3/proxy.mjs --dir "$W/s3" --upload "chaos/wh/rel.db=$WH" --chaos-seed "$SEED" \
-    --chaos-latency 10 --chaos-stall-ms 600 > "$W/port" 2> "$W/proxy.log" &
+    --chaos-latency 10 --chaos-stall-ms 400 > "$W/port" 2> "$W/proxy.log" &
 PROXY=$!
 trap 'kill $PROXY 2>/dev/null' EXIT
 for _ in $(seq 1 600); do [ -s "$W/port" ] && break; kill -0 $PROXY 2>/dev/null || break; sleep 0.1; done
@@ -147,6 +147,7 @@ for cache in off on; do
         combo="in_flight $inflight, metadata cache $cache"
         set_cache="RESET tablescan.metadata_cache_dir;"
         [ $cache = on ] && set_cache="SET tablescan.metadata_cache_dir = 'ts_rel_s3faults_cache';"
+        chaos "reset=1" >/dev/null    # the counts below are this pass's
         t0=$(now_ms)
         timeout 900 psql -X -q -At -v ON_ERROR_STOP=0 \
             -c "$SESSION SET tablescan.s3_max_in_flight = $inflight; $set_cache" -f "$W/q_s3.sql" \
@@ -156,7 +157,7 @@ for cache in off on; do
         bad=0; errs=0
         for f in "$W/loc"/*; do
             tag=$(basename "$f"); g=$W/s3_$cache$inflight/$tag
-            [ "$tag" = end ] && continue
+            [ "$tag" = end_ ] && continue
             nq=$((nq + 1))
             if [ -f "$g" ] && cmp -s "$f" "$g"; then continue; fi
             e=$(grep -m1 'ERROR' "$g" 2>/dev/null)
@@ -170,7 +171,7 @@ for cache in off on; do
         nerr=$((nerr + errs)); nbad=$((nbad + bad))
         counts=$(chaos "" | sed 's/.*"counts"://')
         echo "# $combo: $(( $(now_ms) - t0 )) ms, store: $counts"
-        if [ $rc -eq 0 ] && [ $bad -eq 0 ] && [ -f "$W/s3_$cache$inflight/end" ]; then
+        if [ $rc -eq 0 ] && [ $bad -eq 0 ] && [ -f "$W/s3_$cache$inflight/end_" ]; then
             ok "random faults ($combo): every query the local rows or a retries-exhausted ERROR ($errs)"
         else
             fail "random faults ($combo): $bad queries wrong (psql rc $rc)"
