@@ -259,7 +259,17 @@ on_header(char *buf, size_t size, size_t nitems, void *arg)
 		memcpy(line, buf, k);
 		line[k] = '\0';
 		if (sscanf(line + sizeof(name) - 1, " bytes %lld-%lld", &a, &b) == 2 && a >= 0 && b >= a)
+		{
+			const char *slash = strchr(line, '/');
+			long long	total;
+
 			s->range_start = a;
+			s->range_end = b;
+			if (slash && sscanf(slash + 1, "%lld", &total) == 1 && total > b)
+				s->range_total = total;
+		}
+		else if (sscanf(line + sizeof(name) - 1, " bytes */%lld", &a) == 1 && a >= 0)
+			s->range_total = a;	/* a 416's: the object's size */
 	}
 	return n;
 }
@@ -366,17 +376,22 @@ s3_attempt_begin(CURL *h, s3_request *r, const ts_s3_config *cfg, s3_sink *s, s3
 	s->errlen = 0;
 	s->errbody[0] = '\0';
 	s->handle = h;
+	s->range_start = -1;
+	s->range_end = -1;
+	s->range_total = -1;
 	if (r->kind == REQ_RANGE)
 	{
 		s->fixed = r->buf;
 		s->fixed_len = r->len;
 		s->fixed_offset = r->offset;
-		s->range_start = -1;
-		curl_easy_setopt(h, CURLOPT_HEADERFUNCTION, on_header);
-		curl_easy_setopt(h, CURLOPT_HEADERDATA, s);
 	}
 	else
 		s->max_body = r->max_body;
+	if (r->kind == REQ_RANGE || r->kind == REQ_WHOLE)
+	{
+		curl_easy_setopt(h, CURLOPT_HEADERFUNCTION, on_header);
+		curl_easy_setopt(h, CURLOPT_HEADERDATA, s);
+	}
 	curl_easy_setopt(h, CURLOPT_URL, r->url);
 	curl_easy_setopt(h, CURLOPT_PROTOCOLS_STR, "http,https");
 	curl_easy_setopt(h, CURLOPT_FOLLOWLOCATION, 0L);
@@ -401,6 +416,16 @@ s3_attempt_begin(CURL *h, s3_request *r, const ts_s3_config *cfg, s3_sink *s, s3
 		snprintf(range, sizeof(range), "Range: bytes=%lld-%lld", (long long) r->offset,
 				 (long long) (r->offset + (int64_t) r->len - 1));
 		a->headers = curl_slist_append(a->headers, range);
+	}
+	else if (r->kind == REQ_WHOLE)
+	{
+		/*
+		 * The whole object as the range from byte 0: a 206 then says the
+		 * object's size (Content-Range: bytes 0-N/size), so that a body
+		 * short of it is seen even under a Content-Length that agrees with
+		 * the short body.  A store that ignores ranges answers 200.
+		 */
+		a->headers = curl_slist_append(a->headers, "Range: bytes=0-");
 	}
 	if (cfg->access_key && cfg->access_key[0])
 	{
@@ -475,6 +500,23 @@ attempt(s3_request *r, const ts_s3_config *cfg, s3_sink *s, CURLcode *rc, long *
 	return true;
 }
 
+bool
+s3_answer_complete(const s3_request *r, const s3_sink *s)
+{
+	if (s->status < 200 || s->status > 299)
+		return true;			/* not a body of the object: judged by status */
+	if (r->kind == REQ_RANGE)
+		return s->got == r->len ||	/* the bytes of the range, placed by Content-Range */
+			(s->range_total >= 0 && r->offset + (int64_t) r->len > s->range_total);	/* past the end: no retry mends it */
+	if (r->kind != REQ_WHOLE)
+		return true;
+	if (s->status == 206 &&
+		(s->range_start != 0 || s->range_total < 0 || s->range_end != s->range_total - 1 ||
+		 (int64_t) s->got != s->range_total))
+		return false;			/* not the object from byte 0 to its end */
+	return r->expect_size <= 0 || (int64_t) s->got == r->expect_size;
+}
+
 s3_outcome
 s3_judge(s3_request *r, s3_sink *s, CURLcode rc, int i, int attempts, ts_err *err)
 {
@@ -501,9 +543,16 @@ s3_judge(s3_request *r, s3_sink *s, CURLcode rc, int i, int attempts, ts_err *er
 		return S3_FAIL;
 	}
 	transient = rc != CURLE_OK ? retryable_code(rc) : ts_http_retryable_status(s->status);
+	if (rc == CURLE_OK && !transient && !s3_answer_complete(r, s))
+	{
+		/* cut short under a Content-Length that agrees, or off the range: as a reset */
+		s->incomplete = true;
+		transient = true;
+	}
 	if (rc == CURLE_OK && !transient)
 	{
 		r->status = s->status;
+		r->total = s->range_total;
 		r->body = s->grow;
 		r->body_len = s->got;
 		s->grow = NULL;
@@ -518,6 +567,11 @@ s3_judge(s3_request *r, s3_sink *s, CURLcode rc, int i, int attempts, ts_err *er
 	if (rc != CURLE_OK)
 		ts_error(err, TS_ERR_IO, "%s \"%s\" failed after %d attempt%s: %s",
 				 s3_method_name(r->kind), r->uri, i, i == 1 ? "" : "s", curl_easy_strerror(rc));
+	else if (s->incomplete)
+		ts_error(err, TS_ERR_IO, "%s \"%s\" failed after %d attempt%s: HTTP %ld with %zu bytes, "
+				 "short of or off the %s asked for",
+				 s3_method_name(r->kind), r->uri, i, i == 1 ? "" : "s", s->status, s->got,
+				 r->kind == REQ_RANGE ? "range" : "object");
 	else
 	{
 		char	   *code = ts_s3_error_code(s->errbody, s->errlen);
@@ -762,7 +816,16 @@ s3_whole_result(s3_request *r, uint8_t **data, size_t *len, ts_err *err)
 
 	*data = NULL;
 	*len = 0;
-	if (r->status != 200)
+	if (r->status == 416 && r->total <= 0)
+	{
+		/* "bytes=0-" of an empty object: its byte 0 does not exist (Content-Range: bytes * /0, if any) */
+		ts_free(r->body);
+		r->body = NULL;
+		r->status = 200;
+		r->body_len = 0;
+		r->content_length = 0;
+	}
+	if (r->status != 200 && r->status != 206)
 	{
 		ts_free(r->body);
 		r->body = NULL;
@@ -771,7 +834,7 @@ s3_whole_result(s3_request *r, uint8_t **data, size_t *len, ts_err *err)
 		return ok;
 	}
 	request_done(r);
-	if (r->content_length >= 0 && (size_t) r->content_length != r->body_len)
+	if (r->status == 200 && r->content_length >= 0 && (size_t) r->content_length != r->body_len)
 	{
 		ts_free(r->body);
 		r->body = NULL;

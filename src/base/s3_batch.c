@@ -68,6 +68,7 @@ start(CURLM *multi, slot *sl, ts_s3_fetch *it, int i, item_state *st,
 	{
 		sl->r.kind = REQ_WHOLE;
 		sl->r.max_body = S3_MAX_WHOLE;
+		sl->r.expect_size = it->object_size > 0 ? it->object_size : 0;
 	}
 	sl->r.url = s3_object_url_of(it->uri, err);
 	if (sl->r.url == NULL)

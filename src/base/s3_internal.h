@@ -28,6 +28,8 @@ typedef struct s3_sink
 	size_t		fixed_len;
 	int64_t		fixed_offset;	/* where fixed starts in the object */
 	int64_t		range_start;	/* of a 206's Content-Range (-1: none) */
+	int64_t		range_end;		/* its last byte (-1: none) */
+	int64_t		range_total;	/* its object size, also of a 416 (-1: none) */
 	bool		pos_set;
 	int64_t		pos;			/* position in the object of the next body byte */
 	uint8_t    *grow;
@@ -36,6 +38,7 @@ typedef struct s3_sink
 	size_t		got;
 	bool		overflow;
 	bool		nomem;
+	bool		incomplete;		/* a 2xx answer short of (or off) what was asked (s3_judge) */
 	/* other answers: the first bytes of the error body */
 	char		errbody[8192];
 	size_t		errlen;
@@ -58,9 +61,11 @@ typedef struct s3_request
 	size_t		len;
 	void	   *buf;
 	size_t		max_body;		/* REQ_WHOLE, REQ_LIST */
+	int64_t		expect_size;	/* REQ_WHOLE: the object's size when known (> 0), else 0 */
 	/* answer */
 	long		status;
 	int64_t		content_length;
+	int64_t		total;			/* REQ_WHOLE: the object size of its Content-Range (-1: none) */
 	uint8_t    *body;			/* REQ_WHOLE, REQ_LIST: ts_malloc'd */
 	size_t		body_len;
 	char	   *error_code;		/* of a non-2xx answer */
@@ -101,10 +106,21 @@ void		s3_attempt_end(CURL *h, s3_request *r, s3_sink *s, s3_attempt *a, long *re
 
 /*
  * Judge attempt number i (of at most 'attempts') that ended with rc into
- * s: S3_DONE moves the body into r; S3_RETRY and S3_FAIL free it.  S3_FAIL
+ * s: S3_DONE moves the body into r; S3_RETRY and S3_FAIL free it.  A 2xx
+ * answer that is not complete (s3_answer_complete) is transient.  S3_FAIL
  * sets err naming r->uri (out of memory, too long an answer, a
  * non-transient transport failure, or retries exhausted).
  */
+/*
+ * Does a 2xx answer carry all that was asked?  A range: its len bytes (a
+ * 206 placed by its Content-Range, or the range's bytes of a 200), unless
+ * the Content-Range's size says the range runs past the object's end.  A
+ * whole object: a 206 from byte 0 to the end of the size its Content-Range
+ * gives, and expect_size bytes when that is known.  Otherwise s3_judge
+ * retries it as it does a connection reset.
+ */
+bool		s3_answer_complete(const s3_request *r, const s3_sink *s);
+
 s3_outcome	s3_judge(s3_request *r, s3_sink *s, CURLcode rc, int i, int attempts, ts_err *err);
 
 /*
@@ -132,9 +148,10 @@ char	   *s3_object_url_of(const char *uri, ts_err *err);
 bool		s3_range_result(s3_request *r, int64_t object_size, ts_err *err);
 
 /*
- * The result of a whole GET (r done): the body (NUL-terminated, owned by
- * the caller) when 200 with the announced length; an error otherwise (404
- * = TS_ERR_NOT_FOUND).  Frees r's error code and, on error, its body.
+ * The result of a whole GET (r done; sent as "Range: bytes=0-"): the body
+ * (NUL-terminated, owned by the caller) when 200 with the announced length
+ * or 206 (s3_judge saw it whole), empty for a 416 of an empty object; an
+ * error otherwise (404 = TS_ERR_NOT_FOUND).  Frees r's error code and, on error, its body.
  */
 bool		s3_whole_result(s3_request *r, uint8_t **data, size_t *len, ts_err *err);
 

@@ -4,8 +4,9 @@
  * Owns: object URIs (s3://, s3a://, oss://), the storage settings a scan
  * reads with (endpoint, region, addressing, CA file, credentials), and the
  * requests the file system layer needs: HEAD for a size, ranged GET into a
- * caller's buffer (a short body is an error, never data), whole GET of a
- * small object, ListObjectsV2 with pagination, existence checks.  Requests
+ * caller's buffer (a short body is retried, then an error, never data),
+ * whole GET of a small object (sent as "bytes=0-": a short one is seen by
+ * the size in the 206's Content-Range), ListObjectsV2 with pagination, existence checks.  Requests
  * are signed by libcurl (AWS SigV4), go over one kept-alive connection
  * cache per process, are retried with backoff and jitter, and stop within a
  * poll interval when an interrupt is pending.  Secrets never appear in an
@@ -151,7 +152,7 @@ typedef struct ts_s3_fetch
 	void	   *buf;
 	size_t		len;
 	int64_t		offset;
-	int64_t		object_size;	/* for the ranged answer's check, or -1 */
+	int64_t		object_size;	/* for the ranged answer's check; whole: the size it must have; or -1 */
 	/* result */
 	uint8_t    *data;			/* whole: ts_malloc'd, NUL-terminated */
 	size_t		data_len;

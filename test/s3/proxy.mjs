@@ -19,6 +19,23 @@
 // a body cut short of its Content-Length, a connection reset mid-body, or
 // 429 with Retry-After: 0; the second attempt is served.  In bucket "stall"
 // nothing is ever answered (cancel and statement_timeout must still work).
+//
+// Seeded random faults (test/reliability/s3faults.sh), in bucket "chaos":
+// each attempt of a request (method, URL, range, attempt number) draws, by
+// a SHA-256 of the seed and those, whether it fails (--chaos-rate, or set
+// at run time) and how: 503 SlowDown, 500, 429 Retry-After 0, a connection
+// reset mid-body, a body cut short of a correct Content-Length, a body cut
+// short with a LYING shorter Content-Length (a well-formed short answer),
+// a ranged GET answered 200 with the whole object, a 206 with a wrong
+// Content-Range (the header shifted off the bytes sent, or a consistent
+// wider range), a stall of --chaos-stall-ms before the answer or mid-body;
+// objects whose key matches the "doom" regular expression fail every
+// attempt (503 / reset / short body by turns), those matching "stallre"
+// stall every attempt.  Every request waits a
+// random 0..--chaos-latency ms first.  GET /__chaos (unsigned, this proxy
+// only) shows the settings and counts; ?seed=&rate=&doom=&stallre=&latency=&stall=
+// changes them, ?reset=1 also clears the counts and attempt numbers.
+import crypto from "node:crypto";
 import http from "node:http";
 import https from "node:https";
 import fs from "node:fs";
@@ -45,6 +62,11 @@ const uploads = opt("--upload");
 const publicBuckets = new Set(opt("--public"));
 const listPageSize = Number(opt("--list-page-size")[0] || 1000);
 const delayMs = Number(opt("--delay")[0] || 0);	// added to every request (bench/s3.sh)
+const chaos = { seed: String(opt("--chaos-seed")[0] || "1"), rate: Number(opt("--chaos-rate")[0] || 0),
+                doom: opt("--chaos-doom")[0] || "", latency: Number(opt("--chaos-latency")[0] || 0),
+                stall: Number(opt("--chaos-stall-ms")[0] || 2000), stallre: "" };
+const chaosCounts = {};
+const chaosAttempts = new Map();
 const tls = opt("--tls-key")[0] && { key: fs.readFileSync(opt("--tls-key")[0]), cert: fs.readFileSync(opt("--tls-cert")[0]) };
 
 function xmlError(res, status, code, message) {
@@ -164,6 +186,127 @@ function faultFor(req, bucket) {
   return kind;
 }
 
+// a number in [0, 1) drawn from the seed and the parts
+function draw(...parts) {
+  const h = crypto.createHash("sha256").update(chaos.seed + "\0" + parts.join("\0")).digest();
+  return h.readUInt32BE(0) / 4294967296;
+}
+const chaosKinds = ["503", "500", "429", "reset", "truncate", "lie", "full200", "badrange", "stall"];
+const doomKinds = ["503", "reset", "truncate"];
+// The fault of this attempt in bucket "chaos" (null: served as asked) and the extra latency.
+function chaosFor(req, url) {
+  const key = req.method + " " + req.url + " " + (req.headers.range || "");
+  const n = (chaosAttempts.get(key) || 0) + 1;
+  chaosAttempts.set(key, n);
+  const latency = chaos.latency > 0 ? Math.floor(draw("latency", key, n) * chaos.latency) : 0;
+  const objectKey = decodeURIComponent(url.pathname.split("/").slice(2).join("/"));
+  const ranged = !!req.headers.range;
+  const body = req.method === "GET";
+  let kind = null;
+  if (chaos.stallre && objectKey && new RegExp(chaos.stallre).test(objectKey)) {
+    kind = "stall";
+  } else if (chaos.doom && objectKey && new RegExp(chaos.doom).test(objectKey)) {
+    kind = doomKinds[n % doomKinds.length];
+  } else if (draw("rate", key, n) < chaos.rate) {
+    const kinds = chaosKinds.filter((k) => (body || !["reset", "truncate", "lie", "stall"].includes(k)) &&
+      (ranged || !["full200", "badrange"].includes(k)));
+    kind = kinds[Math.floor(draw("kind", key, n) * kinds.length)];
+  }
+  if (kind && !body && ["reset", "lie"].includes(kind)) kind = "503";
+  if (kind) chaosCounts[kind] = (chaosCounts[kind] || 0) + 1;
+  chaosCounts.requests = (chaosCounts.requests || 0) + 1;
+  return { kind, latency, n, key };
+}
+
+function chaosControl(url, res) {
+  const q = url.searchParams;
+  if (q.has("seed")) chaos.seed = q.get("seed");
+  if (q.has("rate")) chaos.rate = Number(q.get("rate"));
+  if (q.has("doom")) chaos.doom = q.get("doom");
+  if (q.has("latency")) chaos.latency = Number(q.get("latency"));
+  if (q.has("stall")) chaos.stall = Number(q.get("stall"));
+  if (q.has("stallre")) chaos.stallre = q.get("stallre");
+  if (q.get("reset") === "1") {
+    chaosAttempts.clear();
+    for (const k of Object.keys(chaosCounts)) delete chaosCounts[k];
+  }
+  res.writeHead(200, { "Content-Type": "application/json" });
+  res.end(JSON.stringify({ ...chaos, counts: chaosCounts }) + "\n");
+}
+
+// Serve req (bucket "chaos") from s3rver with fault f (chaosFor) applied.
+function serveChaos(targetPort, req, res, f) {
+  const kind = f.kind;
+  const headers = { ...req.headers };
+  delete headers.authorization;
+  if (kind === "full200") delete headers.range;	// the whole object, 200
+  const up = http.request({ host: "127.0.0.1", port: targetPort, method: req.method, path: req.url, headers }, (ur) => {
+    const chunks = [];
+    ur.on("data", (c) => chunks.push(c));
+    ur.on("end", async () => {
+      let body = Buffer.concat(chunks);
+      const h = { ...ur.headers };
+      const ok = ur.statusCode >= 200 && ur.statusCode < 300;
+      if (kind === "stall") {
+        if (!ok || body.length < 2 || draw("stallwhere", f.key, f.n) < 0.5) {
+          await new Promise((r) => setTimeout(r, chaos.stall));
+        } else {	// mid-body: half, a pause, the rest
+          res.writeHead(ur.statusCode, h);
+          res.write(body.subarray(0, body.length >> 1));
+          await new Promise((r) => setTimeout(r, chaos.stall));
+          return res.end(body.subarray(body.length >> 1));
+        }
+      }
+      if (ok && req.method === "GET" && (kind === "reset" || kind === "truncate") && body.length > 1) {
+        res.writeHead(ur.statusCode, h);
+        res.write(body.subarray(0, body.length >> 1));
+        if (kind === "reset") res.socket.destroy();
+        else res.socket.end();		// fewer bytes than Content-Length
+        return;
+      }
+      if (ok && req.method === "GET" && kind === "lie" && body.length > 1) {
+        body = body.subarray(0, body.length >> 1);	// a shorter body, announced as such
+        h["content-length"] = String(body.length);
+        if (ur.statusCode === 206 && h["content-range"]) {
+          const m = /bytes (\d+)-(\d+)\/(\d+|\*)/.exec(h["content-range"]);
+          if (m) h["content-range"] = `bytes ${m[1]}-${Number(m[1]) + body.length - 1}/${m[3]}`;
+        }
+      }
+      if (ur.statusCode === 206 && kind === "badrange" && h["content-range"]) {
+        const m = /bytes (\d+)-(\d+)\/(\d+)/.exec(h["content-range"]);
+        if (m) {
+          const a = Number(m[1]), b = Number(m[2]), total = Number(m[3]);
+          if (draw("badhow", f.key, f.n) < 0.5 || total === 0) {
+            // the header shifted off the bytes actually sent
+            const shift = a > 0 ? -1 : 1;
+            h["content-range"] = `bytes ${a + shift}-${b + shift}/${total}`;
+          } else {
+            // a wider range than asked, consistently (as a store may answer)
+            const wa = Math.max(0, a - 7), wb = Math.min(total - 1, b + 5);
+            const whole = await new Promise((resolve, reject) => {
+              const hh = { ...headers, range: `bytes=${wa}-${wb}` };
+              http.get({ host: "127.0.0.1", port: targetPort, path: req.url, headers: hh }, (r2) => {
+                const c2 = [];
+                r2.on("data", (c) => c2.push(c));
+                r2.on("end", () => resolve(Buffer.concat(c2)));
+              }).on("error", reject);
+            }).catch(() => null);
+            if (whole && whole.length === wb - wa + 1) {
+              body = whole;
+              h["content-range"] = `bytes ${wa}-${wb}/${total}`;
+              h["content-length"] = String(body.length);
+            }
+          }
+        }
+      }
+      res.writeHead(ur.statusCode, h);
+      res.end(body);
+    });
+  });
+  up.on("error", (e) => xmlError(res, 502, "BadGateway", e.message));
+  req.pipe(up);
+}
+
 function getText(port, p) {
   return new Promise((resolve, reject) => {
     http.get({ host: "127.0.0.1", port, path: p }, (res) => {
@@ -278,6 +421,10 @@ function startProxy(targetPort) {
   const handler = async (req, res) => {
     requests++;
     if (delayMs > 0) await new Promise((r) => setTimeout(r, delayMs));
+    if (req.url.startsWith("/__chaos")) {
+      req.resume();
+      return chaosControl(new URL(req.url, "http://x"), res);
+    }
     let bad;
     try {
       bad = await check(req);
@@ -290,8 +437,26 @@ function startProxy(targetPort) {
     }
     const url = new URL(req.url, "http://x");
     const parts = url.pathname.split("/");
-    const fault = faultFor(req, decodeURIComponent(parts[1] || ""));
+    const bucket = decodeURIComponent(parts[1] || "");
+    const fault = faultFor(req, bucket);
     if (fault === "stall") return;	// never answered
+    if (bucket === "chaos") {
+      const f = chaosFor(req, url);
+      if (f.latency > 0) await new Promise((r) => setTimeout(r, f.latency));
+      if (f.kind === "503" || f.kind === "500" || f.kind === "429") {
+        req.resume();
+        res.setHeader("Retry-After", "0");
+        return xmlError(res, Number(f.kind), f.kind === "503" ? "SlowDown" : f.kind === "500" ? "InternalError"
+          : "TooManyRequests", "injected fault");
+      }
+      if (req.method === "GET" && url.searchParams.get("list-type") === "2" && parts.length <= 3 && !parts[2]) {
+        req.resume();
+        if (f.kind === "stall") await new Promise((r) => setTimeout(r, chaos.stall));
+        return handleList(targetPort, bucket, url.searchParams, res)
+          .catch((e) => xmlError(res, 500, "InternalError", e.message));
+      }
+      return serveChaos(targetPort, req, res, f);
+    }
     if (fault === "503" || fault === "500" || fault === "429") {
       req.resume();
       res.setHeader("Retry-After", "0");
