@@ -83,6 +83,10 @@ struct TsScanState
 	int			ntasks;
 	ts_split	task_split;		/* the split of a one-file task being read */
 	ts_scan_file task_file;		/* its file, with the task's byte range */
+	int			group_next;		/* tasks claimed: [group_next, group_end) to read */
+	int			group_end;		/* (their files in window.set) */
+	int			ahead_first;	/* the next group, claimed: its files in window.ahead */
+	int			ahead_n;
 	/* EXPLAIN ANALYZE figures (of the workers too, once they are done) */
 	int64		figures[TS_PARALLEL_NFIGURES];
 };
@@ -177,6 +181,7 @@ start_scan(TsScanState *st, bool publish)
 	drain_background_before_reset(st->cxt);
 	st->ncolumns = 0;
 	st->next_split = 0;
+	st->group_next = st->group_end = st->ahead_n = 0;
 	st->reader = NULL;
 	st->batch.nrows = 0;
 	st->batch_pos = 0;
@@ -255,6 +260,82 @@ start_scan(TsScanState *st, bool publish)
 	MemoryContextSwitchTo(old);
 }
 
+/*
+ * The small files of tasks [first, first + n): fetched (wait) or started
+ * (read/split_window.c); NULL when none.
+ */
+static ts_prefetch *
+group_files(TsScanState *st, int first, int n, bool wait)
+{
+	ts_err		err = {0};
+	ts_split   *splits = palloc(sizeof(ts_split) * n);
+	ts_scan_file *files = palloc(sizeof(ts_scan_file) * n);
+	const ts_split **ptrs = palloc(sizeof(ts_split *) * n);
+	ts_prefetch *set;
+
+	for (int i = 0; i < n; i++)
+		ptrs[i] = tablescan_parallel_task_split(st->plan, &st->tasks[first + i],
+												&splits[i], &files[i]);
+	set = ts_split_window_fetch(st->plan, ptrs, n, wait, &err);
+	if (set == NULL && err.code != TS_OK)
+		tablescan_report(&err);
+	pfree(splits);
+	pfree(files);
+	pfree(ptrs);
+	return set;
+}
+
+/*
+ * A parallel scan's next task (parallel.c's header): the next of the group
+ * claimed, else the group claimed ahead (waiting for its files still on
+ * the way) or, the first time, a group claimed and its files fetched now;
+ * a group started is followed by the next one claimed and its files
+ * started.  -1 when no task is left.  The readers of the tasks before are
+ * closed.
+ */
+static int
+next_task(TsScanState *st)
+{
+	if (st->group_next >= st->group_end)
+	{
+		int			first;
+		int			n;
+
+		ts_prefetch_free(st->window.set);
+		st->window.set = NULL;
+		if (st->ahead_n > 0)
+		{
+			ts_err		err = {0};
+
+			st->group_next = st->ahead_first;
+			st->group_end = st->ahead_first + st->ahead_n;
+			st->ahead_n = 0;
+			st->window.set = st->window.ahead;
+			st->window.ahead = NULL;
+			ts_plan_enter(st->plan);	/* the storage settings it started with */
+			if (!ts_prefetch_wait(st->window.set, &err))
+				tablescan_report(&err);
+		}
+		else
+		{
+			n = tablescan_parallel_claim(st->pscan, st->plan, st->tasks, &first);
+			if (n == 0)
+				return -1;
+			st->group_next = first;
+			st->group_end = first + n;
+			st->window.set = group_files(st, first, n, true);
+		}
+		n = tablescan_parallel_claim(st->pscan, st->plan, st->tasks, &first);
+		if (n > 0)
+		{
+			st->ahead_first = first;
+			st->ahead_n = n;
+			st->window.ahead = group_files(st, first, n, false);
+		}
+	}
+	return st->group_next++;
+}
+
 /* Open the reader of the next split; false when there is none. */
 static bool
 open_next_split(TsScanState *st)
@@ -264,8 +345,8 @@ open_next_split(TsScanState *st)
 
 	if (st->pscan)
 	{
-		/* a parallel scan: the next task nobody took */
-		int			t = tablescan_parallel_next_task(st->pscan);
+		/* a parallel scan: the next task of this process's */
+		int			t = next_task(st);
 
 		if (t < 0)
 			return false;
@@ -382,9 +463,10 @@ drain_background_before_reset(MemoryContext cxt)
  * The window of files fetched ahead across splits (read/split_window.c)
  * lives in st->cxt: it is freed, and unregistered, before that context is
  * reset or deleted (the end of the scan, a new plan, or an ERROR unwinding
- * the query; hooks.c forgets every set at an abort too).  A rescan keeps
- * it: its splits are read again.  A parallel scan uses no window (each
- * process takes its tasks as they come).
+ * the query; hooks.c forgets every set at an abort too), which stops the
+ * requests of the one started ahead.  A serial rescan keeps it: its
+ * splits are read again.  A parallel scan holds there the files of the
+ * group of tasks it reads (set) and of the group it claimed next (ahead).
  */
 static void
 free_window(void *arg)
@@ -536,6 +618,7 @@ next_values_slow(TsScanState *st, Datum **values, bool **isnull)
 			 * already (another thread each only adds switching).
 			 */
 			ts_bg_set_enabled(tablescan_decompress_ahead && st->pscan == NULL);
+			ts_s3_drive();		/* files fetched ahead move on meanwhile */
 			n = ts_split_reader_next(st->reader, &st->batch, &err);
 			ts_bg_set_enabled(false);
 			if (n < 0)
@@ -644,6 +727,12 @@ tablescan_scan_rescan(TsScanState *st, bool replan)
 	st->batch.nrows = 0;
 	st->batch_pos = 0;
 	st->win_first = st->win_end = 0;
+	if (st->pscan)
+	{
+		/* the tasks are handed out again: those claimed before are not ours */
+		ts_split_window_free(&st->window);
+		st->group_next = st->group_end = st->ahead_n = 0;
+	}
 }
 
 /* Close the reader and free the scan's memory. */

@@ -8,9 +8,14 @@
  * along the splits.  The split reader (read.c) then finds those files in
  * the registry (base/prefetch.c) and sends no request for them: a table of
  * many one-file splits costs a round trip per window, not one per split.
- * The window's set is the caller's (freed with ts_split_window_free once
- * the readers of its splits are closed).  A parallel scan's process does
- * not know which splits it takes next: it uses no window.
+ * The window after the one being read is started ahead (its requests
+ * move on while the scan decodes, base/s3_batch.c) and waited for only
+ * when the scan gets to it: at most two windows' bytes are held, one of
+ * them in flight.  The window's sets are the caller's (freed with
+ * ts_split_window_free once the readers of its splits are closed).  A
+ * parallel scan's process does not know which splits it takes next: it
+ * fetches the files of the tasks it has claimed (ts_split_window_fetch,
+ * fdw/scan_rows.c).
  */
 #include <string.h>
 
@@ -63,43 +68,151 @@ ts_split_window_size(const ts_split *splits, int nsplits, int from, int64_t row_
 	return k;
 }
 
+/*
+ * The set of the small files of splits[0..k-1] (paths of a split with a
+ * file that does not fit skipped): fetched (wait) or started.  NULL with
+ * err->code TS_OK when there is nothing to fetch.
+ */
+static ts_prefetch *
+window_set(ts_plan *plan, const ts_split *const *splits, int k, bool wait, ts_err *err)
+{
+	const char **paths;
+	int			n = 0;
+	ts_prefetch *set;
+
+	paths = ts_malloc(sizeof(char *) * TS_PREFETCH_WINDOW_FILES);
+	if (paths == NULL)
+	{
+		ts_error_nomem(err, NULL);
+		return NULL;
+	}
+	for (int i = 0; i < k; i++)
+	{
+		int64_t		b = 0;
+		int64_t		r = 0;
+
+		if (!split_fits(splits[i], TS_PREFETCH_FILE_MAX, &b, &r) ||
+			n + splits[i]->nfiles > TS_PREFETCH_WINDOW_FILES)
+			continue;
+		for (int f = 0; f < splits[i]->nfiles; f++)
+			paths[n++] = splits[i]->files[f].path;
+	}
+	if (n == 0)
+	{
+		ts_free(paths);
+		return NULL;
+	}
+	ts_plan_enter(plan);		/* the table's scope and storage settings */
+	set = wait ? ts_prefetch_objects(paths, n, err) : ts_prefetch_start(paths, n, err);
+	ts_free(paths);
+	return set;
+}
+
+/* The window of plan's splits [s, s + k): fetched (wait) or started. */
+static ts_prefetch *
+plan_window_set(ts_plan *plan, int s, int k, bool wait, ts_err *err)
+{
+	const ts_split **splits = ts_malloc(sizeof(ts_split *) * (size_t) (k > 0 ? k : 1));
+	ts_prefetch *set;
+
+	if (splits == NULL)
+	{
+		ts_error_nomem(err, NULL);
+		return NULL;
+	}
+	for (int i = 0; i < k; i++)
+		splits[i] = &plan->splits[s + i];
+	set = window_set(plan, splits, k, wait, err);
+	ts_free(splits);
+	return set;
+}
+
 bool
 ts_split_window_move(ts_split_window *w, ts_plan *plan, int s, int64_t row_limit, ts_err *err)
 {
-	const char **paths;
 	int			k;
-	int			n = 0;
 
 	if (s >= w->start && s < w->end)
 		return true;			/* in the window already */
-	ts_split_window_free(w);
-	w->start = s;
-	w->end = s + 1;
-	if (plan == NULL || s < 0 || s >= plan->nsplits)
+	ts_prefetch_free(w->set);
+	w->set = NULL;
+	if (w->ahead != NULL && s == w->ahead_start)
+	{
+		/* the window fetched ahead: wait for what is still on the way */
+		w->set = w->ahead;
+		w->ahead = NULL;
+		w->start = w->ahead_start;
+		w->end = w->ahead_end;
+		ts_plan_enter(plan);	/* the storage settings it was started with */
+		if (!ts_prefetch_wait(w->set, err))
+			return false;
+	}
+	else
+	{
+		ts_prefetch_free(w->ahead);
+		w->ahead = NULL;
+		w->start = s;
+		w->end = s + 1;
+		if (plan == NULL || s < 0 || s >= plan->nsplits)
+			return true;
+		k = ts_split_window_size(plan->splits, plan->nsplits, s, row_limit,
+								 TS_PREFETCH_WINDOW_FILES, TS_PREFETCH_FILE_MAX,
+								 TS_PREFETCH_WINDOW_BYTES);
+		if (k == 0)
+			return true;		/* the split reader fetches what it can by itself */
+		w->set = plan_window_set(plan, s, k, true, err);
+		if (w->set == NULL && err->code != TS_OK)
+			return false;
+		w->end = s + k;
+	}
+
+	/*
+	 * Start the window after this one, to come in while this one is read:
+	 * not for a LIMIT, which the first window serves.
+	 */
+	if (row_limit >= 0 || plan == NULL || w->end >= plan->nsplits)
 		return true;
-	k = ts_split_window_size(plan->splits, plan->nsplits, s, row_limit,
+	k = ts_split_window_size(plan->splits, plan->nsplits, w->end, -1,
 							 TS_PREFETCH_WINDOW_FILES, TS_PREFETCH_FILE_MAX,
 							 TS_PREFETCH_WINDOW_BYTES);
 	if (k == 0)
-		return true;			/* the split reader fetches what it can by itself */
-	paths = ts_malloc(sizeof(char *) * TS_PREFETCH_WINDOW_FILES);
-	if (paths == NULL)
-		return ts_error(err, TS_ERR_NOMEM, "out of memory");
-	for (int i = s; i < s + k; i++)
-		for (int f = 0; f < plan->splits[i].nfiles; f++)
-			paths[n++] = plan->splits[i].files[f].path;
-	ts_plan_enter(plan);		/* the table's scope and storage settings */
-	w->set = ts_prefetch_objects(paths, n, err);
-	ts_free(paths);
-	if (w->set == NULL)
+		return true;
+	w->ahead = plan_window_set(plan, w->end, k, false, err);
+	if (w->ahead == NULL && err->code != TS_OK)
 		return false;
-	w->end = s + k;
+	w->ahead_start = w->end;
+	w->ahead_end = w->end + k;
 	return true;
+}
+
+ts_prefetch *
+ts_split_window_fetch(ts_plan *plan, const ts_split *const *splits, int n, bool wait, ts_err *err)
+{
+	int64_t		bytes = 0;
+	int			files = 0;
+	int			k = 0;
+
+	/* the leading splits within the window's bounds */
+	for (; k < n; k++)
+	{
+		int64_t		b = 0;
+		int64_t		r = 0;
+
+		if (!split_fits(splits[k], TS_PREFETCH_FILE_MAX, &b, &r))
+			continue;			/* read by its reader */
+		if (files + splits[k]->nfiles > TS_PREFETCH_WINDOW_FILES ||
+			bytes + b > TS_PREFETCH_WINDOW_BYTES)
+			break;
+		files += splits[k]->nfiles;
+		bytes += b;
+	}
+	return window_set(plan, splits, k, wait, err);
 }
 
 void
 ts_split_window_free(ts_split_window *w)
 {
 	ts_prefetch_free(w->set);
+	ts_prefetch_free(w->ahead);
 	memset(w, 0, sizeof(*w));
 }
