@@ -32,7 +32,9 @@ struct ts_prefetch
 	/* a set started ahead: its batch in flight and the requests */
 	ts_s3_batch *batch;
 	ts_s3_fetch *items;
+	bool	   *taken;			/* items registered (or failed) already */
 	int			nitems;
+	void	   *owner;			/* where the set allocates (ts_alloc_owner) */
 };
 
 static ts_prefetch *registry = NULL;
@@ -98,8 +100,33 @@ drop_items(ts_prefetch *p)
 		ts_free((char *) p->items[i].uri);
 	}
 	ts_free(p->items);
+	ts_free(p->taken);
 	p->items = NULL;
+	p->taken = NULL;
 	p->nitems = 0;
+}
+
+/* Register item i of p once finished (nothing when it failed); false when out of memory. */
+static bool
+take(ts_prefetch *p, int i)
+{
+	ts_s3_fetch *it = &p->items[i];
+	bool		ok = true;
+
+	if (p->taken[i])
+		return true;
+	p->taken[i] = true;
+	if (it->code == TS_OK && it->data != NULL)
+	{
+		void	   *prev = ts_alloc_switch(p->owner);
+
+		ts_fs_cache_store(it->uri, it->data, it->data_len);
+		ok = ts_prefetch_add(p, it->uri, it->data, it->data_len);
+		if (ok)
+			it->data = NULL;	/* the set's now */
+		ts_alloc_switch(prev);
+	}
+	return ok;
 }
 
 ts_prefetch *
@@ -112,8 +139,10 @@ ts_prefetch_start(const char *const *paths, int n, ts_err *err)
 		ts_error_nomem(err, NULL);
 		return NULL;
 	}
+	p->owner = ts_alloc_owner();
 	p->items = ts_calloc(n > 0 ? (size_t) n : 1, sizeof(ts_s3_fetch));
-	if (p->items == NULL)
+	p->taken = ts_calloc(n > 0 ? (size_t) n : 1, sizeof(bool));
+	if (p->items == NULL || p->taken == NULL)
 		goto nomem;
 	for (int i = 0; i < n; i++)
 	{
@@ -184,19 +213,11 @@ ts_prefetch_wait(ts_prefetch *p, ts_err *err)
 		return false;
 	}
 	for (int i = 0; i < p->nitems; i++)
-	{
-		ts_s3_fetch *it = &p->items[i];
-
-		if (it->code != TS_OK || it->data == NULL)
-			continue;
-		ts_fs_cache_store(it->uri, it->data, it->data_len);
-		if (!ts_prefetch_add(p, it->uri, it->data, it->data_len))
+		if (!take(p, i))
 		{
 			drop_items(p);
 			return ts_error_nomem(err, NULL);
 		}
-		it->data = NULL;		/* the set's now */
-	}
 	drop_items(p);
 	return true;
 }
@@ -248,22 +269,43 @@ ts_prefetch_forget_all(void)
 	ts_s3_batch_forget_all();	/* sets started ahead: their transfers too */
 }
 
+/* The entry of path in p, or NULL. */
+static const entry *
+find_in(const ts_prefetch *p, const char *path)
+{
+	for (int i = 0; i < p->n; i++)
+		if (strcmp(p->entries[i].path, path) == 0)
+			return &p->entries[i];
+	return NULL;
+}
+
 bool
 ts_prefetch_find(const char *path, const uint8_t **data, size_t *len)
 {
 	uint64_t	gen = ts_s3_config_generation();
 
-	for (const ts_prefetch *p = registry; p; p = p->next)
+	for (ts_prefetch *p = registry; p; p = p->next)
 	{
+		const entry *e;
+
 		if (p->generation != gen)
 			continue;
-		for (int i = 0; i < p->n; i++)
-			if (strcmp(p->entries[i].path, path) == 0)
-			{
-				*data = p->entries[i].data;
-				*len = p->entries[i].len;
-				return true;
-			}
+		e = find_in(p, path);
+		for (int i = 0; e == NULL && p->batch != NULL && i < p->nitems; i++)
+		{
+			/* on its way: wait for this object alone (a failure: not found) */
+			if (p->taken[i] || strcmp(p->items[i].uri, path) != 0)
+				continue;
+			if (!ts_s3_batch_wait_item(p->batch, i, NULL) || !take(p, i))
+				return false;	/* its reader's own request reports why */
+			e = find_in(p, path);
+		}
+		if (e)
+		{
+			*data = e->data;
+			*len = e->len;
+			return true;
+		}
 	}
 	return false;
 }

@@ -499,13 +499,21 @@ ts_s3_batch_done(ts_s3_batch *b)
 	return b->left == 0 || b->epoch != epoch;
 }
 
-bool
-ts_s3_batch_wait(ts_s3_batch *b, ts_err *err)
+/* Is item i (-1: every item) of b finished, or b failed or abandoned? */
+static bool
+finished(const ts_s3_batch *b, int i)
+{
+	return b->left == 0 || b->failed || b->epoch != epoch ||
+		(i >= 0 && b->states[i].finished);
+}
+
+/* Move every batch on until item i of b (-1: all of b) is finished; false + b->err when b failed. */
+static bool
+wait_for(ts_s3_batch *b, int i)
 {
 	CURLM	   *multi;
-	bool		ok;
 
-	while (b->left > 0 && b->epoch == epoch)
+	while (!finished(b, i))
 	{
 		int64_t		next_due = -1;
 		int			wait_ms = 50;
@@ -531,7 +539,7 @@ ts_s3_batch_wait(ts_s3_batch *b, ts_err *err)
 			fail(b, &b->err);
 			break;
 		}
-		if (b->left == 0)
+		if (finished(b, i))
 			break;
 		/* wait for the network, a due retry (of any batch) or at most 50 ms */
 		for (ts_s3_batch *o = running; o; o = o->link)
@@ -548,6 +556,29 @@ ts_s3_batch_wait(ts_s3_batch *b, ts_err *err)
 		}
 		curl_multi_poll(multi, NULL, 0, wait_ms, NULL);
 	}
+	return !b->failed;
+}
+
+bool
+ts_s3_batch_wait_item(ts_s3_batch *b, int i, ts_err *err)
+{
+	if (!wait_for(b, i))
+	{
+		if (err)
+			*err = b->err;
+		return false;
+	}
+	if (b->epoch != epoch && !b->states[i].finished)
+		b->items[i].code = TS_ERR_IO;	/* abandoned */
+	return true;
+}
+
+bool
+ts_s3_batch_wait(ts_s3_batch *b, ts_err *err)
+{
+	bool		ok;
+
+	wait_for(b, -1);
 	if (b->epoch != epoch && !b->failed)
 	{
 		/* its transfers were abandoned (an abort): nothing unfinished was fetched */

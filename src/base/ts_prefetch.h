@@ -29,9 +29,9 @@ ts_prefetch *ts_prefetch_objects(const char *const *paths, int n, ts_err *err);
 
 /*
  * The same without waiting: the requests go out now and move on while the
- * caller works (ts_s3_drive); the set serves nothing until
- * ts_prefetch_wait.  Paths are copied.  NULL (err set) only for out of
- * memory or no storage settings.
+ * caller works (ts_s3_drive); ts_prefetch_find waits for an object of it
+ * that is asked for, ts_prefetch_wait for all.  Paths are copied.  NULL
+ * (err set) only for out of memory or no storage settings.
  */
 ts_prefetch *ts_prefetch_start(const char *const *paths, int n, ts_err *err);
 
@@ -70,7 +70,10 @@ void		ts_prefetch_forget_all(void);
 
 /*
  * The bytes of path (compared as a string) in a registered set fetched
- * under the current storage settings (fs.c).
+ * under the current storage settings (fs.c).  An object of a started set
+ * still on its way is waited for, alone (the set's other requests move on
+ * meanwhile); one that failed, or a cancel while waiting, is not found, and
+ * the caller's own request reports why.
  */
 bool		ts_prefetch_find(const char *path, const uint8_t **data, size_t *len);
 

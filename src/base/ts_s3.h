@@ -198,6 +198,14 @@ bool		ts_s3_batch_done(ts_s3_batch *b);
  */
 bool		ts_s3_batch_wait(ts_s3_batch *b, ts_err *err);
 
+/*
+ * Wait until item i of the batch is finished (the others move on too): its
+ * code then says whether it was fetched.  False (err set) when the batch
+ * failed (a cancel, out of memory, or an item's failure without
+ * keep_going); the batch is still the caller's to wait for or cancel.
+ */
+bool		ts_s3_batch_wait_item(ts_s3_batch *b, int i, ts_err *err);
+
 /* Stop the batch's transfers and free it and what it fetched (NULL is fine). */
 void		ts_s3_batch_cancel(ts_s3_batch *b);
 

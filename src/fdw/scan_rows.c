@@ -87,6 +87,7 @@ struct TsScanState
 	int			group_end;		/* (their files in window.set) */
 	int			ahead_first;	/* the next group, claimed: its files in window.ahead */
 	int			ahead_n;
+	bool		ahead_started;	/* window.ahead holds its files' requests */
 	/* EXPLAIN ANALYZE figures (of the workers too, once they are done) */
 	int64		figures[TS_PARALLEL_NFIGURES];
 };
@@ -182,6 +183,7 @@ start_scan(TsScanState *st, bool publish)
 	st->ncolumns = 0;
 	st->next_split = 0;
 	st->group_next = st->group_end = st->ahead_n = 0;
+	st->ahead_started = false;
 	st->reader = NULL;
 	st->batch.nrows = 0;
 	st->batch_pos = 0;
@@ -261,11 +263,11 @@ start_scan(TsScanState *st, bool publish)
 }
 
 /*
- * The small files of tasks [first, first + n): fetched (wait) or started
- * (read/split_window.c); NULL when none.
+ * The small files of tasks [first, first + n), started (read/split_window.c:
+ * a file is waited for when its reader opens it); NULL when none.
  */
 static ts_prefetch *
-group_files(TsScanState *st, int first, int n, bool wait)
+group_files(TsScanState *st, int first, int n)
 {
 	ts_err		err = {0};
 	ts_split   *splits = palloc(sizeof(ts_split) * n);
@@ -276,7 +278,7 @@ group_files(TsScanState *st, int first, int n, bool wait)
 	for (int i = 0; i < n; i++)
 		ptrs[i] = tablescan_parallel_task_split(st->plan, &st->tasks[first + i],
 												&splits[i], &files[i]);
-	set = ts_split_window_fetch(st->plan, ptrs, n, wait, &err);
+	set = ts_split_window_fetch(st->plan, ptrs, n, false, &err);
 	if (set == NULL && err.code != TS_OK)
 		tablescan_report(&err);
 	pfree(splits);
@@ -287,11 +289,10 @@ group_files(TsScanState *st, int first, int n, bool wait)
 
 /*
  * A parallel scan's next task (parallel.c's header): the next of the group
- * claimed, else the group claimed ahead (waiting for its files still on
- * the way) or, the first time, a group claimed and its files fetched now;
- * a group started is followed by the next one claimed and its files
- * started.  -1 when no task is left.  The readers of the tasks before are
- * closed.
+ * claimed, else the group claimed ahead or, the first time, a group
+ * claimed now.  Starting a group claims the next one; that group's files
+ * are started once this group's are all in.  -1 when no task is left.
+ * The readers of the tasks before are closed.
  */
 static int
 next_task(TsScanState *st)
@@ -305,16 +306,12 @@ next_task(TsScanState *st)
 		st->window.set = NULL;
 		if (st->ahead_n > 0)
 		{
-			ts_err		err = {0};
-
 			st->group_next = st->ahead_first;
 			st->group_end = st->ahead_first + st->ahead_n;
 			st->ahead_n = 0;
-			st->window.set = st->window.ahead;
+			st->window.set = st->ahead_started ? st->window.ahead :
+				group_files(st, st->group_next, st->group_end - st->group_next);
 			st->window.ahead = NULL;
-			ts_plan_enter(st->plan);	/* the storage settings it started with */
-			if (!ts_prefetch_wait(st->window.set, &err))
-				tablescan_report(&err);
 		}
 		else
 		{
@@ -323,15 +320,18 @@ next_task(TsScanState *st)
 				return -1;
 			st->group_next = first;
 			st->group_end = first + n;
-			st->window.set = group_files(st, first, n, true);
+			st->window.set = group_files(st, first, n);
 		}
 		n = tablescan_parallel_claim(st->pscan, st->plan, st->tasks, &first);
-		if (n > 0)
-		{
-			st->ahead_first = first;
-			st->ahead_n = n;
-			st->window.ahead = group_files(st, first, n, false);
-		}
+		st->ahead_first = first;
+		st->ahead_n = Max(n, 0);
+		st->ahead_started = false;
+	}
+	/* the next group's files, once this group's are all in (one group in flight) */
+	if (st->ahead_n > 0 && !st->ahead_started && ts_prefetch_ready(st->window.set))
+	{
+		st->window.ahead = group_files(st, st->ahead_first, st->ahead_n);
+		st->ahead_started = true;
 	}
 	return st->group_next++;
 }
@@ -732,6 +732,7 @@ tablescan_scan_rescan(TsScanState *st, bool replan)
 		/* the tasks are handed out again: those claimed before are not ours */
 		ts_split_window_free(&st->window);
 		st->group_next = st->group_end = st->ahead_n = 0;
+		st->ahead_started = false;
 	}
 }
 

@@ -139,11 +139,12 @@ int			ts_split_window_size(const ts_split *splits, int nsplits, int from,
 
 /*
  * Before split s of plan is opened (the readers of the splits before it
- * closed): when s is outside the window, free the window and fetch the
- * next one from s on (TS_PREFETCH_FILE_MAX / _WINDOW_FILES / _WINDOW_BYTES
- * of base/ts_ranges.h), or take the window started ahead when s begins it
- * (waiting for what is still on the way); then, unless row_limit >= 0,
- * start the window after it.  A file that could not be fetched is read,
+ * closed): when s is outside the window, free the window and start
+ * fetching the next one from s on (TS_PREFETCH_FILE_MAX / _WINDOW_FILES /
+ * _WINDOW_BYTES of base/ts_ranges.h), or take the window started ahead
+ * when s begins it; a file is waited for when opened.  Then, unless
+ * row_limit >= 0, once the window's files are all in, start the window
+ * after it.  A file that could not be fetched is read,
  * and its failure reported, when opened: false (err set) only for a
  * cancel or out of memory.  A zeroed ts_split_window is empty.
  */

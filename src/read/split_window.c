@@ -8,10 +8,12 @@
  * along the splits.  The split reader (read.c) then finds those files in
  * the registry (base/prefetch.c) and sends no request for them: a table of
  * many one-file splits costs a round trip per window, not one per split.
- * The window after the one being read is started ahead (its requests
- * move on while the scan decodes, base/s3_batch.c) and waited for only
- * when the scan gets to it: at most two windows' bytes are held, one of
- * them in flight.  The window's sets are the caller's (freed with
+ * A window's requests are started, not waited for: they move on while the
+ * scan decodes (base/s3_batch.c, ts_s3_drive at each batch), and a file
+ * is waited for alone when its reader opens it (ts_prefetch_find).  Once
+ * a window's files are all in (checked as the scan moves from split to
+ * split), the window after it is started the same way: at most two
+ * windows' bytes are held, one window's in flight.  The window's sets are the caller's (freed with
  * ts_split_window_free once the readers of its splits are closed).  A
  * parallel scan's process does not know which splits it takes next: it
  * fetches the files of the tasks it has claimed (ts_split_window_fetch,
@@ -127,30 +129,52 @@ plan_window_set(ts_plan *plan, int s, int k, bool wait, ts_err *err)
 	return set;
 }
 
+/*
+ * Start the window after w's, unless there is one, a LIMIT (which the
+ * first window serves), or w's requests are still on the way (one window
+ * in flight at a time).
+ */
+static bool
+start_ahead(ts_split_window *w, ts_plan *plan, int64_t row_limit, ts_err *err)
+{
+	int			k;
+
+	if (w->ahead != NULL || row_limit >= 0 || plan == NULL || w->end >= plan->nsplits ||
+		w->ahead_end > w->end || !ts_prefetch_ready(w->set))
+		return true;
+	k = ts_split_window_size(plan->splits, plan->nsplits, w->end, -1,
+							 TS_PREFETCH_WINDOW_FILES, TS_PREFETCH_FILE_MAX,
+							 TS_PREFETCH_WINDOW_BYTES);
+	w->ahead_start = w->end;
+	w->ahead_end = w->end + (k > 0 ? k : 1);	/* tried: not again for this window */
+	if (k == 0)
+		return true;
+	w->ahead = plan_window_set(plan, w->end, k, false, err);
+	return w->ahead != NULL || err->code == TS_OK;
+}
+
 bool
 ts_split_window_move(ts_split_window *w, ts_plan *plan, int s, int64_t row_limit, ts_err *err)
 {
 	int			k;
 
 	if (s >= w->start && s < w->end)
-		return true;			/* in the window already */
+		return start_ahead(w, plan, row_limit, err);	/* in the window already */
 	ts_prefetch_free(w->set);
 	w->set = NULL;
 	if (w->ahead != NULL && s == w->ahead_start)
 	{
-		/* the window fetched ahead: wait for what is still on the way */
+		/* the window started ahead: its files are waited for as they are opened */
 		w->set = w->ahead;
 		w->ahead = NULL;
 		w->start = w->ahead_start;
 		w->end = w->ahead_end;
-		ts_plan_enter(plan);	/* the storage settings it was started with */
-		if (!ts_prefetch_wait(w->set, err))
-			return false;
 	}
 	else
 	{
 		ts_prefetch_free(w->ahead);
 		w->ahead = NULL;
+		w->ahead_start = w->ahead_end = 0;
 		w->start = s;
 		w->end = s + 1;
 		if (plan == NULL || s < 0 || s >= plan->nsplits)
@@ -160,29 +184,12 @@ ts_split_window_move(ts_split_window *w, ts_plan *plan, int s, int64_t row_limit
 								 TS_PREFETCH_WINDOW_BYTES);
 		if (k == 0)
 			return true;		/* the split reader fetches what it can by itself */
-		w->set = plan_window_set(plan, s, k, true, err);
+		w->set = plan_window_set(plan, s, k, false, err);
 		if (w->set == NULL && err->code != TS_OK)
 			return false;
 		w->end = s + k;
 	}
-
-	/*
-	 * Start the window after this one, to come in while this one is read:
-	 * not for a LIMIT, which the first window serves.
-	 */
-	if (row_limit >= 0 || plan == NULL || w->end >= plan->nsplits)
-		return true;
-	k = ts_split_window_size(plan->splits, plan->nsplits, w->end, -1,
-							 TS_PREFETCH_WINDOW_FILES, TS_PREFETCH_FILE_MAX,
-							 TS_PREFETCH_WINDOW_BYTES);
-	if (k == 0)
-		return true;
-	w->ahead = plan_window_set(plan, w->end, k, false, err);
-	if (w->ahead == NULL && err->code != TS_OK)
-		return false;
-	w->ahead_start = w->end;
-	w->ahead_end = w->end + k;
-	return true;
+	return start_ahead(w, plan, row_limit, err);
 }
 
 ts_prefetch *
