@@ -17,8 +17,9 @@
  *
  * Prefetch: a process claims its tasks in small groups of consecutive
  * ones (tablescan_parallel_claim: one fetch-and-add, so every task goes
- * to exactly one process) and, when it starts reading a group, claims the
- * next group and starts fetching that group's small files (scan_rows.c,
+ * to exactly one process) and, when it starts reading a group of a table
+ * on an object store, claims the next group and starts fetching that
+ * group's small files (scan_rows.c,
  * read/split_window.c) while it reads the first.  A group is at most
  * TS_PARALLEL_GROUP_MAX tasks and at most the unclaimed tasks over twice
  * the processes planned, and a single task while the next task is a part

@@ -290,8 +290,8 @@ group_files(TsScanState *st, int first, int n)
 /*
  * A parallel scan's next task (parallel.c's header): the next of the group
  * claimed, else the group claimed ahead or, the first time, a group
- * claimed now.  Starting a group claims the next one; that group's files
- * are started once this group's are all in.  -1 when no task is left.
+ * claimed now.  Starting a group claims the next one (on an object store);
+ * that group's files are started once this group's are all in.  -1 when no task is left.
  * The readers of the tasks before are closed.
  */
 static int
@@ -299,7 +299,7 @@ next_task(TsScanState *st)
 {
 	if (st->group_next >= st->group_end)
 	{
-		int			first;
+		int			first = 0;
 		int			n;
 
 		ts_prefetch_free(st->window.set);
@@ -322,7 +322,9 @@ next_task(TsScanState *st)
 			st->group_end = first + n;
 			st->window.set = group_files(st, first, n);
 		}
-		n = tablescan_parallel_claim(st->pscan, st->plan, st->tasks, &first);
+		/* claimed ahead only where files are fetched ahead: an object store */
+		n = st->plan->has_s3 ?
+			tablescan_parallel_claim(st->pscan, st->plan, st->tasks, &first) : 0;
 		st->ahead_first = first;
 		st->ahead_n = Max(n, 0);
 		st->ahead_started = false;
