@@ -147,10 +147,27 @@ SELECT (rt2.round_trips - rt1.round_trips) - (rt1.round_trips - rt0.round_trips)
        (rt2.requests - rt1.requests) - (rt1.requests - rt0.requests) AS reading_requests
   FROM rt0, rt1, rt2;
 DROP TABLE rt0, rt1, rt2;
--- a rescan hands the tasks out again: every row once per loop
-SELECT count(*) AS rows_in_3_loops
-  FROM (VALUES (1), (2), (3)) v(k), LATERAL (SELECT id FROM s3.orders t WHERE v.k > 0 OFFSET 0) o;
 RESET max_parallel_workers;
+-- a Gather rescanned by a nested loop (its outer side, a temporary table,
+-- cannot be read by workers): the tasks are handed out again each time,
+-- every row read once per outer row, as the local copy's
+CREATE TEMP TABLE xs (x int);
+INSERT INTO xs VALUES (0), (1), (2);
+ANALYZE xs;
+SET enable_hashjoin = off;
+SET enable_mergejoin = off;
+SET enable_material = off;
+EXPLAIN (COSTS OFF)
+SELECT xs.x, count(*) FROM xs JOIN s3.orders o ON o.id % 3 = xs.x GROUP BY xs.x;
+SELECT xs.x,
+       count(*) = (SELECT count(*) FROM loc.orders l WHERE l.id % 3 = xs.x) AS same_count,
+       sum(hashtext(o::text)::numeric) =
+         (SELECT sum(hashtext(l::text)::numeric) FROM loc.orders l WHERE l.id % 3 = xs.x) AS same_rows
+  FROM xs JOIN s3.orders o ON o.id % 3 = xs.x GROUP BY xs.x ORDER BY xs.x;
+DROP TABLE xs;
+RESET enable_hashjoin;
+RESET enable_mergejoin;
+RESET enable_material;
 RESET max_parallel_workers_per_gather;
 RESET min_parallel_table_scan_size;
 RESET parallel_tuple_cost;
