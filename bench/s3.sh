@@ -17,6 +17,11 @@
 # files for 32 data files, all small) in full.  With TS_SCAN_BENCH_BEFORE=<another build's
 # ts_scan_bench>, their lines and pk_dedup_dv's (deletion vectors) are also
 # read by that binary in the same run, for a before/after on a shared machine.
+# A larger table, bench.db/pq_big (ts_gen: 1,000,000 rows of 4 columns in 96
+# uncompressed Parquet files of ~0.46 MB, 16 buckets: 44 MB, two windows of
+# files fetched ahead), is fully scanned only, local and s3, three times
+# each: the reads the target (a full scan within 1.5x of local at
+# 20 ms) can be judged on.
 #   bash bench/s3.sh [FIXTURES_DIR]     (default /tmp/tablescan_fdw_fixtures)
 # TS_BENCH_TABLES="db/t ..." replaces the fixture tables read (default: orders, pk_dedup_dv, all_types).
 set -euo pipefail
@@ -55,6 +60,13 @@ BIGCOLS=(--column 'id:INT NOT NULL' --column s:STRING --column bi:BIGINT --colum
     --column n:BIGINT --partition p --partitions 4 --primary-key id --buckets 4 --rows 400 --keys 300 \
     --files 2 --snapshots 6 --compact-every 2 --levels 3 --delete-every 6 --deletion-vectors --no-ops >/dev/null
 BEFORE=${TS_SCAN_BENCH_BEFORE:-}
+P=/tmp/tablescan_fdw_s3_bench_pq/bench.db/pq_big
+if [ ! -f $P/snapshot/snapshot-1 ]; then
+    rm -rf $P
+    $PUILD/tools/ts_gen $P --format parquet --column id:BIGINT --column name:STRING \
+        --column amount:DOUBLE --column note:STRING --buckets 16 --bucket-key id --files 6 \
+        --rows 1000000 >/dev/null
+fi
 for delay in 0 20; do
     D=/tmp/tablescan_fdw_s3_bench
     ups=()
@@ -62,6 +74,7 @@ for delay in 0 20; do
     ups+=(--upload "bench/bench.db/manifests_1000=$M")
     ups+=(--upload "bench/bench.db/orc_big=$B/orc_big" --upload "bench/bench.db/avro_big=$B/avro_big"
           --upload "bench/bench.db/pk_dv=$B/pk_dv")
+    ups+=(--upload "bench/bench.db/pq_big=$P")
     node test/s3/proxy.mjs --dir "$D" --delay "$delay" "${ups[@]}" > "$D.port" 2> "$D.log" &
     pid=$!
     trap 'kill $pid 2>/dev/null || true' EXIT
@@ -98,6 +111,11 @@ for delay in 0 20; do
                 printf 's3 (before): '; $BEFORE "s3://bench/bench.db/$t" $cols | tr '\n' ' '; echo
             fi
         done
+    done
+    echo "-- bench.db/pq_big (44 MB of Parquet in 96 files, full scans)"
+    for _ in 1 2 3; do
+        printf 'local: '; $BUILD/bench/ts_scan_bench "$P" | head -1
+        printf 's3   : '; $BUILD/bench/ts_scan_bench "s3://bench/bench.db/pq_big" | tr '\n' ' '; echo
     done
     echo "-- bench.db/manifests_1000 (1,000 manifests, plan only)"
     printf 'plan local: '; $BUILD/bench/ts_scan_bench "$M" --plan-only 1 | head -1

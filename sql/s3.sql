@@ -191,6 +191,56 @@ DROP FUNCTION reading_cost(text, text), rows_hash(text);
 SELECT count(*) FROM (SELECT * FROM s3.orders LIMIT 7) s;
 RESET max_parallel_workers_per_gather;
 
+-- a parallel scan: each process claims its tasks (here orders' 36 files)
+-- in small groups and fetches a group's files in one batch, the next
+-- group's while it reads the one before: with 2 workers the rows are the
+-- local copy's; the leader alone (no worker can start) takes groups of
+-- 6, 5, 4, 3, 3, 2, 2 and then 1 (at most 1/6 of the tasks left, 3
+-- processes planned): 18 round trips for 36 requests, not one per task
+SET parallel_setup_cost = 0;
+SET parallel_tuple_cost = 0;
+SET min_parallel_table_scan_size = 0;
+SET max_parallel_workers_per_gather = 2;
+EXPLAIN (COSTS OFF) SELECT md5(string_agg(t::text, ',' ORDER BY t::text)) FROM s3.orders t;
+SELECT md5(string_agg(t::text, ',' ORDER BY t::text)) = :'s3_orders_md5' AS parallel_same_as_local
+  FROM s3.orders t;
+SET max_parallel_workers = 0;
+CREATE TEMP TABLE rt0 AS SELECT round_trips, requests FROM tablescan_object_store_stats();
+SELECT md5(string_agg(t::text, ',' ORDER BY t::text)) AS none FROM s3.orders t WHERE dt = 'none';
+CREATE TEMP TABLE rt1 AS SELECT round_trips, requests FROM tablescan_object_store_stats();
+SELECT md5(string_agg(t::text, ',' ORDER BY t::text)) = :'s3_orders_md5' AS leader_alone_same
+  FROM s3.orders t;
+CREATE TEMP TABLE rt2 AS SELECT round_trips, requests FROM tablescan_object_store_stats();
+SELECT (rt2.round_trips - rt1.round_trips) - (rt1.round_trips - rt0.round_trips) AS reading_round_trips,
+       (rt2.requests - rt1.requests) - (rt1.requests - rt0.requests) AS reading_requests
+  FROM rt0, rt1, rt2;
+DROP TABLE rt0, rt1, rt2;
+RESET max_parallel_workers;
+-- a Gather rescanned by a nested loop (its outer side, a temporary table,
+-- cannot be read by workers): the tasks are handed out again each time,
+-- every row read once per outer row, as the local copy's
+CREATE TEMP TABLE xs (x int);
+INSERT INTO xs VALUES (0), (1), (2);
+ANALYZE xs;
+SET enable_hashjoin = off;
+SET enable_mergejoin = off;
+SET enable_material = off;
+EXPLAIN (COSTS OFF)
+SELECT xs.x, count(*) FROM xs JOIN s3.orders o ON o.id % 3 = xs.x GROUP BY xs.x;
+SELECT xs.x,
+       count(*) = (SELECT count(*) FROM loc.orders l WHERE l.id % 3 = xs.x) AS same_count,
+       sum(hashtext(o::text)::numeric) =
+         (SELECT sum(hashtext(l::text)::numeric) FROM loc.orders l WHERE l.id % 3 = xs.x) AS same_rows
+  FROM xs JOIN s3.orders o ON o.id % 3 = xs.x GROUP BY xs.x ORDER BY xs.x;
+DROP TABLE xs;
+RESET enable_hashjoin;
+RESET enable_mergejoin;
+RESET enable_material;
+RESET max_parallel_workers_per_gather;
+RESET min_parallel_table_scan_size;
+RESET parallel_tuple_cost;
+RESET parallel_setup_cost;
+
 -- errors: a missing object names it; wrong keys fail at once, naming the
 -- status and S3 error code, never the secret
 CREATE FOREIGN TABLE s3_missing (id int) SERVER s3_lake OPTIONS (database 'sales', "table" 'nothing');

@@ -23,6 +23,8 @@ default_realloc(void *p, size_t size)
 }
 
 static ts_alloc_hooks hooks = {default_alloc, default_realloc, free};
+static void *(*owner_current) (void) = NULL;
+static void *(*owner_switch) (void *) = NULL;
 static bool (*interrupt_hook) (void) = NULL;
 static bool (*pending_hook) (void) = NULL;
 
@@ -37,6 +39,25 @@ ts_set_alloc_hooks(const ts_alloc_hooks *h)
 		hooks.realloc = default_realloc;
 		hooks.free = free;
 	}
+}
+
+void
+ts_set_alloc_owner_hooks(void *(*current) (void), void *(*switch_to) (void *owner))
+{
+	owner_current = current;
+	owner_switch = switch_to;
+}
+
+void *
+ts_alloc_owner(void)
+{
+	return owner_current ? owner_current() : NULL;
+}
+
+void *
+ts_alloc_switch(void *owner)
+{
+	return owner_switch && owner ? owner_switch(owner) : NULL;
 }
 
 /* Refuse absurd sizes early: no single allocation above 1 GiB. */

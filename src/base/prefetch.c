@@ -3,8 +3,10 @@
  * ts_prefetch.h).
  *
  * Owns: the registered sets (a list, newest first; a scan has one or two
- * at a time, a set a few dozen objects), their fetch through
- * ts_s3_fetch_all, and the lookup fs.c asks before sending a request.
+ * at a time, a set a few dozen objects), their fetch through a batch of
+ * requests (ts_s3_fetch_all, or started ahead: ts_s3_batch_start, its
+ * objects registered once waited for), and the lookup fs.c asks before
+ * sending a request.
  */
 #include <string.h>
 
@@ -27,6 +29,12 @@ struct ts_prefetch
 	int			n;
 	int			cap;
 	int64_t		bytes;
+	/* a set started ahead: its batch in flight and the requests */
+	ts_s3_batch *batch;
+	ts_s3_fetch *items;
+	bool	   *taken;			/* items registered (or failed) already */
+	int			nitems;
+	void	   *owner;			/* where the set allocates (ts_alloc_owner) */
 };
 
 static ts_prefetch *registry = NULL;
@@ -82,31 +90,66 @@ ts_prefetch_bytes(const ts_prefetch *p)
 	return p ? p->bytes : 0;
 }
 
+/* Free the requests of p (and what they fetched but was not taken). */
+static void
+drop_items(ts_prefetch *p)
+{
+	for (int i = 0; i < p->nitems; i++)
+	{
+		ts_free(p->items[i].data);
+		ts_free((char *) p->items[i].uri);
+	}
+	ts_free(p->items);
+	ts_free(p->taken);
+	p->items = NULL;
+	p->taken = NULL;
+	p->nitems = 0;
+}
+
+/* Register item i of p once finished (nothing when it failed); false when out of memory. */
+static bool
+take(ts_prefetch *p, int i)
+{
+	ts_s3_fetch *it = &p->items[i];
+	bool		ok = true;
+
+	if (p->taken[i])
+		return true;
+	p->taken[i] = true;
+	if (it->code == TS_OK && it->data != NULL)
+	{
+		void	   *prev = ts_alloc_switch(p->owner);
+
+		ts_fs_cache_store(it->uri, it->data, it->data_len);
+		ok = ts_prefetch_add(p, it->uri, it->data, it->data_len);
+		if (ok)
+			it->data = NULL;	/* the set's now */
+		ts_alloc_switch(prev);
+	}
+	return ok;
+}
+
 ts_prefetch *
-ts_prefetch_objects(const char *const *paths, int n, ts_err *err)
+ts_prefetch_start(const char *const *paths, int n, ts_err *err)
 {
 	ts_prefetch *p = ts_prefetch_new();
-	ts_s3_fetch *items;
-	int			m = 0;
 
 	if (p == NULL)
 	{
 		ts_error_nomem(err, NULL);
 		return NULL;
 	}
-	items = ts_calloc(n > 0 ? (size_t) n : 1, sizeof(ts_s3_fetch));
-	if (items == NULL)
-	{
-		ts_prefetch_free(p);
-		ts_error_nomem(err, NULL);
-		return NULL;
-	}
+	p->owner = ts_alloc_owner();
+	p->items = ts_calloc(n > 0 ? (size_t) n : 1, sizeof(ts_s3_fetch));
+	p->taken = ts_calloc(n > 0 ? (size_t) n : 1, sizeof(bool));
+	if (p->items == NULL || p->taken == NULL)
+		goto nomem;
 	for (int i = 0; i < n; i++)
 	{
 		const uint8_t *d;
 		size_t		l;
-
 		uint8_t    *cached;
+		char	   *uri;
 
 		if (!ts_uri_is_object(paths[i]) || !ts_fs_scope_allows_name(paths[i], NULL) ||
 			ts_prefetch_find(paths[i], &d, &l))
@@ -117,44 +160,80 @@ ts_prefetch_objects(const char *const *paths, int n, ts_err *err)
 			if (!ts_prefetch_add(p, paths[i], cached, l))
 			{
 				ts_free(cached);
-				ts_free(items);
-				ts_prefetch_free(p);
-				ts_error_nomem(err, NULL);
-				return NULL;
+				goto nomem;
 			}
 			continue;
 		}
-		items[m].uri = paths[i];
-		items[m].object_size = -1;
-		m++;
+		uri = ts_strdup(paths[i]);
+		if (uri == NULL)
+			goto nomem;
+		p->items[p->nitems].uri = uri;
+		p->items[p->nitems].object_size = -1;
+		p->nitems++;
 	}
-	if (!ts_s3_fetch_all(items, m, true, err))
+	if (p->nitems == 0)
+		return p;
+	p->batch = ts_s3_batch_start(p->items, p->nitems, true, err);
+	if (p->batch == NULL)
 	{
-		ts_free(items);
-		if (err && err->code != TS_ERR_CANCELED && err->code != TS_ERR_NOMEM)
-		{
-			err->code = TS_OK;	/* the reads that follow report it */
-			return p;
-		}
 		ts_prefetch_free(p);
 		return NULL;
 	}
-	for (int i = 0; i < m; i++)
+	return p;
+
+nomem:
+	ts_prefetch_free(p);
+	ts_error_nomem(err, NULL);
+	return NULL;
+}
+
+bool
+ts_prefetch_ready(ts_prefetch *p)
+{
+	return p == NULL || p->batch == NULL || ts_s3_batch_done(p->batch);
+}
+
+bool
+ts_prefetch_wait(ts_prefetch *p, ts_err *err)
+{
+	ts_s3_batch *b;
+
+	if (p == NULL || (p->batch == NULL && p->items == NULL))
+		return true;
+	b = p->batch;
+	p->batch = NULL;
+	if (b != NULL && !ts_s3_batch_wait(b, err))
 	{
-		if (items[i].code != TS_OK)
-			continue;
-		ts_fs_cache_store(items[i].uri, items[i].data, items[i].data_len);
-		if (!ts_prefetch_add(p, items[i].uri, items[i].data, items[i].data_len))
+		drop_items(p);
+		if (err && err->code != TS_ERR_CANCELED && err->code != TS_ERR_NOMEM)
 		{
-			for (int j = i; j < m; j++)
-				ts_free(items[j].data);
-			ts_free(items);
-			ts_prefetch_free(p);
-			ts_error_nomem(err, NULL);
-			return NULL;
+			err->code = TS_OK;	/* the reads that follow report it */
+			return true;
 		}
+		return false;
 	}
-	ts_free(items);
+	for (int i = 0; i < p->nitems; i++)
+		if (!take(p, i))
+		{
+			drop_items(p);
+			return ts_error_nomem(err, NULL);
+		}
+	drop_items(p);
+	return true;
+}
+
+ts_prefetch *
+ts_prefetch_objects(const char *const *paths, int n, ts_err *err)
+{
+	ts_prefetch *p = ts_prefetch_start(paths, n, err);
+
+	if (p == NULL)
+		return NULL;
+	if (!ts_prefetch_wait(p, err))
+	{
+		ts_prefetch_free(p);
+		return NULL;
+	}
 	return p;
 }
 
@@ -163,6 +242,11 @@ ts_prefetch_free(ts_prefetch *p)
 {
 	if (p == NULL)
 		return;
+	ts_s3_batch_cancel(p->batch);	/* frees what it fetched */
+	p->batch = NULL;
+	for (int i = 0; i < p->nitems; i++)
+		p->items[i].data = NULL;	/* the canceled batch's, freed */
+	drop_items(p);
 	for (ts_prefetch **q = &registry; *q; q = &(*q)->next)
 		if (*q == p)
 		{
@@ -182,6 +266,17 @@ void
 ts_prefetch_forget_all(void)
 {
 	registry = NULL;
+	ts_s3_batch_forget_all();	/* sets started ahead: their transfers too */
+}
+
+/* The entry of path in p, or NULL. */
+static const entry *
+find_in(const ts_prefetch *p, const char *path)
+{
+	for (int i = 0; i < p->n; i++)
+		if (strcmp(p->entries[i].path, path) == 0)
+			return &p->entries[i];
+	return NULL;
 }
 
 bool
@@ -189,17 +284,28 @@ ts_prefetch_find(const char *path, const uint8_t **data, size_t *len)
 {
 	uint64_t	gen = ts_s3_config_generation();
 
-	for (const ts_prefetch *p = registry; p; p = p->next)
+	for (ts_prefetch *p = registry; p; p = p->next)
 	{
+		const entry *e;
+
 		if (p->generation != gen)
 			continue;
-		for (int i = 0; i < p->n; i++)
-			if (strcmp(p->entries[i].path, path) == 0)
-			{
-				*data = p->entries[i].data;
-				*len = p->entries[i].len;
-				return true;
-			}
+		e = find_in(p, path);
+		for (int i = 0; e == NULL && p->batch != NULL && i < p->nitems; i++)
+		{
+			/* on its way: wait for this object alone (a failure: not found) */
+			if (p->taken[i] || strcmp(p->items[i].uri, path) != 0)
+				continue;
+			if (!ts_s3_batch_wait_item(p->batch, i, NULL) || !take(p, i))
+				return false;	/* its reader's own request reports why */
+			e = find_in(p, path);
+		}
+		if (e)
+		{
+			*data = e->data;
+			*len = e->len;
+			return true;
+		}
 	}
 	return false;
 }

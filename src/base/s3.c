@@ -226,7 +226,12 @@ on_body(char *ptr, size_t size, size_t nmemb, void *arg)
 
 		while (cap < s->got + n + 1)
 			cap *= 2;
-		d = ts_realloc(s->grow, cap);
+		{
+			void	   *prev = ts_alloc_switch(s->owner);
+
+			d = ts_realloc(s->grow, cap);
+			ts_alloc_switch(prev);
+		}
 		if (d == NULL)
 		{
 			s->nomem = true;
@@ -322,6 +327,8 @@ run_transfer(bool *canceled)
 				result = msg->data.result;
 				done = true;
 			}
+			else if (msg->msg == CURLMSG_DONE)
+				s3_batch_route(msg->easy_handle, msg->data.result); /* a batch fetched ahead */
 		if (done || running == 0)
 			break;
 		if (ts_interrupt_pending())

@@ -1,16 +1,28 @@
 /*
  * s3_batch.c - many object store requests at once (see ts_s3.h).
  *
- * Owns: the pool of curl easy handles a batch runs on (kept for the next
- * batch), the loop that keeps at most max_in_flight of them in the
- * process's multi handle (s3.c's: the same kept-alive connections), starts
- * the next item or a retry that is due as one finishes, and waits at most
- * 50 ms at a time so that an interrupt stops every transfer.  What one
- * attempt is (URL, range, signing, timeouts), how its outcome is judged
- * (done / retried / failed, with which message) and how an answer's
- * length is checked come from s3.c (s3_internal.h): a request in a batch
- * behaves as one sent alone, only not alone on the wire.  Retries of an
- * item wait without holding a slot: the others go on meanwhile.
+ * Owns: the batches of requests of this process and the easy handles they
+ * run on (a pool kept for later batches), the loop that keeps at most
+ * max_in_flight requests of a batch in the process's multi handle (s3.c's:
+ * the same kept-alive connections), starts the next item or a retry that
+ * is due as one finishes, and, for a batch started ahead of its reader
+ * (ts_s3_batch_start), moving it on without waiting (ts_s3_drive) and
+ * waiting for it only when its bytes are needed (ts_s3_batch_wait).  Every
+ * batch in flight moves on whenever any of them (or a request sent alone,
+ * s3.c) is waited for: a finished transfer is handed to the batch that
+ * owns its handle.  Waits last at most 50 ms at a time so that an
+ * interrupt stops the transfers.  What one attempt is (URL, range,
+ * signing, timeouts), how its outcome is judged (done / retried / failed,
+ * with which message) and how an answer's length is checked come from s3.c
+ * (s3_internal.h): a request in a batch behaves as one sent alone, only
+ * not alone on the wire.  Retries of an item wait without holding a slot.
+ *
+ * Memory: a batch and what its transfers allocate (whole bodies, error
+ * codes, headers) live under the allocation owner current when it started
+ * (ts_alloc_owner: the caller's memory context), whoever drives it.  Its
+ * owner cancels it (ts_s3_batch_cancel) before that memory goes; after an
+ * abort ts_s3_batch_forget_all takes every handle back without touching a
+ * batch, and a batch then waited for reports its items as not fetched.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -18,17 +30,26 @@
 
 #include "base/s3_internal.h"
 
-/* the easy handles of batches, created on first use and reused */
-static CURL *pool[TS_S3_IN_FLIGHT_MAX];
+/* The easy handles, each running one slot of one batch at most. */
+#define POOL_MAX (2 * TS_S3_IN_FLIGHT_MAX)
 
-/* One running request. */
-typedef struct slot
+typedef struct pooled
 {
 	CURL	   *h;
-	int			item;			/* -1: free */
+	ts_s3_batch *owner;			/* NULL: free */
+	int			slot;
+	s3_attempt	a;				/* here, not in the batch: forget_all frees its headers */
+} pooled;
+
+static pooled pool[POOL_MAX];
+
+/* One running request of a batch. */
+typedef struct slot
+{
+	int			pk;				/* pool index; -1: free */
+	int			item;
 	s3_request	r;
 	s3_sink    *s;
-	s3_attempt	a;
 } slot;
 
 /* The retry state of one item. */
@@ -41,6 +62,34 @@ typedef struct item_state
 	bool		finished;
 } item_state;
 
+struct ts_s3_batch
+{
+	ts_s3_batch *link;			/* in 'running' */
+	uint64_t	epoch;			/* of forget_all when started */
+	void	   *owner;			/* allocation owner */
+	uint64_t	generation;		/* storage settings it was started under */
+	ts_s3_fetch *items;
+	int			n;
+	bool		keep_going;
+	int			max_attempts;
+	long		retry_budget;
+	item_state *states;
+	char	  **urls;
+	slot		slots[TS_S3_IN_FLIGHT_MAX];
+	int			nslots;
+	int			next;			/* first item never started */
+	int			left;			/* items not finished */
+	int			active;
+	bool		failed;			/* err holds why (the batch is finished) */
+	ts_err		err;
+	ts_err		ierr;			/* an item's error */
+};
+
+/* Batches started and not finished, newest first. */
+static ts_s3_batch *running = NULL;
+static uint64_t epoch = 1;
+static uint64_t slots_freed = 0;	/* transfers ended, ever (wait_for) */
+
 static int64_t
 now_ms(void)
 {
@@ -50,13 +99,50 @@ now_ms(void)
 	return (int64_t) ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
 }
 
-/* Start an attempt of item i in slot sl.  False (err set) when out of memory. */
-static bool
-start(CURLM *multi, slot *sl, ts_s3_fetch *it, int i, item_state *st,
-	  const ts_s3_config *cfg, ts_err *err)
+static void
+unlink_batch(ts_s3_batch *b)
 {
+	for (ts_s3_batch **q = &running; *q; q = &(*q)->link)
+		if (*q == b)
+		{
+			*q = b->link;
+			break;
+		}
+	b->link = NULL;
+}
+
+/* A free pool handle (created on first use), or -1. */
+static int
+take_handle(void)
+{
+	for (int k = 0; k < POOL_MAX; k++)
+		if (pool[k].owner == NULL)
+		{
+			if (pool[k].h == NULL)
+				pool[k].h = curl_easy_init();
+			return pool[k].h ? k : -1;
+		}
+	return -1;
+}
+
+/*
+ * Start an attempt of item i in slot sl.  1: started; 0: no handle free
+ * now; -1: out of memory (b->err set).
+ */
+static int
+start(CURLM *multi, ts_s3_batch *b, slot *sl, int i)
+{
+	const ts_s3_config *cfg = ts_s3_get_config();
+	ts_s3_fetch *it = &b->items[i];
+	int			pk = take_handle();
+	pooled	   *p;
+
+	if (pk < 0)
+		return 0;
+	p = &pool[pk];
 	memset(&sl->r, 0, sizeof(sl->r));
 	sl->r.uri = it->uri;
+	sl->r.url = b->urls[i];
 	if (it->buf)
 	{
 		sl->r.kind = REQ_RANGE;
@@ -70,40 +156,245 @@ start(CURLM *multi, slot *sl, ts_s3_fetch *it, int i, item_state *st,
 		sl->r.max_body = S3_MAX_WHOLE;
 		sl->r.expect_size = it->object_size > 0 ? it->object_size : 0;
 	}
-	sl->r.url = s3_object_url_of(it->uri, err);
-	if (sl->r.url == NULL)
-		return false;
-	curl_easy_reset(sl->h);
-	if (!s3_attempt_begin(sl->h, &sl->r, cfg, sl->s, &sl->a, err))
-	{
-		ts_free((char *) sl->r.url);
-		return false;
-	}
-	if (curl_multi_add_handle(multi, sl->h) != CURLM_OK)
+	curl_easy_reset(p->h);
+	if (!s3_attempt_begin(p->h, &sl->r, cfg, sl->s, &p->a, &b->err))
+		return -1;
+	sl->s->owner = b->owner;	/* a whole body grows there, whoever drives the transfer */
+	if (curl_multi_add_handle(multi, p->h) != CURLM_OK)
 	{
 		long		ra;
 
-		s3_attempt_end(sl->h, &sl->r, sl->s, &sl->a, &ra);
-		ts_free((char *) sl->r.url);
-		return ts_error(err, TS_ERR_NOMEM, "could not add a transfer to the libcurl multi handle");
+		s3_attempt_end(p->h, &sl->r, sl->s, &p->a, &ra);
+		ts_error(&b->err, TS_ERR_NOMEM, "could not add a transfer to the libcurl multi handle");
+		return -1;
 	}
+	p->owner = b;
+	p->slot = (int) (sl - b->slots);
+	sl->pk = pk;
 	sl->item = i;
-	st->attempts++;
-	st->due_ms = -1;
-	return true;
+	b->states[i].attempts++;
+	b->states[i].due_ms = -1;
+	b->active++;
+	return 1;
 }
 
 /* Take slot sl's transfer out (finished or not) and scrub it. */
 static void
-release(CURLM *multi, slot *sl, long *retry_after_s)
+release(CURLM *multi, ts_s3_batch *b, slot *sl, long *retry_after_s)
 {
+	pooled	   *p = &pool[sl->pk];
 	long		ra = 0;
 
-	curl_multi_remove_handle(multi, sl->h);
-	s3_attempt_end(sl->h, &sl->r, sl->s, &sl->a, retry_after_s ? retry_after_s : &ra);
-	ts_free((char *) sl->r.url);
-	sl->r.url = NULL;
+	curl_multi_remove_handle(multi, p->h);
+	s3_attempt_end(p->h, &sl->r, sl->s, &p->a, retry_after_s ? retry_after_s : &ra);
+	p->owner = NULL;
+	sl->pk = -1;
 	sl->item = -1;
+	b->active--;
+	slots_freed++;
+}
+
+/* Stop b's transfers: it is finished, failed (err) or canceled. */
+static void
+stop(ts_s3_batch *b)
+{
+	CURLM	   *multi;
+
+	if (b->epoch == epoch && s3_multi_handle(&multi, NULL))
+		for (int k = 0; k < b->nslots; k++)
+			if (b->slots[k].pk >= 0)
+			{
+				release(multi, b, &b->slots[k], NULL);
+				ts_free(b->slots[k].s->grow);
+				b->slots[k].s->grow = NULL;
+			}
+	unlink_batch(b);
+	b->left = 0;
+}
+
+static void
+fail(ts_s3_batch *b, const ts_err *err)
+{
+	b->failed = true;
+	if (err != &b->err)
+		b->err = *err;
+	stop(b);
+}
+
+/*
+ * Finish item i whose attempt ended with rc in sl: done, due for a retry,
+ * or failed (its code set; the batch failed when it does not keep going).
+ */
+static void
+finish(ts_s3_batch *b, slot *sl, int i, CURLcode rc, long retry_after_s)
+{
+	ts_s3_fetch *it = &b->items[i];
+	item_state *st = &b->states[i];
+	s3_outcome	out = s3_judge(&sl->r, sl->s, rc, st->attempts, b->max_attempts, &b->ierr);
+	bool		ok;
+
+	if (out == S3_RETRY)
+	{
+		long		wait = s3_retry_wait(&st->backoff, retry_after_s);
+
+		if (wait <= st->budget)
+		{
+			st->budget -= wait;
+			st->due_ms = now_ms() + wait;
+			return;
+		}
+		ts_error(&b->ierr, TS_ERR_IO, "%s \"%s\": the store kept failing (retry time of %ld ms used up)",
+				 s3_method_name(sl->r.kind), it->uri, b->retry_budget);
+		ok = false;
+	}
+	else if (out == S3_FAIL)
+		ok = false;
+	else if (sl->r.kind == REQ_RANGE)
+		ok = s3_range_result(&sl->r, it->object_size, &b->ierr);
+	else
+		ok = s3_whole_result(&sl->r, &it->data, &it->data_len, &b->ierr);
+	st->finished = true;
+	b->left--;
+	it->code = ok ? TS_OK : b->ierr.code;
+	if (!ok && it->code == TS_OK)
+		it->code = TS_ERR_IO;
+	if (!ok && (b->ierr.code == TS_ERR_CANCELED || b->ierr.code == TS_ERR_NOMEM || !b->keep_going))
+		fail(b, &b->ierr);
+	else if (b->left == 0)
+		unlink_batch(b);
+}
+
+/* Item i cannot start under other storage settings than b's: it fails. */
+static void
+refuse(ts_s3_batch *b, int i)
+{
+	b->states[i].finished = true;
+	b->left--;
+	b->items[i].code = TS_ERR_IO;
+	ts_error(&b->ierr, TS_ERR_IO, "GET \"%s\": the storage settings changed while it was fetched ahead",
+			 b->items[i].uri);
+	if (!b->keep_going)
+		fail(b, &b->ierr);
+	else if (b->left == 0)
+		unlink_batch(b);
+}
+
+/* Fill b's free slots: retries that are due first, then new items. */
+static void
+fill(CURLM *multi, ts_s3_batch *b)
+{
+	int64_t		now = now_ms();
+
+	for (int k = 0; k < b->nslots && b->left > 0 && !b->failed; k++)
+	{
+		int			pick = -1;
+		int			rc;
+
+		if (b->slots[k].pk >= 0)
+			continue;
+		for (int i = 0; i < b->next && pick < 0; i++)
+			if (!b->states[i].finished && b->states[i].due_ms >= 0 && b->states[i].due_ms <= now)
+				pick = i;
+		while (pick < 0 && b->next < b->n)
+		{
+			if (!b->states[b->next].finished)
+				pick = b->next;
+			b->next++;
+		}
+		if (pick < 0)
+			break;
+		if (ts_s3_config_generation() != b->generation)
+		{
+			refuse(b, pick);
+			continue;
+		}
+		rc = start(multi, b, &b->slots[k], pick);
+		if (rc < 0)
+			fail(b, &b->err);
+		else if (rc == 0)
+		{
+			/* no handle free: the item starts when one is */
+			if (b->states[pick].due_ms < 0)
+				b->next--;
+			break;
+		}
+	}
+}
+
+bool
+s3_batch_route(CURL *h, CURLcode rc)
+{
+	CURLM	   *multi;
+
+	for (int k = 0; k < POOL_MAX; k++)
+		if (pool[k].owner != NULL && pool[k].h == h)
+		{
+			ts_s3_batch *b = pool[k].owner;
+			slot	   *sl = &b->slots[pool[k].slot];
+			int			i = sl->item;
+			long		retry_after_s = 0;
+			void	   *prev = ts_alloc_switch(b->owner);
+
+			if (s3_multi_handle(&multi, NULL))
+			{
+				release(multi, b, sl, &retry_after_s);
+				finish(b, sl, i, rc, retry_after_s);
+			}
+			ts_alloc_switch(prev);
+			return true;
+		}
+	return false;
+}
+
+/* Fill every running batch, move the transfers on without waiting. */
+static bool
+step(CURLM *multi)
+{
+	CURLMsg    *msg;
+	int			msgs;
+	int			nrunning = 0;
+
+	for (ts_s3_batch *b = running, *nb; b; b = nb)
+	{
+		void	   *prev = ts_alloc_switch(b->owner);
+
+		nb = b->link;
+		fill(multi, b);
+		ts_alloc_switch(prev);
+	}
+	if (curl_multi_perform(multi, &nrunning) != CURLM_OK)
+		return false;
+	while ((msg = curl_multi_info_read(multi, &msgs)) != NULL)
+		if (msg->msg == CURLMSG_DONE)
+			s3_batch_route(msg->easy_handle, msg->data.result);
+	return true;
+}
+
+void
+ts_s3_drive(void)
+{
+	CURLM	   *multi;
+
+	if (running != NULL && s3_multi_handle(&multi, NULL))
+		(void) step(multi);
+}
+
+/* Free b, not touching the multi handle. */
+static void
+free_batch(ts_s3_batch *b)
+{
+	for (int k = 0; k < b->nslots; k++)
+		if (b->slots[k].s)
+		{
+			ts_free(b->slots[k].s->grow);
+			ts_free(b->slots[k].s);
+		}
+	if (b->urls)
+		for (int i = 0; i < b->n; i++)
+			ts_free(b->urls[i]);
+	ts_free(b->urls);
+	ts_free(b->states);
+	ts_free(b);
 }
 
 /* Free what a failed batch fetched whole. */
@@ -118,56 +409,12 @@ drop_data(ts_s3_fetch *items, int n)
 	}
 }
 
-/*
- * Finish item i whose attempt ended with rc in sl: done, due for a retry,
- * or failed (its code set; err set when keep_going is off).
- */
-static void
-finish(slot *sl, CURLcode rc, long retry_after_s, ts_s3_fetch *it, item_state *st,
-	   const ts_s3_config *cfg, int64_t now, ts_err *ierr)
-{
-	s3_outcome	out = s3_judge(&sl->r, sl->s, rc, st->attempts, s3_max_attempts(cfg), ierr);
-	bool		ok;
-
-	if (out == S3_RETRY)
-	{
-		long		wait = s3_retry_wait(&st->backoff, retry_after_s);
-
-		if (wait <= st->budget)
-		{
-			st->budget -= wait;
-			st->due_ms = now + wait;
-			return;
-		}
-		ts_error(ierr, TS_ERR_IO, "%s \"%s\": the store kept failing (retry time of %ld ms used up)",
-				 s3_method_name(sl->r.kind), it->uri, s3_retry_budget(cfg));
-		ok = false;
-	}
-	else if (out == S3_FAIL)
-		ok = false;
-	else if (sl->r.kind == REQ_RANGE)
-		ok = s3_range_result(&sl->r, it->object_size, ierr);
-	else
-		ok = s3_whole_result(&sl->r, &it->data, &it->data_len, ierr);
-	st->finished = true;
-	it->code = ok ? TS_OK : ierr->code;
-	if (!ok && it->code == TS_OK)
-		it->code = TS_ERR_IO;
-}
-
-bool
-ts_s3_fetch_all(ts_s3_fetch *items, int n, bool keep_going, ts_err *err)
+ts_s3_batch *
+ts_s3_batch_start(ts_s3_fetch *items, int n, bool keep_going, ts_err *err)
 {
 	const ts_s3_config *cfg = ts_s3_get_config();
 	CURLM	   *multi;
-	slot		slots[TS_S3_IN_FLIGHT_MAX];
-	item_state *states = NULL;
-	int			nslots;
-	int			next = 0;		/* first item never started */
-	int			left = 0;		/* items not finished */
-	int			active = 0;
-	bool		ok = true;
-	ts_err	   *ierr = NULL;	/* an item's error */
+	ts_s3_batch *b;
 
 	for (int i = 0; i < n; i++)
 	{
@@ -175,177 +422,254 @@ ts_s3_fetch_all(ts_s3_fetch *items, int n, bool keep_going, ts_err *err)
 		items[i].data_len = 0;
 		items[i].code = TS_OK;
 	}
-	if (n <= 0)
-		return true;
-	if (cfg == NULL)
-		return ts_error(err, TS_ERR_INVALID, "\"%s\": no object store settings for this scan",
-						items[0].uri);
+	if (n > 0 && cfg == NULL)
+	{
+		ts_error(err, TS_ERR_INVALID, "\"%s\": no object store settings for this scan", items[0].uri);
+		return NULL;
+	}
 	if (!s3_multi_handle(&multi, err))
-		return false;
-	nslots = cfg->max_in_flight > 0 ? cfg->max_in_flight : TS_S3_IN_FLIGHT;
-	if (nslots > TS_S3_IN_FLIGHT_MAX)
-		nslots = TS_S3_IN_FLIGHT_MAX;
-	if (nslots > n)
-		nslots = n;
-	states = ts_calloc((size_t) n, sizeof(item_state));
-	ierr = ts_malloc(sizeof(ts_err));
-	if (states == NULL || ierr == NULL)
+		return NULL;
+	b = ts_calloc(1, sizeof(ts_s3_batch));
+	if (b == NULL)
 	{
-		ts_free(states);
-		ts_free(ierr);
-		return ts_error_nomem(err, NULL);
+		ts_error_nomem(err, NULL);
+		return NULL;
 	}
-	memset(ierr, 0, sizeof(*ierr));
-	for (int k = 0; k < nslots; k++)
+	b->epoch = epoch;
+	b->owner = ts_alloc_owner();
+	b->generation = ts_s3_config_generation();
+	b->items = items;
+	b->n = n;
+	b->keep_going = keep_going;
+	if (n <= 0)
+		return b;
+	b->max_attempts = s3_max_attempts(cfg);
+	b->retry_budget = s3_retry_budget(cfg);
+	b->nslots = cfg->max_in_flight > 0 ? cfg->max_in_flight : TS_S3_IN_FLIGHT;
+	if (b->nslots > TS_S3_IN_FLIGHT_MAX)
+		b->nslots = TS_S3_IN_FLIGHT_MAX;
+	if (b->nslots > n)
+		b->nslots = n;
+	b->states = ts_calloc((size_t) n, sizeof(item_state));
+	b->urls = ts_calloc((size_t) n, sizeof(char *));
+	if (b->states == NULL || b->urls == NULL)
+		goto nomem;
+	for (int k = 0; k < b->nslots; k++)
 	{
-		slots[k].s = NULL;
-		slots[k].item = -1;
-	}
-	for (int k = 0; k < nslots; k++)
-	{
-		if (pool[k] == NULL)
-			pool[k] = curl_easy_init();
-		slots[k].h = pool[k];
-		slots[k].s = ts_malloc(sizeof(s3_sink));
-		if (slots[k].h == NULL || slots[k].s == NULL)
-		{
-			ok = ts_error_nomem(err, NULL);
-			goto out;
-		}
+		b->slots[k].pk = -1;
+		b->slots[k].item = -1;
+		b->slots[k].s = ts_malloc(sizeof(s3_sink));
+		if (b->slots[k].s == NULL)
+			goto nomem;
+		b->slots[k].s->grow = NULL;
 	}
 	for (int i = 0; i < n; i++)
 	{
-		states[i].backoff = 100;
-		states[i].budget = s3_retry_budget(cfg);
-		states[i].due_ms = -1;
+		b->states[i].backoff = 100;
+		b->states[i].budget = b->retry_budget;
+		b->states[i].due_ms = -1;
 		if (items[i].buf != NULL && items[i].len == 0)
-			states[i].finished = true;	/* nothing to read */
-		else
-			left++;
+		{
+			b->states[i].finished = true;	/* nothing to read */
+			continue;
+		}
+		b->urls[i] = s3_object_url_of(items[i].uri, err);
+		if (b->urls[i] == NULL)
+		{
+			free_batch(b);
+			return NULL;
+		}
+		b->left++;
 	}
+	if (b->left == 0)
+		return b;
+	s3_count_round_trip();
+	b->link = running;
+	running = b;
+	ts_s3_drive();				/* the first requests go out now */
+	return b;
 
-	if (left > 0)
-		s3_count_round_trip();
-	while (left > 0)
+nomem:
+	free_batch(b);
+	ts_error_nomem(err, NULL);
+	return NULL;
+}
+
+bool
+ts_s3_batch_done(ts_s3_batch *b)
+{
+	ts_s3_drive();
+	return b->left == 0 || b->epoch != epoch;
+}
+
+/* Has a running batch an item never started and a slot free for it? */
+static bool
+unstarted_items(void)
+{
+	for (ts_s3_batch *o = running; o; o = o->link)
+		if (!o->failed && o->next < o->n && o->active < o->nslots)
+			return true;
+	return false;
+}
+
+/* Is item i (-1: every item) of b finished, or b failed or abandoned? */
+static bool
+finished(const ts_s3_batch *b, int i)
+{
+	return b->left == 0 || b->failed || b->epoch != epoch ||
+		(i >= 0 && b->states[i].finished);
+}
+
+/* Move every batch on until item i of b (-1: all of b) is finished; false + b->err when b failed. */
+static bool
+wait_for(ts_s3_batch *b, int i)
+{
+	CURLM	   *multi;
+
+	while (!finished(b, i))
 	{
-		int64_t		now = now_ms();
 		int64_t		next_due = -1;
-		int			running = 0;
-		CURLMsg    *msg;
-		int			msgs;
+		int			wait_ms = 50;
+		uint64_t	freed_before;
 
 		if (ts_interrupt_pending())
 		{
-			ok = n == 1 ?
-				ts_error(err, TS_ERR_CANCELED, "GET \"%s\": canceled", items[0].uri) :
-				ts_error(err, TS_ERR_CANCELED, "GET \"%s\" and %d other request%s: canceled",
-						 items[0].uri, n - 1, n == 2 ? "" : "s");
-			goto out;
+			if (b->n == 1)
+				ts_error(&b->err, TS_ERR_CANCELED, "GET \"%s\": canceled", b->items[0].uri);
+			else
+				ts_error(&b->err, TS_ERR_CANCELED, "GET \"%s\" and %d other request%s: canceled",
+						 b->items[0].uri, b->n - 1, b->n == 2 ? "" : "s");
+			fail(b, &b->err);
+			break;
 		}
-		/* fill free slots: retries that are due first, then new items */
-		for (int k = 0; k < nslots; k++)
+		if (!s3_multi_handle(&multi, &b->err))
 		{
-			int			pick = -1;
-
-			if (slots[k].item >= 0)
-				continue;
-			for (int i = 0; i < next && pick < 0; i++)
-				if (!states[i].finished && states[i].due_ms >= 0 && states[i].due_ms <= now)
-					pick = i;
-			while (pick < 0 && next < n)
-			{
-				if (!states[next].finished)
-					pick = next;
-				next++;
-			}
-			if (pick < 0)
-				break;
-			if (!start(multi, &slots[k], &items[pick], pick, &states[pick], cfg, err))
-			{
-				ok = false;
-				goto out;
-			}
-			active++;
+			fail(b, &b->err);
+			break;
 		}
-		if (curl_multi_perform(multi, &running) != CURLM_OK)
+		freed_before = slots_freed;
+		if (!step(multi))
 		{
-			ok = ts_error(err, TS_ERR_IO, "GET \"%s\": the libcurl multi handle failed", items[0].uri);
-			goto out;
+			ts_error(&b->err, TS_ERR_IO, "GET \"%s\": the libcurl multi handle failed", b->items[0].uri);
+			fail(b, &b->err);
+			break;
 		}
-		while ((msg = curl_multi_info_read(multi, &msgs)) != NULL)
-		{
-			slot	   *sl = NULL;
-			long		retry_after_s = 0;
-			int			i;
-
-			if (msg->msg != CURLMSG_DONE)
-				continue;
-			for (int k = 0; k < nslots && sl == NULL; k++)
-				if (slots[k].item >= 0 && slots[k].h == msg->easy_handle)
-					sl = &slots[k];
-			if (sl == NULL)
-				continue;
-			i = sl->item;
-			{
-				CURLcode	rc = msg->data.result;
-
-				release(multi, sl, &retry_after_s);
-				active--;
-				finish(sl, rc, retry_after_s, &items[i], &states[i], cfg, now_ms(), ierr);
-			}
-			if (!states[i].finished)
-				continue;		/* a retry is due later */
-			left--;
-			if (items[i].code != TS_OK)
-			{
-				if (ierr->code == TS_ERR_CANCELED || ierr->code == TS_ERR_NOMEM || !keep_going)
-				{
-					*err = *ierr;
-					ok = false;
-					goto out;
-				}
-			}
-		}
-		if (left == 0)
+		if (finished(b, i))
 			break;
 
 		/*
-		 * A slot freed above and an item never started: start it now, not
-		 * after the next wait (which, when every running transfer has just
-		 * finished, had no socket to wake it and took the whole 50 ms).
+		 * Slots freed by this step and items never started: start them now,
+		 * not after the wait below (which, when every running transfer has
+		 * just ended, has no socket to wake it and takes the whole 50 ms).
+		 * Only after a transfer ended, so that this never spins.
 		 */
-		if (active < nslots && next < n)
+		if (slots_freed != freed_before && unstarted_items())
 			continue;
-		/* wait for the network, a due retry or at most 50 ms */
-		for (int i = 0; i < next; i++)
-			if (!states[i].finished && states[i].due_ms >= 0 &&
-				(next_due < 0 || states[i].due_ms < next_due))
-				next_due = states[i].due_ms;
+		/* wait for the network, a due retry (of any batch) or at most 50 ms */
+		for (ts_s3_batch *o = running; o; o = o->link)
+			for (int i = 0; i < o->next; i++)
+				if (!o->states[i].finished && o->states[i].due_ms >= 0 &&
+					(next_due < 0 || o->states[i].due_ms < next_due))
+					next_due = o->states[i].due_ms;
+		if (next_due >= 0)
 		{
-			int			wait_ms = 50;
+			int64_t		d = next_due - now_ms();
 
-			if (next_due >= 0 && next_due - now_ms() < wait_ms)
-				wait_ms = next_due - now_ms() > 0 ? (int) (next_due - now_ms()) : 0;
-			if (active == 0 && next >= n && next_due < 0)
-				break;			/* cannot happen: every item is finished or due */
-			curl_multi_poll(multi, NULL, 0, wait_ms, NULL);
+			if (d < wait_ms)
+				wait_ms = d > 0 ? (int) d : 0;
 		}
+		curl_multi_poll(multi, NULL, 0, wait_ms, NULL);
 	}
+	return !b->failed;
+}
 
-out:
-	for (int k = 0; k < nslots; k++)
+bool
+ts_s3_batch_wait_item(ts_s3_batch *b, int i, ts_err *err)
+{
+	if (!wait_for(b, i))
 	{
-		if (slots[k].item >= 0)
-		{
-			release(multi, &slots[k], NULL);
-			ts_free(slots[k].s->grow);
-			slots[k].s->grow = NULL;
-		}
-		ts_free(slots[k].s);
+		if (err)
+			*err = b->err;
+		return false;
 	}
+	if (b->epoch != epoch && !b->states[i].finished)
+		b->items[i].code = TS_ERR_IO;	/* abandoned */
+	return true;
+}
+
+bool
+ts_s3_batch_wait(ts_s3_batch *b, ts_err *err)
+{
+	bool		ok;
+
+	wait_for(b, -1);
+	if (b->epoch != epoch && !b->failed)
+	{
+		/* its transfers were abandoned (an abort): nothing unfinished was fetched */
+		for (int i = 0; i < b->n; i++)
+			if (!b->states[i].finished)
+				b->items[i].code = TS_ERR_IO;
+		if (!b->keep_going)
+		{
+			b->failed = true;
+			ts_error(&b->err, TS_ERR_IO, "GET \"%s\": the transfers were abandoned", b->items[0].uri);
+		}
+	}
+	ok = !b->failed;
 	if (!ok)
-		drop_data(items, n);
-	ts_free(states);
-	ts_free(ierr);
+	{
+		if (err)
+			*err = b->err;
+		drop_data(b->items, b->n);
+	}
+	free_batch(b);
 	return ok;
+}
+
+void
+ts_s3_batch_cancel(ts_s3_batch *b)
+{
+	void	   *prev;
+
+	if (b == NULL)
+		return;
+	prev = ts_alloc_switch(b->owner);
+	stop(b);
+	drop_data(b->items, b->n);
+	free_batch(b);
+	ts_alloc_switch(prev);
+}
+
+void
+ts_s3_batch_forget_all(void)
+{
+	CURLM	   *multi;
+	bool		have = s3_multi_handle(&multi, NULL);
+
+	for (int k = 0; k < POOL_MAX; k++)
+		if (pool[k].owner != NULL)
+		{
+			if (have)
+				curl_multi_remove_handle(multi, pool[k].h);
+			/* the token header went with its memory context */
+			curl_easy_setopt(pool[k].h, CURLOPT_HTTPHEADER, NULL);
+			curl_easy_setopt(pool[k].h, CURLOPT_PASSWORD, "");
+			curl_slist_free_all(pool[k].a.headers);
+			pool[k].a.headers = NULL;
+			pool[k].a.token_header = NULL;
+			curl_easy_reset(pool[k].h);
+			pool[k].owner = NULL;
+		}
+	running = NULL;
+	epoch++;
+}
+
+bool
+ts_s3_fetch_all(ts_s3_fetch *items, int n, bool keep_going, ts_err *err)
+{
+	ts_s3_batch *b = ts_s3_batch_start(items, n, keep_going, err);
+
+	if (b == NULL)
+		return false;
+	return ts_s3_batch_wait(b, err);
 }

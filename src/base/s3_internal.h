@@ -39,6 +39,8 @@ typedef struct s3_sink
 	bool		overflow;
 	bool		nomem;
 	bool		incomplete;		/* a 2xx answer short of (or off) what was asked (s3_judge) */
+	/* where a growing body is allocated (ts_alloc_switch; NULL, as reset: the current place) */
+	void	   *owner;
 	/* other answers: the first bytes of the error body */
 	char		errbody[8192];
 	size_t		errlen;
@@ -154,5 +156,12 @@ bool		s3_range_result(s3_request *r, int64_t object_size, ts_err *err);
  * error otherwise (404 = TS_ERR_NOT_FOUND).  Frees r's error code and, on error, its body.
  */
 bool		s3_whole_result(s3_request *r, uint8_t **data, size_t *len, ts_err *err);
+
+/*
+ * A transfer of handle h ended with rc: hand it to the batch that owns h
+ * (s3_batch.c).  False when no batch does.  A loop that reads the multi
+ * handle's messages passes on those that are not its own.
+ */
+bool		s3_batch_route(CURL *h, CURLcode rc);
 
 #endif							/* TS_S3_INTERNAL_H */

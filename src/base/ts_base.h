@@ -96,6 +96,17 @@ char	   *ts_strdup(const char *s);
 char	   *ts_strndup(const char *s, size_t n);
 char	   *ts_psprintf(const char *fmt,...) __attribute__((format(printf, 1, 2)));
 
+/*
+ * Where ts_malloc allocates (a backend: the current memory context).  Work
+ * that runs later on behalf of an owner (a batch of object store requests
+ * driven between the scan's calls, s3_batch.c) takes ts_alloc_owner() when
+ * it starts and allocates under ts_alloc_switch(owner), giving back the
+ * previous one after.  Without hooks both are NULL / no-ops.
+ */
+void		ts_set_alloc_owner_hooks(void *(*current) (void), void *(*switch_to) (void *owner));
+void	   *ts_alloc_owner(void);
+void	   *ts_alloc_switch(void *owner);
+
 /* ---- interrupts ----------------------------------------------------- */
 
 /*

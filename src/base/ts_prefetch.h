@@ -27,6 +27,25 @@ typedef struct ts_prefetch ts_prefetch;
  */
 ts_prefetch *ts_prefetch_objects(const char *const *paths, int n, ts_err *err);
 
+/*
+ * The same without waiting: the requests go out now and move on while the
+ * caller works (ts_s3_drive); ts_prefetch_find waits for an object of it
+ * that is asked for, ts_prefetch_wait for all.  Paths are copied.  NULL
+ * (err set) only for out of memory or no storage settings.
+ */
+ts_prefetch *ts_prefetch_start(const char *const *paths, int n, ts_err *err);
+
+/* Are a started set's requests finished (moving them on first)?  Never waits. */
+bool		ts_prefetch_ready(ts_prefetch *p);
+
+/*
+ * Wait for a started set's requests and register what they fetched (a
+ * failed object is left out, as in ts_prefetch_objects).  False (err set)
+ * only for a cancel or out of memory; the caller still frees the set.
+ * Nothing to do for a set fetched already.
+ */
+bool		ts_prefetch_wait(ts_prefetch *p, ts_err *err);
+
 /* An empty registered set, and adding an object to it (data taken over). */
 ts_prefetch *ts_prefetch_new(void);
 bool		ts_prefetch_add(ts_prefetch *p, const char *path, uint8_t *data, size_t len);
@@ -35,18 +54,26 @@ bool		ts_prefetch_add(ts_prefetch *p, const char *path, uint8_t *data, size_t le
 int			ts_prefetch_count(const ts_prefetch *p);
 int64_t		ts_prefetch_bytes(const ts_prefetch *p);
 
-/* Unregister and free the set (NULL is fine); files opened from it must be closed. */
+/*
+ * Unregister and free the set (NULL is fine; a started one's requests are
+ * stopped); files opened from it must be closed.
+ */
 void		ts_prefetch_free(ts_prefetch *p);
 
 /*
  * After a transaction abort (the sets' memory went with its context):
- * drop every registration without touching the sets.
+ * drop every registration without touching the sets, and take the
+ * transfers of sets started ahead out of the multi handle
+ * (ts_s3_batch_forget_all).
  */
 void		ts_prefetch_forget_all(void);
 
 /*
  * The bytes of path (compared as a string) in a registered set fetched
- * under the current storage settings (fs.c).
+ * under the current storage settings (fs.c).  An object of a started set
+ * still on its way is waited for, alone (the set's other requests move on
+ * meanwhile); one that failed, or a cancel while waiting, is not found, and
+ * the caller's own request reports why.
  */
 bool		ts_prefetch_find(const char *path, const uint8_t **data, size_t *len);
 

@@ -173,6 +173,53 @@ typedef struct ts_s3_fetch
  */
 bool		ts_s3_fetch_all(ts_s3_fetch *items, int n, bool keep_going, ts_err *err);
 
+/*
+ * The same without waiting: a batch started ahead of the code that needs
+ * its bytes (the next files of a scan), its requests sent at once.  The
+ * items (and their buffers) must live until the batch is waited for or
+ * canceled; what its transfers allocate goes where the caller allocates
+ * now (ts_alloc_owner), whoever drives them later.  Counts one round trip
+ * when anything is to be fetched.  NULL (err set): no settings, or out of
+ * memory.
+ */
+typedef struct ts_s3_batch ts_s3_batch;
+ts_s3_batch *ts_s3_batch_start(ts_s3_fetch *items, int n, bool keep_going, ts_err *err);
+
+/*
+ * Move every started batch on without waiting (curl_multi_perform): start
+ * requests and retries that may start, take finished answers.  Cheap when
+ * no batch runs; callers call it at batch boundaries.
+ */
+void		ts_s3_drive(void);
+
+/* Is the batch finished (moving it on first)?  Never waits. */
+bool		ts_s3_batch_done(ts_s3_batch *b);
+
+/*
+ * Wait until the batch is finished and free it (not its items' data):
+ * the result as ts_s3_fetch_all's.  An interrupt stops its transfers
+ * (TS_ERR_CANCELED).  A batch whose transfers were abandoned
+ * (ts_s3_batch_forget_all) reports its unfinished items as not fetched.
+ */
+bool		ts_s3_batch_wait(ts_s3_batch *b, ts_err *err);
+
+/*
+ * Wait until item i of the batch is finished (the others move on too): its
+ * code then says whether it was fetched.  False (err set) when the batch
+ * failed (a cancel, out of memory, or an item's failure without
+ * keep_going); the batch is still the caller's to wait for or cancel.
+ */
+bool		ts_s3_batch_wait_item(ts_s3_batch *b, int i, ts_err *err);
+
+/* Stop the batch's transfers and free it and what it fetched (NULL is fine). */
+void		ts_s3_batch_cancel(ts_s3_batch *b);
+
+/*
+ * After an abort (the batches' memory may be gone): take every transfer
+ * out of the multi handle without touching a batch.
+ */
+void		ts_s3_batch_forget_all(void);
+
 /* Requests sent by this process (for metrics and tests). */
 int64_t		ts_s3_request_count(void);
 

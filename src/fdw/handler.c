@@ -534,7 +534,7 @@ static void
 tablescanInitializeDSMForeignScan(ForeignScanState *node, ParallelContext *pcxt,
 								  void *coordinate)
 {
-	tablescan_parallel_init(coordinate);
+	tablescan_parallel_init(coordinate, pcxt->nworkers);
 	tablescan_scan_parallel_leader(node_scan(node), coordinate);
 }
 

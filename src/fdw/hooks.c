@@ -76,6 +76,19 @@ pg_realloc(void *p, size_t size)
 	return n;
 }
 
+/* The allocation owner of work driven later (ts_alloc_owner): a memory context. */
+static void *
+pg_owner_current(void)
+{
+	return CurrentMemoryContext;
+}
+
+static void *
+pg_owner_switch(void *owner)
+{
+	return MemoryContextSwitchTo((MemoryContext) owner);
+}
+
 static bool
 pg_interrupts(void)
 {
@@ -166,6 +179,7 @@ tablescan_install_hooks(void)
 	static const ts_fs_hooks fs = {pg_open_fd, pg_close_fd};
 
 	ts_set_alloc_hooks(&alloc);
+	ts_set_alloc_owner_hooks(pg_owner_current, pg_owner_switch);
 	ts_fs_set_hooks(&fs);
 	reset_scope();
 	RegisterXactCallback(scope_xact_callback, NULL);

@@ -14,6 +14,21 @@
  * The tasks (a split, one of its files, or a part of a large file, the
  * largest first) are made here and handed out by an atomic counter; the
  * workers' EXPLAIN ANALYZE figures are summed here for the leader.
+ *
+ * Prefetch: a process claims its tasks in small groups of consecutive
+ * ones (tablescan_parallel_claim: one fetch-and-add, so every task goes
+ * to exactly one process) and, when it starts reading a group of a table
+ * on an object store, claims the next group and starts fetching that
+ * group's small files (scan_rows.c,
+ * read/split_window.c) while it reads the first.  A group is at most
+ * TS_PARALLEL_GROUP_MAX tasks and at most the unclaimed tasks over twice
+ * the processes planned, and a single task while the next task is a part
+ * of a large file (read by ranges, nothing to fetch whole): a process
+ * holds at most two groups it has not read, and near the end (the tasks
+ * are sorted largest first, so the last are the smallest) groups shrink to
+ * one task, so the processes still finish together.  A rescan publishes
+ * the tasks again (the counter back to 0) and each process drops the
+ * groups it had claimed before.
  */
 #include "postgres.h"
 
@@ -22,12 +37,15 @@
 #include "utils/rel.h"
 
 #include "tablescan_fdw.h"
+#include "base/ts_ranges.h"
+#include "base/ts_s3.h"
 #include "read/read.h"
 
 struct TsParallelScan
 {
 	pg_atomic_uint32 next_task;
 	int32		ntasks;
+	int32		nprocesses;		/* planned: the workers and the leader */
 	int64		snapshot_id;	/* the leader's snapshot, 0 = none */
 	uint64		fingerprint;
 	/* EXPLAIN ANALYZE figures of the workers, taken by the leader */
@@ -41,10 +59,11 @@ tablescan_parallel_size(void)
 }
 
 void
-tablescan_parallel_init(TsParallelScan *ps)
+tablescan_parallel_init(TsParallelScan *ps, int nworkers)
 {
 	pg_atomic_init_u32(&ps->next_task, 0);
 	ps->ntasks = 0;
+	ps->nprocesses = Max(nworkers, 0) + 1;
 	ps->snapshot_id = 0;
 	ps->fingerprint = 0;
 	for (int i = 0; i < TS_PARALLEL_NFIGURES; i++)
@@ -136,15 +155,47 @@ tablescan_parallel_check(const TsParallelScan *ps, const ts_plan *plan,
 				 errhint("Run the query again, or SET max_parallel_workers_per_gather = 0.")));
 }
 
-int
-tablescan_parallel_next_task(TsParallelScan *ps)
+/* Is task t's every file a small object read whole (so worth fetching ahead)? */
+static bool
+task_fetched_whole(const ts_plan *plan, const TsParallelTask *task)
 {
+	const ts_split *split = &plan->splits[task->split];
+	int			first = task->file < 0 ? 0 : task->file;
+	int			end = task->file < 0 ? split->nfiles : task->file + 1;
+
+	if (task->nparts > 1)
+		return false;
+	for (int f = first; f < end; f++)
+	{
+		const ts_scan_file *file = &split->files[f];
+
+		if (file->entry == NULL || file->range_end > 0 || !ts_uri_is_object(file->path) ||
+			file->entry->file.file_size <= 0 ||
+			file->entry->file.file_size > TS_PREFETCH_FILE_MAX)
+			return false;
+	}
+	return true;
+}
+
+int
+tablescan_parallel_claim(TsParallelScan *ps, const ts_plan *plan, const TsParallelTask *tasks,
+						 int *first)
+{
+	uint32		next = pg_atomic_read_u32(&ps->next_task);
+	int64		left = (int64) ps->ntasks - next;
+	int			want;
 	uint32		t;
 
-	if (pg_atomic_read_u32(&ps->next_task) >= (uint32) ps->ntasks)
-		return -1;				/* no increments past the end when done */
-	t = pg_atomic_fetch_add_u32(&ps->next_task, 1);
-	return t < (uint32) ps->ntasks ? (int) t : -1;
+	if (left <= 0)
+		return 0;				/* no increments past the end when done */
+	want = (int) Min(left / (2 * Max(ps->nprocesses, 1)), TS_PARALLEL_GROUP_MAX);
+	if (want < 1 || !task_fetched_whole(plan, &tasks[next]))
+		want = 1;
+	t = pg_atomic_fetch_add_u32(&ps->next_task, (uint32) want);
+	if (t >= (uint32) ps->ntasks)
+		return 0;
+	*first = (int) t;
+	return (int) Min((int64) want, (int64) ps->ntasks - t);
 }
 
 void

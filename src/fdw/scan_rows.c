@@ -84,6 +84,11 @@ struct TsScanState
 	int			ntasks;
 	ts_split	task_split;		/* the split of a one-file task being read */
 	ts_scan_file task_file;		/* its file, with the task's byte range */
+	int			group_next;		/* tasks claimed: [group_next, group_end) to read */
+	int			group_end;		/* (their files in window.set) */
+	int			ahead_first;	/* the next group, claimed: its files in window.ahead */
+	int			ahead_n;
+	bool		ahead_started;	/* window.ahead holds its files' requests */
 	/* EXPLAIN ANALYZE figures (of the workers too, once they are done) */
 	int64		figures[TS_PARALLEL_NFIGURES];
 };
@@ -179,6 +184,8 @@ start_scan(TsScanState *st, bool publish)
 	drain_background_before_reset(st->cxt);
 	st->ncolumns = 0;
 	st->next_split = 0;
+	st->group_next = st->group_end = st->ahead_n = 0;
+	st->ahead_started = false;
 	st->reader = NULL;
 	st->batch.nrows = 0;
 	st->batch_pos = 0;
@@ -257,6 +264,82 @@ start_scan(TsScanState *st, bool publish)
 	MemoryContextSwitchTo(old);
 }
 
+/*
+ * The small files of tasks [first, first + n), started (read/split_window.c:
+ * a file is waited for when its reader opens it); NULL when none.
+ */
+static ts_prefetch *
+group_files(TsScanState *st, int first, int n)
+{
+	ts_err		err = {0};
+	ts_split   *splits = palloc(sizeof(ts_split) * n);
+	ts_scan_file *files = palloc(sizeof(ts_scan_file) * n);
+	const ts_split **ptrs = palloc(sizeof(ts_split *) * n);
+	ts_prefetch *set;
+
+	for (int i = 0; i < n; i++)
+		ptrs[i] = tablescan_parallel_task_split(st->plan, &st->tasks[first + i],
+												&splits[i], &files[i]);
+	set = ts_split_window_fetch(st->plan, ptrs, n, false, &err);
+	if (set == NULL && err.code != TS_OK)
+		tablescan_report(&err);
+	pfree(splits);
+	pfree(files);
+	pfree(ptrs);
+	return set;
+}
+
+/*
+ * A parallel scan's next task (parallel.c's header): the next of the group
+ * claimed, else the group claimed ahead or, the first time, a group
+ * claimed now.  Starting a group claims the next one (on an object store);
+ * that group's files are started once this group's are all in.  -1 when no task is left.
+ * The readers of the tasks before are closed.
+ */
+static int
+next_task(TsScanState *st)
+{
+	if (st->group_next >= st->group_end)
+	{
+		int			first = 0;
+		int			n;
+
+		ts_prefetch_free(st->window.set);
+		st->window.set = NULL;
+		if (st->ahead_n > 0)
+		{
+			st->group_next = st->ahead_first;
+			st->group_end = st->ahead_first + st->ahead_n;
+			st->ahead_n = 0;
+			st->window.set = st->ahead_started ? st->window.ahead :
+				group_files(st, st->group_next, st->group_end - st->group_next);
+			st->window.ahead = NULL;
+		}
+		else
+		{
+			n = tablescan_parallel_claim(st->pscan, st->plan, st->tasks, &first);
+			if (n == 0)
+				return -1;
+			st->group_next = first;
+			st->group_end = first + n;
+			st->window.set = group_files(st, first, n);
+		}
+		/* claimed ahead only where files are fetched ahead: an object store */
+		n = st->plan->has_s3 ?
+			tablescan_parallel_claim(st->pscan, st->plan, st->tasks, &first) : 0;
+		st->ahead_first = first;
+		st->ahead_n = Max(n, 0);
+		st->ahead_started = false;
+	}
+	/* the next group's files, once this group's are all in (one group in flight) */
+	if (st->ahead_n > 0 && !st->ahead_started && ts_prefetch_ready(st->window.set))
+	{
+		st->window.ahead = group_files(st, st->ahead_first, st->ahead_n);
+		st->ahead_started = true;
+	}
+	return st->group_next++;
+}
+
 /* Open the reader of the next split; false when there is none. */
 static bool
 open_next_split(TsScanState *st)
@@ -266,8 +349,8 @@ open_next_split(TsScanState *st)
 
 	if (st->pscan)
 	{
-		/* a parallel scan: the next task nobody took */
-		int			t = tablescan_parallel_next_task(st->pscan);
+		/* a parallel scan: the next task of this process's */
+		int			t = next_task(st);
 
 		if (t < 0)
 			return false;
@@ -384,9 +467,10 @@ drain_background_before_reset(MemoryContext cxt)
  * The window of files fetched ahead across splits (read/split_window.c)
  * lives in st->cxt: it is freed, and unregistered, before that context is
  * reset or deleted (the end of the scan, a new plan, or an ERROR unwinding
- * the query; hooks.c forgets every set at an abort too).  A rescan keeps
- * it: its splits are read again.  A parallel scan uses no window (each
- * process takes its tasks as they come).
+ * the query; hooks.c forgets every set at an abort too), which stops the
+ * requests of the one started ahead.  A serial rescan keeps it: its
+ * splits are read again.  A parallel scan holds there the files of the
+ * group of tasks it reads (set) and of the group it claimed next (ahead).
  */
 static void
 free_window(void *arg)
@@ -467,6 +551,7 @@ read_batch(TsScanState *st)
 		 * already (another thread each only adds switching).
 		 */
 		ts_bg_set_enabled(tablescan_decompress_ahead && st->pscan == NULL);
+		ts_s3_drive();			/* files fetched ahead move on meanwhile */
 		n = ts_split_reader_next(st->reader, &st->batch, &err);
 		ts_bg_set_enabled(false);
 		if (n < 0)
@@ -707,6 +792,13 @@ tablescan_scan_rescan(TsScanState *st, bool replan)
 	st->batch.nrows = 0;
 	st->batch_pos = 0;
 	st->win_first = st->win_end = 0;
+	if (st->pscan)
+	{
+		/* the tasks are handed out again: those claimed before are not ours */
+		ts_split_window_free(&st->window);
+		st->group_next = st->group_end = st->ahead_n = 0;
+		st->ahead_started = false;
+	}
 }
 
 /* Close the reader and free the scan's memory. */

@@ -182,13 +182,19 @@ typedef struct TsParallelTask
 typedef struct TsParallelScan TsParallelScan;
 
 extern Size tablescan_parallel_size(void);
-extern void tablescan_parallel_init(TsParallelScan *ps);
+extern void tablescan_parallel_init(TsParallelScan *ps, int nworkers);
 extern void tablescan_parallel_publish(TsParallelScan *ps, const ts_plan *plan,
 									   const TsParallelTask *tasks, int ntasks);
 extern void tablescan_parallel_pin(const TsParallelScan *ps, TsTableOptions *opts);
 extern void tablescan_parallel_check(const TsParallelScan *ps, const ts_plan *plan,
 									 const TsParallelTask *tasks, int ntasks, Relation rel);
-extern int	tablescan_parallel_next_task(TsParallelScan *ps);
+/*
+ * Claim the next group of tasks (parallel.c's header says how many):
+ * their number, the first in *first; 0 when none is left.
+ */
+#define TS_PARALLEL_GROUP_MAX 8
+extern int	tablescan_parallel_claim(TsParallelScan *ps, const ts_plan *plan,
+									 const TsParallelTask *tasks, int *first);
 extern void tablescan_parallel_add_figures(TsParallelScan *ps, int64 *figures);
 extern void tablescan_parallel_take_figures(TsParallelScan *ps, int64 *figures);
 /* the tasks of a parallel scan of plan, the largest first; their number */

@@ -128,6 +128,9 @@ typedef struct ts_split_window
 	ts_prefetch *set;			/* NULL: nothing fetched */
 	int			start;			/* splits [start, end) */
 	int			end;
+	ts_prefetch *ahead;			/* the next window, started; NULL: none */
+	int			ahead_start;	/* its splits [ahead_start, ahead_end) */
+	int			ahead_end;
 } ts_split_window;
 
 int			ts_split_window_size(const ts_split *splits, int nsplits, int from,
@@ -136,11 +139,14 @@ int			ts_split_window_size(const ts_split *splits, int nsplits, int from,
 
 /*
  * Before split s of plan is opened (the readers of the splits before it
- * closed): when s is outside the window, free the window and fetch the
- * next one from s on (TS_PREFETCH_FILE_MAX / _WINDOW_FILES / _WINDOW_BYTES
- * of base/ts_ranges.h).  A file that could not be fetched is read, and its
- * failure reported, when opened: false (err set) only for a cancel or out
- * of memory.  A zeroed ts_split_window is empty.
+ * closed): when s is outside the window, free the window and start
+ * fetching the next one from s on (TS_PREFETCH_FILE_MAX / _WINDOW_FILES /
+ * _WINDOW_BYTES of base/ts_ranges.h), or take the window started ahead
+ * when s begins it; a file is waited for when opened.  Then, unless
+ * row_limit >= 0, once the window's files are all in, start the window
+ * after it.  A file that could not be fetched is read,
+ * and its failure reported, when opened: false (err set) only for a
+ * cancel or out of memory.  A zeroed ts_split_window is empty.
  */
 /*
  * The side files of files[0..n) (their deletion vectors' index files:
@@ -155,7 +161,17 @@ int			ts_side_files(const ts_scan_file *files, int n, int64_t max_each, int64_t 
 bool		ts_split_window_move(ts_split_window *w, ts_plan *plan, int s, int64_t row_limit,
 								 ts_err *err);
 
-/* Free the window's set (the files opened from it closed) and empty it. */
+/*
+ * The small files of splits[0..n-1] (the leading ones within the window's
+ * bounds; a split with a file that is not a small object of known size
+ * skipped), fetched whole (wait) or started ahead (ts_prefetch_start):
+ * for a parallel scan's claimed tasks.  NULL with err->code TS_OK when
+ * there is nothing to fetch; else NULL only for a cancel or out of memory.
+ */
+ts_prefetch *ts_split_window_fetch(ts_plan *plan, const ts_split *const *splits, int n,
+								   bool wait, ts_err *err);
+
+/* Free the window's sets (the files opened from them closed) and empty it. */
 void		ts_split_window_free(ts_split_window *w);
 
 /*

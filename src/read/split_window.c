@@ -8,12 +8,19 @@
  * along the splits.  The split reader (read.c) then finds those files in
  * the registry (base/prefetch.c) and sends no request for them: a table of
  * many one-file splits costs a round trip per window, not one per split.
- * The window's set is the caller's (freed with ts_split_window_free once
- * the readers of its splits are closed).  A parallel scan's process does
- * not know which splits it takes next: it uses no window.  The window
- * also holds the splits' side files (ts_side_files: the deletion vectors'
- * index files, each once), so that a table with deletion vectors does not
- * pay a round trip (and a HEAD) per index file either.
+ * A window's requests are started, not waited for: they move on while the
+ * scan decodes (base/s3_batch.c, ts_s3_drive at each batch), and a file
+ * is waited for alone when its reader opens it (ts_prefetch_find).  Once
+ * a window's files are all in (checked as the scan moves from split to
+ * split), the window after it is started the same way: at most two
+ * windows' bytes are held, one window's in flight.  The window's sets are the caller's (freed with
+ * ts_split_window_free once the readers of its splits are closed).  A
+ * parallel scan's process does not know which splits it takes next: it
+ * fetches the files of the tasks it has claimed (ts_split_window_fetch,
+ * fdw/scan_rows.c).
+ * The window also holds the splits' side files (ts_side_files: the
+ * deletion vectors' index files, each once), so that a table with deletion
+ * vectors does not pay a round trip (and a HEAD) per index file either.
  */
 #include <string.h>
 
@@ -88,49 +95,162 @@ ts_side_files(const ts_scan_file *files, int n, int64_t max_each, int64_t max_by
 	return npaths;
 }
 
+/*
+ * The set of the small files of splits[0..k-1] (paths of a split with a
+ * file that does not fit skipped): fetched (wait) or started.  NULL with
+ * err->code TS_OK when there is nothing to fetch.
+ */
+static ts_prefetch *
+window_set(ts_plan *plan, const ts_split *const *splits, int k, bool wait, ts_err *err)
+{
+	const char **paths;
+	int			n = 0;
+	int64_t		side_bytes = 0;
+	ts_prefetch *set;
+
+	paths = ts_malloc(sizeof(char *) * TS_PREFETCH_WINDOW_FILES * 2);
+	if (paths == NULL)
+	{
+		ts_error_nomem(err, NULL);
+		return NULL;
+	}
+	for (int i = 0; i < k; i++)
+	{
+		int64_t		b = 0;
+		int64_t		r = 0;
+
+		if (!split_fits(splits[i], TS_PREFETCH_FILE_MAX, &b, &r) ||
+			n + splits[i]->nfiles > TS_PREFETCH_WINDOW_FILES)
+			continue;
+		for (int f = 0; f < splits[i]->nfiles; f++)
+			paths[n++] = splits[i]->files[f].path;
+	}
+	/* their side files: as many more, TS_PREFETCH_WINDOW_BYTES more at most */
+	for (int i = 0; i < k; i++)
+		n = ts_side_files(splits[i]->files, splits[i]->nfiles, TS_PREFETCH_FILE_MAX,
+						  TS_PREFETCH_WINDOW_BYTES, &side_bytes, paths, n,
+						  TS_PREFETCH_WINDOW_FILES * 2);
+	if (n == 0)
+	{
+		ts_free(paths);
+		return NULL;
+	}
+	ts_plan_enter(plan);		/* the table's scope and storage settings */
+	set = wait ? ts_prefetch_objects(paths, n, err) : ts_prefetch_start(paths, n, err);
+	ts_free(paths);
+	return set;
+}
+
+/* The window of plan's splits [s, s + k): fetched (wait) or started. */
+static ts_prefetch *
+plan_window_set(ts_plan *plan, int s, int k, bool wait, ts_err *err)
+{
+	const ts_split **splits = ts_malloc(sizeof(ts_split *) * (size_t) (k > 0 ? k : 1));
+	ts_prefetch *set;
+
+	if (splits == NULL)
+	{
+		ts_error_nomem(err, NULL);
+		return NULL;
+	}
+	for (int i = 0; i < k; i++)
+		splits[i] = &plan->splits[s + i];
+	set = window_set(plan, splits, k, wait, err);
+	ts_free(splits);
+	return set;
+}
+
+/*
+ * Start the window after w's, unless there is one, a LIMIT (which the
+ * first window serves), or w's requests are still on the way (one window
+ * in flight at a time).
+ */
+static bool
+start_ahead(ts_split_window *w, ts_plan *plan, int64_t row_limit, ts_err *err)
+{
+	int			k;
+
+	if (w->ahead != NULL || row_limit >= 0 || plan == NULL || w->end >= plan->nsplits ||
+		w->ahead_end > w->end || !ts_prefetch_ready(w->set))
+		return true;
+	k = ts_split_window_size(plan->splits, plan->nsplits, w->end, -1,
+							 TS_PREFETCH_WINDOW_FILES, TS_PREFETCH_FILE_MAX,
+							 TS_PREFETCH_WINDOW_BYTES);
+	w->ahead_start = w->end;
+	w->ahead_end = w->end + (k > 0 ? k : 1);	/* tried: not again for this window */
+	if (k == 0)
+		return true;
+	w->ahead = plan_window_set(plan, w->end, k, false, err);
+	return w->ahead != NULL || err->code == TS_OK;
+}
+
 bool
 ts_split_window_move(ts_split_window *w, ts_plan *plan, int s, int64_t row_limit, ts_err *err)
 {
-	const char **paths;
 	int			k;
-	int			n = 0;
-	int64_t		side_bytes = 0;
 
 	if (s >= w->start && s < w->end)
-		return true;			/* in the window already */
-	ts_split_window_free(w);
-	w->start = s;
-	w->end = s + 1;
-	if (plan == NULL || s < 0 || s >= plan->nsplits)
-		return true;
-	k = ts_split_window_size(plan->splits, plan->nsplits, s, row_limit,
-							 TS_PREFETCH_WINDOW_FILES, TS_PREFETCH_FILE_MAX,
-							 TS_PREFETCH_WINDOW_BYTES);
-	if (k == 0)
-		return true;			/* the split reader fetches what it can by itself */
-	paths = ts_malloc(sizeof(char *) * TS_PREFETCH_WINDOW_FILES * 2);
-	if (paths == NULL)
-		return ts_error(err, TS_ERR_NOMEM, "out of memory");
-	for (int i = s; i < s + k; i++)
-		for (int f = 0; f < plan->splits[i].nfiles; f++)
-			paths[n++] = plan->splits[i].files[f].path;
-	/* their side files: as many more, TS_PREFETCH_WINDOW_BYTES more at most */
-	for (int i = s; i < s + k; i++)
-		n = ts_side_files(plan->splits[i].files, plan->splits[i].nfiles, TS_PREFETCH_FILE_MAX,
-						  TS_PREFETCH_WINDOW_BYTES, &side_bytes, paths, n,
-						  TS_PREFETCH_WINDOW_FILES * 2);
-	ts_plan_enter(plan);		/* the table's scope and storage settings */
-	w->set = ts_prefetch_objects(paths, n, err);
-	ts_free(paths);
-	if (w->set == NULL)
-		return false;
-	w->end = s + k;
-	return true;
+		return start_ahead(w, plan, row_limit, err);	/* in the window already */
+	ts_prefetch_free(w->set);
+	w->set = NULL;
+	if (w->ahead != NULL && s == w->ahead_start)
+	{
+		/* the window started ahead: its files are waited for as they are opened */
+		w->set = w->ahead;
+		w->ahead = NULL;
+		w->start = w->ahead_start;
+		w->end = w->ahead_end;
+	}
+	else
+	{
+		ts_prefetch_free(w->ahead);
+		w->ahead = NULL;
+		w->ahead_start = w->ahead_end = 0;
+		w->start = s;
+		w->end = s + 1;
+		if (plan == NULL || s < 0 || s >= plan->nsplits)
+			return true;
+		k = ts_split_window_size(plan->splits, plan->nsplits, s, row_limit,
+								 TS_PREFETCH_WINDOW_FILES, TS_PREFETCH_FILE_MAX,
+								 TS_PREFETCH_WINDOW_BYTES);
+		if (k == 0)
+			return true;		/* the split reader fetches what it can by itself */
+		w->set = plan_window_set(plan, s, k, false, err);
+		if (w->set == NULL && err->code != TS_OK)
+			return false;
+		w->end = s + k;
+	}
+	return start_ahead(w, plan, row_limit, err);
+}
+
+ts_prefetch *
+ts_split_window_fetch(ts_plan *plan, const ts_split *const *splits, int n, bool wait, ts_err *err)
+{
+	int64_t		bytes = 0;
+	int			files = 0;
+	int			k = 0;
+
+	/* the leading splits within the window's bounds */
+	for (; k < n; k++)
+	{
+		int64_t		b = 0;
+		int64_t		r = 0;
+
+		if (!split_fits(splits[k], TS_PREFETCH_FILE_MAX, &b, &r))
+			continue;			/* read by its reader */
+		if (files + splits[k]->nfiles > TS_PREFETCH_WINDOW_FILES ||
+			bytes + b > TS_PREFETCH_WINDOW_BYTES)
+			break;
+		files += splits[k]->nfiles;
+		bytes += b;
+	}
+	return window_set(plan, splits, k, wait, err);
 }
 
 void
 ts_split_window_free(ts_split_window *w)
 {
 	ts_prefetch_free(w->set);
+	ts_prefetch_free(w->ahead);
 	memset(w, 0, sizeof(*w));
 }

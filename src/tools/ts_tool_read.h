@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "base/ts_s3.h"
 #include "read/read.h"
 #include "scan/scan.h"
 
@@ -73,8 +74,11 @@ tool_read_all(ts_plan *plan, const int *cols, int ncols,
 			ts_split_window_free(&window);
 			return false;
 		}
-		while ((n = ts_split_reader_next(r, &b, &err)) > 0)
+		for (;;)
 		{
+			ts_s3_drive();		/* files fetched ahead move on, as in the FDW */
+			if ((n = ts_split_reader_next(r, &b, &err)) <= 0)
+				break;
 			fn(&b, arg);
 			*rows += n;
 		}

@@ -6,11 +6,21 @@
  * ts_file_pread_many on local files, and the batch loop of s3_batch.c
  * against a closed local port (every request fails at once): a failure
  * among many is an error with no data kept, keep_going leaves each item's
- * code, a pending interrupt cancels.  Requests that succeed are tested by
- * the regress suite s3 against s3rver.
+ * code, a pending interrupt cancels.  Batches started ahead
+ * (ts_s3_batch_start, ts_prefetch_start) against a small forked HTTP
+ * server (every object is "hello world"; path /stall/... never answers):
+ * moved on without waiting, one object waited for alone, finished while a
+ * batch sent alone is waited for, canceled, abandoned after an abort.
+ * Signing and stores' answers are tested by the regress suite s3 against
+ * s3rver.
  */
 #include "unit.h"
 
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <signal.h>
+#include <sys/socket.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "base/ts_fs.h"
@@ -297,6 +307,8 @@ test_split_window(void **state)
 	ts_plan		plan;
 	ts_err		err = {0};
 	ts_split_window w = {0};
+	const uint8_t *found;
+	size_t		found_len;
 	/* files per split: 1, 2, 1, 3, 1; file 5 (of split 3) is 40 bytes */
 	const int	nfiles[] = {1, 2, 1, 3, 1};
 	int			f = 0;
@@ -369,10 +381,15 @@ test_split_window(void **state)
 	}
 	assert_true(ts_split_window_move(&w, &plan, 9, -1, &err));	/* past the end */
 	assert_null(w.set);
-	/* a cancel is an error */
+	/*
+	 * A window is started, not waited for: a cancel is no error of the
+	 * move; a file waited for then is not found (its reader's own request
+	 * reports the cancel).
+	 */
 	ts_set_interrupt_pending_hook(always_pending);
-	assert_false(ts_split_window_move(&w, &plan, 1, -1, &err));
-	assert_int_equal(err.code, TS_ERR_CANCELED);
+	assert_true(ts_split_window_move(&w, &plan, 1, -1, &err));
+	assert_non_null(w.set);
+	assert_false(ts_prefetch_find("s3://lake/t/bucket-0/data.parquet", &found, &found_len));
 	ts_set_interrupt_pending_hook(never_pending);
 	ts_split_window_free(&w);
 	assert_null(w.set);
@@ -420,6 +437,204 @@ test_side_files(void **state)
 	assert_int_equal(ts_side_files(files, 6, 100, 1000, &bytes, paths, 1, 2), 2);
 }
 
+/*
+ * A forked HTTP/1.1 server on 127.0.0.1 (the port returned, its pid in
+ * *pid): each connection in a child of its own; every GET is answered 200
+ * with "hello world" (a Range is ignored: stores may do so), kept alive,
+ * but a path starting "/lake/stall" gets no answer.
+ */
+static int
+start_server(pid_t *pid)
+{
+	int			ls = socket(AF_INET, SOCK_STREAM, 0);
+	struct sockaddr_in a;
+	socklen_t	alen = sizeof(a);
+
+	memset(&a, 0, sizeof(a));
+	a.sin_family = AF_INET;
+	a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+	assert_int_equal(bind(ls, (struct sockaddr *) &a, sizeof(a)), 0);
+	assert_int_equal(listen(ls, 64), 0);
+	assert_int_equal(getsockname(ls, (struct sockaddr *) &a, &alen), 0);
+	*pid = fork();
+	assert_true(*pid >= 0);
+	if (*pid > 0)
+		setpgid(*pid, *pid);
+	if (*pid == 0)
+	{
+		setpgid(0, 0);			/* its connections' children with it: stop_server ends all */
+		signal(SIGCHLD, SIG_IGN);
+		for (;;)
+		{
+			int			c = accept(ls, NULL, NULL);
+
+			if (c < 0)
+				continue;
+			if (fork() == 0)
+			{
+				char		req[8192];
+				size_t		have = 0;
+
+				for (;;)
+				{
+					ssize_t		k = read(c, req + have, sizeof(req) - 1 - have);
+					char	   *end;
+
+					if (k <= 0)
+						_exit(0);
+					have += (size_t) k;
+					req[have] = '\0';
+					while ((end = strstr(req, "\r\n\r\n")) != NULL)
+					{
+						static const char ok[] =
+							"HTTP/1.1 200 OK\r\nContent-Length: 11\r\n\r\nhello world";
+						size_t		used = (size_t) (end + 4 - req);
+
+						if (strncmp(req, "GET /lake/stall", 15) == 0)
+						{
+							pause();
+							_exit(0);
+						}
+						if (write(c, ok, sizeof(ok) - 1) < 0)
+							_exit(0);
+						memmove(req, req + used, have - used + 1);
+						have -= used;
+					}
+				}
+			}
+			close(c);
+		}
+	}
+	close(ls);
+	return ntohs(a.sin_port);
+}
+
+static void
+stop_server(pid_t pid)
+{
+	kill(-pid, SIGKILL);
+	kill(pid, SIGKILL);
+	waitpid(pid, NULL, 0);
+}
+
+static void
+test_batch_ahead(void **state)
+{
+	pid_t		pid;
+	char		endpoint[64];
+	ts_s3_config cfg = {0};
+	ts_s3_fetch items[4];
+	ts_s3_fetch alone[1];
+	char		bufs[4][5];
+	ts_err		err = {0};
+	ts_s3_batch *b;
+	int64_t		trips;
+	const uint8_t *data;
+	size_t		len;
+
+	(void) state;
+	snprintf(endpoint, sizeof(endpoint), "http://127.0.0.1:%d", start_server(&pid));
+	cfg.endpoint = endpoint;
+	cfg.path_style = true;
+	cfg.max_attempts = 1;
+	cfg.max_in_flight = 2;		/* fewer slots than items */
+	assert_true(ts_s3_set_config(&cfg));
+
+	/* started: one round trip counted, then moved on without waiting until done */
+	memset(items, 0, sizeof(items));
+	for (int i = 0; i < 4; i++)
+	{
+		items[i].uri = i == 3 ? "s3://lake/whole" : "s3://lake/part";
+		items[i].buf = i == 3 ? NULL : bufs[i];
+		items[i].len = 5;
+		items[i].offset = 6;
+		items[i].object_size = -1;
+	}
+	trips = ts_s3_round_trip_count();
+	b = ts_s3_batch_start(items, 4, false, &err);
+	assert_non_null(b);
+	assert_int_equal(ts_s3_round_trip_count(), trips + 1);
+	for (int k = 0; k < 2000 && !ts_s3_batch_done(b); k++)
+		usleep(1000);
+	assert_true(ts_s3_batch_done(b));
+	assert_true(ts_s3_batch_wait(b, &err));
+	for (int i = 0; i < 3; i++)
+	{
+		assert_int_equal(items[i].code, TS_OK);
+		assert_memory_equal(bufs[i], "world", 5);	/* the range's bytes of a 200 */
+	}
+	assert_int_equal(items[3].code, TS_OK);
+	assert_int_equal(items[3].data_len, 11);
+	assert_string_equal((char *) items[3].data, "hello world");
+	ts_free(items[3].data);
+
+	/* one item waited for alone; a batch sent alone meanwhile finishes the others' too */
+	memset(bufs, 0, sizeof(bufs));
+	b = ts_s3_batch_start(items, 3, false, &err);
+	assert_non_null(b);
+	assert_true(ts_s3_batch_wait_item(b, 1, &err));
+	assert_int_equal(items[1].code, TS_OK);
+	memset(alone, 0, sizeof(alone));
+	alone[0].uri = "s3://lake/other";
+	alone[0].object_size = -1;
+	assert_true(ts_s3_fetch_all(alone, 1, false, &err));
+	assert_string_equal((char *) alone[0].data, "hello world");
+	ts_free(alone[0].data);
+	assert_true(ts_s3_batch_wait(b, &err));
+	for (int i = 0; i < 3; i++)
+		assert_memory_equal(bufs[i], "world", 5);
+
+	/* a stalled store: not done; canceled; an interrupt while waiting; abandoned */
+	for (int i = 0; i < 3; i++)
+		items[i].uri = "s3://lake/stall/x";
+	b = ts_s3_batch_start(items, 3, true, &err);
+	assert_non_null(b);
+	ts_s3_drive();
+	assert_false(ts_s3_batch_done(b));
+	ts_s3_batch_cancel(b);
+	ts_s3_drive();				/* nothing left to move on */
+	b = ts_s3_batch_start(items, 3, true, &err);
+	ts_set_interrupt_pending_hook(always_pending);
+	assert_false(ts_s3_batch_wait(b, &err));
+	assert_int_equal(err.code, TS_ERR_CANCELED);
+	ts_set_interrupt_pending_hook(never_pending);
+	b = ts_s3_batch_start(items, 3, true, &err);
+	ts_s3_batch_forget_all();	/* an abort */
+	assert_true(ts_s3_batch_wait(b, &err));	/* keep going: each item not fetched */
+	for (int i = 0; i < 3; i++)
+		assert_int_not_equal(items[i].code, TS_OK);
+	b = ts_s3_batch_start(items, 3, false, &err);
+	ts_s3_batch_forget_all();
+	assert_false(ts_s3_batch_wait(b, &err));
+	assert_int_equal(err.code, TS_ERR_IO);
+
+	/* a set started ahead: an object asked for is waited for alone, then served */
+	{
+		const char *paths[] = {"s3://lake/d-1", "s3://lake/d-2", "s3://lake/stall/d-3"};
+		ts_prefetch *p = ts_prefetch_start(paths, 3, &err);
+
+		assert_non_null(p);
+		assert_int_equal(ts_prefetch_count(p), 0);	/* nothing registered yet */
+		assert_true(ts_prefetch_find("s3://lake/d-2", &data, &len));
+		assert_int_equal(len, 11);
+		assert_memory_equal(data, "hello world", 11);
+		assert_int_equal(ts_prefetch_count(p), 1);
+		assert_false(ts_prefetch_ready(p));	/* d-3 never comes */
+		ts_prefetch_free(p);	/* stops it */
+		assert_false(ts_prefetch_find("s3://lake/d-2", &data, &len));
+
+		p = ts_prefetch_start(paths, 2, &err);
+		assert_non_null(p);
+		assert_true(ts_prefetch_wait(p, &err));
+		assert_int_equal(ts_prefetch_count(p), 2);
+		assert_true(ts_prefetch_ready(p));
+		assert_true(ts_prefetch_find("s3://lake/d-1", &data, &len));
+		ts_prefetch_free(p);
+	}
+	ts_s3_set_config(NULL);
+	stop_server(pid);
+}
+
 int
 main(void)
 {
@@ -431,6 +646,7 @@ main(void)
 		cmocka_unit_test(test_batch_failures),
 		cmocka_unit_test(test_split_window),
 		cmocka_unit_test(test_side_files),
+		cmocka_unit_test(test_batch_ahead),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
