@@ -129,6 +129,27 @@ SELECT (rt2.round_trips - rt1.round_trips) - (rt1.round_trips - rt0.round_trips)
        (rt2.requests - rt1.requests) - (rt1.requests - rt0.requests) AS reading_requests
   FROM rt0, rt1, rt2;
 DROP TABLE rt0, rt1, rt2;
+-- a cold plan of orders (cache 'false': no live manifest entries kept):
+-- one listing of schema/, GET schema-0, GET snapshot/LATEST (3), HEAD
+-- snapshot-4 (none after it: the hint holds, as in Java), GET snapshot-3
+-- directly (no HEAD first), its two manifest lists together, their 3
+-- manifests (2 in the base list, 1 in the delta) together: 10 requests in
+-- 7 round trips (13 in 10 before: schema/ listed twice, a listing of
+-- snapshot/ and a HEAD of snapshot-3)
+CREATE FOREIGN TABLE s3.cold_orders (id int, customer text, amount numeric, dt text) SERVER s3_lake
+  OPTIONS (database 'sales', "table" 'orders', cache 'false');
+CREATE FUNCTION plan_cost(q text) RETURNS text LANGUAGE plpgsql AS $$
+DECLARE
+  r0 record; r1 record; x text;
+BEGIN
+  SELECT round_trips, requests INTO r0 FROM tablescan_object_store_stats();
+  EXECUTE 'EXPLAIN (COSTS OFF) ' || q INTO x;
+  SELECT round_trips, requests INTO r1 FROM tablescan_object_store_stats();
+  RETURN format('%s requests in %s round trips', r1.requests - r0.requests,
+                r1.round_trips - r0.round_trips);
+END $$;
+SELECT plan_cost('SELECT * FROM s3.cold_orders') AS cold_plan,
+       plan_cost('SELECT * FROM s3.cold_orders') AS cold_plan_again;
 -- what reading a query costs beyond the same query pruned to nothing (both
 -- planned with the manifests cached): round trips (a request alone or a
 -- batch of concurrent ones is one) and requests

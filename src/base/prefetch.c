@@ -132,6 +132,12 @@ take(ts_prefetch *p, int i)
 ts_prefetch *
 ts_prefetch_start(const char *const *paths, int n, ts_err *err)
 {
+	return ts_prefetch_start_sized(paths, NULL, n, err);
+}
+
+ts_prefetch *
+ts_prefetch_start_sized(const char *const *paths, const int64_t *sizes, int n, ts_err *err)
+{
 	ts_prefetch *p = ts_prefetch_new();
 
 	if (p == NULL)
@@ -156,19 +162,25 @@ ts_prefetch_start(const char *const *paths, int n, ts_err *err)
 			continue;
 		if (ts_fs_cache_lookup(paths[i], &cached, &l))
 		{
-			/* in the on-disk metadata cache: no request */
-			if (!ts_prefetch_add(p, paths[i], cached, l))
+			if (sizes != NULL && sizes[i] > 0 && (int64_t) l != sizes[i])
+				ts_free(cached);	/* not the size the metadata gives: fetched */
+			else
 			{
-				ts_free(cached);
-				goto nomem;
+				/* in the on-disk metadata cache: no request */
+				if (!ts_prefetch_add(p, paths[i], cached, l))
+				{
+					ts_free(cached);
+					goto nomem;
+				}
+				continue;
 			}
-			continue;
 		}
 		uri = ts_strdup(paths[i]);
 		if (uri == NULL)
 			goto nomem;
 		p->items[p->nitems].uri = uri;
-		p->items[p->nitems].object_size = -1;
+		/* a known size: an answer of another length is retried, then refused */
+		p->items[p->nitems].object_size = sizes && sizes[i] > 0 ? sizes[i] : -1;
 		p->nitems++;
 	}
 	if (p->nitems == 0)
@@ -225,7 +237,13 @@ ts_prefetch_wait(ts_prefetch *p, ts_err *err)
 ts_prefetch *
 ts_prefetch_objects(const char *const *paths, int n, ts_err *err)
 {
-	ts_prefetch *p = ts_prefetch_start(paths, n, err);
+	return ts_prefetch_objects_sized(paths, NULL, n, err);
+}
+
+ts_prefetch *
+ts_prefetch_objects_sized(const char *const *paths, const int64_t *sizes, int n, ts_err *err)
+{
+	ts_prefetch *p = ts_prefetch_start_sized(paths, sizes, n, err);
 
 	if (p == NULL)
 		return NULL;

@@ -35,6 +35,18 @@ ts_prefetch *ts_prefetch_objects(const char *const *paths, int n, ts_err *err);
  */
 ts_prefetch *ts_prefetch_start(const char *const *paths, int n, ts_err *err);
 
+/*
+ * The same two with the objects' sizes as the metadata gives them (sizes[i]
+ * <= 0: unknown): an answer of another length (a store that ignores the
+ * request or sends a short body under a matching Content-Length) is retried
+ * like a cut connection, then the object is left out (its own open reports
+ * why); a cache entry of another length is not used.
+ */
+ts_prefetch *ts_prefetch_objects_sized(const char *const *paths, const int64_t *sizes, int n,
+									   ts_err *err);
+ts_prefetch *ts_prefetch_start_sized(const char *const *paths, const int64_t *sizes, int n,
+									 ts_err *err);
+
 /* Are a started set's requests finished (moving them on first)?  Never waits. */
 bool		ts_prefetch_ready(ts_prefetch *p);
 

@@ -18,6 +18,7 @@
 #include <strings.h>
 
 #include "base/ts_fs.h"
+#include "base/ts_s3.h"
 #include "meta/core_options.h"
 #include "meta/meta_json.h"
 
@@ -1082,7 +1083,12 @@ ts_list_versioned_ids(const char *dir, const char *prefix, int64_t **ids, int *c
 
 	*ids = NULL;
 	*count = 0;
-	if (!ts_path_is_dir(dir))
+
+	/*
+	 * On an object store a missing "directory" lists as empty (or not
+	 * found): no probe first, one listing instead of two.
+	 */
+	if (ts_uri_is_object(dir) ? !ts_fs_scope_allows_name(dir, NULL) : !ts_path_is_dir(dir))
 		return true;
 	if (!ts_list_dir(dir, &names, &n, err))
 	{

@@ -260,8 +260,15 @@ snapshot_exists(const char *dir, int64_t id)
 	return r;
 }
 
+/*
+ * *id: the latest (or earliest) snapshot id, 0 when there is none.  With
+ * hint_only (latest only), a LATEST hint with no snapshot after it is given
+ * without checking that its own file exists, and *from_hint says so: the
+ * caller GETs it directly and lists on a 404 (ts_snapshot_load_latest).
+ */
 static bool
-find_snapshot_id(const char *branch_root, bool latest, int64_t *id, ts_err *err)
+find_snapshot_id(const char *branch_root, bool latest, bool hint_only, int64_t *id,
+				 bool *from_hint, ts_err *err)
 {
 	char	   *dir = ts_path_join(branch_root, "snapshot");
 	int64_t		hint;
@@ -270,12 +277,20 @@ find_snapshot_id(const char *branch_root, bool latest, int64_t *id, ts_err *err)
 	bool		ok;
 
 	*id = 0;
+	if (from_hint)
+		*from_hint = false;
 	if (dir == NULL)
 		return ts_error_nomem(err, NULL);
-	if (!ts_path_is_dir(dir))
+
+	/*
+	 * No snapshot directory: no snapshot at all.  On an object store that
+	 * probe is a listing, and the hint's GET and the listing below answer
+	 * it anyway (no hint, nothing listed: id 0): a round trip less.
+	 */
+	if (!ts_uri_is_object(dir) && !ts_path_is_dir(dir))
 	{
 		ts_free(dir);
-		return true;			/* no snapshot at all */
+		return true;
 	}
 	if (latest)
 	{
@@ -289,6 +304,13 @@ find_snapshot_id(const char *branch_root, bool latest, int64_t *id, ts_err *err)
 		 */
 		if (have_hint && !snapshot_exists(dir, hint + 1))
 		{
+			if (hint_only)
+			{
+				*id = hint;
+				*from_hint = true;
+				ts_free(dir);
+				return true;
+			}
 			if (snapshot_exists(dir, hint))
 			{
 				*id = hint;
@@ -317,15 +339,57 @@ find_snapshot_id(const char *branch_root, bool latest, int64_t *id, ts_err *err)
 }
 
 bool
+ts_snapshot_load_latest(const char *branch_root, ts_snapshot **out, ts_err *err)
+{
+	int64_t		id;
+	bool		from_hint;
+	ts_err		e2 = {0};
+	int64_t    *ids = NULL;
+	int			n = 0;
+	char	   *dir;
+	bool		ok;
+
+	*out = NULL;
+	if (!find_snapshot_id(branch_root, true, true, &id, &from_hint, err))
+		return false;
+	if (id <= 0)
+		return true;
+	if (!from_hint)
+		return (*out = ts_snapshot_load(branch_root, id, err)) != NULL;
+	/* the hint's snapshot GET directly: a 404 is the HEAD's "missing" */
+	if ((*out = ts_snapshot_load(branch_root, id, &e2)) != NULL)
+		return true;
+	if (e2.code != TS_ERR_NOT_FOUND)
+	{
+		if (err)
+			*err = e2;
+		return false;
+	}
+	dir = ts_path_join(branch_root, "snapshot");
+	if (dir == NULL)
+		return ts_error_nomem(err, NULL);
+	ok = ts_list_versioned_ids(dir, "snapshot-", &ids, &n, err);
+	ts_free(dir);
+	if (!ok)
+		return false;
+	if (n > 0 && ids[n - 1] != id)
+		*out = ts_snapshot_load(branch_root, ids[n - 1], err);
+	else if (err)
+		*err = e2;				/* no snapshot file at all: the hint's is missing */
+	ts_free(ids);
+	return *out != NULL;
+}
+
+bool
 ts_snapshot_latest_id(const char *branch_root, int64_t *id, ts_err *err)
 {
-	return find_snapshot_id(branch_root, true, id, err);
+	return find_snapshot_id(branch_root, true, false, id, NULL, err);
 }
 
 bool
 ts_snapshot_earliest_id(const char *branch_root, int64_t *id, ts_err *err)
 {
-	return find_snapshot_id(branch_root, false, id, err);
+	return find_snapshot_id(branch_root, false, false, id, NULL, err);
 }
 
 bool

@@ -46,6 +46,14 @@ bool		ts_snapshot_latest_id(const char *branch_root, int64_t *id, ts_err *err);
 bool		ts_snapshot_earliest_id(const char *branch_root, int64_t *id, ts_err *err);
 
 /*
+ * The latest snapshot, loaded (*out NULL when the table has none): the same
+ * choice as ts_snapshot_latest_id, but a LATEST hint's snapshot is read
+ * with no existence probe first (on an object store, a HEAD less): only a
+ * 404 of it falls back to listing.
+ */
+bool		ts_snapshot_load_latest(const char *branch_root, ts_snapshot **out, ts_err *err);
+
+/*
  * The newest snapshot id in [earliest, latest] whose timeMillis <= t, by
  * binary search (timeMillis grows with the id); *found = 0 if none.
  */

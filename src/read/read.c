@@ -65,7 +65,7 @@ prefetch_files(ts_split_reader *r, int from, ts_err *err)
 		return true;
 	if (n > TS_PREFETCH_WINDOW_FILES)
 		n = TS_PREFETCH_WINDOW_FILES;
-	sizes = ts_malloc(sizeof(int64_t) * (size_t) n);
+	sizes = ts_malloc(sizeof(int64_t) * (size_t) n * 2);	/* and the side files' */
 	paths = ts_malloc(sizeof(char *) * (size_t) n);
 	if (sizes == NULL || paths == NULL)
 	{
@@ -83,7 +83,6 @@ prefetch_files(ts_split_reader *r, int from, ts_err *err)
 	}
 	k = ts_prefetch_window(sizes, n, TS_PREFETCH_FILE_MAX, TS_PREFETCH_WINDOW_BYTES,
 						   TS_PREFETCH_WINDOW_FILES);
-	ts_free(sizes);
 	{
 		/* the side files (deletion vectors) of those files, or of the first one */
 		int64_t		side_bytes = 0;
@@ -92,6 +91,7 @@ prefetch_files(ts_split_reader *r, int from, ts_err *err)
 
 		if (all == NULL)
 		{
+			ts_free(sizes);
 			ts_free(paths);
 			return ts_error_nomem(err, NULL);
 		}
@@ -99,19 +99,22 @@ prefetch_files(ts_split_reader *r, int from, ts_err *err)
 		ts_free(paths);
 		paths = all;
 		m = ts_side_files(&split->files[from], nside, TS_PREFETCH_FILE_MAX,
-						  TS_PREFETCH_WINDOW_BYTES, &side_bytes, paths, k, k + nside);
+						  TS_PREFETCH_WINDOW_BYTES, &side_bytes, paths, sizes, k, k + nside);
 	}
 	if (m > 0)
 	{
-		r->window = ts_prefetch_objects(paths, m, err);
+		/* the sizes the manifests give: a body of another length is refused */
+		r->window = ts_prefetch_objects_sized(paths, sizes, m, err);
 		if (r->window == NULL)
 		{
+			ts_free(sizes);
 			ts_free(paths);
 			return false;
 		}
 		if (k > 0)
 			r->window_end = from + k;
 	}
+	ts_free(sizes);
 	ts_free(paths);
 	return true;
 }

@@ -154,9 +154,11 @@ int			ts_split_window_size(const ts_split *splits, int nsplits, int from,
  * paths[0..npaths) (at most max_paths) when not there yet and while
  * *bytes stays within max_bytes; returns the new number of paths.  Many
  * data files of a bucket share one index file: it is fetched once.
+ * sizes (NULL: not wanted) gets each added file's size next to its path.
  */
 int			ts_side_files(const ts_scan_file *files, int n, int64_t max_each, int64_t max_bytes,
-						  int64_t *bytes, const char **paths, int npaths, int max_paths);
+						  int64_t *bytes, const char **paths, int64_t *sizes, int npaths,
+						  int max_paths);
 
 bool		ts_split_window_move(ts_split_window *w, ts_plan *plan, int s, int64_t row_limit,
 								 ts_err *err);

@@ -75,7 +75,7 @@ ts_split_window_size(const ts_split *splits, int nsplits, int from, int64_t row_
 
 int
 ts_side_files(const ts_scan_file *files, int n, int64_t max_each, int64_t max_bytes,
-			  int64_t *bytes, const char **paths, int npaths, int max_paths)
+			  int64_t *bytes, const char **paths, int64_t *sizes, int npaths, int max_paths)
 {
 	for (int i = 0; i < n && npaths < max_paths; i++)
 	{
@@ -90,6 +90,8 @@ ts_side_files(const ts_scan_file *files, int n, int64_t max_each, int64_t max_by
 		if (have || *bytes + f->dv_file_size > max_bytes)
 			continue;
 		*bytes += f->dv_file_size;
+		if (sizes)
+			sizes[npaths] = f->dv_file_size;
 		paths[npaths++] = f->dv_path;
 	}
 	return npaths;
@@ -104,13 +106,17 @@ static ts_prefetch *
 window_set(ts_plan *plan, const ts_split *const *splits, int k, bool wait, ts_err *err)
 {
 	const char **paths;
+	int64_t    *sizes;
 	int			n = 0;
 	int64_t		side_bytes = 0;
 	ts_prefetch *set;
 
 	paths = ts_malloc(sizeof(char *) * TS_PREFETCH_WINDOW_FILES * 2);
-	if (paths == NULL)
+	sizes = ts_malloc(sizeof(int64_t) * TS_PREFETCH_WINDOW_FILES * 2);
+	if (paths == NULL || sizes == NULL)
 	{
+		ts_free(paths);
+		ts_free(sizes);
 		ts_error_nomem(err, NULL);
 		return NULL;
 	}
@@ -123,21 +129,28 @@ window_set(ts_plan *plan, const ts_split *const *splits, int k, bool wait, ts_er
 			n + splits[i]->nfiles > TS_PREFETCH_WINDOW_FILES)
 			continue;
 		for (int f = 0; f < splits[i]->nfiles; f++)
+		{
+			sizes[n] = splits[i]->files[f].entry->file.file_size;	/* split_fits: known */
 			paths[n++] = splits[i]->files[f].path;
+		}
 	}
 	/* their side files: as many more, TS_PREFETCH_WINDOW_BYTES more at most */
 	for (int i = 0; i < k; i++)
 		n = ts_side_files(splits[i]->files, splits[i]->nfiles, TS_PREFETCH_FILE_MAX,
-						  TS_PREFETCH_WINDOW_BYTES, &side_bytes, paths, n,
+						  TS_PREFETCH_WINDOW_BYTES, &side_bytes, paths, sizes, n,
 						  TS_PREFETCH_WINDOW_FILES * 2);
 	if (n == 0)
 	{
 		ts_free(paths);
+		ts_free(sizes);
 		return NULL;
 	}
 	ts_plan_enter(plan);		/* the table's scope and storage settings */
-	set = wait ? ts_prefetch_objects(paths, n, err) : ts_prefetch_start(paths, n, err);
+	/* the sizes the manifests give: a body of another length is refused */
+	set = wait ? ts_prefetch_objects_sized(paths, sizes, n, err) :
+		ts_prefetch_start_sized(paths, sizes, n, err);
 	ts_free(paths);
+	ts_free(sizes);
 	return set;
 }
 

@@ -241,6 +241,7 @@ prefetch_manifests(ts_plan *plan, scan_state *st, const ts_manifest_file_meta *m
 				   int nmanifests, int from, ts_prefetch **window, int *end, ts_err *err)
 {
 	const char *paths[TS_PREFETCH_WINDOW_FILES];
+	int64_t		sizes[TS_PREFETCH_WINDOW_FILES];
 	int			n = 0;
 	int64_t		bytes = 0;
 	int			i;
@@ -265,12 +266,13 @@ prefetch_manifests(ts_plan *plan, scan_state *st, const ts_manifest_file_meta *m
 		if (paths[n] == NULL)
 			return ts_error_nomem(err, NULL);
 		bytes += m->file_size > 0 ? m->file_size : 0;
+		sizes[n] = m->file_size;	/* the list's: a body of another length is refused */
 		n++;
 	}
 	*end = i > from ? i : from + 1;
 	if (n < 2)
 		return true;			/* one manifest: read alone, as before */
-	*window = ts_prefetch_objects(paths, n, err);
+	*window = ts_prefetch_objects_sized(paths, sizes, n, err);
 	return *window != NULL;
 }
 

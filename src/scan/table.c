@@ -468,17 +468,20 @@ scan_choose_snapshot(ts_plan *plan, const ts_scan_context *ctx, ts_err *err)
 	}
 	else
 	{
-		if (ctx->pin_snapshot)
-			v = ctx->pinned_snapshot_id;
-		else if (!ts_snapshot_latest_id(plan->branch_root, &v, err))
-			return false;
-		if (v <= 0)
+		if (!ctx->pin_snapshot)
+		{
+			/* the hint's snapshot read directly (a HEAD less on an object store) */
+			if (!ts_snapshot_load_latest(plan->branch_root, &plan->snapshot, err))
+				return false;
+			if (plan->snapshot == NULL)
+				return true;
+		}
+		else if ((v = ctx->pinned_snapshot_id) <= 0)
 		{
 			plan->snapshot = NULL;
 			return true;
 		}
-		plan->snapshot = ts_snapshot_load(plan->branch_root, v, err);
-		if (plan->snapshot == NULL)
+		else if ((plan->snapshot = ts_snapshot_load(plan->branch_root, v, err)) == NULL)
 			return false;
 	}
 

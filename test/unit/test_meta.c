@@ -595,10 +595,24 @@ test_snapshot_hints(void **state)
 	/* no snapshot dir: an empty table */
 	assert_true(ts_snapshot_latest_id(root, &id, &err));
 	assert_int_equal(id, 0);
+	s = (ts_snapshot *) 1;
+	assert_true(ts_snapshot_load_latest(root, &s, &err));
+	assert_null(s);
 	mkdir(sdir, 0700);
 	mkdir(tdir, 0700);
 	assert_true(ts_snapshot_earliest_id(root, &id, &err));
 	assert_int_equal(id, 0);
+	/* a hint and no snapshot file at all: the hint's snapshot is reported missing */
+	write_file(sdir, "LATEST", "2");
+	assert_false(ts_snapshot_load_latest(root, &s, &err));
+	assert_int_equal(err.code, TS_ERR_NOT_FOUND);
+	assert_non_null(strstr(err.msg, "snapshot 2 of table"));
+	{
+		char		p[400];
+
+		snprintf(p, sizeof(p), "%s/LATEST", sdir);
+		assert_int_equal(unlink(p), 0);
+	}
 
 	for (int i = 3; i <= 5; i++)
 	{
@@ -617,13 +631,23 @@ test_snapshot_hints(void **state)
 	assert_int_equal(id, 5);
 	assert_true(ts_snapshot_earliest_id(root, &id, &err));
 	assert_int_equal(id, 3);
+	assert_true(ts_snapshot_load_latest(root, &s, &err));
+	assert_non_null(s);
+	assert_int_equal(s->id, 5);
+	ts_snapshot_free(s);
 	/* stale LATEST (snapshot-(N+1) exists) -> listing; good hint trusted */
 	write_file(sdir, "LATEST", "4");
 	assert_true(ts_snapshot_latest_id(root, &id, &err));
 	assert_int_equal(id, 5);
+	assert_true(ts_snapshot_load_latest(root, &s, &err));
+	assert_int_equal(s->id, 5);
+	ts_snapshot_free(s);
 	write_file(sdir, "LATEST", "5");
 	assert_true(ts_snapshot_latest_id(root, &id, &err));
 	assert_int_equal(id, 5);
+	assert_true(ts_snapshot_load_latest(root, &s, &err));
+	assert_int_equal(s->id, 5);
+	ts_snapshot_free(s);
 	/*
 	 * Java trusts LATEST=N without checking snapshot-N itself; we verify it
 	 * and fall back to listing when snapshot-N is missing (a damaged hint
@@ -632,6 +656,11 @@ test_snapshot_hints(void **state)
 	write_file(sdir, "LATEST", "7");
 	assert_true(ts_snapshot_latest_id(root, &id, &err));
 	assert_int_equal(id, 5);
+	/* the same when snapshot-7 is read with no probe first: its 404 lists */
+	assert_true(ts_snapshot_load_latest(root, &s, &err));
+	assert_non_null(s);
+	assert_int_equal(s->id, 5);
+	ts_snapshot_free(s);
 	write_file(sdir, "LATEST", "garbage");
 	assert_true(ts_snapshot_latest_id(root, &id, &err));
 	assert_int_equal(id, 5);

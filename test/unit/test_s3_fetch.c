@@ -402,6 +402,7 @@ test_side_files(void **state)
 {
 	ts_scan_file files[6];
 	const char *paths[8] = {"s3://lake/t/bucket-0/data-0.parquet"};
+	int64_t		sizes[8] = {0};
 	int64_t		bytes = 0;
 	int			n;
 
@@ -418,23 +419,26 @@ test_side_files(void **state)
 	files[4].dv_file_size = 5;
 	files[5].dv_path = "s3://lake/t/index/dv-d";
 	files[5].dv_file_size = 20;
-	n = ts_side_files(files, 6, 100, 1000, &bytes, paths, 1, 8);
+	n = ts_side_files(files, 6, 100, 1000, &bytes, paths, sizes, 1, 8);
 	assert_int_equal(n, 3);
 	assert_string_equal(paths[1], "s3://lake/t/index/dv-a");
 	assert_string_equal(paths[2], "s3://lake/t/index/dv-d");
+	/* each with its size from the manifest (the prefetch checks the body's) */
+	assert_int_equal(sizes[1], 30);
+	assert_int_equal(sizes[2], 20);
 	assert_int_equal(bytes, 50);
 	/* already in the list: not again; max_each and the byte budget */
 	bytes = 0;
-	assert_int_equal(ts_side_files(files, 6, 100, 1000, &bytes, paths, 3, 8), 3);
+	assert_int_equal(ts_side_files(files, 6, 100, 1000, &bytes, paths, NULL, 3, 8), 3);
 	assert_int_equal(bytes, 0);
-	assert_int_equal(ts_side_files(files, 6, 25, 1000, &bytes, paths, 1, 8), 2);	/* dv-a is 30 */
+	assert_int_equal(ts_side_files(files, 6, 25, 1000, &bytes, paths, NULL, 1, 8), 2);	/* dv-a is 30 */
 	assert_string_equal(paths[1], "s3://lake/t/index/dv-d");
 	bytes = 0;
-	assert_int_equal(ts_side_files(files, 6, 100, 40, &bytes, paths, 1, 8), 2);	/* 30, then 20 > 40 */
+	assert_int_equal(ts_side_files(files, 6, 100, 40, &bytes, paths, NULL, 1, 8), 2);	/* 30, then 20 > 40 */
 	assert_string_equal(paths[1], "s3://lake/t/index/dv-a");
 	/* room for max_paths only */
 	bytes = 0;
-	assert_int_equal(ts_side_files(files, 6, 100, 1000, &bytes, paths, 1, 2), 2);
+	assert_int_equal(ts_side_files(files, 6, 100, 1000, &bytes, paths, NULL, 1, 2), 2);
 }
 
 /*
