@@ -3,7 +3,8 @@
  *
  * Owns: file handles (positional reads), whole-file reads of small
  * metadata files, several ranges of one file at once (coalesced and
- * concurrent on an object store), directory listing and path joining.
+ * concurrent on an object store; or started there and finished later: a
+ * reader's next row group read ahead), directory listing and path joining.
  * An object prefetched whole (prefetch.c) is opened and read from memory.  The open/close of
  * descriptors go through hooks so the FDW can use transient files that
  * PostgreSQL closes at transaction abort.  Every open, listing and check

@@ -7,7 +7,9 @@
  * recursively; LIST/MAP structures), row-group selection through the
  * caller's statistics filter, reading only the projected column chunks
  * (those of the next row group ahead, once the current one is under way,
- * when background decompression is on: pq_ahead.c), and assembling rows (flat columns decoded straight into the batch by
+ * when background decompression is on or the file is on an object store:
+ * there the ranged GETs are started and waited for only when the reader
+ * gets to that row group; pq_ahead.c), and assembling rows (flat columns decoded straight into the batch by
  * pq_flat.c, nested ARRAY/MAP/ROW values from levels) into batches of
  * ts_value.
  */
