@@ -171,7 +171,8 @@ SELECT (SELECT sum(hashtext(s)) FROM s3b.orc_big) = (SELECT sum(hashtext(s)) FRO
 -- ORC: a HEAD, the tail (postscript, footer, metadata) in one GET, the
 -- footers of stripes 0 and 1, then one round trip per two stripes (their
 -- streams with the footers of the next two): 3 + 8 / 2, whatever the
--- columns read
+-- columns read (pairs after the first are started while the pair before
+-- is decoded: the same requests, counted when started)
 SELECT reading_cost('SELECT sum(hashtext(t::text)) FROM s3b.orc_big t',
                     'SELECT sum(hashtext(t::text)) FROM s3b.orc_big t WHERE id < 0') AS orc_all_columns,
        reading_cost('SELECT sum(hashtext(s)) FROM s3b.orc_big',
