@@ -917,6 +917,7 @@ read_ahead(pq_reader *r)
 	int			nr = 0;
 
 	r->ahead_due = false;
+	finish_ahead(r, true);		/* (none left: load_row_group took them) */
 	if (!ts_bg_enabled() && !remote)
 		return;
 	r->picked_rg = pick_row_group(r);
