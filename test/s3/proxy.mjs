@@ -41,7 +41,6 @@ import https from "node:https";
 import fs from "node:fs";
 import path from "node:path";
 import { createRequire } from "node:module";
-import crypto from "node:crypto";
 import { SignatureV4 } from "@smithy/signature-v4";
 
 const require = createRequire(import.meta.url);
