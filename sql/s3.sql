@@ -180,8 +180,10 @@ SELECT reading_cost('SELECT sum(hashtext(t::text)) FROM s3b.orc_big t',
 -- Parquet (big.db/pq_rg: the same rows in 8 row groups of ~1.7 MB): the
 -- next row group's chunks are requested while the current one is decoded
 -- and waited for when the reader gets to it, the rows those of the local
--- copy; the reading costs one round trip (one coalesced GET) per row group
--- whatever the columns read: 8, as when they were waited for at once
+-- copy; the reading costs a HEAD, the magic (4 bytes), the footer's length
+-- (8) and the footer, each sent alone, then one round trip (one coalesced
+-- GET) per row group whatever the columns read: 4 + 8, as when they were
+-- waited for at once (the pruned query opens no file)
 SELECT rows_hash('s3b.pq_rg') = rows_hash('locb.pq_rg') AS parquet_same,
        (SELECT sum(hashtext(s)) FROM s3b.pq_rg) = (SELECT sum(hashtext(s)) FROM locb.pq_rg) AS parquet_column_same,
        rows_hash('locb.pq_rg') = rows_hash('locb.orc_big') AS parquet_rows_are_orc_rows;
