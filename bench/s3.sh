@@ -12,7 +12,9 @@
 # a previous process).
 # Large files (bench.db/orc_big: one 10.8 MB ORC file of 8 stripes;
 # bench.db/avro_big: one 10.5 MB Avro file of ~170 zstd blocks; both
-# written by ts_gen, larger than the 8 MiB a scan fetches whole) are read
+# written by ts_gen, larger than the 8 MiB a scan fetches whole; and
+# bench.db/pq_rg: the same rows in one Parquet file of 8 row groups, whose
+# next row group is read ahead while the current one is decoded) are read
 # in full and by one column; bench.db/pk_dv (deletion vectors: 16 index
 # files for 32 data files, all small) in full.  With TS_SCAN_BENCH_BEFORE=<another build's
 # ts_scan_bench>, their lines and pk_dedup_dv's (deletion vectors) are also
@@ -54,6 +56,8 @@ BIGCOLS=(--column 'id:INT NOT NULL' --column s:STRING --column bi:BIGINT --colum
          --column 'dec:DECIMAL(18, 2)' --column 'ts:TIMESTAMP(6)' --null-every 9)
 [ -d $B/orc_big/schema ] || $BUILD/tools/ts_gen $B/orc_big --format orc --rows 300000 \
     --stripe-rows 40000 "${BIGCOLS[@]}" >/dev/null
+[ -d $B/pq_rg/schema ] || $BUILD/tools/ts_gen $B/pq_rg --format parquet --rows 300000 \
+    --row-group-rows 40000 "${BIGCOLS[@]}" >/dev/null
 [ -d $B/avro_big/schema ] || $BUILD/tools/ts_gen $B/avro_big --rows 600000 "${BIGCOLS[@]}" >/dev/null
 # deletion vectors: 16 (partition, bucket) pairs, an index file each, 32 data files with a DV
 [ -d $B/pk_dv/schema ] || $BUILD/tools/ts_gen $B/pk_dv --column id:INT --column p:INT --column v:STRING \
@@ -63,7 +67,7 @@ BEFORE=${TS_SCAN_BENCH_BEFORE:-}
 P=/tmp/tablescan_fdw_s3_bench_pq/bench.db/pq_big
 if [ ! -f $P/snapshot/snapshot-1 ]; then
     rm -rf $P
-    $PUILD/tools/ts_gen $P --format parquet --column id:BIGINT --column name:STRING \
+    $BUILD/tools/ts_gen $P --format parquet --column id:BIGINT --column name:STRING \
         --column amount:DOUBLE --column note:STRING --buckets 16 --bucket-key id --files 6 \
         --rows 1000000 >/dev/null
 fi
@@ -73,6 +77,7 @@ for delay in 0 20; do
     for t in "${TABLES[@]}"; do [ -d "$FIX/warehouse/$t" ] && ups+=(--upload "bench/$t=$FIX/warehouse/$t"); done
     ups+=(--upload "bench/bench.db/manifests_1000=$M")
     ups+=(--upload "bench/bench.db/orc_big=$B/orc_big" --upload "bench/bench.db/avro_big=$B/avro_big"
+          --upload "bench/bench.db/pq_rg=$B/pq_rg"
           --upload "bench/bench.db/pk_dv=$B/pk_dv")
     ups+=(--upload "bench/bench.db/pq_big=$P")
     node test/s3/proxy.mjs --dir "$D" --delay "$delay" "${ups[@]}" > "$D.port" 2> "$D.log" &
@@ -101,7 +106,7 @@ for delay in 0 20; do
         $BUILD/bench/ts_scan_bench "s3://bench/$t" --plan-only 5 --cache 64 | tr '\n' ' '; echo
         rm -rf "$MC"
     done
-    for t in orc_big avro_big pk_dv; do
+    for t in orc_big pq_rg avro_big pk_dv; do
         for cols in "" "-c id"; do
             [ "$t" = pk_dv ] && [ -n "$cols" ] && continue
             echo "-- bench.db/$t ${cols:-(all columns)}"

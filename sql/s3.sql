@@ -175,7 +175,8 @@ BEGIN
 END $$;
 
 -- files larger than a scan fetches whole (8 MiB) are read by ranges:
--- big.db/orc_big is one ORC file of 8 stripes (10.8 MB), big.db/avro_big
+-- big.db/orc_big is one ORC file of 8 stripes (10.8 MB), big.db/pq_rg the
+-- same rows in one Parquet file of 8 row groups, big.db/avro_big
 -- one Avro file of ~170 blocks (10.7 MB), written by ts_gen (test/s3/start.sh)
 \getenv big_wh TS_S3_BIG
 CREATE SERVER local_big FOREIGN DATA WRAPPER tablescan_fdw OPTIONS (warehouse :'big_wh');
@@ -191,11 +192,28 @@ SELECT (SELECT sum(hashtext(s)) FROM s3b.orc_big) = (SELECT sum(hashtext(s)) FRO
 -- ORC: a HEAD, the tail (postscript, footer, metadata) in one GET, the
 -- footers of stripes 0 and 1, then one round trip per two stripes (their
 -- streams with the footers of the next two): 3 + 8 / 2, whatever the
--- columns read
+-- columns read (pairs after the first are started while the pair before
+-- is decoded: the same requests, counted when started)
 SELECT reading_cost('SELECT sum(hashtext(t::text)) FROM s3b.orc_big t',
                     'SELECT sum(hashtext(t::text)) FROM s3b.orc_big t WHERE id < 0') AS orc_all_columns,
        reading_cost('SELECT sum(hashtext(s)) FROM s3b.orc_big',
                     'SELECT sum(hashtext(s)) FROM s3b.orc_big WHERE id < 0') AS orc_one_column;
+-- Parquet (big.db/pq_rg: the same rows in 8 row groups of ~1.7 MB): the
+-- next row group's chunks are requested while the current one is decoded
+-- and waited for when the reader gets to it, the rows those of the local
+-- copy; the reading costs a HEAD, the magic (4 bytes), the footer's length
+-- (8) and the footer, each sent alone, then one round trip (one coalesced
+-- GET) per row group whatever the columns read: 4 + 8, as when they were
+-- waited for at once (the pruned query opens no file)
+SELECT rows_hash('s3b.pq_rg') = rows_hash('locb.pq_rg') AS parquet_same,
+       (SELECT sum(hashtext(s)) FROM s3b.pq_rg) = (SELECT sum(hashtext(s)) FROM locb.pq_rg) AS parquet_column_same,
+       rows_hash('locb.pq_rg') = rows_hash('locb.orc_big') AS parquet_rows_are_orc_rows;
+SELECT reading_cost('SELECT sum(hashtext(t::text)) FROM s3b.pq_rg t',
+                    'SELECT sum(hashtext(t::text)) FROM s3b.pq_rg t WHERE id < 0') AS parquet_all_columns,
+       reading_cost('SELECT sum(hashtext(s)) FROM s3b.pq_rg',
+                    'SELECT sum(hashtext(s)) FROM s3b.pq_rg WHERE id < 0') AS parquet_one_column;
+-- a LIMIT stops in the first row group: the one started ahead is canceled
+SELECT count(*) FROM (SELECT * FROM s3b.pq_rg LIMIT 5000) s;
 -- Avro: a HEAD, the header with the first 8 MiB, then the rest
 SELECT reading_cost('SELECT sum(hashtext(t::text)) FROM s3b.avro_big t',
                     'SELECT sum(hashtext(t::text)) FROM s3b.avro_big t WHERE id < 0') AS avro;

@@ -3,7 +3,8 @@
  *
  * Owns: file handles (positional reads), whole-file reads of small
  * metadata files, several ranges of one file at once (coalesced and
- * concurrent on an object store), directory listing and path joining.
+ * concurrent on an object store; or started there and finished later: a
+ * reader's next row group read ahead), directory listing and path joining.
  * An object prefetched whole (prefetch.c) is opened and read from memory.  The open/close of
  * descriptors go through hooks so the FDW can use transient files that
  * PostgreSQL closes at transaction abort.  Every open, listing and check
@@ -352,68 +353,49 @@ ts_file_pread(ts_file *f, void *buf, size_t len, int64_t offset, ts_err *err)
 }
 
 /*
- * Several ranges of one object: coalesced (ts_ranges_coalesce) and sent
- * concurrently; a run that is one range is read straight into its buffer,
- * others into a buffer of their own that is then copied out.
+ * Reads of several ranges of one object, started (a batch of s3_batch.c)
+ * and finished later: the runs the ranges were coalesced into, a run that
+ * is one range read straight into its buffer, others into a buffer of
+ * their own copied out when finished.
  */
-static bool
-pread_many_object(ts_file *f, ts_range *ranges, int n, ts_err *err)
+struct ts_file_reads
 {
-	int		   *order = ts_malloc(sizeof(int) * (size_t) n);
-	ts_range_run *runs = ts_malloc(sizeof(ts_range_run) * (size_t) n);
-	ts_s3_fetch *items = NULL;
+	ts_file    *f;
+	int			n;
+	ts_range   *ranges;			/* a copy of the caller's */
+	int		   *order;
+	ts_range_run *runs;
 	int			nruns;
-	bool		ok;
+	ts_s3_fetch *items;
+	ts_s3_batch *batch;			/* NULL: nothing left to wait for */
+};
 
-	if (order == NULL || runs == NULL)
-	{
-		ts_free(order);
-		ts_free(runs);
-		return ts_error_nomemf(err, "reading \"%s\"", f->path);
-	}
-	nruns = ts_ranges_coalesce(ranges, n, TS_RANGE_GAP, TS_RANGE_MAX_RUN, order, runs);
-	items = ts_calloc(nruns > 0 ? (size_t) nruns : 1, sizeof(ts_s3_fetch));
-	ok = items != NULL;
-	for (int k = 0; ok && k < nruns; k++)
-	{
-		const ts_range *first = &ranges[order[runs[k].first]];
+/* Does run k own its buffer (else it is its one range's)? */
+static bool
+run_owns_buffer(const ts_file_reads *rd, int k)
+{
+	const ts_range_run *run = &rd->runs[k];
 
-		items[k].uri = f->path;
-		items[k].offset = runs[k].offset;
-		items[k].len = (size_t) runs[k].len;
-		items[k].object_size = f->size;
-		if (runs[k].count == 1 && (int64_t) first->len == runs[k].len)
-			items[k].buf = first->buf;
-		else if ((items[k].buf = ts_malloc((size_t) runs[k].len)) == NULL)
-			ok = false;
-	}
-	if (!ok)
-		ts_error_nomemf(err, "reading \"%s\"", f->path);
-	else
-		ok = ts_s3_fetch_all(items, nruns, false, err);
-	for (int k = 0; items && k < nruns; k++)
-	{
-		bool		own = !(runs[k].count == 1 && (int64_t) ranges[order[runs[k].first]].len == runs[k].len);
-
-		if (!own || items[k].buf == NULL)
-			continue;
-		if (ok)
-			for (int j = 0; j < runs[k].count; j++)
-			{
-				const ts_range *r = &ranges[order[runs[k].first + j]];
-
-				memcpy(r->buf, (uint8_t *) items[k].buf + (r->offset - runs[k].offset), r->len);
-			}
-		ts_free(items[k].buf);
-	}
-	ts_free(items);
-	ts_free(order);
-	ts_free(runs);
-	return ok;
+	return !(run->count == 1 && (int64_t) rd->ranges[rd->order[run->first]].len == run->len);
 }
 
-bool
-ts_file_pread_many(ts_file *f, ts_range *ranges, int n, ts_err *err)
+static void
+reads_free(ts_file_reads *rd)
+{
+	if (rd == NULL)
+		return;
+	for (int k = 0; rd->items && k < rd->nruns; k++)
+		if (run_owns_buffer(rd, k))
+			ts_free(rd->items[k].buf);
+	ts_free(rd->items);
+	ts_free(rd->order);
+	ts_free(rd->runs);
+	ts_free(rd->ranges);
+	ts_free(rd);
+}
+
+static bool
+check_ranges(ts_file *f, const ts_range *ranges, int n, ts_err *err)
 {
 	for (int i = 0; i < n; i++)
 		if (ranges[i].offset < 0 || (int64_t) ranges[i].len < 0 ||
@@ -421,8 +403,128 @@ ts_file_pread_many(ts_file *f, ts_range *ranges, int n, ts_err *err)
 			return ts_error(err, TS_ERR_CORRUPT,
 							"file \"%s\": read of %zu bytes at offset %lld is past its end (%lld bytes)",
 							f->path, ranges[i].len, (long long) ranges[i].offset, (long long) f->size);
+	return true;
+}
+
+/* Coalesce the ranges of an object and start their batch; NULL + err on failure. */
+static ts_file_reads *
+reads_start_object(ts_file *f, const ts_range *ranges, int n, ts_err *err)
+{
+	ts_file_reads *rd = ts_calloc(1, sizeof(ts_file_reads));
+	size_t		m = n > 0 ? (size_t) n : 1;
+
+	if (rd == NULL)
+		goto nomem;
+	rd->f = f;
+	rd->n = n;
+	rd->ranges = ts_malloc(sizeof(ts_range) * m);
+	rd->order = ts_malloc(sizeof(int) * m);
+	rd->runs = ts_malloc(sizeof(ts_range_run) * m);
+	if (rd->ranges == NULL || rd->order == NULL || rd->runs == NULL)
+		goto nomem;
+	memcpy(rd->ranges, ranges, sizeof(ts_range) * (size_t) n);
+	rd->nruns = ts_ranges_coalesce(rd->ranges, n, TS_RANGE_GAP, TS_RANGE_MAX_RUN, rd->order, rd->runs);
+	if ((rd->items = ts_calloc(rd->nruns > 0 ? (size_t) rd->nruns : 1, sizeof(ts_s3_fetch))) == NULL)
+		goto nomem;
+	for (int k = 0; k < rd->nruns; k++)
+	{
+		ts_s3_fetch *it = &rd->items[k];
+
+		it->uri = f->path;
+		it->offset = rd->runs[k].offset;
+		it->len = (size_t) rd->runs[k].len;
+		it->object_size = f->size;
+		if (!run_owns_buffer(rd, k))
+			it->buf = rd->ranges[rd->order[rd->runs[k].first]].buf;
+		else if ((it->buf = ts_malloc((size_t) rd->runs[k].len)) == NULL)
+			goto nomem;
+	}
+	if (rd->nruns == 0)
+		return rd;
+	rd->batch = ts_s3_batch_start(rd->items, rd->nruns, false, err);
+	if (rd->batch == NULL)
+	{
+		reads_free(rd);
+		return NULL;
+	}
+	return rd;
+
+nomem:
+	reads_free(rd);
+	ts_error_nomemf(err, "reading \"%s\"", f->path);
+	return NULL;
+}
+
+ts_file_reads *
+ts_file_pread_many_start(ts_file *f, ts_range *ranges, int n, ts_err *err)
+{
+	ts_file_reads *rd;
+
+	if (!check_ranges(f, ranges, n, err))
+		return NULL;
+	if (f->remote && f->mem == NULL)
+		return reads_start_object(f, ranges, n, err);
+	/* a local file, or an object held in memory: read now */
+	for (int i = 0; i < n; i++)
+		if (ranges[i].len > 0 &&
+			!ts_file_pread(f, ranges[i].buf, ranges[i].len, ranges[i].offset, err))
+			return NULL;
+	if ((rd = ts_calloc(1, sizeof(ts_file_reads))) == NULL)
+		ts_error_nomemf(err, "reading \"%s\"", f->path);
+	return rd;
+}
+
+bool
+ts_file_pread_many_ready(ts_file_reads *rd)
+{
+	return rd == NULL || rd->batch == NULL || ts_s3_batch_done(rd->batch);
+}
+
+bool
+ts_file_pread_many_finish(ts_file_reads *rd, ts_err *err)
+{
+	ts_s3_batch *b;
+	bool		ok = true;
+
+	if (rd == NULL)
+		return true;
+	b = rd->batch;
+	rd->batch = NULL;
+	if (b != NULL)
+		ok = ts_s3_batch_wait(b, err);
+	for (int k = 0; ok && rd->items && k < rd->nruns; k++)
+		if (run_owns_buffer(rd, k))
+			for (int j = 0; j < rd->runs[k].count; j++)
+			{
+				const ts_range *r = &rd->ranges[rd->order[rd->runs[k].first + j]];
+
+				memcpy(r->buf, (uint8_t *) rd->items[k].buf + (r->offset - rd->runs[k].offset), r->len);
+			}
+	reads_free(rd);
+	return ok;
+}
+
+void
+ts_file_pread_many_cancel(ts_file_reads *rd)
+{
+	if (rd == NULL)
+		return;
+	ts_s3_batch_cancel(rd->batch);	/* ranged GETs: into our buffers, nothing of its own */
+	rd->batch = NULL;
+	reads_free(rd);
+}
+
+bool
+ts_file_pread_many(ts_file *f, ts_range *ranges, int n, ts_err *err)
+{
+	if (!check_ranges(f, ranges, n, err))
+		return false;
 	if (f->remote && f->mem == NULL && n > 1)
-		return pread_many_object(f, ranges, n, err);
+	{
+		ts_file_reads *rd = reads_start_object(f, ranges, n, err);
+
+		return rd != NULL && ts_file_pread_many_finish(rd, err);
+	}
 	for (int i = 0; i < n; i++)
 		if (ranges[i].len > 0 &&
 			!ts_file_pread(f, ranges[i].buf, ranges[i].len, ranges[i].offset, err))

@@ -101,6 +101,27 @@ bool		ts_file_pread(ts_file *f, void *buf, size_t len, int64_t offset, ts_err *e
  */
 struct ts_range;
 bool		ts_file_pread_many(ts_file *f, struct ts_range *ranges, int n, ts_err *err);
+
+/*
+ * The same without waiting, for a reader that reads ahead (the next row
+ * group): on an object store the coalesced ranged GETs are started (a
+ * batch of s3_batch.c, moved on by ts_s3_drive while the caller decodes)
+ * and the handle returned; a local file or an object held in memory is
+ * read now (pread) and the handle is only a token.  The buffers (not the
+ * ranges array, copied) must live until the handle is finished or
+ * canceled; so must f.  NULL + err when the reads cannot start.
+ * _ready: are they in (never waits)?  _finish: wait for them, check them
+ * (each answer's length, short ones retried: s3.c) and free the handle;
+ * false + err when a read failed, the buffers' contents then undefined.
+ * _cancel: stop the transfers and free the handle (NULL is fine).  After
+ * an abort, ts_s3_batch_forget_all has taken the transfers back and the
+ * handle's memory went with its context.
+ */
+typedef struct ts_file_reads ts_file_reads;
+ts_file_reads *ts_file_pread_many_start(ts_file *f, struct ts_range *ranges, int n, ts_err *err);
+bool		ts_file_pread_many_ready(ts_file_reads *rd);
+bool		ts_file_pread_many_finish(ts_file_reads *rd, ts_err *err);
+void		ts_file_pread_many_cancel(ts_file_reads *rd);
 void		ts_file_close(ts_file *f);	/* NULL is fine */
 
 /*

@@ -5,7 +5,8 @@
 # s3://lake/wh/, the plain CSV tree formattable/events_csv under
 # s3://lake/files/, and a few ../shared/testdata tables under s3://lake/shared/.
 # broken.db/customers lacks a data file.  big.db/orc_big (one ORC file of
-# 8 stripes) and big.db/avro_big (one Avro file of many blocks), both over
+# 8 stripes), big.db/pq_rg (one Parquet file of 8 row groups) and
+# big.db/avro_big (one Avro file of many blocks), all over
 # the 8 MiB a scan fetches whole, are written here by ts_gen (in
 # $TS_S3_DIR.log/big; the local copies sql/s3.sql compares with).  Bucket "flaky" (a copy of
 # sales.db/orders) fails the first attempt of every request, bucket "stall"
@@ -35,6 +36,15 @@ if [ ! -f "$BIG/done" ] && [ -x "$GEN" ]; then
           --column 'dec:DECIMAL(18, 2)' --column 'ts:TIMESTAMP(6)' --null-every 9)
     "$GEN" "$BIG/big.db/orc_big" --format orc --rows 300000 --stripe-rows 40000 "${cols[@]}" >/dev/null &&
     "$GEN" "$BIG/big.db/avro_big" --rows 600000 "${cols[@]}" >/dev/null && touch "$BIG/done"
+    chmod -R a+rX "$BIG" 2>/dev/null || true
+fi
+# big.db/pq_rg: the same rows in one Parquet file of 8 row groups (13.5 MB)
+if [ -f "$BIG/done" ] && [ ! -f "$BIG/pq_done" ] && [ -x "$GEN" ]; then
+    rm -rf "$BIG/big.db/pq_rg"
+    "$GEN" "$BIG/big.db/pq_rg" --format parquet --rows 300000 --row-group-rows 40000 \
+        --column 'id:INT NOT NULL' --column s:STRING --column bi:BIGINT --column d:DOUBLE \
+        --column 'dec:DECIMAL(18, 2)' --column 'ts:TIMESTAMP(6)' --null-every 9 >/dev/null &&
+        touch "$BIG/pq_done"
     chmod -R a+rX "$BIG" 2>/dev/null || true
 fi
 ups=(--upload "lake/wh/sales.db=$FIX/warehouse/sales.db" --upload "lake/wh/ft.db=$FIX/warehouse/ft.db"

@@ -10,7 +10,9 @@
  * (ts_s3_batch_start, ts_prefetch_start) against a small forked HTTP
  * server (every object is "hello world"; path /stall/... never answers):
  * moved on without waiting, one object waited for alone, finished while a
- * batch sent alone is waited for, canceled, abandoned after an abort.
+ * batch sent alone is waited for, canceled, abandoned after an abort; the
+ * ranges of a file read ahead (ts_file_pread_many_start) served later, or
+ * canceled.
  * Signing and stores' answers are tested by the regress suite s3 against
  * s3rver.
  */
@@ -445,7 +447,8 @@ test_side_files(void **state)
  * A forked HTTP/1.1 server on 127.0.0.1 (the port returned, its pid in
  * *pid): each connection in a child of its own; every GET is answered 200
  * with "hello world" (a Range is ignored: stores may do so), kept alive,
- * but a path starting "/lake/stall" gets no answer.
+ * but a path starting "/lake/stall" gets no answer; a HEAD gets the
+ * headers alone (an object of 11 bytes).
  */
 static int
 start_server(pid_t *pid)
@@ -494,6 +497,17 @@ start_server(pid_t *pid)
 							"HTTP/1.1 200 OK\r\nContent-Length: 11\r\n\r\nhello world";
 						size_t		used = (size_t) (end + 4 - req);
 
+						if (strncmp(req, "HEAD ", 5) == 0)
+						{
+							static const char head[] =
+								"HTTP/1.1 200 OK\r\nContent-Length: 11\r\n\r\n";
+
+							if (write(c, head, sizeof(head) - 1) < 0)
+								_exit(0);
+							memmove(req, req + used, have - used + 1);
+							have -= used;
+							continue;
+						}
 						if (strncmp(req, "GET /lake/stall", 15) == 0)
 						{
 							pause();
@@ -639,6 +653,118 @@ test_batch_ahead(void **state)
 	stop_server(pid);
 }
 
+/*
+ * Ranges of an object read ahead (ts_file_pread_many_start, as the Parquet
+ * reader reads the next row group): the GETs are started, the bytes are
+ * served only when finished; a read started on a store that never answers
+ * is canceled, and the file reads on.  A local file is read at once.
+ */
+static void
+test_pread_ahead(void **state)
+{
+	pid_t		pid;
+	char		endpoint[64];
+	ts_s3_config cfg = {0};
+	ts_err		err = {0};
+	char		b0[5],
+				b1[5];
+	ts_range	r[2];
+	ts_file    *f;
+	ts_file_reads *rd;
+	int64_t		trips,
+				reqs;
+	char		tmp[] = "/tmp/ts_unit_ahead_XXXXXX";
+	int			fd;
+
+	(void) state;
+	snprintf(endpoint, sizeof(endpoint), "http://127.0.0.1:%d", start_server(&pid));
+	cfg.endpoint = endpoint;
+	cfg.path_style = true;
+	cfg.max_attempts = 1;
+	cfg.max_in_flight = 2;
+	assert_true(ts_s3_set_config(&cfg));
+
+	f = ts_file_open("s3://lake/part", &err);
+	assert_non_null(f);
+	assert_int_equal(ts_file_size(f), 11);
+	assert_true(ts_file_is_remote(f));
+	memset(b0, 0, 5);
+	memset(b1, 0, 5);
+	r[0] = (ts_range) {6, 5, b1};	/* out of order: coalesced into one GET of 0..11 */
+	r[1] = (ts_range) {0, 5, b0};
+	trips = ts_s3_round_trip_count();
+	reqs = ts_s3_request_count();
+	rd = ts_file_pread_many_start(f, r, 2, &err);
+	assert_non_null(rd);
+	assert_int_equal(ts_s3_round_trip_count(), trips + 1);
+	memset(r, 0, sizeof(r));	/* the handle keeps its own copy */
+	for (int k = 0; k < 2000 && !ts_file_pread_many_ready(rd); k++)
+	{
+		ts_s3_drive();
+		usleep(1000);
+	}
+	assert_true(ts_file_pread_many_ready(rd));
+	assert_memory_equal(b0, "\0\0\0\0\0", 5);	/* served when finished, not before */
+	assert_true(ts_file_pread_many_finish(rd, &err));
+	assert_memory_equal(b0, "hello", 5);
+	assert_memory_equal(b1, "world", 5);
+	assert_int_equal(ts_s3_request_count(), reqs + 1);
+	assert_int_equal(ts_s3_round_trip_count(), trips + 1);	/* no second wait */
+
+	/* past the end: refused before any request */
+	r[0] = (ts_range) {8, 5, b0};
+	assert_null(ts_file_pread_many_start(f, r, 1, &err));
+	assert_int_equal(err.code, TS_ERR_CORRUPT);
+	ts_file_close(f);
+
+	/* a store that never answers: not ready, canceled, nothing left running */
+	f = ts_file_open("s3://lake/stall/part", &err);
+	assert_non_null(f);
+	memset(b0, 0, 5);
+	r[0] = (ts_range) {0, 5, b0};
+	rd = ts_file_pread_many_start(f, r, 1, &err);
+	assert_non_null(rd);
+	ts_s3_drive();
+	assert_false(ts_file_pread_many_ready(rd));
+	ts_file_pread_many_cancel(rd);
+	ts_s3_drive();				/* nothing of it left to move on */
+	assert_memory_equal(b0, "\0\0\0\0\0", 5);
+	ts_file_pread_many_cancel(NULL);
+	ts_file_close(f);
+
+	/* and the store is read on: the slots were given back */
+	f = ts_file_open("s3://lake/part", &err);
+	assert_non_null(f);
+	r[0] = (ts_range) {0, 5, b0};
+	r[1] = (ts_range) {6, 5, b1};
+	memset(b1, 0, 5);
+	assert_true(ts_file_pread_many(f, r, 2, &err));
+	assert_memory_equal(b0, "hello", 5);
+	assert_memory_equal(b1, "world", 5);
+	ts_file_close(f);
+	ts_s3_set_config(NULL);
+	stop_server(pid);
+
+	/* a local file: read at once, no request */
+	fd = mkstemp(tmp);
+	assert_true(fd >= 0);
+	assert_int_equal(write(fd, "hello world", 11), 11);
+	close(fd);
+	f = ts_file_open(tmp, &err);
+	assert_non_null(f);
+	memset(b0, 0, 5);
+	r[0] = (ts_range) {6, 5, b0};
+	reqs = ts_s3_request_count();
+	rd = ts_file_pread_many_start(f, r, 1, &err);
+	assert_non_null(rd);
+	assert_memory_equal(b0, "world", 5);
+	assert_true(ts_file_pread_many_ready(rd));
+	assert_true(ts_file_pread_many_finish(rd, &err));
+	assert_int_equal(ts_s3_request_count(), reqs);
+	ts_file_close(f);
+	unlink(tmp);
+}
+
 int
 main(void)
 {
@@ -651,6 +777,7 @@ main(void)
 		cmocka_unit_test(test_split_window),
 		cmocka_unit_test(test_side_files),
 		cmocka_unit_test(test_batch_ahead),
+		cmocka_unit_test(test_pread_ahead),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

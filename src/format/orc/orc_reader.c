@@ -9,8 +9,12 @@
  * footers of the two after them (ts_file_pread_many: on an object store
  * one round trip, coalesced), so a file of N stripes costs 1 + N / 2
  * round trips after its tail, not one per stream (N with a row or stats
- * filter, which may leave a stripe out: one stripe at a time then);
- * memory holds two stripes' streams and two footers at most.  Strings
+ * filter, which may leave a stripe out: one stripe at a time then).  On
+ * an object store (no filter) the next pair's reads are started, not
+ * waited for, once the current pair's second stripe is loaded, and waited
+ * for when the reader gets to that pair (start_next_pair).  Memory: two
+ * stripes' streams and two footers at most, three stripes' streams while
+ * a pair is started ahead.  Strings
  * point into the current stripe's decompressed streams and nested items
  * into an arena reset per batch: both valid until the next call.
  */
@@ -46,6 +50,21 @@ typedef struct orc_reader
 	uint8_t   **ahead_raw;
 	int			ahead_nraw;
 	int			ahead_stripe;
+
+	/*
+	 * On an object store, without a filter: the next pair started ahead
+	 * once the current pair's second stripe is loaded (its reads in
+	 * flight: pend_reads) -- stripe pend_stripe's footer and streams here,
+	 * the second one's in ahead_* (ahead_stripe set once they are in: to
+	 * pend_ahead), the footers after them in ahead_footer; -1: none.
+	 */
+	int			pend_stripe;
+	int			pend_ahead;
+	orc_stripe_footer pend_sf;
+	uint8_t   **pend_raw;
+	int			pend_nraw;
+	int64_t		pend_bytes;
+	ts_file_reads *pend_reads;
 	ts_value   *values;
 	ts_column_stats *stats;
 } orc_reader;
@@ -322,6 +341,122 @@ read_stripe_streams(orc_reader *r, int idx, ts_err *err)
 	return true;
 }
 
+/* Stop the pair started ahead and drop what it was read into. */
+static void
+drop_pending(orc_reader *r)
+{
+	if (r->pend_stripe < 0)
+		return;
+	ts_file_pread_many_cancel(r->pend_reads);	/* before its buffers go */
+	r->pend_reads = NULL;
+	for (int i = 0; i < r->pend_nraw; i++)
+		ts_free(r->pend_raw[i]);
+	ts_free(r->pend_raw);
+	r->pend_raw = NULL;
+	r->pend_nraw = 0;
+	orc_stripe_footer_free(&r->pend_sf);
+	drop_ahead_streams(r);
+	drop_footers(r);
+	r->pend_stripe = -1;
+	r->pend_ahead = -1;
+}
+
+/*
+ * Stripe idx (the second of a pair) is loaded: on an object store, start
+ * the next pair's reads as read_stripe_streams plans them (the two
+ * stripes' streams and the two footers after them, one round trip), from
+ * the footers read ahead, without waiting; load_stripe waits for them
+ * when the reader gets there.  Anything amiss: nothing is started, the
+ * pair is read in turn (which reports it).  Memory: the current stripe and
+ * the pair ahead.
+ */
+static void
+start_next_pair(orc_reader *r, int idx)
+{
+	int			s = next_kept(r, idx);
+	int			s2,
+				f1,
+				f2,
+				n = 0;
+	uint8_t    *raw;
+	bool		pair = false;
+	ts_range   *ranges;
+	ts_err		err;
+
+	if (s < 0 || r->set.rows_filter || r->set.stats_filter || !ts_file_is_remote(r->file) ||
+		r->ahead_stripe >= 0 || r->pend_stripe >= 0 || (raw = take_footer(r, s)) == NULL)
+		return;
+	r->pend_stripe = s;
+	r->pend_ahead = -1;
+	if (!footer_from(r, s, &raw, &r->pend_sf, &err))
+	{
+		ts_free(raw);
+		drop_pending(r);
+		return;
+	}
+	ts_free(raw);
+	s2 = next_kept(r, s);
+	if (s2 >= 0 && (raw = take_footer(r, s2)) != NULL)
+	{
+		pair = footer_from(r, s2, &raw, &r->ahead_sf, &err);
+		ts_free(raw);
+		if (!pair)
+			orc_stripe_footer_free(&r->ahead_sf);
+	}
+	drop_footers(r);
+	f1 = pair ? next_kept(r, s2) : s2;
+	f2 = f1 >= 0 ? next_kept(r, f1) : -1;
+	ranges = ts_malloc(sizeof(ts_range) * (size_t) (r->pend_sf.nstreams + r->ahead_sf.nstreams + 2));
+	if (ranges == NULL ||
+		!plan_streams(r, &r->pend_sf, &r->pend_raw, &r->pend_nraw, ranges, &n, &err) ||
+		(pair && !plan_streams(r, &r->ahead_sf, &r->ahead_raw, &r->ahead_nraw, ranges, &n, &err)) ||
+		!plan_footer(r, f1, 0, ranges, &n, &err) || !plan_footer(r, f2, 1, ranges, &n, &err) ||
+		(r->pend_reads = ts_file_pread_many_start(r->file, ranges, n, &err)) == NULL)
+	{
+		ts_free(ranges);
+		drop_pending(r);
+		return;
+	}
+	r->pend_bytes = 0;
+	for (int k = 0; k < n; k++)
+		r->pend_bytes += (int64_t) ranges[k].len;
+	ts_free(ranges);
+	if (pair)
+		r->pend_ahead = s2;
+}
+
+/*
+ * Stripe idx was started ahead (start_next_pair): wait for its reads and
+ * make it current (true), or drop them (false: it is read in turn).
+ */
+static bool
+take_pending(orc_reader *r, int idx)
+{
+	ts_err		err;
+
+	if (r->pend_stripe < 0)
+		return false;
+	if (r->pend_stripe != idx || !ts_file_pread_many_finish(r->pend_reads, &err))
+	{
+		if (r->pend_stripe == idx)
+			r->pend_reads = NULL;	/* finished (failed) */
+		drop_pending(r);
+		return false;
+	}
+	r->pend_reads = NULL;
+	r->base.metrics.bytes_read += r->pend_bytes;
+	r->st.sf = r->pend_sf;
+	memset(&r->pend_sf, 0, sizeof(r->pend_sf));
+	r->st.raw = r->pend_raw;
+	r->st.nraw = r->pend_nraw;
+	r->pend_raw = NULL;
+	r->pend_nraw = 0;
+	r->ahead_stripe = r->pend_ahead;
+	r->pend_stripe = -1;
+	r->pend_ahead = -1;
+	return true;
+}
+
 /*
  * Make stripe idx current: its footer and streams, read ahead with the
  * stripe before or read now (the footer of the first one with the next
@@ -335,8 +470,13 @@ load_stripe(orc_reader *r, int idx, ts_err *err)
 
 	orc_stripe_release(&r->st);
 	if (!stripe_in_file(r, idx))
+	{
+		drop_pending(r);
 		return ts_error(err, TS_ERR_CORRUPT, "stripe extends past the end of the file");
-	if (r->ahead_stripe == idx)
+	}
+	if (take_pending(r, idx))
+		;						/* started ahead, now in */
+	else if (r->ahead_stripe == idx)
 	{
 		/* read with the stripe before */
 		r->st.sf = r->ahead_sf;
@@ -346,6 +486,7 @@ load_stripe(orc_reader *r, int idx, ts_err *err)
 		r->ahead_raw = NULL;
 		r->ahead_nraw = 0;
 		r->ahead_stripe = -1;
+		start_next_pair(r, idx);	/* the pair after, while this one is decoded */
 	}
 	else
 	{
@@ -483,6 +624,7 @@ orc_close(ts_format_reader *base)
 
 	if (!r)
 		return;
+	drop_pending(r);			/* its reads stopped before the buffers go */
 	orc_stripe_release(&r->st);
 	ts_free(r->st.bufs);
 	drop_footers(r);
@@ -526,6 +668,7 @@ ts_orc_open(const char *path, const ts_read_column *columns, int ncols,
 	r->base.reports_positions = true;
 	r->stripe = -1;
 	r->ahead_stripe = -1;
+	r->pend_stripe = r->pend_ahead = -1;
 	r->ahead_footer_stripe[0] = r->ahead_footer_stripe[1] = -1;
 	ts_arena_init(&r->st.arena, 64 * 1024);
 	r->path = ts_strdup(path);

@@ -137,10 +137,10 @@ page_to_queue(ts_cursor *cur, int64_t max_page, pq_page_header *h,
 }
 
 uint8_t *
-pq_ahead_reserve(pq_leaf *l, int64_t len, const pq_column_chunk *cc)
+pq_ahead_reserve(pq_leaf *l, int64_t len, const pq_column_chunk *cc, bool remote)
 {
 	pq_ahead_cancel(l);
-	if (!ts_bg_enabled() || cc->codec != PQ_CODEC_ZSTD || len <= 0 ||
+	if ((!remote && (!ts_bg_enabled() || cc->codec != PQ_CODEC_ZSTD)) || len <= 0 ||
 		!pq_leaf_reserve(l, &l->ahead_chunk, &l->ahead_chunk_cap, (size_t) len))
 		return NULL;
 	return l->ahead_chunk;
@@ -153,6 +153,8 @@ pq_ahead_queue(pq_leaf *l, int rg, int64_t len, const pq_column_chunk *cc)
 	int64_t		max_page;
 
 	l->ahead_rg = rg;
+	if (!ts_bg_enabled() || cc->codec != PQ_CODEC_ZSTD)
+		return;					/* read ahead for its bytes alone (an object store) */
 
 	/*
 	 * The dictionary page, if any, and the first data page: both are needed

@@ -7,7 +7,9 @@
  * recursively; LIST/MAP structures), row-group selection through the
  * caller's statistics filter, reading only the projected column chunks
  * (those of the next row group ahead, once the current one is under way,
- * when background decompression is on: pq_ahead.c), and assembling rows (flat columns decoded straight into the batch by
+ * when background decompression is on or the file is on an object store:
+ * there the ranged GETs are started and waited for only when the reader
+ * gets to that row group; pq_ahead.c), and assembling rows (flat columns decoded straight into the batch by
  * pq_flat.c, nested ARRAY/MAP/ROW values from levels) into batches of
  * ts_value.
  */
@@ -95,6 +97,16 @@ typedef struct pq_reader
 	bool		ahead_due;		/* read the next row group ahead at the next batch */
 	bool		picked;			/* picked_rg is the next row group (-1 = none) */
 	int			picked_rg;
+
+	/*
+	 * Row group picked_rg's chunks read ahead (up to 64 leaves): started,
+	 * not waited for (on an object store), its pages queued once in.
+	 */
+	ts_file_reads *ahead_reads;
+	int			ahead_n;
+	int			ahead_leaf[64];
+	int64_t		ahead_len[64];
+	const pq_column_chunk *ahead_cc[64];
 } pq_reader;
 
 /* ---- schema tree ---------------------------------------------------- */
@@ -538,6 +550,8 @@ pq_close(ts_format_reader *base)
 
 	if (!r)
 		return;
+	ts_file_pread_many_cancel(r->ahead_reads);	/* before the buffers go */
+	r->ahead_reads = NULL;
 	for (int i = 0; i < r->nleaves; i++)
 	{
 		ts_free((char *) r->leaves[i]->path);
@@ -668,6 +682,32 @@ chunk_extent(const pq_reader *r, const pq_row_group *rg, const pq_leaf *l,
 }
 
 /*
+ * The chunks read ahead (ahead_reads), once in: queue their first pages
+ * (pq_ahead.c).  Only when they are in already, unless wait: then
+ * waiting for them (the reader has come to their row group).  Reads that
+ * failed leave their chunks to be read again in place, which reports why.
+ */
+static void
+finish_ahead(pq_reader *r, bool wait)
+{
+	ts_err		err;
+	bool		ok;
+
+	if (r->ahead_reads == NULL || (!wait && !ts_file_pread_many_ready(r->ahead_reads)))
+		return;
+	ok = ts_file_pread_many_finish(r->ahead_reads, &err);
+	r->ahead_reads = NULL;
+	for (int k = 0; k < r->ahead_n; k++)
+	{
+		if (ok)
+			pq_ahead_queue(r->leaves[r->ahead_leaf[k]], r->picked_rg, r->ahead_len[k], r->ahead_cc[k]);
+		else
+			pq_ahead_cancel(r->leaves[r->ahead_leaf[k]]);
+	}
+	r->ahead_n = 0;
+}
+
+/*
  * Read the chunks of row group rgi that were not read ahead: all at once
  * (ts_file_pread_many: on an object store coalesced and concurrent), then
  * start every leaf on its chunk.
@@ -685,6 +725,7 @@ load_row_group(pq_reader *r, int rgi, ts_err *err)
 	int			nr = 0;
 	bool		ok = false;
 
+	finish_ahead(r, true);
 	if (r->nleaves > 64)
 	{
 		cc = ts_malloc(sizeof(*cc) * (size_t) r->nleaves);
@@ -857,24 +898,27 @@ next_row_group(pq_reader *r, ts_err *err)
 }
 
 /*
- * Read the row group after the current one ahead and queue its first pages
- * for the helper thread (pq_ahead.c), once the first batch of the current
- * one is out: values of the batch before, which may still point into the
- * chunk buffers read into here, are dead by then.
+ * Read the row group after the current one ahead, once the first batch of
+ * the current one is out (values of the batch before, which may still
+ * point into the chunk buffers read into here, are dead by then): on an
+ * object store its ranged GETs are started and not waited for (they move
+ * on at each batch, ts_s3_drive), so they overlap the decoding of the
+ * current row group; its first pages are queued for the helper thread
+ * (pq_ahead.c) when they are in (finish_ahead).  Memory: one row group
+ * ahead at most.
  */
 static void
 read_ahead(pq_reader *r)
 {
 	const pq_row_group *rg;
 	ts_err		err;
-	const pq_column_chunk *ccs[64];
-	int64_t		lens[64];
 	ts_range	ranges[64];
-	int			leaf_of[64];
+	bool		remote = ts_file_is_remote(r->file);
 	int			nr = 0;
 
 	r->ahead_due = false;
-	if (!ts_bg_enabled())
+	finish_ahead(r, true);		/* (none left: load_row_group took them) */
+	if (!ts_bg_enabled() && !remote)
 		return;
 	r->picked_rg = pick_row_group(r);
 	r->picked = true;
@@ -897,24 +941,32 @@ read_ahead(pq_reader *r)
 			pq_ahead_cancel(r->leaves[i]);
 			continue;
 		}
-		if (!chunk_extent(r, rg, r->leaves[i], &ccs[nr], &start, &lens[nr], &err))
+		if (!chunk_extent(r, rg, r->leaves[i], &r->ahead_cc[nr], &start, &r->ahead_len[nr], &err))
 		{
 			pq_ahead_cancel(r->leaves[i]);
 			continue;
 		}
-		buf = pq_ahead_reserve(r->leaves[i], lens[nr], ccs[nr]);
+		buf = pq_ahead_reserve(r->leaves[i], r->ahead_len[nr], r->ahead_cc[nr], remote);
 		if (buf == NULL)
 			continue;
 		ranges[nr].offset = start;
-		ranges[nr].len = (size_t) lens[nr];
+		ranges[nr].len = (size_t) r->ahead_len[nr];
 		ranges[nr].buf = buf;
-		leaf_of[nr] = i;
+		r->ahead_leaf[nr] = i;
 		nr++;
 	}
-	if (nr == 0 || !ts_file_pread_many(r->file, ranges, nr, &err))
-		return;					/* read again in place, where a failure is reported */
-	for (int k = 0; k < nr; k++)
-		pq_ahead_queue(r->leaves[leaf_of[k]], r->picked_rg, lens[k], ccs[k]);
+	if (nr == 0)
+		return;
+	r->ahead_reads = ts_file_pread_many_start(r->file, ranges, nr, &err);
+	if (r->ahead_reads == NULL)
+	{
+		/* read again in place, where a failure is reported */
+		for (int k = 0; k < nr; k++)
+			pq_ahead_cancel(r->leaves[r->ahead_leaf[k]]);
+		return;
+	}
+	r->ahead_n = nr;
+	finish_ahead(r, false);		/* read already (a local file) */
 }
 
 /* ---- assembly ------------------------------------------------------- */
@@ -1178,6 +1230,8 @@ pq_next(ts_format_reader *base, ts_batch *batch, ts_err *err)
 		return 0;
 	if (r->ahead_due && r->rows_left > 0)
 		read_ahead(r);
+	else
+		finish_ahead(r, false);
 	while (r->rows_left == 0)
 	{
 		if (!next_row_group(r, err))
