@@ -344,7 +344,7 @@ ts_row_filter_apply(ts_row_filter *f, ts_batch *batch)
 
 	if (f == NULL)
 		return n;
-	f->batch_exact = f->exact;
+	f->batch_exact = f->exact && (src != NULL || n <= 0);
 	if (src == NULL || n <= 0)
 		return n;
 	for (int r = 0; r < n; r++)
