@@ -17,8 +17,8 @@
  * them, exactly) is aggregated by columns, its columns the quals read
  * converted too (their errors are the row path's); any other batch is
  * aggregated row by row, the quals checked on each row (ExecQual), in row
- * order as ever.  No GROUP BY key or one column of a type below; at least one aggregate with
- * a loop of its own: count(*), count(col), sum of int2 / int4 (int2_sum /
+ * order as ever.  No GROUP BY key or one column of a type below; at least
+ * one aggregate with a loop of its own: count(*), count(col), sum of int2 / int4 (int2_sum /
  * int4_sum: an int8, added without an overflow check as they add) and of
  * float4 / float8 (float4pl / float8pl, their overflow check), min / max
  * of int2 / int4 / int8 / float4 / float8 / date / timestamp /
@@ -30,8 +30,8 @@
  * what float8larger keeps (NaN above everything, of 0.0 and -0.0 the later
  * input).  The other aggregates of the scan (sum(int8) and avg, whose
  * states are internal, text, numeric ...) take the chunk's values one by
- * one through scan_aggregate.c's advance.  Anything else (quals with GROUP BY, two keys,
- * a key of another type) goes row by row.
+ * one through scan_aggregate.c's advance.  Anything else (quals with
+ * GROUP BY, two keys, a key of another type) goes row by row.
  */
 #include "postgres.h"
 
@@ -257,7 +257,7 @@ vector_plan(ForeignScanState *node, TsAggScanState *st)
 			v->aggs[i].op = VEC_CALL;
 		v->aggs[i].column = t->attno > 0 ? vector_column(v, t->attno) : -1;
 	}
-	/* with quals, every column read is converted: a value the row path cannot convert errs here too */
+	/* with quals, every column read is converted: what the row path cannot convert errs here too */
 	if (st->qual != NULL)
 	{
 		ListCell   *lc;
