@@ -164,8 +164,9 @@ SELECT q, (check_filtered(q)).* FROM (VALUES
   ('SELECT count(*), sum(i), max(f) FROM vec WHERE r > 0.1::float8'),
   ('SELECT count(*), sum(i), max(f) FROM vec WHERE w LIKE ''w_1%'''),
   ('SELECT count(*), sum(i), max(f) FROM vec WHERE k = 3 AND i % 2 = 0'),
-  ('SELECT count(*), sum(i), max(f) FROM vec WHERE NOT (k = 3 OR f > 10)'),
-  ('SELECT count(*), sum(i), max(f) FROM vec WHERE k = 3 OR abs(s) < 5')) v(q);
+  ('SELECT count(*), sum(i), max(f) FROM vec WHERE k = 3 OR abs(s) < 5'),
+  -- NOT over an OR: PostgreSQL makes it k <> 3 AND f <= 10, decided exactly
+  ('SELECT count(*), sum(i), max(f) FROM vec WHERE NOT (k = 3 OR f > 10)')) v(q);
 SET tablescan.enable_pruning = off;
 SELECT q, (check_vec(q)).by_column FROM (VALUES
   ('SELECT count(*), sum(i), sum(f), max(t) FROM vec WHERE k = 3')) v(q);
