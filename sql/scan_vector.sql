@@ -111,6 +111,67 @@ SELECT q, (check_vec(q)).* FROM (VALUES
   ('SELECT k, z, count(*), sum(f) FROM vec GROUP BY k, z'),
   ('SELECT max(t::text), count(*) FROM vec')) v(q);
 
+-- with quals (no GROUP BY): a batch whose rows the row filter decided
+-- every qual on exactly is aggregated by columns, any other row by row with
+-- the quals checked.  Each query against PostgreSQL's aggregation (same),
+-- against its rows with nothing pushed to the scan (tablescan.enable_pruning
+-- off: no row filter, every qual checked on every row) and with
+-- tablescan.enable_columnar_aggregate off; matching: the rows the WHERE
+-- keeps (counted with nothing pushed); by_column: rows aggregated by
+-- columns, NULL where the quals went row by row.
+CREATE FUNCTION check_filtered(q text, OUT same boolean, OUT same_unpushed boolean,
+                               OUT same_rows boolean, OUT matching int, OUT by_column int)
+LANGUAGE plpgsql AS $$
+DECLARE
+  j jsonb;
+  result text;
+  other text;
+BEGIN
+  EXECUTE 'EXPLAIN (ANALYZE, FORMAT JSON, COSTS OFF, TIMING OFF) ' || q INTO j;
+  by_column := (jsonb_path_query_first(j, 'strict $.**?(@."Node Type" == "Foreign Scan")')
+                ->>'Rows Aggregated By Column')::int;
+  EXECUTE format('SELECT q_::text FROM (%s) q_', q) INTO result;
+  same := (check_vec(q)).same;
+  PERFORM set_config('tablescan.enable_pruning', 'off', true);
+  PERFORM set_config('tablescan.enable_aggregate_pushdown', 'off', true);
+  EXECUTE format('SELECT q_::text FROM (%s) q_', q) INTO other;
+  same_unpushed := result IS NOT DISTINCT FROM other;
+  EXECUTE 'SELECT count(*) FROM vec ' || substring(q from ' WHERE .*$') INTO matching;
+  PERFORM set_config('tablescan.enable_pruning', 'on', true);
+  PERFORM set_config('tablescan.enable_aggregate_pushdown', 'on', true);
+  PERFORM set_config('tablescan.enable_columnar_aggregate', 'off', true);
+  EXECUTE format('SELECT q_::text FROM (%s) q_', q) INTO other;
+  same_rows := result IS NOT DISTINCT FROM other;
+  PERFORM set_config('tablescan.enable_columnar_aggregate', 'on', true);
+END $$;
+SELECT q, (check_filtered(q)).* FROM (VALUES
+  -- decided exactly: by columns
+  ('SELECT count(*), sum(i), sum(f), max(t) FROM vec WHERE k = 3'),
+  ('SELECT count(*), sum(s), min(r), max(r) FROM vec WHERE i < 2147482000'),
+  ('SELECT count(*), sum(f), min(b) FROM vec WHERE d BETWEEN ''2020-03-01'' AND ''2020-06-30'''),
+  ('SELECT count(*), sum(i), max(f) FROM vec WHERE k IN (1, 4, 100)'),
+  ('SELECT count(*), count(k), sum(i), bool_or(z) FROM vec WHERE f IS NULL'),
+  ('SELECT count(*), sum(r), max(d) FROM vec WHERE k = 2 AND f > 100 AND t IS NOT NULL'),
+  ('SELECT count(*), sum(f), max(i) FROM vec WHERE f > 900 OR k = 1'),
+  ('SELECT count(*), sum(i), min(t) FROM vec WHERE w = ''w_123'' COLLATE "C"'),
+  ('SELECT count(*), sum(i), min(t) FROM vec WHERE w < ''w_2'' COLLATE "C"'),
+  ('SELECT count(*), min(f), max(i) FROM vec WHERE f >= ''NaN'''),
+  ('SELECT count(*), sum(i), min(r) FROM vec WHERE r = 0 AND f = 0'),
+  -- by columns with aggregates called value by value (text, int8, numeric)
+  ('SELECT count(*), sum(b), max(w), sum(m), sum(f) FROM vec WHERE k IS NULL'),
+  -- not decided exactly: row by row
+  ('SELECT count(*), sum(i), sum(f) FROM vec WHERE abs(k) = 3'),
+  ('SELECT count(*), sum(i), max(f) FROM vec WHERE r > 0.1::float8'),
+  ('SELECT count(*), sum(i), max(f) FROM vec WHERE w LIKE ''w_1%'''),
+  ('SELECT count(*), sum(i), max(f) FROM vec WHERE k = 3 AND i % 2 = 0'),
+  ('SELECT count(*), sum(i), max(f) FROM vec WHERE k = 3 OR abs(s) < 5'),
+  -- NOT over an OR: PostgreSQL makes it k <> 3 AND f <= 10, decided exactly
+  ('SELECT count(*), sum(i), max(f) FROM vec WHERE NOT (k = 3 OR f > 10)')) v(q);
+SET tablescan.enable_pruning = off;
+SELECT q, (check_vec(q)).by_column FROM (VALUES
+  ('SELECT count(*), sum(i), sum(f), max(t) FROM vec WHERE k = 3')) v(q);
+RESET tablescan.enable_pruning;
+
 -- the special groups one by one: NaN above every number, of 0 and -0 the
 -- later input, inf + -inf is NaN, all-NULL sums NULL, int4 sums past int4
 WITH x AS MATERIALIZED (
@@ -194,6 +255,7 @@ SELECT q, c.pushed, c.same, c.nrows FROM (VALUES
 RESET max_parallel_workers_per_gather;
 
 COPY (SELECT 1) TO PROGRAM 'cat >/dev/null; rm -rf regress_vector regress_vector_ovf';
+DROP FUNCTION check_filtered(text);
 DROP FUNCTION check_vec(text);
 DROP FUNCTION scan_figures(text);
 DROP SERVER lake CASCADE;

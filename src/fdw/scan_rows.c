@@ -76,6 +76,8 @@ struct TsScanState
 	int		   *string_fields;	/* batch columns converted as strings in windows */
 	int			nstring_fields;
 	ts_row_filter *row_filter;	/* rows the predicate rejects, out before conversion */
+	bool		quals_whole;	/* the predicate is every qual, none dropped */
+	bool		batch_exact;	/* the batch's rows are exactly those the quals keep */
 	int64		rejected_counted;	/* of them, in Rows Removed by Filter already */
 	bool		row_allocs;		/* values converted one by one since rowcxt was emptied */
 	/* a Parallel Foreign Scan: shared state (parallel.c) and this process's tasks */
@@ -253,6 +255,16 @@ start_scan(TsScanState *st, bool publish)
 	st->row_filter = ts_row_filter_new(st->plan->predicate, st->columns,
 									   (const ts_type *const *) st->col_types, st->ncolumns);
 	st->rejected_counted = 0;
+	{
+		/* is the filter's predicate all of the quals (nothing dropped)? */
+		struct ts_predicate *whole;
+
+		st->quals_whole = st->quals == NIL ||
+			(st->row_filter != NULL && tablescan_enable_pruning &&
+			 tablescan_quals_convert_all(st->quals, st->relid, field_of_att, desc->natts,
+										 st->plan->schema, st->econtext, &whole));
+	}
+	st->batch_exact = false;
 	if (st->pscan)
 	{
 		st->ntasks = tablescan_parallel_tasks(st->plan, st->columns, st->ncolumns, &st->tasks);
@@ -566,6 +578,8 @@ read_batch(TsScanState *st)
 		{
 			st->figures[FIG_ROWS] += n;
 			ts_row_filter_apply(st->row_filter, &st->batch);
+			st->batch_exact = st->quals_whole &&
+				(st->quals == NIL || ts_row_filter_exact(st->row_filter));
 		}
 	}
 	MemoryContextSwitchTo(old);
@@ -712,6 +726,18 @@ tablescan_scan_batch(TsScanState *st, const ts_batch **batch, int *first)
 	*batch = &st->batch;
 	*first = st->batch_pos;
 	return true;
+}
+
+/*
+ * Are the rows of tablescan_scan_batch's batch exactly the rows the scan's
+ * quals keep?  The row filter decided every qual on each of them
+ * (read/row_filter.c's ts_row_filter_exact), the quals having become its
+ * predicate whole; true without quals.  Otherwise the caller checks them.
+ */
+bool
+tablescan_scan_batch_exact(TsScanState *st)
+{
+	return st->batch_exact;
 }
 
 /* The next n rows of tablescan_scan_batch's batch are consumed. */

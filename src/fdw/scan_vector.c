@@ -11,9 +11,14 @@
  * each row's group is found once (scan_group.c's index of the key's bits);
  * then each aggregate runs over the chunk.  No window of rows.
  *
- * Taken: no quals left to check (ExecQual needs the rows as Datums); no
- * GROUP BY key or one column of a type below; at least one aggregate with
- * a loop of its own: count(*), count(col), sum of int2 / int4 (int2_sum /
+ * Taken: no quals, or (without GROUP BY) quals the row filter decides:
+ * a batch whose rows are exactly those the quals keep
+ * (tablescan_scan_batch_exact: read/row_filter.c decided every qual on
+ * them, exactly) is aggregated by columns, its columns the quals read
+ * converted too (their errors are the row path's); any other batch is
+ * aggregated row by row, the quals checked on each row (ExecQual), in row
+ * order as ever.  No GROUP BY key or one column of a type below; at least
+ * one aggregate with a loop of its own: count(*), count(col), sum of int2 / int4 (int2_sum /
  * int4_sum: an int8, added without an overflow check as they add) and of
  * float4 / float8 (float4pl / float8pl, their overflow check), min / max
  * of int2 / int4 / int8 / float4 / float8 / date / timestamp /
@@ -25,8 +30,8 @@
  * what float8larger keeps (NaN above everything, of 0.0 and -0.0 the later
  * input).  The other aggregates of the scan (sum(int8) and avg, whose
  * states are internal, text, numeric ...) take the chunk's values one by
- * one through scan_aggregate.c's advance.  Anything else (quals, two keys,
- * a key of another type) goes row by row.
+ * one through scan_aggregate.c's advance.  Anything else (quals with
+ * GROUP BY, two keys, a key of another type) goes row by row.
  */
 #include "postgres.h"
 
@@ -196,11 +201,14 @@ static struct TsVectorState *
 vector_plan(ForeignScanState *node, TsAggScanState *st)
 {
 	TupleDesc	desc = RelationGetDescr(st->rel);
+	ForeignScan *fs = (ForeignScan *) node->ss.ps.plan;
+	List	   *attnums = (List *) list_nth(fs->fdw_private, FdwScanPrivateAttnums);
 	MemoryContext old;
 	struct TsVectorState *v;
 	int			nloops = 0;
 
-	if (!tablescan_enable_columnar_aggregate || st->qual != NULL || st->nkeys > 1)
+	if (!tablescan_enable_columnar_aggregate || st->nkeys > 1 ||
+		(st->qual != NULL && st->nkeys > 0))
 		return NULL;
 	if (st->nkeys == 1)
 	{
@@ -231,7 +239,7 @@ vector_plan(ForeignScanState *node, TsAggScanState *st)
 
 	old = MemoryContextSwitchTo(node->ss.ps.state->es_query_cxt);
 	v = palloc0(sizeof(struct TsVectorState));
-	v->columns = palloc0(sizeof(VecColumn) * (st->naggs + 1));
+	v->columns = palloc0(sizeof(VecColumn) * (st->naggs + 1 + list_length(attnums)));
 	v->aggs = palloc0(sizeof(VecAgg) * Max(st->naggs, 1));
 	v->groups = palloc(sizeof(TsAggValue *) * VEC_ROWS);
 	v->key = st->nkeys == 1 ? vector_column(v, st->key_attnos[0]) : -1;
@@ -248,6 +256,14 @@ vector_plan(ForeignScanState *node, TsAggScanState *st)
 			t->init_isnull != (v->aggs[i].op != VEC_COUNT_STAR && v->aggs[i].op != VEC_COUNT))
 			v->aggs[i].op = VEC_CALL;
 		v->aggs[i].column = t->attno > 0 ? vector_column(v, t->attno) : -1;
+	}
+	/* with quals, every column read is converted: what the row path cannot convert errs here too */
+	if (st->qual != NULL)
+	{
+		ListCell   *lc;
+
+		foreach(lc, attnums)
+			(void) vector_column(v, (AttrNumber) lfirst_int(lc));
 	}
 	MemoryContextSwitchTo(old);
 	return v;
@@ -490,6 +506,37 @@ vector_groups(TsAggScanState *st, struct TsVectorState *v, int n, bool *full)
 }
 
 /*
+ * The next n rows of the scan (the rest of a batch) aggregated row by row
+ * as the row path does (scan_aggregate.c's aggregate_rows): converted to
+ * Datums, the quals checked on each, no GROUP BY.
+ */
+static void
+vector_rows_checked(ForeignScanState *node, TsAggScanState *st, int n)
+{
+	ExprContext *econtext = node->ss.ps.ps_ExprContext;
+	TupleTableSlot *slot = st->slot;
+
+	for (int r = 0; r < n; r++)
+	{
+		MemoryContext old;
+
+		CHECK_FOR_INTERRUPTS();
+		MemoryContextReset(econtext->ecxt_per_tuple_memory);
+		if (!tablescan_scan_next_row(st->scan, slot))
+			elog(ERROR, "tablescan_fdw: a batch ended before its rows");
+		econtext->ecxt_scantuple = slot;
+		if (!ExecQual(st->qual, econtext))
+			continue;
+		st->rows_aggregated++;
+		old = MemoryContextSwitchTo(econtext->ecxt_per_tuple_memory);
+		tablescan_agg_advance_all(st, st->values, slot->tts_values, slot->tts_isnull);
+		MemoryContextSwitchTo(old);
+	}
+	econtext->ecxt_scantuple = NULL;
+	ExecClearTuple(slot);
+}
+
+/*
  * Aggregate the scan's rows by columns, when the aggregation is one taken
  * here (decided at its first batch): until the rows are done
  * (TS_VECTOR_DONE) or the groups are full (TS_VECTOR_FULL: return them,
@@ -520,6 +567,12 @@ tablescan_vector_aggregate(ForeignScanState *node, TsAggScanState *st)
 	while (tablescan_scan_batch(st->scan, &b, &first))
 	{
 		CHECK_FOR_INTERRUPTS();
+		if (st->qual != NULL && !tablescan_scan_batch_exact(st->scan))
+		{
+			/* quals the filter did not decide on every row: each checked (no GROUP BY here) */
+			vector_rows_checked(node, st, b->nrows - first);
+			continue;
+		}
 		while (first < b->nrows)
 		{
 			int			n = Min(VEC_ROWS, b->nrows - first);

@@ -424,6 +424,7 @@ extern bool tablescan_scan_next_values(TsScanState *st, Datum **values, bool **i
 /* the batches unconverted, for the aggregation by columns (scan_vector.c) */
 extern bool tablescan_scan_batch(TsScanState *st, const ts_batch **batch, int *first);
 extern void tablescan_scan_consume(TsScanState *st, int n);
+extern bool tablescan_scan_batch_exact(TsScanState *st);
 extern bool tablescan_scan_attribute(TsScanState *st, int attno, int *col,
 									 const TsDatumConverter **conv);
 extern void tablescan_scan_rescan(TsScanState *st, bool replan);

@@ -253,6 +253,17 @@ ts_row_filter *ts_row_filter_new(const struct ts_predicate *p, const int *column
  */
 int			ts_row_filter_apply(ts_row_filter *f, ts_batch *batch);
 
+/*
+ * Did the last ts_row_filter_apply keep exactly the rows p holds on?  True
+ * only when every conjunct of p is decided here exactly (comparisons, IN,
+ * IS [NOT] NULL with literals of the column's type, on columns of the
+ * batch, of types ordered as PostgreSQL orders them: see row_filter.c) and
+ * every row kept had each of them decided (no string that is not UTF-8,
+ * no buffer missing).  False for f NULL.  Whether p is all of the
+ * caller's quals is the caller's question.
+ */
+bool		ts_row_filter_exact(const ts_row_filter *f);
+
 /* Rows taken out so far. */
 int64_t		ts_row_filter_rejected(const ts_row_filter *f);
 

@@ -16,6 +16,17 @@
  * is never decided.  The caller still checks its quals on every row kept:
  * this only spares the rows the quals would drop their conversion to
  * Datums, their slot and the expression evaluation.
+ *
+ * Exact (ts_row_filter_exact): the filter also says when the rows it kept
+ * of a batch are exactly the rows the predicate holds on, so that a caller
+ * whose predicate is all of its quals (nothing dropped or weakened) may
+ * skip checking them.  Only at setup when every conjunct of the predicate
+ * is a check here made of leaves it decides exactly (leaf_exact: =, <>,
+ * <, <=, >, >=, IN, IS [NOT] NULL on a column of the batch with a literal
+ * of the column's own type, of a type whose order here is PostgreSQL's:
+ * no CHAR (bpchar ignores trailing blanks), no LIKE prefix, no NOT); and
+ * per batch only when no leaf of a row kept said "cannot decide" (a string
+ * not valid UTF-8, say) and the batch was compacted.
  */
 #include <string.h>
 
@@ -40,6 +51,8 @@ struct ts_row_filter
 	ts_value   *buf;			/* the rows kept of the last batch */
 	size_t		cap;			/* values buf holds */
 	int64_t		rejected;
+	bool		exact;			/* every conjunct a check of exact leaves */
+	bool		batch_exact;	/* and the last batch decided on every row kept */
 };
 
 /*
@@ -112,17 +125,92 @@ typedef struct rf_row
 {
 	const ts_row_filter *f;
 	const ts_value *row;
+	bool		undecided;		/* a leaf could not be decided */
 } rf_row;
 
 static bool
 row_leaf_may_hold(const ts_predicate *leaf, void *arg)
 {
-	const rf_row *r = arg;
+	rf_row	   *r = arg;
 	int			c = column_of_field(r->f, leaf->field);
+	int			d;
 
 	if (c < 0)
+	{
+		r->undecided = true;
 		return true;
-	return leaf_decide(leaf, r->f->types[c], &r->row[c]) != 0;
+	}
+	d = leaf_decide(leaf, r->f->types[c], &r->row[c]);
+	if (d < 0)
+		r->undecided = true;
+	return d != 0;
+}
+
+/*
+ * Is p, on this filter's columns, decided exactly by leaf_decide where it
+ * decides at all: the leaves of PostgreSQL's meaning (see the top)?
+ */
+static bool
+leaf_exact(const ts_row_filter *f, const ts_predicate *p)
+{
+	int			c;
+
+	switch (p->op)
+	{
+		case TS_PRED_AND:
+		case TS_PRED_OR:
+			for (int i = 0; i < p->nchildren; i++)
+				if (!leaf_exact(f, &p->children[i]))
+					return false;
+			return p->nchildren > 0;
+		case TS_PRED_EQ:
+		case TS_PRED_NE:
+		case TS_PRED_LT:
+		case TS_PRED_LE:
+		case TS_PRED_GT:
+		case TS_PRED_GE:
+		case TS_PRED_IN:
+		case TS_PRED_IS_NULL:
+		case TS_PRED_IS_NOT_NULL:
+			break;
+		default:
+			return false;		/* NOT, LIKE's prefix, NOT IN ... */
+	}
+	c = column_of_field(f, p->field);
+	if (c < 0 || p->literal_type != NULL)
+		return false;
+	switch (f->types[c]->kind)
+	{
+		case TS_BOOLEAN:
+		case TS_TINYINT:
+		case TS_SMALLINT:
+		case TS_INT:
+		case TS_BIGINT:
+		case TS_DATE:
+		case TS_FLOAT:
+		case TS_DOUBLE:
+		case TS_DECIMAL:
+		case TS_VARCHAR:
+		case TS_TIMESTAMP:
+		case TS_TIMESTAMP_LTZ:
+			return true;
+		default:
+			return false;
+	}
+}
+
+/* Is every conjunct of p a check of exact leaves (add_conjuncts keeps no other)? */
+static bool
+predicate_exact(const ts_row_filter *f, const ts_predicate *p)
+{
+	if (p->op == TS_PRED_AND)
+	{
+		for (int i = 0; i < p->nchildren; i++)
+			if (!predicate_exact(f, &p->children[i]))
+				return false;
+		return true;
+	}
+	return leaf_exact(f, p);
 }
 
 /* Does a compound decide anything here: a leaf on one of the columns, not under NOT? */
@@ -207,30 +295,41 @@ ts_row_filter_new(const ts_predicate *p, const int *columns, const ts_type *cons
 		ts_row_filter_free(f);
 		return NULL;
 	}
+	f->exact = predicate_exact(f, p);
 	return f;
 }
 
-/* Is the row kept: no conjunct certainly fails on it? */
+/*
+ * Is the row kept: no conjunct certainly fails on it?  *undecided: a
+ * conjunct of a row kept may not hold (set, never cleared).
+ */
 static inline bool
-row_kept(const ts_row_filter *f, const ts_value *row)
+row_kept(const ts_row_filter *f, const ts_value *row, bool *undecided)
 {
+	bool		maybe = false;
+
 	for (int i = 0; i < f->nchecks; i++)
 	{
 		const rf_check *c = &f->checks[i];
 
 		if (c->col >= 0)
 		{
-			if (leaf_decide(c->p, c->type, &row[c->col]) == 0)
+			int			d = leaf_decide(c->p, c->type, &row[c->col]);
+
+			if (d == 0)
 				return false;
+			maybe |= d < 0;
 		}
 		else
 		{
-			rf_row		r = {f, row};
+			rf_row		r = {f, row, false};
 
 			if (!ts_predicate_may_match(c->p, row_leaf_may_hold, &r))
 				return false;
+			maybe |= r.undecided;
 		}
 	}
+	*undecided |= maybe;
 	return true;
 }
 
@@ -241,13 +340,17 @@ ts_row_filter_apply(ts_row_filter *f, ts_batch *batch)
 	int			stride = ts_batch_stride(batch);
 	const ts_value *src = batch->values;
 	int			out = -1;		/* rows kept so far, once one was rejected */
+	bool		undecided = false;
 
-	if (f == NULL || src == NULL || n <= 0)
+	if (f == NULL)
+		return n;
+	f->batch_exact = f->exact && (src != NULL || n <= 0);
+	if (src == NULL || n <= 0)
 		return n;
 	for (int r = 0; r < n; r++)
 	{
 		const ts_value *row = src + (size_t) r * stride;
-		bool		keep = row_kept(f, row);
+		bool		keep = row_kept(f, row, &undecided);
 
 		if (out < 0)
 		{
@@ -259,7 +362,11 @@ ts_row_filter_apply(ts_row_filter *f, ts_batch *batch)
 				ts_value   *b = ts_realloc(f->buf, sizeof(ts_value) * (size_t) n * stride);
 
 				if (b == NULL)
-					return n;	/* no room: keep every row (the quals decide) */
+				{
+					/* no room: keep every row (the quals decide) */
+					f->batch_exact = false;
+					return n;
+				}
 				f->buf = b;
 				f->cap = (size_t) n * stride;
 			}
@@ -270,12 +377,20 @@ ts_row_filter_apply(ts_row_filter *f, ts_batch *batch)
 		if (keep)
 			memcpy(f->buf + (size_t) out++ * stride, row, sizeof(ts_value) * stride);
 	}
+	if (undecided)
+		f->batch_exact = false;
 	if (out < 0)
 		return n;
 	f->rejected += n - out;
 	batch->values = f->buf;
 	batch->nrows = out;
 	return out;
+}
+
+bool
+ts_row_filter_exact(const ts_row_filter *f)
+{
+	return f != NULL && f->batch_exact;
 }
 
 int64_t

@@ -3,7 +3,8 @@
  * a batch before conversion (src/read/row_filter.c), with SQL's semantics:
  * NULL fails every comparison, -0.0 = 0.0, NaN = NaN and NaN above every
  * number, strings by bytes; what cannot be decided (NOT, a literal of
- * another type, a column not read) keeps the row.
+ * another type, a column not read) keeps the row.  And whether a batch's
+ * rows kept are exactly those the predicate holds on (ts_row_filter_exact).
  */
 #include <math.h>
 
@@ -256,6 +257,148 @@ test_every_row_rejected(void **state)
 	ts_row_filter_free(f);
 }
 
+/* ts_row_filter_exact after p filtered the test batch; -1: no filter */
+static int
+exact_after(const ts_predicate *p)
+{
+	ts_batch	b = batch();
+	ts_row_filter *f = ts_row_filter_new(p, columns, types, 3);
+	int			exact;
+
+	if (f == NULL)
+		return -1;
+	assert_false(ts_row_filter_exact(f));	/* no batch yet */
+	ts_row_filter_apply(f, &b);
+	exact = ts_row_filter_exact(f);
+	ts_row_filter_free(f);
+	return exact;
+}
+
+static void
+test_exact_report(void **state)
+{
+	ts_value	five = {.v.i = 5};
+	ts_value	nan = {.v.d = NAN};
+	ts_value	b = {.v.s = {(const uint8_t *) "b", 1}};
+	ts_value	lits_in[2] = {{.v.i = 1}, {.v.i = 6}};
+	ts_predicate kids[2] = {leaf(TS_PRED_GE, 3, &five), leaf(TS_PRED_EQ, 7, &b)};
+	ts_predicate and = {.op = TS_PRED_AND, .nchildren = 2, .children = kids};
+	ts_predicate or = {.op = TS_PRED_OR, .nchildren = 2, .children = kids};
+	ts_predicate not = {.op = TS_PRED_NOT, .nchildren = 1, .children = kids};
+	ts_predicate in = {.op = TS_PRED_IN, .field = 3, .nliterals = 2, .literals = lits_in};
+	ts_predicate p;
+	ts_type		char_type = {.kind = TS_CHAR, .length = 1, .nullable = true};
+	const ts_type *char_types[] = {&int_type, &double_type, &char_type};
+
+	(void) state;
+	assert_false(ts_row_filter_exact(NULL));
+	/* comparisons, IN, IS [NOT] NULL, their AND and OR: decided exactly */
+	for (ts_predicate_op op = TS_PRED_EQ; op <= TS_PRED_GE; op++)
+	{
+		p = leaf(op, 3, &five);
+		assert_int_equal(exact_after(&p), 1);
+	}
+	p = leaf(TS_PRED_IS_NULL, 3, NULL);
+	assert_int_equal(exact_after(&p), 1);
+	p = leaf(TS_PRED_IS_NOT_NULL, 7, NULL);
+	assert_int_equal(exact_after(&p), 1);
+	assert_int_equal(exact_after(&in), 1);
+	assert_int_equal(exact_after(&and), 1);
+	assert_int_equal(exact_after(&or), 1);
+	/* NaN and -0.0 are decided as PostgreSQL decides them */
+	p = leaf(TS_PRED_EQ, 5, &nan);
+	assert_int_equal(exact_after(&p), 1);
+	/* a LIKE prefix, NOT, NOT IN only narrow the rows: never exact */
+	p = leaf(TS_PRED_STARTS_WITH, 7, &b);
+	assert_int_equal(exact_after(&p), 0);
+	assert_int_equal(exact_after(&not), -1);	/* not even a filter */
+	kids[1] = not;
+	assert_int_equal(exact_after(&and), 0);
+	kids[1] = leaf(TS_PRED_EQ, 7, &b);
+	in.op = TS_PRED_NOT_IN;
+	assert_int_equal(exact_after(&in), 0);
+	/* a literal of another type */
+	p = leaf(TS_PRED_LT, 3, &five);
+	p.literal_type = &bigint_type;
+	assert_int_equal(exact_after(&p), 0);
+	/* a conjunct, or a side of an OR, off the batch's columns (field 4) */
+	kids[1] = leaf(TS_PRED_LT, 4, &five);
+	assert_int_equal(exact_after(&and), 0);
+	assert_int_equal(exact_after(&or), 0);
+	/* CHAR: PostgreSQL's bpchar ignores trailing blanks, bytes do not */
+	{
+		ts_batch	bt = batch();
+		ts_predicate q = leaf(TS_PRED_EQ, 7, &b);
+		ts_row_filter *f = ts_row_filter_new(&q, columns, char_types, 3);
+
+		ts_row_filter_apply(f, &bt);
+		assert_string_equal(kept(&bt), "1,4");
+		assert_false(ts_row_filter_exact(f));
+		ts_row_filter_free(f);
+	}
+}
+
+static void
+test_exact_per_batch(void **state)
+{
+	ts_value	b = {.v.s = {(const uint8_t *) "b", 1}};
+	ts_value	two = {.v.i = 2};
+	ts_predicate p = leaf(TS_PRED_EQ, 7, &b);
+	ts_predicate kids[2] = {leaf(TS_PRED_LT, 3, &two), leaf(TS_PRED_EQ, 7, &b)};
+	ts_predicate and = {.op = TS_PRED_AND, .nchildren = 2, .children = kids};
+	ts_predicate or = {.op = TS_PRED_OR, .nchildren = 2, .children = kids};
+	ts_row_filter *f = ts_row_filter_new(&p, columns, types, 3);
+	ts_batch	bt = batch();
+
+	(void) state;
+	ts_row_filter_apply(f, &bt);
+	assert_true(ts_row_filter_exact(f));
+	/* a string not UTF-8 in a row: kept undecided, the batch is not exact */
+	bt = batch();
+	rows[3][2].v.s.p = (const uint8_t *) "ÿ";
+	rows[3][2].v.s.len = 1;
+	ts_row_filter_apply(f, &bt);
+	assert_string_equal(kept(&bt), "1,3,4");
+	assert_false(ts_row_filter_exact(f));
+	/* the next batch, all valid, is exact again */
+	bt = batch();
+	ts_row_filter_apply(f, &bt);
+	assert_string_equal(kept(&bt), "1,4");
+	assert_true(ts_row_filter_exact(f));
+	ts_row_filter_free(f);
+
+	/* under an AND: a row another conjunct rejects decides nothing more */
+	f = ts_row_filter_new(&and, columns, types, 3);
+	bt = batch();
+	rows[3][2].v.s.p = (const uint8_t *) "ÿ";
+	rows[3][2].v.s.len = 1;
+	ts_row_filter_apply(f, &bt);
+	assert_string_equal(kept(&bt), "1");
+	assert_true(ts_row_filter_exact(f));
+	/* ... a row it keeps does */
+	bt = batch();
+	rows[0][2].v.s.p = (const uint8_t *) "ÿ";
+	rows[0][2].v.s.len = 1;
+	ts_row_filter_apply(f, &bt);
+	assert_string_equal(kept(&bt), "0,1");
+	assert_false(ts_row_filter_exact(f));
+	ts_row_filter_free(f);
+
+	/* under an OR: a row kept on an undecided side is not exact */
+	f = ts_row_filter_new(&or, columns, types, 3);
+	bt = batch();
+	ts_row_filter_apply(f, &bt);
+	assert_string_equal(kept(&bt), "0,1,4");
+	assert_true(ts_row_filter_exact(f));
+	bt = batch();
+	rows[3][2].v.s.p = (const uint8_t *) "ÿ";
+	rows[3][2].v.s.len = 1;
+	ts_row_filter_apply(f, &bt);
+	assert_string_equal(kept(&bt), "0,1,3,4");
+	assert_false(ts_row_filter_exact(f));
+	ts_row_filter_free(f);
+}
+
 int
 main(void)
 {
@@ -267,6 +410,8 @@ main(void)
 		cmocka_unit_test(test_compounds),
 		cmocka_unit_test(test_undecided_keeps),
 		cmocka_unit_test(test_every_row_rejected),
+		cmocka_unit_test(test_exact_report),
+		cmocka_unit_test(test_exact_per_batch),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
