@@ -20,25 +20,6 @@
 #include "read/read_internal.h"
 #include "scan/row_ids.h"
 
-/* First range of s (sorted, disjoint) whose end is >= v: binary search. */
-static int
-first_range_ending_at_or_after(const ts_row_ids *s, int64_t v)
-{
-	int			lo = 0,
-				hi = s->n;
-
-	while (lo < hi)
-	{
-		int			mid = lo + (hi - lo) / 2;
-
-		if (s->ranges[mid].to < v)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo;
-}
-
 bool
 ts_row_id_selection(const ts_row_ids *ids, const ts_data_file_meta *file, void **selection,
 					ts_err *err)
@@ -57,7 +38,7 @@ ts_row_id_selection(const ts_row_ids *ids, const ts_data_file_meta *file, void *
 	sel = roaring_bitmap_create();
 	if (sel == NULL)
 		return ts_error_nomem(err, "row-id selection");
-	for (int i = first_range_ending_at_or_after(ids, first);
+	for (int i = ts_row_ids_first_ending_at_or_after(ids, first);
 		 i < ids->n && ids->ranges[i].from <= last; i++)
 	{
 		int64_t		from = ids->ranges[i].from < first ? first : ids->ranges[i].from;

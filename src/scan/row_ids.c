@@ -312,9 +312,8 @@ ts_row_ids_count(const ts_row_ids *s)
 	return n;
 }
 
-/* The first range of s ending at or after v (s->n if none). */
-static int
-first_ending_at_or_after(const ts_row_ids *s, int64_t v)
+int
+ts_row_ids_first_ending_at_or_after(const ts_row_ids *s, int64_t v)
 {
 	int			lo = 0,
 				hi = s->n;
@@ -352,7 +351,7 @@ ts_row_ids_clip(const ts_row_ids *s, const ts_row_range *bound, int nbound, ts_r
 				return ts_error_nomem(err, "row-id ranges");
 		}
 		for (int b = 0; b < nbound; b++)
-			for (int i = first_ending_at_or_after(s, bound[b].from);
+			for (int i = ts_row_ids_first_ending_at_or_after(s, bound[b].from);
 				 i < s->n && s->ranges[i].from <= bound[b].to; i++)
 			{
 				if (pass == 1)

@@ -73,4 +73,7 @@ bool		ts_row_ids_overlaps(const ts_row_ids *s, int64_t from, int64_t to);
 /* Row ids in the set (saturating at INT64_MAX; -1 for 'all'). */
 int64_t		ts_row_ids_count(const ts_row_ids *s);
 
+/* The first range of s ending at or after v (s->n if none): binary search. */
+int			ts_row_ids_first_ending_at_or_after(const ts_row_ids *s, int64_t v);
+
 #endif							/* TS_ROW_IDS_H */
