@@ -56,6 +56,21 @@ SELECT * FROM t_ok;
 SET tablescan.scan_options = 'scan.snapshot-id';
 SELECT * FROM t_ok;
 RESET tablescan.scan_options;
+-- server-only options act only on a server, never per session
+SET tablescan.scan_options = 'warehouse=/tmp';
+SET tablescan.scan_options = 'uri=http://127.0.0.1:1';
+SET tablescan.scan_options = 'catalog=rest';
+SHOW tablescan.scan_options;
+-- a REST catalog's token provider is checked when set (Java's two values)
+CREATE SERVER bad_srv FOREIGN DATA WRAPPER tablescan_fdw
+  OPTIONS (catalog 'rest', uri 'http://127.0.0.1:1', "token.provider" 'kerberos');
+CREATE SERVER dlf_srv FOREIGN DATA WRAPPER tablescan_fdw
+  OPTIONS (catalog 'rest', uri 'http://127.0.0.1:1', "token.provider" 'DLF');
+DROP SERVER dlf_srv;
+-- booleans are read as the validator checked them ('yes', 'on', '0' too)
+ALTER FOREIGN TABLE t_ok OPTIONS (ADD cache 'yes');
+SELECT * FROM t_ok;
+ALTER FOREIGN TABLE t_ok OPTIONS (DROP cache);
 
 -- path options need pg_read_server_files
 CREATE ROLE regress_ts_plain;

@@ -484,15 +484,9 @@ tablescanImportForeignSchema(ImportForeignSchemaStmt *stmt, Oid serverOid)
 	ts_err		err = {0};
 	ListCell   *lc;
 
-	foreach(lc, server->options)
-	{
-		DefElem    *def = lfirst(lc);
-
-		if (strcmp(def->defname, "warehouse") == 0)
-			warehouse = defGetString(def);
-		else if (strcmp(def->defname, "strict") == 0)
-			strict = defGetBoolean(def);
-	}
+	warehouse = (char *) tablescan_server_option(server, "warehouse");
+	if (tablescan_server_option(server, "strict") != NULL)
+		strict = tablescan_option_bool(tablescan_server_option(server, "strict"));
 	foreach(lc, stmt->options)
 	{
 		DefElem    *def = lfirst(lc);

@@ -17,6 +17,7 @@
 #include "catalog/pg_foreign_server.h"
 #include "catalog/pg_foreign_table.h"
 #include "catalog/pg_user_mapping.h"
+#include "foreign/foreign.h"
 #include "catalog/pg_attribute.h"
 #include "commands/defrem.h"
 #include "fmgr.h"
@@ -135,6 +136,64 @@ is_valid_option(const char *name, Oid context)
 	if (context == UserMappingRelationId)
 		return o != NULL && (o->flags & TS_OPTF_SECRET) != 0;
 	return o != NULL || is_paimon_key(name);
+}
+
+/*
+ * Where the FDW reads its own options outside this file (rest.c, import.c):
+ * by these accessors only, each name checked to be one the validator
+ * accepts in that catalog, so every option read is validated, documented
+ * and privilege-checked here.  A name not registered is a bug of ours.
+ */
+static const char *
+option_in(List *options, const char *name, Oid context)
+{
+	ListCell   *lc;
+
+	if (!is_valid_option(name, context))
+		elog(ERROR, "tablescan_fdw reads option \"%s\", which is not registered there", name);
+	foreach(lc, options)
+	{
+		DefElem    *def = lfirst(lc);
+
+		if (strcmp(def->defname, name) == 0)
+			return defGetString(def);
+	}
+	return NULL;
+}
+
+const char *
+tablescan_server_option(ForeignServer *server, const char *name)
+{
+	return option_in(server->options, name, ForeignServerRelationId);
+}
+
+const char *
+tablescan_table_option(ForeignTable *ft, const char *name)
+{
+	return option_in(ft->options, name, ForeignTableRelationId);
+}
+
+/*
+ * A boolean option's value as the validator accepted it (parse_bool: "yes",
+ * "on", "1"... too; defGetBoolean would refuse some of those at use).
+ */
+bool
+tablescan_option_bool(const char *value)
+{
+	bool		b = false;
+
+	if (!parse_bool(value, &b))
+		elog(ERROR, "option value \"%s\" was not checked as a boolean", value);
+	return b;
+}
+
+/* An option of the role's user mapping (else PUBLIC's); NULL if none or unset. */
+const char *
+tablescan_mapping_option(ForeignServer *server, const char *name)
+{
+	bool		found;
+
+	return option_in(tablescan_user_mapping_options(server, &found), name, UserMappingRelationId);
 }
 
 bool
@@ -607,8 +666,9 @@ add_guc_options(TsTableOptions *o, const char *text, bool at_use)
 		tablescan_storage_check_option(k, list_nth(o->paimon_values, i), InvalidOid);
 		if (at_use && is_path_key(k))
 			tablescan_check_path_privilege(k);
+		/* FDW options, and the server's catalog keys (warehouse, uri), act only where set */
 		if ((is_fdw_option(k, ForeignTableRelationId) || is_fdw_option(k, ForeignServerRelationId)) &&
-			ts_core_option_find(k) == NULL)
+			(ts_core_option_find(k) == NULL || !is_fdw_option(k, ForeignTableRelationId)))
 			ereport(ERROR,
 					(errcode(ERRCODE_FDW_INVALID_OPTION_NAME),
 					 errmsg("option \"%s\" cannot be set in tablescan.scan_options", k),
@@ -688,9 +748,9 @@ apply_option(TsTableOptions *o, DefElem *def, char **warehouse, char **database,
 	else if (strcmp(name, "partition_keys") == 0)
 		o->partition_keys = value;
 	else if (strcmp(name, "strict") == 0)
-		o->strict = defGetBoolean(def);
+		o->strict = tablescan_option_bool(value);
 	else if (strcmp(name, "cache") == 0)
-		o->cache = defGetBoolean(def);
+		o->cache = tablescan_option_bool(value);
 	else if (strcmp(name, "parallel_workers") == 0)
 		o->parallel_workers = pg_strtoint32(value);
 	else if (strcmp(name, "catalog") == 0 || strcmp(name, "uri") == 0)

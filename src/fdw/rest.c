@@ -31,55 +31,9 @@
 bool
 tablescan_server_is_rest(ForeignServer *server)
 {
-	ListCell   *lc;
+	const char *catalog = tablescan_server_option(server, "catalog");
 
-	foreach(lc, server->options)
-	{
-		DefElem    *def = lfirst(lc);
-
-		if (strcmp(def->defname, "catalog") == 0)
-			return pg_strcasecmp(defGetString(def), "rest") == 0;
-	}
-	return false;
-}
-
-static const char *
-server_option(ForeignServer *server, const char *name)
-{
-	ListCell   *lc;
-
-	foreach(lc, server->options)
-	{
-		DefElem    *def = lfirst(lc);
-
-		if (strcmp(def->defname, name) == 0)
-			return defGetString(def);
-	}
-	return NULL;
-}
-
-/* The token of the current role's user mapping (or PUBLIC's); NULL if none. */
-static const char *
-mapping_token(ForeignServer *server)
-{
-	Oid			userid = GetUserId();
-	UserMapping *um;
-	ListCell   *lc;
-
-	if (!SearchSysCacheExists2(USERMAPPINGUSERSERVER, ObjectIdGetDatum(userid),
-							   ObjectIdGetDatum(server->serverid)) &&
-		!SearchSysCacheExists2(USERMAPPINGUSERSERVER, ObjectIdGetDatum(InvalidOid),
-							   ObjectIdGetDatum(server->serverid)))
-		return NULL;
-	um = GetUserMapping(userid, server->serverid);
-	foreach(lc, um->options)
-	{
-		DefElem    *def = lfirst(lc);
-
-		if (strcmp(def->defname, "token") == 0)
-			return defGetString(def);
-	}
-	return NULL;
+	return catalog != NULL && pg_strcasecmp(catalog, "rest") == 0;
 }
 
 /*
@@ -133,8 +87,8 @@ uri_for_display(const char *uri)
 static void
 connect_catalog(ForeignServer *server, ts_rest_catalog *c)
 {
-	const char *uri = server_option(server, "uri");
-	const char *provider = server_option(server, "token.provider");
+	const char *uri = tablescan_server_option(server, "uri");
+	const char *provider = tablescan_server_option(server, "token.provider");
 	ts_err		err = {0};
 
 	if (uri == NULL)
@@ -148,7 +102,8 @@ connect_catalog(ForeignServer *server, ts_rest_catalog *c)
 				 errmsg("REST catalog token provider \"%s\" of server \"%s\" is not supported",
 						provider, server->servername),
 				 errhint("Only bearer tokens are supported (token.provider 'bear', option \"token\" of the user mapping); DLF request signing is not.")));
-	if (!ts_rest_connect(c, uri, server_option(server, "warehouse"), mapping_token(server), NULL,
+	if (!ts_rest_connect(c, uri, tablescan_server_option(server, "warehouse"),
+						 tablescan_mapping_option(server, "token"), NULL,
 						 NULL, 0, &err))
 		report_catalog_error(server, &err, NULL, NULL);
 }
@@ -312,29 +267,18 @@ tablescan_rest_table_of(Oid relid, ForeignServer **server, char **database, char
 {
 	ForeignTable *ft = GetForeignTable(relid);
 	ForeignServer *s = GetForeignServer(ft->serverid);
-	List	   *both = list_concat(list_copy(s->options), ft->options);
-	char	   *db = NULL,
-			   *t = NULL;
-	ListCell   *lc;
+	const char *db,
+			   *t;
 
-	if (!tablescan_server_is_rest(s))
+	if (!tablescan_server_is_rest(s) || tablescan_table_option(ft, "path") != NULL)
 		return false;
-	foreach(lc, both)
-	{
-		DefElem    *def = lfirst(lc);
-
-		if (strcmp(def->defname, "path") == 0)
-			return false;
-		if (strcmp(def->defname, "database") == 0)
-			db = defGetString(def);
-		else if (strcmp(def->defname, "table") == 0)
-			t = defGetString(def);
-	}
+	db = tablescan_table_option(ft, "database");
+	t = tablescan_table_option(ft, "table");
 	if (db == NULL || t == NULL)
 		return false;
 	*server = s;
-	*database = db;
-	*table = t;
+	*database = (char *) db;
+	*table = (char *) t;
 	return true;
 }
 

@@ -303,8 +303,8 @@ tablescan_storage_check_location(const char *name, const char *value)
 }
 
 /* The options of the role's user mapping for server (or PUBLIC's); found = false if none. */
-static List *
-mapping_options(ForeignServer *server, bool *found)
+List *
+tablescan_user_mapping_options(ForeignServer *server, bool *found)
 {
 	Oid			users[2] = {GetUserId(), InvalidOid};
 
@@ -414,7 +414,7 @@ tablescan_storage_config(ForeignServer *server, ForeignTable *ft, const char *lo
 			if (k && !is_secret(k->setting))
 				apply_setting(cfg, k, lfirst(lc), &credentials);
 		}
-	mapping = mapping_options(server, &has_mapping);
+	mapping = tablescan_user_mapping_options(server, &has_mapping);
 	if (!has_mapping && !tablescan_role_reads_server_files())
 		ereport(ERROR,
 				(errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),

@@ -66,6 +66,15 @@ extern void tablescan_check_path_privilege(const char *option_name);
 extern bool tablescan_check_scan_options(char **newval, void **extra, GucSource source);
 /* superuser or pg_read_server_files: may read any file of the server */
 extern bool tablescan_role_reads_server_files(void);
+/*
+ * The value of an FDW option read outside options.c (NULL if unset); the
+ * name must be one the validator accepts in that catalog (else a bug: elog).
+ */
+extern const char *tablescan_server_option(ForeignServer *server, const char *name);
+extern const char *tablescan_table_option(ForeignTable *ft, const char *name);
+extern const char *tablescan_mapping_option(ForeignServer *server, const char *name);
+/* a boolean option's value, parsed as the validator checked it */
+extern bool tablescan_option_bool(const char *value);
 /* A scope confined to these directories (absolute; realpath'd), palloc'd. */
 extern ts_fs_scope *tablescan_make_scope(List *roots);
 
@@ -73,6 +82,8 @@ extern ts_fs_scope *tablescan_make_scope(List *roots);
 
 extern void tablescan_storage_define_gucs(void);
 extern bool tablescan_storage_is_key(const char *name);
+/* The options of the role's user mapping for server (else PUBLIC's); *found = false if none. */
+extern List *tablescan_user_mapping_options(ForeignServer *server, bool *found);
 /* A storage key: checked for context (InvalidOid: scan_options GUC); false if not one. */
 extern bool tablescan_storage_check_option(const char *name, const char *value, Oid context);
 /* warehouse/path: true for a valid object URI, ERROR for another scheme, false for a path */
