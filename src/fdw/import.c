@@ -47,7 +47,7 @@ table_selected(ImportForeignSchemaStmt *stmt, const char *name)
 }
 
 static ts_schema *
-load_latest_schema(const char *table_dir)
+load_latest_schema(const char *table_dir, const char *qualified)
 {
 	ts_err		err = {0};
 	int64_t    *ids;
@@ -59,8 +59,9 @@ load_latest_schema(const char *table_dir)
 	if (n == 0)
 		ereport(ERROR,
 				(errcode(ERRCODE_FDW_TABLE_NOT_FOUND),
-				 errmsg("Paimon table \"%s\" has no schema file", table_dir)));
-	s = ts_schema_load(table_dir, ids[n - 1], &err);
+				 errmsg("Paimon table \"%s\" has no schema file", qualified)));
+	/* errors about the schema name the table, not its file (a role may not see the warehouse) */
+	s = ts_schema_load_as(table_dir, ids[n - 1], psprintf("Paimon table \"%s\"", qualified), &err);
 	if (s == NULL)
 		tablescan_report(&err);
 	return s;
@@ -406,7 +407,7 @@ import_one(void *arg)
 	ImportForeignSchemaStmt *stmt = one->stmt;
 	ts_schema  *schema = one->rest ?
 		tablescan_rest_table_schema(one->server, stmt->remote_schema, one->table) :
-		load_latest_schema(one->table_dir);
+		load_latest_schema(one->table_dir, psprintf("%s.%s", stmt->remote_schema, one->table));
 	StringInfoData buf;
 
 	if (one->import_partitions)

@@ -242,7 +242,7 @@ tablescan_rest_table_schema(ForeignServer *server, const char *database, const c
 	ts_rest_table t;
 	ts_err		err = {0};
 	ts_schema  *s;
-	char	   *what = psprintf("schema of %s.%s from the REST catalog", database, table);
+	char	   *what = psprintf("Paimon table \"%s.%s\" of the REST catalog", database, table);
 
 	connect_catalog(server, &c);
 	if (!ts_rest_get_table(&c, database, table, &t, &err))

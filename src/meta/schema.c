@@ -849,6 +849,42 @@ add_option(ts_schema *s, const char *k, const char *v, ts_err *err)
 	return true;
 }
 
+/*
+ * A column whose type this reader does not know: named as a user sees it
+ * (the column, the table as `what` names it, the type as the schema writes
+ * it); the parser's words (which type name, at which nesting) in the detail.
+ */
+static bool
+unknown_column_type(ts_err *err, const cJSON *field, const char *name, const char *what)
+{
+	const cJSON *type = cJSON_GetObjectItemCaseSensitive(field, "type");
+	char		inner[TS_ERR_DETAIL_LEN];
+	char		shown[128];
+	char	   *printed = NULL;
+	const char *text = "?";
+	size_t		skip = 0;
+	char		prefix[TS_ERR_DETAIL_LEN];
+
+	/* json_field's own context, "field \"name\": ", is said by the message */
+	snprintf(prefix, sizeof(prefix), "field \"%s\": ", name);
+	if (strncmp(err->msg, prefix, strlen(prefix)) == 0)
+		skip = strlen(prefix);
+	snprintf(inner, sizeof(inner), "%.*s", (int) sizeof(inner) - 1, err->msg + skip);
+	if (cJSON_IsString(type) && type->valuestring)
+		text = type->valuestring;
+	else if (type != NULL && (printed = cJSON_PrintUnformatted(type)) != NULL)
+		text = printed;
+	if (strlen(text) >= sizeof(shown))
+		snprintf(shown, sizeof(shown), "%.*s...", (int) sizeof(shown) - 4, text);
+	else
+		snprintf(shown, sizeof(shown), "%s", text);
+	if (printed)
+		cJSON_free(printed);
+	ts_error(err, TS_ERR_UNKNOWN_TYPE, "column \"%s\" of %s has type %s, which this reader does not know",
+			 name, what, shown);
+	return ts_error_detail(err, "%s", inner);
+}
+
 static bool
 schema_from_json(ts_schema *s, const cJSON *root, const char *what, ts_err *err)
 {
@@ -906,7 +942,11 @@ schema_from_json(ts_schema *s, const cJSON *root, const char *what, ts_err *err)
 			break;
 		s->nfields = i + 1;
 		if (!json_field(it, &s->fields[i], 0, err))
+		{
+			if (err->code == TS_ERR_UNKNOWN_TYPE && s->fields[i].name != NULL)
+				return unknown_column_type(err, it, s->fields[i].name, what);
 			return ts_error_context(err, "%s", what);
+		}
 		i++;
 	}
 
@@ -1003,6 +1043,12 @@ ts_schema_parse(const char *json, size_t len, const char *what, ts_err *err)
 ts_schema *
 ts_schema_load(const char *branch_root, int64_t id, ts_err *err)
 {
+	return ts_schema_load_as(branch_root, id, NULL, err);
+}
+
+ts_schema *
+ts_schema_load_as(const char *branch_root, int64_t id, const char *what, ts_err *err)
+{
 	char	   *path = ts_psprintf("%s/schema/schema-%lld", branch_root, (long long) id);
 	uint8_t    *data = NULL;
 	size_t		len = 0;
@@ -1021,11 +1067,11 @@ ts_schema_load(const char *branch_root, int64_t id, ts_err *err)
 		ts_free(path);
 		return NULL;
 	}
-	s = ts_schema_parse((const char *) data, len, path, err);
+	s = ts_schema_parse((const char *) data, len, what ? what : path, err);
 	if (s != NULL && s->id != id)
 	{
 		ts_error(err, TS_ERR_CORRUPT, "%s: schema id %lld does not match the file name",
-				 path, (long long) s->id);
+				 what ? what : path, (long long) s->id);
 		ts_schema_free(s);
 		s = NULL;
 	}

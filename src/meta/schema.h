@@ -33,8 +33,9 @@ typedef struct ts_schema
 /*
  * Parse schema JSON.  Applies the read-time compatibility defaults
  * (version <= 1 without "bucket" => bucket=1; version <= 2 without
- * "file.format" => file.format=orc).  Unknown atomic types are
- * TS_ERR_UNSUPPORTED naming the type.  'what' names the source in errors
+ * "file.format" => file.format=orc).  A column of a type this reader does
+ * not know is TS_ERR_UNKNOWN_TYPE naming the column, 'what' and the type
+ * (the unknown type name in the detail).  'what' names the source in errors
  * (usually the file path).
  */
 ts_schema  *ts_schema_parse(const char *json, size_t len, const char *what, ts_err *err);
@@ -44,6 +45,12 @@ ts_type    *ts_type_parse(const char *text, ts_err *err);
 
 /* Load <branch_root>/schema/schema-<id>. */
 ts_schema  *ts_schema_load(const char *branch_root, int64_t id, ts_err *err);
+/*
+ * The same, with 'what' naming the schema in errors about its content
+ * instead of the file's path (IMPORT names the table the user asked for,
+ * never a path in the warehouse); NULL: the path.
+ */
+ts_schema  *ts_schema_load_as(const char *branch_root, int64_t id, const char *what, ts_err *err);
 
 /*
  * Ids of all schema files under <branch_root>/schema (versioned-file

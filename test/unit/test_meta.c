@@ -473,6 +473,9 @@ test_schema_errors_and_defaults(void **state)
 	assert_int_equal(err.code, TS_ERR_UNKNOWN_TYPE);
 	assert_non_null(strstr(err.msg, "WIDGET"));
 	assert_non_null(strstr(err.msg, "\"a\""));
+	/* as a user sees it: the column, what names the schema, the type as written; the parser's words in the detail */
+	assert_string_equal(err.msg, "column \"a\" of bad has type WIDGET(3), which this reader does not know");
+	assert_non_null(strstr(err.detail, "unknown Paimon type \"WIDGET\""));
 	assert_null(ts_schema_parse(bad_key, strlen(bad_key), "badkey", &err));
 	assert_int_equal(err.code, TS_ERR_CORRUPT);
 	/* every truncation of a real schema fails cleanly */
