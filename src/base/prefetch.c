@@ -2,12 +2,20 @@
  * prefetch.c - whole objects fetched ahead of their readers (see
  * ts_prefetch.h).
  *
- * Owns: the registered sets (a list, newest first; a scan has one or two
- * at a time, a set a few dozen objects), their fetch through a batch of
- * requests (ts_s3_fetch_all, or started ahead: ts_s3_batch_start, its
- * objects registered once waited for), and the lookup fs.c asks before
- * sending a request.
+ * Owns: the registered sets (a scan has one or two at a time, a set a
+ * few dozen objects), their fetch through a batch of requests
+ * (ts_s3_fetch_all, or started ahead: ts_s3_batch_start, its objects
+ * registered once waited for), and the lookup fs.c asks before sending a
+ * request.
+ *
+ * The registry is an array of its own (malloc'd, outside every set): after
+ * a subtransaction's abort the sets that subtransaction made may be freed
+ * memory already (their query's context went first), so they are dropped
+ * by their registration's nesting level without being touched, while the
+ * sets of the queries still open (a cursor of the outer transaction) stay
+ * registered and go on serving their objects.
  */
+#include <stdlib.h>
 #include <string.h>
 
 #include "base/ts_fs.h"
@@ -23,7 +31,6 @@ typedef struct entry
 
 struct ts_prefetch
 {
-	ts_prefetch *next;			/* in the registry */
 	uint64_t	generation;		/* of the storage settings fetched with */
 	entry	   *entries;
 	int			n;
@@ -37,19 +44,53 @@ struct ts_prefetch
 	void	   *owner;			/* where the set allocates (ts_alloc_owner) */
 };
 
-static ts_prefetch *registry = NULL;
+/* One registered set and the (sub)transaction nesting level that made it. */
+typedef struct registration
+{
+	ts_prefetch *set;
+	int			level;
+} registration;
+
+static registration *registry = NULL;	/* oldest first; malloc'd */
+static int	nregistered = 0;
+static int	registry_cap = 0;
+static int	(*nest_level_hook) (void) = NULL;
+
+void
+ts_prefetch_set_nest_level_hook(int (*hook) (void))
+{
+	nest_level_hook = hook;
+}
 
 ts_prefetch *
 ts_prefetch_new(void)
 {
-	ts_prefetch *p = ts_calloc(1, sizeof(ts_prefetch));
+	ts_prefetch *p;
 
+	if (nregistered == registry_cap)
+	{
+		int			ncap = registry_cap ? registry_cap * 2 : 8;
+		registration *nr = realloc(registry, sizeof(registration) * (size_t) ncap);
+
+		if (nr == NULL)
+			return NULL;
+		registry = nr;
+		registry_cap = ncap;
+	}
+	p = ts_calloc(1, sizeof(ts_prefetch));
 	if (p == NULL)
 		return NULL;
 	p->generation = ts_s3_config_generation();
-	p->next = registry;
-	registry = p;
+	registry[nregistered].set = p;
+	registry[nregistered].level = nest_level_hook ? nest_level_hook() : 0;
+	nregistered++;
 	return p;
+}
+
+int
+ts_prefetch_registered(void)
+{
+	return nregistered;
 }
 
 bool
@@ -265,10 +306,11 @@ ts_prefetch_free(ts_prefetch *p)
 	for (int i = 0; i < p->nitems; i++)
 		p->items[i].data = NULL;	/* the canceled batch's, freed */
 	drop_items(p);
-	for (ts_prefetch **q = &registry; *q; q = &(*q)->next)
-		if (*q == p)
+	for (int i = nregistered - 1; i >= 0; i--)
+		if (registry[i].set == p)
 		{
-			*q = p->next;
+			memmove(&registry[i], &registry[i + 1], sizeof(registration) * (size_t) (nregistered - i - 1));
+			nregistered--;
 			break;
 		}
 	for (int i = 0; i < p->n; i++)
@@ -283,8 +325,34 @@ ts_prefetch_free(ts_prefetch *p)
 void
 ts_prefetch_forget_all(void)
 {
-	registry = NULL;
+	nregistered = 0;
 	ts_s3_batch_forget_all();	/* sets started ahead: their transfers too */
+}
+
+void
+ts_prefetch_forget_level(int level)
+{
+	int			kept = 0;
+
+	for (int i = 0; i < nregistered; i++)
+		if (registry[i].level < level)
+			registry[kept++] = registry[i];
+	nregistered = kept;
+	/*
+	 * Every batch goes: s3_batch.c keeps its running batches in a list
+	 * threaded through their memory, some of which the abort freed.  A kept
+	 * set's batch is then finished with its unfinished objects not fetched
+	 * (their reads send their own requests); what it fetched stays served.
+	 */
+	ts_s3_batch_forget_all();
+}
+
+void
+ts_prefetch_commit_level(int level)
+{
+	for (int i = 0; i < nregistered; i++)
+		if (registry[i].level >= level)
+			registry[i].level = level - 1;
 }
 
 /* The entry of path in p, or NULL. */
@@ -302,8 +370,9 @@ ts_prefetch_find(const char *path, const uint8_t **data, size_t *len)
 {
 	uint64_t	gen = ts_s3_config_generation();
 
-	for (ts_prefetch *p = registry; p; p = p->next)
+	for (int r = nregistered - 1; r >= 0; r--)
 	{
+		ts_prefetch *p = registry[r].set;
 		const entry *e;
 
 		if (p->generation != gen)

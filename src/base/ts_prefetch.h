@@ -81,6 +81,23 @@ void		ts_prefetch_free(ts_prefetch *p);
 void		ts_prefetch_forget_all(void);
 
 /*
+ * Subtransactions.  hook gives the current nesting level (PostgreSQL's
+ * GetCurrentTransactionNestLevel; none: 0), recorded when a set is made.
+ * After the abort of the subtransaction at level: drop the registrations
+ * made at that level or deeper without touching their sets (their memory
+ * may be gone), keep the others (the sets of a cursor still open), and take
+ * every transfer out of the multi handle (a kept set's objects still on
+ * their way are then not served: their reads send their own requests).
+ * After its commit: its sets are its parent's.
+ */
+void		ts_prefetch_set_nest_level_hook(int (*hook) (void));
+void		ts_prefetch_forget_level(int level);
+void		ts_prefetch_commit_level(int level);
+
+/* Sets registered now (tests and leak checks). */
+int			ts_prefetch_registered(void);
+
+/*
  * The bytes of path (compared as a string) in a registered set fetched
  * under the current storage settings (fs.c).  An object of a started set
  * still on its way is waited for, alone (the set's other requests move on

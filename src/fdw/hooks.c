@@ -168,8 +168,11 @@ scope_subxact_callback(SubXactEvent event, SubTransactionId mySubid,
 	if (event == SUBXACT_EVENT_ABORT_SUB)
 	{
 		ts_fs_bypass_scope(false);
-		ts_prefetch_forget_all();	/* its sets may have gone with the aborted query */
+		/* its sets may have gone with its queries; the outer ones' stay */
+		ts_prefetch_forget_level(GetCurrentTransactionNestLevel());
 	}
+	else if (event == SUBXACT_EVENT_COMMIT_SUB)
+		ts_prefetch_commit_level(GetCurrentTransactionNestLevel());
 }
 
 void
@@ -184,6 +187,7 @@ tablescan_install_hooks(void)
 	reset_scope();
 	RegisterXactCallback(scope_xact_callback, NULL);
 	RegisterSubXactCallback(scope_subxact_callback, NULL);
+	ts_prefetch_set_nest_level_hook(GetCurrentTransactionNestLevel);
 	ts_set_interrupt_hook(pg_interrupts);
 	ts_set_interrupt_pending_hook(pg_interrupt_pending);
 	if (cache_cxt == NULL)
