@@ -1,7 +1,8 @@
 #!/bin/bash
 # run.sh - the reliability suite (issue 9): corruption matrix, cancel,
 # bounded memory, concurrent commits, and the object store client's
-# concurrent reads under random faults (s3faults.sh: needs node and npm,
+# concurrent reads under random faults (s3faults.sh; savepoint.sh: an ERROR
+# in a savepoint with prefetches in flight; both need node and npm,
 # as test/s3 and test/parquet do).  Runs inside pg_virtualenv (PG*
 # variables set) with the extension installed:
 #   pg_virtualenv -v 15 bash test/reliability/run.sh
@@ -10,7 +11,7 @@ cd "$(dirname "$0")/../.."
 REL_DB=ts_reliability
 export REL_DB
 p=0; f=0
-for s in corruption cancel memory concurrent s3faults; do
+for s in corruption cancel memory concurrent s3faults savepoint; do
     echo "== reliability/$s"
     t0=$(date +%s)
     out=$(bash "test/reliability/$s.sh" 2>&1)
