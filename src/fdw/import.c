@@ -356,6 +356,8 @@ import_guarded(const char *qualified, bool strict, import_one_fn fn, void *arg)
 	PG_CATCH();
 	{
 		ErrorData  *edata;
+		char	   *prefix;
+		const char *msg;
 
 		MemoryContextSwitchTo(cxt);
 		edata = CopyErrorData();
@@ -377,9 +379,14 @@ import_guarded(const char *qualified, bool strict, import_one_fn fn, void *arg)
 		if (edata->sqlerrcode == ERRCODE_QUERY_CANCELED ||
 			edata->sqlerrcode == ERRCODE_OUT_OF_MEMORY)
 			ReThrowError(edata);
+		/* "Paimon table "x": what" (about its schema file's content): the table said once */
+		prefix = psprintf("Paimon table \"%s\": ", qualified);
+		msg = edata->message;
+		if (strncmp(msg, prefix, strlen(prefix)) == 0)
+			msg = psprintf("its schema file: %s", msg + strlen(prefix));
 		ereport(WARNING,
 				(errcode(edata->sqlerrcode),
-				 errmsg("Paimon table \"%s\" was not imported: %s", qualified, edata->message),
+				 errmsg("Paimon table \"%s\" was not imported: %s", qualified, msg),
 				 edata->detail ? errdetail("%s", edata->detail) : 0));
 		FreeErrorData(edata);
 		ok = false;
