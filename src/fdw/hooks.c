@@ -4,8 +4,9 @@
  * Owns: the allocation hooks (palloc in the current memory context, so
  * everything is freed with the query even on ERROR), the file hooks
  * (transient files, closed by PostgreSQL at abort), the interrupt hook
- * (CHECK_FOR_INTERRUPTS), the file scope reset at transaction end, and
- * turning a ts_err into ereport.
+ * (CHECK_FOR_INTERRUPTS), the file scope reset at transaction end, the
+ * prefetch registry told of subtransaction ends (an abort drops only the
+ * sets of its level: prefetch.c), and turning a ts_err into ereport.
  */
 #include "postgres.h"
 

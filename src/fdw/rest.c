@@ -2,7 +2,8 @@
  * rest.c - foreign tables of a SERVER OPTIONS (catalog 'rest').
  *
  * Owns: reaching the catalog a server names (options uri, warehouse; the
- * bearer token of the role's USER MAPPING option token), and what the
+ * bearer token of the role's USER MAPPING option token, all read through
+ * options.c's accessors), and what the
  * scan and IMPORT need from it: a table's location and, for a format
  * table, its schema (which lives only in the catalog).  The catalog does
  * not plan scans: manifests and data files are read from the location, in
@@ -16,11 +17,8 @@
 
 #include <sys/stat.h>
 
-#include "catalog/pg_user_mapping.h"
-#include "commands/defrem.h"
 #include "foreign/foreign.h"
 #include "miscadmin.h"
-#include "utils/syscache.h"
 
 #include "tablescan_fdw.h"
 #include "base/ts_fs.h"
