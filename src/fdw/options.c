@@ -3,8 +3,11 @@
  *
  * Owns: which options are valid where (as data, like file_fdw), checking
  * them at CREATE/ALTER time (unknown names get a hint listing valid ones,
- * path options need pg_read_server_files), and merging server and table
- * options with the per-query GUC into one TsTableOptions.
+ * path options need pg_read_server_files), merging server and table
+ * options with the per-query GUC into one TsTableOptions, and the
+ * accessors through which the rest of src/fdw reads an FDW option
+ * (tablescan_server_option / _table_option / _mapping_option: only names
+ * this validator accepts in that catalog).
  */
 #include "postgres.h"
 
