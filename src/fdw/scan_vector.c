@@ -11,13 +11,14 @@
  * each row's group is found once (scan_group.c's index of the key's bits);
  * then each aggregate runs over the chunk.  No window of rows.
  *
- * Taken: no quals, or (without GROUP BY) quals the row filter decides:
- * a batch whose rows are exactly those the quals keep
+ * Taken: no quals, or quals the row filter decides (with or without
+ * GROUP BY): a batch whose rows are exactly those the quals keep
  * (tablescan_scan_batch_exact: read/row_filter.c decided every qual on
  * them, exactly) is aggregated by columns, its columns the quals read
  * converted too (their errors are the row path's); any other batch is
- * aggregated row by row, the quals checked on each row (ExecQual), in row
- * order as ever.  No GROUP BY key or one column of a type below; at least
+ * aggregated row by row, the quals checked on each row (ExecQual), each
+ * kept row's group found by its key, in row order as ever.  No GROUP BY
+ * key or one column of a type below; at least
  * one aggregate with a loop of its own: count(*), count(col), sum of int2 / int4 (int2_sum /
  * int4_sum: an int8, added without an overflow check as they add) and of
  * float4 / float8 (float4pl / float8pl, their overflow check), min / max
@@ -30,8 +31,8 @@
  * what float8larger keeps (NaN above everything, of 0.0 and -0.0 the later
  * input).  The other aggregates of the scan (sum(int8) and avg, whose
  * states are internal, text, numeric ...) take the chunk's values one by
- * one through scan_aggregate.c's advance.  Anything else (quals with
- * GROUP BY, two keys, a key of another type) goes row by row.
+ * one through scan_aggregate.c's advance.  Anything else (two keys, a
+ * key of another type) goes row by row.
  */
 #include "postgres.h"
 
@@ -207,8 +208,7 @@ vector_plan(ForeignScanState *node, TsAggScanState *st)
 	struct TsVectorState *v;
 	int			nloops = 0;
 
-	if (!tablescan_enable_columnar_aggregate || st->nkeys > 1 ||
-		(st->qual != NULL && st->nkeys > 0))
+	if (!tablescan_enable_columnar_aggregate || st->nkeys > 1)
 		return NULL;
 	if (st->nkeys == 1)
 	{
@@ -507,17 +507,25 @@ vector_groups(TsAggScanState *st, struct TsVectorState *v, int n, bool *full)
 
 /*
  * The next n rows of the scan (the rest of a batch) aggregated row by row
- * as the row path does (scan_aggregate.c's aggregate_rows): converted to
- * Datums, the quals checked on each, no GROUP BY.
+ * as the row path does (scan_aggregate.c's aggregate_rows, scan_group.c's
+ * group_fill): converted to Datums, the quals checked on each; with GROUP
+ * BY each kept row's group found by its key (tablescan_group_of_key).
+ * Returns the rows consumed: fewer than n when a new group filled the
+ * groups' memory (*full; that row is in, the rest of the batch waits for
+ * the next call).
  */
-static void
-vector_rows_checked(ForeignScanState *node, TsAggScanState *st, int n)
+static int
+vector_rows_checked(ForeignScanState *node, TsAggScanState *st, int n, bool *full)
 {
 	ExprContext *econtext = node->ss.ps.ps_ExprContext;
 	TupleTableSlot *slot = st->slot;
+	int			key = st->nkeys == 1 ? st->key_attnos[0] - 1 : -1;
+	int			r;
 
-	for (int r = 0; r < n; r++)
+	*full = false;
+	for (r = 0; r < n && !*full; r++)
 	{
+		TsAggValue *states = st->values;
 		MemoryContext old;
 
 		CHECK_FOR_INTERRUPTS();
@@ -527,13 +535,23 @@ vector_rows_checked(ForeignScanState *node, TsAggScanState *st, int n)
 		econtext->ecxt_scantuple = slot;
 		if (!ExecQual(st->qual, econtext))
 			continue;
+		if (key >= 0)
+		{
+			bool		isnew;
+
+			states = tablescan_group_of_key(st, slot->tts_values[key], slot->tts_isnull[key],
+											&isnew, full);
+			if (states == NULL)
+				elog(ERROR, "tablescan_fdw: the groups of an aggregation by columns have no index");
+		}
 		st->rows_aggregated++;
 		old = MemoryContextSwitchTo(econtext->ecxt_per_tuple_memory);
-		tablescan_agg_advance_all(st, st->values, slot->tts_values, slot->tts_isnull);
+		tablescan_agg_advance_all(st, states, slot->tts_values, slot->tts_isnull);
 		MemoryContextSwitchTo(old);
 	}
 	econtext->ecxt_scantuple = NULL;
 	ExecClearTuple(slot);
+	return r;
 }
 
 /*
@@ -569,8 +587,15 @@ tablescan_vector_aggregate(ForeignScanState *node, TsAggScanState *st)
 		CHECK_FOR_INTERRUPTS();
 		if (st->qual != NULL && !tablescan_scan_batch_exact(st->scan))
 		{
-			/* quals the filter did not decide on every row: each checked (no GROUP BY here) */
-			vector_rows_checked(node, st, b->nrows - first);
+			/* quals the filter did not decide on every row: each checked */
+			bool		full;
+
+			(void) vector_rows_checked(node, st, b->nrows - first, &full);
+			if (full)
+			{
+				MemoryContextReset(tuplecxt);
+				return TS_VECTOR_FULL;
+			}
 			continue;
 		}
 		while (first < b->nrows)
