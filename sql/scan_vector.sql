@@ -300,6 +300,18 @@ SELECT q, (scan_figures(q)->>'Parallel Aware')::boolean AS parallel, c.pushed, c
   ('SELECT k, count(*), sum(i), sum(f), max(t) FROM vec WHERE k > 2 OR k IS NULL GROUP BY k'),
   ('SELECT k, count(*), sum(i), sum(f) FROM vec WHERE abs(k) < 5 GROUP BY k')) v(q),
   LATERAL check_vec(q) c;
+-- EXPLAIN ANALYZE of a parallel plan: the rows the processes aggregated
+-- (the workers' left at their shutdown), of them by columns; the rows the
+-- WHERE keeps counted by PostgreSQL
+SELECT f->>'Parallel Aware' AS parallel, f->>'Rows Aggregated' AS rows_aggregated,
+       f->>'Rows Aggregated By Column' AS by_column
+  FROM scan_figures('SELECT day, count(*), sum(score) FROM groups WHERE small < 5 OR small IS NULL GROUP BY day') f;
+SELECT f->>'Rows Aggregated' AS rows_aggregated, f->>'Rows Aggregated By Column' AS by_column
+  FROM scan_figures('SELECT flag, count(*), sum(id) FROM groups WHERE id % 3 = 0 OR day IS NULL GROUP BY flag') f;
+SET tablescan.enable_aggregate_pushdown = off;
+SELECT count(*) FILTER (WHERE small < 5 OR small IS NULL) AS small_matching,
+       count(*) FILTER (WHERE id % 3 = 0 OR day IS NULL) AS id_matching FROM groups;
+RESET tablescan.enable_aggregate_pushdown;
 RESET max_parallel_workers_per_gather;
 
 COPY (SELECT 1) TO PROGRAM 'cat >/dev/null; rm -rf regress_vector regress_vector_ovf';
