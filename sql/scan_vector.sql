@@ -42,8 +42,9 @@ END $$;
 -- both orders, infinities, a group whose values are all NULL, int4 values
 -- whose sum leaves int4's range, a NULL key
 SELECT current_setting('data_directory') || '/regress_vector' AS vecdir,
-       current_setting('data_directory') || '/regress_vector_ovf' AS ovfdir \gset
-COPY (SELECT 1) TO PROGRAM 'cat >/dev/null; rm -rf regress_vector regress_vector_ovf; mkdir -p -m 0755 regress_vector regress_vector_ovf';
+       current_setting('data_directory') || '/regress_vector_ovf' AS ovfdir,
+       current_setting('data_directory') || '/regress_vector_big' AS bigdir \gset
+COPY (SELECT 1) TO PROGRAM 'cat >/dev/null; rm -rf regress_vector regress_vector_ovf regress_vector_big; mkdir -p -m 0755 regress_vector regress_vector_ovf regress_vector_big';
 \set vecfile :vecdir/part-0.csv
 SET DateStyle = ISO;
 COPY (
@@ -100,13 +101,14 @@ SELECT q, (check_vec(q)).* FROM (VALUES
   -- HAVING and expressions stay PostgreSQL''s
   ('SELECT k, sum(f) / count(*) FROM vec GROUP BY k HAVING max(i) > 0'),
   -- by columns, the aggregates without a loop of their own called value by
-  -- value: sum(int8) and avg (internal states), text, numeric
+  -- value: avg(int4) (an internal state), text, numeric
   ('SELECT k, sum(b), avg(i), count(*) FROM vec GROUP BY k'),
   ('SELECT k, count(w), max(w), min(w), sum(m), max(m), avg(f), sum(f) FROM vec GROUP BY k'),
   ('SELECT max(w), sum(m), count(*), sum(f), stddev(i), max(d) FROM vec'),
   -- row by row: no loop of ours, a text key, two keys (the qual: decided
-  -- exactly by the row filter, by columns)
+  -- exactly by the row filter, by columns; sum(int8): a loop of ours)
   ('SELECT k, max(w), sum(b) FROM vec GROUP BY k'),
+  ('SELECT k, max(w), min(w) FROM vec GROUP BY k'),
   ('SELECT w, count(*), sum(f) FROM vec GROUP BY w'),
   ('SELECT k, count(*), sum(f) FROM vec WHERE i > 2147480000 GROUP BY k'),
   ('SELECT k, z, count(*), sum(f) FROM vec GROUP BY k, z'),
@@ -246,6 +248,27 @@ SELECT k, sum(f) FROM vec_ovf GROUP BY k;
 SELECT sum(r) FROM vec_ovf;
 RESET tablescan.enable_aggregate_pushdown;
 
+-- sum(int8) / avg(int8) by columns (int8_avg_accum's int128 state, added
+-- as it adds): sums beyond bigint's range, both signs, NULLs, a NULL key,
+-- a group of NULLs only, each row 300 times; serial, and with the partial
+-- states serialized (GROUP BY: a Finalize Aggregate above)
+\set bigfile :bigdir/part-0.csv
+COPY (SELECT k, b FROM (VALUES
+  (1, 9223372036854775807), (1, 9223372036854775807), (1, 9223372036854775806), (1, NULL),
+  (2, -9223372036854775808), (2, -9223372036854775808), (2, 1),
+  (3, NULL), (3, NULL),
+  (4, 9223372036854775807), (4, -9223372036854775808), (4, 5),
+  (NULL, 7), (NULL, -3)) v(k, b), generate_series(1, 300)) TO :'bigfile' CSV;
+CREATE FOREIGN TABLE vec_big (k int, b bigint) SERVER lake OPTIONS (path :'bigdir', format 'csv');
+SELECT q, (check_vec(q)).* FROM (VALUES
+  ('SELECT k, sum(b), avg(b), count(b), count(*) FROM vec_big GROUP BY k'),
+  ('SELECT sum(b), avg(b), count(b) FROM vec_big'),
+  ('SELECT sum(b), avg(b) FROM vec_big WHERE k = 3'),
+  ('SELECT k, sum(b), avg(b), sum(i), min(b) FROM vec GROUP BY k'),
+  ('SELECT sum(b), avg(b), max(b) FROM vec')) v(q);
+SELECT k, sum(b), avg(b), count(b) FROM vec_big GROUP BY k ORDER BY k;
+SELECT sum(b), avg(b), count(b) FROM vec_big;
+
 -- a table of partitions, buckets and two snapshots; an empty one
 SELECT q, (check_vec(q)).* FROM (VALUES
   ('SELECT day, count(*), sum(score), min(big), max(seen), sum(small) FROM groups GROUP BY day'),
@@ -297,6 +320,8 @@ SELECT q, (scan_figures(q)->>'Parallel Aware')::boolean AS parallel, c.pushed, c
   ('SELECT day, count(*), sum(score), max(big) FROM groups WHERE small < 5 OR small IS NULL GROUP BY day'),
   ('SELECT flag, count(*), sum(id), min(score) FROM groups WHERE id % 3 = 0 OR day IS NULL GROUP BY flag'),
   ('SELECT count(*), sum(small), max(score) FROM groups WHERE big > 0'),
+  ('SELECT day, sum(big), avg(big), count(*) FROM groups GROUP BY day'),
+  ('SELECT sum(big), avg(big), sum(id) FROM groups'),
   ('SELECT k, count(*), sum(i), sum(f), max(t) FROM vec WHERE k > 2 OR k IS NULL GROUP BY k'),
   ('SELECT k, count(*), sum(i), sum(f) FROM vec WHERE abs(k) < 5 GROUP BY k')) v(q),
   LATERAL check_vec(q) c;
@@ -314,7 +339,7 @@ SELECT count(*) FILTER (WHERE small < 5 OR small IS NULL) AS small_matching,
 RESET tablescan.enable_aggregate_pushdown;
 RESET max_parallel_workers_per_gather;
 
-COPY (SELECT 1) TO PROGRAM 'cat >/dev/null; rm -rf regress_vector regress_vector_ovf';
+COPY (SELECT 1) TO PROGRAM 'cat >/dev/null; rm -rf regress_vector regress_vector_ovf regress_vector_big';
 DROP FUNCTION check_filtered(text);
 DROP FUNCTION check_vec(text);
 DROP FUNCTION scan_figures(text);

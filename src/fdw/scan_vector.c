@@ -29,9 +29,14 @@
  * (a group's rows in row order), so results are PostgreSQL's to the last
  * bit: float sums added as float8pl adds them, max / min of floats keeping
  * what float8larger keeps (NaN above everything, of 0.0 and -0.0 the later
- * input).  The other aggregates of the scan (sum(int8) and avg, whose
- * states are internal, text, numeric ...) take the chunk's values one by
- * one through scan_aggregate.c's advance.  Anything else (two keys, a
+ * input).  sum(int8) and avg(int8) (int8_avg_accum, whose state is
+ * numeric.c's internal Int128AggState under HAVE_INT128) make a group's
+ * state through the function, which the loop checks against the layout
+ * it knows, then add as do_int128_accum does (N + 1, the int128 sum; a
+ * state of another layout: value by value through the function).  The
+ * other aggregates of the scan (avg of int2 / int4 / floats, text, numeric
+ * ...) take the chunk's values one by one through scan_aggregate.c's
+ * advance.  Anything else (two keys, a
  * key of another type) goes row by row.
  */
 #include "postgres.h"
@@ -67,6 +72,7 @@ typedef enum VecOp
 	VEC_MIN_FLOAT8,
 	VEC_BOOL_AND,				/* booland_statefunc */
 	VEC_BOOL_OR,
+	VEC_SUM_INT8,				/* int8_avg_accum: sum(int8), avg(int8) */
 	VEC_CALL					/* any other: scan_aggregate.c's advance, value by value */
 } VecOp;
 
@@ -176,9 +182,31 @@ vector_op(Oid transfn, Oid argtype)
 			return argtype == BOOLOID ? VEC_BOOL_AND : VEC_NONE;
 		case F_BOOLOR_STATEFUNC:
 			return argtype == BOOLOID ? VEC_BOOL_OR : VEC_NONE;
+#ifdef HAVE_INT128
+		case F_INT8_AVG_ACCUM:
+			return argtype == INT8OID ? VEC_SUM_INT8 : VEC_NONE;
+#endif
 		default:
 			return VEC_NONE;
 	}
+}
+
+/*
+ * The loop of aggregate t (its argument of type argtype), VEC_CALL when
+ * none: a loop of ours where the initial state is what it assumes (0 for
+ * counts, NULL for the others), the state by value (int8_avg_accum's:
+ * a pointer to its internal state, checked as it is made).
+ */
+static VecOp
+vector_loop(const TsAggTrans *t, Oid argtype)
+{
+	VecOp		op = vector_op(t->trans->flinfo->fn_oid, argtype);
+
+	if (op == VEC_NONE || (t->attno > 0 && !vector_type(argtype)) ||
+		(op != VEC_SUM_INT8 && !t->transbyval) ||
+		t->init_isnull != (op != VEC_COUNT_STAR && op != VEC_COUNT))
+		return VEC_CALL;
+	return op;
 }
 
 /* The column of attno in v, added when new. */
@@ -225,11 +253,7 @@ vector_plan(ForeignScanState *node, TsAggScanState *st)
 
 		if (t->attno > 0)
 			argtype = TupleDescAttr(desc, t->attno - 1)->atttypid;
-		op = vector_op(t->trans->flinfo->fn_oid, argtype);
-		/* a loop of ours where the initial state is what it assumes (0 for counts, NULL) */
-		if (op == VEC_NONE || !t->transbyval || (t->attno > 0 && !vector_type(argtype)) ||
-			t->init_isnull != (op != VEC_COUNT_STAR && op != VEC_COUNT))
-			op = VEC_CALL;
+		op = vector_loop(t, argtype);
 		if (op != VEC_CALL)
 			nloops++;
 	}
@@ -250,11 +274,7 @@ vector_plan(ForeignScanState *node, TsAggScanState *st)
 		Oid			argtype = t->attno > 0 ?
 			TupleDescAttr(desc, t->attno - 1)->atttypid : InvalidOid;
 
-		v->aggs[i].op = vector_op(t->trans->flinfo->fn_oid, argtype);
-		if (v->aggs[i].op == VEC_NONE || !t->transbyval ||
-			(t->attno > 0 && !vector_type(argtype)) ||
-			t->init_isnull != (v->aggs[i].op != VEC_COUNT_STAR && v->aggs[i].op != VEC_COUNT))
-			v->aggs[i].op = VEC_CALL;
+		v->aggs[i].op = vector_loop(t, argtype);
 		v->aggs[i].column = t->attno > 0 ? vector_column(v, t->attno) : -1;
 	}
 	/* with quals, every column read is converted: what the row path cannot convert errs here too */
@@ -303,6 +323,82 @@ vector_convert(TsScanState *scan, VecColumn *c, const ts_batch *b, int first, in
 	} \
 	if ((s)->isnull) \
 		continue
+
+#ifdef HAVE_INT128
+/*
+ * numeric.c's Int128AggState (PolyNumAggState with HAVE_INT128), the state
+ * of int8_avg_accum: not exported.  Each state int8_avg_accum makes is
+ * checked against this layout after the call that made it (vector_int8_state);
+ * on a mismatch the aggregate goes value by value through the function.
+ */
+typedef struct VecInt128AggState
+{
+	bool		calcSumX2;
+	int64		N;
+	int128		sumX;
+	int128		sumX2;
+} VecInt128AggState;
+
+/*
+ * Is the state int8_avg_accum just made from one input (x, or NULL) the
+ * layout above?  calcSumX2 false, N and sumX the input's.
+ */
+static bool
+vector_int8_state(const TsAggValue *s, Datum x, bool isnull)
+{
+	const VecInt128AggState *st = (const VecInt128AggState *) DatumGetPointer(s->value);
+
+	if (s->isnull || st == NULL || st->calcSumX2)
+		return false;
+	return isnull ? st->N == 0 && st->sumX == 0 :
+		st->N == 1 && st->sumX == (int128) DatumGetInt64(x);
+}
+#endif
+
+/*
+ * sum(int8) / avg(int8) (int8_avg_accum, HAVE_INT128): a group's first
+ * input through the function (it makes the state in the aggregate's
+ * memory), checked against the layout; then do_int128_accum's own
+ * additions (N + 1, sumX + x; sumX2 is not kept for these aggregates).
+ * Returns false from the row whose state is not the layout: the caller
+ * takes that row and the rest value by value (*done: the rows before it).
+ */
+static bool
+vector_sum_int8(TsAggScanState *st, int a, TsAggValue **groups, const VecColumn *c, int n,
+				int *done)
+{
+#ifdef HAVE_INT128
+	for (int r = 0; r < n; r++)
+	{
+		TsAggValue *s = &groups[r][a];
+
+		if (s->isnull)
+		{
+			tablescan_agg_advance_rows(st, a, &groups[r], &c->values[r], &c->isnull[r], 1);
+			if (!vector_int8_state(s, c->values[r], c->isnull[r]))
+			{
+				/* not the layout: after this row, the function (the state it made is its own) */
+				*done = r + 1;
+				return false;
+			}
+			continue;
+		}
+		if (c->isnull[r])
+			continue;
+		{
+			VecInt128AggState *state = (VecInt128AggState *) DatumGetPointer(s->value);
+
+			state->sumX += (int128) DatumGetInt64(c->values[r]);
+			state->N++;
+		}
+	}
+	*done = n;
+	return true;
+#else
+	*done = 0;
+	return false;
+#endif
+}
 
 /* n rows into aggregate a: the transition's loop over the chunk. */
 static void
@@ -450,6 +546,7 @@ vector_advance(const VecAgg *agg, int a, TsAggValue **groups, const VecColumn *c
 										DatumGetBool(s->value) || DatumGetBool(x[r]));
 			}
 			break;
+		case VEC_SUM_INT8:
 		case VEC_CALL:
 		case VEC_NONE:
 			elog(ERROR, "tablescan_fdw: no loop for an aggregate");
@@ -618,7 +715,19 @@ tablescan_vector_aggregate(ForeignScanState *node, TsAggScanState *st)
 				const VecColumn *c = v->aggs[a].column >= 0 ?
 					&v->columns[v->aggs[a].column] : NULL;
 
-				if (v->aggs[a].op == VEC_CALL)
+				if (v->aggs[a].op == VEC_SUM_INT8)
+				{
+					int			done;
+
+					if (!vector_sum_int8(st, a, v->groups, c, n, &done))
+					{
+						/* the state is not the layout we know: value by value from here on */
+						v->aggs[a].op = VEC_CALL;
+						tablescan_agg_advance_rows(st, a, v->groups + done, c->values + done,
+												   c->isnull + done, n - done);
+					}
+				}
+				else if (v->aggs[a].op == VEC_CALL)
 					tablescan_agg_advance_rows(st, a, v->groups, c ? c->values : NULL,
 											   c ? c->isnull : NULL, n);
 				else
