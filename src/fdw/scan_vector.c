@@ -30,9 +30,10 @@
  * bit: float sums added as float8pl adds them, max / min of floats keeping
  * what float8larger keeps (NaN above everything, of 0.0 and -0.0 the later
  * input).  sum(int8) and avg(int8) (int8_avg_accum, whose state is
- * numeric.c's internal Int128AggState under HAVE_INT128) make a group's
- * state through the function, which the loop checks against the layout
- * it knows, then add as do_int128_accum does (N + 1, the int128 sum; a
+ * numeric.c's internal Int128AggState under HAVE_INT128, its layout
+ * probed with two inputs first) make a group's state through the
+ * function, which the loop checks against the layout it knows, then add
+ * as do_int128_accum does (N + 1, the int128 sum; a
  * state of another layout: value by value through the function).  The
  * other aggregates of the scan (avg of int2 / int4 / floats, text, numeric
  * ...) take the chunk's values one by one through scan_aggregate.c's
@@ -191,6 +192,57 @@ vector_op(Oid transfn, Oid argtype)
 	}
 }
 
+#ifdef HAVE_INT128
+/*
+ * numeric.c's Int128AggState (PolyNumAggState with HAVE_INT128), the state
+ * of int8_avg_accum: not exported.  The layout is probed before the loop
+ * is taken (vector_int8_probe) and each state int8_avg_accum makes is
+ * checked after the call that made it (vector_int8_state); otherwise the
+ * aggregate goes value by value through the function.
+ */
+typedef struct VecInt128AggState
+{
+	bool		calcSumX2;
+	int64		N;
+	int128		sumX;
+	int128		sumX2;
+} VecInt128AggState;
+
+/*
+ * Does int8_avg_accum (t's transition, called in the scan's aggregation
+ * context) make and grow the layout above?  Two inputs into a new state:
+ * N 1 then 2, sumX the input then the sum, calcSumX2 false.  The state is
+ * freed after.
+ */
+static bool
+vector_int8_probe(const TsAggTrans *t)
+{
+	FunctionCallInfo fc = t->trans;
+	const int64 in1 = INT64CONST(0x0123456789ABCDEF);
+	const int64 in2 = INT64CONST(-0x7EDCBA9876543210);
+	VecInt128AggState *state;
+	bool		ok;
+
+	fc->args[0].value = (Datum) 0;
+	fc->args[0].isnull = true;
+	fc->args[1].value = Int64GetDatum(in1);
+	fc->args[1].isnull = false;
+	fc->isnull = false;
+	state = (VecInt128AggState *) DatumGetPointer(FunctionCallInvoke(fc));
+	if (fc->isnull || state == NULL)
+		return false;
+	ok = !state->calcSumX2 && state->N == 1 && state->sumX == (int128) in1;
+	fc->args[0].value = PointerGetDatum(state);
+	fc->args[0].isnull = false;
+	fc->args[1].value = Int64GetDatum(in2);
+	fc->isnull = false;
+	ok = ok && DatumGetPointer(FunctionCallInvoke(fc)) == (Pointer) state && !fc->isnull &&
+		!state->calcSumX2 && state->N == 2 && state->sumX == (int128) in1 + (int128) in2;
+	pfree(state);
+	return ok;
+}
+#endif
+
 /*
  * The loop of aggregate t (its argument of type argtype), VEC_CALL when
  * none: a loop of ours where the initial state is what it assumes (0 for
@@ -206,6 +258,10 @@ vector_loop(const TsAggTrans *t, Oid argtype)
 		(op != VEC_SUM_INT8 && !t->transbyval) ||
 		t->init_isnull != (op != VEC_COUNT_STAR && op != VEC_COUNT))
 		return VEC_CALL;
+#ifdef HAVE_INT128
+	if (op == VEC_SUM_INT8 && !vector_int8_probe(t))
+		return VEC_CALL;
+#endif
 	return op;
 }
 
@@ -325,20 +381,6 @@ vector_convert(TsScanState *scan, VecColumn *c, const ts_batch *b, int first, in
 		continue
 
 #ifdef HAVE_INT128
-/*
- * numeric.c's Int128AggState (PolyNumAggState with HAVE_INT128), the state
- * of int8_avg_accum: not exported.  Each state int8_avg_accum makes is
- * checked against this layout after the call that made it (vector_int8_state);
- * on a mismatch the aggregate goes value by value through the function.
- */
-typedef struct VecInt128AggState
-{
-	bool		calcSumX2;
-	int64		N;
-	int128		sumX;
-	int128		sumX2;
-} VecInt128AggState;
-
 /*
  * Is the state int8_avg_accum just made from one input (x, or NULL) the
  * layout above?  calcSumX2 false, N and sumX the input's.
