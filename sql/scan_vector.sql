@@ -333,6 +333,11 @@ SELECT f->>'Parallel Aware' AS parallel, f->>'Rows Aggregated' AS rows_aggregate
   FROM scan_figures('SELECT day, count(*), sum(score) FROM groups WHERE small < 5 OR small IS NULL GROUP BY day') f;
 SELECT f->>'Rows Aggregated' AS rows_aggregated, f->>'Rows Aggregated By Column' AS by_column
   FROM scan_figures('SELECT flag, count(*), sum(id) FROM groups WHERE id % 3 = 0 OR day IS NULL GROUP BY flag') f;
+-- the same when the leader reads nothing (the workers' counts alone)
+SET parallel_leader_participation = off;
+SELECT f->>'Rows Aggregated' AS rows_aggregated, f->>'Rows Aggregated By Column' AS by_column
+  FROM scan_figures('SELECT day, count(*), sum(score) FROM groups WHERE small < 5 OR small IS NULL GROUP BY day') f;
+RESET parallel_leader_participation;
 SET tablescan.enable_aggregate_pushdown = off;
 SELECT count(*) FILTER (WHERE small < 5 OR small IS NULL) AS small_matching,
        count(*) FILTER (WHERE id % 3 = 0 OR day IS NULL) AS id_matching FROM groups;

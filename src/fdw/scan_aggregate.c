@@ -1020,7 +1020,8 @@ tablescan_agg_scan_explain(ForeignScanState *node, ExplainState *es)
 	int64		rows,
 				by_column;
 
-	if (!es->analyze || st == NULL || !st->computed)
+	/* a parallel plan's leader may have read nothing (parallel_leader_participation off) */
+	if (!es->analyze || st == NULL || (!st->computed && !st->parallel) || st->scan == NULL)
 		return;
 	tablescan_scan_explain(st->scan, es);
 	/* in a parallel plan, the leader's rows and the workers' (left at their shutdown) */
