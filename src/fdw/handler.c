@@ -560,5 +560,7 @@ tablescanInitializeWorkerForeignScan(ForeignScanState *node, shm_toc *toc, void 
 static void
 tablescanShutdownForeignScan(ForeignScanState *node)
 {
+	if (((ForeignScan *) node->ss.ps.plan)->scan.scanrelid == 0)
+		tablescan_upper_shutdown(node);
 	tablescan_scan_parallel_shutdown(node_scan(node));
 }

@@ -474,6 +474,22 @@ tablescan_agg_scan_rows(ForeignScanState *node)
 	return st ? st->scan : NULL;
 }
 
+/*
+ * A worker's shutdown: its rows aggregated (by columns) go with the scan's
+ * figures to the leader (tablescan_scan_parallel_shutdown, after this).
+ */
+void
+tablescan_agg_scan_shutdown(ForeignScanState *node)
+{
+	TsAggScanState *st = node->fdw_state;
+
+	if (st == NULL || st->scan == NULL || !st->parallel || !IsParallelWorker())
+		return;
+	tablescan_scan_count_aggregated(st->scan, st->rows_aggregated, st->rows_by_column);
+	st->rows_aggregated = 0;
+	st->rows_by_column = 0;
+}
+
 /* A function's call frame for one of our aggregates, nargs arguments. */
 static FunctionCallInfo
 call_frame(TsAggScanState *st, Oid fn, int nargs, Oid collation, MemoryContext cxt)
@@ -1001,17 +1017,29 @@ void
 tablescan_agg_scan_explain(ForeignScanState *node, ExplainState *es)
 {
 	TsAggScanState *st = node->fdw_state;
+	int64		rows,
+				by_column;
 
-	if (!es->analyze || st == NULL || !st->computed)
+	/* a parallel plan's leader may have read nothing (parallel_leader_participation off) */
+	if (!es->analyze || st == NULL || (!st->computed && !st->parallel) || st->scan == NULL)
 		return;
 	tablescan_scan_explain(st->scan, es);
-	/* in a parallel plan, the leader's rows only: not shown */
-	if (!st->parallel)
+	/* in a parallel plan, the leader's rows and the workers' (left at their shutdown) */
+	rows = st->rows_aggregated;
+	by_column = st->rows_by_column;
+	if (st->parallel)
 	{
-		ExplainPropertyInteger("Rows Aggregated", NULL, st->rows_aggregated, es);
-		if (st->rows_by_column > 0)
-			ExplainPropertyInteger("Rows Aggregated By Column", NULL, st->rows_by_column, es);
-		if (st->nkeys > 0)
-			tablescan_group_explain(st, es);
+		int64		wrows,
+					wby_column;
+
+		tablescan_scan_aggregated(st->scan, &wrows, &wby_column);
+		rows += wrows;
+		by_column += wby_column;
 	}
+	ExplainPropertyInteger("Rows Aggregated", NULL, rows, es);
+	if (by_column > 0)
+		ExplainPropertyInteger("Rows Aggregated By Column", NULL, by_column, es);
+	/* the groups: the leader's only, not shown in a parallel plan */
+	if (st->nkeys > 0 && !st->parallel)
+		tablescan_group_explain(st, es);
 }

@@ -103,6 +103,8 @@ struct TsScanState
 #define FIG_FILES_INDEX 5
 #define FIG_ROWS_INDEX 6
 #define FIG_ROWS_ROW_ID 7
+#define FIG_AGG_ROWS 8			/* scan_aggregate.c's, the workers' */
+#define FIG_AGG_BY_COLUMN 9
 
 static void drain_background_before_reset(MemoryContext cxt);
 static void free_window_before_reset(TsScanState *st);
@@ -854,6 +856,25 @@ void
 tablescan_scan_parallel_worker(TsScanState *st, TsParallelScan *pscan)
 {
 	st->pscan = pscan;
+}
+
+/*
+ * In a worker, the rows an aggregate computed while scanning took (of
+ * them, by columns), left with the figures at its shutdown.
+ */
+void
+tablescan_scan_count_aggregated(TsScanState *st, int64 rows, int64 by_column)
+{
+	st->figures[FIG_AGG_ROWS] += rows;
+	st->figures[FIG_AGG_BY_COLUMN] += by_column;
+}
+
+/* In the leader, after the Gather's shutdown: the workers' aggregated rows. */
+void
+tablescan_scan_aggregated(TsScanState *st, int64 *rows, int64 *by_column)
+{
+	*rows = st->figures[FIG_AGG_ROWS];
+	*by_column = st->figures[FIG_AGG_BY_COLUMN];
 }
 
 /* Workers leave their EXPLAIN ANALYZE figures; the leader takes them. */

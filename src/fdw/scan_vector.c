@@ -11,13 +11,14 @@
  * each row's group is found once (scan_group.c's index of the key's bits);
  * then each aggregate runs over the chunk.  No window of rows.
  *
- * Taken: no quals, or (without GROUP BY) quals the row filter decides:
- * a batch whose rows are exactly those the quals keep
+ * Taken: no quals, or quals the row filter decides (with or without
+ * GROUP BY): a batch whose rows are exactly those the quals keep
  * (tablescan_scan_batch_exact: read/row_filter.c decided every qual on
  * them, exactly) is aggregated by columns, its columns the quals read
  * converted too (their errors are the row path's); any other batch is
- * aggregated row by row, the quals checked on each row (ExecQual), in row
- * order as ever.  No GROUP BY key or one column of a type below; at least
+ * aggregated row by row, the quals checked on each row (ExecQual), each
+ * kept row's group found by its key, in row order as ever.  No GROUP BY
+ * key or one column of a type below; at least
  * one aggregate with a loop of its own: count(*), count(col), sum of int2 / int4 (int2_sum /
  * int4_sum: an int8, added without an overflow check as they add) and of
  * float4 / float8 (float4pl / float8pl, their overflow check), min / max
@@ -28,10 +29,16 @@
  * (a group's rows in row order), so results are PostgreSQL's to the last
  * bit: float sums added as float8pl adds them, max / min of floats keeping
  * what float8larger keeps (NaN above everything, of 0.0 and -0.0 the later
- * input).  The other aggregates of the scan (sum(int8) and avg, whose
- * states are internal, text, numeric ...) take the chunk's values one by
- * one through scan_aggregate.c's advance.  Anything else (quals with
- * GROUP BY, two keys, a key of another type) goes row by row.
+ * input).  sum(int8) and avg(int8) (int8_avg_accum, whose state is
+ * numeric.c's internal Int128AggState under HAVE_INT128, its layout
+ * probed with two inputs first) make a group's state through the
+ * function, which the loop checks against the layout it knows, then add
+ * as do_int128_accum does (N + 1, the int128 sum; a
+ * state of another layout: value by value through the function).  The
+ * other aggregates of the scan (avg of int2 / int4 / floats, text, numeric
+ * ...) take the chunk's values one by one through scan_aggregate.c's
+ * advance.  Anything else (two keys, a
+ * key of another type) goes row by row.
  */
 #include "postgres.h"
 
@@ -66,6 +73,7 @@ typedef enum VecOp
 	VEC_MIN_FLOAT8,
 	VEC_BOOL_AND,				/* booland_statefunc */
 	VEC_BOOL_OR,
+	VEC_SUM_INT8,				/* int8_avg_accum: sum(int8), avg(int8) */
 	VEC_CALL					/* any other: scan_aggregate.c's advance, value by value */
 } VecOp;
 
@@ -175,9 +183,86 @@ vector_op(Oid transfn, Oid argtype)
 			return argtype == BOOLOID ? VEC_BOOL_AND : VEC_NONE;
 		case F_BOOLOR_STATEFUNC:
 			return argtype == BOOLOID ? VEC_BOOL_OR : VEC_NONE;
+#ifdef HAVE_INT128
+		case F_INT8_AVG_ACCUM:
+			return argtype == INT8OID ? VEC_SUM_INT8 : VEC_NONE;
+#endif
 		default:
 			return VEC_NONE;
 	}
+}
+
+#ifdef HAVE_INT128
+/*
+ * numeric.c's Int128AggState (PolyNumAggState with HAVE_INT128), the state
+ * of int8_avg_accum: not exported.  The layout is probed before the loop
+ * is taken (vector_int8_probe) and each state int8_avg_accum makes is
+ * checked after the call that made it (vector_int8_state); otherwise the
+ * aggregate goes value by value through the function.
+ */
+typedef struct VecInt128AggState
+{
+	bool		calcSumX2;
+	int64		N;
+	int128		sumX;
+	int128		sumX2;
+} VecInt128AggState;
+
+/*
+ * Does int8_avg_accum (t's transition, called in the scan's aggregation
+ * context) make and grow the layout above?  Two inputs into a new state:
+ * N 1 then 2, sumX the input then the sum, calcSumX2 false.  The state is
+ * freed after.
+ */
+static bool
+vector_int8_probe(const TsAggTrans *t)
+{
+	FunctionCallInfo fc = t->trans;
+	const int64 in1 = INT64CONST(0x0123456789ABCDEF);
+	const int64 in2 = INT64CONST(-0x7EDCBA9876543210);
+	VecInt128AggState *state;
+	bool		ok;
+
+	fc->args[0].value = (Datum) 0;
+	fc->args[0].isnull = true;
+	fc->args[1].value = Int64GetDatum(in1);
+	fc->args[1].isnull = false;
+	fc->isnull = false;
+	state = (VecInt128AggState *) DatumGetPointer(FunctionCallInvoke(fc));
+	if (fc->isnull || state == NULL)
+		return false;
+	ok = !state->calcSumX2 && state->N == 1 && state->sumX == (int128) in1;
+	fc->args[0].value = PointerGetDatum(state);
+	fc->args[0].isnull = false;
+	fc->args[1].value = Int64GetDatum(in2);
+	fc->isnull = false;
+	ok = ok && DatumGetPointer(FunctionCallInvoke(fc)) == (Pointer) state && !fc->isnull &&
+		!state->calcSumX2 && state->N == 2 && state->sumX == (int128) in1 + (int128) in2;
+	pfree(state);
+	return ok;
+}
+#endif
+
+/*
+ * The loop of aggregate t (its argument of type argtype), VEC_CALL when
+ * none: a loop of ours where the initial state is what it assumes (0 for
+ * counts, NULL for the others), the state by value (int8_avg_accum's:
+ * a pointer to its internal state, checked as it is made).
+ */
+static VecOp
+vector_loop(const TsAggTrans *t, Oid argtype)
+{
+	VecOp		op = vector_op(t->trans->flinfo->fn_oid, argtype);
+
+	if (op == VEC_NONE || (t->attno > 0 && !vector_type(argtype)) ||
+		(op != VEC_SUM_INT8 && !t->transbyval) ||
+		t->init_isnull != (op != VEC_COUNT_STAR && op != VEC_COUNT))
+		return VEC_CALL;
+#ifdef HAVE_INT128
+	if (op == VEC_SUM_INT8 && !vector_int8_probe(t))
+		return VEC_CALL;
+#endif
+	return op;
 }
 
 /* The column of attno in v, added when new. */
@@ -207,8 +292,7 @@ vector_plan(ForeignScanState *node, TsAggScanState *st)
 	struct TsVectorState *v;
 	int			nloops = 0;
 
-	if (!tablescan_enable_columnar_aggregate || st->nkeys > 1 ||
-		(st->qual != NULL && st->nkeys > 0))
+	if (!tablescan_enable_columnar_aggregate || st->nkeys > 1)
 		return NULL;
 	if (st->nkeys == 1)
 	{
@@ -225,11 +309,7 @@ vector_plan(ForeignScanState *node, TsAggScanState *st)
 
 		if (t->attno > 0)
 			argtype = TupleDescAttr(desc, t->attno - 1)->atttypid;
-		op = vector_op(t->trans->flinfo->fn_oid, argtype);
-		/* a loop of ours where the initial state is what it assumes (0 for counts, NULL) */
-		if (op == VEC_NONE || !t->transbyval || (t->attno > 0 && !vector_type(argtype)) ||
-			t->init_isnull != (op != VEC_COUNT_STAR && op != VEC_COUNT))
-			op = VEC_CALL;
+		op = vector_loop(t, argtype);
 		if (op != VEC_CALL)
 			nloops++;
 	}
@@ -250,11 +330,7 @@ vector_plan(ForeignScanState *node, TsAggScanState *st)
 		Oid			argtype = t->attno > 0 ?
 			TupleDescAttr(desc, t->attno - 1)->atttypid : InvalidOid;
 
-		v->aggs[i].op = vector_op(t->trans->flinfo->fn_oid, argtype);
-		if (v->aggs[i].op == VEC_NONE || !t->transbyval ||
-			(t->attno > 0 && !vector_type(argtype)) ||
-			t->init_isnull != (v->aggs[i].op != VEC_COUNT_STAR && v->aggs[i].op != VEC_COUNT))
-			v->aggs[i].op = VEC_CALL;
+		v->aggs[i].op = vector_loop(t, argtype);
 		v->aggs[i].column = t->attno > 0 ? vector_column(v, t->attno) : -1;
 	}
 	/* with quals, every column read is converted: what the row path cannot convert errs here too */
@@ -303,6 +379,68 @@ vector_convert(TsScanState *scan, VecColumn *c, const ts_batch *b, int first, in
 	} \
 	if ((s)->isnull) \
 		continue
+
+#ifdef HAVE_INT128
+/*
+ * Is the state int8_avg_accum just made from one input (x, or NULL) the
+ * layout above?  calcSumX2 false, N and sumX the input's.
+ */
+static bool
+vector_int8_state(const TsAggValue *s, Datum x, bool isnull)
+{
+	const VecInt128AggState *st = (const VecInt128AggState *) DatumGetPointer(s->value);
+
+	if (s->isnull || st == NULL || st->calcSumX2)
+		return false;
+	return isnull ? st->N == 0 && st->sumX == 0 :
+		st->N == 1 && st->sumX == (int128) DatumGetInt64(x);
+}
+#endif
+
+/*
+ * sum(int8) / avg(int8) (int8_avg_accum, HAVE_INT128): a group's first
+ * input through the function (it makes the state in the aggregate's
+ * memory), checked against the layout; then do_int128_accum's own
+ * additions (N + 1, sumX + x; sumX2 is not kept for these aggregates).
+ * Returns false from the row whose state is not the layout: the caller
+ * takes that row and the rest value by value (*done: the rows before it).
+ */
+static bool
+vector_sum_int8(TsAggScanState *st, int a, TsAggValue **groups, const VecColumn *c, int n,
+				int *done)
+{
+#ifdef HAVE_INT128
+	for (int r = 0; r < n; r++)
+	{
+		TsAggValue *s = &groups[r][a];
+
+		if (s->isnull)
+		{
+			tablescan_agg_advance_rows(st, a, &groups[r], &c->values[r], &c->isnull[r], 1);
+			if (!vector_int8_state(s, c->values[r], c->isnull[r]))
+			{
+				/* not the layout: after this row, the function (the state it made is its own) */
+				*done = r + 1;
+				return false;
+			}
+			continue;
+		}
+		if (c->isnull[r])
+			continue;
+		{
+			VecInt128AggState *state = (VecInt128AggState *) DatumGetPointer(s->value);
+
+			state->sumX += (int128) DatumGetInt64(c->values[r]);
+			state->N++;
+		}
+	}
+	*done = n;
+	return true;
+#else
+	*done = 0;
+	return false;
+#endif
+}
 
 /* n rows into aggregate a: the transition's loop over the chunk. */
 static void
@@ -450,6 +588,7 @@ vector_advance(const VecAgg *agg, int a, TsAggValue **groups, const VecColumn *c
 										DatumGetBool(s->value) || DatumGetBool(x[r]));
 			}
 			break;
+		case VEC_SUM_INT8:
 		case VEC_CALL:
 		case VEC_NONE:
 			elog(ERROR, "tablescan_fdw: no loop for an aggregate");
@@ -507,17 +646,25 @@ vector_groups(TsAggScanState *st, struct TsVectorState *v, int n, bool *full)
 
 /*
  * The next n rows of the scan (the rest of a batch) aggregated row by row
- * as the row path does (scan_aggregate.c's aggregate_rows): converted to
- * Datums, the quals checked on each, no GROUP BY.
+ * as the row path does (scan_aggregate.c's aggregate_rows, scan_group.c's
+ * group_fill): converted to Datums, the quals checked on each; with GROUP
+ * BY each kept row's group found by its key (tablescan_group_of_key).
+ * Returns the rows consumed: fewer than n when a new group filled the
+ * groups' memory (*full; that row is in, the rest of the batch waits for
+ * the next call).
  */
-static void
-vector_rows_checked(ForeignScanState *node, TsAggScanState *st, int n)
+static int
+vector_rows_checked(ForeignScanState *node, TsAggScanState *st, int n, bool *full)
 {
 	ExprContext *econtext = node->ss.ps.ps_ExprContext;
 	TupleTableSlot *slot = st->slot;
+	int			key = st->nkeys == 1 ? st->key_attnos[0] - 1 : -1;
+	int			r;
 
-	for (int r = 0; r < n; r++)
+	*full = false;
+	for (r = 0; r < n && !*full; r++)
 	{
+		TsAggValue *states = st->values;
 		MemoryContext old;
 
 		CHECK_FOR_INTERRUPTS();
@@ -527,13 +674,23 @@ vector_rows_checked(ForeignScanState *node, TsAggScanState *st, int n)
 		econtext->ecxt_scantuple = slot;
 		if (!ExecQual(st->qual, econtext))
 			continue;
+		if (key >= 0)
+		{
+			bool		isnew;
+
+			states = tablescan_group_of_key(st, slot->tts_values[key], slot->tts_isnull[key],
+											&isnew, full);
+			if (states == NULL)
+				elog(ERROR, "tablescan_fdw: the groups of an aggregation by columns have no index");
+		}
 		st->rows_aggregated++;
 		old = MemoryContextSwitchTo(econtext->ecxt_per_tuple_memory);
-		tablescan_agg_advance_all(st, st->values, slot->tts_values, slot->tts_isnull);
+		tablescan_agg_advance_all(st, states, slot->tts_values, slot->tts_isnull);
 		MemoryContextSwitchTo(old);
 	}
 	econtext->ecxt_scantuple = NULL;
 	ExecClearTuple(slot);
+	return r;
 }
 
 /*
@@ -569,8 +726,15 @@ tablescan_vector_aggregate(ForeignScanState *node, TsAggScanState *st)
 		CHECK_FOR_INTERRUPTS();
 		if (st->qual != NULL && !tablescan_scan_batch_exact(st->scan))
 		{
-			/* quals the filter did not decide on every row: each checked (no GROUP BY here) */
-			vector_rows_checked(node, st, b->nrows - first);
+			/* quals the filter did not decide on every row: each checked */
+			bool		full;
+
+			(void) vector_rows_checked(node, st, b->nrows - first, &full);
+			if (full)
+			{
+				MemoryContextReset(tuplecxt);
+				return TS_VECTOR_FULL;
+			}
 			continue;
 		}
 		while (first < b->nrows)
@@ -593,7 +757,19 @@ tablescan_vector_aggregate(ForeignScanState *node, TsAggScanState *st)
 				const VecColumn *c = v->aggs[a].column >= 0 ?
 					&v->columns[v->aggs[a].column] : NULL;
 
-				if (v->aggs[a].op == VEC_CALL)
+				if (v->aggs[a].op == VEC_SUM_INT8)
+				{
+					int			done;
+
+					if (!vector_sum_int8(st, a, v->groups, c, n, &done))
+					{
+						/* the state is not the layout we know: value by value from here on */
+						v->aggs[a].op = VEC_CALL;
+						tablescan_agg_advance_rows(st, a, v->groups + done, c->values + done,
+												   c->isnull + done, n - done);
+					}
+				}
+				else if (v->aggs[a].op == VEC_CALL)
 					tablescan_agg_advance_rows(st, a, v->groups, c ? c->values : NULL,
 											   c ? c->isnull : NULL, n);
 				else

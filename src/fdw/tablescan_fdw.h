@@ -179,7 +179,7 @@ extern Datum tablescan_partition_jsonb(const TsPartitionKeys *pk, const ts_value
 /* ---- parallel.c: the shared state of a Parallel Foreign Scan ------------ */
 
 /* EXPLAIN ANALYZE figures summed over the workers, in TsScanState's order */
-#define TS_PARALLEL_NFIGURES 8
+#define TS_PARALLEL_NFIGURES 10
 
 /* One unit of a parallel scan: a split, or one file of a split */
 typedef struct TsParallelTask
@@ -394,6 +394,7 @@ extern void tablescan_upper_rescan(ForeignScanState *node);
 extern void tablescan_upper_end(ForeignScanState *node);
 extern void tablescan_upper_explain(ForeignScanState *node, struct ExplainState *es);
 extern struct TsScanState *tablescan_upper_rows(ForeignScanState *node);
+extern void tablescan_upper_shutdown(ForeignScanState *node);
 
 /* ---- count_metadata.c: count(*) from metadata -------------------------- */
 
@@ -423,6 +424,7 @@ extern bool tablescan_group_add_path(PlannerInfo *root, RelOptInfo *input_rel,
 									 RelOptInfo *grouped_rel, Node *having);
 /* the row scan of an aggregate scan (NULL before BeginForeignScan), for parallel scans */
 extern TsScanState *tablescan_agg_scan_rows(ForeignScanState *node);
+extern void tablescan_agg_scan_shutdown(ForeignScanState *node);
 
 /* ---- scan_rows.c: the rows of a scan (handler.c, scan_aggregate.c) ----- */
 
@@ -447,6 +449,10 @@ extern void tablescan_scan_error_context(void *arg);
 extern void tablescan_scan_parallel_leader(TsScanState *st, TsParallelScan *pscan);
 extern void tablescan_scan_parallel_worker(TsScanState *st, TsParallelScan *pscan);
 extern void tablescan_scan_parallel_shutdown(TsScanState *st);
+/* The rows an aggregate computed while scanning took (by columns), among a worker's figures */
+extern void tablescan_scan_count_aggregated(TsScanState *st, int64 rows, int64 by_column);
+/* The workers' (taken at the Gather's shutdown) */
+extern void tablescan_scan_aggregated(TsScanState *st, int64 *rows, int64 *by_column);
 
 /* ---- quals.c ----------------------------------------------------------- */
 

@@ -148,6 +148,14 @@ tablescan_upper_explain(ForeignScanState *node, ExplainState *es)
 		tablescan_count_explain(node, es);
 }
 
+/* A worker's shutdown of an upper scan (an aggregate's figures). */
+void
+tablescan_upper_shutdown(ForeignScanState *node)
+{
+	if (is_agg_scan(node))
+		tablescan_agg_scan_shutdown(node);
+}
+
 /* The row scan of an upper scan that reads rows (a parallel one), else NULL. */
 TsScanState *
 tablescan_upper_rows(ForeignScanState *node)
