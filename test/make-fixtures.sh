@@ -11,7 +11,9 @@
 #   DIR/warehouse/rowtrack.db/events   row tracking: 40 files, _FIRST_ROW_ID 0, 200, ...
 #   DIR/warehouse/rowtrack.db/groups   row tracking: 6 files of 333/334 rows, row groups of 64
 #   DIR/warehouse/btree.db/events      row tracking + a btree global index on name and v;
-#                                      events_bad: its index files corrupt (sql/row_ids.sql)
+#                                      events_bad: its index files corrupt (sql/row_ids.sql);
+#                                      nulls: the same with NULL keys (null bitmaps), nulls_bad:
+#                                      their CRCs broken (sql/btree_nulls.sql)
 #   DIR/warehouse/idx.db/*             file indexes: bloom, bitmap, BSI, range-bitmap, embedded
 #                                      (events) and sidecar (events_sidecar; a corrupt copy:
 #                                      events_bad) (sql/file_index_gen.sql)
@@ -163,6 +165,20 @@ $GEN "$W/btree.db/events" --column 'id:INT NOT NULL' --column name:STRING --colu
 cp -r "$W/btree.db/events" "$W/btree.db/events_bad"
 for f in "$W"/btree.db/events_bad/index/*.index; do
     printf 'garbage!' | dd of="$f" bs=1 seek=$(( $(stat -c %s "$f") - 8 )) conv=notrunc status=none
+done
+# btree null bitmaps (sql/btree_nulls.sql): as events, with name NULL where i % 3 = 1 and v
+# NULL where i % 3 = 2 (each index file's null bitmap holds those rows); nulls_bad is a copy
+# whose index files' null bitmap CRCs are overwritten.
+$GEN "$W/btree.db/nulls" --column 'id:INT NOT NULL' --column name:STRING --column v:BIGINT \
+    --rows 200 --files 4 --snapshots 3 --format parquet --option row-tracking.enabled=true \
+    --btree-index name --btree-index v --btree-block-size 128 --null-every 3
+cp -r "$W/btree.db/nulls" "$W/btree.db/nulls_bad"
+for f in "$W"/btree.db/nulls_bad/index/*.index; do
+    # the footer's null bitmap handle (offset u64 at 32, size u32 at 40): its CRC follows it
+    sz=$(stat -c %s "$f")
+    off=$(od -An -tu8 -j $(( sz - 52 + 32 )) -N8 "$f" | tr -d ' ')
+    len=$(od -An -tu4 -j $(( sz - 52 + 40 )) -N4 "$f" | tr -d ' ')
+    printf 'crc!' | dd of="$f" bs=1 seek=$(( off + len )) conv=notrunc status=none
 done
 # file indexes (sql/file_index_gen.sql): 8 Parquet files of 100 rows (i = 100 k .. 100 k + 99),
 # one index kind per column: bloom-filter on a string column whose values are too long for
