@@ -10,6 +10,7 @@
 #   DIR/warehouse/types.db/empty       a schema and no snapshot (reads 0 rows)
 #   DIR/warehouse/rowtrack.db/events   row tracking: 40 files, _FIRST_ROW_ID 0, 200, ...
 #   DIR/warehouse/rowtrack.db/groups   row tracking: 6 files of 333/334 rows, row groups of 64
+#   DIR/warehouse/rowtrack.db/avro_blocks  the same in Avro files of blocks of 64 rows
 #   DIR/warehouse/btree.db/events      row tracking + a btree global index on name and v;
 #                                      events_bad: its index files corrupt (sql/row_ids.sql);
 #                                      nulls: the same with NULL keys (null bitmaps), nulls_bad:
@@ -153,6 +154,11 @@ $GEN "$W/rowtrack.db/events" --column 'id:INT NOT NULL' --column name:STRING --c
 # row groups of 64 rows; row ids 0..1999 in write order, so _ROW_ID = id
 $GEN "$W/rowtrack.db/groups" --column 'id:INT NOT NULL' --column name:STRING \
     --rows 1000 --files 3 --snapshots 2 --format parquet --row-group-rows 64 --null-every 5 \
+    --option row-tracking.enabled=true
+# Avro blocks and row ids (sql/row_ids_avro.sql): as groups, in Avro files (zstd) of blocks of
+# 64 rows (the last of a file the rest); _ROW_ID = id
+$GEN "$W/rowtrack.db/avro_blocks" --column 'id:INT NOT NULL' --column name:STRING \
+    --rows 1000 --files 3 --snapshots 2 --row-group-rows 64 --null-every 5 \
     --option row-tracking.enabled=true
 # btree global index (sql/row_ids.sql): 3 commits x 4 Parquet files of 50 rows, row i has
 # _ROW_ID i; after each commit one btree index file per column over its 200 rows (name STRING
