@@ -201,9 +201,15 @@ IDX=(--column 'id:INT NOT NULL' --column customer_reference_code:STRING --column
      --option file-index.bloom-filter.customer_reference_code.items=100
      --option file-index.bloom-filter.customer_reference_code.fpp=0.001
      --option file-index.bitmap.columns=kind,status_description_text
+     --option file-index.bitmap.version=1
      --option file-index.bsi.columns=level --option file-index.range-bitmap.columns=grade)
 $GEN "$W/idx.db/events" "${IDX[@]}" --option file-index.in-manifest-threshold=64kb
 $GEN "$W/idx.db/events_sidecar" "${IDX[@]}"
+# bitmap v2 (Java's default; sql/file_index_gen.sql): 2 Parquet files of 400 rows i, kind = i % 128,
+# tag 'tag_' || i; NULL where i % 7 = the column's position; index blocks of 64 bytes
+$GEN "$W/idx.db/bitmap_v2" --column 'id:INT NOT NULL' --column kind:TINYINT --column tag:STRING \
+    --rows 800 --files 2 --null-every 7 --format parquet \
+    --option file-index.bitmap.columns=kind,tag --option file-index.bitmap.index-block-size=64
 cp -r "$W/idx.db/events_sidecar" "$W/idx.db/events_bad"
 printf 'garbage!' | dd of="$(find "$W/idx.db/events_bad" -name '*.index' | sort | head -1)" \
     bs=1 conv=notrunc status=none
