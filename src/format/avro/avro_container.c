@@ -702,6 +702,9 @@ ts_avro_container_next_objects(ts_avro_container *c, ts_cursor *cur, bool *have_
 	{
 		int			rc;
 
+		/* blocks passed over (keep_block) are not decoded: no other check between them */
+		if (!TS_CHECK_INTERRUPTS(err))
+			return -1;
 		if (*have_block && ts_cursor_left(cur) != 0)
 			return ts_error(err, TS_ERR_CORRUPT, "Avro file \"%s\": block %d: %zu bytes left after its %lld objects",
 							c->path, (int) c->nblocks - 1, ts_cursor_left(cur),
