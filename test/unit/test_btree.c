@@ -794,6 +794,11 @@ test_nulls(void **state)
 			p = leaf(TS_PRED_IS_NULL, 0, NULL);
 			assert_int_equal(mask(w.out.p, w.out.len, &int_type, &p), nulls);
 			assert_int_equal(mask_n(w.out.p, w.out.len, 40, &int_type, &p), nulls);
+			/* the null bitmap alone: also for a key type not read (DOUBLE) */
+			assert_int_equal(mask(w.out.p, w.out.len, &double_type, &p), nulls);
+			p = leaf(TS_PRED_IS_NOT_NULL, 0, NULL);
+			assert_int_equal(mask_n(w.out.p, w.out.len, 40, &double_type, &p), all40 & ~nulls);
+			p = leaf(TS_PRED_IS_NULL, 0, NULL);
 			p = leaf(TS_PRED_IS_NOT_NULL, 0, NULL);
 			assert_int_equal(mask(w.out.p, w.out.len, &int_type, &p), -1);
 			assert_int_equal(mask_n(w.out.p, w.out.len, 40, &int_type, &p), all40 & ~nulls);

@@ -41,8 +41,9 @@
  * Used for =, IN, <, <=, >, >= and STARTS_WITH on those types except CHAR
  * (stored padded), FLOAT / DOUBLE (Java orders -0.0 before 0.0, SQL finds
  * them equal), DECIMAL(p > 18) and TIMESTAMP(7..9) (PostgreSQL compares
- * microseconds); IS NULL (the null bitmap; none = no NULL row); and, when
- * the source knows its row range's row count, IS NOT NULL, <> and NOT IN
+ * microseconds); IS NULL on any type (the null bitmap; none = no NULL
+ * row); and, when the source knows its row range's row count, IS NOT NULL
+ * (any type), <> and NOT IN
  * as the range's rows less the NULL ones and the literals' rows (no block
  * but the literals' is read; NOT IN with a NULL literal is not used).
  * Anything else, a later version, LZ4 / LZO blocks and row ids beyond 32
@@ -807,7 +808,8 @@ fi_btree_leaf(const ts_gi_source *src, const ts_type *t, const ts_predicate *p, 
 
 	*all = true;
 	*out = NULL;
-	if (k.kind == BK_NONE)
+	/* IS [NOT] NULL read the null bitmap alone: any key type */
+	if (k.kind == BK_NONE && p->op != TS_PRED_IS_NULL && p->op != TS_PRED_IS_NOT_NULL)
 		return true;
 	switch (p->op)
 	{
