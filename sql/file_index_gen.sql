@@ -126,6 +126,29 @@ SET tablescan.enable_file_index = off;
 SELECT count(*) FROM ie.events_bad WHERE customer_reference_code = 'customer_reference_code_5';
 RESET tablescan.enable_file_index;
 
+-- bitmap v2 (Java's default version, BitmapFileIndexMetaV2) written by our generator:
+-- bitmap_v2 has 2 files of 400 rows i, kind = i % 128 (TINYINT; NULL where i % 7 = 1), tag =
+-- 'tag_' || i (NULL where i % 7 = 2), both indexed in version 2 with index blocks of 64 bytes
+-- (tag: a value per row, three to a block; kind: bitmaps of 3 or 4 rows); tag_401 is NULL
+SELECT file_index, index_file IS NOT NULL AS sidecar FROM tablescan_files('ie.bitmap_v2');
+EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF, SUMMARY OFF) SELECT id FROM ie.bitmap_v2 WHERE tag = 'tag_777';
+SELECT check_rows('SELECT id FROM ie.bitmap_v2 WHERE tag = ''tag_777''', '{777}');
+SELECT check_rows('SELECT id FROM ie.bitmap_v2 WHERE tag IN (''tag_0'', ''tag_399'', ''tag_400'', ''tag_401'', ''tag_9'')',
+                  '{0, 399, 400}');
+SELECT check_rows('SELECT id FROM ie.bitmap_v2 WHERE kind = 5',
+                  (SELECT array_agg(i ORDER BY i) FROM generate_series(0, 799) i
+                    WHERE i % 128 = 5 AND i % 7 <> 1));
+SELECT check_rows('SELECT id FROM ie.bitmap_v2 WHERE kind IN (0, 127, 64) AND id < 600',
+                  (SELECT array_agg(i ORDER BY i) FROM generate_series(0, 599) i
+                    WHERE i % 128 IN (0, 127, 64) AND i % 7 <> 1));
+SELECT check_rows('SELECT id FROM ie.bitmap_v2 WHERE kind IS NULL',
+                  (SELECT array_agg(i ORDER BY i) FROM generate_series(0, 799) i WHERE i % 7 = 1));
+SELECT check_rows('SELECT id FROM ie.bitmap_v2 WHERE tag IS NOT NULL AND kind <> 3',
+                  (SELECT array_agg(i ORDER BY i) FROM generate_series(0, 799) i
+                    WHERE i % 7 NOT IN (1, 2) AND i % 128 <> 3));
+SELECT check_rows('SELECT id FROM ie.bitmap_v2 WHERE kind NOT IN (1, 2, 3) AND tag = ''tag_130''', NULL);
+EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF, SUMMARY OFF) SELECT id FROM ie.bitmap_v2 WHERE kind = 5;
+
 SET client_min_messages = warning;
 DROP FUNCTION ids(text), check_rows(text, int[]), error_of(text);
 DROP SCHEMA ie CASCADE;

@@ -10,8 +10,11 @@
 #   DIR/warehouse/types.db/empty       a schema and no snapshot (reads 0 rows)
 #   DIR/warehouse/rowtrack.db/events   row tracking: 40 files, _FIRST_ROW_ID 0, 200, ...
 #   DIR/warehouse/rowtrack.db/groups   row tracking: 6 files of 333/334 rows, row groups of 64
+#   DIR/warehouse/rowtrack.db/avro_blocks  the same in Avro files of blocks of 64 rows
 #   DIR/warehouse/btree.db/events      row tracking + a btree global index on name and v;
-#                                      events_bad: its index files corrupt (sql/row_ids.sql)
+#                                      events_bad: its index files corrupt (sql/row_ids.sql);
+#                                      nulls: the same with NULL keys (null bitmaps), nulls_bad:
+#                                      their CRCs broken (sql/btree_nulls.sql)
 #   DIR/warehouse/idx.db/*             file indexes: bloom, bitmap, BSI, range-bitmap, embedded
 #                                      (events) and sidecar (events_sidecar; a corrupt copy:
 #                                      events_bad) (sql/file_index_gen.sql)
@@ -152,6 +155,11 @@ $GEN "$W/rowtrack.db/events" --column 'id:INT NOT NULL' --column name:STRING --c
 $GEN "$W/rowtrack.db/groups" --column 'id:INT NOT NULL' --column name:STRING \
     --rows 1000 --files 3 --snapshots 2 --format parquet --row-group-rows 64 --null-every 5 \
     --option row-tracking.enabled=true
+# Avro blocks and row ids (sql/row_ids_avro.sql): as groups, in Avro files (zstd) of blocks of
+# 64 rows (the last of a file the rest); _ROW_ID = id
+$GEN "$W/rowtrack.db/avro_blocks" --column 'id:INT NOT NULL' --column name:STRING \
+    --rows 1000 --files 3 --snapshots 2 --row-group-rows 64 --null-every 5 \
+    --option row-tracking.enabled=true
 # btree global index (sql/row_ids.sql): 3 commits x 4 Parquet files of 50 rows, row i has
 # _ROW_ID i; after each commit one btree index file per column over its 200 rows (name STRING
 # 'name_' || i, v BIGINT i * 1000000007; data blocks of 128 bytes, so several per file);
@@ -163,6 +171,20 @@ $GEN "$W/btree.db/events" --column 'id:INT NOT NULL' --column name:STRING --colu
 cp -r "$W/btree.db/events" "$W/btree.db/events_bad"
 for f in "$W"/btree.db/events_bad/index/*.index; do
     printf 'garbage!' | dd of="$f" bs=1 seek=$(( $(stat -c %s "$f") - 8 )) conv=notrunc status=none
+done
+# btree null bitmaps (sql/btree_nulls.sql): as events, with name NULL where i % 3 = 1 and v
+# NULL where i % 3 = 2 (each index file's null bitmap holds those rows); nulls_bad is a copy
+# whose index files' null bitmap CRCs are overwritten.
+$GEN "$W/btree.db/nulls" --column 'id:INT NOT NULL' --column name:STRING --column v:BIGINT \
+    --rows 200 --files 4 --snapshots 3 --format parquet --option row-tracking.enabled=true \
+    --btree-index name --btree-index v --btree-block-size 128 --null-every 3
+cp -r "$W/btree.db/nulls" "$W/btree.db/nulls_bad"
+for f in "$W"/btree.db/nulls_bad/index/*.index; do
+    # the footer's null bitmap handle (offset u64 at 32, size u32 at 40): its CRC follows it
+    sz=$(stat -c %s "$f")
+    off=$(od -An -tu8 -j $(( sz - 52 + 32 )) -N8 "$f" | tr -d ' ')
+    len=$(od -An -tu4 -j $(( sz - 52 + 40 )) -N4 "$f" | tr -d ' ')
+    printf 'crc!' | dd of="$f" bs=1 seek=$(( off + len )) conv=notrunc status=none
 done
 # file indexes (sql/file_index_gen.sql): 8 Parquet files of 100 rows (i = 100 k .. 100 k + 99),
 # one index kind per column: bloom-filter on a string column whose values are too long for
@@ -179,9 +201,15 @@ IDX=(--column 'id:INT NOT NULL' --column customer_reference_code:STRING --column
      --option file-index.bloom-filter.customer_reference_code.items=100
      --option file-index.bloom-filter.customer_reference_code.fpp=0.001
      --option file-index.bitmap.columns=kind,status_description_text
+     --option file-index.bitmap.version=1
      --option file-index.bsi.columns=level --option file-index.range-bitmap.columns=grade)
 $GEN "$W/idx.db/events" "${IDX[@]}" --option file-index.in-manifest-threshold=64kb
 $GEN "$W/idx.db/events_sidecar" "${IDX[@]}"
+# bitmap v2 (Java's default; sql/file_index_gen.sql): 2 Parquet files of 400 rows i, kind = i % 128,
+# tag 'tag_' || i; NULL where i % 7 = the column's position; index blocks of 64 bytes
+$GEN "$W/idx.db/bitmap_v2" --column 'id:INT NOT NULL' --column kind:TINYINT --column tag:STRING \
+    --rows 800 --files 2 --null-every 7 --format parquet \
+    --option file-index.bitmap.columns=kind,tag --option file-index.bitmap.index-block-size=64
 cp -r "$W/idx.db/events_sidecar" "$W/idx.db/events_bad"
 printf 'garbage!' | dd of="$(find "$W/idx.db/events_bad" -name '*.index' | sort | head -1)" \
     bs=1 conv=notrunc status=none

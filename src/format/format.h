@@ -65,9 +65,10 @@ typedef bool (*ts_stats_filter_fn) (void *arg, const ts_column_stats *stats, int
 
 /*
  * Optional: called by Parquet/ORC once per row group/stripe (before the
- * statistics filter) with the file position of its first row and its row
- * count.  Return false to skip it: a row selection (a file index's result)
- * holds none of its rows.
+ * statistics filter), by Avro once per block, with the file position of
+ * its first row and its row count.  Return false to skip it: a row
+ * selection (a file index's result, wanted row ids) holds none of its
+ * rows.
  */
 typedef bool (*ts_rows_filter_fn) (void *arg, int64_t first_row, int64_t nrows);
 
@@ -158,7 +159,7 @@ struct ts_format_reader
 	const char *part_name;
 	int32_t		part;
 	/*
-	 * Readers that leave row groups / stripes out (Parquet, ORC) set
+	 * Readers that leave row groups / stripes / blocks out (Parquet, ORC, Avro) set
 	 * reports_positions and, with each batch, row_position: the file
 	 * position of the batch's first row (ranges and skipped row groups
 	 * counted), so that callers keep row positions exact.

@@ -15,8 +15,8 @@
  * manifest entry (_FIRST_ROW_ID + position, max sequence number).
  * Applies a file index's row selection (file_index_read.c) and the row
  * positions of the split's wanted row ids (row_id_selection.c): row groups
- * without a row both select are skipped by the Parquet / ORC reader, other
- * unselected rows dropped with the deleted ones.  Row positions follow the
+ * (stripes, Avro blocks) without a row both select are skipped by the format
+ * reader, other unselected rows dropped with the deleted ones.  Row positions follow the
  * format reader's when it reports them (row groups it skipped counted).
  */
 #include <string.h>

@@ -7,8 +7,9 @@
  * _ROW_ID, global index results; src/scan/row_id_prune.c) to row positions
  * of one file, position = _ROW_ID - the file's _FIRST_ROW_ID, as a row
  * selection of the kind file indexes produce (file_index_read.c,
- * ts_row_selection_*): the data file reader skips row groups / stripes
- * without a selected row and drops the other rows before they are built.
+ * ts_row_selection_*): the data file reader skips row groups / stripes /
+ * Avro blocks without a selected row and drops the other rows before they
+ * are built.
  * A file without _FIRST_ROW_ID (or with a range that does not fit) gets no
  * selection and is read whole.  Like a file index's selection it is a
  * superset of what the quals accept (PostgreSQL rechecks every row), so it

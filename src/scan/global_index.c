@@ -135,7 +135,7 @@ file_leaf(gi_state *g, const ts_index_manifest_entry *ie, const ts_type *t,
 	{
 		/* read block by block: only the footer, index and blocks a leaf needs */
 		ts_file    *f = ts_file_open(path, err);
-		ts_gi_source src = {file_read, f, 0};
+		ts_gi_source src = {file_read, f, 0, span >= 0 && span < INT64_MAX ? span + 1 : 0};
 		bool		ok;
 
 		if (f == NULL)

@@ -7,9 +7,9 @@
  * a redundant length of 0, then the bodies; big-endian) and of the bodies of one column:
  * bloom-filter (BloomFilterFileIndex over BloomFilter64: int32 number of
  * hash functions, the bit set as bytes, bit i in byte i / 8; XXH64 of
- * strings, Thomas Wang's hash of integers), bitmap (BitmapFileIndexMeta v1:
- * values with the offsets of their portable Roaring bitmaps, -1 - row for
- * a value of one row), bsi (BitSliceIndexBitmapFileIndex: a positive and a
+ * strings, Thomas Wang's hash of integers), bitmap (BitmapFileIndexMeta v1
+ * and V2: values with the offsets of their portable Roaring bitmaps, -1 -
+ * row for a value of one row; v2 in index blocks, with lengths), bsi (BitSliceIndexBitmapFileIndex: a positive and a
  * negative BitSliceIndexRoaringBitmap) and range-bitmap (RangeBitmap
  * .Appender, ChunkedDictionary.Appender, Fixed/VariableLengthChunk,
  * BitSliceIndexBitmap.Appender), following Java's writers.  A column is a
@@ -370,10 +370,28 @@ fiw_range_bitmap(fiw_buf *out, const fiw_col *c, int limit)
 	free(code);
 }
 
-/* ---- bitmap (BitmapFileIndexMeta v1) ------------------------------------- */
+/* ---- bitmap (BitmapFileIndexMeta v1, BitmapFileIndexMetaV2) -------------- */
 
+/*
+ * The bitmap index of column c, version 1 or 2 (Java's default).  Both:
+ * version byte, int32 row count, int32 distinct non-NULL values, a NULL
+ * flag (then int32 the NULL bitmap's offset, 0 or -1 - row for one NULL
+ * row; v2: and int32 the NULL bitmap's serialized length, even for one
+ * row), then the meta, then the body: the NULL bitmap (more than one
+ * row), then the values' bitmaps (portable Roaring), a value of one row
+ * stored as offset -1 - row without a bitmap.  v1 meta: every value with
+ * its offset.  v2 meta (BitmapFileIndexMetaV2.serialize): the values in
+ * order with offset and length (-1 for one row) cut into index blocks of
+ * at most block_limit bytes (int32 entry count + per entry 8 bytes + the
+ * key; Java's index-block-size, 16 KiB by default); int32 block count,
+ * per block its first key and its offset from the first block, int32 the
+ * blocks' total length, then each block (int32 entry count, entries key,
+ * int32 offset, int32 length).  Java's writer keeps the values' bitmaps in
+ * HashMap order; here they are in value order (offsets and lengths name
+ * them either way).
+ */
 FIW_UNUSED static void
-fiw_bitmap_v1(fiw_buf *out, const fiw_col *c)
+fiw_bitmap(fiw_buf *out, const fiw_col *c, int version, int block_limit)
 {
 	int		   *distinct = malloc(sizeof(int) * (size_t) (c->n + 1));
 	int		   *code = malloc(sizeof(int) * (size_t) (c->n + 1));
@@ -382,14 +400,16 @@ fiw_bitmap_v1(fiw_buf *out, const fiw_col *c)
 	roaring_bitmap_t **bm;
 	fiw_buf		body = {0};
 	int32_t		null_offset = 0;
-	int32_t    *offset;
+	int32_t    *offset,
+			   *length;
 
 	if (distinct == NULL || code == NULL)
 		abort();
 	nd = fiw_distinct(c, distinct, code);
 	bm = calloc((size_t) (nd + 1), sizeof(*bm));
 	offset = calloc((size_t) (nd + 1), sizeof(*offset));
-	if (bm == NULL || offset == NULL)
+	length = calloc((size_t) (nd + 1), sizeof(*length));
+	if (bm == NULL || offset == NULL || length == NULL)
 		abort();
 	for (int d = 0; d < nd; d++)
 		bm[d] = roaring_bitmap_create();
@@ -406,23 +426,86 @@ fiw_bitmap_v1(fiw_buf *out, const fiw_col *c)
 	for (int d = 0; d < nd; d++)
 	{
 		if (roaring_bitmap_get_cardinality(bm[d]) == 1)
+		{
 			offset[d] = -1 - (int32_t) roaring_bitmap_minimum(bm[d]);
+			length[d] = -1;
+		}
 		else
 		{
 			offset[d] = (int32_t) body.len;
 			fiw_put_bitmap(&body, bm[d]);
+			length[d] = (int32_t) (body.len - (size_t) offset[d]);
 		}
 	}
-	fiw_put_u8(out, 1);			/* version */
+	fiw_put_u8(out, (uint8_t) version);
 	fiw_put32(out, (uint32_t) c->n);
 	fiw_put32(out, (uint32_t) nd);
 	fiw_put_u8(out, !roaring_bitmap_is_empty(nulls));
 	if (!roaring_bitmap_is_empty(nulls))
-		fiw_put32(out, (uint32_t) null_offset);
-	for (int d = 0; d < nd; d++)
 	{
-		fiw_put_key(out, c, distinct[d]);
-		fiw_put32(out, (uint32_t) offset[d]);
+		fiw_put32(out, (uint32_t) null_offset);
+		if (version == 2)
+			fiw_put32(out, (uint32_t) roaring_bitmap_portable_size_in_bytes(nulls));
+	}
+	if (version == 1)
+		for (int d = 0; d < nd; d++)
+		{
+			fiw_put_key(out, c, distinct[d]);
+			fiw_put32(out, (uint32_t) offset[d]);
+		}
+	else
+	{
+		/* index blocks: [first, first + count) of the values, their bytes */
+		int		   *first = malloc(sizeof(int) * (size_t) (nd + 1));
+		int		   *count = malloc(sizeof(int) * (size_t) (nd + 1));
+		int32_t    *bytes = malloc(sizeof(int32_t) * (size_t) (nd + 1));
+		int			nb = 0;
+		int32_t		total = 0,
+					boff = 0;
+
+		if (first == NULL || count == NULL || bytes == NULL)
+			abort();
+		for (int d = 0; d < nd; d++)
+		{
+			int32_t		eb = 8 + (int32_t) fiw_key_size(c, distinct[d]);
+
+			if (nb == 0 || bytes[nb - 1] + eb > block_limit)
+			{
+				if (4 + eb > block_limit)
+				{
+					fprintf(stderr, "bitmap index: a value does not fit an index block of %d bytes\n",
+							block_limit);
+					abort();
+				}
+				first[nb] = d;
+				count[nb] = 0;
+				bytes[nb++] = 4;
+			}
+			count[nb - 1]++;
+			bytes[nb - 1] += eb;
+		}
+		fiw_put32(out, (uint32_t) nb);
+		for (int b = 0; b < nb; b++)
+		{
+			fiw_put_key(out, c, distinct[first[b]]);
+			fiw_put32(out, (uint32_t) boff);
+			boff += bytes[b];
+			total += bytes[b];
+		}
+		fiw_put32(out, (uint32_t) total);
+		for (int b = 0; b < nb; b++)
+		{
+			fiw_put32(out, (uint32_t) count[b]);
+			for (int d = first[b]; d < first[b] + count[b]; d++)
+			{
+				fiw_put_key(out, c, distinct[d]);
+				fiw_put32(out, (uint32_t) offset[d]);
+				fiw_put32(out, (uint32_t) length[d]);
+			}
+		}
+		free(first);
+		free(count);
+		free(bytes);
 	}
 	fiw_put(out, body.p, body.len);
 	for (int d = 0; d < nd; d++)
@@ -430,9 +513,16 @@ fiw_bitmap_v1(fiw_buf *out, const fiw_col *c)
 	roaring_bitmap_free(nulls);
 	free(bm);
 	free(offset);
+	free(length);
 	free(body.p);
 	free(distinct);
 	free(code);
+}
+
+FIW_UNUSED static void
+fiw_bitmap_v1(fiw_buf *out, const fiw_col *c)
+{
+	fiw_bitmap(out, c, 1, 0);
 }
 
 /* ---- BSI (BitSliceIndexBitmapFileIndex) ---------------------------------- */

@@ -39,8 +39,9 @@
  *   --format F             data files: avro (default), parquet (flat columns, ARRAY, VECTOR, MAP, ROW) or
  *                          orc (the types Paimon's ORC writer takes), uncompressed;
  *                          see ts_gen_parquet.h / ts_gen_orc.h
- *   --row-group-rows N     Parquet row groups / ORC stripes of N rows (the last one
- *                          the rest; Parquet: flat columns only; default 0: one per file)
+ *   --row-group-rows N     Parquet row groups / ORC stripes / Avro blocks of N rows (the
+ *                          last one the rest; Parquet: flat columns only; default 0: one
+ *                          per file, Avro blocks of 64 KiB)
  *   --stripe-rows N        the same as --row-group-rows (the name ORC gives them)
  *   --force                write even if <table_dir>/schema exists
  *   --preset all-types     columns of every type (see below) + partition "p" INT
@@ -219,7 +220,7 @@ typedef struct config
 	bool		force;
 	bool		parquet;		/* --format parquet */
 	bool		orc;			/* --format orc */
-	int			row_group_rows; /* --row-group-rows / --stripe-rows (Parquet, ORC; 0: one per file) */
+	int			row_group_rows; /* --row-group-rows / --stripe-rows (Parquet, ORC, Avro blocks; 0: one per file) */
 	bool		evolve;
 	int			evolve_at;
 	/* pending evolution requests (applied after all columns are known) */
@@ -1603,6 +1604,8 @@ main(int argc, char **argv)
 					memcpy(sync + k, &r, 8);
 				}
 				ts_avro_writer_set_sync(w, sync);
+				if (cfg.row_group_rows > 0)
+					ts_avro_writer_set_block_rows(w, cfg.row_group_rows);
 				st = xcalloc((size_t) ndcols, sizeof(col_stats));
 				for (int c = 0; c < ndcols; c++)
 					stats_init(&st[c], dfields[c].type);

@@ -14,7 +14,8 @@
  * _EXTRA_FIELD_IDS NULL, _INDEX_META = BTreeIndexMeta}), named in the
  * snapshot.  Only row-tracking tables without partitions, bucket-unaware,
  * without schema evolution; columns TINYINT, SMALLINT, INT, BIGINT, DATE,
- * VARCHAR / STRING without NULLs (the null bitmap is not written).
+ * VARCHAR / STRING; the rows whose value is NULL go to the file's null
+ * bitmap (a commit whose values are all NULL: a file of NULLs only).
  */
 #ifndef TS_GEN_BTREE_H
 #define TS_GEN_BTREE_H
@@ -45,6 +46,9 @@ typedef struct gb_state
 	gb_pair    *pairs[MAX_COLS];	/* this commit's values per indexed column */
 	int64_t		npairs[MAX_COLS],
 				cap[MAX_COLS];
+	int64_t    *nulls[MAX_COLS];	/* this commit's local rows of NULL values */
+	int64_t		nnulls[MAX_COLS],
+				ncap[MAX_COLS];
 	int64_t		commit_start;	/* first row id of the commit */
 	gb_file    *files;			/* every index file so far */
 	int			nfiles;
@@ -98,9 +102,6 @@ gb_init(gb_state *g, config *cfg, bool row_tracking)
 				die("--btree-index %s: type %s not written", c->name0,
 					ts_type_kind_name(c->type0->kind));
 		}
-		if (c->type0->nullable && cfg->null_every > 0)
-			die("--btree-index %s: a nullable column with --null-every (the null bitmap is not "
-				"written)", c->name0);
 		g->cols[g->ncols++] = c;
 	}
 	g->uuid = new_uuid();
@@ -112,7 +113,7 @@ gb_begin(gb_state *g, int64_t start)
 {
 	g->commit_start = start;
 	for (int i = 0; i < g->ncols; i++)
-		g->npairs[i] = 0;
+		g->npairs[i] = g->nnulls[i] = 0;
 }
 
 /* the value v of column c at row id row, in a file of partition part */
@@ -132,7 +133,17 @@ gb_add(gb_state *g, const gcol *c, const ts_value *v, int64_t row, const ts_buf 
 		if (g->cols[i] != c)
 			continue;
 		if (v->isnull)
-			die("--btree-index %s: a NULL value", c->name0);
+		{
+			if (g->nnulls[i] == g->ncap[i])
+			{
+				g->ncap[i] = g->ncap[i] * 2 + 64;
+				g->nulls[i] = realloc(g->nulls[i], sizeof(int64_t) * (size_t) g->ncap[i]);
+				if (g->nulls[i] == NULL)
+					die("out of memory");
+			}
+			g->nulls[i][g->nnulls[i]++] = row - g->commit_start;
+			continue;
+		}
 		if (g->npairs[i] == g->cap[i])
 		{
 			g->cap[i] = g->cap[i] * 2 + 64;
@@ -186,12 +197,15 @@ gb_commit(gb_state *g, const config *cfg, int block_size)
 				   *uuid = new_uuid();
 		gb_file    *f;
 
-		if (n == 0)
+		if (n + g->nnulls[i] == 0)
 			continue;
 		gb_sort_type = t;
-		qsort(ps, (size_t) n, sizeof(gb_pair), gb_cmp);
-		rows = xcalloc((size_t) n, sizeof(int64_t));
+		if (n > 0)
+			qsort(ps, (size_t) n, sizeof(gb_pair), gb_cmp);
+		rows = xcalloc((size_t) (n ? n : 1), sizeof(int64_t));
 		btw_init(&w, (size_t) block_size, 1, false);
+		for (int64_t j = 0; j < g->nnulls[i]; j++)
+			btw_null(&w, g->nulls[i][j]);
 		for (int64_t a = 0; a < n;)
 		{
 			int64_t		b = a;
@@ -222,7 +236,7 @@ gb_commit(gb_state *g, const config *cfg, int block_size)
 		write_bytes(path, w.out.p, w.out.len);
 		f->size = (int64_t) w.out.len;
 		f->start = g->commit_start;
-		f->end = g->commit_start + n - 1;
+		f->end = g->commit_start + n + g->nnulls[i] - 1;
 		f->field_id = g->cols[i]->id;
 		f->meta = meta.p;
 		f->meta_len = meta.len;

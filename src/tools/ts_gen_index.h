@@ -7,6 +7,8 @@
  * them (--option file-index.<kind>.columns=a[,b] with kind bloom-filter,
  * bitmap, bsi or range-bitmap; file-index.bloom-filter.<col>.items
  * (default 1000000) and .fpp (default 0.1);
+ * file-index.bitmap[.<col>].version (1 or 2, Java's default 2) and
+ * .index-block-size in bytes (v2; default 16384);
  * file-index.range-bitmap.<col>.chunk-size in bytes (default 16384);
  * file-index.in-manifest-threshold in bytes (default 500)), building one
  * container per data file over the file's rows, and placing it as Java's
@@ -174,7 +176,25 @@ gi_write(const config *cfg, const ts_field *dfields, const gcol *const *dcols, i
 				free(fk);
 			}
 			else if (k == 1)
-				fiw_bitmap_v1(&ix[nix].body, &col);
+			{
+				/* per column, else for every bitmap index (as Java's options) */
+				char	   *vk = pathf("file-index.bitmap.%s.version", name);
+				char	   *bk = pathf("file-index.bitmap.%s.index-block-size", name);
+				const char *vv = gi_option(cfg, vk);
+				const char *bv = gi_option(cfg, bk);
+				int			version;
+
+				if (vv == NULL)
+					vv = gi_option(cfg, "file-index.bitmap.version");
+				if (bv == NULL)
+					bv = gi_option(cfg, "file-index.bitmap.index-block-size");
+				version = vv ? atoi(vv) : 2;
+				if (version != 1 && version != 2)
+					die("%s: bitmap index version 1 or 2", vk);
+				fiw_bitmap(&ix[nix].body, &col, version, bv ? (int) gi_bytes(bk, bv) : 16384);
+				free(vk);
+				free(bk);
+			}
 			else if (k == 2)
 				fiw_bsi(&ix[nix].body, &col);
 			else

@@ -1,9 +1,11 @@
 /*
  * fuzz_btree.c - libFuzzer harness for the btree global index reader
  * (src/format/fileindex/fi_btree.c): the input is one index file, read
- * through an in-memory ts_gi_source, with =, IN, <, >=, STARTS_WITH and
- * NE leaves on INT, BIGINT, STRING and TIMESTAMP(6) columns (the keys of
- * one type read as another are corrupt, not a crash).  Seeded with the
+ * through an in-memory ts_gi_source, with =, IN, <, >=, STARTS_WITH, NE,
+ * IS NULL, IS NOT NULL and NOT IN leaves (the last three and NE also with
+ * a row range of 64 rows, reading the null bitmap) on INT, BIGINT, STRING
+ * and TIMESTAMP(6) columns (the keys of one type read as another are
+ * corrupt, not a crash).  Seeded with the
  * files test_btree.c writes into test/fuzz/seeds/fuzz_btree
  * (TS_BTREE_SEEDS=dir build/unit/test_btree).
  */
@@ -24,13 +26,13 @@ int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	static const ts_predicate_op ops[] = {TS_PRED_EQ, TS_PRED_IN, TS_PRED_LT, TS_PRED_GE,
-	TS_PRED_STARTS_WITH, TS_PRED_NE};
+	TS_PRED_STARTS_WITH, TS_PRED_NE, TS_PRED_IS_NULL, TS_PRED_IS_NOT_NULL, TS_PRED_NOT_IN};
 	const ts_type *types[] = {&t_int, &t_bigint, &t_string, &t_ts6};
 	uint8_t    *copy = malloc(size ? size : 1);
 
 	memcpy(copy, data, size);
 	for (int t = 0; t < 4; t++)
-		for (int o = 0; o < 6; o++)
+		for (int o = 0; o < 9; o++)
 		{
 			ts_value	lits[2];
 			ts_predicate p;
@@ -59,9 +61,15 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 				lits[1].v.i = -20;
 			}
 			p.op = ops[o];
-			p.nliterals = ops[o] == TS_PRED_IN ? 2 : 1;
+			p.nliterals = ops[o] == TS_PRED_IN || ops[o] == TS_PRED_NOT_IN ? 2 :
+				ops[o] == TS_PRED_IS_NULL || ops[o] == TS_PRED_IS_NOT_NULL ? 0 : 1;
 			p.literals = lits;
 			if (ts_global_index_leaf("btree", copy, size, types[t], &p, &all, &rows, &err))
+				ts_global_index_rows_free(rows);
+			rows = NULL;
+			memset(&err, 0, sizeof(err));
+			if (o >= 5 &&
+				ts_global_index_leaf_n("btree", copy, size, 64, types[t], &p, &all, &rows, &err))
 				ts_global_index_rows_free(rows);
 		}
 	free(copy);

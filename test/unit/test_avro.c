@@ -1248,6 +1248,168 @@ test_explicit_schema(void **state)
 	pool_free();
 }
 
+/* ---- blocks passed over by a rows filter ----------------------------------- */
+
+typedef struct skip_log
+{
+	int64_t		first[256],
+				count[256];
+	int			n;
+	const int64_t *wanted;		/* sorted positions; NULL = every block kept */
+	int			nwanted;
+} skip_log;
+
+static bool
+skip_filter(void *arg, int64_t first_row, int64_t nrows)
+{
+	skip_log   *l = arg;
+
+	assert_true(l->n < 256);
+	l->first[l->n] = first_row;
+	l->count[l->n++] = nrows;
+	if (l->wanted == NULL)
+		return true;
+	for (int i = 0; i < l->nwanted; i++)
+		if (l->wanted[i] >= first_row && l->wanted[i] < first_row + nrows)
+			return true;
+	return false;
+}
+
+/*
+ * A file of 2000 rows (id = position) in blocks of a few dozen rows: with a
+ * rows filter the blocks holding no wanted position are passed over (the
+ * filter sees every block once, in order, with its first position), the
+ * others are read whole, and each batch reports its first row's position;
+ * for every codec, and for count(*) (no column).
+ */
+static void
+test_block_skip(void **state)
+{
+	/* ZSTD twice: the second time decompressed ahead by the helper thread */
+	static const ts_avro_codec codecs[] = {TS_AVRO_CODEC_NULL, TS_AVRO_CODEC_ZSTANDARD,
+	TS_AVRO_CODEC_ZSTANDARD, TS_AVRO_CODEC_DEFLATE};
+	const char *schema = "{\"type\":\"record\",\"name\":\"r\",\"fields\":["
+		"{\"name\":\"id\",\"type\":\"long\"},{\"name\":\"s\",\"type\":\"string\"}]}";
+	const char *path = tmp_path("block_skip");
+
+	(void) state;
+	for (int ci = 0; ci < 4; ci++)
+	{
+		ts_err		err;
+		ts_avro_writer *w = ts_avro_writer_create(schema, codecs[ci], &err);
+
+		ts_bg_set_enabled(ci == 2);
+		ts_buf		out;
+		skip_log	all;
+		int			nblocks;
+
+		if (w == NULL)
+			fail_msg("%s", err.msg);
+		ts_avro_writer_set_block_size(w, 256);
+		for (int i = 0; i < 2000; i++)
+		{
+			ts_value	v[2];
+			char		str[16];
+
+			memset(v, 0, sizeof(v));
+			v[0].v.i = i;
+			snprintf(str, sizeof(str), "s%d", i);
+			v[1].v.s.p = (const uint8_t *) str;
+			v[1].v.s.len = (uint32_t) strlen(str);
+			assert_true(ts_avro_writer_add(w, v, &err));
+		}
+		ts_buf_init(&out);
+		assert_true(ts_avro_writer_finish(w, &out, &err));
+		ts_avro_writer_free(w);
+		assert_true(write_file(path, &out));
+		ts_buf_free(&out);
+
+		/* every block kept: the filter sees each once, positions consecutive */
+		memset(&all, 0, sizeof(all));
+		{
+			ts_read_column cols[1] = {{-1, "id", T(TS_BIGINT)}};
+			ts_reader_options opts;
+			ts_format_reader *r;
+			ts_batch	b;
+			int			n;
+			int64_t		seen = 0;
+
+			memset(&opts, 0, sizeof(opts));
+			opts.rows_filter = skip_filter;
+			opts.rows_filter_arg = &all;
+			r = ts_avro_open(path, cols, 1, &opts, &err);
+			if (r == NULL)
+				fail_msg("%s", err.msg);
+			assert_true(r->reports_positions);
+			while ((n = ts_format_next(r, &b, &err)) > 0)
+			{
+				assert_int_equal(r->row_position, seen);
+				for (int i = 0; i < n; i++, seen++)
+					assert_int_equal(ts_batch_at(&b, i, 0)->v.i, seen);
+			}
+			assert_int_equal(n, 0);
+			assert_int_equal(seen, 2000);
+			assert_int_equal(r->metrics.row_groups_total, all.n);
+			assert_int_equal(r->metrics.row_groups_kept, all.n);
+			ts_format_close(r);
+		}
+		nblocks = all.n;
+		assert_true(nblocks > 20);
+		for (int i = 0; i < nblocks; i++)
+			assert_int_equal(all.first[i], i == 0 ? 0 : all.first[i - 1] + all.count[i - 1]);
+		assert_int_equal(all.first[nblocks - 1] + all.count[nblocks - 1], 2000);
+
+		/* wanted: the first and last rows of block 3, the last of block 7, row 1999 */
+		for (int ncols = 1; ncols >= 0; ncols--)
+		{
+			int64_t		wanted[4] = {all.first[3], all.first[3] + all.count[3] - 1,
+			all.first[7] + all.count[7] - 1, 1999};
+			skip_log	l;
+			ts_read_column cols[1] = {{-1, "id", T(TS_BIGINT)}};
+			ts_reader_options opts;
+			ts_format_reader *r;
+			ts_batch	b;
+			int			n;
+			int64_t		got = 0,
+						want = all.count[3] + all.count[7] + all.count[nblocks - 1];
+
+			memset(&l, 0, sizeof(l));
+			l.wanted = wanted;
+			l.nwanted = 4;
+			memset(&opts, 0, sizeof(opts));
+			opts.rows_filter = skip_filter;
+			opts.rows_filter_arg = &l;
+			opts.batch_rows = 7;
+			r = ts_avro_open(path, cols, ncols, &opts, &err);
+			if (r == NULL)
+				fail_msg("%s", err.msg);
+			while ((n = ts_format_next(r, &b, &err)) > 0)
+			{
+				int64_t		pos = r->row_position;
+
+				/* inside a kept block */
+				assert_true((pos >= all.first[3] && pos + n <= all.first[4]) ||
+							(pos >= all.first[7] && pos + n <= all.first[8]) ||
+							pos >= all.first[nblocks - 1]);
+				for (int i = 0; i < n && ncols == 1; i++)
+					assert_int_equal(ts_batch_at(&b, i, 0)->v.i, pos + i);
+				got += n;
+			}
+			if (n < 0)
+				fail_msg("%s", err.msg);
+			assert_int_equal(got, want);
+			assert_int_equal(l.n, nblocks);
+			assert_int_equal(r->metrics.row_groups_total, nblocks);
+			assert_int_equal(r->metrics.row_groups_kept, 3);
+			assert_int_equal(r->metrics.rows_read, want);
+			ts_format_close(r);
+		}
+	}
+	ts_bg_set_enabled(false);
+	unlink(path);
+	pool_free();
+}
+
 /* ---- (d) corruption ----------------------------------------------------- */
 
 static uint8_t *
@@ -1950,6 +2112,7 @@ main(void)
 		cmocka_unit_test(test_zstd_block_without_content_size),
 		cmocka_unit_test(test_corrupt_zstd_file),
 		cmocka_unit_test(test_corrupt_null_codec),
+		cmocka_unit_test(test_block_skip),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

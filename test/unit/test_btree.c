@@ -13,6 +13,7 @@
 
 #include "unit.h"
 #include "format/fileindex/global_index.h"
+#include "base/ts_roaring_check.h"
 #include "scan/predicate.h"
 #include "tools/ts_btree_write.h"
 
@@ -183,11 +184,14 @@ test_hand_built(void **state)
 	assert_int_equal(mask(f, n, &int_type, &p), 0x2);
 	p = leaf(TS_PRED_GE, 1, &l9);
 	assert_int_equal(mask(f, n, &int_type, &p), 0);
-	/* NE, IS NULL: not read, every row */
+	/* NE, IS NOT NULL: the row range is not known here, every row */
 	p = leaf(TS_PRED_NE, 1, &l5);
 	assert_int_equal(mask(f, n, &int_type, &p), -1);
-	p = leaf(TS_PRED_IS_NULL, 0, NULL);
+	p = leaf(TS_PRED_IS_NOT_NULL, 0, NULL);
 	assert_int_equal(mask(f, n, &int_type, &p), -1);
+	/* IS NULL: no null bitmap, no NULL row */
+	p = leaf(TS_PRED_IS_NULL, 0, NULL);
+	assert_int_equal(mask(f, n, &int_type, &p), 0);
 	/* a literal of another type is not a key */
 	p = leaf(TS_PRED_EQ, 1, &l5);
 	p.literal_type = &bigint_type;
@@ -551,6 +555,374 @@ test_corrupt(void **state)
 	}
 }
 
+/* ---- the null bitmap ------------------------------------------------------- */
+
+/* rows of leaf p on a file whose row range has nrows rows, as a mask (-1 = every row) */
+static int64_t
+mask_n(const uint8_t *file, size_t len, int64_t nrows, const ts_type *t, const ts_predicate *p)
+{
+	bool		all;
+	void	   *rows = NULL;
+	ts_err		err;
+	int64_t		m = 0;
+
+	memset(&err, 0, sizeof(err));
+	if (!ts_global_index_leaf_n("btree", file, len, nrows, t, p, &all, &rows, &err))
+		fail_msg("%s", err.msg);
+	if (all)
+	{
+		assert_null(rows);
+		return -1;
+	}
+	for (uint32_t i = 0; i < 48; i++)
+		if (roaring_bitmap_contains(rows, i))
+			m |= INT64_C(1) << i;
+	assert_true(roaring_bitmap_get_cardinality(rows) == (uint64_t) __builtin_popcountll((unsigned long long) m));
+	ts_global_index_rows_free(rows);
+	return m;
+}
+
+static void
+expect_bytes(const btw_buf *b, const uint8_t *want, size_t n)
+{
+	if (b->len != n)
+		fail_msg("%zu bytes, want %zu", b->len, n);
+	for (size_t i = 0; i < n; i++)
+		if (b->p[i] != want[i])
+			fail_msg("byte %zu: %02x, want %02x", i, b->p[i], want[i]);
+}
+
+/* the portable 32-bit part of a 64-bit map with one high key 0, read by libroaring */
+static roaring_bitmap_t *
+read_back(const btw_buf *b)
+{
+	size_t		used = 0;
+	roaring_bitmap_t *r;
+
+	assert_true(b->len > 12);
+	assert_int_equal(b->p[0], 1);
+	assert_int_equal(b->p[8] | b->p[9] | b->p[10] | b->p[11], 0);
+	r = ts_roaring_read(b->p + 12, b->len - 12, &used);
+	assert_non_null(r);
+	assert_int_equal(used, b->len - 12);
+	return r;
+}
+
+/*
+ * Roaring64NavigableMap bytes as Java writes them after runOptimize:
+ * Java keeps an array where a run is no smaller (2 * card > 2 + 4 * runs
+ * converts; CRoaring's own threshold differs at card = 2 * runs + 1).
+ */
+static void
+test_null_bitmap_bytes(void **state)
+{
+	static const uint8_t head[] = {1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0};
+	(void) state;
+	{
+		/* {0, 2, 4}: an array (3 runs) */
+		int64_t		ids[] = {0, 2, 4};
+		uint8_t		want[] = {1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+			0x3a, 0x30, 0, 0, 1, 0, 0, 0,	/* cookie 12346, 1 container */
+			0, 0, 2, 0,			/* key 0, 3 values */
+		16, 0, 0, 0, 0, 0, 2, 0, 4, 0};
+
+		btw_buf		b = {0};
+
+		btw_roaring64(&b, ids, 3);
+		expect_bytes(&b, want, sizeof(want));
+		free(b.p);
+	}
+	{
+		/* {5, 6, 7}: one run, but no smaller than the array (6 > 6 is false): an array */
+		int64_t		ids[] = {5, 6, 7};
+		uint8_t		want[] = {1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+			0x3a, 0x30, 0, 0, 1, 0, 0, 0, 0, 0, 2, 0, 16, 0, 0, 0,
+		5, 0, 6, 0, 7, 0};
+		btw_buf		b = {0};
+
+		btw_roaring64(&b, ids, 3);
+		expect_bytes(&b, want, sizeof(want));
+		free(b.p);
+	}
+	{
+		/* {5, 6, 7, 8}: a run (8 > 6); cookie 12347, run flags, no offsets below 4 containers */
+		int64_t		ids[] = {5, 6, 7, 8};
+		uint8_t		want[] = {1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+			0x3b, 0x30, 0, 0, 0x01, 0, 0, 3, 0,
+		1, 0, 5, 0, 3, 0};
+		btw_buf		b = {0};
+
+		btw_roaring64(&b, ids, 4);
+		expect_bytes(&b, want, sizeof(want));
+		free(b.p);
+	}
+	{
+		/* 4 containers of runs {k << 16 .. +3}: offsets from 4 + 8 * 4 + 1 = 37, 6 bytes each */
+		int64_t		ids[16];
+		btw_buf		b = {0};
+		roaring_bitmap_t *r;
+
+		for (int i = 0; i < 16; i++)
+			ids[i] = ((int64_t) (i / 4) << 16) + i % 4;
+		btw_roaring64(&b, ids, 16);
+		assert_int_equal(b.len, 12 + 37 + 24);
+		assert_int_equal(b.p[12 + 2] | b.p[12 + 3] << 8, 3);	/* 4 containers - 1 */
+		assert_int_equal(b.p[12 + 4], 0x0f);
+		for (int c = 0; c < 4; c++)
+			assert_int_equal(b.p[12 + 21 + 4 * c], 37 + 6 * c);
+		r = read_back(&b);
+		assert_int_equal(roaring_bitmap_get_cardinality(r), 16);
+		for (int i = 0; i < 16; i++)
+			assert_true(roaring_bitmap_contains(r, (uint32_t) ids[i]));
+		roaring_bitmap_free(r);
+		free(b.p);
+	}
+	{
+		/* every other of 10000 values: a bitmap container (5000 > 4096, 5000 runs); then
+		 * 70000 .. 79999 (a run) and a value of another high key */
+		int64_t    *ids = malloc(sizeof(int64_t) * 15002);
+		int64_t		n = 0;
+		btw_buf		b = {0};
+		roaring_bitmap_t *r;
+
+		for (int64_t i = 0; i < 10000; i += 2)
+			ids[n++] = i;
+		for (int64_t i = 70000; i < 80000; i++)
+			ids[n++] = i;
+		btw_roaring64(&b, ids, n);
+		r = read_back(&b);
+		assert_int_equal(roaring_bitmap_get_cardinality(r), (uint64_t) n);
+		for (int64_t i = 0; i < n; i++)
+			assert_true(roaring_bitmap_contains(r, (uint32_t) ids[i]));
+		assert_false(roaring_bitmap_contains(r, 1));
+		roaring_bitmap_free(r);
+		free(b.p);
+		/* a second high key */
+		ids[n++] = (INT64_C(1) << 32) + 7;
+		b = (btw_buf) {0};
+		btw_roaring64(&b, ids, n);
+		assert_int_equal(b.p[0], 2);
+		free(b.p);
+		free(ids);
+	}
+	(void) head;
+}
+
+/* INT keys: row r (of 40) NULL when r % 5 == 0 or r >= 36, else r / 4 (version, zstd, block) */
+static void
+write_nulls(btw_writer *w, int version, bool zstd, size_t block)
+{
+	btw_init(w, block, version, zstd);
+	for (int k = 0; k < 9; k++)
+	{
+		int64_t		rows[4];
+		int			n = 0;
+		uint8_t		key[4];
+
+		for (int r = 4 * k; r < 4 * k + 4; r++)
+			if (r % 5 != 0)
+				rows[n++] = r;
+		btw_add(w, key, btw_key_int(4, k, key), rows, n);
+	}
+	for (int r = 39; r >= 0; r--)
+		if (r % 5 == 0 || r >= 36)
+			btw_null(w, r);
+	btw_finish(w);
+}
+
+static int64_t
+null_mask(void)
+{
+	int64_t		m = 0;
+
+	for (int r = 0; r < 40; r++)
+		if (r % 5 == 0 || r >= 36)
+			m |= INT64_C(1) << r;
+	return m;
+}
+
+/* rows whose key is k */
+static int64_t
+key_mask(int k)
+{
+	int64_t		m = 0;
+
+	for (int r = 4 * k; r < 4 * k + 4 && k >= 0 && k < 9; r++)
+		if (r % 5 != 0)
+			m |= INT64_C(1) << r;
+	return m;
+}
+
+static void
+test_nulls(void **state)
+{
+	const int64_t all40 = (INT64_C(1) << 40) - 1,
+				nulls = null_mask();
+
+	(void) state;
+	for (int version = 1; version <= 2; version++)
+		for (int z = 0; z < 2; z++)
+		{
+			btw_writer	w;
+			ts_value	l3 = v_int(3),
+						in[3] = {v_int(0), v_int(8), v_int(42)},
+						in_null[2] = {v_int(1), v_int(0)};
+			ts_predicate p;
+			btw_buf		meta = {0};
+			char		name[32];
+
+			write_nulls(&w, version, z == 1, z ? 64 : 24);
+			snprintf(name, sizeof(name), "nulls_v%d_z%d", version, z);
+			seed(name, w.out.p, w.out.len);
+			/* the footer's handle: after the data blocks, its size without the CRC */
+			{
+				const uint8_t *foot = w.out.p + w.out.len - 52;
+				uint32_t	off = foot[32] | foot[33] << 8,
+							size = foot[40] | foot[41] << 8;
+				uint32_t	ioff = foot[20] | foot[21] << 8;
+				uint32_t	crc = (uint32_t) crc32(0L, w.out.p + off, size);
+
+				assert_int_equal(off + size + 4, ioff);
+				assert_int_equal(w.out.p[off + size] | w.out.p[off + size + 1] << 8 |
+								 w.out.p[off + size + 2] << 16 | (uint32_t) w.out.p[off + size + 3] << 24,
+								 crc);
+			}
+			btw_meta(&w, &meta);
+			assert_int_equal(meta.p[meta.len - 1], 1);	/* has nulls */
+			free(meta.p);
+
+			p = leaf(TS_PRED_IS_NULL, 0, NULL);
+			assert_int_equal(mask(w.out.p, w.out.len, &int_type, &p), nulls);
+			assert_int_equal(mask_n(w.out.p, w.out.len, 40, &int_type, &p), nulls);
+			/* the null bitmap alone: also for a key type not read (DOUBLE) */
+			assert_int_equal(mask(w.out.p, w.out.len, &double_type, &p), nulls);
+			p = leaf(TS_PRED_IS_NOT_NULL, 0, NULL);
+			assert_int_equal(mask_n(w.out.p, w.out.len, 40, &double_type, &p), all40 & ~nulls);
+			p = leaf(TS_PRED_IS_NULL, 0, NULL);
+			p = leaf(TS_PRED_IS_NOT_NULL, 0, NULL);
+			assert_int_equal(mask(w.out.p, w.out.len, &int_type, &p), -1);
+			assert_int_equal(mask_n(w.out.p, w.out.len, 40, &int_type, &p), all40 & ~nulls);
+			/* a longer range: its rows past the file's are not NULL ones */
+			assert_int_equal(mask_n(w.out.p, w.out.len, 41, &int_type, &p),
+							 (all40 & ~nulls) | INT64_C(1) << 40);
+			p = leaf(TS_PRED_EQ, 1, &l3);
+			assert_int_equal(mask_n(w.out.p, w.out.len, 40, &int_type, &p), key_mask(3));
+			p = leaf(TS_PRED_NE, 1, &l3);
+			assert_int_equal(mask(w.out.p, w.out.len, &int_type, &p), -1);
+			assert_int_equal(mask_n(w.out.p, w.out.len, 40, &int_type, &p),
+							 all40 & ~nulls & ~key_mask(3));
+			p = leaf(TS_PRED_NOT_IN, 3, in);
+			assert_int_equal(mask_n(w.out.p, w.out.len, 40, &int_type, &p),
+							 all40 & ~nulls & ~key_mask(0) & ~key_mask(8));
+			/* NOT IN with a NULL literal: left to the executor */
+			in_null[1].isnull = true;
+			p = leaf(TS_PRED_NOT_IN, 2, in_null);
+			assert_int_equal(mask_n(w.out.p, w.out.len, 40, &int_type, &p), -1);
+			/* ranges and IN still leave the NULL rows out */
+			p = leaf(TS_PRED_GE, 1, &l3);
+			assert_int_equal(mask_n(w.out.p, w.out.len, 40, &int_type, &p),
+							 all40 & ~nulls & ~key_mask(0) & ~key_mask(1) & ~key_mask(2));
+			btw_free(&w);
+		}
+	/* a file of NULLs only: an empty index block, both keys -1 in the meta */
+	{
+		btw_writer	w;
+		btw_buf		meta = {0};
+		ts_value	l3 = v_int(3);
+		ts_predicate p;
+		static const uint8_t want_meta[] = {0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 1};
+
+		btw_init(&w, 64, 1, false);
+		for (int r = 0; r < 7; r++)
+			btw_null(&w, r);
+		btw_finish(&w);
+		seed("nulls_only", w.out.p, w.out.len);
+		btw_meta(&w, &meta);
+		expect_bytes(&meta, want_meta, sizeof(want_meta));
+		free(meta.p);
+		p = leaf(TS_PRED_IS_NULL, 0, NULL);
+		assert_int_equal(mask(w.out.p, w.out.len, &int_type, &p), 0x7f);
+		p = leaf(TS_PRED_IS_NOT_NULL, 0, NULL);
+		assert_int_equal(mask_n(w.out.p, w.out.len, 7, &int_type, &p), 0);
+		p = leaf(TS_PRED_EQ, 1, &l3);
+		assert_int_equal(mask(w.out.p, w.out.len, &int_type, &p), 0);
+		p = leaf(TS_PRED_NE, 1, &l3);
+		assert_int_equal(mask_n(w.out.p, w.out.len, 7, &int_type, &p), 0);
+		btw_free(&w);
+	}
+}
+
+/* corrupt null bitmaps: errors naming it, never rows */
+static void
+test_nulls_corrupt(void **state)
+{
+	btw_writer	w;
+	ts_predicate isnull = leaf(TS_PRED_IS_NULL, 0, NULL),
+				notnull = leaf(TS_PRED_IS_NOT_NULL, 0, NULL);
+	uint8_t    *c;
+	uint32_t	off,
+				size;
+	bool		ok;
+	ts_err		err;
+	bool		all;
+	void	   *rows;
+
+	(void) state;
+	write_nulls(&w, 1, false, 24);
+	c = malloc(w.out.len);
+	off = w.out.p[w.out.len - 52 + 32];
+	off |= (uint32_t) w.out.p[w.out.len - 52 + 33] << 8;
+	size = w.out.p[w.out.len - 52 + 40];
+	/* each byte of the bitmap or its CRC flipped: a checksum mismatch */
+	for (uint32_t i = off; i < off + size + 4; i++)
+	{
+		memcpy(c, w.out.p, w.out.len);
+		c[i] ^= 0x10;
+		assert_null(look(c, w.out.len, &int_type, &isnull, &ok, &err));
+		assert_false(ok);
+		assert_int_equal(err.code, TS_ERR_CORRUPT);
+		assert_non_null(strstr(err.msg, "checksum mismatch in the null bitmap"));
+		memset(&err, 0, sizeof(err));
+		rows = NULL;
+		assert_false(ts_global_index_leaf_n("btree", c, w.out.len, 40, &int_type, &notnull,
+											&all, &rows, &err));
+		assert_null(rows);
+		assert_int_equal(err.code, TS_ERR_CORRUPT);
+	}
+	/* a bitmap that is not one, with a right CRC: corrupt */
+	memcpy(c, w.out.p, w.out.len);
+	c[off + 12] = 0x77;			/* the cookie */
+	{
+		uint32_t	crc = (uint32_t) crc32(0L, c + off, size);
+
+		c[off + size] = (uint8_t) crc;
+		c[off + size + 1] = (uint8_t) (crc >> 8);
+		c[off + size + 2] = (uint8_t) (crc >> 16);
+		c[off + size + 3] = (uint8_t) (crc >> 24);
+	}
+	assert_null(look(c, w.out.len, &int_type, &isnull, &ok, &err));
+	assert_false(ok);
+	assert_int_equal(err.code, TS_ERR_CORRUPT);
+	/* a size past the index block: outside the file part it may be in */
+	memcpy(c, w.out.p, w.out.len);
+	c[w.out.len - 52 + 40] = 0xff;
+	c[w.out.len - 52 + 41] = 0xff;
+	assert_null(look(c, w.out.len, &int_type, &isnull, &ok, &err));
+	assert_false(ok);
+	assert_non_null(strstr(err.msg, "outside the file"));
+	/* = does not read the null bitmap: a broken one does not matter */
+	memcpy(c, w.out.p, w.out.len);
+	c[off + 2] ^= 1;
+	{
+		ts_value	l3 = v_int(3);
+		ts_predicate p = leaf(TS_PRED_EQ, 1, &l3);
+
+		assert_int_equal(mask(c, w.out.len, &int_type, &p), key_mask(3));
+	}
+	free(c);
+	btw_free(&w);
+}
+
 int
 main(void)
 {
@@ -561,6 +933,9 @@ main(void)
 		cmocka_unit_test(test_timestamps),
 		cmocka_unit_test(test_roaring_posting),
 		cmocka_unit_test(test_corrupt),
+		cmocka_unit_test(test_null_bitmap_bytes),
+		cmocka_unit_test(test_nulls),
+		cmocka_unit_test(test_nulls_corrupt),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

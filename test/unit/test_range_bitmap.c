@@ -280,19 +280,26 @@ check_predicates(const ts_file_index *fi, col *c, int domain)
 }
 
 /*
- * The other kinds the shared writer makes (bitmap v1, BSI, bloom filter)
- * over the same column, each in a container of its own, read back.
+ * The other kinds the shared writer makes (bitmap v1 and v2, BSI, bloom
+ * filter) over the same column, each in a container of its own, read back.
  */
 static void
 check_other_kinds(col *c, int domain)
 {
-	static const char *kinds[] = {"bitmap", "bsi", "bloom-filter"};
+	/* bitmap v2 twice: Java's 16 KiB index blocks, and blocks of one or two values */
+	static const char *kinds[] = {"bitmap", "bsi", "bloom-filter", "bitmap", "bitmap"};
 	const char *s[400];
 	fiw_col		v = {.width = c->width, .n = c->n, .null = c->null, .i = c->i, .s = s};
+	int			small = 0;
 
 	for (int r = 0; r < c->n; r++)
+	{
 		s[r] = c->s[r];
-	for (int k = 0; k < 3; k++)
+		if (!c->null[r] && 12 + (int) fiw_key_size(&v, r) > small)
+			small = 12 + (int) fiw_key_size(&v, r);
+	}
+	small += c->n % 16;
+	for (int k = 0; k < 5; k++)
 	{
 		fiw_index	ix = {.column = col_name, .kind = kinds[k]};
 		wbuf		file = {0};
@@ -305,12 +312,17 @@ check_other_kinds(col *c, int domain)
 			fiw_bitmap_v1(&ix.body, &v);
 		else if (k == 1)
 			fiw_bsi(&ix.body, &v);
-		else
+		else if (k == 2)
 			fiw_bloom(&ix.body, &v, c->n, 0.05);
+		else
+			fiw_bitmap(&ix.body, &v, 2, k == 3 ? 16384 : small);
+		if (k >= 3)
+			assert_int_equal(ix.body.p[0], 2);
 		fiw_container(&file, &ix, 1);
 		if (!ts_file_index_parse(file.p, file.len, &fi, &err))
 			fail_msg("parse %s: %s", kinds[k], err.msg);
-		check_predicates_as(&fi, c, domain, k == 0 ? POINT : k == 1 ? EXACT : SUPERSET);
+		check_predicates_as(&fi, c, domain,
+							k == 0 || k >= 3 ? POINT : k == 1 ? EXACT : SUPERSET);
 		ts_file_index_free(&fi);
 		free(ix.body.p);
 		free(file.p);
@@ -511,6 +523,48 @@ read_table(const char *dir, const ts_predicate *pred, int64_t *rows, int64_t *sk
 	ts_plan_free(plan);
 }
 
+/*
+ * BitmapFileIndexMetaV2 byte by byte: INT rows 5, 7, 5, NULL, 9 with index
+ * blocks of at most 24 bytes (4 + one entry of 8 + 4 bytes each): one NULL
+ * row (offset -1 - 3, length 18: its bitmap's size, though not stored), 5
+ * -> {0, 2} at body offset 0 (20 bytes), 7 and 9 one row each (-1 - row,
+ * length -1); three blocks at 0, 16, 32, 48 bytes in all.
+ */
+static void
+test_bitmap_v2_bytes(void **state)
+{
+	static const bool nulls[5] = {false, false, false, true, false};
+	static const int64_t ints[5] = {5, 7, 5, 0, 9};
+	static const uint8_t want[] = {
+		2, 0, 0, 0, 5, 0, 0, 0, 3, 1, 0xff, 0xff, 0xff, 0xfc, 0, 0, 0, 18,
+		0, 0, 0, 3,				/* blocks */
+		0, 0, 0, 5, 0, 0, 0, 0, 0, 0, 0, 7, 0, 0, 0, 16, 0, 0, 0, 9, 0, 0, 0, 32,
+		0, 0, 0, 48,			/* their bytes */
+		0, 0, 0, 1, 0, 0, 0, 5, 0, 0, 0, 0, 0, 0, 0, 20,
+		0, 0, 0, 1, 0, 0, 0, 7, 0xff, 0xff, 0xff, 0xfe, 0xff, 0xff, 0xff, 0xff,
+		0, 0, 0, 1, 0, 0, 0, 9, 0xff, 0xff, 0xff, 0xfb, 0xff, 0xff, 0xff, 0xff
+	};
+	fiw_col		v = {.width = 4, .n = 5, .null = nulls, .i = ints};
+	fiw_index	ix = {.column = "f1", .kind = "bitmap"};
+
+	(void) state;
+	fiw_bitmap(&ix.body, &v, 2, 24);
+	assert_int_equal(ix.body.len, sizeof(want) + 20);
+	for (size_t i = 0; i < sizeof(want); i++)
+		if (ix.body.p[i] != want[i])
+			fail_msg("byte %zu: %02x, want %02x", i, ix.body.p[i], want[i]);
+	/* the body: the portable bitmap {0, 2} */
+	{
+		roaring_bitmap_t *b = roaring_bitmap_portable_deserialize_safe((const char *) ix.body.p + sizeof(want), 20);
+
+		assert_non_null(b);
+		assert_int_equal(roaring_bitmap_get_cardinality(b), 2);
+		assert_true(roaring_bitmap_contains(b, 0) && roaring_bitmap_contains(b, 2));
+		roaring_bitmap_free(b);
+	}
+	free(ix.body.p);
+}
+
 static void
 test_range_bitmap_table(void **state)
 {
@@ -622,6 +676,7 @@ main(void)
 		cmocka_unit_test(test_range_bitmap_random),
 		cmocka_unit_test(test_range_bitmap_other_types),
 		cmocka_unit_test(test_range_bitmap_table),
+		cmocka_unit_test(test_bitmap_v2_bytes),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

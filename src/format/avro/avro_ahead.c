@@ -85,6 +85,13 @@ ts_avro_ahead_submit(ts_avro_container *c)
 	}
 }
 
+void
+ts_avro_ahead_skip(ts_avro_container *c, int64_t offset)
+{
+	if (c->ahead_pos < c->ahead_n && c->ahead[c->ahead_pos].offset == offset)
+		(void) ts_bg_finish(&c->ahead[c->ahead_pos++].job);
+}
+
 bool
 ts_avro_ahead_take(ts_avro_container *c, int64_t offset, const uint8_t *payload, size_t size)
 {

@@ -568,6 +568,7 @@ ts_avro_container_next_block(ts_avro_container *c, ts_err *err)
 	const uint8_t *payload;
 	int32_t		blockno = c->nblocks;	/* 0-based, as Parquet row groups / ORC stripes */
 	uint8_t		head_buf[20];
+	bool		skip;
 
 	c->block = NULL;
 	c->block_len = 0;
@@ -604,15 +605,24 @@ ts_avro_container_next_block(ts_avro_container *c, ts_err *err)
 		ts_error(err, TS_ERR_CORRUPT, "absurd object count %lld", (long long) count);
 		goto corrupt;
 	}
-	if (c->counts_only)
+	skip = c->keep_block != NULL && count > 0 &&
+		!c->keep_block(c->keep_block_arg, c->next_row, count);
+	if (c->counts_only || skip)
 	{
-		/* the object count is all the caller wants: check the sync marker only */
+		/*
+		 * The object count is all the caller wants, or the block is passed
+		 * over: check the sync marker only
+		 */
 		uint8_t		sync[16];
-		int64_t		sync_off = c->next_offset + (int64_t) (cur.p - head) + size;
+		int64_t		hl = (int64_t) (cur.p - head);	/* head is invalid once the window moves */
+		int64_t		sync_off = c->next_offset + hl + size;
 
-		if (c->remote)
+		if (c->remote || !c->counts_only)
 		{
-			/* an object: from the window (a request per window, not two per block) */
+			/*
+			 * From the window: a request per window, not two per block (an
+			 * object), and the next block's header read with it
+			 */
 			const uint8_t *w = window_bytes(c, sync_off, 16, err);
 
 			if (w == NULL)
@@ -621,14 +631,21 @@ ts_avro_container_next_block(ts_avro_container *c, ts_err *err)
 		}
 		else if (!ts_file_pread(c->file, sync, 16, sync_off, err))
 			return -1;
-		c->bytes_read += (int64_t) (cur.p - head) + 16;
+		c->bytes_read += hl + 16;
 		if (memcmp(sync, c->sync, 16) != 0)
 		{
 			ts_error(err, TS_ERR_CORRUPT, "sync marker mismatch after block");
 			goto corrupt;
 		}
-		c->block_count = count;
-		c->next_offset += (int64_t) (cur.p - head) + size + 16;
+		if (skip)
+		{
+			ts_avro_ahead_skip(c, c->next_offset);
+			c->nblocks_skipped++;
+		}
+		c->block_count = skip ? 0 : count;
+		c->block_first_row = c->next_row;
+		c->next_row += count;
+		c->next_offset += hl + size + 16;
 		c->nblocks = blockno + 1;
 		return 1;
 	}
@@ -662,6 +679,8 @@ ts_avro_container_next_block(ts_avro_container *c, ts_err *err)
 			c->block_len = c->data.len;
 		}
 		c->block_count = count;
+		c->block_first_row = c->next_row;
+		c->next_row += count;
 		c->next_offset += header_len + size + 16;
 		c->nblocks = blockno + 1;
 		ts_avro_ahead_submit(c);
@@ -683,6 +702,9 @@ ts_avro_container_next_objects(ts_avro_container *c, ts_cursor *cur, bool *have_
 	{
 		int			rc;
 
+		/* blocks passed over (keep_block) are not decoded: no other check between them */
+		if (!TS_CHECK_INTERRUPTS(err))
+			return -1;
 		if (*have_block && ts_cursor_left(cur) != 0)
 			return ts_error(err, TS_ERR_CORRUPT, "Avro file \"%s\": block %d: %zu bytes left after its %lld objects",
 							c->path, (int) c->nblocks - 1, ts_cursor_left(cur),

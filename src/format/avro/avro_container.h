@@ -72,6 +72,17 @@ typedef struct ts_avro_container
 	bool		remote;			/* reads are requests: TS_AVRO_READ_AHEAD_REMOTE windows */
 	ts_bufpool *buffers;		/* set by the reader: where the window and block
 								 * buffers come from and go back to; may be NULL */
+	/*
+	 * Set by the reader, may be NULL: called with the file position of a
+	 * block's first object and its object count; a block it returns false
+	 * for is passed over unread (neither decompressed nor decoded, its sync
+	 * marker still checked) and handed out as an empty one.
+	 */
+	bool		(*keep_block) (void *arg, int64_t first_row, int64_t nrows);
+	void	   *keep_block_arg;
+	int64_t		next_row;		/* file position of the next block's first object */
+	int64_t		block_first_row;	/* ... of the current block's */
+	int32_t		nblocks_skipped;	/* blocks keep_block left out */
 	/* current block (block = NULL, block_len = 0 when counts_only) */
 	const uint8_t *block;		/* decompressed bytes */
 	size_t		block_len;
@@ -108,7 +119,8 @@ ts_avro_container *ts_avro_container_open_known(const char *path, const char *kn
 												ts_avro_schema *known, ts_err *err);
 
 /*
- * Load the next block: 1 = a block is in block/block_len/block_count,
+ * Load the next block: 1 = a block is in block/block_len/block_count
+ * (block_count 0, no bytes, for one keep_block left out),
  * 0 = end of file, -1 = error (TS_ERR_CORRUPT naming file and block).
  * The previous block's bytes become invalid.
  */
@@ -137,11 +149,14 @@ void		ts_avro_container_close(ts_avro_container *c);
  * ahead (c->data holds it then); false when the caller decompresses it.
  * ts_avro_ahead_cancel: take back or wait for every queued block (before
  * the window is read again); ts_avro_ahead_free: that, and the buffers.
+ * ts_avro_ahead_skip: the block at offset is passed over unread: its
+ * queued decompression (if it is next) is waited for and dropped.
  */
 void		ts_avro_ahead_submit(ts_avro_container *c);
 bool		ts_avro_ahead_take(ts_avro_container *c, int64_t offset, const uint8_t *payload,
 							   size_t size);
 void		ts_avro_ahead_cancel(ts_avro_container *c);
+void		ts_avro_ahead_skip(ts_avro_container *c, int64_t offset);
 void		ts_avro_ahead_free(ts_avro_container *c);
 
 /*

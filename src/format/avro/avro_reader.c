@@ -6,7 +6,11 @@
  * writer's top-level record once at open, then hand out batches of up to
  * batch_rows rows that never span a block, so strings and bytes can point
  * into the decompressed block (valid until the next call) and nested
- * values into an arena reset per batch.  Memory is one block + one batch;
+ * values into an arena reset per batch.  With a rows filter (a row
+ * selection: file index results, wanted row ids) blocks holding no
+ * selected row are passed over unread (ts_avro_container.keep_block);
+ * each batch reports the file position of its first row.  Memory is one
+ * block + one batch;
  * their large buffers come from the caller's buffer pool when it gives
  * one (options->buffers) and go back to it at close, so that the reader
  * of the next file takes them instead of allocating (and faulting in)
@@ -69,6 +73,9 @@ ts_avro_open(const char *path, const ts_read_column *columns, int ncols,
 	if (r->c == NULL)
 		goto fail;
 	r->c->buffers = r->set.buffers;
+	r->c->keep_block = r->set.rows_filter;
+	r->c->keep_block_arg = r->set.rows_filter_arg;
+	r->base.reports_positions = true;
 	names = ts_malloc(sizeof(char *) * (ncols + 1));
 	types = ts_malloc(sizeof(ts_type *) * (ncols + 1));
 	if (names == NULL || types == NULL)
@@ -114,7 +121,8 @@ fail:
 static bool
 load_block(avro_reader *r, bool *eof, ts_err *err)
 {
-	int32_t		before = r->c->nblocks;
+	int32_t		before = r->c->nblocks,
+				skipped_before = r->c->nblocks_skipped;
 	int			rc;
 
 	*eof = false;
@@ -124,7 +132,8 @@ load_block(avro_reader *r, bool *eof, ts_err *err)
 										&r->rows_left, err);
 	r->base.metrics.bytes_read = r->c->bytes_read;
 	r->base.metrics.row_groups_total += r->c->nblocks - before;
-	r->base.metrics.row_groups_kept += r->c->nblocks - before;
+	r->base.metrics.row_groups_kept += r->c->nblocks - before -
+		(r->c->nblocks_skipped - skipped_before);
 	if (rc <= 0)
 	{
 		*eof = rc == 0;
@@ -158,6 +167,7 @@ avro_next(ts_format_reader *base, ts_batch *batch, ts_err *err)
 		return -1;
 	}
 	n = r->rows_left < r->set.batch_rows ? (int) r->rows_left : r->set.batch_rows;
+	r->base.row_position = r->c->block_first_row + r->block_row;
 	if (r->ncols == 0)
 	{
 		/*

@@ -28,6 +28,7 @@ struct ts_avro_writer
 	ts_avro_codec codec;
 	uint8_t		sync[16];
 	size_t		block_size;
+	int64_t		block_rows;		/* objects at which a block is flushed; 0: by size only */
 	ts_buf		block;			/* uncompressed objects of the open block */
 	int64_t		block_count;
 	ts_buf		body;			/* framed blocks written so far */
@@ -801,6 +802,12 @@ ts_avro_writer_set_block_size(ts_avro_writer *w, size_t bytes)
 	w->block_size = bytes ? bytes : 1;
 }
 
+void
+ts_avro_writer_set_block_rows(ts_avro_writer *w, int64_t rows)
+{
+	w->block_rows = rows > 0 ? rows : 0;
+}
+
 int
 ts_avro_writer_ncols(const ts_avro_writer *w)
 {
@@ -837,7 +844,7 @@ ts_avro_writer_add(ts_avro_writer *w, const ts_value *values, ts_err *err)
 		return false;
 	}
 	w->block_count++;
-	if (w->block.len >= w->block_size)
+	if (w->block.len >= w->block_size || (w->block_rows > 0 && w->block_count >= w->block_rows))
 		return flush_block(w, err);
 	return true;
 }

@@ -49,6 +49,8 @@ ts_avro_writer *ts_avro_writer_create(const char *schema_json, ts_avro_codec cod
 void		ts_avro_writer_set_sync(ts_avro_writer *w, const uint8_t sync[16]);
 /* Optional: uncompressed bytes at which a block is flushed (default 64 KiB). */
 void		ts_avro_writer_set_block_size(ts_avro_writer *w, size_t bytes);
+/* Optional: objects at which a block is flushed as well (default 0: by size only). */
+void		ts_avro_writer_set_block_rows(ts_avro_writer *w, int64_t rows);
 
 /* Number of values a row must have. */
 int			ts_avro_writer_ncols(const ts_avro_writer *w);

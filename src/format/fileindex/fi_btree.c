@@ -33,16 +33,27 @@
  *            when precision > 3), strings their UTF-8 bytes (ordered as
  *            unsigned bytes, then length), BOOLEAN 1 byte.
  *
+ * Null bitmap: <size> bytes (the footer's handle) of a portable 64-bit
+ * Roaring bitmap (as in a posting list) of the local row ids whose key is
+ * NULL, then the CRC32 of those bytes (u32, outside the handle's size);
+ * written only when some key was NULL.
+ *
  * Used for =, IN, <, <=, >, >= and STARTS_WITH on those types except CHAR
  * (stored padded), FLOAT / DOUBLE (Java orders -0.0 before 0.0, SQL finds
  * them equal), DECIMAL(p > 18) and TIMESTAMP(7..9) (PostgreSQL compares
- * microseconds); anything else, a later version, LZ4 / LZO blocks and row
- * ids beyond 32 bits allow every row (the index is not used); so do files
- * with the earlier footer of Java's sources (48 bytes: the same handles,
- * then magic 198732882, no version), whose row ids may not be local ones.  Bytes that
- * do not decode are TS_ERR_CORRUPT.  The bloom filter and the null bitmap
- * are not read; neither is the file's meta in the index manifest.  Memory:
- * the index block and one data block at a time.
+ * microseconds); IS NULL on any type (the null bitmap; none = no NULL
+ * row); and, when the source knows its row range's row count, IS NOT NULL
+ * (any type), <> and NOT IN
+ * as the range's rows less the NULL ones and the literals' rows (no block
+ * but the literals' is read; NOT IN with a NULL literal is not used).
+ * Anything else, a later version, LZ4 / LZO blocks and row ids beyond 32
+ * bits allow every row (the index is not used); so do files with the
+ * earlier footer of Java's sources (48 bytes: the same handles, then
+ * magic 198732882, no version), whose row ids may not be local ones.
+ * Bytes that do not decode, a null bitmap whose CRC does not match, are
+ * TS_ERR_CORRUPT.  The bloom filter is not read; neither is the file's
+ * meta in the index manifest.  Memory: the index block and one data block
+ * at a time, or the null bitmap.
  */
 #include <string.h>
 #include <zlib.h>
@@ -444,6 +455,63 @@ add_row(roaring_bitmap_t *rows, uint64_t id, bool *wide)
 		roaring_bitmap_add(rows, (uint32_t) id);
 }
 
+/*
+ * A portable 64-bit Roaring bitmap (Java's Roaring64NavigableMap
+ * .serializePortable: u64 count, then per 32-bit high key a u32 high key
+ * + a portable 32-bit bitmap, keys ascending) at p, OR-ed into rows; ids
+ * beyond 32 bits set *wide instead.  *used = its bytes.  Empty bitmaps
+ * (no keys, an empty key) are corrupt unless allow_empty.
+ */
+static bool
+roaring64_read(const uint8_t *p, size_t len, bool allow_empty, roaring_bitmap_t *rows,
+			   bool *wide, size_t *used, ts_err *err)
+{
+	const uint8_t *start = p,
+			   *end = p + len;
+	uint64_t	nb;
+	int64_t		prev = -1;
+
+	if (len < 8)
+		goto corrupt;
+	nb = le64(p);
+	p += 8;
+	if ((nb == 0 && !allow_empty) || nb > (uint64_t) (end - p) / 4)
+		goto corrupt;
+	for (uint64_t i = 0; i < nb; i++)
+	{
+		uint32_t	high;
+		size_t		n = 0;
+		roaring_bitmap_t *b;
+
+		if (end - p < 4)
+			goto corrupt;
+		high = le32(p);
+		p += 4;
+		if (high > INT32_MAX || (int64_t) high <= prev)
+			goto corrupt;
+		prev = high;
+		b = fi_read_roaring(p, (size_t) (end - p), &n, err);
+		if (b == NULL)
+			return false;
+		p += n;
+		if (roaring_bitmap_is_empty(b) && !allow_empty)
+		{
+			roaring_bitmap_free(b);
+			goto corrupt;
+		}
+		if (high != 0)
+			*wide = true;
+		else
+			roaring_bitmap_or_inplace(rows, b);
+		roaring_bitmap_free(b);
+	}
+	*used = (size_t) (p - start);
+	return true;
+
+corrupt:
+	return ts_error(err, TS_ERR_CORRUPT, "btree index: malformed row ids");
+}
+
 static bool
 posting_add(int version, const uint8_t *p, size_t len, roaring_bitmap_t *rows, bool *wide,
 			ts_err *err)
@@ -489,43 +557,11 @@ posting_add(int version, const uint8_t *p, size_t len, roaring_bitmap_t *rows, b
 			break;
 		case 2:
 			{
-				uint64_t	nb;
-				int64_t		prev = -1;
+				size_t		used = 0;
 
-				if (end - p < 8)
-					goto corrupt;
-				nb = le64(p);
-				p += 8;
-				if (nb == 0 || nb > (uint64_t) (end - p) / 4)
-					goto corrupt;
-				for (uint64_t i = 0; i < nb; i++)
-				{
-					uint32_t	high;
-					size_t		used = 0;
-					roaring_bitmap_t *b;
-
-					if (end - p < 4)
-						goto corrupt;
-					high = le32(p);
-					p += 4;
-					if (high > INT32_MAX || (int64_t) high <= prev)
-						goto corrupt;
-					prev = high;
-					b = fi_read_roaring(p, (size_t) (end - p), &used, err);
-					if (b == NULL)
-						return false;
-					p += used;
-					if (roaring_bitmap_is_empty(b))
-					{
-						roaring_bitmap_free(b);
-						goto corrupt;
-					}
-					if (high != 0)
-						*wide = true;
-					else
-						roaring_bitmap_or_inplace(rows, b);
-					roaring_bitmap_free(b);
-				}
+				if (!roaring64_read(p, (size_t) (end - p), false, rows, wide, &used, err))
+					return false;
+				p += used;
 				break;
 			}
 		default:
@@ -708,6 +744,48 @@ leaf_range(const bt_type *k, ts_predicate_op op, const bt_key *x, bt_range *r, t
 	}
 }
 
+/*
+ * The null bitmap (the footer's handle at bytes 32..43; offset 0 and size
+ * 0 = none): <size> bytes of a portable 64-bit Roaring bitmap of the local
+ * row ids whose key is NULL, then the CRC32 of those bytes (u32, not
+ * counted in size), OR-ed into rows.
+ */
+static bool
+nulls_read(bt_file *f, const uint8_t *foot, roaring_bitmap_t *rows, bool *wide, ts_err *err)
+{
+	int64_t		off = (int64_t) le64(foot + 32);
+	int32_t		size = (int32_t) le32(foot + 40);
+	uint8_t    *buf;
+	size_t		used = 0;
+	bool		ok;
+
+	if (off == 0 && size == 0)
+		return true;
+	if (off < 0 || size < 0 || off > f->blocks_end || (int64_t) size > f->blocks_end - off - 4)
+		return ts_error(err, TS_ERR_CORRUPT,
+						"btree index: null bitmap at %lld of %d bytes outside the file",
+						(long long) off, size);
+	buf = ts_malloc((size_t) size + 4);
+	if (buf == NULL)
+		return ts_error_nomem(err, "btree index null bitmap");
+	if (!f->src->read(f->src->arg, buf, (size_t) size + 4, off, err))
+	{
+		ts_free(buf);
+		return false;
+	}
+	if ((uint32_t) crc32(0L, buf, (uInt) size) != le32(buf + size))
+		ok = ts_error(err, TS_ERR_CORRUPT, "btree index: checksum mismatch in the null bitmap at %lld",
+					  (long long) off);
+	else
+	{
+		ok = roaring64_read(buf, (size_t) size, true, rows, wide, &used, err);
+		if (ok && used != (size_t) size)
+			ok = ts_error(err, TS_ERR_CORRUPT, "btree index: trailing bytes after the null bitmap");
+	}
+	ts_free(buf);
+	return ok;
+}
+
 bool
 fi_btree_leaf(const ts_gi_source *src, const ts_type *t, const ts_predicate *p, bool *all,
 			  roaring_bitmap_t **out, ts_err *err)
@@ -718,14 +796,20 @@ fi_btree_leaf(const ts_gi_source *src, const ts_type *t, const ts_predicate *p, 
 	bt_block	index;
 	int64_t		ioff;
 	int32_t		isize;
-	roaring_bitmap_t *rows;
+	roaring_bitmap_t *rows,
+			   *nulls = NULL;
 	bool		wide = false,
-				unread = false;
+				unread = false,
+				complement = false,	/* the result: range - nulls - rows */
+				use_nulls = false,
+				use_keys = true;
+	ts_predicate_op range_op = p->op;
 	int			nlits;
 
 	*all = true;
 	*out = NULL;
-	if (k.kind == BK_NONE)
+	/* IS [NOT] NULL read the null bitmap alone: any key type */
+	if (k.kind == BK_NONE && p->op != TS_PRED_IS_NULL && p->op != TS_PRED_IS_NOT_NULL)
 		return true;
 	switch (p->op)
 	{
@@ -744,10 +828,31 @@ fi_btree_leaf(const ts_gi_source *src, const ts_type *t, const ts_predicate *p, 
 				return true;
 			nlits = 1;
 			break;
+		case TS_PRED_IS_NULL:
+			nlits = 0;
+			use_nulls = true;
+			use_keys = false;
+			break;
+		case TS_PRED_IS_NOT_NULL:
+			nlits = 0;
+			use_nulls = complement = true;
+			use_keys = false;
+			break;
+		case TS_PRED_NE:
+		case TS_PRED_NOT_IN:
+			nlits = p->op == TS_PRED_NE ? 1 : p->nliterals;
+			if (nlits <= 0)
+				return true;
+			use_nulls = complement = true;
+			range_op = TS_PRED_EQ;
+			break;
 		default:
 			return true;
 	}
-	if (p->nliterals < nlits || nlits <= 0)
+	/* a complement needs the row range: every row of it not NULL and not a key excluded */
+	if (complement && (src->nrows <= 0 || src->nrows > (int64_t) UINT32_MAX + 1))
+		return true;
+	if (p->nliterals < nlits || (use_keys && nlits <= 0))
 		return true;
 	/* every literal must be a key (a NULL one matches nothing, as SQL's IN) */
 	for (int i = 0; i < nlits; i++)
@@ -755,7 +860,11 @@ fi_btree_leaf(const ts_gi_source *src, const ts_type *t, const ts_predicate *p, 
 		bt_key		x;
 
 		if (p->literals[i].isnull)
+		{
+			if (complement)
+				return true;	/* NOT IN (.., NULL): left to the executor */
 			continue;
+		}
 		if (!key_literal(&k, t, p, &p->literals[i], &x))
 			return true;
 	}
@@ -774,47 +883,85 @@ fi_btree_leaf(const ts_gi_source *src, const ts_type *t, const ts_predicate *p, 
 	f.version = (int32_t) le32(foot + 44);
 	if (f.version != 1 && f.version != 2)
 		return true;			/* a later version: not read */
-	ioff = (int64_t) le64(foot + 20);
-	isize = (int32_t) le32(foot + 28);
-	if (!block_read(&f, ioff, isize, &index, &unread, err))
-		return false;
-	if (unread)
-		return true;
 
 	rows = roaring_bitmap_create();
 	if (rows == NULL)
-	{
-		block_free(&index);
 		return ts_error_nomem(err, "btree index");
-	}
-	for (int i = 0; i < nlits && !wide && !unread; i++)
+	if (use_nulls)
 	{
-		bt_key		x;
-		bt_range	r;
-		bool		ok;
+		nulls = complement ? roaring_bitmap_create() : rows;
+		if (nulls == NULL || !nulls_read(&f, foot, nulls, &wide, err))
+		{
+			bool		nomem = nulls == NULL;
 
-		if (p->literals[i].isnull)
-			continue;
-		(void) key_literal(&k, t, p, &p->literals[i], &x);
-		if (!leaf_range(&k, p->op, &x, &r, err))
-			ok = false;
-		else
-		{
-			ok = range_rows(&f, &index, &k, &r, rows, &wide, &unread, err);
-			ts_free(r.hi_buf);
-		}
-		if (!ok)
-		{
+			if (nulls && nulls != rows)
+				roaring_bitmap_free(nulls);
 			roaring_bitmap_free(rows);
-			block_free(&index);
+			return nomem ? ts_error_nomem(err, "btree index") : false;
+		}
+	}
+	if (use_keys && !wide)
+	{
+		ioff = (int64_t) le64(foot + 20);
+		isize = (int32_t) le32(foot + 28);
+		if (!block_read(&f, ioff, isize, &index, &unread, err))
+		{
+			if (nulls && nulls != rows)
+				roaring_bitmap_free(nulls);
+			roaring_bitmap_free(rows);
 			return false;
 		}
+		for (int i = 0; i < nlits && !wide && !unread; i++)
+		{
+			bt_key		x;
+			bt_range	r;
+			bool		ok;
+
+			if (p->literals[i].isnull)
+				continue;
+			(void) key_literal(&k, t, p, &p->literals[i], &x);
+			if (!leaf_range(&k, range_op, &x, &r, err))
+				ok = false;
+			else
+			{
+				ok = range_rows(&f, &index, &k, &r, rows, &wide, &unread, err);
+				ts_free(r.hi_buf);
+			}
+			if (!ok)
+			{
+				if (nulls && nulls != rows)
+					roaring_bitmap_free(nulls);
+				roaring_bitmap_free(rows);
+				block_free(&index);
+				return false;
+			}
+		}
+		block_free(&index);
 	}
-	block_free(&index);
 	if (wide || unread)
 	{
+		if (nulls && nulls != rows)
+			roaring_bitmap_free(nulls);
 		roaring_bitmap_free(rows);
 		return true;
+	}
+	if (complement)
+	{
+		/* the range's rows, less the NULL ones and the keys' rows */
+		roaring_bitmap_t *c = roaring_bitmap_create();
+
+		if (c == NULL)
+		{
+			roaring_bitmap_free(nulls);
+			roaring_bitmap_free(rows);
+			return ts_error_nomem(err, "btree index");
+		}
+		roaring_bitmap_add_range(c, 0, (uint64_t) src->nrows);
+		roaring_bitmap_andnot_inplace(c, nulls);
+		roaring_bitmap_andnot_inplace(c, rows);
+		roaring_bitmap_free(nulls);
+		roaring_bitmap_free(rows);
+		rows = c;
 	}
 	*all = false;
 	*out = rows;

@@ -98,8 +98,16 @@ bool
 ts_global_index_leaf(const char *index_type, const uint8_t *body, size_t len, const ts_type *t,
 					 const ts_predicate *p, bool *all, void **rows, ts_err *err)
 {
+	return ts_global_index_leaf_n(index_type, body, len, 0, t, p, all, rows, err);
+}
+
+bool
+ts_global_index_leaf_n(const char *index_type, const uint8_t *body, size_t len, int64_t nrows,
+					   const ts_type *t, const ts_predicate *p, bool *all, void **rows,
+					   ts_err *err)
+{
 	mem_src		m = {body, len};
-	ts_gi_source src = {mem_read, &m, (int64_t) len};
+	ts_gi_source src = {mem_read, &m, (int64_t) len, nrows};
 
 	*all = true;
 	*rows = NULL;

@@ -16,12 +16,18 @@
 #include "base/ts_value.h"
 #include "scan/predicate.h"
 
-/* Where an index file's bytes come from: len bytes at offset of size bytes. */
+/*
+ * Where an index file's bytes come from: len bytes at offset of size
+ * bytes; nrows = the rows of its row range (0 = not known: then no leaf
+ * answered by the rows an index does not list, IS NOT NULL, <>, NOT IN,
+ * uses it).
+ */
 typedef struct ts_gi_source
 {
 	bool		(*read) (void *arg, void *buf, size_t len, int64_t offset, ts_err *err);
 	void	   *arg;
 	int64_t		size;
+	int64_t		nrows;
 } ts_gi_source;
 
 /* Is an index of this _INDEX_TYPE read by ts_global_index_leaf? */
@@ -36,10 +42,14 @@ bool		ts_global_index_kind_supported(const char *index_type);
 bool		ts_global_index_leaf_src(const char *index_type, const ts_gi_source *src,
 									 const ts_type *t, const ts_predicate *p, bool *all,
 									 void **rows, ts_err *err);
-/* The same on a file held in memory. */
+/* The same on a file held in memory (its row range not known). */
 bool		ts_global_index_leaf(const char *index_type, const uint8_t *body, size_t len,
 								 const ts_type *t, const ts_predicate *p, bool *all, void **rows,
 								 ts_err *err);
+/* The same on a file held in memory whose row range has nrows rows. */
+bool		ts_global_index_leaf_n(const char *index_type, const uint8_t *body, size_t len,
+								   int64_t nrows, const ts_type *t, const ts_predicate *p,
+								   bool *all, void **rows, ts_err *err);
 void		ts_global_index_rows_free(void *rows);
 
 #endif							/* TS_GLOBAL_INDEX_H */
