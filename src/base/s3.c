@@ -152,6 +152,28 @@ s3_count_round_trip(void)
 static CURLM *multi = NULL;
 static CURL *easy = NULL;
 
+/* Largest body allocated whole at its first byte, from the size it should have. */
+#define PREALLOC_MAX ((int64_t) 64 << 20)
+
+/*
+ * The first allocation of a growing body: the whole of it when its size is
+ * known (the size the metadata gives, else the answer's Content-Length),
+ * so that it is neither copied as it grows nor allocated twice; at most
+ * PREALLOC_MAX (a larger or lying size grows as any body, up to max_body).
+ */
+static size_t
+first_capacity(s3_sink *s)
+{
+	curl_off_t	cl = -1;
+	int64_t		want = s->size_hint;
+
+	if (want <= 0 && curl_easy_getinfo(s->handle, CURLINFO_CONTENT_LENGTH_DOWNLOAD_T, &cl) == CURLE_OK)
+		want = (int64_t) cl;
+	if (want > 0 && want <= PREALLOC_MAX && (size_t) want < s->max_body)
+		return (size_t) want + 1 > 16384 ? (size_t) want + 1 : 16384;
+	return 16384;
+}
+
 static size_t
 on_body(char *ptr, size_t size, size_t nmemb, void *arg)
 {
@@ -221,7 +243,7 @@ on_body(char *ptr, size_t size, size_t nmemb, void *arg)
 	}
 	if (s->got + n + 1 > s->grow_cap)
 	{
-		size_t		cap = s->grow_cap ? s->grow_cap : 16384;
+		size_t		cap = s->grow_cap ? s->grow_cap : first_capacity(s);
 		uint8_t    *d;
 
 		while (cap < s->got + n + 1)
@@ -394,6 +416,7 @@ s3_attempt_begin(CURL *h, s3_request *r, const ts_s3_config *cfg, s3_sink *s, s3
 	}
 	else
 		s->max_body = r->max_body;
+	s->size_hint = r->kind == REQ_WHOLE && r->expect_size > 0 ? r->expect_size : 0;
 	if (r->kind == REQ_RANGE || r->kind == REQ_WHOLE)
 	{
 		curl_easy_setopt(h, CURLOPT_HEADERFUNCTION, on_header);
