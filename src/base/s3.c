@@ -816,6 +816,13 @@ s3_range_result(s3_request *r, int64_t object_size, ts_err *err)
 
 	if (r->status >= 300 || r->status < 200)
 		ok = answer_error(r, err);
+	else if (r->status == 206 && r->total > 0 && object_size > 0 && r->total != object_size)
+	{
+		/* the size the file was opened with (a HEAD's, or the metadata's) is not the object's */
+		ok = ts_error(err, TS_ERR_IO,
+					  "object \"%s\": a ranged read gives its size as %lld bytes, not the %lld it was opened with",
+					  r->uri, (long long) r->total, (long long) object_size);
+	}
 	else
 		ok = ts_s3_check_range_answer(r->uri, r->status, r->body_len, r->len, r->offset,
 									  object_size, err);
@@ -952,18 +959,45 @@ ts_s3_list(const char *uri, bool max_one, char ***names, int *count, ts_err *err
 			break;
 		}
 		r.max_body = (size_t) 64 << 20;
-		ok = send_request(&r, err);
+		for (int attempt = 1;; attempt++)
+		{
+			int			before = out.count;
+
+			ok = send_request(&r, err);
+			if (!ok)
+				break;
+			if (r.status != 200)
+				ok = answer_error(&r, err);
+			else
+				ok = ts_s3_parse_list_page((const char *) r.body, r.body_len, prefix, &out, err);
+			ts_free(r.body);
+			r.body = NULL;
+			request_done(&r);
+			if (ok || r.status != 200 || err == NULL || err->code != TS_ERR_CORRUPT ||
+				attempt >= s3_max_attempts(cfg))
+				break;
+
+			/*
+			 * A 200 page that does not parse (cut short under a
+			 * Content-Length that agrees) is transient, as a short body
+			 * is: the entries it added are dropped and the same page is
+			 * asked again, at most as many times as a request is tried.
+			 */
+			while (out.count > before)
+				ts_free(out.names[--out.count]);
+			ts_free(out.next_token);
+			out.next_token = NULL;
+			if (!ts_http_pause_ms(50L * attempt))
+			{
+				ok = ts_error(err, TS_ERR_CANCELED, "LIST \"%s\": canceled", uri);
+				break;
+			}
+		}
 		ts_free((char *) r.url);
-		if (!ok)
-			break;
-		if (r.status != 200)
-			ok = answer_error(&r, err);
-		else
-			ok = ts_s3_parse_list_page((const char *) r.body, r.body_len, prefix, &out, err);
-		ts_free(r.body);
-		request_done(&r);
 		if (ok && !max_one && out.truncated && ts_interrupt_pending())
 			ok = ts_error(err, TS_ERR_CANCELED, "LIST \"%s\": canceled", uri);
+		if (!ok)
+			break;
 	} while (ok && !max_one && out.truncated);
 	if (ok && out.count == 0)
 		ok = ts_error(err, TS_ERR_NOT_FOUND, "LIST \"%s\": no objects below it", uri);
