@@ -88,7 +88,6 @@ struct ts_s3_batch
 /* Batches started and not finished, newest first. */
 static ts_s3_batch *running = NULL;
 static uint64_t epoch = 1;
-static int64_t last_step_ms = 0;	/* when step() last moved the transfers on */
 
 static int64_t
 now_ms(void)
@@ -405,35 +404,16 @@ step(CURLM *multi)
 				ended = true;
 			}
 	} while (ended && startable_items());
-	last_step_ms = now_ms();
 	return true;
 }
-
-/*
- * Most a drive (ts_s3_drive) lets pass without moving the transfers on when
- * none of their sockets is ready: libcurl's own timers (time-outs, the
- * stalled-connection check) run at least this often while a scan decodes.
- */
-#define DRIVE_IDLE_MS 10
 
 void
 ts_s3_drive(void)
 {
 	CURLM	   *multi;
-	int			ready = 0;
 
-	if (running == NULL || !s3_multi_handle(&multi, NULL))
-		return;
-
-	/*
-	 * A scan calls this at every batch of rows, most often with nothing
-	 * arrived: one poll of every transfer's socket tells, where
-	 * curl_multi_perform would look at each transfer (a poll each).
-	 */
-	if (!startable_items() && now_ms() - last_step_ms < DRIVE_IDLE_MS &&
-		curl_multi_wait(multi, NULL, 0, 0, &ready) == CURLM_OK && ready == 0)
-		return;
-	(void) step(multi);
+	if (running != NULL && s3_multi_handle(&multi, NULL))
+		(void) step(multi);
 }
 
 /* Free b, not touching the multi handle. */
