@@ -21,9 +21,10 @@
 # read by that binary in the same run, for a before/after on a shared machine.
 # A larger table, bench.db/pq_big (ts_gen: 1,000,000 rows of 4 columns in 96
 # uncompressed Parquet files of ~0.46 MB, 16 buckets: 44 MB, two windows of
-# files fetched ahead), is fully scanned only, local and s3, three times
-# each: the reads the issue's target (a full scan within 1.5x of local at
-# 20 ms) can be judged on.
+# files fetched ahead), is fully scanned only, local and s3,
+# TS_BENCH_PQ_RUNS times each (default 5; with TS_SCAN_BENCH_BEFORE also by
+# that binary), with the medians and the load average: the reads the
+# issue's target (a full scan within 1.5x of local at 20 ms) can be judged on.
 #   bash bench/s3.sh [FIXTURES_DIR]     (default /tmp/tablescan_fdw_fixtures)
 # TS_BENCH_TABLES="db/t ..." replaces the fixture tables read (default: orders, pk_dedup_dv, all_types).
 set -euo pipefail
@@ -64,6 +65,10 @@ BIGCOLS=(--column 'id:INT NOT NULL' --column s:STRING --column bi:BIGINT --colum
     --column n:BIGINT --partition p --partitions 4 --primary-key id --buckets 4 --rows 400 --keys 300 \
     --files 2 --snapshots 6 --compact-every 2 --levels 3 --delete-every 6 --deletion-vectors --no-ops >/dev/null
 BEFORE=${TS_SCAN_BENCH_BEFORE:-}
+# seconds of a ts_scan_bench line: "read" or "total" (plan + read)
+secs() { sed -n 's/.*plan \([0-9.]*\) s, read \([0-9.]*\) s.*/\1 \2/p' <<< "$2" |
+         awk -v w="$1" '{ printf "%.3f", w == "read" ? $2 : $1 + $2 }'; }
+median() { printf '%s\n' "$@" | sort -n | awk '{ a[NR] = $1 } END { if (NR) printf "%.3f", NR % 2 ? a[(NR + 1) / 2] : (a[NR / 2] + a[NR / 2 + 1]) / 2 }'; }
 P=/tmp/tablescan_fdw_s3_bench_pq/bench.db/pq_big
 if [ ! -f $P/snapshot/snapshot-1 ]; then
     rm -rf $P
@@ -117,11 +122,21 @@ for delay in 0 20; do
             fi
         done
     done
-    echo "-- bench.db/pq_big (44 MB of Parquet in 96 files, full scans)"
-    for _ in 1 2 3; do
-        printf 'local: '; $BUILD/bench/ts_scan_bench "$P" | head -1
-        printf 's3   : '; $BUILD/bench/ts_scan_bench "s3://bench/bench.db/pq_big" | tr '\n' ' '; echo
+    echo "-- bench.db/pq_big (44 MB of Parquet in 96 files, full scans; load average $(cut -d' ' -f1-3 /proc/loadavg))"
+    lr=(); lt=(); sr=(); st=(); br=(); bt=()
+    for _ in $(seq 1 "${TS_BENCH_PQ_RUNS:-5}"); do
+        l=$($BUILD/bench/ts_scan_bench "$P" | head -1); echo "local: $l"
+        lr+=("$(secs read "$l")"); lt+=("$(secs total "$l")")
+        s=$($BUILD/bench/ts_scan_bench "s3://bench/bench.db/pq_big" | tr '\n' ' '); echo "s3   : $s"
+        sr+=("$(secs read "$s")"); st+=("$(secs total "$s")")
+        if [ -n "$BEFORE" ]; then
+            s=$($BEFORE "s3://bench/bench.db/pq_big" | tr '\n' ' '); echo "s3 (before): $s"
+            br+=("$(secs read "$s")"); bt+=("$(secs total "$s")")
+        fi
     done
+    echo "pq_big medians (read / plan + read): local $(median "${lr[@]}") / $(median "${lt[@]}") s," \
+         "s3 $(median "${sr[@]}") / $(median "${st[@]}") s${BEFORE:+, s3 before $(median "${br[@]}") / $(median "${bt[@]}") s};" \
+         "load average $(cut -d' ' -f1-3 /proc/loadavg)"
     echo "-- bench.db/manifests_1000 (1,000 manifests, plan only)"
     printf 'plan local: '; $BUILD/bench/ts_scan_bench "$M" --plan-only 1 | head -1
     printf 'plan s3   : '; $BUILD/bench/ts_scan_bench "s3://bench/bench.db/manifests_1000" --plan-only 3 --cache 64 | tr '\n' ' '; echo

@@ -152,6 +152,28 @@ s3_count_round_trip(void)
 static CURLM *multi = NULL;
 static CURL *easy = NULL;
 
+/* Largest body allocated whole at its first byte, from the size it should have. */
+#define PREALLOC_MAX ((int64_t) 64 << 20)
+
+/*
+ * The first allocation of a growing body: the whole of it when its size is
+ * known (the size the metadata gives, else the answer's Content-Length),
+ * so that it is neither copied as it grows nor allocated twice; at most
+ * PREALLOC_MAX (a larger or lying size grows as any body, up to max_body).
+ */
+static size_t
+first_capacity(s3_sink *s)
+{
+	curl_off_t	cl = -1;
+	int64_t		want = s->size_hint;
+
+	if (want <= 0 && curl_easy_getinfo(s->handle, CURLINFO_CONTENT_LENGTH_DOWNLOAD_T, &cl) == CURLE_OK)
+		want = (int64_t) cl;
+	if (want > 0 && want <= PREALLOC_MAX && (size_t) want < s->max_body)
+		return (size_t) want + 1 > 16384 ? (size_t) want + 1 : 16384;
+	return 16384;
+}
+
 static size_t
 on_body(char *ptr, size_t size, size_t nmemb, void *arg)
 {
@@ -221,7 +243,7 @@ on_body(char *ptr, size_t size, size_t nmemb, void *arg)
 	}
 	if (s->got + n + 1 > s->grow_cap)
 	{
-		size_t		cap = s->grow_cap ? s->grow_cap : 16384;
+		size_t		cap = s->grow_cap ? s->grow_cap : first_capacity(s);
 		uint8_t    *d;
 
 		while (cap < s->got + n + 1)
@@ -394,6 +416,7 @@ s3_attempt_begin(CURL *h, s3_request *r, const ts_s3_config *cfg, s3_sink *s, s3
 	}
 	else
 		s->max_body = r->max_body;
+	s->size_hint = r->kind == REQ_WHOLE && r->expect_size > 0 ? r->expect_size : 0;
 	if (r->kind == REQ_RANGE || r->kind == REQ_WHOLE)
 	{
 		curl_easy_setopt(h, CURLOPT_HEADERFUNCTION, on_header);
@@ -793,6 +816,13 @@ s3_range_result(s3_request *r, int64_t object_size, ts_err *err)
 
 	if (r->status >= 300 || r->status < 200)
 		ok = answer_error(r, err);
+	else if (r->status == 206 && r->total > 0 && object_size > 0 && r->total != object_size)
+	{
+		/* the size the file was opened with (a HEAD's, or the metadata's) is not the object's */
+		ok = ts_error(err, TS_ERR_IO,
+					  "object \"%s\": a ranged read gives its size as %lld bytes, not the %lld it was opened with",
+					  r->uri, (long long) r->total, (long long) object_size);
+	}
 	else
 		ok = ts_s3_check_range_answer(r->uri, r->status, r->body_len, r->len, r->offset,
 									  object_size, err);
@@ -929,18 +959,45 @@ ts_s3_list(const char *uri, bool max_one, char ***names, int *count, ts_err *err
 			break;
 		}
 		r.max_body = (size_t) 64 << 20;
-		ok = send_request(&r, err);
+		for (int attempt = 1;; attempt++)
+		{
+			int			before = out.count;
+
+			ok = send_request(&r, err);
+			if (!ok)
+				break;
+			if (r.status != 200)
+				ok = answer_error(&r, err);
+			else
+				ok = ts_s3_parse_list_page((const char *) r.body, r.body_len, prefix, &out, err);
+			ts_free(r.body);
+			r.body = NULL;
+			request_done(&r);
+			if (ok || r.status != 200 || err == NULL || err->code != TS_ERR_CORRUPT ||
+				attempt >= s3_max_attempts(cfg))
+				break;
+
+			/*
+			 * A 200 page that does not parse (cut short under a
+			 * Content-Length that agrees) is transient, as a short body
+			 * is: the entries it added are dropped and the same page is
+			 * asked again, at most as many times as a request is tried.
+			 */
+			while (out.count > before)
+				ts_free(out.names[--out.count]);
+			ts_free(out.next_token);
+			out.next_token = NULL;
+			if (!ts_http_pause_ms(50L * attempt))
+			{
+				ok = ts_error(err, TS_ERR_CANCELED, "LIST \"%s\": canceled", uri);
+				break;
+			}
+		}
 		ts_free((char *) r.url);
-		if (!ok)
-			break;
-		if (r.status != 200)
-			ok = answer_error(&r, err);
-		else
-			ok = ts_s3_parse_list_page((const char *) r.body, r.body_len, prefix, &out, err);
-		ts_free(r.body);
-		request_done(&r);
 		if (ok && !max_one && out.truncated && ts_interrupt_pending())
 			ok = ts_error(err, TS_ERR_CANCELED, "LIST \"%s\": canceled", uri);
+		if (!ok)
+			break;
 	} while (ok && !max_one && out.truncated);
 	if (ok && out.count == 0)
 		ok = ts_error(err, TS_ERR_NOT_FOUND, "LIST \"%s\": no objects below it", uri);

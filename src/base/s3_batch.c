@@ -88,7 +88,6 @@ struct ts_s3_batch
 /* Batches started and not finished, newest first. */
 static ts_s3_batch *running = NULL;
 static uint64_t epoch = 1;
-static uint64_t slots_freed = 0;	/* transfers ended, ever (wait_for) */
 
 static int64_t
 now_ms(void)
@@ -191,7 +190,6 @@ release(CURLM *multi, ts_s3_batch *b, slot *sl, long *retry_after_s)
 	sl->pk = -1;
 	sl->item = -1;
 	b->active--;
-	slots_freed++;
 }
 
 /* Stop b's transfers: it is finished, failed (err) or canceled. */
@@ -346,27 +344,66 @@ s3_batch_route(CURL *h, CURLcode rc)
 	return false;
 }
 
-/* Fill every running batch, move the transfers on without waiting. */
+/* Has a running batch an item never started, or a retry due, and a slot free for it? */
+static bool
+startable_items(void)
+{
+	int64_t		now = -1;
+
+	for (ts_s3_batch *o = running; o; o = o->link)
+	{
+		if (o->failed || o->active >= o->nslots)
+			continue;
+		if (o->next < o->n)
+			return true;
+		for (int i = 0; i < o->next; i++)
+			if (!o->states[i].finished && o->states[i].due_ms >= 0)
+			{
+				if (now < 0)
+					now = now_ms();
+				if (o->states[i].due_ms <= now)
+					return true;
+			}
+	}
+	return false;
+}
+
+/*
+ * Fill every running batch and move the transfers on without waiting; as
+ * long as transfers end and their slots can take items not started yet,
+ * fill and move on again, so that the next requests go out now and not
+ * after a wait (which, when every running transfer has just ended, has no
+ * socket to wake it).  It loops only while transfers end: it never spins.
+ */
 static bool
 step(CURLM *multi)
 {
-	CURLMsg    *msg;
-	int			msgs;
-	int			nrunning = 0;
+	bool		ended;
 
-	for (ts_s3_batch *b = running, *nb; b; b = nb)
+	do
 	{
-		void	   *prev = ts_alloc_switch(b->owner);
+		CURLMsg    *msg;
+		int			msgs;
+		int			nrunning = 0;
 
-		nb = b->link;
-		fill(multi, b);
-		ts_alloc_switch(prev);
-	}
-	if (curl_multi_perform(multi, &nrunning) != CURLM_OK)
-		return false;
-	while ((msg = curl_multi_info_read(multi, &msgs)) != NULL)
-		if (msg->msg == CURLMSG_DONE)
-			s3_batch_route(msg->easy_handle, msg->data.result);
+		for (ts_s3_batch *b = running, *nb; b; b = nb)
+		{
+			void	   *prev = ts_alloc_switch(b->owner);
+
+			nb = b->link;
+			fill(multi, b);
+			ts_alloc_switch(prev);
+		}
+		if (curl_multi_perform(multi, &nrunning) != CURLM_OK)
+			return false;
+		ended = false;
+		while ((msg = curl_multi_info_read(multi, &msgs)) != NULL)
+			if (msg->msg == CURLMSG_DONE)
+			{
+				s3_batch_route(msg->easy_handle, msg->data.result);
+				ended = true;
+			}
+	} while (ended && startable_items());
 	return true;
 }
 
@@ -502,16 +539,6 @@ ts_s3_batch_done(ts_s3_batch *b)
 	return b->left == 0 || b->epoch != epoch;
 }
 
-/* Has a running batch an item never started and a slot free for it? */
-static bool
-unstarted_items(void)
-{
-	for (ts_s3_batch *o = running; o; o = o->link)
-		if (!o->failed && o->next < o->n && o->active < o->nslots)
-			return true;
-	return false;
-}
-
 /* Is item i (-1: every item) of b finished, or b failed or abandoned? */
 static bool
 finished(const ts_s3_batch *b, int i)
@@ -530,7 +557,6 @@ wait_for(ts_s3_batch *b, int i)
 	{
 		int64_t		next_due = -1;
 		int			wait_ms = 50;
-		uint64_t	freed_before;
 
 		if (ts_interrupt_pending())
 		{
@@ -547,7 +573,6 @@ wait_for(ts_s3_batch *b, int i)
 			fail(b, &b->err);
 			break;
 		}
-		freed_before = slots_freed;
 		if (!step(multi))
 		{
 			ts_error(&b->err, TS_ERR_IO, "GET \"%s\": the libcurl multi handle failed", b->items[0].uri);
@@ -556,15 +581,6 @@ wait_for(ts_s3_batch *b, int i)
 		}
 		if (finished(b, i))
 			break;
-
-		/*
-		 * Slots freed by this step and items never started: start them now,
-		 * not after the wait below (which, when every running transfer has
-		 * just ended, has no socket to wake it and takes the whole 50 ms).
-		 * Only after a transfer ended, so that this never spins.
-		 */
-		if (slots_freed != freed_before && unstarted_items())
-			continue;
 		/* wait for the network, a due retry (of any batch) or at most 50 ms */
 		for (ts_s3_batch *o = running; o; o = o->link)
 			for (int i = 0; i < o->next; i++)

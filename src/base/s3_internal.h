@@ -35,6 +35,7 @@ typedef struct s3_sink
 	uint8_t    *grow;
 	size_t		grow_cap;
 	size_t		max_body;
+	int64_t		size_hint;		/* a whole body's expected size (> 0), else 0 */
 	size_t		got;
 	bool		overflow;
 	bool		nomem;

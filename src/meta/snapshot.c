@@ -101,6 +101,9 @@ ts_snapshot_parse(const char *json, size_t len, const char *what, ts_err *err)
 	s->version = 1;
 	s->total_record_count = -1;
 	s->delta_record_count = -1;
+	s->base_manifest_list_size = -1;
+	s->delta_manifest_list_size = -1;
+	s->changelog_manifest_list_size = -1;
 	v = 1;
 	if (!get_int64(root, "version", &v, NULL, false, what, err))
 		goto fail;
@@ -110,6 +113,10 @@ ts_snapshot_parse(const char *json, size_t len, const char *what, ts_err *err)
 		!dup_string(root, "baseManifestList", &s->base_manifest_list, true, what, err) ||
 		!dup_string(root, "deltaManifestList", &s->delta_manifest_list, true, what, err) ||
 		!dup_string(root, "changelogManifestList", &s->changelog_manifest_list, false, what, err) ||
+		!get_int64(root, "baseManifestListSize", &s->base_manifest_list_size, NULL, false, what, err) ||
+		!get_int64(root, "deltaManifestListSize", &s->delta_manifest_list_size, NULL, false, what, err) ||
+		!get_int64(root, "changelogManifestListSize", &s->changelog_manifest_list_size, NULL, false,
+				   what, err) ||
 		!dup_string(root, "indexManifest", &s->index_manifest, false, what, err) ||
 		!dup_string(root, "commitUser", &s->commit_user, false, what, err) ||
 		!get_int64(root, "commitIdentifier", &s->commit_identifier, NULL, false, what, err) ||

@@ -20,6 +20,10 @@ typedef struct ts_snapshot
 	char	   *base_manifest_list;		/* file names under <root>/manifest */
 	char	   *delta_manifest_list;
 	char	   *changelog_manifest_list;	/* NULL if absent/null */
+	/* their byte sizes (Paimon 1.1+), -1 if absent */
+	int64_t		base_manifest_list_size;
+	int64_t		delta_manifest_list_size;
+	int64_t		changelog_manifest_list_size;
 	char	   *index_manifest;			/* NULL if absent */
 	char	   *commit_user;
 	int64_t		commit_identifier;

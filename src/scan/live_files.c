@@ -302,25 +302,37 @@ scan_read_live_files(ts_plan *plan, scan_state *st,
 
 	if (remote)
 	{
-		/* both lists in one round trip (each would cost a HEAD and reads) */
+		/*
+		 * Both lists in one round trip (each would cost a HEAD and reads),
+		 * with the sizes the snapshot gives when it does (Paimon 1.1+): a
+		 * body of another length is retried, then left to the list's own
+		 * read, never taken as the list.
+		 */
 		const char *lists[2];
+		int64_t		sizes[2];
 		int			nl = 0;
 
 		if (plan->snapshot->base_manifest_list && plan->snapshot->base_manifest_list[0] &&
 			strchr(plan->snapshot->base_manifest_list, '/') == NULL)
+		{
+			sizes[nl] = plan->snapshot->base_manifest_list_size;
 			lists[nl++] = ts_arena_printf(&plan->arena, "%s/manifest/%s", plan->table_path,
-											plan->snapshot->base_manifest_list);
+										  plan->snapshot->base_manifest_list);
+		}
 		if (plan->snapshot->delta_manifest_list && plan->snapshot->delta_manifest_list[0] &&
 			strchr(plan->snapshot->delta_manifest_list, '/') == NULL)
+		{
+			sizes[nl] = plan->snapshot->delta_manifest_list_size;
 			lists[nl++] = ts_arena_printf(&plan->arena, "%s/manifest/%s", plan->table_path,
-											plan->snapshot->delta_manifest_list);
+										  plan->snapshot->delta_manifest_list);
+		}
 		for (int k = 0; k < nl; k++)
 			if (lists[k] == NULL)
 			{
 				ts_error_nomem(err, NULL);
 				goto done;
 			}
-		if ((window = ts_prefetch_objects(lists, nl, err)) == NULL)
+		if ((window = ts_prefetch_objects_sized(lists, sizes, nl, err)) == NULL)
 			goto done;
 	}
 	if (!scan_read_manifest_list(plan, plan->snapshot->base_manifest_list, plan->snapshot->id,

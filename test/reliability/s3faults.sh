@@ -23,6 +23,11 @@
 #   2. the data files of pq_rg and pq_small failing every attempt: each query
 #      an ERROR naming the object and the status / transport error; the
 #      backend's sockets and memory (VmRSS) the same after 30 such queries;
+#   1b. well-formed lies on every odd attempt: manifest lists answered 200
+#      with half the list (the snapshot's list sizes refuse it), listing pages
+#      cut in half (asked again), HEADs giving half the size (caught by a
+#      ranged read's Content-Range): the local rows, or for the HEADs an
+#      ERROR naming the object, never wrong rows;
 #   3. the data files stalling: statement_timeout and pg_cancel_backend end a
 #      query waiting on a concurrent batch (latency printed, not asserted),
 #      the session answers next;
@@ -179,6 +184,42 @@ for cache in off on; do
     done
 done
 echo "s3faults: $nq queries under random faults, $nerr retries-exhausted errors, $nbad wrong"
+
+# ---- 1b. well-formed lies -------------------------------------------------------------
+# Every odd attempt of the matching objects lies with a well-formed answer
+# (proxy.mjs "liere"): a whole GET is 200 with half the object under a
+# Content-Length that agrees, a LIST page is cut in half the same way, a HEAD
+# gives half the size.
+lies() {   # name regex tables... : each table's full scan through the lying store
+    local name=$1 re=$2 t got exp bad=0 out
+    shift 2
+    chaos "reset=1&rate=0&doom=&stallre=&liere=$re" >/dev/null
+    for t in "$@"; do
+        out=$(q -c "$SESSION" -c "SELECT count(*), md5(string_agg(x, '|' ORDER BY x)) FROM (SELECT t::text x FROM s3.$t t) s" 2>&1)
+        exp=$(cat "$W/loc/${t}_full")
+        if [ "$out" = "$exp" ]; then continue; fi
+        if [ "$name" = head ] && printf '%s' "$out" | grep -Eq 'ERROR: .*"s3://chaos/wh/rel.db/'"$t"'/[^"]+"'; then
+            echo "# lies ($name), $t: $out"; continue
+        fi
+        bad=$((bad + 1)); echo "# lies ($name), $t: expected $exp got $(printf '%s' "$out" | head -c 300)"
+    done
+    echo "# lies ($name): store $(chaos "" | sed 's/.*"counts"://')"
+    return $bad
+}
+# manifest lists: the sizes the snapshots give (baseManifestListSize, ...) catch the half list
+lies lists '/manifest/manifest-list-' orc_t avro_many orders pq_small &&
+    ok "manifest lists answered 200 with half the list: the snapshot's sizes refuse it, the local rows" ||
+    fail "manifest lists answered with half the list: wrong rows or an error"
+# format tables: a listing page cut short (well-formed answer, not XML) is asked again
+lies listing '^wh/rel\.db/events_(csv|json)/$' events_csv events_json &&
+    ok "listing pages cut short under a Content-Length that agrees: asked again, the local rows" ||
+    fail "listing pages cut short: wrong rows or an error"
+# data files read by ranges after a HEAD: a HEAD giving half the size is caught by the
+# ranged reads' Content-Range (an ERROR naming the object) or harmless, never wrong rows
+lies head '^wh/rel\.db/pq_rg/bucket-0/data-' pq_rg &&
+    ok "HEADs giving half the size: the local rows or an ERROR naming the object, never wrong rows" ||
+    fail "HEADs giving half the size: wrong rows"
+chaos "reset=1&rate=0&doom=&stallre=&liere=" >/dev/null
 
 # ---- 2. objects failing every attempt: errors, no leaks --------------------------------
 chaos "reset=1&rate=0&doom=(pq_rg|pq_small)/bucket-0/data-rg-&stallre=" >/dev/null

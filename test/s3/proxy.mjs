@@ -31,9 +31,14 @@
 // wider range), a stall of --chaos-stall-ms before the answer or mid-body;
 // objects whose key matches the "doom" regular expression fail every
 // attempt (503 / reset / short body by turns), those matching "stallre"
-// stall every attempt.  Every request waits a
+// stall every attempt, and those matching "liere" (an object's key, or a
+// listing's prefix) get a well-formed lie on every odd attempt: a whole GET
+// answered 200 with the first half of the object under a Content-Length
+// that agrees (no Content-Range: a store ignoring the range), a ranged GET
+// a consistent shorter 206, a HEAD a Content-Length of half the size, a
+// LIST page cut in half under a Content-Length that agrees.  Every request waits a
 // random 0..--chaos-latency ms first.  GET /__chaos (unsigned, this proxy
-// only) shows the settings and counts; ?seed=&rate=&doom=&stallre=&latency=&stall=
+// only) shows the settings and counts; ?seed=&rate=&doom=&stallre=&liere=&latency=&stall=
 // changes them, ?reset=1 also clears the counts and attempt numbers.
 import crypto from "node:crypto";
 import http from "node:http";
@@ -63,7 +68,7 @@ const listPageSize = Number(opt("--list-page-size")[0] || 1000);
 const delayMs = Number(opt("--delay")[0] || 0);	// added to every request (bench/s3.sh)
 const chaos = { seed: String(opt("--chaos-seed")[0] || "1"), rate: Number(opt("--chaos-rate")[0] || 0),
                 doom: opt("--chaos-doom")[0] || "", latency: Number(opt("--chaos-latency")[0] || 0),
-                stall: Number(opt("--chaos-stall-ms")[0] || 2000), stallre: "" };
+                stall: Number(opt("--chaos-stall-ms")[0] || 2000), stallre: "", liere: "" };
 const chaosCounts = {};
 const chaosAttempts = new Map();
 const tls = opt("--tls-key")[0] && { key: fs.readFileSync(opt("--tls-key")[0]), cert: fs.readFileSync(opt("--tls-cert")[0]) };
@@ -88,7 +93,7 @@ function amzDate(s) {
 
 // SHA-256 / HMAC-SHA256 of node:crypto (OpenSSL) in the shape the SDK's
 // signer takes (the AWS SDK for JavaScript gives it @smithy/hash-node, the
-// same): the pure-JavaScript @aws-crypto/sha256-js cost most of the check.
+// same): the pure-JavaScript SHA-256 the SDK uses by default cost most of the check.
 class NodeSha256 {
   constructor(secret) {
     this.h = secret === undefined ? crypto.createHash("sha256")
@@ -202,7 +207,11 @@ function chaosFor(req, url) {
   const ranged = !!req.headers.range;
   const body = req.method === "GET";
   let kind = null;
-  if (chaos.stallre && objectKey && new RegExp(chaos.stallre).test(objectKey)) {
+  const listPrefix = url.searchParams.get("list-type") === "2" ? url.searchParams.get("prefix") || "" : null;
+  const lieKey = listPrefix !== null ? listPrefix : objectKey;
+  if (chaos.liere && lieKey && new RegExp(chaos.liere).test(lieKey) && n % 2 === 1) {
+    kind = "liar";
+  } else if (chaos.stallre && objectKey && new RegExp(chaos.stallre).test(objectKey)) {
     kind = "stall";
   } else if (chaos.doom && objectKey && new RegExp(chaos.doom).test(objectKey)) {
     kind = doomKinds[n % doomKinds.length];
@@ -225,6 +234,7 @@ function chaosControl(url, res) {
   if (q.has("latency")) chaos.latency = Number(q.get("latency"));
   if (q.has("stall")) chaos.stall = Number(q.get("stall"));
   if (q.has("stallre")) chaos.stallre = q.get("stallre");
+  if (q.has("liere")) chaos.liere = q.get("liere");
   if (q.get("reset") === "1") {
     chaosAttempts.clear();
     for (const k of Object.keys(chaosCounts)) delete chaosCounts[k];
@@ -238,7 +248,9 @@ function serveChaos(targetPort, req, res, f) {
   const kind = f.kind;
   const headers = { ...req.headers };
   delete headers.authorization;
-  if (kind === "full200") delete headers.range;	// the whole object, 200
+  // the whole object, 200 (a liar's whole GET: cut below)
+  const wholeGet = !req.headers.range || /^bytes=0-$/.test(req.headers.range);
+  if (kind === "full200" || (kind === "liar" && wholeGet)) delete headers.range;
   const up = http.request({ host: "127.0.0.1", port: targetPort, method: req.method, path: req.url, headers }, (ur) => {
     const chunks = [];
     ur.on("data", (c) => chunks.push(c));
@@ -263,7 +275,14 @@ function serveChaos(targetPort, req, res, f) {
         else res.socket.end();		// fewer bytes than Content-Length
         return;
       }
-      if (ok && req.method === "GET" && kind === "lie" && body.length > 1) {
+      if (ok && kind === "liar" && req.method === "HEAD" && Number(h["content-length"]) > 1) {
+        h["content-length"] = String(Math.floor(Number(h["content-length"]) / 2));	// a lying size
+      } else if (ok && kind === "liar" && req.method === "GET" && wholeGet && body.length > 1) {
+        body = body.subarray(0, body.length >> 1);	// half the object, 200, announced as such
+        h["content-length"] = String(body.length);
+        delete h["content-range"];
+      }
+      if (ok && req.method === "GET" && (kind === "lie" || (kind === "liar" && !wholeGet)) && body.length > 1) {
         body = body.subarray(0, body.length >> 1);	// a shorter body, announced as such
         h["content-length"] = String(body.length);
         if (ur.statusCode === 206 && h["content-range"]) {
@@ -322,7 +341,7 @@ const unXml = (s) => s.replace(/&lt;/g, "<").replace(/&gt;/g, ">").replace(/&quo
   .replace(/&apos;/g, "'").replace(/&amp;/g, "&");
 
 // ListObjectsV2 with delimiter and pagination, over s3rver's flat listing.
-async function handleList(targetPort, bucket, q, res) {
+async function handleList(targetPort, bucket, q, res, cut = false) {
   const prefix = q.get("prefix") || "";
   const delimiter = q.get("delimiter") || "";
   const maxKeys = Math.min(Number(q.get("max-keys") || 1000), listPageSize);
@@ -362,8 +381,10 @@ async function handleList(targetPort, bucket, q, res) {
     xml += entries.get(n) ? `<CommonPrefixes><Prefix>${xmlText(n)}</Prefix></CommonPrefixes>`
       : `<Contents><Key>${xmlText(n)}</Key><Size>0</Size></Contents>`;
   xml += "</ListBucketResult>";
-  res.writeHead(200, { "Content-Type": "application/xml" });
-  res.end(xml);
+  let out = Buffer.from(xml);
+  if (cut) out = out.subarray(0, out.length >> 1);	// a page cut short, its length announced
+  res.writeHead(200, { "Content-Type": "application/xml", "Content-Length": String(out.length) });
+  res.end(out);
 }
 
 // The objects uploaded at start ("/bucket/key" -> body and s3rver's headers
@@ -451,7 +472,7 @@ function startProxy(targetPort) {
       if (req.method === "GET" && url.searchParams.get("list-type") === "2" && parts.length <= 3 && !parts[2]) {
         req.resume();
         if (f.kind === "stall") await new Promise((r) => setTimeout(r, chaos.stall));
-        return handleList(targetPort, bucket, url.searchParams, res)
+        return handleList(targetPort, bucket, url.searchParams, res, f.kind === "liar")
           .catch((e) => xmlError(res, 500, "InternalError", e.message));
       }
       return serveChaos(targetPort, req, res, f);

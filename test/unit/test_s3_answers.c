@@ -12,7 +12,10 @@
  * as empty.  Alone (s3.c) and in a batch (s3_batch.c).  Faults found by
  * test/reliability/s3faults.sh.  The whole-object prefetch given the size
  * the metadata names (prefetch.c) refuses a short body whose
- * Content-Length lies with it.
+ * Content-Length lies with it.  A ranged read whose Content-Range gives
+ * another object size than the one it was opened with (a HEAD that lied)
+ * is an error; a listing page cut short under an agreeing Content-Length
+ * is asked again.
  */
 #include "unit.h"
 
@@ -24,6 +27,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "base/ts_fs.h"
 #include "base/ts_prefetch.h"
 #include "base/ts_s3.h"
 
@@ -369,6 +373,77 @@ test_prefetch_known_size(void **state)
 	ts_s3_set_config(NULL);
 }
 
+/*
+ * The size an object was opened with (a HEAD's) and the one a ranged
+ * read's Content-Range gives differ: an error naming the object and both
+ * sizes, not bytes read at the wrong place (a HEAD that lied).
+ */
+static void
+test_range_other_size(void **state)
+{
+	static const char *const answers[] = {A206("0-4/20", "5", "01234")};
+	char		buf[5];
+	ts_err		err = {0};
+
+	(void) state;
+	configure(serve(answers, 1), 3);
+	assert_false(ts_s3_read_range("s3://b/obj", buf, 5, 0, 10, &err));
+	assert_non_null(strstr(err.msg, "\"s3://b/obj\": a ranged read gives its size as 20 bytes, not the 10"));
+	/* the same answer to an object opened with its true size is read */
+	assert_true(ts_s3_read_range("s3://b/obj", buf, 5, 0, 20, &err));
+	assert_memory_equal(buf, "01234", 5);
+	stop();
+	ts_s3_set_config(NULL);
+}
+
+#define LIST_PAGE \
+	"<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<ListBucketResult><Name>b</Name><Prefix>t/</Prefix>" \
+	"<IsTruncated>false</IsTruncated><Contents><Key>t/a</Key></Contents><Contents><Key>t/b</Key>" \
+	"</Contents></ListBucketResult>"
+
+/*
+ * A listing page cut short under a Content-Length that agrees (well-formed
+ * HTTP, not XML) is asked again, the entries it gave dropped: never a
+ * listing short of entries, and an ERROR when every attempt is so.
+ */
+static void
+test_list_page_cut_retried(void **state)
+{
+	char		cut[512];
+	char		whole[512];
+	const char *answers[2];
+	char	  **names = NULL;
+	int			n = 0;
+	ts_err		err = {0};
+	int64_t		before;
+	size_t		half = strlen(LIST_PAGE) - 40;	/* after t/a's entry, inside t/b's */
+
+	(void) state;
+	snprintf(cut, sizeof(cut), "HTTP/1.1 200 OK\r\nContent-Length: %zu\r\nConnection: close\r\n\r\n%.*s",
+			 half, (int) half, LIST_PAGE);
+	snprintf(whole, sizeof(whole), "HTTP/1.1 200 OK\r\nContent-Length: %zu\r\nConnection: close\r\n\r\n%s",
+			 strlen(LIST_PAGE), LIST_PAGE);
+	answers[0] = cut;
+	answers[1] = whole;
+	configure(serve(answers, 2), 3);
+	before = ts_s3_request_count();
+	assert_true(ts_s3_list("s3://b/t", false, &names, &n, &err));
+	assert_int_equal(ts_s3_request_count() - before, 2);
+	assert_int_equal(n, 2);
+	assert_string_equal(names[0], "a");
+	assert_string_equal(names[1], "b");
+	ts_free_names(names, n);
+	stop();
+
+	configure(serve(answers, 1), 3);
+	before = ts_s3_request_count();
+	assert_false(ts_s3_list("s3://b/t", false, &names, &n, &err));
+	assert_int_equal(ts_s3_request_count() - before, 3);
+	assert_non_null(strstr(err.msg, "is not XML"));
+	stop();
+	ts_s3_set_config(NULL);
+}
+
 /* a failed assert leaves its test early: the server goes here */
 static int
 teardown(void **state)
@@ -388,6 +463,8 @@ main(void)
 		cmocka_unit_test_teardown(test_whole_short_retried, teardown),
 		cmocka_unit_test_teardown(test_batch_short_retried, teardown),
 		cmocka_unit_test_teardown(test_prefetch_known_size, teardown),
+		cmocka_unit_test_teardown(test_range_other_size, teardown),
+		cmocka_unit_test_teardown(test_list_page_cut_retried, teardown),
 	};
 
 	signal(SIGPIPE, SIG_IGN);
