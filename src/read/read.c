@@ -350,6 +350,13 @@ ts_split_reader_next(ts_split_reader *r, ts_batch *batch, ts_err *err)
 				r->next_file++;
 				continue;
 			}
+			/* a primary-key global index's positions (scan/pk_global_index.c) */
+			if (!ts_index_rows_restrict(r->split->files[r->next_file].index_rows, &selection,
+										err))
+			{
+				ts_row_selection_free(selection);
+				return -1;
+			}
 			/* the file before is closed: the window may move on */
 			if (r->next_file >= r->window_end && !prefetch_files(r, r->next_file, err))
 				return -1;

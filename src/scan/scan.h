@@ -102,6 +102,11 @@ typedef struct ts_scan_file
 	 */
 	int64_t		range_start;
 	int64_t		range_end;
+	/*
+	 * The row positions a primary-key global index allows (pk_global_index.c;
+	 * in the plan's arena), NULL = every row: only those are decoded.
+	 */
+	const struct ts_row_ids *index_rows;
 } ts_scan_file;
 
 typedef struct ts_split
