@@ -150,3 +150,10 @@ SELECT (SELECT array_agg(i::text ORDER BY id) FROM items_bad i WHERE id < 10)
 SET tablescan.enable_file_index = off;
 SELECT error_of('SELECT * FROM items_bad WHERE n = ' || :n1);
 RESET tablescan.enable_file_index;
+
+SET client_min_messages = warning;
+DROP VIEW model, physical, live;
+DROP TABLE ops;
+DROP FUNCTION same_rows(text, text), plan_lines(text), files_read(text), kept(text), error_of(text);
+DROP SERVER lake CASCADE;
+DROP EXTENSION tablescan_fdw;

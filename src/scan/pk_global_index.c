@@ -79,6 +79,7 @@ typedef struct pk_state
 	int			fgroup[PKGI_MAX_FIELDS];
 	int64_t		foffset[PKGI_MAX_FIELDS];
 	int64_t		frows;
+	bool		fnarrowed[PKGI_MAX_FIELDS];	/* a leaf of the definition narrowed */
 	char		used[256];
 	size_t		used_len;
 } pk_state;
@@ -342,8 +343,7 @@ leaf_positions(pk_state *g, const ts_predicate *p, ts_row_ids *out, ts_err *err)
 	roaring_free_uint32_iterator(it);
 	ok = ts_row_ids_from_ranges(r, n, out, err);
 	ts_free(r);
-	if (ok)
-		note_used(g, g->def_type[d], f->name);
+	g->fnarrowed[d] |= ok;
 	return ok;
 }
 
@@ -581,6 +581,7 @@ scan_pk_global_index(ts_plan *plan, scan_state *st, const ts_scan_context *ctx, 
 				any |= g.fgroup[d] >= 0;
 			}
 			g.frows = e->file.row_count;
+			memset(g.fnarrowed, 0, sizeof(g.fnarrowed));
 			if (!any)
 			{
 				k++;
@@ -591,6 +592,15 @@ scan_pk_global_index(ts_plan *plan, scan_state *st, const ts_scan_context *ctx, 
 				free_state(&g);
 				return false;
 			}
+			/* for EXPLAIN: the indexes that narrowed the file's rows */
+			for (int d = 0; d < g.ndefs && !pos.all; d++)
+				if (g.fnarrowed[d])
+				{
+					int			fi = ts_schema_field_index_by_id(plan->schema, g.def_field[d]);
+
+					if (fi >= 0)
+						note_used(&g, g.def_type[d], plan->schema->fields[fi].name);
+				}
 			if (pos.all)
 				k++;
 			else if (pos.n == 0)
