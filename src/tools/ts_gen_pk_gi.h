@@ -14,11 +14,17 @@
  * IndexManifestEntry has _INDEX_TYPE "btree", _ROW_COUNT the group's rows
  * and _GLOBAL_INDEX {0, rows-1, field id, NULL, BTreeIndexMeta,
  * _SOURCE_META = int 1, int L, int n, n x (writeUTF name, long rows)}.
+ * With --option 'fields.COL.pk-btree.index.options={"sorted-index.records-per-range":"R"}'
+ * a group's entries (sorted by key) are rotated into several payloads of
+ * about R entries each (never splitting a key), as Java's
+ * SortedSingleColumnIndexWriter does; each has the group's full range and
+ * its own entry count.
  */
 #ifndef TS_GEN_PK_GI_H
 #define TS_GEN_PK_GI_H
 
 static int	pk_gi_col = -1;		/* table column indexed, -1 = none */
+static int64_t pk_gi_per_range = 0;	/* entries per payload, 0 = one payload */
 
 static void
 pk_gi_init(pk_ctx *x)
@@ -32,6 +38,22 @@ pk_gi_init(pk_ctx *x)
 			pk_gi_col = c;
 	if (pk_gi_col < 0)
 		die("pk-btree.index.columns=%s: no such column", v);
+	{
+		char	   *key = pathf("fields.%s.pk-btree.index.options", v);
+		const char *o = pk_extra_option(x->cfg, key);
+		const char *r = o ? strstr(o, "\"sorted-index.records-per-range\"") : NULL;
+
+		if (r)
+		{
+			r = strchr(r + 32, ':');
+			while (r && (*r == ':' || *r == ' ' || *r == '"'))
+				r++;
+			pk_gi_per_range = r ? strtoll(r, NULL, 10) : 0;
+			if (pk_gi_per_range <= 0)
+				die("%s: sorted-index.records-per-range must be a positive number", key);
+		}
+		free(key);
+	}
 	if (!x->cfg->dv)
 		die("pk-btree.index.columns needs deletion vectors");
 	switch (x->cols[pk_gi_col]->type0->kind)
@@ -64,7 +86,85 @@ be64(ts_buf *b, uint64_t v)
 	be32(b, (uint32_t) v);
 }
 
-/* one group's payload and its manifest entry */
+/* one payload: entries ps[a..b) of a group of total rows */
+static void
+pk_gi_payload(pk_ctx *x, ts_avro_writer *w, int g, const ts_buf *src, gb_pair *ps, int64_t a,
+			  int64_t b, int64_t total)
+{
+	const ts_type *t = x->cols[pk_gi_col]->type0;
+	int64_t    *rows = xcalloc((size_t) (b - a), sizeof(int64_t));
+	btw_writer	bw;
+	btw_buf		meta = {0};
+	char	   *uuid = new_uuid(),
+			   *name,
+			   *dir,
+			   *path;
+	ts_value	v[11],
+				gi[6];
+	ts_err		err;
+
+	btw_init(&bw, 256, 1, false);
+	for (int64_t i = a; i < b;)
+	{
+		int64_t		j = i;
+		uint8_t		buf[16];
+		const uint8_t *key;
+		size_t		klen;
+		int			c = 0;
+
+		while (j < b && ts_value_order(t, &ps[i].v, &ps[j].v, &c) && c == 0)
+		{
+			rows[j - i] = ps[j].row;
+			j++;
+		}
+		klen = gb_key(t, &ps[i].v, buf, &key);
+		btw_add(&bw, key, klen, rows, (int) (j - i));
+		i = j;
+	}
+	btw_finish(&bw);
+	btw_meta(&bw, &meta);
+	dir = pathf("%s/index", x->cfg->dir);
+	mkdirs(dir);
+	name = pathf("btree-global-index-%s.index", uuid);
+	path = pathf("%s/%s", dir, name);
+	write_bytes(path, bw.out.p, bw.out.len);
+	memset(v, 0, sizeof(v));
+	memset(gi, 0, sizeof(gi));
+	v[0].v.i = 1;
+	v[1].v.i = 0;
+	v[2].v.s.p = x->groups[g].partition.data;
+	v[2].v.s.len = (uint32_t) x->groups[g].partition.len;
+	v[3].v.i = x->groups[g].bucket;
+	v[4].v.s.p = (const uint8_t *) "btree";
+	v[4].v.s.len = 5;
+	v[5].v.s.p = (const uint8_t *) name;
+	v[5].v.s.len = (uint32_t) strlen(name);
+	v[6].v.i = (int64_t) bw.out.len;
+	v[7].v.i = b - a;
+	v[8].isnull = true;
+	v[9].isnull = true;
+	gi[0].v.i = 0;
+	gi[1].v.i = total - 1;
+	gi[2].v.i = x->cols[pk_gi_col]->id;
+	gi[3].isnull = true;
+	gi[4].v.s.p = meta.p;
+	gi[4].v.s.len = (uint32_t) meta.len;
+	gi[5].v.s.p = src->data;
+	gi[5].v.s.len = (uint32_t) src->len;
+	v[10].v.nested.n = 6;
+	v[10].v.nested.items = gi;
+	if (!ts_avro_writer_add(w, v, &err))
+		die_err("index manifest entry", &err);
+	btw_free(&bw);
+	free(meta.p);
+	free(rows);
+	free(path);
+	free(dir);
+	free(name);
+	free(uuid);
+}
+
+/* one group's payloads and their manifest entries */
 static void
 pk_gi_group(pk_ctx *x, ts_avro_writer *w, int g, int level, pk_file **fs, int nf)
 {
@@ -72,16 +172,7 @@ pk_gi_group(pk_ctx *x, ts_avro_writer *w, int g, int level, pk_file **fs, int nf
 	int64_t		total = 0,
 				n = 0;
 	gb_pair    *ps;
-	int64_t    *rows;
-	btw_writer	bw;
-	btw_buf		meta = {0};
 	ts_buf		src;
-	char	   *uuid = new_uuid(),
-			   *name,
-			   *dir,
-			   *path;
-	ts_value	v[11],
-				gi[6];
 	ts_err		err;
 
 	for (int i = 0; i < nf; i++)
@@ -100,32 +191,6 @@ pk_gi_group(pk_ctx *x, ts_avro_writer *w, int g, int level, pk_file **fs, int nf
 		}
 	gb_sort_type = t;
 	qsort(ps, (size_t) n, sizeof(gb_pair), gb_cmp);
-	rows = xcalloc((size_t) n, sizeof(int64_t));
-	btw_init(&bw, 256, 1, false);
-	for (int64_t a = 0; a < n;)
-	{
-		int64_t		b = a;
-		uint8_t		buf[16];
-		const uint8_t *key;
-		size_t		klen;
-		int			c = 0;
-
-		while (b < n && ts_value_order(t, &ps[a].v, &ps[b].v, &c) && c == 0)
-		{
-			rows[b - a] = ps[b].row;
-			b++;
-		}
-		klen = gb_key(t, &ps[a].v, buf, &key);
-		btw_add(&bw, key, klen, rows, (int) (b - a));
-		a = b;
-	}
-	btw_finish(&bw);
-	btw_meta(&bw, &meta);
-	dir = pathf("%s/index", x->cfg->dir);
-	mkdirs(dir);
-	name = pathf("btree-global-index-%s.index", uuid);
-	path = pathf("%s/%s", dir, name);
-	write_bytes(path, bw.out.p, bw.out.len);
 	/* _SOURCE_META */
 	ts_buf_init(&src);
 	be32(&src, 1);
@@ -140,42 +205,19 @@ pk_gi_group(pk_ctx *x, ts_avro_writer *w, int g, int level, pk_file **fs, int nf
 		ts_buf_append(&src, fs[i]->name, l, &err);
 		be64(&src, (uint64_t) fs[i]->nrows);
 	}
-	memset(v, 0, sizeof(v));
-	memset(gi, 0, sizeof(gi));
-	v[0].v.i = 1;
-	v[1].v.i = 0;
-	v[2].v.s.p = x->groups[g].partition.data;
-	v[2].v.s.len = (uint32_t) x->groups[g].partition.len;
-	v[3].v.i = x->groups[g].bucket;
-	v[4].v.s.p = (const uint8_t *) "btree";
-	v[4].v.s.len = 5;
-	v[5].v.s.p = (const uint8_t *) name;
-	v[5].v.s.len = (uint32_t) strlen(name);
-	v[6].v.i = (int64_t) bw.out.len;
-	v[7].v.i = total;
-	v[8].isnull = true;
-	v[9].isnull = true;
-	gi[0].v.i = 0;
-	gi[1].v.i = total - 1;
-	gi[2].v.i = x->cols[pk_gi_col]->id;
-	gi[3].isnull = true;
-	gi[4].v.s.p = meta.p;
-	gi[4].v.s.len = (uint32_t) meta.len;
-	gi[5].v.s.p = src.data;
-	gi[5].v.s.len = (uint32_t) src.len;
-	v[10].v.nested.n = 6;
-	v[10].v.nested.items = gi;
-	if (!ts_avro_writer_add(w, v, &err))
-		die_err("index manifest entry", &err);
+	/* payloads of about pk_gi_per_range entries, a key never split */
+	for (int64_t a = 0; a < n;)
+	{
+		int64_t		b = pk_gi_per_range > 0 && a + pk_gi_per_range < n ? a + pk_gi_per_range : n;
+		int			c = 0;
+
+		while (b < n && ts_value_order(t, &ps[b - 1].v, &ps[b].v, &c) && c == 0)
+			b++;
+		pk_gi_payload(x, w, g, &src, ps, a, b, total);
+		a = b;
+	}
 	ts_buf_free(&src);
-	btw_free(&bw);
-	free(meta.p);
 	free(ps);
-	free(rows);
-	free(path);
-	free(dir);
-	free(name);
-	free(uuid);
 }
 
 /* every group of the current state, as index manifest entries */

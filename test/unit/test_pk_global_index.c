@@ -9,7 +9,9 @@
  * (the btree answers =, IN and ranges exactly, deleted rows included), is
  * dropped when there is none, and a file of APPEND source is read whole.
  * Without the definition option, with index use off, or with a definition
- * on another column, nothing changes.
+ * on another column, nothing changes.  The same on a table whose groups are
+ * rotated into several payloads (sorted-index.records-per-range 4): a
+ * leaf's ordinals are the union of the payloads'.
  */
 #include <cJSON.h>
 
@@ -251,17 +253,38 @@ leaf(ts_predicate_op op, int field, int n, const ts_value *lits)
 	return p;
 }
 
+#define ITEMS_ARGS "--column id:INT --column v:STRING --column n:BIGINT --primary-key id " \
+	"--buckets 2 --rows 60 --keys 40 --snapshots 8 --files 2 --compact-every 2 " \
+	"--levels 2 --compact-file-rows 5 --delete-every 6 --deletion-vectors " \
+	"--option pk-btree.index.columns=n"
+
+/* the table with one payload per group, and one whose groups are rotated into payloads of ~4 */
+static const char *tables[2];
+
+static void
+use_table(int k)
+{
+	if (tables[k] == NULL)
+		tables[k] = k == 0 ? gen_table("items", ITEMS_ARGS) :
+			gen_table("items_rotated", ITEMS_ARGS " --option "
+					  "'fields.n.pk-btree.index.options={\"sorted-index.records-per-range\":\"4\"}'");
+	table = tables[k];
+	load_ops(table);
+}
+
 static int
 setup(void **state)
 {
-	(void) state;
-	if (table != NULL)
-		return 0;
-	table = gen_table("items", "--column id:INT --column v:STRING --column n:BIGINT --primary-key id "
-					  "--buckets 2 --rows 60 --keys 40 --snapshots 8 --files 2 --compact-every 2 "
-					  "--levels 2 --compact-file-rows 5 --delete-every 6 --deletion-vectors "
-					  "--option pk-btree.index.columns=n");
-	load_ops(table);
+	use_table(0);
+	*state = NULL;
+	return 0;
+}
+
+static int
+setup_rotated(void **state)
+{
+	use_table(1);
+	*state = NULL;
 	return 0;
 }
 
@@ -382,6 +405,8 @@ main(int argc, char **argv)
 		cmocka_unit_test_setup(test_every_value, setup),
 		cmocka_unit_test_setup(test_ranges_and_or, setup),
 		cmocka_unit_test_setup(test_not_used, setup),
+		cmocka_unit_test_setup(test_every_value, setup_rotated),
+		cmocka_unit_test_setup(test_ranges_and_or, setup_rotated),
 	};
 
 	(void) argc;
