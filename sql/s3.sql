@@ -129,6 +129,31 @@ SELECT (rt2.round_trips - rt1.round_trips) - (rt1.round_trips - rt0.round_trips)
        (rt2.requests - rt1.requests) - (rt1.requests - rt0.requests) AS reading_requests
   FROM rt0, rt1, rt2;
 DROP TABLE rt0, rt1, rt2;
+
+-- sidecar file indexes (<data file>.index, read before each file is opened) come in the
+-- same batch as their data files: idx.db/events_sidecar is one split of 8 small Parquet
+-- files of 100 rows, each with a sidecar.  kind = 5 (kind = i % 128, NULL where i % 7 = 2):
+-- statistics rule out file 4 (kind 16..115), file 2's bitmap rules it out (its only
+-- i % 128 = 5, 261, has a NULL kind).  Reading beyond the query pruned to nothing: the
+-- split's window, the 7 data files kept and their 7 sidecars, in 1 round trip of 14
+-- requests (8 round trips before: the window, then each sidecar alone before its file)
+CREATE FOREIGN TABLE s3_idx (id int, kind smallint) SERVER s3_lake
+  OPTIONS (database 'idx', "table" 'events_sidecar');
+CREATE FOREIGN TABLE loc_idx (id int, kind smallint) SERVER local_lake
+  OPTIONS (database 'idx', "table" 'events_sidecar');
+SELECT count(*) AS files, count(index_file) AS sidecars FROM tablescan_files('s3_idx');
+SELECT count(*) FROM s3_idx WHERE kind = 5;
+CREATE TEMP TABLE rt0 AS SELECT round_trips, requests FROM tablescan_object_store_stats();
+SELECT count(*) AS none FROM s3_idx WHERE id < 0 AND kind = 5;
+CREATE TEMP TABLE rt1 AS SELECT round_trips, requests FROM tablescan_object_store_stats();
+SELECT array_agg(id ORDER BY id) AS s3_ids FROM s3_idx WHERE kind = 5 \gset
+CREATE TEMP TABLE rt2 AS SELECT round_trips, requests FROM tablescan_object_store_stats();
+SELECT :'s3_ids' AS ids, :'s3_ids' = (SELECT array_agg(id ORDER BY id) FROM loc_idx WHERE kind = 5)::text AS same_as_local;
+SELECT (rt2.round_trips - rt1.round_trips) - (rt1.round_trips - rt0.round_trips) AS reading_round_trips,
+       (rt2.requests - rt1.requests) - (rt1.requests - rt0.requests) AS reading_requests
+  FROM rt0, rt1, rt2;
+DROP TABLE rt0, rt1, rt2;
+EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF, SUMMARY OFF) SELECT id FROM s3_idx WHERE kind = 5;
 -- a cold plan of orders (cache 'false': no live manifest entries kept):
 -- one listing of schema/, GET schema-0, GET snapshot/LATEST (3), HEAD
 -- snapshot-4 (none after it: the hint holds, as in Java), GET snapshot-3

@@ -168,6 +168,20 @@ mkdir -p "$W/btree.db"
 $GEN "$W/btree.db/events" --column 'id:INT NOT NULL' --column name:STRING --column v:BIGINT \
     --rows 200 --files 4 --snapshots 3 --format parquet --option row-tracking.enabled=true \
     --btree-index name --btree-index v --btree-block-size 128
+# primary-key global index (Paimon 2.0 pk-btree; sql/pk_global_index.sql): a deduplicate table
+# with deletion vectors, 2 buckets, compactions to levels 5, 4, 5, 4 in files of at most 5 rows
+# (the last one marks rows of level-5 files in their deletion vectors);
+# each index manifest lists one btree payload per (bucket, level) over its COMPACT files
+# (ts_gen_pk_gi.h); pkidx.db/items_bad: the same with every payload truncated to 8 bytes
+mkdir -p "$W/pkidx.db"
+rm -rf "$W/pkidx.db/items" "$W/pkidx.db/items_bad"
+$GEN "$W/pkidx.db/items" --column id:INT --column v:STRING --column n:BIGINT --primary-key id \
+    --buckets 2 --rows 60 --keys 40 --snapshots 8 --files 2 --compact-every 2 --levels 2 \
+    --compact-file-rows 5 --delete-every 6 --deletion-vectors --option pk-btree.index.columns=n >/dev/null
+cp -r "$W/pkidx.db/items" "$W/pkidx.db/items_bad"
+for f in "$W"/pkidx.db/items_bad/index/btree-global-index-*.index; do
+    truncate -s 8 "$f"
+done
 cp -r "$W/btree.db/events" "$W/btree.db/events_bad"
 for f in "$W"/btree.db/events_bad/index/*.index; do
     printf 'garbage!' | dd of="$f" bs=1 seek=$(( $(stat -c %s "$f") - 8 )) conv=notrunc status=none

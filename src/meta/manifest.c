@@ -223,12 +223,14 @@ static ts_type t_dv_range_array = {.kind = TS_ARRAY, .nullable = true,
 /* GlobalIndexMeta (_GLOBAL_INDEX, Paimon 1.3+) */
 enum
 {
-	GI_START, GI_END, GI_FIELD_ID, GI_NFIELDS
+	GI_START, GI_END, GI_FIELD_ID, GI_SOURCE_META, GI_NFIELDS
 };
 static ts_field global_index_fields[GI_NFIELDS] = {
 	{-1, "_ROW_RANGE_START", &t_bigint, NULL},
 	{-1, "_ROW_RANGE_END", &t_bigint, NULL},
 	{-1, "_INDEX_FIELD_ID", &t_int, NULL},
+	/* Paimon 2.0 primary-key indexes: the ordered source data files */
+	{-1, "_SOURCE_META", &t_bytes, NULL},
 };
 static ts_type t_global_index = {.kind = TS_ROW, .nullable = true,
 .nfields = GI_NFIELDS, .fields = global_index_fields};
@@ -952,6 +954,8 @@ decode_index_manifest_entry(decode_ctx *c, const ts_value *row, void *out)
 		!copy_string(c, &row[IM_EXTERNAL_PATH], &e->external_path))
 		return false;
 	e->has_global_index = false;
+	e->gi_source_meta.data = NULL;
+	e->gi_source_meta.len = 0;
 	if (!row[IM_GLOBAL_INDEX].isnull)
 	{
 		const ts_value *g = row[IM_GLOBAL_INDEX].v.nested.items;
@@ -961,7 +965,8 @@ decode_index_manifest_entry(decode_ctx *c, const ts_value *row, void *out)
 							c->what, c->path);
 		if (!get_i64(c, &g[GI_START], "_GLOBAL_INDEX._ROW_RANGE_START", &e->gi_row_start) ||
 			!get_i64(c, &g[GI_END], "_GLOBAL_INDEX._ROW_RANGE_END", &e->gi_row_end) ||
-			!get_i32(c, &g[GI_FIELD_ID], "_GLOBAL_INDEX._INDEX_FIELD_ID", &e->gi_field_id))
+			!get_i32(c, &g[GI_FIELD_ID], "_GLOBAL_INDEX._INDEX_FIELD_ID", &e->gi_field_id) ||
+			!copy_bytes(c, &g[GI_SOURCE_META], &e->gi_source_meta))
 			return false;
 		if (e->gi_row_start < 0 || e->gi_row_end < e->gi_row_start)
 			return ts_error(c->err, TS_ERR_CORRUPT,

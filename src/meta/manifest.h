@@ -117,6 +117,12 @@ typedef struct ts_index_manifest_entry
 	int64_t		gi_row_start;
 	int64_t		gi_row_end;
 	int32_t		gi_field_id;
+	/*
+	 * _GLOBAL_INDEX._SOURCE_META (Paimon 2.0 primary-key tables: the ordered
+	 * source data files of a pk-btree / pk-bitmap payload, meta/pk_index_source.h);
+	 * data NULL when absent (every row-tracking index)
+	 */
+	ts_bytes	gi_source_meta;
 } ts_index_manifest_entry;
 
 /* All entries of one file, in file order.  'path' is the full path. */

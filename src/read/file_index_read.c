@@ -5,7 +5,8 @@
  *
  * Owns: finding a data file's index (the embedded one of its manifest
  * entry, else the sidecar: the _EXTRA_FILES name ending in ".index", next
- * to the data file, external paths included), reading it, and asking the
+ * to the data file, external paths included; ts_scan_file.index_path),
+ * reading it, and asking the
  * plan's file-index evaluation (scan/index_prune.c) whether the file may
  * hold rows of the predicate and, where bitmap-like indexes (bitmap, BSI,
  * range-bitmap) answer, which rows may: the row selection the data file
@@ -69,18 +70,25 @@ ts_read_file_index(ts_plan *plan, const ts_scan_file *file, bool *skip, void **s
 		*skip = ok && !may;
 		return ok;
 	}
-	name = sidecar_name(file->entry);
-	if (name == NULL)
-		return true;
-	slash = strrchr(file->path, '/');
-	if (slash == NULL)
-		return true;
-	path = ts_psprintf("%.*s/%s", (int) (slash - file->path), file->path, name);
+	if (file->index_path != NULL)
+		path = ts_psprintf("%s", file->index_path);	/* the plan's (scan/splits.c) */
+	else
+	{
+		name = sidecar_name(file->entry);
+		if (name == NULL)
+			return true;
+		slash = strrchr(file->path, '/');
+		if (slash == NULL)
+			return true;
+		path = ts_psprintf("%.*s/%s", (int) (slash - file->path), file->path, name);
+	}
 	if (path == NULL)
 		return ts_error_nomem(err, NULL);
 	/*
 	 * An object is read at once (a missing one answers 404: a request less
-	 * than asking first); a local file is checked first, as before.
+	 * than asking first), from the window its data file was fetched with
+	 * when there is one (ts_side_files); a local file is checked first, as
+	 * before.
 	 */
 	if (!ts_uri_is_object(path) && !ts_path_is_file(path))
 	{
@@ -106,6 +114,14 @@ ts_read_file_index(ts_plan *plan, const ts_scan_file *file, bool *skip, void **s
 	if (*skip)
 		ts_row_selection_free(*selection), *selection = NULL;
 	return ok;
+}
+
+bool
+ts_read_file_index_wants_sidecar(const ts_plan *plan, const ts_scan_file *file)
+{
+	return file->index_path != NULL && plan != NULL && plan->predicate != NULL &&
+		ts_plan_uses_file_index(plan) && file->entry != NULL &&
+		file->entry->file.embedded_file_index.data == NULL;
 }
 
 bool

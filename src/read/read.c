@@ -43,8 +43,10 @@ struct ts_split_reader
  * round trip for the lot instead of a HEAD, a footer and the column chunks
  * of each, one after the other.  Files read in byte ranges (a parallel
  * scan's tasks) and larger files are read by ranges as before.  The
- * deletion vectors' index files of those files (of the first one when it
- * is large) come in the same batch (ts_side_files).  Nothing
+ * deletion vectors' index files and sidecar file indexes of those files
+ * (of the first one when it is large) come in the same batch
+ * (ts_side_files): the window is fetched before the first file's sidecar
+ * is read.  Nothing
  * here is an error but a cancel or out of memory: a file that could not be
  * fetched is read (and its failure reported) when opened.
  */
@@ -65,7 +67,7 @@ prefetch_files(ts_split_reader *r, int from, ts_err *err)
 		return true;
 	if (n > TS_PREFETCH_WINDOW_FILES)
 		n = TS_PREFETCH_WINDOW_FILES;
-	sizes = ts_malloc(sizeof(int64_t) * (size_t) n * 2);	/* and the side files' */
+	sizes = ts_malloc(sizeof(int64_t) * (size_t) n * 3);	/* and the side files' */
 	paths = ts_malloc(sizeof(char *) * (size_t) n);
 	if (sizes == NULL || paths == NULL)
 	{
@@ -87,7 +89,7 @@ prefetch_files(ts_split_reader *r, int from, ts_err *err)
 		/* the side files (deletion vectors) of those files, or of the first one */
 		int64_t		side_bytes = 0;
 		int			nside = k > 0 ? k : 1;
-		const char **all = ts_malloc(sizeof(char *) * (size_t) (k + nside));
+		const char **all = ts_malloc(sizeof(char *) * (size_t) (k + 2 * nside));
 
 		if (all == NULL)
 		{
@@ -98,8 +100,8 @@ prefetch_files(ts_split_reader *r, int from, ts_err *err)
 		memcpy(all, paths, sizeof(char *) * (size_t) k);
 		ts_free(paths);
 		paths = all;
-		m = ts_side_files(&split->files[from], nside, TS_PREFETCH_FILE_MAX,
-						  TS_PREFETCH_WINDOW_BYTES, &side_bytes, paths, sizes, k, k + nside);
+		m = ts_side_files(r->plan, &split->files[from], nside, TS_PREFETCH_FILE_MAX,
+						  TS_PREFETCH_WINDOW_BYTES, &side_bytes, paths, sizes, k, k + 2 * nside);
 	}
 	if (m > 0)
 	{
@@ -340,7 +342,13 @@ ts_split_reader_next(ts_split_reader *r, ts_batch *batch, ts_err *err)
 
 			if (r->next_file >= r->split->nfiles)
 				return 0;
-
+			/*
+			 * The file before is closed: the window may move on, fetching
+			 * this file's sidecar index with the data files (before it is
+			 * read just below: one round trip for both).
+			 */
+			if (r->next_file >= r->window_end && !prefetch_files(r, r->next_file, err))
+				return -1;
 			if (!ts_read_file_index(r->plan, &r->split->files[r->next_file], &skip, &selection,
 									err))
 				return -1;
@@ -350,9 +358,13 @@ ts_split_reader_next(ts_split_reader *r, ts_batch *batch, ts_err *err)
 				r->next_file++;
 				continue;
 			}
-			/* the file before is closed: the window may move on */
-			if (r->next_file >= r->window_end && !prefetch_files(r, r->next_file, err))
+			/* a primary-key global index's positions (scan/pk_global_index.c) */
+			if (!ts_index_rows_restrict(r->split->files[r->next_file].index_rows, &selection,
+										err))
+			{
+				ts_row_selection_free(selection);
 				return -1;
+			}
 			if (r->buffers == NULL)
 			{
 				/* without a pool every file reader allocates afresh: fine too */

@@ -149,16 +149,24 @@ int			ts_split_window_size(const ts_split *splits, int nsplits, int from,
  * cancel or out of memory.  A zeroed ts_split_window is empty.
  */
 /*
- * The side files of files[0..n) (their deletion vectors' index files:
- * objects of known size, at most max_each bytes each) added to
- * paths[0..npaths) (at most max_paths) when not there yet and while
- * *bytes stays within max_bytes; returns the new number of paths.  Many
- * data files of a bucket share one index file: it is fetched once.
- * sizes (NULL: not wanted) gets each added file's size next to its path.
+ * The side files of files[0..n) added to paths[0..npaths) (at most
+ * max_paths) when not there yet; returns the new number of paths: their
+ * deletion vectors' index files (objects of known size, at most max_each
+ * bytes each, while *bytes stays within max_bytes; many data files of a
+ * bucket share one index file: it is fetched once), and, when plan is not
+ * NULL, the sidecar file indexes plan would read before opening them
+ * (ts_read_file_index_wants_sidecar: objects of unknown size, one per
+ * data file).  sizes (NULL: not wanted) gets each added file's size next
+ * to its path (-1: unknown).
  */
-int			ts_side_files(const ts_scan_file *files, int n, int64_t max_each, int64_t max_bytes,
-						  int64_t *bytes, const char **paths, int64_t *sizes, int npaths,
-						  int max_paths);
+int			ts_side_files(const ts_plan *plan, const ts_scan_file *files, int n, int64_t max_each,
+						  int64_t max_bytes, int64_t *bytes, const char **paths, int64_t *sizes,
+						  int npaths, int max_paths);
+/*
+ * Will a read of file under plan read its sidecar file index (a predicate,
+ * file indexes used, no embedded index, a sidecar listed)?
+ */
+bool		ts_read_file_index_wants_sidecar(const ts_plan *plan, const ts_scan_file *file);
 
 bool		ts_split_window_move(ts_split_window *w, ts_plan *plan, int s, int64_t row_limit,
 								 ts_err *err);

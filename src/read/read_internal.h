@@ -93,6 +93,11 @@ void		ts_row_selection_free(void *sel);
 struct ts_row_ids;
 bool		ts_row_id_selection(const struct ts_row_ids *ids, const ts_data_file_meta *file,
 								void **selection, ts_err *err);
+/*
+ * *selection (a file index's, NULL = every row) AND the positions pos (a
+ * primary-key global index's, NULL = every row), in place.
+ */
+bool		ts_index_rows_restrict(const struct ts_row_ids *pos, void **selection, ts_err *err);
 
 ts_data_file_reader *ts_data_file_open(ts_plan *plan, const ts_split *split,
 									   const ts_scan_file *file,

@@ -15,6 +15,9 @@
  * superset of what the quals accept (PostgreSQL rechecks every row), so it
  * changes what is decoded, never what a query returns.  Memory: a roaring
  * bitmap of the file's wanted positions, bounded by its row count.
+ * Also: a primary-key global index's positions of a file
+ * (ts_scan_file.index_rows, scan/pk_global_index.c) narrowing a file
+ * index's selection (ts_index_rows_restrict).
  */
 #include <roaring/roaring.h>
 
@@ -52,6 +55,35 @@ ts_row_id_selection(const ts_row_ids *ids, const ts_data_file_meta *file, void *
 			return true;
 		}
 		roaring_bitmap_add_range_closed(sel, (uint32_t) (from - first), (uint32_t) (to - first));
+	}
+	roaring_bitmap_run_optimize(sel);
+	*selection = sel;
+	return true;
+}
+
+bool
+ts_index_rows_restrict(const ts_row_ids *pos, void **selection, ts_err *err)
+{
+	roaring_bitmap_t *sel;
+
+	if (pos == NULL || pos->all)
+		return true;
+	sel = roaring_bitmap_create();
+	if (sel == NULL)
+		return ts_error_nomem(err, "index row selection");
+	for (int i = 0; i < pos->n; i++)
+	{
+		int64_t		from = pos->ranges[i].from < 0 ? 0 : pos->ranges[i].from;
+		int64_t		to = pos->ranges[i].to > (int64_t) UINT32_MAX ? (int64_t) UINT32_MAX :
+			pos->ranges[i].to;
+
+		if (from <= to)
+			roaring_bitmap_add_range_closed(sel, (uint32_t) from, (uint32_t) to);
+	}
+	if (*selection != NULL)
+	{
+		roaring_bitmap_and_inplace(sel, *selection);
+		roaring_bitmap_free(*selection);
 	}
 	roaring_bitmap_run_optimize(sel);
 	*selection = sel;

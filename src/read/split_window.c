@@ -19,8 +19,10 @@
  * fetches the files of the tasks it has claimed (ts_split_window_fetch,
  * fdw/scan_rows.c).
  * The window also holds the splits' side files (ts_side_files: the
- * deletion vectors' index files, each once), so that a table with deletion
- * vectors does not pay a round trip (and a HEAD) per index file either.
+ * deletion vectors' index files, each once, and the sidecar file indexes
+ * read before their data files are opened), so that a table with deletion
+ * vectors or sidecar indexes does not pay a round trip (and a HEAD) per
+ * index file either.
  */
 #include <string.h>
 
@@ -74,14 +76,24 @@ ts_split_window_size(const ts_split *splits, int nsplits, int from, int64_t row_
 }
 
 int
-ts_side_files(const ts_scan_file *files, int n, int64_t max_each, int64_t max_bytes,
-			  int64_t *bytes, const char **paths, int64_t *sizes, int npaths, int max_paths)
+ts_side_files(const ts_plan *plan, const ts_scan_file *files, int n, int64_t max_each,
+			  int64_t max_bytes, int64_t *bytes, const char **paths, int64_t *sizes, int npaths,
+			  int max_paths)
 {
 	for (int i = 0; i < n && npaths < max_paths; i++)
 	{
 		const ts_scan_file *f = &files[i];
 		bool		have = false;
 
+		/* the sidecar file index, read just before the file (one per file) */
+		if (ts_read_file_index_wants_sidecar(plan, f) && ts_uri_is_object(f->index_path))
+		{
+			if (sizes)
+				sizes[npaths] = -1;
+			paths[npaths++] = f->index_path;
+			if (npaths >= max_paths)
+				break;
+		}
 		if (f->dv_path == NULL || !ts_uri_is_object(f->dv_path) || f->dv_file_size <= 0 ||
 			f->dv_file_size > max_each)
 			continue;
@@ -111,8 +123,8 @@ window_set(ts_plan *plan, const ts_split *const *splits, int k, bool wait, ts_er
 	int64_t		side_bytes = 0;
 	ts_prefetch *set;
 
-	paths = ts_malloc(sizeof(char *) * TS_PREFETCH_WINDOW_FILES * 2);
-	sizes = ts_malloc(sizeof(int64_t) * TS_PREFETCH_WINDOW_FILES * 2);
+	paths = ts_malloc(sizeof(char *) * TS_PREFETCH_WINDOW_FILES * 3);
+	sizes = ts_malloc(sizeof(int64_t) * TS_PREFETCH_WINDOW_FILES * 3);
 	if (paths == NULL || sizes == NULL)
 	{
 		ts_free(paths);
@@ -134,11 +146,14 @@ window_set(ts_plan *plan, const ts_split *const *splits, int k, bool wait, ts_er
 			paths[n++] = splits[i]->files[f].path;
 		}
 	}
-	/* their side files: as many more, TS_PREFETCH_WINDOW_BYTES more at most */
+	/*
+	 * their side files: a sidecar index and a deletion vector file per
+	 * file at most, the latter TS_PREFETCH_WINDOW_BYTES more at most
+	 */
 	for (int i = 0; i < k; i++)
-		n = ts_side_files(splits[i]->files, splits[i]->nfiles, TS_PREFETCH_FILE_MAX,
+		n = ts_side_files(plan, splits[i]->files, splits[i]->nfiles, TS_PREFETCH_FILE_MAX,
 						  TS_PREFETCH_WINDOW_BYTES, &side_bytes, paths, sizes, n,
-						  TS_PREFETCH_WINDOW_FILES * 2);
+						  TS_PREFETCH_WINDOW_FILES * 3);
 	if (n == 0)
 	{
 		ts_free(paths);

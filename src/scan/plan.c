@@ -379,7 +379,8 @@ ts_scan_execute(ts_plan *plan, const ts_scan_context *ctx, ts_err *err)
 	{
 		scan_gi_result *gi = NULL;
 		bool		ok = scan_global_index_eval(plan, &st, ctx, &gi, err) &&
-			scan_row_ids_prune(plan, ctx, gi, err);
+			scan_row_ids_prune(plan, ctx, gi, err) &&
+			scan_pk_global_index(plan, &st, ctx, err);
 
 		if (gi && gi->used)
 			plan->global_index_used = gi->used;

@@ -102,6 +102,18 @@ typedef struct ts_scan_file
 	 */
 	int64_t		range_start;
 	int64_t		range_end;
+	/*
+	 * The row positions a primary-key global index allows (pk_global_index.c;
+	 * in the plan's arena), NULL = every row: only those are decoded.
+	 */
+	const struct ts_row_ids *index_rows;
+	/*
+	 * The file's sidecar file index (the _EXTRA_FILES name ending in
+	 * ".index", next to the data file; in the plan's arena), NULL = none
+	 * listed: read before the file is opened (read/file_index_read.c) and
+	 * fetched with it on an object store (read/split_window.c).
+	 */
+	char	   *index_path;
 } ts_scan_file;
 
 typedef struct ts_split

@@ -90,6 +90,15 @@ void		scan_global_index_free(scan_gi_result *r);
 /* The row ids of partition part the result allows (NULL: all). */
 const struct ts_row_ids *scan_global_index_ids(const scan_gi_result *r, ts_bytes partition);
 
+/* ---- pk_global_index.c ---- */
+/*
+ * Primary-key tables with pk-btree / pk-bitmap payloads (Paimon 2.0): drop
+ * the files no row of which the predicate's indexed leaves allow, and give
+ * the others their allowed positions (ts_scan_file.index_rows).
+ */
+bool		scan_pk_global_index(ts_plan *plan, scan_state *st, const ts_scan_context *ctx,
+								 ts_err *err);
+
 /* ---- row_id_prune.c ---- */
 /*
  * Drop the files of the plan's splits that hold none of ctx->row_ids, or

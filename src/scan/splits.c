@@ -68,6 +68,38 @@ pk_raw_convertible(const scan_state *st, const ts_split *split)
 	return no_level0 && (st->dv_enabled || st->first_row || one_level);
 }
 
+/*
+ * f->index_path: the sidecar file index the entry lists (an _EXTRA_FILES
+ * name ending in ".index", without a directory) next to the data file.
+ */
+static bool
+sidecar_path(ts_plan *plan, const ts_manifest_entry *e, ts_scan_file *f, ts_err *err)
+{
+	const char *slash = f->path ? strrchr(f->path, '/') : NULL;
+
+	f->index_path = NULL;
+	if (slash == NULL)
+		return true;
+	for (int i = 0; i < e->file.nextra_files; i++)
+	{
+		const char *x = e->file.extra_files[i];
+		size_t		n = x ? strlen(x) : 0;
+		size_t		dir = (size_t) (slash - f->path);
+
+		if (n > 6 && strcmp(x + n - 6, ".index") == 0 && strchr(x, '/') == NULL)
+		{
+			f->index_path = ts_arena_alloc(&plan->arena, dir + 1 + n + 1);
+			if (f->index_path == NULL)
+				return ts_error_nomem(err, NULL);
+			memcpy(f->index_path, f->path, dir);
+			f->index_path[dir] = '/';
+			memcpy(f->index_path + dir + 1, x, n + 1);
+			return true;
+		}
+	}
+	return true;
+}
+
 bool
 scan_build_splits(ts_plan *plan, scan_state *st,
 				  const ts_manifest_entry **files, int nfiles, bool ordered,
@@ -135,6 +167,8 @@ scan_build_splits(ts_plan *plan, scan_state *st,
 			else if (!scan_data_file_path(plan, st, e, &f->path, err))
 				return false;
 			f->format = scan_format_from_file_name(e->file.file_name);
+			if (!sidecar_path(plan, e, f, err))
+				return false;
 			f->dv_cardinality = -1;
 			scan_dv_lookup(dvs, e, f);
 		}

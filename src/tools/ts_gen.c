@@ -1354,8 +1354,8 @@ partition_text(const ts_type *t, const ts_value *v)
 	return NULL;
 }
 
-#include "ts_gen_pk.h"
 #include "ts_gen_btree.h"
+#include "ts_gen_pk.h"
 
 int
 main(int argc, char **argv)

@@ -1030,6 +1030,8 @@ pk_generate(config *cfg, int64_t base_time)
 	x.seen = xcalloc((size_t) x.nkeyids, sizeof(bool));
 	x.me_fields = manifest_entry_fields(&x.nme);
 	x.im_fields = pk_index_manifest_fields(&x.nim);
+	pk_gi_init(&x);
+	pk_gi_manifest_fields(&x);
 	x.list_uuid = new_uuid();
 	x.manifest_uuid = new_uuid();
 	x.index_uuid = new_uuid();

@@ -469,6 +469,8 @@ pk_entry_row(pk_ctx *x, const pk_entry *e, ts_value *row)
 	fi[17].isnull = true;
 }
 
+#include "ts_gen_pk_gi.h"
+
 /* Write the DV index files of dirty groups and the index manifest. */
 static void
 pk_write_dv_index(pk_ctx *x)
@@ -551,8 +553,8 @@ pk_write_dv_index(pk_ctx *x)
 		gr->index_ranges.v.nested.items = ranges;
 		ts_buf_free(&b);
 	}
-	if (!any_dirty)
-		return;
+	if (!any_dirty && pk_gi_col < 0)
+		return;					/* with a pk-btree index: rewritten every commit */
 	{
 		ts_avro_writer *w = ts_avro_writer_create_for_fields(x->im_fields, x->nim, x->cfg->manifest_codec, &err);
 		ts_buf		out;
@@ -563,11 +565,13 @@ pk_write_dv_index(pk_ctx *x)
 		for (int g = 0; g < x->ngroups; g++)
 		{
 			pk_group   *gr = &x->groups[g];
-			ts_value	v[9];
+			ts_value	v[11];
 
 			if (gr->index_file == NULL)
 				continue;
 			memset(v, 0, sizeof(v));
+			v[9].isnull = true;
+			v[10].isnull = true;
 			v[0].v.i = 1;
 			v[1].v.i = 0;
 			v[2].v.s.p = gr->partition.data;
@@ -583,6 +587,7 @@ pk_write_dv_index(pk_ctx *x)
 			if (!ts_avro_writer_add(w, v, &err))
 				die_err("index manifest entry", &err);
 		}
+		pk_gi_entries(x, w);
 		ts_buf_init(&out);
 		if (!ts_avro_writer_finish(w, &out, &err))
 			die_err("index manifest finish", &err);

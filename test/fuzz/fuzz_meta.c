@@ -2,7 +2,9 @@
  * fuzz_meta.c - libFuzzer harness for the metadata decoders that take a
  * buffer: schema JSON, snapshot JSON, BinaryRow (with a fixed set of
  * field types covering every slot encoding) and SimpleStats (min/max rows
- * and null counts over the same types, all columns or a named subset).
+ * and null counts over the same types, all columns or a named subset),
+ * and the source files of a primary-key global index payload
+ * (_GLOBAL_INDEX._SOURCE_META, meta/pk_index_source.c).
  * The first input byte picks the decoder.
  */
 #include <stdlib.h>
@@ -11,6 +13,7 @@
 #include "meta/binary_row.h"
 #include "meta/schema.h"
 #include "meta/snapshot.h"
+#include "meta/pk_index_source.h"
 #include "meta/stats.h"
 
 int			LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
@@ -60,7 +63,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	text = malloc(size);
 	memcpy(text, data + 1, size - 1);
 	text[size - 1] = '\0';
-	switch (data[0] % 4)
+	switch (data[0] % 5)
 	{
 		case 0:
 			{
@@ -87,6 +90,21 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 				ts_arena_init(&arena, 4096);
 				ts_binary_row_decode(data + 1, size - 1, types, 10, out, NULL, &arena, &err);
 				ts_arena_free(&arena);
+				break;
+			}
+		case 4:
+			{
+				ts_pk_source_meta m;
+
+				if (ts_pk_source_meta_parse(data + 1, size - 1, &m, &err))
+				{
+					int64_t		total = 0;
+
+					for (int i = 0; i < m.nfiles; i++)
+						total += m.files[i].rows + (int64_t) strlen(m.files[i].name);
+					(void) total;
+					ts_pk_source_meta_free(&m);
+				}
 				break;
 			}
 		case 3:

@@ -53,6 +53,8 @@ ups=(--upload "lake/wh/sales.db=$FIX/warehouse/sales.db" --upload "lake/wh/ft.db
      --upload "open/wh/sales.db=$FIX/warehouse/sales.db" --public open)
 # btree.db (a btree global index, read by range requests): in fixtures made since it exists
 [ -d "$FIX/warehouse/btree.db" ] && ups+=(--upload "lake/wh/btree.db=$FIX/warehouse/btree.db")
+# idx.db (file indexes; events_sidecar's are <data file>.index sidecars fetched with their data files)
+[ -d "$FIX/warehouse/idx.db" ] && ups+=(--upload "lake/wh/idx.db=$FIX/warehouse/idx.db")
 # (without the generator built, no big.db: sql/s3.sql then fails naming it)
 [ -d "$BIG/big.db" ] && ups+=(--upload "lake/wh/big.db=$BIG/big.db")
 for t in append_09 pk_table_scan_and_read_dv; do

@@ -30,6 +30,7 @@
 #include "base/ts_ranges.h"
 #include "base/ts_s3.h"
 #include "read/read.h"
+#include "scan/predicate.h"
 
 static void
 test_coalesce(void **state)
@@ -421,7 +422,7 @@ test_side_files(void **state)
 	files[4].dv_file_size = 5;
 	files[5].dv_path = "s3://lake/t/index/dv-d";
 	files[5].dv_file_size = 20;
-	n = ts_side_files(files, 6, 100, 1000, &bytes, paths, sizes, 1, 8);
+	n = ts_side_files(NULL, files, 6, 100, 1000, &bytes, paths, sizes, 1, 8);
 	assert_int_equal(n, 3);
 	assert_string_equal(paths[1], "s3://lake/t/index/dv-a");
 	assert_string_equal(paths[2], "s3://lake/t/index/dv-d");
@@ -431,16 +432,68 @@ test_side_files(void **state)
 	assert_int_equal(bytes, 50);
 	/* already in the list: not again; max_each and the byte budget */
 	bytes = 0;
-	assert_int_equal(ts_side_files(files, 6, 100, 1000, &bytes, paths, NULL, 3, 8), 3);
+	assert_int_equal(ts_side_files(NULL, files, 6, 100, 1000, &bytes, paths, NULL, 3, 8), 3);
 	assert_int_equal(bytes, 0);
-	assert_int_equal(ts_side_files(files, 6, 25, 1000, &bytes, paths, NULL, 1, 8), 2);	/* dv-a is 30 */
+	assert_int_equal(ts_side_files(NULL, files, 6, 25, 1000, &bytes, paths, NULL, 1, 8), 2);	/* dv-a is 30 */
 	assert_string_equal(paths[1], "s3://lake/t/index/dv-d");
 	bytes = 0;
-	assert_int_equal(ts_side_files(files, 6, 100, 40, &bytes, paths, NULL, 1, 8), 2);	/* 30, then 20 > 40 */
+	assert_int_equal(ts_side_files(NULL, files, 6, 100, 40, &bytes, paths, NULL, 1, 8), 2);	/* 30, then 20 > 40 */
 	assert_string_equal(paths[1], "s3://lake/t/index/dv-a");
 	/* room for max_paths only */
 	bytes = 0;
-	assert_int_equal(ts_side_files(files, 6, 100, 1000, &bytes, paths, NULL, 1, 2), 2);
+	assert_int_equal(ts_side_files(NULL, files, 6, 100, 1000, &bytes, paths, NULL, 1, 2), 2);
+}
+
+/* ts_side_files with a plan: the sidecar file indexes a read would fetch before each file */
+static void
+test_side_files_sidecars(void **state)
+{
+	ts_scan_file files[4];
+	ts_manifest_entry e[4];
+	ts_plan    *plan = calloc(1, sizeof(ts_plan));
+	ts_predicate pred = {.op = TS_PRED_IS_NULL, .field = 0};
+	const char *paths[16] = {"s3://lake/t/bucket-0/data-0.parquet"};
+	int64_t		sizes[16] = {0};
+	int64_t		bytes = 0;
+	static uint8_t embedded[4] = {1, 2, 3, 4};
+
+	(void) state;
+	assert_non_null(plan);
+	memset(files, 0, sizeof(files));
+	memset(e, 0, sizeof(e));
+	for (int i = 0; i < 4; i++)
+		files[i].entry = &e[i];
+	files[0].index_path = "s3://lake/t/bucket-0/data-0.parquet.index";
+	files[0].dv_path = "s3://lake/t/index/dv-a";
+	files[0].dv_file_size = 30;
+	files[1].index_path = NULL;							/* no sidecar listed */
+	files[2].index_path = "s3://lake/t/bucket-0/data-2.parquet.index";
+	e[2].file.embedded_file_index.data = embedded;		/* embedded: no sidecar read */
+	e[2].file.embedded_file_index.len = 4;
+	files[3].index_path = "/local/t/bucket-0/data-3.parquet.index";	/* not an object */
+	plan->predicate = &pred;
+	plan->use_file_index = true;
+	assert_int_equal(ts_side_files(plan, files, 4, 100, 1000, &bytes, paths, sizes, 1, 16), 3);
+	assert_string_equal(paths[1], "s3://lake/t/bucket-0/data-0.parquet.index");
+	assert_int_equal(sizes[1], -1);		/* size unknown (not in the manifest) */
+	assert_string_equal(paths[2], "s3://lake/t/index/dv-a");
+	assert_int_equal(sizes[2], 30);
+	assert_int_equal(bytes, 30);		/* only known sizes count against the budget */
+	/* no predicate, or file indexes off: a read reads no sidecar, none fetched */
+	bytes = 0;
+	plan->predicate = NULL;
+	assert_int_equal(ts_side_files(plan, files, 4, 100, 1000, &bytes, paths, sizes, 1, 16), 2);
+	assert_string_equal(paths[1], "s3://lake/t/index/dv-a");
+	plan->predicate = &pred;
+	plan->use_file_index = false;
+	bytes = 0;
+	assert_int_equal(ts_side_files(plan, files, 4, 100, 1000, &bytes, paths, sizes, 1, 16), 2);
+	/* room for the sidecar only */
+	plan->use_file_index = true;
+	bytes = 0;
+	assert_int_equal(ts_side_files(plan, files, 4, 100, 1000, &bytes, paths, sizes, 1, 2), 2);
+	assert_string_equal(paths[1], "s3://lake/t/bucket-0/data-0.parquet.index");
+	free(plan);
 }
 
 /*
@@ -776,6 +829,7 @@ main(void)
 		cmocka_unit_test(test_batch_failures),
 		cmocka_unit_test(test_split_window),
 		cmocka_unit_test(test_side_files),
+		cmocka_unit_test(test_side_files_sidecars),
 		cmocka_unit_test(test_batch_ahead),
 		cmocka_unit_test(test_pread_ahead),
 	};
