@@ -347,40 +347,17 @@ leaf_positions(pk_state *g, const ts_predicate *p, ts_row_ids *out, ts_err *err)
 	return ok;
 }
 
+/* A comparison leaf of the predicate, for ts_row_ids_eval. */
+static bool
+eval_leaf(void *arg, const ts_predicate *p, ts_row_ids *out, ts_err *err)
+{
+	return leaf_positions((pk_state *) arg, p, out, err);
+}
+
 static bool
 eval(pk_state *g, const ts_predicate *p, ts_row_ids *out, ts_err *err)
 {
-	ts_row_ids	acc,
-				kid;
-
-	ts_row_ids_init_all(out);
-	switch (p->op)
-	{
-		case TS_PRED_AND:
-		case TS_PRED_OR:
-			if (p->nchildren == 0)
-				return true;
-			if (!eval(g, &p->children[0], &acc, err))
-				return false;
-			for (int i = 1; i < p->nchildren; i++)
-			{
-				if (p->op == TS_PRED_OR && acc.all)
-					break;
-				if (!eval(g, &p->children[i], &kid, err))
-				{
-					ts_row_ids_free(&acc);
-					return false;
-				}
-				if (!ts_row_ids_combine(&acc, &kid, p->op == TS_PRED_AND, err))
-					return false;
-			}
-			*out = acc;
-			return true;
-		case TS_PRED_NOT:
-			return true;
-		default:
-			return leaf_positions(g, p, out, err);
-	}
+	return ts_row_ids_eval(p, eval_leaf, g, out, err);
 }
 
 /* Which group of definition d lists data file e of split sp (-1: none)? */

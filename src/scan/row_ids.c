@@ -232,9 +232,10 @@ ts_row_ids_combine(ts_row_ids *acc, ts_row_ids *kid, bool and_, ts_err *err)
 }
 
 bool
-ts_row_ids_from_predicate(const ts_predicate *p, int field, ts_row_ids *out, ts_err *err)
+ts_row_ids_eval(const ts_predicate *p, ts_row_ids_leaf_fn leaf, void *arg, ts_row_ids *out,
+				ts_err *err)
 {
-	ts_row_ids acc,
+	ts_row_ids	acc,
 				kid;
 
 	ts_row_ids_init_all(out);
@@ -246,11 +247,13 @@ ts_row_ids_from_predicate(const ts_predicate *p, int field, ts_row_ids *out, ts_
 		case TS_PRED_OR:
 			if (p->nchildren == 0)
 				return true;
-			if (!ts_row_ids_from_predicate(&p->children[0], field, &acc, err))
+			if (!ts_row_ids_eval(&p->children[0], leaf, arg, &acc, err))
 				return false;
 			for (int i = 1; i < p->nchildren; i++)
 			{
-				if (!ts_row_ids_from_predicate(&p->children[i], field, &kid, err))
+				if (p->op == TS_PRED_OR && acc.all)
+					break;		/* all already */
+				if (!ts_row_ids_eval(&p->children[i], leaf, arg, &kid, err))
 				{
 					ts_row_ids_free(&acc);
 					return false;
@@ -263,10 +266,26 @@ ts_row_ids_from_predicate(const ts_predicate *p, int field, ts_row_ids *out, ts_
 		case TS_PRED_NOT:
 			return true;		/* all: conservative */
 		default:
-			if (p->field != field)
-				return true;
-			return leaf_row_ids(p, out, err);
+			return leaf(arg, p, out, err);
 	}
+}
+
+/* A leaf of ts_row_ids_from_predicate: comparisons on its field only. */
+static bool
+field_leaf(void *arg, const ts_predicate *p, ts_row_ids *out, ts_err *err)
+{
+	if (p->field != *(const int *) arg)
+	{
+		ts_row_ids_init_all(out);
+		return true;
+	}
+	return leaf_row_ids(p, out, err);
+}
+
+bool
+ts_row_ids_from_predicate(const ts_predicate *p, int field, ts_row_ids *out, ts_err *err)
+{
+	return ts_row_ids_eval(p, field_leaf, &field, out, err);
 }
 
 bool

@@ -49,6 +49,18 @@ bool		ts_row_ids_union(const ts_row_ids *a, const ts_row_ids *b, ts_row_ids *out
 bool		ts_row_ids_combine(ts_row_ids *acc, ts_row_ids *kid, bool and_, ts_err *err);
 
 /*
+ * The row ids predicate p allows, with leaf(arg, leaf, out, err) answering
+ * each comparison leaf: AND is the intersection of its children's sets, OR
+ * their union, NOT allows every row id (a superset is always safe), p NULL:
+ * all.  The walk every row-id source shares (_ROW_ID quals, the global
+ * index, the primary-key global index); false on error (leaf's or OOM).
+ */
+typedef bool (*ts_row_ids_leaf_fn) (void *arg, const struct ts_predicate *leaf, ts_row_ids *out,
+									ts_err *err);
+bool		ts_row_ids_eval(const struct ts_predicate *p, ts_row_ids_leaf_fn leaf, void *arg,
+							ts_row_ids *out, ts_err *err);
+
+/*
  * The row ids predicate p allows for column 'field' (a BIGINT column whose
  * values are never NULL, _ROW_ID): leaves on that field with =, IN, <, <=,
  * >, >= and integer literals of the column's type (literal_type NULL or

@@ -176,6 +176,33 @@ gb_key(const ts_type *t, const ts_value *v, uint8_t *buf, const uint8_t **key)
 	}
 }
 
+/*
+ * Add the sorted pairs ps[a..b) to w, one key per run of equal values with
+ * the rows of the run (rows: room for b - a row ids).
+ */
+static void
+gb_add_sorted(btw_writer *w, const ts_type *t, const gb_pair *ps, int64_t a, int64_t b,
+			  int64_t *rows)
+{
+	for (int64_t i = a; i < b;)
+	{
+		int64_t		j = i;
+		uint8_t		buf[16];
+		const uint8_t *key;
+		size_t		klen;
+		int			c = 0;
+
+		while (j < b && ts_value_order(t, &ps[i].v, &ps[j].v, &c) && c == 0)
+		{
+			rows[j - i] = ps[j].row;
+			j++;
+		}
+		klen = gb_key(t, &ps[i].v, buf, &key);
+		btw_add(w, key, klen, rows, (int) (j - i));
+		i = j;
+	}
+}
+
 /* after a commit: its index files and the index manifest */
 static void
 gb_commit(gb_state *g, const config *cfg, int block_size)
@@ -206,23 +233,7 @@ gb_commit(gb_state *g, const config *cfg, int block_size)
 		btw_init(&w, (size_t) block_size, 1, false);
 		for (int64_t j = 0; j < g->nnulls[i]; j++)
 			btw_null(&w, g->nulls[i][j]);
-		for (int64_t a = 0; a < n;)
-		{
-			int64_t		b = a;
-			uint8_t		buf[16];
-			const uint8_t *key;
-			size_t		klen;
-			int			c = 0;
-
-			while (b < n && ts_value_order(t, &ps[a].v, &ps[b].v, &c) && c == 0)
-			{
-				rows[b - a] = ps[b].row;
-				b++;
-			}
-			klen = gb_key(t, &ps[a].v, buf, &key);
-			btw_add(&w, key, klen, rows, (int) (b - a));
-			a = b;
-		}
+		gb_add_sorted(&w, t, ps, 0, n, rows);
 		btw_finish(&w);
 		btw_meta(&w, &meta);
 		dir = pathf("%s/index", cfg->dir);

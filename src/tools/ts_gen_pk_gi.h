@@ -104,23 +104,7 @@ pk_gi_payload(pk_ctx *x, ts_avro_writer *w, int g, const ts_buf *src, gb_pair *p
 	ts_err		err;
 
 	btw_init(&bw, 256, 1, false);
-	for (int64_t i = a; i < b;)
-	{
-		int64_t		j = i;
-		uint8_t		buf[16];
-		const uint8_t *key;
-		size_t		klen;
-		int			c = 0;
-
-		while (j < b && ts_value_order(t, &ps[i].v, &ps[j].v, &c) && c == 0)
-		{
-			rows[j - i] = ps[j].row;
-			j++;
-		}
-		klen = gb_key(t, &ps[i].v, buf, &key);
-		btw_add(&bw, key, klen, rows, (int) (j - i));
-		i = j;
-	}
+	gb_add_sorted(&bw, t, ps, a, b, rows);
 	btw_finish(&bw);
 	btw_meta(&bw, &meta);
 	dir = pathf("%s/index", x->cfg->dir);
