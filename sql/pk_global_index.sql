@@ -151,7 +151,78 @@ SET tablescan.enable_file_index = off;
 SELECT error_of('SELECT * FROM items_bad WHERE n = ' || :n1);
 RESET tablescan.enable_file_index;
 
+-- NULL keys (items_nulls: as items with n NULL in every third row): a payload's null bitmap
+-- holds the ordinals of the rows whose n is NULL; the model now reads its write stream
+CREATE FOREIGN TABLE items_nulls (id int, v text, n bigint)
+  SERVER lake OPTIONS (database 'pkidx', "table" 'items_nulls');
+TRUNCATE ops;
+SELECT set_config('pkidx.ops', :'fwarehouse' || '/pkidx.db/items_nulls.ops.jsonl', false) IS NOT NULL AS set;
+DO $$ BEGIN EXECUTE format('COPY ops (line) FROM %L', current_setting('pkidx.ops')); END $$;
+SELECT (SELECT count(*) FROM live) AS live_files, (SELECT count(*) FROM live WHERE compact) AS compact_files,
+       (SELECT count(*) FROM physical) AS physical_rows,
+       (SELECT count(*) FROM physical WHERE n IS NULL) AS physical_null_rows,
+       (SELECT count(*) FROM model) AS model_rows, (SELECT count(*) FROM model WHERE n IS NULL) AS model_null_rows,
+       (SELECT count(*) FROM items_nulls) AS read_rows;
+SELECT count(*) AS different FROM (
+  (SELECT * FROM items_nulls EXCEPT ALL SELECT * FROM model)
+  UNION ALL (SELECT * FROM model EXCEPT ALL SELECT * FROM items_nulls)) x;
+-- per condition: the model's rows, read from the files the index cannot rule out (APPEND
+-- source, and COMPACT source with a physical row, deleted or not, that the condition holds
+-- for), the same rows with index use off and with pruning off
+CREATE TEMP TABLE conds (c text, idx text);
+INSERT INTO conds
+SELECT 'n IS NULL', 'n IS NULL' UNION ALL SELECT 'n IS NOT NULL', 'n IS NOT NULL'
+UNION ALL (SELECT 'n = ' || n || ' OR n IS NULL', 'n = ' || n || ' OR n IS NULL'
+             FROM model WHERE n IS NOT NULL ORDER BY n LIMIT 3)
+UNION ALL (SELECT 'n IS NULL OR n = ' || n, 'n IS NULL OR n = ' || n
+             FROM model WHERE n IS NOT NULL ORDER BY n DESC LIMIT 1)
+UNION ALL SELECT 'n = -1 OR n IS NULL', 'n = -1 OR n IS NULL'
+UNION ALL SELECT 'n IS NULL AND v IS NOT NULL', 'n IS NULL'
+UNION ALL SELECT 'n IS NULL OR id < 5', NULL;
+CREATE FUNCTION model_rows(c text) RETURNS text[] LANGUAGE plpgsql AS $$
+DECLARE
+  r text[];
+BEGIN
+  EXECUTE 'SELECT array_agg(m::text ORDER BY id) FROM model m WHERE ' || c INTO r;
+  RETURN r;
+END $$;
+CREATE FUNCTION read_rows(c text) RETURNS text[] LANGUAGE plpgsql AS $$
+DECLARE
+  r text[];
+BEGIN
+  EXECUTE 'SELECT array_agg(i::text ORDER BY id) FROM items_nulls i WHERE ' || c INTO r;
+  RETURN r;
+END $$;
+-- the live files of COMPACT source with a physical row (deleted or not) idx holds for (NULL:
+-- idx has a leaf on an unindexed column, which allows every file the pruning keeps)
+CREATE FUNCTION compact_files_with(idx text) RETURNS bigint LANGUAGE plpgsql STRICT AS $$
+DECLARE
+  k bigint;
+BEGIN
+  EXECUTE 'SELECT count(DISTINCT p.f) FROM physical p JOIN live USING (f) WHERE live.compact AND ('
+          || idx || ')' INTO k;
+  RETURN k;
+END $$;
+SELECT c, coalesce(array_length(model_rows(c), 1), 0) AS model_rows,
+       read_rows(c) IS NOT DISTINCT FROM model_rows(c) AS rows_as_model,
+       files_read('SELECT * FROM items_nulls WHERE ' || c) AS files_read,
+       (SELECT count(*) FROM live WHERE NOT compact) + compact_files_with(idx) AS expect_read,
+       (SELECT count(*) FROM live) AS all_files,
+       same_rows('SELECT * FROM items_nulls WHERE ' || c, 'tablescan.enable_file_index') AS index_off,
+       same_rows('SELECT * FROM items_nulls WHERE ' || c, 'tablescan.enable_pruning') AS pruning_off
+  FROM conds ORDER BY c;
+-- every non-NULL value of n: the model's rows, from the files computed
+SELECT count(*) AS values_tried,
+       count(*) FILTER (WHERE read_rows('n = ' || n) IS NOT DISTINCT FROM model_rows('n = ' || n)) AS rows_as_model,
+       count(*) FILTER (WHERE files_read('SELECT * FROM items_nulls WHERE n = ' || n)
+                              = (SELECT count(*) FROM live WHERE NOT compact) + compact_files_with('n = ' || n))
+         AS files_as_computed
+  FROM (SELECT DISTINCT n FROM physical WHERE n IS NOT NULL) x;
+SELECT l FROM plan_lines('SELECT * FROM items_nulls WHERE n IS NULL') l WHERE l ~ 'Global Index';
+
 SET client_min_messages = warning;
+DROP TABLE conds;
+DROP FUNCTION model_rows(text), read_rows(text), compact_files_with(text);
 DROP VIEW model, physical, live;
 DROP TABLE ops;
 DROP FUNCTION same_rows(text, text), plan_lines(text), files_read(text), kept(text), error_of(text);

@@ -179,6 +179,13 @@ $GEN "$W/pkidx.db/items" --column id:INT --column v:STRING --column n:BIGINT --p
     --buckets 2 --rows 60 --keys 40 --snapshots 8 --files 2 --compact-every 2 --levels 2 \
     --compact-file-rows 5 --delete-every 6 --deletion-vectors --option pk-btree.index.columns=n >/dev/null
 cp -r "$W/pkidx.db/items" "$W/pkidx.db/items_bad"
+# pkidx.db/items_nulls: as items with --null-every 3 (v NULL where the row's i % 3 = 1, n where
+# i % 3 = 2): the payloads' null bitmaps hold the ordinals of the rows whose n is NULL
+rm -rf "$W/pkidx.db/items_nulls"
+$GEN "$W/pkidx.db/items_nulls" --column id:INT --column v:STRING --column n:BIGINT --primary-key id \
+    --buckets 2 --rows 60 --keys 40 --snapshots 8 --files 2 --compact-every 2 --levels 2 \
+    --compact-file-rows 5 --delete-every 6 --deletion-vectors --null-every 3 \
+    --option pk-btree.index.columns=n >/dev/null
 for f in "$W"/pkidx.db/items_bad/index/btree-global-index-*.index; do
     truncate -s 8 "$f"
 done

@@ -4,13 +4,15 @@
  * bytes come from tools/ts_btree_write.h via ts_gen_btree.h's key helpers).
  *
  * Owns: --option pk-btree.index.columns=COL (one column, TINYINT ..
- * BIGINT, DATE or VARCHAR, never NULL; with deletion vectors): whenever the
+ * BIGINT, DATE or VARCHAR; with deletion vectors): whenever the
  * index manifest is written, per (partition, bucket) and level L > 0 the
  * live COMPACT files of that level, in the generator's file order, are one
  * source group, and one payload index/btree-global-index-<uuid>.index
  * indexes every physical row of them (DV-deleted rows included, as Java's
  * PkSortedIndexBuilder reads the files whole): key -> ordinal, ordinal =
- * rows of the group's files before the row's file + its position.  Its
+ * rows of the group's files before the row's file + its position; the
+ * ordinals of rows whose key is NULL go to the payload's null bitmap
+ * (btw_null, the layout of the append-table btree files).  Its
  * IndexManifestEntry has _INDEX_TYPE "btree", _ROW_COUNT the group's rows
  * and _GLOBAL_INDEX {0, rows-1, field id, NULL, BTreeIndexMeta,
  * _SOURCE_META = int 1, int L, int n, n x (writeUTF name, long rows)}.
@@ -18,7 +20,8 @@
  * a group's entries (sorted by key) are rotated into several payloads of
  * about R entries each (never splitting a key), as Java's
  * SortedSingleColumnIndexWriter does; each has the group's full range and
- * its own entry count.
+ * its own entry count; the NULL ordinals go to the last payload (counted in
+ * its entries, so the payloads' counts still add up to the group's rows).
  */
 #ifndef TS_GEN_PK_GI_H
 #define TS_GEN_PK_GI_H
@@ -86,13 +89,16 @@ be64(ts_buf *b, uint64_t v)
 	be32(b, (uint32_t) v);
 }
 
-/* one payload: entries ps[a..b) of a group of total rows */
+/*
+ * one payload: entries ps[a..b) and the nn NULL ordinals nulls[] of a group
+ * of total rows
+ */
 static void
 pk_gi_payload(pk_ctx *x, ts_avro_writer *w, int g, const ts_buf *src, gb_pair *ps, int64_t a,
-			  int64_t b, int64_t total)
+			  int64_t b, const int64_t *nulls, int64_t nn, int64_t total)
 {
 	const ts_type *t = x->cols[pk_gi_col]->type0;
-	int64_t    *rows = xcalloc((size_t) (b - a), sizeof(int64_t));
+	int64_t    *rows = xcalloc((size_t) (b > a ? b - a : 1), sizeof(int64_t));
 	btw_writer	bw;
 	btw_buf		meta = {0};
 	char	   *uuid = new_uuid(),
@@ -104,6 +110,8 @@ pk_gi_payload(pk_ctx *x, ts_avro_writer *w, int g, const ts_buf *src, gb_pair *p
 	ts_err		err;
 
 	btw_init(&bw, 256, 1, false);
+	for (int64_t j = 0; j < nn; j++)
+		btw_null(&bw, nulls[j]);
 	gb_add_sorted(&bw, t, ps, a, b, rows);
 	btw_finish(&bw);
 	btw_meta(&bw, &meta);
@@ -124,7 +132,7 @@ pk_gi_payload(pk_ctx *x, ts_avro_writer *w, int g, const ts_buf *src, gb_pair *p
 	v[5].v.s.p = (const uint8_t *) name;
 	v[5].v.s.len = (uint32_t) strlen(name);
 	v[6].v.i = (int64_t) bw.out.len;
-	v[7].v.i = b - a;
+	v[7].v.i = b - a + nn;
 	v[8].isnull = true;
 	v[9].isnull = true;
 	gi[0].v.i = 0;
@@ -154,8 +162,10 @@ pk_gi_group(pk_ctx *x, ts_avro_writer *w, int g, int level, pk_file **fs, int nf
 {
 	const ts_type *t = x->cols[pk_gi_col]->type0;
 	int64_t		total = 0,
-				n = 0;
+				n = 0,
+				nn = 0;
 	gb_pair    *ps;
+	int64_t    *nulls;
 	ts_buf		src;
 	ts_err		err;
 
@@ -164,14 +174,16 @@ pk_gi_group(pk_ctx *x, ts_avro_writer *w, int g, int level, pk_file **fs, int nf
 	if (total == 0)
 		return;
 	ps = xcalloc((size_t) total, sizeof(gb_pair));
+	nulls = xcalloc((size_t) total, sizeof(int64_t));
 	for (int i = 0, off = 0; i < nf; off += fs[i]->nrows, i++)
 		for (int r = 0; r < fs[i]->nrows; r++)
 		{
 			ts_value   *val = &fs[i]->rows[r]->vals[pk_gi_col];
 
 			if (val->isnull)
-				die("pk-btree.index.columns: a NULL value (the null bitmap is not written)");
-			ps[n++] = (gb_pair) {*val, off + r};
+				nulls[nn++] = off + r;
+			else
+				ps[n++] = (gb_pair) {*val, off + r};
 		}
 	gb_sort_type = t;
 	qsort(ps, (size_t) n, sizeof(gb_pair), gb_cmp);
@@ -189,7 +201,9 @@ pk_gi_group(pk_ctx *x, ts_avro_writer *w, int g, int level, pk_file **fs, int nf
 		ts_buf_append(&src, fs[i]->name, l, &err);
 		be64(&src, (uint64_t) fs[i]->nrows);
 	}
-	/* payloads of about pk_gi_per_range entries, a key never split */
+	/* payloads of about pk_gi_per_range entries, a key never split; the NULLs in the last */
+	if (n == 0)
+		pk_gi_payload(x, w, g, &src, ps, 0, 0, nulls, nn, total);
 	for (int64_t a = 0; a < n;)
 	{
 		int64_t		b = pk_gi_per_range > 0 && a + pk_gi_per_range < n ? a + pk_gi_per_range : n;
@@ -197,10 +211,11 @@ pk_gi_group(pk_ctx *x, ts_avro_writer *w, int g, int level, pk_file **fs, int nf
 
 		while (b < n && ts_value_order(t, &ps[b - 1].v, &ps[b].v, &c) && c == 0)
 			b++;
-		pk_gi_payload(x, w, g, &src, ps, a, b, total);
+		pk_gi_payload(x, w, g, &src, ps, a, b, nulls, b == n ? nn : 0, total);
 		a = b;
 	}
 	ts_buf_free(&src);
+	free(nulls);
 	free(ps);
 }
 
