@@ -1,6 +1,6 @@
--- Paimon 2.0 primary-key global indexes (pk-btree): a deduplicate table with
--- deletion vectors whose index manifest lists one btree payload per (bucket,
--- level) over that level's COMPACT files, _SOURCE_META naming them (our
+-- Paimon 2.0 primary-key global indexes (pk-btree, pk-bitmap): a deduplicate
+-- table with deletion vectors whose index manifest lists one btree (bitmap)
+-- payload per (bucket, level) over that level's COMPACT files, _SOURCE_META naming them (our
 -- generator: pkidx.db of test/make-fixtures.sh, src/tools/ts_gen_pk_gi.h).
 -- The index turns into the row positions read of each data file; files none
 -- of whose rows the index allows are not read.  The rows must be those of
@@ -155,22 +155,22 @@ RESET tablescan.enable_file_index;
 -- holds the ordinals of the rows whose n is NULL; the model now reads its write stream
 CREATE FOREIGN TABLE items_nulls (id int, v text, n bigint)
   SERVER lake OPTIONS (database 'pkidx', "table" 'items_nulls');
+\set tbl items_nulls
 TRUNCATE ops;
-SELECT set_config('pkidx.ops', :'fwarehouse' || '/pkidx.db/items_nulls.ops.jsonl', false) IS NOT NULL AS set;
+SELECT set_config('pkidx.ops', :'fwarehouse' || '/pkidx.db/' || :'tbl' || '.ops.jsonl', false) IS NOT NULL AS set;
 DO $$ BEGIN EXECUTE format('COPY ops (line) FROM %L', current_setting('pkidx.ops')); END $$;
 SELECT (SELECT count(*) FROM live) AS live_files, (SELECT count(*) FROM live WHERE compact) AS compact_files,
        (SELECT count(*) FROM physical) AS physical_rows,
        (SELECT count(*) FROM physical WHERE n IS NULL) AS physical_null_rows,
        (SELECT count(*) FROM model) AS model_rows, (SELECT count(*) FROM model WHERE n IS NULL) AS model_null_rows,
-       (SELECT count(*) FROM items_nulls) AS read_rows;
+       (SELECT count(*) FROM :tbl) AS read_rows;
 SELECT count(*) AS different FROM (
-  (SELECT * FROM items_nulls EXCEPT ALL SELECT * FROM model)
-  UNION ALL (SELECT * FROM model EXCEPT ALL SELECT * FROM items_nulls)) x;
+  (SELECT * FROM :tbl EXCEPT ALL SELECT * FROM model)
+  UNION ALL (SELECT * FROM model EXCEPT ALL SELECT * FROM :tbl)) x;
 -- per condition: the model's rows, read from the files the index cannot rule out (APPEND
 -- source, and COMPACT source with a physical row, deleted or not, that the condition holds
 -- for), the same rows with index use off and with pruning off
-CREATE TEMP TABLE conds (c text, idx text);
-INSERT INTO conds
+CREATE TEMP VIEW conds (c, idx) AS
 SELECT 'n IS NULL', 'n IS NULL' UNION ALL SELECT 'n IS NOT NULL', 'n IS NOT NULL'
 UNION ALL (SELECT 'n = ' || n || ' OR n IS NULL', 'n = ' || n || ' OR n IS NULL'
              FROM model WHERE n IS NOT NULL ORDER BY n LIMIT 3)
@@ -186,11 +186,11 @@ BEGIN
   EXECUTE 'SELECT array_agg(m::text ORDER BY id) FROM model m WHERE ' || c INTO r;
   RETURN r;
 END $$;
-CREATE FUNCTION read_rows(c text) RETURNS text[] LANGUAGE plpgsql AS $$
+CREATE FUNCTION read_rows(tbl text, c text) RETURNS text[] LANGUAGE plpgsql AS $$
 DECLARE
   r text[];
 BEGIN
-  EXECUTE 'SELECT array_agg(i::text ORDER BY id) FROM items_nulls i WHERE ' || c INTO r;
+  EXECUTE 'SELECT array_agg(i::text ORDER BY id) FROM ' || tbl || ' i WHERE ' || c INTO r;
   RETURN r;
 END $$;
 -- the live files of COMPACT source with a physical row (deleted or not) idx holds for (NULL:
@@ -204,26 +204,72 @@ BEGIN
   RETURN k;
 END $$;
 SELECT c, coalesce(array_length(model_rows(c), 1), 0) AS model_rows,
-       read_rows(c) IS NOT DISTINCT FROM model_rows(c) AS rows_as_model,
-       files_read('SELECT * FROM items_nulls WHERE ' || c) AS files_read,
+       read_rows(:'tbl', c) IS NOT DISTINCT FROM model_rows(c) AS rows_as_model,
+       files_read('SELECT * FROM ' || :'tbl' || ' WHERE ' || c) AS files_read,
        (SELECT count(*) FROM live WHERE NOT compact) + compact_files_with(idx) AS expect_read,
        (SELECT count(*) FROM live) AS all_files,
-       same_rows('SELECT * FROM items_nulls WHERE ' || c, 'tablescan.enable_file_index') AS index_off,
-       same_rows('SELECT * FROM items_nulls WHERE ' || c, 'tablescan.enable_pruning') AS pruning_off
+       same_rows('SELECT * FROM ' || :'tbl' || ' WHERE ' || c, 'tablescan.enable_file_index') AS index_off,
+       same_rows('SELECT * FROM ' || :'tbl' || ' WHERE ' || c, 'tablescan.enable_pruning') AS pruning_off
   FROM conds ORDER BY c;
 -- every non-NULL value of n: the model's rows, from the files computed
 SELECT count(*) AS values_tried,
-       count(*) FILTER (WHERE read_rows('n = ' || n) IS NOT DISTINCT FROM model_rows('n = ' || n)) AS rows_as_model,
-       count(*) FILTER (WHERE files_read('SELECT * FROM items_nulls WHERE n = ' || n)
+       count(*) FILTER (WHERE read_rows(:'tbl', 'n = ' || n) IS NOT DISTINCT FROM model_rows('n = ' || n)) AS rows_as_model,
+       count(*) FILTER (WHERE files_read('SELECT * FROM ' || :'tbl' || ' WHERE n = ' || n)
                               = (SELECT count(*) FROM live WHERE NOT compact) + compact_files_with('n = ' || n))
-         AS files_as_computed
+         AS files_as_computed,
+       count(*) FILTER (WHERE files_read('SELECT * FROM ' || :'tbl' || ' WHERE n = ' || n)
+                              < (SELECT count(*) FROM live)) AS fewer_files
   FROM (SELECT DISTINCT n FROM physical WHERE n IS NOT NULL) x;
 SELECT l FROM plan_lines('SELECT * FROM items_nulls WHERE n IS NULL') l WHERE l ~ 'Global Index';
+-- pk-bitmap (items_bitmap: the same table with a pk-bitmap index on n, one bitmap payload per
+-- group over its ordinals): the same checks against its own write stream
+CREATE FOREIGN TABLE items_bitmap (id int, v text, n bigint)
+  SERVER lake OPTIONS (database 'pkidx', "table" 'items_bitmap');
+\set tbl items_bitmap
+TRUNCATE ops;
+SELECT set_config('pkidx.ops', :'fwarehouse' || '/pkidx.db/' || :'tbl' || '.ops.jsonl', false) IS NOT NULL AS set;
+DO $$ BEGIN EXECUTE format('COPY ops (line) FROM %L', current_setting('pkidx.ops')); END $$;
+SELECT (SELECT count(*) FROM live) AS live_files, (SELECT count(*) FROM live WHERE compact) AS compact_files,
+       (SELECT count(*) FROM physical) AS physical_rows,
+       (SELECT count(*) FROM physical WHERE n IS NULL) AS physical_null_rows,
+       (SELECT count(*) FROM model) AS model_rows, (SELECT count(*) FROM model WHERE n IS NULL) AS model_null_rows,
+       (SELECT count(*) FROM :tbl) AS read_rows;
+SELECT count(*) AS different FROM (
+  (SELECT * FROM :tbl EXCEPT ALL SELECT * FROM model)
+  UNION ALL (SELECT * FROM model EXCEPT ALL SELECT * FROM :tbl)) x;
+SELECT c, coalesce(array_length(model_rows(c), 1), 0) AS model_rows,
+       read_rows(:'tbl', c) IS NOT DISTINCT FROM model_rows(c) AS rows_as_model,
+       files_read('SELECT * FROM ' || :'tbl' || ' WHERE ' || c) AS files_read,
+       (SELECT count(*) FROM live WHERE NOT compact) + compact_files_with(idx) AS expect_read,
+       (SELECT count(*) FROM live) AS all_files,
+       same_rows('SELECT * FROM ' || :'tbl' || ' WHERE ' || c, 'tablescan.enable_file_index') AS index_off,
+       same_rows('SELECT * FROM ' || :'tbl' || ' WHERE ' || c, 'tablescan.enable_pruning') AS pruning_off
+  FROM conds ORDER BY c;
+-- every non-NULL value of n: the model's rows, from the files computed
+SELECT count(*) AS values_tried,
+       count(*) FILTER (WHERE read_rows(:'tbl', 'n = ' || n) IS NOT DISTINCT FROM model_rows('n = ' || n)) AS rows_as_model,
+       count(*) FILTER (WHERE files_read('SELECT * FROM ' || :'tbl' || ' WHERE n = ' || n)
+                              = (SELECT count(*) FROM live WHERE NOT compact) + compact_files_with('n = ' || n))
+         AS files_as_computed,
+       count(*) FILTER (WHERE files_read('SELECT * FROM ' || :'tbl' || ' WHERE n = ' || n)
+                              < (SELECT count(*) FROM live)) AS fewer_files
+  FROM (SELECT DISTINCT n FROM physical WHERE n IS NOT NULL) x;
+-- EXPLAIN: the bitmap index used; n1 and what the model says, as for items
+SELECT min(n) AS n1 FROM physical p
+ WHERE NOT deleted AND (SELECT count(*) FROM physical q WHERE q.f = p.f AND NOT q.deleted) > 1 \gset
+SELECT (SELECT count(DISTINCT f) FROM physical WHERE n = :n1) AS files_with_n1,
+       (SELECT count(*) FROM live) AS live_files,
+       (SELECT count(*) FROM physical q WHERE NOT deleted AND n IS DISTINCT FROM :n1
+           AND f IN (SELECT f FROM physical WHERE n = :n1)) AS other_live_rows_there;
+SELECT l FROM plan_lines('SELECT * FROM items_bitmap WHERE n = ' || :n1) l
+  WHERE l ~ 'Global Index|Data Files|Files Read|Rows Read|Rows Skipped By Index';
+SET tablescan.enable_file_index = off;
+SELECT l FROM plan_lines('SELECT * FROM items_bitmap WHERE n = ' || :n1) l WHERE l ~ 'Global Index';
+RESET tablescan.enable_file_index;
 
 SET client_min_messages = warning;
-DROP TABLE conds;
-DROP FUNCTION model_rows(text), read_rows(text), compact_files_with(text);
-DROP VIEW model, physical, live;
+DROP VIEW conds, model, physical, live;
+DROP FUNCTION model_rows(text), read_rows(text, text), compact_files_with(text);
 DROP TABLE ops;
 DROP FUNCTION same_rows(text, text), plan_lines(text), files_read(text), kept(text), error_of(text);
 DROP SERVER lake CASCADE;

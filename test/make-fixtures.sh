@@ -186,6 +186,13 @@ $GEN "$W/pkidx.db/items_nulls" --column id:INT --column v:STRING --column n:BIGI
     --buckets 2 --rows 60 --keys 40 --snapshots 8 --files 2 --compact-every 2 --levels 2 \
     --compact-file-rows 5 --delete-every 6 --deletion-vectors --null-every 3 \
     --option pk-btree.index.columns=n >/dev/null
+# pkidx.db/items_bitmap: as items_nulls with a pk-bitmap index on n (one bitmap file-index body
+# per group over its ordinals, ts_gen_pk_gi.h)
+rm -rf "$W/pkidx.db/items_bitmap"
+$GEN "$W/pkidx.db/items_bitmap" --column id:INT --column v:STRING --column n:BIGINT --primary-key id \
+    --buckets 2 --rows 60 --keys 40 --snapshots 8 --files 2 --compact-every 2 --levels 2 \
+    --compact-file-rows 5 --delete-every 6 --deletion-vectors --null-every 3 \
+    --option pk-bitmap.index.columns=n >/dev/null
 for f in "$W"/pkidx.db/items_bad/index/btree-global-index-*.index; do
     truncate -s 8 "$f"
 done
