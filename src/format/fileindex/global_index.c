@@ -1,7 +1,11 @@
 /*
  * global_index.c - one predicate leaf on one global index file (see
  * global_index.h).  The bitmap kind shares fi_bitmap.c with the bitmap
- * file index and is read whole; the btree kind is fi_btree.c.
+ * file index and is read whole (the bytes Java's 1.3 BitmapGlobalIndex writes:
+ * a BitmapFileIndex body); Java's later BitmapGlobalIndexFormat (its own
+ * dictionary / bitmap blocks, a 48-byte footer ending in version 1 or 2 and
+ * magic "BGIX") is recognized by that footer and refused (TS_ERR_UNSUPPORTED),
+ * never decoded as the other.  The btree kind is fi_btree.c.
  */
 #include <string.h>
 
@@ -14,12 +18,52 @@ ts_global_index_kind_supported(const char *index_type)
 	return index_type && (strcmp(index_type, "bitmap") == 0 || strcmp(index_type, "btree") == 0);
 }
 
+static uint64_t
+be_at(const uint8_t *b, int width)
+{
+	uint64_t	v = 0;
+
+	for (int i = 0; i < width; i++)
+		v = v << 8 | b[i];
+	return v;
+}
+
+/*
+ * Java's BitmapGlobalIndexFormat footer: three (long offset, int length)
+ * blocks inside the file before the footer, int value count, int version 1
+ * or 2, int magic 0x42474958.
+ */
+static bool
+is_bgix(const uint8_t *body, size_t len)
+{
+	const uint8_t *f;
+
+	if (len < 48)
+		return false;
+	f = body + len - 48;
+	if (be_at(f + 44, 4) != 0x42474958 || (be_at(f + 40, 4) != 1 && be_at(f + 40, 4) != 2))
+		return false;
+	for (int i = 0; i < 3; i++)
+	{
+		uint64_t	off = be_at(f + 12 * i, 8),
+					n = be_at(f + 12 * i + 8, 4);
+
+		if (off > len - 48 || n > len - 48 - off)
+			return false;
+	}
+	return true;
+}
+
 static bool
 bitmap_leaf(const uint8_t *body, size_t len, const ts_type *t, const ts_predicate *p, bool *all,
 			void **rows, ts_err *err)
 {
 	fi_res		r = {FI_REMAIN, NULL};
 
+	if (is_bgix(body, len))
+		return ts_error(err, TS_ERR_UNSUPPORTED,
+						"bitmap global index in Java's BitmapGlobalIndexFormat (footer magic "
+						"BGIX) is not supported (only the BitmapFileIndex body of Paimon 1.3)");
 	if (!fi_bitmap_leaf(body, len, t, p, &r, err))
 		return false;
 	switch (r.state)
