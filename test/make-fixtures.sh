@@ -193,6 +193,14 @@ $GEN "$W/pkidx.db/items_bitmap" --column id:INT --column v:STRING --column n:BIG
     --buckets 2 --rows 60 --keys 40 --snapshots 8 --files 2 --compact-every 2 --levels 2 \
     --compact-file-rows 5 --delete-every 6 --deletion-vectors --null-every 3 \
     --option pk-bitmap.index.columns=n >/dev/null
+# pkidx.db/items_bgix: items_bitmap with every payload replaced by 16 bytes + the 48-byte footer of
+# Java's BitmapGlobalIndexFormat (blocks (0, 4), (4, 4), (8, 8), 1 value, version 1, magic
+# "BGIX"): refused with an ERROR, never decoded as a BitmapFileIndex body
+rm -rf "$W/pkidx.db/items_bgix"
+cp -r "$W/pkidx.db/items_bitmap" "$W/pkidx.db/items_bgix"
+for f in "$W"/pkidx.db/items_bgix/index/bitmap-global-index-*.index; do
+    printf '%016d\0\0\0\0\0\0\0\0\0\0\0\4\0\0\0\0\0\0\0\4\0\0\0\4\0\0\0\0\0\0\0\10\0\0\0\10\0\0\0\1\0\0\0\1BGIX' 0 >"$f"
+done
 for f in "$W"/pkidx.db/items_bad/index/btree-global-index-*.index; do
     truncate -s 8 "$f"
 done
