@@ -195,7 +195,7 @@ $GEN "$W/pkidx.db/items_bitmap" --column id:INT --column v:STRING --column n:BIG
     --option pk-bitmap.index.columns=n >/dev/null
 # pkidx.db/items_bgix: items_bitmap with every payload replaced by 16 bytes + the 48-byte footer of
 # Java's BitmapGlobalIndexFormat (blocks (0, 4), (4, 4), (8, 8), 1 value, version 1, magic
-# "BGIX"): refused with an ERROR, never decoded as a BitmapFileIndex body
+# "BGIX"): left unused (rows as without the index), never decoded as a BitmapFileIndex body
 rm -rf "$W/pkidx.db/items_bgix"
 cp -r "$W/pkidx.db/items_bitmap" "$W/pkidx.db/items_bgix"
 for f in "$W"/pkidx.db/items_bgix/index/bitmap-global-index-*.index; do

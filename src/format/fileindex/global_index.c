@@ -4,8 +4,8 @@
  * file index and is read whole (the bytes Java's 1.3 BitmapGlobalIndex writes:
  * a BitmapFileIndex body); Java's later BitmapGlobalIndexFormat (its own
  * dictionary / bitmap blocks, a 48-byte footer ending in version 1 or 2 and
- * magic "BGIX") is recognized by that footer and refused (TS_ERR_UNSUPPORTED),
- * never decoded as the other.  The btree kind is fi_btree.c.
+ * magic "BGIX") is recognized by that footer and left unused (the leaf
+ * narrows nothing: rows as without the index), never decoded as the other.  The btree kind is fi_btree.c.
  */
 #include <string.h>
 
@@ -61,9 +61,11 @@ bitmap_leaf(const uint8_t *body, size_t len, const ts_type *t, const ts_predicat
 	fi_res		r = {FI_REMAIN, NULL};
 
 	if (is_bgix(body, len))
-		return ts_error(err, TS_ERR_UNSUPPORTED,
-						"bitmap global index in Java's BitmapGlobalIndexFormat (footer magic "
-						"BGIX) is not supported (only the BitmapFileIndex body of Paimon 1.3)");
+	{
+		/* not decoded: the index narrows nothing, every row is read and filtered */
+		*all = true;
+		return true;
+	}
 	if (!fi_bitmap_leaf(body, len, t, p, &r, err))
 		return false;
 	switch (r.state)
