@@ -37,8 +37,7 @@ typedef struct gi_state
 	const ts_index_manifest_entry **live;	/* live global index entries */
 	int			nlive;
 	ts_bytes	partition;		/* being evaluated */
-	char		used[256];		/* kinds and fields used, for EXPLAIN */
-	size_t		used_len;
+	scan_index_used used;		/* kinds and fields used, for EXPLAIN */
 } gi_state;
 
 static bool
@@ -79,35 +78,30 @@ type_stable(gi_state *g, int field, bool *stable, ts_err *err)
 	return true;
 }
 
-static void
-note_used(gi_state *g, const char *kind, const char *field)
+void
+scan_note_index_used(scan_index_used *u, const char *kind, const char *field)
 {
 	char		item[128];
 	int			n = snprintf(item, sizeof(item), "%s %s", kind, field);
+	const char *p = u->text;
 
 	if (n <= 0 || (size_t) n >= sizeof(item))
 		return;
-	if (g->used_len > 0)
+	while (u->len > 0 && (p = strstr(p, item)) != NULL)
 	{
-		/* once per kind and field */
-		const char *p = g->used;
-
-		while ((p = strstr(p, item)) != NULL)
-		{
-			if ((p == g->used || p[-1] == ' ') && (p[n] == ',' || p[n] == '\0'))
-				return;
-			p += n;
-		}
+		if ((p == u->text || p[-1] == ' ') && (p[n] == ',' || p[n] == '\0'))
+			return;				/* once per kind and field */
+		p += n;
 	}
-	if (g->used_len + n + 3 >= sizeof(g->used))
+	if (u->len + n + 3 >= sizeof(u->text))
 		return;
-	if (g->used_len > 0)
+	if (u->len > 0)
 	{
-		memcpy(g->used + g->used_len, ", ", 2);
-		g->used_len += 2;
+		memcpy(u->text + u->len, ", ", 2);
+		u->len += 2;
 	}
-	memcpy(g->used + g->used_len, item, n + 1);
-	g->used_len += n;
+	memcpy(u->text + u->len, item, n + 1);
+	u->len += n;
 }
 
 static bool
@@ -272,7 +266,7 @@ leaf_ids(gi_state *g, const ts_predicate *p, ts_row_ids *out, ts_err *err)
 		/* used: the index narrowed its range */
 		if (nacc != before + 1 || acc[before].from != ie->gi_row_start ||
 			acc[before].to != ie->gi_row_end)
-			note_used(g, ie->index_type, f->name);
+			scan_note_index_used(&g->used, ie->index_type, f->name);
 	}
 	/* row ids no index file covers: all of them may match */
 	ok = ts_row_ids_from_ranges(covered, ncovered, &cov, err);
@@ -413,7 +407,7 @@ scan_global_index_eval(ts_plan *plan, scan_state *st, const ts_scan_context *ctx
 			seen = same_bytes(r->parts[k].partition, g.live[i]->partition);
 		if (seen)
 			continue;
-		used_before = g.used_len;
+		used_before = g.used.len;
 		g.partition = g.live[i]->partition;
 		if (!eval(&g, ctx->predicate, &ids, err))
 		{
@@ -423,8 +417,8 @@ scan_global_index_eval(ts_plan *plan, scan_state *st, const ts_scan_context *ctx
 		if (ids.all)
 		{
 			/* narrowed a leaf, not the predicate (an OR with an unindexed leaf) */
-			g.used_len = used_before;
-			g.used[used_before] = '\0';
+			g.used.len = used_before;
+			g.used.text[used_before] = '\0';
 			continue;
 		}
 		r->parts[r->nparts].partition = g.partition;
@@ -437,8 +431,8 @@ scan_global_index_eval(ts_plan *plan, scan_state *st, const ts_scan_context *ctx
 		}
 		*r->parts[r->nparts++].ids = ids;
 	}
-	if (g.used_len > 0)
-		r->used = ts_arena_strdup(&plan->arena, g.used);
+	if (g.used.len > 0)
+		r->used = ts_arena_strdup(&plan->arena, g.used.text);
 	*out = r;
 	return true;
 }

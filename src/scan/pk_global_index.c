@@ -80,40 +80,13 @@ typedef struct pk_state
 	int64_t		foffset[PKGI_MAX_FIELDS];
 	int64_t		frows;
 	bool		fnarrowed[PKGI_MAX_FIELDS];	/* a leaf of the definition narrowed */
-	char		used[256];
-	size_t		used_len;
+	scan_index_used used;		/* kinds and fields used, for EXPLAIN */
 } pk_state;
 
 static bool
 same_bytes(ts_bytes a, ts_bytes b)
 {
 	return a.len == b.len && (a.len == 0 || memcmp(a.data, b.data, a.len) == 0);
-}
-
-static void
-note_used(pk_state *g, const char *kind, const char *field)
-{
-	char		item[128];
-	int			n = snprintf(item, sizeof(item), "%s %s", kind, field);
-	const char *p = g->used;
-
-	if (n <= 0 || (size_t) n >= sizeof(item))
-		return;
-	while (g->used_len > 0 && (p = strstr(p, item)) != NULL)
-	{
-		if ((p == g->used || p[-1] == ' ') && (p[n] == ',' || p[n] == '\0'))
-			return;
-		p += n;
-	}
-	if (g->used_len + n + 3 >= sizeof(g->used))
-		return;
-	if (g->used_len > 0)
-	{
-		memcpy(g->used + g->used_len, ", ", 2);
-		g->used_len += 2;
-	}
-	memcpy(g->used + g->used_len, item, n + 1);
-	g->used_len += n;
 }
 
 /* 'pk-<kind>.index.columns' = 'a,b': the definitions' field ids */
@@ -576,7 +549,7 @@ scan_pk_global_index(ts_plan *plan, scan_state *st, const ts_scan_context *ctx, 
 					int			fi = ts_schema_field_index_by_id(plan->schema, g.def_field[d]);
 
 					if (fi >= 0)
-						note_used(&g, g.def_type[d], plan->schema->fields[fi].name);
+						scan_note_index_used(&g.used, g.def_type[d], plan->schema->fields[fi].name);
 				}
 			if (pos.all)
 				k++;
@@ -611,8 +584,8 @@ scan_pk_global_index(ts_plan *plan, scan_state *st, const ts_scan_context *ctx, 
 			plan->splits[out++] = *sp;
 	}
 	plan->nsplits = out;
-	if (g.used_len > 0)
-		plan->global_index_used = ts_arena_strdup(&plan->arena, g.used);
+	if (g.used.len > 0)
+		plan->global_index_used = ts_arena_strdup(&plan->arena, g.used.text);
 	free_state(&g);
 	return true;
 }

@@ -67,6 +67,18 @@ typedef struct scan_live_file
 
 /* ---- global_index.c ---- */
 /*
+ * The index kinds and fields a scan used, for EXPLAIN ("btree f0, bitmap
+ * f1"): each pair once; what does not fit is left out.
+ */
+typedef struct scan_index_used
+{
+	char		text[256];
+	size_t		len;
+} scan_index_used;
+
+void		scan_note_index_used(scan_index_used *u, const char *kind, const char *field);
+
+/*
  * What the global indexes say about the predicate: per partition (the
  * index manifest's _PARTITION bytes), the row ids that may satisfy it.
  * A partition not listed: every row id.
