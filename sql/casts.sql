@@ -53,8 +53,8 @@ SELECT n AS id,
   -- TimestampToStringCastRule: formatTimestamp in the session zone, 6 digits
   CASE WHEN old THEN to_char((ts6 AT TIME ZONE 'UTC') AT TIME ZONE tz, 'YYYY-MM-DD HH24:MI:SS.US')
        ELSE 'c_ltz_str_' || n END AS c_ltz_str,
-  -- TimestampToNumericPrimitiveCastRule: seconds of the session wall clock
-  CASE WHEN old THEN floor(extract(epoch FROM (ts3 AT TIME ZONE 'UTC') AT TIME ZONE tz))::bigint
+  -- TimestampToNumericPrimitiveCastRule: epoch seconds of the instant, in any zone
+  CASE WHEN old THEN floor(extract(epoch FROM ts3 AT TIME ZONE 'UTC'))::bigint
        ELSE n * 1000000007::bigint END AS c_ltz_bigint,
   -- NumericPrimitiveToTimestamp: the session wall clock of n seconds, as UTC
   CASE WHEN old THEN (to_timestamp(n) AT TIME ZONE tz) AT TIME ZONE 'UTC'
@@ -152,6 +152,10 @@ SELECT * FROM casts_wrong('casts_parquet');
 SELECT * FROM casts_wrong('casts_orc');
 SELECT id, c_ts_ltz, c_ltz_ts, c_ltz_date, c_ltz_str, c_int_ltz, c_date_ltz
   FROM casts WHERE id IN (0, 99) ORDER BY id;
+-- LTZ to BIGINT: the instant's epoch seconds, not the +05:30 wall clock
+-- (2020-01-01 00:00:02.002Z is 1577836802 in every zone)
+SELECT id, c_ltz_bigint, c_ltz_bigint - extract(epoch FROM timestamptz '2020-01-01 00:00:00Z')::bigint AS secs
+  FROM casts WHERE id IN (0, 2, 99) ORDER BY id;
 
 -- predicates on cast columns: the same rows with pruning on and off, in
 -- casts (Avro); the Parquet and ORC tables are shown only when they differ

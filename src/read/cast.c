@@ -16,10 +16,11 @@
  * Java's text forms and parsers (to and from STRING) are in cast_text.c.
  *
  * Casts between TIMESTAMP and TIMESTAMP WITH LOCAL TIME ZONE (and LTZ ->
- * DATE / TIME / STRING / INT / BIGINT, DATE / TIME / INT / BIGINT /
+ * DATE / TIME / STRING, DATE / TIME / INT / BIGINT /
  * STRING -> LTZ) use Java's TimeZone.getDefault(); here that is the
  * session time zone the caller installs with ts_cast_set_session_zone
  * (PostgreSQL's TimeZone in the FDW), UTC when none is installed.
+ * LTZ -> INT / BIGINT is the instant's epoch seconds in every zone.
  */
 #include <ctype.h>
 #include <errno.h>
@@ -247,7 +248,7 @@ static const struct
 	{K(TS_TIME), K_TS, CR_TIME_TO_TIMESTAMP,
 	"TimeToTimestampCastRule: 1970-01-01 + time (LTZ: in the session zone)"},
 	{K_TS, K(TS_INT) | K(TS_BIGINT), CR_TIMESTAMP_TO_INT,
-	"TimestampToNumericPrimitiveCastRule: epoch seconds (LTZ: of the session wall clock)"},
+	"TimestampToNumericPrimitiveCastRule: epoch seconds (LTZ: of the instant, any session zone)"},
 	{K_BIN, K_BIN, CR_BINARY_TO_BINARY,
 	"BinaryToBinaryCastRule: BINARY zero-pads, lengths trim"},
 	{K_BIN, K_STR, CR_BINARY_TO_STRING,
@@ -689,9 +690,13 @@ cast_one(const ts_value *in, const ts_type *from, const ts_type *to, ts_value *o
 
 		case CR_TIMESTAMP_TO_INT:
 			{
-				/* DateTimeUtils.unixTimestamp: millis / 1000 (Java division) */
-				int64_t		ms = f == TS_TIMESTAMP_LTZ ?
-					ts_cast_utc_to_local_ms(in->v.ts.millis) : in->v.ts.millis;
+				/*
+				 * DateTimeUtils.unixTimestamp: millis / 1000 (Java division).
+				 * For LTZ Java takes Timestamp.toLocalDateTime(), the instant's
+				 * UTC wall clock: the epoch seconds of the instant, whatever the
+				 * session zone.
+				 */
+				int64_t		ms = in->v.ts.millis;
 
 				out->v.i = t == TS_INT ? (int32_t) (ms / 1000) : ms / 1000;
 				return true;

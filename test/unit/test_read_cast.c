@@ -546,12 +546,22 @@ test_session_zone_new_york(void **state)
 	/* TimestampToStringCastRule: formatTimestamp(value, default zone, p) */
 	o = do_cast(&v, ltz3, str);
 	assert_str(&o, "2024-06-30 23:00:00.000");
-	/* TimestampToNumericPrimitiveCastRule: seconds of the zone's wall clock */
-	v = tsval(1719849600123LL, 0);
+	/*
+	 * TimestampToNumericPrimitiveCastRule: the instant's epoch seconds (Java's
+	 * value.toLocalDateTime() is UTC), not the zone's wall clock (12:00 EDT)
+	 */
+	v = tsval(1719849600123LL, 0);	/* 2024-07-01 16:00:00.123Z */
 	o = do_cast(&v, ltz3, i64);
-	assert_int_equal(o.v.i, 1719835200);
+	assert_int_equal(o.v.i, 1719849600);
 	o = do_cast(&v, ltz3, i32);
-	assert_int_equal(o.v.i, 1719835200);
+	assert_int_equal(o.v.i, 1719849600);
+	/* TIMESTAMP (no zone) -> BIGINT: its own wall clock, unchanged by the zone */
+	o = do_cast(&v, ts3, i64);
+	assert_int_equal(o.v.i, 1719849600);
+	/* before the epoch: Java's division truncates toward zero (-1.5 s -> -1) */
+	v = tsval(-1500LL, 0);
+	o = do_cast(&v, ltz3, i64);
+	assert_int_equal(o.v.i, -1);
 
 	/* NumericPrimitiveToTimestamp (testNumericToTimestamp): 1721898748 */
 	v = ival(1721898748);
@@ -605,6 +615,8 @@ test_session_zone_east(void **state)
 	ts_type    *ts3 = ty(TS_TIMESTAMP, 3, 0),
 			   *ltz3 = ty(TS_TIMESTAMP_LTZ, 3, 0),
 			   *date = ty(TS_DATE, 0, 0),
+			   *i64 = ty(TS_BIGINT, 0, 0),
+			   *i32 = ty(TS_INT, 0, 0),
 			   *str = ty(TS_VARCHAR, TS_STRING_LENGTH, 0);
 	ts_value	v,
 				o;
@@ -619,10 +631,18 @@ test_session_zone_east(void **state)
 	assert_int_equal(o.v.i, 19906);
 	o = do_cast(&v, ltz3, str);
 	assert_str(&o, "2024-07-02 01:30:00.000");
+	/* clarification 10: 2 s after the epoch is 2, not the +05:30 wall clock */
+	v = tsval(2000LL, 0);
+	o = do_cast(&v, ltz3, i64);
+	assert_int_equal(o.v.i, 2);
+	o = do_cast(&v, ltz3, i32);
+	assert_int_equal(o.v.i, 2);
 	ts_cast_set_session_zone(NULL);
 	ts_type_free(ts3);
 	ts_type_free(ltz3);
 	ts_type_free(date);
+	ts_type_free(i64);
+	ts_type_free(i32);
 	ts_type_free(str);
 }
 
