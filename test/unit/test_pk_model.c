@@ -17,6 +17,7 @@
  */
 #define _GNU_SOURCE
 #include "unit.h"
+#include "forked_child.h"
 
 #include <sys/wait.h>
 #include <unistd.h>
@@ -36,6 +37,7 @@ run_ts_gen(char **argv, int argc)
 {
 	pid_t		pid;
 	int			status;
+	pid_t		self = getpid();
 
 	fflush(stdout);
 	fflush(stderr);
@@ -44,8 +46,10 @@ run_ts_gen(char **argv, int argc)
 		return -1;
 	if (pid == 0)
 	{
-		int			devnull = open("/dev/null", O_WRONLY);
+		int			devnull;
 
+		unit_forked_child(self, 1);
+		devnull = open("/dev/null", O_WRONLY);
 		if (devnull >= 0)
 			dup2(devnull, 1);
 		_exit(ts_gen_main(argc, argv));

@@ -18,6 +18,7 @@
  * is asked again.
  */
 #include "unit.h"
+#include "forked_child.h"
 
 #include <arpa/inet.h>
 #include <netinet/in.h>
@@ -49,6 +50,7 @@ serve(const char *const *answers, int n)
 	struct sockaddr_in a = {0};
 	socklen_t	al = sizeof(a);
 	int			one = 1;
+	pid_t		self;
 	static char reqfile[64];
 
 	setsockopt(s, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
@@ -60,14 +62,13 @@ serve(const char *const *answers, int n)
 	snprintf(reqfile, sizeof(reqfile), "/tmp/ts_unit_s3_answers.%d", (int) getpid());
 	unlink(reqfile);
 	last_request_file = reqfile;
+	self = getpid();
 	server_pid = fork();
 	assert_true(server_pid >= 0);
 	if (server_pid == 0)
 	{
 		/* dies with the test, and holds none of its output open */
-		prctl(PR_SET_PDEATHSIG, SIGKILL);
-		close(STDOUT_FILENO);
-		close(STDERR_FILENO);
+		unit_forked_child(self, 0);
 		for (int k = 0;; k++)
 		{
 			int			c = accept(s, NULL, NULL);

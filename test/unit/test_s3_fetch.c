@@ -17,6 +17,7 @@
  * s3rver.
  */
 #include "unit.h"
+#include "forked_child.h"
 
 #include <arpa/inet.h>
 #include <netinet/in.h>
@@ -503,10 +504,13 @@ test_side_files_sidecars(void **state)
  * but a path starting "/lake/stall" gets no answer; a HEAD gets the
  * headers alone (an object of 11 bytes).
  */
+static pid_t live_server = -1;	/* for teardown_server when a test failed */
+
 static int
 start_server(pid_t *pid)
 {
 	int			ls = socket(AF_INET, SOCK_STREAM, 0);
+	pid_t		self = getpid();
 	struct sockaddr_in a;
 	socklen_t	alen = sizeof(a);
 
@@ -519,10 +523,16 @@ start_server(pid_t *pid)
 	*pid = fork();
 	assert_true(*pid >= 0);
 	if (*pid > 0)
+	{
 		setpgid(*pid, *pid);
+		live_server = *pid;
+	}
 	if (*pid == 0)
 	{
+		pid_t		server = getpid();
+
 		setpgid(0, 0);			/* its connections' children with it: stop_server ends all */
+		unit_forked_child(self, 0);
 		signal(SIGCHLD, SIG_IGN);
 		for (;;)
 		{
@@ -534,6 +544,8 @@ start_server(pid_t *pid)
 			{
 				char		req[8192];
 				size_t		have = 0;
+
+				unit_forked_child(server, 0);
 
 				for (;;)
 				{
@@ -586,6 +598,17 @@ stop_server(pid_t pid)
 	kill(-pid, SIGKILL);
 	kill(pid, SIGKILL);
 	waitpid(pid, NULL, 0);
+	live_server = -1;
+}
+
+/* cmocka teardown: the server of a test that failed before stop_server */
+static int
+teardown_server(void **state)
+{
+	(void) state;
+	if (live_server > 0)
+		stop_server(live_server);
+	return 0;
 }
 
 static void
@@ -830,8 +853,8 @@ main(void)
 		cmocka_unit_test(test_split_window),
 		cmocka_unit_test(test_side_files),
 		cmocka_unit_test(test_side_files_sidecars),
-		cmocka_unit_test(test_batch_ahead),
-		cmocka_unit_test(test_pread_ahead),
+		cmocka_unit_test_teardown(test_batch_ahead, teardown_server),
+		cmocka_unit_test_teardown(test_pread_ahead, teardown_server),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
