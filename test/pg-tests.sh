@@ -4,47 +4,65 @@
 # Prints "regress: N passed, N failed, N skipped", "conformance: ...", "conformance-s3: ...",
 # "conformance-rest-s3: ...", "prune-diff: ..." and "reliability: ..." lines (SKIP lines name the
 # skipped cases: test/baseline.py).
+# Each part runs under its own timeout (test/limited.sh), all within PG_TESTS_BUDGET
+# seconds (default 28 min, under run-tests.sh's 30 for this whole script): a part
+# that hangs prints "<part>: timed out after N s" and counts one failure.
 set -uo pipefail
 cd "$(dirname "$0")/.."
+. test/limited.sh
+budget_end=$((SECONDS + ${PG_TESTS_BUDGET:-1680}))
+PGT=$(mktemp -d /tmp/ts-pg-tests.XXXXXX)
 
 # the REST catalog the suite rest_catalog talks to (test/rest/server.mjs); it also serves
 # the ../shared/testdata warehouses at their object store copy (conformance-rest-s3)
 S3KEYS='{"fs.s3a.access.key": "S3RVER", "fs.s3a.secret.key": "S3RVER"}'
 if eval "$(bash test/rest/start.sh --testdata "$TS_SHARED/testdata" \
                --testdata-location s3://shared/testdata --testdata-token "$S3KEYS")"; then
-    trap 'kill "$TS_REST_PID" 2>/dev/null' EXIT
+    trap 'kill "$TS_REST_PID" 2>/dev/null; rm -rf "$PGT"' EXIT
 else
     echo "could not start the test REST catalog (rest_catalog will fail)"
 fi
 # the object store the suite s3 reads (test/s3: s3rver behind a SigV4-checking proxy),
 # with a copy of ../shared/testdata at s3://shared/testdata (conformance-s3)
 if eval "$(TS_S3_TESTDATA=1 bash test/s3/start.sh)"; then
-    trap 'kill "$TS_REST_PID" "$TS_S3_PID" 2>/dev/null' EXIT
+    trap 'kill "$TS_REST_PID" "$TS_S3_PID" 2>/dev/null; rm -rf "$PGT"' EXIT
 else
     echo "could not start the test object store (s3 will fail)"
 fi
-out=$(make -s installcheck 2>&1); rc=$?
-printf '%s\n' "$out" | grep -E '^(ok|not ok|test |     )|FAILED|failed' | head -60
-total=$(printf '%s\n' "$out" | grep -cE '^(ok|not ok) ')
-bad=$(printf '%s\n' "$out" | grep -cE '^not ok ')
-if [ "$total" -eq 0 ]; then
-    # older pg_regress output format
-    total=$(printf '%s\n' "$out" | grep -cE '^(test |     )[a-z0-9_]+ +\.\.\. ')
-    bad=$(printf '%s\n' "$out" | grep -cE '\.\.\. FAILED')
-fi
-if [ $rc -ne 0 ] && [ "$bad" -eq 0 ]; then bad=1; printf '%s\n' "$out" | tail -20; fi
-[ "$bad" -ne 0 ] && [ -f regression.diffs ] && head -150 regression.diffs
-echo "regress: $((total - bad)) passed, $bad failed, 0 skipped"
+# regress PART: the pg_regress schedule (make installcheck) as part PART
+regress() {
+    local part=$1 out rc total bad
+    limited "$part" 600 "$PGT/$part.log" make -s installcheck; rc=$?
+    out=$(cat "$PGT/$part.log")
+    printf '%s\n' "$out" | grep -v "^$part: " | grep -E '^(ok|not ok|test |     )|FAILED|failed' | head -60
+    total=$(printf '%s\n' "$out" | grep -cE '^(ok|not ok) ')
+    bad=$(printf '%s\n' "$out" | grep -cE '^not ok ')
+    if [ "$total" -eq 0 ]; then
+        # older pg_regress output format
+        total=$(printf '%s\n' "$out" | grep -cE '^(test |     )[a-z0-9_]+ +\.\.\. ')
+        bad=$(printf '%s\n' "$out" | grep -cE '\.\.\. FAILED')
+    fi
+    if [ $rc -ne 0 ] && [ "$bad" -eq 0 ]; then bad=1; printf '%s\n' "$out" | tail -20; fi
+    [ "$bad" -ne 0 ] && [ -f regression.diffs ] && head -150 regression.diffs
+    echo "$part: $((total - bad)) passed, $bad failed, 0 skipped"
+}
+regress regress
 
-python3 test/conformance/run.py --shared "$TS_SHARED"
+# part NAME SECONDS CMD...: CMD's output (a timeout: "NAME: timed out after N s" + one failure)
+part() {
+    local name=$1 secs=$2; shift 2
+    limited "$name" "$secs" "$PGT/$name.log" "$@" >/dev/null
+    cat "$PGT/$name.log"
+}
+part conformance 400 python3 test/conformance/run.py --shared "$TS_SHARED"
 # the same cases over the object store copy (option path 's3://shared/testdata/...'), and
 # through the REST catalog serving that copy (database + table, the copy's keys as the
 # tables' data token): both must give what the local run gives
-python3 test/conformance/run.py --shared "$TS_SHARED" --mode s3
-python3 test/conformance/run.py --shared "$TS_SHARED" --mode rest-s3
+part conformance-s3 400 python3 test/conformance/run.py --shared "$TS_SHARED" --mode s3
+part conformance-rest-s3 400 python3 test/conformance/run.py --shared "$TS_SHARED" --mode rest-s3
 
 # pruning / pushdown never change results (differential, every testdata table)
-python3 test/conformance/prune_diff.py --shared "$TS_SHARED"
+part prune-diff 400 python3 test/conformance/prune_diff.py --shared "$TS_SHARED"
 
 # corruption matrix, cancel, bounded memory, concurrent commits
-bash test/reliability/run.sh 2>&1 | grep -vE '^(ok|PASS) ' | tail -30
+part reliability 600 bash test/reliability/run.sh | grep -vE '^(ok|PASS) ' | tail -30

@@ -21,6 +21,12 @@ bash test/install-deps.sh || { echo "could not install packages"; echo "0 passed
 
 step() { printf '== %s\n' "$*"; }
 
+# every part runs under limited (test/limited.sh): a hang fails that part; the
+# limits are cut to TS_CI_BUDGET (seconds, default 38 min from the start) so the
+# whole run stays under 40 minutes however many parts hang
+. test/limited.sh
+budget_end=$((SECONDS + ${TS_CI_BUDGET:-2280}))
+
 step build
 if ! make -s -j2 >"$LOG/build.log" 2>&1 || ! $SUDO make -s install >>"$LOG/build.log" 2>&1 \
    || ! make -s -j2 unit tools >>"$LOG/build.log" 2>&1; then
@@ -30,21 +36,21 @@ if ! make -s -j2 >"$LOG/build.log" 2>&1 || ! $SUDO make -s install >>"$LOG/build
 fi
 
 step unit tests
-bash test/run-unit.sh build/unit | tee "$LOG/unit.log" | tail -25
+limited unit 600 "$LOG/unit.log" bash test/run-unit.sh build/unit; tail -25 "$LOG/unit.log"
 
 step "the checkers' own self-tests (conformance/run.py, baseline.py) and docs-check.sh"
 hp=0; hf=0
 for t in "python3 test/conformance/run.py --self-test" "python3 test/baseline.py self-test" "bash test/docs-check.sh"; do
-    if out=$($t 2>&1); then hp=$((hp + 1)); else hf=$((hf + 1)); printf '%s\n' "$out" | tail -5; fi
+    if limited harness 120 "$LOG/harness-one.log" $t; then hp=$((hp + 1)); else hf=$((hf + 1)); tail -5 "$LOG/harness-one.log"; fi
 done
 echo "harness: $hp passed, $hf failed, 0 skipped" | tee -a "$LOG/unit.log"
 
 step "differential tests against DuckDB (npm @duckdb/node-api)"
 for d in parquet formattable; do
-    out=$(bash test/$d/run.sh 2>&1); rc=$?
-    printf '%s\n' "$out" > "$LOG/duckdb-$d.log"
+    limited "duckdb-$d" 300 "$LOG/duckdb-$d.log" bash test/$d/run.sh; rc=$?
+    out=$(cat "$LOG/duckdb-$d.log")
     line=$(printf '%s\n' "$out" | grep -E '^[0-9]+ passed, [0-9]+ failed' | tail -1)
-    if [ -z "$line" ]; then
+    if [ -z "$line" ] || [ $rc -eq 124 ] || [ $rc -eq 137 ]; then
         printf '%s\n' "$out" | tail -15
         line="0 passed, 1 failed, 0 skipped"
     elif [ $rc -ne 0 ]; then
@@ -54,34 +60,35 @@ for d in parquet formattable; do
 done
 
 step "fuzz smoke round (libFuzzer, ASan + UBSan, ${TS_FUZZ_SECONDS:-10} s per harness)"
-bash test/fuzz/run.sh "${TS_FUZZ_SECONDS:-10}" > "$LOG/fuzz.log" 2>&1
+limited fuzz 600 "$LOG/fuzz.log" bash test/fuzz/run.sh "${TS_FUZZ_SECONDS:-10}"
 grep -E '^fuzz_|^fuzz:' "$LOG/fuzz.log" | tail -12
 grep -q '^fuzz: ' "$LOG/fuzz.log" || { tail -20 "$LOG/fuzz.log"; echo "fuzz: 0 passed, 1 failed, 0 skipped (harnesses did not build or run)"; } >> "$LOG/unit.log"
 grep '^fuzz: ' "$LOG/fuzz.log" >> "$LOG/unit.log"
 
 step fixtures
 export TS_FIXTURES=/tmp/tablescan_fdw_fixtures
-bash test/make-fixtures.sh "$TS_FIXTURES" >"$LOG/fixtures.log" 2>&1 || { tail -20 "$LOG/fixtures.log"; echo "fixtures: 0 passed, 1 failed, 0 skipped" >> "$LOG/unit.log"; }
+limited fixtures 600 "$LOG/fixtures.log" bash test/make-fixtures.sh "$TS_FIXTURES" || { tail -20 "$LOG/fixtures.log"; echo "fixtures: 0 passed, 1 failed, 0 skipped" >> "$LOG/unit.log"; }
 
 step "ORC files of the generator read by a decoder of their own (test/orc/run.sh)"
-out=$(bash test/orc/run.sh 2>&1); printf '%s\n' "$out" > "$LOG/orc-writer.log"
+limited orc-writer 300 "$LOG/orc-writer.log" bash test/orc/run.sh; out=$(cat "$LOG/orc-writer.log")
 line=$(printf '%s\n' "$out" | grep -E '^[0-9]+ passed, [0-9]+ failed' | tail -1)
 [ -n "$line" ] || { printf '%s\n' "$out" | tail -10; line="0 passed, 1 failed"; }
 echo "orc-writer: $line, 0 skipped" | tee -a "$LOG/unit.log"
 
 step "Parquet files of the generator read by DuckDB (test/parquet/check-gen.sh)"
-out=$(bash test/parquet/check-gen.sh 2>&1); printf '%s\n' "$out" > "$LOG/parquet-writer.log"
+limited parquet-writer 300 "$LOG/parquet-writer.log" bash test/parquet/check-gen.sh; out=$(cat "$LOG/parquet-writer.log")
 line=$(printf '%s\n' "$out" | grep -E '^[0-9]+ passed, [0-9]+ failed' | tail -1)
 [ -n "$line" ] || { printf '%s\n' "$out" | tail -10; line="0 passed, 1 failed"; }
 echo "parquet-writer: $line, 0 skipped" | tee -a "$LOG/unit.log"
 
 step "object store over HTTPS with a CA of the test's own (test/s3/tls.sh)"
-bash test/s3/tls.sh > "$LOG/tls.log" 2>&1
+limited tls 300 "$LOG/tls.log" bash test/s3/tls.sh
 grep -E '^(ok|FAIL) ' "$LOG/tls.log"
 grep '^tls: ' "$LOG/tls.log" >> "$LOG/unit.log" || { tail -10 "$LOG/tls.log"; echo "tls: 0 passed, 1 failed" >> "$LOG/unit.log"; }
 
 step pg_regress and conformance '(pg_virtualenv)'
-pg_virtualenv -t -v 15 bash test/pg-tests.sh 2>&1 | tee "$LOG/pg.log" | grep -vE '^(ok|PASS) ' | tail -60
+limited pg-tests 1800 "$LOG/pg.log" pg_virtualenv -t -v 15 bash test/pg-tests.sh
+grep -vE '^(ok|PASS) ' "$LOG/pg.log" | tail -60
 grep -q '^regress: ' "$LOG/pg.log" || echo "regress: 0 passed, 1 failed, 0 skipped (pg_virtualenv did not run the suites)" >> "$LOG/pg.log"
 grep -q '^conformance: ' "$LOG/pg.log" || echo "conformance: 0 passed, 1 failed, 0 skipped (the runner did not finish)" >> "$LOG/pg.log"
 grep -q '^prune-diff: ' "$LOG/pg.log" || echo "prune-diff: 0 passed, 1 failed, 0 skipped (the differential test did not finish)" >> "$LOG/pg.log"
@@ -89,7 +96,7 @@ grep -q '^reliability: ' "$LOG/pg.log" || echo "reliability: 0 passed, 1 failed,
 
 step "benchmark smoke run (make bench SIZE=tiny: it runs and prints its table; each query's \"same result\" -- foreign tables = heap loaded from the generator's formulas, and DuckDB where the SQL is the same -- is one check; no timing is asserted)"
 rm -f build/bench/RESULTS-tiny.md
-if make -s bench SIZE=tiny > "$LOG/bench.log" 2>&1 && grep -q '^## Scan' build/bench/RESULTS-tiny.md 2>/dev/null; then
+if limited bench 600 "$LOG/bench.log" make -s bench SIZE=tiny && grep -q '^## Scan' build/bench/RESULTS-tiny.md 2>/dev/null; then
     sed -n '/^## Scan/,/^## Planning/p' build/bench/RESULTS-tiny.md | head -12
     by=$(grep -cE '\| yes \|$' build/bench/RESULTS-tiny.md); bn=$(grep -cE '\| no \|$' build/bench/RESULTS-tiny.md)
     grep -E '\| no \|$' build/bench/RESULTS-tiny.md
