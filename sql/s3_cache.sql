@@ -10,6 +10,8 @@ CREATE EXTENSION tablescan_fdw;
 \getenv fixtures TS_FIXTURES
 \set local_wh :fixtures/warehouse
 \set VERBOSITY terse
+-- a run before this one (same cluster) left its cache directories: start without them
+COPY (SELECT 1) TO PROGRAM 'cat >/dev/null; rm -rf regress_metadata_cache regress_open_cache';
 SET max_parallel_workers_per_gather = 0;
 
 CREATE FUNCTION same_rows(a text, b text) RETURNS text LANGUAGE plpgsql AS $$

@@ -1,7 +1,8 @@
 #!/bin/bash
 # Runs inside pg_virtualenv (PG* variables point at a throwaway cluster):
 # pg_regress through "make installcheck", then the conformance runner.
-# Prints "regress: N passed, N failed, N skipped", "conformance: ...", "conformance-s3: ...",
+# Prints "regress: N passed, N failed, N skipped", "regress-rerun: ..." (the schedule run a second
+# time on the same cluster), "conformance: ...", "conformance-s3: ...",
 # "conformance-rest-s3: ...", "prune-diff: ..." and "reliability: ..." lines (SKIP lines name the
 # skipped cases: test/baseline.py).
 # Each part runs under its own timeout (test/limited.sh), all within PG_TESTS_BUDGET
@@ -47,6 +48,9 @@ regress() {
     echo "$part: $((total - bad)) passed, $bad failed, 0 skipped"
 }
 regress regress
+# the same schedule again on this warm cluster (servers, data directory and caches as the
+# first run left them): every suite resets what it depends on, so it passes twice
+regress regress-rerun
 
 # part NAME SECONDS CMD...: CMD's output (a timeout: "NAME: timed out after N s" + one failure)
 part() {

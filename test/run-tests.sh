@@ -90,6 +90,7 @@ step pg_regress and conformance '(pg_virtualenv)'
 limited pg-tests 1800 "$LOG/pg.log" pg_virtualenv -t -v 15 bash test/pg-tests.sh
 grep -vE '^(ok|PASS) ' "$LOG/pg.log" | tail -60
 grep -q '^regress: ' "$LOG/pg.log" || echo "regress: 0 passed, 1 failed, 0 skipped (pg_virtualenv did not run the suites)" >> "$LOG/pg.log"
+grep -q '^regress-rerun: ' "$LOG/pg.log" || echo "regress-rerun: 0 passed, 1 failed, 0 skipped (the second run of the suites did not finish)" >> "$LOG/pg.log"
 grep -q '^conformance: ' "$LOG/pg.log" || echo "conformance: 0 passed, 1 failed, 0 skipped (the runner did not finish)" >> "$LOG/pg.log"
 grep -q '^prune-diff: ' "$LOG/pg.log" || echo "prune-diff: 0 passed, 1 failed, 0 skipped (the differential test did not finish)" >> "$LOG/pg.log"
 grep -q '^reliability: ' "$LOG/pg.log" || echo "reliability: 0 passed, 1 failed, 0 skipped (the suite did not finish)" >> "$LOG/pg.log"

@@ -150,6 +150,13 @@ function send503(res, retryAfter) {
 
 const server = http.createServer((req, res) => {
   const url = new URL(req.url, 'http://127.0.0.1');
+  // POST /__test/reset: the token counts and log start over (a suite run again
+  // on the same servers sees what its first run saw)
+  if (url.pathname === '/__test/reset' && req.method === 'POST') {
+    tokenCount.clear();
+    if (tokenLog) fs.writeFileSync(tokenLog, '');
+    return send(res, 200, {});
+  }
   if (req.method !== 'GET') return error(res, 405, 'read-only test catalog');
   if (req.headers.authorization !== `Bearer ${token}`)
     return error(res, 401, 'Not authorized');

@@ -236,6 +236,9 @@ function chaosControl(url, res) {
   if (q.has("stallre")) chaos.stallre = q.get("stallre");
   if (q.has("liere")) chaos.liere = q.get("liere");
   if (q.get("reset") === "1") {
+    // bucket "flaky" too: its first attempts fail again, in the same order
+    faultCounts.clear();
+    faultTurn = 0;
     chaosAttempts.clear();
     for (const k of Object.keys(chaosCounts)) delete chaosCounts[k];
   }
