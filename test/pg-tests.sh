@@ -48,3 +48,7 @@ python3 test/conformance/prune_diff.py --shared "$TS_SHARED"
 
 # corruption matrix, cancel, bounded memory, concurrent commits
 bash test/reliability/run.sh 2>&1 | grep -vE '^(ok|PASS) ' | tail -30
+
+# a hostile object store of our own (test/hostile/s3.mjs): body caps and backend memory,
+# endless listings, header injection, 404/403 errors, addressing of an IP endpoint
+bash test/hostile/run.sh 2>&1 | grep -vE '^ok ' | tail -20
