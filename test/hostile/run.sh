@@ -38,7 +38,8 @@ EP=http://127.0.0.1:$port
 stats() { curl -s "$EP/__stats" | python3 -c "import json,sys; print(json.load(sys.stdin).get('$1', {}).get('$2', 0))"; }
 
 DB=ts_hostile_s3
-psql -X -q -d postgres -c "DROP DATABASE IF EXISTS $DB" -c "CREATE DATABASE $DB" >/dev/null || {
+PGOPTIONS="-c client_min_messages=warning" psql -X -q -d postgres -c "DROP DATABASE IF EXISTS $DB" \
+     -c "CREATE DATABASE $DB" >/dev/null || {
     bad setup "could not create database $DB"; finish; }
 sql() { psql -X -q -d $DB -v ep="$EP" -v VERBOSITY=verbose 2>&1; }
 

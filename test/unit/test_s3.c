@@ -86,36 +86,35 @@ test_canonical(void **state)
 	assert_null(ts_s3_canonical_uri("s3://lake/x/../y"));
 }
 
+/* The request URL of bucket / key under cfg is expected. */
+static void
+assert_url(const ts_s3_config *cfg, const char *bucket, const char *key, const char *expected)
+{
+	char	   *u = ts_s3_object_url(cfg, bucket, key);
+
+	assert_string_equal(u, expected);
+	ts_free(u);
+}
+
 static void
 test_urls(void **state)
 {
 	ts_s3_config cfg = {0};
-	char	   *u;
 
 	(void) state;
 	cfg.endpoint = "http://127.0.0.1:9000/";
 	cfg.path_style = true;
-	u = ts_s3_object_url(&cfg, "lake", "wh/dt=2024-01-01/a b+c.parquet");
-	assert_string_equal(u, "http://127.0.0.1:9000/lake/wh/dt%3D2024-01-01/a%20b%2Bc.parquet");
-	ts_free(u);
-	u = ts_s3_object_url(&cfg, "lake", NULL);
-	assert_string_equal(u, "http://127.0.0.1:9000/lake/");
-	ts_free(u);
+	assert_url(&cfg, "lake", "wh/dt=2024-01-01/a b+c.parquet", "http://127.0.0.1:9000/lake/wh/dt%3D2024-01-01/a%20b%2Bc.parquet");
+	assert_url(&cfg, "lake", NULL, "http://127.0.0.1:9000/lake/");
 	cfg.path_style = false;
 	cfg.endpoint = "https://s3.eu-west-1.amazonaws.com";
-	u = ts_s3_object_url(&cfg, "lake", "wh/x");
-	assert_string_equal(u, "https://lake.s3.eu-west-1.amazonaws.com/wh/x");
-	ts_free(u);
+	assert_url(&cfg, "lake", "wh/x", "https://lake.s3.eu-west-1.amazonaws.com/wh/x");
 	cfg.endpoint = NULL;
 	cfg.region = "ap-south-1";
-	u = ts_s3_object_url(&cfg, "lake", "k");
-	assert_string_equal(u, "https://lake.s3.ap-south-1.amazonaws.com/k");
-	ts_free(u);
+	assert_url(&cfg, "lake", "k", "https://lake.s3.ap-south-1.amazonaws.com/k");
 	cfg.endpoint = "minio.local:9000";
 	cfg.path_style = true;
-	u = ts_s3_object_url(&cfg, "lake", "k");
-	assert_string_equal(u, "https://minio.local:9000/lake/k");
-	ts_free(u);
+	assert_url(&cfg, "lake", "k", "https://minio.local:9000/lake/k");
 }
 
 /* IP and localhost endpoints are path-style unless the user chose the addressing */
@@ -123,7 +122,6 @@ static void
 test_ip_endpoints(void **state)
 {
 	ts_s3_config cfg = {0};
-	char	   *u;
 
 	(void) state;
 	assert_true(ts_s3_endpoint_is_ip_or_localhost("http://127.0.0.1:9000"));
@@ -136,24 +134,16 @@ test_ip_endpoints(void **state)
 	assert_false(ts_s3_endpoint_is_ip_or_localhost(NULL));
 
 	cfg.endpoint = "http://127.0.0.1:9000";
-	u = ts_s3_object_url(&cfg, "lake", "k");
-	assert_string_equal(u, "http://127.0.0.1:9000/lake/k");
-	ts_free(u);
+	assert_url(&cfg, "lake", "k", "http://127.0.0.1:9000/lake/k");
 	cfg.endpoint = "http://localhost:9000";
-	u = ts_s3_object_url(&cfg, "lake", "k");
-	assert_string_equal(u, "http://localhost:9000/lake/k");
-	ts_free(u);
+	assert_url(&cfg, "lake", "k", "http://localhost:9000/lake/k");
 	/* chosen: virtual-hosted stays */
 	cfg.path_style_set = true;
-	u = ts_s3_object_url(&cfg, "lake", "k");
-	assert_string_equal(u, "http://lake.localhost:9000/k");
-	ts_free(u);
+	assert_url(&cfg, "lake", "k", "http://lake.localhost:9000/k");
 	/* a host name is virtual-hosted by default */
 	cfg.path_style_set = false;
 	cfg.endpoint = "http://minio.local:9000";
-	u = ts_s3_object_url(&cfg, "lake", "k");
-	assert_string_equal(u, "http://lake.minio.local:9000/k");
-	ts_free(u);
+	assert_url(&cfg, "lake", "k", "http://lake.minio.local:9000/k");
 }
 
 /* the cap of a whole GET by the kind of object its key names */
