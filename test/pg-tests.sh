@@ -70,3 +70,7 @@ part prune-diff 400 python3 test/conformance/prune_diff.py --shared "$TS_SHARED"
 
 # corruption matrix, cancel, bounded memory, concurrent commits
 part reliability 600 bash test/reliability/run.sh | grep -vE '^(ok|PASS) ' | tail -30
+
+# a hostile object store of our own (test/hostile/s3.mjs): body caps and backend memory,
+# endless listings, header injection, 404/403 errors, addressing of an IP endpoint
+part hostile-s3 300 bash test/hostile/run.sh | grep -vE '^ok ' | tail -20

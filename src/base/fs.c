@@ -100,6 +100,22 @@ new_file(const char *path, bool remote, int fd, int64_t size, ts_err *err)
 }
 
 /*
+ * A GET of object path answered 404 (err says so): "could not open file",
+ * keeping the store's status and error code ("(HTTP 404, NoSuchKey)").
+ */
+static bool
+object_not_found(const char *path, ts_err *err)
+{
+	const char *answer = strstr(err->msg, "(HTTP ");
+	char		status[128] = "";
+
+	if (answer)
+		snprintf(status, sizeof(status), " %s", answer);
+	return ts_error(err, TS_ERR_NOT_FOUND, "could not open file \"%s\": no such object%s",
+					path, status);
+}
+
+/*
  * The key of an object in the metadata cache: who reads it (the store and
  * the credentials of this scan) and its URI.  0 parts: no settings.
  */
@@ -229,7 +245,7 @@ open_object(const char *path, ts_err *err)
 		if (!read_metadata_object(path, &data, &len, err))
 		{
 			if (err && err->code == TS_ERR_NOT_FOUND)
-				ts_error(err, TS_ERR_NOT_FOUND, "could not open file \"%s\": no such object", path);
+				object_not_found(path, err);
 			return NULL;
 		}
 		f = new_file(path, true, -1, (int64_t) len, err);
@@ -246,7 +262,8 @@ open_object(const char *path, ts_err *err)
 		return NULL;
 	if (!exists)
 	{
-		ts_error(err, TS_ERR_NOT_FOUND, "could not open file \"%s\": no such object", path);
+		ts_error(err, TS_ERR_NOT_FOUND, "could not open file \"%s\": no such object (HTTP 404 to HEAD)",
+				 path);
 		return NULL;
 	}
 	return new_file(path, true, -1, size, err);
@@ -577,8 +594,7 @@ ts_read_whole_file(const char *path, uint8_t **data, size_t *len, ts_err *err)
 		if (!ok)
 		{
 			if (err && err->code == TS_ERR_NOT_FOUND)
-				return ts_error(err, TS_ERR_NOT_FOUND, "could not open file \"%s\": no such object",
-								path);
+				return object_not_found(path, err);
 			return false;
 		}
 		return true;

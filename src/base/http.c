@@ -22,6 +22,7 @@ static CURL *easy = NULL;
 
 typedef struct body_buf
 {
+	CURL	   *handle;
 	char	   *data;
 	size_t		len;
 	size_t		cap;
@@ -29,12 +30,26 @@ typedef struct body_buf
 	bool		nomem;
 } body_buf;
 
+/* Does the answer announce more than TS_HTTP_MAX_BODY (Content-Length)? */
+static bool
+announced_too_large(body_buf *b)
+{
+	curl_off_t	cl = -1;
+
+	if (curl_easy_getinfo(b->handle, CURLINFO_CONTENT_LENGTH_DOWNLOAD_T, &cl) == CURLE_OK &&
+		cl >= 0 && (uint64_t) cl + 1 > (uint64_t) TS_HTTP_MAX_BODY)
+		b->too_large = true;
+	return b->too_large;
+}
+
 static size_t
 on_body(char *ptr, size_t size, size_t nmemb, void *arg)
 {
 	body_buf   *b = arg;
 	size_t		n = size * nmemb;
 
+	if (b->len == 0 && announced_too_large(b))
+		return 0;
 	if (b->len + n + 1 > TS_HTTP_MAX_BODY)
 	{
 		b->too_large = true;
@@ -65,13 +80,33 @@ on_body(char *ptr, size_t size, size_t nmemb, void *arg)
 /* Most we wait for one Retry-After (seconds); a longer ask is capped. */
 #define RETRY_AFTER_MAX_MS 30000L
 
-/* A Retry-After header in delta-seconds -> *arg in ms (an HTTP date is ignored). */
+/* What the header callback fills and checks. */
+typedef struct header_state
+{
+	long		retry_after_ms;
+	body_buf   *body;
+} header_state;
+
+/*
+ * A Retry-After header in delta-seconds -> retry_after_ms (an HTTP date is
+ * ignored); at the end of the headers, a Content-Length past the bound
+ * stops the transfer before a byte of the body is kept.
+ */
 static size_t
 on_header(char *ptr, size_t size, size_t nmemb, void *arg)
 {
 	size_t		n = size * nmemb;
-	long	   *retry_after_ms = arg;
+	header_state *hs = arg;
+	long	   *retry_after_ms = &hs->retry_after_ms;
 	static const char name[] = "retry-after:";
+
+	if ((n == 2 && ptr[0] == '\r' && ptr[1] == '\n') || (n == 1 && ptr[0] == '\n'))
+	{
+		long		status = 0;
+
+		curl_easy_getinfo(hs->body->handle, CURLINFO_RESPONSE_CODE, &status);
+		return status >= 200 && announced_too_large(hs->body) ? 0 : n;
+	}
 
 	if (n > sizeof(name) - 1 && strncasecmp(ptr, name, sizeof(name) - 1) == 0)
 	{
@@ -102,6 +137,15 @@ on_progress(void *arg, curl_off_t dltotal, curl_off_t dlnow, curl_off_t ultotal,
 	(void) ultotal;
 	(void) ulnow;
 	return ts_interrupt_pending() ? 1 : 0;
+}
+
+bool
+ts_has_control_char(const char *s)
+{
+	for (const unsigned char *p = (const unsigned char *) s; p && *p; p++)
+		if (*p < 0x20 || *p == 0x7f)
+			return true;
+	return false;
 }
 
 bool
@@ -174,17 +218,26 @@ ts_http_get(const ts_http_request *req, ts_http_response *resp, ts_err *err)
 	const char *what = req->what ? req->what : "HTTP request";
 
 	memset(resp, 0, sizeof(*resp));
+	if (ts_has_control_char(req->url))
+		return ts_error(err, TS_ERR_INVALID,
+						"%s: the URL contains a control character (CR, LF, NUL or another), refused before sending",
+						what);
+	if (ts_has_control_char(req->bearer))
+		return ts_error(err, TS_ERR_INVALID,
+						"%s: the bearer token (option \"token\" or a token the catalog issued) contains a control character, refused before sending",
+						what);
 	for (int attempt = 0;; attempt++)
 	{
 		body_buf	b = {0};
+		header_state hs = {-1, &b};
 		struct curl_slist *headers = NULL;
 		char	   *auth = NULL;
 		CURLcode	rc;
 		long		status = 0;
-		long		retry_after_ms = -1;
 
 		if (!get_easy(err))
 			return false;
+		b.handle = easy;
 		curl_easy_setopt(easy, CURLOPT_URL, req->url);
 		curl_easy_setopt(easy, CURLOPT_PROTOCOLS_STR, "http,https");
 		curl_easy_setopt(easy, CURLOPT_FOLLOWLOCATION, 0L);
@@ -194,7 +247,7 @@ ts_http_get(const ts_http_request *req, ts_http_response *resp, ts_err *err)
 		curl_easy_setopt(easy, CURLOPT_WRITEFUNCTION, on_body);
 		curl_easy_setopt(easy, CURLOPT_WRITEDATA, &b);
 		curl_easy_setopt(easy, CURLOPT_HEADERFUNCTION, on_header);
-		curl_easy_setopt(easy, CURLOPT_HEADERDATA, &retry_after_ms);
+		curl_easy_setopt(easy, CURLOPT_HEADERDATA, &hs);
 		curl_easy_setopt(easy, CURLOPT_NOPROGRESS, 0L);
 		curl_easy_setopt(easy, CURLOPT_XFERINFOFUNCTION, on_progress);
 		curl_easy_setopt(easy, CURLOPT_SSL_VERIFYPEER, 1L);
@@ -234,8 +287,9 @@ ts_http_get(const ts_http_request *req, ts_http_response *resp, ts_err *err)
 		if (b.too_large || b.nomem)
 		{
 			ts_free(b.data);
-			return ts_error(err, b.nomem ? TS_ERR_NOMEM : TS_ERR_IO,
-							"%s: the answer is larger than %zu bytes", what, TS_HTTP_MAX_BODY);
+			return ts_error(err, b.nomem ? TS_ERR_NOMEM : TS_ERR_LIMIT,
+							"%s: the answer is larger than %zu bytes, the cap of catalog answers",
+							what, TS_HTTP_MAX_BODY - 1);
 		}
 		if (rc == CURLE_OK && !(ts_http_retryable_status(status) && attempt < retries))
 		{
@@ -251,7 +305,7 @@ ts_http_get(const ts_http_request *req, ts_http_response *resp, ts_err *err)
 			return rc == CURLE_OK ? ts_error(err, TS_ERR_IO, "%s: HTTP %ld", what, status) :
 				ts_error(err, TS_ERR_IO, "%s failed: %s", what, curl_easy_strerror(rc));
 		/* the server's Retry-After (429 / 503), else exponential backoff with jitter */
-		if (!ts_http_pause_ms(retry_after_ms >= 0 && rc == CURLE_OK ? retry_after_ms :
+		if (!ts_http_pause_ms(hs.retry_after_ms >= 0 && rc == CURLE_OK ? hs.retry_after_ms :
 					  backoff + (long) (rand() % (int) (backoff / 2 + 1))))
 			return ts_error(err, TS_ERR_CANCELED, "%s: canceled", what);
 		backoff *= 2;

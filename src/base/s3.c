@@ -66,6 +66,7 @@ same_config(const ts_s3_config *c)
 {
 	return have_config && same_str(current.endpoint, c->endpoint) &&
 		same_str(current.region, c->region) && current.path_style == c->path_style &&
+		current.path_style_set == c->path_style_set &&
 		same_str(current.ca_file, c->ca_file) && same_str(current.access_key, c->access_key) &&
 		same_str(current.secret_key, c->secret_key) &&
 		same_str(current.session_token, c->session_token) &&
@@ -99,6 +100,7 @@ ts_s3_set_config(const ts_s3_config *cfg)
 	free_config();
 	generation++;
 	current.path_style = cfg->path_style;
+	current.path_style_set = cfg->path_style_set;
 	current.max_attempts = cfg->max_attempts;
 	current.max_retry_ms = cfg->max_retry_ms;
 	current.timeout_ms = cfg->timeout_ms;
@@ -174,6 +176,30 @@ first_capacity(s3_sink *s)
 	return 16384;
 }
 
+/*
+ * Does a 2xx answer to a whole GET or a listing announce more than the cap
+ * (Content-Length)?  Then the sink overflows before a byte is kept.
+ */
+static bool
+body_announced_too_large(s3_sink *s)
+{
+	curl_off_t	cl = -1;
+	long		status = 0;
+
+	if (s->fixed || s->max_body == 0)
+		return false;
+	curl_easy_getinfo(s->handle, CURLINFO_RESPONSE_CODE, &status);
+	if (status < 200 || status > 299)
+		return false;
+	if (curl_easy_getinfo(s->handle, CURLINFO_CONTENT_LENGTH_DOWNLOAD_T, &cl) == CURLE_OK &&
+		cl >= 0 && (uint64_t) cl + 1 > (uint64_t) s->max_body)
+	{
+		s->overflow = true;
+		return true;
+	}
+	return false;
+}
+
 static size_t
 on_body(char *ptr, size_t size, size_t nmemb, void *arg)
 {
@@ -236,9 +262,11 @@ on_body(char *ptr, size_t size, size_t nmemb, void *arg)
 		s->got += n;
 		return n;
 	}
+	if (s->got == 0 && body_announced_too_large(s))
+		return 0;
 	if (s->got + n + 1 > s->max_body)
 	{
-		s->overflow = true;
+		s->overflow = true;		/* more than the cap while reading (an endless body) */
 		return 0;
 	}
 	if (s->got + n + 1 > s->grow_cap)
@@ -268,13 +296,19 @@ on_body(char *ptr, size_t size, size_t nmemb, void *arg)
 	return n;
 }
 
-/* Content-Range: bytes a-b/total of a 206 */
+/*
+ * Headers of an answer: Content-Range (bytes a-b/total of a 206), and the
+ * end of the headers, where a Content-Length past the cap stops the transfer.
+ */
 static size_t
 on_header(char *buf, size_t size, size_t nitems, void *arg)
 {
 	s3_sink    *s = arg;
 	size_t		n = size * nitems;
 	static const char name[] = "content-range:";
+
+	if ((n == 2 && buf[0] == '\r' && buf[1] == '\n') || (n == 1 && buf[0] == '\n'))
+		return body_announced_too_large(s) ? 0 : n;
 
 	if (n > sizeof(name) && strncasecmp(buf, name, sizeof(name) - 1) == 0)
 	{
@@ -417,11 +451,10 @@ s3_attempt_begin(CURL *h, s3_request *r, const ts_s3_config *cfg, s3_sink *s, s3
 	else
 		s->max_body = r->max_body;
 	s->size_hint = r->kind == REQ_WHOLE && r->expect_size > 0 ? r->expect_size : 0;
-	if (r->kind == REQ_RANGE || r->kind == REQ_WHOLE)
-	{
-		curl_easy_setopt(h, CURLOPT_HEADERFUNCTION, on_header);
-		curl_easy_setopt(h, CURLOPT_HEADERDATA, s);
-	}
+	if (!ts_s3_check_config(cfg, err))
+		return false;
+	curl_easy_setopt(h, CURLOPT_HEADERFUNCTION, on_header);
+	curl_easy_setopt(h, CURLOPT_HEADERDATA, s);
 	curl_easy_setopt(h, CURLOPT_URL, r->url);
 	curl_easy_setopt(h, CURLOPT_PROTOCOLS_STR, "http,https");
 	curl_easy_setopt(h, CURLOPT_FOLLOWLOCATION, 0L);
@@ -547,6 +580,20 @@ s3_answer_complete(const s3_request *r, const s3_sink *s)
 	return r->expect_size <= 0 || (int64_t) s->got == r->expect_size;
 }
 
+/*
+ * Is the store addressed virtual-hosted (bucket.host) on an IP or
+ * localhost endpoint?  Then a failed name lookup is not a flapping DNS:
+ * no retry mends it.
+ */
+static bool
+unresolvable_bucket_host(void)
+{
+	const ts_s3_config *cfg = ts_s3_get_config();
+
+	return cfg && !cfg->path_style && cfg->path_style_set &&
+		ts_s3_endpoint_is_ip_or_localhost(cfg->endpoint);
+}
+
 s3_outcome
 s3_judge(s3_request *r, s3_sink *s, CURLcode rc, int i, int attempts, ts_err *err)
 {
@@ -568,8 +615,21 @@ s3_judge(s3_request *r, s3_sink *s, CURLcode rc, int i, int attempts, ts_err *er
 					 "object \"%s\": too long an answer to a read of %zu bytes at offset %lld",
 					 r->uri, r->len, (long long) r->offset);
 		else
-			ts_error(err, TS_ERR_NOMEM, "object \"%s\" is larger than %zu bytes",
-					 r->uri, r->max_body);
+		{
+			ts_error(err, TS_ERR_LIMIT,
+					 "%s \"%s\": the store sends more than %zu bytes, the cap of %s",
+					 s3_method_name(r->kind), r->uri, r->max_body - 1,
+					 r->cap_kind ? r->cap_kind : "this answer");
+			ts_error_detail(err, "HTTP %ld, Content-Length %s.", s->status,
+							s->got == 0 ? "past the cap" : "absent or past the cap");
+		}
+		return S3_FAIL;
+	}
+	if (rc == CURLE_COULDNT_RESOLVE_HOST && unresolvable_bucket_host())
+	{
+		ts_error(err, TS_ERR_IO, "%s \"%s\" failed: %s (virtual-hosted addressing puts the bucket in front of an IP or localhost endpoint)",
+				 s3_method_name(r->kind), r->uri, curl_easy_strerror(rc));
+		ts_error_hint(err, "Set s3.path.style.access to true for this endpoint.");
 		return S3_FAIL;
 	}
 	transient = rc != CURLE_OK ? retryable_code(rc) : ts_http_retryable_status(s->status);
@@ -887,6 +947,13 @@ s3_whole_result(s3_request *r, uint8_t **data, size_t *len, ts_err *err)
 	return true;
 }
 
+void
+s3_set_whole_cap(s3_request *r)
+{
+	/* one byte more: the sink keeps room for the terminating NUL */
+	r->max_body = ts_s3_whole_cap(r->uri, r->expect_size, &r->cap_kind) + 1;
+}
+
 bool
 ts_s3_read_object(const char *uri, uint8_t **data, size_t *len, ts_err *err)
 {
@@ -894,7 +961,7 @@ ts_s3_read_object(const char *uri, uint8_t **data, size_t *len, ts_err *err)
 
 	*data = NULL;
 	*len = 0;
-	r.max_body = S3_MAX_WHOLE;
+	s3_set_whole_cap(&r);
 	if (!send_object_request(&r, err))
 		return false;
 	return s3_whole_result(&r, data, len, err);
@@ -911,6 +978,7 @@ ts_s3_list(const char *uri, bool max_one, char ***names, int *count, ts_err *err
 {
 	const ts_s3_config *cfg = ts_s3_get_config();
 	ts_s3_listing out = {0};
+	ts_s3_pager pager = {0};
 	char	   *bucket,
 			   *key,
 			   *prefix,
@@ -958,7 +1026,8 @@ ts_s3_list(const char *uri, bool max_one, char ***names, int *count, ts_err *err
 			ok = ts_error_nomem(err, NULL);
 			break;
 		}
-		r.max_body = (size_t) 64 << 20;
+		r.max_body = TS_S3_LIST_PAGE_MAX + 1;
+		r.cap_kind = "a listing page";
 		for (int attempt = 1;; attempt++)
 		{
 			int			before = out.count;
@@ -994,6 +1063,8 @@ ts_s3_list(const char *uri, bool max_one, char ***names, int *count, ts_err *err
 			}
 		}
 		ts_free((char *) r.url);
+		if (ok && !max_one)
+			ok = ts_s3_pager_next(&pager, &out, uri, err);
 		if (ok && !max_one && out.truncated && ts_interrupt_pending())
 			ok = ts_error(err, TS_ERR_CANCELED, "LIST \"%s\": canceled", uri);
 		if (!ok)
@@ -1011,6 +1082,7 @@ ts_s3_list(const char *uri, bool max_one, char ***names, int *count, ts_err *err
 		out.count = 0;
 	}
 done:
+	ts_s3_pager_free(&pager);
 	ts_s3_listing_free(&out);
 	ts_free(eprefix);
 	ts_free(prefix);

@@ -152,8 +152,8 @@ start(CURLM *multi, ts_s3_batch *b, slot *sl, int i)
 	else
 	{
 		sl->r.kind = REQ_WHOLE;
-		sl->r.max_body = S3_MAX_WHOLE;
 		sl->r.expect_size = it->object_size > 0 ? it->object_size : 0;
+		s3_set_whole_cap(&sl->r);
 	}
 	curl_easy_reset(p->h);
 	if (!s3_attempt_begin(p->h, &sl->r, cfg, sl->s, &p->a, &b->err))

@@ -63,7 +63,8 @@ typedef struct s3_request
 	int64_t		offset;			/* REQ_RANGE */
 	size_t		len;
 	void	   *buf;
-	size_t		max_body;		/* REQ_WHOLE, REQ_LIST */
+	size_t		max_body;		/* REQ_WHOLE, REQ_LIST: the cap (ts_s3_whole_cap) */
+	const char *cap_kind;		/* for the message past it: what the cap is for */
 	int64_t		expect_size;	/* REQ_WHOLE: the object's size when known (> 0), else 0 */
 	/* answer */
 	long		status;
@@ -91,12 +92,13 @@ typedef enum s3_outcome
 /* The process's multi handle (its connection cache), created on first use. */
 bool		s3_multi_handle(CURLM **m, ts_err *err);
 
-/* Largest object read whole (metadata: snapshots, manifests, schemas). */
-#define S3_MAX_WHOLE ((size_t) 1 << 30)
+/* Set r's cap for a whole GET of r->uri (expect_size known or 0). */
+void		s3_set_whole_cap(s3_request *r);
 
 /*
  * Set up easy handle h (reset by the caller) for one attempt of r into s;
- * counts the request.  False (err set) only when out of memory.
+ * counts the request.  False (err set) when out of memory, or when a
+ * setting would put a control character on the wire (ts_s3_check_config).
  */
 bool		s3_attempt_begin(CURL *h, s3_request *r, const ts_s3_config *cfg, s3_sink *s,
 							 s3_attempt *a, ts_err *err);

@@ -194,7 +194,8 @@ ts_s3_object_url(const ts_s3_config *cfg, const char *bucket, const char *key)
 		ts_free(endpoint);
 		return NULL;
 	}
-	if (cfg->path_style)
+	if (cfg->path_style ||
+		(!cfg->path_style_set && ts_s3_endpoint_is_ip_or_localhost(endpoint)))
 		url = key ? ts_psprintf("%s/%s/%s", endpoint, bucket, ekey) :
 			ts_psprintf("%s/%s/", endpoint, bucket);
 	else

@@ -32,7 +32,8 @@ typedef enum ts_errcode
 	TS_ERR_CANCELED,		/* the interrupt hook asked us to stop */
 	TS_ERR_DENIED,			/* a path outside what this scan may read */
 	TS_ERR_RANGE,			/* a well-formed value out of its type's range */
-	TS_ERR_UNKNOWN_TYPE		/* a Paimon type name this reader does not know */
+	TS_ERR_UNKNOWN_TYPE,	/* a Paimon type name this reader does not know */
+	TS_ERR_LIMIT			/* past a configured bound: object size, listing length */
 } ts_errcode;
 
 #define TS_ERR_MSG_LEN 1024

@@ -32,8 +32,12 @@ typedef struct ts_http_response
 	size_t		len;
 } ts_http_response;
 
-/* Largest body read: catalog answers are small. */
-#define TS_HTTP_MAX_BODY ((size_t) 64 << 20)
+/*
+ * Largest body read (with its terminating NUL): catalog answers are small
+ * JSON.  A Content-Length past it is refused before a byte is kept, an
+ * endless body as soon as it passes it (TS_ERR_LIMIT).
+ */
+#define TS_HTTP_MAX_BODY (((size_t) 16 << 20) + 1)
 
 /*
  * GET req->url.  True when an HTTP answer arrived (any status: the caller
@@ -50,6 +54,8 @@ void		ts_http_response_free(ts_http_response *resp);
  * that gives up (false) as soon as an interrupt is pending.
  */
 bool		ts_curl_global_init(ts_err *err);
+/* Would s put a control character (CR, LF, NUL, ...) on the wire?  NULL: no. */
+bool		ts_has_control_char(const char *s);
 bool		ts_http_retryable_status(long status);
 bool		ts_http_retryable_curl_code(int code);
 bool		ts_http_pause_ms(long ms);

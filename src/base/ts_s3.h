@@ -23,6 +23,7 @@ typedef struct ts_s3_config
 	const char *endpoint;		/* "http(s)://host[:port]"; NULL: AWS for region */
 	const char *region;			/* NULL: us-east-1 */
 	bool		path_style;		/* http://host/bucket/key (else bucket.host) */
+	bool		path_style_set;	/* the user chose the addressing (else an IP or localhost endpoint is path-style) */
 	const char *ca_file;		/* NULL: the system's CAs */
 	const char *access_key;		/* NULL: anonymous requests */
 	const char *secret_key;
@@ -57,6 +58,74 @@ const ts_s3_config *ts_s3_get_config(void);
  * another (prefetch.c).
  */
 uint64_t	ts_s3_config_generation(void);
+
+/* ---- bounds on what a store may send ---------------------------------- */
+
+/*
+ * Whole objects are read into memory only up to a cap fit for their kind,
+ * checked against the answer's Content-Length before a byte is kept and
+ * again while the body arrives (an endless chunked body): hints
+ * (LATEST, EARLIEST), snapshots, schemas, tags and other JSON files at
+ * most TS_S3_SMALL_OBJECT_MAX; manifests, manifest lists, index and
+ * deletion-vector files at most max_metadata_object (a GUC); any other
+ * object read whole (a small data file) at most the size the metadata
+ * gives it, else max_metadata_object.  A listing stops with TS_ERR_LIMIT
+ * past max_list_keys keys or max_list_pages pages, and at once when a
+ * truncated page repeats a continuation token or gives none.
+ */
+#define TS_S3_SMALL_OBJECT_MAX ((size_t) 8 << 20)
+#define TS_S3_LIST_PAGE_MAX ((size_t) 16 << 20)
+
+typedef struct ts_s3_limits
+{
+	int64_t		max_metadata_object;	/* bytes; default 256 MB */
+	int64_t		max_list_keys;	/* default 10 million */
+	int64_t		max_list_pages; /* default 100000 */
+} ts_s3_limits;
+
+void		ts_s3_set_limits(const ts_s3_limits *limits);
+const ts_s3_limits *ts_s3_get_limits(void);
+
+/*
+ * The most bytes a whole GET of uri may bring (expect_size: its size from
+ * the metadata, or <= 0), and (*kind) what the cap is, for messages.
+ * Pure.
+ */
+size_t		ts_s3_whole_cap(const char *uri, int64_t expect_size, const char **kind);
+
+/*
+ * Pagination of one listing: pages and keys counted against the limits,
+ * every continuation token remembered (a hash each) so that a store that
+ * hands one out twice, or none on a truncated page, stops the listing at
+ * once.  Pure: unit tested on tokens.
+ */
+struct ts_s3_listing;
+typedef struct ts_s3_pager
+{
+	int64_t		pages;
+	uint64_t   *seen;			/* open addressing, 0 = empty slot */
+	size_t		seen_cap;
+	size_t		seen_count;
+} ts_s3_pager;
+
+/* After page number pager->pages + 1 of uri arrived (l holds every key so far): go on? */
+bool		ts_s3_pager_next(ts_s3_pager *pager, const struct ts_s3_listing *l, const char *uri,
+							 ts_err *err);
+void		ts_s3_pager_free(ts_s3_pager *pager);
+
+/*
+ * Refuse settings that would put a control character (CR, LF, NUL, ...)
+ * into a request line or header: the endpoint, region, keys and session
+ * token (which may come from a catalog's data token).  err names the
+ * setting, never its value.  Pure.
+ */
+bool		ts_s3_check_config(const ts_s3_config *cfg, ts_err *err);
+
+/*
+ * Is the endpoint's host an IPv4 or IPv6 literal or localhost?  Such an
+ * endpoint is addressed path-style unless the user chose otherwise.  Pure.
+ */
+bool		ts_s3_endpoint_is_ip_or_localhost(const char *endpoint);
 
 /* ---- URIs (pure) ------------------------------------------------------ */
 

@@ -209,7 +209,7 @@ tablescan_report(const ts_err *err)
 	switch (err->code)
 	{
 		case TS_ERR_NOT_FOUND:
-			code = ERRCODE_FDW_TABLE_NOT_FOUND;
+			code = ERRCODE_UNDEFINED_FILE;	/* 58P01: a missing data or metadata file */
 			break;
 		case TS_ERR_IO:
 			code = ERRCODE_FDW_ERROR;
@@ -239,6 +239,9 @@ tablescan_report(const ts_err *err)
 			break;
 		case TS_ERR_UNKNOWN_TYPE:
 			code = ERRCODE_FDW_INVALID_DATA_TYPE;
+			break;
+		case TS_ERR_LIMIT:
+			code = ERRCODE_PROGRAM_LIMIT_EXCEEDED;
 			break;
 		default:
 			code = ERRCODE_FDW_ERROR;

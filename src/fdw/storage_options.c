@@ -93,6 +93,35 @@ static int	s3_max_in_flight = TS_S3_IN_FLIGHT;
 static char *metadata_cache_dir = NULL;
 static int	metadata_cache_size_kb = 256 * 1024;
 
+/* What an object store may send (GUCs, passed down to s3_limits.c). */
+static int	max_metadata_object_mb = 256;
+static int	max_list_keys = 10000000;
+static int	max_list_pages = 100000;
+
+static void
+assign_max_metadata_object_size(int newval, void *extra)
+{
+	ts_s3_limits l = {(int64_t) newval << 20, 0, 0};
+
+	ts_s3_set_limits(&l);
+}
+
+static void
+assign_max_list_keys(int newval, void *extra)
+{
+	ts_s3_limits l = {0, newval, 0};
+
+	ts_s3_set_limits(&l);
+}
+
+static void
+assign_max_list_pages(int newval, void *extra)
+{
+	ts_s3_limits l = {0, 0, newval};
+
+	ts_s3_set_limits(&l);
+}
+
 void
 tablescan_storage_define_gucs(void)
 {
@@ -121,6 +150,20 @@ tablescan_storage_define_gucs(void)
 							"Size limit of the on-disk metadata cache (least recently used entries go first).",
 							NULL, &metadata_cache_size_kb, 256 * 1024, 0, INT_MAX, PGC_SUSET,
 							GUC_UNIT_KB, NULL, NULL, NULL);
+	DefineCustomIntVariable("tablescan.max_metadata_object_size",
+							"Largest manifest, manifest list, index or deletion-vector file read whole from an object store.",
+							"A store that announces or sends more is an ERROR (54000); snapshot, schema "
+							"and hint files are capped at 8 MB.",
+							&max_metadata_object_mb, 256, 1, 4096, PGC_SUSET, GUC_UNIT_MB,
+							NULL, assign_max_metadata_object_size, NULL);
+	DefineCustomIntVariable("tablescan.max_list_keys",
+							"Most keys one object store listing may return.",
+							NULL, &max_list_keys, 10000000, 1, INT_MAX, PGC_SUSET, 0,
+							NULL, assign_max_list_keys, NULL);
+	DefineCustomIntVariable("tablescan.max_list_pages",
+							"Most pages one object store listing may take.",
+							NULL, &max_list_pages, 100000, 1, INT_MAX, PGC_SUSET, 0,
+							NULL, assign_max_list_pages, NULL);
 }
 
 /*
@@ -344,6 +387,7 @@ apply_setting(ts_s3_config *cfg, const StorageKey *k, DefElem *def, const char *
 			break;
 		case ST_PATH_STYLE:
 			parse_bool(v, &cfg->path_style);
+			cfg->path_style_set = true;
 			break;
 		case ST_CA_FILE:
 			cfg->ca_file = v;

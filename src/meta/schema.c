@@ -1062,8 +1062,16 @@ ts_schema_load_as(const char *branch_root, int64_t id, const char *what, ts_err 
 	if (!ts_read_whole_file(path, &data, &len, err))
 	{
 		if (err && err->code == TS_ERR_NOT_FOUND)
+		{
+			char		cause[TS_ERR_MSG_LEN];
+
+			/* an object store's answer (HTTP status, error code) stays as the detail */
+			memcpy(cause, err->msg, sizeof(cause));
 			ts_error(err, TS_ERR_NOT_FOUND, "schema %lld of table \"%s\" does not exist (no file \"%s\")",
 					 (long long) id, branch_root, path);
+			if (ts_uri_is_object(path))
+				ts_error_detail(err, "%s", cause);
+		}
 		ts_free(path);
 		return NULL;
 	}

@@ -7,7 +7,10 @@
  * (bits 1-2); the rest is split into pages at each "\n--page--\n".
  * Whatever the bytes, a listing holds only non-empty names without '/',
  * a truncated page that parses has a continuation token, and an error
- * code is a word.
+ * code is a word.  Each page goes through the pagination guard
+ * (s3_limits.c, limits lowered to 8 keys / 16 pages): it stops a listing
+ * exactly when a token repeats one of an earlier page, or past the bounds,
+ * so that no input pages on forever.
  */
 #define _GNU_SOURCE
 #include <stdlib.h>
@@ -56,6 +59,10 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	else
 	{
 		ts_s3_listing l = {0};
+		ts_s3_pager pager = {0};
+		static const ts_s3_limits small = {1 << 20, 8, 16};
+		char	   *tokens[16];
+		int			ntokens = 0;
 		const char *page = body;
 		const char *end = body + size - 1;
 
@@ -70,10 +77,37 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 				break;
 			if (l.truncated && (l.next_token == NULL || l.next_token[0] == '\0'))
 				abort();
+			ts_s3_set_limits(&small);
+			if (!ts_s3_pager_next(&pager, &l, "s3://b/fuzz", &err))
+			{
+				bool		repeated = false;
+
+				for (int i = 0; i < ntokens; i++)
+					repeated |= l.truncated && strcmp(tokens[i], l.next_token) == 0;
+				/* stopped: a repeat (by its hash: a true repeat at least), or a bound */
+				if (err.code != TS_ERR_LIMIT && !repeated && err.code != TS_ERR_NOMEM)
+				{
+					/* a hash collision of distinct tokens is possible but not in 16 pages */
+					abort();
+				}
+				break;
+			}
+			if (pager.pages > 16 || l.count > 8)
+				abort();
+			if (!l.truncated)
+				break;
+			for (int i = 0; i < ntokens; i++)
+				if (strcmp(tokens[i], l.next_token) == 0)
+					abort();	/* a repeat let through */
+			if (ntokens < 16)
+				tokens[ntokens++] = strdup(l.next_token);
 			if (next == NULL)
 				break;
 			page = next + sizeof(sep) - 1;
 		}
+		for (int i = 0; i < ntokens; i++)
+			free(tokens[i]);
+		ts_s3_pager_free(&pager);
 		ts_s3_listing_free(&l);
 	}
 	free(body);

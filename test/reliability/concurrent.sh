@@ -14,8 +14,8 @@
 # Every query must return exactly the rows of one snapshot: snapshot s holds
 # ids 0 .. s*ROWS-1, so count = s*ROWS and sum(id) = count*(count-1)/2; or one
 # of the errors README.md documents for a snapshot expired underneath it, with
-# its SQLSTATE (the sessions run with VERBOSITY verbose): HV00R
-# (fdw_table_not_found) naming the snapshot or manifest file, or 40001
+# its SQLSTATE (the sessions run with VERBOSITY verbose): 58P01
+# (undefined_file) naming the snapshot or manifest file, or 40001
 # (serialization_failure) when a parallel worker finds its leader's snapshot
 # gone.  Any other error fails.  Every session must survive to the end (no crash).
 source "$(dirname "$0")/lib.sh"
@@ -106,8 +106,8 @@ for r in $(seq 1 "$READERS"); do
     while read -r line; do
         errors=$((errors + 1))
         if ! printf '%s\n' "$line" |
-             grep -qE '^ERROR: +(HV00R|40001): .*(snapshot-[0-9]+|snapshot [0-9]+ of table|manifest-list-|manifest-)'; then
-            bad=$((bad + 1)); echo "reader $r: not a documented error (HV00R / 40001 naming the expired file): $line"
+             grep -qE '^ERROR: +(58P01|40001): .*(snapshot-[0-9]+|snapshot [0-9]+ of table|manifest-list-|manifest-)'; then
+            bad=$((bad + 1)); echo "reader $r: not a documented error (58P01 / 40001 naming the expired file): $line"
         fi
     done < <(grep '^ERROR:' "$W/reader$r.out")
 done

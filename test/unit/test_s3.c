@@ -3,7 +3,10 @@
  * s3_list.c) and the scope of object URIs: URI parsing and refusals,
  * request URLs in both addressings, ListObjectsV2 pages (entries, common
  * prefixes, pagination, keys outside the prefix), error codes, the check
- * of a ranged answer's length, and the lexical confinement of s3 paths.
+ * of a ranged answer's length, and the lexical confinement of s3 paths;
+ * path-style addressing of IP and localhost endpoints, the cap of a whole
+ * GET by kind of object, the pagination guard (repeated tokens, pages,
+ * keys) and the refusal of control characters in settings (s3_limits.c).
  * No server: requests are tested by the regress suite s3 against s3rver.
  */
 #include "unit.h"
@@ -83,36 +86,184 @@ test_canonical(void **state)
 	assert_null(ts_s3_canonical_uri("s3://lake/x/../y"));
 }
 
+/* The request URL of bucket / key under cfg is expected. */
+static void
+assert_url(const ts_s3_config *cfg, const char *bucket, const char *key, const char *expected)
+{
+	char	   *u = ts_s3_object_url(cfg, bucket, key);
+
+	assert_string_equal(u, expected);
+	ts_free(u);
+}
+
 static void
 test_urls(void **state)
 {
 	ts_s3_config cfg = {0};
-	char	   *u;
 
 	(void) state;
 	cfg.endpoint = "http://127.0.0.1:9000/";
 	cfg.path_style = true;
-	u = ts_s3_object_url(&cfg, "lake", "wh/dt=2024-01-01/a b+c.parquet");
-	assert_string_equal(u, "http://127.0.0.1:9000/lake/wh/dt%3D2024-01-01/a%20b%2Bc.parquet");
-	ts_free(u);
-	u = ts_s3_object_url(&cfg, "lake", NULL);
-	assert_string_equal(u, "http://127.0.0.1:9000/lake/");
-	ts_free(u);
+	assert_url(&cfg, "lake", "wh/dt=2024-01-01/a b+c.parquet", "http://127.0.0.1:9000/lake/wh/dt%3D2024-01-01/a%20b%2Bc.parquet");
+	assert_url(&cfg, "lake", NULL, "http://127.0.0.1:9000/lake/");
 	cfg.path_style = false;
 	cfg.endpoint = "https://s3.eu-west-1.amazonaws.com";
-	u = ts_s3_object_url(&cfg, "lake", "wh/x");
-	assert_string_equal(u, "https://lake.s3.eu-west-1.amazonaws.com/wh/x");
-	ts_free(u);
+	assert_url(&cfg, "lake", "wh/x", "https://lake.s3.eu-west-1.amazonaws.com/wh/x");
 	cfg.endpoint = NULL;
 	cfg.region = "ap-south-1";
-	u = ts_s3_object_url(&cfg, "lake", "k");
-	assert_string_equal(u, "https://lake.s3.ap-south-1.amazonaws.com/k");
-	ts_free(u);
+	assert_url(&cfg, "lake", "k", "https://lake.s3.ap-south-1.amazonaws.com/k");
 	cfg.endpoint = "minio.local:9000";
 	cfg.path_style = true;
-	u = ts_s3_object_url(&cfg, "lake", "k");
-	assert_string_equal(u, "https://minio.local:9000/lake/k");
-	ts_free(u);
+	assert_url(&cfg, "lake", "k", "https://minio.local:9000/lake/k");
+}
+
+/* IP and localhost endpoints are path-style unless the user chose the addressing */
+static void
+test_ip_endpoints(void **state)
+{
+	ts_s3_config cfg = {0};
+
+	(void) state;
+	assert_true(ts_s3_endpoint_is_ip_or_localhost("http://127.0.0.1:9000"));
+	assert_true(ts_s3_endpoint_is_ip_or_localhost("10.1.2.3"));
+	assert_true(ts_s3_endpoint_is_ip_or_localhost("https://[::1]:9000/"));
+	assert_true(ts_s3_endpoint_is_ip_or_localhost("http://LOCALHOST:9000"));
+	assert_false(ts_s3_endpoint_is_ip_or_localhost("http://localhost.example.com"));
+	assert_false(ts_s3_endpoint_is_ip_or_localhost("https://s3.eu-west-1.amazonaws.com"));
+	assert_false(ts_s3_endpoint_is_ip_or_localhost("http://1.2.3.4.nip.io"));
+	assert_false(ts_s3_endpoint_is_ip_or_localhost(NULL));
+
+	cfg.endpoint = "http://127.0.0.1:9000";
+	assert_url(&cfg, "lake", "k", "http://127.0.0.1:9000/lake/k");
+	cfg.endpoint = "http://localhost:9000";
+	assert_url(&cfg, "lake", "k", "http://localhost:9000/lake/k");
+	/* chosen: virtual-hosted stays */
+	cfg.path_style_set = true;
+	assert_url(&cfg, "lake", "k", "http://lake.localhost:9000/k");
+	/* a host name is virtual-hosted by default */
+	cfg.path_style_set = false;
+	cfg.endpoint = "http://minio.local:9000";
+	assert_url(&cfg, "lake", "k", "http://lake.minio.local:9000/k");
+}
+
+/* the cap of a whole GET by the kind of object its key names */
+static void
+test_whole_caps(void **state)
+{
+	const char *kind;
+	ts_s3_limits l = {(int64_t) 5 << 20, 0, 0};
+	ts_s3_limits back = *ts_s3_get_limits();
+
+	(void) state;
+	ts_s3_set_limits(&l);
+	assert_int_equal(ts_s3_whole_cap("s3://b/t/snapshot/LATEST", 0, &kind), TS_S3_SMALL_OBJECT_MAX);
+	assert_non_null(strstr(kind, "snapshot"));
+	assert_int_equal(ts_s3_whole_cap("s3://b/t/snapshot/snapshot-7", 0, &kind), TS_S3_SMALL_OBJECT_MAX);
+	assert_int_equal(ts_s3_whole_cap("s3://b/t/schema/schema-0", 0, &kind), TS_S3_SMALL_OBJECT_MAX);
+	assert_int_equal(ts_s3_whole_cap("s3://b/t/tag/tag-v1", 0, &kind), TS_S3_SMALL_OBJECT_MAX);
+	assert_int_equal(ts_s3_whole_cap("s3://b/x.json", 123, &kind), TS_S3_SMALL_OBJECT_MAX);
+	assert_int_equal(ts_s3_whole_cap("s3://b/t/manifest/manifest-list-a-0", 0, &kind), 5 << 20);
+	assert_non_null(strstr(kind, "tablescan.max_metadata_object_size"));
+	assert_int_equal(ts_s3_whole_cap("s3://b/t/index/index-a-0", 0, &kind), 5 << 20);
+	assert_int_equal(ts_s3_whole_cap("s3://b/t/bucket-0/data-a-0.parquet.index", 0, &kind), 5 << 20);
+	/* a data file read whole: the size the metadata gives, else the metadata cap */
+	assert_int_equal(ts_s3_whole_cap("s3://b/t/bucket-0/data-a-0.parquet", 4000, &kind), 4000);
+	assert_int_equal(ts_s3_whole_cap("s3://b/t/bucket-0/data-a-0.parquet", 0, &kind), 5 << 20);
+	ts_s3_set_limits(&back);
+}
+
+/* pagination: a repeated or missing token stops at once; pages and keys bounded */
+static void
+test_pager(void **state)
+{
+	ts_s3_pager p = {0};
+	ts_s3_listing l = {0};
+	ts_err		err = {0};
+	ts_s3_limits small = {0, 3, 4};
+	ts_s3_limits back = *ts_s3_get_limits();
+	char		tok[16];
+
+	(void) state;
+	l.truncated = true;
+	l.next_token = "A";
+	assert_true(ts_s3_pager_next(&p, &l, "s3://b/t", &err));
+	l.next_token = "B";
+	assert_true(ts_s3_pager_next(&p, &l, "s3://b/t", &err));
+	l.next_token = "A";			/* a cycle A, B, A */
+	assert_false(ts_s3_pager_next(&p, &l, "s3://b/t", &err));
+	assert_int_equal(err.code, TS_ERR_CORRUPT);
+	assert_non_null(strstr(err.msg, "page 3 repeats a continuation token"));
+	assert_non_null(strstr(err.msg, "s3://b/t"));
+	ts_s3_pager_free(&p);
+	l.next_token = "";
+	assert_false(ts_s3_pager_next(&p, &l, "s3://b/t", &err));
+	assert_non_null(strstr(err.msg, "no continuation token"));
+	ts_s3_pager_free(&p);
+
+	/* many distinct tokens: no false repeat (the set grows) */
+	for (int i = 0; i < 5000; i++)
+	{
+		snprintf(tok, sizeof(tok), "t%d", i);
+		l.next_token = tok;
+		assert_true(ts_s3_pager_next(&p, &l, "s3://b/t", &err));
+	}
+	ts_s3_pager_free(&p);
+
+	ts_s3_set_limits(&small);
+	for (int i = 0; i < 3; i++)
+	{
+		snprintf(tok, sizeof(tok), "t%d", i);
+		l.next_token = tok;
+		assert_true(ts_s3_pager_next(&p, &l, "s3://b/t", &err));
+	}
+	l.next_token = "t3";
+	assert_false(ts_s3_pager_next(&p, &l, "s3://b/t", &err));
+	assert_int_equal(err.code, TS_ERR_LIMIT);
+	assert_non_null(strstr(err.msg, "more than 4 pages"));
+	assert_non_null(strstr(err.hint, "tablescan.max_list_pages"));
+	ts_s3_pager_free(&p);
+	l.truncated = false;
+	l.count = 4;
+	assert_false(ts_s3_pager_next(&p, &l, "s3://b/t", &err));
+	assert_int_equal(err.code, TS_ERR_LIMIT);
+	assert_non_null(strstr(err.msg, "more than 3 keys"));
+	l.count = 3;
+	assert_true(ts_s3_pager_next(&p, &l, "s3://b/t", &err));
+	ts_s3_pager_free(&p);
+	ts_s3_set_limits(&back);
+}
+
+/* a control character in a setting is refused by the setting's name, never its value */
+static void
+test_config_control_chars(void **state)
+{
+	ts_s3_config cfg = {0};
+	ts_err		err = {0};
+
+	(void) state;
+	cfg.endpoint = "http://127.0.0.1:9000";
+	cfg.access_key = "AKID";
+	cfg.secret_key = "s3cr3t";
+	cfg.session_token = "tok";
+	assert_true(ts_s3_check_config(&cfg, &err));
+	cfg.session_token = "tok\r\nX-Injected: yes";
+	assert_false(ts_s3_check_config(&cfg, &err));
+	assert_int_equal(err.code, TS_ERR_INVALID);
+	assert_non_null(strstr(err.msg, "\"s3.session-token\""));
+	assert_null(strstr(err.msg, "Injected"));
+	cfg.session_token = NULL;
+	cfg.secret_key = "sec\nQWZ";
+	assert_false(ts_s3_check_config(&cfg, &err));
+	assert_non_null(strstr(err.msg, "\"s3.secret-key\""));
+	assert_null(strstr(err.msg, "QWZ"));
+	cfg.secret_key = "s3cr3t";
+	cfg.region = "eu\x01";
+	assert_false(ts_s3_check_config(&cfg, &err));
+	assert_non_null(strstr(err.msg, "\"s3.region\""));
+	cfg.region = NULL;
+	cfg.endpoint = "http://h\r\n:1";
+	assert_false(ts_s3_check_config(&cfg, &err));
+	assert_non_null(strstr(err.msg, "\"s3.endpoint\""));
 }
 
 static const char page1[] =
@@ -264,6 +415,10 @@ main(void)
 		cmocka_unit_test(test_error_code),
 		cmocka_unit_test(test_range_answer),
 		cmocka_unit_test(test_scope),
+		cmocka_unit_test(test_ip_endpoints),
+		cmocka_unit_test(test_whole_caps),
+		cmocka_unit_test(test_pager),
+		cmocka_unit_test(test_config_control_chars),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -15,7 +15,12 @@
  * Content-Length lies with it.  A ranged read whose Content-Range gives
  * another object size than the one it was opened with (a HEAD that lied)
  * is an error; a listing page cut short under an agreeing Content-Length
- * is asked again.
+ * is asked again.  What a hostile store may not make the client do: a
+ * whole body past its cap (announced or endless), a listing that repeats
+ * its continuation token or runs past max_list_pages, a control character
+ * in a setting on the wire, five attempts at a bucket host name that
+ * cannot resolve; the SigV4 scope names the configured region; the
+ * catalog client's caps and header checks (http.c).
  */
 #include "unit.h"
 #include "forked_child.h"
@@ -29,6 +34,7 @@
 #include <unistd.h>
 
 #include "base/ts_fs.h"
+#include "base/ts_http.h"
 #include "base/ts_prefetch.h"
 #include "base/ts_s3.h"
 
@@ -37,6 +43,25 @@ static char *last_request_file = NULL;
 
 /* the object the server holds: "0123456789" */
 #define OBJ "0123456789"
+
+/* An answer that is a 200 with a chunked body that never ends. */
+#define ENDLESS "ENDLESS"
+
+static void
+send_endless(int c)
+{
+	static const char head[] = "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n";
+	static char chunk[8 + 65536 + 2];
+	size_t		n;
+
+	n = (size_t) snprintf(chunk, sizeof(chunk), "10000\r\n");
+	memset(chunk + n, 'x', 65536);
+	memcpy(chunk + n + 65536, "\r\n", 2);
+	if (write(c, head, sizeof(head) - 1) < 0)
+		return;
+	while (write(c, chunk, n + 65536 + 2) > 0)
+		;						/* until the client hangs up */
+}
 
 /*
  * Serve answers[0..n-1] to the next n connections (the last one again to
@@ -95,7 +120,9 @@ serve(const char *const *answers, int n)
 				fwrite(buf, 1, got, f);
 				fclose(f);
 			}
-			if (write(c, ans, strlen(ans)) < 0)
+			if (strcmp(ans, ENDLESS) == 0)
+				send_endless(c);
+			else if (write(c, ans, strlen(ans)) < 0)
 				_exit(1);
 			shutdown(c, SHUT_WR);
 			close(c);
@@ -445,6 +472,258 @@ test_list_page_cut_retried(void **state)
 	ts_s3_set_config(NULL);
 }
 
+/* How many requests the server saw (request lines in its file). */
+static int
+requests_seen(const char *method)
+{
+	FILE	   *f = fopen(last_request_file, "r");
+	char		line[8192];
+	int			n = 0;
+
+	if (f == NULL)
+		return 0;
+	while (fgets(line, sizeof(line), f))
+		if (strncmp(line, method, strlen(method)) == 0)
+			n++;
+	fclose(f);
+	return n;
+}
+
+/* Is needle in what the server was sent? */
+static bool
+request_has(const char *needle)
+{
+	FILE	   *f = fopen(last_request_file, "r");
+	char		buf[65536];
+	size_t		n;
+
+	if (f == NULL)
+		return false;
+	n = fread(buf, 1, sizeof(buf) - 1, f);
+	buf[n] = '\0';
+	fclose(f);
+	return strstr(buf, needle) != NULL;
+}
+
+/*
+ * A whole GET past its cap: announced (a 2 GB Content-Length) it is
+ * refused before a byte is kept; an endless chunked body as soon as it
+ * passes the cap.  Neither is retried; the error names the object and
+ * the cap (TS_ERR_LIMIT).
+ */
+static void
+test_whole_capped(void **state)
+{
+	const char *huge[] = {"HTTP/1.1 200 OK\r\nContent-Length: 2147483648\r\n\r\n{\"id\": 1"};
+	const char *endless[] = {ENDLESS};
+	ts_s3_limits small = {(int64_t) 1 << 20, 0, 0};
+	ts_s3_limits back = *ts_s3_get_limits();
+	uint8_t    *data = NULL;
+	size_t		len = 0;
+	ts_err		err = {0};
+	ts_s3_fetch item = {0};
+
+	(void) state;
+	configure(serve(huge, 1), 3);
+	assert_false(ts_s3_read_object("s3://lake/t/snapshot/LATEST", &data, &len, &err));
+	assert_int_equal(err.code, TS_ERR_LIMIT);
+	assert_non_null(strstr(err.msg, "\"s3://lake/t/snapshot/LATEST\""));
+	assert_non_null(strstr(err.msg, "8388608 bytes"));
+	assert_null(data);
+	assert_int_equal(requests_seen("GET "), 1);
+	stop();
+
+	ts_s3_set_limits(&small);
+	configure(serve(endless, 1), 3);
+	assert_false(ts_s3_read_object("s3://lake/t/manifest/manifest-list-a-0", &data, &len, &err));
+	assert_int_equal(err.code, TS_ERR_LIMIT);
+	assert_non_null(strstr(err.msg, "\"s3://lake/t/manifest/manifest-list-a-0\""));
+	assert_non_null(strstr(err.msg, "1048576 bytes"));
+	assert_non_null(strstr(err.msg, "tablescan.max_metadata_object_size"));
+	assert_int_equal(requests_seen("GET "), 1);
+	stop();
+
+	/* a batch (prefetch) is capped the same way */
+	configure(serve(endless, 1), 3);
+	item.uri = "s3://lake/t/manifest/manifest-b-0";
+	item.object_size = -1;
+	assert_false(ts_s3_fetch_all(&item, 1, false, &err));
+	assert_int_equal(err.code, TS_ERR_LIMIT);
+	assert_non_null(strstr(err.msg, "manifest-b-0"));
+	assert_null(item.data);
+	stop();
+	ts_s3_set_limits(&back);
+}
+
+#define LIST_TRUNCATED(token) \
+	"HTTP/1.1 200 OK\r\nConnection: close\r\n\r\n" \
+	"<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<ListBucketResult><Name>b</Name><Prefix>t/</Prefix>" \
+	"<IsTruncated>true</IsTruncated><NextContinuationToken>" token "</NextContinuationToken>" \
+	"<Contents><Key>t/a</Key></Contents></ListBucketResult>"
+
+/*
+ * A listing whose store hands out the same continuation token again stops
+ * at the first repeat (two requests, not a loop until the statement
+ * timeout); one longer than max_list_pages stops there.
+ */
+static void
+test_list_endless(void **state)
+{
+	const char *same[] = {LIST_TRUNCATED("tok1")};
+	const char *distinct[] = {LIST_TRUNCATED("t1"), LIST_TRUNCATED("t2"), LIST_TRUNCATED("t3"),
+	LIST_TRUNCATED("t4")};
+	ts_s3_limits pages = {0, 0, 3};
+	ts_s3_limits back = *ts_s3_get_limits();
+	char	  **names = NULL;
+	int			n = 0;
+	ts_err		err = {0};
+
+	(void) state;
+	configure(serve(same, 1), 3);
+	assert_false(ts_s3_list("s3://b/t", false, &names, &n, &err));
+	assert_int_equal(err.code, TS_ERR_CORRUPT);
+	assert_non_null(strstr(err.msg, "repeats a continuation token"));
+	assert_non_null(strstr(err.msg, "\"s3://b/t\""));
+	assert_int_equal(requests_seen("GET "), 2);
+	assert_true(request_has("continuation-token=tok1"));
+	stop();
+
+	ts_s3_set_limits(&pages);
+	configure(serve(distinct, 4), 3);
+	assert_false(ts_s3_list("s3://b/t", false, &names, &n, &err));
+	assert_int_equal(err.code, TS_ERR_LIMIT);
+	assert_non_null(strstr(err.msg, "more than 3 pages"));
+	assert_int_equal(requests_seen("GET "), 3);
+	stop();
+	ts_s3_set_limits(&back);
+}
+
+/*
+ * Signed requests carry a SigV4 credential scope naming the configured
+ * region (us-east-1 when none is set), and the session token as its own
+ * header; a token with CR/LF is refused before anything is sent.
+ */
+static void
+test_sigv4_scope(void **state)
+{
+	static const char ok[] = "HTTP/1.1 200 OK\r\nContent-Length: 10\r\nConnection: close\r\n\r\n" OBJ;
+	const char *answers[] = {ok};
+	ts_s3_config cfg = {0};
+	char		endpoint[64];
+	uint8_t    *data = NULL;
+	size_t		len = 0;
+	ts_err		err = {0};
+
+	(void) state;
+	snprintf(endpoint, sizeof(endpoint), "http://127.0.0.1:%d", serve(answers, 1));
+	cfg.endpoint = endpoint;
+	cfg.region = "eu-north-9";
+	cfg.access_key = "AKIDTESTSCOPE";
+	cfg.secret_key = "not-a-real-secret";
+	cfg.session_token = "session-tok";
+	cfg.max_attempts = 1;
+	assert_true(ts_s3_set_config(&cfg));
+	assert_true(ts_s3_read_object("s3://lake/t/obj", &data, &len, &err));
+	assert_int_equal(len, 10);
+	ts_free(data);
+	/* path-style by itself: the endpoint is an IP */
+	assert_true(request_has("GET /lake/t/obj HTTP/1.1"));
+	assert_true(request_has("Credential=AKIDTESTSCOPE/"));
+	assert_true(request_has("/eu-north-9/s3/aws4_request"));
+	assert_false(request_has("/us-east-1/"));
+	assert_true(request_has("x-amz-security-token: session-tok"));
+	assert_false(request_has("not-a-real-secret"));
+	unlink(last_request_file);
+
+	cfg.region = NULL;
+	assert_true(ts_s3_set_config(&cfg));
+	assert_true(ts_s3_read_object("s3://lake/t/obj", &data, &len, &err));
+	ts_free(data);
+	assert_true(request_has("/us-east-1/s3/aws4_request"));
+	unlink(last_request_file);
+
+	cfg.session_token = "session-tok\r\nX-Injected: 1";
+	assert_true(ts_s3_set_config(&cfg));
+	assert_false(ts_s3_read_object("s3://lake/t/obj", &data, &len, &err));
+	assert_int_equal(err.code, TS_ERR_INVALID);
+	assert_non_null(strstr(err.msg, "s3.session-token"));
+	assert_null(strstr(err.msg, "Injected"));
+	assert_int_equal(requests_seen("GET "), 0);
+	stop();
+}
+
+/*
+ * An IP endpoint the user set to virtual-hosted addressing: the bucket's
+ * host name cannot resolve, and the first failure is the ERROR, with the
+ * hint, not five attempts.
+ */
+static void
+test_virtual_hosted_ip(void **state)
+{
+	ts_s3_config cfg = {0};
+	uint8_t    *data = NULL;
+	size_t		len = 0;
+	ts_err		err = {0};
+	int64_t		before;
+
+	(void) state;
+	cfg.endpoint = "http://127.0.0.1:1";
+	cfg.path_style = false;
+	cfg.path_style_set = true;
+	cfg.max_attempts = 5;
+	assert_true(ts_s3_set_config(&cfg));
+	before = ts_s3_request_count();
+	assert_false(ts_s3_read_object("s3://lake/t/obj", &data, &len, &err));
+	assert_int_equal(ts_s3_request_count() - before, 1);
+	assert_non_null(strstr(err.msg, "s3://lake/t/obj"));
+	assert_non_null(strstr(err.hint, "s3.path.style.access"));
+	ts_s3_set_config(NULL);
+}
+
+/*
+ * The catalog client: an answer announcing more than its cap is refused
+ * before the body is read (TS_ERR_LIMIT); a bearer token or URL with CR/LF
+ * is refused before anything is sent, the value never in the message.
+ */
+static void
+test_http_guards(void **state)
+{
+	const char *huge[] = {"HTTP/1.1 200 OK\r\nContent-Length: 2147483648\r\n\r\n{"};
+	const char *endless[] = {ENDLESS};
+	char		url[96];
+	ts_http_request req = {0};
+	ts_http_response resp = {0};
+	ts_err		err = {0};
+
+	(void) state;
+	snprintf(url, sizeof(url), "http://127.0.0.1:%d/v1/config", serve(huge, 1));
+	req.url = url;
+	req.what = "GET /v1/config";
+	req.retries = 0;
+	assert_false(ts_http_get(&req, &resp, &err));
+	assert_int_equal(err.code, TS_ERR_LIMIT);
+	assert_non_null(strstr(err.msg, "GET /v1/config"));
+	assert_int_equal(requests_seen("GET "), 1);
+	stop();
+
+	snprintf(url, sizeof(url), "http://127.0.0.1:%d/v1/config", serve(endless, 1));
+	assert_false(ts_http_get(&req, &resp, &err));
+	assert_int_equal(err.code, TS_ERR_LIMIT);
+
+	req.bearer = "tok\r\nX-Injected: 1";
+	unlink(last_request_file);
+	assert_false(ts_http_get(&req, &resp, &err));
+	assert_int_equal(err.code, TS_ERR_INVALID);
+	assert_null(strstr(err.msg, "Injected"));
+	req.bearer = NULL;
+	snprintf(url, sizeof(url), "http://127.0.0.1:1/v1/a\r\nX-Injected: 1");
+	assert_false(ts_http_get(&req, &resp, &err));
+	assert_int_equal(err.code, TS_ERR_INVALID);
+	assert_null(strstr(err.msg, "Injected"));
+	assert_int_equal(requests_seen("GET "), 0);
+	stop();
+}
+
 /* a failed assert leaves its test early: the server goes here */
 static int
 teardown(void **state)
@@ -466,6 +745,11 @@ main(void)
 		cmocka_unit_test_teardown(test_prefetch_known_size, teardown),
 		cmocka_unit_test_teardown(test_range_other_size, teardown),
 		cmocka_unit_test_teardown(test_list_page_cut_retried, teardown),
+		cmocka_unit_test_teardown(test_whole_capped, teardown),
+		cmocka_unit_test_teardown(test_list_endless, teardown),
+		cmocka_unit_test_teardown(test_sigv4_scope, teardown),
+		cmocka_unit_test_teardown(test_virtual_hosted_ip, teardown),
+		cmocka_unit_test_teardown(test_http_guards, teardown),
 	};
 
 	signal(SIGPIPE, SIG_IGN);
