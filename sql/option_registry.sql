@@ -1,5 +1,5 @@
 -- Paimon option keys checked against the option registry (src/meta/core_options.c):
--- misspelt keys of Paimon's namespaces are refused with the closest key, values
+-- keys no Paimon class and not tablescan_fdw defines are refused with the closest key, values
 -- of keys we act on are checked, ignored keys pass (a NOTICE when the rows could
 -- differ), refused features and misplaced secrets are errors; the same rules in
 -- SET tablescan.scan_options.
@@ -32,8 +32,19 @@ FROM (VALUES ('write-buffer-size', '256 mb'), ('snapshot.time-retained', '1 h'),
              ('file-index.bloom-filter.columns', 'a'), ('file-index.bloom-filter.a.fpp', '0.01'),
              ('fields.a.aggregate-function', 'sum'), ('deduplicate.ignore-delete', 'true'),
              ('commit.callback.com.example.Cb.param', 'x'), ('json.map-null-key-literal', 'n')) AS v(k, v);
--- keys of other namespaces pass through untouched
-SELECT try('CREATE FOREIGN TABLE t (a int) SERVER lake OPTIONS (database ''d'', "table" ''t'', "hive.metastore.uris" ''thrift://x'', "my.own-key" ''1''); DROP FOREIGN TABLE t');
+-- a key no Paimon class and not tablescan_fdw defines is refused in any
+-- namespace or none, wherever it is given (a quoted typo of scan.snapshot-id
+-- would otherwise read the latest snapshot)
+SELECT k, try(format('CREATE FOREIGN TABLE t (a int) SERVER lake OPTIONS (database %L, "table" %L, %I %L)',
+                     'd', 't', k, '1'))
+FROM (VALUES ('scan-snapshot-id'), ('hive.metastore.uris'), ('my.own-key'), ('snapshot_id'),
+             ('partition-filter'), ('warehose')) AS v(k);
+SELECT try('CREATE SERVER s FOREIGN DATA WRAPPER tablescan_fdw OPTIONS (warehouse ''/x'', "scan-snapshot-id" ''1'')');
+SELECT try('ALTER SERVER lake OPTIONS (ADD "my.own-key" ''1'')');
+SELECT try('ALTER SERVER lake OPTIONS (ADD warehose ''/x'')');
+SELECT try('CREATE USER MAPPING FOR CURRENT_USER SERVER lake OPTIONS ("s3.secret-kye" ''k'')');
+SELECT try('CREATE USER MAPPING FOR CURRENT_USER SERVER lake OPTIONS ("my.own-key" ''k'')');
+SELECT try('CREATE FOREIGN TABLE t (a int OPTIONS (colum_name ''b'')) SERVER lake OPTIONS (database ''d'', "table" ''t'')');
 -- values of keys we act on are checked by type (SQLSTATE 22023)
 SELECT k, v, try(format('CREATE FOREIGN TABLE t (a int) SERVER lake OPTIONS (database %L, "table" %L, %I %L)',
                         'd', 't', k, v))
@@ -65,6 +76,9 @@ SET tablescan.scan_options = 's3.secret-key=x';
 SET tablescan.scan_options = 'scan.creation-time-millis=5';
 SHOW tablescan.scan_options;
 SET tablescan.scan_options = 'scan.snapshot-id=3, write-buffer-size=64 mb, my.key=1';
+SET tablescan.scan_options = 'scan-snapshot-id=3';
+SHOW tablescan.scan_options;
+SET tablescan.scan_options = 'scan.snapshot-id=3, write-buffer-size=64 mb';
 SHOW tablescan.scan_options;
 RESET tablescan.scan_options;
 

@@ -426,27 +426,6 @@ const ts_core_option ts_core_option_table[] = {
 const int	ts_core_option_count = (int) (sizeof(ts_core_option_table) / sizeof(ts_core_option_table[0]));
 
 /*
- * Namespaces whose keys Paimon defines: a key there that the registry does
- * not know is a misspelling.  Keys of other namespaces (Hive, engines,
- * users' own) pass through.
- */
-static const char *const paimon_namespaces[] = {
-	"scan.", "file-index.", "s3.", "fs.", "csv.", "json.", "text.", "deletion-vectors.",
-	"data-evolution.", "row-tracking.", "snapshot.", "manifest.", "changelog.",
-	"incremental-between", "partition.", "sequence.", "merge-engine", "bucket-function.",
-	"data-file.", "file.", NULL
-};
-
-bool
-ts_core_option_in_paimon_namespace(const char *key)
-{
-	for (int i = 0; paimon_namespaces[i]; i++)
-		if (strncmp(key, paimon_namespaces[i], strlen(paimon_namespaces[i])) == 0)
-			return true;
-	return false;
-}
-
-/*
  * Does key match pattern, where each "<...>" part of the pattern matches one
  * or more characters (a Java class name in commit.callback.<class>.param
  * has dots of its own)?
@@ -546,8 +525,17 @@ levenshtein(const char *a, const char *b)
 	return row[lb];
 }
 
+/* How far key is from candidate: the start of a key ("scan.tag") counts as close. */
+static int
+key_distance(const char *key, size_t klen, const char *candidate)
+{
+	if (strncmp(candidate, key, klen) == 0 && (candidate[klen] == '-' || candidate[klen] == '.'))
+		return 1;
+	return levenshtein(key, candidate);
+}
+
 const char *
-ts_core_option_closest(const char *key)
+ts_core_option_closest(const char *key, bool secrets, const char *const *extra)
 {
 	const char *best = NULL;
 	int			best_d = 1000;
@@ -560,17 +548,23 @@ ts_core_option_closest(const char *key)
 		const ts_core_option *o = &ts_core_option_table[i];
 		int			d;
 
-		if (o->flags & TS_OPTF_PATTERN)
+		if ((o->flags & TS_OPTF_PATTERN) || (secrets && !(o->flags & TS_OPTF_SECRET)))
 			continue;
-		/* "scan.tag" -> "scan.tag-name": the start of a key counts as close */
-		if (strncmp(o->key, key, klen) == 0 && (o->key[klen] == '-' || o->key[klen] == '.'))
-			d = 1;
-		else
-			d = levenshtein(key, o->key);
+		d = key_distance(key, klen, o->key);
 		if (d < best_d)
 		{
 			best_d = d;
 			best = o->key;
+		}
+	}
+	for (int i = 0; extra && extra[i]; i++)
+	{
+		int			d = key_distance(key, klen, extra[i]);
+
+		if (d < best_d)
+		{
+			best_d = d;
+			best = extra[i];
 		}
 	}
 	return best_d <= max_d ? best : NULL;
