@@ -5,6 +5,8 @@
 -- checks access as), at planning and at execution.
 CREATE EXTENSION tablescan_fdw;
 \getenv s3_endpoint TS_S3_ENDPOINT
+\getenv rest_uri TS_REST_URI
+\getenv rest_token TS_REST_TOKEN
 \set VERBOSITY terse
 SELECT :'s3_endpoint' LIKE 'http://127.0.0.1:%' AS store_running;
 
@@ -76,6 +78,29 @@ EXECUTE through_view;
 DEALLOCATE through_view;
 RESET ROLE;
 
+-- the same for a REST catalog's token: the owner's, through the owner's view
+CREATE SERVER cat FOREIGN DATA WRAPPER tablescan_fdw
+  OPTIONS (catalog 'rest', uri :'rest_uri', warehouse 'test');
+CREATE USER MAPPING FOR CURRENT_USER SERVER cat OPTIONS (token :'rest_token');
+CREATE USER MAPPING FOR regress_ts_owner SERVER cat OPTIONS (token :'rest_token');
+CREATE SCHEMA via_cat;
+IMPORT FOREIGN SCHEMA sales LIMIT TO (orders) FROM SERVER cat INTO via_cat;
+GRANT USAGE ON FOREIGN SERVER cat TO regress_ts_owner, regress_ts_caller;
+GRANT USAGE ON SCHEMA via_cat TO regress_ts_owner, regress_ts_caller;
+GRANT SELECT ON via_cat.orders TO regress_ts_owner, regress_ts_caller;
+SELECT count(*) AS cat_n FROM via_cat.orders \gset
+SET ROLE regress_ts_owner;
+CREATE VIEW plain.v_cat AS SELECT * FROM via_cat.orders;
+GRANT SELECT ON plain.v_cat TO regress_ts_caller;
+RESET ROLE;
+SET ROLE regress_ts_caller;
+SELECT count(*) = :cat_n AS same_count FROM plain.v_cat;
+-- without a token of its own, the catalog refuses the caller
+SELECT count(*) FROM via_cat.orders;
+RESET ROLE;
+
+DROP SCHEMA via_cat CASCADE;
+DROP SERVER cat CASCADE;
 DROP SCHEMA plain, slash, slashes CASCADE;
 DROP SERVER s3_lake, s3_slash, s3_slashes CASCADE;
 DROP OWNED BY regress_ts_owner, regress_ts_caller;
