@@ -62,6 +62,9 @@ ALTER FOREIGN TABLE t_rows OPTIONS (ADD "blob-as-descriptor" 'true');
 DROP FOREIGN TABLE t_rows;
 -- a feature we refuse stays an error
 SELECT try('CREATE FOREIGN TABLE t (a int) SERVER lake OPTIONS (database ''d'', "table" ''t'', "fields.g.sequence-group" ''a,b'')');
+-- so are the credential sources we do not implement (ignored, a read would use other keys)
+SELECT k, try(format('CREATE SERVER s FOREIGN DATA WRAPPER tablescan_fdw OPTIONS (warehouse %L, %I %L)', '/x', k, 'x'))
+FROM (VALUES ('s3.assumed.role.arn'), ('s3.aws.credentials.provider'), ('fs.s3a.aws.credentials.provider')) AS v(k);
 -- secrets only in a user mapping, which takes nothing else
 SELECT try('CREATE SERVER s3 FOREIGN DATA WRAPPER tablescan_fdw OPTIONS (warehouse ''/x'', "s3.secret-key" ''k'')');
 SELECT try('ALTER SERVER lake OPTIONS (ADD "fs.s3a.access.key" ''k'')');

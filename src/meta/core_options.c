@@ -377,9 +377,14 @@ const ts_core_option ts_core_option_table[] = {
 	E("s3.connection.maximum", NULL, TS_OPT_INT, NULL, 0, 0, NULL, TS_OPT_IGNORED, TS_LAYER_STORAGE, 0, "S3FileIO"),
 	E("s3.connection.timeout", NULL, TS_OPT_STRING, NULL, 0, 0, NULL, TS_OPT_IGNORED, TS_LAYER_STORAGE, 0, "S3FileIO"),
 	E("s3.attempts.maximum", NULL, TS_OPT_INT, NULL, 0, 0, NULL, TS_OPT_IGNORED, TS_LAYER_STORAGE, 0, "S3FileIO"),
-	E("s3.aws.credentials.provider", NULL, TS_OPT_STRING, NULL, 0, 0, NULL, TS_OPT_IGNORED, TS_LAYER_STORAGE, 0,
+	/*
+	 * Where the keys come from (a provider class, a role to assume): not
+	 * implemented, and ignoring them would read with other credentials than
+	 * the ones asked for.  Refused, as a feature we do not read.
+	 */
+	E("s3.aws.credentials.provider", NULL, TS_OPT_STRING, NULL, 0, 0, NULL, TS_OPT_REFUSED, TS_LAYER_STORAGE, 0,
 	  "S3FileIO"),
-	E("s3.assumed.role.arn", NULL, TS_OPT_STRING, NULL, 0, 0, NULL, TS_OPT_IGNORED, TS_LAYER_STORAGE, 0, "S3FileIO"),
+	E("s3.assumed.role.arn", NULL, TS_OPT_STRING, NULL, 0, 0, NULL, TS_OPT_REFUSED, TS_LAYER_STORAGE, 0, "S3FileIO"),
 	E("fs.s3a.endpoint", NULL, TS_OPT_STRING, NULL, 0, 0, NULL, TS_OPT_IGNORED, TS_LAYER_STORAGE, 0, "S3AFileSystem"),
 	E("fs.s3a.endpoint.region", "fs.s3a.region", TS_OPT_STRING, NULL, 0, 0, NULL, TS_OPT_IGNORED, TS_LAYER_STORAGE, 0,
 	  "S3AFileSystem"),
@@ -393,8 +398,8 @@ const ts_core_option ts_core_option_table[] = {
 	  "S3AFileSystem"),
 	E("fs.s3a.connection.ssl.enabled", NULL, TS_OPT_BOOL, NULL, 0, 0, "true", TS_OPT_IGNORED, TS_LAYER_STORAGE, 0,
 	  "S3AFileSystem"),
-	E("fs.s3a.aws.credentials.provider", NULL, TS_OPT_STRING, NULL, 0, 0, NULL, TS_OPT_IGNORED, TS_LAYER_STORAGE, 0,
-	  "S3AFileSystem"),
+	E("fs.s3a.aws.credentials.provider", NULL, TS_OPT_STRING, NULL, 0, 0, NULL, TS_OPT_REFUSED, TS_LAYER_STORAGE, 0,
+	  "S3AFileSystem"),	/* as s3.aws.credentials.provider */
 	E("fs.s3a.connection.maximum", NULL, TS_OPT_INT, NULL, 0, 0, NULL, TS_OPT_IGNORED, TS_LAYER_STORAGE, 0,
 	  "S3AFileSystem"),
 	E("fs.s3a.attempts.maximum", NULL, TS_OPT_INT, NULL, 0, 0, NULL, TS_OPT_IGNORED, TS_LAYER_STORAGE, 0,
