@@ -2,9 +2,11 @@
  * options.c - the option table, the validator, and option merging.
  *
  * Owns: which options are valid where (as data, like file_fdw), checking
- * them at CREATE/ALTER time (unknown names get a hint listing valid ones,
- * path options need pg_read_server_files), merging server and table
- * options with the per-query GUC into one TsTableOptions, and the
+ * them at CREATE/ALTER time (names neither Paimon nor we define are refused
+ * with the closest valid one, path options need pg_read_server_files, no
+ * value holds a URL with credentials or a control character), merging
+ * server and table options with the per-query GUC into one TsTableOptions
+ * (read as the role a scan checks access as: a view's owner), and the
  * accessors through which the rest of src/fdw reads an FDW option
  * (tablescan_server_option / _table_option / _mapping_option: only names
  * this validator accepts in that catalog).
@@ -190,7 +192,20 @@ option_in(List *options, const char *name, Oid context)
 	return NULL;
 }
 
-static char *location_without_trailing_slash(const char *value);
+/*
+ * A warehouse or path location without trailing slashes ("s3://b/wh/" ->
+ * "s3://b/wh"; "/" stays), so names built under it have none doubled.
+ */
+static char *
+location_without_trailing_slash(const char *value)
+{
+	size_t		len = strlen(value);
+
+	while (len > 1 && value[len - 1] == '/' &&
+		   !(len >= 3 && strncmp(value + len - 3, "://", 3) == 0))
+		len--;
+	return pnstrdup(value, len);
+}
 
 const char *
 tablescan_server_option(ForeignServer *server, const char *name)
@@ -964,21 +979,6 @@ table_scope(const char *table_path, ForeignServer *server, ForeignTable *ft)
 			check_path_map(def->defname, defGetString(def), &roots);
 	}
 	return tablescan_make_scope(roots);
-}
-
-/*
- * A warehouse or path location without trailing slashes ("s3://b/wh/" ->
- * "s3://b/wh"; "/" stays), so names built under it have none doubled.
- */
-static char *
-location_without_trailing_slash(const char *value)
-{
-	size_t		len = strlen(value);
-
-	while (len > 1 && value[len - 1] == '/' &&
-		   !(len >= 3 && strncmp(value + len - 3, "://", 3) == 0))
-		len--;
-	return pnstrdup(value, len);
 }
 
 TsTableOptions *

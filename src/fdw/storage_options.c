@@ -7,7 +7,9 @@
  * checking their values, the locations accepted for "warehouse" / "path"
  * (s3://, s3a://, oss://; other schemes refused by name), the GUCs that
  * bound retries, and building the ts_s3_config of a table: server < table
- * options, credentials from the role's user mapping (or PUBLIC's).  A role
+ * options, credentials from the user mapping (or PUBLIC's) of the role a
+ * scan checks access as (tablescan_mapping_user: a view's owner), a
+ * mapping's keys checked to come in pairs.  A role
  * without pg_read_server_files reads an object store only through a user
  * mapping.  Secret values are never printed.  options.c calls in here.
  * Also the GUCs of the on-disk metadata cache (src/base/meta_cache.c),
