@@ -141,7 +141,8 @@ FROM (VALUES ('uri', E'http://127.0.0.1:1/\r\nX-Evil: 1'), ('warehouse', E'wh\r\
              ('s3.region', E'us\r\nX-Evil: 1')) AS t(k, v);
 SELECT try(E'CREATE FOREIGN TABLE t (a int) SERVER lake OPTIONS (database ''d'', "table" ''t\nX'')');
 SELECT try(E'CREATE FOREIGN TABLE t (a int) SERVER lake OPTIONS (database ''d'', "table" ''t'', branch ''b\r\nX'')');
--- a format table's delimiters and a schema JSON may hold them
+-- a format table's delimiters, JSON values and a column's field name may hold them
+SELECT try(E'CREATE FOREIGN TABLE t (a int OPTIONS (column_name ''a\tb'')) SERVER lake OPTIONS (database ''d'', "table" ''t'', partition_filter ''[\n{"dt": "1"}\n]''); DROP FOREIGN TABLE t');
 SELECT try(E'CREATE FOREIGN TABLE t (a int) SERVER lake OPTIONS (database ''d'', "table" ''t'', "csv.field-delimiter" ''\t'', "csv.line-delimiter" ''\r\n''); DROP FOREIGN TABLE t');
 SELECT try(E'CREATE FOREIGN TABLE t (a int) SERVER lake OPTIONS (database ''d'', "table" ''t'', table_schema ''{\n"fields": []\n}''); DROP FOREIGN TABLE t');
 

@@ -329,16 +329,18 @@ has_url_userinfo(const char *value)
 
 /*
  * Values that may hold control characters: the delimiters of format tables
- * (a tab, a line break) and the schema JSON.  Anywhere else one could reach
- * an HTTP request line or header (a token, a key, an endpoint, a name that
- * becomes a URL path) and add one of its own.
+ * (a tab, a line break), JSON (table_schema, partition_filter: line breaks
+ * between tokens) and a column's field name; none is sent anywhere.  Any
+ * other value could reach an HTTP request line or header (a token, a key,
+ * an endpoint, a name that becomes a URL path) and add one of its own.
  */
 static bool
 may_hold_control_chars(const char *name)
 {
 	const ts_core_option *o = ts_core_option_find(name);
 
-	return strcmp(name, "table_schema") == 0 || (o != NULL && (o->layers & TS_LAYER_FORMAT));
+	return strcmp(name, "table_schema") == 0 || strcmp(name, "partition_filter") == 0 ||
+		strcmp(name, "column_name") == 0 || (o != NULL && (o->layers & TS_LAYER_FORMAT));
 }
 
 /*
