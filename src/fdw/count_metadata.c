@@ -301,7 +301,7 @@ count_rows(ForeignScanState *node, TsCountState *st)
 	MemoryContextReset(st->cxt);
 	old = MemoryContextSwitchTo(st->cxt);
 	rel = table_open(table, AccessShareLock);
-	opts = tablescan_get_options(table);
+	opts = tablescan_get_options_as(table, tablescan_scan_user(node->ss.ps.state, relid));
 	plan = tablescan_plan_relation(opts, rel, relid, quals, node->ss.ps.ps_ExprContext, -1,
 								   &att_field, NULL);
 

@@ -134,7 +134,7 @@ tablescanGetForeignRelSize(PlannerInfo *root, RelOptInfo *baserel, Oid foreignta
 	if (rte->requiredPerms != 0)
 		ExecCheckRTPerms(list_make1(rte), true);
 	rel = table_open(foreigntableid, NoLock);
-	ps->opts = tablescan_get_options(foreigntableid);
+	ps->opts = tablescan_get_options_as(foreigntableid, baserel->userid);
 	ps->limit = scan_limit(root, baserel);
 	ps->plan = tablescan_plan_relation(ps->opts, rel, baserel->relid,
 									   extract_actual_clauses(baserel->baserestrictinfo, false),

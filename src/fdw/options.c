@@ -2,9 +2,11 @@
  * options.c - the option table, the validator, and option merging.
  *
  * Owns: which options are valid where (as data, like file_fdw), checking
- * them at CREATE/ALTER time (unknown names get a hint listing valid ones,
- * path options need pg_read_server_files), merging server and table
- * options with the per-query GUC into one TsTableOptions, and the
+ * them at CREATE/ALTER time (names neither Paimon nor we define are refused
+ * with the closest valid one, path options need pg_read_server_files, no
+ * value holds a URL with credentials or a control character), merging
+ * server and table options with the per-query GUC into one TsTableOptions
+ * (read as the role a scan checks access as: a view's owner), and the
  * accessors through which the rest of src/fdw reads an FDW option
  * (tablescan_server_option / _table_option / _mapping_option: only names
  * this validator accepts in that catalog).
@@ -17,12 +19,14 @@
 
 #include "access/reloptions.h"
 #include "catalog/pg_authid.h"
+#include "catalog/pg_foreign_data_wrapper.h"
 #include "catalog/pg_foreign_server.h"
 #include "catalog/pg_foreign_table.h"
 #include "catalog/pg_user_mapping.h"
 #include "foreign/foreign.h"
 #include "catalog/pg_attribute.h"
 #include "commands/defrem.h"
+#include "executor/executor.h"
 #include "fmgr.h"
 #include "lib/stringinfo.h"
 #include "miscadmin.h"
@@ -77,37 +81,6 @@ static const TsOption valid_options[] = {
 	{NULL, InvalidOid}
 };
 
-/*
- * A Paimon option key: lower-case words joined by '.' or '-', at least one
- * separator (scan.snapshot-id, file.format, bucket-key, merge-engine...).
- * The one-word Paimon keys we accept are listed explicitly.
- */
-static bool
-is_paimon_key(const char *key)
-{
-	static const char *const one_word[] = {"bucket", "path", NULL};
-	bool		sep = false;
-	const char *p;
-
-	for (int i = 0; one_word[i]; i++)
-		if (strcmp(key, one_word[i]) == 0)
-			return strcmp(key, "path") != 0;
-	if (!islower((unsigned char) key[0]))
-		return false;
-	for (p = key; *p; p++)
-	{
-		if (*p == '.' || *p == '-')
-		{
-			if (p[1] == '\0' || p[1] == '.' || p[1] == '-')
-				return false;
-			sep = true;
-		}
-		else if (!islower((unsigned char) *p) && !isdigit((unsigned char) *p) && *p != '_')
-			return false;
-	}
-	return sep;
-}
-
 static bool
 is_fdw_option(const char *name, Oid context)
 {
@@ -119,9 +92,10 @@ is_fdw_option(const char *name, Oid context)
 
 /*
  * A name is valid where it is an FDW option of that catalog; in SERVER and
- * FOREIGN TABLE options also as a key of the Paimon option registry or one
- * shaped like a Paimon key (other namespaces pass through); in a USER
- * MAPPING also as a registry secret (s3.secret-key...).
+ * FOREIGN TABLE options also as a key of the Paimon option registry; in a
+ * USER MAPPING also as a registry secret (s3.secret-key...).  Nothing else
+ * passes: a key no Paimon class and not this extension defines would be
+ * ignored, and a misspelt scan.snapshot-id would read the latest rows.
  */
 static bool
 is_valid_option(const char *name, Oid context)
@@ -138,7 +112,61 @@ is_valid_option(const char *name, Oid context)
 	o = ts_core_option_find(name);
 	if (context == UserMappingRelationId)
 		return o != NULL && (o->flags & TS_OPTF_SECRET) != 0;
-	return o != NULL || is_paimon_key(name);
+	return o != NULL;
+}
+
+/* Is name an option of the registry or of this extension, in any catalog? */
+static bool
+is_known_option(const char *name)
+{
+	for (const TsOption *f = valid_options; f->name; f++)
+		if (strcmp(f->name, name) == 0)
+			return true;
+	return ts_core_option_find(name) != NULL || tablescan_storage_is_key(name);
+}
+
+/* The hint listing the options valid in catalog context. */
+static char *
+valid_options_hint(Oid context)
+{
+	StringInfoData buf;
+
+	initStringInfo(&buf);
+	for (const TsOption *o = valid_options; o->name; o++)
+		if (o->context == context)
+			appendStringInfo(&buf, "%s%s", buf.len > 0 ? ", " : "", o->name);
+	if (buf.len == 0)
+		return "There are no valid options in this context.";
+	return psprintf("Valid options in this context are: %s%s", buf.data,
+					context == AttributeRelationId ? "" :
+					context == UserMappingRelationId ?
+					", and object store secrets (e.g. \"s3.access-key\", \"s3.secret-key\")." :
+					", and Paimon options by their own keys (e.g. \"scan.snapshot-id\").");
+}
+
+/*
+ * A name neither Paimon nor tablescan_fdw defines, given in catalog context
+ * (InvalidOid: tablescan.scan_options): ERROR with the closest name valid
+ * there (the secrets, in a USER MAPPING).
+ */
+static void
+unknown_option(const char *name, Oid context)
+{
+	const char *extra[lengthof(valid_options)];
+	const char *closest;
+	int			n = 0;
+
+	for (const TsOption *o = valid_options; o->name; o++)
+		if (o->context == context)
+			extra[n++] = o->name;
+	extra[n] = NULL;
+	closest = ts_core_option_closest(name, context == UserMappingRelationId, extra);
+	ereport(ERROR,
+			(errcode(ERRCODE_FDW_INVALID_OPTION_NAME),
+			 errmsg("invalid option \"%s\"", name),
+			 errdetail("Neither Paimon nor tablescan_fdw defines an option \"%s\".", name),
+			 closest ? errhint("Perhaps you meant the option \"%s\".", closest) :
+			 context != InvalidOid ? errhint("%s", valid_options_hint(context)) : 0));
 }
 
 /*
@@ -164,10 +192,30 @@ option_in(List *options, const char *name, Oid context)
 	return NULL;
 }
 
+/*
+ * A warehouse or path location without trailing slashes ("s3://b/wh/" ->
+ * "s3://b/wh"; "/" stays), so names built under it have none doubled.
+ */
+static char *
+location_without_trailing_slash(const char *value)
+{
+	size_t		len = strlen(value);
+
+	while (len > 1 && value[len - 1] == '/' &&
+		   !(len >= 3 && strncmp(value + len - 3, "://", 3) == 0))
+		len--;
+	return pnstrdup(value, len);
+}
+
 const char *
 tablescan_server_option(ForeignServer *server, const char *name)
 {
-	return option_in(server->options, name, ForeignServerRelationId);
+	const char *value = option_in(server->options, name, ForeignServerRelationId);
+
+	/* a warehouse location as tablescan_get_options reads it (a REST catalog's is a name) */
+	if (value && strcmp(name, "warehouse") == 0 && !tablescan_server_is_rest(server))
+		return location_without_trailing_slash(value);
+	return value;
 }
 
 const char *
@@ -229,6 +277,91 @@ is_path_key(const char *key)
 	/* warehouse and uri are server options checked by the validator itself */
 	return o != NULL && (o->flags & TS_OPTF_PATH) != 0 &&
 		strcmp(key, "warehouse") != 0 && strcmp(key, "uri") != 0;
+}
+
+/*
+ * A URL with a user name or password in an option value: refused without
+ * echoing the value, since server and foreign table options are readable by
+ * every role (pg_foreign_server, pg_foreign_table).
+ */
+void
+tablescan_refuse_url_userinfo(const char *name)
+{
+	ereport(ERROR,
+			(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+			 errmsg("invalid value for option \"%s\": a URL with a user name or password", name),
+			 errhint("Put credentials in a USER MAPPING (\"token\", \"s3.access-key\" and \"s3.secret-key\"...), which only its user and superusers can read.")));
+}
+
+/*
+ * Does value hold a URL with user information ("scheme://user:pw@host")?
+ * Every "://" counts (external-path-map and lists hold several URLs).  The
+ * Azure schemes name a container there ("abfs://container@account..."):
+ * for them only a password (a ':' before the '@') counts.
+ */
+static bool
+has_url_userinfo(const char *value)
+{
+	static const char *const azure[] = {"abfs", "abfss", "wasb", "wasbs", NULL};
+
+	for (const char *sep = strstr(value, "://"); sep; sep = strstr(sep + 3, "://"))
+	{
+		const char *host = sep + 3;
+		size_t		len = strcspn(host, "/?#;, \t");
+		const char *at = memchr(host, '@', len);
+		const char *scheme = sep;
+		bool		container = false;
+
+		if (at == NULL)
+			continue;
+		while (scheme > value && (isalnum((unsigned char) scheme[-1]) || scheme[-1] == '+' ||
+								  scheme[-1] == '-' || scheme[-1] == '.'))
+			scheme--;
+		for (int i = 0; azure[i]; i++)
+			if (sep - scheme == (ptrdiff_t) strlen(azure[i]) &&
+				pg_strncasecmp(scheme, azure[i], sep - scheme) == 0)
+				container = true;
+		if (!container || memchr(host, ':', at - host) != NULL)
+			return true;
+	}
+	return false;
+}
+
+/*
+ * Values that may hold control characters: the delimiters of format tables
+ * (a tab, a line break), JSON (table_schema, partition_filter: line breaks
+ * between tokens) and a column's field name; none is sent anywhere.  Any
+ * other value could reach an HTTP request line or header (a token, a key,
+ * an endpoint, a name that becomes a URL path) and add one of its own.
+ */
+static bool
+may_hold_control_chars(const char *name)
+{
+	const ts_core_option *o = ts_core_option_find(name);
+
+	return strcmp(name, "table_schema") == 0 || strcmp(name, "partition_filter") == 0 ||
+		strcmp(name, "column_name") == 0 || (o != NULL && (o->layers & TS_LAYER_FORMAT));
+}
+
+/*
+ * What any option value of catalog context (InvalidOid: the scan_options
+ * GUC) must not hold, checked before anything prints it: credentials in a
+ * URL (outside a USER MAPPING), control characters.  Neither error shows
+ * the value.
+ */
+static void
+check_value_chars(const char *name, const char *value, Oid context)
+{
+	if (context != UserMappingRelationId && has_url_userinfo(value))
+		tablescan_refuse_url_userinfo(name);
+	if (may_hold_control_chars(name))
+		return;
+	for (const char *p = value; *p; p++)
+		if ((unsigned char) *p < 0x20 || *p == 0x7f)
+			ereport(ERROR,
+					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+					 errmsg("invalid value for option \"%s\": it contains a control character", name),
+					 errhint("Remove line breaks, tabs and other control characters from the value.")));
 }
 
 static void
@@ -339,7 +472,7 @@ check_name_component(const char *option, const char *value)
 	if (value[0] == '\0' || strchr(value, '/') != NULL || strcmp(value, ".") == 0 ||
 		strcmp(value, "..") == 0 || strchr(value, '\\') != NULL)
 		ereport(ERROR,
-				(errcode(ERRCODE_FDW_INVALID_OPTION_NAME),
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 				 errmsg("invalid value for option \"%s\": \"%s\"", option, value),
 				 errhint("A database or table name is one directory name inside the warehouse, without '/' or \"..\".")));
 }
@@ -400,11 +533,11 @@ check_enum_option(const char *name, const char *value, const char *const *allowe
 
 /*
  * A Paimon key checked against the option registry (src/meta/core_options.c):
- * a key Paimon does not define in a namespace Paimon uses is a misspelling
- * (ERROR with the closest key as a hint); a secret belongs in a USER MAPPING;
- * the value of a key we act on must parse as its type; a key we ignore is
- * accepted, with a NOTICE (when notices is set) if ignoring it can change
- * the rows; a feature we refuse is an ERROR.  Keys of other namespaces pass.
+ * a key Paimon does not define is an ERROR (with the closest key as a hint),
+ * in any namespace or none; a secret belongs in a USER MAPPING; the value of
+ * a key we act on must parse as its type; a key we ignore is accepted, with
+ * a NOTICE (when notices is set) if ignoring it can change the rows; a
+ * feature we refuse is an ERROR.
  */
 static void
 check_registry_option(const char *name, const char *value, Oid context, bool notices)
@@ -413,18 +546,7 @@ check_registry_option(const char *name, const char *value, Oid context, bool not
 	char		hint[512];
 
 	if (o == NULL)
-	{
-		const char *closest;
-
-		if (!ts_core_option_in_paimon_namespace(name))
-			return;
-		closest = ts_core_option_closest(name);
-		ereport(ERROR,
-				(errcode(ERRCODE_FDW_INVALID_OPTION_NAME),
-				 errmsg("invalid option \"%s\"", name),
-				 errdetail("Paimon defines no option \"%s\".", name),
-				 closest ? errhint("Perhaps you meant the option \"%s\".", closest) : 0));
-	}
+		unknown_option(name, context);
 	if ((o->flags & TS_OPTF_SECRET) && context != UserMappingRelationId)
 		ereport(ERROR,
 				(errcode(ERRCODE_FDW_INVALID_OPTION_NAME),
@@ -561,27 +683,19 @@ tablescan_fdw_validator(PG_FUNCTION_ARGS)
 		DefElem    *def = (DefElem *) lfirst(lc);
 		const char *value = defGetString(def);
 
+		check_value_chars(def->defname, value, catalog);
 		/* object store keys: storage_options.c */
 		if (tablescan_storage_check_option(def->defname, value, catalog))
 			continue;
 		if (!is_valid_option(def->defname, catalog))
 		{
-			StringInfoData buf;
-
-			initStringInfo(&buf);
-			for (const TsOption *o = valid_options; o->name; o++)
-				if (o->context == catalog)
-					appendStringInfo(&buf, "%s%s", buf.len > 0 ? ", " : "", o->name);
+			if (!is_known_option(def->defname) && catalog != AttributeRelationId &&
+				catalog != ForeignDataWrapperRelationId)
+				unknown_option(def->defname, catalog);
 			ereport(ERROR,
 					(errcode(ERRCODE_FDW_INVALID_OPTION_NAME),
 					 errmsg("invalid option \"%s\"", def->defname),
-					 buf.len > 0 ?
-					 errhint("Valid options in this context are: %s%s", buf.data,
-							 catalog == AttributeRelationId ? "" :
-							 catalog == UserMappingRelationId ?
-							 ", and object store secrets (e.g. \"s3.access-key\", \"s3.secret-key\")." :
-							 ", and Paimon options by their own keys (e.g. \"scan.snapshot-id\").") :
-					 errhint("There are no valid options in this context.")));
+					 errhint("%s", valid_options_hint(catalog))));
 		}
 		if (strcmp(def->defname, "warehouse") == 0 || strcmp(def->defname, "uri") == 0 ||
 			is_path_key(def->defname))
@@ -595,6 +709,8 @@ tablescan_fdw_validator(PG_FUNCTION_ARGS)
 		has_format |= strcmp(def->defname, "format") == 0;
 		has_partition_keys |= strcmp(def->defname, "partition_keys") == 0;
 	}
+	if (catalog == UserMappingRelationId)
+		tablescan_storage_check_key_pair(options);
 	if (catalog == ForeignTableRelationId)
 	{
 		if (has_path && (has_db || has_table))
@@ -666,6 +782,7 @@ add_guc_options(TsTableOptions *o, const char *text, bool at_use)
 	{
 		const char *k = list_nth(o->paimon_keys, i);
 
+		check_value_chars(k, list_nth(o->paimon_values, i), InvalidOid);
 		tablescan_storage_check_option(k, list_nth(o->paimon_values, i), InvalidOid);
 		if (at_use && is_path_key(k))
 			tablescan_check_path_privilege(k);
@@ -728,13 +845,13 @@ apply_option(TsTableOptions *o, DefElem *def, char **warehouse, char **database,
 	char	   *value = defGetString(def);
 
 	if (strcmp(name, "warehouse") == 0)
-		*warehouse = value;
+		*warehouse = location_without_trailing_slash(value);
 	else if (strcmp(name, "database") == 0)
 		*database = value;
 	else if (strcmp(name, "table") == 0)
 		*table = value;
 	else if (strcmp(name, "path") == 0)
-		*path = value;
+		*path = location_without_trailing_slash(value);
 	else if (strcmp(name, "branch") == 0)
 		*branch = value;
 	else if (strcmp(name, "partition_filter") == 0)
@@ -864,6 +981,32 @@ table_scope(const char *table_path, ForeignServer *server, ForeignTable *ft)
 			check_path_map(def->defname, defGetString(def), &roots);
 	}
 	return tablescan_make_scope(roots);
+}
+
+TsTableOptions *
+tablescan_get_options_as(Oid foreigntableid, Oid userid)
+{
+	Oid			previous = tablescan_set_mapping_user(userid);
+	TsTableOptions *o;
+
+	PG_TRY();
+	{
+		o = tablescan_get_options(foreigntableid);
+	}
+	PG_FINALLY();
+	{
+		tablescan_set_mapping_user(previous);
+	}
+	PG_END_TRY();
+	return o;
+}
+
+Oid
+tablescan_scan_user(EState *estate, Index rtindex)
+{
+	RangeTblEntry *rte = exec_rt_fetch(rtindex, estate);
+
+	return OidIsValid(rte->checkAsUser) ? rte->checkAsUser : InvalidOid;
 }
 
 TsTableOptions *

@@ -226,7 +226,7 @@ tablescan_make_context(TsTableOptions *opts, ts_scan_context *ctx)
 
 			if (TIMESTAMP_NOT_FINITE(ts))
 				ereport(ERROR,
-						(errcode(ERRCODE_FDW_INVALID_OPTION_NAME),
+						(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 						 errmsg("invalid value for option \"scan.timestamp\": \"%s\"", options[i].value)));
 			options[i].key = TS_OPT_SCAN_TIMESTAMP_MILLIS;
 			options[i].value = psprintf(INT64_FORMAT,

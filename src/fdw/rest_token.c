@@ -117,7 +117,7 @@ void
 tablescan_rest_table_token(ForeignServer *server, ts_rest_catalog *c, const char *database,
 						   const char *table, const ts_option **kv, int *nkv)
 {
-	Oid			userid = GetUserId();
+	Oid			userid = tablescan_mapping_user();
 	TokenEntry **link = NULL;
 	TokenEntry *e = find_entry(server->serverid, userid, database, table, &link);
 	ts_option  *fresh = NULL;

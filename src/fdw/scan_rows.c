@@ -196,7 +196,8 @@ start_scan(TsScanState *st, bool publish)
 	st->win_first = st->win_end = 0;
 	st->win_capacity = 0;
 	st->buffers = ts_bufpool_new(TS_BUFPOOL_DEFAULT_BYTES);
-	st->opts = tablescan_get_options(RelationGetRelid(rel));
+	st->opts = tablescan_get_options_as(RelationGetRelid(rel),
+										 tablescan_scan_user(st->econtext->ecxt_estate, st->relid));
 	if (st->pscan && !publish)
 		tablescan_parallel_pin(st->pscan, st->opts);	/* the leader's snapshot */
 	st->plan = tablescan_plan_relation(st->opts, rel, st->relid, st->quals, st->econtext,

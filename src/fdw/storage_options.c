@@ -7,7 +7,9 @@
  * checking their values, the locations accepted for "warehouse" / "path"
  * (s3://, s3a://, oss://; other schemes refused by name), the GUCs that
  * bound retries, and building the ts_s3_config of a table: server < table
- * options, credentials from the role's user mapping (or PUBLIC's).  A role
+ * options, credentials from the user mapping (or PUBLIC's) of the role a
+ * scan checks access as (tablescan_mapping_user: a view's owner), a
+ * mapping's keys checked to come in pairs.  A role
  * without pg_read_server_files reads an object store only through a user
  * mapping.  Secret values are never printed.  options.c calls in here.
  * Also the GUCs of the on-disk metadata cache (src/base/meta_cache.c),
@@ -16,6 +18,7 @@
 #include "postgres.h"
 
 #include "access/reloptions.h"
+#include "catalog/pg_authid.h"
 #include "catalog/pg_foreign_server.h"
 #include "catalog/pg_foreign_table.h"
 #include "catalog/pg_user_mapping.h"
@@ -23,6 +26,7 @@
 #include "foreign/foreign.h"
 #include "miscadmin.h"
 #include "nodes/makefuncs.h"
+#include "utils/acl.h"
 #include "utils/builtins.h"
 #include "utils/guc.h"
 #include "utils/syscache.h"
@@ -225,7 +229,9 @@ check_endpoint(const char *name, const char *value)
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 				 errmsg("invalid value for option \"%s\": \"%s\"", name, value),
 				 errhint("Give the object store's http:// or https:// endpoint (https when no scheme is given).")));
-	if (host[0] == '\0' || host[0] == '/' || strpbrk(host, " @?#") != NULL)
+	if (strchr(host, '@') != NULL)
+		tablescan_refuse_url_userinfo(name);
+	if (host[0] == '\0' || host[0] == '/' || strpbrk(host, " ?#") != NULL)
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 				 errmsg("invalid value for option \"%s\": \"%s\"", name, value),
@@ -345,11 +351,71 @@ tablescan_storage_check_location(const char *name, const char *value)
 	return true;
 }
 
-/* The options of the role's user mapping for server (or PUBLIC's); found = false if none. */
+/*
+ * A USER MAPPING's keys come in pairs (any of the forms above): an access
+ * key without its secret key, or the reverse, is refused when it is set,
+ * and so is a session token without keys.
+ */
+void
+tablescan_storage_check_key_pair(List *options)
+{
+	const char *access = NULL,
+			   *secret = NULL,
+			   *session = NULL;
+	ListCell   *lc;
+
+	foreach(lc, options)
+	{
+		const StorageKey *k = find_key(((DefElem *) lfirst(lc))->defname);
+
+		if (k && k->setting == ST_ACCESS_KEY)
+			access = k->key;
+		else if (k && k->setting == ST_SECRET_KEY)
+			secret = k->key;
+		else if (k && k->setting == ST_SESSION_TOKEN)
+			session = k->key;
+	}
+	if (session && access == NULL && secret == NULL)
+		ereport(ERROR,
+				(errcode(ERRCODE_FDW_OPTION_NAME_NOT_FOUND),
+				 errmsg("user mapping option \"%s\" needs an access key and a secret key", session),
+				 errhint("A session token is sent with the keys it was issued with: give \"s3.access-key\" and \"s3.secret-key\" too.")));
+	if ((access == NULL) != (secret == NULL))
+		ereport(ERROR,
+				(errcode(ERRCODE_FDW_OPTION_NAME_NOT_FOUND),
+				 errmsg("user mapping option \"%s\" needs %s", access ? access : secret,
+						access ? "a secret key" : "an access key"),
+				 errhint("Give both \"s3.access-key\" and \"s3.secret-key\" (or both of their fs.s3a. or fs.oss. forms), or neither for anonymous reads.")));
+}
+
+/*
+ * The role whose user mapping is read: while a scan's options are built,
+ * the one the scan checks access as (a view's owner, as postgres_fdw);
+ * else the current user.
+ */
+static Oid	mapping_user = InvalidOid;
+
+Oid
+tablescan_mapping_user(void)
+{
+	return OidIsValid(mapping_user) ? mapping_user : GetUserId();
+}
+
+/* Read user mappings as userid (InvalidOid: the current user); returns the previous one. */
+Oid
+tablescan_set_mapping_user(Oid userid)
+{
+	Oid			previous = mapping_user;
+
+	mapping_user = userid;
+	return previous;
+}
+
+/* The options of the mapping user's user mapping for server (or PUBLIC's); found = false if none. */
 List *
 tablescan_user_mapping_options(ForeignServer *server, bool *found)
 {
-	Oid			users[2] = {GetUserId(), InvalidOid};
+	Oid			users[2] = {tablescan_mapping_user(), InvalidOid};
 
 	for (int i = 0; i < 2; i++)
 	{
@@ -459,11 +525,13 @@ tablescan_storage_config(ForeignServer *server, ForeignTable *ft, const char *lo
 				apply_setting(cfg, k, lfirst(lc), &credentials);
 		}
 	mapping = tablescan_user_mapping_options(server, &has_mapping);
-	if (!has_mapping && !tablescan_role_reads_server_files())
+	if (!has_mapping && !has_privs_of_role(tablescan_mapping_user(), ROLE_PG_READ_SERVER_FILES))
 		ereport(ERROR,
-				(errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
-				 errmsg("role \"%s\" has no user mapping for server \"%s\", which reads an object store",
-						GetUserNameFromId(GetUserId(), false), server->servername),
+				(errcode(ERRCODE_UNDEFINED_OBJECT),
+				 errmsg("user mapping not found for \"%s\"",
+						GetUserNameFromId(tablescan_mapping_user(), false)),
+				 errdetail("Server \"%s\" reads an object store; a role without pg_read_server_files reads it only through a user mapping.",
+						   server->servername),
 				 errhint("Create a user mapping with the role's keys (or FOR PUBLIC without keys for anonymous reads).")));
 	foreach(lc, mapping)
 	{

@@ -61,6 +61,13 @@ typedef struct TsTableOptions
 } TsTableOptions;
 
 extern TsTableOptions *tablescan_get_options(Oid foreigntableid);
+/*
+ * The same, reading user mappings as userid (a scan's checkAsUser: a view's
+ * owner; InvalidOid: the current user), and the role a scan of range table
+ * entry rtindex checks access as (InvalidOid: the current user).
+ */
+extern TsTableOptions *tablescan_get_options_as(Oid foreigntableid, Oid userid);
+extern Oid	tablescan_scan_user(EState *estate, Index rtindex);
 extern void tablescan_check_path_privilege(const char *option_name);
 /* check hook of the GUC tablescan.scan_options (options.c) */
 extern bool tablescan_check_scan_options(char **newval, void **extra, GucSource source);
@@ -75,6 +82,8 @@ extern const char *tablescan_table_option(ForeignTable *ft, const char *name);
 extern const char *tablescan_mapping_option(ForeignServer *server, const char *name);
 /* a boolean option's value, parsed as the validator checked it */
 extern bool tablescan_option_bool(const char *value);
+/* ERROR for a URL with user information in option name (the value is not shown) */
+extern void tablescan_refuse_url_userinfo(const char *name);
 /* A scope confined to these directories (absolute; realpath'd), palloc'd. */
 extern ts_fs_scope *tablescan_make_scope(List *roots);
 
@@ -82,8 +91,16 @@ extern ts_fs_scope *tablescan_make_scope(List *roots);
 
 extern void tablescan_storage_define_gucs(void);
 extern bool tablescan_storage_is_key(const char *name);
-/* The options of the role's user mapping for server (else PUBLIC's); *found = false if none. */
+/* The options of the mapping user's user mapping for server (else PUBLIC's); *found = false if none. */
 extern List *tablescan_user_mapping_options(ForeignServer *server, bool *found);
+/*
+ * Whose user mappings are read: the role set by tablescan_set_mapping_user
+ * (which returns the previous one; InvalidOid: none), else the current user.
+ */
+extern Oid	tablescan_mapping_user(void);
+extern Oid	tablescan_set_mapping_user(Oid userid);
+/* ERROR for a USER MAPPING giving an access key without its secret key, or the reverse */
+extern void tablescan_storage_check_key_pair(List *options);
 /* A storage key: checked for context (InvalidOid: scan_options GUC); false if not one. */
 extern bool tablescan_storage_check_option(const char *name, const char *value, Oid context);
 /* warehouse/path: true for a valid object URI, ERROR for another scheme, false for a path */

@@ -377,9 +377,14 @@ const ts_core_option ts_core_option_table[] = {
 	E("s3.connection.maximum", NULL, TS_OPT_INT, NULL, 0, 0, NULL, TS_OPT_IGNORED, TS_LAYER_STORAGE, 0, "S3FileIO"),
 	E("s3.connection.timeout", NULL, TS_OPT_STRING, NULL, 0, 0, NULL, TS_OPT_IGNORED, TS_LAYER_STORAGE, 0, "S3FileIO"),
 	E("s3.attempts.maximum", NULL, TS_OPT_INT, NULL, 0, 0, NULL, TS_OPT_IGNORED, TS_LAYER_STORAGE, 0, "S3FileIO"),
-	E("s3.aws.credentials.provider", NULL, TS_OPT_STRING, NULL, 0, 0, NULL, TS_OPT_IGNORED, TS_LAYER_STORAGE, 0,
+	/*
+	 * Where the keys come from (a provider class, a role to assume): not
+	 * implemented, and ignoring them would read with other credentials than
+	 * the ones asked for.  Refused, as a feature we do not read.
+	 */
+	E("s3.aws.credentials.provider", NULL, TS_OPT_STRING, NULL, 0, 0, NULL, TS_OPT_REFUSED, TS_LAYER_STORAGE, 0,
 	  "S3FileIO"),
-	E("s3.assumed.role.arn", NULL, TS_OPT_STRING, NULL, 0, 0, NULL, TS_OPT_IGNORED, TS_LAYER_STORAGE, 0, "S3FileIO"),
+	E("s3.assumed.role.arn", NULL, TS_OPT_STRING, NULL, 0, 0, NULL, TS_OPT_REFUSED, TS_LAYER_STORAGE, 0, "S3FileIO"),
 	E("fs.s3a.endpoint", NULL, TS_OPT_STRING, NULL, 0, 0, NULL, TS_OPT_IGNORED, TS_LAYER_STORAGE, 0, "S3AFileSystem"),
 	E("fs.s3a.endpoint.region", "fs.s3a.region", TS_OPT_STRING, NULL, 0, 0, NULL, TS_OPT_IGNORED, TS_LAYER_STORAGE, 0,
 	  "S3AFileSystem"),
@@ -393,8 +398,8 @@ const ts_core_option ts_core_option_table[] = {
 	  "S3AFileSystem"),
 	E("fs.s3a.connection.ssl.enabled", NULL, TS_OPT_BOOL, NULL, 0, 0, "true", TS_OPT_IGNORED, TS_LAYER_STORAGE, 0,
 	  "S3AFileSystem"),
-	E("fs.s3a.aws.credentials.provider", NULL, TS_OPT_STRING, NULL, 0, 0, NULL, TS_OPT_IGNORED, TS_LAYER_STORAGE, 0,
-	  "S3AFileSystem"),
+	E("fs.s3a.aws.credentials.provider", NULL, TS_OPT_STRING, NULL, 0, 0, NULL, TS_OPT_REFUSED, TS_LAYER_STORAGE, 0,
+	  "S3AFileSystem"),	/* as s3.aws.credentials.provider */
 	E("fs.s3a.connection.maximum", NULL, TS_OPT_INT, NULL, 0, 0, NULL, TS_OPT_IGNORED, TS_LAYER_STORAGE, 0,
 	  "S3AFileSystem"),
 	E("fs.s3a.attempts.maximum", NULL, TS_OPT_INT, NULL, 0, 0, NULL, TS_OPT_IGNORED, TS_LAYER_STORAGE, 0,
@@ -424,27 +429,6 @@ const ts_core_option ts_core_option_table[] = {
 };
 
 const int	ts_core_option_count = (int) (sizeof(ts_core_option_table) / sizeof(ts_core_option_table[0]));
-
-/*
- * Namespaces whose keys Paimon defines: a key there that the registry does
- * not know is a misspelling.  Keys of other namespaces (Hive, engines,
- * users' own) pass through.
- */
-static const char *const paimon_namespaces[] = {
-	"scan.", "file-index.", "s3.", "fs.", "csv.", "json.", "text.", "deletion-vectors.",
-	"data-evolution.", "row-tracking.", "snapshot.", "manifest.", "changelog.",
-	"incremental-between", "partition.", "sequence.", "merge-engine", "bucket-function.",
-	"data-file.", "file.", NULL
-};
-
-bool
-ts_core_option_in_paimon_namespace(const char *key)
-{
-	for (int i = 0; paimon_namespaces[i]; i++)
-		if (strncmp(key, paimon_namespaces[i], strlen(paimon_namespaces[i])) == 0)
-			return true;
-	return false;
-}
 
 /*
  * Does key match pattern, where each "<...>" part of the pattern matches one
@@ -546,8 +530,17 @@ levenshtein(const char *a, const char *b)
 	return row[lb];
 }
 
+/* How far key is from candidate: the start of a key ("scan.tag") counts as close. */
+static int
+key_distance(const char *key, size_t klen, const char *candidate)
+{
+	if (strncmp(candidate, key, klen) == 0 && (candidate[klen] == '-' || candidate[klen] == '.'))
+		return 1;
+	return levenshtein(key, candidate);
+}
+
 const char *
-ts_core_option_closest(const char *key)
+ts_core_option_closest(const char *key, bool secrets, const char *const *extra)
 {
 	const char *best = NULL;
 	int			best_d = 1000;
@@ -560,17 +553,23 @@ ts_core_option_closest(const char *key)
 		const ts_core_option *o = &ts_core_option_table[i];
 		int			d;
 
-		if (o->flags & TS_OPTF_PATTERN)
+		if ((o->flags & TS_OPTF_PATTERN) || (secrets && !(o->flags & TS_OPTF_SECRET)))
 			continue;
-		/* "scan.tag" -> "scan.tag-name": the start of a key counts as close */
-		if (strncmp(o->key, key, klen) == 0 && (o->key[klen] == '-' || o->key[klen] == '.'))
-			d = 1;
-		else
-			d = levenshtein(key, o->key);
+		d = key_distance(key, klen, o->key);
 		if (d < best_d)
 		{
 			best_d = d;
 			best = o->key;
+		}
+	}
+	for (int i = 0; extra && extra[i]; i++)
+	{
+		int			d = key_distance(key, klen, extra[i]);
+
+		if (d < best_d)
+		{
+			best_d = d;
+			best = extra[i];
 		}
 	}
 	return best_d <= max_d ? best : NULL;

@@ -141,14 +141,11 @@ extern const int ts_core_option_count;
 const ts_core_option *ts_core_option_find(const char *key);
 
 /*
- * Is key in a namespace whose keys Paimon defines ("scan.", "file-index.",
- * "s3.", "fs.", "csv."...)?  A key there that ts_core_option_find does not
- * know is a misspelling, to be rejected; keys of other namespaces pass.
+ * The key closest to key (Levenshtein; the start of a key counts as close)
+ * among the registry's keys (only its secrets when secrets is set) and the
+ * NULL-terminated extra keys (may be NULL), or NULL if none is close.
  */
-bool		ts_core_option_in_paimon_namespace(const char *key);
-
-/* The registry key closest to key (Levenshtein), or NULL if none is close. */
-const char *ts_core_option_closest(const char *key);
+const char *ts_core_option_closest(const char *key, bool secrets, const char *const *extra);
 
 /*
  * Check value against o's type and range (whole values as Java parses them).

@@ -87,27 +87,28 @@ test_find(void **state)
 }
 
 static void
-test_namespaces_and_closest(void **state)
+test_closest(void **state)
 {
-	(void) state;
-	assert_true(ts_core_option_in_paimon_namespace("scan.snapshotid"));
-	assert_true(ts_core_option_in_paimon_namespace("file-index.bloom"));
-	assert_true(ts_core_option_in_paimon_namespace("s3.endpiont"));
-	assert_true(ts_core_option_in_paimon_namespace("fs.s3a.acess.key"));
-	assert_true(ts_core_option_in_paimon_namespace("csv.delimiter"));
-	assert_true(ts_core_option_in_paimon_namespace("json.ignore-errors"));
-	assert_false(ts_core_option_in_paimon_namespace("hive.metastore.uris"));
-	assert_false(ts_core_option_in_paimon_namespace("my.own-key"));
-	assert_false(ts_core_option_in_paimon_namespace("lineSep"));
+	static const char *const fdw_names[] = {"warehouse", "partition_filter", NULL};
 
-	assert_string_equal(ts_core_option_closest("scan.snapshotid"), "scan.snapshot-id");
-	assert_string_equal(ts_core_option_closest("scan.snapshot_id"), "scan.snapshot-id");
-	assert_string_equal(ts_core_option_closest("scan.tag"), "scan.tag-name");
-	assert_string_equal(ts_core_option_closest("s3.endpiont"), "s3.endpoint");
-	assert_string_equal(ts_core_option_closest("csv.field-delimter"), "csv.field-delimiter");
-	assert_string_equal(ts_core_option_closest("fs.s3a.acess.key"), "fs.s3a.access.key");
-	assert_null(ts_core_option_closest("scan.zzzzzzzzzzzzzzzzzzzz"));
-	assert_null(ts_core_option_closest("qq"));
+	(void) state;
+	assert_string_equal(ts_core_option_closest("scan.snapshotid", false, NULL), "scan.snapshot-id");
+	assert_string_equal(ts_core_option_closest("scan.snapshot_id", false, NULL), "scan.snapshot-id");
+	/* a key in no namespace: the hint of trust issue item 6 */
+	assert_string_equal(ts_core_option_closest("scan-snapshot-id", false, NULL), "scan.snapshot-id");
+	assert_string_equal(ts_core_option_closest("scan.tag", false, NULL), "scan.tag-name");
+	assert_string_equal(ts_core_option_closest("s3.endpiont", false, NULL), "s3.endpoint");
+	assert_string_equal(ts_core_option_closest("csv.field-delimter", false, NULL), "csv.field-delimiter");
+	assert_string_equal(ts_core_option_closest("fs.s3a.acess.key", false, NULL), "fs.s3a.access.key");
+	assert_null(ts_core_option_closest("scan.zzzzzzzzzzzzzzzzzzzz", false, NULL));
+	assert_null(ts_core_option_closest("qq", false, NULL));
+	/* the caller's own names compete with the registry's */
+	assert_string_equal(ts_core_option_closest("warehose", false, fdw_names), "warehouse");
+	assert_string_equal(ts_core_option_closest("partition-filter", false, fdw_names), "partition_filter");
+	/* only secrets: what a USER MAPPING takes */
+	assert_string_equal(ts_core_option_closest("s3.secret-kye", true, NULL), "s3.secret-key");
+	assert_string_equal(ts_core_option_closest("tokn", true, NULL), "token");
+	assert_null(ts_core_option_closest("scan.snapshotid", true, NULL));
 }
 
 static bool
@@ -440,7 +441,7 @@ main(int argc, char **argv)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_entries_well_formed),
 		cmocka_unit_test(test_find),
-		cmocka_unit_test(test_namespaces_and_closest),
+		cmocka_unit_test(test_closest),
 		cmocka_unit_test(test_values),
 		cmocka_unit_test(test_parse),
 		cmocka_unit_test(test_readme),
