@@ -48,3 +48,6 @@ python3 test/conformance/prune_diff.py --shared "$TS_SHARED"
 
 # corruption matrix, cancel, bounded memory, concurrent commits
 bash test/reliability/run.sh 2>&1 | grep -vE '^(ok|PASS) ' | tail -30
+
+# a hostile REST catalog of our own: credentials, token expiry, NUL / CR-LF, IMPORT on 401/403
+bash test/hostile/rest.sh
