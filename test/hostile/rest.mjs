@@ -13,6 +13,7 @@
 //   owntoken    token with endpoint, keys and session token, expiresAtMillis in 2 h
 //   keysonly    token with keys only (no endpoint), expiresAtMillis in 2 h
 //   noexpiry    token with endpoint and keys, no expiry at all
+//   soon        expiresAtMillis in 30 min (inside the one-hour refresh margin)
 //   expired     expiresAtMillis 60 s in the past;  expiredat: the same as expiresAt
 //   nulpath     location with an escaped NUL;  nulschema: a field name with one;
 //   nultoken    a token value with one;  crlftoken: a session token with CR LF and a header
@@ -43,6 +44,9 @@ const tables = {
   keysonly: { token: () => ({ ...keys }), expiresAtMillis: inTwoHours },
   noexpiry: { token: () => ({ 'fs.s3a.endpoint': foreign(), 'fs.s3a.path.style.access': 'true',
     'fs.s3a.access.key': 'NOEXPIRYKEY', 'fs.s3a.secret.key': 'S' }) },
+  soon: { token: () => ({ 'fs.s3a.endpoint': foreign(), 'fs.s3a.path.style.access': 'true',
+    'fs.s3a.access.key': 'SOONKEY', 'fs.s3a.secret.key': 'S' }),
+    expiresAtMillis: () => Date.now() + 30 * 60 * 1000 },
   expired: { token: () => ({ 'fs.s3a.endpoint': foreign(), 'fs.s3a.path.style.access': 'true',
     'fs.s3a.access.key': 'EXPIREDKEY', 'fs.s3a.secret.key': 'S' }),
     expiresAtMillis: () => Date.now() - 60000 },

@@ -45,7 +45,7 @@ GRANT USAGE ON FOREIGN SERVER hrest TO hrole;
 CREATE USER MAPPING FOR hrole SERVER hrest OPTIONS (token '$TOKEN',
   "s3.access-key" 'MAPKEY', "s3.secret-key" 'MAPSECRET', "s3.session-token" 'MAPSESSION');
 SQL
-for t in redirect partial fileep owntoken keysonly noexpiry expired expiredat nulpath nulschema \
+for t in redirect partial fileep owntoken keysonly noexpiry soon expired expiredat nulpath nulschema \
          nultoken crlftoken local; do
     psql -X -q -c "CREATE FOREIGN TABLE hostile_rest.$t (id int) SERVER hrest OPTIONS (database 'h', \"table\" '$t'); GRANT SELECT ON hostile_rest.$t TO hrole;" >/dev/null
 done
@@ -84,6 +84,11 @@ sql "SELECT * FROM hostile_rest.noexpiry; SELECT * FROM hostile_rest.noexpiry;" 
 n=$(logged '"catalog":"noexpiry/token"')
 if [ "$n" -eq 2 ]; then ok
 else bad "noexpiry: a token without expiry was fetched $n times in two statements, want 2"; fi
+# a token with less than the hour's margin left is fetched again before each statement
+sql "SELECT * FROM hostile_rest.soon; SELECT * FROM hostile_rest.soon;" > /dev/null
+n=$(logged '"catalog":"soon/token"')
+if [ "$n" -eq 2 ]; then ok
+else bad "soon: a token 30 min from expiry was fetched $n times in two statements, want 2 (renewed ahead of expiry)"; fi
 
 # item 11: NUL anywhere in the catalog's strings, CR/LF in what becomes a header
 expect_error nulpath "SELECT * FROM hostile_rest.nulpath" XX001 'field "path" contains a NUL character'
