@@ -23,6 +23,12 @@
 #define REST_PAGE_SIZE 100
 /* A listing longer than this many pages is refused (a server looping on tokens). */
 #define REST_MAX_PAGES 100000
+/*
+ * Largest catalog answer parsed: a page of names, a table with thousands of
+ * columns or a token is far smaller.  base/http.c stops reading at its own,
+ * larger bound; this one keeps a hostile catalog's answer from being parsed.
+ */
+#define REST_MAX_ANSWER ((size_t) 8 << 20)
 
 /* A JSON number that is an integer an int64 holds (no UB casting a huge double). */
 static bool
@@ -126,6 +132,20 @@ find_marked(const cJSON *node, char *path, size_t n)
 	return false;
 }
 
+/* GET req->url (ts_http_get), an answer past REST_MAX_ANSWER refused naming the endpoint. */
+static bool
+rest_get(const ts_http_request *req, ts_http_response *r, ts_err *err)
+{
+	if (!ts_http_get(req, r, err))
+		return false;
+	if (r->len <= REST_MAX_ANSWER)
+		return true;
+	ts_http_response_free(r);
+	return ts_error(err, TS_ERR_IO,
+					"REST catalog: %s: the answer is larger than %zu MB, the cap of catalog answers",
+					req->what, REST_MAX_ANSWER >> 20);
+}
+
 /* GET uri/path; a 2xx answer parsed as a JSON object into *json. */
 /* A catalog answer's body as a JSON object; NULL + err naming the endpoint. */
 static cJSON *
@@ -173,7 +193,7 @@ get_json(ts_rest_catalog *c, const char *path, const char *endpoint, cJSON **jso
 	req.ca_file = c->ca_file;
 	req.what = endpoint;
 	req.retries = -1;
-	ok = ts_http_get(&req, &r, err);
+	ok = rest_get(&req, &r, err);
 	ts_free(url);
 	if (!ok)
 		return false;
@@ -441,7 +461,7 @@ list_names(ts_rest_catalog *c, const char *path, const char *endpoint, const cha
 		req.ca_file = c->ca_file;
 		req.what = endpoint;
 		req.retries = -1;
-		ok = ts_http_get(&req, &r, err);
+		ok = rest_get(&req, &r, err);
 		ts_free(url);
 		if (ok && (r.status < 200 || r.status > 299))
 		{
@@ -710,7 +730,7 @@ ts_rest_get_table(ts_rest_catalog *c, const char *database, const char *table,
 	req.ca_file = c->ca_file;
 	req.what = endpoint;
 	req.retries = -1;
-	ok = ts_http_get(&req, &r, err);
+	ok = rest_get(&req, &r, err);
 	ts_free(url);
 	if (ok)
 	{
@@ -928,7 +948,7 @@ ts_rest_list_partitions(ts_rest_catalog *c, const char *database, const char *ta
 		req.ca_file = c->ca_file;
 		req.what = endpoint;
 		req.retries = -1;
-		ok = ts_http_get(&req, &r, err);
+		ok = rest_get(&req, &r, err);
 		ts_free(url);
 		if (!ok)
 			break;

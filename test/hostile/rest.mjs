@@ -18,6 +18,7 @@
 //   nulpath     location with an escaped NUL;  nulschema: a field name with one;
 //   nultoken    a token value with one;  crlftoken: a session token with CR LF and a header
 //   local       location file:/etc (the server's own files)
+//   huge        a 9 MB answer (a schema comment), past the cap of catalog answers
 // Database "deny": lists tables a and b, answers 403 to getting either.
 //   node rest.mjs --token T --log FILE   (prints "CATALOG_PORT HOME_PORT")
 import http from 'node:http';
@@ -59,6 +60,7 @@ const tables = {
   crlftoken: { token: () => ({ 'fs.s3a.endpoint': foreign(), 'fs.s3a.path.style.access': 'true',
     ...keys, 'fs.s3a.session.token': 'abc\r\nX-Injected: yes' }) },
   local: { path: 'file:/etc' },
+  huge: { comment: 'x'.repeat(9 << 20) },
 };
 
 function send(res, status, body) {
@@ -99,7 +101,8 @@ function catalog(req, res) {
   fs.appendFileSync(logFile, JSON.stringify({ catalog: p.slice(4).join('/') }) + '\n');
   if (p.length === 5)
     return send(res, 200, { id: `h.${p[4]}`, name: p[4], path: t.path ?? `s3://lake/wh/h.db/${p[4]}`,
-      isExternal: true, schemaId: 0, schema: t.schema ?? schema() });
+      isExternal: true, schemaId: 0,
+      schema: t.comment ? { ...schema(), comment: t.comment } : t.schema ?? schema() });
   if (p.length === 6 && p[5] === 'token') {
     const answer = { token: t.token ? t.token() : {} };
     if (t.expiresAtMillis) answer.expiresAtMillis = t.expiresAtMillis();

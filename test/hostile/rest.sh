@@ -46,7 +46,7 @@ CREATE USER MAPPING FOR hrole SERVER hrest OPTIONS (token '$TOKEN',
   "s3.access-key" 'MAPKEY', "s3.secret-key" 'MAPSECRET', "s3.session-token" 'MAPSESSION');
 SQL
 for t in redirect partial fileep owntoken keysonly noexpiry soon expired expiredat nulpath nulschema \
-         nultoken crlftoken local; do
+         nultoken crlftoken local huge; do
     psql -X -q -c "CREATE FOREIGN TABLE hostile_rest.$t (id int) SERVER hrest OPTIONS (database 'h', \"table\" '$t'); GRANT SELECT ON hostile_rest.$t TO hrole;" >/dev/null
 done
 
@@ -96,6 +96,9 @@ expect_error nulschema "SELECT * FROM hostile_rest.nulschema" XX001 'field "sche
 expect_error nultoken "SELECT * FROM hostile_rest.nultoken" XX001 'field "token.fs.s3a.session.token" contains a NUL character'
 expect_error crlftoken "SELECT * FROM hostile_rest.crlftoken" XX001 'value of key "fs.s3a.session.token" contains a control character'
 if [ "$(grep -c '"injected":"yes"' "$LOG")" -eq 0 ]; then ok; else bad "a header injected by a catalog's token reached a store"; fi
+
+# catalog answers are read with a cap naming the endpoint
+expect_error huge "SELECT * FROM hostile_rest.huge" '[0-9A-Z]*' 'GET databases/h/tables/huge: the answer is larger than 8 MB, the cap of catalog answers'
 
 # clarification 13: refused credentials end an IMPORT with an ERROR, not a WARNING a table
 out=$(sql "IMPORT FOREIGN SCHEMA deny FROM SERVER hrest INTO hostile_rest;")
