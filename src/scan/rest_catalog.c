@@ -132,6 +132,21 @@ find_marked(const cJSON *node, char *path, size_t n)
 	return false;
 }
 
+/*
+ * A page token the catalog gives again right after it was used would loop
+ * until REST_MAX_PAGES: an ERROR at once.
+ */
+static bool
+page_token_repeats(const char *endpoint, const char *used, const char *next, ts_err *err)
+{
+	if (used == NULL || next == NULL || strcmp(used, next) != 0)
+		return false;
+	ts_error(err, TS_ERR_CORRUPT,
+			 "REST catalog: %s: the answer gives the page token it was asked with as the next one",
+			 endpoint);
+	return true;
+}
+
 /* GET req->url (ts_http_get), an answer past REST_MAX_ANSWER refused naming the endpoint. */
 static bool
 rest_get(const ts_http_request *req, ts_http_response *r, ts_err *err)
@@ -495,6 +510,13 @@ list_names(ts_rest_catalog *c, const char *path, const char *endpoint, const cha
 			nall += nsome;
 		}
 		ts_free(some);
+		if (page_token_repeats(endpoint, token, next, err))
+		{
+			ts_free(next);
+			ts_free(token);
+			ts_free_names(all, nall);
+			return false;
+		}
 		ts_free(token);
 		token = next;
 		if (token == NULL)
@@ -976,6 +998,12 @@ ts_rest_list_partitions(ts_rest_catalog *c, const char *database, const char *ta
 			nall += nsome;
 		}
 		ts_free(some);
+		if (page_token_repeats(endpoint, token, next, err))
+		{
+			ts_free(next);
+			ok = false;
+			break;
+		}
 		ts_free(token);
 		token = next;
 		if (token == NULL)

@@ -20,6 +20,7 @@
 //   local       location file:/etc (the server's own files)
 //   huge        a 9 MB answer (a schema comment), past the cap of catalog answers
 // Database "deny": lists tables a and b, answers 403 to getting either.
+// Database "loop": every page of its tables gives the next page token "again".
 //   node rest.mjs --token T --log FILE   (prints "CATALOG_PORT HOME_PORT")
 import http from 'node:http';
 import fs from 'node:fs';
@@ -90,6 +91,10 @@ function catalog(req, res) {
     return send(res, 404, { message: 'no such endpoint', code: 404 });
   const db = p[2];
   if (p.length === 4) {
+    if (db === 'loop') {
+      fs.appendFileSync(logFile, JSON.stringify({ catalog: 'loop/tables' }) + '\n');
+      return send(res, 200, { tables: ['t'], nextPageToken: 'again' });
+    }
     const names = db === 'deny' ? ['a', 'b'] : db === 'h' ? Object.keys(tables) : null;
     if (names === null) return send(res, 404, { message: 'no such database', code: 404 });
     return send(res, 200, { tables: names, nextPageToken: null });

@@ -100,6 +100,12 @@ if [ "$(grep -c '"injected":"yes"' "$LOG")" -eq 0 ]; then ok; else bad "a header
 # catalog answers are read with a cap naming the endpoint
 expect_error huge "SELECT * FROM hostile_rest.huge" '[0-9A-Z]*' 'GET databases/h/tables/huge: the answer is larger than 8 MB, the cap of catalog answers'
 
+# a listing whose next page token repeats ends at once (2 requests), not after 100000 pages
+expect_error loop "IMPORT FOREIGN SCHEMA loop FROM SERVER hrest INTO hostile_rest;" '[0-9A-Z]*' \
+    'GET databases/loop/tables: the answer gives the page token it was asked with as the next one'
+n=$(logged '"catalog":"loop/tables"')
+if [ "$n" -eq 2 ]; then ok; else bad "loop: $n listing requests, want 2"; fi
+
 # clarification 13: refused credentials end an IMPORT with an ERROR, not a WARNING a table
 out=$(sql "IMPORT FOREIGN SCHEMA deny FROM SERVER hrest INTO hostile_rest;")
 if printf '%s' "$out" | grep -q 'ERROR:  28000: the REST catalog of server "hrest" refused the credentials' &&
