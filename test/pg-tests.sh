@@ -74,3 +74,6 @@ part reliability 600 bash test/reliability/run.sh | grep -vE '^(ok|PASS) ' | tai
 # a hostile object store of our own (test/hostile/s3.mjs): body caps and backend memory,
 # endless listings, header injection, 404/403 errors, addressing of an IP endpoint
 part hostile-s3 300 bash test/hostile/run.sh | grep -vE '^ok ' | tail -20
+
+# a hostile REST catalog of our own: credentials, token expiry, NUL / CR-LF, IMPORT on 401/403
+part hostile-rest 300 bash test/hostile/rest.sh

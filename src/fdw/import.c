@@ -331,6 +331,7 @@ append_comments(List **commands, const char *nsp, const char *table, const ts_sc
  * Run fn for one table in a subtransaction: an error reading its metadata
  * becomes a WARNING naming the table (the import goes on with the others),
  * with the files it opened closed by the subtransaction's abort.  A cancel,
+ * refused credentials (28000 / 42501: the server's, not the table's),
  * and under strict an unmappable column or a type name this reader does not
  * know (the same HV004, so both end the IMPORT), stay errors; with strict
  * 'false' a table with an unknown type is left out with the WARNING.
@@ -376,8 +377,15 @@ import_guarded(const char *qualified, bool strict, import_one_fn fn, void *arg)
 				edata->hint = pstrdup("Use IMPORT FOREIGN SCHEMA ... OPTIONS (strict 'false') to leave the table out, or LIMIT TO / EXCEPT.");
 			ReThrowError(edata);
 		}
+		/*
+		 * Refused credentials (a 401/403 of the store or the catalog) are
+		 * about the server and the user mapping, not this table: they end
+		 * the IMPORT rather than leave every table out with a WARNING.
+		 */
 		if (edata->sqlerrcode == ERRCODE_QUERY_CANCELED ||
-			edata->sqlerrcode == ERRCODE_OUT_OF_MEMORY)
+			edata->sqlerrcode == ERRCODE_OUT_OF_MEMORY ||
+			edata->sqlerrcode == ERRCODE_INVALID_AUTHORIZATION_SPECIFICATION ||
+			edata->sqlerrcode == ERRCODE_INSUFFICIENT_PRIVILEGE)
 			ReThrowError(edata);
 		/* "Paimon table "x": what" (about its schema file's content): the table said once */
 		prefix = psprintf("Paimon table \"%s\": ", qualified);

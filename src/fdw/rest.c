@@ -140,6 +140,14 @@ local_location(const char *path, const char *qualified)
 				(errcode(ERRCODE_FDW_ERROR),
 				 errmsg("the REST catalog gives table \"%s\" the location \"%s\", which is not an absolute path",
 						qualified, path)));
+	/* a catalog may not open the server's files to a role that may not name them */
+	if (!tablescan_role_reads_server_files())
+		ereport(ERROR,
+				(errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
+				 errmsg("the REST catalog gives table \"%s\" a location on the database server's file system, which role \"%s\" may not read",
+						qualified, GetUserNameFromId(GetUserId(), false)),
+				 errdetail("Only roles with privileges of the \"%s\" role read tables at local paths; tables of a REST catalog are otherwise in an object store.",
+						   "pg_read_server_files")));
 	return pstrdup(path);
 }
 
@@ -178,7 +186,9 @@ tablescan_rest_resolve(ForeignServer *server, const char *database, const char *
 		tablescan_rest_table_token(server, &c, database, table, &kv, &nkv);
 		tablescan_storage_apply_token(o->s3, kv, nkv,
 									  psprintf("the keys are the data token REST catalog server \"%s\" gave for table \"%s\" (not the user mapping's): check the catalog's credentials for it",
-											   server->servername, qualified));
+											   server->servername, qualified),
+									  psprintf("of table \"%s\" from the REST catalog of server \"%s\"",
+											   qualified, server->servername));
 	}
 	/* a format table's schema lives only in the catalog */
 	if (t.format_table && o->table_schema == NULL)

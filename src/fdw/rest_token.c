@@ -6,7 +6,10 @@
  * for another table or by another role; a token is fetched again once
  * less than an hour is left before its expiresAt (Java's RESTTokenFileIO:
  * refresh when expiresAt - now < RESTApi.TOKEN_EXPIRATION_SAFE_TIME_MILLIS,
- * one hour), and a token without an expiry is not kept.  A token that
+ * one hour), and a token without an expiry is not kept (valid for the
+ * statement that fetched it).  The expiry is the earlier of expiresAt (the
+ * OpenAPI document) and expiresAtMillis (Java's GetTableTokenResponse); a
+ * token given already expired is an ERROR, never sent.  A token that
  * cannot be fetched or renewed is an ERROR naming the table, never a read
  * without it.  ALTER of a user mapping or server drops the whole cache.
  * The token's values are secrets: they are never shown.
@@ -154,11 +157,27 @@ tablescan_rest_table_token(ForeignServer *server, ts_rest_catalog *c, const char
 		}
 		ereport(ERROR,
 				(errcode(err.code == TS_ERR_DENIED ? ERRCODE_INVALID_AUTHORIZATION_SPECIFICATION :
-						 ERRCODE_FDW_ERROR),
+						 err.code == TS_ERR_CORRUPT ? ERRCODE_DATA_CORRUPTED : ERRCODE_FDW_ERROR),
 				 errmsg("could not %s the data token of Paimon table \"%s.%s\" from the REST catalog of server \"%s\"",
 						refreshing ? "refresh" : "get", database, table, server->servername),
 				 errdetail("%s", err.msg),
 				 refreshing ? errhint("The token it holds expires within the hour; the catalog refused a new one.") : 0));
+	}
+	/* a token the catalog gives already expired is never sent */
+	if (expires > 0 && expires <= now_ms())
+	{
+		if (e)
+		{
+			*link = e->next;
+			entry_free(e);
+		}
+		ts_rest_free_options(fresh, nfresh);
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_AUTHORIZATION_SPECIFICATION),
+				 errmsg("the REST catalog of server \"%s\" gave an expired data token for Paimon table \"%s.%s\"",
+						server->servername, database, table),
+				 errdetail("Its expiry (expiresAtMillis / expiresAt) is " INT64_FORMAT " ms in the past; it was not used.",
+						   now_ms() - (int64) expires)));
 	}
 	if (e == NULL)
 	{

@@ -480,10 +480,47 @@ apply_setting(ts_s3_config *cfg, const StorageKey *k, DefElem *def, const char *
  * denied error (ts_s3_config.credentials_source).
  */
 void
-tablescan_storage_apply_token(ts_s3_config *cfg, const ts_option *kv, int n, const char *source)
+tablescan_storage_apply_token(ts_s3_config *cfg, const ts_option *kv, int n, const char *source,
+							  const char *token_of)
 {
 	const char *credentials = NULL;
+	const char *endpoint = NULL;
+	bool		has[ST_SESSION_TOKEN + 1] = {0};
 
+	/*
+	 * Credentials never travel to an endpoint of another source: a token
+	 * that names an endpoint brings its own keys, and a token's keys or
+	 * endpoint replace all of the user mapping's credentials.
+	 */
+	for (int i = 0; i < n; i++)
+	{
+		const StorageKey *k = find_key(kv[i].key);
+
+		if (k && kv[i].value)
+			has[k->setting] = true;
+		if (k && k->setting == ST_ENDPOINT && kv[i].value)
+			endpoint = kv[i].value;
+	}
+	if (endpoint && pg_strncasecmp(endpoint, "http://", 7) != 0 &&
+		pg_strncasecmp(endpoint, "https://", 8) != 0)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("the data token %s names endpoint \"%s\", which is not an http:// or https:// URL",
+						token_of, endpoint)));
+	if (endpoint && (!has[ST_ACCESS_KEY] || !has[ST_SECRET_KEY]))
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_AUTHORIZATION_SPECIFICATION),
+				 errmsg("the data token %s names endpoint \"%s\" without its own %s",
+						token_of, endpoint,
+						!has[ST_ACCESS_KEY] && !has[ST_SECRET_KEY] ? "access key and secret key" :
+						!has[ST_ACCESS_KEY] ? "access key" : "secret key"),
+				 errdetail("The user mapping's keys are not sent to an endpoint a catalog names.")));
+	if (endpoint || has[ST_ACCESS_KEY] || has[ST_SECRET_KEY] || has[ST_SESSION_TOKEN])
+	{
+		cfg->access_key = NULL;
+		cfg->secret_key = NULL;
+		cfg->session_token = NULL;
+	}
 	for (int i = 0; i < n; i++)
 	{
 		const StorageKey *k = find_key(kv[i].key);

@@ -109,10 +109,11 @@ extern ts_s3_config *tablescan_storage_config(ForeignServer *server, ForeignTabl
 											  const char *location);
 /*
  * A REST catalog's data token (s3.* / fs.s3a.* / fs.oss.* keys) over cfg;
- * source: the end of an access denied error with its keys.
+ * source: the end of an access denied error with its keys; token_of: "of
+ * table ... from server ..." in the ERROR for an endpoint without its keys.
  */
 extern void tablescan_storage_apply_token(ts_s3_config *cfg, const ts_option *kv, int n,
-										  const char *source);
+										  const char *source, const char *token_of);
 
 /* ---- rest.c: the Paimon REST catalog ---------------------------------- */
 

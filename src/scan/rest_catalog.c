@@ -23,6 +23,12 @@
 #define REST_PAGE_SIZE 100
 /* A listing longer than this many pages is refused (a server looping on tokens). */
 #define REST_MAX_PAGES 100000
+/*
+ * Largest catalog answer parsed: a page of names, a table with thousands of
+ * columns or a token is far smaller.  base/http.c stops reading at its own,
+ * larger bound; this one keeps a hostile catalog's answer from being parsed.
+ */
+#define REST_MAX_ANSWER ((size_t) 8 << 20)
 
 /* A JSON number that is an integer an int64 holds (no UB casting a huge double). */
 static bool
@@ -30,6 +36,16 @@ is_int64(const cJSON *v)
 {
 	return cJSON_IsNumber(v) && v->valuedouble >= -9.2e18 && v->valuedouble <= 9.2e18 &&
 		v->valuedouble == (double) (int64_t) v->valuedouble;
+}
+
+/* A control character (CR, LF, ...) that must not reach a header or URL. */
+static bool
+has_control_char(const char *s)
+{
+	for (const unsigned char *p = (const unsigned char *) s; p && *p; p++)
+		if (*p < 0x20 || *p == 0x7f)
+			return true;
+	return false;
 }
 
 static char *
@@ -60,13 +76,115 @@ answer_error(const char *endpoint, const ts_http_response *r, ts_err *err)
 	return false;
 }
 
+/*
+ * A NUL escaped in a catalog's answer (\u0000) would cut the string it is
+ * in short without a word.  Before parsing, each is replaced by the escape
+ * of U+FFFF (a noncharacter, in no name, path or key); after parsing, the
+ * first key or string holding U+FFFF names the field in the error.
+ */
+#define NUL_ESCAPE "\\u0000"
+#define NUL_STAND_IN "\\uffff"
+#define NUL_STAND_IN_UTF8 "\xEF\xBF\xBF"
+
+/* body with every \u0000 escape made \uffff (ts_malloc'd), or NULL: none there. */
+static char *
+mark_nuls(const char *body)
+{
+	char	   *copy = NULL;
+
+	for (size_t i = 0; body[i]; i++)
+	{
+		if (body[i] != '\\')
+			continue;
+		if (strncmp(body + i, NUL_ESCAPE, 6) == 0)
+		{
+			if (copy == NULL && (copy = ts_strdup(body)) == NULL)
+				return NULL;
+			memcpy(copy + i, NUL_STAND_IN, 6);
+		}
+		if (body[i + 1] != '\0')
+			i++;				/* an escaped character, maybe a backslash */
+	}
+	return copy;
+}
+
+/* Does node hold the stand-in?  Then path (size n) names where, as a.b[2].c. */
+static bool
+find_marked(const cJSON *node, char *path, size_t n)
+{
+	size_t		len = strlen(path);
+	int			index = 0;
+
+	if (node->string && strstr(node->string, NUL_STAND_IN_UTF8))
+		return true;
+	if (cJSON_IsString(node) && strstr(node->valuestring, NUL_STAND_IN_UTF8))
+		return true;
+	for (const cJSON *child = node->child; child; child = child->next, index++)
+	{
+		if (cJSON_IsArray(node))
+			snprintf(path + len, n - len, "[%d]", index);
+		else
+			snprintf(path + len, n - len, "%s%s", len ? "." : "", child->string);
+		if (find_marked(child, path, n))
+			return true;
+	}
+	path[len] = '\0';
+	return false;
+}
+
+/*
+ * A page token the catalog gives again right after it was used would loop
+ * until REST_MAX_PAGES: an ERROR at once.
+ */
+static bool
+page_token_repeats(const char *endpoint, const char *used, const char *next, ts_err *err)
+{
+	if (used == NULL || next == NULL || strcmp(used, next) != 0)
+		return false;
+	ts_error(err, TS_ERR_CORRUPT,
+			 "REST catalog: %s: the answer gives the page token it was asked with as the next one",
+			 endpoint);
+	return true;
+}
+
+/* GET req->url (ts_http_get), an answer past REST_MAX_ANSWER refused naming the endpoint. */
+static bool
+rest_get(const ts_http_request *req, ts_http_response *r, ts_err *err)
+{
+	if (!ts_http_get(req, r, err))
+		return false;
+	if (r->len <= REST_MAX_ANSWER)
+		return true;
+	ts_http_response_free(r);
+	return ts_error(err, TS_ERR_IO,
+					"REST catalog: %s: the answer is larger than %zu MB, the cap of catalog answers",
+					req->what, REST_MAX_ANSWER >> 20);
+}
+
 /* GET uri/path; a 2xx answer parsed as a JSON object into *json. */
 /* A catalog answer's body as a JSON object; NULL + err naming the endpoint. */
 static cJSON *
 parse_object(const char *endpoint, const char *body, ts_err *err)
 {
-	cJSON	   *j = body ? cJSON_Parse(body) : NULL;
+	char	   *marked = body ? mark_nuls(body) : NULL;
+	cJSON	   *j = body ? cJSON_Parse(marked ? marked : body) : NULL;
 
+	if (marked && j)
+	{
+		char		field[512] = "";
+
+		ts_free(marked);
+		if (find_marked(j, field, sizeof(field)))
+		{
+			cJSON_Delete(j);
+			ts_error(err, TS_ERR_CORRUPT,
+					 "REST catalog: %s: field \"%s\" contains a NUL character (\\u0000)",
+					 endpoint, field);
+			return NULL;
+		}
+	}
+	else
+		ts_free(marked);
 	if (j != NULL && cJSON_IsObject(j))
 		return j;
 	cJSON_Delete(j);
@@ -90,7 +208,7 @@ get_json(ts_rest_catalog *c, const char *path, const char *endpoint, cJSON **jso
 	req.ca_file = c->ca_file;
 	req.what = endpoint;
 	req.retries = -1;
-	ok = ts_http_get(&req, &r, err);
+	ok = rest_get(&req, &r, err);
 	ts_free(url);
 	if (!ok)
 		return false;
@@ -358,7 +476,7 @@ list_names(ts_rest_catalog *c, const char *path, const char *endpoint, const cha
 		req.ca_file = c->ca_file;
 		req.what = endpoint;
 		req.retries = -1;
-		ok = ts_http_get(&req, &r, err);
+		ok = rest_get(&req, &r, err);
 		ts_free(url);
 		if (ok && (r.status < 200 || r.status > 299))
 		{
@@ -392,6 +510,13 @@ list_names(ts_rest_catalog *c, const char *path, const char *endpoint, const cha
 			nall += nsome;
 		}
 		ts_free(some);
+		if (page_token_repeats(endpoint, token, next, err))
+		{
+			ts_free(next);
+			ts_free(token);
+			ts_free_names(all, nall);
+			return false;
+		}
 		ts_free(token);
 		token = next;
 		if (token == NULL)
@@ -515,6 +640,14 @@ ts_rest_parse_table(const char *endpoint, const char *body, ts_rest_table *out, 
 	schema = cJSON_GetObjectItemCaseSensitive(j, "schema");
 	if (!cJSON_IsString(path) || path->valuestring[0] == '\0')
 		goto bad_path;
+	/* a location becomes the URLs of the table's files */
+	if (has_control_char(path->valuestring))
+	{
+		cJSON_Delete(j);
+		return ts_error(err, TS_ERR_CORRUPT,
+						"REST catalog: %s: field \"path\" contains a control character (CR, LF or another)",
+						endpoint);
+	}
 	if (ext != NULL && !cJSON_IsNull(ext) && !cJSON_IsBool(ext))
 	{
 		cJSON_Delete(j);
@@ -619,7 +752,7 @@ ts_rest_get_table(ts_rest_catalog *c, const char *database, const char *table,
 	req.ca_file = c->ca_file;
 	req.what = endpoint;
 	req.retries = -1;
-	ok = ts_http_get(&req, &r, err);
+	ok = rest_get(&req, &r, err);
 	ts_free(url);
 	if (ok)
 	{
@@ -662,11 +795,24 @@ ts_rest_get_token(ts_rest_catalog *c, const char *database, const char *table,
 			ok = bad_field(endpoint, "token", "an object", err);
 		else
 			ok = add_options(kv, nkv, token, endpoint, "token", err);
-		exp = cJSON_GetObjectItemCaseSensitive(j, "expiresAt");
-		if (ok && exp != NULL && !cJSON_IsNull(exp) && !is_int64(exp))
-			ok = bad_field(endpoint, "expiresAt", "an integer", err);
-		if (ok && is_int64(exp))
-			*expires_at_ms = (int64_t) exp->valuedouble;
+		for (int i = 0; ok && i < *nkv; i++)
+			if (has_control_char((*kv)[i].key) || has_control_char((*kv)[i].value))
+				ok = ts_error(err, TS_ERR_CORRUPT,
+							  "REST catalog: %s: the token's %s \"%s\" contains a control character (CR, LF or another), refused",
+							  endpoint, has_control_char((*kv)[i].key) ? "key" : "value of key",
+							  has_control_char((*kv)[i].key) ? "(not shown)" : (*kv)[i].key);
+		/* the spec's expiresAt and Java's GetTableTokenResponse expiresAtMillis: the earlier wins */
+		for (int f = 0; ok && f < 2; f++)
+		{
+			const char *field = f == 0 ? "expiresAt" : "expiresAtMillis";
+
+			exp = cJSON_GetObjectItemCaseSensitive(j, field);
+			if (exp != NULL && !cJSON_IsNull(exp) && !is_int64(exp))
+				ok = bad_field(endpoint, field, "an integer", err);
+			else if (is_int64(exp) &&
+					 (*expires_at_ms == 0 || (int64_t) exp->valuedouble < *expires_at_ms))
+				*expires_at_ms = (int64_t) exp->valuedouble;
+		}
 		cJSON_Delete(j);
 	}
 	ts_free(endpoint);
@@ -824,7 +970,7 @@ ts_rest_list_partitions(ts_rest_catalog *c, const char *database, const char *ta
 		req.ca_file = c->ca_file;
 		req.what = endpoint;
 		req.retries = -1;
-		ok = ts_http_get(&req, &r, err);
+		ok = rest_get(&req, &r, err);
 		ts_free(url);
 		if (!ok)
 			break;
@@ -852,6 +998,12 @@ ts_rest_list_partitions(ts_rest_catalog *c, const char *database, const char *ta
 			nall += nsome;
 		}
 		ts_free(some);
+		if (page_token_repeats(endpoint, token, next, err))
+		{
+			ts_free(next);
+			ok = false;
+			break;
+		}
 		ts_free(token);
 		token = next;
 		if (token == NULL)

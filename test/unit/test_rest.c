@@ -115,6 +115,35 @@ test_parse_table_refused(void **state)
 	assert_non_null(strstr(err.msg, "GET t"));
 }
 
+/* A NUL escaped in any string is refused naming its field; CR/LF in a location too. */
+static void
+test_parse_table_nul(void **state)
+{
+	ts_rest_table t;
+	ts_err		err = {0};
+
+	(void) state;
+	assert_false(ts_rest_parse_table("GET t", "{\"path\":\"s3://b/t\\u0000/x\",\"schema\":{\"fields\":[]}}",
+									 &t, &err));
+	assert_int_equal(err.code, TS_ERR_CORRUPT);
+	assert_non_null(strstr(err.msg, "field \"path\" contains a NUL"));
+	assert_false(ts_rest_parse_table("GET t",
+									 "{\"path\":\"s3://b/t\",\"schema\":{\"fields\":[{\"id\":0,"
+									 "\"name\":\"a\\u0000b\",\"type\":\"INT\"}]}}", &t, &err));
+	assert_non_null(strstr(err.msg, "field \"schema.fields[0].name\" contains a NUL"));
+	assert_false(ts_rest_parse_table("GET t", "{\"path\":\"s3://b/t\",\"sch\\u0000ema\":1,"
+									 "\"schema\":{\"fields\":[]}}", &t, &err));
+	assert_non_null(strstr(err.msg, "contains a NUL"));
+	assert_false(ts_rest_parse_table("GET t", "{\"path\":\"s3://b/t\\r\\nHost: x\",\"schema\":{\"fields\":[]}}",
+									 &t, &err));
+	assert_non_null(strstr(err.msg, "field \"path\" contains a control character"));
+	/* an escaped backslash before "u0000" is no NUL */
+	assert_true(ts_rest_parse_table("GET t", "{\"path\":\"s3://b/t\\\\u0000\",\"schema\":{\"fields\":[]}}",
+									&t, &err));
+	assert_string_equal(t.path, "s3://b/t\\u0000");
+	ts_rest_table_free(&t);
+}
+
 static void
 test_parse_names(void **state)
 {
@@ -163,6 +192,7 @@ main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_parse_table),
 		cmocka_unit_test(test_parse_table_refused),
+		cmocka_unit_test(test_parse_table_nul),
 		cmocka_unit_test(test_parse_names),
 		cmocka_unit_test(test_parse_partitions),
 		cmocka_unit_test(test_url_encode),

@@ -1,0 +1,116 @@
+#!/bin/bash
+# rest.sh - the REST catalog as an attacker would run it (test/hostile/rest.mjs on
+# 127.0.0.1, started here), against the cluster of the PG* variables (run from
+# test/pg-tests.sh).  Each check asserts an ERROR's SQLSTATE and text, or what the
+# hostile server logged: which keys and session tokens reached which endpoint.
+# Prints "hostile-rest: N passed, N failed, 0 skipped".
+set -uo pipefail
+cd "$(dirname "$0")"
+D=$(mktemp -d /tmp/hostile-rest.XXXXXX)
+LOG=$D/requests.log
+TOKEN=hostile-$RANDOM$RANDOM
+: > "$LOG"
+node rest.mjs --token "$TOKEN" --log "$LOG" > "$D/ports" 2> "$D/server.err" &
+PID=$!
+trap 'kill $PID 2>/dev/null; rm -rf "$D"' EXIT
+for _ in $(seq 1 100); do [ -s "$D/ports" ] && break; sleep 0.1; done
+read -r CPORT HPORT < "$D/ports" || { echo "hostile-rest: 0 passed, 1 failed, 0 skipped"; exit 1; }
+pass=0; fail=0
+ok() { pass=$((pass + 1)); }
+bad() { fail=$((fail + 1)); echo "FAIL hostile-rest: $1"; }
+
+# psql as the unprivileged role hrole, errors with their SQLSTATE
+sql() { printf '\\set VERBOSITY verbose\nSET ROLE hrole;\n%s\n' "$1" | psql -X -q -v ON_ERROR_STOP=0 2>&1; }
+# expect_error NAME SQL SQLSTATE TEXT: the statement fails with that code and text
+expect_error() {
+    local out; out=$(sql "$2")
+    # the text may be in the message or its DETAIL
+    if printf '%s' "$out" | grep -q "ERROR:  $3: " && printf '%s' "$out" | grep -q "$4"; then ok
+    else bad "$1: want ERROR $3 ~ '$4', got: $out"; fi
+}
+# count of log lines matching a jq-free pattern (the log is one JSON object a line)
+logged() { grep -c -- "$1" "$LOG" || true; }
+
+psql -X -q -v ON_ERROR_STOP=1 <<SQL > "$D/setup.out" 2>&1 || { cat "$D/setup.out"; bad setup; }
+DROP SCHEMA IF EXISTS hostile_rest CASCADE;
+DROP SERVER IF EXISTS hrest CASCADE;
+DROP ROLE IF EXISTS hrole;
+CREATE EXTENSION IF NOT EXISTS tablescan_fdw;
+CREATE ROLE hrole;
+CREATE SCHEMA hostile_rest AUTHORIZATION hrole;
+CREATE SERVER hrest FOREIGN DATA WRAPPER tablescan_fdw OPTIONS (catalog 'rest',
+  uri 'http://127.0.0.1:$CPORT', "s3.endpoint" 'http://127.0.0.1:$HPORT',
+  "s3.path.style.access" 'true', "s3.region" 'us-east-1');
+GRANT USAGE ON FOREIGN SERVER hrest TO hrole;
+CREATE USER MAPPING FOR hrole SERVER hrest OPTIONS (token '$TOKEN',
+  "s3.access-key" 'MAPKEY', "s3.secret-key" 'MAPSECRET', "s3.session-token" 'MAPSESSION');
+SQL
+for t in redirect partial fileep owntoken keysonly noexpiry soon expired expiredat nulpath nulschema \
+         nultoken crlftoken local huge; do
+    psql -X -q -c "CREATE FOREIGN TABLE hostile_rest.$t (id int) SERVER hrest OPTIONS (database 'h', \"table\" '$t'); GRANT SELECT ON hostile_rest.$t TO hrole;" >/dev/null
+done
+
+# item 2: a token's endpoint only with the token's own keys; http(s) only; no local location
+expect_error redirect "SELECT * FROM hostile_rest.redirect" 28000 \
+    'names endpoint "http://127.0.0.1:[0-9]*" without its own access key and secret key'
+expect_error partial "SELECT * FROM hostile_rest.partial" 28000 'without its own secret key'
+expect_error fileep "SELECT * FROM hostile_rest.fileep" 22023 \
+    'names endpoint "file:///etc", which is not an http:// or https:// URL'
+expect_error local "SELECT * FROM hostile_rest.local" 42501 \
+    'location on the database server.s file system, which role "hrole" may not read'
+sql "SELECT * FROM hostile_rest.owntoken" > /dev/null
+if [ "$(grep '"store":"foreign"' "$LOG" | grep -c '"key":"TOKENKEY","session":"TOKENSESSION"')" -gt 0 ]; then ok
+else bad "owntoken: no request signed with the token's own key and session token reached its endpoint"; fi
+sql "SELECT * FROM hostile_rest.keysonly" > /dev/null
+if [ "$(grep '"store":"home"' "$LOG" | grep -c '"key":"TOKENKEY","session":null')" -gt 0 ]; then ok
+else bad "keysonly: the token's keys without the mapping's session token did not reach the server's endpoint"; fi
+# the role's keys and session token never reach the endpoint a token names
+if [ "$(grep '"store":"foreign"' "$LOG" | grep -cE 'MAPKEY|MAPSESSION')" -eq 0 ]; then ok
+else bad "the user mapping's key or session token reached the catalog's endpoint"; fi
+if [ "$(grep '"store":"home"' "$LOG" | grep -c 'MAPSESSION')" -eq 0 ]; then ok
+else bad "the mapping's session token went out with a data token's keys"; fi
+
+# item 10 + clarification 15: expiresAtMillis and expiresAt read; expired never sent
+expect_error expired "SELECT * FROM hostile_rest.expired" 28000 'gave an expired data token for Paimon table "h.expired"'
+expect_error expiredat "SELECT * FROM hostile_rest.expiredat" 28000 'gave an expired data token for Paimon table "h.expiredat"'
+if [ "$(logged EXPIREDKEY)" -eq 0 ]; then ok; else bad "an expired token's key reached a store"; fi
+# two statements in one session (the cache is the backend's)
+before=$(logged '"catalog":"owntoken/token"')
+sql "SELECT * FROM hostile_rest.owntoken; SELECT * FROM hostile_rest.owntoken;" > /dev/null
+n=$(( $(logged '"catalog":"owntoken/token"') - before ))
+if [ "$n" -eq 1 ]; then ok
+else bad "owntoken: a token good for 2 h (expiresAtMillis) was fetched $n times in two statements, want 1"; fi
+sql "SELECT * FROM hostile_rest.noexpiry; SELECT * FROM hostile_rest.noexpiry;" > /dev/null
+n=$(logged '"catalog":"noexpiry/token"')
+if [ "$n" -eq 2 ]; then ok
+else bad "noexpiry: a token without expiry was fetched $n times in two statements, want 2"; fi
+# a token with less than the hour's margin left is fetched again before each statement
+sql "SELECT * FROM hostile_rest.soon; SELECT * FROM hostile_rest.soon;" > /dev/null
+n=$(logged '"catalog":"soon/token"')
+if [ "$n" -eq 2 ]; then ok
+else bad "soon: a token 30 min from expiry was fetched $n times in two statements, want 2 (renewed ahead of expiry)"; fi
+
+# item 11: NUL anywhere in the catalog's strings, CR/LF in what becomes a header
+expect_error nulpath "SELECT * FROM hostile_rest.nulpath" XX001 'field "path" contains a NUL character'
+expect_error nulschema "SELECT * FROM hostile_rest.nulschema" XX001 'field "schema.fields\[0\].name" contains a NUL character'
+expect_error nultoken "SELECT * FROM hostile_rest.nultoken" XX001 'field "token.fs.s3a.session.token" contains a NUL character'
+expect_error crlftoken "SELECT * FROM hostile_rest.crlftoken" XX001 'value of key "fs.s3a.session.token" contains a control character'
+if [ "$(grep -c '"injected":"yes"' "$LOG")" -eq 0 ]; then ok; else bad "a header injected by a catalog's token reached a store"; fi
+
+# catalog answers are read with a cap naming the endpoint
+expect_error huge "SELECT * FROM hostile_rest.huge" '[0-9A-Z]*' 'GET databases/h/tables/huge: the answer is larger than 8 MB, the cap of catalog answers'
+
+# a listing whose next page token repeats ends at once (2 requests), not after 100000 pages
+expect_error loop "IMPORT FOREIGN SCHEMA loop FROM SERVER hrest INTO hostile_rest;" '[0-9A-Z]*' \
+    'GET databases/loop/tables: the answer gives the page token it was asked with as the next one'
+n=$(logged '"catalog":"loop/tables"')
+if [ "$n" -eq 2 ]; then ok; else bad "loop: $n listing requests, want 2"; fi
+
+# clarification 13: refused credentials end an IMPORT with an ERROR, not a WARNING a table
+out=$(sql "IMPORT FOREIGN SCHEMA deny FROM SERVER hrest INTO hostile_rest;")
+if printf '%s' "$out" | grep -q 'ERROR:  28000: the REST catalog of server "hrest" refused the credentials' &&
+   ! printf '%s' "$out" | grep -q WARNING; then ok
+else bad "import deny: want ERROR 28000 and no WARNING, got: $out"; fi
+
+psql -X -q -c "DROP SCHEMA hostile_rest CASCADE; DROP SERVER hrest CASCADE; DROP ROLE hrole;" >/dev/null 2>&1
+echo "hostile-rest: $pass passed, $fail failed, 0 skipped"
