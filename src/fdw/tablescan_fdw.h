@@ -61,6 +61,8 @@ typedef struct TsTableOptions
 } TsTableOptions;
 
 extern TsTableOptions *tablescan_get_options(Oid foreigntableid);
+/* changes.c: a read of tablescan_changes replaces the table's starting options */
+extern void tablescan_changes_adjust_options(Oid relid, TsTableOptions *o);
 extern void tablescan_check_path_privilege(const char *option_name);
 /* check hook of the GUC tablescan.scan_options (options.c) */
 extern bool tablescan_check_scan_options(char **newval, void **extra, GucSource source);

@@ -1,0 +1,227 @@
+-- Following changes: tablescan_changes(NULL::tab, consumer => ...) returns
+-- the changes of the snapshots a consumer has not read yet and moves its
+-- position (tablescan_consumers) in the same transaction.
+-- The tables followed are copies of generated fixtures in the data
+-- directory whose later snapshots are held back and "committed" during the
+-- test (snapshot file moved back, LATEST hint rewritten), so the stream
+-- sees the table grow.  pk_dedup_levels has snapshots 1 A, 2 A, 3 C, 4 A,
+-- 5 A, 6 C, 7 A, 8 A, 9 C (A = APPEND, C = COMPACT, committed at
+-- 1700000000000 + id * 1000 ms); the rows expected are computed in SQL from
+-- its write stream (pk_dedup_levels.ops.jsonl), independent of our reader.
+CREATE EXTENSION tablescan_fdw;
+\getenv fixtures TS_FIXTURES
+\set warehouse :fixtures/warehouse
+SET regress.fixtures = :'fixtures';
+CREATE FUNCTION pg_temp.error_of(q text) RETURNS SETOF text LANGUAGE plpgsql AS $$
+DECLARE
+  fx text := current_setting('regress.fixtures');
+  msg text; det text; hint text;
+BEGIN
+  EXECUTE q;
+  RETURN NEXT 'no error';
+EXCEPTION WHEN OTHERS THEN
+  GET STACKED DIAGNOSTICS msg = MESSAGE_TEXT, det = PG_EXCEPTION_DETAIL, hint = PG_EXCEPTION_HINT;
+  RETURN NEXT regexp_replace(replace('ERROR:  ' || msg, fx, '<fixtures>'), '"/[^"]*/regress_stream/', '"<scratch>/');
+  RETURN QUERY SELECT 'HINT:  ' || hint WHERE hint <> '';
+END $$;
+-- a shell command in the data directory (the test runs as superuser)
+CREATE FUNCTION pg_temp.sh(cmd text) RETURNS void LANGUAGE plpgsql AS $$
+BEGIN
+  EXECUTE format('COPY (SELECT 1) TO PROGRAM %L', 'cat >/dev/null; ' || cmd);
+END $$;
+SELECT current_setting('data_directory') || '/regress_stream' AS scratch \gset
+\set levels :scratch/levels
+\set orders :scratch/orders
+SELECT pg_temp.sh(format($c$
+  rm -rf regress_stream && mkdir -p regress_stream/held &&
+  cp -r %1$s/pk.db/pk_dedup_levels regress_stream/levels &&
+  cp -r %1$s/sales.db/orders regress_stream/orders &&
+  for i in 5 6 7 8 9; do mv regress_stream/levels/snapshot/snapshot-$i regress_stream/held/levels-$i; done &&
+  printf 4 > regress_stream/levels/snapshot/LATEST &&
+  mv regress_stream/orders/snapshot/snapshot-3 regress_stream/held/orders-3 &&
+  printf 2 > regress_stream/orders/snapshot/LATEST$c$, :'warehouse'));
+-- commit held snapshot i of table t
+CREATE FUNCTION pg_temp.commit(t text, i int) RETURNS void LANGUAGE sql AS $$
+  SELECT pg_temp.sh(format('mv regress_stream/held/%1$s-%2$s regress_stream/%1$s/snapshot/snapshot-%2$s && printf %2$s > regress_stream/%1$s/snapshot/LATEST', t, i))
+$$;
+
+CREATE SERVER lake FOREIGN DATA WRAPPER tablescan_fdw OPTIONS (warehouse :'warehouse');
+CREATE SERVER scratch FOREIGN DATA WRAPPER tablescan_fdw;
+
+-- the model: per key the newest record the APPEND snapshots (a, b] wrote,
+-- retracts kept (what incremental-between 'a,b' reads)
+CREATE TEMP TABLE ops_raw (line jsonb);
+\set ops :warehouse/pk.db/pk_dedup_levels.ops.jsonl
+COPY ops_raw (line) FROM :'ops';
+CREATE TEMP VIEW appended AS
+SELECT (r.line->>'snapshot')::int AS snapshot, r.line->>'partition' AS part, r.line->'key' AS key,
+       (r.line->>'seq')::bigint AS seq, r.line->>'kind' AS kind,
+       (r.line->'values'->>'id')::int AS id, (r.line->'values'->>'p')::int AS p,
+       r.line->'values'->>'v' AS v
+  FROM ops_raw r
+  JOIN ops_raw s ON s.line->>'op' = 'snapshot' AND s.line->>'kind' = 'APPEND'
+                AND s.line->>'id' = r.line->>'snapshot'
+ WHERE r.line->>'op' = 'record';
+CREATE FUNCTION model(a int, b int) RETURNS TABLE (id int, p int, v text, kind text)
+LANGUAGE sql AS $$
+  SELECT id, p, v, kind FROM (
+    SELECT DISTINCT ON (part, key) * FROM appended
+     WHERE snapshot > a AND snapshot <= b ORDER BY part, key, seq DESC) last
+$$;
+CREATE FOREIGN TABLE lv (id int, p int, v text, "_ROW_KIND" text) SERVER scratch
+  OPTIONS (path :'levels', "scan.mode" 'from-snapshot', "scan.snapshot-id" '1');
+-- what a batch of consumer c returned, against the model of (a, b]
+CREATE TEMP TABLE got (id int, p int, v text, kind text);
+CREATE FUNCTION differs(a int, b int) RETURNS bigint LANGUAGE sql AS $$
+  SELECT count(*) FROM ((SELECT * FROM got EXCEPT ALL SELECT * FROM model(a, b))
+    UNION ALL (SELECT * FROM model(a, b) EXCEPT ALL SELECT * FROM got)) d
+$$;
+CREATE FUNCTION position_of(c text) RETURNS bigint LANGUAGE sql AS $$
+  SELECT next_snapshot FROM tablescan_consumers WHERE consumer = c
+$$;
+
+-- from-snapshot 1, at most 2 snapshots a call: (0, 2], then (2, 4]
+INSERT INTO got SELECT * FROM tablescan_changes(NULL::lv, consumer => 'a', max_snapshots => 2);
+SELECT count(*) AS rows, differs(0, 2) AS different, position_of('a') AS next FROM got;
+TRUNCATE got;
+INSERT INTO got SELECT * FROM tablescan_changes(NULL::lv, consumer => 'a', max_snapshots => 2);
+SELECT count(*) AS rows, differs(2, 4) AS different, position_of('a') AS next FROM got;
+TRUNCATE got;
+-- nothing new: no rows, same position
+SELECT count(*) AS rows FROM tablescan_changes(NULL::lv, consumer => 'a');
+SELECT position_of('a') AS next;
+-- a rollback leaves the position where it was; consumer b is independent
+BEGIN;
+SELECT count(*) > 0 AS read_something FROM tablescan_changes(NULL::lv, consumer => 'b');
+SELECT position_of('b') AS next_inside;
+ROLLBACK;
+SELECT position_of('b') AS next_after_rollback;
+INSERT INTO got SELECT * FROM tablescan_changes(NULL::lv, consumer => 'b');
+SELECT count(*) AS rows, differs(0, 4) AS different, position_of('b') AS next FROM got;
+TRUNCATE got;
+-- two snapshots committed (5 A, 6 C): a reads (4, 6], once
+SELECT pg_temp.commit('levels', 5), pg_temp.commit('levels', 6);
+INSERT INTO got SELECT * FROM tablescan_changes(NULL::lv, consumer => 'a');
+SELECT count(*) AS rows, differs(4, 6) AS different, position_of('a') AS next FROM got;
+TRUNCATE got;
+SELECT count(*) AS rows_again FROM tablescan_changes(NULL::lv, consumer => 'a');
+-- an explicit range: snapshots 2 to 5, both included; no consumer moves
+INSERT INTO got SELECT * FROM tablescan_changes(NULL::lv, from_snapshot => 2, to_snapshot => 5);
+SELECT count(*) AS rows, differs(1, 5) AS different FROM got;
+TRUNCATE got;
+SELECT pg_temp.error_of('SELECT * FROM tablescan_changes(NULL::lv, from_snapshot => 2, to_snapshot => 7)');
+SELECT pg_temp.error_of($$SELECT * FROM tablescan_changes(NULL::lv, consumer => 'a', from_snapshot => 2)$$);
+SELECT pg_temp.error_of('SELECT * FROM tablescan_changes(NULL::lv)');
+SELECT pg_temp.error_of($$SELECT * FROM tablescan_changes(NULL::lv, consumer => 'a', max_snapshots => 0)$$);
+SELECT pg_temp.error_of($$SELECT * FROM tablescan_changes(NULL::ops_raw, consumer => 'a')$$);
+
+-- waiting: a snapshot after 5 exists; none after 6 within 0.2 s; one
+-- committed 0.3 s into the wait ends it
+SELECT tablescan_wait_for_snapshot('lv', 5, '0 s') AS latest;
+SELECT tablescan_wait_for_snapshot('lv', 6, '0.2 s') IS NULL AS timed_out;
+SELECT pg_temp.sh('(sleep 0.3; mv regress_stream/held/levels-7 regress_stream/levels/snapshot/snapshot-7 && printf 7 > regress_stream/levels/snapshot/LATEST) >/dev/null 2>&1 &');
+SELECT clock_timestamp() AS t0 \gset
+SELECT tablescan_wait_for_snapshot('lv', 6, '30 s') AS latest;
+SELECT clock_timestamp() - :'t0' < interval '20 s' AS woke_early;
+SELECT pg_temp.error_of($$SELECT tablescan_wait_for_snapshot('lv', 6, '-1 s')$$);
+
+-- starting modes (first call of a consumer), latest snapshot now 7
+-- latest: nothing read, next = 8
+ALTER FOREIGN TABLE lv OPTIONS (SET "scan.mode" 'latest', DROP "scan.snapshot-id");
+SELECT count(*) AS rows FROM tablescan_changes(NULL::lv, consumer => 'm_latest2');
+SELECT position_of('m_latest2') AS next;
+-- from-timestamp: the first snapshot committed at or after it comes first
+ALTER FOREIGN TABLE lv OPTIONS (SET "scan.mode" 'from-timestamp', ADD "scan.timestamp-millis" '1700000004000');
+INSERT INTO got SELECT * FROM tablescan_changes(NULL::lv, consumer => 'm_ts', max_snapshots => 1);
+SELECT count(*) AS rows, differs(3, 4) AS different, position_of('m_ts') AS next FROM got;
+TRUNCATE got;
+ALTER FOREIGN TABLE lv OPTIONS (SET "scan.timestamp-millis" '1700000004001');
+INSERT INTO got SELECT * FROM tablescan_changes(NULL::lv, consumer => 'm_ts2', max_snapshots => 1);
+SELECT count(*) AS rows, differs(4, 5) AS different, position_of('m_ts2') AS next FROM got;
+TRUNCATE got;
+-- (the two first batches differ)
+SELECT count(*) > 0 AS batches_differ FROM (SELECT * FROM model(3, 4) EXCEPT SELECT * FROM model(4, 5)) d;
+ALTER FOREIGN TABLE lv OPTIONS (DROP "scan.timestamp-millis");
+-- the full modes read a whole snapshot first (no row kinds: refused with
+-- _ROW_KIND, read through a table without it)
+ALTER FOREIGN TABLE lv OPTIONS (SET "scan.mode" 'latest-full');
+SELECT pg_temp.error_of($$SELECT * FROM tablescan_changes(NULL::lv, consumer => 'm_full')$$);
+SELECT position_of('m_full') IS NULL AS not_started;
+CREATE FOREIGN TABLE lvf (id int, p int, v text) SERVER scratch
+  OPTIONS (path :'levels', "scan.mode" 'latest-full');
+CREATE FOREIGN TABLE lv_at (id int, p int, v text) SERVER scratch
+  OPTIONS (path :'levels', "scan.snapshot-id" '7');
+SELECT count(*) AS rows,
+       (SELECT count(*) FROM ((TABLE lv_at EXCEPT ALL SELECT * FROM tablescan_changes(NULL::lvf, consumer => 'f'))
+         UNION ALL (SELECT * FROM tablescan_changes(NULL::lvf, consumer => 'g') EXCEPT ALL TABLE lv_at)) d) AS different
+  FROM lv_at;
+SELECT consumer, next_snapshot FROM tablescan_consumers WHERE consumer IN ('f', 'g') ORDER BY 1;
+-- then the deltas: 8 is committed, consumer f reads its changes
+SELECT pg_temp.commit('levels', 8);
+SELECT count(*) AS rows FROM tablescan_changes(NULL::lvf, consumer => 'f');
+SELECT (SELECT count(*) FROM model(7, 8)) AS model_rows, position_of('f') AS next;
+-- from-snapshot-full 2: all of snapshot 2, then from 3 on (a call bounded to
+-- one snapshot reads only the full one)
+ALTER FOREIGN TABLE lvf OPTIONS (SET "scan.mode" 'from-snapshot-full', ADD "scan.snapshot-id" '2');
+ALTER FOREIGN TABLE lv_at OPTIONS (SET "scan.snapshot-id" '2');
+SELECT count(*) AS rows FROM tablescan_changes(NULL::lvf, consumer => 'sf', max_snapshots => 1);
+SELECT (SELECT count(*) FROM lv_at) AS snapshot_2_rows, position_of('sf') AS next;
+-- compacted-full: the newest COMPACT snapshot (6), then from 7 on
+ALTER FOREIGN TABLE lvf OPTIONS (SET "scan.mode" 'compacted-full', DROP "scan.snapshot-id");
+ALTER FOREIGN TABLE lv_at OPTIONS (SET "scan.snapshot-id" '6');
+SELECT count(*) AS rows FROM tablescan_changes(NULL::lvf, consumer => 'cf', max_snapshots => 1);
+SELECT (SELECT count(*) FROM lv_at) AS snapshot_6_rows, position_of('cf') AS next;
+-- modes a stream cannot start with
+ALTER FOREIGN TABLE lvf OPTIONS (SET "scan.mode" 'from-file-creation-time');
+SELECT pg_temp.error_of($$SELECT * FROM tablescan_changes(NULL::lvf, consumer => 'x')$$);
+ALTER FOREIGN TABLE lvf OPTIONS (SET "scan.mode" 'latest', ADD "scan.tag-name" 't1');
+SELECT pg_temp.error_of($$SELECT * FROM tablescan_changes(NULL::lvf, consumer => 'x')$$);
+ALTER FOREIGN TABLE lvf OPTIONS (DROP "scan.tag-name");
+-- what a stream cannot follow yet is refused, naming it
+ALTER FOREIGN TABLE lvf OPTIONS (ADD "changelog-producer" 'input');
+SELECT pg_temp.error_of($$SELECT * FROM tablescan_changes(NULL::lvf, consumer => 'x')$$);
+ALTER FOREIGN TABLE lvf OPTIONS (SET "changelog-producer" 'none', ADD "streaming-read-overwrite" 'true');
+SELECT pg_temp.error_of($$SELECT * FROM tablescan_changes(NULL::lvf, consumer => 'x')$$);
+ALTER FOREIGN TABLE lvf OPTIONS (DROP "streaming-read-overwrite");
+-- the table's own scans are untouched by the stream's options
+SELECT (SELECT count(*) FROM lvf) = (SELECT count(*) FROM model(0, 8) WHERE kind IN ('+I', '+U'))
+  AS batch_read_is_latest;
+
+-- snapshots expiring under a consumer: b is at 5; snapshots 1 to 5 expire
+-- (files gone, EARLIEST 6): b's next read is an ERROR that says so, and its
+-- position stays; a (at 7) reads on
+SELECT pg_temp.sh('rm regress_stream/levels/snapshot/snapshot-[1-5] && printf 6 > regress_stream/levels/snapshot/EARLIEST');
+SELECT pg_temp.error_of($$SELECT * FROM tablescan_changes(NULL::lv, consumer => 'b')$$);
+SELECT position_of('b') AS next;
+INSERT INTO got SELECT * FROM tablescan_changes(NULL::lv, consumer => 'a');
+SELECT count(*) AS rows, differs(6, 8) AS different, position_of('a') AS next FROM got;
+TRUNCATE got;
+-- management: reset moves a consumer (NULL: start again), drop removes it
+SELECT tablescan_consumer_reset('lv', 'b', 8);
+INSERT INTO got SELECT * FROM tablescan_changes(NULL::lv, consumer => 'b');
+SELECT count(*) AS rows, differs(7, 8) AS different, position_of('b') AS next FROM got;
+TRUNCATE got;
+SELECT tablescan_consumer_reset('lv', 'b');
+SELECT position_of('b') IS NULL AS restarts;
+SELECT tablescan_consumer_drop('lv', 'b') AS dropped, tablescan_consumer_drop('lv', 'b') AS again;
+SELECT pg_temp.error_of($$SELECT tablescan_consumer_reset('lv', 'b', 0)$$);
+SELECT table_oid, consumer, next_snapshot FROM tablescan_consumers ORDER BY consumer;
+
+-- an append table: every row appended once, in batches
+CREATE FOREIGN TABLE ord (id int) SERVER scratch
+  OPTIONS (path :'orders', "scan.mode" 'from-snapshot', "scan.snapshot-id" '1');
+CREATE FOREIGN TABLE ord_all (id int) SERVER lake
+  OPTIONS (database 'sales', "table" 'orders');
+CREATE TEMP TABLE ord_got (id int);
+INSERT INTO ord_got SELECT * FROM tablescan_changes(NULL::ord, consumer => 'o');
+SELECT count(*) AS rows, position_of('o') AS next FROM ord_got;
+SELECT pg_temp.commit('orders', 3);
+INSERT INTO ord_got SELECT * FROM tablescan_changes(NULL::ord, consumer => 'o');
+SELECT count(*) AS rows, count(DISTINCT id) AS distinct_ids, position_of('o') AS next FROM ord_got;
+SELECT count(*) AS different FROM ((TABLE ord_got EXCEPT ALL TABLE ord_all)
+  UNION ALL (TABLE ord_all EXCEPT ALL TABLE ord_got)) d;
+
+SELECT pg_temp.sh('rm -rf regress_stream');
+DROP SERVER scratch CASCADE;
+DROP SERVER lake CASCADE;
+DROP EXTENSION tablescan_fdw;
