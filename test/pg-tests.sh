@@ -48,3 +48,7 @@ python3 test/conformance/prune_diff.py --shared "$TS_SHARED"
 
 # corruption matrix, cancel, bounded memory, concurrent commits
 bash test/reliability/run.sh 2>&1 | grep -vE '^(ok|PASS) ' | tail -30
+
+# following changes: sessions reading one consumer while a writer commits, exactly once
+REL_DB=ts_stream bash test/stream/concurrent.sh 2>&1 | grep -vE '^ok ' | tail -10
+psql -X -q -d postgres -c "DROP DATABASE IF EXISTS ts_stream" >/dev/null 2>&1
