@@ -32,10 +32,14 @@ END $$;
 SELECT current_setting('data_directory') || '/regress_stream' AS scratch \gset
 \set levels :scratch/levels
 \set orders :scratch/orders
+\set input :scratch/input
+\set input_agg :scratch/input_agg
 SELECT pg_temp.sh(format($c$
   rm -rf regress_stream && mkdir -p regress_stream/held &&
   cp -r %1$s/pk.db/pk_dedup_levels regress_stream/levels &&
   cp -r %1$s/sales.db/orders regress_stream/orders &&
+  cp -r %1$s/../stream/pk_input regress_stream/input &&
+  cp -r %1$s/../stream/pk_input_agg regress_stream/input_agg &&
   for i in 5 6 7 8 9; do mv regress_stream/levels/snapshot/snapshot-$i regress_stream/held/levels-$i; done &&
   printf 4 > regress_stream/levels/snapshot/LATEST &&
   mv regress_stream/orders/snapshot/snapshot-3 regress_stream/held/orders-3 &&
@@ -178,9 +182,7 @@ ALTER FOREIGN TABLE lvf OPTIONS (SET "scan.mode" 'latest', ADD "scan.tag-name" '
 SELECT pg_temp.error_of($$SELECT * FROM tablescan_changes(NULL::lvf, consumer => 'x')$$);
 ALTER FOREIGN TABLE lvf OPTIONS (DROP "scan.tag-name");
 -- what a stream cannot follow yet is refused, naming it
-ALTER FOREIGN TABLE lvf OPTIONS (ADD "changelog-producer" 'input');
-SELECT pg_temp.error_of($$SELECT * FROM tablescan_changes(NULL::lvf, consumer => 'x')$$);
-ALTER FOREIGN TABLE lvf OPTIONS (SET "changelog-producer" 'none', ADD "streaming-read-overwrite" 'true');
+ALTER FOREIGN TABLE lvf OPTIONS (ADD "streaming-read-overwrite" 'true');
 SELECT pg_temp.error_of($$SELECT * FROM tablescan_changes(NULL::lvf, consumer => 'x')$$);
 ALTER FOREIGN TABLE lvf OPTIONS (DROP "streaming-read-overwrite");
 -- the table's own scans are untouched by the stream's options
@@ -206,6 +208,73 @@ SELECT position_of('b') IS NULL AS restarts;
 SELECT tablescan_consumer_drop('lv', 'b') AS dropped, tablescan_consumer_drop('lv', 'b') AS again;
 SELECT pg_temp.error_of($$SELECT tablescan_consumer_reset('lv', 'b', 0)$$);
 SELECT table_oid, consumer, next_snapshot FROM tablescan_consumers ORDER BY consumer;
+
+-- changelog-producer input (generated as Java's writer does: every APPEND
+-- commit also writes its records as changelog files, in the snapshot's
+-- changelog manifest list): a stream reads the changelog files unmerged,
+-- every record a row with its kind, for any merge engine.  The model: the
+-- records the APPEND snapshots of the range wrote to data files, from the
+-- write stream.
+CREATE TEMP TABLE cl_ops (line jsonb, src text);
+\set ops :fixtures/stream/pk_input.ops.jsonl
+COPY cl_ops (line) FROM :'ops';
+UPDATE cl_ops SET src = 'dedup';
+\set ops :fixtures/stream/pk_input_agg.ops.jsonl
+COPY cl_ops (line) FROM :'ops';
+UPDATE cl_ops SET src = 'agg' WHERE src IS NULL;
+CREATE FUNCTION cl_model(s text, a int, b int) RETURNS TABLE (id int, p int, v text, n bigint, kind text)
+LANGUAGE sql AS $$
+  SELECT (r.line->'values'->>'id')::int, (r.line->'values'->>'p')::int, r.line->'values'->>'v',
+         (r.line->'values'->>'n')::bigint, r.line->>'kind'
+    FROM cl_ops r
+    JOIN cl_ops sn ON sn.src = r.src AND sn.line->>'op' = 'snapshot' AND sn.line->>'kind' = 'APPEND'
+                  AND sn.line->>'id' = r.line->>'snapshot'
+   WHERE r.src = s AND r.line->>'op' = 'record' AND r.line->>'file' LIKE 'data-%'
+     AND (r.line->>'snapshot')::int > a AND (r.line->>'snapshot')::int <= b
+$$;
+CREATE TEMP TABLE cl_got (id int, p int, v text, n bigint, kind text);
+CREATE FUNCTION cl_differs(s text, a int, b int) RETURNS bigint LANGUAGE sql AS $$
+  SELECT count(*) FROM ((SELECT * FROM cl_got EXCEPT ALL SELECT * FROM cl_model(s, a, b))
+    UNION ALL (SELECT * FROM cl_model(s, a, b) EXCEPT ALL SELECT * FROM cl_got)) d
+$$;
+CREATE FOREIGN TABLE cl (id int, p int, v text, n bigint, "_ROW_KIND" text) SERVER scratch
+  OPTIONS (path :'input', "scan.mode" 'from-snapshot', "scan.snapshot-id" '1');
+CREATE FOREIGN TABLE cl_agg (id int, p int, v text, n bigint, "_ROW_KIND" text) SERVER scratch
+  OPTIONS (path :'input_agg', "scan.mode" 'from-snapshot', "scan.snapshot-id" '1');
+-- snapshots 1 to 3 (3 is a COMPACT one, without changelog), then the rest
+INSERT INTO cl_got SELECT * FROM tablescan_changes(NULL::cl, consumer => 'c', max_snapshots => 3);
+SELECT count(*) AS rows, cl_differs('dedup', 0, 3) AS different, position_of('c') AS next FROM cl_got;
+-- (unmerged: some key comes more than once)
+SELECT count(*) > 0 AS keys_repeated FROM (SELECT id, p FROM cl_got GROUP BY 1, 2 HAVING count(*) > 1) k;
+TRUNCATE cl_got;
+INSERT INTO cl_got SELECT * FROM tablescan_changes(NULL::cl, consumer => 'c');
+SELECT count(*) AS rows, cl_differs('dedup', 3, 9) AS different, position_of('c') AS next FROM cl_got;
+TRUNCATE cl_got;
+-- the aggregation engine streams its changelog the same way
+INSERT INTO cl_got SELECT * FROM tablescan_changes(NULL::cl_agg, consumer => 'c');
+SELECT count(*) AS rows, cl_differs('agg', 0, 9) AS different FROM cl_got;
+TRUNCATE cl_got;
+-- incremental-between reads the changelog too (scan mode auto = changelog
+-- with a producer, or changelog), and the merged data files with delta
+CREATE FOREIGN TABLE cl_between (id int, p int, v text, n bigint, "_ROW_KIND" text) SERVER scratch
+  OPTIONS (path :'input', "incremental-between" '1,5');
+INSERT INTO cl_got SELECT * FROM cl_between;
+SELECT count(*) AS rows, cl_differs('dedup', 1, 5) AS different FROM cl_got;
+TRUNCATE cl_got;
+ALTER FOREIGN TABLE cl_between OPTIONS (ADD "incremental-between-scan-mode" 'changelog');
+INSERT INTO cl_got SELECT * FROM cl_between;
+SELECT count(*) AS rows, cl_differs('dedup', 1, 5) AS different FROM cl_got;
+TRUNCATE cl_got;
+ALTER FOREIGN TABLE cl_between OPTIONS (SET "incremental-between-scan-mode" 'delta');
+SELECT count(*) AS delta_rows, count(DISTINCT (id, p)) AS keys FROM cl_between;
+-- a full start of a lookup / full-compaction table reads only some levels
+-- in Java: refused; the other starts read the changelog
+ALTER FOREIGN TABLE cl OPTIONS (ADD "changelog-producer" 'lookup', SET "scan.mode" 'latest-full');
+SELECT pg_temp.error_of($$SELECT * FROM tablescan_changes(NULL::cl, consumer => 'l')$$);
+ALTER FOREIGN TABLE cl OPTIONS (SET "scan.mode" 'from-snapshot');
+INSERT INTO cl_got SELECT * FROM tablescan_changes(NULL::cl, consumer => 'l');
+SELECT count(*) AS rows, cl_differs('dedup', 0, 9) AS different FROM cl_got;
+TRUNCATE cl_got;
 
 -- an append table: every row appended once, in batches
 CREATE FOREIGN TABLE ord (id int) SERVER scratch

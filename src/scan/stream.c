@@ -6,11 +6,13 @@
  * latest, from-snapshot, from-snapshot-full, from-timestamp,
  * compacted-full), the check that a follower's next snapshot has not
  * expired, the end of a bounded batch, and the refusals of what a stream
- * cannot yet read exactly as Java would (changelog producers, overwrite
- * reading, delayed or bounded reading).  The rows of a batch are read by
- * the incremental path (incremental.c: the ADD files of the APPEND
- * snapshots of the range, which is what Java's DeltaFollowUpScanner
- * plans) or, for a full start, by a batch read of one snapshot.  No
+ * cannot yet read exactly as Java would (full starts of lookup /
+ * full-compaction tables, overwrite reading, delayed or bounded reading).
+ * The rows of a batch are read by the incremental path (incremental.c:
+ * the ADD files of the APPEND snapshots of the range, which is what Java's
+ * DeltaFollowUpScanner plans, or with a changelog producer the changelog
+ * files of its snapshots, ChangelogFollowUpScanner's, read unmerged) or,
+ * for a full start, by a batch read of one snapshot.  No
  * PostgreSQL here: the consumer's position is kept by src/fdw/changes.c.
  */
 #include <stdlib.h>
@@ -40,9 +42,10 @@ ts_stream_check_table(const ts_plan *plan, ts_err *err)
 		return ts_error(err, TS_ERR_UNSUPPORTED,
 						"table \"%s\": a format table has no snapshots to follow",
 						plan->table_path);
-	if (producer && strcasecmp(producer, "none") != 0)
+	if (producer && strcasecmp(producer, "none") != 0 && strcasecmp(producer, "input") != 0 &&
+		strcasecmp(producer, "lookup") != 0 && strcasecmp(producer, "full-compaction") != 0)
 		return ts_error(err, TS_ERR_UNSUPPORTED,
-						"table \"%s\": following changes of tables with changelog-producer \"%s\" is not supported yet (their streams read the changelog files)",
+						"table \"%s\": following changes of tables with changelog-producer \"%s\" is not supported",
 						plan->table_path, producer);
 	for (int i = 0; refused[i]; i++)
 	{
@@ -180,6 +183,18 @@ ts_stream_start(const ts_plan *plan, const ts_stream_options *so, ts_stream_star
 			return false;
 		out->next = (found == 0 ? earliest - 1 : found) + 1;
 		return true;
+	}
+	if (is_mode(mode, "latest-full") || is_mode(mode, "compacted-full") ||
+		is_mode(mode, "from-snapshot-full"))
+	{
+		const char *producer = ts_plan_option(plan, TS_OPT_CHANGELOG_PRODUCER);
+
+		/* Java's first scan then reads levels > 0 (lookup) or the top level only */
+		if (producer && (strcasecmp(producer, "lookup") == 0 ||
+						 strcasecmp(producer, "full-compaction") == 0))
+			return ts_error(err, TS_ERR_UNSUPPORTED,
+							"table \"%s\": scan.mode \"%s\" with changelog-producer \"%s\" is not supported yet (its full start reads only some levels)",
+							plan->table_path, mode, producer);
 	}
 	if (is_mode(mode, "latest-full") || is_mode(mode, "compacted-full"))
 	{
