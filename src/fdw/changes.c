@@ -46,10 +46,11 @@ static const char *const start_keys[] = {
 	"incremental-between-timestamp", "incremental-between-scan-mode", NULL
 };
 
-/* The override of a read in progress (InvalidOid: none). */
+/* The override of a read in progress (InvalidOid: none): options added */
 static Oid	override_relid = InvalidOid;
-static const char *override_key;
-static const char *override_value;
+static int	override_n;
+static const char *const *override_keys;
+static const char *const *override_values;
 
 static bool
 is_start_key(const char *key)
@@ -106,8 +107,11 @@ tablescan_changes_adjust_options(Oid relid, TsTableOptions *o)
 	if (!OidIsValid(override_relid) || relid != override_relid)
 		return;
 	take_start_options(o, NULL);
-	o->paimon_keys = lappend(o->paimon_keys, pstrdup(override_key));
-	o->paimon_values = lappend(o->paimon_values, pstrdup(override_value));
+	for (int i = 0; i < override_n; i++)
+	{
+		o->paimon_keys = lappend(o->paimon_keys, pstrdup(override_keys[i]));
+		o->paimon_values = lappend(o->paimon_values, pstrdup(override_values[i]));
+	}
 	o->cache = false;
 }
 
@@ -184,12 +188,13 @@ move_consumer(Oid relid, const char *consumer, int64 next)
 }
 
 /*
- * SELECT * FROM the table with key = value in place of its starting
- * options, each row into the tuplestore in the table's row type (NULLs
- * for dropped columns, which SELECT * leaves out).
+ * SELECT * FROM the table with the n options keys = values in place of its
+ * starting options, each row into the tuplestore in the table's row type
+ * (NULLs for dropped columns, which SELECT * leaves out).
  */
 static void
-read_rows(Oid relid, const char *key, const char *value, ReturnSetInfo *rsinfo)
+read_rows(Oid relid, int n, const char *const *keys, const char *const *vals,
+		  ReturnSetInfo *rsinfo)
 {
 	TupleDesc	desc = rsinfo->setDesc;
 	Datum	   *values = palloc(sizeof(Datum) * desc->natts);
@@ -199,8 +204,9 @@ read_rows(Oid relid, const char *key, const char *value, ReturnSetInfo *rsinfo)
 														get_rel_name(relid)));
 
 	override_relid = relid;
-	override_key = key;
-	override_value = value;
+	override_n = n;
+	override_keys = keys;
+	override_values = vals;
 	PG_TRY();
 	{
 		/* no parallel plan: workers would not see the override */
@@ -258,10 +264,20 @@ relid_of_row_arg(FunctionCallInfo fcinfo)
 	return tablescan_check_foreign_table(relid);
 }
 
-/* A primary-key table's full start has no row kinds to give. */
+/*
+ * A full start of a primary-key table: a batch read of the snapshot, which
+ * gives no row kinds, and which on a first-row table would hide the
+ * level-0 files Java's streaming full start merges.
+ */
 static void
 check_full_start(Oid relid, const ts_plan *plan, const char *mode)
 {
+	if (plan->kind == TS_TABLE_PRIMARY_KEY && plan->core.merge_engine == TS_MERGE_FIRST_ROW)
+		ereport(ERROR,
+				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+				 errmsg("scan.mode \"%s\" of foreign table \"%s\" is not supported on first-row tables (Java's full start merges the level-0 files a batch read hides)",
+						mode, get_rel_name(relid)),
+				 errhint("Start with scan.mode 'latest', 'from-snapshot' or 'from-timestamp'.")));
 	if (plan->kind == TS_TABLE_PRIMARY_KEY && get_attnum(relid, "_ROW_KIND") != InvalidAttrNumber)
 		ereport(ERROR,
 				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
@@ -318,8 +334,12 @@ tablescan_changes(PG_FUNCTION_ARGS)
 				tablescan_report(&err);
 			if (st.started && st.full_snapshot > 0)
 			{
+				/* Java's streaming full start sees level 0 of DV tables too */
+				const char *keys[] = {"scan.snapshot-id", "deletion-vectors.merge-on-read"};
+				const char *values[] = {psprintf(INT64_FORMAT, st.full_snapshot), "true"};
+
 				check_full_start(relid, plan, st.mode);
-				read_rows(relid, "scan.snapshot-id", psprintf(INT64_FORMAT, st.full_snapshot), rsinfo);
+				read_rows(relid, plan->core.deletion_vectors ? 2 : 1, keys, values, rsinfo);
 				if (max_snapshots == 1)
 				{
 					move_consumer(relid, consumer, st.next);
@@ -350,8 +370,12 @@ tablescan_changes(PG_FUNCTION_ARGS)
 			end = Min(end, to);
 		}
 		if (end >= next)
-			read_rows(relid, "incremental-between",
-					  psprintf(INT64_FORMAT "," INT64_FORMAT, next - 1, end), rsinfo);
+		{
+			const char *keys[] = {"incremental-between", TS_OPT_STREAM_UNMERGED};
+			const char *values[] = {psprintf(INT64_FORMAT "," INT64_FORMAT, next - 1, end), "true"};
+
+			read_rows(relid, 2, keys, values, rsinfo);
+		}
 		if (consumer)
 			move_consumer(relid, consumer, Max(next, end + 1));
 done:

@@ -13,8 +13,8 @@
  * of their own kind like Java's forceKeepDelete (the audit_log read) and
  * can hand each row's kind on as the system column _ROW_KIND; those merge
  * only with the deduplicate engine (incremental.c refuses the others).
- * Changelog reads (plan->changelog) do not merge: every record of the
- * split's changelog files is a row, any engine.
+ * Changelog reads and the reads of a stream (plan->unmerged) do not
+ * merge: every record of the split's files is a row, any engine.
  * Memory: one batch per file plus one output batch.
  */
 #include <stdio.h>
@@ -269,7 +269,7 @@ configure(ts_merge_reader *m, const int *columns, int ncolumns, ts_err *err)
 	if (m->engine == ENGINE_AGGREGATION)
 		m->remove_record_on_delete = option_true(plan, TS_OPT_AGGREGATION_REMOVE_RECORD_ON_DELETE);
 	m->keep_retracts = plan->incremental;
-	m->no_merge = plan->changelog;
+	m->no_merge = plan->unmerged;
 	if (m->keep_retracts && !m->no_merge && m->engine != ENGINE_DEDUPLICATE)
 		return ts_error(err, TS_ERR_UNSUPPORTED,
 						"incremental reads of primary-key tables with merge-engine \"%s\" are not supported (only deduplicate)",
@@ -1067,7 +1067,7 @@ dedupe_next(ts_merge_reader *m, int cap, ts_err *err)
 }
 
 /*
- * Changelog files (plan->changelog): no merge, every record is a row of
+ * Unmerged reads (plan->unmerged): every record is a row of
  * its own kind, as Java's streaming reader emits them (in key order here,
  * which SQL does not see).
  */

@@ -37,6 +37,7 @@
 #include <strings.h>
 
 #include "scan/scan_internal.h"
+#include "scan/stream.h"
 
 static bool
 parse_i64(const char *s, const char *end, int64_t *out)
@@ -145,6 +146,7 @@ scan_incremental_choose(ts_plan *plan, bool *handled, ts_err *err)
 
 	plan->incremental = true;
 	plan->changelog = scan_incremental_reads_changelog(plan);
+	plan->unmerged = plan->changelog || scan_option_bool(plan, TS_OPT_STREAM_UNMERGED, false);
 	if (!ts_snapshot_latest_id(plan->branch_root, &latest, err) ||
 		!ts_snapshot_earliest_id(plan->branch_root, &earliest, err))
 		return false;
@@ -208,8 +210,8 @@ scan_incremental_choose(ts_plan *plan, bool *handled, ts_err *err)
 static bool
 check_primary_key(ts_plan *plan, const scan_state *st, ts_err *err)
 {
-	if (plan->changelog)
-		return true;			/* changelog files are read unmerged, any engine */
+	if (plan->unmerged)
+		return true;			/* no merge: any engine, level 0 seen, no DVs */
 	if (st->skip_level0 && st->first_row)
 		return ts_error(err, TS_ERR_UNSUPPORTED,
 						"table \"%s\": incremental-between on primary-key tables with merge-engine first-row is not supported (Java's batch scan skips their level-0 files)",

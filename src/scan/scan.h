@@ -201,6 +201,13 @@ typedef struct ts_plan
 	 */
 	bool		changelog;
 	/*
+	 * Read the files unmerged, every record a row with its kind (merge.c):
+	 * changelog reads, and the reads of a stream (option
+	 * TS_OPT_STREAM_UNMERGED, set by src/fdw/changes.c only), as Java's
+	 * streaming splits are read.
+	 */
+	bool		unmerged;
+	/*
 	 * The predicate the plan was pruned with (owned by the caller, who
 	 * keeps it alive as long as the plan): readers use it to skip row
 	 * groups / stripes of append-table files by their statistics.

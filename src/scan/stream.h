@@ -7,6 +7,13 @@
 
 #include "scan/scan.h"
 
+/*
+ * Internal option of the reads of a stream (never a user's: the option
+ * validator refuses keys Paimon does not define): the files of the range
+ * are read unmerged, as Java reads streaming splits.
+ */
+#define TS_OPT_STREAM_UNMERGED "tablescan.stream-unmerged"
+
 /* The starting options of a stream (NULL: not set). */
 typedef struct ts_stream_options
 {
