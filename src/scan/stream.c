@@ -11,8 +11,9 @@
  * The rows of a batch are read by the incremental path (incremental.c:
  * the ADD files of the APPEND snapshots of the range, which is what Java's
  * DeltaFollowUpScanner plans, or with a changelog producer the changelog
- * files of its snapshots, ChangelogFollowUpScanner's, read unmerged) or,
- * for a full start, by a batch read of one snapshot.  No
+ * files of its snapshots, ChangelogFollowUpScanner's), unmerged as Java
+ * reads streaming splits (TS_OPT_STREAM_UNMERGED), or, for a full start,
+ * by a batch read of one snapshot.  No
  * PostgreSQL here: the consumer's position is kept by src/fdw/changes.c.
  */
 #include <stdlib.h>
