@@ -27,10 +27,6 @@ READERS=${STREAM_READERS:-3}
 ARGS=(--column 'id:INT NOT NULL' --column name:STRING --rows "$ROWS" --files 1)
 for s in $(seq 1 "$K"); do
     $GEN "$W/stage/s$s" "${ARGS[@]}" --snapshots "$s" >/dev/null || { fail "ts_gen s$s"; summary; exit 1; }
-    (cd "$W/stage/s$s" && find . -type f ! -path './snapshot/*' | sort > "$W/stage/files$s")
-done
-for s in $(seq 2 "$K"); do
-    comm -13 "$W/stage/files$((s - 1))" "$W/stage/files$s" > "$W/stage/new$s"
 done
 cp -r "$W/stage/s1" "$W/live"
 chmod -R a+rX "$W"
@@ -41,17 +37,16 @@ q -c "DROP FOREIGN TABLE IF EXISTS conc" \
   -c "CREATE FOREIGN TABLE conc (id int, name text) SERVER rel OPTIONS (path '$W/live', \"scan.mode\" 'from-snapshot', \"scan.snapshot-id\" '1')" \
   >/dev/null 2>&1
 
+# commit s: the files it adds (every file of stage s the live table lacks;
+# readers never see them before the snapshot names them), then snapshot-s
+# by rename, then the LATEST hint
 writer() {
-    local s f
+    local s d=$W/live/snapshot
     for s in $(seq 2 "$K"); do
         sleep 0.3
-        while read -r f; do
-            mkdir -p "$W/live/$(dirname "$f")"
-            cp "$W/stage/s$s/$f" "$W/live/$f.tmp" && mv "$W/live/$f.tmp" "$W/live/$f"
-        done < "$W/stage/new$s"
-        cp "$W/stage/s$s/snapshot/snapshot-$s" "$W/live/snapshot/.snapshot-$s.tmp"
-        mv "$W/live/snapshot/.snapshot-$s.tmp" "$W/live/snapshot/snapshot-$s"
-        printf '%s' "$s" > "$W/live/snapshot/.LATEST.tmp"; mv "$W/live/snapshot/.LATEST.tmp" "$W/live/snapshot/LATEST"
+        (cd "$W/stage/s$s" && find . -type f ! -path './snapshot/*' -exec cp -n --parents {} "$W/live/" \;)
+        cp "$W/stage/s$s/snapshot/snapshot-$s" "$d/.tmp-$s" && mv "$d/.tmp-$s" "$d/snapshot-$s"
+        printf '%s' "$s" > "$d/.LATEST.tmp" && mv "$d/.LATEST.tmp" "$d/LATEST"
         chmod -R a+rX "$W/live"
     done
 }
