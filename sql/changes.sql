@@ -284,6 +284,30 @@ INSERT INTO cl_got SELECT * FROM tablescan_changes(NULL::cl, consumer => 'l');
 SELECT count(*) AS rows, cl_differs('dedup', 0, 9) AS different FROM cl_got;
 TRUNCATE cl_got;
 
+-- the snapshot of each change: a bigint column _SNAPSHOT_ID (not a Paimon
+-- field: only tablescan_changes fills it, reading snapshot by snapshot)
+CREATE FOREIGN TABLE cls (id int, p int, v text, n bigint, "_ROW_KIND" text, "_SNAPSHOT_ID" bigint)
+  SERVER scratch OPTIONS (path :'input');
+CREATE FUNCTION cl_model_at(s text) RETURNS TABLE (id int, p int, v text, n bigint, kind text, snapshot bigint)
+LANGUAGE sql AS $$
+  SELECT m.*, g FROM generate_series(1, 9) g, cl_model(s, g - 1, g) m
+$$;
+CREATE TEMP TABLE cls_got AS SELECT * FROM tablescan_changes(NULL::cls, from_snapshot => 1, to_snapshot => 9);
+SELECT count(*) AS rows, count(DISTINCT "_SNAPSHOT_ID") AS snapshots,
+       (SELECT count(*) FROM ((TABLE cls_got EXCEPT ALL SELECT * FROM cl_model_at('dedup'))
+         UNION ALL (SELECT * FROM cl_model_at('dedup') EXCEPT ALL TABLE cls_got)) d) AS different
+  FROM cls_got;
+-- a full start's rows carry the snapshot read
+CREATE FOREIGN TABLE clf (id int, "_SNAPSHOT_ID" bigint) SERVER scratch
+  OPTIONS (path :'input', "scan.mode" 'latest-full');
+CREATE FOREIGN TABLE cl_latest (id int) SERVER scratch OPTIONS (path :'input');
+SELECT count(*) = (SELECT count(*) FROM cl_latest) AS all_rows, min("_SNAPSHOT_ID"), max("_SNAPSHOT_ID")
+  FROM tablescan_changes(NULL::clf, consumer => 'c');
+-- elsewhere it is no column of the table; of another type an ERROR
+SELECT pg_temp.error_of('SELECT * FROM clf');
+ALTER FOREIGN TABLE clf ALTER "_SNAPSHOT_ID" TYPE int;
+SELECT pg_temp.error_of($$SELECT * FROM tablescan_changes(NULL::clf, consumer => 'd')$$);
+
 -- no changelog producer, other engines and deletion vectors: a stream
 -- reads the level-0 files of each APPEND snapshot unmerged and without
 -- deletion vectors, as Java's does (first-row, aggregation, a DV table)

@@ -30,6 +30,7 @@
 #include "miscadmin.h"
 #include "pgstat.h"
 #include "storage/latch.h"
+#include "lib/stringinfo.h"
 #include "utils/builtins.h"
 #include "utils/datetime.h"
 #include "utils/lsyscache.h"
@@ -38,6 +39,9 @@
 #include "utils/tuplestore.h"
 #include "tablescan_fdw.h"
 #include "scan/stream.h"
+
+/* The column that holds the snapshot of each change (not a Paimon field). */
+#define SNAPSHOT_ID_COLUMN "_SNAPSHOT_ID"
 
 /* The starting options a stream takes over from the table. */
 static const char *const start_keys[] = {
@@ -187,21 +191,56 @@ move_consumer(Oid relid, const char *consumer, int64 next)
 		elog(ERROR, "could not move consumer \"%s\"", consumer);
 }
 
+bool
+tablescan_changes_fills_column(Oid relid, const char *name)
+{
+	return OidIsValid(override_relid) && relid == override_relid &&
+		strcmp(name, SNAPSHOT_ID_COLUMN) == 0;
+}
+
+/* The table's _SNAPSHOT_ID column (a bigint), else InvalidAttrNumber. */
+static AttrNumber
+snapshot_id_column(Oid relid)
+{
+	AttrNumber	att = get_attnum(relid, SNAPSHOT_ID_COLUMN);
+
+	if (att != InvalidAttrNumber && get_atttype(relid, att) != INT8OID)
+		ereport(ERROR,
+				(errcode(ERRCODE_DATATYPE_MISMATCH),
+				 errmsg("column \"%s\" of foreign table \"%s\" must be of type bigint",
+						SNAPSHOT_ID_COLUMN, get_rel_name(relid))));
+	return att;
+}
+
 /*
- * SELECT * FROM the table with the n options keys = values in place of its
- * starting options, each row into the tuplestore in the table's row type
- * (NULLs for dropped columns, which SELECT * leaves out).
+ * SELECT the table's columns with the n options keys = values in place of
+ * its starting options, each row into the tuplestore in the table's row
+ * type (NULLs for dropped columns); its _SNAPSHOT_ID column, if it has
+ * one, is not read but set to snapshot_id.
  */
 static void
 read_rows(Oid relid, int n, const char *const *keys, const char *const *vals,
-		  ReturnSetInfo *rsinfo)
+		  int64 snapshot_id, ReturnSetInfo *rsinfo)
 {
 	TupleDesc	desc = rsinfo->setDesc;
 	Datum	   *values = palloc(sizeof(Datum) * desc->natts);
 	bool	   *nulls = palloc(sizeof(bool) * desc->natts);
-	char	   *q = psprintf("SELECT * FROM %s",
-							 quote_qualified_identifier(get_namespace_name(get_rel_namespace(relid)),
-														get_rel_name(relid)));
+	AttrNumber	snap_att = snapshot_id_column(relid);
+	StringInfoData q;
+
+	initStringInfo(&q);
+	appendStringInfoString(&q, "SELECT ");
+	for (int a = 0, first = 1; a < desc->natts; a++)
+	{
+		if (TupleDescAttr(desc, a)->attisdropped || a + 1 == snap_att)
+			continue;
+		appendStringInfo(&q, "%s%s", first ? "" : ", ",
+						 quote_identifier(NameStr(TupleDescAttr(desc, a)->attname)));
+		first = 0;
+	}
+	appendStringInfo(&q, " FROM %s",
+					 quote_qualified_identifier(get_namespace_name(get_rel_namespace(relid)),
+												get_rel_name(relid)));
 
 	override_relid = relid;
 	override_n = n;
@@ -210,11 +249,11 @@ read_rows(Oid relid, int n, const char *const *keys, const char *const *vals,
 	PG_TRY();
 	{
 		/* no parallel plan: workers would not see the override */
-		SPIPlanPtr	plan = SPI_prepare_cursor(q, 0, NULL, 0);
+		SPIPlanPtr	plan = SPI_prepare_cursor(q.data, 0, NULL, 0);
 		Portal		portal;
 
 		if (plan == NULL)
-			elog(ERROR, "could not prepare \"%s\"", q);
+			elog(ERROR, "could not prepare \"%s\"", q.data);
 		portal = SPI_cursor_open(NULL, plan, NULL, NULL, true);
 		for (;;)
 		{
@@ -229,10 +268,10 @@ read_rows(Oid relid, int n, const char *const *keys, const char *const *vals,
 				CHECK_FOR_INTERRUPTS();
 				for (int a = 0; a < desc->natts; a++)
 				{
-					if (TupleDescAttr(desc, a)->attisdropped)
+					if (TupleDescAttr(desc, a)->attisdropped || a + 1 == snap_att)
 					{
-						values[a] = (Datum) 0;
-						nulls[a] = true;
+						values[a] = Int64GetDatum(snapshot_id);
+						nulls[a] = TupleDescAttr(desc, a)->attisdropped;
 						continue;
 					}
 					values[a] = SPI_getbinval(t, SPI_tuptable->tupdesc, src++, &nulls[a]);
@@ -339,7 +378,8 @@ tablescan_changes(PG_FUNCTION_ARGS)
 				const char *values[] = {psprintf(INT64_FORMAT, st.full_snapshot), "true"};
 
 				check_full_start(relid, plan, st.mode);
-				read_rows(relid, plan->core.deletion_vectors ? 2 : 1, keys, values, rsinfo);
+				read_rows(relid, plan->core.deletion_vectors ? 2 : 1, keys, values,
+						  st.full_snapshot, rsinfo);
 				if (max_snapshots == 1)
 				{
 					move_consumer(relid, consumer, st.next);
@@ -369,12 +409,23 @@ tablescan_changes(PG_FUNCTION_ARGS)
 								next, to, get_rel_name(relid), (int64) latest)));
 			end = Min(end, to);
 		}
-		if (end >= next)
+		if (snapshot_id_column(relid) != InvalidAttrNumber)
+		{
+			/* one read per snapshot, to tell each change's snapshot */
+			for (int64 s = next; s <= end; s++)
+			{
+				const char *keys[] = {"incremental-between", TS_OPT_STREAM_UNMERGED};
+				const char *values[] = {psprintf(INT64_FORMAT "," INT64_FORMAT, s - 1, s), "true"};
+
+				read_rows(relid, 2, keys, values, s, rsinfo);
+			}
+		}
+		else if (end >= next)
 		{
 			const char *keys[] = {"incremental-between", TS_OPT_STREAM_UNMERGED};
 			const char *values[] = {psprintf(INT64_FORMAT "," INT64_FORMAT, next - 1, end), "true"};
 
-			read_rows(relid, 2, keys, values, rsinfo);
+			read_rows(relid, 2, keys, values, 0, rsinfo);
 		}
 		if (consumer)
 			move_consumer(relid, consumer, Max(next, end + 1));
