@@ -1012,6 +1012,26 @@ advance_keeping(ts_merge_reader *m, const ts_value **row, ts_err *err)
 }
 
 /*
+ * Output row nrows: the output columns of 'row' (copied: a cursor may be
+ * refilled before the batch is returned) and its kind for _ROW_KIND.
+ */
+static bool
+put_row(ts_merge_reader *m, int nrows, const ts_value *row, int8_t kind, ts_err *err)
+{
+	int			ncols = m->nout;
+
+	for (int o = 0; o < ncols; o++)
+	{
+		if (m->out_map[o] < 0)
+			m->out_values[(size_t) nrows * ncols + o] = row_kind_value(kind);
+		else if (!copy_val(m, &m->out_values[(size_t) nrows * ncols + o], &row[m->out_map[o]],
+						   m->out_map[o], err))
+			return false;
+	}
+	return true;
+}
+
+/*
  * Deduplicate without ignore-delete: a key's result is its last record in
  * merge order, so the records of a group are only looked at where they are
  * (no copy per record); the result's output columns are copied once, into
@@ -1022,7 +1042,6 @@ static int
 dedupe_next(ts_merge_reader *m, int cap, ts_err *err)
 {
 	int			nrows = 0;
-	int			ncols = m->nout;
 
 	while (nrows < cap && m->nheap > 0)
 	{
@@ -1053,14 +1072,8 @@ dedupe_next(ts_merge_reader *m, int cap, ts_err *err)
 		}
 		if (ts_row_kind_is_retract(kind) && !m->keep_retracts)
 			continue;
-		for (int o = 0; o < ncols; o++)
-		{
-			if (m->out_map[o] < 0)
-				m->out_values[(size_t) nrows * ncols + o] = row_kind_value(kind);
-			else if (!copy_val(m, &m->out_values[(size_t) nrows * ncols + o], &last[m->out_map[o]],
-							   m->out_map[o], err))
-				return -1;
-		}
+		if (!put_row(m, nrows, last, kind, err))
+			return -1;
 		nrows++;
 	}
 	return nrows;
@@ -1075,7 +1088,6 @@ static int
 unmerged_next(ts_merge_reader *m, int cap, ts_err *err)
 {
 	int			nrows = 0;
-	int			ncols = m->nout;
 
 	while (nrows < cap && m->nheap > 0)
 	{
@@ -1085,14 +1097,8 @@ unmerged_next(ts_merge_reader *m, int cap, ts_err *err)
 
 		if ((nrows & 1023) == 0 && !TS_CHECK_INTERRUPTS(err))
 			return -1;
-		for (int o = 0; o < ncols; o++)
-		{
-			if (m->out_map[o] < 0)
-				m->out_values[(size_t) nrows * ncols + o] = row_kind_value(kind);
-			else if (!copy_val(m, &m->out_values[(size_t) nrows * ncols + o], &row[m->out_map[o]],
-							   m->out_map[o], err))
-				return -1;
-		}
+		if (!put_row(m, nrows, row, kind, err))
+			return -1;
 		nrows++;
 		if (!advance_top(m, err))
 			return -1;
