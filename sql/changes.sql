@@ -366,6 +366,29 @@ SELECT count(*) AS rows, count(DISTINCT id) AS distinct_ids, position_of('o') AS
 SELECT count(*) AS different FROM ((TABLE ord_got EXCEPT ALL TABLE ord_all)
   UNION ALL (TABLE ord_all EXCEPT ALL TABLE ord_got)) d;
 
+-- schema changes between snapshots: append_table_with_alter_table (written
+-- by Java; its snapshot 2 follows renames, drops and adds of columns): the
+-- stream reads snapshot 1's file through the latest schema, as a batch read
+-- of the latest snapshot does; each snapshot's rows are its delta records
+\getenv shared TS_SHARED
+\set shared_wh :shared/testdata/parquet
+\set alt_dir :shared_wh/append_table_with_alter_table.db/append_table_with_alter_table
+CREATE SERVER shared FOREIGN DATA WRAPPER tablescan_fdw OPTIONS (warehouse :'shared_wh');
+CREATE SCHEMA sh;
+IMPORT FOREIGN SCHEMA append_table_with_alter_table FROM SERVER shared INTO sh;
+CREATE TEMP TABLE alt_got AS
+  SELECT * FROM tablescan_changes(NULL::sh.append_table_with_alter_table, from_snapshot => 1);
+SELECT count(*) AS rows, (SELECT count(*) FROM ((TABLE alt_got EXCEPT ALL TABLE sh.append_table_with_alter_table)
+  UNION ALL (TABLE sh.append_table_with_alter_table EXCEPT ALL TABLE alt_got)) d) AS different FROM alt_got;
+CREATE FOREIGN TABLE alt_s (key0 int, "_SNAPSHOT_ID" bigint) SERVER shared
+  OPTIONS (database 'append_table_with_alter_table', "table" 'append_table_with_alter_table');
+SELECT "_SNAPSHOT_ID", count(*) AS rows,
+       count(*) = (pg_read_file(:'alt_dir' || '/snapshot/snapshot-' || "_SNAPSHOT_ID")::jsonb->>'deltaRecordCount')::bigint
+         AS as_committed
+  FROM tablescan_changes(NULL::alt_s, from_snapshot => 1) GROUP BY 1 ORDER BY 1;
+DROP SCHEMA sh CASCADE;
+DROP SERVER shared CASCADE;
+
 SELECT pg_temp.sh('rm -rf regress_stream');
 DROP SERVER scratch CASCADE;
 DROP SERVER lake CASCADE;
