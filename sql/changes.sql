@@ -124,6 +124,12 @@ TRUNCATE got;
 SELECT pg_temp.error_of('SELECT * FROM tablescan_changes(NULL::lv, from_snapshot => 2, to_snapshot => 7)');
 SELECT pg_temp.error_of($$SELECT * FROM tablescan_changes(NULL::lv, consumer => 'a', from_snapshot => 2)$$);
 SELECT pg_temp.error_of('SELECT * FROM tablescan_changes(NULL::lv)');
+-- the table option consumer-id (Paimon's) names the consumer when none is given
+CREATE FOREIGN TABLE lv_c (id int, p int, v text, "_ROW_KIND" text) SERVER scratch
+  OPTIONS (path :'levels', "scan.mode" 'from-snapshot', "scan.snapshot-id" '1', "consumer-id" 'by_option');
+SELECT count(*) AS rows, (SELECT count(*) FROM model(0, 6)) AS model_rows FROM tablescan_changes(NULL::lv_c);
+SELECT position_of('by_option') AS next;
+SELECT count(*) AS rows_again FROM tablescan_changes(NULL::lv_c);
 SELECT pg_temp.error_of($$SELECT * FROM tablescan_changes(NULL::lv, consumer => 'a', max_snapshots => 0)$$);
 SELECT pg_temp.error_of($$SELECT * FROM tablescan_changes(NULL::ops_raw, consumer => 'a')$$);
 

@@ -348,12 +348,18 @@ tablescan_changes(PG_FUNCTION_ARGS)
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 				 errmsg("tablescan_changes takes a consumer or a snapshot range, not both")));
-	if (consumer == NULL && PG_ARGISNULL(2))
-		ereport(ERROR,
-				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				 errmsg("tablescan_changes needs a consumer or from_snapshot")));
 	InitMaterializedSRF(fcinfo, MAT_SRF_USE_EXPECTED_DESC);
 	plan = stream_plan(relid, &so);
+	/* Paimon's option consumer-id names the consumer when none is given */
+	if (consumer == NULL && PG_ARGISNULL(2) && PG_ARGISNULL(3) && ts_plan_option(plan, "consumer-id"))
+		consumer = pstrdup(ts_plan_option(plan, "consumer-id"));
+	if (consumer == NULL && PG_ARGISNULL(2))
+	{
+		ts_plan_free(plan);
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("tablescan_changes needs a consumer (or the table option consumer-id) or from_snapshot")));
+	}
 	SPI_connect();
 	PG_TRY();
 	{
