@@ -221,6 +221,7 @@ SELECT tablescan_consumer_reset('lv', 'b');
 SELECT position_of('b') IS NULL AS restarts;
 SELECT tablescan_consumer_drop('lv', 'b') AS dropped, tablescan_consumer_drop('lv', 'b') AS again;
 SELECT pg_temp.error_of($$SELECT tablescan_consumer_reset('lv', 'b', 0)$$);
+SELECT pg_temp.error_of($$SELECT tablescan_consumer_reset('lv', NULL, 3)$$);
 SELECT table_oid, consumer, next_snapshot FROM tablescan_consumers ORDER BY consumer;
 
 -- changelog-producer input (generated as Java's writer does: every APPEND

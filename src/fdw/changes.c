@@ -453,12 +453,17 @@ PG_FUNCTION_INFO_V1(tablescan_consumer_reset);
 Datum
 tablescan_consumer_reset(PG_FUNCTION_ARGS)
 {
-	Oid			relid = tablescan_check_foreign_table(PG_GETARG_OID(0));
 	Oid			types[3] = {OIDOID, TEXTOID, INT8OID};
-	Datum		args[3] = {ObjectIdGetDatum(relid), PointerGetDatum(PG_GETARG_TEXT_PP(1)),
-	PG_ARGISNULL(2) ? (Datum) 0 : PG_GETARG_DATUM(2)};
+	Datum		args[3];
 	char		nulls[3] = {' ', ' ', PG_ARGISNULL(2) ? 'n' : ' '};
 
+	if (PG_ARGISNULL(0) || PG_ARGISNULL(1))
+		ereport(ERROR,
+				(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
+				 errmsg("tablescan_consumer_reset needs a table and a consumer")));
+	args[0] = ObjectIdGetDatum(tablescan_check_foreign_table(PG_GETARG_OID(0)));
+	args[1] = PointerGetDatum(PG_GETARG_TEXT_PP(1));
+	args[2] = PG_ARGISNULL(2) ? (Datum) 0 : PG_GETARG_DATUM(2);
 	calling_function = fcinfo->flinfo->fn_oid;
 
 	if (!PG_ARGISNULL(2) && PG_GETARG_INT64(2) <= 0)
