@@ -281,6 +281,7 @@ read_rows(Oid relid, int n, const char *const *keys, const char *const *vals,
 			SPI_freetuptable(SPI_tuptable);
 		}
 		SPI_cursor_close(portal);
+		SPI_freeplan(plan);		/* a batch may read snapshot by snapshot */
 	}
 	PG_FINALLY();
 	{
@@ -420,6 +421,7 @@ tablescan_changes(PG_FUNCTION_ARGS)
 			/* one read per snapshot, to tell each change's snapshot */
 			for (int64 s = next; s <= end; s++)
 			{
+				CHECK_FOR_INTERRUPTS();
 				const char *keys[] = {"incremental-between", TS_OPT_STREAM_UNMERGED};
 				const char *values[] = {psprintf(INT64_FORMAT "," INT64_FORMAT, s - 1, s), "true"};
 
