@@ -105,3 +105,43 @@ CREATE FUNCTION tablescan_object_store_stats(
 RETURNS record
 AS 'MODULE_PATHNAME', 'tablescan_object_store_stats'
 LANGUAGE C VOLATILE;
+
+-- Following changes (src/fdw/changes.c): each consumer's next snapshot,
+-- moved by tablescan_changes in the reading transaction.
+CREATE TABLE tablescan_consumers (
+    table_oid regclass NOT NULL,
+    consumer text NOT NULL,
+    next_snapshot bigint,           -- NULL: not started (first read per scan.mode)
+    updated_at timestamptz NOT NULL DEFAULT now(),
+    PRIMARY KEY (table_oid, consumer)
+);
+SELECT pg_catalog.pg_extension_config_dump('tablescan_consumers', '');
+
+-- The changes a consumer has not read yet (or those of snapshots
+-- from_snapshot .. to_snapshot), as rows of the foreign table whose row
+-- type the first argument has: tablescan_changes(NULL::orders, consumer => 'c').
+CREATE FUNCTION tablescan_changes(tbl anyelement, consumer text DEFAULT NULL,
+    from_snapshot bigint DEFAULT NULL, to_snapshot bigint DEFAULT NULL,
+    max_snapshots integer DEFAULT NULL)
+RETURNS SETOF anyelement
+AS 'MODULE_PATHNAME'
+LANGUAGE C VOLATILE;
+
+-- Set a consumer's next snapshot (NULL: start again per scan.mode).
+CREATE FUNCTION tablescan_consumer_reset(tbl regclass, consumer text,
+    next_snapshot bigint DEFAULT NULL)
+RETURNS void
+AS 'MODULE_PATHNAME'
+LANGUAGE C VOLATILE;
+
+CREATE FUNCTION tablescan_consumer_drop(tbl regclass, consumer text)
+RETURNS boolean
+AS 'MODULE_PATHNAME'
+LANGUAGE C STRICT VOLATILE;
+
+-- The latest snapshot id once one after 'after' exists; NULL at the timeout.
+CREATE FUNCTION tablescan_wait_for_snapshot(tbl regclass, after bigint,
+    timeout interval DEFAULT '10 s')
+RETURNS bigint
+AS 'MODULE_PATHNAME'
+LANGUAGE C STRICT VOLATILE;

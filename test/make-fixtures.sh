@@ -261,6 +261,19 @@ ln -s "$OUT/outside/customers" "$W/links.db/escape"
 # primary-key tables (one per merge engine / layout) with their write streams
 bash test/pk/make-pk-tables.sh "$W/pk.db" "$GEN" >/dev/null
 
+# following changes (sql/changes.sql): primary-key tables with changelog-producer input, whose
+# APPEND commits also write their records as changelog files (a deduplicate and an aggregation
+# table), outside the warehouse (the test follows copies of them)
+PKCOLS="--column id:INT --column p:INT --column v:STRING --column n:BIGINT --column d:DOUBLE
+        --partition p --partitions 2 --primary-key id --buckets 2"
+rm -rf "$OUT/stream"; mkdir -p "$OUT/stream"
+$GEN "$OUT/stream/pk_input" $PKCOLS --option changelog-producer=input --rows 40 --keys 24 \
+     --snapshots 6 --files 3 --compact-every 2 --levels 3 --delete-every 6 --retract-every 9 \
+     --null-every 5 --compact-file-rows 3 >/dev/null
+$GEN "$OUT/stream/pk_input_agg" $PKCOLS --option changelog-producer=input --merge-engine aggregation \
+     --agg n:sum --agg d:sum --rows 40 --keys 16 --snapshots 6 --files 3 --compact-every 2 --levels 3 \
+     --null-every 5 --delete-every 6 --retract-every 11 >/dev/null
+
 # broken copies: each case breaks exactly one file of customers
 B=$OUT/broken
 src=$W/sales.db/customers

@@ -77,3 +77,7 @@ part hostile-s3 300 bash test/hostile/run.sh | grep -vE '^ok ' | tail -20
 
 # a hostile REST catalog of our own: credentials, token expiry, NUL / CR-LF, IMPORT on 401/403
 part hostile-rest 300 bash test/hostile/rest.sh
+
+# following changes: sessions reading one consumer while a writer commits, exactly once
+part stream 300 env REL_DB=ts_stream bash test/stream/concurrent.sh | grep -vE '^ok ' | tail -10
+psql -X -q -d postgres -c "DROP DATABASE IF EXISTS ts_stream" >/dev/null 2>&1

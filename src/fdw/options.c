@@ -1082,5 +1082,6 @@ tablescan_get_options(Oid foreigntableid)
 	o->fs_scope = table_scope(o->table_path, server, ft);
 	if (o->s3 == NULL)			/* a REST catalog's table has its own (rest.c) */
 		o->s3 = tablescan_storage_config(server, ft, o->table_path);
+	tablescan_changes_adjust_options(foreigntableid, o);	/* changes.c */
 	return o;
 }

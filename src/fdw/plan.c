@@ -63,6 +63,8 @@ tablescan_map_columns(Relation rel, const ts_schema *schema)
 		/* a system column (_ROW_ID, ...): a negative pseudo field, never -1 */
 		if (map[i] < 0 && ts_system_column(name))
 			map[i] = ts_system_column(name);
+		else if (map[i] < 0 && tablescan_changes_fills_column(RelationGetRelid(rel), name))
+			continue;			/* tablescan_changes sets it (changes.c) */
 		else if (map[i] < 0)
 			ereport(ERROR,
 					(errcode(ERRCODE_FDW_COLUMN_NAME_NOT_FOUND),

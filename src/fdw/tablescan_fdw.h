@@ -68,6 +68,10 @@ extern TsTableOptions *tablescan_get_options(Oid foreigntableid);
  */
 extern TsTableOptions *tablescan_get_options_as(Oid foreigntableid, Oid userid);
 extern Oid	tablescan_scan_user(EState *estate, Index rtindex);
+/* changes.c: a read of tablescan_changes replaces the table's starting options */
+extern void tablescan_changes_adjust_options(Oid relid, TsTableOptions *o);
+/* changes.c: a column a read of tablescan_changes fills itself (_SNAPSHOT_ID) */
+extern bool tablescan_changes_fills_column(Oid relid, const char *name);
 extern void tablescan_check_path_privilege(const char *option_name);
 /* check hook of the GUC tablescan.scan_options (options.c) */
 extern bool tablescan_check_scan_options(char **newval, void **extra, GucSource source);

@@ -13,6 +13,8 @@
  * of their own kind like Java's forceKeepDelete (the audit_log read) and
  * can hand each row's kind on as the system column _ROW_KIND; those merge
  * only with the deduplicate engine (incremental.c refuses the others).
+ * Changelog reads and the reads of a stream (plan->unmerged) do not
+ * merge: every record of the split's files is a row, any engine.
  * Memory: one batch per file plus one output batch.
  */
 #include <stdio.h>
@@ -98,6 +100,7 @@ struct ts_merge_reader
 
 	merge_engine engine;
 	bool		keep_retracts;	/* incremental read: -U/-D results are rows too */
+	bool		no_merge;		/* changelog read: every record is a row */
 	bool		ignore_delete;
 	bool		remove_record_on_delete;
 	agg_fn	   *aggs;
@@ -266,7 +269,8 @@ configure(ts_merge_reader *m, const int *columns, int ncolumns, ts_err *err)
 	if (m->engine == ENGINE_AGGREGATION)
 		m->remove_record_on_delete = option_true(plan, TS_OPT_AGGREGATION_REMOVE_RECORD_ON_DELETE);
 	m->keep_retracts = plan->incremental;
-	if (m->keep_retracts && m->engine != ENGINE_DEDUPLICATE)
+	m->no_merge = plan->unmerged;
+	if (m->keep_retracts && !m->no_merge && m->engine != ENGINE_DEDUPLICATE)
 		return ts_error(err, TS_ERR_UNSUPPORTED,
 						"incremental reads of primary-key tables with merge-engine \"%s\" are not supported (only deduplicate)",
 						engine);
@@ -1008,6 +1012,26 @@ advance_keeping(ts_merge_reader *m, const ts_value **row, ts_err *err)
 }
 
 /*
+ * Output row nrows: the output columns of 'row' (copied: a cursor may be
+ * refilled before the batch is returned) and its kind for _ROW_KIND.
+ */
+static bool
+put_row(ts_merge_reader *m, int nrows, const ts_value *row, int8_t kind, ts_err *err)
+{
+	int			ncols = m->nout;
+
+	for (int o = 0; o < ncols; o++)
+	{
+		if (m->out_map[o] < 0)
+			m->out_values[(size_t) nrows * ncols + o] = row_kind_value(kind);
+		else if (!copy_val(m, &m->out_values[(size_t) nrows * ncols + o], &row[m->out_map[o]],
+						   m->out_map[o], err))
+			return false;
+	}
+	return true;
+}
+
+/*
  * Deduplicate without ignore-delete: a key's result is its last record in
  * merge order, so the records of a group are only looked at where they are
  * (no copy per record); the result's output columns are copied once, into
@@ -1018,7 +1042,6 @@ static int
 dedupe_next(ts_merge_reader *m, int cap, ts_err *err)
 {
 	int			nrows = 0;
-	int			ncols = m->nout;
 
 	while (nrows < cap && m->nheap > 0)
 	{
@@ -1049,15 +1072,36 @@ dedupe_next(ts_merge_reader *m, int cap, ts_err *err)
 		}
 		if (ts_row_kind_is_retract(kind) && !m->keep_retracts)
 			continue;
-		for (int o = 0; o < ncols; o++)
-		{
-			if (m->out_map[o] < 0)
-				m->out_values[(size_t) nrows * ncols + o] = row_kind_value(kind);
-			else if (!copy_val(m, &m->out_values[(size_t) nrows * ncols + o], &last[m->out_map[o]],
-							   m->out_map[o], err))
-				return -1;
-		}
+		if (!put_row(m, nrows, last, kind, err))
+			return -1;
 		nrows++;
+	}
+	return nrows;
+}
+
+/*
+ * Unmerged reads (plan->unmerged): every record is a row of
+ * its own kind, as Java's streaming reader emits them (in key order here,
+ * which SQL does not see).
+ */
+static int
+unmerged_next(ts_merge_reader *m, int cap, ts_err *err)
+{
+	int			nrows = 0;
+
+	while (nrows < cap && m->nheap > 0)
+	{
+		const cursor *c = &m->cursors[m->heap[0]];
+		const ts_value *row = cur_row(c);
+		int8_t		kind = c->batch.kind[c->row];
+
+		if ((nrows & 1023) == 0 && !TS_CHECK_INTERRUPTS(err))
+			return -1;
+		if (!put_row(m, nrows, row, kind, err))
+			return -1;
+		nrows++;
+		if (!advance_top(m, err))
+			return -1;
 	}
 	return nrows;
 }
@@ -1080,9 +1124,9 @@ ts_merge_reader_next(ts_merge_reader *m, ts_batch *batch, ts_err *err)
 		}
 		m->out_cap = cap;
 	}
-	if (m->engine == ENGINE_DEDUPLICATE && !m->ignore_delete)
+	if (m->no_merge || (m->engine == ENGINE_DEDUPLICATE && !m->ignore_delete))
 	{
-		nrows = dedupe_next(m, cap, err);
+		nrows = m->no_merge ? unmerged_next(m, cap, err) : dedupe_next(m, cap, err);
 		if (nrows < 0)
 			return -1;
 		batch->nrows = nrows;

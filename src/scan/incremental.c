@@ -37,6 +37,7 @@
 #include <strings.h>
 
 #include "scan/scan_internal.h"
+#include "scan/stream.h"
 
 static bool
 parse_i64(const char *s, const char *end, int64_t *out)
@@ -77,6 +78,22 @@ parse_pair(const char *v, int64_t *a, int64_t *b)
 	return parse_i64(v, comma, a) && parse_i64(comma + 1, comma + strlen(comma), b);
 }
 
+/*
+ * Scan mode changelog: explicitly, or auto on a table with a changelog
+ * producer (Java's toSnapshotScanMode).
+ */
+static bool
+scan_incremental_reads_changelog(const ts_plan *plan)
+{
+	const char *mode = ts_plan_option(plan, TS_OPT_INCREMENTAL_BETWEEN_SCAN_MODE);
+	const char *producer = ts_plan_option(plan, TS_OPT_CHANGELOG_PRODUCER);
+
+	if (mode && strcasecmp(mode, "changelog") == 0)
+		return true;
+	return (mode == NULL || strcasecmp(mode, "auto") == 0) &&
+		producer && strcasecmp(producer, "none") != 0 && plan->kind == TS_TABLE_PRIMARY_KEY;
+}
+
 bool
 scan_incremental_choose(ts_plan *plan, bool *handled, ts_err *err)
 {
@@ -107,12 +124,13 @@ scan_incremental_choose(ts_plan *plan, bool *handled, ts_err *err)
 		if (ts_plan_option(plan, exclusive[i]) != NULL)
 			return ts_error(err, TS_ERR_INVALID, "%s cannot be combined with %s",
 							opt, exclusive[i]);
-	if (mode && strcasecmp(mode, "auto") != 0 && strcasecmp(mode, "delta") != 0)
+	if (mode && strcasecmp(mode, "auto") != 0 && strcasecmp(mode, "delta") != 0 &&
+		strcasecmp(mode, "changelog") != 0)
 	{
 		ts_error(err, TS_ERR_UNSUPPORTED,
-				 "incremental-between-scan-mode \"%s\" is not supported yet (only auto and delta)",
+				 "incremental-between-scan-mode \"%s\" is not supported yet (only auto, delta and changelog)",
 				 mode);
-		return ts_error_hint(err, "Set incremental-between-scan-mode to 'delta' (the files the snapshots added) or leave it unset.");
+		return ts_error_hint(err, "Set incremental-between-scan-mode to 'delta' (the files the snapshots added), 'changelog' (their changelog files) or leave it unset.");
 	}
 	if (!parse_pair(val, &a, &b))
 	{
@@ -127,6 +145,8 @@ scan_incremental_choose(ts_plan *plan, bool *handled, ts_err *err)
 	}
 
 	plan->incremental = true;
+	plan->changelog = scan_incremental_reads_changelog(plan);
+	plan->unmerged = plan->changelog || scan_option_bool(plan, TS_OPT_STREAM_UNMERGED, false);
 	if (!ts_snapshot_latest_id(plan->branch_root, &latest, err) ||
 		!ts_snapshot_earliest_id(plan->branch_root, &earliest, err))
 		return false;
@@ -190,9 +210,8 @@ scan_incremental_choose(ts_plan *plan, bool *handled, ts_err *err)
 static bool
 check_primary_key(ts_plan *plan, const scan_state *st, ts_err *err)
 {
-	const char *producer = ts_plan_option(plan, TS_OPT_CHANGELOG_PRODUCER);
-	const char *mode = ts_plan_option(plan, TS_OPT_INCREMENTAL_BETWEEN_SCAN_MODE);
-
+	if (plan->unmerged)
+		return true;			/* no merge: any engine, level 0 seen, no DVs */
 	if (st->skip_level0 && st->first_row)
 		return ts_error(err, TS_ERR_UNSUPPORTED,
 						"table \"%s\": incremental-between on primary-key tables with merge-engine first-row is not supported (Java's batch scan skips their level-0 files)",
@@ -205,11 +224,6 @@ check_primary_key(ts_plan *plan, const scan_state *st, ts_err *err)
 		return ts_error(err, TS_ERR_UNSUPPORTED,
 						"table \"%s\": incremental-between on primary-key tables with merge-engine \"%s\" is not supported (only deduplicate)",
 						plan->table_path, ts_plan_option(plan, TS_OPT_MERGE_ENGINE));
-	if (producer && strcasecmp(producer, "none") != 0 &&
-		(mode == NULL || strcmp(mode, "auto") == 0))
-		return ts_error(err, TS_ERR_UNSUPPORTED,
-						"table \"%s\": incremental-between on primary-key tables with changelog-producer \"%s\" is not supported (scan mode auto reads the changelog files; set incremental-between-scan-mode to delta for the data files)",
-						plan->table_path, producer);
 	return true;
 }
 
@@ -236,6 +250,7 @@ scan_read_incremental_files(ts_plan *plan, scan_state *st,
 		ts_manifest_file_meta *manifests = NULL;
 		int			nmanifests = 0,
 					mcap = 0;
+		const char *list;
 		bool		append;
 
 		if (!TS_CHECK_INTERRUPTS(err))
@@ -246,9 +261,19 @@ scan_read_incremental_files(ts_plan *plan, scan_state *st,
 			ts_error_context(err, "incremental read of table \"%s\"", plan->table_path);
 			goto done;
 		}
-		append = s->commit_kind && strcmp(s->commit_kind, "APPEND") == 0;
+		if (plan->changelog)
+		{
+			/* the changelog of every snapshot but overwrites, where it has one */
+			list = s->changelog_manifest_list;
+			append = list != NULL && !(s->commit_kind && strcmp(s->commit_kind, "OVERWRITE") == 0);
+		}
+		else
+		{
+			list = s->delta_manifest_list;
+			append = s->commit_kind && strcmp(s->commit_kind, "APPEND") == 0;
+		}
 		if (append &&
-			!scan_read_manifest_list(plan, s->delta_manifest_list, id, &manifests,
+			!scan_read_manifest_list(plan, list, id, &manifests,
 									 &nmanifests, &mcap, err))
 		{
 			ts_snapshot_free(s);
@@ -301,8 +326,9 @@ scan_read_incremental_files(ts_plan *plan, scan_state *st,
 				if (me[j].kind != TS_FILE_ADD)
 				{
 					ts_error(err, TS_ERR_CORRUPT,
-							 "snapshot %lld of table \"%s\": delta manifest \"%s\" of an APPEND commit holds a DELETE entry (file \"%s\"); incremental reads expect only ADD entries",
-							 (long long) id, plan->table_path, m->file_name,
+							 "snapshot %lld of table \"%s\": %s manifest \"%s\" holds a DELETE entry (file \"%s\"); incremental reads expect only ADD entries",
+							 (long long) id, plan->table_path,
+							 plan->changelog ? "changelog" : "delta", m->file_name,
 							 me[j].file.file_name ? me[j].file.file_name : "?");
 					ts_free(manifests);
 					goto done;

@@ -36,7 +36,8 @@ setup_state(ts_plan *plan, const ts_scan_context *ctx, scan_state *st, ts_err *e
 	{
 		st->dv_enabled = plan->core.deletion_vectors;
 		st->first_row = plan->core.merge_engine == TS_MERGE_FIRST_ROW;
-		st->skip_level0 = (st->dv_enabled && !plan->core.dv_merge_on_read) || st->first_row;
+		st->skip_level0 = ((st->dv_enabled && !plan->core.dv_merge_on_read) || st->first_row) &&
+			!plan->unmerged;	/* unmerged reads see level 0 (changelog files, streams) */
 	}
 	if (ctx->has_bucket_filter)
 	{

@@ -195,6 +195,19 @@ typedef struct ts_plan
 	bool		incremental;
 	int64_t		incremental_start;
 	/*
+	 * Scan mode changelog (incremental.c): the files are the changelog
+	 * files of the snapshots of the range, read unmerged (merge.c), each
+	 * row with its kind, as a Java stream reads them.
+	 */
+	bool		changelog;
+	/*
+	 * Read the files unmerged, every record a row with its kind (merge.c):
+	 * changelog reads, and the reads of a stream (option
+	 * TS_OPT_STREAM_UNMERGED, set by src/fdw/changes.c only), as Java's
+	 * streaming splits are read.
+	 */
+	bool		unmerged;
+	/*
 	 * The predicate the plan was pruned with (owned by the caller, who
 	 * keeps it alive as long as the plan): readers use it to skip row
 	 * groups / stripes of append-table files by their statistics.

@@ -193,6 +193,15 @@ pk_extra_true(const config *cfg, const char *key)
 	return v && strcasecmp(v, "true") == 0;
 }
 
+/* --option changelog-producer=input: APPEND commits write changelog files too */
+static bool
+pk_changelog_input(const config *cfg)
+{
+	const char *v = pk_extra_option(cfg, "changelog-producer");
+
+	return v && strcasecmp(v, "input") == 0;
+}
+
 static void
 pk_finish_config(config *cfg)
 {
@@ -739,6 +748,8 @@ pk_append_commit(pk_ctx *x, int s)
 				qsort(rows, (size_t) m, sizeof(pk_rec *), pk_qsort_key);
 				f = pk_write_file(x, g, rows, m, 0, 0);
 				pk_commit_add(x, &cm, f, 0, 0);
+				if (pk_changelog_input(cfg))
+					pk_changelog_add(x, &cm, f);
 			}
 			free(rows);
 		}

@@ -20,6 +20,8 @@
  *    written), "partition":"k=v/", "bucket":B, "write":R (write-stream index,
  *    null for a compaction result), "key":[trimmed pk values], "seq":N,
  *    "kind":"+I"|"-U"|"+U"|"-D", "values":{"col":value|null, ...}}
+ *    (with --option changelog-producer=input the records of a commit's
+ *    changelog files are logged too, F = changelog-*)
  *   {"op":"file", "snapshot":S, "action":"ADD"|"DELETE", "file":F, "level":L,
  *    "partition":..., "bucket":B, "rows":N}
  *   {"op":"dv", "snapshot":S, "file":F, "positions":[...]}  (the complete
@@ -291,6 +293,9 @@ pk_key_row(pk_ctx *x, const pk_rec *rec)
 }
 
 /* Write rows (sorted by key) as one data file of group g at 'level'. */
+/* "data", or "changelog" while pk_changelog_add writes a changelog file */
+static const char *pk_file_prefix = "data";
+
 static pk_file *
 pk_write_file(pk_ctx *x, int g, pk_rec **rows, int n, int level, int file_source)
 {
@@ -369,7 +374,7 @@ pk_write_file(pk_ctx *x, int g, pk_rec **rows, int n, int level, int file_source
 		die_err("Avro finish", &err);
 	ts_avro_writer_free(w);
 
-	pf->name = pathf("data-%s-%d.avro", x->data_uuid, x->data_counter++);
+	pf->name = pathf("%s-%s-%d.avro", pk_file_prefix, x->data_uuid, x->data_counter++);
 	pf->group = g;
 	pf->level = level;
 	pf->nrows = n;
@@ -419,7 +424,29 @@ typedef struct pk_commit
 {
 	pk_entry   *entries;
 	int			n;
+	pk_entry   *changelog;		/* changelog-producer input: the flushes' changelog files */
+	int			nchangelog;
 } pk_commit;
+
+/*
+ * changelog-producer input: the records a flush wrote to level-0 file f are
+ * also written as a changelog file of the commit (same rows, same layout,
+ * named changelog-*, never live: only the changelog manifest list has it).
+ */
+static void
+pk_changelog_add(pk_ctx *x, pk_commit *cm, pk_file *f)
+{
+	pk_file    *c;
+
+	pk_file_prefix = "changelog";
+	c = pk_write_file(x, f->group, f->rows, f->nrows, 0, 0);
+	pk_file_prefix = "data";
+	c->live = false;
+	cm->changelog = realloc(cm->changelog, sizeof(pk_entry) * (size_t) (cm->nchangelog + 1));
+	if (cm->changelog == NULL)
+		die("out of memory");
+	cm->changelog[cm->nchangelog++] = (pk_entry) {c, 0, 0};
+}
 
 static void
 pk_commit_add(pk_ctx *x, pk_commit *cm, pk_file *f, int kind, int level)
@@ -604,62 +631,93 @@ pk_write_dv_index(pk_ctx *x)
 }
 
 /* Write manifest, manifest lists and the snapshot of one commit. */
+/*
+ * Write the entries as a new manifest; its meta into *meta (name, size,
+ * counts, partition statistics, bucket and level ranges); returns the
+ * rows of the files it adds.
+ */
+static int64_t
+pk_write_manifest(pk_ctx *x, const pk_entry *entries, int n, tool_manifest_meta *meta)
+{
+	config	   *cfg = x->cfg;
+	ts_err		err;
+	int64_t		rows = 0;
+	ts_avro_writer *w = ts_avro_writer_create_for_fields(x->me_fields, x->nme, cfg->manifest_codec, &err);
+	ts_buf		out;
+	char	   *name = pathf("manifest-%s-%d", x->manifest_uuid, x->manifest_counter++);
+	char	   *path = pathf("%s/manifest/%s", cfg->dir, name);
+	col_stats  *pst = xcalloc((size_t) (cfg->nparts ? cfg->nparts : 1), sizeof(col_stats));
+	int32_t		mm[4] = {INT32_MAX, INT32_MIN, INT32_MAX, INT32_MIN};
+	int64_t		added = 0,
+				deleted = 0;
+
+	if (w == NULL)
+		die_err("manifest writer", &err);
+	for (int p = 0; p < cfg->nparts; p++)
+		stats_init(&pst[p], x->ptypes[p]);
+	for (int k = 0; k < n; k++)
+	{
+		ts_value	row[6];
+		const pk_group *g = &x->groups[entries[k].file->group];
+
+		pk_entry_row(x, &entries[k], row);
+		if (!ts_avro_writer_add(w, row, &err))
+			die_err("manifest entry", &err);
+		if (entries[k].kind == 0)
+			added++, rows += entries[k].file->nrows;
+		else
+			deleted++;
+		if (g->bucket < mm[0])
+			mm[0] = g->bucket;
+		if (g->bucket > mm[1])
+			mm[1] = g->bucket;
+		if (entries[k].level < mm[2])
+			mm[2] = entries[k].level;
+		if (entries[k].level > mm[3])
+			mm[3] = entries[k].level;
+		for (int p = 0; p < cfg->nparts; p++)
+			stats_add(&pst[p], &g->part_values[p]);
+	}
+	if (n == 0)
+		mm[0] = mm[1] = mm[2] = mm[3] = 0;
+	ts_buf_init(&out);
+	if (!ts_avro_writer_finish(w, &out, &err))
+		die_err("manifest finish", &err);
+	ts_avro_writer_free(w);
+	write_bytes(path, out.data, out.len);
+	free(path);
+	memset(meta, 0, sizeof(*meta));
+	meta->name = name;
+	meta->size = (int64_t) out.len;
+	meta->added = added;
+	meta->deleted = deleted;
+	stats_value(pst, cfg->nparts, &meta->partition_stats, &x->arena);
+	meta->min_bucket = mm[0];
+	meta->max_bucket = mm[1];
+	meta->min_level = mm[2];
+	meta->max_level = mm[3];
+	ts_buf_free(&out);
+	free(pst);
+	return rows;
+}
+
 static void
 pk_finish_commit(pk_ctx *x, pk_commit *cm, const char *commit_kind)
 {
 	config	   *cfg = x->cfg;
-	ts_err		err;
 	int			m = x->nmanifests;
 	int64_t		delta = 0,
-				total = 0;
+				total = 0,
+				changelog_records = 0,
+				changelog_list_size = 0;
+	char	   *changelog_list = NULL;
 
 	pk_write_dv_index(x);
 	/* the manifest */
 	{
-		ts_avro_writer *w = ts_avro_writer_create_for_fields(x->me_fields, x->nme, cfg->manifest_codec, &err);
-		ts_buf		out;
-		char	   *name = pathf("manifest-%s-%d", x->manifest_uuid, x->manifest_counter++);
-		char	   *path = pathf("%s/manifest/%s", cfg->dir, name);
-		col_stats  *pst = xcalloc((size_t) (cfg->nparts ? cfg->nparts : 1), sizeof(col_stats));
-		int32_t		mm[4] = {INT32_MAX, INT32_MIN, INT32_MAX, INT32_MIN};
-		int64_t		added = 0,
-					deleted = 0;
+		tool_manifest_meta meta;
 
-		if (w == NULL)
-			die_err("manifest writer", &err);
-		for (int p = 0; p < cfg->nparts; p++)
-			stats_init(&pst[p], x->ptypes[p]);
-		for (int k = 0; k < cm->n; k++)
-		{
-			ts_value	row[6];
-			const pk_group *g = &x->groups[cm->entries[k].file->group];
-
-			pk_entry_row(x, &cm->entries[k], row);
-			if (!ts_avro_writer_add(w, row, &err))
-				die_err("manifest entry", &err);
-			if (cm->entries[k].kind == 0)
-				added++, delta += cm->entries[k].file->nrows;
-			else
-				deleted++;
-			if (g->bucket < mm[0])
-				mm[0] = g->bucket;
-			if (g->bucket > mm[1])
-				mm[1] = g->bucket;
-			if (cm->entries[k].level < mm[2])
-				mm[2] = cm->entries[k].level;
-			if (cm->entries[k].level > mm[3])
-				mm[3] = cm->entries[k].level;
-			for (int p = 0; p < cfg->nparts; p++)
-				stats_add(&pst[p], &g->part_values[p]);
-		}
-		if (cm->n == 0)
-			mm[0] = mm[1] = mm[2] = mm[3] = 0;
-		ts_buf_init(&out);
-		if (!ts_avro_writer_finish(w, &out, &err))
-			die_err("manifest finish", &err);
-		ts_avro_writer_free(w);
-		write_bytes(path, out.data, out.len);
-		free(path);
+		delta = pk_write_manifest(x, cm->entries, cm->n, &meta);
 		x->manifests = realloc(x->manifests, sizeof(char *) * (size_t) (m + 1));
 		x->manifest_sizes = realloc(x->manifest_sizes, sizeof(int64_t) * (size_t) (m + 1));
 		x->manifest_added = realloc(x->manifest_added, sizeof(int64_t) * (size_t) (m + 1));
@@ -669,15 +727,26 @@ pk_finish_commit(pk_ctx *x, pk_commit *cm, const char *commit_kind)
 		if (!x->manifests || !x->manifest_sizes || !x->manifest_added || !x->manifest_deleted ||
 			!x->manifest_pstats || !x->manifest_minmax)
 			die("out of memory");
-		x->manifests[m] = name;
-		x->manifest_sizes[m] = (int64_t) out.len;
-		x->manifest_added[m] = added;
-		x->manifest_deleted[m] = deleted;
-		stats_value(pst, cfg->nparts, &x->manifest_pstats[m], &x->arena);
-		memcpy(&x->manifest_minmax[4 * m], mm, sizeof(mm));
+		x->manifests[m] = (char *) meta.name;
+		x->manifest_sizes[m] = meta.size;
+		x->manifest_added[m] = meta.added;
+		x->manifest_deleted[m] = meta.deleted;
+		x->manifest_pstats[m] = meta.partition_stats;
+		x->manifest_minmax[4 * m] = (int32_t) meta.min_bucket;
+		x->manifest_minmax[4 * m + 1] = (int32_t) meta.max_bucket;
+		x->manifest_minmax[4 * m + 2] = (int32_t) meta.min_level;
+		x->manifest_minmax[4 * m + 3] = (int32_t) meta.max_level;
 		x->nmanifests++;
-		ts_buf_free(&out);
-		free(pst);
+	}
+	/* changelog-producer input: a manifest list of the changelog files alone */
+	if (cm->nchangelog > 0)
+	{
+		tool_manifest_meta meta;
+
+		changelog_records = pk_write_manifest(x, cm->changelog, cm->nchangelog, &meta);
+		changelog_list = pathf("manifest-list-%s-%d", x->list_uuid, x->list_counter++);
+		changelog_list_size = tool_write_manifest_list(cfg->dir, changelog_list, &meta, 1,
+													   cfg->manifest_codec);
 	}
 	/* manifest lists: base = manifests of earlier snapshots, delta = this one */
 	{
@@ -712,7 +781,9 @@ pk_finish_commit(pk_ctx *x, pk_commit *cm, const char *commit_kind)
 			.delta_list = names[1], .delta_list_size = sizes[1],
 			.index_manifest = x->index_manifest, .commit_user = "ts_gen", .commit_kind = commit_kind,
 			.time_millis = x->base_time + (int64_t) x->snapshot_id * 1000, .total_records = total,
-			.delta_records = strcmp(commit_kind, "COMPACT") == 0 ? -1 : delta
+			.delta_records = strcmp(commit_kind, "COMPACT") == 0 ? -1 : delta,
+			.changelog_list = changelog_list, .changelog_list_size = changelog_list_size,
+			.changelog_records = changelog_records
 		};
 		tool_write_snapshot(cfg->dir, &sn);
 		free(names[0]);
@@ -729,6 +800,10 @@ pk_finish_commit(pk_ctx *x, pk_commit *cm, const char *commit_kind)
 	free(cm->entries);
 	cm->entries = NULL;
 	cm->n = 0;
+	free(cm->changelog);
+	cm->changelog = NULL;
+	cm->nchangelog = 0;
+	free(changelog_list);
 }
 
 static ts_field *

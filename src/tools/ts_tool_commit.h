@@ -93,6 +93,9 @@ typedef struct tool_snapshot
 	int64_t		time_millis;
 	int64_t		total_records;
 	int64_t		delta_records;
+	const char *changelog_list; /* NULL: none */
+	int64_t		changelog_list_size;
+	int64_t		changelog_records;
 } tool_snapshot;
 
 /* Write dir/snapshot/snapshot-<id>, LATEST, and EARLIEST for the first. */
@@ -111,7 +114,13 @@ tool_write_snapshot(const char *dir, const tool_snapshot *s)
 	cJSON_AddNumberToObject(j, "baseManifestListSize", (double) s->base_list_size);
 	cJSON_AddStringToObject(j, "deltaManifestList", s->delta_list);
 	cJSON_AddNumberToObject(j, "deltaManifestListSize", (double) s->delta_list_size);
-	cJSON_AddNullToObject(j, "changelogManifestList");
+	if (s->changelog_list)
+	{
+		cJSON_AddStringToObject(j, "changelogManifestList", s->changelog_list);
+		cJSON_AddNumberToObject(j, "changelogManifestListSize", (double) s->changelog_list_size);
+	}
+	else
+		cJSON_AddNullToObject(j, "changelogManifestList");
 	if (s->index_manifest)
 		cJSON_AddStringToObject(j, "indexManifest", s->index_manifest);
 	cJSON_AddStringToObject(j, "commitUser", s->commit_user);
@@ -120,7 +129,7 @@ tool_write_snapshot(const char *dir, const tool_snapshot *s)
 	cJSON_AddNumberToObject(j, "timeMillis", (double) s->time_millis);
 	cJSON_AddNumberToObject(j, "totalRecordCount", (double) s->total_records);
 	cJSON_AddNumberToObject(j, "deltaRecordCount", (double) s->delta_records);
-	cJSON_AddNumberToObject(j, "changelogRecordCount", 0);
+	cJSON_AddNumberToObject(j, "changelogRecordCount", (double) s->changelog_records);
 	text = cJSON_Print(j);
 	if (text == NULL)
 		die("out of memory");

@@ -213,8 +213,8 @@ test_errors(void **state)
 	expect_error(pk_first, o, 1, TS_ERR_UNSUPPORTED, "first-row");
 	o[1] = (ts_option) {"scan.snapshot-id", "2"};
 	expect_error(app, o, 2, TS_ERR_INVALID, "scan.snapshot-id");
-	o[1] = (ts_option) {"incremental-between-scan-mode", "changelog"};
-	expect_error(app, o, 2, TS_ERR_UNSUPPORTED, "changelog");
+	o[1] = (ts_option) {"incremental-between-scan-mode", "diff"};
+	expect_error(app, o, 2, TS_ERR_UNSUPPORTED, "diff");
 	o[1] = (ts_option) {"incremental-between-timestamp", "1,2"};
 	expect_error(app, o, 2, TS_ERR_INVALID, "only one");
 }
