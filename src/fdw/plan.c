@@ -240,6 +240,8 @@ tablescan_make_context(TsTableOptions *opts, ts_scan_context *ctx)
 	ctx->table_schema_json = opts->table_schema;
 	ctx->has_bucket_filter = opts->has_bucket_filter;
 	ctx->bucket_filter = opts->bucket_filter;
+	ctx->shard_k = opts->shard_k;
+	ctx->shard_n = opts->shard_n;
 	ctx->limit = -1;
 	ctx->enable_pruning = true;
 	ctx->no_file_index = !tablescan_enable_file_index;

@@ -1,0 +1,174 @@
+#!/bin/bash
+# Scale-out over postgres_fdw (README "Scaling out"): a coordinator and three
+# worker clusters on 127.0.0.1 (initdb / pg_ctl, the installed extension),
+# tables of the fixtures (TS_FIXTURES) sharded with tablescan_create_sharded
+# over 2 and over 3 workers.  Checks: scan.shard values are validated; the
+# rows through the coordinator are the local rows (a multiset: the shares are
+# disjoint and cover) for bucketed and bucket-unaware append tables,
+# primary-key tables of every merge engine and with deletion vectors, and a
+# format table; aggregates and GROUP BY run on the workers (Remote SQL); a
+# point query on the bucket key keeps files on one worker only; _SHARD prunes;
+# a worker that is down is an ERROR naming its server.
+# Prints "scaleout: N passed, N failed, 0 skipped".
+set -uo pipefail
+cd "$(dirname "$0")/../.."
+: "${TS_FIXTURES:?TS_FIXTURES must point at the fixtures of test/make-fixtures.sh}"
+BIN=$(pg_config --bindir 2>/dev/null)
+[ -x "$BIN/initdb" ] || BIN=/usr/lib/postgresql/15/bin
+TMP=$(mktemp -d /tmp/scaleout.XXXXXX)
+# the clusters run as an unprivileged user (as pg_virtualenv's do when started by root)
+as_pg() { if [ "$(id -u)" = 0 ]; then runuser -u postgres -- "$@"; else "$@"; fi; }
+[ "$(id -u)" = 0 ] && chown postgres "$TMP"
+passed=0 failed=0
+PORTS=()
+cleanup() {
+    for d in "$TMP"/n*; do [ -f "$d/postmaster.pid" ] && as_pg "$BIN/pg_ctl" -D "$d" -m immediate stop >/dev/null 2>&1; done
+    rm -rf "$TMP"
+}
+trap cleanup EXIT
+
+free_port() {
+    local p
+    for p in $(seq "$1" $(($1 + 200))); do
+        if ! (exec 3<>"/dev/tcp/127.0.0.1/$p") 2>/dev/null; then echo "$p"; return; fi
+    done
+}
+start_node() {		# start_node i: cluster n$i on a free port
+    local d="$TMP/n$1" base=$((20000 + ($$ % 20000) + $1 * 211))
+    as_pg "$BIN/initdb" -D "$d" -A trust -U postgres --no-sync >/dev/null 2>&1 || { echo "initdb failed"; exit 1; }
+    PORTS[$1]=$(free_port "$base")
+    cat >>"$d/postgresql.conf" <<CONF
+listen_addresses = '127.0.0.1'
+port = ${PORTS[$1]}
+unix_socket_directories = '$TMP'
+fsync = off
+shared_buffers = 16MB
+max_connections = 30
+max_parallel_workers_per_gather = 0
+CONF
+    as_pg "$BIN/pg_ctl" -D "$d" -w -l "$d/log" start >/dev/null || { cat "$d/log"; exit 1; }
+}
+q() {		# q node sql: one value per line, errors to stdout
+    local n=$1; shift
+    "$BIN/psql" -X -q -At -h 127.0.0.1 -p "${PORTS[$n]}" -U postgres -d postgres \
+        -v ON_ERROR_STOP=1 -v VERBOSITY=verbose -c "$*" 2>&1
+}
+check() {	# check name expected actual
+    if [ "$2" == "$3" ]; then passed=$((passed + 1))
+    else failed=$((failed + 1)); echo "FAIL $1: expected [$2] got [$3]"; fi
+}
+check_match() {	# check_match name regex actual
+    if printf '%s' "$3" | grep -Eq -- "$2"; then passed=$((passed + 1))
+    else failed=$((failed + 1)); echo "FAIL $1: [$3] does not match /$2/"; fi
+}
+
+for i in 0 1 2 3; do start_node $i; done
+W=$TS_FIXTURES/warehouse
+q 0 "CREATE EXTENSION tablescan_fdw; CREATE EXTENSION postgres_fdw; CREATE EXTENSION dblink;
+     SET TIME ZONE 'UTC';
+     CREATE SERVER lake FOREIGN DATA WRAPPER tablescan_fdw OPTIONS (warehouse '$W');
+     CREATE SCHEMA sales; CREATE SCHEMA pk; CREATE SCHEMA ft;
+     IMPORT FOREIGN SCHEMA sales LIMIT TO (orders, customers) FROM SERVER lake INTO sales;
+     IMPORT FOREIGN SCHEMA pk FROM SERVER lake INTO pk;
+     CREATE FOREIGN TABLE ft.events (id integer, name text, amount numeric(10,2), dt date, region text)
+       SERVER lake OPTIONS (path '$TS_FIXTURES/formattable/events_csv', table_schema '{\"version\": 3, \"id\": 0, \"fields\": [
+         {\"id\": 0, \"name\": \"id\", \"type\": \"INT\"}, {\"id\": 1, \"name\": \"name\", \"type\": \"STRING\"},
+         {\"id\": 2, \"name\": \"amount\", \"type\": \"DECIMAL(10, 2)\"}, {\"id\": 3, \"name\": \"dt\", \"type\": \"DATE\"},
+         {\"id\": 4, \"name\": \"region\", \"type\": \"STRING\"}], \"partitionKeys\": [\"dt\", \"region\"],
+         \"primaryKeys\": [], \"options\": {\"type\": \"format-table\", \"file.format\": \"csv\"}}');" >/dev/null \
+    || { echo "coordinator setup failed"; q 0 "SELECT 1"; }
+for i in 1 2 3; do
+    q 0 "CREATE SERVER w$i FOREIGN DATA WRAPPER postgres_fdw OPTIONS (host '127.0.0.1', port '${PORTS[$i]}', dbname 'postgres');
+         CREATE USER MAPPING FOR postgres SERVER w$i OPTIONS (user 'postgres');" >/dev/null
+done
+
+# scan.shard values
+for bad in 0/2 3/2 1/0 x 2 1/2x -1/2; do
+    out=$(q 0 "CREATE FOREIGN TABLE bad_shard (id int) SERVER lake OPTIONS (database 'sales', \"table\" 'orders', \"scan.shard\" '$bad')")
+    check_match "scan.shard '$bad' refused" '22023.*invalid value for option "scan.shard"' "$out"
+done
+check "scan.shard '1/1' reads the whole table" "$(q 0 "SELECT count(*) FROM sales.orders")" \
+    "$(q 0 "CREATE FOREIGN TABLE one_of_one (id bigint) SERVER lake OPTIONS (database 'sales', \"table\" 'orders', \"scan.shard\" '1/1');
+            SELECT count(*) FROM one_of_one")"
+
+TABLES="sales.orders sales.customers pk.pk_dedup_dv pk.pk_dedup_levels pk.pk_dedup_level0 pk.pk_aggregation pk.pk_first_row pk.pk_partial_update ft.events"
+rows_of() {	# the multiset of rows of a table as one digest (without _SHARD)
+    local cols
+    cols=$(q 0 "SELECT string_agg(quote_ident(attname), ', ' ORDER BY attnum) FROM pg_attribute
+                WHERE attrelid = '$2'::regclass AND attnum > 0 AND NOT attisdropped AND attname <> '_SHARD'")
+    q 0 "SET TIME ZONE 'UTC'; SELECT count(*) || ' ' || md5(coalesce(string_agg(r, E'\\n' ORDER BY r), ''))
+         FROM (SELECT ($cols)::text AS r FROM $2) s"
+}
+for n in 2 3; do
+    servers="{w1,w2}"; [ $n = 3 ] && servers="{w1,w2,w3}"
+    for t in $TABLES; do
+        out=$(q 0 "SELECT tablescan_create_sharded('$t', '$servers', '${t#*.}_s$n')")
+        check "create $t over $n workers" "${t}_s$n" "$out"
+        local_rows=$(rows_of 0 "$t")
+        check "$t over $n workers: the local rows" "$local_rows" "$(rows_of 0 "${t}_s$n")"
+        # each shard's rows on its own: their counts add up to the table's
+        sum=$(q 0 "SELECT sum(c) FROM (SELECT (SELECT count(*) FROM ${t}_s$n WHERE \"_SHARD\" = k) c FROM generate_series(1, $n) k) s")
+        check "$t over $n workers: shard counts add up" "${local_rows%% *}" "$sum"
+    done
+done
+check_match "rows spread over the shards (orders)" '^[1-9][0-9]*,[1-9][0-9]*,[1-9]' \
+    "$(q 0 "SELECT string_agg(c::text, ',' ORDER BY k) FROM (SELECT \"_SHARD\" k, count(*) c FROM sales.orders_s3 GROUP BY 1) s")"
+check_match "files spread over the shards (customers, unaware)" '^[1-9][0-9]*,[1-9]' \
+    "$(q 0 "SELECT string_agg(c::text, ',' ORDER BY k) FROM (SELECT \"_SHARD\" k, count(*) c FROM sales.customers_s2 GROUP BY 1) s")"
+
+# EXPLAIN on a worker names the shard
+check_match "EXPLAIN shows the shard" 'Shard: 2 of 3 \(by bucket, kept [0-9]+ files, other shards. [0-9]+\)' \
+    "$(q 2 "EXPLAIN SELECT * FROM sales.orders_shard_2_of_3")"
+check_match "EXPLAIN shows the shard of an unaware table" 'Shard: 1 of 2 \(by file path hash' \
+    "$(q 1 "EXPLAIN SELECT * FROM sales.customers_shard_1_of_2")"
+
+# aggregates and GROUP BY run on the workers: postgres_fdw (PostgreSQL 15) pushes whole
+# aggregates of a partition, so the query groups by "_SHARD" and combines the shards' results
+AGG='SELECT sum(c), sum(s), min(mi), max(ma) FROM (SELECT count(*) c, sum(amount) s, min(id) mi, max(id) ma FROM sales.orders_s2 GROUP BY "_SHARD") x'
+ex=$(q 0 "SET enable_partitionwise_aggregate = on; EXPLAIN VERBOSE $AGG")
+check_match "count/sum/min/max pushed to the workers" 'Remote SQL: SELECT count\(\*\), sum\(amount\), min\(id\), max\(id\), "_SHARD" FROM sales.orders_shard_2_of_2_v GROUP BY 5' "$ex"
+check "aggregates through the coordinator = local" \
+    "$(q 0 "SELECT count(*), sum(amount), min(id), max(id) FROM sales.orders")" \
+    "$(q 0 "SET enable_partitionwise_aggregate = on; $AGG")"
+GRP='SELECT customer, sum(c), sum(s) FROM (SELECT customer, count(*) c, sum(amount) s FROM sales.orders_s3 GROUP BY customer, "_SHARD") x GROUP BY 1 ORDER BY 1'
+ex=$(q 0 "SET enable_partitionwise_aggregate = on; EXPLAIN VERBOSE $GRP")
+check_match "GROUP BY pushed to the workers" 'Remote SQL: SELECT customer, count\(\*\), sum\(amount\), "_SHARD" FROM sales.orders_shard_3_of_3_v GROUP BY 1, 4' "$ex"
+check "GROUP BY through the coordinator = local" \
+    "$(q 0 "SELECT customer, count(*), sum(amount) FROM sales.orders GROUP BY 1 ORDER BY 1")" \
+    "$(q 0 "SET enable_partitionwise_aggregate = on; $GRP")"
+check_match "async Append over the workers" 'Async Foreign Scan' \
+    "$(q 0 "EXPLAIN SELECT * FROM sales.orders_s3")"
+
+# a point query on the bucket key: files kept on one worker only
+id=$(q 0 "SELECT min(id) FROM sales.orders")
+local_kept=$(q 0 "EXPLAIN SELECT * FROM sales.orders WHERE id = $id" | sed -n 's/.*Data Files: \([0-9]*\) of.*/\1/p')
+kept=""
+for k in 1 2 3; do
+    kept="$kept$(q $k "EXPLAIN SELECT * FROM sales.orders_shard_${k}_of_3 WHERE id = $id" | sed -n 's/.*Data Files: \([0-9]*\) of.*/\1/p'),"
+done
+check_match "point query: the local plan keeps files" '^[1-9]' "$local_kept"
+check "point query: one worker keeps the local plan's files, the others none" \
+    "1 $local_kept" "$(printf '%s' "$kept" | tr ',' '\n' | grep -v '^0*$' | awk '{n++; s=$1} END {print n, s}')"
+check "point query through the coordinator = local" \
+    "$(q 0 "SELECT * FROM sales.orders WHERE id = $id ORDER BY 1")" \
+    "$(q 0 "SELECT id, customer, amount, ts, dt FROM sales.orders_s3 WHERE id = $id ORDER BY 1")"
+
+# _SHARD: the coordinator prunes partitions; a worker's view with another K plans no scan
+check "_SHARD = 2 reads one partition" 'orders_s3_2' \
+    "$(q 0 "EXPLAIN (COSTS OFF) SELECT * FROM sales.orders_s3 WHERE \"_SHARD\" = 2" | grep -o 'orders_s3_[0-9]*' | sort -u | tr -d '\n')"
+check_match "_SHARD of another shard on a worker: no scan" 'One-Time Filter: false' \
+    "$(q 1 "EXPLAIN SELECT * FROM sales.orders_shard_1_of_3_v WHERE \"_SHARD\" = 2")"
+check "_SHARD holds K on every row" "1" "$(q 1 "SELECT count(DISTINCT \"_SHARD\") || '' FROM sales.orders_shard_1_of_3_v WHERE \"_SHARD\" = 1")"
+
+# re-shard: the same call with another list
+q 0 "SELECT tablescan_create_sharded('sales.orders', '{w2,w3}', 'orders_s3')" >/dev/null
+check "re-shard over other workers = local" "$(rows_of 0 sales.orders)" "$(rows_of 0 sales.orders_s3)"
+
+# a worker that is down: an ERROR naming it, not fewer rows
+as_pg "$BIN/pg_ctl" -D "$TMP/n3" -m fast -w stop >/dev/null
+check_match "worker down: ERROR naming it" 'could not connect to server "w3"' \
+    "$(q 0 "SELECT count(*) FROM sales.orders_s3")"
+check_match "setup refuses a non-postgres_fdw server" 'not a postgres_fdw server' \
+    "$(q 0 "SELECT tablescan_create_sharded('sales.orders', '{lake}')")"
+
+echo "scaleout: $passed passed, $failed failed, 0 skipped"
