@@ -46,5 +46,8 @@ python3 test/conformance/run.py --shared "$TS_SHARED" --mode rest-s3
 # pruning / pushdown never change results (differential, every testdata table)
 python3 test/conformance/prune_diff.py --shared "$TS_SHARED"
 
+# scale out: a coordinator and 3 worker clusters of their own over postgres_fdw (test/scaleout)
+timeout 180 bash test/scaleout/run.sh 2>&1 | tail -30
+
 # corruption matrix, cancel, bounded memory, concurrent commits
 bash test/reliability/run.sh 2>&1 | grep -vE '^(ok|PASS) ' | tail -30

@@ -91,7 +91,14 @@ check "scan.shard '1/1' reads the whole table" "$(q 0 "SELECT count(*) FROM sale
     "$(q 0 "CREATE FOREIGN TABLE one_of_one (id bigint) SERVER lake OPTIONS (database 'sales', \"table\" 'orders', \"scan.shard\" '1/1');
             SELECT count(*) FROM one_of_one")"
 
-TABLES="sales.orders sales.customers pk.pk_dedup_dv pk.pk_dedup_levels pk.pk_dedup_level0 pk.pk_aggregation pk.pk_first_row pk.pk_partial_update ft.events"
+check_match "a _SHARD column of the foreign table: ERROR naming the view" 'column "_SHARD" of foreign table "shard_col" does not exist.*HINT:  _SHARD is a column of the shard views' \
+    "$(q 0 "CREATE FOREIGN TABLE shard_col (id bigint, \"_SHARD\" int) SERVER lake OPTIONS (database 'sales', \"table\" 'orders', \"scan.shard\" '1/2');
+            SELECT * FROM shard_col" | tr '\n' ' ')"
+# time travel passes through: the first snapshot of orders
+q 0 "CREATE FOREIGN TABLE sales.orders_first (id bigint, customer text, amount numeric, ts timestamp, dt text)
+     SERVER lake OPTIONS (database 'sales', \"table\" 'orders', \"scan.snapshot-id\" '1')" >/dev/null
+
+TABLES="sales.orders_first sales.orders sales.customers pk.pk_dedup_dv pk.pk_dedup_levels pk.pk_dedup_level0 pk.pk_aggregation pk.pk_first_row pk.pk_partial_update ft.events"
 rows_of() {	# the multiset of rows of a table as one digest (without _SHARD)
     local cols
     cols=$(q 0 "SELECT string_agg(quote_ident(attname), ', ' ORDER BY attnum) FROM pg_attribute
