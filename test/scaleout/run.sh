@@ -9,7 +9,7 @@
 # format table; aggregates and GROUP BY run on the workers (Remote SQL); a
 # point query on the bucket key keeps files on one worker only; _SHARD prunes;
 # a worker that is down is an ERROR naming its server.
-# Prints "scaleout: N passed, N failed, 0 skipped".
+# Prints "scaleout: N passed, N failed, N skipped" (1 skipped: no shared testdata).
 set -uo pipefail
 cd "$(dirname "$0")/../.."
 : "${TS_FIXTURES:?TS_FIXTURES must point at the fixtures of test/make-fixtures.sh}"
@@ -61,6 +61,20 @@ q 0 "CREATE FOREIGN TABLE sales.orders_first (id bigint, customer text, amount n
      SERVER lake OPTIONS (database 'sales', \"table\" 'orders', \"scan.snapshot-id\" '1')" >/dev/null
 
 TABLES="sales.orders_first sales.orders sales.customers pk.pk_dedup_dv pk.pk_dedup_levels pk.pk_dedup_level0 pk.pk_aggregation pk.pk_first_row pk.pk_partial_update ft.events"
+# a selection of the shared testdata tables (Java-written): merge-on-read, deletion vectors,
+# first-row, partial-update primary-key tables and append tables
+TD=${TS_SHARED:-../shared}/testdata/parquet
+skipped=0
+if [ -d "$TD" ]; then
+    q 0 "CREATE SERVER shared FOREIGN DATA WRAPPER tablescan_fdw OPTIONS (warehouse '$TD')" >/dev/null
+    for db in pk_09 pk_table_scan_and_read_dv pk_table_scan_and_read_mor pk_table_scan_and_read_first_row \
+              pk_table_partial_update append_09 append_with_empty_partition; do
+        q 0 "CREATE SCHEMA $db; IMPORT FOREIGN SCHEMA $db FROM SERVER shared INTO $db" >/dev/null
+        TABLES="$TABLES $(q 0 "SELECT string_agg('$db.' || quote_ident(relname), ' ') FROM pg_class WHERE relnamespace = '$db'::regnamespace AND relkind = 'f'")"
+    done
+else
+    echo "SKIP shared testdata tables: $TD is absent"; skipped=1
+fi
 rows_of() {	# the multiset of rows of a table as one digest (without _SHARD)
     local cols
     cols=$(q 0 "SELECT string_agg(quote_ident(attname), ', ' ORDER BY attnum) FROM pg_attribute
@@ -140,4 +154,4 @@ check_match "worker down: ERROR naming it" 'could not connect to server "w3"' \
 check_match "setup refuses a non-postgres_fdw server" 'not a postgres_fdw server' \
     "$(q 0 "SELECT tablescan_create_sharded('sales.orders', '{lake}')")"
 
-echo "scaleout: $passed passed, $failed failed, 0 skipped"
+echo "scaleout: $passed passed, $failed failed, $skipped skipped"
