@@ -7,9 +7,11 @@
  * by its bucket number alone, so a primary-key bucket's merge stays on one
  * shard and the rule does not depend on totalBuckets (which can differ per
  * manifest entry after a rescale).  A file of a bucket-unaware append table
- * or a format table goes to shard (hash of its name mod N) + 1, the name
- * relative to the table root (Paimon data file names are unique in a
- * table), so copies of a table shard alike.  Both rules give every file
+ * or a format table goes to shard (hash of its name mod N) + 1: a Paimon
+ * data file's name (unique in a table), a format table file's path
+ * relative to the table root, so copies of a table shard alike.
+ * Data-evolution tables, whose rows are stitched from several files, are
+ * refused (N > 1).  Both rules give every file
  * exactly one shard: the N shares are disjoint and cover the table for
  * every snapshot.
  */
@@ -78,6 +80,11 @@ scan_shard_setup(ts_plan *plan, const ts_scan_context *ctx, ts_err *err)
 	if (ctx->shard_n < 1 || ctx->shard_k < 1 || ctx->shard_k > ctx->shard_n)
 		return ts_error(err, TS_ERR_INVALID, "scan.shard %d/%d is not a shard (1 <= K <= N)",
 						ctx->shard_k, ctx->shard_n);
+	/* the files of a row-id range are stitched together: one shard must read them all */
+	if (plan->core.data_evolution && ctx->shard_n > 1)
+		return ts_error(err, TS_ERR_UNSUPPORTED,
+						"scan.shard cannot split table \"%s\": with data-evolution.enabled several files make up each row",
+						plan->table_path);
 	plan->shard_k = ctx->shard_k;
 	plan->shard_n = ctx->shard_n;
 	plan->shard_rule = shard_by_bucket(plan) ? "by bucket" : "by file path hash";

@@ -72,6 +72,10 @@ if [ -d "$TD" ]; then
         q 0 "CREATE SCHEMA $db; IMPORT FOREIGN SCHEMA $db FROM SERVER shared INTO $db" >/dev/null
         TABLES="$TABLES $(q 0 "SELECT string_agg('$db.' || quote_ident(relname), ' ') FROM pg_class WHERE relnamespace = '$db'::regnamespace AND relkind = 'f'")"
     done
+    q 0 "CREATE SCHEMA de; IMPORT FOREIGN SCHEMA data_evolution_with_dense_stats FROM SERVER shared INTO de" >/dev/null
+    t=$(q 0 "SELECT quote_ident(relname) FROM pg_class WHERE relnamespace = 'de'::regnamespace AND relkind = 'f' LIMIT 1")
+    check_match "data-evolution table: scan.shard refused" '0A000: scan.shard cannot split table .*data-evolution' \
+        "$(q 0 "ALTER FOREIGN TABLE de.$t OPTIONS (ADD \"scan.shard\" '1/2'); SELECT count(*) FROM de.$t")"
 else
     echo "SKIP shared testdata tables: $TD is absent"; skipped=1
 fi
