@@ -145,3 +145,130 @@ CREATE FUNCTION tablescan_wait_for_snapshot(tbl regclass, after bigint,
 RETURNS bigint
 AS 'MODULE_PATHNAME'
 LANGUAGE C STRICT VOLATILE;
+-- Scale out (README "Scaling out"): from a local tablescan_fdw foreign
+-- table and a list of postgres_fdw servers (one per shard), create on each
+-- worker, over dblink on that server's connection, the tablescan_fdw
+-- server, the foreign table <table>_shard_K_of_N with "scan.shard" 'K/N'
+-- and the view <table>_shard_K_of_N_v adding the constant column "_SHARD" = K; then
+-- on this node the table <coordinator> PARTITION BY LIST ("_SHARD") with
+-- one postgres_fdw foreign partition per shard (async_capable, fetch_size).
+-- Calling it again with another server list re-shards (the coordinator
+-- table is re-created; the lake holds the data, nothing moves).  Needs the
+-- extensions dblink and postgres_fdw (not at CREATE EXTENSION); user
+-- mappings for the tablescan_fdw server on the workers are not copied.
+CREATE FUNCTION tablescan_create_sharded(local_table regclass, servers text[],
+    coordinator text DEFAULT NULL, fetch_size integer DEFAULT 10000)
+RETURNS regclass
+LANGUAGE plpgsql VOLATILE
+SET search_path = pg_catalog
+AS $fn$
+DECLARE
+    n integer := coalesce(array_length(servers, 1), 0);
+    nsp text;
+    rel text;
+    coord text;
+    srv record;
+    cols text := '';
+    remote_cols text := '';
+    ftopts text := '';
+    srvopts text := '';
+    a record;
+    kv text;
+    k integer;
+    conn text := 'tablescan_create_sharded';
+    sql text;
+BEGIN
+    IF n = 0 THEN
+        RAISE EXCEPTION 'tablescan_create_sharded: no worker servers given'
+            USING ERRCODE = '22023';
+    END IF;
+    IF fetch_size IS NULL OR fetch_size < 1 THEN
+        RAISE EXCEPTION 'tablescan_create_sharded: fetch_size must be positive' USING ERRCODE = '22023';
+    END IF;
+    IF NOT EXISTS (SELECT 1 FROM pg_extension WHERE extname = 'dblink')
+       OR NOT EXISTS (SELECT 1 FROM pg_extension WHERE extname = 'postgres_fdw') THEN
+        RAISE EXCEPTION 'tablescan_create_sharded needs the extensions dblink and postgres_fdw'
+            USING ERRCODE = '0A000', HINT = 'CREATE EXTENSION dblink; CREATE EXTENSION postgres_fdw;';
+    END IF;
+    -- dblink's functions where its extension put them (search_path is pg_catalog here)
+    PERFORM set_config('search_path', 'pg_catalog, ' || quote_ident(e.extnamespace::regnamespace::text), true)
+       FROM pg_extension e WHERE e.extname = 'dblink';
+    SELECT c.relname, s.nspname, fs.srvname, fs.srvoptions, ft.ftoptions, w.fdwname
+      INTO srv
+      FROM pg_class c JOIN pg_namespace s ON s.oid = c.relnamespace
+      JOIN pg_foreign_table ft ON ft.ftrelid = c.oid
+      JOIN pg_foreign_server fs ON fs.oid = ft.ftserver
+      JOIN pg_foreign_data_wrapper w ON w.oid = fs.srvfdw
+     WHERE c.oid = local_table;
+    IF NOT FOUND OR srv.fdwname <> 'tablescan_fdw' THEN
+        RAISE EXCEPTION 'tablescan_create_sharded: "%" is not a tablescan_fdw foreign table', local_table
+            USING ERRCODE = '42809';
+    END IF;
+    FOREACH kv IN ARRAY coalesce(srv.ftoptions, '{}') LOOP
+        IF split_part(kv, '=', 1) = 'scan.shard' THEN
+            RAISE EXCEPTION 'tablescan_create_sharded: "%" has option scan.shard already', local_table
+                USING ERRCODE = '22023';
+        END IF;
+        ftopts := ftopts || format('%I %L, ', split_part(kv, '=', 1), substr(kv, strpos(kv, '=') + 1));
+    END LOOP;
+    FOREACH kv IN ARRAY coalesce(srv.srvoptions, '{}') LOOP
+        srvopts := srvopts || CASE WHEN srvopts = '' THEN '' ELSE ', ' END ||
+            format('%I %L', split_part(kv, '=', 1), substr(kv, strpos(kv, '=') + 1));
+    END LOOP;
+    FOR a IN SELECT attname, format_type(atttypid, atttypmod) AS typ, attfdwoptions
+               FROM pg_attribute WHERE attrelid = local_table AND attnum > 0 AND NOT attisdropped
+              ORDER BY attnum LOOP
+        IF a.attname = '_SHARD' THEN
+            RAISE EXCEPTION 'tablescan_create_sharded: "%" has a column "_SHARD" already', local_table
+                USING ERRCODE = '42701';
+        END IF;
+        cols := cols || format('%I %s, ', a.attname, a.typ);
+        remote_cols := remote_cols || format('%I %s', a.attname, a.typ);
+        IF a.attfdwoptions IS NOT NULL THEN
+            remote_cols := remote_cols || ' OPTIONS (' || (SELECT string_agg(format('%I %L',
+                split_part(o, '=', 1), substr(o, strpos(o, '=') + 1)), ', ')
+                FROM unnest(a.attfdwoptions) o) || ')';
+        END IF;
+        remote_cols := remote_cols || ', ';
+    END LOOP;
+    nsp := srv.nspname;
+    rel := srv.relname;
+    coord := coalesce(coordinator, rel || '_sharded');
+    FOR k IN 1 .. n LOOP
+        IF NOT EXISTS (SELECT 1 FROM pg_foreign_server fs JOIN pg_foreign_data_wrapper w
+                        ON w.oid = fs.srvfdw WHERE fs.srvname = servers[k]
+                        AND w.fdwname = 'postgres_fdw') THEN
+            RAISE EXCEPTION 'tablescan_create_sharded: "%" is not a postgres_fdw server', servers[k]
+                USING ERRCODE = '42704';
+        END IF;
+        PERFORM dblink_connect(conn, servers[k]);
+        BEGIN
+            PERFORM dblink_exec(conn, 'CREATE EXTENSION IF NOT EXISTS tablescan_fdw');
+            PERFORM dblink_exec(conn, format('CREATE SCHEMA IF NOT EXISTS %I', nsp));
+            PERFORM dblink_exec(conn, format('CREATE SERVER IF NOT EXISTS %I FOREIGN DATA WRAPPER tablescan_fdw%s',
+                srv.srvname, CASE WHEN srvopts = '' THEN '' ELSE ' OPTIONS (' || srvopts || ')' END));
+            PERFORM dblink_exec(conn, format('DROP FOREIGN TABLE IF EXISTS %I.%I CASCADE', nsp, rel || '_shard_' || k || '_of_' || n));
+            PERFORM dblink_exec(conn, format('CREATE FOREIGN TABLE %I.%I (%s) SERVER %I OPTIONS (%s"scan.shard" %L)',
+                nsp, rel || '_shard_' || k || '_of_' || n, rtrim(remote_cols, ', '), srv.srvname, ftopts, k || '/' || n));
+            PERFORM dblink_exec(conn, format('CREATE VIEW %I.%I AS SELECT %s AS "_SHARD", * FROM %I.%I',
+                nsp, rel || '_shard_' || k || '_of_' || n || '_v', k, nsp, rel || '_shard_' || k || '_of_' || n));
+        EXCEPTION WHEN OTHERS THEN
+            PERFORM dblink_disconnect(conn);
+            RAISE;
+        END;
+        PERFORM dblink_disconnect(conn);
+    END LOOP;
+    IF to_regclass(format('%I.%I', nsp, coord)) IS NOT NULL THEN
+        EXECUTE format('DROP TABLE %I.%I CASCADE', nsp, coord);
+    END IF;
+    EXECUTE format('CREATE TABLE %I.%I (%s"_SHARD" integer NOT NULL) PARTITION BY LIST ("_SHARD")',
+        nsp, coord, cols);
+    FOR k IN 1 .. n LOOP
+        EXECUTE format('CREATE FOREIGN TABLE %I.%I PARTITION OF %I.%I FOR VALUES IN (%s) SERVER %I '
+                       'OPTIONS (schema_name %L, table_name %L, async_capable ''true'', fetch_size %L)',
+            nsp, coord || '_' || k, nsp, coord, k, servers[k], nsp, rel || '_shard_' || k || '_of_' || n || '_v',
+            fetch_size::text);
+    END LOOP;
+    RETURN format('%I.%I', nsp, coord)::regclass;
+END
+$fn$;

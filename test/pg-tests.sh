@@ -68,6 +68,9 @@ part conformance-rest-s3 400 python3 test/conformance/run.py --shared "$TS_SHARE
 # pruning / pushdown never change results (differential, every testdata table)
 part prune-diff 400 python3 test/conformance/prune_diff.py --shared "$TS_SHARED"
 
+# scale out: a coordinator and 3 worker clusters of their own over postgres_fdw (test/scaleout)
+part scaleout 240 bash test/scaleout/run.sh | tail -30
+
 # corruption matrix, cancel, bounded memory, concurrent commits
 part reliability 600 bash test/reliability/run.sh | grep -vE '^(ok|PASS) ' | tail -30
 

@@ -95,6 +95,7 @@ grep -q '^conformance: ' "$LOG/pg.log" || echo "conformance: 0 passed, 1 failed,
 grep -q '^prune-diff: ' "$LOG/pg.log" || echo "prune-diff: 0 passed, 1 failed, 0 skipped (the differential test did not finish)" >> "$LOG/pg.log"
 grep -q '^reliability: ' "$LOG/pg.log" || echo "reliability: 0 passed, 1 failed, 0 skipped (the suite did not finish)" >> "$LOG/pg.log"
 grep -q '^stream: ' "$LOG/pg.log" || echo "stream: 0 passed, 1 failed, 0 skipped (test/stream/concurrent.sh did not finish)" >> "$LOG/pg.log"
+grep -q '^scaleout: ' "$LOG/pg.log" || echo "scaleout: 0 passed, 1 failed, 0 skipped (the scale-out test did not finish)" >> "$LOG/pg.log"
 
 step "benchmark smoke run (make bench SIZE=tiny: it runs and prints its table; each query's \"same result\" -- foreign tables = heap loaded from the generator's formulas, and DuckDB where the SQL is the same -- is one check; no timing is asserted)"
 rm -f build/bench/RESULTS-tiny.md

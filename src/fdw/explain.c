@@ -138,6 +138,13 @@ tablescan_explain_properties(TsPlanState *ps)
 		l = lappend(l, makeString("Bucket Pruning"));
 		l = lappend(l, makeString(pstrdup(plan->bucket_pruning)));
 	}
+	if (plan->shard_n > 0)		/* scan.shard: the share of this node */
+	{
+		l = lappend(l, makeString("Shard"));
+		l = lappend(l, makeString(psprintf("%d of %d (%s, kept " INT64_FORMAT " files, other shards' " INT64_FORMAT ")",
+										   plan->shard_k, plan->shard_n, plan->shard_rule,
+										   plan->metrics.files_kept, plan->metrics.files_pruned_shard)));
+	}
 	if (ps->limit >= 0)
 	{
 		l = lappend(l, makeString("Limit"));

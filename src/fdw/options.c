@@ -63,6 +63,7 @@ static const TsOption valid_options[] = {
 	{"database", ForeignTableRelationId},
 	{"table", ForeignTableRelationId},
 	{"bucket_filter", ForeignTableRelationId},
+	{"scan.shard", ForeignTableRelationId},
 	{"partition_filter", ForeignTableRelationId},
 	{"table_schema", ForeignTableRelationId},
 	{"format", ForeignTableRelationId},
@@ -585,6 +586,17 @@ check_option_value(const char *name, const char *value, Oid context, bool notice
 {
 	if (strcmp(name, "bucket_filter") == 0)
 		check_int_option(name, value, 0, PG_INT32_MAX);
+	else if (strcmp(name, "scan.shard") == 0)
+	{
+		int32		k,
+					n;
+
+		if (!ts_shard_parse(value, &k, &n))
+			ereport(ERROR,
+					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+					 errmsg("invalid value for option \"scan.shard\": \"%s\"", value),
+					 errhint("Give \"K/N\", shard K of N with 1 <= K <= N, e.g. '2/4'; '1/1' is the whole table.")));
+	}
 	else if (strcmp(name, "incremental-between") == 0 ||
 			 strcmp(name, "incremental-between-timestamp") == 0)
 	{
@@ -861,6 +873,8 @@ apply_option(TsTableOptions *o, DefElem *def, char **warehouse, char **database,
 		o->has_bucket_filter = true;
 		o->bucket_filter = pg_strtoint32(value);
 	}
+	else if (strcmp(name, "scan.shard") == 0)
+		(void) ts_shard_parse(value, &o->shard_k, &o->shard_n);
 	else if (strcmp(name, "table_schema") == 0)
 		o->table_schema = value;
 	else if (strcmp(name, "format") == 0)

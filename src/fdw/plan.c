@@ -70,6 +70,8 @@ tablescan_map_columns(Relation rel, const ts_schema *schema)
 					(errcode(ERRCODE_FDW_COLUMN_NAME_NOT_FOUND),
 					 errmsg("column \"%s\" of foreign table \"%s\" does not exist in the Paimon table",
 							name, RelationGetRelationName(rel)),
+					 strcmp(name, "_SHARD") == 0 ?
+					 errhint("_SHARD is a column of the shard views tablescan_create_sharded() creates (SELECT K AS \"_SHARD\", * FROM the table with \"scan.shard\" 'K/N'); see README \"Scaling out\".") :
 					 errhint("Paimon field names are case-sensitive; use option column_name to map a column to a field.")));
 	}
 	return map;
@@ -242,6 +244,8 @@ tablescan_make_context(TsTableOptions *opts, ts_scan_context *ctx)
 	ctx->table_schema_json = opts->table_schema;
 	ctx->has_bucket_filter = opts->has_bucket_filter;
 	ctx->bucket_filter = opts->bucket_filter;
+	ctx->shard_k = opts->shard_k;
+	ctx->shard_n = opts->shard_n;
 	ctx->limit = -1;
 	ctx->enable_pruning = true;
 	ctx->no_file_index = !tablescan_enable_file_index;

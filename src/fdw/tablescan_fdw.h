@@ -40,6 +40,8 @@ typedef struct TsTableOptions
 	char	   *partition_filter;	/* JSON text or NULL */
 	bool		has_bucket_filter;
 	int32		bucket_filter;
+	int32		shard_k;		/* scan.shard 'K/N'; 0/0 = whole table */
+	int32		shard_n;
 	char	   *table_schema;	/* preloaded schema JSON or NULL */
 	char	   *format;			/* format table over a plain directory */
 	char	   *partition_keys; /* its partition keys, "k1,k2" */

@@ -547,6 +547,7 @@ ts_format_plan_execute(ts_plan *plan, const ts_scan_context *ctx, ts_err *err)
 	ts_file_format fmt = ts_format_plan_file_format(plan);
 	ts_value  **pvals = NULL;
 	size_t		dirlen;
+	int			nsplits = 0;
 
 	if (plan->kind != TS_TABLE_FORMAT)
 		return ts_error(err, TS_ERR_INVALID, "table \"%s\" is not a format table", plan->table_path);
@@ -578,13 +579,22 @@ ts_format_plan_execute(ts_plan *plan, const ts_scan_context *ctx, ts_err *err)
 	for (int i = 0; i < l->nfiles; i++)
 	{
 		const ts_ft_file *lf = &l->files[i];
-		ts_split   *sp = &plan->splits[i];
+		ts_split   *sp;
 		ts_scan_file *sf;
 		ts_manifest_entry *e;
 		const char *rel = lf->path;
 
 		if ((i & 1023) == 1023 && !TS_CHECK_INTERRUPTS(err))
 			goto fail;
+		if (strncmp(rel, su.req.table_path, dirlen) == 0 && rel[dirlen] == '/')
+			rel += dirlen + 1;
+		if (!scan_shard_keep(plan, 0, rel))
+		{
+			plan->metrics.files_pruned_shard++;
+			plan->metrics.files_kept--;
+			continue;
+		}
+		sp = &plan->splits[nsplits++];
 		memset(sp, 0, sizeof(*sp));
 		sf = ts_arena_alloc(&plan->arena, sizeof(ts_scan_file));
 		e = ts_arena_alloc(&plan->arena, sizeof(ts_manifest_entry));
@@ -592,8 +602,6 @@ ts_format_plan_execute(ts_plan *plan, const ts_scan_context *ctx, ts_err *err)
 			goto nomem;
 		memset(sf, 0, sizeof(*sf));
 		memset(e, 0, sizeof(*e));
-		if (strncmp(rel, su.req.table_path, dirlen) == 0 && rel[dirlen] == '/')
-			rel += dirlen + 1;
 		e->kind = TS_FILE_ADD;
 		e->bucket = 0;
 		e->total_buckets = -1;
@@ -627,7 +635,7 @@ ts_format_plan_execute(ts_plan *plan, const ts_scan_context *ctx, ts_err *err)
 			goto fail;
 		}
 	}
-	plan->nsplits = l->nfiles;
+	plan->nsplits = nsplits;
 	ts_ft_listing_free(l);
 	return true;
 

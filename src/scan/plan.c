@@ -106,6 +106,11 @@ prune_files(ts_plan *plan, scan_state *st, const ts_manifest_entry **live, int n
 			plan->metrics.files_pruned_bucket++;
 			continue;
 		}
+		if (!scan_shard_keep(plan, e->bucket, e->file.file_name))
+		{
+			plan->metrics.files_pruned_shard++;
+			continue;
+		}
 		if (!scan_stats_keep(plan, st, e, &keep, err))
 			return false;
 		if (!keep)
@@ -299,6 +304,8 @@ ts_scan_execute(ts_plan *plan, const ts_scan_context *ctx, ts_err *err)
 	if (plan->splits != NULL || plan->metrics.manifests_read > 0)
 		return ts_error(err, TS_ERR_INVALID, "scan plan of \"%s\" was already executed",
 						plan->table_path);
+	if (!scan_shard_setup(plan, ctx, err))
+		return false;
 	if (plan->kind == TS_TABLE_FORMAT)
 	{
 		if (!ts_format_plan_execute(plan, ctx, err))

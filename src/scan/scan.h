@@ -46,6 +46,9 @@ typedef struct ts_scan_context
 	const ts_option *const *partition_filters;	/* each a list terminated by {NULL,NULL} */
 	bool		has_bucket_filter;
 	int32_t		bucket_filter;
+	/* scan.shard 'K/N' (shard.c): read only shard K of N; 0/0 = the whole table */
+	int32_t		shard_k;
+	int32_t		shard_n;
 	int64_t		limit;			/* -1 = unlimited */
 	bool		enable_pruning;
 	bool		no_cache;		/* bypass the live manifest-entry cache (cache.c) */
@@ -148,6 +151,7 @@ typedef struct ts_scan_metrics
 	int64_t		files_pruned_stats;
 	int64_t		files_pruned_index;	/* by their embedded file index */
 	int64_t		files_pruned_row_id;	/* by ts_scan_context.row_ids or a global index */
+	int64_t		files_pruned_shard; /* other shards' files (scan.shard) */
 	int64_t		partitions_total;
 	int64_t		partitions_kept;
 	int64_t		buckets_total;
@@ -261,9 +265,24 @@ typedef struct ts_plan
 	 * ruled out are in metrics.files_pruned_row_id.
 	 */
 	char	   *global_index_used;
+	/*
+	 * scan.shard 'K/N' (shard.c): shard K of N (0 = none), and how files
+	 * were assigned ("by bucket", "by file path hash"), for EXPLAIN.
+	 */
+	int32_t		shard_k;
+	int32_t		shard_n;
+	const char *shard_rule;
 } ts_plan;
 
 ts_plan    *ts_scan_plan(const ts_scan_context *ctx, ts_err *err);
+
+/*
+ * scan.shard 'K/N' (shard.c): parse "K/N" (1 <= K <= N), false when it is
+ * not one; and the shard (1..N) of a file: by its bucket, or by a stable
+ * hash of its name relative to the table root.
+ */
+bool		ts_shard_parse(const char *text, int32_t *k, int32_t *n);
+int32_t		ts_shard_of_file(int32_t bucket, bool by_bucket, const char *name, int32_t n);
 
 /*
  * ts_scan_plan in two steps, for callers that need the read schema before

@@ -232,6 +232,12 @@ bool		scan_bucket_keep(ts_plan *plan, scan_state *st, const ts_manifest_entry *e
 bool		scan_bucket_current_set(ts_plan *plan, scan_state *st, int32_t total,
 									const int32_t **buckets, int *nbuckets, ts_err *err);
 
+/* ---- shard.c ---- */
+/* scan.shard of the context into the plan (after the table kind is known). */
+bool		scan_shard_setup(ts_plan *plan, const ts_scan_context *ctx, ts_err *err);
+/* Whether a file (its bucket, its name relative to the table root) is in the plan's shard. */
+bool		scan_shard_keep(const ts_plan *plan, int32_t bucket, const char *name);
+
 /* ---- cache.c ---- */
 /*
  * scan_read_live_files through the cache.  *from_cache: the entries point
