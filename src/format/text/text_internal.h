@@ -48,6 +48,16 @@ bool		ts_text_stream_next_line(ts_text_stream *s, const char *delim,
 int64_t		ts_text_stream_line_number(const ts_text_stream *s);	/* 1-based, of the last line */
 int64_t		ts_text_stream_bytes_read(const ts_text_stream *s);	/* compressed bytes */
 const char *ts_text_stream_path(const ts_text_stream *s);
+
+/*
+ * Read only the lines that start in [start, end) of an uncompressed file
+ * (a parallel part), before the first line is read: a line starts at byte
+ * 0 or after a line break.  Parts that cover a file read each line once.
+ * Line numbers then count from the part's first line.
+ */
+bool		ts_text_stream_set_range(ts_text_stream *s, int64_t start, int64_t end, ts_err *err);
+/* "line N", or in a part "line N of the part from byte B", in buf. */
+const char *ts_text_stream_where(const ts_text_stream *s, int64_t lineno, char *buf, size_t size);
 void		ts_text_stream_close(ts_text_stream *s);
 
 /* ---- line_reader.c: the base of the CSV, JSON and TEXT readers ------- */
@@ -65,6 +75,10 @@ typedef struct ts_line_reader
 	ts_value   *values;			/* batch_rows rows of ncols */
 	bool		eof;
 	bool		failed;
+	/* a parallel part: the lines that start in [range_start, range_end) */
+	int64_t		range_start;
+	int64_t		range_end;		/* 0: the whole file */
+	bool		in_part;		/* range_start > 0: the file's first line is another part's */
 } ts_line_reader;
 
 /*

@@ -11,6 +11,7 @@
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE				/* memmem */
 #endif
+#include <stdio.h>
 #include <string.h>
 #include <strings.h>
 
@@ -53,10 +54,14 @@ struct ts_text_stream
 	bool		bz_ended;		/* last bzip2 stream ended cleanly */
 	size_t		zs_ret;			/* last ZSTD_decompressStream result */
 	ts_buf		chunk;			/* one Hadoop-framed compressed chunk */
+	int64_t		out_base;		/* uncompressed: file offset of out[0] */
 	/* line assembly */
 	ts_buf		line;
 	bool		skip_lf;		/* last line ended with \r: drop a leading \n */
 	int64_t		lineno;
+	/* a byte range read by a parallel part (uncompressed files only) */
+	int64_t		range_start;
+	int64_t		range_end;		/* 0: to the end of the file */
 };
 
 ts_text_codec
@@ -224,6 +229,7 @@ read_in(ts_text_stream *s, ts_err *err)
 		n = (size_t) (s->size - s->pos);
 	s->in_off = 0;
 	s->in_len = 0;
+	s->out_base = s->pos;
 	if (n == 0)
 		return true;
 	if (!ts_file_pread(s->f, s->in, n, s->pos, err))
@@ -550,6 +556,73 @@ append_line(ts_text_stream *s, const uint8_t *p, size_t n, ts_err *err)
 	return ts_buf_append(&s->line, p, n, err);
 }
 
+/*
+ * The first \n or \r in [p, end), or end: eight bytes at a time (a word
+ * has one when some byte XOR the character is zero).
+ */
+static const uint8_t *
+find_line_end(const uint8_t *p, const uint8_t *end)
+{
+	const uint64_t ones = UINT64_C(0x0101010101010101);
+	const uint64_t highs = UINT64_C(0x8080808080808080);
+
+	while (end - p >= 8)
+	{
+		uint64_t	x,
+					a,
+					b;
+
+		memcpy(&x, p, 8);
+		a = x ^ (ones * '\n');
+		b = x ^ (ones * '\r');
+		if ((((a - ones) & ~a) | ((b - ones) & ~b)) & highs)
+			break;
+		p += 8;
+	}
+	while (p < end && *p != '\n' && *p != '\r')
+		p++;
+	return p;
+}
+
+bool
+ts_text_stream_set_range(ts_text_stream *s, int64_t start, int64_t end, ts_err *err)
+{
+	const uint8_t *line;
+	size_t		len;
+
+	if (s->codec != TS_TEXT_CODEC_NONE)
+		return ts_error(err, TS_ERR_UNSUPPORTED, "%s file \"%s\" cannot be read in parts",
+						ts_text_codec_name(s->codec), s->path);
+	if (start < 0 || end <= start || s->pos != 0)
+		return ts_error(err, TS_ERR_INVALID, "file \"%s\": invalid byte range %lld-%lld", s->path,
+						(long long) start, (long long) end);
+	s->range_start = start;
+	s->range_end = end;
+	if (start == 0 || start >= s->size)
+	{
+		if (start > 0)
+			s->done = true;
+		return true;
+	}
+	/* the line holding byte start - 1 is the part's before: skip it */
+	s->pos = start - 1;
+	if (!ts_text_stream_next_line(s, NULL, &line, &len, err))
+		return false;
+	s->lineno = 0;
+	return true;
+}
+
+const char *
+ts_text_stream_where(const ts_text_stream *s, int64_t lineno, char *buf, size_t size)
+{
+	if (s->range_start > 0)
+		snprintf(buf, size, "line %lld of the part from byte %lld", (long long) lineno,
+				 (long long) s->range_start);
+	else
+		snprintf(buf, size, "line %lld", (long long) lineno);
+	return buf;
+}
+
 bool
 ts_text_stream_next_line(ts_text_stream *s, const char *delim,
 						 const uint8_t **line, size_t *len, ts_err *err)
@@ -580,19 +653,36 @@ ts_text_stream_next_line(ts_text_stream *s, const char *delim,
 		end = s->out + s->out_len;
 		if (java)
 		{
-			const uint8_t *q = p;
+			uint8_t    *q;
 
 			if (s->skip_lf)
 			{
 				s->skip_lf = false;
-				if (*q == '\n')
+				if (*p == '\n')
 				{
 					s->out_off++;
 					continue;
 				}
 			}
-			while (q < end && *q != '\n' && *q != '\r')
-				q++;
+			if (!any && s->range_end > 0 && s->out_base + (int64_t) s->out_off >= s->range_end)
+			{
+				/* the next line starts in the next part */
+				s->done = true;
+				s->out_off = s->out_len;
+				return true;
+			}
+			q = (uint8_t *) find_line_end(p, end);
+			if (q < end && !any)
+			{
+				/* the whole line is in the buffer: no copy */
+				s->skip_lf = (*q == '\r');
+				s->out_off = (size_t) (q + 1 - s->out);
+				*q = '\0';
+				s->lineno++;
+				*line = p;
+				*len = (size_t) (q - p);
+				return true;
+			}
 			if (!append_line(s, p, (size_t) (q - p), err))
 				return false;
 			any = true;
