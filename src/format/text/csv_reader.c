@@ -495,6 +495,19 @@ csv_read_record(csv_reader *r, bool *got, bool *blank, ts_err *err)
 		return false;
 	r->rec_p = line;
 	r->rec_n = len;
+	if (rc == 0 && r->lr.range_end > 0)
+	{
+		/*
+		 * A part of the file (a parallel task) holds only whole records
+		 * while every line is one (text_parts.c): this one is not, so the
+		 * parts may not start at records.  Fail rather than guess.
+		 */
+		ts_error(err, TS_ERR_UNSUPPORTED,
+				 "CSV file \"%s\" cannot be read in parallel parts: a quoted field at %s holds a line break",
+				 r->lr.path, ts_text_stream_where(r->lr.s, r->record_line, where, sizeof(where)));
+		return ts_error_hint(err, "Read it in one piece: raise tablescan.parallel_task_size above the file's size, "
+							 "or set max_parallel_workers_per_gather to 0.");
+	}
 	if (rc == 0)
 	{
 		/* a quoted field continues on the next line: assemble the record */
