@@ -223,36 +223,6 @@ csv_close(ts_format_reader *base)
 }
 
 /*
- * The first byte equal to a or b (b 0: a only) in p[i..n), or n: eight
- * bytes at a time (a word holds c when some byte of it XOR c is zero).
- */
-static size_t
-find_byte2(const uint8_t *p, size_t i, size_t n, uint8_t a, uint8_t b)
-{
-	const uint64_t ones = UINT64_C(0x0101010101010101);
-	const uint64_t highs = UINT64_C(0x8080808080808080);
-	const uint64_t ma = ones * a;
-	const uint64_t mb = ones * (b ? b : a);
-
-	while (i + 8 <= n)
-	{
-		uint64_t	x,
-					xa,
-					xb;
-
-		memcpy(&x, p + i, 8);
-		xa = x ^ ma;
-		xb = x ^ mb;
-		if ((((xa - ones) & ~xa) | ((xb - ones) & ~xb)) & highs)
-			break;
-		i += 8;
-	}
-	while (i < n && p[i] != a && (b == 0 || p[i] != b))
-		i++;
-	return i;
-}
-
-/*
  * One field from p[*pos] that needs unquoting or unescaping, copied into
  * fbuf (*off, *flen there); *pos moves to the delimiter after it or to n.
  * The rules are CsvParser's: an escape character drops itself and keeps a
@@ -305,7 +275,7 @@ split_field_copy(csv_reader *r, const uint8_t *p, size_t n, size_t *pos,
 				i++;
 				continue;
 			}
-			j = find_byte2(p, i + 1, n, quote, escape);
+			j = ts_text_find_byte2(p, i + 1, n, quote, escape);
 		}
 		else if (quote && c == quote && at_start)
 		{
@@ -317,7 +287,7 @@ split_field_copy(csv_reader *r, const uint8_t *p, size_t n, size_t *pos,
 		else if (c == delim)
 			break;
 		else
-			j = find_byte2(p, i + 1, n, delim, escape);
+			j = ts_text_find_byte2(p, i + 1, n, delim, escape);
 		/* a run of plain bytes */
 		if (!ts_buf_append(&r->fbuf, &p[i], j - i, err))
 			return -1;
@@ -358,7 +328,7 @@ csv_split(csv_reader *r, const uint8_t *p, size_t n, ts_err *err)
 			plain = false;		/* quoted */
 		else
 		{
-			j = find_byte2(p, i, n, (uint8_t) r->delim, (uint8_t) r->escape);
+			j = ts_text_find_byte2(p, i, n, (uint8_t) r->delim, (uint8_t) r->escape);
 			plain = j == n || p[j] == (uint8_t) r->delim;
 		}
 		if (plain)

@@ -556,34 +556,6 @@ append_line(ts_text_stream *s, const uint8_t *p, size_t n, ts_err *err)
 	return ts_buf_append(&s->line, p, n, err);
 }
 
-/*
- * The first \n or \r in [p, end), or end: eight bytes at a time (a word
- * has one when some byte XOR the character is zero).
- */
-static const uint8_t *
-find_line_end(const uint8_t *p, const uint8_t *end)
-{
-	const uint64_t ones = UINT64_C(0x0101010101010101);
-	const uint64_t highs = UINT64_C(0x8080808080808080);
-
-	while (end - p >= 8)
-	{
-		uint64_t	x,
-					a,
-					b;
-
-		memcpy(&x, p, 8);
-		a = x ^ (ones * '\n');
-		b = x ^ (ones * '\r');
-		if ((((a - ones) & ~a) | ((b - ones) & ~b)) & highs)
-			break;
-		p += 8;
-	}
-	while (p < end && *p != '\n' && *p != '\r')
-		p++;
-	return p;
-}
-
 bool
 ts_text_stream_set_range(ts_text_stream *s, int64_t start, int64_t end, ts_err *err)
 {
@@ -671,7 +643,7 @@ ts_text_stream_next_line(ts_text_stream *s, const char *delim,
 				s->out_off = s->out_len;
 				return true;
 			}
-			q = (uint8_t *) find_line_end(p, end);
+			q = (uint8_t *) p + ts_text_find_byte2(p, 0, (size_t) (end - p), '\n', '\r');
 			if (q < end && !any)
 			{
 				/* the whole line is in the buffer: no copy */
