@@ -4,9 +4,11 @@
  * Owns: reading a CSV/JSON/TEXT file in fixed-size chunks through ts_fs,
  * stream-decompressing it by extension (.gz, .deflate, .zst, .bz2, and the
  * Hadoop block framing used by .snappy and .lz4) and cutting the result
- * into lines.  Memory is bounded by the chunk buffers, one Hadoop block
- * (<= 64 MiB, checked) and the longest line (<= TS_TEXT_MAX_LINE), never
- * by the file size.  Knows nothing about CSV or JSON syntax.
+ * into lines (handed out of the read buffer without a copy when a line
+ * lies within it), and the lines that start in a byte range of an
+ * uncompressed file (a parallel part).  Memory is bounded by the chunk
+ * buffers, one Hadoop block (<= 64 MiB, checked) and the longest line
+ * (<= TS_TEXT_MAX_LINE), never by the file size.  Knows nothing about CSV or JSON syntax.
  */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE				/* memmem */
