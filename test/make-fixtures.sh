@@ -389,6 +389,36 @@ PY
 mkdir -p "$OUT/formattable/bad_text" "$OUT/formattable/nul_text"
 printf 'ok 1\nok 2\nbad \377\376\n' > "$OUT/formattable/bad_text/part-0.text"
 printf 'ok 1\nnul \000 x\n' > "$OUT/formattable/nul_text/part-0.text"
+# Files a parallel scan reads in parts (sql/csv_split.sql), 20,000 rows each,
+# row i: split_csv (header line, csv.include-header) id i, name 'n_<i>' or
+# for i%5 = 0 '"n,""<i>"""' (n,"<i>"), amount i*0.25 (empty for i%11 = 0),
+# day 2024-01-01 + i%365, lines ending \r\n for i%3 = 0 else \n, and a
+# gzip file of rows 20000..20099 (read whole); split_json {"id":i,"s":"j_<i>"};
+# split_text 't_<i>' ending \n, \r\n or \r by i%3; split_multiline as
+# split_csv but row 10000's name holds a line break (quoted).
+python3 - "$OUT/formattable" <<'PY'
+import datetime, gzip, os, sys
+root = sys.argv[1]
+def csv_line(i, name=None):
+    if name is None:
+        name = '"n,""%d"""' % i if i % 5 == 0 else "n_%d" % i
+    amount = "" if i % 11 == 0 else "%.2f" % (i * 0.25)
+    day = datetime.date(2024, 1, 1) + datetime.timedelta(days=i % 365)
+    return "%d,%s,%s,%s%s" % (i, name, amount, day, "\r\n" if i % 3 == 0 else "\n")
+for d in ("split_csv", "split_json", "split_text", "split_multiline"):
+    os.makedirs(os.path.join(root, d), exist_ok=True)
+with open(os.path.join(root, "split_csv", "part-0.csv"), "w", newline="") as f:
+    f.write("id,name,amount,day\n" + "".join(csv_line(i) for i in range(20000)))
+with gzip.open(os.path.join(root, "split_csv", "part-1.csv.gz"), "wt", newline="") as f:
+    f.write("id,name,amount,day\n" + "".join(csv_line(i) for i in range(20000, 20100)))
+with open(os.path.join(root, "split_json", "part-0.json"), "w", newline="") as f:
+    f.write("".join('{"id":%d,"s":"j_%d"}\n' % (i, i) for i in range(20000)))
+with open(os.path.join(root, "split_text", "part-0.text"), "w", newline="") as f:
+    f.write("".join("t_%d%s" % (i, ("\n", "\r\n", "\r")[i % 3]) for i in range(20000)))
+with open(os.path.join(root, "split_multiline", "part-0.csv"), "w", newline="") as f:
+    f.write("id,name,amount,day\n" + "".join(
+        csv_line(i, '"line\nbreak"' if i == 10000 else None) for i in range(20000)))
+PY
 chmod -R a+rX "$OUT"
 echo "format-table fixtures written to $OUT/formattable and $W/ft.db"
 

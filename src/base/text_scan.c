@@ -167,6 +167,37 @@ ts_scan_decimal(const char *s, size_t len, int precision, int scale,
 		neg = s[0] == '-';
 		i++;
 	}
+	/*
+	 * The common case in 64 bits: at most 18 digits, no exponent, no more
+	 * fraction digits than the scale (no rounding).  Anything else, and any
+	 * doubt, takes the general path below.
+	 */
+	if (len - i <= 19 && scale <= 18)
+	{
+		size_t		k = i;
+		int64_t		u = 0;
+		int			ndig = 0,
+					nfrac = 0;
+
+		for (; k < len && is_digit(s[k]); k++, ndig++)
+			u = u * 10 + (s[k] - '0');
+		if (k < len && s[k] == '.')
+			for (k++; k < len && is_digit(s[k]); k++, ndig++, nfrac++)
+				u = u * 10 + (s[k] - '0');
+		if (k == len && ndig > 0 && ndig <= 18 && nfrac <= scale && ndig - nfrac + scale <= 18)
+		{
+			int64_t		lim = 1;
+
+			for (int e = nfrac; e < scale; e++)
+				u *= 10;
+			for (int e = 0; e < precision && e < 18; e++)
+				lim *= 10;
+			if (precision < 18 && u >= lim)
+				return 0;
+			*out = neg ? -(ts_int128) u : (ts_int128) u;
+			return 1;
+		}
+	}
 	for (; i < len; i++)
 	{
 		char		c = s[i];

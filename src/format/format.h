@@ -213,4 +213,12 @@ ts_format_reader *ts_json_open(const char *path, const ts_read_column *columns, 
 ts_format_reader *ts_text_open(const char *path, const ts_read_column *columns, int ncols,
 							   const ts_reader_options *options, ts_err *err);
 
+/*
+ * May a parallel scan read this CSV / JSON / TEXT file in byte ranges
+ * (range_start / range_end: the lines that start in them)?  Uncompressed
+ * files whose lines end at \n, \r\n or \r (format/text/text_parts.c).
+ */
+bool		ts_text_file_reads_in_parts(ts_file_format format, const char *path,
+										const ts_reader_options *options);
+
 #endif							/* TS_FORMAT_H */

@@ -407,7 +407,8 @@ ts_data_file_open_rows(ts_plan *plan, const ts_split *split, const ts_scan_file 
 		opts.buffers = buffers;
 		if (file->range_end > 0)
 		{
-			if (!skip_groups)
+			if (!skip_groups && !(plan->kind == TS_TABLE_FORMAT && !key_value && r->dv == NULL &&
+								  ts_plan_text_file_reads_in_parts(plan, file)))
 			{
 				ts_error(err, TS_ERR_INVALID, "data file \"%s\" cannot be read in byte ranges", path);
 				goto fail;

@@ -191,9 +191,34 @@ ts_split_file_reads_in_ranges(const ts_plan *plan, const ts_split *split, int f,
 		return false;
 	if (split->fallback)
 		plan = plan->fallback;
+	if (plan->kind == TS_TABLE_FORMAT && file->dv_path == NULL &&
+		(file->format == TS_FORMAT_CSV || file->format == TS_FORMAT_JSON ||
+		 file->format == TS_FORMAT_TEXT))
+		return ts_plan_text_file_reads_in_parts(plan, file);
 	return (plan->kind == TS_TABLE_APPEND || plan->kind == TS_TABLE_FORMAT) &&
 		(file->format == TS_FORMAT_PARQUET || file->format == TS_FORMAT_ORC) &&
 		file->dv_path == NULL;
+}
+
+bool
+ts_plan_text_file_reads_in_parts(const ts_plan *plan, const ts_scan_file *file)
+{
+	const char *keys[64],
+			   *values[64];
+	ts_reader_options o;
+
+	if (plan->noptions > 64)
+		return false;
+	memset(&o, 0, sizeof(o));
+	for (int i = 0; i < plan->noptions; i++)
+	{
+		keys[i] = plan->options[i].key;
+		values[i] = plan->options[i].value;
+	}
+	o.ntext_options = plan->noptions;
+	o.text_option_keys = keys;
+	o.text_option_values = values;
+	return ts_text_file_reads_in_parts(file->format, file->path, &o);
 }
 
 ts_split_reader *

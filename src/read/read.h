@@ -73,11 +73,15 @@ bool		ts_split_reads_files_alone(const ts_plan *plan, const ts_split *split,
  * Whether file f of such a split can also be read in parts, byte ranges of
  * the file that each hold the row groups starting in them (ts_scan_file
  * range_start / range_end): a Parquet or ORC file of an append or format table,
- * without deletion vector (row positions do not matter).  A parallel scan
+ * without deletion vector (row positions do not matter), or a format table's
+ * CSV / JSON / TEXT file that ts_text_file_reads_in_parts allows (the lines
+ * starting in them).  A parallel scan
  * hands out the ranges of a large file as tasks.
  */
 bool		ts_split_file_reads_in_ranges(const ts_plan *plan, const ts_split *split, int f,
 										  const int *columns, int ncolumns);
+/* A format table's CSV / JSON / TEXT file a parallel scan may read in parts. */
+bool		ts_plan_text_file_reads_in_parts(const ts_plan *plan, const ts_scan_file *file);
 
 /*
  * Whether the plan can read these columns: system columns are refused

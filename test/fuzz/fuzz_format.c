@@ -10,7 +10,8 @@
  *
  * For the text formats (-DFUZZ_TEXT, with TS_FORMAT_CSV / TS_FORMAT_JSON)
  * the first input byte picks a set of csv.* / json.* options and a small
- * batch size; the rest is the file.
+ * batch size, the second (when odd) a byte range of the file to read as a
+ * parallel part does; the rest is the file.
  *
  * Background decompression is on (base/background.c): ZSTD Avro blocks
  * after the current one and Parquet row groups after the current one are
@@ -169,6 +170,17 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	opts.text_option_values = opt_vals[set];
 	data++;
 	size--;
+	/* an odd second byte reads a byte range (a parallel part) of the rest */
+	if (size >= 1 && (data[0] & 1))
+	{
+		opts.range_start = (data[0] >> 1) % 16;
+		opts.range_end = opts.range_start + 1 + (data[0] >> 5);
+	}
+	if (size >= 1)
+	{
+		data++;
+		size--;
+	}
 #define FUZZ_OPTS (&opts)
 #elif FUZZ_FORMAT == TS_FORMAT_PARQUET
 	/* batches of 2 rows: a row group of more is read ahead in the helper thread */

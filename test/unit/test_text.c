@@ -996,6 +996,176 @@ text_lines(const char *path, int nopt, const char *const *keys, const char *cons
 	return (char *) out.data;
 }
 
+/*
+ * The rows of a reader of the byte range [start, end) (end 0: the whole
+ * file), appended to *out as "cell,cell;" (NULL: "N"); false with err set
+ * on an error.
+ */
+static bool
+part_rows(open_fn open, const char *path, const ts_read_column *cols, int ncols,
+		  int nopt, const char *const *keys, const char *const *vals,
+		  int64_t start, int64_t end, ts_buf *out, ts_err *err)
+{
+	ts_reader_options o;
+	ts_format_reader *r;
+	ts_batch	b;
+	int			got;
+
+	memset(&o, 0, sizeof(o));
+	o.ntext_options = nopt;
+	o.text_option_keys = keys;
+	o.text_option_values = vals;
+	o.batch_rows = 3;
+	o.range_start = start;
+	o.range_end = end;
+	r = open(path, cols, ncols, &o, err);
+	if (r == NULL)
+		return false;
+	while ((got = ts_format_next(r, &b, err)) > 0)
+		for (int i = 0; i < got; i++)
+		{
+			for (int c = 0; c < ncols; c++)
+			{
+				ts_value   *v = ts_batch_at(&b, i, c);
+				char	   *t = v->isnull ? NULL : ts_value_to_string(v, cols[c].type);
+
+				assert_true(ts_buf_append(out, t ? t : "N", strlen(t ? t : "N"), err));
+				assert_true(ts_buf_append(out, ",", 1, err));
+				ts_free(t);
+			}
+			assert_true(ts_buf_append(out, ";", 1, err));
+		}
+	ts_format_close(r);
+	return got == 0;
+}
+
+/*
+ * A file read in parts (a parallel scan's byte ranges) gives the rows of the
+ * serial read, in order, wherever the cuts fall: in a line, on a \r of a
+ * \r\n, right after one.  A CSV part meeting a quoted line break fails.
+ */
+static void
+test_parts(void **state)
+{
+	static const char *const k_header[] = {"csv.include-header"};
+	static const char *const v_true[] = {"true"};
+	static const char *const k_lsep[] = {"text.line-delimiter"};
+	static const char *const v_bars[] = {"||"};
+	ts_type    *ts = ty(TS_VARCHAR);
+	ts_type    *ti = ty(TS_INT);
+	ts_read_column tcols[] = {{0, "line", ts}};
+	ts_read_column ccols[] = {{0, "id", ti}, {1, "name", ts}};
+	ts_read_column jcols[] = {{-1, "id", ti}};
+	char		text[4096] = "",
+				csv[4096] = "id,name\n",
+				json[4096] = "";
+	struct
+	{
+		open_fn		open;
+		const char *name;
+		const char *body;
+		ts_read_column *cols;
+		int			ncols;
+		const char *const *keys;
+		const char *const *vals;
+	}			files[3];
+	ts_err		err = {0};
+
+	(void) state;
+	for (int i = 0; i < 60; i++)
+	{
+		static const char *const ends[] = {"\n", "\r\n", "\r"};
+		size_t		n;
+
+		n = strlen(text);
+		snprintf(text + n, sizeof(text) - n, "%.*s%s", i % 7, "abcdefg", ends[i % 3]);
+		n = strlen(csv);
+		snprintf(csv + n, sizeof(csv) - n, "%d,%s%s", i, i % 4 ? "x" : "\"q,\"\"z\"", ends[i % 3]);
+		n = strlen(json);
+		snprintf(json + n, sizeof(json) - n, "{\"id\": %d}%s", i, ends[i % 3]);
+	}
+	strcat(text, "last");
+	files[0].open = ts_text_open; files[0].name = "p.text"; files[0].body = text;
+	files[0].cols = tcols; files[0].ncols = 1; files[0].keys = NULL; files[0].vals = NULL;
+	files[1].open = ts_csv_open; files[1].name = "p.csv"; files[1].body = csv;
+	files[1].cols = ccols; files[1].ncols = 2; files[1].keys = k_header; files[1].vals = v_true;
+	files[2].open = ts_json_open; files[2].name = "p.json"; files[2].body = json;
+	files[2].cols = jcols; files[2].ncols = 1; files[2].keys = NULL; files[2].vals = NULL;
+	for (int f = 0; f < 3; f++)
+	{
+		const char *path = tpath(files[f].name);
+		int64_t		size = (int64_t) strlen(files[f].body);
+		ts_buf		serial;
+
+		write_text(path, files[f].body);
+		ts_buf_init(&serial);
+		if (!part_rows(files[f].open, path, files[f].cols, files[f].ncols, files[f].keys ? 1 : 0,
+					   files[f].keys, files[f].vals, 0, 0, &serial, &err))
+			fail_msg("%s: %s", path, err.msg);
+		assert_true(serial.len > 100);
+		/* two parts cut at every byte, and three parts */
+		for (int64_t cut = 1; cut < size; cut++)
+		{
+			ts_buf		parts;
+			int64_t		cut2 = cut + (size - cut) / 2;
+
+			ts_buf_init(&parts);
+			if (!part_rows(files[f].open, path, files[f].cols, files[f].ncols, files[f].keys ? 1 : 0,
+						   files[f].keys, files[f].vals, 0, cut, &parts, &err) ||
+				!part_rows(files[f].open, path, files[f].cols, files[f].ncols, files[f].keys ? 1 : 0,
+						   files[f].keys, files[f].vals, cut, cut2 > cut ? cut2 : INT64_MAX, &parts, &err) ||
+				(cut2 > cut && !part_rows(files[f].open, path, files[f].cols, files[f].ncols,
+										  files[f].keys ? 1 : 0, files[f].keys, files[f].vals,
+										  cut2, INT64_MAX, &parts, &err)))
+				fail_msg("%s cut at %lld: %s", path, (long long) cut, err.msg);
+			if (parts.len != serial.len || memcmp(parts.data, serial.data, serial.len) != 0)
+				fail_msg("%s cut at %lld and %lld: other rows than read whole", path,
+						 (long long) cut, (long long) cut2);
+			ts_buf_free(&parts);
+		}
+		ts_buf_free(&serial);
+	}
+	/* a quoted line break: read whole one record, in parts an error */
+	write_text(tpath("q.csv"), "1,\"a\nb\"\n2,c\n");
+	{
+		ts_buf		out;
+
+		ts_buf_init(&out);
+		assert_true(part_rows(ts_csv_open, tpath("q.csv"), ccols, 2, 0, NULL, NULL, 0, 0, &out, &err));
+		assert_int_equal(out.len, strlen("1,a\nb,;2,c,;"));
+		ts_buf_reset(&out);
+		assert_false(part_rows(ts_csv_open, tpath("q.csv"), ccols, 2, 0, NULL, NULL, 0, 4, &out, &err));
+		assert_int_equal(err.code, TS_ERR_UNSUPPORTED);
+		assert_non_null(strstr(err.msg, "cannot be read in parallel parts: a quoted field at line 1 holds a line break"));
+		ts_buf_free(&out);
+	}
+	/* a line delimiter of its own, or a compressed file: not in parts */
+	write_text(tpath("bars.text"), "a||b||c");
+	{
+		ts_buf		out;
+
+		ts_buf_init(&out);
+		assert_false(part_rows(ts_text_open, tpath("bars.text"), tcols, 1, 1, k_lsep, v_bars, 2, 5, &out, &err));
+		assert_int_equal(err.code, TS_ERR_UNSUPPORTED);
+		ts_buf_free(&out);
+	}
+	assert_true(ts_text_file_reads_in_parts(TS_FORMAT_CSV, "/x/part-0.csv", NULL));
+	assert_false(ts_text_file_reads_in_parts(TS_FORMAT_CSV, "/x/part-0.csv.gz", NULL));
+	assert_false(ts_text_file_reads_in_parts(TS_FORMAT_PARQUET, "/x/part-0.parquet", NULL));
+	{
+		ts_reader_options o;
+
+		memset(&o, 0, sizeof(o));
+		o.ntext_options = 1;
+		o.text_option_keys = k_lsep;
+		o.text_option_values = v_bars;
+		assert_false(ts_text_file_reads_in_parts(TS_FORMAT_TEXT, "/x/a.text", &o));
+		assert_true(ts_text_file_reads_in_parts(TS_FORMAT_CSV, "/x/a.csv", &o));
+	}
+	ts_type_free(ts);
+	ts_type_free(ti);
+}
+
 static void
 test_text_format(void **state)
 {
@@ -1160,6 +1330,7 @@ main(void)
 		cmocka_unit_test(test_json_gz),
 		cmocka_unit_test(test_text_values),
 		cmocka_unit_test(test_text_format),
+		cmocka_unit_test(test_parts),
 		cmocka_unit_test(test_garbage),
 	};
 

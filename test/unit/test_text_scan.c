@@ -192,6 +192,49 @@ test_decimal(void **state)
 	assert_int_equal(dec_of("1e5.0", 38, 2, 1000000, &v), -1);
 	assert_int_equal(dec_of("1.2.3", 5, 2, 1000000, &v), -1);
 	assert_int_equal(dec_of(" 1", 5, 2, 1000000, &v), -1);
+	/* the 64-bit path (<= 18 digits, no exponent, no rounding) */
+	assert_int_equal(dec_of(".5", 5, 2, 1000000, &v), 1);
+	assert_true(v == 50);
+	assert_int_equal(dec_of("5.", 5, 2, 1000000, &v), 1);
+	assert_true(v == 500);
+	assert_int_equal(dec_of("-000.01", 5, 2, 1000000, &v), 1);
+	assert_true(v == -1);
+	assert_int_equal(dec_of("999999999999999999", 18, 0, 1000000, &v), 1);
+	assert_true(v == 999999999999999999LL);
+	assert_int_equal(dec_of("99999999999999.9999", 18, 4, 1000000, &v), 1);
+	assert_true(v == 999999999999999999LL);
+	assert_int_equal(dec_of("999.99", 4, 2, 1000000, &v), 0);
+	assert_true(v == 777);
+}
+
+/*
+ * The 64-bit path against the general one: "e0" appended sends the same
+ * value through the general path; both must agree on every input.
+ */
+static void
+test_decimal_paths_agree(void **state)
+{
+	static const char *const inputs[] = {"0", "-0", "1", "12.5", "0.0001", "123456789012345678",
+		"1234567890123456789", "12345678901234.5678", "99999.99", "100000.00", "-99999.995", "7.",
+		".07", "000000000000000000001.5", "-12345678901234567.8", "3.14159", NULL};
+	static const int shapes[][2] = {{5, 2}, {7, 2}, {18, 4}, {18, 0}, {38, 10}, {10, 0}, {19, 1}};
+
+	(void) state;
+	for (int k = 0; inputs[k]; k++)
+		for (size_t j = 0; j < sizeof(shapes) / sizeof(shapes[0]); j++)
+		{
+			char		slow[64];
+			ts_int128	a,
+						b;
+			int			ra,
+						rb;
+
+			snprintf(slow, sizeof(slow), "%se0", inputs[k]);
+			ra = dec_of(inputs[k], shapes[j][0], shapes[j][1], 1000000, &a);
+			rb = dec_of(slow, shapes[j][0], shapes[j][1], 1000000, &b);
+			if (ra != rb || (ra == 1 && a != b))
+				fail_msg("\"%s\" as DECIMAL(%d, %d): %d vs %d", inputs[k], shapes[j][0], shapes[j][1], ra, rb);
+		}
 }
 
 static int
@@ -386,6 +429,7 @@ main(void)
 		cmocka_unit_test(test_digits),
 		cmocka_unit_test(test_int),
 		cmocka_unit_test(test_decimal),
+		cmocka_unit_test(test_decimal_paths_agree),
 		cmocka_unit_test(test_decimal_exact),
 		cmocka_unit_test(test_date),
 		cmocka_unit_test(test_time),

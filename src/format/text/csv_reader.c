@@ -41,11 +41,12 @@ typedef enum csv_mode
 
 typedef struct csv_field
 {
-	size_t		off;			/* in fbuf */
+	size_t		off;			/* in the record, or in fbuf when copied */
 	size_t		len;
 	size_t		raw_off;		/* the field as written, in the record */
 	size_t		raw_len;
 	bool		present;
+	bool		copied;			/* unquoted / unescaped into fbuf */
 } csv_field;
 
 typedef struct csv_reader
@@ -65,8 +66,10 @@ typedef struct csv_reader
 	bool		header;
 	csv_mode	mode;
 	ts_arena	arena;
-	ts_buf		rec;			/* a record assembled from one or more lines */
-	ts_buf		fbuf;			/* unescaped field bytes */
+	ts_buf		rec;			/* a record assembled from several lines */
+	const uint8_t *rec_p;		/* the current record: a line, or rec's bytes */
+	size_t		rec_n;
+	ts_buf		fbuf;			/* unquoted / unescaped field bytes */
 	csv_field  *fields;
 	int64_t		record_line;	/* first line of the current record */
 	bool		started;
@@ -220,45 +223,48 @@ csv_close(ts_format_reader *base)
 }
 
 /*
- * Split one record into fields.  Returns 1 when complete, 0 when it ends
- * inside a quoted field (the caller appends the next line and retries).
+ * One field from p[*pos] that needs unquoting or unescaping, copied into
+ * fbuf (*off, *flen there); *pos moves to the delimiter after it or to n.
+ * The rules are CsvParser's: an escape character drops itself and keeps a
+ * quote or escape character after it (inside quotes or not), a quote opens
+ * a quoted field only as its first character, a doubled quote inside
+ * quotes is one quote, and a quote later in an unquoted field is text.
+ * Returns 1, 0 when the record ends inside quotes, -1 out of memory.
  */
 static int
-csv_split(csv_reader *r, const uint8_t *p, size_t n, ts_err *err)
+split_field_copy(csv_reader *r, const uint8_t *p, size_t n, size_t *pos,
+				 size_t *off, size_t *flen, ts_err *err)
 {
-	int			col = 0;
-	bool		in_quotes = false;
-	bool		at_start = true;
-	size_t		start;
-	size_t		raw_start = 0;
+	const uint8_t quote = (uint8_t) r->quote,
+				escape = (uint8_t) r->escape,
+				delim = (uint8_t) r->delim;
+	size_t		i = *pos;
+	bool		in_quotes = false,
+				at_start = true;
 
-	ts_buf_reset(&r->fbuf);
-	for (int i = 0; i < r->nfields; i++)
-		r->fields[i].present = false;
-	start = 0;
-	for (size_t i = 0; i < n; i++)
+	*off = r->fbuf.len;
+	while (i < n)
 	{
 		uint8_t		c = p[i];
-		bool		special_next = i + 1 < n &&
-			((r->quote && p[i + 1] == (uint8_t) r->quote) ||
-			 (r->escape && p[i + 1] == (uint8_t) r->escape));
+		size_t		j;
 
-		if (r->escape && c == (uint8_t) r->escape)
+		if (escape && c == escape)
 		{
-			if (special_next)
+			if (i + 1 < n && ((quote && p[i + 1] == quote) || p[i + 1] == escape))
 			{
 				if (!ts_buf_append(&r->fbuf, &p[i + 1], 1, err))
 					return -1;
 				i++;
 			}
+			i++;
 			at_start = false;
 			continue;
 		}
 		if (in_quotes)
 		{
-			if (c == (uint8_t) r->quote)
+			if (c == quote)
 			{
-				if (i + 1 < n && p[i + 1] == (uint8_t) r->quote)
+				if (i + 1 < n && p[i + 1] == quote)
 				{
 					if (!ts_buf_append(&r->fbuf, &c, 1, err))
 						return -1;
@@ -266,47 +272,94 @@ csv_split(csv_reader *r, const uint8_t *p, size_t n, ts_err *err)
 				}
 				else
 					in_quotes = false;
+				i++;
 				continue;
 			}
-			if (!ts_buf_append(&r->fbuf, &c, 1, err))
-				return -1;
-			continue;
+			j = ts_text_find_byte2(p, i + 1, n, quote, escape);
 		}
-		if (r->quote && c == (uint8_t) r->quote && at_start)
+		else if (quote && c == quote && at_start)
 		{
 			in_quotes = true;
 			at_start = false;
+			i++;
 			continue;
 		}
-		if (c == (uint8_t) r->delim)
-		{
-			if (col < r->nfields)
-			{
-				r->fields[col].off = start;
-				r->fields[col].len = r->fbuf.len - start;
-				r->fields[col].raw_off = raw_start;
-				r->fields[col].raw_len = i - raw_start;
-				r->fields[col].present = true;
-			}
-			col++;
-			start = r->fbuf.len;
-			raw_start = i + 1;
-			at_start = true;
-			continue;
-		}
-		if (!ts_buf_append(&r->fbuf, &c, 1, err))
+		else if (c == delim)
+			break;
+		else
+			j = ts_text_find_byte2(p, i + 1, n, delim, escape);
+		/* a run of plain bytes */
+		if (!ts_buf_append(&r->fbuf, &p[i], j - i, err))
 			return -1;
 		at_start = false;
+		i = j;
 	}
-	if (in_quotes)
-		return 0;
-	if (col < r->nfields)
+	*pos = i;
+	*flen = r->fbuf.len - *off;
+	return in_quotes ? 0 : 1;
+}
+
+/*
+ * Split one record into fields.  A field without quote or escape
+ * characters stays where it is in the record (no copy); the others are
+ * copied into fbuf unquoted.  Returns 1 when complete, 0 when it ends
+ * inside a quoted field (the caller appends the next line and retries),
+ * -1 out of memory.
+ */
+static int
+csv_split(csv_reader *r, const uint8_t *p, size_t n, ts_err *err)
+{
+	int			col = 0;
+	size_t		i = 0;
+
+	ts_buf_reset(&r->fbuf);
+	for (int k = 0; k < r->nfields; k++)
+		r->fields[k].present = false;
+	for (;;)
 	{
-		r->fields[col].off = start;
-		r->fields[col].len = r->fbuf.len - start;
-		r->fields[col].raw_off = raw_start;
-		r->fields[col].raw_len = n - raw_start;
-		r->fields[col].present = true;
+		size_t		start = i,
+					off,
+					flen,
+					j;
+		bool		plain,
+					copied = false;
+
+		if (r->quote && i < n && p[i] == (uint8_t) r->quote)
+			plain = false;		/* quoted */
+		else
+		{
+			j = ts_text_find_byte2(p, i, n, (uint8_t) r->delim, (uint8_t) r->escape);
+			plain = j == n || p[j] == (uint8_t) r->delim;
+		}
+		if (plain)
+		{
+			off = i;
+			flen = j - i;
+			i = j;
+		}
+		else
+		{
+			int			rc = split_field_copy(r, p, n, &i, &off, &flen, err);
+
+			if (rc <= 0)
+				return rc;
+			copied = true;
+		}
+		if (col < r->nfields)
+		{
+			csv_field  *f = &r->fields[col];
+
+			f->off = off;
+			f->len = flen;
+			f->raw_off = start;
+			f->raw_len = i - start;
+			f->present = true;
+			f->copied = copied;
+		}
+		if (i >= n)
+			break;
+		i++;					/* the delimiter */
+		col++;
 	}
 	return 1;
 }
@@ -319,14 +372,28 @@ csv_split(csv_reader *r, const uint8_t *p, size_t n, ts_err *err)
 static bool
 is_utf8_text(const uint8_t *p, size_t n)
 {
+	const uint64_t ones = UINT64_C(0x0101010101010101);
+	const uint64_t highs = UINT64_C(0x8080808080808080);
 	size_t		i = 0;
 
 	while (i < n)
 	{
-		uint8_t		c = p[i];
+		uint8_t		c;
 		int			k;
 		uint32_t	cp;
+		uint64_t	x;
 
+		/* eight ASCII bytes, none NUL, at a time */
+		if (i + 8 <= n)
+		{
+			memcpy(&x, p + i, 8);
+			if (((x | ((x - ones) & ~x)) & highs) == 0)
+			{
+				i += 8;
+				continue;
+			}
+		}
+		c = p[i];
 		if (c >= 0x01 && c < 0x80)
 		{
 			i++;
@@ -375,8 +442,9 @@ is_blank(const uint8_t *p, size_t n)
 }
 
 /*
- * Read the next record into r->rec and split it.  *got = false at end of
- * input.  *blank = the record is whitespace only.
+ * Read the next record and split it: r->rec_p is the stream's line, or
+ * r->rec when a quoted field spans lines.  *got = false at end of input.
+ * *blank = the record is whitespace only.
  */
 static bool
 csv_read_record(csv_reader *r, bool *got, bool *blank, ts_err *err)
@@ -384,6 +452,7 @@ csv_read_record(csv_reader *r, bool *got, bool *blank, ts_err *err)
 	const uint8_t *line;
 	size_t		len;
 	int			rc;
+	char		where[96];
 
 	*got = false;
 	if (!ts_text_stream_next_line(r->lr.s, r->lr.line_delim, &line, &len, err))
@@ -391,61 +460,94 @@ csv_read_record(csv_reader *r, bool *got, bool *blank, ts_err *err)
 	if (line == NULL)
 		return true;
 	r->record_line = ts_text_stream_line_number(r->lr.s);
-	ts_buf_reset(&r->rec);
-	if (!ts_buf_append(&r->rec, line, len, err))
+	rc = csv_split(r, line, len, err);
+	if (rc < 0)
 		return false;
-	for (;;)
+	r->rec_p = line;
+	r->rec_n = len;
+	if (rc == 0 && r->lr.range_end > 0)
 	{
-		rc = csv_split(r, r->rec.data ? r->rec.data : (const uint8_t *) "", r->rec.len, err);
-		if (rc < 0)
-			return false;
-		if (rc == 1)
-			break;
-		/* the record continues on the next line */
-		if (!ts_text_stream_next_line(r->lr.s, r->lr.line_delim, &line, &len, err))
-			return false;
-		if (line == NULL)
-		{
-			/* unterminated quote at EOF: Java ignores the last field */
-			int			last = 0;
-
-			for (int i = 0; i < r->nfields; i++)
-				if (r->fields[i].present)
-					last = i + 1;
-			if (last < r->nfields)
-				r->fields[last].present = false;
-			break;
-		}
-		if (r->rec.len + len + 1 > TS_TEXT_MAX_LINE)
-			return ts_error(err, TS_ERR_CORRUPT, "CSV file \"%s\": record at line %lld is longer than %d bytes",
-							r->lr.path, (long long) r->record_line, TS_TEXT_MAX_LINE);
-		if (!ts_buf_append(&r->rec, r->lr.line_delim ? r->lr.line_delim : "\n",
-						   r->lr.line_delim ? strlen(r->lr.line_delim) : 1, err) ||
-			!ts_buf_append(&r->rec, line, len, err))
-			return false;
-		if (!TS_CHECK_INTERRUPTS(err))
-			return false;
+		/*
+		 * A part of the file (a parallel task) holds only whole records
+		 * while every line is one (text_parts.c): this one is not, so the
+		 * parts may not start at records.  Fail rather than guess.
+		 */
+		ts_error(err, TS_ERR_UNSUPPORTED,
+				 "CSV file \"%s\" cannot be read in parallel parts: a quoted field at %s holds a line break",
+				 r->lr.path, ts_text_stream_where(r->lr.s, r->record_line, where, sizeof(where)));
+		return ts_error_hint(err, "Read it in one piece: raise tablescan.parallel_task_size above the file's size, "
+							 "or set max_parallel_workers_per_gather to 0.");
 	}
-	if (!is_utf8_text(r->rec.data ? r->rec.data : (const uint8_t *) "", r->rec.len))
+	if (rc == 0)
+	{
+		/* a quoted field continues on the next line: assemble the record */
+		ts_buf_reset(&r->rec);
+		if (!ts_buf_append(&r->rec, line, len, err))
+			return false;
+		for (;;)
+		{
+			if (!ts_text_stream_next_line(r->lr.s, r->lr.line_delim, &line, &len, err))
+				return false;
+			if (line == NULL)
+			{
+				/* unterminated quote at EOF: Java ignores the last field */
+				int			last = 0;
+
+				for (int i = 0; i < r->nfields; i++)
+					if (r->fields[i].present)
+						last = i + 1;
+				if (last < r->nfields)
+					r->fields[last].present = false;
+				break;
+			}
+			if (r->rec.len + len + 1 > TS_TEXT_MAX_LINE)
+				return ts_error(err, TS_ERR_CORRUPT, "CSV file \"%s\": record at %s is longer than %d bytes",
+								r->lr.path, ts_text_stream_where(r->lr.s, r->record_line, where, sizeof(where)),
+								TS_TEXT_MAX_LINE);
+			if (!ts_buf_append(&r->rec, r->lr.line_delim ? r->lr.line_delim : "\n",
+							   r->lr.line_delim ? strlen(r->lr.line_delim) : 1, err) ||
+				!ts_buf_append(&r->rec, line, len, err))
+				return false;
+			rc = csv_split(r, r->rec.data, r->rec.len, err);
+			if (rc < 0)
+				return false;
+			if (rc == 1)
+				break;
+			if (!TS_CHECK_INTERRUPTS(err))
+				return false;
+		}
+		r->rec_p = r->rec.data ? r->rec.data : (const uint8_t *) "";
+		r->rec_n = r->rec.len;
+	}
+	if (!is_utf8_text(r->rec_p, r->rec_n))
 		return ts_error(err, TS_ERR_CORRUPT,
-						"CSV file \"%s\" line %lld is not UTF-8 text (a NUL byte or an invalid byte sequence): "
+						"CSV file \"%s\" %s is not UTF-8 text (a NUL byte or an invalid byte sequence): "
 						"the file is damaged or in another format",
-						r->lr.path, (long long) r->record_line);
-	*blank = is_blank(r->rec.data ? r->rec.data : (const uint8_t *) "", r->rec.len);
+						r->lr.path, ts_text_stream_where(r->lr.s, r->record_line, where, sizeof(where)));
+	*blank = is_blank(r->rec_p, r->rec_n);
 	*got = true;
 	return true;
+}
+
+/* The text of field f of the current record (unquoted). */
+static const char *
+field_text(const csv_reader *r, const csv_field *f)
+{
+	if (f->copied)
+		return r->fbuf.data ? (const char *) r->fbuf.data + f->off : "";
+	return (const char *) r->rec_p + f->off;
 }
 
 /* Is field f of the current record NULL (missing, blank record, null literal)? */
 static bool
 field_is_null(const csv_reader *r, const csv_field *f, bool blank)
 {
-	const char *text = r->fbuf.data ? (const char *) r->fbuf.data + f->off : "";
+	const char *text = field_text(r, f);
 
 	return blank || !f->present ||
 		(f->len == r->null_literal_len && (f->len == 0 || memcmp(text, r->null_literal, f->len) == 0)) ||
 		(r->null_literal_len > 0 && f->raw_len == r->null_literal_len &&
-		 memcmp(r->rec.data + f->raw_off, r->null_literal, f->raw_len) == 0);
+		 memcmp(r->rec_p + f->raw_off, r->null_literal, f->raw_len) == 0);
 }
 
 /*
@@ -465,8 +567,7 @@ check_unread_fields(csv_reader *r, bool blank, int *bad, ts_err *err)
 		if (r->projected[f] || t == NULL || t->kind == TS_CHAR || t->kind == TS_VARCHAR ||
 			field_is_null(r, fl, blank))
 			continue;
-		if (!ts_text_parse_value(r->fbuf.data ? (const char *) r->fbuf.data + fl->off : "",
-								 fl->len, t, TS_TEXT_CSV, &r->arena, &v, err))
+		if (!ts_text_parse_value(field_text(r, fl), fl->len, t, TS_TEXT_CSV, &r->arena, &v, err))
 		{
 			*bad = f;
 			return err && err->code == TS_ERR_NOMEM ? -1 : 0;
@@ -488,7 +589,7 @@ csv_next(ts_format_reader *base, ts_batch *batch, ts_err *err)
 	{
 		r->started = true;
 		r->lr.base.metrics.files_opened = 1;
-		if (r->header)
+		if (r->header && !r->lr.in_part)
 		{
 			bool		got,
 						blank;
@@ -524,8 +625,11 @@ csv_next(ts_format_reader *base, ts_batch *batch, ts_err *err)
 				goto fail;
 			if (rc == 0 && r->mode == CSV_FAILFAST)
 			{
-				ts_error_context(err, "CSV file \"%s\" line %lld, field %d",
-								 r->lr.path, (long long) r->record_line, bad + 1);
+				char		where[96];
+
+				ts_error_context(err, "CSV file \"%s\" %s, field %d", r->lr.path,
+								 ts_text_stream_where(r->lr.s, r->record_line, where, sizeof(where)),
+								 bad + 1);
 				goto fail;
 			}
 			if (rc == 0)
@@ -538,7 +642,7 @@ csv_next(ts_format_reader *base, ts_batch *batch, ts_err *err)
 		for (int c = 0; c < r->lr.ncols; c++)
 		{
 			csv_field  *f = &r->fields[r->ord[c]];
-			const char *text = r->fbuf.data ? (const char *) r->fbuf.data + f->off : "";
+			const char *text = field_text(r, f);
 
 			memset(&row[c], 0, sizeof(ts_value));
 			if (field_is_null(r, f, blank))
@@ -552,8 +656,11 @@ csv_next(ts_format_reader *base, ts_batch *batch, ts_err *err)
 					goto fail;
 				if (r->mode == CSV_FAILFAST)
 				{
-					ts_error_context(err, "CSV file \"%s\" line %lld, column %d (\"%s\")",
-									 r->lr.path, (long long) r->record_line, r->ord[c] + 1,
+					char		where[96];
+
+					ts_error_context(err, "CSV file \"%s\" %s, column %d (\"%s\")", r->lr.path,
+									 ts_text_stream_where(r->lr.s, r->record_line, where, sizeof(where)),
+									 r->ord[c] + 1,
 									 r->lr.cols[c].name ? r->lr.cols[c].name : "");
 					goto fail;
 				}

@@ -469,8 +469,13 @@ json_next(ts_format_reader *base, ts_batch *batch, ts_err *err)
 					err->code = TS_OK;
 				continue;
 			}
-			ts_error_context(err, "JSON file \"%s\" line %lld", r->lr.path,
-							 (long long) ts_text_stream_line_number(r->lr.s));
+			{
+				char		where[96];
+
+				ts_error_context(err, "JSON file \"%s\" %s", r->lr.path,
+								 ts_text_stream_where(r->lr.s, ts_text_stream_line_number(r->lr.s),
+													  where, sizeof(where)));
+			}
 			goto fail;
 		}
 		nrows++;

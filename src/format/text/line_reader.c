@@ -35,6 +35,12 @@ ts_line_reader_new(size_t size, const ts_format_reader_ops *ops, const char *wha
 	r->cols = columns;
 	r->ncols = ncols;
 	r->batch_rows = ts_reader_batch_rows(options);
+	if (options && options->range_end > 0)
+	{
+		r->range_start = options->range_start;
+		r->range_end = options->range_end;
+		r->in_part = options->range_start > 0;
+	}
 	r->path = ts_strdup(path);
 	if (r->path == NULL)
 	{
@@ -52,7 +58,17 @@ ts_line_reader_open_stream(ts_line_reader *r, ts_err *err)
 	if (r->values == NULL)
 		return ts_error_nomem(err, NULL);
 	r->s = ts_text_stream_open(r->path, err);
-	return r->s != NULL;
+	if (r->s == NULL)
+		return false;
+	if (r->range_end > 0)
+	{
+		if (r->line_delim != NULL)
+			return ts_error(err, TS_ERR_UNSUPPORTED,
+							"%s file \"%s\" with a line delimiter of its own cannot be read in parts",
+							r->what, r->path);
+		return ts_text_stream_set_range(r->s, r->range_start, r->range_end, err);
+	}
+	return true;
 }
 
 void

@@ -9,6 +9,8 @@
 #ifndef TS_TEXT_INTERNAL_H
 #define TS_TEXT_INTERNAL_H
 
+#include <string.h>
+
 #include "format/format.h"
 #include "format/text/text_value.h"
 
@@ -48,7 +50,47 @@ bool		ts_text_stream_next_line(ts_text_stream *s, const char *delim,
 int64_t		ts_text_stream_line_number(const ts_text_stream *s);	/* 1-based, of the last line */
 int64_t		ts_text_stream_bytes_read(const ts_text_stream *s);	/* compressed bytes */
 const char *ts_text_stream_path(const ts_text_stream *s);
+
+/*
+ * Read only the lines that start in [start, end) of an uncompressed file
+ * (a parallel part), before the first line is read: a line starts at byte
+ * 0 or after a line break.  Parts that cover a file read each line once.
+ * Line numbers then count from the part's first line.
+ */
+bool		ts_text_stream_set_range(ts_text_stream *s, int64_t start, int64_t end, ts_err *err);
+/* "line N", or in a part "line N of the part from byte B", in buf. */
+const char *ts_text_stream_where(const ts_text_stream *s, int64_t lineno, char *buf, size_t size);
 void		ts_text_stream_close(ts_text_stream *s);
+
+/*
+ * The first byte equal to a or b (b 0: a only) in p[i..n), or n: eight
+ * bytes at a time (a word holds c when some byte of it XOR c is zero).
+ */
+static inline size_t
+ts_text_find_byte2(const uint8_t *p, size_t i, size_t n, uint8_t a, uint8_t b)
+{
+	const uint64_t ones = UINT64_C(0x0101010101010101);
+	const uint64_t highs = UINT64_C(0x8080808080808080);
+	const uint64_t ma = ones * a;
+	const uint64_t mb = ones * (b ? b : a);
+
+	while (i + 8 <= n)
+	{
+		uint64_t	x,
+					xa,
+					xb;
+
+		memcpy(&x, p + i, 8);
+		xa = x ^ ma;
+		xb = x ^ mb;
+		if ((((xa - ones) & ~xa) | ((xb - ones) & ~xb)) & highs)
+			break;
+		i += 8;
+	}
+	while (i < n && p[i] != a && (b == 0 || p[i] != b))
+		i++;
+	return i;
+}
 
 /* ---- line_reader.c: the base of the CSV, JSON and TEXT readers ------- */
 
@@ -65,6 +107,10 @@ typedef struct ts_line_reader
 	ts_value   *values;			/* batch_rows rows of ncols */
 	bool		eof;
 	bool		failed;
+	/* a parallel part: the lines that start in [range_start, range_end) */
+	int64_t		range_start;
+	int64_t		range_end;		/* 0: the whole file */
+	bool		in_part;		/* range_start > 0: the file's first line is another part's */
 } ts_line_reader;
 
 /*

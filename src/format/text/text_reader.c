@@ -111,9 +111,12 @@ text_next(ts_format_reader *base, ts_batch *batch, ts_err *err)
 		}
 		if (len > TS_TEXT_MAX_LINE)
 		{
+			char		where[96];
+
 			ts_error(err, TS_ERR_CORRUPT, "line longer than %d bytes", TS_TEXT_MAX_LINE);
-			ts_error_context(err, "TEXT file \"%s\" line %lld", lr->path,
-							 (long long) ts_text_stream_line_number(lr->s));
+			ts_error_context(err, "TEXT file \"%s\" %s", lr->path,
+							 ts_text_stream_where(lr->s, ts_text_stream_line_number(lr->s),
+												  where, sizeof(where)));
 			goto fail;
 		}
 		r->offs[nrows] = r->lines.len;

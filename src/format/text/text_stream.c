@@ -4,13 +4,16 @@
  * Owns: reading a CSV/JSON/TEXT file in fixed-size chunks through ts_fs,
  * stream-decompressing it by extension (.gz, .deflate, .zst, .bz2, and the
  * Hadoop block framing used by .snappy and .lz4) and cutting the result
- * into lines.  Memory is bounded by the chunk buffers, one Hadoop block
- * (<= 64 MiB, checked) and the longest line (<= TS_TEXT_MAX_LINE), never
- * by the file size.  Knows nothing about CSV or JSON syntax.
+ * into lines (handed out of the read buffer without a copy when a line
+ * lies within it), and the lines that start in a byte range of an
+ * uncompressed file (a parallel part).  Memory is bounded by the chunk
+ * buffers, one Hadoop block (<= 64 MiB, checked) and the longest line
+ * (<= TS_TEXT_MAX_LINE), never by the file size.  Knows nothing about CSV or JSON syntax.
  */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE				/* memmem */
 #endif
+#include <stdio.h>
 #include <string.h>
 #include <strings.h>
 
@@ -53,10 +56,14 @@ struct ts_text_stream
 	bool		bz_ended;		/* last bzip2 stream ended cleanly */
 	size_t		zs_ret;			/* last ZSTD_decompressStream result */
 	ts_buf		chunk;			/* one Hadoop-framed compressed chunk */
+	int64_t		out_base;		/* uncompressed: file offset of out[0] */
 	/* line assembly */
 	ts_buf		line;
 	bool		skip_lf;		/* last line ended with \r: drop a leading \n */
 	int64_t		lineno;
+	/* a byte range read by a parallel part (uncompressed files only) */
+	int64_t		range_start;
+	int64_t		range_end;		/* 0: to the end of the file */
 };
 
 ts_text_codec
@@ -224,6 +231,7 @@ read_in(ts_text_stream *s, ts_err *err)
 		n = (size_t) (s->size - s->pos);
 	s->in_off = 0;
 	s->in_len = 0;
+	s->out_base = s->pos;
 	if (n == 0)
 		return true;
 	if (!ts_file_pread(s->f, s->in, n, s->pos, err))
@@ -551,6 +559,45 @@ append_line(ts_text_stream *s, const uint8_t *p, size_t n, ts_err *err)
 }
 
 bool
+ts_text_stream_set_range(ts_text_stream *s, int64_t start, int64_t end, ts_err *err)
+{
+	const uint8_t *line;
+	size_t		len;
+
+	if (s->codec != TS_TEXT_CODEC_NONE)
+		return ts_error(err, TS_ERR_UNSUPPORTED, "%s file \"%s\" cannot be read in parts",
+						ts_text_codec_name(s->codec), s->path);
+	if (start < 0 || end <= start || s->pos != 0)
+		return ts_error(err, TS_ERR_INVALID, "file \"%s\": invalid byte range %lld-%lld", s->path,
+						(long long) start, (long long) end);
+	s->range_start = start;
+	s->range_end = end;
+	if (start == 0 || start >= s->size)
+	{
+		if (start > 0)
+			s->done = true;
+		return true;
+	}
+	/* the line holding byte start - 1 is the part's before: skip it */
+	s->pos = start - 1;
+	if (!ts_text_stream_next_line(s, NULL, &line, &len, err))
+		return false;
+	s->lineno = 0;
+	return true;
+}
+
+const char *
+ts_text_stream_where(const ts_text_stream *s, int64_t lineno, char *buf, size_t size)
+{
+	if (s->range_start > 0)
+		snprintf(buf, size, "line %lld of the part from byte %lld", (long long) lineno,
+				 (long long) s->range_start);
+	else
+		snprintf(buf, size, "line %lld", (long long) lineno);
+	return buf;
+}
+
+bool
 ts_text_stream_next_line(ts_text_stream *s, const char *delim,
 						 const uint8_t **line, size_t *len, ts_err *err)
 {
@@ -580,19 +627,36 @@ ts_text_stream_next_line(ts_text_stream *s, const char *delim,
 		end = s->out + s->out_len;
 		if (java)
 		{
-			const uint8_t *q = p;
+			uint8_t    *q;
 
 			if (s->skip_lf)
 			{
 				s->skip_lf = false;
-				if (*q == '\n')
+				if (*p == '\n')
 				{
 					s->out_off++;
 					continue;
 				}
 			}
-			while (q < end && *q != '\n' && *q != '\r')
-				q++;
+			if (!any && s->range_end > 0 && s->out_base + (int64_t) s->out_off >= s->range_end)
+			{
+				/* the next line starts in the next part */
+				s->done = true;
+				s->out_off = s->out_len;
+				return true;
+			}
+			q = (uint8_t *) p + ts_text_find_byte2(p, 0, (size_t) (end - p), '\n', '\r');
+			if (q < end && !any)
+			{
+				/* the whole line is in the buffer: no copy */
+				s->skip_lf = (*q == '\r');
+				s->out_off = (size_t) (q + 1 - s->out);
+				*q = '\0';
+				s->lineno++;
+				*line = p;
+				*len = (size_t) (q - p);
+				return true;
+			}
 			if (!append_line(s, p, (size_t) (q - p), err))
 				return false;
 			any = true;

@@ -1,0 +1,66 @@
+#!/bin/bash
+# bench/csv.sh [ROWS] - CSV format-table read speed (issue 41), figures only.
+#
+# Writes a CSV file of ROWS rows (default 2,500,000: ~200 MB; id INT, big
+# BIGINT, amount DECIMAL(18,4), s STRING, day DATE, ts TIMESTAMP, one value
+# in seven empty = NULL) with bench/ts_csv_bench.c, then times one query that
+# reads every column (count and sum/max of each):
+#   - core: the CSV reader alone, no server (ts_csv_bench read), MB/s;
+#   - DuckDB read_csv with 1 and with 2 threads (npm @duckdb/node-api);
+#   - PostgreSQL (pg_virtualenv, the extension installed under the machine's
+#     install lock /tmp/ts-install.lock): a serial scan with the aggregates
+#     computed in the scan (the default), one with PostgreSQL's executor
+#     computing them, and a parallel scan of 2 workers (the file read in
+#     parts of tablescan.parallel_task_size).
+# Best of RUNS (default 3) runs each; MB/s = file size / time.  CSV_BENCH_SO=
+# path installs that tablescan_fdw.so instead of this tree's build, and
+# CSV_BENCH_LIB=path links the core reader with that libts.a (the "before"
+# figures of another build); NO_PG=1 skips PostgreSQL.
+set -euo pipefail
+ROWS=${1:-2500000}
+RUNS=${RUNS:-3}
+ROOT=$(cd "$(dirname "$0")/.." && pwd)
+W=${CSV_BENCH_DIR:-/tmp/ts-csv-bench}
+cd "$ROOT"
+log() { printf '[csv %s] %s\n' "$(date +%T)" "$*" >&2; }
+mbs() { awk -v b="$1" -v ms="$2" 'BEGIN { printf "%.1f", b / 1e6 / (ms / 1000) }'; }
+
+log "building"
+make -s -j2 core >/dev/null
+cc -std=gnu11 -O2 -Wall -Isrc -I/usr/include/cjson bench/ts_csv_bench.c -o build/ts_csv_bench \
+    "${CSV_BENCH_LIB:-build/libts.a}" -lcjson -lzstd -lsnappy -llz4 -lz -lbz2 -lroaring -lcurl -lxml2 -lcrypto -lm
+file=$W/csv/part-0.csv
+if [ ! -f "$file" ] || [ "$(cat "$W/rows" 2>/dev/null)" != "$ROWS" ]; then
+    log "writing $ROWS rows"
+    rm -rf "$W"; mkdir -p "$W/csv"
+    build/ts_csv_bench gen "$ROWS" "$file"
+    echo "$ROWS" > "$W/rows"
+    chmod -R a+rX "$W"
+fi
+bytes=$(stat -c %s "$file")
+echo "file: $file, $ROWS rows, $bytes bytes; best of $RUNS runs"
+
+best=
+for _ in $(seq "$RUNS"); do
+    s=$(build/ts_csv_bench read "$file" | awk '{ print $6 * 1000 }')
+    best=$(printf '%s\n%s\n' "$best" "$s" | grep . | sort -g | head -1)
+done
+printf 'core reader (no server)\t%s ms\t%s MB/s\n' "$best" "$(mbs "$bytes" "$best")"
+
+[ -d bench/node_modules/@duckdb/node-api ] || (cd bench && npm install --no-audit --no-fund --silent >/dev/null)
+for t in 1 2; do
+    r=$(cd bench && node csv_duck.mjs "$file" "$RUNS" "$t")
+    printf 'DuckDB read_csv, %s thread(s)\t%s ms\t%s MB/s\t%s\n' "$t" "${r%%	*}" "$(mbs "$bytes" "${r%%	*}")" "${r#*	}"
+done
+
+[ -n "${NO_PG:-}" ] && exit 0
+log "installing and running PostgreSQL (waits for /tmp/ts-install.lock)"
+make -s -j2 >/dev/null
+CSV_BENCH_SO=${CSV_BENCH_SO:-} flock /tmp/ts-install.lock bash -c '
+  make -s install >/dev/null
+  if [ -n "$CSV_BENCH_SO" ]; then install -m 755 "$CSV_BENCH_SO" "$(pg_config --pkglibdir)/tablescan_fdw.so"; fi
+  pg_virtualenv -t -v 15 bash bench/csv_pg.sh "'"$file"'" "'"$RUNS"'"' |
+while IFS=$'\t' read -r label ms result; do
+    [ -n "$ms" ] || continue
+    printf 'PostgreSQL %s\t%s ms\t%s MB/s\t%s\n' "$label" "$ms" "$(mbs "$bytes" "$ms")" "$result"
+done

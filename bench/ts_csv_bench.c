@@ -1,0 +1,195 @@
+/*
+ * ts_csv_bench.c - write the CSV benchmark file, and read a CSV file with
+ * the core library's CSV reader without a server: the target for profilers
+ * and the server-free MB/s figure of bench/csv.sh.
+ *
+ * USAGE
+ *   ts_csv_bench gen ROWS FILE      write ROWS rows of the benchmark shape
+ *   ts_csv_bench read FILE [START END] [key=value]...
+ *
+ * The shape: id INT, big BIGINT, amount DECIMAL(18,4), s STRING, day DATE,
+ * ts TIMESTAMP(6); every seventh value of a column but id is empty (NULL).
+ * read folds every value into a checksum (so nothing is optimized away)
+ * and prints rows, checksum, seconds and MB/s; START END read that byte
+ * range as a parallel task would; key=value pairs are CSV options.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "format/format.h"
+
+#define NCOLS 6
+
+static double
+now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+static int
+gen(long rows, const char *path)
+{
+	FILE	   *f = fopen(path, "w");
+	static char buf[1 << 20];
+
+	if (f == NULL)
+	{
+		perror(path);
+		return 1;
+	}
+	setvbuf(f, buf, _IOFBF, sizeof(buf));
+	for (long i = 0; i < rows; i++)
+	{
+		long		day = i % 20000;
+		int			y = 1990 + (int) (day / 366),
+					m = 1 + (int) (day % 12),
+					d = 1 + (int) (day % 28);
+
+		fprintf(f, "%ld,", i);
+		if (i % 7 != 1)
+			fprintf(f, "%lld", (long long) i * 1000000007LL);
+		fputc(',', f);
+		if (i % 7 != 2)
+			fprintf(f, "%ld.%04ld", i / 100, (i * 37) % 10000);
+		fputc(',', f);
+		if (i % 7 != 3)
+			fprintf(f, "name_%ld_%s", i, (i & 1) ? "odd" : "even value");
+		fputc(',', f);
+		if (i % 7 != 4)
+			fprintf(f, "%04d-%02d-%02d", y, m, d);
+		fputc(',', f);
+		if (i % 7 != 5)
+			fprintf(f, "%04d-%02d-%02d %02ld:%02ld:%02ld.%06ld", y, m, d, (i / 3600) % 24,
+					(i / 60) % 60, i % 60, (i * 7919) % 1000000);
+		fputc('\n', f);
+	}
+	return fclose(f) == 0 ? 0 : 1;
+}
+
+static int
+read_file(const char *path, int argc, char **argv)
+{
+	ts_type    *types[NCOLS];
+	static const ts_type_kind kinds[NCOLS] = {TS_INT, TS_BIGINT, TS_DECIMAL, TS_VARCHAR, TS_DATE, TS_TIMESTAMP};
+	static const char *const names[NCOLS] = {"id", "big", "amount", "s", "day", "ts"};
+	ts_read_column cols[NCOLS];
+	ts_reader_options opts;
+	const char *keys[32],
+			   *values[32];
+	int			nopt = 0;
+	ts_err		err;
+	ts_format_reader *r;
+	ts_batch	batch;
+	long		rows = 0;
+	unsigned long long sum = 0;
+	double		t0;
+	int			n;
+	FILE	   *f;
+	long		size;
+
+	memset(&opts, 0, sizeof(opts));
+	memset(&err, 0, sizeof(err));
+	if (argc >= 2 && strchr(argv[0], '=') == NULL)
+	{
+		opts.range_start = atoll(argv[0]);
+		opts.range_end = atoll(argv[1]);
+		argc -= 2;
+		argv += 2;
+	}
+	for (int i = 0; i < argc && nopt < 32; i++)
+	{
+		char	   *eq = strchr(argv[i], '=');
+
+		if (eq == NULL)
+			continue;
+		*eq = '\0';
+		keys[nopt] = argv[i];
+		values[nopt++] = eq + 1;
+	}
+	opts.ntext_options = nopt;
+	opts.text_option_keys = keys;
+	opts.text_option_values = values;
+	for (int c = 0; c < NCOLS; c++)
+	{
+		types[c] = ts_type_new(kinds[c], true);
+		if (kinds[c] == TS_DECIMAL)
+		{
+			types[c]->precision = 18;
+			types[c]->scale = 4;
+		}
+		if (kinds[c] == TS_TIMESTAMP)
+			types[c]->precision = 6;
+		cols[c].field_id = c;
+		cols[c].name = names[c];
+		cols[c].type = types[c];
+	}
+	f = fopen(path, "r");
+	if (f == NULL || fseek(f, 0, SEEK_END) != 0)
+	{
+		perror(path);
+		return 1;
+	}
+	size = ftell(f);
+	fclose(f);
+	t0 = now();
+	r = ts_csv_open(path, cols, NCOLS, &opts, &err);
+	if (r == NULL)
+	{
+		fprintf(stderr, "ts_csv_bench: %s\n", err.msg);
+		return 1;
+	}
+	while ((n = r->ops->next(r, &batch, &err)) > 0)
+	{
+		for (int i = 0; i < n * NCOLS; i++)
+		{
+			const ts_value *v = &batch.values[i];
+
+			if (v->isnull)
+				continue;
+			switch (kinds[i % NCOLS])
+			{
+				case TS_VARCHAR:
+					sum += v->v.s.len + (v->v.s.len ? v->v.s.p[0] : 0);
+					break;
+				case TS_DECIMAL:
+					sum += (unsigned long long) v->v.dec;
+					break;
+				case TS_TIMESTAMP:
+					sum += (unsigned long long) v->v.ts.millis + (unsigned) v->v.ts.nanos;
+					break;
+				default:
+					sum += (unsigned long long) v->v.i;
+			}
+		}
+		rows += n;
+	}
+	if (n < 0)
+	{
+		fprintf(stderr, "ts_csv_bench: %s\n", err.msg);
+		return 1;
+	}
+	r->ops->close(r);
+	{
+		double		s = now() - t0;
+		long		bytes = opts.range_end > 0 ? (opts.range_end < size ? opts.range_end : size) - opts.range_start : size;
+
+		printf("rows %ld checksum %llu seconds %.3f MB/s %.1f\n", rows, sum, s, bytes / 1e6 / s);
+	}
+	return 0;
+}
+
+int
+main(int argc, char **argv)
+{
+	if (argc == 4 && strcmp(argv[1], "gen") == 0)
+		return gen(atol(argv[2]), argv[3]);
+	if (argc >= 3 && strcmp(argv[1], "read") == 0)
+		return read_file(argv[2], argc - 3, argv + 3);
+	fprintf(stderr, "usage: ts_csv_bench gen ROWS FILE | read FILE [START END] [key=value]...\n");
+	return 2;
+}
