@@ -38,16 +38,6 @@ is_int64(const cJSON *v)
 		v->valuedouble == (double) (int64_t) v->valuedouble;
 }
 
-/* A control character (CR, LF, ...) that must not reach a header or URL. */
-static bool
-has_control_char(const char *s)
-{
-	for (const unsigned char *p = (const unsigned char *) s; p && *p; p++)
-		if (*p < 0x20 || *p == 0x7f)
-			return true;
-	return false;
-}
-
 static char *
 dupstr(const char *s)
 {
@@ -156,7 +146,7 @@ rest_get(const ts_http_request *req, ts_http_response *r, ts_err *err)
 	if (r->len <= REST_MAX_ANSWER)
 		return true;
 	ts_http_response_free(r);
-	return ts_error(err, TS_ERR_IO,
+	return ts_error(err, TS_ERR_LIMIT,
 					"REST catalog: %s: the answer is larger than %zu MB, the cap of catalog answers",
 					req->what, REST_MAX_ANSWER >> 20);
 }
@@ -641,7 +631,7 @@ ts_rest_parse_table(const char *endpoint, const char *body, ts_rest_table *out, 
 	if (!cJSON_IsString(path) || path->valuestring[0] == '\0')
 		goto bad_path;
 	/* a location becomes the URLs of the table's files */
-	if (has_control_char(path->valuestring))
+	if (ts_has_control_char(path->valuestring))
 	{
 		cJSON_Delete(j);
 		return ts_error(err, TS_ERR_CORRUPT,
@@ -796,11 +786,11 @@ ts_rest_get_token(ts_rest_catalog *c, const char *database, const char *table,
 		else
 			ok = add_options(kv, nkv, token, endpoint, "token", err);
 		for (int i = 0; ok && i < *nkv; i++)
-			if (has_control_char((*kv)[i].key) || has_control_char((*kv)[i].value))
+			if (ts_has_control_char((*kv)[i].key) || ts_has_control_char((*kv)[i].value))
 				ok = ts_error(err, TS_ERR_CORRUPT,
 							  "REST catalog: %s: the token's %s \"%s\" contains a control character (CR, LF or another), refused",
-							  endpoint, has_control_char((*kv)[i].key) ? "key" : "value of key",
-							  has_control_char((*kv)[i].key) ? "(not shown)" : (*kv)[i].key);
+							  endpoint, ts_has_control_char((*kv)[i].key) ? "key" : "value of key",
+							  ts_has_control_char((*kv)[i].key) ? "(not shown)" : (*kv)[i].key);
 		/* the spec's expiresAt and Java's GetTableTokenResponse expiresAtMillis: the earlier wins */
 		for (int f = 0; ok && f < 2; f++)
 		{
