@@ -315,7 +315,7 @@ fdw_option(const char *k)
 {
 	static const char *const fdw[] = {
 		"warehouse", "branch", "strict", "catalog", "uri", "token", "database", "table", "path",
-		"bucket_filter", "partition_filter", "table_schema", "cache", "parallel_workers",
+		"bucket_filter", "scan.shard", "partition_filter", "table_schema", "cache", "parallel_workers",
 		"format", "partition_keys", "column_name", NULL
 	};
 
