@@ -89,6 +89,9 @@ GRANT USAGE ON FOREIGN SERVER cat TO regress_ts_owner, regress_ts_caller;
 GRANT USAGE ON SCHEMA via_cat TO regress_ts_owner, regress_ts_caller;
 GRANT SELECT ON via_cat.orders TO regress_ts_owner, regress_ts_caller;
 SELECT count(*) AS cat_n FROM via_cat.orders \gset
+-- the catalog's table is on the server's file system: read for roles that may read server
+-- files, and through a view that is checked for the owner (as its token), not the caller
+GRANT pg_read_server_files TO regress_ts_owner;
 SET ROLE regress_ts_owner;
 CREATE VIEW plain.v_cat AS SELECT * FROM via_cat.orders;
 GRANT SELECT ON plain.v_cat TO regress_ts_caller;

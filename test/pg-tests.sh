@@ -72,7 +72,7 @@ part prune-diff 400 python3 test/conformance/prune_diff.py --shared "$TS_SHARED"
 part scaleout 240 bash test/scaleout/run.sh | tail -30
 
 # corruption matrix, cancel, bounded memory, concurrent commits
-part reliability 600 bash test/reliability/run.sh | grep -vE '^(ok|PASS) ' | tail -30
+part reliability 1000 bash test/reliability/run.sh | grep -vE '^(ok|PASS) ' | tail -30
 
 # a hostile object store of our own (test/hostile/s3.mjs): body caps and backend memory,
 # endless listings, header injection, 404/403 errors, addressing of an IP endpoint

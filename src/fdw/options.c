@@ -254,6 +254,15 @@ tablescan_role_reads_server_files(void)
 	return superuser() || has_privs_of_role(GetUserId(), ROLE_PG_READ_SERVER_FILES);
 }
 
+/* The same for the role whose user mapping a scan reads (a view's owner, as postgres_fdw). */
+bool
+tablescan_mapping_user_reads_server_files(void)
+{
+	Oid			userid = tablescan_mapping_user();
+
+	return superuser_arg(userid) || has_privs_of_role(userid, ROLE_PG_READ_SERVER_FILES);
+}
+
 void
 tablescan_check_path_privilege(const char *option_name)
 {

@@ -141,11 +141,11 @@ local_location(const char *path, const char *qualified)
 				 errmsg("the REST catalog gives table \"%s\" the location \"%s\", which is not an absolute path",
 						qualified, path)));
 	/* a catalog may not open the server's files to a role that may not name them */
-	if (!tablescan_role_reads_server_files())
+	if (!tablescan_mapping_user_reads_server_files())
 		ereport(ERROR,
 				(errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
 				 errmsg("the REST catalog gives table \"%s\" a location on the database server's file system, which role \"%s\" may not read",
-						qualified, GetUserNameFromId(GetUserId(), false)),
+						qualified, GetUserNameFromId(tablescan_mapping_user(), false)),
 				 errdetail("Only roles with privileges of the \"%s\" role read tables at local paths; tables of a REST catalog are otherwise in an object store.",
 						   "pg_read_server_files")));
 	return pstrdup(path);
