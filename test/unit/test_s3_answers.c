@@ -605,6 +605,18 @@ test_list_endless(void **state)
  * region (us-east-1 when none is set), and the session token as its own
  * header; a token with CR/LF is refused before anything is sent.
  */
+/* A server answering every request with the whole object (200), as cfg's endpoint. */
+static void
+serve_whole(ts_s3_config *cfg, char *endpoint, size_t size)
+{
+	static const char ok[] = "HTTP/1.1 200 OK\r\nContent-Length: 10\r\nConnection: close\r\n\r\n" OBJ;
+	const char *answers[] = {ok};
+
+	memset(cfg, 0, sizeof(*cfg));
+	snprintf(endpoint, size, "http://127.0.0.1:%d", serve(answers, 1));
+	cfg->endpoint = endpoint;
+}
+
 static int64_t
 wall_ms(void)
 {
@@ -622,9 +634,7 @@ wall_ms(void)
 static void
 test_expired_keys_not_sent(void **state)
 {
-	static const char ok[] = "HTTP/1.1 200 OK\r\nContent-Length: 10\r\nConnection: close\r\n\r\n" OBJ;
-	const char *answers[] = {ok};
-	ts_s3_config cfg = {0};
+	ts_s3_config cfg;
 	char		endpoint[64];
 	uint8_t    *data = NULL;
 	size_t		len = 0;
@@ -634,8 +644,7 @@ test_expired_keys_not_sent(void **state)
 	uint64_t	gen;
 
 	(void) state;
-	snprintf(endpoint, sizeof(endpoint), "http://127.0.0.1:%d", serve(answers, 1));
-	cfg.endpoint = endpoint;
+	serve_whole(&cfg, endpoint, sizeof(endpoint));
 	cfg.access_key = "AKIDRENEWED1";
 	cfg.secret_key = "not-a-real-secret";
 	cfg.max_attempts = 1;
@@ -687,17 +696,14 @@ test_expired_keys_not_sent(void **state)
 static void
 test_sigv4_scope(void **state)
 {
-	static const char ok[] = "HTTP/1.1 200 OK\r\nContent-Length: 10\r\nConnection: close\r\n\r\n" OBJ;
-	const char *answers[] = {ok};
-	ts_s3_config cfg = {0};
+	ts_s3_config cfg;
 	char		endpoint[64];
 	uint8_t    *data = NULL;
 	size_t		len = 0;
 	ts_err		err = {0};
 
 	(void) state;
-	snprintf(endpoint, sizeof(endpoint), "http://127.0.0.1:%d", serve(answers, 1));
-	cfg.endpoint = endpoint;
+	serve_whole(&cfg, endpoint, sizeof(endpoint));
 	cfg.region = "eu-north-9";
 	cfg.access_key = "AKIDTESTSCOPE";
 	cfg.secret_key = "not-a-real-secret";
