@@ -131,6 +131,11 @@ if [ -n "$mark" ] && [ -n "$after" ] && ! printf '%s\n' "$after" | grep -q '"key
 else bad "renew: after the sleep the store saw $(printf '%s\n' "$after" | grep -c .) requests, want some and none signed with the first token's key RENEW-1"; fi
 if [ "$(logged '"expired":true')" -eq 0 ]; then ok
 else bad "a request was signed with a token's key at or past its expiry: $(grep '"expired":true' "$LOG" | head -2)"; fi
+# the margin is the superuser's to set
+out=$(printf '\\set VERBOSITY verbose\nLOAD %s;\nSET ROLE hrole;\nSET tablescan.token_refresh_margin = 1;\n' "'tablescan_fdw'" |
+    psql -X -q 2>&1)
+if printf '%s' "$out" | grep -q 'ERROR:  42501: permission denied to set parameter "tablescan.token_refresh_margin"'; then ok
+else bad "margin: hrole set tablescan.token_refresh_margin: $out"; fi
 # the same through hrole's view read by hview: renewed with the view owner's user mapping
 before=$(logged '"catalog":"renew/token"')
 out=$(renew_sql "DECLARE c CURSOR FOR SELECT id FROM hostile_rest.renew_v;
