@@ -10,11 +10,12 @@ D=$(mktemp -d /tmp/hostile-rest.XXXXXX)
 LOG=$D/requests.log
 TOKEN=hostile-$RANDOM$RANDOM
 : > "$LOG"
-# tables renew and renewdeny: 3000 rows (ids 0..2999, the generator's formula) in 30 files,
+# tables renew and renewdeny: 3000 rows (ids 0..2999, the generator's formula) in 300 files (more
+# than two prefetch windows: the scan after the sleep needs new requests),
 # served by the home store with short-lived tokens (item 10: renewed during a scan)
 GEN=${TS_GEN:-../../build/tools/ts_gen}
 RENEW_ROWS=3000
-"$GEN" "$D/data/lake/wh/h.db/renew" --column 'id:INT NOT NULL' --rows $RENEW_ROWS --files 30 > /dev/null &&
+"$GEN" "$D/data/lake/wh/h.db/renew" --column 'id:INT NOT NULL' --rows $RENEW_ROWS --files 300 > /dev/null &&
     cp -r "$D/data/lake/wh/h.db/renew" "$D/data/lake/wh/h.db/renewdeny" ||
     echo "FAIL hostile-rest: could not generate the renew tables with $GEN"
 node rest.mjs --token "$TOKEN" --log "$LOG" --data "$D/data" --renew-ms 8000 > "$D/ports" 2> "$D/server.err" &
