@@ -132,6 +132,25 @@ if [ -n "$mark" ] && [ -n "$after" ] && ! printf '%s\n' "$after" | grep -q '"key
 else bad "renew: after the sleep the store saw $(printf '%s\n' "$after" | grep -c .) requests, want some and none signed with the first token's key RENEW-1"; fi
 if [ "$(logged '"expired":true')" -eq 0 ]; then ok
 else bad "a request was signed with a token's key at or past its expiry: $(grep '"expired":true' "$LOG" | head -2)"; fi
+# a parallel scan: each worker fetches and renews its own token, and none signs with an expired
+# one: every process reads for longer than a token lives (3000 rows, 15 ms a row, 3 processes)
+psql -X -q <<SQL >/dev/null
+ALTER FOREIGN TABLE hostile_rest.renew OPTIONS (ADD parallel_workers '2');
+CREATE FUNCTION hostile_rest.slow(int) RETURNS int LANGUAGE sql PARALLEL SAFE
+  AS 'SELECT pg_sleep(0.015); SELECT \$1';
+SQL
+before=$(logged '"catalog":"renew/token"')
+par="SET parallel_setup_cost = 0; SET parallel_tuple_cost = 0; SET max_parallel_workers_per_gather = 2;
+SET tablescan.enable_aggregate_pushdown = off;"
+out=$(renew_sql "$par
+EXPLAIN (COSTS OFF) SELECT count(hostile_rest.slow(id)) FROM hostile_rest.renew;
+SELECT 'count ' || count(hostile_rest.slow(id)) FROM hostile_rest.renew;")
+n=$(( $(logged '"catalog":"renew/token"') - before ))
+if printf '%s' "$out" | grep -q 'Workers Planned: 2' && printf '%s' "$out" | grep -q 'Parallel Foreign Scan' &&
+   printf '%s' "$out" | grep -qx "count $RENEW_ROWS" && [ "$n" -ge 4 ] && [ "$(logged '"expired":true')" -eq 0 ]; then ok
+else bad "renew parallel: want a parallel plan, count $RENEW_ROWS, >= 4 token fetches (got $n), no key past its expiry: $(printf '%s' "$out" | grep -v '^ ' | head -8)"; fi
+psql -X -q -c "ALTER FOREIGN TABLE hostile_rest.renew OPTIONS (DROP parallel_workers);" >/dev/null
+
 # the margin is the superuser's to set
 out=$(printf '\\set VERBOSITY verbose\nLOAD %s;\nSET ROLE hrole;\nSET tablescan.token_refresh_margin = 1;\n' "'tablescan_fdw'" |
     psql -X -q 2>&1)
