@@ -72,7 +72,8 @@ same_config(const ts_s3_config *c)
 		same_str(current.session_token, c->session_token) &&
 		same_str(current.credentials_source, c->credentials_source) &&
 		current.max_attempts == c->max_attempts && current.max_retry_ms == c->max_retry_ms &&
-		current.timeout_ms == c->timeout_ms && current.max_in_flight == c->max_in_flight;
+		current.timeout_ms == c->timeout_ms && current.max_in_flight == c->max_in_flight &&
+		current.expires_at_ms == c->expires_at_ms;
 }
 
 static bool
@@ -105,6 +106,7 @@ ts_s3_set_config(const ts_s3_config *cfg)
 	current.max_retry_ms = cfg->max_retry_ms;
 	current.timeout_ms = cfg->timeout_ms;
 	current.max_in_flight = cfg->max_in_flight;
+	current.expires_at_ms = cfg->expires_at_ms;
 	if (!dup_str(&current.endpoint, cfg->endpoint) || !dup_str(&current.region, cfg->region) ||
 		!dup_str(&current.ca_file, cfg->ca_file) ||
 		!dup_str(&current.access_key, cfg->access_key) ||
@@ -426,6 +428,24 @@ s3_multi_handle(CURLM **m, ts_err *err)
 	return true;
 }
 
+/* Keys past their expiry (a catalog's data token) never sign a request. */
+static bool
+check_not_expired(const s3_request *r, const ts_s3_config *cfg, ts_err *err)
+{
+	struct timespec now;
+	int64_t		now_ms;
+
+	if (cfg->expires_at_ms <= 0)
+		return true;
+	clock_gettime(CLOCK_REALTIME, &now);
+	now_ms = (int64_t) now.tv_sec * 1000 + now.tv_nsec / 1000000;
+	if (now_ms < cfg->expires_at_ms)
+		return true;
+	return ts_error(err, TS_ERR_DENIED,
+					"%s \"%s\": the object store keys (a catalog's data token) expired %lld ms ago; the request was not sent",
+					s3_method_name(r->kind), r->uri, (long long) (now_ms - cfg->expires_at_ms));
+}
+
 bool
 s3_attempt_begin(CURL *h, s3_request *r, const ts_s3_config *cfg, s3_sink *s, s3_attempt *a,
 				 ts_err *err)
@@ -451,7 +471,7 @@ s3_attempt_begin(CURL *h, s3_request *r, const ts_s3_config *cfg, s3_sink *s, s3
 	else
 		s->max_body = r->max_body;
 	s->size_hint = r->kind == REQ_WHOLE && r->expect_size > 0 ? r->expect_size : 0;
-	if (!ts_s3_check_config(cfg, err))
+	if (!ts_s3_check_config(cfg, err) || !check_not_expired(r, cfg, err))
 		return false;
 	curl_easy_setopt(h, CURLOPT_HEADERFUNCTION, on_header);
 	curl_easy_setopt(h, CURLOPT_HEADERDATA, s);

@@ -38,6 +38,13 @@ typedef struct ts_s3_config
 	 * or the environment, a REST catalog's data token, anonymous requests.
 	 */
 	const char *credentials_source;
+	/*
+	 * When the keys stop being valid (epoch milliseconds; 0: never): a
+	 * catalog's data token.  No request is signed at or past it: it fails
+	 * (TS_ERR_DENIED, naming the object) before anything is sent.  Renewing
+	 * ahead of it is the caller's (src/fdw/rest.c).
+	 */
+	int64_t		expires_at_ms;
 } ts_s3_config;
 
 /*

@@ -84,6 +84,7 @@ _PG_init(void)
 							 &tablescan_decompress_ahead, true,
 							 PGC_USERSET, 0, NULL, NULL, NULL);
 	tablescan_storage_define_gucs();
+	tablescan_rest_token_define_gucs();
 	MarkGUCPrefixReserved("tablescan");
 	tablescan_install_hooks();
 	tablescan_install_session_zone();

@@ -9,16 +9,19 @@
  * not plan scans: manifests and data files are read from the location, in
  * the table's file scope (options.c), in an object store with the data
  * token the catalog vends for the table when its option
- * data-token.enabled is true (rest_token.c).  Partitions of a catalog's
+ * data-token.enabled is true (rest_token.c), renewed while a scan reads
+ * once it is due (tablescan_rest_renew_token).  Partitions of a catalog's
  * format table come from the catalog (list-partitions), or from the file
  * system when it answers 501.  The token is sent, never shown.
  */
 #include "postgres.h"
 
 #include <sys/stat.h>
+#include <sys/time.h>
 
 #include "foreign/foreign.h"
 #include "miscadmin.h"
+#include "utils/memutils.h"
 
 #include "tablescan_fdw.h"
 #include "base/ts_fs.h"
@@ -160,6 +163,96 @@ data_token_enabled(ts_rest_catalog *c)
 	return v && pg_strcasecmp(v, "true") == 0;
 }
 
+/* What renews the data token a scan reads with (TsTableOptions.token). */
+typedef struct TsTokenUse
+{
+	Oid			serverid;
+	Oid			userid;			/* the role it was fetched as: a view's owner */
+	char	   *database;
+	char	   *table;
+	int64		expires_at_ms;	/* of the token held; 0: none given */
+	int64		renew_at_ms;	/* 0: never (valid for this statement) */
+} TsTokenUse;
+
+/*
+ * o->s3 (the server's settings) with database.table's data token over them,
+ * and what renews it in o->token.  held_expires_ms: the expiry of the token
+ * being renewed, 0 when planning.
+ */
+static void
+apply_table_token(ForeignServer *server, ts_rest_catalog *c, const char *database,
+				  const char *table, int64 held_expires_ms, TsTableOptions *o)
+{
+	TsDataToken token;
+	TsTokenUse *use = palloc0(sizeof(TsTokenUse));
+
+	tablescan_rest_table_token(server, c, database, table, held_expires_ms, &token);
+	tablescan_storage_apply_token(o->s3, token.kv, token.nkv,
+								  psprintf("the keys are the data token REST catalog server \"%s\" gave for table \"%s\" (not the user mapping's): check the catalog's credentials for it",
+										   server->servername, o->qualified_name),
+								  psprintf("of table \"%s\" from the REST catalog of server \"%s\"",
+										   o->qualified_name, server->servername));
+	/* the store layer signs nothing with it past its expiry */
+	o->s3->expires_at_ms = token.expires_at_ms;
+	use->serverid = server->serverid;
+	use->userid = tablescan_mapping_user();
+	use->database = pstrdup(database);
+	use->table = pstrdup(table);
+	use->expires_at_ms = token.expires_at_ms;
+	use->renew_at_ms = token.renew_at_ms;
+	o->token = use;
+}
+
+static void
+renew_error_context(void *arg)
+{
+	errcontext("renewing the data token of Paimon table \"%s\" during a scan", (const char *) arg);
+}
+
+void
+tablescan_rest_renew_token(TsTableOptions *o, ts_plan *plan)
+{
+	TsTokenUse *use = o->token;
+	struct timeval now;
+	ErrorContextCallback context;
+	MemoryContext old;
+	Oid			previous;
+	ts_err		err = {0};
+
+	if (use == NULL || use->renew_at_ms == 0)
+		return;
+	gettimeofday(&now, NULL);
+	if ((int64) now.tv_sec * 1000 + now.tv_usec / 1000 < use->renew_at_ms)
+		return;
+	/* the new settings live as long as the options they replace */
+	old = MemoryContextSwitchTo(GetMemoryChunkContext(o));
+	context.callback = renew_error_context;
+	context.arg = o->qualified_name;
+	context.previous = error_context_stack;
+	error_context_stack = &context;
+	/* as the role the scan reads as (a view's owner), not the current one */
+	previous = tablescan_set_mapping_user(use->userid);
+	PG_TRY();
+	{
+		ForeignServer *server = GetForeignServer(use->serverid);
+		ts_rest_catalog c;
+
+		connect_catalog(server, &c);
+		o->s3 = tablescan_storage_config(server, NULL, o->table_path);
+		apply_table_token(server, &c, use->database, use->table, use->expires_at_ms, o);
+		ts_rest_disconnect(&c);
+	}
+	PG_FINALLY();
+	{
+		tablescan_set_mapping_user(previous);
+	}
+	PG_END_TRY();
+	error_context_stack = context.previous;
+	if (!ts_plan_set_s3(plan, o->s3, &err))
+		tablescan_report(&err);
+	MemoryContextSwitchTo(old);
+}
+
 void
 tablescan_rest_resolve(ForeignServer *server, const char *database, const char *table,
 					   TsTableOptions *o)
@@ -178,18 +271,7 @@ tablescan_rest_resolve(ForeignServer *server, const char *database, const char *
 	/* in an object store: the server's settings, then the table's data token */
 	o->s3 = tablescan_storage_config(server, NULL, o->table_path);
 	if (o->s3 && data_token_enabled(&c))
-	{
-		const ts_option *kv = NULL;
-		int			nkv = 0;
-
-		/* this table's own token, cached per backend and renewed an hour before it expires */
-		tablescan_rest_table_token(server, &c, database, table, &kv, &nkv);
-		tablescan_storage_apply_token(o->s3, kv, nkv,
-									  psprintf("the keys are the data token REST catalog server \"%s\" gave for table \"%s\" (not the user mapping's): check the catalog's credentials for it",
-											   server->servername, qualified),
-									  psprintf("of table \"%s\" from the REST catalog of server \"%s\"",
-											   qualified, server->servername));
-	}
+		apply_table_token(server, &c, database, table, 0, o);	/* cached per backend */
 	/* a format table's schema lives only in the catalog */
 	if (t.format_table && o->table_schema == NULL)
 		o->table_schema = pstrdup(t.schema_json);

@@ -4,15 +4,18 @@
  * Owns: the backend's cache of table tokens (GET .../tables/{t}/token):
  * one entry per server, role and table, so a table's token is never used
  * for another table or by another role; a token is fetched again once
- * less than an hour is left before its expiresAt (Java's RESTTokenFileIO:
- * refresh when expiresAt - now < RESTApi.TOKEN_EXPIRATION_SAFE_TIME_MILLIS,
- * one hour), and a token without an expiry is not kept (valid for the
- * statement that fetched it).  The expiry is the earlier of expiresAt (the
- * OpenAPI document) and expiresAtMillis (Java's GetTableTokenResponse); a
- * token given already expired is an ERROR, never sent.  A token that
- * cannot be fetched or renewed is an ERROR naming the table, never a read
- * without it.  ALTER of a user mapping or server drops the whole cache.
- * The token's values are secrets: they are never shown.
+ * less than tablescan.token_refresh_margin (one hour) is left before its
+ * expiry (Java's RESTTokenFileIO: refresh when expiresAt - now <
+ * RESTApi.TOKEN_EXPIRATION_SAFE_TIME_MILLIS, one hour), and a token
+ * without an expiry is not kept (valid for the statement that fetched it).
+ * The expiry is the earlier of expiresAt (the OpenAPI document) and
+ * expiresAtMillis (Java's GetTableTokenResponse); a token given already
+ * expired is an ERROR, never sent.  A token that cannot be fetched or
+ * renewed is an ERROR naming the table, never a read without it.  Also
+ * when a scan renews the token it reads with (rest.c): the margin, or half
+ * the token's life when that is shorter.  ALTER of a user mapping or
+ * server drops the whole cache.  The token's values are secrets: they are
+ * never shown.
  */
 #include "postgres.h"
 
@@ -21,6 +24,7 @@
 
 #include "foreign/foreign.h"
 #include "miscadmin.h"
+#include "utils/guc.h"
 #include "utils/inval.h"
 #include "utils/memutils.h"
 #include "utils/syscache.h"
@@ -28,8 +32,26 @@
 #include "tablescan_fdw.h"
 #include "scan/ts_rest.h"
 
-/* Java's RESTApi.TOKEN_EXPIRATION_SAFE_TIME_MILLIS */
-#define TOKEN_REFRESH_MARGIN_MS INT64CONST(3600000)
+/* seconds; Java's RESTApi.TOKEN_EXPIRATION_SAFE_TIME_MILLIS is one hour */
+int			tablescan_token_refresh_margin_s = 3600;
+
+void
+tablescan_rest_token_define_gucs(void)
+{
+	DefineCustomIntVariable("tablescan.token_refresh_margin",
+							"How long before its expiry a REST catalog's data token is fetched again.",
+							"A cached token with less than this left is fetched again when a scan "
+							"is planned, and a scan reading with one renews it once this much (or "
+							"half the token's life, if shorter) is left.  0: only once expired.",
+							&tablescan_token_refresh_margin_s, 3600, 0, 7 * 24 * 3600,
+							PGC_SUSET, GUC_UNIT_S, NULL, NULL, NULL);
+}
+
+static int64
+refresh_margin_ms(void)
+{
+	return (int64) tablescan_token_refresh_margin_s * 1000;
+}
 
 typedef struct TokenEntry
 {
@@ -41,6 +63,7 @@ typedef struct TokenEntry
 	ts_option  *kv;				/* copies in TopMemoryContext */
 	int			nkv;
 	int64		expires_at_ms;
+	int64		fetched_at_ms;
 } TokenEntry;
 
 static TokenEntry *tokens = NULL;
@@ -113,12 +136,31 @@ find_entry(Oid serverid, Oid userid, const char *database, const char *table, To
 }
 
 /*
- * The data token of database.table for the current role (not to be freed:
- * valid until the next call), from the cache or fetched through c.
+ * e as a token: renewed once the margin is left before its expiry, or half
+ * its life when that is shorter (a catalog vending tokens shorter than the
+ * margin is not asked again before every batch).
+ */
+static void
+entry_token(const TokenEntry *e, TsDataToken *token)
+{
+	int64		margin = refresh_margin_ms();
+
+	token->kv = e->kv;
+	token->nkv = e->nkv;
+	token->expires_at_ms = e->expires_at_ms;
+	token->renew_at_ms = 0;
+	if (e->expires_at_ms > 0)
+		token->renew_at_ms = e->expires_at_ms -
+			Min(margin, Max(e->expires_at_ms - e->fetched_at_ms, 0) / 2);
+}
+
+/*
+ * The data token of database.table for the current role (its options not to
+ * be freed: valid until the next call), from the cache or fetched through c.
  */
 void
 tablescan_rest_table_token(ForeignServer *server, ts_rest_catalog *c, const char *database,
-						   const char *table, const ts_option **kv, int *nkv)
+						   const char *table, int64 held_expires_ms, TsDataToken *token)
 {
 	Oid			userid = tablescan_mapping_user();
 	TokenEntry **link = NULL;
@@ -137,15 +179,15 @@ tablescan_rest_table_token(ForeignServer *server, ts_rest_catalog *c, const char
 		CacheRegisterSyscacheCallback(FOREIGNSERVEROID, drop_all, (Datum) 0);
 		callbacks_registered = true;
 	}
-	if (e && e->expires_at_ms - now_ms() >= TOKEN_REFRESH_MARGIN_MS)
+	if (e && e->expires_at_ms > held_expires_ms &&
+		e->expires_at_ms - now_ms() >= refresh_margin_ms())
 	{
-		*kv = e->kv;
-		*nkv = e->nkv;
+		entry_token(e, token);
 		return;
 	}
 	ok = ts_rest_get_token(c, database, table, &fresh, &nfresh, &expires, &err);
 	/* looked up again: an invalidation may have emptied the cache meanwhile */
-	refreshing = e != NULL;
+	refreshing = e != NULL || held_expires_ms > 0;
 	e = find_entry(server->serverid, userid, database, table, &link);
 	if (!ok)
 	{
@@ -161,7 +203,7 @@ tablescan_rest_table_token(ForeignServer *server, ts_rest_catalog *c, const char
 				 errmsg("could not %s the data token of Paimon table \"%s.%s\" from the REST catalog of server \"%s\"",
 						refreshing ? "refresh" : "get", database, table, server->servername),
 				 errdetail("%s", err.msg),
-				 refreshing ? errhint("The token it holds expires within the hour; the catalog refused a new one.") : 0));
+				 refreshing ? errhint("The token it holds expires within tablescan.token_refresh_margin; the catalog refused a new one.") : 0));
 	}
 	/* a token the catalog gives already expired is never sent */
 	if (expires > 0 && expires <= now_ms())
@@ -206,6 +248,6 @@ tablescan_rest_table_token(ForeignServer *server, ts_rest_catalog *c, const char
 	ts_rest_free_options(fresh, nfresh);
 	/* no expiry given: good for this use only */
 	e->expires_at_ms = expires > 0 ? (int64) expires : 0;
-	*kv = e->kv;
-	*nkv = e->nkv;
+	e->fetched_at_ms = now_ms();
+	entry_token(e, token);
 }

@@ -555,6 +555,9 @@ read_batch(TsScanState *st)
 		ts_err		err = {0};
 		int			n;
 
+		/* a data token due for renewal is renewed before another request */
+		if (st->opts->token)
+			tablescan_rest_renew_token(st->opts, st->plan);
 		if (st->reader == NULL && !open_next_split(st))
 		{
 			MemoryContextSwitchTo(old);

@@ -60,6 +60,8 @@ typedef struct TsTableOptions
 	ts_fs_scope *fs_scope;
 	/* object store settings of a table in one (storage_options.c), else NULL */
 	ts_s3_config *s3;
+	/* the REST catalog's data token in s3, renewed while a scan reads (rest.c), else NULL */
+	struct TsTokenUse *token;
 } TsTableOptions;
 
 extern TsTableOptions *tablescan_get_options(Oid foreigntableid);
@@ -132,11 +134,31 @@ extern void tablescan_rest_resolve(ForeignServer *server, const char *database,
 extern char **tablescan_rest_list_tables(ForeignServer *server, const char *database, int *count);
 extern ts_schema *tablescan_rest_table_schema(ForeignServer *server, const char *database,
 											  const char *table);
-/* rest_token.c: a table's data token, cached per backend, renewed an hour before expiry */
+/*
+ * A scan over s3 with a data token: once its renewal is due (a cheap clock
+ * check), a new token from the catalog, as the role it was fetched as, in
+ * o->s3 and the plan's settings.  Called before each batch is read.
+ */
+extern void tablescan_rest_renew_token(TsTableOptions *o, ts_plan *plan);
+/*
+ * rest_token.c: a table's data token, cached per backend, fetched again
+ * within tablescan.token_refresh_margin of its expiry.  held_expires_ms: the
+ * expiry of the token a scan holds (0 when planning): a renewal never gets
+ * that one back from the cache.
+ */
 struct ts_rest_catalog;
+typedef struct TsDataToken
+{
+	const ts_option *kv;		/* valid until the next call */
+	int			nkv;
+	int64		expires_at_ms;	/* epoch ms; 0: none given (this statement only) */
+	int64		renew_at_ms;	/* a scan renews it from then on; 0: never */
+} TsDataToken;
+extern int	tablescan_token_refresh_margin_s;
+extern void tablescan_rest_token_define_gucs(void);
 extern void tablescan_rest_table_token(ForeignServer *server, struct ts_rest_catalog *c,
 									   const char *database, const char *table,
-									   const ts_option **kv, int *nkv);
+									   int64 held_expires_ms, TsDataToken *token);
 /* Is relid read through a REST catalog (database + table options, no path)? */
 extern bool tablescan_rest_table_of(Oid relid, ForeignServer **server, char **database,
 									char **table);

@@ -243,6 +243,23 @@ copy_s3(ts_plan *plan, const ts_s3_config *from, ts_err *err)
 	return true;
 }
 
+bool
+ts_plan_set_s3(ts_plan *plan, const ts_s3_config *cfg, ts_err *err)
+{
+	/* the keys replaced are not left behind in the plan's memory */
+	const char *secrets[] = {plan->s3.secret_key, plan->s3.session_token};
+
+	for (size_t i = 0; i < sizeof(secrets) / sizeof(secrets[0]); i++)
+		if (secrets[i])
+			memset((char *) secrets[i], 0, strlen(secrets[i]));
+	if (cfg == NULL)
+		return ts_error(err, TS_ERR_INVALID, "no object store settings for \"%s\"", plan->table_path);
+	if (!copy_s3(plan, cfg, err))
+		return false;
+	ts_plan_enter(plan);
+	return true;
+}
+
 void
 ts_plan_enter(const ts_plan *plan)
 {

@@ -295,6 +295,13 @@ int32_t		ts_shard_of_file(int32_t bucket, bool by_bucket, const char *name, int3
 ts_plan    *ts_scan_prepare(const ts_scan_context *ctx, ts_err *err);
 /* Make the plan's file scope current (before reading any of its files). */
 void		ts_plan_enter(const ts_plan *plan);
+/*
+ * Replace the plan's object store settings by cfg (copied; the keys
+ * replaced are zeroed) and make them current: a data token renewed while
+ * the plan is read.  Files fetched ahead under the old ones are fetched
+ * again (ts_s3_config_generation).
+ */
+bool		ts_plan_set_s3(ts_plan *plan, const ts_s3_config *cfg, ts_err *err);
 bool		ts_scan_execute(ts_plan *plan, const ts_scan_context *ctx, ts_err *err);
 void		ts_plan_free(ts_plan *plan);
 /*

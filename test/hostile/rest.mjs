@@ -3,9 +3,12 @@
 //   catalog port: GET /v1/... is the catalog; any other path is a "foreign" object
 //     store (an endpoint a data token names), which logs every request it gets;
 //   home port: the object store the SERVER's own s3.endpoint names; logs the same.
-// Every store request answers 404 NoSuchKey and is logged as one JSON line
-// {store, path, key (the access key of the SigV4 Credential), session, injected}
-// to --log, so the test can tell which credentials reached which endpoint.
+// Every store request is logged as one JSON line {store, path, key (the access key
+// of the SigV4 Credential), session, injected, t (ms), expired} to --log, so the test
+// can tell which credentials reached which endpoint, and whether a key reached a store
+// at or past the expiry its token was given with (expired: true).  The home store
+// serves the objects under --data DIR (DIR/<bucket>/<key>: GET with Range, HEAD,
+// ListObjectsV2); every other request answers 404 NoSuchKey.
 // Tables of database "h" (each a way a catalog can lie; see rest.sh):
 //   redirect    token names the catalog port's store as endpoint, no keys
 //   partial     token names an endpoint and an access key, no secret key
@@ -19,11 +22,16 @@
 //   nultoken    a token value with one;  crlftoken: a session token with CR LF and a header
 //   local       location file:/etc (the server's own files)
 //   huge        a 9 MB answer (a schema comment), past the cap of catalog answers
+//   renew       keys only (the server's endpoint), a new access key RENEW-<n> at each
+//               fetch, expiresAtMillis --renew-ms (default 8000) after it
+//   renewdeny   the same once (DENY-1), then 403 to every fetch of its token
 // Database "deny": lists tables a and b, answers 403 to getting either.
 // Database "loop": every page of its tables gives the next page token "again".
-//   node rest.mjs --token T --log FILE   (prints "CATALOG_PORT HOME_PORT")
+//   node rest.mjs --token T --log FILE [--data DIR] [--renew-ms N]
+//   (prints "CATALOG_PORT HOME_PORT")
 import http from 'node:http';
 import fs from 'node:fs';
+import path from 'node:path';
 
 const args = {};
 for (let i = 2; i < process.argv.length; i += 2)
@@ -37,6 +45,19 @@ const schema = (name = 'id') => ({ fields: [{ id: 0, name, type: 'INT' }],
 const foreign = () => `http://127.0.0.1:${catalogPort}`;
 const keys = { 'fs.s3a.access.key': 'TOKENKEY', 'fs.s3a.secret.key': 'TOKENSECRET' };
 const inTwoHours = () => Date.now() + 2 * 3600 * 1000;
+// the keys of short-lived tokens, with the expiry each was given
+const expiryOf = {};
+const renewMs = Number(args['renew-ms'] ?? 8000);
+const fetches = {};
+function shortLived(prefix, denyAfterFirst) {
+  return () => {
+    const n = (fetches[prefix] = (fetches[prefix] ?? 0) + 1);
+    if (denyAfterFirst && n > 1) return null;
+    const key = `${prefix}-${n}`;
+    expiryOf[key] = Date.now() + renewMs;
+    return { token: { 'fs.s3a.access.key': key, 'fs.s3a.secret.key': 'S' }, expiresAtMillis: expiryOf[key] };
+  };
+}
 const tables = {
   redirect: { token: () => ({ 'fs.s3a.endpoint': foreign(), 'fs.s3a.path.style.access': 'true' }) },
   partial: { token: () => ({ 's3.endpoint': foreign(), 's3.access-key': 'TOKENKEY' }) },
@@ -62,6 +83,8 @@ const tables = {
     ...keys, 'fs.s3a.session.token': 'abc\r\nX-Injected: yes' }) },
   local: { path: 'file:/etc' },
   huge: { comment: 'x'.repeat(9 << 20) },
+  renew: { vend: shortLived('RENEW', false) },
+  renewdeny: { vend: shortLived('DENY', true) },
 };
 
 function send(res, status, body) {
@@ -69,12 +92,82 @@ function send(res, status, body) {
   res.end(JSON.stringify(body));
 }
 
+const listPage = (prefix, keys, dirs) =>
+  '<?xml version="1.0" encoding="UTF-8"?>\n<ListBucketResult>' +
+  `<Prefix>${prefix}</Prefix><IsTruncated>false</IsTruncated>` +
+  keys.map(([k, size]) => `<Contents><Key>${k}</Key><Size>${size}</Size></Contents>`).join('') +
+  dirs.map((d) => `<CommonPrefixes><Prefix>${d}</Prefix></CommonPrefixes>`).join('') +
+  '</ListBucketResult>';
+
+// the files under dir, as keys relative to root
+function walk(root, dir, out) {
+  let entries = [];
+  try { entries = fs.readdirSync(dir, { withFileTypes: true }); } catch { return out; }
+  for (const e of entries) {
+    const full = path.join(dir, e.name);
+    if (e.isDirectory()) walk(root, full, out);
+    else out.push([path.relative(root, full), fs.statSync(full).size]);
+  }
+  return out;
+}
+
+// an object of --data (the home store only): true when answered
+function serveData(req, res) {
+  if (!args.data) return false;
+  const url = new URL(req.url, 'http://127.0.0.1');
+  const [, bucket = '', ...rest] = url.pathname.split('/').map(decodeURIComponent);
+  const root = path.join(args.data, bucket);
+  if (bucket === '' || bucket.includes('..') || rest.includes('..')) return false;
+  if (url.searchParams.get('list-type') === '2') {
+    const prefix = url.searchParams.get('prefix') ?? '';
+    const delim = url.searchParams.get('delimiter');
+    const all = walk(root, root, []).filter(([k]) => k.startsWith(prefix)).sort();
+    const keys = [];
+    const dirs = new Set();
+    for (const [k, size] of all) {
+      const cut = delim ? k.indexOf(delim, prefix.length) : -1;
+      if (cut >= 0) dirs.add(k.slice(0, cut + 1));
+      else keys.push([k, size]);
+    }
+    res.writeHead(200, { 'Content-Type': 'application/xml' });
+    res.end(listPage(prefix, keys, [...dirs]));
+    return true;
+  }
+  const file = path.join(root, ...rest);
+  let body;
+  try { body = fs.readFileSync(file); } catch { return false; }
+  const range = /^bytes=(\d+)-(\d*)$/.exec(req.headers.range ?? '');
+  if (req.method === 'HEAD') {
+    res.writeHead(200, { 'Content-Length': body.length });
+    res.end();
+  } else if (range) {
+    const from = Number(range[1]);
+    const to = Math.min(range[2] === '' ? body.length - 1 : Number(range[2]), body.length - 1);
+    if (from >= body.length) {
+      res.writeHead(416, { 'Content-Range': `bytes */${body.length}` });
+      res.end();
+    } else {
+      res.writeHead(206, { 'Content-Range': `bytes ${from}-${to}/${body.length}`,
+        'Content-Length': to - from + 1 });
+      res.end(body.subarray(from, to + 1));
+    }
+  } else {
+    res.writeHead(200, { 'Content-Length': body.length });
+    res.end(body);
+  }
+  return true;
+}
+
 function store(name, req, res) {
   const auth = req.headers.authorization ?? '';
   const m = /Credential=([^/]*)\//.exec(auth);
-  fs.appendFileSync(logFile, JSON.stringify({ store: name, path: req.url, key: m ? m[1] : null,
+  const key = m ? m[1] : null;
+  const now = Date.now();
+  fs.appendFileSync(logFile, JSON.stringify({ store: name, path: req.url, key,
     session: req.headers['x-amz-security-token'] ?? null,
-    injected: req.headers['x-injected'] ?? null }) + '\n');
+    injected: req.headers['x-injected'] ?? null, t: now,
+    expired: key !== null && expiryOf[key] !== undefined && now >= expiryOf[key] }) + '\n');
+  if (name === 'home' && serveData(req, res)) return;
   res.writeHead(404, { 'Content-Type': 'application/xml' });
   res.end('<?xml version="1.0"?><Error><Code>NoSuchKey</Code><Message>no</Message></Error>');
 }
@@ -103,11 +196,17 @@ function catalog(req, res) {
     return send(res, 403, { message: 'Forbidden: token not valid for deny', code: 403 });
   const t = db === 'h' ? tables[p[4]] : undefined;
   if (t === undefined) return send(res, 404, { message: 'no such table', code: 404 });
-  fs.appendFileSync(logFile, JSON.stringify({ catalog: p.slice(4).join('/') }) + '\n');
+  fs.appendFileSync(logFile, JSON.stringify({ catalog: p.slice(4).join('/'), t: Date.now() }) + '\n');
   if (p.length === 5)
     return send(res, 200, { id: `h.${p[4]}`, name: p[4], path: t.path ?? `s3://lake/wh/h.db/${p[4]}`,
       isExternal: true, schemaId: 0,
       schema: t.comment ? { ...schema(), comment: t.comment } : t.schema ?? schema() });
+  if (p.length === 6 && p[5] === 'token' && t.vend) {
+    const answer = t.vend();
+    if (answer === null)
+      return send(res, 403, { message: `Forbidden: no new token for ${p[4]}`, code: 403 });
+    return send(res, 200, answer);
+  }
   if (p.length === 6 && p[5] === 'token') {
     const answer = { token: t.token ? t.token() : {} };
     if (t.expiresAtMillis) answer.expiresAtMillis = t.expiresAtMillis();

@@ -19,8 +19,9 @@
  * whole body past its cap (announced or endless), a listing that repeats
  * its continuation token or runs past max_list_pages, a control character
  * in a setting on the wire, five attempts at a bucket host name that
- * cannot resolve; the SigV4 scope names the configured region; the
- * catalog client's caps and header checks (http.c).
+ * cannot resolve; the SigV4 scope names the configured region; keys past
+ * their expiry (a catalog's data token) sign nothing, alone or in a batch;
+ * the catalog client's caps and header checks (http.c).
  */
 #include "unit.h"
 #include "forked_child.h"
@@ -31,6 +32,7 @@
 #include <sys/prctl.h>
 #include <sys/socket.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "base/ts_fs.h"
@@ -603,20 +605,105 @@ test_list_endless(void **state)
  * region (us-east-1 when none is set), and the session token as its own
  * header; a token with CR/LF is refused before anything is sent.
  */
+/* A server answering every request with the whole object (200), as cfg's endpoint. */
 static void
-test_sigv4_scope(void **state)
+serve_whole(ts_s3_config *cfg, char *endpoint, size_t size)
 {
 	static const char ok[] = "HTTP/1.1 200 OK\r\nContent-Length: 10\r\nConnection: close\r\n\r\n" OBJ;
 	const char *answers[] = {ok};
-	ts_s3_config cfg = {0};
+
+	memset(cfg, 0, sizeof(*cfg));
+	snprintf(endpoint, size, "http://127.0.0.1:%d", serve(answers, 1));
+	cfg->endpoint = endpoint;
+}
+
+static int64_t
+wall_ms(void)
+{
+	struct timespec now;
+
+	clock_gettime(CLOCK_REALTIME, &now);
+	return (int64_t) now.tv_sec * 1000 + now.tv_nsec / 1000000;
+}
+
+/*
+ * Keys with an expiry sign requests until it, none at or past it: the
+ * request fails before it is sent (no request counted, none reaching the
+ * server), alone or in a batch, naming the object and never the key.
+ */
+static void
+test_expired_keys_not_sent(void **state)
+{
+	ts_s3_config cfg;
+	char		endpoint[64];
+	uint8_t    *data = NULL;
+	size_t		len = 0;
+	ts_err		err = {0};
+	ts_s3_fetch item;
+	int64_t		before;
+	uint64_t	gen;
+
+	(void) state;
+	serve_whole(&cfg, endpoint, sizeof(endpoint));
+	cfg.access_key = "AKIDRENEWED1";
+	cfg.secret_key = "not-a-real-secret";
+	cfg.max_attempts = 1;
+	cfg.expires_at_ms = wall_ms() + 60000;
+	assert_true(ts_s3_set_config(&cfg));
+	assert_true(ts_s3_read_object("s3://lake/t/obj", &data, &len, &err));
+	assert_int_equal(len, 10);
+	ts_free(data);
+	data = NULL;
+	assert_true(request_has("Credential=AKIDRENEWED1/"));
+	unlink(last_request_file);
+
+	/* the same keys, expired: a change of settings, and nothing sent */
+	gen = ts_s3_config_generation();
+	cfg.expires_at_ms = wall_ms() - 1;
+	assert_true(ts_s3_set_config(&cfg));
+	assert_true(ts_s3_config_generation() != gen);
+	before = ts_s3_request_count();
+	assert_false(ts_s3_read_object("s3://lake/t/obj", &data, &len, &err));
+	assert_null(data);
+	assert_int_equal(err.code, TS_ERR_DENIED);
+	assert_non_null(strstr(err.msg, "GET \"s3://lake/t/obj\": the object store keys (a catalog's data token) expired"));
+	assert_non_null(strstr(err.msg, "the request was not sent"));
+	assert_null(strstr(err.msg, "AKIDRENEWED1"));
+	assert_int_equal(ts_s3_request_count(), before);
+	assert_false(request_has("Credential=AKIDRENEWED1/"));
+
+	memset(&item, 0, sizeof(item));
+	item.uri = "s3://lake/t/obj";
+	item.object_size = -1;
+	assert_false(ts_s3_fetch_all(&item, 1, false, &err));
+	assert_null(item.data);
+	assert_int_equal(err.code, TS_ERR_DENIED);
+	assert_non_null(strstr(err.msg, "expired"));
+	assert_int_equal(ts_s3_request_count(), before);
+	assert_false(request_has("Credential=AKIDRENEWED1/"));
+
+	/* renewed keys sign again */
+	cfg.access_key = "AKIDRENEWED2";
+	cfg.expires_at_ms = wall_ms() + 60000;
+	assert_true(ts_s3_set_config(&cfg));
+	assert_true(ts_s3_read_object("s3://lake/t/obj", &data, &len, &err));
+	ts_free(data);
+	assert_true(request_has("Credential=AKIDRENEWED2/"));
+	stop();
+	ts_s3_set_config(NULL);
+}
+
+static void
+test_sigv4_scope(void **state)
+{
+	ts_s3_config cfg;
 	char		endpoint[64];
 	uint8_t    *data = NULL;
 	size_t		len = 0;
 	ts_err		err = {0};
 
 	(void) state;
-	snprintf(endpoint, sizeof(endpoint), "http://127.0.0.1:%d", serve(answers, 1));
-	cfg.endpoint = endpoint;
+	serve_whole(&cfg, endpoint, sizeof(endpoint));
 	cfg.region = "eu-north-9";
 	cfg.access_key = "AKIDTESTSCOPE";
 	cfg.secret_key = "not-a-real-secret";
@@ -748,6 +835,7 @@ main(void)
 		cmocka_unit_test_teardown(test_whole_capped, teardown),
 		cmocka_unit_test_teardown(test_list_endless, teardown),
 		cmocka_unit_test_teardown(test_sigv4_scope, teardown),
+		cmocka_unit_test_teardown(test_expired_keys_not_sent, teardown),
 		cmocka_unit_test_teardown(test_virtual_hosted_ip, teardown),
 		cmocka_unit_test_teardown(test_http_guards, teardown),
 	};
