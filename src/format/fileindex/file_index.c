@@ -8,7 +8,7 @@
  * FileIndexPredicate does: a leaf is the AND of what every index of its
  * column says; AND / OR combine "remain", "skip" and row bitmaps; NOT is
  * never used (the negation of a "may" is not a "cannot").  The predicate
- * tree is only read (scan/predicate.h is a header of plain types).
+ * tree is only read (expr/predicate.h is a header of plain types).
  */
 #include <string.h>
 
