@@ -45,6 +45,11 @@ for t in "python3 test/conformance/run.py --self-test" "python3 test/baseline.py
 done
 echo "harness: $hp passed, $hf failed, 0 skipped" | tee -a "$LOG/unit.log"
 
+step "the include graph runs one way (test/layers-check.sh)"
+limited layers 120 "$LOG/layers.log" bash test/layers-check.sh; grep -E '^FAIL|^     ' "$LOG/layers.log" | head -20
+grep -q '^layers: [0-9]' "$LOG/layers.log" || { tail -5 "$LOG/layers.log"; echo "layers: 0 passed, 1 failed, 0 skipped"; } >> "$LOG/unit.log"
+grep '^layers: [0-9]' "$LOG/layers.log" | tee -a "$LOG/unit.log"
+
 step "differential tests against DuckDB (npm @duckdb/node-api)"
 for d in parquet formattable; do
     limited "duckdb-$d" 300 "$LOG/duckdb-$d.log" bash test/$d/run.sh; rc=$?

@@ -155,7 +155,7 @@ ts_cursor_be64(ts_cursor *c, uint64_t *out, ts_err *err)
 {
 	if (!ts_cursor_need(c, 8, err))
 		return false;
-	*out = ((uint64_t) ts_load_be32(c->p) << 32) | ts_load_be32(c->p + 4);
+	*out = ts_load_be64(c->p);
 	c->p += 8;
 	return true;
 }

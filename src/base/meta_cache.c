@@ -31,6 +31,7 @@
 
 #include <openssl/evp.h>
 
+#include "base/ts_bytes.h"
 #include "base/ts_meta_cache.h"
 
 #define MC_MAGIC "TSMCACH1"
@@ -260,8 +261,7 @@ ts_mcache_get(const char *const *parts, int nparts, uint8_t **data, size_t *len)
 		(buf = ts_malloc((size_t) st.st_size + 1)) != NULL &&
 		read_all(fd, buf, (size_t) st.st_size))
 	{
-		for (int b = 0; b < 8; b++)
-			n |= (uint64_t) buf[8 + b] << (8 * b);
+		n = ts_load_le64(buf + 8);
 		if (memcmp(buf, MC_MAGIC, 8) == 0 && n == (uint64_t) st.st_size - MC_HEADER &&
 			memcmp(buf + 16, kd, 32) == 0)
 		{

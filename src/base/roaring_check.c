@@ -16,24 +16,13 @@
  */
 #include <string.h>
 
+#include "base/ts_bytes.h"
 #include "base/ts_roaring_check.h"
 
 #define COOKIE_NO_RUN 12346
 #define COOKIE_RUN 12347
 #define NO_OFFSET_THRESHOLD 4
 #define ARRAY_MAX 4096
-
-static inline uint32_t
-rd16(const uint8_t *p)
-{
-	return (uint32_t) p[0] | ((uint32_t) p[1] << 8);
-}
-
-static inline uint32_t
-rd32(const uint8_t *p)
-{
-	return rd16(p) | (rd16(p + 2) << 16);
-}
 
 size_t
 ts_roaring_check(const uint8_t *buf, size_t len)
@@ -48,7 +37,7 @@ ts_roaring_check(const uint8_t *buf, size_t len)
 
 	if (len < 4)
 		return 0;
-	cookie = rd32(p);
+	cookie = ts_load_le32(p);
 	if ((cookie & 0xFFFF) == COOKIE_RUN)
 	{
 		n = (cookie >> 16) + 1;
@@ -62,7 +51,7 @@ ts_roaring_check(const uint8_t *buf, size_t len)
 	{
 		if (len < 8)
 			return 0;
-		n = rd32(p + 4);
+		n = ts_load_le32(p + 4);
 		p += 8;
 		if (n > 65536)
 			return 0;
@@ -81,8 +70,8 @@ ts_roaring_check(const uint8_t *buf, size_t len)
 	}
 	for (uint32_t i = 0; i < n; i++)
 	{
-		uint32_t	key = rd16(header + 4 * i);
-		uint32_t	card = rd16(header + 4 * i + 2) + 1;
+		uint32_t	key = ts_load_le16(header + 4 * i);
+		uint32_t	card = ts_load_le16(header + 4 * i + 2) + 1;
 		bool		run = runflags && (runflags[i / 8] >> (i % 8)) & 1;
 
 		if ((int64_t) key <= prev_key)
@@ -96,14 +85,14 @@ ts_roaring_check(const uint8_t *buf, size_t len)
 
 			if (end - p < 2)
 				return 0;
-			nruns = rd16(p);
+			nruns = ts_load_le16(p);
 			p += 2;
 			if ((size_t) (end - p) < (size_t) nruns * 4 || nruns == 0)
 				return 0;
 			for (uint32_t r = 0; r < nruns; r++)
 			{
-				uint32_t	start = rd16(p + 4 * r);
-				uint32_t	length = rd16(p + 4 * r + 2);
+				uint32_t	start = ts_load_le16(p + 4 * r);
+				uint32_t	length = ts_load_le16(p + 4 * r + 2);
 
 				/* sorted, apart (not even adjacent), inside the container */
 				if ((int64_t) start <= prev_end + 1 || start + length > 65535)
@@ -135,7 +124,7 @@ ts_roaring_check(const uint8_t *buf, size_t len)
 				return 0;
 			for (uint32_t v = 0; v < card; v++)
 			{
-				uint32_t	x = rd16(p + 2 * v);
+				uint32_t	x = ts_load_le16(p + 2 * v);
 
 				if ((int64_t) x <= prev)
 					return 0;

@@ -19,6 +19,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "base/ts_bytes.h"
+
 /* What kind of failure; src/fdw maps each to a PostgreSQL errcode. */
 typedef enum ts_errcode
 {
@@ -255,23 +257,6 @@ ts_cursor_zigzag(ts_cursor *c, int64_t *out, ts_err *err)
 		return false;
 	*out = (int64_t) (u >> 1) ^ -(int64_t) (u & 1);
 	return true;
-}
-
-/* little-endian loads from raw memory (caller checked bounds) */
-static inline uint32_t
-ts_load_le32(const uint8_t *p)
-{
-	return (uint32_t) p[0] | ((uint32_t) p[1] << 8) | ((uint32_t) p[2] << 16) | ((uint32_t) p[3] << 24);
-}
-static inline uint64_t
-ts_load_le64(const uint8_t *p)
-{
-	return (uint64_t) ts_load_le32(p) | ((uint64_t) ts_load_le32(p + 4) << 32);
-}
-static inline uint32_t
-ts_load_be32(const uint8_t *p)
-{
-	return ((uint32_t) p[0] << 24) | ((uint32_t) p[1] << 16) | ((uint32_t) p[2] << 8) | (uint32_t) p[3];
 }
 
 /* zstd_context.c: a zstd decompression context (ZSTD_DCtx *) in our memory; NULL if out of memory. */

@@ -34,7 +34,7 @@
 
 #include "tablescan_fdw.h"
 #include "read/read.h"
-#include "scan/predicate.h"
+#include "expr/predicate.h"
 
 /* What GetForeignUpperPaths leaves for GetForeignPlan in output_rel->fdw_private. */
 typedef struct TsCountPath

@@ -22,7 +22,7 @@
 
 #include "tablescan_fdw.h"
 #include "read/read.h"
-#include "scan/predicate.h"
+#include "expr/predicate.h"
 #include "scan/row_ids.h"
 
 /* ---- column mapping ---------------------------------------------------- */

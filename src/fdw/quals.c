@@ -33,7 +33,7 @@
 #include "utils/timestamp.h"
 
 #include "tablescan_fdw.h"
-#include "scan/predicate.h"
+#include "expr/predicate.h"
 
 typedef struct QualContext
 {

@@ -14,7 +14,7 @@
 
 #include "tablescan_fdw.h"
 #include "read/read.h"
-#include "scan/predicate.h"
+#include "expr/predicate.h"
 #include "scan/row_ids.h"
 
 static ts_type row_id_type = {.kind = TS_BIGINT, .nullable = false};

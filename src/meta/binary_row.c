@@ -9,6 +9,7 @@
  * MAP, MULTISET, ROW) and the newer types inside rows are
  * TS_ERR_UNSUPPORTED for now.
  */
+#include "base/ts_bytes.h"
 #include "meta/binary_row.h"
 
 #include <string.h>
@@ -75,7 +76,7 @@ decode_field(const uint8_t *row, size_t rowlen, size_t slot_off, int field,
 			out->v.i = (int8_t) slot[0];
 			return true;
 		case TS_SMALLINT:
-			out->v.i = (int16_t) (slot[0] | (slot[1] << 8));
+			out->v.i = (int16_t) ts_load_le16(slot);
 			return true;
 		case TS_INT:
 		case TS_DATE:

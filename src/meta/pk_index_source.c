@@ -4,6 +4,7 @@
  */
 #include <string.h>
 
+#include "base/ts_bytes.h"
 #include "meta/pk_index_source.h"
 
 typedef struct cur
@@ -30,7 +31,7 @@ rd_i32(cur *c, int32_t *v)
 
 	if (!rd(c, b, 4))
 		return false;
-	*v = (int32_t) ((uint32_t) b[0] << 24 | (uint32_t) b[1] << 16 | (uint32_t) b[2] << 8 | b[3]);
+	*v = (int32_t) ts_load_be32(b);
 	return true;
 }
 
@@ -38,13 +39,10 @@ static bool
 rd_i64(cur *c, int64_t *v)
 {
 	uint8_t		b[8];
-	uint64_t	u = 0;
 
 	if (!rd(c, b, 8))
 		return false;
-	for (int i = 0; i < 8; i++)
-		u = u << 8 | b[i];
-	*v = (int64_t) u;
+	*v = (int64_t) ts_load_be64(b);
 	return true;
 }
 
@@ -56,7 +54,7 @@ rd_utf(cur *c, const uint8_t **s, size_t *n)
 
 	if (!rd(c, b, 2))
 		return false;
-	*n = (size_t) b[0] << 8 | b[1];
+	*n = ts_load_be16(b);
 	if (c->left < *n)
 		return false;
 	*s = c->p;

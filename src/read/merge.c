@@ -22,7 +22,7 @@
 #include <strings.h>
 
 #include "read/read_internal.h"
-#include "scan/predicate.h"
+#include "expr/predicate.h"
 
 typedef enum merge_engine
 {

@@ -17,7 +17,7 @@
 #include "read/deletion_vector.h"
 #include "read/read.h"
 #include "read/read_internal.h"
-#include "scan/predicate.h"
+#include "expr/predicate.h"
 
 bool
 ts_plan_countable(const ts_plan *plan, const char **why)

@@ -31,7 +31,7 @@
 #include <string.h>
 
 #include "read/read.h"
-#include "scan/predicate.h"
+#include "expr/predicate.h"
 
 /* One conjunct: a leaf on batch column col, or (col < 0) a compound walked. */
 typedef struct rf_check

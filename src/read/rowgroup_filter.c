@@ -14,7 +14,7 @@
 
 #include "read/read_internal.h"
 #include "read/rowgroup_filter.h"
-#include "scan/stats_match.h"
+#include "expr/stats_match.h"
 
 /* Only types whose reader stats order like ts_value_order are used. */
 static bool

@@ -11,7 +11,7 @@
 #include <strings.h>
 
 #include "read/read_internal.h"
-#include "scan/predicate.h"
+#include "expr/predicate.h"
 
 int
 ts_value_compare(const ts_value *a, const ts_value *b, const ts_type *t)

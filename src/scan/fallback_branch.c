@@ -28,7 +28,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "scan/predicate.h"
+#include "expr/predicate.h"
 #include "scan/scan_internal.h"
 
 /* ---- partition sets ---------------------------------------------------- */

@@ -26,7 +26,7 @@
 #include <roaring/roaring.h>
 
 #include "format/fileindex/global_index.h"
-#include "scan/predicate.h"
+#include "expr/predicate.h"
 #include "scan/row_ids.h"
 #include "scan/scan_internal.h"
 

@@ -12,7 +12,7 @@
  */
 #include <string.h>
 
-#include "scan/predicate.h"
+#include "expr/predicate.h"
 #include "scan/scan.h"
 #include "scan/scan_internal.h"
 
@@ -117,5 +117,5 @@ ts_split_partition_satisfies(const ts_plan *plan, const ts_split *split,
 	k = partition_key_index(schema, p->field);
 	if (split->partition_values == NULL || k >= schema->npartition_keys)
 		return -1;
-	return scan_predicate_leaf_decide(p, schema->fields[p->field].type, &split->partition_values[k]);
+	return ts_predicate_leaf_decide(p, schema->fields[p->field].type, &split->partition_values[k]);
 }

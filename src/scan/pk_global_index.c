@@ -40,7 +40,7 @@
 
 #include "format/fileindex/global_index.h"
 #include "meta/pk_index_source.h"
-#include "scan/predicate.h"
+#include "expr/predicate.h"
 #include "scan/row_ids.h"
 #include "scan/scan_internal.h"
 

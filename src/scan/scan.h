@@ -20,7 +20,7 @@
 #include "meta/snapshot.h"
 #include "meta/manifest.h"
 
-struct ts_predicate;			/* scan/predicate.h */
+struct ts_predicate;			/* expr/predicate.h */
 
 /* One option as a key/value pair (Paimon's own keys, e.g. scan.snapshot-id). */
 typedef struct ts_option

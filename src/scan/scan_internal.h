@@ -11,7 +11,7 @@
 #define TS_SCAN_INTERNAL_H
 
 #include "scan/scan.h"
-#include "scan/predicate.h"
+#include "expr/predicate.h"
 
 /* Decisions taken once per plan and read by the later steps. */
 typedef struct scan_state
@@ -183,11 +183,12 @@ bool		scan_partition_filter_may_match_stats(ts_plan *plan, scan_state *st,
 												  const ts_simple_stats *stats,
 												  int64_t nrows, bool *may, ts_err *err);
 
-/* ---- value_compare.c ---- */
-/* Leaf p on a concrete value (partition values): 1 = holds, 0 = does not, -1 = unsure. */
-int			scan_predicate_leaf_decide(const ts_predicate *p, const ts_type *t, const ts_value *v);
-/* The same for pruning: 1 = may hold (or unsure), 0 = does not. */
-int			scan_predicate_leaf_may_hold(const ts_predicate *p, const ts_type *t, const ts_value *v);
+/* Leaf p on a concrete value (partition values) for pruning: 1 = may hold (or unsure), 0 = does not (expr/value_compare.c). */
+static inline int
+scan_predicate_leaf_may_hold(const ts_predicate *p, const ts_type *t, const ts_value *v)
+{
+	return ts_predicate_leaf_decide(p, t, v) != 0;
+}
 
 /* ---- paths.c ---- */
 char	   *scan_normalize_external_path(ts_plan *plan, const char *external_path);

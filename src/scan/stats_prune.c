@@ -20,7 +20,7 @@
 
 #include "meta/binary_row.h"
 #include "scan/scan_internal.h"
-#include "scan/stats_match.h"
+#include "expr/stats_match.h"
 
 typedef struct file_stats
 {

@@ -14,7 +14,7 @@
 #include "unit.h"
 #include "format/fileindex/global_index.h"
 #include "base/ts_roaring_check.h"
-#include "scan/predicate.h"
+#include "expr/predicate.h"
 #include "tools/ts_btree_write.h"
 
 static ts_type int_type = {.kind = TS_INT, .nullable = true};

@@ -16,7 +16,7 @@
 
 #include "read/read.h"
 #include "scan/format_plan.h"
-#include "scan/predicate.h"
+#include "expr/predicate.h"
 
 static char root[256];
 

@@ -18,7 +18,7 @@
 
 #include "base/ts_fs.h"
 #include "format/fileindex/global_index.h"
-#include "scan/predicate.h"
+#include "expr/predicate.h"
 #include "scan/scan.h"
 
 #define GI_TABLE "testdata/parquet/append_with_global_index.db/append_with_global_index"

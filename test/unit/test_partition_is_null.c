@@ -12,8 +12,8 @@
  */
 #include "unit.h"
 
-#include "scan/predicate.h"
-#include "scan/stats_match.h"
+#include "expr/predicate.h"
+#include "expr/stats_match.h"
 
 static ts_type int_type = {.kind = TS_INT, .nullable = true};
 static ts_type text_type = {.kind = TS_VARCHAR, .precision = TS_STRING_LENGTH, .nullable = true};

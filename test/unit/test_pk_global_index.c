@@ -17,7 +17,7 @@
 
 #include "unit.h"
 
-#include "scan/predicate.h"
+#include "expr/predicate.h"
 #include "scan/row_ids.h"
 #include "scan/scan.h"
 #include "gen_tables.h"

@@ -17,7 +17,7 @@
 #include "unit.h"
 
 #include "read/read.h"
-#include "scan/predicate.h"
+#include "expr/predicate.h"
 #include "scan/scan.h"
 
 typedef struct read_result

@@ -11,7 +11,7 @@
 #include "unit.h"
 
 #include "read/read.h"
-#include "scan/predicate.h"
+#include "expr/predicate.h"
 
 static ts_type int_type = {.kind = TS_INT, .nullable = true};
 static ts_type bigint_type = {.kind = TS_BIGINT, .nullable = true};

@@ -11,7 +11,7 @@
 
 #include "unit.h"
 
-#include "scan/predicate.h"
+#include "expr/predicate.h"
 #include "scan/row_ids.h"
 #include "scan/scan_internal.h"
 

@@ -31,7 +31,7 @@
 #include "base/ts_ranges.h"
 #include "base/ts_s3.h"
 #include "read/read.h"
-#include "scan/predicate.h"
+#include "expr/predicate.h"
 
 static void
 test_coalesce(void **state)

@@ -9,7 +9,7 @@
 #include "scan_oracle.h"
 
 #include "meta/bucket.h"
-#include "scan/predicate.h"
+#include "expr/predicate.h"
 
 /* format.c references readers weakly: pull the Avro reader out of the archive */
 ts_format_reader *(*volatile force_avro_reader) (const char *, const ts_read_column *, int,

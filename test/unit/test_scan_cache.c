@@ -15,7 +15,7 @@
 
 #include "base/ts_fs.h"
 #include "meta/bucket.h"
-#include "scan/predicate.h"
+#include "expr/predicate.h"
 #include "scan/scan.h"
 #include "read/read.h"
 #include "gen_tables.h"

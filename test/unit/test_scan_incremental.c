@@ -16,7 +16,7 @@
  * nothing, combined options).
  */
 #include "read_oracle.h"
-#include "scan/predicate.h"
+#include "expr/predicate.h"
 #include "gen_tables.h"
 
 #include <sys/stat.h>

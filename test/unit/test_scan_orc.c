@@ -8,7 +8,7 @@
 #include "scan_oracle.h"
 
 #include "meta/partition.h"
-#include "scan/predicate.h"
+#include "expr/predicate.h"
 
 ts_format_reader *(*volatile force_avro_reader) (const char *, const ts_read_column *, int,
 												  const ts_reader_options *, ts_err *) = ts_avro_open;

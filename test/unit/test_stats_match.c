@@ -15,7 +15,7 @@
 #include "unit.h"
 
 #include "scan/scan_internal.h"
-#include "scan/stats_match.h"
+#include "expr/stats_match.h"
 
 static ts_type float8_type = {.kind = TS_DOUBLE, .nullable = true};
 static ts_type float4_type = {.kind = TS_FLOAT, .nullable = true};
@@ -137,32 +137,32 @@ test_partition_value_signed_zero(void **state)
 	v.v.d = -0.0;
 	lits[0].v.d = 0.0;
 	p.op = TS_PRED_EQ;
-	assert_int_equal(scan_predicate_leaf_decide(&p, &float8_type, &v), 1);
+	assert_int_equal(ts_predicate_leaf_decide(&p, &float8_type, &v), 1);
 	p.op = TS_PRED_NE;
-	assert_int_equal(scan_predicate_leaf_decide(&p, &float8_type, &v), 0);
+	assert_int_equal(ts_predicate_leaf_decide(&p, &float8_type, &v), 0);
 	p.op = TS_PRED_LT;
-	assert_int_equal(scan_predicate_leaf_decide(&p, &float8_type, &v), 0);
+	assert_int_equal(ts_predicate_leaf_decide(&p, &float8_type, &v), 0);
 	p.op = TS_PRED_GE;
-	assert_int_equal(scan_predicate_leaf_decide(&p, &float8_type, &v), 1);
+	assert_int_equal(ts_predicate_leaf_decide(&p, &float8_type, &v), 1);
 	p.op = TS_PRED_IN;
 	p.nliterals = 2;
 	lits[1].v.d = 7.0;
-	assert_int_equal(scan_predicate_leaf_decide(&p, &float8_type, &v), 1);
+	assert_int_equal(ts_predicate_leaf_decide(&p, &float8_type, &v), 1);
 	p.op = TS_PRED_NOT_IN;
-	assert_int_equal(scan_predicate_leaf_decide(&p, &float8_type, &v), 0);
+	assert_int_equal(ts_predicate_leaf_decide(&p, &float8_type, &v), 0);
 
 	v.v.f = 0.0f;
 	lits[0].v.f = -0.0f;
 	p.nliterals = 1;
 	p.op = TS_PRED_LE;
-	assert_int_equal(scan_predicate_leaf_decide(&p, &float4_type, &v), 1);
+	assert_int_equal(ts_predicate_leaf_decide(&p, &float4_type, &v), 1);
 	p.op = TS_PRED_GT;
-	assert_int_equal(scan_predicate_leaf_decide(&p, &float4_type, &v), 0);
+	assert_int_equal(ts_predicate_leaf_decide(&p, &float4_type, &v), 0);
 	/* NaN equals NaN in SQL, as in the Java order */
 	v.v.d = NAN;
 	lits[0].v.d = NAN;
 	p.op = TS_PRED_EQ;
-	assert_int_equal(scan_predicate_leaf_decide(&p, &float8_type, &v), 1);
+	assert_int_equal(ts_predicate_leaf_decide(&p, &float8_type, &v), 1);
 }
 
 int

@@ -23,6 +23,7 @@
 #include <string.h>
 #include <zlib.h>
 
+#include "base/ts_bytes.h"
 #include "format/format.h"
 
 #define BLOB_VERSION 1
@@ -67,18 +68,6 @@ blob_close(ts_format_reader *fr)
 static int	blob_next(ts_format_reader *fr, ts_batch *batch, ts_err *err);
 
 static const ts_format_reader_ops blob_ops = {blob_next, blob_close};
-
-static uint32_t
-le32(const uint8_t *p)
-{
-	return (uint32_t) p[0] | (uint32_t) p[1] << 8 | (uint32_t) p[2] << 16 | (uint32_t) p[3] << 24;
-}
-
-static uint64_t
-le64(const uint8_t *p)
-{
-	return (uint64_t) le32(p) | (uint64_t) le32(p + 4) << 32;
-}
 
 /* Decode the index (delta + zig-zag varints) into r->lengths / r->offsets. */
 static bool
@@ -170,7 +159,7 @@ ts_blob_open(const char *path, const ts_read_column *columns, int ncols,
 				 path, footer[4], BLOB_VERSION);
 		goto fail;
 	}
-	index_len = (int32_t) le32(footer);
+	index_len = (int32_t) ts_load_le32(footer);
 	if (index_len < 0 || index_len > size - BLOB_FOOTER)
 	{
 		ts_error(err, TS_ERR_CORRUPT, "blob file \"%s\": index length %lld does not fit a file of %lld bytes",
@@ -214,9 +203,9 @@ read_record(blob_reader *r, int64_t row, uint8_t *dst, ts_value *out, ts_err *er
 	if (!ts_file_pread(r->file, dst, (size_t) len, r->offsets[row], err))
 		return ts_error_context(err, "blob file \"%s\"", r->path);
 	crc = (uint32_t) crc32(0L, dst, (uInt) (len - 4));
-	if (le32(dst) != BLOB_MAGIC ||
-		le64(dst + len - 12) != (uint64_t) len ||
-		le32(dst + len - 4) != crc)
+	if (ts_load_le32(dst) != BLOB_MAGIC ||
+		ts_load_le64(dst + len - 12) != (uint64_t) len ||
+		ts_load_le32(dst + len - 4) != crc)
 		return ts_error(err, TS_ERR_CORRUPT,
 						"blob file \"%s\": record of row %lld at offset %lld is damaged (bad magic, length or CRC-32)",
 						r->path, (long long) row, (long long) r->offsets[row]);

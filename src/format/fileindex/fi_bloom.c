@@ -16,6 +16,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "base/ts_bytes.h"
 #include "format/fileindex/fi_internal.h"
 
 /* ---- XXH64 ------------------------------------------------------------ */
@@ -30,23 +31,6 @@ static inline uint64_t
 rotl64(uint64_t x, int r)
 {
 	return (x << r) | (x >> (64 - r));
-}
-
-static inline uint64_t
-le64(const uint8_t *p)
-{
-	uint64_t	v = 0;
-
-	for (int i = 7; i >= 0; i--)
-		v = (v << 8) | p[i];
-	return v;
-}
-
-static inline uint32_t
-le32(const uint8_t *p)
-{
-	return (uint32_t) p[0] | ((uint32_t) p[1] << 8) | ((uint32_t) p[2] << 16) |
-		((uint32_t) p[3] << 24);
 }
 
 static inline uint64_t
@@ -80,10 +64,10 @@ ts_xxh64(const void *data, size_t len, uint64_t seed)
 
 		while (end - p >= 32)
 		{
-			v1 = xxh_round(v1, le64(p));
-			v2 = xxh_round(v2, le64(p + 8));
-			v3 = xxh_round(v3, le64(p + 16));
-			v4 = xxh_round(v4, le64(p + 24));
+			v1 = xxh_round(v1, ts_load_le64(p));
+			v2 = xxh_round(v2, ts_load_le64(p + 8));
+			v3 = xxh_round(v3, ts_load_le64(p + 16));
+			v4 = xxh_round(v4, ts_load_le64(p + 24));
 			p += 32;
 		}
 		h = rotl64(v1, 1) + rotl64(v2, 7) + rotl64(v3, 12) + rotl64(v4, 18);
@@ -97,13 +81,13 @@ ts_xxh64(const void *data, size_t len, uint64_t seed)
 	h += (uint64_t) len;
 	while (end - p >= 8)
 	{
-		h ^= xxh_round(0, le64(p));
+		h ^= xxh_round(0, ts_load_le64(p));
 		h = rotl64(h, 27) * P1 + P4;
 		p += 8;
 	}
 	if (end - p >= 4)
 	{
-		h ^= (uint64_t) le32(p) * P1;
+		h ^= (uint64_t) ts_load_le32(p) * P1;
 		h = rotl64(h, 23) * P2 + P3;
 		p += 4;
 	}
@@ -249,8 +233,7 @@ fi_bloom_leaf(const uint8_t *body, size_t len, const ts_type *t, const ts_predic
 		return true;
 	if (len < 4)
 		return ts_error(err, TS_ERR_CORRUPT, "bloom filter of %zu bytes", len);
-	b.nhash = (int32_t) (((uint32_t) body[0] << 24) | ((uint32_t) body[1] << 16) |
-						 ((uint32_t) body[2] << 8) | body[3]);
+	b.nhash = (int32_t) ts_load_be32(body);
 	b.bits = body + 4;
 	/* every byte's bits (older writers' sets were not whole 64-bit words) */
 	if (len - 4 > INT32_MAX / 8)

@@ -59,6 +59,7 @@
 #include <zlib.h>
 #include <zstd.h>
 
+#include "base/ts_bytes.h"
 #include "format/fileindex/fi_internal.h"
 #include "format/fileindex/global_index.h"
 
@@ -66,18 +67,6 @@
 #define BT_MAGIC UINT32_C(0x50425449)
 #define BT_MAGIC_V0 UINT32_C(198732882)	/* the footer before versions */
 #define BT_TRAILER_LEN 5
-
-static uint32_t
-le32(const uint8_t *p)
-{
-	return (uint32_t) p[0] | (uint32_t) p[1] << 8 | (uint32_t) p[2] << 16 | (uint32_t) p[3] << 24;
-}
-
-static uint64_t
-le64(const uint8_t *p)
-{
-	return (uint64_t) le32(p) | (uint64_t) le32(p + 4) << 32;
-}
 
 /* One varint of at most bits bits at *p (< end); false when malformed. */
 static bool
@@ -182,13 +171,13 @@ key_decode(const bt_type *k, const uint8_t *p, size_t len, bt_key *out)
 					out->a = (int8_t) p[0];
 					break;
 				case 2:
-					out->a = (int16_t) (p[0] | p[1] << 8);
+					out->a = (int16_t) ts_load_le16(p);
 					break;
 				case 4:
-					out->a = (int32_t) le32(p);
+					out->a = (int32_t) ts_load_le32(p);
 					break;
 				default:
-					out->a = (int64_t) le64(p);
+					out->a = (int64_t) ts_load_le64(p);
 					break;
 			}
 			return true;
@@ -200,7 +189,7 @@ key_decode(const bt_type *k, const uint8_t *p, size_t len, bt_key *out)
 
 				if (len < 8)
 					return false;
-				out->a = (int64_t) le64(p);
+				out->a = (int64_t) ts_load_le64(p);
 				if (k->nanos && (!varint(&q, end, 32, &n) || n > 999999))
 					return false;
 				if (q != end)
@@ -327,7 +316,7 @@ block_read(bt_file *f, int64_t offset, int64_t size, bt_block *b, bool *unread, 
 	type = b->raw[size];
 	crc = (uint32_t) crc32(0L, b->raw, (uInt) size);
 	crc = (uint32_t) crc32(crc, &type, 1);
-	if (crc != le32(b->raw + size + 1))
+	if (crc != ts_load_le32(b->raw + size + 1))
 	{
 		block_free(b);
 		return ts_error(err, TS_ERR_CORRUPT, "btree index: checksum mismatch in block at %lld",
@@ -391,7 +380,7 @@ block_read(bt_file *f, int64_t offset, int64_t size, bt_block *b, bool *unread, 
 	if (len < 5)
 		goto corrupt;
 	tail = data + len - 5;
-	last = (int32_t) le32(tail);
+	last = (int32_t) ts_load_le32(tail);
 	if (tail[4] == 0)
 	{
 		/* aligned: every entry last bytes long */
@@ -424,7 +413,7 @@ static bool
 block_entry(const bt_block *b, int32_t i, const uint8_t **key, size_t *klen,
 			const uint8_t **val, size_t *vlen, ts_err *err)
 {
-	size_t		pos = b->entry_size > 0 ? (size_t) i * (size_t) b->entry_size : le32(b->positions + 4 * (size_t) i);
+	size_t		pos = b->entry_size > 0 ? (size_t) i * (size_t) b->entry_size : ts_load_le32(b->positions + 4 * (size_t) i);
 	const uint8_t *p = b->kv + pos,
 			   *end = b->kv + b->kv_len;
 	uint64_t	n;
@@ -473,7 +462,7 @@ roaring64_read(const uint8_t *p, size_t len, bool allow_empty, roaring_bitmap_t 
 
 	if (len < 8)
 		goto corrupt;
-	nb = le64(p);
+	nb = ts_load_le64(p);
 	p += 8;
 	if ((nb == 0 && !allow_empty) || nb > (uint64_t) (end - p) / 4)
 		goto corrupt;
@@ -485,7 +474,7 @@ roaring64_read(const uint8_t *p, size_t len, bool allow_empty, roaring_bitmap_t 
 
 		if (end - p < 4)
 			goto corrupt;
-		high = le32(p);
+		high = ts_load_le32(p);
 		p += 4;
 		if (high > INT32_MAX || (int64_t) high <= prev)
 			goto corrupt;
@@ -753,8 +742,8 @@ leaf_range(const bt_type *k, ts_predicate_op op, const bt_key *x, bt_range *r, t
 static bool
 nulls_read(bt_file *f, const uint8_t *foot, roaring_bitmap_t *rows, bool *wide, ts_err *err)
 {
-	int64_t		off = (int64_t) le64(foot + 32);
-	int32_t		size = (int32_t) le32(foot + 40);
+	int64_t		off = (int64_t) ts_load_le64(foot + 32);
+	int32_t		size = (int32_t) ts_load_le32(foot + 40);
 	uint8_t    *buf;
 	size_t		used = 0;
 	bool		ok;
@@ -773,7 +762,7 @@ nulls_read(bt_file *f, const uint8_t *foot, roaring_bitmap_t *rows, bool *wide, 
 		ts_free(buf);
 		return false;
 	}
-	if ((uint32_t) crc32(0L, buf, (uInt) size) != le32(buf + size))
+	if ((uint32_t) crc32(0L, buf, (uInt) size) != ts_load_le32(buf + size))
 		ok = ts_error(err, TS_ERR_CORRUPT, "btree index: checksum mismatch in the null bitmap at %lld",
 					  (long long) off);
 	else
@@ -874,13 +863,13 @@ fi_btree_leaf(const ts_gi_source *src, const ts_type *t, const ts_predicate *p, 
 						(long long) src->size);
 	if (!src->read(src->arg, foot, BT_FOOTER_LEN, src->size - BT_FOOTER_LEN, err))
 		return false;
-	if (le32(foot + 48) == BT_MAGIC_V0)
+	if (ts_load_le32(foot + 48) == BT_MAGIC_V0)
 		return true;			/* the earlier 48-byte footer: not read */
-	if (le32(foot + 48) != BT_MAGIC)
+	if (ts_load_le32(foot + 48) != BT_MAGIC)
 		return ts_error(err, TS_ERR_CORRUPT, "btree index: bad magic number");
 	f.src = src;
 	f.blocks_end = src->size - BT_FOOTER_LEN;
-	f.version = (int32_t) le32(foot + 44);
+	f.version = (int32_t) ts_load_le32(foot + 44);
 	if (f.version != 1 && f.version != 2)
 		return true;			/* a later version: not read */
 
@@ -902,8 +891,8 @@ fi_btree_leaf(const ts_gi_source *src, const ts_type *t, const ts_predicate *p, 
 	}
 	if (use_keys && !wide)
 	{
-		ioff = (int64_t) le64(foot + 20);
-		isize = (int32_t) le32(foot + 28);
+		ioff = (int64_t) ts_load_le64(foot + 20);
+		isize = (int32_t) ts_load_le32(foot + 28);
 		if (!block_read(&f, ioff, isize, &index, &unread, err))
 		{
 			if (nulls && nulls != rows)

@@ -23,6 +23,7 @@
  */
 #include <string.h>
 
+#include "base/ts_bytes.h"
 #include "format/fileindex/fi_internal.h"
 
 #define MAX_SLICES 32			/* codes are Java ints */
@@ -130,8 +131,7 @@ be32_at(const uint8_t *p, size_t len, size_t at, uint32_t *out, ts_err *err)
 {
 	if (at > len || len - at < 4)
 		return ts_error(err, TS_ERR_CORRUPT, "range-bitmap index: truncated");
-	*out = ((uint32_t) p[at] << 24) | ((uint32_t) p[at + 1] << 16) |
-		((uint32_t) p[at + 2] << 8) | p[at + 3];
+	*out = ts_load_be32(p + at);
 	return true;
 }
 

@@ -8,10 +8,11 @@
  * FileIndexPredicate does: a leaf is the AND of what every index of its
  * column says; AND / OR combine "remain", "skip" and row bitmaps; NOT is
  * never used (the negation of a "may" is not a "cannot").  The predicate
- * tree is only read (scan/predicate.h is a header of plain types).
+ * tree is only read (expr/predicate.h is a header of plain types).
  */
 #include <string.h>
 
+#include "base/ts_bytes.h"
 #include "format/fileindex/fi_internal.h"
 
 #define HEAD_FIXED 16			/* magic, version, head length */
@@ -23,7 +24,7 @@ read_utf(ts_cursor *c, const uint8_t **p, uint32_t *len, ts_err *err)
 
 	if (!ts_cursor_bytes(c, 2, &b, err))
 		return false;
-	*len = ((uint32_t) b[0] << 8) | b[1];
+	*len = ts_load_be16(b);
 	return ts_cursor_bytes(c, *len, p, err);
 }
 

@@ -19,7 +19,7 @@
 #define TS_FILE_INDEX_H
 
 #include "base/ts_value.h"
-#include "scan/predicate.h"
+#include "expr/predicate.h"
 
 #define TS_FILE_INDEX_MAGIC INT64_C(1493475289347502)
 

@@ -14,7 +14,7 @@
 #define TS_GLOBAL_INDEX_H
 
 #include "base/ts_value.h"
-#include "scan/predicate.h"
+#include "expr/predicate.h"
 
 /*
  * Where an index file's bytes come from: len bytes at offset of size

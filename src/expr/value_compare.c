@@ -13,7 +13,7 @@
 #include <math.h>
 #include <string.h>
 
-#include "scan/scan_internal.h"
+#include "expr/predicate.h"
 
 static int
 cmp_i64(int64_t a, int64_t b)
@@ -112,7 +112,7 @@ ts_value_order(const ts_type *t, const ts_value *a, const ts_value *b, int *resu
  * type, an unordered type, an unknown operator).
  */
 int
-scan_predicate_leaf_decide(const ts_predicate *p, const ts_type *t, const ts_value *v)
+ts_predicate_leaf_decide(const ts_predicate *p, const ts_type *t, const ts_value *v)
 {
 	int			c;
 
@@ -177,20 +177,4 @@ scan_predicate_leaf_decide(const ts_predicate *p, const ts_type *t, const ts_val
 		default:
 			return -1;
 	}
-}
-
-/*
- * Does leaf p hold for the concrete value v of type t (a partition value)?
- * 1 when it may (or when unsure), 0 when it certainly does not.
- */
-int
-scan_predicate_leaf_may_hold(const ts_predicate *p, const ts_type *t, const ts_value *v)
-{
-	return scan_predicate_leaf_decide(p, t, v) != 0;
-}
-
-int
-ts_predicate_leaf_decide(const ts_predicate *p, const ts_type *t, const ts_value *v)
-{
-	return scan_predicate_leaf_decide(p, t, v);
 }

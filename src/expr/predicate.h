@@ -8,6 +8,8 @@
  * them.  The scan uses it only to prune (partitions, buckets, files by
  * statistics) and always conservatively: rows are still filtered by the
  * executor, so a predicate the scan does not understand keeps everything.
+ * It lives in src/expr, below format (file indexes), meta, read (row
+ * filters, row-group skipping) and scan, which all decide it.
  */
 #ifndef TS_PREDICATE_H
 #define TS_PREDICATE_H

@@ -5,7 +5,7 @@
 #ifndef TS_STATS_MATCH_H
 #define TS_STATS_MATCH_H
 
-#include "scan/predicate.h"
+#include "expr/predicate.h"
 
 /* What the statistics of one unit (a file, a row group, a stripe) say about one column. */
 typedef struct ts_unit_stats

@@ -2,7 +2,7 @@
  * stats_match.c - decide from min / max / null counts whether some row of
  * a unit may satisfy a predicate.
  *
- * Owns: the rules shared by file pruning (stats_prune.c: a data file's
+ * Owns: the rules shared by file pruning (scan/stats_prune.c: a data file's
  * _VALUE_STATS) and row-group / stripe skipping (read/rowgroup_filter.c:
  * Parquet and ORC statistics).  The caller says what it knows of each
  * column (ts_unit_stats) and how values order; everything it does not know
@@ -14,7 +14,7 @@
  */
 #include <math.h>
 
-#include "scan/stats_match.h"
+#include "expr/stats_match.h"
 
 /* a <=> b as SQL compares them: the source's order, with -0.0 = 0.0 */
 static bool

@@ -9,7 +9,7 @@
  * pruning of format tables and statistics (files, row groups) each supply
  * only their leaf.
  */
-#include "scan/predicate.h"
+#include "expr/predicate.h"
 
 bool
 ts_predicate_may_match(const ts_predicate *p, ts_leaf_may_match_fn leaf, void *arg)
