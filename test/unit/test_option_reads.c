@@ -20,7 +20,6 @@
 #include <dirent.h>
 #include <sys/stat.h>
 
-#include "base/ts_fs.h"
 #include "meta/core_options.h"
 
 /* An accessor: its name, which argument is the key, whether it is the FDW's. */
@@ -355,21 +354,28 @@ scan_text(scan_state *st, const char *file, const char *text)
 	}
 }
 
+/* A source file as a string (malloc'd), NULL if unreadable. */
 static char *
 read_text(const char *path)
 {
-	uint8_t    *data = NULL;
-	size_t		len = 0;
-	ts_err		err = {0};
-	char	   *s;
+	FILE	   *f = fopen(path, "rb");
+	char	   *s = NULL;
+	long		n;
 
-	if (!ts_read_whole_file(path, &data, &len, &err))
+	if (f == NULL)
 		return NULL;
-	s = malloc(len + 1);
-	assert_non_null(s);
-	memcpy(s, data, len);
-	s[len] = '\0';
-	ts_free(data);
+	if (fseek(f, 0, SEEK_END) == 0 && (n = ftell(f)) >= 0 && fseek(f, 0, SEEK_SET) == 0 &&
+		(s = malloc((size_t) n + 1)) != NULL)
+	{
+		if (fread(s, 1, (size_t) n, f) != (size_t) n)
+		{
+			free(s);
+			s = NULL;
+		}
+		else
+			s[n] = '\0';
+	}
+	fclose(f);
 	return s;
 }
 
