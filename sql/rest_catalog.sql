@@ -117,6 +117,20 @@ SELECT pg_sleep(6.5);
 SELECT count(*) FROM tok.refreshfail;
 \set VERBOSITY terse
 SELECT token_requests(:'token_log', 'tokens.refreshfail') AS refreshfail_tokens;
+-- the server's own "data-token.enabled" goes to the catalog as a client option (between its
+-- defaults and overrides, as Java's): 'false' asks for no token, and the table is read with the
+-- server's settings and the user mapping's keys (none here: anonymous, refused by the store)
+CREATE SERVER cat_notoken FOREIGN DATA WRAPPER tablescan_fdw
+  OPTIONS (catalog 'rest', uri :'rest_uri', warehouse 'test', "s3.endpoint" :'s3_endpoint',
+           "s3.path.style.access" 'true', "data-token.enabled" 'false');
+CREATE USER MAPPING FOR CURRENT_USER SERVER cat_notoken OPTIONS (token :'rest_token');
+CREATE FOREIGN TABLE notoken (id int) SERVER cat_notoken OPTIONS (database 'tokens', "table" 'fast');
+SELECT count(*) FROM notoken;
+SELECT token_requests(:'token_log', 'tokens.fast') AS fast_tokens_unchanged;
+ALTER SERVER cat_notoken OPTIONS (SET "data-token.enabled" 'true');
+SELECT (SELECT count(*) FROM notoken) = (SELECT count(*) FROM via_dir.orders) AS same_count_with_token;
+ALTER SERVER cat_notoken OPTIONS (SET "data-token.enabled" 'yes');
+DROP SERVER cat_notoken CASCADE;
 DROP SCHEMA tok CASCADE;
 DROP FUNCTION token_requests(text, text);
 DROP SERVER cat_s3 CASCADE;

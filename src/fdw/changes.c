@@ -133,8 +133,8 @@ stream_plan(Oid relid, ts_stream_options *so)
 	plan = ts_scan_prepare(&ctx, &err);
 	if (plan == NULL)
 		tablescan_report(&err);
-	if (so->mode == NULL && ts_plan_option(plan, "scan.mode"))
-		so->mode = pstrdup(ts_plan_option(plan, "scan.mode"));
+	if (so->mode == NULL && ts_plan_option(plan, TS_OPT_SCAN_MODE))
+		so->mode = pstrdup(ts_plan_option(plan, TS_OPT_SCAN_MODE));
 	if (!ts_stream_check_table(plan, &err))
 	{
 		ts_plan_free(plan);
@@ -352,8 +352,8 @@ tablescan_changes(PG_FUNCTION_ARGS)
 	InitMaterializedSRF(fcinfo, MAT_SRF_USE_EXPECTED_DESC);
 	plan = stream_plan(relid, &so);
 	/* Paimon's option consumer-id names the consumer when none is given */
-	if (consumer == NULL && PG_ARGISNULL(2) && PG_ARGISNULL(3) && ts_plan_option(plan, "consumer-id"))
-		consumer = pstrdup(ts_plan_option(plan, "consumer-id"));
+	if (consumer == NULL && PG_ARGISNULL(2) && PG_ARGISNULL(3) && ts_plan_option(plan, TS_OPT_CONSUMER_ID))
+		consumer = pstrdup(ts_plan_option(plan, TS_OPT_CONSUMER_ID));
 	if (consumer == NULL && PG_ARGISNULL(2))
 	{
 		ts_plan_free(plan);

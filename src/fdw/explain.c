@@ -3,8 +3,12 @@
  *
  * Owns: the properties the planner leaves in fdw_private
  * (FdwScanPrivateExplain) for a scan and the upper scans, and printing
- * them: "k of n" in text, separate integer properties in JSON, YAML and
- * XML.
+ * them.  A property's value is a String (text), a Float node holding an
+ * int64 (an integer property: a number in JSON, YAML and XML), a list of
+ * Float nodes ("kept of total": "k of n" in text, "<label> Kept" /
+ * "<label> Total" integers otherwise), or a list of a String and labelled
+ * parts (its text line, and separate properties otherwise: "Splits" 3,
+ * "Splits Raw" 1...).  Numbers are never text outside the TEXT format.
  */
 #include "postgres.h"
 
@@ -15,18 +19,82 @@
 #include "tablescan_fdw.h"
 #include "scan/format_plan.h"
 
+/* An int64 as a copyable node (fdw_private must survive copyObject). */
+static Node *
+number_node(int64 v)
+{
+	return (Node *) makeFloat(psprintf(INT64_FORMAT, v));
+}
+
+static int64
+node_number(Node *n)
+{
+	return pg_strtoint64(castNode(Float, n)->fval);
+}
+
 /*
- * A "kept of total" property: the label, then a list of the two numbers
- * (as strings: fdw_private must be copyable), printed by
- * tablescan_explain_print as "k of n" in text and as two integer
+ * A "kept of total" property: the label, then a list of the two numbers,
+ * printed by tablescan_explain_print as "k of n" in text and as two integer
  * properties "<label> Kept" / "<label> Total" in JSON, YAML and XML.
  */
 static List *
 explain_pair(List *l, const char *label, int64 kept, int64 total)
 {
 	l = lappend(l, makeString((char *) label));
-	return lappend(l, list_make2(makeString(psprintf(INT64_FORMAT, kept)),
-								 makeString(psprintf(INT64_FORMAT, total))));
+	return lappend(l, list_make2(number_node(kept), number_node(total)));
+}
+
+/* An integer property. */
+static List *
+explain_number(List *l, const char *label, int64 v)
+{
+	return lappend(lappend(l, makeString((char *) label)), number_node(v));
+}
+
+/*
+ * A property of several parts: text is its TEXT line; in JSON, YAML and XML
+ * each part (label, then an int64 or, with text_part, a string) is one
+ * property, numbers as integers.  explain_part / explain_text_part add the parts.
+ */
+static List *
+explain_parts(List *l, const char *label, char *text)
+{
+	l = lappend(l, makeString((char *) label));
+	return lappend(l, list_make1(makeString(text)));
+}
+
+static List *
+explain_part(List *l, const char *label, int64 v)
+{
+	llast(l) = lappend(lappend(llast(l), makeString((char *) label)), number_node(v));
+	return l;
+}
+
+static List *
+explain_text_part(List *l, const char *label, char *v)
+{
+	llast(l) = lappend(lappend(llast(l), makeString((char *) label)), makeString(v));
+	return l;
+}
+
+static void
+print_parts(const char *label, List *parts, ExplainState *es)
+{
+	if (es->format == EXPLAIN_FORMAT_TEXT)
+	{
+		ExplainPropertyText(label, strVal(linitial(parts)), es);
+		return;
+	}
+	for (int i = 1; i + 1 < list_length(parts); i += 2)
+	{
+		const char *part = strVal(list_nth(parts, i));
+		Node	   *v = list_nth(parts, i + 1);
+
+		if (IsA(v, Float))
+			ExplainPropertyInteger(part, NULL, node_number(v), es);
+		else
+			ExplainPropertyText(part, strVal(v), es);
+	}
 }
 
 /* "k of n", and "(index skipped m)" when index_skipped > 0 */
@@ -67,15 +135,26 @@ tablescan_explain_print(List *props, ExplainState *es)
 		if (tablescan_explain_hidden(&label, es))
 			continue;
 
-		if (IsA(value, List))
+		if (IsA(value, List) && IsA(linitial((List *) value), String))
+			print_parts(label, (List *) value, es);
+		else if (IsA(value, List))
 			explain_kept_total_index(label,
-									 pg_strtoint64(strVal(linitial((List *) value))),
-									 pg_strtoint64(strVal(lsecond((List *) value))),
+									 node_number(linitial((List *) value)),
+									 node_number(lsecond((List *) value)),
 									 list_length((List *) value) > 2 ?
-									 pg_strtoint64(strVal(lthird((List *) value))) : 0, es);
+									 node_number(lthird((List *) value)) : 0, es);
+		else if (IsA(value, Float))
+			ExplainPropertyInteger(label, NULL, node_number(value), es);
 		else
 			ExplainPropertyText(label, strVal(value), es);
 	}
+}
+
+/* "Parallel Tasks": the tasks a parallel scan is shared out in (handler.c, upper scans). */
+List *
+tablescan_explain_parallel_tasks(List *props, int ntasks)
+{
+	return explain_number(props, "Parallel Tasks", ntasks);
 }
 
 List *
@@ -109,15 +188,19 @@ tablescan_explain_properties(TsPlanState *ps)
 			l = lappend(l, makeString("Catalog"));
 			l = lappend(l, makeString(pstrdup(ps->opts->catalog)));
 		}
-		l = lappend(l, makeString("Snapshot"));
-		l = lappend(l, makeString(plan->snapshot ? psprintf(INT64_FORMAT, plan->snapshot->id) : "none"));
+		if (plan->snapshot)
+			l = explain_number(l, "Snapshot", plan->snapshot->id);
+		else
+			l = lappend(lappend(l, makeString("Snapshot")), makeString("none"));
 	}
 	if (plan->incremental)
 	{
-		l = lappend(l, makeString("Incremental"));
-		l = lappend(l, makeString(psprintf("snapshots (" INT64_FORMAT ", " INT64_FORMAT "]",
-										   plan->incremental_start,
-										   plan->snapshot ? plan->snapshot->id : plan->incremental_start)));
+		int64		end = plan->snapshot ? plan->snapshot->id : plan->incremental_start;
+
+		l = explain_parts(l, "Incremental", psprintf("snapshots (" INT64_FORMAT ", " INT64_FORMAT "]",
+													 plan->incremental_start, end));
+		l = explain_part(l, "Incremental After Snapshot", plan->incremental_start);
+		l = explain_part(l, "Incremental To Snapshot", end);
 	}
 	if (ps->predicate)
 	{
@@ -140,16 +223,18 @@ tablescan_explain_properties(TsPlanState *ps)
 	}
 	if (plan->shard_n > 0)		/* scan.shard: the share of this node */
 	{
-		l = lappend(l, makeString("Shard"));
-		l = lappend(l, makeString(psprintf("%d of %d (%s, kept " INT64_FORMAT " files, other shards' " INT64_FORMAT ")",
-										   plan->shard_k, plan->shard_n, plan->shard_rule,
-										   plan->metrics.files_kept, plan->metrics.files_pruned_shard)));
+		l = explain_parts(l, "Shard",
+						  psprintf("%d of %d (%s, kept " INT64_FORMAT " files, other shards' " INT64_FORMAT ")",
+								   plan->shard_k, plan->shard_n, plan->shard_rule,
+								   plan->metrics.files_kept, plan->metrics.files_pruned_shard));
+		l = explain_part(l, "Shard", plan->shard_k);
+		l = explain_part(l, "Shard Count", plan->shard_n);
+		l = explain_text_part(l, "Shard Rule", pstrdup(plan->shard_rule));
+		l = explain_part(l, "Shard Files Kept", plan->metrics.files_kept);
+		l = explain_part(l, "Other Shards' Files", plan->metrics.files_pruned_shard);
 	}
 	if (ps->limit >= 0)
-	{
-		l = lappend(l, makeString("Limit"));
-		l = lappend(l, makeString(psprintf(INT64_FORMAT, ps->limit)));
-	}
+		l = explain_number(l, "Limit", ps->limit);
 	if (plan->kind == TS_TABLE_PRIMARY_KEY)
 	{
 		int			raw = 0,
@@ -164,18 +249,24 @@ tablescan_explain_properties(TsPlanState *ps)
 				has_dv |= plan->splits[s].files[f].dv_path != NULL;
 			dv += has_dv;
 		}
-		l = lappend(l, makeString("Splits"));
-		l = lappend(l, makeString(psprintf("%d (raw %d, merge %d, with deletion vectors %d)",
-										   plan->nsplits, raw, plan->nsplits - raw, dv)));
+		l = explain_parts(l, "Splits", psprintf("%d (raw %d, merge %d, with deletion vectors %d)",
+												plan->nsplits, raw, plan->nsplits - raw, dv));
+		l = explain_part(l, "Splits", plan->nsplits);
+		l = explain_part(l, "Splits Raw", raw);
+		l = explain_part(l, "Splits Merge", plan->nsplits - raw);
+		l = explain_part(l, "Splits With Deletion Vectors", dv);
 	}
 	if (plan->fallback_branch)
 	{
 		/* scan.fallback-branch: which branch contributes which partitions */
-		l = lappend(l, makeString("Fallback Branch"));
-		l = lappend(l, makeString(psprintf("%s (partitions read: " INT64_FORMAT " from this branch, "
-										   INT64_FORMAT " from %s)",
-										   plan->fallback_branch, plan->main_partitions,
-										   plan->fallback_partitions, plan->fallback_branch)));
+		l = explain_parts(l, "Fallback Branch",
+						  psprintf("%s (partitions read: " INT64_FORMAT " from this branch, "
+								   INT64_FORMAT " from %s)",
+								   plan->fallback_branch, plan->main_partitions,
+								   plan->fallback_partitions, plan->fallback_branch));
+		l = explain_text_part(l, "Fallback Branch", pstrdup(plan->fallback_branch));
+		l = explain_part(l, "Partitions From This Branch", plan->main_partitions);
+		l = explain_part(l, "Partitions From Fallback Branch", plan->fallback_partitions);
 	}
 	if (plan->file_index_used)
 	{
@@ -189,13 +280,13 @@ tablescan_explain_properties(TsPlanState *ps)
 	}
 	if (plan->row_ids_used)		/* quals on _ROW_ID (row_id_quals.c) */
 	{
-		l = lappend(l, makeString("Row IDs"));
-		l = lappend(l, makeString(psprintf(INT64_FORMAT " in %d ranges", plan->row_ids_count,
-										   plan->row_id_ranges)));
+		l = explain_parts(l, "Row IDs", psprintf(INT64_FORMAT " in %d ranges", plan->row_ids_count,
+												 plan->row_id_ranges));
+		l = explain_part(l, "Row IDs", plan->row_ids_count);
+		l = explain_part(l, "Row ID Ranges", plan->row_id_ranges);
 	}
 	l = explain_pair(l, "Data Files", files, Max(plan->metrics.files_total, files));
 	if (plan->metrics.files_pruned_index > 0)
-		llast(l) = lappend(llast(l), makeString(psprintf(INT64_FORMAT,
-														 plan->metrics.files_pruned_index)));
+		llast(l) = lappend(llast(l), number_node(plan->metrics.files_pruned_index));
 	return l;
 }

@@ -407,8 +407,7 @@ tablescanGetForeignPlan(PlannerInfo *root, RelOptInfo *baserel, Oid foreigntable
 
 	explain = tablescan_explain_files(ps->plan, tablescan_explain_properties(ps));
 	if (best_path->path.parallel_aware)
-		explain = lappend(lappend(explain, makeString("Parallel Tasks")),
-						  makeString(psprintf("%d", ps->ntasks)));
+		explain = tablescan_explain_parallel_tasks(explain, ps->ntasks);
 	return make_foreignscan(tlist, scan_clauses, baserel->relid, NIL,
 							list_make3(attnums, explain,
 									   makeString(psprintf(INT64_FORMAT, ps->limit))),

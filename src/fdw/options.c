@@ -92,6 +92,18 @@ is_fdw_option(const char *name, Oid context)
 }
 
 /*
+ * The registry's entry of a key a user may give: NULL for a key Paimon does
+ * not define, and for one only the extension sets (TS_OPTF_INTERNAL).
+ */
+static const ts_core_option *
+user_option(const char *name)
+{
+	const ts_core_option *o = ts_core_option_find(name);
+
+	return o != NULL && !(o->flags & TS_OPTF_INTERNAL) ? o : NULL;
+}
+
+/*
  * A name is valid where it is an FDW option of that catalog; in SERVER and
  * FOREIGN TABLE options also as a key of the Paimon option registry; in a
  * USER MAPPING also as a registry secret (s3.secret-key...).  Nothing else
@@ -110,7 +122,7 @@ is_valid_option(const char *name, Oid context)
 	for (const TsOption *f = valid_options; f->name; f++)
 		if (strcmp(f->name, name) == 0)
 			return false;		/* an FDW option, in another catalog */
-	o = ts_core_option_find(name);
+	o = user_option(name);
 	if (context == UserMappingRelationId)
 		return o != NULL && (o->flags & TS_OPTF_SECRET) != 0;
 	return o != NULL;
@@ -123,7 +135,7 @@ is_known_option(const char *name)
 	for (const TsOption *f = valid_options; f->name; f++)
 		if (strcmp(f->name, name) == 0)
 			return true;
-	return ts_core_option_find(name) != NULL || tablescan_storage_is_key(name);
+	return user_option(name) != NULL;	/* object store keys included */
 }
 
 /* The hint listing the options valid in catalog context. */
@@ -552,7 +564,7 @@ check_enum_option(const char *name, const char *value, const char *const *allowe
 static void
 check_registry_option(const char *name, const char *value, Oid context, bool notices)
 {
-	const ts_core_option *o = ts_core_option_find(name);
+	const ts_core_option *o = user_option(name);
 	char		hint[512];
 
 	if (o == NULL)
@@ -809,7 +821,7 @@ add_guc_options(TsTableOptions *o, const char *text, bool at_use)
 			tablescan_check_path_privilege(k);
 		/* FDW options, and the server's catalog keys (warehouse, uri), act only where set */
 		if ((is_fdw_option(k, ForeignTableRelationId) || is_fdw_option(k, ForeignServerRelationId)) &&
-			(ts_core_option_find(k) == NULL || !is_fdw_option(k, ForeignTableRelationId)))
+			(user_option(k) == NULL || !is_fdw_option(k, ForeignTableRelationId)))
 			ereport(ERROR,
 					(errcode(ERRCODE_FDW_INVALID_OPTION_NAME),
 					 errmsg("option \"%s\" cannot be set in tablescan.scan_options", k),

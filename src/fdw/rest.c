@@ -89,7 +89,10 @@ static void
 connect_catalog(ForeignServer *server, ts_rest_catalog *c)
 {
 	const char *uri = tablescan_server_option(server, "uri");
-	const char *provider = tablescan_server_option(server, "token.provider");
+	const char *provider = tablescan_server_option(server, TS_OPT_TOKEN_PROVIDER);
+	/* the server's own catalog options, between the catalog's defaults and overrides (as Java) */
+	ts_option	client[2];
+	int			nclient = 0;
 	ts_err		err = {0};
 
 	if (uri == NULL)
@@ -103,9 +106,13 @@ connect_catalog(ForeignServer *server, ts_rest_catalog *c)
 				 errmsg("REST catalog token provider \"%s\" of server \"%s\" is not supported",
 						provider, server->servername),
 				 errhint("Only bearer tokens are supported (token.provider 'bear', option \"token\" of the user mapping); DLF request signing is not.")));
+	if ((client[nclient].value = tablescan_server_option(server, TS_OPT_DATA_TOKEN_ENABLED)) != NULL)
+		client[nclient++].key = TS_OPT_DATA_TOKEN_ENABLED;
+	if ((client[nclient].value = tablescan_server_option(server, TS_OPT_REST_PREFIX)) != NULL)
+		client[nclient++].key = TS_OPT_REST_PREFIX;
 	if (!ts_rest_connect(c, uri, tablescan_server_option(server, "warehouse"),
 						 tablescan_mapping_option(server, "token"), NULL,
-						 NULL, 0, &err))
+						 client, nclient, &err))
 		report_catalog_error(server, &err, NULL, NULL);
 }
 
@@ -158,7 +165,7 @@ local_location(const char *path, const char *qualified)
 static bool
 data_token_enabled(ts_rest_catalog *c)
 {
-	const char *v = ts_rest_option(c, "data-token.enabled");
+	const char *v = ts_rest_option(c, TS_OPT_DATA_TOKEN_ENABLED);
 
 	return v && pg_strcasecmp(v, "true") == 0;
 }

@@ -399,8 +399,7 @@ tablescan_agg_scan_plan(PlannerInfo *root, RelOptInfo *upper_rel, List *tlist)
 						   makeString(quals_text(ap->up.quals, ap->up.relid, ap->up.table)));
 	props = list_concat(props, tablescan_explain_properties(ap->up.base));
 	if (ap->parallel)
-		props = lappend(lappend(props, makeString("Parallel Tasks")),
-						makeString(psprintf("%d", ap->up.base->ntasks)));
+		props = tablescan_explain_parallel_tasks(props, ap->up.base->ntasks);
 	if (ap->keys != NIL)
 	{
 		StringInfoData keys;

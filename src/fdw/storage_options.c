@@ -1,9 +1,9 @@
 /*
  * storage_options.c - object store options and the settings a scan reads with.
  *
- * Owns: the one table of keys for object stores (Paimon's s3.* keys, the
- * Hadoop fs.s3a.* / fs.oss.* forms, and our FDW-level ones), where each may
- * appear (settings on SERVER / FOREIGN TABLE, secrets only in USER MAPPING),
+ * Owns: what the object store keys of the option registry (Paimon's
+ * s3.* keys, the Hadoop fs.s3a.* / fs.oss.* forms, and our own: s3a.*,
+ * ca_file, credentials; src/meta/core_options.c) set, where each may appear (settings on SERVER / FOREIGN TABLE, secrets only in USER MAPPING),
  * checking their values, the locations accepted for "warehouse" / "path"
  * (s3://, s3a://, oss://; other schemes refused by name), the GUCs that
  * bound retries, and building the ts_s3_config of a table: server < table
@@ -33,59 +33,19 @@
 
 #include "base/ts_meta_cache.h"
 #include "base/ts_s3.h"
+#include "meta/core_options.h"
 #include "tablescan_fdw.h"
 
-typedef enum StorageSetting
-{
-	ST_ENDPOINT,
-	ST_REGION,
-	ST_PATH_STYLE,
-	ST_CA_FILE,
-	ST_CREDENTIALS,				/* 'anonymous' | 'environment' (no user mapping) */
-	ST_ACCESS_KEY,
-	ST_SECRET_KEY,
-	ST_SESSION_TOKEN
-} StorageSetting;
-
+/*
+ * The object store keys are the registry's (src/meta/core_options.c): each
+ * entry with a setting (ts_opt_store) is one, the aliases of a setting
+ * (s3.endpoint, fs.s3a.endpoint, s3a.endpoint, fs.oss.endpoint...) share it.
+ */
 typedef struct StorageKey
 {
-	const char *key;
-	StorageSetting setting;
+	const char *key;			/* as given */
+	ts_opt_store setting;
 } StorageKey;
-
-/* Every key accepted for object stores; the first of each setting is the one documented. */
-static const StorageKey storage_keys[] = {
-	{"s3.endpoint", ST_ENDPOINT},
-	{"s3a.endpoint", ST_ENDPOINT},
-	{"fs.s3a.endpoint", ST_ENDPOINT},
-	{"fs.oss.endpoint", ST_ENDPOINT},
-	{"s3.region", ST_REGION},
-	{"s3a.region", ST_REGION},
-	{"fs.s3a.endpoint.region", ST_REGION},
-	{"fs.s3a.region", ST_REGION},
-	{"fs.oss.region", ST_REGION},
-	{"s3.path.style.access", ST_PATH_STYLE},
-	{"s3a.path.style.access", ST_PATH_STYLE},
-	{"fs.s3a.path.style.access", ST_PATH_STYLE},
-	{"ca_file", ST_CA_FILE},
-	{"credentials", ST_CREDENTIALS},
-	{"s3.access-key", ST_ACCESS_KEY},
-	{"s3a.access-key", ST_ACCESS_KEY},
-	{"s3.access.key", ST_ACCESS_KEY},
-	{"fs.s3a.access.key", ST_ACCESS_KEY},
-	{"fs.oss.accessKeyId", ST_ACCESS_KEY},
-	{"s3.secret-key", ST_SECRET_KEY},
-	{"s3a.secret-key", ST_SECRET_KEY},
-	{"s3.secret.key", ST_SECRET_KEY},
-	{"fs.s3a.secret.key", ST_SECRET_KEY},
-	{"fs.oss.accessKeySecret", ST_SECRET_KEY},
-	{"s3.session-token", ST_SESSION_TOKEN},
-	{"s3a.session-token", ST_SESSION_TOKEN},
-	{"s3.session.token", ST_SESSION_TOKEN},
-	{"fs.s3a.session.token", ST_SESSION_TOKEN},
-	{"fs.oss.securityToken", ST_SESSION_TOKEN},
-	{NULL, 0}
-};
 
 /* Retry bounds of object store requests (GUCs). */
 static int	s3_max_attempts = 5;
@@ -194,25 +154,31 @@ apply_metadata_cache(void)
 			 errhint("Set tablescan.metadata_cache_dir to a directory of the server's user with mode 0700, or to '' to turn the cache off.")));
 }
 
-static const StorageKey *
-find_key(const char *name)
+/* name as an object store key of the registry; false if it is none */
+static bool
+find_key(const char *name, StorageKey *k)
 {
-	for (const StorageKey *k = storage_keys; k->key; k++)
-		if (strcmp(k->key, name) == 0)
-			return k;
-	return NULL;
+	const ts_core_option *o = ts_core_option_find(name);
+
+	if (o == NULL || o->store == TS_STORE_NONE)
+		return false;
+	k->key = name;
+	k->setting = o->store;
+	return true;
 }
 
 static bool
-is_secret(StorageSetting s)
+is_secret(ts_opt_store s)
 {
-	return s == ST_ACCESS_KEY || s == ST_SECRET_KEY || s == ST_SESSION_TOKEN;
+	return s == TS_STORE_ACCESS_KEY || s == TS_STORE_SECRET_KEY || s == TS_STORE_SESSION_TOKEN;
 }
 
 bool
 tablescan_storage_is_key(const char *name)
 {
-	return find_key(name) != NULL;
+	StorageKey	k;
+
+	return find_key(name, &k);
 }
 
 static void
@@ -246,9 +212,10 @@ check_endpoint(const char *name, const char *value)
 bool
 tablescan_storage_check_option(const char *name, const char *value, Oid context)
 {
-	const StorageKey *k = find_key(name);
+	StorageKey	key;
+	const StorageKey *k = &key;
 
-	if (k == NULL)
+	if (!find_key(name, &key))
 		return false;
 	if (is_secret(k->setting))
 	{
@@ -265,22 +232,22 @@ tablescan_storage_check_option(const char *name, const char *value, Oid context)
 		return true;
 	}
 	if (context != ForeignServerRelationId &&
-		!(context == ForeignTableRelationId && k->setting != ST_CREDENTIALS))
+		!(context == ForeignTableRelationId && k->setting != TS_STORE_CREDENTIALS))
 		ereport(ERROR,
 				(errcode(ERRCODE_FDW_INVALID_OPTION_NAME),
 				 errmsg("option \"%s\" is not valid %s", name,
 						context == UserMappingRelationId ? "in a USER MAPPING" :
 						context == InvalidOid ? "in tablescan.scan_options" : "here"),
 				 errhint("Object store settings are SERVER%s options; only the keys go in a USER MAPPING.",
-						 k->setting == ST_CREDENTIALS ? "" : " or FOREIGN TABLE")));
+						 k->setting == TS_STORE_CREDENTIALS ? "" : " or FOREIGN TABLE")));
 	switch (k->setting)
 	{
-		case ST_ENDPOINT:
+		case TS_STORE_ENDPOINT:
 			/* where the server connects to: as option "uri" */
 			tablescan_check_path_privilege(name);
 			check_endpoint(name, value);
 			break;
-		case ST_CA_FILE:
+		case TS_STORE_CA_FILE:
 			/* a file of the server */
 			tablescan_check_path_privilege(name);
 			if (value[0] != '/')
@@ -289,7 +256,7 @@ tablescan_storage_check_option(const char *name, const char *value, Oid context)
 						 errmsg("invalid value for option \"%s\": \"%s\"", name, value),
 						 errhint("Give the absolute path of a PEM file of CA certificates.")));
 			break;
-		case ST_REGION:
+		case TS_STORE_REGION:
 			for (const char *p = value; *p; p++)
 				if (!(isalnum((unsigned char) *p) || *p == '-' || *p == '_'))
 					ereport(ERROR,
@@ -297,7 +264,7 @@ tablescan_storage_check_option(const char *name, const char *value, Oid context)
 							 errmsg("invalid value for option \"%s\": \"%s\"", name, value),
 							 errhint("Give a region name such as 'eu-west-1'.")));
 			break;
-		case ST_PATH_STYLE:
+		case TS_STORE_PATH_STYLE:
 			{
 				bool		b;
 
@@ -308,7 +275,7 @@ tablescan_storage_check_option(const char *name, const char *value, Oid context)
 							 errhint("Give true or false.")));
 			}
 			break;
-		case ST_CREDENTIALS:
+		case TS_STORE_CREDENTIALS:
 			if (strcmp(value, "anonymous") != 0 && strcmp(value, "environment") != 0)
 				ereport(ERROR,
 						(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
@@ -366,14 +333,16 @@ tablescan_storage_check_key_pair(List *options)
 
 	foreach(lc, options)
 	{
-		const StorageKey *k = find_key(((DefElem *) lfirst(lc))->defname);
+		StorageKey	k;
 
-		if (k && k->setting == ST_ACCESS_KEY)
-			access = k->key;
-		else if (k && k->setting == ST_SECRET_KEY)
-			secret = k->key;
-		else if (k && k->setting == ST_SESSION_TOKEN)
-			session = k->key;
+		if (!find_key(((DefElem *) lfirst(lc))->defname, &k))
+			continue;
+		if (k.setting == TS_STORE_ACCESS_KEY)
+			access = k.key;
+		else if (k.setting == TS_STORE_SECRET_KEY)
+			secret = k.key;
+		else if (k.setting == TS_STORE_SESSION_TOKEN)
+			session = k.key;
 	}
 	if (session && access == NULL && secret == NULL)
 		ereport(ERROR,
@@ -445,30 +414,32 @@ apply_setting(ts_s3_config *cfg, const StorageKey *k, DefElem *def, const char *
 
 	switch (k->setting)
 	{
-		case ST_ENDPOINT:
+		case TS_STORE_ENDPOINT:
 			cfg->endpoint = v;
 			break;
-		case ST_REGION:
+		case TS_STORE_REGION:
 			cfg->region = v;
 			break;
-		case ST_PATH_STYLE:
+		case TS_STORE_PATH_STYLE:
 			parse_bool(v, &cfg->path_style);
 			cfg->path_style_set = true;
 			break;
-		case ST_CA_FILE:
+		case TS_STORE_CA_FILE:
 			cfg->ca_file = v;
 			break;
-		case ST_CREDENTIALS:
+		case TS_STORE_CREDENTIALS:
 			*credentials = v;
 			break;
-		case ST_ACCESS_KEY:
+		case TS_STORE_ACCESS_KEY:
 			cfg->access_key = v;
 			break;
-		case ST_SECRET_KEY:
+		case TS_STORE_SECRET_KEY:
 			cfg->secret_key = v;
 			break;
-		case ST_SESSION_TOKEN:
+		case TS_STORE_SESSION_TOKEN:
 			cfg->session_token = v;
+			break;
+		case TS_STORE_NONE:
 			break;
 	}
 }
@@ -485,7 +456,7 @@ tablescan_storage_apply_token(ts_s3_config *cfg, const ts_option *kv, int n, con
 {
 	const char *credentials = NULL;
 	const char *endpoint = NULL;
-	bool		has[ST_SESSION_TOKEN + 1] = {0};
+	bool		has[TS_STORE_SESSION_TOKEN + 1] = {0};
 
 	/*
 	 * Credentials never travel to an endpoint of another source: a token
@@ -494,11 +465,12 @@ tablescan_storage_apply_token(ts_s3_config *cfg, const ts_option *kv, int n, con
 	 */
 	for (int i = 0; i < n; i++)
 	{
-		const StorageKey *k = find_key(kv[i].key);
+		StorageKey	k;
 
-		if (k && kv[i].value)
-			has[k->setting] = true;
-		if (k && k->setting == ST_ENDPOINT && kv[i].value)
+		if (!find_key(kv[i].key, &k) || kv[i].value == NULL)
+			continue;
+		has[k.setting] = true;
+		if (k.setting == TS_STORE_ENDPOINT)
 			endpoint = kv[i].value;
 	}
 	if (endpoint && pg_strncasecmp(endpoint, "http://", 7) != 0 &&
@@ -507,15 +479,15 @@ tablescan_storage_apply_token(ts_s3_config *cfg, const ts_option *kv, int n, con
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 				 errmsg("the data token %s names endpoint \"%s\", which is not an http:// or https:// URL",
 						token_of, endpoint)));
-	if (endpoint && (!has[ST_ACCESS_KEY] || !has[ST_SECRET_KEY]))
+	if (endpoint && (!has[TS_STORE_ACCESS_KEY] || !has[TS_STORE_SECRET_KEY]))
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_AUTHORIZATION_SPECIFICATION),
 				 errmsg("the data token %s names endpoint \"%s\" without its own %s",
 						token_of, endpoint,
-						!has[ST_ACCESS_KEY] && !has[ST_SECRET_KEY] ? "access key and secret key" :
-						!has[ST_ACCESS_KEY] ? "access key" : "secret key"),
+						!has[TS_STORE_ACCESS_KEY] && !has[TS_STORE_SECRET_KEY] ? "access key and secret key" :
+						!has[TS_STORE_ACCESS_KEY] ? "access key" : "secret key"),
 				 errdetail("The user mapping's keys are not sent to an endpoint a catalog names.")));
-	if (endpoint || has[ST_ACCESS_KEY] || has[ST_SECRET_KEY] || has[ST_SESSION_TOKEN])
+	if (endpoint || has[TS_STORE_ACCESS_KEY] || has[TS_STORE_SECRET_KEY] || has[TS_STORE_SESSION_TOKEN])
 	{
 		cfg->access_key = NULL;
 		cfg->secret_key = NULL;
@@ -523,10 +495,11 @@ tablescan_storage_apply_token(ts_s3_config *cfg, const ts_option *kv, int n, con
 	}
 	for (int i = 0; i < n; i++)
 	{
-		const StorageKey *k = find_key(kv[i].key);
+		StorageKey	key;
+		const StorageKey *k = find_key(kv[i].key, &key) ? &key : NULL;
 		DefElem    *def;
 
-		if (k == NULL || k->setting == ST_CA_FILE || k->setting == ST_CREDENTIALS || kv[i].value == NULL)
+		if (k == NULL || k->setting == TS_STORE_CA_FILE || k->setting == TS_STORE_CREDENTIALS || kv[i].value == NULL)
 			continue;			/* a file of the server is not the catalog's to name */
 		def = makeDefElem(pstrdup(kv[i].key), (Node *) makeString(pstrdup(kv[i].value)), -1);
 		apply_setting(cfg, k, def, &credentials);
@@ -556,10 +529,10 @@ tablescan_storage_config(ForeignServer *server, ForeignTable *ft, const char *lo
 	for (int i = 0; i < 2; i++)
 		foreach(lc, lists[i])
 		{
-			const StorageKey *k = find_key(((DefElem *) lfirst(lc))->defname);
+			StorageKey	k;
 
-			if (k && !is_secret(k->setting))
-				apply_setting(cfg, k, lfirst(lc), &credentials);
+			if (find_key(((DefElem *) lfirst(lc))->defname, &k) && !is_secret(k.setting))
+				apply_setting(cfg, &k, lfirst(lc), &credentials);
 		}
 	mapping = tablescan_user_mapping_options(server, &has_mapping);
 	if (!has_mapping && !has_privs_of_role(tablescan_mapping_user(), ROLE_PG_READ_SERVER_FILES))
@@ -572,10 +545,10 @@ tablescan_storage_config(ForeignServer *server, ForeignTable *ft, const char *lo
 				 errhint("Create a user mapping with the role's keys (or FOR PUBLIC without keys for anonymous reads).")));
 	foreach(lc, mapping)
 	{
-		const StorageKey *k = find_key(((DefElem *) lfirst(lc))->defname);
+		StorageKey	k;
 
-		if (k && is_secret(k->setting))
-			apply_setting(cfg, k, lfirst(lc), &credentials);
+		if (find_key(((DefElem *) lfirst(lc))->defname, &k) && is_secret(k.setting))
+			apply_setting(cfg, &k, lfirst(lc), &credentials);
 	}
 	if (has_mapping && (cfg->access_key == NULL) != (cfg->secret_key == NULL))
 		ereport(ERROR,

@@ -408,6 +408,7 @@ typedef struct TsUpperPath
  * "kept of total" value as a List of two; tablescan_explain_print prints them.
  */
 extern List *tablescan_explain_properties(TsPlanState *ps);
+extern List *tablescan_explain_parallel_tasks(List *props, int ntasks);
 extern void tablescan_explain_print(List *props, struct ExplainState *es);
 /* "k of n" in text; "<label> Kept" / "<label> Total" integers in other formats */
 extern void tablescan_explain_kept_total(const char *label, int64 kept, int64 total,

@@ -24,12 +24,17 @@
 #define I32MAX INT32_MAX
 
 #define E(k, fb, t, al, lo, hi, d, sup, lay, fl, src) \
-	{k, fb, t, al, lo, hi, d, sup, lay, fl, src}
+	{k, fb, t, al, lo, hi, d, sup, lay, fl, src, TS_STORE_NONE}
+/* an object store key we act on: the setting st it gives (storage_options.c) */
+#define STORE(k, fb, t, d, fl, st, src) \
+	{k, fb, t, NULL, 0, 0, d, TS_OPT_ACTED, TS_LAYER_STORAGE, fl, src, st}
 /* a CoreOptions key a read does not depend on */
 #define CORE(k, t, d) E(k, NULL, t, NULL, 0, 0, d, TS_OPT_IGNORED, 0, 0, "CoreOptions")
 #define CORE_FB(k, fb, t, d) E(k, fb, t, NULL, 0, 0, d, TS_OPT_IGNORED, 0, 0, "CoreOptions")
 /* a CoreOptions key we ignore although a reader honouring it could return other rows */
 #define CORE_ROWS(k, t, d) E(k, NULL, t, NULL, 0, 0, d, TS_OPT_IGNORED_ROWS, 0, 0, "CoreOptions")
+/* a key a scan ignores and a stream (tablescan_changes, src/scan/stream.c) refuses when set */
+#define STREAM(k, t, d) E(k, NULL, t, NULL, 0, 0, d, TS_OPT_IGNORED, TS_LAYER_SCAN, TS_OPTF_STREAM, "CoreOptions")
 /* a key we act on */
 #define ACT(k, fb, t, al, lo, hi, d, lay, src) E(k, fb, t, al, lo, hi, d, TS_OPT_ACTED, lay, 0, src)
 
@@ -108,6 +113,35 @@ const ts_core_option ts_core_option_table[] = {
 	 * <table>/index: src/scan/deletion_vectors.c resolves their paths so.
 	 */
 	ACT("index-file-in-data-file-dir", NULL, TS_OPT_BOOL, NULL, 0, 0, "false", TS_LAYER_SCAN, "CoreOptions"),
+	/* file indexes prune files unless this is false (src/scan/index_prune.c) */
+	ACT("file-index.read.enabled", NULL, TS_OPT_BOOL, NULL, 0, 0, "true", TS_LAYER_SCAN, "CoreOptions"),
+	/*
+	 * Paimon 2.0's source-backed primary-key global indexes: the btree and
+	 * bitmap ones prune files (src/scan/pk_global_index.c); vector and
+	 * full-text ones serve other queries, and a read without them returns
+	 * the same rows.
+	 */
+	ACT("pk-btree.index.columns", NULL, TS_OPT_STRING, NULL, 0, 0, NULL, TS_LAYER_SCAN, "CoreOptions"),
+	ACT("pk-bitmap.index.columns", NULL, TS_OPT_STRING, NULL, 0, 0, NULL, TS_LAYER_SCAN, "CoreOptions"),
+	CORE("pk-vector.index.columns", TS_OPT_STRING, NULL),
+	CORE("pk-full-text.index.columns", TS_OPT_STRING, NULL),
+	E("fields.<field>.pk-btree.index.options", NULL, TS_OPT_STRING, NULL, 0, 0, NULL, TS_OPT_IGNORED, 0,
+	  TS_OPTF_PATTERN, "CoreOptions"),
+	E("fields.<field>.pk-bitmap.index.options", NULL, TS_OPT_STRING, NULL, 0, 0, NULL, TS_OPT_IGNORED, 0,
+	  TS_OPTF_PATTERN, "CoreOptions"),
+	/* which files hold a table's changes (src/scan/stream.c, incremental.c) */
+	ACT("changelog-producer", NULL, TS_OPT_ENUM, "none|input|full-compaction|lookup", 0, 0, "none", TS_LAYER_SCAN,
+		"CoreOptions"),
+	/* the FOREIGN TABLE option of a format table, file.format's fallback (src/scan/format_plan.c) */
+	E("format", NULL, TS_OPT_STRING, NULL, 0, 0, NULL, TS_OPT_ACTED, TS_LAYER_SCAN, TS_OPTF_INTERNAL, "tablescan_fdw"),
+	/* the consumer tablescan_changes() follows when none is given (src/fdw/changes.c) */
+	ACT("consumer-id", NULL, TS_OPT_STRING, NULL, 0, 0, NULL, TS_LAYER_FDW, "CoreOptions"),
+	/*
+	 * Set by tablescan_changes() on the reads of a stream (src/scan/stream.h),
+	 * never by a user: the files of the range are read unmerged.
+	 */
+	E("tablescan.stream-unmerged", NULL, TS_OPT_BOOL, NULL, 0, 0, "false", TS_OPT_ACTED, TS_LAYER_SCAN,
+	  TS_OPTF_INTERNAL, "tablescan_fdw"),
 
 	/*
 	 * ---- CoreOptions a read ignores, but honouring them could change the rows ----
@@ -155,7 +189,6 @@ const ts_core_option ts_core_option_table[] = {
 	CORE("file.suffix.include.compression", TS_OPT_BOOL, "false"),
 	CORE("file.block-size", TS_OPT_MEMORY, NULL),
 	CORE("file-index.in-manifest-threshold", TS_OPT_MEMORY, "500 B"),
-	CORE("file-index.read.enabled", TS_OPT_BOOL, "true"),
 	CORE("manifest.format", TS_OPT_STRING, "avro"),
 	CORE("manifest.compression", TS_OPT_STRING, "zstd"),
 	CORE("manifest.target-file-size", TS_OPT_MEMORY, "8 mb"),
@@ -176,7 +209,7 @@ const ts_core_option ts_core_option_table[] = {
 	CORE("snapshot.ignore-empty-commit", TS_OPT_BOOL, NULL),
 	CORE("continuous.discovery-interval", TS_OPT_DURATION, "10 s"),
 	CORE("scan.max-splits-per-task", TS_OPT_INT, "10"),
-	CORE("scan.bounded.watermark", TS_OPT_LONG, NULL),
+	STREAM("scan.bounded.watermark", TS_OPT_LONG, NULL),
 	CORE("scan.manifest.parallelism", TS_OPT_INT, NULL),
 	CORE("scan.plan-sort-partition", TS_OPT_BOOL, "false"),
 	CORE("ignore-update-before", TS_OPT_BOOL, "false"),
@@ -222,18 +255,17 @@ const ts_core_option ts_core_option_table[] = {
 	CORE("compaction.total-size-threshold", TS_OPT_MEMORY, NULL),
 	CORE("compaction.min.file-num", TS_OPT_INT, "5"),
 	CORE("compaction.delete-ratio-threshold", TS_OPT_DOUBLE, "0.2"),
-	CORE("changelog-producer", TS_OPT_ENUM, "none"),
 	CORE("changelog-producer.row-deduplicate", TS_OPT_BOOL, "false"),
 	CORE("changelog-producer.row-deduplicate-ignore-fields", TS_OPT_STRING, NULL),
-	CORE("streaming.read.snapshot.delay", TS_OPT_DURATION, NULL),
+	STREAM("streaming.read.snapshot.delay", TS_OPT_DURATION, NULL),
 	CORE("log.consistency", TS_OPT_ENUM, "transactional"),
 	CORE("log.changelog-mode", TS_OPT_ENUM, "auto"),
 	CORE("log.key.format", TS_OPT_STRING, "json"),
 	CORE("log.format", TS_OPT_STRING, "debezium-json"),
 	CORE("log.ignore-delete", TS_OPT_BOOL, "false"),
 	CORE("auto-create", TS_OPT_BOOL, "false"),
-	CORE("streaming-read-overwrite", TS_OPT_BOOL, "false"),
-	CORE("streaming-read-append-overwrite", TS_OPT_BOOL, "false"),
+	STREAM("streaming-read-overwrite", TS_OPT_BOOL, "false"),
+	STREAM("streaming-read-append-overwrite", TS_OPT_BOOL, "false"),
 	CORE("dynamic-partition-overwrite", TS_OPT_BOOL, "true"),
 	CORE("partition.expiration-strategy", TS_OPT_ENUM, "values-time"),
 	CORE("partition.expiration-time", TS_OPT_DURATION, NULL),
@@ -269,7 +301,6 @@ const ts_core_option ts_core_option_table[] = {
 	CORE("read.batch-size", TS_OPT_INT, "1024"),
 	CORE_FB("write.batch-size", "orc.write.batch-size", TS_OPT_INT, "1024"),
 	CORE("write.batch-memory", TS_OPT_MEMORY, "128 mb"),
-	CORE("consumer-id", TS_OPT_STRING, NULL),
 	CORE("consumer.expiration-time", TS_OPT_DURATION, NULL),
 	CORE("consumer.mode", TS_OPT_ENUM, "exactly-once"),
 	CORE("consumer.ignore-progress", TS_OPT_BOOL, "false"),
@@ -361,18 +392,17 @@ const ts_core_option ts_core_option_table[] = {
 
 	/*
 	 * ---- object stores: S3FileIO (s3.* mirrored to Hadoop's fs.s3a.*) and
-	 * OSSFileIO; read by the storage layer (src/fdw/storage_options.c when
+	 * OSSFileIO; read by the storage layer (src/fdw/storage_options.c, by
+ * the setting each gives; the keys it does not read are ignored) when
 	 * present).  Secrets belong in USER MAPPING only.
 	 */
-	E("s3.endpoint", NULL, TS_OPT_STRING, NULL, 0, 0, NULL, TS_OPT_IGNORED, TS_LAYER_STORAGE, 0, "S3FileIO"),
-	E("s3.region", NULL, TS_OPT_STRING, NULL, 0, 0, NULL, TS_OPT_IGNORED, TS_LAYER_STORAGE, 0, "S3FileIO"),
-	E("s3.path.style.access", NULL, TS_OPT_BOOL, NULL, 0, 0, "false", TS_OPT_IGNORED, TS_LAYER_STORAGE, 0, "S3FileIO"),
-	E("s3.access-key", "s3.access.key", TS_OPT_STRING, NULL, 0, 0, NULL, TS_OPT_IGNORED, TS_LAYER_STORAGE,
-	  TS_OPTF_SECRET, "S3FileIO"),
-	E("s3.secret-key", "s3.secret.key", TS_OPT_STRING, NULL, 0, 0, NULL, TS_OPT_IGNORED, TS_LAYER_STORAGE,
-	  TS_OPTF_SECRET, "S3FileIO"),
-	E("s3.session-token", "s3.session.token", TS_OPT_STRING, NULL, 0, 0, NULL, TS_OPT_IGNORED, TS_LAYER_STORAGE,
-	  TS_OPTF_SECRET, "S3FileIO"),
+	STORE("s3.endpoint", NULL, TS_OPT_STRING, NULL, 0, TS_STORE_ENDPOINT, "S3FileIO"),
+	STORE("s3.region", NULL, TS_OPT_STRING, NULL, 0, TS_STORE_REGION, "S3FileIO"),
+	STORE("s3.path.style.access", NULL, TS_OPT_BOOL, "false", 0, TS_STORE_PATH_STYLE, "S3FileIO"),
+	STORE("s3.access-key", "s3.access.key", TS_OPT_STRING, NULL, TS_OPTF_SECRET, TS_STORE_ACCESS_KEY, "S3FileIO"),
+	STORE("s3.secret-key", "s3.secret.key", TS_OPT_STRING, NULL, TS_OPTF_SECRET, TS_STORE_SECRET_KEY, "S3FileIO"),
+	STORE("s3.session-token", "s3.session.token", TS_OPT_STRING, NULL, TS_OPTF_SECRET, TS_STORE_SESSION_TOKEN,
+		  "S3FileIO"),
 	E("s3.connection.ssl.enabled", NULL, TS_OPT_BOOL, NULL, 0, 0, "true", TS_OPT_IGNORED, TS_LAYER_STORAGE, 0, "S3FileIO"),
 	E("s3.connection.maximum", NULL, TS_OPT_INT, NULL, 0, 0, NULL, TS_OPT_IGNORED, TS_LAYER_STORAGE, 0, "S3FileIO"),
 	E("s3.connection.timeout", NULL, TS_OPT_STRING, NULL, 0, 0, NULL, TS_OPT_IGNORED, TS_LAYER_STORAGE, 0, "S3FileIO"),
@@ -385,17 +415,13 @@ const ts_core_option ts_core_option_table[] = {
 	E("s3.aws.credentials.provider", NULL, TS_OPT_STRING, NULL, 0, 0, NULL, TS_OPT_REFUSED, TS_LAYER_STORAGE, 0,
 	  "S3FileIO"),
 	E("s3.assumed.role.arn", NULL, TS_OPT_STRING, NULL, 0, 0, NULL, TS_OPT_REFUSED, TS_LAYER_STORAGE, 0, "S3FileIO"),
-	E("fs.s3a.endpoint", NULL, TS_OPT_STRING, NULL, 0, 0, NULL, TS_OPT_IGNORED, TS_LAYER_STORAGE, 0, "S3AFileSystem"),
-	E("fs.s3a.endpoint.region", "fs.s3a.region", TS_OPT_STRING, NULL, 0, 0, NULL, TS_OPT_IGNORED, TS_LAYER_STORAGE, 0,
-	  "S3AFileSystem"),
-	E("fs.s3a.path.style.access", NULL, TS_OPT_BOOL, NULL, 0, 0, "false", TS_OPT_IGNORED, TS_LAYER_STORAGE, 0,
-	  "S3AFileSystem"),
-	E("fs.s3a.access.key", NULL, TS_OPT_STRING, NULL, 0, 0, NULL, TS_OPT_IGNORED, TS_LAYER_STORAGE, TS_OPTF_SECRET,
-	  "S3AFileSystem"),
-	E("fs.s3a.secret.key", NULL, TS_OPT_STRING, NULL, 0, 0, NULL, TS_OPT_IGNORED, TS_LAYER_STORAGE, TS_OPTF_SECRET,
-	  "S3AFileSystem"),
-	E("fs.s3a.session.token", NULL, TS_OPT_STRING, NULL, 0, 0, NULL, TS_OPT_IGNORED, TS_LAYER_STORAGE, TS_OPTF_SECRET,
-	  "S3AFileSystem"),
+	STORE("fs.s3a.endpoint", NULL, TS_OPT_STRING, NULL, 0, TS_STORE_ENDPOINT, "S3AFileSystem"),
+	STORE("fs.s3a.endpoint.region", "fs.s3a.region", TS_OPT_STRING, NULL, 0, TS_STORE_REGION, "S3AFileSystem"),
+	STORE("fs.s3a.path.style.access", NULL, TS_OPT_BOOL, "false", 0, TS_STORE_PATH_STYLE, "S3AFileSystem"),
+	STORE("fs.s3a.access.key", NULL, TS_OPT_STRING, NULL, TS_OPTF_SECRET, TS_STORE_ACCESS_KEY, "S3AFileSystem"),
+	STORE("fs.s3a.secret.key", NULL, TS_OPT_STRING, NULL, TS_OPTF_SECRET, TS_STORE_SECRET_KEY, "S3AFileSystem"),
+	STORE("fs.s3a.session.token", NULL, TS_OPT_STRING, NULL, TS_OPTF_SECRET, TS_STORE_SESSION_TOKEN,
+		  "S3AFileSystem"),
 	E("fs.s3a.connection.ssl.enabled", NULL, TS_OPT_BOOL, NULL, 0, 0, "true", TS_OPT_IGNORED, TS_LAYER_STORAGE, 0,
 	  "S3AFileSystem"),
 	E("fs.s3a.aws.credentials.provider", NULL, TS_OPT_STRING, NULL, 0, 0, NULL, TS_OPT_REFUSED, TS_LAYER_STORAGE, 0,
@@ -404,14 +430,25 @@ const ts_core_option ts_core_option_table[] = {
 	  "S3AFileSystem"),
 	E("fs.s3a.attempts.maximum", NULL, TS_OPT_INT, NULL, 0, 0, NULL, TS_OPT_IGNORED, TS_LAYER_STORAGE, 0,
 	  "S3AFileSystem"),
-	E("fs.oss.endpoint", NULL, TS_OPT_STRING, NULL, 0, 0, NULL, TS_OPT_IGNORED, TS_LAYER_STORAGE, 0, "OSSFileIO"),
-	E("fs.oss.region", NULL, TS_OPT_STRING, NULL, 0, 0, NULL, TS_OPT_IGNORED, TS_LAYER_STORAGE, 0, "OSSFileIO"),
-	E("fs.oss.accessKeyId", NULL, TS_OPT_STRING, NULL, 0, 0, NULL, TS_OPT_IGNORED, TS_LAYER_STORAGE, TS_OPTF_SECRET,
-	  "OSSFileIO"),
-	E("fs.oss.accessKeySecret", NULL, TS_OPT_STRING, NULL, 0, 0, NULL, TS_OPT_IGNORED, TS_LAYER_STORAGE, TS_OPTF_SECRET,
-	  "OSSFileIO"),
-	E("fs.oss.securityToken", NULL, TS_OPT_STRING, NULL, 0, 0, NULL, TS_OPT_IGNORED, TS_LAYER_STORAGE, TS_OPTF_SECRET,
-	  "OSSFileIO"),
+	STORE("fs.oss.endpoint", NULL, TS_OPT_STRING, NULL, 0, TS_STORE_ENDPOINT, "OSSFileIO"),
+	STORE("fs.oss.region", NULL, TS_OPT_STRING, NULL, 0, TS_STORE_REGION, "OSSFileIO"),
+	STORE("fs.oss.accessKeyId", NULL, TS_OPT_STRING, NULL, TS_OPTF_SECRET, TS_STORE_ACCESS_KEY, "OSSFileIO"),
+	STORE("fs.oss.accessKeySecret", NULL, TS_OPT_STRING, NULL, TS_OPTF_SECRET, TS_STORE_SECRET_KEY, "OSSFileIO"),
+	STORE("fs.oss.securityToken", NULL, TS_OPT_STRING, NULL, TS_OPTF_SECRET, TS_STORE_SESSION_TOKEN, "OSSFileIO"),
+	/*
+	 * Ours: the s3a.* short forms of the keys above, the CA file that
+	 * verifies the store's certificate, and where a role without a user
+	 * mapping gets keys (SERVER only).
+	 */
+	STORE("s3a.endpoint", NULL, TS_OPT_STRING, NULL, 0, TS_STORE_ENDPOINT, "tablescan_fdw"),
+	STORE("s3a.region", NULL, TS_OPT_STRING, NULL, 0, TS_STORE_REGION, "tablescan_fdw"),
+	STORE("s3a.path.style.access", NULL, TS_OPT_BOOL, "false", 0, TS_STORE_PATH_STYLE, "tablescan_fdw"),
+	STORE("s3a.access-key", NULL, TS_OPT_STRING, NULL, TS_OPTF_SECRET, TS_STORE_ACCESS_KEY, "tablescan_fdw"),
+	STORE("s3a.secret-key", NULL, TS_OPT_STRING, NULL, TS_OPTF_SECRET, TS_STORE_SECRET_KEY, "tablescan_fdw"),
+	STORE("s3a.session-token", NULL, TS_OPT_STRING, NULL, TS_OPTF_SECRET, TS_STORE_SESSION_TOKEN, "tablescan_fdw"),
+	STORE("ca_file", NULL, TS_OPT_STRING, NULL, TS_OPTF_PATH, TS_STORE_CA_FILE, "tablescan_fdw"),
+	{"credentials", NULL, TS_OPT_ENUM, "anonymous|environment", 0, 0, "anonymous", TS_OPT_ACTED, TS_LAYER_STORAGE,
+	0, "tablescan_fdw", TS_STORE_CREDENTIALS},
 
 	/* ---- catalogs: CatalogOptions, RESTCatalogOptions ---- */
 	E("warehouse", NULL, TS_OPT_STRING, NULL, 0, 0, NULL, TS_OPT_ACTED, TS_LAYER_FDW, TS_OPTF_PATH, "CatalogOptions"),
@@ -419,7 +456,10 @@ const ts_core_option ts_core_option_table[] = {
 	E("token", NULL, TS_OPT_STRING, NULL, 0, 0, NULL, TS_OPT_ACTED, TS_LAYER_FDW, TS_OPTF_SECRET, "RESTCatalogOptions"),
 	E("token.provider", NULL, TS_OPT_ENUM, "bear|dlf", 0, 0, NULL, TS_OPT_ACTED, TS_LAYER_FDW, 0,
 	  "RESTCatalogOptions"),
-	E("data-token.enabled", NULL, TS_OPT_BOOL, NULL, 0, 0, "false", TS_OPT_IGNORED, 0, 0, "RESTCatalogOptions"),
+	/* a server option, else the catalog's config (src/fdw/rest.c) */
+	E("data-token.enabled", NULL, TS_OPT_BOOL, NULL, 0, 0, "false", TS_OPT_ACTED, TS_LAYER_FDW, 0, "RESTCatalogOptions"),
+	/* the catalog's path prefix, from its config (src/scan/rest_catalog.c) */
+	E("prefix", NULL, TS_OPT_STRING, NULL, 0, 0, NULL, TS_OPT_ACTED, TS_LAYER_FDW, 0, "RESTCatalogInternalOptions"),
 	E("rest.client.connection-timeout", NULL, TS_OPT_DURATION, NULL, 0, 0, NULL, TS_OPT_IGNORED, 0, 0,
 	  "RESTCatalogOptions"),
 	E("rest.client.read-timeout", NULL, TS_OPT_DURATION, NULL, 0, 0, NULL, TS_OPT_IGNORED, 0, 0, "RESTCatalogOptions"),
@@ -497,6 +537,24 @@ ts_core_option_find(const char *key)
 	return pattern;
 }
 
+/* the last key read that the registry lacks (for tests: only a bug of ours writes it) */
+static char unregistered_read[128];
+
+bool
+ts_core_option_readable(const char *key)
+{
+	if (key != NULL && ts_core_option_find(key) != NULL)
+		return true;
+	snprintf(unregistered_read, sizeof(unregistered_read), "%s", key ? key : "(null)");
+	return false;
+}
+
+const char *
+ts_core_option_unregistered_read(void)
+{
+	return unregistered_read[0] ? unregistered_read : NULL;
+}
+
 /* Levenshtein distance, insert / delete / substitute cost 1 (as PostgreSQL's). */
 static int
 levenshtein(const char *a, const char *b)
@@ -553,7 +611,7 @@ ts_core_option_closest(const char *key, bool secrets, const char *const *extra)
 		const ts_core_option *o = &ts_core_option_table[i];
 		int			d;
 
-		if ((o->flags & TS_OPTF_PATTERN) || (secrets && !(o->flags & TS_OPTF_SECRET)))
+		if ((o->flags & (TS_OPTF_PATTERN | TS_OPTF_INTERNAL)) || (secrets && !(o->flags & TS_OPTF_SECRET)))
 			continue;
 		d = key_distance(key, klen, o->key);
 		if (d < best_d)
@@ -681,13 +739,15 @@ static const char *
 lookup(ts_option_getter get, const void *arg, const char *key)
 {
 	const ts_core_option *o;
-	const char *v = get(arg, key);
+	const char *v;
 	char		fb[128];
 
-	if (v != NULL)
+	if (!ts_core_option_readable(key))
+		return NULL;
+	if ((v = get(arg, key)) != NULL)
 		return v;
 	o = ts_core_option_find(key);
-	if (o == NULL || o->fallback == NULL)
+	if (o->fallback == NULL)
 		return NULL;
 	for (const char *p = o->fallback; p && *p;)
 	{
@@ -760,7 +820,7 @@ ts_core_options_parse(ts_core_options *out, ts_option_getter get, const void *ar
 		parse_bool(get, arg, TS_OPT_DELETION_VECTORS, false, &out->deletion_vectors, err) &&
 		parse_bool(get, arg, TS_OPT_DV_MERGE_ON_READ, false, &out->dv_merge_on_read, err) &&
 		parse_bool(get, arg, TS_OPT_SEQUENCE_SNAPSHOT_ORDERING, false, &out->sequence_snapshot_ordering, err) &&
-		parse_bool(get, arg, "ignore-delete", false, &out->ignore_delete, err) &&
+		parse_bool(get, arg, TS_OPT_IGNORE_DELETE, false, &out->ignore_delete, err) &&
 		parse_bool(get, arg, TS_OPT_PARTITION_LEGACY_NAME, true, &out->partition_legacy_name, err);
 }
 

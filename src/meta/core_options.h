@@ -59,6 +59,14 @@
 #define TS_OPT_CHANGELOG_PRODUCER "changelog-producer"
 #define TS_OPT_FILE_INDEX_READ_ENABLED "file-index.read.enabled"
 #define TS_OPT_INDEX_FILE_IN_DATA_FILE_DIR "index-file-in-data-file-dir"
+#define TS_OPT_CONSUMER_ID "consumer-id"
+#define TS_OPT_PK_BTREE_INDEX_COLUMNS "pk-btree.index.columns"
+#define TS_OPT_PK_BITMAP_INDEX_COLUMNS "pk-bitmap.index.columns"
+#define TS_OPT_BUCKET_KEY "bucket-key"
+/* REST catalogs (src/fdw/rest.c, src/scan/rest_catalog.c) */
+#define TS_OPT_TOKEN_PROVIDER "token.provider"
+#define TS_OPT_DATA_TOKEN_ENABLED "data-token.enabled"
+#define TS_OPT_REST_PREFIX "prefix"
 /* merge on read (src/read/merge.c) */
 #define TS_OPT_SEQUENCE_FIELD "sequence.field"
 #define TS_OPT_SEQUENCE_FIELD_SORT_ORDER "sequence.field.sort-order"
@@ -114,6 +122,27 @@ typedef enum ts_opt_support
 #define TS_OPTF_SECRET		0x01	/* USER MAPPING only; never shown */
 #define TS_OPTF_PATH		0x02	/* names files: needs pg_read_server_files */
 #define TS_OPTF_PATTERN		0x04	/* key has a <placeholder> part */
+#define TS_OPTF_INTERNAL	0x08	/* set by the extension itself: not a user's registry key */
+#define TS_OPTF_STREAM		0x10	/* ignored by a scan, refused by a stream when set */
+
+/*
+ * The object store setting a key gives (src/fdw/storage_options.c).  The
+ * keys of one setting are aliases of each other (s3.endpoint,
+ * fs.s3a.endpoint, s3a.endpoint, fs.oss.endpoint...); the first in the
+ * table is the one documented.
+ */
+typedef enum ts_opt_store
+{
+	TS_STORE_NONE = 0,
+	TS_STORE_ENDPOINT,
+	TS_STORE_REGION,
+	TS_STORE_PATH_STYLE,
+	TS_STORE_CA_FILE,
+	TS_STORE_CREDENTIALS,		/* 'anonymous' | 'environment' (no user mapping) */
+	TS_STORE_ACCESS_KEY,
+	TS_STORE_SECRET_KEY,
+	TS_STORE_SESSION_TOKEN
+} ts_opt_store;
 
 typedef struct ts_core_option
 {
@@ -128,6 +157,7 @@ typedef struct ts_core_option
 	uint8_t		layers;
 	uint8_t		flags;
 	const char *source;			/* the Java class that defines it */
+	ts_opt_store store;			/* object store keys: the setting it gives */
 } ts_core_option;
 
 /* The whole registry (ts_core_option_count entries). */
@@ -139,6 +169,17 @@ extern const int ts_core_option_count;
  * ("fields.<field>.aggregate-function").  NULL if Paimon defines no such key.
  */
 const ts_core_option *ts_core_option_find(const char *key);
+
+/*
+ * May code read key?  True when the registry has it (exact, fallback or
+ * pattern).  The option accessors of every layer (ts_plan_option,
+ * ts_read_option, ts_schema_option, ts_rest_option, the text readers') ask
+ * first and read a key the registry lacks as unset: a key is never acted on
+ * without an entry saying so.  ts_core_option_unregistered_read() names the
+ * last key refused (NULL: none), for tests.
+ */
+bool		ts_core_option_readable(const char *key);
+const char *ts_core_option_unregistered_read(void);
 
 /*
  * The key closest to key (Levenshtein; the start of a key counts as close)

@@ -990,8 +990,8 @@ schema_from_json(ts_schema *s, const cJSON *root, const char *what, ts_err *err)
 	}
 
 	/* read-time compatibility defaults (SchemaSerializer) */
-	if (s->version <= 1 && ts_schema_option(s, "bucket") == NULL &&
-		!add_option(s, "bucket", "1", err))
+	if (s->version <= 1 && ts_schema_option(s, TS_OPT_BUCKET) == NULL &&
+		!add_option(s, TS_OPT_BUCKET, "1", err))
 		return false;
 	if (s->version <= 2 && ts_schema_option(s, TS_OPT_FILE_FORMAT) == NULL &&
 		!add_option(s, TS_OPT_FILE_FORMAT, "orc", err))
@@ -1192,6 +1192,8 @@ ts_schema_list_ids(const char *branch_root, int64_t **ids, int *count, ts_err *e
 const char *
 ts_schema_option(const ts_schema *s, const char *key)
 {
+	if (!ts_core_option_readable(key))
+		return NULL;
 	for (int i = 0; i < s->noptions; i++)
 		if (strcmp(s->option_keys[i], key) == 0)
 			return s->option_values[i];
@@ -1265,7 +1267,7 @@ ts_schema_trimmed_primary_keys(const ts_schema *s, int **field_indexes, int *n, 
 bool
 ts_schema_bucket_keys(const ts_schema *s, int **field_indexes, int *n, ts_err *err)
 {
-	const char *bk = ts_schema_option(s, "bucket-key");
+	const char *bk = ts_schema_option(s, TS_OPT_BUCKET_KEY);
 	int		   *arr;
 	int			k = 0,
 				cap;

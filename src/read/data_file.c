@@ -451,12 +451,7 @@ ts_data_file_open_rows(ts_plan *plan, const ts_split *split, const ts_scan_file 
 				ts_error_nomem(err, NULL);
 				goto fail;
 			}
-			for (int i = 0; i < plan->noptions; i++)
-			{
-				r->opt_keys[i] = plan->options[i].key;
-				r->opt_values[i] = plan->options[i].value;
-			}
-			opts.ntext_options = plan->noptions;
+			opts.ntext_options = ts_read_text_options(plan, r->opt_keys, r->opt_values);
 			opts.text_option_keys = r->opt_keys;
 			opts.text_option_values = r->opt_values;
 		}

@@ -210,12 +210,7 @@ ts_plan_text_file_reads_in_parts(const ts_plan *plan, const ts_scan_file *file)
 	if (plan->noptions > 64)
 		return false;
 	memset(&o, 0, sizeof(o));
-	for (int i = 0; i < plan->noptions; i++)
-	{
-		keys[i] = plan->options[i].key;
-		values[i] = plan->options[i].value;
-	}
-	o.ntext_options = plan->noptions;
+	o.ntext_options = ts_read_text_options(plan, keys, values);
 	o.text_option_keys = keys;
 	o.text_option_values = values;
 	return ts_text_file_reads_in_parts(file->format, file->path, &o);

@@ -49,6 +49,12 @@ bool		ts_value_copy(ts_value *dst, const ts_value *src, const ts_type *t,
 /* Merged option lookup over plan->options (NULL if absent). */
 const char *ts_read_option(const ts_plan *plan, const char *key);
 bool		ts_read_option_bool(const ts_plan *plan, const char *key, bool dflt);
+/*
+ * The plan's options a text format reader may read (keys[0..n) /
+ * values[0..n), at most plan->noptions): the registry's format-layer keys
+ * only, so a reader never acts on a key the registry lacks.  Returns n.
+ */
+int			ts_read_text_options(const ts_plan *plan, const char **keys, const char **values);
 
 /* ---- data_file.c ------------------------------------------------------ */
 

@@ -107,6 +107,8 @@ ts_read_option(const ts_plan *plan, const char *key)
 {
 	const char *v = NULL;
 
+	if (!ts_core_option_readable(key))
+		return NULL;
 	/* later entries win (plan->options is merged; be safe anyway) */
 	for (int i = 0; i < plan->noptions; i++)
 		if (plan->options[i].key && strcmp(plan->options[i].key, key) == 0)
@@ -118,6 +120,23 @@ ts_read_option(const ts_plan *plan, const char *key)
 				v = plan->schema->option_values[i];
 	}
 	return v;
+}
+
+int
+ts_read_text_options(const ts_plan *plan, const char **keys, const char **values)
+{
+	int			n = 0;
+
+	for (int i = 0; i < plan->noptions; i++)
+	{
+		const ts_core_option *o = plan->options[i].key ? ts_core_option_find(plan->options[i].key) : NULL;
+
+		if (o == NULL || !(o->layers & TS_LAYER_FORMAT))
+			continue;
+		keys[n] = plan->options[i].key;
+		values[n++] = plan->options[i].value;
+	}
+	return n;
 }
 
 bool

@@ -171,6 +171,8 @@ snapshot_at_or_before(const char *branch_root, int64_t t, int64_t *id, ts_err *e
 static const char *
 ctx_option(const ts_scan_context *ctx, const char *key)
 {
+	if (!ts_core_option_readable(key))
+		return NULL;
 	for (int i = ctx->noptions - 1; i >= 0; i--)
 		if (ctx->options[i].key && strcmp(ctx->options[i].key, key) == 0)
 			return ctx->options[i].value;

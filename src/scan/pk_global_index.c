@@ -480,8 +480,8 @@ scan_pk_global_index(ts_plan *plan, scan_state *st, const ts_scan_context *ctx, 
 	memset(&g, 0, sizeof(g));
 	g.plan = plan;
 	g.st = st;
-	add_definitions(&g, "pk-btree.index.columns", "btree");
-	add_definitions(&g, "pk-bitmap.index.columns", "bitmap");
+	add_definitions(&g, TS_OPT_PK_BTREE_INDEX_COLUMNS, "btree");
+	add_definitions(&g, TS_OPT_PK_BITMAP_INDEX_COLUMNS, "bitmap");
 	if (g.ndefs == 0)
 		return true;
 	if (!scan_read_index_manifest(plan, &entries, &n, NULL, err))

@@ -327,7 +327,7 @@ ts_rest_connect(ts_rest_catalog *c, const char *uri, const char *warehouse,
 	if (!ok)
 		return false;
 	{
-		const char *prefix = ts_rest_option(c, "prefix");
+		const char *prefix = ts_rest_option(c, TS_OPT_REST_PREFIX);
 		char	   *enc = prefix && *prefix ? ts_url_encode(prefix) : ts_strdup("");
 
 		if (enc == NULL)
@@ -352,6 +352,8 @@ ts_rest_disconnect(ts_rest_catalog *c)
 const char *
 ts_rest_option(const ts_rest_catalog *c, const char *key)
 {
+	if (!ts_core_option_readable(key))
+		return NULL;
 	for (int i = 0; i < c->noptions; i++)
 		if (strcmp(c->options[i].key, key) == 0)
 			return c->options[i].value;

@@ -25,6 +25,8 @@ ts_plan_option(const ts_plan *plan, const char *key)
 {
 	int			i;
 
+	if (!ts_core_option_readable(key))
+		return NULL;
 	for (i = plan->noptions - 1; i >= 0; i--)
 		if (strcmp(plan->options[i].key, key) == 0)
 			return plan->options[i].value;
@@ -47,6 +49,8 @@ ctx_option(const ts_scan_context *ctx, const char *key)
 {
 	int			i;
 
+	if (!ts_core_option_readable(key))
+		return NULL;
 	for (i = ctx->noptions - 1; i >= 0; i--)
 		if (ctx->options[i].key && strcmp(ctx->options[i].key, key) == 0)
 			return ctx->options[i].value;

@@ -7,8 +7,11 @@
  * key and <placeholder> pattern, the "did you mean" of misspelt keys
  * ("scan.snapshotid", "scan.snapshot_id", "scan.tag"), value checks as Java
  * parses them, secrets flagged, and parsing the options of a scan.
+ * The object store keys: each alias gives its setting, secrets are the
+ * keys, a key only the extension sets is flagged.  Reads through the
+ * registry: a key it lacks reads as unset and is named.
  * README: every Paimon key its tables document is a registry key, and every
- * key we act on is documented.  Run with --readme to print the rows of the
+ * key we act on is documented (object store keys in "Object stores").  Run with --readme to print the rows of the
  * README's "Paimon options read" table from the registry.
  */
 #include "unit.h"
@@ -201,6 +204,86 @@ test_values(void **state)
 	}
 }
 
+/* The object store keys: every alias gives its setting; secrets are keys. */
+static void
+test_store_keys(void **state)
+{
+	static const struct
+	{
+		const char *key;
+		ts_opt_store store;
+	}			aliases[] = {
+		{"s3.endpoint", TS_STORE_ENDPOINT}, {"s3a.endpoint", TS_STORE_ENDPOINT},
+		{"fs.s3a.endpoint", TS_STORE_ENDPOINT}, {"fs.oss.endpoint", TS_STORE_ENDPOINT},
+		{"s3.region", TS_STORE_REGION}, {"s3a.region", TS_STORE_REGION},
+		{"fs.s3a.endpoint.region", TS_STORE_REGION}, {"fs.s3a.region", TS_STORE_REGION},
+		{"fs.oss.region", TS_STORE_REGION},
+		{"s3.path.style.access", TS_STORE_PATH_STYLE}, {"s3a.path.style.access", TS_STORE_PATH_STYLE},
+		{"fs.s3a.path.style.access", TS_STORE_PATH_STYLE},
+		{"ca_file", TS_STORE_CA_FILE}, {"credentials", TS_STORE_CREDENTIALS},
+		{"s3.access-key", TS_STORE_ACCESS_KEY}, {"s3a.access-key", TS_STORE_ACCESS_KEY},
+		{"s3.access.key", TS_STORE_ACCESS_KEY}, {"fs.s3a.access.key", TS_STORE_ACCESS_KEY},
+		{"fs.oss.accessKeyId", TS_STORE_ACCESS_KEY},
+		{"s3.secret-key", TS_STORE_SECRET_KEY}, {"s3a.secret-key", TS_STORE_SECRET_KEY},
+		{"s3.secret.key", TS_STORE_SECRET_KEY}, {"fs.s3a.secret.key", TS_STORE_SECRET_KEY},
+		{"fs.oss.accessKeySecret", TS_STORE_SECRET_KEY},
+		{"s3.session-token", TS_STORE_SESSION_TOKEN}, {"s3a.session-token", TS_STORE_SESSION_TOKEN},
+		{"s3.session.token", TS_STORE_SESSION_TOKEN}, {"fs.s3a.session.token", TS_STORE_SESSION_TOKEN},
+		{"fs.oss.securityToken", TS_STORE_SESSION_TOKEN},
+	};
+	int			nstore = 0;
+
+	(void) state;
+	for (size_t i = 0; i < sizeof(aliases) / sizeof(aliases[0]); i++)
+	{
+		const ts_core_option *o = ts_core_option_find(aliases[i].key);
+		bool		secret = aliases[i].store == TS_STORE_ACCESS_KEY ||
+			aliases[i].store == TS_STORE_SECRET_KEY || aliases[i].store == TS_STORE_SESSION_TOKEN;
+
+		if (o == NULL || o->store != aliases[i].store)
+			fail_msg("\"%s\" does not give its object store setting", aliases[i].key);
+		assert_int_equal(o->support, TS_OPT_ACTED);
+		assert_true(o->layers & TS_LAYER_STORAGE);
+		assert_int_equal((o->flags & TS_OPTF_SECRET) != 0, secret);
+	}
+	/* no other key gives a setting (the list above is every alias) */
+	for (int i = 0; i < ts_core_option_count; i++)
+	{
+		const ts_core_option *o = &ts_core_option_table[i];
+
+		nstore += o->store != TS_STORE_NONE;
+		/* a storage key we act on gives a setting: nothing acted on without one */
+		if ((o->layers & TS_LAYER_STORAGE) && o->support == TS_OPT_ACTED && o->store == TS_STORE_NONE)
+			fail_msg("storage key \"%s\" is acted on but gives no setting", o->key);
+	}
+	assert_int_equal(nstore, 25);	/* the list above less its 4 Java fallback keys */
+	/* what the storage layer does not read stays ignored; providers refused */
+	assert_int_equal(ts_core_option_find("s3.connection.maximum")->support, TS_OPT_IGNORED);
+	assert_int_equal(ts_core_option_find("s3.aws.credentials.provider")->support, TS_OPT_REFUSED);
+	/* acted on now, no longer marked ignored */
+	assert_int_equal(ts_core_option_find("data-token.enabled")->support, TS_OPT_ACTED);
+	assert_int_equal(ts_core_option_find("file-index.read.enabled")->support, TS_OPT_ACTED);
+	assert_int_equal(ts_core_option_find("pk-btree.index.columns")->support, TS_OPT_ACTED);
+	assert_int_equal(ts_core_option_find("pk-vector.index.columns")->support, TS_OPT_IGNORED);
+	/* set by the extension only: flagged, never a suggestion */
+	assert_true(ts_core_option_find("tablescan.stream-unmerged")->flags & TS_OPTF_INTERNAL);
+	assert_null(ts_core_option_closest("tablescan.stream-unmergd", false, NULL));
+}
+
+/* Reads through the registry: a key it lacks reads as unset, and is named. */
+static void
+test_readable(void **state)
+{
+	(void) state;
+	assert_true(ts_core_option_readable("scan.snapshot-id"));
+	assert_true(ts_core_option_readable("fields.price.aggregate-function"));
+	assert_true(ts_core_option_readable("first-row.ignore-delete"));
+	assert_null(ts_core_option_unregistered_read());
+	assert_false(ts_core_option_readable("scan.snapshotid"));
+	assert_string_equal(ts_core_option_unregistered_read(), "scan.snapshotid");
+	assert_false(ts_core_option_readable(NULL));
+}
+
 typedef struct kv
 {
 	const char *k;
@@ -366,9 +449,38 @@ test_readme(void **state)
 	{
 		const ts_core_option *o = &ts_core_option_table[i];
 
+		if (o->store != TS_STORE_NONE || (o->flags & TS_OPTF_INTERNAL))
+			continue;			/* below; never a user's */
 		if ((o->support == TS_OPT_ACTED || o->support == TS_OPT_REFUSED) &&
 			!fdw_option(o->key) && !documented(sec, o->key))
 			fail_msg("README's options do not document \"%s\", which we act on", o->key);
+	}
+	if (end)
+		*end = '\n';
+	/* the object store keys, every alias, in the section "Object stores" */
+	sec = strstr(readme, "\n## Object stores");
+	assert_non_null(sec);
+	end = strstr(sec + 1, "\n## ");
+	if (end)
+		*end = '\0';
+	for (int i = 0; i < ts_core_option_count; i++)
+	{
+		const ts_core_option *o = &ts_core_option_table[i];
+		char		fb[128];
+
+		if (o->store == TS_STORE_NONE)
+			continue;
+		if (!documented(sec, o->key))
+			fail_msg("README's \"Object stores\" does not document \"%s\"", o->key);
+		for (const char *p = o->fallback; p && *p;)
+		{
+			size_t		n = strcspn(p, "|");
+
+			snprintf(fb, sizeof(fb), "%.*s", (int) n, p);
+			if (!documented(sec, fb))
+				fail_msg("README's \"Object stores\" does not document \"%s\"", fb);
+			p = p[n] ? p + n + 1 : NULL;
+		}
 	}
 	free(readme);
 }
@@ -410,8 +522,9 @@ print_readme_rows(void)
 		const ts_core_option *o = &ts_core_option_table[i];
 		char		layers[64] = "";
 
-		if ((o->support != TS_OPT_ACTED && o->support != TS_OPT_REFUSED) || fdw_option(o->key))
-			continue;
+		if ((o->support != TS_OPT_ACTED && o->support != TS_OPT_REFUSED) || fdw_option(o->key) ||
+			o->store != TS_STORE_NONE || (o->flags & TS_OPTF_INTERNAL))
+			continue;			/* object store keys: their own table; internal ones: none */
 		for (int b = 0; b < 6; b++)
 			if (o->layers & (1 << b))
 				snprintf(layers + strlen(layers), sizeof(layers) - strlen(layers), "%s%s",
@@ -443,6 +556,8 @@ main(int argc, char **argv)
 		cmocka_unit_test(test_find),
 		cmocka_unit_test(test_closest),
 		cmocka_unit_test(test_values),
+		cmocka_unit_test(test_store_keys),
+		cmocka_unit_test(test_readable),
 		cmocka_unit_test(test_parse),
 		cmocka_unit_test(test_readme),
 	};
