@@ -1338,6 +1338,17 @@ test_csv_part_starts(void **state)
 		int64_t		starts[4];
 		ts_err		err = {0};
 
+		/*
+		 * The answers are kept by path, size and modification time: a file
+		 * written again with another size is read again.
+		 */
+		write_text(tpath("again.csv"), "a,\"1\n2\n3\n4\n5\n6\n7\n");
+		assert_int_equal(ts_csv_part_starts(tpath("again.csv"), NULL, 2, starts, &err), 1);
+		assert_int_equal(ts_csv_part_starts(tpath("again.csv"), NULL, 2, starts, &err), 1);
+		write_text(tpath("again.csv"), "a,\"1\"\n2\n3\n4\n5\n6\n7\n");
+		assert_int_equal(ts_csv_part_starts(tpath("again.csv"), NULL, 2, starts, &err), 2);
+		assert_int_equal(starts[1], strlen("a,\"1\"\n2\n3\n"));	/* nominal 9 */
+
 		/* an object on a store, a compressed file: not cut, nothing read */
 		assert_int_equal(ts_csv_part_starts("s3://bucket/t/part-0.csv", NULL, 4, starts, &err), 1);
 		assert_int_equal(ts_csv_part_starts(tpath("none.csv.gz"), NULL, 4, starts, &err), 1);

@@ -4,7 +4,8 @@
  *
  * Owns: the pass that finds, for each nominal cut of a local uncompressed
  * CSV file (size / nparts * k), the first record start at or after it, and
- * a small per-process cache of its answers.  A record starts after a line
+ * a small per-process cache of its answers (by path, size, modification
+ * time, syntax and number of parts).  A record starts after a line
  * break that is not inside a quoted field, and whether one is depends on
  * every byte before it: the pass reads the file from its first byte up to
  * the last cut, in large blocks, by the reader's own rules (csv_reader.c,
@@ -185,15 +186,22 @@ follow_block(cut_pass *c, const uint8_t *p, size_t n, int64_t base)
 
 /* ---- the per-process cache ------------------------------------------ */
 
+/*
+ * Static: the answers outlive every query's memory.  A file with a longer
+ * path or more parts is not kept.
+ */
+#define CACHE_PATH_MAX 1024
+#define CACHE_STARTS_MAX 256
+
 typedef struct cut_cache_entry
 {
-	char	   *path;			/* NULL: a free slot */
+	char		path[CACHE_PATH_MAX];	/* "": a free slot */
 	int64_t		size;
 	int64_t		mtime_ns;
 	ts_csv_syntax syn;
 	int			nparts;
 	int			nstarts;
-	int64_t    *starts;
+	int64_t		starts[CACHE_STARTS_MAX];
 } cut_cache_entry;
 
 static cut_cache_entry cut_cache[CACHE_SLOTS];
@@ -206,7 +214,7 @@ cache_find(const char *path, int64_t size, int64_t mtime_ns, const ts_csv_syntax
 	{
 		cut_cache_entry *e = &cut_cache[i];
 
-		if (e->path && e->size == size && e->mtime_ns == mtime_ns && e->nparts == nparts &&
+		if (e->path[0] && e->size == size && e->mtime_ns == mtime_ns && e->nparts == nparts &&
 			e->syn.delim == syn->delim && e->syn.quote == syn->quote &&
 			e->syn.escape == syn->escape && strcmp(e->path, path) == 0)
 			return e;
@@ -219,20 +227,17 @@ cache_store(const char *path, int64_t size, int64_t mtime_ns, const ts_csv_synta
 			int nparts, const int64_t *starts, int nstarts)
 {
 	cut_cache_entry *e = &cut_cache[cut_cache_next];
-	char	   *p = ts_strdup(path);
-	int64_t    *s = ts_malloc(sizeof(int64_t) * (size_t) nstarts);
 
-	if (p == NULL || s == NULL)
-	{
-		ts_free(p);
-		ts_free(s);
+	if (strlen(path) >= CACHE_PATH_MAX || nstarts > CACHE_STARTS_MAX)
 		return;					/* not kept: computed again next time */
-	}
 	cut_cache_next = (cut_cache_next + 1) % CACHE_SLOTS;
-	ts_free(e->path);
-	ts_free(e->starts);
-	memcpy(s, starts, sizeof(int64_t) * (size_t) nstarts);
-	*e = (cut_cache_entry) {p, size, mtime_ns, *syn, nparts, nstarts, s};
+	strcpy(e->path, path);
+	e->size = size;
+	e->mtime_ns = mtime_ns;
+	e->syn = *syn;
+	e->nparts = nparts;
+	e->nstarts = nstarts;
+	memcpy(e->starts, starts, sizeof(int64_t) * (size_t) nstarts);
 }
 
 /* ---- the entry point ------------------------------------------------- */
