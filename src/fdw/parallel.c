@@ -409,7 +409,8 @@ tablescan_parallel_tasks(TsParallelScan *ps, bool publish, const ts_plan *plan,
 	tasks = palloc(sizeof(TsParallelTask) * Max(n, 1));
 	for (int t = 0; t < n; t++)
 		sized[t].order = t;
-	qsort(sized, n, sizeof(SizedTask), cmp_sized_task);
+	if (n > 1)
+		qsort(sized, n, sizeof(SizedTask), cmp_sized_task);
 	for (int t = 0; t < n; t++)
 		tasks[t] = sized[t].task;
 	if (sized)
