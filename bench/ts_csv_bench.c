@@ -6,12 +6,17 @@
  * USAGE
  *   ts_csv_bench gen ROWS FILE      write ROWS rows of the benchmark shape
  *   ts_csv_bench read FILE [START END] [key=value]...
+ *   ts_csv_bench starts FILE NPARTS
  *
  * The shape: id INT, big BIGINT, amount DECIMAL(18,4), s STRING, day DATE,
  * ts TIMESTAMP(6); every seventh value of a column but id is empty (NULL).
  * read folds every value into a checksum (so nothing is optimized away)
  * and prints rows, checksum, seconds and MB/s; START END read that byte
- * range as a parallel task would; key=value pairs are CSV options.
+ * range as a parallel task would (a CSV part starts at a record); key=value
+ * pairs are CSV options.  starts times the pass that finds where a parallel
+ * scan may cut the file into NPARTS parts (ts_csv_part_starts, the first
+ * call of the process: nothing cached) and prints the parts, seconds and
+ * MB/s.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -183,6 +188,40 @@ read_file(const char *path, int argc, char **argv)
 	return 0;
 }
 
+static int
+part_starts(const char *path, int nparts)
+{
+	int64_t    *starts = calloc(nparts > 0 ? nparts : 1, sizeof(int64_t));
+	ts_err		err;
+	double		t0;
+	int			n;
+	FILE	   *f = fopen(path, "r");
+	long		size;
+
+	memset(&err, 0, sizeof(err));
+	if (starts == NULL || f == NULL || fseek(f, 0, SEEK_END) != 0)
+	{
+		perror(path);
+		return 1;
+	}
+	size = ftell(f);
+	fclose(f);
+	t0 = now();
+	n = ts_csv_part_starts(path, NULL, nparts, starts, &err);
+	if (n < 0)
+	{
+		fprintf(stderr, "ts_csv_bench: %s\n", err.msg);
+		return 1;
+	}
+	{
+		double		s = now() - t0;
+
+		printf("parts %d seconds %.3f MB/s %.1f\n", n, s, size / 1e6 / s);
+	}
+	free(starts);
+	return 0;
+}
+
 int
 main(int argc, char **argv)
 {
@@ -190,6 +229,8 @@ main(int argc, char **argv)
 		return gen(atol(argv[2]), argv[3]);
 	if (argc >= 3 && strcmp(argv[1], "read") == 0)
 		return read_file(argv[2], argc - 3, argv + 3);
-	fprintf(stderr, "usage: ts_csv_bench gen ROWS FILE | read FILE [START END] [key=value]...\n");
+	if (argc == 4 && strcmp(argv[1], "starts") == 0)
+		return part_starts(argv[2], atoi(argv[3]));
+	fprintf(stderr, "usage: ts_csv_bench gen ROWS FILE | read FILE [START END] [key=value]... | starts FILE NPARTS\n");
 	return 2;
 }

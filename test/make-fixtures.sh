@@ -395,7 +395,11 @@ printf 'ok 1\nnul \000 x\n' > "$OUT/formattable/nul_text/part-0.text"
 # day 2024-01-01 + i%365, lines ending \r\n for i%3 = 0 else \n, and a
 # gzip file of rows 20000..20099 (read whole); split_json {"id":i,"s":"j_<i>"};
 # split_text 't_<i>' ending \n, \r\n or \r by i%3; split_multiline as
-# split_csv but row 10000's name holds a line break (quoted).
+# split_csv but with records spanning lines everywhere: for i%7 = 3 the
+# name 'l"<i>"' LF 'break' (quoted, quotes doubled, the break \n for odd i
+# else \r\n), for i%7 = 5 'e"<i>' LF 'z' (quoted, the quote escaped \",
+# so its first line holds an even number of quotes), for i%7 = 6 'q"<i>'
+# (unquoted: a quote inside a field is text).
 python3 - "$OUT/formattable" <<'PY'
 import datetime, gzip, os, sys
 root = sys.argv[1]
@@ -415,9 +419,17 @@ with open(os.path.join(root, "split_json", "part-0.json"), "w", newline="") as f
     f.write("".join('{"id":%d,"s":"j_%d"}\n' % (i, i) for i in range(20000)))
 with open(os.path.join(root, "split_text", "part-0.text"), "w", newline="") as f:
     f.write("".join("t_%d%s" % (i, ("\n", "\r\n", "\r")[i % 3]) for i in range(20000)))
+def multiline_name(i):
+    if i % 7 == 3:
+        return '"l""%d""%sbreak"' % (i, "\n" if i % 2 else "\r\n")
+    if i % 7 == 5:
+        return '"e\\"%d\nz"' % i
+    if i % 7 == 6:
+        return 'q"%d' % i
+    return None
 with open(os.path.join(root, "split_multiline", "part-0.csv"), "w", newline="") as f:
     f.write("id,name,amount,day\n" + "".join(
-        csv_line(i, '"line\nbreak"' if i == 10000 else None) for i in range(20000)))
+        csv_line(i, multiline_name(i)) for i in range(20000)))
 PY
 chmod -R a+rX "$OUT"
 echo "format-table fixtures written to $OUT/formattable and $W/ft.db"

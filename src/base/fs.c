@@ -36,6 +36,7 @@ struct ts_file
 	bool		remote;			/* an object: fd is -1, reads are ranged GETs */
 	int			fd;
 	int64_t		size;
+	int64_t		mtime_ns;		/* local files: last modification (fstat at open) */
 	char	   *path;
 	const uint8_t *mem;			/* a remote file read whole, or NULL: reads copy */
 	bool		mem_owned;		/* mem is ts_malloc'd here (else a prefetch set's) */
@@ -94,6 +95,7 @@ new_file(const char *path, bool remote, int fd, int64_t size, ts_err *err)
 	f->remote = remote;
 	f->fd = fd;
 	f->size = size;
+	f->mtime_ns = 0;
 	f->mem = NULL;
 	f->mem_owned = false;
 	return f;
@@ -314,6 +316,8 @@ ts_file_open(const char *path, ts_err *err)
 	f = new_file(path, false, fd, (int64_t) st.st_size, err);
 	if (f == NULL)
 		fs_hooks.close_fd(fd);
+	else
+		f->mtime_ns = (int64_t) st.st_mtim.tv_sec * 1000000000 + st.st_mtim.tv_nsec;
 	return f;
 }
 
@@ -321,6 +325,12 @@ const char *
 ts_file_path(const ts_file *f)
 {
 	return f->path;
+}
+
+int64_t
+ts_file_mtime_ns(const ts_file *f)
+{
+	return f->mtime_ns;
 }
 
 bool

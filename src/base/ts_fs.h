@@ -92,6 +92,8 @@ const char *ts_file_path(const ts_file *f);
 bool		ts_file_is_remote(const ts_file *f);
 /* size in bytes (fstat at open time) */
 int64_t		ts_file_size(const ts_file *f);
+/* a local file's modification time in ns since the epoch (fstat at open), else 0 */
+int64_t		ts_file_mtime_ns(const ts_file *f);
 /* read exactly len bytes at offset; short read = TS_ERR_CORRUPT naming the file */
 bool		ts_file_pread(ts_file *f, void *buf, size_t len, int64_t offset, ts_err *err);
 /*

@@ -65,10 +65,12 @@ _PG_init(void)
 							 &tablescan_enable_columnar_aggregate, true,
 							 PGC_USERSET, 0, NULL, NULL, NULL);
 	DefineCustomIntVariable("tablescan.parallel_task_size",
-							"Size of the parts a parallel scan reads a large Parquet or ORC file in.",
-							"A Parquet or ORC data file of an append or format table larger than this "
-							"is handed out to the processes of a parallel scan in parts of this "
-							"size (the row groups or stripes that start in each part).",
+							"Size of the parts a parallel scan reads a large data file in.",
+							"A Parquet or ORC data file of an append or format table, or an "
+							"uncompressed CSV, JSON or TEXT file of a format table, larger than this "
+							"is handed out to the processes of a parallel scan in parts of about "
+							"this size (the row groups, stripes or lines that start in each part; "
+							"a CSV file's parts start at records, and one on an object store is not cut).",
 							&tablescan_parallel_task_size_kb, 16384, 1, INT_MAX / 2,
 							PGC_USERSET, GUC_UNIT_KB, NULL, NULL, NULL);
 	DefineCustomIntVariable("tablescan.cache_size",

@@ -13,7 +13,11 @@
  * between) raises an ERROR rather than read a different set of files.
  * The tasks (a split, one of its files, or a part of a large file, the
  * largest first) are made here and handed out by an atomic counter; the
- * workers' EXPLAIN ANALYZE figures are summed here for the leader.
+ * workers' EXPLAIN ANALYZE figures are summed here for the leader.  The
+ * parts of a CSV file start where records start, which only a pass over
+ * the file can tell (a quoted field may hold line breaks): the leader
+ * finds them (format/text/csv_part_starts.c) and publishes them here, the
+ * others read them from here; a file they do not fit here is read whole.
  *
  * Prefetch: a process claims its tasks in small groups of consecutive
  * ones (tablescan_parallel_claim: one fetch-and-add, so every task goes
@@ -41,6 +45,9 @@
 #include "base/ts_s3.h"
 #include "read/read.h"
 
+/* Room for the part starts of CSV files, with 3 words per file. */
+#define MAX_PART_WORDS 4096
+
 struct TsParallelScan
 {
 	pg_atomic_uint32 next_task;
@@ -50,6 +57,13 @@ struct TsParallelScan
 	uint64		fingerprint;
 	/* EXPLAIN ANALYZE figures of the workers, taken by the leader */
 	pg_atomic_uint64 figures[TS_PARALLEL_NFIGURES];
+	/*
+	 * The CSV files cut into parts, one after another: split, file, the
+	 * number of parts n, then the starts of parts 1 .. n - 1 (part 0
+	 * starts at 0).
+	 */
+	int32		npart_words;
+	int64		part_words[MAX_PART_WORDS];
 };
 
 Size
@@ -66,6 +80,7 @@ tablescan_parallel_init(TsParallelScan *ps, int nworkers)
 	ps->nprocesses = Max(nworkers, 0) + 1;
 	ps->snapshot_id = 0;
 	ps->fingerprint = 0;
+	ps->npart_words = 0;
 	for (int i = 0; i < TS_PARALLEL_NFIGURES; i++)
 		pg_atomic_init_u64(&ps->figures[i], 0);
 }
@@ -108,6 +123,8 @@ fingerprint(const ts_plan *plan, const TsParallelTask *tasks, int ntasks)
 		h = mix_int(h, tasks[t].file);
 		h = mix_int(h, tasks[t].part);
 		h = mix_int(h, tasks[t].nparts);
+		h = mix_int(h, tasks[t].range_start);
+		h = mix_int(h, tasks[t].range_end);
 		h = mix_int(h, s->bucket);
 		h = mix_int(h, s->total_buckets);
 		h = mix_int(h, (s->raw_convertible ? 1 : 0) | (s->fallback ? 2 : 0));
@@ -226,6 +243,19 @@ typedef struct SizedTask
 
 #define MAX_FILE_PARTS 1024
 
+/* A new task at the end of *tasks (*n of *cap used; grown as needed). */
+static SizedTask *
+add_task(SizedTask **tasks, int *n, int *cap)
+{
+	if (*n == *cap)
+	{
+		*cap = Max(*cap * 2, 16);
+		*tasks = *tasks ? repalloc(*tasks, sizeof(SizedTask) * *cap) :
+			palloc(sizeof(SizedTask) * *cap);
+	}
+	return &(*tasks)[(*n)++];
+}
+
 /* The size of file f of split s in the manifest (0 if unknown). */
 static int64
 file_bytes(const ts_split *split, int f)
@@ -236,28 +266,72 @@ file_bytes(const ts_split *split, int f)
 }
 
 /*
- * The tasks of split s in a parallel scan, stored in out (when not NULL)
- * from out[0]; returns their number.  Each of its files where they are read
- * one by one on their own (append tables, compacted buckets of primary-key
- * tables, format tables), a large Parquet or ORC file of an append or format
- * table in parts of tablescan.parallel_task_size bytes; else the whole
- * split, one task (merged by key, or stitched by row-id range).
+ * The parts of CSV file f of split s, at most nparts: their number (1:
+ * read whole) and in starts their first bytes.  The leader (publish)
+ * finds them and writes them into ps; the others read them from there.
  */
 static int
-split_tasks(const ts_plan *plan, int s, const int *columns, int ncolumns, SizedTask *out)
+csv_parts(TsParallelScan *ps, bool publish, const ts_plan *plan, int s, int f, int nparts,
+		  int64 *starts)
+{
+	ts_err		err = {0};
+	int			n;
+
+	starts[0] = 0;
+	if (!publish)
+	{
+		for (int w = 0; w + 2 < ps->npart_words; w += 3 + (int) ps->part_words[w + 2] - 1)
+			if (ps->part_words[w] == s && ps->part_words[w + 1] == f)
+			{
+				n = (int) ps->part_words[w + 2];
+				memcpy(starts + 1, &ps->part_words[w + 3], sizeof(int64) * (n - 1));
+				return n;
+			}
+		return 1;
+	}
+	n = ts_split_file_part_starts(plan, &plan->splits[s], f, nparts, starts, &err);
+	if (n < 0)
+		tablescan_report(&err);
+	if (n <= 1 || ps->npart_words + 3 + n - 1 > MAX_PART_WORDS)
+		return 1;
+	ps->part_words[ps->npart_words++] = s;
+	ps->part_words[ps->npart_words++] = f;
+	ps->part_words[ps->npart_words++] = n;
+	memcpy(&ps->part_words[ps->npart_words], starts + 1, sizeof(int64) * (n - 1));
+	ps->npart_words += n - 1;
+	return n;
+}
+
+/*
+ * The tasks of split s in a parallel scan, appended to *out (when not
+ * NULL; *nout of *cap used, grown as needed); returns their number.  Each
+ * of its files where they are read one by one on their own (append tables,
+ * compacted buckets of primary-key tables, format tables), a large
+ * Parquet, ORC, JSON or TEXT file of an append or format table in parts
+ * of tablescan.parallel_task_size bytes, a large CSV file in parts that
+ * start at records near those (csv_parts; without ps: the nominal parts,
+ * to count them when planning); else the whole split, one task (merged by
+ * key, or stitched by row-id range).
+ */
+static int
+split_tasks(TsParallelScan *ps, bool publish, const ts_plan *plan, int s, const int *columns,
+			int ncolumns, SizedTask **out, int *nout, int *cap)
 {
 	const ts_split *split = &plan->splits[s];
 	int64		part_bytes = (int64) tablescan_parallel_task_size_kb * 1024;
+	int64		starts[MAX_FILE_PARTS + 1];
 	int			n = 0;
 
 	if (!ts_split_reads_files_alone(plan, split, columns, ncolumns))
 	{
 		if (out)
 		{
-			out->task = (TsParallelTask) {s, -1, 0, 1};
-			out->bytes = 0;
+			SizedTask  *t = add_task(out, nout, cap);
+
+			t->task = (TsParallelTask) {s, -1, 0, 1, 0, 0};
+			t->bytes = 0;
 			for (int f = 0; f < split->nfiles; f++)
-				out->bytes += file_bytes(split, f);
+				t->bytes += file_bytes(split, f);
 		}
 		return 1;
 	}
@@ -268,11 +342,26 @@ split_tasks(const ts_plan *plan, int s, const int *columns, int ncolumns, SizedT
 
 		if (bytes > part_bytes && ts_split_file_reads_in_ranges(plan, split, f, columns, ncolumns))
 			nparts = (int) Min((bytes + part_bytes - 1) / part_bytes, MAX_FILE_PARTS);
+		if (nparts > 1 && ps && ts_scan_file_parts_start_at_records(&split->files[f]))
+			nparts = csv_parts(ps, publish, plan, s, f, nparts, starts);
+		else
+			for (int p = 0; p < nparts; p++)
+				starts[p] = bytes / nparts * p;
 		for (int p = 0; p < nparts; p++, n++)
 			if (out)
 			{
-				out[n].task = (TsParallelTask) {s, f, p, nparts};
-				out[n].bytes = bytes / nparts;
+				SizedTask  *t = add_task(out, nout, cap);
+				int64		end = p == nparts - 1 ? PG_INT64_MAX : starts[p + 1];
+
+				t->task = (TsParallelTask) {s, f, p, nparts, 0, 0};
+				t->bytes = bytes / nparts;
+				if (nparts > 1)
+				{
+					/* part p of n: the row groups or lines that start in its bytes */
+					t->task.range_start = starts[p];
+					t->task.range_end = end;
+					t->bytes = Min(end, bytes) - starts[p];
+				}
 			}
 	}
 	return n;
@@ -284,7 +373,7 @@ tablescan_parallel_count_tasks(const ts_plan *plan, const int *columns, int ncol
 	int			n = 0;
 
 	for (int s = 0; s < plan->nsplits; s++)
-		n += split_tasks(plan, s, columns, ncolumns, NULL);
+		n += split_tasks(NULL, false, plan, s, columns, ncolumns, NULL, NULL, NULL);
 	return n;
 }
 
@@ -305,21 +394,27 @@ cmp_sized_task(const void *a, const void *b)
  * the last tasks taken are short ones and the processes finish together.
  */
 int
-tablescan_parallel_tasks(const ts_plan *plan, const int *columns, int ncolumns, TsParallelTask **tasks_out)
+tablescan_parallel_tasks(TsParallelScan *ps, bool publish, const ts_plan *plan,
+						 const int *columns, int ncolumns, TsParallelTask **tasks_out)
 {
-	int			n = tablescan_parallel_count_tasks(plan, columns, ncolumns);
-	SizedTask  *sized = palloc(sizeof(SizedTask) * Max(n, 1));
-	TsParallelTask *tasks = palloc(sizeof(TsParallelTask) * Max(n, 1));
+	SizedTask  *sized = NULL;
+	TsParallelTask *tasks;
+	int			n = 0,
+				cap = 0;
 
-	n = 0;
+	if (publish)
+		ps->npart_words = 0;
 	for (int s = 0; s < plan->nsplits; s++)
-		n += split_tasks(plan, s, columns, ncolumns, sized + n);
+		split_tasks(ps, publish, plan, s, columns, ncolumns, &sized, &n, &cap);
+	tasks = palloc(sizeof(TsParallelTask) * Max(n, 1));
 	for (int t = 0; t < n; t++)
 		sized[t].order = t;
-	qsort(sized, n, sizeof(SizedTask), cmp_sized_task);
+	if (n > 1)
+		qsort(sized, n, sizeof(SizedTask), cmp_sized_task);
 	for (int t = 0; t < n; t++)
 		tasks[t] = sized[t].task;
-	pfree(sized);
+	if (sized)
+		pfree(sized);
 	*tasks_out = tasks;
 	return n;
 }
@@ -340,12 +435,8 @@ tablescan_parallel_task_split(const ts_plan *plan, const TsParallelTask *task,
 	*file_buf = split->files[task->file];
 	if (task->nparts > 1)
 	{
-		/* part p of n: the row groups that start in its bytes */
-		int64		bytes = file_bytes(split, task->file);
-
-		file_buf->range_start = bytes / task->nparts * task->part;
-		file_buf->range_end = task->part == task->nparts - 1 ? PG_INT64_MAX :
-			bytes / task->nparts * (task->part + 1);
+		file_buf->range_start = task->range_start;
+		file_buf->range_end = task->range_end;
 	}
 	*split_buf = *split;
 	split_buf->nfiles = 1;

@@ -270,7 +270,8 @@ start_scan(TsScanState *st, bool publish)
 	st->batch_exact = false;
 	if (st->pscan)
 	{
-		st->ntasks = tablescan_parallel_tasks(st->plan, st->columns, st->ncolumns, &st->tasks);
+		st->ntasks = tablescan_parallel_tasks(st->pscan, publish, st->plan, st->columns,
+											  st->ncolumns, &st->tasks);
 		if (publish)
 			tablescan_parallel_publish(st->pscan, st->plan, st->tasks, st->ntasks);
 		else

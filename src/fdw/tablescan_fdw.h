@@ -235,6 +235,8 @@ typedef struct TsParallelTask
 	int			file;			/* -1: the whole split */
 	int			part;			/* byte range part of nparts of the file */
 	int			nparts;			/* 1: the whole file */
+	int64		range_start;	/* a part's bytes (nparts > 1) */
+	int64		range_end;
 } TsParallelTask;
 
 typedef struct TsParallelScan TsParallelScan;
@@ -257,8 +259,9 @@ extern void tablescan_parallel_add_figures(TsParallelScan *ps, int64 *figures);
 extern void tablescan_parallel_take_figures(TsParallelScan *ps, int64 *figures);
 /* the tasks of a parallel scan of plan, the largest first; their number */
 extern int	tablescan_parallel_count_tasks(const ts_plan *plan, const int *columns, int ncolumns);
-extern int	tablescan_parallel_tasks(const ts_plan *plan, const int *columns, int ncolumns,
-									 TsParallelTask **tasks_out);
+/* publish: the leader's, finding CSV part starts; else read from ps */
+extern int	tablescan_parallel_tasks(TsParallelScan *ps, bool publish, const ts_plan *plan,
+									 const int *columns, int ncolumns, TsParallelTask **tasks_out);
 /* the split to read for task (split_buf / file_buf hold a one-file task's) */
 extern const ts_split *tablescan_parallel_task_split(const ts_plan *plan,
 													 const TsParallelTask *task,

@@ -221,4 +221,17 @@ ts_format_reader *ts_text_open(const char *path, const ts_read_column *columns, 
 bool		ts_text_file_reads_in_parts(ts_file_format format, const char *path,
 										const ts_reader_options *options);
 
+/*
+ * Where a parallel scan may cut such a CSV file into at most nparts parts,
+ * each starting at a record (a quoted field may hold line breaks):
+ * starts[0] = 0, and starts[k] the first record start at or after the
+ * nominal cut size / nparts * k, strictly increasing, each before the end
+ * of the file (format/text/csv_part_starts.c).  Returns the number of
+ * parts, 1 (read whole) where no cut can be proved (a file on an object
+ * store, a quote or escape character that is a line break, a quoted field
+ * that never closes); -1 with err set when the file cannot be read.
+ */
+int			ts_csv_part_starts(const char *path, const ts_reader_options *options, int nparts,
+							   int64_t *starts, ts_err *err);
+
 #endif							/* TS_FORMAT_H */

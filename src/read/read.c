@@ -200,20 +200,53 @@ ts_split_file_reads_in_ranges(const ts_plan *plan, const ts_split *split, int f,
 		file->dv_path == NULL;
 }
 
+#define MAX_TEXT_OPTIONS 64
+
+/* The plan's options as a text reader's (keys / values: MAX_TEXT_OPTIONS) */
+static bool
+text_options(const ts_plan *plan, const char **keys, const char **values, ts_reader_options *o)
+{
+	if (plan->noptions > MAX_TEXT_OPTIONS)
+		return false;
+	memset(o, 0, sizeof(*o));
+	o->ntext_options = ts_read_text_options(plan, keys, values);
+	o->text_option_keys = keys;
+	o->text_option_values = values;
+	return true;
+}
+
 bool
 ts_plan_text_file_reads_in_parts(const ts_plan *plan, const ts_scan_file *file)
 {
-	const char *keys[64],
-			   *values[64];
+	const char *keys[MAX_TEXT_OPTIONS],
+			   *values[MAX_TEXT_OPTIONS];
 	ts_reader_options o;
 
-	if (plan->noptions > 64)
-		return false;
-	memset(&o, 0, sizeof(o));
-	o.ntext_options = ts_read_text_options(plan, keys, values);
-	o.text_option_keys = keys;
-	o.text_option_values = values;
-	return ts_text_file_reads_in_parts(file->format, file->path, &o);
+	return text_options(plan, keys, values, &o) &&
+		ts_text_file_reads_in_parts(file->format, file->path, &o);
+}
+
+bool
+ts_scan_file_parts_start_at_records(const ts_scan_file *file)
+{
+	return file->format == TS_FORMAT_CSV;
+}
+
+int
+ts_split_file_part_starts(const ts_plan *plan, const ts_split *split, int f, int nparts,
+						  int64_t *starts, ts_err *err)
+{
+	const ts_scan_file *file = &split->files[f];
+	const char *keys[MAX_TEXT_OPTIONS],
+			   *values[MAX_TEXT_OPTIONS];
+	ts_reader_options o;
+
+	starts[0] = 0;
+	if (split->fallback)
+		plan = plan->fallback;
+	if (!text_options(plan, keys, values, &o))
+		return 1;
+	return ts_csv_part_starts(file->path, &o, nparts, starts, err);
 }
 
 ts_split_reader *

@@ -82,6 +82,20 @@ bool		ts_split_file_reads_in_ranges(const ts_plan *plan, const ts_split *split, 
 										  const int *columns, int ncolumns);
 /* A format table's CSV / JSON / TEXT file a parallel scan may read in parts. */
 bool		ts_plan_text_file_reads_in_parts(const ts_plan *plan, const ts_scan_file *file);
+/*
+ * Must the parts of such a file start where records start (a CSV file: a
+ * quoted field may hold line breaks), not at any byte (a part reads the
+ * row groups, stripes or lines that start in it)?
+ */
+bool		ts_scan_file_parts_start_at_records(const ts_scan_file *file);
+/*
+ * For such a CSV file f of a split: the number of parts it may be cut into
+ * (at most nparts; 1: read whole) and in starts their first bytes,
+ * records' starts (ts_csv_part_starts); -1 with err set when the file
+ * cannot be read.
+ */
+int			ts_split_file_part_starts(const ts_plan *plan, const ts_split *split, int f,
+									  int nparts, int64_t *starts, ts_err *err);
 
 /*
  * Whether the plan can read these columns: system columns are refused

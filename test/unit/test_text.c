@@ -17,7 +17,7 @@
 #include <bzlib.h>
 
 #include "format/format.h"
-#include "format/text/text_value.h"
+#include "format/text/text_internal.h"
 
 static char tmpdir[256];
 
@@ -1042,7 +1042,8 @@ part_rows(open_fn open, const char *path, const ts_read_column *cols, int ncols,
 /*
  * A file read in parts (a parallel scan's byte ranges) gives the rows of the
  * serial read, in order, wherever the cuts fall: in a line, on a \r of a
- * \r\n, right after one.  A CSV part meeting a quoted line break fails.
+ * \r\n, right after one.  A CSV part starts only at a record (its cuts come
+ * from ts_csv_part_starts): one that does not start at a line fails.
  */
 static void
 test_parts(void **state)
@@ -1108,8 +1109,25 @@ test_parts(void **state)
 		{
 			ts_buf		parts;
 			int64_t		cut2 = cut + (size - cut) / 2;
+			const char *b = files[f].body;
 
 			ts_buf_init(&parts);
+			if (files[f].open == ts_csv_open &&
+				!((b[cut - 1] == '\n' || b[cut - 1] == '\r') &&
+				  (cut2 == cut || b[cut2 - 1] == '\n' || b[cut2 - 1] == '\r')))
+			{
+				/* a CSV part not starting at a line: an internal error */
+				if (part_rows(files[f].open, path, files[f].cols, files[f].ncols, 1,
+							  files[f].keys, files[f].vals, cut, cut2 > cut ? cut2 : INT64_MAX, &parts, &err) &&
+					(cut2 == cut || part_rows(files[f].open, path, files[f].cols, files[f].ncols, 1,
+											  files[f].keys, files[f].vals, cut2, INT64_MAX, &parts, &err)))
+					fail_msg("%s cut at %lld and %lld: no error", path, (long long) cut, (long long) cut2);
+				assert_int_equal(err.code, TS_ERR_CORRUPT);
+				assert_non_null(strstr(err.msg, "does not start at a record"));
+				memset(&err, 0, sizeof(err));
+				ts_buf_free(&parts);
+				continue;
+			}
 			if (!part_rows(files[f].open, path, files[f].cols, files[f].ncols, files[f].keys ? 1 : 0,
 						   files[f].keys, files[f].vals, 0, cut, &parts, &err) ||
 				!part_rows(files[f].open, path, files[f].cols, files[f].ncols, files[f].keys ? 1 : 0,
@@ -1124,20 +1142,6 @@ test_parts(void **state)
 			ts_buf_free(&parts);
 		}
 		ts_buf_free(&serial);
-	}
-	/* a quoted line break: read whole one record, in parts an error */
-	write_text(tpath("q.csv"), "1,\"a\nb\"\n2,c\n");
-	{
-		ts_buf		out;
-
-		ts_buf_init(&out);
-		assert_true(part_rows(ts_csv_open, tpath("q.csv"), ccols, 2, 0, NULL, NULL, 0, 0, &out, &err));
-		assert_int_equal(out.len, strlen("1,a\nb,;2,c,;"));
-		ts_buf_reset(&out);
-		assert_false(part_rows(ts_csv_open, tpath("q.csv"), ccols, 2, 0, NULL, NULL, 0, 4, &out, &err));
-		assert_int_equal(err.code, TS_ERR_UNSUPPORTED);
-		assert_non_null(strstr(err.msg, "cannot be read in parallel parts: a quoted field at line 1 holds a line break"));
-		ts_buf_free(&out);
 	}
 	/* a line delimiter of its own, or a compressed file: not in parts */
 	write_text(tpath("bars.text"), "a||b||c");
@@ -1164,6 +1168,249 @@ test_parts(void **state)
 	}
 	ts_type_free(ts);
 	ts_type_free(ti);
+}
+
+/*
+ * The rows of CSV file path read in the parts ts_csv_part_starts gives for
+ * nparts nominal parts (rows appended to *out as part_rows does); the
+ * number of parts in *nout, their starts in starts (room for nparts).
+ */
+static void
+csv_rows_in_parts(const char *path, const ts_read_column *cols, int ncols, int nopt,
+				  const char *const *keys, const char *const *vals, int nparts,
+				  int64_t *starts, int *nout, ts_buf *out)
+{
+	ts_reader_options o;
+	ts_err		err = {0};
+	int			m;
+
+	memset(&o, 0, sizeof(o));
+	o.ntext_options = nopt;
+	o.text_option_keys = keys;
+	o.text_option_values = vals;
+	m = ts_csv_part_starts(path, &o, nparts, starts, &err);
+	if (m < 1)
+		fail_msg("%s: %s", path, err.msg);
+	assert_true(m <= nparts);
+	assert_int_equal(starts[0], 0);
+	for (int k = 0; k < m; k++)
+	{
+		if (k > 0)
+			assert_true(starts[k] > starts[k - 1]);
+		if (!part_rows(ts_csv_open, path, cols, ncols, nopt, keys, vals, starts[k],
+					   k + 1 < m ? starts[k + 1] : INT64_MAX, out, &err))
+			fail_msg("%s part %d of %d from byte %lld: %s", path, k, m, (long long) starts[k], err.msg);
+	}
+	*nout = m;
+}
+
+/*
+ * One tricky record at a file's start, the nominal cut of two parts at
+ * byte `nominal` of it: the file is tricky + "m,1\n" + a padding line, of
+ * 2 * nominal bytes.  The second part must start at the line `expect`
+ * starts with (NULL: the file is one part), and the parts read the rows
+ * of the whole file.
+ */
+static void
+check_cut(const char *tricky, int64_t nominal, const char *expect, int nopt,
+		  const char *const *keys, const char *const *vals)
+{
+	static int	seq;
+	ts_type    *ts = ty(TS_VARCHAR);
+	ts_read_column cols[] = {{0, "a", ts}, {1, "b", ts}};
+	char		body[512],
+				name[64];
+	size_t		len = strlen(tricky);
+	int64_t		size = 2 * nominal;
+	int64_t		starts[2];
+	int			m;
+	ts_buf		whole,
+				parts;
+	ts_err		err = {0};
+
+	assert_true(size >= (int64_t) len + 4 + 1 && size < (int64_t) sizeof(body));
+	snprintf(body, sizeof(body), "%s%s%.*s\n", tricky, "m,1\n", (int) (size - len - 5),
+			 "zzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzz"
+			 "zzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzz");
+	assert_int_equal((int64_t) strlen(body), size);
+	snprintf(name, sizeof(name), "cut-%d.csv", seq++);
+	write_text(tpath(name), body);
+	ts_buf_init(&whole);
+	ts_buf_init(&parts);
+	assert_true(part_rows(ts_csv_open, tpath(name), cols, 2, nopt, keys, vals, 0, 0, &whole, &err));
+	/* the pass reading 1, 2, 3, 5 bytes at a time and its default blocks */
+	for (int b = 1; b <= 6; b++)
+	{
+		char		copy[96];
+
+		/* a file of its own each time: the answers are cached by path */
+		snprintf(copy, sizeof(copy), "%s.%d.csv", name, b);
+		write_text(tpath(copy), body);
+		ts_csv_part_starts_set_block(b == 6 ? 0 : b == 4 ? 5 : b);
+		ts_buf_reset(&parts);
+		csv_rows_in_parts(tpath(copy), cols, 2, nopt, keys, vals, 2, starts, &m, &parts);
+		if (expect == NULL)
+			assert_int_equal(m, 1);
+		else
+		{
+			const char *at = strstr(body + 1, expect);
+
+			assert_non_null(at);
+			if (m != 2 || starts[1] != at - body)
+				fail_msg("\"%s\": parts %d, cut at %lld, expected at %lld", tricky, m,
+						 (long long) (m == 2 ? starts[1] : -1), (long long) (at - body));
+		}
+		assert_int_equal(parts.len, whole.len);
+		assert_memory_equal(parts.data, whole.data, whole.len);
+	}
+	ts_csv_part_starts_set_block(0);
+	ts_buf_free(&whole);
+	ts_buf_free(&parts);
+	ts_type_free(ts);
+}
+
+/* Deterministic bytes for the fuzz below. */
+static uint32_t
+next_random(uint32_t *state)
+{
+	*state = *state * 1103515245u + 12345u;
+	return *state >> 16;
+}
+
+/*
+ * Where a parallel scan cuts a CSV file (ts_csv_part_starts): only at a
+ * record start, the first at or after each nominal cut, by the reader's
+ * rules (quotes open a field's quotes only as its first character, doubled
+ * quotes, the escape character, \r\n and \r line ends); never where it
+ * cannot be proved.  Checked on hand-made records, on random files of
+ * quotes, escapes, delimiters and line breaks under four syntaxes (the
+ * parts read exactly the rows of the whole file, with the pass reading
+ * blocks of 1 byte and up), and for the files not cut at all.
+ */
+static void
+test_csv_part_starts(void **state)
+{
+	static const char *const k_noesc[] = {"csv.escape-character"};
+	static const char *const v_empty[] = {""};
+	static const char *const k_noquote[] = {"csv.quote-character"};
+	static const char *const k_swap[] = {"csv.quote-character", "csv.escape-character"};
+	static const char *const v_swap[] = {"'", "\""};
+	static const char *const v_lf[] = {"\\n"};
+	static const char long30[] = "pppppppppppppppppppppppppppppp";
+	char		t[256];
+	int64_t		l1;
+
+	(void) state;
+	/* a quoted line break at the nominal cut: the cut moves past the record */
+	snprintf(t, sizeof(t), "a,\"%s\nx\",1\n", long30);
+	l1 = strchr(t, '\n') - t + 1;
+	check_cut(t, l1 + 1, "m,1", 0, NULL, NULL);
+	check_cut(t, l1, "m,1", 0, NULL, NULL);	/* the line after the break is no record */
+	/* doubled quotes inside the quoted field */
+	snprintf(t, sizeof(t), "a,\"p\"\"%s\n\"\"x\",1\n", long30);
+	check_cut(t, strchr(t, '\n') - t + 1, "m,1", 0, NULL, NULL);
+	/* an escaped quote: two quotes on the first line, still quoted */
+	snprintf(t, sizeof(t), "a,\"p\\\"%s\nx\",1\n", long30);
+	l1 = strchr(t, '\n') - t + 1;
+	check_cut(t, l1, "m,1", 0, NULL, NULL);
+	/* the same without an escape character: the quote after \ closes */
+	check_cut(t, l1, "x\",1", 1, k_noesc, v_empty);
+	/* a quote inside an unquoted field is text: the next line is a record */
+	snprintf(t, sizeof(t), "a,b\"%s\nx,1\n", long30);
+	check_cut(t, strchr(t, '\n') - t + 1, "x,1", 0, NULL, NULL);
+	/* no quote character: every line is a record */
+	snprintf(t, sizeof(t), "a,\"%s\nx\",1\n", long30);
+	check_cut(t, strchr(t, '\n') - t + 1, "x\",1", 1, k_noquote, v_empty);
+	/* \r\n: never between the \r and the \n; \r alone ends a line */
+	snprintf(t, sizeof(t), "a,%s\r\n", long30);
+	check_cut(t, strchr(t, '\n') - t, "m,1", 0, NULL, NULL);
+	snprintf(t, sizeof(t), "a,%s\r", long30);
+	check_cut(t, strchr(t, '\r') - t + 1, "m,1", 0, NULL, NULL);
+	snprintf(t, sizeof(t), "a,\"%s\r\nx\",1\r\n", long30);
+	check_cut(t, strchr(t, '\n') - t + 1, "m,1", 0, NULL, NULL);
+	/* a quote that never closes: one part */
+	snprintf(t, sizeof(t), "a,\"%s\nx,1\n", long30);
+	check_cut(t, strchr(t, '\n') - t + 1, NULL, 0, NULL, NULL);
+	/* a quote character that is a line break: not cut */
+	snprintf(t, sizeof(t), "a,%s\nx,1\n", long30);
+	check_cut(t, strchr(t, '\n') - t + 1, NULL, 1, k_noquote, v_lf);
+	{
+		int64_t		starts[4];
+		ts_err		err = {0};
+
+		/*
+		 * The answers are kept by path, size and modification time: a file
+		 * written again with another size is read again.
+		 */
+		write_text(tpath("again.csv"), "a,\"1\n2\n3\n4\n5\n6\n7\n");
+		assert_int_equal(ts_csv_part_starts(tpath("again.csv"), NULL, 2, starts, &err), 1);
+		assert_int_equal(ts_csv_part_starts(tpath("again.csv"), NULL, 2, starts, &err), 1);
+		write_text(tpath("again.csv"), "a,\"1\"\n2\n3\n4\n5\n6\n7\n");
+		assert_int_equal(ts_csv_part_starts(tpath("again.csv"), NULL, 2, starts, &err), 2);
+		assert_int_equal(starts[1], strlen("a,\"1\"\n2\n3\n"));	/* nominal 9 */
+
+		/* an object on a store, a compressed file: not cut, nothing read */
+		assert_int_equal(ts_csv_part_starts("s3://bucket/t/part-0.csv", NULL, 4, starts, &err), 1);
+		assert_int_equal(ts_csv_part_starts(tpath("none.csv.gz"), NULL, 4, starts, &err), 1);
+		assert_int_equal(starts[0], 0);
+		/* a local file that is missing: an error naming it */
+		assert_int_equal(ts_csv_part_starts(tpath("none.csv"), NULL, 4, starts, &err), -1);
+		assert_int_equal(err.code, TS_ERR_NOT_FOUND);
+		assert_non_null(strstr(err.msg, "none.csv"));
+	}
+
+	/* random files: the parts read the rows of the whole file */
+	{
+		static const char alphabet[] = "aaaaaa,,,\"\"\"\"\\\\'\n\n\n\r\r";
+		static const size_t blocks[] = {1, 2, 3, 7, 64, 0};
+		struct
+		{
+			int			nopt;
+			const char *const *keys;
+			const char *const *vals;
+		}			syntaxes[] = {{0, NULL, NULL}, {1, k_noesc, v_empty},
+		{1, k_noquote, v_empty}, {2, k_swap, v_swap}};
+		ts_type    *ts = ty(TS_VARCHAR);
+		ts_read_column cols[] = {{0, "a", ts}, {1, "b", ts}, {2, "c", ts}};
+		uint32_t	seed = 41;
+		int			cut = 0;
+
+		for (int s = 0; s < 4; s++)
+			for (int iter = 0; iter < 150; iter++)
+			{
+				char		body[400],
+							name[64];
+				int			len = 1 + (int) (next_random(&seed) % 300);
+				int			nparts = 2 + iter % 6;
+				int64_t		starts[8];
+				int			m;
+				ts_buf		whole,
+							parts;
+				ts_err		err = {0};
+
+				for (int i = 0; i < len; i++)
+					body[i] = alphabet[next_random(&seed) % (sizeof(alphabet) - 1)];
+				body[len] = '\0';
+				snprintf(name, sizeof(name), "fuzz-%d-%d.csv", s, iter);
+				write_text(tpath(name), body);
+				ts_csv_part_starts_set_block(blocks[iter % 6]);
+				ts_buf_init(&whole);
+				ts_buf_init(&parts);
+				if (!part_rows(ts_csv_open, tpath(name), cols, 3, syntaxes[s].nopt, syntaxes[s].keys,
+							   syntaxes[s].vals, 0, 0, &whole, &err))
+					fail_msg("%s: %s", name, err.msg);
+				csv_rows_in_parts(tpath(name), cols, 3, syntaxes[s].nopt, syntaxes[s].keys,
+								  syntaxes[s].vals, nparts, starts, &m, &parts);
+				if (parts.len != whole.len || memcmp(parts.data, whole.data, whole.len) != 0)
+					fail_msg("%s (syntax %d, %d parts): other rows than read whole", name, s, m);
+				cut += m > 1;
+				ts_buf_free(&whole);
+				ts_buf_free(&parts);
+			}
+		ts_csv_part_starts_set_block(0);
+		assert_true(cut > 300);	/* most files were cut */
+		ts_type_free(ts);
+	}
 }
 
 static void
@@ -1331,6 +1578,7 @@ main(void)
 		cmocka_unit_test(test_text_values),
 		cmocka_unit_test(test_text_format),
 		cmocka_unit_test(test_parts),
+		cmocka_unit_test(test_csv_part_starts),
 		cmocka_unit_test(test_garbage),
 	};
 

@@ -88,24 +88,36 @@ static const char *const K_HEADER[] = {"csv.include-header", "header", NULL};
 static const char *const K_NULL[] = {"csv.null-literal", "nullvalue", NULL};
 static const char *const K_MODE[] = {"csv.mode", "mode", NULL};
 
+bool
+ts_csv_parse_syntax(const ts_reader_options *o, ts_csv_syntax *out, ts_err *err)
+{
+	if (!ts_text_option_char(o, K_FIELD_DELIM, ',', &out->delim, err) ||
+		!ts_text_option_char(o, K_QUOTE, '"', &out->quote, err) ||
+		!ts_text_option_char(o, K_ESCAPE, '\\', &out->escape, err))
+		return false;
+	if (out->delim == '\0' || out->delim == '\n' || out->delim == '\r')
+		return ts_error(err, TS_ERR_INVALID, "option \"csv.field-delimiter\" cannot be empty, NUL or a line break");
+	if (out->delim == out->quote)
+		return ts_error(err, TS_ERR_INVALID, "separator and quote character cannot be the same");
+	if (out->delim == out->escape)
+		return ts_error(err, TS_ERR_INVALID, "separator and escape character cannot be the same");
+	if (out->quote != '\0' && out->quote == out->escape)
+		return ts_error(err, TS_ERR_INVALID, "quote and escape character cannot be the same");
+	return true;
+}
+
 static bool
 csv_parse_options(csv_reader *r, const ts_reader_options *o, ts_err *err)
 {
 	const char *v;
+	ts_csv_syntax syntax;
 
-	if (!ts_text_option_char(o, K_FIELD_DELIM, ',', &r->delim, err) ||
-		!ts_text_option_char(o, K_QUOTE, '"', &r->quote, err) ||
-		!ts_text_option_char(o, K_ESCAPE, '\\', &r->escape, err) ||
+	if (!ts_csv_parse_syntax(o, &syntax, err) ||
 		!ts_text_option_bool(o, K_HEADER, false, &r->header, err))
 		return false;
-	if (r->delim == '\0' || r->delim == '\n' || r->delim == '\r')
-		return ts_error(err, TS_ERR_INVALID, "option \"csv.field-delimiter\" cannot be empty, NUL or a line break");
-	if (r->delim == r->quote)
-		return ts_error(err, TS_ERR_INVALID, "separator and quote character cannot be the same");
-	if (r->delim == r->escape)
-		return ts_error(err, TS_ERR_INVALID, "separator and escape character cannot be the same");
-	if (r->quote != '\0' && r->quote == r->escape)
-		return ts_error(err, TS_ERR_INVALID, "quote and escape character cannot be the same");
+	r->delim = syntax.delim;
+	r->quote = syntax.quote;
+	r->escape = syntax.escape;
 	if (!ts_text_option_line_delimiter(o, K_LINE_DELIM, &r->lr.line_delim, err))
 		return false;
 	v = ts_text_option(o, K_NULL);
@@ -198,6 +210,16 @@ ts_csv_open(const char *path, const ts_read_column *columns, int ncols,
 	}
 	if (!ts_line_reader_open_stream(&r->lr, err))
 		goto fail;
+	if (r->lr.in_part && !ts_text_stream_part_starts_line(r->lr.s))
+	{
+		/* only a record start is a part's start (csv_part_starts.c) */
+		ts_error(err, TS_ERR_CORRUPT,
+				 "CSV file \"%s\": the parallel part from byte %lld does not start at a record",
+				 path, (long long) r->lr.range_start);
+		ts_error_detail(err, "Parts are cut where records start: this is an internal error, "
+						"or the file changed while it was read.");
+		goto fail;
+	}
 	r->lr.base.metrics.files_opened = 0;
 	return &r->lr.base;
 fail:
@@ -465,19 +487,6 @@ csv_read_record(csv_reader *r, bool *got, bool *blank, ts_err *err)
 		return false;
 	r->rec_p = line;
 	r->rec_n = len;
-	if (rc == 0 && r->lr.range_end > 0)
-	{
-		/*
-		 * A part of the file (a parallel task) holds only whole records
-		 * while every line is one (text_parts.c): this one is not, so the
-		 * parts may not start at records.  Fail rather than guess.
-		 */
-		ts_error(err, TS_ERR_UNSUPPORTED,
-				 "CSV file \"%s\" cannot be read in parallel parts: a quoted field at %s holds a line break",
-				 r->lr.path, ts_text_stream_where(r->lr.s, r->record_line, where, sizeof(where)));
-		return ts_error_hint(err, "Read it in one piece: raise tablescan.parallel_task_size above the file's size, "
-							 "or set max_parallel_workers_per_gather to 0.");
-	}
 	if (rc == 0)
 	{
 		/* a quoted field continues on the next line: assemble the record */
@@ -488,6 +497,19 @@ csv_read_record(csv_reader *r, bool *got, bool *blank, ts_err *err)
 		{
 			if (!ts_text_stream_next_line(r->lr.s, r->lr.line_delim, &line, &len, err))
 				return false;
+			if (line == NULL && ts_text_stream_stopped_at_part_end(r->lr.s))
+			{
+				/*
+				 * A parallel part ends where a record starts (csv_part_starts.c):
+				 * this one runs on into the next part.
+				 */
+				ts_error(err, TS_ERR_CORRUPT,
+						 "CSV file \"%s\": the record at %s runs past the end of its parallel part at byte %lld",
+						 r->lr.path, ts_text_stream_where(r->lr.s, r->record_line, where, sizeof(where)),
+						 (long long) r->lr.range_end);
+				return ts_error_detail(err, "Parts are cut where records start: this is an internal error, "
+									   "or the file changed while it was read.");
+			}
 			if (line == NULL)
 			{
 				/* unterminated quote at EOF: Java ignores the last field */

@@ -58,6 +58,13 @@ const char *ts_text_stream_path(const ts_text_stream *s);
  * Line numbers then count from the part's first line.
  */
 bool		ts_text_stream_set_range(ts_text_stream *s, int64_t start, int64_t end, ts_err *err);
+/*
+ * In a part: does range_start start a line (0, or the byte before it ends
+ * one)?  Did the stream stop at range_end, the next line starting there or
+ * after (not at the end of the file)?
+ */
+bool		ts_text_stream_part_starts_line(const ts_text_stream *s);
+bool		ts_text_stream_stopped_at_part_end(const ts_text_stream *s);
 /* "line N", or in a part "line N of the part from byte B", in buf. */
 const char *ts_text_stream_where(const ts_text_stream *s, int64_t lineno, char *buf, size_t size);
 void		ts_text_stream_close(ts_text_stream *s);
@@ -129,6 +136,25 @@ void		ts_line_reader_free(ts_line_reader *r);
 bool		ts_line_reader_begin_batch(ts_line_reader *r, ts_batch *batch, ts_err *err);
 /* The end of a batch of nrows rows: metrics; returns nrows. */
 int			ts_line_reader_end_batch(ts_line_reader *r, ts_batch *batch, int nrows);
+
+/* ---- CSV syntax (csv_reader.c), shared with csv_part_starts.c ---------- */
+
+/* The characters that decide where CSV fields and records end (0: none). */
+typedef struct ts_csv_syntax
+{
+	char		delim;
+	char		quote;
+	char		escape;
+} ts_csv_syntax;
+
+/* csv.field-delimiter, csv.quote-character, csv.escape-character, checked. */
+bool		ts_csv_parse_syntax(const ts_reader_options *o, ts_csv_syntax *out, ts_err *err);
+
+/*
+ * The read size of ts_csv_part_starts' pass (csv_part_starts.c); 0: the
+ * default (1 MiB).  Tests make it small to cross block ends everywhere.
+ */
+void		ts_csv_part_starts_set_block(size_t bytes);
 
 /* ---- options -------------------------------------------------------- */
 

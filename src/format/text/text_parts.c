@@ -6,11 +6,11 @@
  * compressed stream has no place to start in the middle) and its lines end
  * at \n, \r\n or \r (no line delimiter of its own).  Each part reads the
  * lines that start in its bytes (text_stream.c).  JSON lines and TEXT
- * lines are records.  A CSV record spans lines only where a quoted field
- * holds a line break; the CSV reader of a part fails (an ERROR, never
- * rows) when it meets one, so a split is proved safe as it is read: part 0
- * starts at a record, and a part whose lines are all whole records ends
- * where the next record starts, so the next part starts at one too.
+ * lines are records (a JSON string escapes its line breaks), so any byte
+ * may start a part.  A CSV record spans lines where a quoted field holds a
+ * line break: a CSV file's parts start only at records, found by a pass
+ * over the file (csv_part_starts.c); the CSV reader of a part checks that
+ * it starts at a line and that its last record ends within it.
  */
 #include "format/text/text_internal.h"
 

@@ -64,6 +64,8 @@ struct ts_text_stream
 	/* a byte range read by a parallel part (uncompressed files only) */
 	int64_t		range_start;
 	int64_t		range_end;		/* 0: to the end of the file */
+	bool		starts_line;	/* range_start is 0 or follows a line break */
+	bool		stopped_at_end; /* a line started at range_end or after it */
 };
 
 ts_text_codec
@@ -572,6 +574,7 @@ ts_text_stream_set_range(ts_text_stream *s, int64_t start, int64_t end, ts_err *
 						(long long) start, (long long) end);
 	s->range_start = start;
 	s->range_end = end;
+	s->starts_line = start == 0;
 	if (start == 0 || start >= s->size)
 	{
 		if (start > 0)
@@ -582,8 +585,21 @@ ts_text_stream_set_range(ts_text_stream *s, int64_t start, int64_t end, ts_err *
 	s->pos = start - 1;
 	if (!ts_text_stream_next_line(s, NULL, &line, &len, err))
 		return false;
+	s->starts_line = line != NULL && len == 0;	/* byte start - 1 ends a line */
 	s->lineno = 0;
 	return true;
+}
+
+bool
+ts_text_stream_part_starts_line(const ts_text_stream *s)
+{
+	return s->starts_line;
+}
+
+bool
+ts_text_stream_stopped_at_part_end(const ts_text_stream *s)
+{
+	return s->stopped_at_end;
 }
 
 const char *
@@ -642,6 +658,7 @@ ts_text_stream_next_line(ts_text_stream *s, const char *delim,
 			{
 				/* the next line starts in the next part */
 				s->done = true;
+				s->stopped_at_end = true;
 				s->out_off = s->out_len;
 				return true;
 			}
