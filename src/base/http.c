@@ -26,18 +26,19 @@ typedef struct body_buf
 	char	   *data;
 	size_t		len;
 	size_t		cap;
+	size_t		limit;			/* largest len + 1 (the NUL) kept */
 	bool		too_large;
 	bool		nomem;
 } body_buf;
 
-/* Does the answer announce more than TS_HTTP_MAX_BODY (Content-Length)? */
+/* Does the answer announce more than b->limit allows (Content-Length)? */
 static bool
 announced_too_large(body_buf *b)
 {
 	curl_off_t	cl = -1;
 
 	if (curl_easy_getinfo(b->handle, CURLINFO_CONTENT_LENGTH_DOWNLOAD_T, &cl) == CURLE_OK &&
-		cl >= 0 && (uint64_t) cl + 1 > (uint64_t) TS_HTTP_MAX_BODY)
+		cl >= 0 && (uint64_t) cl + 1 > (uint64_t) b->limit)
 		b->too_large = true;
 	return b->too_large;
 }
@@ -50,7 +51,7 @@ on_body(char *ptr, size_t size, size_t nmemb, void *arg)
 
 	if (b->len == 0 && announced_too_large(b))
 		return 0;
-	if (b->len + n + 1 > TS_HTTP_MAX_BODY)
+	if (b->len + n + 1 > b->limit)
 	{
 		b->too_large = true;
 		return 0;				/* curl stops with CURLE_WRITE_ERROR */
@@ -216,6 +217,8 @@ ts_http_get(const ts_http_request *req, ts_http_response *resp, ts_err *err)
 	int			retries = req->retries < 0 ? 3 : req->retries;
 	long		backoff = 200;
 	const char *what = req->what ? req->what : "HTTP request";
+	size_t		max_body = req->max_body > 0 && req->max_body < TS_HTTP_MAX_BODY ?
+		req->max_body : TS_HTTP_MAX_BODY - 1;
 
 	memset(resp, 0, sizeof(*resp));
 	if (ts_has_control_char(req->url))
@@ -238,6 +241,7 @@ ts_http_get(const ts_http_request *req, ts_http_response *resp, ts_err *err)
 		if (!get_easy(err))
 			return false;
 		b.handle = easy;
+		b.limit = max_body + 1;
 		curl_easy_setopt(easy, CURLOPT_URL, req->url);
 		curl_easy_setopt(easy, CURLOPT_PROTOCOLS_STR, "http,https");
 		curl_easy_setopt(easy, CURLOPT_FOLLOWLOCATION, 0L);
@@ -287,9 +291,15 @@ ts_http_get(const ts_http_request *req, ts_http_response *resp, ts_err *err)
 		if (b.too_large || b.nomem)
 		{
 			ts_free(b.data);
-			return ts_error(err, b.nomem ? TS_ERR_NOMEM : TS_ERR_LIMIT,
-							"%s: the answer is larger than %zu bytes, the cap of catalog answers",
-							what, TS_HTTP_MAX_BODY - 1);
+			if (b.nomem)
+				return ts_error_nomem(err, what);
+			if (max_body % ((size_t) 1 << 20) == 0)
+				return ts_error(err, TS_ERR_LIMIT,
+								"%s: the answer is larger than %zu MB, the cap of %s",
+								what, max_body >> 20, req->cap_name ? req->cap_name : "catalog answers");
+			return ts_error(err, TS_ERR_LIMIT,
+							"%s: the answer is larger than %zu bytes, the cap of %s",
+							what, max_body, req->cap_name ? req->cap_name : "catalog answers");
 		}
 		if (rc == CURLE_OK && !(ts_http_retryable_status(status) && attempt < retries))
 		{

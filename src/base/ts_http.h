@@ -23,6 +23,8 @@ typedef struct ts_http_request
 	const char *what;			/* for messages: "GET /v1/config" (no host, no secret) */
 	long		timeout_ms;		/* whole transfer; 0: 60 s */
 	int			retries;		/* extra attempts for retryable answers; -1: 3 */
+	size_t		max_body;		/* largest answer kept, in bytes; 0: TS_HTTP_MAX_BODY - 1 */
+	const char *cap_name;		/* for the message past max_body: "catalog answers" if NULL */
 } ts_http_request;
 
 typedef struct ts_http_response
@@ -33,9 +35,10 @@ typedef struct ts_http_response
 } ts_http_response;
 
 /*
- * Largest body read (with its terminating NUL): catalog answers are small
- * JSON.  A Content-Length past it is refused before a byte is kept, an
- * endless body as soon as it passes it (TS_ERR_LIMIT).
+ * Largest body read (with its terminating NUL) when the request sets no
+ * max_body: catalog answers are small JSON.  A Content-Length past the cap
+ * is refused before a byte is kept, an endless body as soon as it passes
+ * it (TS_ERR_LIMIT); nothing past the cap is ever buffered.
  */
 #define TS_HTTP_MAX_BODY (((size_t) 16 << 20) + 1)
 

@@ -137,18 +137,19 @@ page_token_repeats(const char *endpoint, const char *used, const char *next, ts_
 	return true;
 }
 
-/* GET req->url (ts_http_get), an answer past REST_MAX_ANSWER refused naming the endpoint. */
+/*
+ * GET req->url (ts_http_get) keeping at most REST_MAX_ANSWER bytes: a
+ * larger answer is refused (TS_ERR_LIMIT naming the endpoint) while it
+ * arrives, never buffered whole first.
+ */
 static bool
 rest_get(const ts_http_request *req, ts_http_response *r, ts_err *err)
 {
-	if (!ts_http_get(req, r, err))
-		return false;
-	if (r->len <= REST_MAX_ANSWER)
-		return true;
-	ts_http_response_free(r);
-	return ts_error(err, TS_ERR_LIMIT,
-					"REST catalog: %s: the answer is larger than %zu MB, the cap of catalog answers",
-					req->what, REST_MAX_ANSWER >> 20);
+	ts_http_request capped = *req;
+
+	capped.max_body = REST_MAX_ANSWER;
+	capped.cap_name = "catalog answers";
+	return ts_http_get(&capped, r, err);
 }
 
 /* GET uri/path; a 2xx answer parsed as a JSON object into *json. */

@@ -811,6 +811,54 @@ test_http_guards(void **state)
 	stop();
 }
 
+/*
+ * A request's own cap (max_body) holds while the answer arrives: a body
+ * announced or streamed past it is refused and named in MB or bytes; one
+ * within it is kept whole.
+ */
+static void
+test_http_request_cap(void **state)
+{
+	static char small[256];
+	const char *answers[1];
+	const char *endless[] = {ENDLESS};
+	char		url[96];
+	ts_http_request req = {0};
+	ts_http_response resp = {0};
+	ts_err		err = {0};
+
+	(void) state;
+	snprintf(small, sizeof(small),
+			 "HTTP/1.1 200 OK\r\nContent-Length: 100\r\n\r\n%0100d", 7);
+	answers[0] = small;
+	req.what = "GET /v1/small";
+	req.retries = 0;
+	req.url = url;
+
+	req.max_body = 99;
+	snprintf(url, sizeof(url), "http://127.0.0.1:%d/v1/small", serve(answers, 1));
+	assert_false(ts_http_get(&req, &resp, &err));
+	assert_int_equal(err.code, TS_ERR_LIMIT);
+	assert_non_null(strstr(err.msg, "larger than 99 bytes, the cap of catalog answers"));
+	stop();
+
+	req.max_body = 100;
+	snprintf(url, sizeof(url), "http://127.0.0.1:%d/v1/small", serve(answers, 1));
+	assert_true(ts_http_get(&req, &resp, &err));
+	assert_int_equal(resp.len, 100);
+	assert_int_equal(resp.body[99], '7');
+	ts_http_response_free(&resp);
+	stop();
+
+	req.max_body = (size_t) 1 << 20;
+	req.cap_name = "test answers";
+	snprintf(url, sizeof(url), "http://127.0.0.1:%d/v1/small", serve(endless, 1));
+	assert_false(ts_http_get(&req, &resp, &err));
+	assert_int_equal(err.code, TS_ERR_LIMIT);
+	assert_non_null(strstr(err.msg, "GET /v1/small: the answer is larger than 1 MB, the cap of test answers"));
+	stop();
+}
+
 /* a failed assert leaves its test early: the server goes here */
 static int
 teardown(void **state)
@@ -826,6 +874,7 @@ main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_teardown(test_range_short_retried, teardown),
+		cmocka_unit_test_teardown(test_http_request_cap, teardown),
 		cmocka_unit_test_teardown(test_range_past_end, teardown),
 		cmocka_unit_test_teardown(test_whole_short_retried, teardown),
 		cmocka_unit_test_teardown(test_batch_short_retried, teardown),
