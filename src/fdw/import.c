@@ -228,7 +228,7 @@ import_format_partitions(ImportForeignSchemaStmt *stmt, ForeignServer *server,
 		o->strict = strict;
 		o->parallel_workers = -1;
 		tablescan_rest_resolve(server, stmt->remote_schema, table, o);
-		o->fs_scope = tablescan_role_reads_server_files() ? NULL :
+		o->fs_scope = tablescan_role_reads_server_files(GetUserId()) ? NULL :
 			tablescan_make_scope(list_make1(o->table_path));
 		tablescan_make_context(o, &ctx);
 	}
@@ -530,7 +530,7 @@ tablescanImportForeignSchema(ImportForeignSchemaStmt *stmt, Oid serverOid)
 				 errmsg("invalid Paimon database name \"%s\"", stmt->remote_schema)));
 	dbdir = psprintf("%s/%s.db", warehouse, stmt->remote_schema);
 	/* what the role may read: the warehouse (everything, with pg_read_server_files) */
-	ts_fs_set_scope(tablescan_role_reads_server_files() ? NULL :
+	ts_fs_set_scope(tablescan_role_reads_server_files(GetUserId()) ? NULL :
 					tablescan_make_scope(list_make1(warehouse)));
 	if (!ts_s3_set_config(tablescan_storage_config(server, NULL, warehouse)))
 		ereport(ERROR, (errcode(ERRCODE_OUT_OF_MEMORY), errmsg("out of memory")));

@@ -260,25 +260,22 @@ tablescan_mapping_option(ForeignServer *server, const char *name)
 	return option_in(tablescan_user_mapping_options(server, &found), name, UserMappingRelationId);
 }
 
+/*
+ * May roleid read the server's files (superuser or pg_read_server_files,
+ * file_fdw's rule)?  Callers pass GetUserId() for options being set, or
+ * tablescan_mapping_user() for what a scan reads with a user mapping's
+ * credentials (a view's owner, as postgres_fdw).
+ */
 bool
-tablescan_role_reads_server_files(void)
+tablescan_role_reads_server_files(Oid roleid)
 {
-	return superuser() || has_privs_of_role(GetUserId(), ROLE_PG_READ_SERVER_FILES);
-}
-
-/* The same for the role whose user mapping a scan reads (a view's owner, as postgres_fdw). */
-bool
-tablescan_mapping_user_reads_server_files(void)
-{
-	Oid			userid = tablescan_mapping_user();
-
-	return superuser_arg(userid) || has_privs_of_role(userid, ROLE_PG_READ_SERVER_FILES);
+	return superuser_arg(roleid) || has_privs_of_role(roleid, ROLE_PG_READ_SERVER_FILES);
 }
 
 void
 tablescan_check_path_privilege(const char *option_name)
 {
-	if (!tablescan_role_reads_server_files())
+	if (!tablescan_role_reads_server_files(GetUserId()))
 		ereport(ERROR,
 				(errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
 				 errmsg("permission denied to set option \"%s\"", option_name),
@@ -1006,7 +1003,7 @@ table_scope(const char *table_path, ForeignServer *server, ForeignTable *ft)
 	List	   *both = list_concat(list_copy(server->options), ft->options);
 	ListCell   *lc;
 
-	if (tablescan_role_reads_server_files())
+	if (tablescan_role_reads_server_files(GetUserId()))
 		return NULL;
 	foreach(lc, both)
 	{

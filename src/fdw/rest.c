@@ -151,7 +151,7 @@ local_location(const char *path, const char *qualified)
 				 errmsg("the REST catalog gives table \"%s\" the location \"%s\", which is not an absolute path",
 						qualified, path)));
 	/* a catalog may not open the server's files to a role that may not name them */
-	if (!tablescan_mapping_user_reads_server_files())
+	if (!tablescan_role_reads_server_files(tablescan_mapping_user()))
 		ereport(ERROR,
 				(errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
 				 errmsg("the REST catalog gives table \"%s\" a location on the database server's file system, which role \"%s\" may not read",

@@ -80,8 +80,7 @@ extern void tablescan_check_path_privilege(const char *option_name);
 /* check hook of the GUC tablescan.scan_options (options.c) */
 extern bool tablescan_check_scan_options(char **newval, void **extra, GucSource source);
 /* superuser or pg_read_server_files: may read any file of the server */
-extern bool tablescan_role_reads_server_files(void);
-extern bool tablescan_mapping_user_reads_server_files(void);
+extern bool tablescan_role_reads_server_files(Oid roleid);
 /*
  * The value of an FDW option read outside options.c (NULL if unset); the
  * name must be one the validator accepts in that catalog (else a bug: elog).
