@@ -27,16 +27,7 @@ READERS=${CONC_READERS:-4}
 RETAIN=${CONC_RETAIN:-1}     # snapshots kept by the expiry (Paimon minimum: 1)
 ARGS=(--column 'id:INT NOT NULL' --column name:STRING --column dt:STRING --partition dt
       --partitions 2 --buckets 2 --bucket-key id --rows "$ROWS" --files 2)
-for s in $(seq 1 "$K"); do
-    $GEN "$W/stage/s$s" "${ARGS[@]}" --snapshots "$s" >/dev/null || { fail "ts_gen s$s"; summary; exit 1; }
-    (cd "$W/stage/s$s" && find . -type f ! -path './snapshot/*' | sort > "$W/stage/files$s")
-done
-for s in $(seq 1 "$K"); do
-    if [ "$s" -eq 1 ]; then cp "$W/stage/files1" "$W/stage/new1"
-    else comm -13 "$W/stage/files$((s - 1))" "$W/stage/files$s" > "$W/stage/new$s"; fi
-done
-cp -r "$W/stage/s1" "$W/live"
-chmod -R a+rX "$W"
+stage_commits "$W" "$K" "${ARGS[@]}" || { fail "ts_gen"; summary; exit 1; }
 q -c "DROP FOREIGN TABLE IF EXISTS conc" \
   -c "CREATE FOREIGN TABLE conc (id int, name text, dt text) SERVER rel OPTIONS (path '$W/live')" >/dev/null 2>&1
 
@@ -44,14 +35,7 @@ writer() {
     local s f
     for s in $(seq 2 "$K"); do
         sleep 0.2
-        while read -r f; do
-            mkdir -p "$W/live/$(dirname "$f")"
-            cp "$W/stage/s$s/$f" "$W/live/$f.tmp" && mv "$W/live/$f.tmp" "$W/live/$f"
-        done < "$W/stage/new$s"
-        cp "$W/stage/s$s/snapshot/snapshot-$s" "$W/live/snapshot/.snapshot-$s.tmp"
-        mv "$W/live/snapshot/.snapshot-$s.tmp" "$W/live/snapshot/snapshot-$s"
-        printf '%s' "$s" > "$W/live/snapshot/.LATEST.tmp"; mv "$W/live/snapshot/.LATEST.tmp" "$W/live/snapshot/LATEST"
-        chmod -R a+rX "$W/live"
+        publish_commit "$W" "$s"
         if [ "$s" -gt "$RETAIN" ]; then   # expire snapshot s-RETAIN: its snapshot file and manifest lists
             local e=$((s - RETAIN))
             rm -f "$W/live/snapshot/snapshot-$e"
@@ -89,9 +73,9 @@ writer
 touch "$W/writer_done"
 for p in "${pids[@]}"; do wait "$p"; done
 
-good=0; errors=0; bad=0; dead=0; seen=""; parallel=0
+good=0; errors=0; bad=0; seen=""; parallel=0
+dead=$(sessions_lost "$W" "$READERS")
 for r in $(seq 1 "$READERS"); do
-    tail -1 "$W/reader$r.out" | grep -qx alive || { dead=$((dead + 1)); echo "reader $r did not survive: $(tail -3 "$W/reader$r.out" | tr '\n' ' ')"; }
     grep -qx 'P true' "$W/reader$r.out" && parallel=$((parallel + 1))
     while read -r tag c sum; do
         if [ "$tag" = R ]; then

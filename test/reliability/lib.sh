@@ -62,3 +62,45 @@ wait_ready() {
 }
 
 now_ms() { date +%s%3N; }
+
+# stage_commits W K ARGS...: the generator's table (ARGS) with 1..K
+# snapshots in W/stage/s1..sK (its output is deterministic, each stage a
+# prefix of the next), W/stage/new<s> listing the files commit s adds
+# (snapshot files aside), and W/live a copy of stage 1 readable by the server
+stage_commits() {
+    local w=$1 k=$2 s
+    shift 2
+    for s in $(seq 1 "$k"); do
+        $GEN "$w/stage/s$s" "$@" --snapshots "$s" >/dev/null || { echo "ts_gen s$s failed"; return 1; }
+        (cd "$w/stage/s$s" && find . -type f ! -path './snapshot/*' | sort > "$w/stage/files$s")
+        if [ "$s" -eq 1 ]; then cp "$w/stage/files1" "$w/stage/new1"
+        else comm -13 "$w/stage/files$((s - 1))" "$w/stage/files$s" > "$w/stage/new$s"; fi
+    done
+    cp -r "$w/stage/s1" "$w/live"
+    chmod -R a+rX "$w"
+}
+
+# publish_commit W s: commit s into W/live as Paimon does: the files it
+# adds (each by rename, so no reader sees half a file), then snapshot-s
+# by rename, then the LATEST hint
+publish_commit() {
+    local w=$1 s=$2 f d=$1/live/snapshot
+    while read -r f; do
+        mkdir -p "$w/live/$(dirname "$f")"
+        cp "$w/stage/s$s/$f" "$w/live/$f.tmp" && mv "$w/live/$f.tmp" "$w/live/$f"
+    done < "$w/stage/new$s"
+    cp "$w/stage/s$s/snapshot/snapshot-$s" "$d/.snapshot-$s.tmp" && mv "$d/.snapshot-$s.tmp" "$d/snapshot-$s"
+    printf '%s' "$s" > "$d/.LATEST.tmp" && mv "$d/.LATEST.tmp" "$d/LATEST"
+    chmod -R a+rX "$w/live"
+}
+
+# sessions_lost W N: how many of the reader sessions W/reader1..N.out did
+# not reach their final 'alive' line (each one lost is named)
+sessions_lost() {
+    local w=$1 n=$2 r dead=0
+    for r in $(seq 1 "$n"); do
+        tail -1 "$w/reader$r.out" | grep -qx alive ||
+            { dead=$((dead + 1)); echo "reader $r did not survive: $(tail -3 "$w/reader$r.out" | tr '\n' ' ')" >&2; }
+    done
+    echo "$dead"
+}

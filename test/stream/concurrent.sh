@@ -25,11 +25,7 @@ K=${STREAM_SNAPSHOTS:-8}
 ROWS=${STREAM_ROWS:-200}
 READERS=${STREAM_READERS:-3}
 ARGS=(--column 'id:INT NOT NULL' --column name:STRING --rows "$ROWS" --files 1)
-for s in $(seq 1 "$K"); do
-    $GEN "$W/stage/s$s" "${ARGS[@]}" --snapshots "$s" >/dev/null || { fail "ts_gen s$s"; summary; exit 1; }
-done
-cp -r "$W/stage/s1" "$W/live"
-chmod -R a+rX "$W"
+stage_commits "$W" "$K" "${ARGS[@]}" || { fail "ts_gen"; summary; exit 1; }
 q -c "DROP FOREIGN TABLE IF EXISTS conc" \
   -c "DROP TABLE IF EXISTS sink" \
   -c "DELETE FROM tablescan_consumers" \
@@ -37,17 +33,11 @@ q -c "DROP FOREIGN TABLE IF EXISTS conc" \
   -c "CREATE FOREIGN TABLE conc (id int, name text) SERVER rel OPTIONS (path '$W/live', \"scan.mode\" 'from-snapshot', \"scan.snapshot-id\" '1')" \
   >/dev/null 2>&1
 
-# commit s: the files it adds (every file of stage s the live table lacks;
-# readers never see them before the snapshot names them), then snapshot-s
-# by rename, then the LATEST hint
 writer() {
-    local s d=$W/live/snapshot
+    local s
     for s in $(seq 2 "$K"); do
         sleep 0.3
-        (cd "$W/stage/s$s" && find . -type f ! -path './snapshot/*' -exec cp -n --parents {} "$W/live/" \;)
-        cp "$W/stage/s$s/snapshot/snapshot-$s" "$d/.tmp-$s" && mv "$d/.tmp-$s" "$d/snapshot-$s"
-        printf '%s' "$s" > "$d/.LATEST.tmp" && mv "$d/.LATEST.tmp" "$d/LATEST"
-        chmod -R a+rX "$W/live"
+        publish_commit "$W" "$s"
     done
 }
 
@@ -75,12 +65,8 @@ touch "$W/writer_done"
 for p in "${pids[@]}"; do wait "$p"; done
 q -c "INSERT INTO sink SELECT id, 0 FROM tablescan_changes(NULL::conc, consumer => 'c')" >/dev/null
 
-dead=0
-for r in $(seq 1 "$READERS"); do
-    tail -1 "$W/reader$r.out" | grep -qx alive ||
-        { dead=$((dead + 1)); echo "reader $r did not survive: $(tail -3 "$W/reader$r.out" | tr '\n' ' ')"; }
-    grep '^ERROR' "$W/reader$r.out" | head -3
-done
+dead=$(sessions_lost "$W" "$READERS")
+for r in $(seq 1 "$READERS"); do grep '^ERROR' "$W/reader$r.out" | head -3; done
 errors=$(cat "$W"/reader*.out | grep -c '^ERROR')
 got=$(q -c "SELECT count(*) || ' ' || count(DISTINCT id) || ' ' || min(id) || ' ' || max(id) FROM sink")
 readers=$(q -c "SELECT count(DISTINCT reader) FROM sink WHERE reader > 0")
