@@ -35,10 +35,16 @@ BEGIN
   same := result IS NOT DISTINCT FROM local;
 END $$;
 
+-- a view with a constant column, as tablescan_create_sharded makes on a worker
+CREATE VIEW groups_shard AS SELECT *, 2 AS "_SHARD" FROM groups;
+
 -- the plan: a Finalize HashAggregate over the scan of partial aggregates
 EXPLAIN (VERBOSE, COSTS OFF)
   SELECT dt, count(*), sum(amount), max(customer) FROM orders WHERE id > 100 GROUP BY dt;
 SELECT dt, count(*), sum(amount), max(customer) FROM orders WHERE id > 100 GROUP BY dt ORDER BY dt;
+-- a constant key: the scan groups by tag and returns the constant beside it
+EXPLAIN (VERBOSE, COSTS OFF)
+  SELECT "_SHARD", tag, count(*) FROM groups_shard GROUP BY "_SHARD", tag;
 -- HAVING, ORDER BY and LIMIT stay PostgreSQL's
 EXPLAIN (COSTS OFF)
   SELECT tag, sum(amount) FROM groups GROUP BY tag HAVING count(*) > 200
@@ -66,6 +72,14 @@ SELECT q, (check_group(q)).* FROM (VALUES
   ('SELECT d2 IS NULL, count(*) FROM decimals GROUP BY 1'),
   ('SELECT p, count(*), sum(n), max(v) FROM pk.pk_first_row GROUP BY p'),
   ('SELECT a, count(*) FROM empty GROUP BY a'),
+  -- constant keys (a view's constant column, as a scale-out worker's "_SHARD"):
+  -- grouped by the other keys, the constant beside them; no row read, no group
+  ('SELECT "_SHARD", count(*), sum(amount), max(tag) FROM groups_shard GROUP BY "_SHARD"'),
+  ('SELECT "_SHARD", tag, count(*), avg(score) FROM groups_shard GROUP BY "_SHARD", tag'),
+  ('SELECT tag, "_SHARD", day, count(*) FROM groups_shard GROUP BY day, "_SHARD", tag'),
+  ('SELECT "_SHARD", count(*), sum(amount) FROM groups_shard WHERE length(tag) > 100 GROUP BY "_SHARD"'),
+  ('SELECT "_SHARD", tag, count(*) FROM groups_shard WHERE length(tag) > 100 GROUP BY "_SHARD", tag'),
+  ('SELECT 7 AS k, count(*) FROM empty GROUP BY k'),
   -- not pushed: PostgreSQL groups
   ('SELECT id % 3, count(*) FROM groups GROUP BY id % 3'),
   ('SELECT tag, count(DISTINCT grade) FROM groups GROUP BY tag'),

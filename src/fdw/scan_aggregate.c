@@ -72,6 +72,7 @@ typedef struct TsAggScanPath
 	TsUpperPath up;				/* TS_UPPER_SCAN */
 	List	   *attnums;		/* attributes the aggregates, keys and quals read */
 	List	   *keys;			/* GROUP BY keys: columns (maybe relabeled) of the target */
+	List	   *const_keys;		/* GROUP BY keys that are constants (a view's, say) */
 	List	   *eqops;			/* their equality operators (OIDs) */
 	List	   *aggs;			/* the Aggrefs of the target */
 	bool		partial;		/* partial aggregates, for a Finalize Aggregate */
@@ -213,6 +214,7 @@ tablescan_agg_scan_path(PlannerInfo *root, RelOptInfo *input_rel, RelOptInfo *re
 	TsAggScanPath *ap;
 	List	   *aggs = NIL;
 	List	   *keys = NIL;
+	List	   *const_keys = NIL;
 	List	   *eqops = NIL;
 	List	   *quals = NIL;
 	Bitmapset  *attrs = NULL;
@@ -260,6 +262,17 @@ tablescan_agg_scan_path(PlannerInfo *root, RelOptInfo *input_rel, RelOptInfo *re
 
 		if (sgc != NULL)
 		{
+			/*
+			 * A constant key (a view's constant column: scale-out's _SHARD)
+			 * is the same for every row: the scan groups by the other keys
+			 * and its node returns the constant beside them.
+			 */
+			if (partial && sgc->hashable && IsA(strip_implicit_coercions(lfirst(lc)), Const))
+			{
+				if (!list_member(const_keys, lfirst(lc)))
+					const_keys = lappend(const_keys, lfirst(lc));
+				continue;
+			}
 			/* a GROUP BY key: a column, hashed with its type's own functions */
 			if (!partial || !sgc->hashable ||
 				argument_column(lfirst(lc), input_rel->relid) == NULL)
@@ -283,9 +296,9 @@ tablescan_agg_scan_path(PlannerInfo *root, RelOptInfo *input_rel, RelOptInfo *re
 			pull_varattnos((Node *) lfirst(v), input_rel->relid, &attrs);
 		}
 	}
-	if (aggs == NIL && keys == NIL)
+	if (aggs == NIL && keys == NIL && const_keys == NIL)
 		return NULL;
-	if (list_length(keys) != list_length(root->parse->groupClause))
+	if (list_length(keys) + list_length(const_keys) != list_length(root->parse->groupClause))
 		return NULL;			/* a key the target does not hold */
 	foreach(lc, input_rel->baserestrictinfo)
 	{
@@ -311,6 +324,7 @@ tablescan_agg_scan_path(PlannerInfo *root, RelOptInfo *input_rel, RelOptInfo *re
 	tablescan_upper_path_init(&ap->up, TS_UPPER_SCAN, root, input_rel, quals);
 	ap->attnums = attnums;
 	ap->keys = keys;
+	ap->const_keys = const_keys;
 	ap->eqops = eqops;
 	ap->aggs = aggs;
 	ap->partial = partial;
@@ -388,6 +402,7 @@ tablescan_agg_scan_plan(PlannerInfo *root, RelOptInfo *upper_rel, List *tlist)
 	TsAggScanPath *ap = upper_rel->fdw_private;
 	List	   *props = NIL;
 	List	   *scan_tlist = add_to_flat_tlist(add_to_flat_tlist(NIL, ap->keys), ap->aggs);
+	List	   *private;
 	const char *how;
 
 	/* executed from fdw_private, which set_plan_references does not visit */
@@ -400,28 +415,28 @@ tablescan_agg_scan_plan(PlannerInfo *root, RelOptInfo *upper_rel, List *tlist)
 	props = list_concat(props, tablescan_explain_properties(ap->up.base));
 	if (ap->parallel)
 		props = tablescan_explain_parallel_tasks(props, ap->up.base->ntasks);
-	if (ap->keys != NIL)
+	if (ap->keys != NIL || ap->const_keys != NIL)
 	{
 		StringInfoData keys;
 		ListCell   *lc;
 
 		initStringInfo(&keys);
-		foreach(lc, ap->keys)
+		foreach(lc, list_concat_copy(ap->keys, ap->const_keys))
 			appendStringInfo(&keys, "%s%s", keys.len > 0 ? ", " : "",
 							 quals_text(list_make1(lfirst(lc)), ap->up.relid, ap->up.table));
 		props = lappend(lappend(props, makeString("Group Key")), makeString(keys.data));
-	}
-	if (ap->keys != NIL)
 		how = "partial aggregates per group computed while scanning";
+	}
 	else if (ap->partial)
 		how = "partial aggregates computed while scanning";
 	else
 		how = "computed while scanning";
 	props = lappend(lappend(props, makeString("Aggregate Pushdown")), makeString(pstrdup(how)));
 	/* the keys' equality operators where a count(*) scan has its columns */
-	return make_foreignscan(tlist, NIL, 0, NIL,
-							tablescan_upper_private(&ap->up, ap->attnums, props, ap->eqops),
-							scan_tlist, NIL, NULL);
+	private = tablescan_upper_private(&ap->up, ap->attnums, props, ap->eqops);
+	Assert(list_length(private) == FdwScanPrivateConstGroups);
+	private = lappend(private, makeInteger(ap->keys == NIL && ap->const_keys != NIL));
+	return make_foreignscan(tlist, NIL, 0, NIL, private, scan_tlist, NIL, NULL);
 }
 
 /* ---- execution --------------------------------------------------------- */
@@ -687,6 +702,8 @@ tablescan_agg_init(ForeignScanState *node, TsAggScanState *st)
 	}
 	if (st->nkeys == 0)
 		st->values = palloc0(sizeof(TsAggValue) * Max(st->naggs, 1));
+	st->const_groups = list_length(fs->fdw_private) > FdwScanPrivateConstGroups &&
+		intVal(list_nth(fs->fdw_private, FdwScanPrivateConstGroups)) != 0;
 	MemoryContextSwitchTo(old);
 }
 
@@ -972,6 +989,10 @@ tablescan_agg_scan_iterate(ForeignScanState *node)
 	if (st->done)
 		return slot;
 	aggregate_rows(node, st);
+	st->done = true;
+	/* GROUP BY constants over no row: no group (an aggregate without GROUP BY has its row) */
+	if (st->const_groups && st->rows_aggregated == 0)
+		return slot;
 	old = MemoryContextSwitchTo(st->aggcontext->ecxt_per_tuple_memory);
 	for (int i = 0; i < st->ncolumns; i++)
 	{
@@ -981,7 +1002,6 @@ tablescan_agg_scan_iterate(ForeignScanState *node)
 												   &slot->tts_isnull[i]);
 	}
 	MemoryContextSwitchTo(old);
-	st->done = true;
 	ExecStoreVirtualTuple(slot);
 	return slot;
 }

@@ -67,6 +67,7 @@ typedef struct TsAggScanState
 	List	   *key_eqops;		/* per key: its equality operator (OIDs) */
 	TsGroupTable *groups;		/* with GROUP BY: scan_group.c's hash table */
 	bool		done;			/* the row was returned */
+	bool		const_groups;	/* GROUP BY constants only: no row read, no group */
 	bool		computed;		/* for EXPLAIN ANALYZE */
 	bool		parallel;		/* this process aggregates part of the rows */
 	int64		rows_aggregated;

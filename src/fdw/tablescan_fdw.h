@@ -383,7 +383,13 @@ enum FdwScanPrivateIndex
 	 */
 	FdwScanPrivateCountColumns,
 	/* aggregate scans: what computes them, TS_UPPER_COUNT or TS_UPPER_SCAN (Integer) */
-	FdwScanPrivateUpperKind
+	FdwScanPrivateUpperKind,
+	/*
+	 * scan of aggregates: 1 when the query has GROUP BY keys that are all
+	 * constants (none among the scan's columns), so no row read means no
+	 * group (Integer; absent: 0)
+	 */
+	FdwScanPrivateConstGroups
 };
 
 /* How a ForeignScan that replaces an Aggregate computes it. */
