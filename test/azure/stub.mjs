@@ -1,0 +1,42 @@
+// stub.mjs - a misbehaving Blob endpoint on 127.0.0.1 for test/azure/azure-client.sh.
+//   node stub.mjs busy    every request: 503 ServerBusy with Retry-After: 0
+//   node stub.mjs hang    accepts connections and never answers
+//   node stub.mjs short   a ranged GET answers 206 with half the bytes (Content-Length agrees)
+//   node stub.mjs endless a GET answers 200 with an endless chunked body
+// Prints PORT=<port>; counts requests at GET /__count (busy, short, endless).
+import http from 'node:http';
+import net from 'node:net';
+
+const mode = process.argv[2];
+let count = 0;
+if (mode === 'hang') {
+    const srv = net.createServer(() => {});
+    srv.listen(0, '127.0.0.1', () => console.log(`PORT=${srv.address().port}`));
+} else {
+    const srv = http.createServer((req, res) => {
+        if (req.url === '/__count') { res.end(String(count)); return; }
+        count++;
+        if (mode === 'busy') {
+            res.writeHead(503, { 'x-ms-error-code': 'ServerBusy', 'Retry-After': '0' });
+            res.end('<?xml version="1.0"?><Error><Code>ServerBusy</Code></Error>');
+        } else if (mode === 'short') {
+            const m = /bytes=(\d+)-(\d+)/.exec(req.headers.range || '');
+            const a = m ? Number(m[1]) : 0, b = m ? Number(m[2]) : 99;
+            const half = Buffer.alloc(Math.max(1, Math.floor((b - a + 1) / 2)), 120);
+            res.writeHead(206, { 'Content-Range': `bytes ${a}-${a + half.length - 1}/1000`,
+                'Content-Length': String(half.length) });
+            res.end(half);
+        } else if (mode === 'endless') {
+            res.writeHead(200, { 'Content-Type': 'application/octet-stream' });
+            const chunk = Buffer.alloc(1 << 16, 97);
+            const pump = () => { while (res.write(chunk)) { /* until the socket pushes back */ } };
+            res.on('drain', pump);
+            res.on('close', () => res.off('drain', pump));
+            pump();
+        } else {
+            res.writeHead(500);
+            res.end();
+        }
+    });
+    srv.listen(0, '127.0.0.1', () => console.log(`PORT=${srv.address().port}`));
+}
