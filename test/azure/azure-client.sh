@@ -35,6 +35,7 @@ pids=()
 W=$(mktemp -d /tmp/ts-azure.XXXXXX)
 cleanup() { for p in "${pids[@]}"; do kill "$p" 2>/dev/null; done; rm -rf "$W"; }
 trap cleanup EXIT
+trap 'exit 1' TERM INT
 finish() { echo "azure: $pass passed, $fail failed, 0 skipped"; exit 0; }
 
 [ -x "$TOOL" ] || { bad setup "$TOOL is not built (make tools)"; finish; }
