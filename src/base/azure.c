@@ -1,11 +1,11 @@
 /*
  * azure.c - requests to Azure Blob Storage (see ts_azure.h).
  *
- * Owns: the process's curl handle for Azure (its connection cache kept
- * across requests), one attempt of a request (URL with the SAS token,
- * x-ms-date / x-ms-version, SharedKey Authorization, the body sink with its
- * cap, a progress callback that stops the transfer when an interrupt is
- * pending), the retry loop (the statuses and transport failures of
+ * Owns: the process's curl handles for Azure (a multi handle whose
+ * connection cache is kept across requests), one attempt of a request (URL
+ * with the SAS token, x-ms-date / x-ms-version, SharedKey Authorization,
+ * the body sink with its cap, a transfer loop that polls for interrupts
+ * every 50 ms), the retry loop (the statuses and transport failures of
  * ts_http.h, backoff with jitter, Retry-After, bounded attempts and time)
  * and the six requests: HEAD, ranged GET, whole GET, List Blobs, Put Blob
  * if absent, Delete Blob.  Errors name the URI, the HTTP status and the
@@ -24,6 +24,7 @@
 #include "base/ts_azure.h"
 #include "base/ts_http.h"
 
+static CURLM *multi = NULL;
 static CURL *easy = NULL;
 static int64_t requests_sent = 0;
 
@@ -246,15 +247,47 @@ on_header(char *buf, size_t size, size_t nitems, void *arg)
 	return n;
 }
 
-static int
-on_progress(void *arg, curl_off_t dltotal, curl_off_t dlnow, curl_off_t ultotal, curl_off_t ulnow)
+/*
+ * Run the easy handle to its end in the multi handle, asking for an
+ * interrupt between waits of at most 50 ms (*canceled when one came).
+ */
+static CURLcode
+run_transfer(bool *canceled)
 {
-	(void) arg;
-	(void) dltotal;
-	(void) dlnow;
-	(void) ultotal;
-	(void) ulnow;
-	return ts_interrupt_pending() ? 1 : 0;
+	CURLcode	result = CURLE_OK;
+	bool		done = false;
+
+	*canceled = false;
+	if (curl_multi_add_handle(multi, easy) != CURLM_OK)
+		return CURLE_FAILED_INIT;
+	while (!done)
+	{
+		int			running = 0;
+		int			left;
+		CURLMsg    *msg;
+
+		if (curl_multi_perform(multi, &running) != CURLM_OK)
+		{
+			result = CURLE_FAILED_INIT;
+			break;
+		}
+		while ((msg = curl_multi_info_read(multi, &left)) != NULL)
+			if (msg->msg == CURLMSG_DONE && msg->easy_handle == easy)
+			{
+				result = msg->data.result;
+				done = true;
+			}
+		if (done || running == 0)
+			break;
+		if (ts_interrupt_pending())
+		{
+			*canceled = true;
+			break;
+		}
+		curl_multi_poll(multi, NULL, 0, 50, NULL);
+	}
+	curl_multi_remove_handle(multi, easy);
+	return result;
 }
 
 static void
@@ -299,6 +332,7 @@ attempt(const ts_azure_config *cfg, az_request *r, CURLcode *rc, ts_err *err)
 	char	   *url;
 	struct curl_slist *headers = NULL;
 	bool		ok = true;
+	bool		canceled;
 
 	r->status = 0;
 	r->content_length = -1;
@@ -310,10 +344,12 @@ attempt(const ts_azure_config *cfg, az_request *r, CURLcode *rc, ts_err *err)
 	r->code[0] = r->content_md5[0] = '\0';
 	r->errlen = 0;
 	r->errbody[0] = '\0';
-	if (easy == NULL)
+	if (easy == NULL || multi == NULL)
 	{
 		if (!ts_curl_global_init(err))
 			return false;
+		if (multi == NULL && (multi = curl_multi_init()) == NULL)
+			return ts_error(err, TS_ERR_NOMEM, "could not create a libcurl multi handle");
 		if ((easy = curl_easy_init()) == NULL)
 			return ts_error(err, TS_ERR_NOMEM, "could not create a libcurl handle");
 	}
@@ -390,8 +426,6 @@ attempt(const ts_azure_config *cfg, az_request *r, CURLcode *rc, ts_err *err)
 	curl_easy_setopt(easy, CURLOPT_WRITEDATA, r);
 	curl_easy_setopt(easy, CURLOPT_HEADERFUNCTION, on_header);
 	curl_easy_setopt(easy, CURLOPT_HEADERDATA, r);
-	curl_easy_setopt(easy, CURLOPT_NOPROGRESS, 0L);
-	curl_easy_setopt(easy, CURLOPT_XFERINFOFUNCTION, on_progress);
 	curl_easy_setopt(easy, CURLOPT_SSL_VERIFYPEER, 1L);
 	curl_easy_setopt(easy, CURLOPT_SSL_VERIFYHOST, 2L);
 	curl_easy_setopt(easy, CURLOPT_TCP_KEEPALIVE, 1L);
@@ -409,7 +443,7 @@ attempt(const ts_azure_config *cfg, az_request *r, CURLcode *rc, ts_err *err)
 	}
 	curl_easy_setopt(easy, CURLOPT_HTTPHEADER, headers);
 	requests_sent++;
-	*rc = curl_easy_perform(easy);
+	*rc = run_transfer(&canceled);
 	{
 		curl_off_t	cl = -1;
 
@@ -424,7 +458,7 @@ attempt(const ts_azure_config *cfg, az_request *r, CURLcode *rc, ts_err *err)
 		memset(s->data, 0, strlen(s->data));
 	curl_slist_free_all(headers);
 	wipe(url);
-	if (*rc == CURLE_ABORTED_BY_CALLBACK || ts_interrupt_pending())
+	if (canceled || ts_interrupt_pending())
 		return ts_error(err, TS_ERR_CANCELED, "%s \"%s\": canceled", method_of(r->kind), r->uri);
 	return true;
 }

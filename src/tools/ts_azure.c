@@ -4,7 +4,9 @@
  * Owns nothing but argument handling: test/azure/azure-client.sh drives
  * the client through it against an emulator.  Settings come from the
  * environment: TS_AZURE_ENDPOINT, TS_AZURE_KEY or TS_AZURE_SAS,
- * TS_AZURE_PAGE (listing page size), TS_AZURE_ATTEMPTS, TS_AZURE_TIMEOUT_MS.
+ * TS_AZURE_PAGE (listing page size), TS_AZURE_ATTEMPTS, TS_AZURE_TIMEOUT_MS;
+ * TS_AZURE_CANCEL_MS makes an interrupt pending that many ms after the start
+ * (as a backend's cancel: the client must stop within a poll interval).
  *
  *   ts_azure head URI                       "size N" or "missing"
  *   ts_azure get URI [OFFSET LEN [SIZE]]    the bytes on stdout
@@ -14,9 +16,11 @@
  *
  * A failure prints "ERROR <code>: <message>" on stderr and exits 1.
  */
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/time.h>
 
 #include "base/ts_azure.h"
 
@@ -24,6 +28,21 @@ static const char *const code_names[] = {
 	"OK", "IO", "NOT_FOUND", "CORRUPT", "UNSUPPORTED", "INVALID", "NOMEM", "CANCELED",
 	"DENIED", "RANGE", "UNKNOWN_TYPE", "LIMIT"
 };
+
+static volatile sig_atomic_t interrupted = 0;
+
+static void
+on_alarm(int sig)
+{
+	(void) sig;
+	interrupted = 1;
+}
+
+static bool
+interrupt_pending(void)
+{
+	return interrupted != 0;
+}
 
 static int
 fail(const ts_err *err)
@@ -68,6 +87,15 @@ main(int argc, char **argv)
 	cfg.list_page_size = getenv("TS_AZURE_PAGE") ? atoi(getenv("TS_AZURE_PAGE")) : 0;
 	cfg.max_attempts = getenv("TS_AZURE_ATTEMPTS") ? atoi(getenv("TS_AZURE_ATTEMPTS")) : 0;
 	cfg.timeout_ms = getenv("TS_AZURE_TIMEOUT_MS") ? atol(getenv("TS_AZURE_TIMEOUT_MS")) : 0;
+	if (getenv("TS_AZURE_CANCEL_MS"))
+	{
+		long		ms = atol(getenv("TS_AZURE_CANCEL_MS"));
+		struct itimerval t = {{0, 0}, {ms / 1000, (ms % 1000) * 1000}};
+
+		signal(SIGALRM, on_alarm);
+		ts_set_interrupt_pending_hook(interrupt_pending);
+		setitimer(ITIMER_REAL, &t, NULL);
+	}
 	if (strcmp(cmd, "head") == 0 && argc == 3)
 	{
 		bool		exists;

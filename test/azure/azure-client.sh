@@ -19,6 +19,7 @@
 #   sas, sas-denied         reads and lists with an account SAS; a bad one: 403, not the token
 #   retry-503               ServerBusy answers retried, then an error after 3 attempts
 #   timeout                 a silent endpoint: 2 attempts of 300 ms, then an error
+#   cancel                  an interrupt 300 ms into a wait for a silent endpoint: canceled in < 0.8 s (the transfer polls every 50 ms)
 #   short-range             a short 206 retried, then an error (never data)
 #   endless                 an endless body: TS_ERR_LIMIT
 # Prints "azure: N passed, N failed, 0 skipped".
@@ -150,6 +151,10 @@ start "$W/hang.log" node test/azure/stub.mjs hang; hp=$port
 t0=$SECONDS
 out=$(TS_AZURE_ENDPOINT=http://127.0.0.1:$hp/$ACCOUNT TS_AZURE_ATTEMPTS=2 TS_AZURE_TIMEOUT_MS=300 $TOOL head "$DATA" 2>&1)
 check timeout $([[ "$out" == *"failed after 2 attempts: Timeout"* ]] && [ $((SECONDS - t0)) -lt 10 ]; echo $?) "$out"
+t0=$(date +%s%N)
+out=$(TS_AZURE_ENDPOINT=http://127.0.0.1:$hp/$ACCOUNT TS_AZURE_CANCEL_MS=300 $TOOL head "$DATA" 2>&1)
+ms=$((($(date +%s%N) - t0) / 1000000))
+check cancel $([[ "$out" == "ERROR CANCELED: HEAD \"$DATA\": canceled" ]] && [ "$ms" -lt 800 ]; echo $?) "$out ($ms ms)"
 start "$W/short.log" node test/azure/stub.mjs short; shp=$port
 out=$(TS_AZURE_ENDPOINT=http://127.0.0.1:$shp/$ACCOUNT TS_AZURE_ATTEMPTS=2 $TOOL get "$DATA" 0 100 1000 2>&1 >"$W/got")
 n=$(curl -s "http://127.0.0.1:$shp/__count")
