@@ -3,12 +3,17 @@
 //   node stub.mjs hang    accepts connections and never answers
 //   node stub.mjs short   a ranged GET answers 206 with half the bytes (Content-Length agrees)
 //   node stub.mjs endless a GET answers 200 with an endless chunked body
+//   node stub.mjs landed  Put Blob writes, then answers 500 (a reply lost); the retry finds
+//                         the blob (409); HEAD gives the written blob's length and MD5, or
+//                         another writer's when the path holds "theirs"
 // Prints PORT=<port>; counts requests at GET /__count (busy, short, endless).
+import { createHash } from 'node:crypto';
 import http from 'node:http';
 import net from 'node:net';
 
 const mode = process.argv[2];
 let count = 0;
+const written = new Map();
 if (mode === 'hang') {
     const srv = net.createServer(() => {});
     srv.listen(0, '127.0.0.1', () => console.log(`PORT=${srv.address().port}`));
@@ -33,6 +38,28 @@ if (mode === 'hang') {
             res.on('drain', pump);
             res.on('close', () => res.off('drain', pump));
             pump();
+        } else if (mode === 'landed') {
+            const body = [];
+            req.on('data', (c) => body.push(c));
+            req.on('end', () => {
+                const path = req.url.split('?')[0];
+                if (req.method === 'PUT' && !written.has(path)) {
+                    written.set(path, Buffer.concat(body));
+                    res.writeHead(500, { 'x-ms-error-code': 'InternalError' });
+                    res.end();
+                } else if (req.method === 'PUT') {
+                    res.writeHead(409, { 'x-ms-error-code': 'BlobAlreadyExists' });
+                    res.end();
+                } else if (req.method === 'HEAD' && written.has(path)) {
+                    const b = path.includes('theirs') ? Buffer.from('another writer') : written.get(path);
+                    res.writeHead(200, { 'Content-Length': String(b.length),
+                        'Content-MD5': createHash('md5').update(b).digest('base64') });
+                    res.end();
+                } else {
+                    res.writeHead(404, { 'x-ms-error-code': 'BlobNotFound' });
+                    res.end();
+                }
+            });
         } else {
             res.writeHead(500);
             res.end();
