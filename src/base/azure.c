@@ -463,11 +463,11 @@ attempt(const ts_azure_config *cfg, az_request *r, CURLcode *rc, ts_err *err)
 	return true;
 }
 
-/* The error code of a non-2xx answer: its x-ms-error-code, else its XML body's <Code>. */
+/* The error code of a non-2xx answer: its x-ms-error-code, else its XML body's <Code> (as S3's). */
 static char *
 error_code_of(const az_request *r)
 {
-	return r->code[0] ? ts_strdup(r->code) : ts_azure_error_code(r->errbody, r->errlen);
+	return r->code[0] ? ts_strdup(r->code) : ts_s3_error_code(r->errbody, r->errlen);
 }
 
 /* A 2xx answer to a range that is short of it (and not past the blob's end). */

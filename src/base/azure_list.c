@@ -1,10 +1,10 @@
 /*
- * azure_list.c - the XML answers of the Blob service (see ts_azure.h).
+ * azure_list.c - List Blobs answers of the Blob service (see ts_azure.h).
  *
  * Owns: reading one List Blobs page (EnumerationResults: Blob and
- * BlobPrefix names below a prefix, NextMarker) and the <Code> of an error
- * body, with libxml2 (no network access, no entity expansion).  Pure: unit
- * tested on bytes.
+ * BlobPrefix names below a prefix, NextMarker) with libxml2 (no network
+ * access, no entity expansion).  An error body has S3's shape
+ * (<Error><Code>): ts_s3_error_code reads it.  Pure: unit tested on bytes.
  */
 #include <string.h>
 
@@ -118,34 +118,4 @@ ts_azure_parse_list_page(const char *xml, size_t len, const char *prefix,
 	}
 	xmlFreeDoc(doc);
 	return ok;
-}
-
-char *
-ts_azure_error_code(const char *xml, size_t len)
-{
-	xmlDoc	   *doc;
-	const xmlNode *root;
-	const xmlNode *code;
-	char	   *out = NULL;
-
-	if (xml == NULL || len == 0 || len > (size_t) INT32_MAX)
-		return NULL;
-	doc = xmlReadMemory(xml, (int) len, "error.xml", NULL, XML_OPTIONS);
-	if (doc == NULL)
-		return NULL;
-	root = xmlDocGetRootElement(doc);
-	code = root && element(root, "Error") == root ? element(root->children, "Code") : NULL;
-	if (code)
-	{
-		xmlChar    *t = xmlNodeGetContent(code);
-
-		/* a code is a word: anything else is not shown */
-		if (t && t[0] && strspn((const char *) t,
-								"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789") ==
-			strlen((const char *) t) && strlen((const char *) t) < 64)
-			out = ts_strdup((const char *) t);
-		xmlFree(t);
-	}
-	xmlFreeDoc(doc);
-	return out;
 }

@@ -157,25 +157,20 @@ ts_azure_parse_uri(const char *uri, ts_azure_uri *out, ts_err *err)
 static char *
 encode_path(const char *s)
 {
-	size_t		n = strlen(s);
-	char	   *out = ts_malloc(n * 3 + 1);
-	char	   *o = out;
-	static const char hex[] = "0123456789ABCDEF";
+	char	   *out = ts_url_encode(s);
+	char	   *w = out;
 
-	if (out == NULL)
-		return NULL;
-	for (const unsigned char *p = (const unsigned char *) s; *p; p++)
-	{
-		if (isalnum(*p) || *p == '-' || *p == '.' || *p == '_' || *p == '~' || *p == '/')
-			*o++ = (char) *p;
-		else
+	/* the separators back: a '%' of s is "%25", so "%2F" is only an encoded '/' */
+	for (const char *r = out; r && *r;)
+		if (strncmp(r, "%2F", 3) == 0)
 		{
-			*o++ = '%';
-			*o++ = hex[*p >> 4];
-			*o++ = hex[*p & 15];
+			*w++ = '/';
+			r += 3;
 		}
-	}
-	*o = '\0';
+		else
+			*w++ = *r++;
+	if (w)
+		*w = '\0';
 	return out;
 }
 

@@ -132,9 +132,6 @@ void		ts_azure_http_date(time_t t, char *out);
 bool		ts_azure_parse_list_page(const char *xml, size_t len, const char *prefix,
 									 ts_s3_listing *out, ts_err *err);
 
-/* The <Code> of an error body (ts_malloc'd), or NULL. */
-char	   *ts_azure_error_code(const char *xml, size_t len);
-
 /* ---- requests (azure.c) ------------------------------------------------ */
 
 /* HEAD: *exists false (no error) for 404; the size otherwise. */
