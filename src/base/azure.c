@@ -606,7 +606,8 @@ ts_azure_head(const ts_azure_config *cfg, const char *uri, bool *exists, int64_t
 	ts_azure_uri u;
 	bool		ok;
 
-	*exists = false;
+	if (exists)
+		*exists = false;
 	*size = -1;
 	if (r == NULL)
 		return ts_error_nomem(err, NULL);
@@ -616,12 +617,13 @@ ts_azure_head(const ts_azure_config *cfg, const char *uri, bool *exists, int64_t
 	{
 		if (r->status == 200 && r->content_length >= 0)
 		{
-			*exists = true;
+			if (exists)
+				*exists = true;
 			*size = r->content_length;
 		}
 		else if (r->status == 200)
 			ok = ts_error(err, TS_ERR_IO, "HEAD \"%s\": the answer has no Content-Length", uri);
-		else if (r->status != 404)
+		else if (r->status != 404 || exists == NULL)
 			ok = answer_error(cfg, r, err);
 		ts_azure_uri_free(&u);
 	}

@@ -134,7 +134,10 @@ bool		ts_azure_parse_list_page(const char *xml, size_t len, const char *prefix,
 
 /* ---- requests (azure.c) ------------------------------------------------ */
 
-/* HEAD: *exists false (no error) for 404; the size otherwise. */
+/*
+ * HEAD: the size.  A missing blob (404): *exists false, no error; with
+ * exists NULL, TS_ERR_NOT_FOUND naming the URI.
+ */
 bool		ts_azure_head(const ts_azure_config *cfg, const char *uri, bool *exists,
 						  int64_t *size, ts_err *err);
 

@@ -9,6 +9,7 @@
  * (as a backend's cancel: the client must stop within a poll interval).
  *
  *   ts_azure head URI                       "size N" or "missing"
+ *   ts_azure size URI                       "N" (a missing blob is an error)
  *   ts_azure get URI [OFFSET LEN [SIZE]]    the bytes on stdout
  *   ts_azure list URI                       one entry a line
  *   ts_azure put URI FILE                   "created" or "exists"
@@ -109,6 +110,15 @@ main(int argc, char **argv)
 			printf("missing\n");
 		return 0;
 	}
+	if (strcmp(cmd, "size") == 0 && argc == 3)
+	{
+		int64_t		size;
+
+		if (!ts_azure_head(&cfg, uri, NULL, &size, &err))
+			return fail(&err);
+		printf("%lld\n", (long long) size);
+		return 0;
+	}
 	if (strcmp(cmd, "get") == 0 && argc == 3)
 	{
 		uint8_t    *data;
@@ -175,6 +185,6 @@ main(int argc, char **argv)
 		printf("%s\n", existed ? "deleted" : "absent");
 		return 0;
 	}
-	fprintf(stderr, "usage: ts_azure head|get|list|put|delete URI [OFFSET LEN [SIZE] | FILE]\n");
+	fprintf(stderr, "usage: ts_azure head|size|get|list|put|delete URI [OFFSET LEN [SIZE] | FILE]\n");
 	return 2;
 }

@@ -5,7 +5,7 @@
 # run, and against test/azure/stub.mjs for what azurite does not do.  The
 # blobs are uploaded by test/azure/blob.mjs, which signs with node's crypto
 # (independent of the client).  Checks:
-#   head, head-missing      size of a blob; a missing one is "missing"
+#   head, head-missing      size of a blob; a missing one is "missing", or NOT_FOUND naming it
 #   get-whole, get-range    bytes equal to the uploaded file (whole, 3 ranges)
 #   range-size, range-end   a size other than the one opened with; past the end
 #   whole-cap               a 9 MB blob under snapshot/: TS_ERR_LIMIT naming the cap
@@ -88,7 +88,9 @@ DATA=$U/wh/db.db/t/bucket-0/data-1.parquet
 out=$($TOOL head "$DATA" 2>&1)
 check head $([ "$out" = "size 3000000" ]; echo $?) "$out"
 out=$($TOOL head "$U/wh/db.db/t/none" 2>&1)
-check head-missing $([ "$out" = "missing" ]; echo $?) "$out"
+o2=$($TOOL size "$U/wh/db.db/t/none" 2>&1)
+check head-missing $([ "$out" = "missing" ] &&
+    [ "$o2" = "ERROR NOT_FOUND: HEAD \"$U/wh/db.db/t/none\": no such blob (HTTP 404, BlobNotFound)" ]; echo $?) "$out / $o2"
 $TOOL get "$DATA" > "$W/got" 2>"$W/err"
 check get-whole $(cmp -s "$W/got" "$W/data.bin"; echo $?) "$(cat "$W/err")"
 r=0
