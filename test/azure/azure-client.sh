@@ -18,7 +18,7 @@
 #   wrong-key               403 naming HTTP 403, not the key
 #   sas, sas-denied         reads and lists with an account SAS; a bad one: 403, not the token
 #   retry-503               ServerBusy answers retried, then an error after 3 attempts
-#   timeout                 a silent endpoint: 2 attempts of 300 ms, then an error
+#   timeout                 a silent endpoint: 2 attempts of 300 ms, then an error (not the SAS)
 #   cancel                  an interrupt 300 ms into a wait for a silent endpoint: canceled in < 0.8 s (the transfer polls every 50 ms)
 #   short-range             a short 206 retried, then an error (never data)
 #   endless                 an endless body: TS_ERR_LIMIT
@@ -154,8 +154,10 @@ n=$(curl -s "http://127.0.0.1:$sp/__count")
 check retry-503 $([[ "$out" == *"failed after 3 attempts: HTTP 503 (ServerBusy)"* && "$n" = 3 ]]; echo $?) "$out ($n requests)"
 start "$W/hang.log" node test/azure/stub.mjs hang; hp=$port
 t0=$SECONDS
-out=$(TS_AZURE_ENDPOINT=http://127.0.0.1:$hp/$ACCOUNT TS_AZURE_ATTEMPTS=2 TS_AZURE_TIMEOUT_MS=300 $TOOL head "$DATA" 2>&1)
-check timeout $([[ "$out" == *"failed after 2 attempts: Timeout"* ]] && [ $((SECONDS - t0)) -lt 10 ]; echo $?) "$out"
+out=$(TS_AZURE_ENDPOINT=http://127.0.0.1:$hp/$ACCOUNT TS_AZURE_ATTEMPTS=2 TS_AZURE_TIMEOUT_MS=300 \
+    TS_AZURE_SAS=$SAS env -u TS_AZURE_KEY $TOOL head "$DATA" 2>&1)
+check timeout $([[ "$out" == *"failed after 2 attempts: Timeout"* && "$out" != *"sig="* ]] &&
+    [ $((SECONDS - t0)) -lt 10 ]; echo $?) "$out"
 t0=$(date +%s%N)
 out=$(TS_AZURE_ENDPOINT=http://127.0.0.1:$hp/$ACCOUNT TS_AZURE_CANCEL_MS=300 $TOOL head "$DATA" 2>&1)
 ms=$((($(date +%s%N) - t0) / 1000000))
