@@ -22,6 +22,8 @@
 #   cancel                  an interrupt 300 ms into a wait for a silent endpoint: canceled in < 0.8 s (the transfer polls every 50 ms)
 #   short-range             a short 206 retried, then an error (never data)
 #   endless                 an endless body: TS_ERR_LIMIT
+#   list-cut, list-loop     a listing page cut short is asked again (2 requests, the entries);
+#                           a marker handed out twice stops the listing at once (2 requests)
 #   put-landed              a Put Blob whose reply was lost (500) and whose retry finds the
 #                           blob (409): created when the blob has this content (length, MD5),
 #                           exists when it has another writer's
@@ -170,6 +172,14 @@ check short-range $([[ "$out" == *"failed after 2 attempts: HTTP 206 with 50 byt
 start "$W/endless.log" node test/azure/stub.mjs endless; ep=$port
 out=$(TS_AZURE_ENDPOINT=http://127.0.0.1:$ep/$ACCOUNT $TOOL get "$U/wh/db.db/t/snapshot/snapshot-1" 2>&1 >/dev/null)
 check endless $([[ "$out" == "ERROR LIMIT:"*"the cap of snapshot"* ]]; echo $?) "$out"
+start "$W/listcut.log" node test/azure/stub.mjs listcut; lc=$port
+out=$(TS_AZURE_ENDPOINT=http://127.0.0.1:$lc/$ACCOUNT $TOOL list "$U/wh/t" 2>/dev/null | tr '\n' ' ')
+n=$(curl -s "http://127.0.0.1:$lc/__count")
+check list-cut $([ "$out" = "a b " ] && [ "$n" = 2 ]; echo $?) "$out ($n requests)"
+start "$W/listloop.log" node test/azure/stub.mjs listloop; ll=$port
+out=$(TS_AZURE_ENDPOINT=http://127.0.0.1:$ll/$ACCOUNT $TOOL list "$U/wh/t" 2>&1)
+n=$(curl -s "http://127.0.0.1:$ll/__count")
+check list-loop $([[ "$out" == "ERROR CORRUPT:"*"repeats a continuation token"* ]] && [ "$n" = 2 ]; echo $?) "$out ($n requests)"
 start "$W/landed.log" node test/azure/stub.mjs landed; lp=$port
 o1=$(TS_AZURE_ENDPOINT=http://127.0.0.1:$lp/$ACCOUNT $TOOL put "$U/wh/t/snapshot/snapshot-9" "$W/s8" 2>&1)
 o2=$(TS_AZURE_ENDPOINT=http://127.0.0.1:$lp/$ACCOUNT $TOOL put "$U/wh/t/snapshot/theirs-9" "$W/s8" 2>&1)

@@ -6,6 +6,8 @@
 //   node stub.mjs landed  Put Blob writes, then answers 500 (a reply lost); the retry finds
 //                         the blob (409); HEAD gives the written blob's length and MD5, or
 //                         another writer's when the path holds "theirs"
+//   node stub.mjs listcut a List Blobs page cut short (200, agreeing Content-Length), then whole
+//   node stub.mjs listloop every List Blobs page is truncated with the same NextMarker
 // Prints PORT=<port>; counts requests at GET /__count (busy, short, endless).
 import { createHash } from 'node:crypto';
 import http from 'node:http';
@@ -38,6 +40,13 @@ if (mode === 'hang') {
             res.on('drain', pump);
             res.on('close', () => res.off('drain', pump));
             pump();
+        } else if (mode === 'listcut' || mode === 'listloop') {
+            const page = '<?xml version="1.0" encoding="utf-8"?><EnumerationResults><Blobs>' +
+                '<Blob><Name>wh/t/a</Name></Blob><BlobPrefix><Name>wh/t/b/</Name></BlobPrefix></Blobs>' +
+                (mode === 'listloop' ? '<NextMarker>2!same</NextMarker>' : '<NextMarker/>') + '</EnumerationResults>';
+            const body = mode === 'listcut' && count === 1 ? page.slice(0, 90) : page;
+            res.writeHead(200, { 'Content-Type': 'application/xml', 'Content-Length': String(Buffer.byteLength(body)) });
+            res.end(body);
         } else if (mode === 'landed') {
             const body = [];
             req.on('data', (c) => body.push(c));
