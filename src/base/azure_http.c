@@ -520,9 +520,11 @@ azure_answer_error(const ts_azure_config *cfg, const az_request *r, ts_err *err)
 	bool		no_container = code && strcmp(code, "ContainerNotFound") == 0;
 
 	if (r->status == 403)
-		ts_error(err, TS_ERR_IO, "%s \"%s\": access denied by the store (HTTP 403%s%s): check option \"%s\" of the user mapping",
+		ts_error(err, TS_ERR_IO, "%s \"%s\": access denied by the store (HTTP 403%s%s): %s",
 				 method_of(r->kind), r->uri, code ? ", " : "", code ? code : "",
-				 cfg->sas_token ? "azure.sas-token" : "azure.account-key");
+				 cfg->sas_token ? "check option \"azure.sas-token\" of the user mapping" :
+				 cfg->account_key ? "check option \"azure.account-key\" of the user mapping" :
+				 "the requests were anonymous: give \"azure.account-key\" or \"azure.sas-token\" in the user mapping");
 	else if (r->status == 404)
 		ts_error(err, TS_ERR_NOT_FOUND, "%s \"%s\": no such %s (HTTP 404%s%s)",
 				 method_of(r->kind), r->uri, no_container ? "container" : "blob",

@@ -16,6 +16,7 @@
 #   delete                  deleted, then absent; a read after: NOT_FOUND
 #   missing, no-container   404s naming the URI and BlobNotFound / the container
 #   wrong-key               403 naming HTTP 403, not the key
+#   anonymous               a request without key or token: 403 saying it was anonymous
 #   sas, sas-denied         reads and lists with an account SAS; a bad one: 403, not the token
 #   retry-503               ServerBusy answers retried, then an error after 3 attempts
 #   timeout                 a silent endpoint: 2 attempts of 300 ms, then an error (not the SAS)
@@ -144,6 +145,8 @@ TS_AZURE_SAS=$SAS env -u TS_AZURE_KEY $TOOL get "$DATA" > "$W/got" 2>"$W/err"
 r=$(cmp -s "$W/got" "$W/data.bin"; echo $?)
 out=$(TS_AZURE_SAS=$SAS env -u TS_AZURE_KEY $TOOL list "$U/wh/many" 2>/dev/null | wc -l)
 check sas $([ "$r" = 0 ] && [ "$out" = 7 ]; echo $?) "$(cat "$W/err") / $out entries"
+out=$(env -u TS_AZURE_KEY $TOOL head "$DATA" 2>&1)
+check anonymous $([[ "$out" == *"HTTP 403"*"the requests were anonymous"* ]]; echo $?) "$out"
 BADSAS=${SAS/sig=/sig=AAAA}
 out=$(TS_AZURE_SAS=$BADSAS env -u TS_AZURE_KEY $TOOL head "$DATA" 2>&1)
 check sas-denied $([[ "$out" == *"HTTP 403"* && "$out" == *"azure.sas-token"* && "$out" != *"sig="* &&
