@@ -91,6 +91,11 @@ limited tls 300 "$LOG/tls.log" bash test/s3/tls.sh
 grep -E '^(ok|FAIL) ' "$LOG/tls.log"
 grep '^tls: ' "$LOG/tls.log" >> "$LOG/unit.log" || { tail -10 "$LOG/tls.log"; echo "tls: 0 passed, 1 failed" >> "$LOG/unit.log"; }
 
+step "the Azure Blob client against azurite and a misbehaving stub (test/azure/azure-client.sh)"
+limited azure 300 "$LOG/azure.log" bash test/azure/azure-client.sh
+grep -E '^FAIL ' "$LOG/azure.log"
+grep '^azure: ' "$LOG/azure.log" >> "$LOG/unit.log" || { tail -10 "$LOG/azure.log"; echo "azure: 0 passed, 1 failed, 0 skipped" >> "$LOG/unit.log"; }
+
 step pg_regress and conformance '(pg_virtualenv)'
 limited pg-tests 1800 "$LOG/pg.log" pg_virtualenv -t -v 15 bash test/pg-tests.sh
 grep -vE '^(ok|PASS) ' "$LOG/pg.log" | tail -60

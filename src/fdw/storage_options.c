@@ -170,7 +170,8 @@ find_key(const char *name, StorageKey *k)
 static bool
 is_secret(ts_opt_store s)
 {
-	return s == TS_STORE_ACCESS_KEY || s == TS_STORE_SECRET_KEY || s == TS_STORE_SESSION_TOKEN;
+	return s == TS_STORE_ACCESS_KEY || s == TS_STORE_SECRET_KEY || s == TS_STORE_SESSION_TOKEN ||
+		s == TS_STORE_AZURE_ACCOUNT_KEY || s == TS_STORE_AZURE_SAS_TOKEN;
 }
 
 bool
@@ -243,6 +244,7 @@ tablescan_storage_check_option(const char *name, const char *value, Oid context)
 	switch (k->setting)
 	{
 		case TS_STORE_ENDPOINT:
+		case TS_STORE_AZURE_ENDPOINT:
 			/* where the server connects to: as option "uri" */
 			tablescan_check_path_privilege(name);
 			check_endpoint(name, value);
@@ -439,6 +441,10 @@ apply_setting(ts_s3_config *cfg, const StorageKey *k, DefElem *def, const char *
 		case TS_STORE_SESSION_TOKEN:
 			cfg->session_token = v;
 			break;
+		case TS_STORE_AZURE_ENDPOINT:
+		case TS_STORE_AZURE_ACCOUNT_KEY:
+		case TS_STORE_AZURE_SAS_TOKEN:
+			break;				/* the Azure client's (ts_azure_config), not S3's */
 		case TS_STORE_NONE:
 			break;
 	}
@@ -456,7 +462,7 @@ tablescan_storage_apply_token(ts_s3_config *cfg, const ts_option *kv, int n, con
 {
 	const char *credentials = NULL;
 	const char *endpoint = NULL;
-	bool		has[TS_STORE_SESSION_TOKEN + 1] = {0};
+	bool		has[TS_STORE_AZURE_SAS_TOKEN + 1] = {0};
 
 	/*
 	 * Credentials never travel to an endpoint of another source: a token

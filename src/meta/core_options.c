@@ -450,6 +450,21 @@ const ts_core_option ts_core_option_table[] = {
 	{"credentials", NULL, TS_OPT_ENUM, "anonymous|environment", 0, 0, "anonymous", TS_OPT_ACTED, TS_LAYER_STORAGE,
 	0, "tablescan_fdw", TS_STORE_CREDENTIALS},
 
+	/*
+	 * Azure Blob Storage / ADLS Gen2 (src/base/ts_azure.h): an emulator's
+	 * endpoint (path-style, "http://127.0.0.1:10000/<account>"), the account
+	 * key or a SAS token (ABFS's fixed token), Hadoop's per-account key
+	 * fs.azure.account.key.<account>.dfs.core.windows.net.  Checked where
+	 * they are set; abfs:// and wasb:// locations are not read yet.
+	 */
+	STORE("azure.endpoint", NULL, TS_OPT_STRING, NULL, 0, TS_STORE_AZURE_ENDPOINT, "tablescan_fdw"),
+	STORE("azure.account-key", NULL, TS_OPT_STRING, NULL, TS_OPTF_SECRET, TS_STORE_AZURE_ACCOUNT_KEY,
+		  "tablescan_fdw"),
+	STORE("azure.sas-token", "fs.azure.sas.fixed.token", TS_OPT_STRING, NULL, TS_OPTF_SECRET,
+		  TS_STORE_AZURE_SAS_TOKEN, "tablescan_fdw"),
+	STORE("fs.azure.account.key.<account>", NULL, TS_OPT_STRING, NULL, TS_OPTF_SECRET | TS_OPTF_PATTERN,
+		  TS_STORE_AZURE_ACCOUNT_KEY, "AzureBlobFileSystem"),
+
 	/* ---- catalogs: CatalogOptions, RESTCatalogOptions ---- */
 	E("warehouse", NULL, TS_OPT_STRING, NULL, 0, 0, NULL, TS_OPT_ACTED, TS_LAYER_FDW, TS_OPTF_PATH, "CatalogOptions"),
 	E("uri", NULL, TS_OPT_STRING, NULL, 0, 0, NULL, TS_OPT_ACTED, TS_LAYER_FDW, TS_OPTF_PATH, "RESTCatalogOptions"),

@@ -230,6 +230,9 @@ test_store_keys(void **state)
 		{"s3.session-token", TS_STORE_SESSION_TOKEN}, {"s3a.session-token", TS_STORE_SESSION_TOKEN},
 		{"s3.session.token", TS_STORE_SESSION_TOKEN}, {"fs.s3a.session.token", TS_STORE_SESSION_TOKEN},
 		{"fs.oss.securityToken", TS_STORE_SESSION_TOKEN},
+		{"azure.endpoint", TS_STORE_AZURE_ENDPOINT}, {"azure.account-key", TS_STORE_AZURE_ACCOUNT_KEY},
+		{"fs.azure.account.key.acct.dfs.core.windows.net", TS_STORE_AZURE_ACCOUNT_KEY},
+		{"azure.sas-token", TS_STORE_AZURE_SAS_TOKEN}, {"fs.azure.sas.fixed.token", TS_STORE_AZURE_SAS_TOKEN},
 	};
 	int			nstore = 0;
 
@@ -238,7 +241,8 @@ test_store_keys(void **state)
 	{
 		const ts_core_option *o = ts_core_option_find(aliases[i].key);
 		bool		secret = aliases[i].store == TS_STORE_ACCESS_KEY ||
-			aliases[i].store == TS_STORE_SECRET_KEY || aliases[i].store == TS_STORE_SESSION_TOKEN;
+			aliases[i].store == TS_STORE_SECRET_KEY || aliases[i].store == TS_STORE_SESSION_TOKEN ||
+			aliases[i].store == TS_STORE_AZURE_ACCOUNT_KEY || aliases[i].store == TS_STORE_AZURE_SAS_TOKEN;
 
 		if (o == NULL || o->store != aliases[i].store)
 			fail_msg("\"%s\" does not give its object store setting", aliases[i].key);
@@ -256,7 +260,8 @@ test_store_keys(void **state)
 		if ((o->layers & TS_LAYER_STORAGE) && o->support == TS_OPT_ACTED && o->store == TS_STORE_NONE)
 			fail_msg("storage key \"%s\" is acted on but gives no setting", o->key);
 	}
-	assert_int_equal(nstore, 25);	/* the list above less its 4 Java fallback keys */
+	/* the list above less its 5 fallback keys */
+	assert_int_equal(nstore, 29);
 	/* what the storage layer does not read stays ignored; providers refused */
 	assert_int_equal(ts_core_option_find("s3.connection.maximum")->support, TS_OPT_IGNORED);
 	assert_int_equal(ts_core_option_find("s3.aws.credentials.provider")->support, TS_OPT_REFUSED);

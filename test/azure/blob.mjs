@@ -1,0 +1,90 @@
+// blob.mjs - an Azure Blob client of the tests' own (node's crypto and fetch),
+// independent of src/base/azure*.c: it signs requests by Microsoft's
+// "Authorize with Shared Key" rules written again here, and makes account
+// SAS tokens.  Used by test/unit/test_azure.c (sign) and
+// test/azure/azure-client.sh (container, upload, sas).
+//
+//   node blob.mjs sign < {"verb","account","key","url","headers":[[name,value],...]}
+//        prints the Authorization value, then the string to sign as JSON
+//   node blob.mjs container ENDPOINT ACCOUNT KEY CONTAINER
+//   node blob.mjs upload ENDPOINT ACCOUNT KEY CONTAINER BLOB FILE
+//   node blob.mjs sas ACCOUNT KEY                        an account SAS (rwdlc, 1 h)
+import { createHmac } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+
+const STANDARD = ['content-encoding', 'content-language', 'content-length', 'content-md5',
+    'content-type', 'date', 'if-modified-since', 'if-match', 'if-none-match',
+    'if-unmodified-since', 'range'];
+
+function stringToSign(verb, account, url, headers) {
+    const h = new Map();
+    for (const [n, v] of headers) h.set(n.toLowerCase(), String(v));
+    const lines = [verb];
+    for (const name of STANDARD) {
+        let v = h.get(name) ?? '';
+        if (name === 'content-length' && v === '0') v = '';
+        lines.push(v);
+    }
+    const ms = [...h.entries()].filter(([n]) => n.startsWith('x-ms-'))
+        .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+        .map(([n, v]) => `${n}:${v.replace(/\s+/g, ' ').trim()}`);
+    const u = new URL(url);
+    let resource = `/${account}${u.pathname}`;
+    const params = new Map();
+    for (const [k, v] of u.searchParams) {
+        const key = k.toLowerCase();
+        params.set(key, [...(params.get(key) ?? []), v]);
+    }
+    for (const k of [...params.keys()].sort())
+        resource += `\n${k}:${params.get(k).sort().join(',')}`;
+    return lines.join('\n') + '\n' + ms.map((l) => l + '\n').join('') + resource;
+}
+
+function authorization(verb, account, key, url, headers) {
+    const sts = stringToSign(verb, account, url, headers);
+    const sig = createHmac('sha256', Buffer.from(key, 'base64')).update(sts, 'utf8').digest('base64');
+    return { auth: `SharedKey ${account}:${sig}`, sts };
+}
+
+async function send(verb, endpoint, account, key, path, query, headers, body) {
+    const url = `${endpoint.replace(/\/+$/, '')}/${path}${query ? '?' + query : ''}`;
+    const all = [['x-ms-date', new Date().toUTCString()], ['x-ms-version', '2020-10-02'], ...headers];
+    if (body !== undefined) all.push(['Content-Length', String(body.length)]);
+    const { auth } = authorization(verb, account, key, url, all);
+    const init = { method: verb, headers: Object.fromEntries([...all, ['Authorization', auth]]) };
+    if (body !== undefined) init.body = body;
+    const res = await fetch(url, init);
+    const text = await res.text();
+    return { status: res.status, text };
+}
+
+const [cmd, ...a] = process.argv.slice(2);
+if (cmd === 'sign') {
+    const req = JSON.parse(readFileSync(0, 'utf8'));
+    const { auth, sts } = authorization(req.verb, req.account, req.key, req.url, req.headers);
+    console.log(auth);
+    console.log(JSON.stringify(sts));
+} else if (cmd === 'container') {
+    const [endpoint, account, key, container] = a;
+    const r = await send('PUT', endpoint, account, key, container, 'restype=container', []);
+    if (r.status !== 201 && r.status !== 409) { console.error(`container: HTTP ${r.status} ${r.text}`); process.exit(1); }
+} else if (cmd === 'upload') {
+    const [endpoint, account, key, container, blob, file] = a;
+    const body = readFileSync(file);
+    const path = `${container}/${blob.split('/').map(encodeURIComponent).join('/')}`;
+    const r = await send('PUT', endpoint, account, key, path, '',
+        [['x-ms-blob-type', 'BlockBlob'], ['Content-Type', 'application/octet-stream']], body);
+    if (r.status !== 201) { console.error(`upload ${blob}: HTTP ${r.status} ${r.text}`); process.exit(1); }
+} else if (cmd === 'sas') {
+    // account SAS, version 2019-12-12: account, permissions, services, resource types,
+    // start, expiry, IP, protocol, version (each followed by a newline)
+    const [account, key] = a;
+    const expiry = new Date(Date.now() + 3600e3).toISOString().replace(/\.\d+Z$/, 'Z');
+    const f = { sv: '2019-12-12', ss: 'b', srt: 'sco', sp: 'rwdlc', se: expiry, spr: 'https,http' };
+    const sts = [account, f.sp, f.ss, f.srt, '', f.se, '', f.spr, f.sv, ''].join('\n');
+    const sig = createHmac('sha256', Buffer.from(key, 'base64')).update(sts, 'utf8').digest('base64');
+    console.log(new URLSearchParams({ ...f, sig }).toString());
+} else {
+    console.error('usage: node blob.mjs sign|container|upload|sas ...');
+    process.exit(2);
+}
