@@ -15,7 +15,13 @@
  * end's remaining files with the end's deletion vectors and ignore the
  * start's (RawFileSplitRead reads only a split's data files): the rows of
  * the files added in between, deleted rows never show.  Primary-key tables
- * are refused (Java merges both sides per key; not implemented yet).
+ * keep both sides, the start's files marked (ts_scan_file.diff_before), in
+ * one split per partition and bucket, which merge.c merges per side and
+ * compares per key (IncrementalDiffSplitRead): each side merges only the
+ * files the other lacks, so a change hidden by a shared file does not show
+ * (Java's diff is not a comparison of the two full states).  Any merge
+ * engine; refused with deletion vectors (each side would need its own
+ * snapshot's vectors).
  */
 #include <stdint.h>
 #include <stdlib.h>
@@ -190,11 +196,6 @@ scan_incremental_diff_files(ts_plan *plan, scan_state *st,
 		return ts_error(err, TS_ERR_UNSUPPORTED,
 						"table \"%s\": incremental-between-scan-mode diff on primary-key tables with deletion vectors is not supported yet",
 						plan->table_path);
-	if (pk && plan->core.merge_engine != TS_MERGE_DEDUPLICATE &&
-		plan->core.merge_engine != TS_MERGE_FIRST_ROW)
-		return ts_error(err, TS_ERR_UNSUPPORTED,
-						"table \"%s\": incremental-between-scan-mode diff on primary-key tables with merge-engine \"%s\" is not supported yet (only deduplicate and first-row)",
-						plan->table_path, ts_plan_option(plan, TS_OPT_MERGE_ENGINE));
 	if (!scan_read_live_files(plan, st, &after, &nafter, err))
 		return false;
 	plan->snapshot = ts_snapshot_load(plan->branch_root, plan->incremental_start, err);
