@@ -282,11 +282,67 @@ SELECT count(*) AS rows, cl_differs('dedup', 1, 5) AS different FROM cl_got;
 TRUNCATE cl_got;
 ALTER FOREIGN TABLE cl_between OPTIONS (SET "incremental-between-scan-mode" 'delta');
 SELECT count(*) AS delta_rows, count(DISTINCT (id, p)) AS keys FROM cl_between;
--- a full start of a lookup / full-compaction table reads only some levels
--- in Java: refused; the other starts read the changelog
-ALTER FOREIGN TABLE cl OPTIONS (ADD "changelog-producer" 'lookup', SET "scan.mode" 'latest-full');
-SELECT pg_temp.error_of($$SELECT * FROM tablescan_changes(NULL::cl, consumer => 'l')$$);
-ALTER FOREIGN TABLE cl OPTIONS (SET "scan.mode" 'from-snapshot');
+-- a full start of a lookup / full-compaction table reads only some levels,
+-- as Java's stream does (the other files' rows come later as changelog):
+-- levels above 0 with lookup, the top level (num-levels - 1; num-levels
+-- defaults to num-sorted-run.compaction-trigger + 1 = 6) with
+-- full-compaction.  The model: the records of the data files live at the
+-- snapshot in those levels (the write stream's file and record entries),
+-- merged per key (deduplicate: the newest record unless a retract;
+-- first-row: the oldest record that is no retract)
+CREATE FUNCTION level_model(s text, at int, lmin int, lmax int, first_row bool DEFAULT false)
+RETURNS TABLE (id int, p int, v text) LANGUAGE sql AS $$
+  WITH files AS (
+    SELECT DISTINCT ON (f.line->>'file') f.line->>'file' AS file, f.line->>'action' AS action,
+           (f.line->>'level')::int AS level
+      FROM cl_ops f
+     WHERE f.src = s AND f.line->>'op' = 'file' AND f.line->>'file' LIKE 'data-%'
+       AND (f.line->>'snapshot')::int <= at
+     ORDER BY f.line->>'file', (f.line->>'snapshot')::int DESC, f.line->>'action' = 'ADD' DESC),
+  recs AS (
+    SELECT DISTINCT r.line FROM cl_ops r JOIN files ON files.file = r.line->>'file'
+     WHERE r.src = s AND r.line->>'op' = 'record' AND files.action = 'ADD'
+       AND files.level BETWEEN lmin AND lmax
+       AND (NOT first_row OR r.line->>'kind' IN ('+I', '+U')))
+  SELECT (line->'values'->>'id')::int, (line->'values'->>'p')::int, line->'values'->>'v'
+    FROM (SELECT DISTINCT ON (line->>'partition', line->'key') line FROM recs
+           ORDER BY line->>'partition', line->'key',
+                    CASE WHEN first_row THEN 1 ELSE -1 END * (line->>'seq')::bigint) k
+   WHERE line->>'kind' IN ('+I', '+U')
+$$;
+CREATE TEMP TABLE lvl_got (id int, p int, v text);
+-- rows of lvl_got not in the model and the other way round
+CREATE FUNCTION level_differs(s text, at int, lmin int, lmax int, first_row bool DEFAULT false)
+RETURNS bigint LANGUAGE sql AS $$
+  SELECT count(*) FROM ((SELECT * FROM lvl_got EXCEPT ALL SELECT * FROM level_model(s, at, lmin, lmax, first_row))
+    UNION ALL (SELECT * FROM level_model(s, at, lmin, lmax, first_row) EXCEPT ALL SELECT * FROM lvl_got)) d
+$$;
+-- snapshot 8 has level-0 files (of APPEND snapshots 7 and 8) and files of
+-- levels 5 and 4 (compactions at 3 and 6)
+SELECT string_agg(DISTINCT level::text, ', ') AS live_levels_at_8 FROM (
+  SELECT DISTINCT ON (line->>'file') line->>'action' AS action, line->>'level' AS level FROM cl_ops
+   WHERE src = 'dedup' AND line->>'op' = 'file' AND (line->>'snapshot')::int <= 8
+   ORDER BY line->>'file', (line->>'snapshot')::int DESC, line->>'action' = 'ADD' DESC) f
+ WHERE action = 'ADD';
+CREATE FOREIGN TABLE cl_full (id int, p int, v text) SERVER scratch
+  OPTIONS (path :'input', "changelog-producer" 'lookup', "scan.mode" 'from-snapshot-full',
+           "scan.snapshot-id" '8');
+INSERT INTO lvl_got SELECT * FROM tablescan_changes(NULL::cl_full, consumer => 'l', max_snapshots => 1);
+SELECT count(*) AS rows, level_differs('dedup', 8, 1, 5) AS different,
+       level_differs('dedup', 8, 0, 5) > 0 AS level_0_left_out, position_of('l') AS next FROM lvl_got;
+TRUNCATE lvl_got;
+ALTER FOREIGN TABLE cl_full OPTIONS (SET "changelog-producer" 'full-compaction');
+INSERT INTO lvl_got SELECT * FROM tablescan_changes(NULL::cl_full, consumer => 'fc', max_snapshots => 1);
+SELECT count(*) AS rows, level_differs('dedup', 8, 5, 5) AS different,
+       level_differs('dedup', 8, 1, 5) > 0 AS level_4_left_out FROM lvl_got;
+TRUNCATE lvl_got;
+-- num-levels 5: the top level is 4
+ALTER FOREIGN TABLE cl_full OPTIONS (ADD "num-levels" '5');
+INSERT INTO lvl_got SELECT * FROM tablescan_changes(NULL::cl_full, consumer => 'fc4', max_snapshots => 1);
+SELECT count(*) AS rows, level_differs('dedup', 8, 4, 4) AS different FROM lvl_got;
+TRUNCATE lvl_got;
+-- the other starts read the changelog
+ALTER FOREIGN TABLE cl OPTIONS (ADD "changelog-producer" 'lookup', SET "scan.mode" 'from-snapshot');
 INSERT INTO cl_got SELECT * FROM tablescan_changes(NULL::cl, consumer => 'l');
 SELECT count(*) AS rows, cl_differs('dedup', 0, 9) AS different FROM cl_got;
 TRUNCATE cl_got;
@@ -345,12 +401,27 @@ TRUNCATE cl_got;
 INSERT INTO cl_got SELECT * FROM tablescan_changes(NULL::s_dv, consumer => 'c');
 SELECT count(*) AS rows, cl_differs('dv', 4, 99) AS different FROM cl_got;
 TRUNCATE cl_got;
--- full starts: a first-row table's is refused (Java merges its level 0,
--- which batch reads hide); a DV table's reads level 0 too, as a batch read
--- with deletion-vectors.merge-on-read does
+-- full starts: a first-row table's merges its level-0 files too, which
+-- batch reads hide (Java's stream scan has no level filter there): at
+-- snapshot 8 (level-0 files of 7 and 8 live) the oldest record of each key
+-- over all levels; a DV table's reads level 0 too, as a batch read with
+-- deletion-vectors.merge-on-read does
 CREATE FOREIGN TABLE f_first (id int, p int, v text) SERVER lake
-  OPTIONS (database 'pk', "table" 'pk_first_row', "scan.mode" 'latest-full');
-SELECT pg_temp.error_of($$SELECT * FROM tablescan_changes(NULL::f_first, consumer => 'c')$$);
+  OPTIONS (database 'pk', "table" 'pk_first_row', "scan.mode" 'from-snapshot-full', "scan.snapshot-id" '8');
+CREATE FOREIGN TABLE first_at_8 (id int, p int, v text) SERVER lake
+  OPTIONS (database 'pk', "table" 'pk_first_row', "scan.snapshot-id" '8');
+INSERT INTO lvl_got SELECT * FROM tablescan_changes(NULL::f_first, consumer => 'c', max_snapshots => 1);
+SELECT count(*) AS rows, level_differs('first', 8, 0, 5, true) AS different,
+       count(*) - (SELECT count(*) FROM first_at_8) AS rows_only_in_level_0 FROM lvl_got;
+TRUNCATE lvl_got;
+-- at snapshot 2 (before the first compaction) every file is of level 0:
+-- the batch read shows nothing, the full start every key
+ALTER FOREIGN TABLE f_first OPTIONS (SET "scan.snapshot-id" '2');
+ALTER FOREIGN TABLE first_at_8 OPTIONS (SET "scan.snapshot-id" '2');
+INSERT INTO lvl_got SELECT * FROM tablescan_changes(NULL::f_first, consumer => 'c2', max_snapshots => 1);
+SELECT count(*) AS rows, level_differs('first', 2, 0, 5, true) AS different,
+       (SELECT count(*) FROM first_at_8) AS batch_rows FROM lvl_got;
+TRUNCATE lvl_got;
 CREATE FOREIGN TABLE f_dv (id int, p int, v text) SERVER lake
   OPTIONS (database 'pk', "table" 'pk_dedup_dv', "scan.mode" 'latest-full');
 CREATE FOREIGN TABLE dv_mor (id int, p int, v text) SERVER lake

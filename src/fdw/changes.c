@@ -305,19 +305,12 @@ relid_of_row_arg(FunctionCallInfo fcinfo)
 }
 
 /*
- * A full start of a primary-key table: a batch read of the snapshot, which
- * gives no row kinds, and which on a first-row table would hide the
- * level-0 files Java's streaming full start merges.
+ * A full start of a primary-key table: a merged read of the snapshot, which
+ * gives no row kinds.
  */
 static void
 check_full_start(Oid relid, const ts_plan *plan, const char *mode)
 {
-	if (plan->kind == TS_TABLE_PRIMARY_KEY && plan->core.merge_engine == TS_MERGE_FIRST_ROW)
-		ereport(ERROR,
-				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
-				 errmsg("scan.mode \"%s\" of foreign table \"%s\" is not supported on first-row tables (Java's full start merges the level-0 files a batch read hides)",
-						mode, get_rel_name(relid)),
-				 errhint("Start with scan.mode 'latest', 'from-snapshot' or 'from-timestamp'.")));
 	if (plan->kind == TS_TABLE_PRIMARY_KEY && get_attnum(relid, "_ROW_KIND") != InvalidAttrNumber)
 		ereport(ERROR,
 				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
@@ -380,12 +373,17 @@ tablescan_changes(PG_FUNCTION_ARGS)
 				tablescan_report(&err);
 			if (st.started && st.full_snapshot > 0)
 			{
-				/* Java's streaming full start sees level 0 of DV tables too */
-				const char *keys[] = {"scan.snapshot-id", "deletion-vectors.merge-on-read"};
-				const char *values[] = {psprintf(INT64_FORMAT, st.full_snapshot), "true"};
+				/*
+				 * As Java's streaming full start: level 0 of DV and first-row
+				 * tables merged, only some levels of lookup / full-compaction
+				 * tables (TS_OPT_STREAM_FULL_START)
+				 */
+				const char *keys[] = {"scan.snapshot-id", TS_OPT_STREAM_FULL_START,
+				"deletion-vectors.merge-on-read"};
+				const char *values[] = {psprintf(INT64_FORMAT, st.full_snapshot), "true", "true"};
 
 				check_full_start(relid, plan, st.mode);
-				read_rows(relid, plan->core.deletion_vectors ? 2 : 1, keys, values,
+				read_rows(relid, plan->core.deletion_vectors ? 3 : 2, keys, values,
 						  st.full_snapshot, rsinfo);
 				if (max_snapshots == 1)
 				{

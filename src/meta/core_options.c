@@ -142,6 +142,9 @@ const ts_core_option ts_core_option_table[] = {
 	 */
 	E("tablescan.stream-unmerged", NULL, TS_OPT_BOOL, NULL, 0, 0, "false", TS_OPT_ACTED, TS_LAYER_SCAN,
 	  TS_OPTF_INTERNAL, "tablescan_fdw"),
+	/* Set by tablescan_changes() on a full start's read: the levels Java's stream reads */
+	E("tablescan.stream-full-start", NULL, TS_OPT_BOOL, NULL, 0, 0, "false", TS_OPT_ACTED, TS_LAYER_SCAN,
+	  TS_OPTF_INTERNAL, "tablescan_fdw"),
 
 	/*
 	 * ---- CoreOptions a read ignores, but honouring them could change the rows ----
@@ -232,9 +235,10 @@ const ts_core_option ts_core_option_table[] = {
 	CORE("target-file-size", TS_OPT_MEMORY, NULL),
 	CORE("blob.target-file-size", TS_OPT_MEMORY, NULL),
 	CORE("blob-field", TS_OPT_STRING, NULL),
-	CORE("num-sorted-run.compaction-trigger", TS_OPT_INT, "5"),
+	/* the top level a full-compaction table's stream starts from (src/scan/stream.c) */
+	ACT("num-sorted-run.compaction-trigger", NULL, TS_OPT_INT, NULL, 1, I32MAX, "5", TS_LAYER_SCAN, "CoreOptions"),
 	CORE("num-sorted-run.stop-trigger", TS_OPT_INT, NULL),
-	CORE("num-levels", TS_OPT_INT, NULL),
+	ACT("num-levels", NULL, TS_OPT_INT, NULL, 1, I32MAX, NULL, TS_LAYER_SCAN, "CoreOptions"),
 	CORE("commit.force-compact", TS_OPT_BOOL, "false"),
 	CORE("commit.timeout", TS_OPT_DURATION, NULL),
 	CORE("commit.max-retries", TS_OPT_INT, "10"),

@@ -12,9 +12,12 @@
  * except on incremental reads (plan->incremental), which keep them as rows
  * of their own kind like Java's forceKeepDelete (the audit_log read) and
  * can hand each row's kind on as the system column _ROW_KIND; those merge
- * only with the deduplicate engine (incremental.c refuses the others).
+ * only with the deduplicate and first-row engines (incremental.c refuses
+ * the others).
  * Changelog reads and the reads of a stream (plan->unmerged) do not
- * merge: every record of the split's files is a row, any engine.
+ * merge: every record of the split's files is a row, any engine.  Diff
+ * reads (plan->diff) merge each key twice, over the start snapshot's files
+ * and over the end's, as batch reads, and emit what differs (diff_next).
  * Memory: one batch per file plus one output batch.
  */
 #include <stdio.h>
@@ -76,6 +79,7 @@ typedef struct cursor
 	int			file_index;
 	bool		key_cached;		/* key_i holds the current row's single integer key */
 	int64_t		key_i;
+	bool		before;			/* diff read: a file of the start snapshot */
 } cursor;
 
 struct ts_merge_reader
@@ -101,6 +105,8 @@ struct ts_merge_reader
 	merge_engine engine;
 	bool		keep_retracts;	/* incremental read: -U/-D results are rows too */
 	bool		no_merge;		/* changelog read: every record is a row */
+	bool		diff;			/* diff read: both snapshots' states compared (diff_next) */
+	ts_value   *side[2];		/* diff: the merged row of each side (0 before, 1 after) */
 	bool		ignore_delete;
 	bool		remove_record_on_delete;
 	agg_fn	   *aggs;
@@ -270,9 +276,11 @@ configure(ts_merge_reader *m, const int *columns, int ncolumns, ts_err *err)
 		m->remove_record_on_delete = option_true(plan, TS_OPT_AGGREGATION_REMOVE_RECORD_ON_DELETE);
 	m->keep_retracts = plan->incremental;
 	m->no_merge = plan->unmerged;
-	if (m->keep_retracts && !m->no_merge && m->engine != ENGINE_DEDUPLICATE)
+	m->diff = plan->diff;
+	if (m->keep_retracts && !m->no_merge && !m->diff && m->engine != ENGINE_DEDUPLICATE &&
+		m->engine != ENGINE_FIRST_ROW)
 		return ts_error(err, TS_ERR_UNSUPPORTED,
-						"incremental reads of primary-key tables with merge-engine \"%s\" are not supported (only deduplicate)",
+						"incremental reads of primary-key tables with merge-engine \"%s\" are not supported (only deduplicate and first-row)",
 						engine);
 
 	/* internal columns: requested, then keys, then sequence fields */
@@ -304,6 +312,9 @@ configure(ts_merge_reader *m, const int *columns, int ncolumns, ts_err *err)
 	}
 	if (m->nkeys == 0)
 		return ts_error(err, TS_ERR_INVALID, "primary-key table without trimmed primary keys");
+	/* a diff compares whole values (Java compares the value rows) */
+	for (int fi = 0; m->diff && fi < s->nfields; fi++)
+		add_internal(m, fi);
 	m->key_int = ts_calloc(m->nkeys, sizeof(bool));
 	if (m->key_int == NULL)
 		return ts_error_nomem(err, NULL);
@@ -457,6 +468,9 @@ compare_cursors(const ts_merge_reader *m, int ia, int ib)
 	}
 	else if ((c = compare_keys(m, ra, rb)) != 0)
 		return c;
+	/* a diff merges a key's records of the start snapshot first */
+	if (a->before != b->before)
+		return a->before ? -1 : 1;
 	for (int k = 0; k < m->nseq; k++)
 	{
 		int			col = m->seq_cols[k];
@@ -956,11 +970,14 @@ ts_merge_reader_open(ts_plan *plan, const ts_split *split, const int *columns, i
 	if (!configure(m, columns, ncolumns, err))
 		goto fail;
 	m->first = ts_calloc(m->nint, sizeof(ts_value));
+	m->side[0] = ts_calloc(m->nint, sizeof(ts_value));
+	m->side[1] = ts_calloc(m->nint, sizeof(ts_value));
 	m->acc = ts_calloc(m->nint, sizeof(ts_value));
 	m->acc_init = ts_calloc(m->nint, sizeof(bool));
 	m->cursors = ts_calloc(split->nfiles ? split->nfiles : 1, sizeof(cursor));
 	m->heap = ts_calloc(split->nfiles ? split->nfiles : 1, sizeof(int));
-	if (!m->first || !m->acc || !m->acc_init || !m->cursors || !m->heap)
+	if (!m->first || !m->acc || !m->acc_init || !m->cursors || !m->heap || !m->side[0] ||
+		!m->side[1])
 	{
 		ts_error_nomem(err, NULL);
 		goto fail;
@@ -971,6 +988,7 @@ ts_merge_reader_open(ts_plan *plan, const ts_split *split, const int *columns, i
 		int			n;
 
 		c->file_index = i;
+		c->before = m->diff && split->files[i].diff_before;
 		c->reader = ts_data_file_open(plan, split, &split->files[i], m->int_fields, m->nint, true, err);
 		if (c->reader == NULL)
 			goto fail;
@@ -1106,6 +1124,176 @@ unmerged_next(ts_merge_reader *m, int cap, ts_err *err)
 	return nrows;
 }
 
+/*
+ * Diff reads (plan->diff, Java's IncrementalDiffSplitRead): the heap top's
+ * key merged over the files of one side only (before: the start
+ * snapshot's), as a batch read merges it (retract results are no row).
+ * The result is copied to m->side[before ? 0 : 1]; *present false when the
+ * side has no row for the key; *seq the result's sequence number (the
+ * first record's for first-row, else the last one's).
+ */
+static bool
+merge_side(ts_merge_reader *m, bool before, bool *present, int8_t *kind, int64_t *seq,
+		   ts_err *err)
+{
+	cursor	   *c = &m->cursors[m->heap[0]];
+	const ts_value *res;
+	int64_t		first_seq = -1,
+				last_seq;
+	bool		keep;
+	ts_value   *out = m->side[before ? 0 : 1];
+
+	*present = false;
+	for (int i = 0; i < m->nint; i++)
+		if (!copy_val(m, &m->first[i], &cur_row(c)[i], i, err))
+			return false;
+	m->first_kind = c->batch.kind[c->row];
+	last_seq = c->batch.seq[c->row];
+	if (!ts_row_kind_is_retract(m->first_kind))
+		first_seq = last_seq;	/* first-row's result: the first added record */
+	m->count = 1;
+	if (!advance_top(m, err))
+		return false;
+	while (m->nheap > 0)
+	{
+		cursor	   *t = &m->cursors[m->heap[0]];
+		const ts_value *row = cur_row(t);
+
+		if (t->before != before || compare_keys(m, row, m->first) != 0)
+			break;
+		if (m->count == 1)
+		{
+			acc_clear(m);
+			if (!merge_add(m, m->first, m->first_kind, err))
+				return false;
+		}
+		if (!merge_add(m, row, t->batch.kind[t->row], err))
+			return false;
+		last_seq = t->batch.seq[t->row];
+		if (first_seq < 0 && !ts_row_kind_is_retract(t->batch.kind[t->row]))
+			first_seq = last_seq;
+		if ((++m->count & 4095) == 0 && !TS_CHECK_INTERRUPTS(err))
+			return false;
+		if (!advance_top(m, err))
+			return false;
+	}
+	res = merge_result(m, &keep, kind);
+	if (!keep || ts_row_kind_is_retract(*kind))
+		return true;
+	for (int i = 0; i < m->nint; i++)
+		if (!copy_val(m, &out[i], &res[i], i, err))
+			return false;
+	*seq = m->engine == ENGINE_FIRST_ROW && m->count > 1 && first_seq >= 0 ? first_seq : last_seq;
+	*present = true;
+	return true;
+}
+
+/* Java's binary equality of two values of type t (a float's bits, a map's entries in order). */
+static bool
+values_equal(const ts_value *a, const ts_value *b, const ts_type *t)
+{
+	if (a->isnull || b->isnull)
+		return a->isnull && b->isnull;
+	if (ts_type_is_bytes(t->kind))
+		return a->v.s.len == b->v.s.len &&
+			(a->v.s.len == 0 || memcmp(a->v.s.p, b->v.s.p, a->v.s.len) == 0);
+	if (t->kind == TS_FLOAT)
+		return memcmp(&a->v.f, &b->v.f, sizeof(float)) == 0;
+	if (t->kind == TS_DOUBLE)
+		return memcmp(&a->v.d, &b->v.d, sizeof(double)) == 0;
+	if (ts_type_is_nested(t->kind))
+	{
+		if (a->v.nested.n != b->v.nested.n)
+			return false;
+		for (int i = 0; i < a->v.nested.n * (t->kind == TS_MAP ? 2 : 1); i++)
+		{
+			const ts_type *et = t->kind == TS_ROW ? t->fields[i].type :
+				t->kind == TS_MAP ? (i % 2 ? t->value : t->key) : t->element;
+
+			if (!values_equal(&a->v.nested.items[i], &b->v.nested.items[i], et))
+				return false;
+		}
+		return true;
+	}
+	return ts_value_compare(a, b, t) == 0;
+}
+
+/*
+ * Per key: the start snapshot's merged row and the end's (merge_side);
+ * only after: the after row; only before: the before row as -D (the read
+ * keeps deletes, as every incremental read here); both: the after row when
+ * it is the later one (user sequence fields, then sequence number) and
+ * its value differs (Java's DiffMerger).
+ */
+static int
+diff_next(ts_merge_reader *m, int cap, ts_err *err)
+{
+	int			nrows = 0;
+
+	while (nrows < cap && m->nheap > 0)
+	{
+		bool		has[2] = {false, false};
+		int8_t		kind[2];
+		int64_t		seq[2] = {0, 0};
+		const ts_value *emit = NULL;
+		int8_t		emit_kind = TS_ROW_KIND_INSERT;
+
+		if ((nrows & 1023) == 0 && !TS_CHECK_INTERRUPTS(err))
+			return -1;
+		if (m->cursors[m->heap[0]].before)
+		{
+			if (!merge_side(m, true, &has[0], &kind[0], &seq[0], err))
+				return -1;
+			/* the after side's records of the same key, if any, come next */
+			if (m->nheap > 0 && !m->cursors[m->heap[0]].before &&
+				compare_keys(m, cur_row(&m->cursors[m->heap[0]]), m->first) == 0 &&
+				!merge_side(m, false, &has[1], &kind[1], &seq[1], err))
+				return -1;
+		}
+		else if (!merge_side(m, false, &has[1], &kind[1], &seq[1], err))
+			return -1;
+		if (has[1] && !has[0])
+		{
+			emit = m->side[1];
+			emit_kind = kind[1];
+		}
+		else if (has[0] && !has[1])
+		{
+			emit = m->side[0];
+			emit_kind = TS_ROW_KIND_DELETE;
+		}
+		else if (has[0] && has[1])
+		{
+			int			c = 0;
+			bool		same = true;
+
+			for (int k = 0; k < m->nseq && c == 0; k++)
+			{
+				int			col = m->seq_cols[k];
+
+				c = ts_value_compare(&m->side[1][col], &m->side[0][col], m->types[col]);
+				if (m->seq_descending)
+					c = -c;
+			}
+			if (c == 0)
+				c = seq[1] < seq[0] ? -1 : 0;
+			for (int i = 0; i < m->nint && same; i++)
+				same = values_equal(&m->side[0][i], &m->side[1][i], m->types[i]);
+			if (c >= 0 && !same)
+			{
+				emit = m->side[1];
+				emit_kind = kind[1];
+			}
+		}
+		if (emit == NULL)
+			continue;
+		if (!put_row(m, nrows, emit, emit_kind, err))
+			return -1;
+		nrows++;
+	}
+	return nrows;
+}
+
 int
 ts_merge_reader_next(ts_merge_reader *m, ts_batch *batch, ts_err *err)
 {
@@ -1124,9 +1312,10 @@ ts_merge_reader_next(ts_merge_reader *m, ts_batch *batch, ts_err *err)
 		}
 		m->out_cap = cap;
 	}
-	if (m->no_merge || (m->engine == ENGINE_DEDUPLICATE && !m->ignore_delete))
+	if (m->diff || m->no_merge || (m->engine == ENGINE_DEDUPLICATE && !m->ignore_delete))
 	{
-		nrows = m->no_merge ? unmerged_next(m, cap, err) : dedupe_next(m, cap, err);
+		nrows = m->diff ? diff_next(m, cap, err) :
+			m->no_merge ? unmerged_next(m, cap, err) : dedupe_next(m, cap, err);
 		if (nrows < 0)
 			return -1;
 		batch->nrows = nrows;
@@ -1203,6 +1392,8 @@ ts_merge_reader_close(ts_merge_reader *m, ts_reader_metrics *acc)
 	ts_free(m->cursors);
 	ts_free(m->heap);
 	ts_free(m->first);
+	ts_free(m->side[0]);
+	ts_free(m->side[1]);
 	ts_free(m->acc);
 	ts_free(m->acc_init);
 	ts_free(m->out_values);

@@ -19,16 +19,16 @@
  * 'deletion-vectors.merge-on-read' = 'true': that is when Java's batch scan
  * reads level-0 files (CoreOptions.batchScanSkipLevel0; the level filter
  * of DataTableBatchScan also applies to the delta manifests
- * IncrementalDeltaStartingScanner reads), and the splits then carry no
- * deletion vectors, as Java's do not.  It is also what a Java stream reads
- * for each APPEND snapshot (DataTableStreamScan sets no level filter; its
- * delta splits are read unmerged, equal to this read when no key repeats
- * in the range).  Primary-key tables fail closed where that is not exactly
- * Java's result: deletion vectors without merge-on-read and merge-engine
- * first-row (Java's batch scan skips level-0 files there, and first-row has
- * no option to show them), merge engines other than deduplicate, changelog
- * producers under scan mode auto (Java would read the changelog files).
- * Tag ranges and the other scan modes fail closed too.
+ * IncrementalDeltaStartingScanner reads: AbstractFileStoreScan's entry row
+ * filter), and the splits then carry no deletion vectors, as Java's do
+ * not.  It is also what a Java stream reads for each APPEND snapshot
+ * (DataTableStreamScan sets no level filter; its delta splits are read
+ * unmerged, equal to this read when no key repeats in the range).  Without
+ * merge-on-read, and on first-row tables, the level filter hides level 0 as
+ * in Java: only files of higher levels that APPEND snapshots added are read
+ * (Java writers add none; the read is then empty, as Java's).  Merge
+ * engines other than deduplicate and first-row fail closed.
+ * Tag ranges fail closed too; scan mode diff is incremental_diff.c's.
  */
 #include <ctype.h>
 #include <errno.h>
@@ -125,12 +125,12 @@ scan_incremental_choose(ts_plan *plan, bool *handled, ts_err *err)
 			return ts_error(err, TS_ERR_INVALID, "%s cannot be combined with %s",
 							opt, exclusive[i]);
 	if (mode && strcasecmp(mode, "auto") != 0 && strcasecmp(mode, "delta") != 0 &&
-		strcasecmp(mode, "changelog") != 0)
+		strcasecmp(mode, "changelog") != 0 && strcasecmp(mode, "diff") != 0)
 	{
 		ts_error(err, TS_ERR_UNSUPPORTED,
-				 "incremental-between-scan-mode \"%s\" is not supported yet (only auto, delta and changelog)",
+				 "incremental-between-scan-mode \"%s\" is not supported (auto, delta, changelog and diff are)",
 				 mode);
-		return ts_error_hint(err, "Set incremental-between-scan-mode to 'delta' (the files the snapshots added), 'changelog' (their changelog files) or leave it unset.");
+		return ts_error_hint(err, "Set incremental-between-scan-mode to 'delta' (the files the snapshots added), 'changelog' (their changelog files), 'diff' (what differs between the two snapshots) or leave it unset.");
 	}
 	if (!parse_pair(val, &a, &b))
 	{
@@ -150,6 +150,12 @@ scan_incremental_choose(ts_plan *plan, bool *handled, ts_err *err)
 	if (!ts_snapshot_latest_id(plan->branch_root, &latest, err) ||
 		!ts_snapshot_earliest_id(plan->branch_root, &earliest, err))
 		return false;
+	if (mode && strcasecmp(mode, "diff") == 0)
+	{
+		plan->changelog = plan->unmerged = false;
+		return scan_incremental_diff_range(plan, between == NULL, a, b, earliest, latest,
+										   opt, val, err);
+	}
 	if (latest <= 0)
 	{
 		plan->snapshot = NULL;	/* no snapshot yet: nothing was added */
@@ -212,17 +218,13 @@ check_primary_key(ts_plan *plan, const scan_state *st, ts_err *err)
 {
 	if (plan->unmerged)
 		return true;			/* no merge: any engine, level 0 seen, no DVs */
-	if (st->skip_level0 && st->first_row)
+	if (plan->diff)
+		return true;			/* any engine: each side merged as a batch read (merge.c) */
+	(void) st;
+	if (plan->core.merge_engine != TS_MERGE_DEDUPLICATE &&
+		plan->core.merge_engine != TS_MERGE_FIRST_ROW)
 		return ts_error(err, TS_ERR_UNSUPPORTED,
-						"table \"%s\": incremental-between on primary-key tables with merge-engine first-row is not supported (Java's batch scan skips their level-0 files)",
-						plan->table_path);
-	if (st->skip_level0)
-		return ts_error(err, TS_ERR_UNSUPPORTED,
-						"table \"%s\": incremental-between on primary-key tables with deletion-vectors.enabled is not supported unless deletion-vectors.merge-on-read is true (without it Java's batch scan skips their level-0 files)",
-						plan->table_path);
-	if (plan->core.merge_engine != TS_MERGE_DEDUPLICATE)
-		return ts_error(err, TS_ERR_UNSUPPORTED,
-						"table \"%s\": incremental-between on primary-key tables with merge-engine \"%s\" is not supported (only deduplicate)",
+						"table \"%s\": incremental-between on primary-key tables with merge-engine \"%s\" is not supported (only deduplicate and first-row)",
 						plan->table_path, ts_plan_option(plan, TS_OPT_MERGE_ENGINE));
 	return true;
 }

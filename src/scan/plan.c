@@ -7,7 +7,8 @@
  * tables, explicit bucket filter, partition filter, inferred bucket, value
  * stats), the LIMIT cut-off for append tables, metrics and freeing a plan.
  * The live files come from the cache (cache.c) or, for incremental-between,
- * from the delta manifests of a snapshot range (incremental.c).
+ * from the delta manifests of a snapshot range (incremental.c) or the
+ * difference of two snapshots' live files (incremental_diff.c).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -15,6 +16,7 @@
 
 #include "scan/format_plan.h"
 #include "scan/scan_internal.h"
+#include "scan/stream.h"
 
 static double
 now_ms(void)
@@ -32,12 +34,15 @@ setup_state(ts_plan *plan, const ts_scan_context *ctx, scan_state *st, ts_err *e
 	st->ctx = ctx;
 	st->table_bucket = plan->core.bucket;
 	st->data_evolution = plan->core.data_evolution;
+	st->level_max = INT32_MAX;
 	if (plan->kind == TS_TABLE_PRIMARY_KEY)
 	{
 		st->dv_enabled = plan->core.deletion_vectors;
 		st->first_row = plan->core.merge_engine == TS_MERGE_FIRST_ROW;
 		st->skip_level0 = ((st->dv_enabled && !plan->core.dv_merge_on_read) || st->first_row) &&
 			!plan->unmerged;	/* unmerged reads see level 0 (changelog files, streams) */
+		if (!plan->incremental && scan_option_bool(plan, TS_OPT_STREAM_FULL_START, false))
+			scan_stream_full_start(plan, st);
 	}
 	if (ctx->has_bucket_filter)
 	{
@@ -80,6 +85,9 @@ prune_files(ts_plan *plan, scan_state *st, const ts_manifest_entry **live, int n
 			return false;
 		/* level 0 is invisible to batch reads of DV / first-row tables */
 		if (st->skip_level0 && e->file.level == 0)
+			continue;
+		/* a stream's full start of a lookup / full-compaction table */
+		if (e->file.level < st->level_min || e->file.level > st->level_max)
 			continue;
 		/* postpone mode: only real buckets */
 		if (st->table_bucket == -2 && e->bucket < 0)
@@ -346,7 +354,12 @@ ts_scan_execute(ts_plan *plan, const ts_scan_context *ctx, ts_err *err)
 		return true;
 	}
 
-	if (plan->incremental)
+	if (plan->diff)
+	{
+		if (!scan_incremental_diff_files(plan, &st, &live, &nlive, err))
+			return false;
+	}
+	else if (plan->incremental)
 	{
 		if (!scan_read_incremental_files(plan, &st, &live, &nlive, err))
 			return false;
@@ -389,8 +402,11 @@ ts_scan_execute(ts_plan *plan, const ts_scan_context *ctx, ts_err *err)
 		!scan_cache_count_excluded(plan, &st, &hit, err))
 		return false;
 
-	/* delta splits carry no deletion vectors (IncrementalDeltaStartingScanner) */
-	if (!plan->incremental && !scan_dv_load(plan, &st, &dvs, err))
+	/*
+	 * delta splits carry no deletion vectors (IncrementalDeltaStartingScanner);
+	 * a diff's files carry the end snapshot's
+	 */
+	if ((!plan->incremental || plan->diff) && !scan_dv_load(plan, &st, &dvs, err))
 		return false;
 	/* every cached entry kept: their split order and paths are known */
 	if (from_cache && hit.ordered != NULL && nkept == nlive)
@@ -401,6 +417,8 @@ ts_scan_execute(ts_plan *plan, const ts_scan_context *ctx, ts_err *err)
 	}
 	else if (!scan_build_splits(plan, &st, kept, nkept, kept_ordered, NULL, dvs, err))
 		return false;
+	if (plan->diff)
+		scan_incremental_diff_mark(plan, &st);
 	{
 		scan_gi_result *gi = NULL;
 		bool		ok = scan_global_index_eval(plan, &st, ctx, &gi, err) &&

@@ -117,6 +117,11 @@ typedef struct ts_scan_file
 	 * fetched with it on an object store (read/split_window.c).
 	 */
 	char	   *index_path;
+	/*
+	 * A diff read of a primary-key table (incremental_diff.c): a file of the
+	 * start snapshot, merged apart from the end snapshot's (merge.c).
+	 */
+	bool		diff_before;
 } ts_scan_file;
 
 typedef struct ts_split
@@ -204,6 +209,11 @@ typedef struct ts_plan
 	 * row with its kind, as a Java stream reads them.
 	 */
 	bool		changelog;
+	/*
+	 * Scan mode diff (incremental_diff.c): the plan holds the live files of
+	 * snapshot->id that snapshot incremental_start does not hold.
+	 */
+	bool		diff;
 	/*
 	 * Read the files unmerged, every record a row with its kind (merge.c):
 	 * changelog reads, and the reads of a stream (option

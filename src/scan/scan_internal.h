@@ -21,6 +21,15 @@ typedef struct scan_state
 	bool		dv_enabled;
 	bool		first_row;
 	/*
+	 * A diff read of a primary-key table: the start snapshot's files among
+	 * the plan's (sorted by address), marked by scan_incremental_diff_mark.
+	 */
+	const ts_manifest_entry **diff_before;
+	int			ndiff_before;
+	/* only files of levels level_min .. level_max (a stream's full start) */
+	int32_t		level_min;
+	int32_t		level_max;
+	/*
 	 * data-evolution.enabled: files of one row-id range are stitched
 	 * column-wise when read, so a file's own stats say nothing about the
 	 * rows' values and its row count not how many rows it adds.
@@ -122,6 +131,10 @@ bool		scan_row_ids_prune(ts_plan *plan, const ts_scan_context *ctx,
 /* ---- fallback_branch.c ---- */
 /* Add the fallback branch's splits of partitions the main branch lacks. */
 bool		scan_fallback_execute(ts_plan *plan, const ts_scan_context *ctx, ts_err *err);
+
+/* ---- stream.c ---- */
+/* The levels a stream's full start reads (TS_OPT_STREAM_FULL_START). */
+void		scan_stream_full_start(const ts_plan *plan, scan_state *st);
 
 /* ---- table.c ---- */
 bool		scan_resolve_table(ts_plan *plan, const ts_scan_context *ctx, ts_err *err);
@@ -289,6 +302,21 @@ bool		scan_incremental_choose(ts_plan *plan, bool *handled, ts_err *err);
  */
 bool		scan_incremental_check(ts_plan *plan, const scan_state *st, ts_err *err);
 /* The ADD entries of the delta manifest lists of APPEND snapshots start+1..end. */
+/* ---- incremental_diff.c ---- */
+/* The snapshots of a diff read (a, b: ids, or epoch millis by_timestamp). */
+bool		scan_incremental_diff_range(ts_plan *plan, bool by_timestamp, int64_t a, int64_t b,
+										int64_t earliest, int64_t latest, const char *opt,
+										const char *val, ts_err *err);
+/*
+ * The live files of the end snapshot that the start snapshot has not, and
+ * on primary-key tables also those of the start the end has not (then in
+ * st->diff_before, for scan_incremental_diff_mark).
+ */
+bool		scan_incremental_diff_files(ts_plan *plan, scan_state *st,
+										const ts_manifest_entry ***live, int *nlive, ts_err *err);
+/* Mark the files of the plan's splits that are the start snapshot's. */
+void		scan_incremental_diff_mark(ts_plan *plan, const scan_state *st);
+
 bool		scan_read_incremental_files(ts_plan *plan, scan_state *st,
 										const ts_manifest_entry ***files, int *nfiles,
 										ts_err *err);

@@ -5,9 +5,11 @@
  * Owns: the starting scanners of scan.mode (latest-full / full / default,
  * latest, from-snapshot, from-snapshot-full, from-timestamp,
  * compacted-full), the check that a follower's next snapshot has not
- * expired, the end of a bounded batch, and the refusals of what a stream
- * cannot yet read exactly as Java would (full starts of lookup /
- * full-compaction tables, overwrite reading, delayed or bounded reading).
+ * expired, the end of a bounded batch, the files a full start reads
+ * (scan_stream_full_start: all levels of first-row and deletion-vector
+ * tables, only some of lookup / full-compaction tables), and the refusals
+ * of what a stream cannot yet read exactly as Java would (overwrite
+ * reading, delayed or bounded reading).
  * The rows of a batch are read by the incremental path (incremental.c:
  * the ADD files of the APPEND snapshots of the range, which is what Java's
  * DeltaFollowUpScanner plans, or with a changelog producer the changelog
@@ -27,6 +29,46 @@ static bool
 is_mode(const char *mode, const char *name)
 {
 	return mode != NULL && strcasecmp(mode, name) == 0;
+}
+
+/* Integer option key, dflt when unset or not an integer (the validator checked it). */
+static int64_t
+option_int(const ts_plan *plan, const char *key, int64_t dflt)
+{
+	const char *v = ts_plan_option(plan, key);
+	char	   *end;
+	long long	n;
+
+	if (v == NULL)
+		return dflt;
+	n = strtoll(v, &end, 10);
+	return end == v || *end != '\0' ? dflt : n;
+}
+
+/*
+ * A stream's full start, as Java's DataTableStreamScan plans it: no batch
+ * level-0 skip (first-row and deletion-vector tables merge their level-0
+ * files), and the level filter createFollowUpScanner sets on the snapshot
+ * reader: levels > 0 with changelog-producer lookup, only the top level
+ * (num-levels - 1, num-levels defaulting to
+ * num-sorted-run.compaction-trigger + 1) with full-compaction, because the
+ * other files' rows come later as changelog.
+ */
+void
+scan_stream_full_start(const ts_plan *plan, scan_state *st)
+{
+	const char *producer = ts_plan_option(plan, TS_OPT_CHANGELOG_PRODUCER);
+
+	st->skip_level0 = false;
+	if (is_mode(producer, "lookup"))
+		st->level_min = 1;
+	else if (is_mode(producer, "full-compaction"))
+	{
+		int64_t		levels = option_int(plan, "num-levels",
+										option_int(plan, "num-sorted-run.compaction-trigger", 5) + 1);
+
+		st->level_min = st->level_max = (int32_t) (levels - 1);
+	}
 }
 
 bool
@@ -184,18 +226,6 @@ ts_stream_start(const ts_plan *plan, const ts_stream_options *so, ts_stream_star
 			return false;
 		out->next = (found == 0 ? earliest - 1 : found) + 1;
 		return true;
-	}
-	if (is_mode(mode, "latest-full") || is_mode(mode, "compacted-full") ||
-		is_mode(mode, "from-snapshot-full"))
-	{
-		const char *producer = ts_plan_option(plan, TS_OPT_CHANGELOG_PRODUCER);
-
-		/* Java's first scan then reads levels > 0 (lookup) or the top level only */
-		if (producer && (strcasecmp(producer, "lookup") == 0 ||
-						 strcasecmp(producer, "full-compaction") == 0))
-			return ts_error(err, TS_ERR_UNSUPPORTED,
-							"table \"%s\": scan.mode \"%s\" with changelog-producer \"%s\" is not supported yet (its full start reads only some levels)",
-							plan->table_path, mode, producer);
 	}
 	if (is_mode(mode, "latest-full") || is_mode(mode, "compacted-full"))
 	{

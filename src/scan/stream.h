@@ -14,6 +14,15 @@
  */
 #define TS_OPT_STREAM_UNMERGED "tablescan.stream-unmerged"
 
+/*
+ * Internal option of the read of a stream's full start (set by
+ * src/fdw/changes.c only): the snapshot is read as Java's streaming starting
+ * scanner reads it, without the level-0 skip of batch scans (first-row and
+ * deletion-vector tables) and, with changelog-producer lookup, only levels
+ * above 0, with full-compaction only the top level (scan_stream_full_start).
+ */
+#define TS_OPT_STREAM_FULL_START "tablescan.stream-full-start"
+
 /* The starting options of a stream (NULL: not set). */
 typedef struct ts_stream_options
 {

@@ -272,6 +272,7 @@ test_store_keys(void **state)
 	assert_int_equal(ts_core_option_find("pk-vector.index.columns")->support, TS_OPT_IGNORED);
 	/* set by the extension only: flagged, never a suggestion */
 	assert_true(ts_core_option_find("tablescan.stream-unmerged")->flags & TS_OPTF_INTERNAL);
+	assert_true(ts_core_option_find("tablescan.stream-full-start")->flags & TS_OPTF_INTERNAL);
 	assert_null(ts_core_option_closest("tablescan.stream-unmergd", false, NULL));
 }
 

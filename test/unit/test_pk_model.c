@@ -11,7 +11,9 @@
  * PAIMON-FORMAT.md 7.4/7.5 written out here again, independent of
  * src/read; then compared with ts_scan_plan + ts_split_reader.  An engine
  * the reader reports as TS_ERR_UNSUPPORTED is printed as skipped; wrong
- * rows fail.  test_pk_layout checks the generated files themselves
+ * rows fail.  Every pair of snapshots is also read with
+ * incremental-between-scan-mode diff against model_diff (Java's
+ * IncrementalDiffSplitRead rule, written out again).  test_pk_layout checks the generated files themselves
  * against Paimon's layout rules (PAIMON-FORMAT.md 7.1/7.3) through the
  * manifests and the Avro reader.
  */
@@ -681,7 +683,141 @@ model_expect(const model *m, int s, const int *proj, int nproj, rowlist *out, ch
 	free(live);
 }
 
+/*
+ * incremental-between-scan-mode diff (a, b] (Java's IncrementalDiffSplitRead,
+ * written out again): each side merges, per key, the records of the files
+ * live at its snapshot and not at the other's (same name and level; the
+ * batch level-0 rule applies); only after, or both with after not older
+ * (sequence fields, then sequence number) and another value -> the after
+ * row with its kind; only before -> the before row as -D.  Rows are the
+ * projection plus the kind.
+ */
+static const char *const kind_names[] = {"+I", "-U", "+U", "-D"};
+
+/* A side's merged row of records r[0..n) (sorted): its kind and representative record. */
+static bool
+model_side(const model *m, mrec **r, int n, mval *out, int *kind, const mrec **rep, char **why)
+{
+	if (!model_merge(m, r, n, out, why))
+		return false;
+	*rep = r[n - 1];
+	*kind = n == 1 || strcmp(m->engine, "deduplicate") == 0 ? r[n - 1]->kind : 0;
+	if (strcmp(m->engine, "first-row") == 0)
+		for (int i = 0; i < n; i++)
+			if (!is_retract(r[i]->kind))
+			{
+				*rep = r[i];
+				*kind = r[i]->kind;
+				break;
+			}
+	if (strcmp(m->engine, "deduplicate") == 0 && m->ignore_delete)
+		for (int i = n - 1; i >= 0; i--)
+			if (!is_retract(r[i]->kind))
+			{
+				*rep = r[i];
+				*kind = r[i]->kind;
+				break;
+			}
+	return true;
+}
+
+static void
+model_diff(const model *m, int a, int b, const int *proj, int nproj, rowlist *out, char **why)
+{
+	mrec	  **side[2];
+	int			n[2] = {0, 0};
+	bool		skip_level0 = m->dv || strcmp(m->engine, "first-row") == 0;
+
+	for (int k = 0; k < 2; k++)
+	{
+		int			x = k == 0 ? a : b,
+					y = k == 0 ? b : a;
+
+		side[k] = calloc((size_t) m->nrecs + 1, sizeof(mrec *));
+		for (int i = 0; i < m->nrecs; i++)
+		{
+			int			level = live_level(m, m->recs[i].file, x);
+
+			if (level < 0 || (level == 0 && skip_level0) ||
+				live_level(m, m->recs[i].file, y) == level)
+				continue;
+			side[k][n[k]++] = &m->recs[i];
+		}
+		sort_model = m;
+		if (n[k] > 1)
+			qsort(side[k], (size_t) n[k], sizeof(mrec *), mrec_cmp);
+	}
+	for (int i = 0, j = 0; i < n[0] || j < n[1];)
+	{
+		int			c = i >= n[0] ? 1 : j >= n[1] ? -1 : strcmp(side[0][i]->keystr, side[1][j]->keystr);
+		int			ie = i,
+					je = j,
+					kind[2] = {0, 0};
+		mval	   *res[2];
+		bool		has[2] = {false, false};
+		const mrec *rep[2] = {NULL, NULL};
+		const mval *emit = NULL;
+		int			emit_kind = 0;
+
+		if (c <= 0)
+			while (ie < n[0] && strcmp(side[0][ie]->keystr, side[0][i]->keystr) == 0)
+				ie++;
+		if (c >= 0)
+			while (je < n[1] && strcmp(side[1][je]->keystr, side[1][j]->keystr) == 0)
+				je++;
+		res[0] = calloc((size_t) m->ncols, sizeof(mval));
+		res[1] = calloc((size_t) m->ncols, sizeof(mval));
+		if (ie > i)
+			has[0] = model_side(m, side[0] + i, ie - i, res[0], &kind[0], &rep[0], why);
+		if (je > j)
+			has[1] = model_side(m, side[1] + j, je - j, res[1], &kind[1], &rep[1], why);
+		if (has[1] && !has[0])
+			emit = res[1], emit_kind = kind[1];
+		else if (has[0] && !has[1])
+			emit = res[0], emit_kind = 3;
+		else if (has[0] && has[1])
+		{
+			int			order = 0;
+			bool		same = true;
+
+			for (int q = 0; q < m->nseq && order == 0; q++)
+			{
+				int			col = m->seq_cols[q];
+
+				order = mval_cmp(&res[1][col], &res[0][col], &m->cols[col]);
+				if (m->seq_desc)
+					order = -order;
+			}
+			if (order == 0 && rep[1]->seq < rep[0]->seq)
+				order = -1;
+			for (int col = 0; col < m->ncols && same; col++)
+				same = mval_cmp(&res[0][col], &res[1][col], &m->cols[col]) == 0;
+			if (order >= 0 && !same)
+				emit = res[1], emit_kind = kind[1];
+		}
+		if (emit)
+		{
+			char	  **parts = calloc((size_t) nproj + 2, sizeof(char *));
+
+			for (int q = 0; q < nproj; q++)
+				parts[q] = render_mval(&emit[proj[q]], &m->cols[proj[q]]);
+			parts[nproj] = strdup(kind_names[emit_kind]);
+			rowlist_add(out, join_row(parts, nproj + 1));
+			free(parts);
+		}
+		free(res[0]);
+		free(res[1]);
+		i = ie;
+		j = je;
+	}
+	free(side[0]);
+	free(side[1]);
+}
+
 /* ---- our stack ------------------------------------------------------- */
+
+static bool stack_read_opts(const char *table, const ts_option *opts, int nopts, const int *proj,
+							int nproj, rowlist *out, ts_err *err);
 
 static char *
 render_value(const ts_value *v, const ts_type *t)
@@ -715,16 +851,25 @@ stack_read(const char *table, int s, const int *proj, int nproj, rowlist *out, t
 {
 	char		snap[32];
 	ts_option	opts[1];
-	ts_scan_context ctx;
-	ts_plan    *plan;
-	bool		ok = true;
 
 	snprintf(snap, sizeof(snap), "%d", s);
 	opts[0].key = "scan.snapshot-id";
 	opts[0].value = snap;
+	return stack_read_opts(table, opts, 1, proj, nproj, out, err);
+}
+
+/* The rows of a scan with options opts (a column TS_COLUMN_ROW_KIND as its kind). */
+static bool
+stack_read_opts(const char *table, const ts_option *opts, int nopts, const int *proj, int nproj,
+				rowlist *out, ts_err *err)
+{
+	ts_scan_context ctx;
+	ts_plan    *plan;
+	bool		ok = true;
+
 	memset(&ctx, 0, sizeof(ctx));
 	ctx.table_path = table;
-	ctx.noptions = 1;
+	ctx.noptions = nopts;
 	ctx.options = opts;
 	ctx.limit = -1;
 	ctx.enable_pruning = true;
@@ -753,7 +898,9 @@ stack_read(const char *table, int s, const int *proj, int nproj, rowlist *out, t
 				char	  **parts = calloc((size_t) ncols + 1, sizeof(char *));
 
 				for (int c = 0; c < ncols; c++)
-					parts[c] = render_value(ts_batch_at(&b, row, c), plan->schema->fields[proj[c]].type);
+					parts[c] = proj[c] == TS_COLUMN_ROW_KIND ?
+						strndup((const char *) ts_batch_at(&b, row, c)->v.s.p, ts_batch_at(&b, row, c)->v.s.len) :
+						render_value(ts_batch_at(&b, row, c), plan->schema->fields[proj[c]].type);
 				rowlist_add(out, join_row(parts, ncols));
 				free(parts);
 			}
@@ -899,6 +1046,58 @@ compare_one(const model *m, const char *name, const char *table, int s, const in
 	return result;
 }
 
+/* Scan mode diff (a, b] against model_diff; 0 pass, 1 refused, -1 fail. */
+static int
+compare_diff(const model *m, const char *name, const char *table, int a, int b, const int *all,
+			 int ncols, int *checked)
+{
+	rowlist		want = {0},
+				got = {0};
+	char	   *why = NULL,
+				range[32];
+	ts_err		err = {0};
+	int			proj[65],
+				result = 0;
+	ts_option	opts[2] = {{"incremental-between", range}, {"incremental-between-scan-mode", "diff"}};
+
+	snprintf(range, sizeof(range), "%d,%d", a, b);
+	memcpy(proj, all, sizeof(int) * (size_t) ncols);
+	proj[ncols] = TS_COLUMN_ROW_KIND;
+	model_diff(m, a, b, all, ncols, &want, &why);
+	if (why)
+		result = 0;				/* the stream is invalid for the model: no check */
+	else if (!stack_read_opts(table, opts, 2, proj, ncols + 1, &got, &err))
+	{
+		result = err.code == TS_ERR_UNSUPPORTED ? 1 : -1;
+		if (result < 0)
+			fprintf(stderr, "FAIL %s diff %s: %s\n", name, range, err.msg);
+	}
+	else
+	{
+		if (want.n > 1)
+			qsort(want.rows, (size_t) want.n, sizeof(char *), cmp_strp);
+		if (got.n > 1)
+			qsort(got.rows, (size_t) got.n, sizeof(char *), cmp_strp);
+		result = want.n == got.n ? 0 : -1;
+		for (int i = 0; i < want.n && result == 0; i++)
+			if (strcmp(want.rows[i], got.rows[i]) != 0)
+				result = -1;
+		if (result < 0)
+		{
+			fprintf(stderr, "FAIL %s diff %s: %d rows, model %d\n", name, range, got.n, want.n);
+			for (int i = 0; i < got.n; i++)
+				fprintf(stderr, "  got : %s\n", got.rows[i]);
+			for (int i = 0; i < want.n; i++)
+				fprintf(stderr, "  want: %s\n", want.rows[i]);
+		}
+		else
+			(*checked)++;
+	}
+	rowlist_free(&want);
+	rowlist_free(&got);
+	return result;
+}
+
 /*
  * Generate one table (seed 0 = the case's own) and compare every snapshot
  * with every projection (all columns, reversed, value columns only, none)
@@ -973,6 +1172,11 @@ run_case(const pk_case *pc, int seed, int *checked)
 					(*checked)++;
 			}
 		ts_read_batch_rows = 0;
+		for (int a = 1; a <= m.nsnapshots && result == 0; a++)
+			for (int b = a + 1; b <= m.nsnapshots && result == 0; b++)
+				result = compare_diff(&m, name, table, a, b, all, m.ncols, checked);
+		if (result == 1)
+			result = 0;			/* diff refused (deletion vectors): the snapshots passed */
 		if (result == 0)
 			fprintf(stderr, "ok   %s (%d snapshots)\n", name, m.nsnapshots);
 	}

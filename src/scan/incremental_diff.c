@@ -1,0 +1,249 @@
+/*
+ * incremental_diff.c - incremental-between-scan-mode 'diff': the files the
+ * end snapshot has and the start snapshot has not.
+ *
+ * Owns: the snapshot pair of a diff read, as Java's
+ * AbstractDataTableScan / IncrementalDiffStartingScanner choose it (ids:
+ * start <= end, start == end or no snapshot at all is an empty read, both
+ * snapshots must exist; timestamps: the newest snapshot committed at or
+ * before each, else the earliest for the start and the latest for the
+ * end), the refusal of a bucket count that differs between their schemas
+ * (TimeTravelUtil.checkRescaleBucketForIncrementalDiffQuery), and the file
+ * set SnapshotReaderImpl.readIncrementalDiff plans: the live files of both
+ * snapshots (ScanMode.ALL, with the batch scan's level-0 rule), per
+ * (partition, bucket), minus the files both hold.  Append tables read the
+ * end's remaining files with the end's deletion vectors and ignore the
+ * start's (RawFileSplitRead reads only a split's data files): the rows of
+ * the files added in between, deleted rows never show.  Primary-key tables
+ * keep both sides, the start's files marked (ts_scan_file.diff_before), in
+ * one split per partition and bucket, which merge.c merges per side and
+ * compares per key (IncrementalDiffSplitRead): each side merges only the
+ * files the other lacks, so a change hidden by a shared file does not show
+ * (Java's diff is not a comparison of the two full states).  Any merge
+ * engine; refused with deletion vectors (each side would need its own
+ * snapshot's vectors).
+ */
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "scan/scan_internal.h"
+
+static int64_t
+bucket_option(const ts_schema *s)
+{
+	const char *v = ts_schema_option(s, "bucket");
+
+	return v ? strtoll(v, NULL, 10) : -1;
+}
+
+/* Java's rescale check: both schemas' bucket options must agree. */
+static bool
+check_same_buckets(ts_plan *plan, const ts_snapshot *start, const ts_snapshot *end, ts_err *err)
+{
+	const ts_schema *a,
+			   *b;
+
+	if (start->schema_id == end->schema_id)
+		return true;
+	if ((a = ts_plan_schema(plan, start->schema_id, err)) == NULL ||
+		(b = ts_plan_schema(plan, end->schema_id, err)) == NULL)
+		return false;
+	if (bucket_option(a) != bucket_option(b))
+		return ts_error(err, TS_ERR_UNSUPPORTED,
+						"table \"%s\": incremental diff between snapshots %lld and %lld is not supported: their bucket numbers differ (%lld, %lld)",
+						plan->table_path, (long long) start->id, (long long) end->id,
+						(long long) bucket_option(a), (long long) bucket_option(b));
+	return true;
+}
+
+bool
+scan_incremental_diff_range(ts_plan *plan, bool by_timestamp, int64_t a, int64_t b,
+							int64_t earliest, int64_t latest, const char *opt,
+							const char *val, ts_err *err)
+{
+	int64_t		start = a,
+				end = b;
+	ts_snapshot *s;
+	bool		ok;
+
+	plan->diff = true;
+	plan->snapshot = NULL;
+	plan->incremental_start = 0;
+	if (by_timestamp)
+	{
+		int64_t		found;
+
+		if (a > b)
+			return ts_error(err, TS_ERR_INVALID,
+							"%s \"%s\": the start must not be after the end", opt, val);
+		if (latest <= 0)
+			return true;
+		if (!ts_snapshot_at_or_before(plan->branch_root, earliest, latest, a, &found, err))
+			return false;
+		start = found == 0 ? earliest : found;
+		if (!ts_snapshot_at_or_before(plan->branch_root, earliest, latest, b, &found, err))
+			return false;
+		end = found == 0 ? latest : found;
+	}
+	else if (end < start)
+		return ts_error(err, TS_ERR_INVALID,
+						"%s \"%s\": the ending snapshot %lld must not be before the starting snapshot %lld",
+						opt, val, (long long) end, (long long) start);
+	plan->incremental_start = start;
+	if (latest <= 0 || start == end)
+		return true;			/* nothing can differ */
+	if (start < earliest || end > latest)
+		return ts_error(err, TS_ERR_NOT_FOUND,
+						"%s \"%s\" of table \"%s\": a diff reads snapshots %lld and %lld, but the table has snapshots %lld to %lld",
+						opt, val, plan->table_path, (long long) start, (long long) end,
+						(long long) earliest, (long long) latest);
+	if ((s = ts_snapshot_load(plan->branch_root, start, err)) == NULL)
+		return false;
+	plan->snapshot = ts_snapshot_load(plan->branch_root, end, err);
+	ok = plan->snapshot != NULL && check_same_buckets(plan, s, plan->snapshot, err);
+	ts_snapshot_free(s);
+	return ok;
+}
+
+static int
+cmp_entry_name(const void *pa, const void *pb)
+{
+	const ts_manifest_entry *a = *(const ts_manifest_entry *const *) pa;
+	const ts_manifest_entry *b = *(const ts_manifest_entry *const *) pb;
+
+	return strcmp(a->file.file_name ? a->file.file_name : "",
+				  b->file.file_name ? b->file.file_name : "");
+}
+
+/* Is e (an entry of the end snapshot) also one of the start's (sorted)? */
+static bool
+in_start(const ts_manifest_entry *e, const ts_manifest_entry **sorted, int n)
+{
+	const char *name = e->file.file_name ? e->file.file_name : "";
+	int			lo = 0,
+				hi = n;
+
+	while (lo < hi)
+	{
+		int			mid = lo + (hi - lo) / 2;
+		const char *m = sorted[mid]->file.file_name ? sorted[mid]->file.file_name : "";
+
+		if (strcmp(m, name) < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	for (; lo < n; lo++)
+	{
+		const ts_manifest_entry *s = sorted[lo];
+
+		if (strcmp(s->file.file_name ? s->file.file_name : "", name) != 0)
+			break;
+		if (scan_entry_same_file(s, e) && s->total_buckets == e->total_buckets)
+			return true;
+	}
+	return false;
+}
+
+static int
+cmp_address(const void *pa, const void *pb)
+{
+	uintptr_t	a = (uintptr_t) *(const ts_manifest_entry *const *) pa;
+	uintptr_t	b = (uintptr_t) *(const ts_manifest_entry *const *) pb;
+
+	return a < b ? -1 : a > b;
+}
+
+/* A copy of n entries (plan arena) sorted by file name. */
+static const ts_manifest_entry **
+sorted_by_name(ts_plan *plan, const ts_manifest_entry **e, int n, ts_err *err)
+{
+	const ts_manifest_entry **s = ts_arena_alloc(&plan->arena, sizeof(*s) * (size_t) (n ? n : 1));
+
+	if (s == NULL)
+	{
+		ts_error_nomem(err, NULL);
+		return NULL;
+	}
+	if (n)
+		memcpy(s, e, sizeof(*s) * (size_t) n);
+	qsort(s, (size_t) n, sizeof(*s), cmp_entry_name);
+	return s;
+}
+
+bool
+scan_incremental_diff_files(ts_plan *plan, scan_state *st,
+							const ts_manifest_entry ***live, int *nlive, ts_err *err)
+{
+	ts_snapshot *end = plan->snapshot;
+	const ts_manifest_entry **after = NULL,
+			  **before = NULL,
+			  **sorted_before,
+			  **sorted_after = NULL,
+			  **out,
+			  **mine;
+	int			nafter = 0,
+				nbefore = 0,
+				n = 0,
+				nmine = 0;
+	bool		pk = plan->kind == TS_TABLE_PRIMARY_KEY;
+	bool		ok;
+
+	*live = NULL;
+	*nlive = 0;
+	if (pk && st->dv_enabled)
+		return ts_error(err, TS_ERR_UNSUPPORTED,
+						"table \"%s\": incremental-between-scan-mode diff on primary-key tables with deletion vectors is not supported yet",
+						plan->table_path);
+	if (!scan_read_live_files(plan, st, &after, &nafter, err))
+		return false;
+	plan->snapshot = ts_snapshot_load(plan->branch_root, plan->incremental_start, err);
+	ok = plan->snapshot != NULL && scan_read_live_files(plan, st, &before, &nbefore, err);
+	ts_snapshot_free(plan->snapshot);
+	plan->snapshot = end;
+	if (!ok)
+		return false;
+	if ((sorted_before = sorted_by_name(plan, before, nbefore, err)) == NULL ||
+		(pk && (sorted_after = sorted_by_name(plan, after, nafter, err)) == NULL))
+		return false;
+	out = ts_arena_alloc(&plan->arena, sizeof(*out) * (size_t) (nafter + nbefore + 1));
+	mine = ts_arena_alloc(&plan->arena, sizeof(*mine) * (size_t) (nbefore + 1));
+	if (out == NULL || mine == NULL)
+		return ts_error_nomem(err, NULL);
+	for (int i = 0; i < nafter; i++)
+	{
+		if ((i & 1023) == 1023 && !TS_CHECK_INTERRUPTS(err))
+			return false;
+		if (!in_start(after[i], sorted_before, nbefore))
+			out[n++] = after[i];
+	}
+	/* primary-key tables: the start's files the end has not, merged apart */
+	for (int i = 0; pk && i < nbefore; i++)
+	{
+		if ((i & 1023) == 1023 && !TS_CHECK_INTERRUPTS(err))
+			return false;
+		if (!in_start(before[i], sorted_after, nafter))
+			mine[nmine++] = out[n++] = before[i];
+	}
+	qsort(mine, (size_t) nmine, sizeof(*mine), cmp_address);
+	st->diff_before = mine;
+	st->ndiff_before = nmine;
+	*live = out;
+	*nlive = n;
+	return true;
+}
+
+void
+scan_incremental_diff_mark(ts_plan *plan, const scan_state *st)
+{
+	for (int s = 0; s < plan->nsplits && st->ndiff_before > 0; s++)
+		for (int f = 0; f < plan->splits[s].nfiles; f++)
+		{
+			const ts_manifest_entry *e = plan->splits[s].files[f].entry;
+
+			plan->splits[s].files[f].diff_before =
+				bsearch(&e, st->diff_before, (size_t) st->ndiff_before, sizeof(e),
+						cmp_address) != NULL;
+		}
+}
