@@ -535,7 +535,7 @@ tablescanImportForeignSchema(ImportForeignSchemaStmt *stmt, Oid serverOid)
 	if (!ts_s3_set_config(tablescan_storage_config(server, NULL, warehouse)))
 		ereport(ERROR, (errcode(ERRCODE_OUT_OF_MEMORY), errmsg("out of memory")));
 	/* an object store has no directories: its listing below reports what is wrong */
-	if (!ts_uri_is_object(dbdir) && !ts_path_is_dir(dbdir))
+	if (!ts_uri_is_object(dbdir) && !ts_path_is_dir(ts_fs_ambient(), dbdir))
 		ereport(ERROR,
 				(errcode(ERRCODE_FDW_SCHEMA_NOT_FOUND),
 				 errmsg("Paimon database \"%s\" does not exist", stmt->remote_schema),

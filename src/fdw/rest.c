@@ -301,7 +301,7 @@ tablescan_rest_resolve(ForeignServer *server, const char *database, const char *
 			if (!ts_s3_set_config(o->s3))
 				ereport(ERROR, (errcode(ERRCODE_OUT_OF_MEMORY), errmsg("out of memory")));
 			ts_fs_bypass_scope(true);
-			found = ts_path_is_file(file);
+			found = ts_path_is_file(ts_fs_ambient(), file);
 			ts_fs_bypass_scope(false);
 			ts_s3_set_config(NULL);
 		}

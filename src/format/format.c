@@ -70,7 +70,7 @@ ts_format_name(ts_file_format fmt)
 static ts_file_format
 sniff(const char *path, ts_err *err)
 {
-	ts_file    *f = ts_file_open(path, err);
+	ts_file    *f = ts_file_open(ts_fs_ambient(), path, err);
 	uint8_t		head[4] = {0};
 	size_t		n;
 	ts_file_format fmt;

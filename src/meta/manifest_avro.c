@@ -737,7 +737,7 @@ is_avro_file(const char *path)
 	bool		avro = false;
 
 	memset(&ignore, 0, sizeof(ignore));
-	f = ts_file_open(path, &ignore);
+	f = ts_file_open(ts_fs_ambient(), path, &ignore);
 	if (f == NULL)
 		return false;
 	if (ts_file_size(f) >= 4 && ts_file_pread(f, head, 4, 0, &ignore))

@@ -1059,7 +1059,7 @@ ts_schema_load_as(const char *branch_root, int64_t id, const char *what, ts_err 
 		ts_error_nomem(err, NULL);
 		return NULL;
 	}
-	if (!ts_read_whole_file(path, &data, &len, err))
+	if (!ts_read_whole_file(ts_fs_ambient(), path, &data, &len, err))
 	{
 		if (err && err->code == TS_ERR_NOT_FOUND)
 		{
@@ -1142,9 +1142,9 @@ ts_list_versioned_ids(const char *dir, const char *prefix, int64_t **ids, int *c
 	 * On an object store a missing "directory" lists as empty (or not
 	 * found): no probe first, one listing instead of two.
 	 */
-	if (ts_uri_is_object(dir) ? !ts_fs_scope_allows_name(dir, NULL) : !ts_path_is_dir(dir))
+	if (ts_uri_is_object(dir) ? !ts_fs_scope_allows_name(dir, NULL) : !ts_path_is_dir(ts_fs_ambient(), dir))
 		return true;
-	if (!ts_list_dir(dir, &names, &n, err))
+	if (!ts_list_dir(ts_fs_ambient(), dir, &names, &n, err))
 	{
 		if (err && err->code == TS_ERR_NOT_FOUND)
 			return true;

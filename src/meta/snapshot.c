@@ -155,7 +155,7 @@ load_snapshot_file(const char *path, const char *missing_msg, ts_err *err)
 	size_t		len = 0;
 	ts_snapshot *s;
 
-	if (!ts_read_whole_file(path, &data, &len, err))
+	if (!ts_read_whole_file(ts_fs_ambient(), path, &data, &len, err))
 	{
 		if (err && err->code == TS_ERR_NOT_FOUND && missing_msg)
 			ts_error(err, TS_ERR_NOT_FOUND, "%s", missing_msg);
@@ -230,8 +230,8 @@ read_hint(const char *dir, const char *name, int64_t *out)
 	if (path == NULL)
 		return false;
 	/* an object is read at once (a missing hint is just not used): a request less */
-	if ((ts_uri_is_object(path) || ts_path_is_file(path)) &&
-		ts_read_whole_file(path, &data, &len, &err))
+	if ((ts_uri_is_object(path) || ts_path_is_file(ts_fs_ambient(), path)) &&
+		ts_read_whole_file(ts_fs_ambient(), path, &data, &len, &err))
 	{
 		char	   *p = (char *) data;
 		char	   *end;
@@ -261,7 +261,7 @@ static bool
 snapshot_exists(const char *dir, int64_t id)
 {
 	char	   *path = ts_psprintf("%s/snapshot-%lld", dir, (long long) id);
-	bool		r = path && ts_path_is_file(path);
+	bool		r = path && ts_path_is_file(ts_fs_ambient(), path);
 
 	ts_free(path);
 	return r;
@@ -294,7 +294,7 @@ find_snapshot_id(const char *branch_root, bool latest, bool hint_only, int64_t *
 	 * probe is a listing, and the hint's GET and the listing below answer
 	 * it anyway (no hint, nothing listed: id 0): a round trip less.
 	 */
-	if (!ts_uri_is_object(dir) && !ts_path_is_dir(dir))
+	if (!ts_uri_is_object(dir) && !ts_path_is_dir(ts_fs_ambient(), dir))
 	{
 		ts_free(dir);
 		return true;

@@ -106,7 +106,7 @@ prefetch_files(ts_split_reader *r, int from, ts_err *err)
 	if (m > 0)
 	{
 		/* the sizes the manifests give: a body of another length is refused */
-		r->window = ts_prefetch_objects_sized(paths, sizes, m, err);
+		r->window = ts_prefetch_objects_sized(ts_fs_ambient(), paths, sizes, m, err);
 		if (r->window == NULL)
 		{
 			ts_free(sizes);

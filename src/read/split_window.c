@@ -162,8 +162,8 @@ window_set(ts_plan *plan, const ts_split *const *splits, int k, bool wait, ts_er
 	}
 	ts_plan_enter(plan);		/* the table's scope and storage settings */
 	/* the sizes the manifests give: a body of another length is refused */
-	set = wait ? ts_prefetch_objects_sized(paths, sizes, n, err) :
-		ts_prefetch_start_sized(paths, sizes, n, err);
+	set = wait ? ts_prefetch_objects_sized(ts_fs_ambient(), paths, sizes, n, err) :
+		ts_prefetch_start_sized(ts_fs_ambient(), paths, sizes, n, err);
 	ts_free(paths);
 	ts_free(sizes);
 	return set;

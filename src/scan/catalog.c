@@ -20,7 +20,7 @@ is_table_dir(const char *dir, ts_err *err, bool *is_table)
 	*is_table = false;
 	if (schema_dir == NULL)
 		return ts_error_nomem(err, NULL);
-	if (ts_path_is_dir(schema_dir) && ts_schema_list_ids(dir, &ids, &n, &ignored) && n > 0)
+	if (ts_path_is_dir(ts_fs_ambient(), schema_dir) && ts_schema_list_ids(dir, &ids, &n, &ignored) && n > 0)
 		*is_table = true;
 	ts_free(ids);
 	ts_free(schema_dir);
@@ -38,10 +38,10 @@ ts_list_tables(const char *database_dir, char ***names, int *count, ts_err *err)
 
 	*names = NULL;
 	*count = 0;
-	if (!ts_path_is_dir(database_dir))
+	if (!ts_path_is_dir(ts_fs_ambient(), database_dir))
 		return ts_error(err, TS_ERR_NOT_FOUND, "database directory \"%s\" does not exist",
 						database_dir);
-	if (!ts_list_dir(database_dir, &children, &nchildren, err))
+	if (!ts_list_dir(ts_fs_ambient(), database_dir, &children, &nchildren, err))
 		return false;
 	out = ts_calloc(nchildren ? nchildren : 1, sizeof(char *));
 	if (out == NULL)

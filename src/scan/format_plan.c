@@ -529,7 +529,7 @@ static int64_t
 file_size_of(const char *path)
 {
 	ts_err		e = {0};
-	ts_file    *f = ts_file_open(path, &e);
+	ts_file    *f = ts_file_open(ts_fs_ambient(), path, &e);
 	int64_t		n;
 
 	if (f == NULL)

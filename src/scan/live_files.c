@@ -272,7 +272,7 @@ prefetch_manifests(ts_plan *plan, scan_state *st, const ts_manifest_file_meta *m
 	*end = i > from ? i : from + 1;
 	if (n < 2)
 		return true;			/* one manifest: read alone, as before */
-	*window = ts_prefetch_objects_sized(paths, sizes, n, err);
+	*window = ts_prefetch_objects_sized(ts_fs_ambient(), paths, sizes, n, err);
 	return *window != NULL;
 }
 
@@ -332,7 +332,7 @@ scan_read_live_files(ts_plan *plan, scan_state *st,
 				ts_error_nomem(err, NULL);
 				goto done;
 			}
-		if ((window = ts_prefetch_objects_sized(lists, sizes, nl, err)) == NULL)
+		if ((window = ts_prefetch_objects_sized(ts_fs_ambient(), lists, sizes, nl, err)) == NULL)
 			goto done;
 	}
 	if (!scan_read_manifest_list(plan, plan->snapshot->base_manifest_list, plan->snapshot->id,

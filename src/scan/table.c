@@ -172,7 +172,7 @@ scan_resolve_table(ts_plan *plan, const ts_scan_context *ctx, ts_err *err)
 			return ts_error(err, TS_ERR_INVALID, "invalid branch name \"%s\"", branch);
 		plan->branch_root = ts_arena_printf(&plan->arena, "%s/branch/branch-%s",
 											  plan->table_path, branch);
-		if (plan->branch_root && !ts_path_is_dir(plan->branch_root))
+		if (plan->branch_root && !ts_path_is_dir(ts_fs_ambient(), plan->branch_root))
 			return ts_error(err, TS_ERR_NOT_FOUND,
 							"branch \"%s\" of table \"%s\" does not exist (no directory \"%s\")",
 							branch, plan->table_path, plan->branch_root);
@@ -452,7 +452,7 @@ scan_choose_snapshot(ts_plan *plan, const ts_scan_context *ctx, ts_err *err)
 		char	   *tagpath = ts_arena_printf(&plan->arena, "%s/tag/tag-%s",
 												plan->branch_root, version);
 
-		if (tagpath && strchr(version, '/') == NULL && ts_path_is_file(tagpath))
+		if (tagpath && strchr(version, '/') == NULL && ts_path_is_file(ts_fs_ambient(), tagpath))
 		{
 			if (!load_tag(plan, version, err))
 				return false;

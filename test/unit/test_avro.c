@@ -139,7 +139,7 @@ load_json(const char *rel)
 	ts_err		err;
 	cJSON	   *j;
 
-	if (!ts_read_whole_file(unit_shared_path(rel), &data, &len, &err))
+	if (!ts_read_whole_file(ts_fs_ambient(), unit_shared_path(rel), &data, &len, &err))
 		fail_msg("cannot read %s: %s", rel, err.msg);
 	j = cJSON_ParseWithLength((const char *) data, len);
 	ts_free(data);
@@ -1418,7 +1418,7 @@ read_all(const char *path, size_t *len)
 	uint8_t    *d;
 	ts_err		err;
 
-	if (!ts_read_whole_file(path, &d, len, &err))
+	if (!ts_read_whole_file(ts_fs_ambient(), path, &d, len, &err))
 		fail_msg("%s", err.msg);
 	return d;
 }

@@ -25,7 +25,7 @@ load_oracle(const char *name)
 	cJSON	   *j;
 
 	snprintf(rel, sizeof(rel), "oracle/%s", name);
-	assert_true(ts_read_whole_file(unit_shared_path(rel), &data, &len, &err));
+	assert_true(ts_read_whole_file(ts_fs_ambient(), unit_shared_path(rel), &data, &len, &err));
 	j = cJSON_ParseWithLength((const char *) data, len);
 	ts_free(data);
 	assert_non_null(j);
@@ -432,7 +432,7 @@ test_index_manifest_09(void **state)
 	ts_err		err = {0};
 
 	(void) state;
-	assert_true(ts_list_dir(dir, &names, &nnames, &err));
+	assert_true(ts_list_dir(ts_fs_ambient(), dir, &names, &nnames, &err));
 	for (i = 0; i < nnames; i++)
 	{
 		char		path[4096];
@@ -495,7 +495,7 @@ test_index_manifest_external(void **state)
 	ts_err		err = {0};
 
 	(void) state;
-	assert_true(ts_list_dir(dir, &names, &nnames, &err));
+	assert_true(ts_list_dir(ts_fs_ambient(), dir, &names, &nnames, &err));
 	for (i = 0; i < nnames; i++)
 	{
 		char		path[4096];
@@ -562,7 +562,7 @@ test_truncated(void **state)
 	(void) state;
 	assert_true(fd >= 0);
 	close(fd);
-	assert_true(ts_read_whole_file(src, &data, &len, &err));
+	assert_true(ts_read_whole_file(ts_fs_ambient(), src, &data, &len, &err));
 	for (cut = 0; cut < len; cut += (cut < 64 ? 1 : 7))
 	{
 		FILE	   *f = fopen(tmp, "wb");

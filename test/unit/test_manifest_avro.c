@@ -147,7 +147,7 @@ is_avro(const char *path)
 	ts_err		err = {0};
 	bool		avro;
 
-	assert_true(ts_read_whole_file(path, &data, &len, &err));
+	assert_true(ts_read_whole_file(ts_fs_ambient(), path, &data, &len, &err));
 	avro = len >= 4 && memcmp(data, "Obj\x01", 4) == 0;
 	ts_free(data);
 	return avro;
@@ -339,7 +339,7 @@ test_corrupt_copies(void **state)
 
 	(void) state;
 	assert_int_equal(nftw(unit_shared_path("testdata"), find_manifest, 16, FTW_PHYS), 1);
-	assert_true(ts_read_whole_file(first_manifest, &data, &len, &err));
+	assert_true(ts_read_whole_file(ts_fs_ambient(), first_manifest, &data, &len, &err));
 	fd = mkstemp(tmp);
 	assert_true(fd >= 0);
 	close(fd);

@@ -25,7 +25,7 @@ load_case(const char *name, const char **file)
 	cJSON	   *j;
 
 	snprintf(rel, sizeof(rel), "oracle/%s", name);
-	assert_true(ts_read_whole_file(unit_shared_path(rel), &data, &len, &err));
+	assert_true(ts_read_whole_file(ts_fs_ambient(), unit_shared_path(rel), &data, &len, &err));
 	j = cJSON_ParseWithLength((const char *) data, len);
 	ts_free(data);
 	assert_non_null(j);

@@ -58,7 +58,7 @@ read_text(const char *path)
 	size_t		l;
 	ts_err		err;
 
-	if (!ts_read_whole_file(path, &d, &l, &err))
+	if (!ts_read_whole_file(ts_fs_ambient(), path, &d, &l, &err))
 		return NULL;
 	return (char *) d;
 }
@@ -84,7 +84,7 @@ max_min_versioned(const char *dir, const char *prefix, int64_t *mx, int64_t *mn)
 
 	*mx = 0;
 	*mn = 0;
-	if (!ts_list_dir(dir, &names, &n, &err))
+	if (!ts_list_dir(ts_fs_ambient(), dir, &names, &n, &err))
 		return 0;
 	for (int i = 0; i < n; i++)
 	{
@@ -151,7 +151,7 @@ check_branch_root(const char *root, walk_counts *wc)
 	}
 	ts_free(ids);
 
-	if (ts_path_is_dir(pdir))
+	if (ts_path_is_dir(ts_fs_ambient(), pdir))
 	{
 		int64_t		mx,
 					mn,
@@ -183,12 +183,12 @@ check_branch_root(const char *root, walk_counts *wc)
 			wc->failures++;
 		}
 	}
-	if (ts_path_is_dir(tdir))
+	if (ts_path_is_dir(ts_fs_ambient(), tdir))
 	{
 		char	  **names;
 		int			nn;
 
-		assert_true(ts_list_dir(tdir, &names, &nn, &err));
+		assert_true(ts_list_dir(ts_fs_ambient(), tdir, &names, &nn, &err));
 		for (int i = 0; i < nn; i++)
 		{
 			ts_snapshot *sn;
@@ -220,10 +220,10 @@ walk(const char *dir, int depth, walk_counts *wc)
 	ts_err		err;
 	char	   *schema_dir = ts_path_join(dir, "schema");
 
-	if (ts_path_is_dir(schema_dir))
+	if (ts_path_is_dir(ts_fs_ambient(), schema_dir))
 		check_branch_root(dir, wc);
 	ts_free(schema_dir);
-	if (depth > 6 || !ts_list_dir(dir, &names, &n, &err))
+	if (depth > 6 || !ts_list_dir(ts_fs_ambient(), dir, &names, &n, &err))
 		return;
 	for (int i = 0; i < n; i++)
 	{
@@ -235,7 +235,7 @@ walk(const char *dir, int depth, walk_counts *wc)
 			strcmp(names[i], "snapshot") == 0 || strcmp(names[i], "index") == 0)
 			continue;
 		sub = ts_path_join(dir, names[i]);
-		if (ts_path_is_dir(sub))
+		if (ts_path_is_dir(ts_fs_ambient(), sub))
 			walk(sub, depth + 1, wc);
 		ts_free(sub);
 	}
@@ -537,7 +537,7 @@ test_snapshot_facts(void **state)
 	ts_snapshot_free(s);
 
 	/* commitIdentifier = Long.MAX_VALUE survives exactly (batch commits) */
-	assert_true(ts_list_dir(unit_shared_path("testdata/orc/append_09.db/append_09/snapshot"), &names, &n, &err));
+	assert_true(ts_list_dir(ts_fs_ambient(), unit_shared_path("testdata/orc/append_09.db/append_09/snapshot"), &names, &n, &err));
 	for (int i = 0; i < n; i++)
 	{
 		int64_t		id;
@@ -901,7 +901,7 @@ test_decimal_bytes_vectors(void **state)
 				bad = 0;
 
 	(void) state;
-	assert_true(ts_read_whole_file(unit_shared_path("oracle/decimal_bytes_vectors.json"), &data, &len, &err));
+	assert_true(ts_read_whole_file(ts_fs_ambient(), unit_shared_path("oracle/decimal_bytes_vectors.json"), &data, &len, &err));
 	root = ts_json_parse((const char *) data, len, "decimal_bytes_vectors.json", &err);
 	assert_non_null(root);
 	cJSON_ArrayForEach(it, root)
@@ -984,7 +984,7 @@ test_partition_paths_oracle(void **state)
 	ts_err		err;
 
 	(void) state;
-	assert_true(ts_list_dir(unit_shared_path("oracle"), &names, &n, &err));
+	assert_true(ts_list_dir(ts_fs_ambient(), unit_shared_path("oracle"), &names, &n, &err));
 	for (int f = 0; f < n; f++)
 	{
 		char	   *text;
@@ -1047,7 +1047,7 @@ test_partition_paths_oracle(void **state)
 				path = path_of(s, texts, &err);
 				assert_non_null(path);
 				snprintf(full, sizeof(full), "%s/%sbucket-%d", troot, path, bucket->valueint);
-				if (!ts_path_is_dir(full))
+				if (!ts_path_is_dir(ts_fs_ambient(), full))
 				{
 					print_message("%s: %s does not exist\n", names[f], full);
 					bad++;
@@ -1106,7 +1106,7 @@ test_partition_paths_empty_values(void **state)
 
 			assert_string_equal(p, want[i]);
 			snprintf(full, sizeof(full), "%s/%s", unit_shared_path(tables[t]), p);
-			assert_true(ts_path_is_dir(full));
+			assert_true(ts_path_is_dir(ts_fs_ambient(), full));
 			ts_free(p);
 		}
 		ts_schema_free(s);
@@ -1122,7 +1122,7 @@ test_partition_paths_empty_values(void **state)
 		p = path_of(s, texts, &err);
 		assert_string_equal(p, "dt=2025-04-14/hr=10/");
 		snprintf(full, sizeof(full), "%s/%s", unit_shared_path("testdata/orc/pk_table_nested_type.db/pk_table_nested_type"), p);
-		assert_true(ts_path_is_dir(full));
+		assert_true(ts_path_is_dir(ts_fs_ambient(), full));
 		ts_free(p);
 		ts_schema_free(s);
 	}

@@ -368,7 +368,7 @@ load_json(const char *path)
 	ts_err		err = {0};
 	cJSON	   *j;
 
-	if (!ts_read_whole_file(path, &data, &len, &err))
+	if (!ts_read_whole_file(ts_fs_ambient(), path, &data, &len, &err))
 		fail_msg("%s", err.msg);
 	j = cJSON_Parse((const char *) data);
 	ts_free(data);
@@ -1341,7 +1341,7 @@ corrupt_one(const char *src, const ts_read_column *cols, int ncols)
 	int			errors = 0,
 				runs = 0;
 
-	if (!ts_read_whole_file(src, &data, &len, &err))
+	if (!ts_read_whole_file(ts_fs_ambient(), src, &data, &len, &err))
 		fail_msg("%s", err.msg);
 	/* many small files: prefer memory-backed /dev/shm when there is one */
 	snprintf(tmp, sizeof(tmp), "%s/ts_orc_corrupt_%d.orc",

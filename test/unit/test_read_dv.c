@@ -92,7 +92,7 @@ test_walk_all_index_files(void **state)
 		size_t		off = 1;
 		int			n = 0;
 
-		if (!ts_read_whole_file(unit_shared_path(files[i]), &data, &len, &err))
+		if (!ts_read_whole_file(ts_fs_ambient(), unit_shared_path(files[i]), &data, &len, &err))
 			fail_msg("%s", err.msg);
 		assert_int_equal(data[0], 1);
 		while (off + 4 <= len)
@@ -232,7 +232,7 @@ test_corrupt_32(void **state)
 										"index-73ec72e9-489e-49d9-a96c-f6db9b56fa07-0");
 
 	(void) state;
-	if (!ts_read_whole_file(path, &data, &len, &err))
+	if (!ts_read_whole_file(ts_fs_ambient(), path, &data, &len, &err))
 		fail_msg("%s", err.msg);
 	/* bad magic / bitmap / crc bytes */
 	for (size_t i = 5; i < len; i++)

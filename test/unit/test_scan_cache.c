@@ -789,7 +789,7 @@ test_real_tables_identical(void **state)
 
 		snprintf(r, sizeof(r), "testdata/%s", tables[t]);
 		path = unit_shared_path(r);
-		if (!ts_path_is_dir(path))
+		if (!ts_path_is_dir(ts_fs_ambient(), path))
 			fail_msg("missing table %s", path);
 		assert_true(ts_snapshot_latest_id(path, &latest, &err));
 		assert_true(ts_snapshot_earliest_id(path, &earliest, &err));

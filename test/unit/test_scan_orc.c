@@ -223,7 +223,7 @@ check_file_meta(const char *name, const ts_scan_file *f, const cJSON *m)
 	if ((x = cJSON_GetObjectItem(m, "file_source")) != NULL && cJSON_IsString(x))
 		assert_int_equal(d->file_source, strcasecmp(x->valuestring, "append") == 0 ? 0 : 1);
 	assert_string_equal(base_name(f->path), d->file_name);
-	if (!ts_path_is_file(f->path))
+	if (!ts_path_is_file(ts_fs_ambient(), f->path))
 		fail_msg("%s: planned data file does not exist: %s", name, f->path);
 }
 

@@ -455,7 +455,7 @@ ts_avro_container_open_known(const char *path, const char *known_json,
 	}
 	ts_buf_init(&c->window);
 	ts_buf_init(&c->data);
-	c->file = ts_file_open(path, err);
+	c->file = ts_file_open(ts_fs_ambient(), path, err);
 	if (c->file == NULL)
 	{
 		ts_free(c);

@@ -123,7 +123,7 @@ fail:
 ts_type *
 ts_orc_file_schema(const char *path, ts_err *err)
 {
-	ts_file    *f = ts_file_open(path, err);
+	ts_file    *f = ts_file_open(ts_fs_ambient(), path, err);
 	orc_tail	tail;
 	int64_t		bytes_read = 0;
 	ts_type    *t = NULL;

@@ -273,7 +273,7 @@ ts_csv_part_starts(const char *path, const ts_reader_options *options, int npart
 	}
 	if (!syntax_allows_cuts(&syn))
 		return 1;
-	f = ts_file_open(path, err);
+	f = ts_file_open(ts_fs_ambient(), path, err);
 	if (f == NULL)
 		return -1;
 	memset(&c, 0, sizeof(c));

@@ -174,7 +174,7 @@ ts_text_stream_open(const char *path, ts_err *err)
 			goto fail;
 		}
 	}
-	s->f = ts_file_open(path, err);
+	s->f = ts_file_open(ts_fs_ambient(), path, err);
 	if (s->f == NULL)
 		goto fail;
 	s->size = ts_file_size(s->f);
