@@ -113,6 +113,22 @@ ts_fs_caps(const ts_fs *fs)
 	return fs->ops ? fs->ops->caps : 0;
 }
 
+unsigned
+ts_fs_path_caps(const ts_fs *fs, const char *path)
+{
+	const ts_fs_ops *ops = store_of(path, NULL);
+
+	if (ops == NULL || (fs->ops != NULL && ops != fs->ops))
+		return 0;				/* not a path this fs reads */
+	return ops->caps;
+}
+
+bool
+ts_fs_path_is_remote(const ts_fs *fs, const char *path)
+{
+	return (ts_fs_path_caps(fs, path) & TS_FS_CAP_REMOTE) != 0;
+}
+
 const char *
 ts_fs_store_name(const ts_fs *fs)
 {

@@ -133,6 +133,14 @@ ts_fs	   *ts_fs_open_for(const char *uri, const ts_fs_settings *settings,
 						   const ts_fs_scope *scope, ts_err *err);
 void		ts_fs_free(ts_fs *fs);
 
+/*
+ * The capabilities of the store that reads path through fs: ts_fs_caps
+ * (the ambient fs: by path's scheme), 0 for a path fs does not read.
+ * ts_fs_path_is_remote: does a read of path send requests?
+ */
+unsigned	ts_fs_path_caps(const ts_fs *fs, const char *path);
+bool		ts_fs_path_is_remote(const ts_fs *fs, const char *path);
+
 /* TS_FS_CAP_* of fs, and the name of its store ("local", "s3") for messages. */
 unsigned	ts_fs_caps(const ts_fs *fs);
 const char *ts_fs_store_name(const ts_fs *fs);

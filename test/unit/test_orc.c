@@ -733,7 +733,7 @@ test_all_data_files_decode(void **state)
 	for (i = 0; i < g.gl_pathc; i++)
 	{
 		ts_err		err = {0};
-		ts_type    *row = ts_orc_file_schema(g.gl_pathv[i], &err);
+		ts_type    *row = ts_orc_file_schema(ts_fs_ambient(), g.gl_pathv[i], &err);
 		ts_read_column cols[64];
 		int			c;
 		int64_t		n1,

@@ -335,38 +335,44 @@ test_split_window(void **state)
 		f += nfiles[s];
 	}
 	/* all: 8 files, 110 bytes */
-	assert_int_equal(ts_split_window_size(splits, 5, 0, -1, 64, 50, 1000), 5);
-	assert_int_equal(ts_split_window_size(splits, 5, 2, -1, 64, 50, 1000), 3);
-	assert_int_equal(ts_split_window_size(splits, 5, 5, -1, 64, 50, 1000), 0);
+	assert_int_equal(ts_split_window_size(ts_fs_ambient(), splits, 5, 0, -1, 64, 50, 1000), 5);
+	assert_int_equal(ts_split_window_size(ts_fs_ambient(), splits, 5, 2, -1, 64, 50, 1000), 3);
+	assert_int_equal(ts_split_window_size(ts_fs_ambient(), splits, 5, 5, -1, 64, 50, 1000), 0);
 	/* files: 1 + 2 + 1 = 4, the next split's 3 would make 7 */
-	assert_int_equal(ts_split_window_size(splits, 5, 0, -1, 6, 50, 1000), 3);
+	assert_int_equal(ts_split_window_size(ts_fs_ambient(), splits, 5, 0, -1, 6, 50, 1000), 3);
 	/* bytes: 10 + 20 + 10 = 40, then 60 more */
-	assert_int_equal(ts_split_window_size(splits, 5, 0, -1, 64, 50, 99), 3);
+	assert_int_equal(ts_split_window_size(ts_fs_ambient(), splits, 5, 0, -1, 64, 50, 99), 3);
 	/* a file over max_each: its split ends the window, or makes it empty */
-	assert_int_equal(ts_split_window_size(splits, 5, 0, -1, 64, 30, 1000), 3);
-	assert_int_equal(ts_split_window_size(splits, 5, 3, -1, 64, 30, 1000), 0);
+	assert_int_equal(ts_split_window_size(ts_fs_ambient(), splits, 5, 0, -1, 64, 30, 1000), 3);
+	assert_int_equal(ts_split_window_size(ts_fs_ambient(), splits, 5, 3, -1, 64, 30, 1000), 0);
 	/* a LIMIT of 250 rows: 100 + 200 reach it after two splits */
-	assert_int_equal(ts_split_window_size(splits, 5, 0, 250, 64, 50, 1000), 2);
-	assert_int_equal(ts_split_window_size(splits, 5, 0, 0, 64, 50, 1000), 1);
+	assert_int_equal(ts_split_window_size(ts_fs_ambient(), splits, 5, 0, 250, 64, 50, 1000), 2);
+	assert_int_equal(ts_split_window_size(ts_fs_ambient(), splits, 5, 0, 0, 64, 50, 1000), 1);
 	/* unknown size, a parallel task's byte range, a local file: not fetched whole */
 	entries[2].file.file_size = 0;
-	assert_int_equal(ts_split_window_size(splits, 5, 0, -1, 64, 50, 1000), 1);
+	assert_int_equal(ts_split_window_size(ts_fs_ambient(), splits, 5, 0, -1, 64, 50, 1000), 1);
 	entries[2].file.file_size = 10;
 	files[4].range_end = 5;		/* of split 3 */
-	assert_int_equal(ts_split_window_size(splits, 5, 0, -1, 64, 50, 1000), 3);
+	assert_int_equal(ts_split_window_size(ts_fs_ambient(), splits, 5, 0, -1, 64, 50, 1000), 3);
 	files[4].range_end = 0;
 	files[0].path = "/tmp/t/bucket-0/data.parquet";
-	assert_int_equal(ts_split_window_size(splits, 5, 0, -1, 64, 50, 1000), 0);
-	assert_int_equal(ts_split_window_size(splits, 5, 1, -1, 64, 50, 1000), 4);
+	assert_int_equal(ts_split_window_size(ts_fs_ambient(), splits, 5, 0, -1, 64, 50, 1000), 0);
+	assert_int_equal(ts_split_window_size(ts_fs_ambient(), splits, 5, 1, -1, 64, 50, 1000), 4);
 
 	/* moving: the fetches fail (a closed port), the window moves all the same */
 	memset(&plan, 0, sizeof(plan));
 	plan.splits = splits;
 	plan.nsplits = 5;
-	plan.has_s3 = true;
-	plan.s3.endpoint = "http://127.0.0.1:1";
-	plan.s3.path_style = true;
-	plan.s3.max_attempts = 1;
+	{
+		ts_s3_config cfg = {0};
+		ts_fs_settings settings = {&cfg};
+
+		cfg.endpoint = "http://127.0.0.1:1";
+		cfg.path_style = true;
+		cfg.max_attempts = 1;
+		plan.fs = ts_fs_open_for("s3://lake/t", &settings, NULL, &err);
+		assert_non_null(plan.fs);
+	}
 	assert_true(ts_split_window_move(&w, &plan, 0, -1, &err));
 	assert_null(w.set);			/* split 0 is a local file: its reader's business */
 	assert_int_equal(w.start, 0);
@@ -393,10 +399,11 @@ test_split_window(void **state)
 	ts_set_interrupt_pending_hook(always_pending);
 	assert_true(ts_split_window_move(&w, &plan, 1, -1, &err));
 	assert_non_null(w.set);
-	assert_false(ts_prefetch_find(ts_fs_ambient(), "s3://lake/t/bucket-0/data.parquet", &found, &found_len));
+	assert_false(ts_prefetch_find(plan.fs, "s3://lake/t/bucket-0/data.parquet", &found, &found_len));
 	ts_set_interrupt_pending_hook(never_pending);
 	ts_split_window_free(&w);
 	assert_null(w.set);
+	ts_fs_free(plan.fs);
 	ts_s3_set_config(NULL);
 }
 
@@ -423,7 +430,7 @@ test_side_files(void **state)
 	files[4].dv_file_size = 5;
 	files[5].dv_path = "s3://lake/t/index/dv-d";
 	files[5].dv_file_size = 20;
-	n = ts_side_files(NULL, files, 6, 100, 1000, &bytes, paths, sizes, 1, 8);
+	n = ts_side_files(ts_fs_ambient(), NULL, files, 6, 100, 1000, &bytes, paths, sizes, 1, 8);
 	assert_int_equal(n, 3);
 	assert_string_equal(paths[1], "s3://lake/t/index/dv-a");
 	assert_string_equal(paths[2], "s3://lake/t/index/dv-d");
@@ -433,16 +440,16 @@ test_side_files(void **state)
 	assert_int_equal(bytes, 50);
 	/* already in the list: not again; max_each and the byte budget */
 	bytes = 0;
-	assert_int_equal(ts_side_files(NULL, files, 6, 100, 1000, &bytes, paths, NULL, 3, 8), 3);
+	assert_int_equal(ts_side_files(ts_fs_ambient(), NULL, files, 6, 100, 1000, &bytes, paths, NULL, 3, 8), 3);
 	assert_int_equal(bytes, 0);
-	assert_int_equal(ts_side_files(NULL, files, 6, 25, 1000, &bytes, paths, NULL, 1, 8), 2);	/* dv-a is 30 */
+	assert_int_equal(ts_side_files(ts_fs_ambient(), NULL, files, 6, 25, 1000, &bytes, paths, NULL, 1, 8), 2);	/* dv-a is 30 */
 	assert_string_equal(paths[1], "s3://lake/t/index/dv-d");
 	bytes = 0;
-	assert_int_equal(ts_side_files(NULL, files, 6, 100, 40, &bytes, paths, NULL, 1, 8), 2);	/* 30, then 20 > 40 */
+	assert_int_equal(ts_side_files(ts_fs_ambient(), NULL, files, 6, 100, 40, &bytes, paths, NULL, 1, 8), 2);	/* 30, then 20 > 40 */
 	assert_string_equal(paths[1], "s3://lake/t/index/dv-a");
 	/* room for max_paths only */
 	bytes = 0;
-	assert_int_equal(ts_side_files(NULL, files, 6, 100, 1000, &bytes, paths, NULL, 1, 2), 2);
+	assert_int_equal(ts_side_files(ts_fs_ambient(), NULL, files, 6, 100, 1000, &bytes, paths, NULL, 1, 2), 2);
 }
 
 /* ts_side_files with a plan: the sidecar file indexes a read would fetch before each file */
@@ -474,7 +481,7 @@ test_side_files_sidecars(void **state)
 	files[3].index_path = "/local/t/bucket-0/data-3.parquet.index";	/* not an object */
 	plan->predicate = &pred;
 	plan->use_file_index = true;
-	assert_int_equal(ts_side_files(plan, files, 4, 100, 1000, &bytes, paths, sizes, 1, 16), 3);
+	assert_int_equal(ts_side_files(ts_fs_ambient(), plan, files, 4, 100, 1000, &bytes, paths, sizes, 1, 16), 3);
 	assert_string_equal(paths[1], "s3://lake/t/bucket-0/data-0.parquet.index");
 	assert_int_equal(sizes[1], -1);		/* size unknown (not in the manifest) */
 	assert_string_equal(paths[2], "s3://lake/t/index/dv-a");
@@ -483,16 +490,16 @@ test_side_files_sidecars(void **state)
 	/* no predicate, or file indexes off: a read reads no sidecar, none fetched */
 	bytes = 0;
 	plan->predicate = NULL;
-	assert_int_equal(ts_side_files(plan, files, 4, 100, 1000, &bytes, paths, sizes, 1, 16), 2);
+	assert_int_equal(ts_side_files(ts_fs_ambient(), plan, files, 4, 100, 1000, &bytes, paths, sizes, 1, 16), 2);
 	assert_string_equal(paths[1], "s3://lake/t/index/dv-a");
 	plan->predicate = &pred;
 	plan->use_file_index = false;
 	bytes = 0;
-	assert_int_equal(ts_side_files(plan, files, 4, 100, 1000, &bytes, paths, sizes, 1, 16), 2);
+	assert_int_equal(ts_side_files(ts_fs_ambient(), plan, files, 4, 100, 1000, &bytes, paths, sizes, 1, 16), 2);
 	/* room for the sidecar only */
 	plan->use_file_index = true;
 	bytes = 0;
-	assert_int_equal(ts_side_files(plan, files, 4, 100, 1000, &bytes, paths, sizes, 1, 2), 2);
+	assert_int_equal(ts_side_files(ts_fs_ambient(), plan, files, 4, 100, 1000, &bytes, paths, sizes, 1, 2), 2);
 	assert_string_equal(paths[1], "s3://lake/t/bucket-0/data-0.parquet.index");
 	free(plan);
 }
