@@ -35,13 +35,10 @@ store_of(const char *uri, ts_err *err)
 }
 
 /*
- * The ambient fs and its two stores: scope and settings read from the
- * process's current ones at each call (TRANSITIONAL, until every caller is
- * handed its scan's fs).
+ * The ambient fs: scope and settings read from the process's current ones
+ * at each call (TRANSITIONAL: unit tests and tools).
  */
 static ts_fs ambient = {NULL, true};
-static ts_fs ambient_local = {&ts_fs_local_ops, true};
-static ts_fs ambient_s3 = {&ts_fs_s3_ops, true};
 static ts_fs local_unconfined = {&ts_fs_local_ops, false};
 
 ts_fs *
@@ -116,11 +113,12 @@ ts_fs_caps(const ts_fs *fs)
 unsigned
 ts_fs_path_caps(const ts_fs *fs, const char *path)
 {
-	const ts_fs_ops *ops = store_of(path, NULL);
+	const ts_fs_ops *ops;
 
-	if (ops == NULL || (fs->ops != NULL && ops != fs->ops))
-		return 0;				/* not a path this fs reads */
-	return ops->caps;
+	if (fs->ops != NULL && fs->ops->owns != NULL && fs->ops->owns(path))
+		return fs->ops->caps;
+	ops = store_of(path, NULL);
+	return ops ? ops->caps : 0;
 }
 
 bool
@@ -171,25 +169,17 @@ ts_fs_allows_name(const ts_fs *fs, const char *path, ts_err *err)
 }
 
 /*
- * The store that reads path through fs: the ambient fs's by the scheme;
- * another's only when path is of its store (NULL + err otherwise).
+ * The store that reads path through fs: the table's own, or (a file moved
+ * by external-path-map) another known store, with the same scope and
+ * settings; NULL + TS_ERR_UNSUPPORTED for an unknown scheme.
  */
 static ts_fs *
 route(ts_fs *fs, const char *path, const ts_fs_ops **ops, ts_err *err)
 {
-	const ts_fs_ops *of = store_of(path, err);
-
-	if (of == NULL)
+	if (fs->ops != NULL && fs->ops->owns != NULL && fs->ops->owns(path))
+		*ops = fs->ops;			/* the usual case: one test of the scheme */
+	else if ((*ops = store_of(path, err)) == NULL)
 		return NULL;
-	if (fs == &ambient)
-		fs = of == &ts_fs_s3_ops ? &ambient_s3 : &ambient_local;
-	else if (of != fs->ops)
-	{
-		ts_error(err, TS_ERR_INVALID, "\"%s\" is not on the %s file system of this scan",
-				 path, fs->ops->name);
-		return NULL;
-	}
-	*ops = of;
 	return fs;
 }
 
@@ -204,8 +194,7 @@ fs_file_new(ts_fs *fs, const char *path, size_t size, ts_err *err)
 		ts_error_nomemf(err, "opening \"%s\"", path);
 		return NULL;
 	}
-	f->ops = fs->ops;
-	f->fs = fs;
+	f->fs = fs;					/* f->ops: set by ts_file_open */
 	return f;
 }
 
@@ -214,9 +203,13 @@ ts_file_open(ts_fs *fs, const char *path, ts_err *err)
 {
 	const ts_fs_ops *ops;
 
+	ts_file    *f;
+
 	if ((fs = route(fs, path, &ops, err)) == NULL)
 		return NULL;
-	return ops->open(fs, path, err);
+	if ((f = ops->open(fs, path, err)) != NULL)
+		f->ops = ops;
+	return f;
 }
 
 bool

@@ -5,7 +5,9 @@
  * fs_s3.c; a new store is one more file and one line in fs.c's table of
  * stores), the fs object and the common head of a file handle.  fs.c does
  * what is the same for every store: the checks of ranges against a file's
- * size, reads of a file held in memory, and the store a path belongs to.
+ * size, reads of a file held in memory, and the store a path belongs to
+ * (the fs's own, or another known store for a file moved there by
+ * external-path-map, with the fs's scope and settings).
  * Each store checks a path against the fs's scope (fs_scope_of) before it
  * looks anything up, as its names need (a local store resolves links).
  */
@@ -65,7 +67,7 @@ typedef struct ts_fs_ops
 
 struct ts_fs
 {
-	const ts_fs_ops *ops;
+	const ts_fs_ops *ops;		/* the table's store (caps, name); NULL: ambient */
 	bool		ambient;		/* ts_fs_ambient: scope and settings are the process's current ones */
 	ts_fs_scope scope;			/* owned copy */
 	bool		has_s3;

@@ -201,7 +201,7 @@ ts_prefetch_start_sized(ts_fs *fs, const char *const *paths, const int64_t *size
 		uint8_t    *cached;
 		char	   *uri;
 
-		if (!ts_uri_is_object(paths[i]) || !ts_fs_allows_name(fs, paths[i], NULL) ||
+		if (!ts_fs_path_is_remote(fs, paths[i]) || !ts_fs_allows_name(fs, paths[i], NULL) ||
 			ts_prefetch_find(fs, paths[i], &d, &l))
 			continue;
 		if (ts_fs_cache_lookup(fs, paths[i], &cached, &l))

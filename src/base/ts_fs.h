@@ -126,17 +126,21 @@ typedef struct ts_fs_settings
 /*
  * The fs for uri's store (a path or file: URI: local; s3://, s3a://,
  * oss://: the object store), confined to scope (NULL: unconfined).
- * Unknown scheme: NULL + TS_ERR_UNSUPPORTED naming it.  Free with
- * ts_fs_free (NULL is fine) after every file opened through it is closed.
+ * Unknown scheme: NULL + TS_ERR_UNSUPPORTED naming it.  A path of another
+ * known store (a data file moved by external-path-map) is read by that
+ * store with the same scope and settings; an unknown scheme is refused.
+ * Free with ts_fs_free (NULL is fine) after every file opened through it
+ * is closed.
  */
 ts_fs	   *ts_fs_open_for(const char *uri, const ts_fs_settings *settings,
 						   const ts_fs_scope *scope, ts_err *err);
 void		ts_fs_free(ts_fs *fs);
 
 /*
- * The capabilities of the store that reads path through fs: ts_fs_caps
- * (the ambient fs: by path's scheme), 0 for a path fs does not read.
- * ts_fs_path_is_remote: does a read of path send requests?
+ * The capabilities of the store that reads path through fs (0: an unknown
+ * scheme): the fs's own, or another store's for a file moved there by
+ * external-path-map.  ts_fs_path_is_remote: does a read of path send
+ * requests?
  */
 unsigned	ts_fs_path_caps(const ts_fs *fs, const char *path);
 bool		ts_fs_path_is_remote(const ts_fs *fs, const char *path);
