@@ -27,7 +27,6 @@ const ts_fs_scope ts_fs_unconfined = {false, 0, NULL, NULL};
 
 static ts_fs_scope owned = {false, 0, NULL, NULL};
 static const ts_fs_scope *current_scope = &owned;
-static bool bypass = false;		/* ts_fs_bypass_scope: a system file */
 
 static bool
 same_root(const char *a, const char *b)
@@ -158,14 +157,9 @@ ts_fs_scope_free(ts_fs_scope *scope)
 const ts_fs_scope *
 ts_fs_get_scope(void)
 {
-	return bypass ? &ts_fs_unconfined : current_scope;
+	return current_scope;
 }
 
-void
-ts_fs_bypass_scope(bool on)
-{
-	bypass = on;
-}
 
 char *
 ts_path_normalize(const char *path)

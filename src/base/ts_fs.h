@@ -64,8 +64,6 @@ extern const ts_fs_scope ts_fs_unconfined;
  */
 void		ts_fs_set_scope(const ts_fs_scope *scope);
 const ts_fs_scope *ts_fs_get_scope(void);
-/* While on, every path is allowed: ts_read_system_file only. */
-void		ts_fs_bypass_scope(bool on);
 
 /*
  * Build a confined scope from root paths (absolute), copied with ts_malloc

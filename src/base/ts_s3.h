@@ -55,7 +55,10 @@ typedef struct ts_s3_config
 #define TS_S3_IN_FLIGHT 64
 #define TS_S3_IN_FLIGHT_MAX 64
 
-/* The settings later requests use (copied; NULL: none, every request fails). */
+/*
+ * TRANSITIONAL: the process-wide settings (copied; NULL: none), read only by
+ * ts_fs_ambient (unit tests, tools).  A scan's settings live in its ts_fs.
+ */
 bool		ts_s3_set_config(const ts_s3_config *cfg);
 const ts_s3_config *ts_s3_get_config(void);
 
