@@ -108,6 +108,7 @@ main(int argc, char **argv)
 	double		first_ms = 0;
 	const char *path = NULL;
 	ts_scan_context ctx;
+	ts_s3_config s3 = {0};
 	ts_err		err = {0};
 	ts_plan    *plan;
 	int		   *cols;
@@ -146,10 +147,9 @@ main(int argc, char **argv)
 		fprintf(stderr, "usage: ts_scan_bench <table_path> [-c column]... [--plan-only N] [--cache MB] [--metadata-cache DIR] [--pool] [--ahead]\n");
 		return 2;
 	}
+	memset(&ctx, 0, sizeof(ctx));
 	if (ts_uri_is_object(path))
 	{
-		ts_s3_config s3 = {0};
-
 		s3.endpoint = getenv("TS_S3_ENDPOINT");
 		s3.path_style = true;
 		s3.region = getenv("AWS_REGION");
@@ -157,14 +157,13 @@ main(int argc, char **argv)
 		s3.secret_key = getenv("AWS_SECRET_ACCESS_KEY");
 		s3.ca_file = getenv("TS_S3_CA_FILE");
 		s3.max_in_flight = getenv("TS_S3_MAX_IN_FLIGHT") ? atoi(getenv("TS_S3_MAX_IN_FLIGHT")) : 0;
-		ts_s3_set_config(&s3);
+		ctx.s3 = &s3;			/* the plan's file system reads with them */
 		if (metadata_cache && !ts_mcache_configure(metadata_cache, (int64_t) 256 << 20, &err))
 		{
 			fprintf(stderr, "ERROR: %s\n", err.msg);
 			return 1;
 		}
 	}
-	memset(&ctx, 0, sizeof(ctx));
 	ctx.table_path = path;
 	ctx.limit = -1;
 	ctx.enable_pruning = true;

@@ -41,6 +41,27 @@ CREATE FOREIGN TABLE slash.orders_by_name (id int, dt text) SERVER s3_slash
   OPTIONS (database 'sales', "table" 'orders');
 SELECT count(*) = :n AS same_count FROM slash.orders_by_name;
 
+-- 13. one file system per scan (issue 37): two servers with their own user
+-- mappings read in one query, each with its own keys.  A server whose keys the
+-- store refuses fails the query whichever side of the join it is on (its scan
+-- never borrows the other server's keys), and the servers with good keys read
+-- on afterwards.
+CREATE SERVER s3_wrong_key FOREIGN DATA WRAPPER tablescan_fdw
+  OPTIONS (warehouse 's3://lake/wh', "s3.endpoint" :'s3_endpoint', "s3.path.style.access" 'true');
+CREATE USER MAPPING FOR CURRENT_USER SERVER s3_wrong_key
+  OPTIONS ("s3.access-key" 'AKIDWRONGKEY', "s3.secret-key" 'wrong-secret-9f3a');
+CREATE SCHEMA wrong;
+CREATE FOREIGN TABLE wrong.orders (id int, dt text) SERVER s3_wrong_key
+  OPTIONS (database 'sales', "table" 'orders');
+SELECT count(*) = :n AS both_servers_read
+  FROM plain.orders p JOIN slash.orders_by_name s USING (id);
+SELECT count(*) FROM plain.orders p JOIN wrong.orders w USING (id);
+SELECT count(*) FROM wrong.orders w JOIN slash.orders_by_name s USING (id);
+SELECT count(*) = :n AS good_keys_still_read
+  FROM slash.orders_by_name s JOIN plain.orders p USING (id);
+DROP SCHEMA wrong CASCADE;
+DROP SERVER s3_wrong_key CASCADE;
+
 -- 12. views: the owner's user mapping, whoever queries
 CREATE ROLE regress_ts_owner;
 CREATE ROLE regress_ts_caller;

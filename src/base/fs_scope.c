@@ -27,7 +27,6 @@ const ts_fs_scope ts_fs_unconfined = {false, 0, NULL, NULL};
 
 static ts_fs_scope owned = {false, 0, NULL, NULL};
 static const ts_fs_scope *current_scope = &owned;
-static bool bypass = false;		/* ts_fs_bypass_scope: a system file */
 
 static bool
 same_root(const char *a, const char *b)
@@ -101,17 +100,66 @@ ts_fs_set_scope(const ts_fs_scope *scope)
 	}
 }
 
-const ts_fs_scope *
-ts_fs_get_scope(void)
+/*
+ * A ts_malloc'd copy for a ts_fs to own.  Out of memory: false, and *to is
+ * confined with no roots (allows nothing), which ts_fs_scope_free accepts.
+ */
+bool
+ts_fs_scope_copy(ts_fs_scope *to, const ts_fs_scope *from)
 {
-	return bypass ? &ts_fs_unconfined : current_scope;
+	const char **lexical;
+	const char **resolved;
+
+	*to = ts_fs_unconfined;
+	if (from == NULL || !from->confined)
+		return true;
+	to->confined = true;
+	lexical = ts_calloc((size_t) from->nroots + 1, sizeof(char *));
+	resolved = ts_calloc((size_t) from->nroots + 1, sizeof(char *));
+	if (lexical == NULL || resolved == NULL)
+	{
+		ts_free(lexical);
+		ts_free(resolved);
+		return false;
+	}
+	to->lexical = lexical;
+	to->resolved = resolved;
+	for (int i = 0; i < from->nroots; i++)
+	{
+		lexical[i] = ts_strdup(from->lexical[i]);
+		resolved[i] = from->resolved[i] ? ts_strdup(from->resolved[i]) : NULL;
+		if (lexical[i] == NULL || (from->resolved[i] && resolved[i] == NULL))
+		{
+			ts_free((void *) lexical[i]);
+			ts_free((void *) resolved[i]);
+			return false;
+		}
+		to->nroots = i + 1;
+	}
+	return true;
 }
 
 void
-ts_fs_bypass_scope(bool on)
+ts_fs_scope_free(ts_fs_scope *scope)
 {
-	bypass = on;
+	if (!scope->confined)
+		return;
+	for (int i = 0; i < scope->nroots; i++)
+	{
+		ts_free((void *) scope->lexical[i]);
+		ts_free((void *) scope->resolved[i]);
+	}
+	ts_free((void *) scope->lexical);
+	ts_free((void *) scope->resolved);
+	*scope = ts_fs_unconfined;
 }
+
+const ts_fs_scope *
+ts_fs_get_scope(void)
+{
+	return current_scope;
+}
+
 
 char *
 ts_path_normalize(const char *path)
@@ -208,9 +256,8 @@ denied(const char *path, ts_err *err)
 }
 
 bool
-ts_fs_scope_allows_name(const char *path, ts_err *err)
+ts_scope_allows_name(const ts_fs_scope *s, const char *path, ts_err *err)
 {
-	const ts_fs_scope *s = ts_fs_get_scope();
 	char	   *norm;
 	bool		ok = false;
 
@@ -227,10 +274,8 @@ ts_fs_scope_allows_name(const char *path, ts_err *err)
 }
 
 static bool
-resolved_allowed(const char *real)
+resolved_allowed(const ts_fs_scope *s, const char *real)
 {
-	const ts_fs_scope *s = ts_fs_get_scope();
-
 	for (int i = 0; i < s->nroots; i++)
 		if (s->resolved[i] != NULL && is_under(real, s->resolved[i]))
 			return true;
@@ -238,13 +283,13 @@ resolved_allowed(const char *real)
 }
 
 bool
-ts_fs_scope_allows_fd(int fd, const char *path, ts_err *err)
+ts_scope_allows_fd(const ts_fs_scope *s, int fd, const char *path, ts_err *err)
 {
 	char		link[64];
 	char		real[PATH_MAX];
 	ssize_t		n;
 
-	if (!ts_fs_get_scope()->confined)
+	if (!s->confined)
 		return true;
 	snprintf(link, sizeof(link), "/proc/self/fd/%d", fd);
 	n = readlink(link, real, sizeof(real) - 1);
@@ -256,21 +301,40 @@ ts_fs_scope_allows_fd(int fd, const char *path, ts_err *err)
 	}
 	else
 		real[n] = '\0';
-	return resolved_allowed(real) ? true : denied(path, err);
+	return resolved_allowed(s, real) ? true : denied(path, err);
 }
 
 bool
-ts_fs_scope_allows_target(const char *path, ts_err *err)
+ts_scope_allows_target(const ts_fs_scope *s, const char *path, ts_err *err)
 {
 	char		real[PATH_MAX];
 
-	if (!ts_fs_get_scope()->confined)
+	if (!s->confined)
 		return true;
-	if (!ts_fs_scope_allows_name(path, err))
+	if (!ts_scope_allows_name(s, path, err))
 		return false;
 	if (ts_uri_is_object(path))
 		return true;
 	if (realpath(path, real) == NULL)
 		return true;			/* missing: the caller's stat says so */
-	return resolved_allowed(real) ? true : denied(path, err);
+	return resolved_allowed(s, real) ? true : denied(path, err);
+}
+
+/* The same three checks against the current scope (transitional callers). */
+bool
+ts_fs_scope_allows_name(const char *path, ts_err *err)
+{
+	return ts_scope_allows_name(ts_fs_get_scope(), path, err);
+}
+
+bool
+ts_fs_scope_allows_fd(int fd, const char *path, ts_err *err)
+{
+	return ts_scope_allows_fd(ts_fs_get_scope(), fd, path, err);
+}
+
+bool
+ts_fs_scope_allows_target(const char *path, ts_err *err)
+{
+	return ts_scope_allows_target(ts_fs_get_scope(), path, err);
 }

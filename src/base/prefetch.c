@@ -31,7 +31,8 @@ typedef struct entry
 
 struct ts_prefetch
 {
-	uint64_t	generation;		/* of the storage settings fetched with */
+	uint64_t	generation;		/* of the fs fetched through (ts_fs_generation) */
+	ts_fs	   *fs;				/* fetched through (outlives the set) */
 	entry	   *entries;
 	int			n;
 	int			cap;
@@ -63,7 +64,7 @@ ts_prefetch_set_nest_level_hook(int (*hook) (void))
 }
 
 ts_prefetch *
-ts_prefetch_new(void)
+ts_prefetch_new(ts_fs *fs)
 {
 	ts_prefetch *p;
 
@@ -80,7 +81,8 @@ ts_prefetch_new(void)
 	p = ts_calloc(1, sizeof(ts_prefetch));
 	if (p == NULL)
 		return NULL;
-	p->generation = ts_s3_config_generation();
+	p->generation = ts_fs_generation(fs);
+	p->fs = fs;
 	registry[nregistered].set = p;
 	registry[nregistered].level = nest_level_hook ? nest_level_hook() : 0;
 	nregistered++;
@@ -161,7 +163,7 @@ take(ts_prefetch *p, int i)
 	{
 		void	   *prev = ts_alloc_switch(p->owner);
 
-		ts_fs_cache_store(it->uri, it->data, it->data_len);
+		ts_fs_cache_store(p->fs, it->uri, it->data, it->data_len);
 		ok = ts_prefetch_add(p, it->uri, it->data, it->data_len);
 		if (ok)
 			it->data = NULL;	/* the set's now */
@@ -171,15 +173,16 @@ take(ts_prefetch *p, int i)
 }
 
 ts_prefetch *
-ts_prefetch_start(const char *const *paths, int n, ts_err *err)
+ts_prefetch_start(ts_fs *fs, const char *const *paths, int n, ts_err *err)
 {
-	return ts_prefetch_start_sized(paths, NULL, n, err);
+	return ts_prefetch_start_sized(fs, paths, NULL, n, err);
 }
 
 ts_prefetch *
-ts_prefetch_start_sized(const char *const *paths, const int64_t *sizes, int n, ts_err *err)
+ts_prefetch_start_sized(ts_fs *fs, const char *const *paths, const int64_t *sizes, int n,
+						ts_err *err)
 {
-	ts_prefetch *p = ts_prefetch_new();
+	ts_prefetch *p = ts_prefetch_new(fs);
 
 	if (p == NULL)
 	{
@@ -198,10 +201,10 @@ ts_prefetch_start_sized(const char *const *paths, const int64_t *sizes, int n, t
 		uint8_t    *cached;
 		char	   *uri;
 
-		if (!ts_uri_is_object(paths[i]) || !ts_fs_scope_allows_name(paths[i], NULL) ||
-			ts_prefetch_find(paths[i], &d, &l))
+		if (!ts_fs_path_is_remote(fs, paths[i]) || !ts_fs_allows_name(fs, paths[i], NULL) ||
+			ts_prefetch_find(fs, paths[i], &d, &l))
 			continue;
-		if (ts_fs_cache_lookup(paths[i], &cached, &l))
+		if (ts_fs_cache_lookup(fs, paths[i], &cached, &l))
 		{
 			if (sizes != NULL && sizes[i] > 0 && (int64_t) l != sizes[i])
 				ts_free(cached);	/* not the size the metadata gives: fetched */
@@ -226,7 +229,7 @@ ts_prefetch_start_sized(const char *const *paths, const int64_t *sizes, int n, t
 	}
 	if (p->nitems == 0)
 		return p;
-	p->batch = ts_s3_batch_start(p->items, p->nitems, true, err);
+	p->batch = ts_s3_batch_start(ts_fs_s3_config(fs), p->items, p->nitems, true, err);
 	if (p->batch == NULL)
 	{
 		ts_prefetch_free(p);
@@ -276,15 +279,16 @@ ts_prefetch_wait(ts_prefetch *p, ts_err *err)
 }
 
 ts_prefetch *
-ts_prefetch_objects(const char *const *paths, int n, ts_err *err)
+ts_prefetch_objects(ts_fs *fs, const char *const *paths, int n, ts_err *err)
 {
-	return ts_prefetch_objects_sized(paths, NULL, n, err);
+	return ts_prefetch_objects_sized(fs, paths, NULL, n, err);
 }
 
 ts_prefetch *
-ts_prefetch_objects_sized(const char *const *paths, const int64_t *sizes, int n, ts_err *err)
+ts_prefetch_objects_sized(ts_fs *fs, const char *const *paths, const int64_t *sizes, int n,
+						  ts_err *err)
 {
-	ts_prefetch *p = ts_prefetch_start_sized(paths, sizes, n, err);
+	ts_prefetch *p = ts_prefetch_start_sized(fs, paths, sizes, n, err);
 
 	if (p == NULL)
 		return NULL;
@@ -366,9 +370,9 @@ find_in(const ts_prefetch *p, const char *path)
 }
 
 bool
-ts_prefetch_find(const char *path, const uint8_t **data, size_t *len)
+ts_prefetch_find(ts_fs *fs, const char *path, const uint8_t **data, size_t *len)
 {
-	uint64_t	gen = ts_s3_config_generation();
+	uint64_t	gen = ts_fs_generation(fs);
 
 	for (int r = nregistered - 1; r >= 0; r--)
 	{

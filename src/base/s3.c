@@ -133,6 +133,45 @@ ts_s3_config_generation(void)
 	return generation;
 }
 
+uint64_t
+ts_s3_generation_next(void)
+{
+	return ++generation;
+}
+
+bool
+ts_s3_config_copy(ts_s3_config *to, const ts_s3_config *from)
+{
+	const char **strs[] = {&to->endpoint, &to->region, &to->ca_file, &to->access_key,
+	&to->secret_key, &to->session_token, &to->credentials_source};
+
+	*to = *from;
+	for (size_t i = 0; i < sizeof(strs) / sizeof(strs[0]); i++)
+		if (*strs[i] && (*strs[i] = ts_strdup(*strs[i])) == NULL)
+		{
+			for (size_t j = i + 1; j < sizeof(strs) / sizeof(strs[0]); j++)
+				*strs[j] = NULL;
+			ts_s3_config_free_copy(to);
+			return false;
+		}
+	return true;
+}
+
+void
+ts_s3_config_free_copy(ts_s3_config *c)
+{
+	const char *strs[] = {c->endpoint, c->region, c->ca_file, c->access_key, c->secret_key,
+	c->session_token, c->credentials_source};
+
+	for (size_t i = 0; i < sizeof(strs) / sizeof(strs[0]); i++)
+		if (strs[i])
+		{
+			memset((char *) strs[i], 0, strlen(strs[i]));
+			ts_free((char *) strs[i]);
+		}
+	memset(c, 0, sizeof(*c));
+}
+
 int64_t
 ts_s3_request_count(void)
 {
@@ -606,10 +645,8 @@ s3_answer_complete(const s3_request *r, const s3_sink *s)
  * no retry mends it.
  */
 static bool
-unresolvable_bucket_host(void)
+unresolvable_bucket_host(const ts_s3_config *cfg)
 {
-	const ts_s3_config *cfg = ts_s3_get_config();
-
 	return cfg && !cfg->path_style && cfg->path_style_set &&
 		ts_s3_endpoint_is_ip_or_localhost(cfg->endpoint);
 }
@@ -645,7 +682,7 @@ s3_judge(s3_request *r, s3_sink *s, CURLcode rc, int i, int attempts, ts_err *er
 		}
 		return S3_FAIL;
 	}
-	if (rc == CURLE_COULDNT_RESOLVE_HOST && unresolvable_bucket_host())
+	if (rc == CURLE_COULDNT_RESOLVE_HOST && unresolvable_bucket_host(r->cfg))
 	{
 		ts_error(err, TS_ERR_IO, "%s \"%s\" failed: %s (virtual-hosted addressing puts the bucket in front of an IP or localhost endpoint)",
 				 s3_method_name(r->kind), r->uri, curl_easy_strerror(rc));
@@ -726,7 +763,7 @@ s3_retry_budget(const ts_s3_config *cfg)
 static bool
 send_request(s3_request *r, ts_err *err)
 {
-	const ts_s3_config *cfg = ts_s3_get_config();
+	const ts_s3_config *cfg = r->cfg;
 	int			attempts;
 	long		budget;
 	long		backoff = 100;
@@ -773,7 +810,7 @@ answer_error(const s3_request *r, ts_err *err)
 {
 	const char *code = r->error_code;
 	ts_errcode tc = r->status == 404 ? TS_ERR_NOT_FOUND : TS_ERR_IO;
-	const ts_s3_config *cfg = ts_s3_get_config();
+	const ts_s3_config *cfg = r->cfg;
 
 	if (r->status == 403)
 		return ts_error(err, TS_ERR_IO,
@@ -798,9 +835,8 @@ request_done(s3_request *r)
 }
 
 static char *
-url_of(const char *uri, char **bucket, char **key, ts_err *err)
+url_of(const ts_s3_config *cfg, const char *uri, char **bucket, char **key, ts_err *err)
 {
-	const ts_s3_config *cfg = ts_s3_get_config();
 	char	   *url;
 
 	if (!ts_s3_parse_uri(uri, bucket, key, err))
@@ -823,11 +859,11 @@ url_of(const char *uri, char **bucket, char **key, ts_err *err)
 }
 
 char *
-s3_object_url_of(const char *uri, ts_err *err)
+s3_object_url_of(const ts_s3_config *cfg, const char *uri, ts_err *err)
 {
 	char	   *bucket,
 			   *key;
-	char	   *url = url_of(uri, &bucket, &key, err);
+	char	   *url = url_of(cfg, uri, &bucket, &key, err);
 
 	if (url != NULL)
 	{
@@ -846,7 +882,7 @@ send_object_request(s3_request *r, ts_err *err)
 {
 	char	   *bucket,
 			   *key;
-	char	   *url = url_of(r->uri, &bucket, &key, err);
+	char	   *url = url_of(r->cfg, r->uri, &bucket, &key, err);
 	bool		ok;
 
 	if (url == NULL)
@@ -861,11 +897,12 @@ send_object_request(s3_request *r, ts_err *err)
 }
 
 bool
-ts_s3_head(const char *uri, bool *exists, int64_t *size, ts_err *err)
+ts_s3_head(const ts_s3_config *cfg, const char *uri, bool *exists, int64_t *size, ts_err *err)
 {
 	s3_request	r = {REQ_HEAD, uri};
 	bool		ok;
 
+	r.cfg = cfg;
 	*exists = false;
 	*size = -1;
 	if (!send_object_request(&r, err))
@@ -911,11 +948,12 @@ s3_range_result(s3_request *r, int64_t object_size, ts_err *err)
 }
 
 bool
-ts_s3_read_range(const char *uri, void *buf, size_t len, int64_t offset,
-				 int64_t object_size, ts_err *err)
+ts_s3_read_range(const ts_s3_config *cfg, const char *uri, void *buf, size_t len,
+				 int64_t offset, int64_t object_size, ts_err *err)
 {
 	s3_request	r = {REQ_RANGE, uri};
 
+	r.cfg = cfg;
 	if (len == 0)
 		return true;
 	r.offset = offset;
@@ -975,10 +1013,12 @@ s3_set_whole_cap(s3_request *r)
 }
 
 bool
-ts_s3_read_object(const char *uri, uint8_t **data, size_t *len, ts_err *err)
+ts_s3_read_object(const ts_s3_config *cfg, const char *uri, uint8_t **data, size_t *len,
+				  ts_err *err)
 {
 	s3_request	r = {REQ_WHOLE, uri};
 
+	r.cfg = cfg;
 	*data = NULL;
 	*len = 0;
 	s3_set_whole_cap(&r);
@@ -994,9 +1034,9 @@ cmp_names(const void *a, const void *b)
 }
 
 bool
-ts_s3_list(const char *uri, bool max_one, char ***names, int *count, ts_err *err)
+ts_s3_list(const ts_s3_config *cfg, const char *uri, bool max_one, char ***names, int *count,
+		   ts_err *err)
 {
-	const ts_s3_config *cfg = ts_s3_get_config();
 	ts_s3_listing out = {0};
 	ts_s3_pager pager = {0};
 	char	   *bucket,
@@ -1008,7 +1048,7 @@ ts_s3_list(const char *uri, bool max_one, char ***names, int *count, ts_err *err
 
 	*names = NULL;
 	*count = 0;
-	base = url_of(uri, &bucket, &key, err);
+	base = url_of(cfg, uri, &bucket, &key, err);
 	if (base == NULL)
 		return false;
 	ts_free(base);
@@ -1048,6 +1088,7 @@ ts_s3_list(const char *uri, bool max_one, char ***names, int *count, ts_err *err
 		}
 		r.max_body = TS_S3_LIST_PAGE_MAX + 1;
 		r.cap_kind = "a listing page";
+		r.cfg = cfg;
 		for (int attempt = 1;; attempt++)
 		{
 			int			before = out.count;

@@ -67,7 +67,8 @@ struct ts_s3_batch
 	ts_s3_batch *link;			/* in 'running' */
 	uint64_t	epoch;			/* of forget_all when started */
 	void	   *owner;			/* allocation owner */
-	uint64_t	generation;		/* storage settings it was started under */
+	uint64_t	generation;		/* the global settings it was started under; 0: its own */
+	ts_s3_config cfg;			/* a copy of the settings it was started with */
 	ts_s3_fetch *items;
 	int			n;
 	bool		keep_going;
@@ -131,7 +132,7 @@ take_handle(void)
 static int
 start(CURLM *multi, ts_s3_batch *b, slot *sl, int i)
 {
-	const ts_s3_config *cfg = ts_s3_get_config();
+	const ts_s3_config *cfg = &b->cfg;
 	ts_s3_fetch *it = &b->items[i];
 	int			pk = take_handle();
 	pooled	   *p;
@@ -142,6 +143,7 @@ start(CURLM *multi, ts_s3_batch *b, slot *sl, int i)
 	memset(&sl->r, 0, sizeof(sl->r));
 	sl->r.uri = it->uri;
 	sl->r.url = b->urls[i];
+	sl->r.cfg = cfg;
 	if (it->buf)
 	{
 		sl->r.kind = REQ_RANGE;
@@ -301,7 +303,7 @@ fill(CURLM *multi, ts_s3_batch *b)
 		}
 		if (pick < 0)
 			break;
-		if (ts_s3_config_generation() != b->generation)
+		if (b->generation != 0 && ts_s3_config_generation() != b->generation)
 		{
 			refuse(b, pick);
 			continue;
@@ -431,6 +433,7 @@ free_batch(ts_s3_batch *b)
 			ts_free(b->urls[i]);
 	ts_free(b->urls);
 	ts_free(b->states);
+	ts_s3_config_free_copy(&b->cfg);
 	ts_free(b);
 }
 
@@ -447,9 +450,9 @@ drop_data(ts_s3_fetch *items, int n)
 }
 
 ts_s3_batch *
-ts_s3_batch_start(ts_s3_fetch *items, int n, bool keep_going, ts_err *err)
+ts_s3_batch_start(const ts_s3_config *cfg, ts_s3_fetch *items, int n, bool keep_going,
+				  ts_err *err)
 {
-	const ts_s3_config *cfg = ts_s3_get_config();
 	CURLM	   *multi;
 	ts_s3_batch *b;
 
@@ -474,12 +477,19 @@ ts_s3_batch_start(ts_s3_fetch *items, int n, bool keep_going, ts_err *err)
 	}
 	b->epoch = epoch;
 	b->owner = ts_alloc_owner();
-	b->generation = ts_s3_config_generation();
+	/*
+	 * The global settings (transitional callers) may be swapped under a
+	 * running batch: it then stops starting requests.  Settings of a ts_fs
+	 * are the batch's own copy: nothing else can change them.
+	 */
+	b->generation = cfg == ts_s3_get_config() ? ts_s3_config_generation() : 0;
 	b->items = items;
 	b->n = n;
 	b->keep_going = keep_going;
 	if (n <= 0)
 		return b;
+	if (!ts_s3_config_copy(&b->cfg, cfg))
+		goto nomem;
 	b->max_attempts = s3_max_attempts(cfg);
 	b->retry_budget = s3_retry_budget(cfg);
 	b->nslots = cfg->max_in_flight > 0 ? cfg->max_in_flight : TS_S3_IN_FLIGHT;
@@ -510,7 +520,7 @@ ts_s3_batch_start(ts_s3_fetch *items, int n, bool keep_going, ts_err *err)
 			b->states[i].finished = true;	/* nothing to read */
 			continue;
 		}
-		b->urls[i] = s3_object_url_of(items[i].uri, err);
+		b->urls[i] = s3_object_url_of(cfg, items[i].uri, err);
 		if (b->urls[i] == NULL)
 		{
 			free_batch(b);
@@ -681,9 +691,10 @@ ts_s3_batch_forget_all(void)
 }
 
 bool
-ts_s3_fetch_all(ts_s3_fetch *items, int n, bool keep_going, ts_err *err)
+ts_s3_fetch_all(const ts_s3_config *cfg, ts_s3_fetch *items, int n, bool keep_going,
+				ts_err *err)
 {
-	ts_s3_batch *b = ts_s3_batch_start(items, n, keep_going, err);
+	ts_s3_batch *b = ts_s3_batch_start(cfg, items, n, keep_going, err);
 
 	if (b == NULL)
 		return false;

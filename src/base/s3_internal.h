@@ -73,6 +73,7 @@ typedef struct s3_request
 	uint8_t    *body;			/* REQ_WHOLE, REQ_LIST: ts_malloc'd */
 	size_t		body_len;
 	char	   *error_code;		/* of a non-2xx answer */
+	const ts_s3_config *cfg;	/* the settings it is sent with (never NULL once sent) */
 } s3_request;
 
 /* What one attempt holds between its setup and its end (headers carry the token). */
@@ -143,8 +144,8 @@ long		s3_retry_budget(const ts_s3_config *cfg);
 /* "HEAD", "GET", "LIST" */
 const char *s3_method_name(s3_req_kind k);
 
-/* The URL of object uri (ts_malloc'd; NULL + err). */
-char	   *s3_object_url_of(const char *uri, ts_err *err);
+/* The URL of object uri under cfg (ts_malloc'd; NULL + err). */
+char	   *s3_object_url_of(const ts_s3_config *cfg, const char *uri, ts_err *err);
 
 /*
  * The result of a ranged GET (r done): an answer that is not 2xx, or a

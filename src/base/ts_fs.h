@@ -1,15 +1,22 @@
 /*
  * ts_fs.h - the file system interface of the layers below src/fdw.
  *
- * Owns: opening, reading (positional), sizing, listing and closing files.
- * Local POSIX by default.  Inside a backend src/fdw installs hooks so that
- * file descriptors are PostgreSQL transient files, released at transaction
- * abort even when an ERROR unwinds through a reader.  Every error names the
- * path.  Object stores sit behind the same interface: an object URI
- * (s3://, s3a://, oss://) is read by ranged GETs of the object store client
- * (ts_s3.h), objects prefetched whole (ts_prefetch.h) or kept in the
- * on-disk metadata cache (ts_meta_cache.h) are read from memory, and
- * other schemes (hdfs://, gs://, ...) are refused by name.
+ * Owns: the file system object (ts_fs) a scan reads through, and opening,
+ * reading (positional), sizing, listing and closing files through it.
+ *
+ * A ts_fs is built once per scan (ts_fs_open_for) from the table's URI, the
+ * store settings and credentials, and the scope; it is passed down
+ * explicitly (scan context -> plan -> readers) and owns copies of all
+ * three: nothing global.  Its operations table (ts_fs_ops, fs_impl.h) is
+ * one per store, each in its own file: fs_local.c (POSIX; inside a backend
+ * src/fdw installs hooks so that descriptors are PostgreSQL transient
+ * files, released at transaction abort), fs_s3.c (s3://, s3a://, oss://:
+ * ranged GETs of ts_s3.h, objects prefetched whole (ts_prefetch.h) or kept
+ * in the on-disk metadata cache (ts_meta_cache.h) read from memory).  The
+ * scheme is looked at once, when the fs is built: other schemes (hdfs://,
+ * gs://, ...) are refused by name, and a reader never tests a scheme (a
+ * "does this send requests" question is ts_fs_caps or ts_file_is_remote).
+ * Every error names the path.
  *
  * A scope confines every open, listing and existence check to a few root
  * directories (fs_scope.c): the FDW gives each scan the roots its role may
@@ -52,13 +59,11 @@ typedef struct ts_fs_scope
 extern const ts_fs_scope ts_fs_unconfined;
 
 /*
- * The scope every later open/list/check uses (copied: scope need not
- * outlive the call); NULL = unconfined.
+ * TRANSITIONAL: the scope of ts_fs_ambient (copied: scope need not outlive
+ * the call); NULL = unconfined.  A ts_fs owns its own (ts_fs_open_for).
  */
 void		ts_fs_set_scope(const ts_fs_scope *scope);
 const ts_fs_scope *ts_fs_get_scope(void);
-/* While on, every path is allowed: ts_read_system_file only. */
-void		ts_fs_bypass_scope(bool on);
 
 /*
  * Build a confined scope from root paths (absolute), copied with ts_malloc
@@ -67,13 +72,22 @@ void		ts_fs_bypass_scope(bool on);
 bool		ts_fs_scope_make(ts_fs_scope *scope, const char *const *roots, int nroots,
 							 ts_err *err);
 
-/* Is path (absolute or not) allowed lexically by the current scope? */
+/* A ts_malloc'd deep copy (false: out of memory, *to allows nothing), and freeing it. */
+bool		ts_fs_scope_copy(ts_fs_scope *to, const ts_fs_scope *from);
+void		ts_fs_scope_free(ts_fs_scope *scope);
+
+/* Is path (absolute or not) allowed lexically by scope s? */
+bool		ts_scope_allows_name(const ts_fs_scope *s, const char *path, ts_err *err);
+
+/* Is the real path of an open descriptor allowed by s? */
+bool		ts_scope_allows_fd(const ts_fs_scope *s, int fd, const char *path, ts_err *err);
+
+/* Is the (resolved) target of path allowed by s?  For stat-like checks. */
+bool		ts_scope_allows_target(const ts_fs_scope *s, const char *path, ts_err *err);
+
+/* TRANSITIONAL: the same three against the current scope (ts_fs_set_scope). */
 bool		ts_fs_scope_allows_name(const char *path, ts_err *err);
-
-/* Is the real path of an open descriptor allowed by the current scope? */
 bool		ts_fs_scope_allows_fd(int fd, const char *path, ts_err *err);
-
-/* Is the (resolved) target of path allowed?  For stat-like checks. */
 bool		ts_fs_scope_allows_target(const char *path, ts_err *err);
 
 /*
@@ -82,15 +96,97 @@ bool		ts_fs_scope_allows_target(const char *path, ts_err *err);
  */
 char	   *ts_path_normalize(const char *path);
 
+/* ---- the file system object ------------------------------------------- */
+
+typedef struct ts_fs ts_fs;
+struct ts_s3_config;
+
+/*
+ * Capabilities (ts_fs_caps): what a store does, for callers that choose a
+ * strategy (prefetch, write protocol) without knowing the store.
+ */
+#define TS_FS_CAP_REMOTE			0x01	/* reads are requests to a store */
+#define TS_FS_CAP_ATOMIC_CREATE		0x02	/* create-if-absent is atomic */
+#define TS_FS_CAP_CONDITIONAL_PUT	0x04	/* a put can be made conditional */
+#define TS_FS_CAP_RENAME			0x08	/* rename is atomic */
+
+/*
+ * What an fs is built from besides its scope.  Strings are copied.
+ * s3: the object store settings and credentials (NULL: none, so every
+ * request of an object store fs fails naming the object).  A new store adds
+ * its settings here.
+ */
+typedef struct ts_fs_settings
+{
+	const struct ts_s3_config *s3;
+} ts_fs_settings;
+
+/*
+ * The fs for uri's store (a path or file: URI: local; s3://, s3a://,
+ * oss://: the object store), confined to scope (NULL: unconfined).
+ * Unknown scheme: NULL + TS_ERR_UNSUPPORTED naming it.  A path of another
+ * known store (a data file moved by external-path-map) is read by that
+ * store with the same scope and settings; an unknown scheme is refused.
+ * Free with ts_fs_free (NULL is fine) after every file opened through it
+ * is closed.
+ */
+ts_fs	   *ts_fs_open_for(const char *uri, const ts_fs_settings *settings,
+						   const ts_fs_scope *scope, ts_err *err);
+void		ts_fs_free(ts_fs *fs);
+
+/*
+ * The capabilities of the store that reads path through fs (0: an unknown
+ * scheme): the fs's own, or another store's for a file moved there by
+ * external-path-map.  ts_fs_path_is_remote: does a read of path send
+ * requests?
+ */
+unsigned	ts_fs_path_caps(const ts_fs *fs, const char *path);
+bool		ts_fs_path_is_remote(const ts_fs *fs, const char *path);
+
+/* TS_FS_CAP_* of fs, and the name of its store ("local", "s3") for messages. */
+unsigned	ts_fs_caps(const ts_fs *fs);
+const char *ts_fs_store_name(const ts_fs *fs);
+
+/*
+ * Replace the credentials of an object store fs (a renewed data token);
+ * the secrets replaced are zeroed.  Files open stay open; their next
+ * requests are signed with the new keys.  Nothing to do on a local fs.
+ */
+bool		ts_fs_set_s3(ts_fs *fs, const struct ts_s3_config *cfg, ts_err *err);
+
+/* The object store settings of fs (NULL: none, or not an object store fs). */
+const struct ts_s3_config *ts_fs_s3_config(const ts_fs *fs);
+
+/*
+ * Changes whenever fs's credentials do, and differs between fs objects:
+ * what was fetched through one is not served through another (prefetch.c).
+ */
+uint64_t	ts_fs_generation(const ts_fs *fs);
+
+/* Is path allowed lexically by fs's scope?  (err set when not) */
+bool		ts_fs_allows_name(const ts_fs *fs, const char *path, ts_err *err);
+
+/*
+ * TRANSITIONAL: an fs over the process's current scope (ts_fs_set_scope)
+ * and object store settings (ts_s3_set_config), choosing the store by the
+ * scheme of each path: for callers not yet handed their scan's fs.
+ */
+ts_fs	   *ts_fs_ambient(void);
+
+/* An unconfined local fs (a static object: never freed). */
+ts_fs	   *ts_fs_local_unconfined(void);
+
 /* Read a file of the system (time zone data): never confined. */
 bool		ts_read_system_file(const char *path, uint8_t **data, size_t *len, ts_err *err);
 
+/* ---- files -------------------------------------------------------------- */
+
 /* Open for reading; TS_ERR_NOT_FOUND if it does not exist. */
-ts_file    *ts_file_open(const char *path, ts_err *err);
+ts_file    *ts_file_open(ts_fs *fs, const char *path, ts_err *err);
 const char *ts_file_path(const ts_file *f);
 /* Does a read of f send a request (an object not held in memory)? */
 bool		ts_file_is_remote(const ts_file *f);
-/* size in bytes (fstat at open time) */
+/* size in bytes (at open time) */
 int64_t		ts_file_size(const ts_file *f);
 /* a local file's modification time in ns since the epoch (fstat at open), else 0 */
 int64_t		ts_file_mtime_ns(const ts_file *f);
@@ -127,29 +223,39 @@ void		ts_file_pread_many_cancel(ts_file_reads *rd);
 void		ts_file_close(ts_file *f);	/* NULL is fine */
 
 /*
- * The on-disk metadata cache (meta_cache.c) under this scan's store and
+ * The on-disk metadata cache (meta_cache.c) under fs's store and
  * credentials: an object's entry (a ts_malloc'd copy) and storing one.
  * For objects the cache keeps (ts_mcache_wanted) only; else a miss / no-op.
  */
-bool		ts_fs_cache_lookup(const char *path, uint8_t **data, size_t *len);
-void		ts_fs_cache_store(const char *path, const uint8_t *data, size_t len);
+bool		ts_fs_cache_lookup(ts_fs *fs, const char *path, uint8_t **data, size_t *len);
+void		ts_fs_cache_store(ts_fs *fs, const char *path, const uint8_t *data, size_t len);
 
 /* Read a whole (small, metadata) file into a ts_malloc'd buffer (NUL-terminated). */
-bool		ts_read_whole_file(const char *path, uint8_t **data, size_t *len, ts_err *err);
+bool		ts_read_whole_file(ts_fs *fs, const char *path, uint8_t **data, size_t *len,
+							   ts_err *err);
+
+/*
+ * The same, refusing a file of more than max_bytes bytes (TS_ERR_LIMIT
+ * naming it and the cap) before its bytes are kept where the size is
+ * known first (a local file), at once when it is not.
+ */
+bool		ts_fs_read_whole(ts_fs *fs, const char *path, size_t max_bytes, uint8_t **data,
+							 size_t *len, ts_err *err);
 
 /*
  * existence checks: false with err unset when missing (an object store that
  * does not answer yes or no gives true: the read that follows reports why)
  */
-bool		ts_path_is_dir(const char *path);
-bool		ts_path_is_file(const char *path);
+bool		ts_path_is_dir(ts_fs *fs, const char *path);
+bool		ts_path_is_file(ts_fs *fs, const char *path);
 
 /*
  * List entry names of a directory (not "." / ".."), sorted by strcmp.
  * *names is a ts_malloc'd array of ts_malloc'd strings; free with
- * ts_free_names.
+ * ts_free_names.  An object store lists the keys below the prefix
+ * path + "/", one level (none at all: TS_ERR_NOT_FOUND).
  */
-bool		ts_list_dir(const char *path, char ***names, int *count, ts_err *err);
+bool		ts_list_dir(ts_fs *fs, const char *path, char ***names, int *count, ts_err *err);
 void		ts_free_names(char **names, int count);
 
 /* Join two path parts with exactly one '/' (ts_malloc'd). */

@@ -5,9 +5,9 @@
  * the code that reads them one by one runs (the manifests of a snapshot,
  * the next small data files of a split), and the registry that lets
  * ts_file_open / ts_read_whole_file serve such an object from memory with
- * no request.  A set serves its objects only under the storage settings it
- * was fetched with (ts_s3_config_generation: never another role's
- * credentials) and only while it lives: its owner frees it once the files
+ * no request.  A set serves its objects only through the fs it was fetched
+ * through, with the credentials it had (ts_fs_generation: never another
+ * scan's or role's) and only while it lives (the fs outlives it): its owner frees it once the files
  * opened from it are closed.  Paimon never rewrites a file under the same
  * name, so memory and store agree for as long as a set lives.
  */
@@ -15,6 +15,7 @@
 #define TS_PREFETCH_H
 
 #include "base/ts_base.h"
+#include "base/ts_fs.h"
 
 typedef struct ts_prefetch ts_prefetch;
 
@@ -25,7 +26,7 @@ typedef struct ts_prefetch ts_prefetch;
  * to the store as usual, and reports why.  NULL (err set) only for a cancel
  * or out of memory.
  */
-ts_prefetch *ts_prefetch_objects(const char *const *paths, int n, ts_err *err);
+ts_prefetch *ts_prefetch_objects(ts_fs *fs, const char *const *paths, int n, ts_err *err);
 
 /*
  * The same without waiting: the requests go out now and move on while the
@@ -33,7 +34,7 @@ ts_prefetch *ts_prefetch_objects(const char *const *paths, int n, ts_err *err);
  * that is asked for, ts_prefetch_wait for all.  Paths are copied.  NULL
  * (err set) only for out of memory or no storage settings.
  */
-ts_prefetch *ts_prefetch_start(const char *const *paths, int n, ts_err *err);
+ts_prefetch *ts_prefetch_start(ts_fs *fs, const char *const *paths, int n, ts_err *err);
 
 /*
  * The same two with the objects' sizes as the metadata gives them (sizes[i]
@@ -42,10 +43,10 @@ ts_prefetch *ts_prefetch_start(const char *const *paths, int n, ts_err *err);
  * like a cut connection, then the object is left out (its own open reports
  * why); a cache entry of another length is not used.
  */
-ts_prefetch *ts_prefetch_objects_sized(const char *const *paths, const int64_t *sizes, int n,
-									   ts_err *err);
-ts_prefetch *ts_prefetch_start_sized(const char *const *paths, const int64_t *sizes, int n,
-									 ts_err *err);
+ts_prefetch *ts_prefetch_objects_sized(ts_fs *fs, const char *const *paths, const int64_t *sizes,
+									   int n, ts_err *err);
+ts_prefetch *ts_prefetch_start_sized(ts_fs *fs, const char *const *paths, const int64_t *sizes,
+									 int n, ts_err *err);
 
 /* Are a started set's requests finished (moving them on first)?  Never waits. */
 bool		ts_prefetch_ready(ts_prefetch *p);
@@ -58,8 +59,8 @@ bool		ts_prefetch_ready(ts_prefetch *p);
  */
 bool		ts_prefetch_wait(ts_prefetch *p, ts_err *err);
 
-/* An empty registered set, and adding an object to it (data taken over). */
-ts_prefetch *ts_prefetch_new(void);
+/* An empty registered set of fs, and adding an object to it (data taken over). */
+ts_prefetch *ts_prefetch_new(ts_fs *fs);
 bool		ts_prefetch_add(ts_prefetch *p, const char *path, uint8_t *data, size_t len);
 
 /* Objects in the set, and their bytes. */
@@ -99,11 +100,11 @@ int			ts_prefetch_registered(void);
 
 /*
  * The bytes of path (compared as a string) in a registered set fetched
- * under the current storage settings (fs.c).  An object of a started set
+ * through fs, with its current credentials (fs_s3.c).  An object of a started set
  * still on its way is waited for, alone (the set's other requests move on
  * meanwhile); one that failed, or a cancel while waiting, is not found, and
  * the caller's own request reports why.
  */
-bool		ts_prefetch_find(const char *path, const uint8_t **data, size_t *len);
+bool		ts_prefetch_find(ts_fs *fs, const char *path, const uint8_t **data, size_t *len);
 
 #endif							/* TS_PREFETCH_H */

@@ -55,7 +55,10 @@ typedef struct ts_s3_config
 #define TS_S3_IN_FLIGHT 64
 #define TS_S3_IN_FLIGHT_MAX 64
 
-/* The settings later requests use (copied; NULL: none, every request fails). */
+/*
+ * TRANSITIONAL: the process-wide settings (copied; NULL: none), read only by
+ * ts_fs_ambient (unit tests, tools).  A scan's settings live in its ts_fs.
+ */
 bool		ts_s3_set_config(const ts_s3_config *cfg);
 const ts_s3_config *ts_s3_get_config(void);
 
@@ -65,6 +68,19 @@ const ts_s3_config *ts_s3_get_config(void);
  * another (prefetch.c).
  */
 uint64_t	ts_s3_config_generation(void);
+
+/*
+ * A new generation number, for settings owned elsewhere (a ts_fs): never
+ * one the global settings had or will have.
+ */
+uint64_t	ts_s3_generation_next(void);
+
+/*
+ * A deep copy of settings (strings ts_malloc'd), and freeing one (the
+ * secrets zeroed first).  False: out of memory, nothing left allocated.
+ */
+bool		ts_s3_config_copy(ts_s3_config *to, const ts_s3_config *from);
+void		ts_s3_config_free_copy(ts_s3_config *c);
 
 /* ---- bounds on what a store may send ---------------------------------- */
 
@@ -199,22 +215,30 @@ bool		ts_s3_check_range_answer(const char *uri, long status, size_t got, size_t 
 
 /* ---- requests ---------------------------------------------------------- */
 
+/*
+ * Every request is sent with the settings cfg given (NULL: it fails,
+ * naming the object).  File access goes through a ts_fs (ts_fs.h), which
+ * owns the settings of its scan.
+ */
+
 /* HEAD: *exists false (no error) for 404; the size otherwise. */
-bool		ts_s3_head(const char *uri, bool *exists, int64_t *size, ts_err *err);
+bool		ts_s3_head(const ts_s3_config *cfg, const char *uri, bool *exists, int64_t *size, ts_err *err);
 
 /* GET bytes [offset, offset+len) into buf; object_size (or -1) for the check. */
-bool		ts_s3_read_range(const char *uri, void *buf, size_t len, int64_t offset,
-							 int64_t object_size, ts_err *err);
+bool		ts_s3_read_range(const ts_s3_config *cfg, const char *uri, void *buf, size_t len,
+							 int64_t offset, int64_t object_size, ts_err *err);
 
 /* GET a whole object into a ts_malloc'd NUL-terminated buffer; 404 = TS_ERR_NOT_FOUND. */
-bool		ts_s3_read_object(const char *uri, uint8_t **data, size_t *len, ts_err *err);
+bool		ts_s3_read_object(const ts_s3_config *cfg, const char *uri, uint8_t **data, size_t *len,
+							  ts_err *err);
 
 /*
  * The entries directly below the "directory" uri (delimiter '/'), sorted;
  * none at all = TS_ERR_NOT_FOUND (an object store has no empty directories).
  * With max_one, stops after the first page of at most one key.
  */
-bool		ts_s3_list(const char *uri, bool max_one, char ***names, int *count, ts_err *err);
+bool		ts_s3_list(const ts_s3_config *cfg, const char *uri, bool max_one, char ***names,
+					   int *count, ts_err *err);
 
 /* ---- concurrent requests (s3_batch.c) ---------------------------------- */
 
@@ -247,7 +271,8 @@ typedef struct ts_s3_fetch
  * to report why); false is then only a cancel or out of memory.  An
  * interrupt stops all transfers within a poll interval (TS_ERR_CANCELED).
  */
-bool		ts_s3_fetch_all(ts_s3_fetch *items, int n, bool keep_going, ts_err *err);
+bool		ts_s3_fetch_all(const ts_s3_config *cfg, ts_s3_fetch *items, int n, bool keep_going,
+							ts_err *err);
 
 /*
  * The same without waiting: a batch started ahead of the code that needs
@@ -259,7 +284,8 @@ bool		ts_s3_fetch_all(ts_s3_fetch *items, int n, bool keep_going, ts_err *err);
  * memory.
  */
 typedef struct ts_s3_batch ts_s3_batch;
-ts_s3_batch *ts_s3_batch_start(ts_s3_fetch *items, int n, bool keep_going, ts_err *err);
+ts_s3_batch *ts_s3_batch_start(const ts_s3_config *cfg, ts_s3_fetch *items, int n,
+							   bool keep_going, ts_err *err);
 
 /*
  * Move every started batch on without waiting (curl_multi_perform): start

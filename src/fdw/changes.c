@@ -404,8 +404,7 @@ tablescan_changes(PG_FUNCTION_ARGS)
 			int64		to = PG_GETARG_INT64(3);
 			int64_t		latest;
 
-			ts_plan_enter(plan);
-			if (!ts_snapshot_latest_id(plan->branch_root, &latest, &err))
+			if (!ts_snapshot_latest_id(plan->fs, plan->branch_root, &latest, &err))
 				tablescan_report(&err);
 			if (to < next || to > latest)
 				ereport(ERROR,
@@ -541,8 +540,7 @@ tablescan_wait_for_snapshot(PG_FUNCTION_ARGS)
 			int64_t		latest;
 			long		left;
 
-			ts_plan_enter(plan);
-			if (!ts_snapshot_latest_id(plan->branch_root, &latest, &err))
+			if (!ts_snapshot_latest_id(plan->fs, plan->branch_root, &latest, &err))
 				tablescan_report(&err);
 			if (latest > after)
 			{

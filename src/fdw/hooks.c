@@ -141,16 +141,17 @@ pool_alloc(size_t size)
 }
 
 /*
- * Between the calls that set a table's scope (tablescan_make_context, a
- * plan's reads, IMPORT) the library may read nothing: a call that forgot to
- * set one fails instead of reading with another table's or role's scope.
+ * Every scan reads through its plan's file system (ts_fs.h), IMPORT and the
+ * REST catalog's checks through their own.  The process-wide scope and
+ * settings (the transitional ts_fs_ambient's) are never set in a backend:
+ * they allow nothing, so a read that forgot its fs fails instead of
+ * reading with another table's or role's scope.
  */
 static const ts_fs_scope deny_all = {true, 0, NULL, NULL};
 
 static void
 reset_scope(void)
 {
-	ts_fs_bypass_scope(false);
 	ts_fs_set_scope(&deny_all);
 	ts_s3_set_config(NULL);
 	ts_prefetch_forget_all();	/* a set's memory went with its context */
@@ -168,7 +169,6 @@ scope_subxact_callback(SubXactEvent event, SubTransactionId mySubid,
 {
 	if (event == SUBXACT_EVENT_ABORT_SUB)
 	{
-		ts_fs_bypass_scope(false);
 		/* its sets may have gone with its queries; the outer ones' stay */
 		ts_prefetch_forget_level(GetCurrentTransactionNestLevel());
 	}

@@ -47,21 +47,21 @@ table_selected(ImportForeignSchemaStmt *stmt, const char *name)
 }
 
 static ts_schema *
-load_latest_schema(const char *table_dir, const char *qualified)
+load_latest_schema(ts_fs *fs, const char *table_dir, const char *qualified)
 {
 	ts_err		err = {0};
 	int64_t    *ids;
 	int			n;
 	ts_schema  *s;
 
-	if (!ts_schema_list_ids(table_dir, &ids, &n, &err))
+	if (!ts_schema_list_ids(fs, table_dir, &ids, &n, &err))
 		tablescan_report(&err);
 	if (n == 0)
 		ereport(ERROR,
 				(errcode(ERRCODE_FDW_TABLE_NOT_FOUND),
 				 errmsg("Paimon table \"%s\" has no schema file", qualified)));
 	/* errors about the schema name the table, not its file (a role may not see the warehouse) */
-	s = ts_schema_load_as(table_dir, ids[n - 1], psprintf("Paimon table \"%s\"", qualified), &err);
+	s = ts_schema_load_as(fs, table_dir, ids[n - 1], psprintf("Paimon table \"%s\"", qualified), &err);
 	if (s == NULL)
 		tablescan_report(&err);
 	return s;
@@ -209,7 +209,7 @@ spi_exec(const char *sql)
 static int
 import_format_partitions(ImportForeignSchemaStmt *stmt, ForeignServer *server,
 						 const char *table_dir, const char *table, const ts_schema *schema,
-						 bool strict, bool rest)
+						 bool strict, bool rest, const ts_fs_scope *scope, const ts_s3_config *s3)
 {
 	ts_scan_context ctx;
 	ts_err		err = {0};
@@ -233,7 +233,11 @@ import_format_partitions(ImportForeignSchemaStmt *stmt, ForeignServer *server,
 		tablescan_make_context(o, &ctx);
 	}
 	else
+	{
 		ctx.table_path = table_dir;
+		ctx.fs_scope = scope;
+		ctx.s3 = s3;
+	}
 	ctx.limit = -1;
 	plan = ts_scan_prepare(&ctx, &err);
 	if (plan == NULL)
@@ -412,6 +416,10 @@ typedef struct ImportOne
 	bool		strict;
 	bool		import_partitions;
 	bool		rest;			/* the schema comes from the server's REST catalog */
+	/* a filesystem catalog: the warehouse's file system, and what it was built from */
+	ts_fs	   *fs;
+	const ts_fs_scope *scope;
+	const ts_s3_config *s3;
 	List	   *commands;		/* appended to */
 } ImportOne;
 
@@ -422,7 +430,7 @@ import_one(void *arg)
 	ImportForeignSchemaStmt *stmt = one->stmt;
 	ts_schema  *schema = one->rest ?
 		tablescan_rest_table_schema(one->server, stmt->remote_schema, one->table) :
-		load_latest_schema(one->table_dir, psprintf("%s.%s", stmt->remote_schema, one->table));
+		load_latest_schema(one->fs, one->table_dir, psprintf("%s.%s", stmt->remote_schema, one->table));
 	StringInfoData buf;
 
 	if (one->import_partitions)
@@ -432,7 +440,7 @@ import_one(void *arg)
 		if (type && strcmp(type, "format-table") == 0 && schema->npartition_keys > 0)
 		{
 			import_format_partitions(stmt, one->server, one->table_dir, one->table, schema,
-									 one->strict, one->rest);
+									 one->strict, one->rest, one->scope, one->s3);
 			return;
 		}
 	}
@@ -499,6 +507,9 @@ tablescanImportForeignSchema(ImportForeignSchemaStmt *stmt, Oid serverOid)
 	int			ntables;
 	ts_err		err = {0};
 	ListCell   *lc;
+	ts_fs_scope *scope;
+	ts_fs_settings settings = {0};
+	ts_fs	   *fs;
 
 	warehouse = (char *) tablescan_server_option(server, "warehouse");
 	if (tablescan_server_option(server, "strict") != NULL)
@@ -530,17 +541,19 @@ tablescanImportForeignSchema(ImportForeignSchemaStmt *stmt, Oid serverOid)
 				 errmsg("invalid Paimon database name \"%s\"", stmt->remote_schema)));
 	dbdir = psprintf("%s/%s.db", warehouse, stmt->remote_schema);
 	/* what the role may read: the warehouse (everything, with pg_read_server_files) */
-	ts_fs_set_scope(tablescan_role_reads_server_files(GetUserId()) ? NULL :
-					tablescan_make_scope(list_make1(warehouse)));
-	if (!ts_s3_set_config(tablescan_storage_config(server, NULL, warehouse)))
-		ereport(ERROR, (errcode(ERRCODE_OUT_OF_MEMORY), errmsg("out of memory")));
+	scope = tablescan_role_reads_server_files(GetUserId()) ? NULL :
+		tablescan_make_scope(list_make1(warehouse));
+	settings.s3 = tablescan_storage_config(server, NULL, warehouse);
+	fs = ts_fs_open_for(warehouse, &settings, scope, &err);
+	if (fs == NULL)
+		tablescan_report(&err);
 	/* an object store has no directories: its listing below reports what is wrong */
-	if (!ts_uri_is_object(dbdir) && !ts_path_is_dir(dbdir))
+	if (!ts_fs_path_is_remote(fs, dbdir) && !ts_path_is_dir(fs, dbdir))
 		ereport(ERROR,
 				(errcode(ERRCODE_FDW_SCHEMA_NOT_FOUND),
 				 errmsg("Paimon database \"%s\" does not exist", stmt->remote_schema),
 				 errdetail("Directory \"%s\" was not found.", dbdir)));
-	if (!ts_list_tables(dbdir, &names, &ntables, &err))
+	if (!ts_list_tables(fs, dbdir, &names, &ntables, &err))
 		tablescan_report(&err);
 
 	for (int t = 0; t < ntables; t++)
@@ -556,6 +569,9 @@ tablescanImportForeignSchema(ImportForeignSchemaStmt *stmt, Oid serverOid)
 		one.strict = strict;
 		one.import_partitions = import_partitions;
 		one.rest = false;
+		one.fs = fs;
+		one.scope = scope;
+		one.s3 = settings.s3;
 		one.commands = NIL;
 		if (import_guarded(psprintf("%s.%s", stmt->remote_schema, names[t]), strict, import_one, &one))
 			run_commands(one.commands);

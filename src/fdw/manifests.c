@@ -94,7 +94,7 @@ read_list(const ts_plan *plan, const char *name, ts_arena *arena,
 {
 	ts_err		err = {0};
 
-	if (!ts_manifest_list_read(manifest_path(plan, name), arena, metas, n, &err))
+	if (!ts_manifest_list_read(plan->fs, manifest_path(plan, name), arena, metas, n, &err))
 	{
 		ts_arena_free(arena);
 		tablescan_report(&err);
@@ -295,7 +295,7 @@ manifest_entry_rows(const ts_plan *plan, const ListRef *list, const ts_manifest_
 	if (m->num_added_files == 0 && m->num_deleted_files == 0)
 		return;
 	manifest = CStringGetTextDatum(m->file_name);
-	if (!ts_manifest_read_expect(manifest_path(plan, m->file_name),
+	if (!ts_manifest_read_expect(plan->fs, manifest_path(plan, m->file_name),
 								 m->num_added_files + m->num_deleted_files,
 								 &sink->entries, &entries, &n, &err))
 	{

@@ -186,7 +186,7 @@ task_fetched_whole(const ts_plan *plan, const TsParallelTask *task)
 	{
 		const ts_scan_file *file = &split->files[f];
 
-		if (file->entry == NULL || file->range_end > 0 || !ts_uri_is_object(file->path) ||
+		if (file->entry == NULL || file->range_end > 0 || !ts_fs_path_is_remote(plan->fs, file->path) ||
 			file->entry->file.file_size <= 0 ||
 			file->entry->file.file_size > TS_PREFETCH_FILE_MAX)
 			return false;

@@ -208,10 +208,6 @@ tablescan_make_context(TsTableOptions *opts, ts_scan_context *ctx)
 	ctx->table_path = opts->table_path;
 	ctx->fs_scope = opts->fs_scope;
 	ctx->s3 = opts->s3;
-	/* calls that read files before a plan exists use it too */
-	ts_fs_set_scope(opts->fs_scope);
-	if (!ts_s3_set_config(opts->s3))
-		ereport(ERROR, (errcode(ERRCODE_OUT_OF_MEMORY), errmsg("out of memory")));
 	forboth(lk, opts->paimon_keys, lv, opts->paimon_values)
 	{
 		options[i].key = lfirst(lk);

@@ -296,14 +296,18 @@ tablescan_rest_resolve(ForeignServer *server, const char *database, const char *
 			 * An object store location: ask the store with the table's
 			 * settings.  The name is built here under the location a
 			 * privileged catalog gave (as stat() does for a local one), so
-			 * no scope applies; both are reset before the scan sets its own.
+			 * no scope applies.
 			 */
-			if (!ts_s3_set_config(o->s3))
-				ereport(ERROR, (errcode(ERRCODE_OUT_OF_MEMORY), errmsg("out of memory")));
-			ts_fs_bypass_scope(true);
-			found = ts_path_is_file(file);
-			ts_fs_bypass_scope(false);
-			ts_s3_set_config(NULL);
+			ts_fs_settings settings = {0};
+			ts_err		err = {0};
+			ts_fs	   *fs;
+
+			settings.s3 = o->s3;
+			fs = ts_fs_open_for(file, &settings, NULL, &err);
+			if (fs == NULL)
+				tablescan_report(&err);
+			found = ts_path_is_file(fs, file);
+			ts_fs_free(fs);
 		}
 		else
 			found = stat(file, &st) == 0 && S_ISREG(st.st_mode);

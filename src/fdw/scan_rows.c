@@ -341,7 +341,7 @@ next_task(TsScanState *st)
 			st->window.set = group_files(st, first, n);
 		}
 		/* claimed ahead only where files are fetched ahead: an object store */
-		n = st->plan->has_s3 ?
+		n = (ts_fs_caps(st->plan->fs) & TS_FS_CAP_REMOTE) ?
 			tablescan_parallel_claim(st->pscan, st->plan, st->tasks, &first) : 0;
 		st->ahead_first = first;
 		st->ahead_n = Max(n, 0);

@@ -68,9 +68,9 @@ ts_format_name(ts_file_format fmt)
 }
 
 static ts_file_format
-sniff(const char *path, ts_err *err)
+sniff(ts_fs *fs, const char *path, ts_err *err)
 {
-	ts_file    *f = ts_file_open(path, err);
+	ts_file    *f = ts_file_open(fs, path, err);
 	uint8_t		head[4] = {0};
 	size_t		n;
 	ts_file_format fmt;
@@ -104,7 +104,7 @@ ts_format_open(ts_file_format fmt, const char *path,
 		options = &no_options;
 	if (fmt == TS_FORMAT_UNKNOWN)
 	{
-		fmt = sniff(path, err);
+		fmt = sniff(ts_reader_fs(options), path, err);
 		if (fmt == TS_FORMAT_UNKNOWN)
 			return NULL;
 	}

@@ -102,7 +102,13 @@ typedef struct ts_reader_options
 	 */
 	int			nrecord_fields;
 	const ts_type *const *record_types;
+
+	/* the file system the file is read through (NULL: ts_fs_ambient, transitional) */
+	ts_fs	   *fs;
 } ts_reader_options;
+
+/* The file system of options (NULL options or fs: ts_fs_ambient). */
+ts_fs	   *ts_reader_fs(const ts_reader_options *options);
 
 /*
  * What a reader keeps of ts_reader_options (options may be NULL):

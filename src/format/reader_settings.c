@@ -16,6 +16,12 @@ ts_reader_batch_rows(const ts_reader_options *options)
 	return options && options->batch_rows > 0 ? options->batch_rows : TS_BATCH_ROWS;
 }
 
+ts_fs *
+ts_reader_fs(const ts_reader_options *options)
+{
+	return options && options->fs ? options->fs : ts_fs_ambient();
+}
+
 void
 ts_reader_settings_init(ts_reader_settings *s, const ts_reader_options *options)
 {

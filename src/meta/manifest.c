@@ -499,7 +499,7 @@ ts_manifest_use_compiled_avro(bool on)
 }
 
 static bool
-source_open(row_source *s, const char *path, const record_kind *k, ts_manifest_keep *keep,
+source_open(ts_fs *fs, row_source *s, const char *path, const record_kind *k, ts_manifest_keep *keep,
 			ts_arena *arena, ts_err *err)
 {
 	bool		mine = false;
@@ -507,7 +507,7 @@ source_open(row_source *s, const char *path, const record_kind *k, ts_manifest_k
 	memset(s, 0, sizeof(*s));
 	s->ncols = k->ncols;
 	if (use_compiled_avro)
-		s->fast = ts_meta_avro_open_into(path, k->cols, k->dests, k->ncols, keep, arena,
+		s->fast = ts_meta_avro_open_into(fs, path, k->cols, k->dests, k->ncols, keep, arena,
 										 &mine, err);
 	if (s->fast != NULL)
 	{
@@ -516,7 +516,12 @@ source_open(row_source *s, const char *path, const record_kind *k, ts_manifest_k
 	}
 	if (mine)
 		return false;
-	s->reader = ts_format_open(TS_FORMAT_UNKNOWN, path, k->cols, k->ncols, NULL, err);
+	{
+		ts_reader_options options = {0};
+
+		options.fs = fs;
+		s->reader = ts_format_open(TS_FORMAT_UNKNOWN, path, k->cols, k->ncols, &options, err);
+	}
 	return s->reader != NULL;
 }
 
@@ -566,7 +571,7 @@ source_close(row_source *s)
  * the file holds more, a growing array is copied into the arena at the end.
  */
 static bool
-read_all(const record_kind *k, const char *path, int expected, ts_manifest_keep *keep,
+read_all(ts_fs *fs, const record_kind *k, const char *path, int expected, ts_manifest_keep *keep,
 		 ts_arena *arena, void **result, int *count, ts_err *err)
 {
 	const char *what = k->what;
@@ -596,7 +601,7 @@ read_all(const record_kind *k, const char *path, int expected, ts_manifest_keep 
 
 	if (elem_size > sizeof(spare))
 		return ts_error(err, TS_ERR_INVALID, "internal: %s record too large", what);
-	if (!source_open(&src, path, k, keep, arena, err))
+	if (!source_open(fs, &src, path, k, keep, arena, err))
 	{
 		if (err && strstr(err->msg, path) == NULL)
 			ts_error_context(err, "%s \"%s\"", what, path);
@@ -732,10 +737,10 @@ static const record_kind manifest_list_kind = {
 };
 
 bool
-ts_manifest_list_read(const char *path, ts_arena *arena,
+ts_manifest_list_read(ts_fs *fs, const char *path, ts_arena *arena,
 					  ts_manifest_file_meta **metas, int *count, ts_err *err)
 {
-	return read_all(&manifest_list_kind, path, 0, NULL, arena, (void **) metas, count, err);
+	return read_all(fs, &manifest_list_kind, path, 0, NULL, arena, (void **) metas, count, err);
 }
 
 /* ---- manifest -------------------------------------------------------- */
@@ -834,20 +839,20 @@ static const record_kind manifest_kind = {
 };
 
 bool
-ts_manifest_read(const char *path, ts_arena *arena,
+ts_manifest_read(ts_fs *fs, const char *path, ts_arena *arena,
 				 ts_manifest_entry **entries, int *count, ts_err *err)
 {
-	return ts_manifest_read_expect(path, 0, arena, entries, count, err);
+	return ts_manifest_read_expect(fs, path, 0, arena, entries, count, err);
 }
 
 /* a larger (or corrupt) count is not trusted to size an allocation */
 #define MAX_EXPECTED (1 << 20)
 
 bool
-ts_manifest_read_expect(const char *path, int64_t expected, ts_arena *arena,
+ts_manifest_read_expect(ts_fs *fs, const char *path, int64_t expected, ts_arena *arena,
 						ts_manifest_entry **entries, int *count, ts_err *err)
 {
-	return ts_manifest_read_kept(path, expected, NULL, arena, entries, count, err);
+	return ts_manifest_read_kept(fs, path, expected, NULL, arena, entries, count, err);
 }
 
 ts_manifest_keep *
@@ -863,16 +868,16 @@ ts_manifest_keep_free(ts_manifest_keep *keep)
 }
 
 bool
-ts_manifest_read_kept(const char *path, int64_t expected, ts_manifest_keep *keep,
+ts_manifest_read_kept(ts_fs *fs, const char *path, int64_t expected, ts_manifest_keep *keep,
 					  ts_arena *arena, ts_manifest_entry **entries, int *count, ts_err *err)
 {
-	return read_all(&manifest_kind, path,
+	return read_all(fs, &manifest_kind, path,
 					expected > 0 && expected <= MAX_EXPECTED ? (int) expected : 0, keep,
 					arena, (void **) entries, count, err);
 }
 
 bool
-ts_manifest_decodes_direct(const char *path)
+ts_manifest_decodes_direct(ts_fs *fs, const char *path)
 {
 	row_source	src;
 	ts_arena	arena;
@@ -880,7 +885,7 @@ ts_manifest_decodes_direct(const char *path)
 	bool		direct = false;
 
 	ts_arena_init(&arena, 0);
-	if (source_open(&src, path, &manifest_kind, NULL, &arena, &err))
+	if (source_open(fs, &src, path, &manifest_kind, NULL, &arena, &err))
 	{
 		direct = src.direct;
 		source_close(&src);
@@ -984,8 +989,8 @@ static const record_kind index_manifest_kind = {
 };
 
 bool
-ts_index_manifest_read(const char *path, ts_arena *arena,
+ts_index_manifest_read(ts_fs *fs, const char *path, ts_arena *arena,
 					   ts_index_manifest_entry **entries, int *count, ts_err *err)
 {
-	return read_all(&index_manifest_kind, path, 0, NULL, arena, (void **) entries, count, err);
+	return read_all(fs, &index_manifest_kind, path, 0, NULL, arena, (void **) entries, count, err);
 }

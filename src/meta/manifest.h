@@ -12,6 +12,7 @@
 #ifndef TS_MANIFEST_H
 #define TS_MANIFEST_H
 
+#include "base/ts_fs.h"
 #include "base/ts_value.h"
 
 typedef struct ts_bytes
@@ -126,16 +127,16 @@ typedef struct ts_index_manifest_entry
 } ts_index_manifest_entry;
 
 /* All entries of one file, in file order.  'path' is the full path. */
-bool		ts_manifest_list_read(const char *path, ts_arena *arena,
+bool		ts_manifest_list_read(ts_fs *fs, const char *path, ts_arena *arena,
 								  ts_manifest_file_meta **metas, int *count, ts_err *err);
-bool		ts_manifest_read(const char *path, ts_arena *arena,
+bool		ts_manifest_read(ts_fs *fs, const char *path, ts_arena *arena,
 							 ts_manifest_entry **entries, int *count, ts_err *err);
 /*
  * The same, told how many entries the manifest list says the file holds
  * (_NUM_ADDED_FILES + _NUM_DELETED_FILES): they are decoded in place in
  * the arena.  Only a hint: a file that holds more or fewer reads the same.
  */
-bool		ts_manifest_read_expect(const char *path, int64_t expected, ts_arena *arena,
+bool		ts_manifest_read_expect(ts_fs *fs, const char *path, int64_t expected, ts_arena *arena,
 									ts_manifest_entry **entries, int *count, ts_err *err);
 /*
  * Reading the manifests of one table one after the other: what a read
@@ -147,10 +148,10 @@ typedef struct ts_meta_avro_keep ts_manifest_keep;
 
 ts_manifest_keep *ts_manifest_keep_new(void);
 void		ts_manifest_keep_free(ts_manifest_keep *keep);
-bool		ts_manifest_read_kept(const char *path, int64_t expected, ts_manifest_keep *keep,
+bool		ts_manifest_read_kept(ts_fs *fs, const char *path, int64_t expected, ts_manifest_keep *keep,
 								  ts_arena *arena, ts_manifest_entry **entries, int *count,
 								  ts_err *err);
-bool		ts_index_manifest_read(const char *path, ts_arena *arena,
+bool		ts_index_manifest_read(ts_fs *fs, const char *path, ts_arena *arena,
 								   ts_index_manifest_entry **entries, int *count, ts_err *err);
 
 /*
@@ -165,6 +166,6 @@ void		ts_manifest_use_compiled_avro(bool on);
  * path straight into its entries' structs (false for other files, errors
  * included).
  */
-bool		ts_manifest_decodes_direct(const char *path);
+bool		ts_manifest_decodes_direct(ts_fs *fs, const char *path);
 
 #endif							/* TS_MANIFEST_H */

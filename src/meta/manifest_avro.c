@@ -729,7 +729,7 @@ read_record(const prog *p, ts_cursor *restrict cur, ts_value *out, uint8_t *rest
 /* ---- the reader ------------------------------------------------------- */
 
 static bool
-is_avro_file(const char *path)
+is_avro_file(ts_fs *fs, const char *path)
 {
 	ts_err		ignore;
 	ts_file    *f;
@@ -737,7 +737,7 @@ is_avro_file(const char *path)
 	bool		avro = false;
 
 	memset(&ignore, 0, sizeof(ignore));
-	f = ts_file_open(path, &ignore);
+	f = ts_file_open(fs, path, &ignore);
 	if (f == NULL)
 		return false;
 	if (ts_file_size(f) >= 4 && ts_file_pread(f, head, 4, 0, &ignore))
@@ -799,21 +799,21 @@ program_arena(ts_meta_avro *r, ts_meta_avro_keep *keep, const ts_read_column *co
 }
 
 ts_meta_avro *
-ts_meta_avro_open(const char *path, const ts_read_column *cols, int ncols,
+ts_meta_avro_open(ts_fs *fs, const char *path, const ts_read_column *cols, int ncols,
 				  bool *mine, ts_err *err)
 {
-	return ts_meta_avro_open_kept(path, cols, ncols, NULL, mine, err);
+	return ts_meta_avro_open_kept(fs, path, cols, ncols, NULL, mine, err);
 }
 
 ts_meta_avro *
-ts_meta_avro_open_kept(const char *path, const ts_read_column *cols, int ncols,
+ts_meta_avro_open_kept(ts_fs *fs, const char *path, const ts_read_column *cols, int ncols,
 					   ts_meta_avro_keep *keep, bool *mine, ts_err *err)
 {
-	return ts_meta_avro_open_into(path, cols, NULL, ncols, keep, NULL, mine, err);
+	return ts_meta_avro_open_into(fs, path, cols, NULL, ncols, keep, NULL, mine, err);
 }
 
 ts_meta_avro *
-ts_meta_avro_open_into(const char *path, const ts_read_column *cols,
+ts_meta_avro_open_into(ts_fs *fs, const char *path, const ts_read_column *cols,
 					   const ts_meta_dest *dests, int ncols,
 					   ts_meta_avro_keep *keep, ts_arena *copies,
 					   bool *mine, ts_err *err)
@@ -823,7 +823,7 @@ ts_meta_avro_open_into(const char *path, const ts_read_column *cols,
 	bool		ok = false;
 
 	*mine = false;
-	if (ncols <= 0 || !is_avro_file(path))
+	if (ncols <= 0 || !is_avro_file(fs, path))
 		return NULL;			/* the generic reader reports what is wrong */
 	r = ts_calloc(1, sizeof(ts_meta_avro));
 	if (r == NULL)
@@ -832,7 +832,7 @@ ts_meta_avro_open_into(const char *path, const ts_read_column *cols,
 	ts_arena_init(&r->scratch, 4 * 1024);
 	ts_meta_slab_init(&r->slab, copies);
 	r->direct = dests != NULL;
-	r->c = ts_avro_container_open_known(path, keep ? keep->schema_json : NULL,
+	r->c = ts_avro_container_open_known(fs, path, keep ? keep->schema_json : NULL,
 										keep ? keep->schema : NULL, err);
 	if (r->c == NULL)
 	{

@@ -33,10 +33,10 @@ void		ts_meta_avro_keep_free(ts_meta_avro_keep *keep);
  * path compiles (use the generic reader), NULL with *mine = true and err
  * set on an error (a bad Avro header).
  */
-ts_meta_avro *ts_meta_avro_open(const char *path, const ts_read_column *cols, int ncols,
+ts_meta_avro *ts_meta_avro_open(ts_fs *fs, const char *path, const ts_read_column *cols, int ncols,
 								bool *mine, ts_err *err);
 /* The same, with what the previous open left in 'keep' (may be NULL). */
-ts_meta_avro *ts_meta_avro_open_kept(const char *path, const ts_read_column *cols, int ncols,
+ts_meta_avro *ts_meta_avro_open_kept(ts_fs *fs, const char *path, const ts_read_column *cols, int ncols,
 									 ts_meta_avro_keep *keep, bool *mine, ts_err *err);
 
 /*
@@ -73,7 +73,7 @@ typedef struct ts_meta_dest
  * ts_meta_avro_open_kept with dests[0..ncols-1] (NULL: values only);
  * copies are carved from 'copies'.  Read with ts_meta_avro_next_into.
  */
-ts_meta_avro *ts_meta_avro_open_into(const char *path, const ts_read_column *cols,
+ts_meta_avro *ts_meta_avro_open_into(ts_fs *fs, const char *path, const ts_read_column *cols,
 									 const ts_meta_dest *dests, int ncols,
 									 ts_meta_avro_keep *keep, ts_arena *copies,
 									 bool *mine, ts_err *err);

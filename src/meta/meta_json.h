@@ -14,6 +14,7 @@
 #include <cjson/cJSON.h>
 
 #include "base/ts_base.h"
+#include "base/ts_fs.h"
 
 /* Parse JSON text; NULL + TS_ERR_CORRUPT naming 'what' on failure. */
 cJSON	   *ts_json_parse(const char *json, size_t len, const char *what, ts_err *err);
@@ -36,7 +37,7 @@ bool		ts_json_item_int64(const cJSON *item, int64_t *out);
  * of 'dir' named <prefix><Java long>, ascending; other names ignored.  A
  * missing directory gives *count = 0.  (Implemented in schema.c.)
  */
-bool		ts_list_versioned_ids(const char *dir, const char *prefix,
+bool		ts_list_versioned_ids(ts_fs *fs, const char *dir, const char *prefix,
 								  int64_t **ids, int *count, ts_err *err);
 
 #endif							/* TS_META_JSON_H */

@@ -1041,13 +1041,13 @@ ts_schema_parse(const char *json, size_t len, const char *what, ts_err *err)
 }
 
 ts_schema *
-ts_schema_load(const char *branch_root, int64_t id, ts_err *err)
+ts_schema_load(ts_fs *fs, const char *branch_root, int64_t id, ts_err *err)
 {
-	return ts_schema_load_as(branch_root, id, NULL, err);
+	return ts_schema_load_as(fs, branch_root, id, NULL, err);
 }
 
 ts_schema *
-ts_schema_load_as(const char *branch_root, int64_t id, const char *what, ts_err *err)
+ts_schema_load_as(ts_fs *fs, const char *branch_root, int64_t id, const char *what, ts_err *err)
 {
 	char	   *path = ts_psprintf("%s/schema/schema-%lld", branch_root, (long long) id);
 	uint8_t    *data = NULL;
@@ -1059,7 +1059,7 @@ ts_schema_load_as(const char *branch_root, int64_t id, const char *what, ts_err 
 		ts_error_nomem(err, NULL);
 		return NULL;
 	}
-	if (!ts_read_whole_file(path, &data, &len, err))
+	if (!ts_read_whole_file(fs, path, &data, &len, err))
 	{
 		if (err && err->code == TS_ERR_NOT_FOUND)
 		{
@@ -1069,7 +1069,7 @@ ts_schema_load_as(const char *branch_root, int64_t id, const char *what, ts_err 
 			memcpy(cause, err->msg, sizeof(cause));
 			ts_error(err, TS_ERR_NOT_FOUND, "schema %lld of table \"%s\" does not exist (no file \"%s\")",
 					 (long long) id, branch_root, path);
-			if (ts_uri_is_object(path))
+			if ((ts_fs_path_caps(fs, path) & TS_FS_CAP_REMOTE))
 				ts_error_detail(err, "%s", cause);
 		}
 		ts_free(path);
@@ -1128,7 +1128,7 @@ cmp_i64(const void *a, const void *b)
 }
 
 bool
-ts_list_versioned_ids(const char *dir, const char *prefix, int64_t **ids, int *count, ts_err *err)
+ts_list_versioned_ids(ts_fs *fs, const char *dir, const char *prefix, int64_t **ids, int *count, ts_err *err)
 {
 	char	  **names = NULL;
 	int			n = 0,
@@ -1142,9 +1142,9 @@ ts_list_versioned_ids(const char *dir, const char *prefix, int64_t **ids, int *c
 	 * On an object store a missing "directory" lists as empty (or not
 	 * found): no probe first, one listing instead of two.
 	 */
-	if (ts_uri_is_object(dir) ? !ts_fs_scope_allows_name(dir, NULL) : !ts_path_is_dir(dir))
+	if ((ts_fs_path_caps(fs, dir) & TS_FS_CAP_REMOTE) ? !ts_fs_allows_name(fs, dir, NULL) : !ts_path_is_dir(fs, dir))
 		return true;
-	if (!ts_list_dir(dir, &names, &n, err))
+	if (!ts_list_dir(fs, dir, &names, &n, err))
 	{
 		if (err && err->code == TS_ERR_NOT_FOUND)
 			return true;
@@ -1177,14 +1177,14 @@ ts_list_versioned_ids(const char *dir, const char *prefix, int64_t **ids, int *c
 }
 
 bool
-ts_schema_list_ids(const char *branch_root, int64_t **ids, int *count, ts_err *err)
+ts_schema_list_ids(ts_fs *fs, const char *branch_root, int64_t **ids, int *count, ts_err *err)
 {
 	char	   *dir = ts_path_join(branch_root, "schema");
 	bool		ok;
 
 	if (dir == NULL)
 		return ts_error_nomem(err, NULL);
-	ok = ts_list_versioned_ids(dir, "schema-", ids, count, err);
+	ok = ts_list_versioned_ids(fs, dir, "schema-", ids, count, err);
 	ts_free(dir);
 	return ok;
 }

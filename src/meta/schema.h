@@ -10,6 +10,7 @@
 #ifndef TS_SCHEMA_H
 #define TS_SCHEMA_H
 
+#include "base/ts_fs.h"
 #include "base/ts_types.h"
 
 typedef struct ts_schema
@@ -44,20 +45,20 @@ ts_schema  *ts_schema_parse(const char *json, size_t len, const char *what, ts_e
 ts_type    *ts_type_parse(const char *text, ts_err *err);
 
 /* Load <branch_root>/schema/schema-<id>. */
-ts_schema  *ts_schema_load(const char *branch_root, int64_t id, ts_err *err);
+ts_schema  *ts_schema_load(ts_fs *fs, const char *branch_root, int64_t id, ts_err *err);
 /*
  * The same, with 'what' naming the schema in errors about its content
  * instead of the file's path (IMPORT names the table the user asked for,
  * never a path in the warehouse); NULL: the path.
  */
-ts_schema  *ts_schema_load_as(const char *branch_root, int64_t id, const char *what, ts_err *err);
+ts_schema  *ts_schema_load_as(ts_fs *fs, const char *branch_root, int64_t id, const char *what, ts_err *err);
 
 /*
  * Ids of all schema files under <branch_root>/schema (versioned-file
  * listing rule: names "schema-<long>", others ignored), ascending.
  * *count = 0 when the directory is missing or empty.
  */
-bool		ts_schema_list_ids(const char *branch_root, int64_t **ids, int *count, ts_err *err);
+bool		ts_schema_list_ids(ts_fs *fs, const char *branch_root, int64_t **ids, int *count, ts_err *err);
 
 void		ts_schema_free(ts_schema *s);
 

@@ -149,13 +149,13 @@ fail:
 }
 
 static ts_snapshot *
-load_snapshot_file(const char *path, const char *missing_msg, ts_err *err)
+load_snapshot_file(ts_fs *fs, const char *path, const char *missing_msg, ts_err *err)
 {
 	uint8_t    *data = NULL;
 	size_t		len = 0;
 	ts_snapshot *s;
 
-	if (!ts_read_whole_file(path, &data, &len, err))
+	if (!ts_read_whole_file(fs, path, &data, &len, err))
 	{
 		if (err && err->code == TS_ERR_NOT_FOUND && missing_msg)
 			ts_error(err, TS_ERR_NOT_FOUND, "%s", missing_msg);
@@ -167,7 +167,7 @@ load_snapshot_file(const char *path, const char *missing_msg, ts_err *err)
 }
 
 ts_snapshot *
-ts_snapshot_load(const char *branch_root, int64_t id, ts_err *err)
+ts_snapshot_load(ts_fs *fs, const char *branch_root, int64_t id, ts_err *err)
 {
 	char	   *path = ts_psprintf("%s/snapshot/snapshot-%lld", branch_root, (long long) id);
 	char	   *msg = ts_psprintf("snapshot %lld of table \"%s\" does not exist", (long long) id, branch_root);
@@ -177,7 +177,7 @@ ts_snapshot_load(const char *branch_root, int64_t id, ts_err *err)
 		ts_error_nomem(err, NULL);
 	else
 	{
-		s = load_snapshot_file(path, msg, err);
+		s = load_snapshot_file(fs, path, msg, err);
 		if (s != NULL && s->id != id)
 		{
 			ts_error(err, TS_ERR_CORRUPT, "%s: snapshot id %lld does not match the file name",
@@ -192,7 +192,7 @@ ts_snapshot_load(const char *branch_root, int64_t id, ts_err *err)
 }
 
 ts_snapshot *
-ts_tag_load(const char *branch_root, const char *tag_name, ts_err *err)
+ts_tag_load(ts_fs *fs, const char *branch_root, const char *tag_name, ts_err *err)
 {
 	char	   *path;
 	char	   *msg;
@@ -208,7 +208,7 @@ ts_tag_load(const char *branch_root, const char *tag_name, ts_err *err)
 	if (path == NULL || msg == NULL)
 		ts_error_nomem(err, NULL);
 	else
-		s = load_snapshot_file(path, msg, err);
+		s = load_snapshot_file(fs, path, msg, err);
 	ts_free(path);
 	ts_free(msg);
 	return s;
@@ -219,7 +219,7 @@ ts_tag_load(const char *branch_root, const char *tag_name, ts_err *err)
  * Returns false when missing or unparsable (Java tolerates both).
  */
 static bool
-read_hint(const char *dir, const char *name, int64_t *out)
+read_hint(ts_fs *fs, const char *dir, const char *name, int64_t *out)
 {
 	char	   *path = ts_path_join(dir, name);
 	uint8_t    *data = NULL;
@@ -230,8 +230,8 @@ read_hint(const char *dir, const char *name, int64_t *out)
 	if (path == NULL)
 		return false;
 	/* an object is read at once (a missing hint is just not used): a request less */
-	if ((ts_uri_is_object(path) || ts_path_is_file(path)) &&
-		ts_read_whole_file(path, &data, &len, &err))
+	if (((ts_fs_path_caps(fs, path) & TS_FS_CAP_REMOTE) || ts_path_is_file(fs, path)) &&
+		ts_read_whole_file(fs, path, &data, &len, &err))
 	{
 		char	   *p = (char *) data;
 		char	   *end;
@@ -258,10 +258,10 @@ read_hint(const char *dir, const char *name, int64_t *out)
 }
 
 static bool
-snapshot_exists(const char *dir, int64_t id)
+snapshot_exists(ts_fs *fs, const char *dir, int64_t id)
 {
 	char	   *path = ts_psprintf("%s/snapshot-%lld", dir, (long long) id);
-	bool		r = path && ts_path_is_file(path);
+	bool		r = path && ts_path_is_file(fs, path);
 
 	ts_free(path);
 	return r;
@@ -274,7 +274,7 @@ snapshot_exists(const char *dir, int64_t id)
  * caller GETs it directly and lists on a 404 (ts_snapshot_load_latest).
  */
 static bool
-find_snapshot_id(const char *branch_root, bool latest, bool hint_only, int64_t *id,
+find_snapshot_id(ts_fs *fs, const char *branch_root, bool latest, bool hint_only, int64_t *id,
 				 bool *from_hint, ts_err *err)
 {
 	char	   *dir = ts_path_join(branch_root, "snapshot");
@@ -294,14 +294,14 @@ find_snapshot_id(const char *branch_root, bool latest, bool hint_only, int64_t *
 	 * probe is a listing, and the hint's GET and the listing below answer
 	 * it anyway (no hint, nothing listed: id 0): a round trip less.
 	 */
-	if (!ts_uri_is_object(dir) && !ts_path_is_dir(dir))
+	if (!(ts_fs_path_caps(fs, dir) & TS_FS_CAP_REMOTE) && !ts_path_is_dir(fs, dir))
 	{
 		ts_free(dir);
 		return true;
 	}
 	if (latest)
 	{
-		bool		have_hint = read_hint(dir, "LATEST", &hint) && hint > 0;
+		bool		have_hint = read_hint(fs, dir, "LATEST", &hint) && hint > 0;
 
 		/*
 		 * Java does not check that snapshot-N exists; we do: a hint past
@@ -309,7 +309,7 @@ find_snapshot_id(const char *branch_root, bool latest, bool hint_only, int64_t *
 		 * it) falls back to listing.  With no snapshot file at all, the hint
 		 * is kept so that loading it reports the missing snapshot.
 		 */
-		if (have_hint && !snapshot_exists(dir, hint + 1))
+		if (have_hint && !snapshot_exists(fs, dir, hint + 1))
 		{
 			if (hint_only)
 			{
@@ -318,26 +318,26 @@ find_snapshot_id(const char *branch_root, bool latest, bool hint_only, int64_t *
 				ts_free(dir);
 				return true;
 			}
-			if (snapshot_exists(dir, hint))
+			if (snapshot_exists(fs, dir, hint))
 			{
 				*id = hint;
 				ts_free(dir);
 				return true;
 			}
-			ok = ts_list_versioned_ids(dir, "snapshot-", &ids, &n, err);
+			ok = ts_list_versioned_ids(fs, dir, "snapshot-", &ids, &n, err);
 			*id = ok && n > 0 ? ids[n - 1] : hint;
 			ts_free(ids);
 			ts_free(dir);
 			return ok;
 		}
 	}
-	else if (read_hint(dir, "EARLIEST", &hint) && snapshot_exists(dir, hint))
+	else if (read_hint(fs, dir, "EARLIEST", &hint) && snapshot_exists(fs, dir, hint))
 	{
 		*id = hint;
 		ts_free(dir);
 		return true;
 	}
-	ok = ts_list_versioned_ids(dir, "snapshot-", &ids, &n, err);
+	ok = ts_list_versioned_ids(fs, dir, "snapshot-", &ids, &n, err);
 	if (ok && n > 0)
 		*id = latest ? ids[n - 1] : ids[0];
 	ts_free(ids);
@@ -346,7 +346,7 @@ find_snapshot_id(const char *branch_root, bool latest, bool hint_only, int64_t *
 }
 
 bool
-ts_snapshot_load_latest(const char *branch_root, ts_snapshot **out, ts_err *err)
+ts_snapshot_load_latest(ts_fs *fs, const char *branch_root, ts_snapshot **out, ts_err *err)
 {
 	int64_t		id;
 	bool		from_hint;
@@ -357,14 +357,14 @@ ts_snapshot_load_latest(const char *branch_root, ts_snapshot **out, ts_err *err)
 	bool		ok;
 
 	*out = NULL;
-	if (!find_snapshot_id(branch_root, true, true, &id, &from_hint, err))
+	if (!find_snapshot_id(fs, branch_root, true, true, &id, &from_hint, err))
 		return false;
 	if (id <= 0)
 		return true;
 	if (!from_hint)
-		return (*out = ts_snapshot_load(branch_root, id, err)) != NULL;
+		return (*out = ts_snapshot_load(fs, branch_root, id, err)) != NULL;
 	/* the hint's snapshot GET directly: a 404 is the HEAD's "missing" */
-	if ((*out = ts_snapshot_load(branch_root, id, &e2)) != NULL)
+	if ((*out = ts_snapshot_load(fs, branch_root, id, &e2)) != NULL)
 		return true;
 	if (e2.code != TS_ERR_NOT_FOUND)
 	{
@@ -375,12 +375,12 @@ ts_snapshot_load_latest(const char *branch_root, ts_snapshot **out, ts_err *err)
 	dir = ts_path_join(branch_root, "snapshot");
 	if (dir == NULL)
 		return ts_error_nomem(err, NULL);
-	ok = ts_list_versioned_ids(dir, "snapshot-", &ids, &n, err);
+	ok = ts_list_versioned_ids(fs, dir, "snapshot-", &ids, &n, err);
 	ts_free(dir);
 	if (!ok)
 		return false;
 	if (n > 0 && ids[n - 1] != id)
-		*out = ts_snapshot_load(branch_root, ids[n - 1], err);
+		*out = ts_snapshot_load(fs, branch_root, ids[n - 1], err);
 	else if (err)
 		*err = e2;				/* no snapshot file at all: the hint's is missing */
 	ts_free(ids);
@@ -388,19 +388,19 @@ ts_snapshot_load_latest(const char *branch_root, ts_snapshot **out, ts_err *err)
 }
 
 bool
-ts_snapshot_latest_id(const char *branch_root, int64_t *id, ts_err *err)
+ts_snapshot_latest_id(ts_fs *fs, const char *branch_root, int64_t *id, ts_err *err)
 {
-	return find_snapshot_id(branch_root, true, false, id, NULL, err);
+	return find_snapshot_id(fs, branch_root, true, false, id, NULL, err);
 }
 
 bool
-ts_snapshot_earliest_id(const char *branch_root, int64_t *id, ts_err *err)
+ts_snapshot_earliest_id(ts_fs *fs, const char *branch_root, int64_t *id, ts_err *err)
 {
-	return find_snapshot_id(branch_root, false, false, id, NULL, err);
+	return find_snapshot_id(fs, branch_root, false, false, id, NULL, err);
 }
 
 bool
-ts_snapshot_at_or_before(const char *branch_root, int64_t earliest, int64_t latest,
+ts_snapshot_at_or_before(ts_fs *fs, const char *branch_root, int64_t earliest, int64_t latest,
 						 int64_t t, int64_t *found, ts_err *err)
 {
 	int64_t		lo = earliest,
@@ -415,7 +415,7 @@ ts_snapshot_at_or_before(const char *branch_root, int64_t earliest, int64_t late
 
 		if (!TS_CHECK_INTERRUPTS(err))
 			return false;
-		s = ts_snapshot_load(branch_root, mid, err);
+		s = ts_snapshot_load(fs, branch_root, mid, err);
 		if (s == NULL)
 			return false;
 		tm = s->time_millis;

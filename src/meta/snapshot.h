@@ -11,6 +11,7 @@
 #define TS_SNAPSHOT_H
 
 #include "base/ts_base.h"
+#include "base/ts_fs.h"
 
 typedef struct ts_snapshot
 {
@@ -40,14 +41,14 @@ typedef struct ts_snapshot
 ts_snapshot *ts_snapshot_parse(const char *json, size_t len, const char *what, ts_err *err);
 
 /* <branch_root>/snapshot/snapshot-<id>; TS_ERR_NOT_FOUND if missing. */
-ts_snapshot *ts_snapshot_load(const char *branch_root, int64_t id, ts_err *err);
+ts_snapshot *ts_snapshot_load(ts_fs *fs, const char *branch_root, int64_t id, ts_err *err);
 
 /*
  * Latest / earliest snapshot id per PAIMON-FORMAT.md 3.2.  *id = 0 when the
  * table has no snapshot at all (an empty table, not an error).
  */
-bool		ts_snapshot_latest_id(const char *branch_root, int64_t *id, ts_err *err);
-bool		ts_snapshot_earliest_id(const char *branch_root, int64_t *id, ts_err *err);
+bool		ts_snapshot_latest_id(ts_fs *fs, const char *branch_root, int64_t *id, ts_err *err);
+bool		ts_snapshot_earliest_id(ts_fs *fs, const char *branch_root, int64_t *id, ts_err *err);
 
 /*
  * The latest snapshot, loaded (*out NULL when the table has none): the same
@@ -55,17 +56,17 @@ bool		ts_snapshot_earliest_id(const char *branch_root, int64_t *id, ts_err *err)
  * with no existence probe first (on an object store, a HEAD less): only a
  * 404 of it falls back to listing.
  */
-bool		ts_snapshot_load_latest(const char *branch_root, ts_snapshot **out, ts_err *err);
+bool		ts_snapshot_load_latest(ts_fs *fs, const char *branch_root, ts_snapshot **out, ts_err *err);
 
 /*
  * The newest snapshot id in [earliest, latest] whose timeMillis <= t, by
  * binary search (timeMillis grows with the id); *found = 0 if none.
  */
-bool		ts_snapshot_at_or_before(const char *branch_root, int64_t earliest, int64_t latest,
+bool		ts_snapshot_at_or_before(ts_fs *fs, const char *branch_root, int64_t earliest, int64_t latest,
 									 int64_t t, int64_t *found, ts_err *err);
 
 /* <branch_root>/tag/tag-<name>; TS_ERR_NOT_FOUND names the tag. */
-ts_snapshot *ts_tag_load(const char *branch_root, const char *tag_name, ts_err *err);
+ts_snapshot *ts_tag_load(ts_fs *fs, const char *branch_root, const char *tag_name, ts_err *err);
 
 void		ts_snapshot_free(ts_snapshot *s);
 

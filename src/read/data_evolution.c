@@ -85,6 +85,7 @@ ts_system_column_name(int column)
 typedef struct de_blob_bunch
 {
 	const ts_scan_file **files; /* row-id order */
+	ts_fs	   *fs;				/* they are read through it */
 	int			nfiles;
 	int			next;			/* next file to open */
 	int32_t		field_id;
@@ -442,6 +443,7 @@ build_bunches(ts_evolution_reader *r, const ts_scan_file **files, int ndata, int
 		int			j = i;
 		int64_t		next = start;
 
+		b->fs = r->plan->fs;
 		while (j < nblob && refs[j].field->id == refs[i].field->id)
 			j++;
 		b->files = ts_calloc(j - i, sizeof(*b->files));
@@ -511,6 +513,7 @@ bunch_next(de_blob_bunch *b, ts_data_file_batch *out, ts_reader_metrics *metrics
 
 			memset(&opts, 0, sizeof(opts));
 			opts.batch_rows = ts_read_batch_rows;
+			opts.fs = b->fs;
 			b->reader = ts_format_open(TS_FORMAT_BLOB, f->path, &b->column, 1, &opts, err);
 			if (b->reader == NULL)
 				return -1;

@@ -366,7 +366,7 @@ ts_data_file_open_rows(ts_plan *plan, const ts_split *split, const ts_scan_file 
 
 	if (file->dv_path)
 	{
-		r->dv = ts_dv_load(file->dv_path, file->dv_offset, file->dv_length, err);
+		r->dv = ts_dv_load(plan->fs, file->dv_path, file->dv_offset, file->dv_length, err);
 		if (r->dv == NULL)
 		{
 			ts_error_context(err, "data file \"%s\"", path);
@@ -398,6 +398,7 @@ ts_data_file_open_rows(ts_plan *plan, const ts_split *split, const ts_scan_file 
 
 		memset(&opts, 0, sizeof(opts));
 		opts.batch_rows = ts_read_batch_rows;
+		opts.fs = plan->fs;
 		if (r->sel || r->rid)
 		{
 			/* positions stay exact: the reader reports them past what it skips */

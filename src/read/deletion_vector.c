@@ -210,7 +210,7 @@ fail:
 }
 
 ts_deletion_vector *
-ts_dv_load(const char *path, int64_t offset, int64_t length, ts_err *err)
+ts_dv_load(ts_fs *fs, const char *path, int64_t offset, int64_t length, ts_err *err)
 {
 	ts_file    *f;
 	int64_t		fsize;
@@ -221,7 +221,7 @@ ts_dv_load(const char *path, int64_t offset, int64_t length, ts_err *err)
 	ts_range	rng[2];
 	ts_deletion_vector *dv = NULL;
 
-	f = ts_file_open(path, err);
+	f = ts_file_open(fs, path, err);
 	if (f == NULL)
 		return NULL;
 	fsize = ts_file_size(f);

@@ -10,6 +10,7 @@
 #define TS_DELETION_VECTOR_H
 
 #include "base/ts_base.h"
+#include "base/ts_fs.h"
 
 typedef struct ts_deletion_vector ts_deletion_vector;
 
@@ -19,7 +20,7 @@ typedef struct ts_deletion_vector ts_deletion_vector;
  * magic + bitmap for 32-bit DVs, size int + magic + bitmap + CRC for
  * 64-bit ones; -1 = unknown (not checked).  Errors name the file.
  */
-ts_deletion_vector *ts_dv_load(const char *path, int64_t offset, int64_t length,
+ts_deletion_vector *ts_dv_load(ts_fs *fs, const char *path, int64_t offset, int64_t length,
 							   ts_err *err);
 
 /*

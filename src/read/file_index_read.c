@@ -90,12 +90,12 @@ ts_read_file_index(ts_plan *plan, const ts_scan_file *file, bool *skip, void **s
 	 * when there is one (ts_side_files); a local file is checked first, as
 	 * before.
 	 */
-	if (!ts_uri_is_object(path) && !ts_path_is_file(path))
+	if (!ts_fs_path_is_remote(plan->fs, path) && !ts_path_is_file(plan->fs, path))
 	{
 		ts_free(path);
 		return true;
 	}
-	if (!ts_read_whole_file(path, &data, &len, &rerr))
+	if (!ts_read_whole_file(plan->fs, path, &data, &len, &rerr))
 	{
 		ts_free(path);
 		if (rerr.code == TS_ERR_NOT_FOUND || rerr.code == TS_ERR_DENIED)
@@ -159,12 +159,12 @@ ts_read_file_index_describe(ts_plan *plan, const ts_scan_file *file, char **desc
 	path = ts_psprintf("%.*s/%s", (int) (slash - file->path), file->path, name);
 	if (path == NULL)
 		return ts_error_nomem(err, NULL);
-	if (!ts_path_is_file(path))
+	if (!ts_path_is_file(plan->fs, path))
 	{
 		ts_free(path);
 		return true;			/* listed but absent: described as nothing */
 	}
-	if (!ts_read_whole_file(path, &data, &len, err))
+	if (!ts_read_whole_file(plan->fs, path, &data, &len, err))
 		ok = false;
 	else if (!ts_file_index_parse(data, len, &fi, err))
 		ok = false;

@@ -63,7 +63,7 @@ prefetch_files(ts_split_reader *r, int from, ts_err *err)
 	ts_prefetch_free(r->window);
 	r->window = NULL;
 	r->window_end = from + 1;
-	if (n <= 0 || !ts_uri_is_object(split->files[from].path))
+	if (n <= 0 || !(ts_fs_path_caps(r->plan->fs, split->files[from].path) & TS_FS_CAP_REMOTE))
 		return true;
 	if (n > TS_PREFETCH_WINDOW_FILES)
 		n = TS_PREFETCH_WINDOW_FILES;
@@ -80,7 +80,7 @@ prefetch_files(ts_split_reader *r, int from, ts_err *err)
 		const ts_scan_file *f = &split->files[from + i];
 
 		paths[i] = f->path;
-		sizes[i] = f->entry && f->range_end <= 0 && ts_uri_is_object(f->path) &&
+		sizes[i] = f->entry && f->range_end <= 0 && (ts_fs_path_caps(r->plan->fs, f->path) & TS_FS_CAP_REMOTE) &&
 			f->entry->file.file_size > 0 ? f->entry->file.file_size : -1;
 	}
 	k = ts_prefetch_window(sizes, n, TS_PREFETCH_FILE_MAX, TS_PREFETCH_WINDOW_BYTES,
@@ -100,13 +100,13 @@ prefetch_files(ts_split_reader *r, int from, ts_err *err)
 		memcpy(all, paths, sizeof(char *) * (size_t) k);
 		ts_free(paths);
 		paths = all;
-		m = ts_side_files(r->plan, &split->files[from], nside, TS_PREFETCH_FILE_MAX,
+		m = ts_side_files(r->plan->fs, r->plan, &split->files[from], nside, TS_PREFETCH_FILE_MAX,
 						  TS_PREFETCH_WINDOW_BYTES, &side_bytes, paths, sizes, k, k + 2 * nside);
 	}
 	if (m > 0)
 	{
 		/* the sizes the manifests give: a body of another length is refused */
-		r->window = ts_prefetch_objects_sized(paths, sizes, m, err);
+		r->window = ts_prefetch_objects_sized(r->plan->fs, paths, sizes, m, err);
 		if (r->window == NULL)
 		{
 			ts_free(sizes);
@@ -209,6 +209,7 @@ text_options(const ts_plan *plan, const char **keys, const char **values, ts_rea
 	if (plan->noptions > MAX_TEXT_OPTIONS)
 		return false;
 	memset(o, 0, sizeof(*o));
+	o->fs = plan->fs;
 	o->ntext_options = ts_read_text_options(plan, keys, values);
 	o->text_option_keys = keys;
 	o->text_option_values = values;
@@ -262,7 +263,6 @@ ts_split_reader_open(ts_plan *plan, const ts_split *split, const int *columns, i
 		ts_error(err, TS_ERR_INVALID, "invalid arguments to ts_split_reader_open");
 		return NULL;
 	}
-	ts_plan_enter(plan);
 	if (split->fallback)
 	{
 		/* scan.fallback-branch: read with that branch's plan (same row type) */
@@ -375,7 +375,6 @@ ts_split_reader_next(ts_split_reader *r, ts_batch *batch, ts_err *err)
 {
 	memset(batch, 0, sizeof(*batch));
 	batch->ncols = r->ncolumns;
-	ts_plan_enter(r->plan);		/* scans of other tables may have run between two calls */
 	if (r->merge)
 		return ts_merge_reader_next(r->merge, batch, err);
 	if (r->evolution)

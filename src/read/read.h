@@ -151,7 +151,7 @@ typedef struct ts_split_window
 	int			ahead_end;
 } ts_split_window;
 
-int			ts_split_window_size(const ts_split *splits, int nsplits, int from,
+int			ts_split_window_size(ts_fs *fs, const ts_split *splits, int nsplits, int from,
 								 int64_t row_limit, int max_files, int64_t max_each,
 								 int64_t max_bytes);
 
@@ -177,7 +177,7 @@ int			ts_split_window_size(const ts_split *splits, int nsplits, int from,
  * data file).  sizes (NULL: not wanted) gets each added file's size next
  * to its path (-1: unknown).
  */
-int			ts_side_files(const ts_plan *plan, const ts_scan_file *files, int n, int64_t max_each,
+int			ts_side_files(ts_fs *fs, const ts_plan *plan, const ts_scan_file *files, int n, int64_t max_each,
 						  int64_t max_bytes, int64_t *bytes, const char **paths, int64_t *sizes,
 						  int npaths, int max_paths);
 /*

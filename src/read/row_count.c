@@ -51,7 +51,7 @@ ts_plan_countable(const ts_plan *plan, const char **why)
 
 /* Rows of one file that its deletion vector (if any) leaves. */
 static bool
-file_rows(const ts_scan_file *file, int64_t *rows, ts_err *err)
+file_rows(ts_fs *fs, const ts_scan_file *file, int64_t *rows, ts_err *err)
 {
 	ts_deletion_vector *dv;
 	int64_t		n = file->entry->file.row_count;
@@ -59,7 +59,7 @@ file_rows(const ts_scan_file *file, int64_t *rows, ts_err *err)
 	*rows = n;
 	if (file->dv_path == NULL)
 		return true;
-	dv = ts_dv_load(file->dv_path, file->dv_offset, file->dv_length, err);
+	dv = ts_dv_load(fs, file->dv_path, file->dv_offset, file->dv_length, err);
 	if (dv == NULL)
 		return ts_error_context(err, "data file \"%s\"", file->path);
 	if (file->dv_cardinality >= 0 && ts_dv_cardinality(dv) != file->dv_cardinality)
@@ -115,7 +115,7 @@ split_rows(ts_plan *plan, const ts_split *split, const struct ts_predicate *pred
 	{
 		int64_t		n;
 
-		if (!file_rows(&split->files[f], &n, err))
+		if (!file_rows(plan->fs, &split->files[f], &n, err))
 			return false;
 		*rows += n;
 		if (metrics)
@@ -134,7 +134,6 @@ ts_plan_count_rows(ts_plan *plan, const struct ts_predicate *pred, int64_t *rows
 	int64_t		total = 0;
 
 	*rows = 0;
-	ts_plan_enter(plan);
 	if (!check_countable(plan, pred, err))
 		return false;
 	for (int s = 0; s < plan->nsplits; s++)
@@ -194,7 +193,6 @@ ts_plan_count_groups(ts_plan *plan, const struct ts_predicate *pred,
 
 	*groups = NULL;
 	*ngroups = 0;
-	ts_plan_enter(plan);
 	if (!check_countable(plan, pred, err))
 		return false;
 	key_index = ts_calloc(nkeys > 0 ? nkeys : 1, sizeof(int));

@@ -33,13 +33,13 @@
 
 /* Are all files of the split small objects of known size?  Their bytes and rows added. */
 static bool
-split_fits(const ts_split *split, int64_t max_each, int64_t *bytes, int64_t *rows)
+split_fits(ts_fs *fs, const ts_split *split, int64_t max_each, int64_t *bytes, int64_t *rows)
 {
 	for (int i = 0; i < split->nfiles; i++)
 	{
 		const ts_scan_file *f = &split->files[i];
 
-		if (f->entry == NULL || f->range_end > 0 || !ts_uri_is_object(f->path) ||
+		if (f->entry == NULL || f->range_end > 0 || !ts_fs_path_is_remote(fs, f->path) ||
 			f->entry->file.file_size <= 0 || f->entry->file.file_size > max_each)
 			return false;
 		*bytes += f->entry->file.file_size;
@@ -49,7 +49,7 @@ split_fits(const ts_split *split, int64_t max_each, int64_t *bytes, int64_t *row
 }
 
 int
-ts_split_window_size(const ts_split *splits, int nsplits, int from, int64_t row_limit,
+ts_split_window_size(ts_fs *fs, const ts_split *splits, int nsplits, int from, int64_t row_limit,
 					 int max_files, int64_t max_each, int64_t max_bytes)
 {
 	int64_t		bytes = 0;
@@ -62,7 +62,7 @@ ts_split_window_size(const ts_split *splits, int nsplits, int from, int64_t row_
 		int64_t		b = 0;
 		int64_t		r = 0;
 
-		if (!split_fits(&splits[s], max_each, &b, &r) || files + splits[s].nfiles > max_files ||
+		if (!split_fits(fs, &splits[s], max_each, &b, &r) || files + splits[s].nfiles > max_files ||
 			bytes + b > max_bytes)
 			break;
 		files += splits[s].nfiles;
@@ -76,7 +76,7 @@ ts_split_window_size(const ts_split *splits, int nsplits, int from, int64_t row_
 }
 
 int
-ts_side_files(const ts_plan *plan, const ts_scan_file *files, int n, int64_t max_each,
+ts_side_files(ts_fs *fs, const ts_plan *plan, const ts_scan_file *files, int n, int64_t max_each,
 			  int64_t max_bytes, int64_t *bytes, const char **paths, int64_t *sizes, int npaths,
 			  int max_paths)
 {
@@ -86,7 +86,7 @@ ts_side_files(const ts_plan *plan, const ts_scan_file *files, int n, int64_t max
 		bool		have = false;
 
 		/* the sidecar file index, read just before the file (one per file) */
-		if (ts_read_file_index_wants_sidecar(plan, f) && ts_uri_is_object(f->index_path))
+		if (ts_read_file_index_wants_sidecar(plan, f) && ts_fs_path_is_remote(fs, f->index_path))
 		{
 			if (sizes)
 				sizes[npaths] = -1;
@@ -94,7 +94,7 @@ ts_side_files(const ts_plan *plan, const ts_scan_file *files, int n, int64_t max
 			if (npaths >= max_paths)
 				break;
 		}
-		if (f->dv_path == NULL || !ts_uri_is_object(f->dv_path) || f->dv_file_size <= 0 ||
+		if (f->dv_path == NULL || !ts_fs_path_is_remote(fs, f->dv_path) || f->dv_file_size <= 0 ||
 			f->dv_file_size > max_each)
 			continue;
 		for (int k = 0; k < npaths && !have; k++)
@@ -137,7 +137,7 @@ window_set(ts_plan *plan, const ts_split *const *splits, int k, bool wait, ts_er
 		int64_t		b = 0;
 		int64_t		r = 0;
 
-		if (!split_fits(splits[i], TS_PREFETCH_FILE_MAX, &b, &r) ||
+		if (!split_fits(plan->fs, splits[i], TS_PREFETCH_FILE_MAX, &b, &r) ||
 			n + splits[i]->nfiles > TS_PREFETCH_WINDOW_FILES)
 			continue;
 		for (int f = 0; f < splits[i]->nfiles; f++)
@@ -151,7 +151,7 @@ window_set(ts_plan *plan, const ts_split *const *splits, int k, bool wait, ts_er
 	 * file at most, the latter TS_PREFETCH_WINDOW_BYTES more at most
 	 */
 	for (int i = 0; i < k; i++)
-		n = ts_side_files(plan, splits[i]->files, splits[i]->nfiles, TS_PREFETCH_FILE_MAX,
+		n = ts_side_files(plan->fs, plan, splits[i]->files, splits[i]->nfiles, TS_PREFETCH_FILE_MAX,
 						  TS_PREFETCH_WINDOW_BYTES, &side_bytes, paths, sizes, n,
 						  TS_PREFETCH_WINDOW_FILES * 3);
 	if (n == 0)
@@ -160,10 +160,9 @@ window_set(ts_plan *plan, const ts_split *const *splits, int k, bool wait, ts_er
 		ts_free(sizes);
 		return NULL;
 	}
-	ts_plan_enter(plan);		/* the table's scope and storage settings */
 	/* the sizes the manifests give: a body of another length is refused */
-	set = wait ? ts_prefetch_objects_sized(paths, sizes, n, err) :
-		ts_prefetch_start_sized(paths, sizes, n, err);
+	set = wait ? ts_prefetch_objects_sized(plan->fs, paths, sizes, n, err) :
+		ts_prefetch_start_sized(plan->fs, paths, sizes, n, err);
 	ts_free(paths);
 	ts_free(sizes);
 	return set;
@@ -201,7 +200,7 @@ start_ahead(ts_split_window *w, ts_plan *plan, int64_t row_limit, ts_err *err)
 	if (w->ahead != NULL || row_limit >= 0 || plan == NULL || w->end >= plan->nsplits ||
 		w->ahead_end > w->end || !ts_prefetch_ready(w->set))
 		return true;
-	k = ts_split_window_size(plan->splits, plan->nsplits, w->end, -1,
+	k = ts_split_window_size(plan->fs, plan->splits, plan->nsplits, w->end, -1,
 							 TS_PREFETCH_WINDOW_FILES, TS_PREFETCH_FILE_MAX,
 							 TS_PREFETCH_WINDOW_BYTES);
 	w->ahead_start = w->end;
@@ -238,7 +237,7 @@ ts_split_window_move(ts_split_window *w, ts_plan *plan, int s, int64_t row_limit
 		w->end = s + 1;
 		if (plan == NULL || s < 0 || s >= plan->nsplits)
 			return true;
-		k = ts_split_window_size(plan->splits, plan->nsplits, s, row_limit,
+		k = ts_split_window_size(plan->fs, plan->splits, plan->nsplits, s, row_limit,
 								 TS_PREFETCH_WINDOW_FILES, TS_PREFETCH_FILE_MAX,
 								 TS_PREFETCH_WINDOW_BYTES);
 		if (k == 0)
@@ -264,7 +263,7 @@ ts_split_window_fetch(ts_plan *plan, const ts_split *const *splits, int n, bool 
 		int64_t		b = 0;
 		int64_t		r = 0;
 
-		if (!split_fits(splits[k], TS_PREFETCH_FILE_MAX, &b, &r))
+		if (!split_fits(plan->fs, splits[k], TS_PREFETCH_FILE_MAX, &b, &r))
 			continue;			/* read by its reader */
 		if (files + splits[k]->nfiles > TS_PREFETCH_WINDOW_FILES ||
 			bytes + b > TS_PREFETCH_WINDOW_BYTES)

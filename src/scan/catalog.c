@@ -10,7 +10,7 @@
 #include "scan/scan.h"
 
 static bool
-is_table_dir(const char *dir, ts_err *err, bool *is_table)
+is_table_dir(ts_fs *fs, const char *dir, ts_err *err, bool *is_table)
 {
 	char	   *schema_dir = ts_path_join(dir, "schema");
 	int64_t    *ids = NULL;
@@ -20,7 +20,7 @@ is_table_dir(const char *dir, ts_err *err, bool *is_table)
 	*is_table = false;
 	if (schema_dir == NULL)
 		return ts_error_nomem(err, NULL);
-	if (ts_path_is_dir(schema_dir) && ts_schema_list_ids(dir, &ids, &n, &ignored) && n > 0)
+	if (ts_path_is_dir(fs, schema_dir) && ts_schema_list_ids(fs, dir, &ids, &n, &ignored) && n > 0)
 		*is_table = true;
 	ts_free(ids);
 	ts_free(schema_dir);
@@ -28,7 +28,7 @@ is_table_dir(const char *dir, ts_err *err, bool *is_table)
 }
 
 bool
-ts_list_tables(const char *database_dir, char ***names, int *count, ts_err *err)
+ts_list_tables(ts_fs *fs, const char *database_dir, char ***names, int *count, ts_err *err)
 {
 	char	  **children = NULL;
 	int			nchildren = 0,
@@ -38,10 +38,10 @@ ts_list_tables(const char *database_dir, char ***names, int *count, ts_err *err)
 
 	*names = NULL;
 	*count = 0;
-	if (!ts_path_is_dir(database_dir))
+	if (!ts_path_is_dir(fs, database_dir))
 		return ts_error(err, TS_ERR_NOT_FOUND, "database directory \"%s\" does not exist",
 						database_dir);
-	if (!ts_list_dir(database_dir, &children, &nchildren, err))
+	if (!ts_list_dir(fs, database_dir, &children, &nchildren, err))
 		return false;
 	out = ts_calloc(nchildren ? nchildren : 1, sizeof(char *));
 	if (out == NULL)
@@ -57,7 +57,7 @@ ts_list_tables(const char *database_dir, char ***names, int *count, ts_err *err)
 		if (children[i][0] == '.')
 			continue;
 		path = ts_path_join(database_dir, children[i]);
-		if (path == NULL || !is_table_dir(path, err, &is_table))
+		if (path == NULL || !is_table_dir(fs, path, err, &is_table))
 		{
 			ts_free(path);
 			ts_free_names(out, n);

@@ -57,7 +57,7 @@ scan_read_index_manifest(ts_plan *plan, ts_index_manifest_entry **entries, int *
 						   plan->snapshot->index_manifest);
 	if (path == NULL)
 		return ts_error_nomem(err, NULL);
-	if (!ts_index_manifest_read(path, &plan->arena, entries, n, err))
+	if (!ts_index_manifest_read(plan->fs, path, &plan->arena, entries, n, err))
 		return ts_error_context(err, "snapshot %lld", (long long) plan->snapshot->id);
 	if (path_out)
 		*path_out = path;

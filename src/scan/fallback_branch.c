@@ -149,19 +149,19 @@ rewrite_options(const ts_scan_context *ctx, const char *const *drop,
 
 /* Newest snapshot of the branch at or before 't', else 1 (Java's FIRST_SNAPSHOT_ID). */
 static bool
-snapshot_at_or_before(const char *branch_root, int64_t t, int64_t *id, ts_err *err)
+snapshot_at_or_before(ts_fs *fs, const char *branch_root, int64_t t, int64_t *id, ts_err *err)
 {
 	int64_t		earliest,
 				latest,
 				found;
 
 	*id = 1;
-	if (!ts_snapshot_latest_id(branch_root, &latest, err) ||
-		!ts_snapshot_earliest_id(branch_root, &earliest, err))
+	if (!ts_snapshot_latest_id(fs, branch_root, &latest, err) ||
+		!ts_snapshot_earliest_id(fs, branch_root, &earliest, err))
 		return false;
 	if (latest <= 0)
 		return true;
-	if (!ts_snapshot_at_or_before(branch_root, earliest, latest, t, &found, err))
+	if (!ts_snapshot_at_or_before(fs, branch_root, earliest, latest, t, &found, err))
 		return false;
 	if (found > 0)
 		*id = found;
@@ -288,7 +288,7 @@ fallback_context(ts_plan *plan, const ts_scan_context *ctx, ts_scan_context *fc,
 
 		if (root == NULL)
 			return ts_error_nomem(err, NULL);
-		if (!snapshot_at_or_before(root, plan->snapshot->time_millis, &id, err))
+		if (!snapshot_at_or_before(plan->fs, root, plan->snapshot->time_millis, &id, err))
 			return ts_error_context(err, "fallback branch \"%s\"", plan->fallback_branch);
 		snprintf(snapshot_buf, buflen, "%lld", (long long) id);
 		add[nadd].key = TS_OPT_SCAN_SNAPSHOT_ID;

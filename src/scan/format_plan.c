@@ -448,6 +448,7 @@ setup_request(ts_plan *plan, const ts_scan_context *ctx, ft_setup *su, bool list
 		su->key_fields[k] = f;
 	}
 	su->req.table_path = dir;
+	su->req.fs = plan->fs;
 	su->req.skip_top = skip;
 	su->req.nkeys = nkeys;
 	su->req.key_names = su->key_names;
@@ -526,10 +527,10 @@ copy_partition_values(ts_plan *plan, const ts_ft_partition *p, int nkeys,
 }
 
 static int64_t
-file_size_of(const char *path)
+file_size_of(ts_fs *fs, const char *path)
 {
 	ts_err		e = {0};
-	ts_file    *f = ts_file_open(path, &e);
+	ts_file    *f = ts_file_open(fs, path, &e);
 	int64_t		n;
 
 	if (f == NULL)
@@ -606,7 +607,7 @@ ts_format_plan_execute(ts_plan *plan, const ts_scan_context *ctx, ts_err *err)
 		e->bucket = 0;
 		e->total_buckets = -1;
 		e->file.file_name = ts_arena_strdup(&plan->arena, rel);
-		e->file.file_size = file_size_of(lf->path);
+		e->file.file_size = file_size_of(plan->fs, lf->path);
 		e->file.row_count = e->file.file_size > 0 ?
 			(e->file.file_size + TS_FT_EST_ROW_BYTES - 1) / TS_FT_EST_ROW_BYTES : 0;
 		e->file.schema_id = plan->schema->id;
@@ -652,7 +653,6 @@ partitions_request(ts_plan *plan, const ts_scan_context *ctx, ft_setup *su, ts_e
 {
 	if (plan == NULL || ctx == NULL)
 		return ts_error(err, TS_ERR_INVALID, "no plan or scan context");
-	ts_plan_enter(plan);
 	if (plan->kind != TS_TABLE_FORMAT)
 		return ts_error(err, TS_ERR_UNSUPPORTED,
 						"listing partitions is implemented only for format tables; \"%s\" is a Paimon %s table",

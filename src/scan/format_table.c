@@ -49,6 +49,7 @@ ts_ft_request_set_options(ts_ft_request *req, const ts_option *options, int nopt
 typedef struct ft_walk
 {
 	const ts_ft_request *req;
+	ts_fs	   *fs;				/* req->fs */
 	ts_ft_listing *l;
 	const char *default_name;
 	char	  **values;			/* current prefix (arena strings) */
@@ -345,7 +346,7 @@ descend(ft_walk *w, const char *dir, int level, ts_err *err)
 	}
 	if (!TS_CHECK_INTERRUPTS(err))
 		return false;
-	if (!ts_list_dir(dir, &names, &n, err))
+	if (!ts_list_dir(w->fs, dir, &names, &n, err))
 	{
 		/* a partition directory removed while listing is not an error */
 		if (err && err->code == TS_ERR_NOT_FOUND && level > 0)
@@ -375,7 +376,7 @@ descend(ft_walk *w, const char *dir, int level, ts_err *err)
 			ok = ts_error_nomem(err, NULL);
 			break;
 		}
-		if (!ts_path_is_dir(sub))
+		if (!ts_path_is_dir(w->fs, sub))
 		{
 			ts_free(sub);
 			continue;			/* files next to partition dirs are not data */
@@ -441,7 +442,7 @@ descend_from_prefix(ft_walk *w, const ts_option *branch, ts_err *err)
 			ts_free(dir);
 			return ok ? ts_error_nomem(err, NULL) : false;
 		}
-		if (is_part && !ts_path_is_dir(sub))
+		if (is_part && !ts_path_is_dir(w->fs, sub))
 		{
 			/*
 			 * No directory spelled the way Paimon escapes the value: another
@@ -464,7 +465,7 @@ descend_from_prefix(ft_walk *w, const ts_option *branch, ts_err *err)
 	if (level < w->l->metrics.start_depth || w->l->metrics.start_prefixes == 0)
 		w->l->metrics.start_depth = level;
 	w->l->metrics.start_prefixes++;
-	if (level == 0 && !ts_path_is_dir(dir))
+	if (level == 0 && !ts_path_is_dir(w->fs, dir))
 	{
 		ts_error(err, TS_ERR_NOT_FOUND, "format table directory \"%s\" does not exist", dir);
 		ts_free(dir);
@@ -513,7 +514,7 @@ walk_files(ft_walk *w, const char *dir, int partition, int depth, ts_err *err)
 		return ts_error(err, TS_ERR_CORRUPT, "directory tree below \"%s\" is too deep", dir);
 	if (!TS_CHECK_INTERRUPTS(err))
 		return false;
-	if (!ts_list_dir(dir, &names, &n, err))
+	if (!ts_list_dir(w->fs, dir, &names, &n, err))
 	{
 		if (err && err->code == TS_ERR_NOT_FOUND && depth > 0)
 		{
@@ -538,9 +539,9 @@ walk_files(ft_walk *w, const char *dir, int partition, int depth, ts_err *err)
 			ok = ts_error_nomem(err, NULL);
 			break;
 		}
-		if (ts_path_is_file(sub))
+		if (ts_path_is_file(w->fs, sub))
 			ok = add_file(w, sub, partition, err);
-		else if (ts_path_is_dir(sub))
+		else if (ts_path_is_dir(w->fs, sub))
 		{
 			/* a nested partition dir of an unpartitioned walk is still data */
 			ok = walk_files(w, sub, partition, depth + 1, err);
@@ -589,6 +590,7 @@ listing_start(const ts_ft_request *req, ft_walk *w, ts_err *err)
 	ts_arena_init(&l->arena, 16 * 1024);
 	memset(w, 0, sizeof(*w));
 	w->req = req;
+	w->fs = req->fs ? req->fs : ts_fs_ambient();
 	w->l = l;
 	w->default_name = req->default_name && *req->default_name ? req->default_name : TS_FT_DEFAULT_PARTITION_NAME;
 	l->nkeys = req->nkeys;

@@ -128,7 +128,7 @@ file_leaf(gi_state *g, const ts_index_manifest_entry *ie, const ts_type *t,
 	if (strcmp(ie->index_type, "btree") == 0)
 	{
 		/* read block by block: only the footer, index and blocks a leaf needs */
-		ts_file    *f = ts_file_open(path, err);
+		ts_file    *f = ts_file_open(g->plan->fs, path, err);
 		ts_gi_source src = {file_read, f, 0, span >= 0 && span < INT64_MAX ? span + 1 : 0};
 		bool		ok;
 
@@ -142,7 +142,7 @@ file_leaf(gi_state *g, const ts_index_manifest_entry *ie, const ts_type *t,
 	}
 	else
 	{
-		if (!ts_read_whole_file(path, &data, &len, err))
+		if (!ts_read_whole_file(g->plan->fs, path, &data, &len, err))
 			return ts_error_context(err, "global index of table \"%s\"", g->plan->table_path);
 		if (!ts_global_index_leaf(ie->index_type, data, len, t, p, &all, &rows, err))
 		{

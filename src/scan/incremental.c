@@ -147,8 +147,8 @@ scan_incremental_choose(ts_plan *plan, bool *handled, ts_err *err)
 	plan->incremental = true;
 	plan->changelog = scan_incremental_reads_changelog(plan);
 	plan->unmerged = plan->changelog || scan_option_bool(plan, TS_OPT_STREAM_UNMERGED, false);
-	if (!ts_snapshot_latest_id(plan->branch_root, &latest, err) ||
-		!ts_snapshot_earliest_id(plan->branch_root, &earliest, err))
+	if (!ts_snapshot_latest_id(plan->fs, plan->branch_root, &latest, err) ||
+		!ts_snapshot_earliest_id(plan->fs, plan->branch_root, &earliest, err))
 		return false;
 	if (mode && strcasecmp(mode, "diff") == 0)
 	{
@@ -175,17 +175,17 @@ scan_incremental_choose(ts_plan *plan, bool *handled, ts_err *err)
 		if (a > b)
 			return ts_error(err, TS_ERR_INVALID,
 							"incremental-between-timestamp \"%s\": the start must not be after the end", val);
-		first = ts_snapshot_load(plan->branch_root, earliest, err);
+		first = ts_snapshot_load(plan->fs, plan->branch_root, earliest, err);
 		if (first == NULL)
 			return false;
-		if (!ts_snapshot_at_or_before(plan->branch_root, earliest, latest, a, &found, err))
+		if (!ts_snapshot_at_or_before(plan->fs, plan->branch_root, earliest, latest, a, &found, err))
 		{
 			ts_snapshot_free(first);
 			return false;
 		}
 		start = (found == 0 || first->time_millis > a) ? earliest - 1 : found;
 		ts_snapshot_free(first);
-		if (!ts_snapshot_at_or_before(plan->branch_root, earliest, latest, b, &found, err))
+		if (!ts_snapshot_at_or_before(plan->fs, plan->branch_root, earliest, latest, b, &found, err))
 			return false;
 		end = found == 0 ? latest : found;
 	}
@@ -205,7 +205,7 @@ scan_incremental_choose(ts_plan *plan, bool *handled, ts_err *err)
 		plan->snapshot = NULL;
 		return true;
 	}
-	plan->snapshot = ts_snapshot_load(plan->branch_root, end, err);
+	plan->snapshot = ts_snapshot_load(plan->fs, plan->branch_root, end, err);
 	return plan->snapshot != NULL;
 }
 
@@ -257,7 +257,7 @@ scan_read_incremental_files(ts_plan *plan, scan_state *st,
 
 		if (!TS_CHECK_INTERRUPTS(err))
 			goto done;
-		s = ts_snapshot_load(plan->branch_root, id, err);
+		s = ts_snapshot_load(plan->fs, plan->branch_root, id, err);
 		if (s == NULL)
 		{
 			ts_error_context(err, "incremental read of table \"%s\"", plan->table_path);
@@ -298,7 +298,7 @@ scan_read_incremental_files(ts_plan *plan, scan_state *st,
 				goto done;
 			}
 			path = ts_arena_printf(&plan->arena, "%s/manifest/%s", plan->table_path, m->file_name);
-			if (path == NULL || !ts_manifest_read(path, &plan->arena, &me, &n, err))
+			if (path == NULL || !ts_manifest_read(plan->fs, path, &plan->arena, &me, &n, err))
 			{
 				if (path == NULL)
 					ts_error_nomem(err, NULL);

@@ -79,10 +79,10 @@ scan_incremental_diff_range(ts_plan *plan, bool by_timestamp, int64_t a, int64_t
 							"%s \"%s\": the start must not be after the end", opt, val);
 		if (latest <= 0)
 			return true;
-		if (!ts_snapshot_at_or_before(plan->branch_root, earliest, latest, a, &found, err))
+		if (!ts_snapshot_at_or_before(plan->fs, plan->branch_root, earliest, latest, a, &found, err))
 			return false;
 		start = found == 0 ? earliest : found;
-		if (!ts_snapshot_at_or_before(plan->branch_root, earliest, latest, b, &found, err))
+		if (!ts_snapshot_at_or_before(plan->fs, plan->branch_root, earliest, latest, b, &found, err))
 			return false;
 		end = found == 0 ? latest : found;
 	}
@@ -98,9 +98,9 @@ scan_incremental_diff_range(ts_plan *plan, bool by_timestamp, int64_t a, int64_t
 						"%s \"%s\" of table \"%s\": a diff reads snapshots %lld and %lld, but the table has snapshots %lld to %lld",
 						opt, val, plan->table_path, (long long) start, (long long) end,
 						(long long) earliest, (long long) latest);
-	if ((s = ts_snapshot_load(plan->branch_root, start, err)) == NULL)
+	if ((s = ts_snapshot_load(plan->fs, plan->branch_root, start, err)) == NULL)
 		return false;
-	plan->snapshot = ts_snapshot_load(plan->branch_root, end, err);
+	plan->snapshot = ts_snapshot_load(plan->fs, plan->branch_root, end, err);
 	ok = plan->snapshot != NULL && check_same_buckets(plan, s, plan->snapshot, err);
 	ts_snapshot_free(s);
 	return ok;
@@ -198,7 +198,7 @@ scan_incremental_diff_files(ts_plan *plan, scan_state *st,
 						plan->table_path);
 	if (!scan_read_live_files(plan, st, &after, &nafter, err))
 		return false;
-	plan->snapshot = ts_snapshot_load(plan->branch_root, plan->incremental_start, err);
+	plan->snapshot = ts_snapshot_load(plan->fs, plan->branch_root, plan->incremental_start, err);
 	ok = plan->snapshot != NULL && scan_read_live_files(plan, st, &before, &nbefore, err);
 	ts_snapshot_free(plan->snapshot);
 	plan->snapshot = end;

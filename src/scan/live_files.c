@@ -208,7 +208,7 @@ scan_read_manifest_list(ts_plan *plan, const char *list_name, int64_t snapshot_i
 	path = ts_arena_printf(&plan->arena, "%s/manifest/%s", plan->table_path, list_name);
 	if (path == NULL)
 		return ts_error_nomem(err, NULL);
-	if (!ts_manifest_list_read(path, &plan->arena, &metas, &n, err))
+	if (!ts_manifest_list_read(plan->fs, path, &plan->arena, &metas, &n, err))
 		return ts_error_context(err, "snapshot %lld", (long long) snapshot_id);
 	if (*nall + n > *cap)
 	{
@@ -272,7 +272,7 @@ prefetch_manifests(ts_plan *plan, scan_state *st, const ts_manifest_file_meta *m
 	*end = i > from ? i : from + 1;
 	if (n < 2)
 		return true;			/* one manifest: read alone, as before */
-	*window = ts_prefetch_objects_sized(paths, sizes, n, err);
+	*window = ts_prefetch_objects_sized(plan->fs, paths, sizes, n, err);
 	return *window != NULL;
 }
 
@@ -294,7 +294,7 @@ scan_read_live_files(ts_plan *plan, scan_state *st,
 	ts_manifest_keep *schema_keep = NULL;	/* the manifests' schema, read once */
 	ts_prefetch *window = NULL;	/* manifests fetched ahead (object stores) */
 	int			window_end = 0;
-	bool		remote = ts_uri_is_object(plan->table_path);
+	bool		remote = (ts_fs_caps(plan->fs) & TS_FS_CAP_REMOTE) != 0;
 	bool		ok = false;
 
 	*live = NULL;
@@ -332,7 +332,7 @@ scan_read_live_files(ts_plan *plan, scan_state *st,
 				ts_error_nomem(err, NULL);
 				goto done;
 			}
-		if ((window = ts_prefetch_objects_sized(lists, sizes, nl, err)) == NULL)
+		if ((window = ts_prefetch_objects_sized(plan->fs, lists, sizes, nl, err)) == NULL)
 			goto done;
 	}
 	if (!scan_read_manifest_list(plan, plan->snapshot->base_manifest_list, plan->snapshot->id,
@@ -400,7 +400,7 @@ scan_read_live_files(ts_plan *plan, scan_state *st,
 			if (!prefetch_manifests(plan, st, manifests, nmanifests, i, &window, &window_end, err))
 				goto done;
 		}
-		if (!ts_manifest_read_kept(path, m->num_added_files + m->num_deleted_files, schema_keep,
+		if (!ts_manifest_read_kept(plan->fs, path, m->num_added_files + m->num_deleted_files, schema_keep,
 								   st->entry_arena ? st->entry_arena : &plan->arena,
 								   &me, &n, err))
 		{

@@ -205,7 +205,7 @@ group_leaf(pk_state *g, int gi, const ts_predicate *p, const ts_type *t, leaf_ca
 			return false;
 		if (strcmp(ie->index_type, "btree") == 0)
 		{
-			ts_file    *f = ts_file_open(path, err);
+			ts_file    *f = ts_file_open(g->plan->fs, path, err);
 			ts_gi_source src = {file_read, f, 0};
 
 			if (f == NULL)
@@ -219,7 +219,7 @@ group_leaf(pk_state *g, int gi, const ts_predicate *p, const ts_type *t, leaf_ca
 			uint8_t    *data = NULL;
 			size_t		len = 0;
 
-			if (!ts_read_whole_file(path, &data, &len, err))
+			if (!ts_read_whole_file(g->plan->fs, path, &data, &len, err))
 				return ts_error_context(err, "global index of table \"%s\"", g->plan->table_path);
 			ok = ts_global_index_leaf(ie->index_type, data, len, t, p, &all, &rows, err);
 			ts_free(data);

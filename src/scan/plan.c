@@ -199,80 +199,27 @@ apply_limit(ts_plan *plan, const scan_state *st, const ts_scan_context *ctx)
 	}
 }
 
-/* The context's file scope, copied into the plan's arena. */
-static bool
-copy_scope(ts_plan *plan, const ts_fs_scope *from, ts_err *err)
-{
-	const char **lexical,
-			  **resolved;
-
-	if (from == NULL)
-		from = ts_fs_get_scope();	/* none given: the caller's current one */
-	if (!from->confined)
-	{
-		plan->fs_scope = ts_fs_unconfined;
-		return true;
-	}
-	lexical = ts_arena_alloc(&plan->arena, sizeof(char *) * (size_t) (from->nroots + 1));
-	resolved = ts_arena_alloc(&plan->arena, sizeof(char *) * (size_t) (from->nroots + 1));
-	if (lexical == NULL || resolved == NULL)
-		return ts_error_nomem(err, NULL);
-	for (int i = 0; i < from->nroots; i++)
-	{
-		lexical[i] = ts_arena_strdup(&plan->arena, from->lexical[i]);
-		resolved[i] = from->resolved[i] ? ts_arena_strdup(&plan->arena, from->resolved[i]) : NULL;
-		if (lexical[i] == NULL || (from->resolved[i] && resolved[i] == NULL))
-			return ts_error_nomem(err, NULL);
-	}
-	plan->fs_scope.confined = true;
-	plan->fs_scope.nroots = from->nroots;
-	plan->fs_scope.lexical = lexical;
-	plan->fs_scope.resolved = resolved;
-	return true;
-}
-
-/* The context's object store settings, copied into the plan's arena. */
-static bool
-copy_s3(ts_plan *plan, const ts_s3_config *from, ts_err *err)
-{
-	const char **strs[] = {&plan->s3.endpoint, &plan->s3.region, &plan->s3.ca_file,
-	&plan->s3.access_key, &plan->s3.secret_key, &plan->s3.session_token,
-	&plan->s3.credentials_source};
-
-	if (from == NULL)
-		from = ts_s3_get_config();	/* none given: the current ones */
-	plan->has_s3 = from != NULL;
-	if (from == NULL)
-		return true;
-	plan->s3 = *from;
-	for (size_t i = 0; i < sizeof(strs) / sizeof(strs[0]); i++)
-		if (*strs[i] && (*strs[i] = ts_arena_strdup(&plan->arena, *strs[i])) == NULL)
-			return ts_error_nomem(err, NULL);
-	return true;
-}
-
 bool
 ts_plan_set_s3(ts_plan *plan, const ts_s3_config *cfg, ts_err *err)
 {
-	/* the keys replaced are not left behind in the plan's memory */
-	const char *secrets[] = {plan->s3.secret_key, plan->s3.session_token};
-
-	for (size_t i = 0; i < sizeof(secrets) / sizeof(secrets[0]); i++)
-		if (secrets[i])
-			memset((char *) secrets[i], 0, strlen(secrets[i]));
 	if (cfg == NULL)
 		return ts_error(err, TS_ERR_INVALID, "no object store settings for \"%s\"", plan->table_path);
-	if (!copy_s3(plan, cfg, err))
-		return false;
-	ts_plan_enter(plan);
-	return true;
+	/* the keys replaced are zeroed (ts_fs_set_s3) */
+	return ts_fs_set_s3(plan->fs, cfg, err);
 }
 
-void
-ts_plan_enter(const ts_plan *plan)
+/*
+ * The plan's file system: the table's store, with the context's settings
+ * and scope.  Every file of the plan is read through it.
+ */
+static bool
+open_fs(ts_plan *plan, const ts_scan_context *ctx, ts_err *err)
 {
-	ts_fs_set_scope(&plan->fs_scope);
-	ts_s3_set_config(plan->has_s3 ? &plan->s3 : NULL);
+	ts_fs_settings settings = {0};
+
+	settings.s3 = ctx->s3;
+	plan->fs = ts_fs_open_for(ctx->table_path, &settings, ctx->fs_scope, err);
+	return plan->fs != NULL;
 }
 
 ts_plan *
@@ -293,12 +240,17 @@ ts_scan_prepare(const ts_scan_context *ctx, ts_err *err)
 		return NULL;
 	}
 	ts_arena_init(&plan->arena, 64 * 1024);
-	if (!copy_scope(plan, ctx->fs_scope, err) || !copy_s3(plan, ctx->s3, err))
+	if (ctx->table_path == NULL || ctx->table_path[0] == '\0')
+	{
+		ts_error(err, TS_ERR_INVALID, "table path is required");
+		ts_plan_free(plan);
+		return NULL;
+	}
+	if (!open_fs(plan, ctx, err))
 	{
 		ts_plan_free(plan);
 		return NULL;
 	}
-	ts_plan_enter(plan);
 	if (!scan_resolve_table(plan, ctx, err) ||
 		(plan->kind != TS_TABLE_FORMAT && !scan_choose_snapshot(plan, ctx, err)))
 	{
@@ -325,7 +277,6 @@ ts_scan_execute(ts_plan *plan, const ts_scan_context *ctx, ts_err *err)
 
 	if (plan == NULL || ctx == NULL)
 		return ts_error(err, TS_ERR_INVALID, "no plan or scan context");
-	ts_plan_enter(plan);
 	if (plan->splits != NULL || plan->metrics.manifests_read > 0)
 		return ts_error(err, TS_ERR_INVALID, "scan plan of \"%s\" was already executed",
 						plan->table_path);
@@ -482,6 +433,7 @@ ts_plan_free(ts_plan *plan)
 		ts_schema_free(plan->schemas[i]);
 	ts_free(plan->schemas);
 	ts_snapshot_free(plan->snapshot);
+	ts_fs_free(plan->fs);
 	ts_arena_free(&plan->arena);
 	ts_free(plan);
 }

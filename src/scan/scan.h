@@ -61,16 +61,12 @@ typedef struct ts_scan_context
 	bool		pin_snapshot;
 	int64_t		pinned_snapshot_id;
 	/*
-	 * Where the scan may read files (ts_fs.h): copied into the plan, and
-	 * made the current scope by every function of the scan and read layers
-	 * that reads a file of the plan.  NULL = the scope current when the
-	 * plan is prepared (ts_fs_set_scope).
+	 * Where the scan may read files (ts_fs.h), NULL = everywhere; and the
+	 * object store settings (ts_s3.h) of a table in one, NULL = none.
+	 * The plan's file system (ts_plan.fs) is built from them and the table
+	 * path: every file of the plan is read through it.
 	 */
 	const ts_fs_scope *fs_scope;
-	/*
-	 * The object store settings (ts_s3.h) of a table in one: copied into
-	 * the plan and made current with its scope.  NULL = the current ones.
-	 */
 	const ts_s3_config *s3;
 	/*
 	 * Do not use Paimon's file indexes (embedded while planning, sidecar
@@ -175,9 +171,7 @@ typedef enum ts_table_kind
 typedef struct ts_plan
 {
 	ts_arena	arena;
-	ts_fs_scope fs_scope;		/* ts_scan_context.fs_scope, copied */
-	bool		has_s3;
-	ts_s3_config s3;			/* ts_scan_context.s3, copied */
+	ts_fs	   *fs;				/* every file of the plan is read through it */
 	char	   *table_path;
 	char	   *branch_root;
 	ts_table_kind kind;
@@ -303,13 +297,11 @@ int32_t		ts_shard_of_file(int32_t bucket, bool by_bucket, const char *name, int3
  * the predicate.
  */
 ts_plan    *ts_scan_prepare(const ts_scan_context *ctx, ts_err *err);
-/* Make the plan's file scope current (before reading any of its files). */
-void		ts_plan_enter(const ts_plan *plan);
 /*
- * Replace the plan's object store settings by cfg (copied; the keys
- * replaced are zeroed) and make them current: a data token renewed while
- * the plan is read.  Files fetched ahead under the old ones are fetched
- * again (ts_s3_config_generation).
+ * Replace the object store settings of the plan's file system by cfg
+ * (copied; the keys replaced are zeroed): a data token renewed while the
+ * plan is read.  Files fetched ahead under the old ones are fetched again
+ * (ts_fs_generation).
  */
 bool		ts_plan_set_s3(ts_plan *plan, const ts_s3_config *cfg, ts_err *err);
 bool		ts_scan_execute(ts_plan *plan, const ts_scan_context *ctx, ts_err *err);
@@ -390,6 +382,6 @@ void		ts_scan_cache_clear(void);
 void		ts_scan_cache_get_stats(ts_scan_cache_stats *out);
 
 /* Tables of a database directory <warehouse>/<db>.db, sorted. */
-bool		ts_list_tables(const char *database_dir, char ***names, int *count, ts_err *err);
+bool		ts_list_tables(ts_fs *fs, const char *database_dir, char ***names, int *count, ts_err *err);
 
 #endif							/* TS_SCAN_H */

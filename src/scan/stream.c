@@ -115,7 +115,7 @@ latest_compact(const ts_plan *plan, int64_t earliest, int64_t latest, int64_t *o
 
 		if (!TS_CHECK_INTERRUPTS(err))
 			return false;
-		s = ts_snapshot_load(plan->branch_root, id, err);
+		s = ts_snapshot_load(plan->fs, plan->branch_root, id, err);
 		if (s == NULL)
 			return false;
 		compact = s->commit_kind && strcmp(s->commit_kind, "COMPACT") == 0;
@@ -154,15 +154,14 @@ ts_stream_start(const ts_plan *plan, const ts_stream_options *so, ts_stream_star
 				v;
 
 	memset(out, 0, sizeof(*out));
-	ts_plan_enter(plan);
 	if (mode == NULL || is_mode(mode, "default"))
 		mode = so->snapshot_id ? "from-snapshot" :
 			so->timestamp_millis ? "from-timestamp" : "latest-full";
 	if (is_mode(mode, "full"))
 		mode = "latest-full";
 	out->mode = mode;
-	if (!ts_snapshot_latest_id(plan->branch_root, &latest, err) ||
-		!ts_snapshot_earliest_id(plan->branch_root, &earliest, err))
+	if (!ts_snapshot_latest_id(plan->fs, plan->branch_root, &latest, err) ||
+		!ts_snapshot_earliest_id(plan->fs, plan->branch_root, &earliest, err))
 		return false;
 	if (is_mode(mode, "latest"))
 	{
@@ -211,7 +210,7 @@ ts_stream_start(const ts_plan *plan, const ts_stream_options *so, ts_stream_star
 			out->next = 1;
 			return true;
 		}
-		first = ts_snapshot_load(plan->branch_root, earliest, err);
+		first = ts_snapshot_load(plan->fs, plan->branch_root, earliest, err);
 		if (first == NULL)
 			return false;
 		first_after = first->time_millis >= v;
@@ -222,7 +221,7 @@ ts_stream_start(const ts_plan *plan, const ts_stream_options *so, ts_stream_star
 			return true;
 		}
 		/* the newest snapshot committed strictly before v, then the next */
-		if (!ts_snapshot_at_or_before(plan->branch_root, earliest, latest, v - 1, &found, err))
+		if (!ts_snapshot_at_or_before(plan->fs, plan->branch_root, earliest, latest, v - 1, &found, err))
 			return false;
 		out->next = (found == 0 ? earliest - 1 : found) + 1;
 		return true;
@@ -252,9 +251,8 @@ ts_stream_batch(const ts_plan *plan, int64_t next, int64_t max_snapshots, int64_
 	int64_t		earliest,
 				latest;
 
-	ts_plan_enter(plan);
-	if (!ts_snapshot_latest_id(plan->branch_root, &latest, err) ||
-		!ts_snapshot_earliest_id(plan->branch_root, &earliest, err))
+	if (!ts_snapshot_latest_id(plan->fs, plan->branch_root, &latest, err) ||
+		!ts_snapshot_earliest_id(plan->fs, plan->branch_root, &earliest, err))
 		return false;
 	*end = next - 1;
 	if (latest == 0 || next > latest)

@@ -82,8 +82,7 @@ ts_plan_schema(ts_plan *plan, int64_t schema_id, ts_err *err)
 	for (i = 0; i < plan->nschemas; i++)
 		if (plan->schemas[i]->id == schema_id)
 			return plan->schemas[i];
-	ts_plan_enter(plan);
-	s = ts_schema_load(plan->branch_root, schema_id, err);
+	s = ts_schema_load(plan->fs, plan->branch_root, schema_id, err);
 	if (s == NULL)
 		return NULL;
 	if (!plan_add_schema(plan, s, err))
@@ -172,7 +171,7 @@ scan_resolve_table(ts_plan *plan, const ts_scan_context *ctx, ts_err *err)
 			return ts_error(err, TS_ERR_INVALID, "invalid branch name \"%s\"", branch);
 		plan->branch_root = ts_arena_printf(&plan->arena, "%s/branch/branch-%s",
 											  plan->table_path, branch);
-		if (plan->branch_root && !ts_path_is_dir(plan->branch_root))
+		if (plan->branch_root && !ts_path_is_dir(plan->fs, plan->branch_root))
 			return ts_error(err, TS_ERR_NOT_FOUND,
 							"branch \"%s\" of table \"%s\" does not exist (no directory \"%s\")",
 							branch, plan->table_path, plan->branch_root);
@@ -194,7 +193,7 @@ scan_resolve_table(ts_plan *plan, const ts_scan_context *ctx, ts_err *err)
 		int64_t    *ids = NULL;
 		int			nids = 0;
 
-		if (!ts_schema_list_ids(plan->branch_root, &ids, &nids, err))
+		if (!ts_schema_list_ids(plan->fs, plan->branch_root, &ids, &nids, err))
 			return false;
 		if (nids == 0)
 		{
@@ -204,7 +203,7 @@ scan_resolve_table(ts_plan *plan, const ts_scan_context *ctx, ts_err *err)
 					 plan->table_path, plan->branch_root);
 			return ts_error_hint(err, "A Paimon table's directory holds schema/schema-<id> files (Java's SchemaManager); give the table's root, not its warehouse or database directory.");
 		}
-		schema = ts_schema_load(plan->branch_root, ids[nids - 1], err);
+		schema = ts_schema_load(plan->fs, plan->branch_root, ids[nids - 1], err);
 		ts_free(ids);
 		if (schema == NULL)
 			return false;
@@ -300,11 +299,11 @@ load_snapshot_id(ts_plan *plan, int64_t id, ts_err *err)
 				latest = 0;
 	ts_err		e2;
 
-	if (ts_snapshot_latest_id(plan->branch_root, &latest, &e2) &&
-		ts_snapshot_earliest_id(plan->branch_root, &earliest, &e2) &&
+	if (ts_snapshot_latest_id(plan->fs, plan->branch_root, &latest, &e2) &&
+		ts_snapshot_earliest_id(plan->fs, plan->branch_root, &earliest, &e2) &&
 		latest > 0 && id >= earliest && id <= latest)
 	{
-		plan->snapshot = ts_snapshot_load(plan->branch_root, id, err);
+		plan->snapshot = ts_snapshot_load(plan->fs, plan->branch_root, id, err);
 		return plan->snapshot != NULL;
 	}
 	if (latest <= 0)
@@ -319,7 +318,7 @@ load_snapshot_id(ts_plan *plan, int64_t id, ts_err *err)
 static bool
 load_tag(ts_plan *plan, const char *tag, ts_err *err)
 {
-	plan->snapshot = ts_tag_load(plan->branch_root, tag, err);
+	plan->snapshot = ts_tag_load(plan->fs, plan->branch_root, tag, err);
 	return plan->snapshot != NULL;
 }
 
@@ -331,20 +330,20 @@ load_by_timestamp(ts_plan *plan, int64_t t, ts_err *err)
 				latest,
 				found;
 
-	if (!ts_snapshot_latest_id(plan->branch_root, &latest, err) ||
-		!ts_snapshot_earliest_id(plan->branch_root, &earliest, err))
+	if (!ts_snapshot_latest_id(plan->fs, plan->branch_root, &latest, err) ||
+		!ts_snapshot_earliest_id(plan->fs, plan->branch_root, &earliest, err))
 		return false;
 	if (latest <= 0)
 		return ts_error(err, TS_ERR_NOT_FOUND,
 						"table \"%s\" has no snapshot at or before timestamp %lld: it has no snapshot",
 						plan->table_path, (long long) t);
-	if (!ts_snapshot_at_or_before(plan->branch_root, earliest, latest, t, &found, err))
+	if (!ts_snapshot_at_or_before(plan->fs, plan->branch_root, earliest, latest, t, &found, err))
 		return false;
 	if (found <= 0)
 		return ts_error(err, TS_ERR_NOT_FOUND,
 						"table \"%s\" has no snapshot at or before timestamp %lld (earliest snapshot is %lld)",
 						plan->table_path, (long long) t, (long long) earliest);
-	plan->snapshot = ts_snapshot_load(plan->branch_root, found, err);
+	plan->snapshot = ts_snapshot_load(plan->fs, plan->branch_root, found, err);
 	return plan->snapshot != NULL;
 }
 
@@ -356,8 +355,8 @@ choose_compacted_full(ts_plan *plan, ts_err *err)
 				latest,
 				id;
 
-	if (!ts_snapshot_latest_id(plan->branch_root, &latest, err) ||
-		!ts_snapshot_earliest_id(plan->branch_root, &earliest, err))
+	if (!ts_snapshot_latest_id(plan->fs, plan->branch_root, &latest, err) ||
+		!ts_snapshot_earliest_id(plan->fs, plan->branch_root, &earliest, err))
 		return false;
 	if (latest <= 0)
 	{
@@ -370,7 +369,7 @@ choose_compacted_full(ts_plan *plan, ts_err *err)
 
 		if (!TS_CHECK_INTERRUPTS(err))
 			return false;
-		s = ts_snapshot_load(plan->branch_root, id, err);
+		s = ts_snapshot_load(plan->fs, plan->branch_root, id, err);
 		if (s == NULL)
 			return false;
 		if (s->commit_kind && strcmp(s->commit_kind, "COMPACT") == 0)
@@ -380,7 +379,7 @@ choose_compacted_full(ts_plan *plan, ts_err *err)
 		}
 		ts_snapshot_free(s);
 	}
-	plan->snapshot = ts_snapshot_load(plan->branch_root, latest, err);
+	plan->snapshot = ts_snapshot_load(plan->fs, plan->branch_root, latest, err);
 	return plan->snapshot != NULL;
 }
 
@@ -452,7 +451,7 @@ scan_choose_snapshot(ts_plan *plan, const ts_scan_context *ctx, ts_err *err)
 		char	   *tagpath = ts_arena_printf(&plan->arena, "%s/tag/tag-%s",
 												plan->branch_root, version);
 
-		if (tagpath && strchr(version, '/') == NULL && ts_path_is_file(tagpath))
+		if (tagpath && strchr(version, '/') == NULL && ts_path_is_file(plan->fs, tagpath))
 		{
 			if (!load_tag(plan, version, err))
 				return false;
@@ -475,7 +474,7 @@ scan_choose_snapshot(ts_plan *plan, const ts_scan_context *ctx, ts_err *err)
 		if (!ctx->pin_snapshot)
 		{
 			/* the hint's snapshot read directly (a HEAD less on an object store) */
-			if (!ts_snapshot_load_latest(plan->branch_root, &plan->snapshot, err))
+			if (!ts_snapshot_load_latest(plan->fs, plan->branch_root, &plan->snapshot, err))
 				return false;
 			if (plan->snapshot == NULL)
 				return true;
@@ -485,7 +484,7 @@ scan_choose_snapshot(ts_plan *plan, const ts_scan_context *ctx, ts_err *err)
 			plan->snapshot = NULL;
 			return true;
 		}
-		else if ((plan->snapshot = ts_snapshot_load(plan->branch_root, v, err)) == NULL)
+		else if ((plan->snapshot = ts_snapshot_load(plan->fs, plan->branch_root, v, err)) == NULL)
 			return false;
 	}
 

@@ -46,7 +46,7 @@ main(int argc, char **argv)
 		return 2;
 	}
 	path = argv[argi++];
-	c = ts_avro_container_open(path, &err);
+	c = ts_avro_container_open(ts_fs_ambient(), path, &err);
 	if (c == NULL)
 	{
 		fprintf(stderr, "ts_avro_dump: %s\n", err.msg);

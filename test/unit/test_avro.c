@@ -139,7 +139,7 @@ load_json(const char *rel)
 	ts_err		err;
 	cJSON	   *j;
 
-	if (!ts_read_whole_file(unit_shared_path(rel), &data, &len, &err))
+	if (!ts_read_whole_file(ts_fs_ambient(), unit_shared_path(rel), &data, &len, &err))
 		fail_msg("cannot read %s: %s", rel, err.msg);
 	j = cJSON_ParseWithLength((const char *) data, len);
 	ts_free(data);
@@ -711,7 +711,7 @@ test_schema_json_matches_java(void **state)
 	fields[5] = (ts_field) {5, "_FILE", file_t, NULL};
 	json = ts_avro_schema_json_for_fields(fields, 6, &err);
 	assert_non_null(json);
-	c = ts_avro_container_open(unit_shared_path("testdata/avro/manifest/avro_manifest_11"), &err);
+	c = ts_avro_container_open(ts_fs_ambient(), unit_shared_path("testdata/avro/manifest/avro_manifest_11"), &err);
 	assert_non_null(c);
 	assert_string_equal(json, c->schema_json);
 	assert_int_equal(c->codec, TS_AVRO_CODEC_ZSTANDARD);
@@ -727,7 +727,7 @@ test_schema_json_matches_java(void **state)
 		df[2] = (ts_field) {2, "f16", T_p(TS_DECIMAL, 19, 19), NULL};
 		json = ts_avro_schema_json_for_fields(df, 3, &err);
 		assert_non_null(json);
-		c = ts_avro_container_open(unit_shared_path("testdata/avro/data/avro_all_types"), &err);
+		c = ts_avro_container_open(ts_fs_ambient(), unit_shared_path("testdata/avro/data/avro_all_types"), &err);
 		assert_non_null(c);
 		/* each of our field definitions appears verbatim in Java's schema */
 		{
@@ -1418,7 +1418,7 @@ read_all(const char *path, size_t *len)
 	uint8_t    *d;
 	ts_err		err;
 
-	if (!ts_read_whole_file(path, &d, len, &err))
+	if (!ts_read_whole_file(ts_fs_ambient(), path, &d, len, &err))
 		fail_msg("%s", err.msg);
 	return d;
 }
@@ -1930,7 +1930,7 @@ test_corrupt_null_codec(void **state)
 
 	(void) state;
 	/* re-frame the Java file's block uncompressed (same schema, same bytes) */
-	c = ts_avro_container_open(src, &err);
+	c = ts_avro_container_open(ts_fs_ambient(), src, &err);
 	assert_non_null(c);
 	assert_int_equal(ts_avro_container_next_block(c, &err), 1);
 	w = ts_avro_writer_create(c->schema_json, TS_AVRO_CODEC_NULL, &err);

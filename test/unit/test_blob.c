@@ -136,7 +136,7 @@ test_real_large(void **state)
 			size_t		len;
 
 			snprintf(rel, sizeof(rel), "%s/%s", dir, files[f].bins[i]);
-			if (!ts_read_whole_file(unit_shared_path(rel), &data, &len, &err))
+			if (!ts_read_whole_file(ts_fs_ambient(), unit_shared_path(rel), &data, &len, &err))
 				fail_msg("%s", err.msg);
 			assert_true(len > 100000);
 			assert_int_equal(lens[i], len);

@@ -101,7 +101,7 @@ static void
 expect_denied(const char *path)
 {
 	ts_err		err = {0};
-	ts_file    *f = ts_file_open(path, &err);
+	ts_file    *f = ts_file_open(ts_fs_ambient(), path, &err);
 
 	assert_null(f);
 	assert_int_equal(err.code, TS_ERR_DENIED);
@@ -120,11 +120,11 @@ test_open_confined(void **state)
 	(void) state;
 	confine_to_inside();
 	snprintf(p, sizeof(p), "%s/sub/ok.txt", inside);
-	f = ts_file_open(p, &err);
+	f = ts_file_open(ts_fs_ambient(), p, &err);
 	assert_non_null(f);
 	ts_file_close(f);
 	snprintf(p, sizeof(p), "%s/sub/link_in", inside);
-	assert_true(ts_read_whole_file(p, &data, &len, &err));
+	assert_true(ts_read_whole_file(ts_fs_ambient(), p, &data, &len, &err));
 	assert_int_equal(len, 6);
 	ts_free(data);
 
@@ -145,18 +145,18 @@ test_open_confined(void **state)
 	expect_denied(p);
 	/* inside, missing: not found as usual */
 	snprintf(p, sizeof(p), "%s/sub/missing", inside);
-	assert_null(ts_file_open(p, &err));
+	assert_null(ts_file_open(ts_fs_ambient(), p, &err));
 	assert_int_equal(err.code, TS_ERR_NOT_FOUND);
 
 	/* existence checks reveal nothing outside */
-	assert_false(ts_path_is_file("/etc/passwd"));
-	assert_false(ts_path_is_dir(outside));
+	assert_false(ts_path_is_file(ts_fs_ambient(), "/etc/passwd"));
+	assert_false(ts_path_is_dir(ts_fs_ambient(), outside));
 	snprintf(p, sizeof(p), "%s/link_dir", inside);
-	assert_false(ts_path_is_dir(p));
+	assert_false(ts_path_is_dir(ts_fs_ambient(), p));
 	snprintf(p, sizeof(p), "%s/sub", inside);
-	assert_true(ts_path_is_dir(p));
+	assert_true(ts_path_is_dir(ts_fs_ambient(), p));
 	ts_fs_set_scope(NULL);
-	assert_true(ts_path_is_dir(outside));
+	assert_true(ts_path_is_dir(ts_fs_ambient(), outside));
 }
 
 static void
@@ -171,21 +171,21 @@ test_list_confined(void **state)
 	confine_to_inside();
 	/* a listing holding a link that leads out is an error, not a silent skip */
 	snprintf(p, sizeof(p), "%s/sub", inside);
-	assert_false(ts_list_dir(p, &names, &n, &err));
+	assert_false(ts_list_dir(ts_fs_ambient(), p, &names, &n, &err));
 	assert_int_equal(err.code, TS_ERR_DENIED);
 	assert_non_null(strstr(err.msg, "link_file"));
-	assert_false(ts_list_dir(inside, &names, &n, &err));
+	assert_false(ts_list_dir(ts_fs_ambient(), inside, &names, &n, &err));
 	assert_int_equal(err.code, TS_ERR_DENIED);
 	snprintf(p, sizeof(p), "%s/link_dir", inside);
-	assert_false(ts_list_dir(p, &names, &n, &err));
+	assert_false(ts_list_dir(ts_fs_ambient(), p, &names, &n, &err));
 	assert_int_equal(err.code, TS_ERR_DENIED);
-	assert_false(ts_list_dir(outside, &names, &n, &err));
+	assert_false(ts_list_dir(ts_fs_ambient(), outside, &names, &n, &err));
 	assert_int_equal(err.code, TS_ERR_DENIED);
 
 	/* unconfined, the same listing works */
 	ts_fs_set_scope(NULL);
 	snprintf(p, sizeof(p), "%s/sub", inside);
-	assert_true(ts_list_dir(p, &names, &n, &err));
+	assert_true(ts_list_dir(ts_fs_ambient(), p, &names, &n, &err));
 	assert_int_equal(n, 3);
 	ts_free_names(names, n);
 }

@@ -368,7 +368,7 @@ load_json(const char *path)
 	ts_err		err = {0};
 	cJSON	   *j;
 
-	if (!ts_read_whole_file(path, &data, &len, &err))
+	if (!ts_read_whole_file(ts_fs_ambient(), path, &data, &len, &err))
 		fail_msg("%s", err.msg);
 	j = cJSON_Parse((const char *) data);
 	ts_free(data);
@@ -733,7 +733,7 @@ test_all_data_files_decode(void **state)
 	for (i = 0; i < g.gl_pathc; i++)
 	{
 		ts_err		err = {0};
-		ts_type    *row = ts_orc_file_schema(g.gl_pathv[i], &err);
+		ts_type    *row = ts_orc_file_schema(ts_fs_ambient(), g.gl_pathv[i], &err);
 		ts_read_column cols[64];
 		int			c;
 		int64_t		n1,
@@ -1341,7 +1341,7 @@ corrupt_one(const char *src, const ts_read_column *cols, int ncols)
 	int			errors = 0,
 				runs = 0;
 
-	if (!ts_read_whole_file(src, &data, &len, &err))
+	if (!ts_read_whole_file(ts_fs_ambient(), src, &data, &len, &err))
 		fail_msg("%s", err.msg);
 	/* many small files: prefer memory-backed /dev/shm when there is one */
 	snprintf(tmp, sizeof(tmp), "%s/ts_orc_corrupt_%d.orc",

@@ -27,7 +27,7 @@ load_json(const char *path)
 	ts_err		err;
 	cJSON	   *j;
 
-	if (!ts_read_whole_file(path, &data, &len, &err))
+	if (!ts_read_whole_file(ts_fs_ambient(), path, &data, &len, &err))
 		fail_msg("%s", err.msg);
 	j = cJSON_ParseWithLength((const char *) data, len);
 	ts_free(data);
@@ -47,7 +47,7 @@ load_schema(const char *table_rel)
 	char		path[4096];
 
 	snprintf(dir, sizeof(dir), "%s/testdata/%s/schema", unit_shared_dir(), table_rel);
-	assert_true(ts_list_dir(dir, &names, &n, &err));
+	assert_true(ts_list_dir(ts_fs_ambient(), dir, &names, &n, &err));
 	for (int i = 0; i < n; i++)
 		if (strncmp(names[i], "schema-", 7) == 0 && atoi(names[i] + 7) > best)
 			best = atoi(names[i] + 7);
@@ -573,7 +573,7 @@ test_missing_and_projection(void **state)
 	assert_int_equal(m.rows_read, 8);
 	assert_int_equal(m.row_groups_total, 1);
 	assert_int_equal(m.row_groups_kept, 1);
-	f = ts_file_open(unit_shared_path(BSI_FILE), &err);
+	f = ts_file_open(ts_fs_ambient(), unit_shared_path(BSI_FILE), &err);
 	assert_non_null(f);
 	size = ts_file_size(f);
 	ts_file_close(f);
@@ -665,7 +665,7 @@ slurp_file(const char *path, size_t *len)
 	uint8_t    *d;
 	ts_err		err;
 
-	if (!ts_read_whole_file(path, &d, len, &err))
+	if (!ts_read_whole_file(ts_fs_ambient(), path, &d, len, &err))
 		fail_msg("%s", err.msg);
 	return d;
 }

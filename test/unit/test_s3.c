@@ -388,9 +388,9 @@ test_scope(void **state)
 		char	  **names;
 		int			count;
 
-		assert_false(ts_list_dir("s3://lake/wh/sales.db", &names, &count, &err));
+		assert_false(ts_list_dir(ts_fs_ambient(), "s3://lake/wh/sales.db", &names, &count, &err));
 		assert_int_equal(err.code, TS_ERR_DENIED);
-		assert_null(ts_file_open("s3://lake/wh/x", &err));
+		assert_null(ts_file_open(ts_fs_ambient(), "s3://lake/wh/x", &err));
 		assert_int_equal(err.code, TS_ERR_DENIED);
 	}
 	ts_fs_set_scope(NULL);
@@ -398,7 +398,7 @@ test_scope(void **state)
 	assert_string_equal(n, "s3://lake/wh/sales.db");
 	ts_free(n);
 	/* other schemes are refused by name, before anything is read */
-	assert_null(ts_file_open("hdfs://nn/wh/x", &err));
+	assert_null(ts_file_open(ts_fs_ambient(), "hdfs://nn/wh/x", &err));
 	assert_int_equal(err.code, TS_ERR_UNSUPPORTED);
 }
 

@@ -656,8 +656,8 @@ test_compressed(void **state)
 						lb;
 			ts_err		err;
 
-			assert_true(ts_read_whole_file(tpath("rows.csv.gz"), &a, &la, &err));
-			assert_true(ts_read_whole_file(tpath("rows2.gz"), &b, &lb, &err));
+			assert_true(ts_read_whole_file(ts_fs_ambient(), tpath("rows.csv.gz"), &a, &la, &err));
+			assert_true(ts_read_whole_file(ts_fs_ambient(), tpath("rows2.gz"), &b, &lb, &err));
 			a = ts_realloc(a, la + lb);
 			memcpy(a + la, b, lb);
 			write_bytes(tpath("rows.csv.gz"), a, la + lb);

@@ -432,13 +432,13 @@ bad:
 }
 
 ts_avro_container *
-ts_avro_container_open(const char *path, ts_err *err)
+ts_avro_container_open(ts_fs *fs, const char *path, ts_err *err)
 {
-	return ts_avro_container_open_known(path, NULL, NULL, err);
+	return ts_avro_container_open_known(fs, path, NULL, NULL, err);
 }
 
 ts_avro_container *
-ts_avro_container_open_known(const char *path, const char *known_json,
+ts_avro_container_open_known(ts_fs *fs, const char *path, const char *known_json,
 							 ts_avro_schema *known, ts_err *err)
 {
 	ts_avro_container *c;
@@ -455,7 +455,7 @@ ts_avro_container_open_known(const char *path, const char *known_json,
 	}
 	ts_buf_init(&c->window);
 	ts_buf_init(&c->data);
-	c->file = ts_file_open(path, err);
+	c->file = ts_file_open(fs, path, err);
 	if (c->file == NULL)
 	{
 		ts_free(c);

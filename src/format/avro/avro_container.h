@@ -107,7 +107,7 @@ bool		ts_avro_codec_parse(const char *name, ts_avro_codec *codec);
  * Open a file and read its header: TS_ERR_CORRUPT on a bad magic or
  * header, TS_ERR_UNSUPPORTED for an unknown codec (naming codec and file).
  */
-ts_avro_container *ts_avro_container_open(const char *path, ts_err *err);
+ts_avro_container *ts_avro_container_open(ts_fs *fs, const char *path, ts_err *err);
 
 /*
  * The same, given a schema already parsed from the text known_json: when
@@ -115,7 +115,7 @@ ts_avro_container *ts_avro_container_open(const char *path, ts_err *err);
  * must outlive the container, schema_borrowed says so) instead of being
  * parsed again.  For reading many files of one writer in a row.
  */
-ts_avro_container *ts_avro_container_open_known(const char *path, const char *known_json,
+ts_avro_container *ts_avro_container_open_known(ts_fs *fs, const char *path, const char *known_json,
 												ts_avro_schema *known, ts_err *err);
 
 /*

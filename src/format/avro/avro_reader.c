@@ -69,7 +69,7 @@ ts_avro_open(const char *path, const ts_read_column *columns, int ncols,
 	ts_arena_init(&r->batch_arena, 64 * 1024);
 	r->ncols = ncols;
 	ts_reader_settings_init(&r->set, options);
-	r->c = ts_avro_container_open(path, err);
+	r->c = ts_avro_container_open(ts_reader_fs(options), path, err);
 	if (r->c == NULL)
 		goto fail;
 	r->c->buffers = r->set.buffers;

@@ -141,7 +141,7 @@ ts_blob_open(const char *path, const ts_read_column *columns, int ncols,
 	r->ncols = ncols;
 	r->batch_rows = ts_reader_batch_rows(options);
 	r->base.ops = &blob_ops;
-	r->file = ts_file_open(path, err);
+	r->file = ts_file_open(ts_reader_fs(options), path, err);
 	if (r->file == NULL)
 		goto fail;
 	size = ts_file_size(r->file);

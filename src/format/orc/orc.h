@@ -18,6 +18,6 @@
  * attribute (-1 when absent).  NULL + err for unreadable files or union
  * columns (TS_ERR_UNSUPPORTED).
  */
-ts_type    *ts_orc_file_schema(const char *path, ts_err *err);
+ts_type    *ts_orc_file_schema(ts_fs *fs, const char *path, ts_err *err);
 
 #endif							/* TS_ORC_H */

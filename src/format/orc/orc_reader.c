@@ -680,7 +680,7 @@ ts_orc_open(const char *path, const ts_read_column *columns, int ncols,
 		ts_error_nomem(err, NULL);
 		goto fail;
 	}
-	r->file = ts_file_open(path, err);
+	r->file = ts_file_open(ts_reader_fs(options), path, err);
 	if (!r->file)
 		goto fail;
 	r->st.file = r->file;

@@ -121,9 +121,9 @@ fail:
 }
 
 ts_type *
-ts_orc_file_schema(const char *path, ts_err *err)
+ts_orc_file_schema(ts_fs *fs, const char *path, ts_err *err)
 {
-	ts_file    *f = ts_file_open(path, err);
+	ts_file    *f = ts_file_open(fs, path, err);
 	orc_tail	tail;
 	int64_t		bytes_read = 0;
 	ts_type    *t = NULL;

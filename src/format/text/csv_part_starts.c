@@ -263,7 +263,7 @@ ts_csv_part_starts(const char *path, const ts_reader_options *options, int npart
 
 	starts[0] = 0;
 	if (nparts <= 1 || !ts_text_file_reads_in_parts(TS_FORMAT_CSV, path, options) ||
-		ts_uri_is_object(path))
+		ts_fs_path_is_remote(ts_reader_fs(options), path))
 		return 1;
 	/* invalid options are the reader's error: read the file whole */
 	if (!ts_csv_parse_syntax(options, &syn, err))
@@ -273,7 +273,7 @@ ts_csv_part_starts(const char *path, const ts_reader_options *options, int npart
 	}
 	if (!syntax_allows_cuts(&syn))
 		return 1;
-	f = ts_file_open(path, err);
+	f = ts_file_open(ts_reader_fs(options), path, err);
 	if (f == NULL)
 		return -1;
 	memset(&c, 0, sizeof(c));

@@ -35,6 +35,7 @@ ts_line_reader_new(size_t size, const ts_format_reader_ops *ops, const char *wha
 	r->cols = columns;
 	r->ncols = ncols;
 	r->batch_rows = ts_reader_batch_rows(options);
+	r->fs = ts_reader_fs(options);
 	if (options && options->range_end > 0)
 	{
 		r->range_start = options->range_start;
@@ -57,7 +58,7 @@ ts_line_reader_open_stream(ts_line_reader *r, ts_err *err)
 	r->values = ts_calloc((size_t) r->batch_rows * (r->ncols > 0 ? r->ncols : 1), sizeof(ts_value));
 	if (r->values == NULL)
 		return ts_error_nomem(err, NULL);
-	r->s = ts_text_stream_open(r->path, err);
+	r->s = ts_text_stream_open(r->fs, r->path, err);
 	if (r->s == NULL)
 		return false;
 	if (r->range_end > 0)

@@ -35,7 +35,7 @@ const char *ts_text_codec_name(ts_text_codec codec);
 typedef struct ts_text_stream ts_text_stream;
 
 /* Open a (possibly compressed) text file; the codec comes from the name. */
-ts_text_stream *ts_text_stream_open(const char *path, ts_err *err);
+ts_text_stream *ts_text_stream_open(ts_fs *fs, const char *path, ts_err *err);
 
 /*
  * Next line without its terminator.  delim NULL (or "\n", "\r\n", "\r")
@@ -107,6 +107,7 @@ typedef struct ts_line_reader
 	const char *what;			/* "CSV", "JSON", "TEXT": for messages */
 	ts_text_stream *s;
 	char	   *path;
+	ts_fs	   *fs;				/* the file is read through it */
 	const ts_read_column *cols;
 	int			ncols;
 	char	   *line_delim;		/* NULL: \n, \r\n or \r (readLine) */

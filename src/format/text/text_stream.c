@@ -115,7 +115,7 @@ ts_text_codec_name(ts_text_codec codec)
 }
 
 ts_text_stream *
-ts_text_stream_open(const char *path, ts_err *err)
+ts_text_stream_open(ts_fs *fs, const char *path, ts_err *err)
 {
 	ts_text_stream *s;
 	ts_text_codec codec = ts_text_codec_from_path(path);
@@ -174,7 +174,7 @@ ts_text_stream_open(const char *path, ts_err *err)
 			goto fail;
 		}
 	}
-	s->f = ts_file_open(path, err);
+	s->f = ts_file_open(fs, path, err);
 	if (s->f == NULL)
 		goto fail;
 	s->size = ts_file_size(s->f);

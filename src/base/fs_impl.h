@@ -1,0 +1,108 @@
+/*
+ * fs_impl.h - what a store's implementation of ts_fs provides.
+ *
+ * For src/base only: the operations table every store fills (fs_local.c,
+ * fs_s3.c; a new store is one more file and one line in fs.c's table of
+ * stores), the fs object and the common head of a file handle.  fs.c does
+ * what is the same for every store: the checks of ranges against a file's
+ * size, reads of a file held in memory, and the store a path belongs to
+ * (the fs's own, or another known store for a file moved there by
+ * external-path-map, with the fs's scope and settings).
+ * Each store checks a path against the fs's scope (fs_scope_of) before it
+ * looks anything up, as its names need (a local store resolves links).
+ */
+#ifndef TS_FS_IMPL_H
+#define TS_FS_IMPL_H
+
+#include "base/ts_fs.h"
+#include "base/ts_ranges.h"
+#include "base/ts_s3.h"
+
+typedef struct ts_fs_ops
+{
+	const char *name;			/* "local", "s3": for messages */
+	unsigned	caps;			/* TS_FS_CAP_* */
+
+	/*
+	 * Does uri belong to this store (its scheme)?  NULL: the fallback for
+	 * paths without a scheme (local).
+	 */
+	bool		(*owns) (const char *uri);
+
+	/*
+	 * Open path with fs_file_new, checking it against fs_scope_of(fs)
+	 * first; the store fills size, mtime_ns, remote, and mem when it holds
+	 * the bytes.
+	 */
+	ts_file    *(*open) (ts_fs *fs, const char *path, ts_err *err);
+	/* len bytes at offset of a file not held in memory (range checked) */
+	bool		(*pread) (ts_file *f, void *buf, size_t len, int64_t offset, ts_err *err);
+
+	/*
+	 * Start the reads of several ranges (checked; n > 0) of a file not held
+	 * in memory; the handle begins with a ts_file_reads.  NULL members:
+	 * fs.c reads them now, one pread each.
+	 */
+	ts_file_reads *(*pread_many_start) (ts_file *f, ts_range *ranges, int n, ts_err *err);
+	bool		(*pread_many_ready) (ts_file_reads *rd);
+	bool		(*pread_many_finish) (ts_file_reads *rd, ts_err *err);
+	void		(*pread_many_cancel) (ts_file_reads *rd);
+
+	/* a whole file (scope checked here too); max_bytes 0: no cap but the store's own */
+	bool		(*read_whole) (ts_fs *fs, const char *path, size_t max_bytes, uint8_t **data,
+							   size_t *len, ts_err *err);
+	/* existence checks (out of scope: false): as ts_path_is_dir / ts_path_is_file */
+	bool		(*is_dir) (ts_fs *fs, const char *path);
+	bool		(*is_file) (ts_fs *fs, const char *path);
+	/* the entries below path (scope checked), sorted */
+	bool		(*list) (ts_fs *fs, const char *path, char ***names, int *count, ts_err *err);
+	/* release what open took (not the handle's memory: fs.c frees it) */
+	void		(*close) (ts_file *f);
+
+	/*
+	 * Writes (create exclusively, put, multipart put, delete, rename) join
+	 * this table from ts_fs_write.h.
+	 */
+} ts_fs_ops;
+
+struct ts_fs
+{
+	const ts_fs_ops *ops;		/* the table's store (caps, name); NULL: ambient */
+	bool		ambient;		/* ts_fs_ambient: scope and settings are the process's current ones */
+	ts_fs_scope scope;			/* owned copy */
+	bool		has_s3;
+	ts_s3_config s3;			/* owned copy (ts_s3_config_copy) */
+	uint64_t	generation;		/* ts_fs_generation */
+	void	   *store;			/* a store's own state, or NULL */
+};
+
+/* The head of every file handle; a store's handle may extend it. */
+struct ts_file
+{
+	const ts_fs_ops *ops;
+	ts_fs	   *fs;
+	char	   *path;
+	int64_t		size;
+	int64_t		mtime_ns;		/* local files: last modification, else 0 */
+	bool		remote;			/* reads send requests (unless held in memory) */
+	const uint8_t *mem;			/* the bytes, held in memory, or NULL */
+	bool		mem_owned;		/* mem is ts_malloc'd for this handle */
+};
+
+/* The head of a started read of several ranges. */
+struct ts_file_reads
+{
+	ts_file    *f;				/* NULL: read already (a token) */
+};
+
+extern const ts_fs_ops ts_fs_local_ops;
+extern const ts_fs_ops ts_fs_s3_ops;
+
+/* The scope and object store settings fs reads under. */
+const ts_fs_scope *fs_scope_of(const ts_fs *fs);
+const ts_s3_config *fs_s3_of(const ts_fs *fs);
+
+/* A handle of size bytes (>= sizeof(ts_file)) for path; NULL + err when out of memory. */
+ts_file    *fs_file_new(ts_fs *fs, const char *path, size_t size, ts_err *err);
+
+#endif							/* TS_FS_IMPL_H */
