@@ -4,7 +4,8 @@
 # what the suite reads back does not depend on a table the code under test created.
 # w.db/typed (every type the writer takes), big (target-file-size 64 kb), parted
 # (partitioned by p, 4 buckets on id), orders (a copy of the generated sales.orders),
-# pk / dv / orcfmt (refused), escape (a symbolic link to OUTSIDE/escape).
+# pk / dv / orcfmt (refused), escape (a symbolic link to OUTSIDE/escape), linked (its
+# bucket-0 a symbolic link to OUTSIDE/linked_bucket).
 set -euo pipefail
 WH=$1 OUT=$2 FX=$3
 schema() {  # DIR FIELDS PARTITION_KEYS PRIMARY_KEYS OPTIONS
@@ -32,6 +33,11 @@ schema "$WH/w.db/dv" "$(fields "$(f 0 id INT)" "$(f 1 v STRING)")" "" "" \
 schema "$WH/w.db/orcfmt" "$(fields "$(f 0 id INT)" "$(f 1 v STRING)")" "" "" \
     '"bucket" : "-1", "file.format" : "orc"'
 schema "$OUT/escape" "$(fields "$(f 0 id INT)" "$(f 1 name STRING)" "$(f 2 k INT)")" "" "" '"bucket" : "-1"'
-touch -d '-1 minute' "$OUT/escape/schema/schema-0"
+schema "$WH/w.db/linked" "$(fields "$(f 0 id INT)" "$(f 1 name STRING)" "$(f 2 k INT)")" "" "" '"bucket" : "-1"'
+mkdir -p "$OUT/linked_bucket"
+ln -s "$OUT/linked_bucket" "$WH/w.db/linked/bucket-0"
 ln -s "$OUT/escape" "$WH/w.db/escape"
 cp -r "$FX/warehouse/sales.db/orders" "$WH/w.db/orders"
+# the server runs as another user: it must be able to write here (and, but for
+# the extension's scope checks, outside)
+chmod -R a+rwX "$WH" "$OUT"

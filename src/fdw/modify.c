@@ -148,12 +148,17 @@ report_write_error(const ts_err *err, const char *relname)
 static void
 check_writable(TsTableOptions *o, const char *relname)
 {
-	const char *why = NULL;
+	char	   *why = NULL;
 
 	if (o->catalog != NULL)
-		why = "tables of a REST catalog";
+		why = "REST catalog tables";
 	else if (ts_uri_is_object(o->table_path))
-		why = "tables on an object store";
+	{
+		const char *colon = strstr(o->table_path, "://");
+
+		why = colon ? psprintf("%.*s:// tables", (int) (colon - o->table_path), o->table_path) :
+			"object store tables";
+	}
 	else if (o->format != NULL)
 		why = "format tables (plain directories)";
 	else if (o->table_schema != NULL)
@@ -374,6 +379,7 @@ subxact_callback(SubXactEvent event, SubTransactionId mySubid, SubTransactionId 
 				ts_fs_set_scope(pw->opts->fs_scope);
 				ts_table_writer_abort(pw->writer);
 				pw->writer = NULL;
+				pending = foreach_delete_current(pending, lc);
 			}
 			else if (level < pw->nlevels && pw->rows_at_level[level] != rows)
 				pw->poisoned = true;
@@ -396,12 +402,6 @@ begin_insert(ResultRelInfo *rinfo)
 
 	st->rel = rel;
 	st->pw = pending_write_for(rel);
-	if (st->pw->writer == NULL)
-		ereport(ERROR,
-				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
-				 errmsg("cannot write into foreign table \"%s\" again in this transaction",
-						st->pw->relname),
-				 errdetail("A rolled-back subtransaction discarded its writer.")));
 	schema = ts_table_writer_schema(st->pw->writer);
 	map = tablescan_map_columns(rel, schema);
 	st->nfields = schema->nfields;
