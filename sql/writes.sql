@@ -74,12 +74,22 @@ INSERT INTO big SELECT i, 'row ' || i, i % 1000 FROM generate_series(1, 100000) 
 SELECT pg_temp.snapshots('big') AS snapshots, pg_temp.data_files('big') > 3 AS several_files;
 SELECT count(*), count(DISTINCT id), sum(id), sum(k), min(name), max(name) FROM big;
 SELECT count(*) AS files, sum(row_count) AS rows FROM tablescan_files('big');
+-- batches of rows (batch_size) write the same
+ALTER FOREIGN TABLE big OPTIONS (ADD batch_size '100');
+INSERT INTO big SELECT i, 'batched ' || i, 7 FROM generate_series(150001, 150250) i;
+SELECT count(*), sum(k), min(name) FROM big WHERE id > 150000;
+ALTER FOREIGN TABLE big OPTIONS (DROP batch_size);
+SELECT pg_temp.snapshots('big') AS snapshots;
+EXPLAIN (COSTS OFF) INSERT INTO big VALUES (1, 'x', 1);
+CREATE FOREIGN TABLE parted_x (id int NOT NULL, p text, v text) SERVER wlake
+  OPTIONS (database 'w', table 'parted');
+EXPLAIN (COSTS OFF) INSERT INTO parted_x VALUES (1, 'x', 'y');
 -- COPY FROM
 COPY big FROM STDIN (FORMAT csv);
 100001,copied one,1
 100002,"copied, two",2
 \.
-SELECT * FROM big WHERE id > 100000 ORDER BY id;
+SELECT * FROM big WHERE id > 100000 AND id < 150000 ORDER BY id;
 SELECT pg_temp.snapshots('big') AS snapshots;
 
 -- ---- transactions ------------------------------------------------------------
@@ -171,6 +181,7 @@ SELECT q, pg_temp.fails(q) FROM (VALUES
   ('DELETE FROM big WHERE id = 1'),
   ('INSERT INTO big VALUES (1, ''x'', 1) ON CONFLICT DO NOTHING'),
   ('INSERT INTO pk VALUES (1, ''x'')'),
+  ('EXPLAIN INSERT INTO pk VALUES (1, ''x'')'),
   ('INSERT INTO dv VALUES (1, ''x'')'),
   ('INSERT INTO orcfmt VALUES (1, ''x'')'),
   ('INSERT INTO ro VALUES (1, ''x'', 1)'),

@@ -534,9 +534,38 @@ static void
 tablescanExplainForeignModify(ModifyTableState *mtstate, ResultRelInfo *rinfo, List *fdw_private,
 							  int subplan_index, struct ExplainState *es)
 {
-	TsTableOptions *o = tablescan_get_options(RelationGetRelid(rinfo->ri_RelationDesc));
+	Relation	rel = rinfo->ri_RelationDesc;
+	TsTableOptions *o = tablescan_get_options(RelationGetRelid(rel));
+	ts_table_writer *w;
+	ts_err		err = {0};
+	ts_option  *options;
+	int			n = list_length(o->paimon_keys),
+				i = 0;
+	ListCell   *lk,
+			   *lv;
+	int32		buckets;
 
+	/* what the INSERT would write, refusals included (no file is written) */
+	check_writable(o, RelationGetRelationName(rel));
+	options = palloc0(sizeof(ts_option) * Max(n, 1));
+	forboth(lk, o->paimon_keys, lv, o->paimon_values)
+	{
+		options[i].key = lfirst(lk);
+		options[i].value = lfirst(lv);
+		i++;
+	}
+	ts_fs_set_scope(o->fs_scope);
+	w = ts_table_writer_open(o->table_path, options, n, &err);
+	if (w == NULL)
+		report_write_error(&err, RelationGetRelationName(rel));
+	buckets = ts_table_writer_total_buckets(w);
+	ts_table_writer_free(w);
 	ExplainPropertyText("Paimon Table", o->qualified_name, es);
+	ExplainPropertyText("Data Files", "parquet", es);
+	if (buckets > 0)
+		ExplainPropertyInteger("Buckets", NULL, buckets, es);
+	else
+		ExplainPropertyText("Buckets", "unaware (-1)", es);
 	ExplainPropertyText("Commit", "one APPEND snapshot at transaction commit", es);
 }
 

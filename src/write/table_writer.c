@@ -363,6 +363,12 @@ ts_table_writer_schema(const ts_table_writer *w)
 	return w->schema;
 }
 
+int32_t
+ts_table_writer_total_buckets(const ts_table_writer *w)
+{
+	return w->total_buckets;
+}
+
 int64_t
 ts_table_writer_rows(const ts_table_writer *w)
 {
@@ -372,7 +378,7 @@ ts_table_writer_rows(const ts_table_writer *w)
 int
 ts_table_writer_files(const ts_table_writer *w)
 {
-	return w->nfiles + 0;
+	return w->nfiles;
 }
 
 /* ---- one partition and bucket ------------------------------------------ */

@@ -34,6 +34,9 @@ const ts_schema *ts_table_writer_schema(const ts_table_writer *w);
 /* One row: values[0..nfields) (strings are copied). */
 bool		ts_table_writer_add(ts_table_writer *w, const ts_value *values, ts_err *err);
 
+/* The bucket count files are written with: -1 (bucket-unaware) or N. */
+int32_t		ts_table_writer_total_buckets(const ts_table_writer *w);
+
 /* Rows and data files written so far. */
 int64_t		ts_table_writer_rows(const ts_table_writer *w);
 int			ts_table_writer_files(const ts_table_writer *w);
