@@ -74,27 +74,29 @@ static void subxact_callback(SubXactEvent event, SubTransactionId mySubid,
 
 /* ---- options --------------------------------------------------------------- */
 
+/* A FOREIGN TABLE option, else its SERVER's, else NULL (updatable, batch_size). */
+static const char *
+table_or_server_option(Oid relid, const char *name)
+{
+	ForeignTable *ft = GetForeignTable(relid);
+	const char *v = tablescan_table_option(ft, name);
+
+	return v != NULL ? v : tablescan_server_option(GetForeignServer(ft->serverid), name);
+}
+
 static bool
 updatable(Oid relid)
 {
-	ForeignTable *ft = GetForeignTable(relid);
-	ForeignServer *server = GetForeignServer(ft->serverid);
-	const char *v = tablescan_table_option(ft, "updatable");
+	const char *v = table_or_server_option(relid, "updatable");
 
-	if (v == NULL)
-		v = tablescan_server_option(server, "updatable");
 	return v == NULL || tablescan_option_bool(v);
 }
 
 static int
 batch_size_of(Oid relid)
 {
-	ForeignTable *ft = GetForeignTable(relid);
-	ForeignServer *server = GetForeignServer(ft->serverid);
-	const char *v = tablescan_table_option(ft, "batch_size");
+	const char *v = table_or_server_option(relid, "batch_size");
 
-	if (v == NULL)
-		v = tablescan_server_option(server, "batch_size");
 	return v == NULL ? 1 : pg_strtoint32(v);
 }
 

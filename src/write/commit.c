@@ -140,6 +140,20 @@ write_avro(attempt *at, const ts_field *fields, int nfields, ts_value *const *ro
 	return ok;
 }
 
+/* The ManifestFileMeta entries of <table>/manifest/<name>. */
+static bool
+read_list(attempt *at, const char *name, ts_manifest_file_meta **metas, int *n, ts_err *err)
+{
+	char	   *path = ts_psprintf("%s/manifest/%s", at->in->table_path, name);
+	bool		ok;
+
+	if (path == NULL)
+		return ts_error_nomem(err, "a path");
+	ok = ts_manifest_list_read(path, &at->arena, metas, n, err);
+	ts_free(path);
+	return ok;
+}
+
 /* key of a (partition, bucket) */
 static bool
 same_bucket(const ts_new_file *f, const uint8_t *part, uint32_t len, int32_t bucket)
@@ -170,20 +184,14 @@ number_files(attempt *at, const ts_snapshot *L, ts_err *err)
 		{
 			ts_manifest_file_meta *metas;
 			int			nmetas;
-			char	   *path = ts_psprintf("%s/manifest/%s", in->table_path, lists[l]);
 
-			if (path == NULL)
-				return ts_error_nomem(err, "a path");
-			if (!ts_manifest_list_read(path, &at->arena, &metas, &nmetas, err))
-			{
-				ts_free(path);
+			if (!read_list(at, lists[l], &metas, &nmetas, err))
 				return false;
-			}
-			ts_free(path);
 			for (int m = 0; m < nmetas; m++)
 			{
 				ts_manifest_entry *e;
 				int			ne;
+				char	   *path;
 
 				if (!ts_check_interrupts(err))
 					return false;
@@ -418,17 +426,8 @@ write_base_list(attempt *at, const ts_snapshot *L, const char *name, int64_t *si
 		int			n[2];
 
 		for (int l = 0; l < 2; l++)
-		{
-			char	   *path = ts_psprintf("%s/manifest/%s", at->in->table_path, lists[l]);
-			bool		ok;
-
-			if (path == NULL)
-				return ts_error_nomem(err, "a path");
-			ok = ts_manifest_list_read(path, &at->arena, &metas[l], &n[l], err);
-			ts_free(path);
-			if (!ok)
+			if (!read_list(at, lists[l], &metas[l], &n[l], err))
 				return false;
-		}
 		rows = ts_arena_alloc(&at->arena, sizeof(ts_value *) * (size_t) (n[0] + n[1] + 1));
 		if (rows == NULL)
 			return ts_error_nomem(err, "a manifest list");

@@ -12,6 +12,7 @@
 #include <zstd.h>
 
 #include "base/ts_base.h"
+#include "format/parquet/pq_thrift_write.h"
 #include "format/parquet/pq_writer.h"
 
 enum
@@ -19,108 +20,6 @@ enum
 	PQW_BOOLEAN = 0, PQW_INT32 = 1, PQW_INT64 = 2, PQW_FLOAT = 4, PQW_DOUBLE = 5,
 	PQW_BYTE_ARRAY = 6
 };
-
-/* ---- Thrift compact protocol into a ts_buf ---------------------------- */
-
-typedef struct tc_out
-{
-	ts_buf	   *b;
-	int16_t		last[8];		/* last field id per struct depth */
-	int			depth;
-	bool		failed;
-} tc_out;
-
-static void
-tc_raw(tc_out *o, const void *p, size_t n)
-{
-	if (!o->failed && n > 0 && !ts_buf_append(o->b, p, n, NULL))
-		o->failed = true;
-}
-
-static void
-tc_byte(tc_out *o, uint8_t v)
-{
-	tc_raw(o, &v, 1);
-}
-
-static void
-tc_varint(tc_out *o, uint64_t v)
-{
-	while (v >= 0x80)
-	{
-		tc_byte(o, (uint8_t) (v | 0x80));
-		v >>= 7;
-	}
-	tc_byte(o, (uint8_t) v);
-}
-
-static void
-tc_field(tc_out *o, int16_t id, uint8_t type)
-{
-	int16_t		delta = (int16_t) (id - o->last[o->depth]);
-
-	if (delta > 0 && delta <= 15)
-		tc_byte(o, (uint8_t) ((delta << 4) | type));
-	else
-	{
-		tc_byte(o, type);
-		tc_varint(o, (uint64_t) (((int64_t) id << 1) ^ ((int64_t) id >> 63)));
-	}
-	o->last[o->depth] = id;
-}
-
-static void
-tc_i64(tc_out *o, int16_t id, int64_t v)
-{
-	tc_field(o, id, 6);
-	tc_varint(o, ((uint64_t) v << 1) ^ (uint64_t) (v >> 63));
-}
-
-static void
-tc_i32(tc_out *o, int16_t id, int32_t v)
-{
-	tc_field(o, id, 5);
-	tc_varint(o, ((uint64_t) (int64_t) v << 1) ^ (uint64_t) ((int64_t) v >> 63));
-}
-
-static void
-tc_string(tc_out *o, int16_t id, const char *s)
-{
-	size_t		n = strlen(s);
-
-	tc_field(o, id, 8);
-	tc_varint(o, n);
-	tc_raw(o, s, n);
-}
-
-static void
-tc_list(tc_out *o, int16_t id, uint8_t elem_type, int n)
-{
-	tc_field(o, id, 9);
-	if (n < 15)
-		tc_byte(o, (uint8_t) ((n << 4) | elem_type));
-	else
-	{
-		tc_byte(o, (uint8_t) (0xF0 | elem_type));
-		tc_varint(o, (uint64_t) n);
-	}
-}
-
-/* a struct as a field (id > 0) or as a list element (id = 0) */
-static void
-tc_struct_begin(tc_out *o, int16_t id)
-{
-	if (id > 0)
-		tc_field(o, id, 12);
-	o->last[++o->depth] = 0;
-}
-
-static void
-tc_struct_end(tc_out *o)
-{
-	tc_byte(o, 0);
-	o->depth--;
-}
 
 /* ---- types ---------------------------------------------------------------- */
 
@@ -376,12 +275,12 @@ static bool
 def_levels(const pq_column *c, int64_t nrows, ts_buf *body)
 {
 	ts_buf		lv;
-	tc_out		o;
+	ts_thrift_out		o;
 	int64_t		i = 0;
 	bool		ok;
 
 	ts_buf_init(&lv);
-	o = (tc_out) {&lv, {0}, 0, false};
+	o = (ts_thrift_out) {.b = &lv};
 	while (i < nrows)
 	{
 		uint8_t		d = c->defs[i];
@@ -389,8 +288,8 @@ def_levels(const pq_column *c, int64_t nrows, ts_buf *body)
 
 		while (i + run < nrows && c->defs[i + run] == d)
 			run++;
-		tc_varint(&o, (uint64_t) run << 1);
-		tc_byte(&o, d);
+		ts_thrift_varint(&o, (uint64_t) run << 1);
+		ts_thrift_byte(&o, d);
 		i += run;
 	}
 	ok = !o.failed && put_le(body, lv.len, 4) &&
@@ -411,7 +310,7 @@ flush_group(ts_pq_writer *w, ts_err *err)
 	{
 		pq_column  *c = &w->cols[i];
 		const ts_buf *body = &w->page;
-		tc_out		h;
+		ts_thrift_out		h;
 
 		if (!ts_check_interrupts(err))
 			return false;
@@ -442,17 +341,17 @@ flush_group(ts_pq_writer *w, ts_err *err)
 			body = &w->packed;
 		}
 		ts_buf_reset(&w->hdr);
-		h = (tc_out) {&w->hdr, {0}, 0, false};
-		tc_i32(&h, 1, 0);		/* DATA_PAGE */
-		tc_i32(&h, 2, (int32_t) w->page.len);
-		tc_i32(&h, 3, (int32_t) body->len);
-		tc_struct_begin(&h, 5);	/* DataPageHeader */
-		tc_i32(&h, 1, (int32_t) w->group_rows);
-		tc_i32(&h, 2, 0);		/* PLAIN */
-		tc_i32(&h, 3, 3);		/* RLE */
-		tc_i32(&h, 4, 3);
-		tc_struct_end(&h);
-		tc_byte(&h, 0);			/* end of PageHeader */
+		h = (ts_thrift_out) {.b = &w->hdr};
+		ts_thrift_i32(&h, 1, 0);		/* DATA_PAGE */
+		ts_thrift_i32(&h, 2, (int32_t) w->page.len);
+		ts_thrift_i32(&h, 3, (int32_t) body->len);
+		ts_thrift_struct_begin(&h, 5);	/* DataPageHeader */
+		ts_thrift_i32(&h, 1, (int32_t) w->group_rows);
+		ts_thrift_i32(&h, 2, 0);		/* PLAIN */
+		ts_thrift_i32(&h, 3, 3);		/* RLE */
+		ts_thrift_i32(&h, 4, 3);
+		ts_thrift_struct_end(&h);
+		ts_thrift_byte(&h, 0);			/* end of PageHeader */
 		if (h.failed)
 			return ts_error_nomem(err, "a Parquet page header");
 		c->chunk_off[w->ngroups] = w->written;
@@ -522,77 +421,77 @@ bool
 ts_pq_writer_finish(ts_pq_writer *w, ts_err *err)
 {
 	ts_buf		meta;
-	tc_out		o;
+	ts_thrift_out		o;
 	uint8_t		tail[8];
 	bool		ok;
 
 	if (!flush_group(w, err))
 		return false;
 	ts_buf_init(&meta);
-	o = (tc_out) {&meta, {0}, 0, false};
-	tc_i32(&o, 1, 1);			/* version */
-	tc_list(&o, 2, 12, w->ncols + 1);	/* schema */
-	tc_struct_begin(&o, 0);
-	tc_string(&o, 4, "paimon_schema");
-	tc_i32(&o, 5, w->ncols);
-	tc_struct_end(&o);
+	o = (ts_thrift_out) {.b = &meta};
+	ts_thrift_i32(&o, 1, 1);			/* version */
+	ts_thrift_list(&o, 2, 12, w->ncols + 1);	/* schema */
+	ts_thrift_struct_begin(&o, 0);
+	ts_thrift_string(&o, 4, "paimon_schema");
+	ts_thrift_i32(&o, 5, w->ncols);
+	ts_thrift_struct_end(&o);
 	for (int i = 0; i < w->ncols; i++)
 	{
 		const pq_column *c = &w->cols[i];
 		const ts_type *t = c->field->type;
 
-		tc_struct_begin(&o, 0);
-		tc_i32(&o, 1, c->physical);
-		tc_i32(&o, 3, t->nullable ? 1 : 0);	/* OPTIONAL / REQUIRED */
-		tc_string(&o, 4, c->field->name);
+		ts_thrift_struct_begin(&o, 0);
+		ts_thrift_i32(&o, 1, c->physical);
+		ts_thrift_i32(&o, 3, t->nullable ? 1 : 0);	/* OPTIONAL / REQUIRED */
+		ts_thrift_string(&o, 4, c->field->name);
 		if (c->converted >= 0)
-			tc_i32(&o, 6, c->converted);
+			ts_thrift_i32(&o, 6, c->converted);
 		if (t->kind == TS_DECIMAL)
 		{
-			tc_i32(&o, 7, t->scale);
-			tc_i32(&o, 8, t->precision);
+			ts_thrift_i32(&o, 7, t->scale);
+			ts_thrift_i32(&o, 8, t->precision);
 		}
-		tc_i32(&o, 9, c->field->id);
-		tc_struct_end(&o);
+		ts_thrift_i32(&o, 9, c->field->id);
+		ts_thrift_struct_end(&o);
 	}
-	tc_i64(&o, 3, w->rows);
-	tc_list(&o, 4, 12, w->ngroups);	/* row groups */
+	ts_thrift_i64(&o, 3, w->rows);
+	ts_thrift_list(&o, 4, 12, w->ngroups);	/* row groups */
 	for (int g = 0; g < w->ngroups; g++)
 	{
 		int64_t		total = 0;
 
-		tc_struct_begin(&o, 0);
-		tc_list(&o, 1, 12, w->ncols);
+		ts_thrift_struct_begin(&o, 0);
+		ts_thrift_list(&o, 1, 12, w->ncols);
 		for (int i = 0; i < w->ncols; i++)
 		{
 			const pq_column *c = &w->cols[i];
 			const char *name = c->field->name;
 
-			tc_struct_begin(&o, 0); /* ColumnChunk */
-			tc_i64(&o, 2, c->chunk_off[g]);
-			tc_struct_begin(&o, 3); /* ColumnMetaData */
-			tc_i32(&o, 1, c->physical);
-			tc_list(&o, 2, 5, 2);
-			tc_varint(&o, 0);	/* PLAIN (zigzag 0) */
-			tc_varint(&o, 6);	/* RLE (zigzag 3) */
-			tc_list(&o, 3, 8, 1);
-			tc_varint(&o, strlen(name));
-			tc_raw(&o, name, strlen(name));
-			tc_i32(&o, 4, w->cctx ? 6 : 0);	/* ZSTD / UNCOMPRESSED */
-			tc_i64(&o, 5, c->chunk_values[g]);
-			tc_i64(&o, 6, c->chunk_raw[g]);
-			tc_i64(&o, 7, c->chunk_len[g]);
-			tc_i64(&o, 9, c->chunk_off[g]);
-			tc_struct_end(&o);
-			tc_struct_end(&o);
+			ts_thrift_struct_begin(&o, 0); /* ColumnChunk */
+			ts_thrift_i64(&o, 2, c->chunk_off[g]);
+			ts_thrift_struct_begin(&o, 3); /* ColumnMetaData */
+			ts_thrift_i32(&o, 1, c->physical);
+			ts_thrift_list(&o, 2, 5, 2);
+			ts_thrift_varint(&o, 0);	/* PLAIN (zigzag 0) */
+			ts_thrift_varint(&o, 6);	/* RLE (zigzag 3) */
+			ts_thrift_list(&o, 3, 8, 1);
+			ts_thrift_varint(&o, strlen(name));
+			ts_thrift_raw(&o, name, strlen(name));
+			ts_thrift_i32(&o, 4, w->cctx ? 6 : 0);	/* ZSTD / UNCOMPRESSED */
+			ts_thrift_i64(&o, 5, c->chunk_values[g]);
+			ts_thrift_i64(&o, 6, c->chunk_raw[g]);
+			ts_thrift_i64(&o, 7, c->chunk_len[g]);
+			ts_thrift_i64(&o, 9, c->chunk_off[g]);
+			ts_thrift_struct_end(&o);
+			ts_thrift_struct_end(&o);
 			total += c->chunk_raw[g];
 		}
-		tc_i64(&o, 2, total);
-		tc_i64(&o, 3, w->group_rows_of[g]);
-		tc_struct_end(&o);
+		ts_thrift_i64(&o, 2, total);
+		ts_thrift_i64(&o, 3, w->group_rows_of[g]);
+		ts_thrift_struct_end(&o);
 	}
-	tc_string(&o, 6, "tablescan_fdw");
-	tc_byte(&o, 0);				/* end of FileMetaData */
+	ts_thrift_string(&o, 6, "tablescan_fdw");
+	ts_thrift_byte(&o, 0);				/* end of FileMetaData */
 	for (int i = 0; i < 4; i++)
 		tail[i] = (uint8_t) (meta.len >> (8 * i));
 	memcpy(tail + 4, "PAR1", 4);
