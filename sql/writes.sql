@@ -170,7 +170,7 @@ SELECT * FROM orders WHERE id = 5000 AND dt = 'dt_1';
 SELECT files_pruned_bucket > 0 AS bucket_pruned FROM tablescan_last_metrics();
 
 -- ---- refusals ---------------------------------------------------------------
-IMPORT FOREIGN SCHEMA w LIMIT TO (pk, dv, orcfmt) FROM SERVER wlake INTO public;
+IMPORT FOREIGN SCHEMA w LIMIT TO (pk, dv, orcfmt, timecol) FROM SERVER wlake INTO public;
 CREATE FOREIGN TABLE ro (id int, name text, k int) SERVER wlake
   OPTIONS (database 'w', table 'big', updatable 'false');
 CREATE SERVER s3lake FOREIGN DATA WRAPPER tablescan_fdw OPTIONS (warehouse 's3://bucket/wh',
@@ -184,12 +184,13 @@ SELECT q, pg_temp.fails(q) FROM (VALUES
   ('EXPLAIN INSERT INTO pk VALUES (1, ''x'')'),
   ('INSERT INTO dv VALUES (1, ''x'')'),
   ('INSERT INTO orcfmt VALUES (1, ''x'')'),
+  ('INSERT INTO timecol VALUES (1, ''10:00'')'),
   ('INSERT INTO ro VALUES (1, ''x'', 1)'),
   ('INSERT INTO s3t VALUES (1)'),
   ('INSERT INTO typed (id, tsl) VALUES (1, NULL), (NULL, NULL)'),
   ('CREATE FOREIGN TABLE bad_opt (id int) SERVER wlake OPTIONS (database ''w'', table ''big'', updatable ''maybe'')')
 ) AS t(q);
-SELECT pg_temp.data_files('pk') + pg_temp.data_files('dv') + pg_temp.data_files('orcfmt') AS files;
+SELECT pg_temp.data_files('pk') + pg_temp.data_files('dv') + pg_temp.data_files('orcfmt') + pg_temp.data_files('timecol') AS files;
 ALTER SERVER wlake OPTIONS (ADD updatable 'false');
 SELECT pg_temp.fails('INSERT INTO big VALUES (1, ''x'', 1)');
 ALTER SERVER wlake OPTIONS (DROP updatable);

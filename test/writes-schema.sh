@@ -4,7 +4,7 @@
 # what the suite reads back does not depend on a table the code under test created.
 # w.db/typed (every type the writer takes), big (target-file-size 64 kb), parted
 # (partitioned by p, 4 buckets on id), orders (a copy of the generated sales.orders),
-# pk / dv / orcfmt (refused), escape (a symbolic link to OUTSIDE/escape), linked (its
+# pk / dv / orcfmt / timecol (refused), escape (a symbolic link to OUTSIDE/escape), linked (its
 # bucket-0 a symbolic link to OUTSIDE/linked_bucket).
 set -euo pipefail
 WH=$1 OUT=$2 FX=$3
@@ -32,6 +32,7 @@ schema "$WH/w.db/dv" "$(fields "$(f 0 id INT)" "$(f 1 v STRING)")" "" "" \
     '"bucket" : "-1", "deletion-vectors.enabled" : "true"'
 schema "$WH/w.db/orcfmt" "$(fields "$(f 0 id INT)" "$(f 1 v STRING)")" "" "" \
     '"bucket" : "-1", "file.format" : "orc"'
+schema "$WH/w.db/timecol" "$(fields "$(f 0 id INT)" "$(f 1 t 'TIME(3)')")" "" "" '"bucket" : "-1"'
 schema "$OUT/escape" "$(fields "$(f 0 id INT)" "$(f 1 name STRING)" "$(f 2 k INT)")" "" "" '"bucket" : "-1"'
 schema "$WH/w.db/linked" "$(fields "$(f 0 id INT)" "$(f 1 name STRING)" "$(f 2 k INT)")" "" "" '"bucket" : "-1"'
 mkdir -p "$OUT/linked_bucket"

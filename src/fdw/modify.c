@@ -62,6 +62,7 @@ typedef struct TsModifyState
 	ts_value   *values;			/* one row, schema order */
 	int			nfields;
 	int			batch_size;
+	MemoryContext row_cxt;		/* reset per row: detoasted values, conversions */
 } TsModifyState;
 
 static MemoryContext write_cxt = NULL;	/* child of TopTransactionContext */
@@ -422,6 +423,8 @@ begin_insert(ResultRelInfo *rinfo)
 							RelationGetRelationName(rel), schema->fields[f].name)));
 	st->values = palloc0(sizeof(ts_value) * Max(schema->nfields, 1));
 	st->batch_size = batch_size_of(RelationGetRelid(rel));
+	st->row_cxt = AllocSetContextCreate(CurrentMemoryContext, "tablescan_fdw insert row",
+										ALLOCSET_DEFAULT_SIZES);
 	return st;
 }
 
@@ -435,6 +438,8 @@ insert_row(TsModifyState *st, TupleTableSlot *slot)
 	bool		ok;
 
 	CHECK_FOR_INTERRUPTS();
+	MemoryContextReset(st->row_cxt);
+	old = MemoryContextSwitchTo(st->row_cxt);
 	slot_getallattrs(slot);
 	for (int a = 0; a < desc->natts; a++)
 		if (st->field_of_att[a] < -1 && !slot->tts_isnull[a])
@@ -468,7 +473,7 @@ insert_row(TsModifyState *st, TupleTableSlot *slot)
 							ts_type_kind_name(fld->type->kind)),
 					 errhint("Declare the column with a type that matches the Paimon field (see IMPORT FOREIGN SCHEMA).")));
 	}
-	old = MemoryContextSwitchTo(write_cxt);
+	MemoryContextSwitchTo(write_cxt);
 	ts_fs_set_scope(st->pw->opts->fs_scope);
 	ok = ts_table_writer_add(st->pw->writer, st->values, &err);
 	MemoryContextSwitchTo(old);
