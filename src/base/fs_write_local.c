@@ -89,9 +89,12 @@ make_dirs(const char *dir, ts_err *err)
 	return true;
 }
 
-/* The directory of path opened and checked; *name points into path. */
+/*
+ * The directory of path opened and checked (created first when create);
+ * *name points into path.
+ */
 static int
-open_dir_of(const char *path, const char **name, ts_err *err)
+open_dir_of(const char *path, const char **name, bool create, ts_err *err)
 {
 	const char *slash = strrchr(path, '/');
 	char	   *dir;
@@ -120,7 +123,7 @@ open_dir_of(const char *path, const char **name, ts_err *err)
 			return -1;
 		}
 	}
-	if (!make_dirs(dir, err))
+	if (create && !make_dirs(dir, err))
 	{
 		ts_free(dir);
 		return -1;
@@ -163,7 +166,7 @@ ts_fs_writer_open(const char *path, ts_err *err)
 		return NULL;
 	}
 	w->fd = -1;
-	w->dirfd = open_dir_of(path, &name, err);
+	w->dirfd = open_dir_of(path, &name, true, err);
 	if (w->dirfd < 0)
 	{
 		writer_free(w);
@@ -306,9 +309,14 @@ ts_fs_delete(const char *path, ts_err *err)
 
 	if (!ts_fs_scope_allows_name(path, err))
 		return false;
-	dirfd = open_dir_of(path, &name, err);
+	dirfd = open_dir_of(path, &name, false, err);
 	if (dirfd < 0)
-		return false;
+	{
+		struct stat st;
+
+		/* no directory (checked by name above): no file to remove */
+		return err->code == TS_ERR_IO && lstat(path, &st) != 0 && errno == ENOENT;
+	}
 	if (unlinkat(dirfd, name, 0) != 0 && errno != ENOENT)
 		ok = ts_error(err, TS_ERR_IO, "could not remove file \"%s\": %s", path, strerror(errno));
 	close(dirfd);

@@ -124,6 +124,14 @@ test_create_exclusive(void **state)
 	ts_fs_writer_abort(w);
 	snprintf(sub, sizeof(sub), "%s/a/b", dir);
 	assert_int_equal(count_entries(sub, ""), 3);	/* ".", "..", snapshot-1 */
+	/* delete: the file goes; a missing directory is no error and is not created */
+	snprintf(path, sizeof(path), "%s/a/b/snapshot-1", dir);
+	assert_true(ts_fs_delete(path, &err));
+	assert_int_equal(access(path, F_OK), -1);
+	snprintf(path, sizeof(path), "%s/nowhere/x", dir);
+	assert_true(ts_fs_delete(path, &err));
+	snprintf(path, sizeof(path), "%s/nowhere", dir);
+	assert_int_equal(access(path, F_OK), -1);
 	/* a confined scope refuses a path outside it before creating anything */
 	{
 		ts_fs_scope scope;
