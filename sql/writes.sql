@@ -134,7 +134,7 @@ IMPORT FOREIGN SCHEMA w LIMIT TO (parted) FROM SERVER wlake INTO public;
 INSERT INTO parted SELECT i, CASE WHEN i % 10 = 0 THEN NULL ELSE 'p' || (i % 3) END, 'v' || i
   FROM generate_series(1, 400) i;
 SELECT partition, bucket, total_buckets, count(*) AS files, sum(row_count) AS rows
-  FROM tablescan_files('parted') GROUP BY 1, 2, 3 ORDER BY 1::text, 2;
+  FROM tablescan_files('parted') GROUP BY 1, 2, 3 ORDER BY partition::text COLLATE "C", 2;
 -- every row lies in the bucket the reader computes for its key
 DO $$
 DECLARE b int; bad bigint;
@@ -168,6 +168,17 @@ SELECT count(*) AS old_rows_missing FROM (SELECT * FROM orders_before EXCEPT ALL
 SELECT * FROM orders WHERE id >= 5000 ORDER BY id;
 SELECT * FROM orders WHERE id = 5000 AND dt = 'dt_1';
 SELECT files_pruned_bucket > 0 AS bucket_pruned FROM tablescan_last_metrics();
+
+-- ---- appending to a copy of a Java-written table (two schemas, partitioned) -----
+\! cp -r "$TS_SHARED"/testdata/parquet/append_table_with_alter_table.db/append_table_with_alter_table /tmp/ts_writes_wh/w.db/java_alter && chmod -R a+rwX /tmp/ts_writes_wh/w.db/java_alter
+IMPORT FOREIGN SCHEMA w LIMIT TO (java_alter) FROM SERVER wlake INTO public;
+CREATE TEMP TABLE java_before AS SELECT * FROM java_alter;
+INSERT INTO java_alter (key0, key1, k, c, d, a, e) VALUES (1, 1, 62, 63, 64, 65, 66), (2, 0, NULL, 1, 2, 3, 4);
+SELECT count(*) FROM java_before;
+SELECT count(*) AS old_rows_missing FROM (SELECT * FROM java_before EXCEPT ALL SELECT * FROM java_alter) x;
+SELECT * FROM java_alter ORDER BY key0, key1, c;
+SELECT pg_temp.snapshots('java_alter') AS snapshots, pg_temp.latest('java_alter') AS latest;
+SELECT partition, schema_id, row_count FROM tablescan_files('java_alter') ORDER BY partition::text COLLATE "C", 2, 3;
 
 -- ---- refusals ---------------------------------------------------------------
 IMPORT FOREIGN SCHEMA w LIMIT TO (pk, dv, orcfmt, timecol) FROM SERVER wlake INTO public;
