@@ -187,6 +187,8 @@ CREATE FOREIGN TABLE ro (id int, name text, k int) SERVER wlake
 CREATE SERVER s3lake FOREIGN DATA WRAPPER tablescan_fdw OPTIONS (warehouse 's3://bucket/wh',
   "s3.endpoint" 'http://127.0.0.1:1', "s3.path.style.access" 'true');
 CREATE FOREIGN TABLE s3t (id int) SERVER s3lake OPTIONS (database 'w', table 't');
+CREATE FOREIGN TABLE orders_b2 (id int NOT NULL, customer text, amount numeric(10,2), ts timestamp, dt text)
+  SERVER wlake OPTIONS (database 'w', "table" 'orders', bucket '2');
 \getenv rest_uri TS_REST_URI
 \getenv rest_token TS_REST_TOKEN
 CREATE SERVER wcat FOREIGN DATA WRAPPER tablescan_fdw
@@ -206,6 +208,7 @@ SELECT q, pg_temp.fails(q) FROM (VALUES
   ('INSERT INTO ro VALUES (1, ''x'', 1)'),
   ('INSERT INTO s3t VALUES (1)'),
   ('INSERT INTO restt (id, dt) VALUES (1, ''dt_0'')'),
+  ('INSERT INTO orders_b2 VALUES (1, NULL, NULL, NULL, ''dt_0'')'),
   ('INSERT INTO typed (id, tsl) VALUES (1, NULL), (NULL, NULL)'),
   ('CREATE FOREIGN TABLE bad_opt (id int) SERVER wlake OPTIONS (database ''w'', table ''big'', updatable ''maybe'')')
 ) AS t(q);

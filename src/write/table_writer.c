@@ -186,6 +186,22 @@ check_options(ts_table_writer *w, ts_err *err)
 		return ts_error(err, TS_ERR_UNSUPPORTED,
 						"writing to a primary-key table is not supported yet") &&
 			false;
+	/* the layout is the table's: a FOREIGN TABLE / SERVER option cannot change it */
+	for (int i = 0; i < w->noptions; i++)
+	{
+		static const char *const layout[] = {"bucket", "bucket-key", "bucket-function.type"};
+
+		for (size_t k = 0; k < sizeof(layout) / sizeof(layout[0]); k++)
+		{
+			const char *mine = ts_schema_option(w->schema, layout[k]);
+
+			if (strcmp(w->options[i].key, layout[k]) == 0 &&
+				(mine == NULL || strcmp(mine, w->options[i].value) != 0))
+				return refuse(err, layout[k], w->options[i].value,
+							  "The table's schema decides its buckets; writes cannot override it.");
+		}
+	}
+
 	for (size_t i = 0; i < sizeof(refused) / sizeof(refused[0]); i++)
 	{
 		v = option(w, refused[i].key);
