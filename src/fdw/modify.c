@@ -292,6 +292,18 @@ commit_all(void)
 {
 	ListCell   *lc;
 
+	/* refuse before any table of the transaction commits */
+	foreach(lc, pending)
+	{
+		TsPendingWrite *pw = lfirst(lc);
+
+		if (pw->writer != NULL && pw->poisoned)
+			ereport(ERROR,
+					(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+					 errmsg("cannot commit the rows written into foreign table \"%s\"", pw->relname),
+					 errdetail("A subtransaction that wrote rows into it was rolled back; its rows cannot be taken out of the data files."),
+					 errhint("Roll back the transaction, or do not roll back to savepoints after writing into Paimon tables.")));
+	}
 	foreach(lc, pending)
 	{
 		TsPendingWrite *pw = lfirst(lc);
@@ -302,12 +314,6 @@ commit_all(void)
 
 		if (pw->writer == NULL)
 			continue;
-		if (pw->poisoned)
-			ereport(ERROR,
-					(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
-					 errmsg("cannot commit the rows written into foreign table \"%s\"", pw->relname),
-					 errdetail("A subtransaction that wrote rows into it was rolled back; its rows cannot be taken out of the data files."),
-					 errhint("Roll back the transaction, or do not roll back to savepoints after writing into Paimon tables.")));
 		old = MemoryContextSwitchTo(write_cxt);
 		ts_fs_set_scope(pw->opts->fs_scope);
 		ok = ts_table_writer_commit(pw->writer, commit_user(pw), &id, &err);
