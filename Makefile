@@ -9,7 +9,7 @@ EXTENSION = tablescan_fdw
 DATA = sql/tablescan_fdw--0.1.sql
 PGFILEDESC = "tablescan_fdw - query Apache Paimon tables in place"
 
-CORE_DIRS ?= src/base src/expr src/meta src/scan src/read src/format \
+CORE_DIRS ?= src/base src/expr src/meta src/scan src/read src/write src/format \
 	$(sort $(dir $(wildcard src/format/*/*.c)))
 CORE_SRCS := $(sort $(wildcard $(addsuffix /*.c,$(patsubst %/,%,$(CORE_DIRS)))))
 FDW_SRCS := $(sort $(wildcard src/fdw/*.c))

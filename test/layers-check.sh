@@ -1,9 +1,9 @@
 #!/bin/bash
 # layers-check.sh - the include graph of src/ runs one way, as docs/ARCHITECTURE.md says:
 #
-#   src/fdw -> src/read -> src/scan -> src/meta -> src/format -> src/expr -> src/base
+#   src/fdw -> src/write, src/read -> src/scan -> src/meta -> src/format -> src/expr -> src/base
 #
-# (src/tools, the server-free programs, sit beside src/fdw and may not include it).  A file may
+# (src/write sits beside src/read, src/tools, the server-free programs, beside src/fdw and may not include it).  A file may
 # include its own layer and the layers below it, never one above; no file outside src/fdw
 # includes a PostgreSQL server header.  Checks (one line each, then
 #   layers: N passed, N failed, 0 skipped):
@@ -16,8 +16,8 @@
 cd "$(dirname "$0")/.." || exit 1
 
 # lowest first; fdw and tools share the top
-LAYERS="base expr format meta scan read fdw"
-DOC_ORDER='src/fdw -> src/read -> src/scan -> src/meta -> src/format -> src/expr -> src/base'
+LAYERS="base expr format meta scan read write fdw"
+DOC_ORDER='src/fdw -> src/write, src/read -> src/scan -> src/meta -> src/format -> src/expr -> src/base'
 
 PGINC=$(pg_config --includedir-server 2>/dev/null)
 # PostgreSQL server headers: the entries of its include directory that are no system header's
@@ -40,6 +40,7 @@ check_tree() {
             split("base expr format meta scan read fdw tools", l, " ")
             for (i = 1; i <= 7; i++) rank[l[i]] = i - 1
             rank["tools"] = 6
+            rank["write"] = rank["read"]    # beside src/read: the same rank
             n = split(pg, a, " "); for (i = 1; i <= n; i++) ispg[a[i]] = 1
             n = split(files, a, " "); for (i = 1; i <= n; i++) isfile[a[i]] = 1
         }

@@ -35,7 +35,8 @@ typedef enum ts_errcode
 	TS_ERR_DENIED,			/* a path outside what this scan may read */
 	TS_ERR_RANGE,			/* a well-formed value out of its type's range */
 	TS_ERR_UNKNOWN_TYPE,	/* a Paimon type name this reader does not know */
-	TS_ERR_LIMIT			/* past a configured bound: object size, listing length */
+	TS_ERR_LIMIT,			/* past a configured bound: object size, listing length */
+	TS_ERR_EXISTS			/* an exclusive create found the file already there */
 } ts_errcode;
 
 #define TS_ERR_MSG_LEN 1024

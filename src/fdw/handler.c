@@ -83,6 +83,7 @@ tablescan_fdw_handler(PG_FUNCTION_ARGS)
 	routine->GetForeignUpperPaths = tablescanGetForeignUpperPaths;
 	routine->ImportForeignSchema = tablescanImportForeignSchema;
 	routine->AnalyzeForeignTable = tablescanAnalyzeForeignTable;
+	tablescan_modify_routines(routine);	/* INSERT / COPY FROM: modify.c */
 	PG_RETURN_POINTER(routine);
 }
 

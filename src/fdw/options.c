@@ -79,6 +79,10 @@ static const TsOption valid_options[] = {
 	{"catalog", ForeignServerRelationId},
 	{"uri", ForeignServerRelationId},
 	{"token", UserMappingRelationId},
+	{"updatable", ForeignServerRelationId},
+	{"updatable", ForeignTableRelationId},
+	{"batch_size", ForeignServerRelationId},
+	{"batch_size", ForeignTableRelationId},
 	{NULL, InvalidOid}
 };
 
@@ -628,8 +632,11 @@ check_option_value(const char *name, const char *value, Oid context, bool notice
 					 errmsg("invalid value for option \"%s\": \"%s\"", name, value),
 					 errhint("Give two numbers \"start,end\" with start <= end (start exclusive, end inclusive).")));
 	}
-	else if (strcmp(name, "cache") == 0 || strcmp(name, "strict") == 0)
+	else if (strcmp(name, "cache") == 0 || strcmp(name, "strict") == 0 ||
+			 strcmp(name, "updatable") == 0)
 		check_bool_option(name, value);
+	else if (strcmp(name, "batch_size") == 0)
+		check_int_option(name, value, 1, 1000000);
 	else if (strcmp(name, "parallel_workers") == 0)
 		check_int_option(name, value, 0, MAX_PARALLEL_WORKER_LIMIT);	/* as the heap's reloption */
 	else if (strcmp(name, "format") == 0)
@@ -907,6 +914,8 @@ apply_option(TsTableOptions *o, DefElem *def, char **warehouse, char **database,
 		o->parallel_workers = pg_strtoint32(value);
 	else if (strcmp(name, "catalog") == 0 || strcmp(name, "uri") == 0)
 		;						/* the server's catalog: rest.c reads them */
+	else if (strcmp(name, "updatable") == 0 || strcmp(name, "batch_size") == 0)
+		;						/* writes: modify.c reads them */
 	else if (tablescan_storage_is_key(name))
 		;						/* object store settings: storage_options.c */
 	else

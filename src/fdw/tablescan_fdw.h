@@ -342,6 +342,10 @@ extern bool tablescan_datum_to_literal(Datum d, Oid typid, ts_value *out, ts_typ
 extern bool tablescan_datum_to_field_value(Datum d, Oid typid, const ts_type *target,
 										   ts_value *out);
 
+/* ---- modify.c: INSERT / COPY FROM ------------------------------------- */
+
+extern void tablescan_modify_routines(FdwRoutine *routine);
+
 /* ---- handler.c: the FDW callbacks ------------------------------------- */
 
 /* Planner-side state of a foreign table, kept in baserel->fdw_private. */

@@ -16,100 +16,73 @@
 #ifndef TS_GEN_PARQUET_H
 #define TS_GEN_PARQUET_H
 
-/* ---- Thrift compact protocol ------------------------------------------- */
+#include "format/parquet/pq_thrift_write.h"
 
-typedef struct tc_writer
+/* ---- Thrift compact protocol: the product's encoder (pq_thrift_write.h) -- */
+
+typedef ts_thrift_out tc_writer;
+
+static void
+tc_check(const tc_writer *w)
 {
-	ts_buf	   *b;
-	int16_t		last[16];		/* last field id per struct depth */
-	int			depth;
-} tc_writer;
+	if (w->failed)
+		die("out of memory");
+}
 
 static void
 tc_byte(tc_writer *w, uint8_t v)
 {
-	if (!ts_buf_append(w->b, &v, 1, NULL))
-		die("out of memory");
+	ts_thrift_byte(w, v);
+	tc_check(w);
 }
 
 static void
 tc_varint(tc_writer *w, uint64_t v)
 {
-	while (v >= 0x80)
-	{
-		tc_byte(w, (uint8_t) (v | 0x80));
-		v >>= 7;
-	}
-	tc_byte(w, (uint8_t) v);
-}
-
-static void
-tc_field(tc_writer *w, int16_t id, uint8_t type)
-{
-	int16_t		delta = (int16_t) (id - w->last[w->depth]);
-
-	if (delta > 0 && delta <= 15)
-		tc_byte(w, (uint8_t) ((delta << 4) | type));
-	else
-	{
-		tc_byte(w, type);
-		tc_varint(w, (uint64_t) (((int64_t) id << 1) ^ ((int64_t) id >> 63)));
-	}
-	w->last[w->depth] = id;
+	ts_thrift_varint(w, v);
+	tc_check(w);
 }
 
 static void
 tc_i64(tc_writer *w, int16_t id, int64_t v)
 {
-	tc_field(w, id, 6);
-	tc_varint(w, ((uint64_t) v << 1) ^ (uint64_t) (v >> 63));
+	ts_thrift_i64(w, id, v);
+	tc_check(w);
 }
 
 static void
 tc_i32(tc_writer *w, int16_t id, int32_t v)
 {
-	tc_field(w, id, 5);
-	tc_varint(w, ((uint64_t) (int64_t) v << 1) ^ (uint64_t) ((int64_t) v >> 63));
+	ts_thrift_i32(w, id, v);
+	tc_check(w);
 }
 
 static void
 tc_string(tc_writer *w, int16_t id, const char *s)
 {
-	size_t		n = strlen(s);
-
-	tc_field(w, id, 8);
-	tc_varint(w, n);
-	if (!ts_buf_append(w->b, s, n, NULL))
-		die("out of memory");
+	ts_thrift_string(w, id, s);
+	tc_check(w);
 }
 
 static void
 tc_list(tc_writer *w, int16_t id, uint8_t elem_type, int n)
 {
-	tc_field(w, id, 9);
-	if (n < 15)
-		tc_byte(w, (uint8_t) ((n << 4) | elem_type));
-	else
-	{
-		tc_byte(w, (uint8_t) (0xF0 | elem_type));
-		tc_varint(w, (uint64_t) n);
-	}
+	ts_thrift_list(w, id, elem_type, n);
+	tc_check(w);
 }
 
-/* a struct as a field (id > 0) or as a list element (id = 0) */
 static void
 tc_struct_begin(tc_writer *w, int16_t id)
 {
-	if (id > 0)
-		tc_field(w, id, 12);
-	w->last[++w->depth] = 0;
+	ts_thrift_struct_begin(w, id);
+	tc_check(w);
 }
 
 static void
 tc_struct_end(tc_writer *w)
 {
-	tc_byte(w, 0);
-	w->depth--;
+	ts_thrift_struct_end(w);
+	tc_check(w);
 }
 
 /* ---- types --------------------------------------------------------------- */

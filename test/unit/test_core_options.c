@@ -405,7 +405,7 @@ fdw_option(const char *k)
 	static const char *const fdw[] = {
 		"warehouse", "branch", "strict", "catalog", "uri", "token", "database", "table", "path",
 		"bucket_filter", "scan.shard", "partition_filter", "table_schema", "cache", "parallel_workers",
-		"format", "partition_keys", "column_name", NULL
+		"format", "partition_keys", "column_name", "updatable", "batch_size", NULL
 	};
 
 	for (int i = 0; fdw[i]; i++)

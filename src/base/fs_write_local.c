@@ -1,0 +1,324 @@
+/*
+ * fs_write_local.c - writing files on a local file system (ts_fs_write.h).
+ *
+ * Owns: the temporary-name-then-rename streaming writer, the exclusive
+ * create by link(2), atomic replace, delete, directory creation under the
+ * current scope, and random UUIDs.  A file is created with O_EXCL under a
+ * name nobody else uses, inside a directory opened (O_DIRECTORY) and
+ * checked against the scope by its resolved path, and renamed / linked
+ * relative to that directory descriptor, so a symbolic link swapped in
+ * after the check cannot lead the write out of the scope.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/random.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "base/ts_base.h"
+#include "base/ts_fs.h"
+#include "base/ts_fs_write.h"
+
+struct ts_fs_writer
+{
+	char	   *path;			/* final path */
+	char	   *name;			/* final name in dir */
+	char	   *tmp;			/* temporary name in dir */
+	int			dirfd;
+	int			fd;
+	int64_t		size;
+};
+
+bool
+ts_random_uuid(char out[37], ts_err *err)
+{
+	uint8_t		b[16];
+	size_t		got = 0;
+
+	while (got < sizeof(b))
+	{
+		ssize_t		n = getrandom(b + got, sizeof(b) - got, 0);
+
+		if (n < 0 && errno != EINTR)
+			return ts_error(err, TS_ERR_IO, "could not generate a random UUID: %s", strerror(errno));
+		if (n > 0)
+			got += (size_t) n;
+	}
+	b[6] = (uint8_t) ((b[6] & 0x0f) | 0x40);	/* version 4 */
+	b[8] = (uint8_t) ((b[8] & 0x3f) | 0x80);	/* IETF variant */
+	snprintf(out, 37, "%02x%02x%02x%02x-%02x%02x-%02x%02x-%02x%02x-%02x%02x%02x%02x%02x%02x",
+			 b[0], b[1], b[2], b[3], b[4], b[5], b[6], b[7], b[8], b[9], b[10], b[11], b[12],
+			 b[13], b[14], b[15]);
+	return true;
+}
+
+/* Create dir and its missing parents, each checked against the scope first. */
+static bool
+make_dirs(const char *dir, ts_err *err)
+{
+	struct stat st;
+	char	   *parent;
+	char	   *slash;
+	bool		ok;
+
+	if (stat(dir, &st) == 0)
+		return S_ISDIR(st.st_mode) ? true :
+			ts_error(err, TS_ERR_IO, "\"%s\" is not a directory", dir);
+	parent = ts_strdup(dir);
+	if (parent == NULL)
+		return ts_error_nomem(err, "a path");
+	slash = strrchr(parent, '/');
+	if (slash != NULL && slash != parent)
+	{
+		*slash = '\0';
+		ok = make_dirs(parent, err);
+	}
+	else
+		ok = true;
+	/* the resolved parent must be inside the scope before anything is created in it */
+	if (ok && slash != NULL && slash != parent)
+		ok = ts_fs_scope_allows_target(parent, err);
+	ts_free(parent);
+	if (!ok)
+		return false;
+	if (mkdir(dir, 0750) != 0 && errno != EEXIST)
+		return ts_error(err, TS_ERR_IO, "could not create directory \"%s\": %s", dir,
+						strerror(errno));
+	return true;
+}
+
+/*
+ * The directory of path opened and checked (created first when create);
+ * *name points into path.
+ */
+static int
+open_dir_of(const char *path, const char **name, bool create, ts_err *err)
+{
+	const char *slash = strrchr(path, '/');
+	char	   *dir;
+	int			fd;
+
+	if (slash == NULL || slash[1] == '\0' || path[0] != '/')
+	{
+		ts_error(err, TS_ERR_INVALID, "cannot write \"%s\": not an absolute file path", path);
+		return -1;
+	}
+	if (!ts_fs_scope_allows_name(path, err))
+		return -1;
+	dir = ts_strndup(path, (size_t) (slash - path));
+	if (dir == NULL)
+	{
+		ts_error_nomem(err, "a path");
+		return -1;
+	}
+	if (dir[0] == '\0')
+	{
+		ts_free(dir);
+		dir = ts_strdup("/");
+		if (dir == NULL)
+		{
+			ts_error_nomem(err, "a path");
+			return -1;
+		}
+	}
+	if (create && !make_dirs(dir, err))
+	{
+		ts_free(dir);
+		return -1;
+	}
+	fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (fd < 0)
+		ts_error(err, TS_ERR_IO, "could not open directory \"%s\": %s", dir, strerror(errno));
+	else if (!ts_fs_scope_allows_fd(fd, dir, err))
+	{
+		close(fd);
+		fd = -1;
+	}
+	ts_free(dir);
+	*name = slash + 1;
+	return fd;
+}
+
+static void
+writer_free(ts_fs_writer *w)
+{
+	if (w->fd >= 0)
+		close(w->fd);
+	if (w->dirfd >= 0)
+		close(w->dirfd);
+	ts_free(w->path);
+	ts_free(w->tmp);
+	ts_free(w);
+}
+
+ts_fs_writer *
+ts_fs_writer_open(const char *path, ts_err *err)
+{
+	ts_fs_writer *w = ts_calloc(1, sizeof(ts_fs_writer));
+	const char *name;
+	char		uuid[37];
+
+	if (w == NULL)
+	{
+		ts_error_nomem(err, "a file writer");
+		return NULL;
+	}
+	w->fd = -1;
+	w->dirfd = open_dir_of(path, &name, true, err);
+	if (w->dirfd < 0)
+	{
+		writer_free(w);
+		return NULL;
+	}
+	w->path = ts_strdup(path);
+	if (w->path == NULL || !ts_random_uuid(uuid, err) ||
+		(w->tmp = ts_psprintf(".%s.%s.tmp", name, uuid)) == NULL)
+	{
+		if (err->code == TS_OK)
+			ts_error_nomem(err, "a file writer");
+		writer_free(w);
+		return NULL;
+	}
+	w->name = w->path + (name - path);
+	w->fd = openat(w->dirfd, w->tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0640);
+	if (w->fd < 0)
+	{
+		ts_error(err, TS_ERR_IO, "could not create file \"%s\": %s", path, strerror(errno));
+		writer_free(w);
+		return NULL;
+	}
+	return w;
+}
+
+bool
+ts_fs_writer_write(ts_fs_writer *w, const void *data, size_t len, ts_err *err)
+{
+	const uint8_t *p = data;
+
+	while (len > 0)
+	{
+		ssize_t		n = write(w->fd, p, len);
+
+		if (n < 0)
+		{
+			if (errno == EINTR)
+				continue;
+			return ts_error(err, TS_ERR_IO, "could not write file \"%s\": %s", w->path,
+							strerror(errno));
+		}
+		p += n;
+		len -= (size_t) n;
+		w->size += n;
+	}
+	return true;
+}
+
+int64_t
+ts_fs_writer_size(const ts_fs_writer *w)
+{
+	return w->size;
+}
+
+/* fsync the file and close it; false + err on failure */
+static bool
+sync_close(ts_fs_writer *w, ts_err *err)
+{
+	int			rc = fsync(w->fd);
+	int			e = errno;
+
+	close(w->fd);
+	w->fd = -1;
+	if (rc != 0)
+		return ts_error(err, TS_ERR_IO, "could not fsync file \"%s\": %s", w->path, strerror(e));
+	return true;
+}
+
+bool
+ts_fs_writer_finish(ts_fs_writer *w, ts_err *err)
+{
+	bool		ok = sync_close(w, err);
+
+	/* link + unlink: an existing final name is never replaced */
+	if (ok && linkat(w->dirfd, w->tmp, w->dirfd, w->name, 0) != 0)
+		ok = ts_error(err, errno == EEXIST ? TS_ERR_EXISTS : TS_ERR_IO,
+					  "could not create file \"%s\": %s", w->path, strerror(errno));
+	unlinkat(w->dirfd, w->tmp, 0);
+	if (ok)
+		(void) fsync(w->dirfd);
+	writer_free(w);
+	return ok;
+}
+
+void
+ts_fs_writer_abort(ts_fs_writer *w)
+{
+	if (w == NULL)
+		return;
+	if (w->fd >= 0)
+	{
+		close(w->fd);
+		w->fd = -1;
+	}
+	unlinkat(w->dirfd, w->tmp, 0);
+	writer_free(w);
+}
+
+bool
+ts_fs_create_exclusive(const char *path, const void *data, size_t len, ts_err *err)
+{
+	ts_fs_writer *w = ts_fs_writer_open(path, err);
+
+	if (w == NULL)
+		return false;
+	if (!ts_fs_writer_write(w, data, len, err))
+	{
+		ts_fs_writer_abort(w);
+		return false;
+	}
+	return ts_fs_writer_finish(w, err);
+}
+
+bool
+ts_fs_write_replace(const char *path, const void *data, size_t len, ts_err *err)
+{
+	ts_fs_writer *w = ts_fs_writer_open(path, err);
+	bool		ok;
+
+	if (w == NULL)
+		return false;
+	if (!ts_fs_writer_write(w, data, len, err) || !sync_close(w, err))
+	{
+		ts_fs_writer_abort(w);
+		return false;
+	}
+	ok = renameat(w->dirfd, w->tmp, w->dirfd, w->name) == 0;
+	if (!ok)
+		ts_error(err, TS_ERR_IO, "could not rename into \"%s\": %s", path, strerror(errno));
+	ts_fs_writer_abort(w);		/* unlinks the temporary name if still there */
+	return ok;
+}
+
+bool
+ts_fs_delete(const char *path, ts_err *err)
+{
+	const char *name;
+	int			dirfd;
+	bool		ok = true;
+
+	if (!ts_fs_scope_allows_name(path, err))
+		return false;
+	dirfd = open_dir_of(path, &name, false, err);
+	if (dirfd < 0)
+	{
+		struct stat st;
+
+		/* no directory (checked by name above): no file to remove */
+		return err->code == TS_ERR_IO && lstat(path, &st) != 0 && errno == ENOENT;
+	}
+	if (unlinkat(dirfd, name, 0) != 0 && errno != ENOENT)
+		ok = ts_error(err, TS_ERR_IO, "could not remove file \"%s\": %s", path, strerror(errno));
+	close(dirfd);
+	return ok;
+}

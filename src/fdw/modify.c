@@ -1,0 +1,598 @@
+/*
+ * modify.c - INSERT and COPY FROM into Paimon tables, committed with the
+ * transaction.
+ *
+ * Owns: the FDW's modify callbacks (IsForeignRelUpdatable with the
+ * "updatable" option as postgres_fdw, PlanForeignModify refusing UPDATE,
+ * DELETE and ON CONFLICT, Begin/Exec/EndForeignModify, batch insert with
+ * "batch_size", Begin/EndForeignInsert for COPY FROM), turning each row's
+ * Datums into Paimon values, and the transaction's pending writes: one
+ * table writer (src/write) per foreign table per transaction, in a memory
+ * context of the transaction.  At XACT_EVENT_PRE_COMMIT each is committed
+ * as one Paimon snapshot (so a failed commit aborts the transaction); an
+ * abort removes the data files written; PREPARE TRANSACTION with pending
+ * writes is refused; a rolled-back subtransaction that wrote rows into a
+ * table the outer transaction also wrote makes the commit fail (its rows
+ * cannot be taken back out of the files).
+ */
+#include "postgres.h"
+
+#include "access/htup_details.h"
+#include "access/table.h"
+#include "access/xact.h"
+#include "catalog/pg_type.h"
+#include "commands/explain.h"
+#include "executor/executor.h"
+#include "foreign/fdwapi.h"
+#include "foreign/foreign.h"
+#include "miscadmin.h"
+#include "nodes/nodeFuncs.h"
+#include "parser/parsetree.h"
+#include "utils/builtins.h"
+#include "utils/lsyscache.h"
+#include "utils/memutils.h"
+#include "utils/rel.h"
+
+#include "base/ts_fs_write.h"
+#include "base/ts_s3.h"
+#include "write/write.h"
+#include "tablescan_fdw.h"
+
+/* One foreign table written by the current transaction. */
+typedef struct TsPendingWrite
+{
+	Oid			relid;
+	char	   *relname;
+	TsTableOptions *opts;		/* in write_cxt */
+	ts_table_writer *writer;
+	int			birth_level;	/* transaction nesting level that created it */
+	/* rows written when each open subtransaction began ([level]) */
+	int64	   *rows_at_level;
+	int			nlevels;
+	bool		poisoned;		/* a rolled-back subtransaction wrote into it */
+} TsPendingWrite;
+
+/* Executor state of one result relation. */
+typedef struct TsModifyState
+{
+	TsPendingWrite *pw;
+	Relation	rel;
+	int		   *field_of_att;	/* attno-1 -> schema field (-1: none) */
+	int		   *att_of_field;	/* schema field -> attno-1 (-1: not a column) */
+	ts_value   *values;			/* one row, schema order */
+	int			nfields;
+	int			batch_size;
+	MemoryContext row_cxt;		/* reset per row: detoasted values, conversions */
+} TsModifyState;
+
+static MemoryContext write_cxt = NULL;	/* child of TopTransactionContext */
+static List *pending = NIL;		/* TsPendingWrite *, in write_cxt */
+static bool callbacks_registered = false;
+
+static void xact_callback(XactEvent event, void *arg);
+static void subxact_callback(SubXactEvent event, SubTransactionId mySubid,
+							 SubTransactionId parentSubid, void *arg);
+
+/* ---- options --------------------------------------------------------------- */
+
+/* A FOREIGN TABLE option, else its SERVER's, else NULL (updatable, batch_size). */
+static const char *
+table_or_server_option(Oid relid, const char *name)
+{
+	ForeignTable *ft = GetForeignTable(relid);
+	const char *v = tablescan_table_option(ft, name);
+
+	return v != NULL ? v : tablescan_server_option(GetForeignServer(ft->serverid), name);
+}
+
+static bool
+updatable(Oid relid)
+{
+	const char *v = table_or_server_option(relid, "updatable");
+
+	return v == NULL || tablescan_option_bool(v);
+}
+
+static int
+batch_size_of(Oid relid)
+{
+	const char *v = table_or_server_option(relid, "batch_size");
+
+	return v == NULL ? 1 : pg_strtoint32(v);
+}
+
+static int
+tablescanIsForeignRelUpdatable(Relation rel)
+{
+	return updatable(RelationGetRelid(rel)) ? (1 << CMD_INSERT) : 0;
+}
+
+/* ---- planning ---------------------------------------------------------------- */
+
+static List *
+tablescanPlanForeignModify(PlannerInfo *root, ModifyTable *plan, Index resultRelation,
+						   int subplan_index)
+{
+	RangeTblEntry *rte = planner_rt_fetch(resultRelation, root);
+	char	   *name = get_rel_name(rte->relid);
+
+	if (plan->operation == CMD_UPDATE || plan->operation == CMD_DELETE)
+		ereport(ERROR,
+				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+				 errmsg("%s on Paimon table \"%s\" is not supported yet",
+						plan->operation == CMD_UPDATE ? "UPDATE" : "DELETE", name),
+				 errdetail("Append tables take INSERT and COPY FROM only; primary-key tables are not writable yet.")));
+	if (plan->onConflictAction != ONCONFLICT_NONE)
+		ereport(ERROR,
+				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+				 errmsg("ON CONFLICT is not supported for Paimon table \"%s\"", name)));
+	return NIL;
+}
+
+/* ---- the transaction's writers ----------------------------------------------- */
+
+static void
+report_write_error(const ts_err *err, const char *relname)
+{
+	ereport(ERROR,
+			(errcode(err->code == TS_ERR_UNSUPPORTED ? ERRCODE_FEATURE_NOT_SUPPORTED :
+					 err->code == TS_ERR_DENIED ? ERRCODE_INSUFFICIENT_PRIVILEGE :
+					 err->code == TS_ERR_INVALID ? ERRCODE_INVALID_PARAMETER_VALUE :
+					 err->code == TS_ERR_NOMEM ? ERRCODE_OUT_OF_MEMORY :
+					 err->code == TS_ERR_CANCELED ? ERRCODE_QUERY_CANCELED :
+					 err->code == TS_ERR_RANGE ? ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE :
+					 ERRCODE_FDW_ERROR),
+			 errmsg("could not write into foreign table \"%s\": %s", relname, err->msg),
+			 err->detail[0] ? errdetail("%s", err->detail) : 0,
+			 err->hint[0] ? errhint("%s", err->hint) : 0));
+}
+
+/* Everything a writer needs that options alone decide: refused before any file. */
+static void
+check_writable(TsTableOptions *o, const char *relname)
+{
+	char	   *why = NULL;
+
+	if (o->catalog != NULL)
+		why = "REST catalog tables";
+	else if (ts_uri_is_object(o->table_path))
+	{
+		const char *colon = strstr(o->table_path, "://");
+
+		why = colon ? psprintf("%.*s:// tables", (int) (colon - o->table_path), o->table_path) :
+			"object store tables";
+	}
+	else if (o->format != NULL)
+		why = "format tables (plain directories)";
+	else if (o->table_schema != NULL)
+		why = "foreign tables with option \"table_schema\"";
+	if (why == NULL)
+	{
+		ListCell   *lk;
+
+		foreach(lk, o->paimon_keys)
+		{
+			const char *k = lfirst(lk);
+
+			if (strcmp(k, "branch") == 0 || strncmp(k, "scan.", 5) == 0 ||
+				strncmp(k, "incremental-between", 19) == 0)
+			{
+				ereport(ERROR,
+						(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+						 errmsg("cannot write into foreign table \"%s\": option \"%s\" selects what is read",
+								relname, k),
+						 errhint("Write through a foreign table without scan, branch or incremental options.")));
+			}
+		}
+		return;
+	}
+	ereport(ERROR,
+			(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+			 errmsg("writes to %s are not supported yet", why),
+			 errdetail("Foreign table \"%s\" is %s.", relname, o->qualified_name)));
+}
+
+static TsPendingWrite *
+pending_write_for(Relation rel)
+{
+	Oid			relid = RelationGetRelid(rel);
+	ListCell   *lc;
+	TsPendingWrite *pw;
+	MemoryContext old;
+	ts_option  *options;
+	int			n,
+				i = 0;
+	ListCell   *lk,
+			   *lv;
+	ts_err		err = {0};
+
+	foreach(lc, pending)
+	{
+		pw = lfirst(lc);
+		if (pw->relid == relid)
+			return pw;
+	}
+	if (!callbacks_registered)
+	{
+		RegisterXactCallback(xact_callback, NULL);
+		RegisterSubXactCallback(subxact_callback, NULL);
+		callbacks_registered = true;
+	}
+	if (write_cxt == NULL)
+		write_cxt = AllocSetContextCreate(TopTransactionContext, "tablescan_fdw writes",
+										  ALLOCSET_DEFAULT_SIZES);
+	old = MemoryContextSwitchTo(write_cxt);
+	pw = palloc0(sizeof(TsPendingWrite));
+	pw->relid = relid;
+	pw->relname = pstrdup(RelationGetRelationName(rel));
+	pw->opts = tablescan_get_options(relid);
+	check_writable(pw->opts, pw->relname);
+	n = list_length(pw->opts->paimon_keys);
+	options = palloc0(sizeof(ts_option) * Max(n, 1));
+	forboth(lk, pw->opts->paimon_keys, lv, pw->opts->paimon_values)
+	{
+		options[i].key = lfirst(lk);
+		options[i].value = lfirst(lv);
+		i++;
+	}
+	ts_fs_set_scope(pw->opts->fs_scope);
+	pw->writer = ts_table_writer_open(pw->opts->table_path, options, n, &err);
+	MemoryContextSwitchTo(old);
+	if (pw->writer == NULL)
+		report_write_error(&err, pw->relname);
+	pw->birth_level = GetCurrentTransactionNestLevel();
+	old = MemoryContextSwitchTo(write_cxt);
+	pending = lappend(pending, pw);
+	MemoryContextSwitchTo(old);
+	return pw;
+}
+
+/* A random commit user, with commit.user-prefix as Java's createCommitUser. */
+static char *
+commit_user(TsPendingWrite *pw)
+{
+	char		uuid[37];
+	ts_err		err = {0};
+	ListCell   *lk,
+			   *lv;
+	const char *prefix = NULL;
+
+	if (!ts_random_uuid(uuid, &err))
+		report_write_error(&err, pw->relname);
+	forboth(lk, pw->opts->paimon_keys, lv, pw->opts->paimon_values)
+		if (strcmp(lfirst(lk), "commit.user-prefix") == 0)
+		prefix = lfirst(lv);
+	return prefix ? psprintf("%s_%s", prefix, uuid) : pstrdup(uuid);
+}
+
+static void
+forget_all(bool remove_files)
+{
+	ListCell   *lc;
+
+	foreach(lc, pending)
+	{
+		TsPendingWrite *pw = lfirst(lc);
+
+		if (pw->writer == NULL)
+			continue;
+		ts_fs_set_scope(pw->opts->fs_scope);
+		if (remove_files)
+			ts_table_writer_abort(pw->writer);
+		else
+			ts_table_writer_free(pw->writer);
+		pw->writer = NULL;
+	}
+	pending = NIL;
+	write_cxt = NULL;			/* went (or goes) with TopTransactionContext */
+}
+
+static void
+commit_all(void)
+{
+	ListCell   *lc;
+
+	/* refuse before any table of the transaction commits */
+	foreach(lc, pending)
+	{
+		TsPendingWrite *pw = lfirst(lc);
+
+		if (pw->writer != NULL && pw->poisoned)
+			ereport(ERROR,
+					(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+					 errmsg("cannot commit the rows written into foreign table \"%s\"", pw->relname),
+					 errdetail("A subtransaction that wrote rows into it was rolled back; its rows cannot be taken out of the data files."),
+					 errhint("Roll back the transaction, or do not roll back to savepoints after writing into Paimon tables.")));
+	}
+	foreach(lc, pending)
+	{
+		TsPendingWrite *pw = lfirst(lc);
+		ts_err		err = {0};
+		int64_t		id;
+		MemoryContext old;
+		bool		ok;
+
+		if (pw->writer == NULL)
+			continue;
+		old = MemoryContextSwitchTo(write_cxt);
+		ts_fs_set_scope(pw->opts->fs_scope);
+		ok = ts_table_writer_commit(pw->writer, commit_user(pw), &id, &err);
+		MemoryContextSwitchTo(old);
+		if (!ok)
+			report_write_error(&err, pw->relname);
+		ts_table_writer_free(pw->writer);
+		pw->writer = NULL;
+	}
+}
+
+static void
+xact_callback(XactEvent event, void *arg)
+{
+	switch (event)
+	{
+		case XACT_EVENT_PRE_COMMIT:
+		case XACT_EVENT_PARALLEL_PRE_COMMIT:
+			commit_all();
+			break;
+		case XACT_EVENT_PRE_PREPARE:
+			if (pending != NIL)
+				ereport(ERROR,
+						(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+						 errmsg("cannot PREPARE a transaction that has written into a Paimon table")));
+			break;
+		case XACT_EVENT_ABORT:
+		case XACT_EVENT_PARALLEL_ABORT:
+			forget_all(true);
+			break;
+		case XACT_EVENT_COMMIT:
+		case XACT_EVENT_PARALLEL_COMMIT:
+		case XACT_EVENT_PREPARE:
+			forget_all(false);
+			break;
+	}
+}
+
+static void
+subxact_callback(SubXactEvent event, SubTransactionId mySubid, SubTransactionId parentSubid,
+				 void *arg)
+{
+	int			level = GetCurrentTransactionNestLevel();
+	ListCell   *lc;
+
+	foreach(lc, pending)
+	{
+		TsPendingWrite *pw = lfirst(lc);
+		int64		rows;
+
+		if (pw->writer == NULL)
+			continue;
+		rows = ts_table_writer_rows(pw->writer);
+		if (event == SUBXACT_EVENT_START_SUB)
+		{
+			if (level >= pw->nlevels)
+			{
+				int			n = Max(level + 1, pw->nlevels * 2);
+
+				pw->rows_at_level = pw->rows_at_level ?
+					repalloc(pw->rows_at_level, sizeof(int64) * n) :
+					MemoryContextAlloc(write_cxt, sizeof(int64) * n);
+				pw->nlevels = n;
+			}
+			pw->rows_at_level[level] = rows;
+		}
+		else if (event == SUBXACT_EVENT_ABORT_SUB)
+		{
+			if (pw->birth_level >= level)
+			{
+				/* made inside the aborted subtransaction: all its rows go */
+				ts_fs_set_scope(pw->opts->fs_scope);
+				ts_table_writer_abort(pw->writer);
+				pw->writer = NULL;
+				pending = foreach_delete_current(pending, lc);
+			}
+			else if (level < pw->nlevels && pw->rows_at_level[level] != rows)
+				pw->poisoned = true;
+		}
+		else if (event == SUBXACT_EVENT_COMMIT_SUB && pw->birth_level >= level)
+			pw->birth_level = level - 1;	/* now the parent's */
+	}
+}
+
+/* ---- execution ---------------------------------------------------------------- */
+
+static TsModifyState *
+begin_insert(ResultRelInfo *rinfo)
+{
+	Relation	rel = rinfo->ri_RelationDesc;
+	TupleDesc	desc = RelationGetDescr(rel);
+	TsModifyState *st = palloc0(sizeof(TsModifyState));
+	const ts_schema *schema;
+	int		   *map;
+
+	st->rel = rel;
+	st->pw = pending_write_for(rel);
+	schema = ts_table_writer_schema(st->pw->writer);
+	map = tablescan_map_columns(rel, schema);
+	st->nfields = schema->nfields;
+	st->field_of_att = map;
+	st->att_of_field = palloc(sizeof(int) * Max(schema->nfields, 1));
+	for (int f = 0; f < schema->nfields; f++)
+		st->att_of_field[f] = -1;
+	for (int a = 0; a < desc->natts; a++)
+		if (map[a] >= 0)
+			st->att_of_field[map[a]] = a;
+	for (int f = 0; f < schema->nfields; f++)
+		if (st->att_of_field[f] < 0 && !schema->fields[f].type->nullable)
+			ereport(ERROR,
+					(errcode(ERRCODE_FDW_COLUMN_NAME_NOT_FOUND),
+					 errmsg("foreign table \"%s\" has no column for NOT NULL field \"%s\" of the Paimon table",
+							RelationGetRelationName(rel), schema->fields[f].name)));
+	st->values = palloc0(sizeof(ts_value) * Max(schema->nfields, 1));
+	st->batch_size = batch_size_of(RelationGetRelid(rel));
+	st->row_cxt = AllocSetContextCreate(CurrentMemoryContext, "tablescan_fdw insert row",
+										ALLOCSET_DEFAULT_SIZES);
+	return st;
+}
+
+static void
+insert_row(TsModifyState *st, TupleTableSlot *slot)
+{
+	const ts_schema *schema = ts_table_writer_schema(st->pw->writer);
+	TupleDesc	desc = RelationGetDescr(st->rel);
+	ts_err		err = {0};
+	MemoryContext old;
+	bool		ok;
+
+	CHECK_FOR_INTERRUPTS();
+	MemoryContextReset(st->row_cxt);
+	old = MemoryContextSwitchTo(st->row_cxt);
+	slot_getallattrs(slot);
+	for (int a = 0; a < desc->natts; a++)
+		if (st->field_of_att[a] < -1 && !slot->tts_isnull[a])
+			ereport(ERROR,
+					(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+					 errmsg("cannot write system column \"%s\" of foreign table \"%s\"",
+							NameStr(TupleDescAttr(desc, a)->attname), RelationGetRelationName(st->rel))));
+	for (int f = 0; f < st->nfields; f++)
+	{
+		int			a = st->att_of_field[f];
+		const ts_field *fld = &schema->fields[f];
+		ts_value   *v = &st->values[f];
+
+		memset(v, 0, sizeof(*v));
+		if (a < 0 || slot->tts_isnull[a])
+		{
+			if (!fld->type->nullable)
+				ereport(ERROR,
+						(errcode(ERRCODE_NOT_NULL_VIOLATION),
+						 errmsg("null value in column \"%s\" of foreign table \"%s\" violates the Paimon field's NOT NULL",
+								fld->name, RelationGetRelationName(st->rel))));
+			v->isnull = true;
+			continue;
+		}
+		if (!tablescan_datum_to_field_value(slot->tts_values[a], TupleDescAttr(desc, a)->atttypid,
+											fld->type, v))
+			ereport(ERROR,
+					(errcode(ERRCODE_DATATYPE_MISMATCH),
+					 errmsg("value of column \"%s\" of foreign table \"%s\" cannot be stored exactly as Paimon type %s",
+							NameStr(TupleDescAttr(desc, a)->attname), RelationGetRelationName(st->rel),
+							ts_type_kind_name(fld->type->kind)),
+					 errhint("Declare the column with a type that matches the Paimon field (see IMPORT FOREIGN SCHEMA).")));
+	}
+	MemoryContextSwitchTo(write_cxt);
+	ts_fs_set_scope(st->pw->opts->fs_scope);
+	ok = ts_table_writer_add(st->pw->writer, st->values, &err);
+	MemoryContextSwitchTo(old);
+	if (!ok)
+		report_write_error(&err, st->pw->relname);
+}
+
+static void
+tablescanBeginForeignModify(ModifyTableState *mtstate, ResultRelInfo *rinfo, List *fdw_private,
+							int subplan_index, int eflags)
+{
+	if (eflags & EXEC_FLAG_EXPLAIN_ONLY)
+		return;
+	rinfo->ri_FdwState = begin_insert(rinfo);
+}
+
+static TupleTableSlot *
+tablescanExecForeignInsert(EState *estate, ResultRelInfo *rinfo, TupleTableSlot *slot,
+						   TupleTableSlot *planSlot)
+{
+	insert_row(rinfo->ri_FdwState, slot);
+	return slot;
+}
+
+static TupleTableSlot **
+tablescanExecForeignBatchInsert(EState *estate, ResultRelInfo *rinfo, TupleTableSlot **slots,
+								TupleTableSlot **planSlots, int *numSlots)
+{
+	for (int i = 0; i < *numSlots; i++)
+		insert_row(rinfo->ri_FdwState, slots[i]);
+	return slots;
+}
+
+static int
+tablescanGetForeignModifyBatchSize(ResultRelInfo *rinfo)
+{
+	TsModifyState *st = rinfo->ri_FdwState;
+
+	/* RETURNING and row triggers need a row at a time (as postgres_fdw) */
+	if (st == NULL || rinfo->ri_projectReturning != NULL ||
+		(rinfo->ri_TrigDesc && (rinfo->ri_TrigDesc->trig_insert_after_row ||
+								rinfo->ri_TrigDesc->trig_insert_before_row)))
+		return 1;
+	return st->batch_size;
+}
+
+static void
+tablescanEndForeignModify(EState *estate, ResultRelInfo *rinfo)
+{
+	/* the writer stays open until the transaction commits or aborts */
+}
+
+static void
+tablescanBeginForeignInsert(ModifyTableState *mtstate, ResultRelInfo *rinfo)
+{
+	rinfo->ri_FdwState = begin_insert(rinfo);
+}
+
+static void
+tablescanEndForeignInsert(EState *estate, ResultRelInfo *rinfo)
+{
+}
+
+static void
+tablescanExplainForeignModify(ModifyTableState *mtstate, ResultRelInfo *rinfo, List *fdw_private,
+							  int subplan_index, struct ExplainState *es)
+{
+	Relation	rel = rinfo->ri_RelationDesc;
+	TsTableOptions *o = tablescan_get_options(RelationGetRelid(rel));
+	ts_table_writer *w;
+	ts_err		err = {0};
+	ts_option  *options;
+	int			n = list_length(o->paimon_keys),
+				i = 0;
+	ListCell   *lk,
+			   *lv;
+	int32		buckets;
+
+	/* what the INSERT would write, refusals included (no file is written) */
+	check_writable(o, RelationGetRelationName(rel));
+	options = palloc0(sizeof(ts_option) * Max(n, 1));
+	forboth(lk, o->paimon_keys, lv, o->paimon_values)
+	{
+		options[i].key = lfirst(lk);
+		options[i].value = lfirst(lv);
+		i++;
+	}
+	ts_fs_set_scope(o->fs_scope);
+	w = ts_table_writer_open(o->table_path, options, n, &err);
+	if (w == NULL)
+		report_write_error(&err, RelationGetRelationName(rel));
+	buckets = ts_table_writer_total_buckets(w);
+	ts_table_writer_free(w);
+	ExplainPropertyText("Paimon Table", o->qualified_name, es);
+	ExplainPropertyText("Data Files", "parquet", es);
+	if (buckets > 0)
+		ExplainPropertyInteger("Buckets", NULL, buckets, es);
+	else
+		ExplainPropertyText("Buckets", "unaware (-1)", es);
+	ExplainPropertyText("Commit", "one APPEND snapshot at transaction commit", es);
+}
+
+void
+tablescan_modify_routines(FdwRoutine *routine)
+{
+	routine->IsForeignRelUpdatable = tablescanIsForeignRelUpdatable;
+	routine->PlanForeignModify = tablescanPlanForeignModify;
+	routine->BeginForeignModify = tablescanBeginForeignModify;
+	routine->ExecForeignInsert = tablescanExecForeignInsert;
+	routine->ExecForeignBatchInsert = tablescanExecForeignBatchInsert;
+	routine->GetForeignModifyBatchSize = tablescanGetForeignModifyBatchSize;
+	routine->EndForeignModify = tablescanEndForeignModify;
+	routine->BeginForeignInsert = tablescanBeginForeignInsert;
+	routine->EndForeignInsert = tablescanEndForeignInsert;
+	routine->ExplainForeignModify = tablescanExplainForeignModify;
+}

@@ -1,0 +1,653 @@
+/*
+ * commit.c - publishing new data files as one APPEND snapshot.
+ *
+ * Owns Paimon's commit protocol for a plain INSERT (FileStoreCommitImpl,
+ * WRITES-AND-STREAMS.md 1.3-1.7, 2.2, 2.7): per attempt, read the latest
+ * snapshot L, number the files' sequence numbers (bucket -1: from 0 per
+ * writer, as Java's unaware writers; fixed buckets: after the bucket's
+ * live maximum) and check that no partition holds files of another bucket
+ * count; write one manifest of ADD entries, a base manifest list (L's base
+ * then L's delta entries, unchanged) and a delta manifest list, then
+ * create snapshot-<L+1> exclusively.  When another writer created it
+ * first, remove this attempt's manifests, wait (Java's RetryWaiter) and
+ * try again, up to commit.max-retries; then write the LATEST hint.
+ */
+#include <cjson/cJSON.h>
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+
+#include "base/ts_base.h"
+#include "base/ts_fs_write.h"
+#include "expr/predicate.h"
+#include "format/avro/avro_writer.h"
+#include "meta/binary_row.h"
+#include "meta/manifest.h"
+#include "meta/manifest_schema.h"
+#include "meta/snapshot.h"
+#include "write/write_internal.h"
+
+#define COMMIT_IDENTIFIER_BATCH INT64_MAX	/* BatchWriteBuilder.COMMIT_IDENTIFIER */
+
+static const uint8_t empty_row[12] = {0};	/* arity 0: BE arity + 8-byte null bitset */
+
+static ts_value *
+values(ts_arena *a, int n)
+{
+	ts_value   *v = ts_arena_alloc(a, sizeof(ts_value) * (size_t) (n > 0 ? n : 1));
+
+	if (v != NULL)
+		memset(v, 0, sizeof(ts_value) * (size_t) (n > 0 ? n : 1));
+	return v;
+}
+
+static void
+bytes_value(ts_value *v, const uint8_t *p, size_t len)
+{
+	v->isnull = false;
+	v->v.s.p = p;
+	v->v.s.len = (uint32_t) len;
+}
+
+static void
+text_value(ts_value *v, const char *s)
+{
+	bytes_value(v, (const uint8_t *) s, strlen(s));
+}
+
+/* SimpleStats {min, max, null counts (-1 = null)} as an Avro record value */
+static bool
+stats_value(ts_value *out, const uint8_t *min, size_t minlen, const uint8_t *max, size_t maxlen,
+			const int64_t *counts, int ncounts, ts_arena *a)
+{
+	ts_value   *items = values(a, 3);
+	ts_value   *c = values(a, ncounts);
+
+	if (items == NULL || c == NULL)
+		return false;
+	bytes_value(&items[0], min ? min : empty_row, min ? minlen : sizeof(empty_row));
+	bytes_value(&items[1], max ? max : empty_row, max ? maxlen : sizeof(empty_row));
+	if (ncounts < 0)
+		items[2].isnull = true;
+	else
+	{
+		for (int i = 0; i < ncounts; i++)
+		{
+			c[i].isnull = counts[i] < 0;
+			c[i].v.i = counts[i];
+		}
+		items[2].v.nested.n = ncounts;
+		items[2].v.nested.items = c;
+	}
+	out->isnull = false;
+	out->v.nested.n = 3;
+	out->v.nested.items = items;
+	return true;
+}
+
+/* ---- one attempt's files ------------------------------------------------- */
+
+typedef struct attempt
+{
+	const ts_commit_input *in;
+	ts_arena	arena;
+	char		uuid[37];		/* of this attempt's meta files */
+	int			counter;
+	char	   *written[3];		/* manifest, base list, delta list (paths) */
+	int			nwritten;
+	int64_t		latest_schema_id;
+} attempt;
+
+static char *
+meta_name(attempt *at, const char *kind)
+{
+	char		buf[128];
+
+	snprintf(buf, sizeof(buf), "%s-%s-%d", kind, at->uuid, at->counter++);
+	return ts_arena_dup(&at->arena, buf, strlen(buf) + 1);
+}
+
+/* Encode rows with fields into <table>/manifest/<name>; *size = its bytes. */
+static bool
+write_avro(attempt *at, const ts_field *fields, int nfields, ts_value *const *rows, int nrows,
+		   const char *name, int64_t *size, ts_err *err)
+{
+	ts_avro_writer *aw = ts_avro_writer_create_for_fields(fields, nfields, TS_AVRO_CODEC_ZSTANDARD, err);
+	ts_buf		out;
+	char	   *path;
+	bool		ok = aw != NULL;
+
+	ts_buf_init(&out);
+	for (int i = 0; ok && i < nrows; i++)
+		ok = ts_avro_writer_add(aw, rows[i], err);
+	ok = ok && ts_avro_writer_finish(aw, &out, err);
+	if (aw)
+		ts_avro_writer_free(aw);
+	if (!ok)
+	{
+		ts_buf_free(&out);
+		return false;
+	}
+	path = ts_psprintf("%s/manifest/%s", at->in->table_path, name);
+	ok = path != NULL || ts_error_nomem(err, "a path");
+	ok = ok && ts_fs_create_exclusive(path, out.data, out.len, err);
+	if (ok)
+		at->written[at->nwritten++] = path;
+	else
+		ts_free(path);
+	*size = (int64_t) out.len;
+	ts_buf_free(&out);
+	return ok;
+}
+
+/* The ManifestFileMeta entries of <table>/manifest/<name>. */
+static bool
+read_list(attempt *at, const char *name, ts_manifest_file_meta **metas, int *n, ts_err *err)
+{
+	char	   *path = ts_psprintf("%s/manifest/%s", at->in->table_path, name);
+	bool		ok;
+
+	if (path == NULL)
+		return ts_error_nomem(err, "a path");
+	ok = ts_manifest_list_read(at->in->fs, path, &at->arena, metas, n, err);
+	ts_free(path);
+	return ok;
+}
+
+/* key of a (partition, bucket) */
+static bool
+same_bucket(const ts_new_file *f, const uint8_t *part, uint32_t len, int32_t bucket)
+{
+	return f->bucket == bucket && f->partition_len == len && memcmp(f->partition, part, len) == 0;
+}
+
+/*
+ * Fixed buckets: every live file of L in a partition we write must have
+ * our bucket count, and our sequence numbers start after the bucket's.
+ * Unaware: from 0 per writer (one writer per partition here).
+ */
+static bool
+number_files(attempt *at, const ts_snapshot *L, ts_err *err)
+{
+	const ts_commit_input *in = at->in;
+	int64_t    *base = ts_arena_alloc(&at->arena, sizeof(int64_t) * (size_t) in->nfiles);
+
+	if (base == NULL)
+		return ts_error_nomem(err, "sequence numbers");
+	for (int i = 0; i < in->nfiles; i++)
+		base[i] = -1;
+	if (in->total_buckets > 0 && L != NULL)
+	{
+		const char *lists[2] = {L->base_manifest_list, L->delta_manifest_list};
+
+		for (int l = 0; l < 2; l++)
+		{
+			ts_manifest_file_meta *metas;
+			int			nmetas;
+
+			if (!read_list(at, lists[l], &metas, &nmetas, err))
+				return false;
+			for (int m = 0; m < nmetas; m++)
+			{
+				ts_manifest_entry *e;
+				int			ne;
+				char	   *path;
+
+				if (!ts_check_interrupts(err))
+					return false;
+				path = ts_psprintf("%s/manifest/%s", in->table_path, metas[m].file_name);
+				if (path == NULL)
+					return ts_error_nomem(err, "a path");
+				if (!ts_manifest_read(at->in->fs, path, &at->arena, &e, &ne, err))
+				{
+					ts_free(path);
+					return false;
+				}
+				ts_free(path);
+				for (int k = 0; k < ne; k++)
+					for (int i = 0; i < in->nfiles; i++)
+					{
+						const ts_new_file *f = in->files[i];
+
+						if (f->partition_len != e[k].partition.len ||
+							memcmp(f->partition, e[k].partition.data, f->partition_len) != 0)
+							continue;
+						if (e[k].kind == TS_FILE_ADD && e[k].total_buckets > 0 &&
+							e[k].total_buckets != in->total_buckets)
+						{
+							ts_error(err, TS_ERR_UNSUPPORTED,
+									 "a partition of this table has %d buckets, the table option \"bucket\" says %d",
+									 (int) e[k].total_buckets, (int) in->total_buckets);
+							ts_error_hint(err, "Rescaling buckets needs an INSERT OVERWRITE in Java Paimon.");
+							return false;
+						}
+						/* DELETE entries only remove files: their numbers stay taken */
+						if (e[k].bucket == f->bucket && e[k].file.max_sequence_number > base[i])
+							base[i] = e[k].file.max_sequence_number;
+					}
+			}
+		}
+	}
+	for (int i = 0; i < in->nfiles; i++)
+	{
+		ts_new_file *f = in->files[i];
+		int64_t		next = base[i] + 1;
+
+		for (int j = 0; j < i; j++)
+			if (same_bucket(in->files[j], f->partition, f->partition_len, f->bucket))
+				next += in->files[j]->rows;
+		f->min_seq = next;
+		f->max_seq = next + f->rows - 1;
+	}
+	return true;
+}
+
+/* The manifest of this commit's ADD entries; fills the list entry *meta. */
+static bool
+write_manifest(attempt *at, ts_value *meta, ts_err *err)
+{
+	const ts_commit_input *in = at->in;
+	int			nfields;
+	ts_field   *fields = ts_manifest_entry_fields(false, &nfields);
+	ts_value  **rows = ts_arena_alloc(&at->arena, sizeof(ts_value *) * (size_t) in->nfiles);
+	int			np = in->npartition_keys;
+	ts_value   *pmin = values(&at->arena, np);
+	ts_value   *pmax = values(&at->arena, np);
+	int64_t    *pnulls = ts_arena_alloc(&at->arena, sizeof(int64_t) * (size_t) (np ? np : 1));
+	int32_t		minb = INT32_MAX,
+				maxb = INT32_MIN;
+	char	   *name = meta_name(at, "manifest");
+	int64_t		size;
+	ts_buf		minrow,
+				maxrow;
+	ts_value   *mv;
+	bool		ok;
+
+	if (fields == NULL || rows == NULL || pmin == NULL || pmax == NULL || pnulls == NULL ||
+		name == NULL)
+		return ts_error_nomem(err, "a manifest");
+	for (int p = 0; p < np; p++)
+	{
+		pnulls[p] = 0;
+		pmin[p].isnull = pmax[p].isnull = true;
+	}
+	for (int i = 0; i < in->nfiles; i++)
+	{
+		const ts_new_file *f = in->files[i];
+		ts_value   *r = values(&at->arena, 6);
+		ts_value   *fi = values(&at->arena, 18);
+		ts_value   *cols = values(&at->arena, 1);
+
+		if (r == NULL || fi == NULL || cols == NULL)
+			return ts_error_nomem(err, "a manifest");
+		r[0].v.i = 2;			/* _VERSION */
+		r[1].v.i = 0;			/* _KIND: ADD */
+		bytes_value(&r[2], f->partition, f->partition_len);
+		r[3].v.i = f->bucket;
+		r[4].v.i = in->total_buckets;
+		r[5].v.nested.n = 18;
+		r[5].v.nested.items = fi;
+		text_value(&fi[0], f->name);
+		fi[1].v.i = f->size;
+		fi[2].v.i = f->rows;
+		bytes_value(&fi[3], empty_row, sizeof(empty_row));	/* _MIN_KEY */
+		bytes_value(&fi[4], empty_row, sizeof(empty_row));
+		if (!stats_value(&fi[5], NULL, 0, NULL, 0, NULL, 0, &at->arena))	/* EMPTY_STATS */
+			return ts_error_nomem(err, "a manifest");
+		if (f->stats_cols_empty)
+			ok = stats_value(&fi[6], NULL, 0, NULL, 0, NULL, 0, &at->arena);
+		else
+			ok = stats_value(&fi[6], f->min_values.data, f->min_values.len, f->max_values.data,
+							 f->max_values.len, f->null_counts, in->schema->nfields, &at->arena);
+		if (!ok)
+			return ts_error_nomem(err, "a manifest");
+		fi[7].v.i = f->min_seq;
+		fi[8].v.i = f->max_seq;
+		fi[9].v.i = in->schema->id;
+		fi[10].v.i = 0;			/* _LEVEL */
+		fi[11].v.nested.n = 0;	/* _EXTRA_FILES */
+		fi[11].v.nested.items = cols;
+		fi[12].v.ts.millis = f->creation_millis;
+		fi[13].v.i = 0;			/* _DELETE_ROW_COUNT */
+		fi[14].isnull = true;	/* _EMBEDDED_FILE_INDEX */
+		fi[15].v.i = 0;			/* _FILE_SOURCE: APPEND */
+		if (f->stats_cols_empty)
+		{
+			fi[16].v.nested.n = 0;	/* _VALUE_STATS_COLS = [] */
+			fi[16].v.nested.items = cols;
+		}
+		else
+			fi[16].isnull = true;	/* every column */
+		fi[17].isnull = true;	/* _EXTERNAL_PATH */
+		rows[i] = r;
+		if (f->bucket < minb)
+			minb = f->bucket;
+		if (f->bucket > maxb)
+			maxb = f->bucket;
+		for (int p = 0; p < np; p++)
+		{
+			const ts_value *v = &f->partition_values[p];
+			int			c;
+
+			if (v->isnull)
+				pnulls[p]++;
+			else
+			{
+				if (pmin[p].isnull || (ts_value_order(in->partition_types[p], v, &pmin[p], &c) && c < 0))
+					pmin[p] = *v;
+				if (pmax[p].isnull || (ts_value_order(in->partition_types[p], v, &pmax[p], &c) && c > 0))
+					pmax[p] = *v;
+			}
+		}
+	}
+	if (!write_avro(at, fields, nfields, rows, in->nfiles, name, &size, err))
+		return false;
+
+	/* its ManifestFileMeta: partition stats over full values */
+	ts_buf_init(&minrow);
+	ts_buf_init(&maxrow);
+	ok = ts_binary_row_encode(in->partition_types, pmin, np, true, &minrow, err) &&
+		ts_binary_row_encode(in->partition_types, pmax, np, true, &maxrow, err);
+	mv = values(&at->arena, 11);
+	if (ok && mv != NULL)
+	{
+		uint8_t    *mn = ts_arena_dup(&at->arena, minrow.data, minrow.len);
+		uint8_t    *mx = ts_arena_dup(&at->arena, maxrow.data, maxrow.len);
+
+		mv[0].v.i = 2;
+		text_value(&mv[1], name);
+		mv[2].v.i = size;
+		mv[3].v.i = in->nfiles;
+		mv[4].v.i = 0;
+		ok = mn && mx && stats_value(&mv[5], mn, minrow.len, mx, maxrow.len, pnulls, np, &at->arena);
+		mv[6].v.i = in->schema->id;
+		mv[7].v.i = minb;
+		mv[8].v.i = maxb;
+		mv[9].v.i = 0;
+		mv[10].v.i = 0;
+		meta->isnull = false;
+		meta->v.nested.n = 11;
+		meta->v.nested.items = mv;
+		if (!ok)
+			ts_error_nomem(err, "a manifest list entry");
+	}
+	else if (ok)
+		ok = ts_error_nomem(err, "a manifest list entry");
+	ts_buf_free(&minrow);
+	ts_buf_free(&maxrow);
+	return ok;
+}
+
+/* An existing ManifestFileMeta, re-encoded unchanged. */
+static bool
+copy_meta(attempt *at, const ts_manifest_file_meta *m, ts_value *out)
+{
+	ts_value   *mv = values(&at->arena, 11);
+	const ts_simple_stats *ps = &m->partition_stats;
+
+	if (mv == NULL)
+		return false;
+	mv[0].v.i = 2;
+	text_value(&mv[1], m->file_name);
+	mv[2].v.i = m->file_size;
+	mv[3].v.i = m->num_added_files;
+	mv[4].v.i = m->num_deleted_files;
+	if (!stats_value(&mv[5], ps->min_values.data, ps->min_values.len, ps->max_values.data,
+					 ps->max_values.len, ps->null_counts, ps->nnull_counts, &at->arena))
+		return false;
+	mv[6].v.i = m->schema_id;
+	mv[7].isnull = mv[8].isnull = !m->has_bucket_range;
+	mv[7].v.i = m->min_bucket;
+	mv[8].v.i = m->max_bucket;
+	mv[9].isnull = mv[10].isnull = !m->has_level_range;
+	mv[9].v.i = m->min_level;
+	mv[10].v.i = m->max_level;
+	out->isnull = false;
+	out->v.nested.n = 11;
+	out->v.nested.items = mv;
+	return true;
+}
+
+/* L's base then delta entries as the new base list (no merging). */
+static bool
+write_base_list(attempt *at, const ts_snapshot *L, const char *name, int64_t *size, ts_err *err)
+{
+	int			nfields;
+	ts_field   *fields = ts_manifest_list_fields(&nfields);
+	ts_value  **rows = NULL;
+	int			nrows = 0;
+
+	if (fields == NULL)
+		return ts_error_nomem(err, "a manifest list");
+	if (L != NULL)
+	{
+		const char *lists[2] = {L->base_manifest_list, L->delta_manifest_list};
+		ts_manifest_file_meta *metas[2];
+		int			n[2];
+
+		for (int l = 0; l < 2; l++)
+			if (!read_list(at, lists[l], &metas[l], &n[l], err))
+				return false;
+		rows = ts_arena_alloc(&at->arena, sizeof(ts_value *) * (size_t) (n[0] + n[1] + 1));
+		if (rows == NULL)
+			return ts_error_nomem(err, "a manifest list");
+		for (int l = 0; l < 2; l++)
+			for (int m = 0; m < n[l]; m++)
+			{
+				ts_value   *v = values(&at->arena, 1);
+
+				if (v == NULL || !copy_meta(at, &metas[l][m], v))
+					return ts_error_nomem(err, "a manifest list");
+				rows[nrows++] = v->v.nested.items;
+			}
+	}
+	return write_avro(at, fields, nfields, rows, nrows, name, size, err);
+}
+
+static bool
+latest_schema_id(ts_fs *fs, const char *root, int64_t *id, ts_err *err)
+{
+	int64_t    *ids;
+	int			n;
+
+	if (!ts_schema_list_ids(fs, root, &ids, &n, err))
+		return false;
+	*id = n > 0 ? ids[n - 1] : 0;
+	ts_free(ids);
+	return true;
+}
+
+static int64_t
+now_millis(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_REALTIME, &ts);
+	return (int64_t) ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+/* The snapshot JSON (version 3) of this attempt; cJSON_free it. */
+static char *
+snapshot_json(attempt *at, const ts_snapshot *L, int64_t id, const char *base, int64_t base_size,
+			  const char *delta, int64_t delta_size, int64_t delta_records)
+{
+	cJSON	   *j = cJSON_CreateObject();
+	char		uuid[37];
+	char	   *text;
+	ts_err		err;
+
+	if (j == NULL)
+		return NULL;
+	cJSON_AddNumberToObject(j, "version", 3);
+	cJSON_AddNumberToObject(j, "id", (double) id);
+	cJSON_AddNumberToObject(j, "schemaId", (double) at->latest_schema_id);
+	cJSON_AddStringToObject(j, "baseManifestList", base);
+	cJSON_AddNumberToObject(j, "baseManifestListSize", (double) base_size);
+	cJSON_AddStringToObject(j, "deltaManifestList", delta);
+	cJSON_AddNumberToObject(j, "deltaManifestListSize", (double) delta_size);
+	cJSON_AddNullToObject(j, "changelogManifestList");
+	if (L != NULL && L->index_manifest != NULL)
+		cJSON_AddStringToObject(j, "indexManifest", L->index_manifest);
+	cJSON_AddStringToObject(j, "commitUser", at->in->commit_user);
+	/* Long.MAX_VALUE does not fit a double exactly: written as text */
+	cJSON_AddRawToObject(j, "commitIdentifier", "9223372036854775807");
+	cJSON_AddStringToObject(j, "commitKind", "APPEND");
+	cJSON_AddNumberToObject(j, "timeMillis", (double) now_millis());
+	cJSON_AddNumberToObject(j, "totalRecordCount",
+							(double) ((L != NULL && L->total_record_count > 0 ? L->total_record_count : 0) +
+									  delta_records));
+	cJSON_AddNumberToObject(j, "deltaRecordCount", (double) delta_records);
+	if (L != NULL && L->has_watermark)
+		cJSON_AddNumberToObject(j, "watermark", (double) L->watermark);
+	cJSON_AddNumberToObject(j, "nextRowId", (double) (L != NULL && L->has_next_row_id ? L->next_row_id : 0));
+	if (ts_random_uuid(uuid, &err))
+		cJSON_AddStringToObject(j, "uuid", uuid);
+	text = cJSON_Print(j);
+	cJSON_Delete(j);
+	return text;
+}
+
+/* Remove this attempt's meta files (its snapshot was not created). */
+static void
+attempt_cleanup(attempt *at)
+{
+	for (int i = 0; i < at->nwritten; i++)
+	{
+		ts_err		ignore;
+
+		ts_fs_delete(at->written[i], &ignore);
+		ts_free(at->written[i]);
+	}
+	at->nwritten = 0;
+	ts_arena_free(&at->arena);
+}
+
+/* One attempt: true with *done when committed, true without when lost the race. */
+static bool
+try_commit(attempt *at, bool *done, int64_t *snapshot_id, ts_err *err)
+{
+	const ts_commit_input *in = at->in;
+	ts_snapshot *L = NULL;
+	ts_value	delta_meta;
+	ts_value   *delta_row;
+	char	   *base_name,
+			   *delta_name,
+			   *json,
+			   *path;
+	int64_t		base_size,
+				delta_size,
+				records = 0,
+				id;
+	int			nfields;
+	ts_field   *list_fields = ts_manifest_list_fields(&nfields);
+	bool		ok;
+
+	*done = false;
+	if (list_fields == NULL)
+		return ts_error_nomem(err, "a manifest list");
+	if (!ts_snapshot_load_latest(in->fs, in->table_path, &L, err) ||
+		!latest_schema_id(in->fs, in->table_path, &at->latest_schema_id, err))
+		return false;
+	id = L != NULL ? L->id + 1 : 1;
+	for (int i = 0; i < in->nfiles; i++)
+		records += in->files[i]->rows;
+	memset(&delta_meta, 0, sizeof(delta_meta));
+	base_name = meta_name(at, "manifest-list");
+	delta_name = meta_name(at, "manifest-list");
+	ok = base_name != NULL && delta_name != NULL;
+	ok = ok && number_files(at, L, err) && write_manifest(at, &delta_meta, err) &&
+		write_base_list(at, L, base_name, &base_size, err);
+	delta_row = delta_meta.v.nested.items;
+	ok = ok && write_avro(at, list_fields, nfields, &delta_row, 1, delta_name, &delta_size, err);
+	if (!ok)
+	{
+		ts_snapshot_free(L);
+		return false;
+	}
+	json = snapshot_json(at, L, id, base_name, base_size, delta_name, delta_size, records);
+	ts_snapshot_free(L);
+	path = ts_psprintf("%s/snapshot/snapshot-%lld", in->table_path, (long long) id);
+	if (json == NULL || path == NULL)
+	{
+		cJSON_free(json);
+		ts_free(path);
+		return ts_error_nomem(err, "a snapshot");
+	}
+	ok = ts_fs_create_exclusive(path, json, strlen(json), err);
+	ts_free(path);
+	cJSON_free(json);
+	if (ok)
+	{
+		char		hint[24];
+		ts_err		ignore;
+
+		*done = true;
+		*snapshot_id = id;
+		/* the hint is only a hint: readers fall back to listing */
+		snprintf(hint, sizeof(hint), "%lld", (long long) id);
+		path = ts_psprintf("%s/snapshot/LATEST", in->table_path);
+		if (path != NULL)
+			ts_fs_write_replace(path, hint, strlen(hint), &ignore);
+		ts_free(path);
+		return true;
+	}
+	if (err->code == TS_ERR_EXISTS)
+	{
+		memset(err, 0, sizeof(*err));
+		return true;			/* lost the race: retry */
+	}
+	return false;
+}
+
+bool
+ts_write_commit(const ts_commit_input *in, int64_t *snapshot_id, ts_err *err)
+{
+	attempt		at;
+
+	for (int retry = 0;; retry++)
+	{
+		bool		done;
+		bool		ok;
+
+		memset(&at, 0, sizeof(at));
+		at.in = in;
+		ts_arena_init(&at.arena, 64 * 1024);
+		if (!ts_random_uuid(at.uuid, err))
+			return false;
+		ok = try_commit(&at, &done, snapshot_id, err);
+		if (ok && done)
+		{
+			for (int i = 0; i < at.nwritten; i++)
+				ts_free(at.written[i]);
+			ts_arena_free(&at.arena);
+			return true;
+		}
+		attempt_cleanup(&at);
+		if (!ok)
+			return false;
+		if (retry >= in->max_retries)
+		{
+			ts_error(err, TS_ERR_IO, "commit to \"%s\" failed after %d retries", in->table_path, retry);
+			ts_error_hint(err, "Other writers committed to the table meanwhile; raise \"commit.max-retries\" or try again.");
+			return false;
+		}
+		/* RetryWaiter: min(min * 2^retry, max) plus up to 20% jitter */
+		{
+			int64_t		wait = in->min_retry_wait_ms << (retry < 20 ? retry : 20);
+			uint8_t		r = 0;
+			char		u[37];
+			struct timespec ts;
+
+			if (wait > in->max_retry_wait_ms)
+				wait = in->max_retry_wait_ms;
+			if (ts_random_uuid(u, NULL))
+				r = (uint8_t) u[0];
+			wait += wait * (r % 20) / 100;
+			ts.tv_sec = wait / 1000;
+			ts.tv_nsec = (wait % 1000) * 1000000;
+			nanosleep(&ts, NULL);
+			if (!ts_check_interrupts(err))
+				return false;
+		}
+	}
+}

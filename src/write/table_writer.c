@@ -1,0 +1,782 @@
+/*
+ * table_writer.c - a table writer: options, routing, data files.
+ *
+ * Owns: opening a table for writing (its latest schema, the options that
+ * decide how files are written, refusing what this writer cannot write
+ * correctly before any file exists), routing each row to its partition
+ * (BinaryRow of the partition values, path as FileStorePathFactory) and
+ * bucket (bucket -1: bucket 0; bucket N: the bucket function over the
+ * bucket key, meta/bucket.h, as the pruner computes it), and one open data
+ * file per partition and bucket, rolled at target-file-size, with its
+ * column statistics.  Finished files wait in a list for the commit
+ * (commit.c) or the abort, which removes them.
+ */
+#include <ctype.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <time.h>
+
+#include "base/ts_base.h"
+#include "base/ts_fs_write.h"
+#include "base/ts_s3.h"
+#include "format/parquet/pq_writer.h"
+#include "meta/binary_row.h"
+#include "meta/bucket.h"
+#include "meta/partition.h"
+#include "meta/snapshot.h"
+#include "write/write.h"
+#include "write/write_internal.h"
+
+/* the open file of one partition and bucket */
+typedef struct bucket_writer
+{
+	uint8_t    *partition;		/* BinaryRow with arity prefix */
+	uint32_t	partition_len;
+	ts_value   *partition_values;	/* copies, strings in values_bytes */
+	ts_buf		values_bytes;
+	int32_t		bucket;
+	uint64_t	hash;
+	char	   *dir;			/* <table>/<partition path>bucket-<b> */
+	char		uuid[37];
+	int			counter;
+	/* the open file, if any */
+	ts_fs_writer *out;
+	ts_pq_writer *pq;
+	ts_new_file *file;
+	ts_col_stats *stats;
+} bucket_writer;
+
+struct ts_table_writer
+{
+	char	   *table_path;
+	/*
+	 * What the table's metadata is read through.  TRANSITIONAL: the
+	 * process's scope, which modify.c sets before each call (ts_fs_ambient);
+	 * writes are local only so far.
+	 */
+	ts_fs	   *fs;
+	ts_schema  *schema;
+	const ts_option *options;
+	int			noptions;
+	/* how files are written */
+	int32_t		total_buckets;
+	ts_bucket_function bucket_fn;
+	int		   *bucket_keys;
+	int			nbucket_keys;
+	const ts_type **bucket_key_types;
+	ts_value   *bucket_key_values;
+	int		   *partition_fields;
+	const ts_type **partition_types;
+	const char **partition_names;
+	int			npartition_keys;
+	ts_value   *partition_values;
+	ts_partition_options popts;
+	int64_t		target_file_size;
+	int			zstd_level;
+	ts_stats_mode stats_mode;
+	int			stats_truncate;
+	const char *data_prefix;
+	int			max_retries;
+	int64_t		min_retry_wait_ms;
+	int64_t		max_retry_wait_ms;
+	/* state */
+	bucket_writer **writers;
+	int			nwriters;
+	int			cap_writers;
+	ts_new_file **files;		/* finished, not committed */
+	int			nfiles;
+	int			cap_files;
+	int64_t		rows;
+	ts_buf		scratch;
+};
+
+/* ---- options ---------------------------------------------------------- */
+
+static const char *
+option(const ts_table_writer *w, const char *key)
+{
+	for (int i = w->noptions - 1; i >= 0; i--)
+		if (strcmp(w->options[i].key, key) == 0)
+			return w->options[i].value;
+	return ts_schema_option(w->schema, key);
+}
+
+/* Java MemorySize: a number with an optional unit (b, k[b], m[b], g[b], t[b]). */
+static bool
+parse_memory(const char *key, const char *v, int64_t *out, ts_err *err)
+{
+	char	   *end;
+	long long	n;
+	int64_t		unit = 1;
+
+	while (isspace((unsigned char) *v))
+		v++;
+	if (!isdigit((unsigned char) *v))
+		return ts_error(err, TS_ERR_INVALID, "invalid value for option \"%s\": \"%s\"", key, v);
+	n = strtoll(v, &end, 10);
+	while (isspace((unsigned char) *end))
+		end++;
+	if (*end == '\0' || strcasecmp(end, "b") == 0 || strcasecmp(end, "bytes") == 0)
+		unit = 1;
+	else if (strcasecmp(end, "k") == 0 || strcasecmp(end, "kb") == 0 || strcasecmp(end, "kibibytes") == 0)
+		unit = 1024;
+	else if (strcasecmp(end, "m") == 0 || strcasecmp(end, "mb") == 0 || strcasecmp(end, "mebibytes") == 0)
+		unit = 1024 * 1024;
+	else if (strcasecmp(end, "g") == 0 || strcasecmp(end, "gb") == 0 || strcasecmp(end, "gibibytes") == 0)
+		unit = (int64_t) 1 << 30;
+	else if (strcasecmp(end, "t") == 0 || strcasecmp(end, "tb") == 0 || strcasecmp(end, "tebibytes") == 0)
+		unit = (int64_t) 1 << 40;
+	else
+		return ts_error(err, TS_ERR_INVALID, "invalid value for option \"%s\": \"%s\"", key, v);
+	if (n <= 0 || n > INT64_MAX / unit)
+		return ts_error(err, TS_ERR_INVALID, "invalid value for option \"%s\": \"%s\"", key, v);
+	*out = (int64_t) n * unit;
+	return true;
+}
+
+static bool
+parse_int(const char *key, const char *v, int64_t lo, int64_t hi, int64_t *out, ts_err *err)
+{
+	char	   *end;
+	long long	n = strtoll(v, &end, 10);
+
+	if (end == v || *end != '\0' || n < lo || n > hi)
+		return ts_error(err, TS_ERR_INVALID, "invalid value for option \"%s\": \"%s\"", key, v);
+	*out = n;
+	return true;
+}
+
+static bool
+refuse(ts_err *err, const char *key, const char *value, const char *why)
+{
+	ts_error(err, TS_ERR_UNSUPPORTED, "writing to a table with \"%s\" = \"%s\" is not supported yet",
+			 key, value);
+	ts_error_hint(err, "%s", why);
+	return false;
+}
+
+/* Everything that makes a plain writer produce a table others misread: refused. */
+static bool
+check_options(ts_table_writer *w, ts_err *err)
+{
+	static const struct
+	{
+		const char *key;
+		const char *ok;			/* the value that is fine (NULL: any set value is refused) */
+		const char *why;
+	}			refused[] = {
+		{"deletion-vectors.enabled", "false", "Deletion-vector tables need files and index entries this writer does not produce."},
+		{"changelog-producer", "none", "Changelog producers need changelog files or a compaction job."},
+		{"row-tracking.enabled", "false", "Row tracking needs row ids assigned at commit."},
+		{"data-evolution.enabled", "false", "Data evolution needs row ids and partial-column files."},
+		{"file.format", "parquet", "This writer writes Parquet data files only."},
+		{"manifest.format", "avro", "This writer writes Avro manifests only."},
+		{"file.suffix.include.compression", "false", "Data file names carry no compression suffix here."},
+		{"type", "table", "Format tables are plain directories, not Paimon tables."},
+		{"merge-engine", "deduplicate", "Merge engines apply to primary-key tables."},
+		{"chain-table.enabled", "false", "Chain tables are committed through a callback."},
+		{"metadata.iceberg.storage", "disabled", "Iceberg metadata is written by a commit callback."},
+		{"metastore.partitioned-table", "false", "Metastore partitions are registered by a commit callback."},
+		{"commit.callbacks", NULL, "Commit callbacks run in Java only."},
+		{"file.format.per.level", NULL, "Per-level formats are not applied by this writer."},
+		{"file.compression.per.level", NULL, "Per-level compression is not applied by this writer."},
+		{"metadata.stats-keep-first-n-columns", NULL, "Partial statistics are not written by this writer."},
+		{"clustering.columns", NULL, "Clustering is not applied by this writer."},
+		{"sequence.field", NULL, "Sequence fields apply to primary-key tables."},
+	};
+	const char *v;
+	int64_t		n;
+
+	if (w->schema->nprimary_keys > 0)
+		return ts_error(err, TS_ERR_UNSUPPORTED,
+						"writing to a primary-key table is not supported yet") &&
+			false;
+	/* the layout is the table's: a FOREIGN TABLE / SERVER option cannot change it */
+	for (int i = 0; i < w->noptions; i++)
+	{
+		static const char *const layout[] = {"bucket", "bucket-key", "bucket-function.type"};
+
+		for (size_t k = 0; k < sizeof(layout) / sizeof(layout[0]); k++)
+		{
+			const char *mine = ts_schema_option(w->schema, layout[k]);
+
+			if (strcmp(w->options[i].key, layout[k]) == 0 &&
+				(mine == NULL || strcmp(mine, w->options[i].value) != 0))
+				return refuse(err, layout[k], w->options[i].value,
+							  "The table's schema decides its buckets; writes cannot override it.");
+		}
+	}
+
+	for (size_t i = 0; i < sizeof(refused) / sizeof(refused[0]); i++)
+	{
+		v = option(w, refused[i].key);
+		if (v != NULL && (refused[i].ok == NULL || strcasecmp(v, refused[i].ok) != 0))
+			return refuse(err, refused[i].key, v, refused[i].why);
+	}
+	for (int i = 0; i < w->schema->noptions; i++)
+	{
+		const char *k = w->schema->option_keys[i];
+
+		if (strncmp(k, "fields.", 7) == 0 && strstr(k, ".stats-mode") != NULL)
+			return refuse(err, k, w->schema->option_values[i],
+						  "Per-column statistics modes are not applied by this writer.");
+	}
+	for (int i = 0; i < w->noptions; i++)
+		if (strncmp(w->options[i].key, "fields.", 7) == 0 && strstr(w->options[i].key, ".stats-mode"))
+			return refuse(err, w->options[i].key, w->options[i].value,
+						  "Per-column statistics modes are not applied by this writer.");
+
+	/* bucket mode */
+	v = option(w, "bucket");
+	n = -1;
+	if (v != NULL && !parse_int("bucket", v, INT32_MIN, INT32_MAX, &n, err))
+		return false;
+	if (n == 0 || n < -1)
+		return refuse(err, "bucket", v, "Only bucket = -1 (unaware) and fixed buckets are written.");
+	w->total_buckets = (int32_t) n;
+	if (!ts_bucket_function_parse(option(w, "bucket-function.type"), &w->bucket_fn, err))
+		return false;
+	if (n > 0)
+	{
+		if (!ts_schema_bucket_keys(w->schema, &w->bucket_keys, &w->nbucket_keys, err))
+			return false;
+		if (w->nbucket_keys == 0)
+			return ts_error(err, TS_ERR_INVALID,
+							"table with \"bucket\" = \"%s\" has no \"bucket-key\"", v) && false;
+	}
+
+	/* files */
+	w->target_file_size = (int64_t) 256 << 20;	/* append tables */
+	if ((v = option(w, "target-file-size")) != NULL &&
+		!parse_memory("target-file-size", v, &w->target_file_size, err))
+		return false;
+	v = option(w, "file.compression");
+	if (v == NULL || strcasecmp(v, "zstd") == 0)
+	{
+		w->zstd_level = 1;
+		if ((v = option(w, "file.compression.zstd-level")) != NULL)
+		{
+			if (!parse_int("file.compression.zstd-level", v, 1, 22, &n, err))
+				return false;
+			w->zstd_level = (int) n;
+		}
+	}
+	else if (strcasecmp(v, "none") == 0 || strcasecmp(v, "uncompressed") == 0)
+		w->zstd_level = 0;
+	else
+		return refuse(err, "file.compression", v, "This writer compresses with zstd or stores pages uncompressed.");
+	if (!ts_stats_mode_parse(option(w, "metadata.stats-mode"), &w->stats_mode, &w->stats_truncate, err))
+		return false;
+	w->data_prefix = option(w, "data-file.prefix");
+	if (w->data_prefix == NULL)
+		w->data_prefix = "data-";
+	if (strchr(w->data_prefix, '/') != NULL)
+		return refuse(err, "data-file.prefix", w->data_prefix, "A prefix cannot name a directory.");
+	w->max_retries = 10;
+	if ((v = option(w, "commit.max-retries")) != NULL)
+	{
+		if (!parse_int("commit.max-retries", v, 0, 1000, &n, err))
+			return false;
+		w->max_retries = (int) n;
+	}
+	w->min_retry_wait_ms = 10;
+	w->max_retry_wait_ms = 10000;
+	return true;
+}
+
+/* ---- open ----------------------------------------------------------------- */
+
+static ts_schema *
+latest_schema(ts_fs *fs, const char *root, ts_err *err)
+{
+	int64_t    *ids;
+	int			n;
+	ts_schema  *s;
+
+	if (!ts_schema_list_ids(fs, root, &ids, &n, err))
+		return NULL;
+	if (n == 0)
+	{
+		ts_free(ids);
+		ts_error(err, TS_ERR_NOT_FOUND, "table \"%s\" has no schema", root);
+		return NULL;
+	}
+	s = ts_schema_load(fs, root, ids[n - 1], err);
+	ts_free(ids);
+	return s;
+}
+
+ts_table_writer *
+ts_table_writer_open(const char *table_path, const ts_option *options, int noptions, ts_err *err)
+{
+	ts_table_writer *w;
+
+	if (ts_uri_is_object(table_path))
+	{
+		ts_error(err, TS_ERR_UNSUPPORTED, "writes to object stores are not supported yet");
+		return NULL;
+	}
+	w = ts_calloc(1, sizeof(ts_table_writer));
+	if (w == NULL)
+	{
+		ts_error_nomem(err, "a table writer");
+		return NULL;
+	}
+	ts_buf_init(&w->scratch);
+	w->options = options;
+	w->noptions = noptions;
+	if ((w->table_path = ts_strdup(table_path)) == NULL)
+	{
+		ts_error_nomem(err, "a table writer");
+		goto fail;
+	}
+	w->fs = ts_fs_ambient();
+	if ((w->schema = latest_schema(w->fs, table_path, err)) == NULL || !check_options(w, err))
+		goto fail;
+	for (int i = 0; i < w->schema->nfields; i++)
+		if (!ts_pq_writer_supports(w->schema->fields[i].name, w->schema->fields[i].type, err))
+			goto fail;
+	if (!ts_partition_options_from_schema(w->schema, &w->popts, err))
+		goto fail;
+	w->npartition_keys = w->schema->npartition_keys;
+	{
+		int			np = w->npartition_keys > 0 ? w->npartition_keys : 1;
+		int			nb = w->nbucket_keys > 0 ? w->nbucket_keys : 1;
+
+		w->partition_fields = ts_calloc((size_t) np, sizeof(int));
+		w->partition_types = ts_calloc((size_t) np, sizeof(ts_type *));
+		w->partition_names = ts_calloc((size_t) np, sizeof(char *));
+		w->partition_values = ts_calloc((size_t) np, sizeof(ts_value));
+		w->bucket_key_types = ts_calloc((size_t) nb, sizeof(ts_type *));
+		w->bucket_key_values = ts_calloc((size_t) nb, sizeof(ts_value));
+		if (!w->partition_fields || !w->partition_types || !w->partition_names ||
+			!w->partition_values || !w->bucket_key_types || !w->bucket_key_values)
+		{
+			ts_error_nomem(err, "a table writer");
+			goto fail;
+		}
+	}
+	for (int i = 0; i < w->npartition_keys; i++)
+	{
+		int			f = ts_schema_field_index(w->schema, w->schema->partition_keys[i]);
+
+		if (f < 0)
+		{
+			ts_error(err, TS_ERR_CORRUPT, "partition key \"%s\" is no column of the table",
+					 w->schema->partition_keys[i]);
+			goto fail;
+		}
+		w->partition_fields[i] = f;
+		w->partition_types[i] = w->schema->fields[f].type;
+		w->partition_names[i] = w->schema->fields[f].name;
+	}
+	for (int i = 0; i < w->nbucket_keys; i++)
+		w->bucket_key_types[i] = w->schema->fields[w->bucket_keys[i]].type;
+	return w;
+
+fail:
+	ts_table_writer_free(w);
+	return NULL;
+}
+
+const ts_schema *
+ts_table_writer_schema(const ts_table_writer *w)
+{
+	return w->schema;
+}
+
+int32_t
+ts_table_writer_total_buckets(const ts_table_writer *w)
+{
+	return w->total_buckets;
+}
+
+int64_t
+ts_table_writer_rows(const ts_table_writer *w)
+{
+	return w->rows;
+}
+
+int
+ts_table_writer_files(const ts_table_writer *w)
+{
+	return w->nfiles;
+}
+
+/* ---- one partition and bucket ------------------------------------------ */
+
+static uint64_t
+hash_of(const uint8_t *p, size_t n, int32_t bucket)
+{
+	uint64_t	h = 1469598103934665603ULL ^ (uint32_t) bucket;
+
+	for (size_t i = 0; i < n; i++)
+		h = (h ^ p[i]) * 1099511628211ULL;
+	return h;
+}
+
+static bool
+sink_to_file(void *arg, const void *data, size_t len, ts_err *err)
+{
+	return ts_fs_writer_write((ts_fs_writer *) arg, data, len, err);
+}
+
+/* Local wall-clock millis stored as if UTC, as Java's LocalDateTime.now(). */
+static int64_t
+creation_millis(void)
+{
+	struct timespec ts;
+	struct tm	tm;
+
+	clock_gettime(CLOCK_REALTIME, &ts);
+	localtime_r(&ts.tv_sec, &tm);
+	return ((int64_t) ts.tv_sec + tm.tm_gmtoff) * 1000 + ts.tv_nsec / 1000000;
+}
+
+static bool
+open_file(ts_table_writer *w, bucket_writer *bw, ts_err *err)
+{
+	ts_new_file *f = ts_calloc(1, sizeof(ts_new_file));
+	int			n = w->schema->nfields;
+
+	if (f == NULL || (bw->stats = ts_calloc((size_t) (n ? n : 1), sizeof(ts_col_stats))) == NULL)
+	{
+		ts_free(f);
+		return ts_error_nomem(err, "a data file");
+	}
+	bw->file = f;
+	f->name = ts_psprintf("%s%s-%d.parquet", w->data_prefix, bw->uuid, bw->counter++);
+	f->path = f->name ? ts_psprintf("%s/%s", bw->dir, f->name) : NULL;
+	if (f->path == NULL)
+		return ts_error_nomem(err, "a data file");
+	ts_buf_init(&f->min_values);
+	ts_buf_init(&f->max_values);
+	f->partition = bw->partition;
+	f->partition_len = bw->partition_len;
+	f->partition_values = bw->partition_values;
+	f->bucket = bw->bucket;
+	for (int i = 0; i < n; i++)
+		ts_col_stats_init(&bw->stats[i], w->schema->fields[i].type, w->stats_mode, w->stats_truncate);
+	bw->out = ts_fs_writer_open(f->path, err);
+	if (bw->out == NULL)
+		return false;
+	bw->pq = ts_pq_writer_create(w->schema->fields, n, w->zstd_level, 0, sink_to_file, bw->out, err);
+	return bw->pq != NULL;
+}
+
+static bool
+keep_file(ts_table_writer *w, ts_new_file *f, ts_err *err)
+{
+	if (w->nfiles == w->cap_files)
+	{
+		int			cap = w->cap_files ? w->cap_files * 2 : 16;
+		ts_new_file **nf = ts_realloc(w->files, sizeof(ts_new_file *) * (size_t) cap);
+
+		if (nf == NULL)
+			return ts_error_nomem(err, "the list of data files");
+		w->files = nf;
+		w->cap_files = cap;
+	}
+	w->files[w->nfiles++] = f;
+	return true;
+}
+
+static void
+free_stats(ts_col_stats *st, int n)
+{
+	if (st == NULL)
+		return;
+	for (int i = 0; i < n; i++)
+		ts_col_stats_free(&st[i]);
+	ts_free(st);
+}
+
+static void
+free_file(ts_new_file *f)
+{
+	if (f == NULL)
+		return;
+	ts_free(f->name);
+	ts_free(f->path);
+	ts_buf_free(&f->min_values);
+	ts_buf_free(&f->max_values);
+	ts_free(f->null_counts);
+	ts_free(f);
+}
+
+/* Finish the open file of bw: footer, stats, rename to its name. */
+static bool
+close_file(ts_table_writer *w, bucket_writer *bw, ts_err *err)
+{
+	ts_new_file *f = bw->file;
+	int			n = w->schema->nfields;
+	bool		ok;
+
+	if (f == NULL)
+		return true;
+	f->rows = ts_pq_writer_rows(bw->pq);
+	f->null_counts = ts_calloc((size_t) (n ? n : 1), sizeof(int64_t));
+	ok = f->null_counts != NULL || ts_error_nomem(err, "column statistics");
+	ok = ok && ts_pq_writer_finish(bw->pq, err);
+	if (ok)
+		f->size = ts_fs_writer_size(bw->out);
+	ts_pq_writer_free(bw->pq);
+	bw->pq = NULL;
+	ok = ok && ts_col_stats_encode(bw->stats, n, &f->min_values, &f->max_values, f->null_counts, err);
+	f->stats_cols_empty = w->stats_mode == TS_STATS_NONE;
+	f->creation_millis = creation_millis();
+	free_stats(bw->stats, n);
+	bw->stats = NULL;
+	if (ok)
+	{
+		ok = ts_fs_writer_finish(bw->out, err);
+		bw->out = NULL;
+	}
+	if (!ok)
+	{
+		ts_fs_writer_abort(bw->out);
+		bw->out = NULL;
+		bw->file = NULL;
+		free_file(f);
+		return false;
+	}
+	bw->file = NULL;
+	if (!keep_file(w, f, err))
+	{
+		ts_err		ignore;
+
+		ts_fs_delete(f->path, &ignore);
+		free_file(f);
+		return false;
+	}
+	return true;
+}
+
+/* The writer of (partition row in w->scratch, bucket), made if new. */
+static bucket_writer *
+writer_for(ts_table_writer *w, int32_t bucket, ts_err *err)
+{
+	uint64_t	h = hash_of(w->scratch.data, w->scratch.len, bucket);
+	bucket_writer *bw;
+	char	   *ppath;
+
+	for (int i = 0; i < w->nwriters; i++)
+	{
+		bw = w->writers[i];
+		if (bw->hash == h && bw->bucket == bucket && bw->partition_len == w->scratch.len &&
+			memcmp(bw->partition, w->scratch.data, w->scratch.len) == 0)
+		{
+			/* most recently used first: rows of one partition tend to come together */
+			if (i > 0)
+			{
+				w->writers[i] = w->writers[0];
+				w->writers[0] = bw;
+			}
+			return bw;
+		}
+	}
+	if (w->nwriters == w->cap_writers)
+	{
+		int			cap = w->cap_writers ? w->cap_writers * 2 : 8;
+		bucket_writer **nw = ts_realloc(w->writers, sizeof(bucket_writer *) * (size_t) cap);
+
+		if (nw == NULL)
+		{
+			ts_error_nomem(err, "a bucket writer");
+			return NULL;
+		}
+		w->writers = nw;
+		w->cap_writers = cap;
+	}
+	bw = ts_calloc(1, sizeof(bucket_writer));
+	if (bw == NULL)
+	{
+		ts_error_nomem(err, "a bucket writer");
+		return NULL;
+	}
+	w->writers[w->nwriters++] = bw;
+	ts_buf_init(&bw->values_bytes);
+	bw->bucket = bucket;
+	bw->hash = h;
+	bw->partition_len = (uint32_t) w->scratch.len;
+	bw->partition = ts_malloc(w->scratch.len);
+	bw->partition_values = ts_calloc((size_t) (w->npartition_keys ? w->npartition_keys : 1),
+									 sizeof(ts_value));
+	if (bw->partition == NULL || bw->partition_values == NULL)
+	{
+		ts_error_nomem(err, "a bucket writer");
+		return NULL;
+	}
+	memcpy(bw->partition, w->scratch.data, w->scratch.len);
+	/* partition values: string bytes copied first, pointers set after (no realloc moves) */
+	for (int i = 0; i < w->npartition_keys; i++)
+	{
+		const ts_value *v = &w->partition_values[i];
+
+		if (!v->isnull && ts_type_is_bytes(w->partition_types[i]->kind) &&
+			!ts_buf_append(&bw->values_bytes, v->v.s.p, v->v.s.len, err))
+			return NULL;
+	}
+	{
+		size_t		off = 0;
+
+		for (int i = 0; i < w->npartition_keys; i++)
+		{
+			bw->partition_values[i] = w->partition_values[i];
+			if (!bw->partition_values[i].isnull && ts_type_is_bytes(w->partition_types[i]->kind))
+			{
+				bw->partition_values[i].v.s.p = bw->values_bytes.data + off;
+				off += bw->partition_values[i].v.s.len;
+			}
+		}
+	}
+	ppath = ts_partition_path(w->partition_names, w->partition_types, w->partition_values,
+							  w->npartition_keys, &w->popts, err);
+	if (ppath == NULL)
+		return NULL;
+	bw->dir = ts_psprintf("%s/%sbucket-%d", w->table_path, ppath, (int) bucket);
+	ts_free(ppath);
+	if (bw->dir == NULL)
+	{
+		ts_error_nomem(err, "a bucket writer");
+		return NULL;
+	}
+	if (!ts_random_uuid(bw->uuid, err))
+		return NULL;
+	return bw;
+}
+
+bool
+ts_table_writer_add(ts_table_writer *w, const ts_value *values, ts_err *err)
+{
+	int32_t		bucket = 0;
+	bucket_writer *bw;
+
+	/* partition */
+	for (int i = 0; i < w->npartition_keys; i++)
+		w->partition_values[i] = values[w->partition_fields[i]];
+	ts_buf_reset(&w->scratch);
+	if (!ts_binary_row_encode(w->partition_types, w->partition_values, w->npartition_keys, true,
+							  &w->scratch, err))
+		return false;
+	/* bucket */
+	if (w->total_buckets > 0)
+	{
+		for (int i = 0; i < w->nbucket_keys; i++)
+			w->bucket_key_values[i] = values[w->bucket_keys[i]];
+		if (!ts_bucket_compute(w->bucket_fn, w->bucket_key_types, w->bucket_key_values,
+							   w->nbucket_keys, w->total_buckets, &bucket, err))
+			return false;
+	}
+	bw = writer_for(w, bucket, err);
+	if (bw == NULL)
+		return false;
+	if (bw->file == NULL && !open_file(w, bw, err))
+		return false;
+	for (int i = 0; i < w->schema->nfields; i++)
+		if (!ts_col_stats_add(&bw->stats[i], &values[i], err))
+			return false;
+	if (!ts_pq_writer_add(bw->pq, values, err))
+		return false;
+	w->rows++;
+	if (ts_pq_writer_bytes(bw->pq) >= w->target_file_size)
+		return close_file(w, bw, err);
+	return true;
+}
+
+bool
+ts_table_writer_commit(ts_table_writer *w, const char *commit_user, int64_t *snapshot_id,
+					   ts_err *err)
+{
+	ts_commit_input in;
+
+	*snapshot_id = 0;
+	for (int i = 0; i < w->nwriters; i++)
+		if (!close_file(w, w->writers[i], err))
+			return false;
+	if (w->nfiles == 0)
+		return true;
+	memset(&in, 0, sizeof(in));
+	in.table_path = w->table_path;
+	in.fs = w->fs;
+	in.schema = w->schema;
+	in.total_buckets = w->total_buckets;
+	in.partition_types = w->partition_types;
+	in.npartition_keys = w->npartition_keys;
+	in.files = w->files;
+	in.nfiles = w->nfiles;
+	in.max_retries = w->max_retries;
+	in.min_retry_wait_ms = w->min_retry_wait_ms;
+	in.max_retry_wait_ms = w->max_retry_wait_ms;
+	in.commit_user = commit_user;
+	if (!ts_write_commit(&in, snapshot_id, err))
+		return false;
+	/* committed: the files belong to the table now */
+	for (int i = 0; i < w->nfiles; i++)
+		free_file(w->files[i]);
+	w->nfiles = 0;
+	return true;
+}
+
+static void
+free_writers(ts_table_writer *w, bool remove_files)
+{
+	for (int i = 0; i < w->nwriters; i++)
+	{
+		bucket_writer *bw = w->writers[i];
+
+		if (bw == NULL)
+			continue;
+		ts_pq_writer_free(bw->pq);
+		ts_fs_writer_abort(bw->out);
+		free_file(bw->file);
+		free_stats(bw->stats, w->schema ? w->schema->nfields : 0);
+		ts_free(bw->partition);
+		ts_free(bw->partition_values);
+		ts_buf_free(&bw->values_bytes);
+		ts_free(bw->dir);
+		ts_free(bw);
+	}
+	w->nwriters = 0;
+	for (int i = 0; i < w->nfiles; i++)
+	{
+		ts_err		ignore;
+
+		if (remove_files)
+			ts_fs_delete(w->files[i]->path, &ignore);
+		free_file(w->files[i]);
+	}
+	w->nfiles = 0;
+}
+
+void
+ts_table_writer_abort(ts_table_writer *w)
+{
+	if (w == NULL)
+		return;
+	free_writers(w, true);
+	ts_table_writer_free(w);
+}
+
+void
+ts_table_writer_free(ts_table_writer *w)
+{
+	if (w == NULL)
+		return;
+	free_writers(w, true);		/* files of a failed commit: never referenced */
+	ts_free(w->writers);
+	ts_free(w->files);
+	ts_free(w->bucket_keys);
+	ts_free(w->bucket_key_types);
+	ts_free(w->bucket_key_values);
+	ts_free(w->partition_fields);
+	ts_free(w->partition_types);
+	ts_free(w->partition_names);
+	ts_free(w->partition_values);
+	if (w->schema)
+		ts_schema_free(w->schema);
+	ts_free(w->table_path);
+	ts_buf_free(&w->scratch);
+	ts_free(w);
+}

@@ -1,0 +1,58 @@
+/*
+ * write.h - writing rows into a Paimon table (the write layer).
+ *
+ * Owns the public interface of src/write: a table writer that takes rows
+ * in the table schema's column order, routes each to its partition and
+ * bucket as Java Paimon does, writes data files (rolled at
+ * target-file-size) as rows come, and commits them as one APPEND
+ * snapshot (manifest, manifest lists, snapshot-<N+1> created exclusively,
+ * LATEST hint), retrying when another writer committed first.  What it
+ * cannot write correctly (primary-key tables in this version, deletion
+ * vectors, changelog producers, row tracking, data evolution, formats and
+ * types it does not write...) is refused by ts_table_writer_open before
+ * any file is written.  Local tables only: the caller refuses others.
+ */
+#ifndef TS_WRITE_H
+#define TS_WRITE_H
+
+#include "base/ts_value.h"
+#include "meta/schema.h"
+#include "scan/scan.h"
+
+typedef struct ts_table_writer ts_table_writer;
+
+/*
+ * Open a writer of the table at table_path (its latest schema), with
+ * options[0..noptions) over the schema's own (as a scan merges them).
+ */
+ts_table_writer *ts_table_writer_open(const char *table_path, const ts_option *options,
+									  int noptions, ts_err *err);
+
+/* The schema rows are given in (its fields' order). */
+const ts_schema *ts_table_writer_schema(const ts_table_writer *w);
+
+/* One row: values[0..nfields) (strings are copied). */
+bool		ts_table_writer_add(ts_table_writer *w, const ts_value *values, ts_err *err);
+
+/* The bucket count files are written with: -1 (bucket-unaware) or N. */
+int32_t		ts_table_writer_total_buckets(const ts_table_writer *w);
+
+/* Rows and data files written so far. */
+int64_t		ts_table_writer_rows(const ts_table_writer *w);
+int			ts_table_writer_files(const ts_table_writer *w);
+
+/*
+ * Finish the data files and commit them as snapshot *snapshot_id (0 when
+ * no row was written: nothing is committed).  On failure the data files
+ * stay for ts_table_writer_abort to remove.
+ */
+bool		ts_table_writer_commit(ts_table_writer *w, const char *commit_user,
+								   int64_t *snapshot_id, ts_err *err);
+
+/* Remove every data file written and not committed, and free the writer. */
+void		ts_table_writer_abort(ts_table_writer *w);
+
+/* Free a committed writer (its files stay). */
+void		ts_table_writer_free(ts_table_writer *w);
+
+#endif							/* TS_WRITE_H */

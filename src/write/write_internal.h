@@ -1,0 +1,87 @@
+/*
+ * write_internal.h - what the files of src/write share.
+ *
+ * Column statistics (write_stats.c), the data files a table writer has
+ * finished (table_writer.c) and the commit that publishes them (commit.c).
+ */
+#ifndef TS_WRITE_INTERNAL_H
+#define TS_WRITE_INTERNAL_H
+
+#include "base/ts_value.h"
+#include "meta/schema.h"
+
+/* metadata.stats-mode */
+typedef enum ts_stats_mode
+{
+	TS_STATS_NONE,
+	TS_STATS_COUNTS,
+	TS_STATS_TRUNCATE,
+	TS_STATS_FULL
+} ts_stats_mode;
+
+/* min / max / null count of one column of one file */
+typedef struct ts_col_stats
+{
+	const ts_type *type;
+	ts_stats_mode mode;
+	int			truncate;		/* code points (strings) for TRUNCATE */
+	bool		has;			/* a non-null value seen */
+	ts_value	min;
+	ts_value	max;
+	ts_buf		min_bytes;		/* string copies of min / max */
+	ts_buf		max_bytes;
+	int64_t		nulls;
+} ts_col_stats;
+
+bool		ts_stats_mode_parse(const char *value, ts_stats_mode *mode, int *truncate, ts_err *err);
+void		ts_col_stats_init(ts_col_stats *s, const ts_type *t, ts_stats_mode mode, int truncate);
+bool		ts_col_stats_add(ts_col_stats *s, const ts_value *v, ts_err *err);
+void		ts_col_stats_free(ts_col_stats *s);
+/*
+ * The SimpleStats of n columns as BinaryRows with arity prefix (min, max)
+ * and null counts (counts[i] = -1: unknown), after truncation.
+ */
+bool		ts_col_stats_encode(ts_col_stats *s, int n, ts_buf *min_row, ts_buf *max_row,
+								int64_t *counts, ts_err *err);
+
+/* A finished data file of one partition and bucket, not yet committed. */
+typedef struct ts_new_file
+{
+	char	   *name;			/* data-<uuid>-<n>.<ext> */
+	char	   *path;
+	int64_t		size;
+	int64_t		rows;
+	ts_buf		min_values;		/* _VALUE_STATS */
+	ts_buf		max_values;
+	int64_t    *null_counts;	/* nfields, -1 = unknown */
+	bool		stats_cols_empty;	/* mode none: _VALUE_STATS_COLS = [] */
+	int64_t		creation_millis;	/* local wall clock as if UTC, as Java */
+	/* where it belongs */
+	const uint8_t *partition;	/* BinaryRow with arity prefix (its writer's) */
+	uint32_t	partition_len;
+	const ts_value *partition_values;	/* decoded, one per partition key */
+	int32_t		bucket;
+	int64_t		min_seq;		/* set by the commit */
+	int64_t		max_seq;
+} ts_new_file;
+
+/* What a commit publishes (commit.c). */
+typedef struct ts_commit_input
+{
+	const char *table_path;
+	ts_fs	   *fs;				/* what the table's metadata is read through */
+	const ts_schema *schema;	/* the files' schema */
+	int32_t		total_buckets;	/* -1 unaware, N fixed */
+	const ts_type *const *partition_types;
+	int			npartition_keys;
+	ts_new_file **files;
+	int			nfiles;
+	int			max_retries;	/* commit.max-retries */
+	int64_t		min_retry_wait_ms;
+	int64_t		max_retry_wait_ms;
+	const char *commit_user;
+} ts_commit_input;
+
+bool		ts_write_commit(const ts_commit_input *in, int64_t *snapshot_id, ts_err *err);
+
+#endif							/* TS_WRITE_INTERNAL_H */

@@ -1,0 +1,403 @@
+/*
+ * test_write.c - the write layer without a server.
+ *
+ * The manifest and manifest-list Avro schemas we write equal those in the
+ * headers of Java-written manifests of ../shared/testdata; the exclusive
+ * create never replaces a file and leaves no temporary file; truncated
+ * string statistics stay true bounds (TruncateSimpleColStatsCollector's
+ * rule); a table written twice has two APPEND snapshots whose manifests
+ * carry what was written (row counts, sequence numbers, partitions,
+ * buckets as meta/bucket.h computes them) and whose base list holds the
+ * previous snapshot's manifests.
+ */
+#include "unit.h"
+
+#include <dirent.h>
+#include <unistd.h>
+
+#include "base/ts_fs.h"
+#include "base/ts_fs_write.h"
+#include "format/avro/avro_container.h"
+#include "format/avro/avro_writer.h"
+#include "meta/binary_row.h"
+#include "meta/bucket.h"
+#include "meta/manifest.h"
+#include "meta/manifest_schema.h"
+#include "meta/snapshot.h"
+#include "write/write.h"
+#include "write/write_internal.h"
+
+#define JAVA_TABLE "testdata/orc/append_table_with_append_pt_branch.db/append_table_with_append_pt_branch/manifest/"
+
+static char *
+schema_of(const char *path)
+{
+	ts_err		err;
+	ts_avro_container *c = ts_avro_container_open(ts_fs_local_unconfined(), path, &err);
+	char	   *s;
+
+	if (c == NULL)
+		fail_msg("%s", err.msg);
+	s = strdup(c->schema_json);
+	ts_avro_container_close(c);
+	return s;
+}
+
+static void
+test_manifest_schemas_match_java(void **state)
+{
+	const char *entry_path = unit_shared_path(JAVA_TABLE "manifest-03e069c1-2251-47d4-be1d-73116e6b3ced-0");
+	const char *list_path = unit_shared_path(JAVA_TABLE "manifest-list-10f6b65d-7580-42b7-9c56-c9c46bf2a3bd-1");
+	char	   *java_entry = schema_of(entry_path);
+	char	   *java_list = schema_of(list_path);
+	int			n;
+	ts_err		err;
+	ts_field   *f;
+	char	   *ours;
+
+	f = ts_manifest_entry_fields(false, &n);
+	assert_non_null(f);
+	ours = ts_avro_schema_json_for_fields(f, n, &err);
+	assert_non_null(ours);
+	assert_string_equal(ours, java_entry);
+	ts_free(ours);
+	f = ts_manifest_list_fields(&n);
+	assert_non_null(f);
+	ours = ts_avro_schema_json_for_fields(f, n, &err);
+	assert_non_null(ours);
+	assert_string_equal(ours, java_list);
+	ts_free(ours);
+	free(java_entry);
+	free(java_list);
+}
+
+static char *
+scratch_dir(void)
+{
+	char		tmpl[] = "/tmp/ts-unit-write.XXXXXX";
+	char	   *d = mkdtemp(tmpl);
+
+	assert_non_null(d);
+	return strdup(d);
+}
+
+static int
+count_entries(const char *dir, const char *prefix)
+{
+	DIR		   *d = opendir(dir);
+	struct dirent *e;
+	int			n = 0;
+
+	if (d == NULL)
+		return 0;
+	while ((e = readdir(d)) != NULL)
+		if (strncmp(e->d_name, prefix, strlen(prefix)) == 0)
+			n++;
+	closedir(d);
+	return n;
+}
+
+static void
+test_create_exclusive(void **state)
+{
+	char	   *dir = scratch_dir();
+	char		path[512],
+				sub[512];
+	ts_err		err;
+	uint8_t    *data;
+	size_t		len;
+	ts_fs_writer *w;
+
+	snprintf(path, sizeof(path), "%s/a/b/snapshot-1", dir);
+	assert_true(ts_fs_create_exclusive(path, "first", 5, &err));
+	assert_false(ts_fs_create_exclusive(path, "second", 6, &err));
+	assert_int_equal(err.code, TS_ERR_EXISTS);
+	assert_true(ts_read_whole_file(ts_fs_local_unconfined(), path, &data, &len, &err));
+	assert_int_equal(len, 5);
+	assert_memory_equal(data, "first", 5);
+	ts_free(data);
+	/* an aborted stream leaves nothing, temporary names included */
+	snprintf(sub, sizeof(sub), "%s/a/b/data-x-0.parquet", dir);
+	w = ts_fs_writer_open(sub, &err);
+	assert_non_null(w);
+	assert_true(ts_fs_writer_write(w, "abc", 3, &err));
+	ts_fs_writer_abort(w);
+	snprintf(sub, sizeof(sub), "%s/a/b", dir);
+	assert_int_equal(count_entries(sub, ""), 3);	/* ".", "..", snapshot-1 */
+	/* delete: the file goes; a missing directory is no error and is not created */
+	snprintf(path, sizeof(path), "%s/a/b/snapshot-1", dir);
+	assert_true(ts_fs_delete(path, &err));
+	assert_int_equal(access(path, F_OK), -1);
+	snprintf(path, sizeof(path), "%s/nowhere/x", dir);
+	assert_true(ts_fs_delete(path, &err));
+	snprintf(path, sizeof(path), "%s/nowhere", dir);
+	assert_int_equal(access(path, F_OK), -1);
+	/* a confined scope refuses a path outside it before creating anything */
+	{
+		ts_fs_scope scope;
+		const char *roots[1] = {sub};
+
+		assert_true(ts_fs_scope_make(&scope, roots, 1, &err));
+		ts_fs_set_scope(&scope);
+		snprintf(path, sizeof(path), "%s/elsewhere/f", dir);
+		assert_false(ts_fs_create_exclusive(path, "x", 1, &err));
+		assert_int_equal(err.code, TS_ERR_DENIED);
+		ts_fs_set_scope(NULL);
+		snprintf(path, sizeof(path), "%s/elsewhere", dir);
+		assert_int_equal(access(path, F_OK), -1);
+	}
+	free(dir);
+}
+
+static void
+test_truncated_string_stats(void **state)
+{
+	ts_type    *t = ts_type_new(TS_VARCHAR, true);
+	ts_col_stats s;
+	ts_value	v = {0};
+	ts_buf		mn,
+				mx;
+	int64_t		nulls;
+	ts_err		err;
+	const ts_type *types[1];
+	ts_value	out[2];
+	ts_arena	a;
+	/* 17 code points; the 16th is U+00FF (2 bytes), incremented to U+0100 */
+	const char *longv = "aaaaaaaaaaaaaaa\xc3\xbfzz";
+
+	t->length = 100;
+	types[0] = t;
+	ts_col_stats_init(&s, t, TS_STATS_TRUNCATE, 16);
+	v.v.s.p = (const uint8_t *) longv;
+	v.v.s.len = (uint32_t) strlen(longv);
+	assert_true(ts_col_stats_add(&s, &v, &err));
+	v.v.s.p = (const uint8_t *) "aaa";
+	v.v.s.len = 3;
+	assert_true(ts_col_stats_add(&s, &v, &err));
+	v.isnull = true;
+	assert_true(ts_col_stats_add(&s, &v, &err));
+	ts_buf_init(&mn);
+	ts_buf_init(&mx);
+	assert_true(ts_col_stats_encode(&s, 1, &mn, &mx, &nulls, &err));
+	assert_int_equal(nulls, 1);
+	ts_arena_init(&a, 4096);
+	assert_true(ts_binary_row_decode(mn.data, mn.len, types, 1, &out[0], NULL, &a, &err));
+	assert_true(ts_binary_row_decode(mx.data, mx.len, types, 1, &out[1], NULL, &a, &err));
+	assert_int_equal(out[0].v.s.len, 3);
+	assert_int_equal(out[1].v.s.len, 17);	/* 15 x 'a' + U+0100 (2 bytes) */
+	assert_memory_equal(out[1].v.s.p, "aaaaaaaaaaaaaaa\xc4\x80", 17);
+	ts_arena_free(&a);
+	ts_buf_free(&mn);
+	ts_buf_free(&mx);
+	ts_col_stats_free(&s);
+	ts_type_free(t);
+}
+
+static void
+write_schema(const char *root, const char *json)
+{
+	char		path[512];
+	FILE	   *f;
+
+	snprintf(path, sizeof(path), "%s/schema", root);
+	mkdir(root, 0700);
+	mkdir(path, 0700);
+	snprintf(path, sizeof(path), "%s/schema/schema-0", root);
+	f = fopen(path, "w");
+	assert_non_null(f);
+	fputs(json, f);
+	fclose(f);
+}
+
+static void
+add_rows(ts_table_writer *w, int from, int to)
+{
+	ts_err		err;
+
+	for (int i = from; i < to; i++)
+	{
+		ts_value	row[3];
+		char		p[8];
+
+		memset(row, 0, sizeof(row));
+		row[0].v.i = i;
+		snprintf(p, sizeof(p), "p%d", i % 2);
+		row[1].v.s.p = (const uint8_t *) p;
+		row[1].v.s.len = 2;
+		row[2].isnull = i % 3 == 0;
+		row[2].v.i = i * 10;
+		if (!ts_table_writer_add(w, row, &err))
+			fail_msg("%s", err.msg);
+	}
+}
+
+static void
+test_table_written_twice(void **state)
+{
+	char	   *dir = scratch_dir();
+	char		root[512],
+				path[1024];
+	ts_err		err;
+	ts_table_writer *w;
+	int64_t		id;
+	ts_snapshot *s;
+	ts_arena	a;
+	ts_manifest_file_meta *metas;
+	int			nmetas;
+	ts_manifest_entry *e;
+	int			ne;
+	int64_t		rows = 0;
+	ts_type    *ptype = ts_type_new(TS_VARCHAR, true);
+	ts_type    *itype = ts_type_new(TS_INT, false);
+
+	snprintf(root, sizeof(root), "%s/t", dir);
+	write_schema(root, "{\"version\": 3, \"id\": 0, \"fields\": ["
+				 "{\"id\": 0, \"name\": \"id\", \"type\": \"INT NOT NULL\"},"
+				 "{\"id\": 1, \"name\": \"p\", \"type\": \"STRING\"},"
+				 "{\"id\": 2, \"name\": \"n\", \"type\": \"BIGINT\"}],"
+				 "\"highestFieldId\": 2, \"partitionKeys\": [\"p\"], \"primaryKeys\": [],"
+				 "\"options\": {\"bucket\": \"2\", \"bucket-key\": \"id\"}}");
+	for (int round = 0; round < 2; round++)
+	{
+		w = ts_table_writer_open(root, NULL, 0, &err);
+		if (w == NULL)
+			fail_msg("%s", err.msg);
+		add_rows(w, round * 100, round * 100 + 100);
+		if (!ts_table_writer_commit(w, "unit-user", &id, &err))
+			fail_msg("%s", err.msg);
+		assert_int_equal(id, round + 1);
+		ts_table_writer_free(w);
+	}
+	s = ts_snapshot_load(ts_fs_local_unconfined(), root, 2, &err);
+	assert_non_null(s);
+	assert_string_equal(s->commit_kind, "APPEND");
+	assert_string_equal(s->commit_user, "unit-user");
+	assert_int_equal(s->total_record_count, 200);
+	assert_int_equal(s->delta_record_count, 100);
+	assert_true(ts_snapshot_latest_id(ts_fs_local_unconfined(), root, &id, &err));
+	assert_int_equal(id, 2);
+	ts_arena_init(&a, 65536);
+	/* the base list of snapshot 2 = snapshot 1's base (empty) + delta */
+	snprintf(path, sizeof(path), "%s/manifest/%s", root, s->base_manifest_list);
+	assert_true(ts_manifest_list_read(ts_fs_local_unconfined(), path, &a, &metas, &nmetas, &err));
+	assert_int_equal(nmetas, 1);
+	{
+		ts_snapshot *s1 = ts_snapshot_load(ts_fs_local_unconfined(), root, 1, &err);
+		ts_manifest_file_meta *m1;
+		int			n1;
+
+		snprintf(path, sizeof(path), "%s/manifest/%s", root, s1->delta_manifest_list);
+		assert_true(ts_manifest_list_read(ts_fs_local_unconfined(), path, &a, &m1, &n1, &err));
+		assert_int_equal(n1, 1);
+		assert_string_equal(m1[0].file_name, metas[0].file_name);
+		assert_int_equal(m1[0].num_added_files, metas[0].num_added_files);
+		ts_snapshot_free(s1);
+	}
+	snprintf(path, sizeof(path), "%s/manifest/%s", root, s->delta_manifest_list);
+	assert_true(ts_manifest_list_read(ts_fs_local_unconfined(), path, &a, &metas, &nmetas, &err));
+	assert_int_equal(nmetas, 1);
+	assert_int_equal(metas[0].num_added_files, 4);	/* 2 partitions x 2 buckets */
+	snprintf(path, sizeof(path), "%s/manifest/%s", root, metas[0].file_name);
+	assert_true(ts_manifest_read(ts_fs_local_unconfined(), path, &a, &e, &ne, &err));
+	assert_int_equal(ne, 4);
+	for (int k = 0; k < ne; k++)
+	{
+		ts_value	pv;
+		ts_table_writer *dummy = NULL;
+
+		(void) dummy;
+		assert_int_equal(e[k].kind, TS_FILE_ADD);
+		assert_int_equal(e[k].total_buckets, 2);
+		assert_int_equal(e[k].file.level, 0);
+		assert_int_equal(e[k].file.schema_id, 0);
+		assert_int_equal(e[k].file.file_source, 0);
+		/* round 2 continues each bucket's sequence numbers after round 1's */
+		assert_true(e[k].file.min_sequence_number > 0);
+		assert_int_equal(e[k].file.max_sequence_number - e[k].file.min_sequence_number + 1,
+						 e[k].file.row_count);
+		assert_true(ts_binary_row_decode(e[k].partition.data, e[k].partition.len,
+										 (const ts_type *const *) &ptype, 1, &pv, NULL, &a, &err));
+		assert_int_equal(pv.v.s.len, 2);
+		rows += e[k].file.row_count;
+		/* the file exists under <partition>/bucket-<b> */
+		snprintf(path, sizeof(path), "%s/p=%.*s/bucket-%d/%s", root, (int) pv.v.s.len,
+				 (const char *) pv.v.s.p, e[k].bucket, e[k].file.file_name);
+		assert_int_equal(access(path, F_OK), 0);
+	}
+	assert_int_equal(rows, 100);
+	/* every id 100..199 hashes to the bucket of a file that holds as many rows */
+	{
+		int			per_bucket[2][2] = {{0}};
+		int			in_files[2][2] = {{0}};
+
+		for (int i = 100; i < 200; i++)
+		{
+			ts_value	key = {0};
+			int32_t		b;
+
+			key.v.i = i;
+			assert_true(ts_bucket_compute(TS_BUCKET_FN_DEFAULT, (const ts_type *const *) &itype,
+										  &key, 1, 2, &b, &err));
+			per_bucket[i % 2][b]++;
+		}
+		for (int k = 0; k < ne; k++)
+		{
+			ts_value	pv;
+
+			assert_true(ts_binary_row_decode(e[k].partition.data, e[k].partition.len,
+											 (const ts_type *const *) &ptype, 1, &pv, NULL, &a, &err));
+			in_files[pv.v.s.p[1] - '0'][e[k].bucket] += (int) e[k].file.row_count;
+		}
+		assert_memory_equal(per_bucket, in_files, sizeof(per_bucket));
+	}
+	/* no temporary file left behind */
+	snprintf(path, sizeof(path), "%s/snapshot", root);
+	assert_int_equal(count_entries(path, "."), 2);
+	ts_arena_free(&a);
+	ts_snapshot_free(s);
+	ts_type_free(ptype);
+	ts_type_free(itype);
+	free(dir);
+}
+
+static void
+test_refusals(void **state)
+{
+	char	   *dir = scratch_dir();
+	char		root[512];
+	ts_err		err;
+	ts_option	opt = {"file.format", "orc"};
+
+	snprintf(root, sizeof(root), "%s/pk", dir);
+	write_schema(root, "{\"version\": 3, \"id\": 0, \"fields\": ["
+				 "{\"id\": 0, \"name\": \"id\", \"type\": \"INT NOT NULL\"}],"
+				 "\"highestFieldId\": 0, \"partitionKeys\": [], \"primaryKeys\": [\"id\"],"
+				 "\"options\": {\"bucket\": \"1\"}}");
+	assert_null(ts_table_writer_open(root, NULL, 0, &err));
+	assert_int_equal(err.code, TS_ERR_UNSUPPORTED);
+	snprintf(root, sizeof(root), "%s/ap", dir);
+	write_schema(root, "{\"version\": 3, \"id\": 0, \"fields\": ["
+				 "{\"id\": 0, \"name\": \"id\", \"type\": \"INT\"}],"
+				 "\"highestFieldId\": 0, \"partitionKeys\": [], \"primaryKeys\": [],"
+				 "\"options\": {\"bucket\": \"-1\"}}");
+	assert_null(ts_table_writer_open(root, &opt, 1, &err));
+	assert_int_equal(err.code, TS_ERR_UNSUPPORTED);
+	assert_non_null(strstr(err.msg, "file.format"));
+	assert_null(ts_table_writer_open("s3://bucket/t", NULL, 0, &err));
+	assert_int_equal(err.code, TS_ERR_UNSUPPORTED);
+	free(dir);
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_manifest_schemas_match_java),
+		cmocka_unit_test(test_create_exclusive),
+		cmocka_unit_test(test_truncated_string_stats),
+		cmocka_unit_test(test_table_written_twice),
+		cmocka_unit_test(test_refusals),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
