@@ -238,3 +238,7 @@ REVOKE CREATE ON SCHEMA public FROM writes_user;
 DROP OWNED BY writes_user;
 DROP ROLE writes_user;
 \! rm -rf /tmp/ts_writes_wh /tmp/ts_writes_outside
+-- the extension and everything made here go (the next suite creates its own)
+SET client_min_messages = warning;
+DROP EXTENSION tablescan_fdw CASCADE;
+RESET client_min_messages;
