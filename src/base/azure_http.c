@@ -367,23 +367,11 @@ attempt(const ts_azure_config *cfg, az_request *r, CURLcode *rc, ts_err *err)
 		wipe(url);
 		return false;
 	}
-	curl_easy_setopt(easy, CURLOPT_URL, url);
-	curl_easy_setopt(easy, CURLOPT_PROTOCOLS_STR, "http,https");
-	curl_easy_setopt(easy, CURLOPT_FOLLOWLOCATION, 0L);
-	curl_easy_setopt(easy, CURLOPT_NOSIGNAL, 1L);
-	curl_easy_setopt(easy, CURLOPT_CONNECTTIMEOUT_MS, 10000L);
-	curl_easy_setopt(easy, CURLOPT_TIMEOUT_MS, cfg->timeout_ms > 0 ? cfg->timeout_ms : 60000L);
-	curl_easy_setopt(easy, CURLOPT_LOW_SPEED_LIMIT, 1L);
-	curl_easy_setopt(easy, CURLOPT_LOW_SPEED_TIME, 15L);
+	ts_curl_set_transfer(easy, url, cfg->timeout_ms, cfg->ca_file);
 	curl_easy_setopt(easy, CURLOPT_WRITEFUNCTION, on_body);
 	curl_easy_setopt(easy, CURLOPT_WRITEDATA, r);
 	curl_easy_setopt(easy, CURLOPT_HEADERFUNCTION, on_header);
 	curl_easy_setopt(easy, CURLOPT_HEADERDATA, r);
-	curl_easy_setopt(easy, CURLOPT_SSL_VERIFYPEER, 1L);
-	curl_easy_setopt(easy, CURLOPT_SSL_VERIFYHOST, 2L);
-	curl_easy_setopt(easy, CURLOPT_TCP_KEEPALIVE, 1L);
-	if (cfg->ca_file)
-		curl_easy_setopt(easy, CURLOPT_CAINFO, cfg->ca_file);
 	if (r->kind == AZ_HEAD)
 		curl_easy_setopt(easy, CURLOPT_NOBODY, 1L);
 	else if (r->kind == AZ_DELETE)

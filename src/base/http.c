@@ -211,6 +211,27 @@ get_easy(ts_err *err)
 	return true;
 }
 
+void
+ts_curl_set_transfer(void *handle, const char *url, long timeout_ms, const char *ca_file)
+{
+	CURL	   *h = handle;
+
+	curl_easy_setopt(h, CURLOPT_URL, url);
+	curl_easy_setopt(h, CURLOPT_PROTOCOLS_STR, "http,https");
+	curl_easy_setopt(h, CURLOPT_FOLLOWLOCATION, 0L);
+	curl_easy_setopt(h, CURLOPT_NOSIGNAL, 1L);
+	curl_easy_setopt(h, CURLOPT_CONNECTTIMEOUT_MS, 10000L);
+	curl_easy_setopt(h, CURLOPT_TIMEOUT_MS, timeout_ms > 0 ? timeout_ms : 60000L);
+	/* a stalled connection: less than 1 byte/s for 15 s */
+	curl_easy_setopt(h, CURLOPT_LOW_SPEED_LIMIT, 1L);
+	curl_easy_setopt(h, CURLOPT_LOW_SPEED_TIME, 15L);
+	curl_easy_setopt(h, CURLOPT_SSL_VERIFYPEER, 1L);
+	curl_easy_setopt(h, CURLOPT_SSL_VERIFYHOST, 2L);
+	curl_easy_setopt(h, CURLOPT_TCP_KEEPALIVE, 1L);
+	if (ca_file)
+		curl_easy_setopt(h, CURLOPT_CAINFO, ca_file);
+}
+
 bool
 ts_http_get(const ts_http_request *req, ts_http_response *resp, ts_err *err)
 {
@@ -242,22 +263,13 @@ ts_http_get(const ts_http_request *req, ts_http_response *resp, ts_err *err)
 			return false;
 		b.handle = easy;
 		b.limit = max_body + 1;
-		curl_easy_setopt(easy, CURLOPT_URL, req->url);
-		curl_easy_setopt(easy, CURLOPT_PROTOCOLS_STR, "http,https");
-		curl_easy_setopt(easy, CURLOPT_FOLLOWLOCATION, 0L);
-		curl_easy_setopt(easy, CURLOPT_NOSIGNAL, 1L);
-		curl_easy_setopt(easy, CURLOPT_CONNECTTIMEOUT_MS, 10000L);
-		curl_easy_setopt(easy, CURLOPT_TIMEOUT_MS, req->timeout_ms > 0 ? req->timeout_ms : 60000L);
+		ts_curl_set_transfer(easy, req->url, req->timeout_ms, req->ca_file);
 		curl_easy_setopt(easy, CURLOPT_WRITEFUNCTION, on_body);
 		curl_easy_setopt(easy, CURLOPT_WRITEDATA, &b);
 		curl_easy_setopt(easy, CURLOPT_HEADERFUNCTION, on_header);
 		curl_easy_setopt(easy, CURLOPT_HEADERDATA, &hs);
 		curl_easy_setopt(easy, CURLOPT_NOPROGRESS, 0L);
 		curl_easy_setopt(easy, CURLOPT_XFERINFOFUNCTION, on_progress);
-		curl_easy_setopt(easy, CURLOPT_SSL_VERIFYPEER, 1L);
-		curl_easy_setopt(easy, CURLOPT_SSL_VERIFYHOST, 2L);
-		if (req->ca_file)
-			curl_easy_setopt(easy, CURLOPT_CAINFO, req->ca_file);
 		headers = curl_slist_append(headers, "Accept: application/json");
 		if (req->bearer)
 		{

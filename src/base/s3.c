@@ -514,22 +514,9 @@ s3_attempt_begin(CURL *h, s3_request *r, const ts_s3_config *cfg, s3_sink *s, s3
 		return false;
 	curl_easy_setopt(h, CURLOPT_HEADERFUNCTION, on_header);
 	curl_easy_setopt(h, CURLOPT_HEADERDATA, s);
-	curl_easy_setopt(h, CURLOPT_URL, r->url);
-	curl_easy_setopt(h, CURLOPT_PROTOCOLS_STR, "http,https");
-	curl_easy_setopt(h, CURLOPT_FOLLOWLOCATION, 0L);
-	curl_easy_setopt(h, CURLOPT_NOSIGNAL, 1L);
-	curl_easy_setopt(h, CURLOPT_CONNECTTIMEOUT_MS, 10000L);
-	curl_easy_setopt(h, CURLOPT_TIMEOUT_MS, cfg->timeout_ms > 0 ? cfg->timeout_ms : 60000L);
-	/* a stalled connection: less than 1 byte/s for 15 s */
-	curl_easy_setopt(h, CURLOPT_LOW_SPEED_LIMIT, 1L);
-	curl_easy_setopt(h, CURLOPT_LOW_SPEED_TIME, 15L);
+	ts_curl_set_transfer(h, r->url, cfg->timeout_ms, cfg->ca_file);
 	curl_easy_setopt(h, CURLOPT_WRITEFUNCTION, on_body);
 	curl_easy_setopt(h, CURLOPT_WRITEDATA, s);
-	curl_easy_setopt(h, CURLOPT_SSL_VERIFYPEER, 1L);
-	curl_easy_setopt(h, CURLOPT_SSL_VERIFYHOST, 2L);
-	curl_easy_setopt(h, CURLOPT_TCP_KEEPALIVE, 1L);
-	if (cfg->ca_file)
-		curl_easy_setopt(h, CURLOPT_CAINFO, cfg->ca_file);
 	if (r->kind == REQ_HEAD)
 		curl_easy_setopt(h, CURLOPT_NOBODY, 1L);
 	/* the transfer's own check of Content-Length stays on (a short body is CURLE_PARTIAL_FILE) */

@@ -57,6 +57,16 @@ void		ts_http_response_free(ts_http_response *resp);
  * that gives up (false) as soon as an interrupt is pending.
  */
 bool		ts_curl_global_init(ts_err *err);
+
+/*
+ * The options every transfer of ours sets on a libcurl easy handle (a
+ * CURL *): url, http(s) only, no redirects, no signals, a 10 s connect
+ * timeout, timeout_ms for the whole transfer (0: 60 s), a stalled
+ * connection (under 1 byte/s for 15 s) dropped, peer and host verified
+ * (ca_file, NULL: the system's CAs), TCP keepalive.  The caller sets its
+ * body and header callbacks and its method.
+ */
+void		ts_curl_set_transfer(void *easy, const char *url, long timeout_ms, const char *ca_file);
 /* Would s put a control character (CR, LF, NUL, ...) on the wire?  NULL: no. */
 bool		ts_has_control_char(const char *s);
 bool		ts_http_retryable_status(long status);
