@@ -88,3 +88,6 @@ psql -X -q -d postgres -c "DROP DATABASE IF EXISTS ts_stream" >/dev/null 2>&1
 # writes: backends inserting into one table at once, a backend killed mid-INSERT
 part writes-concurrent 300 env REL_DB=ts_writes bash test/writes/concurrent.sh | grep -vE '^ok ' | tail -10
 psql -X -q -d postgres -c "DROP DATABASE IF EXISTS ts_writes" >/dev/null 2>&1
+# writes: the Parquet files an INSERT writes, read by DuckDB
+part writes-duckdb 300 env REL_DB=ts_writes_duckdb bash test/writes/duckdb.sh | grep -vE '^ok ' | tail -10
+psql -X -q -d postgres -c "DROP DATABASE IF EXISTS ts_writes_duckdb" >/dev/null 2>&1
