@@ -21,7 +21,8 @@
 #
 # Environment: BENCH_DIR (work dir, default /tmp/tablescan_bench),
 # BENCH_RUNS (best of N, default 3), BENCH_NO_INSTALL=1 to skip
-# building/installing the extension, BENCH_RESULTS (default bench/RESULTS.md;
+# building/installing the extension (otherwise the whole bench holds the
+# install lock, see below), BENCH_RESULTS (default bench/RESULTS.md;
 # build/bench/RESULTS-tiny.md for tiny), BENCH_PERF=1 to add a perf (cpu-clock)
 # profile of the backend during the full scans, BENCH_ROWS to change the
 # size's rows, BENCH_ONLY=group for the GROUP BY / filtered / top-N section
@@ -29,6 +30,15 @@
 # memory figures; results to build/bench/RESULTS-group.md unless BENCH_RESULTS).
 set -euo pipefail
 cd "$(dirname "$0")/.."
+# Installing replaces the one installed library every cluster of this machine
+# loads: a test suite running meanwhile would test this build.  So the bench
+# (install and run) holds the install lock the helpers' test runs take
+# (TS_INSTALL_LOCK, default /tmp/ts-install.lock); the test command itself
+# installs first and runs the bench with BENCH_NO_INSTALL=1.
+if [ "${BENCH_NO_INSTALL:-0}" != 1 ] && [ -z "${TS_BENCH_LOCKED:-}" ] && command -v flock >/dev/null; then
+    export TS_BENCH_LOCKED=1
+    exec flock "${TS_INSTALL_LOCK:-/tmp/ts-install.lock}" bash "$(pwd)/bench/run.sh" "$@"
+fi
 ROOT=$(pwd)
 SIZE=${1:-${SIZE:-default}}
 case "$SIZE" in

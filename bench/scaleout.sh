@@ -23,7 +23,7 @@ BUILD=${BUILD:-build}
 WH=$TMP/wh/bench.db
 mkdir -p "$WH"
 $BUILD/tools/ts_gen "$WH/t" --column 'id:INT NOT NULL' --column big:BIGINT --column d:DOUBLE \
-    --column 'amount:DECIMAL(18, 4)' --column s:STRING --column day:DATE \
+    --column 'amount:DECIMAL(18, 4)' --column s:STRING --column day:DATE --column g:TINYINT \
     --buckets 8 --bucket-key id --rows "$ROWS" --files 2 --null-every 7 >/dev/null
 [ "$(id -u)" = 0 ] && chown -R postgres "$TMP/wh"
 for i in 0 1 2; do start_node $i "jit = off"; done
@@ -66,12 +66,16 @@ AGG_ONE='SELECT count(*), sum(d), min(big), max(amount) FROM t'
 AGG_CO='SELECT sum(c), sum(sd), min(mb), max(ma) FROM (SELECT count(*) c, sum(d) sd, min(big) mb, max(amount) ma FROM t_sharded GROUP BY "_SHARD") x'
 GRP_ONE='SELECT day, count(*), sum(d) FROM t GROUP BY day'
 GRP_CO='SELECT day, sum(c), sum(sd) FROM (SELECT day, count(*) c, sum(d) sd FROM t_sharded GROUP BY day, "_SHARD") x GROUP BY day'
+# g: n % 128, a key of few values (the workers reduce the rows; day is near-unique)
+GRPG_ONE='SELECT g, count(*), sum(d) FROM t GROUP BY g'
+GRPG_CO='SELECT g, sum(c), sum(sd) FROM (SELECT g, count(*) c, sum(d) sd FROM t_sharded GROUP BY g, "_SHARD") x GROUP BY g'
 id=$((ROWS / 3))
 same() { [ "$(q $1 "$2 ORDER BY 1")" = "$(q $3 "$4 ORDER BY 1")" ] && echo yes || echo no; }
 # warm both ways (connections to the workers, file cache), then measure
 run 1 "$AGG_ONE" >/dev/null; run 0 "$AGG_CO" >/dev/null
 read agg1 aggc1 <<<"$(run 1 "$AGG_ONE")"; read agg2 aggc2 <<<"$(run 0 "$AGG_CO")"
 read grp1 grpc1 <<<"$(run 1 "$GRP_ONE")"; read grp2 grpc2 <<<"$(run 0 "$GRP_CO")"
+read grpg1 grpgc1 <<<"$(run 1 "$GRPG_ONE")"; read grpg2 grpgc2 <<<"$(run 0 "$GRPG_CO")"
 read pt1 _ <<<"$(run 1 "SELECT * FROM t WHERE id = $id")"; read pt2 _ <<<"$(run 0 "SELECT * FROM t_sharded WHERE id = $id")"
 plan_co=$(q 0 "EXPLAIN (SUMMARY) $AGG_CO" | sed -n 's/Planning Time: \([0-9.]*\) ms/\1/p')
 plan_w=$(q 1 "EXPLAIN (SUMMARY) SELECT count(*), sum(d) FROM t_shard_1_of_2_v" | sed -n 's/Planning Time: \([0-9.]*\) ms/\1/p')
@@ -82,14 +86,15 @@ cat <<OUT
 ## Scale out over postgres_fdw (bench/scaleout.sh)
 
 \`BENCH_ROWS=$ROWS bash bench/scaleout.sh\` on $(nproc) cores ($(date -u +%F)): a fixed-bucket append
-table (8 buckets on id, 6 columns, Avro zstd), one node serial vs a coordinator over 2 workers
+table (8 buckets on id, 7 columns, Avro zstd), one node serial vs a coordinator over 2 workers
 (all three clusters on this machine). Wall: best of $RUNS; CPU: seconds per run of every process of
 the three clusters (coordinator + workers), from /proc.
 
 | query | one node ms | coordinator + 2 workers ms | wall ratio | CPU s one node | CPU s all nodes | CPU ratio | same result |
 |---|---|---|---|---|---|---|---|
 | full-scan aggregate | $agg1 | $agg2 | $(r $agg2 $agg1) | $aggc1 | $aggc2 | $(r $aggc2 $aggc1) | $(same 1 "$AGG_ONE" 0 "$AGG_CO") |
-| GROUP BY day | $grp1 | $grp2 | $(r $grp2 $grp1) | $grpc1 | $grpc2 | $(r $grpc2 $grpc1) | $(same 1 "$GRP_ONE" 0 "$GRP_CO") |
+| GROUP BY day (near-unique) | $grp1 | $grp2 | $(r $grp2 $grp1) | $grpc1 | $grpc2 | $(r $grpc2 $grpc1) | $(same 1 "$GRP_ONE" 0 "$GRP_CO") |
+| GROUP BY g (128 values) | $grpg1 | $grpg2 | $(r $grpg2 $grpg1) | $grpgc1 | $grpgc2 | $(r $grpgc2 $grpgc1) | $(same 1 "$GRPG_ONE" 0 "$GRPG_CO") |
 | point query id = $id | $pt1 | $pt2 | $(r $pt2 $pt1) | | | | |
 
 Planning: one node ${plan_one} ms; coordinator ${plan_co} ms (postgres_fdw, no remote estimate:

@@ -39,6 +39,7 @@
 #include "optimizer/cost.h"
 #include "optimizer/optimizer.h"
 #include "optimizer/pathnode.h"
+#include "optimizer/prep.h"
 #include "optimizer/planmain.h"
 #include "optimizer/tlist.h"
 #include "parser/parsetree.h"
@@ -331,18 +332,35 @@ tablescan_agg_scan_path(PlannerInfo *root, RelOptInfo *input_rel, RelOptInfo *re
 	ap->parallel = parallel;
 	rel->fdw_private = ap;
 
-	/*
-	 * The scan, plus half a call per aggregate (its transition) and key
-	 * (hash and compare) and row, and a tuple per group: below an
-	 * Aggregate over the same scan, which also pays a node per row.  With
-	 * GROUP BY, the rows the scan node does not return are taken off (a
-	 * Finalize Aggregate above pays for each group again).
-	 */
-	cost = input->total_cost +
-		0.5 * cpu_operator_cost * (list_length(aggs) + list_length(keys)) * input->rows +
-		cpu_tuple_cost * groups;
-	if (keys != NIL)
-		cost -= cpu_tuple_cost * input->rows;
+	if (keys == NIL)
+	{
+		/*
+		 * The scan, plus half a call per aggregate (its transition) and row,
+		 * and the one row returned: below an Aggregate over the same scan,
+		 * which also pays a node per row.
+		 */
+		cost = input->total_cost +
+			0.5 * cpu_operator_cost * list_length(aggs) * input->rows + cpu_tuple_cost;
+	}
+	else
+	{
+		/*
+		 * With GROUP BY, the scan's group table does per row what a
+		 * HashAggregate would (hash and compare the keys, run the
+		 * transitions) and per group it serializes the states, which the
+		 * Finalize Aggregate above deserializes and combines.  What it saves
+		 * is a row returned per row read, less one per group.  So it wins
+		 * when the groups are well below the rows and loses when they
+		 * approach them (a near-unique key: each row is aggregated twice).
+		 */
+		AggClauseCosts agg_costs;
+
+		MemSet(&agg_costs, 0, sizeof(agg_costs));
+		get_agg_clause_costs(root, AGGSPLIT_INITIAL_SERIAL, &agg_costs);
+		cost = input->total_cost - cpu_tuple_cost * input->rows +
+			(cpu_operator_cost * list_length(keys) + agg_costs.transCost.per_tuple) * input->rows +
+			(cpu_tuple_cost + agg_costs.finalCost.per_tuple) * groups;
+	}
 	path = create_foreign_upper_path(root, rel, target, groups, cost, cost, NIL, NULL, NIL);
 	if (parallel)
 	{
