@@ -205,7 +205,7 @@ tablescan_explain_properties(TsPlanState *ps)
 	if (ps->predicate)
 	{
 		l = lappend(l, makeString("Predicate"));
-		l = lappend(l, makeString(ps->predicate));
+		l = lappend(l, makeString(pstrdup(ps->predicate)));	/* not the plan's memory */
 	}
 	if (plan->metrics.partitions_total > 0)
 	{

@@ -122,6 +122,8 @@ tablescanGetForeignRelSize(PlannerInfo *root, RelOptInfo *baserel, Oid foreignta
 	int		   *att_field;
 	List	   *residual = NIL;
 	ListCell   *lc;
+	MemoryContext plan_cxt,
+				old;
 
 	Relation	rel;
 	RangeTblEntry *rte = planner_rt_fetch(baserel->relid, root);
@@ -135,11 +137,20 @@ tablescanGetForeignRelSize(PlannerInfo *root, RelOptInfo *baserel, Oid foreignta
 	if (rte->requiredPerms != 0)
 		ExecCheckRTPerms(list_make1(rte), true);
 	rel = table_open(foreigntableid, NoLock);
-	ps->opts = tablescan_get_options_as(foreigntableid, baserel->userid);
 	ps->limit = scan_limit(root, baserel);
+
+	/*
+	 * The plan lives in a context of its own, offered to the executor
+	 * (plan_reuse.c): its first fetch runs it when it still holds.
+	 */
+	plan_cxt = tablescan_plan_context_create();
+	old = MemoryContextSwitchTo(plan_cxt);
+	ps->opts = tablescan_get_options_as(foreigntableid, baserel->userid);
 	ps->plan = tablescan_plan_relation(ps->opts, rel, baserel->relid,
 									   extract_actual_clauses(baserel->baserestrictinfo, false),
 									   NULL, ps->limit, &att_field, &ps->predicate);
+	MemoryContextSwitchTo(old);
+	ps->plan_key = tablescan_plan_offer(plan_cxt, ps->opts, ps->plan, att_field);
 	ps->att_field = att_field;
 	ps->natts = RelationGetDescr(rel)->natts;
 	table_close(rel, NoLock);
@@ -410,8 +421,9 @@ tablescanGetForeignPlan(PlannerInfo *root, RelOptInfo *baserel, Oid foreigntable
 	if (best_path->path.parallel_aware)
 		explain = tablescan_explain_parallel_tasks(explain, ps->ntasks);
 	return make_foreignscan(tlist, scan_clauses, baserel->relid, NIL,
-							list_make3(attnums, explain,
-									   makeString(psprintf(INT64_FORMAT, ps->limit))),
+							list_make4(attnums, explain,
+									   makeString(psprintf(INT64_FORMAT, ps->limit)),
+									   ps->plan_key),
 							NIL, NIL, outer_plan);
 }
 
@@ -439,6 +451,7 @@ tablescanBeginForeignScan(ForeignScanState *node, int eflags)
 							  node->ss.ps.ps_ExprContext);
 	tablescan_scan_set_limit(st, pg_strtoint64(strVal(list_nth(fs->fdw_private,
 																FdwScanPrivateLimit))));
+	tablescan_scan_take_plan(st, list_nth(fs->fdw_private, FdwScanPrivatePlanKey));
 }
 
 static TupleTableSlot *

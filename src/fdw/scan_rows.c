@@ -17,6 +17,7 @@
 #include "executor/executor.h"
 #include "miscadmin.h"
 #include "nodes/nodeFuncs.h"
+#include "optimizer/optimizer.h"
 #include "utils/memutils.h"
 #include "utils/rel.h"
 
@@ -44,7 +45,15 @@ struct TsScanState
 	int64		limit;			/* rows a LIMIT needs, -1 */
 	ExprContext *econtext;		/* evaluates Params while pruning */
 	bool		quals_have_params;	/* pruned again at run time: EXPLAIN ANALYZE says how */
+	TsPlanOffer *offer;			/* the plan made while planning, taken (plan_reuse.c) */
+	bool		plan_reused;	/* the plan read is that one */
 	MemoryContext cxt;			/* plan, readers */
+	/*
+	 * The plan made while planning, once taken: older than cxt, so that it
+	 * goes after cxt's callbacks (the window, the helper thread) when the
+	 * query's memory goes at an ERROR, as a plan in cxt would.
+	 */
+	MemoryContext offered_cxt;
 	MemoryContext rowcxt;		/* Datums of the current row */
 	TsTableOptions *opts;
 	ts_plan    *plan;
@@ -116,6 +125,8 @@ tablescan_scan_create(EState *estate)
 {
 	TsScanState *st = palloc0(sizeof(TsScanState));
 
+	st->offered_cxt = AllocSetContextCreate(estate->es_query_cxt,
+											"tablescan_fdw planned", ALLOCSET_SMALL_SIZES);
 	st->cxt = AllocSetContextCreate(estate->es_query_cxt,
 									"tablescan_fdw scan", ALLOCSET_DEFAULT_SIZES);
 	st->rowcxt = AllocSetContextCreate(estate->es_query_cxt,
@@ -152,6 +163,48 @@ tablescan_scan_set_source(TsScanState *st, Relation rel, Index relid, List *qual
 	st->plan = NULL;			/* planned at the first row */
 }
 
+/*
+ * Take the plan made while PostgreSQL planned (key: fdw_private's), kept in
+ * the query's memory until the first fetch decides whether it holds.
+ */
+void
+tablescan_scan_take_plan(TsScanState *st, Node *key)
+{
+	st->offer = tablescan_plan_take(key, st->offered_cxt);
+}
+
+/*
+ * The plan taken at BeginForeignScan, when it holds for this execution
+ * (NULL otherwise, the plan freed): quals that were the planner's (no Param,
+ * nothing evaluated at run time, so the same predicate), and what
+ * plan_reuse.c checks (options, credentials, snapshot).  Taken once: a
+ * rescan plans again.
+ */
+static ts_plan *
+offered_plan(TsScanState *st, int **field_of_att)
+{
+	TsPlanOffer *offer = st->offer;
+	const char *why;
+
+	st->offer = NULL;
+	if (offer == NULL)
+		return NULL;
+	if (st->quals_have_params || contain_mutable_functions((Node *) st->quals))
+		why = "the quals need values known only at run time";
+	else
+		why = tablescan_plan_offer_refusal(offer, st->opts);
+	if (why != NULL)
+	{
+		elog(DEBUG1, "tablescan_fdw: foreign table \"%s\" planned again at execution: %s",
+			 RelationGetRelationName(st->rel), why);
+		tablescan_plan_offer_drop(offer);
+		return NULL;
+	}
+	elog(DEBUG1, "tablescan_fdw: foreign table \"%s\" executes the plan made while planning",
+		 RelationGetRelationName(st->rel));
+	return tablescan_plan_offer_use(offer, field_of_att);
+}
+
 /* The rows a LIMIT needs from the scan, -1 = all. */
 void
 tablescan_scan_set_limit(TsScanState *st, int64 limit)
@@ -183,6 +236,8 @@ start_scan(TsScanState *st, bool publish)
 	bool		all = false;
 
 	MemoryContextReset(st->cxt);
+	if (st->offer == NULL)
+		MemoryContextReset(st->offered_cxt);	/* a plan reused before: after cxt's callbacks */
 	old = MemoryContextSwitchTo(st->cxt);
 	free_window_before_reset(st);	/* callbacks run last first: after the drain */
 	drain_background_before_reset(st->cxt);
@@ -200,8 +255,11 @@ start_scan(TsScanState *st, bool publish)
 										 tablescan_scan_user(st->econtext->ecxt_estate, st->relid));
 	if (st->pscan && !publish)
 		tablescan_parallel_pin(st->pscan, st->opts);	/* the leader's snapshot */
-	st->plan = tablescan_plan_relation(st->opts, rel, st->relid, st->quals, st->econtext,
-									   st->limit, &field_of_att, NULL);
+	st->plan = offered_plan(st, &field_of_att);
+	st->plan_reused = st->plan != NULL;
+	if (st->plan == NULL)
+		st->plan = tablescan_plan_relation(st->opts, rel, st->relid, st->quals, st->econtext,
+										   st->limit, &field_of_att, NULL);
 
 	st->natts = desc->natts;
 	st->att_field = palloc(sizeof(int) * Max(desc->natts, 1));
@@ -842,6 +900,8 @@ tablescan_scan_end(TsScanState *st)
 	MemoryContextDelete(st->rowcxt);
 	MemoryContextDelete(st->wincxt);
 	MemoryContextDelete(st->cxt);
+	MemoryContextDelete(st->offered_cxt);	/* the plan reused, or taken and never fetched from */
+	st->offer = NULL;
 }
 
 /*
@@ -926,6 +986,14 @@ tablescan_scan_explain(TsScanState *st, ExplainState *es)
 		if (m->partitions_total > 0)
 			tablescan_explain_kept_total("Partitions (run time)", m->partitions_kept, m->partitions_total, es);
 		tablescan_explain_kept_total("Data Files (run time)", files, Max(m->files_total, files), es);
+	}
+	/* run-time, as Bytes Read: not in the output of COSTS OFF */
+	if (st->plan && es->costs)
+	{
+		if (es->format == EXPLAIN_FORMAT_TEXT)
+			ExplainPropertyText("Plan Reused", st->plan_reused ? "yes" : "no", es);
+		else
+			ExplainPropertyBool("Plan Reused", st->plan_reused, es);
 	}
 	if (st->plan && st->plan->kind != TS_TABLE_FORMAT)
 		ExplainPropertyText("Cache", !st->opts->cache || tablescan_cache_size_mb == 0 ? "off" :

@@ -360,6 +360,7 @@ typedef struct TsPlanState
 	double		rows;
 	double		bytes;
 	int			ntasks;			/* tasks a parallel scan would share out */
+	Node	   *plan_key;		/* the plan's offer (plan_reuse.c), for fdw_private */
 } TsPlanState;
 
 /*
@@ -374,6 +375,8 @@ enum FdwScanPrivateIndex
 	FdwScanPrivateExplain,
 	/* Integer (as a String node): rows a LIMIT needs from this scan, -1 */
 	FdwScanPrivateLimit,
+	/* String: the key of the plan made while planning (plan_reuse.c) */
+	FdwScanPrivatePlanKey,
 	/* aggregate scans: range-table index of the foreign table (Integer) */
 	FdwScanPrivateUpperRelid,
 	/* aggregate scans: its OID (as a String node) */
@@ -412,6 +415,20 @@ typedef struct TsUpperPath
 	Oid			table;			/* its OID */
 	List	   *quals;			/* bare clauses */
 } TsUpperPath;
+
+/* ---- plan_reuse.c: the plan made while planning, executed if it holds -- */
+
+typedef struct TsPlanOffer TsPlanOffer;
+
+extern bool tablescan_reuse_plan;
+extern void tablescan_plan_reuse_define_gucs(void);
+extern MemoryContext tablescan_plan_context_create(void);
+extern Node *tablescan_plan_offer(MemoryContext cxt, TsTableOptions *opts, ts_plan *plan,
+								  int *att_field);
+extern TsPlanOffer *tablescan_plan_take(Node *key, MemoryContext owner);
+extern const char *tablescan_plan_offer_refusal(TsPlanOffer *offer, TsTableOptions *opts);
+extern ts_plan *tablescan_plan_offer_use(TsPlanOffer *offer, int **att_field);
+extern void tablescan_plan_offer_drop(TsPlanOffer *offer);
 
 /* ---- explain.c --------------------------------------------------------- */
 
@@ -504,6 +521,8 @@ extern void tablescan_scan_rescan(TsScanState *st, bool replan);
 extern void tablescan_scan_end(TsScanState *st);
 extern void tablescan_scan_explain(TsScanState *st, struct ExplainState *es);
 extern void tablescan_scan_set_limit(TsScanState *st, int64 limit);
+/* at BeginForeignScan: take the plan made while planning (fdw_private's key) */
+extern void tablescan_scan_take_plan(TsScanState *st, Node *key);
 /* errcontext callback while reading rows; arg: the TsScanState */
 extern void tablescan_scan_error_context(void *arg);
 extern void tablescan_scan_parallel_leader(TsScanState *st, TsParallelScan *pscan);
