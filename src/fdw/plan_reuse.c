@@ -22,9 +22,12 @@
 
 #include "lib/ilist.h"
 #include "miscadmin.h"
+#include "nodes/nodeFuncs.h"
 #include "nodes/value.h"
+#include "optimizer/optimizer.h"
 #include "utils/guc.h"
 #include "utils/memutils.h"
+#include "utils/rel.h"
 
 #include "tablescan_fdw.h"
 
@@ -142,17 +145,38 @@ tablescan_plan_take(Node *key, MemoryContext owner)
 	return NULL;
 }
 
+/* Does the expression hold a Param (prepared statement, nested loop, InitPlan)? */
+static bool
+has_params_walker(Node *node, void *context)
+{
+	if (node == NULL)
+		return false;
+	if (IsA(node, Param))
+		return true;
+	return expression_tree_walker(node, has_params_walker, context);
+}
+
+bool
+tablescan_expr_has_params(Node *node)
+{
+	return has_params_walker(node, NULL);
+}
+
 /*
- * Why the taken plan does not hold for a scan with opts (the executor's,
- * for the scan's user), or NULL when it does: reuse turned off, other
- * options or credentials, a snapshot committed since.  A data token due
- * for renewal is renewed first (the check reads the table's store).
+ * Why the taken plan does not hold for a scan with quals and opts (the
+ * executor's, for the scan's user), or NULL when it does: reuse turned
+ * off, quals that need run-time values (Params, functions evaluated at
+ * run time: the planner pruned without them), other options or
+ * credentials, a snapshot committed since.  A data token due for renewal
+ * is renewed first (the check reads the table's store).
  */
-const char *
-tablescan_plan_offer_refusal(TsPlanOffer *offer, TsTableOptions *opts)
+static const char *
+refusal(TsPlanOffer *offer, List *quals, TsTableOptions *opts)
 {
 	if (!tablescan_reuse_plan)
 		return "tablescan.reuse_plan is off";
+	if (tablescan_expr_has_params((Node *) quals) || contain_mutable_functions((Node *) quals))
+		return "the quals need values known only at run time";
 	if (opts->pin_snapshot)
 		return "a parallel worker reads its leader's snapshot";
 	if (options_fingerprint(opts) != offer->fingerprint)
@@ -166,17 +190,35 @@ tablescan_plan_offer_refusal(TsPlanOffer *offer, TsTableOptions *opts)
 	return NULL;
 }
 
-/* The taken plan (freed with the owner tablescan_plan_take gave it); its column map in *att_field. */
+/*
+ * The plan taken (*offerp, may be NULL) when it holds for a scan of rel
+ * with quals and opts: returned, its column map in *att_field, moved
+ * under owner when that is not NULL (else it stays where it was taken
+ * to).  Otherwise it is freed and NULL returned: the caller plans.  The
+ * offer is used up either way (*offerp = NULL).  DEBUG1 says which, and why.
+ */
 ts_plan *
-tablescan_plan_offer_use(TsPlanOffer *offer, int **att_field)
+tablescan_plan_reuse(TsPlanOffer **offerp, Relation rel, List *quals, TsTableOptions *opts,
+					 MemoryContext owner, int **att_field)
 {
+	TsPlanOffer *offer = *offerp;
+	const char *why;
+
+	*offerp = NULL;
+	if (offer == NULL)
+		return NULL;
+	why = refusal(offer, quals, opts);
+	if (why != NULL)
+	{
+		elog(DEBUG1, "tablescan_fdw: foreign table \"%s\" planned again at execution: %s",
+			 RelationGetRelationName(rel), why);
+		MemoryContextDelete(offer->cxt);
+		return NULL;
+	}
+	elog(DEBUG1, "tablescan_fdw: foreign table \"%s\" executes the plan made while planning",
+		 RelationGetRelationName(rel));
+	if (owner)
+		MemoryContextSetParent(offer->cxt, owner);
 	*att_field = offer->att_field;
 	return offer->plan;
-}
-
-/* Free a taken plan that is not used. */
-void
-tablescan_plan_offer_drop(TsPlanOffer *offer)
-{
-	MemoryContextDelete(offer->cxt);
 }

@@ -4,7 +4,8 @@
  * Owns: the row source that both the plain scan (handler.c) and the
  * aggregates computed while scanning (scan_aggregate.c, scan_group.c)
  * read: planning the Paimon scan at the first fetch (again after a rescan
- * with changed Params), iterating over splits and batches, converting a
+ * with changed Params), unless the plan made while planning still holds
+ * (plan_reuse.c), iterating over splits and batches, converting a
  * window of rows to Datums column by column (or handing the batches over
  * unconverted, to scan_vector.c's aggregation by columns), its part of a Parallel
  * Foreign Scan (the tasks parallel.c hands out), the errcontext while
@@ -17,7 +18,6 @@
 #include "executor/executor.h"
 #include "miscadmin.h"
 #include "nodes/nodeFuncs.h"
-#include "optimizer/optimizer.h"
 #include "utils/memutils.h"
 #include "utils/rel.h"
 
@@ -137,17 +137,6 @@ tablescan_scan_create(EState *estate)
 	return st;
 }
 
-/* Does the expression hold a Param (prepared statement, nested loop, InitPlan)? */
-static bool
-has_params(Node *node, void *context)
-{
-	if (node == NULL)
-		return false;
-	if (IsA(node, Param))
-		return true;
-	return expression_tree_walker(node, has_params, context);
-}
-
 /* What a scan of rel reads, for a scan made by tablescan_scan_create. */
 void
 tablescan_scan_set_source(TsScanState *st, Relation rel, Index relid, List *quals,
@@ -158,7 +147,7 @@ tablescan_scan_set_source(TsScanState *st, Relation rel, Index relid, List *qual
 	st->quals = quals;
 	st->attnums = attnums;
 	st->econtext = econtext;
-	st->quals_have_params = has_params((Node *) quals, NULL);
+	st->quals_have_params = tablescan_expr_has_params((Node *) quals);
 	close_reader(st);
 	st->plan = NULL;			/* planned at the first row */
 }
@@ -173,38 +162,6 @@ tablescan_scan_take_plan(TsScanState *st, Node *key)
 	st->offer = tablescan_plan_take(key, st->offered_cxt);
 }
 
-/*
- * The plan taken at BeginForeignScan, when it holds for this execution
- * (NULL otherwise, the plan freed): quals that were the planner's (no Param,
- * nothing evaluated at run time, so the same predicate), and what
- * plan_reuse.c checks (options, credentials, snapshot).  Taken once: a
- * rescan plans again.
- */
-static ts_plan *
-offered_plan(TsScanState *st, int **field_of_att)
-{
-	TsPlanOffer *offer = st->offer;
-	const char *why;
-
-	st->offer = NULL;
-	if (offer == NULL)
-		return NULL;
-	if (st->quals_have_params || contain_mutable_functions((Node *) st->quals))
-		why = "the quals need values known only at run time";
-	else
-		why = tablescan_plan_offer_refusal(offer, st->opts);
-	if (why != NULL)
-	{
-		elog(DEBUG1, "tablescan_fdw: foreign table \"%s\" planned again at execution: %s",
-			 RelationGetRelationName(st->rel), why);
-		tablescan_plan_offer_drop(offer);
-		return NULL;
-	}
-	elog(DEBUG1, "tablescan_fdw: foreign table \"%s\" executes the plan made while planning",
-		 RelationGetRelationName(st->rel));
-	return tablescan_plan_offer_use(offer, field_of_att);
-}
-
 /* The rows a LIMIT needs from the scan, -1 = all. */
 void
 tablescan_scan_set_limit(TsScanState *st, int64 limit)
@@ -217,7 +174,8 @@ tablescan_scan_set_limit(TsScanState *st, int64 limit)
  * never a stale one.  Done at the first fetch (and again after a rescan
  * with changed parameters) rather than in BeginForeignScan, because only
  * then do the Params of a nested loop's inner side have their values, and
- * pruning with them is what makes such a join cheap.
+ * pruning with them is what makes such a join cheap.  The plan made while
+ * PostgreSQL planned is executed instead when it still holds (plan_reuse.c).
  *
  * In a parallel scan the leader plans when it sets up the shared state and
  * publishes its snapshot and tasks ('publish'); every other plan (the
@@ -255,7 +213,8 @@ start_scan(TsScanState *st, bool publish)
 										 tablescan_scan_user(st->econtext->ecxt_estate, st->relid));
 	if (st->pscan && !publish)
 		tablescan_parallel_pin(st->pscan, st->opts);	/* the leader's snapshot */
-	st->plan = offered_plan(st, &field_of_att);
+	/* the plan made while planning, when it holds (taken once: a rescan plans) */
+	st->plan = tablescan_plan_reuse(&st->offer, rel, st->quals, st->opts, NULL, &field_of_att);
 	st->plan_reused = st->plan != NULL;
 	if (st->plan == NULL)
 		st->plan = tablescan_plan_relation(st->opts, rel, st->relid, st->quals, st->econtext,
@@ -987,14 +946,8 @@ tablescan_scan_explain(TsScanState *st, ExplainState *es)
 			tablescan_explain_kept_total("Partitions (run time)", m->partitions_kept, m->partitions_total, es);
 		tablescan_explain_kept_total("Data Files (run time)", files, Max(m->files_total, files), es);
 	}
-	/* run-time, as Bytes Read: not in the output of COSTS OFF */
-	if (st->plan && es->costs)
-	{
-		if (es->format == EXPLAIN_FORMAT_TEXT)
-			ExplainPropertyText("Plan Reused", st->plan_reused ? "yes" : "no", es);
-		else
-			ExplainPropertyBool("Plan Reused", st->plan_reused, es);
-	}
+	if (st->plan)
+		tablescan_explain_plan_reused(st->plan_reused, es);
 	if (st->plan && st->plan->kind != TS_TABLE_FORMAT)
 		ExplainPropertyText("Cache", !st->opts->cache || tablescan_cache_size_mb == 0 ? "off" :
 							st->plan->metrics.cache_hit ? "hit" : "miss", es);

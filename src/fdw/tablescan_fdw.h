@@ -426,9 +426,9 @@ extern MemoryContext tablescan_plan_context_create(void);
 extern Node *tablescan_plan_offer(MemoryContext cxt, TsTableOptions *opts, ts_plan *plan,
 								  int *att_field);
 extern TsPlanOffer *tablescan_plan_take(Node *key, MemoryContext owner);
-extern const char *tablescan_plan_offer_refusal(TsPlanOffer *offer, TsTableOptions *opts);
-extern ts_plan *tablescan_plan_offer_use(TsPlanOffer *offer, int **att_field);
-extern void tablescan_plan_offer_drop(TsPlanOffer *offer);
+extern ts_plan *tablescan_plan_reuse(TsPlanOffer **offerp, Relation rel, List *quals,
+									 TsTableOptions *opts, MemoryContext owner, int **att_field);
+extern bool tablescan_expr_has_params(Node *node);
 
 /* ---- explain.c --------------------------------------------------------- */
 
@@ -439,6 +439,8 @@ extern void tablescan_plan_offer_drop(TsPlanOffer *offer);
 extern List *tablescan_explain_properties(TsPlanState *ps);
 extern List *tablescan_explain_parallel_tasks(List *props, int ntasks);
 extern void tablescan_explain_print(List *props, struct ExplainState *es);
+/* "Plan Reused" (EXPLAIN ANALYZE, not under COSTS OFF) */
+extern void tablescan_explain_plan_reused(bool reused, struct ExplainState *es);
 /* "k of n" in text; "<label> Kept" / "<label> Total" integers in other formats */
 extern void tablescan_explain_kept_total(const char *label, int64 kept, int64 total,
 										 struct ExplainState *es);
