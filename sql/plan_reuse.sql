@@ -52,6 +52,8 @@ SELECT * FROM pg_temp.reused('SELECT * FROM t_v1 WHERE k = 3');
 -- count(*) from metadata, and aggregates computed while scanning
 SELECT * FROM pg_temp.reused('SELECT count(*) FROM t');
 SELECT * FROM pg_temp.reused('SELECT max(id), sum(k) FROM t WHERE k = 3');
+SELECT count(*) FROM t;
+SELECT max(id), sum(k) FROM t WHERE k = 3;
 -- the setting that turns it off: planned again, the same rows
 SET tablescan.reuse_plan = off;
 SELECT * FROM pg_temp.reused('SELECT * FROM t WHERE k = 3');
@@ -109,6 +111,14 @@ COMMIT;
 BEGIN;
 DECLARE c CURSOR FOR SELECT count(*), sum(id) FROM (SELECT id FROM t_v1 WHERE k = 3 OFFSET 0) s;
 \! psql -X -q -c "INSERT INTO t VALUES (3003, 'newest', 3)"
+SET client_min_messages = debug1;
+FETCH ALL FROM c;
+RESET client_min_messages;
+COMMIT;
+-- count(*) from metadata: the same
+BEGIN;
+DECLARE c CURSOR FOR SELECT count(*) FROM t;
+\! psql -X -q -c "INSERT INTO t VALUES (4003, 'last', 3)"
 SET client_min_messages = debug1;
 FETCH ALL FROM c;
 RESET client_min_messages;
