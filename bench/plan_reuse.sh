@@ -11,7 +11,10 @@
 # validator created):
 #
 #   BENCH_SO=$PWD/tablescan_fdw.so BENCH_SO_BEFORE=/path/main/tablescan_fdw.so \
-#       pg_virtualenv -t -v 15 bash bench/plan_reuse.sh
+#       pg_virtualenv -t -v 15 -c '-p 54991' bash bench/plan_reuse.sh
+#
+# (a port of its own: another cluster of the machine may hold 5432).  QUERIES
+# picks some of point, count, partition (default all).
 #
 # Needs a running server (PG* environment) and the tools built (make tools).
 # Generates table `plan` with our generator (PARTS partitions x 16 buckets,
@@ -64,7 +67,7 @@ DBS+=(plan_reuse_after plan_reuse_after)
 OPTS+=("-c tablescan.reuse_plan=off" "-c tablescan.reuse_plan=on")
 
 POINT_ID=$((7 + 3 * PARTS))
-QNAMES=(point count partition)
+read -r -a QNAMES <<<"${QUERIES:-point count partition}"
 declare -A QS=(
     [point]="SELECT * FROM plan WHERE p = 7 AND id = $POINT_ID"
     [count]="SELECT count(*) FROM plan"
