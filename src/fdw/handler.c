@@ -3,7 +3,8 @@
  *
  * Owns: the handler function, planning (the Paimon scan is planned while
  * PostgreSQL plans, so estimates and EXPLAIN see the pruned file set:
- * sizes, costs, serial, parallel and parameterized paths, the plan node),
+ * sizes, costs, serial, parallel and parameterized paths, the plan node;
+ * that plan is offered to the executor, plan_reuse.c),
  * the executor callbacks of a scan (Begin, Iterate, ReScan, Explain, End),
  * which read their rows from scan_rows.c, then those of a Parallel Foreign
  * Scan.  A ForeignScan that replaces an Aggregate (scanrelid 0) is
