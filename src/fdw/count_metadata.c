@@ -60,6 +60,8 @@ typedef struct TsCountState
 	int			ngroups;
 	int			next;
 	bool		counted;		/* for EXPLAIN ANALYZE */
+	TsPlanOffer *offer;			/* the plan made while planning, taken (plan_reuse.c) */
+	bool		plan_reused;	/* the last count's plan is that one */
 	bool		cache_hit;
 	bool		cache_on;
 	ts_count_metrics metrics;
@@ -275,6 +277,9 @@ tablescan_count_begin(ForeignScanState *node, int eflags)
 									"tablescan_fdw count", ALLOCSET_DEFAULT_SIZES);
 	st->rowcxt = AllocSetContextCreate(node->ss.ps.state->es_query_cxt,
 									   "tablescan_fdw count row", ALLOCSET_SMALL_SIZES);
+	st->offer = tablescan_plan_take(list_nth(((ForeignScan *) node->ss.ps.plan)->fdw_private,
+											 FdwScanPrivatePlanKey),
+									node->ss.ps.state->es_query_cxt);
 	node->fdw_state = st;
 }
 
@@ -302,8 +307,12 @@ count_rows(ForeignScanState *node, TsCountState *st)
 	old = MemoryContextSwitchTo(st->cxt);
 	rel = table_open(table, AccessShareLock);
 	opts = tablescan_get_options_as(table, tablescan_scan_user(node->ss.ps.state, relid));
-	plan = tablescan_plan_relation(opts, rel, relid, quals, node->ss.ps.ps_ExprContext, -1,
-								   &att_field, NULL);
+	/* the plan made while planning, when it holds (freed with cxt); once */
+	plan = tablescan_plan_reuse(&st->offer, rel, quals, opts, st->cxt, &att_field);
+	st->plan_reused = plan != NULL;
+	if (plan == NULL)
+		plan = tablescan_plan_relation(opts, rel, relid, quals, node->ss.ps.ps_ExprContext, -1,
+									   &att_field, NULL);
 
 	/*
 	 * The predicate is built again here, whatever tablescan.enable_pruning
@@ -431,6 +440,7 @@ tablescan_count_explain(ForeignScanState *node, ExplainState *es)
 
 	if (!es->analyze || st == NULL || !st->counted)
 		return;
+	tablescan_explain_plan_reused(st->plan_reused, es);
 	ExplainPropertyText("Cache", !st->cache_on ? "off" : st->cache_hit ? "hit" : "miss", es);
 	ExplainPropertyInteger("Files Counted", NULL, st->metrics.files_counted, es);
 	ExplainPropertyInteger("Files Read", NULL, 0, es);

@@ -150,6 +150,22 @@ tablescan_explain_print(List *props, ExplainState *es)
 	}
 }
 
+/*
+ * EXPLAIN ANALYZE: did the scan execute the plan made while planning
+ * (plan_reuse.c)?  "yes" / "no" in text, a boolean otherwise.  A run-time
+ * figure, as Bytes Read: not in the output of COSTS OFF.
+ */
+void
+tablescan_explain_plan_reused(bool reused, ExplainState *es)
+{
+	if (!es->costs)
+		return;
+	if (es->format == EXPLAIN_FORMAT_TEXT)
+		ExplainPropertyText("Plan Reused", reused ? "yes" : "no", es);
+	else
+		ExplainPropertyBool("Plan Reused", reused, es);
+}
+
 /* "Parallel Tasks": the tasks a parallel scan is shared out in (handler.c, upper scans). */
 List *
 tablescan_explain_parallel_tasks(List *props, int ntasks)
@@ -205,7 +221,7 @@ tablescan_explain_properties(TsPlanState *ps)
 	if (ps->predicate)
 	{
 		l = lappend(l, makeString("Predicate"));
-		l = lappend(l, makeString(ps->predicate));
+		l = lappend(l, makeString(pstrdup(ps->predicate)));	/* not the plan's memory */
 	}
 	if (plan->metrics.partitions_total > 0)
 	{

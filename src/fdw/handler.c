@@ -3,7 +3,8 @@
  *
  * Owns: the handler function, planning (the Paimon scan is planned while
  * PostgreSQL plans, so estimates and EXPLAIN see the pruned file set:
- * sizes, costs, serial, parallel and parameterized paths, the plan node),
+ * sizes, costs, serial, parallel and parameterized paths, the plan node;
+ * that plan is offered to the executor, plan_reuse.c),
  * the executor callbacks of a scan (Begin, Iterate, ReScan, Explain, End),
  * which read their rows from scan_rows.c, then those of a Parallel Foreign
  * Scan.  A ForeignScan that replaces an Aggregate (scanrelid 0) is
@@ -122,6 +123,8 @@ tablescanGetForeignRelSize(PlannerInfo *root, RelOptInfo *baserel, Oid foreignta
 	int		   *att_field;
 	List	   *residual = NIL;
 	ListCell   *lc;
+	MemoryContext plan_cxt,
+				old;
 
 	Relation	rel;
 	RangeTblEntry *rte = planner_rt_fetch(baserel->relid, root);
@@ -135,11 +138,20 @@ tablescanGetForeignRelSize(PlannerInfo *root, RelOptInfo *baserel, Oid foreignta
 	if (rte->requiredPerms != 0)
 		ExecCheckRTPerms(list_make1(rte), true);
 	rel = table_open(foreigntableid, NoLock);
-	ps->opts = tablescan_get_options_as(foreigntableid, baserel->userid);
 	ps->limit = scan_limit(root, baserel);
+
+	/*
+	 * The plan lives in a context of its own, offered to the executor
+	 * (plan_reuse.c): its first fetch runs it when it still holds.
+	 */
+	plan_cxt = tablescan_plan_context_create();
+	old = MemoryContextSwitchTo(plan_cxt);
+	ps->opts = tablescan_get_options_as(foreigntableid, baserel->userid);
 	ps->plan = tablescan_plan_relation(ps->opts, rel, baserel->relid,
 									   extract_actual_clauses(baserel->baserestrictinfo, false),
 									   NULL, ps->limit, &att_field, &ps->predicate);
+	MemoryContextSwitchTo(old);
+	ps->plan_key = tablescan_plan_offer(plan_cxt, ps->opts, ps->plan, att_field);
 	ps->att_field = att_field;
 	ps->natts = RelationGetDescr(rel)->natts;
 	table_close(rel, NoLock);
@@ -410,8 +422,9 @@ tablescanGetForeignPlan(PlannerInfo *root, RelOptInfo *baserel, Oid foreigntable
 	if (best_path->path.parallel_aware)
 		explain = tablescan_explain_parallel_tasks(explain, ps->ntasks);
 	return make_foreignscan(tlist, scan_clauses, baserel->relid, NIL,
-							list_make3(attnums, explain,
-									   makeString(psprintf(INT64_FORMAT, ps->limit))),
+							list_make4(attnums, explain,
+									   makeString(psprintf(INT64_FORMAT, ps->limit)),
+									   ps->plan_key),
 							NIL, NIL, outer_plan);
 }
 
@@ -439,6 +452,7 @@ tablescanBeginForeignScan(ForeignScanState *node, int eflags)
 							  node->ss.ps.ps_ExprContext);
 	tablescan_scan_set_limit(st, pg_strtoint64(strVal(list_nth(fs->fdw_private,
 																FdwScanPrivateLimit))));
+	tablescan_scan_take_plan(st, list_nth(fs->fdw_private, FdwScanPrivatePlanKey));
 }
 
 static TupleTableSlot *

@@ -87,6 +87,7 @@ _PG_init(void)
 							 PGC_USERSET, 0, NULL, NULL, NULL);
 	tablescan_storage_define_gucs();
 	tablescan_rest_token_define_gucs();
+	tablescan_plan_reuse_define_gucs();
 	MarkGUCPrefixReserved("tablescan");
 	tablescan_install_hooks();
 	tablescan_install_session_zone();

@@ -487,6 +487,7 @@ tablescan_agg_scan_begin(ForeignScanState *node, int eflags)
 							  (Index) intVal(list_nth(fs->fdw_private, FdwScanPrivateUpperRelid)),
 							  quals, (List *) list_nth(fs->fdw_private, FdwScanPrivateAttnums),
 							  node->ss.ps.ps_ExprContext);
+	tablescan_scan_take_plan(st->scan, list_nth(fs->fdw_private, FdwScanPrivatePlanKey));
 	st->slot = MakeSingleTupleTableSlot(CreateTupleDescCopy(RelationGetDescr(st->rel)),
 										&TTSOpsVirtual);
 

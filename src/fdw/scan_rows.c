@@ -4,7 +4,8 @@
  * Owns: the row source that both the plain scan (handler.c) and the
  * aggregates computed while scanning (scan_aggregate.c, scan_group.c)
  * read: planning the Paimon scan at the first fetch (again after a rescan
- * with changed Params), iterating over splits and batches, converting a
+ * with changed Params), unless the plan made while planning still holds
+ * (plan_reuse.c), iterating over splits and batches, converting a
  * window of rows to Datums column by column (or handing the batches over
  * unconverted, to scan_vector.c's aggregation by columns), its part of a Parallel
  * Foreign Scan (the tasks parallel.c hands out), the errcontext while
@@ -44,7 +45,15 @@ struct TsScanState
 	int64		limit;			/* rows a LIMIT needs, -1 */
 	ExprContext *econtext;		/* evaluates Params while pruning */
 	bool		quals_have_params;	/* pruned again at run time: EXPLAIN ANALYZE says how */
+	TsPlanOffer *offer;			/* the plan made while planning, taken (plan_reuse.c) */
+	bool		plan_reused;	/* the plan read is that one */
 	MemoryContext cxt;			/* plan, readers */
+	/*
+	 * The plan made while planning, once taken: older than cxt, so that it
+	 * goes after cxt's callbacks (the window, the helper thread) when the
+	 * query's memory goes at an ERROR, as a plan in cxt would.
+	 */
+	MemoryContext offered_cxt;
 	MemoryContext rowcxt;		/* Datums of the current row */
 	TsTableOptions *opts;
 	ts_plan    *plan;
@@ -116,6 +125,8 @@ tablescan_scan_create(EState *estate)
 {
 	TsScanState *st = palloc0(sizeof(TsScanState));
 
+	st->offered_cxt = AllocSetContextCreate(estate->es_query_cxt,
+											"tablescan_fdw planned", ALLOCSET_SMALL_SIZES);
 	st->cxt = AllocSetContextCreate(estate->es_query_cxt,
 									"tablescan_fdw scan", ALLOCSET_DEFAULT_SIZES);
 	st->rowcxt = AllocSetContextCreate(estate->es_query_cxt,
@@ -124,17 +135,6 @@ tablescan_scan_create(EState *estate)
 									   "tablescan_fdw rows", ALLOCSET_DEFAULT_SIZES);
 	st->limit = -1;
 	return st;
-}
-
-/* Does the expression hold a Param (prepared statement, nested loop, InitPlan)? */
-static bool
-has_params(Node *node, void *context)
-{
-	if (node == NULL)
-		return false;
-	if (IsA(node, Param))
-		return true;
-	return expression_tree_walker(node, has_params, context);
 }
 
 /* What a scan of rel reads, for a scan made by tablescan_scan_create. */
@@ -147,9 +147,19 @@ tablescan_scan_set_source(TsScanState *st, Relation rel, Index relid, List *qual
 	st->quals = quals;
 	st->attnums = attnums;
 	st->econtext = econtext;
-	st->quals_have_params = has_params((Node *) quals, NULL);
+	st->quals_have_params = tablescan_expr_has_params((Node *) quals);
 	close_reader(st);
 	st->plan = NULL;			/* planned at the first row */
+}
+
+/*
+ * Take the plan made while PostgreSQL planned (key: fdw_private's), kept in
+ * the query's memory until the first fetch decides whether it holds.
+ */
+void
+tablescan_scan_take_plan(TsScanState *st, Node *key)
+{
+	st->offer = tablescan_plan_take(key, st->offered_cxt);
 }
 
 /* The rows a LIMIT needs from the scan, -1 = all. */
@@ -164,7 +174,8 @@ tablescan_scan_set_limit(TsScanState *st, int64 limit)
  * never a stale one.  Done at the first fetch (and again after a rescan
  * with changed parameters) rather than in BeginForeignScan, because only
  * then do the Params of a nested loop's inner side have their values, and
- * pruning with them is what makes such a join cheap.
+ * pruning with them is what makes such a join cheap.  The plan made while
+ * PostgreSQL planned is executed instead when it still holds (plan_reuse.c).
  *
  * In a parallel scan the leader plans when it sets up the shared state and
  * publishes its snapshot and tasks ('publish'); every other plan (the
@@ -183,6 +194,8 @@ start_scan(TsScanState *st, bool publish)
 	bool		all = false;
 
 	MemoryContextReset(st->cxt);
+	if (st->offer == NULL)
+		MemoryContextReset(st->offered_cxt);	/* a plan reused before: after cxt's callbacks */
 	old = MemoryContextSwitchTo(st->cxt);
 	free_window_before_reset(st);	/* callbacks run last first: after the drain */
 	drain_background_before_reset(st->cxt);
@@ -200,8 +213,12 @@ start_scan(TsScanState *st, bool publish)
 										 tablescan_scan_user(st->econtext->ecxt_estate, st->relid));
 	if (st->pscan && !publish)
 		tablescan_parallel_pin(st->pscan, st->opts);	/* the leader's snapshot */
-	st->plan = tablescan_plan_relation(st->opts, rel, st->relid, st->quals, st->econtext,
-									   st->limit, &field_of_att, NULL);
+	/* the plan made while planning, when it holds (taken once: a rescan plans) */
+	st->plan = tablescan_plan_reuse(&st->offer, rel, st->quals, st->opts, NULL, &field_of_att);
+	st->plan_reused = st->plan != NULL;
+	if (st->plan == NULL)
+		st->plan = tablescan_plan_relation(st->opts, rel, st->relid, st->quals, st->econtext,
+										   st->limit, &field_of_att, NULL);
 
 	st->natts = desc->natts;
 	st->att_field = palloc(sizeof(int) * Max(desc->natts, 1));
@@ -842,6 +859,8 @@ tablescan_scan_end(TsScanState *st)
 	MemoryContextDelete(st->rowcxt);
 	MemoryContextDelete(st->wincxt);
 	MemoryContextDelete(st->cxt);
+	MemoryContextDelete(st->offered_cxt);	/* the plan reused, or taken and never fetched from */
+	st->offer = NULL;
 }
 
 /*
@@ -927,6 +946,8 @@ tablescan_scan_explain(TsScanState *st, ExplainState *es)
 			tablescan_explain_kept_total("Partitions (run time)", m->partitions_kept, m->partitions_total, es);
 		tablescan_explain_kept_total("Data Files (run time)", files, Max(m->files_total, files), es);
 	}
+	if (st->plan)
+		tablescan_explain_plan_reused(st->plan_reused, es);
 	if (st->plan && st->plan->kind != TS_TABLE_FORMAT)
 		ExplainPropertyText("Cache", !st->opts->cache || tablescan_cache_size_mb == 0 ? "off" :
 							st->plan->metrics.cache_hit ? "hit" : "miss", es);

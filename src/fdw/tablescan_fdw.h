@@ -360,6 +360,7 @@ typedef struct TsPlanState
 	double		rows;
 	double		bytes;
 	int			ntasks;			/* tasks a parallel scan would share out */
+	Node	   *plan_key;		/* the plan's offer (plan_reuse.c), for fdw_private */
 } TsPlanState;
 
 /*
@@ -374,6 +375,8 @@ enum FdwScanPrivateIndex
 	FdwScanPrivateExplain,
 	/* Integer (as a String node): rows a LIMIT needs from this scan, -1 */
 	FdwScanPrivateLimit,
+	/* String: the key of the plan made while planning (plan_reuse.c) */
+	FdwScanPrivatePlanKey,
 	/* aggregate scans: range-table index of the foreign table (Integer) */
 	FdwScanPrivateUpperRelid,
 	/* aggregate scans: its OID (as a String node) */
@@ -413,6 +416,20 @@ typedef struct TsUpperPath
 	List	   *quals;			/* bare clauses */
 } TsUpperPath;
 
+/* ---- plan_reuse.c: the plan made while planning, executed if it holds -- */
+
+typedef struct TsPlanOffer TsPlanOffer;
+
+extern bool tablescan_reuse_plan;
+extern void tablescan_plan_reuse_define_gucs(void);
+extern MemoryContext tablescan_plan_context_create(void);
+extern Node *tablescan_plan_offer(MemoryContext cxt, TsTableOptions *opts, ts_plan *plan,
+								  int *att_field);
+extern TsPlanOffer *tablescan_plan_take(Node *key, MemoryContext owner);
+extern ts_plan *tablescan_plan_reuse(TsPlanOffer **offerp, Relation rel, List *quals,
+									 TsTableOptions *opts, MemoryContext owner, int **att_field);
+extern bool tablescan_expr_has_params(Node *node);
+
 /* ---- explain.c --------------------------------------------------------- */
 
 /*
@@ -422,6 +439,8 @@ typedef struct TsUpperPath
 extern List *tablescan_explain_properties(TsPlanState *ps);
 extern List *tablescan_explain_parallel_tasks(List *props, int ntasks);
 extern void tablescan_explain_print(List *props, struct ExplainState *es);
+/* "Plan Reused" (EXPLAIN ANALYZE, not under COSTS OFF) */
+extern void tablescan_explain_plan_reused(bool reused, struct ExplainState *es);
 /* "k of n" in text; "<label> Kept" / "<label> Total" integers in other formats */
 extern void tablescan_explain_kept_total(const char *label, int64 kept, int64 total,
 										 struct ExplainState *es);
@@ -504,6 +523,8 @@ extern void tablescan_scan_rescan(TsScanState *st, bool replan);
 extern void tablescan_scan_end(TsScanState *st);
 extern void tablescan_scan_explain(TsScanState *st, struct ExplainState *es);
 extern void tablescan_scan_set_limit(TsScanState *st, int64 limit);
+/* at BeginForeignScan: take the plan made while planning (fdw_private's key) */
+extern void tablescan_scan_take_plan(TsScanState *st, Node *key);
 /* errcontext callback while reading rows; arg: the TsScanState */
 extern void tablescan_scan_error_context(void *arg);
 extern void tablescan_scan_parallel_leader(TsScanState *st, TsParallelScan *pscan);

@@ -85,10 +85,10 @@ tablescan_upper_path_init(TsUpperPath *up, TsUpperKind kind, PlannerInfo *root,
 List *
 tablescan_upper_private(const TsUpperPath *up, List *attnums, List *props, List *columns)
 {
-	List	   *private = list_make5(attnums, props, makeString("-1"),
-									 makeInteger((int) up->relid),
-									 makeString(psprintf("%u", up->table)));
+	List	   *private = list_make5(attnums, props, makeString("-1"), copyObject(up->base->plan_key),
+									 makeInteger((int) up->relid));
 
+	private = lappend(private, makeString(psprintf("%u", up->table)));
 	private = lappend(private, up->quals);
 	private = lappend(private, columns);
 	return lappend(private, makeInteger(up->kind));

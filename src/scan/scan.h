@@ -318,6 +318,15 @@ void		ts_plan_release(ts_plan *plan);
 const char *ts_plan_option(const ts_plan *plan, const char *key);
 
 /*
+ * reuse.c: may a plan made earlier serve a scan now?  The fingerprint of
+ * every input of planning in ctx but predicate, limit and row_ids (equal
+ * fingerprints: the same plan); and whether the snapshot the plan read is
+ * still the one to read (false when that cannot be told cheaply).
+ */
+uint64_t	ts_scan_context_fingerprint(const ts_scan_context *ctx);
+bool		ts_plan_is_current(ts_plan *plan);
+
+/*
  * partition_exact.c: is p made only of comparisons of partition keys with
  * literals of the key's own type (=, <>, <, <=, >, >=, IN, NOT IN, IS [NOT]
  * NULL) under AND / OR, so that it can be decided exactly per partition?
