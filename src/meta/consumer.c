@@ -82,6 +82,7 @@ ts_consumer_read(ts_fs *fs, const char *branch_root, const char *id, bool *exist
 				 int64_t *next_snapshot, ts_err *err)
 {
 	char	   *path = ts_consumer_path(branch_root, id);
+	char	   *what;
 	uint8_t    *data = NULL;
 	size_t		len = 0;
 	bool		ok;
@@ -98,7 +99,10 @@ ts_consumer_read(ts_fs *fs, const char *branch_root, const char *id, bool *exist
 		return ok;
 	}
 	*exists = true;
-	ok = ts_consumer_parse((const char *) data, len, path, next_snapshot, err);
+	what = ts_psprintf("consumer file \"%s\"", path);
+	ok = what != NULL ? ts_consumer_parse((const char *) data, len, what, next_snapshot, err) :
+		ts_error_nomem(err, NULL);
+	ts_free(what);
 	ts_free(data);
 	ts_free(path);
 	return ok;
