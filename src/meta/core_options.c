@@ -271,7 +271,8 @@ const ts_core_option ts_core_option_table[] = {
 	CORE("log.ignore-delete", TS_OPT_BOOL, "false"),
 	CORE("auto-create", TS_OPT_BOOL, "false"),
 	STREAM("streaming-read-overwrite", TS_OPT_BOOL, "false"),
-	STREAM("streaming-read-append-overwrite", TS_OPT_BOOL, "false"),
+	/* a stream over an append table reads an overwrite's added files (src/scan/incremental.c) */
+	ACT("streaming-read-append-overwrite", NULL, TS_OPT_BOOL, NULL, 0, 0, "false", TS_LAYER_SCAN, "CoreOptions"),
 	CORE("dynamic-partition-overwrite", TS_OPT_BOOL, "true"),
 	CORE("partition.expiration-strategy", TS_OPT_ENUM, "values-time"),
 	CORE("partition.expiration-time", TS_OPT_DURATION, NULL),

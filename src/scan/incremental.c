@@ -243,6 +243,9 @@ scan_read_incremental_files(ts_plan *plan, scan_state *st,
 	size_t		nout = 0,
 				cap = 0;
 	bool		ok = false;
+	bool		stream_append_overwrite = plan->unmerged && !plan->changelog &&
+		plan->kind == TS_TABLE_APPEND &&
+		scan_option_bool(plan, TS_OPT_STREAM_APPEND_OVERWRITE, false);
 
 	*files = NULL;
 	*nfiles = 0;
@@ -253,7 +256,8 @@ scan_read_incremental_files(ts_plan *plan, scan_state *st,
 		int			nmanifests = 0,
 					mcap = 0;
 		const char *list;
-		bool		append;
+		bool		append,
+					overwrite = false;
 
 		if (!TS_CHECK_INTERRUPTS(err))
 			goto done;
@@ -273,6 +277,10 @@ scan_read_incremental_files(ts_plan *plan, scan_state *st,
 		{
 			list = s->delta_manifest_list;
 			append = s->commit_kind && strcmp(s->commit_kind, "APPEND") == 0;
+			/* a stream with streaming-read-append-overwrite: an overwrite's added files too */
+			overwrite = s->commit_kind && strcmp(s->commit_kind, "OVERWRITE") == 0 &&
+				stream_append_overwrite;
+			append = append || overwrite;
 		}
 		if (append &&
 			!scan_read_manifest_list(plan, list, id, &manifests,
@@ -325,6 +333,8 @@ scan_read_incremental_files(ts_plan *plan, scan_state *st,
 			}
 			for (int j = 0; j < n; j++)
 			{
+				if (me[j].kind != TS_FILE_ADD && overwrite)
+					continue;	/* the files an overwrite removed: not retracted */
 				if (me[j].kind != TS_FILE_ADD)
 				{
 					ts_error(err, TS_ERR_CORRUPT,
