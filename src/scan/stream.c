@@ -9,7 +9,8 @@
  * (scan_stream_full_start: all levels of first-row and deletion-vector
  * tables, only some of lookup / full-compaction tables), and the refusals
  * of what a stream cannot yet read exactly as Java would (overwrite
- * reading, delayed or bounded reading).
+ * reading of primary-key tables, delayed or bounded reading; an append
+ * table's streaming-read-append-overwrite is read by incremental.c).
  * The rows of a batch are read by the incremental path (incremental.c:
  * the ADD files of the APPEND snapshots of the range, which is what Java's
  * DeltaFollowUpScanner plans, or with a changelog producer the changelog
