@@ -9,7 +9,9 @@
  * start-exclusive and end-inclusive, start may be earliest - 1, and the
  * files are the ADD entries of the delta manifest lists of the APPEND
  * snapshots S1+1 .. S2 (COMPACT and OVERWRITE snapshots add no new rows
- * and are skipped).  Timestamps map to the newest snapshot committed at or
+ * and are skipped; a stream over an append table with
+ * streaming-read-append-overwrite also takes an OVERWRITE's ADD entries
+ * and passes over its DELETE ones, as Java's stream does).  Timestamps map to the newest snapshot committed at or
  * before them (start: earliest - 1 when none is; end: latest when none
  * is).  On primary-key tables those files (level 0, written by APPEND
  * commits) form one split per partition and bucket, which merge.c merges
