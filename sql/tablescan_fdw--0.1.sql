@@ -120,9 +120,10 @@ SELECT pg_catalog.pg_extension_config_dump('tablescan_consumers', '');
 -- The changes a consumer has not read yet (or those of snapshots
 -- from_snapshot .. to_snapshot), as rows of the foreign table whose row
 -- type the first argument has: tablescan_changes(NULL::orders, consumer => 'c').
+-- paimon_consumer: also write Paimon's consumer/consumer-<id> at COMMIT.
 CREATE FUNCTION tablescan_changes(tbl anyelement, consumer text DEFAULT NULL,
     from_snapshot bigint DEFAULT NULL, to_snapshot bigint DEFAULT NULL,
-    max_snapshots integer DEFAULT NULL)
+    max_snapshots integer DEFAULT NULL, paimon_consumer boolean DEFAULT false)
 RETURNS SETOF anyelement
 AS 'MODULE_PATHNAME'
 LANGUAGE C VOLATILE;

@@ -39,6 +39,7 @@
 #include "utils/tuplestore.h"
 #include "tablescan_fdw.h"
 #include "scan/stream.h"
+#include "meta/consumer.h"
 
 /* The column that holds the snapshot of each change (not a Paimon field). */
 #define SNAPSHOT_ID_COLUMN "_SNAPSHOT_ID"
@@ -119,11 +120,14 @@ tablescan_changes_adjust_options(Oid relid, TsTableOptions *o)
 	o->cache = false;
 }
 
-/* The table's plan (no manifest read) and its starting options. */
+/*
+ * The table's plan (no manifest read) and its starting options; *opts: its
+ * options (a REST data token is renewed through them).
+ */
 static ts_plan *
-stream_plan(Oid relid, ts_stream_options *so)
+stream_plan(Oid relid, ts_stream_options *so, TsTableOptions **opts)
 {
-	TsTableOptions *o = tablescan_get_options(relid);
+	TsTableOptions *o = *opts = tablescan_get_options(relid);
 	ts_scan_context ctx;
 	ts_err		err = {0};
 	ts_plan    *plan;
@@ -141,6 +145,14 @@ stream_plan(Oid relid, ts_stream_options *so)
 		tablescan_report(&err);
 	}
 	return plan;
+}
+
+/* A REST data token due for renewal, renewed before the next request. */
+static void
+renew_token(TsTableOptions *o, ts_plan *plan)
+{
+	if (o->token)
+		tablescan_rest_renew_token(o, plan);
 }
 
 /* The table beside the calling function (the extension's schema). */
@@ -319,6 +331,15 @@ check_full_start(Oid relid, const ts_plan *plan, const char *mode)
 				 errhint("Start with scan.mode 'latest', 'from-snapshot' or 'from-timestamp', or read through a foreign table without _ROW_KIND.")));
 }
 
+/* Paimon's consumer.ignore-progress: do not start from the consumer file. */
+static bool
+ignore_progress(const ts_plan *plan)
+{
+	const char *v = ts_plan_option(plan, "consumer.ignore-progress");
+
+	return v != NULL && tablescan_option_bool(v);
+}
+
 PG_FUNCTION_INFO_V1(tablescan_changes);
 
 Datum
@@ -328,7 +349,9 @@ tablescan_changes(PG_FUNCTION_ARGS)
 	ReturnSetInfo *rsinfo = (ReturnSetInfo *) fcinfo->resultinfo;
 	char	   *consumer = PG_ARGISNULL(1) ? NULL : text_to_cstring(PG_GETARG_TEXT_PP(1));
 	int64		max_snapshots = PG_ARGISNULL(4) ? 0 : PG_GETARG_INT32(4);
+	bool		paimon_consumer = PG_NARGS() > 5 && !PG_ARGISNULL(5) && PG_GETARG_BOOL(5);
 	ts_stream_options so;
+	TsTableOptions *o;
 	ts_plan    *volatile plan;
 	ts_err		err = {0};
 
@@ -342,8 +365,12 @@ tablescan_changes(PG_FUNCTION_ARGS)
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 				 errmsg("tablescan_changes takes a consumer or a snapshot range, not both")));
+	if (paimon_consumer && (!PG_ARGISNULL(2) || !PG_ARGISNULL(3)))
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("paimon_consumer needs a consumer, not a snapshot range")));
 	InitMaterializedSRF(fcinfo, MAT_SRF_USE_EXPECTED_DESC);
-	plan = stream_plan(relid, &so);
+	plan = stream_plan(relid, &so, &o);
 	/* Paimon's option consumer-id names the consumer when none is given */
 	if (consumer == NULL && PG_ARGISNULL(2) && PG_ARGISNULL(3) && ts_plan_option(plan, TS_OPT_CONSUMER_ID))
 		consumer = pstrdup(ts_plan_option(plan, TS_OPT_CONSUMER_ID));
@@ -354,6 +381,8 @@ tablescan_changes(PG_FUNCTION_ARGS)
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 				 errmsg("tablescan_changes needs a consumer (or the table option consumer-id) or from_snapshot")));
 	}
+	if (paimon_consumer)
+		tablescan_consumer_file_check(relid, o, consumer);
 	SPI_connect();
 	PG_TRY();
 	{
@@ -365,6 +394,12 @@ tablescan_changes(PG_FUNCTION_ARGS)
 			next = lock_consumer(relid, consumer, &started);
 		else
 			next = PG_GETARG_INT64(2);
+		/* as Java's starting scanner: a consumer file is where it goes on */
+		if (!started && paimon_consumer && !ignore_progress(plan))
+		{
+			if (!ts_consumer_read(plan->fs, plan->branch_root, consumer, &started, &next, &err))
+				tablescan_report(&err);
+		}
 		if (!started)
 		{
 			ts_stream_start_result st;
@@ -388,6 +423,9 @@ tablescan_changes(PG_FUNCTION_ARGS)
 				if (max_snapshots == 1)
 				{
 					move_consumer(relid, consumer, st.next);
+					if (paimon_consumer)
+						tablescan_consumer_file_promise(plan->branch_root, consumer, st.next,
+														o->fs_scope);
 					goto done;
 				}
 				if (max_snapshots > 0)
@@ -397,6 +435,7 @@ tablescan_changes(PG_FUNCTION_ARGS)
 				goto done;		/* no snapshot yet: start on a later call */
 			next = st.next;
 		}
+		renew_token(o, plan);
 		if (!ts_stream_batch(plan, next, max_snapshots, &end, &err))
 			tablescan_report(&err);
 		if (!PG_ARGISNULL(3))
@@ -433,7 +472,13 @@ tablescan_changes(PG_FUNCTION_ARGS)
 			read_rows(relid, 2, keys, values, 0, rsinfo);
 		}
 		if (consumer)
+		{
 			move_consumer(relid, consumer, Max(next, end + 1));
+			/* written when this transaction commits (consumer_file.c) */
+			if (paimon_consumer)
+				tablescan_consumer_file_promise(plan->branch_root, consumer, Max(next, end + 1),
+												o->fs_scope);
+		}
 done:
 		;
 	}
@@ -529,7 +574,8 @@ tablescan_wait_for_snapshot(PG_FUNCTION_ARGS)
 	long		timeout = interval_ms(PG_GETARG_INTERVAL_P(2));
 	TimestampTz deadline = TimestampTzPlusMilliseconds(GetCurrentTimestamp(), timeout);
 	ts_stream_options so;
-	ts_plan    *volatile plan = stream_plan(relid, &so);
+	TsTableOptions *o;
+	ts_plan    *volatile plan = stream_plan(relid, &so, &o);
 	volatile int64 found = -1;
 
 	PG_TRY();
@@ -540,6 +586,7 @@ tablescan_wait_for_snapshot(PG_FUNCTION_ARGS)
 			int64_t		latest;
 			long		left;
 
+			renew_token(o, plan);
 			if (!ts_snapshot_latest_id(plan->fs, plan->branch_root, &latest, &err))
 				tablescan_report(&err);
 			if (latest > after)

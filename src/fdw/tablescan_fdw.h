@@ -74,6 +74,15 @@ extern TsTableOptions *tablescan_get_options_as(Oid foreigntableid, Oid userid);
 extern Oid	tablescan_scan_user(EState *estate, Index rtindex);
 /* changes.c: a read of tablescan_changes replaces the table's starting options */
 extern void tablescan_changes_adjust_options(Oid relid, TsTableOptions *o);
+/*
+ * consumer_file.c: Paimon consumer files of tablescan_changes(...,
+ * paimon_consumer => true): the checks before one is promised, and the
+ * promise, kept until the transaction commits.
+ */
+extern void tablescan_consumer_file_check(Oid relid, const TsTableOptions *o,
+										  const char *consumer);
+extern void tablescan_consumer_file_promise(const char *branch_root, const char *consumer,
+											int64 next, const ts_fs_scope *scope);
 /* changes.c: a column a read of tablescan_changes fills itself (_SNAPSHOT_ID) */
 extern bool tablescan_changes_fills_column(Oid relid, const char *name);
 extern void tablescan_check_path_privilege(const char *option_name);

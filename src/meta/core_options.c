@@ -136,6 +136,8 @@ const ts_core_option ts_core_option_table[] = {
 	E("format", NULL, TS_OPT_STRING, NULL, 0, 0, NULL, TS_OPT_ACTED, TS_LAYER_SCAN, TS_OPTF_INTERNAL, "tablescan_fdw"),
 	/* the consumer tablescan_changes() follows when none is given (src/fdw/changes.c) */
 	ACT("consumer-id", NULL, TS_OPT_STRING, NULL, 0, 0, NULL, TS_LAYER_FDW, "CoreOptions"),
+	/* a consumer file is not where a consumer starts (src/fdw/changes.c) */
+	ACT("consumer.ignore-progress", NULL, TS_OPT_BOOL, NULL, 0, 0, "false", TS_LAYER_FDW, "CoreOptions"),
 	/*
 	 * Set by tablescan_changes() on the reads of a stream (src/scan/stream.h),
 	 * never by a user: the files of the range are read unmerged.
@@ -269,7 +271,8 @@ const ts_core_option ts_core_option_table[] = {
 	CORE("log.ignore-delete", TS_OPT_BOOL, "false"),
 	CORE("auto-create", TS_OPT_BOOL, "false"),
 	STREAM("streaming-read-overwrite", TS_OPT_BOOL, "false"),
-	STREAM("streaming-read-append-overwrite", TS_OPT_BOOL, "false"),
+	/* a stream over an append table reads an overwrite's added files (src/scan/incremental.c) */
+	ACT("streaming-read-append-overwrite", NULL, TS_OPT_BOOL, NULL, 0, 0, "false", TS_LAYER_SCAN, "CoreOptions"),
 	CORE("dynamic-partition-overwrite", TS_OPT_BOOL, "true"),
 	CORE("partition.expiration-strategy", TS_OPT_ENUM, "values-time"),
 	CORE("partition.expiration-time", TS_OPT_DURATION, NULL),
@@ -307,7 +310,6 @@ const ts_core_option ts_core_option_table[] = {
 	CORE("write.batch-memory", TS_OPT_MEMORY, "128 mb"),
 	CORE("consumer.expiration-time", TS_OPT_DURATION, NULL),
 	CORE("consumer.mode", TS_OPT_ENUM, "exactly-once"),
-	CORE("consumer.ignore-progress", TS_OPT_BOOL, "false"),
 	CORE("full-compaction.delta-commits", TS_OPT_INT, NULL),
 	CORE("stream-scan-mode", TS_OPT_ENUM, "none"),
 	CORE("streaming-read-mode", TS_OPT_ENUM, NULL),

@@ -9,7 +9,9 @@
  * start-exclusive and end-inclusive, start may be earliest - 1, and the
  * files are the ADD entries of the delta manifest lists of the APPEND
  * snapshots S1+1 .. S2 (COMPACT and OVERWRITE snapshots add no new rows
- * and are skipped).  Timestamps map to the newest snapshot committed at or
+ * and are skipped; a stream over an append table with
+ * streaming-read-append-overwrite also takes an OVERWRITE's ADD entries
+ * and passes over its DELETE ones, as Java's stream does).  Timestamps map to the newest snapshot committed at or
  * before them (start: earliest - 1 when none is; end: latest when none
  * is).  On primary-key tables those files (level 0, written by APPEND
  * commits) form one split per partition and bucket, which merge.c merges
@@ -243,6 +245,9 @@ scan_read_incremental_files(ts_plan *plan, scan_state *st,
 	size_t		nout = 0,
 				cap = 0;
 	bool		ok = false;
+	bool		stream_append_overwrite = plan->unmerged && !plan->changelog &&
+		plan->kind == TS_TABLE_APPEND &&
+		scan_option_bool(plan, TS_OPT_STREAM_APPEND_OVERWRITE, false);
 
 	*files = NULL;
 	*nfiles = 0;
@@ -253,7 +258,8 @@ scan_read_incremental_files(ts_plan *plan, scan_state *st,
 		int			nmanifests = 0,
 					mcap = 0;
 		const char *list;
-		bool		append;
+		bool		append,
+					overwrite = false;
 
 		if (!TS_CHECK_INTERRUPTS(err))
 			goto done;
@@ -273,6 +279,10 @@ scan_read_incremental_files(ts_plan *plan, scan_state *st,
 		{
 			list = s->delta_manifest_list;
 			append = s->commit_kind && strcmp(s->commit_kind, "APPEND") == 0;
+			/* a stream with streaming-read-append-overwrite: an overwrite's added files too */
+			overwrite = s->commit_kind && strcmp(s->commit_kind, "OVERWRITE") == 0 &&
+				stream_append_overwrite;
+			append = append || overwrite;
 		}
 		if (append &&
 			!scan_read_manifest_list(plan, list, id, &manifests,
@@ -325,6 +335,8 @@ scan_read_incremental_files(ts_plan *plan, scan_state *st,
 			}
 			for (int j = 0; j < n; j++)
 			{
+				if (me[j].kind != TS_FILE_ADD && overwrite)
+					continue;	/* the files an overwrite removed: not retracted */
 				if (me[j].kind != TS_FILE_ADD)
 				{
 					ts_error(err, TS_ERR_CORRUPT,

@@ -9,7 +9,8 @@
  * (scan_stream_full_start: all levels of first-row and deletion-vector
  * tables, only some of lookup / full-compaction tables), and the refusals
  * of what a stream cannot yet read exactly as Java would (overwrite
- * reading, delayed or bounded reading).
+ * reading of primary-key tables, delayed or bounded reading; an append
+ * table's streaming-read-append-overwrite is read by incremental.c).
  * The rows of a batch are read by the incremental path (incremental.c:
  * the ADD files of the APPEND snapshots of the range, which is what Java's
  * DeltaFollowUpScanner plans, or with a changelog producer the changelog
@@ -75,7 +76,7 @@ bool
 ts_stream_check_table(const ts_plan *plan, ts_err *err)
 {
 	static const char *const refused[] = {
-		"streaming-read-overwrite", "streaming-read-append-overwrite",
+		"streaming-read-overwrite",
 		"streaming.read.snapshot.delay", "scan.bounded.watermark",
 		"scan.file-creation-time-millis", "scan.creation-time-millis", NULL
 	};
@@ -90,6 +91,14 @@ ts_stream_check_table(const ts_plan *plan, ts_err *err)
 		return ts_error(err, TS_ERR_UNSUPPORTED,
 						"table \"%s\": following changes of tables with changelog-producer \"%s\" is not supported",
 						plan->table_path, producer);
+	/* append tables without deletion vectors read an overwrite's added files */
+	if (scan_option_bool(plan, TS_OPT_STREAM_APPEND_OVERWRITE, false) &&
+		(plan->kind != TS_TABLE_APPEND || plan->core.deletion_vectors))
+		return ts_error(err, TS_ERR_UNSUPPORTED,
+						"table \"%s\": following changes with option %s is not supported on %s",
+						plan->table_path, TS_OPT_STREAM_APPEND_OVERWRITE,
+						plan->kind != TS_TABLE_APPEND ? "primary-key tables" :
+						"tables with deletion vectors");
 	for (int i = 0; refused[i]; i++)
 	{
 		const char *v = ts_plan_option(plan, refused[i]);

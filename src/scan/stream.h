@@ -23,6 +23,13 @@
  */
 #define TS_OPT_STREAM_FULL_START "tablescan.stream-full-start"
 
+/*
+ * Paimon's option: a stream over an append table reads the files an
+ * OVERWRITE snapshot added (the rows it removed are not retracted), as
+ * Java's DataTableStreamScan with streaming-read-append-overwrite.
+ */
+#define TS_OPT_STREAM_APPEND_OVERWRITE "streaming-read-append-overwrite"
+
 /* The starting options of a stream (NULL: not set). */
 typedef struct ts_stream_options
 {

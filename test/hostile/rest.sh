@@ -179,6 +179,19 @@ else bad "renewdeny: want ERROR 28000 naming h.renewdeny (not its key), got: $ou
 if [ "$(logged '"catalog":"renewdeny/token"')" -eq 2 ] && [ "$(logged '"expired":true')" -eq 0 ]; then ok
 else bad "renewdeny: want 2 token fetches (the scan's, the refused renewal) and no request past the expiry"; fi
 
+# following changes (src/fdw/changes.c): a wait longer than the token lives polls the LATEST
+# hint with a renewed token, never one past its expiry (tokens of 8 s, margin 3 s, 10 s wait)
+before=$(logged '"catalog":"renew/token"')
+out=$(renew_sql "SELECT 'mark ' || (extract(epoch FROM clock_timestamp()) * 1000)::bigint;
+SELECT 'waited ' || coalesce(tablescan_wait_for_snapshot('hostile_rest.renew', 1000000, '10 s')::text, 'none');")
+mark=$(printf '%s\n' "$out" | sed -n 's/^mark //p')
+n=$(( $(logged '"catalog":"renew/token"') - before ))
+late=$(grep '"store":"home"' "$LOG" | grep '"key":"RENEW-' |
+    awk -v m="${mark:-0}" -F'"t":' '{ split($2, a, ","); if (a[1] + 0 >= m + 9000) print }')
+if grep -qx 'waited none' <<<"$out" && [ "$n" -ge 2 ] && [ -n "$late" ] &&
+   [ "$(logged '"expired":true')" -eq 0 ]; then ok
+else bad "wait_for_snapshot: want NULL after 10 s, >= 2 token fetches (got $n), polls after 9 s ($(printf '%s\n' "$late" | grep -c .)), none with an expired key: $(printf '%s' "$out" | head -5)"; fi
+
 # item 11: NUL anywhere in the catalog's strings, CR/LF in what becomes a header
 expect_error nulpath "SELECT * FROM hostile_rest.nulpath" XX001 'field "path" contains a NUL character'
 expect_error nulschema "SELECT * FROM hostile_rest.nulschema" XX001 'field "schema.fields\[0\].name" contains a NUL character'

@@ -14,7 +14,8 @@
 # its rows must be read again by someone).  After the writer, one more
 # read drains the consumer.  Checks: the sink holds every id exactly once,
 # the consumer's next snapshot is K+1, a second consumer reading once gets
-# the same rows, and every session survived.
+# the same rows, every session survived, and the Paimon consumer file the
+# readers keep (paimon_consumer => true) holds the committed position.
 # Runs inside pg_virtualenv with the extension installed; prints
 #   stream: N passed, N failed, 0 skipped
 source "$(dirname "$0")/../reliability/lib.sh"
@@ -26,6 +27,8 @@ ROWS=${STREAM_ROWS:-200}
 READERS=${STREAM_READERS:-3}
 ARGS=(--column 'id:INT NOT NULL' --column name:STRING --rows "$ROWS" --files 1)
 stage_commits "$W" "$K" "${ARGS[@]}" || { fail "ts_gen"; summary; exit 1; }
+# the server writes the consumer file into the table (this script may run as another user)
+chmod a+rwx "$W/live"
 q -c "DROP FOREIGN TABLE IF EXISTS conc" \
   -c "DROP TABLE IF EXISTS sink" \
   -c "DELETE FROM tablescan_consumers" \
@@ -47,7 +50,7 @@ reader() {
         n=$((n + 1))
         end=COMMIT; [ $((n % 3)) -eq 0 ] && end=ROLLBACK
         echo "BEGIN;"
-        echo "INSERT INTO sink SELECT id, $1 FROM tablescan_changes(NULL::conc, consumer => 'c', max_snapshots => 1);"
+        echo "INSERT INTO sink SELECT id, $1 FROM tablescan_changes(NULL::conc, consumer => 'c', max_snapshots => 1, paimon_consumer => true);"
         echo "SELECT pg_sleep(0.05);"
         echo "$end;"
         sleep 0.03
@@ -63,7 +66,11 @@ writer
 sleep 0.5
 touch "$W/writer_done"
 for p in "${pids[@]}"; do wait "$p"; done
-q -c "INSERT INTO sink SELECT id, 0 FROM tablescan_changes(NULL::conc, consumer => 'c')" >/dev/null
+# the Paimon consumer file the readers kept, written after each commit: the committed position
+before_drain=$(q -c "SELECT next_snapshot FROM tablescan_consumers WHERE consumer = 'c'")
+file_next=$(sed -n 's/.*"nextSnapshot" : \([0-9]*\).*/\1/p' "$W/live/consumer/consumer-c" 2>/dev/null)
+q -c "INSERT INTO sink SELECT id, 0 FROM tablescan_changes(NULL::conc, consumer => 'c', paimon_consumer => true)" >/dev/null
+drained_file=$(sed -n 's/.*"nextSnapshot" : \([0-9]*\).*/\1/p' "$W/live/consumer/consumer-c" 2>/dev/null)
 
 dead=$(sessions_lost "$W" "$READERS")
 for r in $(seq 1 "$READERS"); do grep '^ERROR' "$W/reader$r.out" | head -3; done
@@ -80,6 +87,9 @@ echo "stream: sink '$got' (rows distinct min max), from $readers readers, next $
     ok "every appended row read exactly once ($((K * ROWS)) rows, none twice, none lost)" ||
     fail "sink holds '$got', not $((K * ROWS)) distinct ids 0..$((K * ROWS - 1))"
 [ "$next" = "$((K + 1))" ] && ok "the consumer's next snapshot is $((K + 1))" || fail "next snapshot '$next'"
+[ -n "$before_drain" ] && [ "$file_next" = "$before_drain" ] && [ "$drained_file" = "$((K + 1))" ] &&
+    ok "the consumer file follows the committed position (readers: $file_next, after the drain: $drained_file)" ||
+    fail "consumer file: '$file_next' after the readers (position $before_drain), '$drained_file' after the drain (want $((K + 1)))"
 [ "$other" = 0 ] && ok "a second consumer reads the same rows" || fail "consumer d: $other rows not in the sink"
 q -c "DROP FOREIGN TABLE IF EXISTS conc" -c "DROP TABLE IF EXISTS sink" \
   -c "DELETE FROM tablescan_consumers" >/dev/null 2>&1
