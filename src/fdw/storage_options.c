@@ -528,9 +528,9 @@ tablescan_storage_config(ForeignServer *server, ForeignTable *ft, const char *lo
 	bool		has_mapping;
 	ListCell   *lc;
 
+	apply_metadata_cache();		/* decoded manifests of local tables use it too */
 	if (location == NULL || !ts_uri_is_object(location))
 		return NULL;
-	apply_metadata_cache();
 	cfg = palloc0(sizeof(ts_s3_config));
 	for (int i = 0; i < 2; i++)
 		foreach(lc, lists[i])
