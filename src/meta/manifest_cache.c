@@ -73,6 +73,13 @@ _Static_assert(__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__,
 #define ALIGN8(n) (((n) + 7) & ~(size_t) 7)
 
 static ts_manifest_cache_stats stats;
+static bool records_on = true;
+
+void
+ts_manifest_cache_set_enabled(bool on)
+{
+	records_on = on;
+}
 
 ts_manifest_cache_stats
 ts_manifest_cache_get_stats(void)
@@ -534,7 +541,7 @@ ts_manifest_cache_has(ts_fs *fs, const char *path, int64_t listed_size)
 	char		name[65];
 	int64_t		size;
 
-	return ts_mcache_enabled() &&
+	return records_on && ts_mcache_enabled() &&
 		ts_fs_cache_name(fs, path, RECORD_KIND, listed_size, name, &size) &&
 		ts_mcache_record_exists(name);
 }
@@ -549,7 +556,7 @@ ts_manifest_read_cached(ts_fs *fs, const char *path, int64_t listed_size, int64_
 	uint8_t    *record;
 	size_t		len;
 
-	if (!ts_mcache_enabled() ||
+	if (!records_on || !ts_mcache_enabled() ||
 		!ts_fs_cache_name(fs, path, RECORD_KIND, listed_size, name, &size))
 		return ts_manifest_read_kept(fs, path, expected, keep, arena, entries, count, err);
 	if (ts_mcache_record_read(name, arena, &record, &len))

@@ -21,6 +21,9 @@ bool		ts_manifest_read_cached(ts_fs *fs, const char *path, int64_t listed_size,
 									int64_t expected, ts_manifest_keep *keep, ts_arena *arena,
 									ts_manifest_entry **entries, int *count, ts_err *err);
 
+/* Use records (default) or not, even with the metadata cache on. */
+void		ts_manifest_cache_set_enabled(bool on);
+
 /* Is there a record of the manifest at path (not checked yet)? */
 bool		ts_manifest_cache_has(ts_fs *fs, const char *path, int64_t listed_size);
 
