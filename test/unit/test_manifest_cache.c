@@ -25,6 +25,7 @@
 #include "base/ts_fs.h"
 #include "base/ts_meta_cache.h"
 #include "meta/manifest_cache.h"
+#include "manifest_equal.h"
 
 static char dir[128];
 static char work[128];
@@ -77,88 +78,12 @@ teardown(void **state)
 	return system(cmd) == 0 ? 0 : -1;
 }
 
-/* ---- deep comparison ---------------------------------------------------- */
-
-static void
-same_bytes(ts_bytes a, ts_bytes b)
-{
-	assert_int_equal(a.data == NULL, b.data == NULL);
-	if (a.data)
-	{
-		assert_int_equal(a.len, b.len);
-		assert_memory_equal(a.data, b.data, a.len);
-	}
-}
-
-static void
-same_str(const char *a, const char *b)
-{
-	assert_int_equal(a == NULL, b == NULL);
-	if (a)
-		assert_string_equal(a, b);
-}
-
-static void
-same_strs(char **a, int na, char **b, int nb)
-{
-	assert_int_equal(na, nb);
-	if (na < 0)
-		return;					/* null: the pointer means nothing */
-	assert_int_equal(a == NULL, b == NULL);
-	if (a)
-		for (int i = 0; i < na; i++)
-			same_str(a[i], b[i]);
-}
-
-static void
-same_stats(const ts_simple_stats *a, const ts_simple_stats *b)
-{
-	same_bytes(a->min_values, b->min_values);
-	same_bytes(a->max_values, b->max_values);
-	assert_int_equal(a->nnull_counts, b->nnull_counts);
-	if (a->nnull_counts < 0)
-		return;					/* null: the pointer means nothing */
-	assert_int_equal(a->null_counts == NULL, b->null_counts == NULL);
-	if (a->null_counts && a->nnull_counts > 0)
-		assert_memory_equal(a->null_counts, b->null_counts, sizeof(int64_t) * a->nnull_counts);
-}
-
 static void
 same_entries(const ts_manifest_entry *a, int na, const ts_manifest_entry *b, int nb)
 {
 	assert_int_equal(na, nb);
 	for (int i = 0; i < na; i++)
-	{
-		const ts_data_file_meta *f = &a[i].file,
-				   *g = &b[i].file;
-
-		assert_int_equal(a[i].kind, b[i].kind);
-		same_bytes(a[i].partition, b[i].partition);
-		assert_int_equal(a[i].bucket, b[i].bucket);
-		assert_int_equal(a[i].total_buckets, b[i].total_buckets);
-		same_str(f->file_name, g->file_name);
-		assert_int_equal(f->file_size, g->file_size);
-		assert_int_equal(f->row_count, g->row_count);
-		same_bytes(f->min_key, g->min_key);
-		same_bytes(f->max_key, g->max_key);
-		same_stats(&f->key_stats, &g->key_stats);
-		same_stats(&f->value_stats, &g->value_stats);
-		assert_int_equal(f->min_sequence_number, g->min_sequence_number);
-		assert_int_equal(f->max_sequence_number, g->max_sequence_number);
-		assert_int_equal(f->schema_id, g->schema_id);
-		assert_int_equal(f->level, g->level);
-		same_strs(f->extra_files, f->nextra_files, g->extra_files, g->nextra_files);
-		assert_int_equal(f->has_creation_time, g->has_creation_time);
-		assert_int_equal(f->creation_time_millis, g->creation_time_millis);
-		assert_int_equal(f->delete_row_count, g->delete_row_count);
-		same_bytes(f->embedded_file_index, g->embedded_file_index);
-		assert_int_equal(f->file_source, g->file_source);
-		same_strs(f->value_stats_cols, f->nvalue_stats_cols, g->value_stats_cols, g->nvalue_stats_cols);
-		same_str(f->external_path, g->external_path);
-		assert_int_equal(f->has_first_row_id, g->has_first_row_id);
-		assert_int_equal(f->first_row_id, g->first_row_id);
-		same_strs(f->write_cols, f->nwrite_cols, g->write_cols, g->nwrite_cols);
-	}
+		same_entry(&a[i], &b[i]);
 }
 
 /* ---- every manifest of the shared tables round trips ------------------- */
