@@ -403,7 +403,9 @@ ts_mcache_record_read(const char *name, ts_arena *arena, uint8_t **data, size_t 
 	ts_free(path);
 	if (fd < 0)
 		return false;
+	/* never more than a record may hold (at most half the limit when written) */
 	if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0 &&
+		st.st_size <= cache_max / 2 &&
 		(*data = ts_arena_alloc(arena, (size_t) st.st_size)) != NULL &&
 		read_all(fd, *data, (size_t) st.st_size))
 	{
