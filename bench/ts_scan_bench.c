@@ -22,7 +22,9 @@
  * at once, as tablescan.s3_max_in_flight; default 64); the requests sent are printed
  * with the round trips (a request alone or a concurrent batch counts one)
  * (bench/s3.sh, test/s3/tls.sh).  --metadata-cache DIR reads and fills the
- * on-disk metadata cache there (256 MB), as tablescan.metadata_cache_dir.
+ * on-disk metadata cache there (256 MB), as tablescan.metadata_cache_dir:
+ * object store metadata, and decoded manifests of any table
+ * (bench/plan_cache.sh).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -158,11 +160,12 @@ main(int argc, char **argv)
 		s3.ca_file = getenv("TS_S3_CA_FILE");
 		s3.max_in_flight = getenv("TS_S3_MAX_IN_FLIGHT") ? atoi(getenv("TS_S3_MAX_IN_FLIGHT")) : 0;
 		ctx.s3 = &s3;			/* the plan's file system reads with them */
-		if (metadata_cache && !ts_mcache_configure(metadata_cache, (int64_t) 256 << 20, &err))
-		{
-			fprintf(stderr, "ERROR: %s\n", err.msg);
-			return 1;
-		}
+	}
+	/* object store metadata and decoded manifests (local tables too) */
+	if (metadata_cache && !ts_mcache_configure(metadata_cache, (int64_t) 256 << 20, &err))
+	{
+		fprintf(stderr, "ERROR: %s\n", err.msg);
+		return 1;
 	}
 	ctx.table_path = path;
 	ctx.limit = -1;

@@ -53,6 +53,8 @@ RESET tablescan.metadata_cache_dir;
 -- on for every session of this database
 SELECT current_database() AS db \gset
 ALTER DATABASE :"db" SET tablescan.metadata_cache_dir = 'regress_metadata_cache';
+-- object store metadata only here: decoded manifests (manifest_cache.sql) off
+ALTER DATABASE :"db" SET tablescan.metadata_cache_manifests = off;
 ALTER DATABASE :"db" SET max_parallel_workers_per_gather = 0;
 
 -- a cold plan fills the cache...
@@ -135,6 +137,7 @@ RESET ROLE;
 DROP ROLE regress_cache_user;
 
 ALTER DATABASE :"db" RESET tablescan.metadata_cache_dir;
+ALTER DATABASE :"db" RESET tablescan.metadata_cache_manifests;
 ALTER DATABASE :"db" RESET max_parallel_workers_per_gather;
 \c
 DROP SCHEMA s3, loc CASCADE;

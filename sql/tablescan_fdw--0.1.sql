@@ -106,6 +106,18 @@ RETURNS record
 AS 'MODULE_PATHNAME', 'tablescan_object_store_stats'
 LANGUAGE C VOLATILE;
 
+-- Decoded manifests shared by backends through the same directory
+-- (src/meta/manifest_cache.c), counted for this backend: manifests whose
+-- entries a plan took from a record, manifests decoded from their file
+-- with the cache on, records written, records that did not check (removed
+-- and rebuilt); cache_bytes: what the directory holds now (NULL when off).
+CREATE FUNCTION tablescan_metadata_cache_stats(
+    OUT manifests_from_cache bigint, OUT manifests_decoded bigint,
+    OUT records_stored bigint, OUT records_rejected bigint, OUT cache_bytes bigint)
+RETURNS record
+AS 'MODULE_PATHNAME', 'tablescan_metadata_cache_stats'
+LANGUAGE C VOLATILE;
+
 -- Following changes (src/fdw/changes.c): each consumer's next snapshot,
 -- moved by tablescan_changes in the reading transaction.
 CREATE TABLE tablescan_consumers (

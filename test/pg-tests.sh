@@ -68,6 +68,9 @@ part conformance-rest-s3 400 python3 test/conformance/run.py --shared "$TS_SHARE
 # pruning / pushdown never change results (differential, every testdata table)
 part prune-diff 400 python3 test/conformance/prune_diff.py --shared "$TS_SHARED"
 
+# the conformance cases twice with the decoded manifest cache on: filling it, then planning from it
+part conformance-mcache 400 bash test/conformance/mcache.sh
+
 # scale out: a coordinator and 3 worker clusters of their own over postgres_fdw (test/scaleout)
 part scaleout 240 bash test/scaleout/run.sh | tail -30
 

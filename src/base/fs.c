@@ -10,10 +10,12 @@
  * store's operations (fs_impl.h).  Also path joining, and the transitional
  * ambient fs over the process's current scope and settings.
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "base/fs_impl.h"
+#include "base/ts_meta_cache.h"
 
 /*
  * The stores, tried in order by their owns(); the first without one (local)
@@ -166,6 +168,49 @@ bool
 ts_fs_allows_name(const ts_fs *fs, const char *path, ts_err *err)
 {
 	return ts_scope_allows_name(fs_scope_of(fs), path, err);
+}
+
+bool
+ts_fs_cache_name(ts_fs *fs, const char *path, const char *kind, int64_t listed_size,
+				 char name[65], int64_t *size)
+{
+	const char *parts[12];
+	int			nparts;
+	char		size_text[24];
+	char		mtime_text[24];
+	ts_err		ignore = {0};
+
+	*size = -1;
+	parts[0] = kind;
+	if (ts_fs_path_is_remote(fs, path))
+	{
+		if (listed_size <= 0 || !ts_fs_allows_name(fs, path, &ignore) ||
+			(nparts = fs_s3_cache_key(fs, path, parts + 1)) == 0)
+			return false;
+		nparts++;
+		*size = listed_size;
+		mtime_text[0] = '\0';
+	}
+	else
+	{
+		ts_file    *f = ts_file_open(fs, path, &ignore);
+
+		if (f == NULL)
+			return false;
+		*size = ts_file_size(f);
+		snprintf(mtime_text, sizeof(mtime_text), "%lld", (long long) ts_file_mtime_ns(f));
+		ts_file_close(f);
+		if (listed_size > 0 && listed_size != *size)
+			return false;
+		parts[1] = "local";
+		parts[2] = path;
+		nparts = 3;
+	}
+	snprintf(size_text, sizeof(size_text), "%lld", (long long) *size);
+	parts[nparts++] = size_text;
+	parts[nparts++] = mtime_text;
+	ts_mcache_entry_name(parts, nparts, name);
+	return true;
 }
 
 /*

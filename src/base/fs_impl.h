@@ -102,6 +102,13 @@ extern const ts_fs_ops ts_fs_s3_ops;
 const ts_fs_scope *fs_scope_of(const ts_fs *fs);
 const ts_s3_config *fs_s3_of(const ts_fs *fs);
 
+/*
+ * The key parts of an object in the metadata cache (fs_s3.c): the store,
+ * fs's credentials and the URI; 0 parts when fs has no object store
+ * settings.
+ */
+int			fs_s3_cache_key(const ts_fs *fs, const char *path, const char *parts[8]);
+
 /* A handle of size bytes (>= sizeof(ts_file)) for path; NULL + err when out of memory. */
 ts_file    *fs_file_new(ts_fs *fs, const char *path, size_t size, ts_err *err);
 

@@ -45,8 +45,8 @@ object_not_found(const char *path, ts_err *err)
  * The key of an object in the metadata cache: who reads it (the store and
  * the credentials of this fs) and its URI.  0 parts: no settings.
  */
-static int
-cache_key(const ts_fs *fs, const char *path, const char *parts[8])
+int
+fs_s3_cache_key(const ts_fs *fs, const char *path, const char *parts[8])
 {
 	const ts_s3_config *c = fs_s3_of(fs);
 
@@ -81,7 +81,7 @@ static bool
 read_metadata_object(ts_fs *fs, const char *path, uint8_t **data, size_t *len, ts_err *err)
 {
 	const char *parts[8];
-	int			nparts = cache_key(fs, path, parts);
+	int			nparts = fs_s3_cache_key(fs, path, parts);
 	char		key[65] = "";
 
 	if (nparts > 0)
@@ -120,7 +120,7 @@ ts_fs_cache_lookup(ts_fs *fs, const char *path, uint8_t **data, size_t *len)
 	const char *parts[8];
 	int			nparts;
 
-	if (!ts_mcache_wanted(path) || (nparts = cache_key(fs, path, parts)) == 0)
+	if (!ts_mcache_wanted(path) || (nparts = fs_s3_cache_key(fs, path, parts)) == 0)
 		return false;
 	return ts_mcache_get(parts, nparts, data, len);
 }
@@ -131,7 +131,7 @@ ts_fs_cache_store(ts_fs *fs, const char *path, const uint8_t *data, size_t len)
 	const char *parts[8];
 	int			nparts;
 
-	if (ts_mcache_wanted(path) && (nparts = cache_key(fs, path, parts)) > 0)
+	if (ts_mcache_wanted(path) && (nparts = fs_s3_cache_key(fs, path, parts)) > 0)
 		ts_mcache_put(parts, nparts, data, len);
 }
 

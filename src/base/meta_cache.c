@@ -14,6 +14,10 @@
  *               copied or renamed by hand is not taken for another key)
  *   body digest 32 bytes: SHA-256 of the object's bytes
  *   the object's bytes
+ * Records (ts_mcache_record_*): "<64 hex digits>.tsm" files in the same
+ * directory, under the same limit and eviction, whose format and checks
+ * belong to their writer (decoded manifests: meta/manifest_cache.c); here
+ * they are only stored atomically, read whole and removed.
  * Several processes may store the same key at once: each writes its own
  * temporary file and the last rename wins, with identical contents.
  * Eviction may remove an entry another process has open: that process
@@ -37,6 +41,8 @@
 #define MC_MAGIC "TSMCACH1"
 #define MC_HEADER 80
 #define MC_NAME_LEN 64
+#define MC_RECORD_SUFFIX ".tsm"
+#define MC_FILE_NAME_MAX (MC_NAME_LEN + 4)
 /* a temporary file older than this was left by a process that died */
 #define MC_STALE_TMP_SECONDS 600
 
@@ -312,15 +318,51 @@ write_all(int fd, const uint8_t *buf, size_t len)
 	return true;
 }
 
+/*
+ * Write head then body to a temporary file of the directory and rename it
+ * to file_name (a whole file or none); then the eviction check.  False
+ * when nothing was stored.
+ */
+static bool
+store_file(const char *file_name, const uint8_t *head, size_t head_len,
+		   const uint8_t *body, size_t body_len)
+{
+	char	   *path = entry_path(file_name);
+	char	   *tmp = ts_psprintf("%s/tmp-%d-%u-%ld", cache_dir, (int) getpid(), ++tmp_counter,
+								  (long) time(NULL));
+	int			fd;
+	bool		ok = false;
+
+	if (path == NULL || tmp == NULL)
+		goto done;
+	fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0600);
+	if (fd < 0)
+		goto done;
+	ok = write_all(fd, head, head_len) && write_all(fd, body, body_len);
+	if (close(fd) != 0)
+		ok = false;
+	if (!ok || rename(tmp, path) != 0)
+	{
+		unlink(tmp);
+		ok = false;
+		goto done;
+	}
+	if (written_since_scan >= 0)
+		written_since_scan += (int64_t) (head_len + body_len);
+	/* a directory scan when this process may have filled a sixteenth of the cache */
+	if (written_since_scan < 0 || written_since_scan > cache_max / 16)
+		ts_mcache_evict();
+done:
+	ts_free(path);
+	ts_free(tmp);
+	return ok;
+}
+
 void
 ts_mcache_put(const char *const *parts, int nparts, const uint8_t *data, size_t len)
 {
 	uint8_t		header[MC_HEADER];
 	char		name[65];
-	char	   *path = NULL;
-	char	   *tmp = NULL;
-	int			fd;
-	bool		ok;
 
 	if (!ts_mcache_enabled())
 		return;
@@ -333,49 +375,109 @@ ts_mcache_put(const char *const *parts, int nparts, const uint8_t *data, size_t 
 	key_digest(parts, nparts, header + 16);
 	body_digest(data, len, header + 48);
 	hex(header + 16, name);
-	path = entry_path(name);
-	tmp = ts_psprintf("%s/tmp-%d-%u-%ld", cache_dir, (int) getpid(), ++tmp_counter,
-					  (long) time(NULL));
-	if (path == NULL || tmp == NULL)
-		goto done;
-	fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0600);
-	if (fd < 0)
-		goto done;
-	ok = write_all(fd, header, MC_HEADER) && write_all(fd, data, len);
-	if (close(fd) != 0)
-		ok = false;
-	if (!ok || rename(tmp, path) != 0)
-	{
-		unlink(tmp);
-		goto done;
-	}
-	stats.stores++;
-	if (written_since_scan >= 0)
-		written_since_scan += (int64_t) len + MC_HEADER;
-	/* a directory scan when this process may have filled a sixteenth of the cache */
-	if (written_since_scan < 0 || written_since_scan > cache_max / 16)
-		ts_mcache_evict();
-done:
+	if (store_file(name, header, MC_HEADER, data, len))
+		stats.stores++;
+}
+
+/* ---- records ----------------------------------------------------------- */
+
+static char *
+record_path(const char *name)
+{
+	return ts_psprintf("%s/%s" MC_RECORD_SUFFIX, cache_dir, name);
+}
+
+bool
+ts_mcache_record_read(const char *name, ts_arena *arena, uint8_t **data, size_t *len)
+{
+	char	   *path;
+	int			fd;
+	struct stat st;
+	bool		ok = false;
+
+	*data = NULL;
+	*len = 0;
+	if (!ts_mcache_enabled() || (path = record_path(name)) == NULL)
+		return false;
+	fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
 	ts_free(path);
-	ts_free(tmp);
+	if (fd < 0)
+		return false;
+	/* never more than a record may hold (at most half the limit when written) */
+	if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0 &&
+		st.st_size <= cache_max / 2 &&
+		(*data = ts_arena_alloc(arena, (size_t) st.st_size)) != NULL &&
+		read_all(fd, *data, (size_t) st.st_size))
+	{
+		*len = (size_t) st.st_size;
+		/* the record's last use, for eviction */
+		futimens(fd, NULL);
+		ok = true;
+	}
+	close(fd);
+	if (!ok)
+		*data = NULL;
+	return ok;
+}
+
+bool
+ts_mcache_record_exists(const char *name)
+{
+	char	   *path;
+	bool		found;
+
+	if (!ts_mcache_enabled() || (path = record_path(name)) == NULL)
+		return false;
+	found = access(path, R_OK) == 0;
+	ts_free(path);
+	return found;
+}
+
+bool
+ts_mcache_record_write(const char *name, const uint8_t *data, size_t len)
+{
+	char		file_name[MC_FILE_NAME_MAX + 1];
+
+	if (!ts_mcache_enabled() || strlen(name) != MC_NAME_LEN)
+		return false;
+	/* one record may fill at most half of the cache */
+	if ((int64_t) len > cache_max / 2)
+		return false;
+	snprintf(file_name, sizeof(file_name), "%s" MC_RECORD_SUFFIX, name);
+	return store_file(file_name, NULL, 0, data, len);
+}
+
+void
+ts_mcache_record_remove(const char *name)
+{
+	char	   *path;
+
+	if (!ts_mcache_enabled() || (path = record_path(name)) == NULL)
+		return;
+	unlink(path);
+	ts_free(path);
 }
 
 /* ---- eviction ---------------------------------------------------------- */
 
 typedef struct mc_file
 {
-	char		name[MC_NAME_LEN + 1];
+	char		name[MC_FILE_NAME_MAX + 1];
 	int64_t		size;
 	struct timespec used;
 } mc_file;
 
+/* an entry ("<64 hex>") or a record ("<64 hex>.tsm") */
 static bool
 is_entry_name(const char *s)
 {
-	if (strlen(s) != MC_NAME_LEN)
+	size_t		n = strlen(s);
+
+	if (n != MC_NAME_LEN &&
+		!(n == MC_FILE_NAME_MAX && strcmp(s + MC_NAME_LEN, MC_RECORD_SUFFIX) == 0))
 		return false;
-	for (const char *p = s; *p; p++)
-		if (!((*p >= '0' && *p <= '9') || (*p >= 'a' && *p <= 'f')))
+	for (int i = 0; i < MC_NAME_LEN; i++)
+		if (!((s[i] >= '0' && s[i] <= '9') || (s[i] >= 'a' && s[i] <= 'f')))
 			return false;
 	return true;
 }
@@ -437,7 +539,7 @@ scan_dir(int *count, int64_t *total)
 				break;
 			files = nf;
 		}
-		memcpy(files[n].name, de->d_name, MC_NAME_LEN + 1);
+		memcpy(files[n].name, de->d_name, strlen(de->d_name) + 1);
 		files[n].size = (int64_t) st.st_size;
 		files[n].used = st.st_mtim;
 		*total += files[n].size;

@@ -230,6 +230,23 @@ void		ts_file_close(ts_file *f);	/* NULL is fine */
 bool		ts_fs_cache_lookup(ts_fs *fs, const char *path, uint8_t **data, size_t *len);
 void		ts_fs_cache_store(ts_fs *fs, const char *path, const uint8_t *data, size_t len);
 
+/*
+ * The name (64 hex digits, ts_meta_cache.h) of a record holding a decoding
+ * of kind (the caller's format and version) of the immutable file at path,
+ * as fs would read it now, and the file's size.  What fs may read decides,
+ * as for a read: a local file is opened through fs (its scope checked on
+ * the name and on what the name resolves to) and named by its path, size
+ * and modification time; an object is checked against the scope by name,
+ * takes the size the caller has from metadata it read through fs
+ * (listed_size: a manifest list's _FILE_SIZE) and is named, as in the
+ * object cache, with the store and fs's credentials, so that only a read
+ * with the same keys finds it.  False (nothing to use, nothing reported):
+ * out of scope, missing, the sizes disagree, no size, no settings; the
+ * caller reads the file the usual way, which reports why.
+ */
+bool		ts_fs_cache_name(ts_fs *fs, const char *path, const char *kind, int64_t listed_size,
+							 char name[65], int64_t *size);
+
 /* Read a whole (small, metadata) file into a ts_malloc'd buffer (NUL-terminated). */
 bool		ts_read_whole_file(ts_fs *fs, const char *path, uint8_t **data, size_t *len,
 							   ts_err *err);

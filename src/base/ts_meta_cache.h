@@ -28,6 +28,7 @@
 #define TS_META_CACHE_H
 
 #include "base/ts_base.h"
+#include "base/ts_value.h"
 
 /*
  * Use dir (created 0700 when missing; relative to the working directory)
@@ -68,6 +69,20 @@ int64_t		ts_mcache_disk_bytes(void);
 
 /* The file name of key's entry (64 hex digits + NUL) in out: for tests. */
 void		ts_mcache_entry_name(const char *const *parts, int nparts, char out[65]);
+
+/*
+ * Records: files of a caller's own format ("<name>.tsm", name being 64 hex
+ * digits from ts_mcache_entry_name) in the same directory, counted in the
+ * same limit, evicted the same way.  Their checks are the caller's: read
+ * gives the whole file (in arena) and refreshes its last use; a record that
+ * does not check is removed by the caller.  Write is atomic (temporary file
+ * + rename) and best effort (false: not stored; a record of more than half
+ * the limit never is).  All are false / no-ops when the cache is off.
+ */
+bool		ts_mcache_record_read(const char *name, ts_arena *arena, uint8_t **data, size_t *len);
+bool		ts_mcache_record_exists(const char *name);
+bool		ts_mcache_record_write(const char *name, const uint8_t *data, size_t len);
+void		ts_mcache_record_remove(const char *name);
 
 /* Remove entries until at most max_bytes remain (oldest first); done after stores. */
 void		ts_mcache_evict(void);

@@ -34,6 +34,7 @@
 #include "base/ts_meta_cache.h"
 #include "base/ts_s3.h"
 #include "meta/core_options.h"
+#include "meta/manifest_cache.h"
 #include "tablescan_fdw.h"
 
 /*
@@ -56,6 +57,13 @@ static int	s3_max_in_flight = TS_S3_IN_FLIGHT;
 /* The on-disk cache of immutable object store metadata (GUCs). */
 static char *metadata_cache_dir = NULL;
 static int	metadata_cache_size_kb = 256 * 1024;
+static bool metadata_cache_manifests = true;
+
+static void
+assign_metadata_cache_manifests(bool newval, void *extra)
+{
+	ts_manifest_cache_set_enabled(newval);
+}
 
 /* What an object store may send (GUCs, passed down to s3_limits.c). */
 static int	max_metadata_object_mb = 256;
@@ -114,6 +122,12 @@ tablescan_storage_define_gucs(void)
 							"Size limit of the on-disk metadata cache (least recently used entries go first).",
 							NULL, &metadata_cache_size_kb, 256 * 1024, 0, INT_MAX, PGC_SUSET,
 							GUC_UNIT_KB, NULL, NULL, NULL);
+	DefineCustomBoolVariable("tablescan.metadata_cache_manifests",
+							 "Keep decoded manifest entries in the metadata cache directory.",
+							 "A new connection then plans from them instead of decoding the manifests "
+							 "again; off: the directory keeps object store metadata only.",
+							 &metadata_cache_manifests, true, PGC_SUSET, 0, NULL,
+							 assign_metadata_cache_manifests, NULL);
 	DefineCustomIntVariable("tablescan.max_metadata_object_size",
 							"Largest manifest, manifest list, index or deletion-vector file read whole from an object store.",
 							"A store that announces or sends more is an ERROR (54000); snapshot, schema "
@@ -528,9 +542,9 @@ tablescan_storage_config(ForeignServer *server, ForeignTable *ft, const char *lo
 	bool		has_mapping;
 	ListCell   *lc;
 
+	apply_metadata_cache();		/* decoded manifests of local tables use it too */
 	if (location == NULL || !ts_uri_is_object(location))
 		return NULL;
-	apply_metadata_cache();
 	cfg = palloc0(sizeof(ts_s3_config));
 	for (int i = 0; i < 2; i++)
 		foreach(lc, lists[i])

@@ -8,7 +8,9 @@
  * Java's merge (AbstractFileStoreScan.readAndMergeFileEntries): collect the
  * identifiers of all DELETE entries, then keep every ADD entry whose
  * identifier was not deleted.  The identifier is (partition bytes, bucket,
- * level, file name, extra files, embedded index, external path).  When the
+ * level, file name, extra files, embedded index, external path).  With the
+ * metadata cache on, a manifest's entries come from its decoded record
+ * (meta/manifest_cache.c) and it is not fetched ahead.  When the
  * result fills the cache (st->cache_fill) only the rules that are part of
  * the cache key (level 0, postpone) skip manifests.
  */
@@ -18,6 +20,7 @@
 #include "base/ts_prefetch.h"
 #include "base/ts_ranges.h"
 #include "base/ts_s3.h"
+#include "meta/manifest_cache.h"
 #include "scan/scan_internal.h"
 
 /* an entry with its names and stats, decoded: about this many bytes */
@@ -265,6 +268,9 @@ prefetch_manifests(ts_plan *plan, scan_state *st, const ts_manifest_file_meta *m
 		paths[n] = ts_arena_printf(&plan->arena, "%s/manifest/%s", plan->table_path, m->file_name);
 		if (paths[n] == NULL)
 			return ts_error_nomem(err, NULL);
+		/* decoded already (manifest_cache.c): not fetched */
+		if (ts_manifest_cache_has(plan->fs, paths[n], m->file_size))
+			continue;
 		bytes += m->file_size > 0 ? m->file_size : 0;
 		sizes[n] = m->file_size;	/* the list's: a body of another length is refused */
 		n++;
@@ -400,9 +406,10 @@ scan_read_live_files(ts_plan *plan, scan_state *st,
 			if (!prefetch_manifests(plan, st, manifests, nmanifests, i, &window, &window_end, err))
 				goto done;
 		}
-		if (!ts_manifest_read_kept(plan->fs, path, m->num_added_files + m->num_deleted_files, schema_keep,
-								   st->entry_arena ? st->entry_arena : &plan->arena,
-								   &me, &n, err))
+		if (!ts_manifest_read_cached(plan->fs, path, m->file_size,
+									 m->num_added_files + m->num_deleted_files, schema_keep,
+									 st->entry_arena ? st->entry_arena : &plan->arena,
+									 &me, &n, err))
 		{
 			ts_error_context(err, "snapshot %lld", (long long) plan->snapshot->id);
 			goto done;

@@ -1,0 +1,53 @@
+/*
+ * manifest_cache.h - decoded manifest entries shared by the backends of a
+ * server through the on-disk metadata cache (see manifest_cache.c).
+ */
+#ifndef TS_MANIFEST_CACHE_H
+#define TS_MANIFEST_CACHE_H
+
+#include "meta/manifest.h"
+
+/* The record format's version: a record of another is rebuilt, never read. */
+#define TS_MANIFEST_CACHE_VERSION 1
+
+/*
+ * The entries of the manifest at path, as ts_manifest_read_kept gives them
+ * (listed_size: the manifest list's _FILE_SIZE, 0 if unknown): from its
+ * record in the cache directory when one checks, else decoded from the file
+ * and then stored as a record.  With the cache off, the same as
+ * ts_manifest_read_kept.  Entries live in arena.
+ */
+bool		ts_manifest_read_cached(ts_fs *fs, const char *path, int64_t listed_size,
+									int64_t expected, ts_manifest_keep *keep, ts_arena *arena,
+									ts_manifest_entry **entries, int *count, ts_err *err);
+
+/* Use records (default) or not, even with the metadata cache on. */
+void		ts_manifest_cache_set_enabled(bool on);
+
+/* Is there a record of the manifest at path (not checked yet)? */
+bool		ts_manifest_cache_has(ts_fs *fs, const char *path, int64_t listed_size);
+
+typedef struct ts_manifest_cache_stats
+{
+	int64_t		hits;			/* manifests whose entries came from a record */
+	int64_t		misses;			/* manifests decoded from the file (cache on) */
+	int64_t		stores;			/* records written */
+	int64_t		rejected;		/* records that did not check: removed, rebuilt */
+} ts_manifest_cache_stats;
+
+/* Counters of this process since it started. */
+ts_manifest_cache_stats ts_manifest_cache_get_stats(void);
+
+/*
+ * The record format, for tests: encode n entries of a file of source_size
+ * bytes under name (ts_malloc'd record); decode a record (8-aligned, in
+ * place: entries point into it), false when it does not check against
+ * name, source_size, its version and its checksum, or is malformed.
+ */
+bool		ts_manifest_cache_encode(const ts_manifest_entry *entries, int n, const char *name,
+									 int64_t source_size, uint8_t **record, size_t *len);
+bool		ts_manifest_cache_decode(uint8_t *record, size_t len, const char *name,
+									 int64_t source_size, ts_arena *arena,
+									 ts_manifest_entry **entries, int *count);
+
+#endif							/* TS_MANIFEST_CACHE_H */

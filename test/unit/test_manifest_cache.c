@@ -1,0 +1,573 @@
+/*
+ * test_manifest_cache.c - decoded manifests shared through the metadata
+ * cache (src/meta/manifest_cache.c, records of src/base/meta_cache.c):
+ * every manifest of the shared tables encodes and decodes to the same
+ * entries, field by field; a plan's read through the cache stores a
+ * record, then takes the same entries from it; a record torn, of another
+ * version, with a flipped bit, of another source size or renamed by hand is
+ * rejected (removed, rebuilt from the manifest), never used; a changed file
+ * (mtime) or a scope that does not allow the manifest finds nothing;
+ * records are evicted under the size limit; processes reading and storing
+ * the same records at once all get the right entries.  Runs in a fresh
+ * directory under /tmp.
+ */
+#define _GNU_SOURCE				/* nftw */
+#include "unit.h"
+#include "forked_child.h"
+
+#include <dirent.h>
+#include <fcntl.h>
+#include <ftw.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "base/ts_fs.h"
+#include "base/ts_meta_cache.h"
+#include "meta/manifest_cache.h"
+#include "manifest_equal.h"
+
+static char dir[128];
+static char work[128];
+
+/* the sample manifest of the shared tables (several entries) copied to path */
+static void
+copy_sample(const char *to)
+{
+	char		cmd[8192 + 700];
+
+	snprintf(cmd, sizeof(cmd), "cp %s %s", unit_shared_path("testdata/avro/manifest/avro_manifest_11"), to);
+	assert_int_equal(system(cmd), 0);
+}
+
+static void
+run(const char *fmt, const char *arg)
+{
+	char		cmd[1024];
+
+	snprintf(cmd, sizeof(cmd), fmt, arg, arg);
+	assert_int_equal(system(cmd), 0);
+}
+
+static int
+setup(void **state)
+{
+	ts_err		err = {0};
+
+	(void) state;
+	snprintf(dir, sizeof(dir), "/tmp/ts-unit-mfcache-%d", (int) getpid());
+	snprintf(work, sizeof(work), "/tmp/ts-unit-mfcache-work-%d", (int) getpid());
+	{
+		char		cmd[1024];
+
+		snprintf(cmd, sizeof(cmd), "rm -rf %s %s && mkdir -p %s", dir, work, work);
+		if (system(cmd) != 0)
+			return -1;
+	}
+	return ts_mcache_configure(dir, 64 << 20, &err) ? 0 : -1;
+}
+
+static int
+teardown(void **state)
+{
+	char		cmd[600];
+
+	(void) state;
+	ts_mcache_configure(NULL, 0, NULL);
+	snprintf(cmd, sizeof(cmd), "rm -rf %s %s", dir, work);
+	return system(cmd) == 0 ? 0 : -1;
+}
+
+static void
+same_entries(const ts_manifest_entry *a, int na, const ts_manifest_entry *b, int nb)
+{
+	assert_int_equal(na, nb);
+	for (int i = 0; i < na; i++)
+		same_entry(&a[i], &b[i]);
+}
+
+/* ---- every manifest of the shared tables round trips ------------------- */
+
+static int	nround = 0;
+static int	nround_entries = 0;
+static const char *NAME64 = "0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef";
+
+static int
+round_trip_one(const char *path, const struct stat *st, int flag, struct FTW *ftw)
+{
+	const char *base = path + ftw->base;
+	ts_arena	arena;
+	ts_err		err = {0};
+	ts_manifest_entry *m,
+			   *back;
+	int			n,
+				nback;
+	uint8_t    *rec,
+			   *copy;
+	size_t		len;
+
+	if (flag != FTW_F || strncmp(base, "manifest-", 9) != 0 ||
+		strncmp(base, "manifest-list-", 14) == 0 || strstr(path, "/manifest/") == NULL)
+		return 0;
+	ts_arena_init(&arena, 4096);
+	if (ts_manifest_read(ts_fs_ambient(), path, &arena, &m, &n, &err))
+	{
+		assert_true(ts_manifest_cache_encode(m, n, NAME64, st->st_size, &rec, &len));
+		copy = ts_arena_dup(&arena, rec, len);
+		assert_true(ts_manifest_cache_decode(copy, len, NAME64, st->st_size, &arena, &back, &nback));
+		same_entries(m, n, back, nback);
+		/* another source size, another name: not this record */
+		assert_false(ts_manifest_cache_decode(copy, len, NAME64, st->st_size + 1, &arena, &back, &nback));
+		assert_false(ts_manifest_cache_decode(copy, len, "f123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef",
+											  st->st_size, &arena, &back, &nback));
+		ts_free(rec);
+		nround++;
+		nround_entries += n;
+	}
+	ts_arena_free(&arena);
+	return 0;
+}
+
+static void
+test_round_trip_shared_manifests(void **state)
+{
+	(void) state;
+	nround = nround_entries = 0;
+	assert_int_equal(nftw(unit_shared_path("testdata"), round_trip_one, 16, FTW_PHYS), 0);
+	print_message("%d manifests, %d entries round-tripped\n", nround, nround_entries);
+	assert_true(nround >= 100);
+	assert_true(nround_entries >= 400);
+}
+
+/* ---- reading through the cache ------------------------------------------ */
+
+/* a manifest of the shared tables with several entries, copied into work/ */
+static const char *
+local_manifest(void)
+{
+	static char path[600];
+
+	snprintf(path, sizeof(path), "%s/manifest-cached-0", work);
+	copy_sample(path);
+	return path;
+}
+
+static void
+read_plain(const char *path, ts_arena *arena, ts_manifest_entry **m, int *n)
+{
+	ts_err		err = {0};
+
+	if (!ts_manifest_read(ts_fs_ambient(), path, arena, m, n, &err))
+		fail_msg("%s", err.msg);
+}
+
+static void
+read_cached(const char *path, ts_arena *arena, ts_manifest_entry **m, int *n)
+{
+	ts_err		err = {0};
+
+	if (!ts_manifest_read_cached(ts_fs_ambient(), path, 0, 0, NULL, arena, m, n, &err))
+		fail_msg("%s", err.msg);
+}
+
+/* the record file of path (as the ambient fs names it) */
+static char *
+record_file(const char *path)
+{
+	static char out[600];
+	char		name[65];
+	int64_t		size;
+
+	assert_true(ts_fs_cache_name(ts_fs_ambient(), path, "tablescan decoded manifest 1", 0, name, &size));
+	snprintf(out, sizeof(out), "%s/%s.tsm", dir, name);
+	return out;
+}
+
+static void
+test_hit_after_store(void **state)
+{
+	const char *path = local_manifest();
+	ts_manifest_cache_stats s0 = ts_manifest_cache_get_stats(),
+				s;
+	ts_arena	arena;
+	ts_manifest_entry *plain,
+			   *m1,
+			   *m2;
+	int			n0,
+				n1,
+				n2;
+	struct stat st;
+
+	(void) state;
+	ts_arena_init(&arena, 4096);
+	read_plain(path, &arena, &plain, &n0);
+	assert_true(n0 > 0);
+	read_cached(path, &arena, &m1, &n1);
+	s = ts_manifest_cache_get_stats();
+	assert_int_equal(s.misses - s0.misses, 1);
+	assert_int_equal(s.stores - s0.stores, 1);
+	assert_int_equal(s.hits - s0.hits, 0);
+	assert_int_equal(stat(record_file(path), &st), 0);
+	assert_int_equal(st.st_mode & 0777, 0600);
+	read_cached(path, &arena, &m2, &n2);
+	s = ts_manifest_cache_get_stats();
+	assert_int_equal(s.hits - s0.hits, 1);
+	assert_int_equal(s.stores - s0.stores, 1);
+	same_entries(plain, n0, m1, n1);
+	same_entries(plain, n0, m2, n2);
+	/* the file changed (its mtime): another key, decoded again */
+	{
+		struct timespec later[2] = {{0, UTIME_OMIT}, {time(NULL) + 5, 0}};
+
+		assert_int_equal(utimensat(AT_FDCWD, path, later, 0), 0);
+	}
+	read_cached(path, &arena, &m2, &n2);
+	s = ts_manifest_cache_get_stats();
+	assert_int_equal(s.hits - s0.hits, 1);
+	assert_int_equal(s.misses - s0.misses, 2);
+	same_entries(plain, n0, m2, n2);
+	ts_arena_free(&arena);
+}
+
+/* damage the record of path with cmd (%s: the record file), then read: rejected and rebuilt */
+static void
+damaged_is_rebuilt(const char *path, const char *cmd)
+{
+	ts_manifest_cache_stats s0,
+				s;
+	ts_arena	arena;
+	ts_manifest_entry *plain,
+			   *m;
+	int			n0,
+				n;
+	char	   *rec;
+	struct stat st;
+
+	ts_arena_init(&arena, 4096);
+	read_plain(path, &arena, &plain, &n0);
+	read_cached(path, &arena, &m, &n);	/* stored (or hit) */
+	rec = record_file(path);
+	assert_int_equal(stat(rec, &st), 0);
+	run(cmd, rec);
+	s0 = ts_manifest_cache_get_stats();
+	read_cached(path, &arena, &m, &n);
+	s = ts_manifest_cache_get_stats();
+	assert_int_equal(s.rejected - s0.rejected, 1);
+	assert_int_equal(s.hits - s0.hits, 0);
+	assert_int_equal(s.stores - s0.stores, 1);
+	same_entries(plain, n0, m, n);
+	/* the rebuilt record is whole again: a hit */
+	read_cached(path, &arena, &m, &n);
+	s = ts_manifest_cache_get_stats();
+	assert_int_equal(s.hits - s0.hits, 1);
+	same_entries(plain, n0, m, n);
+	ts_arena_free(&arena);
+}
+
+static void
+test_torn_record(void **state)
+{
+	(void) state;
+	/* half of it, as a writer that died without rename could never leave, but a disk might */
+	damaged_is_rebuilt(local_manifest(), "truncate -s $(( $(stat -c %%s %s) / 2 )) %s");
+}
+
+static void
+test_wrong_version(void **state)
+{
+	(void) state;
+	/* version 1 -> 2 (byte 8) */
+	damaged_is_rebuilt(local_manifest(), "printf '\\002' | dd of=%s bs=1 seek=8 conv=notrunc status=none #%s");
+}
+
+static void
+test_checksum_flip(void **state)
+{
+	(void) state;
+	/* one byte of the payload's table, near the end */
+	damaged_is_rebuilt(local_manifest(),
+					   "f=%s; printf '\\377' | dd of=$f bs=1 seek=$(( $(stat -c %%s $f) - 3 )) conv=notrunc status=none");
+}
+
+static void
+test_source_size_field(void **state)
+{
+	(void) state;
+	/* the source size in the header (byte 16) no longer the file's */
+	damaged_is_rebuilt(local_manifest(), "printf '\\001' | dd of=%s bs=1 seek=17 conv=notrunc status=none #%s");
+}
+
+static void
+test_renamed_record(void **state)
+{
+	const char *path = local_manifest();
+	char		other[600];
+	ts_arena	arena;
+	ts_manifest_entry *m;
+	int			n;
+	ts_manifest_cache_stats s0,
+				s;
+
+	(void) state;
+	ts_arena_init(&arena, 4096);
+	/* a record of another manifest copied over this one's name */
+	snprintf(other, sizeof(other), "%s/manifest-other-0", work);
+	copy_sample(other);
+	read_cached(other, &arena, &m, &n);
+	read_cached(path, &arena, &m, &n);
+	{
+		char		cmd[1400];
+		char		from[600];
+
+		snprintf(from, sizeof(from), "%s", record_file(other));
+		snprintf(cmd, sizeof(cmd), "cp %s %s", from, record_file(path));
+		assert_int_equal(system(cmd), 0);
+	}
+	s0 = ts_manifest_cache_get_stats();
+	read_cached(path, &arena, &m, &n);
+	s = ts_manifest_cache_get_stats();
+	assert_int_equal(s.rejected - s0.rejected, 1);
+	assert_int_equal(s.hits - s0.hits, 0);
+	ts_arena_free(&arena);
+}
+
+static void
+test_scope_and_sizes(void **state)
+{
+	const char *path = local_manifest();
+	const char *roots[] = {"/nonexistent-root"};
+	ts_fs_scope scope;
+	ts_fs	   *fs;
+	ts_err		err = {0};
+	ts_arena	arena;
+	ts_manifest_entry *m;
+	int			n;
+	char		name[65];
+	int64_t		size;
+	struct stat st;
+	ts_manifest_cache_stats s0,
+				s;
+
+	(void) state;
+	ts_arena_init(&arena, 4096);
+	read_cached(path, &arena, &m, &n);	/* a record exists */
+	assert_int_equal(stat(path, &st), 0);
+	/* a size other than the file's (a manifest list that disagrees): no record */
+	assert_false(ts_fs_cache_name(ts_fs_ambient(), path, "k", st.st_size + 1, name, &size));
+	assert_true(ts_fs_cache_name(ts_fs_ambient(), path, "k", st.st_size, name, &size));
+	assert_int_equal(size, st.st_size);
+	/* a scope that does not hold the manifest: refused as a read is, nothing from the cache */
+	assert_true(ts_fs_scope_make(&scope, roots, 1, &err));
+	fs = ts_fs_open_for(path, NULL, &scope, &err);
+	assert_non_null(fs);
+	assert_false(ts_fs_cache_name(fs, path, "k", 0, name, &size));
+	assert_false(ts_manifest_cache_has(fs, path, 0));
+	s0 = ts_manifest_cache_get_stats();
+	assert_false(ts_manifest_read_cached(fs, path, 0, 0, NULL, &arena, &m, &n, &err));
+	assert_int_equal(err.code, TS_ERR_DENIED);
+	s = ts_manifest_cache_get_stats();
+	assert_int_equal(s.hits - s0.hits, 0);
+	ts_fs_free(fs);
+	ts_fs_scope_free(&scope);
+	/* an object: named by store, credentials and the listed size; none without a size */
+	assert_false(ts_fs_cache_name(ts_fs_ambient(), "s3://bucket/t/manifest/manifest-x-0", "k", 0,
+								  name, &size));
+	ts_arena_free(&arena);
+}
+
+static int
+count_records(int64_t *bytes)
+{
+	DIR		   *d = opendir(dir);
+	struct dirent *de;
+	int			n = 0;
+
+	*bytes = 0;
+	assert_non_null(d);
+	while ((de = readdir(d)) != NULL)
+		if (strlen(de->d_name) == 68 && strcmp(de->d_name + 64, ".tsm") == 0)
+		{
+			struct stat st;
+			char		p[600];
+
+			snprintf(p, sizeof(p), "%s/%s", dir, de->d_name);
+			assert_int_equal(stat(p, &st), 0);
+			*bytes += st.st_size;
+			n++;
+		}
+	closedir(d);
+	return n;
+}
+
+static void
+test_eviction(void **state)
+{
+	ts_arena	arena;
+	ts_manifest_entry *m;
+	int			n;
+	int64_t		bytes,
+				one;
+	ts_err		err = {0};
+	char		first[600];
+
+	(void) state;
+	run("rm -rf %s/* #%s", dir);
+	ts_arena_init(&arena, 4096);
+	/* the size of one record */
+	read_cached(local_manifest(), &arena, &m, &n);
+	assert_int_equal(count_records(&one), 1);
+	snprintf(first, sizeof(first), "%s", record_file(local_manifest()));
+	run("rm -rf %s/* #%s", dir);
+	/* room for about four records: twenty distinct manifests stored */
+	assert_true(ts_mcache_configure(dir, one * 4 + one / 2, &err));
+	for (int i = 0; i < 20; i++)
+	{
+		char		p[600];
+
+		snprintf(p, sizeof(p), "%s/manifest-evict-%d", work, i);
+		copy_sample(p);
+		read_cached(p, &arena, &m, &n);
+		if (i == 0)
+			snprintf(first, sizeof(first), "%s", record_file(p));
+		/* distinct last uses for the least-recently-used order */
+		usleep(20000);
+	}
+	ts_mcache_evict();
+	assert_true(count_records(&bytes) <= 4);
+	assert_true(bytes <= one * 4 + one / 2);
+	/* the oldest went first */
+	assert_int_not_equal(access(first, F_OK), 0);
+	assert_true(ts_mcache_get_stats().evicted > 0);
+	assert_true(ts_mcache_configure(dir, 64 << 20, &err));
+	ts_arena_free(&arena);
+}
+
+static void
+test_concurrent_writers(void **state)
+{
+	pid_t		kids[4];
+	int			status[4];
+	pid_t		self = getpid();
+	char		paths[4][600];
+	ts_arena	arena;
+	ts_manifest_entry *plain;
+	int			n0;
+	int64_t		rejected = ts_manifest_cache_get_stats().rejected;
+
+	(void) state;
+	run("rm -rf %s/* #%s", dir);
+	for (int i = 0; i < 4; i++)
+	{
+		snprintf(paths[i], sizeof(paths[i]), "%s/manifest-conc-%d", work, i);
+		copy_sample(paths[i]);
+	}
+	ts_arena_init(&arena, 4096);
+	read_plain(paths[0], &arena, &plain, &n0);
+	for (int k = 0; k < 4; k++)
+	{
+		kids[k] = fork();
+		assert_true(kids[k] >= 0);
+		if (kids[k] == 0)
+		{
+			int			bad = 0;
+
+			unit_forked_child(self, 1);
+			for (int round = 0; round < 40; round++)
+			{
+				ts_arena	a;
+				ts_manifest_entry *m;
+				int			n;
+				ts_err		err = {0};
+				const char *p = paths[(k + round) % 4];
+
+				ts_arena_init(&a, 4096);
+				/* some rounds remove the record first: stores race with reads */
+				if (round % 5 == k)
+					unlink(record_file(p));
+				if (!ts_manifest_read_cached(ts_fs_ambient(), p, 0, 0, NULL, &a, &m, &n, &err) ||
+					n != n0)
+					bad++;
+				else
+					for (int i = 0; i < n; i++)
+						if (strcmp(m[i].file.file_name, plain[i].file.file_name) != 0 ||
+							m[i].file.row_count != plain[i].file.row_count)
+							bad++;
+				ts_arena_free(&a);
+			}
+			rejected = ts_manifest_cache_get_stats().rejected - rejected;
+			if (bad != 0 || rejected != 0)
+				fprintf(stderr, "child %d: %d wrong reads, %lld records rejected\n", k, bad,
+						(long long) rejected);
+			_exit(bad == 0 && rejected == 0 ? 0 : 1);
+		}
+	}
+	for (int k = 0; k < 4; k++)
+		if (waitpid(kids[k], &status[k], 0) != kids[k])
+			status[k] = -1;
+	for (int k = 0; k < 4; k++)
+	{
+		assert_true(status[k] != -1 && WIFEXITED(status[k]));
+		assert_int_equal(WEXITSTATUS(status[k]), 0);
+	}
+	/* no temporary file left behind; the records check */
+	{
+		char		cmd[400];
+
+		snprintf(cmd, sizeof(cmd), "ls %s | grep -q '^tmp-'", dir);
+		assert_int_not_equal(system(cmd), 0);
+	}
+	for (int i = 0; i < 4; i++)
+	{
+		ts_manifest_entry *m;
+		int			n;
+		ts_manifest_cache_stats s0 = ts_manifest_cache_get_stats();
+
+		read_cached(paths[i], &arena, &m, &n);
+		assert_int_equal(ts_manifest_cache_get_stats().rejected, s0.rejected);
+		same_entries(plain, n0, m, n);
+	}
+	ts_arena_free(&arena);
+}
+
+static void
+test_off(void **state)
+{
+	const char *path = local_manifest();
+	ts_manifest_cache_stats s0,
+				s;
+	ts_arena	arena;
+	ts_manifest_entry *m;
+	int			n;
+	ts_err		err = {0};
+
+	(void) state;
+	ts_mcache_configure(NULL, 0, NULL);
+	ts_arena_init(&arena, 4096);
+	s0 = ts_manifest_cache_get_stats();
+	read_cached(path, &arena, &m, &n);
+	s = ts_manifest_cache_get_stats();
+	assert_true(n > 0);
+	assert_int_equal(s.hits + s.misses + s.stores, s0.hits + s0.misses + s0.stores);
+	ts_arena_free(&arena);
+	assert_true(ts_mcache_configure(dir, 64 << 20, &err));
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_round_trip_shared_manifests),
+		cmocka_unit_test(test_hit_after_store),
+		cmocka_unit_test(test_torn_record),
+		cmocka_unit_test(test_wrong_version),
+		cmocka_unit_test(test_checksum_flip),
+		cmocka_unit_test(test_source_size_field),
+		cmocka_unit_test(test_renamed_record),
+		cmocka_unit_test(test_scope_and_sizes),
+		cmocka_unit_test(test_eviction),
+		cmocka_unit_test(test_concurrent_writers),
+		cmocka_unit_test(test_off),
+	};
+
+	return cmocka_run_group_tests(tests, setup, teardown);
+}
