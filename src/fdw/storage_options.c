@@ -422,6 +422,27 @@ tablescan_user_mapping_options(ForeignServer *server, bool *found)
 	return NIL;
 }
 
+/*
+ * The user mapping's options for a server reading store (named in the
+ * error): a role without pg_read_server_files reads a store only through
+ * one (its own or PUBLIC's), keys naming what a mapping should hold.
+ */
+static List *
+mapping_options(ForeignServer *server, const char *store, const char *keys, bool *has_mapping)
+{
+	List	   *mapping = tablescan_user_mapping_options(server, has_mapping);
+
+	if (!*has_mapping && !has_privs_of_role(tablescan_mapping_user(), ROLE_PG_READ_SERVER_FILES))
+		ereport(ERROR,
+				(errcode(ERRCODE_UNDEFINED_OBJECT),
+				 errmsg("user mapping not found for \"%s\"",
+						GetUserNameFromId(tablescan_mapping_user(), false)),
+				 errdetail("Server \"%s\" reads %s; a role without pg_read_server_files reads it only through a user mapping.",
+						   server->servername, store),
+				 errhint("Create a user mapping with %s (or FOR PUBLIC without keys for anonymous reads).", keys)));
+	return mapping;
+}
+
 static void
 apply_setting(ts_s3_config *cfg, const StorageKey *k, DefElem *def, const char **credentials)
 {
@@ -553,15 +574,7 @@ tablescan_storage_config(ForeignServer *server, ForeignTable *ft, const char *lo
 			if (find_key(((DefElem *) lfirst(lc))->defname, &k) && !is_secret(k.setting))
 				apply_setting(cfg, &k, lfirst(lc), &credentials);
 		}
-	mapping = tablescan_user_mapping_options(server, &has_mapping);
-	if (!has_mapping && !has_privs_of_role(tablescan_mapping_user(), ROLE_PG_READ_SERVER_FILES))
-		ereport(ERROR,
-				(errcode(ERRCODE_UNDEFINED_OBJECT),
-				 errmsg("user mapping not found for \"%s\"",
-						GetUserNameFromId(tablescan_mapping_user(), false)),
-				 errdetail("Server \"%s\" reads an object store; a role without pg_read_server_files reads it only through a user mapping.",
-						   server->servername),
-				 errhint("Create a user mapping with the role's keys (or FOR PUBLIC without keys for anonymous reads).")));
+	mapping = mapping_options(server, "an object store", "the role's keys", &has_mapping);
 	foreach(lc, mapping)
 	{
 		StorageKey	k;
@@ -646,15 +659,8 @@ tablescan_storage_azure_config(ForeignServer *server, ForeignTable *ft, const ch
 			else if (k.setting == TS_STORE_CA_FILE)
 				cfg->ca_file = defGetString(def);
 		}
-	mapping = tablescan_user_mapping_options(server, &has_mapping);
-	if (!has_mapping && !has_privs_of_role(tablescan_mapping_user(), ROLE_PG_READ_SERVER_FILES))
-		ereport(ERROR,
-				(errcode(ERRCODE_UNDEFINED_OBJECT),
-				 errmsg("user mapping not found for \"%s\"",
-						GetUserNameFromId(tablescan_mapping_user(), false)),
-				 errdetail("Server \"%s\" reads Azure Blob Storage; a role without pg_read_server_files reads it only through a user mapping.",
-						   server->servername),
-				 errhint("Create a user mapping with option \"azure.account-key\" or \"azure.sas-token\" (or FOR PUBLIC without either for anonymous reads).")));
+	mapping = mapping_options(server, "Azure Blob Storage",
+							  "option \"azure.account-key\" or \"azure.sas-token\"", &has_mapping);
 	foreach(lc, mapping)
 	{
 		DefElem    *def = lfirst(lc);
