@@ -21,7 +21,7 @@
 
 typedef struct ts_fs_ops
 {
-	const char *name;			/* "local", "s3": for messages */
+	const char *name;			/* "local", "s3", "azure": for messages */
 	unsigned	caps;			/* TS_FS_CAP_* */
 
 	/*

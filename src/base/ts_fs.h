@@ -148,7 +148,7 @@ void		ts_fs_free(ts_fs *fs);
 unsigned	ts_fs_path_caps(const ts_fs *fs, const char *path);
 bool		ts_fs_path_is_remote(const ts_fs *fs, const char *path);
 
-/* TS_FS_CAP_* of fs, and the name of its store ("local", "s3") for messages. */
+/* TS_FS_CAP_* of fs, and the name of its store ("local", "s3", "azure") for messages. */
 unsigned	ts_fs_caps(const ts_fs *fs);
 const char *ts_fs_store_name(const ts_fs *fs);
 

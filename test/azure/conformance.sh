@@ -12,5 +12,5 @@ if ! eval "$(bash test/azure/start.sh)"; then
     echo "conformance-azure: 0 passed, 1 failed, 0 skipped"
     exit 0
 fi
-trap 'kill "$TS_AZURE_PID" 2>/dev/null' EXIT
+trap 'kill "$TS_AZURE_PID" 2>/dev/null; rm -f "$TS_AZURE_LOG"' EXIT
 python3 test/conformance/run.py --shared "${TS_SHARED:-/work/shared}" --mode azure "$@"

@@ -7,8 +7,8 @@
 # part conformance-azure) and test/azure/store.sh.  Prints shell
 # assignments to eval: TS_AZURE_ENDPOINT (http://127.0.0.1:PORT/ACCOUNT),
 # TS_AZURE_ACCOUNT, TS_AZURE_KEY, TS_AZURE_PREFIX (the abfs:// URI of
-# testdata/), TS_AZURE_PID.
-#   eval "$(bash test/azure/start.sh)"; ...; kill "$TS_AZURE_PID"
+# testdata/), TS_AZURE_PID, TS_AZURE_LOG (azurite's output).
+#   eval "$(bash test/azure/start.sh)"; ...; kill "$TS_AZURE_PID"; rm -f "$TS_AZURE_LOG"
 # With TS_AZURE_TESTDATA=0 nothing is uploaded (the container is made).
 set -euo pipefail
 cd "$(dirname "$0")"
@@ -34,10 +34,11 @@ done
 if [ -z "$port" ]; then
     echo "echo 'azurite did not start: $(head -3 "$LOG" | tr -d "'")' >&2"
     kill $pid 2>/dev/null
+    rm -f "$LOG"
     exit 1
 fi
 EP=http://127.0.0.1:$port/$ACCOUNT
-fail() { echo "echo '$1' >&2"; kill $pid 2>/dev/null; exit 1; }
+fail() { echo "echo '$1' >&2"; kill $pid 2>/dev/null; rm -f "$LOG" "$LOG.up"; exit 1; }
 node blob.mjs container "$EP" "$ACCOUNT" "$KEY" testdata >/dev/null 2>"$LOG.up" ||
     fail "could not create container testdata: $(head -1 "$LOG.up" | tr -d "'")"
 if [ "${TS_AZURE_TESTDATA:-1}" = 1 ]; then
@@ -46,4 +47,4 @@ if [ "${TS_AZURE_TESTDATA:-1}" = 1 ]; then
 fi
 rm -f "$LOG.up" "$LOG.npm"
 echo "export TS_AZURE_ENDPOINT=$EP TS_AZURE_ACCOUNT=$ACCOUNT TS_AZURE_KEY=$KEY" \
-    "TS_AZURE_PREFIX=abfs://testdata@$ACCOUNT.dfs.core.windows.net TS_AZURE_PID=$pid"
+    "TS_AZURE_PREFIX=abfs://testdata@$ACCOUNT.dfs.core.windows.net TS_AZURE_PID=$pid TS_AZURE_LOG=$LOG"

@@ -26,7 +26,7 @@ bad() { fail=$((fail + 1)); echo "FAIL azure-store $1: $2"; }
 finish() { echo "azure-store: $pass passed, $fail failed, 0 skipped"; exit 0; }
 
 if ! eval "$(TS_AZURE_TESTDATA=0 bash test/azure/start.sh)"; then bad setup "azurite did not start"; finish; fi
-trap 'kill "$TS_AZURE_PID" 2>/dev/null' EXIT
+trap 'kill "$TS_AZURE_PID" 2>/dev/null; rm -f "$TS_AZURE_LOG"' EXIT
 EP=$TS_AZURE_ENDPOINT KEY=$TS_AZURE_KEY
 WRONG=$(head -c 32 /dev/urandom | base64)
 node test/azure/blob.mjs upload-dir "$EP" "$TS_AZURE_ACCOUNT" "$KEY" testdata \
