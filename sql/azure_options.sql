@@ -2,9 +2,10 @@
 -- src/fdw/storage_options.c): the account key and SAS token only in a USER
 -- MAPPING and never empty, Hadoop's per-account key and ABFS's fixed SAS
 -- token as their aliases, the endpoint of an emulator a SERVER or FOREIGN
--- TABLE option that must be http(s):// and no misspelling accepted.  The
--- store itself is not read yet: an abfs:// warehouse is still refused by
--- scheme, and nothing shows a key.
+-- TABLE option that must be http(s):// and no misspelling accepted; Azure
+-- locations accepted (an invalid one refused naming what is wrong), and
+-- nothing shows a key.  Reads are tested against azurite by
+-- test/azure/store.sh and the conformance-azure part.
 CREATE EXTENSION tablescan_fdw;
 \set VERBOSITY default
 CREATE SERVER az FOREIGN DATA WRAPPER tablescan_fdw OPTIONS (warehouse '/nonexistent/warehouse');
@@ -43,8 +44,13 @@ FROM (VALUES ('azure.account_key'), ('azure.sas-tokn')) AS v(k);
 -- a mapping's key is not shown by a failed statement either
 CREATE USER MAPPING FOR CURRENT_USER SERVER az OPTIONS ("azure.account-key" 'c2VjcmV0LWtleS12YWx1ZQ==');
 SELECT try('ALTER USER MAPPING FOR CURRENT_USER SERVER az OPTIONS (ADD "azure.account-key" ''c2VjcmV0LWtleS12YWx1ZQ=='')') LIKE '%c2VjcmV0%' AS shows_key;
--- the store is not read yet: an Azure warehouse is refused by its scheme
-SELECT try('CREATE SERVER az2 FOREIGN DATA WRAPPER tablescan_fdw OPTIONS (warehouse ''abfs://lake@acct.dfs.core.windows.net/wh'', "azure.endpoint" ''http://127.0.0.1:10000/acct'')');
+-- Azure locations: each scheme accepted, an invalid one refused naming what is wrong
+SELECT v, try(format('CREATE SERVER az2 FOREIGN DATA WRAPPER tablescan_fdw OPTIONS (warehouse %L, "azure.endpoint" ''http://127.0.0.1:10000/acct''); DROP SERVER az2', v))
+FROM (VALUES ('abfs://lake@acct.dfs.core.windows.net/wh'), ('abfss://lake@acct.dfs.core.windows.net/wh'),
+             ('wasb://lake@acct.blob.core.windows.net/wh'), ('wasbs://lake@acct.blob.core.windows.net'),
+             ('abfs://lake@acct.example.com/wh'), ('abfs://Lake@acct.dfs.core.windows.net/wh'),
+             ('abfs://acct.dfs.core.windows.net/wh'), ('adl://acct.azuredatalakestore.net/wh')) AS v(v);
+SELECT try('CREATE FOREIGN TABLE t (a int) SERVER az OPTIONS (path ''abfs://lake@acct.dfs.core.windows.net/wh/../t'')');
 
 DROP USER MAPPING FOR CURRENT_USER SERVER az;
 DROP FUNCTION try(text);

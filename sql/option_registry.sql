@@ -120,7 +120,7 @@ SHOW tablescan.scan_options;
 SELECT try('CREATE SERVER s FOREIGN DATA WRAPPER tablescan_fdw OPTIONS (catalog ''rest'', uri ''http://127.0.0.1:1/v1'', warehouse ''a@b''); DROP SERVER s');
 SELECT try('CREATE SERVER s FOREIGN DATA WRAPPER tablescan_fdw OPTIONS (warehouse ''s3://bucket/wh'', "s3.endpoint" ''http://127.0.0.1:9000''); DROP SERVER s');
 SELECT try('CREATE FOREIGN TABLE t (a int) SERVER lake OPTIONS (database ''d'', "table" ''t'', "partition.mark-done-action.http.url" ''http://hook.example.com/a@b''); DROP FOREIGN TABLE t');
-SELECT has_url_userinfo FROM (SELECT try('CREATE SERVER s FOREIGN DATA WRAPPER tablescan_fdw OPTIONS (warehouse ''abfs://container@account.dfs.core.windows.net/wh'')')
+SELECT has_url_userinfo FROM (SELECT try('CREATE SERVER s FOREIGN DATA WRAPPER tablescan_fdw OPTIONS (warehouse ''abfs://container@account.dfs.core.windows.net/wh''); DROP SERVER s')
                               LIKE '%user name or password%' AS has_url_userinfo) x;
 
 -- 4. control characters (a CR LF would add an HTTP header): refused in user

@@ -330,7 +330,7 @@ SELECT count(*) FROM s3.orders;
 RESET tablescan.scan_options;
 CREATE SERVER bad3 FOREIGN DATA WRAPPER tablescan_fdw OPTIONS (warehouse 'hdfs://nn:8020/wh');
 CREATE SERVER bad4 FOREIGN DATA WRAPPER tablescan_fdw OPTIONS (warehouse 'gs://bucket/wh');
-CREATE SERVER bad5 FOREIGN DATA WRAPPER tablescan_fdw OPTIONS (warehouse 'abfs://c@a.dfs.core.windows.net/wh');
+CREATE SERVER bad5 FOREIGN DATA WRAPPER tablescan_fdw OPTIONS (warehouse 'adl://a.azuredatalakestore.net/wh');
 CREATE SERVER bad6 FOREIGN DATA WRAPPER tablescan_fdw OPTIONS (warehouse 's3://lake/wh/../x');
 CREATE SERVER bad7 FOREIGN DATA WRAPPER tablescan_fdw OPTIONS (warehouse 's3://lake/wh', "s3.endpoint" 'ftp://x');
 CREATE USER MAPPING FOR CURRENT_USER SERVER s3_shared OPTIONS ("s3.endpoint" 'http://x');

@@ -3,7 +3,7 @@
 # pg_regress through "make installcheck", then the conformance runner.
 # Prints "regress: N passed, N failed, N skipped", "regress-rerun: ..." (the schedule run a second
 # time on the same cluster), "conformance: ...", "conformance-s3: ...",
-# "conformance-rest-s3: ...", "prune-diff: ..." and "reliability: ..." lines (SKIP lines name the
+# "conformance-rest-s3: ...", "conformance-azure: ...", "azure-store: ...", "prune-diff: ..." and "reliability: ..." lines (SKIP lines name the
 # skipped cases: test/baseline.py).
 # Each part runs under its own timeout (test/limited.sh), all within PG_TESTS_BUDGET
 # seconds (default 28 min, under run-tests.sh's 30 for this whole script): a part
@@ -64,6 +64,10 @@ part conformance 400 python3 test/conformance/run.py --shared "$TS_SHARED"
 # tables' data token): both must give what the local run gives
 part conformance-s3 400 python3 test/conformance/run.py --shared "$TS_SHARED" --mode s3
 part conformance-rest-s3 400 python3 test/conformance/run.py --shared "$TS_SHARED" --mode rest-s3
+# the same cases over a copy in the test Azure store (azurite; abfs:// paths, the account key in
+# the user mapping): the same results as the local run; then secrets, errors and roles there
+part conformance-azure 400 bash test/azure/conformance.sh
+part azure-store 200 bash test/azure/store.sh | grep -vE '^ok '
 
 # pruning / pushdown never change results (differential, every testdata table)
 part prune-diff 400 python3 test/conformance/prune_diff.py --shared "$TS_SHARED"

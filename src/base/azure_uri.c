@@ -221,3 +221,74 @@ ts_azure_check_config(const ts_azure_config *cfg, ts_err *err)
 						"both \"azure.account-key\" and \"azure.sas-token\" are set: give one");
 	return true;
 }
+
+char *
+ts_azure_canonical_uri(const char *uri)
+{
+	ts_azure_uri u;
+	size_t		blen;
+	char	   *out;
+
+	if (!ts_azure_parse_uri(uri, &u, NULL))
+		return NULL;
+	blen = strlen(u.blob);
+	while (blen > 0 && u.blob[blen - 1] == '/')
+		blen--;
+	/* abfs:// and wasb:// name the same blobs: one form for both */
+	out = blen ? ts_psprintf("abfs://%s@%s.dfs.%s/%.*s", u.container, u.account, u.suffix,
+							 (int) blen, u.blob) :
+		ts_psprintf("abfs://%s@%s.dfs.%s", u.container, u.account, u.suffix);
+	ts_azure_uri_free(&u);
+	return out;
+}
+
+bool
+ts_azure_key_option_matches(const char *option, const ts_azure_uri *u)
+{
+	static const char prefix[] = "fs.azure.account.key.";
+	size_t		n = sizeof(prefix) - 1;
+	size_t		alen = strlen(u->account);
+	const char *host = option + n;
+
+	if (strncmp(option, prefix, n) != 0 || strncmp(host, u->account, alen) != 0)
+		return false;
+	host += alen;
+	if (strncmp(host, ".dfs.", 5) == 0)
+		host += 5;
+	else if (strncmp(host, ".blob.", 6) == 0)
+		host += 6;
+	else
+		return false;
+	return strcasecmp(host, u->suffix) == 0;
+}
+
+bool
+ts_azure_config_copy(ts_azure_config *to, const ts_azure_config *from)
+{
+	const char **strs[] = {&to->endpoint, &to->account_key, &to->sas_token, &to->ca_file};
+
+	*to = *from;
+	for (size_t i = 0; i < sizeof(strs) / sizeof(strs[0]); i++)
+		if (*strs[i] && (*strs[i] = ts_strdup(*strs[i])) == NULL)
+		{
+			for (size_t j = i + 1; j < sizeof(strs) / sizeof(strs[0]); j++)
+				*strs[j] = NULL;
+			ts_azure_config_free_copy(to);
+			return false;
+		}
+	return true;
+}
+
+void
+ts_azure_config_free_copy(ts_azure_config *c)
+{
+	const char *strs[] = {c->endpoint, c->account_key, c->sas_token, c->ca_file};
+
+	for (size_t i = 0; i < sizeof(strs) / sizeof(strs[0]); i++)
+		if (strs[i])
+		{
+			memset((char *) strs[i], 0, strlen(strs[i]));	/* the secrets zeroed */
+			ts_free((char *) strs[i]);
+		}
+	memset(c, 0, sizeof(*c));
+}

@@ -22,7 +22,7 @@
  * takes the paths no other store owns and no refused scheme names.  A new
  * store adds its ops here (and its settings to ts_fs_settings).
  */
-static const ts_fs_ops *const stores[] = {&ts_fs_s3_ops, &ts_fs_local_ops};
+static const ts_fs_ops *const stores[] = {&ts_fs_s3_ops, &ts_fs_azure_ops, &ts_fs_local_ops};
 
 /* The store of uri; NULL + TS_ERR_UNSUPPORTED naming an unknown scheme. */
 static const ts_fs_ops *
@@ -69,6 +69,12 @@ fs_s3_of(const ts_fs *fs)
 	return fs->has_s3 ? &fs->s3 : NULL;
 }
 
+const ts_azure_config *
+fs_azure_of(const ts_fs *fs)
+{
+	return fs->has_azure ? &fs->azure : NULL;
+}
+
 ts_fs *
 ts_fs_open_for(const char *uri, const ts_fs_settings *settings, const ts_fs_scope *scope,
 			   ts_err *err)
@@ -86,7 +92,8 @@ ts_fs_open_for(const char *uri, const ts_fs_settings *settings, const ts_fs_scop
 	fs->ops = ops;
 	fs->generation = ts_s3_generation_next();
 	if (!ts_fs_scope_copy(&fs->scope, scope) ||
-		(settings && settings->s3 && !ts_fs_set_s3(fs, settings->s3, err)))
+		(settings && settings->s3 && !ts_fs_set_s3(fs, settings->s3, err)) ||
+		(settings && settings->azure && !(fs->has_azure = ts_azure_config_copy(&fs->azure, settings->azure))))
 	{
 		ts_fs_free(fs);
 		ts_error_nomemf(err, "opening the file system of \"%s\"", uri);
@@ -103,6 +110,8 @@ ts_fs_free(ts_fs *fs)
 	ts_fs_scope_free(&fs->scope);
 	if (fs->has_s3)
 		ts_s3_config_free_copy(&fs->s3);
+	if (fs->has_azure)
+		ts_azure_config_free_copy(&fs->azure);
 	ts_free(fs);
 }
 

@@ -2,7 +2,7 @@
  * fs_impl.h - what a store's implementation of ts_fs provides.
  *
  * For src/base only: the operations table every store fills (fs_local.c,
- * fs_s3.c; a new store is one more file and one line in fs.c's table of
+ * fs_s3.c, fs_azure.c; a new store is one more file and one line in fs.c's table of
  * stores), the fs object and the common head of a file handle.  fs.c does
  * what is the same for every store: the checks of ranges against a file's
  * size, reads of a file held in memory, and the store a path belongs to
@@ -14,13 +14,14 @@
 #ifndef TS_FS_IMPL_H
 #define TS_FS_IMPL_H
 
+#include "base/ts_azure.h"
 #include "base/ts_fs.h"
 #include "base/ts_ranges.h"
 #include "base/ts_s3.h"
 
 typedef struct ts_fs_ops
 {
-	const char *name;			/* "local", "s3": for messages */
+	const char *name;			/* "local", "s3", "azure": for messages */
 	unsigned	caps;			/* TS_FS_CAP_* */
 
 	/*
@@ -72,6 +73,8 @@ struct ts_fs
 	ts_fs_scope scope;			/* owned copy */
 	bool		has_s3;
 	ts_s3_config s3;			/* owned copy (ts_s3_config_copy) */
+	bool		has_azure;
+	ts_azure_config azure;		/* owned copy (ts_azure_config_copy) */
 	uint64_t	generation;		/* ts_fs_generation */
 	void	   *store;			/* a store's own state, or NULL */
 };
@@ -97,10 +100,12 @@ struct ts_file_reads
 
 extern const ts_fs_ops ts_fs_local_ops;
 extern const ts_fs_ops ts_fs_s3_ops;
+extern const ts_fs_ops ts_fs_azure_ops;
 
 /* The scope and object store settings fs reads under. */
 const ts_fs_scope *fs_scope_of(const ts_fs *fs);
 const ts_s3_config *fs_s3_of(const ts_fs *fs);
+const ts_azure_config *fs_azure_of(const ts_fs *fs);
 
 /*
  * The key parts of an object in the metadata cache (fs_s3.c): the store,

@@ -432,7 +432,7 @@ s3_close(ts_file *f)
 const ts_fs_ops ts_fs_s3_ops = {
 	.name = "s3",
 	/* conditional puts: a property of the store behind the endpoint, probed by the writes */
-	.caps = TS_FS_CAP_REMOTE,
+	.caps = TS_FS_CAP_REMOTE | TS_FS_CAP_BATCH_FETCH,
 	.owns = s3_owns,
 	.open = s3_open,
 	.pread = s3_pread,

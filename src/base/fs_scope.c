@@ -20,6 +20,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "base/ts_azure.h"
 #include "base/ts_fs.h"
 #include "base/ts_s3.h"
 
@@ -171,6 +172,8 @@ ts_path_normalize(const char *path)
 
 	if (ts_uri_is_object(path))
 		return ts_s3_canonical_uri(path);
+	if (ts_uri_is_azure(path))
+		return ts_azure_canonical_uri(path);
 	if (path[0] != '/')
 		return NULL;
 	out = ts_malloc(len + 2);
@@ -235,7 +238,7 @@ ts_fs_scope_make(ts_fs_scope *scope, const char *const *roots, int nroots, ts_er
 		if (lexical[i] == NULL)
 			return ts_error(err, TS_ERR_INVALID, "root directory \"%s\" is not an absolute path",
 							roots[i]);
-		if (ts_uri_is_object(lexical[i]))
+		if (ts_uri_is_object(lexical[i]) || ts_uri_is_azure(lexical[i]))
 			continue;			/* no links to resolve */
 		if (realpath(lexical[i], buf) != NULL)
 			resolved[i] = ts_strdup(buf);
@@ -313,7 +316,7 @@ ts_scope_allows_target(const ts_fs_scope *s, const char *path, ts_err *err)
 		return true;
 	if (!ts_scope_allows_name(s, path, err))
 		return false;
-	if (ts_uri_is_object(path))
+	if (ts_uri_is_object(path) || ts_uri_is_azure(path))
 		return true;
 	if (realpath(path, real) == NULL)
 		return true;			/* missing: the caller's stat says so */

@@ -5,8 +5,9 @@
  * Owns: the registered sets (a scan has one or two at a time, a set a
  * few dozen objects), their fetch through a batch of requests
  * (ts_s3_fetch_all, or started ahead: ts_s3_batch_start, its objects
- * registered once waited for), and the lookup fs.c asks before sending a
- * request.
+ * registered once waited for) where the store has them
+ * (TS_FS_CAP_BATCH_FETCH), else one whole read each, and the lookup fs.c
+ * asks before sending a request.
  *
  * The registry is an array of its own (malloc'd, outside every set): after
  * a subtransaction's abort the sets that subtransaction made may be freed
@@ -204,6 +205,20 @@ ts_prefetch_start_sized(ts_fs *fs, const char *const *paths, const int64_t *size
 		if (!ts_fs_path_is_remote(fs, paths[i]) || !ts_fs_allows_name(fs, paths[i], NULL) ||
 			ts_prefetch_find(fs, paths[i], &d, &l))
 			continue;
+		if (!(ts_fs_path_caps(fs, paths[i]) & TS_FS_CAP_BATCH_FETCH))
+		{
+			/* a store without batches: one whole read now (failed: its reader reports why) */
+			if (!ts_fs_read_whole(fs, paths[i], 0, &cached, &l, NULL))
+				continue;
+			if ((sizes != NULL && sizes[i] > 0 && (int64_t) l != sizes[i]))
+				ts_free(cached);	/* not the size the metadata gives: its reader's */
+			else if (!ts_prefetch_add(p, paths[i], cached, l))
+			{
+				ts_free(cached);
+				goto nomem;
+			}
+			continue;
+		}
 		if (ts_fs_cache_lookup(fs, paths[i], &cached, &l))
 		{
 			if (sizes != NULL && sizes[i] > 0 && (int64_t) l != sizes[i])

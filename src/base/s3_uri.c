@@ -2,7 +2,7 @@
  * s3_uri.c - object URIs and request URLs (see ts_s3.h).
  *
  * Owns: recognising the schemes read as objects (s3, s3a, oss), refusing
- * the ones not read (hdfs, gs, abfs, ...) by name, splitting a URI into
+ * the ones no store reads (hdfs, gs, ...; Azure's are ts_azure.h's) by name, splitting a URI into
  * bucket and key, the canonical form the file scope compares, and the
  * request URL of an object in path-style or virtual-hosted addressing.
  * Pure string work: unit tested without a server.
@@ -11,6 +11,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "base/ts_azure.h"
 #include "base/ts_s3.h"
 
 static const char *const object_schemes[] = {"s3", "s3a", "oss", NULL};
@@ -50,10 +51,11 @@ ts_uri_check_scheme(const char *path, ts_err *err)
 {
 	size_t		n = scheme_len(path);
 
-	if (n == 0 || is_object_scheme(path, n) || (n == 4 && strncasecmp(path, "file", 4) == 0))
+	if (n == 0 || is_object_scheme(path, n) || (n == 4 && strncasecmp(path, "file", 4) == 0) ||
+		ts_uri_is_azure(path))
 		return true;
 	return ts_error(err, TS_ERR_UNSUPPORTED,
-					"file system \"%.*s\" of \"%s\" is not supported: tables are read from local paths, file:, s3://, s3a:// and oss://",
+					"file system \"%.*s\" of \"%s\" is not supported: tables are read from local paths, file:, s3://, s3a://, oss://, abfs://, abfss://, wasb:// and wasbs://",
 					(int) n, path, path);
 }
 

@@ -81,6 +81,26 @@ char	   *ts_azure_url(const ts_azure_config *cfg, const ts_azure_uri *u, const c
  */
 bool		ts_azure_check_config(const ts_azure_config *cfg, ts_err *err);
 
+/*
+ * The form URIs are compared in for a file scope: abfs://, lower-case
+ * scheme, the dfs host (a wasb:// URI names the same blob), no trailing
+ * '/'; ts_malloc'd, NULL when uri is not valid (ts_azure_parse_uri).
+ */
+char	   *ts_azure_canonical_uri(const char *uri);
+
+/*
+ * Is option Hadoop's key of u's account:
+ * "fs.azure.account.key.<account>.dfs.<suffix>" or ".blob.<suffix>"?
+ */
+bool		ts_azure_key_option_matches(const char *option, const ts_azure_uri *u);
+
+/*
+ * A ts_malloc'd deep copy of cfg (false: out of memory, *to empty), and
+ * freeing one (its secrets zeroed first).
+ */
+bool		ts_azure_config_copy(ts_azure_config *to, const ts_azure_config *from);
+void		ts_azure_config_free_copy(ts_azure_config *c);
+
 /* ---- SharedKey (pure: azure_auth.c) ------------------------------------ */
 
 typedef struct ts_azure_header

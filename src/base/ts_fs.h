@@ -12,7 +12,9 @@
  * src/fdw installs hooks so that descriptors are PostgreSQL transient
  * files, released at transaction abort), fs_s3.c (s3://, s3a://, oss://:
  * ranged GETs of ts_s3.h, objects prefetched whole (ts_prefetch.h) or kept
- * in the on-disk metadata cache (ts_meta_cache.h) read from memory).  The
+ * in the on-disk metadata cache (ts_meta_cache.h) read from memory),
+ * fs_azure.c (abfs://, abfss://, wasb://, wasbs://: Azure Blob Storage and
+ * ADLS Gen2 through the Blob API of ts_azure.h).  The
  * scheme is looked at once, when the fs is built: other schemes (hdfs://,
  * gs://, ...) are refused by name, and a reader never tests a scheme (a
  * "does this send requests" question is ts_fs_caps or ts_file_is_remote).
@@ -100,6 +102,7 @@ char	   *ts_path_normalize(const char *path);
 
 typedef struct ts_fs ts_fs;
 struct ts_s3_config;
+struct ts_azure_config;
 
 /*
  * Capabilities (ts_fs_caps): what a store does, for callers that choose a
@@ -109,21 +112,23 @@ struct ts_s3_config;
 #define TS_FS_CAP_ATOMIC_CREATE		0x02	/* create-if-absent is atomic */
 #define TS_FS_CAP_CONDITIONAL_PUT	0x04	/* a put can be made conditional */
 #define TS_FS_CAP_RENAME			0x08	/* rename is atomic */
+#define TS_FS_CAP_BATCH_FETCH		0x40	/* whole objects fetched concurrently (s3_batch.c, ts_prefetch.h) */
 
 /*
  * What an fs is built from besides its scope.  Strings are copied.
  * s3: the object store settings and credentials (NULL: none, so every
- * request of an object store fs fails naming the object).  A new store adds
- * its settings here.
+ * request of an object store fs fails naming the object).  azure: the same
+ * for Azure Blob Storage (ts_azure.h).  A new store adds its settings here.
  */
 typedef struct ts_fs_settings
 {
 	const struct ts_s3_config *s3;
+	const struct ts_azure_config *azure;
 } ts_fs_settings;
 
 /*
  * The fs for uri's store (a path or file: URI: local; s3://, s3a://,
- * oss://: the object store), confined to scope (NULL: unconfined).
+ * oss://: the object store; abfs[s]://, wasb[s]://: Azure), confined to scope (NULL: unconfined).
  * Unknown scheme: NULL + TS_ERR_UNSUPPORTED naming it.  A path of another
  * known store (a data file moved by external-path-map) is read by that
  * store with the same scope and settings; an unknown scheme is refused.
@@ -143,7 +148,7 @@ void		ts_fs_free(ts_fs *fs);
 unsigned	ts_fs_path_caps(const ts_fs *fs, const char *path);
 bool		ts_fs_path_is_remote(const ts_fs *fs, const char *path);
 
-/* TS_FS_CAP_* of fs, and the name of its store ("local", "s3") for messages. */
+/* TS_FS_CAP_* of fs, and the name of its store ("local", "s3", "azure") for messages. */
 unsigned	ts_fs_caps(const ts_fs *fs);
 const char *ts_fs_store_name(const ts_fs *fs);
 

@@ -157,8 +157,8 @@ bool		ts_uri_is_object(const char *path);
 
 /*
  * Is path a URI with a scheme this extension does not read (hdfs://,
- * gs://, abfs://, ...)?  Then err names the scheme.  Plain paths, file:
- * and object URIs are fine.
+ * gs://, ...)?  Then err names the scheme.  Plain paths, file:, object
+ * URIs and Azure's (abfs[s]://, wasb[s]://: ts_azure.h) are fine.
  */
 bool		ts_uri_check_scheme(const char *path, ts_err *err);
 

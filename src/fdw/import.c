@@ -209,7 +209,8 @@ spi_exec(const char *sql)
 static int
 import_format_partitions(ImportForeignSchemaStmt *stmt, ForeignServer *server,
 						 const char *table_dir, const char *table, const ts_schema *schema,
-						 bool strict, bool rest, const ts_fs_scope *scope, const ts_s3_config *s3)
+						 bool strict, bool rest, const ts_fs_scope *scope,
+						 const ts_fs_settings *settings)
 {
 	ts_scan_context ctx;
 	ts_err		err = {0};
@@ -236,7 +237,8 @@ import_format_partitions(ImportForeignSchemaStmt *stmt, ForeignServer *server,
 	{
 		ctx.table_path = table_dir;
 		ctx.fs_scope = scope;
-		ctx.s3 = s3;
+		ctx.s3 = settings->s3;
+		ctx.azure = settings->azure;
 	}
 	ctx.limit = -1;
 	plan = ts_scan_prepare(&ctx, &err);
@@ -419,7 +421,7 @@ typedef struct ImportOne
 	/* a filesystem catalog: the warehouse's file system, and what it was built from */
 	ts_fs	   *fs;
 	const ts_fs_scope *scope;
-	const ts_s3_config *s3;
+	const ts_fs_settings *settings;
 	List	   *commands;		/* appended to */
 } ImportOne;
 
@@ -440,7 +442,7 @@ import_one(void *arg)
 		if (type && strcmp(type, "format-table") == 0 && schema->npartition_keys > 0)
 		{
 			import_format_partitions(stmt, one->server, one->table_dir, one->table, schema,
-									 one->strict, one->rest, one->scope, one->s3);
+									 one->strict, one->rest, one->scope, one->settings);
 			return;
 		}
 	}
@@ -544,6 +546,7 @@ tablescanImportForeignSchema(ImportForeignSchemaStmt *stmt, Oid serverOid)
 	scope = tablescan_role_reads_server_files(GetUserId()) ? NULL :
 		tablescan_make_scope(list_make1(warehouse));
 	settings.s3 = tablescan_storage_config(server, NULL, warehouse);
+	settings.azure = tablescan_storage_azure_config(server, NULL, warehouse);
 	fs = ts_fs_open_for(warehouse, &settings, scope, &err);
 	if (fs == NULL)
 		tablescan_report(&err);
@@ -571,7 +574,7 @@ tablescanImportForeignSchema(ImportForeignSchemaStmt *stmt, Oid serverOid)
 		one.rest = false;
 		one.fs = fs;
 		one.scope = scope;
-		one.s3 = settings.s3;
+		one.settings = &settings;
 		one.commands = NIL;
 		if (import_guarded(psprintf("%s.%s", stmt->remote_schema, names[t]), strict, import_one, &one))
 			run_commands(one.commands);

@@ -33,6 +33,7 @@
 #include "utils/memutils.h"
 #include "utils/rel.h"
 
+#include "base/ts_azure.h"
 #include "base/ts_fs_write.h"
 #include "base/ts_s3.h"
 #include "write/write.h"
@@ -155,7 +156,7 @@ check_writable(TsTableOptions *o, const char *relname)
 
 	if (o->catalog != NULL)
 		why = "REST catalog tables";
-	else if (ts_uri_is_object(o->table_path))
+	else if (ts_uri_is_object(o->table_path) || ts_uri_is_azure(o->table_path))
 	{
 		const char *colon = strstr(o->table_path, "://");
 

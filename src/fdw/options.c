@@ -43,6 +43,7 @@
 
 #include <cjson/cJSON.h>
 
+#include "base/ts_azure.h"
 #include "base/ts_s3.h"
 #include "meta/core_options.h"
 #include "tablescan_fdw.h"
@@ -439,6 +440,15 @@ check_path_map(const char *name, const char *value, List **targets)
 
 			if (!ts_s3_parse_uri(to, &bucket, &key, &err))
 				invalid_value(name, value, "Each TO of FROM=>TO is an absolute local path or an s3://, s3a:// or oss:// URI.");
+		}
+		else if (ts_uri_is_azure(to))
+		{
+			/* an Azure prefix (abfs[s]://, wasb[s]://): read with the table's Azure settings */
+			ts_azure_uri u;
+
+			if (!ts_azure_parse_uri(to, &u, NULL))
+				invalid_value(name, value, "Each TO of FROM=>TO is an absolute local path or an object store or Azure URI.");
+			ts_azure_uri_free(&u);
 		}
 		else if (to[0] != '/')
 			invalid_value(name, value, "Each TO of FROM=>TO is an absolute local path or an s3://, s3a:// or oss:// URI.");
@@ -1123,6 +1133,7 @@ tablescan_get_options(Oid foreigntableid)
 	o->fs_scope = table_scope(o->table_path, server, ft);
 	if (o->s3 == NULL)			/* a REST catalog's table has its own (rest.c) */
 		o->s3 = tablescan_storage_config(server, ft, o->table_path);
+	o->azure = tablescan_storage_azure_config(server, ft, o->table_path);
 	tablescan_changes_adjust_options(foreigntableid, o);	/* changes.c */
 	return o;
 }

@@ -208,6 +208,7 @@ tablescan_make_context(TsTableOptions *opts, ts_scan_context *ctx)
 	ctx->table_path = opts->table_path;
 	ctx->fs_scope = opts->fs_scope;
 	ctx->s3 = opts->s3;
+	ctx->azure = opts->azure;
 	forboth(lk, opts->paimon_keys, lv, opts->paimon_values)
 	{
 		options[i].key = lfirst(lk);

@@ -5,8 +5,9 @@
  * s3.* keys, the Hadoop fs.s3a.* / fs.oss.* forms, and our own: s3a.*,
  * ca_file, credentials; src/meta/core_options.c) set, where each may appear (settings on SERVER / FOREIGN TABLE, secrets only in USER MAPPING),
  * checking their values, the locations accepted for "warehouse" / "path"
- * (s3://, s3a://, oss://; other schemes refused by name), the GUCs that
- * bound retries, and building the ts_s3_config of a table: server < table
+ * (s3://, s3a://, oss://, abfs[s]://, wasb[s]://; other schemes refused by
+ * name), the GUCs that bound retries, building the ts_azure_config of a
+ * table in Azure, and building the ts_s3_config of a table: server < table
  * options, credentials from the user mapping (or PUBLIC's) of the role a
  * scan checks access as (tablescan_mapping_user: a view's owner), a
  * mapping's keys checked to come in pairs.  A role
@@ -31,6 +32,7 @@
 #include "utils/guc.h"
 #include "utils/syscache.h"
 
+#include "base/ts_azure.h"
 #include "base/ts_meta_cache.h"
 #include "base/ts_s3.h"
 #include "meta/core_options.h"
@@ -309,9 +311,9 @@ tablescan_storage_check_option(const char *name, const char *value, Oid context)
 
 /*
  * "warehouse" or "path" naming an object store location: true when value is
- * a valid s3://, s3a:// or oss:// URI; an ERROR naming the scheme for
- * another one (hdfs://, gs://, abfs://...); false for a plain path or file:
- * (the caller checks it).
+ * a valid s3://, s3a:// or oss:// URI or Azure URI (abfs://, abfss://,
+ * wasb://, wasbs://); an ERROR naming the scheme for another one (hdfs://,
+ * gs://...); false for a plain path or file: (the caller checks it).
  */
 bool
 tablescan_storage_check_location(const char *name, const char *value)
@@ -325,6 +327,17 @@ tablescan_storage_check_location(const char *name, const char *value)
 				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
 				 errmsg("invalid value for option \"%s\": %s", name, err.msg),
 				 errhint("Object stores are read through their S3 API: use s3:// with option \"s3.endpoint\".")));
+	if (ts_uri_is_azure(value))
+	{
+		ts_azure_uri u;
+
+		if (!ts_azure_parse_uri(value, &u, &err))
+			ereport(ERROR,
+					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+					 errmsg("invalid value for option \"%s\": %s", name, err.msg)));
+		ts_azure_uri_free(&u);
+		return true;
+	}
 	if (!ts_uri_is_object(value))
 		return false;
 	if (!ts_s3_parse_uri(value, &bucket, &key, &err))
@@ -421,6 +434,27 @@ tablescan_user_mapping_options(ForeignServer *server, bool *found)
 	}
 	*found = false;
 	return NIL;
+}
+
+/*
+ * The user mapping's options for a server reading store (named in the
+ * error): a role without pg_read_server_files reads a store only through
+ * one (its own or PUBLIC's), keys naming what a mapping should hold.
+ */
+static List *
+mapping_options(ForeignServer *server, const char *store, const char *keys, bool *has_mapping)
+{
+	List	   *mapping = tablescan_user_mapping_options(server, has_mapping);
+
+	if (!*has_mapping && !has_privs_of_role(tablescan_mapping_user(), ROLE_PG_READ_SERVER_FILES))
+		ereport(ERROR,
+				(errcode(ERRCODE_UNDEFINED_OBJECT),
+				 errmsg("user mapping not found for \"%s\"",
+						GetUserNameFromId(tablescan_mapping_user(), false)),
+				 errdetail("Server \"%s\" reads %s; a role without pg_read_server_files reads it only through a user mapping.",
+						   server->servername, store),
+				 errhint("Create a user mapping with %s (or FOR PUBLIC without keys for anonymous reads).", keys)));
+	return mapping;
 }
 
 static void
@@ -554,15 +588,7 @@ tablescan_storage_config(ForeignServer *server, ForeignTable *ft, const char *lo
 			if (find_key(((DefElem *) lfirst(lc))->defname, &k) && !is_secret(k.setting))
 				apply_setting(cfg, &k, lfirst(lc), &credentials);
 		}
-	mapping = tablescan_user_mapping_options(server, &has_mapping);
-	if (!has_mapping && !has_privs_of_role(tablescan_mapping_user(), ROLE_PG_READ_SERVER_FILES))
-		ereport(ERROR,
-				(errcode(ERRCODE_UNDEFINED_OBJECT),
-				 errmsg("user mapping not found for \"%s\"",
-						GetUserNameFromId(tablescan_mapping_user(), false)),
-				 errdetail("Server \"%s\" reads an object store; a role without pg_read_server_files reads it only through a user mapping.",
-						   server->servername),
-				 errhint("Create a user mapping with the role's keys (or FOR PUBLIC without keys for anonymous reads).")));
+	mapping = mapping_options(server, "an object store", "the role's keys", &has_mapping);
 	foreach(lc, mapping)
 	{
 		StorageKey	k;
@@ -606,5 +632,69 @@ tablescan_storage_config(ForeignServer *server, ForeignTable *ft, const char *lo
 	cfg->max_retry_ms = s3_max_retry_ms;
 	cfg->timeout_ms = s3_timeout_ms;
 	cfg->max_in_flight = s3_max_in_flight;
+	return cfg;
+}
+
+/*
+ * The Azure settings a table at location reads with (palloc'd), or NULL when
+ * it is not an Azure URI.  ft may be NULL (IMPORT).  The endpoint and CA
+ * file: server < table options; the account key or SAS token: the user
+ * mapping of the role the scan reads as (or PUBLIC's), a Hadoop
+ * per-account key (a pattern of the registry) only for the account of
+ * location.  A role without pg_read_server_files needs a mapping, as for
+ * an S3 store.  Errors name options, never their values.
+ */
+ts_azure_config *
+tablescan_storage_azure_config(ForeignServer *server, ForeignTable *ft, const char *location)
+{
+	ts_azure_config *cfg;
+	List	   *lists[2] = {server->options, ft ? ft->options : NIL};
+	List	   *mapping;
+	bool		has_mapping;
+	ts_azure_uri u;
+	ts_err		err = {0};
+	ListCell   *lc;
+
+	if (location == NULL || !ts_uri_is_azure(location))
+		return NULL;
+	if (!ts_azure_parse_uri(location, &u, &err))
+		tablescan_report(&err);
+	cfg = palloc0(sizeof(ts_azure_config));
+	for (int i = 0; i < 2; i++)
+		foreach(lc, lists[i])
+		{
+			DefElem    *def = lfirst(lc);
+			StorageKey	k;
+
+			if (!find_key(def->defname, &k))
+				continue;
+			if (k.setting == TS_STORE_AZURE_ENDPOINT)
+				cfg->endpoint = defGetString(def);
+			else if (k.setting == TS_STORE_CA_FILE)
+				cfg->ca_file = defGetString(def);
+		}
+	mapping = mapping_options(server, "Azure Blob Storage",
+							  "option \"azure.account-key\" or \"azure.sas-token\"", &has_mapping);
+	foreach(lc, mapping)
+	{
+		DefElem    *def = lfirst(lc);
+		const ts_core_option *o = ts_core_option_find(def->defname);
+
+		if (o == NULL)
+			continue;
+		if (o->store == TS_STORE_AZURE_ACCOUNT_KEY &&
+			(!(o->flags & TS_OPTF_PATTERN) || ts_azure_key_option_matches(def->defname, &u)))
+			cfg->account_key = defGetString(def);
+		else if (o->store == TS_STORE_AZURE_SAS_TOKEN)
+			cfg->sas_token = defGetString(def);
+	}
+	ts_azure_uri_free(&u);
+	if (!ts_azure_check_config(cfg, &err))
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("the Azure settings of server \"%s\" are invalid: %s", server->servername, err.msg)));
+	cfg->max_attempts = s3_max_attempts;
+	cfg->max_retry_ms = s3_max_retry_ms;
+	cfg->timeout_ms = s3_timeout_ms;
 	return cfg;
 }

@@ -60,6 +60,8 @@ typedef struct TsTableOptions
 	ts_fs_scope *fs_scope;
 	/* object store settings of a table in one (storage_options.c), else NULL */
 	ts_s3_config *s3;
+	/* Azure settings of a table in Azure Blob Storage (storage_options.c), else NULL */
+	struct ts_azure_config *azure;
 	/* the REST catalog's data token in s3, renewed while a scan reads (rest.c), else NULL */
 	struct TsTokenUse *token;
 } TsTableOptions;
@@ -124,6 +126,9 @@ extern bool tablescan_storage_check_option(const char *name, const char *value, 
 extern bool tablescan_storage_check_location(const char *name, const char *value);
 extern ts_s3_config *tablescan_storage_config(ForeignServer *server, ForeignTable *ft,
 											  const char *location);
+/* The Azure settings of a table at location (an abfs[s]:// or wasb[s]:// URI), else NULL */
+extern struct ts_azure_config *tablescan_storage_azure_config(ForeignServer *server, ForeignTable *ft,
+															  const char *location);
 /*
  * A REST catalog's data token (s3.* / fs.s3a.* / fs.oss.* keys) over cfg;
  * source: the end of an access denied error with its keys; token_of: "of

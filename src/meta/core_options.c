@@ -460,8 +460,8 @@ const ts_core_option ts_core_option_table[] = {
 	 * Azure Blob Storage / ADLS Gen2 (src/base/ts_azure.h): an emulator's
 	 * endpoint (path-style, "http://127.0.0.1:10000/<account>"), the account
 	 * key or a SAS token (ABFS's fixed token), Hadoop's per-account key
-	 * fs.azure.account.key.<account>.dfs.core.windows.net.  Checked where
-	 * they are set; abfs:// and wasb:// locations are not read yet.
+	 * fs.azure.account.key.<account>.dfs.core.windows.net (used only for
+	 * that account: src/fdw/storage_options.c).  Read by src/base/fs_azure.c.
 	 */
 	STORE("azure.endpoint", NULL, TS_OPT_STRING, NULL, 0, TS_STORE_AZURE_ENDPOINT, "tablescan_fdw"),
 	STORE("azure.account-key", NULL, TS_OPT_STRING, NULL, TS_OPTF_SECRET, TS_STORE_AZURE_ACCOUNT_KEY,

@@ -142,7 +142,7 @@ typedef enum ts_opt_store
 	TS_STORE_ACCESS_KEY,
 	TS_STORE_SECRET_KEY,
 	TS_STORE_SESSION_TOKEN,
-	/* Azure Blob Storage (src/base/ts_azure.h): checked where set, not read yet */
+	/* Azure Blob Storage (src/base/ts_azure.h, fs_azure.c) */
 	TS_STORE_AZURE_ENDPOINT,
 	TS_STORE_AZURE_ACCOUNT_KEY,
 	TS_STORE_AZURE_SAS_TOKEN	/* the last setting (arrays by setting) */

@@ -218,6 +218,7 @@ open_fs(ts_plan *plan, const ts_scan_context *ctx, ts_err *err)
 	ts_fs_settings settings = {0};
 
 	settings.s3 = ctx->s3;
+	settings.azure = ctx->azure;
 	plan->fs = ts_fs_open_for(ctx->table_path, &settings, ctx->fs_scope, err);
 	return plan->fs != NULL;
 }

@@ -68,6 +68,7 @@ typedef struct ts_scan_context
 	 */
 	const ts_fs_scope *fs_scope;
 	const ts_s3_config *s3;
+	const struct ts_azure_config *azure;	/* a table in Azure (ts_azure.h), else NULL */
 	/*
 	 * Do not use Paimon's file indexes (embedded while planning, sidecar
 	 * .index files while reading): GUC tablescan.enable_file_index off.

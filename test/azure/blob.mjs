@@ -8,9 +8,12 @@
 //        prints the Authorization value, then the string to sign as JSON
 //   node blob.mjs container ENDPOINT ACCOUNT KEY CONTAINER
 //   node blob.mjs upload ENDPOINT ACCOUNT KEY CONTAINER BLOB FILE
+//   node blob.mjs upload-dir ENDPOINT ACCOUNT KEY CONTAINER DIR [PREFIX]
+//        every file below DIR as PREFIX/<its path>, 16 at a time; prints the count
 //   node blob.mjs sas ACCOUNT KEY                        an account SAS (rwdlc, 1 h)
 import { createHmac } from 'node:crypto';
-import { readFileSync } from 'node:fs';
+import { readFileSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
 
 const STANDARD = ['content-encoding', 'content-language', 'content-length', 'content-md5',
     'content-type', 'date', 'if-modified-since', 'if-match', 'if-none-match',
@@ -46,6 +49,25 @@ function authorization(verb, account, key, url, headers) {
     return { auth: `SharedKey ${account}:${sig}`, sts };
 }
 
+async function uploadFile(endpoint, account, key, container, blob, file) {
+    const body = readFileSync(file);
+    const path = `${container}/${blob.split('/').map(encodeURIComponent).join('/')}`;
+    const r = await send('PUT', endpoint, account, key, path, '',
+        [['x-ms-blob-type', 'BlockBlob'], ['Content-Type', 'application/octet-stream']], body);
+    if (r.status !== 201) throw new Error(`upload ${blob}: HTTP ${r.status} ${r.text}`);
+}
+
+// the files below dir, as [path relative to dir, full path]
+function walk(dir, rel = '') {
+    const out = [];
+    for (const e of readdirSync(join(dir, rel), { withFileTypes: true })) {
+        const r = rel ? `${rel}/${e.name}` : e.name;
+        if (e.isDirectory()) out.push(...walk(dir, r));
+        else if (e.isFile()) out.push([r, join(dir, r)]);
+    }
+    return out;
+}
+
 async function send(verb, endpoint, account, key, path, query, headers, body) {
     const url = `${endpoint.replace(/\/+$/, '')}/${path}${query ? '?' + query : ''}`;
     const all = [['x-ms-date', new Date().toUTCString()], ['x-ms-version', '2020-10-02'], ...headers];
@@ -70,11 +92,19 @@ if (cmd === 'sign') {
     if (r.status !== 201 && r.status !== 409) { console.error(`container: HTTP ${r.status} ${r.text}`); process.exit(1); }
 } else if (cmd === 'upload') {
     const [endpoint, account, key, container, blob, file] = a;
-    const body = readFileSync(file);
-    const path = `${container}/${blob.split('/').map(encodeURIComponent).join('/')}`;
-    const r = await send('PUT', endpoint, account, key, path, '',
-        [['x-ms-blob-type', 'BlockBlob'], ['Content-Type', 'application/octet-stream']], body);
-    if (r.status !== 201) { console.error(`upload ${blob}: HTTP ${r.status} ${r.text}`); process.exit(1); }
+    try { await uploadFile(endpoint, account, key, container, blob, file); } catch (e) { console.error(e.message); process.exit(1); }
+} else if (cmd === 'upload-dir') {
+    const [endpoint, account, key, container, dir, prefix] = a;
+    const files = walk(dir);
+    let next = 0;
+    const worker = async () => {
+        while (next < files.length) {
+            const [rel, full] = files[next++];
+            await uploadFile(endpoint, account, key, container, prefix ? `${prefix}/${rel}` : rel, full);
+        }
+    };
+    try { await Promise.all(Array.from({ length: 16 }, worker)); } catch (e) { console.error(e.message); process.exit(1); }
+    console.log(files.length);
 } else if (cmd === 'sas') {
     // account SAS, version 2019-12-12: account, permissions, services, resource types,
     // start, expiry, IP, protocol, version (each followed by a newline)
@@ -85,6 +115,6 @@ if (cmd === 'sign') {
     const sig = createHmac('sha256', Buffer.from(key, 'base64')).update(sts, 'utf8').digest('base64');
     console.log(new URLSearchParams({ ...f, sig }).toString());
 } else {
-    console.error('usage: node blob.mjs sign|container|upload|sas ...');
+    console.error('usage: node blob.mjs sign|container|upload|upload-dir|sas ...');
     process.exit(2);
 }

@@ -22,8 +22,10 @@ testdata in an object store (option path '<--s3-prefix>/<table>', the server
 with s3.endpoint and path-style access, a user mapping with the test keys) or
 through a REST catalog serving that copy (options database '<group>__<db>' +
 table, test/rest/server.mjs --testdata); --mode rest the catalog serving local
-paths.  The summary line then names the part conformance-<mode>, held to its
-own entry in test/baseline.json.
+paths; --mode azure the copy in the test Azure store (test/azure/start.sh:
+option path '<--azure-prefix>/<table>', an abfs:// URI, the server with
+azure.endpoint, a user mapping with the account key).  The summary line then
+names the part conformance-<mode>, held to its own entry in test/baseline.json.
 
 How a case becomes SQL (one psql session per case, in its own schema):
   * CREATE FOREIGN TABLE tsconf_<n>.t (<columns>) SERVER tablescan_conformance
@@ -126,8 +128,9 @@ SERVER_NAME = "tablescan_conformance"
 #            --testdata), which gives the local location
 #   rest-s3  the same catalog giving the object store copy's location (and its keys
 #            as the table's data token)
+#   azure    option path '<azure prefix>/<table>': the copy in the test Azure store
 # The runner itself still reads the local files (snapshots, schemas) to plan cases.
-LOCATION = {"mode": "local", "s3_prefix": None}
+LOCATION = {"mode": "local", "s3_prefix": None, "azure_prefix": None}
 
 
 def table_location(shared_dir, rel):
@@ -147,6 +150,8 @@ def data_location(shared_dir, rel):
     """testdata/<rel> as the extension reads files there (external-path-map targets)."""
     if LOCATION["mode"] in ("s3", "rest-s3"):
         return "%s/%s" % (LOCATION["s3_prefix"].rstrip("/"), rel.strip("/"))
+    if LOCATION["mode"] == "azure":
+        return "%s/%s" % (LOCATION["azure_prefix"].rstrip("/"), rel.strip("/"))
     return os.path.abspath(os.path.join(shared_dir, "testdata", rel))
 SCHEMA_PREFIX = "tsconf_"
 
@@ -2413,6 +2418,9 @@ def server_sql(args):
         opts += [("s3.endpoint", args.s3_endpoint), ("s3.path.style.access", "true")]
     if mode == "s3":
         mapping = [("s3.access-key", "S3RVER"), ("s3.secret-key", "S3RVER")]
+    if mode == "azure":
+        opts = [("azure.endpoint", args.azure_endpoint)]
+        mapping = [("azure.account-key", args.azure_key)]
     if mode in ("rest", "rest-s3"):
         opts = [("catalog", "rest"), ("uri", args.rest_uri), ("warehouse", "conformance")] + opts
         mapping = [("token", args.rest_token)]
@@ -2510,7 +2518,7 @@ def main(argv=None):
     ap.add_argument("--no-baseline", action="store_true",
                     help="report skips and µs passes as they are, without holding them to "
                          "test/baseline.json (exploring; the suite never passes this)")
-    ap.add_argument("--mode", choices=("local", "s3", "rest", "rest-s3"), default="local",
+    ap.add_argument("--mode", choices=("local", "s3", "rest", "rest-s3", "azure"), default="local",
                     help="where the tables are read: local paths, the object store copy "
                          "(--s3-prefix), the REST catalog (over local paths, or over the "
                          "object store copy); the summary line names the part "
@@ -2519,6 +2527,12 @@ def main(argv=None):
                     help="the object store (default $TS_S3_ENDPOINT; test/s3/start.sh)")
     ap.add_argument("--s3-prefix", default="s3://shared/testdata",
                     help="where testdata/ was uploaded (default %(default)s; test/s3/start.sh)")
+    ap.add_argument("--azure-endpoint", default=os.environ.get("TS_AZURE_ENDPOINT"),
+                    help="the Azure store (default $TS_AZURE_ENDPOINT; test/azure/start.sh)")
+    ap.add_argument("--azure-key", default=os.environ.get("TS_AZURE_KEY"),
+                    help="its account key (default $TS_AZURE_KEY)")
+    ap.add_argument("--azure-prefix", default=os.environ.get("TS_AZURE_PREFIX"),
+                    help="the abfs:// URI testdata/ was uploaded to (default $TS_AZURE_PREFIX)")
     ap.add_argument("--rest-uri", default=os.environ.get("TS_REST_URI"),
                     help="the REST catalog serving testdata (default $TS_REST_URI)")
     ap.add_argument("--rest-token", default=os.environ.get("TS_REST_TOKEN"),
@@ -2539,12 +2553,17 @@ def main(argv=None):
     if args.mode in ("s3", "rest-s3") and not args.s3_endpoint:
         print("%s: no object store (--s3-endpoint, $TS_S3_ENDPOINT)" % part_name, file=sys.stderr)
         return 2
+    if args.mode == "azure" and not (args.azure_endpoint and args.azure_key and args.azure_prefix):
+        print("%s: no Azure store (--azure-endpoint/--azure-key/--azure-prefix, $TS_AZURE_*)"
+              % part_name, file=sys.stderr)
+        return 2
     if args.mode in ("rest", "rest-s3") and not (args.rest_uri and args.rest_token):
         print("%s: no REST catalog (--rest-uri/--rest-token, $TS_REST_URI/$TS_REST_TOKEN)"
               % part_name, file=sys.stderr)
         return 2
     LOCATION["mode"] = args.mode
     LOCATION["s3_prefix"] = args.s3_prefix
+    LOCATION["azure_prefix"] = args.azure_prefix
     if args.mode != "local":
         SERVER_NAME = "tablescan_conformance_" + args.mode.replace("-", "_")
     cases = load_cases(shared)
