@@ -465,8 +465,11 @@ configure(ts_merge_reader *m, const int *columns, int ncolumns, ts_err *err)
 
 /* ---- ordering --------------------------------------------------------- */
 
+/* the comparisons run for every record merged: inlined into their callers */
+#define MERGE_HOT static inline __attribute__((always_inline))
+
 /* Unsigned bytes, then the shorter first (ts_value_order's order of bytes). */
-static inline int
+MERGE_HOT int
 compare_bytes(const ts_value *a, const ts_value *b)
 {
 	uint32_t	n = a->v.s.len < b->v.s.len ? a->v.s.len : b->v.s.len;
@@ -477,7 +480,7 @@ compare_bytes(const ts_value *a, const ts_value *b)
 	return a->v.s.len < b->v.s.len ? -1 : a->v.s.len > b->v.s.len;
 }
 
-static inline int
+MERGE_HOT int
 compare_keys(const ts_merge_reader *m, const ts_value *a, const ts_value *b)
 {
 	for (int k = 0; k < m->nkeys; k++)
@@ -511,7 +514,7 @@ same_key(const ts_merge_reader *m, const cursor *a, const cursor *b)
  * the start snapshot's files first, user sequence fields, sequence number,
  * retract before add, file order.  A total order: no two cursors are equal.
  */
-static inline int
+MERGE_HOT int
 compare_cursors(const ts_merge_reader *m, const cursor *a, const cursor *b)
 {
 	int			c;
@@ -542,7 +545,7 @@ compare_cursors(const ts_merge_reader *m, const cursor *a, const cursor *b)
 }
 
 /* Does cursor ia come before cursor ib?  Done cursors come last. */
-static inline bool
+MERGE_HOT bool
 cursor_first(const ts_merge_reader *m, int ia, int ib)
 {
 	const cursor *a = &m->cursors[ia],
@@ -554,7 +557,7 @@ cursor_first(const ts_merge_reader *m, int ia, int ib)
 }
 
 /* Cache what the ordering reads of the cursor's current row. */
-static inline void
+MERGE_HOT void
 cursor_load(const ts_merge_reader *m, cursor *c)
 {
 	c->cur = &c->batch.values[(size_t) c->row * c->batch.stride];
@@ -595,7 +598,7 @@ tree_build(ts_merge_reader *m, int node)
 }
 
 /* The winner's row changed (or it is done): play its path again. */
-static inline void
+MERGE_HOT void
 tree_replay(ts_merge_reader *m)
 {
 	int			winner = m->tree[0];
