@@ -90,6 +90,7 @@ typedef struct cursor
 	bool		retract;		/* ... whether it is -U/-D */
 	bool		done;			/* no rows left: after every live cursor */
 	bool		before;			/* diff read: a file of the start snapshot */
+	int			pinned;			/* output rows pointing into this batch */
 } cursor;
 
 /* How a key column is compared: inline in its physical form, or generically. */
@@ -140,6 +141,8 @@ struct ts_merge_reader
 	ts_arena	arena;			/* output rows, reset per output batch */
 	ts_value   *out_values;
 	int			out_cap;
+	int			out_n;			/* rows of out_values filled */
+	int		   *out_src;		/* per output row: the cursor its values point into, or -1 */
 
 	/* group state */
 	ts_value   *first;			/* first record of the key (copied) */
@@ -635,6 +638,39 @@ cursor_fill(ts_merge_reader *m, cursor *c, ts_err *err)
 	return n;
 }
 
+static bool copy_val(ts_merge_reader *m, ts_value *dst, const ts_value *src, int col, ts_err *err);
+
+/*
+ * Output rows are put down pointing into the batch of the cursor they come
+ * from (put_row); before that batch is overwritten, the bytes and nested
+ * values of those rows are copied into the arena.
+ */
+static bool
+unpin(ts_merge_reader *m, int ci, ts_err *err)
+{
+	int			ncols = m->nout;
+
+	for (int r = 0; r < m->out_n && m->cursors[ci].pinned > 0; r++)
+	{
+		ts_value   *row = &m->out_values[(size_t) r * ncols];
+
+		if (m->out_src[r] != ci)
+			continue;
+		for (int o = 0; o < ncols; o++)
+		{
+			ts_value	v = row[o];
+
+			if (m->out_map[o] >= 0 && !m->plain[m->out_map[o]] &&
+				!copy_val(m, &row[o], &v, m->out_map[o], err))
+				return false;
+		}
+		m->out_src[r] = -1;
+		m->cursors[ci].pinned--;
+	}
+	m->cursors[ci].pinned = 0;
+	return true;
+}
+
 /* Advance the first cursor past its current row. */
 static bool
 advance_top(ts_merge_reader *m, ts_err *err)
@@ -645,7 +681,11 @@ advance_top(ts_merge_reader *m, ts_err *err)
 		cursor_load(m, c);
 	else
 	{
-		int			n = cursor_fill(m, c, err);
+		int			n;
+
+		if (c->pinned > 0 && !unpin(m, m->tree[0], err))
+			return false;
+		n = cursor_fill(m, c, err);
 
 		if (n < 0)
 			return false;
@@ -1100,7 +1140,7 @@ fail:
  * first and then points there.
  */
 static bool
-advance_keeping(ts_merge_reader *m, const ts_value **row, ts_err *err)
+advance_keeping(ts_merge_reader *m, const ts_value **row, int *src, ts_err *err)
 {
 	const cursor *c = &m->cursors[m->tree[0]];
 
@@ -1110,16 +1150,18 @@ advance_keeping(ts_merge_reader *m, const ts_value **row, ts_err *err)
 			if (!copy_val(m, &m->first[i], &(*row)[i], i, err))
 				return false;
 		*row = m->first;
+		*src = -1;
 	}
 	return advance_top(m, err);
 }
 
 /*
- * Output row nrows: the output columns of 'row' (copied: a cursor may be
- * refilled before the batch is returned) and its kind for _ROW_KIND.
+ * Output row nrows: the output columns of 'row' and its kind for
+ * _ROW_KIND.  A row of cursor src (>= 0) keeps pointing into the cursor's
+ * batch until that is refilled (unpin); any other row is copied.
  */
 static bool
-put_row(ts_merge_reader *m, int nrows, const ts_value *row, int8_t kind, ts_err *err)
+put_row(ts_merge_reader *m, int nrows, const ts_value *row, int src, int8_t kind, ts_err *err)
 {
 	int			ncols = m->nout;
 
@@ -1127,12 +1169,16 @@ put_row(ts_merge_reader *m, int nrows, const ts_value *row, int8_t kind, ts_err 
 	{
 		if (m->out_map[o] < 0)
 			m->out_values[(size_t) nrows * ncols + o] = row_kind_value(kind);
-		else if (m->plain[m->out_map[o]])
+		else if (src >= 0 || m->plain[m->out_map[o]])
 			m->out_values[(size_t) nrows * ncols + o] = row[m->out_map[o]];
 		else if (!copy_val(m, &m->out_values[(size_t) nrows * ncols + o], &row[m->out_map[o]],
 						   m->out_map[o], err))
 			return false;
 	}
+	m->out_src[nrows] = src;
+	if (src >= 0)
+		m->cursors[src].pinned++;
+	m->out_n = nrows + 1;
 	return true;
 }
 
@@ -1152,6 +1198,7 @@ dedupe_next(ts_merge_reader *m, int cap, ts_err *err)
 	{
 		const cursor *c = &m->cursors[m->tree[0]];
 		const ts_value *last = c->cur;
+		int			src = m->tree[0];
 		int8_t		kind = c->batch.kind[c->row];
 		bool		key_cached = c->key_cached;
 		int64_t		key_i = c->key_i;
@@ -1159,7 +1206,7 @@ dedupe_next(ts_merge_reader *m, int cap, ts_err *err)
 
 		if ((nrows & 1023) == 0 && !TS_CHECK_INTERRUPTS(err))
 			return -1;
-		if (!advance_keeping(m, &last, err))
+		if (!advance_keeping(m, &last, &src, err))
 			return -1;
 		while (m->nlive > 0)
 		{
@@ -1169,15 +1216,16 @@ dedupe_next(ts_merge_reader *m, int cap, ts_err *err)
 			if (key_cached && t->key_cached ? t->key_i != key_i : compare_keys(m, row, last) != 0)
 				break;
 			last = row;
+			src = m->tree[0];
 			kind = t->batch.kind[t->row];
 			if ((++count & 4095) == 0 && !TS_CHECK_INTERRUPTS(err))
 				return -1;
-			if (!advance_keeping(m, &last, err))
+			if (!advance_keeping(m, &last, &src, err))
 				return -1;
 		}
 		if (ts_row_kind_is_retract(kind) && !m->keep_retracts)
 			continue;
-		if (!put_row(m, nrows, last, kind, err))
+		if (!put_row(m, nrows, last, src, kind, err))
 			return -1;
 		nrows++;
 	}
@@ -1202,7 +1250,7 @@ unmerged_next(ts_merge_reader *m, int cap, ts_err *err)
 
 		if ((nrows & 1023) == 0 && !TS_CHECK_INTERRUPTS(err))
 			return -1;
-		if (!put_row(m, nrows, row, kind, err))
+		if (!put_row(m, nrows, row, m->tree[0], kind, err))
 			return -1;
 		nrows++;
 		if (!advance_top(m, err))
@@ -1374,7 +1422,7 @@ diff_next(ts_merge_reader *m, int cap, ts_err *err)
 		}
 		if (emit == NULL)
 			continue;
-		if (!put_row(m, nrows, emit, emit_kind, err))
+		if (!put_row(m, nrows, emit, -1, emit_kind, err))
 			return -1;
 		nrows++;
 	}
@@ -1389,16 +1437,22 @@ ts_merge_reader_next(ts_merge_reader *m, ts_batch *batch, ts_err *err)
 	int			cap = ts_read_batch_rows > 0 ? ts_read_batch_rows : TS_BATCH_ROWS;
 
 	ts_arena_reset(&m->arena);
+	m->out_n = 0;
+	for (int i = 0; i < m->ncursors; i++)
+		m->cursors[i].pinned = 0;	/* the caller is done with the last batch */
 	if (m->out_values == NULL)
 	{
 		m->out_values = ts_calloc((size_t) cap * (ncols ? ncols : 1), sizeof(ts_value));
-		if (m->out_values == NULL)
+		m->out_src = ts_calloc(cap, sizeof(int));
+		if (m->out_values == NULL || m->out_src == NULL)
 		{
 			ts_error_nomem(err, NULL);
 			return -1;
 		}
 		m->out_cap = cap;
 	}
+	if (cap > m->out_cap)
+		cap = m->out_cap;		/* tablescan.batch_rows grew during the scan */
 	if (m->diff || m->no_merge || (m->engine == ENGINE_DEDUPLICATE && !m->ignore_delete))
 	{
 		nrows = m->diff ? diff_next(m, cap, err) :
@@ -1484,6 +1538,7 @@ ts_merge_reader_close(ts_merge_reader *m, ts_reader_metrics *acc)
 	ts_free(m->acc);
 	ts_free(m->acc_init);
 	ts_free(m->out_values);
+	ts_free(m->out_src);
 	ts_free(m->int_fields);
 	ts_free(m->types);
 	ts_free(m->names);
