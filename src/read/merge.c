@@ -18,7 +18,11 @@
  * merge: every record of the split's files is a row, any engine.  Diff
  * reads (plan->diff) merge each key twice, over the start snapshot's files
  * and over the end's, as batch reads, and emit what differs (diff_next).
- * Memory: one batch per file plus one output batch.
+ * Order: a loser tree over the files' cursors, each caching its row's
+ * key (an integer key as is; string keys compared by memcmp), sequence
+ * number and kind.  Memory: one batch per file plus one output batch; an
+ * output row of the deduplicate path points into its file's batch until
+ * that batch is refilled (unpin copies it then).
  */
 #include <stdio.h>
 #include <string.h>
