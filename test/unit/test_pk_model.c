@@ -992,11 +992,14 @@ static const pk_case cases[] = {
 	"--buckets 1 --rows 12 --keys 7 --snapshots 8 --delete-every 4"},
 	{"merge_one_row_runs_dv", "--column id:INT --column v:STRING --primary-key id --buckets 1 --rows 1 "
 	"--keys 2 --snapshots 8 --files 1 --compact-every 1 --levels 2 --deletion-vectors --delete-every 3"},
-	/* Avro blocks of 3 rows: output rows outlive the block they point into (merge.c unpin) */
+	/* Avro blocks of 2-3 rows */
 	{"merge_small_blocks", "--column id:INT --column v:STRING --column n:BIGINT --primary-key id --buckets 1 "
 	"--rows 40 --keys 50 --snapshots 5 --row-group-rows 3 --delete-every 6 --null-every 5"},
 	{"merge_small_blocks_first_row", "--column id:BIGINT --column v:STRING --primary-key id --buckets 1 "
 	"--merge-engine first-row --option ignore-delete=true --rows 30 --keys 40 --snapshots 4 --row-group-rows 2"},
+	/* files of several 64 KiB Avro blocks: a run moves to its next block while output rows still point into the last one (merge.c unpin) */
+	{"merge_runs_of_many_batches", "--column id:INT --column v:STRING --column w:STRING --primary-key id "
+	"--buckets 1 --rows 20000 --keys 20000 --snapshots 3"},
 };
 
 static char tmpdir[256];
