@@ -21,8 +21,8 @@
  * Order: a loser tree over the files' cursors, each caching its row's
  * key (an integer key as is; string keys compared by memcmp), sequence
  * number and kind.  Memory: one batch per file plus one output batch; an
- * output row of the deduplicate path points into its file's batch until
- * that batch is refilled (unpin copies it then).
+ * output row of the deduplicate and unmerged paths points into its file's
+ * batch until that batch is refilled (unpin copies it then).
  */
 #include <stdio.h>
 #include <string.h>
