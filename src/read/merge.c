@@ -18,7 +18,11 @@
  * merge: every record of the split's files is a row, any engine.  Diff
  * reads (plan->diff) merge each key twice, over the start snapshot's files
  * and over the end's, as batch reads, and emit what differs (diff_next).
- * Memory: one batch per file plus one output batch.
+ * Order: a loser tree over the files' cursors, each caching its row's
+ * key (an integer key as is; string keys compared by memcmp), sequence
+ * number and kind.  Memory: one batch per file plus one output batch; an
+ * output row of the deduplicate and unmerged paths points into its file's
+ * batch until that batch is refilled (unpin copies it then).
  */
 #include <stdio.h>
 #include <string.h>
@@ -71,16 +75,35 @@ static const struct
 	{"listagg", AGG_LISTAGG},
 };
 
+/*
+ * One sorted run (a data file) being merged.  What the ordering reads of
+ * the current row is cached when the cursor moves (cursor_load): the row's
+ * values, its sequence number, whether it retracts, and a single integer
+ * key in its physical form.
+ */
 typedef struct cursor
 {
 	ts_data_file_reader *reader;
 	ts_data_file_batch batch;
 	int			row;
 	int			file_index;
-	bool		key_cached;		/* key_i holds the current row's single integer key */
-	int64_t		key_i;
+	const ts_value *cur;		/* the current row's values */
+	int64_t		seq;			/* ... its _SEQUENCE_NUMBER */
+	int64_t		key_i;			/* ... its single integer key, when key_cached */
+	bool		key_cached;
+	bool		retract;		/* ... whether it is -U/-D */
+	bool		done;			/* no rows left: after every live cursor */
 	bool		before;			/* diff read: a file of the start snapshot */
+	int			pinned;			/* output rows pointing into this batch */
 } cursor;
+
+/* How a key column is compared: inline in its physical form, or generically. */
+typedef enum key_form
+{
+	KEY_INT,					/* v.i alone (ts_value_orders_by_int) */
+	KEY_BYTES,					/* unsigned bytes, then length (strings, binary) */
+	KEY_GENERIC					/* ts_value_compare */
+} key_form;
 
 struct ts_merge_reader
 {
@@ -91,13 +114,14 @@ struct ts_merge_reader
 	int		   *int_fields;
 	const ts_type **types;
 	const char **names;
+	bool	   *plain;			/* the value points to nothing: copied as it is */
 	/* output column -> internal column */
 	int			nout;
 	int		   *out_map;
 	int			nkeys;
 	int		   *key_cols;
-	bool	   *key_int;		/* key ordered by v.i alone: compared inline */
-	bool		single_int_key; /* one key, key_int: cursors cache it */
+	key_form   *key_forms;		/* per key column */
+	bool		single_int_key; /* one KEY_INT key: cursors cache it */
 	int			nseq;
 	int		   *seq_cols;
 	bool		seq_descending;
@@ -115,12 +139,14 @@ struct ts_merge_reader
 
 	cursor	   *cursors;
 	int			ncursors;
-	int		   *heap;			/* cursor indexes, min-heap */
-	int			nheap;
+	int		   *tree;			/* loser tree: [0] the first cursor, [1..] losers */
+	int			nlive;			/* cursors not done */
 
 	ts_arena	arena;			/* output rows, reset per output batch */
 	ts_value   *out_values;
 	int			out_cap;
+	int			out_n;			/* rows of out_values filled */
+	int		   *out_src;		/* per output row: the cursor its values point into, or -1 */
 
 	/* group state */
 	ts_value   *first;			/* first record of the key (copied) */
@@ -221,6 +247,23 @@ is_primary_key(const ts_schema *s, const char *name)
 	return false;
 }
 
+static key_form
+key_form_of(ts_type_kind kind)
+{
+	if (ts_value_orders_by_int(kind))
+		return KEY_INT;
+	switch (kind)
+	{
+		case TS_CHAR:
+		case TS_VARCHAR:
+		case TS_BINARY:
+		case TS_VARBINARY:
+			return KEY_BYTES;
+		default:
+			return KEY_GENERIC;
+	}
+}
+
 static bool
 configure(ts_merge_reader *m, const int *columns, int ncolumns, ts_err *err)
 {
@@ -315,12 +358,12 @@ configure(ts_merge_reader *m, const int *columns, int ncolumns, ts_err *err)
 	/* a diff compares whole values (Java compares the value rows) */
 	for (int fi = 0; m->diff && fi < s->nfields; fi++)
 		add_internal(m, fi);
-	m->key_int = ts_calloc(m->nkeys, sizeof(bool));
-	if (m->key_int == NULL)
+	m->key_forms = ts_calloc(m->nkeys, sizeof(key_form));
+	if (m->key_forms == NULL)
 		return ts_error_nomem(err, NULL);
 	for (int k = 0; k < m->nkeys; k++)
-		m->key_int[k] = ts_value_orders_by_int(m->types[m->key_cols[k]]->kind);
-	m->single_int_key = m->nkeys == 1 && m->key_int[0];
+		m->key_forms[k] = key_form_of(m->types[m->key_cols[k]]->kind);
+	m->single_int_key = m->nkeys == 1 && m->key_forms[0] == KEY_INT;
 	if (seqf && *seqf)
 	{
 		const char *p = seqf;
@@ -345,6 +388,12 @@ configure(ts_merge_reader *m, const int *columns, int ncolumns, ts_err *err)
 		m->seq_descending = true;
 	else if (order && strcasecmp(order, "ascending") != 0)
 		return ts_error(err, TS_ERR_INVALID, "invalid sequence.field.sort-order \"%s\"", order);
+
+	m->plain = ts_calloc(m->nint ? m->nint : 1, sizeof(bool));
+	if (m->plain == NULL)
+		return ts_error_nomem(err, NULL);
+	for (int i = 0; i < m->nint; i++)
+		m->plain[i] = !ts_type_is_bytes(m->types[i]->kind) && !ts_type_is_nested(m->types[i]->kind);
 
 	if (m->engine == ENGINE_AGGREGATION)
 	{
@@ -423,13 +472,22 @@ configure(ts_merge_reader *m, const int *columns, int ncolumns, ts_err *err)
 
 /* ---- ordering --------------------------------------------------------- */
 
-static inline ts_value *
-cur_row(const cursor *c)
+/* the comparisons run for every record merged: inlined into their callers */
+#define MERGE_HOT static inline __attribute__((always_inline))
+
+/* Unsigned bytes, then the shorter first (ts_value_order's order of bytes). */
+MERGE_HOT int
+compare_bytes(const ts_value *a, const ts_value *b)
 {
-	return &c->batch.values[(size_t) c->row * c->batch.stride];
+	uint32_t	n = a->v.s.len < b->v.s.len ? a->v.s.len : b->v.s.len;
+	int			c = n ? memcmp(a->v.s.p, b->v.s.p, n) : 0;
+
+	if (c)
+		return c < 0 ? -1 : 1;
+	return a->v.s.len < b->v.s.len ? -1 : a->v.s.len > b->v.s.len;
 }
 
-static int
+MERGE_HOT int
 compare_keys(const ts_merge_reader *m, const ts_value *a, const ts_value *b)
 {
 	for (int k = 0; k < m->nkeys; k++)
@@ -437,36 +495,43 @@ compare_keys(const ts_merge_reader *m, const ts_value *a, const ts_value *b)
 		int			col = m->key_cols[k];
 		int			c;
 
-		if (m->key_int[k] && !a[col].isnull && !b[col].isnull)
-		{
-			if (a[col].v.i != b[col].v.i)
-				return a[col].v.i < b[col].v.i ? -1 : 1;
-			continue;
-		}
-		c = ts_value_compare(&a[col], &b[col], m->types[col]);
+		if (a[col].isnull || b[col].isnull || m->key_forms[k] == KEY_GENERIC)
+			c = ts_value_compare(&a[col], &b[col], m->types[col]);
+		else if (m->key_forms[k] == KEY_INT)
+			c = a[col].v.i < b[col].v.i ? -1 : a[col].v.i > b[col].v.i;
+		else
+			c = compare_bytes(&a[col], &b[col]);
 		if (c)
 			return c;
 	}
 	return 0;
 }
 
-static int
-compare_cursors(const ts_merge_reader *m, int ia, int ib)
+/* Do the current rows of a and b hold the same key? */
+static inline bool
+same_key(const ts_merge_reader *m, const cursor *a, const cursor *b)
 {
-	const cursor *a = &m->cursors[ia],
-			   *b = &m->cursors[ib];
-	const ts_value *ra = cur_row(a),
-			   *rb = cur_row(b);
+	if (a->key_cached && b->key_cached)
+		return a->key_i == b->key_i;
+	return compare_keys(m, a->cur, b->cur) == 0;
+}
+
+/*
+ * Merge order of two live cursors' current rows: key, then (diff reads)
+ * the start snapshot's files first, user sequence fields, sequence number,
+ * retract before add, file order.  A total order: no two cursors are equal.
+ */
+MERGE_HOT int
+compare_cursors(const ts_merge_reader *m, const cursor *a, const cursor *b)
+{
 	int			c;
-	bool		ka,
-				kb;
 
 	if (a->key_cached && b->key_cached)
 	{
 		if (a->key_i != b->key_i)
 			return a->key_i < b->key_i ? -1 : 1;
 	}
-	else if ((c = compare_keys(m, ra, rb)) != 0)
+	else if ((c = compare_keys(m, a->cur, b->cur)) != 0)
 		return c;
 	/* a diff merges a key's records of the start snapshot first */
 	if (a->before != b->before)
@@ -475,58 +540,87 @@ compare_cursors(const ts_merge_reader *m, int ia, int ib)
 	{
 		int			col = m->seq_cols[k];
 
-		c = ts_value_compare(&ra[col], &rb[col], m->types[col]);
+		c = ts_value_compare(&a->cur[col], &b->cur[col], m->types[col]);
 		if (c)
 			return m->seq_descending ? -c : c;
 	}
-	if (a->batch.seq[a->row] != b->batch.seq[b->row])
-		return a->batch.seq[a->row] < b->batch.seq[b->row] ? -1 : 1;
-	ka = ts_row_kind_is_retract(a->batch.kind[a->row]);
-	kb = ts_row_kind_is_retract(b->batch.kind[b->row]);
-	if (ka != kb)
-		return ka ? -1 : 1;
+	if (a->seq != b->seq)
+		return a->seq < b->seq ? -1 : 1;
+	if (a->retract != b->retract)
+		return a->retract ? -1 : 1;
 	return a->file_index < b->file_index ? -1 : a->file_index > b->file_index;
 }
 
-/* Cache the cursor's current single integer key (when the table has one). */
-static inline void
-cursor_cache_key(const ts_merge_reader *m, cursor *c)
+/* Does cursor ia come before cursor ib?  Done cursors come last. */
+MERGE_HOT bool
+cursor_first(const ts_merge_reader *m, int ia, int ib)
 {
-	const ts_value *k;
+	const cursor *a = &m->cursors[ia],
+			   *b = &m->cursors[ib];
 
-	c->key_cached = false;
-	if (!m->single_int_key || c->row >= c->batch.nrows)
-		return;
-	k = &cur_row(c)[m->key_cols[0]];
-	if (k->isnull)
-		return;
-	c->key_i = k->v.i;
-	c->key_cached = true;
+	if (a->done || b->done)
+		return b->done && (!a->done || ia < ib);
+	return compare_cursors(m, a, b) < 0;
 }
 
-static void
-sift_down(ts_merge_reader *m, int i)
+/* Cache what the ordering reads of the cursor's current row. */
+MERGE_HOT void
+cursor_load(const ts_merge_reader *m, cursor *c)
 {
-	for (;;)
+	c->cur = &c->batch.values[(size_t) c->row * c->batch.stride];
+	c->seq = c->batch.seq[c->row];
+	c->retract = ts_row_kind_is_retract(c->batch.kind[c->row]);
+	c->key_cached = false;
+	if (m->single_int_key && !c->cur[m->key_cols[0]].isnull)
 	{
-		int			l = 2 * i + 1,
-					r = l + 1,
-					s = i;
-
-		if (l < m->nheap && compare_cursors(m, m->heap[l], m->heap[s]) < 0)
-			s = l;
-		if (r < m->nheap && compare_cursors(m, m->heap[r], m->heap[s]) < 0)
-			s = r;
-		if (s == i)
-			return;
-		{
-			int			t = m->heap[i];
-
-			m->heap[i] = m->heap[s];
-			m->heap[s] = t;
-		}
-		i = s;
+		c->key_i = c->cur[m->key_cols[0]].v.i;
+		c->key_cached = true;
 	}
+}
+
+/*
+ * The loser tree over the cursors: leaf i is node ncursors + i, internal
+ * node j (1 <= j < ncursors) holds the cursor that lost the match there,
+ * tree[0] the cursor that won them all.  Moving the winner replays only
+ * its path: log2(ncursors) comparisons, against a binary heap's up to two
+ * per level.
+ */
+static int
+tree_build(ts_merge_reader *m, int node)
+{
+	int			a,
+				b;
+
+	if (node >= m->ncursors)
+		return node - m->ncursors;
+	a = tree_build(m, 2 * node);
+	b = tree_build(m, 2 * node + 1);
+	if (cursor_first(m, b, a))
+	{
+		m->tree[node] = a;
+		return b;
+	}
+	m->tree[node] = b;
+	return a;
+}
+
+/* The winner's row changed (or it is done): play its path again. */
+MERGE_HOT void
+tree_replay(ts_merge_reader *m)
+{
+	int			winner = m->tree[0];
+
+	for (int node = (m->ncursors + winner) >> 1; node >= 1; node >>= 1)
+	{
+		int			other = m->tree[node];
+
+		if (cursor_first(m, other, winner))
+		{
+			m->tree[node] = winner;
+			winner = other;
+		}
+	}
+	m->tree[0] = winner;
 }
 
 /* Load the next batch of a cursor; false at end (or error: err set). */
@@ -542,32 +636,67 @@ cursor_fill(ts_merge_reader *m, cursor *c, ts_err *err)
 		return -1;
 	}
 	if (n > 0)
-		cursor_cache_key(m, c);
+		cursor_load(m, c);
+	else if (n == 0)
+		c->done = true;
 	return n;
 }
 
-/* Advance the heap top past its current row. */
+static bool copy_val(ts_merge_reader *m, ts_value *dst, const ts_value *src, int col, ts_err *err);
+
+/*
+ * Output rows are put down pointing into the batch of the cursor they come
+ * from (put_row); before that batch is overwritten, the bytes and nested
+ * values of those rows are copied into the arena.
+ */
+static bool
+unpin(ts_merge_reader *m, int ci, ts_err *err)
+{
+	int			ncols = m->nout;
+
+	for (int r = 0; r < m->out_n && m->cursors[ci].pinned > 0; r++)
+	{
+		ts_value   *row = &m->out_values[(size_t) r * ncols];
+
+		if (m->out_src[r] != ci)
+			continue;
+		for (int o = 0; o < ncols; o++)
+		{
+			ts_value	v = row[o];
+
+			if (m->out_map[o] >= 0 && !m->plain[m->out_map[o]] &&
+				!copy_val(m, &row[o], &v, m->out_map[o], err))
+				return false;
+		}
+		m->out_src[r] = -1;
+		m->cursors[ci].pinned--;
+	}
+	m->cursors[ci].pinned = 0;
+	return true;
+}
+
+/* Advance the first cursor past its current row. */
 static bool
 advance_top(ts_merge_reader *m, ts_err *err)
 {
-	cursor	   *c = &m->cursors[m->heap[0]];
+	cursor	   *c = &m->cursors[m->tree[0]];
 
-	c->row++;
-	if (c->row >= c->batch.nrows)
+	if (++c->row < c->batch.nrows)
+		cursor_load(m, c);
+	else
 	{
-		int			n = cursor_fill(m, c, err);
+		int			n;
+
+		if (c->pinned > 0 && !unpin(m, m->tree[0], err))
+			return false;
+		n = cursor_fill(m, c, err);
 
 		if (n < 0)
 			return false;
 		if (n == 0)
-		{
-			m->heap[0] = m->heap[--m->nheap];
-		}
+			m->nlive--;
 	}
-	else
-		cursor_cache_key(m, c);
-	if (m->nheap > 0)
-		sift_down(m, 0);
+	tree_replay(m);
 	return true;
 }
 
@@ -975,8 +1104,8 @@ ts_merge_reader_open(ts_plan *plan, const ts_split *split, const int *columns, i
 	m->acc = ts_calloc(m->nint, sizeof(ts_value));
 	m->acc_init = ts_calloc(m->nint, sizeof(bool));
 	m->cursors = ts_calloc(split->nfiles ? split->nfiles : 1, sizeof(cursor));
-	m->heap = ts_calloc(split->nfiles ? split->nfiles : 1, sizeof(int));
-	if (!m->first || !m->acc || !m->acc_init || !m->cursors || !m->heap || !m->side[0] ||
+	m->tree = ts_calloc(split->nfiles ? split->nfiles : 1, sizeof(int));
+	if (!m->first || !m->acc || !m->acc_init || !m->cursors || !m->tree || !m->side[0] ||
 		!m->side[1])
 	{
 		ts_error_nomem(err, NULL);
@@ -998,10 +1127,10 @@ ts_merge_reader_open(ts_plan *plan, const ts_split *split, const int *columns, i
 		if (n < 0)
 			goto fail;
 		if (n > 0)
-			m->heap[m->nheap++] = m->ncursors - 1;
+			m->nlive++;
 	}
-	for (int i = m->nheap / 2 - 1; i >= 0; i--)
-		sift_down(m, i);
+	if (m->ncursors > 0)
+		m->tree[0] = tree_build(m, 1);
 	return m;
 
 fail:
@@ -1010,14 +1139,14 @@ fail:
 }
 
 /*
- * Advance the heap top past *row, its current row; when that empties the
+ * Advance the first cursor past *row, its current row; when that empties the
  * cursor's batch (the next fill overwrites it), *row is copied to m->first
  * first and then points there.
  */
 static bool
-advance_keeping(ts_merge_reader *m, const ts_value **row, ts_err *err)
+advance_keeping(ts_merge_reader *m, const ts_value **row, int *src, ts_err *err)
 {
-	const cursor *c = &m->cursors[m->heap[0]];
+	const cursor *c = &m->cursors[m->tree[0]];
 
 	if (c->row + 1 >= c->batch.nrows)
 	{
@@ -1025,16 +1154,18 @@ advance_keeping(ts_merge_reader *m, const ts_value **row, ts_err *err)
 			if (!copy_val(m, &m->first[i], &(*row)[i], i, err))
 				return false;
 		*row = m->first;
+		*src = -1;
 	}
 	return advance_top(m, err);
 }
 
 /*
- * Output row nrows: the output columns of 'row' (copied: a cursor may be
- * refilled before the batch is returned) and its kind for _ROW_KIND.
+ * Output row nrows: the output columns of 'row' and its kind for
+ * _ROW_KIND.  A row of cursor src (>= 0) keeps pointing into the cursor's
+ * batch until that is refilled (unpin); any other row is copied.
  */
 static bool
-put_row(ts_merge_reader *m, int nrows, const ts_value *row, int8_t kind, ts_err *err)
+put_row(ts_merge_reader *m, int nrows, const ts_value *row, int src, int8_t kind, ts_err *err)
 {
 	int			ncols = m->nout;
 
@@ -1042,10 +1173,16 @@ put_row(ts_merge_reader *m, int nrows, const ts_value *row, int8_t kind, ts_err 
 	{
 		if (m->out_map[o] < 0)
 			m->out_values[(size_t) nrows * ncols + o] = row_kind_value(kind);
+		else if (src >= 0 || m->plain[m->out_map[o]])
+			m->out_values[(size_t) nrows * ncols + o] = row[m->out_map[o]];
 		else if (!copy_val(m, &m->out_values[(size_t) nrows * ncols + o], &row[m->out_map[o]],
 						   m->out_map[o], err))
 			return false;
 	}
+	m->out_src[nrows] = src;
+	if (src >= 0)
+		m->cursors[src].pinned++;
+	m->out_n = nrows + 1;
 	return true;
 }
 
@@ -1061,10 +1198,11 @@ dedupe_next(ts_merge_reader *m, int cap, ts_err *err)
 {
 	int			nrows = 0;
 
-	while (nrows < cap && m->nheap > 0)
+	while (nrows < cap && m->nlive > 0)
 	{
-		const cursor *c = &m->cursors[m->heap[0]];
-		const ts_value *last = cur_row(c);
+		const cursor *c = &m->cursors[m->tree[0]];
+		const ts_value *last = c->cur;
+		int			src = m->tree[0];
 		int8_t		kind = c->batch.kind[c->row];
 		bool		key_cached = c->key_cached;
 		int64_t		key_i = c->key_i;
@@ -1072,25 +1210,26 @@ dedupe_next(ts_merge_reader *m, int cap, ts_err *err)
 
 		if ((nrows & 1023) == 0 && !TS_CHECK_INTERRUPTS(err))
 			return -1;
-		if (!advance_keeping(m, &last, err))
+		if (!advance_keeping(m, &last, &src, err))
 			return -1;
-		while (m->nheap > 0)
+		while (m->nlive > 0)
 		{
-			const cursor *t = &m->cursors[m->heap[0]];
-			const ts_value *row = cur_row(t);
+			const cursor *t = &m->cursors[m->tree[0]];
+			const ts_value *row = t->cur;
 
 			if (key_cached && t->key_cached ? t->key_i != key_i : compare_keys(m, row, last) != 0)
 				break;
 			last = row;
+			src = m->tree[0];
 			kind = t->batch.kind[t->row];
 			if ((++count & 4095) == 0 && !TS_CHECK_INTERRUPTS(err))
 				return -1;
-			if (!advance_keeping(m, &last, err))
+			if (!advance_keeping(m, &last, &src, err))
 				return -1;
 		}
 		if (ts_row_kind_is_retract(kind) && !m->keep_retracts)
 			continue;
-		if (!put_row(m, nrows, last, kind, err))
+		if (!put_row(m, nrows, last, src, kind, err))
 			return -1;
 		nrows++;
 	}
@@ -1107,15 +1246,15 @@ unmerged_next(ts_merge_reader *m, int cap, ts_err *err)
 {
 	int			nrows = 0;
 
-	while (nrows < cap && m->nheap > 0)
+	while (nrows < cap && m->nlive > 0)
 	{
-		const cursor *c = &m->cursors[m->heap[0]];
-		const ts_value *row = cur_row(c);
+		const cursor *c = &m->cursors[m->tree[0]];
+		const ts_value *row = c->cur;
 		int8_t		kind = c->batch.kind[c->row];
 
 		if ((nrows & 1023) == 0 && !TS_CHECK_INTERRUPTS(err))
 			return -1;
-		if (!put_row(m, nrows, row, kind, err))
+		if (!put_row(m, nrows, row, m->tree[0], kind, err))
 			return -1;
 		nrows++;
 		if (!advance_top(m, err))
@@ -1125,7 +1264,7 @@ unmerged_next(ts_merge_reader *m, int cap, ts_err *err)
 }
 
 /*
- * Diff reads (plan->diff, Java's IncrementalDiffSplitRead): the heap top's
+ * Diff reads (plan->diff, Java's IncrementalDiffSplitRead): the first cursor's
  * key merged over the files of one side only (before: the start
  * snapshot's), as a batch read merges it (retract results are no row).
  * The result is copied to m->side[before ? 0 : 1]; *present false when the
@@ -1136,7 +1275,7 @@ static bool
 merge_side(ts_merge_reader *m, bool before, bool *present, int8_t *kind, int64_t *seq,
 		   ts_err *err)
 {
-	cursor	   *c = &m->cursors[m->heap[0]];
+	cursor	   *c = &m->cursors[m->tree[0]];
 	const ts_value *res;
 	int64_t		first_seq = -1,
 				last_seq;
@@ -1145,7 +1284,7 @@ merge_side(ts_merge_reader *m, bool before, bool *present, int8_t *kind, int64_t
 
 	*present = false;
 	for (int i = 0; i < m->nint; i++)
-		if (!copy_val(m, &m->first[i], &cur_row(c)[i], i, err))
+		if (!copy_val(m, &m->first[i], &c->cur[i], i, err))
 			return false;
 	m->first_kind = c->batch.kind[c->row];
 	last_seq = c->batch.seq[c->row];
@@ -1154,10 +1293,10 @@ merge_side(ts_merge_reader *m, bool before, bool *present, int8_t *kind, int64_t
 	m->count = 1;
 	if (!advance_top(m, err))
 		return false;
-	while (m->nheap > 0)
+	while (m->nlive > 0)
 	{
-		cursor	   *t = &m->cursors[m->heap[0]];
-		const ts_value *row = cur_row(t);
+		cursor	   *t = &m->cursors[m->tree[0]];
+		const ts_value *row = t->cur;
 
 		if (t->before != before || compare_keys(m, row, m->first) != 0)
 			break;
@@ -1230,7 +1369,7 @@ diff_next(ts_merge_reader *m, int cap, ts_err *err)
 {
 	int			nrows = 0;
 
-	while (nrows < cap && m->nheap > 0)
+	while (nrows < cap && m->nlive > 0)
 	{
 		bool		has[2] = {false, false};
 		int8_t		kind[2];
@@ -1240,13 +1379,13 @@ diff_next(ts_merge_reader *m, int cap, ts_err *err)
 
 		if ((nrows & 1023) == 0 && !TS_CHECK_INTERRUPTS(err))
 			return -1;
-		if (m->cursors[m->heap[0]].before)
+		if (m->cursors[m->tree[0]].before)
 		{
 			if (!merge_side(m, true, &has[0], &kind[0], &seq[0], err))
 				return -1;
 			/* the after side's records of the same key, if any, come next */
-			if (m->nheap > 0 && !m->cursors[m->heap[0]].before &&
-				compare_keys(m, cur_row(&m->cursors[m->heap[0]]), m->first) == 0 &&
+			if (m->nlive > 0 && !m->cursors[m->tree[0]].before &&
+				compare_keys(m, m->cursors[m->tree[0]].cur, m->first) == 0 &&
 				!merge_side(m, false, &has[1], &kind[1], &seq[1], err))
 				return -1;
 		}
@@ -1287,7 +1426,7 @@ diff_next(ts_merge_reader *m, int cap, ts_err *err)
 		}
 		if (emit == NULL)
 			continue;
-		if (!put_row(m, nrows, emit, emit_kind, err))
+		if (!put_row(m, nrows, emit, -1, emit_kind, err))
 			return -1;
 		nrows++;
 	}
@@ -1302,16 +1441,22 @@ ts_merge_reader_next(ts_merge_reader *m, ts_batch *batch, ts_err *err)
 	int			cap = ts_read_batch_rows > 0 ? ts_read_batch_rows : TS_BATCH_ROWS;
 
 	ts_arena_reset(&m->arena);
+	m->out_n = 0;
+	for (int i = 0; i < m->ncursors; i++)
+		m->cursors[i].pinned = 0;	/* the caller is done with the last batch */
 	if (m->out_values == NULL)
 	{
 		m->out_values = ts_calloc((size_t) cap * (ncols ? ncols : 1), sizeof(ts_value));
-		if (m->out_values == NULL)
+		m->out_src = ts_calloc(cap, sizeof(int));
+		if (m->out_values == NULL || m->out_src == NULL)
 		{
 			ts_error_nomem(err, NULL);
 			return -1;
 		}
 		m->out_cap = cap;
 	}
+	if (cap > m->out_cap)
+		cap = m->out_cap;		/* tablescan.batch_rows grew during the scan */
 	if (m->diff || m->no_merge || (m->engine == ENGINE_DEDUPLICATE && !m->ignore_delete))
 	{
 		nrows = m->diff ? diff_next(m, cap, err) :
@@ -1323,9 +1468,9 @@ ts_merge_reader_next(ts_merge_reader *m, ts_batch *batch, ts_err *err)
 		batch->values = m->out_values;
 		return nrows;
 	}
-	while (nrows < cap && m->nheap > 0)
+	while (nrows < cap && m->nlive > 0)
 	{
-		cursor	   *c = &m->cursors[m->heap[0]];
+		cursor	   *c = &m->cursors[m->tree[0]];
 		const ts_value *res;
 		bool		keep;
 		int8_t		kind;
@@ -1334,16 +1479,16 @@ ts_merge_reader_next(ts_merge_reader *m, ts_batch *batch, ts_err *err)
 			return -1;
 		/* start a group with the smallest record */
 		for (int i = 0; i < m->nint; i++)
-			if (!copy_val(m, &m->first[i], &cur_row(c)[i], i, err))
+			if (!copy_val(m, &m->first[i], &c->cur[i], i, err))
 				return -1;
 		m->first_kind = c->batch.kind[c->row];
 		m->count = 1;
 		if (!advance_top(m, err))
 			return -1;
-		while (m->nheap > 0)
+		while (m->nlive > 0)
 		{
-			cursor	   *t = &m->cursors[m->heap[0]];
-			const ts_value *row = cur_row(t);
+			cursor	   *t = &m->cursors[m->tree[0]];
+			const ts_value *row = t->cur;
 
 			if (compare_keys(m, row, m->first) != 0)
 				break;
@@ -1390,19 +1535,21 @@ ts_merge_reader_close(ts_merge_reader *m, ts_reader_metrics *acc)
 	for (int i = 0; i < m->ncursors; i++)
 		ts_data_file_close(m->cursors[i].reader, acc);
 	ts_free(m->cursors);
-	ts_free(m->heap);
+	ts_free(m->tree);
 	ts_free(m->first);
 	ts_free(m->side[0]);
 	ts_free(m->side[1]);
 	ts_free(m->acc);
 	ts_free(m->acc_init);
 	ts_free(m->out_values);
+	ts_free(m->out_src);
 	ts_free(m->int_fields);
 	ts_free(m->types);
 	ts_free(m->names);
 	ts_free(m->out_map);
 	ts_free(m->key_cols);
-	ts_free(m->key_int);
+	ts_free(m->key_forms);
+	ts_free(m->plain);
 	ts_free(m->seq_cols);
 	ts_free(m->aggs);
 	ts_free(m->ignore_retract);

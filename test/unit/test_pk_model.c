@@ -974,6 +974,32 @@ static const pk_case cases[] = {
 	{"dedup_unpartitioned_int_key_levels", "--column id:INT --column v:STRING --column d:DOUBLE "
 	"--primary-key id --buckets 1 --rows 30 --keys 20 --snapshots 7 --files 2 --compact-every 3 --levels 2 "
 	"--delete-every 5 --compact-file-rows 4"},
+	/* merge order (merge.c's loser tree): many runs, each holding every key */
+	{"merge_key_in_every_run", "--column id:BIGINT --column v:STRING --column n:INT --primary-key id "
+	"--buckets 1 --rows 12 --keys 3 --snapshots 12 --retract-every 5 --null-every 4"},
+	{"merge_key_in_every_run_first_row", "--column id:INT --column v:STRING --primary-key id --buckets 1 "
+	"--merge-engine first-row --option ignore-delete=true --rows 8 --keys 4 --snapshots 9 --delete-every 6"},
+	{"merge_runs_of_one_row", "--column id:INT --column v:STRING --column n:BIGINT --primary-key id "
+	"--buckets 1 --rows 1 --keys 5 --snapshots 14 --delete-every 4"},
+	{"merge_string_key", "--column k:STRING --column v:BIGINT --column d:DOUBLE --primary-key k "
+	"--buckets 2 --rows 24 --keys 14 --snapshots 7 --delete-every 6 --retract-every 7 --null-every 3"},
+	{"merge_string_key_partial_update", "--column k:STRING --column v:BIGINT --column w:STRING "
+	"--primary-key k --buckets 1 --merge-engine partial-update --option ignore-delete=true --rows 10 "
+	"--keys 13 --snapshots 8 --null-every 2 --delete-every 5"},
+	{"merge_smallint_key", "--column id:SMALLINT --column v:STRING --primary-key id --buckets 1 "
+	"--rows 15 --keys 10 --snapshots 6 --delete-every 5"},
+	{"merge_tinyint_string_key", "--column a:TINYINT --column b:STRING --column v:BIGINT --primary-key a,b "
+	"--buckets 1 --rows 12 --keys 7 --snapshots 8 --delete-every 4"},
+	{"merge_one_row_runs_dv", "--column id:INT --column v:STRING --primary-key id --buckets 1 --rows 1 "
+	"--keys 2 --snapshots 8 --files 1 --compact-every 1 --levels 2 --deletion-vectors --delete-every 3"},
+	/* Avro blocks of 2-3 rows */
+	{"merge_small_blocks", "--column id:INT --column v:STRING --column n:BIGINT --primary-key id --buckets 1 "
+	"--rows 40 --keys 50 --snapshots 5 --row-group-rows 3 --delete-every 6 --null-every 5"},
+	{"merge_small_blocks_first_row", "--column id:BIGINT --column v:STRING --primary-key id --buckets 1 "
+	"--merge-engine first-row --option ignore-delete=true --rows 30 --keys 40 --snapshots 4 --row-group-rows 2"},
+	/* files of several 64 KiB Avro blocks: a run moves to its next block while output rows still point into the last one (merge.c unpin) */
+	{"merge_runs_of_many_batches", "--column id:INT --column v:STRING --column w:STRING --primary-key id "
+	"--buckets 1 --rows 20000 --keys 20000 --snapshots 3"},
 };
 
 static char tmpdir[256];
