@@ -20,8 +20,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "base/ts_fs.h"
-#include "base/ts_s3.h"
+#include "base/fs_impl.h"
 
 const ts_fs_scope ts_fs_unconfined = {false, 0, NULL, NULL};
 
@@ -252,6 +251,14 @@ denied(const char *path, ts_err *err)
 {
 	return ts_error(err, TS_ERR_DENIED,
 					"permission denied to read \"%s\": it is outside the directories of the table",
+					path);
+}
+
+bool
+fs_deny_write(const char *path, ts_err *err)
+{
+	return ts_error(err, TS_ERR_DENIED,
+					"permission denied to write \"%s\": it is outside the directories of the table",
 					path);
 }
 
