@@ -584,7 +584,6 @@ s3_attempt_begin(CURL *h, s3_request *r, const ts_s3_config *cfg, s3_sink *s, s3
 		a->headers = curl_slist_append(a->headers, r->kind == REQ_PUT ?
 									   "Content-Type: application/octet-stream" :
 									   "Content-Type: application/xml");
-		a->headers = curl_slist_append(a->headers, "Expect:");
 		if (r->if_none_match)
 			a->headers = curl_slist_append(a->headers, "If-None-Match: *");
 	}
