@@ -140,7 +140,7 @@ fs_s3_writer_finish(ts_fs_writer *head, ts_err *err)
 	const ts_s3_config *cfg = fs_s3_of(head->fs);
 	bool		ok;
 
-	if (w->upload_id == NULL && w->nparts == 0 && w->len < TS_S3_PART_SIZE)
+	if (w->upload_id == NULL)	/* all of it in the buffer: one PUT */
 		ok = ts_s3_put(cfg, head->path, w->buf, w->len, false, err);
 	else
 		ok = send_part(w, err) &&
