@@ -170,7 +170,13 @@ fs_s3_create_exclusive(ts_fs *fs, const char *path, const void *data, size_t len
 		return false;
 	/* an earlier attempt of ours may have landed, its answer lost: ours if the bytes are */
 	if (!ts_s3_read_object(cfg, path, &there, &there_len, err))
+	{
+		/* 409: the other writer's PUT had not landed yet; it is theirs either way */
+		if (err->code == TS_ERR_NOT_FOUND)
+			return ts_error(err, TS_ERR_EXISTS, "could not create \"%s\": another writer is creating it",
+							path);
 		return false;
+	}
 	ours = there_len == len && memcmp(there, data, len) == 0;
 	ts_free(there);
 	if (ours)

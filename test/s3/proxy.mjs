@@ -26,9 +26,12 @@
 // with --no-conditional pass the header on to s3rver, which ignores it (a
 // store that does not honour conditional writes).  DELETE ?uploadId (abort
 // a multipart upload, which s3rver lacks) is answered 204.  GET /__writes
-// (unsigned) shows counts of signed write requests by kind; ?hold=RE&holdms=N
-// holds the next conditional PUT whose key matches RE for N ms before its
-// check (a writer that loses the race for a snapshot id), ?lose=RE drops the
+// (unsigned) shows counts of signed write requests by kind (and of 412s,
+// "412-snapshot" for snapshot-N keys; the extension's If-None-Match probe
+// objects counted apart, "probe-<kind>"); ?hold=RE&holdms=N
+// holds the next conditional PUT whose key matches RE before its check
+// until ?release=1, at most N ms (a writer that loses the race for a
+// snapshot id), ?lose=RE drops the
 // answer of the next PUT whose key matches (the object stored, the
 // connection closed: an answer lost on the way), ?reset=1 clears both and
 // the counts.
@@ -85,6 +88,7 @@ const chaos = { seed: String(opt("--chaos-seed")[0] || "1"), rate: Number(opt("-
 const chaosCounts = {};
 const noConditional = new Set(opt("--no-conditional"));
 const writes = { hold: "", holdMs: 0, lose: "", counts: {} };
+let releaseHeld = null;	// ends the hold of the conditional PUT held now
 const keyLocks = new Map();	// "/bucket/key" -> the promise of the last conditional PUT holding it
 const chaosAttempts = new Map();
 const tls = opt("--tls-key")[0] && { key: fs.readFileSync(opt("--tls-key")[0]), cert: fs.readFileSync(opt("--tls-cert")[0]) };
@@ -357,6 +361,7 @@ function writesControl(url, res) {
   if (q.has("hold")) writes.hold = q.get("hold");
   if (q.has("holdms")) writes.holdMs = Number(q.get("holdms"));
   if (q.has("lose")) writes.lose = q.get("lose");
+  if (q.get("release") === "1" && releaseHeld) releaseHeld();
   res.writeHead(200, { "Content-Type": "application/json" });
   res.end(JSON.stringify(writes) + "\n");
 }
@@ -402,7 +407,8 @@ async function handleWrite(targetPort, req, res, url, bucket) {
   const kind = req.method === "PUT" ? (q.has("partNumber") ? "part" : req.headers["if-none-match"] !== undefined ?
     "conditional" : "put") : req.method === "POST" ? (q.has("uploads") ? "start" : "complete")
     : q.has("uploadId") ? "abort" : "delete";
-  countWrite(kind);
+  const probe = url.pathname.includes(".tablescan-conditional-put-probe-");
+  countWrite(probe ? "probe-" + kind : kind);
   forgetBucket(bucket);
   const key = url.pathname;
   const lose = req.method === "PUT" && writes.lose && new RegExp(writes.lose).test(key);
@@ -418,13 +424,15 @@ async function handleWrite(targetPort, req, res, url, bucket) {
     const ms = writes.holdMs;
     writes.hold = "";
     countWrite("held");
-    await new Promise((r) => setTimeout(r, ms));
+    await new Promise((r) => { releaseHeld = r; setTimeout(r, ms); });
+    releaseHeld = null;
   }
   // check and store under the key's lock: one conditional PUT of a key at a time
   const prev = keyLocks.get(key) || Promise.resolve();
   const mine = prev.then(async () => {
     if ((await headStatus(targetPort, key)) === 200) {
-      countWrite("412");
+      countWrite(probe ? "probe-412" : "412");
+      if (/\/snapshot-\d+$/.test(key)) countWrite("412-snapshot");
       req.resume();
       return xmlError(res, 412, "PreconditionFailed", "At least one of the pre-conditions you specified did not hold");
     }
