@@ -490,3 +490,99 @@ ts_path_join(const char *a, const char *b)
 		b++;
 	return ts_psprintf("%.*s/%s", (int) la, a, b);
 }
+
+/* ---- writes (ts_fs_write.h) ---------------------------------------------- */
+
+/* The store that writes path through fs, if it writes at all. */
+static bool
+write_route(ts_fs *fs, const char *path, const ts_fs_ops **ops, ts_err *err)
+{
+	if (route(fs, path, ops, err) == NULL)
+		return false;
+	if ((*ops)->create_exclusive == NULL)
+		return ts_error(err, TS_ERR_UNSUPPORTED, "cannot write \"%s\": writes to %s are not supported yet",
+						path, (*ops)->name);
+	return true;
+}
+
+ts_fs_writer *
+ts_fs_writer_open(ts_fs *fs, const char *path, ts_err *err)
+{
+	const ts_fs_ops *ops;
+	ts_fs_writer *w;
+
+	if (!write_route(fs, path, &ops, err))
+		return NULL;
+	if ((w = ops->writer_open(fs, path, err)) != NULL)
+		w->ops = ops;
+	return w;
+}
+
+bool
+ts_fs_writer_write(ts_fs_writer *w, const void *data, size_t len, ts_err *err)
+{
+	if (len == 0)
+		return true;
+	return w->ops->writer_write(w, data, len, err);
+}
+
+int64_t
+ts_fs_writer_size(const ts_fs_writer *w)
+{
+	return w->size;
+}
+
+bool
+ts_fs_writer_finish(ts_fs_writer *w, ts_err *err)
+{
+	return w->ops->writer_finish(w, err);
+}
+
+void
+ts_fs_writer_abort(ts_fs_writer *w)
+{
+	if (w != NULL)
+		w->ops->writer_abort(w);
+}
+
+bool
+ts_fs_create_exclusive(ts_fs *fs, const char *path, const void *data, size_t len, ts_err *err)
+{
+	const ts_fs_ops *ops;
+
+	return write_route(fs, path, &ops, err) && ops->create_exclusive(fs, path, data, len, err);
+}
+
+bool
+ts_fs_put(ts_fs *fs, const char *path, const void *data, size_t len, ts_err *err)
+{
+	const ts_fs_ops *ops;
+
+	return write_route(fs, path, &ops, err) && ops->put(fs, path, data, len, err);
+}
+
+bool
+ts_fs_delete(ts_fs *fs, const char *path, ts_err *err)
+{
+	const ts_fs_ops *ops;
+
+	return write_route(fs, path, &ops, err) && ops->remove(fs, path, err);
+}
+
+bool
+ts_fs_check_atomic_create(ts_fs *fs, const char *dir, ts_err *err)
+{
+	const ts_fs_ops *ops;
+
+	if (!write_route(fs, dir, &ops, err))
+		return false;
+	if (ops->check_atomic_create != NULL)
+		return ops->check_atomic_create(fs, dir, err);
+	if ((ops->caps & TS_FS_CAP_ATOMIC_CREATE) == 0)
+	{
+		ts_error(err, TS_ERR_UNSUPPORTED, "cannot commit atomically on this store (%s): it cannot create a file only if it does not exist",
+				 ops->name);
+		return false;
+	}
+	return true;
+}

@@ -16,6 +16,7 @@
 
 #include "base/ts_azure.h"
 #include "base/ts_fs.h"
+#include "base/ts_fs_write.h"
 #include "base/ts_ranges.h"
 #include "base/ts_s3.h"
 
@@ -61,10 +62,31 @@ typedef struct ts_fs_ops
 	void		(*close) (ts_file *f);
 
 	/*
-	 * Writes (create exclusively, put, multipart put, delete, rename) join
-	 * this table from ts_fs_write.h.
+	 * Writes (ts_fs_write.h; NULL: the store is not written, refused naming
+	 * it).  Each checks path against fs_scope_of(fs) first (a denial says
+	 * "write": fs_deny_write).  writer_open returns a handle that begins
+	 * with a ts_fs_writer; writer_write adds to its size.
 	 */
+	ts_fs_writer *(*writer_open) (ts_fs *fs, const char *path, ts_err *err);
+	bool		(*writer_write) (ts_fs_writer *w, const void *data, size_t len, ts_err *err);
+	bool		(*writer_finish) (ts_fs_writer *w, ts_err *err);	/* frees w */
+	void		(*writer_abort) (ts_fs_writer *w);	/* frees w */
+	bool		(*create_exclusive) (ts_fs *fs, const char *path, const void *data, size_t len,
+									 ts_err *err);
+	bool		(*put) (ts_fs *fs, const char *path, const void *data, size_t len, ts_err *err);
+	bool		(*remove) (ts_fs *fs, const char *path, ts_err *err);
+	/* NULL: TS_FS_CAP_ATOMIC_CREATE decides */
+	bool		(*check_atomic_create) (ts_fs *fs, const char *dir, ts_err *err);
 } ts_fs_ops;
+
+/* The head of every writer handle; a store's handle extends it. */
+struct ts_fs_writer
+{
+	const ts_fs_ops *ops;		/* set by ts_fs_writer_open */
+	ts_fs	   *fs;
+	char	   *path;			/* final path */
+	int64_t		size;
+};
 
 struct ts_fs
 {
@@ -102,6 +124,27 @@ extern const ts_fs_ops ts_fs_local_ops;
 extern const ts_fs_ops ts_fs_s3_ops;
 extern const ts_fs_ops ts_fs_azure_ops;
 
+/* The local store's writes (fs_write_local.c), in ts_fs_local_ops. */
+ts_fs_writer *fs_local_writer_open(ts_fs *fs, const char *path, ts_err *err);
+bool		fs_local_writer_write(ts_fs_writer *w, const void *data, size_t len, ts_err *err);
+bool		fs_local_writer_finish(ts_fs_writer *w, ts_err *err);
+void		fs_local_writer_abort(ts_fs_writer *w);
+bool		fs_local_create_exclusive(ts_fs *fs, const char *path, const void *data, size_t len,
+									  ts_err *err);
+bool		fs_local_put(ts_fs *fs, const char *path, const void *data, size_t len, ts_err *err);
+bool		fs_local_remove(ts_fs *fs, const char *path, ts_err *err);
+
+/* The object store's writes (fs_s3_write.c), in ts_fs_s3_ops. */
+ts_fs_writer *fs_s3_writer_open(ts_fs *fs, const char *path, ts_err *err);
+bool		fs_s3_writer_write(ts_fs_writer *w, const void *data, size_t len, ts_err *err);
+bool		fs_s3_writer_finish(ts_fs_writer *w, ts_err *err);
+void		fs_s3_writer_abort(ts_fs_writer *w);
+bool		fs_s3_create_exclusive(ts_fs *fs, const char *path, const void *data, size_t len,
+								   ts_err *err);
+bool		fs_s3_put(ts_fs *fs, const char *path, const void *data, size_t len, ts_err *err);
+bool		fs_s3_remove(ts_fs *fs, const char *path, ts_err *err);
+bool		fs_s3_check_atomic_create(ts_fs *fs, const char *dir, ts_err *err);
+
 /* The scope and object store settings fs reads under. */
 const ts_fs_scope *fs_scope_of(const ts_fs *fs);
 const ts_s3_config *fs_s3_of(const ts_fs *fs);
@@ -113,6 +156,9 @@ const ts_azure_config *fs_azure_of(const ts_fs *fs);
  * settings.
  */
 int			fs_s3_cache_key(const ts_fs *fs, const char *path, const char *parts[8]);
+
+/* The error of a write of path outside fs's scope (TS_ERR_DENIED, saying "write"). */
+bool		fs_deny_write(const char *path, ts_err *err);
 
 /* A handle of size bytes (>= sizeof(ts_file)) for path; NULL + err when out of memory. */
 ts_file    *fs_file_new(ts_fs *fs, const char *path, size_t size, ts_err *err);

@@ -312,4 +312,11 @@ const ts_fs_ops ts_fs_local_ops = {
 	.is_file = local_is_file,
 	.list = local_list,
 	.close = local_close,
+	.writer_open = fs_local_writer_open,
+	.writer_write = fs_local_writer_write,
+	.writer_finish = fs_local_writer_finish,
+	.writer_abort = fs_local_writer_abort,
+	.create_exclusive = fs_local_create_exclusive,
+	.put = fs_local_put,
+	.remove = fs_local_remove,
 };

@@ -431,8 +431,8 @@ s3_close(ts_file *f)
 
 const ts_fs_ops ts_fs_s3_ops = {
 	.name = "s3",
-	/* conditional puts: a property of the store behind the endpoint, probed by the writes */
-	.caps = TS_FS_CAP_REMOTE | TS_FS_CAP_BATCH_FETCH,
+	/* conditional puts: a property of the store behind the endpoint, probed (check_atomic_create) */
+	.caps = TS_FS_CAP_REMOTE | TS_FS_CAP_BATCH_FETCH | TS_FS_CAP_CONDITIONAL_PUT,
 	.owns = s3_owns,
 	.open = s3_open,
 	.pread = s3_pread,
@@ -445,4 +445,12 @@ const ts_fs_ops ts_fs_s3_ops = {
 	.is_file = s3_is_file,
 	.list = s3_list,
 	.close = s3_close,
+	.writer_open = fs_s3_writer_open,
+	.writer_write = fs_s3_writer_write,
+	.writer_finish = fs_s3_writer_finish,
+	.writer_abort = fs_s3_writer_abort,
+	.create_exclusive = fs_s3_create_exclusive,
+	.put = fs_s3_put,
+	.remove = fs_s3_remove,
+	.check_atomic_create = fs_s3_check_atomic_create,
 };

@@ -20,9 +20,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "base/fs_impl.h"
 #include "base/ts_azure.h"
-#include "base/ts_fs.h"
-#include "base/ts_s3.h"
 
 const ts_fs_scope ts_fs_unconfined = {false, 0, NULL, NULL};
 
@@ -255,6 +254,14 @@ denied(const char *path, ts_err *err)
 {
 	return ts_error(err, TS_ERR_DENIED,
 					"permission denied to read \"%s\": it is outside the directories of the table",
+					path);
+}
+
+bool
+fs_deny_write(const char *path, ts_err *err)
+{
+	return ts_error(err, TS_ERR_DENIED,
+					"permission denied to write \"%s\": it is outside the directories of the table",
 					path);
 }
 

@@ -1,9 +1,10 @@
 /*
- * fs_write_local.c - writing files on a local file system (ts_fs_write.h).
+ * fs_write_local.c - the write operations of the local store (fs_impl.h).
  *
- * Owns: the temporary-name-then-rename streaming writer, the exclusive
+ * Owns: the temporary-name-then-link streaming writer (written by write(2)
+ * as the caller hands chunks: nothing is buffered here), the exclusive
  * create by link(2), atomic replace, delete, directory creation under the
- * current scope, and random UUIDs.  A file is created with O_EXCL under a
+ * fs's scope, and random UUIDs.  A file is created with O_EXCL under a
  * name nobody else uses, inside a directory opened (O_DIRECTORY) and
  * checked against the scope by its resolved path, and renamed / linked
  * relative to that directory descriptor, so a symbolic link swapped in
@@ -17,19 +18,25 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "base/ts_base.h"
-#include "base/ts_fs.h"
-#include "base/ts_fs_write.h"
+#include "base/fs_impl.h"
 
-struct ts_fs_writer
+typedef struct local_writer
 {
-	char	   *path;			/* final path */
-	char	   *name;			/* final name in dir */
+	ts_fs_writer head;
+	const char *name;			/* final name in dir (in head.path) */
 	char	   *tmp;			/* temporary name in dir */
 	int			dirfd;
 	int			fd;
-	int64_t		size;
-};
+} local_writer;
+
+/* A scope check of a write: its denial says "write". */
+static bool
+allowed(bool ok, const char *path, ts_err *err)
+{
+	if (!ok && err != NULL && err->code == TS_ERR_DENIED)
+		return fs_deny_write(path, err);
+	return ok;
+}
 
 bool
 ts_random_uuid(char out[37], ts_err *err)
@@ -56,7 +63,7 @@ ts_random_uuid(char out[37], ts_err *err)
 
 /* Create dir and its missing parents, each checked against the scope first. */
 static bool
-make_dirs(const char *dir, ts_err *err)
+make_dirs(const ts_fs_scope *scope, const char *dir, ts_err *err)
 {
 	struct stat st;
 	char	   *parent;
@@ -73,13 +80,13 @@ make_dirs(const char *dir, ts_err *err)
 	if (slash != NULL && slash != parent)
 	{
 		*slash = '\0';
-		ok = make_dirs(parent, err);
+		ok = make_dirs(scope, parent, err);
 	}
 	else
 		ok = true;
 	/* the resolved parent must be inside the scope before anything is created in it */
 	if (ok && slash != NULL && slash != parent)
-		ok = ts_fs_scope_allows_target(parent, err);
+		ok = allowed(ts_scope_allows_target(scope, parent, err), parent, err);
 	ts_free(parent);
 	if (!ok)
 		return false;
@@ -94,7 +101,7 @@ make_dirs(const char *dir, ts_err *err)
  * *name points into path.
  */
 static int
-open_dir_of(const char *path, const char **name, bool create, ts_err *err)
+open_dir_of(const ts_fs_scope *scope, const char *path, const char **name, bool create, ts_err *err)
 {
 	const char *slash = strrchr(path, '/');
 	char	   *dir;
@@ -105,7 +112,7 @@ open_dir_of(const char *path, const char **name, bool create, ts_err *err)
 		ts_error(err, TS_ERR_INVALID, "cannot write \"%s\": not an absolute file path", path);
 		return -1;
 	}
-	if (!ts_fs_scope_allows_name(path, err))
+	if (!allowed(ts_scope_allows_name(scope, path, err), path, err))
 		return -1;
 	dir = ts_strndup(path, (size_t) (slash - path));
 	if (dir == NULL)
@@ -123,7 +130,7 @@ open_dir_of(const char *path, const char **name, bool create, ts_err *err)
 			return -1;
 		}
 	}
-	if (create && !make_dirs(dir, err))
+	if (create && !make_dirs(scope, dir, err))
 	{
 		ts_free(dir);
 		return -1;
@@ -131,7 +138,7 @@ open_dir_of(const char *path, const char **name, bool create, ts_err *err)
 	fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	if (fd < 0)
 		ts_error(err, TS_ERR_IO, "could not open directory \"%s\": %s", dir, strerror(errno));
-	else if (!ts_fs_scope_allows_fd(fd, dir, err))
+	else if (!allowed(ts_scope_allows_fd(scope, fd, dir, err), dir, err))
 	{
 		close(fd);
 		fd = -1;
@@ -142,21 +149,21 @@ open_dir_of(const char *path, const char **name, bool create, ts_err *err)
 }
 
 static void
-writer_free(ts_fs_writer *w)
+writer_free(local_writer *w)
 {
 	if (w->fd >= 0)
 		close(w->fd);
 	if (w->dirfd >= 0)
 		close(w->dirfd);
-	ts_free(w->path);
+	ts_free(w->head.path);
 	ts_free(w->tmp);
 	ts_free(w);
 }
 
-ts_fs_writer *
-ts_fs_writer_open(const char *path, ts_err *err)
+static local_writer *
+open_writer(ts_fs *fs, const char *path, ts_err *err)
 {
-	ts_fs_writer *w = ts_calloc(1, sizeof(ts_fs_writer));
+	local_writer *w = ts_calloc(1, sizeof(local_writer));
 	const char *name;
 	char		uuid[37];
 
@@ -165,15 +172,16 @@ ts_fs_writer_open(const char *path, ts_err *err)
 		ts_error_nomem(err, "a file writer");
 		return NULL;
 	}
+	w->head.fs = fs;
 	w->fd = -1;
-	w->dirfd = open_dir_of(path, &name, true, err);
+	w->dirfd = open_dir_of(fs_scope_of(fs), path, &name, true, err);
 	if (w->dirfd < 0)
 	{
 		writer_free(w);
 		return NULL;
 	}
-	w->path = ts_strdup(path);
-	if (w->path == NULL || !ts_random_uuid(uuid, err) ||
+	w->head.path = ts_strdup(path);
+	if (w->head.path == NULL || !ts_random_uuid(uuid, err) ||
 		(w->tmp = ts_psprintf(".%s.%s.tmp", name, uuid)) == NULL)
 	{
 		if (err->code == TS_OK)
@@ -181,7 +189,7 @@ ts_fs_writer_open(const char *path, ts_err *err)
 		writer_free(w);
 		return NULL;
 	}
-	w->name = w->path + (name - path);
+	w->name = w->head.path + (name - path);
 	w->fd = openat(w->dirfd, w->tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0640);
 	if (w->fd < 0)
 	{
@@ -192,9 +200,18 @@ ts_fs_writer_open(const char *path, ts_err *err)
 	return w;
 }
 
-bool
-ts_fs_writer_write(ts_fs_writer *w, const void *data, size_t len, ts_err *err)
+ts_fs_writer *
+fs_local_writer_open(ts_fs *fs, const char *path, ts_err *err)
 {
+	local_writer *w = open_writer(fs, path, err);
+
+	return w ? &w->head : NULL;
+}
+
+bool
+fs_local_writer_write(ts_fs_writer *head, const void *data, size_t len, ts_err *err)
+{
+	local_writer *w = (local_writer *) head;
 	const uint8_t *p = data;
 
 	while (len > 0)
@@ -205,25 +222,19 @@ ts_fs_writer_write(ts_fs_writer *w, const void *data, size_t len, ts_err *err)
 		{
 			if (errno == EINTR)
 				continue;
-			return ts_error(err, TS_ERR_IO, "could not write file \"%s\": %s", w->path,
+			return ts_error(err, TS_ERR_IO, "could not write file \"%s\": %s", head->path,
 							strerror(errno));
 		}
 		p += n;
 		len -= (size_t) n;
-		w->size += n;
+		head->size += n;
 	}
 	return true;
 }
 
-int64_t
-ts_fs_writer_size(const ts_fs_writer *w)
-{
-	return w->size;
-}
-
 /* fsync the file and close it; false + err on failure */
 static bool
-sync_close(ts_fs_writer *w, ts_err *err)
+sync_close(local_writer *w, ts_err *err)
 {
 	int			rc = fsync(w->fd);
 	int			e = errno;
@@ -231,31 +242,15 @@ sync_close(ts_fs_writer *w, ts_err *err)
 	close(w->fd);
 	w->fd = -1;
 	if (rc != 0)
-		return ts_error(err, TS_ERR_IO, "could not fsync file \"%s\": %s", w->path, strerror(e));
+		return ts_error(err, TS_ERR_IO, "could not fsync file \"%s\": %s", w->head.path, strerror(e));
 	return true;
 }
 
-bool
-ts_fs_writer_finish(ts_fs_writer *w, ts_err *err)
-{
-	bool		ok = sync_close(w, err);
-
-	/* link + unlink: an existing final name is never replaced */
-	if (ok && linkat(w->dirfd, w->tmp, w->dirfd, w->name, 0) != 0)
-		ok = ts_error(err, errno == EEXIST ? TS_ERR_EXISTS : TS_ERR_IO,
-					  "could not create file \"%s\": %s", w->path, strerror(errno));
-	unlinkat(w->dirfd, w->tmp, 0);
-	if (ok)
-		(void) fsync(w->dirfd);
-	writer_free(w);
-	return ok;
-}
-
 void
-ts_fs_writer_abort(ts_fs_writer *w)
+fs_local_writer_abort(ts_fs_writer *head)
 {
-	if (w == NULL)
-		return;
+	local_writer *w = (local_writer *) head;
+
 	if (w->fd >= 0)
 	{
 		close(w->fd);
@@ -266,50 +261,68 @@ ts_fs_writer_abort(ts_fs_writer *w)
 }
 
 bool
-ts_fs_create_exclusive(const char *path, const void *data, size_t len, ts_err *err)
+fs_local_writer_finish(ts_fs_writer *head, ts_err *err)
 {
-	ts_fs_writer *w = ts_fs_writer_open(path, err);
+	local_writer *w = (local_writer *) head;
+	bool		ok = sync_close(w, err);
 
-	if (w == NULL)
-		return false;
-	if (!ts_fs_writer_write(w, data, len, err))
-	{
-		ts_fs_writer_abort(w);
-		return false;
-	}
-	return ts_fs_writer_finish(w, err);
+	/* link + unlink: an existing final name is never replaced */
+	if (ok && linkat(w->dirfd, w->tmp, w->dirfd, w->name, 0) != 0)
+		ok = ts_error(err, errno == EEXIST ? TS_ERR_EXISTS : TS_ERR_IO,
+					  "could not create file \"%s\": %s", head->path, strerror(errno));
+	unlinkat(w->dirfd, w->tmp, 0);
+	if (ok)
+		(void) fsync(w->dirfd);
+	writer_free(w);
+	return ok;
 }
 
 bool
-ts_fs_write_replace(const char *path, const void *data, size_t len, ts_err *err)
+fs_local_create_exclusive(ts_fs *fs, const char *path, const void *data, size_t len, ts_err *err)
 {
-	ts_fs_writer *w = ts_fs_writer_open(path, err);
+	ts_fs_writer *w = fs_local_writer_open(fs, path, err);
+
+	if (w == NULL)
+		return false;
+	if (len > 0 && !fs_local_writer_write(w, data, len, err))
+	{
+		fs_local_writer_abort(w);
+		return false;
+	}
+	return fs_local_writer_finish(w, err);
+}
+
+bool
+fs_local_put(ts_fs *fs, const char *path, const void *data, size_t len, ts_err *err)
+{
+	local_writer *w = open_writer(fs, path, err);
 	bool		ok;
 
 	if (w == NULL)
 		return false;
-	if (!ts_fs_writer_write(w, data, len, err) || !sync_close(w, err))
+	if ((len > 0 && !fs_local_writer_write(&w->head, data, len, err)) || !sync_close(w, err))
 	{
-		ts_fs_writer_abort(w);
+		fs_local_writer_abort(&w->head);
 		return false;
 	}
 	ok = renameat(w->dirfd, w->tmp, w->dirfd, w->name) == 0;
 	if (!ok)
 		ts_error(err, TS_ERR_IO, "could not rename into \"%s\": %s", path, strerror(errno));
-	ts_fs_writer_abort(w);		/* unlinks the temporary name if still there */
+	fs_local_writer_abort(&w->head);	/* unlinks the temporary name if still there */
 	return ok;
 }
 
 bool
-ts_fs_delete(const char *path, ts_err *err)
+fs_local_remove(ts_fs *fs, const char *path, ts_err *err)
 {
+	const ts_fs_scope *scope = fs_scope_of(fs);
 	const char *name;
 	int			dirfd;
 	bool		ok = true;
 
-	if (!ts_fs_scope_allows_name(path, err))
+	if (!allowed(ts_scope_allows_name(scope, path, err), path, err))
 		return false;
-	dirfd = open_dir_of(path, &name, false, err);
+	dirfd = open_dir_of(scope, path, &name, false, err);
 	if (dirfd < 0)
 	{
 		struct stat st;

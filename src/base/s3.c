@@ -192,6 +192,28 @@ s3_count_round_trip(void)
 
 /* ---- transfers --------------------------------------------------------- */
 
+static bool send_object_request(s3_request *r, ts_err *err);
+static bool answer_error(const s3_request *r, ts_err *err);
+static void request_done(s3_request *r);
+
+bool
+s3_send_object(s3_request *r, ts_err *err)
+{
+	return send_object_request(r, err);
+}
+
+bool
+s3_answer_error(const s3_request *r, ts_err *err)
+{
+	return answer_error(r, err);
+}
+
+void
+s3_request_done(s3_request *r)
+{
+	request_done(r);
+}
+
 static CURLM *multi = NULL;
 static CURL *easy = NULL;
 
@@ -347,10 +369,26 @@ on_header(char *buf, size_t size, size_t nitems, void *arg)
 	s3_sink    *s = arg;
 	size_t		n = size * nitems;
 	static const char name[] = "content-range:";
+	static const char etag[] = "etag:";
 
 	if ((n == 2 && buf[0] == '\r' && buf[1] == '\n') || (n == 1 && buf[0] == '\n'))
 		return body_announced_too_large(s) ? 0 : n;
 
+	if (n > sizeof(etag) && strncasecmp(buf, etag, sizeof(etag) - 1) == 0)
+	{
+		const char *v = buf + sizeof(etag) - 1;
+		size_t		k = n - (sizeof(etag) - 1);
+
+		while (k > 0 && (*v == ' ' || *v == '\t'))
+			v++, k--;
+		while (k > 0 && (v[k - 1] == '\r' || v[k - 1] == '\n' || v[k - 1] == ' '))
+			k--;
+		if (k < sizeof(s->etag))
+		{
+			memcpy(s->etag, v, k);
+			s->etag[k] = '\0';
+		}
+	}
 	if (n > sizeof(name) && strncasecmp(buf, name, sizeof(name) - 1) == 0)
 	{
 		char		line[128];
@@ -449,7 +487,8 @@ retryable_code(CURLcode c)
 const char *
 s3_method_name(s3_req_kind k)
 {
-	return k == REQ_HEAD ? "HEAD" : k == REQ_LIST ? "LIST" : "GET";
+	return k == REQ_HEAD ? "HEAD" : k == REQ_LIST ? "LIST" : k == REQ_PUT ? "PUT" :
+		k == REQ_POST ? "POST" : k == REQ_DELETE ? "DELETE" : "GET";
 }
 
 bool
@@ -536,6 +575,20 @@ s3_attempt_begin(CURL *h, s3_request *r, const ts_s3_config *cfg, s3_sink *s, s3
 		 */
 		a->headers = curl_slist_append(a->headers, "Range: bytes=0-");
 	}
+	else if (r->kind == REQ_PUT || r->kind == REQ_POST)
+	{
+		/* the body from memory (sent again as it is by a retry) */
+		curl_easy_setopt(h, CURLOPT_POSTFIELDSIZE_LARGE, (curl_off_t) r->send_len);
+		curl_easy_setopt(h, CURLOPT_POSTFIELDS, r->send_len > 0 ? r->send : "");
+		curl_easy_setopt(h, CURLOPT_CUSTOMREQUEST, r->kind == REQ_PUT ? "PUT" : "POST");
+		a->headers = curl_slist_append(a->headers, r->kind == REQ_PUT ?
+									   "Content-Type: application/octet-stream" :
+									   "Content-Type: application/xml");
+		if (r->if_none_match)
+			a->headers = curl_slist_append(a->headers, "If-None-Match: *");
+	}
+	else if (r->kind == REQ_DELETE)
+		curl_easy_setopt(h, CURLOPT_CUSTOMREQUEST, "DELETE");
 	if (cfg->access_key && cfg->access_key[0])
 	{
 		snprintf(sigv4, sizeof(sigv4), "aws:amz:%s:s3",
@@ -573,6 +626,7 @@ s3_attempt_end(CURL *h, s3_request *r, s3_sink *s, s3_attempt *a, long *retry_af
 	curl_easy_getinfo(h, CURLINFO_RETRY_AFTER, &ra);
 	r->content_length = (int64_t) cl;
 	*retry_after_s = (long) ra;
+	memcpy(r->etag, s->etag, sizeof(r->etag));
 	/* the secret and token are not left in the handle or in freed memory */
 	curl_easy_setopt(h, CURLOPT_HTTPHEADER, NULL);
 	curl_easy_setopt(h, CURLOPT_PASSWORD, "");
@@ -874,6 +928,18 @@ send_object_request(s3_request *r, ts_err *err)
 
 	if (url == NULL)
 		return false;
+	if (r->query != NULL)
+	{
+		char	   *q = ts_psprintf("%s?%s", url, r->query);
+
+		ts_free(url);
+		if ((url = q) == NULL)
+		{
+			ts_free(bucket);
+			ts_free(key);
+			return ts_error_nomem(err, NULL);
+		}
+	}
 	r->url = url;
 	ok = send_request(r, err);
 	r->url = NULL;

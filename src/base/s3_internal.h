@@ -42,6 +42,7 @@ typedef struct s3_sink
 	bool		incomplete;		/* a 2xx answer short of (or off) what was asked (s3_judge) */
 	/* where a growing body is allocated (ts_alloc_switch; NULL, as reset: the current place) */
 	void	   *owner;
+	char		etag[128];		/* the answer's ETag header */
 	/* other answers: the first bytes of the error body */
 	char		errbody[8192];
 	size_t		errlen;
@@ -52,7 +53,10 @@ typedef enum s3_req_kind
 	REQ_HEAD,
 	REQ_RANGE,
 	REQ_WHOLE,
-	REQ_LIST
+	REQ_LIST,
+	REQ_PUT,					/* writes (s3_write.c): body sent from r->send */
+	REQ_POST,
+	REQ_DELETE
 } s3_req_kind;
 
 typedef struct s3_request
@@ -74,6 +78,12 @@ typedef struct s3_request
 	size_t		body_len;
 	char	   *error_code;		/* of a non-2xx answer */
 	const ts_s3_config *cfg;	/* the settings it is sent with (never NULL once sent) */
+	/* writes: the body sent, the query after the object's URL, headers */
+	const void *send;
+	size_t		send_len;
+	const char *query;			/* "uploads=", "partNumber=1&uploadId=..." (SigV4 order) */
+	bool		if_none_match;	/* "If-None-Match: *" */
+	char		etag[128];		/* the answer's ETag, quotes kept */
 } s3_request;
 
 /* What one attempt holds between its setup and its end (headers carry the token). */
@@ -160,6 +170,16 @@ bool		s3_range_result(s3_request *r, int64_t object_size, ts_err *err);
  * error otherwise (404 = TS_ERR_NOT_FOUND).  Frees r's error code and, on error, its body.
  */
 bool		s3_whole_result(s3_request *r, uint8_t **data, size_t *len, ts_err *err);
+
+/*
+ * Send r to the object r->uri names (with r->query), retrying what a
+ * client retries: true when an answer arrived that is not retried
+ * (r->status says which).  s3_answer_error: a non-2xx answer as an error
+ * naming the object, status and S3 code; s3_request_done frees the code.
+ */
+bool		s3_send_object(s3_request *r, ts_err *err);
+bool		s3_answer_error(const s3_request *r, ts_err *err);
+void		s3_request_done(s3_request *r);
 
 /*
  * A transfer of handle h ended with rc: hand it to the batch that owns h

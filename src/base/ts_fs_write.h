@@ -1,46 +1,60 @@
 /*
- * ts_fs_write.h - writing files on a local file system, atomically.
+ * ts_fs_write.h - writing files through a file system object (ts_fs).
  *
- * Owns: the write primitives of the write layer (src/write): a streaming
- * writer that writes under a temporary name in the target directory
- * (".<name>.<uuid>.tmp", as Java Paimon names its temporary files),
- * fsyncs and renames it to its final name when finished, and unlinks it
- * when aborted; the exclusive create of a small file (the commit point of
- * a Paimon snapshot: written under a temporary name, then link(2)ed to
- * the final name, so that an existing file is never replaced); an atomic
- * replace (hints); delete; and random UUIDs for file names.
- * Every path must be allowed by the current scope (ts_fs.h), checked by
- * name before anything is created and by the resolved directory once it
- * exists.  Local paths only; object stores are refused by the caller.
+ * Owns: the write operations of the write layer (src/write), each sent to
+ * the store of the path through the fs the writer was given (its scope
+ * and credentials, never the process's): a streaming writer of a data
+ * file (local: written in chunks under a temporary name ".<name>.<uuid>.tmp"
+ * as Java Paimon names its temporary files, fsynced and linked to its final
+ * name when finished; S3: one PUT below the part size, a multipart upload
+ * above it, so memory stays bounded by one part), the exclusive create of
+ * a small file (the commit point of a Paimon snapshot: local link(2), S3 a
+ * conditional PUT "If-None-Match: *"), a put that replaces (hints), delete,
+ * the check that a store can create atomically, and random UUIDs.
+ * Every path must be allowed by the fs's scope (a denial says "write"),
+ * checked by name before anything is created and, locally, by the
+ * resolved directory once it exists.  A store without write operations
+ * refuses them naming itself.
  */
 #ifndef TS_FS_WRITE_H
 #define TS_FS_WRITE_H
 
-#include "base/ts_base.h"
+#include "base/ts_fs.h"
 
 typedef struct ts_fs_writer ts_fs_writer;
 
-/* Start writing 'path' (its directories are created as needed). */
-ts_fs_writer *ts_fs_writer_open(const char *path, ts_err *err);
+/* Start writing 'path' through fs (local directories are created as needed). */
+ts_fs_writer *ts_fs_writer_open(ts_fs *fs, const char *path, ts_err *err);
 bool		ts_fs_writer_write(ts_fs_writer *w, const void *data, size_t len, ts_err *err);
 /* bytes written so far */
 int64_t		ts_fs_writer_size(const ts_fs_writer *w);
-/* fsync, rename to the final name (replacing nothing: EEXIST is an error), free */
+/* make the file appear under its name (replacing nothing locally), free */
 bool		ts_fs_writer_finish(ts_fs_writer *w, ts_err *err);
-/* remove the temporary file and free (NULL is fine) */
+/* drop what was written (temporary file, multipart upload) and free (NULL is fine) */
 void		ts_fs_writer_abort(ts_fs_writer *w);
 
 /*
  * Create 'path' holding data[0..len) only if it does not exist: false with
  * TS_ERR_EXISTS when it does (nothing changed), another code on failure.
+ * On an object store an answer lost on the way and retried is seen as
+ * ours when the object holds exactly data.
  */
-bool		ts_fs_create_exclusive(const char *path, const void *data, size_t len, ts_err *err);
+bool		ts_fs_create_exclusive(ts_fs *fs, const char *path, const void *data, size_t len,
+								   ts_err *err);
 
-/* Write 'path' whole, replacing it atomically if it exists (hint files). */
-bool		ts_fs_write_replace(const char *path, const void *data, size_t len, ts_err *err);
+/* Write 'path' whole, replacing it if it exists (hint files; atomic locally). */
+bool		ts_fs_put(ts_fs *fs, const char *path, const void *data, size_t len, ts_err *err);
 
 /* Remove a file; a missing one is not an error. */
-bool		ts_fs_delete(const char *path, ts_err *err);
+bool		ts_fs_delete(ts_fs *fs, const char *path, ts_err *err);
+
+/*
+ * Can fs create files exclusively under dir (TS_FS_CAP_ATOMIC_CREATE, or a
+ * conditional put the store honours: an object store is probed once per
+ * process and endpoint and bucket, with an object under dir that is
+ * removed after)?  False + TS_ERR_UNSUPPORTED saying why otherwise.
+ */
+bool		ts_fs_check_atomic_create(ts_fs *fs, const char *dir, ts_err *err);
 
 /* A random UUID, lower-case text with dashes, into out[37]. */
 bool		ts_random_uuid(char out[37], ts_err *err);

@@ -240,6 +240,34 @@ bool		ts_s3_read_object(const ts_s3_config *cfg, const char *uri, uint8_t **data
 bool		ts_s3_list(const ts_s3_config *cfg, const char *uri, bool max_one, char ***names,
 					   int *count, ts_err *err);
 
+/* ---- writes (s3_write.c) ----------------------------------------------- */
+
+/*
+ * PUT data as object uri.  if_none_match: only if no object has that key
+ * ("If-None-Match: *"): 412 is TS_ERR_EXISTS (also when an earlier
+ * attempt of this PUT landed and its answer was lost: the caller tells by
+ * the object's content).  A retried PUT sends the same bytes.
+ */
+bool		ts_s3_put(const ts_s3_config *cfg, const char *uri, const void *data, size_t len,
+					  bool if_none_match, ts_err *err);
+
+/* DELETE object uri; a missing one is no error. */
+bool		ts_s3_delete(const ts_s3_config *cfg, const char *uri, ts_err *err);
+
+/*
+ * A multipart upload of uri: started (its id, ts_malloc'd), parts 1..n
+ * sent (each but the last at least 5 MiB on AWS; the ETag of each,
+ * ts_malloc'd, is what completing it needs), completed (the object then
+ * appears whole) or aborted (the parts are dropped; failures ignored).
+ */
+bool		ts_s3_multipart_start(const ts_s3_config *cfg, const char *uri, char **upload_id,
+								  ts_err *err);
+bool		ts_s3_multipart_part(const ts_s3_config *cfg, const char *uri, const char *upload_id,
+								 int part, const void *data, size_t len, char **etag, ts_err *err);
+bool		ts_s3_multipart_complete(const ts_s3_config *cfg, const char *uri, const char *upload_id,
+									 char *const *etags, int nparts, ts_err *err);
+void		ts_s3_multipart_abort(const ts_s3_config *cfg, const char *uri, const char *upload_id);
+
 /* ---- concurrent requests (s3_batch.c) ---------------------------------- */
 
 /*

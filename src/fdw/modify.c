@@ -35,7 +35,6 @@
 
 #include "base/ts_azure.h"
 #include "base/ts_fs_write.h"
-#include "base/ts_s3.h"
 #include "write/write.h"
 #include "tablescan_fdw.h"
 
@@ -156,12 +155,12 @@ check_writable(TsTableOptions *o, const char *relname)
 
 	if (o->catalog != NULL)
 		why = "REST catalog tables";
-	else if (ts_uri_is_object(o->table_path) || ts_uri_is_azure(o->table_path))
+	else if (ts_uri_is_azure(o->table_path))
 	{
 		const char *colon = strstr(o->table_path, "://");
 
 		why = colon ? psprintf("%.*s:// tables", (int) (colon - o->table_path), o->table_path) :
-			"object store tables";
+			"Azure tables";
 	}
 	else if (o->format != NULL)
 		why = "format tables (plain directories)";
@@ -193,6 +192,39 @@ check_writable(TsTableOptions *o, const char *relname)
 			 errdetail("Foreign table \"%s\" is %s.", relname, o->qualified_name)));
 }
 
+/*
+ * A writer of the table of o, reading and writing through a file system
+ * built for it (its scope, the caller's storage settings and keys), as a
+ * scan's is; ERROR when it cannot be opened (nothing written then).
+ */
+static ts_table_writer *
+open_writer(TsTableOptions *o, const char *relname)
+{
+	ts_fs_settings settings = {0};
+	ts_option  *options;
+	int			n = list_length(o->paimon_keys),
+				i = 0;
+	ListCell   *lk,
+			   *lv;
+	ts_err		err = {0};
+	ts_fs	   *fs;
+	ts_table_writer *w;
+
+	options = palloc0(sizeof(ts_option) * Max(n, 1));
+	forboth(lk, o->paimon_keys, lv, o->paimon_values)
+	{
+		options[i].key = lfirst(lk);
+		options[i].value = lfirst(lv);
+		i++;
+	}
+	settings.s3 = o->s3;
+	fs = ts_fs_open_for(o->table_path, &settings, o->fs_scope, &err);
+	w = fs ? ts_table_writer_open(fs, o->table_path, options, n, &err) : NULL;
+	if (w == NULL)
+		report_write_error(&err, relname);
+	return w;
+}
+
 static TsPendingWrite *
 pending_write_for(Relation rel)
 {
@@ -200,12 +232,6 @@ pending_write_for(Relation rel)
 	ListCell   *lc;
 	TsPendingWrite *pw;
 	MemoryContext old;
-	ts_option  *options;
-	int			n,
-				i = 0;
-	ListCell   *lk,
-			   *lv;
-	ts_err		err = {0};
 
 	foreach(lc, pending)
 	{
@@ -228,19 +254,8 @@ pending_write_for(Relation rel)
 	pw->relname = pstrdup(RelationGetRelationName(rel));
 	pw->opts = tablescan_get_options(relid);
 	check_writable(pw->opts, pw->relname);
-	n = list_length(pw->opts->paimon_keys);
-	options = palloc0(sizeof(ts_option) * Max(n, 1));
-	forboth(lk, pw->opts->paimon_keys, lv, pw->opts->paimon_values)
-	{
-		options[i].key = lfirst(lk);
-		options[i].value = lfirst(lv);
-		i++;
-	}
-	ts_fs_set_scope(pw->opts->fs_scope);
-	pw->writer = ts_table_writer_open(pw->opts->table_path, options, n, &err);
+	pw->writer = open_writer(pw->opts, pw->relname);
 	MemoryContextSwitchTo(old);
-	if (pw->writer == NULL)
-		report_write_error(&err, pw->relname);
 	pw->birth_level = GetCurrentTransactionNestLevel();
 	old = MemoryContextSwitchTo(write_cxt);
 	pending = lappend(pending, pw);
@@ -277,7 +292,6 @@ forget_all(bool remove_files)
 
 		if (pw->writer == NULL)
 			continue;
-		ts_fs_set_scope(pw->opts->fs_scope);
 		if (remove_files)
 			ts_table_writer_abort(pw->writer);
 		else
@@ -316,7 +330,6 @@ commit_all(void)
 		if (pw->writer == NULL)
 			continue;
 		old = MemoryContextSwitchTo(write_cxt);
-		ts_fs_set_scope(pw->opts->fs_scope);
 		ok = ts_table_writer_commit(pw->writer, commit_user(pw), &id, &err);
 		MemoryContextSwitchTo(old);
 		if (!ok)
@@ -386,7 +399,6 @@ subxact_callback(SubXactEvent event, SubTransactionId mySubid, SubTransactionId 
 			if (pw->birth_level >= level)
 			{
 				/* made inside the aborted subtransaction: all its rows go */
-				ts_fs_set_scope(pw->opts->fs_scope);
 				ts_table_writer_abort(pw->writer);
 				pw->writer = NULL;
 				pending = foreach_delete_current(pending, lc);
@@ -481,7 +493,6 @@ insert_row(TsModifyState *st, TupleTableSlot *slot)
 					 errhint("Declare the column with a type that matches the Paimon field (see IMPORT FOREIGN SCHEMA).")));
 	}
 	MemoryContextSwitchTo(write_cxt);
-	ts_fs_set_scope(st->pw->opts->fs_scope);
 	ok = ts_table_writer_add(st->pw->writer, st->values, &err);
 	MemoryContextSwitchTo(old);
 	if (!ok)
@@ -551,27 +562,11 @@ tablescanExplainForeignModify(ModifyTableState *mtstate, ResultRelInfo *rinfo, L
 	Relation	rel = rinfo->ri_RelationDesc;
 	TsTableOptions *o = tablescan_get_options(RelationGetRelid(rel));
 	ts_table_writer *w;
-	ts_err		err = {0};
-	ts_option  *options;
-	int			n = list_length(o->paimon_keys),
-				i = 0;
-	ListCell   *lk,
-			   *lv;
 	int32		buckets;
 
-	/* what the INSERT would write, refusals included (no file is written) */
+	/* what the INSERT would write, refusals included (no data file is written) */
 	check_writable(o, RelationGetRelationName(rel));
-	options = palloc0(sizeof(ts_option) * Max(n, 1));
-	forboth(lk, o->paimon_keys, lv, o->paimon_values)
-	{
-		options[i].key = lfirst(lk);
-		options[i].value = lfirst(lv);
-		i++;
-	}
-	ts_fs_set_scope(o->fs_scope);
-	w = ts_table_writer_open(o->table_path, options, n, &err);
-	if (w == NULL)
-		report_write_error(&err, RelationGetRelationName(rel));
+	w = open_writer(o, RelationGetRelationName(rel));
 	buckets = ts_table_writer_total_buckets(w);
 	ts_table_writer_free(w);
 	ExplainPropertyText("Paimon Table", o->qualified_name, es);

@@ -128,5 +128,5 @@ ts_consumer_write(const char *path, int64_t next_snapshot, ts_err *err)
 	int			n = snprintf(json, sizeof(json), "{\n  \"nextSnapshot\" : %" PRId64 "\n}",
 							 next_snapshot);
 
-	return ts_fs_write_replace(path, json, (size_t) n, err);
+	return ts_fs_put(ts_fs_ambient(), path, json, (size_t) n, err);
 }

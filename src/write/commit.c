@@ -8,7 +8,8 @@
  * live maximum) and check that no partition holds files of another bucket
  * count; write one manifest of ADD entries, a base manifest list (L's base
  * then L's delta entries, unchanged) and a delta manifest list, then
- * create snapshot-<L+1> exclusively.  When another writer created it
+ * create snapshot-<L+1> exclusively (through the table's fs: link(2)
+ * locally, a conditional PUT on an object store).  When another writer created it
  * first, remove this attempt's manifests, wait (Java's RetryWaiter) and
  * try again, up to commit.max-retries; then write the LATEST hint.
  */
@@ -130,7 +131,7 @@ write_avro(attempt *at, const ts_field *fields, int nfields, ts_value *const *ro
 	}
 	path = ts_psprintf("%s/manifest/%s", at->in->table_path, name);
 	ok = path != NULL || ts_error_nomem(err, "a path");
-	ok = ok && ts_fs_create_exclusive(path, out.data, out.len, err);
+	ok = ok && ts_fs_create_exclusive(at->in->fs, path, out.data, out.len, err);
 	if (ok)
 		at->written[at->nwritten++] = path;
 	else
@@ -515,7 +516,7 @@ attempt_cleanup(attempt *at)
 	{
 		ts_err		ignore;
 
-		ts_fs_delete(at->written[i], &ignore);
+		ts_fs_delete(at->in->fs, at->written[i], &ignore);
 		ts_free(at->written[i]);
 	}
 	at->nwritten = 0;
@@ -573,7 +574,7 @@ try_commit(attempt *at, bool *done, int64_t *snapshot_id, ts_err *err)
 		ts_free(path);
 		return ts_error_nomem(err, "a snapshot");
 	}
-	ok = ts_fs_create_exclusive(path, json, strlen(json), err);
+	ok = ts_fs_create_exclusive(in->fs, path, json, strlen(json), err);
 	ts_free(path);
 	cJSON_free(json);
 	if (ok)
@@ -587,7 +588,7 @@ try_commit(attempt *at, bool *done, int64_t *snapshot_id, ts_err *err)
 		snprintf(hint, sizeof(hint), "%lld", (long long) id);
 		path = ts_psprintf("%s/snapshot/LATEST", in->table_path);
 		if (path != NULL)
-			ts_fs_write_replace(path, hint, strlen(hint), &ignore);
+			ts_fs_put(in->fs, path, hint, strlen(hint), &ignore);
 		ts_free(path);
 		return true;
 	}

@@ -50,12 +50,7 @@ typedef struct bucket_writer
 struct ts_table_writer
 {
 	char	   *table_path;
-	/*
-	 * What the table's metadata is read through.  TRANSITIONAL: the
-	 * process's scope, which modify.c sets before each call (ts_fs_ambient);
-	 * writes are local only so far.
-	 */
-	ts_fs	   *fs;
+	ts_fs	   *fs;				/* every file is read and written through it (owned) */
 	ts_schema  *schema;
 	const ts_option *options;
 	int			noptions;
@@ -308,21 +303,20 @@ latest_schema(ts_fs *fs, const char *root, ts_err *err)
 }
 
 ts_table_writer *
-ts_table_writer_open(const char *table_path, const ts_option *options, int noptions, ts_err *err)
+ts_table_writer_open(ts_fs *fs, const char *table_path, const ts_option *options, int noptions,
+					 ts_err *err)
 {
 	ts_table_writer *w;
+	char	   *snapshot_dir;
 
-	if (ts_uri_is_object(table_path))
-	{
-		ts_error(err, TS_ERR_UNSUPPORTED, "writes to object stores are not supported yet");
-		return NULL;
-	}
 	w = ts_calloc(1, sizeof(ts_table_writer));
 	if (w == NULL)
 	{
+		ts_fs_free(fs);
 		ts_error_nomem(err, "a table writer");
 		return NULL;
 	}
+	w->fs = fs;
 	ts_buf_init(&w->scratch);
 	w->options = options;
 	w->noptions = noptions;
@@ -331,9 +325,20 @@ ts_table_writer_open(const char *table_path, const ts_option *options, int nopti
 		ts_error_nomem(err, "a table writer");
 		goto fail;
 	}
-	w->fs = ts_fs_ambient();
 	if ((w->schema = latest_schema(w->fs, table_path, err)) == NULL || !check_options(w, err))
 		goto fail;
+	/* the commit must be atomic: known before any file is written */
+	if ((snapshot_dir = ts_path_join(table_path, "snapshot")) == NULL)
+	{
+		ts_error_nomem(err, "a table writer");
+		goto fail;
+	}
+	if (!ts_fs_check_atomic_create(w->fs, snapshot_dir, err))
+	{
+		ts_free(snapshot_dir);
+		goto fail;
+	}
+	ts_free(snapshot_dir);
 	for (int i = 0; i < w->schema->nfields; i++)
 		if (!ts_pq_writer_supports(w->schema->fields[i].name, w->schema->fields[i].type, err))
 			goto fail;
@@ -458,7 +463,7 @@ open_file(ts_table_writer *w, bucket_writer *bw, ts_err *err)
 	f->bucket = bw->bucket;
 	for (int i = 0; i < n; i++)
 		ts_col_stats_init(&bw->stats[i], w->schema->fields[i].type, w->stats_mode, w->stats_truncate);
-	bw->out = ts_fs_writer_open(f->path, err);
+	bw->out = ts_fs_writer_open(w->fs, f->path, err);
 	if (bw->out == NULL)
 		return false;
 	bw->pq = ts_pq_writer_create(w->schema->fields, n, w->zstd_level, 0, sink_to_file, bw->out, err);
@@ -546,7 +551,7 @@ close_file(ts_table_writer *w, bucket_writer *bw, ts_err *err)
 	{
 		ts_err		ignore;
 
-		ts_fs_delete(f->path, &ignore);
+		ts_fs_delete(w->fs, f->path, &ignore);
 		free_file(f);
 		return false;
 	}
@@ -744,7 +749,7 @@ free_writers(ts_table_writer *w, bool remove_files)
 		ts_err		ignore;
 
 		if (remove_files)
-			ts_fs_delete(w->files[i]->path, &ignore);
+			ts_fs_delete(w->fs, w->files[i]->path, &ignore);
 		free_file(w->files[i]);
 	}
 	w->nfiles = 0;
@@ -778,5 +783,6 @@ ts_table_writer_free(ts_table_writer *w)
 		ts_schema_free(w->schema);
 	ts_free(w->table_path);
 	ts_buf_free(&w->scratch);
+	ts_fs_free(w->fs);
 	ts_free(w);
 }

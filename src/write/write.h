@@ -10,7 +10,8 @@
  * cannot write correctly (primary-key tables in this version, deletion
  * vectors, changelog producers, row tracking, data evolution, formats and
  * types it does not write...) is refused by ts_table_writer_open before
- * any file is written.  Local tables only: the caller refuses others.
+ * any file is written, as is a store on which the commit cannot be atomic.
+ * Every file is read and written through the fs the writer is given.
  */
 #ifndef TS_WRITE_H
 #define TS_WRITE_H
@@ -23,9 +24,12 @@ typedef struct ts_table_writer ts_table_writer;
 
 /*
  * Open a writer of the table at table_path (its latest schema), with
- * options[0..noptions) over the schema's own (as a scan merges them).
+ * options[0..noptions) over the schema's own (as a scan merges them),
+ * reading and writing through fs (built by the caller for the table with
+ * its scope and credentials; the writer takes it, freed with the writer,
+ * also when opening fails).
  */
-ts_table_writer *ts_table_writer_open(const char *table_path, const ts_option *options,
+ts_table_writer *ts_table_writer_open(ts_fs *fs, const char *table_path, const ts_option *options,
 									  int noptions, ts_err *err);
 
 /* The schema rows are given in (its fields' order). */

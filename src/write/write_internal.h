@@ -69,7 +69,7 @@ typedef struct ts_new_file
 typedef struct ts_commit_input
 {
 	const char *table_path;
-	ts_fs	   *fs;				/* what the table's metadata is read through */
+	ts_fs	   *fs;				/* what the table's metadata is read and written through */
 	const ts_schema *schema;	/* the files' schema */
 	int32_t		total_buckets;	/* -1 unaware, N fixed */
 	const ts_type *const *partition_types;

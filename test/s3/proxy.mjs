@@ -20,6 +20,22 @@
 // 429 with Retry-After: 0; the second attempt is served.  In bucket "stall"
 // nothing is ever answered (cancel and statement_timeout must still work).
 //
+// Writes: a PUT with "If-None-Match: *" is answered by the proxy as S3 does
+// (s3rver ignores the header): under a lock per key, 412
+// PreconditionFailed when the object exists, else forwarded; buckets named
+// with --no-conditional pass the header on to s3rver, which ignores it (a
+// store that does not honour conditional writes).  DELETE ?uploadId (abort
+// a multipart upload, which s3rver lacks) is answered 204.  GET /__writes
+// (unsigned) shows counts of signed write requests by kind (and of 412s,
+// "412-snapshot" for snapshot-N keys; the extension's If-None-Match probe
+// objects counted apart, "probe-<kind>"); ?hold=RE&holdms=N
+// holds the next conditional PUT whose key matches RE before its check
+// until ?release=1, at most N ms (a writer that loses the race for a
+// snapshot id), ?lose=RE drops the
+// answer of the next PUT whose key matches (the object stored, the
+// connection closed: an answer lost on the way), ?reset=1 clears both and
+// the counts.
+//
 // Seeded random faults (test/reliability/s3faults.sh), in bucket "chaos":
 // each attempt of a request (method, URL, range, attempt number) draws, by
 // a SHA-256 of the seed and those, whether it fails (--chaos-rate, or set
@@ -70,6 +86,10 @@ const chaos = { seed: String(opt("--chaos-seed")[0] || "1"), rate: Number(opt("-
                 doom: opt("--chaos-doom")[0] || "", latency: Number(opt("--chaos-latency")[0] || 0),
                 stall: Number(opt("--chaos-stall-ms")[0] || 2000), stallre: "", liere: "" };
 const chaosCounts = {};
+const noConditional = new Set(opt("--no-conditional"));
+const writes = { hold: "", holdMs: 0, lose: "", counts: {} };
+let releaseHeld = null;	// ends the hold of the conditional PUT held now
+const keyLocks = new Map();	// "/bucket/key" -> the promise of the last conditional PUT holding it
 const chaosAttempts = new Map();
 const tls = opt("--tls-key")[0] && { key: fs.readFileSync(opt("--tls-key")[0]), cert: fs.readFileSync(opt("--tls-cert")[0]) };
 
@@ -328,6 +348,101 @@ function serveChaos(targetPort, req, res, f) {
   req.pipe(up);
 }
 
+function countWrite(kind) {
+  writes.counts[kind] = (writes.counts[kind] || 0) + 1;
+}
+
+function writesControl(url, res) {
+  const q = url.searchParams;
+  if (q.get("reset") === "1") {
+    writes.hold = ""; writes.holdMs = 0; writes.lose = "";
+    for (const k of Object.keys(writes.counts)) delete writes.counts[k];
+  }
+  if (q.has("hold")) writes.hold = q.get("hold");
+  if (q.has("holdms")) writes.holdMs = Number(q.get("holdms"));
+  if (q.has("lose")) writes.lose = q.get("lose");
+  if (q.get("release") === "1" && releaseHeld) releaseHeld();
+  res.writeHead(200, { "Content-Type": "application/json" });
+  res.end(JSON.stringify(writes) + "\n");
+}
+
+function headStatus(port, p) {
+  return new Promise((resolve, reject) => {
+    const r = http.request({ host: "127.0.0.1", port, method: "HEAD", path: p }, (res) => {
+      res.resume();
+      res.on("end", () => resolve(res.statusCode));
+    });
+    r.on("error", reject);
+    r.end();
+  });
+}
+
+// Forward req (body included) to s3rver; the answer is passed on, or
+// dropped (the connection closed) when lose.
+function forward(targetPort, req, res, lose) {
+  return new Promise((resolve) => {
+    const headers = { ...req.headers };
+    delete headers.authorization;
+    delete headers["if-none-match"];
+    delete headers.expect;	// node answered "100 Continue" to the client already
+    const up = http.request({ host: "127.0.0.1", port: targetPort, method: req.method,
+                              path: req.url, headers }, (ur) => {
+      if (lose) {
+        ur.resume();
+        ur.on("end", () => { res.socket.destroy(); resolve(); });
+        return;
+      }
+      res.writeHead(ur.statusCode, ur.headers);
+      ur.pipe(res);
+      ur.on("end", resolve);
+    });
+    up.on("error", (e) => { xmlError(res, 502, "BadGateway", e.message); resolve(); });
+    req.pipe(up);
+  });
+}
+
+// A write request (signature checked): conditional PUTs and aborts answered here.
+async function handleWrite(targetPort, req, res, url, bucket) {
+  const q = url.searchParams;
+  const kind = req.method === "PUT" ? (q.has("partNumber") ? "part" : req.headers["if-none-match"] !== undefined ?
+    "conditional" : "put") : req.method === "POST" ? (q.has("uploads") ? "start" : "complete")
+    : q.has("uploadId") ? "abort" : "delete";
+  const probe = url.pathname.includes(".tablescan-conditional-put-probe-");
+  countWrite(probe ? "probe-" + kind : kind);
+  forgetBucket(bucket);
+  const key = url.pathname;
+  const lose = req.method === "PUT" && writes.lose && new RegExp(writes.lose).test(key);
+  if (lose) writes.lose = "";
+  if (kind === "abort") {
+    req.resume();
+    res.writeHead(204);
+    return res.end();
+  }
+  if (kind !== "conditional" || noConditional.has(bucket))
+    return forward(targetPort, req, res, lose);
+  if (writes.hold && new RegExp(writes.hold).test(key)) {
+    const ms = writes.holdMs;
+    writes.hold = "";
+    countWrite("held");
+    await new Promise((r) => { releaseHeld = r; setTimeout(r, ms); });
+    releaseHeld = null;
+  }
+  // check and store under the key's lock: one conditional PUT of a key at a time
+  const prev = keyLocks.get(key) || Promise.resolve();
+  const mine = prev.then(async () => {
+    if ((await headStatus(targetPort, key)) === 200) {
+      countWrite(probe ? "probe-412" : "412");
+      if (/\/snapshot-\d+$/.test(key)) countWrite("412-snapshot");
+      req.resume();
+      return xmlError(res, 412, "PreconditionFailed", "At least one of the pre-conditions you specified did not hold");
+    }
+    return forward(targetPort, req, res, lose);
+  }).catch((e) => xmlError(res, 500, "InternalError", e.message));
+  keyLocks.set(key, mine);
+  await mine;
+  if (keyLocks.get(key) === mine) keyLocks.delete(key);
+}
+
 function getText(port, p) {
   return new Promise((resolve, reject) => {
     http.get({ host: "127.0.0.1", port, path: p }, (res) => {
@@ -444,6 +559,10 @@ function startProxy(targetPort) {
   const handler = async (req, res) => {
     requests++;
     if (delayMs > 0) await new Promise((r) => setTimeout(r, delayMs));
+    if (req.url.startsWith("/__writes")) {
+      req.resume();
+      return writesControl(new URL(req.url, "http://x"), res);
+    }
     if (req.url.startsWith("/__chaos")) {
       req.resume();
       return chaosControl(new URL(req.url, "http://x"), res);
@@ -493,6 +612,8 @@ function startProxy(targetPort) {
     }
     if (!fault && serveUploaded(req, url, res))
       return;
+    if (!fault && parts.length > 2 && parts[2] !== "" && ["PUT", "POST", "DELETE"].includes(req.method))
+      return handleWrite(targetPort, req, res, url, bucket);
     if (req.method !== "GET" && req.method !== "HEAD")
       forgetBucket(decodeURIComponent(parts[1] || ""));
     const headers = { ...req.headers };
@@ -561,7 +682,7 @@ async function upload(port, bucket, prefix, root) {
 
 fs.rmSync(dir, { recursive: true, force: true });
 fs.mkdirSync(dir, { recursive: true });
-const buckets = new Set([...uploads.map((u) => u.split("=")[0].split("/")[0]), ...publicBuckets]);
+const buckets = new Set([...uploads.map((u) => u.split("=")[0].split("/")[0]), ...publicBuckets, ...noConditional]);
 const s3 = new S3rver({ address: "127.0.0.1", port: 0, silent: true, directory: dir,
                         configureBuckets: [...buckets].map((name) => ({ name })) });
 const { port: s3port } = await s3.run();

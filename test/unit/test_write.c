@@ -97,6 +97,18 @@ count_entries(const char *dir, const char *prefix)
 	return n;
 }
 
+/* An unconfined fs of the local store, for root's files. */
+static ts_fs *
+local_fs(const char *root)
+{
+	ts_err		err;
+	ts_fs	   *fs = ts_fs_open_for(root, NULL, NULL, &err);
+
+	if (fs == NULL)
+		fail_msg("%s", err.msg);
+	return fs;
+}
+
 static void
 test_create_exclusive(void **state)
 {
@@ -107,10 +119,11 @@ test_create_exclusive(void **state)
 	uint8_t    *data;
 	size_t		len;
 	ts_fs_writer *w;
+	ts_fs	   *fs = local_fs(dir);
 
 	snprintf(path, sizeof(path), "%s/a/b/snapshot-1", dir);
-	assert_true(ts_fs_create_exclusive(path, "first", 5, &err));
-	assert_false(ts_fs_create_exclusive(path, "second", 6, &err));
+	assert_true(ts_fs_create_exclusive(fs, path, "first", 5, &err));
+	assert_false(ts_fs_create_exclusive(fs, path, "second", 6, &err));
 	assert_int_equal(err.code, TS_ERR_EXISTS);
 	assert_true(ts_read_whole_file(ts_fs_local_unconfined(), path, &data, &len, &err));
 	assert_int_equal(len, 5);
@@ -118,7 +131,7 @@ test_create_exclusive(void **state)
 	ts_free(data);
 	/* an aborted stream leaves nothing, temporary names included */
 	snprintf(sub, sizeof(sub), "%s/a/b/data-x-0.parquet", dir);
-	w = ts_fs_writer_open(sub, &err);
+	w = ts_fs_writer_open(fs, sub, &err);
 	assert_non_null(w);
 	assert_true(ts_fs_writer_write(w, "abc", 3, &err));
 	ts_fs_writer_abort(w);
@@ -126,26 +139,49 @@ test_create_exclusive(void **state)
 	assert_int_equal(count_entries(sub, ""), 3);	/* ".", "..", snapshot-1 */
 	/* delete: the file goes; a missing directory is no error and is not created */
 	snprintf(path, sizeof(path), "%s/a/b/snapshot-1", dir);
-	assert_true(ts_fs_delete(path, &err));
+	assert_true(ts_fs_delete(fs, path, &err));
 	assert_int_equal(access(path, F_OK), -1);
 	snprintf(path, sizeof(path), "%s/nowhere/x", dir);
-	assert_true(ts_fs_delete(path, &err));
+	assert_true(ts_fs_delete(fs, path, &err));
 	snprintf(path, sizeof(path), "%s/nowhere", dir);
 	assert_int_equal(access(path, F_OK), -1);
-	/* a confined scope refuses a path outside it before creating anything */
+	/*
+	 * an fs confined to a scope refuses a path outside it before creating
+	 * anything, saying "write"; the process's scope plays no part
+	 */
 	{
 		ts_fs_scope scope;
 		const char *roots[1] = {sub};
+		ts_fs	   *confined;
+		ts_fs_writer *w2;
 
 		assert_true(ts_fs_scope_make(&scope, roots, 1, &err));
-		ts_fs_set_scope(&scope);
+		confined = ts_fs_open_for(sub, NULL, &scope, &err);
+		assert_non_null(confined);
 		snprintf(path, sizeof(path), "%s/elsewhere/f", dir);
-		assert_false(ts_fs_create_exclusive(path, "x", 1, &err));
+		assert_false(ts_fs_create_exclusive(confined, path, "x", 1, &err));
 		assert_int_equal(err.code, TS_ERR_DENIED);
-		ts_fs_set_scope(NULL);
+		assert_non_null(strstr(err.msg, "permission denied to write"));
+		assert_null((w2 = ts_fs_writer_open(confined, path, &err)));
+		assert_int_equal(err.code, TS_ERR_DENIED);
+		assert_false(ts_fs_put(confined, path, "x", 1, &err));
+		assert_int_equal(err.code, TS_ERR_DENIED);
 		snprintf(path, sizeof(path), "%s/elsewhere", dir);
 		assert_int_equal(access(path, F_OK), -1);
+		/* inside it: written */
+		snprintf(path, sizeof(path), "%.400s/LATEST", sub);
+		assert_true(ts_fs_put(confined, path, "7", 1, &err));
+		assert_true(ts_fs_put(confined, path, "8", 1, &err));
+		assert_true(ts_read_whole_file(confined, path, &data, &len, &err));
+		assert_int_equal(len, 1);
+		assert_int_equal(data[0], '8');
+		ts_free(data);
+		/* a local store creates atomically */
+		assert_true(ts_fs_check_atomic_create(confined, sub, &err));
+		ts_fs_free(confined);
+		ts_fs_scope_free(&scope);
 	}
+	ts_fs_free(fs);
 	free(dir);
 }
 
@@ -259,7 +295,7 @@ test_table_written_twice(void **state)
 				 "\"options\": {\"bucket\": \"2\", \"bucket-key\": \"id\"}}");
 	for (int round = 0; round < 2; round++)
 	{
-		w = ts_table_writer_open(root, NULL, 0, &err);
+		w = ts_table_writer_open(local_fs(root), root, NULL, 0, &err);
 		if (w == NULL)
 			fail_msg("%s", err.msg);
 		add_rows(w, round * 100, round * 100 + 100);
@@ -373,18 +409,16 @@ test_refusals(void **state)
 				 "{\"id\": 0, \"name\": \"id\", \"type\": \"INT NOT NULL\"}],"
 				 "\"highestFieldId\": 0, \"partitionKeys\": [], \"primaryKeys\": [\"id\"],"
 				 "\"options\": {\"bucket\": \"1\"}}");
-	assert_null(ts_table_writer_open(root, NULL, 0, &err));
+	assert_null(ts_table_writer_open(local_fs(root), root, NULL, 0, &err));
 	assert_int_equal(err.code, TS_ERR_UNSUPPORTED);
 	snprintf(root, sizeof(root), "%s/ap", dir);
 	write_schema(root, "{\"version\": 3, \"id\": 0, \"fields\": ["
 				 "{\"id\": 0, \"name\": \"id\", \"type\": \"INT\"}],"
 				 "\"highestFieldId\": 0, \"partitionKeys\": [], \"primaryKeys\": [],"
 				 "\"options\": {\"bucket\": \"-1\"}}");
-	assert_null(ts_table_writer_open(root, &opt, 1, &err));
+	assert_null(ts_table_writer_open(local_fs(root), root, &opt, 1, &err));
 	assert_int_equal(err.code, TS_ERR_UNSUPPORTED);
 	assert_non_null(strstr(err.msg, "file.format"));
-	assert_null(ts_table_writer_open("s3://bucket/t", NULL, 0, &err));
-	assert_int_equal(err.code, TS_ERR_UNSUPPORTED);
 	free(dir);
 }
 

@@ -43,15 +43,7 @@ nnew=$(wc -l < "$W/new")
 model=$(q -c "SELECT $FIGURES FROM (SELECT $VALUES FROM generate_series(100, $((ROWS + 99))) g)
               AS m(id, s, d, amount, day, ts)")
 ours=$(q -c "SELECT $FIGURES FROM t WHERE id >= 100")
-duck=$(cd test/parquet && node --input-type=module -e "
-import { DuckDBInstance } from '@duckdb/node-api';
-import { readFileSync } from 'node:fs';
-const files = readFileSync('$W/new', 'utf8').trim().split('\n').map(f => \"'\" + f + \"'\");
-const db = await DuckDBInstance.create(':memory:');
-const c = await db.connect();
-const r = await c.runAndReadAll('SELECT $FIGURES FROM read_parquet([' + files.join(',') + '])');
-console.log(r.getRows()[0].map(String).join('|'));
-" 2>&1)
+duck=$(cd test/parquet && node duck_figures.mjs "$W/new" "$FIGURES" 2>&1)
 echo "model:  $model"
 echo "ours:   $ours"
 echo "duckdb: $duck"
