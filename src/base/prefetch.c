@@ -43,6 +43,9 @@ struct ts_prefetch
 	bool	   *taken;			/* items registered (or failed) already */
 	int			nitems;
 	void	   *owner;			/* where the set allocates (ts_alloc_owner) */
+	/* where the last lookups hit: readers open a set's objects mostly in order */
+	int			entry_hint;
+	int			item_hint;
 };
 
 /* One registered set and the (sub)transaction nesting level that made it. */
@@ -359,14 +362,38 @@ ts_prefetch_commit_level(int level)
 			registry[i].level = level - 1;
 }
 
-/* The entry of path in p, or NULL. */
+/* The entry of path in p, or NULL; searched from the one after the last hit. */
 static const entry *
-find_in(const ts_prefetch *p, const char *path)
+find_in(ts_prefetch *p, const char *path)
 {
-	for (int i = 0; i < p->n; i++)
+	for (int k = 0; k < p->n; k++)
+	{
+		int			i = (p->entry_hint + k) % p->n;
+
 		if (strcmp(p->entries[i].path, path) == 0)
+		{
+			p->entry_hint = i + 1;
 			return &p->entries[i];
+		}
+	}
 	return NULL;
+}
+
+/* The item of path in p not taken yet, or -1; searched from the one after the last hit. */
+static int
+find_item(ts_prefetch *p, const char *path)
+{
+	for (int k = 0; k < p->nitems; k++)
+	{
+		int			i = (p->item_hint + k) % p->nitems;
+
+		if (!p->taken[i] && strcmp(p->items[i].uri, path) == 0)
+		{
+			p->item_hint = i + 1;
+			return i;
+		}
+	}
+	return -1;
 }
 
 bool
@@ -382,14 +409,17 @@ ts_prefetch_find(ts_fs *fs, const char *path, const uint8_t **data, size_t *len)
 		if (p->generation != gen)
 			continue;
 		e = find_in(p, path);
-		for (int i = 0; e == NULL && p->batch != NULL && i < p->nitems; i++)
+		if (e == NULL && p->batch != NULL)
 		{
 			/* on its way: wait for this object alone (a failure: not found) */
-			if (p->taken[i] || strcmp(p->items[i].uri, path) != 0)
-				continue;
-			if (!ts_s3_batch_wait_item(p->batch, i, NULL) || !take(p, i))
-				return false;	/* its reader's own request reports why */
-			e = find_in(p, path);
+			int			i = find_item(p, path);
+
+			if (i >= 0)
+			{
+				if (!ts_s3_batch_wait_item(p->batch, i, NULL) || !take(p, i))
+					return false;	/* its reader's own request reports why */
+				e = find_in(p, path);
+			}
 		}
 		if (e)
 		{
