@@ -46,6 +46,11 @@ struct ts_prefetch
 	/* where the last lookups hit: readers open a set's objects mostly in order */
 	int			entry_hint;
 	int			item_hint;
+	/* sizes of objects not fetched (ts_prefetch_add_size): path and size */
+	entry	   *sized;
+	int			nsized;
+	int			sized_cap;
+	int			sized_hint;
 };
 
 /* One registered set and the (sub)transaction nesting level that made it. */
@@ -326,6 +331,9 @@ ts_prefetch_free(ts_prefetch *p)
 		ts_free(p->entries[i].data);
 	}
 	ts_free(p->entries);
+	for (int i = 0; i < p->nsized; i++)
+		ts_free(p->sized[i].path);
+	ts_free(p->sized);
 	ts_free(p);
 }
 
@@ -426,6 +434,58 @@ ts_prefetch_find(ts_fs *fs, const char *path, const uint8_t **data, size_t *len)
 			*data = e->data;
 			*len = e->len;
 			return true;
+		}
+	}
+	return false;
+}
+
+bool
+ts_prefetch_add_size(ts_prefetch *p, const char *path, int64_t size)
+{
+	char	   *copy;
+
+	if (size <= 0)
+		return true;
+	if (p->nsized == p->sized_cap)
+	{
+		int			ncap = p->sized_cap ? p->sized_cap * 2 : 16;
+		entry	   *ne = ts_realloc(p->sized, sizeof(entry) * (size_t) ncap);
+
+		if (ne == NULL)
+			return false;
+		p->sized = ne;
+		p->sized_cap = ncap;
+	}
+	if ((copy = ts_strdup(path)) == NULL)
+		return false;
+	p->sized[p->nsized].path = copy;
+	p->sized[p->nsized].data = NULL;
+	p->sized[p->nsized].len = (size_t) size;
+	p->nsized++;
+	return true;
+}
+
+bool
+ts_prefetch_size(ts_fs *fs, const char *path, int64_t *size)
+{
+	uint64_t	gen = ts_fs_generation(fs);
+
+	for (int r = nregistered - 1; r >= 0; r--)
+	{
+		ts_prefetch *p = registry[r].set;
+
+		if (p->generation != gen)
+			continue;
+		for (int k = 0; k < p->nsized; k++)
+		{
+			int			i = (p->sized_hint + k) % p->nsized;
+
+			if (strcmp(p->sized[i].path, path) == 0)
+			{
+				p->sized_hint = i + 1;
+				*size = (int64_t) p->sized[i].len;
+				return true;
+			}
 		}
 	}
 	return false;
