@@ -1,0 +1,101 @@
+#!/bin/bash
+# latency.sh - round trips waited one after another, through the test proxy
+# (proxy.mjs) with --delay 150 ms added to every request: its /__latency
+# counter gives the depth of the critical path (a request is one deeper
+# than the deepest one answered before it arrived), which does not depend
+# on how fast this machine is.  The server-free scan (bench/ts_scan_bench)
+# reads:
+#   - sales.orders (36 small files, 12 splits): plan + full read in at most
+#     6 round trips (LIST of schema/ with the LATEST hint; schema; HEAD of
+#     the next snapshot with the snapshot; both manifest lists; manifests;
+#     every data file), the same rows and checksum as the local read;
+#   - a cold plan of 500 manifests (ts_gen's 500 one-row commits, the last
+#     snapshot's lists kept): at most 8 (4 before the manifests, which go
+#     256 in flight at a time: 2 more, and one where the one-threaded test
+#     store's answers of a wave spread out; 14 when they went in windows of
+#     64 waited in turn);
+#   - one ORC file of ~10 MB (read by ranges, not fetched whole): no HEAD of
+#     the data file (its size is the manifest's), the same rows and checksum
+#     as the local read.
+# Prints "latency: N passed, M failed".
+set -uo pipefail
+cd "$(dirname "$0")/../.."
+FIX=${TS_FIXTURES:-/tmp/tablescan_fdw_fixtures}
+BUILD=${BUILD:-build}
+D=$(mktemp -d /tmp/tablescan_fdw_latency.XXXXXX)
+pass=0; fail=0
+ok() { echo "ok $1"; pass=$((pass + 1)); }
+bad() { echo "FAIL $1"; fail=$((fail + 1)); }
+make -s -j2 BUILD=$BUILD core tools >/dev/null
+cc -std=gnu11 -O2 -Wall -Werror -Isrc -I/usr/include/cjson bench/ts_scan_bench.c -o "$D/scan" \
+   $BUILD/libts.a -lcjson -lzstd -lsnappy -llz4 -lz -lbz2 -lroaring -lcurl -lxml2 -lcrypto -lm || { echo "latency: 0 passed, 1 failed"; exit 1; }
+[ -d test/s3/node_modules/s3rver ] || (cd test/s3 && npm install --no-audit --no-fund >/dev/null 2>&1)
+
+# 500 manifests in the last snapshot's base list (its other files removed)
+M=$D/m500
+$BUILD/tools/ts_gen $M --column id:INT --column v:STRING --rows 3 --snapshots 500 >/dev/null
+keep=" $(grep -o 'manifest-list-[^"]*' $M/snapshot/snapshot-500 | tr '\n' ' ') "
+find $M/snapshot -name 'snapshot-*' ! -name snapshot-500 -delete
+printf 500 > $M/snapshot/EARLIEST
+for f in $M/manifest/manifest-list-*; do
+    case "$keep" in *" $(basename $f) "*) ;; *) rm $f ;; esac
+done
+rm -rf $M/bucket-0
+# one ORC file larger than what a scan fetches whole (8 MiB)
+$BUILD/tools/ts_gen $D/big --format orc --rows 600000 --stripe-rows 100000 --column 'id:INT NOT NULL' \
+    --column s:STRING --column bi:BIGINT --null-every 9 >/dev/null
+
+node test/s3/proxy.mjs --dir "$D/store" --delay 150 --trace \
+    --upload "lake/wh/sales.db/orders=$FIX/warehouse/sales.db/orders" \
+    --upload "lake/wh/t.db/m500=$M" --upload "lake/wh/t.db/big=$D/big" > "$D/port" 2>> "$D/log" &
+pid=$!
+for _ in $(seq 1 300); do [ -s "$D/port" ] && break; sleep 0.1; done
+export TS_S3_ENDPOINT=http://127.0.0.1:$(cat "$D/port") AWS_ACCESS_KEY_ID=S3RVER AWS_SECRET_ACCESS_KEY=S3RVER
+L=$TS_S3_ENDPOINT/__latency
+depth() { sed -n 's/.*"depth":\([0-9]*\).*/\1/p' <<< "$1"; }
+same_rows() { [ "$(head -1 <<< "$1" | cut -d, -f1-3)" = "$(head -1 <<< "$2" | cut -d, -f1-3)" ]; }
+
+curl -s "$L?reset=1" >/dev/null
+out=$("$D/scan" s3://lake/wh/sales.db/orders 2>&1); st=$(curl -s "$L")
+local_out=$("$D/scan" "$FIX/warehouse/sales.db/orders" 2>&1)
+if same_rows "$out" "$local_out" && grep -q '^3000 rows' <<< "$out"; then
+    ok "orders over s3: the same rows and checksum as local"
+else
+    bad "orders over s3: $out / local: $local_out"
+fi
+d=$(depth "$st")
+if [ -n "$d" ] && [ "$d" -le 6 ]; then
+    ok "orders, plan and full read: $d round trips one after another (at most 6)"
+else
+    bad "orders, plan and full read: ${d:-?} round trips one after another, more than 6 ($st)"
+fi
+
+curl -s "$L?reset=1" >/dev/null
+out=$("$D/scan" s3://lake/wh/t.db/m500 --plan-only 1 2>&1); st=$(curl -s "$L")
+d=$(depth "$st")
+if grep -q '^planned 1 time' <<< "$out" && [ -n "$d" ] && [ "$d" -le 8 ]; then
+    ok "cold plan of 500 manifests: $d round trips one after another (at most 8)"
+else
+    bad "cold plan of 500 manifests: ${d:-?} round trips one after another, more than 8 ($out / $st)"
+fi
+
+echo "---- big" >> "$D/log"
+curl -s "$L?reset=1" >/dev/null
+out=$("$D/scan" s3://lake/wh/t.db/big 2>&1); st=$(curl -s "$L")
+local_out=$("$D/scan" "$D/big" 2>&1)
+if same_rows "$out" "$local_out" && grep -q '^600000 rows' <<< "$out"; then
+    ok "a 10 MB ORC file over s3: the same rows and checksum as local"
+else
+    bad "a 10 MB ORC file over s3: $out / local: $local_out"
+fi
+heads=$(sed -n '/^---- big/,$p' "$D/log" | grep -c '^depth [0-9]* HEAD .*/bucket-0/')
+gets=$(sed -n '/^---- big/,$p' "$D/log" | grep -c '^depth [0-9]* GET .*/bucket-0/')
+if [ "$heads" -eq 0 ] && [ "$gets" -gt 1 ]; then
+    ok "the ORC file read by $gets ranged GETs and no HEAD (its size is the manifest's)"
+else
+    bad "the ORC file: $heads HEAD(s), $gets GET(s) of the data file"
+fi
+kill $pid 2>/dev/null; wait $pid 2>/dev/null
+[ $fail -eq 0 ] && rm -rf "$D"
+echo "latency: $pass passed, $fail failed"
+[ $fail -eq 0 ]
