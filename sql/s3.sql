@@ -129,6 +129,18 @@ SELECT (rt2.round_trips - rt1.round_trips) - (rt1.round_trips - rt0.round_trips)
        (rt2.requests - rt1.requests) - (rt1.requests - rt0.requests) AS reading_requests
   FROM rt0, rt1, rt2;
 DROP TABLE rt0, rt1, rt2;
+-- ANALYZE samples through the same window of files across splits: orders'
+-- 12 splits cost one round trip of reading too (one per split before)
+CREATE TEMP TABLE rt0 AS SELECT round_trips, requests FROM tablescan_object_store_stats();
+SELECT md5(string_agg(t::text, ',' ORDER BY t::text)) AS none FROM s3.orders t WHERE dt = 'none';
+CREATE TEMP TABLE rt1 AS SELECT round_trips, requests FROM tablescan_object_store_stats();
+ANALYZE s3.orders;
+CREATE TEMP TABLE rt2 AS SELECT round_trips, requests FROM tablescan_object_store_stats();
+SELECT (rt2.round_trips - rt1.round_trips) - (rt1.round_trips - rt0.round_trips) AS analyze_reading_round_trips,
+       (rt2.requests - rt1.requests) - (rt1.requests - rt0.requests) AS analyze_reading_requests
+  FROM rt0, rt1, rt2;
+SELECT reltuples FROM pg_class WHERE oid = 's3.orders'::regclass;
+DROP TABLE rt0, rt1, rt2;
 
 -- sidecar file indexes (<data file>.index, read before each file is opened) come in the
 -- same batch as their data files: idx.db/events_sidecar is one split of 8 small Parquet
