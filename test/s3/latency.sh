@@ -9,6 +9,10 @@
 #     6 round trips (LIST of schema/ with the LATEST hint; schema; HEAD of
 #     the next snapshot with the snapshot; both manifest lists; manifests;
 #     every data file), the same rows and checksum as the local read;
+#   - 96 small Parquet files in 16 splits (two windows of files fetched
+#     ahead: the second one is started with the first): at most 6, the
+#     same rows and checksum as the local read (7 when the second window
+#     waited for the first);
 #   - a cold plan of 500 manifests (ts_gen's 500 one-row commits, the last
 #     snapshot's lists kept): at most 8 (4 before the manifests, which go
 #     256 in flight at a time: 2 more, and one where the one-threaded test
@@ -41,13 +45,16 @@ for f in $M/manifest/manifest-list-*; do
     case "$keep" in *" $(basename $f) "*) ;; *) rm $f ;; esac
 done
 rm -rf $M/bucket-0
+# 96 small Parquet files, 16 buckets of 6
+$BUILD/tools/ts_gen $D/w2 --format parquet --column id:BIGINT --column name:STRING --buckets 16 \
+    --bucket-key id --files 6 --rows 20000 >/dev/null
 # one ORC file larger than what a scan fetches whole (8 MiB)
 $BUILD/tools/ts_gen $D/big --format orc --rows 600000 --stripe-rows 100000 --column 'id:INT NOT NULL' \
     --column s:STRING --column bi:BIGINT --null-every 9 >/dev/null
 
 node test/s3/proxy.mjs --dir "$D/store" --delay 150 --trace \
     --upload "lake/wh/sales.db/orders=$FIX/warehouse/sales.db/orders" \
-    --upload "lake/wh/t.db/m500=$M" --upload "lake/wh/t.db/big=$D/big" > "$D/port" 2>> "$D/log" &
+    --upload "lake/wh/t.db/m500=$M" --upload "lake/wh/t.db/w2=$D/w2" --upload "lake/wh/t.db/big=$D/big" > "$D/port" 2>> "$D/log" &
 pid=$!
 for _ in $(seq 1 300); do [ -s "$D/port" ] && break; sleep 0.1; done
 export TS_S3_ENDPOINT=http://127.0.0.1:$(cat "$D/port") AWS_ACCESS_KEY_ID=S3RVER AWS_SECRET_ACCESS_KEY=S3RVER
@@ -68,6 +75,16 @@ if [ -n "$d" ] && [ "$d" -le 6 ]; then
     ok "orders, plan and full read: $d round trips one after another (at most 6)"
 else
     bad "orders, plan and full read: ${d:-?} round trips one after another, more than 6 ($st)"
+fi
+
+curl -s "$L?reset=1" >/dev/null
+out=$("$D/scan" s3://lake/wh/t.db/w2 2>&1); st=$(curl -s "$L")
+local_out=$("$D/scan" "$D/w2" 2>&1)
+d=$(depth "$st")
+if same_rows "$out" "$local_out" && grep -q '^20000 rows' <<< "$out" && [ -n "$d" ] && [ "$d" -le 6 ]; then
+    ok "96 files in 16 splits, plan and full read: $d round trips one after another (at most 6), rows as local"
+else
+    bad "96 files in 16 splits: ${d:-?} round trips one after another (at most 6): $out / local: $local_out ($st)"
 fi
 
 curl -s "$L?reset=1" >/dev/null
