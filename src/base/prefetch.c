@@ -103,28 +103,37 @@ ts_prefetch_registered(void)
 	return nregistered;
 }
 
-bool
-ts_prefetch_add(ts_prefetch *p, const char *path, uint8_t *data, size_t len)
+/* Append (a copy of path, data, len) to the array *arr of *n entries; false when out of memory. */
+static bool
+push_entry(entry **arr, int *n, int *cap, const char *path, uint8_t *data, size_t len)
 {
 	char	   *copy;
 
-	if (p->n == p->cap)
+	if (*n == *cap)
 	{
-		int			ncap = p->cap ? p->cap * 2 : 16;
-		entry	   *ne = ts_realloc(p->entries, sizeof(entry) * (size_t) ncap);
+		int			ncap = *cap ? *cap * 2 : 16;
+		entry	   *ne = ts_realloc(*arr, sizeof(entry) * (size_t) ncap);
 
 		if (ne == NULL)
 			return false;
-		p->entries = ne;
-		p->cap = ncap;
+		*arr = ne;
+		*cap = ncap;
 	}
 	copy = ts_strdup(path);
 	if (copy == NULL)
 		return false;
-	p->entries[p->n].path = copy;
-	p->entries[p->n].data = data;
-	p->entries[p->n].len = len;
-	p->n++;
+	(*arr)[*n].path = copy;
+	(*arr)[*n].data = data;
+	(*arr)[*n].len = len;
+	(*n)++;
+	return true;
+}
+
+bool
+ts_prefetch_add(ts_prefetch *p, const char *path, uint8_t *data, size_t len)
+{
+	if (!push_entry(&p->entries, &p->n, &p->cap, path, data, len))
+		return false;
 	p->bytes += (int64_t) len;
 	return true;
 }
@@ -442,27 +451,7 @@ ts_prefetch_find(ts_fs *fs, const char *path, const uint8_t **data, size_t *len)
 bool
 ts_prefetch_add_size(ts_prefetch *p, const char *path, int64_t size)
 {
-	char	   *copy;
-
-	if (size <= 0)
-		return true;
-	if (p->nsized == p->sized_cap)
-	{
-		int			ncap = p->sized_cap ? p->sized_cap * 2 : 16;
-		entry	   *ne = ts_realloc(p->sized, sizeof(entry) * (size_t) ncap);
-
-		if (ne == NULL)
-			return false;
-		p->sized = ne;
-		p->sized_cap = ncap;
-	}
-	if ((copy = ts_strdup(path)) == NULL)
-		return false;
-	p->sized[p->nsized].path = copy;
-	p->sized[p->nsized].data = NULL;
-	p->sized[p->nsized].len = (size_t) size;
-	p->nsized++;
-	return true;
+	return size <= 0 || push_entry(&p->sized, &p->nsized, &p->sized_cap, path, NULL, (size_t) size);
 }
 
 bool

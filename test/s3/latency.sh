@@ -62,30 +62,22 @@ L=$TS_S3_ENDPOINT/__latency
 depth() { sed -n 's/.*"depth":\([0-9]*\).*/\1/p' <<< "$1"; }
 same_rows() { [ "$(head -1 <<< "$1" | cut -d, -f1-3)" = "$(head -1 <<< "$2" | cut -d, -f1-3)" ]; }
 
-curl -s "$L?reset=1" >/dev/null
-out=$("$D/scan" s3://lake/wh/sales.db/orders 2>&1); st=$(curl -s "$L")
-local_out=$("$D/scan" "$FIX/warehouse/sales.db/orders" 2>&1)
-if same_rows "$out" "$local_out" && grep -q '^3000 rows' <<< "$out"; then
-    ok "orders over s3: the same rows and checksum as local"
-else
-    bad "orders over s3: $out / local: $local_out"
-fi
-d=$(depth "$st")
-if [ -n "$d" ] && [ "$d" -le 6 ]; then
-    ok "orders, plan and full read: $d round trips one after another (at most 6)"
-else
-    bad "orders, plan and full read: ${d:-?} round trips one after another, more than 6 ($st)"
-fi
-
-curl -s "$L?reset=1" >/dev/null
-out=$("$D/scan" s3://lake/wh/t.db/w2 2>&1); st=$(curl -s "$L")
-local_out=$("$D/scan" "$D/w2" 2>&1)
-d=$(depth "$st")
-if same_rows "$out" "$local_out" && grep -q '^20000 rows' <<< "$out" && [ -n "$d" ] && [ "$d" -le 6 ]; then
-    ok "96 files in 16 splits, plan and full read: $d round trips one after another (at most 6), rows as local"
-else
-    bad "96 files in 16 splits: ${d:-?} round trips one after another (at most 6): $out / local: $local_out ($st)"
-fi
+# scan_check WHAT S3_URI LOCAL_PATH ROWS MAX: a plan and full read over s3 gives the
+# local read's rows and checksum, waiting for at most MAX round trips in turn
+scan_check() {
+    local out st local_out d
+    curl -s "$L?reset=1" >/dev/null
+    out=$("$D/scan" "$2" 2>&1); st=$(curl -s "$L")
+    local_out=$("$D/scan" "$3" 2>&1)
+    d=$(depth "$st")
+    if same_rows "$out" "$local_out" && grep -q "^$4 rows" <<< "$out" && [ -n "$d" ] && [ "$d" -le "$5" ]; then
+        ok "$1, plan and full read: $d round trips one after another (at most $5), rows and checksum as local"
+    else
+        bad "$1: ${d:-?} round trips one after another (at most $5): $out / local: $local_out ($st)"
+    fi
+}
+scan_check "orders (36 files, 12 splits)" s3://lake/wh/sales.db/orders "$FIX/warehouse/sales.db/orders" 3000 6
+scan_check "96 files in 16 splits" s3://lake/wh/t.db/w2 "$D/w2" 20000 6
 
 curl -s "$L?reset=1" >/dev/null
 out=$("$D/scan" s3://lake/wh/t.db/m500 --plan-only 1 2>&1); st=$(curl -s "$L")
@@ -97,14 +89,7 @@ else
 fi
 
 echo "---- big" >> "$D/log"
-curl -s "$L?reset=1" >/dev/null
-out=$("$D/scan" s3://lake/wh/t.db/big 2>&1); st=$(curl -s "$L")
-local_out=$("$D/scan" "$D/big" 2>&1)
-if same_rows "$out" "$local_out" && grep -q '^600000 rows' <<< "$out"; then
-    ok "a 10 MB ORC file over s3: the same rows and checksum as local"
-else
-    bad "a 10 MB ORC file over s3: $out / local: $local_out"
-fi
+scan_check "a 10 MB ORC file" s3://lake/wh/t.db/big "$D/big" 600000 20
 heads=$(sed -n '/^---- big/,$p' "$D/log" | grep -c '^depth [0-9]* HEAD .*/bucket-0/')
 gets=$(sed -n '/^---- big/,$p' "$D/log" | grep -c '^depth [0-9]* GET .*/bucket-0/')
 if [ "$heads" -eq 0 ] && [ "$gets" -gt 1 ]; then
