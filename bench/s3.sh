@@ -44,17 +44,7 @@ cc -std=gnu11 -O2 -g -Wall -Werror -Isrc -I/usr/include/cjson bench/ts_scan_benc
 export AWS_ACCESS_KEY_ID=S3RVER AWS_SECRET_ACCESS_KEY=S3RVER AWS_REGION=us-east-1
 TABLES=(${TS_BENCH_TABLES:-sales.db/orders pk.db/pk_dedup_dv types.db/all_types})
 M=/tmp/tablescan_fdw_s3_bench_m1000/bench.db/manifests_1000
-if [ ! -f $M/snapshot/snapshot-1000 ]; then
-    rm -rf $M
-    $BUILD/tools/ts_gen $M --column id:INT --column v:STRING --rows 3 --snapshots 1000 >/dev/null
-    keep=" $(grep -o 'manifest-list-[^"]*' $M/snapshot/snapshot-1000 | tr '\n' ' ') "
-    find $M/snapshot -name 'snapshot-*' ! -name snapshot-1000 -delete
-    printf 1000 > $M/snapshot/EARLIEST
-    for f in $M/manifest/manifest-list-*; do
-        case "$keep" in *" $(basename $f) "*) ;; *) rm $f ;; esac
-    done
-    rm -rf $M/bucket-0
-fi
+[ -f $M/snapshot/snapshot-1000 ] || bash test/s3/manifests-table.sh 1000 $M $BUILD
 # large files: several ORC stripes / many Avro blocks (deterministic)
 B=/tmp/tablescan_fdw_s3_bench_big/bench.db
 BIGCOLS=(--column 'id:INT NOT NULL' --column s:STRING --column bi:BIGINT --column d:DOUBLE
@@ -81,8 +71,12 @@ if [ ! -f $P/snapshot/snapshot-1 ]; then
         --rows 1000000 >/dev/null
 fi
 # the proxy's count of the last command's round trips waited in turn, and its HEADs
-waited() { local j; j=$(curl -s "$TS_S3_ENDPOINT/__latency?reset=1");
-           echo "waited $(sed -n 's/.*"depth":\([0-9]*\).*/\1/p' <<< "$j"), HEAD $(sed -n 's/.*"HEAD":\([0-9]*\).*/\1/p' <<< "$j")"; }
+waited() {
+    local j d h
+    j=$(curl -s "$TS_S3_ENDPOINT/__latency"); curl -s "$TS_S3_ENDPOINT/__latency?reset=1" >/dev/null
+    d=$(sed -n 's/.*"depth":\([0-9]*\).*/\1/p' <<< "$j"); h=$(sed -n 's/.*"HEAD":\([0-9]*\).*/\1/p' <<< "$j")
+    echo "waited ${d:-?}, HEAD ${h:-0}"
+}
 for delay in ${TS_BENCH_DELAYS:-0 20 50}; do
     D=/tmp/tablescan_fdw_s3_bench.$$
     ups=()

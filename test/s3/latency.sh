@@ -37,14 +37,7 @@ cc -std=gnu11 -O2 -Wall -Werror -Isrc -I/usr/include/cjson bench/ts_scan_bench.c
 
 # 500 manifests in the last snapshot's base list (its other files removed)
 M=$D/m500
-$BUILD/tools/ts_gen $M --column id:INT --column v:STRING --rows 3 --snapshots 500 >/dev/null
-keep=" $(grep -o 'manifest-list-[^"]*' $M/snapshot/snapshot-500 | tr '\n' ' ') "
-find $M/snapshot -name 'snapshot-*' ! -name snapshot-500 -delete
-printf 500 > $M/snapshot/EARLIEST
-for f in $M/manifest/manifest-list-*; do
-    case "$keep" in *" $(basename $f) "*) ;; *) rm $f ;; esac
-done
-rm -rf $M/bucket-0
+bash test/s3/manifests-table.sh 500 $M $BUILD
 # 96 small Parquet files, 16 buckets of 6
 $BUILD/tools/ts_gen $D/w2 --format parquet --column id:BIGINT --column name:STRING --buckets 16 \
     --bucket-key id --files 6 --rows 20000 >/dev/null
