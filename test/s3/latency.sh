@@ -22,18 +22,8 @@
 #     the data file (its size is the manifest's), the same rows and checksum
 #     as the local read.
 # Prints "latency: N passed, M failed".
-set -uo pipefail
-cd "$(dirname "$0")/../.."
-FIX=${TS_FIXTURES:-/tmp/tablescan_fdw_fixtures}
-BUILD=${BUILD:-build}
-D=$(mktemp -d /tmp/tablescan_fdw_latency.XXXXXX)
-pass=0; fail=0
-ok() { echo "ok $1"; pass=$((pass + 1)); }
-bad() { echo "FAIL $1"; fail=$((fail + 1)); }
-make -s -j2 BUILD=$BUILD core tools >/dev/null
-cc -std=gnu11 -O2 -Wall -Werror -Isrc -I/usr/include/cjson bench/ts_scan_bench.c -o "$D/scan" \
-   $BUILD/libts.a -lcjson -lzstd -lsnappy -llz4 -lz -lbz2 -lroaring -lcurl -lxml2 -lcrypto -lm || { echo "latency: 0 passed, 1 failed"; exit 1; }
-[ -d test/s3/node_modules/s3rver ] || (cd test/s3 && npm install --no-audit --no-fund >/dev/null 2>&1)
+PART=latency
+source "$(dirname "$0")/scan-setup.sh"
 
 # 500 manifests in the last snapshot's base list (its other files removed)
 M=$D/m500
@@ -82,7 +72,7 @@ else
 fi
 
 echo "---- big" >> "$D/log"
-scan_check "a 10 MB ORC file" s3://lake/wh/t.db/big "$D/big" 600000 20
+scan_check "a 10 MB ORC file" s3://lake/wh/t.db/big "$D/big" 600000 12
 heads=$(sed -n '/^---- big/,$p' "$D/log" | grep -c '^depth [0-9]* HEAD .*/bucket-0/')
 gets=$(sed -n '/^---- big/,$p' "$D/log" | grep -c '^depth [0-9]* GET .*/bucket-0/')
 if [ "$heads" -eq 0 ] && [ "$gets" -gt 1 ]; then
