@@ -18,9 +18,10 @@
 #     256 in flight at a time: 2 more, and one where the one-threaded test
 #     store's answers of a wave spread out; 14 when they went in windows of
 #     64 waited in turn);
-#   - one ORC file of ~10 MB (read by ranges, not fetched whole): no HEAD of
-#     the data file (its size is the manifest's), the same rows and checksum
-#     as the local read.
+#   - one ORC file of ~10 MB in 6 stripes (read by ranges, not fetched
+#     whole): at most 12 (5 of plan, the tail, a round trip per stripe
+#     pair and its footers), no HEAD of the data file (its size is the
+#     manifest's), the same rows and checksum as the local read.
 # Prints "latency: N passed, M failed".
 PART=latency
 source "$(dirname "$0")/scan-setup.sh"
