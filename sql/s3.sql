@@ -419,7 +419,10 @@ CREATE FOREIGN TABLE flaky_orders (id int, customer text, amount numeric, dt tex
   OPTIONS (database 'sales', "table" 'orders', cache 'false');
 CREATE FOREIGN TABLE loc_orders (id int, customer text, amount numeric, dt text) SERVER local_lake
   OPTIONS (database 'sales', "table" 'orders');
--- without retries the first fault (of the first request) is a clear ERROR
+-- without retries the first fault is a clear ERROR naming the request (the
+-- LATEST hint fetched ahead fails first, unreported: the plan reads it
+-- again; the proxy answers listings itself, so the schema listing's turn,
+-- a cut body, does not hit it; the snapshot listing's, a 503, does)
 SET tablescan.s3_max_attempts = 1;
 SELECT max(id::text) FROM flaky_orders WHERE dt = 'dt_2';
 RESET tablescan.s3_max_attempts;
