@@ -240,10 +240,10 @@ SELECT reading_cost('SELECT sum(hashtext(t::text)) FROM s3b.orc_big t',
 -- Parquet (big.db/pq_rg: the same rows in 8 row groups of ~1.7 MB): the
 -- next row group's chunks are requested while the current one is decoded
 -- and waited for when the reader gets to it, the rows those of the local
--- copy; the reading costs the magic (4 bytes), the footer's length (8) and
--- the footer, each sent alone (no HEAD: the size is the manifest entry's),
--- then one round trip (one coalesced GET) per row group whatever the
--- columns read: 3 + 8, as when they were
+-- copy; the reading costs one round trip for the magic (4 bytes) and the
+-- file's last 64 KB, which hold the footer's length and the footer (no
+-- HEAD: the size is the manifest entry's), then one round trip (one
+-- coalesced GET) per row group whatever the columns read: 1 + 8, as when they were
 -- waited for at once (the pruned query opens no file)
 SELECT rows_hash('s3b.pq_rg') = rows_hash('locb.pq_rg') AS parquet_same,
        (SELECT sum(hashtext(s)) FROM s3b.pq_rg) = (SELECT sum(hashtext(s)) FROM locb.pq_rg) AS parquet_column_same,
