@@ -244,7 +244,7 @@ sockets() { ls -l "/proc/$(cat "$PID_FILE")/fd" 2>/dev/null | grep -c 'socket:';
 q -f "$W/leak.sql" > "$W/leak.out" 2>&1
 errs=$(sed -n '/^@@ before/,/^@@ after/p' "$W/leak.out" | grep -c 'ERROR')
 named=$(sed -n '/^@@ before/,/^@@ after/p' "$W/leak.out" | grep 'ERROR' |
-        grep -Ec '"s3://chaos/wh/rel.db/pq_(rg|small)/bucket-0/data-rg-[0-9]+\.parquet"( failed after [0-9]+ attempts: (HTTP 503|.*(reset|Transferred a partial|Failure when receiving))| kept failing)')
+        grep -Ec '"s3://chaos/wh/rel.db/pq_(rg|small)/bucket-0/data-rg-[0-9]+\.parquet"( failed after [0-9]+ attempts: (HTTP 503|.*(reset|Transferred a partial|Failure when receiving|Server returned nothing))| kept failing)')
 rss0=$(sed -n '/^@@ before/{n;p}' "$W/leak.out"); rss1=$(sed -n '/^@@ after/{n;p}' "$W/leak.out")
 fd0=$(cat "$W/fd_before" 2>/dev/null); fd1=$(cat "$W/fd_after" 2>/dev/null)
 echo "# 30 failing queries: $errs errors, $named naming the object and status; sockets $fd0 -> $fd1; VmRSS $rss0 -> $rss1 kB"
