@@ -17,8 +17,9 @@
 # next row group is read ahead while the current one is decoded) are read
 # in full and by one column; bench.db/pk_dv (deletion vectors: 16 index
 # files for 32 data files, all small) in full.  With TS_SCAN_BENCH_BEFORE=<another build's
-# ts_scan_bench>, their lines and pk_dedup_dv's (deletion vectors) are also
-# read by that binary in the same run, for a before/after on a shared machine.
+# ts_scan_bench>, their lines, the fixture tables' and the cold plan of
+# manifests_1000 are also read by that binary in the same run, for a
+# before/after on a shared machine.
 # A larger table, bench.db/pq_big (ts_gen: 1,000,000 rows of 4 columns in 96
 # uncompressed Parquet files of ~0.46 MB, 16 buckets: 44 MB, two windows of
 # files fetched ahead), is fully scanned only, local and s3,
@@ -27,6 +28,9 @@
 # issue's target (a full scan within 1.5x of local at 20 ms) can be judged on.
 #   bash bench/s3.sh [FIXTURES_DIR]     (default /tmp/tablescan_fdw_fixtures)
 # TS_BENCH_TABLES="db/t ..." replaces the fixture tables read (default: orders, pk_dedup_dv, all_types).
+# TS_BENCH_DELAYS="0 20 50" the added latencies (ms).  Every s3 line ends with
+# the round trips the client waited for one after another ("waited N", the
+# proxy's depth counter, test/s3/proxy.mjs /__latency) and the HEADs sent.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 FIX=${1:-${TS_FIXTURES:-/tmp/tablescan_fdw_fixtures}}
@@ -40,17 +44,7 @@ cc -std=gnu11 -O2 -g -Wall -Werror -Isrc -I/usr/include/cjson bench/ts_scan_benc
 export AWS_ACCESS_KEY_ID=S3RVER AWS_SECRET_ACCESS_KEY=S3RVER AWS_REGION=us-east-1
 TABLES=(${TS_BENCH_TABLES:-sales.db/orders pk.db/pk_dedup_dv types.db/all_types})
 M=/tmp/tablescan_fdw_s3_bench_m1000/bench.db/manifests_1000
-if [ ! -f $M/snapshot/snapshot-1000 ]; then
-    rm -rf $M
-    $BUILD/tools/ts_gen $M --column id:INT --column v:STRING --rows 3 --snapshots 1000 >/dev/null
-    keep=" $(grep -o 'manifest-list-[^"]*' $M/snapshot/snapshot-1000 | tr '\n' ' ') "
-    find $M/snapshot -name 'snapshot-*' ! -name snapshot-1000 -delete
-    printf 1000 > $M/snapshot/EARLIEST
-    for f in $M/manifest/manifest-list-*; do
-        case "$keep" in *" $(basename $f) "*) ;; *) rm $f ;; esac
-    done
-    rm -rf $M/bucket-0
-fi
+[ -f $M/snapshot/snapshot-1000 ] || bash test/s3/manifests-table.sh 1000 $M $BUILD
 # large files: several ORC stripes / many Avro blocks (deterministic)
 B=/tmp/tablescan_fdw_s3_bench_big/bench.db
 BIGCOLS=(--column 'id:INT NOT NULL' --column s:STRING --column bi:BIGINT --column d:DOUBLE
@@ -76,8 +70,15 @@ if [ ! -f $P/snapshot/snapshot-1 ]; then
         --column amount:DOUBLE --column note:STRING --buckets 16 --bucket-key id --files 6 \
         --rows 1000000 >/dev/null
 fi
-for delay in 0 20; do
-    D=/tmp/tablescan_fdw_s3_bench
+# the proxy's count of the last command's round trips waited in turn, and its HEADs
+waited() {
+    local j d h
+    j=$(curl -s "$TS_S3_ENDPOINT/__latency"); curl -s "$TS_S3_ENDPOINT/__latency?reset=1" >/dev/null
+    d=$(sed -n 's/.*"depth":\([0-9]*\).*/\1/p' <<< "$j"); h=$(sed -n 's/.*"HEAD":\([0-9]*\).*/\1/p' <<< "$j")
+    echo "waited ${d:-?}, HEAD ${h:-0}"
+}
+for delay in ${TS_BENCH_DELAYS:-0 20 50}; do
+    D=/tmp/tablescan_fdw_s3_bench.$$
     ups=()
     for t in "${TABLES[@]}"; do [ -d "$FIX/warehouse/$t" ] && ups+=(--upload "bench/$t=$FIX/warehouse/$t"); done
     ups+=(--upload "bench/bench.db/manifests_1000=$M")
@@ -95,9 +96,10 @@ for delay in 0 20; do
         [ -d "$FIX/warehouse/$t" ] || continue
         echo "-- $t"
         printf 'local: '; $BUILD/bench/ts_scan_bench "$FIX/warehouse/$t" | head -1
-        printf 's3   : '; $BUILD/bench/ts_scan_bench "s3://bench/$t" | tr '\n' ' '; echo
-        if [ -n "$BEFORE" ] && [ "$t" = pk.db/pk_dedup_dv ]; then
-            printf 's3 (before): '; $BEFORE "s3://bench/$t" | tr '\n' ' '; echo
+        waited >/dev/null
+        printf 's3   : '; $BUILD/bench/ts_scan_bench "s3://bench/$t" | tr '\n' ' '; waited
+        if [ -n "$BEFORE" ]; then
+            printf 's3 (before): '; $BEFORE "s3://bench/$t" | tr '\n' ' '; waited
         fi
         printf 'plan local: '; $BUILD/bench/ts_scan_bench "$FIX/warehouse/$t" --plan-only 1 | head -1
         printf 'plan s3   : '; $BUILD/bench/ts_scan_bench "s3://bench/$t" --plan-only 3 --cache 64 | tr '\n' ' '; echo
@@ -116,9 +118,10 @@ for delay in 0 20; do
             [ "$t" = pk_dv ] && [ -n "$cols" ] && continue
             echo "-- bench.db/$t ${cols:-(all columns)}"
             printf 'local: '; $BUILD/bench/ts_scan_bench "$B/$t" $cols | head -1
-            printf 's3   : '; $BUILD/bench/ts_scan_bench "s3://bench/bench.db/$t" $cols | tr '\n' ' '; echo
+            waited >/dev/null
+            printf 's3   : '; $BUILD/bench/ts_scan_bench "s3://bench/bench.db/$t" $cols | tr '\n' ' '; waited
             if [ -n "$BEFORE" ]; then
-                printf 's3 (before): '; $BEFORE "s3://bench/bench.db/$t" $cols | tr '\n' ' '; echo
+                printf 's3 (before): '; $BEFORE "s3://bench/bench.db/$t" $cols | tr '\n' ' '; waited
             fi
         done
     done
@@ -127,10 +130,11 @@ for delay in 0 20; do
     for _ in $(seq 1 "${TS_BENCH_PQ_RUNS:-5}"); do
         l=$($BUILD/bench/ts_scan_bench "$P" | head -1); echo "local: $l"
         lr+=("$(secs read "$l")"); lt+=("$(secs total "$l")")
-        s=$($BUILD/bench/ts_scan_bench "s3://bench/bench.db/pq_big" | tr '\n' ' '); echo "s3   : $s"
+        waited >/dev/null
+        s=$($BUILD/bench/ts_scan_bench "s3://bench/bench.db/pq_big" | tr '\n' ' '); echo "s3   : $s $(waited)"
         sr+=("$(secs read "$s")"); st+=("$(secs total "$s")")
         if [ -n "$BEFORE" ]; then
-            s=$($BEFORE "s3://bench/bench.db/pq_big" | tr '\n' ' '); echo "s3 (before): $s"
+            s=$($BEFORE "s3://bench/bench.db/pq_big" | tr '\n' ' '); echo "s3 (before): $s $(waited)"
             br+=("$(secs read "$s")"); bt+=("$(secs total "$s")")
         fi
     done
@@ -140,10 +144,16 @@ for delay in 0 20; do
     echo "-- bench.db/manifests_1000 (1,000 manifests, plan only)"
     printf 'plan local: '; $BUILD/bench/ts_scan_bench "$M" --plan-only 1 | head -1
     printf 'plan s3   : '; $BUILD/bench/ts_scan_bench "s3://bench/bench.db/manifests_1000" --plan-only 3 --cache 64 | tr '\n' ' '; echo
-    # the same cold plan with tablescan.s3_max_in_flight varied (a window of manifests is 64 files)
-    for n in 16 32 64; do
+    waited >/dev/null
+    printf 'cold plan s3: '; $BUILD/bench/ts_scan_bench "s3://bench/bench.db/manifests_1000" --plan-only 1 | tr '\n' ' '; waited
+    if [ -n "$BEFORE" ]; then
+        printf 'cold plan s3 (before): '; $BEFORE "s3://bench/bench.db/manifests_1000" --plan-only 1 | tr '\n' ' '; waited
+    fi
+    # the same cold plan with tablescan.s3_max_in_flight varied (the manifests all started at once)
+    for n in 16 64 256; do
         printf 'plan s3, %d in flight: ' $n
         TS_S3_MAX_IN_FLIGHT=$n $BUILD/bench/ts_scan_bench "s3://bench/bench.db/manifests_1000" --plan-only 1 | tr '\n' ' '; echo
     done
     kill $pid; wait $pid 2>/dev/null || true
+    rm -rf "$D" "$D.port" "$D.log"
 done

@@ -91,6 +91,11 @@ limited tls 300 "$LOG/tls.log" bash test/s3/tls.sh
 grep -E '^(ok|FAIL) ' "$LOG/tls.log"
 grep '^tls: ' "$LOG/tls.log" >> "$LOG/unit.log" || { tail -10 "$LOG/tls.log"; echo "tls: 0 passed, 1 failed" >> "$LOG/unit.log"; }
 
+step "round trips waited in turn through the test proxy at 150 ms (test/s3/latency.sh)"
+limited latency 300 "$LOG/latency.log" bash test/s3/latency.sh
+grep -E '^(ok|FAIL) ' "$LOG/latency.log"
+grep '^latency: ' "$LOG/latency.log" >> "$LOG/unit.log" || { tail -10 "$LOG/latency.log"; echo "latency: 0 passed, 1 failed" >> "$LOG/unit.log"; }
+
 step "the Azure Blob client against azurite and a misbehaving stub (test/azure/azure-client.sh)"
 limited azure 300 "$LOG/azure.log" bash test/azure/azure-client.sh
 grep -E '^FAIL ' "$LOG/azure.log"

@@ -2,7 +2,8 @@
  * fs_s3.c - the object store of ts_fs: S3-compatible stores (s3://, s3a://,
  * oss://) through the client of ts_s3.h, under the fs's own settings.
  *
- * Owns: opening an object (a HEAD for its size; an object prefetched whole
+ * Owns: opening an object (a HEAD for its size unless its metadata gave
+ * it (ts_prefetch_size); an object prefetched whole
  * (prefetch.c) or an immutable metadata object (ts_mcache_wanted) is read
  * whole, by one GET or none, through the on-disk metadata cache
  * (meta_cache.c) and a one-object memo, and served from memory), ranged
@@ -181,6 +182,21 @@ s3_open(ts_fs *fs, const char *path, ts_err *err)
 			f->size = (int64_t) len;
 			f->mem = data;
 			f->mem_owned = true;
+		}
+		return f;
+	}
+	if (ts_prefetch_size(fs, path, &size))
+	{
+		/*
+		 * The size the metadata gives (a data file's manifest entry): no
+		 * HEAD.  Every ranged read is checked against it, so an object of
+		 * another size fails its first read, naming it; a missing one too.
+		 */
+		f = fs_file_new(fs, path, sizeof(ts_file), err);
+		if (f != NULL)
+		{
+			f->size = size;
+			f->remote = true;
 		}
 		return f;
 	}

@@ -44,6 +44,14 @@ struct ts_prefetch
 	bool	   *taken;			/* items registered (or failed) already */
 	int			nitems;
 	void	   *owner;			/* where the set allocates (ts_alloc_owner) */
+	/* where the last lookups hit: readers open a set's objects mostly in order */
+	int			entry_hint;
+	int			item_hint;
+	/* sizes of objects not fetched (ts_prefetch_add_size): path and size */
+	entry	   *sized;
+	int			nsized;
+	int			sized_cap;
+	int			sized_hint;
 };
 
 /* One registered set and the (sub)transaction nesting level that made it. */
@@ -96,28 +104,37 @@ ts_prefetch_registered(void)
 	return nregistered;
 }
 
-bool
-ts_prefetch_add(ts_prefetch *p, const char *path, uint8_t *data, size_t len)
+/* Append (a copy of path, data, len) to the array *arr of *n entries; false when out of memory. */
+static bool
+push_entry(entry **arr, int *n, int *cap, const char *path, uint8_t *data, size_t len)
 {
 	char	   *copy;
 
-	if (p->n == p->cap)
+	if (*n == *cap)
 	{
-		int			ncap = p->cap ? p->cap * 2 : 16;
-		entry	   *ne = ts_realloc(p->entries, sizeof(entry) * (size_t) ncap);
+		int			ncap = *cap ? *cap * 2 : 16;
+		entry	   *ne = ts_realloc(*arr, sizeof(entry) * (size_t) ncap);
 
 		if (ne == NULL)
 			return false;
-		p->entries = ne;
-		p->cap = ncap;
+		*arr = ne;
+		*cap = ncap;
 	}
 	copy = ts_strdup(path);
 	if (copy == NULL)
 		return false;
-	p->entries[p->n].path = copy;
-	p->entries[p->n].data = data;
-	p->entries[p->n].len = len;
-	p->n++;
+	(*arr)[*n].path = copy;
+	(*arr)[*n].data = data;
+	(*arr)[*n].len = len;
+	(*n)++;
+	return true;
+}
+
+bool
+ts_prefetch_add(ts_prefetch *p, const char *path, uint8_t *data, size_t len)
+{
+	if (!push_entry(&p->entries, &p->n, &p->cap, path, data, len))
+		return false;
 	p->bytes += (int64_t) len;
 	return true;
 }
@@ -338,6 +355,9 @@ ts_prefetch_free(ts_prefetch *p)
 		ts_free(p->entries[i].data);
 	}
 	ts_free(p->entries);
+	for (int i = 0; i < p->nsized; i++)
+		ts_free(p->sized[i].path);
+	ts_free(p->sized);
 	ts_free(p);
 }
 
@@ -374,14 +394,38 @@ ts_prefetch_commit_level(int level)
 			registry[i].level = level - 1;
 }
 
-/* The entry of path in p, or NULL. */
+/* The entry of path in p, or NULL; searched from the one after the last hit. */
 static const entry *
-find_in(const ts_prefetch *p, const char *path)
+find_in(ts_prefetch *p, const char *path)
 {
-	for (int i = 0; i < p->n; i++)
+	for (int k = 0; k < p->n; k++)
+	{
+		int			i = (p->entry_hint + k) % p->n;
+
 		if (strcmp(p->entries[i].path, path) == 0)
+		{
+			p->entry_hint = i + 1;
 			return &p->entries[i];
+		}
+	}
 	return NULL;
+}
+
+/* The item of path in p not taken yet, or -1; searched from the one after the last hit. */
+static int
+find_item(ts_prefetch *p, const char *path)
+{
+	for (int k = 0; k < p->nitems; k++)
+	{
+		int			i = (p->item_hint + k) % p->nitems;
+
+		if (!p->taken[i] && strcmp(p->items[i].uri, path) == 0)
+		{
+			p->item_hint = i + 1;
+			return i;
+		}
+	}
+	return -1;
 }
 
 bool
@@ -397,20 +441,55 @@ ts_prefetch_find(ts_fs *fs, const char *path, const uint8_t **data, size_t *len)
 		if (p->generation != gen)
 			continue;
 		e = find_in(p, path);
-		for (int i = 0; e == NULL && p->batch != NULL && i < p->nitems; i++)
+		if (e == NULL && p->batch != NULL)
 		{
 			/* on its way: wait for this object alone (a failure: not found) */
-			if (p->taken[i] || strcmp(p->items[i].uri, path) != 0)
-				continue;
-			if (!ts_s3_batch_wait_item(p->batch, i, NULL) || !take(p, i))
-				return false;	/* its reader's own request reports why */
-			e = find_in(p, path);
+			int			i = find_item(p, path);
+
+			if (i >= 0)
+			{
+				if (!ts_s3_batch_wait_item(p->batch, i, NULL) || !take(p, i))
+					return false;	/* its reader's own request reports why */
+				e = find_in(p, path);
+			}
 		}
 		if (e)
 		{
 			*data = e->data;
 			*len = e->len;
 			return true;
+		}
+	}
+	return false;
+}
+
+bool
+ts_prefetch_add_size(ts_prefetch *p, const char *path, int64_t size)
+{
+	return size <= 0 || push_entry(&p->sized, &p->nsized, &p->sized_cap, path, NULL, (size_t) size);
+}
+
+bool
+ts_prefetch_size(ts_fs *fs, const char *path, int64_t *size)
+{
+	uint64_t	gen = ts_fs_generation(fs);
+
+	for (int r = nregistered - 1; r >= 0; r--)
+	{
+		ts_prefetch *p = registry[r].set;
+
+		if (p->generation != gen)
+			continue;
+		for (int k = 0; k < p->nsized; k++)
+		{
+			int			i = (p->sized_hint + k) % p->nsized;
+
+			if (strcmp(p->sized[i].path, path) == 0)
+			{
+				p->sized_hint = i + 1;
+				*size = (int64_t) p->sized[i].len;
+				return true;
+			}
 		}
 	}
 	return false;

@@ -80,6 +80,7 @@ struct ts_s3_batch
 	int			nslots;
 	int			next;			/* first item never started */
 	int			left;			/* items not finished */
+	int			retrying;		/* items waiting for a retry (due_ms >= 0) */
 	int			active;
 	bool		failed;			/* err holds why (the batch is finished) */
 	ts_err		err;
@@ -174,6 +175,8 @@ start(CURLM *multi, ts_s3_batch *b, slot *sl, int i)
 	sl->pk = pk;
 	sl->item = i;
 	b->states[i].attempts++;
+	if (b->states[i].due_ms >= 0)
+		b->retrying--;
 	b->states[i].due_ms = -1;
 	b->active++;
 	return 1;
@@ -241,6 +244,7 @@ finish(ts_s3_batch *b, slot *sl, int i, CURLcode rc, long retry_after_s)
 		{
 			st->budget -= wait;
 			st->due_ms = now_ms() + wait;
+			b->retrying++;
 			return;
 		}
 		ts_error(&b->ierr, TS_ERR_IO, "%s \"%s\": the store kept failing (retry time of %ld ms used up)",
@@ -292,7 +296,7 @@ fill(CURLM *multi, ts_s3_batch *b)
 
 		if (b->slots[k].pk >= 0)
 			continue;
-		for (int i = 0; i < b->next && pick < 0; i++)
+		for (int i = 0; b->retrying > 0 && i < b->next && pick < 0; i++)
 			if (!b->states[i].finished && b->states[i].due_ms >= 0 && b->states[i].due_ms <= now)
 				pick = i;
 		while (pick < 0 && b->next < b->n)
@@ -358,7 +362,7 @@ startable_items(void)
 			continue;
 		if (o->next < o->n)
 			return true;
-		for (int i = 0; i < o->next; i++)
+		for (int i = 0; o->retrying > 0 && i < o->next; i++)
 			if (!o->states[i].finished && o->states[i].due_ms >= 0)
 			{
 				if (now < 0)
@@ -593,7 +597,7 @@ wait_for(ts_s3_batch *b, int i)
 			break;
 		/* wait for the network, a due retry (of any batch) or at most 50 ms */
 		for (ts_s3_batch *o = running; o; o = o->link)
-			for (int i = 0; i < o->next; i++)
+			for (int i = 0; o->retrying > 0 && i < o->next; i++)
 				if (!o->states[i].finished && o->states[i].due_ms >= 0 &&
 					(next_due < 0 || o->states[i].due_ms < next_due))
 					next_due = o->states[i].due_ms;

@@ -107,4 +107,16 @@ int			ts_prefetch_registered(void);
  */
 bool		ts_prefetch_find(ts_fs *fs, const char *path, const uint8_t **data, size_t *len);
 
+/*
+ * Sizes of objects a reader will open, as the metadata gives them (a data
+ * file's manifest entry, a deletion-vector index file's): registered in a
+ * set (ts_prefetch_new) for as long as it lives, they let an object store
+ * open those objects with no HEAD (and so no HEAD that could lie about a
+ * size); a read then checks each answer against that size.  Sizes <= 0
+ * are not kept.  ts_prefetch_size: the size registered for path in a set
+ * of fs, if any.
+ */
+bool		ts_prefetch_add_size(ts_prefetch *p, const char *path, int64_t size);
+bool		ts_prefetch_size(ts_fs *fs, const char *path, int64_t *size);
+
 #endif							/* TS_PREFETCH_H */

@@ -60,6 +60,13 @@ int			ts_ranges_coalesce(const ts_range *ranges, int n, int64_t max_gap, int64_t
 #define TS_PREFETCH_WINDOW_FILES 64
 
 /*
+ * Manifests of a plan fetched together (scan/live_files.c): started at
+ * once, decoded in order as each comes in, within TS_PREFETCH_WINDOW_BYTES
+ * by the sizes the manifest lists give.
+ */
+#define TS_MANIFEST_WINDOW_FILES 1024
+
+/*
  * How many of the n next files (sizes[i] < 0: unknown or not an object)
  * to fetch together: from the first on, while each has a known size of at
  * most max_each and the total stays within max_total, at most max_count;

@@ -49,11 +49,13 @@ typedef struct ts_s3_config
 
 /*
  * Requests a batch (ts_s3_fetch_all) has in flight at most, by default / at
- * all: as many as a prefetch window holds (TS_PREFETCH_WINDOW_FILES), so
- * that a window of manifests or small data files is one round trip.
+ * all: a window of small data files (TS_PREFETCH_WINDOW_FILES, with their
+ * side files) is one round trip, and the manifests of a cold plan (a
+ * window of up to TS_MANIFEST_WINDOW_FILES, scan/live_files.c) come in a
+ * few: 1,000 manifests in four.
  */
-#define TS_S3_IN_FLIGHT 64
-#define TS_S3_IN_FLIGHT_MAX 64
+#define TS_S3_IN_FLIGHT 256
+#define TS_S3_IN_FLIGHT_MAX 256
 
 /*
  * TRANSITIONAL: the process-wide settings (copied; NULL: none), read only by

@@ -5,6 +5,9 @@
  * row of the current snapshot through the same scan and split readers a
  * query uses, keeping a reservoir sample (Vitter's algorithm, as
  * file_fdw does), so PostgreSQL gets column statistics for join planning.
+ * On an object store the small files of the next splits come in together
+ * and ahead of their readers (read/split_window.c), as in a serial scan:
+ * a round trip per window of splits, not per split.
  */
 #include "postgres.h"
 
@@ -17,6 +20,7 @@
 #include "utils/sampling.h"
 
 #include "tablescan_fdw.h"
+#include "base/ts_s3.h"
 #include "read/read.h"
 
 static int
@@ -41,6 +45,7 @@ acquire_sample_rows(Relation rel, int elevel, HeapTuple *rows, int targrows,
 	double		seen = 0;
 	double		rowstoskip = -1;
 	int			numrows = 0;
+	ts_split_window window = {0};	/* in scancxt's lifetime: freed before it */
 
 	for (int i = 0; i < desc->natts; i++)
 	{
@@ -56,14 +61,21 @@ acquire_sample_rows(Relation rel, int elevel, HeapTuple *rows, int targrows,
 	for (int s = 0; s < plan->nsplits; s++)
 	{
 		ts_err		err = {0};
-		ts_split_reader *r = ts_split_reader_open(plan, &plan->splits[s], columns, ncolumns, &err);
+		ts_split_reader *r;
 		ts_batch	batch;
 		int			n;
 
+		/* the readers before are closed: the window may move on */
+		if (!ts_split_window_move(&window, plan, s, -1, &err))
+			tablescan_report(&err);
+		r = ts_split_reader_open(plan, &plan->splits[s], columns, ncolumns, &err);
 		if (r == NULL)
 			tablescan_report(&err);
-		while ((n = ts_split_reader_next(r, &batch, &err)) > 0)
+		for (;;)
 		{
+			ts_s3_drive();		/* files fetched ahead move on meanwhile */
+			if ((n = ts_split_reader_next(r, &batch, &err)) <= 0)
+				break;
 			for (int row = 0; row < n; row++)
 			{
 				int			slot;
@@ -114,6 +126,7 @@ acquire_sample_rows(Relation rel, int elevel, HeapTuple *rows, int targrows,
 			tablescan_report(&err);
 		ts_split_reader_close(r);
 	}
+	ts_split_window_free(&window);
 	MemoryContextSwitchTo(old);
 	MemoryContextDelete(rowcxt);
 	MemoryContextDelete(scancxt);

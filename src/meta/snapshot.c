@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "base/ts_fs.h"
+#include "base/ts_prefetch.h"
 #include "base/ts_s3.h"
 #include "meta/meta_json.h"
 
@@ -268,14 +269,38 @@ snapshot_exists(ts_fs *fs, const char *dir, int64_t id)
 }
 
 /*
+ * On an object store, start fetching snapshot-<id> of dir whole, so that
+ * it comes in while the HEAD of the snapshot after it is answered (one
+ * round trip for both).  NULL: not started (a local fs, or no memory):
+ * the snapshot is then read by its own request.
+ */
+static ts_prefetch *
+start_snapshot_fetch(ts_fs *fs, const char *dir, int64_t id)
+{
+	char	   *path;
+	ts_prefetch *p = NULL;
+	ts_err		ignore = {0};
+
+	if (!(ts_fs_path_caps(fs, dir) & TS_FS_CAP_REMOTE))
+		return NULL;
+	path = ts_psprintf("%s/snapshot-%lld", dir, (long long) id);
+	if (path != NULL)
+		p = ts_prefetch_start(fs, (const char *const *) &path, 1, &ignore);
+	ts_free(path);
+	return p;
+}
+
+/*
  * *id: the latest (or earliest) snapshot id, 0 when there is none.  With
  * hint_only (latest only), a LATEST hint with no snapshot after it is given
  * without checking that its own file exists, and *from_hint says so: the
- * caller GETs it directly and lists on a 404 (ts_snapshot_load_latest).
+ * caller GETs it directly and lists on a 404 (ts_snapshot_load_latest);
+ * *ahead (hint_only) is then that GET, started with the HEAD of the
+ * snapshot after it, for the caller to free once it is loaded.
  */
 static bool
 find_snapshot_id(ts_fs *fs, const char *branch_root, bool latest, bool hint_only, int64_t *id,
-				 bool *from_hint, ts_err *err)
+				 bool *from_hint, ts_prefetch **ahead, ts_err *err)
 {
 	char	   *dir = ts_path_join(branch_root, "snapshot");
 	int64_t		hint;
@@ -309,6 +334,8 @@ find_snapshot_id(ts_fs *fs, const char *branch_root, bool latest, bool hint_only
 		 * it) falls back to listing.  With no snapshot file at all, the hint
 		 * is kept so that loading it reports the missing snapshot.
 		 */
+		if (have_hint && hint_only)
+			*ahead = start_snapshot_fetch(fs, dir, hint);
 		if (have_hint && !snapshot_exists(fs, dir, hint + 1))
 		{
 			if (hint_only)
@@ -350,6 +377,7 @@ ts_snapshot_load_latest(ts_fs *fs, const char *branch_root, ts_snapshot **out, t
 {
 	int64_t		id;
 	bool		from_hint;
+	ts_prefetch *ahead = NULL;
 	ts_err		e2 = {0};
 	int64_t    *ids = NULL;
 	int			n = 0;
@@ -357,14 +385,22 @@ ts_snapshot_load_latest(ts_fs *fs, const char *branch_root, ts_snapshot **out, t
 	bool		ok;
 
 	*out = NULL;
-	if (!find_snapshot_id(fs, branch_root, true, true, &id, &from_hint, err))
+	if (!find_snapshot_id(fs, branch_root, true, true, &id, &from_hint, &ahead, err))
+	{
+		ts_prefetch_free(ahead);
 		return false;
-	if (id <= 0)
-		return true;
-	if (!from_hint)
+	}
+	if (id <= 0 || !from_hint)
+	{
+		ts_prefetch_free(ahead);	/* a hint behind the last snapshot: not that one */
+		if (id <= 0)
+			return true;
 		return (*out = ts_snapshot_load(fs, branch_root, id, err)) != NULL;
-	/* the hint's snapshot GET directly: a 404 is the HEAD's "missing" */
-	if ((*out = ts_snapshot_load(fs, branch_root, id, &e2)) != NULL)
+	}
+	/* the hint's snapshot GET directly (started with the HEAD): a 404 is the HEAD's "missing" */
+	*out = ts_snapshot_load(fs, branch_root, id, &e2);
+	ts_prefetch_free(ahead);
+	if (*out != NULL)
 		return true;
 	if (e2.code != TS_ERR_NOT_FOUND)
 	{
@@ -390,13 +426,13 @@ ts_snapshot_load_latest(ts_fs *fs, const char *branch_root, ts_snapshot **out, t
 bool
 ts_snapshot_latest_id(ts_fs *fs, const char *branch_root, int64_t *id, ts_err *err)
 {
-	return find_snapshot_id(fs, branch_root, true, false, id, NULL, err);
+	return find_snapshot_id(fs, branch_root, true, false, id, NULL, NULL, err);
 }
 
 bool
 ts_snapshot_earliest_id(ts_fs *fs, const char *branch_root, int64_t *id, ts_err *err)
 {
-	return find_snapshot_id(fs, branch_root, false, false, id, NULL, err);
+	return find_snapshot_id(fs, branch_root, false, false, id, NULL, NULL, err);
 }
 
 bool

@@ -34,7 +34,39 @@ struct ts_split_reader
 	ts_reader_metrics snapshot; /* returned by ts_split_reader_metrics */
 	ts_prefetch *window;		/* small object files fetched whole ahead */
 	int			window_end;		/* first file after the window */
+	ts_prefetch *sizes;			/* the manifests' sizes of its object files: no HEAD */
 };
+
+/*
+ * On an object store, register the sizes the metadata gives for the
+ * split's files and their deletion vectors' index files: a file read by
+ * ranges (too large to be fetched whole, a parallel task's part) is then
+ * opened with no HEAD, and a HEAD that would lie about its size is never
+ * asked.  Nothing to register: no set.
+ */
+static bool
+register_sizes(ts_split_reader *r, ts_err *err)
+{
+	const ts_split *split = r->split;
+
+	for (int i = 0; i < split->nfiles; i++)
+	{
+		const ts_scan_file *f = &split->files[i];
+		bool		ok = true;
+
+		if (f->entry == NULL || f->entry->file.file_size <= 0 ||
+			!(ts_fs_path_caps(r->plan->fs, f->path) & TS_FS_CAP_REMOTE))
+			continue;
+		if (r->sizes == NULL && (r->sizes = ts_prefetch_new(r->plan->fs)) == NULL)
+			return ts_error_nomem(err, NULL);
+		ok = ts_prefetch_add_size(r->sizes, f->path, f->entry->file.file_size);
+		if (ok && f->dv_path != NULL && f->dv_file_size > 0)
+			ok = ts_prefetch_add_size(r->sizes, f->dv_path, f->dv_file_size);
+		if (!ok)
+			return ts_error_nomem(err, NULL);
+	}
+	return true;
+}
 
 /*
  * On an object store, fetch the split's small files from 'from' on whole
@@ -302,6 +334,11 @@ ts_split_reader_open(ts_plan *plan, const ts_split *split, const int *columns, i
 	if (ncolumns)
 		memcpy(r->columns, columns, sizeof(int) * ncolumns);
 	r->key_value = plan->kind == TS_TABLE_PRIMARY_KEY;
+	if (!register_sizes(r, err))
+	{
+		ts_split_reader_close(r);
+		return NULL;
+	}
 	/* readers that open several files at once: their small ones fetched together */
 	if ((evolution || (r->key_value && !split->raw_convertible && split->nfiles > 0)) &&
 		!prefetch_files(r, 0, err))
@@ -496,6 +533,7 @@ ts_split_reader_close(ts_split_reader *r)
 	ts_merge_reader_close(r->merge, &r->metrics);
 	ts_evolution_reader_close(r->evolution, &r->metrics);
 	ts_prefetch_free(r->window);
+	ts_prefetch_free(r->sizes);
 	if (r->own_buffers)
 		ts_bufpool_free(r->buffers);
 	ts_free(r->columns);

@@ -10,10 +10,12 @@
  * many one-file splits costs a round trip per window, not one per split.
  * A window's requests are started, not waited for: they move on while the
  * scan decodes (base/s3_batch.c, ts_s3_drive at each batch), and a file
- * is waited for alone when its reader opens it (ts_prefetch_find).  Once
- * a window's files are all in (checked as the scan moves from split to
- * split), the window after it is started the same way: at most two
- * windows' bytes are held, one window's in flight.  The window's sets are the caller's (freed with
+ * is waited for alone when its reader opens it (ts_prefetch_find).  The
+ * window after it is started the same way at once, so that its files are
+ * on their way while the first window's are decoded (a scan of two
+ * windows waits for the network once, not once per window): at most two
+ * windows' bytes are held (or in flight); the one after them starts when
+ * the scan moves into the second.  The window's sets are the caller's (freed with
  * ts_split_window_free once the readers of its splits are closed).  A
  * parallel scan's process does not know which splits it takes next: it
  * fetches the files of the tasks it has claimed (ts_split_window_fetch,
@@ -188,9 +190,8 @@ plan_window_set(ts_plan *plan, int s, int k, bool wait, ts_err *err)
 }
 
 /*
- * Start the window after w's, unless there is one, a LIMIT (which the
- * first window serves), or w's requests are still on the way (one window
- * in flight at a time).
+ * Start the window after w's, unless there is one or a LIMIT (which the
+ * first window serves).
  */
 static bool
 start_ahead(ts_split_window *w, ts_plan *plan, int64_t row_limit, ts_err *err)
@@ -198,7 +199,7 @@ start_ahead(ts_split_window *w, ts_plan *plan, int64_t row_limit, ts_err *err)
 	int			k;
 
 	if (w->ahead != NULL || row_limit >= 0 || plan == NULL || w->end >= plan->nsplits ||
-		w->ahead_end > w->end || !ts_prefetch_ready(w->set))
+		w->ahead_end > w->end)
 		return true;
 	k = ts_split_window_size(plan->fs, plan->splits, plan->nsplits, w->end, -1,
 							 TS_PREFETCH_WINDOW_FILES, TS_PREFETCH_FILE_MAX,

@@ -229,28 +229,33 @@ scan_read_manifest_list(ts_plan *plan, const char *list_name, int64_t snapshot_i
 }
 
 /*
- * On an object store, fetch the manifests that the loop below will read
- * from manifests[from] on (up to TS_PREFETCH_WINDOW_FILES of them, and
- * TS_PREFETCH_WINDOW_BYTES by the sizes the lists give) whole and
- * concurrently, so that a cold plan costs a round trip per window rather
- * than per manifest.  The loop then decodes them in order from memory,
- * with the same results and errors: a manifest left out (a selection or
- * name the loop refuses, a failed fetch) is read there as before.  *end:
- * the first manifest after the window.  NULL window: nothing to fetch (or
- * err set for a cancel / out of memory).
+ * On an object store, start fetching the manifests that the loop below
+ * will read from manifests[from] on (up to TS_MANIFEST_WINDOW_FILES of
+ * them, and TS_PREFETCH_WINDOW_BYTES by the sizes the lists give) whole
+ * and concurrently, so that a cold plan costs a round trip per
+ * tablescan.s3_max_in_flight manifests rather than per manifest.  The loop
+ * then decodes them in order, each as soon as it is in (the others still
+ * on their way), with the same results and errors: a manifest left out (a
+ * selection or name the loop refuses, a failed fetch) is read there as
+ * before.  *end: the first manifest after the window.  NULL window:
+ * nothing to fetch (or err set for a cancel / out of memory).
  */
 static bool
 prefetch_manifests(ts_plan *plan, scan_state *st, const ts_manifest_file_meta *manifests,
 				   int nmanifests, int from, ts_prefetch **window, int *end, ts_err *err)
 {
-	const char *paths[TS_PREFETCH_WINDOW_FILES];
-	int64_t		sizes[TS_PREFETCH_WINDOW_FILES];
+	int			cap = nmanifests - from < TS_MANIFEST_WINDOW_FILES ? nmanifests - from :
+		TS_MANIFEST_WINDOW_FILES;
+	const char **paths = ts_malloc(sizeof(char *) * (size_t) (cap > 0 ? cap : 1));
+	int64_t    *sizes = ts_malloc(sizeof(int64_t) * (size_t) (cap > 0 ? cap : 1));
 	int			n = 0;
 	int64_t		bytes = 0;
 	int			i;
 
 	*window = NULL;
-	for (i = from; i < nmanifests && n < TS_PREFETCH_WINDOW_FILES; i++)
+	if (paths == NULL || sizes == NULL)
+		goto nomem;
+	for (i = from; i < nmanifests && n < cap; i++)
 	{
 		const ts_manifest_file_meta *m = &manifests[i];
 		bool		keep;
@@ -267,7 +272,7 @@ prefetch_manifests(ts_plan *plan, scan_state *st, const ts_manifest_file_meta *m
 			break;
 		paths[n] = ts_arena_printf(&plan->arena, "%s/manifest/%s", plan->table_path, m->file_name);
 		if (paths[n] == NULL)
-			return ts_error_nomem(err, NULL);
+			goto nomem;
 		/* decoded already (manifest_cache.c): not fetched */
 		if (ts_manifest_cache_has(plan->fs, paths[n], m->file_size))
 			continue;
@@ -276,10 +281,17 @@ prefetch_manifests(ts_plan *plan, scan_state *st, const ts_manifest_file_meta *m
 		n++;
 	}
 	*end = i > from ? i : from + 1;
-	if (n < 2)
-		return true;			/* one manifest: read alone, as before */
-	*window = ts_prefetch_objects_sized(plan->fs, paths, sizes, n, err);
-	return *window != NULL;
+	/* one manifest: read alone, as before; more: started, each waited for when read */
+	if (n >= 2)
+		*window = ts_prefetch_start_sized(plan->fs, paths, sizes, n, err);
+	ts_free(paths);
+	ts_free(sizes);
+	return n < 2 || *window != NULL;
+
+nomem:
+	ts_free(paths);
+	ts_free(sizes);
+	return ts_error_nomem(err, NULL);
 }
 
 bool

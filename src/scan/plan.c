@@ -14,6 +14,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "base/ts_prefetch.h"
 #include "scan/format_plan.h"
 #include "scan/scan_internal.h"
 #include "scan/stream.h"
@@ -227,6 +228,7 @@ ts_plan *
 ts_scan_prepare(const ts_scan_context *ctx, ts_err *err)
 {
 	ts_plan    *plan;
+	ts_prefetch *hint;
 	double		start = now_ms();
 
 	if (ctx == NULL)
@@ -252,12 +254,15 @@ ts_scan_prepare(const ts_scan_context *ctx, ts_err *err)
 		ts_plan_free(plan);
 		return NULL;
 	}
+	hint = scan_latest_hint_ahead(plan, ctx);
 	if (!scan_resolve_table(plan, ctx, err) ||
 		(plan->kind != TS_TABLE_FORMAT && !scan_choose_snapshot(plan, ctx, err)))
 	{
+		ts_prefetch_free(hint);
 		ts_plan_free(plan);
 		return NULL;
 	}
+	ts_prefetch_free(hint);
 	plan->metrics.planning_ms = now_ms() - start;
 	return plan;
 }

@@ -137,6 +137,14 @@ bool		scan_fallback_execute(ts_plan *plan, const ts_scan_context *ctx, ts_err *e
 void		scan_stream_full_start(const ts_plan *plan, scan_state *st);
 
 /* ---- table.c ---- */
+/*
+ * On an object store, the table's snapshot/LATEST hint started, so that it
+ * comes in with the schema listing (a plan's first round trip) when the
+ * latest snapshot will be read (no branch, time travel, incremental or
+ * pinned snapshot in ctx); the caller frees it once the snapshot is chosen.
+ * NULL: nothing started.
+ */
+struct ts_prefetch *scan_latest_hint_ahead(ts_plan *plan, const ts_scan_context *ctx);
 bool		scan_resolve_table(ts_plan *plan, const ts_scan_context *ctx, ts_err *err);
 bool		scan_choose_snapshot(ts_plan *plan, const ts_scan_context *ctx, ts_err *err);
 bool		scan_option_bool(const ts_plan *plan, const char *key, bool dflt);

@@ -17,6 +17,7 @@
 #include <strings.h>
 
 #include "base/ts_fs.h"
+#include "base/ts_prefetch.h"
 #include "scan/format_plan.h"
 #include "scan/scan_internal.h"
 
@@ -142,6 +143,34 @@ merge_options(ts_plan *plan, const ts_schema *schema, const ts_scan_context *ctx
 	/* the table's own options we do not read but that change rows: refuse */
 	return ts_core_options_check_table((const char *const *) schema->option_keys, schema->noptions,
 									   plan_option_getter, plan, plan->table_path, err);
+}
+
+ts_prefetch *
+scan_latest_hint_ahead(ts_plan *plan, const ts_scan_context *ctx)
+{
+	size_t		len = ctx->table_path ? strlen(ctx->table_path) : 0;
+	char	   *path;
+	ts_prefetch *p = NULL;
+	ts_err		ignore = {0};
+
+	if (len == 0 || ctx->pin_snapshot || !(ts_fs_caps(plan->fs) & TS_FS_CAP_REMOTE))
+		return NULL;
+	for (int i = 0; i < ctx->noptions; i++)
+	{
+		const char *k = ctx->options[i].key;
+
+		/* a branch, time travel, an incremental or streaming read: no LATEST of the table's own */
+		if (k && (strncmp(k, "scan.", 5) == 0 || strncmp(k, "incremental", 11) == 0 ||
+				  strcmp(k, TS_OPT_BRANCH) == 0))
+			return NULL;
+	}
+	while (len > 1 && ctx->table_path[len - 1] == '/')
+		len--;
+	path = ts_psprintf("%.*s/snapshot/LATEST", (int) len, ctx->table_path);
+	if (path != NULL)
+		p = ts_prefetch_start(plan->fs, (const char *const *) &path, 1, &ignore);
+	ts_free(path);
+	return p;
 }
 
 bool

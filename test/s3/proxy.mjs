@@ -8,7 +8,7 @@
 // (serveUploaded), the rest goes to s3rver.
 //
 //   node proxy.mjs --dir /tmp/x --upload lake/wh=/path/to/warehouse [--public open]
-//                  [--list-page-size N] [--delay MS] [--tls-key K.pem --tls-cert C.pem]
+//                  [--list-page-size N] [--delay MS] [--trace] [--tls-key K.pem --tls-cert C.pem]
 //
 // ListObjectsV2 is answered by the proxy itself from s3rver's flat listing
 // (s3rver's filesystem store finds no common prefixes below a delimiter),
@@ -56,6 +56,13 @@
 // random 0..--chaos-latency ms first.  GET /__chaos (unsigned, this proxy
 // only) shows the settings and counts; ?seed=&rate=&doom=&stallre=&liere=&latency=&stall=
 // changes them, ?reset=1 also clears the counts and attempt numbers.
+//
+// Round trips on the critical path (bench/s3.sh, test/s3/latency.sh): every
+// request gets a depth, one more than the deepest request answered before it
+// arrived; the deepest so far is the number of round trips the client
+// waited for one after another (with --delay well above the store's own
+// time per request, requests sent together share a depth).  GET /__latency
+// (unsigned) shows it with the requests by method; ?reset=1 clears them.
 import crypto from "node:crypto";
 import http from "node:http";
 import https from "node:https";
@@ -81,6 +88,7 @@ const dir = opt("--dir")[0] || "/tmp/tablescan_fdw_s3";
 const uploads = opt("--upload");
 const publicBuckets = new Set(opt("--public"));
 const listPageSize = Number(opt("--list-page-size")[0] || 1000);
+const traceDepth = args.includes("--trace");	// each request's depth on stderr
 const delayMs = Number(opt("--delay")[0] || 0);	// added to every request (bench/s3.sh)
 const chaos = { seed: String(opt("--chaos-seed")[0] || "1"), rate: Number(opt("--chaos-rate")[0] || 0),
                 doom: opt("--chaos-doom")[0] || "", latency: Number(opt("--chaos-latency")[0] || 0),
@@ -554,10 +562,33 @@ function serveUploaded(req, url, res) {
   return true;
 }
 
+const latency = { depth: 0, answered_depth: 0, requests: 0, methods: {} };
+function latencyControl(url, res) {
+  if (url.searchParams.get("reset") === "1")
+    Object.assign(latency, { depth: 0, answered_depth: 0, requests: 0, methods: {} });
+  res.writeHead(200, { "Content-Type": "application/json" });
+  res.end(JSON.stringify({ depth: latency.depth, requests: latency.requests, methods: latency.methods }) + "\n");
+}
+// the depth of a request arriving now, counted; its answer raises answered_depth
+function trackDepth(req, res) {
+  const d = latency.answered_depth + 1;
+  latency.depth = Math.max(latency.depth, d);
+  latency.requests++;
+  latency.methods[req.method] = (latency.methods[req.method] || 0) + 1;
+  if (traceDepth) process.stderr.write(`depth ${d} ${req.method} ${req.url.split("?")[0]}\n`);
+  res.on("finish", () => { latency.answered_depth = Math.max(latency.answered_depth, d); });
+  res.on("close", () => { latency.answered_depth = Math.max(latency.answered_depth, d); });
+}
+
 let requests = 0;
 function startProxy(targetPort) {
   const handler = async (req, res) => {
     requests++;
+    if (req.url.startsWith("/__latency")) {
+      req.resume();
+      return latencyControl(new URL(req.url, "http://x"), res);
+    }
+    trackDepth(req, res);
     if (delayMs > 0) await new Promise((r) => setTimeout(r, delayMs));
     if (req.url.startsWith("/__writes")) {
       req.resume();

@@ -4,18 +4,8 @@
 # reads sales.orders through it with that CA as its CA file, and fails with
 # a certificate error without it (verification is always on).
 # Prints "tls: N passed, M failed".
-set -uo pipefail
-cd "$(dirname "$0")/../.."
-FIX=${TS_FIXTURES:-/tmp/tablescan_fdw_fixtures}
-BUILD=${BUILD:-build}
-D=$(mktemp -d /tmp/tablescan_fdw_tls.XXXXXX)
-pass=0; fail=0
-ok() { echo "ok $1"; pass=$((pass + 1)); }
-bad() { echo "FAIL $1"; fail=$((fail + 1)); }
-make -s -j2 BUILD=$BUILD core >/dev/null
-cc -std=gnu11 -O2 -Wall -Werror -Isrc -I/usr/include/cjson bench/ts_scan_bench.c -o "$D/scan" \
-   $BUILD/libts.a -lcjson -lzstd -lsnappy -llz4 -lz -lbz2 -lroaring -lcurl -lxml2 -lcrypto -lm || { echo "tls: 0 passed, 1 failed"; exit 1; }
-[ -d test/s3/node_modules/s3rver ] || (cd test/s3 && npm install --no-audit --no-fund >/dev/null 2>&1)
+PART=tls
+source "$(dirname "$0")/scan-setup.sh"
 openssl req -x509 -newkey rsa:2048 -nodes -days 2 -subj "/CN=tablescan test CA" \
     -keyout "$D/ca.key" -out "$D/ca.pem" >/dev/null 2>&1
 openssl req -newkey rsa:2048 -nodes -subj "/CN=127.0.0.1" -keyout "$D/srv.key" -out "$D/srv.csr" >/dev/null 2>&1

@@ -1260,31 +1260,62 @@ static const ts_format_reader_ops pq_ops = {pq_next, pq_close};
 
 /* ---- open ----------------------------------------------------------- */
 
+/*
+ * Bytes at the end of a file read by ranges (an object) with its magic in
+ * one round trip: most footers fit, so the footer costs no request of its
+ * own (was three in turn: the magic, the length, the footer).
+ */
+#define PQ_REMOTE_TAIL ((int64_t) 64 << 10)
+
 static bool
 read_footer(pq_reader *r, ts_err *err)
 {
-	uint8_t		tail[8],
-				head[4];
+	uint8_t		head[4];
+	uint8_t    *tail;			/* the file's last ntail bytes */
+	int64_t		ntail = 8;
+	uint8_t		tail8[8];
 	uint32_t	flen;
+	bool		ok = true;
 
 	r->file_size = ts_file_size(r->file);
 	if (r->file_size < 12)
 		return ts_error(err, TS_ERR_CORRUPT, "file is too small to be Parquet (%lld bytes)",
 						(long long) r->file_size);
-	if (!ts_file_pread(r->file, head, 4, 0, err) ||
-		!ts_file_pread(r->file, tail, 8, r->file_size - 8, err))
+	tail = tail8;
+	if (ts_file_is_remote(r->file))
+	{
+		ts_range	rg[2];
+
+		ntail = r->file_size - 4 < PQ_REMOTE_TAIL ? r->file_size - 4 : PQ_REMOTE_TAIL;
+		if ((tail = ts_malloc((size_t) ntail)) == NULL)
+			return ts_error_nomem(err, NULL);
+		rg[0] = (ts_range) {0, 4, head};
+		rg[1] = (ts_range) {r->file_size - ntail, (size_t) ntail, tail};
+		if (!ts_file_pread_many(r->file, rg, 2, err))
+		{
+			ts_free(tail);
+			return false;
+		}
+	}
+	else if (!ts_file_pread(r->file, head, 4, 0, err) ||
+			 !ts_file_pread(r->file, tail, 8, r->file_size - 8, err))
 		return false;
-	if (memcmp(head, "PAR1", 4) != 0 || memcmp(tail + 4, "PAR1", 4) != 0)
-		return ts_error(err, TS_ERR_CORRUPT, "wrong magic (not a Parquet file, or truncated)");
-	flen = ts_load_le32(tail);
-	if ((int64_t) flen > r->file_size - 12 || flen == 0)
-		return ts_error(err, TS_ERR_CORRUPT, "footer length %u does not fit the file", flen);
-	if ((int64_t) flen > PQ_MAX_FOOTER)
-		return ts_error(err, TS_ERR_UNSUPPORTED, "footer of %u bytes is larger than 64 MB", flen);
-	r->footer = ts_malloc(flen);
-	if (!r->footer)
-		return ts_error_nomem(err, NULL);
-	if (!ts_file_pread(r->file, r->footer, flen, r->file_size - 8 - flen, err))
+	flen = ts_load_le32(tail + ntail - 8);
+	if (memcmp(head, "PAR1", 4) != 0 || memcmp(tail + ntail - 4, "PAR1", 4) != 0)
+		ok = ts_error(err, TS_ERR_CORRUPT, "wrong magic (not a Parquet file, or truncated)");
+	else if ((int64_t) flen > r->file_size - 12 || flen == 0)
+		ok = ts_error(err, TS_ERR_CORRUPT, "footer length %u does not fit the file", flen);
+	else if ((int64_t) flen > PQ_MAX_FOOTER)
+		ok = ts_error(err, TS_ERR_UNSUPPORTED, "footer of %u bytes is larger than 64 MB", flen);
+	else if ((r->footer = ts_malloc(flen)) == NULL)
+		ok = ts_error_nomem(err, NULL);
+	else if ((int64_t) flen + 8 <= ntail)
+		memcpy(r->footer, tail + ntail - 8 - flen, flen);	/* in the tail read already */
+	else
+		ok = ts_file_pread(r->file, r->footer, flen, r->file_size - 8 - flen, err);
+	if (tail != tail8)
+		ts_free(tail);
+	if (!ok)
 		return false;
 	r->base.metrics.bytes_read += flen + 12;
 	if (!pq_parse_file_meta(r->footer, flen, &r->meta, err))
