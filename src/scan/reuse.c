@@ -9,6 +9,7 @@
  */
 #include <string.h>
 
+#include "base/ts_azure.h"
 #include "scan/scan_internal.h"
 
 /* FNV-1a, 64 bits, over bytes; a NULL string hashes apart from "". */
@@ -80,9 +81,25 @@ mix_s3(uint64_t h, const ts_s3_config *c)
 	return mix_i64(h, c->expires_at_ms);
 }
 
+static uint64_t
+mix_azure(uint64_t h, const ts_azure_config *c)
+{
+	h = mix_i64(h, c != NULL);
+	if (c == NULL)
+		return h;
+	h = mix_str(h, c->endpoint);
+	h = mix_str(h, c->account_key);
+	h = mix_str(h, c->sas_token);
+	h = mix_str(h, c->ca_file);
+	h = mix_i64(h, c->max_attempts);
+	h = mix_i64(h, c->max_retry_ms);
+	h = mix_i64(h, c->timeout_ms);
+	return mix_i64(h, c->list_page_size);
+}
+
 /*
  * Every field of ts_scan_context but predicate, limit and row_ids.  A field
- * added to ts_scan_context or ts_s3_config is added here too (the unit test
+ * added to ts_scan_context, ts_s3_config or ts_azure_config is added here too (the unit test
  * test_scan_reuse fails on a size it does not know).
  */
 uint64_t
@@ -120,6 +137,7 @@ ts_scan_context_fingerprint(const ts_scan_context *ctx)
 	h = mix_i64(h, ctx->pinned_snapshot_id);
 	h = mix_scope(h, ctx->fs_scope);
 	h = mix_s3(h, ctx->s3);
+	h = mix_azure(h, ctx->azure);
 	return mix_i64(h, ctx->no_file_index);
 }
 

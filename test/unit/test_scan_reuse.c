@@ -11,6 +11,7 @@
  */
 #include "unit.h"
 
+#include "base/ts_azure.h"
 #include "scan/scan.h"
 #include "read/read.h"
 #include "gen_tables.h"
@@ -122,6 +123,8 @@ test_fingerprint(void **state)
 	const ts_option *filters2[] = {f2};
 	ts_s3_config s3a = {.endpoint = "http://127.0.0.1:9000", .access_key = "AK", .secret_key = "SK"};
 	ts_s3_config s3b = s3a;
+	ts_azure_config aza = {.endpoint = "http://127.0.0.1:10000/acct", .account_key = "K1"};
+	ts_azure_config azb = aza;
 	const char *roots1[] = {"/tmp/a"};
 	const char *roots2[] = {"/tmp/b"};
 	ts_fs_scope scope1 = {.confined = true, .nroots = 1, .lexical = roots1, .resolved = roots1};
@@ -174,15 +177,31 @@ test_fingerprint(void **state)
 	CHANGED(s3b = s3a; s3b.endpoint = "http://127.0.0.1:9001"; b.s3 = &s3b);
 	CHANGED(s3b = s3a; s3b.expires_at_ms = 1; b.s3 = &s3b);
 	CHANGED(b.no_file_index = true);
+	CHANGED(b.azure = &aza);
 #undef CHANGED
+	{
+		ts_scan_context c1 = a,
+					c2 = a;
+
+		c1.azure = &aza;
+		c2.azure = &azb;
+		azb.account_key = "K2";
+		assert_true(ts_scan_context_fingerprint(&c1) != ts_scan_context_fingerprint(&c2));
+		azb = aza;
+		azb.sas_token = "sv=x&sig=y";
+		assert_true(ts_scan_context_fingerprint(&c1) != ts_scan_context_fingerprint(&c2));
+		azb = aza;
+		assert_true(ts_scan_context_fingerprint(&c1) == ts_scan_context_fingerprint(&c2));
+	}
 
 	/*
 	 * A field added to either struct must be hashed by
 	 * ts_scan_context_fingerprint (or said there why not): then update
 	 * these sizes.
 	 */
-	assert_int_equal(sizeof(ts_scan_context), 128);
+	assert_int_equal(sizeof(ts_scan_context), 136);
 	assert_int_equal(sizeof(ts_s3_config), 104);
+	assert_int_equal(sizeof(ts_azure_config), 64);
 }
 
 int
