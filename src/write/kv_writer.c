@@ -349,12 +349,15 @@ ts_kv_buffer_add(ts_kv_buffer *b, const ts_value *values, ts_row_kind kind, int6
 	return true;
 }
 
+/* the layout compare_recs orders by (qsort has no argument; writers run on one thread) */
+static const ts_kv_layout *sorting_layout;
+
 static int
-compare_recs(const void *pa, const void *pb, void *arg)
+compare_recs(const void *pa, const void *pb)
 {
 	const kv_rec *a = pa,
 			   *b = pb;
-	int			c = compare_keys(arg, a->values, b->values);
+	int			c = compare_keys(sorting_layout, a->values, b->values);
 
 	if (c != 0)
 		return c;
@@ -370,7 +373,9 @@ void
 ts_kv_buffer_sort(ts_kv_buffer *b)
 {
 	b->nlayers = b->n > 0 ? 1 : 0;
-	qsort_r(b->recs, (size_t) b->n, sizeof(kv_rec), compare_recs, (void *) b->l);
+	sorting_layout = b->l;
+	qsort(b->recs, (size_t) b->n, sizeof(kv_rec), compare_recs);
+	sorting_layout = NULL;
 	for (int i = 0; i < b->n;)
 	{
 		int			j = i + 1;
