@@ -3,8 +3,8 @@
 # schema files written by hand (the Paimon schema JSON of PAIMON-FORMAT.md), so that what
 # the suite reads back does not depend on a table the code under test created.
 # p.db/dedup (deduplicate, 2 buckets), parted (partitioned by dt, 2 buckets), partial
-# (partial-update), agg (aggregation, sum), small (write-buffer-size 1 kb, target-file-size
-# 1 kb: several flushes and files), and refused ones: first (first-row), dyn (bucket -1),
+# (partial-update), agg (aggregation, sum), small (write-buffer-size 16 kb, target-file-size
+# 2 kb: several flushes and files), and refused ones: first (first-row), dyn (bucket -1),
 # clog (changelog-producer input), seqf (sequence.field); app is an append table.
 set -euo pipefail
 WH=$1
@@ -26,7 +26,7 @@ schema "$WH/p.db/partial" "$(fields "$(f 0 id 'INT NOT NULL')" "$(f 1 a STRING)"
 schema "$WH/p.db/agg" "$KV" "" '"id"' \
     '"bucket" : "1", "merge-engine" : "aggregation", "fields.v.aggregate-function" : "sum"'
 schema "$WH/p.db/small" "$KV" "" '"id"' \
-    '"bucket" : "2", "write-buffer-size" : "1 kb", "target-file-size" : "1 kb"'
+    '"bucket" : "2", "write-buffer-size" : "16 kb", "target-file-size" : "2 kb"'
 schema "$WH/p.db/first" "$KV" "" '"id"' '"bucket" : "1", "merge-engine" : "first-row"'
 schema "$WH/p.db/dyn" "$KV" "" '"id"' '"bucket" : "-1"'
 schema "$WH/p.db/clog" "$KV" "" '"id"' '"bucket" : "1", "changelog-producer" : "input"'

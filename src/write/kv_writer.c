@@ -269,6 +269,7 @@ struct ts_kv_buffer
 	int			n;
 	int			cap;
 	int			nlayers;
+	size_t		bytes;			/* what the records take */
 	ts_value   *row;			/* the file row handed out */
 };
 
@@ -284,7 +285,7 @@ ts_kv_buffer_create(const ts_kv_layout *l, ts_err *err)
 		return NULL;
 	}
 	b->l = l;
-	ts_arena_init(&b->arena, 256 * 1024);
+	ts_arena_init(&b->arena, 64 * 1024);
 	return b;
 }
 
@@ -308,7 +309,7 @@ ts_kv_buffer_count(const ts_kv_buffer *b)
 size_t
 ts_kv_buffer_bytes(const ts_kv_buffer *b)
 {
-	return ts_arena_bytes(&b->arena) + sizeof(kv_rec) * (size_t) b->cap;
+	return b->bytes;
 }
 
 bool
@@ -334,6 +335,7 @@ ts_kv_buffer_add(ts_kv_buffer *b, const ts_value *values, ts_row_kind kind, int6
 	r->values = ts_arena_dup(&b->arena, values, sizeof(ts_value) * (size_t) (s->nfields ? s->nfields : 1));
 	if (r->values == NULL)
 		return ts_error_nomem(err, "a primary-key write buffer");
+	b->bytes += sizeof(kv_rec) + sizeof(ts_value) * (size_t) s->nfields;
 	for (int i = 0; i < s->nfields; i++)
 	{
 		ts_value   *v = &r->values[i];
@@ -343,6 +345,7 @@ ts_kv_buffer_add(ts_kv_buffer *b, const ts_value *values, ts_row_kind kind, int6
 			v->v.s.p = ts_arena_dup(&b->arena, v->v.s.p, v->v.s.len);
 			if (v->v.s.p == NULL)
 				return ts_error_nomem(err, "a primary-key write buffer");
+			b->bytes += v->v.s.len;
 		}
 	}
 	b->n++;
@@ -429,6 +432,7 @@ ts_kv_buffer_reset(ts_kv_buffer *b)
 {
 	b->n = 0;
 	b->nlayers = 0;
+	b->bytes = 0;
 	ts_arena_reset(&b->arena);
 }
 

@@ -87,6 +87,7 @@ struct ts_table_writer
 	int64_t		max_retry_wait_ms;
 	ts_kv_layout *kv;			/* primary-key tables (kv_writer.c), else NULL */
 	int64_t		write_buffer_size;	/* primary-key records buffered before a flush */
+	size_t		buffered;		/* bytes the buffers hold */
 	/* state */
 	bucket_writer **writers;
 	int			nwriters;
@@ -770,7 +771,7 @@ static bool
 buffer_row(ts_table_writer *w, bucket_writer *bw, const ts_value *values, ts_row_kind kind,
 		   ts_err *err)
 {
-	size_t		total = 0;
+	size_t		before;
 
 	if (bw->buf == NULL)
 	{
@@ -782,16 +783,21 @@ buffer_row(ts_table_writer *w, bucket_writer *bw, const ts_value *values, ts_row
 		if (bw->buf == NULL || bw->last_key == NULL)
 			return bw->buf == NULL ? false : ts_error_nomem(err, "a primary-key writer");
 	}
+	before = ts_kv_buffer_bytes(bw->buf);
 	if (!ts_kv_buffer_add(bw->buf, values, kind, bw->next_seq++, err))
 		return false;
-	for (int i = 0; i < w->nwriters; i++)
-		if (w->writers[i]->buf != NULL)
-			total += ts_kv_buffer_bytes(w->writers[i]->buf);
-	if ((int64_t) total < w->write_buffer_size)
+	w->buffered += ts_kv_buffer_bytes(bw->buf) - before;
+	if ((int64_t) w->buffered < w->write_buffer_size)
 		return true;
+	/* full: every bucket's records to files (Java flushes its one shared buffer) */
+	w->buffered = 0;
 	for (int i = 0; i < w->nwriters; i++)
+	{
 		if (!flush_bucket(w, w->writers[i], err))
 			return false;
+		if (w->writers[i]->buf != NULL)
+			w->buffered += ts_kv_buffer_bytes(w->writers[i]->buf);
+	}
 	return true;
 }
 
