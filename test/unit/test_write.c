@@ -372,9 +372,10 @@ test_refusals(void **state)
 	write_schema(root, "{\"version\": 3, \"id\": 0, \"fields\": ["
 				 "{\"id\": 0, \"name\": \"id\", \"type\": \"INT NOT NULL\"}],"
 				 "\"highestFieldId\": 0, \"partitionKeys\": [], \"primaryKeys\": [\"id\"],"
-				 "\"options\": {\"bucket\": \"1\"}}");
-	assert_null(ts_table_writer_open(root, NULL, 0, &err));
+				 "\"options\": {\"bucket\": \"-1\"}}");
+	assert_null(ts_table_writer_open(root, NULL, 0, &err));	/* dynamic buckets */
 	assert_int_equal(err.code, TS_ERR_UNSUPPORTED);
+	assert_non_null(strstr(err.msg, "\"bucket\" = \"-1\""));
 	snprintf(root, sizeof(root), "%s/ap", dir);
 	write_schema(root, "{\"version\": 3, \"id\": 0, \"fields\": ["
 				 "{\"id\": 0, \"name\": \"id\", \"type\": \"INT\"}],"
