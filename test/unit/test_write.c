@@ -26,6 +26,7 @@
 #include "meta/snapshot.h"
 #include "write/write.h"
 #include "write/write_internal.h"
+#include "write_schema.h"
 
 #define JAVA_TABLE "testdata/orc/append_table_with_append_pt_branch.db/append_table_with_append_pt_branch/manifest/"
 
@@ -191,22 +192,6 @@ test_truncated_string_stats(void **state)
 	ts_buf_free(&mx);
 	ts_col_stats_free(&s);
 	ts_type_free(t);
-}
-
-static void
-write_schema(const char *root, const char *json)
-{
-	char		path[512];
-	FILE	   *f;
-
-	snprintf(path, sizeof(path), "%s/schema", root);
-	mkdir(root, 0700);
-	mkdir(path, 0700);
-	snprintf(path, sizeof(path), "%s/schema/schema-0", root);
-	f = fopen(path, "w");
-	assert_non_null(f);
-	fputs(json, f);
-	fclose(f);
 }
 
 static void

@@ -20,6 +20,7 @@
 #include "meta/snapshot.h"
 #include "write/write.h"
 #include "write/write_internal.h"
+#include "write_schema.h"
 
 static const char *
 opt_of(const void *arg, const char *key)
@@ -198,22 +199,6 @@ test_buffer_layers(void **state)
 		ts_kv_layout_free(l);
 		ts_schema_free(s);
 	}
-}
-
-static void
-write_schema(const char *root, const char *json)
-{
-	char		path[600];
-	FILE	   *f;
-
-	snprintf(path, sizeof(path), "%s/schema", root);
-	mkdir(root, 0700);
-	mkdir(path, 0700);
-	snprintf(path, sizeof(path), "%s/schema/schema-0", root);
-	f = fopen(path, "w");
-	assert_non_null(f);
-	fputs(json, f);
-	fclose(f);
 }
 
 static ts_table_writer *
