@@ -69,6 +69,18 @@ SELECT * FROM dedup WHERE id = 8;
 SELECT pg_temp.fails('UPDATE dedup SET id = 100 WHERE id = 1');
 UPDATE dedup SET v = 0 WHERE id = 12345;
 SELECT pg_temp.snapshots('dedup') AS snapshots;
+-- COPY FROM writes like INSERT
+COPY dedup FROM STDIN (FORMAT csv);
+9,copied,90
+7,g copied,77
+\.
+SELECT * FROM dedup WHERE id IN (7, 9) ORDER BY id;
+-- a foreign table without every field: DELETE needs the key only; UPDATE would lose the field
+CREATE FOREIGN TABLE dedup_narrow (id int NOT NULL, v int) SERVER pklake
+  OPTIONS (database 'p', "table" 'dedup');
+SELECT pg_temp.fails('UPDATE dedup_narrow SET v = 1 WHERE id = 1');
+DELETE FROM dedup_narrow WHERE id = 9;
+SELECT * FROM dedup ORDER BY id;
 
 -- ---- partitioned: rows land in their partition and bucket -------------------
 INSERT INTO parted SELECT 'd' || (i % 3), i, 'v' || i FROM generate_series(1, 30) i;
@@ -88,6 +100,8 @@ INSERT INTO partial VALUES (1, NULL, 10), (2, 'b', NULL), (3, 'c', 3);
 SELECT * FROM partial ORDER BY id;
 UPDATE partial SET b = 11 WHERE id = 1;
 SELECT * FROM partial ORDER BY id;
+-- a NULL would not overwrite: refused
+SELECT pg_temp.fails('UPDATE partial SET a = NULL WHERE id = 2');
 SELECT pg_temp.fails('DELETE FROM partial WHERE id = 1');
 
 -- ---- aggregation: the declared function applies ------------------------------

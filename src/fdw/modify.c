@@ -544,9 +544,23 @@ static void
 tablescanBeginForeignModify(ModifyTableState *mtstate, ResultRelInfo *rinfo, List *fdw_private,
 							int subplan_index, int eflags)
 {
+	TsModifyState *st;
+
 	if (eflags & EXEC_FLAG_EXPLAIN_ONLY)
 		return;
-	rinfo->ri_FdwState = begin_insert(rinfo);
+	st = begin_insert(rinfo);
+	rinfo->ri_FdwState = st;
+	/* an UPDATE writes whole rows: a field without a column would be written NULL */
+	if (mtstate->operation == CMD_UPDATE)
+		for (int f = 0; f < st->nfields; f++)
+			if (st->att_of_field[f] < 0)
+				ereport(ERROR,
+						(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+						 errmsg("cannot update foreign table \"%s\": field \"%s\" of the Paimon table has no column",
+								RelationGetRelationName(rinfo->ri_RelationDesc),
+								ts_table_writer_schema(st->pw->writer)->fields[f].name),
+						 errdetail("An UPDATE writes the whole new row; the field's value would be lost."),
+						 errhint("Declare a column for every field (see IMPORT FOREIGN SCHEMA).")));
 }
 
 static TupleTableSlot *

@@ -49,6 +49,7 @@ struct ts_kv_layout
 	ts_field   *fields;			/* the file's: keys, sequence, kind, columns */
 	int			nfields;
 	bool		last_only;		/* deduplicate: a key's last record only */
+	bool		nulls_kept;		/* partial-update: a NULL does not overwrite */
 	bool		deletes_ok;		/* -D rows are read as deletes */
 	bool		updates_ok;		/* +U rows replace the row */
 	const char *refuse_update;	/* why not, naming the option */
@@ -131,6 +132,7 @@ ts_kv_layout_create(const ts_schema *schema, ts_write_option_fn option, const vo
 	}
 	l->schema = schema;
 	l->last_only = strcasecmp(engine, "deduplicate") == 0;
+	l->nulls_kept = strcasecmp(engine, "partial-update") == 0;
 	if (is_true(option(arg, "ignore-delete")) || is_true(option(arg, "deduplicate.ignore-delete")) ||
 		is_true(option(arg, "partial-update.ignore-delete")))
 		l->refuse_delete = "the table's \"ignore-delete\" makes readers skip deletes";
@@ -239,9 +241,24 @@ compare_keys(const ts_kv_layout *l, const ts_value *a, const ts_value *b)
 }
 
 bool
-ts_kv_same_key(const ts_kv_layout *l, const ts_value *a, const ts_value *b)
+ts_kv_check_update(const ts_kv_layout *l, const ts_value *values, const ts_value *old_values,
+				   ts_err *err)
 {
-	return compare_keys(l, a, b) == 0;
+	if (compare_keys(l, values, old_values) != 0)
+	{
+		ts_error(err, TS_ERR_UNSUPPORTED, "an UPDATE that changes the primary key is not supported");
+		return ts_error_hint(err, "DELETE the row and INSERT it with its new key.");
+	}
+	if (l->nulls_kept)
+		for (int i = 0; i < l->schema->nfields; i++)
+			if (values[i].isnull && !old_values[i].isnull)
+			{
+				ts_error(err, TS_ERR_UNSUPPORTED,
+						 "an UPDATE that sets column \"%s\" to NULL is not supported with merge-engine \"partial-update\"",
+						 l->schema->fields[i].name);
+				return ts_error_hint(err, "Partial-update keeps a column's last non-null value: the NULL would not be read.");
+			}
+	return true;
 }
 
 bool

@@ -858,11 +858,8 @@ ts_table_writer_add_change(ts_table_writer *w, ts_row_kind kind, const ts_value 
 		return false;
 	if (old_values != NULL)
 	{
-		if (!ts_kv_same_key(w->kv, values, old_values))
-		{
-			ts_error(err, TS_ERR_UNSUPPORTED, "an UPDATE that changes the primary key is not supported");
-			return ts_error_hint(err, "DELETE the row and INSERT it with its new key.");
-		}
+		if (!ts_kv_check_update(w->kv, values, old_values, err))
+			return false;
 		for (int i = 0; i < w->npartition_keys; i++)
 		{
 			const ts_value *a = &values[w->partition_fields[i]],

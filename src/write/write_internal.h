@@ -110,8 +110,9 @@ void		ts_kv_layout_free(ts_kv_layout *l);
 const ts_field *ts_kv_layout_fields(const ts_kv_layout *l, int *n);
 int			ts_kv_layout_nkeys(const ts_kv_layout *l);
 bool		ts_kv_check_kind(const ts_kv_layout *l, ts_row_kind kind, ts_err *err);
-/* Same trimmed primary key (schema-order rows)? */
-bool		ts_kv_same_key(const ts_kv_layout *l, const ts_value *a, const ts_value *b);
+/* Can values replace old_values (schema order): the same key, nothing a merge would not read? */
+bool		ts_kv_check_update(const ts_kv_layout *l, const ts_value *values,
+							   const ts_value *old_values, ts_err *err);
 /* The key BinaryRow (arity prefix) of a file row (keys first). */
 bool		ts_kv_key_row(const ts_kv_layout *l, const ts_value *file_row, ts_buf *out, ts_err *err);
 /* The first sequence number of a bucket: after the latest snapshot's largest. */
