@@ -88,7 +88,11 @@ UPDATE parted SET v = 'updated' WHERE id % 5 = 0;
 DELETE FROM parted WHERE dt = 'd1' AND id < 10;
 SELECT dt, count(*), count(*) FILTER (WHERE v = 'updated') AS updated, min(id), max(id)
 FROM parted GROUP BY dt ORDER BY dt;
--- each row in the bucket the bucket function gives its key (what the pruner looks in)
+-- each row in the bucket the bucket function gives its key: a point query reads that bucket only
+SELECT * FROM parted WHERE dt = 'd2' AND id = 29;
+SELECT buckets_total, buckets_kept FROM tablescan_last_metrics();
+SELECT * FROM parted WHERE dt = 'd0' AND id = 15;
+SELECT buckets_total, buckets_kept FROM tablescan_last_metrics();
 SELECT count(*) AS found_by_key FROM generate_series(1, 30) i
   JOIN parted p ON p.id = i AND p.dt = 'd' || (i % 3);
 SELECT pg_temp.fails('UPDATE parted SET dt = ''d9'' WHERE id = 3');
