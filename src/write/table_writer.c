@@ -8,8 +8,10 @@
  * bucket (bucket -1: bucket 0; bucket N: the bucket function over the
  * bucket key, meta/bucket.h, as the pruner computes it), and one open data
  * file per partition and bucket, rolled at target-file-size, with its
- * column statistics.  Finished files wait in a list for the commit
- * (commit.c) or the abort, which removes them.
+ * column statistics.  Primary-key tables buffer each bucket's records
+ * (kv_writer.c) up to write-buffer-size and write them as level-0 files in
+ * the KeyValue layout, sorted by key.  Finished files wait in a list for
+ * the commit (commit.c) or the abort, which removes them.
  */
 #include <ctype.h>
 #include <stdlib.h>
