@@ -27,7 +27,7 @@ schema "$WH/w.db/big" "$(fields "$(f 0 id INT)" "$(f 1 name STRING)" "$(f 2 k IN
     '"bucket" : "-1", "target-file-size" : "64 kb"'
 schema "$WH/w.db/parted" "$(fields "$(f 0 id 'INT NOT NULL')" "$(f 1 p STRING)" "$(f 2 v STRING)")" \
     '"p"' "" '"bucket" : "4", "bucket-key" : "id"'
-schema "$WH/w.db/pk" "$(fields "$(f 0 id 'INT NOT NULL')" "$(f 1 v STRING)")" "" '"id"' '"bucket" : "1"'
+schema "$WH/w.db/pk" "$(fields "$(f 0 id 'INT NOT NULL')" "$(f 1 v STRING)")" "" '"id"' '"bucket" : "-1"'
 schema "$WH/w.db/dv" "$(fields "$(f 0 id INT)" "$(f 1 v STRING)")" "" "" \
     '"bucket" : "-1", "deletion-vectors.enabled" : "true"'
 schema "$WH/w.db/orcfmt" "$(fields "$(f 0 id INT)" "$(f 1 v STRING)")" "" "" \

@@ -3,8 +3,9 @@
  * transaction.
  *
  * Owns: the FDW's modify callbacks (IsForeignRelUpdatable with the
- * "updatable" option as postgres_fdw, PlanForeignModify refusing UPDATE,
- * DELETE and ON CONFLICT, Begin/Exec/EndForeignModify, batch insert with
+ * "updatable" option as postgres_fdw, PlanForeignModify refusing ON
+ * CONFLICT and, through modify_pk.c, UPDATE and DELETE where they cannot
+ * be written, Begin/Exec/EndForeignModify, batch insert with
  * "batch_size", Begin/EndForeignInsert for COPY FROM), turning each row's
  * Datums into Paimon values, and the transaction's pending writes: one
  * table writer (src/write) per foreign table per transaction, in a memory
@@ -60,6 +61,7 @@ typedef struct TsModifyState
 	int		   *field_of_att;	/* attno-1 -> schema field (-1: none) */
 	int		   *att_of_field;	/* schema field -> attno-1 (-1: not a column) */
 	ts_value   *values;			/* one row, schema order */
+	ts_value   *old_values;		/* the row an UPDATE / DELETE replaces */
 	int			nfields;
 	int			batch_size;
 	MemoryContext row_cxt;		/* reset per row: detoasted values, conversions */
@@ -104,7 +106,9 @@ batch_size_of(Oid relid)
 static int
 tablescanIsForeignRelUpdatable(Relation rel)
 {
-	return updatable(RelationGetRelid(rel)) ? (1 << CMD_INSERT) : 0;
+	/* UPDATE and DELETE: primary-key tables only, checked when planned */
+	return updatable(RelationGetRelid(rel)) ?
+		(1 << CMD_INSERT) | (1 << CMD_UPDATE) | (1 << CMD_DELETE) : 0;
 }
 
 /* ---- planning ---------------------------------------------------------------- */
@@ -117,11 +121,7 @@ tablescanPlanForeignModify(PlannerInfo *root, ModifyTable *plan, Index resultRel
 	char	   *name = get_rel_name(rte->relid);
 
 	if (plan->operation == CMD_UPDATE || plan->operation == CMD_DELETE)
-		ereport(ERROR,
-				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
-				 errmsg("%s on Paimon table \"%s\" is not supported yet",
-						plan->operation == CMD_UPDATE ? "UPDATE" : "DELETE", name),
-				 errdetail("Append tables take INSERT and COPY FROM only; primary-key tables are not writable yet.")));
+		tablescan_modify_pk_check(rte->relid, plan->operation);
 	if (plan->onConflictAction != ONCONFLICT_NONE)
 		ereport(ERROR,
 				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
@@ -193,12 +193,13 @@ check_writable(TsTableOptions *o, const char *relname)
 }
 
 /*
- * A writer of the table of o, reading and writing through a file system
- * built for it (its scope, the caller's storage settings and keys), as a
- * scan's is; ERROR when it cannot be opened (nothing written then).
+ * A writer of the table of o after check_writable, reading and writing
+ * through a file system built for it (its scope, the caller's storage
+ * settings and keys), as a scan's is; ERROR when it cannot be opened
+ * (nothing written then).
  */
-static ts_table_writer *
-open_writer(TsTableOptions *o, const char *relname)
+ts_table_writer *
+tablescan_open_table_writer(TsTableOptions *o, const char *relname)
 {
 	ts_fs_settings settings = {0};
 	ts_option  *options;
@@ -210,6 +211,7 @@ open_writer(TsTableOptions *o, const char *relname)
 	ts_fs	   *fs;
 	ts_table_writer *w;
 
+	check_writable(o, relname);
 	options = palloc0(sizeof(ts_option) * Max(n, 1));
 	forboth(lk, o->paimon_keys, lv, o->paimon_values)
 	{
@@ -253,8 +255,7 @@ pending_write_for(Relation rel)
 	pw->relid = relid;
 	pw->relname = pstrdup(RelationGetRelationName(rel));
 	pw->opts = tablescan_get_options(relid);
-	check_writable(pw->opts, pw->relname);
-	pw->writer = open_writer(pw->opts, pw->relname);
+	pw->writer = tablescan_open_table_writer(pw->opts, pw->relname);
 	MemoryContextSwitchTo(old);
 	pw->birth_level = GetCurrentTransactionNestLevel();
 	old = MemoryContextSwitchTo(write_cxt);
@@ -441,27 +442,22 @@ begin_insert(ResultRelInfo *rinfo)
 					 errmsg("foreign table \"%s\" has no column for NOT NULL field \"%s\" of the Paimon table",
 							RelationGetRelationName(rel), schema->fields[f].name)));
 	st->values = palloc0(sizeof(ts_value) * Max(schema->nfields, 1));
+	st->old_values = palloc0(sizeof(ts_value) * Max(schema->nfields, 1));
 	st->batch_size = batch_size_of(RelationGetRelid(rel));
 	st->row_cxt = AllocSetContextCreate(CurrentMemoryContext, "tablescan_fdw insert row",
 										ALLOCSET_DEFAULT_SIZES);
 	return st;
 }
 
+/* A row's Datums (attribute order) as Paimon values (schema order), in the current context. */
 static void
-insert_row(TsModifyState *st, TupleTableSlot *slot)
+row_values(TsModifyState *st, const Datum *datums, const bool *isnull, ts_value *values)
 {
 	const ts_schema *schema = ts_table_writer_schema(st->pw->writer);
 	TupleDesc	desc = RelationGetDescr(st->rel);
-	ts_err		err = {0};
-	MemoryContext old;
-	bool		ok;
 
-	CHECK_FOR_INTERRUPTS();
-	MemoryContextReset(st->row_cxt);
-	old = MemoryContextSwitchTo(st->row_cxt);
-	slot_getallattrs(slot);
 	for (int a = 0; a < desc->natts; a++)
-		if (st->field_of_att[a] < -1 && !slot->tts_isnull[a])
+		if (st->field_of_att[a] < -1 && !isnull[a])
 			ereport(ERROR,
 					(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
 					 errmsg("cannot write system column \"%s\" of foreign table \"%s\"",
@@ -470,10 +466,10 @@ insert_row(TsModifyState *st, TupleTableSlot *slot)
 	{
 		int			a = st->att_of_field[f];
 		const ts_field *fld = &schema->fields[f];
-		ts_value   *v = &st->values[f];
+		ts_value   *v = &values[f];
 
 		memset(v, 0, sizeof(*v));
-		if (a < 0 || slot->tts_isnull[a])
+		if (a < 0 || isnull[a])
 		{
 			if (!fld->type->nullable)
 				ereport(ERROR,
@@ -483,7 +479,7 @@ insert_row(TsModifyState *st, TupleTableSlot *slot)
 			v->isnull = true;
 			continue;
 		}
-		if (!tablescan_datum_to_field_value(slot->tts_values[a], TupleDescAttr(desc, a)->atttypid,
+		if (!tablescan_datum_to_field_value(datums[a], TupleDescAttr(desc, a)->atttypid,
 											fld->type, v))
 			ereport(ERROR,
 					(errcode(ERRCODE_DATATYPE_MISMATCH),
@@ -492,20 +488,84 @@ insert_row(TsModifyState *st, TupleTableSlot *slot)
 							ts_type_kind_name(fld->type->kind)),
 					 errhint("Declare the column with a type that matches the Paimon field (see IMPORT FOREIGN SCHEMA).")));
 	}
+}
+
+/* One row of kind (TS_ROW_INSERT: ts_table_writer_add) into the transaction's writer. */
+static void
+write_row(TsModifyState *st, int kind, TupleTableSlot *slot, HeapTupleHeader old_row)
+{
+	ts_err		err = {0};
+	MemoryContext old;
+	bool		ok;
+
+	CHECK_FOR_INTERRUPTS();
+	MemoryContextReset(st->row_cxt);
+	old = MemoryContextSwitchTo(st->row_cxt);
+	if (slot != NULL)
+	{
+		slot_getallattrs(slot);
+		row_values(st, slot->tts_values, slot->tts_isnull, st->values);
+	}
+	if (old_row != NULL)
+	{
+		TupleDesc	desc = RelationGetDescr(st->rel);
+		HeapTupleData tuple;
+		Datum	   *datums = palloc(sizeof(Datum) * Max(desc->natts, 1));
+		bool	   *isnull = palloc(sizeof(bool) * Max(desc->natts, 1));
+
+		tuple.t_len = HeapTupleHeaderGetDatumLength(old_row);
+		ItemPointerSetInvalid(&tuple.t_self);
+		tuple.t_tableOid = RelationGetRelid(st->rel);
+		tuple.t_data = old_row;
+		heap_deform_tuple(&tuple, desc, datums, isnull);
+		row_values(st, datums, isnull, st->old_values);
+	}
 	MemoryContextSwitchTo(write_cxt);
-	ok = ts_table_writer_add(st->pw->writer, st->values, &err);
+	if (kind == TS_ROW_INSERT)
+		ok = ts_table_writer_add(st->pw->writer, st->values, &err);
+	else if (slot == NULL)
+		ok = ts_table_writer_add_change(st->pw->writer, kind, st->old_values, NULL, &err);
+	else
+		ok = ts_table_writer_add_change(st->pw->writer, kind, st->values, st->old_values, &err);
 	MemoryContextSwitchTo(old);
 	if (!ok)
 		report_write_error(&err, st->pw->relname);
 }
 
 static void
+insert_row(TsModifyState *st, TupleTableSlot *slot)
+{
+	write_row(st, TS_ROW_INSERT, slot, NULL);
+}
+
+void
+tablescan_modify_change(ResultRelInfo *rinfo, int kind, TupleTableSlot *new_slot,
+						HeapTupleHeader old_row)
+{
+	write_row(rinfo->ri_FdwState, kind, new_slot, old_row);
+}
+
+static void
 tablescanBeginForeignModify(ModifyTableState *mtstate, ResultRelInfo *rinfo, List *fdw_private,
 							int subplan_index, int eflags)
 {
+	TsModifyState *st;
+
 	if (eflags & EXEC_FLAG_EXPLAIN_ONLY)
 		return;
-	rinfo->ri_FdwState = begin_insert(rinfo);
+	st = begin_insert(rinfo);
+	rinfo->ri_FdwState = st;
+	/* an UPDATE writes whole rows: a field without a column would be written NULL */
+	if (mtstate->operation == CMD_UPDATE)
+		for (int f = 0; f < st->nfields; f++)
+			if (st->att_of_field[f] < 0)
+				ereport(ERROR,
+						(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+						 errmsg("cannot update foreign table \"%s\": field \"%s\" of the Paimon table has no column",
+								RelationGetRelationName(rinfo->ri_RelationDesc),
+								ts_table_writer_schema(st->pw->writer)->fields[f].name),
+						 errdetail("An UPDATE writes the whole new row; the field's value would be lost."),
+						 errhint("Declare a column for every field (see IMPORT FOREIGN SCHEMA).")));
 }
 
 static TupleTableSlot *
@@ -565,8 +625,7 @@ tablescanExplainForeignModify(ModifyTableState *mtstate, ResultRelInfo *rinfo, L
 	int32		buckets;
 
 	/* what the INSERT would write, refusals included (no data file is written) */
-	check_writable(o, RelationGetRelationName(rel));
-	w = open_writer(o, RelationGetRelationName(rel));
+	w = tablescan_open_table_writer(o, RelationGetRelationName(rel));
 	buckets = ts_table_writer_total_buckets(w);
 	ts_table_writer_free(w);
 	ExplainPropertyText("Paimon Table", o->qualified_name, es);
@@ -591,4 +650,5 @@ tablescan_modify_routines(FdwRoutine *routine)
 	routine->BeginForeignInsert = tablescanBeginForeignInsert;
 	routine->EndForeignInsert = tablescanEndForeignInsert;
 	routine->ExplainForeignModify = tablescanExplainForeignModify;
+	tablescan_modify_pk_routines(routine);
 }

@@ -359,6 +359,17 @@ extern bool tablescan_datum_to_field_value(Datum d, Oid typid, const ts_type *ta
 /* ---- modify.c: INSERT / COPY FROM ------------------------------------- */
 
 extern void tablescan_modify_routines(FdwRoutine *routine);
+/* a table writer of o, refusals included (no file is written until rows come) */
+struct ts_table_writer;
+extern struct ts_table_writer *tablescan_open_table_writer(TsTableOptions *o, const char *relname);
+/* a primary-key change (ts_row_kind): new_slot NULL for a DELETE; old_row the row it replaces */
+extern void tablescan_modify_change(ResultRelInfo *rinfo, int kind, TupleTableSlot *new_slot,
+									HeapTupleHeader old_row);
+
+/* ---- modify_pk.c: UPDATE / DELETE of primary-key tables ------------- */
+
+extern void tablescan_modify_pk_check(Oid relid, CmdType operation);
+extern void tablescan_modify_pk_routines(FdwRoutine *routine);
 
 /* ---- handler.c: the FDW callbacks ------------------------------------- */
 

@@ -5,9 +5,10 @@
  * WRITES-AND-STREAMS.md 1.3-1.7, 2.2, 2.7): per attempt, read the latest
  * snapshot L, number the files' sequence numbers (bucket -1: from 0 per
  * writer, as Java's unaware writers; fixed buckets: after the bucket's
- * live maximum) and check that no partition holds files of another bucket
- * count; write one manifest of ADD entries, a base manifest list (L's base
- * then L's delta entries, unchanged) and a delta manifest list, then
+ * live maximum; primary-key files, numbered as written, must start above
+ * it) and check that no partition holds files of another bucket count;
+ * write one manifest of ADD entries, a base manifest list (L's base then
+ * L's delta entries, unchanged) and a delta manifest list, then
  * create snapshot-<L+1> exclusively (through the table's fs: link(2)
  * locally, a conditional PUT on an object store).  When another writer created it
  * first, remove this attempt's manifests, wait (Java's RetryWaiter) and
@@ -234,6 +235,20 @@ number_files(attempt *at, const ts_snapshot *L, ts_err *err)
 		ts_new_file *f = in->files[i];
 		int64_t		next = base[i] + 1;
 
+		if (f->numbered)
+		{
+			/* primary-key files carry their numbers: another writer's must stay below */
+			if (base[i] >= f->min_seq)
+			{
+				ts_error(err, TS_ERR_IO,
+						 "another writer committed into bucket %d of table \"%s\" while this transaction wrote it",
+						 (int) f->bucket, in->table_path);
+				ts_error_detail(err, "Its sequence numbers reach %lld; this transaction's start at %lld.",
+								(long long) base[i], (long long) f->min_seq);
+				return ts_error_hint(err, "Run the transaction again: it numbers its rows after the other writer's.");
+			}
+			continue;
+		}
 		for (int j = 0; j < i; j++)
 			if (same_bucket(in->files[j], f->partition, f->partition_len, f->bucket))
 				next += in->files[j]->rows;
@@ -291,9 +306,22 @@ write_manifest(attempt *at, ts_value *meta, ts_err *err)
 		text_value(&fi[0], f->name);
 		fi[1].v.i = f->size;
 		fi[2].v.i = f->rows;
-		bytes_value(&fi[3], empty_row, sizeof(empty_row));	/* _MIN_KEY */
-		bytes_value(&fi[4], empty_row, sizeof(empty_row));
-		if (!stats_value(&fi[5], NULL, 0, NULL, 0, NULL, 0, &at->arena))	/* EMPTY_STATS */
+		if (f->min_key.len > 0)
+		{
+			/* primary-key file: first / last key, key stats */
+			bytes_value(&fi[3], f->min_key.data, f->min_key.len);
+			bytes_value(&fi[4], f->max_key.data, f->max_key.len);
+			ok = stats_value(&fi[5], f->key_min_values.data, f->key_min_values.len,
+							 f->key_max_values.data, f->key_max_values.len, f->key_null_counts,
+							 f->nkeys, &at->arena);
+		}
+		else
+		{
+			bytes_value(&fi[3], empty_row, sizeof(empty_row));	/* _MIN_KEY */
+			bytes_value(&fi[4], empty_row, sizeof(empty_row));
+			ok = stats_value(&fi[5], NULL, 0, NULL, 0, NULL, 0, &at->arena);	/* EMPTY_STATS */
+		}
+		if (!ok)
 			return ts_error_nomem(err, "a manifest");
 		if (f->stats_cols_empty)
 			ok = stats_value(&fi[6], NULL, 0, NULL, 0, NULL, 0, &at->arena);
@@ -309,7 +337,7 @@ write_manifest(attempt *at, ts_value *meta, ts_err *err)
 		fi[11].v.nested.n = 0;	/* _EXTRA_FILES */
 		fi[11].v.nested.items = cols;
 		fi[12].v.ts.millis = f->creation_millis;
-		fi[13].v.i = 0;			/* _DELETE_ROW_COUNT */
+		fi[13].v.i = f->delete_rows;	/* _DELETE_ROW_COUNT */
 		fi[14].isnull = true;	/* _EMBEDDED_FILE_INDEX */
 		fi[15].v.i = 0;			/* _FILE_SOURCE: APPEND */
 		if (f->stats_cols_empty)

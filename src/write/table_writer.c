@@ -8,8 +8,10 @@
  * bucket (bucket -1: bucket 0; bucket N: the bucket function over the
  * bucket key, meta/bucket.h, as the pruner computes it), and one open data
  * file per partition and bucket, rolled at target-file-size, with its
- * column statistics.  Finished files wait in a list for the commit
- * (commit.c) or the abort, which removes them.
+ * column statistics.  Primary-key tables buffer each bucket's records
+ * (kv_writer.c) up to write-buffer-size and write them as level-0 files in
+ * the KeyValue layout, sorted by key.  Finished files wait in a list for
+ * the commit (commit.c) or the abort, which removes them.
  */
 #include <ctype.h>
 #include <stdlib.h>
@@ -25,6 +27,7 @@
 #include "meta/bucket.h"
 #include "meta/partition.h"
 #include "meta/snapshot.h"
+#include "expr/predicate.h"
 #include "write/write.h"
 #include "write/write_internal.h"
 
@@ -45,6 +48,10 @@ typedef struct bucket_writer
 	ts_pq_writer *pq;
 	ts_new_file *file;
 	ts_col_stats *stats;
+	/* primary-key tables: records until flushed, numbered from next_seq */
+	ts_kv_buffer *buf;
+	int64_t		next_seq;
+	ts_value   *last_key;		/* the open file's last row's key */
 } bucket_writer;
 
 struct ts_table_writer
@@ -75,6 +82,9 @@ struct ts_table_writer
 	int			max_retries;
 	int64_t		min_retry_wait_ms;
 	int64_t		max_retry_wait_ms;
+	ts_kv_layout *kv;			/* primary-key tables (kv_writer.c), else NULL */
+	int64_t		write_buffer_size;	/* primary-key records buffered before a flush */
+	size_t		buffered;		/* bytes the buffers hold */
 	/* state */
 	bucket_writer **writers;
 	int			nwriters;
@@ -142,6 +152,12 @@ parse_int(const char *key, const char *v, int64_t lo, int64_t hi, int64_t *out, 
 	return true;
 }
 
+static const char *
+option_of(const void *w, const char *key)
+{
+	return option(w, key);
+}
+
 static bool
 refuse(ts_err *err, const char *key, const char *value, const char *why)
 {
@@ -183,10 +199,9 @@ check_options(ts_table_writer *w, ts_err *err)
 	const char *v;
 	int64_t		n;
 
-	if (w->schema->nprimary_keys > 0)
-		return ts_error(err, TS_ERR_UNSUPPORTED,
-						"writing to a primary-key table is not supported yet") &&
-			false;
+	if (w->schema->nprimary_keys > 0 &&
+		(w->kv = ts_kv_layout_create(w->schema, option_of, w, err)) == NULL)
+		return false;
 	/* the layout is the table's: a FOREIGN TABLE / SERVER option cannot change it */
 	for (int i = 0; i < w->noptions; i++)
 	{
@@ -206,6 +221,9 @@ check_options(ts_table_writer *w, ts_err *err)
 	for (size_t i = 0; i < sizeof(refused) / sizeof(refused[0]); i++)
 	{
 		v = option(w, refused[i].key);
+		if (w->kv != NULL && (strcmp(refused[i].key, "merge-engine") == 0 ||
+							  strcmp(refused[i].key, "sequence.field") == 0))
+			continue;			/* kv_writer.c decides */
 		if (v != NULL && (refused[i].ok == NULL || strcasecmp(v, refused[i].ok) != 0))
 			return refuse(err, refused[i].key, v, refused[i].why);
 	}
@@ -242,7 +260,11 @@ check_options(ts_table_writer *w, ts_err *err)
 	}
 
 	/* files */
-	w->target_file_size = (int64_t) 256 << 20;	/* append tables */
+	w->target_file_size = (int64_t) (w->kv ? 128 : 256) << 20;	/* CoreOptions.targetFileSize */
+	w->write_buffer_size = (int64_t) 256 << 20;
+	if ((v = option(w, "write-buffer-size")) != NULL &&
+		!parse_memory("write-buffer-size", v, &w->write_buffer_size, err))
+		return false;
 	if ((v = option(w, "target-file-size")) != NULL &&
 		!parse_memory("target-file-size", v, &w->target_file_size, err))
 		return false;
@@ -439,11 +461,23 @@ creation_millis(void)
 	return ((int64_t) ts.tv_sec + tm.tm_gmtoff) * 1000 + ts.tv_nsec / 1000000;
 }
 
+/* The fields of a data file: the table's, or the KeyValue layout's. */
+static const ts_field *
+file_fields(const ts_table_writer *w, int *n)
+{
+	if (w->kv != NULL)
+		return ts_kv_layout_fields(w->kv, n);
+	*n = w->schema->nfields;
+	return w->schema->fields;
+}
+
 static bool
 open_file(ts_table_writer *w, bucket_writer *bw, ts_err *err)
 {
 	ts_new_file *f = ts_calloc(1, sizeof(ts_new_file));
-	int			n = w->schema->nfields;
+	int			n;
+	const ts_field *fields = file_fields(w, &n);
+	int			nkeys = w->kv ? ts_kv_layout_nkeys(w->kv) : 0;
 
 	if (f == NULL || (bw->stats = ts_calloc((size_t) (n ? n : 1), sizeof(ts_col_stats))) == NULL)
 	{
@@ -457,16 +491,26 @@ open_file(ts_table_writer *w, bucket_writer *bw, ts_err *err)
 		return ts_error_nomem(err, "a data file");
 	ts_buf_init(&f->min_values);
 	ts_buf_init(&f->max_values);
+	ts_buf_init(&f->min_key);
+	ts_buf_init(&f->max_key);
+	ts_buf_init(&f->key_min_values);
+	ts_buf_init(&f->key_max_values);
 	f->partition = bw->partition;
 	f->partition_len = bw->partition_len;
 	f->partition_values = bw->partition_values;
 	f->bucket = bw->bucket;
+	/* key columns: truncate(128) as Java's; _SEQUENCE_NUMBER, _VALUE_KIND: none */
 	for (int i = 0; i < n; i++)
-		ts_col_stats_init(&bw->stats[i], w->schema->fields[i].type, w->stats_mode, w->stats_truncate);
+		ts_col_stats_init(&bw->stats[i], fields[i].type,
+						  i < nkeys ? TS_STATS_TRUNCATE : i < nkeys + 2 && w->kv ? TS_STATS_NONE : w->stats_mode,
+						  i < nkeys ? 128 : w->stats_truncate);
+	f->numbered = w->kv != NULL;
+	f->min_seq = INT64_MAX;
+	f->max_seq = INT64_MIN;
 	bw->out = ts_fs_writer_open(w->fs, f->path, err);
 	if (bw->out == NULL)
 		return false;
-	bw->pq = ts_pq_writer_create(w->schema->fields, n, w->zstd_level, 0, sink_to_file, bw->out, err);
+	bw->pq = ts_pq_writer_create(fields, n, w->zstd_level, 0, sink_to_file, bw->out, err);
 	return bw->pq != NULL;
 }
 
@@ -507,6 +551,11 @@ free_file(ts_new_file *f)
 	ts_buf_free(&f->min_values);
 	ts_buf_free(&f->max_values);
 	ts_free(f->null_counts);
+	ts_buf_free(&f->min_key);
+	ts_buf_free(&f->max_key);
+	ts_buf_free(&f->key_min_values);
+	ts_buf_free(&f->key_max_values);
+	ts_free(f->key_null_counts);
 	ts_free(f);
 }
 
@@ -516,22 +565,36 @@ close_file(ts_table_writer *w, bucket_writer *bw, ts_err *err)
 {
 	ts_new_file *f = bw->file;
 	int			n = w->schema->nfields;
+	int			nfile;
+	int			nkeys = w->kv ? ts_kv_layout_nkeys(w->kv) : 0;
+	int			skip = w->kv ? nkeys + 2 : 0;	/* value stats: the table's columns */
 	bool		ok;
 
 	if (f == NULL)
 		return true;
+	(void) file_fields(w, &nfile);
 	f->rows = ts_pq_writer_rows(bw->pq);
 	f->null_counts = ts_calloc((size_t) (n ? n : 1), sizeof(int64_t));
 	ok = f->null_counts != NULL || ts_error_nomem(err, "column statistics");
+	if (ok && w->kv != NULL)
+	{
+		/* _MAX_KEY, _KEY_STATS (first key: written with the first row) */
+		f->nkeys = nkeys;
+		f->key_null_counts = ts_calloc((size_t) (nkeys ? nkeys : 1), sizeof(int64_t));
+		ok = f->key_null_counts != NULL || ts_error_nomem(err, "key statistics");
+		ok = ok && ts_kv_key_row(w->kv, bw->last_key, &f->max_key, err) &&
+			ts_col_stats_encode(bw->stats, nkeys, &f->key_min_values, &f->key_max_values,
+								f->key_null_counts, err);
+	}
 	ok = ok && ts_pq_writer_finish(bw->pq, err);
 	if (ok)
 		f->size = ts_fs_writer_size(bw->out);
 	ts_pq_writer_free(bw->pq);
 	bw->pq = NULL;
-	ok = ok && ts_col_stats_encode(bw->stats, n, &f->min_values, &f->max_values, f->null_counts, err);
+	ok = ok && ts_col_stats_encode(bw->stats + skip, n, &f->min_values, &f->max_values, f->null_counts, err);
 	f->stats_cols_empty = w->stats_mode == TS_STATS_NONE;
 	f->creation_millis = creation_millis();
-	free_stats(bw->stats, n);
+	free_stats(bw->stats, nfile);
 	bw->stats = NULL;
 	if (ok)
 	{
@@ -652,8 +715,101 @@ writer_for(ts_table_writer *w, int32_t bucket, ts_err *err)
 	return bw;
 }
 
-bool
-ts_table_writer_add(ts_table_writer *w, const ts_value *values, ts_err *err)
+/* One row into the open data file of bw (rolled at target-file-size). */
+static bool
+write_row(ts_table_writer *w, bucket_writer *bw, const ts_value *row, ts_err *err)
+{
+	int			n;
+
+	(void) file_fields(w, &n);
+	if (bw->file == NULL && !open_file(w, bw, err))
+		return false;
+	for (int i = 0; i < n; i++)
+		if (!ts_col_stats_add(&bw->stats[i], &row[i], err))
+			return false;
+	if (w->kv != NULL)
+	{
+		int			nkeys = ts_kv_layout_nkeys(w->kv);
+		int64_t		seq = row[nkeys].v.i;
+		int64_t		kind = row[nkeys + 1].v.i;
+
+		if (bw->file->min_seq == INT64_MAX &&
+			!ts_kv_key_row(w->kv, row, &bw->file->min_key, err))
+			return false;
+		memcpy(bw->last_key, row, sizeof(ts_value) * (size_t) nkeys);
+		if (seq < bw->file->min_seq)
+			bw->file->min_seq = seq;
+		if (seq > bw->file->max_seq)
+			bw->file->max_seq = seq;
+		if (kind == TS_ROW_UPDATE_BEFORE || kind == TS_ROW_DELETE)
+			bw->file->delete_rows++;
+	}
+	if (!ts_pq_writer_add(bw->pq, row, err))
+		return false;
+	if (ts_pq_writer_bytes(bw->pq) >= w->target_file_size)
+		return close_file(w, bw, err);
+	return true;
+}
+
+/* The buffered records of bw as level-0 files: one per layer (and roll). */
+static bool
+flush_bucket(ts_table_writer *w, bucket_writer *bw, ts_err *err)
+{
+	if (bw->buf == NULL || ts_kv_buffer_count(bw->buf) == 0)
+		return true;
+	ts_kv_buffer_sort(bw->buf);
+	for (int layer = 0; layer < ts_kv_buffer_layers(bw->buf); layer++)
+	{
+		int			pos = 0;
+		const ts_value *row;
+
+		while ((row = ts_kv_buffer_next(bw->buf, layer, &pos)) != NULL)
+			if (!ts_check_interrupts(err) || !write_row(w, bw, row, err))
+				return false;
+		if (!close_file(w, bw, err))
+			return false;
+	}
+	ts_kv_buffer_reset(bw->buf);
+	return true;
+}
+
+/* A primary-key record, numbered, into its bucket's buffer (flushed when full). */
+static bool
+buffer_row(ts_table_writer *w, bucket_writer *bw, const ts_value *values, ts_row_kind kind,
+		   ts_err *err)
+{
+	size_t		before;
+
+	if (bw->buf == NULL)
+	{
+		if (!ts_kv_first_seq(w->kv, w->fs, w->table_path, bw->partition, bw->partition_len,
+							 bw->bucket, &bw->next_seq, err))
+			return false;
+		bw->buf = ts_kv_buffer_create(w->kv, err);
+		bw->last_key = ts_calloc((size_t) (ts_kv_layout_nkeys(w->kv) + 1), sizeof(ts_value));
+		if (bw->buf == NULL || bw->last_key == NULL)
+			return bw->buf == NULL ? false : ts_error_nomem(err, "a primary-key writer");
+	}
+	before = ts_kv_buffer_bytes(bw->buf);
+	if (!ts_kv_buffer_add(bw->buf, values, kind, bw->next_seq++, err))
+		return false;
+	w->buffered += ts_kv_buffer_bytes(bw->buf) - before;
+	if ((int64_t) w->buffered < w->write_buffer_size)
+		return true;
+	/* full: every bucket's records to files (Java flushes its one shared buffer) */
+	w->buffered = 0;
+	for (int i = 0; i < w->nwriters; i++)
+	{
+		if (!flush_bucket(w, w->writers[i], err))
+			return false;
+		if (w->writers[i]->buf != NULL)
+			w->buffered += ts_kv_buffer_bytes(w->writers[i]->buf);
+	}
+	return true;
+}
+
+static bool
+add_row(ts_table_writer *w, const ts_value *values, ts_row_kind kind, ts_err *err)
 {
 	int32_t		bucket = 0;
 	bucket_writer *bw;
@@ -677,17 +833,56 @@ ts_table_writer_add(ts_table_writer *w, const ts_value *values, ts_err *err)
 	bw = writer_for(w, bucket, err);
 	if (bw == NULL)
 		return false;
-	if (bw->file == NULL && !open_file(w, bw, err))
-		return false;
-	for (int i = 0; i < w->schema->nfields; i++)
-		if (!ts_col_stats_add(&bw->stats[i], &values[i], err))
-			return false;
-	if (!ts_pq_writer_add(bw->pq, values, err))
-		return false;
 	w->rows++;
-	if (ts_pq_writer_bytes(bw->pq) >= w->target_file_size)
-		return close_file(w, bw, err);
-	return true;
+	if (w->kv != NULL)
+		return buffer_row(w, bw, values, kind, err);
+	return write_row(w, bw, values, err);
+}
+
+bool
+ts_table_writer_add(ts_table_writer *w, const ts_value *values, ts_err *err)
+{
+	return add_row(w, values, TS_ROW_INSERT, err);
+}
+
+bool
+ts_table_writer_check_kind(const ts_table_writer *w, ts_row_kind kind, ts_err *err)
+{
+	if (w->kv == NULL)
+	{
+		ts_error(err, TS_ERR_UNSUPPORTED, "%s on an append table (no primary key) is not supported",
+				 kind == TS_ROW_DELETE ? "DELETE" : "UPDATE");
+		return ts_error_hint(err, "Rows of an append table cannot be identified; only primary-key tables take UPDATE and DELETE.");
+	}
+	return ts_kv_check_kind(w->kv, kind, err);
+}
+
+bool
+ts_table_writer_add_change(ts_table_writer *w, ts_row_kind kind, const ts_value *values,
+						   const ts_value *old_values, ts_err *err)
+{
+	if (!ts_table_writer_check_kind(w, kind, err))
+		return false;
+	if (old_values != NULL)
+	{
+		if (!ts_kv_check_update(w->kv, values, old_values, err))
+			return false;
+		for (int i = 0; i < w->npartition_keys; i++)
+		{
+			const ts_value *a = &values[w->partition_fields[i]],
+					   *b = &old_values[w->partition_fields[i]];
+			int			c = 0;
+
+			if (a->isnull != b->isnull ||
+				(!a->isnull && (!ts_value_order(w->partition_types[i], a, b, &c) || c != 0)))
+			{
+				ts_error(err, TS_ERR_UNSUPPORTED, "an UPDATE that changes partition key \"%s\" is not supported",
+						 w->partition_names[i]);
+				return ts_error_hint(err, "DELETE the row and INSERT it into its new partition.");
+			}
+		}
+	}
+	return add_row(w, values, kind, err);
 }
 
 bool
@@ -698,7 +893,7 @@ ts_table_writer_commit(ts_table_writer *w, const char *commit_user, int64_t *sna
 
 	*snapshot_id = 0;
 	for (int i = 0; i < w->nwriters; i++)
-		if (!close_file(w, w->writers[i], err))
+		if (!flush_bucket(w, w->writers[i], err) || !close_file(w, w->writers[i], err))
 			return false;
 	if (w->nfiles == 0)
 		return true;
@@ -733,10 +928,16 @@ free_writers(ts_table_writer *w, bool remove_files)
 
 		if (bw == NULL)
 			continue;
+		int			nfile = 0;
+
+		if (w->schema != NULL)
+			(void) file_fields(w, &nfile);
 		ts_pq_writer_free(bw->pq);
 		ts_fs_writer_abort(bw->out);
 		free_file(bw->file);
-		free_stats(bw->stats, w->schema ? w->schema->nfields : 0);
+		free_stats(bw->stats, nfile);
+		ts_kv_buffer_free(bw->buf);
+		ts_free(bw->last_key);
 		ts_free(bw->partition);
 		ts_free(bw->partition_values);
 		ts_buf_free(&bw->values_bytes);
@@ -779,6 +980,7 @@ ts_table_writer_free(ts_table_writer *w)
 	ts_free(w->partition_types);
 	ts_free(w->partition_names);
 	ts_free(w->partition_values);
+	ts_kv_layout_free(w->kv);
 	if (w->schema)
 		ts_schema_free(w->schema);
 	ts_free(w->table_path);

@@ -7,9 +7,10 @@
  * target-file-size) as rows come, and commits them as one APPEND
  * snapshot (manifest, manifest lists, snapshot-<N+1> created exclusively,
  * LATEST hint), retrying when another writer committed first.  What it
- * cannot write correctly (primary-key tables in this version, deletion
- * vectors, changelog producers, row tracking, data evolution, formats and
- * types it does not write...) is refused by ts_table_writer_open before
+ * cannot write correctly (primary-key tables other than fixed-bucket ones
+ * with merge engines the reader applies, deletion vectors, changelog
+ * producers, row tracking, data evolution, formats and types it does not
+ * write...) is refused by ts_table_writer_open before
  * any file is written, as is a store on which the commit cannot be atomic.
  * Every file is read and written through the fs the writer is given.
  */
@@ -21,6 +22,15 @@
 #include "scan/scan.h"
 
 typedef struct ts_table_writer ts_table_writer;
+
+/* Row kinds (_VALUE_KIND of primary-key files, Java's RowKind) */
+typedef enum ts_row_kind
+{
+	TS_ROW_INSERT = 0,
+	TS_ROW_UPDATE_BEFORE = 1,
+	TS_ROW_UPDATE_AFTER = 2,
+	TS_ROW_DELETE = 3
+} ts_row_kind;
 
 /*
  * Open a writer of the table at table_path (its latest schema), with
@@ -37,6 +47,18 @@ const ts_schema *ts_table_writer_schema(const ts_table_writer *w);
 
 /* One row: values[0..nfields) (strings are copied). */
 bool		ts_table_writer_add(ts_table_writer *w, const ts_value *values, ts_err *err);
+
+/*
+ * Primary-key tables: one row of kind TS_ROW_UPDATE_AFTER (old_values =
+ * the row it replaces: its key and partition must be the same) or
+ * TS_ROW_DELETE (old_values NULL, values = the row deleted).  Refused for
+ * append tables and where the table's merge engine would misread it.
+ */
+bool		ts_table_writer_add_change(ts_table_writer *w, ts_row_kind kind, const ts_value *values,
+									   const ts_value *old_values, ts_err *err);
+
+/* Can rows of this kind be written (ts_table_writer_add_change)? */
+bool		ts_table_writer_check_kind(const ts_table_writer *w, ts_row_kind kind, ts_err *err);
 
 /* The bucket count files are written with: -1 (bucket-unaware) or N. */
 int32_t		ts_table_writer_total_buckets(const ts_table_writer *w);

@@ -9,6 +9,7 @@
 
 #include "base/ts_value.h"
 #include "meta/schema.h"
+#include "write/write.h"
 
 /* metadata.stats-mode */
 typedef enum ts_stats_mode
@@ -61,8 +62,17 @@ typedef struct ts_new_file
 	uint32_t	partition_len;
 	const ts_value *partition_values;	/* decoded, one per partition key */
 	int32_t		bucket;
-	int64_t		min_seq;		/* set by the commit */
+	int64_t		min_seq;		/* set by the commit, unless numbered */
 	int64_t		max_seq;
+	/* primary-key tables (kv_writer.c): numbered as written, key stats */
+	bool		numbered;
+	ts_buf		min_key;		/* BinaryRow of the first / last key */
+	ts_buf		max_key;
+	ts_buf		key_min_values; /* _KEY_STATS */
+	ts_buf		key_max_values;
+	int64_t    *key_null_counts;	/* nkeys */
+	int			nkeys;
+	int64_t		delete_rows;	/* -U / -D rows */
 } ts_new_file;
 
 /* What a commit publishes (commit.c). */
@@ -83,5 +93,43 @@ typedef struct ts_commit_input
 } ts_commit_input;
 
 bool		ts_write_commit(const ts_commit_input *in, int64_t *snapshot_id, ts_err *err);
+
+/* ---- primary-key tables (kv_writer.c) ---- */
+
+
+/* A table option's value (the writer's options over the schema's), or NULL. */
+typedef const char *(*ts_write_option_fn) (const void *arg, const char *key);
+
+typedef struct ts_kv_layout ts_kv_layout;
+typedef struct ts_kv_buffer ts_kv_buffer;
+
+/* NULL with err when the table is one this writer refuses (naming the option). */
+ts_kv_layout *ts_kv_layout_create(const ts_schema *schema, ts_write_option_fn option,
+								  const void *arg, ts_err *err);
+void		ts_kv_layout_free(ts_kv_layout *l);
+const ts_field *ts_kv_layout_fields(const ts_kv_layout *l, int *n);
+int			ts_kv_layout_nkeys(const ts_kv_layout *l);
+bool		ts_kv_check_kind(const ts_kv_layout *l, ts_row_kind kind, ts_err *err);
+/* Can values replace old_values (schema order): the same key, nothing a merge would not read? */
+bool		ts_kv_check_update(const ts_kv_layout *l, const ts_value *values,
+							   const ts_value *old_values, ts_err *err);
+/* The key BinaryRow (arity prefix) of a file row (keys first). */
+bool		ts_kv_key_row(const ts_kv_layout *l, const ts_value *file_row, ts_buf *out, ts_err *err);
+/* The first sequence number of a bucket: after the latest snapshot's largest. */
+bool		ts_kv_first_seq(ts_kv_layout *l, ts_fs *fs, const char *table_path,
+							const uint8_t *partition, uint32_t partition_len, int32_t bucket,
+							int64_t *first, ts_err *err);
+
+ts_kv_buffer *ts_kv_buffer_create(const ts_kv_layout *l, ts_err *err);
+void		ts_kv_buffer_free(ts_kv_buffer *b);
+bool		ts_kv_buffer_add(ts_kv_buffer *b, const ts_value *values, ts_row_kind kind, int64_t seq,
+							 ts_err *err);
+int			ts_kv_buffer_count(const ts_kv_buffer *b);
+size_t		ts_kv_buffer_bytes(const ts_kv_buffer *b);
+/* Sort into layers; then ts_kv_buffer_next hands out each layer's file rows in key order. */
+void		ts_kv_buffer_sort(ts_kv_buffer *b);
+int			ts_kv_buffer_layers(const ts_kv_buffer *b);
+const ts_value *ts_kv_buffer_next(ts_kv_buffer *b, int layer, int *pos);
+void		ts_kv_buffer_reset(ts_kv_buffer *b);
 
 #endif							/* TS_WRITE_INTERNAL_H */

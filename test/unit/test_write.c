@@ -26,6 +26,7 @@
 #include "meta/snapshot.h"
 #include "write/write.h"
 #include "write/write_internal.h"
+#include "write_schema.h"
 
 #define JAVA_TABLE "testdata/orc/append_table_with_append_pt_branch.db/append_table_with_append_pt_branch/manifest/"
 
@@ -95,18 +96,6 @@ count_entries(const char *dir, const char *prefix)
 			n++;
 	closedir(d);
 	return n;
-}
-
-/* An unconfined fs of the local store, for root's files. */
-static ts_fs *
-local_fs(const char *root)
-{
-	ts_err		err;
-	ts_fs	   *fs = ts_fs_open_for(root, NULL, NULL, &err);
-
-	if (fs == NULL)
-		fail_msg("%s", err.msg);
-	return fs;
 }
 
 static void
@@ -227,22 +216,6 @@ test_truncated_string_stats(void **state)
 	ts_buf_free(&mx);
 	ts_col_stats_free(&s);
 	ts_type_free(t);
-}
-
-static void
-write_schema(const char *root, const char *json)
-{
-	char		path[512];
-	FILE	   *f;
-
-	snprintf(path, sizeof(path), "%s/schema", root);
-	mkdir(root, 0700);
-	mkdir(path, 0700);
-	snprintf(path, sizeof(path), "%s/schema/schema-0", root);
-	f = fopen(path, "w");
-	assert_non_null(f);
-	fputs(json, f);
-	fclose(f);
 }
 
 static void
@@ -408,9 +381,10 @@ test_refusals(void **state)
 	write_schema(root, "{\"version\": 3, \"id\": 0, \"fields\": ["
 				 "{\"id\": 0, \"name\": \"id\", \"type\": \"INT NOT NULL\"}],"
 				 "\"highestFieldId\": 0, \"partitionKeys\": [], \"primaryKeys\": [\"id\"],"
-				 "\"options\": {\"bucket\": \"1\"}}");
-	assert_null(ts_table_writer_open(local_fs(root), root, NULL, 0, &err));
+				 "\"options\": {\"bucket\": \"-1\"}}");
+	assert_null(ts_table_writer_open(local_fs(root), root, NULL, 0, &err));	/* dynamic buckets */
 	assert_int_equal(err.code, TS_ERR_UNSUPPORTED);
+	assert_non_null(strstr(err.msg, "\"bucket\" = \"-1\""));
 	snprintf(root, sizeof(root), "%s/ap", dir);
 	write_schema(root, "{\"version\": 3, \"id\": 0, \"fields\": ["
 				 "{\"id\": 0, \"name\": \"id\", \"type\": \"INT\"}],"
