@@ -91,6 +91,9 @@ part hostile-rest 300 bash test/hostile/rest.sh
 # following changes: sessions reading one consumer while a writer commits, exactly once
 part stream 300 env REL_DB=ts_stream bash test/stream/concurrent.sh | grep -vE '^ok ' | tail -10
 psql -X -q -d postgres -c "DROP DATABASE IF EXISTS ts_stream" >/dev/null 2>&1
+# following changes: Paimon consumer files on an object store, written at COMMIT with the role's keys
+part consumer-s3 200 env REL_DB=ts_consumer_s3 bash test/stream/consumer-s3.sh | grep -vE '^ok ' | tail -10
+psql -X -q -d postgres -c "DROP DATABASE IF EXISTS ts_consumer_s3" >/dev/null 2>&1
 
 # writes: backends inserting into one table at once, a backend killed mid-INSERT
 part writes-concurrent 300 env REL_DB=ts_writes bash test/writes/concurrent.sh | grep -vE '^ok ' | tail -10

@@ -562,6 +562,19 @@ ts_fs_put(ts_fs *fs, const char *path, const void *data, size_t len, ts_err *err
 }
 
 bool
+ts_fs_check_writes(ts_fs *fs, const char *path, ts_err *err)
+{
+	const ts_fs_ops *ops;
+	ts_err		denial = {0};
+
+	if (!write_route(fs, path, &ops, err))
+		return false;
+	if (!ts_fs_allows_name(fs, path, &denial))
+		return fs_deny_write(path, err);
+	return true;
+}
+
+bool
 ts_fs_delete(ts_fs *fs, const char *path, ts_err *err)
 {
 	const ts_fs_ops *ops;

@@ -45,6 +45,12 @@ bool		ts_fs_create_exclusive(ts_fs *fs, const char *path, const void *data, size
 /* Write 'path' whole, replacing it if it exists (hint files; atomic locally). */
 bool		ts_fs_put(ts_fs *fs, const char *path, const void *data, size_t len, ts_err *err);
 
+/*
+ * Does fs write path's store, and may it write path (the scope, by name)?
+ * False + TS_ERR_UNSUPPORTED naming a store without writes, or the
+ * denial.  Nothing is written: for checks made before work that writes later.
+ */
+bool		ts_fs_check_writes(ts_fs *fs, const char *path, ts_err *err);
 /* Remove a file; a missing one is not an error. */
 bool		ts_fs_delete(ts_fs *fs, const char *path, ts_err *err);
 

@@ -424,8 +424,7 @@ tablescan_changes(PG_FUNCTION_ARGS)
 				{
 					move_consumer(relid, consumer, st.next);
 					if (paimon_consumer)
-						tablescan_consumer_file_promise(plan->branch_root, consumer, st.next,
-														o->fs_scope);
+						tablescan_consumer_file_promise(o, plan->branch_root, consumer, st.next);
 					goto done;
 				}
 				if (max_snapshots > 0)
@@ -476,8 +475,8 @@ tablescan_changes(PG_FUNCTION_ARGS)
 			move_consumer(relid, consumer, Max(next, end + 1));
 			/* written when this transaction commits (consumer_file.c) */
 			if (paimon_consumer)
-				tablescan_consumer_file_promise(plan->branch_root, consumer, Max(next, end + 1),
-												o->fs_scope);
+				tablescan_consumer_file_promise(o, plan->branch_root, consumer,
+												Max(next, end + 1));
 		}
 done:
 		;

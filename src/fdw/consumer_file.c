@@ -3,10 +3,12 @@
  * transaction commits.
  *
  * Owns: the checks made before a consumer file is promised (the consumer
- * id as a file name, a local table, the table "updatable", the INSERT
- * privilege on the foreign table: the file is a write into the lake) and
- * the files promised by the transaction, written by its XACT_EVENT_COMMIT
- * callback: after the commit, so that a file never says more than the
+ * id as a file name, a store that writes, the table "updatable", the
+ * INSERT privilege on the foreign table: the file is a write into the
+ * lake) and the files promised by the transaction, each with the file
+ * system it is written through (built when promised for the table's
+ * store, with the reading role's scope and storage keys, as a writer's
+ * is), written by the transaction's XACT_EVENT_COMMIT callback: after the commit, so that a file never says more than the
  * consumer's committed position in tablescan_consumers (a file behind it
  * only keeps more snapshots from Java's expiration; one ahead could let
  * it remove snapshots the consumer has not read).  A write that fails
@@ -31,15 +33,32 @@ typedef struct PendingFile
 {
 	char	   *path;			/* <branch root>/consumer/consumer-<id> */
 	int64		next;			/* its nextSnapshot */
-	ts_fs_scope *scope;			/* where the reading role may write; NULL: anywhere */
+	ts_fs	   *fs;				/* the table's store, the reading role's scope and keys */
 	SubTransactionId subid;		/* the subtransaction that promised it */
 } PendingFile;
 
 static List *pending = NIL;		/* of PendingFile, in TopTransactionContext */
 static bool callbacks_registered = false;
 
-/* what the process's scope is between writes: nothing allowed */
-static const ts_fs_scope allow_nothing = {true, 0, NULL, NULL};
+/*
+ * The file system consumer files of table o are written through, in the
+ * current memory context: its store with the reading role's scope and
+ * storage settings (o's), as tablescan_open_table_writer builds a writer's.
+ */
+static ts_fs *
+consumer_fs(const TsTableOptions *o)
+{
+	ts_fs_settings settings = {0};
+	ts_err		err = {0};
+	ts_fs	   *fs;
+
+	settings.s3 = o->s3;
+	settings.azure = o->azure;
+	fs = ts_fs_open_for(o->table_path, &settings, o->fs_scope, &err);
+	if (fs == NULL)
+		tablescan_report(&err);
+	return fs;
+}
 
 void
 tablescan_consumer_file_check(Oid relid, const TsTableOptions *o, const char *consumer)
@@ -49,8 +68,23 @@ tablescan_consumer_file_check(Oid relid, const TsTableOptions *o, const char *co
 	ts_err		err = {0};
 	AclResult	acl;
 
-	if (!ts_consumer_id_check(consumer, &err) || !ts_consumer_writable(o->table_path, &err))
+	ts_fs	   *fs;
+
+	if (!ts_consumer_id_check(consumer, &err))
 		tablescan_report(&err);
+	if (o->catalog != NULL)
+		ereport(ERROR,
+				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+				 errmsg("Paimon consumer files of REST-catalog tables are not written yet (foreign table \"%s\")",
+						get_rel_name(relid)),
+				 errhint("Use the consumer without paimon_consumer: its position is kept in tablescan_consumers.")));
+	fs = consumer_fs(o);
+	if (!ts_consumer_writable(fs, o->table_path, &err))
+	{
+		ts_fs_free(fs);
+		tablescan_report(&err);
+	}
+	ts_fs_free(fs);
 	if (updatable == NULL)
 		updatable = tablescan_server_option(GetForeignServer(ft->serverid), "updatable");
 	if (updatable != NULL && !tablescan_option_bool(updatable))
@@ -67,7 +101,11 @@ tablescan_consumer_file_check(Oid relid, const TsTableOptions *o, const char *co
 static void
 forget_pending(void)
 {
-	pending = NIL;				/* its memory goes with TopTransactionContext */
+	ListCell   *lc;
+
+	foreach(lc, pending)
+		ts_fs_free(((PendingFile *) lfirst(lc))->fs);
+	pending = NIL;				/* the rest of its memory goes with TopTransactionContext */
 }
 
 static void
@@ -80,14 +118,12 @@ write_pending(void)
 		PendingFile *p = lfirst(lc);
 		ts_err		err = {0};
 
-		ts_fs_set_scope(p->scope);
-		if (!ts_consumer_write(p->path, p->next, &err))
+		if (!ts_consumer_write(p->fs, p->path, p->next, &err))
 			ereport(WARNING,
 					(errcode(ERRCODE_IO_ERROR),
 					 errmsg("could not write Paimon consumer file \"%s\": %s", p->path, err.msg),
 					 errdetail("The transaction has committed; the file keeps its previous position until the consumer's next read.")));
 	}
-	ts_fs_set_scope(&allow_nothing);
 }
 
 static void
@@ -131,13 +167,16 @@ subxact_callback(SubXactEvent event, SubTransactionId mySubid,
 		if (event == SUBXACT_EVENT_COMMIT_SUB)
 			p->subid = parentSubid;
 		else if (event == SUBXACT_EVENT_ABORT_SUB)
+		{
+			ts_fs_free(p->fs);
 			pending = foreach_delete_current(pending, lc);
+		}
 	}
 }
 
 void
-tablescan_consumer_file_promise(const char *branch_root, const char *consumer, int64 next,
-								const ts_fs_scope *scope)
+tablescan_consumer_file_promise(const TsTableOptions *o, const char *branch_root,
+								const char *consumer, int64 next)
 {
 	MemoryContext old = MemoryContextSwitchTo(TopTransactionContext);
 	char	   *path = ts_consumer_path(branch_root, consumer);
@@ -170,12 +209,7 @@ tablescan_consumer_file_promise(const char *branch_root, const char *consumer, i
 	{
 		p = palloc0(sizeof(PendingFile));
 		p->path = path;
-		if (scope != NULL)
-		{
-			p->scope = palloc0(sizeof(ts_fs_scope));
-			if (!ts_fs_scope_copy(p->scope, scope))
-				elog(ERROR, "out of memory");
-		}
+		p->fs = consumer_fs(o);
 		p->subid = GetCurrentSubTransactionId();
 		pending = lappend(pending, p);
 	}

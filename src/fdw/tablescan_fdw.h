@@ -83,8 +83,8 @@ extern void tablescan_changes_adjust_options(Oid relid, TsTableOptions *o);
  */
 extern void tablescan_consumer_file_check(Oid relid, const TsTableOptions *o,
 										  const char *consumer);
-extern void tablescan_consumer_file_promise(const char *branch_root, const char *consumer,
-											int64 next, const ts_fs_scope *scope);
+extern void tablescan_consumer_file_promise(const TsTableOptions *o, const char *branch_root,
+											const char *consumer, int64 next);
 /* changes.c: a column a read of tablescan_changes fills itself (_SNAPSHOT_ID) */
 extern bool tablescan_changes_fills_column(Oid relid, const char *name);
 extern void tablescan_check_path_privilege(const char *option_name);

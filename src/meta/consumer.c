@@ -4,7 +4,9 @@
  * Owns: consumer ids as file names, the path of a consumer's file, its
  * JSON (Java's Consumer: {"nextSnapshot" : N}, written pretty-printed as
  * JsonSerdeUtil does, unknown keys ignored when read), reading it through
- * a scan's file system and replacing it atomically on a local one.
+ * a file system object (the scan's when read; one built for the table
+ * with the reading role's scope and keys when written): replaced
+ * atomically on a local file system, by one PUT on an object store.
  */
 #include <inttypes.h>
 #include <stdio.h>
@@ -109,24 +111,24 @@ ts_consumer_read(ts_fs *fs, const char *branch_root, const char *id, bool *exist
 }
 
 bool
-ts_consumer_writable(const char *branch_root, ts_err *err)
+ts_consumer_writable(ts_fs *fs, const char *branch_root, ts_err *err)
 {
-	const char *sep;
+	char	   *dir = ts_psprintf("%s/consumer", branch_root);
+	bool		ok;
 
-	if (branch_root[0] == '/')
-		return true;
-	sep = strstr(branch_root, "://");
-	return ts_error(err, TS_ERR_UNSUPPORTED,
-					"writing Paimon consumer files to %.*s:// tables is not supported yet (local tables only)",
-					sep ? (int) (sep - branch_root) : (int) strcspn(branch_root, ":"), branch_root);
+	if (dir == NULL)
+		return ts_error_nomem(err, NULL);
+	ok = ts_fs_check_writes(fs, dir, err);
+	ts_free(dir);
+	return ok;
 }
 
 bool
-ts_consumer_write(const char *path, int64_t next_snapshot, ts_err *err)
+ts_consumer_write(ts_fs *fs, const char *path, int64_t next_snapshot, ts_err *err)
 {
 	char		json[64];
 	int			n = snprintf(json, sizeof(json), "{\n  \"nextSnapshot\" : %" PRId64 "\n}",
 							 next_snapshot);
 
-	return ts_fs_put(ts_fs_ambient(), path, json, (size_t) n, err);
+	return ts_fs_put(fs, path, json, (size_t) n, err);
 }

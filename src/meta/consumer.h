@@ -36,15 +36,17 @@ bool		ts_consumer_read(ts_fs *fs, const char *branch_root, const char *id,
 							 bool *exists, int64_t *next_snapshot, ts_err *err);
 
 /*
- * Can consumer files be written where branch_root is?  Local paths only:
- * else TS_ERR_UNSUPPORTED naming the store.
+ * Can fs write consumer files below branch_root?  False with
+ * TS_ERR_UNSUPPORTED naming the store when it does not write, or the
+ * scope's denial.  Nothing is written.
  */
-bool		ts_consumer_writable(const char *branch_root, ts_err *err);
+bool		ts_consumer_writable(ts_fs *fs, const char *branch_root, ts_err *err);
 
 /*
- * Write {"nextSnapshot" : N} to 'path' (a ts_consumer_path), replacing it
- * atomically, under the current scope (ts_fs_set_scope).
+ * Write {"nextSnapshot" : N} to 'path' (a ts_consumer_path) through fs,
+ * replacing it: atomically on a local file system (written aside, then
+ * renamed), by one PUT on an object store (an object is replaced whole).
  */
-bool		ts_consumer_write(const char *path, int64_t next_snapshot, ts_err *err);
+bool		ts_consumer_write(ts_fs *fs, const char *path, int64_t next_snapshot, ts_err *err);
 
 #endif							/* TS_CONSUMER_H */
