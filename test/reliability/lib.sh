@@ -40,6 +40,24 @@ scratch() {
     echo "$d"
 }
 
+# Start the test object store (test/s3/proxy.mjs: s3rver behind our proxy;
+# its npm packages installed on first use) with proxy.mjs's arguments after
+# the scratch directory that gets its port file and log; sets PROXY (the
+# pid, killed when the script exits) and EP (http://127.0.0.1:<port>).
+# False, saying why, when it does not start.
+start_s3_proxy() {
+    local dir=$1 i
+    shift
+    (cd test/s3 && { [ -d node_modules/s3rver ] || npm install --no-audit --no-fund >/dev/null 2>&1; }) ||
+        { echo "npm install in test/s3 failed"; return 1; }
+    node test/s3/proxy.mjs "$@" >"$dir/port" 2>"$dir/proxy.log" &
+    PROXY=$!
+    trap 'kill $PROXY 2>/dev/null' EXIT
+    for i in $(seq 1 600); do [ -s "$dir/port" ] && break; kill -0 $PROXY 2>/dev/null || break; sleep 0.1; done
+    [ -s "$dir/port" ] || { echo "the test object store did not start: $(tail -2 "$dir/proxy.log")"; return 1; }
+    EP=http://127.0.0.1:$(cat "$dir/port")
+}
+
 # psql in the reliability database, quiet, unaligned
 q() { psql -X -q -At -v ON_ERROR_STOP=0 "$@"; }
 

@@ -77,14 +77,8 @@ chmod -R a+rX "$W"
 TABLES=(pq_rg pq_small orc_t avro_many pk_dedup_dv pk_table_scan_and_read_dv orders append_09 events_csv events_json)
 
 # ---- the store ----------------------------------------------------------------
-(cd test/s3 && { [ -d node_modules/s3rver ] || npm install --no-audit --no-fund >/dev/null 2>&1; })
-node test/s3/proxy.mjs --dir "$W/s3" --upload "chaos/wh/rel.db=$WH" --chaos-seed "$SEED" \
-    --chaos-latency 10 --chaos-stall-ms 400 > "$W/port" 2> "$W/proxy.log" &
-PROXY=$!
-trap 'kill $PROXY 2>/dev/null' EXIT
-for _ in $(seq 1 600); do [ -s "$W/port" ] && break; kill -0 $PROXY 2>/dev/null || break; sleep 0.1; done
-[ -s "$W/port" ] || { fail "the test object store did not start: $(tail -2 "$W/proxy.log")"; summary; exit 1; }
-EP=http://127.0.0.1:$(cat "$W/port")
+start_s3_proxy "$W" --dir "$W/s3" --upload "chaos/wh/rel.db=$WH" --chaos-seed "$SEED" \
+    --chaos-latency 10 --chaos-stall-ms 400 >"$W/start.log" || { fail "$(cat "$W/start.log")"; summary; exit 1; }
 chaos() { curl -s "$EP/__chaos?$1"; }
 
 q -c "DROP SCHEMA IF EXISTS s3 CASCADE" -c "DROP SCHEMA IF EXISTS loc CASCADE" \

@@ -25,14 +25,9 @@ cp -r "$FIX/warehouse/sales.db/orders" "$W/wh/ok.db/" &&
 cp -r "$FIX/warehouse/sales.db/orders" "$W/wh/doomed.db/" || { fail "copying tables"; summary; exit 1; }
 chmod -R a+rX "$W"
 
-(cd test/s3 && { [ -d node_modules/s3rver ] || npm install --no-audit --no-fund >/dev/null 2>&1; })
-node test/s3/proxy.mjs --dir "$W/s3" --upload "chaos/wh/ok.db=$W/wh/ok.db" \
-    --upload "chaos/wh/doomed.db=$W/wh/doomed.db" --chaos-latency 20 > "$W/port" 2> "$W/proxy.log" &
-PROXY=$!
-trap 'kill $PROXY 2>/dev/null' EXIT
-for _ in $(seq 1 600); do [ -s "$W/port" ] && break; kill -0 $PROXY 2>/dev/null || break; sleep 0.1; done
-[ -s "$W/port" ] || { fail "the test object store did not start: $(tail -2 "$W/proxy.log")"; summary; exit 1; }
-EP=http://127.0.0.1:$(cat "$W/port")
+start_s3_proxy "$W" --dir "$W/s3" --upload "chaos/wh/ok.db=$W/wh/ok.db" \
+    --upload "chaos/wh/doomed.db=$W/wh/doomed.db" --chaos-latency 20 >"$W/start.log" ||
+    { fail "$(cat "$W/start.log")"; summary; exit 1; }
 chaos=$(curl -s -G "$EP/__chaos" --data-urlencode reset=1 --data-urlencode rate=0 --data-urlencode stallre= \
     --data-urlencode "doom=^wh/doomed\.db/orders/dt=dt_1/bucket-[0-9]+/data-")
 echo "# store: $chaos"

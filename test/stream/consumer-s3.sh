@@ -18,9 +18,6 @@
 source "$(dirname "$0")/../reliability/lib.sh"
 summary() { echo "consumer-s3: $PASSED passed, $FAILED failed, 0 skipped"; [ "$FAILED" -eq 0 ]; }
 ensure_db || { fail "database setup"; summary; exit 1; }
-if [ ! -d test/s3/node_modules/s3rver ]; then
-    (cd test/s3 && npm install --no-audit --no-fund >/dev/null 2>&1) || { fail "npm install in test/s3"; summary; exit 1; }
-fi
 W=$(scratch consumer_s3)
 mkdir -p "$W/src/c.db/t/schema"
 cat > "$W/src/c.db/t/schema/schema-0" <<JSON
@@ -35,12 +32,8 @@ cat > "$W/src/c.db/t/schema/schema-0" <<JSON
   "timeMillis" : 1733400000000
 }
 JSON
-node test/s3/proxy.mjs --dir "$W/store" --upload "clake/wh/c.db=$W/src/c.db" >"$W/port" 2>"$W/proxy.log" &
-PROXY=$!
-trap 'kill $PROXY 2>/dev/null' EXIT
-for _ in $(seq 1 100); do [ -s "$W/port" ] && break; sleep 0.1; done
-[ -s "$W/port" ] || { fail "test object store did not start: $(tail -1 "$W/proxy.log")"; summary; exit 1; }
-EP=http://127.0.0.1:$(cat "$W/port")
+start_s3_proxy "$W" --dir "$W/store" --upload "clake/wh/c.db=$W/src/c.db" >"$W/start.log" ||
+    { fail "$(cat "$W/start.log")"; summary; exit 1; }
 T=clake/wh/c.db/t
 object() { cat "$W/store/$1._S3rver_object" 2>/dev/null; }
 has_object() { [ -f "$W/store/$1._S3rver_object" ]; }

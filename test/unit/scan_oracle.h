@@ -17,6 +17,7 @@
 #include "base/ts_fs.h"
 #include "format/format.h"
 #include "scan/scan.h"
+#include "scan_plan.h"
 
 static cJSON *
 oracle_load(const char *name)
@@ -281,17 +282,6 @@ plan_total_files(const ts_plan *plan)
 	return n;
 }
 
-static ts_plan *
-plan_or_fail(const ts_scan_context *ctx)
-{
-	ts_err		err = {0};
-	ts_plan    *plan = ts_scan_plan(ctx, &err);
-
-	if (plan == NULL)
-		fail_msg("planning %s failed: %s", ctx->table_path, err.msg);
-	return plan;
-}
-
 static const char *
 base_name(const char *p)
 {
@@ -427,7 +417,7 @@ oracle_check_read_splits(int fmt)
 		c.ctx.npartition_filters = 0;
 		c.ctx.has_bucket_filter = false;
 		c.ctx.limit = -1;
-		plan = plan_or_fail(&c.ctx);
+		plan = scan_plan_ok(&c.ctx);
 		plan_assert_paths_exist(plan);
 		if (check_read_splits(names[i], o, plan, cJSON_IsObject(eq)))
 			checked++;

@@ -64,7 +64,7 @@ test_dv_level0_invisible(void **state)
 	ctx_init(&ctx, PK_DV);
 	ctx.noptions = 1;
 	ctx.options = &o;
-	plan = plan_or_fail(&ctx);
+	plan = scan_plan_ok(&ctx);
 	assert_int_equal(plan->kind, TS_TABLE_PRIMARY_KEY);
 	assert_non_null(plan->snapshot);
 	assert_int_equal(plan->snapshot->id, 1);
@@ -118,11 +118,11 @@ test_timestamp_travel(void **state)
 	ctx.noptions = 1;
 	ctx.options = &o;
 	snprintf(t, sizeof(t), "%lld", (long long) s3->time_millis);
-	plan = plan_or_fail(&ctx);
+	plan = scan_plan_ok(&ctx);
 	assert_int_equal(plan->snapshot->id, 3);
 	ts_plan_free(plan);
 	snprintf(t, sizeof(t), "%lld", (long long) s3->time_millis - 1);
-	plan = plan_or_fail(&ctx);
+	plan = scan_plan_ok(&ctx);
 	assert_true(plan->snapshot->id < 3);
 	ts_plan_free(plan);
 	snprintf(t, sizeof(t), "1000");
@@ -150,7 +150,7 @@ test_partition_and_bucket_filter(void **state)
 	ctx_init(&full, PK_DV);
 	full.noptions = 1;
 	full.options = &o;
-	all = plan_or_fail(&full);
+	all = scan_plan_ok(&full);
 	for (int s = 0; s < all->nsplits; s++)
 		if (strcmp(plan_file_bucket_dir(all, &all->splits[s].files[0], buf, sizeof(buf)),
 				   "f1=10/bucket-1") == 0)
@@ -164,7 +164,7 @@ test_partition_and_bucket_filter(void **state)
 	ctx.partition_filters = pf;
 	ctx.has_bucket_filter = true;
 	ctx.bucket_filter = 1;
-	plan = plan_or_fail(&ctx);
+	plan = scan_plan_ok(&ctx);
 	assert_int_equal(plan->nsplits, 1);
 	assert_string_equal(plan_file_bucket_dir(plan, &plan->splits[0].files[0], buf, sizeof(buf)),
 						"f1=10/bucket-1");
@@ -179,14 +179,14 @@ test_partition_and_bucket_filter(void **state)
 
 	/* bucket 7 exists nowhere: no files, no error (CLARIFICATIONS 1) */
 	ctx.bucket_filter = 7;
-	plan = plan_or_fail(&ctx);
+	plan = scan_plan_ok(&ctx);
 	assert_int_equal(plan->nsplits, 0);
 	ts_plan_free(plan);
 
 	/* a partition that does not exist */
 	kv[0].value = "99";
 	ctx.has_bucket_filter = false;
-	plan = plan_or_fail(&ctx);
+	plan = scan_plan_ok(&ctx);
 	assert_int_equal(plan->nsplits, 0);
 	ts_plan_free(plan);
 
@@ -261,7 +261,7 @@ test_bucket_inference(void **state)
 	ctx_init(&ctx, PK_DV);
 	ctx.noptions = 1;
 	ctx.options = &o;
-	all = plan_or_fail(&ctx);
+	all = scan_plan_ok(&ctx);
 	assert_string_equal(ts_plan_option(all, "bucket-key"), "f2");
 	f2 = ts_schema_field_index(all->schema, "f2");
 	assert_true(f2 >= 0);
@@ -274,7 +274,7 @@ test_bucket_inference(void **state)
 	pred.nliterals = 1;
 	pred.literals = &lit;
 	ctx.predicate = &pred;
-	plan = plan_or_fail(&ctx);
+	plan = scan_plan_ok(&ctx);
 	assert_string_equal(plan->bucket_pruning, "inferred from f2");
 	{
 		const ts_type *kt = all->schema->fields[f2].type;
@@ -294,7 +294,7 @@ test_bucket_inference(void **state)
 	/* a range predicate cannot pin the bucket (and f2 > -1000 prunes no stats) */
 	pred.op = TS_PRED_GT;
 	lit.v.i = -1000;
-	plan = plan_or_fail(&ctx);
+	plan = scan_plan_ok(&ctx);
 	assert_int_equal(plan_total_files(plan), plan_total_files(all));
 	assert_non_null(strstr(plan->bucket_pruning, "none: bucket key f2"));
 	ts_plan_free(plan);
@@ -310,7 +310,7 @@ test_bucket_inference(void **state)
 		pred.op = TS_PRED_IN;
 		pred.nliterals = 8;
 		pred.literals = lits;
-		plan = plan_or_fail(&ctx);
+		plan = scan_plan_ok(&ctx);
 		assert_int_equal(plan_total_files(plan), plan_total_files(all));
 		assert_string_equal(plan->bucket_pruning, "inferred from f2");
 		ts_plan_free(plan);
@@ -337,7 +337,7 @@ test_partition_predicate(void **state)
 
 	(void) state;
 	ctx_init(&ctx, "parquet/pk_table_scan_and_read_mor.db/pk_table_scan_and_read_mor");
-	all = plan_or_fail(&ctx);
+	all = scan_plan_ok(&ctx);
 	assert_int_equal(all->kind, TS_TABLE_PRIMARY_KEY);
 	for (int s = 0; s < all->nsplits; s++)
 		if (strncmp(plan_file_bucket_dir(all, &all->splits[s].files[0], buf, sizeof(buf)), "f1=10/", 6) == 0)
@@ -352,7 +352,7 @@ test_partition_predicate(void **state)
 	pred.nliterals = 1;
 	pred.literals = &lit;
 	ctx.predicate = &pred;
-	plan = plan_or_fail(&ctx);
+	plan = scan_plan_ok(&ctx);
 	assert_int_equal(plan_total_files(plan), want);
 	for (int s = 0; s < plan->nsplits; s++)
 		assert_int_equal(plan->splits[s].partition_values[0].v.i, 10);
@@ -361,13 +361,13 @@ test_partition_predicate(void **state)
 
 	pred.op = TS_PRED_IS_NULL;
 	pred.nliterals = 0;
-	plan = plan_or_fail(&ctx);
+	plan = scan_plan_ok(&ctx);
 	assert_int_equal(plan->nsplits, 0);
 	ts_plan_free(plan);
 
 	/* with enable_pruning off the predicate prunes nothing */
 	ctx.enable_pruning = false;
-	plan = plan_or_fail(&ctx);
+	plan = scan_plan_ok(&ctx);
 	assert_int_equal(plan_total_files(plan), plan_total_files(all));
 	ts_plan_free(plan);
 	ts_plan_free(all);
@@ -391,7 +391,7 @@ test_external_paths(void **state)
 			 unit_shared_dir());
 	ctx.noptions = 1;
 	ctx.options = &o;
-	plan = plan_or_fail(&ctx);
+	plan = scan_plan_ok(&ctx);
 	plan_assert_paths_exist(plan);
 	for (int s = 0; s < plan->nsplits; s++)
 		for (int k = 0; k < plan->splits[s].nfiles; k++)
@@ -422,7 +422,7 @@ test_no_snapshot(void **state)
 
 	(void) state;
 	ctx_init(&ctx, "orc/append_table_with_nested_type.db/append_table_with_nested_type");
-	plan = plan_or_fail(&ctx);
+	plan = scan_plan_ok(&ctx);
 	assert_null(plan->snapshot);
 	assert_int_equal(plan->nsplits, 0);
 	ts_plan_free(plan);
@@ -457,7 +457,7 @@ test_branch(void **state)
 	ctx_init(&ctx, "parquet/append_table_with_append_pt_branch.db/append_table_with_append_pt_branch");
 	ctx.noptions = 1;
 	ctx.options = &o;
-	plan = plan_or_fail(&ctx);
+	plan = scan_plan_ok(&ctx);
 	assert_non_null(strstr(plan->branch_root, "/branch/branch-test"));
 	plan_assert_paths_exist(plan);
 	assert_true(plan_raw_rows(plan, &rows));
@@ -512,13 +512,13 @@ test_pinned_snapshot(void **state)
 	assert_true(latest > 2);
 	ctx.pin_snapshot = true;
 	ctx.pinned_snapshot_id = 2;
-	pinned = plan_or_fail(&ctx);
+	pinned = scan_plan_ok(&ctx);
 	assert_non_null(pinned->snapshot);
 	assert_int_equal(pinned->snapshot->id, 2);
 	ctx.pin_snapshot = false;
 	ctx.noptions = 1;
 	ctx.options = &o;
-	by_id = plan_or_fail(&ctx);
+	by_id = scan_plan_ok(&ctx);
 	assert_int_equal(pinned->nsplits, by_id->nsplits);
 	for (int i = 0; i < pinned->nsplits; i++)
 	{
@@ -532,7 +532,7 @@ test_pinned_snapshot(void **state)
 	/* time travel wins over the pin */
 	ctx.pin_snapshot = true;
 	ctx.pinned_snapshot_id = 1;
-	plan = plan_or_fail(&ctx);
+	plan = scan_plan_ok(&ctx);
 	assert_int_equal(plan->snapshot->id, 2);
 	ts_plan_free(plan);
 
@@ -540,7 +540,7 @@ test_pinned_snapshot(void **state)
 	ctx.noptions = 0;
 	ctx.options = NULL;
 	ctx.pinned_snapshot_id = 0;
-	plan = plan_or_fail(&ctx);
+	plan = scan_plan_ok(&ctx);
 	assert_null(plan->snapshot);
 	assert_int_equal(plan->nsplits, 0);
 	ts_plan_free(plan);
@@ -556,7 +556,7 @@ test_pinned_snapshot(void **state)
 	ctx_init(&ctx, "parquet/append_table_with_append_pt_branch.db/append_table_with_append_pt_branch");
 	ctx.pin_snapshot = true;
 	ctx.pinned_snapshot_id = 1;
-	plan = plan_or_fail(&ctx);
+	plan = scan_plan_ok(&ctx);
 	assert_int_equal(plan->snapshot->id, 1);
 	assert_non_null(plan->fallback);
 	assert_int_equal(plan->fallback->snapshot->id, 2);
@@ -578,7 +578,7 @@ test_fallback_branch(void **state)
 
 	(void) state;
 	ctx_init(&ctx, "parquet/append_table_with_append_pt_branch.db/append_table_with_append_pt_branch");
-	plan = plan_or_fail(&ctx);
+	plan = scan_plan_ok(&ctx);
 	assert_string_equal(plan->fallback_branch, "test");
 	assert_non_null(plan->fallback);
 	assert_int_equal(plan->main_partitions, 1);
@@ -611,7 +611,7 @@ test_fallback_branch(void **state)
 	lit.v.s.p = (const uint8_t *) "peach";
 	lit.v.s.len = 5;
 	ctx.predicate = &eq;
-	plan = plan_or_fail(&ctx);
+	plan = scan_plan_ok(&ctx);
 	assert_int_equal(plan->fallback->kind, TS_TABLE_PRIMARY_KEY);
 	count_branch_splits(plan, &nmain, &nfb);
 	assert_int_equal(nmain, 0);
@@ -633,10 +633,10 @@ test_limit(void **state)
 
 	(void) state;
 	ctx_init(&ctx, "parquet/append_complex_data.db/append_complex_data");
-	all = plan_or_fail(&ctx);
+	all = scan_plan_ok(&ctx);
 	assert_true(all->nsplits > 1);
 	ctx.limit = 1;
-	plan = plan_or_fail(&ctx);
+	plan = scan_plan_ok(&ctx);
 	assert_int_equal(plan->nsplits, 1);
 	ts_plan_free(plan);
 	ts_plan_free(all);

@@ -19,30 +19,11 @@
 #include "scan/scan.h"
 #include "read/read.h"
 #include "gen_tables.h"
+#include "scan_plan.h"
 
 /* format.c references readers weakly: pull them out of the archive */
 ts_format_reader *(*volatile force_avro_reader) (const char *, const ts_read_column *, int,
 												  const ts_reader_options *, ts_err *) = ts_avro_open;
-
-static void
-ctx_init(ts_scan_context *ctx, const char *path)
-{
-	memset(ctx, 0, sizeof(*ctx));
-	ctx->table_path = path;
-	ctx->limit = -1;
-	ctx->enable_pruning = true;
-}
-
-static ts_plan *
-plan_ok(const ts_scan_context *ctx)
-{
-	ts_err		err = {0};
-	ts_plan    *p = ts_scan_plan(ctx, &err);
-
-	if (p == NULL)
-		fail_msg("plan of %s failed: %s", ctx->table_path, err.msg);
-	return p;
-}
 
 /* One line per planned file: split order, everything a reader uses. */
 static char *
@@ -118,14 +99,14 @@ test_hit_miss(void **state)
 
 	(void) state;
 	cache_reset(64 << 20);
-	ctx_init(&ctx, path);
-	a = plan_ok(&ctx);
+	scan_ctx_init(&ctx, path, NULL, 0);
+	a = scan_plan_ok(&ctx);
 	assert_false(a->metrics.cache_hit);
 	assert_int_equal(a->metrics.manifests_read, 3);
 	ta = plan_text(a);
 	ts_plan_free(a);			/* the cache does not live in a plan */
 
-	b = plan_ok(&ctx);
+	b = scan_plan_ok(&ctx);
 	assert_true(b->metrics.cache_hit);
 	assert_int_equal(b->metrics.manifests_read, 0);
 	assert_int_equal(b->metrics.entries_read, 0);
@@ -137,7 +118,7 @@ test_hit_miss(void **state)
 	assert_int_equal(plan_rows(b), 60);
 
 	ctx.no_cache = true;
-	c = plan_ok(&ctx);
+	c = scan_plan_ok(&ctx);
 	assert_false(c->metrics.cache_hit);
 	assert_int_equal(c->metrics.manifests_read, 3);
 	tc = plan_text(c);
@@ -151,9 +132,9 @@ test_hit_miss(void **state)
 	ctx.no_cache = false;
 	ts_scan_cache_set_limit(0);
 	ts_plan_free(c);
-	c = plan_ok(&ctx);
+	c = scan_plan_ok(&ctx);
 	ts_plan_free(c);
-	c = plan_ok(&ctx);
+	c = scan_plan_ok(&ctx);
 	assert_false(c->metrics.cache_hit);
 	assert_int_equal(c->metrics.manifests_read, 3);
 	free(ta);
@@ -186,12 +167,12 @@ test_pinned_entries(void **state)
 
 	(void) state;
 	cache_reset(64 << 20);
-	ctx_init(&ctx, path);
-	a = plan_ok(&ctx);
+	scan_ctx_init(&ctx, path, NULL, 0);
+	a = scan_plan_ok(&ctx);
 	ta = plan_text(a);
 	ts_plan_free(a);
-	b = plan_ok(&ctx);
-	c = plan_ok(&ctx);
+	b = scan_plan_ok(&ctx);
+	c = scan_plan_ok(&ctx);
 	assert_true(b->metrics.cache_hit);
 	assert_true(c->metrics.cache_hit);
 	assert_ptr_equal(b->splits[0].files[0].entry, c->splits[0].files[0].entry);	/* shared */
@@ -217,7 +198,7 @@ test_pinned_entries(void **state)
 	cache_reset(64 << 20);
 	ts_scan_cache_get_stats(&st);
 	hits = st.hits;
-	a = plan_ok(&ctx);
+	a = scan_plan_ok(&ctx);
 	assert_false(a->metrics.cache_hit);
 	assert_non_null(a->cache_pin);
 	ts_scan_cache_get_stats(&st);
@@ -262,9 +243,9 @@ test_owned_fill(void **state)
 	ts_scan_cache_stats st;
 
 	(void) state;
-	ctx_init(&ctx, path);
+	scan_ctx_init(&ctx, path, NULL, 0);
 	ctx.no_cache = true;
-	ref = plan_ok(&ctx);
+	ref = scan_plan_ok(&ctx);
 	tref = plan_text(ref);
 	ts_plan_free(ref);
 	ctx.no_cache = false;
@@ -329,12 +310,12 @@ test_new_snapshot_seen(void **state)
 	/* hide the third commit: the table is at snapshot 2 */
 	gen_sh("mv %s/snapshot/snapshot-3 %s/snapshot3.hidden", path, path);
 	write_latest(path, 2);
-	ctx_init(&ctx, path);
-	p = plan_ok(&ctx);
+	scan_ctx_init(&ctx, path, NULL, 0);
+	p = scan_plan_ok(&ctx);
 	assert_int_equal(p->snapshot->id, 2);
 	assert_int_equal(plan_rows(p), 14);
 	ts_plan_free(p);
-	p = plan_ok(&ctx);
+	p = scan_plan_ok(&ctx);
 	assert_true(p->metrics.cache_hit);
 	assert_int_equal(plan_rows(p), 14);
 	ts_plan_free(p);
@@ -342,12 +323,12 @@ test_new_snapshot_seen(void **state)
 	/* commit snapshot 3 */
 	gen_sh("mv %s/snapshot3.hidden %s/snapshot/snapshot-3", path, path);
 	write_latest(path, 3);
-	p = plan_ok(&ctx);
+	p = scan_plan_ok(&ctx);
 	assert_int_equal(p->snapshot->id, 3);
 	assert_false(p->metrics.cache_hit);
 	assert_int_equal(plan_rows(p), 21);
 	ts_plan_free(p);
-	p = plan_ok(&ctx);
+	p = scan_plan_ok(&ctx);
 	assert_true(p->metrics.cache_hit);
 	assert_int_equal(plan_rows(p), 21);
 	ts_plan_free(p);
@@ -358,7 +339,7 @@ test_new_snapshot_seen(void **state)
 
 		ctx.options = &o;
 		ctx.noptions = 1;
-		p = plan_ok(&ctx);
+		p = scan_plan_ok(&ctx);
 		assert_true(p->metrics.cache_hit);
 		assert_int_equal(plan_rows(p), 14);
 		ts_plan_free(p);
@@ -382,10 +363,10 @@ test_eviction(void **state)
 	ts_plan    *p;
 
 	(void) state;
-	ctx_init(&c1, t1);
-	ctx_init(&c2, t2);
+	scan_ctx_init(&c1, t1, NULL, 0);
+	scan_ctx_init(&c2, t2, NULL, 0);
 	cache_reset(64 << 20);
-	ts_plan_free(plan_ok(&c1));
+	ts_plan_free(scan_plan_ok(&c1));
 	ts_scan_cache_get_stats(&st);
 	assert_int_equal(st.items, 1);
 	one = st.bytes_used;
@@ -393,24 +374,24 @@ test_eviction(void **state)
 
 	/* room for one table's entries, not two */
 	cache_reset(one + one / 2);
-	ts_plan_free(plan_ok(&c1));
+	ts_plan_free(scan_plan_ok(&c1));
 	ts_scan_cache_get_stats(&st);
 	evictions = st.evictions;
-	ts_plan_free(plan_ok(&c2));	/* evicts t1 (least recently used) */
+	ts_plan_free(scan_plan_ok(&c2));	/* evicts t1 (least recently used) */
 	ts_scan_cache_get_stats(&st);
 	assert_int_equal(st.items, 1);
 	assert_int_equal(st.evictions - evictions, 1);
 	assert_true(st.bytes_used <= one + one / 2);
-	p = plan_ok(&c2);
+	p = scan_plan_ok(&c2);
 	assert_true(p->metrics.cache_hit);
 	ts_plan_free(p);
-	p = plan_ok(&c1);
+	p = scan_plan_ok(&c1);
 	assert_false(p->metrics.cache_hit);	/* was evicted; now evicts t2 */
 	ts_plan_free(p);
-	p = plan_ok(&c1);
+	p = scan_plan_ok(&c1);
 	assert_true(p->metrics.cache_hit);
 	ts_plan_free(p);
-	p = plan_ok(&c2);
+	p = scan_plan_ok(&c2);
 	assert_false(p->metrics.cache_hit);
 	ts_plan_free(p);
 
@@ -419,24 +400,24 @@ test_eviction(void **state)
 		const char *t3 = gen_table("db.db/e3", args);
 		ts_scan_context c3;
 
-		ctx_init(&c3, t3);
+		scan_ctx_init(&c3, t3, NULL, 0);
 		cache_reset(2 * one + one / 2);
-		ts_plan_free(plan_ok(&c1));
-		ts_plan_free(plan_ok(&c2));
-		ts_plan_free(plan_ok(&c1));	/* hit: t1 most recent */
-		ts_plan_free(plan_ok(&c3));	/* evicts t2 */
-		p = plan_ok(&c1);
+		ts_plan_free(scan_plan_ok(&c1));
+		ts_plan_free(scan_plan_ok(&c2));
+		ts_plan_free(scan_plan_ok(&c1));	/* hit: t1 most recent */
+		ts_plan_free(scan_plan_ok(&c3));	/* evicts t2 */
+		p = scan_plan_ok(&c1);
 		assert_true(p->metrics.cache_hit);
 		ts_plan_free(p);
-		p = plan_ok(&c2);
+		p = scan_plan_ok(&c2);
 		assert_false(p->metrics.cache_hit);
 		ts_plan_free(p);
 	}
 
 	/* smaller than one item: nothing is cached */
 	cache_reset(one / 2);
-	ts_plan_free(plan_ok(&c1));
-	p = plan_ok(&c1);
+	ts_plan_free(scan_plan_ok(&c1));
+	p = scan_plan_ok(&c1);
 	assert_false(p->metrics.cache_hit);
 	ts_plan_free(p);
 	ts_scan_cache_get_stats(&st);
@@ -467,7 +448,7 @@ plan_id_eq_part(const char *path, int64_t k, int64_t part, bool no_cache)
 	static ts_predicate leaves[2],
 				pred;
 
-	ctx_init(&ctx, path);
+	scan_ctx_init(&ctx, path, NULL, 0);
 	ctx.no_cache = no_cache;
 	p = ts_scan_prepare(&ctx, &err);
 	assert_non_null(p);
@@ -580,9 +561,9 @@ test_inferred_bucket_rescaled(void **state)
 
 	(void) state;
 	/* every live file, no pruning, no cache */
-	ctx_init(&ctx, path);
+	scan_ctx_init(&ctx, path, NULL, 0);
 	ctx.no_cache = true;
-	all = plan_ok(&ctx);
+	all = scan_plan_ok(&ctx);
 	for (int i = 0; i < all->nsplits; i++)
 		for (int f = 0; f < all->splits[i].nfiles; f++)
 		{
@@ -703,7 +684,7 @@ test_inferred_bucket_rescaled(void **state)
 
 		cache_reset(64 << 20);
 		ctx.no_cache = false;
-		ts_plan_free(plan_ok(&ctx));
+		ts_plan_free(scan_plan_ok(&ctx));
 		p = plan_id_eq(path, 5, false);
 		assert_true(p->metrics.cache_hit);
 		ts_plan_free(p);
@@ -727,16 +708,16 @@ compare_cached(const char *rel, const ts_option *opts, int nopts, bool has_bucke
 			   *tb;
 
 	snprintf(r, sizeof(r), "testdata/%s", rel);
-	ctx_init(&ctx, unit_shared_path(r));
+	scan_ctx_init(&ctx, unit_shared_path(r), NULL, 0);
 	ctx.options = opts;
 	ctx.noptions = nopts;
 	ctx.has_bucket_filter = has_bucket_filter;
 	ctx.bucket_filter = bucket_filter;
 	ctx.no_cache = true;
-	ref = plan_ok(&ctx);
+	ref = scan_plan_ok(&ctx);
 	ctx.no_cache = false;
-	a = plan_ok(&ctx);
-	b = plan_ok(&ctx);
+	a = scan_plan_ok(&ctx);
+	b = scan_plan_ok(&ctx);
 	if (ref->snapshot != NULL)
 	{
 		assert_true(b->metrics.cache_hit);
@@ -845,15 +826,15 @@ test_own_allocator(void **state)
 	(void) state;
 	cache_reset(64 << 20);
 	ts_scan_cache_set_alloc(count_alloc, count_free);
-	ctx_init(&ctx, path);
-	ts_plan_free(plan_ok(&ctx));
+	scan_ctx_init(&ctx, path, NULL, 0);
+	ts_plan_free(scan_plan_ok(&ctx));
 	assert_int_equal(alloc_live, 2);	/* per cached snapshot: its block and its paths */
-	p = plan_ok(&ctx);
+	p = scan_plan_ok(&ctx);
 	assert_true(p->metrics.cache_hit);
 	ts_plan_free(p);
 	ts_scan_cache_clear();
 	assert_int_equal(alloc_live, 0);
-	ts_plan_free(plan_ok(&ctx));
+	ts_plan_free(scan_plan_ok(&ctx));
 	ts_scan_cache_set_alloc(NULL, NULL);	/* clears with the old allocator */
 	assert_int_equal(alloc_live, 0);
 }

@@ -18,32 +18,11 @@
 #include "read_oracle.h"
 #include "expr/predicate.h"
 #include "gen_tables.h"
+#include "scan_plan.h"
 
 #include <sys/stat.h>
 #include <unistd.h>
 
-
-static void
-ctx_init(ts_scan_context *ctx, const char *path, ts_option *opts, int nopts)
-{
-	memset(ctx, 0, sizeof(*ctx));
-	ctx->table_path = path;
-	ctx->limit = -1;
-	ctx->enable_pruning = true;
-	ctx->options = opts;
-	ctx->noptions = nopts;
-}
-
-static ts_plan *
-plan_ok(const ts_scan_context *ctx)
-{
-	ts_err		err = {0};
-	ts_plan    *p = ts_scan_plan(ctx, &err);
-
-	if (p == NULL)
-		fail_msg("plan of %s failed: %s", ctx->table_path, err.msg);
-	return p;
-}
 
 static ts_plan *
 plan_between(const char *path, const char *key, const char *value)
@@ -51,8 +30,8 @@ plan_between(const char *path, const char *key, const char *value)
 	ts_scan_context ctx;
 	ts_option	o = {key, value};
 
-	ctx_init(&ctx, path, &o, 1);
-	return plan_ok(&ctx);
+	scan_ctx_init(&ctx, path, &o, 1);
+	return scan_plan_ok(&ctx);
 }
 
 static void
@@ -61,7 +40,7 @@ expect_error(const char *path, ts_option *opts, int nopts, ts_errcode code, cons
 	ts_scan_context ctx;
 	ts_err		err = {0};
 
-	ctx_init(&ctx, path, opts, nopts);
+	scan_ctx_init(&ctx, path, opts, nopts);
 	assert_null(ts_scan_plan(&ctx, &err));
 	if (err.code != code || (needle && strstr(err.msg, needle) == NULL))
 		fail_msg("expected error %d containing \"%s\", got %d: %s", code, needle ? needle : "",
@@ -193,8 +172,8 @@ expect_no_level0(const char *path, ts_option *opts, int nopts, bool want_level0)
 	ts_plan    *p;
 	int			level0 = 0;
 
-	ctx_init(&ctx, path, opts, nopts);
-	p = plan_ok(&ctx);
+	scan_ctx_init(&ctx, path, opts, nopts);
+	p = scan_plan_ok(&ctx);
 	for (int s = 0; s < p->nsplits; s++)
 		for (int f = 0; f < p->splits[s].nfiles; f++)
 			level0 += p->splits[s].files[f].entry->file.level == 0;
@@ -383,8 +362,8 @@ test_diff_pairs(void **state)
 			snprintf(range, sizeof(range), "%d,%d", a, b);
 			o[0] = (ts_option) {"incremental-between", range};
 			o[1] = (ts_option) {"incremental-between-scan-mode", "diff"};
-			ctx_init(&ctx, app, o, 2);
-			d = plan_ok(&ctx);
+			scan_ctx_init(&ctx, app, o, 2);
+			d = scan_plan_ok(&ctx);
 			assert_true(d->diff);
 			nd = plan_files(d, &fd);
 			snprintf(sid, sizeof(sid), "%d", a);
@@ -428,7 +407,7 @@ test_generated_pruned(void **state)
 
 	(void) state;
 	snprintf(path, sizeof(path), "%s/db.db/t", gen_dir);
-	ctx_init(&ctx, path, &o, 1);
+	scan_ctx_init(&ctx, path, &o, 1);
 	plan = ts_scan_prepare(&ctx, &(ts_err) {0});
 	assert_non_null(plan);
 	for (int i = 0; i < plan->schema->nfields; i++)
@@ -624,8 +603,8 @@ check_pk_dv_stream(const char *fmt, const char *stream)
 		snprintf(range, sizeof(range), cursor < 0 ? "%d" : "%d,%d",
 				 cursor < 0 ? snap : cursor, snap);
 		o[1] = (ts_option) {cursor < 0 ? "scan.snapshot-id" : "incremental-between", range};
-		ctx_init(&ctx, path, o, 2);
-		plan = plan_ok(&ctx);
+		scan_ctx_init(&ctx, path, o, 2);
+		plan = scan_plan_ok(&ctx);
 		ncols = oracle_columns(j, plan, cols);
 		if (cursor < 0)
 		{
@@ -837,8 +816,8 @@ test_row_kind_refused(void **state)
 	ts_err		err = {0};
 
 	(void) state;
-	ctx_init(&ctx, pk, NULL, 0);
-	plan = plan_ok(&ctx);		/* a batch read: no row kinds */
+	scan_ctx_init(&ctx, pk, NULL, 0);
+	plan = scan_plan_ok(&ctx);		/* a batch read: no row kinds */
 	assert_false(ts_read_check_columns(plan, cols, 2, &err));
 	assert_non_null(strstr(err.msg, "_ROW_KIND"));
 	memset(&err, 0, sizeof(err));

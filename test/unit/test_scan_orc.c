@@ -370,7 +370,7 @@ test_scan_modes(void **state)
 	ctx.limit = -1;
 	ctx.noptions = 1;
 	ctx.options = &o;
-	plan = plan_or_fail(&ctx);
+	plan = scan_plan_ok(&ctx);
 	assert_non_null(plan->snapshot);
 	assert_string_equal(plan->snapshot->commit_kind, "COMPACT");
 	assert_true(ts_snapshot_latest_id(ts_fs_ambient(), path, &latest, &err));

@@ -15,30 +15,11 @@
 #include "scan/scan.h"
 #include "read/read.h"
 #include "gen_tables.h"
+#include "scan_plan.h"
 
 /* format.c references readers weakly: pull them out of the archive */
 ts_format_reader *(*volatile force_avro_reader) (const char *, const ts_read_column *, int,
 												  const ts_reader_options *, ts_err *) = ts_avro_open;
-
-static void
-ctx_init(ts_scan_context *ctx, const char *path)
-{
-	memset(ctx, 0, sizeof(*ctx));
-	ctx->table_path = path;
-	ctx->limit = -1;
-	ctx->enable_pruning = true;
-}
-
-static ts_plan *
-plan_ok(const ts_scan_context *ctx)
-{
-	ts_err		err = {0};
-	ts_plan    *p = ts_scan_plan(ctx, &err);
-
-	if (p == NULL)
-		fail_msg("plan of %s failed: %s", ctx->table_path, err.msg);
-	return p;
-}
 
 /* A commit of snapshot 'id' as far as the check can see: its file appears. */
 static void
@@ -55,8 +36,8 @@ test_latest_current_until_commit(void **state)
 	ts_plan    *p;
 
 	(void) state;
-	ctx_init(&ctx, path);
-	p = plan_ok(&ctx);
+	scan_ctx_init(&ctx, path, NULL, 0);
+	p = scan_plan_ok(&ctx);
 	assert_int_equal(p->snapshot->id, 3);
 	assert_true(ts_plan_is_current(p));
 	assert_true(ts_plan_is_current(p));	/* a check changes nothing */
@@ -76,10 +57,10 @@ test_named_snapshot_stays_current(void **state)
 	ts_plan    *p;
 
 	(void) state;
-	ctx_init(&ctx, path);
+	scan_ctx_init(&ctx, path, NULL, 0);
 	ctx.noptions = 1;
 	ctx.options = &by_id;
-	p = plan_ok(&ctx);
+	p = scan_plan_ok(&ctx);
 	assert_int_equal(p->snapshot->id, 1);
 	assert_true(ts_plan_is_current(p));
 	add_snapshot_file(path, 3, 4);
@@ -91,7 +72,7 @@ test_named_snapshot_stays_current(void **state)
 		ts_option	by_time = {"scan.timestamp-millis", "9999999999999"};
 
 		ctx.options = &by_time;
-		p = plan_ok(&ctx);
+		p = scan_plan_ok(&ctx);
 		assert_int_equal(p->snapshot->id, 3);
 		assert_true(ts_plan_is_current(p));
 		add_snapshot_file(path, 3, 4);
@@ -134,7 +115,7 @@ test_fingerprint(void **state)
 	uint64_t	base;
 
 	(void) state;
-	ctx_init(&a, path_a);
+	scan_ctx_init(&a, path_a, NULL, 0);
 	a.noptions = 2;
 	a.options = opts_a;
 	a.s3 = &s3a;

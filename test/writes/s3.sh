@@ -23,9 +23,6 @@
 source "$(dirname "$0")/../reliability/lib.sh"
 summary() { echo "writes-s3: $PASSED passed, $FAILED failed, 0 skipped"; [ "$FAILED" -eq 0 ]; }
 ensure_db || { fail "database setup"; summary; exit 1; }
-if [ ! -d test/s3/node_modules/s3rver ]; then
-    (cd test/s3 && npm install --no-audit --no-fund >/dev/null 2>&1) || { fail "npm install in test/s3"; summary; exit 1; }
-fi
 W=$(scratch writes_s3)
 
 table() {	# name, extra options (JSON members)
@@ -47,13 +44,9 @@ table t ', "commit.max-retries" : "10"'
 table r ', "target-file-size" : "32 kb"'
 table m ''
 
-node test/s3/proxy.mjs --dir "$W/store" --upload "wlake/wh/w.db=$W/src/w.db" \
-    --upload "nocond/wh/w.db=$W/src/w.db" --no-conditional nocond >"$W/port" 2>"$W/proxy.log" &
-PROXY=$!
-trap 'kill $PROXY 2>/dev/null' EXIT
-for _ in $(seq 1 100); do [ -s "$W/port" ] && break; sleep 0.1; done
-[ -s "$W/port" ] || { fail "test object store did not start: $(tail -1 "$W/proxy.log")"; summary; exit 1; }
-EP=http://127.0.0.1:$(cat "$W/port")
+start_s3_proxy "$W" --dir "$W/store" --upload "wlake/wh/w.db=$W/src/w.db" \
+    --upload "nocond/wh/w.db=$W/src/w.db" --no-conditional nocond >"$W/start.log" ||
+    { fail "$(cat "$W/start.log")"; summary; exit 1; }
 
 # the objects below a bucket's prefix, as s3rver keeps them (one file each)
 objects() { (cd "$W/store/$1" 2>/dev/null && find . -name '*._S3rver_object' | sed 's/\._S3rver_object$//' | sort); }
