@@ -100,10 +100,10 @@ q -v ON_ERROR_STOP=1 -c "CREATE ROLE cs3_reader LOGIN" -c "GRANT USAGE ON FOREIG
   -c "GRANT SELECT, INSERT, UPDATE ON tablescan_consumers TO cs3_wrong" \
   -c "CREATE USER MAPPING FOR cs3_wrong SERVER cs3 OPTIONS (\"s3.access-key\" 'S3RVER', \"s3.secret-key\" 'notTheSecret42')" \
   >"$W/roles.log" 2>&1 || fail "roles: $(head -3 "$W/roles.log")"
-out=$(PGUSER=cs3_reader q -c "SELECT count(*) FROM tablescan_changes(NULL::t, consumer => 'r1', paimon_consumer => true)" 2>&1)
+out=$(q -c "SET ROLE cs3_reader" -c "SELECT count(*) FROM tablescan_changes(NULL::t, consumer => 'r1', paimon_consumer => true)" 2>&1)
 grep -q "permission denied" <<<"$out" && ! has_object $T/consumer/consumer-r1 &&
-    ok "a role without INSERT on the table cannot promise a consumer file" || fail "reader: $out"
-out=$(PGUSER=cs3_wrong q -c "SELECT count(*) FROM tablescan_changes(NULL::t, consumer => 'w1', paimon_consumer => true)" 2>&1)
+    ok "a role without INSERT on the table cannot promise a consumer file ($(grep -o 'ERROR:.*' <<<"$out" | head -c 100))" || fail "reader: $out"
+out=$(q -c "SET ROLE cs3_wrong" -c "SELECT count(*) FROM tablescan_changes(NULL::t, consumer => 'w1', paimon_consumer => true)" 2>&1)
 grep -q "ERROR" <<<"$out" && ! grep -q "notTheSecret42" <<<"$out" && ! has_object $T/consumer/consumer-w1 &&
-    ok "a mapping with a wrong key writes nothing, and the key is not shown" || fail "wrong key: $out"
+    ok "a mapping with a wrong key writes nothing, and the key is not shown ($(grep -o 'ERROR:.*' <<<"$out" | head -c 100))" || fail "wrong key: $out"
 summary
