@@ -1,13 +1,16 @@
 #!/bin/bash
-# s3.sh - INSERT and COPY into Paimon append tables on an object store.
+# s3.sh - INSERT and COPY into Paimon append tables on an object store, and
+# INSERT, UPDATE and DELETE on a primary-key table there.
 #
 # Starts its own test object store (test/s3/proxy.mjs: s3rver behind our
 # proxy, which answers "If-None-Match: *" PUTs atomically per key and counts
 # writes) with bucket "wlake" (conditional writes honoured) and bucket
 # "nocond" (--no-conditional: the header ignored, as a store without
 # conditional writes), each holding hand-written schema files of tables t,
-# r (target-file-size 32 kb) and m.  Checks: rows of an INSERT and of a COPY
-# read back equal the model; snapshot objects and LATEST; a data file over
+# r (target-file-size 32 kb), m and the primary-key table k (2 buckets).
+# Checks: rows of an INSERT and of a COPY read back equal the model; the
+# primary-key table after INSERT, UPDATE, DELETE and an upsert equals a
+# heap table given the same statements; snapshot objects and LATEST; a data file over
 # one part (8 MiB) goes up as a multipart upload and DuckDB reads the
 # assembled object as the model says; ROLLBACK and an ERROR after data
 # files were written leave no snapshot and delete the data objects; two
@@ -41,6 +44,20 @@ table() {	# name, extra options (JSON members)
 JSON
 }
 table t ', "commit.max-retries" : "10"'
+# k: a primary-key table, 2 buckets
+mkdir -p "$W/src/w.db/k/schema"
+cat > "$W/src/w.db/k/schema/schema-0" <<JSON
+{
+  "version" : 3,
+  "id" : 0,
+  "fields" : [ { "id" : 0, "name" : "id", "type" : "INT NOT NULL" }, { "id" : 1, "name" : "s", "type" : "STRING" } ],
+  "highestFieldId" : 1,
+  "partitionKeys" : [ ],
+  "primaryKeys" : [ "id" ],
+  "options" : { "bucket" : "2" },
+  "timeMillis" : 1733400000000
+}
+JSON
 table r ', "target-file-size" : "32 kb"'
 table m ''
 
@@ -69,6 +86,7 @@ q -v ON_ERROR_STOP=1 \
   -c "CREATE FOREIGN TABLE t (id int NOT NULL, s text) SERVER ws3 OPTIONS (database 'w', table 't')" \
   -c "CREATE FOREIGN TABLE r (id int NOT NULL, s text) SERVER ws3 OPTIONS (database 'w', table 'r')" \
   -c "CREATE FOREIGN TABLE m (id int NOT NULL, s text) SERVER ws3 OPTIONS (database 'w', table 'm')" \
+  -c "CREATE FOREIGN TABLE k (id int NOT NULL, s text) SERVER ws3 OPTIONS (database 'w', table 'k')" \
   -c "CREATE FOREIGN TABLE nc (id int NOT NULL, s text) SERVER wnc OPTIONS (database 'w', table 't')" \
   >"$W/setup.log" 2>&1 || { fail "setup: $(head -3 "$W/setup.log")"; summary; exit 1; }
 
@@ -86,6 +104,31 @@ got=$(q -c "SELECT count(*), sum(id), count(s) FROM t WHERE id > 2000" 2>&1)
 got=$(q -c "EXPLAIN INSERT INTO t VALUES (1, 'x')" 2>&1)
 grep -q "Paimon Table: w.t" <<<"$got" && [ "$(snapshots t)" = 2 ] && ok "EXPLAIN INSERT names the table, commits nothing" ||
     fail "EXPLAIN: $got"
+
+# ---- a primary-key table: INSERT, UPDATE, DELETE, an upsert ---------------
+# the same statements on a heap table are the model (the upsert as ON CONFLICT there)
+pk_ops=(
+  "INSERT INTO %s SELECT g, 'v' || g FROM generate_series(1, 1000) g"
+  "UPDATE %s SET s = 'u' || id WHERE id <= 10"
+  "DELETE FROM %s WHERE id > 990"
+  "INSERT INTO %s VALUES (5, 'again'), (2000, 'new')"
+)
+q -c "DROP TABLE IF EXISTS k_model" -c "CREATE TABLE k_model (id int PRIMARY KEY, s text)" >/dev/null 2>&1
+out=""
+for op in "${pk_ops[@]}"; do
+    out+=$(q -c "$(printf "$op" k)" 2>&1)
+    model_op=$(printf "$op" k_model)
+    [[ $model_op == "INSERT INTO k_model VALUES"* ]] && model_op+=" ON CONFLICT (id) DO UPDATE SET s = EXCLUDED.s"
+    q -c "$model_op" >/dev/null 2>&1
+done
+diff=$(q -c "SELECT count(*) FROM ((SELECT * FROM k EXCEPT ALL SELECT * FROM k_model) UNION ALL (SELECT * FROM k_model EXCEPT ALL SELECT * FROM k)) d" 2>&1)
+rows=$(q -c "SELECT count(*) FROM k" 2>&1)
+ksnaps=$(snapshots k)
+buckets=$(objects wlake/wh/w.db/k | grep -oE '/bucket-[0-9]+/' | sort -u | tr -d '\n')
+[ "$diff" = 0 ] && [ "$rows" = "$(q -c "SELECT count(*) FROM k_model")" ] && [ "$ksnaps" = 4 ] &&
+    [ "$buckets" = "/bucket-0//bucket-1/" ] &&
+    ok "a primary-key table on S3: INSERT, UPDATE, DELETE and an upsert read back as the model ($rows rows, 4 snapshots, 2 buckets)" ||
+    fail "primary-key table: $diff rows differ, $rows rows, $ksnaps snapshots, buckets '$buckets' $out"
 
 # ---- a data file larger than a part: multipart upload ----------------------
 parts0=$(writes part); done0=$(writes complete)
@@ -180,7 +223,7 @@ got=$(q -c "SELECT count(*) FROM t WHERE s = 'other'" 2>&1)
 left=$(objects wlake | grep -cE 'conditional-put-probe|\.tmp$')
 [ "$left" = 0 ] && ok "no probe or temporary object left" || fail "$left probe / temporary objects left"
 
-q -c "DROP SERVER IF EXISTS ws3 CASCADE" -c "DROP SERVER IF EXISTS wnc CASCADE" \
+q -c "DROP SERVER IF EXISTS ws3 CASCADE" -c "DROP SERVER IF EXISTS wnc CASCADE" -c "DROP TABLE IF EXISTS k_model" \
   -c "DROP ROLE IF EXISTS ws3_other" -c "DROP ROLE IF EXISTS ws3_none" >/dev/null 2>&1
 [ "$FAILED" -eq 0 ] && rm -rf "$W"
 summary
