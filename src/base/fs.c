@@ -493,7 +493,10 @@ ts_path_join(const char *a, const char *b)
 
 /* ---- writes (ts_fs_write.h) ---------------------------------------------- */
 
-/* The store that writes path through fs, if it writes at all. */
+/*
+ * The store that writes path through fs, if it writes at all, and path in
+ * fs's scope by name (a denial says "write").
+ */
 static bool
 write_route(ts_fs *fs, const char *path, const ts_fs_ops **ops, ts_err *err)
 {
@@ -502,6 +505,8 @@ write_route(ts_fs *fs, const char *path, const ts_fs_ops **ops, ts_err *err)
 	if ((*ops)->create_exclusive == NULL)
 		return ts_error(err, TS_ERR_UNSUPPORTED, "cannot write \"%s\": writes to %s are not supported yet",
 						path, (*ops)->name);
+	if (!ts_scope_allows_name(fs_scope_of(fs), path, NULL))
+		return fs_deny_write(path, err);
 	return true;
 }
 
@@ -578,7 +583,7 @@ ts_fs_check_atomic_create(ts_fs *fs, const char *dir, ts_err *err)
 		return false;
 	if (ops->check_atomic_create != NULL)
 		return ops->check_atomic_create(fs, dir, err);
-	if ((ops->caps & TS_FS_CAP_ATOMIC_CREATE) == 0)
+	if ((ops->caps & (TS_FS_CAP_ATOMIC_CREATE | TS_FS_CAP_CONDITIONAL_PUT)) == 0)
 	{
 		ts_error(err, TS_ERR_UNSUPPORTED, "cannot commit atomically on this store (%s): it cannot create a file only if it does not exist",
 				 ops->name);

@@ -200,4 +200,12 @@ const ts_fs_ops ts_fs_azure_ops = {
 	.is_file = azure_is_file,
 	.list = azure_list,
 	.close = azure_close,
+	.writer_open = fs_azure_writer_open,
+	.writer_write = fs_part_writer_write,
+	.writer_finish = fs_part_writer_finish,
+	.writer_abort = fs_part_writer_abort,
+	.create_exclusive = fs_azure_create_exclusive,
+	.put = fs_azure_put,
+	.remove = fs_azure_remove,
+	/* no check_atomic_create: the service honours If-None-Match (TS_FS_CAP_CONDITIONAL_PUT) */
 };

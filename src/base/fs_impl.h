@@ -63,8 +63,9 @@ typedef struct ts_fs_ops
 
 	/*
 	 * Writes (ts_fs_write.h; NULL: the store is not written, refused naming
-	 * it).  Each checks path against fs_scope_of(fs) first (a denial says
-	 * "write": fs_deny_write).  writer_open returns a handle that begins
+	 * it).  fs.c checks path against fs_scope_of(fs) by name first (a
+	 * denial says "write": fs_deny_write); a store checks more where its
+	 * names need (local: the resolved directory).  writer_open returns a handle that begins
 	 * with a ts_fs_writer; writer_write adds to its size.
 	 */
 	ts_fs_writer *(*writer_open) (ts_fs *fs, const char *path, ts_err *err);
@@ -134,16 +135,46 @@ bool		fs_local_create_exclusive(ts_fs *fs, const char *path, const void *data, s
 bool		fs_local_put(ts_fs *fs, const char *path, const void *data, size_t len, ts_err *err);
 bool		fs_local_remove(ts_fs *fs, const char *path, ts_err *err);
 
+/*
+ * The protocol of an upload in parts (fs_parts.c): the writer buffers one
+ * part_size part; a file that stays below it goes by put, else start (the
+ * upload's id, ts_malloc'd), part 1, 2, ... as the buffer fills (each may
+ * answer a ts_malloc'd tag, kept for complete), then complete; abort drops
+ * a started upload (best effort).
+ */
+typedef struct fs_part_ops
+{
+	size_t		part_size;
+	bool		(*start) (ts_fs *fs, const char *path, char **upload, ts_err *err);
+	bool		(*part) (ts_fs *fs, const char *path, const char *upload, int number,
+						 const void *data, size_t len, char **tag, ts_err *err);
+	bool		(*complete) (ts_fs *fs, const char *path, const char *upload, char **tags,
+							 int nparts, ts_err *err);
+	void		(*abort) (ts_fs *fs, const char *path, const char *upload, int nparts);
+	bool		(*put) (ts_fs *fs, const char *path, const void *data, size_t len, ts_err *err);
+} fs_part_ops;
+
+/* The writer of an object store (fs_parts.c): writer_write/finish/abort of its ops. */
+ts_fs_writer *fs_part_writer_open(ts_fs *fs, const char *path, const fs_part_ops *po,
+								  ts_err *err);
+bool		fs_part_writer_write(ts_fs_writer *w, const void *data, size_t len, ts_err *err);
+bool		fs_part_writer_finish(ts_fs_writer *w, ts_err *err);
+void		fs_part_writer_abort(ts_fs_writer *w);
+
 /* The object store's writes (fs_s3_write.c), in ts_fs_s3_ops. */
 ts_fs_writer *fs_s3_writer_open(ts_fs *fs, const char *path, ts_err *err);
-bool		fs_s3_writer_write(ts_fs_writer *w, const void *data, size_t len, ts_err *err);
-bool		fs_s3_writer_finish(ts_fs_writer *w, ts_err *err);
-void		fs_s3_writer_abort(ts_fs_writer *w);
 bool		fs_s3_create_exclusive(ts_fs *fs, const char *path, const void *data, size_t len,
 								   ts_err *err);
 bool		fs_s3_put(ts_fs *fs, const char *path, const void *data, size_t len, ts_err *err);
 bool		fs_s3_remove(ts_fs *fs, const char *path, ts_err *err);
 bool		fs_s3_check_atomic_create(ts_fs *fs, const char *dir, ts_err *err);
+
+/* The Azure store's writes (fs_azure_write.c), in ts_fs_azure_ops. */
+ts_fs_writer *fs_azure_writer_open(ts_fs *fs, const char *path, ts_err *err);
+bool		fs_azure_create_exclusive(ts_fs *fs, const char *path, const void *data, size_t len,
+									  ts_err *err);
+bool		fs_azure_put(ts_fs *fs, const char *path, const void *data, size_t len, ts_err *err);
+bool		fs_azure_remove(ts_fs *fs, const char *path, ts_err *err);
 
 /* The scope and object store settings fs reads under. */
 const ts_fs_scope *fs_scope_of(const ts_fs *fs);
