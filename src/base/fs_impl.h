@@ -20,10 +20,32 @@
 #include "base/ts_ranges.h"
 #include "base/ts_s3.h"
 
+/*
+ * The requests an object store gives fs_object.c, which does the rest of
+ * reading (open, whole reads, existence, listing, the metadata cache).
+ */
+typedef struct fs_object_ops
+{
+	const char *noun;			/* "object", "blob": for messages */
+	/* the size; a missing object: *exists false, no error (err may be NULL) */
+	bool		(*head) (ts_fs *fs, const char *path, bool *exists, int64_t *size, ts_err *err);
+	/* the whole object (ts_malloc'd, NUL-terminated) under the store's cap; 404 = TS_ERR_NOT_FOUND */
+	bool		(*get) (ts_fs *fs, const char *path, uint8_t **data, size_t *len, ts_err *err);
+	/* the entries directly below path, sorted (max_one: one page of one); none = TS_ERR_NOT_FOUND */
+	bool		(*list) (ts_fs *fs, const char *path, bool max_one, char ***names, int *count,
+						 ts_err *err);
+	/*
+	 * The key parts of an object in the metadata cache: the store, fs's
+	 * credentials and the URI; 0 parts when fs has no settings for it.
+	 */
+	int			(*cache_key) (const ts_fs *fs, const char *path, const char *parts[8]);
+} fs_object_ops;
+
 typedef struct ts_fs_ops
 {
 	const char *name;			/* "local", "s3", "azure": for messages */
 	unsigned	caps;			/* TS_FS_CAP_* */
+	const fs_object_ops *object;	/* an object store's requests (fs_object.c), or NULL */
 
 	/*
 	 * Does uri belong to this store (its scheme)?  NULL: the fallback for
@@ -32,6 +54,9 @@ typedef struct ts_fs_ops
 	bool		(*owns) (const char *uri);
 
 	/*
+	 * open, read_whole, is_dir, is_file, list, close: NULL for an object
+	 * store (object set: fs_object.c does them).
+	 *
 	 * Open path with fs_file_new, checking it against fs_scope_of(fs)
 	 * first; the store fills size, mtime_ns, remote, and mem when it holds
 	 * the bytes.
@@ -181,12 +206,24 @@ const ts_fs_scope *fs_scope_of(const ts_fs *fs);
 const ts_s3_config *fs_s3_of(const ts_fs *fs);
 const ts_azure_config *fs_azure_of(const ts_fs *fs);
 
+/* The store that reads path through fs (its own, or another known one), or NULL. */
+const ts_fs_ops *fs_ops_for(const ts_fs *fs, const char *path);
+
 /*
- * The key parts of an object in the metadata cache (fs_s3.c): the store,
- * fs's credentials and the URI; 0 parts when fs has no object store
- * settings.
+ * What fs.c calls for a store with object requests (ts_fs_ops.object:
+ * its open, read_whole, is_dir, is_file and list are these; close none),
+ * the key of path in the metadata cache (0 parts: not an object store, or
+ * no settings), and the number of GETs of whole objects sent through them.
  */
-int			fs_s3_cache_key(const ts_fs *fs, const char *path, const char *parts[8]);
+ts_file    *fs_object_open(ts_fs *fs, const fs_object_ops *oo, const char *path, ts_err *err);
+bool		fs_object_read_whole(ts_fs *fs, const fs_object_ops *oo, const char *path,
+								 size_t max_bytes, uint8_t **data, size_t *len, ts_err *err);
+bool		fs_object_is_dir(ts_fs *fs, const fs_object_ops *oo, const char *path);
+bool		fs_object_is_file(ts_fs *fs, const fs_object_ops *oo, const char *path);
+bool		fs_object_list(ts_fs *fs, const fs_object_ops *oo, const char *path, char ***names,
+						   int *count, ts_err *err);
+int			fs_object_cache_key(const ts_fs *fs, const char *path, const char *parts[8]);
+int64_t		fs_object_fetch_count(void);
 
 /* The error of a write of path outside fs's scope (TS_ERR_DENIED, saying "write"). */
 bool		fs_deny_write(const char *path, ts_err *err);
