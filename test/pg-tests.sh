@@ -68,6 +68,8 @@ part conformance-rest-s3 400 python3 test/conformance/run.py --shared "$TS_SHARE
 # the user mapping): the same results as the local run; then secrets, errors and roles there
 part conformance-azure 400 bash test/azure/conformance.sh
 part azure-store 200 bash test/azure/store.sh | grep -vE '^ok '
+# INSERT / COPY / UPDATE / DELETE into tables in the test Azure store (azurite)
+part writes-azure 300 bash test/azure/writes.sh | grep -vE '^ok '
 
 # pruning / pushdown never change results (differential, every testdata table)
 part prune-diff 400 python3 test/conformance/prune_diff.py --shared "$TS_SHARED"

@@ -8,6 +8,7 @@
  * its length and MD5) and Delete Blob.  Each is one or more requests sent
  * by azure_http.c.
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -247,12 +248,70 @@ ts_azure_list(const ts_azure_config *cfg, const char *uri, bool max_one, char **
 	return ok;
 }
 
+/* The largest body of one Put Blob or Put Block sent. */
+#define AZ_PUT_MAX ((size_t) 256 << 20)
+
+/*
+ * A Put request of data to uri (query: a block or a block list, else a
+ * whole blob), its Content-MD5 computed into md5; NULL + err when too
+ * large or out of memory.
+ */
+static az_request *
+put_request(const char *uri, const char *query, const void *data, size_t len, char md5[32],
+			ts_err *err)
+{
+	unsigned char digest[EVP_MAX_MD_SIZE];
+	unsigned int dlen = 0;
+	az_request *r;
+
+	if (len > AZ_PUT_MAX)
+	{
+		ts_error(err, TS_ERR_LIMIT, "PUT \"%s\": %zu bytes, more than the 256 MB of one request",
+				 uri, len);
+		return NULL;
+	}
+	if (!EVP_Digest(data, len, digest, &dlen, EVP_md5(), NULL))
+	{
+		ts_error(err, TS_ERR_IO, "PUT \"%s\": could not compute its MD5", uri);
+		return NULL;
+	}
+	EVP_EncodeBlock((unsigned char *) md5, digest, (int) dlen);
+	if ((r = ts_calloc(1, sizeof(az_request))) == NULL)
+	{
+		ts_error_nomem(err, NULL);
+		return NULL;
+	}
+	r->kind = AZ_PUT;
+	r->query = query;
+	r->block = query != NULL;
+	r->data = data;
+	r->data_len = len;
+	r->md5 = md5;
+	return r;
+}
+
+/* Send a Put and expect 201 Created: false + err naming uri otherwise. */
+static bool
+put_created(const ts_azure_config *cfg, const char *uri, az_request *r, ts_err *err)
+{
+	ts_azure_uri u;
+	bool		ok;
+
+	ok = send_to(cfg, uri, r, &u, NULL, err);
+	if (ok)
+	{
+		if (r->status != 201)
+			ok = azure_answer_error(cfg, r, err);
+		ts_azure_uri_free(&u);
+	}
+	ts_free(r);
+	return ok;
+}
+
 bool
 ts_azure_put_if_absent(const ts_azure_config *cfg, const char *uri, const void *data,
 					   size_t len, bool *created, ts_err *err)
 {
-	unsigned char digest[EVP_MAX_MD_SIZE];
-	unsigned int dlen = 0;
 	char		md5[32];
 	az_request *r;
 	ts_azure_uri u;
@@ -260,18 +319,9 @@ ts_azure_put_if_absent(const ts_azure_config *cfg, const char *uri, const void *
 	bool		ok;
 
 	*created = false;
-	if (len > ((size_t) 256 << 20))
-		return ts_error(err, TS_ERR_LIMIT, "PUT \"%s\": %zu bytes, more than the 256 MB of one Put Blob",
-						uri, len);
-	if (!EVP_Digest(data, len, digest, &dlen, EVP_md5(), NULL))
-		return ts_error(err, TS_ERR_IO, "PUT \"%s\": could not compute its MD5", uri);
-	EVP_EncodeBlock((unsigned char *) md5, digest, (int) dlen);
-	if ((r = ts_calloc(1, sizeof(az_request))) == NULL)
-		return ts_error_nomem(err, NULL);
-	r->kind = AZ_PUT;
-	r->data = data;
-	r->data_len = len;
-	r->md5 = md5;
+	if ((r = put_request(uri, NULL, data, len, md5, err)) == NULL)
+		return false;
+	r->if_absent = true;
 	ok = send_to(cfg, uri, r, &u, &landed, err);
 	if (ok)
 	{
@@ -298,6 +348,70 @@ ts_azure_put_if_absent(const ts_azure_config *cfg, const char *uri, const void *
 		ts_azure_uri_free(&u);
 	}
 	ts_free(r);
+	return ok;
+}
+
+bool
+ts_azure_put(const ts_azure_config *cfg, const char *uri, const void *data, size_t len,
+			 ts_err *err)
+{
+	char		md5[32];
+	az_request *r = put_request(uri, NULL, data, len, md5, err);
+
+	return r != NULL && put_created(cfg, uri, r, err);
+}
+
+void
+ts_azure_block_id(int number, char id[TS_AZURE_BLOCK_ID_LEN])
+{
+	char		digits[16];
+
+	/* 12 ASCII digits: 16 base64 characters, none of them '+', '/' or '=' */
+	snprintf(digits, sizeof(digits), "%012d", number);
+	EVP_EncodeBlock((unsigned char *) id, (const unsigned char *) digits, 12);
+}
+
+bool
+ts_azure_put_block(const ts_azure_config *cfg, const char *uri, int number, const void *data,
+				   size_t len, ts_err *err)
+{
+	char		id[TS_AZURE_BLOCK_ID_LEN];
+	char		query[64];
+	char		md5[32];
+	az_request *r;
+
+	ts_azure_block_id(number, id);
+	snprintf(query, sizeof(query), "blockid=%s&comp=block", id);
+	r = put_request(uri, query, data, len, md5, err);
+	return r != NULL && put_created(cfg, uri, r, err);
+}
+
+bool
+ts_azure_put_block_list(const ts_azure_config *cfg, const char *uri, int nblocks, ts_err *err)
+{
+	static const char head[] = "<?xml version=\"1.0\" encoding=\"utf-8\"?><BlockList>";
+	static const char tail[] = "</BlockList>";
+	size_t		cap = sizeof(head) + sizeof(tail) + (size_t) nblocks * (TS_AZURE_BLOCK_ID_LEN + 20);
+	char	   *body = ts_malloc(cap);
+	size_t		n;
+	char		md5[32];
+	az_request *r;
+	bool		ok;
+
+	if (body == NULL)
+		return ts_error_nomem(err, NULL);
+	n = (size_t) snprintf(body, cap, "%s", head);
+	for (int i = 1; i <= nblocks; i++)
+	{
+		char		id[TS_AZURE_BLOCK_ID_LEN];
+
+		ts_azure_block_id(i, id);
+		n += (size_t) snprintf(body + n, cap - n, "<Latest>%s</Latest>", id);
+	}
+	n += (size_t) snprintf(body + n, cap - n, "%s", tail);
+	r = put_request(uri, "comp=blocklist", body, n, md5, err);
+	ok = r != NULL && put_created(cfg, uri, r, err);
+	ts_free(body);
 	return ok;
 }
 

@@ -323,8 +323,10 @@ attempt(const ts_azure_config *cfg, az_request *r, CURLcode *rc, ts_err *err)
 	if (r->kind == AZ_PUT)
 	{
 		snprintf(length, sizeof(length), "%zu", r->data_len);
-		h[nh++] = (ts_azure_header) {"x-ms-blob-type", "BlockBlob"};
-		h[nh++] = (ts_azure_header) {"If-None-Match", "*"};
+		if (!r->block)
+			h[nh++] = (ts_azure_header) {"x-ms-blob-type", "BlockBlob"};
+		if (r->if_absent)
+			h[nh++] = (ts_azure_header) {"If-None-Match", "*"};
 		h[nh++] = (ts_azure_header) {"Content-Type", "application/octet-stream"};
 		h[nh++] = (ts_azure_header) {"Content-MD5", r->md5};
 	}

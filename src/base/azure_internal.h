@@ -35,10 +35,12 @@ typedef struct az_request
 	/* AZ_WHOLE, AZ_LIST: the cap (with the NUL) and what it is for */
 	size_t		max_body;
 	const char *cap_kind;
-	/* AZ_PUT */
+	/* AZ_PUT (Put Blob; with a query, Put Block or Put Block List) */
 	const void *data;
 	size_t		data_len;
 	const char *md5;			/* base64 */
+	bool		if_absent;		/* If-None-Match: * */
+	bool		block;			/* a block or a block list: no x-ms-blob-type */
 	/* answer */
 	long		status;
 	int64_t		content_length;

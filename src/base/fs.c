@@ -194,7 +194,7 @@ ts_fs_cache_name(ts_fs *fs, const char *path, const char *kind, int64_t listed_s
 	if (ts_fs_path_is_remote(fs, path))
 	{
 		if (listed_size <= 0 || !ts_fs_allows_name(fs, path, &ignore) ||
-			(nparts = fs_s3_cache_key(fs, path, parts + 1)) == 0)
+			(nparts = fs_object_cache_key(fs, path, parts + 1)) == 0)
 			return false;
 		nparts++;
 		*size = listed_size;
@@ -220,6 +220,14 @@ ts_fs_cache_name(ts_fs *fs, const char *path, const char *kind, int64_t listed_s
 	parts[nparts++] = mtime_text;
 	ts_mcache_entry_name(parts, nparts, name);
 	return true;
+}
+
+const ts_fs_ops *
+fs_ops_for(const ts_fs *fs, const char *path)
+{
+	if (fs->ops != NULL && fs->ops->owns != NULL && fs->ops->owns(path))
+		return fs->ops;
+	return store_of(path, NULL);
 }
 
 /*
@@ -261,7 +269,8 @@ ts_file_open(ts_fs *fs, const char *path, ts_err *err)
 
 	if ((fs = route(fs, path, &ops, err)) == NULL)
 		return NULL;
-	if ((f = ops->open(fs, path, err)) != NULL)
+	f = ops->object ? fs_object_open(fs, ops->object, path, err) : ops->open(fs, path, err);
+	if (f != NULL)
 		f->ops = ops;
 	return f;
 }
@@ -282,6 +291,8 @@ ts_fs_read_whole(ts_fs *fs, const char *path, size_t max_bytes, uint8_t **data, 
 	*len = 0;
 	if ((fs = route(fs, path, &ops, err)) == NULL)
 		return false;
+	if (ops->object)
+		return fs_object_read_whole(fs, ops->object, path, max_bytes, data, len, err);
 	return ops->read_whole(fs, path, max_bytes, data, len, err);
 }
 
@@ -298,7 +309,7 @@ ts_path_is_dir(ts_fs *fs, const char *path)
 
 	if ((fs = route(fs, path, &ops, NULL)) == NULL)
 		return false;
-	return ops->is_dir(fs, path);
+	return ops->object ? fs_object_is_dir(fs, ops->object, path) : ops->is_dir(fs, path);
 }
 
 bool
@@ -308,7 +319,7 @@ ts_path_is_file(ts_fs *fs, const char *path)
 
 	if ((fs = route(fs, path, &ops, NULL)) == NULL)
 		return false;
-	return ops->is_file(fs, path);
+	return ops->object ? fs_object_is_file(fs, ops->object, path) : ops->is_file(fs, path);
 }
 
 bool
@@ -320,6 +331,8 @@ ts_list_dir(ts_fs *fs, const char *path, char ***names, int *count, ts_err *err)
 	*count = 0;
 	if ((fs = route(fs, path, &ops, err)) == NULL)
 		return false;
+	if (ops->object)
+		return fs_object_list(fs, ops->object, path, names, count, err);
 	return ops->list(fs, path, names, count, err);
 }
 
@@ -464,7 +477,8 @@ ts_file_close(ts_file *f)
 {
 	if (f == NULL)
 		return;
-	f->ops->close(f);
+	if (f->ops->close)
+		f->ops->close(f);
 	if (f->mem_owned)
 		ts_free((void *) f->mem);
 	ts_free(f->path);
@@ -493,7 +507,10 @@ ts_path_join(const char *a, const char *b)
 
 /* ---- writes (ts_fs_write.h) ---------------------------------------------- */
 
-/* The store that writes path through fs, if it writes at all. */
+/*
+ * The store that writes path through fs, if it writes at all, and path in
+ * fs's scope by name (a denial says "write").
+ */
 static bool
 write_route(ts_fs *fs, const char *path, const ts_fs_ops **ops, ts_err *err)
 {
@@ -502,6 +519,8 @@ write_route(ts_fs *fs, const char *path, const ts_fs_ops **ops, ts_err *err)
 	if ((*ops)->create_exclusive == NULL)
 		return ts_error(err, TS_ERR_UNSUPPORTED, "cannot write \"%s\": writes to %s are not supported yet",
 						path, (*ops)->name);
+	if (!ts_scope_allows_name(fs_scope_of(fs), path, NULL))
+		return fs_deny_write(path, err);
 	return true;
 }
 
@@ -591,7 +610,7 @@ ts_fs_check_atomic_create(ts_fs *fs, const char *dir, ts_err *err)
 		return false;
 	if (ops->check_atomic_create != NULL)
 		return ops->check_atomic_create(fs, dir, err);
-	if ((ops->caps & TS_FS_CAP_ATOMIC_CREATE) == 0)
+	if ((ops->caps & (TS_FS_CAP_ATOMIC_CREATE | TS_FS_CAP_CONDITIONAL_PUT)) == 0)
 	{
 		ts_error(err, TS_ERR_UNSUPPORTED, "cannot commit atomically on this store (%s): it cannot create a file only if it does not exist",
 				 ops->name);

@@ -20,10 +20,32 @@
 #include "base/ts_ranges.h"
 #include "base/ts_s3.h"
 
+/*
+ * The requests an object store gives fs_object.c, which does the rest of
+ * reading (open, whole reads, existence, listing, the metadata cache).
+ */
+typedef struct fs_object_ops
+{
+	const char *noun;			/* "object", "blob": for messages */
+	/* the size; a missing object: *exists false, no error (err may be NULL) */
+	bool		(*head) (ts_fs *fs, const char *path, bool *exists, int64_t *size, ts_err *err);
+	/* the whole object (ts_malloc'd, NUL-terminated) under the store's cap; 404 = TS_ERR_NOT_FOUND */
+	bool		(*get) (ts_fs *fs, const char *path, uint8_t **data, size_t *len, ts_err *err);
+	/* the entries directly below path, sorted (max_one: one page of one); none = TS_ERR_NOT_FOUND */
+	bool		(*list) (ts_fs *fs, const char *path, bool max_one, char ***names, int *count,
+						 ts_err *err);
+	/*
+	 * The key parts of an object in the metadata cache: the store, fs's
+	 * credentials and the URI; 0 parts when fs has no settings for it.
+	 */
+	int			(*cache_key) (const ts_fs *fs, const char *path, const char *parts[8]);
+} fs_object_ops;
+
 typedef struct ts_fs_ops
 {
 	const char *name;			/* "local", "s3", "azure": for messages */
 	unsigned	caps;			/* TS_FS_CAP_* */
+	const fs_object_ops *object;	/* an object store's requests (fs_object.c), or NULL */
 
 	/*
 	 * Does uri belong to this store (its scheme)?  NULL: the fallback for
@@ -32,6 +54,9 @@ typedef struct ts_fs_ops
 	bool		(*owns) (const char *uri);
 
 	/*
+	 * open, read_whole, is_dir, is_file, list, close: NULL for an object
+	 * store (object set: fs_object.c does them).
+	 *
 	 * Open path with fs_file_new, checking it against fs_scope_of(fs)
 	 * first; the store fills size, mtime_ns, remote, and mem when it holds
 	 * the bytes.
@@ -63,8 +88,9 @@ typedef struct ts_fs_ops
 
 	/*
 	 * Writes (ts_fs_write.h; NULL: the store is not written, refused naming
-	 * it).  Each checks path against fs_scope_of(fs) first (a denial says
-	 * "write": fs_deny_write).  writer_open returns a handle that begins
+	 * it).  fs.c checks path against fs_scope_of(fs) by name first (a
+	 * denial says "write": fs_deny_write); a store checks more where its
+	 * names need (local: the resolved directory).  writer_open returns a handle that begins
 	 * with a ts_fs_writer; writer_write adds to its size.
 	 */
 	ts_fs_writer *(*writer_open) (ts_fs *fs, const char *path, ts_err *err);
@@ -134,28 +160,70 @@ bool		fs_local_create_exclusive(ts_fs *fs, const char *path, const void *data, s
 bool		fs_local_put(ts_fs *fs, const char *path, const void *data, size_t len, ts_err *err);
 bool		fs_local_remove(ts_fs *fs, const char *path, ts_err *err);
 
+/*
+ * The protocol of an upload in parts (fs_parts.c): the writer buffers one
+ * part_size part; a file that stays below it goes by put, else start (the
+ * upload's id, ts_malloc'd), part 1, 2, ... as the buffer fills (each may
+ * answer a ts_malloc'd tag, kept for complete), then complete; abort drops
+ * a started upload (best effort).
+ */
+typedef struct fs_part_ops
+{
+	size_t		part_size;
+	bool		(*start) (ts_fs *fs, const char *path, char **upload, ts_err *err);
+	bool		(*part) (ts_fs *fs, const char *path, const char *upload, int number,
+						 const void *data, size_t len, char **tag, ts_err *err);
+	bool		(*complete) (ts_fs *fs, const char *path, const char *upload, char **tags,
+							 int nparts, ts_err *err);
+	void		(*abort) (ts_fs *fs, const char *path, const char *upload, int nparts);
+	bool		(*put) (ts_fs *fs, const char *path, const void *data, size_t len, ts_err *err);
+} fs_part_ops;
+
+/* The writer of an object store (fs_parts.c): writer_write/finish/abort of its ops. */
+ts_fs_writer *fs_part_writer_open(ts_fs *fs, const char *path, const fs_part_ops *po,
+								  ts_err *err);
+bool		fs_part_writer_write(ts_fs_writer *w, const void *data, size_t len, ts_err *err);
+bool		fs_part_writer_finish(ts_fs_writer *w, ts_err *err);
+void		fs_part_writer_abort(ts_fs_writer *w);
+
 /* The object store's writes (fs_s3_write.c), in ts_fs_s3_ops. */
 ts_fs_writer *fs_s3_writer_open(ts_fs *fs, const char *path, ts_err *err);
-bool		fs_s3_writer_write(ts_fs_writer *w, const void *data, size_t len, ts_err *err);
-bool		fs_s3_writer_finish(ts_fs_writer *w, ts_err *err);
-void		fs_s3_writer_abort(ts_fs_writer *w);
 bool		fs_s3_create_exclusive(ts_fs *fs, const char *path, const void *data, size_t len,
 								   ts_err *err);
 bool		fs_s3_put(ts_fs *fs, const char *path, const void *data, size_t len, ts_err *err);
 bool		fs_s3_remove(ts_fs *fs, const char *path, ts_err *err);
 bool		fs_s3_check_atomic_create(ts_fs *fs, const char *dir, ts_err *err);
 
+/* The Azure store's writes (fs_azure_write.c), in ts_fs_azure_ops. */
+ts_fs_writer *fs_azure_writer_open(ts_fs *fs, const char *path, ts_err *err);
+bool		fs_azure_create_exclusive(ts_fs *fs, const char *path, const void *data, size_t len,
+									  ts_err *err);
+bool		fs_azure_put(ts_fs *fs, const char *path, const void *data, size_t len, ts_err *err);
+bool		fs_azure_remove(ts_fs *fs, const char *path, ts_err *err);
+
 /* The scope and object store settings fs reads under. */
 const ts_fs_scope *fs_scope_of(const ts_fs *fs);
 const ts_s3_config *fs_s3_of(const ts_fs *fs);
 const ts_azure_config *fs_azure_of(const ts_fs *fs);
 
+/* The store that reads path through fs (its own, or another known one), or NULL. */
+const ts_fs_ops *fs_ops_for(const ts_fs *fs, const char *path);
+
 /*
- * The key parts of an object in the metadata cache (fs_s3.c): the store,
- * fs's credentials and the URI; 0 parts when fs has no object store
- * settings.
+ * What fs.c calls for a store with object requests (ts_fs_ops.object:
+ * its open, read_whole, is_dir, is_file and list are these; close none),
+ * the key of path in the metadata cache (0 parts: not an object store, or
+ * no settings), and the number of GETs of whole objects sent through them.
  */
-int			fs_s3_cache_key(const ts_fs *fs, const char *path, const char *parts[8]);
+ts_file    *fs_object_open(ts_fs *fs, const fs_object_ops *oo, const char *path, ts_err *err);
+bool		fs_object_read_whole(ts_fs *fs, const fs_object_ops *oo, const char *path,
+								 size_t max_bytes, uint8_t **data, size_t *len, ts_err *err);
+bool		fs_object_is_dir(ts_fs *fs, const fs_object_ops *oo, const char *path);
+bool		fs_object_is_file(ts_fs *fs, const fs_object_ops *oo, const char *path);
+bool		fs_object_list(ts_fs *fs, const fs_object_ops *oo, const char *path, char ***names,
+						   int *count, ts_err *err);
+int			fs_object_cache_key(const ts_fs *fs, const char *path, const char *parts[8]);
+int64_t		fs_object_fetch_count(void);
 
 /* The error of a write of path outside fs's scope (TS_ERR_DENIED, saying "write"). */
 bool		fs_deny_write(const char *path, ts_err *err);

@@ -2,23 +2,16 @@
  * fs_s3.c - the object store of ts_fs: S3-compatible stores (s3://, s3a://,
  * oss://) through the client of ts_s3.h, under the fs's own settings.
  *
- * Owns: opening an object (a HEAD for its size unless its metadata gave
- * it (ts_prefetch_size); an object prefetched whole
- * (prefetch.c) or an immutable metadata object (ts_mcache_wanted) is read
- * whole, by one GET or none, through the on-disk metadata cache
- * (meta_cache.c) and a one-object memo, and served from memory), ranged
- * reads and several ranges coalesced and sent concurrently (started now,
- * finished later: a reader's next row group read ahead), listings and
- * existence checks.  Object URIs are confined lexically by the fs's scope
- * (an object store has no links).
+ * Owns: the requests fs_object.c reads through (HEAD, whole GET, one level
+ * of listing, the cache key of the fs's store and credentials), ranged
+ * reads, and several ranges coalesced and sent concurrently (started now,
+ * finished later: a reader's next row group read ahead).  Opening, whole
+ * reads, existence checks, listings and the metadata cache are
+ * fs_object.c's; writes are fs_s3_write.c's.
  */
-#include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
 #include "base/fs_impl.h"
-#include "base/ts_meta_cache.h"
-#include "base/ts_prefetch.h"
 
 static bool
 s3_owns(const char *uri)
@@ -26,28 +19,27 @@ s3_owns(const char *uri)
 	return ts_uri_is_object(uri);
 }
 
-/*
- * A GET of object path answered 404 (err says so): "could not open file",
- * keeping the store's status and error code ("(HTTP 404, NoSuchKey)").
- */
 static bool
-object_not_found(const char *path, ts_err *err)
+s3_head(ts_fs *fs, const char *path, bool *exists, int64_t *size, ts_err *err)
 {
-	const char *answer = strstr(err->msg, "(HTTP ");
-	char		status[128] = "";
-
-	if (answer)
-		snprintf(status, sizeof(status), " %s", answer);
-	return ts_error(err, TS_ERR_NOT_FOUND, "could not open file \"%s\": no such object%s",
-					path, status);
+	return ts_s3_head(fs_s3_of(fs), path, exists, size, err);
 }
 
-/*
- * The key of an object in the metadata cache: who reads it (the store and
- * the credentials of this fs) and its URI.  0 parts: no settings.
- */
-int
-fs_s3_cache_key(const ts_fs *fs, const char *path, const char *parts[8])
+static bool
+s3_get(ts_fs *fs, const char *path, uint8_t **data, size_t *len, ts_err *err)
+{
+	return ts_s3_read_object(fs_s3_of(fs), path, data, len, err);
+}
+
+static bool
+s3_list_level(ts_fs *fs, const char *path, bool max_one, char ***names, int *count, ts_err *err)
+{
+	return ts_s3_list(fs_s3_of(fs), path, max_one, names, count, err);
+}
+
+/* The key of an object in the metadata cache: the store, the credentials of this fs, its URI. */
+static int
+s3_cache_key(const ts_fs *fs, const char *path, const char *parts[8])
 {
 	const ts_s3_config *c = fs_s3_of(fs);
 
@@ -63,159 +55,13 @@ fs_s3_cache_key(const ts_fs *fs, const char *path, const char *parts[8])
 	return 7;
 }
 
-/*
- * The last metadata object read whole in this process (malloc'd: it
- * outlives queries), by the name of its cache key (store, credentials and
- * URI): a manifest is opened twice in a row (format sniffing, then
- * reading) and is fetched once.
- */
-#define MEMO_MAX ((size_t) 16 << 20)
-static char memo_key[65];
-static uint8_t *memo_data = NULL;
-static size_t memo_len = 0;
-
-/*
- * Read a whole immutable metadata object (in scope: the caller checked):
- * from the memo, the cache, or one GET whose bytes are then cached.
- */
-static bool
-read_metadata_object(ts_fs *fs, const char *path, uint8_t **data, size_t *len, ts_err *err)
-{
-	const char *parts[8];
-	int			nparts = fs_s3_cache_key(fs, path, parts);
-	char		key[65] = "";
-
-	if (nparts > 0)
-	{
-		ts_mcache_entry_name(parts, nparts, key);
-		if (memo_data != NULL && strcmp(key, memo_key) == 0 &&
-			(*data = ts_malloc(memo_len + 1)) != NULL)
-		{
-			memcpy(*data, memo_data, memo_len + 1);
-			*len = memo_len;
-			return true;
-		}
-		if (!ts_mcache_get(parts, nparts, data, len))
-		{
-			if (!ts_s3_read_object(fs_s3_of(fs), path, data, len, err))
-				return false;
-			ts_mcache_put(parts, nparts, *data, *len);
-		}
-	}
-	else if (!ts_s3_read_object(NULL, path, data, len, err))
-		return false;
-	free(memo_data);
-	memo_data = NULL;
-	if (key[0] && *len <= MEMO_MAX && (memo_data = malloc(*len + 1)) != NULL)
-	{
-		memcpy(memo_data, *data, *len + 1);
-		memo_len = *len;
-		memcpy(memo_key, key, sizeof(key));
-	}
-	return true;
-}
-
-bool
-ts_fs_cache_lookup(ts_fs *fs, const char *path, uint8_t **data, size_t *len)
-{
-	const char *parts[8];
-	int			nparts;
-
-	if (!ts_mcache_wanted(path) || (nparts = fs_s3_cache_key(fs, path, parts)) == 0)
-		return false;
-	return ts_mcache_get(parts, nparts, data, len);
-}
-
-void
-ts_fs_cache_store(ts_fs *fs, const char *path, const uint8_t *data, size_t len)
-{
-	const char *parts[8];
-	int			nparts;
-
-	if (ts_mcache_wanted(path) && (nparts = fs_s3_cache_key(fs, path, parts)) > 0)
-		ts_mcache_put(parts, nparts, data, len);
-}
-
-static ts_file *
-s3_open(ts_fs *fs, const char *path, ts_err *err)
-{
-	bool		exists;
-	int64_t		size;
-	const uint8_t *mem;
-	size_t		len;
-	ts_file    *f;
-
-	if (!ts_scope_allows_name(fs_scope_of(fs), path, err))
-		return NULL;
-	if (ts_prefetch_find(fs, path, &mem, &len))
-	{
-		/* fetched whole already (prefetch.c): no request, reads are copies */
-		f = fs_file_new(fs, path, sizeof(ts_file), err);
-		if (f != NULL)
-		{
-			f->size = (int64_t) len;
-			f->mem = mem;
-		}
-		return f;
-	}
-	if (ts_mcache_wanted(path))
-	{
-		/*
-		 * Metadata is read whole: one plain GET (or none), no HEAD, the size
-		 * from the checked Content-Length.  No Range header: s3rver answers
-		 * "bytes=0-0" with the whole object, a suffix range with one byte
-		 * too many, and never answers a ranged GET of an empty object.
-		 */
-		uint8_t    *data;
-
-		if (!read_metadata_object(fs, path, &data, &len, err))
-		{
-			if (err && err->code == TS_ERR_NOT_FOUND)
-				object_not_found(path, err);
-			return NULL;
-		}
-		f = fs_file_new(fs, path, sizeof(ts_file), err);
-		if (f == NULL)
-			ts_free(data);
-		else
-		{
-			f->size = (int64_t) len;
-			f->mem = data;
-			f->mem_owned = true;
-		}
-		return f;
-	}
-	if (ts_prefetch_size(fs, path, &size))
-	{
-		/*
-		 * The size the metadata gives (a data file's manifest entry): no
-		 * HEAD.  Every ranged read is checked against it, so an object of
-		 * another size fails its first read, naming it; a missing one too.
-		 */
-		f = fs_file_new(fs, path, sizeof(ts_file), err);
-		if (f != NULL)
-		{
-			f->size = size;
-			f->remote = true;
-		}
-		return f;
-	}
-	if (!ts_s3_head(fs_s3_of(fs), path, &exists, &size, err))
-		return NULL;
-	if (!exists)
-	{
-		ts_error(err, TS_ERR_NOT_FOUND, "could not open file \"%s\": no such object (HTTP 404 to HEAD)",
-				 path);
-		return NULL;
-	}
-	f = fs_file_new(fs, path, sizeof(ts_file), err);
-	if (f != NULL)
-	{
-		f->size = size;
-		f->remote = true;
-	}
-	return f;
-}
+static const fs_object_ops s3_object = {
+	.noun = "object",
+	.head = s3_head,
+	.get = s3_get,
+	.list = s3_list_level,
+	.cache_key = s3_cache_key,
+};
 
 static bool
 s3_pread(ts_file *f, void *buf, size_t len, int64_t offset, ts_err *err)
@@ -354,117 +200,21 @@ s3_pread_many_cancel(ts_file_reads *head)
 	reads_free(rd);
 }
 
-/* One GET, no HEAD first: from a prefetched set, the metadata cache, or the store. */
-static bool
-s3_read_whole(ts_fs *fs, const char *path, size_t max_bytes, uint8_t **data, size_t *len,
-			  ts_err *err)
-{
-	const uint8_t *mem;
-	size_t		mlen;
-	bool		ok;
-
-	if (!ts_scope_allows_name(fs_scope_of(fs), path, err))
-		return false;
-	if (ts_prefetch_find(fs, path, &mem, &mlen))
-	{
-		uint8_t    *buf = ts_malloc(mlen + 1);
-
-		if (buf == NULL)
-			return ts_error_nomemf(err, "reading \"%s\"", path);
-		memcpy(buf, mem, mlen);
-		buf[mlen] = '\0';
-		*data = buf;
-		*len = mlen;
-	}
-	else
-	{
-		ok = ts_mcache_wanted(path) ? read_metadata_object(fs, path, data, len, err) :
-			ts_s3_read_object(fs_s3_of(fs), path, data, len, err);
-		if (!ok)
-		{
-			if (err && err->code == TS_ERR_NOT_FOUND)
-				return object_not_found(path, err);
-			return false;
-		}
-	}
-	if (max_bytes > 0 && *len > max_bytes)
-	{
-		ts_free(*data);
-		*data = NULL;
-		return ts_error(err, TS_ERR_LIMIT, "object \"%s\" is too large to read whole (%zu bytes, at most %zu)",
-						path, *len, max_bytes);
-	}
-	return true;
-}
-
-/*
- * A path outside the scope is as good as missing.  A store that fails to
- * answer (403, 5xx after retries) gives "exists": the read that follows
- * fails with the store's error, instead of a wrong "missing".
- */
-static bool
-s3_is_dir(ts_fs *fs, const char *path)
-{
-	char	  **names;
-	int			n;
-	ts_err		e = {0};
-
-	if (!ts_scope_allows_name(fs_scope_of(fs), path, NULL))
-		return false;
-	if (!ts_s3_list(fs_s3_of(fs), path, true, &names, &n, &e))
-		return e.code != TS_ERR_NOT_FOUND;	/* unknown: the listing that follows reports it */
-	ts_free_names(names, n);
-	return true;
-}
-
-static bool
-s3_is_file(ts_fs *fs, const char *path)
-{
-	bool		exists;
-	int64_t		size;
-
-	if (!ts_scope_allows_name(fs_scope_of(fs), path, NULL))
-		return false;
-	/* an answer that is neither yes nor no: the open that follows reports it */
-	if (!ts_s3_head(fs_s3_of(fs), path, &exists, &size, NULL))
-		return true;
-	return exists;
-}
-
-static bool
-s3_list(ts_fs *fs, const char *path, char ***names, int *count, ts_err *err)
-{
-	if (!ts_scope_allows_name(fs_scope_of(fs), path, err))
-		return false;
-	return ts_s3_list(fs_s3_of(fs), path, false, names, count, err);
-}
-
-static void
-s3_close(ts_file *f)
-{
-	(void) f;					/* no descriptor: requests hold nothing between reads */
-}
-
 const ts_fs_ops ts_fs_s3_ops = {
 	.name = "s3",
 	/* conditional puts: a property of the store behind the endpoint, probed (check_atomic_create) */
 	.caps = TS_FS_CAP_REMOTE | TS_FS_CAP_BATCH_FETCH | TS_FS_CAP_CONDITIONAL_PUT,
+	.object = &s3_object,		/* open, read_whole, is_dir, is_file, list: fs_object.c */
 	.owns = s3_owns,
-	.open = s3_open,
 	.pread = s3_pread,
 	.pread_many_start = s3_pread_many_start,
 	.pread_many_ready = s3_pread_many_ready,
 	.pread_many_finish = s3_pread_many_finish,
 	.pread_many_cancel = s3_pread_many_cancel,
-	.read_whole = s3_read_whole,
-	.is_dir = s3_is_dir,
-	.is_file = s3_is_file,
-	.list = s3_list,
-	.close = s3_close,
 	.writer_open = fs_s3_writer_open,
-	.writer_write = fs_s3_writer_write,
-	.writer_finish = fs_s3_writer_finish,
-	.writer_abort = fs_s3_writer_abort,
+	.writer_write = fs_part_writer_write,
+	.writer_finish = fs_part_writer_finish,
+	.writer_abort = fs_part_writer_abort,
 	.create_exclusive = fs_s3_create_exclusive,
 	.put = fs_s3_put,
 	.remove = fs_s3_remove,

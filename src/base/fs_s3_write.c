@@ -1,10 +1,9 @@
 /*
  * fs_s3_write.c - the write operations of the object store (fs_impl.h).
  *
- * Owns: writing objects through an fs's own settings and scope: a data
- * file streamed into a buffer of one part (TS_S3_PART_SIZE) and sent as one
- * PUT when it stays below that, else as a multipart upload whose parts go
- * out as the buffer fills (memory bounded by one part per open file); the
+ * Owns: writing objects through an fs's own settings (fs.c checked the
+ * scope): a data file streamed by fs_parts.c, sent as one PUT below a part
+ * (TS_S3_PART_SIZE), else as a multipart upload; the
  * exclusive create of a snapshot by a conditional PUT (an answer of 412 to
  * a retried PUT whose first answer was lost is ours when the object holds
  * exactly our bytes, as the Azure client's put-landed check); a plain PUT
@@ -19,139 +18,52 @@
 /* One part of a multipart upload: also the largest object sent by one PUT. */
 #define TS_S3_PART_SIZE ((size_t) 8 << 20)
 
-typedef struct s3_writer
-{
-	ts_fs_writer head;
-	uint8_t    *buf;			/* TS_S3_PART_SIZE bytes */
-	size_t		len;
-	char	   *upload_id;		/* once the object outgrew one part */
-	char	  **etags;
-	int			nparts;
-	int			cap_parts;
-} s3_writer;
-
-/* Is path in fs's scope?  Its denial says "write". */
 static bool
-write_allowed(ts_fs *fs, const char *path, ts_err *err)
+s3_start(ts_fs *fs, const char *path, char **upload, ts_err *err)
 {
-	if (ts_scope_allows_name(fs_scope_of(fs), path, NULL))
-		return true;
-	return fs_deny_write(path, err);
+	return ts_s3_multipart_start(fs_s3_of(fs), path, upload, err);
+}
+
+static bool
+s3_part(ts_fs *fs, const char *path, const char *upload, int number, const void *data,
+		size_t len, char **etag, ts_err *err)
+{
+	return ts_s3_multipart_part(fs_s3_of(fs), path, upload, number, data, len, etag, err);
+}
+
+static bool
+s3_complete(ts_fs *fs, const char *path, const char *upload, char **etags, int nparts,
+			ts_err *err)
+{
+	return ts_s3_multipart_complete(fs_s3_of(fs), path, upload, etags, nparts, err);
 }
 
 static void
-writer_free(s3_writer *w)
+s3_abort(ts_fs *fs, const char *path, const char *upload, int nparts)
 {
-	for (int i = 0; i < w->nparts; i++)
-		ts_free(w->etags[i]);
-	ts_free(w->etags);
-	ts_free(w->upload_id);
-	ts_free(w->buf);
-	ts_free(w->head.path);
-	ts_free(w);
+	(void) nparts;
+	ts_s3_multipart_abort(fs_s3_of(fs), path, upload);
 }
+
+static bool
+s3_put_whole(ts_fs *fs, const char *path, const void *data, size_t len, ts_err *err)
+{
+	return ts_s3_put(fs_s3_of(fs), path, data, len, false, err);
+}
+
+static const fs_part_ops s3_parts = {
+	.part_size = TS_S3_PART_SIZE,
+	.start = s3_start,
+	.part = s3_part,
+	.complete = s3_complete,
+	.abort = s3_abort,
+	.put = s3_put_whole,
+};
 
 ts_fs_writer *
 fs_s3_writer_open(ts_fs *fs, const char *path, ts_err *err)
 {
-	s3_writer  *w;
-
-	if (!write_allowed(fs, path, err))
-		return NULL;
-	w = ts_calloc(1, sizeof(s3_writer));
-	if (w == NULL || (w->head.path = ts_strdup(path)) == NULL ||
-		(w->buf = ts_malloc(TS_S3_PART_SIZE)) == NULL)
-	{
-		if (w)
-			writer_free(w);
-		ts_error_nomemf(err, "writing \"%s\"", path);
-		return NULL;
-	}
-	w->head.fs = fs;
-	return &w->head;
-}
-
-/* Send the buffer as the next part (starting the upload first). */
-static bool
-send_part(s3_writer *w, ts_err *err)
-{
-	const ts_s3_config *cfg = fs_s3_of(w->head.fs);
-	char	   *etag;
-
-	if (w->upload_id == NULL &&
-		!ts_s3_multipart_start(cfg, w->head.path, &w->upload_id, err))
-		return false;
-	if (w->nparts == w->cap_parts)
-	{
-		int			cap = w->cap_parts ? w->cap_parts * 2 : 8;
-		char	  **e = ts_realloc(w->etags, sizeof(char *) * (size_t) cap);
-
-		if (e == NULL)
-			return ts_error_nomemf(err, "writing \"%s\"", w->head.path);
-		w->etags = e;
-		w->cap_parts = cap;
-	}
-	if (!ts_s3_multipart_part(cfg, w->head.path, w->upload_id, w->nparts + 1, w->buf, w->len,
-							  &etag, err))
-		return false;
-	w->etags[w->nparts++] = etag;
-	w->len = 0;
-	return true;
-}
-
-bool
-fs_s3_writer_write(ts_fs_writer *head, const void *data, size_t len, ts_err *err)
-{
-	s3_writer  *w = (s3_writer *) head;
-	const uint8_t *p = data;
-
-	while (len > 0)
-	{
-		size_t		k = TS_S3_PART_SIZE - w->len;
-
-		if (k > len)
-			k = len;
-		memcpy(w->buf + w->len, p, k);
-		w->len += k;
-		p += k;
-		len -= k;
-		head->size += (int64_t) k;
-		/* a full buffer goes out once more bytes come: the last part is never empty */
-		if (w->len == TS_S3_PART_SIZE && len > 0 && !send_part(w, err))
-			return false;
-	}
-	return true;
-}
-
-void
-fs_s3_writer_abort(ts_fs_writer *head)
-{
-	s3_writer  *w = (s3_writer *) head;
-
-	if (w->upload_id != NULL)
-		ts_s3_multipart_abort(fs_s3_of(head->fs), head->path, w->upload_id);
-	writer_free(w);
-}
-
-bool
-fs_s3_writer_finish(ts_fs_writer *head, ts_err *err)
-{
-	s3_writer  *w = (s3_writer *) head;
-	const ts_s3_config *cfg = fs_s3_of(head->fs);
-	bool		ok;
-
-	if (w->upload_id == NULL)	/* all of it in the buffer: one PUT */
-		ok = ts_s3_put(cfg, head->path, w->buf, w->len, false, err);
-	else
-		ok = send_part(w, err) &&
-			ts_s3_multipart_complete(cfg, head->path, w->upload_id, w->etags, w->nparts, err);
-	if (!ok)
-	{
-		fs_s3_writer_abort(head);
-		return false;
-	}
-	writer_free(w);
-	return true;
+	return fs_part_writer_open(fs, path, &s3_parts, err);
 }
 
 bool
@@ -162,8 +74,6 @@ fs_s3_create_exclusive(ts_fs *fs, const char *path, const void *data, size_t len
 	size_t		there_len;
 	bool		ours;
 
-	if (!write_allowed(fs, path, err))
-		return false;
 	if (ts_s3_put(cfg, path, data, len, true, err))
 		return true;
 	if (err->code != TS_ERR_EXISTS)
@@ -190,13 +100,13 @@ fs_s3_create_exclusive(ts_fs *fs, const char *path, const void *data, size_t len
 bool
 fs_s3_put(ts_fs *fs, const char *path, const void *data, size_t len, ts_err *err)
 {
-	return write_allowed(fs, path, err) && ts_s3_put(fs_s3_of(fs), path, data, len, false, err);
+	return s3_put_whole(fs, path, data, len, err);
 }
 
 bool
 fs_s3_remove(ts_fs *fs, const char *path, ts_err *err)
 {
-	return write_allowed(fs, path, err) && ts_s3_delete(fs_s3_of(fs), path, err);
+	return ts_s3_delete(fs_s3_of(fs), path, err);
 }
 
 /* ---- does the store honour If-None-Match? --------------------------------- */
@@ -268,8 +178,6 @@ fs_s3_check_atomic_create(ts_fs *fs, const char *dir, ts_err *err)
 	bool		honours = false,
 				known = false;
 
-	if (!write_allowed(fs, dir, err))
-		return false;
 	if (!ts_s3_parse_uri(dir, &bucket, &key, err))
 		return false;
 	store = ts_psprintf("%s %s", cfg && cfg->endpoint ? cfg->endpoint : "aws", bucket);

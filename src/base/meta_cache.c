@@ -126,9 +126,6 @@ ts_mcache_wanted(const char *path)
 	const char *parent;
 	size_t		plen;
 
-	if (strncasecmp(path, "s3://", 5) != 0 && strncasecmp(path, "s3a://", 6) != 0 &&
-		strncasecmp(path, "oss://", 6) != 0)
-		return false;
 	if (base == NULL || base[1] == '\0')
 		return false;
 	base++;

@@ -8,7 +8,8 @@
  * emulator, timeouts), SharedKey signing (azure_auth.c), and the requests
  * a file system needs: HEAD for a size, ranged GET into a caller's buffer,
  * whole GET under a byte cap, List Blobs with pagination, conditional
- * create (Put Blob with If-None-Match: *) and Delete Blob.  Requests go
+ * create (Put Blob with If-None-Match: *), Put Blob, Put Block and Put
+ * Block List, and Delete Blob.  Requests go
  * through libcurl with the object store rules of ts_s3.h: bounded attempts
  * with backoff and Retry-After, a timeout per attempt, a stall limit, the
  * caps of ts_s3_whole_cap and the listing bounds of ts_s3_limits, and a
@@ -194,6 +195,26 @@ bool		ts_azure_list(const ts_azure_config *cfg, const char *uri, bool max_one,
  */
 bool		ts_azure_put_if_absent(const ts_azure_config *cfg, const char *uri,
 								   const void *data, size_t len, bool *created, ts_err *err);
+
+/* Put Blob replacing whatever is at uri (at most 256 MB). */
+bool		ts_azure_put(const ts_azure_config *cfg, const char *uri, const void *data,
+						 size_t len, ts_err *err);
+
+/*
+ * A blob sent in blocks (memory: one block at a time): Put Block of block
+ * number (1, 2, ...; at most 256 MB each), then Put Block List of blocks
+ * 1..nblocks, which makes them the blob (replacing one there).  The block
+ * ids are derived from the numbers (ts_azure_block_id: all of one length,
+ * as the service asks).  A block list of none commits an empty blob and
+ * drops the blocks not committed (the abort of an upload, before a
+ * delete).
+ */
+#define TS_AZURE_BLOCK_ID_LEN 17
+void		ts_azure_block_id(int number, char id[TS_AZURE_BLOCK_ID_LEN]);
+bool		ts_azure_put_block(const ts_azure_config *cfg, const char *uri, int number,
+							   const void *data, size_t len, ts_err *err);
+bool		ts_azure_put_block_list(const ts_azure_config *cfg, const char *uri, int nblocks,
+									ts_err *err);
 
 /* Delete blob uri; *existed false (no error) when it was not there. */
 bool		ts_azure_delete(const ts_azure_config *cfg, const char *uri, bool *existed,

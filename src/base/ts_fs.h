@@ -11,10 +11,11 @@
  * one per store, each in its own file: fs_local.c (POSIX; inside a backend
  * src/fdw installs hooks so that descriptors are PostgreSQL transient
  * files, released at transaction abort), fs_s3.c (s3://, s3a://, oss://:
- * ranged GETs of ts_s3.h, objects prefetched whole (ts_prefetch.h) or kept
- * in the on-disk metadata cache (ts_meta_cache.h) read from memory),
- * fs_azure.c (abfs://, abfss://, wasb://, wasbs://: Azure Blob Storage and
- * ADLS Gen2 through the Blob API of ts_azure.h).  The
+ * ranged GETs of ts_s3.h), fs_azure.c (abfs://, abfss://, wasb://,
+ * wasbs://: Azure Blob Storage and ADLS Gen2 through the Blob API of
+ * ts_azure.h); what the object stores share is fs_object.c's (objects
+ * prefetched whole (ts_prefetch.h) or kept in the on-disk metadata cache
+ * (ts_meta_cache.h) read from memory).  The
  * scheme is looked at once, when the fs is built: other schemes (hdfs://,
  * gs://, ...) are refused by name, and a reader never tests a scheme (a
  * "does this send requests" question is ts_fs_caps or ts_file_is_remote).
@@ -229,7 +230,8 @@ void		ts_file_close(ts_file *f);	/* NULL is fine */
 
 /*
  * The on-disk metadata cache (meta_cache.c) under fs's store and
- * credentials: an object's entry (a ts_malloc'd copy) and storing one.
+ * credentials (fs_object.c; an object store's paths only): an object's
+ * entry (a ts_malloc'd copy) and storing one.
  * For objects the cache keeps (ts_mcache_wanted) only; else a miss / no-op.
  */
 bool		ts_fs_cache_lookup(ts_fs *fs, const char *path, uint8_t **data, size_t *len);

@@ -6,10 +6,11 @@
  * and credentials, never the process's): a streaming writer of a data
  * file (local: written in chunks under a temporary name ".<name>.<uuid>.tmp"
  * as Java Paimon names its temporary files, fsynced and linked to its final
- * name when finished; S3: one PUT below the part size, a multipart upload
- * above it, so memory stays bounded by one part), the exclusive create of
- * a small file (the commit point of a Paimon snapshot: local link(2), S3 a
- * conditional PUT "If-None-Match: *"), a put that replaces (hints), delete,
+ * name when finished; an object store: one put below the part size, an
+ * upload in parts above it (S3 multipart, Azure blocks), so memory stays
+ * bounded by one part), the exclusive create of a small file (the commit
+ * point of a Paimon snapshot: local link(2), S3 and Azure a conditional
+ * PUT "If-None-Match: *"), a put that replaces (hints), delete,
  * the check that a store can create atomically, and random UUIDs.
  * Every path must be allowed by the fs's scope (a denial says "write"),
  * checked by name before anything is created and, locally, by the
@@ -56,9 +57,9 @@ bool		ts_fs_delete(ts_fs *fs, const char *path, ts_err *err);
 
 /*
  * Can fs create files exclusively under dir (TS_FS_CAP_ATOMIC_CREATE, or a
- * conditional put the store honours: an object store is probed once per
- * process and endpoint and bucket, with an object under dir that is
- * removed after)?  False + TS_ERR_UNSUPPORTED saying why otherwise.
+ * conditional put the store honours: S3 is probed once per process and
+ * endpoint and bucket, with an object under dir that is removed after;
+ * Azure always honours it)?  False + TS_ERR_UNSUPPORTED saying why otherwise.
  */
 bool		ts_fs_check_atomic_create(ts_fs *fs, const char *dir, ts_err *err);
 

@@ -7,8 +7,9 @@
  * eviction.  Which objects may be cached is decided by name
  * (ts_mcache_wanted): only the files Paimon writes once under a unique
  * (UUID) name; never snapshots, LATEST / EARLIEST hints, schemas (a
- * dropped and re-created table writes schema-0 again), data files or
- * anything local.
+ * dropped and re-created table writes schema-0 again) or data files.
+ * Which stores use it is theirs to say: the object stores do, through
+ * fs_object.c (a local file is read where it is, never cached).
  *
  * An entry is found by the SHA-256 of its key parts: the caller passes who
  * reads (endpoint, region, addressing, access key, secret, token) and the
@@ -39,7 +40,7 @@
 bool		ts_mcache_configure(const char *dir, int64_t max_bytes, ts_err *err);
 bool		ts_mcache_enabled(void);
 
-/* Is path an object the cache keeps (an immutable metadata file by name)? */
+/* Is path an object the cache keeps (an immutable metadata file by name, whatever its store)? */
 bool		ts_mcache_wanted(const char *path);
 
 /*

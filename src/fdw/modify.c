@@ -34,7 +34,6 @@
 #include "utils/memutils.h"
 #include "utils/rel.h"
 
-#include "base/ts_azure.h"
 #include "base/ts_fs_write.h"
 #include "write/write.h"
 #include "tablescan_fdw.h"
@@ -155,13 +154,6 @@ check_writable(TsTableOptions *o, const char *relname)
 
 	if (o->catalog != NULL)
 		why = "REST catalog tables";
-	else if (ts_uri_is_azure(o->table_path))
-	{
-		const char *colon = strstr(o->table_path, "://");
-
-		why = colon ? psprintf("%.*s:// tables", (int) (colon - o->table_path), o->table_path) :
-			"Azure tables";
-	}
 	else if (o->format != NULL)
 		why = "format tables (plain directories)";
 	else if (o->table_schema != NULL)
@@ -220,6 +212,7 @@ tablescan_open_table_writer(TsTableOptions *o, const char *relname)
 		i++;
 	}
 	settings.s3 = o->s3;
+	settings.azure = o->azure;
 	fs = ts_fs_open_for(o->table_path, &settings, o->fs_scope, &err);
 	w = fs ? ts_table_writer_open(fs, o->table_path, options, n, &err) : NULL;
 	if (w == NULL)

@@ -13,6 +13,8 @@
  *   ts_azure get URI [OFFSET LEN [SIZE]]    the bytes on stdout
  *   ts_azure list URI                       one entry a line
  *   ts_azure put URI FILE                   "created" or "exists"
+ *   ts_azure replace URI FILE               "replaced" (Put Blob without a condition)
+ *   ts_azure put-blocks URI FILE BYTES      blocks of BYTES, then the block list: "N blocks"
  *   ts_azure delete URI                     "deleted" or "absent"
  *
  * A failure prints "ERROR <code>: <message>" on stderr and exits 1.
@@ -176,6 +178,37 @@ main(int argc, char **argv)
 		free(data);
 		return 0;
 	}
+	if ((strcmp(cmd, "replace") == 0 && argc == 4) || (strcmp(cmd, "put-blocks") == 0 && argc == 5))
+	{
+		size_t		len = 0;
+		uint8_t    *data = read_file(argv[3], &len);
+		size_t		block = argc == 5 ? (size_t) strtoull(argv[4], NULL, 10) : 0;
+		int			n = 0;
+
+		if (data == NULL)
+		{
+			fprintf(stderr, "could not read \"%s\"\n", argv[3]);
+			return 2;
+		}
+		if (argc == 4)
+		{
+			if (!ts_azure_put(&cfg, uri, data, len, &err))
+				return fail(&err);
+			printf("replaced\n");
+		}
+		else
+		{
+			for (size_t off = 0; block > 0 && off < len; off += block)
+				if (!ts_azure_put_block(&cfg, uri, ++n, data + off,
+										len - off < block ? len - off : block, &err))
+					return fail(&err);
+			if (!ts_azure_put_block_list(&cfg, uri, n, &err))
+				return fail(&err);
+			printf("%d blocks\n", n);
+		}
+		free(data);
+		return 0;
+	}
 	if (strcmp(cmd, "delete") == 0 && argc == 3)
 	{
 		bool		existed;
@@ -185,6 +218,6 @@ main(int argc, char **argv)
 		printf("%s\n", existed ? "deleted" : "absent");
 		return 0;
 	}
-	fprintf(stderr, "usage: ts_azure head|size|get|list|put|delete URI [OFFSET LEN [SIZE] | FILE]\n");
+	fprintf(stderr, "usage: ts_azure head|size|get|list|put|replace|put-blocks|delete URI [OFFSET LEN [SIZE] | FILE]\n");
 	return 2;
 }

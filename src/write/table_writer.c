@@ -84,6 +84,7 @@ struct ts_table_writer
 	int64_t		max_retry_wait_ms;
 	ts_kv_layout *kv;			/* primary-key tables (kv_writer.c), else NULL */
 	int64_t		write_buffer_size;	/* primary-key records buffered before a flush */
+	bool		atomic_checked; /* the store can commit atomically (check_atomic) */
 	size_t		buffered;		/* bytes the buffers hold */
 	/* state */
 	bucket_writer **writers;
@@ -329,7 +330,6 @@ ts_table_writer_open(ts_fs *fs, const char *table_path, const ts_option *options
 					 ts_err *err)
 {
 	ts_table_writer *w;
-	char	   *snapshot_dir;
 
 	w = ts_calloc(1, sizeof(ts_table_writer));
 	if (w == NULL)
@@ -349,18 +349,6 @@ ts_table_writer_open(ts_fs *fs, const char *table_path, const ts_option *options
 	}
 	if ((w->schema = latest_schema(w->fs, table_path, err)) == NULL || !check_options(w, err))
 		goto fail;
-	/* the commit must be atomic: known before any file is written */
-	if ((snapshot_dir = ts_path_join(table_path, "snapshot")) == NULL)
-	{
-		ts_error_nomem(err, "a table writer");
-		goto fail;
-	}
-	if (!ts_fs_check_atomic_create(w->fs, snapshot_dir, err))
-	{
-		ts_free(snapshot_dir);
-		goto fail;
-	}
-	ts_free(snapshot_dir);
 	for (int i = 0; i < w->schema->nfields; i++)
 		if (!ts_pq_writer_supports(w->schema->fields[i].name, w->schema->fields[i].type, err))
 			goto fail;
@@ -471,14 +459,38 @@ file_fields(const ts_table_writer *w, int *n)
 	return w->schema->fields;
 }
 
+/*
+ * The commit must be atomic: known before the first file is written, not
+ * when the writer opens, so that EXPLAIN and a statement that writes no
+ * row never probe the store (an object store's probe writes an object).
+ */
+static bool
+check_atomic(ts_table_writer *w, ts_err *err)
+{
+	char	   *snapshot_dir;
+	bool		ok;
+
+	if (w->atomic_checked)
+		return true;
+	if ((snapshot_dir = ts_path_join(w->table_path, "snapshot")) == NULL)
+		return ts_error_nomem(err, "a table writer");
+	ok = ts_fs_check_atomic_create(w->fs, snapshot_dir, err);
+	ts_free(snapshot_dir);
+	w->atomic_checked = ok;
+	return ok;
+}
+
 static bool
 open_file(ts_table_writer *w, bucket_writer *bw, ts_err *err)
 {
-	ts_new_file *f = ts_calloc(1, sizeof(ts_new_file));
+	ts_new_file *f;
 	int			n;
 	const ts_field *fields = file_fields(w, &n);
 	int			nkeys = w->kv ? ts_kv_layout_nkeys(w->kv) : 0;
 
+	if (!check_atomic(w, err))
+		return false;
+	f = ts_calloc(1, sizeof(ts_new_file));
 	if (f == NULL || (bw->stats = ts_calloc((size_t) (n ? n : 1), sizeof(ts_col_stats))) == NULL)
 	{
 		ts_free(f);

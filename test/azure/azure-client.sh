@@ -14,6 +14,10 @@
 #   encoded-name            a blob name with a space and a '%'
 #   put-if-absent           created, then exists (412/409); the bytes read back
 #   delete                  deleted, then absent; a read after: NOT_FOUND
+#   put-replace             a Put Blob without condition replaces the blob's bytes
+#   put-blocks              a blob of 3 Put Blocks and a Put Block List: 3 committed blocks
+#                           (azurite's block list, read by blob.mjs), the bytes read back
+#   put-blocks-none         an empty block list commits an empty blob (an upload's abort)
 #   missing, no-container   404s naming the URI and BlobNotFound / the container
 #   wrong-key               403 naming HTTP 403, not the key
 #   anonymous               a request without key or token: 403 saying it was anonymous
@@ -131,6 +135,17 @@ $TOOL get "$NEW" > "$W/got" 2>&1
 check put-if-absent $([ "$o1" = created ] && [ "$o2" = exists ] && cmp -s "$W/got" "$W/s8"; echo $?) "$o1 / $o2"
 o1=$($TOOL delete "$NEW" 2>&1); o2=$($TOOL delete "$NEW" 2>&1); o3=$($TOOL get "$NEW" 2>&1)
 check delete $([ "$o1" = deleted ] && [ "$o2" = absent ] && [[ "$o3" == "ERROR NOT_FOUND:"* ]]; echo $?) "$o1 / $o2 / $o3"
+o1=$($TOOL put "$NEW" "$W/s8" 2>&1); o2=$($TOOL replace "$NEW" "$W/s8b" 2>&1)
+$TOOL get "$NEW" > "$W/got" 2>&1
+check put-replace $([ "$o1" = created ] && [ "$o2" = replaced ] && cmp -s "$W/got" "$W/s8b"; echo $?) "$o1 / $o2"
+BLK=$U/wh/db.db/t/bucket-0/data-blocks.parquet
+o1=$($TOOL put-blocks "$BLK" "$W/data.bin" 1000000 2>&1)
+$TOOL get "$BLK" > "$W/got" 2>&1
+o2=$(node test/azure/blob.mjs blocks "$EP" "$ACCOUNT" "$KEY" lake wh/db.db/t/bucket-0/data-blocks.parquet 2>&1)
+check put-blocks $([ "$o1" = "3 blocks" ] && [ "$o2" = "committed 3 uncommitted 0" ] &&
+    cmp -s "$W/got" "$W/data.bin"; echo $?) "$o1 / $o2"
+o1=$($TOOL put-blocks "$BLK" "$W/latest" 0 2>&1); o2=$($TOOL size "$BLK" 2>&1)
+check put-blocks-none $([ "$o1" = "0 blocks" ] && [ "$o2" = 0 ]; echo $?) "$o1 / $o2"
 
 # ---- errors --------------------------------------------------------------
 out=$($TOOL get "$U/wh/db.db/t/snapshot/snapshot-9" 2>&1)

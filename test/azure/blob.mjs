@@ -11,6 +11,11 @@
 //   node blob.mjs upload-dir ENDPOINT ACCOUNT KEY CONTAINER DIR [PREFIX]
 //        every file below DIR as PREFIX/<its path>, 16 at a time; prints the count
 //   node blob.mjs sas ACCOUNT KEY                        an account SAS (rwdlc, 1 h)
+//   node blob.mjs list ENDPOINT ACCOUNT KEY CONTAINER PREFIX
+//        the names of every blob below PREFIX (no delimiter, all pages), one a line
+//   node blob.mjs get ENDPOINT ACCOUNT KEY CONTAINER BLOB  the blob's bytes to stdout
+//   node blob.mjs blocks ENDPOINT ACCOUNT KEY CONTAINER BLOB
+//        the counts of its committed and uncommitted blocks ("committed N uncommitted M")
 import { createHmac } from 'node:crypto';
 import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
@@ -114,7 +119,30 @@ if (cmd === 'sign') {
     const sts = [account, f.sp, f.ss, f.srt, '', f.se, '', f.spr, f.sv, ''].join('\n');
     const sig = createHmac('sha256', Buffer.from(key, 'base64')).update(sts, 'utf8').digest('base64');
     console.log(new URLSearchParams({ ...f, sig }).toString());
+} else if (cmd === 'list') {
+    const [endpoint, account, key, container, prefix] = a;
+    let marker = '';
+    do {
+        const q = new URLSearchParams({ comp: 'list', prefix, restype: 'container' });
+        if (marker) q.set('marker', marker);
+        const r = await send('GET', endpoint, account, key, container, q.toString(), []);
+        if (r.status !== 200) { console.error(`list: HTTP ${r.status} ${r.text}`); process.exit(1); }
+        for (const m of r.text.matchAll(/<Blob>\s*<Name>([^<]*)<\/Name>/g)) console.log(m[1]);
+        marker = (r.text.match(/<NextMarker>([^<]*)<\/NextMarker>/) || [])[1] || '';
+    } while (marker);
+} else if (cmd === 'get' || cmd === 'blocks') {
+    const [endpoint, account, key, container, blob] = a;
+    const path = `${container}/${blob.split('/').map(encodeURIComponent).join('/')}`;
+    const r = await send('GET', endpoint, account, key, path,
+        cmd === 'blocks' ? 'blocklisttype=all&comp=blocklist' : '', []);
+    if (r.status !== 200) { console.error(`${cmd}: HTTP ${r.status} ${r.text}`); process.exit(1); }
+    if (cmd === 'get') process.stdout.write(r.text);
+    else {
+        const part = (tag) => (r.text.match(new RegExp(`<${tag}>([\\s\\S]*?)</${tag}>`)) || ['', ''])[1];
+        const count = (x) => (x.match(/<Block>/g) || []).length;
+        console.log(`committed ${count(part('CommittedBlocks'))} uncommitted ${count(part('UncommittedBlocks'))}`);
+    }
 } else {
-    console.error('usage: node blob.mjs sign|container|upload|upload-dir|sas ...');
+    console.error('usage: node blob.mjs sign|container|upload|upload-dir|sas|list|get|blocks ...');
     process.exit(2);
 }

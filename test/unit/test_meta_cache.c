@@ -70,7 +70,7 @@ test_wanted(void **state)
 	assert_true(ts_mcache_wanted("s3://b/t/index/index-5d2fa83f-c4f7-4fbe-90cd-43b1ead19024-0"));
 	assert_true(ts_mcache_wanted("s3://b/t/branch/branch-x/manifest/manifest-a-0"));
 	assert_true(ts_mcache_wanted("s3://b/t/dt=1/bucket-0/data-d77394c5-8f82-4fca-93ca-d4da892e7f4f-0.orc.index"));
-	/* never: snapshots, hints, schemas, data files, local files */
+	/* never: snapshots, hints, schemas, data files */
 	assert_false(ts_mcache_wanted("s3://b/t/snapshot/LATEST"));
 	assert_false(ts_mcache_wanted("s3://b/t/snapshot/EARLIEST"));
 	assert_false(ts_mcache_wanted("s3://b/t/snapshot/snapshot-3"));
@@ -78,8 +78,9 @@ test_wanted(void **state)
 	assert_false(ts_mcache_wanted("s3://b/t/bucket-0/data-d77394c5-8f82-4fca-93ca-d4da892e7f4f-0.parquet"));
 	assert_false(ts_mcache_wanted("s3://b/t/manifest/LATEST"));
 	assert_false(ts_mcache_wanted("s3://b/t/manifest/"));
-	assert_false(ts_mcache_wanted("/wh/t/manifest/manifest-a-0"));
-	assert_false(ts_mcache_wanted("file:/wh/t/index/index-a-0"));
+	/* the name decides, whatever the store (only object stores use the cache: test_fs_object) */
+	assert_true(ts_mcache_wanted("abfs://c@a.dfs.core.windows.net/t/manifest/manifest-a-0"));
+	assert_false(ts_mcache_wanted("abfs://c@a.dfs.core.windows.net/t/snapshot/snapshot-1"));
 }
 
 static void

@@ -10,7 +10,8 @@
 # r (target-file-size 32 kb), m and the primary-key table k (2 buckets).
 # Checks: rows of an INSERT and of a COPY read back equal the model; the
 # primary-key table after INSERT, UPDATE, DELETE and an upsert equals a
-# heap table given the same statements; snapshot objects and LATEST; a data file over
+# heap table given the same statements; snapshot objects and LATEST; no
+# If-None-Match probe for EXPLAIN or an INSERT of no rows; a data file over
 # one part (8 MiB) goes up as a multipart upload and DuckDB reads the
 # assembled object as the model says; ROLLBACK and an ERROR after data
 # files were written leave no snapshot and delete the data objects; two
@@ -104,6 +105,14 @@ got=$(q -c "SELECT count(*), sum(id), count(s) FROM t WHERE id > 2000" 2>&1)
 got=$(q -c "EXPLAIN INSERT INTO t VALUES (1, 'x')" 2>&1)
 grep -q "Paimon Table: w.t" <<<"$got" && [ "$(snapshots t)" = 2 ] && ok "EXPLAIN INSERT names the table, commits nothing" ||
     fail "EXPLAIN: $got"
+# the If-None-Match probe runs before the first data file, not for what writes nothing (new backends)
+ctl "reset=1" >/dev/null
+out=$(q -c "EXPLAIN INSERT INTO t VALUES (1, 'x')" 2>&1; q -c "INSERT INTO t SELECT g, 'none' FROM generate_series(1, 10) g WHERE g < 0" 2>&1)
+probes0=$(writes probe-conditional)
+out+=$(q -c "INSERT INTO r VALUES (3001, 'probed')" 2>&1)
+[ "$probes0" = 0 ] && [ "$(writes probe-conditional)" -ge 1 ] && [ "$(snapshots t)" = 2 ] && [ "$(snapshots r)" = 1 ] &&
+    ok "no probe for EXPLAIN or an INSERT of no rows; one before the first data file" ||
+    fail "probes: $probes0 before the INSERT of a row, $(writes probe-conditional) after, $(snapshots t)/$(snapshots r) snapshots $out"
 
 # ---- a primary-key table: INSERT, UPDATE, DELETE, an upsert ---------------
 # the same statements on a heap table are the model (the upsert as ON CONFLICT there)
