@@ -3,7 +3,9 @@
  * APPEND tables here, PRIMARY-KEY tables in ts_gen_pk.h / ts_gen_pk_write.h
  * (selected by --primary-key; included below, the Makefile builds one binary
  * per src/tools/NAME.c), the file indexes of APPEND tables in ts_gen_index.h,
- * their btree global index in ts_gen_btree.h.
+ * their btree global index in ts_gen_btree.h; the options in ts_gen_args.h,
+ * the value formulas in ts_gen_values.h, the schema files in
+ * ts_gen_schema_json.h and the value statistics in ts_gen_stats.h.
  *
  * Writes schema/schema-0 (and schema-1 in evolution mode), snapshot/snapshot-N
  * with LATEST/EARLIEST hints, Avro manifest lists and manifests (Paimon 1.1
