@@ -85,7 +85,8 @@ $(TOOL_BINS): $(wildcard src/tools/*.h)
 $(BUILD)/unit/test_range_bitmap: src/tools/ts_file_index_write.h
 # the PK model test compiles the generator in
 $(BUILD)/unit/test_pk_model: src/tools/ts_gen.c src/tools/ts_gen_pk.h src/tools/ts_gen_pk_write.h \
-	src/tools/ts_gen_index.h src/tools/ts_file_index_write.h
+	src/tools/ts_gen_index.h src/tools/ts_file_index_write.h \
+	src/tools/ts_gen_args.h src/tools/ts_gen_values.h src/tools/ts_gen_schema_json.h src/tools/ts_gen_stats.h
 # the cache, incremental and row-id selection tests generate tables with ts_gen
 $(BUILD)/unit/test_scan_cache $(BUILD)/unit/test_scan_incremental $(BUILD)/unit/test_row_id_selection: \
 	$(BUILD)/tools/ts_gen

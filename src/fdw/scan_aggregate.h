@@ -1,6 +1,6 @@
 /*
  * scan_aggregate.h - what scan_aggregate.c (aggregates computed while
- * scanning), scan_group.c (the same per GROUP BY group, in a hash table)
+ * scanning), scan_agg_trans.c (their transition functions), scan_group.c (the same per GROUP BY group, in a hash table)
  * and scan_vector.c (the same by columns over the batches) share: the aggregates' transitions and the executor state of the scan.
  */
 #ifndef TABLESCAN_SCAN_AGGREGATE_H
@@ -84,16 +84,27 @@ typedef enum TsVectorResult
 	TS_VECTOR_FULL				/* rows until the groups were full */
 } TsVectorResult;
 
-/* scan_aggregate.c */
+/* The Var an aggregate's argument is (binary coercions aside), or NULL. */
+static inline Var *
+argument_var(Expr *expr)
+{
+	while (expr && IsA(expr, RelabelType))
+		expr = ((RelabelType *) expr)->arg;
+	return expr && IsA(expr, Var) ? (Var *) expr : NULL;
+}
+
+/* scan_agg_trans.c */
 extern void tablescan_agg_init(ForeignScanState *node, TsAggScanState *st);
 extern void tablescan_agg_start(TsAggScanState *st, TsAggValue *values);
-extern bool tablescan_agg_next_row(ForeignScanState *node, TsAggScanState *st,
-								   Datum **values, bool **isnull);
 extern void tablescan_agg_advance_all(TsAggScanState *st, TsAggValue *states,
 									  const Datum *values, const bool *isnull);
 extern void tablescan_agg_advance_rows(TsAggScanState *st, int a, TsAggValue **states,
 									   const Datum *args, const bool *argnulls, int n);
 extern Datum tablescan_agg_result(const TsAggTrans *t, const TsAggValue *v, bool *isnull);
+
+/* scan_aggregate.c */
+extern bool tablescan_agg_next_row(ForeignScanState *node, TsAggScanState *st,
+								   Datum **values, bool **isnull);
 extern ForeignPath *tablescan_agg_scan_path(PlannerInfo *root, RelOptInfo *input_rel,
 											RelOptInfo *rel, bool partial, bool parallel,
 											double groups);

@@ -1,9 +1,9 @@
 /*
- * avro_plan.h - the read plan of the Avro decoder, shared by its two files.
+ * avro_plan.h - the read plan of the Avro decoder, shared by its files.
  *
  * Owns: nothing but the layout of a read plan node (which conversion, the
  * writer node, the per-branch / per-field sub-plans) and of its flat form.
- * Private to src/format/avro: avro_decode.c builds and follows plans,
+ * Private to src/format/avro: avro_plan.c builds plans, avro_decode.c follows them,
  * avro_flat.c compiles flat top-level records of a plan into a step list.
  * Everyone else sees ts_avro_plan as an opaque type (avro_decode.h).
  */

@@ -1,0 +1,409 @@
+/*
+ * pq_row_groups.c - which row groups of a Parquet file the reader reads,
+ * and loading them.
+ *
+ * Owns: row-group statistics for the caller's filter, the row range of a
+ * parallel part and the caller's row selection, reading only the
+ * projected column chunks of a row group, and those of the next row group
+ * ahead (when background decompression is on or the file is on an object
+ * store: there the ranged GETs are started and waited for only when the
+ * reader gets to that row group; pq_ahead.c).
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "format/parquet/pq_reader_internal.h"
+
+/* ---- statistics ----------------------------------------------------- */
+
+static bool
+legacy_stats_ok(const pq_leaf *l)
+{
+	switch (l->phys)
+	{
+		case PQ_BOOLEAN:
+		case PQ_INT32:
+		case PQ_INT64:
+		case PQ_FLOAT:
+		case PQ_DOUBLE:
+			return !is_unsigned(l->elem);
+		default:
+			return false;
+	}
+}
+
+static bool
+value_is_nan(const pq_leaf *l, const ts_value *v)
+{
+	if (l->type->kind == TS_FLOAT)
+		return v->v.f != v->v.f;
+	if (l->type->kind == TS_DOUBLE)
+		return v->v.d != v->v.d;
+	return false;
+}
+
+static void
+decode_stats(pq_reader *r, const pq_row_group *rg, int col, ts_column_stats *st)
+{
+	const pq_asm *a = &r->asms[col];
+	const pq_leaf *l;
+	const pq_stats *s;
+	ts_err		e;
+
+	memset(st, 0, sizeof(*st));
+	st->null_count = -1;
+	st->row_count = rg->num_rows;
+	if (a->kind == PQ_A_MISSING)
+	{
+		st->null_count = rg->num_rows;
+		return;
+	}
+	if (a->kind != PQ_A_LEAF)
+		return;
+	l = r->leaves[a->leaf_lo];
+	if (l->max_rep > 0 || l->column_index >= rg->ncolumns)
+		return;
+	s = &rg->columns[l->column_index].stats;
+	if (!s->present)
+		return;
+	st->null_count = s->null_count;
+	if (l->phys == PQ_INT96)
+		return;
+	if (s->has_min_value && s->has_max_value)
+	{
+		if (!pq_decode_plain_one(l, s->min_value, s->min_value_len, &st->min, &e) ||
+			!pq_decode_plain_one(l, s->max_value, s->max_value_len, &st->max, &e))
+			return;
+	}
+	else if (s->has_min && s->has_max && legacy_stats_ok(l))
+	{
+		if (!pq_decode_plain_one(l, s->min, s->min_len, &st->min, &e) ||
+			!pq_decode_plain_one(l, s->max, s->max_len, &st->max, &e))
+			return;
+	}
+	else
+		return;
+	if (value_is_nan(l, &st->min) || value_is_nan(l, &st->max))
+		return;
+	st->has_min_max = true;
+}
+
+/* ---- row groups ----------------------------------------------------- */
+
+/* Where leaf l's column chunk lies in row group rg: *cc, *start, *len. */
+static bool
+chunk_extent(const pq_reader *r, const pq_row_group *rg, const pq_leaf *l,
+			 const pq_column_chunk **ccp, int64_t *start, int64_t *len, ts_err *err)
+{
+	const pq_column_chunk *cc;
+
+	if (l->column_index >= rg->ncolumns)
+		return ts_error(err, TS_ERR_CORRUPT, "row group has %d columns, column \"%s\" is number %d",
+						rg->ncolumns, l->path, l->column_index + 1);
+	cc = &rg->columns[l->column_index];
+	if (!cc->has_meta)
+		return ts_error(err, TS_ERR_CORRUPT, "column \"%s\" has no column metadata", l->path);
+	if (cc->external)
+		return ts_error(err, TS_ERR_UNSUPPORTED, "column \"%s\" is stored in another file", l->path);
+	if (cc->type != l->phys)
+		return ts_error(err, TS_ERR_CORRUPT, "column \"%s\" chunk type %d differs from its schema type %d",
+						l->path, cc->type, l->phys);
+	*start = cc->data_page_offset;
+	if (cc->dictionary_page_offset > 0 && cc->dictionary_page_offset < *start)
+		*start = cc->dictionary_page_offset;
+	*len = cc->total_compressed_size;
+	if (*start < 4 || *len < 0 || cc->num_values < 0 ||
+		*len > r->file_size - 4 || *start > r->file_size - 4 - *len)
+		return ts_error(err, TS_ERR_CORRUPT, "column \"%s\" chunk lies outside the file", l->path);
+	*ccp = cc;
+	return true;
+}
+
+/*
+ * The chunks read ahead (ahead_reads), once in: queue their first pages
+ * (pq_ahead.c).  Only when they are in already, unless wait: then
+ * waiting for them (the reader has come to their row group).  Reads that
+ * failed leave their chunks to be read again in place, which reports why.
+ */
+void
+pq_finish_ahead(pq_reader *r, bool wait)
+{
+	ts_err		err;
+	bool		ok;
+
+	if (r->ahead_reads == NULL || (!wait && !ts_file_pread_many_ready(r->ahead_reads)))
+		return;
+	ok = ts_file_pread_many_finish(r->ahead_reads, &err);
+	r->ahead_reads = NULL;
+	for (int k = 0; k < r->ahead_n; k++)
+	{
+		if (ok)
+			pq_ahead_queue(r->leaves[r->ahead_leaf[k]], r->picked_rg, r->ahead_len[k], r->ahead_cc[k]);
+		else
+			pq_ahead_cancel(r->leaves[r->ahead_leaf[k]]);
+	}
+	r->ahead_n = 0;
+}
+
+/*
+ * Read the chunks of row group rgi that were not read ahead: all at once
+ * (ts_file_pread_many: on an object store coalesced and concurrent), then
+ * start every leaf on its chunk.
+ */
+static bool
+load_row_group(pq_reader *r, int rgi, ts_err *err)
+{
+	const pq_row_group *rg = &r->meta.row_groups[rgi];
+	const pq_column_chunk *ccs[64];
+	int64_t		lens[64];
+	ts_range	ranges[64];
+	const pq_column_chunk **cc = ccs;
+	int64_t    *len = lens;
+	ts_range   *rng = ranges;
+	int			nr = 0;
+	bool		ok = false;
+
+	pq_finish_ahead(r, true);
+	if (r->nleaves > 64)
+	{
+		cc = ts_malloc(sizeof(*cc) * (size_t) r->nleaves);
+		len = ts_malloc(sizeof(*len) * (size_t) r->nleaves);
+		rng = ts_malloc(sizeof(*rng) * (size_t) r->nleaves);
+		if (cc == NULL || len == NULL || rng == NULL)
+		{
+			ts_error_nomem(err, NULL);
+			goto done;
+		}
+	}
+	for (int i = 0; i < r->nleaves; i++)
+	{
+		pq_leaf    *l = r->leaves[i];
+		int64_t		start;
+
+		pq_leaf_end_chunk(l);
+		if (!chunk_extent(r, rg, l, &cc[i], &start, &len[i], err))
+			goto done;
+		if (!pq_ahead_take_chunk(l, rgi))
+		{
+			uint8_t    *buf = pq_leaf_chunk_buffer(l, (size_t) len[i], err);
+
+			if (!buf)
+				goto done;
+			rng[nr].offset = start;
+			rng[nr].len = (size_t) len[i];
+			rng[nr].buf = buf;
+			nr++;
+		}
+	}
+	if (!ts_file_pread_many(r->file, rng, nr, err))
+		goto done;
+	for (int i = 0; i < r->nleaves; i++)
+	{
+		r->base.metrics.bytes_read += len[i];
+		if (!pq_leaf_start(r->leaves[i], (size_t) len[i], cc[i], err))
+			goto done;
+	}
+	ok = true;
+done:
+	if (cc != ccs)
+	{
+		ts_free((void *) cc);
+		ts_free(len);
+		ts_free(rng);
+	}
+	return ok;
+}
+
+/*
+ * Does the row group start in the reader's byte range?  Its start is where
+ * its first column chunk starts (dictionary page, else first data page), so
+ * ranges that cover the file take each row group exactly once.
+ */
+bool
+pq_row_group_in_range(const pq_reader *r, const pq_row_group *rg)
+{
+	int64_t		start = rg->ncolumns > 0 ? INT64_MAX : 0;
+
+	if (r->set.range_end <= 0)
+		return true;
+	for (int c = 0; c < rg->ncolumns; c++)
+	{
+		const pq_column_chunk *cc = &rg->columns[c];
+		int64_t		o = cc->data_page_offset;
+
+		if (cc->dictionary_page_offset >= 0 && cc->dictionary_page_offset < o)
+			o = cc->dictionary_page_offset;
+		if (o < start)
+			start = o;
+	}
+	return start >= r->set.range_start && start < r->set.range_end;
+}
+
+/*
+ * File position of row group rgi's first row (negative row counts, an
+ * error when read, count 0).  Row groups are asked for in order: the sum
+ * goes on from the last one asked.
+ */
+static int64_t
+first_row_of(pq_reader *r, int rgi)
+{
+	if (rgi < r->pos_rg)
+		r->pos_rg = 0, r->pos_first = 0;
+	for (; r->pos_rg < rgi; r->pos_rg++)
+		if (r->meta.row_groups[r->pos_rg].num_rows > 0)
+			r->pos_first += r->meta.row_groups[r->pos_rg].num_rows;
+	return r->pos_first;
+}
+
+/*
+ * The next row group to read, past those left out (empty, outside the
+ * range, refused by the statistics filter); -1 when there is none.  One
+ * with a negative row count is taken: reading it reports the error.
+ */
+static int
+pick_row_group(pq_reader *r)
+{
+	if (r->picked)
+	{
+		r->picked = false;
+		return r->picked_rg;
+	}
+	while (r->next_rg < r->meta.nrow_groups)
+	{
+		int			rgi = r->next_rg++;
+		const pq_row_group *rg = &r->meta.row_groups[rgi];
+
+		if (rg->num_rows < 0)
+			return rgi;
+		if (rg->num_rows == 0 || !pq_row_group_in_range(r, rg))
+			continue;
+		if (r->set.rows_filter &&
+			!r->set.rows_filter(r->set.rows_filter_arg, first_row_of(r, rgi), rg->num_rows))
+			continue;
+		if (r->set.stats_filter)
+		{
+			for (int c = 0; c < r->ncols; c++)
+				decode_stats(r, rg, c, &r->stats[c]);
+			if (!r->set.stats_filter(r->set.stats_filter_arg, r->stats, r->ncols))
+				continue;
+		}
+		return rgi;
+	}
+	return -1;
+}
+
+/* advance to the next row group that passes the filter; false on error */
+bool
+pq_next_row_group(pq_reader *r, ts_err *err)
+{
+	int			rgi = pick_row_group(r);
+	const pq_row_group *rg;
+
+	if (rgi < 0)
+	{
+		r->done = true;
+		return true;
+	}
+	rg = &r->meta.row_groups[rgi];
+	if (rg->num_rows < 0)
+		return ts_error(err, TS_ERR_CORRUPT, "Parquet file \"%s\" row group %d: negative row count",
+						r->path, rgi);
+	/*
+	 * Every row has a value (or a NULL, or an empty list's entry) in every
+	 * column chunk: a row count the chunks do not hold is damage, and
+	 * believing it would hand out rows of NULLs without end.
+	 */
+	if (rg->ncolumns == 0 && rg->num_rows > 0)
+		return ts_error(err, TS_ERR_CORRUPT,
+						"Parquet file \"%s\" row group %d: %lld rows but no column chunk",
+						r->path, rgi, (long long) rg->num_rows);
+	for (int c = 0; c < rg->ncolumns; c++)
+		if (rg->columns[c].has_meta && rg->columns[c].num_values < rg->num_rows)
+			return ts_error(err, TS_ERR_CORRUPT,
+							"Parquet file \"%s\" row group %d: %lld rows but column chunk %d holds %lld values",
+							r->path, rgi, (long long) rg->num_rows, c,
+							(long long) rg->columns[c].num_values);
+	r->base.metrics.row_groups_kept++;
+	if (!load_row_group(r, rgi, err))
+		return ts_error_context(err, "Parquet file \"%s\" row group %d", r->path, rgi);
+	r->cur_rg = rgi;
+	r->base.part_name = "row group";
+	r->base.part = rgi;
+	r->rows_left = rg->num_rows;
+	r->rg_first_row = first_row_of(r, rgi);
+	r->ahead_due = true;
+	return true;
+}
+
+/*
+ * Read the row group after the current one ahead, once the first batch of
+ * the current one is out (values of the batch before, which may still
+ * point into the chunk buffers read into here, are dead by then): on an
+ * object store its ranged GETs are started and not waited for (they move
+ * on at each batch, ts_s3_drive), so they overlap the decoding of the
+ * current row group; its first pages are queued for the helper thread
+ * (pq_ahead.c) when they are in (finish_ahead).  Memory: one row group
+ * ahead at most.
+ */
+void
+pq_read_ahead(pq_reader *r)
+{
+	const pq_row_group *rg;
+	ts_err		err;
+	ts_range	ranges[64];
+	bool		remote = ts_file_is_remote(r->file);
+	int			nr = 0;
+
+	r->ahead_due = false;
+	pq_finish_ahead(r, true);		/* (none left: load_row_group took them) */
+	if (!ts_bg_enabled() && !remote)
+		return;
+	r->picked_rg = pick_row_group(r);
+	r->picked = true;
+	if (r->picked_rg < 0 || r->meta.row_groups[r->picked_rg].num_rows <= 0)
+		return;
+	rg = &r->meta.row_groups[r->picked_rg];
+
+	/*
+	 * The chunks of up to 64 leaves are read at once (coalesced and
+	 * concurrent on an object store); a wider row group's further leaves
+	 * are read when their turn comes.
+	 */
+	for (int i = 0; i < r->nleaves; i++)
+	{
+		int64_t		start;
+		uint8_t    *buf;
+
+		if (nr == 64)
+		{
+			pq_ahead_cancel(r->leaves[i]);
+			continue;
+		}
+		if (!chunk_extent(r, rg, r->leaves[i], &r->ahead_cc[nr], &start, &r->ahead_len[nr], &err))
+		{
+			pq_ahead_cancel(r->leaves[i]);
+			continue;
+		}
+		buf = pq_ahead_reserve(r->leaves[i], r->ahead_len[nr], r->ahead_cc[nr], remote);
+		if (buf == NULL)
+			continue;
+		ranges[nr].offset = start;
+		ranges[nr].len = (size_t) r->ahead_len[nr];
+		ranges[nr].buf = buf;
+		r->ahead_leaf[nr] = i;
+		nr++;
+	}
+	if (nr == 0)
+		return;
+	r->ahead_reads = ts_file_pread_many_start(r->file, ranges, nr, &err);
+	if (r->ahead_reads == NULL)
+	{
+		/* read again in place, where a failure is reported */
+		for (int k = 0; k < nr; k++)
+			pq_ahead_cancel(r->leaves[r->ahead_leaf[k]]);
+		return;
+	}
+	r->ahead_n = nr;
+	pq_finish_ahead(r, false);		/* read already (a local file) */
+}
+
