@@ -101,16 +101,7 @@ json_string_value(const char *s, const ts_type *t, ts_value *out, const char *co
 				return true;
 			}
 			break;
-		case TS_DECIMAL:
-		case TS_TINYINT:
-		case TS_SMALLINT:
-		case TS_INT:
-		case TS_BIGINT:
-			d = DirectFunctionCall3(numeric_in, CStringGetDatum(s), ObjectIdGetDatum(InvalidOid),
-									Int32GetDatum(-1));
-			typid = NUMERICOID;
-			break;
-		default:
+		default:				/* numbers are JSON numbers, nested values containers */
 			shape_error(colname, t, psprintf("a JSON string \"%s\"", s));
 			return false;
 	}
