@@ -19,6 +19,16 @@ if [ ! -d test/parquet/node_modules/@duckdb/node-api ]; then
     (cd test/parquet && npm install --no-audit --no-fund >/dev/null 2>&1) || { fail "npm install of DuckDB"; summary; exit 1; }
 fi
 ROWS=${WRITES_DUCKDB_ROWS:-50000}
+# $model, $ours and $duck: DuckDB's and our reader's figures must be the model's
+compare_figures() {  # PREFIX WHAT_DUCKDB_READS WHAT_WE_READ
+    echo "model:  $model"
+    echo "ours:   $ours"
+    echo "duckdb: $duck"
+    [ -n "$model" ] && [ "$duck" = "$model" ] && ok "DuckDB reads $2 as the model says" ||
+        fail "${1}DuckDB '$duck' is not the model '$model'"
+    [ -n "$model" ] && [ "$ours" = "$model" ] && ok "our reader returns $3 as the model says" ||
+        fail "${1}ours '$ours' is not the model '$model'"
+}
 W=$(scratch writes_duckdb)
 T=$W/wh/d.db/t
 $GEN "$T" --format parquet --column 'id:INT NOT NULL' --column s:STRING --column d:DOUBLE \
@@ -46,13 +56,7 @@ model=$(q -c "SELECT $FIGURES FROM (SELECT $VALUES FROM generate_series(100, $((
               AS m(id, s, d, amount, day, ts)")
 ours=$(q -c "SELECT $FIGURES FROM t WHERE id >= 100")
 duck=$(cd test/parquet && node duck_figures.mjs "$W/new" "$FIGURES" 2>&1)
-echo "model:  $model"
-echo "ours:   $ours"
-echo "duckdb: $duck"
-[ -n "$model" ] && [ "$duck" = "$model" ] && ok "DuckDB reads the written files as the model says" ||
-    fail "DuckDB '$duck' is not the model '$model'"
-[ -n "$model" ] && [ "$ours" = "$model" ] && ok "our reader returns the inserted rows as the model says" ||
-    fail "ours '$ours' is not the model '$model'"
+compare_figures "" "the written files" "the inserted rows"
 
 # the types Java stores otherwise (TIME, DECIMAL(38), INT96 TIMESTAMP(9)) and nested ones (ARRAY,
 # MAP, ROW holding an ARRAY), in a hand-written schema: DuckDB reads them as LIST / MAP / STRUCT
@@ -97,13 +101,7 @@ find "$T2" -name '*.parquet' | sort > "$W/new2"
 model=$(q -c "SELECT $PGFIG FROM (SELECT $NVALUES FROM generate_series(1, 3000) g) AS m(id, t, d38, big, ts9, ai, m, r)")
 ours=$(q -c "SELECT $PGFIG FROM nested")
 duck=$(cd test/parquet && node duck_figures.mjs "$W/new2" "$DUCKFIG" 2>&1)
-echo "model:  $model"
-echo "ours:   $ours"
-echo "duckdb: $duck"
-[ -n "$model" ] && [ "$duck" = "$model" ] && ok "DuckDB reads TIME, DECIMAL(38), INT96 and nested columns as the model says" ||
-    fail "nested: DuckDB '$duck' is not the model '$model'"
-[ -n "$model" ] && [ "$ours" = "$model" ] && ok "our reader returns the nested rows as the model says" ||
-    fail "nested: ours '$ours' is not the model '$model'"
+compare_figures "nested: " "TIME, DECIMAL(38), INT96 and nested columns" "the nested rows"
 q -c "DROP SERVER IF EXISTS wduck CASCADE" >/dev/null 2>&1
 [ "$FAILED" -eq 0 ] && rm -rf "$W"
 summary
