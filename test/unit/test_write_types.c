@@ -12,7 +12,8 @@
  * empty collections read back equal to what was written, through several
  * row groups; statistics are those Java's Parquet extractor gives (no
  * bounds for INT96 timestamps, nothing for nested columns); a nested bucket
- * key is refused naming the column.
+ * key, a MULTISET of nested elements and types no writer stores are refused
+ * naming the column.
  */
 #include "unit.h"
 
@@ -573,6 +574,21 @@ test_not_null_parts(void **state)
 	assert_false(ts_pq_writer_add(w, row, &err));
 	assert_non_null(strstr(err.msg, "element"));
 	ts_pq_writer_free(w);
+	/* types no writer stores are refused naming the column and the type */
+	{
+		const char *bad[] = {"MULTISET<ARRAY<INT>>", "ARRAY<VARIANT>", "ROW<a INT, b BLOB>"};
+
+		for (int i = 0; i < 3; i++)
+		{
+			ts_type    *t = ts_type_parse(bad[i], &err);
+
+			assert_non_null(t);
+			assert_false(ts_pq_writer_supports("col", t, &err));
+			assert_int_equal(err.code, TS_ERR_UNSUPPORTED);
+			assert_non_null(strstr(err.msg, "\"col\""));
+			ts_type_free(t);
+		}
+	}
 	for (int c = 0; c < s->nfields; c++)
 		free_value(&row[c], s->fields[c].type);
 	ts_buf_free(&out);
