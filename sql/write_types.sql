@@ -129,3 +129,8 @@ SELECT q, pg_temp.fails(q) FROM (VALUES
   ('INSERT INTO nestkey VALUES (1, ARRAY[1])')
 ) AS t(q);
 SELECT count(*) FROM alltypes;
+\! rm -rf /tmp/ts_write_types_wh
+-- the extension and everything made here go (the next suite creates its own)
+SET client_min_messages = warning;
+DROP EXTENSION tablescan_fdw CASCADE;
+RESET client_min_messages;
