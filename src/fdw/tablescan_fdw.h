@@ -355,6 +355,9 @@ extern bool tablescan_datum_to_literal(Datum d, Oid typid, ts_value *out, ts_typ
 /* a Datum as a value of Paimon type target, only when that is exact */
 extern bool tablescan_datum_to_field_value(Datum d, Oid typid, const ts_type *target,
 										   ts_value *out);
+/* write_values.c: a written column's Datum as the Paimon value it stores (nested, TIME too) */
+extern bool tablescan_datum_to_stored_value(Datum d, Oid typid, const ts_type *target,
+											ts_value *out, const char *colname);
 
 /* ---- modify.c: INSERT / COPY FROM ------------------------------------- */
 

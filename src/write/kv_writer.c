@@ -329,6 +329,42 @@ ts_kv_buffer_bytes(const ts_kv_buffer *b)
 	return b->bytes;
 }
 
+/* Make v's bytes and nested values (of type t) the buffer's own. */
+static bool
+copy_value(ts_kv_buffer *b, ts_value *v, const ts_type *t)
+{
+	if (v->isnull)
+		return true;
+	if (ts_type_is_bytes(t->kind) && v->v.s.len > 0)
+	{
+		if ((v->v.s.p = ts_arena_dup(&b->arena, v->v.s.p, v->v.s.len)) == NULL)
+			return false;
+		b->bytes += v->v.s.len;
+	}
+	else if (ts_type_is_nested(t->kind))
+	{
+		int			n = v->v.nested.n;
+		int			per = t->kind == TS_MAP ? 2 : 1;
+
+		if (n == 0)
+			return true;
+		v->v.nested.items = ts_arena_dup(&b->arena, v->v.nested.items,
+										 sizeof(ts_value) * (size_t) n * (size_t) per);
+		if (v->v.nested.items == NULL)
+			return false;
+		b->bytes += sizeof(ts_value) * (size_t) n * (size_t) per;
+		for (int i = 0; i < n * per; i++)
+		{
+			const ts_type *it = t->kind == TS_ROW ? t->fields[i].type :
+				t->kind == TS_MAP ? (i % 2 == 0 ? t->key : t->value) : t->element;
+
+			if (!copy_value(b, &v->v.nested.items[i], it))
+				return false;
+		}
+	}
+	return true;
+}
+
 bool
 ts_kv_buffer_add(ts_kv_buffer *b, const ts_value *values, ts_row_kind kind, int64_t seq, ts_err *err)
 {
@@ -354,17 +390,8 @@ ts_kv_buffer_add(ts_kv_buffer *b, const ts_value *values, ts_row_kind kind, int6
 		return ts_error_nomem(err, "a primary-key write buffer");
 	b->bytes += sizeof(kv_rec) + sizeof(ts_value) * (size_t) s->nfields;
 	for (int i = 0; i < s->nfields; i++)
-	{
-		ts_value   *v = &r->values[i];
-
-		if (!v->isnull && ts_type_is_bytes(s->fields[i].type->kind) && v->v.s.len > 0)
-		{
-			v->v.s.p = ts_arena_dup(&b->arena, v->v.s.p, v->v.s.len);
-			if (v->v.s.p == NULL)
-				return ts_error_nomem(err, "a primary-key write buffer");
-			b->bytes += v->v.s.len;
-		}
-	}
+		if (!copy_value(b, &r->values[i], s->fields[i].type))
+			return ts_error_nomem(err, "a primary-key write buffer");
 	b->n++;
 	return true;
 }

@@ -6,8 +6,9 @@
  * (expr/predicate.h ts_value_order), strings truncated to n code points
  * with the max's last code point incremented so it stays an upper bound
  * (TruncateSimpleColStatsCollector); bounds that cannot be exact or are
- * not ordered (binaries, nested types) are written as unknown (null),
- * which readers never prune on.
+ * not ordered (binaries, nested types, INT96 timestamps) are written as
+ * unknown (null), which readers never prune on; nested columns have no
+ * null count either (as Java's Parquet statistics extractor).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -46,10 +47,17 @@ ts_stats_mode_parse(const char *value, ts_stats_mode *mode, int *truncate, ts_er
 	return true;
 }
 
-/* types whose bounds we keep */
+/*
+ * types whose bounds we keep: as Java's ParquetSimpleStatsExtractor, none
+ * for binaries, nested types and timestamps stored as INT96 (precision > 6)
+ */
 static bool
-bounded_type(ts_type_kind k)
+bounded_type(const ts_type *t)
 {
+	ts_type_kind k = t->kind;
+
+	if ((k == TS_TIMESTAMP || k == TS_TIMESTAMP_LTZ) && t->precision > 6)
+		return false;
 	return !(ts_type_is_nested(k) || k == TS_BINARY || k == TS_VARBINARY || k >= TS_VARIANT);
 }
 
@@ -95,7 +103,7 @@ ts_col_stats_add(ts_col_stats *s, const ts_value *v, ts_err *err)
 		s->nulls++;
 		return true;
 	}
-	if (s->mode == TS_STATS_NONE || s->mode == TS_STATS_COUNTS || !bounded_type(s->type->kind))
+	if (s->mode == TS_STATS_NONE || s->mode == TS_STATS_COUNTS || !bounded_type(s->type))
 		return true;
 	if (!s->has)
 	{
@@ -211,7 +219,8 @@ ts_col_stats_encode(ts_col_stats *st, int n, ts_buf *min_row, ts_buf *max_row, i
 		nullable[i] = *s->type;
 		nullable[i].nullable = true;
 		types[i] = &nullable[i];
-		counts[i] = s->mode == TS_STATS_NONE ? -1 : s->nulls;
+		/* nested columns: no statistics at all (Java finds none under the field's name) */
+		counts[i] = s->mode == TS_STATS_NONE || ts_type_is_nested(s->type->kind) ? -1 : s->nulls;
 		if (known && (s->type->kind == TS_CHAR || s->type->kind == TS_VARCHAR) &&
 			s->mode == TS_STATS_TRUNCATE)
 		{

@@ -1,15 +1,16 @@
 /*
- * pq_writer.h - a streaming Parquet writer for flat Paimon rows.
+ * pq_writer.h - a streaming Parquet writer for Paimon rows.
  *
  * Owns: writing one Parquet file as Java Paimon's ParquetSchemaConverter
- * lays out flat columns (field ids in the schema, the physical and
- * converted types Paimon uses), one PLAIN data page (v1) per column per
- * row group, definition levels RLE-encoded for nullable columns, pages
- * compressed with zstd or stored.  Rows are buffered per column only until
+ * lays out columns of every type the reader maps, nested ARRAY / MAP /
+ * MULTISET / ROW included (field ids in the schema, the physical and
+ * converted types Paimon uses), one PLAIN data page (v1) per leaf column
+ * per row group, repetition and definition levels RLE-encoded, pages
+ * compressed with zstd or stored.  Rows are buffered per leaf only until
  * the row group is full (by rows or bytes), then written through the
- * caller's sink: memory is bounded per row group, not per file.  Nested
- * types and types Paimon stores otherwise (DECIMAL(p > 18), TIME,
- * TIMESTAMP(p > 6)) are refused by ts_pq_writer_supports.
+ * caller's sink: memory is bounded per row group, not per file.  Types
+ * the reader does not map (VARIANT, BLOB, VECTOR, ...) and MULTISETs of
+ * nested elements are refused by ts_pq_writer_supports.
  */
 #ifndef TS_PQ_WRITER_H
 #define TS_PQ_WRITER_H
