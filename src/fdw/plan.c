@@ -359,6 +359,8 @@ tablescan_plan_relation(TsTableOptions *opts, Relation rel, Index relid, List *c
 	ts_predicate *pred = NULL;
 	int		   *map;
 	ts_row_ids	row_ids;
+	ts_realtime_context realtime;
+	ts_arena	pending_arena;
 
 	tablescan_make_context(opts, &ctx);
 	ctx.enable_pruning = tablescan_enable_pruning;
@@ -377,11 +379,17 @@ tablescan_plan_relation(TsTableOptions *opts, Relation rel, Index relid, List *c
 		tablescan_quals_row_ids(clauses, relid, map, RelationGetDescr(rel)->natts, econtext,
 								&row_ids))
 		ctx.row_ids = &row_ids;
+	/* the rows this transaction wrote into the table: read with the latest snapshot's */
+	ts_arena_init(&pending_arena, 16 * 1024);
+	if (tablescan_pending_files(opts, &pending_arena, &realtime))
+		ctx.realtime = &realtime;
 	if (!ts_scan_execute(plan, &ctx, &err))
 	{
+		ts_arena_free(&pending_arena);
 		ts_plan_free(plan);
 		report_plan_error(opts, &err);
 	}
+	ts_arena_free(&pending_arena);	/* the plan copied what it kept */
 	if (ctx.row_ids)
 		ts_row_ids_free(&row_ids);
 	remember_metrics(plan);
