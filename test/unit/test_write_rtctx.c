@@ -56,6 +56,40 @@ remove_dir(const char *dir)
 	assert_int_equal(system(cmd), 0);
 }
 
+/* (id INT NOT NULL, dt STRING, v INT), append, bucket -1, partitioned by parts */
+#define APPEND_SCHEMA(parts) \
+	"{\"version\": 3, \"id\": 0, \"fields\": [" \
+	"{\"id\": 0, \"name\": \"id\", \"type\": \"INT NOT NULL\"}," \
+	"{\"id\": 1, \"name\": \"dt\", \"type\": \"STRING\"}," \
+	"{\"id\": 2, \"name\": \"v\", \"type\": \"INT\"}]," \
+	"\"highestFieldId\": 2, \"partitionKeys\": [" parts "], \"primaryKeys\": []," \
+	"\"options\": {\"bucket\": \"-1\"}}"
+
+static ts_table_writer *
+writer(const char *root)
+{
+	ts_err		err;
+	ts_table_writer *w = ts_table_writer_open(local_fs(root), root, NULL, 0, &err);
+
+	if (w == NULL)
+		fail_msg("%s", err.msg);
+	return w;
+}
+
+/* An append row (id, dt, v) into w. */
+static void
+add_row(ts_table_writer *w, int64_t id, const char *dt, int64_t v)
+{
+	ts_value	row[3];
+	ts_err		err;
+
+	num(&row[0], id);
+	text(&row[1], dt);
+	num(&row[2], v);
+	if (!ts_table_writer_add(w, row, &err))
+		fail_msg("%s", err.msg);
+}
+
 /* Every row of a plan (fields 0..ncols), sorted, joined by "; ". */
 static char *
 plan_rows(ts_plan *plan, int ncols)
@@ -85,25 +119,35 @@ plan_rows(ts_plan *plan, int ncols)
 	return out;
 }
 
-static ts_plan *
-plan_with(const char *root, const ts_realtime_context *rt, const ts_option *opts, int nopts)
+static void
+context_of(ts_scan_context *ctx, const char *root, const ts_realtime_context *rt)
 {
-	ts_scan_context ctx;
-	ts_err		err;
-	ts_plan    *plan;
+	memset(ctx, 0, sizeof(*ctx));
+	ctx->table_path = root;
+	ctx->limit = -1;
+	ctx->enable_pruning = true;
+	ctx->no_cache = true;
+	ctx->realtime = rt;
+}
 
-	memset(&ctx, 0, sizeof(ctx));
-	ctx.table_path = root;
-	ctx.limit = -1;
-	ctx.enable_pruning = true;
-	ctx.no_cache = true;
-	ctx.realtime = rt;
-	ctx.options = opts;
-	ctx.noptions = nopts;
-	plan = ts_scan_plan(&ctx, &err);
+static ts_plan *
+plan_of(const ts_scan_context *ctx)
+{
+	ts_err		err;
+	ts_plan    *plan = ts_scan_plan(ctx, &err);
+
 	if (plan == NULL)
 		fail_msg("%s", err.msg);
 	return plan;
+}
+
+static ts_plan *
+plan_with(const char *root, const ts_realtime_context *rt)
+{
+	ts_scan_context ctx;
+
+	context_of(&ctx, root, rt);
+	return plan_of(&ctx);
 }
 
 static void
@@ -130,8 +174,7 @@ test_pk_merge(void **state)
 				 "\"highestFieldId\": 1, \"partitionKeys\": [], \"primaryKeys\": [\"id\"],"
 				 "\"options\": {\"bucket\": \"1\"}}");
 	/* committed: ids 0..4, v = 10 * id (sequence numbers 0..4) */
-	w = ts_table_writer_open(local_fs(root), root, NULL, 0, &err);
-	assert_non_null(w);
+	w = writer(root);
 	for (int i = 0; i < 5; i++)
 	{
 		num(&v[0], i);
@@ -142,8 +185,7 @@ test_pk_merge(void **state)
 	ts_table_writer_free(w);
 
 	/* this transaction: insert 5, update 2 (twice), delete 3 */
-	w = ts_table_writer_open(local_fs(root), root, NULL, 0, &err);
-	assert_non_null(w);
+	w = writer(root);
 	num(&v[0], 5);
 	num(&v[1], 50);
 	assert_true(ts_table_writer_add(w, v, &err));
@@ -182,7 +224,7 @@ test_pk_merge(void **state)
 	assert_true(e[0].file.min_key.len > 0 && e[0].file.key_stats.nnull_counts == 1);
 
 	/* another session's view: the committed rows */
-	plan = plan_with(root, NULL, NULL, 0);
+	plan = plan_with(root, NULL);
 	rows = plan_rows(plan, 2);
 	assert_string_equal(rows, "0 | 0; 1 | 10; 2 | 20; 3 | 30; 4 | 40");
 	free(rows);
@@ -192,7 +234,7 @@ test_pk_merge(void **state)
 	/* this transaction's: merged by key and sequence number */
 	rt.entries = e;
 	rt.nentries = 2;
-	plan = plan_with(root, &rt, NULL, 0);
+	plan = plan_with(root, &rt);
 	rows = plan_rows(plan, 2);
 	assert_string_equal(rows, "0 | 0; 1 | 10; 2 | 22; 4 | 40; 5 | 50");
 	free(rows);
@@ -204,7 +246,7 @@ test_pk_merge(void **state)
 
 	/* only the first file: the second UPDATE and the DELETE not yet */
 	rt.nentries = 1;
-	plan = plan_with(root, &rt, NULL, 0);
+	plan = plan_with(root, &rt);
 	rows = plan_rows(plan, 2);
 	assert_string_equal(rows, "0 | 0; 1 | 10; 2 | 21; 3 | 30; 4 | 40; 5 | 50");
 	free(rows);
@@ -219,7 +261,7 @@ test_pk_merge(void **state)
 		ts_arena_init(&b, 65536);
 		assert_true(ts_table_writer_pending_entries(w, 2, &b, &e2, &err));
 		rt.entries = e2;
-		plan = plan_with(root, &rt, NULL, 0);
+		plan = plan_with(root, &rt);
 		ts_arena_free(&b);
 		rows = plan_rows(plan, 2);
 		assert_string_equal(rows, "0 | 0; 1 | 10; 2 | 22; 4 | 40; 5 | 50");
@@ -231,7 +273,7 @@ test_pk_merge(void **state)
 	assert_true(ts_table_writer_commit(w, "u", &id, &err));
 	assert_int_equal(id, 2);
 	ts_table_writer_free(w);
-	plan = plan_with(root, NULL, NULL, 0);
+	plan = plan_with(root, NULL);
 	rows = plan_rows(plan, 2);
 	assert_string_equal(rows, "0 | 0; 1 | 10; 2 | 22; 4 | 40; 5 | 50");
 	free(rows);
@@ -249,7 +291,6 @@ test_append_without_snapshot(void **state)
 	char		root[512];
 	ts_err		err;
 	ts_table_writer *w;
-	ts_value	v[3];
 	ts_arena	a;
 	ts_manifest_entry *e;
 	ts_realtime_context rt;
@@ -260,21 +301,10 @@ test_append_without_snapshot(void **state)
 	const ts_option *const filters[] = {keep_a};
 
 	snprintf(root, sizeof(root), "%s/t", dir);
-	write_schema(root, "{\"version\": 3, \"id\": 0, \"fields\": ["
-				 "{\"id\": 0, \"name\": \"id\", \"type\": \"INT NOT NULL\"},"
-				 "{\"id\": 1, \"name\": \"dt\", \"type\": \"STRING\"},"
-				 "{\"id\": 2, \"name\": \"v\", \"type\": \"INT\"}],"
-				 "\"highestFieldId\": 2, \"partitionKeys\": [\"dt\"], \"primaryKeys\": [],"
-				 "\"options\": {\"bucket\": \"-1\"}}");
-	w = ts_table_writer_open(local_fs(root), root, NULL, 0, &err);
-	assert_non_null(w);
+	write_schema(root, APPEND_SCHEMA("\"dt\""));
+	w = writer(root);
 	for (int i = 0; i < 5; i++)
-	{
-		num(&v[0], i);
-		text(&v[1], i < 3 ? "a" : "b");
-		num(&v[2], 100 + i);
-		assert_true(ts_table_writer_add(w, v, &err));
-	}
+		add_row(w, i, i < 3 ? "a" : "b", 100 + i);
 	/* open files count nothing until flushed */
 	assert_int_equal(ts_table_writer_files(w), 0);
 	assert_true(ts_table_writer_flush(w, &err));
@@ -295,13 +325,13 @@ test_append_without_snapshot(void **state)
 	}
 
 	/* no snapshot: without them nothing, with them every row */
-	plan = plan_with(root, NULL, NULL, 0);
+	plan = plan_with(root, NULL);
 	assert_null(plan->snapshot);
 	assert_int_equal(plan->nsplits, 0);
 	ts_plan_free(plan);
 	rt.entries = e;
 	rt.nentries = 2;
-	plan = plan_with(root, &rt, NULL, 0);
+	plan = plan_with(root, &rt);
 	assert_null(plan->snapshot);
 	rows = plan_rows(plan, 3);
 	assert_string_equal(rows, "0 | a | 100; 1 | a | 101; 2 | a | 102; 3 | b | 103; 4 | b | 104");
@@ -311,16 +341,10 @@ test_append_without_snapshot(void **state)
 	ts_plan_free(plan);
 
 	/* partition_filter dt = a: the other pending file is pruned */
-	memset(&ctx, 0, sizeof(ctx));
-	ctx.table_path = root;
-	ctx.limit = -1;
-	ctx.enable_pruning = true;
-	ctx.no_cache = true;
-	ctx.realtime = &rt;
+	context_of(&ctx, root, &rt);
 	ctx.npartition_filters = 1;
 	ctx.partition_filters = filters;
-	plan = ts_scan_plan(&ctx, &err);
-	assert_non_null(plan);
+	plan = plan_of(&ctx);
 	rows = plan_rows(plan, 3);
 	assert_string_equal(rows, "0 | a | 100; 1 | a | 101; 2 | a | 102");
 	free(rows);
@@ -332,8 +356,7 @@ test_append_without_snapshot(void **state)
 	/* LIMIT keeps whole splits until their row counts reach it */
 	ctx.npartition_filters = 0;
 	ctx.limit = 1;
-	plan = ts_scan_plan(&ctx, &err);
-	assert_non_null(plan);
+	plan = plan_of(&ctx);
 	assert_int_equal(plan->nsplits, 1);
 	assert_int_equal(plan->pending_files_kept, 1);
 	ts_plan_free(plan);
@@ -352,7 +375,6 @@ test_incremental_refuses(void **state)
 	char		root[512];
 	ts_err		err;
 	ts_table_writer *w;
-	ts_value	v[3];
 	ts_arena	a;
 	ts_manifest_entry *e;
 	ts_realtime_context rt;
@@ -361,36 +383,22 @@ test_incremental_refuses(void **state)
 	static const ts_option incr[] = {{"incremental-between", "1,2"}};
 
 	snprintf(root, sizeof(root), "%s/t", dir);
-	write_schema(root, "{\"version\": 3, \"id\": 0, \"fields\": ["
-				 "{\"id\": 0, \"name\": \"id\", \"type\": \"INT NOT NULL\"},"
-				 "{\"id\": 1, \"name\": \"dt\", \"type\": \"STRING\"},"
-				 "{\"id\": 2, \"name\": \"v\", \"type\": \"INT\"}],"
-				 "\"highestFieldId\": 2, \"partitionKeys\": [], \"primaryKeys\": [],"
-				 "\"options\": {\"bucket\": \"-1\"}}");
+	write_schema(root, APPEND_SCHEMA(""));
 	for (int c = 0; c < 2; c++)
 	{
-		w = ts_table_writer_open(local_fs(root), root, NULL, 0, &err);
-		assert_non_null(w);
-		num(&v[0], c);
-		text(&v[1], "x");
-		num(&v[2], c);
-		assert_true(ts_table_writer_add(w, v, &err));
+		w = writer(root);
+		add_row(w, c, "x", c);
 		assert_true(ts_table_writer_commit(w, "u", &id, &err));
 		ts_table_writer_free(w);
 	}
-	w = ts_table_writer_open(local_fs(root), root, NULL, 0, &err);
-	assert_non_null(w);
-	assert_true(ts_table_writer_add(w, v, &err));
+	w = writer(root);
+	add_row(w, 2, "x", 2);
 	assert_true(ts_table_writer_flush(w, &err));
 	ts_arena_init(&a, 65536);
 	assert_true(ts_table_writer_pending_entries(w, 1, &a, &e, &err));
 	rt.entries = e;
 	rt.nentries = 1;
-	memset(&ctx, 0, sizeof(ctx));
-	ctx.table_path = root;
-	ctx.limit = -1;
-	ctx.no_cache = true;
-	ctx.realtime = &rt;
+	context_of(&ctx, root, &rt);
 	ctx.options = incr;
 	ctx.noptions = 1;
 	assert_null(ts_scan_plan(&ctx, &err));
@@ -399,13 +407,7 @@ test_incremental_refuses(void **state)
 	assert_non_null(strstr(err.msg, "incremental"));
 	/* without them the same read plans */
 	ctx.realtime = NULL;
-	{
-		ts_plan    *plan = ts_scan_plan(&ctx, &err);
-
-		if (plan == NULL)
-			fail_msg("%s", err.msg);
-		ts_plan_free(plan);
-	}
+	ts_plan_free(plan_of(&ctx));
 	ts_table_writer_abort(w);
 	ts_arena_free(&a);
 	remove_dir(dir);
