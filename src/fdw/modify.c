@@ -509,7 +509,12 @@ tablescan_pending_files(TsTableOptions *opts, ts_arena *arena, ts_realtime_conte
 		}
 		else
 		{
-			if (!ts_table_writer_flush(pw->writer, &err))
+			/* the writer's memory is the transaction's (ts_malloc: the current context) */
+			MemoryContext old = MemoryContextSwitchTo(write_cxt);
+			bool		ok = ts_table_writer_flush(pw->writer, &err);
+
+			MemoryContextSwitchTo(old);
+			if (!ok)
 				report_write_error(&err, pw->relname);
 			pw->rows_in_files = ts_table_writer_rows(pw->writer);
 			n = ts_table_writer_files(pw->writer);
