@@ -14,7 +14,9 @@
  * abort removes the data files written; PREPARE TRANSACTION with pending
  * writes is refused; a rolled-back subtransaction that wrote rows into a
  * table the outer transaction also wrote makes the commit fail (its rows
- * cannot be taken back out of the files).
+ * cannot be taken back out of the files).  Reads of the transaction's own
+ * rows (tablescan_pending_files): the files of the earlier statements'
+ * rows, finished for the read, as the realtime context of a scan.
  */
 #include "postgres.h"
 
