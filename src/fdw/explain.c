@@ -301,6 +301,8 @@ tablescan_explain_properties(TsPlanState *ps)
 		l = explain_part(l, "Row IDs", plan->row_ids_count);
 		l = explain_part(l, "Row ID Ranges", plan->row_id_ranges);
 	}
+	if (plan->pending_files_total > 0)	/* the transaction's own rows (modify.c) */
+		l = explain_pair(l, "Pending Files", plan->pending_files_kept, plan->pending_files_total);
 	l = explain_pair(l, "Data Files", files, Max(plan->metrics.files_total, files));
 	if (plan->metrics.files_pruned_index > 0)
 		llast(l) = lappend(llast(l), number_node(plan->metrics.files_pruned_index));

@@ -521,7 +521,14 @@ tablescanEndForeignScan(ForeignScanState *node)
 static bool
 tablescanIsForeignScanParallelSafe(PlannerInfo *root, RelOptInfo *rel, RangeTblEntry *rte)
 {
-	return true;				/* every process plans and reads on its own */
+	/*
+	 * Every process plans and reads on its own; but a worker has none of the
+	 * rows this transaction wrote and has not committed (modify.c).
+	 */
+	if (tablescan_has_pending_writes(NULL) &&
+		tablescan_has_pending_writes(tablescan_get_options(rte->relid)))
+		return false;
+	return true;
 }
 
 static Size

@@ -14,7 +14,9 @@
  * abort removes the data files written; PREPARE TRANSACTION with pending
  * writes is refused; a rolled-back subtransaction that wrote rows into a
  * table the outer transaction also wrote makes the commit fail (its rows
- * cannot be taken back out of the files).
+ * cannot be taken back out of the files).  Reads of the transaction's own
+ * rows (tablescan_pending_files): the files of the earlier statements'
+ * rows, finished for the read, as the realtime context of a scan.
  */
 #include "postgres.h"
 
@@ -30,6 +32,7 @@
 #include "nodes/nodeFuncs.h"
 #include "parser/parsetree.h"
 #include "utils/builtins.h"
+#include "utils/inval.h"
 #include "utils/lsyscache.h"
 #include "utils/memutils.h"
 #include "utils/rel.h"
@@ -50,6 +53,13 @@ typedef struct TsPendingWrite
 	int64	   *rows_at_level;
 	int			nlevels;
 	bool		poisoned;		/* a rolled-back subtransaction wrote into it */
+	/* reads of the transaction's own rows (tablescan_pending_files) */
+	bool		read;			/* a scan has read its files */
+	bool		has_write_cid;
+	CommandId	write_cid;		/* the last statement that wrote rows */
+	int			files_before_cid;	/* finished files when write_cid began */
+	bool		mixed;			/* earlier statements' rows unfinished when it began */
+	int64		rows_in_files;	/* rows in finished files at the last flush */
 } TsPendingWrite;
 
 /* Executor state of one result relation. */
@@ -251,6 +261,8 @@ pending_write_for(Relation rel)
 	pw->writer = tablescan_open_table_writer(pw->opts, pw->relname);
 	MemoryContextSwitchTo(old);
 	pw->birth_level = GetCurrentTransactionNestLevel();
+	/* plans cached before this write replan: their scans must not run in parallel workers */
+	CacheInvalidateRelcacheByRelid(relid);
 	old = MemoryContextSwitchTo(write_cxt);
 	pending = lappend(pending, pw);
 	MemoryContextSwitchTo(old);
@@ -405,6 +417,127 @@ subxact_callback(SubXactEvent event, SubTransactionId mySubid, SubTransactionId 
 	}
 }
 
+/* ---- reads of the transaction's own rows ----------------------------------------- */
+
+/*
+ * Does a scan with opts read the table a pending write writes, at its
+ * latest snapshot?  Scans with options that choose what is read (a branch,
+ * time travel, incremental reads) read without the transaction's rows.
+ */
+static bool
+reads_pending(TsTableOptions *opts, TsPendingWrite *pw)
+{
+	ListCell   *lk;
+
+	if (pw->writer == NULL || strcmp(pw->opts->table_path, opts->table_path) != 0 ||
+		opts->format != NULL || opts->table_schema != NULL)
+		return false;
+	foreach(lk, opts->paimon_keys)
+	{
+		const char *k = lfirst(lk);
+
+		if (strcmp(k, "branch") == 0 || strncmp(k, "scan.", 5) == 0 ||
+			strncmp(k, "incremental-between", 19) == 0)
+			return false;
+	}
+	return true;
+}
+
+bool
+tablescan_has_pending_writes(TsTableOptions *opts)
+{
+	ListCell   *lc;
+
+	if (opts == NULL)			/* into any table */
+		return pending != NIL;
+
+	foreach(lc, pending)
+		if (reads_pending(opts, lfirst(lc)))
+		return true;
+	return false;
+}
+
+/*
+ * The files holding the rows this transaction wrote into the table of
+ * opts so far, as the realtime context of a scan (ts_scan_context.realtime),
+ * entries in arena; false when it wrote none.  A scan sees the rows of the
+ * statements before its own: the rows of earlier statements still in open
+ * files or buffers are finished into files first (primary-key records as
+ * level-0 files, numbered as written), those the current statement writes
+ * are not read.
+ */
+bool
+tablescan_pending_files(TsTableOptions *opts, ts_arena *arena, ts_realtime_context *out)
+{
+	CommandId	cid = GetCurrentCommandId(false);
+	ListCell   *lc;
+	ts_manifest_entry *all = NULL;
+	int			nall = 0;
+
+	memset(out, 0, sizeof(*out));
+	foreach(lc, pending)
+	{
+		TsPendingWrite *pw = lfirst(lc);
+		ts_err		err = {0};
+		ts_manifest_entry *entries;
+		int			n;
+
+		if (!reads_pending(opts, pw))
+			continue;
+		if (pw->poisoned)
+			ereport(ERROR,
+					(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+					 errmsg("cannot read foreign table \"%s\" in this transaction", pw->relname),
+					 errdetail("A subtransaction that wrote rows into it was rolled back; its rows cannot be taken out of the data files."),
+					 errhint("Roll back the transaction.")));
+		if (pw->has_write_cid && pw->write_cid == cid)
+		{
+			/* this statement writes the table too: what the earlier ones wrote */
+			if (pw->mixed)
+				ereport(ERROR,
+						(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+						 errmsg("cannot read foreign table \"%s\" in a statement that writes it after earlier statements of the transaction wrote it",
+								pw->relname),
+						 errdetail("The rows of the earlier statements are not yet apart from this statement's."),
+						 errhint("Read the table in a statement of its own first, or write and read it in separate statements.")));
+			n = pw->files_before_cid;
+		}
+		else
+		{
+			/* the writer's memory is the transaction's (ts_malloc: the current context) */
+			MemoryContext old = MemoryContextSwitchTo(write_cxt);
+			bool		ok = ts_table_writer_flush(pw->writer, &err);
+
+			MemoryContextSwitchTo(old);
+			if (!ok)
+				report_write_error(&err, pw->relname);
+			pw->rows_in_files = ts_table_writer_rows(pw->writer);
+			n = ts_table_writer_files(pw->writer);
+		}
+		pw->read = true;
+		if (n == 0)
+			continue;
+		if (!ts_table_writer_pending_entries(pw->writer, n, arena, &entries, &err))
+			report_write_error(&err, pw->relname);
+		if (all == NULL)
+			all = entries;
+		else
+		{
+			ts_manifest_entry *both = ts_arena_alloc(arena, sizeof(*both) * (nall + n));
+
+			if (both == NULL)
+				ereport(ERROR, (errcode(ERRCODE_OUT_OF_MEMORY), errmsg("out of memory")));
+			memcpy(both, all, sizeof(*both) * nall);
+			memcpy(both + nall, entries, sizeof(*both) * n);
+			all = both;
+		}
+		nall += n;
+	}
+	out->entries = all;
+	out->nentries = nall;
+	return nall > 0;
+}
+
 /* ---- execution ---------------------------------------------------------------- */
 
 static TsModifyState *
@@ -483,6 +616,36 @@ row_values(TsModifyState *st, const Datum *datums, const bool *isnull, ts_value 
 	}
 }
 
+/*
+ * Before a row is written: when it is the first of a statement, what the
+ * earlier statements wrote becomes what this statement's scans see
+ * (tablescan_pending_files).  After a read of the table their rows are
+ * finished into files now; otherwise they stay with this statement's (a
+ * scan in this statement then refuses to read).
+ */
+static void
+note_write_command(TsPendingWrite *pw)
+{
+	CommandId	cid = GetCurrentCommandId(true);
+	ts_err		err = {0};
+	bool		unfinished;
+
+	if (pw->has_write_cid && pw->write_cid == cid)
+		return;
+	unfinished = ts_table_writer_rows(pw->writer) != pw->rows_in_files;
+	if (unfinished && pw->read)
+	{
+		if (!ts_table_writer_flush(pw->writer, &err))
+			report_write_error(&err, pw->relname);
+		pw->rows_in_files = ts_table_writer_rows(pw->writer);
+		unfinished = false;
+	}
+	pw->mixed = unfinished;
+	pw->files_before_cid = ts_table_writer_files(pw->writer);
+	pw->write_cid = cid;
+	pw->has_write_cid = true;
+}
+
 /* One row of kind (TS_ROW_INSERT: ts_table_writer_add) into the transaction's writer. */
 static void
 write_row(TsModifyState *st, int kind, TupleTableSlot *slot, HeapTupleHeader old_row)
@@ -514,6 +677,7 @@ write_row(TsModifyState *st, int kind, TupleTableSlot *slot, HeapTupleHeader old
 		row_values(st, datums, isnull, st->old_values);
 	}
 	MemoryContextSwitchTo(write_cxt);
+	note_write_command(st->pw);
 	if (kind == TS_ROW_INSERT)
 		ok = ts_table_writer_add(st->pw->writer, st->values, &err);
 	else if (slot == NULL)

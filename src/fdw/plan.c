@@ -348,6 +348,40 @@ report_plan_error(const TsTableOptions *opts, const ts_err *err)
 	tablescan_report(err);
 }
 
+/*
+ * The entries of the transaction's pending files live in an arena
+ * (ts_malloc) that is freed after planning, or with the current memory
+ * context when planning ends in an ERROR.
+ */
+typedef struct PendingArena
+{
+	MemoryContextCallback cb;
+	ts_arena	arena;
+	bool		freed;
+} PendingArena;
+
+static void
+pending_arena_free(void *arg)
+{
+	PendingArena *p = arg;
+
+	if (!p->freed)
+		ts_arena_free(&p->arena);
+	p->freed = true;
+}
+
+static PendingArena *
+pending_arena_create(void)
+{
+	PendingArena *p = palloc0(sizeof(PendingArena));
+
+	ts_arena_init(&p->arena, 16 * 1024);
+	p->cb.func = pending_arena_free;
+	p->cb.arg = p;
+	MemoryContextRegisterResetCallback(CurrentMemoryContext, &p->cb);
+	return p;
+}
+
 ts_plan *
 tablescan_plan_relation(TsTableOptions *opts, Relation rel, Index relid, List *clauses,
 						struct ExprContext *econtext, int64 limit, int **att_field,
@@ -359,6 +393,8 @@ tablescan_plan_relation(TsTableOptions *opts, Relation rel, Index relid, List *c
 	ts_predicate *pred = NULL;
 	int		   *map;
 	ts_row_ids	row_ids;
+	ts_realtime_context realtime;
+	PendingArena *pending = pending_arena_create();
 
 	tablescan_make_context(opts, &ctx);
 	ctx.enable_pruning = tablescan_enable_pruning;
@@ -377,11 +413,15 @@ tablescan_plan_relation(TsTableOptions *opts, Relation rel, Index relid, List *c
 		tablescan_quals_row_ids(clauses, relid, map, RelationGetDescr(rel)->natts, econtext,
 								&row_ids))
 		ctx.row_ids = &row_ids;
+	/* the rows this transaction wrote into the table: read with the latest snapshot's */
+	if (tablescan_pending_files(opts, &pending->arena, &realtime))
+		ctx.realtime = &realtime;
 	if (!ts_scan_execute(plan, &ctx, &err))
 	{
 		ts_plan_free(plan);
 		report_plan_error(opts, &err);
 	}
+	pending_arena_free(pending);	/* the plan copied what it kept */
 	if (ctx.row_ids)
 		ts_row_ids_free(&row_ids);
 	remember_metrics(plan);

@@ -179,6 +179,8 @@ refusal(TsPlanOffer *offer, List *quals, TsTableOptions *opts)
 		return "the quals need values known only at run time";
 	if (opts->pin_snapshot)
 		return "a parallel worker reads its leader's snapshot";
+	if (offer->plan->pending_files_total > 0 || tablescan_has_pending_writes(opts))
+		return "the transaction has written into the table";
 	if (options_fingerprint(opts) != offer->fingerprint)
 		return "the options or credentials changed since planning";
 	if (opts->token)

@@ -369,6 +369,15 @@ extern struct ts_table_writer *tablescan_open_table_writer(TsTableOptions *o, co
 extern void tablescan_modify_change(ResultRelInfo *rinfo, int kind, TupleTableSlot *new_slot,
 									HeapTupleHeader old_row);
 
+/*
+ * Reads of the transaction's own rows: has it written into the table a scan
+ * with opts reads (at its latest snapshot; opts NULL: any table)?  And the files of those rows,
+ * as a scan's realtime context (entries in arena; false: none).
+ */
+extern bool tablescan_has_pending_writes(TsTableOptions *opts);
+extern bool tablescan_pending_files(TsTableOptions *opts, ts_arena *arena,
+									ts_realtime_context *out);
+
 /* ---- modify_pk.c: UPDATE / DELETE of primary-key tables ------------- */
 
 extern void tablescan_modify_pk_check(Oid relid, CmdType operation);

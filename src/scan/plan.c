@@ -301,7 +301,9 @@ ts_scan_execute(ts_plan *plan, const ts_scan_context *ctx, ts_err *err)
 	if (plan->incremental && !scan_incremental_check(plan, &st, err))
 		return false;
 
-	if (plan->snapshot == NULL)
+	if (!scan_realtime_check(plan, ctx, err))
+		return false;
+	if (plan->snapshot == NULL && (ctx->realtime == NULL || ctx->realtime->nentries == 0))
 	{
 		if (plan->bucket_pruning == NULL || strncmp(plan->bucket_pruning, "explicit", 8) != 0)
 			plan->bucket_pruning = ts_arena_strdup(&plan->arena, "none: table has no snapshot");
@@ -321,7 +323,10 @@ ts_scan_execute(ts_plan *plan, const ts_scan_context *ctx, ts_err *err)
 		if (!scan_read_incremental_files(plan, &st, &live, &nlive, err))
 			return false;
 	}
-	else if (!scan_read_live_files_cached(plan, &st, &live, &nlive, &from_cache, &hit, err))
+	else if (plan->snapshot != NULL &&
+			 !scan_read_live_files_cached(plan, &st, &live, &nlive, &from_cache, &hit, err))
+		return false;
+	if (!scan_realtime_add(plan, &st, ctx, &live, &nlive, err))
 		return false;
 	kept = ts_arena_alloc(&plan->arena, sizeof(*kept) * (size_t) (nlive ? nlive : 1));
 	if (kept == NULL)
@@ -329,7 +334,7 @@ ts_scan_execute(ts_plan *plan, const ts_scan_context *ctx, ts_err *err)
 	if (!prune_files(plan, &st, live, nlive, kept, &nkept, err))
 		return false;
 	/* partitions and buckets of the live files: counted when the cache filled */
-	if (hit.counted)
+	if (hit.counted && st.nrealtime == 0)
 	{
 		plan->metrics.partitions_total = hit.partitions_live;
 		plan->metrics.buckets_total = hit.buckets_live;
@@ -366,7 +371,7 @@ ts_scan_execute(ts_plan *plan, const ts_scan_context *ctx, ts_err *err)
 	if ((!plan->incremental || plan->diff) && !scan_dv_load(plan, &st, &dvs, err))
 		return false;
 	/* every cached entry kept: their split order and paths are known */
-	if (from_cache && hit.ordered != NULL && nkept == nlive)
+	if (from_cache && hit.ordered != NULL && nkept == nlive && st.nrealtime == 0)
 	{
 		if (!scan_build_splits(plan, &st, (const ts_manifest_entry **) hit.ordered, nkept,
 							   true, hit.paths, dvs, err))
@@ -390,6 +395,7 @@ ts_scan_execute(ts_plan *plan, const ts_scan_context *ctx, ts_err *err)
 	}
 	count_kept_groups(plan);
 	apply_limit(plan, &st, ctx);
+	scan_realtime_count_kept(plan, &st);
 	if (plan->fallback_branch && !scan_fallback_execute(plan, ctx, err))
 		return false;
 	plan->metrics.planning_ms += now_ms() - start;

@@ -138,6 +138,10 @@ ts_scan_context_fingerprint(const ts_scan_context *ctx)
 	h = mix_scope(h, ctx->fs_scope);
 	h = mix_s3(h, ctx->s3);
 	h = mix_azure(h, ctx->azure);
+	/* the pending files of this process (realtime.c): their names */
+	h = mix_i64(h, ctx->realtime ? ctx->realtime->nentries : -1);
+	for (int i = 0; ctx->realtime && i < ctx->realtime->nentries; i++)
+		h = mix_str(h, ctx->realtime->entries[i].file.file_name);
 	return mix_i64(h, ctx->no_file_index);
 }
 

@@ -81,7 +81,22 @@ typedef struct ts_scan_context
 	 * holds one of them (row_id_prune.c); rows are not filtered.
 	 */
 	const struct ts_row_ids *row_ids;
+	/*
+	 * paimon-cpp's WithRealtimeContext: data files of this process not yet
+	 * committed (a transaction's own writes, write.h
+	 * ts_table_writer_pending_entries), read as files of the latest
+	 * snapshot (realtime.c), NULL = none.  Refused with reads that name
+	 * their snapshots (incremental, diff, changelog, stream reads).
+	 */
+	const struct ts_realtime_context *realtime;
 } ts_scan_context;
+
+/* Files of this process not committed yet: ADD entries (level 0), copied by the plan. */
+typedef struct ts_realtime_context
+{
+	const ts_manifest_entry *entries;
+	int			nentries;
+} ts_realtime_context;
 
 /* One data file the executor will read. */
 typedef struct ts_scan_file
@@ -277,6 +292,12 @@ typedef struct ts_plan
 	int32_t		shard_k;
 	int32_t		shard_n;
 	const char *shard_rule;
+	/*
+	 * ts_scan_context.realtime (realtime.c): its files considered with the
+	 * live ones, and those kept, for EXPLAIN ("Pending Files").
+	 */
+	int64_t		pending_files_total;
+	int64_t		pending_files_kept;
 } ts_plan;
 
 ts_plan    *ts_scan_plan(const ts_scan_context *ctx, ts_err *err);

@@ -17,6 +17,9 @@
 typedef struct scan_state
 {
 	const ts_scan_context *ctx;
+	/* realtime.c: the copies of ctx->realtime's entries among the live ones */
+	const ts_manifest_entry *realtime;
+	int			nrealtime;
 	bool		skip_level0;	/* DV (without merge-on-read) or first-row */
 	bool		dv_enabled;
 	bool		first_row;
@@ -255,6 +258,17 @@ bool		scan_bucket_current_set(ts_plan *plan, scan_state *st, int32_t total,
 									const int32_t **buckets, int *nbuckets, ts_err *err);
 
 /* ---- shard.c ---- */
+/*
+ * realtime.c: may this plan read ctx->realtime's files (an error naming the
+ * read that cannot)?  Its files appended to the live ones (*live
+ * replaced by a longer array in the plan's arena); the pending files the
+ * plan kept (plan->pending_files_kept), once its splits are built.
+ */
+bool		scan_realtime_check(const ts_plan *plan, const ts_scan_context *ctx, ts_err *err);
+bool		scan_realtime_add(ts_plan *plan, scan_state *st, const ts_scan_context *ctx,
+							  const ts_manifest_entry ***live, int *nlive, ts_err *err);
+void		scan_realtime_count_kept(ts_plan *plan, const scan_state *st);
+
 /* scan.shard of the context into the plan (after the table kind is known). */
 bool		scan_shard_setup(ts_plan *plan, const ts_scan_context *ctx, ts_err *err);
 /* Whether a file (its bucket, its name relative to the table root) is in the plan's shard. */

@@ -924,15 +924,31 @@ ts_table_writer_add_change(ts_table_writer *w, ts_row_kind kind, const ts_value 
 }
 
 bool
+ts_table_writer_flush(ts_table_writer *w, ts_err *err)
+{
+	for (int i = 0; i < w->nwriters; i++)
+		if (!flush_bucket(w, w->writers[i], err) || !close_file(w, w->writers[i], err))
+			return false;
+	w->buffered = 0;
+	return true;
+}
+
+ts_new_file *const *
+ts_table_writer_finished(const ts_table_writer *w, int *n)
+{
+	*n = w->nfiles;
+	return w->files;
+}
+
+bool
 ts_table_writer_commit(ts_table_writer *w, const char *commit_user, int64_t *snapshot_id,
 					   ts_err *err)
 {
 	ts_commit_input in;
 
 	*snapshot_id = 0;
-	for (int i = 0; i < w->nwriters; i++)
-		if (!flush_bucket(w, w->writers[i], err) || !close_file(w, w->writers[i], err))
-			return false;
+	if (!ts_table_writer_flush(w, err))
+		return false;
 	if (w->nfiles == 0)
 		return true;
 	memset(&in, 0, sizeof(in));

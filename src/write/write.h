@@ -68,6 +68,21 @@ int64_t		ts_table_writer_rows(const ts_table_writer *w);
 int			ts_table_writer_files(const ts_table_writer *w);
 
 /*
+ * Realtime reads of the transaction's own rows: finish every open file and
+ * buffered record (primary-key records become level-0 files with their
+ * sequence numbers), so that every row written so far is in a finished
+ * file; and the first nfiles finished files (in the order finished,
+ * ts_table_writer_files counts them) as ADD entries of the table's
+ * manifests would hold them, in arena (pending.c), for a scan of this
+ * process to read with the latest snapshot's (ts_scan_context.realtime).
+ * Append files are numbered from 0 per bucket (the commit numbers them
+ * after the bucket's committed rows).
+ */
+bool		ts_table_writer_flush(ts_table_writer *w, ts_err *err);
+bool		ts_table_writer_pending_entries(const ts_table_writer *w, int nfiles, ts_arena *arena,
+											ts_manifest_entry **entries, ts_err *err);
+
+/*
  * Finish the data files and commit them as snapshot *snapshot_id (0 when
  * no row was written: nothing is committed).  On failure the data files
  * stay for ts_table_writer_abort to remove.

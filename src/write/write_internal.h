@@ -75,6 +75,9 @@ typedef struct ts_new_file
 	int64_t		delete_rows;	/* -U / -D rows */
 } ts_new_file;
 
+/* The files a writer has finished and not committed, in the order finished. */
+ts_new_file *const *ts_table_writer_finished(const ts_table_writer *w, int *n);
+
 /* What a commit publishes (commit.c). */
 typedef struct ts_commit_input
 {

@@ -159,6 +159,22 @@ test_fingerprint(void **state)
 	CHANGED(s3b = s3a; s3b.expires_at_ms = 1; b.s3 = &s3b);
 	CHANGED(b.no_file_index = true);
 	CHANGED(b.azure = &aza);
+	{
+		ts_manifest_entry pe[2];
+		ts_realtime_context rt = {pe, 1};
+
+		memset(pe, 0, sizeof(pe));
+		pe[0].file.file_name = "data-1.parquet";
+		pe[1].file.file_name = "data-2.parquet";
+		CHANGED(b.realtime = &rt);
+		b = a;
+		b.realtime = &rt;
+		base = ts_scan_context_fingerprint(&b);
+		CHANGED(b.realtime = &rt; rt.nentries = 2);	/* one more pending file */
+		rt.nentries = 1;
+		CHANGED(b.realtime = &rt; pe[0].file.file_name = "data-3.parquet");
+		base = ts_scan_context_fingerprint(&a);
+	}
 #undef CHANGED
 	{
 		ts_scan_context c1 = a,
@@ -180,7 +196,7 @@ test_fingerprint(void **state)
 	 * ts_scan_context_fingerprint (or said there why not): then update
 	 * these sizes.
 	 */
-	assert_int_equal(sizeof(ts_scan_context), 136);
+	assert_int_equal(sizeof(ts_scan_context), 144);
 	assert_int_equal(sizeof(ts_s3_config), 104);
 	assert_int_equal(sizeof(ts_azure_config), 64);
 }
