@@ -103,19 +103,26 @@ ow_put(ts_orc_writer *w, ts_buf *b, const void *p, size_t n)
 		w->ok = false;
 }
 
+/* base-128 varint (protobuf, RLE v1; 128 bits for decimals) */
+static void
+ow_uvarint(ts_orc_writer *w, ts_buf *b, unsigned __int128 u)
+{
+	uint8_t		x[20];
+	size_t		n = 0;
+
+	while (u >= 0x80)
+	{
+		x[n++] = (uint8_t) (u | 0x80);
+		u >>= 7;
+	}
+	x[n++] = (uint8_t) u;
+	ow_put(w, b, x, n);
+}
+
 static void
 ow_varint(ts_orc_writer *w, ts_buf *b, uint64_t v)
 {
-	uint8_t		x[10];
-	size_t		n = 0;
-
-	while (v >= 0x80)
-	{
-		x[n++] = (uint8_t) (v | 0x80);
-		v >>= 7;
-	}
-	x[n++] = (uint8_t) v;
-	ow_put(w, b, x, n);
+	ow_uvarint(w, b, v);
 }
 
 static uint64_t
@@ -352,17 +359,7 @@ ow_nanos(int64_t nanos)
 static void
 ow_varint128(ts_orc_writer *w, ts_buf *b, ts_int128 v)
 {
-	unsigned __int128 u = ((unsigned __int128) v << 1) ^ (unsigned __int128) (v >> 127);
-	uint8_t		x[20];
-	size_t		n = 0;
-
-	while (u >= 0x80)
-	{
-		x[n++] = (uint8_t) (u | 0x80);
-		u >>= 7;
-	}
-	x[n++] = (uint8_t) u;
-	ow_put(w, b, x, n);
+	ow_uvarint(w, b, ((unsigned __int128) v << 1) ^ (unsigned __int128) (v >> 127));
 }
 
 /* ---- compression --------------------------------------------------------- */
