@@ -11,6 +11,7 @@
 #include <strings.h>
 
 #include "base/ts_base.h"
+#include "base/ts_fs_write.h"
 #include "format/avro/avro_writer.h"
 #include "format/file_writer.h"
 #include "format/orc/orc_writer.h"
@@ -131,11 +132,36 @@ ts_file_writer_supports(const ts_file_writer_options *o, const char *col, const 
 	return ts_pq_writer_supports(col, t, err);
 }
 
+static int
+hex_digit(char c)
+{
+	return c >= 'a' ? c - 'a' + 10 : c >= 'A' ? c - 'A' + 10 : c - '0';
+}
+
+/* A random sync marker, as Java's DataFileWriter picks one per file. */
+static bool
+random_sync(uint8_t sync[16], ts_err *err)
+{
+	char		uuid[37];
+	int			k = 0;
+
+	if (!ts_random_uuid(uuid, err))
+		return false;
+	for (int i = 0; uuid[i] != '\0' && k < 16; i++)
+		if (uuid[i] != '-')
+		{
+			sync[k++] = (uint8_t) (hex_digit(uuid[i]) << 4 | hex_digit(uuid[i + 1]));
+			i++;
+		}
+	return k == 16;
+}
+
 ts_file_writer *
 ts_file_writer_create(const ts_file_writer_options *o, const ts_field *fields, int n,
 					  ts_file_sink sink, void *arg, ts_err *err)
 {
 	ts_file_writer *w = ts_calloc(1, sizeof(ts_file_writer));
+	uint8_t		sync[16];
 
 	if (w == NULL)
 	{
@@ -153,8 +179,12 @@ ts_file_writer_create(const ts_file_writer_options *o, const ts_field *fields, i
 			break;
 		case TS_FORMAT_AVRO:
 			w->avro = ts_avro_writer_create_for_fields(fields, n, (ts_avro_codec) o->codec, err);
-			if (w->avro != NULL && ts_avro_writer_stream(w->avro, sink, arg, err))
-				return w;
+			if (w->avro != NULL && random_sync(sync, err))
+			{
+				ts_avro_writer_set_sync(w->avro, sync);
+				if (ts_avro_writer_stream(w->avro, sink, arg, err))
+					return w;
+			}
 			break;
 		default:
 			w->pq = ts_pq_writer_create(fields, n, o->zstd_level, 0, sink, arg, err);
