@@ -31,7 +31,7 @@ schema "$WH/w.db/pk" "$(fields "$(f 0 id 'INT NOT NULL')" "$(f 1 v STRING)")" ""
 schema "$WH/w.db/dv" "$(fields "$(f 0 id INT)" "$(f 1 v STRING)")" "" "" \
     '"bucket" : "-1", "deletion-vectors.enabled" : "true"'
 schema "$WH/w.db/orcfmt" "$(fields "$(f 0 id INT)" "$(f 1 v STRING)")" "" "" \
-    '"bucket" : "-1", "file.format" : "orc"'
+    '"bucket" : "-1", "file.format" : "orc", "file.compression" : "lzo"'
 schema "$WH/w.db/timecol" "$(fields "$(f 0 id INT)" "$(f 1 t 'BLOB')")" "" "" '"bucket" : "-1"'
 schema "$OUT/escape" "$(fields "$(f 0 id INT)" "$(f 1 name STRING)" "$(f 2 k INT)")" "" "" '"bucket" : "-1"'
 schema "$WH/w.db/linked" "$(fields "$(f 0 id INT)" "$(f 1 name STRING)" "$(f 2 k INT)")" "" "" '"bucket" : "-1"'

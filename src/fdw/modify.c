@@ -780,13 +780,15 @@ tablescanExplainForeignModify(ModifyTableState *mtstate, ResultRelInfo *rinfo, L
 	TsTableOptions *o = tablescan_get_options(RelationGetRelid(rel));
 	ts_table_writer *w;
 	int32		buckets;
+	const char *format;
 
 	/* what the INSERT would write, refusals included (no data file is written) */
 	w = tablescan_open_table_writer(o, RelationGetRelationName(rel));
 	buckets = ts_table_writer_total_buckets(w);
+	format = ts_table_writer_file_format(w);	/* a static string */
 	ts_table_writer_free(w);
 	ExplainPropertyText("Paimon Table", o->qualified_name, es);
-	ExplainPropertyText("Data Files", "parquet", es);
+	ExplainPropertyText("Data Files", format, es);
 	if (buckets > 0)
 		ExplainPropertyInteger("Buckets", NULL, buckets, es);
 	else

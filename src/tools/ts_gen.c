@@ -40,7 +40,7 @@
  *   --seed X               seed for uuids and sync markers (default 1)
  *   --format F             data files: avro (default), parquet (flat columns, ARRAY, VECTOR, MAP, ROW) or
  *                          orc (the types Paimon's ORC writer takes), uncompressed;
- *                          see ts_gen_parquet.h / ts_gen_orc.h
+ *                          see ts_gen_parquet.h / format/orc/orc_writer.h
  *   --row-group-rows N     Parquet row groups / ORC stripes / Avro blocks of N rows (the
  *                          last one the rest; Parquet: flat columns only; default 0: one
  *                          per file, Avro blocks of 64 KiB)
@@ -281,7 +281,14 @@ static int	pk_generate(config *cfg, int64_t base_time);
 #include "tools/ts_manifest_records.h"
 #include "tools/ts_tool_commit.h"
 #include "tools/ts_gen_parquet.h"
-#include "tools/ts_gen_orc.h"
+#include "format/orc/orc_writer.h"
+
+/* the ORC writer's sink: the file in memory */
+static bool
+orc_to_buf(void *arg, const void *data, size_t len, ts_err *err)
+{
+	return ts_buf_append(arg, data, len, err);
+}
 #include "tools/ts_gen_index.h"
 
 /* ---- statistics --------------------------------------------------------- */
@@ -681,7 +688,18 @@ main(int argc, char **argv)
 				if (cfg.parquet)
 					pqw_write_file(dfields, ndcols, prows, gr->nrows, cfg.row_group_rows, &out);
 				else if (cfg.orc)
-					ow_write_file(dfields, ndcols, prows, gr->nrows, cfg.row_group_rows, &out);
+				{
+					ts_orc_writer *ow = ts_orc_writer_create(dfields, ndcols, TS_ORC_CODEC_NONE, 0,
+															 SIZE_MAX, cfg.row_group_rows,
+															 orc_to_buf, &out, &err);
+
+					for (int r = 0; ow != NULL && r < gr->nrows; r++)
+						if (!ts_orc_writer_add(ow, prows[r], &err))
+							die_err("ORC row", &err);
+					if (ow == NULL || !ts_orc_writer_finish(ow, &err))
+						die_err("ORC file", &err);
+					ts_orc_writer_free(ow);
+				}
 				else if (!ts_avro_writer_finish(w, &out, &err))
 					die_err("Avro finish", &err);
 				ts_avro_writer_free(w);

@@ -22,6 +22,7 @@
 #include "base/ts_base.h"
 #include "base/ts_fs_write.h"
 #include "base/ts_s3.h"
+#include "format/file_writer.h"
 #include "format/parquet/pq_writer.h"
 #include "meta/binary_row.h"
 #include "meta/bucket.h"
@@ -45,7 +46,7 @@ typedef struct bucket_writer
 	int			counter;
 	/* the open file, if any */
 	ts_fs_writer *out;
-	ts_pq_writer *pq;
+	ts_file_writer *fw;
 	ts_new_file *file;
 	ts_col_stats *stats;
 	/* primary-key tables: records until flushed, numbered from next_seq */
@@ -75,7 +76,7 @@ struct ts_table_writer
 	ts_value   *partition_values;
 	ts_partition_options popts;
 	int64_t		target_file_size;
-	int			zstd_level;
+	ts_file_writer_options file_opts;	/* file.format, file.compression */
 	ts_stats_mode stats_mode;
 	int			stats_truncate;
 	const char *data_prefix;
@@ -182,7 +183,6 @@ check_options(ts_table_writer *w, ts_err *err)
 		{"changelog-producer", "none", "Changelog producers need changelog files or a compaction job."},
 		{"row-tracking.enabled", "false", "Row tracking needs row ids assigned at commit."},
 		{"data-evolution.enabled", "false", "Data evolution needs row ids and partial-column files."},
-		{"file.format", "parquet", "This writer writes Parquet data files only."},
 		{"manifest.format", "avro", "This writer writes Avro manifests only."},
 		{"file.suffix.include.compression", "false", "Data file names carry no compression suffix here."},
 		{"type", "table", "Format tables are plain directories, not Paimon tables."},
@@ -269,21 +269,13 @@ check_options(ts_table_writer *w, ts_err *err)
 	if ((v = option(w, "target-file-size")) != NULL &&
 		!parse_memory("target-file-size", v, &w->target_file_size, err))
 		return false;
-	v = option(w, "file.compression");
-	if (v == NULL || strcasecmp(v, "zstd") == 0)
-	{
-		w->zstd_level = 1;
-		if ((v = option(w, "file.compression.zstd-level")) != NULL)
-		{
-			if (!parse_int("file.compression.zstd-level", v, 1, 22, &n, err))
-				return false;
-			w->zstd_level = (int) n;
-		}
-	}
-	else if (strcasecmp(v, "none") == 0 || strcasecmp(v, "uncompressed") == 0)
-		w->zstd_level = 0;
-	else
-		return refuse(err, "file.compression", v, "This writer compresses with zstd or stores pages uncompressed.");
+	if (!ts_file_writer_options_parse(option(w, "file.format"), option(w, "file.compression"),
+									  option(w, "file.compression.zstd-level"), &w->file_opts, err))
+		return false;
+	for (int i = 0; w->file_opts.format != TS_FORMAT_PARQUET && i < w->schema->nfields; i++)
+		if (!ts_file_writer_supports(&w->file_opts, w->schema->fields[i].name,
+									 w->schema->fields[i].type, err))
+			return false;
 	if (!ts_stats_mode_parse(option(w, "metadata.stats-mode"), &w->stats_mode, &w->stats_truncate, err))
 		return false;
 	w->data_prefix = option(w, "data-file.prefix");
@@ -439,6 +431,12 @@ ts_table_writer_rows(const ts_table_writer *w)
 	return w->rows;
 }
 
+const char *
+ts_table_writer_file_format(const ts_table_writer *w)
+{
+	return ts_file_writer_extension(&w->file_opts);
+}
+
 int
 ts_table_writer_files(const ts_table_writer *w)
 {
@@ -523,7 +521,8 @@ open_file(ts_table_writer *w, bucket_writer *bw, ts_err *err)
 		return ts_error_nomem(err, "a data file");
 	}
 	bw->file = f;
-	f->name = ts_psprintf("%s%s-%d.parquet", w->data_prefix, bw->uuid, bw->counter++);
+	f->name = ts_psprintf("%s%s-%d.%s", w->data_prefix, bw->uuid, bw->counter++,
+						  ts_file_writer_extension(&w->file_opts));
 	f->path = f->name ? ts_psprintf("%s/%s", bw->dir, f->name) : NULL;
 	if (f->path == NULL)
 		return ts_error_nomem(err, "a data file");
@@ -548,8 +547,8 @@ open_file(ts_table_writer *w, bucket_writer *bw, ts_err *err)
 	bw->out = ts_fs_writer_open(w->fs, f->path, err);
 	if (bw->out == NULL)
 		return false;
-	bw->pq = ts_pq_writer_create(fields, n, w->zstd_level, 0, sink_to_file, bw->out, err);
-	return bw->pq != NULL;
+	bw->fw = ts_file_writer_create(&w->file_opts, fields, n, sink_to_file, bw->out, err);
+	return bw->fw != NULL;
 }
 
 static bool
@@ -611,7 +610,7 @@ close_file(ts_table_writer *w, bucket_writer *bw, ts_err *err)
 	if (f == NULL)
 		return true;
 	(void) file_fields(w, &nfile);
-	f->rows = ts_pq_writer_rows(bw->pq);
+	f->rows = ts_file_writer_rows(bw->fw);
 	f->null_counts = ts_calloc((size_t) (n ? n : 1), sizeof(int64_t));
 	ok = f->null_counts != NULL || ts_error_nomem(err, "column statistics");
 	if (ok && w->kv != NULL)
@@ -624,11 +623,11 @@ close_file(ts_table_writer *w, bucket_writer *bw, ts_err *err)
 			ts_col_stats_encode(bw->stats, nkeys, &f->key_min_values, &f->key_max_values,
 								f->key_null_counts, err);
 	}
-	ok = ok && ts_pq_writer_finish(bw->pq, err);
+	ok = ok && ts_file_writer_finish(bw->fw, err);
 	if (ok)
 		f->size = ts_fs_writer_size(bw->out);
-	ts_pq_writer_free(bw->pq);
-	bw->pq = NULL;
+	ts_file_writer_free(bw->fw);
+	bw->fw = NULL;
 	ok = ok && ts_col_stats_encode(bw->stats + skip, n, &f->min_values, &f->max_values, f->null_counts, err);
 	f->stats_cols_empty = w->stats_mode == TS_STATS_NONE;
 	f->creation_millis = creation_millis();
@@ -782,9 +781,9 @@ write_row(ts_table_writer *w, bucket_writer *bw, const ts_value *row, ts_err *er
 		if (kind == TS_ROW_UPDATE_BEFORE || kind == TS_ROW_DELETE)
 			bw->file->delete_rows++;
 	}
-	if (!ts_pq_writer_add(bw->pq, row, err))
+	if (!ts_file_writer_add(bw->fw, row, err))
 		return false;
-	if (ts_pq_writer_bytes(bw->pq) >= w->target_file_size)
+	if (ts_file_writer_bytes(bw->fw) >= w->target_file_size)
 		return close_file(w, bw, err);
 	return true;
 }
@@ -986,7 +985,7 @@ free_writers(ts_table_writer *w, bool remove_files)
 
 		if (w->schema != NULL)
 			(void) file_fields(w, &nfile);
-		ts_pq_writer_free(bw->pq);
+		ts_file_writer_free(bw->fw);
 		ts_fs_writer_abort(bw->out);
 		free_file(bw->file);
 		free_stats(bw->stats, nfile);

@@ -63,6 +63,9 @@ bool		ts_table_writer_check_kind(const ts_table_writer *w, ts_row_kind kind, ts_
 /* The bucket count files are written with: -1 (bucket-unaware) or N. */
 int32_t		ts_table_writer_total_buckets(const ts_table_writer *w);
 
+/* The data files' format: "parquet", "orc" or "avro" (file.format). */
+const char *ts_table_writer_file_format(const ts_table_writer *w);
+
 /* Rows and data files written so far. */
 int64_t		ts_table_writer_rows(const ts_table_writer *w);
 int			ts_table_writer_files(const ts_table_writer *w);

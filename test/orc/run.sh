@@ -1,5 +1,5 @@
 #!/bin/bash
-# run.sh - check the ORC files of ts_gen --format orc (src/tools/ts_gen_orc.h)
+# run.sh - check the ORC files of ts_gen --format orc (src/format/orc/orc_writer.h)
 # with test/orc/check-gen.py, a decoder that shares no code with our ORC
 # reader, against the generator's value formulas: every type the writer
 # knows (flat, ARRAY, MAP, ROW, nested in each other), NULLs, more rows than

@@ -375,7 +375,7 @@ test_refusals(void **state)
 	char	   *dir = scratch_dir();
 	char		root[512];
 	ts_err		err;
-	ts_option	opt = {"file.format", "orc"};
+	ts_option	opt = {"file.format", "csv"};
 
 	snprintf(root, sizeof(root), "%s/pk", dir);
 	write_schema(root, "{\"version\": 3, \"id\": 0, \"fields\": ["

@@ -33,6 +33,11 @@ struct ts_avro_writer
 	int64_t		block_count;
 	ts_buf		body;			/* framed blocks written so far */
 	ts_buf		scratch;
+	/* streaming (ts_avro_writer_stream): blocks go to the sink as framed */
+	ts_avro_sink sink;
+	void	   *sink_arg;
+	int64_t		written;		/* bytes given to the sink */
+	int64_t		rows;
 };
 
 /* ---- schema JSON for Paimon fields ------------------------------------ */
@@ -828,6 +833,13 @@ flush_block(ts_avro_writer *w, ts_err *err)
 		return false;
 	ts_buf_reset(&w->block);
 	w->block_count = 0;
+	if (w->sink != NULL)
+	{
+		if (!w->sink(w->sink_arg, w->body.data, w->body.len, err))
+			return false;
+		w->written += (int64_t) w->body.len;
+		ts_buf_reset(&w->body);
+	}
 	return true;
 }
 
@@ -844,30 +856,67 @@ ts_avro_writer_add(ts_avro_writer *w, const ts_value *values, ts_err *err)
 		return false;
 	}
 	w->block_count++;
+	w->rows++;
 	if (w->block.len >= w->block_size || (w->block_rows > 0 && w->block_count >= w->block_rows))
 		return flush_block(w, err);
 	return true;
 }
 
-bool
-ts_avro_writer_finish(ts_avro_writer *w, ts_buf *out, ts_err *err)
+/* The container header: magic, metadata (schema, codec), sync marker. */
+static bool
+put_header(ts_avro_writer *w, ts_buf *out, ts_err *err)
 {
 	static const uint8_t magic[4] = {'O', 'b', 'j', 1};
 	const char *codec = ts_avro_codec_name(w->codec);
 
+	return ts_buf_append(out, magic, 4, err) &&
+		put_long(out, 2, err) &&
+		put_bytes(out, (const uint8_t *) "avro.schema", 11, err) &&
+		put_bytes(out, (const uint8_t *) w->schema_json, strlen(w->schema_json), err) &&
+		put_bytes(out, (const uint8_t *) "avro.codec", 10, err) &&
+		put_bytes(out, (const uint8_t *) codec, strlen(codec), err) &&
+		put_long(out, 0, err) &&
+		ts_buf_append(out, w->sync, 16, err);
+}
+
+bool
+ts_avro_writer_stream(ts_avro_writer *w, ts_avro_sink sink, void *arg, ts_err *err)
+{
+	ts_buf		header;
+	bool		ok;
+
+	ts_buf_init(&header);
+	ok = put_header(w, &header, err) && sink(arg, header.data, header.len, err);
+	if (ok)
+	{
+		w->sink = sink;
+		w->sink_arg = arg;
+		w->written = (int64_t) header.len;
+	}
+	ts_buf_free(&header);
+	return ok;
+}
+
+int64_t
+ts_avro_writer_bytes(const ts_avro_writer *w)
+{
+	return w->written + (int64_t) (w->body.len + w->block.len);
+}
+
+int64_t
+ts_avro_writer_rows(const ts_avro_writer *w)
+{
+	return w->rows;
+}
+
+bool
+ts_avro_writer_finish(ts_avro_writer *w, ts_buf *out, ts_err *err)
+{
 	if (!flush_block(w, err))
 		return false;
-	if (!ts_buf_append(out, magic, 4, err) ||
-		!put_long(out, 2, err) ||
-		!put_bytes(out, (const uint8_t *) "avro.schema", 11, err) ||
-		!put_bytes(out, (const uint8_t *) w->schema_json, strlen(w->schema_json), err) ||
-		!put_bytes(out, (const uint8_t *) "avro.codec", 10, err) ||
-		!put_bytes(out, (const uint8_t *) codec, strlen(codec), err) ||
-		!put_long(out, 0, err) ||
-		!ts_buf_append(out, w->sync, 16, err) ||
-		!ts_buf_append(out, w->body.data, w->body.len, err))
-		return false;
-	return true;
+	if (w->sink != NULL)
+		return true;
+	return put_header(w, out, err) && ts_buf_append(out, w->body.data, w->body.len, err);
 }
 
 void

@@ -1,5 +1,5 @@
 /*
- * avro_writer.h - write Avro object container files (fixtures and tests only).
+ * avro_writer.h - write Avro object container files (data files, fixtures, tests).
  *
  * Owns: turning Paimon fields into the Avro schema Java Paimon's
  * AvroSchemaConverter produces (record "record" in namespace
@@ -8,8 +8,9 @@
  * => array of record {key, value} with logicalType "map"), encoding rows of
  * ts_value with that schema (or with any explicitly given schema JSON),
  * and framing blocks (~64 KiB uncompressed) with codec null, deflate,
- * snappy or zstandard.  The file is produced in memory (a ts_buf); the
- * caller writes it out, so this layer still never opens files for writing.
+ * snappy or zstandard.  The file is produced in memory (a ts_buf), or
+ * streamed block by block through the caller's sink (data files); this
+ * layer never opens files for writing.
  *
  * Value conventions are those of ts_value.h for the Paimon type the Avro
  * node stands for (ts_avro_node_to_paimon): int => v.i, timestamp-* =>
@@ -57,6 +58,19 @@ int			ts_avro_writer_ncols(const ts_avro_writer *w);
 
 /* Append one row (values[0..ncols-1]). */
 bool		ts_avro_writer_add(ts_avro_writer *w, const ts_value *values, ts_err *err);
+
+/* Where streamed bytes go: false + err stops the writer. */
+typedef bool (*ts_avro_sink) (void *arg, const void *data, size_t len, ts_err *err);
+
+/*
+ * Stream the file instead: the header now, then each block as it is
+ * framed, through sink (memory bounded by one block).  Call before the
+ * first row; ts_avro_writer_finish then writes the last block (out unused).
+ */
+bool		ts_avro_writer_stream(ts_avro_writer *w, ts_avro_sink sink, void *arg, ts_err *err);
+/* Bytes of the file so far: written plus framed plus the open block (uncompressed). */
+int64_t		ts_avro_writer_bytes(const ts_avro_writer *w);
+int64_t		ts_avro_writer_rows(const ts_avro_writer *w);
 
 /* Flush and append the complete file to out. The writer stays usable only for free. */
 bool		ts_avro_writer_finish(ts_avro_writer *w, ts_buf *out, ts_err *err);

@@ -1,0 +1,248 @@
+/*
+ * file_writer.c - the data-file writer of a table's file.format.
+ *
+ * Codecs as Java Paimon passes `file.compression` on: Parquet through
+ * its CompressionCodecName (zstd or none here), ORC as orc.compress
+ * (CompressionKind: none, zlib, snappy, lz4, zstd; LZO refused), Avro
+ * through CodecFactory with "zstd" meaning zstandard (null, deflate,
+ * snappy, zstandard; bzip2 and xz refused).
+ */
+#include <stdlib.h>
+#include <strings.h>
+
+#include "base/ts_base.h"
+#include "base/ts_fs_write.h"
+#include "format/avro/avro_writer.h"
+#include "format/file_writer.h"
+#include "format/orc/orc_writer.h"
+#include "format/parquet/pq_writer.h"
+
+struct ts_file_writer
+{
+	ts_file_format format;
+	ts_pq_writer *pq;
+	ts_orc_writer *orc;
+	ts_avro_writer *avro;
+};
+
+static bool
+refuse_codec(const char *format, const char *compression, const char *supported, ts_err *err)
+{
+	ts_error(err, TS_ERR_UNSUPPORTED,
+			 "writing %s data files with \"file.compression\" = \"%s\" is not supported",
+			 format, compression);
+	return ts_error_hint(err, "%s data files are written with %s.", format, supported);
+}
+
+bool
+ts_file_writer_options_parse(const char *format, const char *compression, const char *zstd_level,
+							 ts_file_writer_options *o, ts_err *err)
+{
+	const char *c = compression ? compression : "zstd";
+	bool		none = strcasecmp(c, "none") == 0 || strcasecmp(c, "uncompressed") == 0;
+	bool		zstd = strcasecmp(c, "zstd") == 0;
+
+	o->zstd_level = 1;
+	o->codec = 0;
+	if (zstd_level != NULL)
+	{
+		char	   *end;
+		long		n = strtol(zstd_level, &end, 10);
+
+		if (end == zstd_level || *end != '\0' || n < 1 || n > 22)
+			return ts_error(err, TS_ERR_INVALID, "invalid value for option \"%s\": \"%s\"",
+							"file.compression.zstd-level", zstd_level);
+		o->zstd_level = (int) n;
+	}
+	if (format == NULL || strcasecmp(format, "parquet") == 0)
+	{
+		o->format = TS_FORMAT_PARQUET;
+		if (none)
+			o->zstd_level = 0;
+		else if (!zstd)
+			return refuse_codec("Parquet", c, "zstd or none", err);
+	}
+	else if (strcasecmp(format, "orc") == 0)
+	{
+		o->format = TS_FORMAT_ORC;
+		if (none)
+			o->codec = TS_ORC_CODEC_NONE;
+		else if (zstd)
+			o->codec = TS_ORC_CODEC_ZSTD;
+		else if (strcasecmp(c, "zlib") == 0)
+			o->codec = TS_ORC_CODEC_ZLIB;
+		else if (strcasecmp(c, "snappy") == 0)
+			o->codec = TS_ORC_CODEC_SNAPPY;
+		else if (strcasecmp(c, "lz4") == 0)
+			o->codec = TS_ORC_CODEC_LZ4;
+		else
+			return refuse_codec("ORC", c, "zstd, zlib, snappy, lz4 or none", err);
+	}
+	else if (strcasecmp(format, "avro") == 0)
+	{
+		o->format = TS_FORMAT_AVRO;
+		if (none || strcasecmp(c, "null") == 0)
+			o->codec = TS_AVRO_CODEC_NULL;
+		else if (zstd || strcasecmp(c, "zstandard") == 0)
+			o->codec = TS_AVRO_CODEC_ZSTANDARD;
+		else if (strcasecmp(c, "deflate") == 0)
+			o->codec = TS_AVRO_CODEC_DEFLATE;
+		else if (strcasecmp(c, "snappy") == 0)
+			o->codec = TS_AVRO_CODEC_SNAPPY;
+		else
+			return refuse_codec("Avro", c, "zstd, deflate, snappy or none", err);
+	}
+	else
+	{
+		ts_error(err, TS_ERR_UNSUPPORTED,
+				 "writing to a table with \"file.format\" = \"%s\" is not supported yet", format);
+		return ts_error_hint(err, "This writer writes Parquet, ORC and Avro data files.");
+	}
+	return true;
+}
+
+const char *
+ts_file_writer_extension(const ts_file_writer_options *o)
+{
+	return o->format == TS_FORMAT_ORC ? "orc" : o->format == TS_FORMAT_AVRO ? "avro" : "parquet";
+}
+
+bool
+ts_file_writer_supports(const ts_file_writer_options *o, const char *col, const ts_type *t,
+						ts_err *err)
+{
+	if (o->format == TS_FORMAT_ORC)
+		return ts_orc_writer_supports(col, t, err);
+	if (o->format == TS_FORMAT_AVRO)
+	{
+		ts_field	f = {0, (char *) col, (ts_type *) t, NULL};
+		char	   *json = ts_avro_schema_json_for_fields(&f, 1, err);
+
+		if (json == NULL)
+		{
+			ts_err		why = *err;
+
+			ts_error(err, TS_ERR_UNSUPPORTED, "column \"%s\": type %s is not supported in Avro data files",
+					 col, ts_type_kind_name(t->kind));
+			return ts_error_detail(err, "%s", why.msg);
+		}
+		ts_free(json);
+		return true;
+	}
+	return ts_pq_writer_supports(col, t, err);
+}
+
+static int
+hex_digit(char c)
+{
+	return c >= 'a' ? c - 'a' + 10 : c >= 'A' ? c - 'A' + 10 : c - '0';
+}
+
+/* A random sync marker, as Java's DataFileWriter picks one per file. */
+static bool
+random_sync(uint8_t sync[16], ts_err *err)
+{
+	char		uuid[37];
+	int			k = 0;
+
+	if (!ts_random_uuid(uuid, err))
+		return false;
+	for (int i = 0; uuid[i] != '\0' && k < 16; i++)
+		if (uuid[i] != '-')
+		{
+			sync[k++] = (uint8_t) (hex_digit(uuid[i]) << 4 | hex_digit(uuid[i + 1]));
+			i++;
+		}
+	return k == 16;
+}
+
+ts_file_writer *
+ts_file_writer_create(const ts_file_writer_options *o, const ts_field *fields, int n,
+					  ts_file_sink sink, void *arg, ts_err *err)
+{
+	ts_file_writer *w = ts_calloc(1, sizeof(ts_file_writer));
+	uint8_t		sync[16];
+
+	if (w == NULL)
+	{
+		ts_error_nomem(err, "a data file writer");
+		return NULL;
+	}
+	w->format = o->format;
+	switch (o->format)
+	{
+		case TS_FORMAT_ORC:
+			w->orc = ts_orc_writer_create(fields, n, (ts_orc_codec) o->codec, o->zstd_level, 0, 0,
+										  sink, arg, err);
+			if (w->orc != NULL)
+				return w;
+			break;
+		case TS_FORMAT_AVRO:
+			w->avro = ts_avro_writer_create_for_fields(fields, n, (ts_avro_codec) o->codec, err);
+			if (w->avro != NULL && random_sync(sync, err))
+			{
+				ts_avro_writer_set_sync(w->avro, sync);
+				if (ts_avro_writer_stream(w->avro, sink, arg, err))
+					return w;
+			}
+			break;
+		default:
+			w->pq = ts_pq_writer_create(fields, n, o->zstd_level, 0, sink, arg, err);
+			if (w->pq != NULL)
+				return w;
+			break;
+	}
+	ts_file_writer_free(w);
+	return NULL;
+}
+
+bool
+ts_file_writer_add(ts_file_writer *w, const ts_value *row, ts_err *err)
+{
+	if (w->orc)
+		return ts_orc_writer_add(w->orc, row, err);
+	if (w->avro)
+		return ts_avro_writer_add(w->avro, row, err);
+	return ts_pq_writer_add(w->pq, row, err);
+}
+
+int64_t
+ts_file_writer_bytes(const ts_file_writer *w)
+{
+	if (w->orc)
+		return ts_orc_writer_bytes(w->orc);
+	if (w->avro)
+		return ts_avro_writer_bytes(w->avro);
+	return ts_pq_writer_bytes(w->pq);
+}
+
+int64_t
+ts_file_writer_rows(const ts_file_writer *w)
+{
+	if (w->orc)
+		return ts_orc_writer_rows(w->orc);
+	if (w->avro)
+		return ts_avro_writer_rows(w->avro);
+	return ts_pq_writer_rows(w->pq);
+}
+
+bool
+ts_file_writer_finish(ts_file_writer *w, ts_err *err)
+{
+	if (w->orc)
+		return ts_orc_writer_finish(w->orc, err);
+	if (w->avro)
+		return ts_avro_writer_finish(w->avro, NULL, err);
+	return ts_pq_writer_finish(w->pq, err);
+}
+
+void
+ts_file_writer_free(ts_file_writer *w)
+{
+	if (w == NULL)
+		return;
+	ts_orc_writer_free(w->orc);
+	ts_avro_writer_free(w->avro);
+	ts_pq_writer_free(w->pq);
+	ts_free(w);
+}

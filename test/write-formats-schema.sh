@@ -1,0 +1,35 @@
+#!/bin/bash
+# write-formats-schema.sh WAREHOUSE - the empty tables sql/write_formats.sql writes into:
+# schema files written by hand (the Paimon schema JSON of PAIMON-FORMAT.md), so that what
+# the suite reads back does not depend on a table the code under test created.
+# f.db/app_orc and app_avro (append, every type both formats take, default zstd),
+# part_orc (partitioned by p, 2 buckets, lz4) and part_avro (the same, deflate),
+# pk_orc and pk_avro (primary key id, 2 buckets), avro_bz (codec bzip2: refused).
+set -euo pipefail
+WH=$1
+schema() {  # DIR FIELDS PARTITION_KEYS PRIMARY_KEYS OPTIONS
+    mkdir -p "$1/schema"
+    local n; n=$(grep -o '{ "id"' <<<"$2" | wc -l)
+    printf '{\n  "version" : 3,\n  "id" : 0,\n  "fields" : [ %s ],\n  "highestFieldId" : %d,\n  "partitionKeys" : [ %s ],\n  "primaryKeys" : [ %s ],\n  "options" : { %s },\n  "timeMillis" : 1733400000000\n}' \
+        "$2" $((n - 1)) "$3" "$4" "$5" > "$1/schema/schema-0"
+}
+f() { printf '{ "id" : %d, "name" : "%s", "type" : "%s" }' "$1" "$2" "$3"; }
+fields() { local IFS=,; echo "$*"; }
+mkdir -p "$WH/f.db"
+TYPED="$(fields "$(f 0 id 'INT NOT NULL')" "$(f 1 b BOOLEAN)" "$(f 2 big BIGINT)" "$(f 3 d DOUBLE)" \
+    "$(f 4 dec 'DECIMAL(10, 2)')" "$(f 5 dec18 'DECIMAL(18, 4)')" "$(f 6 s STRING)" \
+    "$(f 7 vc 'VARCHAR(20)')" "$(f 8 bin BYTES)" "$(f 9 dt DATE)" "$(f 10 ts 'TIMESTAMP(6)')" \
+    "$(f 11 ts3 'TIMESTAMP(3)')" "$(f 12 tsl 'TIMESTAMP(6) WITH LOCAL TIME ZONE')")"
+schema "$WH/f.db/app_orc" "$TYPED" "" "" '"bucket" : "-1", "file.format" : "orc"'
+schema "$WH/f.db/app_avro" "$TYPED" "" "" '"bucket" : "-1", "file.format" : "avro"'
+PARTED="$(fields "$(f 0 id 'INT NOT NULL')" "$(f 1 p STRING)" "$(f 2 v STRING)")"
+schema "$WH/f.db/part_orc" "$PARTED" '"p"' "" \
+    '"bucket" : "2", "bucket-key" : "id", "file.format" : "orc", "file.compression" : "lz4"'
+schema "$WH/f.db/part_avro" "$PARTED" '"p"' "" \
+    '"bucket" : "2", "bucket-key" : "id", "file.format" : "avro", "file.compression" : "deflate"'
+KV="$(fields "$(f 0 id 'INT NOT NULL')" "$(f 1 name STRING)" "$(f 2 amount 'DECIMAL(12, 2)')" \
+    "$(f 3 at 'TIMESTAMP(6)')" "$(f 4 day DATE)" "$(f 5 raw BYTES)")"
+schema "$WH/f.db/pk_orc" "$KV" "" '"id"' '"bucket" : "2", "file.format" : "orc"'
+schema "$WH/f.db/pk_avro" "$KV" "" '"id"' '"bucket" : "2", "file.format" : "avro"'
+schema "$WH/f.db/avro_bz" "$PARTED" "" "" '"bucket" : "-1", "file.format" : "avro", "file.compression" : "bzip2"'
+chmod -R a+rwX "$WH"
