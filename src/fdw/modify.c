@@ -153,7 +153,7 @@ check_writable(TsTableOptions *o, const char *relname)
 {
 	char	   *why = NULL;
 
-	if (o->catalog != NULL)
+	if (o->catalog != NULL && o->rest == NULL)
 		why = "REST catalog tables";
 	else if (ts_uri_is_azure(o->table_path))
 	{
@@ -221,7 +221,10 @@ tablescan_open_table_writer(TsTableOptions *o, const char *relname)
 	}
 	settings.s3 = o->s3;
 	fs = ts_fs_open_for(o->table_path, &settings, o->fs_scope, &err);
-	w = fs ? ts_table_writer_open(fs, o->table_path, options, n, &err) : NULL;
+	if (fs && o->rest)
+		w = tablescan_rest_open_writer(o, fs, options, n, &err);
+	else
+		w = fs ? ts_table_writer_open(fs, o->table_path, options, n, &err) : NULL;
 	if (w == NULL)
 		report_write_error(&err, relname);
 	return w;
@@ -634,7 +637,8 @@ tablescanExplainForeignModify(ModifyTableState *mtstate, ResultRelInfo *rinfo, L
 		ExplainPropertyInteger("Buckets", NULL, buckets, es);
 	else
 		ExplainPropertyText("Buckets", "unaware (-1)", es);
-	ExplainPropertyText("Commit", "one APPEND snapshot at transaction commit", es);
+	ExplainPropertyText("Commit", o->rest ? "one APPEND snapshot at transaction commit, through the REST catalog" :
+						"one APPEND snapshot at transaction commit", es);
 }
 
 void

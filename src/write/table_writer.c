@@ -94,6 +94,9 @@ struct ts_table_writer
 	int			cap_files;
 	int64_t		rows;
 	ts_buf		scratch;
+	/* a catalog that commits (REST), when has_catalog */
+	bool		has_catalog;
+	ts_catalog_commit catalog;
 };
 
 /* ---- options ---------------------------------------------------------- */
@@ -328,6 +331,13 @@ ts_table_writer *
 ts_table_writer_open(ts_fs *fs, const char *table_path, const ts_option *options, int noptions,
 					 ts_err *err)
 {
+	return ts_table_writer_open_in_catalog(fs, table_path, options, noptions, NULL, err);
+}
+
+ts_table_writer *
+ts_table_writer_open_in_catalog(ts_fs *fs, const char *table_path, const ts_option *options,
+								int noptions, const ts_catalog_commit *cc, ts_err *err)
+{
 	ts_table_writer *w;
 	char	   *snapshot_dir;
 
@@ -335,8 +345,15 @@ ts_table_writer_open(ts_fs *fs, const char *table_path, const ts_option *options
 	if (w == NULL)
 	{
 		ts_fs_free(fs);
+		if (cc && cc->release)
+			cc->release(cc->arg);
 		ts_error_nomem(err, "a table writer");
 		return NULL;
+	}
+	if (cc)
+	{
+		w->catalog = *cc;
+		w->has_catalog = true;
 	}
 	w->fs = fs;
 	ts_buf_init(&w->scratch);
@@ -355,7 +372,7 @@ ts_table_writer_open(ts_fs *fs, const char *table_path, const ts_option *options
 		ts_error_nomem(err, "a table writer");
 		goto fail;
 	}
-	if (!ts_fs_check_atomic_create(w->fs, snapshot_dir, err))
+	if (!w->has_catalog && !ts_fs_check_atomic_create(w->fs, snapshot_dir, err))
 	{
 		ts_free(snapshot_dir);
 		goto fail;
@@ -910,6 +927,7 @@ ts_table_writer_commit(ts_table_writer *w, const char *commit_user, int64_t *sna
 	in.min_retry_wait_ms = w->min_retry_wait_ms;
 	in.max_retry_wait_ms = w->max_retry_wait_ms;
 	in.commit_user = commit_user;
+	in.catalog = w->has_catalog ? &w->catalog : NULL;
 	if (!ts_write_commit(&in, snapshot_id, err))
 		return false;
 	/* committed: the files belong to the table now */
@@ -986,5 +1004,7 @@ ts_table_writer_free(ts_table_writer *w)
 	ts_free(w->table_path);
 	ts_buf_free(&w->scratch);
 	ts_fs_free(w->fs);
+	if (w->has_catalog && w->catalog.release)
+		w->catalog.release(w->catalog.arg);
 	ts_free(w);
 }
