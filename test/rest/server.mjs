@@ -36,13 +36,18 @@
 // baseSnapshotUuid is not the uuid of the latest snapshot (null: none) or
 // snapshot-<id> exists; else snapshot-<id> is created exclusively (the
 // snapshot JSON as sent, commitIdentifier kept exact), LATEST written and
-// {"success": true} answered.  An entry's "commit": 500 answers 500, "conflict"
+// {"success": true} answered.  For tables at an s3:// path (with
+// --s3-endpoint, test/s3/proxy.mjs: SigV4 with the S3RVER keys),
+// snapshot-<id> is a PUT with If-None-Match: * (412: {"success": false};
+// the proxy makes it atomic), then LATEST; the base uuid is not checked
+// there.  An entry's "commit": 500 answers 500, "conflict"
 // {"success": false} and 409 in turn, forever; "conflicts": N answers
 // {"success": false} to its first N commits.  Each commit request appends
 // one line {"table", "status", "body"} to --commit-log.
 //
 //   node server.mjs --warehouse DIR --token T [--prefix P] [--page-size N]
 //                   [--extra FILE.json] [--port N] [--token-log FILE] [--commit-log FILE]
+//                   [--s3-endpoint http://127.0.0.1:PORT]
 //                   [--testdata DIR [--testdata-location URI] [--testdata-token JSON|FILE]]
 
 import http from 'node:http';
@@ -59,6 +64,7 @@ const pageSize = Number(args['page-size'] ?? 100);
 const extra = args.extra ? JSON.parse(fs.readFileSync(args.extra, 'utf8')) : {};
 const tokenLog = args['token-log'];
 const commitLog = args['commit-log'];
+const s3Endpoint = args['s3-endpoint'];
 const testdata = args.testdata ? path.resolve(args.testdata) : null;
 const testdataLocation = (args['testdata-location'] ?? (testdata ? `file:${testdata}` : '')).replace(/\/$/, '');
 const tdToken = args['testdata-token'];
@@ -264,6 +270,34 @@ const server = http.createServer((req, res) => {
   return error(res, 404, `no such endpoint ${url.pathname}`);
 });
 
+// PUT bucket/key (signed with the test store's keys, as test/s3/proxy.mjs checks); its status
+async function s3Put(where, text, exclusive) {
+  const { createRequire } = await import('node:module');
+  const require = createRequire(new URL('../s3/package.json', import.meta.url));
+  const { SignatureV4 } = require('@smithy/signature-v4');
+  const crypto = await import('node:crypto');
+  class Sha256 {
+    constructor(secret) { this.h = secret === undefined ? crypto.createHash('sha256') : crypto.createHmac('sha256', secret); }
+    update(d) { this.h.update(d); }
+    async digest() { return new Uint8Array(this.h.digest()); }
+  }
+  const ep = new URL(s3Endpoint);
+  const p = '/' + where.split('/').map(encodeURIComponent).join('/');
+  const headers = { host: ep.host, 'content-length': String(Buffer.byteLength(text)),
+    'x-amz-content-sha256': 'UNSIGNED-PAYLOAD' };
+  if (exclusive) headers['if-none-match'] = '*';
+  const signer = new SignatureV4({ credentials: { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' },
+    region: 'us-east-1', service: 's3', sha256: Sha256, uriEscapePath: false });
+  const signed = await signer.sign({ method: 'PUT', protocol: 'http:', hostname: ep.hostname,
+    port: Number(ep.port), path: p, query: {}, headers });
+  return new Promise((resolve, reject) => {
+    const r = http.request({ host: ep.hostname, port: ep.port, method: 'PUT', path: p, headers: signed.headers },
+      (res) => { res.resume(); res.on('end', () => resolve(res.statusCode)); });
+    r.on('error', reject);
+    r.end(text);
+  });
+}
+
 // POST .../commit for table key (answer: its GET answer), atomically: node runs this to its end
 const commitsSeen = new Map();
 function commit(res, key, answer, text) {
@@ -286,17 +320,26 @@ function commit(res, key, answer, text) {
     return log(400, { message: 'the body is not JSON', code: 400 });
   }
   if (body.tableId !== answer.id) return log(400, { message: `tableId ${body.tableId} is not ${answer.id}`, code: 400 });
-  if (!answer.path.startsWith('file:')) return log(501, { message: 'commits to file: tables only', code: 501 });
-  const dir = path.join(answer.path.slice(5), 'snapshot');
   const snap = body.snapshot;
   if (!snap || !Number.isInteger(snap.id) || !Array.isArray(body.statistics))
     return log(400, { message: 'snapshot or statistics missing', code: 400 });
+  const json = JSON.stringify(snap, null, 2).replace(/("commitIdentifier"\s*:\s*)"(-?\d+)"/, '$1$2');
+  if (answer.path.startsWith('s3://') && s3Endpoint) {
+    const where = answer.path.slice(5).replace(/\/$/, '');
+    s3Put(`${where}/snapshot/snapshot-${snap.id}`, json, true)
+      .then((status) => status === 412 ? log(200, { success: false }) :
+        status !== 200 ? log(500, { message: `the store answered ${status}`, code: 500 }) :
+          s3Put(`${where}/snapshot/LATEST`, String(snap.id), false).then(() => log(200, { success: true })))
+      .catch((e) => log(500, { message: e.message, code: 500 }));
+    return;
+  }
+  if (!answer.path.startsWith('file:')) return log(501, { message: 'commits to file: and s3:// tables only', code: 501 });
+  const dir = path.join(answer.path.slice(5), 'snapshot');
   const ids = (fs.existsSync(dir) ? fs.readdirSync(dir) : [])
     .filter((f) => /^snapshot-\d+$/.test(f)).map((f) => Number(f.slice(9)));
   const latest = ids.length ? Math.max(...ids) : 0;
   const latestUuid = latest ? JSON.parse(fs.readFileSync(path.join(dir, `snapshot-${latest}`), 'utf8')).uuid ?? null : null;
   if ((body.baseSnapshotUuid ?? null) !== latestUuid) return log(200, { success: false });
-  const json = JSON.stringify(snap, null, 2).replace(/("commitIdentifier"\s*:\s*)"(-?\d+)"/, '$1$2');
   fs.mkdirSync(dir, { recursive: true });
   try {
     fs.writeFileSync(path.join(dir, `snapshot-${snap.id}`), json, { flag: 'wx' });

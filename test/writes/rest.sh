@@ -48,17 +48,35 @@ schema "$WH/r.db/c" "$APPEND" "" "" '"bucket" : "-1", "commit.max-retries" : "10
 schema "$WH/x.db/f500" "$APPEND" "" "" '"bucket" : "-1"'
 schema "$WH/x.db/conf" "$APPEND" "" "" '"bucket" : "-1", "commit.max-retries" : "2", "commit.max-retry-wait" : "50 ms"'
 schema "$WH/x.db/twice" "$APPEND" "" "" '"bucket" : "-1"'
+# s3r.db/t on the object store (test/s3/proxy.mjs), written with the catalog's data token
+schema "$W/s3src/r.db/t" "$APPEND" "" "" '"bucket" : "-1"'
+chmod -R a+rwX "$W"
+if [ ! -d test/s3/node_modules/s3rver ]; then
+    (cd test/s3 && npm install --no-audit --no-fund >/dev/null 2>&1) || { fail "npm install in test/s3"; summary; exit 1; }
+fi
+node test/s3/proxy.mjs --dir "$W/store" --upload "rlake/wh/r.db=$W/s3src/r.db" >"$W/s3port" 2>"$W/proxy.log" &
+PROXY=$!
+trap 'kill $PROXY 2>/dev/null' EXIT
+for _ in $(seq 1 100); do [ -s "$W/s3port" ] && break; sleep 0.1; done
+[ -s "$W/s3port" ] || { fail "test object store did not start: $(tail -1 "$W/proxy.log")"; summary; exit 1; }
+EP=http://127.0.0.1:$(cat "$W/s3port")
+DATA_SECRET=S3RVER
+BAD_SECRET=not-the-secret-$RANDOM$RANDOM
+S3SCHEMA=$(cat "$W/s3src/r.db/t/schema/schema-0")
 cat > "$W/extra.json" <<JSON
 {"bad.fail500": {"like": "x.f500", "commit": 500},
  "bad.conflict": {"like": "x.conf", "commit": "conflict"},
- "bad.twice": {"like": "x.twice", "conflicts": 2}}
+ "bad.twice": {"like": "x.twice", "conflicts": 2},
+ "s3r.t": {"path": "s3://rlake/wh/r.db/t", "schema": $S3SCHEMA,
+  "token": {"fs.s3a.access.key": "S3RVER", "fs.s3a.secret.key": "$DATA_SECRET"}},
+ "s3r.badtoken": {"path": "s3://rlake/wh/r.db/t", "schema": $S3SCHEMA,
+  "token": {"fs.s3a.access.key": "S3RVER", "fs.s3a.secret.key": "$BAD_SECRET"}}}
 JSON
-chmod -R a+rwX "$W"
 TOKEN=ts-rest-write-$RANDOM$RANDOM$RANDOM
 node test/rest/server.mjs --warehouse "$WH" --token "$TOKEN" --extra "$W/extra.json" \
-    --commit-log "$W/commits.log" >"$W/port" 2>"$W/server.log" &
+    --commit-log "$W/commits.log" --s3-endpoint "$EP" >"$W/port" 2>"$W/server.log" &
 SERVER=$!
-trap 'kill $SERVER 2>/dev/null' EXIT
+trap 'kill $SERVER $PROXY 2>/dev/null' EXIT
 for _ in $(seq 1 100); do [ -s "$W/port" ] && break; sleep 0.1; done
 [ -s "$W/port" ] || { fail "REST catalog did not start: $(tail -1 "$W/server.log")"; summary; exit 1; }
 URI=http://127.0.0.1:$(cat "$W/port")
@@ -73,6 +91,11 @@ q -v ON_ERROR_STOP=1 \
   -c "CREATE FOREIGN TABLE f500 (id int NOT NULL, s text, dt text) SERVER wrest OPTIONS (database 'bad', table 'fail500')" \
   -c "CREATE FOREIGN TABLE conf (id int NOT NULL, s text, dt text) SERVER wrest OPTIONS (database 'bad', table 'conflict')" \
   -c "CREATE FOREIGN TABLE twice (id int NOT NULL, s text, dt text) SERVER wrest OPTIONS (database 'bad', table 'twice')" \
+  -c "CREATE SERVER wrest3 FOREIGN DATA WRAPPER tablescan_fdw OPTIONS (catalog 'rest', uri '$URI', warehouse 'w',
+        \"s3.endpoint\" '$EP', \"s3.path.style.access\" 'true')" \
+  -c "CREATE USER MAPPING FOR CURRENT_USER SERVER wrest3 OPTIONS (token '$TOKEN')" \
+  -c "CREATE FOREIGN TABLE s3t (id int NOT NULL, s text, dt text) SERVER wrest3 OPTIONS (database 's3r', table 't')" \
+  -c "CREATE FOREIGN TABLE s3bad (id int NOT NULL, s text, dt text) SERVER wrest3 OPTIONS (database 's3r', table 'badtoken')" \
   >"$W/setup.log" 2>&1 || { fail "setup: $(head -3 "$W/setup.log")"; summary; exit 1; }
 
 snapshots() { find "$1/snapshot" -name 'snapshot-*' 2>/dev/null | wc -l; }
@@ -181,6 +204,29 @@ out=$(q -c "INSERT INTO twice VALUES (7, 'x', NULL)" 2>&1)
     [ "$(snapshots "$WH/x.db/twice")" = 1 ] && [ "$(metafiles "$WH/x.db/twice")" = 3 ] &&
     ok "two conflicts, then committed on the third attempt (the losers' manifests removed)" ||
     fail "twice: $out, $(commits bad.twice) requests, $(metafiles "$WH/x.db/twice") manifest files"
+
+# ---- an object store table, written with the catalog's data token -------------------------
+objects() { (cd "$W/store/rlake/wh/r.db/t" 2>/dev/null && find . -name '*._S3rver_object' | sed 's/\._S3rver_object$//' | sort); }
+s3out=$(q -c "INSERT INTO s3t SELECT g, 's' || g, NULL FROM generate_series(1, 100) g" 2>&1)
+got=$(q -c "SELECT count(*), sum(id) FROM s3t" 2>&1)
+[ -z "$s3out" ] && [ "$got" = "100|5050" ] &&
+    ok "INSERT into an object-store table of the catalog (mapping without keys: the data token's)" ||
+    fail "s3 insert: $s3out / $got"
+[ "$(objects | grep -c '^./snapshot/snapshot-1$')" = 1 ] && [ "$(cat "$W/store/rlake/wh/r.db/t/snapshot/LATEST._S3rver_object" 2>/dev/null)" = 1 ] &&
+    [ "$(objects | grep -c '/bucket-0/data-')" = 1 ] && [ "$(commits s3r.t)" = 1 ] &&
+    ok "one data file written, snapshot-1 and LATEST put by the catalog" || fail "s3 objects: $(objects | tr '\n' ' ')"
+before=$(objects | wc -l)
+s3bad=$(q -c "INSERT INTO s3bad VALUES (1, 'x', NULL)" 2>&1)
+case $s3bad in
+    *ERROR*) [ "$(objects | wc -l)" = "$before" ] && [ "$(commits s3r.badtoken)" = 0 ] &&
+        ok "a data token the store refuses: ERROR, nothing written, nothing committed" ||
+        fail "bad token wrote: $(objects | wc -l) vs $before objects, $(commits s3r.badtoken) commits" ;;
+    *) fail "bad token: $s3bad" ;;
+esac
+case "$s3out$s3bad" in
+    *"$BAD_SECRET"*) fail "the data token's secret appears in an error" ;;
+    *) ok "the data token's secret appears in no error" ;;
+esac
 
 # ---- the token ---------------------------------------------------------------------------------
 explain=$(q -c "EXPLAIN (VERBOSE) INSERT INTO t VALUES (9, 'z', 'd9')" 2>&1)
