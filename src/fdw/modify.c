@@ -153,8 +153,8 @@ check_writable(TsTableOptions *o, const char *relname)
 {
 	char	   *why = NULL;
 
-	if (o->catalog != NULL && o->rest == NULL)
-		why = "REST catalog tables";
+	if (o->catalog != NULL && (o->rest == NULL || o->rest->format_table))
+		why = o->rest ? "format tables of a REST catalog" : "REST catalog tables";
 	else if (ts_uri_is_azure(o->table_path))
 	{
 		const char *colon = strstr(o->table_path, "://");

@@ -286,6 +286,7 @@ tablescan_rest_resolve(ForeignServer *server, const char *database, const char *
 	o->rest->database = pstrdup(database);
 	o->rest->table = pstrdup(table);
 	o->rest->table_id = t.table_id ? pstrdup(t.table_id) : NULL;
+	o->rest->format_table = t.format_table;
 	/* in an object store: the server's settings, then the table's data token */
 	o->s3 = tablescan_storage_config(server, NULL, o->table_path);
 	if (o->s3 && data_token_enabled(&c))

@@ -181,6 +181,7 @@ typedef struct TsRestTable
 	char	   *database;
 	char	   *table;
 	char	   *table_id;		/* the catalog's "id" of it, or NULL */
+	bool		format_table;	/* a format table (its schema only in the catalog) */
 } TsRestTable;
 /* connect to the catalog of server as the mapping user (ERROR when it cannot) */
 extern void tablescan_rest_connect(ForeignServer *server, struct ts_rest_catalog *c);

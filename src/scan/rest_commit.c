@@ -51,36 +51,37 @@ ts_rest_parse_commit_answer(const char *endpoint, long status, const char *body,
 	return true;
 }
 
-/* The CommitTableRequest body, cJSON_free it; NULL: out of memory or bad caller JSON. */
-static char *
-commit_body(const char *table_id, const char *base_snapshot_uuid, const char *snapshot_json,
+/*
+ * The CommitTableRequest body (ts_free it); NULL: out of memory.  The
+ * snapshot's JSON goes in as the caller wrote it: a parse and print would
+ * turn commitIdentifier (Long.MAX_VALUE) into a rounded double.
+ */
+char *
+ts_rest_commit_body(const char *table_id, const char *base_snapshot_uuid, const char *snapshot_json,
 			const char *statistics_json)
 {
-	cJSON	   *body = cJSON_CreateObject();
-	cJSON	   *snapshot = cJSON_Parse(snapshot_json);
-	cJSON	   *statistics = cJSON_Parse(statistics_json);
-	char	   *text = NULL;
+	cJSON	   *head = cJSON_CreateObject();
+	char	   *text = NULL,
+			   *body = NULL;
 
-	if (body == NULL || !cJSON_IsObject(snapshot) || !cJSON_IsArray(statistics))
-	{
-		cJSON_Delete(body);
-		cJSON_Delete(snapshot);
-		cJSON_Delete(statistics);
+	if (head == NULL)
 		return NULL;
-	}
 	if (table_id)
-		cJSON_AddStringToObject(body, "tableId", table_id);
+		cJSON_AddStringToObject(head, "tableId", table_id);
 	else
-		cJSON_AddNullToObject(body, "tableId");
+		cJSON_AddNullToObject(head, "tableId");
 	if (base_snapshot_uuid)
-		cJSON_AddStringToObject(body, "baseSnapshotUuid", base_snapshot_uuid);
+		cJSON_AddStringToObject(head, "baseSnapshotUuid", base_snapshot_uuid);
 	else
-		cJSON_AddNullToObject(body, "baseSnapshotUuid");
-	cJSON_AddItemToObject(body, "snapshot", snapshot);
-	cJSON_AddItemToObject(body, "statistics", statistics);
-	text = cJSON_PrintUnformatted(body);
-	cJSON_Delete(body);
-	return text;
+		cJSON_AddNullToObject(head, "baseSnapshotUuid");
+	text = cJSON_PrintUnformatted(head);
+	cJSON_Delete(head);
+	/* {"tableId":...,"baseSnapshotUuid":...} without its '}', then the raw members */
+	if (text != NULL && strlen(text) > 1)
+		body = ts_psprintf("%.*s,\"snapshot\":%s,\"statistics\":%s}", (int) (strlen(text) - 1), text,
+						   snapshot_json, statistics_json);
+	cJSON_free(text);
+	return body;
 }
 
 bool
@@ -91,7 +92,7 @@ ts_rest_commit_snapshot(ts_rest_catalog *c, const char *database, const char *ta
 {
 	char	   *path = ts_rest_object_path(c, database, table, "/commit");
 	char	   *endpoint = ts_psprintf("POST databases/%s/tables/%s/commit", database, table);
-	char	   *body = commit_body(table_id, base_snapshot_uuid, snapshot_json, statistics_json);
+	char	   *body = ts_rest_commit_body(table_id, base_snapshot_uuid, snapshot_json, statistics_json);
 	char	   *url = path ? ts_psprintf("%s%s", c->uri, path) : NULL;
 	ts_http_request req = {0};
 	ts_http_response r;
@@ -103,7 +104,7 @@ ts_rest_commit_snapshot(ts_rest_catalog *c, const char *database, const char *ta
 	{
 		ts_free(url);
 		ts_free(endpoint);
-		cJSON_free(body);
+		ts_free(body);
 		return ts_error_nomem(err, "a commit request");
 	}
 	req.url = url;
@@ -115,7 +116,7 @@ ts_rest_commit_snapshot(ts_rest_catalog *c, const char *database, const char *ta
 	req.post_json = body;
 	ok = ts_http_get(&req, &r, err);
 	ts_free(url);
-	cJSON_free(body);
+	ts_free(body);
 	if (ok)
 	{
 		ok = ts_rest_parse_commit_answer(endpoint, r.status, r.body, committed, err);

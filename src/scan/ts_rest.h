@@ -91,6 +91,9 @@ bool		ts_rest_commit_snapshot(ts_rest_catalog *c, const char *database, const ch
 									const char *table_id, const char *base_snapshot_uuid,
 									const char *snapshot_json, const char *statistics_json,
 									bool *committed, ts_err *err);
+/* The request's body, the snapshot's JSON as given (ts_free it; NULL: out of memory). */
+char	   *ts_rest_commit_body(const char *table_id, const char *base_snapshot_uuid,
+								const char *snapshot_json, const char *statistics_json);
 bool		ts_rest_parse_commit_answer(const char *endpoint, long status, const char *body,
 										bool *committed, ts_err *err);
 

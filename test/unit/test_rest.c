@@ -201,6 +201,24 @@ test_parse_commit_answer(void **state)
 	assert_false(committed);
 }
 
+/* CommitTableRequest: the snapshot's JSON kept as written (a Long stays exact) */
+static void
+test_commit_body(void **state)
+{
+	char	   *b;
+
+	(void) state;
+	b = ts_rest_commit_body("id\"1", NULL, "{\"id\":3,\"commitIdentifier\":9223372036854775807}",
+							"[{\"spec\":{}}]");
+	assert_string_equal(b, "{\"tableId\":\"id\\\"1\",\"baseSnapshotUuid\":null,"
+						"\"snapshot\":{\"id\":3,\"commitIdentifier\":9223372036854775807},"
+						"\"statistics\":[{\"spec\":{}}]}");
+	ts_free(b);
+	b = ts_rest_commit_body(NULL, "u-1", "{}", "[]");
+	assert_string_equal(b, "{\"tableId\":null,\"baseSnapshotUuid\":\"u-1\",\"snapshot\":{},\"statistics\":[]}");
+	ts_free(b);
+}
+
 /* GetTableResponse's id: what a commit names as tableId */
 static void
 test_parse_table_id(void **state)
@@ -243,6 +261,7 @@ main(void)
 		cmocka_unit_test(test_parse_partitions),
 		cmocka_unit_test(test_parse_commit_answer),
 		cmocka_unit_test(test_parse_table_id),
+		cmocka_unit_test(test_commit_body),
 		cmocka_unit_test(test_url_encode),
 	};
 
