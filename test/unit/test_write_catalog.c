@@ -113,8 +113,7 @@ new_table(void)
 				 "{\"id\": 0, \"name\": \"id\", \"type\": \"INT NOT NULL\"},"
 				 "{\"id\": 1, \"name\": \"p\", \"type\": \"STRING\"}],"
 				 "\"highestFieldId\": 1, \"partitionKeys\": [\"p\"], \"primaryKeys\": [],"
-				 "\"options\": {\"bucket\": \"-1\", \"commit.max-retries\": \"3\","
-				 "\"commit.max-retry-wait\": \"20 ms\"}}");
+				 "\"options\": {\"bucket\": \"-1\", \"commit.max-retries\": \"3\"}}");
 	return strdup(root);
 }
 

@@ -46,7 +46,7 @@ schema "$WH/r.db/t" "$APPEND" '"dt"' "" '"bucket" : "-1"'
 schema "$WH/r.db/k" "$KV" "" '"id"' '"bucket" : "2"'
 schema "$WH/r.db/c" "$APPEND" "" "" '"bucket" : "-1", "commit.max-retries" : "100"'
 schema "$WH/x.db/f500" "$APPEND" "" "" '"bucket" : "-1"'
-schema "$WH/x.db/conf" "$APPEND" "" "" '"bucket" : "-1", "commit.max-retries" : "2", "commit.max-retry-wait" : "50 ms"'
+schema "$WH/x.db/conf" "$APPEND" "" "" '"bucket" : "-1", "commit.max-retries" : "2"'
 schema "$WH/x.db/twice" "$APPEND" "" "" '"bucket" : "-1"'
 # s3r.db/t on the object store (test/s3/proxy.mjs), written with the catalog's data token
 schema "$W/s3src/r.db/t" "$APPEND" "" "" '"bucket" : "-1"'
