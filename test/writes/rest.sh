@@ -172,7 +172,9 @@ session() {
     done | psql -X -q -v ON_ERROR_STOP=1 >"$W/session-$s.log" 2>&1
     echo $? > "$W/session-$s.rc"
 }
-session 1 & session 2 & wait
+session 1 & p1=$!
+session 2 & p2=$!
+wait $p1 $p2
 [ "$(cat "$W/session-1.rc")" = 0 ] && [ "$(cat "$W/session-2.rc")" = 0 ] &&
     ok "two backends committing at once both succeed" || fail "sessions: $(head -2 "$W"/session-*.log)"
 got=$(q -c "SELECT count(*), count(DISTINCT id) FROM c" 2>&1)
