@@ -99,7 +99,7 @@ q -v ON_ERROR_STOP=1 \
   >"$W/setup.log" 2>&1 || { fail "setup: $(head -3 "$W/setup.log")"; summary; exit 1; }
 
 snapshots() { find "$1/snapshot" -name 'snapshot-*' 2>/dev/null | wc -l; }
-commits() { grep -c "\"table\":\"$1\"" "$W/commits.log" 2>/dev/null || echo 0; }
+commits() { cat "$W/commits.log" 2>/dev/null | grep -c "\"table\":\"$1\""; }
 # field F of the body of commit request N (1-based) of table T, as JSON
 body() {
     python3 - "$W/commits.log" "$1" "$2" "$3" <<'PY'
