@@ -106,3 +106,6 @@ psql -X -q -d postgres -c "DROP DATABASE IF EXISTS ts_writes_duckdb" >/dev/null 
 # writes: INSERT / COPY into an S3 table, multipart, races, lost answers, a store without conditional writes
 part writes-s3 300 env REL_DB=ts_writes_s3 bash test/writes/s3.sh | grep -vE '^ok ' | tail -10
 psql -X -q -d postgres -c "DROP DATABASE IF EXISTS ts_writes_s3" >/dev/null 2>&1
+# writes: INSERT / COPY / UPDATE / DELETE into REST catalog tables, committed through its commit endpoint
+part writes-rest 300 env REL_DB=ts_writes_rest bash test/writes/rest.sh | grep -vE '^ok ' | tail -10
+psql -X -q -d postgres -c "DROP DATABASE IF EXISTS ts_writes_rest" >/dev/null 2>&1

@@ -271,6 +271,13 @@ ts_http_get(const ts_http_request *req, ts_http_response *resp, ts_err *err)
 		curl_easy_setopt(easy, CURLOPT_NOPROGRESS, 0L);
 		curl_easy_setopt(easy, CURLOPT_XFERINFOFUNCTION, on_progress);
 		headers = curl_slist_append(headers, "Accept: application/json");
+		if (req->post_json)
+		{
+			headers = curl_slist_append(headers, "Content-Type: application/json");
+			headers = curl_slist_append(headers, "Expect:");	/* no 100-continue round trip */
+			curl_easy_setopt(easy, CURLOPT_POSTFIELDS, req->post_json);
+			curl_easy_setopt(easy, CURLOPT_POSTFIELDSIZE_LARGE, (curl_off_t) strlen(req->post_json));
+		}
 		if (req->bearer)
 		{
 			size_t		n = strlen(req->bearer) + 32;

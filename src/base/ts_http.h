@@ -1,5 +1,5 @@
 /*
- * ts_http.h - HTTP GET through libcurl, for catalog clients.
+ * ts_http.h - HTTP GET (and a JSON POST) through libcurl, for catalog clients.
  *
  * Owns: one keep-alive connection cache per process (a reused curl easy
  * handle), bounded response bodies, retries of the answers a client
@@ -25,6 +25,7 @@ typedef struct ts_http_request
 	int			retries;		/* extra attempts for retryable answers; -1: 3 */
 	size_t		max_body;		/* largest answer kept, in bytes; 0: TS_HTTP_MAX_BODY - 1 */
 	const char *cap_name;		/* for the message past max_body: "catalog answers" if NULL */
+	const char *post_json;		/* non-NULL: POST this body (application/json) */
 } ts_http_request;
 
 typedef struct ts_http_response
@@ -43,7 +44,7 @@ typedef struct ts_http_response
 #define TS_HTTP_MAX_BODY (((size_t) 16 << 20) + 1)
 
 /*
- * GET req->url.  True when an HTTP answer arrived (any status: the caller
+ * GET req->url (POST req->post_json when set).  True when an HTTP answer arrived (any status: the caller
  * decides what 404 means); false on a transport failure after the retries,
  * a body too large, or a cancel (TS_ERR_CANCELED).
  */

@@ -162,8 +162,8 @@ check_writable(TsTableOptions *o, const char *relname)
 {
 	char	   *why = NULL;
 
-	if (o->catalog != NULL)
-		why = "REST catalog tables";
+	if (o->catalog != NULL && (o->rest == NULL || o->rest->format_table))
+		why = o->rest ? "format tables of a REST catalog" : "REST catalog tables";
 	else if (o->format != NULL)
 		why = "format tables (plain directories)";
 	else if (o->table_schema != NULL)
@@ -224,7 +224,10 @@ tablescan_open_table_writer(TsTableOptions *o, const char *relname)
 	settings.s3 = o->s3;
 	settings.azure = o->azure;
 	fs = ts_fs_open_for(o->table_path, &settings, o->fs_scope, &err);
-	w = fs ? ts_table_writer_open(fs, o->table_path, options, n, &err) : NULL;
+	if (fs && o->rest)
+		w = tablescan_rest_open_writer(o, fs, options, n, &err);
+	else
+		w = fs ? ts_table_writer_open(fs, o->table_path, options, n, &err) : NULL;
 	if (w == NULL)
 		report_write_error(&err, relname);
 	return w;
@@ -793,7 +796,8 @@ tablescanExplainForeignModify(ModifyTableState *mtstate, ResultRelInfo *rinfo, L
 		ExplainPropertyInteger("Buckets", NULL, buckets, es);
 	else
 		ExplainPropertyText("Buckets", "unaware (-1)", es);
-	ExplainPropertyText("Commit", "one APPEND snapshot at transaction commit", es);
+	ExplainPropertyText("Commit", o->rest ? "one APPEND snapshot at transaction commit, through the REST catalog" :
+						"one APPEND snapshot at transaction commit", es);
 }
 
 void

@@ -116,6 +116,12 @@ connect_catalog(ForeignServer *server, ts_rest_catalog *c)
 		report_catalog_error(server, &err, NULL, NULL);
 }
 
+void
+tablescan_rest_connect(ForeignServer *server, ts_rest_catalog *c)
+{
+	connect_catalog(server, c);
+}
+
 /* "file:/x", "file:///x" -> "/x"; another scheme is not read yet. */
 static char *
 local_location(const char *path, const char *qualified)
@@ -275,6 +281,12 @@ tablescan_rest_resolve(ForeignServer *server, const char *database, const char *
 	o->table_path = local_location(t.path, qualified);
 	o->qualified_name = qualified;
 	o->catalog = psprintf("rest %s", uri_for_display(c.uri));
+	o->rest = palloc0(sizeof(TsRestTable));
+	o->rest->serverid = server->serverid;
+	o->rest->database = pstrdup(database);
+	o->rest->table = pstrdup(table);
+	o->rest->table_id = t.table_id ? pstrdup(t.table_id) : NULL;
+	o->rest->format_table = t.format_table;
 	/* in an object store: the server's settings, then the table's data token */
 	o->s3 = tablescan_storage_config(server, NULL, o->table_path);
 	if (o->s3 && data_token_enabled(&c))

@@ -64,6 +64,8 @@ typedef struct TsTableOptions
 	struct ts_azure_config *azure;
 	/* the REST catalog's data token in s3, renewed while a scan reads (rest.c), else NULL */
 	struct TsTokenUse *token;
+	/* a REST catalog's table: what a write commits through (rest.c), else NULL */
+	struct TsRestTable *rest;
 } TsTableOptions;
 
 extern TsTableOptions *tablescan_get_options(Oid foreigntableid);
@@ -172,6 +174,25 @@ extern void tablescan_rest_token_define_gucs(void);
 extern void tablescan_rest_table_token(ForeignServer *server, struct ts_rest_catalog *c,
 									   const char *database, const char *table,
 									   int64 held_expires_ms, TsDataToken *token);
+/* The table of a REST catalog a write commits through (TsTableOptions.rest). */
+typedef struct TsRestTable
+{
+	Oid			serverid;
+	char	   *database;
+	char	   *table;
+	char	   *table_id;		/* the catalog's "id" of it, or NULL */
+	bool		format_table;	/* a format table (its schema only in the catalog) */
+} TsRestTable;
+/* connect to the catalog of server as the mapping user (ERROR when it cannot) */
+extern void tablescan_rest_connect(ForeignServer *server, struct ts_rest_catalog *c);
+/*
+ * rest_write.c: a writer of the REST catalog's table o->rest, through fs,
+ * committing through the catalog's commit endpoint; NULL with err.
+ */
+struct ts_table_writer;
+extern struct ts_table_writer *tablescan_rest_open_writer(TsTableOptions *o, ts_fs *fs,
+														  const ts_option *options, int n,
+														  ts_err *err);
 /* Is relid read through a REST catalog (database + table options, no path)? */
 extern bool tablescan_rest_table_of(Oid relid, ForeignServer **server, char **database,
 									char **table);

@@ -30,6 +30,7 @@ ts_snapshot_free(ts_snapshot *s)
 	ts_free(s->index_manifest);
 	ts_free(s->commit_user);
 	ts_free(s->commit_kind);
+	ts_free(s->uuid);
 	ts_free(s);
 }
 
@@ -124,7 +125,8 @@ ts_snapshot_parse(const char *json, size_t len, const char *what, ts_err *err)
 		!dup_string(root, "commitKind", &s->commit_kind, false, what, err) ||
 		!get_int64(root, "timeMillis", &s->time_millis, NULL, false, what, err) ||
 		!get_int64(root, "totalRecordCount", &s->total_record_count, NULL, false, what, err) ||
-		!get_int64(root, "deltaRecordCount", &s->delta_record_count, NULL, false, what, err))
+		!get_int64(root, "deltaRecordCount", &s->delta_record_count, NULL, false, what, err) ||
+		!dup_string(root, "uuid", &s->uuid, false, what, err))
 		goto fail;
 	if (!get_int64(root, "watermark", &v, &present, false, what, err))
 		goto fail;

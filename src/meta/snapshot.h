@@ -36,6 +36,7 @@ typedef struct ts_snapshot
 	int64_t		watermark;
 	bool		has_next_row_id;
 	int64_t		next_row_id;
+	char	   *uuid;			/* Paimon 1.3+, NULL if absent */
 } ts_snapshot;
 
 ts_snapshot *ts_snapshot_parse(const char *json, size_t len, const char *what, ts_err *err);

@@ -693,6 +693,11 @@ ts_rest_parse_table(const char *endpoint, const char *body, ts_rest_table *out, 
 	out->schema_id = cJSON_IsNumber(sid) ? (int64_t) sid->valuedouble : 0;
 	out->format_table = cJSON_IsString(type) && strcmp(type->valuestring, "format-table") == 0;
 	out->comment = cJSON_IsString(comment) ? dupstr(comment->valuestring) : NULL;
+	{
+		cJSON	   *id = cJSON_GetObjectItemCaseSensitive(j, "id");
+
+		out->table_id = cJSON_IsString(id) ? dupstr(id->valuestring) : NULL;
+	}
 	cJSON_Delete(copy);
 	cJSON_Delete(j);
 	if (out->schema_json == NULL || out->path == NULL)
@@ -717,6 +722,7 @@ ts_rest_table_free(ts_rest_table *t)
 	ts_free(t->path);
 	ts_free(t->schema_json);
 	ts_free(t->comment);
+	ts_free(t->table_id);
 	memset(t, 0, sizeof(*t));
 }
 
@@ -1013,4 +1019,17 @@ ts_rest_list_partitions(ts_rest_catalog *c, const char *database, const char *ta
 	*parts = all;
 	*count = nall;
 	return true;
+}
+
+char *
+ts_rest_object_path(const ts_rest_catalog *c, const char *database, const char *table,
+					const char *tail)
+{
+	return object_path(c, database, table, tail);
+}
+
+bool
+ts_rest_answer_error(const char *endpoint, const struct ts_http_response *r, ts_err *err)
+{
+	return answer_error(endpoint, r, err);
 }

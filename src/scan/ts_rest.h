@@ -32,6 +32,7 @@ typedef struct ts_rest_table
 	char	   *schema_json;	/* a Paimon schema file's JSON, built from the answer */
 	bool		format_table;	/* options "type" = "format-table" */
 	char	   *comment;		/* may be NULL */
+	char	   *table_id;		/* the answer's "id" (a commit names it), or NULL */
 } ts_rest_table;
 
 /*
@@ -76,6 +77,32 @@ typedef struct ts_rest_partition
 bool		ts_rest_list_partitions(ts_rest_catalog *c, const char *database, const char *table,
 									ts_rest_partition **parts, int *count, ts_err *err);
 void		ts_rest_partitions_free(ts_rest_partition *parts, int count);
+
+/*
+ * rest_commit.c: POST .../tables/{table}/commit with Java's
+ * CommitTableRequest (tableId, baseSnapshotUuid, the snapshot's JSON, the
+ * per-partition statistics as a JSON array).  *committed: the catalog
+ * took it (200 {"success": true}); false: another writer's snapshot came
+ * first (200 {"success": false} or 409), commit again on the latest.  Any
+ * other answer or a transport failure is an error (TS_ERR_IO;
+ * TS_ERR_DENIED for 401/403), its outcome unknown to the caller.
+ */
+bool		ts_rest_commit_snapshot(ts_rest_catalog *c, const char *database, const char *table,
+									const char *table_id, const char *base_snapshot_uuid,
+									const char *snapshot_json, const char *statistics_json,
+									bool *committed, ts_err *err);
+/* The request's body, the snapshot's JSON as given (ts_free it; NULL: out of memory). */
+char	   *ts_rest_commit_body(const char *table_id, const char *base_snapshot_uuid,
+								const char *snapshot_json, const char *statistics_json);
+bool		ts_rest_parse_commit_answer(const char *endpoint, long status, const char *body,
+										bool *committed, ts_err *err);
+
+struct ts_http_response;
+
+/* Shared with rest_commit.c: "/v1<prefix>/databases/<db>/tables/<t><tail>", an error answer, a JSON object. */
+char	   *ts_rest_object_path(const ts_rest_catalog *c, const char *database, const char *table,
+								const char *tail);
+bool		ts_rest_answer_error(const char *endpoint, const struct ts_http_response *r, ts_err *err);
 
 /* Parse answers (for unit tests and the client itself). */
 bool		ts_rest_parse_partitions(const char *endpoint, const char *body,

@@ -12,7 +12,9 @@
  * create snapshot-<L+1> exclusively (through the table's fs: link(2)
  * locally, a conditional PUT on an object store).  When another writer created it
  * first, remove this attempt's manifests, wait (Java's RetryWaiter) and
- * try again, up to commit.max-retries; then write the LATEST hint.
+ * try again, up to commit.max-retries; then write the LATEST hint.  Under a
+ * catalog that commits (REST, commit_catalog.c) the catalog is handed the
+ * snapshot instead; its "another writer first" answer is a lost race.
  */
 #include <cjson/cJSON.h>
 #include <stdio.h>
@@ -594,6 +596,17 @@ try_commit(attempt *at, bool *done, int64_t *snapshot_id, ts_err *err)
 		return false;
 	}
 	json = snapshot_json(at, L, id, base_name, base_size, delta_name, delta_size, records);
+	if (in->catalog != NULL)
+	{
+		/* the catalog creates snapshot-<id> (and its hints), not this writer */
+		ok = json != NULL || ts_error_nomem(err, "a snapshot");
+		ok = ok && ts_commit_through_catalog(in, id, L ? L->uuid : NULL, json, done, err);
+		ts_snapshot_free(L);
+		cJSON_free(json);
+		if (ok && *done)
+			*snapshot_id = id;
+		return ok;
+	}
 	ts_snapshot_free(L);
 	path = ts_psprintf("%s/snapshot/snapshot-%lld", in->table_path, (long long) id);
 	if (json == NULL || path == NULL)

@@ -96,6 +96,9 @@ struct ts_table_writer
 	int			cap_files;
 	int64_t		rows;
 	ts_buf		scratch;
+	/* a catalog that commits (REST), when has_catalog */
+	bool		has_catalog;
+	ts_catalog_commit catalog;
 };
 
 /* ---- options ---------------------------------------------------------- */
@@ -346,14 +349,28 @@ ts_table_writer *
 ts_table_writer_open(ts_fs *fs, const char *table_path, const ts_option *options, int noptions,
 					 ts_err *err)
 {
+	return ts_table_writer_open_in_catalog(fs, table_path, options, noptions, NULL, err);
+}
+
+ts_table_writer *
+ts_table_writer_open_in_catalog(ts_fs *fs, const char *table_path, const ts_option *options,
+								int noptions, const ts_catalog_commit *cc, ts_err *err)
+{
 	ts_table_writer *w;
 
 	w = ts_calloc(1, sizeof(ts_table_writer));
 	if (w == NULL)
 	{
 		ts_fs_free(fs);
+		if (cc && cc->release)
+			cc->release(cc->arg);
 		ts_error_nomem(err, "a table writer");
 		return NULL;
+	}
+	if (cc)
+	{
+		w->catalog = *cc;
+		w->has_catalog = true;
 	}
 	w->fs = fs;
 	ts_buf_init(&w->scratch);
@@ -484,7 +501,8 @@ file_fields(const ts_table_writer *w, int *n)
 }
 
 /*
- * The commit must be atomic: known before the first file is written, not
+ * The commit must be atomic (by the store, unless a catalog commits):
+ * known before the first file is written, not
  * when the writer opens, so that EXPLAIN and a statement that writes no
  * row never probe the store (an object store's probe writes an object).
  */
@@ -494,8 +512,8 @@ check_atomic(ts_table_writer *w, ts_err *err)
 	char	   *snapshot_dir;
 	bool		ok;
 
-	if (w->atomic_checked)
-		return true;
+	if (w->atomic_checked || w->has_catalog)
+		return true;			/* a catalog's commit endpoint is the commit point */
 	if ((snapshot_dir = ts_path_join(w->table_path, "snapshot")) == NULL)
 		return ts_error_nomem(err, "a table writer");
 	ok = ts_fs_check_atomic_create(w->fs, snapshot_dir, err);
@@ -963,6 +981,7 @@ ts_table_writer_commit(ts_table_writer *w, const char *commit_user, int64_t *sna
 	in.min_retry_wait_ms = w->min_retry_wait_ms;
 	in.max_retry_wait_ms = w->max_retry_wait_ms;
 	in.commit_user = commit_user;
+	in.catalog = w->has_catalog ? &w->catalog : NULL;
 	if (!ts_write_commit(&in, snapshot_id, err))
 		return false;
 	/* committed: the files belong to the table now */
@@ -1039,5 +1058,7 @@ ts_table_writer_free(ts_table_writer *w)
 	ts_free(w->table_path);
 	ts_buf_free(&w->scratch);
 	ts_fs_free(w->fs);
+	if (w->has_catalog && w->catalog.release)
+		w->catalog.release(w->catalog.arg);
 	ts_free(w);
 }

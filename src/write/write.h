@@ -42,6 +42,34 @@ typedef enum ts_row_kind
 ts_table_writer *ts_table_writer_open(ts_fs *fs, const char *table_path, const ts_option *options,
 									  int noptions, ts_err *err);
 
+/*
+ * A catalog that commits snapshots itself (the REST catalog): instead of
+ * creating snapshot-N in the store, the commit hands it the snapshot's
+ * JSON, the uuid of the snapshot it was built on (NULL: none, or one
+ * without a uuid) and Java's per-partition statistics (a JSON array).
+ * commit sets *committed false when another writer's snapshot came first
+ * (the commit then retries on the new latest, as after a lost race);
+ * false with err when the outcome is a failure.  release frees arg (with
+ * the writer).  Neither may longjmp.
+ */
+typedef struct ts_catalog_commit
+{
+	bool		(*commit) (void *arg, int64_t snapshot_id, const char *base_snapshot_uuid,
+						   const char *snapshot_json, const char *statistics_json,
+						   bool *committed, ts_err *err);
+	void		(*release) (void *arg);
+	void	   *arg;
+} ts_catalog_commit;
+
+/*
+ * ts_table_writer_open for a table of a catalog that commits (cc, copied;
+ * cc->release is called also when opening fails): the store needs no
+ * atomic create, and no snapshot or LATEST hint is written into it.
+ */
+ts_table_writer *ts_table_writer_open_in_catalog(ts_fs *fs, const char *table_path,
+												 const ts_option *options, int noptions,
+												 const ts_catalog_commit *cc, ts_err *err);
+
 /* The schema rows are given in (its fields' order). */
 const ts_schema *ts_table_writer_schema(const ts_table_writer *w);
 

@@ -93,9 +93,20 @@ typedef struct ts_commit_input
 	int64_t		min_retry_wait_ms;
 	int64_t		max_retry_wait_ms;
 	const char *commit_user;
+	const ts_catalog_commit *catalog;	/* non-NULL: the catalog commits (REST) */
 } ts_commit_input;
 
 bool		ts_write_commit(const ts_commit_input *in, int64_t *snapshot_id, ts_err *err);
+
+/*
+ * commit_catalog.c: hand snapshot id (its JSON built on the snapshot of
+ * base_uuid) to in->catalog with the statistics of the commit's files;
+ * *committed false: another writer's came first.
+ */
+bool		ts_commit_through_catalog(const ts_commit_input *in, int64_t id, const char *base_uuid,
+									  const char *snapshot_json, bool *committed, ts_err *err);
+/* Java's PartitionStatistics of the commit's files as a JSON array, cJSON_free it; NULL with err. */
+char	   *ts_commit_statistics_json(const ts_commit_input *in, ts_err *err);
 
 /* ---- primary-key tables (kv_writer.c) ---- */
 

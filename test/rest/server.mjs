@@ -30,8 +30,24 @@
 // <group>__<db> (a top-level <db>.db: <db>), table <t>, at URI/<group>/<db>.db/<t>
 // (default file:DIR/...), with the data token --testdata-token (a JSON object, or a file holding one).
 //
+// Commits (POST .../tables/{t}/commit, Java's CommitTableRequest {tableId,
+// baseSnapshotUuid, snapshot, statistics}), for tables at a file: path:
+// 400 unless tableId is the table's id; {"success": false} when
+// baseSnapshotUuid is not the uuid of the latest snapshot (null: none) or
+// snapshot-<id> exists; else snapshot-<id> is created exclusively (the
+// snapshot JSON as sent, commitIdentifier kept exact), LATEST written and
+// {"success": true} answered.  For tables at an s3:// path (with
+// --s3-endpoint, test/s3/proxy.mjs: SigV4 with the S3RVER keys),
+// snapshot-<id> is a PUT with If-None-Match: * (412: {"success": false};
+// the proxy makes it atomic), then LATEST; the base uuid is not checked
+// there.  An entry's "commit": 500 answers 500, "conflict"
+// {"success": false} and 409 in turn, forever; "conflicts": N answers
+// {"success": false} to its first N commits.  Each commit request appends
+// one line {"table", "status", "body"} to --commit-log.
+//
 //   node server.mjs --warehouse DIR --token T [--prefix P] [--page-size N]
-//                   [--extra FILE.json] [--port N] [--token-log FILE]
+//                   [--extra FILE.json] [--port N] [--token-log FILE] [--commit-log FILE]
+//                   [--s3-endpoint http://127.0.0.1:PORT]
 //                   [--testdata DIR [--testdata-location URI] [--testdata-token JSON|FILE]]
 
 import http from 'node:http';
@@ -47,6 +63,8 @@ const prefix = args.prefix ?? 'ts';
 const pageSize = Number(args['page-size'] ?? 100);
 const extra = args.extra ? JSON.parse(fs.readFileSync(args.extra, 'utf8')) : {};
 const tokenLog = args['token-log'];
+const commitLog = args['commit-log'];
+const s3Endpoint = args['s3-endpoint'];
 const testdata = args.testdata ? path.resolve(args.testdata) : null;
 const testdataLocation = (args['testdata-location'] ?? (testdata ? `file:${testdata}` : '')).replace(/\/$/, '');
 const tdToken = args['testdata-token'];
@@ -157,7 +175,14 @@ const server = http.createServer((req, res) => {
     if (tokenLog) fs.writeFileSync(tokenLog, '');
     return send(res, 200, {});
   }
-  if (req.method !== 'GET') return error(res, 405, 'read-only test catalog');
+  if (req.method === 'POST' && /\/tables\/[^/]+\/commit$/.test(url.pathname) && req.body === undefined) {
+    const chunks = [];
+    req.on('data', (c) => chunks.push(c));
+    req.on('end', () => { req.body = Buffer.concat(chunks).toString('utf8'); server.emit('request', req, res); });
+    return;
+  }
+  if (req.method !== 'GET' && !(req.method === 'POST' && req.body !== undefined))
+    return error(res, 405, 'this test catalog takes POST for commits only');
   if (req.headers.authorization !== `Bearer ${token}`)
     return error(res, 401, 'Not authorized');
   if (url.pathname === '/v1/config')
@@ -213,6 +238,9 @@ const server = http.createServer((req, res) => {
     } else {
       return error(res, 404, 'The given table does not exist', 'TABLE', name);
     }
+    if (parts.length === 7 && parts[6] === 'commit' && req.method === 'POST')
+      return commit(res, key, answer, req.body);
+    if (req.method !== 'GET') return error(res, 405, 'this test catalog takes POST for commits only');
     if (parts.length === 6) return send(res, 200, answer);
     if (parts.length === 7 && parts[6] === 'token') {
       const e = extra[key] ?? {};
@@ -241,6 +269,87 @@ const server = http.createServer((req, res) => {
   }
   return error(res, 404, `no such endpoint ${url.pathname}`);
 });
+
+// PUT bucket/key (signed with the test store's keys, as test/s3/proxy.mjs checks); its status
+async function s3Put(where, text, exclusive) {
+  const { createRequire } = await import('node:module');
+  const require = createRequire(new URL('../s3/package.json', import.meta.url));
+  const { SignatureV4 } = require('@smithy/signature-v4');
+  const crypto = await import('node:crypto');
+  class Sha256 {
+    constructor(secret) { this.h = secret === undefined ? crypto.createHash('sha256') : crypto.createHmac('sha256', secret); }
+    update(d) { this.h.update(d); }
+    async digest() { return new Uint8Array(this.h.digest()); }
+  }
+  const ep = new URL(s3Endpoint);
+  const p = '/' + where.split('/').map(encodeURIComponent).join('/');
+  const headers = { host: ep.host, 'content-length': String(Buffer.byteLength(text)),
+    'x-amz-content-sha256': 'UNSIGNED-PAYLOAD' };
+  if (exclusive) headers['if-none-match'] = '*';
+  const signer = new SignatureV4({ credentials: { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' },
+    region: 'us-east-1', service: 's3', sha256: Sha256, uriEscapePath: false });
+  const signed = await signer.sign({ method: 'PUT', protocol: 'http:', hostname: ep.hostname,
+    port: Number(ep.port), path: p, query: {}, headers });
+  return new Promise((resolve, reject) => {
+    const r = http.request({ host: ep.hostname, port: ep.port, method: 'PUT', path: p, headers: signed.headers },
+      (res) => { res.resume(); res.on('end', () => resolve(res.statusCode)); });
+    r.on('error', reject);
+    r.end(text);
+  });
+}
+
+// POST .../commit for table key (answer: its GET answer), atomically: node runs this to its end
+const commitsSeen = new Map();
+function commit(res, key, answer, text) {
+  const log = (status, body) => {
+    if (commitLog) fs.appendFileSync(commitLog, JSON.stringify({ table: key, status, body: text }) + '\n');
+    return send(res, status, body);
+  };
+  const n = (commitsSeen.get(key) ?? 0) + 1;
+  commitsSeen.set(key, n);
+  const e = extra[key] ?? {};
+  if (e.commit === 500) return log(500, { message: 'the catalog failed to commit', code: 500 });
+  if (e.commit === 'conflict')
+    return n % 2 ? log(200, { success: false }) : log(409, { message: 'snapshot exists', code: 409 });
+  if (n <= Number(e.conflicts ?? 0)) return log(200, { success: false });
+  // a Long the client sends exact (commitIdentifier = Long.MAX_VALUE) stays exact
+  let body;
+  try {
+    body = JSON.parse(text.replace(/("commitIdentifier"\s*:\s*)(-?\d+)/g, '$1"$2"'));
+  } catch {
+    return log(400, { message: 'the body is not JSON', code: 400 });
+  }
+  if (body.tableId !== answer.id) return log(400, { message: `tableId ${body.tableId} is not ${answer.id}`, code: 400 });
+  const snap = body.snapshot;
+  if (!snap || !Number.isInteger(snap.id) || !Array.isArray(body.statistics))
+    return log(400, { message: 'snapshot or statistics missing', code: 400 });
+  const json = JSON.stringify(snap, null, 2).replace(/("commitIdentifier"\s*:\s*)"(-?\d+)"/, '$1$2');
+  if (answer.path.startsWith('s3://') && s3Endpoint) {
+    const where = answer.path.slice(5).replace(/\/$/, '');
+    s3Put(`${where}/snapshot/snapshot-${snap.id}`, json, true)
+      .then((status) => status === 412 ? log(200, { success: false }) :
+        status !== 200 ? log(500, { message: `the store answered ${status}`, code: 500 }) :
+          s3Put(`${where}/snapshot/LATEST`, String(snap.id), false).then(() => log(200, { success: true })))
+      .catch((e) => log(500, { message: e.message, code: 500 }));
+    return;
+  }
+  if (!answer.path.startsWith('file:')) return log(501, { message: 'commits to file: and s3:// tables only', code: 501 });
+  const dir = path.join(answer.path.slice(5), 'snapshot');
+  const ids = (fs.existsSync(dir) ? fs.readdirSync(dir) : [])
+    .filter((f) => /^snapshot-\d+$/.test(f)).map((f) => Number(f.slice(9)));
+  const latest = ids.length ? Math.max(...ids) : 0;
+  const latestUuid = latest ? JSON.parse(fs.readFileSync(path.join(dir, `snapshot-${latest}`), 'utf8')).uuid ?? null : null;
+  if ((body.baseSnapshotUuid ?? null) !== latestUuid) return log(200, { success: false });
+  fs.mkdirSync(dir, { recursive: true });
+  try {
+    fs.writeFileSync(path.join(dir, `snapshot-${snap.id}`), json, { flag: 'wx' });
+  } catch (err) {
+    if (err.code === 'EEXIST') return log(200, { success: false });
+    throw err;
+  }
+  fs.writeFileSync(path.join(dir, 'LATEST'), String(snap.id));
+  return log(200, { success: true });
+}
 
 server.listen(Number(args.port ?? 0), '127.0.0.1', () => {
   process.stdout.write(`${server.address().port}\n`);

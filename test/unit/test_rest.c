@@ -172,6 +172,70 @@ test_parse_names(void **state)
 	assert_non_null(strstr(err.msg, "nextPageToken"));
 }
 
+/* CommitTableResponse and the conflict / error answers of the commit endpoint */
+static void
+test_parse_commit_answer(void **state)
+{
+	ts_err		err = {0};
+	bool		committed = false;
+
+	(void) state;
+	assert_true(ts_rest_parse_commit_answer("POST c", 200, "{\"success\":true}", &committed, &err));
+	assert_true(committed);
+	assert_true(ts_rest_parse_commit_answer("POST c", 200, "{\"success\":false}", &committed, &err));
+	assert_false(committed);
+	committed = true;
+	assert_true(ts_rest_parse_commit_answer("POST c", 409, "{\"message\":\"exists\"}", &committed, &err));
+	assert_false(committed);
+	assert_false(ts_rest_parse_commit_answer("POST c", 500, "{\"message\":\"boom\",\"code\":500}",
+											 &committed, &err));
+	assert_int_equal(err.code, TS_ERR_IO);
+	assert_non_null(strstr(err.msg, "HTTP 500: boom"));
+	assert_false(ts_rest_parse_commit_answer("POST c", 403, "{\"message\":\"token abc\"}", &committed, &err));
+	assert_int_equal(err.code, TS_ERR_DENIED);
+	assert_null(strstr(err.msg, "abc"));
+	assert_false(ts_rest_parse_commit_answer("POST c", 200, "{\"success\":\"yes\"}", &committed, &err));
+	assert_int_equal(err.code, TS_ERR_CORRUPT);
+	assert_non_null(strstr(err.msg, "success"));
+	assert_false(ts_rest_parse_commit_answer("POST c", 200, "", &committed, &err));
+	assert_false(committed);
+}
+
+/* CommitTableRequest: the snapshot's JSON kept as written (a Long stays exact) */
+static void
+test_commit_body(void **state)
+{
+	char	   *b;
+
+	(void) state;
+	b = ts_rest_commit_body("id\"1", NULL, "{\"id\":3,\"commitIdentifier\":9223372036854775807}",
+							"[{\"spec\":{}}]");
+	assert_string_equal(b, "{\"tableId\":\"id\\\"1\",\"baseSnapshotUuid\":null,"
+						"\"snapshot\":{\"id\":3,\"commitIdentifier\":9223372036854775807},"
+						"\"statistics\":[{\"spec\":{}}]}");
+	ts_free(b);
+	b = ts_rest_commit_body(NULL, "u-1", "{}", "[]");
+	assert_string_equal(b, "{\"tableId\":null,\"baseSnapshotUuid\":\"u-1\",\"snapshot\":{},\"statistics\":[]}");
+	ts_free(b);
+}
+
+/* GetTableResponse's id: what a commit names as tableId */
+static void
+test_parse_table_id(void **state)
+{
+	ts_rest_table t;
+	ts_err		err = {0};
+
+	(void) state;
+	assert_true(ts_rest_parse_table("GET t", "{\"id\":\"uuid-1\",\"path\":\"/p\",\"schema\":{\"fields\":[]}}",
+									&t, &err));
+	assert_string_equal(t.table_id, "uuid-1");
+	ts_rest_table_free(&t);
+	assert_true(ts_rest_parse_table("GET t", "{\"path\":\"/p\",\"schema\":{\"fields\":[]}}", &t, &err));
+	assert_null(t.table_id);
+	ts_rest_table_free(&t);
+}
+
 static void
 test_url_encode(void **state)
 {
@@ -195,6 +259,9 @@ main(void)
 		cmocka_unit_test(test_parse_table_nul),
 		cmocka_unit_test(test_parse_names),
 		cmocka_unit_test(test_parse_partitions),
+		cmocka_unit_test(test_parse_commit_answer),
+		cmocka_unit_test(test_parse_table_id),
+		cmocka_unit_test(test_commit_body),
 		cmocka_unit_test(test_url_encode),
 	};
 
