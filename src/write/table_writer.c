@@ -275,7 +275,7 @@ check_options(ts_table_writer *w, ts_err *err)
 	if (!ts_file_writer_options_parse(option(w, "file.format"), option(w, "file.compression"),
 									  option(w, "file.compression.zstd-level"), &w->file_opts, err))
 		return false;
-	for (int i = 0; w->file_opts.format != TS_FORMAT_PARQUET && i < w->schema->nfields; i++)
+	for (int i = 0; i < w->schema->nfields; i++)
 		if (!ts_file_writer_supports(&w->file_opts, w->schema->fields[i].name,
 									 w->schema->fields[i].type, err))
 			return false;
@@ -384,8 +384,7 @@ ts_table_writer_open_in_catalog(ts_fs *fs, const char *table_path, const ts_opti
 	if ((w->schema = latest_schema(w->fs, table_path, err)) == NULL || !check_options(w, err))
 		goto fail;
 	for (int i = 0; i < w->schema->nfields; i++)
-		if (!ts_pq_writer_supports(w->schema->fields[i].name, w->schema->fields[i].type, err) ||
-			!check_key_type(w, i, err))
+		if (!check_key_type(w, i, err))
 			goto fail;
 	if (!ts_partition_options_from_schema(w->schema, &w->popts, err))
 		goto fail;
