@@ -479,8 +479,7 @@ row_values(TsModifyState *st, const Datum *datums, const bool *isnull, ts_value 
 			v->isnull = true;
 			continue;
 		}
-		if (!tablescan_datum_to_field_value(datums[a], TupleDescAttr(desc, a)->atttypid,
-											fld->type, v))
+		if (!tablescan_write_value(datums[a], TupleDescAttr(desc, a)->atttypid, fld->type, v))
 			ereport(ERROR,
 					(errcode(ERRCODE_DATATYPE_MISMATCH),
 					 errmsg("value of column \"%s\" of foreign table \"%s\" cannot be stored exactly as Paimon type %s",

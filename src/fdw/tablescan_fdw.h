@@ -355,6 +355,8 @@ extern bool tablescan_datum_to_literal(Datum d, Oid typid, ts_value *out, ts_typ
 /* a Datum as a value of Paimon type target, only when that is exact */
 extern bool tablescan_datum_to_field_value(Datum d, Oid typid, const ts_type *target,
 										   ts_value *out);
+/* write_values.c: the same, per written value without allocations */
+extern bool tablescan_write_value(Datum d, Oid typid, const ts_type *target, ts_value *out);
 
 /* ---- modify.c: INSERT / COPY FROM ------------------------------------- */
 

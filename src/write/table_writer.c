@@ -814,6 +814,14 @@ add_row(ts_table_writer *w, const ts_value *values, ts_row_kind kind, ts_err *er
 	int32_t		bucket = 0;
 	bucket_writer *bw;
 
+	/* no partition, no bucket key: every row goes to the one writer */
+	if (w->npartition_keys == 0 && w->total_buckets <= 0 && w->nwriters == 1)
+	{
+		w->rows++;
+		if (w->kv != NULL)
+			return buffer_row(w, w->writers[0], values, kind, err);
+		return write_row(w, w->writers[0], values, err);
+	}
 	/* partition */
 	for (int i = 0; i < w->npartition_keys; i++)
 		w->partition_values[i] = values[w->partition_fields[i]];

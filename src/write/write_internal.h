@@ -32,6 +32,8 @@ typedef struct ts_col_stats
 	ts_buf		min_bytes;		/* string copies of min / max */
 	ts_buf		max_bytes;
 	int64_t		nulls;
+	/* how add compares: 0 none kept, 1 v.i, 2 v.dec, 3 v.ts, 4 ts_value_order */
+	int			order;
 } ts_col_stats;
 
 bool		ts_stats_mode_parse(const char *value, ts_stats_mode *mode, int *truncate, ts_err *err);
