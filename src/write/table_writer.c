@@ -918,6 +918,7 @@ ts_table_writer_commit(ts_table_writer *w, const char *commit_user, int64_t *sna
 	in.min_retry_wait_ms = w->min_retry_wait_ms;
 	in.max_retry_wait_ms = w->max_retry_wait_ms;
 	in.commit_user = commit_user;
+	in.known = w->kv != NULL ? ts_kv_bucket_seqs(w->kv) : NULL;
 	if (!ts_write_commit(&in, snapshot_id, err))
 		return false;
 	/* committed: the files belong to the table now */
