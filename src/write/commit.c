@@ -584,7 +584,10 @@ try_commit(attempt *at, bool *done, int64_t *snapshot_id, ts_err *err)
 		ts_free(path);
 		return ts_error_nomem(err, "a snapshot");
 	}
-	ok = ts_fs_create_exclusive(in->fs, path, json, strlen(json), err);
+	/* the new files' names durable before the snapshot naming them, and it after */
+	ok = ts_fs_sync_dirs(in->fs, err) &&
+		ts_fs_create_exclusive(in->fs, path, json, strlen(json), err) &&
+		ts_fs_sync_dirs(in->fs, err);
 	ts_free(path);
 	cJSON_free(json);
 	if (ok)
@@ -598,7 +601,7 @@ try_commit(attempt *at, bool *done, int64_t *snapshot_id, ts_err *err)
 		snprintf(hint, sizeof(hint), "%lld", (long long) id);
 		path = ts_psprintf("%s/snapshot/LATEST", in->table_path);
 		if (path != NULL)
-			ts_fs_put(in->fs, path, hint, strlen(hint), &ignore);
+			ts_fs_put_hint(in->fs, path, hint, strlen(hint), &ignore);
 		ts_free(path);
 		return true;
 	}

@@ -339,6 +339,7 @@ ts_table_writer_open(ts_fs *fs, const char *table_path, const ts_option *options
 		return NULL;
 	}
 	w->fs = fs;
+	ts_fs_defer_dir_syncs(fs);	/* once per commit (commit.c), not per file */
 	ts_buf_init(&w->scratch);
 	w->options = options;
 	w->noptions = noptions;
