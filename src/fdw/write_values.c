@@ -208,13 +208,10 @@ tablescan_write_value(Datum d, Oid typid, const ts_type *target, ts_value *out)
 				k == (typid == TIMESTAMPOID ? TS_TIMESTAMP : TS_TIMESTAMP_LTZ))
 			{
 				Timestamp	ts = DatumGetTimestamp(d);
-				int64		micros;
 
 				if (TIMESTAMP_NOT_FINITE(ts))
 					return false;
-				micros = ts + UNIX_TO_PG_MICROS;
-				out->v.ts.millis = micros >= 0 ? micros / 1000 : -((-micros + 999) / 1000);
-				out->v.ts.nanos = (int32) (micros - out->v.ts.millis * 1000) * 1000;
+				ts_value_set_micros(out, ts + UNIX_TO_PG_MICROS);
 				return true;
 			}
 			break;
