@@ -7,7 +7,8 @@
 # weight of several base-10000 digits, zero) written into DECIMAL(18,4),
 # DECIMAL(9,2) and DECIMAL(18,0) fields through numeric columns without a
 # typmod (so PostgreSQL does not round them first) read back equal to the
-# inserted values; values that cannot be stored exactly (more fraction
+# inserted values (row 15, display scale 70 but exactly 1, -2 and 3, was
+# refused before: numeric_out's text had more than 38 digits); values that cannot be stored exactly (more fraction
 # digits, too many digits, NaN, a bigint beyond INT) are refused with 42804
 # and nothing is written.
 # Flat memory: the same INSERT of N and of 4N rows (7 columns, bench/writes.sh's
