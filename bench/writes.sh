@@ -12,7 +12,7 @@
 #     (best of BENCH_RUNS, each run a new table made by ts_gen);
 #   - made into a DuckDB table (npm @duckdb/node-api, threads = 1) and written
 #     by `COPY m TO 'f.parquet' (FORMAT parquet, COMPRESSION zstd)`.
-# Then the backend's peak RSS (VmHWM) after INSERTs of BENCH_MEM_ROWS rows,
+# Then the backend's peak RSS (VmHWM) after INSERTs of BENCH_MEM_ROWS rows (JIT on, then off),
 # each in a new connection, and the cost per commit of BENCH_COMMITS
 # single-row INSERT transactions into one table (per thousand: the first and
 # the last thousand, since every commit reads the previous snapshot's
@@ -36,7 +36,7 @@ make -s -j2 tools >/dev/null
 rm -rf "$W"; mkdir -p "$W/duck"
 
 log "DuckDB: COPY of $ROWS rows to Parquet (zstd, 1 thread), best of $RUNS"
-duck=$(cd bench && node --input-type=module -e "
+duck=$(cd bench && flock /tmp/ts-install.lock node --input-type=module -e "
 import { DuckDBInstance } from '@duckdb/node-api';
 import { statSync } from 'node:fs';
 const db = await DuckDBInstance.create(':memory:', { threads: '1' });
@@ -83,17 +83,19 @@ bytes=$(find "$W/wh/b.db/t1" -name '*.parquet' -printf '%s\n' | awk '{ s += $1 }
 same=$(q -c "SELECT (SELECT count(*) FROM t1) = $ROWS + 1 AND (SELECT sum(id) FROM t1 WHERE id > 0) = (SELECT sum(id) FROM heap)")
 echo "insert $best $bytes $same"
 # backend peak RSS after an INSERT of N rows, each in a new connection
-for n in $MEM_ROWS; do
-    table "m$n"
+# (JIT as configured, then off: past jit_above_cost the plan loads LLVM, a step with the row estimate)
+for jit in on off; do for n in $MEM_ROWS; do
+    table "m$n$jit"
     mem=$(psql -X -q -At -v ON_ERROR_STOP=1 <<SQL | awk '/^(VmHWM|RssAnon|RssShmem):/ { printf "%s ", $2 }'
+$( [ "$jit" = off ] && echo "SET jit = off;" )
 SELECT pg_backend_pid() AS pid \gset
 \setenv BACKEND_PID :pid
-INSERT INTO m$n SELECT $VALUES FROM generate_series(1, $n) g;
+INSERT INTO m$n$jit SELECT $VALUES FROM generate_series(1, $n) g;
 \! grep -E '^(VmHWM|RssAnon|RssShmem):' /proc/\$BACKEND_PID/status
 SQL
 )
-    echo "memory $n $mem"
-done
+    echo "memory $n $jit $mem"
+done; done
 # single-row INSERT transactions: ms per commit, per thousand
 table c
 for k in $( [ "$COMMITS" -gt 0 ] && seq 0 $(( (COMMITS - 1) / 1000 )) ); do
@@ -123,7 +125,7 @@ cat <<OUT
 
 Backend memory after one INSERT, a new connection each (/proc: peak RSS, and now the private
 anonymous memory and the shared memory it has touched, which VmHWM counts too):
-$(grep '^memory ' <<<"$out" | awk '{ printf "- %s rows: VmHWM %.1f MB, RssAnon %.1f MB, RssShmem %.1f MB\n", $2, $3 / 1024, $4 / 1024, $5 / 1024 }')
+$(grep '^memory ' <<<"$out" | awk '{ printf "- %s rows, JIT %s: VmHWM %.1f MB, RssAnon %.1f MB, RssShmem %.1f MB\n", $2, $3, $4 / 1024, $5 / 1024, $6 / 1024 }')
 
 Single-row INSERT transactions (autocommit), mean ms per commit:
 $(grep '^commits ' <<<"$out" | awk '{ printf "- commits %s-%s: %s ms\n", $2, $3, $4 }')

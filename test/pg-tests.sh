@@ -103,6 +103,9 @@ psql -X -q -d postgres -c "DROP DATABASE IF EXISTS ts_writes" >/dev/null 2>&1
 # writes: the Parquet files an INSERT writes, read by DuckDB
 part writes-duckdb 300 env REL_DB=ts_writes_duckdb bash test/writes/duckdb.sh | grep -vE '^ok ' | tail -10
 psql -X -q -d postgres -c "DROP DATABASE IF EXISTS ts_writes_duckdb" >/dev/null 2>&1
+# writes: exact values per row (numerics of every shape), memory flat from N to 4N rows
+part writes-rows 300 env REL_DB=ts_writes_rows bash test/writes/rows.sh | grep -vE '^ok ' | tail -10
+psql -X -q -d postgres -c "DROP DATABASE IF EXISTS ts_writes_rows" >/dev/null 2>&1
 # writes: INSERT / COPY into an S3 table, multipart, races, lost answers, a store without conditional writes
 part writes-s3 300 env REL_DB=ts_writes_s3 bash test/writes/s3.sh | grep -vE '^ok ' | tail -10
 psql -X -q -d postgres -c "DROP DATABASE IF EXISTS ts_writes_s3" >/dev/null 2>&1

@@ -107,6 +107,7 @@ ts_fs_free(ts_fs *fs)
 {
 	if (fs == NULL || fs->ambient || fs == &local_unconfined)
 		return;
+	fs_local_forget_dirs(fs);
 	ts_fs_scope_free(&fs->scope);
 	if (fs->has_s3)
 		ts_s3_config_free_copy(&fs->s3);
@@ -581,6 +582,15 @@ ts_fs_put(ts_fs *fs, const char *path, const void *data, size_t len, ts_err *err
 }
 
 bool
+ts_fs_put_hint(ts_fs *fs, const char *path, const void *data, size_t len, ts_err *err)
+{
+	const ts_fs_ops *ops;
+
+	return write_route(fs, path, &ops, err) &&
+		(ops->put_hint ? ops->put_hint : ops->put) (fs, path, data, len, err);
+}
+
+bool
 ts_fs_check_writes(ts_fs *fs, const char *path, ts_err *err)
 {
 	const ts_fs_ops *ops;
@@ -591,6 +601,19 @@ ts_fs_check_writes(ts_fs *fs, const char *path, ts_err *err)
 	if (!ts_fs_allows_name(fs, path, &denial))
 		return fs_deny_write(path, err);
 	return true;
+}
+
+void
+ts_fs_defer_dir_syncs(ts_fs *fs)
+{
+	if (!fs->ambient && fs != &local_unconfined)
+		fs->defer_dir_syncs = true;
+}
+
+bool
+ts_fs_sync_dirs(ts_fs *fs, ts_err *err)
+{
+	return fs_local_sync_dirs(fs, err);
 }
 
 bool

@@ -100,6 +100,9 @@ typedef struct ts_fs_ops
 	bool		(*create_exclusive) (ts_fs *fs, const char *path, const void *data, size_t len,
 									 ts_err *err);
 	bool		(*put) (ts_fs *fs, const char *path, const void *data, size_t len, ts_err *err);
+	/* put without waiting for the disk (NULL: put) */
+	bool		(*put_hint) (ts_fs *fs, const char *path, const void *data, size_t len,
+							 ts_err *err);
 	bool		(*remove) (ts_fs *fs, const char *path, ts_err *err);
 	/* NULL: TS_FS_CAP_ATOMIC_CREATE decides */
 	bool		(*check_atomic_create) (ts_fs *fs, const char *dir, ts_err *err);
@@ -125,6 +128,10 @@ struct ts_fs
 	ts_azure_config azure;		/* owned copy (ts_azure_config_copy) */
 	uint64_t	generation;		/* ts_fs_generation */
 	void	   *store;			/* a store's own state, or NULL */
+	/* ts_fs_defer_dir_syncs: directories whose new names ts_fs_sync_dirs makes durable */
+	bool		defer_dir_syncs;
+	int		   *unsynced_dirs;	/* open directory descriptors */
+	int			nunsynced_dirs;
 };
 
 /* The head of every file handle; a store's handle may extend it. */
@@ -158,6 +165,13 @@ void		fs_local_writer_abort(ts_fs_writer *w);
 bool		fs_local_create_exclusive(ts_fs *fs, const char *path, const void *data, size_t len,
 									  ts_err *err);
 bool		fs_local_put(ts_fs *fs, const char *path, const void *data, size_t len, ts_err *err);
+bool		fs_local_put_hint(ts_fs *fs, const char *path, const void *data, size_t len,
+							  ts_err *err);
+/* Keep dirfd (duplicated) for ts_fs_sync_dirs unless fs already has that directory. */
+bool		fs_defer_dir_sync(ts_fs *fs, int dirfd, ts_err *err);
+/* fsync and close the directories kept; close them without (fs freed) */
+bool		fs_local_sync_dirs(ts_fs *fs, ts_err *err);
+void		fs_local_forget_dirs(ts_fs *fs);
 bool		fs_local_remove(ts_fs *fs, const char *path, ts_err *err);
 
 /*

@@ -318,5 +318,6 @@ const ts_fs_ops ts_fs_local_ops = {
 	.writer_abort = fs_local_writer_abort,
 	.create_exclusive = fs_local_create_exclusive,
 	.put = fs_local_put,
+	.put_hint = fs_local_put_hint,
 	.remove = fs_local_remove,
 };

@@ -271,7 +271,9 @@ fs_local_writer_finish(ts_fs_writer *head, ts_err *err)
 		ok = ts_error(err, errno == EEXIST ? TS_ERR_EXISTS : TS_ERR_IO,
 					  "could not create file \"%s\": %s", head->path, strerror(errno));
 	unlinkat(w->dirfd, w->tmp, 0);
-	if (ok)
+	if (ok && w->head.fs != NULL && w->head.fs->defer_dir_syncs)
+		ok = fs_defer_dir_sync(w->head.fs, w->dirfd, err);
+	else if (ok)
 		(void) fsync(w->dirfd);
 	writer_free(w);
 	return ok;
@@ -292,15 +294,17 @@ fs_local_create_exclusive(ts_fs *fs, const char *path, const void *data, size_t 
 	return fs_local_writer_finish(w, err);
 }
 
-bool
-fs_local_put(ts_fs *fs, const char *path, const void *data, size_t len, ts_err *err)
+/* Replace path by a new file holding data (on the disk first when sync). */
+static bool
+put_file(ts_fs *fs, const char *path, const void *data, size_t len, bool sync, ts_err *err)
 {
 	local_writer *w = open_writer(fs, path, err);
 	bool		ok;
 
 	if (w == NULL)
 		return false;
-	if ((len > 0 && !fs_local_writer_write(&w->head, data, len, err)) || !sync_close(w, err))
+	if ((len > 0 && !fs_local_writer_write(&w->head, data, len, err)) ||
+		(sync && !sync_close(w, err)))
 	{
 		fs_local_writer_abort(&w->head);
 		return false;
@@ -310,6 +314,68 @@ fs_local_put(ts_fs *fs, const char *path, const void *data, size_t len, ts_err *
 		ts_error(err, TS_ERR_IO, "could not rename into \"%s\": %s", path, strerror(errno));
 	fs_local_writer_abort(&w->head);	/* unlinks the temporary name if still there */
 	return ok;
+}
+
+bool
+fs_local_put(ts_fs *fs, const char *path, const void *data, size_t len, ts_err *err)
+{
+	return put_file(fs, path, data, len, true, err);
+}
+
+/* A hint is checked by its readers (LATEST names a snapshot that must exist): no fsync. */
+bool
+fs_local_put_hint(ts_fs *fs, const char *path, const void *data, size_t len, ts_err *err)
+{
+	return put_file(fs, path, data, len, false, err);
+}
+
+bool
+fs_defer_dir_sync(ts_fs *fs, int dirfd, ts_err *err)
+{
+	struct stat st,
+				other;
+	int		   *nd;
+
+	if (fstat(dirfd, &st) != 0)
+		return ts_error(err, TS_ERR_IO, "could not stat a directory: %s", strerror(errno));
+	for (int i = 0; i < fs->nunsynced_dirs; i++)
+		if (fstat(fs->unsynced_dirs[i], &other) == 0 && other.st_dev == st.st_dev &&
+			other.st_ino == st.st_ino)
+			return true;
+	nd = ts_realloc(fs->unsynced_dirs, sizeof(int) * (size_t) (fs->nunsynced_dirs + 1));
+	if (nd == NULL)
+		return ts_error_nomem(err, "a directory to sync");
+	fs->unsynced_dirs = nd;
+	if ((nd[fs->nunsynced_dirs] = fcntl(dirfd, F_DUPFD_CLOEXEC, 0)) < 0)
+		return ts_error(err, TS_ERR_IO, "could not keep a directory open: %s", strerror(errno));
+	fs->nunsynced_dirs++;
+	return true;
+}
+
+bool
+fs_local_sync_dirs(ts_fs *fs, ts_err *err)
+{
+	bool		ok = true;
+
+	for (int i = 0; i < fs->nunsynced_dirs; i++)
+	{
+		if (ok && fsync(fs->unsynced_dirs[i]) != 0)
+			ok = ts_error(err, TS_ERR_IO, "could not fsync the directory of a new file: %s",
+						  strerror(errno));
+		close(fs->unsynced_dirs[i]);
+	}
+	fs->nunsynced_dirs = 0;
+	return ok;
+}
+
+void
+fs_local_forget_dirs(ts_fs *fs)
+{
+	for (int i = 0; i < fs->nunsynced_dirs; i++)
+		close(fs->unsynced_dirs[i]);
+	ts_free(fs->unsynced_dirs);
+	fs->unsynced_dirs = NULL;
+	fs->nunsynced_dirs = 0;
 }
 
 bool

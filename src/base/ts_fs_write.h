@@ -46,12 +46,25 @@ bool		ts_fs_create_exclusive(ts_fs *fs, const char *path, const void *data, size
 /* Write 'path' whole, replacing it if it exists (hint files; atomic locally). */
 bool		ts_fs_put(ts_fs *fs, const char *path, const void *data, size_t len, ts_err *err);
 
+/* The same for a hint readers check (LATEST): not waited on to reach the disk. */
+bool		ts_fs_put_hint(ts_fs *fs, const char *path, const void *data, size_t len, ts_err *err);
+
 /*
  * Does fs write path's store, and may it write path (the scope, by name)?
  * False + TS_ERR_UNSUPPORTED naming a store without writes, or the
  * denial.  Nothing is written: for checks made before work that writes later.
  */
 bool		ts_fs_check_writes(ts_fs *fs, const char *path, ts_err *err);
+
+/*
+ * From now on a finished file's name is made durable by ts_fs_sync_dirs
+ * (one fsync per directory) instead of at once (local files; other stores
+ * have nothing to sync).  A writer calls ts_fs_sync_dirs before it
+ * publishes what references the files, and after.
+ */
+void		ts_fs_defer_dir_syncs(ts_fs *fs);
+bool		ts_fs_sync_dirs(ts_fs *fs, ts_err *err);
+
 /* Remove a file; a missing one is not an error. */
 bool		ts_fs_delete(ts_fs *fs, const char *path, ts_err *err);
 

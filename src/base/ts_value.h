@@ -166,6 +166,14 @@ ts_batch_at(const ts_batch *b, int row, int col)
 	return &b->values[(size_t) row * ts_batch_stride(b) + col];
 }
 
+/* A TIMESTAMP value of micros since 1970 (floor to millis, the rest in nanos). */
+static inline void
+ts_value_set_micros(ts_value *v, int64_t micros)
+{
+	v->v.ts.millis = micros >= 0 ? micros / 1000 : -((-micros + 999) / 1000);
+	v->v.ts.nanos = (int32_t) (micros - v->v.ts.millis * 1000) * 1000;
+}
+
 /* Render a value as text for messages and tests (ts_malloc'd). */
 char	   *ts_value_to_string(const ts_value *v, const ts_type *t);
 

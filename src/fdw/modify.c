@@ -608,8 +608,8 @@ row_values(TsModifyState *st, const Datum *datums, const bool *isnull, ts_value 
 			v->isnull = true;
 			continue;
 		}
-		if (!tablescan_datum_to_stored_value(datums[a], TupleDescAttr(desc, a)->atttypid,
-											 fld->type, v, NameStr(TupleDescAttr(desc, a)->attname)))
+		if (!tablescan_write_value(datums[a], TupleDescAttr(desc, a)->atttypid,
+								   fld->type, v, NameStr(TupleDescAttr(desc, a)->attname)))
 			ereport(ERROR,
 					(errcode(ERRCODE_DATATYPE_MISMATCH),
 					 errmsg("value of column \"%s\" of foreign table \"%s\" cannot be stored exactly as Paimon type %s",

@@ -376,7 +376,10 @@ extern bool tablescan_datum_to_literal(Datum d, Oid typid, ts_value *out, ts_typ
 /* a Datum as a value of Paimon type target, only when that is exact */
 extern bool tablescan_datum_to_field_value(Datum d, Oid typid, const ts_type *target,
 										   ts_value *out);
-/* write_values.c: a written column's Datum as the Paimon value it stores (nested, TIME too) */
+/* write_values.c: a written column's Datum as the Paimon value it stores, scalars without allocations */
+extern bool tablescan_write_value(Datum d, Oid typid, const ts_type *target, ts_value *out,
+								  const char *colname);
+/* write_nested.c: the same for TIME and nested columns (ARRAY from T[], jsonb) */
 extern bool tablescan_datum_to_stored_value(Datum d, Oid typid, const ts_type *target,
 											ts_value *out, const char *colname);
 

@@ -331,8 +331,7 @@ tablescan_datum_to_literal(Datum d, Oid typid, ts_value *out, ts_type **type)
 				if (TIMESTAMP_NOT_FINITE(ts))
 					return false;
 				micros = ts + UNIX_TO_PG_MICROS;
-				out->v.ts.millis = micros >= 0 ? micros / 1000 : -((-micros + 999) / 1000);
-				out->v.ts.nanos = (int32) (micros - out->v.ts.millis * 1000) * 1000;
+				ts_value_set_micros(out, micros);
 				*type = tablescan_literal_type(typid == TIMESTAMPOID ? TS_TIMESTAMP : TS_TIMESTAMP_LTZ, 6, 0);
 				return true;
 			}

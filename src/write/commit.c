@@ -182,55 +182,37 @@ number_files(attempt *at, const ts_snapshot *L, ts_err *err)
 		base[i] = -1;
 	if (in->total_buckets > 0 && L != NULL)
 	{
-		const char *lists[2] = {L->base_manifest_list, L->delta_manifest_list};
+		ts_bucket_seqs walked;
+		const ts_bucket_seqs *seqs = in->known;
 
-		for (int l = 0; l < 2; l++)
+		/* the writer's walk, unless another writer committed since */
+		if (seqs == NULL || seqs->snapshot_id != L->id)
 		{
-			ts_manifest_file_meta *metas;
-			int			nmetas;
-
-			if (!read_list(at, lists[l], &metas, &nmetas, err))
+			if (!ts_bucket_seqs_walk(in->fs, in->table_path, L, &walked, err))
 				return false;
-			for (int m = 0; m < nmetas; m++)
-			{
-				ts_manifest_entry *e;
-				int			ne;
-				char	   *path;
-
-				if (!ts_check_interrupts(err))
-					return false;
-				path = ts_psprintf("%s/manifest/%s", in->table_path, metas[m].file_name);
-				if (path == NULL)
-					return ts_error_nomem(err, "a path");
-				if (!ts_manifest_read(at->in->fs, path, &at->arena, &e, &ne, err))
-				{
-					ts_free(path);
-					return false;
-				}
-				ts_free(path);
-				for (int k = 0; k < ne; k++)
-					for (int i = 0; i < in->nfiles; i++)
-					{
-						const ts_new_file *f = in->files[i];
-
-						if (f->partition_len != e[k].partition.len ||
-							memcmp(f->partition, e[k].partition.data, f->partition_len) != 0)
-							continue;
-						if (e[k].kind == TS_FILE_ADD && e[k].total_buckets > 0 &&
-							e[k].total_buckets != in->total_buckets)
-						{
-							ts_error(err, TS_ERR_UNSUPPORTED,
-									 "a partition of this table has %d buckets, the table option \"bucket\" says %d",
-									 (int) e[k].total_buckets, (int) in->total_buckets);
-							ts_error_hint(err, "Rescaling buckets needs an INSERT OVERWRITE in Java Paimon.");
-							return false;
-						}
-						/* DELETE entries only remove files: their numbers stay taken */
-						if (e[k].bucket == f->bucket && e[k].file.max_sequence_number > base[i])
-							base[i] = e[k].file.max_sequence_number;
-					}
-			}
+			seqs = &walked;
 		}
+		for (int i = 0; i < in->nfiles; i++)
+		{
+			const ts_new_file *f = in->files[i];
+			int32_t		other = ts_bucket_seqs_other_count(seqs, f->partition, f->partition_len,
+														   in->total_buckets);
+
+			if (other != 0)
+			{
+				if (seqs == &walked)
+					ts_bucket_seqs_free(&walked);
+				ts_error(err, TS_ERR_UNSUPPORTED,
+						 "a partition of this table has %d buckets, the table option \"bucket\" says %d",
+						 (int) other, (int) in->total_buckets);
+				ts_error_hint(err, "Rescaling buckets needs an INSERT OVERWRITE in Java Paimon.");
+				return false;
+			}
+			/* DELETE entries only remove files: their numbers stay taken */
+			base[i] = ts_bucket_seqs_max(seqs, f->partition, f->partition_len, f->bucket);
+		}
+		if (seqs == &walked)
+			ts_bucket_seqs_free(&walked);
 	}
 	for (int i = 0; i < in->nfiles; i++)
 	{
@@ -615,7 +597,10 @@ try_commit(attempt *at, bool *done, int64_t *snapshot_id, ts_err *err)
 		ts_free(path);
 		return ts_error_nomem(err, "a snapshot");
 	}
-	ok = ts_fs_create_exclusive(in->fs, path, json, strlen(json), err);
+	/* the new files' names durable before the snapshot naming them, and it after */
+	ok = ts_fs_sync_dirs(in->fs, err) &&
+		ts_fs_create_exclusive(in->fs, path, json, strlen(json), err) &&
+		ts_fs_sync_dirs(in->fs, err);
 	ts_free(path);
 	cJSON_free(json);
 	if (ok)
@@ -629,7 +614,7 @@ try_commit(attempt *at, bool *done, int64_t *snapshot_id, ts_err *err)
 		snprintf(hint, sizeof(hint), "%lld", (long long) id);
 		path = ts_psprintf("%s/snapshot/LATEST", in->table_path);
 		if (path != NULL)
-			ts_fs_put(in->fs, path, hint, strlen(hint), &ignore);
+			ts_fs_put_hint(in->fs, path, hint, strlen(hint), &ignore);
 		ts_free(path);
 		return true;
 	}

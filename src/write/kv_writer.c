@@ -31,15 +31,6 @@
 static ts_type sequence_type = {.kind = TS_BIGINT, .nullable = false};
 static ts_type value_kind_type = {.kind = TS_TINYINT, .nullable = false};
 
-/* the largest sequence number of one (partition, bucket) of the snapshot written on */
-typedef struct kv_bucket_seq
-{
-	uint8_t    *partition;
-	uint32_t	partition_len;
-	int32_t		bucket;
-	int64_t		max_seq;
-} kv_bucket_seq;
-
 struct ts_kv_layout
 {
 	const ts_schema *schema;
@@ -54,11 +45,9 @@ struct ts_kv_layout
 	bool		updates_ok;		/* +U rows replace the row */
 	const char *refuse_update;	/* why not, naming the option */
 	const char *refuse_delete;
-	/* the snapshot written on */
+	/* the snapshot written on: its buckets' sequence numbers (bucket_seqs.c) */
 	bool		seqs_loaded;
-	int64_t		snapshot_id;	/* 0: none */
-	kv_bucket_seq *seqs;
-	int			nseqs;
+	ts_bucket_seqs seqs;
 };
 
 /* ---- which tables -------------------------------------------------------- */
@@ -185,9 +174,7 @@ ts_kv_layout_free(ts_kv_layout *l)
 	if (l->fields != NULL)
 		for (int k = 0; k < l->nkeys; k++)
 			ts_free(l->fields[k].name);
-	for (int i = 0; i < l->nseqs; i++)
-		ts_free(l->seqs[i].partition);
-	ts_free(l->seqs);
+	ts_bucket_seqs_free(&l->seqs);
 	ts_free(l->fields);
 	ts_free(l->key_types);
 	ts_free(l->key_fields);
@@ -482,82 +469,21 @@ ts_kv_buffer_reset(ts_kv_buffer *b)
 
 /* ---- sequence numbers ---------------------------------------------------- */
 
-static bool
-note_seq(ts_kv_layout *l, const ts_manifest_entry *e, ts_err *err)
-{
-	for (int i = 0; i < l->nseqs; i++)
-	{
-		kv_bucket_seq *s = &l->seqs[i];
-
-		if (s->bucket == e->bucket && s->partition_len == e->partition.len &&
-			memcmp(s->partition, e->partition.data, s->partition_len) == 0)
-		{
-			if (e->file.max_sequence_number > s->max_seq)
-				s->max_seq = e->file.max_sequence_number;
-			return true;
-		}
-	}
-	{
-		kv_bucket_seq *ns = ts_realloc(l->seqs, sizeof(kv_bucket_seq) * (size_t) (l->nseqs + 1));
-
-		if (ns == NULL)
-			return ts_error_nomem(err, "sequence numbers");
-		l->seqs = ns;
-		ns = &l->seqs[l->nseqs];
-		ns->partition = ts_malloc(e->partition.len ? e->partition.len : 1);
-		if (ns->partition == NULL)
-			return ts_error_nomem(err, "sequence numbers");
-		memcpy(ns->partition, e->partition.data, e->partition.len);
-		ns->partition_len = (uint32_t) e->partition.len;
-		ns->bucket = e->bucket;
-		ns->max_seq = e->file.max_sequence_number;
-		l->nseqs++;
-	}
-	return true;
-}
-
 /*
  * Every entry of the latest snapshot's manifests (DELETE entries too: a
- * removed file's numbers stay taken).
+ * removed file's numbers stay taken), walked once for the writer and its
+ * commit.
  */
 static bool
 load_seqs(ts_kv_layout *l, ts_fs *fs, const char *table_path, ts_err *err)
 {
 	ts_snapshot *L = NULL;
-	ts_arena	arena;
-	bool		ok = true;
+	bool		ok;
 
 	if (!ts_snapshot_load_latest(fs, table_path, &L, err))
 		return false;
-	l->seqs_loaded = true;
-	if (L == NULL)
-		return true;
-	l->snapshot_id = L->id;
-	ts_arena_init(&arena, 64 * 1024);
-	for (int li = 0; ok && li < 2; li++)
-	{
-		const char *list = li == 0 ? L->base_manifest_list : L->delta_manifest_list;
-		ts_manifest_file_meta *metas;
-		int			nmetas;
-		char	   *path = ts_psprintf("%s/manifest/%s", table_path, list);
-
-		ok = path != NULL || ts_error_nomem(err, "a path");
-		ok = ok && ts_manifest_list_read(fs, path, &arena, &metas, &nmetas, err);
-		ts_free(path);
-		for (int m = 0; ok && m < nmetas; m++)
-		{
-			ts_manifest_entry *e;
-			int			ne;
-
-			path = ts_psprintf("%s/manifest/%s", table_path, metas[m].file_name);
-			ok = path != NULL || ts_error_nomem(err, "a path");
-			ok = ok && ts_check_interrupts(err) && ts_manifest_read(fs, path, &arena, &e, &ne, err);
-			ts_free(path);
-			for (int k = 0; ok && k < ne; k++)
-				ok = note_seq(l, &e[k], err);
-		}
-	}
-	ts_arena_free(&arena);
+	ok = ts_bucket_seqs_walk(fs, table_path, L, &l->seqs, err);
+	l->seqs_loaded = ok;
 	ts_snapshot_free(L);
 	return ok;
 }
@@ -569,13 +495,12 @@ ts_kv_first_seq(ts_kv_layout *l, ts_fs *fs, const char *table_path, const uint8_
 	*first = 0;					/* an empty bucket: Java's -1 + 1 */
 	if (!l->seqs_loaded && !load_seqs(l, fs, table_path, err))
 		return false;
-	for (int i = 0; i < l->nseqs; i++)
-	{
-		const kv_bucket_seq *s = &l->seqs[i];
-
-		if (s->bucket == bucket && s->partition_len == partition_len &&
-			memcmp(s->partition, partition, partition_len) == 0)
-			*first = s->max_seq + 1;
-	}
+	*first = ts_bucket_seqs_max(&l->seqs, partition, partition_len, bucket) + 1;
 	return true;
+}
+
+const ts_bucket_seqs *
+ts_kv_bucket_seqs(const ts_kv_layout *l)
+{
+	return l->seqs_loaded ? &l->seqs : NULL;
 }

@@ -373,6 +373,7 @@ ts_table_writer_open_in_catalog(ts_fs *fs, const char *table_path, const ts_opti
 		w->has_catalog = true;
 	}
 	w->fs = fs;
+	ts_fs_defer_dir_syncs(fs);	/* once per commit (commit.c), not per file */
 	ts_buf_init(&w->scratch);
 	w->options = options;
 	w->noptions = noptions;
@@ -868,6 +869,14 @@ add_row(ts_table_writer *w, const ts_value *values, ts_row_kind kind, ts_err *er
 	int32_t		bucket = 0;
 	bucket_writer *bw;
 
+	/* no partition, no bucket key: every row goes to the one writer */
+	if (w->npartition_keys == 0 && w->total_buckets <= 0 && w->nwriters == 1)
+	{
+		w->rows++;
+		if (w->kv != NULL)
+			return buffer_row(w, w->writers[0], values, kind, err);
+		return write_row(w, w->writers[0], values, err);
+	}
 	/* partition */
 	for (int i = 0; i < w->npartition_keys; i++)
 		w->partition_values[i] = values[w->partition_fields[i]];
@@ -981,6 +990,7 @@ ts_table_writer_commit(ts_table_writer *w, const char *commit_user, int64_t *sna
 	in.max_retry_wait_ms = w->max_retry_wait_ms;
 	in.commit_user = commit_user;
 	in.catalog = w->has_catalog ? &w->catalog : NULL;
+	in.known = w->kv != NULL ? ts_kv_bucket_seqs(w->kv) : NULL;
 	if (!ts_write_commit(&in, snapshot_id, err))
 		return false;
 	/* committed: the files belong to the table now */

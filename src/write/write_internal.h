@@ -32,6 +32,8 @@ typedef struct ts_col_stats
 	ts_buf		min_bytes;		/* string copies of min / max */
 	ts_buf		max_bytes;
 	int64_t		nulls;
+	/* how add compares: 0 none kept, 1 v.i, 2 v.dec, 3 v.ts, 4 ts_value_order */
+	int			order;
 } ts_col_stats;
 
 bool		ts_stats_mode_parse(const char *value, ts_stats_mode *mode, int *truncate, ts_err *err);
@@ -79,6 +81,38 @@ typedef struct ts_new_file
 ts_new_file *const *ts_table_writer_finished(const ts_table_writer *w, int *n);
 
 /* What a commit publishes (commit.c). */
+/* ---- a snapshot's buckets, from one walk of its manifests (bucket_seqs.c) ---- */
+
+typedef struct ts_bucket_seq
+{
+	uint8_t    *partition;		/* BinaryRow with arity prefix */
+	uint32_t	partition_len;
+	int32_t		bucket;
+	int64_t		max_seq;		/* largest sequence number of its entries */
+	int32_t		min_buckets;	/* bucket counts of its ADD entries (0: none given) */
+	int32_t		max_buckets;
+} ts_bucket_seq;
+
+typedef struct ts_bucket_seqs
+{
+	int64_t		snapshot_id;	/* the snapshot walked; 0: none (an empty table) */
+	ts_bucket_seq *seqs;
+	int			nseqs;
+} ts_bucket_seqs;
+
+struct ts_snapshot;
+
+/* Every entry of L's manifests (L NULL: nothing); out is freed on failure. */
+bool		ts_bucket_seqs_walk(ts_fs *fs, const char *table_path, const struct ts_snapshot *L,
+								ts_bucket_seqs *out, ts_err *err);
+/* The bucket's largest sequence number; -1 when it has no entry. */
+int64_t		ts_bucket_seqs_max(const ts_bucket_seqs *s, const uint8_t *partition,
+							   uint32_t partition_len, int32_t bucket);
+/* A bucket count other than total_buckets that an ADD entry of the partition has; 0 if none. */
+int32_t		ts_bucket_seqs_other_count(const ts_bucket_seqs *s, const uint8_t *partition,
+									   uint32_t partition_len, int32_t total_buckets);
+void		ts_bucket_seqs_free(ts_bucket_seqs *s);
+
 typedef struct ts_commit_input
 {
 	const char *table_path;
@@ -94,6 +128,8 @@ typedef struct ts_commit_input
 	int64_t		max_retry_wait_ms;
 	const char *commit_user;
 	const ts_catalog_commit *catalog;	/* non-NULL: the catalog commits (REST) */
+	/* the buckets of a snapshot already walked (a primary-key writer's), or NULL */
+	const ts_bucket_seqs *known;
 } ts_commit_input;
 
 bool		ts_write_commit(const ts_commit_input *in, int64_t *snapshot_id, ts_err *err);
@@ -133,6 +169,8 @@ bool		ts_kv_key_row(const ts_kv_layout *l, const ts_value *file_row, ts_buf *out
 bool		ts_kv_first_seq(ts_kv_layout *l, ts_fs *fs, const char *table_path,
 							const uint8_t *partition, uint32_t partition_len, int32_t bucket,
 							int64_t *first, ts_err *err);
+/* The buckets of the snapshot ts_kv_first_seq walked (for the commit), NULL before. */
+const ts_bucket_seqs *ts_kv_bucket_seqs(const ts_kv_layout *l);
 
 ts_kv_buffer *ts_kv_buffer_create(const ts_kv_layout *l, ts_err *err);
 void		ts_kv_buffer_free(ts_kv_buffer *b);

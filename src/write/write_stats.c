@@ -47,6 +47,13 @@ ts_stats_mode_parse(const char *value, ts_stats_mode *mode, int *truncate, ts_er
 	return true;
 }
 
+/* ts_col_stats.order: how a value is compared with the bounds (fixed per column) */
+enum
+{
+	STATS_ORDER_NONE, STATS_ORDER_INT, STATS_ORDER_DECIMAL, STATS_ORDER_TIMESTAMP,
+	STATS_ORDER_VALUE
+};
+
 /*
  * types whose bounds we keep: as Java's ParquetSimpleStatsExtractor, none
  * for binaries, nested types and timestamps stored as INT96 (precision > 6)
@@ -68,6 +75,16 @@ ts_col_stats_init(ts_col_stats *s, const ts_type *t, ts_stats_mode mode, int tru
 	s->type = t;
 	s->mode = mode;
 	s->truncate = truncate;
+	if (mode == TS_STATS_NONE || mode == TS_STATS_COUNTS || !bounded_type(t))
+		s->order = STATS_ORDER_NONE;
+	else if (ts_value_orders_by_int(t->kind))
+		s->order = STATS_ORDER_INT;
+	else if (t->kind == TS_DECIMAL)
+		s->order = STATS_ORDER_DECIMAL;
+	else if (t->kind == TS_TIMESTAMP || t->kind == TS_TIMESTAMP_LTZ)
+		s->order = STATS_ORDER_TIMESTAMP;
+	else
+		s->order = STATS_ORDER_VALUE;
 	ts_buf_init(&s->min_bytes);
 	ts_buf_init(&s->max_bytes);
 }
@@ -103,8 +120,37 @@ ts_col_stats_add(ts_col_stats *s, const ts_value *v, ts_err *err)
 		s->nulls++;
 		return true;
 	}
-	if (s->mode == TS_STATS_NONE || s->mode == TS_STATS_COUNTS || !bounded_type(s->type))
+	if (s->order == STATS_ORDER_NONE)
 		return true;
+	if (s->has && s->order != STATS_ORDER_VALUE)
+	{
+		/* fixed-width bounds: compared and kept in place, as ts_value_order orders them */
+		if (s->order == STATS_ORDER_INT)
+		{
+			if (v->v.i < s->min.v.i)
+				s->min.v.i = v->v.i;
+			if (v->v.i > s->max.v.i)
+				s->max.v.i = v->v.i;
+		}
+		else if (s->order == STATS_ORDER_DECIMAL)
+		{
+			if (v->v.dec < s->min.v.dec)
+				s->min.v.dec = v->v.dec;
+			if (v->v.dec > s->max.v.dec)
+				s->max.v.dec = v->v.dec;
+		}
+		else
+		{
+			int64_t		m = v->v.ts.millis;
+			int32_t		n = v->v.ts.nanos;
+
+			if (m < s->min.v.ts.millis || (m == s->min.v.ts.millis && n < s->min.v.ts.nanos))
+				s->min.v.ts = v->v.ts;
+			if (m > s->max.v.ts.millis || (m == s->max.v.ts.millis && n > s->max.v.ts.nanos))
+				s->max.v.ts = v->v.ts;
+		}
+		return true;
+	}
 	if (!s->has)
 	{
 		s->has = true;

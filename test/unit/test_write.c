@@ -3,7 +3,8 @@
  *
  * The manifest and manifest-list Avro schemas we write equal those in the
  * headers of Java-written manifests of ../shared/testdata; the exclusive
- * create never replaces a file and leaves no temporary file; truncated
+ * create never replaces a file and leaves no temporary file; deferred
+ * directory syncs keep one descriptor per directory until synced; truncated
  * string statistics stay true bounds (TruncateSimpleColStatsCollector's
  * rule); a table written twice has two APPEND snapshots whose manifests
  * carry what was written (row counts, sequence numbers, partitions,
@@ -170,6 +171,70 @@ test_create_exclusive(void **state)
 		ts_fs_free(confined);
 		ts_fs_scope_free(&scope);
 	}
+	ts_fs_free(fs);
+	free(dir);
+}
+
+/* open descriptors of this process */
+static int
+open_fds(void)
+{
+	return count_entries("/proc/self/fd", "");
+}
+
+/*
+ * Deferred directory syncs: files finished in two directories keep one
+ * descriptor per directory (not per file) until ts_fs_sync_dirs fsyncs and
+ * closes them; the files are there meanwhile.  A hint put replaces the
+ * file as a put does.
+ */
+static void
+test_deferred_dir_syncs(void **state)
+{
+	char	   *dir = scratch_dir();
+	char		path[512];
+	ts_err		err;
+	uint8_t    *data;
+	size_t		len;
+	ts_fs	   *fs = local_fs(dir);
+	int			before;
+
+	snprintf(path, sizeof(path), "%s/a/x", dir);
+	assert_true(ts_fs_create_exclusive(fs, path, "x", 1, &err));	/* directories made */
+	snprintf(path, sizeof(path), "%s/b/x", dir);
+	assert_true(ts_fs_create_exclusive(fs, path, "x", 1, &err));
+	before = open_fds();
+	ts_fs_defer_dir_syncs(fs);
+	for (int i = 0; i < 3; i++)
+	{
+		ts_fs_writer *w;
+
+		snprintf(path, sizeof(path), "%s/a/f%d", dir, i);
+		assert_true(ts_fs_create_exclusive(fs, path, "abc", 3, &err));
+		snprintf(path, sizeof(path), "%s/b/f%d", dir, i);
+		assert_non_null(w = ts_fs_writer_open(fs, path, &err));
+		assert_true(ts_fs_writer_write(w, "de", 2, &err));
+		assert_true(ts_fs_writer_finish(w, &err));
+	}
+	assert_int_equal(open_fds(), before + 2);
+	snprintf(path, sizeof(path), "%s/a", dir);
+	assert_int_equal(count_entries(path, "f"), 3);
+	snprintf(path, sizeof(path), "%s/b/f2", dir);
+	assert_true(ts_read_whole_file(fs, path, &data, &len, &err));
+	assert_int_equal(len, 2);
+	ts_free(data);
+	assert_true(ts_fs_sync_dirs(fs, &err));
+	assert_int_equal(open_fds(), before);
+	assert_true(ts_fs_sync_dirs(fs, &err));	/* nothing left: nothing to do */
+	snprintf(path, sizeof(path), "%s/a/LATEST", dir);
+	assert_true(ts_fs_put_hint(fs, path, "1", 1, &err));
+	assert_true(ts_fs_put_hint(fs, path, "22", 2, &err));
+	assert_true(ts_read_whole_file(fs, path, &data, &len, &err));
+	assert_int_equal(len, 2);
+	assert_memory_equal(data, "22", 2);
+	ts_free(data);
+	snprintf(path, sizeof(path), "%s/a", dir);
+	assert_int_equal(count_entries(path, ".LATEST"), 0);	/* no temporary name left */
 	ts_fs_free(fs);
 	free(dir);
 }
@@ -402,6 +467,7 @@ main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_manifest_schemas_match_java),
 		cmocka_unit_test(test_create_exclusive),
+		cmocka_unit_test(test_deferred_dir_syncs),
 		cmocka_unit_test(test_truncated_string_stats),
 		cmocka_unit_test(test_table_written_twice),
 		cmocka_unit_test(test_refusals),

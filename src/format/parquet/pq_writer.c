@@ -474,10 +474,21 @@ put_le(ts_buf *b, uint64_t v, int n)
 	return ts_buf_append(b, x, (size_t) n, NULL);
 }
 
+/* v little-endian at p (n bytes); the compiler makes it one store */
+static inline void
+store_le(uint8_t *p, uint64_t v, int n)
+{
+	for (int i = 0; i < n; i++)
+		p[i] = (uint8_t) (v >> (8 * i));
+}
+
+/* One PLAIN value appended to c->values (room reserved once per value). */
 static bool
 add_value(pq_column *c, const ts_value *v)
 {
 	const ts_type *t = c->type;
+	uint64_t	u;
+	int			n;
 
 	switch (c->physical)
 	{
@@ -493,15 +504,19 @@ add_value(pq_column *c, const ts_value *v)
 			}
 			return true;
 		case PQW_INT32:
-			return put_le(&c->values, (uint32_t) (t->kind == TS_DECIMAL ? (int32_t) v->v.dec :
-												  (int32_t) v->v.i), 4);
+			u = (uint32_t) (t->kind == TS_DECIMAL ? (int32_t) v->v.dec : (int32_t) v->v.i);
+			n = 4;
+			break;
 		case PQW_INT64:
 			if (t->kind == TS_DECIMAL)
-				return put_le(&c->values, (uint64_t) (int64_t) v->v.dec, 8);
-			if (t->kind == TS_TIMESTAMP || t->kind == TS_TIMESTAMP_LTZ)
-				return put_le(&c->values, (uint64_t) (t->precision <= 3 ? v->v.ts.millis :
-													  v->v.ts.millis * 1000 + v->v.ts.nanos / 1000), 8);
-			return put_le(&c->values, (uint64_t) v->v.i, 8);
+				u = (uint64_t) (int64_t) v->v.dec;
+			else if (t->kind == TS_TIMESTAMP || t->kind == TS_TIMESTAMP_LTZ)
+				u = (uint64_t) (t->precision <= 3 ? v->v.ts.millis :
+								v->v.ts.millis * 1000 + v->v.ts.nanos / 1000);
+			else
+				u = (uint64_t) v->v.i;
+			n = 8;
+			break;
 		case PQW_INT96:
 			{
 				/* as Java's timestampToInt96: Java's truncating / and % on the millis */
@@ -509,40 +524,57 @@ add_value(pq_column *c, const ts_value *v)
 				int64_t		nanos_of_day = (ms % MILLIS_PER_DAY) * 1000000 + v->v.ts.nanos;
 				int32_t		julian = (int32_t) (ms / MILLIS_PER_DAY + JULIAN_EPOCH_DAY);
 
-				return put_le(&c->values, (uint64_t) nanos_of_day, 8) &&
-					put_le(&c->values, (uint32_t) julian, 4);
+				if (!ts_buf_reserve(&c->values, 12, NULL))
+					return false;
+				store_le(c->values.data + c->values.len, (uint64_t) nanos_of_day, 8);
+				store_le(c->values.data + c->values.len + 8, (uint32_t) julian, 4);
+				c->values.len += 12;
+				return true;
 			}
 		case PQW_FIXED:
 			{
 				/* the unscaled value, big-endian two's complement in type_length bytes */
-				uint8_t		be[16];
-				unsigned __int128 u = (unsigned __int128) v->v.dec;
+				unsigned __int128 be = (unsigned __int128) v->v.dec;
+				uint8_t    *p;
 
+				if (!ts_buf_reserve(&c->values, (size_t) c->type_length, NULL))
+					return false;
+				p = c->values.data + c->values.len;
 				for (int i = c->type_length - 1; i >= 0; i--)
 				{
-					be[i] = (uint8_t) u;
-					u >>= 8;
+					p[i] = (uint8_t) be;
+					be >>= 8;
 				}
-				return ts_buf_append(&c->values, be, (size_t) c->type_length, NULL);
+				c->values.len += (size_t) c->type_length;
+				return true;
 			}
 		case PQW_FLOAT:
 			{
-				uint32_t	u;
+				uint32_t	f;
 
-				memcpy(&u, &v->v.f, 4);
-				return put_le(&c->values, u, 4);
+				memcpy(&f, &v->v.f, 4);
+				u = f;
+				n = 4;
+				break;
 			}
 		case PQW_DOUBLE:
-			{
-				uint64_t	u;
-
-				memcpy(&u, &v->v.d, 8);
-				return put_le(&c->values, u, 8);
-			}
-		default:				/* BYTE_ARRAY */
-			return put_le(&c->values, v->v.s.len, 4) &&
-				(v->v.s.len == 0 || ts_buf_append(&c->values, v->v.s.p, v->v.s.len, NULL));
+			memcpy(&u, &v->v.d, 8);
+			n = 8;
+			break;
+		default:				/* BYTE_ARRAY: length, then the bytes */
+			if (!ts_buf_reserve(&c->values, 4 + (size_t) v->v.s.len, NULL))
+				return false;
+			store_le(c->values.data + c->values.len, v->v.s.len, 4);
+			if (v->v.s.len > 0)
+				memcpy(c->values.data + c->values.len + 4, v->v.s.p, v->v.s.len);
+			c->values.len += 4 + (size_t) v->v.s.len;
+			return true;
 	}
+	if (c->values.cap - c->values.len < (size_t) n && !ts_buf_reserve(&c->values, (size_t) n, NULL))
+		return false;
+	store_le(c->values.data + c->values.len, u, n);
+	c->values.len += (size_t) n;
+	return true;
 }
 
 static bool
@@ -615,12 +647,12 @@ flush_group(ts_pq_writer *w, ts_err *err)
 	for (int i = 0; i < w->ncols; i++)
 	{
 		pq_column  *c = &w->cols[i];
-		const ts_buf *body = &w->page;
+		const ts_buf *raw = &c->values;	/* the page body: levels if any, then values */
+		const ts_buf *body;
 		ts_thrift_out h;
 
 		if (!ts_check_interrupts(err))
 			return false;
-		ts_buf_reset(&w->page);
 		if (c->physical == PQW_BOOLEAN && c->bit_n > 0)
 		{
 			if (!ts_buf_append(&c->values, &c->bit_acc, 1, NULL))
@@ -628,19 +660,25 @@ flush_group(ts_pq_writer *w, ts_err *err)
 			c->bit_acc = 0;
 			c->bit_n = 0;
 		}
-		if ((c->max_rep > 0 && !put_levels(c->reps, c->nlevels, c->max_rep, &w->page)) ||
-			(c->max_def > 0 && !put_levels(c->defs, c->nlevels, c->max_def, &w->page)) ||
-			(c->values.len && !ts_buf_append(&w->page, c->values.data, c->values.len, NULL)))
-			return ts_error_nomem(err, "a Parquet page");
+		if (c->max_rep > 0 || c->max_def > 0)
+		{
+			ts_buf_reset(&w->page);
+			if ((c->max_rep > 0 && !put_levels(c->reps, c->nlevels, c->max_rep, &w->page)) ||
+				(c->max_def > 0 && !put_levels(c->defs, c->nlevels, c->max_def, &w->page)) ||
+				(c->values.len && !ts_buf_append(&w->page, c->values.data, c->values.len, NULL)))
+				return ts_error_nomem(err, "a Parquet page");
+			raw = &w->page;
+		}
+		body = raw;
 		if (w->cctx)
 		{
-			size_t		bound = ZSTD_compressBound(w->page.len);
+			size_t		bound = ZSTD_compressBound(raw->len);
 			size_t		got;
 
 			ts_buf_reset(&w->packed);
 			if (!ts_buf_reserve(&w->packed, bound, err))
 				return false;
-			got = ZSTD_compressCCtx(w->cctx, w->packed.data, bound, w->page.data, w->page.len,
+			got = ZSTD_compressCCtx(w->cctx, w->packed.data, bound, raw->data, raw->len,
 									w->zstd_level);
 			if (ZSTD_isError(got))
 				return ts_error(err, TS_ERR_IO, "zstd compression failed: %s", ZSTD_getErrorName(got));
@@ -650,7 +688,7 @@ flush_group(ts_pq_writer *w, ts_err *err)
 		ts_buf_reset(&w->hdr);
 		h = (ts_thrift_out) {.b = &w->hdr};
 		ts_thrift_i32(&h, 1, 0);		/* DATA_PAGE */
-		ts_thrift_i32(&h, 2, (int32_t) w->page.len);
+		ts_thrift_i32(&h, 2, (int32_t) raw->len);
 		ts_thrift_i32(&h, 3, (int32_t) body->len);
 		ts_thrift_struct_begin(&h, 5);	/* DataPageHeader */
 		ts_thrift_i32(&h, 1, (int32_t) c->nlevels);
@@ -663,7 +701,7 @@ flush_group(ts_pq_writer *w, ts_err *err)
 			return ts_error_nomem(err, "a Parquet page header");
 		c->chunk_off[w->ngroups] = w->written;
 		c->chunk_len[w->ngroups] = (int64_t) (w->hdr.len + body->len);
-		c->chunk_raw[w->ngroups] = (int64_t) (w->hdr.len + w->page.len);
+		c->chunk_raw[w->ngroups] = (int64_t) (w->hdr.len + raw->len);
 		c->chunk_values[w->ngroups] = (int64_t) c->nlevels;
 		if (!emit(w, w->hdr.data, w->hdr.len, err) || !emit(w, body->data, body->len, err))
 			return false;
