@@ -7,14 +7,7 @@
 # pk_orc and pk_avro (primary key id, 2 buckets), avro_bz (codec bzip2: refused).
 set -euo pipefail
 WH=$1
-schema() {  # DIR FIELDS PARTITION_KEYS PRIMARY_KEYS OPTIONS
-    mkdir -p "$1/schema"
-    local n; n=$(grep -o '{ "id"' <<<"$2" | wc -l)
-    printf '{\n  "version" : 3,\n  "id" : 0,\n  "fields" : [ %s ],\n  "highestFieldId" : %d,\n  "partitionKeys" : [ %s ],\n  "primaryKeys" : [ %s ],\n  "options" : { %s },\n  "timeMillis" : 1733400000000\n}' \
-        "$2" $((n - 1)) "$3" "$4" "$5" > "$1/schema/schema-0"
-}
-f() { printf '{ "id" : %d, "name" : "%s", "type" : "%s" }' "$1" "$2" "$3"; }
-fields() { local IFS=,; echo "$*"; }
+source "$(dirname "$0")/schema-lib.sh"
 mkdir -p "$WH/f.db"
 TYPED="$(fields "$(f 0 id 'INT NOT NULL')" "$(f 1 b BOOLEAN)" "$(f 2 big BIGINT)" "$(f 3 d DOUBLE)" \
     "$(f 4 dec 'DECIMAL(10, 2)')" "$(f 5 dec18 'DECIMAL(18, 4)')" "$(f 6 s STRING)" \

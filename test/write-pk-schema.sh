@@ -8,14 +8,7 @@
 # clog (changelog-producer input), seqf (sequence.field); app is an append table.
 set -euo pipefail
 WH=$1
-schema() {  # DIR FIELDS PARTITION_KEYS PRIMARY_KEYS OPTIONS
-    mkdir -p "$1/schema"
-    local n; n=$(grep -o '{ "id"' <<<"$2" | wc -l)
-    printf '{\n  "version" : 3,\n  "id" : 0,\n  "fields" : [ %s ],\n  "highestFieldId" : %d,\n  "partitionKeys" : [ %s ],\n  "primaryKeys" : [ %s ],\n  "options" : { %s },\n  "timeMillis" : 1733400000000\n}' \
-        "$2" $((n - 1)) "$3" "$4" "$5" > "$1/schema/schema-0"
-}
-f() { printf '{ "id" : %d, "name" : "%s", "type" : "%s" }' "$1" "$2" "$3"; }
-fields() { local IFS=,; echo "$*"; }
+source "$(dirname "$0")/schema-lib.sh"
 mkdir -p "$WH/p.db"
 KV="$(fields "$(f 0 id 'INT NOT NULL')" "$(f 1 name STRING)" "$(f 2 v INT)")"
 schema "$WH/p.db/dedup" "$KV" "" '"id"' '"bucket" : "2"'
