@@ -8,15 +8,7 @@ CREATE EXTENSION tablescan_fdw;
 \! rm -rf /tmp/ts_wformats_wh && bash test/write-formats-schema.sh /tmp/ts_wformats_wh
 SET TIME ZONE 'UTC';
 CREATE SERVER flake FOREIGN DATA WRAPPER tablescan_fdw OPTIONS (warehouse :'wh');
-CREATE FUNCTION pg_temp.fails(q text) RETURNS text LANGUAGE plpgsql AS $$
-DECLARE st text; msg text;
-BEGIN
-  EXECUTE q;
-  RETURN 'no error';
-EXCEPTION WHEN OTHERS THEN
-  GET STACKED DIAGNOSTICS st = RETURNED_SQLSTATE, msg = MESSAGE_TEXT;
-  RETURN st || ': ' || msg;
-END $$;
+\i test/sql/fails.sql
 -- data files of a table by extension, as the file system has them
 CREATE FUNCTION pg_temp.files(t text, ext text) RETURNS bigint LANGUAGE sql AS $$
   WITH RECURSIVE d(p) AS (SELECT '/tmp/ts_wformats_wh/f.db/' || t

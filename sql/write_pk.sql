@@ -10,15 +10,7 @@ CREATE EXTENSION tablescan_fdw;
 \! rm -rf /tmp/ts_write_pk_wh && bash test/write-pk-schema.sh /tmp/ts_write_pk_wh
 SET TIME ZONE 'UTC';
 CREATE SERVER pklake FOREIGN DATA WRAPPER tablescan_fdw OPTIONS (warehouse :'wh');
-CREATE FUNCTION pg_temp.fails(q text) RETURNS text LANGUAGE plpgsql AS $$
-DECLARE st text; msg text;
-BEGIN
-  EXECUTE q;
-  RETURN 'no error';
-EXCEPTION WHEN OTHERS THEN
-  GET STACKED DIAGNOSTICS st = RETURNED_SQLSTATE, msg = MESSAGE_TEXT;
-  RETURN st || ': ' || msg;
-END $$;
+\i test/sql/fails.sql
 CREATE FUNCTION pg_temp.snapshots(t text) RETURNS bigint LANGUAGE sql AS $$
   SELECT count(*) FROM pg_ls_dir('/tmp/ts_write_pk_wh/p.db/' || t || '/snapshot', true, false) f
   WHERE f ~ '^snapshot-[0-9]+$' $$;

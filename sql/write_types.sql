@@ -11,15 +11,7 @@ CREATE EXTENSION tablescan_fdw;
 \! rm -rf /tmp/ts_write_types_wh && bash test/write-types-schema.sh /tmp/ts_write_types_wh
 SET TIME ZONE 'UTC';
 CREATE SERVER tlake FOREIGN DATA WRAPPER tablescan_fdw OPTIONS (warehouse :'wh');
-CREATE FUNCTION pg_temp.fails(q text) RETURNS text LANGUAGE plpgsql AS $$
-DECLARE st text; msg text;
-BEGIN
-  EXECUTE q;
-  RETURN 'no error';
-EXCEPTION WHEN OTHERS THEN
-  GET STACKED DIAGNOSTICS st = RETURNED_SQLSTATE, msg = MESSAGE_TEXT;
-  RETURN st || ': ' || msg;
-END $$;
+\i test/sql/fails.sql
 IMPORT FOREIGN SCHEMA t FROM SERVER tlake INTO public;
 \d alltypes
 

@@ -10,15 +10,7 @@ CREATE EXTENSION tablescan_fdw;
 SET TIME ZONE 'UTC';
 CREATE SERVER wlake FOREIGN DATA WRAPPER tablescan_fdw OPTIONS (warehouse :'wh');
 -- a statement's SQLSTATE and message
-CREATE FUNCTION pg_temp.fails(q text) RETURNS text LANGUAGE plpgsql AS $$
-DECLARE st text; msg text;
-BEGIN
-  EXECUTE q;
-  RETURN 'no error';
-EXCEPTION WHEN OTHERS THEN
-  GET STACKED DIAGNOSTICS st = RETURNED_SQLSTATE, msg = MESSAGE_TEXT;
-  RETURN st || ': ' || msg;
-END $$;
+\i test/sql/fails.sql
 -- files and snapshots of a table, as the file system has them
 CREATE FUNCTION pg_temp.snapshots(t text) RETURNS bigint LANGUAGE sql AS $$
   SELECT count(*) FROM pg_ls_dir('/tmp/ts_writes_wh/w.db/' || t || '/snapshot', true, false) f
