@@ -20,6 +20,8 @@
 #   wrong-key        a role whose key is wrong: an error naming HTTP 403, no key, nothing written
 #   no-mapping       a role without a user mapping cannot write (user mapping not found)
 #   nothing-left     no blob but the data, manifests, snapshots and hints of committed writes
+#   consumer-file    tablescan_changes(..., paimon_consumer => true): consumer/consumer-<id> on Azure holds
+#                    Java's JSON with the position tablescan_consumers holds, once the read committed
 # Prints "writes-azure: N passed, N failed, 0 skipped".
 set -uo pipefail
 cd "$(dirname "$0")/../.."
@@ -163,6 +165,13 @@ grep -q 'user mapping not found for "azw_none"' <<<"$out" && [ "$(blobs t)" = "$
 # ---- nothing but what committed writes keep --------------------------------------
 left=$(blob list wh/w.db/ | grep -vE '/(schema/schema-0|snapshot/(snapshot-[0-9]+|LATEST|EARLIEST)|manifest/manifest-(list-)?[0-9a-f-]+-[0-9]+|bucket-[0-9]+/data-[0-9a-f-]+-[0-9]+\.parquet)$')
 [ -z "$left" ] && ok nothing-left || bad nothing-left "$(head -5 <<<"$left" | tr '\n' ' ')"
+
+# ---- a Paimon consumer file on Azure: written at COMMIT as Java's JSON -------------
+out=$(q -c "SELECT count(*) FROM tablescan_changes(NULL::t, consumer => 'az1', paimon_consumer => true)")
+pos=$(q -c "SELECT next_snapshot FROM tablescan_consumers WHERE consumer = 'az1'")
+got=$(blob get wh/w.db/t/consumer/consumer-az1 2>&1)
+[ -n "$pos" ] && [ "$got" = "$(printf '{\n  "nextSnapshot" : %s\n}' "$pos")" ] && ! shows_secret "$out" &&
+    ok consumer-file || bad consumer-file "position '$pos', blob '$got', $out"
 
 psql -X -q -d postgres -c "DROP DATABASE IF EXISTS ts_writes_azure" >/dev/null 2>&1
 psql -X -q -d postgres -c "DROP ROLE IF EXISTS azw_wrong; DROP ROLE IF EXISTS azw_none; DROP ROLE IF EXISTS azw_sas;" >/dev/null 2>&1
