@@ -86,7 +86,8 @@ PREPARE three AS SELECT id, name FROM t WHERE k = 3 AND id > 120 ORDER BY id;
 SELECT * FROM pg_temp.reused('EXECUTE three');
 EXECUTE three;
 \! psql -X -q -c "INSERT INTO t VALUES (1003, 'new', 3), (1004, 'other', 4)"
--- the cached plan has no plan of the table's to offer: planned at execution
+-- the other session's INSERT invalidated the cached plan (a write invalidates the
+-- table's relcache entry, see write_rtctx): planned again, and that plan executed
 SELECT * FROM pg_temp.reused('EXECUTE three');
 EXECUTE three;
 DEALLOCATE three;

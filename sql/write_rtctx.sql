@@ -174,3 +174,7 @@ RESET parallel_tuple_cost;
 RESET parallel_setup_cost;
 SELECT dblink_disconnect('other');
 \! rm -rf /tmp/ts_write_rtctx_wh
+SET client_min_messages = warning;
+DROP EXTENSION dblink;
+DROP EXTENSION tablescan_fdw CASCADE;
+RESET client_min_messages;
