@@ -478,17 +478,7 @@ test_list_page_cut_retried(void **state)
 static int
 requests_seen(const char *method)
 {
-	FILE	   *f = fopen(last_request_file, "r");
-	char		line[8192];
-	int			n = 0;
-
-	if (f == NULL)
-		return 0;
-	while (fgets(line, sizeof(line), f))
-		if (strncmp(line, method, strlen(method)) == 0)
-			n++;
-	fclose(f);
-	return n;
+	return unit_lines_starting(last_request_file, method);
 }
 
 /* Is needle in what the server was sent? */

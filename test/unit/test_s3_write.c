@@ -142,17 +142,7 @@ stop(void)
 static int
 seen(const char *line)
 {
-	FILE	   *f = fopen(reqfile, "r");
-	char		l[16384];
-	int			n = 0;
-
-	if (f == NULL)
-		return 0;
-	while (fgets(l, sizeof(l), f))
-		if (strncmp(l, line, strlen(line)) == 0)
-			n++;
-	fclose(f);
-	return n;
+	return unit_lines_starting(reqfile, line);
 }
 
 /* An fs over the server for s3://b/t, confined to it when confined. */

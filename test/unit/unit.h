@@ -46,4 +46,21 @@ unit_shared_path(const char *rel)
 	return b;
 }
 
+/* How many lines of file path start with prefix (0 when it cannot be read)? */
+static inline int
+unit_lines_starting(const char *path, const char *prefix)
+{
+	FILE	   *f = fopen(path, "r");
+	char		line[16384];
+	int			n = 0;
+
+	if (f == NULL)
+		return 0;
+	while (fgets(line, sizeof(line), f))
+		if (strncmp(line, prefix, strlen(prefix)) == 0)
+			n++;
+	fclose(f);
+	return n;
+}
+
 #endif
