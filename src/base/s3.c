@@ -1,15 +1,16 @@
 /*
  * s3.c - requests to S3-compatible object stores (see ts_s3.h).
  *
- * Owns: the current storage settings (a copy, like the file scope), the
- * process's curl multi + easy handles (kept alive across queries: the
- * multi's connection cache), SigV4 signing through CURLOPT_AWS_SIGV4, the
- * transfer loop that polls for interrupts every 50 ms, the retry loop
- * (backoff with jitter, Retry-After, bounded attempts and time), and the
- * four requests: HEAD, ranged GET, whole GET, ListObjectsV2.  Errors name
- * the object, the HTTP status and the S3 error code, never a secret.  The
- * setup, judging and checking of one attempt are shared with the
- * concurrent fetches of s3_batch.c (s3_internal.h).
+ * Owns: the process's curl multi + easy handles (kept alive across
+ * queries: the multi's connection cache), SigV4 signing through
+ * CURLOPT_AWS_SIGV4, the transfer loop that polls for interrupts every
+ * 50 ms, the retry loop (backoff with jitter, Retry-After, bounded attempts
+ * and time), and the four requests: HEAD, ranged GET, whole GET,
+ * ListObjectsV2.  Errors name the object, the HTTP status and the S3 error
+ * code, never a secret.  The setup, judging and checking of one attempt are
+ * shared with the concurrent fetches of s3_batch.c (s3_internal.h); the
+ * settings and counters live in s3_config.c, where an answer's bytes go in
+ * s3_sink.c.
  */
 #include <stddef.h>
 #include <stdio.h>
@@ -23,172 +24,6 @@
 #include "base/ts_http.h"
 #include "base/s3_internal.h"
 
-/* ---- settings ---------------------------------------------------------- */
-
-static ts_s3_config current;
-static bool have_config = false;
-static int64_t requests_sent = 0;
-static int64_t round_trips = 0;
-static uint64_t generation = 1;
-
-static void
-free_str(const char *s)
-{
-	if (s)
-	{
-		memset((char *) s, 0, strlen(s));
-		free((char *) s);
-	}
-}
-
-static void
-free_config(void)
-{
-	free_str(current.endpoint);
-	free_str(current.region);
-	free_str(current.ca_file);
-	free_str(current.access_key);
-	free_str(current.secret_key);
-	free_str(current.session_token);
-	free_str(current.credentials_source);
-	memset(&current, 0, sizeof(current));
-	have_config = false;
-}
-
-static bool
-same_str(const char *a, const char *b)
-{
-	return a == b || (a && b && strcmp(a, b) == 0);
-}
-
-static bool
-same_config(const ts_s3_config *c)
-{
-	return have_config && same_str(current.endpoint, c->endpoint) &&
-		same_str(current.region, c->region) && current.path_style == c->path_style &&
-		current.path_style_set == c->path_style_set &&
-		same_str(current.ca_file, c->ca_file) && same_str(current.access_key, c->access_key) &&
-		same_str(current.secret_key, c->secret_key) &&
-		same_str(current.session_token, c->session_token) &&
-		same_str(current.credentials_source, c->credentials_source) &&
-		current.max_attempts == c->max_attempts && current.max_retry_ms == c->max_retry_ms &&
-		current.timeout_ms == c->timeout_ms && current.max_in_flight == c->max_in_flight &&
-		current.expires_at_ms == c->expires_at_ms;
-}
-
-static bool
-dup_str(const char **to, const char *from)
-{
-	*to = NULL;
-	if (from == NULL)
-		return true;
-	*to = strdup(from);
-	return *to != NULL;
-}
-
-bool
-ts_s3_set_config(const ts_s3_config *cfg)
-{
-	if (cfg == NULL)
-	{
-		if (have_config)
-			generation++;
-		free_config();
-		return true;
-	}
-	if (same_config(cfg))
-		return true;
-	free_config();
-	generation++;
-	current.path_style = cfg->path_style;
-	current.path_style_set = cfg->path_style_set;
-	current.max_attempts = cfg->max_attempts;
-	current.max_retry_ms = cfg->max_retry_ms;
-	current.timeout_ms = cfg->timeout_ms;
-	current.max_in_flight = cfg->max_in_flight;
-	current.expires_at_ms = cfg->expires_at_ms;
-	if (!dup_str(&current.endpoint, cfg->endpoint) || !dup_str(&current.region, cfg->region) ||
-		!dup_str(&current.ca_file, cfg->ca_file) ||
-		!dup_str(&current.access_key, cfg->access_key) ||
-		!dup_str(&current.secret_key, cfg->secret_key) ||
-		!dup_str(&current.session_token, cfg->session_token) ||
-		!dup_str(&current.credentials_source, cfg->credentials_source))
-	{
-		free_config();
-		return false;
-	}
-	have_config = true;
-	return true;
-}
-
-const ts_s3_config *
-ts_s3_get_config(void)
-{
-	return have_config ? &current : NULL;
-}
-
-uint64_t
-ts_s3_config_generation(void)
-{
-	return generation;
-}
-
-uint64_t
-ts_s3_generation_next(void)
-{
-	return ++generation;
-}
-
-bool
-ts_s3_config_copy(ts_s3_config *to, const ts_s3_config *from)
-{
-	const char **strs[] = {&to->endpoint, &to->region, &to->ca_file, &to->access_key,
-	&to->secret_key, &to->session_token, &to->credentials_source};
-
-	*to = *from;
-	for (size_t i = 0; i < sizeof(strs) / sizeof(strs[0]); i++)
-		if (*strs[i] && (*strs[i] = ts_strdup(*strs[i])) == NULL)
-		{
-			for (size_t j = i + 1; j < sizeof(strs) / sizeof(strs[0]); j++)
-				*strs[j] = NULL;
-			ts_s3_config_free_copy(to);
-			return false;
-		}
-	return true;
-}
-
-void
-ts_s3_config_free_copy(ts_s3_config *c)
-{
-	const char *strs[] = {c->endpoint, c->region, c->ca_file, c->access_key, c->secret_key,
-	c->session_token, c->credentials_source};
-
-	for (size_t i = 0; i < sizeof(strs) / sizeof(strs[0]); i++)
-		if (strs[i])
-		{
-			memset((char *) strs[i], 0, strlen(strs[i]));
-			ts_free((char *) strs[i]);
-		}
-	memset(c, 0, sizeof(*c));
-}
-
-int64_t
-ts_s3_request_count(void)
-{
-	return requests_sent;
-}
-
-int64_t
-ts_s3_round_trip_count(void)
-{
-	return round_trips;
-}
-
-void
-s3_count_round_trip(void)
-{
-	round_trips++;
-}
 
 /* ---- transfers --------------------------------------------------------- */
 
@@ -216,203 +51,6 @@ s3_request_done(s3_request *r)
 
 static CURLM *multi = NULL;
 static CURL *easy = NULL;
-
-/* Largest body allocated whole at its first byte, from the size it should have. */
-#define PREALLOC_MAX ((int64_t) 64 << 20)
-
-/*
- * The first allocation of a growing body: the whole of it when its size is
- * known (the size the metadata gives, else the answer's Content-Length),
- * so that it is neither copied as it grows nor allocated twice; at most
- * PREALLOC_MAX (a larger or lying size grows as any body, up to max_body).
- */
-static size_t
-first_capacity(s3_sink *s)
-{
-	curl_off_t	cl = -1;
-	int64_t		want = s->size_hint;
-
-	if (want <= 0 && curl_easy_getinfo(s->handle, CURLINFO_CONTENT_LENGTH_DOWNLOAD_T, &cl) == CURLE_OK)
-		want = (int64_t) cl;
-	if (want > 0 && want <= PREALLOC_MAX && (size_t) want < s->max_body)
-		return (size_t) want + 1 > 16384 ? (size_t) want + 1 : 16384;
-	return 16384;
-}
-
-/*
- * Does a 2xx answer to a whole GET or a listing announce more than the cap
- * (Content-Length)?  Then the sink overflows before a byte is kept.
- */
-static bool
-body_announced_too_large(s3_sink *s)
-{
-	curl_off_t	cl = -1;
-	long		status = 0;
-
-	if (s->fixed || s->max_body == 0)
-		return false;
-	curl_easy_getinfo(s->handle, CURLINFO_RESPONSE_CODE, &status);
-	if (status < 200 || status > 299)
-		return false;
-	if (curl_easy_getinfo(s->handle, CURLINFO_CONTENT_LENGTH_DOWNLOAD_T, &cl) == CURLE_OK &&
-		cl >= 0 && (uint64_t) cl + 1 > (uint64_t) s->max_body)
-	{
-		s->overflow = true;
-		return true;
-	}
-	return false;
-}
-
-static size_t
-on_body(char *ptr, size_t size, size_t nmemb, void *arg)
-{
-	s3_sink    *s = arg;
-	size_t		n = size * nmemb;
-
-	if (s->status == 0)
-		curl_easy_getinfo(s->handle, CURLINFO_RESPONSE_CODE, &s->status);
-	if (s->status < 200 || s->status > 299)
-	{
-		size_t		room = sizeof(s->errbody) - 1 - s->errlen;
-		size_t		k = n < room ? n : room;
-
-		memcpy(s->errbody + s->errlen, ptr, k);
-		s->errlen += k;
-		s->errbody[s->errlen] = '\0';
-		return n;
-	}
-	if (s->fixed && (s->status == 200 || s->status == 206))
-	{
-		/*
-		 * Take the bytes asked for from what came: a store may ignore the
-		 * range (200, the whole object) or answer a wider one (206 with its
-		 * Content-Range); bytes beyond the range are dropped, missing ones
-		 * leave got short.
-		 */
-		int64_t		from;
-		int64_t		to;
-
-		if (!s->pos_set)
-		{
-			s->pos = s->status == 200 ? 0 : s->range_start >= 0 ? s->range_start : s->fixed_offset;
-			s->pos_set = true;
-		}
-		from = s->pos > s->fixed_offset ? s->pos : s->fixed_offset;
-		to = s->pos + (int64_t) n;
-		if (to > s->fixed_offset + (int64_t) s->fixed_len)
-			to = s->fixed_offset + (int64_t) s->fixed_len;
-		if (to > from)
-		{
-			memcpy(s->fixed + (from - s->fixed_offset), ptr + (from - s->pos), (size_t) (to - from));
-			s->got += (size_t) (to - from);
-		}
-		s->pos += (int64_t) n;
-		if (s->pos - s->fixed_offset > (int64_t) s->fixed_len + ((int64_t) 64 << 20))
-		{
-			s->overflow = true;	/* far more than asked: not worth reading on */
-			return 0;
-		}
-		return n;
-	}
-	if (s->fixed)
-	{
-		if (s->got + n > s->fixed_len)
-		{
-			s->overflow = true;
-			return 0;
-		}
-		memcpy(s->fixed + s->got, ptr, n);
-		s->got += n;
-		return n;
-	}
-	if (s->got == 0 && body_announced_too_large(s))
-		return 0;
-	if (s->got + n + 1 > s->max_body)
-	{
-		s->overflow = true;		/* more than the cap while reading (an endless body) */
-		return 0;
-	}
-	if (s->got + n + 1 > s->grow_cap)
-	{
-		size_t		cap = s->grow_cap ? s->grow_cap : first_capacity(s);
-		uint8_t    *d;
-
-		while (cap < s->got + n + 1)
-			cap *= 2;
-		{
-			void	   *prev = ts_alloc_switch(s->owner);
-
-			d = ts_realloc(s->grow, cap);
-			ts_alloc_switch(prev);
-		}
-		if (d == NULL)
-		{
-			s->nomem = true;
-			return 0;
-		}
-		s->grow = d;
-		s->grow_cap = cap;
-	}
-	memcpy(s->grow + s->got, ptr, n);
-	s->got += n;
-	s->grow[s->got] = '\0';
-	return n;
-}
-
-/*
- * Headers of an answer: Content-Range (bytes a-b/total of a 206), and the
- * end of the headers, where a Content-Length past the cap stops the transfer.
- */
-static size_t
-on_header(char *buf, size_t size, size_t nitems, void *arg)
-{
-	s3_sink    *s = arg;
-	size_t		n = size * nitems;
-	static const char name[] = "content-range:";
-	static const char etag[] = "etag:";
-
-	if ((n == 2 && buf[0] == '\r' && buf[1] == '\n') || (n == 1 && buf[0] == '\n'))
-		return body_announced_too_large(s) ? 0 : n;
-
-	if (n > sizeof(etag) && strncasecmp(buf, etag, sizeof(etag) - 1) == 0)
-	{
-		const char *v = buf + sizeof(etag) - 1;
-		size_t		k = n - (sizeof(etag) - 1);
-
-		while (k > 0 && (*v == ' ' || *v == '\t'))
-			v++, k--;
-		while (k > 0 && (v[k - 1] == '\r' || v[k - 1] == '\n' || v[k - 1] == ' '))
-			k--;
-		if (k < sizeof(s->etag))
-		{
-			memcpy(s->etag, v, k);
-			s->etag[k] = '\0';
-		}
-	}
-	if (n > sizeof(name) && strncasecmp(buf, name, sizeof(name) - 1) == 0)
-	{
-		char		line[128];
-		long long	a,
-					b;
-		size_t		k = n < sizeof(line) - 1 ? n : sizeof(line) - 1;
-
-		memcpy(line, buf, k);
-		line[k] = '\0';
-		if (sscanf(line + sizeof(name) - 1, " bytes %lld-%lld", &a, &b) == 2 && a >= 0 && b >= a)
-		{
-			const char *slash = strchr(line, '/');
-			long long	total;
-
-			s->range_start = a;
-			s->range_end = b;
-			if (slash && sscanf(slash + 1, "%lld", &total) == 1 && total > b)
-				s->range_total = total;
-		}
-		else if (sscanf(line + sizeof(name) - 1, " bytes */%lld", &a) == 1 && a >= 0)
-			s->range_total = a;	/* a 416's: the object's size */
-	}
-	return n;
-}
 
 static bool
 get_handles(ts_err *err)
@@ -551,10 +189,10 @@ s3_attempt_begin(CURL *h, s3_request *r, const ts_s3_config *cfg, s3_sink *s, s3
 	s->size_hint = r->kind == REQ_WHOLE && r->expect_size > 0 ? r->expect_size : 0;
 	if (!ts_s3_check_config(cfg, err) || !check_not_expired(r, cfg, err))
 		return false;
-	curl_easy_setopt(h, CURLOPT_HEADERFUNCTION, on_header);
+	curl_easy_setopt(h, CURLOPT_HEADERFUNCTION, s3_sink_on_header);
 	curl_easy_setopt(h, CURLOPT_HEADERDATA, s);
 	ts_curl_set_transfer(h, r->url, cfg->timeout_ms, cfg->ca_file);
-	curl_easy_setopt(h, CURLOPT_WRITEFUNCTION, on_body);
+	curl_easy_setopt(h, CURLOPT_WRITEFUNCTION, s3_sink_on_body);
 	curl_easy_setopt(h, CURLOPT_WRITEDATA, s);
 	if (r->kind == REQ_HEAD)
 		curl_easy_setopt(h, CURLOPT_NOBODY, 1L);
@@ -611,7 +249,7 @@ s3_attempt_begin(CURL *h, s3_request *r, const ts_s3_config *cfg, s3_sink *s, s3
 		}
 	}
 	curl_easy_setopt(h, CURLOPT_HTTPHEADER, a->headers);
-	requests_sent++;
+	s3_count_request();
 	return true;
 }
 

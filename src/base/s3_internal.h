@@ -1,5 +1,6 @@
 /*
- * s3_internal.h - what s3.c shares with s3_batch.c (not for other files).
+ * s3_internal.h - what s3.c shares with s3_batch.c, s3_sink.c and s3_config.c
+ * (not for other files).
  *
  * Owns nothing: declares the pieces of one object store request that s3.c
  * implements once and both the one-at-a-time path (s3.c) and the
@@ -99,6 +100,13 @@ typedef enum s3_outcome
 	S3_RETRY,					/* transient: try again after a wait */
 	S3_FAIL						/* err set */
 } s3_outcome;
+
+/* curl's body and header callbacks of a request whose sink is arg (s3_sink.c). */
+size_t		s3_sink_on_body(char *ptr, size_t size, size_t nmemb, void *arg);
+size_t		s3_sink_on_header(char *buf, size_t size, size_t nitems, void *arg);
+
+/* One more request sent (ts_s3_request_count; s3_config.c). */
+void		s3_count_request(void);
 
 /* The process's multi handle (its connection cache), created on first use. */
 bool		s3_multi_handle(CURLM **m, ts_err *err);

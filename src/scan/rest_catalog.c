@@ -1,13 +1,14 @@
 /*
- * rest_catalog.c - the Paimon REST catalog, read-only (see ts_rest.h).
+ * rest_catalog.c - the Paimon REST catalog's connection and listings (see
+ * ts_rest.h).
  *
- * Owns: building each endpoint's URL (prefix, URL-encoded names, paging
- * tokens), sending it through base/http.c with the bearer token, mapping
- * the catalog's error answers ({message, code}) to ts_err, and turning a
- * GetTableResponse into what the scan needs: the location and a schema in
- * the JSON of a Paimon schema file (the catalog's schema has no version,
- * id or highest field id: they are added), so that a format table whose
- * schema lives only in the catalog is planned like any other.
+ * Owns: connecting (GET /v1/config, the prefix and defaults it answers),
+ * building each endpoint's URL (prefix, URL-encoded names, paging tokens),
+ * sending it through base/http.c with the bearer token and a cap on the
+ * answer, mapping the catalog's error answers ({message, code}) to ts_err,
+ * the listings of databases and tables, and a table's data token.  A
+ * table's metadata is parsed in rest_table.c, its partitions in
+ * rest_partitions.c, a commit sent by rest_commit.c.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -16,13 +17,8 @@
 #include <cjson/cJSON.h>
 
 #include "base/ts_fs.h"
-#include "base/ts_http.h"
-#include "scan/ts_rest.h"
+#include "scan/rest_internal.h"
 
-/* Page size asked of list endpoints; the server may answer fewer. */
-#define REST_PAGE_SIZE 100
-/* A listing longer than this many pages is refused (a server looping on tokens). */
-#define REST_MAX_PAGES 100000
 /*
  * Largest catalog answer parsed: a page of names, a table with thousands of
  * columns or a token is far smaller.  base/http.c stops reading at its own,
@@ -31,22 +27,22 @@
 #define REST_MAX_ANSWER ((size_t) 8 << 20)
 
 /* A JSON number that is an integer an int64 holds (no UB casting a huge double). */
-static bool
-is_int64(const cJSON *v)
+bool
+rest_is_int64(const cJSON *v)
 {
 	return cJSON_IsNumber(v) && v->valuedouble >= -9.2e18 && v->valuedouble <= 9.2e18 &&
 		v->valuedouble == (double) (int64_t) v->valuedouble;
 }
 
-static char *
-dupstr(const char *s)
+char *
+rest_dupstr(const char *s)
 {
 	return s ? ts_strdup(s) : NULL;
 }
 
 /* The catalog's error answer, or the status alone. */
-static bool
-answer_error(const char *endpoint, const ts_http_response *r, ts_err *err)
+bool
+ts_rest_answer_error(const char *endpoint, const ts_http_response *r, ts_err *err)
 {
 	cJSON	   *j = cJSON_Parse(r->body ? r->body : "");
 	cJSON	   *msg = j ? cJSON_GetObjectItemCaseSensitive(j, "message") : NULL;
@@ -126,8 +122,8 @@ find_marked(const cJSON *node, char *path, size_t n)
  * A page token the catalog gives again right after it was used would loop
  * until REST_MAX_PAGES: an ERROR at once.
  */
-static bool
-page_token_repeats(const char *endpoint, const char *used, const char *next, ts_err *err)
+bool
+rest_page_token_repeats(const char *endpoint, const char *used, const char *next, ts_err *err)
 {
 	if (used == NULL || next == NULL || strcmp(used, next) != 0)
 		return false;
@@ -142,7 +138,7 @@ page_token_repeats(const char *endpoint, const char *used, const char *next, ts_
  * larger answer is refused (TS_ERR_LIMIT naming the endpoint) while it
  * arrives, never buffered whole first.
  */
-static bool
+bool
 rest_get(const ts_http_request *req, ts_http_response *r, ts_err *err)
 {
 	ts_http_request capped = *req;
@@ -152,10 +148,9 @@ rest_get(const ts_http_request *req, ts_http_response *r, ts_err *err)
 	return ts_http_get(&capped, r, err);
 }
 
-/* GET uri/path; a 2xx answer parsed as a JSON object into *json. */
 /* A catalog answer's body as a JSON object; NULL + err naming the endpoint. */
-static cJSON *
-parse_object(const char *endpoint, const char *body, ts_err *err)
+cJSON *
+rest_parse_object(const char *endpoint, const char *body, ts_err *err)
 {
 	char	   *marked = body ? mark_nuls(body) : NULL;
 	cJSON	   *j = body ? cJSON_Parse(marked ? marked : body) : NULL;
@@ -183,8 +178,9 @@ parse_object(const char *endpoint, const char *body, ts_err *err)
 	return NULL;
 }
 
-static bool
-get_json(ts_rest_catalog *c, const char *path, const char *endpoint, cJSON **json, ts_err *err)
+/* GET uri/path; a 2xx answer parsed as a JSON object into *json. */
+bool
+rest_get_json(ts_rest_catalog *c, const char *path, const char *endpoint, cJSON **json, ts_err *err)
 {
 	ts_http_request req = {0};
 	ts_http_response r;
@@ -205,40 +201,40 @@ get_json(ts_rest_catalog *c, const char *path, const char *endpoint, cJSON **jso
 		return false;
 	if (r.status < 200 || r.status > 299)
 	{
-		answer_error(endpoint, &r, err);
+		ts_rest_answer_error(endpoint, &r, err);
 		ts_http_response_free(&r);
 		return false;
 	}
-	*json = parse_object(endpoint, r.body, err);
+	*json = rest_parse_object(endpoint, r.body, err);
 	ts_http_response_free(&r);
 	return *json != NULL;
 }
 
-static bool
-bad_field(const char *endpoint, const char *field, const char *want, ts_err *err)
+bool
+rest_bad_field(const char *endpoint, const char *field, const char *want, ts_err *err)
 {
 	return ts_error(err, TS_ERR_CORRUPT, "REST catalog: %s: field \"%s\" is missing or not %s",
 					endpoint, field, want);
 }
 
 /* Add the string pairs of a JSON object to options (later keys win). */
-static bool
-add_options(ts_option **opts, int *n, cJSON *obj, const char *endpoint, const char *field,
-			ts_err *err)
+bool
+rest_add_options(ts_option **opts, int *n, cJSON *obj, const char *endpoint, const char *field,
+				 ts_err *err)
 {
 	cJSON	   *kv;
 
 	if (obj == NULL || cJSON_IsNull(obj))
 		return true;
 	if (!cJSON_IsObject(obj))
-		return bad_field(endpoint, field, "an object", err);
+		return rest_bad_field(endpoint, field, "an object", err);
 	cJSON_ArrayForEach(kv, obj)
 	{
 		int			i;
 		ts_option  *grown;
 
 		if (!cJSON_IsString(kv))
-			return bad_field(endpoint, kv->string, "a string", err);
+			return rest_bad_field(endpoint, kv->string, "a string", err);
 		for (i = 0; i < *n; i++)
 			if (strcmp((*opts)[i].key, kv->string) == 0)
 				break;
@@ -306,11 +302,11 @@ ts_rest_connect(ts_rest_catalog *c, const char *uri, const char *warehouse,
 		path = ts_strdup("/v1/config");
 	if (path == NULL)
 		return ts_error_nomem(err, NULL);
-	ok = get_json(c, path, endpoint, &j, err);
+	ok = rest_get_json(c, path, endpoint, &j, err);
 	ts_free(path);
 	if (!ok)
 		return false;
-	ok = add_options(&c->options, &c->noptions, cJSON_GetObjectItemCaseSensitive(j, "defaults"),
+	ok = rest_add_options(&c->options, &c->noptions, cJSON_GetObjectItemCaseSensitive(j, "defaults"),
 					 endpoint, "defaults", err);
 	for (int i = 0; ok && i < nclient_options; i++)
 	{
@@ -318,11 +314,11 @@ ts_rest_connect(ts_rest_catalog *c, const char *uri, const char *warehouse,
 
 		ok = one && cJSON_AddStringToObject(one, client_options[i].key,
 											client_options[i].value ? client_options[i].value : "") &&
-			add_options(&c->options, &c->noptions, one, endpoint, "options", err);
+			rest_add_options(&c->options, &c->noptions, one, endpoint, "options", err);
 		if (one)
 			cJSON_Delete(one);
 	}
-	ok = ok && add_options(&c->options, &c->noptions,
+	ok = ok && rest_add_options(&c->options, &c->noptions,
 						   cJSON_GetObjectItemCaseSensitive(j, "overrides"), endpoint, "overrides", err);
 	cJSON_Delete(j);
 	if (!ok)
@@ -365,7 +361,7 @@ bool
 ts_rest_parse_names(const char *endpoint, const char *body, const char *field,
 					char ***names, int *count, char **next_token, ts_err *err)
 {
-	cJSON	   *j = parse_object(endpoint, body, err);
+	cJSON	   *j = rest_parse_object(endpoint, body, err);
 	cJSON	   *arr,
 			   *item,
 			   *next;
@@ -382,7 +378,7 @@ ts_rest_parse_names(const char *endpoint, const char *body, const char *field,
 	if (arr != NULL && !cJSON_IsNull(arr) && !cJSON_IsArray(arr))
 	{
 		cJSON_Delete(j);
-		return bad_field(endpoint, field, "an array", err);
+		return rest_bad_field(endpoint, field, "an array", err);
 	}
 	cJSON_ArrayForEach(item, arr)
 		n++;
@@ -398,7 +394,7 @@ ts_rest_parse_names(const char *endpoint, const char *body, const char *field,
 		{
 			ts_free_names(out, k);
 			cJSON_Delete(j);
-			return bad_field(endpoint, field, "an array of names", err);
+			return rest_bad_field(endpoint, field, "an array of names", err);
 		}
 		if ((out[k] = ts_strdup(item->valuestring)) == NULL)
 		{
@@ -413,7 +409,7 @@ ts_rest_parse_names(const char *endpoint, const char *body, const char *field,
 	{
 		ts_free_names(out, k);
 		cJSON_Delete(j);
-		return bad_field(endpoint, "nextPageToken", "a string", err);
+		return rest_bad_field(endpoint, "nextPageToken", "a string", err);
 	}
 	if (cJSON_IsString(next) && next->valuestring[0])
 		*next_token = ts_strdup(next->valuestring);
@@ -473,7 +469,7 @@ list_names(ts_rest_catalog *c, const char *path, const char *endpoint, const cha
 		ts_free(url);
 		if (ok && (r.status < 200 || r.status > 299))
 		{
-			answer_error(endpoint, &r, err);
+			ts_rest_answer_error(endpoint, &r, err);
 			ts_http_response_free(&r);
 			ok = false;
 		}
@@ -503,7 +499,7 @@ list_names(ts_rest_catalog *c, const char *path, const char *endpoint, const cha
 			nall += nsome;
 		}
 		ts_free(some);
-		if (page_token_repeats(endpoint, token, next, err))
+		if (rest_page_token_repeats(endpoint, token, next, err))
 		{
 			ts_free(next);
 			ts_free(token);
@@ -538,8 +534,8 @@ ts_rest_list_databases(ts_rest_catalog *c, char ***names, int *count, ts_err *er
 }
 
 /* "/v1<prefix>/databases/<db>[/tables/<table>]" with encoded names */
-static char *
-object_path(const ts_rest_catalog *c, const char *database, const char *table, const char *tail)
+char *
+ts_rest_object_path(const ts_rest_catalog *c, const char *database, const char *table, const char *tail)
 {
 	char	   *d = ts_url_encode(database);
 	char	   *t = table ? ts_url_encode(table) : NULL;
@@ -557,7 +553,7 @@ bool
 ts_rest_list_tables(ts_rest_catalog *c, const char *database, char ***names, int *count,
 					ts_err *err)
 {
-	char	   *path = object_path(c, database, NULL, "/tables");
+	char	   *path = ts_rest_object_path(c, database, NULL, "/tables");
 	char	   *endpoint = ts_psprintf("GET databases/%s/tables", database);
 	bool		ok;
 
@@ -573,203 +569,12 @@ ts_rest_list_tables(ts_rest_catalog *c, const char *database, char ***names, int
 	return ok;
 }
 
-/* The largest field id in fields, nested ROW fields included. */
-static int64_t
-highest_field_id(const cJSON *fields)
-{
-	const cJSON *f;
-	int64_t		hi = -1;
-
-	cJSON_ArrayForEach(f, fields)
-	{
-		const cJSON *id = cJSON_GetObjectItemCaseSensitive(f, "id");
-		const cJSON *type = cJSON_GetObjectItemCaseSensitive(f, "type");
-
-		if (is_int64(id) && (int64_t) id->valuedouble > hi)
-			hi = (int64_t) id->valuedouble;
-		/* ROW<...> fields, also inside ARRAY / MAP / MULTISET */
-		while (cJSON_IsObject(type))
-		{
-			const cJSON *nested = cJSON_GetObjectItemCaseSensitive(type, "fields");
-			const cJSON *next;
-
-			if (cJSON_IsArray(nested))
-			{
-				int64_t		n = highest_field_id(nested);
-
-				if (n > hi)
-					hi = n;
-			}
-			next = cJSON_GetObjectItemCaseSensitive(type, "element");
-			if (next == NULL)
-				next = cJSON_GetObjectItemCaseSensitive(type, "value");
-			type = next;
-		}
-	}
-	return hi;
-}
-
-bool
-ts_rest_parse_table(const char *endpoint, const char *body, ts_rest_table *out, ts_err *err)
-{
-	cJSON	   *j = parse_object(endpoint, body, err);
-	cJSON	   *path,
-			   *ext,
-			   *sid,
-			   *schema,
-			   *fields,
-			   *opts,
-			   *type,
-			   *comment;
-	cJSON	   *copy = NULL;
-	char	   *text;
-
-	memset(out, 0, sizeof(*out));
-	if (j == NULL)
-		return false;
-	path = cJSON_GetObjectItemCaseSensitive(j, "path");
-	ext = cJSON_GetObjectItemCaseSensitive(j, "isExternal");
-	sid = cJSON_GetObjectItemCaseSensitive(j, "schemaId");
-	schema = cJSON_GetObjectItemCaseSensitive(j, "schema");
-	if (!cJSON_IsString(path) || path->valuestring[0] == '\0')
-		goto bad_path;
-	/* a location becomes the URLs of the table's files */
-	if (ts_has_control_char(path->valuestring))
-	{
-		cJSON_Delete(j);
-		return ts_error(err, TS_ERR_CORRUPT,
-						"REST catalog: %s: field \"path\" contains a control character (CR, LF or another)",
-						endpoint);
-	}
-	if (ext != NULL && !cJSON_IsNull(ext) && !cJSON_IsBool(ext))
-	{
-		cJSON_Delete(j);
-		return bad_field(endpoint, "isExternal", "a boolean", err);
-	}
-	if (sid != NULL && !cJSON_IsNull(sid) && !is_int64(sid))
-	{
-		cJSON_Delete(j);
-		return bad_field(endpoint, "schemaId", "an integer", err);
-	}
-	if (!cJSON_IsObject(schema))
-	{
-		cJSON_Delete(j);
-		return bad_field(endpoint, "schema", "an object", err);
-	}
-	fields = cJSON_GetObjectItemCaseSensitive(schema, "fields");
-	if (!cJSON_IsArray(fields))
-	{
-		cJSON_Delete(j);
-		return bad_field(endpoint, "schema.fields", "an array", err);
-	}
-	opts = cJSON_GetObjectItemCaseSensitive(schema, "options");
-	if (opts != NULL && !cJSON_IsNull(opts) && !cJSON_IsObject(opts))
-	{
-		cJSON_Delete(j);
-		return bad_field(endpoint, "schema.options", "an object", err);
-	}
-	type = opts ? cJSON_GetObjectItemCaseSensitive(opts, "type") : NULL;
-	comment = cJSON_GetObjectItemCaseSensitive(schema, "comment");
-
-	/* a schema file's JSON: the catalog's schema with version, id, highestFieldId */
-	copy = cJSON_Duplicate(schema, 1);
-	if (copy == NULL ||
-		!cJSON_AddNumberToObject(copy, "version", 3) ||
-		!cJSON_AddNumberToObject(copy, "id", cJSON_IsNumber(sid) ? sid->valuedouble : 0) ||
-		(cJSON_GetObjectItemCaseSensitive(copy, "highestFieldId") == NULL &&
-		 !cJSON_AddNumberToObject(copy, "highestFieldId", (double) highest_field_id(fields))) ||
-		(cJSON_GetObjectItemCaseSensitive(copy, "partitionKeys") == NULL &&
-		 !cJSON_AddArrayToObject(copy, "partitionKeys")) ||
-		(cJSON_GetObjectItemCaseSensitive(copy, "primaryKeys") == NULL &&
-		 !cJSON_AddArrayToObject(copy, "primaryKeys")))
-		goto nomem;
-	text = cJSON_PrintUnformatted(copy);
-	if (text == NULL)
-		goto nomem;
-	out->schema_json = ts_strdup(text);
-	cJSON_free(text);
-	out->path = ts_strdup(path->valuestring);
-	out->is_external = cJSON_IsTrue(ext);
-	out->schema_id = cJSON_IsNumber(sid) ? (int64_t) sid->valuedouble : 0;
-	out->format_table = cJSON_IsString(type) && strcmp(type->valuestring, "format-table") == 0;
-	out->comment = cJSON_IsString(comment) ? dupstr(comment->valuestring) : NULL;
-	{
-		cJSON	   *id = cJSON_GetObjectItemCaseSensitive(j, "id");
-
-		out->table_id = cJSON_IsString(id) ? dupstr(id->valuestring) : NULL;
-	}
-	cJSON_Delete(copy);
-	cJSON_Delete(j);
-	if (out->schema_json == NULL || out->path == NULL)
-	{
-		ts_rest_table_free(out);
-		return ts_error_nomem(err, NULL);
-	}
-	return true;
-bad_path:
-	cJSON_Delete(j);
-	return bad_field(endpoint, "path", "a string", err);
-nomem:
-	if (copy)
-		cJSON_Delete(copy);
-	cJSON_Delete(j);
-	return ts_error_nomem(err, NULL);
-}
-
-void
-ts_rest_table_free(ts_rest_table *t)
-{
-	ts_free(t->path);
-	ts_free(t->schema_json);
-	ts_free(t->comment);
-	ts_free(t->table_id);
-	memset(t, 0, sizeof(*t));
-}
-
-bool
-ts_rest_get_table(ts_rest_catalog *c, const char *database, const char *table,
-				  ts_rest_table *out, ts_err *err)
-{
-	char	   *path = object_path(c, database, table, "");
-	char	   *endpoint = ts_psprintf("GET databases/%s/tables/%s", database, table);
-	ts_http_request req = {0};
-	ts_http_response r;
-	char	   *url;
-	bool		ok;
-
-	memset(out, 0, sizeof(*out));
-	url = path ? ts_psprintf("%s%s", c->uri, path) : NULL;
-	ts_free(path);
-	if (url == NULL || endpoint == NULL)
-	{
-		ts_free(url);
-		ts_free(endpoint);
-		return ts_error_nomem(err, NULL);
-	}
-	req.url = url;
-	req.bearer = c->token;
-	req.ca_file = c->ca_file;
-	req.what = endpoint;
-	req.retries = -1;
-	ok = rest_get(&req, &r, err);
-	ts_free(url);
-	if (ok)
-	{
-		if (r.status < 200 || r.status > 299)
-			ok = answer_error(endpoint, &r, err);
-		else
-			ok = ts_rest_parse_table(endpoint, r.body, out, err);
-		ts_http_response_free(&r);
-	}
-	ts_free(endpoint);
-	return ok;
-}
 
 bool
 ts_rest_get_token(ts_rest_catalog *c, const char *database, const char *table,
 				  ts_option **kv, int *nkv, int64_t *expires_at_ms, ts_err *err)
 {
-	char	   *path = object_path(c, database, table, "/token");
+	char	   *path = ts_rest_object_path(c, database, table, "/token");
 	char	   *endpoint = ts_psprintf("GET databases/%s/tables/%s/token", database, table);
 	cJSON	   *j = NULL;
 	cJSON	   *exp;
@@ -784,16 +589,16 @@ ts_rest_get_token(ts_rest_catalog *c, const char *database, const char *table,
 		ts_free(endpoint);
 		return ts_error_nomem(err, NULL);
 	}
-	ok = get_json(c, path, endpoint, &j, err);
+	ok = rest_get_json(c, path, endpoint, &j, err);
 	ts_free(path);
 	if (ok)
 	{
 		cJSON	   *token = cJSON_GetObjectItemCaseSensitive(j, "token");
 
 		if (!cJSON_IsObject(token))
-			ok = bad_field(endpoint, "token", "an object", err);
+			ok = rest_bad_field(endpoint, "token", "an object", err);
 		else
-			ok = add_options(kv, nkv, token, endpoint, "token", err);
+			ok = rest_add_options(kv, nkv, token, endpoint, "token", err);
 		for (int i = 0; ok && i < *nkv; i++)
 			if (ts_has_control_char((*kv)[i].key) || ts_has_control_char((*kv)[i].value))
 				ok = ts_error(err, TS_ERR_CORRUPT,
@@ -806,9 +611,9 @@ ts_rest_get_token(ts_rest_catalog *c, const char *database, const char *table,
 			const char *field = f == 0 ? "expiresAt" : "expiresAtMillis";
 
 			exp = cJSON_GetObjectItemCaseSensitive(j, field);
-			if (exp != NULL && !cJSON_IsNull(exp) && !is_int64(exp))
-				ok = bad_field(endpoint, field, "an integer", err);
-			else if (is_int64(exp) &&
+			if (exp != NULL && !cJSON_IsNull(exp) && !rest_is_int64(exp))
+				ok = rest_bad_field(endpoint, field, "an integer", err);
+			else if (rest_is_int64(exp) &&
 					 (*expires_at_ms == 0 || (int64_t) exp->valuedouble < *expires_at_ms))
 				*expires_at_ms = (int64_t) exp->valuedouble;
 		}
@@ -822,214 +627,4 @@ ts_rest_get_token(ts_rest_catalog *c, const char *database, const char *table,
 		*nkv = 0;
 	}
 	return ok;
-}
-
-void
-ts_rest_partitions_free(ts_rest_partition *parts, int count)
-{
-	for (int i = 0; i < count; i++)
-		ts_rest_free_options(parts[i].spec, parts[i].nspec);
-	ts_free(parts);
-}
-
-/* An optional int64 figure of a partition: -1 when absent or null. */
-static bool
-partition_figure(const cJSON *p, const char *field, int64_t *out, const char *endpoint,
-				 ts_err *err)
-{
-	const cJSON *v = cJSON_GetObjectItemCaseSensitive(p, field);
-
-	*out = -1;
-	if (v == NULL || cJSON_IsNull(v))
-		return true;
-	if (!is_int64(v))
-		return bad_field(endpoint, field, "an integer", err);
-	*out = (int64_t) v->valuedouble;
-	return true;
-}
-
-bool
-ts_rest_parse_partitions(const char *endpoint, const char *body, ts_rest_partition **parts,
-						 int *count, char **next_token, ts_err *err)
-{
-	cJSON	   *j = parse_object(endpoint, body, err);
-	cJSON	   *arr,
-			   *item,
-			   *next;
-	ts_rest_partition *out;
-	int			n = 0,
-				k = 0;
-	bool		ok = true;
-
-	*parts = NULL;
-	*count = 0;
-	*next_token = NULL;
-	if (j == NULL)
-		return false;
-	arr = cJSON_GetObjectItemCaseSensitive(j, "partitions");
-	next = cJSON_GetObjectItemCaseSensitive(j, "nextPageToken");
-	if (arr != NULL && !cJSON_IsNull(arr) && !cJSON_IsArray(arr))
-	{
-		cJSON_Delete(j);
-		return bad_field(endpoint, "partitions", "an array", err);
-	}
-	if (next != NULL && !cJSON_IsNull(next) && !cJSON_IsString(next))
-	{
-		cJSON_Delete(j);
-		return bad_field(endpoint, "nextPageToken", "a string", err);
-	}
-	cJSON_ArrayForEach(item, arr)
-		n++;
-	out = ts_calloc((size_t) (n > 0 ? n : 1), sizeof(ts_rest_partition));
-	if (out == NULL)
-	{
-		cJSON_Delete(j);
-		return ts_error_nomem(err, NULL);
-	}
-	cJSON_ArrayForEach(item, arr)
-	{
-		cJSON	   *spec = cJSON_IsObject(item) ? cJSON_GetObjectItemCaseSensitive(item, "spec") : NULL;
-
-		if (!cJSON_IsObject(item))
-			ok = bad_field(endpoint, "partitions", "an array of objects", err);
-		else if (!cJSON_IsObject(spec))
-			ok = bad_field(endpoint, "partitions[].spec", "an object", err);
-		else
-		{
-			k++;
-			ok = add_options(&out[k - 1].spec, &out[k - 1].nspec, spec, endpoint,
-							 "partitions[].spec", err) &&
-				partition_figure(item, "recordCount", &out[k - 1].record_count, endpoint, err) &&
-				partition_figure(item, "fileSizeInBytes", &out[k - 1].file_size, endpoint, err) &&
-				partition_figure(item, "fileCount", &out[k - 1].file_count, endpoint, err);
-		}
-		if (!ok)
-			break;
-	}
-	if (ok && cJSON_IsString(next) && next->valuestring[0] &&
-		(*next_token = ts_strdup(next->valuestring)) == NULL)
-		ok = ts_error_nomem(err, NULL);
-	cJSON_Delete(j);
-	if (!ok)
-	{
-		ts_rest_partitions_free(out, k);
-		return false;
-	}
-	*parts = out;
-	*count = k;
-	return true;
-}
-
-bool
-ts_rest_list_partitions(ts_rest_catalog *c, const char *database, const char *table,
-						ts_rest_partition **parts, int *count, ts_err *err)
-{
-	char	   *path = object_path(c, database, table, "/partitions");
-	char	   *endpoint = ts_psprintf("GET databases/%s/tables/%s/partitions", database, table);
-	ts_rest_partition *all = NULL;
-	int			nall = 0;
-	char	   *token = NULL;
-	bool		ok = path != NULL && endpoint != NULL;
-
-	*parts = NULL;
-	*count = 0;
-	if (!ok)
-		ts_error_nomem(err, NULL);
-	for (int page = 0; ok; page++)
-	{
-		char	   *tok = token ? ts_url_encode(token) : NULL;
-		char	   *query = ts_psprintf("%s?maxResults=%d%s%s", path, REST_PAGE_SIZE,
-										tok ? "&pageToken=" : "", tok ? tok : "");
-		ts_http_request req = {0};
-		ts_http_response r;
-		char	   *url = query ? ts_psprintf("%s%s", c->uri, query) : NULL;
-		ts_rest_partition *some = NULL;
-		int			nsome = 0;
-		char	   *next = NULL;
-
-		ts_free(tok);
-		ts_free(query);
-		if (url == NULL)
-		{
-			ok = ts_error_nomem(err, NULL);
-			break;
-		}
-		if (page >= REST_MAX_PAGES)
-			ok = ts_error(err, TS_ERR_CORRUPT, "REST catalog: %s: more than %d pages",
-						  endpoint, REST_MAX_PAGES);
-		else if (!TS_CHECK_INTERRUPTS(err))
-			ok = false;
-		if (!ok)
-		{
-			ts_free(url);
-			break;
-		}
-		req.url = url;
-		req.bearer = c->token;
-		req.ca_file = c->ca_file;
-		req.what = endpoint;
-		req.retries = -1;
-		ok = rest_get(&req, &r, err);
-		ts_free(url);
-		if (!ok)
-			break;
-		if (r.status < 200 || r.status > 299)
-			ok = answer_error(endpoint, &r, err);
-		else
-			ok = ts_rest_parse_partitions(endpoint, r.body, &some, &nsome, &next, err);
-		ts_http_response_free(&r);
-		if (!ok)
-			break;
-		if (nsome > 0)
-		{
-			ts_rest_partition *grown = ts_realloc(all, sizeof(ts_rest_partition) *
-												  (size_t) (nall + nsome));
-
-			if (grown == NULL)
-			{
-				ts_rest_partitions_free(some, nsome);
-				ts_free(next);
-				ok = ts_error_nomem(err, NULL);
-				break;
-			}
-			all = grown;
-			memcpy(all + nall, some, sizeof(ts_rest_partition) * (size_t) nsome);
-			nall += nsome;
-		}
-		ts_free(some);
-		if (page_token_repeats(endpoint, token, next, err))
-		{
-			ts_free(next);
-			ok = false;
-			break;
-		}
-		ts_free(token);
-		token = next;
-		if (token == NULL)
-			break;
-	}
-	ts_free(token);
-	ts_free(path);
-	ts_free(endpoint);
-	if (!ok)
-	{
-		ts_rest_partitions_free(all, nall);
-		return false;
-	}
-	*parts = all;
-	*count = nall;
-	return true;
-}
-
-char *
-ts_rest_object_path(const ts_rest_catalog *c, const char *database, const char *table,
-					const char *tail)
-{
-	return object_path(c, database, table, tail);
-}
-
-bool
-ts_rest_answer_error(const char *endpoint, const struct ts_http_response *r, ts_err *err)
-{
-	return answer_error(endpoint, r, err);
 }
