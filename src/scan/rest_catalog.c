@@ -138,7 +138,7 @@ rest_page_token_repeats(const char *endpoint, const char *used, const char *next
  * larger answer is refused (TS_ERR_LIMIT naming the endpoint) while it
  * arrives, never buffered whole first.
  */
-bool
+static bool
 rest_get(const ts_http_request *req, ts_http_response *r, ts_err *err)
 {
 	ts_http_request capped = *req;
@@ -178,11 +178,35 @@ rest_parse_object(const char *endpoint, const char *body, ts_err *err)
 	return NULL;
 }
 
+/*
+ * GET url of catalog c (its bearer token and CA file): true with a 2xx
+ * answer in *r (the caller frees it), else false + err (the catalog's error
+ * answer, or the transport's).
+ */
+bool
+rest_get_ok(ts_rest_catalog *c, const char *url, const char *endpoint, ts_http_response *r,
+			ts_err *err)
+{
+	ts_http_request req = {0};
+
+	req.url = url;
+	req.bearer = c->token;
+	req.ca_file = c->ca_file;
+	req.what = endpoint;
+	req.retries = -1;
+	if (!rest_get(&req, r, err))
+		return false;
+	if (r->status >= 200 && r->status <= 299)
+		return true;
+	ts_rest_answer_error(endpoint, r, err);
+	ts_http_response_free(r);
+	return false;
+}
+
 /* GET uri/path; a 2xx answer parsed as a JSON object into *json. */
 bool
 rest_get_json(ts_rest_catalog *c, const char *path, const char *endpoint, cJSON **json, ts_err *err)
 {
-	ts_http_request req = {0};
 	ts_http_response r;
 	char	   *url = ts_psprintf("%s%s", c->uri, path);
 	bool		ok;
@@ -190,21 +214,10 @@ rest_get_json(ts_rest_catalog *c, const char *path, const char *endpoint, cJSON 
 	*json = NULL;
 	if (url == NULL)
 		return ts_error_nomem(err, NULL);
-	req.url = url;
-	req.bearer = c->token;
-	req.ca_file = c->ca_file;
-	req.what = endpoint;
-	req.retries = -1;
-	ok = rest_get(&req, &r, err);
+	ok = rest_get_ok(c, url, endpoint, &r, err);
 	ts_free(url);
 	if (!ok)
 		return false;
-	if (r.status < 200 || r.status > 299)
-	{
-		ts_rest_answer_error(endpoint, &r, err);
-		ts_http_response_free(&r);
-		return false;
-	}
 	*json = rest_parse_object(endpoint, r.body, err);
 	ts_http_response_free(&r);
 	return *json != NULL;
@@ -432,7 +445,6 @@ list_names(ts_rest_catalog *c, const char *path, const char *endpoint, const cha
 	*count = 0;
 	for (int page = 0;; page++)
 	{
-		ts_http_request req = {0};
 		ts_http_response r;
 		char	   *tok = token ? ts_url_encode(token) : NULL;
 		char	   *url = ts_psprintf("%s%s?maxResults=%d%s%s", c->uri, path, REST_PAGE_SIZE,
@@ -460,20 +472,9 @@ list_names(ts_rest_catalog *c, const char *path, const char *endpoint, const cha
 			ts_free_names(all, nall);
 			return false;
 		}
-		req.url = url;
-		req.bearer = c->token;
-		req.ca_file = c->ca_file;
-		req.what = endpoint;
-		req.retries = -1;
-		ok = rest_get(&req, &r, err);
+		ok = rest_get_ok(c, url, endpoint, &r, err);
 		ts_free(url);
-		if (ok && (r.status < 200 || r.status > 299))
-		{
-			ts_rest_answer_error(endpoint, &r, err);
-			ts_http_response_free(&r);
-			ok = false;
-		}
-		else if (ok)
+		if (ok)
 		{
 			ok = ts_rest_parse_names(endpoint, r.body, field, &some, &nsome, &next, err);
 			ts_http_response_free(&r);

@@ -25,8 +25,9 @@ char	   *rest_dupstr(const char *s);
 /* An ERROR when a list endpoint answers the page token it was given. */
 bool		rest_page_token_repeats(const char *endpoint, const char *used, const char *next,
 									ts_err *err);
-/* GET req->url keeping at most the catalog's answer cap. */
-bool		rest_get(const ts_http_request *req, ts_http_response *r, ts_err *err);
+/* GET url of catalog c: true with a 2xx answer in *r (caller frees), else false + err. */
+bool		rest_get_ok(ts_rest_catalog *c, const char *url, const char *endpoint,
+						ts_http_response *r, ts_err *err);
 /* A catalog answer's body as a JSON object; NULL + err naming the endpoint. */
 cJSON	   *rest_parse_object(const char *endpoint, const char *body, ts_err *err);
 /* GET uri/path; a 2xx answer parsed as a JSON object into *json. */

@@ -129,7 +129,6 @@ ts_rest_list_partitions(ts_rest_catalog *c, const char *database, const char *ta
 		char	   *tok = token ? ts_url_encode(token) : NULL;
 		char	   *query = ts_psprintf("%s?maxResults=%d%s%s", path, REST_PAGE_SIZE,
 										tok ? "&pageToken=" : "", tok ? tok : "");
-		ts_http_request req = {0};
 		ts_http_response r;
 		char	   *url = query ? ts_psprintf("%s%s", c->uri, query) : NULL;
 		ts_rest_partition *some = NULL;
@@ -153,19 +152,11 @@ ts_rest_list_partitions(ts_rest_catalog *c, const char *database, const char *ta
 			ts_free(url);
 			break;
 		}
-		req.url = url;
-		req.bearer = c->token;
-		req.ca_file = c->ca_file;
-		req.what = endpoint;
-		req.retries = -1;
-		ok = rest_get(&req, &r, err);
+		ok = rest_get_ok(c, url, endpoint, &r, err);
 		ts_free(url);
 		if (!ok)
 			break;
-		if (r.status < 200 || r.status > 299)
-			ok = ts_rest_answer_error(endpoint, &r, err);
-		else
-			ok = ts_rest_parse_partitions(endpoint, r.body, &some, &nsome, &next, err);
+		ok = ts_rest_parse_partitions(endpoint, r.body, &some, &nsome, &next, err);
 		ts_http_response_free(&r);
 		if (!ok)
 			break;

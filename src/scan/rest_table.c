@@ -174,7 +174,6 @@ ts_rest_get_table(ts_rest_catalog *c, const char *database, const char *table,
 {
 	char	   *path = ts_rest_object_path(c, database, table, "");
 	char	   *endpoint = ts_psprintf("GET databases/%s/tables/%s", database, table);
-	ts_http_request req = {0};
 	ts_http_response r;
 	char	   *url;
 	bool		ok;
@@ -188,19 +187,11 @@ ts_rest_get_table(ts_rest_catalog *c, const char *database, const char *table,
 		ts_free(endpoint);
 		return ts_error_nomem(err, NULL);
 	}
-	req.url = url;
-	req.bearer = c->token;
-	req.ca_file = c->ca_file;
-	req.what = endpoint;
-	req.retries = -1;
-	ok = rest_get(&req, &r, err);
+	ok = rest_get_ok(c, url, endpoint, &r, err);
 	ts_free(url);
 	if (ok)
 	{
-		if (r.status < 200 || r.status > 299)
-			ok = ts_rest_answer_error(endpoint, &r, err);
-		else
-			ok = ts_rest_parse_table(endpoint, r.body, out, err);
+		ok = ts_rest_parse_table(endpoint, r.body, out, err);
 		ts_http_response_free(&r);
 	}
 	ts_free(endpoint);
