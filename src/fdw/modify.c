@@ -726,6 +726,17 @@ tablescanBeginForeignModify(ModifyTableState *mtstate, ResultRelInfo *rinfo, Lis
 								ts_table_writer_schema(st->pw->writer)->fields[f].name),
 						 errdetail("An UPDATE writes the whole new row; the field's value would be lost."),
 						 errhint("Declare a column for every field (see IMPORT FOREIGN SCHEMA).")));
+	/* changelog-producer input: the -D row in the changelog is the whole deleted row */
+	if (mtstate->operation == CMD_DELETE && ts_table_writer_writes_changelog(st->pw->writer))
+		for (int f = 0; f < st->nfields; f++)
+			if (st->att_of_field[f] < 0)
+				ereport(ERROR,
+						(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+						 errmsg("cannot delete from foreign table \"%s\": field \"%s\" of the Paimon table has no column",
+								RelationGetRelationName(rinfo->ri_RelationDesc),
+								ts_table_writer_schema(st->pw->writer)->fields[f].name),
+						 errdetail("The table's changelog-producer \"input\" writes the whole deleted row as its -D change; the field's value would be lost."),
+						 errhint("Declare a column for every field (see IMPORT FOREIGN SCHEMA).")));
 }
 
 static TupleTableSlot *
