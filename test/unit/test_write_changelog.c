@@ -17,11 +17,9 @@
 #include "unit.h"
 
 #include <cjson/cJSON.h>
-#include <dirent.h>
 #include <unistd.h>
 
 #include "base/ts_fs.h"
-#include "format/avro/avro_container.h"
 #include "meta/manifest.h"
 #include "meta/snapshot.h"
 #include "write/write.h"
@@ -69,36 +67,6 @@ row(ts_value *v, int64_t id, int64_t val)
 	memset(v, 0, sizeof(ts_value) * 2);
 	v[0].v.i = id;
 	v[1].v.i = val;
-}
-
-static int
-count_prefix(const char *dir, const char *prefix)
-{
-	DIR		   *d = opendir(dir);
-	struct dirent *e;
-	int			n = 0;
-
-	if (d == NULL)
-		return 0;
-	while ((e = readdir(d)) != NULL)
-		if (strncmp(e->d_name, prefix, strlen(prefix)) == 0)
-			n++;
-	closedir(d);
-	return n;
-}
-
-static char *
-schema_of(const char *path)
-{
-	ts_err		err;
-	ts_avro_container *c = ts_avro_container_open(ts_fs_local_unconfined(), path, &err);
-	char	   *s;
-
-	if (c == NULL)
-		fail_msg("%s: %s", path, err.msg);
-	s = strdup(c->schema_json);
-	ts_avro_container_close(c);
-	return s;
 }
 
 static ts_table_writer *
@@ -171,14 +139,14 @@ test_input_changelog(void **state)
 		assert_int_equal(s->changelog_manifest_list_size, st.st_size);
 	}
 	/* Java's ManifestList / ManifestFile schemas, changelog or not */
-	java = schema_of(unit_shared_path(JAVA_MANIFESTS "manifest-list-10f6b65d-7580-42b7-9c56-c9c46bf2a3bd-1"));
-	ours = schema_of(path);
+	java = avro_schema_of(unit_shared_path(JAVA_MANIFESTS "manifest-list-10f6b65d-7580-42b7-9c56-c9c46bf2a3bd-1"));
+	ours = avro_schema_of(path);
 	assert_string_equal(ours, java);
 	free(java);
 	free(ours);
 	snprintf(path, sizeof(path), "%s/manifest/%s", root, metas[0].file_name);
-	java = schema_of(unit_shared_path(JAVA_MANIFESTS "manifest-03e069c1-2251-47d4-be1d-73116e6b3ced-0"));
-	ours = schema_of(path);
+	java = avro_schema_of(unit_shared_path(JAVA_MANIFESTS "manifest-03e069c1-2251-47d4-be1d-73116e6b3ced-0"));
+	ours = avro_schema_of(path);
 	assert_string_equal(ours, java);
 	free(java);
 	free(ours);
@@ -237,17 +205,17 @@ test_input_changelog(void **state)
 
 	/* an aborted writer leaves no file, changelog or data */
 	snprintf(path, sizeof(path), "%s/bucket-0", root);
-	assert_int_equal(count_prefix(path, "changelog-"), 2);
-	assert_int_equal(count_prefix(path, "data-"), 2);
+	assert_int_equal(count_entries(path, "changelog-"), 2);
+	assert_int_equal(count_entries(path, "data-"), 2);
 	w = open_writer(root, &err);
 	assert_non_null(w);
 	row(v, 9, 90);
 	assert_true(ts_table_writer_add(w, v, &err));
 	assert_true(ts_table_writer_flush(w, &err));
-	assert_int_equal(count_prefix(path, "changelog-"), 3);
+	assert_int_equal(count_entries(path, "changelog-"), 3);
 	ts_table_writer_abort(w);
-	assert_int_equal(count_prefix(path, "changelog-"), 2);
-	assert_int_equal(count_prefix(path, "data-"), 2);
+	assert_int_equal(count_entries(path, "changelog-"), 2);
+	assert_int_equal(count_entries(path, "data-"), 2);
 	assert_true(ts_snapshot_latest_id(ts_fs_local_unconfined(), root, &id, &err));
 	assert_int_equal(id, 2);
 
@@ -279,7 +247,7 @@ test_no_producer_no_changelog(void **state)
 	assert_null(s->changelog_manifest_list);
 	ts_snapshot_free(s);
 	snprintf(path, sizeof(path), "%s/bucket-0", root);
-	assert_int_equal(count_prefix(path, "changelog-"), 0);
+	assert_int_equal(count_entries(path, "changelog-"), 0);
 	remove_table(root);
 }
 
