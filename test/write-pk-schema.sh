@@ -5,7 +5,7 @@
 # p.db/dedup (deduplicate, 2 buckets), parted (partitioned by dt, 2 buckets), partial
 # (partial-update), agg (aggregation, sum), small (write-buffer-size 16 kb, target-file-size
 # 2 kb: several flushes and files), and refused ones: first (first-row), dyn (bucket -1),
-# clog (changelog-producer input), seqf (sequence.field); app is an append table.
+# clog (changelog-producer lookup), seqf (sequence.field); app is an append table.
 set -euo pipefail
 WH=$1
 source "$(dirname "$0")/schema-lib.sh"
@@ -22,7 +22,7 @@ schema "$WH/p.db/small" "$KV" "" '"id"' \
     '"bucket" : "2", "write-buffer-size" : "16 kb", "target-file-size" : "2 kb"'
 schema "$WH/p.db/first" "$KV" "" '"id"' '"bucket" : "1", "merge-engine" : "first-row"'
 schema "$WH/p.db/dyn" "$KV" "" '"id"' '"bucket" : "-1"'
-schema "$WH/p.db/clog" "$KV" "" '"id"' '"bucket" : "1", "changelog-producer" : "input"'
+schema "$WH/p.db/clog" "$KV" "" '"id"' '"bucket" : "1", "changelog-producer" : "lookup"'
 schema "$WH/p.db/seqf" "$KV" "" '"id"' '"bucket" : "1", "sequence.field" : "v"'
 schema "$WH/p.db/app" "$KV" "" "" '"bucket" : "-1"'
 # the server runs as another user: it must be able to write here

@@ -705,6 +705,21 @@ tablescan_modify_change(ResultRelInfo *rinfo, int kind, TupleTableSlot *new_slot
 	write_row(rinfo->ri_FdwState, kind, new_slot, old_row);
 }
 
+/* An UPDATE or DELETE that writes whole rows: every field needs a column (why: detail). */
+static void
+require_every_field(TsModifyState *st, Relation rel, const char *verb, const char *detail)
+{
+	for (int f = 0; f < st->nfields; f++)
+		if (st->att_of_field[f] < 0)
+			ereport(ERROR,
+					(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+					 errmsg("cannot %s foreign table \"%s\": field \"%s\" of the Paimon table has no column",
+							verb, RelationGetRelationName(rel),
+							ts_table_writer_schema(st->pw->writer)->fields[f].name),
+					 errdetail("%s", detail),
+					 errhint("Declare a column for every field (see IMPORT FOREIGN SCHEMA).")));
+}
+
 static void
 tablescanBeginForeignModify(ModifyTableState *mtstate, ResultRelInfo *rinfo, List *fdw_private,
 							int subplan_index, int eflags)
@@ -717,15 +732,12 @@ tablescanBeginForeignModify(ModifyTableState *mtstate, ResultRelInfo *rinfo, Lis
 	rinfo->ri_FdwState = st;
 	/* an UPDATE writes whole rows: a field without a column would be written NULL */
 	if (mtstate->operation == CMD_UPDATE)
-		for (int f = 0; f < st->nfields; f++)
-			if (st->att_of_field[f] < 0)
-				ereport(ERROR,
-						(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
-						 errmsg("cannot update foreign table \"%s\": field \"%s\" of the Paimon table has no column",
-								RelationGetRelationName(rinfo->ri_RelationDesc),
-								ts_table_writer_schema(st->pw->writer)->fields[f].name),
-						 errdetail("An UPDATE writes the whole new row; the field's value would be lost."),
-						 errhint("Declare a column for every field (see IMPORT FOREIGN SCHEMA).")));
+		require_every_field(st, rinfo->ri_RelationDesc, "update",
+							"An UPDATE writes the whole new row; the field's value would be lost.");
+	/* changelog-producer input: the -D row in the changelog is the whole deleted row */
+	if (mtstate->operation == CMD_DELETE && ts_table_writer_writes_changelog(st->pw->writer))
+		require_every_field(st, rinfo->ri_RelationDesc, "delete from",
+							"The table's changelog-producer \"input\" writes the whole deleted row as its -D change; the field's value would be lost.");
 }
 
 static TupleTableSlot *

@@ -15,6 +15,9 @@
  * try again, up to commit.max-retries; then write the LATEST hint.  Under a
  * catalog that commits (REST, commit_catalog.c) the catalog is handed the
  * snapshot instead; its "another writer first" answer is a lost race.
+ * With changelog-producer input the changelog files get a manifest and a
+ * changelog manifest list of their own, named by the snapshot's
+ * changelogManifestList (with changelogRecordCount).
  */
 #include <cjson/cJSON.h>
 #include <stdio.h>
@@ -97,7 +100,7 @@ typedef struct attempt
 	ts_arena	arena;
 	char		uuid[37];		/* of this attempt's meta files */
 	int			counter;
-	char	   *written[3];		/* manifest, base list, delta list (paths) */
+	char	   *written[5];		/* manifest, base list, delta list, changelog manifest and list */
 	int			nwritten;
 	int64_t		latest_schema_id;
 } attempt;
@@ -242,14 +245,14 @@ number_files(attempt *at, const ts_snapshot *L, ts_err *err)
 	return true;
 }
 
-/* The manifest of this commit's ADD entries; fills the list entry *meta. */
+/* The manifest of ADD entries of files[0..nfiles); fills the list entry *meta. */
 static bool
-write_manifest(attempt *at, ts_value *meta, ts_err *err)
+write_manifest(attempt *at, ts_new_file *const *files, int nfiles, ts_value *meta, ts_err *err)
 {
 	const ts_commit_input *in = at->in;
 	int			nfields;
 	ts_field   *fields = ts_manifest_entry_fields(false, &nfields);
-	ts_value  **rows = ts_arena_alloc(&at->arena, sizeof(ts_value *) * (size_t) in->nfiles);
+	ts_value  **rows = ts_arena_alloc(&at->arena, sizeof(ts_value *) * (size_t) nfiles);
 	int			np = in->npartition_keys;
 	ts_value   *pmin = values(&at->arena, np);
 	ts_value   *pmax = values(&at->arena, np);
@@ -271,9 +274,9 @@ write_manifest(attempt *at, ts_value *meta, ts_err *err)
 		pnulls[p] = 0;
 		pmin[p].isnull = pmax[p].isnull = true;
 	}
-	for (int i = 0; i < in->nfiles; i++)
+	for (int i = 0; i < nfiles; i++)
 	{
-		const ts_new_file *f = in->files[i];
+		const ts_new_file *f = files[i];
 		ts_value   *r = values(&at->arena, 6);
 		ts_value   *fi = values(&at->arena, 18);
 		ts_value   *cols = values(&at->arena, 1);
@@ -353,7 +356,7 @@ write_manifest(attempt *at, ts_value *meta, ts_err *err)
 			}
 		}
 	}
-	if (!write_avro(at, fields, nfields, rows, in->nfiles, name, &size, err))
+	if (!write_avro(at, fields, nfields, rows, nfiles, name, &size, err))
 		return false;
 
 	/* its ManifestFileMeta: partition stats over full values */
@@ -370,7 +373,7 @@ write_manifest(attempt *at, ts_value *meta, ts_err *err)
 		mv[0].v.i = 2;
 		text_value(&mv[1], name);
 		mv[2].v.i = size;
-		mv[3].v.i = in->nfiles;
+		mv[3].v.i = nfiles;
 		mv[4].v.i = 0;
 		ok = mn && mx && stats_value(&mv[5], mn, minrow.len, mx, maxrow.len, pnulls, np, &at->arena);
 		mv[6].v.i = in->schema->id;
@@ -482,7 +485,8 @@ now_millis(void)
 /* The snapshot JSON (version 3) of this attempt; cJSON_free it. */
 static char *
 snapshot_json(attempt *at, const ts_snapshot *L, int64_t id, const char *base, int64_t base_size,
-			  const char *delta, int64_t delta_size, int64_t delta_records)
+			  const char *delta, int64_t delta_size, int64_t delta_records,
+			  const char *changelog, int64_t changelog_size, int64_t changelog_records)
 {
 	cJSON	   *j = cJSON_CreateObject();
 	char		uuid[37];
@@ -498,7 +502,13 @@ snapshot_json(attempt *at, const ts_snapshot *L, int64_t id, const char *base, i
 	cJSON_AddNumberToObject(j, "baseManifestListSize", (double) base_size);
 	cJSON_AddStringToObject(j, "deltaManifestList", delta);
 	cJSON_AddNumberToObject(j, "deltaManifestListSize", (double) delta_size);
-	cJSON_AddNullToObject(j, "changelogManifestList");
+	if (changelog != NULL)
+	{
+		cJSON_AddStringToObject(j, "changelogManifestList", changelog);
+		cJSON_AddNumberToObject(j, "changelogManifestListSize", (double) changelog_size);
+	}
+	else
+		cJSON_AddNullToObject(j, "changelogManifestList");
 	if (L != NULL && L->index_manifest != NULL)
 		cJSON_AddStringToObject(j, "indexManifest", L->index_manifest);
 	cJSON_AddStringToObject(j, "commitUser", at->in->commit_user);
@@ -510,6 +520,8 @@ snapshot_json(attempt *at, const ts_snapshot *L, int64_t id, const char *base, i
 							(double) ((L != NULL && L->total_record_count > 0 ? L->total_record_count : 0) +
 									  delta_records));
 	cJSON_AddNumberToObject(j, "deltaRecordCount", (double) delta_records);
+	if (changelog != NULL)
+		cJSON_AddNumberToObject(j, "changelogRecordCount", (double) changelog_records);
 	if (L != NULL && L->has_watermark)
 		cJSON_AddNumberToObject(j, "watermark", (double) L->watermark);
 	cJSON_AddNumberToObject(j, "nextRowId", (double) (L != NULL && L->has_next_row_id ? L->next_row_id : 0));
@@ -545,10 +557,13 @@ try_commit(attempt *at, bool *done, int64_t *snapshot_id, ts_err *err)
 	ts_value   *delta_row;
 	char	   *base_name,
 			   *delta_name,
+			   *changelog_name = NULL,
 			   *json,
 			   *path;
 	int64_t		base_size,
 				delta_size,
+				changelog_size = 0,
+				changelog_records = 0,
 				records = 0,
 				id;
 	int			nfields;
@@ -568,16 +583,34 @@ try_commit(attempt *at, bool *done, int64_t *snapshot_id, ts_err *err)
 	base_name = meta_name(at, "manifest-list");
 	delta_name = meta_name(at, "manifest-list");
 	ok = base_name != NULL && delta_name != NULL;
-	ok = ok && number_files(at, L, err) && write_manifest(at, &delta_meta, err) &&
+	ok = ok && number_files(at, L, err) &&
+		write_manifest(at, in->files, in->nfiles, &delta_meta, err) &&
 		write_base_list(at, L, base_name, &base_size, err);
 	delta_row = delta_meta.v.nested.items;
 	ok = ok && write_avro(at, list_fields, nfields, &delta_row, 1, delta_name, &delta_size, err);
+	/* changelog-producer input: a manifest of the changelog files and its list */
+	if (ok && in->nchangelog_files > 0)
+	{
+		ts_value	changelog_meta;
+		ts_value   *changelog_row;
+
+		memset(&changelog_meta, 0, sizeof(changelog_meta));
+		changelog_name = meta_name(at, "manifest-list");
+		ok = changelog_name != NULL &&
+			write_manifest(at, in->changelog_files, in->nchangelog_files, &changelog_meta, err);
+		changelog_row = changelog_meta.v.nested.items;
+		ok = ok && write_avro(at, list_fields, nfields, &changelog_row, 1, changelog_name,
+							  &changelog_size, err);
+		for (int i = 0; i < in->nchangelog_files; i++)
+			changelog_records += in->changelog_files[i]->rows;
+	}
 	if (!ok)
 	{
 		ts_snapshot_free(L);
 		return false;
 	}
-	json = snapshot_json(at, L, id, base_name, base_size, delta_name, delta_size, records);
+	json = snapshot_json(at, L, id, base_name, base_size, delta_name, delta_size, records,
+						 changelog_name, changelog_size, changelog_records);
 	if (in->catalog != NULL)
 	{
 		/* the catalog creates snapshot-<id> (and its hints), not this writer */

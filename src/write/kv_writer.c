@@ -401,7 +401,9 @@ compare_recs(const void *pa, const void *pb)
 /*
  * Sort by key then sequence number and deal each key's records out to
  * layers 0, 1, ... in sequence order (deduplicate: its last one only, in
- * layer 0): a layer holds a key at most once, as a data file must.
+ * layer 0): a layer holds a key at most once, as a data file must.  A -U
+ * record (the row an UPDATE replaced, written for changelog-producer
+ * input) is in no layer: data files hold the +U that follows it.
  */
 void
 ts_kv_buffer_sort(ts_kv_buffer *b)
@@ -416,12 +418,20 @@ ts_kv_buffer_sort(ts_kv_buffer *b)
 
 		while (j < b->n && compare_keys(b->l, b->recs[i].values, b->recs[j].values) == 0)
 			j++;
+		int			last = j - 1;
+		int			next_layer = 0;
+
+		/* -U records are changelog only (ts_kv_buffer_next of TS_KV_ALL_RECORDS) */
+		while (last > i && b->recs[last].kind == TS_ROW_UPDATE_BEFORE)
+			last--;
 		for (int k = i; k < j; k++)
 		{
-			if (b->l->last_only)
-				b->recs[k].layer = k == j - 1 ? 0 : -1;
+			if (b->recs[k].kind == TS_ROW_UPDATE_BEFORE)
+				b->recs[k].layer = -1;
+			else if (b->l->last_only)
+				b->recs[k].layer = k == last ? 0 : -1;
 			else
-				b->recs[k].layer = k - i;
+				b->recs[k].layer = next_layer++;
 			if (b->recs[k].layer >= b->nlayers)
 				b->nlayers = b->recs[k].layer + 1;
 		}
@@ -435,13 +445,17 @@ ts_kv_buffer_layers(const ts_kv_buffer *b)
 	return b->nlayers;
 }
 
-/* The next file row of layer at or after *pos, or NULL; *pos moves past it. */
+/*
+ * The next file row of layer at or after *pos, or NULL; *pos moves past it.
+ * TS_KV_ALL_RECORDS: every record in key and sequence order, as the
+ * changelog of changelog-producer input has them (-U rows included).
+ */
 const ts_value *
 ts_kv_buffer_next(ts_kv_buffer *b, int layer, int *pos)
 {
 	const ts_kv_layout *l = b->l;
 
-	while (*pos < b->n && b->recs[*pos].layer != layer)
+	while (*pos < b->n && layer != TS_KV_ALL_RECORDS && b->recs[*pos].layer != layer)
 		(*pos)++;
 	if (*pos >= b->n)
 		return NULL;

@@ -10,8 +10,11 @@
  * file per partition and bucket, rolled at target-file-size, with its
  * column statistics.  Primary-key tables buffer each bucket's records
  * (kv_writer.c) up to write-buffer-size and write them as level-0 files in
- * the KeyValue layout, sorted by key.  Finished files wait in a list for
- * the commit (commit.c) or the abort, which removes them.
+ * the KeyValue layout, sorted by key; with changelog-producer input every
+ * record (and the -U of each UPDATE) also goes to changelog-<uuid>-<n>
+ * files of the same bucket, as Java's MergeTreeWriter writes them.
+ * Finished files wait in a list for the commit (commit.c) or the abort,
+ * which removes them.
  */
 #include <ctype.h>
 #include <stdlib.h>
@@ -53,6 +56,7 @@ typedef struct bucket_writer
 	ts_kv_buffer *buf;
 	int64_t		next_seq;
 	ts_value   *last_key;		/* the open file's last row's key */
+	bool		changelog;		/* the open file is a changelog file */
 } bucket_writer;
 
 struct ts_table_writer
@@ -80,6 +84,8 @@ struct ts_table_writer
 	ts_stats_mode stats_mode;
 	int			stats_truncate;
 	const char *data_prefix;
+	bool		changelog_input;	/* changelog-producer input: records also as changelog files */
+	const char *changelog_prefix;
 	int			max_retries;
 	int64_t		min_retry_wait_ms;
 	int64_t		max_retry_wait_ms;
@@ -94,6 +100,9 @@ struct ts_table_writer
 	ts_new_file **files;		/* finished, not committed */
 	int			nfiles;
 	int			cap_files;
+	ts_new_file **changelog_files;	/* the same for changelog files */
+	int			nchangelog_files;
+	int			cap_changelog_files;
 	int64_t		rows;
 	ts_buf		scratch;
 	/* a catalog that commits (REST), when has_catalog */
@@ -172,6 +181,45 @@ refuse(ts_err *err, const char *key, const char *value, const char *why)
 	return false;
 }
 
+/*
+ * changelog-producer: input on a primary-key table writes every record
+ * also as a changelog file (as Java's MergeTreeWriter); lookup and
+ * full-compaction need a compaction job; on an append table Java refuses
+ * any producer (SchemaValidation), with the same words.
+ */
+static bool
+check_changelog_producer(ts_table_writer *w, ts_err *err)
+{
+	static const char *const refused_file_options[] = {
+		"changelog-file.format", "changelog-file.compression", "changelog-file.stats-mode"
+	};
+	const char *v = option(w, "changelog-producer");
+
+	if (v == NULL || strcasecmp(v, "none") == 0)
+		return true;
+	if (w->schema->nprimary_keys == 0)
+	{
+		ts_error(err, TS_ERR_UNSUPPORTED,
+				 "writing to a table with \"changelog-producer\" = \"%s\" is not supported: the table has no primary key",
+				 v);
+		return ts_error_hint(err, "Java Paimon refuses such a table: \"Can not set changelog-producer on table without primary keys, please define primary keys.\"");
+	}
+	if (strcasecmp(v, "input") != 0)
+		return refuse(err, "changelog-producer", v,
+					  "Changelog producers lookup and full-compaction need a compaction job; only \"input\" is written.");
+	for (size_t i = 0; i < sizeof(refused_file_options) / sizeof(refused_file_options[0]); i++)
+		if ((v = option(w, refused_file_options[i])) != NULL)
+			return refuse(err, refused_file_options[i], v,
+						  "Changelog files are written in the data files' format, compression and statistics mode.");
+	w->changelog_prefix = option(w, "changelog-file.prefix");
+	if (w->changelog_prefix == NULL)
+		w->changelog_prefix = "changelog-";
+	if (strchr(w->changelog_prefix, '/') != NULL)
+		return refuse(err, "changelog-file.prefix", w->changelog_prefix, "A prefix cannot name a directory.");
+	w->changelog_input = true;
+	return true;
+}
+
 /* Everything that makes a plain writer produce a table others misread: refused. */
 static bool
 check_options(ts_table_writer *w, ts_err *err)
@@ -183,7 +231,6 @@ check_options(ts_table_writer *w, ts_err *err)
 		const char *why;
 	}			refused[] = {
 		{"deletion-vectors.enabled", "false", "Deletion-vector tables need files and index entries this writer does not produce."},
-		{"changelog-producer", "none", "Changelog producers need changelog files or a compaction job."},
 		{"row-tracking.enabled", "false", "Row tracking needs row ids assigned at commit."},
 		{"data-evolution.enabled", "false", "Data evolution needs row ids and partial-column files."},
 		{"manifest.format", "avro", "This writer writes Avro manifests only."},
@@ -243,6 +290,9 @@ check_options(ts_table_writer *w, ts_err *err)
 		if (strncmp(w->options[i].key, "fields.", 7) == 0 && strstr(w->options[i].key, ".stats-mode"))
 			return refuse(err, w->options[i].key, w->options[i].value,
 						  "Per-column statistics modes are not applied by this writer.");
+
+	if (!check_changelog_producer(w, err))
+		return false;
 
 	/* bucket mode */
 	v = option(w, "bucket");
@@ -442,6 +492,12 @@ ts_table_writer_total_buckets(const ts_table_writer *w)
 	return w->total_buckets;
 }
 
+bool
+ts_table_writer_writes_changelog(const ts_table_writer *w)
+{
+	return w->changelog_input;
+}
+
 int64_t
 ts_table_writer_rows(const ts_table_writer *w)
 {
@@ -539,7 +595,9 @@ open_file(ts_table_writer *w, bucket_writer *bw, ts_err *err)
 		return ts_error_nomem(err, "a data file");
 	}
 	bw->file = f;
-	f->name = ts_psprintf("%s%s-%d.%s", w->data_prefix, bw->uuid, bw->counter++,
+	/* data and changelog files share the uuid and counter (Java's DataFilePathFactory) */
+	f->name = ts_psprintf("%s%s-%d.%s", bw->changelog ? w->changelog_prefix : w->data_prefix,
+						  bw->uuid, bw->counter++,
 						  ts_file_writer_extension(&w->file_opts));
 	f->path = f->name ? ts_psprintf("%s/%s", bw->dir, f->name) : NULL;
 	if (f->path == NULL)
@@ -570,19 +628,23 @@ open_file(ts_table_writer *w, bucket_writer *bw, ts_err *err)
 }
 
 static bool
-keep_file(ts_table_writer *w, ts_new_file *f, ts_err *err)
+keep_file(ts_table_writer *w, ts_new_file *f, bool changelog, ts_err *err)
 {
-	if (w->nfiles == w->cap_files)
+	ts_new_file ***files = changelog ? &w->changelog_files : &w->files;
+	int		   *n = changelog ? &w->nchangelog_files : &w->nfiles;
+	int		   *cap_files = changelog ? &w->cap_changelog_files : &w->cap_files;
+
+	if (*n == *cap_files)
 	{
-		int			cap = w->cap_files ? w->cap_files * 2 : 16;
-		ts_new_file **nf = ts_realloc(w->files, sizeof(ts_new_file *) * (size_t) cap);
+		int			cap = *cap_files ? *cap_files * 2 : 16;
+		ts_new_file **nf = ts_realloc(*files, sizeof(ts_new_file *) * (size_t) cap);
 
 		if (nf == NULL)
 			return ts_error_nomem(err, "the list of data files");
-		w->files = nf;
-		w->cap_files = cap;
+		*files = nf;
+		*cap_files = cap;
 	}
-	w->files[w->nfiles++] = f;
+	(*files)[(*n)++] = f;
 	return true;
 }
 
@@ -665,7 +727,7 @@ close_file(ts_table_writer *w, bucket_writer *bw, ts_err *err)
 		return false;
 	}
 	bw->file = NULL;
-	if (!keep_file(w, f, err))
+	if (!keep_file(w, f, bw->changelog, err))
 	{
 		ts_err		ignore;
 
@@ -824,6 +886,20 @@ flush_bucket(ts_table_writer *w, bucket_writer *bw, ts_err *err)
 		if (!close_file(w, bw, err))
 			return false;
 	}
+	if (w->changelog_input)
+	{
+		/* every record, -U included, as changelog files (MergeTreeWriter) */
+		int			pos = 0;
+		const ts_value *row;
+
+		bw->changelog = true;
+		while ((row = ts_kv_buffer_next(bw->buf, TS_KV_ALL_RECORDS, &pos)) != NULL)
+			if (!ts_check_interrupts(err) || !write_row(w, bw, row, err))
+				return false;
+		if (!close_file(w, bw, err))
+			return false;
+		bw->changelog = false;
+	}
 	ts_kv_buffer_reset(bw->buf);
 	return true;
 }
@@ -831,7 +907,7 @@ flush_bucket(ts_table_writer *w, bucket_writer *bw, ts_err *err)
 /* A primary-key record, numbered, into its bucket's buffer (flushed when full). */
 static bool
 buffer_row(ts_table_writer *w, bucket_writer *bw, const ts_value *values, ts_row_kind kind,
-		   ts_err *err)
+		   const ts_value *old_values, ts_err *err)
 {
 	size_t		before;
 
@@ -846,6 +922,10 @@ buffer_row(ts_table_writer *w, bucket_writer *bw, const ts_value *values, ts_row
 			return bw->buf == NULL ? false : ts_error_nomem(err, "a primary-key writer");
 	}
 	before = ts_kv_buffer_bytes(bw->buf);
+	/* the changelog of an UPDATE: -U (the row replaced), then +U */
+	if (w->changelog_input && old_values != NULL &&
+		!ts_kv_buffer_add(bw->buf, old_values, TS_ROW_UPDATE_BEFORE, bw->next_seq++, err))
+		return false;
 	if (!ts_kv_buffer_add(bw->buf, values, kind, bw->next_seq++, err))
 		return false;
 	w->buffered += ts_kv_buffer_bytes(bw->buf) - before;
@@ -864,7 +944,8 @@ buffer_row(ts_table_writer *w, bucket_writer *bw, const ts_value *values, ts_row
 }
 
 static bool
-add_row(ts_table_writer *w, const ts_value *values, ts_row_kind kind, ts_err *err)
+add_row(ts_table_writer *w, const ts_value *values, ts_row_kind kind, const ts_value *old_values,
+		ts_err *err)
 {
 	int32_t		bucket = 0;
 	bucket_writer *bw;
@@ -874,7 +955,7 @@ add_row(ts_table_writer *w, const ts_value *values, ts_row_kind kind, ts_err *er
 	{
 		w->rows++;
 		if (w->kv != NULL)
-			return buffer_row(w, w->writers[0], values, kind, err);
+			return buffer_row(w, w->writers[0], values, kind, old_values, err);
 		return write_row(w, w->writers[0], values, err);
 	}
 	/* partition */
@@ -898,14 +979,14 @@ add_row(ts_table_writer *w, const ts_value *values, ts_row_kind kind, ts_err *er
 		return false;
 	w->rows++;
 	if (w->kv != NULL)
-		return buffer_row(w, bw, values, kind, err);
+		return buffer_row(w, bw, values, kind, old_values, err);
 	return write_row(w, bw, values, err);
 }
 
 bool
 ts_table_writer_add(ts_table_writer *w, const ts_value *values, ts_err *err)
 {
-	return add_row(w, values, TS_ROW_INSERT, err);
+	return add_row(w, values, TS_ROW_INSERT, NULL, err);
 }
 
 bool
@@ -945,7 +1026,7 @@ ts_table_writer_add_change(ts_table_writer *w, ts_row_kind kind, const ts_value 
 			}
 		}
 	}
-	return add_row(w, values, kind, err);
+	return add_row(w, values, kind, old_values, err);
 }
 
 bool
@@ -985,6 +1066,8 @@ ts_table_writer_commit(ts_table_writer *w, const char *commit_user, int64_t *sna
 	in.npartition_keys = w->npartition_keys;
 	in.files = w->files;
 	in.nfiles = w->nfiles;
+	in.changelog_files = w->changelog_files;
+	in.nchangelog_files = w->nchangelog_files;
 	in.max_retries = w->max_retries;
 	in.min_retry_wait_ms = w->min_retry_wait_ms;
 	in.max_retry_wait_ms = w->max_retry_wait_ms;
@@ -997,6 +1080,9 @@ ts_table_writer_commit(ts_table_writer *w, const char *commit_user, int64_t *sna
 	for (int i = 0; i < w->nfiles; i++)
 		free_file(w->files[i]);
 	w->nfiles = 0;
+	for (int i = 0; i < w->nchangelog_files; i++)
+		free_file(w->changelog_files[i]);
+	w->nchangelog_files = 0;
 	return true;
 }
 
@@ -1035,6 +1121,15 @@ free_writers(ts_table_writer *w, bool remove_files)
 		free_file(w->files[i]);
 	}
 	w->nfiles = 0;
+	for (int i = 0; i < w->nchangelog_files; i++)
+	{
+		ts_err		ignore;
+
+		if (remove_files)
+			ts_fs_delete(w->fs, w->changelog_files[i]->path, &ignore);
+		free_file(w->changelog_files[i]);
+	}
+	w->nchangelog_files = 0;
 }
 
 void
@@ -1054,6 +1149,7 @@ ts_table_writer_free(ts_table_writer *w)
 	free_writers(w, true);		/* files of a failed commit: never referenced */
 	ts_free(w->writers);
 	ts_free(w->files);
+	ts_free(w->changelog_files);
 	ts_free(w->bucket_keys);
 	ts_free(w->bucket_key_types);
 	ts_free(w->bucket_key_values);

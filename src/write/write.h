@@ -9,7 +9,7 @@
  * LATEST hint), retrying when another writer committed first.  What it
  * cannot write correctly (primary-key tables other than fixed-bucket ones
  * with merge engines the reader applies, deletion vectors, changelog
- * producers, row tracking, data evolution, formats and types it does not
+ * producers other than input, row tracking, data evolution, formats and types it does not
  * write...) is refused by ts_table_writer_open before
  * any file is written, as is a store on which the commit cannot be atomic.
  * Every file is read and written through the fs the writer is given.
@@ -78,7 +78,8 @@ bool		ts_table_writer_add(ts_table_writer *w, const ts_value *values, ts_err *er
 
 /*
  * Primary-key tables: one row of kind TS_ROW_UPDATE_AFTER (old_values =
- * the row it replaces: its key and partition must be the same) or
+ * the row it replaces: its key and partition must be the same; with
+ * changelog-producer input it is the changelog's -U row) or
  * TS_ROW_DELETE (old_values NULL, values = the row deleted).  Refused for
  * append tables and where the table's merge engine would misread it.
  */
@@ -87,6 +88,9 @@ bool		ts_table_writer_add_change(ts_table_writer *w, ts_row_kind kind, const ts_
 
 /* Can rows of this kind be written (ts_table_writer_add_change)? */
 bool		ts_table_writer_check_kind(const ts_table_writer *w, ts_row_kind kind, ts_err *err);
+
+/* Does the writer also write changelog files (changelog-producer input)? */
+bool		ts_table_writer_writes_changelog(const ts_table_writer *w);
 
 /* The bucket count files are written with: -1 (bucket-unaware) or N. */
 int32_t		ts_table_writer_total_buckets(const ts_table_writer *w);

@@ -123,6 +123,8 @@ typedef struct ts_commit_input
 	int			npartition_keys;
 	ts_new_file **files;
 	int			nfiles;
+	ts_new_file **changelog_files;	/* changelog-producer input, numbered as written */
+	int			nchangelog_files;
 	int			max_retries;	/* commit.max-retries */
 	int64_t		min_retry_wait_ms;
 	int64_t		max_retry_wait_ms;
@@ -181,6 +183,7 @@ size_t		ts_kv_buffer_bytes(const ts_kv_buffer *b);
 /* Sort into layers; then ts_kv_buffer_next hands out each layer's file rows in key order. */
 void		ts_kv_buffer_sort(ts_kv_buffer *b);
 int			ts_kv_buffer_layers(const ts_kv_buffer *b);
+#define TS_KV_ALL_RECORDS (-2)	/* ts_kv_buffer_next: every record, any layer */
 const ts_value *ts_kv_buffer_next(ts_kv_buffer *b, int layer, int *pos);
 void		ts_kv_buffer_reset(ts_kv_buffer *b);
 

@@ -31,27 +31,13 @@
 
 #define JAVA_TABLE "testdata/orc/append_table_with_append_pt_branch.db/append_table_with_append_pt_branch/manifest/"
 
-static char *
-schema_of(const char *path)
-{
-	ts_err		err;
-	ts_avro_container *c = ts_avro_container_open(ts_fs_local_unconfined(), path, &err);
-	char	   *s;
-
-	if (c == NULL)
-		fail_msg("%s", err.msg);
-	s = strdup(c->schema_json);
-	ts_avro_container_close(c);
-	return s;
-}
-
 static void
 test_manifest_schemas_match_java(void **state)
 {
 	const char *entry_path = unit_shared_path(JAVA_TABLE "manifest-03e069c1-2251-47d4-be1d-73116e6b3ced-0");
 	const char *list_path = unit_shared_path(JAVA_TABLE "manifest-list-10f6b65d-7580-42b7-9c56-c9c46bf2a3bd-1");
-	char	   *java_entry = schema_of(entry_path);
-	char	   *java_list = schema_of(list_path);
+	char	   *java_entry = avro_schema_of(entry_path);
+	char	   *java_list = avro_schema_of(list_path);
 	int			n;
 	ts_err		err;
 	ts_field   *f;
@@ -81,22 +67,6 @@ scratch_dir(void)
 
 	assert_non_null(d);
 	return strdup(d);
-}
-
-static int
-count_entries(const char *dir, const char *prefix)
-{
-	DIR		   *d = opendir(dir);
-	struct dirent *e;
-	int			n = 0;
-
-	if (d == NULL)
-		return 0;
-	while ((e = readdir(d)) != NULL)
-		if (strncmp(e->d_name, prefix, strlen(prefix)) == 0)
-			n++;
-	closedir(d);
-	return n;
 }
 
 static void

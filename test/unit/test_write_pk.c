@@ -6,7 +6,8 @@
  * bytes Java wrote for it in ../shared/testdata (pk_table_scan_and_read_mor,
  * f1=10 bucket 1); a bucket's buffer sorted by key then sequence number,
  * deduplicate keeping a key's last record, other engines one layer per
- * repetition; a table written twice numbering the second commit after the
+ * repetition, an UPDATE's -U (changelog-producer input) in no data layer
+ * but in the changelog's records; a table written twice numbering the second commit after the
  * first's largest number, with key ranges and -D counts in its manifest; a
  * commit refused when another writer numbered the same bucket meanwhile.
  */
@@ -133,12 +134,29 @@ layer_rows(ts_kv_buffer *b, int layer, int64_t out[][3])
 	return n;
 }
 
+/* A buffer of the Java table's layout: engine 0 deduplicate, 1 partial-update. */
+static ts_kv_buffer *
+engine_buffer(int engine, ts_schema **s, ts_kv_layout **l)
+{
+	char		json[1024];
+	ts_err		err;
+	ts_kv_buffer *b;
+
+	snprintf(json, sizeof(json), JAVA_PK_SCHEMA,
+			 engine == 0 ? "" : ", \"merge-engine\": \"partial-update\"");
+	*s = schema_from(json);
+	*l = ts_kv_layout_create(*s, opt_of, *s, &err);
+	assert_non_null(*l);
+	b = ts_kv_buffer_create(*l, &err);
+	assert_non_null(b);
+	return b;
+}
+
 static void
 test_buffer_layers(void **state)
 {
 	for (int engine = 0; engine < 2; engine++)
 	{
-		char		json[1024];
 		ts_schema  *s;
 		ts_kv_layout *l;
 		ts_kv_buffer *b;
@@ -147,13 +165,7 @@ test_buffer_layers(void **state)
 		int64_t		got[8][3];
 		static const int keys[] = {7, 3, 7, 5, 7};
 
-		snprintf(json, sizeof(json), JAVA_PK_SCHEMA,
-				 engine == 0 ? "" : ", \"merge-engine\": \"partial-update\"");
-		s = schema_from(json);
-		l = ts_kv_layout_create(s, opt_of, s, &err);
-		assert_non_null(l);
-		b = ts_kv_buffer_create(l, &err);
-		assert_non_null(b);
+		b = engine_buffer(engine, &s, &l);
 		for (int i = 0; i < 5; i++)
 		{
 			char		name[8] = "k";
@@ -195,6 +207,66 @@ test_buffer_layers(void **state)
 			assert_false(ts_kv_check_kind(l, TS_ROW_DELETE, &err));
 			assert_non_null(strstr(err.msg, "partial-update.remove-record-on-delete"));
 		}
+		ts_kv_buffer_free(b);
+		ts_kv_layout_free(l);
+		ts_schema_free(s);
+	}
+}
+
+/*
+ * changelog-producer input: an UPDATE's -U record (the old row) is in no
+ * data layer, and TS_KV_ALL_RECORDS hands out every record, -U included,
+ * by key then sequence number.
+ */
+static void
+test_buffer_update_before(void **state)
+{
+	for (int engine = 0; engine < 2; engine++)
+	{
+		ts_schema  *s;
+		ts_kv_layout *l;
+		ts_kv_buffer *b;
+		ts_err		err;
+		ts_value	v[4];
+		int64_t		got[8][3];
+		static const int keys[] = {7, 3, 7, 7};
+		static const ts_row_kind kinds[] = {TS_ROW_INSERT, TS_ROW_INSERT, TS_ROW_UPDATE_BEFORE,
+		TS_ROW_UPDATE_AFTER};
+
+		b = engine_buffer(engine, &s, &l);
+		for (int i = 0; i < 4; i++)
+		{
+			text(&v[0], "k");
+			num(&v[1], 10);
+			num(&v[2], keys[i]);
+			memset(&v[3], 0, sizeof(v[3]));
+			assert_true(ts_kv_buffer_add(b, v, kinds[i], 100 + i, &err));
+		}
+		ts_kv_buffer_sort(b);
+		if (engine == 0)
+		{
+			/* deduplicate: 3, and 7's +U (its last record that is no -U) */
+			assert_int_equal(ts_kv_buffer_layers(b), 1);
+			assert_int_equal(layer_rows(b, 0, got), 2);
+			assert_int_equal(got[1][1], 103);
+			assert_int_equal(got[1][2], TS_ROW_UPDATE_AFTER);
+		}
+		else
+		{
+			/* one layer per repetition, the -U in none */
+			assert_int_equal(ts_kv_buffer_layers(b), 2);
+			assert_int_equal(layer_rows(b, 0, got), 2);
+			assert_int_equal(got[1][1], 100);
+			assert_int_equal(layer_rows(b, 1, got), 1);
+			assert_int_equal(got[0][1], 103);
+		}
+		/* the changelog: every record */
+		assert_int_equal(layer_rows(b, TS_KV_ALL_RECORDS, got), 4);
+		assert_int_equal(got[0][0], 3);
+		assert_int_equal(got[1][1], 100);
+		assert_int_equal(got[2][1], 102);
+		assert_int_equal(got[2][2], TS_ROW_UPDATE_BEFORE);
+		assert_int_equal(got[3][1], 103);
 		ts_kv_buffer_free(b);
 		ts_kv_layout_free(l);
 		ts_schema_free(s);
@@ -314,6 +386,7 @@ main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_layout_and_key_row),
 		cmocka_unit_test(test_buffer_layers),
+		cmocka_unit_test(test_buffer_update_before),
 		cmocka_unit_test(test_table_numbering),
 	};
 

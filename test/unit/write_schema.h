@@ -2,14 +2,17 @@
  * write_schema.h - for the write-layer unit tests: the schema file of an
  * empty table, <root>/schema/schema-0 holding json, written by hand so that
  * what a test reads back does not depend on a table the code under test
- * made; and the local fs a table writer is given.
+ * made; the local fs a table writer is given; the entries of a directory
+ * whose names start with a prefix; the writer schema of an Avro file.
  */
 #ifndef TS_UNIT_WRITE_SCHEMA_H
 #define TS_UNIT_WRITE_SCHEMA_H
 
+#include <dirent.h>
 #include <sys/stat.h>
 
 #include "base/ts_fs.h"
+#include "format/avro/avro_container.h"
 
 static void
 write_schema(const char *root, const char *json)
@@ -37,6 +40,38 @@ local_fs(const char *root)
 	if (fs == NULL)
 		fail_msg("%s", err.msg);
 	return fs;
+}
+
+/* The entries of dir whose names start with prefix ("" counts "." and ".."). */
+static __attribute__((unused)) int
+count_entries(const char *dir, const char *prefix)
+{
+	DIR		   *d = opendir(dir);
+	struct dirent *e;
+	int			n = 0;
+
+	if (d == NULL)
+		return 0;
+	while ((e = readdir(d)) != NULL)
+		if (strncmp(e->d_name, prefix, strlen(prefix)) == 0)
+			n++;
+	closedir(d);
+	return n;
+}
+
+/* The writer schema (JSON) in the header of the Avro file at path; free it. */
+static __attribute__((unused)) char *
+avro_schema_of(const char *path)
+{
+	ts_err		err;
+	ts_avro_container *c = ts_avro_container_open(ts_fs_local_unconfined(), path, &err);
+	char	   *s;
+
+	if (c == NULL)
+		fail_msg("%s: %s", path, err.msg);
+	s = strdup(c->schema_json);
+	ts_avro_container_close(c);
+	return s;
 }
 
 #endif							/* TS_UNIT_WRITE_SCHEMA_H */

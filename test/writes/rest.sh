@@ -4,7 +4,8 @@
 #
 # Starts its own test REST catalog (test/rest/server.mjs, --commit-log) over
 # a scratch warehouse of hand-written schema files: r.db/t (append,
-# partitioned by dt), r.db/k (primary key id, 2 buckets), r.db/c (append,
+# partitioned by dt), r.db/k (primary key id, 2 buckets), r.db/kc (the same
+# with changelog-producer input, 1 bucket), r.db/c (append,
 # for two backends at once), and catalog entries served as copies of those
 # directories: bad.fail500 (the commit answers 500), bad.conflict (the
 # commit answers "another writer first" forever, commit.max-retries 2),
@@ -44,6 +45,7 @@ APPEND='{ "id" : 0, "name" : "id", "type" : "INT NOT NULL" }, { "id" : 1, "name"
 KV='{ "id" : 0, "name" : "id", "type" : "INT NOT NULL" }, { "id" : 1, "name" : "s", "type" : "STRING" }, { "id" : 2, "name" : "v", "type" : "INT" }'
 schema "$WH/r.db/t" "$APPEND" '"dt"' "" '"bucket" : "-1"'
 schema "$WH/r.db/k" "$KV" "" '"id"' '"bucket" : "2"'
+schema "$WH/r.db/kc" "$KV" "" '"id"' '"bucket" : "1", "changelog-producer" : "input"'
 schema "$WH/r.db/c" "$APPEND" "" "" '"bucket" : "-1", "commit.max-retries" : "100"'
 schema "$WH/x.db/f500" "$APPEND" "" "" '"bucket" : "-1"'
 schema "$WH/x.db/conf" "$APPEND" "" "" '"bucket" : "-1", "commit.max-retries" : "2"'
@@ -87,6 +89,9 @@ q -v ON_ERROR_STOP=1 \
   -c "CREATE USER MAPPING FOR CURRENT_USER SERVER wrest OPTIONS (token '$TOKEN')" \
   -c "CREATE FOREIGN TABLE t (id int NOT NULL, s text, dt text) SERVER wrest OPTIONS (database 'r', table 't')" \
   -c "CREATE FOREIGN TABLE k (id int NOT NULL, s text, v int) SERVER wrest OPTIONS (database 'r', table 'k')" \
+  -c "CREATE FOREIGN TABLE kc (id int NOT NULL, s text, v int) SERVER wrest OPTIONS (database 'r', table 'kc')" \
+  -c "CREATE FOREIGN TABLE kc_changes (id int NOT NULL, s text, v int, \"_ROW_KIND\" text)
+        SERVER wrest OPTIONS (database 'r', table 'kc')" \
   -c "CREATE FOREIGN TABLE c (id int NOT NULL, s text, dt text) SERVER wrest OPTIONS (database 'r', table 'c')" \
   -c "CREATE FOREIGN TABLE f500 (id int NOT NULL, s text, dt text) SERVER wrest OPTIONS (database 'bad', table 'fail500')" \
   -c "CREATE FOREIGN TABLE conf (id int NOT NULL, s text, dt text) SERVER wrest OPTIONS (database 'bad', table 'conflict')" \
@@ -163,6 +168,16 @@ got=$(q -c "SELECT id, s, v FROM k ORDER BY id" 2>&1 | tr '\n' ' ')
     fail "primary key: $out / $got"
 [ "$(snapshots "$WH/r.db/k")" = 3 ] && [ "$(commits r.k)" = 3 ] && [ "$(body r.k 3 statistics.0.totalBuckets)" = 2 ] &&
     ok "three commits, three snapshots (2 buckets)" || fail "pk commits: $(snapshots "$WH/r.db/k") $(commits r.k)"
+
+# ---- changelog-producer input: the snapshot handed to the catalog names the changelog --------
+out=$(q -c "INSERT INTO kc VALUES (1, 'one', 10), (2, 'two', 20)" -c "UPDATE kc SET v = 21 WHERE id = 2" 2>&1)
+got=$(q -c "SELECT string_agg(\"_ROW_KIND\" || id || ':' || v, ' ')
+              FROM tablescan_changes(NULL::kc_changes, from_snapshot => 1, to_snapshot => 2)" 2>&1)
+cllist=$(body r.kc 2 snapshot.changelogManifestList)
+[ -z "$out" ] && [ "$got" = "+I1:10 +I2:20 -U2:20 +U2:21" ] && [ "$(body r.kc 2 snapshot.changelogRecordCount)" = 2 ] &&
+    [ -f "$WH/r.db/kc/manifest/$(tr -d '"' <<<"$cllist")" ] &&
+    ok "changelog-producer input through the catalog: the committed snapshot names the changelog list, changes read back ($got)" ||
+    fail "changelog through the catalog: $out / '$got' / list $cllist"
 
 # ---- two backends at once ----------------------------------------------------------------
 session() {

@@ -7,10 +7,12 @@
 # writes) with bucket "wlake" (conditional writes honoured) and bucket
 # "nocond" (--no-conditional: the header ignored, as a store without
 # conditional writes), each holding hand-written schema files of tables t,
-# r (target-file-size 32 kb), m and the primary-key table k (2 buckets).
+# r (target-file-size 32 kb), m, the primary-key table k (2 buckets) and kc
+# (changelog-producer input).
 # Checks: rows of an INSERT and of a COPY read back equal the model; the
 # primary-key table after INSERT, UPDATE, DELETE and an upsert equals a
-# heap table given the same statements; snapshot objects and LATEST; no
+# heap table given the same statements; kc's changelog objects and the
+# changes read back per snapshot; snapshot objects and LATEST; no
 # If-None-Match probe for EXPLAIN or an INSERT of no rows; a data file over
 # one part (8 MiB) goes up as a multipart upload and DuckDB reads the
 # assembled object as the model says; ROLLBACK and an ERROR after data
@@ -60,6 +62,10 @@ cat > "$W/src/w.db/k/schema/schema-0" <<JSON
 }
 JSON
 table r ', "target-file-size" : "32 kb"'
+# kc: a primary-key table with changelog-producer input, 1 bucket
+mkdir -p "$W/src/w.db/kc/schema"
+sed 's/"bucket" : "2"/"bucket" : "1", "changelog-producer" : "input"/' "$W/src/w.db/k/schema/schema-0" \
+    > "$W/src/w.db/kc/schema/schema-0"
 table m ''
 
 start_s3_proxy "$W" --dir "$W/store" --upload "wlake/wh/w.db=$W/src/w.db" \
@@ -88,6 +94,9 @@ q -v ON_ERROR_STOP=1 \
   -c "CREATE FOREIGN TABLE r (id int NOT NULL, s text) SERVER ws3 OPTIONS (database 'w', table 'r')" \
   -c "CREATE FOREIGN TABLE m (id int NOT NULL, s text) SERVER ws3 OPTIONS (database 'w', table 'm')" \
   -c "CREATE FOREIGN TABLE k (id int NOT NULL, s text) SERVER ws3 OPTIONS (database 'w', table 'k')" \
+  -c "CREATE FOREIGN TABLE kc (id int NOT NULL, s text) SERVER ws3 OPTIONS (database 'w', table 'kc')" \
+  -c "CREATE FOREIGN TABLE kc_changes (id int NOT NULL, s text, \"_ROW_KIND\" text, \"_SNAPSHOT_ID\" bigint)
+        SERVER ws3 OPTIONS (database 'w', table 'kc')" \
   -c "CREATE FOREIGN TABLE nc (id int NOT NULL, s text) SERVER wnc OPTIONS (database 'w', table 't')" \
   >"$W/setup.log" 2>&1 || { fail "setup: $(head -3 "$W/setup.log")"; summary; exit 1; }
 
@@ -138,6 +147,19 @@ buckets=$(objects wlake/wh/w.db/k | grep -oE '/bucket-[0-9]+/' | sort -u | tr -d
     [ "$buckets" = "/bucket-0//bucket-1/" ] &&
     ok "a primary-key table on S3: INSERT, UPDATE, DELETE and an upsert read back as the model ($rows rows, 4 snapshots, 2 buckets)" ||
     fail "primary-key table: $diff rows differ, $rows rows, $ksnaps snapshots, buckets '$buckets' $out"
+
+# ---- changelog-producer input: changelog objects, read back per snapshot ----
+out=$(q -c "INSERT INTO kc VALUES (1, 'a'), (2, 'b'), (3, 'c')" -c "UPDATE kc SET s = 'B' WHERE id = 2" \
+    -c "DELETE FROM kc WHERE id = 3" 2>&1)
+got=$(q -c "SELECT string_agg(\"_SNAPSHOT_ID\" || \"_ROW_KIND\" || id || coalesce(s, '-'), ' ')
+              FROM tablescan_changes(NULL::kc_changes, from_snapshot => 1, to_snapshot => 3)" 2>&1)
+clobjs=$(objects wlake/wh/w.db/kc/bucket-0 | grep -c '/changelog-[0-9a-f-]*-[0-9]*\.parquet$')
+cllist=$(python3 -c "import json, sys; print(json.load(open(sys.argv[1])).get('changelogManifestList') or '')" \
+    "$W/store/wlake/wh/w.db/kc/snapshot/snapshot-2._S3rver_object" 2>/dev/null)
+[ "$got" = "1+I1a 1+I2b 1+I3c 2-U2b 2+U2B 3-D3c" ] && [ "$clobjs" = 3 ] && [ -n "$cllist" ] &&
+    [ -n "$(objects "wlake/wh/w.db/kc/manifest" | grep -F "/$cllist")" ] &&
+    ok "changelog-producer input on S3: 3 changelog objects, the snapshot's changelog list, changes read back ($got)" ||
+    fail "changelog on S3: '$got', $clobjs changelog objects, list '$cllist' $out"
 
 # ---- a data file larger than a part: multipart upload ----------------------
 parts0=$(writes part); done0=$(writes complete)
