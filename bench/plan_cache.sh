@@ -16,7 +16,8 @@
 # (shared_preload_libraries = tablescan_fdw): its backends inherit it, and
 # the "cache on, preloaded" row is what a new connection costs there.
 # Prints a Markdown table.  Environment: PC_DIR (work dir, default
-# /tmp/tablescan_bench_pc), PC_RUNS, BENCH_NO_INSTALL=1.
+# /tmp/tablescan_bench_pc), PC_RUNS, PC_PRELOAD=0 (no preloaded cluster),
+# BENCH_NO_INSTALL=1.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 W=${PC_DIR:-/tmp/tablescan_bench_pc}
@@ -66,4 +67,6 @@ q -c "SELECT bench_plan_ms('\$FULL') IS NOT NULL" \
 EOF
 echo "bench.plan11k: $FILES data files, $MANIFESTS manifests (deflate); best of $RUNS new backends"
 pg_virtualenv -t -v 15 bash "$W/run.sh" full
-pg_virtualenv -t -v 15 -o shared_preload_libraries=tablescan_fdw bash "$W/run.sh" preloaded
+if [ "${PC_PRELOAD:-1}" != 0 ]; then
+    pg_virtualenv -t -v 15 -o shared_preload_libraries=tablescan_fdw bash "$W/run.sh" preloaded
+fi
