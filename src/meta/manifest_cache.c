@@ -35,7 +35,7 @@
  *                      it with the fields and must end exactly at its end.
  * Version 1 held each reference as a fixed offset + length (8 bytes) and
  * every integer in 4 or 8 bytes, every value 8-aligned: 450 bytes an
- * entry of bench/plan_cache.sh's table against ~270 now, and a new
+ * entry of bench/plan_cache.sh's table against ~300 now (43 + 256), and a new
  * connection's plan spends most of its time touching fresh memory
  * (bench/RESULTS.md), so the smaller record reads, checks and copies less.
  * A hit reads the record whole into the plan's arena and builds the
