@@ -12,8 +12,12 @@
 # library loaded first (LOAD, timed apart) and without; the warm plan is the
 # same EXPLAIN again in that backend.  "cache on": tablescan.metadata_cache_dir
 # set for the database and filled by one connection before the runs.
+# A second throwaway cluster loads the library in the postmaster
+# (shared_preload_libraries = tablescan_fdw): its backends inherit it, and
+# the "cache on, preloaded" row is what a new connection costs there.
 # Prints a Markdown table.  Environment: PC_DIR (work dir, default
-# /tmp/tablescan_bench_pc), PC_RUNS, BENCH_NO_INSTALL=1.
+# /tmp/tablescan_bench_pc), PC_RUNS, PC_PRELOAD=0 (no preloaded cluster),
+# BENCH_NO_INSTALL=1.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 W=${PC_DIR:-/tmp/tablescan_bench_pc}
@@ -33,6 +37,7 @@ MANIFESTS=$(find "$W/wh/bench.db/plan11k/manifest" -name 'manifest-*' ! -name 'm
 chmod -R a+rwX "$W"
 cat > "$W/run.sh" <<EOF
 set -euo pipefail
+MODE=\${1:-full}
 q() { psql -X -A -t -q -v ON_ERROR_STOP=1 "\$@"; }
 q -c "CREATE EXTENSION tablescan_fdw" -f '$PWD/bench/bench.sql' >/dev/null
 q -c "CREATE SERVER lake FOREIGN DATA WRAPPER tablescan_fdw OPTIONS (warehouse '$W/wh')" \
@@ -47,16 +52,21 @@ measure() {
     done
     echo "| \$1 | \$(cut -f2 "$W/\$1.tsv" | stats) | \$(stats < "$W/\$1.first") | \$(cut -f3 "$W/\$1.tsv" | stats) | \$(cut -f1 "$W/\$1.tsv" | stats) |"
 }
-echo "| metadata cache | cold plan, library loaded | first plan of a connection (library load included) | warm plan | LOAD |"
-echo "|---|---:|---:|---:|---:|"
-measure off
+if [ "\$MODE" = full ]; then
+    echo "| metadata cache | cold plan, library loaded | first plan of a connection (library load included) | warm plan | LOAD |"
+    echo "|---|---:|---:|---:|---:|"
+    measure off
+fi
 DB=\$(q -c "SELECT current_database()")
 q -c "ALTER DATABASE \"\$DB\" SET tablescan.metadata_cache_dir = 'bench_plan_cache'"
 q -c "SELECT bench_plan_ms('\$FULL') IS NOT NULL" \
   -c "SELECT 'filled: ' || records_stored || ' records' FROM tablescan_metadata_cache_stats()" >&2
-measure on
+if [ "\$MODE" = full ]; then measure on; else measure "on, preloaded"; fi
 q -c "SELECT bench_plan_ms('\$FULL') IS NOT NULL" \
   -c "SELECT 'a connection with the cache on: ' || manifests_from_cache || ' manifests from records, ' || manifests_decoded || ' decoded' FROM tablescan_metadata_cache_stats()" >&2
 EOF
 echo "bench.plan11k: $FILES data files, $MANIFESTS manifests (deflate); best of $RUNS new backends"
-pg_virtualenv -t -v 15 bash "$W/run.sh"
+pg_virtualenv -t -v 15 bash "$W/run.sh" full
+if [ "${PC_PRELOAD:-1}" != 0 ]; then
+    pg_virtualenv -t -v 15 -o shared_preload_libraries=tablescan_fdw bash "$W/run.sh" preloaded
+fi

@@ -22,13 +22,31 @@
  *                      another key
  *   payload
  *     fields length    u64
- *     fields           every entry's fields in order; a string, a byte
- *                      field or an array is a reference (u32 offset into
- *                      the table, u32 length; offset 0xFFFFFFFF = null)
- *     padding to 8, then the table: strings (NUL-terminated) and byte
- *                      fields, each 8-aligned, referenced from the fields.
+ *     fields           every entry's fields in order, packed: an integer
+ *                      is a zigzag LEB128 varint (1 byte for small values
+ *                      and for -1, the usual null), a flag one byte, and a
+ *                      string, a byte field or an array of null counts a
+ *                      reference: varint length + 1 (0 = null), its bytes
+ *                      being the next ones of the table
+ *     padding to 8, then the table: every referenced value in the order of
+ *                      the fields, strings NUL-terminated and unaligned,
+ *                      byte fields and null counts (int64, read in place)
+ *                      8-aligned from the table's start; the decoder walks
+ *                      it with the fields and must end exactly at its end.
+ * Version 1 held each reference as a fixed offset + length (8 bytes) and
+ * every integer in 4 or 8 bytes, every value 8-aligned: 450 bytes an
+ * entry of bench/plan_cache.sh's table against ~300 now (43 + 256), and a new
+ * connection's plan spends most of its time touching fresh memory
+ * (bench/RESULTS.md), so the smaller record reads, checks and copies less.
  * A hit reads the record whole into the plan's arena and builds the
  * entries' structs there with pointers into it: no copy of names or stats.
+ * Why read, not map: a mapping (MAP_PRIVATE | MAP_POPULATE, kept for the
+ * process's life) was tried and measured slower on the project's machine
+ * (a paravirtualized VM: every 4 kB page of a mapping costs ~2 us on first
+ * touch, MAP_POPULATE or not, while the arena's fresh memory comes in
+ * 2 MB huge pages), and a mapped file truncated in place would raise
+ * SIGBUS in every backend that maps it.  A copy cannot fault later, and
+ * the bytes checked are the bytes used.
  * Any mismatch (magic, version, name, source size, length, checksum, a
  * reference out of the table, a string without its NUL) rejects the record:
  * it is removed and the manifest decoded from its file (and stored again).
@@ -67,9 +85,9 @@ _Static_assert(__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__,
 			   "records hold null counts as little-endian int64 read in place");
 
 #define RECORD_MAGIC "TSMANENT"
-#define RECORD_KIND "tablescan decoded manifest 1"
+/* the records of another version get other names: old and new backends never take each other's */
+#define RECORD_KIND "tablescan decoded manifest 2"
 #define HEADER_BYTES 104
-#define NO_REF 0xFFFFFFFFu
 #define ALIGN8(n) (((n) + 7) & ~(size_t) 7)
 
 static ts_manifest_cache_stats stats;
@@ -131,22 +149,28 @@ put_u8(growbuf *b, uint8_t v)
 		*p = v;
 }
 
+/* unsigned LEB128: 7 bits a byte, low first, high bit = more */
 static void
-put_u32(growbuf *b, uint32_t v)
+put_uvar(growbuf *b, uint64_t v)
 {
-	uint8_t    *p = grow(b, 4);
+	uint8_t		tmp[10];
+	int			n = 0;
+	uint8_t    *p;
 
-	if (p)
-		memcpy(p, &v, 4);
+	do
+	{
+		tmp[n++] = (uint8_t) ((v & 0x7F) | (v > 0x7F ? 0x80 : 0));
+		v >>= 7;
+	} while (v != 0);
+	if ((p = grow(b, (size_t) n)) != NULL)
+		memcpy(p, tmp, (size_t) n);
 }
 
+/* a signed integer, zigzag first (-1, the usual null, takes one byte) */
 static void
-put_u64(growbuf *b, uint64_t v)
+put_var(growbuf *b, int64_t v)
 {
-	uint8_t    *p = grow(b, 8);
-
-	if (p)
-		memcpy(p, &v, 8);
+	put_uvar(b, ((uint64_t) v << 1) ^ (uint64_t) (v >> 63));
 }
 
 typedef struct encoder
@@ -155,20 +179,23 @@ typedef struct encoder
 	growbuf		table;
 } encoder;
 
-/* n bytes (+ a NUL when terminate) into the table; a reference to them in the fields */
+/*
+ * n bytes (+ a NUL when terminate) appended to the table, 8-aligned when
+ * aligned; the reference in the fields is their length + 1 (0: null): the
+ * decoder finds them at its own table cursor.
+ */
 static void
-put_ref(encoder *e, const void *data, size_t n, bool terminate)
+put_ref(encoder *e, const void *data, size_t n, bool terminate, bool aligned)
 {
 	uint8_t    *p;
-	size_t		at = ALIGN8(e->table.len);
+	size_t		at = aligned ? ALIGN8(e->table.len) : e->table.len;
 
 	if (data == NULL)
 	{
-		put_u32(&e->fields, NO_REF);
-		put_u32(&e->fields, 0);
+		put_uvar(&e->fields, 0);
 		return;
 	}
-	if (at >= NO_REF || n >= NO_REF)
+	if (n >= UINT32_MAX)
 	{
 		e->fields.failed = true;
 		return;
@@ -187,27 +214,27 @@ put_ref(encoder *e, const void *data, size_t n, bool terminate)
 		memcpy(p, data, n);
 	if (terminate)
 		p[n] = '\0';
-	put_u32(&e->fields, (uint32_t) at);
-	put_u32(&e->fields, (uint32_t) n);
+	put_uvar(&e->fields, (uint64_t) n + 1);
 }
 
+/* byte fields (binary rows) and arrays of int64 stay 8-aligned; strings need not */
 static void
 put_bytes(encoder *e, ts_bytes b)
 {
-	put_ref(e, b.data, b.len, false);
+	put_ref(e, b.data, b.len, false, true);
 }
 
 static void
 put_str(encoder *e, const char *s)
 {
-	put_ref(e, s, s ? strlen(s) : 0, true);
+	put_ref(e, s, s ? strlen(s) : 0, true, false);
 }
 
 static void
 put_strs(encoder *e, char *const *v, int n)
 {
 	/* a negative count is null: no array, whatever the pointer */
-	put_u32(&e->fields, (uint32_t) n);
+	put_var(&e->fields, n);
 	put_u8(&e->fields, v != NULL && n >= 0);
 	if (v != NULL && n >= 0)
 		for (int i = 0; i < n; i++)
@@ -219,10 +246,10 @@ put_stats(encoder *e, const ts_simple_stats *s)
 {
 	put_bytes(e, s->min_values);
 	put_bytes(e, s->max_values);
-	put_u32(&e->fields, (uint32_t) s->nnull_counts);
+	put_var(&e->fields, s->nnull_counts);
 	put_ref(e, s->nnull_counts >= 0 ? s->null_counts : NULL,
 			s->null_counts && s->nnull_counts > 0 ? sizeof(int64_t) * (size_t) s->nnull_counts : 0,
-			false);
+			false, true);
 }
 
 static void
@@ -232,29 +259,29 @@ put_entry(encoder *e, const ts_manifest_entry *m)
 
 	put_u8(&e->fields, (uint8_t) m->kind);
 	put_bytes(e, m->partition);
-	put_u32(&e->fields, (uint32_t) m->bucket);
-	put_u32(&e->fields, (uint32_t) m->total_buckets);
+	put_var(&e->fields, m->bucket);
+	put_var(&e->fields, m->total_buckets);
 	put_str(e, f->file_name);
-	put_u64(&e->fields, (uint64_t) f->file_size);
-	put_u64(&e->fields, (uint64_t) f->row_count);
+	put_var(&e->fields, f->file_size);
+	put_var(&e->fields, f->row_count);
 	put_bytes(e, f->min_key);
 	put_bytes(e, f->max_key);
 	put_stats(e, &f->key_stats);
 	put_stats(e, &f->value_stats);
-	put_u64(&e->fields, (uint64_t) f->min_sequence_number);
-	put_u64(&e->fields, (uint64_t) f->max_sequence_number);
-	put_u64(&e->fields, (uint64_t) f->schema_id);
-	put_u32(&e->fields, (uint32_t) f->level);
+	put_var(&e->fields, f->min_sequence_number);
+	put_var(&e->fields, f->max_sequence_number);
+	put_var(&e->fields, f->schema_id);
+	put_var(&e->fields, f->level);
 	put_strs(e, f->extra_files, f->nextra_files);
 	put_u8(&e->fields, f->has_creation_time);
-	put_u64(&e->fields, (uint64_t) f->creation_time_millis);
-	put_u64(&e->fields, (uint64_t) f->delete_row_count);
+	put_var(&e->fields, f->creation_time_millis);
+	put_var(&e->fields, f->delete_row_count);
 	put_bytes(e, f->embedded_file_index);
-	put_u32(&e->fields, (uint32_t) f->file_source);
+	put_var(&e->fields, f->file_source);
 	put_strs(e, f->value_stats_cols, f->nvalue_stats_cols);
 	put_str(e, f->external_path);
 	put_u8(&e->fields, f->has_first_row_id);
-	put_u64(&e->fields, (uint64_t) f->first_row_id);
+	put_var(&e->fields, f->first_row_id);
 	put_strs(e, f->write_cols, f->nwrite_cols);
 }
 
@@ -323,6 +350,7 @@ typedef struct decoder
 	const uint8_t *end;			/* end of the fields */
 	uint8_t    *table;
 	size_t		table_len;
+	size_t		at;				/* the table's next unread byte */
 	ts_arena   *arena;
 	bool		bad;
 } decoder;
@@ -344,50 +372,73 @@ get_u8(decoder *d)
 	return need(d, 1) ? *d->p++ : 0;
 }
 
-static uint32_t
-get_u32(decoder *d)
-{
-	uint32_t	v = 0;
-
-	if (need(d, 4))
-	{
-		v = ts_load_le32(d->p);
-		d->p += 4;
-	}
-	return v;
-}
-
 static uint64_t
-get_u64(decoder *d)
+get_uvar(decoder *d)
 {
 	uint64_t	v = 0;
 
-	if (need(d, 8))
+	/* at most 10 bytes; the tenth may only hold the top bit */
+	for (int shift = 0; shift < 70; shift += 7)
 	{
-		v = ts_load_le64(d->p);
-		d->p += 8;
+		uint8_t		b;
+
+		if (!need(d, 1))
+			return 0;
+		b = *d->p++;
+		if (shift == 63 && (b & 0x7E) != 0)
+			break;
+		v |= (uint64_t) (b & 0x7F) << shift;
+		if ((b & 0x80) == 0)
+			return v;
 	}
-	return v;
+	d->bad = true;
+	return 0;
 }
 
-/* a reference: its bytes in the table (NULL for null), checked */
-static uint8_t *
-get_ref(decoder *d, uint32_t *len, bool string)
+static int64_t
+get_var(decoder *d)
 {
-	uint32_t	at = get_u32(d);
-	uint32_t	n = get_u32(d);
+	uint64_t	u = get_uvar(d);
+
+	return (int64_t) (u >> 1) ^ -(int64_t) (u & 1);
+}
+
+/* a 32-bit field: a value out of its range is malformed */
+static int32_t
+get_var32(decoder *d)
+{
+	int64_t		v = get_var(d);
+
+	if (v < INT32_MIN || v > INT32_MAX)
+	{
+		d->bad = true;
+		return 0;
+	}
+	return (int32_t) v;
+}
+
+/* a reference: its bytes at the table cursor (NULL for null), checked */
+static uint8_t *
+get_ref(decoder *d, uint32_t *len, bool string, bool aligned)
+{
+	uint64_t	ref = get_uvar(d);
+	size_t		at = aligned ? ALIGN8(d->at) : d->at;
+	uint8_t    *out;
 
 	*len = 0;
-	if (d->bad || at == NO_REF)
+	if (d->bad || ref == 0)
 		return NULL;
-	if ((at & 7) != 0 || (size_t) at + n + (string ? 1 : 0) > d->table_len ||
-		(string && d->table[at + n] != '\0'))
+	if (ref - 1 >= UINT32_MAX || at > d->table_len ||
+		ref - 1 + (string ? 1 : 0) > d->table_len - at ||
+		(string && d->table[at + ref - 1] != '\0'))
 	{
 		d->bad = true;
 		return NULL;
 	}
-	*len = n;
-	return d->table + at;
+	*len = (uint32_t) (ref - 1);
+	out = d->table + at;
+	d->at = at + *len + (string ? 1 : 0);
+	return out;
 }
 
 static ts_bytes
@@ -395,7 +446,7 @@ get_bytes(decoder *d)
 {
 	ts_bytes	b;
 
-	b.data = get_ref(d, &b.len, false);
+	b.data = get_ref(d, &b.len, false, true);
 	return b;
 }
 
@@ -404,21 +455,21 @@ get_str(decoder *d)
 {
 	uint32_t	n;
 
-	return (char *) get_ref(d, &n, true);
+	return (char *) get_ref(d, &n, true, false);
 }
 
 static char **
 get_strs(decoder *d, int *n)
 {
-	int32_t		count = (int32_t) get_u32(d);
+	int32_t		count = get_var32(d);
 	bool		present = get_u8(d) != 0;
 	char	  **v;
 
 	*n = count;
 	if (d->bad || !present)
 		return NULL;
-	/* each string takes 8 bytes of fields: a count beyond them is malformed */
-	if (count < 0 || (size_t) count > (size_t) (d->end - d->p) / 8)
+	/* each string takes a byte of fields at least: a count beyond them is malformed */
+	if (count < 0 || (size_t) count > (size_t) (d->end - d->p))
 	{
 		d->bad = true;
 		return NULL;
@@ -441,8 +492,8 @@ get_stats(decoder *d, ts_simple_stats *s)
 
 	s->min_values = get_bytes(d);
 	s->max_values = get_bytes(d);
-	s->nnull_counts = (int32_t) get_u32(d);
-	s->null_counts = (int64_t *) get_ref(d, &len, false);
+	s->nnull_counts = get_var32(d);
+	s->null_counts = (int64_t *) get_ref(d, &len, false, true);
 	if (s->null_counts != NULL &&
 		(s->nnull_counts < 0 || len != sizeof(int64_t) * (size_t) s->nnull_counts))
 		d->bad = true;
@@ -458,29 +509,29 @@ get_entry(decoder *d, ts_manifest_entry *m)
 		d->bad = true;
 	m->kind = (ts_file_kind) kind;
 	m->partition = get_bytes(d);
-	m->bucket = (int32_t) get_u32(d);
-	m->total_buckets = (int32_t) get_u32(d);
+	m->bucket = get_var32(d);
+	m->total_buckets = get_var32(d);
 	f->file_name = get_str(d);
-	f->file_size = (int64_t) get_u64(d);
-	f->row_count = (int64_t) get_u64(d);
+	f->file_size = get_var(d);
+	f->row_count = get_var(d);
 	f->min_key = get_bytes(d);
 	f->max_key = get_bytes(d);
 	get_stats(d, &f->key_stats);
 	get_stats(d, &f->value_stats);
-	f->min_sequence_number = (int64_t) get_u64(d);
-	f->max_sequence_number = (int64_t) get_u64(d);
-	f->schema_id = (int64_t) get_u64(d);
-	f->level = (int32_t) get_u32(d);
+	f->min_sequence_number = get_var(d);
+	f->max_sequence_number = get_var(d);
+	f->schema_id = get_var(d);
+	f->level = get_var32(d);
 	f->extra_files = get_strs(d, &f->nextra_files);
 	f->has_creation_time = get_u8(d) != 0;
-	f->creation_time_millis = (int64_t) get_u64(d);
-	f->delete_row_count = (int64_t) get_u64(d);
+	f->creation_time_millis = get_var(d);
+	f->delete_row_count = get_var(d);
 	f->embedded_file_index = get_bytes(d);
-	f->file_source = (int32_t) get_u32(d);
+	f->file_source = get_var32(d);
 	f->value_stats_cols = get_strs(d, &f->nvalue_stats_cols);
 	f->external_path = get_str(d);
 	f->has_first_row_id = get_u8(d) != 0;
-	f->first_row_id = (int64_t) get_u64(d);
+	f->first_row_id = get_var(d);
 	f->write_cols = get_strs(d, &f->nwrite_cols);
 }
 
@@ -513,6 +564,7 @@ ts_manifest_cache_decode(uint8_t *record, size_t len, const char *name, int64_t 
 	if (fields_len > len - fields_at)
 		return false;
 	table_at = ALIGN8(fields_at + fields_len);
+	/* an entry takes a dozen bytes of fields at least */
 	if (table_at > len || n > fields_len)
 		return false;
 	d.p = record + fields_at;
@@ -523,10 +575,14 @@ ts_manifest_cache_decode(uint8_t *record, size_t len, const char *name, int64_t 
 	out = ts_arena_alloc(arena, sizeof(ts_manifest_entry) * (n ? n : 1));
 	if (out == NULL)
 		return false;
-	memset(out, 0, sizeof(ts_manifest_entry) * n);
+	/* each entry cleared as it is filled: one pass over fresh memory, not two */
 	for (uint32_t i = 0; i < n && !d.bad; i++)
+	{
+		memset(&out[i], 0, sizeof(ts_manifest_entry));
 		get_entry(&d, &out[i]);
-	if (d.bad || d.p != d.end)
+	}
+	/* every field and every byte of the table used */
+	if (d.bad || d.p != d.end || d.at != d.table_len)
 		return false;
 	*entries = out;
 	*count = (int) n;

@@ -8,7 +8,7 @@
 #include "meta/manifest.h"
 
 /* The record format's version: a record of another is rebuilt, never read. */
-#define TS_MANIFEST_CACHE_VERSION 1
+#define TS_MANIFEST_CACHE_VERSION 2
 
 /*
  * The entries of the manifest at path, as ts_manifest_read_kept gives them

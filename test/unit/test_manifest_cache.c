@@ -6,7 +6,9 @@
  * record, then takes the same entries from it; a record torn, of another
  * version, with a flipped bit, of another source size or renamed by hand is
  * rejected (removed, rebuilt from the manifest), never used; a changed file
- * (mtime) or a scope that does not allow the manifest finds nothing;
+ * (mtime) or a scope that does not allow the manifest finds nothing; a
+ * record changed and sealed again (checksum recomputed) is rejected by its
+ * structure or decodes within itself, never past its end;
  * records are evicted under the size limit; processes reading and storing
  * the same records at once all get the right entries.  Runs in a fresh
  * directory under /tmp.
@@ -24,6 +26,7 @@
 
 #include "base/ts_fs.h"
 #include "base/ts_meta_cache.h"
+#include "format/fileindex/file_index.h"
 #include "meta/manifest_cache.h"
 #include "manifest_equal.h"
 
@@ -139,6 +142,137 @@ test_round_trip_shared_manifests(void **state)
 	assert_true(nround_entries >= 400);
 }
 
+/* ---- the packed format's own checks ------------------------------------- */
+
+static void read_plain(const char *path, ts_arena *arena, ts_manifest_entry **m, int *n);
+
+/* the checksum of a record changed on purpose: only the structure can reject it */
+static void
+reseal(uint8_t *rec, size_t len)
+{
+	uint64_t	sum;
+	uint64_t	payload = len - 104;
+
+	memcpy(rec + 24, &payload, 8);
+	sum = ts_xxh64(rec + 104, len - 104, ts_xxh64(rec, 32, 0));
+	memcpy(rec + 32, &sum, 8);
+}
+
+static bool
+inside(const void *p, const uint8_t *rec, size_t len)
+{
+	return p == NULL || ((const uint8_t *) p >= rec && (const uint8_t *) p < rec + len);
+}
+
+/* every pointer of the entries into the record, none past it */
+static bool
+entries_inside(const ts_manifest_entry *m, int n, const uint8_t *rec, size_t len)
+{
+	for (int i = 0; i < n; i++)
+	{
+		const ts_data_file_meta *f = &m[i].file;
+
+		if (!inside(m[i].partition.data, rec, len) || !inside(f->file_name, rec, len) ||
+			!inside(f->min_key.data, rec, len) || !inside(f->max_key.data, rec, len) ||
+			!inside(f->value_stats.min_values.data, rec, len) ||
+			!inside(f->value_stats.max_values.data, rec, len) ||
+			!inside(f->value_stats.null_counts, rec, len) ||
+			!inside(f->key_stats.null_counts, rec, len) ||
+			!inside(f->external_path, rec, len) || !inside(f->embedded_file_index.data, rec, len))
+			return false;
+		if (f->file_name && !inside(f->file_name + strlen(f->file_name), rec, len))
+			return false;
+		if (f->value_stats.null_counts &&
+			!inside((const uint8_t *) (f->value_stats.null_counts + f->value_stats.nnull_counts) - 1, rec, len))
+			return false;
+	}
+	return true;
+}
+
+static void
+test_packed_structure(void **state)
+{
+	char		path[600];
+	ts_arena	arena;
+	ts_manifest_entry *m,
+			   *back;
+	int			n,
+				nback;
+	uint8_t    *rec,
+			   *copy;
+	size_t		len,
+				fields_len;
+	int			rejected = 0,
+				accepted = 0;
+	uint64_t	v;
+
+	(void) state;
+	snprintf(path, sizeof(path), "%s/manifest-packed-0", work);
+	copy_sample(path);
+	ts_arena_init(&arena, 4096);
+	read_plain(path, &arena, &m, &n);
+	assert_true(ts_manifest_cache_encode(m, n, NAME64, 1234, &rec, &len));
+	memcpy(&v, rec + 104, 8);
+	fields_len = (size_t) v;
+	/* packed: well under the 8-byte references and integers of version 1 */
+	assert_true(fields_len < (size_t) n * 100);
+	copy = ts_arena_alloc(&arena, len + 64);
+
+	/* any length short of the whole: rejected */
+	for (size_t cut = 0; cut < len; cut += 13)
+	{
+		memcpy(copy, rec, len);
+		assert_false(ts_manifest_cache_decode(copy, cut, NAME64, 1234, &arena, &back, &nback));
+	}
+	/* a byte more in the table, sealed again: the walk does not end at its end */
+	memcpy(copy, rec, len);
+	copy[len] = 0;
+	reseal(copy, len + 1);
+	assert_false(ts_manifest_cache_decode(copy, len + 1, NAME64, 1234, &arena, &back, &nback));
+	/* a fields length past the payload */
+	memcpy(copy, rec, len);
+	v = len;
+	memcpy(copy + 104, &v, 8);
+	reseal(copy, len);
+	assert_false(ts_manifest_cache_decode(copy, len, NAME64, 1234, &arena, &back, &nback));
+	/* fields of nothing but continuation bytes: an overlong varint */
+	memcpy(copy, rec, len);
+	memset(copy + 112, 0xFF, fields_len);
+	reseal(copy, len);
+	assert_false(ts_manifest_cache_decode(copy, len, NAME64, 1234, &arena, &back, &nback));
+
+	/*
+	 * every byte of the first entries' fields set to other values, the
+	 * checksum sealed again (a writer's bug, not a torn file): the record
+	 * is rejected or decodes with every reference inside it, never past it
+	 */
+	for (size_t at = 112; at < 112 + fields_len && at < 112 + 400; at++)
+		for (int val = 0; val < 256; val += 37)
+		{
+			memcpy(copy, rec, len);
+			if (copy[at] == (uint8_t) val)
+				continue;
+			copy[at] = (uint8_t) val;
+			reseal(copy, len);
+			if (ts_manifest_cache_decode(copy, len, NAME64, 1234, &arena, &back, &nback))
+			{
+				assert_int_equal(nback, n);
+				assert_true(entries_inside(back, nback, copy, len));
+				accepted++;
+			}
+			else
+				rejected++;
+		}
+	print_message("changed fields: %d rejected, %d decoded within the record\n", rejected, accepted);
+	assert_true(rejected > 0);
+	/* the untouched record still decodes to the same entries */
+	memcpy(copy, rec, len);
+	assert_true(ts_manifest_cache_decode(copy, len, NAME64, 1234, &arena, &back, &nback));
+	same_entries(m, n, back, nback);
+	ts_free(rec);
+	ts_arena_free(&arena);
+}
+
 /* ---- reading through the cache ------------------------------------------ */
 
 /* a manifest of the shared tables with several entries, copied into work/ */
@@ -178,7 +312,7 @@ record_file(const char *path)
 	char		name[65];
 	int64_t		size;
 
-	assert_true(ts_fs_cache_name(ts_fs_ambient(), path, "tablescan decoded manifest 1", 0, name, &size));
+	assert_true(ts_fs_cache_name(ts_fs_ambient(), path, "tablescan decoded manifest 2", 0, name, &size));
 	snprintf(out, sizeof(out), "%s/%s.tsm", dir, name);
 	return out;
 }
@@ -276,8 +410,9 @@ static void
 test_wrong_version(void **state)
 {
 	(void) state;
-	/* version 1 -> 2 (byte 8) */
-	damaged_is_rebuilt(local_manifest(), "printf '\\002' | dd of=%s bs=1 seek=8 conv=notrunc status=none #%s");
+	/* this version -> the one before (byte 8) */
+	assert_int_equal(TS_MANIFEST_CACHE_VERSION, 2);
+	damaged_is_rebuilt(local_manifest(), "printf '\\001' | dd of=%s bs=1 seek=8 conv=notrunc status=none #%s");
 }
 
 static void
@@ -558,6 +693,7 @@ main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_round_trip_shared_manifests),
 		cmocka_unit_test(test_hit_after_store),
+		cmocka_unit_test(test_packed_structure),
 		cmocka_unit_test(test_torn_record),
 		cmocka_unit_test(test_wrong_version),
 		cmocka_unit_test(test_checksum_flip),
