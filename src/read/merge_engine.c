@@ -5,8 +5,12 @@
  * Owns: deduplicate, first-row, partial-update (without sequence groups)
  * and aggregation (sum, product, min, max, last_value,
  * last_non_null_value, first_value, first_non_null_value, bool_and,
- * bool_or, listagg), with retraction where Java allows it, and whether a
- * key's result is kept.  The order of the records is merge.c's.
+ * bool_or, listagg), with retraction where Java allows it, the kind of a
+ * key's result as Java's merge functions give it (partial-update: DELETE
+ * after a delete or without any insert; aggregation: DELETE after a
+ * delete; a delete leaves the NOT NULL columns, Java's initRow) and whether
+ * it is kept (incremental reads keep DELETE results).  The order of the
+ * records is merge.c's.
  */
 #include <string.h>
 

@@ -729,6 +729,20 @@ model_expect(const model *m, int s, const int *proj, int nproj, rowlist *out, ch
  */
 static const char *const kind_names[] = {"+I", "-U", "+U", "-D"};
 
+/* The row vals (columns proj) and its kind, as the rows read with _ROW_KIND render. */
+static void
+add_row_with_kind(const model *m, const mval *vals, int kind, const int *proj, int nproj,
+				  rowlist *out)
+{
+	char	  **parts = calloc((size_t) nproj + 2, sizeof(char *));
+
+	for (int q = 0; q < nproj; q++)
+		parts[q] = render_mval(&vals[proj[q]], &m->cols[proj[q]]);
+	parts[nproj] = strdup(kind_names[kind]);
+	rowlist_add(out, join_row(parts, nproj + 1));
+	free(parts);
+}
+
 /* A side's merged row of records r[0..n) (sorted): its kind and representative record. */
 static bool
 model_side(const model *m, mrec **r, int n, mval *out, int *kind, const mrec **rep, char **why)
@@ -831,15 +845,7 @@ model_diff(const model *m, int a, int b, const int *proj, int nproj, rowlist *ou
 				emit = res[1], emit_kind = kind[1];
 		}
 		if (emit)
-		{
-			char	  **parts = calloc((size_t) nproj + 2, sizeof(char *));
-
-			for (int q = 0; q < nproj; q++)
-				parts[q] = render_mval(&emit[proj[q]], &m->cols[proj[q]]);
-			parts[nproj] = strdup(kind_names[emit_kind]);
-			rowlist_add(out, join_row(parts, nproj + 1));
-			free(parts);
-		}
+			add_row_with_kind(m, emit, emit_kind, proj, nproj, out);
 		free(res[0]);
 		free(res[1]);
 		i = ie;
@@ -956,15 +962,7 @@ model_delta(const model *m, int a, int b, bool merge_on_read, const int *proj, i
 		while (j < n && strcmp(recs[i]->keystr, recs[j]->keystr) == 0)
 			j++;
 		if (model_merge_keeping(m, recs + i, j - i, res, &kind, why))
-		{
-			char	  **parts = calloc((size_t) nproj + 2, sizeof(char *));
-
-			for (int c = 0; c < nproj; c++)
-				parts[c] = render_mval(&res[proj[c]], &m->cols[proj[c]]);
-			parts[nproj] = strdup(kind_names[kind]);
-			rowlist_add(out, join_row(parts, nproj + 1));
-			free(parts);
-		}
+			add_row_with_kind(m, res, kind, proj, nproj, out);
 		free(res);
 		i = j;
 	}
