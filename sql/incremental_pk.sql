@@ -204,8 +204,8 @@ SELECT * FROM dv_check_snapshots();
 -- first-row tables: Java's batch scan hides their level-0 files whatever
 -- the options (merge-on-read is about deletion vectors only), so again only
 -- higher-level files of APPEND snapshots are read: none here, every range
--- empty (a stream reads their changes: tablescan_changes).  Other merge
--- engines are refused.
+-- empty (a stream reads their changes: tablescan_changes).  Partial-update
+-- and aggregation tables: sql/incremental_engines.sql.
 ALTER TABLE ops_raw ALTER src SET DEFAULT 'first';
 \set ops :warehouse/pk.db/pk_first_row.ops.jsonl
 COPY ops_raw (line) FROM :'ops';
@@ -215,13 +215,6 @@ CREATE FOREIGN TABLE fr (id int) SERVER lake
 SELECT r.*, append_records_above_level_0('first') AS model FROM range_rows('fr') r;
 ALTER FOREIGN TABLE fr OPTIONS (ADD "deletion-vectors.merge-on-read" 'true');
 SELECT count(*) AS rows FROM fr;
-CREATE FOREIGN TABLE agg (id int) SERVER lake
-  OPTIONS (database 'pk', "table" 'pk_aggregation', "incremental-between" '1,2');
-SELECT pg_temp.error_of('SELECT count(*) FROM agg');
-
--- an empty range is refused the same way, though its answer would be empty
-ALTER FOREIGN TABLE agg OPTIONS (SET "incremental-between" '0,0');
-SELECT pg_temp.error_of('SELECT count(*) FROM agg');
 DROP FUNCTION range_rows(text);
 DROP FUNCTION append_records_above_level_0(text);
 DROP FUNCTION dv_check_snapshots();

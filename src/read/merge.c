@@ -10,9 +10,9 @@
  * with a single record is emitted unchanged; -U/-D results are dropped,
  * except on incremental reads (plan->incremental), which keep them as rows
  * of their own kind like Java's forceKeepDelete (the audit_log read) and
- * can hand each row's kind on as the system column _ROW_KIND; those merge
- * only with the deduplicate and first-row engines (incremental.c refuses
- * the others).
+ * can hand each row's kind on as the system column _ROW_KIND, with every
+ * engine (a partial-update or aggregation result is -D where Java's merge
+ * function returns DELETE: merge_engine.c).
  * Changelog reads and the reads of a stream (plan->unmerged) do not
  * merge: every record of the split's files is a row, any engine.  Diff
  * reads (plan->diff) merge each key twice, over the start snapshot's files

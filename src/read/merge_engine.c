@@ -5,8 +5,12 @@
  * Owns: deduplicate, first-row, partial-update (without sequence groups)
  * and aggregation (sum, product, min, max, last_value,
  * last_non_null_value, first_value, first_non_null_value, bool_and,
- * bool_or, listagg), with retraction where Java allows it, and whether a
- * key's result is kept.  The order of the records is merge.c's.
+ * bool_or, listagg), with retraction where Java allows it, the kind of a
+ * key's result as Java's merge functions give it (partial-update: DELETE
+ * after a delete or without any insert; aggregation: DELETE after a
+ * delete; a delete leaves the NOT NULL columns, Java's initRow) and whether
+ * it is kept (incremental reads keep DELETE results).  The order of the
+ * records is merge.c's.
  */
 #include <string.h>
 
@@ -243,6 +247,23 @@ agg_add(ts_merge_reader *m, const ts_value *row, bool retract, ts_err *err)
 
 /* ---- merge functions -------------------------------------------------- */
 
+/*
+ * The state row a delete leaves (Java's initRow): every column NULL but the
+ * NOT NULL ones (the primary key among them), which take row's values.
+ */
+static bool
+reset_to_not_null(ts_merge_reader *m, const ts_value *row, ts_err *err)
+{
+	for (int i = 0; i < m->nint; i++)
+	{
+		memset(&m->acc[i], 0, sizeof(ts_value));
+		m->acc[i].isnull = true;
+		if (!m->types[i]->nullable && !copy_val(m, &m->acc[i], &row[i], i, err))
+			return false;
+	}
+	return true;
+}
+
 void
 merge_acc_clear(ts_merge_reader *m)
 {
@@ -256,6 +277,7 @@ merge_acc_clear(ts_merge_reader *m)
 	m->has_row = false;
 	m->deleted = false;
 	m->meet_insert = false;
+	m->not_null_filled = false;
 	m->acc_kind = TS_ROW_KIND_INSERT;
 }
 
@@ -297,6 +319,10 @@ merge_add(ts_merge_reader *m, const ts_value *row, int8_t kind, ts_err *err)
 			m->deleted = false;
 			if (retract)
 			{
+				/* the first record of a key, a retract: its NOT NULL columns */
+				if (!m->not_null_filled && !reset_to_not_null(m, row, err))
+					return false;
+				m->not_null_filled = true;
 				if (m->ignore_delete)
 					return true;
 				if (m->remove_record_on_delete)
@@ -304,11 +330,8 @@ merge_add(ts_merge_reader *m, const ts_value *row, int8_t kind, ts_err *err)
 					if (kind == TS_ROW_KIND_DELETE)
 					{
 						m->deleted = true;
-						for (int i = 0; i < m->nint; i++)
-						{
-							memset(&m->acc[i], 0, sizeof(ts_value));
-							m->acc[i].isnull = true;
-						}
+						if (!reset_to_not_null(m, row, err))
+							return false;
 					}
 					return true;
 				}
@@ -320,6 +343,7 @@ merge_add(ts_merge_reader *m, const ts_value *row, int8_t kind, ts_err *err)
 				if (!row[i].isnull && !copy_val(m, &m->acc[i], &row[i], i, err))
 					return false;
 			m->meet_insert = true;
+			m->not_null_filled = true;
 			m->has_row = true;
 			return true;
 		case ENGINE_AGGREGATION:
@@ -328,11 +352,8 @@ merge_add(ts_merge_reader *m, const ts_value *row, int8_t kind, ts_err *err)
 			m->deleted = false;
 			if (kind == TS_ROW_KIND_DELETE && m->remove_record_on_delete)
 			{
-				for (int i = 0; i < m->nint; i++)
-				{
-					memset(&m->acc[i], 0, sizeof(ts_value));
-					m->acc[i].isnull = true;
-				}
+				if (!reset_to_not_null(m, row, err))
+					return false;
 				m->deleted = true;
 				m->has_row = true;
 				return true;
@@ -363,10 +384,13 @@ merge_result(ts_merge_reader *m, bool *keep, int8_t *kind)
 			*keep = m->has_row && (m->keep_retracts || !ts_row_kind_is_retract(m->acc_kind));
 			break;
 		case ENGINE_PARTIAL_UPDATE:
-			*keep = m->has_row && m->meet_insert && !m->deleted;
+			/* Java: DELETE after a delete or without any insert; kept as such on incremental reads */
+			*kind = m->deleted || !m->meet_insert ? TS_ROW_KIND_DELETE : TS_ROW_KIND_INSERT;
+			*keep = m->keep_retracts || *kind == TS_ROW_KIND_INSERT;
 			break;
 		case ENGINE_AGGREGATION:
-			*keep = m->has_row && !m->deleted;
+			*kind = m->deleted ? TS_ROW_KIND_DELETE : TS_ROW_KIND_INSERT;
+			*keep = m->has_row && (m->keep_retracts || !m->deleted);
 			break;
 	}
 	return m->acc;

@@ -115,6 +115,7 @@ struct ts_merge_reader
 	bool		has_row;
 	bool		deleted;
 	bool		meet_insert;
+	bool		not_null_filled;	/* partial-update: NOT NULL columns set (Java's initRow) */
 	int8_t		acc_kind;
 
 	ts_reader_metrics metrics;

@@ -4,7 +4,7 @@
  *
  * Owns: the merge engine, ignore-delete and remove-record-on-delete, the
  * refusals of what is not supported (sequence groups, partial-update with
- * aggregate functions, distinct, incremental reads of other engines), the
+ * aggregate functions, distinct), the
  * reader's internal columns (requested, trimmed primary keys, sequence
  * fields), how each key column is compared, and each column's aggregate
  * function.  Reads options only: no file is opened here.
@@ -194,11 +194,6 @@ merge_configure(ts_merge_reader *m, const int *columns, int ncolumns, ts_err *er
 	m->keep_retracts = plan->incremental;
 	m->no_merge = plan->unmerged;
 	m->diff = plan->diff;
-	if (m->keep_retracts && !m->no_merge && !m->diff && m->engine != ENGINE_DEDUPLICATE &&
-		m->engine != ENGINE_FIRST_ROW)
-		return ts_error(err, TS_ERR_UNSUPPORTED,
-						"incremental reads of primary-key tables with merge-engine \"%s\" are not supported (only deduplicate and first-row)",
-						engine);
 
 	/* internal columns: requested, then keys, then sequence fields */
 	m->nout = ncolumns;

@@ -28,9 +28,13 @@
  * unmerged, equal to this read when no key repeats in the range).  Without
  * merge-on-read, and on first-row tables, the level filter hides level 0 as
  * in Java: only files of higher levels that APPEND snapshots added are read
- * (Java writers add none; the read is then empty, as Java's).  Merge
- * engines other than deduplicate and first-row fail closed.
- * Tag ranges fail closed too; scan mode diff is incremental_diff.c's.
+ * (Java writers add none; the read is then empty, as Java's).  Every merge
+ * engine merges so, over the range's files only (Java's batch splits of
+ * IncrementalStartingScanner read by MergeFileSplitRead): partial-update
+ * gives the columns the range set, aggregation the aggregate of the
+ * range's records, each key's result a -D row where Java's merge function
+ * returns DELETE (merge_engine.c).
+ * Tag ranges fail closed; scan mode diff is incremental_diff.c's.
  */
 #include <ctype.h>
 #include <errno.h>
@@ -209,32 +213,6 @@ scan_incremental_choose(ts_plan *plan, bool *handled, ts_err *err)
 	}
 	plan->snapshot = ts_snapshot_load(plan->fs, plan->branch_root, end, err);
 	return plan->snapshot != NULL;
-}
-
-/*
- * Primary-key tables: refuse what would not give Java's rows exactly (see
- * the top of the file).
- */
-static bool
-check_primary_key(ts_plan *plan, const scan_state *st, ts_err *err)
-{
-	if (plan->unmerged)
-		return true;			/* no merge: any engine, level 0 seen, no DVs */
-	if (plan->diff)
-		return true;			/* any engine: each side merged as a batch read (merge.c) */
-	(void) st;
-	if (plan->core.merge_engine != TS_MERGE_DEDUPLICATE &&
-		plan->core.merge_engine != TS_MERGE_FIRST_ROW)
-		return ts_error(err, TS_ERR_UNSUPPORTED,
-						"table \"%s\": incremental-between on primary-key tables with merge-engine \"%s\" is not supported (only deduplicate and first-row)",
-						plan->table_path, ts_plan_option(plan, TS_OPT_MERGE_ENGINE));
-	return true;
-}
-
-bool
-scan_incremental_check(ts_plan *plan, const scan_state *st, ts_err *err)
-{
-	return plan->kind != TS_TABLE_PRIMARY_KEY || check_primary_key(plan, st, err);
 }
 
 bool

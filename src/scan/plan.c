@@ -297,10 +297,6 @@ ts_scan_execute(ts_plan *plan, const ts_scan_context *ctx, ts_err *err)
 	}
 	if (!setup_state(plan, ctx, &st, err))
 		return false;
-	/* refused whether or not the range holds a snapshot */
-	if (plan->incremental && !scan_incremental_check(plan, &st, err))
-		return false;
-
 	if (!scan_realtime_check(plan, ctx, err))
 		return false;
 	if (plan->snapshot == NULL && (ctx->realtime == NULL || ctx->realtime->nentries == 0))

@@ -318,11 +318,6 @@ void		scan_cache_unpin(void *pin);
 /* ---- incremental.c ---- */
 /* incremental-between(-timestamp): choose start and end snapshot; *handled if set. */
 bool		scan_incremental_choose(ts_plan *plan, bool *handled, ts_err *err);
-/*
- * Whether this table can be read incrementally at all (primary-key tables:
- * what would not give Java's rows is refused), even when the range is empty.
- */
-bool		scan_incremental_check(ts_plan *plan, const scan_state *st, ts_err *err);
 /* The ADD entries of the delta manifest lists of APPEND snapshots start+1..end. */
 /* ---- incremental_diff.c ---- */
 /* The snapshots of a diff read (a, b: ids, or epoch millis by_timestamp). */

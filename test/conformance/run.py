@@ -1551,7 +1551,8 @@ def pk_stream_unsupported(schema, opts):
     (None if it can): the stream's delta plans read the level-0 files of
     each APPEND snapshot unmerged with their row kinds, which
     incremental-between gives (merged, retracts kept) for deduplicate tables
-    only, and its full startup plans merge every level including 0.  On
+    only (other engines fold a key's records into another row), and its
+    full startup plans merge every level including 0.  On
     deletion-vector tables both need 'deletion-vectors.merge-on-read' (see
     pk_stream_extra_options); first-row tables have no such option: Java's
     batch scan always hides their level-0 files."""
@@ -1563,7 +1564,8 @@ def pk_stream_unsupported(schema, opts):
                 "every batch read of a first-row table hides level 0 and no option shows it)")
     if engine != "deduplicate":
         return ("streaming read of a primary-key table with merge-engine %s (incremental-between "
-                "supports deduplicate only)" % engine)
+                "folds a key's records with the engine, the stream's delta plans read them "
+                "unmerged)" % engine)
     producer = str(o.get("changelog-producer", "none")).lower()
     if producer != "none":
         return ("streaming read of a primary-key table with changelog-producer %s (the stream "

@@ -13,7 +13,10 @@
  * the reader reports as TS_ERR_UNSUPPORTED is printed as skipped; wrong
  * rows fail.  Every pair of snapshots is also read with
  * incremental-between-scan-mode diff against model_diff (Java's
- * IncrementalDiffSplitRead rule, written out again).  test_pk_layout checks the generated files themselves
+ * IncrementalDiffSplitRead rule, written out again), and every range from
+ * before the first snapshot on with scan mode delta against model_delta
+ * (the merge engine over the files of the range's APPEND snapshots, -D
+ * results kept).  test_pk_layout checks the generated files themselves
  * against Paimon's layout rules (PAIMON-FORMAT.md 7.1/7.3) through the
  * manifests and the Avro reader.
  */
@@ -75,6 +78,7 @@ typedef struct mcol
 	int			bits;			/* integer width: 8, 16, 32, 64 */
 	bool		is_pk;
 	bool		is_seq;
+	bool		not_null;		/* type ends in NOT NULL */
 	char	   *agg;			/* aggregation function */
 	bool		ignore_retract;
 } mcol;
@@ -131,6 +135,7 @@ typedef struct model
 	mdv		   *dvs;
 	int			ndvs;
 	int			nsnapshots;
+	bool		append[256];	/* snapshot id -> an APPEND snapshot */
 } model;
 
 static bool
@@ -180,6 +185,7 @@ model_table(model *m, const cJSON *t)
 		const char *fn;
 
 		mc->name = strdup(cJSON_GetObjectItem(c, "name")->valuestring);
+		mc->not_null = strstr(ty, "NOT NULL") != NULL;
 		mc->type = strncmp(ty, "DOUBLE", 6) == 0 ? M_DOUBLE :
 			(strncmp(ty, "STRING", 6) == 0 || strncmp(ty, "VARCHAR", 7) == 0) ? M_STRING : M_INT;
 		mc->bits = strncmp(ty, "TINYINT", 7) == 0 ? 8 : strncmp(ty, "SMALLINT", 8) == 0 ? 16 :
@@ -288,7 +294,13 @@ model_load(model *m, const char *path)
 				d->pos[d->n++] = p->valueint;
 		}
 		else if (strcmp(op, "snapshot") == 0)
+		{
+			const cJSON *k = cJSON_GetObjectItem(j, "kind");
+
 			m->nsnapshots = cJSON_GetObjectItem(j, "id")->valueint;
+			if (m->nsnapshots < (int) (sizeof(m->append) / sizeof(m->append[0])))
+				m->append[m->nsnapshots] = cJSON_IsString(k) && strcmp(k->valuestring, "APPEND") == 0;
+		}
 		cJSON_Delete(j);
 	}
 	free(line);
@@ -405,6 +417,56 @@ wrap(int64_t v, int bits)
 	return bits == 8 ? (int8_t) v : bits == 16 ? (int16_t) v : bits == 32 ? (int32_t) (uint32_t) v : v;
 }
 
+static void
+not_null_of(const model *m, const mrec *r, mval *out)
+{
+	for (int c = 0; c < m->ncols; c++)
+		out[c] = m->cols[c].not_null ? r->vals[c] : (mval) {.isnull = true};
+}
+
+/*
+ * partial-update (Java's PartialUpdateMergeFunction): the non-null columns
+ * of the adds; the first record of a key, if a retract, and a -D under
+ * remove-record-on-delete set the row to that record's NOT NULL columns;
+ * every record clears the delete mark.  The kind: 3 (-D) after such a
+ * delete or without any add, else 0 (+I).
+ */
+static int
+model_partial_update(const model *m, mrec **r, int n, mval *out, char **why)
+{
+	bool		filled = false,
+				meet_insert = false,
+				deleted = false;
+
+	for (int c = 0; c < m->ncols; c++)
+		out[c] = (mval) {.isnull = true};
+	for (int i = 0; i < n; i++)
+	{
+		deleted = false;
+		if (is_retract(r[i]->kind))
+		{
+			if (!filled)
+				not_null_of(m, r[i], out);
+			filled = true;
+			if (m->ignore_delete)
+				continue;
+			if (!m->remove_on_delete)
+				*why = "partial-update got a retract record";
+			else if (r[i]->kind == 3)
+			{
+				deleted = true;
+				not_null_of(m, r[i], out);
+			}
+			continue;
+		}
+		for (int c = 0; c < m->ncols; c++)
+			if (!r[i]->vals[c].isnull)
+				out[c] = r[i]->vals[c];
+		meet_insert = filled = true;
+	}
+	return deleted || !meet_insert ? 3 : 0;
+}
+
 /* Merge one key's records (in order).  Returns false when no row results. */
 static bool
 model_merge(const model *m, mrec **r, int n, mval *out, char **why)
@@ -449,34 +511,7 @@ model_merge(const model *m, mrec **r, int n, mval *out, char **why)
 		return false;
 	}
 	if (strcmp(e, "partial-update") == 0)
-	{
-		bool		deleted = false,
-					inserted = false;
-
-		for (int i = 0; i < n; i++)
-		{
-			if (is_retract(r[i]->kind))
-			{
-				if (m->ignore_delete)
-					continue;
-				if (!m->remove_on_delete)
-					*why = "partial-update got a retract record";
-				if (r[i]->kind == 3)
-				{
-					deleted = true;
-					for (int c = 0; c < m->ncols; c++)
-						out[c] = (mval) {.isnull = true};
-				}
-				continue;
-			}
-			deleted = false;
-			inserted = true;
-			for (int c = 0; c < m->ncols; c++)
-				if (!r[i]->vals[c].isnull)
-					out[c] = r[i]->vals[c];
-		}
-		return inserted && !deleted;
-	}
+		return model_partial_update(m, r, n, out, why) == 0;
 	/* aggregation: the result is always an insert */
 	{
 		bool	   *first_seen = calloc((size_t) m->ncols, sizeof(bool));
@@ -694,6 +729,20 @@ model_expect(const model *m, int s, const int *proj, int nproj, rowlist *out, ch
  */
 static const char *const kind_names[] = {"+I", "-U", "+U", "-D"};
 
+/* The row vals (columns proj) and its kind, as the rows read with _ROW_KIND render. */
+static void
+add_row_with_kind(const model *m, const mval *vals, int kind, const int *proj, int nproj,
+				  rowlist *out)
+{
+	char	  **parts = calloc((size_t) nproj + 2, sizeof(char *));
+
+	for (int q = 0; q < nproj; q++)
+		parts[q] = render_mval(&vals[proj[q]], &m->cols[proj[q]]);
+	parts[nproj] = strdup(kind_names[kind]);
+	rowlist_add(out, join_row(parts, nproj + 1));
+	free(parts);
+}
+
 /* A side's merged row of records r[0..n) (sorted): its kind and representative record. */
 static bool
 model_side(const model *m, mrec **r, int n, mval *out, int *kind, const mrec **rep, char **why)
@@ -796,15 +845,7 @@ model_diff(const model *m, int a, int b, const int *proj, int nproj, rowlist *ou
 				emit = res[1], emit_kind = kind[1];
 		}
 		if (emit)
-		{
-			char	  **parts = calloc((size_t) nproj + 2, sizeof(char *));
-
-			for (int q = 0; q < nproj; q++)
-				parts[q] = render_mval(&emit[proj[q]], &m->cols[proj[q]]);
-			parts[nproj] = strdup(kind_names[emit_kind]);
-			rowlist_add(out, join_row(parts, nproj + 1));
-			free(parts);
-		}
+			add_row_with_kind(m, emit, emit_kind, proj, nproj, out);
 		free(res[0]);
 		free(res[1]);
 		i = ie;
@@ -812,6 +853,120 @@ model_diff(const model *m, int a, int b, const int *proj, int nproj, rowlist *ou
 	}
 	free(side[0]);
 	free(side[1]);
+}
+
+/*
+ * incremental-between (a, b] in scan mode delta (written out again from
+ * Java: IncrementalStartingScanner takes the files APPEND snapshots a+1..b
+ * added, level 0 hidden as in a batch scan (first-row; deletion vectors
+ * without merge-on-read), no deletion vectors; MergeFileSplitRead merges
+ * each key's records with the engine's merge function and keeps DELETE
+ * results as rows (forceKeepDelete)).  A key with one record is that
+ * record with its kind.  Otherwise, per engine: deduplicate the last record
+ * (ignore-delete: the last add; none: no row); first-row the first add;
+ * partial-update (PartialUpdateMergeFunction) the non-null columns of the
+ * adds, reset by a -D under remove-record-on-delete to the record's NOT
+ * NULL columns (as the first retract of a key sets them), kind -D after
+ * such a delete or without any add, else +I; aggregation
+ * (AggregateMergeFunction) the aggregate of the records, -D with the NOT
+ * NULL columns of a last -D under remove-record-on-delete, else +I.
+ */
+static bool
+model_merge_keeping(const model *m, mrec **r, int n, mval *out, int *kind, char **why)
+{
+	const char *e = m->engine;
+
+	if (n == 1)
+	{
+		memcpy(out, r[0]->vals, sizeof(mval) * (size_t) m->ncols);
+		*kind = r[0]->kind;
+		return true;
+	}
+	if (strcmp(e, "deduplicate") == 0 || strcmp(e, "first-row") == 0)
+	{
+		bool		first = strcmp(e, "first-row") == 0;
+
+		for (int k = 0; k < n; k++)
+		{
+			const mrec *x = r[first ? k : n - 1 - k];
+
+			if (is_retract(x->kind) && (m->ignore_delete || first))
+			{
+				if (first && !m->ignore_delete)
+					*why = "first-row got a retract record";
+				continue;
+			}
+			memcpy(out, x->vals, sizeof(mval) * (size_t) m->ncols);
+			*kind = x->kind;
+			return true;
+		}
+		return false;
+	}
+	if (strcmp(e, "partial-update") == 0)
+	{
+		*kind = model_partial_update(m, r, n, out, why);
+		return true;
+	}
+	/* aggregation: the values as a batch read aggregates them */
+	{
+		const mrec *last = NULL;
+
+		(void) model_merge(m, r, n, out, why);
+		for (int i = n - 1; i >= 0 && last == NULL; i--)
+			if (!(is_retract(r[i]->kind) && m->ignore_delete))
+				last = r[i];
+		if (last == NULL)
+			return false;
+		if (last->kind == 3 && m->remove_on_delete)
+		{
+			not_null_of(m, last, out);
+			*kind = 3;
+			return true;
+		}
+		*kind = 0;
+		return true;
+	}
+}
+
+static void
+model_delta(const model *m, int a, int b, bool merge_on_read, const int *proj, int nproj,
+			rowlist *out, char **why)
+{
+	mrec	  **recs = calloc((size_t) m->nrecs + 1, sizeof(mrec *));
+	int			n = 0;
+	bool		skip_level0 = strcmp(m->engine, "first-row") == 0 || (m->dv && !merge_on_read);
+
+	for (int i = 0; i < m->nrecs; i++)
+	{
+		bool		added = false;
+
+		for (int e = 0; e < m->nevents && !added; e++)
+		{
+			const mfile_event *ev = &m->events[e];
+
+			added = ev->add && ev->snapshot > a && ev->snapshot <= b && m->append[ev->snapshot] &&
+				strcmp(ev->file, m->recs[i].file) == 0 && !(ev->level == 0 && skip_level0);
+		}
+		if (added)
+			recs[n++] = &m->recs[i];
+	}
+	sort_model = m;
+	if (n > 1)
+		qsort(recs, (size_t) n, sizeof(mrec *), mrec_cmp);
+	for (int i = 0; i < n;)
+	{
+		int			j = i + 1,
+					kind = 0;
+		mval	   *res = calloc((size_t) m->ncols, sizeof(mval));
+
+		while (j < n && strcmp(recs[i]->keystr, recs[j]->keystr) == 0)
+			j++;
+		if (model_merge_keeping(m, recs + i, j - i, res, &kind, why))
+			add_row_with_kind(m, res, kind, proj, nproj, out);
+		free(res);
+		i = j;
+	}
+	free(recs);
 }
 
 /* ---- our stack ------------------------------------------------------- */
@@ -954,6 +1109,14 @@ static const pk_case cases[] = {
 	"--column i:INT --partition p --primary-key id --buckets 2 --merge-engine aggregation --agg n:sum "
 	"--agg d:sum --agg i:max --option fields.i.ignore-retract=true --rows 40 --keys 16 --snapshots 6 "
 	"--files 3 --compact-every 2 --levels 3 --null-every 5 --delete-every 6 --retract-every 11"},
+	/* incremental delta reads keep -D results: deletes and retracts of both engines */
+	{"partial_update_retracts", COLS "--merge-engine partial-update "
+	"--option partial-update.remove-record-on-delete=true --rows 30 --keys 12 --snapshots 7 --files 2 "
+	"--compact-every 3 --levels 2 --null-every 2 --delete-every 4 --retract-every 5"},
+	{"aggregation_remove_on_delete", "--column id:INT --column p:INT --column n:BIGINT --column d:DOUBLE "
+	"--partition p --primary-key id --buckets 2 --merge-engine aggregation --agg n:sum --agg d:sum "
+	"--option aggregation.remove-record-on-delete=true --rows 30 --keys 12 --snapshots 7 --files 2 "
+	"--compact-every 3 --levels 2 --null-every 5 --delete-every 4 --retract-every 7"},
 	{"aggregation_dv", "--column id:INT --column p:INT --column v:STRING --column n:BIGINT --column d:DOUBLE "
 	"--column i:INT --partition p --primary-key id --buckets 2 --merge-engine aggregation --agg n:sum "
 	"--agg d:sum --agg i:max --option fields.i.ignore-retract=true --rows 40 --keys 16 --snapshots 6 "
@@ -1072,10 +1235,14 @@ compare_one(const model *m, const char *name, const char *table, int s, const in
 	return result;
 }
 
-/* Scan mode diff (a, b] against model_diff; 0 pass, 1 refused, -1 fail. */
+/*
+ * incremental-between (a, b] against the model: scan mode diff (model_diff)
+ * or delta (model_delta; merge_on_read adds deletion-vectors.merge-on-read);
+ * 0 pass, 1 refused, -1 fail.
+ */
 static int
-compare_diff(const model *m, const char *name, const char *table, int a, int b, const int *all,
-			 int ncols, int *checked)
+compare_range(const model *m, const char *name, const char *table, int a, int b, bool diff,
+			  bool merge_on_read, const int *all, int ncols, int *checked)
 {
 	rowlist		want = {0},
 				got = {0};
@@ -1084,19 +1251,24 @@ compare_diff(const model *m, const char *name, const char *table, int a, int b, 
 	ts_err		err = {0};
 	int			proj[65],
 				result = 0;
-	ts_option	opts[2] = {{"incremental-between", range}, {"incremental-between-scan-mode", "diff"}};
+	const char *mode = diff ? "diff" : "delta";
+	ts_option	opts[3] = {{"incremental-between", range}, {"incremental-between-scan-mode", mode},
+	{"deletion-vectors.merge-on-read", "true"}};
 
 	snprintf(range, sizeof(range), "%d,%d", a, b);
 	memcpy(proj, all, sizeof(int) * (size_t) ncols);
 	proj[ncols] = TS_COLUMN_ROW_KIND;
-	model_diff(m, a, b, all, ncols, &want, &why);
+	if (diff)
+		model_diff(m, a, b, all, ncols, &want, &why);
+	else
+		model_delta(m, a, b, merge_on_read, all, ncols, &want, &why);
 	if (why)
 		result = 0;				/* the stream is invalid for the model: no check */
-	else if (!stack_read_opts(table, opts, 2, proj, ncols + 1, &got, &err))
+	else if (!stack_read_opts(table, opts, merge_on_read ? 3 : 2, proj, ncols + 1, &got, &err))
 	{
 		result = err.code == TS_ERR_UNSUPPORTED ? 1 : -1;
 		if (result < 0)
-			fprintf(stderr, "FAIL %s diff %s: %s\n", name, range, err.msg);
+			fprintf(stderr, "FAIL %s %s %s: %s\n", name, mode, range, err.msg);
 	}
 	else
 	{
@@ -1110,7 +1282,7 @@ compare_diff(const model *m, const char *name, const char *table, int a, int b, 
 				result = -1;
 		if (result < 0)
 		{
-			fprintf(stderr, "FAIL %s diff %s: %d rows, model %d\n", name, range, got.n, want.n);
+			fprintf(stderr, "FAIL %s %s %s: %d rows, model %d\n", name, mode, range, got.n, want.n);
 			for (int i = 0; i < got.n; i++)
 				fprintf(stderr, "  got : %s\n", got.rows[i]);
 			for (int i = 0; i < want.n; i++)
@@ -1200,9 +1372,15 @@ run_case(const pk_case *pc, int seed, int *checked)
 		ts_read_batch_rows = 0;
 		for (int a = 1; a <= m.nsnapshots && result == 0; a++)
 			for (int b = a + 1; b <= m.nsnapshots && result == 0; b++)
-				result = compare_diff(&m, name, table, a, b, all, m.ncols, checked);
+				result = compare_range(&m, name, table, a, b, true, false, all, m.ncols, checked);
 		if (result == 1)
 			result = 0;			/* diff refused (deletion vectors): the snapshots passed */
+		/* scan mode delta, from before the first snapshot on; DV tables with merge-on-read too */
+		for (int mor = 0; mor <= (m.dv ? 1 : 0) && result == 0; mor++)
+			for (int a = 0; a <= m.nsnapshots && result == 0; a++)
+				for (int b = a + 1; b <= m.nsnapshots && result == 0; b++)
+					result = compare_range(&m, name, table, a, b, false, mor == 1, all, m.ncols,
+										   checked);
 		if (result == 0)
 			fprintf(stderr, "ok   %s (%d snapshots)\n", name, m.nsnapshots);
 	}
