@@ -18,6 +18,7 @@
 #include <string.h>
 #include <zstd.h>
 
+#include "base/ts_type_class.h"
 #include "base/ts_base.h"
 #include "format/parquet/pq_thrift_write.h"
 #include "format/parquet/pq_writer.h"
@@ -762,16 +763,15 @@ same_scalar(const ts_type *t, const ts_value *a, const ts_value *b)
 {
 	if (a->isnull || b->isnull)
 		return a->isnull && b->isnull;
-	switch (t->kind)
+	switch (ts_type_class_of(t->kind)->phys)
 	{
-		case TS_FLOAT:
+		case TS_PHYS_FLOAT:
 			return memcmp(&a->v.f, &b->v.f, sizeof(float)) == 0;
-		case TS_DOUBLE:
+		case TS_PHYS_DOUBLE:
 			return memcmp(&a->v.d, &b->v.d, sizeof(double)) == 0;
-		case TS_DECIMAL:
+		case TS_PHYS_DECIMAL:
 			return a->v.dec == b->v.dec;
-		case TS_TIMESTAMP:
-		case TS_TIMESTAMP_LTZ:
+		case TS_PHYS_TIMESTAMP:
 			return a->v.ts.millis == b->v.ts.millis && a->v.ts.nanos == b->v.ts.nanos;
 		default:
 			if (ts_type_is_bytes(t->kind))
