@@ -160,7 +160,7 @@ key_column_ok(const ts_schema *s, const char *key, const char *role, const char 
 		return ts_error(err, TS_ERR_CORRUPT, "%s: %s \"%s\" is not a column", what, role, key);
 	t = s->fields[f].type;
 	if (t != NULL && !ts_type_class_of(t->kind)->key)
-		return ts_error(err, TS_ERR_UNSUPPORTED, "%s: %s \"%s\" of type %s cannot be a key",
+		return ts_error(err, TS_ERR_UNSUPPORTED, "%s: %s column \"%s\" of type %s cannot be a key",
 						what, role, key, ts_type_kind_name(t->kind));
 	return true;
 }
@@ -585,7 +585,7 @@ ts_schema_bucket_keys(const ts_schema *s, int **field_indexes, int *n, ts_err *e
 		if (s->fields[idx].type != NULL && !ts_type_class_of(s->fields[idx].type->kind)->key)
 		{
 			ts_free(arr);
-			return ts_error(err, TS_ERR_UNSUPPORTED, "bucket-key \"%.*s\" of type %s cannot be a key",
+			return ts_error(err, TS_ERR_UNSUPPORTED, "bucket key column \"%.*s\" of type %s cannot be a key",
 							(int) len, p, ts_type_kind_name(s->fields[idx].type->kind));
 		}
 		arr[k++] = idx;
