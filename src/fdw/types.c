@@ -348,34 +348,23 @@ tablescan_datum_to_field_value(Datum d, Oid typid, const ts_type *target, ts_val
 		case TS_SMALLINT:
 		case TS_INT:
 		case TS_BIGINT:
+			if (lt->kind == TS_DECIMAL)
 			{
-				int64		lo = target->kind == TS_TINYINT ? PG_INT8_MIN :
-					target->kind == TS_SMALLINT ? PG_INT16_MIN :
-					target->kind == TS_INT ? PG_INT32_MIN : PG_INT64_MIN;
-				int64		hi = target->kind == TS_TINYINT ? PG_INT8_MAX :
-					target->kind == TS_SMALLINT ? PG_INT16_MAX :
-					target->kind == TS_INT ? PG_INT32_MAX : PG_INT64_MAX;
+				ts_int128	p = pow10_128(lt->scale);
 
-				if (lt->kind == TS_DECIMAL)
-				{
-					ts_int128	p = pow10_128(lt->scale);
-
-					if (lit.v.dec % p != 0)
-						return false;
-					lit.v.dec /= p;
-					if (lit.v.dec < lo || lit.v.dec > hi)
-						return false;
-					out->v.i = (int64) lit.v.dec;
-					return true;
-				}
-				if (lt->kind != TS_TINYINT && lt->kind != TS_SMALLINT && lt->kind != TS_INT &&
-					lt->kind != TS_BIGINT)
+				if (lit.v.dec % p != 0)
 					return false;
-				if (lit.v.i < lo || lit.v.i > hi)
+				lit.v.dec /= p;
+				if (lit.v.dec < PG_INT64_MIN || lit.v.dec > PG_INT64_MAX ||
+					!ts_type_int_fits(target->kind, (int64) lit.v.dec))
 					return false;
-				out->v.i = lit.v.i;
+				out->v.i = (int64) lit.v.dec;
 				return true;
 			}
+			if (!ts_type_is_integer(lt->kind) || !ts_type_int_fits(target->kind, lit.v.i))
+				return false;
+			out->v.i = lit.v.i;
+			return true;
 		case TS_DECIMAL:
 			{
 				ts_int128	v;
