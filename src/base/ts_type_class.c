@@ -3,23 +3,27 @@
  * ts_type_class.h), and the small integer helpers it gives.
  *
  * A new kind needs one row here; test_type_class fails while any kind
- * lacks one.  Switches over ts_type_kind that stay elsewhere do different
- * work per kind inside one decoder or encoder, where a table would only
- * hide the code:
+ * lacks one.  Switches over ts_type_kind that stay elsewhere (49 outside
+ * src/tools, from 61) do different work per kind inside one decoder or
+ * encoder, where a table would only hide the code:
  *   - value decoders and encoders: BinaryRow (meta/binary_row.c), the
  *     Parquet / ORC / Avro / JSON / text readers and writers
- *     (format/...), Datum <-> ts_value (fdw/datum.c, fdw/write_nested.c),
- *     casts between kinds (read/cast*.c), partition path text
- *     (meta/partition.c, scan/format_plan.c) and value printing
- *     (base/ts_value.c);
+ *     (format/...), Datum <-> ts_value (fdw/datum.c, fdw/write_nested.c,
+ *     fdw/types.c), casts between kinds (read/cast*.c), partition path
+ *     text and parsing (meta/partition.c, scan/format_plan.c) and value
+ *     printing (base/ts_value.c);
  *   - per-kind encodings fixed by another format: Java's bucket hash
  *     (meta/bucket.c), file indexes (format/fileindex/), manifest Avro
- *     shapes (meta/manifest_avro.c), ORC / Parquet statistics;
+ *     shapes (meta/manifest_avro.c), ORC statistics (format/orc/orc_stats.c);
  *   - structural walks that recurse by kind (ts_type_equal, type printing,
- *     ts_cast_needed, value_ops.c);
- *   - PostgreSQL-side rules (fdw/types.c: which SQL type a pushed qual
- *     must have; fdw/count_metadata.c), and the merge engines' aggregates
- *     (read/merge_engine.c).
+ *     ts_cast_needed, read/value_ops.c);
+ *   - what one operator implements, not a fact of the type: the leaves the
+ *     row filter decides exactly (read/row_filter.c), the SQL type a pushed
+ *     qual must have and the partition columns count(*) reads from metadata
+ *     (fdw/types.c, fdw/count_metadata.c), the merge engines' aggregates
+ *     and key forms (read/merge_engine.c, read/merge_options.c).
+ * Where a decision only needs the class (value order and equality,
+ * integer width), code switches over ts_phys_class instead of the kinds.
  */
 #include "base/ts_type_class.h"
 
