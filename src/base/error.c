@@ -57,7 +57,7 @@ ts_error_nomem(ts_err *err, const char *what)
 {
 	if (what && what[0])
 		return ts_error(err, TS_ERR_NOMEM, "out of memory %s", what);
-	return ts_error_nomem(err, NULL);
+	return ts_error(err, TS_ERR_NOMEM, "out of memory");
 }
 
 bool

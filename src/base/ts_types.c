@@ -7,6 +7,7 @@
  * Parsing the schema JSON grammar lives in src/meta/schema.c.
  */
 #include "base/ts_types.h"
+#include "base/ts_type_class.h"
 
 #include <string.h>
 
@@ -130,60 +131,7 @@ ts_type_equal(const ts_type *a, const ts_type *b)
 const char *
 ts_type_kind_name(ts_type_kind kind)
 {
-	switch (kind)
-	{
-		case TS_BOOLEAN:
-			return "BOOLEAN";
-		case TS_TINYINT:
-			return "TINYINT";
-		case TS_SMALLINT:
-			return "SMALLINT";
-		case TS_INT:
-			return "INT";
-		case TS_BIGINT:
-			return "BIGINT";
-		case TS_FLOAT:
-			return "FLOAT";
-		case TS_DOUBLE:
-			return "DOUBLE";
-		case TS_DECIMAL:
-			return "DECIMAL";
-		case TS_CHAR:
-			return "CHAR";
-		case TS_VARCHAR:
-			return "VARCHAR";
-		case TS_BINARY:
-			return "BINARY";
-		case TS_VARBINARY:
-			return "VARBINARY";
-		case TS_DATE:
-			return "DATE";
-		case TS_TIME:
-			return "TIME";
-		case TS_TIMESTAMP:
-			return "TIMESTAMP";
-		case TS_TIMESTAMP_LTZ:
-			return "TIMESTAMP WITH LOCAL TIME ZONE";
-		case TS_ARRAY:
-			return "ARRAY";
-		case TS_MULTISET:
-			return "MULTISET";
-		case TS_MAP:
-			return "MAP";
-		case TS_ROW:
-			return "ROW";
-		case TS_VARIANT:
-			return "VARIANT";
-		case TS_BLOB:
-			return "BLOB";
-		case TS_VECTOR:
-			return "VECTOR";
-		case TS_GEOMETRY:
-			return "GEOMETRY";
-		case TS_GEOGRAPHY:
-			return "GEOGRAPHY";
-	}
-	return "UNKNOWN";
+	return ts_type_class_of(kind)->name;
 }
 
 static bool

@@ -38,7 +38,8 @@ typedef enum ts_type_kind
 	TS_BLOB,
 	TS_VECTOR,
 	TS_GEOMETRY,
-	TS_GEOGRAPHY
+	TS_GEOGRAPHY,
+	TS_TYPE_KIND_COUNT			/* not a kind: the size of base/ts_type_class.c's table */
 } ts_type_kind;
 
 #define TS_STRING_LENGTH 2147483647

@@ -13,6 +13,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "base/ts_type_class.h"
 #include "expr/predicate.h"
 
 static int
@@ -53,19 +54,7 @@ cmp_bytes(const uint8_t *a, uint32_t al, const uint8_t *b, uint32_t bl)
 bool
 ts_value_orders_by_int(ts_type_kind kind)
 {
-	switch (kind)
-	{
-		case TS_BOOLEAN:
-		case TS_TINYINT:
-		case TS_SMALLINT:
-		case TS_INT:
-		case TS_BIGINT:
-		case TS_DATE:
-		case TS_TIME:
-			return true;
-		default:
-			return false;
-	}
+	return ts_type_holds_int(kind);
 }
 
 bool
@@ -76,26 +65,21 @@ ts_value_order(const ts_type *t, const ts_value *a, const ts_value *b, int *resu
 		*result = cmp_i64(a->v.i, b->v.i);
 		return true;
 	}
-	switch (t->kind)
+	switch (ts_type_class_of(t->kind)->phys)
 	{
-		case TS_FLOAT:
+		case TS_PHYS_FLOAT:
 			*result = cmp_double(a->v.f, b->v.f);
 			return true;
-		case TS_DOUBLE:
+		case TS_PHYS_DOUBLE:
 			*result = cmp_double(a->v.d, b->v.d);
 			return true;
-		case TS_DECIMAL:
+		case TS_PHYS_DECIMAL:
 			*result = a->v.dec < b->v.dec ? -1 : a->v.dec > b->v.dec ? 1 : 0;
 			return true;
-		case TS_CHAR:
-		case TS_VARCHAR:
-		case TS_BINARY:
-		case TS_VARBINARY:
-		case TS_BLOB:
+		case TS_PHYS_BYTES:
 			*result = cmp_bytes(a->v.s.p, a->v.s.len, b->v.s.p, b->v.s.len);
 			return true;
-		case TS_TIMESTAMP:
-		case TS_TIMESTAMP_LTZ:
+		case TS_PHYS_TIMESTAMP:
 			*result = cmp_i64(a->v.ts.millis, b->v.ts.millis);
 			if (*result == 0)
 				*result = cmp_i64(a->v.ts.nanos, b->v.ts.nanos);

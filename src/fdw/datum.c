@@ -30,6 +30,7 @@
 #include "utils/timestamp.h"
 
 #include "tablescan_fdw.h"
+#include "base/ts_type_class.h"
 
 /*
  * ASCII without NUL is the usual string and the cheap one to accept: the
@@ -364,12 +365,6 @@ check_char_length(Datum d, Oid typid, int32 typmod, const char *colname)
 							   pg_mbstrlen_with_len(s, len))));
 }
 
-static bool
-is_integer_kind(ts_type_kind k)
-{
-	return k == TS_TINYINT || k == TS_SMALLINT || k == TS_INT || k == TS_BIGINT;
-}
-
 /* ---- JSON rendering (jsonb columns and text fallback) ------------------ */
 
 static void
@@ -599,11 +594,11 @@ tablescan_datum_converter_init(TsDatumConverter *c, const ts_type *t, Oid typid,
 				c->path = TS_DATUM_BOOL;
 			break;
 		case INT4OID:
-			if (is_integer_kind(t->kind))
+			if (ts_type_is_integer(t->kind))
 				c->path = TS_DATUM_INT4;
 			break;
 		case INT8OID:
-			if (is_integer_kind(t->kind))
+			if (ts_type_is_integer(t->kind))
 				c->path = TS_DATUM_INT8;
 			break;
 		case FLOAT8OID:
@@ -857,7 +852,7 @@ tablescan_value_to_datum(const ts_value *v, const ts_type *t, Oid typid, int32 t
 				return BoolGetDatum(v->v.i != 0);
 			break;
 		case INT2OID:
-			if (is_integer_kind(t->kind))
+			if (ts_type_is_integer(t->kind))
 			{
 				if (v->v.i < PG_INT16_MIN || v->v.i > PG_INT16_MAX)
 					overflow(colname, "smallint");
@@ -865,7 +860,7 @@ tablescan_value_to_datum(const ts_value *v, const ts_type *t, Oid typid, int32 t
 			}
 			break;
 		case INT4OID:
-			if (is_integer_kind(t->kind))
+			if (ts_type_is_integer(t->kind))
 			{
 				if (v->v.i < PG_INT32_MIN || v->v.i > PG_INT32_MAX)
 					overflow(colname, "integer");
@@ -873,7 +868,7 @@ tablescan_value_to_datum(const ts_value *v, const ts_type *t, Oid typid, int32 t
 			}
 			break;
 		case INT8OID:
-			if (is_integer_kind(t->kind))
+			if (ts_type_is_integer(t->kind))
 				return Int64GetDatum(v->v.i);
 			break;
 		case FLOAT4OID:
@@ -881,7 +876,7 @@ tablescan_value_to_datum(const ts_value *v, const ts_type *t, Oid typid, int32 t
 				return Float4GetDatum(v->v.f);
 			if (t->kind == TS_DOUBLE)
 				return Float4GetDatum((float4) v->v.d);
-			if (is_integer_kind(t->kind))
+			if (ts_type_is_integer(t->kind))
 				return Float4GetDatum((float4) v->v.i);
 			break;
 		case FLOAT8OID:
@@ -889,13 +884,13 @@ tablescan_value_to_datum(const ts_value *v, const ts_type *t, Oid typid, int32 t
 				return Float8GetDatum(v->v.d);
 			if (t->kind == TS_FLOAT)
 				return Float8GetDatum((float8) v->v.f);
-			if (is_integer_kind(t->kind))
+			if (ts_type_is_integer(t->kind))
 				return Float8GetDatum((float8) v->v.i);
 			break;
 		case NUMERICOID:
 			if (t->kind == TS_DECIMAL)
 				return decimal_datum(v, t, typmod);
-			if (is_integer_kind(t->kind))
+			if (ts_type_is_integer(t->kind))
 				return DirectFunctionCall1(int8_numeric, Int64GetDatum(v->v.i));
 			if (t->kind == TS_CHAR || t->kind == TS_VARCHAR)
 			{

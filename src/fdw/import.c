@@ -26,6 +26,7 @@
 #include "utils/json.h"
 
 #include "tablescan_fdw.h"
+#include "base/ts_type_class.h"
 #include "scan/format_plan.h"
 #include "scan/format_table.h"
 
@@ -76,7 +77,7 @@ type_readable(const ts_type *t)
 {
 	if (t == NULL)
 		return true;
-	if (t->kind == TS_VARIANT || t->kind == TS_GEOMETRY || t->kind == TS_GEOGRAPHY)
+	if (!ts_type_class_of(t->kind)->readable)
 		return false;
 	if (!type_readable(t->element) || !type_readable(t->key) || !type_readable(t->value))
 		return false;

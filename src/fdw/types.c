@@ -18,6 +18,7 @@
 #include "utils/timestamp.h"
 
 #include "tablescan_fdw.h"
+#include "base/ts_type_class.h"
 
 /* days between 1970-01-01 and 2000-01-01 */
 #define UNIX_TO_PG_DAYS (POSTGRES_EPOCH_JDATE - UNIX_EPOCH_JDATE)
@@ -28,74 +29,49 @@
 char *
 tablescan_pg_type_name(const ts_type *t)
 {
-	switch (t->kind)
+	const ts_type_class *c = ts_type_class_of(t->kind);
+	const ts_type *e = t->element;
+
+	if (c->pg_type == NULL)
+		return NULL;
+	if (t->kind == TS_ARRAY)
 	{
-		case TS_BOOLEAN:
-			return "boolean";
-		case TS_TINYINT:
-		case TS_SMALLINT:
-			return "smallint";
-		case TS_INT:
-			return "integer";
-		case TS_BIGINT:
-			return "bigint";
-		case TS_FLOAT:
-			return "real";
-		case TS_DOUBLE:
-			return "double precision";
-		case TS_DECIMAL:
-			return psprintf("numeric(%d,%d)", t->precision, t->scale);
-		case TS_CHAR:
-			return psprintf("character(%d)", t->length);
-		case TS_VARCHAR:
-			if (t->length >= TS_STRING_LENGTH || t->length > 10485760)
-				return "text";
-			return psprintf("character varying(%d)", t->length);
-		case TS_BINARY:
-		case TS_VARBINARY:
-		case TS_BLOB:
-			return "bytea";
-		case TS_DATE:
-			return "date";
-		case TS_TIME:
-			return psprintf("time(%d) without time zone", Min(t->precision, 6));
-		case TS_TIMESTAMP:
-			return psprintf("timestamp(%d) without time zone", Min(t->precision, 6));
-		case TS_TIMESTAMP_LTZ:
-			return psprintf("timestamp(%d) with time zone", Min(t->precision, 6));
-		case TS_ARRAY:
-			{
-				const ts_type *e = t->element;
+		char	   *inner;
 
-				/* an ARRAY of VECTORs too: PostgreSQL has no arrays of arrays */
-				if (ts_type_is_nested(e->kind) || e->kind == TS_VARIANT || e->kind == TS_VECTOR)
-					return "jsonb";
-				{
-					char	   *inner = tablescan_pg_type_name(e);
-
-					if (inner == NULL)
-						return NULL;
-					/* typmods do not apply to array elements in a useful way */
-					if (e->kind == TS_DECIMAL)
-						inner = "numeric";
-					else if (e->kind == TS_CHAR || e->kind == TS_VARCHAR)
-						inner = "text";
-					return psprintf("%s[]", inner);
-				}
-			}
-		case TS_VECTOR:
-			/* VECTOR<E, n>: a one-dimensional array of E (real[] for FLOAT) */
-			if (t->element == NULL || ts_type_is_nested(t->element->kind) ||
-				t->element->kind == TS_VECTOR || tablescan_pg_type_name(t->element) == NULL)
-				return NULL;
-			return psprintf("%s[]", tablescan_pg_type_name(t->element));
-		case TS_MULTISET:
-		case TS_MAP:
-		case TS_ROW:
+		/* an ARRAY of VECTORs too: PostgreSQL has no arrays of arrays */
+		if (ts_type_is_nested(e->kind) || e->kind == TS_VARIANT || e->kind == TS_VECTOR)
 			return "jsonb";
-		default:
+		if ((inner = tablescan_pg_type_name(e)) == NULL)
 			return NULL;
+		/* typmods do not apply to array elements in a useful way */
+		if (e->kind == TS_DECIMAL)
+			inner = "numeric";
+		else if (e->kind == TS_CHAR || e->kind == TS_VARCHAR)
+			inner = "text";
+		return psprintf(c->pg_type, inner);
 	}
+	if (t->kind == TS_VECTOR)
+	{
+		/* VECTOR<E, n>: a one-dimensional array of E (real[] for FLOAT) */
+		if (e == NULL || ts_type_is_nested(e->kind) || e->kind == TS_VECTOR ||
+			tablescan_pg_type_name(e) == NULL)
+			return NULL;
+		return psprintf(c->pg_type, tablescan_pg_type_name(e));
+	}
+	if (t->kind == TS_VARCHAR && (t->length >= TS_STRING_LENGTH || t->length > 10485760))
+		return "text";
+	switch (c->pg_typmod)
+	{
+		case TS_PGMOD_PRECISION_SCALE:
+			return psprintf(c->pg_type, t->precision, t->scale);
+		case TS_PGMOD_LENGTH:
+			return psprintf(c->pg_type, t->length);
+		case TS_PGMOD_PRECISION_6:
+			return psprintf(c->pg_type, Min(t->precision, 6));
+		case TS_PGMOD_NONE:
+			break;
+	}
+	return (char *) c->pg_type;
 }
 
 /*
@@ -372,34 +348,23 @@ tablescan_datum_to_field_value(Datum d, Oid typid, const ts_type *target, ts_val
 		case TS_SMALLINT:
 		case TS_INT:
 		case TS_BIGINT:
+			if (lt->kind == TS_DECIMAL)
 			{
-				int64		lo = target->kind == TS_TINYINT ? PG_INT8_MIN :
-					target->kind == TS_SMALLINT ? PG_INT16_MIN :
-					target->kind == TS_INT ? PG_INT32_MIN : PG_INT64_MIN;
-				int64		hi = target->kind == TS_TINYINT ? PG_INT8_MAX :
-					target->kind == TS_SMALLINT ? PG_INT16_MAX :
-					target->kind == TS_INT ? PG_INT32_MAX : PG_INT64_MAX;
+				ts_int128	p = pow10_128(lt->scale);
 
-				if (lt->kind == TS_DECIMAL)
-				{
-					ts_int128	p = pow10_128(lt->scale);
-
-					if (lit.v.dec % p != 0)
-						return false;
-					lit.v.dec /= p;
-					if (lit.v.dec < lo || lit.v.dec > hi)
-						return false;
-					out->v.i = (int64) lit.v.dec;
-					return true;
-				}
-				if (lt->kind != TS_TINYINT && lt->kind != TS_SMALLINT && lt->kind != TS_INT &&
-					lt->kind != TS_BIGINT)
+				if (lit.v.dec % p != 0)
 					return false;
-				if (lit.v.i < lo || lit.v.i > hi)
+				lit.v.dec /= p;
+				if (lit.v.dec < PG_INT64_MIN || lit.v.dec > PG_INT64_MAX ||
+					!ts_type_int_fits(target->kind, (int64) lit.v.dec))
 					return false;
-				out->v.i = lit.v.i;
+				out->v.i = (int64) lit.v.dec;
 				return true;
 			}
+			if (!ts_type_is_integer(lt->kind) || !ts_type_int_fits(target->kind, lit.v.i))
+				return false;
+			out->v.i = lit.v.i;
+			return true;
 		case TS_DECIMAL:
 			{
 				ts_int128	v;

@@ -23,6 +23,7 @@
 #include "utils/timestamp.h"
 
 #include "tablescan_fdw.h"
+#include "base/ts_type_class.h"
 
 /* numeric.c's private layout (stable on disk) */
 #define NUMERIC_SIGN_MASK 0xC000
@@ -118,12 +119,6 @@ numeric_unscaled(Datum d, int scale, int precision, ts_int128 *unscaled)
 	return NUMERIC_EXACT;
 }
 
-static bool
-is_integer_kind(ts_type_kind k)
-{
-	return k == TS_TINYINT || k == TS_SMALLINT || k == TS_INT || k == TS_BIGINT;
-}
-
 /* an integer of a PostgreSQL integer type into an integer field: range-checked */
 static bool
 integer_value(int64 i, ts_type_kind k, ts_value *out)
@@ -155,15 +150,15 @@ tablescan_write_value(Datum d, Oid typid, const ts_type *target, ts_value *out,
 	switch (typid)
 	{
 		case INT2OID:
-			if (is_integer_kind(k))
+			if (ts_type_is_integer(k))
 				return integer_value(DatumGetInt16(d), k, out);
 			break;
 		case INT4OID:
-			if (is_integer_kind(k))
+			if (ts_type_is_integer(k))
 				return integer_value(DatumGetInt32(d), k, out);
 			break;
 		case INT8OID:
-			if (is_integer_kind(k))
+			if (ts_type_is_integer(k))
 				return integer_value(DatumGetInt64(d), k, out);
 			break;
 		case FLOAT8OID:

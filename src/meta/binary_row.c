@@ -222,13 +222,6 @@ int128_to_min_bytes(ts_int128 v, uint8_t out[16])
 	return 16 - start;
 }
 
-static void
-store_le64(uint8_t *p, uint64_t v)
-{
-	for (int i = 0; i < 8; i++)
-		p[i] = (uint8_t) (v >> (8 * i));
-}
-
 bool
 ts_binary_row_encode(const ts_type *const *types, const ts_value *values, int n,
 					 bool with_arity_prefix, ts_buf *out, ts_err *err)
@@ -248,10 +241,7 @@ ts_binary_row_encode(const ts_type *const *types, const ts_value *values, int n,
 	memset(out->data + base, 0, hdr + fixed);
 	if (with_arity_prefix)
 	{
-		out->data[base] = (uint8_t) ((uint32_t) n >> 24);
-		out->data[base + 1] = (uint8_t) ((uint32_t) n >> 16);
-		out->data[base + 2] = (uint8_t) ((uint32_t) n >> 8);
-		out->data[base + 3] = (uint8_t) n;
+		ts_store_be32(out->data + base, (uint32_t) n);
 	}
 	out->len = base + hdr + fixed;
 	cursor = fixed;				/* var part offset, relative to row start */
@@ -280,7 +270,7 @@ ts_binary_row_encode(const ts_type *const *types, const ts_value *values, int n,
 					return false;
 				memset(out->data + out->len, 0, need);
 				out->len += need;
-				store_le64(ROW + slot, (uint64_t) cursor << 32);
+				ts_store_le64(ROW + slot, (uint64_t) cursor << 32);
 				cursor += need;
 			}
 			continue;
@@ -294,38 +284,27 @@ ts_binary_row_encode(const ts_type *const *types, const ts_value *values, int n,
 				ROW[slot] = (uint8_t) (int8_t) v->v.i;
 				break;
 			case TS_SMALLINT:
-				{
-					uint16_t	s = (uint16_t) (int16_t) v->v.i;
-
-					ROW[slot] = (uint8_t) s;
-					ROW[slot + 1] = (uint8_t) (s >> 8);
-				}
+				ts_store_le16(ROW + slot, (uint16_t) (int16_t) v->v.i);
 				break;
 			case TS_INT:
 			case TS_DATE:
 			case TS_TIME:
-				{
-					uint32_t	s = (uint32_t) (int32_t) v->v.i;
-
-					for (int k = 0; k < 4; k++)
-						ROW[slot + k] = (uint8_t) (s >> (8 * k));
-				}
+				ts_store_le32(ROW + slot, (uint32_t) (int32_t) v->v.i);
 				break;
 			case TS_BIGINT:
-				store_le64(ROW + slot, (uint64_t) v->v.i);
+				ts_store_le64(ROW + slot, (uint64_t) v->v.i);
 				break;
 			case TS_FLOAT:
 				{
 					uint32_t	b;
 
 					memcpy(&b, &v->v.f, 4);
-					for (int k = 0; k < 4; k++)
-						ROW[slot + k] = (uint8_t) (b >> (8 * k));
+					ts_store_le32(ROW + slot, b);
 				}
 				break;
 			case TS_DOUBLE:
 				memcpy(&sv, &v->v.d, 8);
-				store_le64(ROW + slot, sv);
+				ts_store_le64(ROW + slot, sv);
 				break;
 			case TS_CHAR:
 			case TS_VARCHAR:
@@ -346,7 +325,7 @@ ts_binary_row_encode(const ts_type *const *types, const ts_value *values, int n,
 					memset(out->data + out->len, 0, padded);
 					memcpy(out->data + out->len, v->v.s.p, v->v.s.len);
 					out->len += padded;
-					store_le64(ROW + slot, ((uint64_t) cursor << 32) | v->v.s.len);
+					ts_store_le64(ROW + slot, ((uint64_t) cursor << 32) | v->v.s.len);
 					cursor += padded;
 				}
 				break;
@@ -357,7 +336,7 @@ ts_binary_row_encode(const ts_type *const *types, const ts_value *values, int n,
 						return ts_error(err, TS_ERR_INVALID,
 										"BinaryRow field %d: DECIMAL(%d, %d) value does not fit",
 										i, (int) t->precision, (int) t->scale);
-					store_le64(ROW + slot, (uint64_t) (int64_t) v->v.dec);
+					ts_store_le64(ROW + slot, (uint64_t) (int64_t) v->v.dec);
 				}
 				else
 				{
@@ -369,14 +348,14 @@ ts_binary_row_encode(const ts_type *const *types, const ts_value *values, int n,
 					memset(out->data + out->len, 0, 16);
 					memcpy(out->data + out->len, b, nb);
 					out->len += 16;
-					store_le64(ROW + slot, ((uint64_t) cursor << 32) | (uint32_t) nb);
+					ts_store_le64(ROW + slot, ((uint64_t) cursor << 32) | (uint32_t) nb);
 					cursor += 16;
 				}
 				break;
 			case TS_TIMESTAMP:
 			case TS_TIMESTAMP_LTZ:
 				if (is_compact_timestamp(t))
-					store_le64(ROW + slot, (uint64_t) v->v.ts.millis);
+					ts_store_le64(ROW + slot, (uint64_t) v->v.ts.millis);
 				else
 				{
 					if (v->v.ts.nanos < 0 || v->v.ts.nanos > 999999)
@@ -385,9 +364,9 @@ ts_binary_row_encode(const ts_type *const *types, const ts_value *values, int n,
 										i, (int) v->v.ts.nanos);
 					if (!ts_buf_reserve(out, 8, err))
 						return false;
-					store_le64(out->data + out->len, (uint64_t) v->v.ts.millis);
+					ts_store_le64(out->data + out->len, (uint64_t) v->v.ts.millis);
 					out->len += 8;
-					store_le64(ROW + slot, ((uint64_t) cursor << 32) | (uint32_t) v->v.ts.nanos);
+					ts_store_le64(ROW + slot, ((uint64_t) cursor << 32) | (uint32_t) v->v.ts.nanos);
 					cursor += 8;
 				}
 				break;

@@ -7,6 +7,7 @@
  * (isNullOrWhitespaceOnly), java.time LocalDate/LocalDateTime.toString,
  * DateTimeUtils.formatTimestamp.
  */
+#include "base/ts_type_class.h"
 #include "meta/partition.h"
 #include "meta/core_options.h"
 
@@ -459,19 +460,11 @@ ts_partition_parse_value(const char *text, const ts_type *t,
 				break;
 			return true;
 		case TS_TINYINT:
-			if (!parse_int_text(text, INT8_MIN, INT8_MAX, &out->v.i))
-				break;
-			return true;
 		case TS_SMALLINT:
-			if (!parse_int_text(text, INT16_MIN, INT16_MAX, &out->v.i))
-				break;
-			return true;
 		case TS_INT:
-			if (!parse_int_text(text, INT32_MIN, INT32_MAX, &out->v.i))
-				break;
-			return true;
 		case TS_BIGINT:
-			if (!parse_int_text(text, INT64_MIN, INT64_MAX, &out->v.i))
+			if (!parse_int_text(text, INT64_MIN, INT64_MAX, &out->v.i) ||
+				!ts_type_int_fits(t->kind, out->v.i))
 				break;
 			return true;
 		case TS_FLOAT:

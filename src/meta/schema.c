@@ -16,6 +16,7 @@
 
 #include "base/ts_fs.h"
 #include "base/ts_s3.h"
+#include "base/ts_type_class.h"
 #include "meta/core_options.h"
 #include "meta/meta_json.h"
 #include "meta/schema_internal.h"
@@ -144,6 +145,26 @@ unknown_column_type(ts_err *err, const cJSON *field, const char *name, const cha
 	return ts_error_detail(err, "%s", inner);
 }
 
+/*
+ * A partition or primary key must be a column, of a type that can be a key
+ * (as Java's SchemaValidation: no ARRAY, MULTISET, MAP or ROW; nor the
+ * newer types, which Java does not key on either).
+ */
+static bool
+key_column_ok(const ts_schema *s, const char *key, const char *role, const char *what, ts_err *err)
+{
+	int			f = ts_schema_field_index(s, key);
+	const ts_type *t;
+
+	if (f < 0)
+		return ts_error(err, TS_ERR_CORRUPT, "%s: %s \"%s\" is not a column", what, role, key);
+	t = s->fields[f].type;
+	if (t != NULL && !ts_type_class_of(t->kind)->key)
+		return ts_error(err, TS_ERR_UNSUPPORTED, "%s: %s column \"%s\" of type %s cannot be a key",
+						what, role, key, ts_type_kind_name(t->kind));
+	return true;
+}
+
 static bool
 schema_from_json(ts_schema *s, const cJSON *root, const char *what, ts_err *err)
 {
@@ -256,15 +277,13 @@ schema_from_json(ts_schema *s, const cJSON *root, const char *what, ts_err *err)
 		!add_option(s, TS_OPT_FILE_FORMAT, "orc", err))
 		return false;
 
-	/* keys must name columns */
+	/* keys must name columns of a type that can be a key */
 	for (i = 0; i < s->npartition_keys; i++)
-		if (ts_schema_field_index(s, s->partition_keys[i]) < 0)
-			return ts_error(err, TS_ERR_CORRUPT, "%s: partition key \"%s\" is not a column",
-							what, s->partition_keys[i]);
+		if (!key_column_ok(s, s->partition_keys[i], "partition key", what, err))
+			return false;
 	for (i = 0; i < s->nprimary_keys; i++)
-		if (ts_schema_field_index(s, s->primary_keys[i]) < 0)
-			return ts_error(err, TS_ERR_CORRUPT, "%s: primary key \"%s\" is not a column",
-							what, s->primary_keys[i]);
+		if (!key_column_ok(s, s->primary_keys[i], "primary key", what, err))
+			return false;
 	return true;
 }
 
@@ -562,6 +581,12 @@ ts_schema_bucket_keys(const ts_schema *s, int **field_indexes, int *n, ts_err *e
 			ts_free(arr);
 			return ts_error(err, TS_ERR_INVALID, "bucket-key \"%.*s\" is not a column of the table",
 							(int) len, p);
+		}
+		if (s->fields[idx].type != NULL && !ts_type_class_of(s->fields[idx].type->kind)->key)
+		{
+			ts_free(arr);
+			return ts_error(err, TS_ERR_UNSUPPORTED, "bucket key column \"%.*s\" of type %s cannot be a key",
+							(int) len, p, ts_type_kind_name(s->fields[idx].type->kind));
 		}
 		arr[k++] = idx;
 		if (q == NULL)

@@ -6,33 +6,13 @@
 
 #include <string.h>
 
+#include "base/ts_type_class.h"
 #include "meta/binary_row.h"
 
 static bool
 row_readable(ts_type_kind k)
 {
-	switch (k)
-	{
-		case TS_BOOLEAN:
-		case TS_TINYINT:
-		case TS_SMALLINT:
-		case TS_INT:
-		case TS_BIGINT:
-		case TS_FLOAT:
-		case TS_DOUBLE:
-		case TS_DECIMAL:
-		case TS_CHAR:
-		case TS_VARCHAR:
-		case TS_BINARY:
-		case TS_VARBINARY:
-		case TS_DATE:
-		case TS_TIME:
-		case TS_TIMESTAMP:
-		case TS_TIMESTAMP_LTZ:
-			return true;
-		default:
-			return false;
-	}
+	return ts_type_stats(k, TS_STATS_IN_ROW);
 }
 
 static bool

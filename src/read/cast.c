@@ -30,14 +30,9 @@
 #include <string.h>
 #include <strings.h>
 
+#include "base/ts_type_class.h"
 #include "read/cast_internal.h"
 #include "base/ts_text_scan.h"
-
-static bool
-is_int(ts_type_kind k)
-{
-	return k == TS_TINYINT || k == TS_SMALLINT || k == TS_INT || k == TS_BIGINT;
-}
 
 /* ---- the session time zone (Java's TimeZone.getDefault()) -------------- */
 
@@ -364,22 +359,6 @@ ts_cast_check(const ts_type *from, const ts_type *to, const char *column, ts_err
 
 /* ---- numeric helpers -------------------------------------------------- */
 
-static int64_t
-wrap_int(int64_t v, ts_type_kind k)
-{
-	switch (k)
-	{
-		case TS_TINYINT:
-			return (int8_t) v;
-		case TS_SMALLINT:
-			return (int16_t) v;
-		case TS_INT:
-			return (int32_t) v;
-		default:
-			return v;
-	}
-}
-
 /* Java (long) d and (int) d: NaN -> 0, saturating. */
 static int64_t
 java_d2l(double d)
@@ -514,12 +493,12 @@ cast_one(const ts_value *in, const ts_type *from, const ts_type *to, ts_value *o
 			return cast_nested(in, from, to, out, arena, err, depth);
 
 		case CR_NUMPRIM:
-			if (is_int(f))
+			if (ts_type_is_integer(f))
 			{
 				int64_t		v = in->v.i;
 
-				if (is_int(t))
-					out->v.i = wrap_int(v, t);
+				if (ts_type_is_integer(t))
+					out->v.i = ts_type_int_wrap(t, v);
 				else if (t == TS_FLOAT)
 					out->v.f = (float) v;
 				else
@@ -531,8 +510,8 @@ cast_one(const ts_value *in, const ts_type *from, const ts_type *to, ts_value *o
 
 				if (t == TS_BIGINT)
 					out->v.i = java_d2l(d);
-				else if (is_int(t))
-					out->v.i = wrap_int(java_d2i(d), t);
+				else if (ts_type_is_integer(t))
+					out->v.i = ts_type_int_wrap(t, java_d2i(d));
 				else if (t == TS_FLOAT)
 					out->v.f = (float) d;
 				else
@@ -553,7 +532,7 @@ cast_one(const ts_value *in, const ts_type *from, const ts_type *to, ts_value *o
 			}
 
 		case CR_NUMPRIM_TO_DECIMAL:
-			if (is_int(f))
+			if (ts_type_is_integer(f))
 			{
 				integral_to_decimal(in->v.i, to, out);
 				return true;
@@ -580,11 +559,11 @@ cast_one(const ts_value *in, const ts_type *from, const ts_type *to, ts_value *o
 			}
 
 		case CR_DECIMAL_TO_NUMPRIM:
-			if (is_int(t))
+			if (ts_type_is_integer(t))
 			{
 				ts_int128	q = in->v.dec / pow10_128(from->scale);
 
-				out->v.i = wrap_int((int64_t) q, t);
+				out->v.i = ts_type_int_wrap(t, (int64_t) q);
 			}
 			else
 			{

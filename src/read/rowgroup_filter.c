@@ -12,29 +12,19 @@
  */
 #include <string.h>
 
+#include "base/ts_type_class.h"
 #include "read/read_internal.h"
 #include "read/rowgroup_filter.h"
 #include "expr/stats_match.h"
 
-/* Only types whose reader stats order like ts_value_order are used. */
+/*
+ * Only types whose reader stats order like ts_value_order are used (not
+ * floats: NaN, -0.0; not binaries, booleans, CHAR, TIME: keep the group).
+ */
 static bool
 comparable_kind(ts_type_kind k)
 {
-	switch (k)
-	{
-		case TS_TINYINT:
-		case TS_SMALLINT:
-		case TS_INT:
-		case TS_BIGINT:
-		case TS_DATE:
-		case TS_DECIMAL:
-		case TS_VARCHAR:
-		case TS_TIMESTAMP:
-		case TS_TIMESTAMP_LTZ:
-			return true;
-		default:
-			return false;		/* floats (NaN, -0.0), binaries, booleans: keep */
-	}
+	return ts_type_stats(k, TS_STATS_FORMAT);
 }
 
 /* what ts_stats_may_match asks of one row group */

@@ -18,6 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/ts_type_class.h"
 #include "meta/bucket.h"
 #include "scan/scan_internal.h"
 
@@ -63,28 +64,6 @@ set_reason(ts_plan *plan, const char *reason, ts_err *err)
 
 /* ---- literal conversion ---- */
 
-static bool
-is_int_kind(ts_type_kind k)
-{
-	return k == TS_TINYINT || k == TS_SMALLINT || k == TS_INT || k == TS_BIGINT;
-}
-
-static bool
-int_fits(ts_type_kind k, int64_t v)
-{
-	switch (k)
-	{
-		case TS_TINYINT:
-			return v >= -128 && v <= 127;
-		case TS_SMALLINT:
-			return v >= -32768 && v <= 32767;
-		case TS_INT:
-			return v >= INT32_MIN && v <= INT32_MAX;
-		default:
-			return true;
-	}
-}
-
 static ts_int128
 pow10_128(int n)
 {
@@ -120,9 +99,9 @@ convert_literal(const ts_type *from, const ts_type *to, const ts_value *in, ts_v
 	}
 	if (from == NULL || ts_type_equal(from, to))
 		return true;
-	if (is_int_kind(from->kind) && is_int_kind(to->kind))
+	if (ts_type_is_integer(from->kind) && ts_type_is_integer(to->kind))
 	{
-		if (!int_fits(to->kind, in->v.i))
+		if (!ts_type_int_fits(to->kind, in->v.i))
 		{
 			*why = "integer literal out of the key type's range";
 			return false;
@@ -161,7 +140,7 @@ convert_literal(const ts_type *from, const ts_type *to, const ts_value *in, ts_v
 		out->v.dec = u;
 		return true;
 	}
-	if (is_int_kind(from->kind) && to->kind == TS_DECIMAL)
+	if (ts_type_is_integer(from->kind) && to->kind == TS_DECIMAL)
 	{
 		ts_int128	u = (ts_int128) in->v.i * pow10_128(to->scale);
 
@@ -170,14 +149,14 @@ convert_literal(const ts_type *from, const ts_type *to, const ts_value *in, ts_v
 		out->v.dec = u;
 		return true;
 	}
-	if (from->kind == TS_DECIMAL && is_int_kind(to->kind))
+	if (from->kind == TS_DECIMAL && ts_type_is_integer(to->kind))
 	{
 		ts_int128	p = pow10_128(from->scale);
 
 		if (in->v.dec % p != 0 || in->v.dec / p > INT64_MAX || in->v.dec / p < INT64_MIN)
 			goto inexact;
 		out->v.i = (int64_t) (in->v.dec / p);
-		if (!int_fits(to->kind, out->v.i))
+		if (!ts_type_int_fits(to->kind, out->v.i))
 			goto inexact;
 		return true;
 	}

@@ -14,6 +14,7 @@
 
 #include <cJSON.h>
 
+#include "base/ts_type_class.h"
 #include "base/ts_fs.h"
 #include "meta/schema.h"
 #include "scan/format_plan.h"
@@ -90,7 +91,8 @@ ts_format_plan_resolve(ts_plan *plan, const ts_scan_context *ctx, ts_err *err)
 			return ts_error(err, TS_ERR_INVALID,
 							"format table \"%s\": partition key \"%s\" is not a column",
 							plan->table_path, s->partition_keys[k]);
-		if (ts_type_is_nested(s->fields[f].type->kind) ||
+		/* binaries: their path text is not reproducible */
+		if (!ts_type_class_of(s->fields[f].type->kind)->key ||
 			s->fields[f].type->kind == TS_BINARY || s->fields[f].type->kind == TS_VARBINARY)
 		{
 			char	   *tn = ts_type_to_string(s->fields[f].type);

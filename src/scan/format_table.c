@@ -12,6 +12,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "base/ts_type_class.h"
 #include "meta/core_options.h"
 #include "scan/format_table.h"
 #include "format/text/text_value.h"
@@ -79,21 +80,17 @@ filter_value(const ts_option *branch, const char *key, bool *found)
 static bool
 scalar_equal(const ts_value *a, const ts_value *b, const ts_type *t)
 {
-	switch (t->kind)
+	switch (ts_type_class_of(t->kind)->phys)
 	{
-		case TS_FLOAT:
+		case TS_PHYS_FLOAT:
 			return a->v.f == b->v.f;
-		case TS_DOUBLE:
+		case TS_PHYS_DOUBLE:
 			return a->v.d == b->v.d;
-		case TS_DECIMAL:
+		case TS_PHYS_DECIMAL:
 			return a->v.dec == b->v.dec;
-		case TS_TIMESTAMP:
-		case TS_TIMESTAMP_LTZ:
+		case TS_PHYS_TIMESTAMP:
 			return a->v.ts.millis == b->v.ts.millis && a->v.ts.nanos == b->v.ts.nanos;
-		case TS_CHAR:
-		case TS_VARCHAR:
-		case TS_BINARY:
-		case TS_VARBINARY:
+		case TS_PHYS_BYTES:
 			return a->v.s.len == b->v.s.len && memcmp(a->v.s.p, b->v.s.p, a->v.s.len) == 0;
 		default:
 			return a->v.i == b->v.i;
@@ -180,19 +177,18 @@ value_cmp(const ts_ft_partition *a, const ts_ft_partition *b, int nkeys, const t
 			const ts_value *p = &a->typed[k],
 					   *q = &b->typed[k];
 
-			switch (t->kind)
+			switch (ts_type_class_of(t->kind)->phys)
 			{
-				case TS_FLOAT:
+				case TS_PHYS_FLOAT:
 					c = p->v.f < q->v.f ? -1 : p->v.f > q->v.f;
 					break;
-				case TS_DOUBLE:
+				case TS_PHYS_DOUBLE:
 					c = p->v.d < q->v.d ? -1 : p->v.d > q->v.d;
 					break;
-				case TS_DECIMAL:
+				case TS_PHYS_DECIMAL:
 					c = p->v.dec < q->v.dec ? -1 : p->v.dec > q->v.dec;
 					break;
-				case TS_TIMESTAMP:
-				case TS_TIMESTAMP_LTZ:
+				case TS_PHYS_TIMESTAMP:
 					c = p->v.ts.millis < q->v.ts.millis ? -1 : p->v.ts.millis > q->v.ts.millis;
 					if (c == 0)
 						c = p->v.ts.nanos < q->v.ts.nanos ? -1 : p->v.ts.nanos > q->v.ts.nanos;

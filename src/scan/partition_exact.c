@@ -12,6 +12,7 @@
  */
 #include <string.h>
 
+#include "base/ts_type_class.h"
 #include "expr/predicate.h"
 #include "scan/scan.h"
 #include "scan/scan_internal.h"
@@ -32,23 +33,7 @@ partition_key_index(const ts_schema *schema, int field)
 static bool
 exactly_ordered(ts_type_kind kind)
 {
-	switch (kind)
-	{
-		case TS_BOOLEAN:
-		case TS_TINYINT:
-		case TS_SMALLINT:
-		case TS_INT:
-		case TS_BIGINT:
-		case TS_DECIMAL:
-		case TS_CHAR:
-		case TS_VARCHAR:
-		case TS_DATE:
-		case TS_TIMESTAMP:
-		case TS_TIMESTAMP_LTZ:
-			return true;
-		default:
-			return false;
-	}
+	return ts_type_stats(kind, TS_STATS_EXACT);
 }
 
 bool

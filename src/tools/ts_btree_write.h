@@ -31,6 +31,8 @@
 #include <zlib.h>
 #include <zstd.h>
 
+#include "base/ts_bytes.h"
+
 #define BTW_UNUSED __attribute__((unused))
 
 typedef struct btw_buf
@@ -61,8 +63,9 @@ btw_put(btw_buf *b, const void *d, size_t n)
 BTW_UNUSED static void
 btw_le32(btw_buf *b, uint32_t v)
 {
-	uint8_t		x[4] = {(uint8_t) v, (uint8_t) (v >> 8), (uint8_t) (v >> 16), (uint8_t) (v >> 24)};
+	uint8_t		x[4];
 
+	ts_store_le32(x, v);
 	btw_put(b, x, 4);
 }
 
@@ -96,8 +99,7 @@ btw_varint(btw_buf *b, uint64_t v)
 BTW_UNUSED static size_t
 btw_key_int(int width, int64_t v, uint8_t *out)
 {
-	for (int i = 0; i < width; i++)
-		out[i] = (uint8_t) ((uint64_t) v >> (8 * i));
+	ts_store_le(out, (uint64_t) v, width);
 	return (size_t) width;
 }
 
@@ -197,8 +199,9 @@ btw_block_finish(btw_block *k)
 BTW_UNUSED static void
 btw_le16(btw_buf *b, uint16_t v)
 {
-	uint8_t		x[2] = {(uint8_t) v, (uint8_t) (v >> 8)};
+	uint8_t		x[2];
 
+	ts_store_le16(x, v);
 	btw_put(b, x, 2);
 }
 

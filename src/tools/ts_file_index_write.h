@@ -64,11 +64,7 @@ fiw_put_be(fiw_buf *b, uint64_t v, int width)
 {
 	uint8_t		x[8];
 
-	for (int i = width - 1; i >= 0; i--)
-	{
-		x[i] = (uint8_t) v;
-		v >>= 8;
-	}
+	ts_store_be(x, v, width);
 	fiw_put(b, x, (size_t) width);
 }
 
@@ -746,8 +742,7 @@ fiw_container(fiw_buf *out, const fiw_index *ix, int n)
 		{
 			uint32_t	o = (uint32_t) body_off;
 
-			for (int b = 0; b < 4; b++)
-				h.p[off_pos[order[q]] + (size_t) b] = (uint8_t) (o >> (24 - 8 * b));
+			ts_store_be32(h.p + off_pos[order[q]], o);
 			body_off += ix[order[q]].body.len;
 		}
 		fiw_put_be(out, (uint64_t) TS_FILE_INDEX_MAGIC, 8);

@@ -160,8 +160,7 @@ le_bytes(ts_buf *b, uint64_t v, int n)
 {
 	uint8_t		x[8];
 
-	for (int i = 0; i < n; i++)
-		x[i] = (uint8_t) (v >> (8 * i));
+	ts_store_le(x, v, n);
 	if (!ts_buf_append(b, x, (size_t) n, NULL))
 		die("out of memory");
 }

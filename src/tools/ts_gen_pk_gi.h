@@ -93,9 +93,10 @@ pk_gi_init(pk_ctx *x)
 static void
 be32(ts_buf *b, uint32_t v)
 {
-	uint8_t		x[4] = {v >> 24, v >> 16, v >> 8, v};
+	uint8_t		x[4];
 	ts_err		err;
 
+	ts_store_be32(x, v);
 	ts_buf_append(b, x, 4, &err);
 }
 

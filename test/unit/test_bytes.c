@@ -1,10 +1,13 @@
 /*
- * test_bytes.c - the one byte reader (src/base/ts_bytes.h): fixed-width
- * integers loaded from bytes in both orders, every byte in its place, the
- * top bits kept (no sign extension, no overflow of a promoted int), and
- * unaligned addresses.
+ * test_bytes.c - the one byte reader and writer (src/base/ts_bytes.h):
+ * fixed-width integers loaded from bytes in both orders, every byte in its
+ * place, the top bits kept (no sign extension, no overflow of a promoted
+ * int), and unaligned addresses; stores that write exactly their n bytes
+ * and load back to the value.
  */
 #include "unit.h"
+
+#include <string.h>
 
 #include "base/ts_bytes.h"
 
@@ -43,12 +46,43 @@ test_big_endian(void **state)
 	assert_int_equal((int32_t) ts_load_be32(high), -0x01234568);
 }
 
+static void
+test_stores(void **state)
+{
+	uint8_t		b[10];
+
+	(void) state;
+	memset(b, 0xaa, sizeof(b));
+	ts_store_le32(b + 1, UINT32_C(0x98badcfe));
+	assert_memory_equal(b, "\xaa\xfe\xdc\xba\x98\xaa", 6);
+	assert_true(ts_load_le32(b + 1) == UINT32_C(0x98badcfe));
+	ts_store_le64(b + 1, UINT64_C(0x1032547698badcfe));
+	assert_memory_equal(b + 1, "\xfe\xdc\xba\x98\x76\x54\x32\x10\xaa", 9);
+	assert_true(ts_load_le64(b + 1) == UINT64_C(0x1032547698badcfe));
+	ts_store_le16(b, 0x8010);
+	assert_int_equal(ts_load_le16(b), 0x8010);
+	/* n bytes only: an ORC chunk header is 3 */
+	memset(b, 0xaa, sizeof(b));
+	ts_store_le(b, UINT64_C(0x11223344), 3);
+	assert_memory_equal(b, "\x44\x33\x22\xaa", 4);
+	ts_store_be32(b, UINT32_C(0xfedcba98));
+	assert_memory_equal(b, "\xfe\xdc\xba\x98", 4);
+	assert_true(ts_load_be32(b) == UINT32_C(0xfedcba98));
+	memset(b, 0xaa, sizeof(b));
+	ts_store_be(b, UINT64_C(0x0102030405060708), 8);
+	assert_true(ts_load_be64(b) == UINT64_C(0x0102030405060708));
+	ts_store_be(b, 0x0304, 2);
+	assert_memory_equal(b, "\x03\x04\x03\x04", 4);
+	assert_int_equal(b[8], 0xaa);
+}
+
 int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_little_endian),
 		cmocka_unit_test(test_big_endian),
+		cmocka_unit_test(test_stores),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

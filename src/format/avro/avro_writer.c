@@ -376,10 +376,7 @@ ts_avro_compress(ts_avro_codec codec, const uint8_t *in, size_t len, ts_buf *out
 				if (snappy->compress((const char *) in, len, (char *) out->data, &clen) != SNAPPY_OK)
 					return ts_error(err, TS_ERR_IO, "snappy_compress failed");
 				crc = (uint32_t) crc32(0L, in, (uInt) len);
-				out->data[clen] = (uint8_t) (crc >> 24);
-				out->data[clen + 1] = (uint8_t) (crc >> 16);
-				out->data[clen + 2] = (uint8_t) (crc >> 8);
-				out->data[clen + 3] = (uint8_t) crc;
+				ts_store_be32(out->data + clen, crc);
 				out->len = clen + 4;
 				return true;
 			}
@@ -605,8 +602,7 @@ encode(ts_buf *b, const ts_avro_node *n, const ts_type *t, const ts_value *v, in
 				uint32_t	bits;
 
 				memcpy(&bits, &v->v.f, 4);
-				for (int i = 0; i < 4; i++)
-					le[i] = (uint8_t) (bits >> (8 * i));
+				ts_store_le32(le, bits);
 				return ts_buf_append(b, le, 4, err);
 			}
 		case TS_AVRO_DOUBLE:
@@ -615,8 +611,7 @@ encode(ts_buf *b, const ts_avro_node *n, const ts_type *t, const ts_value *v, in
 				uint64_t	bits;
 
 				memcpy(&bits, &v->v.d, 8);
-				for (int i = 0; i < 8; i++)
-					le[i] = (uint8_t) (bits >> (8 * i));
+				ts_store_le64(le, bits);
 				return ts_buf_append(b, le, 8, err);
 			}
 		case TS_AVRO_BYTES:

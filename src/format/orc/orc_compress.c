@@ -88,7 +88,7 @@ orc_decompress(int compression, uint64_t block_size,
 
 		if (!ts_cursor_bytes(&c, 3, &h, err))
 			return ts_error_context(err, "compression chunk header");
-		hdr = (uint32_t) h[0] | ((uint32_t) h[1] << 8) | ((uint32_t) h[2] << 16);
+		hdr = ts_load_le16(h) | ((uint32_t) h[2] << 16);
 		clen = hdr >> 1;
 		if (clen > ts_cursor_left(&c))
 			return ts_error(err, TS_ERR_CORRUPT,

@@ -147,8 +147,7 @@ pb_double(ts_orc_writer *w, ts_buf *b, int field, double d)
 	uint8_t		x[8];
 
 	memcpy(&u, &d, 8);
-	for (int i = 0; i < 8; i++)
-		x[i] = (uint8_t) (u >> (8 * i));
+	ts_store_le64(x, u);
 	ow_varint(w, b, ((uint64_t) field << 3) | 1);
 	ow_put(w, b, x, 8);
 }
@@ -440,9 +439,7 @@ ow_chunk(ts_orc_writer *w, ts_buf *out, const uint8_t *in, size_t len)
 		h = (uint32_t) (len << 1) | 1;
 	else
 		h = (uint32_t) (got << 1);
-	hdr[0] = (uint8_t) h;
-	hdr[1] = (uint8_t) (h >> 8);
-	hdr[2] = (uint8_t) (h >> 16);
+	ts_store_le(hdr, h, 3);
 	ow_put(w, out, hdr, 3);
 	if (h & 1)
 		ow_put(w, out, in, len);
@@ -729,8 +726,7 @@ ow_column(ts_orc_writer *w, const ts_value *const *vals, size_t n, int cid)
 					uint8_t		x[4];
 
 					memcpy(&u, &v->v.f, 4);
-					for (int i = 0; i < 4; i++)
-						x[i] = (uint8_t) (u >> (8 * i));
+					ts_store_le32(x, u);
 					ow_put(w, &s, x, 4);
 				}
 				break;
@@ -740,8 +736,7 @@ ow_column(ts_orc_writer *w, const ts_value *const *vals, size_t n, int cid)
 					uint8_t		x[8];
 
 					memcpy(&u, &v->v.d, 8);
-					for (int i = 0; i < 8; i++)
-						x[i] = (uint8_t) (u >> (8 * i));
+					ts_store_le64(x, u);
 					ow_put(w, &s, x, 8);
 				}
 				break;

@@ -18,6 +18,7 @@
 #include <string.h>
 #include <zstd.h>
 
+#include "base/ts_type_class.h"
 #include "base/ts_base.h"
 #include "format/parquet/pq_thrift_write.h"
 #include "format/parquet/pq_writer.h"
@@ -464,24 +465,6 @@ ts_pq_writer_create(const ts_field *fields, int n, int zstd_level, size_t row_gr
 	return w;
 }
 
-static bool
-put_le(ts_buf *b, uint64_t v, int n)
-{
-	uint8_t		x[8];
-
-	for (int i = 0; i < n; i++)
-		x[i] = (uint8_t) (v >> (8 * i));
-	return ts_buf_append(b, x, (size_t) n, NULL);
-}
-
-/* v little-endian at p (n bytes); the compiler makes it one store */
-static inline void
-store_le(uint8_t *p, uint64_t v, int n)
-{
-	for (int i = 0; i < n; i++)
-		p[i] = (uint8_t) (v >> (8 * i));
-}
-
 /* One PLAIN value appended to c->values (room reserved once per value). */
 static bool
 add_value(pq_column *c, const ts_value *v)
@@ -526,8 +509,8 @@ add_value(pq_column *c, const ts_value *v)
 
 				if (!ts_buf_reserve(&c->values, 12, NULL))
 					return false;
-				store_le(c->values.data + c->values.len, (uint64_t) nanos_of_day, 8);
-				store_le(c->values.data + c->values.len + 8, (uint32_t) julian, 4);
+				ts_store_le(c->values.data + c->values.len, (uint64_t) nanos_of_day, 8);
+				ts_store_le(c->values.data + c->values.len + 8, (uint32_t) julian, 4);
 				c->values.len += 12;
 				return true;
 			}
@@ -564,7 +547,7 @@ add_value(pq_column *c, const ts_value *v)
 		default:				/* BYTE_ARRAY: length, then the bytes */
 			if (!ts_buf_reserve(&c->values, 4 + (size_t) v->v.s.len, NULL))
 				return false;
-			store_le(c->values.data + c->values.len, v->v.s.len, 4);
+			ts_store_le(c->values.data + c->values.len, v->v.s.len, 4);
 			if (v->v.s.len > 0)
 				memcpy(c->values.data + c->values.len + 4, v->v.s.p, v->v.s.len);
 			c->values.len += 4 + (size_t) v->v.s.len;
@@ -572,7 +555,7 @@ add_value(pq_column *c, const ts_value *v)
 	}
 	if (c->values.cap - c->values.len < (size_t) n && !ts_buf_reserve(&c->values, (size_t) n, NULL))
 		return false;
-	store_le(c->values.data + c->values.len, u, n);
+	ts_store_le(c->values.data + c->values.len, u, n);
 	c->values.len += (size_t) n;
 	return true;
 }
@@ -612,6 +595,7 @@ put_levels(const uint8_t *lv, size_t n, int max, ts_buf *body)
 	ts_thrift_out o;
 	size_t		i = 0;
 	int			width = 0;
+	uint8_t		len4[4];
 	bool		ok;
 
 	while ((1 << width) <= max)
@@ -630,7 +614,8 @@ put_levels(const uint8_t *lv, size_t n, int max, ts_buf *body)
 			ts_thrift_byte(&o, k == 0 ? d : 0);
 		i += run;
 	}
-	ok = !o.failed && put_le(body, b.len, 4) &&
+	ts_store_le32(len4, (uint32_t) b.len);
+	ok = !o.failed && ts_buf_append(body, len4, 4, NULL) &&
 		(b.len == 0 || ts_buf_append(body, b.data, b.len, NULL));
 	ts_buf_free(&b);
 	return ok;
@@ -762,16 +747,15 @@ same_scalar(const ts_type *t, const ts_value *a, const ts_value *b)
 {
 	if (a->isnull || b->isnull)
 		return a->isnull && b->isnull;
-	switch (t->kind)
+	switch (ts_type_class_of(t->kind)->phys)
 	{
-		case TS_FLOAT:
+		case TS_PHYS_FLOAT:
 			return memcmp(&a->v.f, &b->v.f, sizeof(float)) == 0;
-		case TS_DOUBLE:
+		case TS_PHYS_DOUBLE:
 			return memcmp(&a->v.d, &b->v.d, sizeof(double)) == 0;
-		case TS_DECIMAL:
+		case TS_PHYS_DECIMAL:
 			return a->v.dec == b->v.dec;
-		case TS_TIMESTAMP:
-		case TS_TIMESTAMP_LTZ:
+		case TS_PHYS_TIMESTAMP:
 			return a->v.ts.millis == b->v.ts.millis && a->v.ts.nanos == b->v.ts.nanos;
 		default:
 			if (ts_type_is_bytes(t->kind))
@@ -990,8 +974,7 @@ ts_pq_writer_finish(ts_pq_writer *w, ts_err *err)
 	}
 	ts_thrift_string(&o, 6, "tablescan_fdw");
 	ts_thrift_byte(&o, 0);				/* end of FileMetaData */
-	for (int i = 0; i < 4; i++)
-		tail[i] = (uint8_t) (meta.len >> (8 * i));
+	ts_store_le32(tail, (uint32_t) meta.len);
 	memcpy(tail + 4, "PAR1", 4);
 	ok = !o.failed ? (emit(w, meta.data, meta.len, err) && emit(w, tail, 8, err)) :
 		ts_error_nomem(err, "a Parquet footer");
