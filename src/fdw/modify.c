@@ -590,7 +590,9 @@ row_values(TsModifyState *st, const Datum *datums, const bool *isnull, ts_value 
 			ereport(ERROR,
 					(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
 					 errmsg("cannot write system column \"%s\" of foreign table \"%s\"",
-							NameStr(TupleDescAttr(desc, a)->attname), RelationGetRelationName(st->rel))));
+							NameStr(TupleDescAttr(desc, a)->attname), RelationGetRelationName(st->rel)),
+					 st->field_of_att[a] == TS_COLUMN_SHARD ?
+					 errhint("_SHARD is the pseudo-column holding K of option \"scan.shard\", not a Paimon field: leave it out, or give NULL or DEFAULT.") : 0));
 	for (int f = 0; f < st->nfields; f++)
 	{
 		int			a = st->att_of_field[f];
