@@ -143,6 +143,16 @@ CREATE FOREIGN TABLE plain (id int, v text, "_SHARD" int) SERVER wlake
   OPTIONS (database 's', "table" 'plain');
 INSERT INTO plain (id, v) VALUES (1, 'a');
 INSERT INTO plain VALUES (2, 'b', NULL), (3, 'c', DEFAULT);
-SELECT pg_temp.fails($$INSERT INTO plain VALUES (4, 'd', 1)$$);
+SELECT pg_temp.fails($$INSERT INTO plain VALUES (4, 'd', 2)$$);
+-- its own value (K = 1 here) changes nothing: accepted
+INSERT INTO plain VALUES (5, 'e', 1);
 SELECT * FROM plain ORDER BY id;
+-- UPDATE and DELETE of a primary-key table carry the value over; another value is refused
+CREATE FOREIGN TABLE pk (id int, v text, "_SHARD" bigint) SERVER wlake
+  OPTIONS (database 's', "table" 'pk', "scan.shard" '1/1');
+INSERT INTO pk (id, v) VALUES (1, 'a'), (2, 'b'), (3, 'c');
+UPDATE pk SET v = upper(v) WHERE id < 3 RETURNING *;
+DELETE FROM pk WHERE id = 3;
+SELECT pg_temp.fails($$UPDATE pk SET "_SHARD" = 9 WHERE id = 1$$);
+SELECT * FROM pk ORDER BY id;
 \! rm -rf /tmp/ts_shard_wh

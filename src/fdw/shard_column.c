@@ -104,6 +104,28 @@ tablescan_shard_const_of(const TsTableOptions *opts, Relation rel, int attidx)
 	return tablescan_shard_const(opts, att->atttypid, att->atttypmod);
 }
 
+/*
+ * Is a value written into the pseudo-column (INSERT, or the row an UPDATE
+ * carries over) its own value?  Writing it changes nothing then.
+ */
+bool
+tablescan_shard_value_is(const Const *shard, Datum value)
+{
+	switch (shard->consttype)
+	{
+		case INT2OID:
+			return DatumGetInt16(value) == DatumGetInt16(shard->constvalue);
+		case INT4OID:
+			return DatumGetInt32(value) == DatumGetInt32(shard->constvalue);
+		case INT8OID:
+			return DatumGetInt64(value) == DatumGetInt64(shard->constvalue);
+		case NUMERICOID:
+			return DatumGetBool(DirectFunctionCall2(numeric_eq, value, shard->constvalue));
+		default:
+			return false;
+	}
+}
+
 /* Is expr (maybe relabeled) a Var of relid's pseudo-column _SHARD? */
 bool
 tablescan_is_shard_var(Node *expr, Index relid, const int *att_field, int natts)

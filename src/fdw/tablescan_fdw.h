@@ -243,6 +243,7 @@ extern bool tablescan_is_shard_name(const char *name);
 extern void tablescan_shard_column_check(Relation rel, int attidx);
 extern Const *tablescan_shard_const(const TsTableOptions *opts, Oid typid, int32 typmod);
 extern Const *tablescan_shard_const_of(const TsTableOptions *opts, Relation rel, int attidx);
+extern bool tablescan_shard_value_is(const Const *shard, Datum value);
 extern bool tablescan_is_shard_var(Node *expr, Index relid, const int *att_field, int natts);
 extern bool tablescan_shard_quals_false(List *clauses, Index relid, const int *att_field,
 										int natts, const TsTableOptions *opts);
