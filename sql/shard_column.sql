@@ -156,3 +156,8 @@ DELETE FROM pk WHERE id = 3;
 SELECT pg_temp.fails($$UPDATE pk SET "_SHARD" = 9 WHERE id = 1$$);
 SELECT * FROM pk ORDER BY id;
 \! rm -rf /tmp/ts_shard_wh
+-- the extension and everything made here go (the next suite creates its own)
+DROP FUNCTION check_agg(text);
+SET client_min_messages = warning;
+DROP EXTENSION tablescan_fdw CASCADE;
+RESET client_min_messages;
