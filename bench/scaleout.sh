@@ -78,9 +78,9 @@ read grp1 grpc1 <<<"$(run 1 "$GRP_ONE")"; read grp2 grpc2 <<<"$(run 0 "$GRP_CO")
 read grpg1 grpgc1 <<<"$(run 1 "$GRPG_ONE")"; read grpg2 grpgc2 <<<"$(run 0 "$GRPG_CO")"
 read pt1 _ <<<"$(run 1 "SELECT * FROM t WHERE id = $id")"; read pt2 _ <<<"$(run 0 "SELECT * FROM t_sharded WHERE id = $id")"
 plan_co=$(q 0 "EXPLAIN (SUMMARY) $AGG_CO" | sed -n 's/Planning Time: \([0-9.]*\) ms/\1/p')
-plan_w=$(q 1 "EXPLAIN (SUMMARY) SELECT count(*), sum(d) FROM t_shard_1_of_2_v" | sed -n 's/Planning Time: \([0-9.]*\) ms/\1/p')
+plan_w=$(q 1 "EXPLAIN (SUMMARY) SELECT count(*), sum(d) FROM t_shard_1_of_2" | sed -n 's/Planning Time: \([0-9.]*\) ms/\1/p')
 plan_one=$(q 1 "EXPLAIN (SUMMARY) $AGG_ONE" | sed -n 's/Planning Time: \([0-9.]*\) ms/\1/p')
-wplan=$(q 1 'EXPLAIN SELECT count(*), sum(d), min(big), max(amount), "_SHARD" FROM t_shard_1_of_2_v GROUP BY 5' | head -2 | sed 's/  (cost.*//; s/^ *//' | paste -sd' ')
+wplan=$(q 1 'EXPLAIN SELECT count(*), sum(d), min(big), max(amount), "_SHARD" FROM t_shard_1_of_2 GROUP BY 5' | head -2 | sed 's/  (cost.*//; s/^ *//' | paste -sd' ')
 r() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2fx", a / b }'; }
 cat <<OUT
 ## Scale out over postgres_fdw (bench/scaleout.sh)

@@ -162,7 +162,7 @@ LANGUAGE C STRICT VOLATILE;
 -- table and a list of postgres_fdw servers (one per shard), create on each
 -- worker, over dblink on that server's connection, the tablescan_fdw
 -- server, the foreign table <table>_shard_K_of_N with "scan.shard" 'K/N'
--- and the view <table>_shard_K_of_N_v adding the constant column "_SHARD" = K; then
+-- and the pseudo-column "_SHARD" (which holds K); then
 -- on this node the table <coordinator> PARTITION BY LIST ("_SHARD") with
 -- one postgres_fdw foreign partition per shard (async_capable, fetch_size).
 -- Calling it again with another server list re-shards (the coordinator
@@ -261,10 +261,8 @@ BEGIN
             PERFORM dblink_exec(conn, format('CREATE SERVER IF NOT EXISTS %I FOREIGN DATA WRAPPER tablescan_fdw%s',
                 srv.srvname, CASE WHEN srvopts = '' THEN '' ELSE ' OPTIONS (' || srvopts || ')' END));
             PERFORM dblink_exec(conn, format('DROP FOREIGN TABLE IF EXISTS %I.%I CASCADE', nsp, rel || '_shard_' || k || '_of_' || n));
-            PERFORM dblink_exec(conn, format('CREATE FOREIGN TABLE %I.%I (%s) SERVER %I OPTIONS (%s"scan.shard" %L)',
-                nsp, rel || '_shard_' || k || '_of_' || n, rtrim(remote_cols, ', '), srv.srvname, ftopts, k || '/' || n));
-            PERFORM dblink_exec(conn, format('CREATE VIEW %I.%I AS SELECT %s AS "_SHARD", * FROM %I.%I',
-                nsp, rel || '_shard_' || k || '_of_' || n || '_v', k, nsp, rel || '_shard_' || k || '_of_' || n));
+            PERFORM dblink_exec(conn, format('CREATE FOREIGN TABLE %I.%I (%s"_SHARD" integer) SERVER %I OPTIONS (%s"scan.shard" %L)',
+                nsp, rel || '_shard_' || k || '_of_' || n, remote_cols, srv.srvname, ftopts, k || '/' || n));
         EXCEPTION WHEN OTHERS THEN
             PERFORM dblink_disconnect(conn);
             RAISE;
@@ -279,7 +277,7 @@ BEGIN
     FOR k IN 1 .. n LOOP
         EXECUTE format('CREATE FOREIGN TABLE %I.%I PARTITION OF %I.%I FOR VALUES IN (%s) SERVER %I '
                        'OPTIONS (schema_name %L, table_name %L, async_capable ''true'', fetch_size %L)',
-            nsp, coord || '_' || k, nsp, coord, k, servers[k], nsp, rel || '_shard_' || k || '_of_' || n || '_v',
+            nsp, coord || '_' || k, nsp, coord, k, servers[k], nsp, rel || '_shard_' || k || '_of_' || n,
             fetch_size::text);
     END LOOP;
     RETURN format('%I.%I', nsp, coord)::regclass;

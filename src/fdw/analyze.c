@@ -50,7 +50,7 @@ acquire_sample_rows(Relation rel, int elevel, HeapTuple *rows, int targrows,
 	for (int i = 0; i < desc->natts; i++)
 	{
 		pos_of_att[i] = -1;
-		if (att_field[i] != -1)	/* -1: dropped; other negatives: system columns */
+		if (att_field[i] != -1 && att_field[i] != TS_COLUMN_SHARD)	/* -1: dropped; other negatives: system columns */
 		{
 			pos_of_att[i] = ncolumns;
 			columns[ncolumns++] = att_field[i];
@@ -105,6 +105,13 @@ acquire_sample_rows(Relation rel, int elevel, HeapTuple *rows, int targrows,
 				{
 					Form_pg_attribute att = TupleDescAttr(desc, i);
 
+					if (att_field[i] == TS_COLUMN_SHARD)
+					{
+						/* the pseudo-column _SHARD: its constant (shard_column.c) */
+						values[i] = tablescan_shard_const_of(opts, rel, i)->constvalue;
+						nulls[i] = false;
+						continue;
+					}
 					if (pos_of_att[i] < 0)
 					{
 						nulls[i] = true;

@@ -55,7 +55,9 @@ typedef struct TsCountState
 	const ts_schema *schema;
 	int			nkeys;
 	int		   *key_fields;		/* read-schema field of each GROUP BY key */
-	int		   *column_key;		/* per scan column: key index, -1 = the count */
+	int		   *column_key;		/* per scan column: key index, -1 = the count, -2 = _SHARD */
+	Datum	   *column_shard;	/* per scan column of _SHARD: its value */
+	bool		shard_key;		/* GROUP BY _SHARD */
 	ts_count_group *groups;
 	int			ngroups;
 	int			next;
@@ -140,6 +142,16 @@ group_keys(PlannerInfo *root, RelOptInfo *rel, TsPlanState *ps, List **vars, Lis
 			var->varattno > ps->natts)
 			return false;
 		field = ps->att_field[var->varattno - 1];
+		if (field == TS_COLUMN_SHARD)
+		{
+			/* the pseudo-column _SHARD: one value, every row's (shard_column.c) */
+			if (!list_member(*vars, var))
+			{
+				*vars = lappend(*vars, var);
+				*fields = lappend_int(*fields, field);
+			}
+			continue;
+		}
 		if (field < 0 ||
 			!ts_schema_is_partition_key(ps->plan->schema, ps->plan->schema->fields[field].name))
 			return false;
@@ -241,7 +253,10 @@ tablescan_count_plan(PlannerInfo *root, RelOptInfo *upper_rel, List *tlist)
 	List	   *columns = NIL;
 	ListCell   *lc;
 
-	/* per scan column: the read-schema field of a GROUP BY key, or -1 for count(*) */
+	/*
+	 * per scan column: the read-schema field of a GROUP BY key,
+	 * TS_COLUMN_SHARD for _SHARD, or -1 for count(*)
+	 */
 	foreach(lc, scan_tlist)
 	{
 		TargetEntry *tle = lfirst(lc);
@@ -332,11 +347,23 @@ count_rows(ForeignScanState *node, TsCountState *st)
 	/* the GROUP BY keys, and where each scan column comes from */
 	st->column_key = palloc(sizeof(int) * Max(list_length(columns), 1));
 	st->key_fields = palloc(sizeof(int) * Max(list_length(columns), 1));
+	st->column_shard = palloc0(sizeof(Datum) * Max(list_length(columns), 1));
 	st->nkeys = 0;
+	st->shard_key = false;
 	foreach(lc, columns)
 	{
 		int			field = lfirst_int(lc);
+		Form_pg_attribute att = TupleDescAttr(node->ss.ss_ScanTupleSlot->tts_tupleDescriptor, i);
 
+		if (field == TS_COLUMN_SHARD)
+		{
+			/* GROUP BY _SHARD: its value beside the counts */
+			st->column_shard[i] = tablescan_shard_const(opts, att->atttypid,
+														att->atttypmod)->constvalue;
+			st->column_key[i++] = -2;
+			st->shard_key = true;
+			continue;
+		}
 		st->column_key[i++] = field < 0 ? -1 : st->nkeys;
 		if (field >= 0)
 		{
@@ -354,7 +381,9 @@ count_rows(ForeignScanState *node, TsCountState *st)
 	if (!ts_plan_count_groups(plan, pred, st->key_fields, st->nkeys, &st->groups, &st->ngroups,
 							  &st->metrics, &err))
 		tablescan_report(&err);
-	if (st->nkeys == 0 && st->ngroups == 0)
+	if (st->nkeys == 0 && st->shard_key && st->ngroups == 1 && st->groups[0].rows == 0)
+		st->ngroups = 0;		/* GROUP BY _SHARD alone over no row: no group */
+	else if (st->nkeys == 0 && st->ngroups == 0 && !st->shard_key)
 	{
 		/* no GROUP BY: one row even when nothing is counted */
 		static ts_count_group zero = {NULL, 0};
@@ -396,7 +425,12 @@ tablescan_count_iterate(ForeignScanState *node)
 		Form_pg_attribute att = TupleDescAttr(desc, i);
 		int			k = st->column_key[i];
 
-		if (k < 0)
+		if (k == -2)
+		{
+			slot->tts_values[i] = st->column_shard[i];
+			slot->tts_isnull[i] = false;
+		}
+		else if (k < 0)
 		{
 			slot->tts_values[i] = Int64GetDatum(g->rows);
 			slot->tts_isnull[i] = false;

@@ -249,6 +249,12 @@ tablescan_explain_properties(TsPlanState *ps)
 		l = explain_part(l, "Shard Files Kept", plan->metrics.files_kept);
 		l = explain_part(l, "Other Shards' Files", plan->metrics.files_pruned_shard);
 	}
+	if (plan->no_files)			/* a _SHARD qual of another shard (shard_column.c) */
+	{
+		l = lappend(l, makeString("Shard Quals"));
+		l = lappend(l, makeString(psprintf("false for _SHARD = %d: no file kept",
+										   plan->shard_n > 0 ? plan->shard_k : 1)));
+	}
 	if (ps->limit >= 0)
 		l = explain_number(l, "Limit", ps->limit);
 	if (plan->kind == TS_TABLE_PRIMARY_KEY)

@@ -155,6 +155,8 @@ tablescanGetForeignRelSize(PlannerInfo *root, RelOptInfo *baserel, Oid foreignta
 	ps->att_field = att_field;
 	ps->natts = RelationGetDescr(rel)->natts;
 	table_close(rel, NoLock);
+	/* quals on the pseudo-column _SHARD: decided now, for the whole scan */
+	tablescan_shard_rewrite_quals(root, baserel, att_field, ps->natts, ps->opts);
 
 	/*
 	 * Quals on partition keys alone were applied exactly by partition

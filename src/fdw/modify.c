@@ -68,6 +68,7 @@ typedef struct TsModifyState
 	TsPendingWrite *pw;
 	Relation	rel;
 	int		   *field_of_att;	/* attno-1 -> schema field (-1: none) */
+	Const	  **shard_of_att;	/* attno-1 -> the value of the pseudo-column _SHARD */
 	int		   *att_of_field;	/* schema field -> attno-1 (-1: not a column) */
 	ts_value   *values;			/* one row, schema order */
 	ts_value   *old_values;		/* the row an UPDATE / DELETE replaces */
@@ -561,9 +562,13 @@ begin_insert(ResultRelInfo *rinfo)
 	st->att_of_field = palloc(sizeof(int) * Max(schema->nfields, 1));
 	for (int f = 0; f < schema->nfields; f++)
 		st->att_of_field[f] = -1;
+	st->shard_of_att = palloc0(sizeof(Const *) * Max(desc->natts, 1));
 	for (int a = 0; a < desc->natts; a++)
 		if (map[a] >= 0)
 			st->att_of_field[map[a]] = a;
+		else if (map[a] == TS_COLUMN_SHARD)
+			st->shard_of_att[a] =
+				tablescan_shard_const_of(tablescan_get_options(RelationGetRelid(rel)), rel, a);
 	for (int f = 0; f < schema->nfields; f++)
 		if (st->att_of_field[f] < 0 && !schema->fields[f].type->nullable)
 			ereport(ERROR,
@@ -586,11 +591,14 @@ row_values(TsModifyState *st, const Datum *datums, const bool *isnull, ts_value 
 	TupleDesc	desc = RelationGetDescr(st->rel);
 
 	for (int a = 0; a < desc->natts; a++)
-		if (st->field_of_att[a] < -1 && !isnull[a])
+		if (st->field_of_att[a] < -1 && !isnull[a] &&
+			!(st->shard_of_att[a] && tablescan_shard_value_is(st->shard_of_att[a], datums[a])))
 			ereport(ERROR,
 					(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
 					 errmsg("cannot write system column \"%s\" of foreign table \"%s\"",
-							NameStr(TupleDescAttr(desc, a)->attname), RelationGetRelationName(st->rel))));
+							NameStr(TupleDescAttr(desc, a)->attname), RelationGetRelationName(st->rel)),
+					 st->field_of_att[a] == TS_COLUMN_SHARD ?
+					 errhint("_SHARD is the pseudo-column holding K of option \"scan.shard\", not a Paimon field: leave it out, or give NULL, DEFAULT or its own value.") : 0));
 	for (int f = 0; f < st->nfields; f++)
 	{
 		int			a = st->att_of_field[f];

@@ -63,6 +63,11 @@ tablescan_map_columns(Relation rel, const ts_schema *schema)
 		/* a system column (_ROW_ID, ...): a negative pseudo field, never -1 */
 		if (map[i] < 0 && ts_system_column(name))
 			map[i] = ts_system_column(name);
+		else if (map[i] < 0 && tablescan_is_shard_name(name))
+		{
+			tablescan_shard_column_check(rel, i);	/* shard_column.c */
+			map[i] = TS_COLUMN_SHARD;
+		}
 		else if (map[i] < 0 && tablescan_changes_fills_column(RelationGetRelid(rel), name))
 			continue;			/* tablescan_changes sets it (changes.c) */
 		else if (map[i] < 0)
@@ -70,8 +75,6 @@ tablescan_map_columns(Relation rel, const ts_schema *schema)
 					(errcode(ERRCODE_FDW_COLUMN_NAME_NOT_FOUND),
 					 errmsg("column \"%s\" of foreign table \"%s\" does not exist in the Paimon table",
 							name, RelationGetRelationName(rel)),
-					 strcmp(name, "_SHARD") == 0 ?
-					 errhint("_SHARD is a column of the shard views tablescan_create_sharded() creates (SELECT K AS \"_SHARD\", * FROM the table with \"scan.shard\" 'K/N'); see README \"Scaling out\".") :
 					 errhint("Paimon field names are case-sensitive; use option column_name to map a column to a field.")));
 	}
 	return map;
@@ -408,6 +411,9 @@ tablescan_plan_relation(TsTableOptions *opts, Relation rel, Index relid, List *c
 											plan->schema, econtext);
 	ctx.predicate = pred;
 	ctx.limit = limit;
+	/* a qual on _SHARD naming another shard: no file to read */
+	ctx.no_files = tablescan_shard_quals_false(clauses, relid, map, RelationGetDescr(rel)->natts,
+											   opts);
 	/* quals on _ROW_ID: read only the files holding those row ids */
 	if (tablescan_enable_pruning &&
 		tablescan_quals_row_ids(clauses, relid, map, RelationGetDescr(rel)->natts, econtext,

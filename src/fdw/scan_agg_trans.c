@@ -202,11 +202,14 @@ tablescan_agg_init(ForeignScanState *node, TsAggScanState *st)
 	ListCell   *lc;
 	int			ncols = list_length(fs->fdw_scan_tlist);
 	int			col = 0;
+	List	   *shard = list_length(fs->fdw_private) > FdwScanPrivateShardKeys ?
+		(List *) list_nth(fs->fdw_private, FdwScanPrivateShardKeys) : NIL;
 
 	st->ncolumns = ncols;
 	st->trans = palloc0(sizeof(TsAggTrans) * Max(ncols, 1));
 	st->column_agg = palloc(sizeof(int) * Max(ncols, 1));
 	st->column_key = palloc(sizeof(int) * Max(ncols, 1));
+	st->column_const = palloc0(sizeof(Datum) * Max(ncols, 1));
 	st->key_attnos = palloc(sizeof(AttrNumber) * Max(ncols, 1));
 	st->naggs = 0;
 	st->nkeys = 0;
@@ -220,6 +223,17 @@ tablescan_agg_init(ForeignScanState *node, TsAggScanState *st)
 		{
 			init_transition(st, &st->trans[st->naggs], (Aggref *) expr, cxt);
 			st->column_agg[col] = st->naggs++;
+		}
+		else if (IsA(expr, Var) && shard != NIL &&
+				 list_member_int(linitial(shard), ((Var *) expr)->varattno))
+		{
+			/* a GROUP BY key that is the pseudo-column _SHARD: its value */
+			ListCell   *a,
+					   *v;
+
+			forboth(a, (List *) linitial(shard), v, (List *) lsecond(shard))
+				if (lfirst_int(a) == ((Var *) expr)->varattno)
+					st->column_const[col] = ((Const *) lfirst(v))->constvalue;
 		}
 		else
 		{

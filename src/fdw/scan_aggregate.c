@@ -63,6 +63,8 @@ typedef struct TsAggScanPath
 	List	   *attnums;		/* attributes the aggregates, keys and quals read */
 	List	   *keys;			/* GROUP BY keys: columns (maybe relabeled) of the target */
 	List	   *const_keys;		/* GROUP BY keys that are constants (a view's, say) */
+	List	   *shard_keys;		/* GROUP BY keys that are the pseudo-column _SHARD (Vars) */
+	List	   *shard_values;	/* their value (Consts) */
 	List	   *eqops;			/* their equality operators (OIDs) */
 	List	   *aggs;			/* the Aggrefs of the target */
 	bool		partial;		/* partial aggregates, for a Finalize Aggregate */
@@ -196,6 +198,9 @@ tablescan_agg_scan_path(PlannerInfo *root, RelOptInfo *input_rel, RelOptInfo *re
 	List	   *aggs = NIL;
 	List	   *keys = NIL;
 	List	   *const_keys = NIL;
+	List	   *shard_keys = NIL;
+	List	   *shard_values = NIL;
+	TsPlanState *ps = input_rel->fdw_private;
 	List	   *eqops = NIL;
 	List	   *quals = NIL;
 	Bitmapset  *attrs = NULL;
@@ -254,6 +259,21 @@ tablescan_agg_scan_path(PlannerInfo *root, RelOptInfo *input_rel, RelOptInfo *re
 					const_keys = lappend(const_keys, lfirst(lc));
 				continue;
 			}
+			/* the pseudo-column _SHARD: a constant too, returned as its column */
+			if (partial && sgc->hashable && IsA(lfirst(lc), Var) &&
+				tablescan_is_shard_var(lfirst(lc), input_rel->relid, ps->att_field, ps->natts))
+			{
+				Var		   *var = lfirst(lc);
+
+				if (!list_member(shard_keys, var))
+				{
+					shard_keys = lappend(shard_keys, var);
+					shard_values = lappend(shard_values,
+										   tablescan_shard_const(ps->opts, var->vartype,
+																 var->vartypmod));
+				}
+				continue;
+			}
 			/* a GROUP BY key: a column, hashed with its type's own functions */
 			if (!partial || !sgc->hashable ||
 				argument_column(lfirst(lc), input_rel->relid) == NULL)
@@ -277,9 +297,10 @@ tablescan_agg_scan_path(PlannerInfo *root, RelOptInfo *input_rel, RelOptInfo *re
 			pull_varattnos((Node *) lfirst(v), input_rel->relid, &attrs);
 		}
 	}
-	if (aggs == NIL && keys == NIL && const_keys == NIL)
+	if (aggs == NIL && keys == NIL && const_keys == NIL && shard_keys == NIL)
 		return NULL;
-	if (list_length(keys) + list_length(const_keys) != list_length(root->parse->groupClause))
+	if (list_length(keys) + list_length(const_keys) + list_length(shard_keys) !=
+		list_length(root->parse->groupClause))
 		return NULL;			/* a key the target does not hold */
 	foreach(lc, input_rel->baserestrictinfo)
 	{
@@ -298,6 +319,8 @@ tablescan_agg_scan_path(PlannerInfo *root, RelOptInfo *input_rel, RelOptInfo *re
 
 		if (attno <= 0)
 			return NULL;		/* whole row or system column */
+		if (attno <= ps->natts && ps->att_field[attno - 1] == TS_COLUMN_SHARD)
+			return NULL;		/* _SHARD as an aggregate's argument */
 		attnums = lappend_int(attnums, attno);
 	}
 
@@ -306,6 +329,8 @@ tablescan_agg_scan_path(PlannerInfo *root, RelOptInfo *input_rel, RelOptInfo *re
 	ap->attnums = attnums;
 	ap->keys = keys;
 	ap->const_keys = const_keys;
+	ap->shard_keys = shard_keys;
+	ap->shard_values = shard_values;
 	ap->eqops = eqops;
 	ap->aggs = aggs;
 	ap->partial = partial;
@@ -399,7 +424,11 @@ tablescan_agg_scan_plan(PlannerInfo *root, RelOptInfo *upper_rel, List *tlist)
 {
 	TsAggScanPath *ap = upper_rel->fdw_private;
 	List	   *props = NIL;
-	List	   *scan_tlist = add_to_flat_tlist(add_to_flat_tlist(NIL, ap->keys), ap->aggs);
+	List	   *scan_tlist = add_to_flat_tlist(add_to_flat_tlist(add_to_flat_tlist(NIL, ap->keys),
+														  ap->shard_keys),
+										ap->aggs);
+	List	   *shard_attnos = NIL;
+	List	   *const_keys = list_concat_copy(ap->shard_keys, ap->const_keys);
 	List	   *private;
 	const char *how;
 
@@ -413,13 +442,13 @@ tablescan_agg_scan_plan(PlannerInfo *root, RelOptInfo *upper_rel, List *tlist)
 	props = list_concat(props, tablescan_explain_properties(ap->up.base));
 	if (ap->parallel)
 		props = tablescan_explain_parallel_tasks(props, ap->up.base->ntasks);
-	if (ap->keys != NIL || ap->const_keys != NIL)
+	if (ap->keys != NIL || const_keys != NIL)
 	{
 		StringInfoData keys;
 		ListCell   *lc;
 
 		initStringInfo(&keys);
-		foreach(lc, list_concat_copy(ap->keys, ap->const_keys))
+		foreach(lc, list_concat_copy(ap->keys, const_keys))
 			appendStringInfo(&keys, "%s%s", keys.len > 0 ? ", " : "",
 							 quals_text(list_make1(lfirst(lc)), ap->up.relid, ap->up.table));
 		props = lappend(lappend(props, makeString("Group Key")), makeString(keys.data));
@@ -433,7 +462,15 @@ tablescan_agg_scan_plan(PlannerInfo *root, RelOptInfo *upper_rel, List *tlist)
 	/* the keys' equality operators where a count(*) scan has its columns */
 	private = tablescan_upper_private(&ap->up, ap->attnums, props, ap->eqops);
 	Assert(list_length(private) == FdwScanPrivateConstGroups);
-	private = lappend(private, makeInteger(ap->keys == NIL && ap->const_keys != NIL));
+	private = lappend(private, makeInteger(ap->keys == NIL && const_keys != NIL));
+	{
+		ListCell   *lc;
+
+		foreach(lc, ap->shard_keys)
+			shard_attnos = lappend_int(shard_attnos, ((Var *) lfirst(lc))->varattno);
+	}
+	Assert(list_length(private) == FdwScanPrivateShardKeys);
+	private = lappend(private, list_make2(shard_attnos, ap->shard_values));
 	return make_foreignscan(tlist, NIL, 0, NIL, private, scan_tlist, NIL, NULL);
 }
 
@@ -603,6 +640,13 @@ tablescan_agg_scan_iterate(ForeignScanState *node)
 	{
 		int			a = st->column_agg[i];
 
+		if (a < 0)
+		{
+			/* the pseudo-column _SHARD of GROUP BY */
+			slot->tts_values[i] = st->column_const[i];
+			slot->tts_isnull[i] = false;
+			continue;
+		}
 		slot->tts_values[i] = tablescan_agg_result(&st->trans[a], &st->values[a],
 												   &slot->tts_isnull[i]);
 	}

@@ -61,6 +61,7 @@ typedef struct TsAggScanState
 	int			ncolumns;		/* of the scan tuple */
 	int		   *column_agg;		/* per scan column: its aggregate, or -1 */
 	int		   *column_key;		/* per scan column: its GROUP BY key, or -1 */
+	Datum	   *column_const;	/* per scan column neither: the _SHARD key's value */
 	int			nkeys;			/* GROUP BY keys (0: none) */
 	AttrNumber *key_attnos;		/* per key: the column it is */
 	List	   *key_exprs;		/* per key: its expression (a column, relabeled) */

@@ -494,6 +494,12 @@ group_row(TsAggScanState *st, TsGroupTable *g, TupleHashEntry entry, TupleTableS
 			slot->tts_values[i] = g->entryslot->tts_values[k];
 			slot->tts_isnull[i] = g->entryslot->tts_isnull[k];
 		}
+		else if (st->column_agg[i] < 0)
+		{
+			/* the pseudo-column _SHARD of GROUP BY */
+			slot->tts_values[i] = st->column_const[i];
+			slot->tts_isnull[i] = false;
+		}
 		else
 		{
 			int			a = st->column_agg[i];

@@ -65,6 +65,9 @@ struct TsScanState
 	TsDatumConverter *conv;		/* per attribute (att_field >= 0) */
 	int		   *read_atts;		/* attributes read, in order */
 	int			nread_atts;
+	int		   *shard_atts;		/* attributes of the pseudo-column _SHARD needed */
+	Datum	   *shard_values;	/* their value, the same on every row */
+	int			nshard_atts;
 	int			next_split;
 	ts_split_reader *reader;
 	ts_split_window window;		/* small files of the next splits, fetched ahead */
@@ -227,6 +230,9 @@ start_scan(TsScanState *st, bool publish)
 	st->conv = palloc0(sizeof(TsDatumConverter) * Max(desc->natts, 1));
 	st->read_atts = palloc(sizeof(int) * Max(desc->natts, 1));
 	st->nread_atts = 0;
+	st->shard_atts = palloc(sizeof(int) * Max(desc->natts, 1));
+	st->shard_values = palloc(sizeof(Datum) * Max(desc->natts, 1));
+	st->nshard_atts = 0;
 	st->win_done = palloc0(sizeof(int) * Max(desc->natts, 1));
 	st->row_values = palloc0(sizeof(Datum) * Max(desc->natts, 1));
 	st->row_isnull = palloc(sizeof(bool) * Max(desc->natts, 1));
@@ -250,6 +256,16 @@ start_scan(TsScanState *st, bool publish)
 					needed = true;
 		if (!needed)
 			continue;
+		if (field_of_att[i] == TS_COLUMN_SHARD)
+		{
+			/* not read: the constant, in every row (shard_column.c) */
+			st->shard_atts[st->nshard_atts] = i;
+			st->shard_values[st->nshard_atts++] =
+				tablescan_shard_const_of(st->opts, rel, i)->constvalue;
+			st->row_values[i] = st->shard_values[st->nshard_atts - 1];
+			st->row_isnull[i] = false;
+			continue;
+		}
 		st->att_field[i] = st->ncolumns;
 		st->columns[st->ncolumns] = field_of_att[i];
 		st->col_types[st->ncolumns] = tablescan_column_type(st->plan, field_of_att[i]);
@@ -437,6 +453,12 @@ convert_window(TsScanState *st)
 		st->win_values = MemoryContextAllocZero(st->cxt, sizeof(Datum) * cap * st->natts);
 		st->win_isnull = MemoryContextAlloc(st->cxt, sizeof(bool) * cap * st->natts);
 		memset(st->win_isnull, true, sizeof(bool) * cap * st->natts);
+		for (int row = 0; row < cap; row++)
+			for (int k = 0; k < st->nshard_atts; k++)
+			{
+				st->win_values[(size_t) row * st->natts + st->shard_atts[k]] = st->shard_values[k];
+				st->win_isnull[(size_t) row * st->natts + st->shard_atts[k]] = false;
+			}
 		st->win_capacity = cap;
 	}
 	/* a window ends where its strings pass WINDOW_BYTES */

@@ -232,6 +232,24 @@ extern void tablescan_make_context(TsTableOptions *opts, ts_scan_context *ctx);
  * system column (TS_COLUMN_ROW_ID ...: option column_name '_ROW_ID'), -1 = none.
  */
 extern int *tablescan_map_columns(Relation rel, const ts_schema *schema);
+/*
+ * shard_column.c: the pseudo-column _SHARD (K of "scan.shard" 'K/N', 1
+ * without it) of a table without a field of that name; its attributes map
+ * to TS_COLUMN_SHARD, which no reader sees (the scans fill it in).
+ */
+#define TS_SHARD_COLUMN_NAME "_SHARD"
+#define TS_COLUMN_SHARD (-100)
+extern bool tablescan_is_shard_name(const char *name);
+extern void tablescan_shard_column_check(Relation rel, int attidx);
+extern Const *tablescan_shard_const(const TsTableOptions *opts, Oid typid, int32 typmod);
+extern Const *tablescan_shard_const_of(const TsTableOptions *opts, Relation rel, int attidx);
+extern bool tablescan_shard_value_is(const Const *shard, Datum value);
+extern bool tablescan_is_shard_var(Node *expr, Index relid, const int *att_field, int natts);
+extern bool tablescan_shard_quals_false(List *clauses, Index relid, const int *att_field,
+										int natts, const TsTableOptions *opts);
+extern void tablescan_shard_rewrite_quals(PlannerInfo *root, RelOptInfo *baserel,
+										  const int *att_field, int natts,
+										  const TsTableOptions *opts);
 /* Paimon type of a mapped column: a schema field or a system column. */
 extern const ts_type *tablescan_column_type(const ts_plan *plan, int field);
 /* Plan (or ereport). */
@@ -457,7 +475,13 @@ enum FdwScanPrivateIndex
 	 * constants (none among the scan's columns), so no row read means no
 	 * group (Integer; absent: 0)
 	 */
-	FdwScanPrivateConstGroups
+	FdwScanPrivateConstGroups,
+	/*
+	 * scan of aggregates: the GROUP BY keys that are the pseudo-column
+	 * _SHARD (shard_column.c), as a list of two lists: their attribute
+	 * numbers (Integers) and their values (Consts)
+	 */
+	FdwScanPrivateShardKeys
 };
 
 /* How a ForeignScan that replaces an Aggregate computes it. */

@@ -288,6 +288,13 @@ ts_scan_execute(ts_plan *plan, const ts_scan_context *ctx, ts_err *err)
 						plan->table_path);
 	if (!scan_shard_setup(plan, ctx, err))
 		return false;
+	if (ctx->no_files)
+	{
+		/* quals false for every row: no manifest to read, no file kept */
+		plan->no_files = true;
+		plan->metrics.planning_ms += now_ms() - start;
+		return true;
+	}
 	if (plan->kind == TS_TABLE_FORMAT)
 	{
 		if (!ts_format_plan_execute(plan, ctx, err))

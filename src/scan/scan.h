@@ -49,6 +49,11 @@ typedef struct ts_scan_context
 	/* scan.shard 'K/N' (shard.c): read only shard K of N; 0/0 = the whole table */
 	int32_t		shard_k;
 	int32_t		shard_n;
+	/*
+	 * The caller's quals are false for the whole scan (src/fdw: a qual on
+	 * the _SHARD pseudo-column naming another shard): keep no file.
+	 */
+	bool		no_files;
 	int64_t		limit;			/* -1 = unlimited */
 	bool		enable_pruning;
 	bool		no_cache;		/* bypass the live manifest-entry cache (cache.c) */
@@ -292,6 +297,7 @@ typedef struct ts_plan
 	int32_t		shard_k;
 	int32_t		shard_n;
 	const char *shard_rule;
+	bool		no_files;		/* ts_scan_context.no_files: nothing kept */
 	/*
 	 * ts_scan_context.realtime (realtime.c): its files considered with the
 	 * live ones, and those kept, for EXPLAIN ("Pending Files").

@@ -53,9 +53,12 @@ check "scan.shard '1/1' reads the whole table" "$(q 0 "SELECT count(*) FROM sale
     "$(q 0 "CREATE FOREIGN TABLE one_of_one (id bigint) SERVER lake OPTIONS (database 'sales', \"table\" 'orders', \"scan.shard\" '1/1');
             SELECT count(*) FROM one_of_one")"
 
-check_match "a _SHARD column of the foreign table: ERROR naming the view" 'column "_SHARD" of foreign table "shard_col" does not exist.*HINT:  _SHARD is a column of the shard views' \
-    "$(q 0 "CREATE FOREIGN TABLE shard_col (id bigint, \"_SHARD\" int) SERVER lake OPTIONS (database 'sales', \"table\" 'orders', \"scan.shard\" '1/2');
-            SELECT * FROM shard_col" | tr '\n' ' ')"
+check "the pseudo-column _SHARD of the foreign table holds K" "2" \
+    "$(q 0 "CREATE FOREIGN TABLE shard_col (id bigint, \"_SHARD\" int) SERVER lake OPTIONS (database 'sales', \"table\" 'orders', \"scan.shard\" '2/2');
+            SELECT string_agg(DISTINCT \"_SHARD\"::text, ',') FROM shard_col")"
+check_match "_SHARD of another type: ERROR naming it" 'column "_SHARD" of foreign table "shard_txt" is the pseudo-column _SHARD and cannot be of type text' \
+    "$(q 0 "CREATE FOREIGN TABLE shard_txt (id bigint, \"_SHARD\" text) SERVER lake OPTIONS (database 'sales', \"table\" 'orders', \"scan.shard\" '1/2');
+            SELECT * FROM shard_txt")"
 # time travel passes through: the first snapshot of orders
 q 0 "CREATE FOREIGN TABLE sales.orders_first (id bigint, customer text, amount numeric, ts timestamp, dt text)
      SERVER lake OPTIONS (database 'sales', \"table\" 'orders', \"scan.snapshot-id\" '1')" >/dev/null
@@ -113,13 +116,13 @@ check_match "EXPLAIN shows the shard of an unaware table" 'Shard: 1 of 2 \(by fi
 # aggregates of a partition, so the query groups by "_SHARD" and combines the shards' results
 AGG='SELECT sum(c), sum(s), min(mi), max(ma) FROM (SELECT count(*) c, sum(amount) s, min(id) mi, max(id) ma FROM sales.orders_s2 GROUP BY "_SHARD") x'
 ex=$(q 0 "SET enable_partitionwise_aggregate = on; EXPLAIN VERBOSE $AGG")
-check_match "count/sum/min/max pushed to the workers" 'Remote SQL: SELECT count\(\*\), sum\(amount\), min\(id\), max\(id\), "_SHARD" FROM sales.orders_shard_2_of_2_v GROUP BY 5' "$ex"
+check_match "count/sum/min/max pushed to the workers" 'Remote SQL: SELECT count\(\*\), sum\(amount\), min\(id\), max\(id\), "_SHARD" FROM sales.orders_shard_2_of_2 GROUP BY 5' "$ex"
 check "aggregates through the coordinator = local" \
     "$(q 0 "SELECT count(*), sum(amount), min(id), max(id) FROM sales.orders")" \
     "$(q 0 "SET enable_partitionwise_aggregate = on; $AGG")"
 GRP='SELECT customer, sum(c), sum(s) FROM (SELECT customer, count(*) c, sum(amount) s FROM sales.orders_s3 GROUP BY customer, "_SHARD") x GROUP BY 1 ORDER BY 1'
 ex=$(q 0 "SET enable_partitionwise_aggregate = on; EXPLAIN VERBOSE $GRP")
-check_match "GROUP BY pushed to the workers" 'Remote SQL: SELECT customer, count\(\*\), sum\(amount\), "_SHARD" FROM sales.orders_shard_3_of_3_v GROUP BY 1, 4' "$ex"
+check_match "GROUP BY pushed to the workers" 'Remote SQL: SELECT customer, count\(\*\), sum\(amount\), "_SHARD" FROM sales.orders_shard_3_of_3 GROUP BY 1, 4' "$ex"
 check "GROUP BY through the coordinator = local" \
     "$(q 0 "SELECT customer, count(*), sum(amount) FROM sales.orders GROUP BY 1 ORDER BY 1")" \
     "$(q 0 "SET enable_partitionwise_aggregate = on; $GRP")"
@@ -140,12 +143,16 @@ check "point query through the coordinator = local" \
     "$(q 0 "SELECT * FROM sales.orders WHERE id = $id ORDER BY 1")" \
     "$(q 0 "SELECT id, customer, amount, ts, dt FROM sales.orders_s3 WHERE id = $id ORDER BY 1")"
 
-# _SHARD: the coordinator prunes partitions; a worker's view with another K plans no scan
+# _SHARD: the coordinator prunes partitions; on a worker, a qual naming another K keeps no file
 check "_SHARD = 2 reads one partition" 'orders_s3_2' \
     "$(q 0 "EXPLAIN (COSTS OFF) SELECT * FROM sales.orders_s3 WHERE \"_SHARD\" = 2" | grep -o 'orders_s3_[0-9]*' | sort -u | tr -d '\n')"
-check_match "_SHARD of another shard on a worker: no scan" 'One-Time Filter: false' \
-    "$(q 1 "EXPLAIN SELECT * FROM sales.orders_shard_1_of_3_v WHERE \"_SHARD\" = 2")"
-check "_SHARD holds K on every row" "1" "$(q 1 "SELECT count(DISTINCT \"_SHARD\") || '' FROM sales.orders_shard_1_of_3_v WHERE \"_SHARD\" = 1")"
+check_match "_SHARD of another shard on a worker: no scan, no file kept" 'One-Time Filter: false.*Shard Quals: false for _SHARD = 1: no file kept' \
+    "$(q 1 "EXPLAIN SELECT * FROM sales.orders_shard_1_of_3 WHERE \"_SHARD\" = 2" | tr '\n' ' ')"
+check "_SHARD holds K on every row" "1" "$(q 1 "SELECT count(DISTINCT \"_SHARD\") || '' FROM sales.orders_shard_1_of_3 WHERE \"_SHARD\" = 1")"
+check "the worker tables carry _SHARD themselves: no view" "0" \
+    "$(q 1 "SELECT count(*) FROM pg_views WHERE viewname LIKE '%_shard_%'")"
+check_match "a worker computes the pushed GROUP BY \"_SHARD\" while scanning" 'Aggregate Pushdown: partial aggregates per group computed while scanning' \
+    "$(q 2 'EXPLAIN SELECT count(*), sum(amount), min(id), max(id), "_SHARD" FROM sales.orders_shard_2_of_2 GROUP BY 5')"
 
 # re-shard: the same call with another list
 q 0 "SELECT tablescan_create_sharded('sales.orders', '{w2,w3}', 'orders_s3')" >/dev/null

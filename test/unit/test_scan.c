@@ -195,6 +195,37 @@ test_partition_and_bucket_filter(void **state)
 	ctx_done(&full);
 }
 
+/*
+ * no_files (src/fdw: a _SHARD qual naming another shard): the table and
+ * its snapshot resolved, no manifest read, no file kept; the same table
+ * without it keeps files.
+ */
+static void
+test_no_files(void **state)
+{
+	ts_scan_context ctx;
+	ts_plan    *plan;
+
+	(void) state;
+	ctx_init(&ctx, PK_DV);
+	plan = scan_plan_ok(&ctx);
+	assert_true(plan->nsplits > 0);
+	assert_false(plan->no_files);
+	ts_plan_free(plan);
+	ctx.no_files = true;
+	ctx.shard_k = 2;
+	ctx.shard_n = 3;
+	plan = scan_plan_ok(&ctx);
+	assert_true(plan->no_files);
+	assert_non_null(plan->snapshot);
+	assert_int_equal(plan->nsplits, 0);
+	assert_int_equal(plan->metrics.manifests_read, 0);
+	assert_int_equal(plan->metrics.files_kept, 0);
+	assert_int_equal(plan->shard_k, 2);	/* EXPLAIN still names the shard */
+	ts_plan_free(plan);
+	ctx_done(&ctx);
+}
+
 static void
 test_bucket_filter_errors(void **state)
 {
@@ -679,6 +710,7 @@ main(void)
 		cmocka_unit_test(test_fallback_branch),
 		cmocka_unit_test(test_pinned_snapshot),
 		cmocka_unit_test(test_limit),
+		cmocka_unit_test(test_no_files),
 		cmocka_unit_test(test_list_tables),
 	};
 
