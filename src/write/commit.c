@@ -37,8 +37,8 @@
 
 static const uint8_t empty_row[12] = {0};	/* arity 0: BE arity + 8-byte null bitset */
 
-static ts_value *
-values(ts_arena *a, int n)
+ts_value *
+ts_write_values(ts_arena *a, int n)
 {
 	ts_value   *v = ts_arena_alloc(a, sizeof(ts_value) * (size_t) (n > 0 ? n : 1));
 
@@ -66,8 +66,8 @@ bool
 ts_write_stats_value(ts_value *out, const uint8_t *min, size_t minlen, const uint8_t *max, size_t maxlen,
 			const int64_t *counts, int ncounts, ts_arena *a)
 {
-	ts_value   *items = values(a, 3);
-	ts_value   *c = values(a, ncounts);
+	ts_value   *items = ts_write_values(a, 3);
+	ts_value   *c = ts_write_values(a, ncounts);
 
 	if (items == NULL || c == NULL)
 		return false;
@@ -282,8 +282,8 @@ write_manifest(attempt *at, ts_value *meta, ts_err *err)
 	ts_field   *fields = ts_manifest_entry_fields(false, &nfields);
 	ts_value  **rows = ts_arena_alloc(&at->arena, sizeof(ts_value *) * (size_t) in->nfiles);
 	int			np = in->npartition_keys;
-	ts_value   *pmin = values(&at->arena, np);
-	ts_value   *pmax = values(&at->arena, np);
+	ts_value   *pmin = ts_write_values(&at->arena, np);
+	ts_value   *pmax = ts_write_values(&at->arena, np);
 	int64_t    *pnulls = ts_arena_alloc(&at->arena, sizeof(int64_t) * (size_t) (np ? np : 1));
 	int32_t		minb = INT32_MAX,
 				maxb = INT32_MIN;
@@ -305,9 +305,9 @@ write_manifest(attempt *at, ts_value *meta, ts_err *err)
 	for (int i = 0; i < in->nfiles; i++)
 	{
 		const ts_new_file *f = in->files[i];
-		ts_value   *r = values(&at->arena, 6);
-		ts_value   *fi = values(&at->arena, 18);
-		ts_value   *cols = values(&at->arena, 1);
+		ts_value   *r = ts_write_values(&at->arena, 6);
+		ts_value   *fi = ts_write_values(&at->arena, 18);
+		ts_value   *cols = ts_write_values(&at->arena, 1);
 
 		if (r == NULL || fi == NULL || cols == NULL)
 			return ts_error_nomem(err, "a manifest");
@@ -392,7 +392,7 @@ write_manifest(attempt *at, ts_value *meta, ts_err *err)
 	ts_buf_init(&maxrow);
 	ok = ts_binary_row_encode(in->partition_types, pmin, np, true, &minrow, err) &&
 		ts_binary_row_encode(in->partition_types, pmax, np, true, &maxrow, err);
-	mv = values(&at->arena, 11);
+	mv = ts_write_values(&at->arena, 11);
 	if (ok && mv != NULL)
 	{
 		uint8_t    *mn = ts_arena_dup(&at->arena, minrow.data, minrow.len);
@@ -426,7 +426,7 @@ write_manifest(attempt *at, ts_value *meta, ts_err *err)
 static bool
 copy_meta(attempt *at, const ts_manifest_file_meta *m, ts_value *out)
 {
-	ts_value   *mv = values(&at->arena, 11);
+	ts_value   *mv = ts_write_values(&at->arena, 11);
 	const ts_simple_stats *ps = &m->partition_stats;
 
 	if (mv == NULL)
@@ -498,7 +498,7 @@ write_base_list(attempt *at, const ts_snapshot *L, const char *name, int64_t *si
 			return ts_error_nomem(err, "a manifest list");
 		for (int m = 0; m < nmerged; m++)
 		{
-			ts_value   *v = values(&at->arena, 1);
+			ts_value   *v = ts_write_values(&at->arena, 1);
 
 			if (v == NULL || !copy_meta(at, &merged[m], v))
 				return ts_error_nomem(err, "a manifest list");

@@ -227,16 +227,6 @@ typedef struct roller
 				cap;
 } roller;
 
-static ts_value *
-new_values(ts_arena *a, int n)
-{
-	ts_value   *v = ts_arena_alloc(a, sizeof(ts_value) * (size_t) (n > 0 ? n : 1));
-
-	if (v != NULL)
-		memset(v, 0, sizeof(ts_value) * (size_t) (n > 0 ? n : 1));
-	return v;
-}
-
 static void
 set_bytes(ts_value *v, const uint8_t *p, size_t len)
 {
@@ -267,7 +257,7 @@ set_strings(ts_value *v, char *const *s, int n, ts_arena *a)
 		v->isnull = true;
 		return true;
 	}
-	items = new_values(a, n);
+	items = ts_write_values(a, n);
 	if (items == NULL)
 		return false;
 	for (int i = 0; i < n; i++)
@@ -289,8 +279,8 @@ ts_value *
 ts_manifest_entry_value(const ts_manifest_entry *e, bool row_tracking, ts_arena *a)
 {
 	const ts_data_file_meta *f = &e->file;
-	ts_value   *r = new_values(a, 6);
-	ts_value   *fi = new_values(a, 20);
+	ts_value   *r = ts_write_values(a, 6);
+	ts_value   *fi = ts_write_values(a, 20);
 
 	if (r == NULL || fi == NULL)
 		return NULL;
@@ -343,9 +333,9 @@ roller_open(roller *r, ts_err *err)
 	if (r->w == NULL)
 		return false;
 	ts_arena_init(&r->values, 4096);
-	r->pmin = new_values(&r->values, np);
-	r->pmax = new_values(&r->values, np);
-	r->decoded = new_values(&r->values, np);
+	r->pmin = ts_write_values(&r->values, np);
+	r->pmax = ts_write_values(&r->values, np);
+	r->decoded = ts_write_values(&r->values, np);
 	r->pnulls = ts_arena_alloc(&r->values, sizeof(int64_t) * (size_t) (np > 0 ? np : 1));
 	if (r->pmin == NULL || r->pmax == NULL || r->decoded == NULL || r->pnulls == NULL)
 		return ts_error_nomem(err, "a manifest");
@@ -645,8 +635,8 @@ may_hold(const ts_manifest_merge_ctx *c, const ts_manifest_file_meta *m, ts_valu
 {
 	int			np = c->npartition_keys;
 	const ts_simple_stats *s = &m->partition_stats;
-	ts_value   *mn = new_values(a, np),
-			   *mx = new_values(a, np);
+	ts_value   *mn = ts_write_values(a, np),
+			   *mx = ts_write_values(a, np);
 	ts_err		ignore;
 
 	if (mn == NULL || mx == NULL || s->min_values.data == NULL || s->max_values.data == NULL ||
@@ -713,7 +703,7 @@ read_deletes(const ts_manifest_merge_ctx *c, const ts_manifest_file_meta *in, in
 					memcmp(dels->items[d]->partition.data, e->partition.data, e->partition.len) == 0;
 			if (!seen && c->npartition_keys > 0)
 			{
-				ts_value   *v = new_values(a, c->npartition_keys);
+				ts_value   *v = ts_write_values(a, c->npartition_keys);
 
 				if (v == NULL)
 					return ts_error_nomem(err, "manifest entries");

@@ -159,6 +159,8 @@ typedef struct ts_manifest_merge_ctx
 bool		ts_manifest_merge(const ts_manifest_merge_ctx *c, const ts_manifest_file_meta *in, int n,
 							  ts_manifest_file_meta **out, int *nout, ts_err *err);
 
+/* n zeroed values in a (at least one); NULL: no memory (commit.c) */
+ts_value   *ts_write_values(ts_arena *a, int n);
 /* SimpleStats {min, max, null counts (ncounts < 0: null)} as an Avro record value (commit.c) */
 bool		ts_write_stats_value(ts_value *out, const uint8_t *min, size_t minlen, const uint8_t *max,
 								 size_t maxlen, const int64_t *counts, int ncounts, ts_arena *a);
