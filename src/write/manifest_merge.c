@@ -584,6 +584,14 @@ merge_run(const ts_manifest_merge_ctx *c, const ts_manifest_file_meta *in, int f
 	for (int i = from; ok && i < to; i++)
 		for (int k = 0; ok && k < counts[i - from]; k++)
 			ok = map_merge(&map, &entries[i - from][k], in[i].file_name, err);
+	/* entries with row ids keep them: the 1.3 layout for the new files */
+	for (int k = 0; ok && k < map.n && !r->row_tracking; k++)
+		if (map.items[k]->file.has_first_row_id || map.items[k]->file.nwrite_cols >= 0)
+		{
+			r->row_tracking = true;
+			r->fields = ts_manifest_entry_fields(true, &r->nfields);
+			ok = r->fields != NULL || ts_error_nomem(err, "a manifest");
+		}
 	for (int k = 0; ok && k < map.n; k++)
 		if (!map.removed[k])
 			ok = roller_add(r, map.items[k], err);
