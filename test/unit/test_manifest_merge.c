@@ -10,14 +10,19 @@
  * number merge-min-count, then one manifest holding all their entries,
  * with the partition stats of its entries) while every data file stays
  * live once; ADD and DELETE entries of one file cancelling in a minor and
- * in a full compaction, an unmatched DELETE kept; Java's duration syntax
- * and RetryWaiter's backoff.
+ * in a full compaction, an unmatched DELETE kept; a commit that loses the
+ * race (a catalog answering "another writer first") merges again on each
+ * attempt and leaves no merged manifest of a lost attempt; Java's duration
+ * syntax and RetryWaiter's backoff.
  */
 #include "unit.h"
 
+#include <dirent.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "base/ts_fs.h"
 #include "base/ts_fs_write.h"
@@ -542,6 +547,127 @@ test_add_delete_cancel(void **state)
 	(void) state;
 }
 
+/* ---- a retry merges again ------------------------------------------------------- */
+
+/* a catalog that answers "another writer first" conflicts times, then stores the snapshot */
+typedef struct catalog
+{
+	const char *root;
+	int			conflicts;
+	int			calls;
+} catalog;
+
+static bool
+catalog_commit(void *arg, int64_t id, const char *base_uuid, const char *json, const char *stats,
+			   bool *committed, ts_err *err)
+{
+	catalog    *c = arg;
+	char		path[700];
+	int			fd;
+
+	c->calls++;
+	*committed = false;
+	if (c->conflicts-- > 0)
+		return true;
+	snprintf(path, sizeof(path), "%s/snapshot/snapshot-%lld", c->root, (long long) id);
+	fd = open(path, O_WRONLY | O_CREAT | O_EXCL, 0600);
+	assert_true(fd >= 0);
+	assert_int_equal(write(fd, json, strlen(json)), (ssize_t) strlen(json));
+	close(fd);
+	*committed = true;
+	(void) base_uuid;
+	(void) stats;
+	(void) err;
+	return true;
+}
+
+static int
+count_files(const char *dir)
+{
+	DIR		   *d = opendir(dir);
+	struct dirent *e;
+	int			n = 0;
+
+	assert_non_null(d);
+	while ((e = readdir(d)) != NULL)
+		n += e->d_name[0] != '.';
+	closedir(d);
+	return n;
+}
+
+static bool
+catalog_commit_row(const char *root, catalog *c, int id, ts_err *err)
+{
+	static const ts_option opts[] = {
+		{"manifest.merge-min-count", "2"}, {"commit.max-retries", "2"},
+		{"commit.min-retry-wait", "1 ms"}, {"commit.max-retry-wait", "2 ms"},
+	};
+	ts_catalog_commit cc = {catalog_commit, NULL, c};
+	ts_table_writer *w = ts_table_writer_open_in_catalog(local_fs(root), root, opts, 4, &cc, err);
+	ts_value	row[2];
+	int64_t		sid;
+	bool		ok;
+
+	if (w == NULL)
+		fail_msg("%s", err->msg);
+	memset(row, 0, sizeof(row));
+	row[0].v.i = id;
+	row[1].isnull = true;
+	ok = ts_table_writer_add(w, row, err) && ts_table_writer_commit(w, "unit-user", &sid, err);
+	ts_table_writer_free(w);
+	return ok;
+}
+
+static void
+test_retry_merges_again(void **state)
+{
+	char	   *dir = scratch_dir();
+	char		root[512],
+				mdir[600];
+	catalog		c;
+	ts_err		err;
+	ts_arena	a;
+	ts_snapshot *s;
+	ts_manifest_file_meta *base;
+	int			nbase,
+				before;
+
+	snprintf(root, sizeof(root), "%s/t", dir);
+	snprintf(mdir, sizeof(mdir), "%s/manifest", root);
+	write_schema(root, "{\"version\": 3, \"id\": 0, \"fields\": ["
+				 "{\"id\": 0, \"name\": \"id\", \"type\": \"INT NOT NULL\"},"
+				 "{\"id\": 1, \"name\": \"s\", \"type\": \"STRING\"}],"
+				 "\"highestFieldId\": 1, \"partitionKeys\": [], \"primaryKeys\": [],"
+				 "\"options\": {\"bucket\": \"-1\"}}");
+	commit_row(root, 1, "a");
+	commit_row(root, 2, "b");
+	/* snapshot 2: one base and one delta manifest, min-count 2: the next commit merges */
+	before = count_files(mdir);
+	memset(&c, 0, sizeof(c));
+	c.root = root;
+	c.conflicts = 3;			/* past commit.max-retries 2 */
+	assert_false(catalog_commit_row(root, &c, 3, &err));
+	assert_int_equal(c.calls, 3);
+	assert_int_equal(count_files(mdir), before);	/* every attempt's merged manifest removed */
+
+	c.conflicts = 1;
+	c.calls = 0;
+	if (!catalog_commit_row(root, &c, 3, &err))
+		fail_msg("%s", err.msg);
+	assert_int_equal(c.calls, 2);
+	/* the second attempt's files only: merged manifest, manifest, two lists */
+	assert_int_equal(count_files(mdir), before + 4);
+	ts_arena_init(&a, 65536);
+	s = snapshot(root, 3);
+	read_list(root, s->base_manifest_list, &a, &base, &nbase);
+	assert_int_equal(nbase, 1);
+	assert_int_equal(base[0].num_added_files, 2);
+	ts_snapshot_free(s);
+	ts_arena_free(&a);
+	remove_dir(dir);
+	(void) state;
+}
+
 int
 main(void)
 {
@@ -550,6 +676,7 @@ main(void)
 		cmocka_unit_test(test_retry_options),
 		cmocka_unit_test(test_commits_merge),
 		cmocka_unit_test(test_add_delete_cancel),
+		cmocka_unit_test(test_retry_merges_again),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
