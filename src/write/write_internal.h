@@ -166,7 +166,7 @@ bool		ts_write_stats_value(ts_value *out, const uint8_t *min, size_t minlen, con
 								 size_t maxlen, const int64_t *counts, int ncounts, ts_arena *a);
 /* A decoded ManifestEntry as a row of ts_manifest_entry_fields(row_tracking) (in a); NULL: no memory. */
 ts_value   *ts_manifest_entry_value(const ts_manifest_entry *e, bool row_tracking, ts_arena *a);
-/* RetryWaiter: min(min * 2^retry, max) plus random % max(1, 20% of that), in ms. */
+/* commit_options.c - RetryWaiter: min(min * 2^retry, max) plus random % max(1, 20% of that), in ms. */
 int64_t		ts_commit_retry_wait_ms(int64_t min_ms, int64_t max_ms, int retry, uint32_t random);
 /* Java TimeUtils.parseDuration in ms: digits, optional unit (ms when none). */
 bool		ts_write_parse_duration_ms(const char *key, const char *value, int64_t *ms, ts_err *err);
