@@ -143,9 +143,6 @@ tablescanPlanForeignModify(PlannerInfo *root, ModifyTable *plan, Index resultRel
 static void
 report_write_error(const ts_err *err, const char *relname)
 {
-	/* a cancel or timeout that stopped a write: PostgreSQL's own message */
-	if (err->code == TS_ERR_CANCELED)
-		CHECK_FOR_INTERRUPTS();
 	ereport(ERROR,
 			(errcode(err->code == TS_ERR_UNSUPPORTED ? ERRCODE_FEATURE_NOT_SUPPORTED :
 					 err->code == TS_ERR_DENIED ? ERRCODE_INSUFFICIENT_PRIVILEGE :
