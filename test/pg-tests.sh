@@ -112,3 +112,9 @@ psql -X -q -d postgres -c "DROP DATABASE IF EXISTS ts_writes_s3" >/dev/null 2>&1
 # writes: INSERT / COPY / UPDATE / DELETE into REST catalog tables, committed through its commit endpoint
 part writes-rest 300 env REL_DB=ts_writes_rest bash test/writes/rest.sh | grep -vE '^ok ' | tail -10
 psql -X -q -d postgres -c "DROP DATABASE IF EXISTS ts_writes_rest" >/dev/null 2>&1
+# writes: each commit's base manifest list merged as Java's rule predicts (a hand-made and a Java-written table)
+part writes-merge 300 env REL_DB=ts_writes_merge bash test/writes/merge.sh | grep -vE '^ok ' | tail -10
+psql -X -q -d postgres -c "DROP DATABASE IF EXISTS ts_writes_merge" >/dev/null 2>&1
+# writes: an INSERT into an S3 table cancelled, and one whose backend is terminated, mid-upload
+part writes-s3-cancel 300 env REL_DB=ts_writes_s3_cancel bash test/writes/s3-cancel.sh | grep -vE '^ok ' | tail -10
+psql -X -q -d postgres -c "DROP DATABASE IF EXISTS ts_writes_s3_cancel" >/dev/null 2>&1

@@ -8,7 +8,8 @@
  * live maximum; primary-key files, numbered as written, must start above
  * it) and check that no partition holds files of another bucket count;
  * write one manifest of ADD entries, a base manifest list (L's base then
- * L's delta entries, unchanged) and a delta manifest list, then
+ * L's delta manifests, merged as Java does: manifest_merge.c) and a delta
+ * manifest list, then
  * create snapshot-<L+1> exclusively (through the table's fs: link(2)
  * locally, a conditional PUT on an object store).  When another writer created it
  * first, remove this attempt's manifests, wait (Java's RetryWaiter) and
@@ -22,6 +23,7 @@
 #include <cjson/cJSON.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/random.h>
 #include <time.h>
 
 #include "base/ts_base.h"
@@ -38,8 +40,8 @@
 
 static const uint8_t empty_row[12] = {0};	/* arity 0: BE arity + 8-byte null bitset */
 
-static ts_value *
-values(ts_arena *a, int n)
+ts_value *
+ts_write_values(ts_arena *a, int n)
 {
 	ts_value   *v = ts_arena_alloc(a, sizeof(ts_value) * (size_t) (n > 0 ? n : 1));
 
@@ -63,12 +65,12 @@ text_value(ts_value *v, const char *s)
 }
 
 /* SimpleStats {min, max, null counts (-1 = null)} as an Avro record value */
-static bool
-stats_value(ts_value *out, const uint8_t *min, size_t minlen, const uint8_t *max, size_t maxlen,
+bool
+ts_write_stats_value(ts_value *out, const uint8_t *min, size_t minlen, const uint8_t *max, size_t maxlen,
 			const int64_t *counts, int ncounts, ts_arena *a)
 {
-	ts_value   *items = values(a, 3);
-	ts_value   *c = values(a, ncounts);
+	ts_value   *items = ts_write_values(a, 3);
+	ts_value   *c = ts_write_values(a, ncounts);
 
 	if (items == NULL || c == NULL)
 		return false;
@@ -100,8 +102,9 @@ typedef struct attempt
 	ts_arena	arena;
 	char		uuid[37];		/* of this attempt's meta files */
 	int			counter;
-	char	   *written[5];		/* manifest, base list, delta list, changelog manifest and list */
+	char	  **written;		/* manifests and lists (paths, ts_malloc'd) */
 	int			nwritten;
+	int			cap_written;
 	int64_t		latest_schema_id;
 } attempt;
 
@@ -114,6 +117,46 @@ meta_name(attempt *at, const char *kind)
 	return ts_arena_dup(&at->arena, buf, strlen(buf) + 1);
 }
 
+/* Create <table>/manifest/<name> with bytes, remembered for a cleanup. */
+static bool
+store_meta(attempt *at, const char *name, const uint8_t *data, size_t len, ts_err *err)
+{
+	char	   *path;
+
+	if (at->nwritten == at->cap_written)
+	{
+		int			cap = at->cap_written * 2 + 4;
+		char	  **grown = ts_realloc(at->written, sizeof(char *) * (size_t) cap);
+
+		if (grown == NULL)
+			return ts_error_nomem(err, "a manifest");
+		at->written = grown;
+		at->cap_written = cap;
+	}
+	path = ts_psprintf("%s/manifest/%s", at->in->table_path, name);
+	if (path == NULL)
+		return ts_error_nomem(err, "a path");
+	if (!ts_fs_create_exclusive(at->in->fs, path, data, len, err))
+	{
+		ts_free(path);
+		return false;
+	}
+	at->written[at->nwritten++] = path;
+	return true;
+}
+
+/* manifest_merge.c's store: a new manifest-<uuid>-<n> */
+static bool
+store_manifest(void *arg, const uint8_t *data, size_t len, char **name, ts_err *err)
+{
+	attempt    *at = arg;
+
+	*name = meta_name(at, "manifest");
+	if (*name == NULL)
+		return ts_error_nomem(err, "a manifest");
+	return store_meta(at, *name, data, len, err);
+}
+
 /* Encode rows with fields into <table>/manifest/<name>; *size = its bytes. */
 static bool
 write_avro(attempt *at, const ts_field *fields, int nfields, ts_value *const *rows, int nrows,
@@ -121,7 +164,6 @@ write_avro(attempt *at, const ts_field *fields, int nfields, ts_value *const *ro
 {
 	ts_avro_writer *aw = ts_avro_writer_create_for_fields(fields, nfields, TS_AVRO_CODEC_ZSTANDARD, err);
 	ts_buf		out;
-	char	   *path;
 	bool		ok = aw != NULL;
 
 	ts_buf_init(&out);
@@ -130,18 +172,7 @@ write_avro(attempt *at, const ts_field *fields, int nfields, ts_value *const *ro
 	ok = ok && ts_avro_writer_finish(aw, &out, err);
 	if (aw)
 		ts_avro_writer_free(aw);
-	if (!ok)
-	{
-		ts_buf_free(&out);
-		return false;
-	}
-	path = ts_psprintf("%s/manifest/%s", at->in->table_path, name);
-	ok = path != NULL || ts_error_nomem(err, "a path");
-	ok = ok && ts_fs_create_exclusive(at->in->fs, path, out.data, out.len, err);
-	if (ok)
-		at->written[at->nwritten++] = path;
-	else
-		ts_free(path);
+	ok = ok && store_meta(at, name, out.data, out.len, err);
 	*size = (int64_t) out.len;
 	ts_buf_free(&out);
 	return ok;
@@ -254,8 +285,8 @@ write_manifest(attempt *at, ts_new_file *const *files, int nfiles, ts_value *met
 	ts_field   *fields = ts_manifest_entry_fields(false, &nfields);
 	ts_value  **rows = ts_arena_alloc(&at->arena, sizeof(ts_value *) * (size_t) nfiles);
 	int			np = in->npartition_keys;
-	ts_value   *pmin = values(&at->arena, np);
-	ts_value   *pmax = values(&at->arena, np);
+	ts_value   *pmin = ts_write_values(&at->arena, np);
+	ts_value   *pmax = ts_write_values(&at->arena, np);
 	int64_t    *pnulls = ts_arena_alloc(&at->arena, sizeof(int64_t) * (size_t) (np ? np : 1));
 	int32_t		minb = INT32_MAX,
 				maxb = INT32_MIN;
@@ -277,9 +308,9 @@ write_manifest(attempt *at, ts_new_file *const *files, int nfiles, ts_value *met
 	for (int i = 0; i < nfiles; i++)
 	{
 		const ts_new_file *f = files[i];
-		ts_value   *r = values(&at->arena, 6);
-		ts_value   *fi = values(&at->arena, 18);
-		ts_value   *cols = values(&at->arena, 1);
+		ts_value   *r = ts_write_values(&at->arena, 6);
+		ts_value   *fi = ts_write_values(&at->arena, 18);
+		ts_value   *cols = ts_write_values(&at->arena, 1);
 
 		if (r == NULL || fi == NULL || cols == NULL)
 			return ts_error_nomem(err, "a manifest");
@@ -298,7 +329,7 @@ write_manifest(attempt *at, ts_new_file *const *files, int nfiles, ts_value *met
 			/* primary-key file: first / last key, key stats */
 			bytes_value(&fi[3], f->min_key.data, f->min_key.len);
 			bytes_value(&fi[4], f->max_key.data, f->max_key.len);
-			ok = stats_value(&fi[5], f->key_min_values.data, f->key_min_values.len,
+			ok = ts_write_stats_value(&fi[5], f->key_min_values.data, f->key_min_values.len,
 							 f->key_max_values.data, f->key_max_values.len, f->key_null_counts,
 							 f->nkeys, &at->arena);
 		}
@@ -306,14 +337,14 @@ write_manifest(attempt *at, ts_new_file *const *files, int nfiles, ts_value *met
 		{
 			bytes_value(&fi[3], empty_row, sizeof(empty_row));	/* _MIN_KEY */
 			bytes_value(&fi[4], empty_row, sizeof(empty_row));
-			ok = stats_value(&fi[5], NULL, 0, NULL, 0, NULL, 0, &at->arena);	/* EMPTY_STATS */
+			ok = ts_write_stats_value(&fi[5], NULL, 0, NULL, 0, NULL, 0, &at->arena);	/* EMPTY_STATS */
 		}
 		if (!ok)
 			return ts_error_nomem(err, "a manifest");
 		if (f->stats_cols_empty)
-			ok = stats_value(&fi[6], NULL, 0, NULL, 0, NULL, 0, &at->arena);
+			ok = ts_write_stats_value(&fi[6], NULL, 0, NULL, 0, NULL, 0, &at->arena);
 		else
-			ok = stats_value(&fi[6], f->min_values.data, f->min_values.len, f->max_values.data,
+			ok = ts_write_stats_value(&fi[6], f->min_values.data, f->min_values.len, f->max_values.data,
 							 f->max_values.len, f->null_counts, in->schema->nfields, &at->arena);
 		if (!ok)
 			return ts_error_nomem(err, "a manifest");
@@ -364,7 +395,7 @@ write_manifest(attempt *at, ts_new_file *const *files, int nfiles, ts_value *met
 	ts_buf_init(&maxrow);
 	ok = ts_binary_row_encode(in->partition_types, pmin, np, true, &minrow, err) &&
 		ts_binary_row_encode(in->partition_types, pmax, np, true, &maxrow, err);
-	mv = values(&at->arena, 11);
+	mv = ts_write_values(&at->arena, 11);
 	if (ok && mv != NULL)
 	{
 		uint8_t    *mn = ts_arena_dup(&at->arena, minrow.data, minrow.len);
@@ -375,7 +406,7 @@ write_manifest(attempt *at, ts_new_file *const *files, int nfiles, ts_value *met
 		mv[2].v.i = size;
 		mv[3].v.i = nfiles;
 		mv[4].v.i = 0;
-		ok = mn && mx && stats_value(&mv[5], mn, minrow.len, mx, maxrow.len, pnulls, np, &at->arena);
+		ok = mn && mx && ts_write_stats_value(&mv[5], mn, minrow.len, mx, maxrow.len, pnulls, np, &at->arena);
 		mv[6].v.i = in->schema->id;
 		mv[7].v.i = minb;
 		mv[8].v.i = maxb;
@@ -398,7 +429,7 @@ write_manifest(attempt *at, ts_new_file *const *files, int nfiles, ts_value *met
 static bool
 copy_meta(attempt *at, const ts_manifest_file_meta *m, ts_value *out)
 {
-	ts_value   *mv = values(&at->arena, 11);
+	ts_value   *mv = ts_write_values(&at->arena, 11);
 	const ts_simple_stats *ps = &m->partition_stats;
 
 	if (mv == NULL)
@@ -408,7 +439,7 @@ copy_meta(attempt *at, const ts_manifest_file_meta *m, ts_value *out)
 	mv[2].v.i = m->file_size;
 	mv[3].v.i = m->num_added_files;
 	mv[4].v.i = m->num_deleted_files;
-	if (!stats_value(&mv[5], ps->min_values.data, ps->min_values.len, ps->max_values.data,
+	if (!ts_write_stats_value(&mv[5], ps->min_values.data, ps->min_values.len, ps->max_values.data,
 					 ps->max_values.len, ps->null_counts, ps->nnull_counts, &at->arena))
 		return false;
 	mv[6].v.i = m->schema_id;
@@ -424,10 +455,11 @@ copy_meta(attempt *at, const ts_manifest_file_meta *m, ts_value *out)
 	return true;
 }
 
-/* L's base then delta entries as the new base list (no merging). */
+/* L's base then delta manifests, merged as Java's ManifestFileMerger, as the new base list. */
 static bool
 write_base_list(attempt *at, const ts_snapshot *L, const char *name, int64_t *size, ts_err *err)
 {
+	const ts_commit_input *in = at->in;
 	int			nfields;
 	ts_field   *fields = ts_manifest_list_fields(&nfields);
 	ts_value  **rows = NULL;
@@ -438,24 +470,43 @@ write_base_list(attempt *at, const ts_snapshot *L, const char *name, int64_t *si
 	if (L != NULL)
 	{
 		const char *lists[2] = {L->base_manifest_list, L->delta_manifest_list};
-		ts_manifest_file_meta *metas[2];
-		int			n[2];
+		ts_manifest_file_meta *metas[2],
+				   *all,
+				   *merged;
+		int			n[2],
+					nmerged;
+		ts_manifest_merge_ctx mc;
 
 		for (int l = 0; l < 2; l++)
 			if (!read_list(at, lists[l], &metas[l], &n[l], err))
 				return false;
-		rows = ts_arena_alloc(&at->arena, sizeof(ts_value *) * (size_t) (n[0] + n[1] + 1));
+		all = ts_arena_alloc(&at->arena, sizeof(*all) * (size_t) (n[0] + n[1] + 1));
+		if (all == NULL)
+			return ts_error_nomem(err, "a manifest list");
+		memcpy(all, metas[0], sizeof(*all) * (size_t) n[0]);
+		memcpy(all + n[0], metas[1], sizeof(*all) * (size_t) n[1]);
+		memset(&mc, 0, sizeof(mc));
+		mc.fs = in->fs;
+		mc.table_path = in->table_path;
+		mc.partition_types = in->partition_types;
+		mc.npartition_keys = in->npartition_keys;
+		mc.opts = in->merge;
+		mc.store = store_manifest;
+		mc.store_arg = at;
+		mc.arena = &at->arena;
+		if (!ts_manifest_merge(&mc, all, n[0] + n[1], &merged, &nmerged, err))
+			return false;
+		rows = ts_arena_alloc(&at->arena, sizeof(ts_value *) * (size_t) (nmerged + 1));
 		if (rows == NULL)
 			return ts_error_nomem(err, "a manifest list");
-		for (int l = 0; l < 2; l++)
-			for (int m = 0; m < n[l]; m++)
-			{
-				ts_value   *v = values(&at->arena, 1);
+		for (int m = 0; m < nmerged; m++)
+		{
+			ts_value   *v = ts_write_values(&at->arena, 1);
 
-				if (v == NULL || !copy_meta(at, &metas[l][m], v))
-					return ts_error_nomem(err, "a manifest list");
-				rows[nrows++] = v->v.nested.items;
-			}
+			if (v == NULL || !copy_meta(at, &merged[m], v))
+				return ts_error_nomem(err, "a manifest list");
+			rows[nrows++] = v->v.nested.items;
+		}
 	}
 	return write_avro(at, fields, nfields, rows, nrows, name, size, err);
 }
@@ -543,7 +594,9 @@ attempt_cleanup(attempt *at)
 		ts_fs_delete(at->in->fs, at->written[i], &ignore);
 		ts_free(at->written[i]);
 	}
-	at->nwritten = 0;
+	ts_free(at->written);
+	at->written = NULL;
+	at->nwritten = at->cap_written = 0;
 	ts_arena_free(&at->arena);
 }
 
@@ -679,6 +732,7 @@ ts_write_commit(const ts_commit_input *in, int64_t *snapshot_id, ts_err *err)
 		{
 			for (int i = 0; i < at.nwritten; i++)
 				ts_free(at.written[i]);
+			ts_free(at.written);
 			ts_arena_free(&at.arena);
 			return true;
 		}
@@ -693,16 +747,13 @@ ts_write_commit(const ts_commit_input *in, int64_t *snapshot_id, ts_err *err)
 		}
 		/* RetryWaiter: min(min * 2^retry, max) plus up to 20% jitter */
 		{
-			int64_t		wait = in->min_retry_wait_ms << (retry < 20 ? retry : 20);
-			uint8_t		r = 0;
-			char		u[37];
+			uint32_t	r = 0;
+			int64_t		wait;
 			struct timespec ts;
 
-			if (wait > in->max_retry_wait_ms)
-				wait = in->max_retry_wait_ms;
-			if (ts_random_uuid(u, NULL))
-				r = (uint8_t) u[0];
-			wait += wait * (r % 20) / 100;
+			if (getrandom(&r, sizeof(r), GRND_NONBLOCK) != (ssize_t) sizeof(r))
+				r = (uint32_t) now_millis();
+			wait = ts_commit_retry_wait_ms(in->min_retry_wait_ms, in->max_retry_wait_ms, retry, r);
 			ts.tv_sec = wait / 1000;
 			ts.tv_nsec = (wait % 1000) * 1000000;
 			nanosleep(&ts, NULL);

@@ -89,6 +89,7 @@ struct ts_table_writer
 	int			max_retries;
 	int64_t		min_retry_wait_ms;
 	int64_t		max_retry_wait_ms;
+	ts_manifest_merge_options merge;	/* manifest.* */
 	ts_kv_layout *kv;			/* primary-key tables (kv_writer.c), else NULL */
 	int64_t		write_buffer_size;	/* primary-key records buffered before a flush */
 	bool		atomic_checked; /* the store can commit atomically (check_atomic) */
@@ -220,6 +221,36 @@ check_changelog_producer(ts_table_writer *w, ts_err *err)
 	return true;
 }
 
+/* manifest.* sizes and count that decide the merging of the base manifest list */
+static bool
+merge_options(ts_table_writer *w, ts_err *err)
+{
+	ts_manifest_merge_options defaults = TS_MANIFEST_MERGE_DEFAULTS;
+	const char *v;
+	int64_t		n;
+
+	w->merge = defaults;
+	if ((v = option(w, "manifest.target-file-size")) != NULL &&
+		!parse_memory("manifest.target-file-size", v, &w->merge.target_size, err))
+		return false;
+	if ((v = option(w, "manifest.full-compaction-threshold-size")) != NULL &&
+		!parse_memory("manifest.full-compaction-threshold-size", v, &w->merge.full_threshold, err))
+		return false;
+	if (w->merge.full_threshold <= 0)
+	{
+		ts_error(err, TS_ERR_INVALID,
+				 "invalid value for option \"manifest.full-compaction-threshold-size\": \"%s\"", v);
+		return ts_error_hint(err, "The size must be greater than zero.");
+	}
+	if ((v = option(w, "manifest.merge-min-count")) != NULL)
+	{
+		if (!parse_int("manifest.merge-min-count", v, INT32_MIN, INT32_MAX, &n, err))
+			return false;
+		w->merge.min_count = (int) n;
+	}
+	return true;
+}
+
 /* Everything that makes a plain writer produce a table others misread: refused. */
 static bool
 check_options(ts_table_writer *w, ts_err *err)
@@ -345,7 +376,13 @@ check_options(ts_table_writer *w, ts_err *err)
 	}
 	w->min_retry_wait_ms = 10;
 	w->max_retry_wait_ms = 10000;
-	return true;
+	if ((v = option(w, "commit.min-retry-wait")) != NULL &&
+		!ts_write_parse_duration_ms("commit.min-retry-wait", v, &w->min_retry_wait_ms, err))
+		return false;
+	if ((v = option(w, "commit.max-retry-wait")) != NULL &&
+		!ts_write_parse_duration_ms("commit.max-retry-wait", v, &w->max_retry_wait_ms, err))
+		return false;
+	return merge_options(w, err);
 }
 
 /* ---- open ----------------------------------------------------------------- */
@@ -1071,6 +1108,7 @@ ts_table_writer_commit(ts_table_writer *w, const char *commit_user, int64_t *sna
 	in.max_retries = w->max_retries;
 	in.min_retry_wait_ms = w->min_retry_wait_ms;
 	in.max_retry_wait_ms = w->max_retry_wait_ms;
+	in.merge = w->merge;
 	in.commit_user = commit_user;
 	in.catalog = w->has_catalog ? &w->catalog : NULL;
 	in.known = w->kv != NULL ? ts_kv_bucket_seqs(w->kv) : NULL;

@@ -8,6 +8,7 @@
 #define TS_WRITE_INTERNAL_H
 
 #include "base/ts_value.h"
+#include "meta/manifest.h"
 #include "meta/schema.h"
 #include "write/write.h"
 
@@ -113,6 +114,63 @@ int32_t		ts_bucket_seqs_other_count(const ts_bucket_seqs *s, const uint8_t *part
 									   uint32_t partition_len, int32_t total_buckets);
 void		ts_bucket_seqs_free(ts_bucket_seqs *s);
 
+/* ---- manifest merging at commit (manifest_merge.c) ---- */
+
+typedef struct ts_manifest_merge_options
+{
+	int64_t		target_size;	/* manifest.target-file-size */
+	int			min_count;		/* manifest.merge-min-count */
+	int64_t		full_threshold; /* manifest.full-compaction-threshold-size */
+} ts_manifest_merge_options;
+
+#define TS_MANIFEST_MERGE_DEFAULTS {(int64_t) 8 << 20, 30, (int64_t) 16 << 20}
+#define TS_MERGE_KEEP (-1)
+
+/* Java's mustChange: a manifest with DELETE entries or under the target size. */
+bool		ts_manifest_must_change(const ts_manifest_file_meta *m, const ts_manifest_merge_options *o);
+/* Does a full compaction run: the must-change manifests reach the threshold? */
+bool		ts_manifest_full_triggered(const ts_manifest_file_meta *m, int n,
+									   const ts_manifest_merge_options *o);
+/*
+ * Minor compaction: run[i] = the run manifest i is merged in (runs numbered
+ * from 0, in order), TS_MERGE_KEEP when it stays listed as it is.  Returns
+ * the number of runs.
+ */
+int			ts_manifest_minor_plan(const ts_manifest_file_meta *m, int n,
+								   const ts_manifest_merge_options *o, int *run);
+
+/* Store a new manifest file's bytes under a fresh name (*name, the caller's). */
+typedef bool (*ts_manifest_store_fn) (void *arg, const uint8_t *data, size_t len, char **name,
+									  ts_err *err);
+
+typedef struct ts_manifest_merge_ctx
+{
+	ts_fs	   *fs;
+	const char *table_path;
+	const ts_type *const *partition_types;
+	int			npartition_keys;
+	ts_manifest_merge_options opts;
+	ts_manifest_store_fn store;
+	void	   *store_arg;
+	ts_arena   *arena;			/* the resulting metas */
+} ts_manifest_merge_ctx;
+
+/* The manifests of the next base list: in merged as Java's ManifestFileMerger does. */
+bool		ts_manifest_merge(const ts_manifest_merge_ctx *c, const ts_manifest_file_meta *in, int n,
+							  ts_manifest_file_meta **out, int *nout, ts_err *err);
+
+/* n zeroed values in a (at least one); NULL: no memory (commit.c) */
+ts_value   *ts_write_values(ts_arena *a, int n);
+/* SimpleStats {min, max, null counts (ncounts < 0: null)} as an Avro record value (commit.c) */
+bool		ts_write_stats_value(ts_value *out, const uint8_t *min, size_t minlen, const uint8_t *max,
+								 size_t maxlen, const int64_t *counts, int ncounts, ts_arena *a);
+/* A decoded ManifestEntry as a row of ts_manifest_entry_fields(row_tracking) (in a); NULL: no memory. */
+ts_value   *ts_manifest_entry_value(const ts_manifest_entry *e, bool row_tracking, ts_arena *a);
+/* commit_options.c - RetryWaiter: min(min * 2^retry, max) plus random % max(1, 20% of that), in ms. */
+int64_t		ts_commit_retry_wait_ms(int64_t min_ms, int64_t max_ms, int retry, uint32_t random);
+/* Java TimeUtils.parseDuration in ms: digits, optional unit (ms when none). */
+bool		ts_write_parse_duration_ms(const char *key, const char *value, int64_t *ms, ts_err *err);
+
 typedef struct ts_commit_input
 {
 	const char *table_path;
@@ -128,6 +186,7 @@ typedef struct ts_commit_input
 	int			max_retries;	/* commit.max-retries */
 	int64_t		min_retry_wait_ms;
 	int64_t		max_retry_wait_ms;
+	ts_manifest_merge_options merge;	/* manifest.* merging of the base list */
 	const char *commit_user;
 	const ts_catalog_commit *catalog;	/* non-NULL: the catalog commits (REST) */
 	/* the buckets of a snapshot already walked (a primary-key writer's), or NULL */

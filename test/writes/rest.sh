@@ -17,7 +17,9 @@
 # snapshot per transaction, every row once); a 500 is an ERROR with no
 # snapshot and no data or manifest file left; endless conflicts ERROR after
 # commit.max-retries + 1 requests; the bearer token never appears in an
-# error, EXPLAIN or the server's log.  Runs inside pg_virtualenv with the
+# error, EXPLAIN or the server's log; an INSERT into the object-store table
+# cancelled while it writes sends no commit request and leaves no object,
+# and the next INSERT commits.  Runs inside pg_virtualenv with the
 # extension installed; prints
 #   writes-rest: N passed, N failed, 0 skipped
 source "$(dirname "$0")/../reliability/lib.sh"
@@ -244,6 +246,30 @@ case "$s3out$s3bad" in
     *"$BAD_SECRET"*) fail "the data token's secret appears in an error" ;;
     *) ok "the data token's secret appears in no error" ;;
 esac
+
+# ---- a cancelled INSERT into the object-store table: nothing committed ----------------------
+before=$(objects | wc -l)
+n0=$(commits s3r.t)
+psql -X -q -c "INSERT INTO s3t SELECT 1000000 + g, md5(g::text), NULL FROM generate_series(1, 3000000) g" \
+    >"$W/cancel.log" 2>&1 &
+cpid=$!
+for i in $(seq 1 100); do
+    [ "$(q -c "SELECT count(*) FROM pg_stat_activity WHERE query LIKE 'INSERT INTO s3t SELECT 1000000%' AND state = 'active'")" = 1 ] && break
+    sleep 0.1
+done
+sleep 1
+q -c "SELECT pg_cancel_backend(pid) FROM pg_stat_activity WHERE query LIKE 'INSERT INTO s3t SELECT 1000000%' AND pid <> pg_backend_pid()" >/dev/null
+wait $cpid
+crc=$?
+got=$(q -c "SELECT count(*), sum(id) FROM s3t" 2>&1)
+[ $crc -ne 0 ] && grep -qiE "cancel(ing|ed)" "$W/cancel.log" && [ "$(commits s3r.t)" = "$n0" ] &&
+    [ "$got" = "100|5050" ] && [ "$(objects | wc -l)" = "$before" ] &&
+    ok "an INSERT cancelled mid-write: no commit request, the same rows, no object left" ||
+    fail "cancel: rc $crc $(head -1 "$W/cancel.log"), $(commits s3r.t) commits (was $n0), rows $got, $(objects | wc -l) objects (was $before)"
+out=$(q -c "INSERT INTO s3t VALUES (101, 'after cancel', NULL)" 2>&1)
+got=$(q -c "SELECT count(*), sum(id) FROM s3t" 2>&1)
+[ -z "$out" ] && [ "$got" = "101|5151" ] && [ "$(commits s3r.t)" = $((n0 + 1)) ] &&
+    ok "the next INSERT after the cancel commits through the catalog" || fail "after cancel: $out / $got"
 
 # ---- the token ---------------------------------------------------------------------------------
 explain=$(q -c "EXPLAIN (VERBOSE) INSERT INTO t VALUES (9, 'z', 'd9')" 2>&1)
