@@ -8,7 +8,9 @@
  * lake) and the files promised by the transaction, each with the file
  * system it is written through (built when promised for the table's
  * store, with the reading role's scope and storage keys, as a writer's
- * is), written by the transaction's XACT_EVENT_COMMIT callback: after the commit, so that a file never says more than the
+ * is: for a REST-catalog table, as Java's ConsumerManager does through the
+ * table's FileIO, below the location the catalog gave and with its data
+ * token when it vends one, else the server's and mapping's keys), written by the transaction's XACT_EVENT_COMMIT callback: after the commit, so that a file never says more than the
  * consumer's committed position in tablescan_consumers (a file behind it
  * only keeps more snapshots from Java's expiration; one ahead could let
  * it remove snapshots the consumer has not read).  A write that fails
@@ -43,7 +45,8 @@ static bool callbacks_registered = false;
 /*
  * The file system consumer files of table o are written through, in the
  * current memory context: its store with the reading role's scope and
- * storage settings (o's), as tablescan_open_table_writer builds a writer's.
+ * storage settings (o's: a REST table's data token among them), as
+ * tablescan_open_table_writer builds a writer's.
  */
 static ts_fs *
 consumer_fs(const TsTableOptions *o)
@@ -72,12 +75,6 @@ tablescan_consumer_file_check(Oid relid, const TsTableOptions *o, const char *co
 
 	if (!ts_consumer_id_check(consumer, &err))
 		tablescan_report(&err);
-	if (o->catalog != NULL)
-		ereport(ERROR,
-				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
-				 errmsg("Paimon consumer files of REST-catalog tables are not written yet (foreign table \"%s\")",
-						get_rel_name(relid)),
-				 errhint("Use the consumer without paimon_consumer: its position is kept in tablescan_consumers.")));
 	fs = consumer_fs(o);
 	if (!ts_consumer_writable(fs, o->table_path, &err))
 	{

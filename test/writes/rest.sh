@@ -16,10 +16,13 @@
 # writer, created snapshot-N; two backends inserting at once both land (one
 # snapshot per transaction, every row once); a 500 is an ERROR with no
 # snapshot and no data or manifest file left; endless conflicts ERROR after
-# commit.max-retries + 1 requests; the bearer token never appears in an
-# error, EXPLAIN or the server's log; an INSERT into the object-store table
-# cancelled while it writes sends no commit request and leaves no object,
-# and the next INSERT commits.  Runs inside pg_virtualenv with the
+# commit.max-retries + 1 requests; a consumer read with paimon_consumer
+# writes consumer/consumer-<id> below the catalog's location (on the object
+# store with the data token, and on the local warehouse) with the committed
+# nextSnapshot at COMMIT, nothing at ROLLBACK; the bearer token never
+# appears in an error, EXPLAIN or the server's log; an INSERT into the
+# object-store table cancelled while it writes sends no commit request and
+# leaves no object, and the next INSERT commits.  Runs inside pg_virtualenv with the
 # extension installed; prints
 #   writes-rest: N passed, N failed, 0 skipped
 source "$(dirname "$0")/../reliability/lib.sh"
@@ -247,9 +250,45 @@ case "$s3out$s3bad" in
     *) ok "the data token's secret appears in no error" ;;
 esac
 
+# ---- Paimon consumer files of catalog tables (below the catalog's location) -----------------
+# as Java's ConsumerManager through the table's FileIO: on the object store with the data token
+# (the mapping has no keys), written when the reading transaction commits, never on ROLLBACK
+cobject() { cat "$W/store/rlake/wh/r.db/t/consumer/$1._S3rver_object" 2>/dev/null; }
+json_of() { printf '{\n  "nextSnapshot" : %s\n}' "$1"; }
+position() { q -c "SELECT next_snapshot FROM tablescan_consumers WHERE consumer = '$1'"; }
+changes() { echo "SELECT count(*), sum(id) FROM tablescan_changes(NULL::$1, consumer => '$2', paimon_consumer => true)"; }
+q -c "DELETE FROM tablescan_consumers WHERE consumer LIKE 'rc%'" >/dev/null 2>&1
+cout=$(q -c "$(changes s3t rc1)" 2>&1)
+[ "$cout" = "100|5050" ] && [ "$(position rc1)" = 2 ] && [ "$(cobject consumer-rc1)" = "$(json_of 2)" ] &&
+    ok "a consumer of an object-store catalog table writes consumer/consumer-rc1 with the data token (nextSnapshot 2)" ||
+    fail "rest consumer: '$cout', position '$(position rc1)', file '$(cobject consumer-rc1)'"
+q -c "INSERT INTO s3t VALUES (101, 's101', NULL)" >/dev/null 2>&1
+rb=$(q -c "BEGIN" -c "$(changes s3t rc1)" -c "$(changes s3t rc2)" -c "ROLLBACK" 2>&1 | tr '\n' ' ')
+[ "$rb" = "1|101 101|5151 " ] && [ "$(cobject consumer-rc1)" = "$(json_of 2)" ] && [ -z "$(cobject consumer-rc2)" ] &&
+    ok "ROLLBACK writes nothing (consumer-rc1 stays at 2, no consumer-rc2 for a new consumer's whole read)" ||
+    fail "rollback: '$rb', rc1 '$(cobject consumer-rc1)', rc2 '$(cobject consumer-rc2)'"
+cout=$(q -c "BEGIN" -c "$(changes s3t rc1)" -c "COMMIT" 2>&1)
+[ "$cout" = "1|101" ] && [ "$(position rc1)" = 3 ] && [ "$(cobject consumer-rc1)" = "$(json_of 3)" ] &&
+    ok "the next read's COMMIT moves the file to nextSnapshot 3" ||
+    fail "second read: '$cout', position '$(position rc1)', file '$(cobject consumer-rc1)'"
+cbad=$(q -c "$(changes s3bad rc3)" 2>&1)
+case $cbad in
+    *ERROR*"$BAD_SECRET"*) fail "the data token's secret appears in the consumer error" ;;
+    *ERROR*) [ -z "$(cobject consumer-rc3)" ] && ok "a data token the store refuses: ERROR, no consumer file" ||
+        fail "bad token wrote consumer-rc3" ;;
+    *) fail "bad token consumer: $cbad" ;;
+esac
+# a catalog table on the local warehouse (snapshots 1 and 2: INSERT, COPY)
+cout=$(q -c "$(changes t rl1)" 2>&1)
+[ "$cout" = "5|15" ] && [ "$(position rl1)" = 3 ] && [ "$(cat "$WH/r.db/t/consumer/consumer-rl1" 2>/dev/null)" = "$(json_of 3)" ] &&
+    ok "a consumer of a local catalog table writes \$WH/r.db/t/consumer/consumer-rl1" ||
+    fail "local rest consumer: '$cout', file '$(cat "$WH/r.db/t/consumer/consumer-rl1" 2>&1)'"
+q -c "DELETE FROM tablescan_consumers WHERE consumer LIKE 'r%'" >/dev/null 2>&1
+
 # ---- a cancelled INSERT into the object-store table: nothing committed ----------------------
 before=$(objects | wc -l)
 n0=$(commits s3r.t)
+rows0=$(q -c "SELECT count(*), sum(id) FROM s3t")
 psql -X -q -c "INSERT INTO s3t SELECT 1000000 + g, md5(g::text), NULL FROM generate_series(1, 3000000) g" \
     >"$W/cancel.log" 2>&1 &
 cpid=$!
@@ -263,12 +302,12 @@ wait $cpid
 crc=$?
 got=$(q -c "SELECT count(*), sum(id) FROM s3t" 2>&1)
 [ $crc -ne 0 ] && grep -qiE "cancel(ing|ed)" "$W/cancel.log" && [ "$(commits s3r.t)" = "$n0" ] &&
-    [ "$got" = "100|5050" ] && [ "$(objects | wc -l)" = "$before" ] &&
+    [ "$got" = "$rows0" ] && [ "$(objects | wc -l)" = "$before" ] &&
     ok "an INSERT cancelled mid-write: no commit request, the same rows, no object left" ||
     fail "cancel: rc $crc $(head -1 "$W/cancel.log"), $(commits s3r.t) commits (was $n0), rows $got, $(objects | wc -l) objects (was $before)"
-out=$(q -c "INSERT INTO s3t VALUES (101, 'after cancel', NULL)" 2>&1)
+out=$(q -c "INSERT INTO s3t VALUES (102, 'after cancel', NULL)" 2>&1)
 got=$(q -c "SELECT count(*), sum(id) FROM s3t" 2>&1)
-[ -z "$out" ] && [ "$got" = "101|5151" ] && [ "$(commits s3r.t)" = $((n0 + 1)) ] &&
+[ -z "$out" ] && [ "$got" = "$((${rows0%|*} + 1))|$((${rows0#*|} + 102))" ] && [ "$(commits s3r.t)" = $((n0 + 1)) ] &&
     ok "the next INSERT after the cancel commits through the catalog" || fail "after cancel: $out / $got"
 
 # ---- the token ---------------------------------------------------------------------------------
