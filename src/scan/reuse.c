@@ -131,6 +131,7 @@ ts_scan_context_fingerprint(const ts_scan_context *ctx)
 	h = mix_i64(h, ctx->bucket_filter);
 	h = mix_i64(h, ctx->shard_k);
 	h = mix_i64(h, ctx->shard_n);
+	h = mix_i64(h, ctx->no_files);
 	h = mix_i64(h, ctx->enable_pruning);
 	h = mix_i64(h, ctx->no_cache);
 	h = mix_i64(h, ctx->pin_snapshot);

@@ -145,6 +145,7 @@ test_fingerprint(void **state)
 	CHANGED(b.has_bucket_filter = true);
 	CHANGED(b.bucket_filter = 3);
 	CHANGED(b.shard_k = 1; b.shard_n = 2);
+	CHANGED(b.no_files = true);
 	CHANGED(b.enable_pruning = false);
 	CHANGED(b.no_cache = true);
 	CHANGED(b.pin_snapshot = true);
@@ -196,7 +197,7 @@ test_fingerprint(void **state)
 	 * ts_scan_context_fingerprint (or said there why not): then update
 	 * these sizes.
 	 */
-	assert_int_equal(sizeof(ts_scan_context), 144);
+	assert_int_equal(sizeof(ts_scan_context), 152);
 	assert_int_equal(sizeof(ts_s3_config), 104);
 	assert_int_equal(sizeof(ts_azure_config), 64);
 }
