@@ -100,12 +100,17 @@ pg_interrupts(void)
 /*
  * An interrupt that will end the query: InterruptPending alone is also set
  * for work CHECK_FOR_INTERRUPTS does and goes on (barriers, parallel
- * messages, memory context logging), which must not stop a transfer.
+ * messages, memory context logging), which must not stop a transfer.  One
+ * PostgreSQL cannot act on now (interrupts held, as while a transaction
+ * aborts) does not stop it either: an abort's callbacks delete the files
+ * the transaction wrote, and a terminate that stopped the write must not
+ * also stop their removal (the backend ends right after the abort).
  */
 static bool
 pg_interrupt_pending(void)
 {
-	return InterruptPending && (QueryCancelPending || ProcDiePending);
+	return InterruptPending && (QueryCancelPending || ProcDiePending) &&
+		INTERRUPTS_CAN_BE_PROCESSED();
 }
 
 static int

@@ -362,6 +362,26 @@ keep_file(ts_table_writer *w, ts_new_file *f, bool changelog, ts_err *err)
 	return true;
 }
 
+/* Remember path as possibly stored (see unsure); best effort. */
+static void
+remember_unsure(ts_table_writer *w, const char *path)
+{
+	char	   *copy;
+
+	if (w->nunsure == w->cap_unsure)
+	{
+		int			cap = w->cap_unsure ? w->cap_unsure * 2 : 4;
+		char	  **grown = ts_realloc(w->unsure, sizeof(char *) * (size_t) cap);
+
+		if (grown == NULL)
+			return;
+		w->unsure = grown;
+		w->cap_unsure = cap;
+	}
+	if ((copy = ts_strdup(path)) != NULL)
+		w->unsure[w->nunsure++] = copy;
+}
+
 static void
 free_stats(ts_col_stats *st, int n)
 {
@@ -431,6 +451,8 @@ close_file(ts_table_writer *w, bucket_writer *bw, ts_err *err)
 	{
 		ok = ts_fs_writer_finish(bw->out, err);
 		bw->out = NULL;
+		if (!ok)
+			remember_unsure(w, f->path);
 	}
 	if (!ok)
 	{
@@ -845,6 +867,16 @@ free_writers(ts_table_writer *w, bool remove_files)
 		free_file(w->changelog_files[i]);
 	}
 	w->nchangelog_files = 0;
+	for (int i = 0; i < w->nunsure; i++)
+	{
+		ts_err		ignore;
+
+		ts_fs_delete(w->fs, w->unsure[i], &ignore);
+		ts_free(w->unsure[i]);
+	}
+	ts_free(w->unsure);
+	w->unsure = NULL;
+	w->nunsure = w->cap_unsure = 0;
 }
 
 void

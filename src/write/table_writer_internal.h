@@ -61,6 +61,15 @@ struct ts_table_writer
 	ts_new_file **changelog_files;	/* the same for changelog files */
 	int			nchangelog_files;
 	int			cap_changelog_files;
+	/*
+	 * Files whose last request (the whole-object PUT, the multipart
+	 * completion) failed: the store may hold them all the same (a cancel
+	 * after the body was sent, a lost answer).  Never committed; deleted
+	 * when the writer's files are released.
+	 */
+	char	  **unsure;
+	int			nunsure;
+	int			cap_unsure;
 	int64_t		rows;
 	ts_buf		scratch;
 	/* a catalog that commits (REST), when has_catalog */

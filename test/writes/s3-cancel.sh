@@ -67,11 +67,17 @@ for how in cancel terminate; do
         sleep 0.1
     done
     [ $seen -eq 1 ] && ok "$how: the INSERT is putting data objects" || fail "$how: never saw the INSERT's data objects"
-    q -c "SELECT pg_${how}_backend(pid) FROM pg_stat_activity
-          WHERE query LIKE 'INSERT INTO t SELECT 1000000 + g%' AND pid <> pg_backend_pid()" >/dev/null
+    bpid=$(q -c "SELECT pid FROM pg_stat_activity
+                 WHERE query LIKE 'INSERT INTO t SELECT 1000000 + g%' AND pid <> pg_backend_pid()")
+    q -c "SELECT pg_${how}_backend($bpid)" >/dev/null
     wait $pid
     rc=$?
     wait_ready
+    # a terminated backend removes its files while it exits, after its client saw the FATAL
+    for i in $(seq 1 300); do
+        [ "$(q -c "SELECT count(*) FROM pg_stat_activity WHERE pid = ${bpid:-0}")" = 0 ] && break
+        sleep 0.1
+    done
     [ $rc -ne 0 ] && grep -qiE "cancel|terminat" "$W/$how.log" && ok "$how: the INSERT failed ($(head -1 "$W/$how.log"))" ||
         fail "$how: the INSERT ended with $rc: $(head -2 "$W/$how.log")"
     [ "$(snapshots)" = "$snaps" ] && [ "$(cat "$TD/snapshot/LATEST._S3rver_object")" = "$latest" ] &&
