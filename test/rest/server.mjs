@@ -34,8 +34,9 @@
 // baseSnapshotUuid, snapshot, statistics}), for tables at a file: path:
 // 400 unless tableId is the table's id; {"success": false} when
 // baseSnapshotUuid is not the uuid of the latest snapshot (null: none) or
-// snapshot-<id> exists; else snapshot-<id> is created exclusively (the
-// snapshot JSON as sent, commitIdentifier kept exact), LATEST written and
+// snapshot-<id> exists; else snapshot-<id> is created exclusively and whole
+// (written aside, then linked; the snapshot JSON as sent, commitIdentifier
+// kept exact), LATEST replaced by a rename and
 // {"success": true} answered.  For tables at an s3:// path (with
 // --s3-endpoint, test/s3/proxy.mjs: SigV4 with the S3RVER keys),
 // snapshot-<id> is a PUT with If-None-Match: * (412: {"success": false};
@@ -341,13 +342,21 @@ function commit(res, key, answer, text) {
   const latestUuid = latest ? JSON.parse(fs.readFileSync(path.join(dir, `snapshot-${latest}`), 'utf8')).uuid ?? null : null;
   if ((body.baseSnapshotUuid ?? null) !== latestUuid) return log(200, { success: false });
   fs.mkdirSync(dir, { recursive: true });
+  // As Java's file systems commit: the whole file is written aside, then
+  // linked in place (fails if it exists), so a reader never sees it half
+  // written; LATEST is replaced by a rename.
+  const aside = path.join(dir, `.snapshot-${snap.id}.${process.pid}.tmp`);
+  fs.writeFileSync(aside, json);
   try {
-    fs.writeFileSync(path.join(dir, `snapshot-${snap.id}`), json, { flag: 'wx' });
+    fs.linkSync(aside, path.join(dir, `snapshot-${snap.id}`));
   } catch (err) {
     if (err.code === 'EEXIST') return log(200, { success: false });
     throw err;
+  } finally {
+    fs.unlinkSync(aside);
   }
-  fs.writeFileSync(path.join(dir, 'LATEST'), String(snap.id));
+  fs.writeFileSync(`${aside}.latest`, String(snap.id));
+  fs.renameSync(`${aside}.latest`, path.join(dir, 'LATEST'));
   return log(200, { success: true });
 }
 
