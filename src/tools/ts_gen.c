@@ -40,7 +40,9 @@
  *   --seed X               seed for uuids and sync markers (default 1)
  *   --format F             data files: avro (default), parquet (flat columns, ARRAY, VECTOR, MAP, ROW) or
  *                          orc (the types Paimon's ORC writer takes), uncompressed;
- *                          see ts_gen_parquet.h / format/orc/orc_writer.h
+ *                          see ts_gen_parquet.h / format/orc/orc_writer.h; with --primary-key,
+ *                          parquet writes the sorted runs with the extension's writer
+ *                          (format/parquet/pq_writer.h), zstd level 1 unless --codec null
  *   --row-group-rows N     Parquet row groups / ORC stripes / Avro blocks of N rows (the
  *                          last one the rest; Parquet: flat columns only; default 0: one
  *                          per file, Avro blocks of 64 KiB)
@@ -146,6 +148,7 @@
 
 #include "base/ts_fs.h"
 #include "format/avro/avro_writer.h"
+#include "format/parquet/pq_writer.h"
 #include "meta/binary_row.h"
 #include "meta/bucket.h"
 #include "meta/schema.h"

@@ -471,8 +471,11 @@ finish_config(config *cfg)
 		c->type1 = ts_type_copy(c->type0);
 		c->type1->kind = TS_BIGINT;
 	}
-	if ((cfg->parquet || cfg->orc) && cfg->npk > 0)
-		die("--format parquet / orc: append tables only");
+	if (cfg->orc && cfg->npk > 0)
+		die("--format orc: append tables only");
+	if (cfg->parquet && cfg->npk > 0 && cfg->codec != TS_AVRO_CODEC_ZSTANDARD &&
+		cfg->codec != TS_AVRO_CODEC_NULL)
+		die("--format parquet --primary-key: --codec zstd or null");
 	for (int i = 0; i < cfg->nretypes; i++)
 	{
 		char	   *colon = strchr(cfg->retypes[i], ':');

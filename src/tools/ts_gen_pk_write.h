@@ -293,6 +293,13 @@ pk_key_row(pk_ctx *x, const pk_rec *rec)
 }
 
 /* Write rows (sorted by key) as one data file of group g at 'level'. */
+/* the Parquet writer's sink: the file in memory */
+static bool
+pk_parquet_to_buf(void *arg, const void *data, size_t len, ts_err *err)
+{
+	return ts_buf_append(arg, data, len, err);
+}
+
 /* "data", or "changelog" while pk_changelog_add writes a changelog file */
 static const char *pk_file_prefix = "data";
 
@@ -302,7 +309,8 @@ pk_write_file(pk_ctx *x, int g, pk_rec **rows, int n, int level, int file_source
 	ts_err		err;
 	int			nf = x->nkeys + 2 + x->ncols;
 	ts_field   *f = xcalloc((size_t) nf, sizeof(ts_field));
-	ts_avro_writer *w;
+	ts_avro_writer *w = NULL;
+	ts_pq_writer *pw = NULL;
 	uint8_t		sync[16];
 	ts_value   *row = xcalloc((size_t) nf, sizeof(ts_value));
 	col_stats  *kst = xcalloc((size_t) x->nkeys + 1, sizeof(col_stats));
@@ -331,16 +339,28 @@ pk_write_file(pk_ctx *x, int g, pk_rec **rows, int n, int level, int file_source
 		f[x->nkeys + 2 + c] = x->fields[c];
 		stats_init(&vst[c], x->fields[c].type);
 	}
-	w = ts_avro_writer_create_for_fields(f, nf, x->cfg->codec, &err);
-	if (w == NULL)
-		die_err("Avro writer", &err);
-	for (int k = 0; k < 16; k += 8)
+	ts_buf_init(&out);
+	if (x->cfg->parquet)
 	{
-		uint64_t	r = rng_next();
-
-		memcpy(sync + k, &r, 8);
+		/* Parquet runs: zstd level 1 (Paimon's default) or stored */
+		pw = ts_pq_writer_create(f, nf, x->cfg->codec == TS_AVRO_CODEC_ZSTANDARD ? 1 : 0, 0,
+								 pk_parquet_to_buf, &out, &err);
+		if (pw == NULL)
+			die_err("Parquet writer", &err);
 	}
-	ts_avro_writer_set_sync(w, sync);
+	else
+	{
+		w = ts_avro_writer_create_for_fields(f, nf, x->cfg->codec, &err);
+		if (w == NULL)
+			die_err("Avro writer", &err);
+		for (int k = 0; k < 16; k += 8)
+		{
+			uint64_t	r = rng_next();
+
+			memcpy(sync + k, &r, 8);
+		}
+		ts_avro_writer_set_sync(w, sync);
+	}
 	pf->min_seq = INT64_MAX;
 	pf->max_seq = INT64_MIN;
 	for (int i = 0; i < n; i++)
@@ -360,8 +380,8 @@ pk_write_file(pk_ctx *x, int g, pk_rec **rows, int n, int level, int file_source
 			row[x->nkeys + 2 + c] = rec->vals[c];
 			stats_add(&vst[c], &rec->vals[c]);
 		}
-		if (!ts_avro_writer_add(w, row, &err))
-			die_err("Avro row", &err);
+		if (pw != NULL ? !ts_pq_writer_add(pw, row, &err) : !ts_avro_writer_add(w, row, &err))
+			die_err("data file row", &err);
 		if (rec->seq < pf->min_seq)
 			pf->min_seq = rec->seq;
 		if (rec->seq > pf->max_seq)
@@ -369,12 +389,15 @@ pk_write_file(pk_ctx *x, int g, pk_rec **rows, int n, int level, int file_source
 		if (pk_is_retract(rec->kind))
 			pf->delete_rows++;
 	}
-	ts_buf_init(&out);
-	if (!ts_avro_writer_finish(w, &out, &err))
-		die_err("Avro finish", &err);
-	ts_avro_writer_free(w);
+	if (pw != NULL ? !ts_pq_writer_finish(pw, &err) : !ts_avro_writer_finish(w, &out, &err))
+		die_err("data file finish", &err);
+	if (pw != NULL)
+		ts_pq_writer_free(pw);
+	else
+		ts_avro_writer_free(w);
 
-	pf->name = pathf("%s-%s-%d.avro", pk_file_prefix, x->data_uuid, x->data_counter++);
+	pf->name = pathf("%s-%s-%d.%s", pk_file_prefix, x->data_uuid, x->data_counter++,
+					 pw != NULL ? "parquet" : "avro");
 	pf->group = g;
 	pf->level = level;
 	pf->nrows = n;

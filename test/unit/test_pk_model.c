@@ -18,7 +18,8 @@
  * (the merge engine over the files of the range's APPEND snapshots, -D
  * results kept).  test_pk_layout checks the generated files themselves
  * against Paimon's layout rules (PAIMON-FORMAT.md 7.1/7.3) through the
- * manifests and the Avro reader.
+ * manifests and the files' format readers (Avro, or Parquet for the
+ * parquet_ cases).
  */
 #define _GNU_SOURCE
 #include "unit.h"
@@ -1163,6 +1164,30 @@ static const pk_case cases[] = {
 	/* files of several 64 KiB Avro blocks: a run moves to its next block while output rows still point into the last one (merge.c unpin) */
 	{"merge_runs_of_many_batches", "--column id:INT --column v:STRING --column w:STRING --primary-key id "
 	"--buckets 1 --rows 20000 --keys 20000 --snapshots 3"},
+	/* the same merges over Parquet runs (the extension's writer, zstd), Paimon's default format */
+	{"parquet_dedup_levels", COLS "--rows 40 --keys 24 --snapshots 6 --files 3 --compact-every 2 --levels 3 "
+	"--delete-every 6 --retract-every 9 --null-every 5 --compact-file-rows 3 --format parquet"},
+	{"parquet_dedup_dv", COLS "--rows 40 --keys 24 --snapshots 6 --files 2 --compact-every 2 --levels 2 "
+	"--delete-every 6 --retract-every 9 --null-every 5 --compact-file-rows 4 --deletion-vectors "
+	"--format parquet"},
+	{"parquet_dedup_sequence_field_desc", COLS "--column ts:INT --sequence-field ts "
+	"--option sequence.field.sort-order=descending --rows 30 --keys 12 --snapshots 5 --files 2 "
+	"--compact-every 2 --levels 2 --delete-every 7 --format parquet"},
+	{"parquet_first_row", COLS "--merge-engine first-row --option ignore-delete=true --rows 30 --keys 20 "
+	"--snapshots 6 --files 2 --compact-every 2 --levels 2 --delete-every 7 --format parquet"},
+	{"parquet_partial_update", COLS "--merge-engine partial-update "
+	"--option partial-update.remove-record-on-delete=true --rows 30 --keys 16 --snapshots 6 --files 2 "
+	"--compact-every 2 --levels 2 --null-every 2 --delete-every 8 --format parquet"},
+	{"parquet_aggregation", "--column id:INT --column p:INT --column v:STRING --column n:BIGINT "
+	"--column d:DOUBLE --column i:INT --partition p --primary-key id --buckets 2 --merge-engine aggregation "
+	"--agg n:sum --agg d:sum --agg i:max --option fields.i.ignore-retract=true --rows 40 --keys 16 "
+	"--snapshots 6 --files 3 --compact-every 2 --levels 3 --null-every 5 --delete-every 6 "
+	"--retract-every 11 --format parquet"},
+	{"parquet_merge_string_key", "--column k:STRING --column v:BIGINT --column d:DOUBLE --primary-key k "
+	"--buckets 2 --rows 24 --keys 14 --snapshots 7 --delete-every 6 --retract-every 7 --null-every 3 "
+	"--format parquet --codec null"},
+	{"parquet_merge_runs_of_many_batches", "--column id:INT --column v:STRING --column w:STRING "
+	"--primary-key id --buckets 1 --rows 20000 --keys 20000 --snapshots 3 --format parquet"},
 };
 
 static char tmpdir[256];
@@ -1516,6 +1541,7 @@ check_layout(const char *table, int s)
 						deletes = 0;
 			ts_value	prev[16];
 			bool		have_prev = false;
+			const char *ext;
 
 			if (!ts_binary_row_decode(fm->min_key.data, fm->min_key.len, ktypes, nk, minmax[f][0], &arity,
 									  &arena, &err) ||
@@ -1533,7 +1559,9 @@ check_layout(const char *table, int s)
 			}
 			cols[nk] = (ts_read_column) {-1, "_SEQUENCE_NUMBER", &t_seq};
 			cols[nk + 1] = (ts_read_column) {-1, "_VALUE_KIND", &t_kind};
-			r = ts_format_open(TS_FORMAT_AVRO, split->files[f].path, cols, nk + 2, NULL, &err);
+			ext = strrchr(fm->file_name, '.');
+			r = ts_format_open(ts_format_from_name(ext ? ext + 1 : NULL), split->files[f].path, cols,
+							   nk + 2, NULL, &err);
 			if (r == NULL)
 			{
 				fprintf(stderr, "layout %s: %s\n", table, err.msg);
