@@ -10,39 +10,50 @@
 # included), median run: on a loaded machine the CPU figures hold better.
 #
 # USAGE: run inside a cluster with the extension installed (PG* set, e.g.
-# under pg_virtualenv):  bash bench/pk.sh [KEYS] [RUNS]
+# under pg_virtualenv):  bash bench/pk.sh [KEYS] [RUNS] [FORMAT]
+# FORMAT: avro (default: Avro/zstd runs, schema pk_bench) or parquet
+# (Parquet/zstd runs, Paimon's default file.format, schema pk_bench_parquet).
+# PK_PUSHDOWN=on measures with tablescan.enable_aggregate_pushdown on (its
+# default; the aggregates then run in the foreign scan), off by default.
 # The table is generated once into $PK_BENCH_DIR (default
 # /tmp/tablescan_pk_bench) with build/tools/ts_gen (make tools).
 set -euo pipefail
 KEYS=${1:-1000000}
 RUNS=${2:-5}
+FORMAT=${3:-avro}
+case $FORMAT in
+    avro) SCHEMA=pk_bench; WH=wh ;;
+    parquet) SCHEMA=pk_bench_parquet; WH=wh-parquet ;;
+    *) echo "FORMAT: avro or parquet" >&2; exit 2 ;;
+esac
 W=${PK_BENCH_DIR:-/tmp/tablescan_pk_bench}
 BUILD=${BENCH_BUILD:-build}
 LONGCOL=long_text_column_whose_values_are_about_sixty_characters_long
-export PGOPTIONS="-c max_parallel_workers_per_gather=0 -c jit=off -c tablescan.enable_aggregate_pushdown=off"
+export PGOPTIONS="-c max_parallel_workers_per_gather=0 -c jit=off -c tablescan.enable_aggregate_pushdown=${PK_PUSHDOWN:-off}"
 q() { psql -X -At -q -v ON_ERROR_STOP=1 "$@"; }
 
-if [ ! -f "$W/done-$KEYS" ]; then
-    rm -rf "$W/wh"; mkdir -p "$W/wh/bench.db"
-    "$BUILD/tools/ts_gen" "$W/wh/bench.db/pk" --column 'id:INT NOT NULL' --column big:BIGINT \
+if [ ! -f "$W/done-$KEYS-$FORMAT" ]; then
+    rm -rf "${W:?}/$WH"; mkdir -p "$W/$WH/bench.db"
+    "$BUILD/tools/ts_gen" "$W/$WH/bench.db/pk" --format "$FORMAT" --column 'id:INT NOT NULL' --column big:BIGINT \
         --column d:DOUBLE --column 'amount:DECIMAL(18, 4)' --column s:STRING \
         --column "$LONGCOL:STRING" --column 'ts:TIMESTAMP(6)' --column day:DATE \
         --primary-key id --buckets 4 --rows "$KEYS" --snapshots 4 --keys "$KEYS" \
         --null-every 7 --no-ops >/dev/null
-    touch "$W/done-$KEYS"
+    touch "$W/done-$KEYS-$FORMAT"
 fi
 q <<EOF
 CREATE EXTENSION IF NOT EXISTS tablescan_fdw;
-DROP SERVER IF EXISTS pk_bench CASCADE;
-CREATE SERVER pk_bench FOREIGN DATA WRAPPER tablescan_fdw OPTIONS (warehouse '$W/wh');
-CREATE SCHEMA IF NOT EXISTS pk_bench;
-IMPORT FOREIGN SCHEMA bench LIMIT TO (pk) FROM SERVER pk_bench INTO pk_bench;
-CREATE TABLE IF NOT EXISTS pk_bench.heap_pk AS SELECT * FROM pk_bench.pk;
-VACUUM (FREEZE, ANALYZE) pk_bench.heap_pk;
+DROP SERVER IF EXISTS $SCHEMA CASCADE;
+CREATE SERVER $SCHEMA FOREIGN DATA WRAPPER tablescan_fdw OPTIONS (warehouse '$W/$WH');
+CREATE SCHEMA IF NOT EXISTS $SCHEMA;
+IMPORT FOREIGN SCHEMA bench LIMIT TO (pk) FROM SERVER $SCHEMA INTO $SCHEMA;
+CREATE TABLE IF NOT EXISTS $SCHEMA.heap_pk AS SELECT * FROM $SCHEMA.pk;
+VACUUM (FREEZE, ANALYZE) $SCHEMA.heap_pk;
 EOF
-read -r FILES RECORDS <<<"$(q -F ' ' -c "SELECT count(*), sum(row_count) FROM tablescan_files('pk_bench.pk')")"
-ROWS=$(q -c "SELECT count(*) FROM pk_bench.heap_pk")
-echo "pk: $FILES files, $RECORDS records merged into $ROWS rows; RUNS=$RUNS, foreign and heap alternating in one backend"
+read -r FILES RECORDS <<<"$(q -F ' ' -c "SELECT count(*), sum(row_count) FROM tablescan_files('$SCHEMA.pk')")"
+ROWS=$(q -c "SELECT count(*) FROM $SCHEMA.heap_pk")
+echo "pk ($FORMAT): $FILES files, $RECORDS records merged into $ROWS rows; RUNS=$RUNS, foreign and heap alternating in one backend"
+echo "tablescan.enable_aggregate_pushdown=${PK_PUSHDOWN:-off}; foreign plan: $(q -c "EXPLAIN (COSTS OFF) SELECT sum(big), max(s) FROM $SCHEMA.pk" | head -1)"
 echo "(wall: best run, psql \\timing; cpu: the backend's user + system time for the query, /proc/PID/stat, median run)"
 echo
 echo "| query | foreign pk ms | heap_pk ms | pk / heap_pk | pk cpu ms | heap_pk cpu ms | cpu ratio | same result |"
@@ -54,7 +65,7 @@ for sql in "SELECT count(id), sum(big), sum(d), sum(amount), max(s), max($LONGCO
     out=$( { echo 'SELECT pg_backend_pid() AS pid \gset'; echo '\setenv PK_BENCH_PID :pid'; echo '\timing on'
              for r in $(seq "$RUNS"); do
                  for tab in pk heap_pk; do
-                     echo "$cpu"; echo "${sql//FROM T/FROM pk_bench.$tab};"; echo "$cpu"
+                     echo "$cpu"; echo "${sql//FROM T/FROM $SCHEMA.$tab};"; echo "$cpu"
                  done
              done; } | q -F '|')
     times=$(sed -n 's/^Time: \([0-9.]*\) ms.*/\1/p' <<<"$out")

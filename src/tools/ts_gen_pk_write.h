@@ -342,9 +342,14 @@ pk_write_file(pk_ctx *x, int g, pk_rec **rows, int n, int level, int file_source
 	ts_buf_init(&out);
 	if (x->cfg->parquet)
 	{
-		/* Parquet runs: zstd level 1 (Paimon's default) or stored */
-		pw = ts_pq_writer_create(f, nf, x->cfg->codec == TS_AVRO_CODEC_ZSTANDARD ? 1 : 0, 0,
-								 pk_parquet_to_buf, &out, &err);
+		/*
+		 * Parquet runs: zstd level 1 (Paimon's default) or stored.  The
+		 * writer puts one page per column per row group, so row groups of
+		 * 1 MiB keep pages at about Java's parquet.page.size (1 MB): what a
+		 * reader of a Flink-written table holds per open run.
+		 */
+		pw = ts_pq_writer_create(f, nf, x->cfg->codec == TS_AVRO_CODEC_ZSTANDARD ? 1 : 0,
+								 (size_t) 1 << 20, pk_parquet_to_buf, &out, &err);
 		if (pw == NULL)
 			die_err("Parquet writer", &err);
 	}
