@@ -286,11 +286,26 @@ static int	pk_generate(config *cfg, int64_t base_time);
 #include "tools/ts_gen_parquet.h"
 #include "format/orc/orc_writer.h"
 
-/* the ORC writer's sink: the file in memory */
+/* the ORC and Parquet writers' sink: the file in memory */
 static bool
-orc_to_buf(void *arg, const void *data, size_t len, ts_err *err)
+file_to_buf(void *arg, const void *data, size_t len, ts_err *err)
 {
 	return ts_buf_append(arg, data, len, err);
+}
+
+/* an Avro writer's sync marker: random, from the seeded generator */
+static void
+set_random_sync(ts_avro_writer *w)
+{
+	uint8_t		sync[16];
+
+	for (int k = 0; k < 16; k += 8)
+	{
+		uint64_t	r = rng_next();
+
+		memcpy(sync + k, &r, 8);
+	}
+	ts_avro_writer_set_sync(w, sync);
 }
 #include "tools/ts_gen_index.h"
 
@@ -652,20 +667,13 @@ main(int argc, char **argv)
 				ts_value   *file;
 				ts_value   *fi;
 				ts_value  **prows;
-				uint8_t		sync[16];
 
 				if (gr->nrows == 0)
 					continue;
 				w = avro_writer_for(dfields, ndcols, cfg.codec, &err);
 				if (w == NULL)
 					die_err("Avro writer", &err);
-				for (int k = 0; k < 16; k += 8)
-				{
-					uint64_t	r = rng_next();
-
-					memcpy(sync + k, &r, 8);
-				}
-				ts_avro_writer_set_sync(w, sync);
+				set_random_sync(w);
 				if (cfg.row_group_rows > 0)
 					ts_avro_writer_set_block_rows(w, cfg.row_group_rows);
 				st = xcalloc((size_t) ndcols, sizeof(col_stats));
@@ -694,7 +702,7 @@ main(int argc, char **argv)
 				{
 					ts_orc_writer *ow = ts_orc_writer_create(dfields, ndcols, TS_ORC_CODEC_NONE, 0,
 															 SIZE_MAX, cfg.row_group_rows,
-															 orc_to_buf, &out, &err);
+															 file_to_buf, &out, &err);
 
 					for (int r = 0; ow != NULL && r < gr->nrows; r++)
 						if (!ts_orc_writer_add(ow, prows[r], &err))

@@ -293,13 +293,6 @@ pk_key_row(pk_ctx *x, const pk_rec *rec)
 }
 
 /* Write rows (sorted by key) as one data file of group g at 'level'. */
-/* the Parquet writer's sink: the file in memory */
-static bool
-pk_parquet_to_buf(void *arg, const void *data, size_t len, ts_err *err)
-{
-	return ts_buf_append(arg, data, len, err);
-}
-
 /* "data", or "changelog" while pk_changelog_add writes a changelog file */
 static const char *pk_file_prefix = "data";
 
@@ -311,7 +304,6 @@ pk_write_file(pk_ctx *x, int g, pk_rec **rows, int n, int level, int file_source
 	ts_field   *f = xcalloc((size_t) nf, sizeof(ts_field));
 	ts_avro_writer *w = NULL;
 	ts_pq_writer *pw = NULL;
-	uint8_t		sync[16];
 	ts_value   *row = xcalloc((size_t) nf, sizeof(ts_value));
 	col_stats  *kst = xcalloc((size_t) x->nkeys + 1, sizeof(col_stats));
 	col_stats  *vst = xcalloc((size_t) x->ncols, sizeof(col_stats));
@@ -349,7 +341,7 @@ pk_write_file(pk_ctx *x, int g, pk_rec **rows, int n, int level, int file_source
 		 * reader of a Flink-written table holds per open run.
 		 */
 		pw = ts_pq_writer_create(f, nf, x->cfg->codec == TS_AVRO_CODEC_ZSTANDARD ? 1 : 0,
-								 (size_t) 1 << 20, pk_parquet_to_buf, &out, &err);
+								 (size_t) 1 << 20, file_to_buf, &out, &err);
 		if (pw == NULL)
 			die_err("Parquet writer", &err);
 	}
@@ -358,13 +350,7 @@ pk_write_file(pk_ctx *x, int g, pk_rec **rows, int n, int level, int file_source
 		w = ts_avro_writer_create_for_fields(f, nf, x->cfg->codec, &err);
 		if (w == NULL)
 			die_err("Avro writer", &err);
-		for (int k = 0; k < 16; k += 8)
-		{
-			uint64_t	r = rng_next();
-
-			memcpy(sync + k, &r, 8);
-		}
-		ts_avro_writer_set_sync(w, sync);
+		set_random_sync(w);
 	}
 	pf->min_seq = INT64_MAX;
 	pf->max_seq = INT64_MIN;
