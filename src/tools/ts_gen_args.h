@@ -476,6 +476,8 @@ finish_config(config *cfg)
 	if (cfg->parquet && cfg->npk > 0 && cfg->codec != TS_AVRO_CODEC_ZSTANDARD &&
 		cfg->codec != TS_AVRO_CODEC_NULL)
 		die("--format parquet --primary-key: --codec zstd or null");
+	if (cfg->parquet && cfg->npk > 0 && cfg->row_group_rows > 0)
+		die("--format parquet --primary-key: row groups of 1 MiB, --row-group-rows is not taken");
 	for (int i = 0; i < cfg->nretypes; i++)
 	{
 		char	   *colon = strchr(cfg->retypes[i], ':');
