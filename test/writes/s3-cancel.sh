@@ -16,22 +16,12 @@
 # Runs inside pg_virtualenv with the extension installed; prints
 #   writes-s3-cancel: N passed, N failed, 0 skipped
 source "$(dirname "$0")/../reliability/lib.sh"
+source "$(dirname "$0")/../schema-lib.sh"
 summary() { echo "writes-s3-cancel: $PASSED passed, $FAILED failed, 0 skipped"; [ "$FAILED" -eq 0 ]; }
 ensure_db || { fail "database setup"; summary; exit 1; }
 W=$(scratch writes_s3_cancel)
-mkdir -p "$W/src/w.db/t/schema"
-cat > "$W/src/w.db/t/schema/schema-0" <<'JSON'
-{
-  "version" : 3,
-  "id" : 0,
-  "fields" : [ { "id" : 0, "name" : "id", "type" : "INT NOT NULL" }, { "id" : 1, "name" : "s", "type" : "STRING" } ],
-  "highestFieldId" : 1,
-  "partitionKeys" : [ ],
-  "primaryKeys" : [ ],
-  "options" : { "bucket" : "-1", "target-file-size" : "256 kb" },
-  "timeMillis" : 1733400000000
-}
-JSON
+schema "$W/src/w.db/t" "$(fields "$(f 0 id 'INT NOT NULL')" "$(f 1 s STRING)")" "" "" \
+    '"bucket" : "-1", "target-file-size" : "256 kb"'
 start_s3_proxy "$W" --dir "$W/store" --upload "wlake/wh/w.db=$W/src/w.db" >"$W/start.log" ||
     { fail "$(cat "$W/start.log")"; summary; exit 1; }
 TD=$W/store/wlake/wh/w.db/t
