@@ -3,7 +3,8 @@
  *
  * Owns: choosing the writer of a table's `file.format` (Parquet, ORC,
  * Avro) and its codec from `file.compression` as Java Paimon maps it for
- * that format (refusing a format or codec it cannot write, naming it),
+ * that format (refusing a format or codec it cannot write, naming it;
+ * the Avro mapping also gives the manifests' codec, manifest.compression),
  * the file name extension, the types each format takes, and forwarding
  * rows to the chosen streaming writer.  Knows nothing of tables,
  * partitions or statistics (src/write does).
