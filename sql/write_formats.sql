@@ -1,7 +1,8 @@
 -- INSERT, COPY, UPDATE and DELETE into Paimon tables with "file.format" orc and
 -- avro (README "Writing"): rows read back equal to what was written (NULLs,
 -- decimals, timestamps, dates, strings, binaries), data files named .orc / .avro,
--- EXPLAIN naming the format, codecs a format has not refused.  Tables are made
+-- EXPLAIN naming the format, codecs a format has not refused; manifest.compression
+-- deflate in every manifest's and list's header, bzip2 and manifest.format orc refused.  Tables are made
 -- here from hand-written schema files (test/write-formats-schema.sh).
 CREATE EXTENSION tablescan_fdw;
 \set wh /tmp/ts_wformats_wh
@@ -146,6 +147,25 @@ SELECT * FROM pk_avro WHERE id IN (1, 2, 11, 1000) ORDER BY id;
 SELECT pg_temp.files('pk_orc', 'orc') > 0 AS orc_files, pg_temp.files('pk_avro', 'avro') > 0 AS avro_files,
        pg_temp.files('pk_orc', 'parquet') + pg_temp.files('pk_avro', 'parquet') AS parquet_files;
 EXPLAIN (COSTS OFF) INSERT INTO pk_avro (id) VALUES (1);
+
+-- ---- manifest.compression: the Avro codec of manifests and manifest lists ----
+INSERT INTO man_deflate SELECT i, 'p' || i % 2, 'v' || i FROM generate_series(1, 10) i;
+INSERT INTO man_deflate VALUES (11, 'p1', 'v11');
+SELECT count(*), sum(id), count(DISTINCT p) FROM man_deflate;
+-- each file's header (bytes, not our reader): "avro.codec", the length 7 (zigzag 0x0e), "deflate"
+SELECT count(*) AS manifest_files,
+       count(*) FILTER (WHERE position(convert_to('avro.codec', 'UTF8') || '\x0e'::bytea ||
+                                       convert_to('deflate', 'UTF8')
+                                       IN pg_read_binary_file('/tmp/ts_wformats_wh/f.db/man_deflate/manifest/' || f)) > 0)
+         AS deflate_files
+  FROM pg_ls_dir('/tmp/ts_wformats_wh/f.db/man_deflate/manifest') f;
+-- a codec Java's Avro has but this writer not, and a manifest.format other than avro: nothing written
+SELECT pg_temp.fails('INSERT INTO man_bz VALUES (1, ''x'', ''y'')');
+SELECT count(*) AS man_bz_entries FROM pg_ls_dir('/tmp/ts_wformats_wh/f.db/man_bz') f WHERE f <> 'schema';
+ALTER FOREIGN TABLE man_deflate OPTIONS (ADD "manifest.format" 'orc');
+SELECT pg_temp.fails('INSERT INTO man_deflate VALUES (12, ''p0'', ''x'')');
+SELECT pg_temp.snapshots('man_deflate') AS man_deflate_snapshots,
+       (SELECT count(*) FROM pg_ls_dir('/tmp/ts_wformats_wh/f.db/man_deflate/manifest') f) AS manifest_files;
 
 -- ---- refused: a codec the format has not ----------------------------------
 SELECT pg_temp.fails('INSERT INTO avro_bz VALUES (1, ''x'', ''y'')');

@@ -4,7 +4,8 @@
 # the suite reads back does not depend on a table the code under test created.
 # f.db/app_orc and app_avro (append, every type both formats take, default zstd),
 # part_orc (partitioned by p, 2 buckets, lz4) and part_avro (the same, deflate),
-# pk_orc and pk_avro (primary key id, 2 buckets), avro_bz (codec bzip2: refused).
+# pk_orc and pk_avro (primary key id, 2 buckets), avro_bz (codec bzip2: refused),
+# man_deflate (partitioned, manifest.compression deflate), man_bz (manifest.compression bzip2: refused).
 set -euo pipefail
 WH=$1
 source "$(dirname "$0")/schema-lib.sh"
@@ -25,4 +26,6 @@ KV="$(fields "$(f 0 id 'INT NOT NULL')" "$(f 1 name STRING)" "$(f 2 amount 'DECI
 schema "$WH/f.db/pk_orc" "$KV" "" '"id"' '"bucket" : "2", "file.format" : "orc"'
 schema "$WH/f.db/pk_avro" "$KV" "" '"id"' '"bucket" : "2", "file.format" : "avro"'
 schema "$WH/f.db/avro_bz" "$PARTED" "" "" '"bucket" : "-1", "file.format" : "avro", "file.compression" : "bzip2"'
+schema "$WH/f.db/man_deflate" "$PARTED" '"p"' "" '"bucket" : "-1", "manifest.compression" : "deflate"'
+schema "$WH/f.db/man_bz" "$PARTED" "" "" '"bucket" : "-1", "manifest.compression" : "bzip2"'
 chmod -R a+rwX "$WH"

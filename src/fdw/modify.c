@@ -144,6 +144,14 @@ tablescanPlanForeignModify(PlannerInfo *root, ModifyTable *plan, Index resultRel
 static void
 report_write_error(const ts_err *err, const char *relname)
 {
+	/*
+	 * A write stopped by an interrupt: PostgreSQL's own error (statement
+	 * timeout, user request, terminate).  The files written so far are
+	 * deleted by the abort that follows either error.  Ours stays for an
+	 * interrupt that cannot be processed here (interrupts held).
+	 */
+	if (err->code == TS_ERR_CANCELED)
+		CHECK_FOR_INTERRUPTS();
 	ereport(ERROR,
 			(errcode(err->code == TS_ERR_UNSUPPORTED ? ERRCODE_FEATURE_NOT_SUPPORTED :
 					 err->code == TS_ERR_DENIED ? ERRCODE_INSUFFICIENT_PRIVILEGE :

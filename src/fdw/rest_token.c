@@ -197,6 +197,8 @@ tablescan_rest_table_token(ForeignServer *server, ts_rest_catalog *c, const char
 			*link = e->next;
 			entry_free(e);
 		}
+		if (err.code == TS_ERR_CANCELED)
+			CHECK_FOR_INTERRUPTS();	/* PostgreSQL's own error for a cancel */
 		ereport(ERROR,
 				(errcode(err.code == TS_ERR_DENIED ? ERRCODE_INVALID_AUTHORIZATION_SPECIFICATION :
 						 err.code == TS_ERR_CORRUPT ? ERRCODE_DATA_CORRUPTED : ERRCODE_FDW_ERROR),

@@ -35,6 +35,23 @@ refuse_codec(const char *format, const char *compression, const char *supported,
 }
 
 bool
+ts_file_writer_avro_codec(const char *c, int *codec)
+{
+	if (strcasecmp(c, "none") == 0 || strcasecmp(c, "uncompressed") == 0 ||
+		strcasecmp(c, "null") == 0)
+		*codec = TS_AVRO_CODEC_NULL;
+	else if (strcasecmp(c, "zstd") == 0 || strcasecmp(c, "zstandard") == 0)
+		*codec = TS_AVRO_CODEC_ZSTANDARD;
+	else if (strcasecmp(c, "deflate") == 0)
+		*codec = TS_AVRO_CODEC_DEFLATE;
+	else if (strcasecmp(c, "snappy") == 0)
+		*codec = TS_AVRO_CODEC_SNAPPY;
+	else
+		return false;
+	return true;
+}
+
+bool
 ts_file_writer_options_parse(const char *format, const char *compression, const char *zstd_level,
 							 ts_file_writer_options *o, ts_err *err)
 {
@@ -81,15 +98,7 @@ ts_file_writer_options_parse(const char *format, const char *compression, const 
 	else if (strcasecmp(format, "avro") == 0)
 	{
 		o->format = TS_FORMAT_AVRO;
-		if (none || strcasecmp(c, "null") == 0)
-			o->codec = TS_AVRO_CODEC_NULL;
-		else if (zstd || strcasecmp(c, "zstandard") == 0)
-			o->codec = TS_AVRO_CODEC_ZSTANDARD;
-		else if (strcasecmp(c, "deflate") == 0)
-			o->codec = TS_AVRO_CODEC_DEFLATE;
-		else if (strcasecmp(c, "snappy") == 0)
-			o->codec = TS_AVRO_CODEC_SNAPPY;
-		else
+		if (!ts_file_writer_avro_codec(c, &o->codec))
 			return refuse_codec("Avro", c, "zstd, deflate, snappy or none", err);
 	}
 	else

@@ -3,7 +3,8 @@
  *
  * Owns: choosing the writer of a table's `file.format` (Parquet, ORC,
  * Avro) and its codec from `file.compression` as Java Paimon maps it for
- * that format (refusing a format or codec it cannot write, naming it),
+ * that format (refusing a format or codec it cannot write, naming it;
+ * the Avro mapping also gives the manifests' codec, manifest.compression),
  * the file name extension, the types each format takes, and forwarding
  * rows to the chosen streaming writer.  Knows nothing of tables,
  * partitions or statistics (src/write does).
@@ -36,6 +37,12 @@ typedef bool (*ts_file_sink) (void *arg, const void *data, size_t len, ts_err *e
 bool		ts_file_writer_options_parse(const char *format, const char *compression,
 										 const char *zstd_level, ts_file_writer_options *o,
 										 ts_err *err);
+/*
+ * The Avro codec (a ts_avro_codec) Java's CodecFactory gives a compression
+ * name, "zstd" meaning zstandard and "none" null; false for one this
+ * writer does not produce (bzip2, xz, ...).  Data files and manifests.
+ */
+bool		ts_file_writer_avro_codec(const char *compression, int *codec);
 /* "parquet", "orc", "avro": the file name extension (and _FILE_FORMAT). */
 const char *ts_file_writer_extension(const ts_file_writer_options *o);
 /* Can the format store a column of type t?  TS_ERR_UNSUPPORTED names col and the format. */

@@ -162,7 +162,8 @@ static bool
 write_avro(attempt *at, const ts_field *fields, int nfields, ts_value *const *rows, int nrows,
 		   const char *name, int64_t *size, ts_err *err)
 {
-	ts_avro_writer *aw = ts_avro_writer_create_for_fields(fields, nfields, TS_AVRO_CODEC_ZSTANDARD, err);
+	ts_avro_writer *aw = ts_avro_writer_create_for_fields(fields, nfields,
+														  (ts_avro_codec) at->in->manifest_codec, err);
 	ts_buf		out;
 	bool		ok = aw != NULL;
 
@@ -491,6 +492,7 @@ write_base_list(attempt *at, const ts_snapshot *L, const char *name, int64_t *si
 		mc.partition_types = in->partition_types;
 		mc.npartition_keys = in->npartition_keys;
 		mc.opts = in->merge;
+		mc.codec = in->manifest_codec;
 		mc.store = store_manifest;
 		mc.store_arg = at;
 		mc.arena = &at->arena;
@@ -530,6 +532,16 @@ now_millis(void)
 	struct timespec ts;
 
 	clock_gettime(CLOCK_REALTIME, &ts);
+	return (int64_t) ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+/* for how long a commit has been retrying (commit.timeout) */
+static int64_t
+monotonic_millis(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return (int64_t) ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
 }
 
@@ -716,6 +728,7 @@ bool
 ts_write_commit(const ts_commit_input *in, int64_t *snapshot_id, ts_err *err)
 {
 	attempt		at;
+	int64_t		start = monotonic_millis();
 
 	for (int retry = 0;; retry++)
 	{
@@ -739,12 +752,8 @@ ts_write_commit(const ts_commit_input *in, int64_t *snapshot_id, ts_err *err)
 		attempt_cleanup(&at);
 		if (!ok)
 			return false;
-		if (retry >= in->max_retries)
-		{
-			ts_error(err, TS_ERR_IO, "commit to \"%s\" failed after %d retries", in->table_path, retry);
-			ts_error_hint(err, "Other writers committed to the table meanwhile; raise \"commit.max-retries\" or try again.");
+		if (ts_commit_give_up(in, retry, monotonic_millis() - start, err))
 			return false;
-		}
 		/* RetryWaiter: min(min * 2^retry, max) plus up to 20% jitter */
 		{
 			uint32_t	r = 0;

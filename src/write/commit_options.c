@@ -4,8 +4,9 @@
  * Owns: parsing a duration option as Java's TimeUtils.parseDuration does
  * (digits, an optional unit label: ms when none; singular labels d, h,
  * min, m, s, ms, µs, ns and plural ones day(s), hour(s), minute(s), ...),
- * for commit.min-retry-wait / commit.max-retry-wait, and RetryWaiter's
- * backoff between two attempts of a commit (commit.c).
+ * for commit.min-retry-wait / commit.max-retry-wait / commit.timeout,
+ * RetryWaiter's backoff between two attempts of a commit (commit.c), and
+ * when to stop retrying (commit.max-retries, commit.timeout).
  */
 #include <string.h>
 
@@ -24,6 +25,31 @@ ts_commit_retry_wait_ms(int64_t min_ms, int64_t max_ms, int retry, uint32_t rand
 		wait = max_ms;
 	jitter = wait / 5;			/* (int) (retryWait * 0.2) */
 	return wait + (int64_t) (random % (uint64_t) (jitter > 1 ? jitter : 1));
+}
+
+/*
+ * After failed attempt number retry (0: the first), elapsed_ms after the
+ * first began: give up?  As Java's tryCommit: once more than commit.timeout
+ * has passed, or commit.max-retries retries were made; err says which.
+ */
+bool
+ts_commit_give_up(const ts_commit_input *in, int retry, int64_t elapsed_ms, ts_err *err)
+{
+	if (retry >= in->max_retries)
+	{
+		ts_error(err, TS_ERR_IO, "commit to \"%s\" failed after %d retries", in->table_path, retry);
+		ts_error_hint(err, "Other writers committed to the table meanwhile; raise \"commit.max-retries\" or try again.");
+		return true;
+	}
+	if (elapsed_ms > in->timeout_ms)
+	{
+		ts_error(err, TS_ERR_IO,
+				 "commit to \"%s\" was not made: \"commit.timeout\" (%lld ms) passed after %d retries",
+				 in->table_path, (long long) in->timeout_ms, retry);
+		ts_error_hint(err, "Other writers committed to the table meanwhile; raise \"commit.timeout\" or try again.");
+		return true;
+	}
+	return false;
 }
 
 /* Java's TimeUtils units: singular labels, and plural ones that take an "s". */

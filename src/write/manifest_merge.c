@@ -329,7 +329,7 @@ roller_open(roller *r, ts_err *err)
 {
 	int			np = r->c->npartition_keys;
 
-	r->w = ts_avro_writer_create_for_fields(r->fields, r->nfields, TS_AVRO_CODEC_ZSTANDARD, err);
+	r->w = ts_avro_writer_create_for_fields(r->fields, r->nfields, (ts_avro_codec) r->c->codec, err);
 	if (r->w == NULL)
 		return false;
 	ts_arena_init(&r->values, 4096);

@@ -807,7 +807,9 @@ ts_table_writer_commit(ts_table_writer *w, const char *commit_user, int64_t *sna
 	in.max_retries = w->max_retries;
 	in.min_retry_wait_ms = w->min_retry_wait_ms;
 	in.max_retry_wait_ms = w->max_retry_wait_ms;
+	in.timeout_ms = w->commit_timeout_ms;
 	in.merge = w->merge;
+	in.manifest_codec = w->manifest_codec;
 	in.commit_user = commit_user;
 	in.catalog = w->has_catalog ? &w->catalog : NULL;
 	in.known = w->kv != NULL ? ts_kv_bucket_seqs(w->kv) : NULL;

@@ -4,8 +4,9 @@
  * Owns: reading each write option of a table (the foreign table's over the
  * schema's) with Java's syntax (MemorySize, durations, integers):
  * bucket and target-file-size, file.format / file.compression, the
- * statistics mode, data-file.prefix, commit retries and waits, the
- * manifest.* merge options, write-buffer-size; and refusing, before any
+ * statistics mode, data-file.prefix, commit retries, waits and timeout,
+ * the manifest.* merge options and manifest.compression (the manifests'
+ * Avro codec), write-buffer-size; and refusing, before any
  * file is written, every option whose meaning this writer cannot give the
  * files exactly as Java would (dynamic and postpone buckets, deletion
  * vectors, changelog producers other than none / input, row tracking...),
@@ -154,6 +155,11 @@ merge_options(ts_table_writer *w, ts_err *err)
 			return false;
 		w->merge.min_count = (int) n;
 	}
+	/* manifests and manifest lists: Java's Avro codec of manifest.compression */
+	v = option(w, "manifest.compression");
+	if (!ts_file_writer_avro_codec(v ? v : "zstd", &w->manifest_codec))
+		return refuse(err, "manifest.compression", v,
+					  "Manifests are written with the Avro codecs zstd, deflate, snappy or none.");
 	return true;
 }
 
@@ -287,6 +293,10 @@ ts_table_writer_check_options(ts_table_writer *w, ts_err *err)
 		return false;
 	if ((v = option(w, "commit.max-retry-wait")) != NULL &&
 		!ts_write_parse_duration_ms("commit.max-retry-wait", v, &w->max_retry_wait_ms, err))
+		return false;
+	w->commit_timeout_ms = INT64_MAX;	/* Java: no default, retries bounded by count only */
+	if ((v = option(w, "commit.timeout")) != NULL &&
+		!ts_write_parse_duration_ms("commit.timeout", v, &w->commit_timeout_ms, err))
 		return false;
 	return merge_options(w, err);
 }

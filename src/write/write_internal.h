@@ -150,6 +150,7 @@ typedef struct ts_manifest_merge_ctx
 	const ts_type *const *partition_types;
 	int			npartition_keys;
 	ts_manifest_merge_options opts;
+	int			codec;			/* manifest.compression: a ts_avro_codec */
 	ts_manifest_store_fn store;
 	void	   *store_arg;
 	ts_arena   *arena;			/* the resulting metas */
@@ -186,7 +187,9 @@ typedef struct ts_commit_input
 	int			max_retries;	/* commit.max-retries */
 	int64_t		min_retry_wait_ms;
 	int64_t		max_retry_wait_ms;
+	int64_t		timeout_ms;		/* commit.timeout: no retry once this has passed */
 	ts_manifest_merge_options merge;	/* manifest.* merging of the base list */
+	int			manifest_codec; /* manifest.compression: a ts_avro_codec */
 	const char *commit_user;
 	const ts_catalog_commit *catalog;	/* non-NULL: the catalog commits (REST) */
 	/* the buckets of a snapshot already walked (a primary-key writer's), or NULL */
@@ -194,6 +197,8 @@ typedef struct ts_commit_input
 } ts_commit_input;
 
 bool		ts_write_commit(const ts_commit_input *in, int64_t *snapshot_id, ts_err *err);
+/* commit_options.c - stop after failed attempt retry (elapsed_ms in)?  err then says why. */
+bool		ts_commit_give_up(const ts_commit_input *in, int retry, int64_t elapsed_ms, ts_err *err);
 
 /*
  * commit_catalog.c: hand snapshot id (its JSON built on the snapshot of

@@ -15,6 +15,8 @@
 #   concurrent       two sessions inserting 5 transactions each at once: 10 snapshots, every row once
 #   rollback         ROLLBACK after several data blobs were written (listed before it): no snapshot, they are deleted
 #   error-cleanup    an ERROR after data files were written: the same
+#   terminate        pg_terminate_backend of an INSERT once its data blobs are listed: PostgreSQL's FATAL,
+#                    no snapshot, every data blob it put deleted
 #   sas              a user mapping with an account SAS writes
 #   explain          EXPLAIN INSERT names the table, commits nothing; EXPLAIN ANALYZE shows no secret
 #   wrong-key        a role whose key is wrong: an error naming HTTP 403, no key, nothing written
@@ -145,6 +147,27 @@ inside=$(sed -n '1p' <<<"$out")
 out=$(q -c "INSERT INTO r SELECT CASE WHEN g < 20000 THEN g END, md5(g::text) FROM generate_series(1, 20000) g")
 grep -q "NOT NULL" <<<"$out" && [ "$(blobs r)" = "$before" ] && ok error-cleanup ||
     bad error-cleanup "$out; blobs now: $(blobs r | tr '\n' ' ')"
+# a backend terminated while it puts data blobs: its exit removes them, no snapshot
+PGAPPNAME=azw_kill psql -X -q -c "INSERT INTO r SELECT g, md5(g::text) FROM generate_series(1, 5000000) g" \
+    >"$W/kill.log" 2>&1 &
+kpid=$!
+seen=0
+for i in $(seq 1 100); do
+    [ "$(blobs r | grep -c '\.parquet$')" -ge 2 ] && { seen=1; break; }
+    sleep 0.2
+done
+bpid=$(q -c "SELECT pid FROM pg_stat_activity WHERE application_name = 'azw_kill'")
+q -c "SELECT pg_terminate_backend(${bpid:-0})" >/dev/null
+wait $kpid
+krc=$?
+# the backend deletes its blobs while it exits, after its client saw the FATAL
+for i in $(seq 1 300); do
+    [ "$(q -c "SELECT count(*) FROM pg_stat_activity WHERE pid = ${bpid:-0}")" = 0 ] && break
+    sleep 0.1
+done
+[ $seen = 1 ] && [ $krc -ne 0 ] && grep -q "FATAL:  terminating connection due to administrator command" "$W/kill.log" &&
+    [ "$(blobs r)" = "$before" ] && ok "terminate (data blobs seen, then deleted; no snapshot)" ||
+    bad terminate "seen $seen, rc $krc: $(head -2 "$W/kill.log"); blobs now: $(blobs r | grep -vc '/schema/')"
 
 # ---- credentials -----------------------------------------------------------------
 before=$(snapshots t)

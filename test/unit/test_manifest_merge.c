@@ -13,7 +13,11 @@
  * in a full compaction, an unmatched DELETE kept; a commit that loses the
  * race (a catalog answering "another writer first") merges again on each
  * attempt and leaves no merged manifest of a lost attempt; Java's duration
- * syntax and RetryWaiter's backoff.
+ * syntax and RetryWaiter's backoff; commit.timeout (when to give up, a
+ * catalog that never lets the commit in: stopped past the timeout with
+ * nothing left, a bad value refused); manifest.compression deflate
+ * written into every manifest and list header and read back, bzip2
+ * refused with nothing written.
  */
 #include "unit.h"
 
@@ -595,15 +599,13 @@ count_files(const char *dir)
 	return n;
 }
 
+/* one row committed through catalog c by a writer with opts[n] */
 static bool
-catalog_commit_row(const char *root, catalog *c, int id, ts_err *err)
+catalog_commit_row_with(const char *root, catalog *c, int id, const ts_option *opts, int n,
+						ts_err *err)
 {
-	static const ts_option opts[] = {
-		{"manifest.merge-min-count", "2"}, {"commit.max-retries", "2"},
-		{"commit.min-retry-wait", "1 ms"}, {"commit.max-retry-wait", "2 ms"},
-	};
 	ts_catalog_commit cc = {catalog_commit, NULL, c};
-	ts_table_writer *w = ts_table_writer_open_in_catalog(local_fs(root), root, opts, 4, &cc, err);
+	ts_table_writer *w = ts_table_writer_open_in_catalog(local_fs(root), root, opts, n, &cc, err);
 	ts_value	row[2];
 	int64_t		sid;
 	bool		ok;
@@ -617,6 +619,24 @@ catalog_commit_row(const char *root, catalog *c, int id, ts_err *err)
 	ts_table_writer_free(w);
 	return ok;
 }
+
+static bool
+catalog_commit_row(const char *root, catalog *c, int id, ts_err *err)
+{
+	static const ts_option opts[] = {
+		{"manifest.merge-min-count", "2"}, {"commit.max-retries", "2"},
+		{"commit.min-retry-wait", "1 ms"}, {"commit.max-retry-wait", "2 ms"},
+	};
+
+	return catalog_commit_row_with(root, c, id, opts, 4, err);
+}
+
+static const char *const two_columns =
+"{\"version\": 3, \"id\": 0, \"fields\": ["
+"{\"id\": 0, \"name\": \"id\", \"type\": \"INT NOT NULL\"},"
+"{\"id\": 1, \"name\": \"s\", \"type\": \"STRING\"}],"
+"\"highestFieldId\": 1, \"partitionKeys\": [], \"primaryKeys\": [],"
+"\"options\": {\"bucket\": \"-1\"}}";
 
 static void
 test_retry_merges_again(void **state)
@@ -668,6 +688,168 @@ test_retry_merges_again(void **state)
 	(void) state;
 }
 
+/* ---- commit.timeout and manifest.compression --------------------------------------- */
+
+static void
+test_commit_give_up(void **state)
+{
+	ts_commit_input in;
+	ts_err		err;
+
+	memset(&in, 0, sizeof(in));
+	in.table_path = "/t";
+	in.max_retries = 10;
+	in.timeout_ms = INT64_MAX;	/* commit.timeout unset: the count alone */
+	assert_false(ts_commit_give_up(&in, 0, 1000000, &err));
+	assert_false(ts_commit_give_up(&in, 9, 1000000, &err));
+	assert_true(ts_commit_give_up(&in, 10, 0, &err));
+	assert_non_null(strstr(err.msg, "failed after 10 retries"));
+	/* Java: more than the timeout has passed (not at it), whatever the count */
+	in.timeout_ms = 500;
+	assert_false(ts_commit_give_up(&in, 3, 500, &err));
+	memset(&err, 0, sizeof(err));
+	assert_true(ts_commit_give_up(&in, 3, 501, &err));
+	assert_string_equal(err.msg, "commit to \"/t\" was not made: \"commit.timeout\" (500 ms) passed after 3 retries");
+	assert_non_null(strstr(err.hint, "commit.timeout"));
+	in.timeout_ms = 0;
+	assert_true(ts_commit_give_up(&in, 0, 1, &err));
+	(void) state;
+}
+
+/* a catalog that never lets the commit in: retries until commit.timeout, then nothing left */
+static void
+test_commit_timeout(void **state)
+{
+	char	   *dir = scratch_dir();
+	char		root[512],
+				mdir[600];
+	catalog		c;
+	ts_err		err;
+	static const ts_option opts[] = {
+		{"commit.max-retries", "1000"}, {"commit.timeout", "200 ms"},
+		{"commit.min-retry-wait", "5 ms"}, {"commit.max-retry-wait", "5 ms"},
+	};
+	static const ts_option bad[] = {{"commit.timeout", "soon"}};
+	int			before;
+
+	snprintf(root, sizeof(root), "%s/t", dir);
+	snprintf(mdir, sizeof(mdir), "%s/manifest", root);
+	write_schema(root, two_columns);
+	commit_row(root, 1, "a");
+	before = count_files(mdir);
+	memset(&c, 0, sizeof(c));
+	c.root = root;
+	c.conflicts = 1000000;
+	memset(&err, 0, sizeof(err));
+	assert_false(catalog_commit_row_with(root, &c, 2, opts, 4, &err));
+	assert_non_null(strstr(err.msg, "was not made: \"commit.timeout\" (200 ms) passed"));
+	/* 200 ms of 5-6 ms waits: more than one attempt, far fewer than max-retries */
+	assert_in_range(c.calls, 2, 100);
+	assert_int_equal(count_files(mdir), before);	/* every attempt's files removed */
+	/* a value Java cannot parse: refused when the writer opens */
+	assert_null(ts_table_writer_open(local_fs(root), root, bad, 1, &err));
+	assert_non_null(strstr(err.msg, "\"commit.timeout\": \"soon\""));
+	remove_dir(dir);
+	(void) state;
+}
+
+/* does the Avro file at path say avro.codec = codec in its header (bytes, not our reader)? */
+static bool
+has_codec(const char *path, const char *codec)
+{
+	char		buf[4096],
+				want[64];
+	FILE	   *f = fopen(path, "rb");
+	size_t		n,
+				wn;
+
+	assert_non_null(f);
+	n = fread(buf, 1, sizeof(buf), f);
+	fclose(f);
+	/* the metadata map: key "avro.codec", then the value's zigzag length and bytes */
+	wn = (size_t) snprintf(want, sizeof(want), "avro.codec%c%s", (char) (strlen(codec) * 2), codec);
+	for (size_t i = 0; i + wn <= n; i++)
+		if (memcmp(buf + i, want, wn) == 0)
+			return true;
+	return false;
+}
+
+static void
+test_manifest_compression(void **state)
+{
+	char	   *dir = scratch_dir();
+	char		root[512],
+				mdir[600],
+				path[1200];
+	static const ts_option deflate[] = {{"manifest.compression", "deflate"}};
+	static const ts_option bzip2[] = {{"manifest.compression", "bzip2"}};
+	ts_table_writer *w;
+	ts_err		err;
+	ts_value	row[2];
+	int64_t		sid;
+	ts_arena	a;
+	ts_snapshot *s;
+	ts_manifest_file_meta *delta;
+	ts_manifest_entry *e;
+	int			ndelta,
+				ne,
+				nfiles = 0;
+	DIR		   *d;
+	struct dirent *de;
+
+	snprintf(root, sizeof(root), "%s/t", dir);
+	snprintf(mdir, sizeof(mdir), "%s/manifest", root);
+	write_schema(root, two_columns);
+	/* a codec no writer here produces: refused at open, nothing written */
+	assert_null(ts_table_writer_open(local_fs(root), root, bzip2, 1, &err));
+	assert_int_equal(err.code, TS_ERR_UNSUPPORTED);
+	assert_non_null(strstr(err.msg, "\"manifest.compression\" = \"bzip2\""));
+	assert_int_equal(access(mdir, F_OK), -1);
+
+	w = ts_table_writer_open(local_fs(root), root, deflate, 1, &err);
+	if (w == NULL)
+		fail_msg("%s", err.msg);
+	memset(row, 0, sizeof(row));
+	row[0].v.i = 7;
+	row[1].isnull = true;
+	if (!ts_table_writer_add(w, row, &err) || !ts_table_writer_commit(w, "unit-user", &sid, &err))
+		fail_msg("%s", err.msg);
+	ts_table_writer_free(w);
+	/* every manifest and manifest list says deflate */
+	d = opendir(mdir);
+	assert_non_null(d);
+	while ((de = readdir(d)) != NULL)
+	{
+		if (de->d_name[0] == '.')
+			continue;
+		snprintf(path, sizeof(path), "%s/%s", mdir, de->d_name);
+		if (!has_codec(path, "deflate"))
+			fail_msg("%s: avro.codec is not deflate", de->d_name);
+		nfiles++;
+	}
+	closedir(d);
+	assert_int_equal(nfiles, 3);	/* manifest, base and delta list */
+	/* and read back: the file with the row */
+	ts_arena_init(&a, 65536);
+	s = snapshot(root, sid);
+	read_list(root, s->delta_manifest_list, &a, &delta, &ndelta);
+	assert_int_equal(ndelta, 1);
+	e = read_manifest(root, delta[0].file_name, &a, &ne);
+	assert_int_equal(ne, 1);
+	assert_int_equal(e[0].file.row_count, 1);
+	/* the default stays zstandard */
+	commit_row(root, 8, NULL);
+	ts_snapshot_free(s);
+	s = snapshot(root, sid + 1);
+	read_list(root, s->delta_manifest_list, &a, &delta, &ndelta);
+	snprintf(path, sizeof(path), "%s/%s", mdir, delta[0].file_name);
+	assert_true(has_codec(path, "zstandard"));
+	ts_snapshot_free(s);
+	ts_arena_free(&a);
+	remove_dir(dir);
+	(void) state;
+}
+
 int
 main(void)
 {
@@ -677,6 +859,9 @@ main(void)
 		cmocka_unit_test(test_commits_merge),
 		cmocka_unit_test(test_add_delete_cancel),
 		cmocka_unit_test(test_retry_merges_again),
+		cmocka_unit_test(test_commit_give_up),
+		cmocka_unit_test(test_commit_timeout),
+		cmocka_unit_test(test_manifest_compression),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -152,6 +152,54 @@ engine_buffer(int engine, ts_schema **s, ts_kv_layout **l)
 	return b;
 }
 
+/* one record of a layer: its key (f2), sequence number and row kind */
+typedef struct layer_record
+{
+	int64_t		key;
+	int64_t		seq;
+	int64_t		kind;
+} layer_record;
+
+/* records i = 0 .. n-1 of key keys[i], kind kinds[i], sequence number 100 + i, sorted */
+static void
+add_sorted(ts_kv_buffer *b, const int *keys, const ts_row_kind *kinds, int n)
+{
+	ts_value	v[4];
+	ts_err		err;
+
+	for (int i = 0; i < n; i++)
+	{
+		text(&v[0], "k");
+		num(&v[1], 10);
+		num(&v[2], keys[i]);
+		memset(&v[3], 0, sizeof(v[3]));
+		v[3].v.d = i;
+		assert_true(ts_kv_buffer_add(b, v, kinds[i], 100 + i, &err));
+	}
+	ts_kv_buffer_sort(b);
+}
+
+/* layer (or TS_KV_ALL_RECORDS) of b hands out exactly want[n], in that order */
+static void
+expect_layer(ts_kv_buffer *b, int layer, const layer_record *want, int n)
+{
+	int64_t		got[8][3];
+
+	assert_int_equal(layer_rows(b, layer, got), n);
+	for (int i = 0; i < n; i++)
+	{
+		assert_int_equal(got[i][0], want[i].key);
+		assert_int_equal(got[i][1], want[i].seq);
+		assert_int_equal(got[i][2], want[i].kind);
+	}
+}
+
+#define EXPECT_LAYER(b, layer, ...) \
+	do { \
+		static const layer_record want_[] = {__VA_ARGS__}; \
+		expect_layer(b, layer, want_, (int) (sizeof(want_) / sizeof(want_[0]))); \
+	} while (0)
+
 static void
 test_buffer_layers(void **state)
 {
@@ -161,47 +209,25 @@ test_buffer_layers(void **state)
 		ts_kv_layout *l;
 		ts_kv_buffer *b;
 		ts_err		err;
-		ts_value	v[4];
-		int64_t		got[8][3];
 		static const int keys[] = {7, 3, 7, 5, 7};
+		static const ts_row_kind kinds[] = {TS_ROW_INSERT, TS_ROW_INSERT, TS_ROW_INSERT,
+		TS_ROW_INSERT, TS_ROW_DELETE};
 
 		b = engine_buffer(engine, &s, &l);
-		for (int i = 0; i < 5; i++)
-		{
-			char		name[8] = "k";
-
-			text(&v[0], name);
-			num(&v[1], 10);
-			num(&v[2], keys[i]);
-			memset(&v[3], 0, sizeof(v[3]));
-			v[3].v.d = i;
-			assert_true(ts_kv_buffer_add(b, v, i == 4 ? TS_ROW_DELETE : TS_ROW_INSERT, 100 + i, &err));
-		}
-		ts_kv_buffer_sort(b);
+		add_sorted(b, keys, kinds, 5);
 		if (engine == 0)
 		{
 			/* deduplicate: each key once, its last record (7: the -D at 104) */
 			assert_int_equal(ts_kv_buffer_layers(b), 1);
-			assert_int_equal(layer_rows(b, 0, got), 3);
-			assert_int_equal(got[0][0], 3);
-			assert_int_equal(got[0][1], 101);
-			assert_int_equal(got[1][0], 5);
-			assert_int_equal(got[2][0], 7);
-			assert_int_equal(got[2][1], 104);
-			assert_int_equal(got[2][2], TS_ROW_DELETE);
+			EXPECT_LAYER(b, 0, {3, 101, TS_ROW_INSERT}, {5, 103, TS_ROW_INSERT}, {7, 104, TS_ROW_DELETE});
 		}
 		else
 		{
 			/* every record; a key again goes to the next layer, in sequence order */
 			assert_int_equal(ts_kv_buffer_layers(b), 3);
-			assert_int_equal(layer_rows(b, 0, got), 3);
-			assert_int_equal(got[2][0], 7);
-			assert_int_equal(got[2][1], 100);
-			assert_int_equal(layer_rows(b, 1, got), 1);
-			assert_int_equal(got[0][1], 102);
-			assert_int_equal(layer_rows(b, 2, got), 1);
-			assert_int_equal(got[0][1], 104);
-			assert_int_equal(got[0][2], TS_ROW_DELETE);
+			EXPECT_LAYER(b, 0, {3, 101, TS_ROW_INSERT}, {5, 103, TS_ROW_INSERT}, {7, 100, TS_ROW_INSERT});
+			EXPECT_LAYER(b, 1, {7, 102, TS_ROW_INSERT});
+			EXPECT_LAYER(b, 2, {7, 104, TS_ROW_DELETE});
 			/* UPDATE is fine, DELETE needs remove-record-on-delete */
 			assert_true(ts_kv_check_kind(l, TS_ROW_UPDATE_AFTER, &err));
 			assert_false(ts_kv_check_kind(l, TS_ROW_DELETE, &err));
@@ -226,47 +252,28 @@ test_buffer_update_before(void **state)
 		ts_schema  *s;
 		ts_kv_layout *l;
 		ts_kv_buffer *b;
-		ts_err		err;
-		ts_value	v[4];
-		int64_t		got[8][3];
 		static const int keys[] = {7, 3, 7, 7};
 		static const ts_row_kind kinds[] = {TS_ROW_INSERT, TS_ROW_INSERT, TS_ROW_UPDATE_BEFORE,
 		TS_ROW_UPDATE_AFTER};
 
 		b = engine_buffer(engine, &s, &l);
-		for (int i = 0; i < 4; i++)
-		{
-			text(&v[0], "k");
-			num(&v[1], 10);
-			num(&v[2], keys[i]);
-			memset(&v[3], 0, sizeof(v[3]));
-			assert_true(ts_kv_buffer_add(b, v, kinds[i], 100 + i, &err));
-		}
-		ts_kv_buffer_sort(b);
+		add_sorted(b, keys, kinds, 4);
 		if (engine == 0)
 		{
 			/* deduplicate: 3, and 7's +U (its last record that is no -U) */
 			assert_int_equal(ts_kv_buffer_layers(b), 1);
-			assert_int_equal(layer_rows(b, 0, got), 2);
-			assert_int_equal(got[1][1], 103);
-			assert_int_equal(got[1][2], TS_ROW_UPDATE_AFTER);
+			EXPECT_LAYER(b, 0, {3, 101, TS_ROW_INSERT}, {7, 103, TS_ROW_UPDATE_AFTER});
 		}
 		else
 		{
 			/* one layer per repetition, the -U in none */
 			assert_int_equal(ts_kv_buffer_layers(b), 2);
-			assert_int_equal(layer_rows(b, 0, got), 2);
-			assert_int_equal(got[1][1], 100);
-			assert_int_equal(layer_rows(b, 1, got), 1);
-			assert_int_equal(got[0][1], 103);
+			EXPECT_LAYER(b, 0, {3, 101, TS_ROW_INSERT}, {7, 100, TS_ROW_INSERT});
+			EXPECT_LAYER(b, 1, {7, 103, TS_ROW_UPDATE_AFTER});
 		}
 		/* the changelog: every record */
-		assert_int_equal(layer_rows(b, TS_KV_ALL_RECORDS, got), 4);
-		assert_int_equal(got[0][0], 3);
-		assert_int_equal(got[1][1], 100);
-		assert_int_equal(got[2][1], 102);
-		assert_int_equal(got[2][2], TS_ROW_UPDATE_BEFORE);
-		assert_int_equal(got[3][1], 103);
+		EXPECT_LAYER(b, TS_KV_ALL_RECORDS, {3, 101, TS_ROW_INSERT}, {7, 100, TS_ROW_INSERT},
+					 {7, 102, TS_ROW_UPDATE_BEFORE}, {7, 103, TS_ROW_UPDATE_AFTER});
 		ts_kv_buffer_free(b);
 		ts_kv_layout_free(l);
 		ts_schema_free(s);

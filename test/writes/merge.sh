@@ -21,24 +21,14 @@
 # prints
 #   writes-merge: N passed, N failed, 0 skipped
 source "$(dirname "$0")/../reliability/lib.sh"
+source "$(dirname "$0")/../schema-lib.sh"
 summary() { echo "writes-merge: $PASSED passed, $FAILED failed, 0 skipped"; [ "$FAILED" -eq 0 ]; }
 ensure_db || { fail "database setup"; summary; exit 1; }
 SHARED=${TS_SHARED:-$(cd "$(dirname "$0")/../../.." && pwd)/shared}
 W=$(scratch writes_merge)
 T=$W/w.db/t
-mkdir -p "$T/schema"
-cat > "$T/schema/schema-0" <<'JSON'
-{
-  "version" : 3,
-  "id" : 0,
-  "fields" : [ { "id" : 0, "name" : "id", "type" : "INT NOT NULL" }, { "id" : 1, "name" : "p", "type" : "STRING" } ],
-  "highestFieldId" : 1,
-  "partitionKeys" : [ "p" ],
-  "primaryKeys" : [ ],
-  "options" : { "bucket" : "-1", "manifest.target-file-size" : "4 kb", "manifest.merge-min-count" : "5" },
-  "timeMillis" : 1733400000000
-}
-JSON
+schema "$T" "$(fields "$(f 0 id 'INT NOT NULL')" "$(f 1 p STRING)")" '"p"' "" \
+    '"bucket" : "-1", "manifest.target-file-size" : "4 kb", "manifest.merge-min-count" : "5"'
 mkdir -p "$W/j"
 cp -r "$SHARED/testdata/parquet/append_complex_data.db/append_complex_data" "$W/j/"
 J=$W/j/append_complex_data

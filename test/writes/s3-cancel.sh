@@ -1,36 +1,28 @@
 #!/bin/bash
 # s3-cancel.sh - an INSERT into a Paimon table on an object store cancelled,
-# or its backend terminated, while it uploads data files.
+# timed out, or its backend terminated, while it uploads data files.
 #
 # Starts the test object store (test/s3/proxy.mjs, bucket "wlake", conditional
 # writes honoured) holding a hand-written schema of append table t
 # (target-file-size 256 kb, so a large INSERT puts many data objects one
-# after another).  snapshot-1 holds 1,000 rows.  Then, twice (once with
-# pg_cancel_backend, once with pg_terminate_backend from another session), a
-# 2,000,000-row INSERT is stopped once its data objects are seen in the
-# store.  Checks each time: the INSERT failed; no snapshot object past the
-# last committed one and LATEST unchanged; the table reads the committed rows;
-# no data object left that no snapshot references (the abort deleted what
-# it put); the next INSERT commits the next snapshot and its rows read back.
+# after another).  snapshot-1 holds 1,000 rows.  Then, three times (once with
+# pg_cancel_backend, once with pg_terminate_backend from another session, once
+# by a statement_timeout of 5 s), a 2,000,000-row INSERT (20,000,000 for the
+# timeout) is stopped once its data objects are seen in the store.  Checks
+# each time: the INSERT failed with PostgreSQL's own error for the interrupt
+# (not "could not write ...: canceled"); no snapshot object past the last
+# committed one and LATEST unchanged; the table reads the committed rows; no
+# data object left that no snapshot references (the abort deleted what it
+# put); the next INSERT commits the next snapshot and its rows read back.
 # Runs inside pg_virtualenv with the extension installed; prints
 #   writes-s3-cancel: N passed, N failed, 0 skipped
 source "$(dirname "$0")/../reliability/lib.sh"
+source "$(dirname "$0")/../schema-lib.sh"
 summary() { echo "writes-s3-cancel: $PASSED passed, $FAILED failed, 0 skipped"; [ "$FAILED" -eq 0 ]; }
 ensure_db || { fail "database setup"; summary; exit 1; }
 W=$(scratch writes_s3_cancel)
-mkdir -p "$W/src/w.db/t/schema"
-cat > "$W/src/w.db/t/schema/schema-0" <<'JSON'
-{
-  "version" : 3,
-  "id" : 0,
-  "fields" : [ { "id" : 0, "name" : "id", "type" : "INT NOT NULL" }, { "id" : 1, "name" : "s", "type" : "STRING" } ],
-  "highestFieldId" : 1,
-  "partitionKeys" : [ ],
-  "primaryKeys" : [ ],
-  "options" : { "bucket" : "-1", "target-file-size" : "256 kb" },
-  "timeMillis" : 1733400000000
-}
-JSON
+schema "$W/src/w.db/t" "$(fields "$(f 0 id 'INT NOT NULL')" "$(f 1 s STRING)")" "" "" \
+    '"bucket" : "-1", "target-file-size" : "256 kb"'
 start_s3_proxy "$W" --dir "$W/store" --upload "wlake/wh/w.db=$W/src/w.db" >"$W/start.log" ||
     { fail "$(cat "$W/start.log")"; summary; exit 1; }
 TD=$W/store/wlake/wh/w.db/t
@@ -54,11 +46,14 @@ got=$(q -c "SELECT count(*), sum(id) FROM t")
 
 rows=1000
 sum=500500
-for how in cancel terminate; do
+for how in cancel terminate timeout; do
     snaps=$(snapshots)
     latest=$(cat "$TD/snapshot/LATEST._S3rver_object")
     before=$(data_objects)
-    psql -X -q -c "INSERT INTO t SELECT 1000000 + g, md5(g::text) || md5((g + 1)::text) FROM generate_series(1, 2000000) g" \
+    # timeout: statement_timeout stops an INSERT far too large to end before it
+    opts= n=2000000
+    [ $how = timeout ] && opts="-c statement_timeout=5s" n=20000000
+    PGOPTIONS="$opts" psql -X -q -c "INSERT INTO t SELECT 1000000 + g, md5(g::text) || md5((g + 1)::text) FROM generate_series(1, $n) g" \
         >"$W/$how.log" 2>&1 &
     pid=$!
     seen=0
@@ -69,7 +64,7 @@ for how in cancel terminate; do
     [ $seen -eq 1 ] && ok "$how: the INSERT is putting data objects" || fail "$how: never saw the INSERT's data objects"
     bpid=$(q -c "SELECT pid FROM pg_stat_activity
                  WHERE query LIKE 'INSERT INTO t SELECT 1000000 + g%' AND pid <> pg_backend_pid()")
-    q -c "SELECT pg_${how}_backend($bpid)" >/dev/null
+    [ $how = timeout ] || q -c "SELECT pg_${how}_backend($bpid)" >/dev/null
     wait $pid
     rc=$?
     wait_ready
@@ -78,7 +73,14 @@ for how in cancel terminate; do
         [ "$(q -c "SELECT count(*) FROM pg_stat_activity WHERE pid = ${bpid:-0}")" = 0 ] && break
         sleep 0.1
     done
-    [ $rc -ne 0 ] && grep -qiE "cancel|terminat" "$W/$how.log" && ok "$how: the INSERT failed ($(head -1 "$W/$how.log"))" ||
+    # PostgreSQL's own error for the interrupt, not one of ours about the write
+    case $how in
+        cancel) want="ERROR:  canceling statement due to user request" ;;
+        terminate) want="FATAL:  terminating connection due to administrator command" ;;
+        timeout) want="ERROR:  canceling statement due to statement timeout" ;;
+    esac
+    [ $rc -ne 0 ] && grep -qF "$want" "$W/$how.log" && ! grep -q "could not write" "$W/$how.log" &&
+        ok "$how: the INSERT failed with PostgreSQL's \"${want#*:  }\"" ||
         fail "$how: the INSERT ended with $rc: $(head -2 "$W/$how.log")"
     [ "$(snapshots)" = "$snaps" ] && [ "$(cat "$TD/snapshot/LATEST._S3rver_object")" = "$latest" ] &&
         ok "$how: no new snapshot, LATEST still $latest" || fail "$how: snapshots $(snapshots), was $snaps"
