@@ -190,10 +190,17 @@ ALTER FOREIGN TABLE ow OPTIONS (DROP "streaming-read-append-overwrite", ADD "str
 SELECT pg_temp.error_of($$SELECT * FROM tablescan_changes(NULL::ow, consumer => 'x')$$);
 ALTER FOREIGN TABLE pkow_plain OPTIONS (ADD "streaming-read-overwrite" 'true', ADD "changelog-producer" 'lookup');
 SELECT pg_temp.error_of($$SELECT * FROM tablescan_changes(NULL::pkow_plain, from_snapshot => 5)$$);
-\set dvdir :warehouse/pk.db/pk_dedup_dv
+-- (a copy of pk_dedup_dv whose COMPACT snapshot 3 is relabelled OVERWRITE:
+-- its other snapshots are read, the overwrite is refused)
+SELECT pg_temp.sh(format('cp -r %s/pk.db/pk_dedup_dv regress_cow/dv && sed -i ''s/"COMPACT"/"OVERWRITE"/'' regress_cow/dv/snapshot/snapshot-3',
+                         :'warehouse'));
+SELECT current_setting('data_directory') || '/regress_cow/dv' AS dvdir \gset
 CREATE FOREIGN TABLE dv_ow (id int) SERVER scratch
-  OPTIONS (path :'dvdir', "scan.mode" 'latest', "streaming-read-overwrite" 'true');
-SELECT pg_temp.error_of($$SELECT * FROM tablescan_changes(NULL::dv_ow, consumer => 'x')$$);
+  OPTIONS (path :'dvdir', "streaming-read-overwrite" 'true');
+CREATE FOREIGN TABLE dv_plain (id int) SERVER scratch OPTIONS (path :'dvdir');
+SELECT (SELECT count(*) FROM tablescan_changes(NULL::dv_ow, from_snapshot => 1, to_snapshot => 2)) AS rows_1_2,
+       (SELECT count(*) FROM tablescan_changes(NULL::dv_plain, from_snapshot => 1, to_snapshot => 2)) AS plain_rows_1_2;
+SELECT pg_temp.error_of($$SELECT * FROM tablescan_changes(NULL::dv_ow, from_snapshot => 1)$$);
 
 SELECT pg_temp.sh('rm -rf regress_cow');
 DROP SCHEMA cow CASCADE;

@@ -37,6 +37,7 @@
 #include <string.h>
 
 #include "scan/scan_internal.h"
+#include "scan/stream.h"
 
 static int64_t
 bucket_option(const ts_schema *s)
@@ -289,6 +290,11 @@ scan_incremental_overwrite_range(ts_plan *plan, int64_t a, int64_t b, ts_err *er
 		return ts_error(err, TS_ERR_INVALID,
 						"snapshot %lld of table \"%s\" is not an OVERWRITE snapshot",
 						(long long) b, plan->table_path);
+	/* each side would need its own snapshot's deletion vectors */
+	if (plan->core.deletion_vectors)
+		return ts_error(err, TS_ERR_UNSUPPORTED,
+						"table \"%s\": reading OVERWRITE snapshot %lld with option %s is not supported yet on tables with deletion vectors",
+						plan->table_path, (long long) b, TS_OPT_STREAM_READ_OVERWRITE);
 	return true;
 }
 

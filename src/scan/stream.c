@@ -9,9 +9,9 @@
  * (scan_stream_full_start: all levels of first-row and deletion-vector
  * tables, only some of lookup / full-compaction tables), the OVERWRITE
  * snapshots a stream with streaming-read-overwrite reads apart (their
- * changes: incremental_diff.c), and the refusals of what a stream cannot
- * yet read exactly as Java would (overwrites of tables with deletion
- * vectors, delayed or bounded reading; an append table's
+ * changes: incremental_diff.c, which refuses them on tables with deletion
+ * vectors), and the refusals of what a stream cannot yet read exactly as
+ * Java would (delayed or bounded reading; an append table's
  * streaming-read-append-overwrite is read by incremental.c).
  * The rows of a batch are read by the incremental path (incremental.c:
  * the ADD files of the APPEND snapshots of the range, which is what Java's
@@ -113,10 +113,6 @@ ts_stream_check_table(const ts_plan *plan, ts_err *err)
 			return ts_error(err, TS_ERR_UNSUPPORTED,
 							"table \"%s\": option %s cannot be used with changelog-producer \"%s\" (the overwrite's changes would be read twice)",
 							plan->table_path, TS_OPT_STREAM_READ_OVERWRITE, producer);
-		if (plan->core.deletion_vectors)
-			return ts_error(err, TS_ERR_UNSUPPORTED,
-							"table \"%s\": following changes with option %s is not supported yet on tables with deletion vectors",
-							plan->table_path, TS_OPT_STREAM_READ_OVERWRITE);
 	}
 	for (int i = 0; refused[i]; i++)
 	{
