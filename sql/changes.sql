@@ -196,9 +196,9 @@ ALTER FOREIGN TABLE lvf OPTIONS (SET "scan.mode" 'latest', ADD "scan.tag-name" '
 SELECT pg_temp.error_of($$SELECT * FROM tablescan_changes(NULL::lvf, consumer => 'x')$$);
 ALTER FOREIGN TABLE lvf OPTIONS (DROP "scan.tag-name");
 -- what a stream cannot follow yet is refused, naming it
-ALTER FOREIGN TABLE lvf OPTIONS (ADD "streaming-read-overwrite" 'true');
+ALTER FOREIGN TABLE lvf OPTIONS (ADD "streaming.read.snapshot.delay" '1 s');
 SELECT pg_temp.error_of($$SELECT * FROM tablescan_changes(NULL::lvf, consumer => 'x')$$);
-ALTER FOREIGN TABLE lvf OPTIONS (DROP "streaming-read-overwrite");
+ALTER FOREIGN TABLE lvf OPTIONS (DROP "streaming.read.snapshot.delay");
 -- the table's own scans are untouched by the stream's options
 SELECT count(*) AS different FROM ((TABLE lvf EXCEPT ALL SELECT * FROM table_at(8))
   UNION ALL (SELECT * FROM table_at(8) EXCEPT ALL TABLE lvf)) d;

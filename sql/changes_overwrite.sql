@@ -1,6 +1,8 @@
 -- OVERWRITE snapshots in a stream (tablescan_changes): skipped by default,
 -- as Java's follow-up scanners do; with streaming-read-append-overwrite an
--- append table's stream reads the files the overwrite added.  The table is
+-- append table's stream reads the files the overwrite added, with
+-- streaming-read-overwrite a primary-key table's stream the rows the
+-- overwrite removed (-D) and added (below).  The table is
 -- a copy of the generated append table sales.db/orders (snapshots 1, 2, 3,
 -- all APPEND) whose snapshot 3 is relabelled OVERWRITE (an overwrite that
 -- removed no file); the rows expected come from batch time-travel reads.
@@ -17,7 +19,7 @@ BEGIN
   RETURN NEXT 'no error';
 EXCEPTION WHEN OTHERS THEN
   GET STACKED DIAGNOSTICS msg = MESSAGE_TEXT;
-  RETURN NEXT regexp_replace('ERROR:  ' || msg, '"/[^"]*/(regress_cow|warehouse)/', '"<dir>/', 'g');
+  RETURN NEXT regexp_replace('ERROR:  ' || msg, '"/[^"]*/(regress_cow|warehouse|stream)/', '"<dir>/', 'g');
 END $$;
 CREATE FUNCTION pg_temp.sh(cmd text) RETURNS void LANGUAGE plpgsql AS $$
 BEGIN
@@ -65,14 +67,140 @@ SELECT count(*) AS overwrite_rows, count(*) = (SELECT count(*) FROM at3) - (SELE
 CREATE FOREIGN TABLE ow_between (id int) SERVER scratch
   OPTIONS (path :'orders', "incremental-between" '2,3', "streaming-read-append-overwrite" 'true');
 SELECT count(*) AS between_rows FROM ow_between;
--- not on primary-key tables (streaming-read-overwrite, their option, stays refused)
+-- not on primary-key tables (streaming-read-overwrite is theirs, below)
 \set pkdir :warehouse/pk.db/pk_dedup_levels
 CREATE FOREIGN TABLE pk_ow (id int) SERVER scratch
   OPTIONS (path :'pkdir', "scan.mode" 'latest',
            "streaming-read-append-overwrite" 'true');
 SELECT pg_temp.error_of($$SELECT * FROM tablescan_changes(NULL::pk_ow, consumer => 'x')$$);
-ALTER FOREIGN TABLE pk_ow OPTIONS (DROP "streaming-read-append-overwrite", ADD "streaming-read-overwrite" 'true');
-SELECT pg_temp.error_of($$SELECT * FROM tablescan_changes(NULL::pk_ow, consumer => 'x')$$);
+
+-- streaming-read-overwrite: a stream over a primary-key table reads an
+-- OVERWRITE snapshot as Java's (OverwriteFollowUpScanner, readChanges,
+-- IncrementalChangelogReadProvider): per partition and bucket the files it
+-- removed, merged, each key as -D, then the files it added, merged.
+-- pk_overwrite (generated: snapshots 1 A, 2 A, 3 C, 4 A, 5 OVERWRITE, 6 C,
+-- 7 A) overwrites the whole table at 5, every file removed, so its -D rows
+-- must be the table at snapshot 4 and its other rows the table at 5, both
+-- read here by time travel.
+\set stream :fixtures/stream
+\set pkow :stream/pk_overwrite
+SELECT pg_read_file(:'pkow' || '/snapshot/snapshot-5')::jsonb->>'commitKind' AS snapshot_5;
+-- NAME (streaming-read-overwrite), NAME_plain (without), NAME_4 and NAME_5
+-- (the table at snapshots 4 and 5) over the table at path
+CREATE FUNCTION pg_temp.overwrite_tables(name text, path text) RETURNS void LANGUAGE plpgsql AS $$
+DECLARE
+  cols text := 'id int, p int, v text, n bigint, d float8';
+BEGIN
+  EXECUTE format('CREATE FOREIGN TABLE %I (%s, "_ROW_KIND" text) SERVER scratch OPTIONS (path %L, "streaming-read-overwrite" ''true'')',
+                 name, cols, path);
+  EXECUTE format('CREATE FOREIGN TABLE %I (%s, "_ROW_KIND" text) SERVER scratch OPTIONS (path %L)',
+                 name || '_plain', cols, path);
+  FOR s IN 4..5 LOOP
+    EXECUTE format('CREATE FOREIGN TABLE %I (%s) SERVER scratch OPTIONS (path %L, "scan.snapshot-id" %L)',
+                   name || '_' || s, cols, path, s);
+  END LOOP;
+END $$;
+SELECT pg_temp.overwrite_tables('pkow', :'pkow');
+CREATE TEMP TABLE ch (id int, p int, v text, n bigint, d float8, "_ROW_KIND" text);
+-- ch against the tables at snapshots "before" and "after": rows that differ
+CREATE FUNCTION overwrite_check(before text, after text) RETURNS TABLE
+  (removed bigint, added bigint, other_kinds bigint, removed_differ bigint, added_differ bigint)
+LANGUAGE plpgsql AS $$
+BEGIN
+  RETURN QUERY EXECUTE format($q$
+    WITH r AS (SELECT id, p, v, n, d FROM ch WHERE "_ROW_KIND" = '-D'),
+         a AS (SELECT id, p, v, n, d FROM ch WHERE "_ROW_KIND" IN ('+I', '+U'))
+    SELECT (SELECT count(*) FROM r), (SELECT count(*) FROM a),
+           (SELECT count(*) FROM ch WHERE "_ROW_KIND" NOT IN ('-D', '+I', '+U')),
+           (SELECT count(*) FROM ((TABLE r EXCEPT ALL TABLE %1$s) UNION ALL (TABLE %1$s EXCEPT ALL TABLE r)) x),
+           (SELECT count(*) FROM ((TABLE a EXCEPT ALL TABLE %2$s) UNION ALL (TABLE %2$s EXCEPT ALL TABLE a)) x)$q$,
+    before, after);
+END $$;
+INSERT INTO ch SELECT * FROM tablescan_changes(NULL::pkow, from_snapshot => 5, to_snapshot => 5);
+SELECT (SELECT count(*) FROM pkow_4) AS rows_at_4, (SELECT count(*) FROM pkow_5) AS rows_at_5,
+       (overwrite_check('pkow_4', 'pkow_5')).*;
+TRUNCATE ch;
+-- without the option the overwrite is skipped
+SELECT count(*) AS skipped FROM tablescan_changes(NULL::pkow_plain, from_snapshot => 5, to_snapshot => 5);
+-- a consumer over all snapshots: the other snapshots' changes as without the
+-- option, and the overwrite's
+ALTER FOREIGN TABLE pkow OPTIONS (ADD "scan.mode" 'from-snapshot', ADD "scan.snapshot-id" '1');
+INSERT INTO ch SELECT * FROM tablescan_changes(NULL::pkow, consumer => 'all');
+SELECT count(*) AS rows,
+       (SELECT next_snapshot FROM tablescan_consumers WHERE consumer = 'all') AS next,
+       (SELECT count(*) FROM (
+          (TABLE ch EXCEPT ALL (SELECT * FROM tablescan_changes(NULL::pkow_plain, from_snapshot => 1)
+                                UNION ALL SELECT * FROM tablescan_changes(NULL::pkow, from_snapshot => 5, to_snapshot => 5)))
+          UNION ALL
+          ((SELECT * FROM tablescan_changes(NULL::pkow_plain, from_snapshot => 1)
+            UNION ALL SELECT * FROM tablescan_changes(NULL::pkow, from_snapshot => 5, to_snapshot => 5))
+           EXCEPT ALL TABLE ch)) x) AS different
+  FROM ch;
+TRUNCATE ch;
+-- with a _SNAPSHOT_ID column the overwrite's rows are those of snapshot 5
+CREATE FOREIGN TABLE pkow_s (id int, p int, v text, n bigint, d float8, "_ROW_KIND" text, "_SNAPSHOT_ID" bigint)
+  SERVER scratch OPTIONS (path :'pkow', "streaming-read-overwrite" 'true');
+CREATE TEMP TABLE chs AS SELECT * FROM tablescan_changes(NULL::pkow_s, from_snapshot => 4);
+INSERT INTO ch SELECT id, p, v, n, d, "_ROW_KIND" FROM chs WHERE "_SNAPSHOT_ID" = 5;
+SELECT (SELECT array_agg(DISTINCT "_SNAPSHOT_ID" ORDER BY "_SNAPSHOT_ID") FROM chs) AS snapshots,
+       (overwrite_check('pkow_4', 'pkow_5')).*;
+TRUNCATE ch;
+
+-- a bucket the overwrite only added files to is read unmerged, as a
+-- stream's delta (Java's MergeFileSplitReadProvider): a copy of pk_overwrite
+-- whose snapshot 1 is relabelled OVERWRITE (removing nothing) gives
+-- snapshot 1's changes as the original's plain stream does, every record,
+-- more rows than the merged table at 1
+SELECT pg_temp.sh(format('cp -r %s regress_cow/pkow1 && sed -i ''s/"APPEND"/"OVERWRITE"/'' regress_cow/pkow1/snapshot/snapshot-1',
+                         :'pkow'));
+SELECT current_setting('data_directory') || '/regress_cow/pkow1' AS pkow1 \gset
+CREATE FOREIGN TABLE pkow1 (id int, p int, v text, n bigint, d float8, "_ROW_KIND" text) SERVER scratch
+  OPTIONS (path :'pkow1', "streaming-read-overwrite" 'true');
+CREATE FOREIGN TABLE pkow_1 (id int) SERVER scratch OPTIONS (path :'pkow', "scan.snapshot-id" '1');
+CREATE TEMP TABLE plain1 AS SELECT * FROM tablescan_changes(NULL::pkow_plain, from_snapshot => 1, to_snapshot => 1);
+INSERT INTO ch SELECT * FROM tablescan_changes(NULL::pkow1, from_snapshot => 1, to_snapshot => 1);
+SELECT pg_read_file(:'pkow1' || '/snapshot/snapshot-1')::jsonb->>'commitKind' AS snapshot_1,
+       count(*) AS rows, (SELECT count(*) FROM pkow_1) AS merged_rows,
+       (SELECT count(*) FROM ((TABLE ch EXCEPT ALL TABLE plain1) UNION ALL (TABLE plain1 EXCEPT ALL TABLE ch)) x) AS different
+  FROM ch;
+TRUNCATE ch;
+
+-- an aggregation table: each side is the aggregate of its files
+\set pkagg :stream/pk_overwrite_agg
+SELECT pg_temp.overwrite_tables('agg', :'pkagg');
+INSERT INTO ch SELECT * FROM tablescan_changes(NULL::agg, from_snapshot => 5, to_snapshot => 5);
+SELECT (overwrite_check('agg_4', 'agg_5')).*;
+TRUNCATE ch;
+
+-- changelog-producer input: the other snapshots' changelog files, and the
+-- overwrite's changes read from its data files as above
+\set pkin :stream/pk_overwrite_input
+SELECT pg_temp.overwrite_tables('inp', :'pkin');
+INSERT INTO ch SELECT * FROM tablescan_changes(NULL::inp, from_snapshot => 5, to_snapshot => 5);
+SELECT (overwrite_check('inp_4', 'inp_5')).*;
+SELECT (SELECT count(*) FROM tablescan_changes(NULL::inp, from_snapshot => 1)) AS rows,
+       (SELECT count(*) FROM tablescan_changes(NULL::inp_plain, from_snapshot => 1)) +
+       (SELECT count(*) FROM ch) AS changelog_and_overwrite;
+TRUNCATE ch;
+
+-- refused as Java refuses them: append tables, changelog-producer lookup /
+-- full-compaction; and not yet on tables with deletion vectors (each side
+-- would need its own snapshot's deletion vectors)
+ALTER FOREIGN TABLE ow OPTIONS (DROP "streaming-read-append-overwrite", ADD "streaming-read-overwrite" 'true');
+SELECT pg_temp.error_of($$SELECT * FROM tablescan_changes(NULL::ow, consumer => 'x')$$);
+ALTER FOREIGN TABLE pkow_plain OPTIONS (ADD "streaming-read-overwrite" 'true', ADD "changelog-producer" 'lookup');
+SELECT pg_temp.error_of($$SELECT * FROM tablescan_changes(NULL::pkow_plain, from_snapshot => 5)$$);
+-- (a copy of pk_dedup_dv whose COMPACT snapshot 3 is relabelled OVERWRITE:
+-- its other snapshots are read, the overwrite is refused)
+SELECT pg_temp.sh(format('cp -r %s/pk.db/pk_dedup_dv regress_cow/dv && sed -i ''s/"COMPACT"/"OVERWRITE"/'' regress_cow/dv/snapshot/snapshot-3',
+                         :'warehouse'));
+SELECT current_setting('data_directory') || '/regress_cow/dv' AS dvdir \gset
+CREATE FOREIGN TABLE dv_ow (id int) SERVER scratch
+  OPTIONS (path :'dvdir', "streaming-read-overwrite" 'true');
+CREATE FOREIGN TABLE dv_plain (id int) SERVER scratch OPTIONS (path :'dvdir');
+SELECT (SELECT count(*) FROM tablescan_changes(NULL::dv_ow, from_snapshot => 1, to_snapshot => 2)) AS rows_1_2,
+       (SELECT count(*) FROM tablescan_changes(NULL::dv_plain, from_snapshot => 1, to_snapshot => 2)) AS plain_rows_1_2;
+SELECT pg_temp.error_of($$SELECT * FROM tablescan_changes(NULL::dv_ow, from_snapshot => 1)$$);
 
 SELECT pg_temp.sh('rm -rf regress_cow');
 DROP SCHEMA cow CASCADE;

@@ -273,6 +273,16 @@ $GEN "$OUT/stream/pk_input" $PKCOLS --option changelog-producer=input --rows 40 
 $GEN "$OUT/stream/pk_input_agg" $PKCOLS --option changelog-producer=input --merge-engine aggregation \
      --agg n:sum --agg d:sum --rows 40 --keys 16 --snapshots 6 --files 3 --compact-every 2 --levels 3 \
      --null-every 5 --delete-every 6 --retract-every 11 >/dev/null
+# streams of overwrites (sql/changes_overwrite.sql): commit 4 (snapshot 5) is an INSERT OVERWRITE of
+# the whole table, on a deduplicate table, an aggregation table and one with changelog-producer input
+$GEN "$OUT/stream/pk_overwrite" $PKCOLS --rows 40 --keys 24 --snapshots 5 --files 3 --compact-every 2 \
+     --levels 2 --delete-every 6 --retract-every 9 --null-every 5 --overwrite-at 4 >/dev/null
+$GEN "$OUT/stream/pk_overwrite_agg" $PKCOLS --merge-engine aggregation --agg n:sum --agg d:sum \
+     --rows 40 --keys 16 --snapshots 5 --files 3 --compact-every 2 --levels 2 --null-every 5 \
+     --delete-every 6 --retract-every 11 --overwrite-at 4 >/dev/null
+$GEN "$OUT/stream/pk_overwrite_input" $PKCOLS --option changelog-producer=input --rows 40 --keys 24 \
+     --snapshots 5 --files 3 --compact-every 2 --levels 2 --delete-every 6 --retract-every 9 \
+     --null-every 5 --overwrite-at 4 >/dev/null
 
 # broken copies: each case breaks exactly one file of customers
 B=$OUT/broken

@@ -340,6 +340,48 @@ ignore_progress(const ts_plan *plan)
 	return v != NULL && tablescan_option_bool(v);
 }
 
+/*
+ * The changes of snapshots from..to (snapshot_id: every row's _SNAPSHOT_ID,
+ * see read_rows): one unmerged read of the range, as Java's follow-up
+ * scanners plan it; with streaming-read-overwrite on a primary-key table
+ * its OVERWRITE snapshots are read apart, in snapshot order, each as the
+ * changes it made (Java's OverwriteFollowUpScanner: incremental_diff.c).
+ */
+static void
+read_changes(Oid relid, const ts_plan *plan, int64 from, int64 to, int64 snapshot_id,
+			 ReturnSetInfo *rsinfo)
+{
+	const char *delta_keys[] = {"incremental-between", TS_OPT_STREAM_UNMERGED};
+	const char *overwrite_keys[] = {"incremental-between", TS_OPT_STREAM_OVERWRITE};
+
+	while (from <= to)
+	{
+		int64_t		overwrite = 0;
+		int64		run_end;
+		ts_err		err = {0};
+
+		if (ts_stream_reads_overwrite(plan) &&
+			!ts_stream_next_overwrite(plan, from, to, &overwrite, &err))
+			tablescan_report(&err);
+		run_end = overwrite > 0 ? overwrite - 1 : to;
+		if (run_end >= from)
+		{
+			const char *values[] = {psprintf(INT64_FORMAT "," INT64_FORMAT, from - 1, run_end), "true"};
+
+			read_rows(relid, 2, delta_keys, values, snapshot_id, rsinfo);
+		}
+		if (overwrite == 0)
+			break;
+		{
+			const char *values[] = {psprintf(INT64_FORMAT "," INT64_FORMAT, (int64) overwrite - 1,
+											 (int64) overwrite), "true"};
+
+			read_rows(relid, 2, overwrite_keys, values, snapshot_id, rsinfo);
+		}
+		from = overwrite + 1;
+	}
+}
+
 PG_FUNCTION_INFO_V1(tablescan_changes);
 
 Datum
@@ -457,19 +499,11 @@ tablescan_changes(PG_FUNCTION_ARGS)
 			for (int64 s = next; s <= end; s++)
 			{
 				CHECK_FOR_INTERRUPTS();
-				const char *keys[] = {"incremental-between", TS_OPT_STREAM_UNMERGED};
-				const char *values[] = {psprintf(INT64_FORMAT "," INT64_FORMAT, s - 1, s), "true"};
-
-				read_rows(relid, 2, keys, values, s, rsinfo);
+				read_changes(relid, plan, s, s, s, rsinfo);
 			}
 		}
-		else if (end >= next)
-		{
-			const char *keys[] = {"incremental-between", TS_OPT_STREAM_UNMERGED};
-			const char *values[] = {psprintf(INT64_FORMAT "," INT64_FORMAT, next - 1, end), "true"};
-
-			read_rows(relid, 2, keys, values, 0, rsinfo);
-		}
+		else
+			read_changes(relid, plan, next, end, 0, rsinfo);
 		if (consumer)
 		{
 			move_consumer(relid, consumer, Max(next, end + 1));

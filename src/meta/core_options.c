@@ -144,6 +144,9 @@ const ts_core_option ts_core_option_table[] = {
 	 */
 	E("tablescan.stream-unmerged", NULL, TS_OPT_BOOL, NULL, 0, 0, "false", TS_OPT_ACTED, TS_LAYER_SCAN,
 	  TS_OPTF_INTERNAL, "tablescan_fdw"),
+	/* Set by tablescan_changes() on the read of one OVERWRITE snapshot's changes */
+	E("tablescan.stream-overwrite", NULL, TS_OPT_BOOL, NULL, 0, 0, "false", TS_OPT_ACTED, TS_LAYER_SCAN,
+	  TS_OPTF_INTERNAL, "tablescan_fdw"),
 	/* Set by tablescan_changes() on a full start's read: the levels Java's stream reads */
 	E("tablescan.stream-full-start", NULL, TS_OPT_BOOL, NULL, 0, 0, "false", TS_OPT_ACTED, TS_LAYER_SCAN,
 	  TS_OPTF_INTERNAL, "tablescan_fdw"),
@@ -270,7 +273,8 @@ const ts_core_option ts_core_option_table[] = {
 	CORE("log.format", TS_OPT_STRING, "debezium-json"),
 	CORE("log.ignore-delete", TS_OPT_BOOL, "false"),
 	CORE("auto-create", TS_OPT_BOOL, "false"),
-	STREAM("streaming-read-overwrite", TS_OPT_BOOL, "false"),
+	/* a stream over a primary-key table reads an overwrite's changes (src/scan/stream.c) */
+	ACT("streaming-read-overwrite", NULL, TS_OPT_BOOL, NULL, 0, 0, "false", TS_LAYER_SCAN, "CoreOptions"),
 	/* a stream over an append table reads an overwrite's added files (src/scan/incremental.c) */
 	ACT("streaming-read-append-overwrite", NULL, TS_OPT_BOOL, NULL, 0, 0, "false", TS_LAYER_SCAN, "CoreOptions"),
 	CORE("dynamic-partition-overwrite", TS_OPT_BOOL, "true"),

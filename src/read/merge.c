@@ -16,7 +16,10 @@
  * Changelog reads and the reads of a stream (plan->unmerged) do not
  * merge: every record of the split's files is a row, any engine.  Diff
  * reads (plan->diff) merge each key twice, over the start snapshot's files
- * and over the end's, as batch reads, and emit what differs (diff_next).
+ * and over the end's, as batch reads, and emit what differs (diff_next);
+ * a stream's read of an overwrite's changes (plan->overwrite) merges the
+ * same way and emits the removed side as -D, then the added side
+ * (overwrite_next).
  * Order: a loser tree over the files' cursors, each caching its row's
  * key (an integer key as is; string keys compared by memcmp), sequence
  * number and kind.  Memory: one batch per file plus one output batch; an
@@ -320,6 +323,16 @@ ts_merge_reader_open(ts_plan *plan, const ts_split *split, const int *columns, i
 			goto fail;
 		if (n > 0)
 			m->nlive++;
+	}
+	if (m->overwrite)
+	{
+		bool		before = false;
+
+		for (int i = 0; i < m->ncursors; i++)
+			before = before || m->cursors[i].before;
+		/* a bucket the overwrite only added to: read as a stream's delta */
+		m->diff = before;
+		m->no_merge = !before;
 	}
 	if (m->ncursors > 0)
 		m->tree[0] = tree_build(m, 1);
@@ -625,6 +638,39 @@ diff_next(ts_merge_reader *m, int cap, ts_err *err)
 	return nrows;
 }
 
+/*
+ * An overwrite's changes in a bucket it removed files from (Java's
+ * IncrementalChangelogReadProvider): each key of the removed files merged
+ * as a batch read merges it, as -D (ReverseReader), and each key of the
+ * added files merged, with the result's kind; retract results are no row.
+ * Per key the -D comes first (the before side's cursors sort first).
+ */
+static int
+overwrite_next(ts_merge_reader *m, int cap, ts_err *err)
+{
+	int			nrows = 0;
+
+	while (nrows < cap && m->nlive > 0)
+	{
+		bool		before = m->cursors[m->tree[0]].before;
+		bool		has;
+		int8_t		kind;
+		int64_t		seq;
+
+		if ((nrows & 1023) == 0 && !TS_CHECK_INTERRUPTS(err))
+			return -1;
+		if (!merge_side(m, before, &has, &kind, &seq, err))
+			return -1;
+		if (!has)
+			continue;
+		if (!put_row(m, nrows, m->side[before ? 0 : 1], -1,
+					 before ? TS_ROW_KIND_DELETE : kind, err))
+			return -1;
+		nrows++;
+	}
+	return nrows;
+}
+
 int
 ts_merge_reader_next(ts_merge_reader *m, ts_batch *batch, ts_err *err)
 {
@@ -651,7 +697,7 @@ ts_merge_reader_next(ts_merge_reader *m, ts_batch *batch, ts_err *err)
 		cap = m->out_cap;		/* tablescan.batch_rows grew during the scan */
 	if (m->diff || m->no_merge || (m->engine == ENGINE_DEDUPLICATE && !m->ignore_delete))
 	{
-		nrows = m->diff ? diff_next(m, cap, err) :
+		nrows = m->diff ? (m->overwrite ? overwrite_next(m, cap, err) : diff_next(m, cap, err)) :
 			m->no_merge ? unmerged_next(m, cap, err) : dedupe_next(m, cap, err);
 		if (nrows < 0)
 			return -1;

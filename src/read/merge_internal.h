@@ -88,6 +88,7 @@ struct ts_merge_reader
 	bool		keep_retracts;	/* incremental read: -U/-D results are rows too */
 	bool		no_merge;		/* changelog read: every record is a row */
 	bool		diff;			/* diff read: both snapshots' states compared (diff_next) */
+	bool		overwrite;		/* an overwrite's changes: -D of before, then after (overwrite_next) */
 	ts_value   *side[2];		/* diff: the merged row of each side (0 before, 1 after) */
 	bool		ignore_delete;
 	bool		remove_record_on_delete;

@@ -194,6 +194,7 @@ merge_configure(ts_merge_reader *m, const int *columns, int ncolumns, ts_err *er
 	m->keep_retracts = plan->incremental;
 	m->no_merge = plan->unmerged;
 	m->diff = plan->diff;
+	m->overwrite = plan->overwrite;
 
 	/* internal columns: requested, then keys, then sequence fields */
 	m->nout = ncolumns;

@@ -11,7 +11,9 @@
  * snapshots S1+1 .. S2 (COMPACT and OVERWRITE snapshots add no new rows
  * and are skipped; a stream over an append table with
  * streaming-read-append-overwrite also takes an OVERWRITE's ADD entries
- * and passes over its DELETE ones, as Java's stream does).  Timestamps map to the newest snapshot committed at or
+ * and passes over its DELETE ones, as Java's stream does; a stream over a
+ * primary-key table with streaming-read-overwrite reads each OVERWRITE
+ * snapshot alone, taking both, see incremental_diff.c).  Timestamps map to the newest snapshot committed at or
  * before them (start: earliest - 1 when none is; end: latest when none
  * is).  On primary-key tables those files (level 0, written by APPEND
  * commits) form one split per partition and bucket, which merge.c merges
@@ -156,6 +158,8 @@ scan_incremental_choose(ts_plan *plan, bool *handled, ts_err *err)
 	if (!ts_snapshot_latest_id(plan->fs, plan->branch_root, &latest, err) ||
 		!ts_snapshot_earliest_id(plan->fs, plan->branch_root, &earliest, err))
 		return false;
+	if (scan_option_bool(plan, TS_OPT_STREAM_OVERWRITE, false))
+		return scan_incremental_overwrite_range(plan, a, b, err);
 	if (mode && strcasecmp(mode, "diff") == 0)
 	{
 		plan->changelog = plan->unmerged = false;
@@ -226,6 +230,9 @@ scan_read_incremental_files(ts_plan *plan, scan_state *st,
 	bool		stream_append_overwrite = plan->unmerged && !plan->changelog &&
 		plan->kind == TS_TABLE_APPEND &&
 		scan_option_bool(plan, TS_OPT_STREAM_APPEND_OVERWRITE, false);
+
+	/* a stream's read of one overwrite's changes: its ADD and DELETE entries */
+	stream_append_overwrite = stream_append_overwrite || plan->overwrite;
 
 	*files = NULL;
 	*nfiles = 0;
@@ -313,8 +320,13 @@ scan_read_incremental_files(ts_plan *plan, scan_state *st,
 			}
 			for (int j = 0; j < n; j++)
 			{
-				if (me[j].kind != TS_FILE_ADD && overwrite)
+				if (me[j].kind != TS_FILE_ADD && overwrite && !plan->overwrite)
 					continue;	/* the files an overwrite removed: not retracted */
+				if (me[j].kind != TS_FILE_ADD && overwrite)
+				{
+					out[nout++] = &me[j];	/* incremental_diff.c pairs them */
+					continue;
+				}
 				if (me[j].kind != TS_FILE_ADD)
 				{
 					ts_error(err, TS_ERR_CORRUPT,

@@ -22,12 +22,22 @@
  * (Java's diff is not a comparison of the two full states).  Any merge
  * engine; refused with deletion vectors (each side would need its own
  * snapshot's vectors).
+ *
+ * Also the plan of a stream's read of one OVERWRITE snapshot of a
+ * primary-key table (streaming-read-overwrite), as Java's
+ * SnapshotReaderImpl.readChanges plans it: the snapshot's delta entries per
+ * partition and bucket, the DELETE ones the "before" side (marked as a
+ * diff's start files are), minus the files both removed and added; merge.c
+ * reads the before side merged as -D rows and the added files merged
+ * (IncrementalChangelogReadProvider), or unmerged in a bucket the overwrite
+ * only added to.
  */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "scan/scan_internal.h"
+#include "scan/stream.h"
 
 static int64_t
 bucket_option(const ts_schema *s)
@@ -116,9 +126,12 @@ cmp_entry_name(const void *pa, const void *pb)
 				  b->file.file_name ? b->file.file_name : "");
 }
 
-/* Is e (an entry of the end snapshot) also one of the start's (sorted)? */
-static bool
-in_start(const ts_manifest_entry *e, const ts_manifest_entry **sorted, int n)
+/*
+ * The index of an entry of sorted (by name) for the same file as e and not
+ * yet taken (used: NULL, or one flag per entry), else -1.
+ */
+static int
+find_same(const ts_manifest_entry *e, const ts_manifest_entry **sorted, int n, const bool *used)
 {
 	const char *name = e->file.file_name ? e->file.file_name : "";
 	int			lo = 0,
@@ -140,10 +153,18 @@ in_start(const ts_manifest_entry *e, const ts_manifest_entry **sorted, int n)
 
 		if (strcmp(s->file.file_name ? s->file.file_name : "", name) != 0)
 			break;
-		if (scan_entry_same_file(s, e) && s->total_buckets == e->total_buckets)
-			return true;
+		if (scan_entry_same_file(s, e) && s->total_buckets == e->total_buckets &&
+			(used == NULL || !used[lo]))
+			return lo;
 	}
-	return false;
+	return -1;
+}
+
+/* Is e (an entry of the end snapshot) also one of the start's (sorted)? */
+static bool
+in_start(const ts_manifest_entry *e, const ts_manifest_entry **sorted, int n)
+{
+	return find_same(e, sorted, n, NULL) >= 0;
 }
 
 static int
@@ -246,4 +267,88 @@ scan_incremental_diff_mark(ts_plan *plan, const scan_state *st)
 				bsearch(&e, st->diff_before, (size_t) st->ndiff_before, sizeof(e),
 						cmp_address) != NULL;
 		}
+}
+
+bool
+scan_incremental_overwrite_range(ts_plan *plan, int64_t a, int64_t b, ts_err *err)
+{
+	bool		overwrite;
+
+	plan->incremental = plan->diff = plan->overwrite = true;
+	plan->changelog = plan->unmerged = false;
+	plan->incremental_start = a;
+	if (a != b - 1)
+		return ts_error(err, TS_ERR_INVALID,
+						"the changes of an overwrite are read one snapshot at a time (got %lld,%lld)",
+						(long long) a, (long long) b);
+	plan->snapshot = ts_snapshot_load(plan->fs, plan->branch_root, b, err);
+	if (plan->snapshot == NULL)
+		return false;
+	overwrite = plan->snapshot->commit_kind &&
+		strcmp(plan->snapshot->commit_kind, "OVERWRITE") == 0;
+	if (!overwrite)
+		return ts_error(err, TS_ERR_INVALID,
+						"snapshot %lld of table \"%s\" is not an OVERWRITE snapshot",
+						(long long) b, plan->table_path);
+	/* each side would need its own snapshot's deletion vectors */
+	if (plan->core.deletion_vectors)
+		return ts_error(err, TS_ERR_UNSUPPORTED,
+						"table \"%s\": reading OVERWRITE snapshot %lld with option %s is not supported yet on tables with deletion vectors",
+						plan->table_path, (long long) b, TS_OPT_STREAM_READ_OVERWRITE);
+	return true;
+}
+
+bool
+scan_incremental_overwrite_files(ts_plan *plan, scan_state *st,
+								 const ts_manifest_entry ***files, int *nfiles, ts_err *err)
+{
+	const ts_manifest_entry **in = *files,
+			  **added,
+			  **removed,
+			  **out,
+			  **mine;
+	int			nadded = 0,
+				nremoved = 0,
+				n = 0,
+				nmine = 0;
+	bool	   *used;
+
+	added = ts_arena_alloc(&plan->arena, sizeof(*added) * (size_t) (*nfiles + 1));
+	removed = ts_arena_alloc(&plan->arena, sizeof(*removed) * (size_t) (*nfiles + 1));
+	out = ts_arena_alloc(&plan->arena, sizeof(*out) * (size_t) (*nfiles + 1));
+	mine = ts_arena_alloc(&plan->arena, sizeof(*mine) * (size_t) (*nfiles + 1));
+	used = ts_arena_alloc(&plan->arena, sizeof(*used) * (size_t) (*nfiles + 1));
+	if (added == NULL || removed == NULL || out == NULL || mine == NULL || used == NULL)
+		return ts_error_nomem(err, NULL);
+	for (int i = 0; i < *nfiles; i++)
+	{
+		if (in[i]->kind == TS_FILE_ADD)
+			added[nadded++] = in[i];
+		else
+			removed[nremoved++] = in[i];
+	}
+	qsort(removed, (size_t) nremoved, sizeof(*removed), cmp_entry_name);
+	memset(used, 0, sizeof(*used) * (size_t) (nremoved + 1));
+	/* a file both removed and added takes no part (Java's deduplicate) */
+	for (int i = 0; i < nadded; i++)
+	{
+		int			same;
+
+		if ((i & 1023) == 1023 && !TS_CHECK_INTERRUPTS(err))
+			return false;
+		same = find_same(added[i], removed, nremoved, used);
+		if (same >= 0)
+			used[same] = true;
+		else
+			out[n++] = added[i];
+	}
+	for (int i = 0; i < nremoved; i++)
+		if (!used[i])
+			mine[nmine++] = out[n++] = removed[i];
+	qsort(mine, (size_t) nmine, sizeof(*mine), cmp_address);
+	st->diff_before = mine;
+	st->ndiff_before = nmine;
+	*files = out;
+	*nfiles = n;
+	return true;
 }

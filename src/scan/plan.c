@@ -41,7 +41,7 @@ setup_state(ts_plan *plan, const ts_scan_context *ctx, scan_state *st, ts_err *e
 		st->dv_enabled = plan->core.deletion_vectors;
 		st->first_row = plan->core.merge_engine == TS_MERGE_FIRST_ROW;
 		st->skip_level0 = ((st->dv_enabled && !plan->core.dv_merge_on_read) || st->first_row) &&
-			!plan->unmerged;	/* unmerged reads see level 0 (changelog files, streams) */
+			!plan->unmerged && !plan->overwrite;	/* unmerged reads and streams see level 0 */
 		if (!plan->incremental && scan_option_bool(plan, TS_OPT_STREAM_FULL_START, false))
 			scan_stream_full_start(plan, st);
 	}
@@ -316,7 +316,7 @@ ts_scan_execute(ts_plan *plan, const ts_scan_context *ctx, ts_err *err)
 		return true;
 	}
 
-	if (plan->diff)
+	if (plan->diff && !plan->overwrite)
 	{
 		if (!scan_incremental_diff_files(plan, &st, &live, &nlive, err))
 			return false;
@@ -324,6 +324,8 @@ ts_scan_execute(ts_plan *plan, const ts_scan_context *ctx, ts_err *err)
 	else if (plan->incremental)
 	{
 		if (!scan_read_incremental_files(plan, &st, &live, &nlive, err))
+			return false;
+		if (plan->overwrite && !scan_incremental_overwrite_files(plan, &st, &live, &nlive, err))
 			return false;
 	}
 	else if (plan->snapshot != NULL &&
@@ -369,9 +371,11 @@ ts_scan_execute(ts_plan *plan, const ts_scan_context *ctx, ts_err *err)
 
 	/*
 	 * delta splits carry no deletion vectors (IncrementalDeltaStartingScanner);
-	 * a diff's files carry the end snapshot's
+	 * a diff's files carry the end snapshot's (an overwrite's changes are
+	 * not read on tables with deletion vectors: stream.c)
 	 */
-	if ((!plan->incremental || plan->diff) && !scan_dv_load(plan, &st, &dvs, err))
+	if ((!plan->incremental || (plan->diff && !plan->overwrite)) &&
+		!scan_dv_load(plan, &st, &dvs, err))
 		return false;
 	/* every cached entry kept: their split order and paths are known */
 	if (from_cache && hit.ordered != NULL && nkept == nlive && st.nrealtime == 0)

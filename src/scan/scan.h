@@ -230,6 +230,13 @@ typedef struct ts_plan
 	 */
 	bool		diff;
 	/*
+	 * A stream's read of one OVERWRITE snapshot of a primary-key table
+	 * (option TS_OPT_STREAM_OVERWRITE, set by src/fdw/changes.c only), a
+	 * diff plan too: the files the overwrite removed (diff_before) and
+	 * those it added, per partition and bucket (incremental_diff.c).
+	 */
+	bool		overwrite;
+	/*
 	 * Read the files unmerged, every record a row with its kind (merge.c):
 	 * changelog reads, and the reads of a stream (option
 	 * TS_OPT_STREAM_UNMERGED, set by src/fdw/changes.c only), as Java's

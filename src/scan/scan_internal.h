@@ -331,6 +331,15 @@ bool		scan_incremental_diff_range(ts_plan *plan, bool by_timestamp, int64_t a, i
  */
 bool		scan_incremental_diff_files(ts_plan *plan, scan_state *st,
 										const ts_manifest_entry ***live, int *nlive, ts_err *err);
+/* A stream's read of OVERWRITE snapshot b's changes (a = b - 1). */
+bool		scan_incremental_overwrite_range(ts_plan *plan, int64_t a, int64_t b, ts_err *err);
+/*
+ * The ADD and DELETE entries of that snapshot (*files) without the files
+ * both removed and added; the DELETE ones also in st->diff_before.
+ */
+bool		scan_incremental_overwrite_files(ts_plan *plan, scan_state *st,
+											 const ts_manifest_entry ***files, int *nfiles,
+											 ts_err *err);
 /* Mark the files of the plan's splits that are the start snapshot's. */
 void		scan_incremental_diff_mark(ts_plan *plan, const scan_state *st);
 

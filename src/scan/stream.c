@@ -7,10 +7,12 @@
  * compacted-full), the check that a follower's next snapshot has not
  * expired, the end of a bounded batch, the files a full start reads
  * (scan_stream_full_start: all levels of first-row and deletion-vector
- * tables, only some of lookup / full-compaction tables), and the refusals
- * of what a stream cannot yet read exactly as Java would (overwrite
- * reading of primary-key tables, delayed or bounded reading; an append
- * table's streaming-read-append-overwrite is read by incremental.c).
+ * tables, only some of lookup / full-compaction tables), the OVERWRITE
+ * snapshots a stream with streaming-read-overwrite reads apart (their
+ * changes: incremental_diff.c, which refuses them on tables with deletion
+ * vectors), and the refusals of what a stream cannot yet read exactly as
+ * Java would (delayed or bounded reading; an append table's
+ * streaming-read-append-overwrite is read by incremental.c).
  * The rows of a batch are read by the incremental path (incremental.c:
  * the ADD files of the APPEND snapshots of the range, which is what Java's
  * DeltaFollowUpScanner plans, or with a changelog producer the changelog
@@ -76,7 +78,6 @@ bool
 ts_stream_check_table(const ts_plan *plan, ts_err *err)
 {
 	static const char *const refused[] = {
-		"streaming-read-overwrite",
 		"streaming.read.snapshot.delay", "scan.bounded.watermark",
 		"scan.file-creation-time-millis", "scan.creation-time-millis", NULL
 	};
@@ -99,6 +100,20 @@ ts_stream_check_table(const ts_plan *plan, ts_err *err)
 						plan->table_path, TS_OPT_STREAM_APPEND_OVERWRITE,
 						plan->kind != TS_TABLE_APPEND ? "primary-key tables" :
 						"tables with deletion vectors");
+	if (scan_option_bool(plan, TS_OPT_STREAM_READ_OVERWRITE, false))
+	{
+		/* Java refuses both in SchemaValidation */
+		if (plan->kind != TS_TABLE_PRIMARY_KEY)
+			return ts_error(err, TS_ERR_UNSUPPORTED,
+							"table \"%s\": option %s needs a primary-key table (append tables: %s)",
+							plan->table_path, TS_OPT_STREAM_READ_OVERWRITE,
+							TS_OPT_STREAM_APPEND_OVERWRITE);
+		if (producer && (strcasecmp(producer, "lookup") == 0 ||
+						 strcasecmp(producer, "full-compaction") == 0))
+			return ts_error(err, TS_ERR_UNSUPPORTED,
+							"table \"%s\": option %s cannot be used with changelog-producer \"%s\" (the overwrite's changes would be read twice)",
+							plan->table_path, TS_OPT_STREAM_READ_OVERWRITE, producer);
+	}
 	for (int i = 0; refused[i]; i++)
 	{
 		const char *v = ts_plan_option(plan, refused[i]);
@@ -111,30 +126,61 @@ ts_stream_check_table(const ts_plan *plan, ts_err *err)
 	return true;
 }
 
-/* The newest COMPACT snapshot at or before latest, else latest. */
-static bool
-latest_compact(const ts_plan *plan, int64_t earliest, int64_t latest, int64_t *out,
-			   ts_err *err)
+bool
+ts_stream_reads_overwrite(const ts_plan *plan)
 {
-	*out = latest;
-	for (int64_t id = latest; id >= earliest && id > 0; id--)
+	return plan->kind == TS_TABLE_PRIMARY_KEY &&
+		scan_option_bool(plan, TS_OPT_STREAM_READ_OVERWRITE, false);
+}
+
+/*
+ * The first snapshot of commit kind `kind` going from `from` to `to` (either
+ * direction, ids > 0 only), *found 0 when none is.
+ */
+static bool
+find_commit_kind(const ts_plan *plan, int64_t from, int64_t to, const char *kind,
+				 int64_t *found, ts_err *err)
+{
+	int64_t		step = from <= to ? 1 : -1;
+
+	*found = 0;
+	for (int64_t id = from; id > 0 && (step > 0 ? id <= to : id >= to); id += step)
 	{
 		ts_snapshot *s;
-		bool		compact;
+		bool		match;
 
 		if (!TS_CHECK_INTERRUPTS(err))
 			return false;
 		s = ts_snapshot_load(plan->fs, plan->branch_root, id, err);
 		if (s == NULL)
 			return false;
-		compact = s->commit_kind && strcmp(s->commit_kind, "COMPACT") == 0;
+		match = s->commit_kind && strcmp(s->commit_kind, kind) == 0;
 		ts_snapshot_free(s);
-		if (compact)
+		if (match)
 		{
-			*out = id;
+			*found = id;
 			return true;
 		}
 	}
+	return true;
+}
+
+bool
+ts_stream_next_overwrite(const ts_plan *plan, int64_t from, int64_t to, int64_t *found,
+						 ts_err *err)
+{
+	return find_commit_kind(plan, from, to, "OVERWRITE", found, err);
+}
+
+/* The newest COMPACT snapshot at or before latest, else latest. */
+static bool
+latest_compact(const ts_plan *plan, int64_t earliest, int64_t latest, int64_t *out,
+			   ts_err *err)
+{
+	if (!find_commit_kind(plan, latest, earliest, "COMPACT", out, err))
+		return false;
+	if (*out == 0)
+		*out = latest;
 	return true;
 }
 

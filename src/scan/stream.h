@@ -30,6 +30,20 @@
  */
 #define TS_OPT_STREAM_APPEND_OVERWRITE "streaming-read-append-overwrite"
 
+/*
+ * Paimon's option: a stream over a primary-key table reads each OVERWRITE
+ * snapshot as the rows it removed (-D) and the rows it added, as Java's
+ * OverwriteFollowUpScanner and IncrementalChangelogReadProvider do.
+ */
+#define TS_OPT_STREAM_READ_OVERWRITE "streaming-read-overwrite"
+
+/*
+ * Internal option of a stream's read of one OVERWRITE snapshot (set by
+ * src/fdw/changes.c only, with incremental-between 'S-1,S'): the plan of
+ * that snapshot's changes (incremental_diff.c, merge.c).
+ */
+#define TS_OPT_STREAM_OVERWRITE "tablescan.stream-overwrite"
+
 /* The starting options of a stream (NULL: not set). */
 typedef struct ts_stream_options
 {
@@ -48,6 +62,16 @@ typedef struct ts_stream_start_result
 
 /* Refuse tables a stream cannot follow exactly as Java's would. */
 bool		ts_stream_check_table(const ts_plan *plan, ts_err *err);
+
+/* Does a stream over this table read its OVERWRITE snapshots' changes? */
+bool		ts_stream_reads_overwrite(const ts_plan *plan);
+
+/*
+ * The first OVERWRITE snapshot in from..to, *found 0 when none is; used
+ * when ts_stream_reads_overwrite, to read those snapshots apart.
+ */
+bool		ts_stream_next_overwrite(const ts_plan *plan, int64_t from, int64_t to,
+									 int64_t *found, ts_err *err);
 
 /* The starting scanner of so->mode (Java's, WRITES-AND-STREAMS.md §5.2). */
 bool		ts_stream_start(const ts_plan *plan, const ts_stream_options *so,

@@ -89,6 +89,9 @@
  *   --keys K               distinct key ids (default --rows)
  *   --delete-every D       about one record in D is -D (0 = none)
  *   --retract-every U      about one record in U is -U (0 = none)
+ *   --overwrite-at S       commit S is an OVERWRITE (INSERT OVERWRITE of the table):
+ *                          every live file DELETEd, then the commit's records written
+ *                          as a new table (keys +I again); not with deletion vectors
  *   Writes <table_dir>.ops.jsonl next to the table (format in ts_gen_pk_write.h);
  *   --no-ops    does not (benchmarks: the file is ~700 bytes per record).
  *   Not with schema evolution options.
@@ -257,6 +260,7 @@ typedef struct config
 	int64_t		keys;			/* distinct keys (0 = rows) */
 	int			delete_every;	/* about 1 in N records is -D (0 = none) */
 	int			retract_every;	/* about 1 in N records is -U (0 = none) */
+	int			overwrite_at;	/* commit number that is an OVERWRITE (0 = none) */
 	/* the btree global index of append tables (ts_gen_btree.h) */
 	char	   *btree_cols[MAX_COLS];
 	int			nbtree;
@@ -470,7 +474,7 @@ main(int argc, char **argv)
 				"[--null-every K] [--codec C] [--preset all-types|evolve] [--spec FILE] ...\n"
 				"       primary-key tables: --primary-key K [--merge-engine E] [--agg F:FN] "
 				"[--sequence-field F] [--deletion-vectors] [--no-ops] [--levels N] [--compact-every C] "
-				"[--keys K] [--delete-every D] [--retract-every U] [--option K=V] ...\n"
+				"[--keys K] [--delete-every D] [--retract-every U] [--overwrite-at S] [--option K=V] ...\n"
 				"see the comment at the top of src/tools/ts_gen.c\n");
 		return 2;
 	}

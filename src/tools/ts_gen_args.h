@@ -287,6 +287,8 @@ apply_args(config *cfg, int argc, char **argv)
 				cfg->delete_every = (int) parse_int(o, v, 0, 1000000000);
 			else if (strcmp(o, "retract-every") == 0)
 				cfg->retract_every = (int) parse_int(o, v, 0, 1000000000);
+			else if (strcmp(o, "overwrite-at") == 0)
+				cfg->overwrite_at = (int) parse_int(o, v, 0, 1000000000);
 			else
 				die("unknown option %s", a);
 		}

@@ -675,8 +675,20 @@ pk_append_commit(pk_ctx *x, int s)
 	pk_commit	cm = {0};
 	int64_t		first = (int64_t) (s - 1) * cfg->rows;
 	pk_rec	  **buf = xcalloc((size_t) (cfg->rows ? cfg->rows : 1), sizeof(pk_rec *));
+	bool		overwrite = s == cfg->overwrite_at;
 
 	x->snapshot_id++;
+	if (overwrite)
+	{
+		/* INSERT OVERWRITE: every live file goes, the keys start afresh */
+		for (int i = 0; i < x->nfiles; i++)
+			if (x->files[i]->live)
+			{
+				pk_commit_add(x, &cm, x->files[i], 1, x->files[i]->level);
+				x->files[i]->live = false;
+			}
+		memset(x->seen, 0, sizeof(bool) * (size_t) x->nkeyids);
+	}
 	for (int chunk = 0; chunk < cfg->files; chunk++)
 	{
 		int64_t		lo = first + cfg->rows * chunk / cfg->files;
@@ -755,7 +767,7 @@ pk_append_commit(pk_ctx *x, int s)
 		}
 	}
 	free(buf);
-	pk_finish_commit(x, &cm, "APPEND");
+	pk_finish_commit(x, &cm, overwrite ? "OVERWRITE" : "APPEND");
 }
 
 /* ---- one COMPACT commit ----------------------------------------------- */
@@ -1037,6 +1049,8 @@ pk_generate(config *cfg, int64_t base_time)
 				 x.agg[c] == AGG_FIRST_NON_NULL_))
 				die("aggregate function %s of column %s cannot retract: add --option fields.%s.ignore-retract=true",
 					pk_agg_names[x.agg[c]], cfg->cols[c].name0, cfg->cols[c].name0);
+	if (cfg->overwrite_at > 0 && cfg->dv)
+		die("--overwrite-at does not combine with --deletion-vectors");
 	x.nkeyids = cfg->keys > 0 ? cfg->keys : (cfg->rows > 0 ? cfg->rows : 1);
 	x.seen = xcalloc((size_t) x.nkeyids, sizeof(bool));
 	x.me_fields = manifest_entry_fields(&x.nme);
