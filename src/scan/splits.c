@@ -118,9 +118,15 @@ scan_build_splits(ts_plan *plan, scan_state *st,
 		return false;
 
 	for (i = 0; i < nfiles; i++)
+	{
+		if (i + 8 < nfiles)
+			scan_prefetch_entry(files[i + 8]);
+		if (i + 4 < nfiles)
+			scan_prefetch_entry_data(files[i + 4]);
 		if (i == 0 || files[i]->bucket != files[i - 1]->bucket ||
 			cmp_partition(files[i]->partition, files[i - 1]->partition) != 0)
 			nsplits++;
+	}
 	plan->splits = ts_arena_alloc(&plan->arena, sizeof(ts_split) * (size_t) nsplits);
 	if (plan->splits == NULL)
 		return ts_error_nomem(err, "building splits");
@@ -137,7 +143,13 @@ scan_build_splits(ts_plan *plan, scan_state *st,
 
 		while (j < nfiles && files[j]->bucket == files[i]->bucket &&
 			   cmp_partition(files[j]->partition, files[i]->partition) == 0)
+		{
+			if (j + 8 < nfiles)
+				scan_prefetch_entry(files[j + 8]);
+			if (j + 4 < nfiles)
+				scan_prefetch_entry_data(files[j + 4]);
 			j++;
+		}
 		if (!TS_CHECK_INTERRUPTS(err))
 			return false;
 		split->partition = files[i]->partition;
