@@ -245,8 +245,8 @@ size_t		scan_path_join(char *out, const char *dir, size_t dirlen, const char *na
  * Walking entries in split order (groups.c) jumps between manifests: each
  * entry's struct, and its file name and partition in the record or
  * decoded block, are a cache miss away.  A loop over such a list asks for
- * them a few entries ahead: scan_prefetch_entry(list[k + 8]) for the
- * struct's lines, scan_prefetch_entry_data(list[k + 4]) for what they
+ * them some entries ahead: scan_prefetch_entry(list[k + 16]) for the
+ * struct's lines, scan_prefetch_entry_data(list[k + 8]) for what they
  * point to (the struct is in cache by then).
  */
 static inline void

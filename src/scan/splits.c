@@ -119,10 +119,10 @@ scan_build_splits(ts_plan *plan, scan_state *st,
 
 	for (i = 0; i < nfiles; i++)
 	{
+		if (i + 16 < nfiles)
+			scan_prefetch_entry(files[i + 16]);
 		if (i + 8 < nfiles)
-			scan_prefetch_entry(files[i + 8]);
-		if (i + 4 < nfiles)
-			scan_prefetch_entry_data(files[i + 4]);
+			scan_prefetch_entry_data(files[i + 8]);
 		if (i == 0 || files[i]->bucket != files[i - 1]->bucket ||
 			cmp_partition(files[i]->partition, files[i - 1]->partition) != 0)
 			nsplits++;
@@ -144,10 +144,10 @@ scan_build_splits(ts_plan *plan, scan_state *st,
 		while (j < nfiles && files[j]->bucket == files[i]->bucket &&
 			   cmp_partition(files[j]->partition, files[i]->partition) == 0)
 		{
+			if (j + 16 < nfiles)
+				scan_prefetch_entry(files[j + 16]);
 			if (j + 8 < nfiles)
-				scan_prefetch_entry(files[j + 8]);
-			if (j + 4 < nfiles)
-				scan_prefetch_entry_data(files[j + 4]);
+				scan_prefetch_entry_data(files[j + 8]);
 			j++;
 		}
 		if (!TS_CHECK_INTERRUPTS(err))
