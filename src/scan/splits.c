@@ -75,9 +75,12 @@ pk_raw_convertible(const scan_state *st, const ts_split *split)
 static bool
 sidecar_path(ts_plan *plan, const ts_manifest_entry *e, ts_scan_file *f, ts_err *err)
 {
-	const char *slash = f->path ? strrchr(f->path, '/') : NULL;
+	const char *slash;
 
 	f->index_path = NULL;
+	if (e->file.nextra_files <= 0)
+		return true;			/* most files: no path to search */
+	slash = f->path ? strrchr(f->path, '/') : NULL;
 	if (slash == NULL)
 		return true;
 	for (int i = 0; i < e->file.nextra_files; i++)
