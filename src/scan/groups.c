@@ -120,6 +120,17 @@ id_table_init(ts_arena *arena, id_table *t, uint32_t cap)
 	return t->slot != NULL;
 }
 
+/* the empty slot where an id of hash h goes */
+static uint32_t
+id_table_free_slot(const id_table *t, uint32_t h)
+{
+	uint32_t	k = h & t->mask;
+
+	while (t->slot[k] != 0)
+		k = (k + 1) & t->mask;
+	return k;
+}
+
 /*
  * The tables and per-id arrays start small and double as partitions and
  * groups appear: their size follows the groups, not the files (a cold
@@ -147,13 +158,7 @@ grow_partitions(grouping *w, scan_groups *g)
 		!id_table_init(w->arena, &t, (uint32_t) ncap * 2))
 		return false;
 	for (int pid = 0; pid < g->npartitions; pid++)
-	{
-		uint32_t	k = w->part_hash[pid] & t.mask;
-
-		while (t.slot[k] != 0)
-			k = (k + 1) & t.mask;
-		t.slot[k] = pid + 1;
-	}
+		t.slot[id_table_free_slot(&t, w->part_hash[pid])] = pid + 1;
 	scratch_free(w->arena, w->parts.slot);
 	w->parts = t;
 	w->cap = ncap;
@@ -171,13 +176,8 @@ grow_groups(grouping *w, scan_groups *g, const ts_manifest_entry *const *files)
 		!id_table_init(w->arena, &t, (uint32_t) ncap * 2))
 		return false;
 	for (int q = 0; q < g->ngroups; q++)
-	{
-		uint32_t	k = mix((uint32_t) g->group_partition[q], files[g->group_first[q]]->bucket) & t.mask;
-
-		while (t.slot[k] != 0)
-			k = (k + 1) & t.mask;
-		t.slot[k] = q + 1;
-	}
+		t.slot[id_table_free_slot(&t, mix((uint32_t) g->group_partition[q],
+										  files[g->group_first[q]]->bucket))] = q + 1;
 	scratch_free(w->arena, w->groups.slot);
 	w->groups = t;
 	w->gcap = ncap;
@@ -228,9 +228,7 @@ scan_groups_build(const ts_manifest_entry *const *files, int n, ts_arena *arena,
 			{
 				if (!grow_partitions(&w, g))
 					goto nomem;
-				k = h & w.parts.mask;
-				while (w.parts.slot[k] != 0)
-					k = (k + 1) & w.parts.mask;
+				k = id_table_free_slot(&w.parts, h);
 			}
 			w.part_first[g->npartitions] = i;
 			w.part_hash[g->npartitions] = h;
@@ -249,9 +247,7 @@ scan_groups_build(const ts_manifest_entry *const *files, int n, ts_arena *arena,
 			{
 				if (!grow_groups(&w, g, files))
 					goto nomem;
-				k = mix((uint32_t) pid, e->bucket) & w.groups.mask;
-				while (w.groups.slot[k] != 0)
-					k = (k + 1) & w.groups.mask;
+				k = id_table_free_slot(&w.groups, mix((uint32_t) pid, e->bucket));
 			}
 			g->group_partition[g->ngroups] = pid;
 			g->group_first[g->ngroups] = i;
