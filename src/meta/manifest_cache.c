@@ -355,6 +355,13 @@ typedef struct decoder
 	bool		bad;
 } decoder;
 
+/* the next byte is there and no earlier field was malformed */
+static inline bool
+likely_one_byte(const decoder *d)
+{
+	return __builtin_expect(d->p < d->end && !d->bad, 1);
+}
+
 static bool
 need(decoder *d, size_t n)
 {
@@ -366,14 +373,17 @@ need(decoder *d, size_t n)
 	return true;
 }
 
-static uint8_t
+static inline uint8_t
 get_u8(decoder *d)
 {
-	return need(d, 1) ? *d->p++ : 0;
+	if (likely_one_byte(d))
+		return *d->p++;
+	d->bad = true;
+	return 0;
 }
 
 static uint64_t
-get_uvar(decoder *d)
+get_uvar_long(decoder *d)
 {
 	uint64_t	v = 0;
 
@@ -395,7 +405,16 @@ get_uvar(decoder *d)
 	return 0;
 }
 
-static int64_t
+/* most fields are one byte (small values, -1): read those inline */
+static inline uint64_t
+get_uvar(decoder *d)
+{
+	if (likely_one_byte(d) && *d->p < 0x80)
+		return *d->p++;
+	return get_uvar_long(d);
+}
+
+static inline int64_t
 get_var(decoder *d)
 {
 	uint64_t	u = get_uvar(d);
@@ -404,7 +423,7 @@ get_var(decoder *d)
 }
 
 /* a 32-bit field: a value out of its range is malformed */
-static int32_t
+static inline int32_t
 get_var32(decoder *d)
 {
 	int64_t		v = get_var(d);

@@ -325,6 +325,10 @@ paths_build(ts_plan *plan, scan_state *st, const ts_manifest_entry *const *entri
 					namelen,
 					need;
 
+		if (k + 16 < n)
+			scan_prefetch_entry(entries[perm[k + 16]]);
+		if (k + 8 < n)
+			scan_prefetch_entry_data(entries[perm[k + 8]]);
 		if (!scan_data_file_path_parts(plan, st, entries[perm[k]], &dir, &dirlen, &name,
 									   &namelen, &e2))
 			return false;

@@ -23,8 +23,12 @@
 #include "meta/manifest_cache.h"
 #include "scan/scan_internal.h"
 
-/* an entry with its names and stats, decoded: about this many bytes */
-#define ENTRY_BYTES_GUESS 512
+/*
+ * An entry with its names and stats, decoded: about this many bytes (the
+ * struct, 320, and its record's share; bench/plan_cache.sh's table fills
+ * 631 an entry), so that a cache fill's first block holds the live set.
+ */
+#define ENTRY_BYTES_GUESS 640
 #define ENTRIES_HINT_MAX ((size_t) 1 << 20)	/* beyond: the arena's largest block anyway */
 
 /* FNV-1a, continued from h */
@@ -364,7 +368,6 @@ scan_read_live_files(ts_plan *plan, scan_state *st,
 	 * the lists say they are: a large live set then fills one large block
 	 * (huge pages, chunk_pool.c) rather than a chain of small ones.
 	 */
-	if (st->entry_arena != NULL)
 	{
 		size_t		expected = 0;
 
@@ -373,7 +376,12 @@ scan_read_live_files(ts_plan *plan, scan_state *st,
 				manifests[i].num_added_files < ENTRIES_HINT_MAX &&
 				manifests[i].num_deleted_files < ENTRIES_HINT_MAX)
 				expected += (size_t) (manifests[i].num_added_files + manifests[i].num_deleted_files);
-		ts_arena_size_hint(st->entry_arena, expected * ENTRY_BYTES_GUESS);
+		if (st->entry_arena != NULL)
+			ts_arena_size_hint(st->entry_arena, expected * ENTRY_BYTES_GUESS);
+		/* the entries' pointers in one array of that size (grown below if the lists were wrong) */
+		if (expected > 0 && expected < ENTRIES_HINT_MAX &&
+			(entries = ts_malloc(sizeof(*entries) * expected)) != NULL)
+			ecap = expected;
 	}
 
 	/* read every kept manifest once, in order */

@@ -240,6 +240,29 @@ bool		scan_data_file_path_parts(ts_plan *plan, scan_state *st, const ts_manifest
 									  size_t *namelen, ts_err *err);
 size_t		scan_path_join(char *out, const char *dir, size_t dirlen, const char *name,
 						   size_t namelen);
+
+/*
+ * Walking entries in split order (groups.c) jumps between manifests: each
+ * entry's struct, and its file name and partition in the record or
+ * decoded block, are a cache miss away.  A loop over such a list asks for
+ * them some entries ahead: scan_prefetch_entry(list[k + 16]) for the
+ * struct's lines, scan_prefetch_entry_data(list[k + 8]) for what they
+ * point to (the struct is in cache by then).
+ */
+static inline void
+scan_prefetch_entry(const ts_manifest_entry *e)
+{
+	__builtin_prefetch(&e->partition);		/* partition, bucket, file name */
+	__builtin_prefetch(&e->file.extra_files);	/* level, extra files, delete rows */
+	__builtin_prefetch(&e->file.external_path);
+}
+
+static inline void
+scan_prefetch_entry_data(const ts_manifest_entry *e)
+{
+	__builtin_prefetch(e->file.file_name);
+	__builtin_prefetch(e->partition.data);
+}
 /*
  * Everything besides the entry itself that its path depends on (table
  * path, schema id, path options): paths built under one basis serve

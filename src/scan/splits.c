@@ -75,9 +75,12 @@ pk_raw_convertible(const scan_state *st, const ts_split *split)
 static bool
 sidecar_path(ts_plan *plan, const ts_manifest_entry *e, ts_scan_file *f, ts_err *err)
 {
-	const char *slash = f->path ? strrchr(f->path, '/') : NULL;
+	const char *slash;
 
 	f->index_path = NULL;
+	if (e->file.nextra_files <= 0)
+		return true;			/* most files: no path to search */
+	slash = f->path ? strrchr(f->path, '/') : NULL;
 	if (slash == NULL)
 		return true;
 	for (int i = 0; i < e->file.nextra_files; i++)
@@ -118,9 +121,15 @@ scan_build_splits(ts_plan *plan, scan_state *st,
 		return false;
 
 	for (i = 0; i < nfiles; i++)
+	{
+		if (i + 16 < nfiles)
+			scan_prefetch_entry(files[i + 16]);
+		if (i + 8 < nfiles)
+			scan_prefetch_entry_data(files[i + 8]);
 		if (i == 0 || files[i]->bucket != files[i - 1]->bucket ||
 			cmp_partition(files[i]->partition, files[i - 1]->partition) != 0)
 			nsplits++;
+	}
 	plan->splits = ts_arena_alloc(&plan->arena, sizeof(ts_split) * (size_t) nsplits);
 	if (plan->splits == NULL)
 		return ts_error_nomem(err, "building splits");
@@ -137,7 +146,13 @@ scan_build_splits(ts_plan *plan, scan_state *st,
 
 		while (j < nfiles && files[j]->bucket == files[i]->bucket &&
 			   cmp_partition(files[j]->partition, files[i]->partition) == 0)
+		{
+			if (j + 16 < nfiles)
+				scan_prefetch_entry(files[j + 16]);
+			if (j + 8 < nfiles)
+				scan_prefetch_entry_data(files[j + 8]);
 			j++;
+		}
 		if (!TS_CHECK_INTERRUPTS(err))
 			return false;
 		split->partition = files[i]->partition;
