@@ -7,8 +7,7 @@
  * file + rename), checked loads (a bad entry is removed, never used), the
  * LRU eviction that keeps the directory under its size, and the counters.
  *
- * An entry file, named by the hex SHA-256 of its key (base/sha256.c:
- * OpenSSL's first digest in a new backend costs milliseconds):
+ * An entry file, named by the hex SHA-256 of its key:
  *   "TSMCACH1"  8 bytes
  *   length      8 bytes, little endian: the object's size
  *   key digest  32 bytes: SHA-256 of the key (the name, again: a file
@@ -34,9 +33,10 @@
 #include <time.h>
 #include <unistd.h>
 
+#include <openssl/evp.h>
+
 #include "base/ts_bytes.h"
 #include "base/ts_meta_cache.h"
-#include "base/ts_sha256.h"
 
 #define MC_MAGIC "TSMCACH1"
 #define MC_HEADER 80
@@ -149,10 +149,14 @@ ts_mcache_wanted(const char *path)
 static void
 key_digest(const char *const *parts, int nparts, uint8_t out[32])
 {
-	ts_sha256	ctx;
+	EVP_MD_CTX *ctx = EVP_MD_CTX_new();
+	unsigned int n = 32;
 
-	ts_sha256_init(&ctx);
-	ts_sha256_update(&ctx, "tablescan metadata cache 1", 26);
+	memset(out, 0, 32);
+	if (ctx == NULL)
+		return;
+	EVP_DigestInit_ex(ctx, EVP_sha256(), NULL);
+	EVP_DigestUpdate(ctx, "tablescan metadata cache 1", 26);
 	for (int i = 0; i < nparts; i++)
 	{
 		/* each part with its length (or a NULL marker): no two keys run together */
@@ -162,17 +166,21 @@ key_digest(const char *const *parts, int nparts, uint8_t out[32])
 		lenbuf[0] = parts[i] ? 1 : 0;
 		for (int b = 0; b < 8; b++)
 			lenbuf[1 + b] = (uint8_t) ((uint64_t) l >> (8 * b));
-		ts_sha256_update(&ctx, lenbuf, sizeof(lenbuf));
+		EVP_DigestUpdate(ctx, lenbuf, sizeof(lenbuf));
 		if (l)
-			ts_sha256_update(&ctx, parts[i], l);
+			EVP_DigestUpdate(ctx, parts[i], l);
 	}
-	ts_sha256_final(&ctx, out);
+	EVP_DigestFinal_ex(ctx, out, &n);
+	EVP_MD_CTX_free(ctx);
 }
 
 static void
 body_digest(const uint8_t *data, size_t len, uint8_t out[32])
 {
-	ts_sha256_digest(data, len, out);
+	unsigned int n = 32;
+
+	memset(out, 0, 32);
+	EVP_Digest(data, len, out, &n, EVP_sha256(), NULL);
 }
 
 static void
