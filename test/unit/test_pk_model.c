@@ -22,6 +22,7 @@
  */
 #define _GNU_SOURCE
 #include "unit.h"
+#include "unit_fs.h"
 #include "forked_child.h"
 
 #include <sys/wait.h>
@@ -1533,7 +1534,7 @@ check_layout(const char *table, int s)
 			}
 			cols[nk] = (ts_read_column) {-1, "_SEQUENCE_NUMBER", &t_seq};
 			cols[nk + 1] = (ts_read_column) {-1, "_VALUE_KIND", &t_kind};
-			r = ts_format_open(TS_FORMAT_AVRO, split->files[f].path, cols, nk + 2, NULL, &err);
+			r = ts_format_open(TS_FORMAT_AVRO, split->files[f].path, cols, nk + 2, unit_local_read(), &err);
 			if (r == NULL)
 			{
 				fprintf(stderr, "layout %s: %s\n", table, err.msg);
