@@ -118,7 +118,8 @@ extern void ow_pb_message(ts_orc_writer *w, ts_buf *b, int field, const ts_buf *
 extern void ow_byte_rle(ts_orc_writer *w, ts_buf *b, const uint8_t *v, size_t n);
 
 /* integer RLE v1: literal runs of at most 128 varints (zig-zag if signed) */
-extern void ow_int_rle(ts_orc_writer *w, ts_buf *b, const int64_t *v, size_t n, bool is_signed);
+extern void ow_int_rle(ts_orc_writer *w, ts_buf *b, const int64_t *v, size_t n,
+					   bool is_signed);
 
 /* boolean RLE: bits, most significant first, then byte RLE */
 extern void ow_bool_rle(ts_orc_writer *w, ts_buf *b, const bool *v, size_t n);
@@ -135,12 +136,14 @@ extern void ow_stream(ts_orc_writer *w, int kind, int column, const ts_buf *s);
 /* ---- orc_write_columns.c ----------------------------------------------- */
 
 /* into: into and from over the same column */
-extern void ow_stats_merge(ts_orc_writer *w, ow_stats *into, const ow_stats *from, int kind, const ts_type *t);
+extern void ow_stats_merge(ts_orc_writer *w, ow_stats *into, const ow_stats *from, int kind,
+						   const ts_type *t);
 
 extern void ow_stats_reset(ow_stats *s);
 
 /* a ColumnStatistics message */
-extern void ow_stats_message(ts_orc_writer *w, ts_buf *out, int field, const ow_stats *s, int kind);
+extern void ow_stats_message(ts_orc_writer *w, ts_buf *out, int field, const ow_stats *s,
+							 int kind);
 
 /*
  * The streams of ORC column cid holding the n values vals[], then those of
