@@ -98,6 +98,7 @@ read_file(const char *path, int argc, char **argv)
 	long		size;
 
 	memset(&opts, 0, sizeof(opts));
+	opts.fs = ts_fs_local_unconfined();
 	memset(&err, 0, sizeof(err));
 	if (argc >= 2 && strchr(argv[0], '=') == NULL)
 	{
@@ -197,6 +198,7 @@ part_starts(const char *path, int nparts)
 	int			n;
 	FILE	   *f = fopen(path, "r");
 	long		size;
+	ts_reader_options local_only = {.fs = ts_fs_local_unconfined()};
 
 	memset(&err, 0, sizeof(err));
 	if (starts == NULL || f == NULL || fseek(f, 0, SEEK_END) != 0)
@@ -207,7 +209,7 @@ part_starts(const char *path, int nparts)
 	size = ftell(f);
 	fclose(f);
 	t0 = now();
-	n = ts_csv_part_starts(path, NULL, nparts, starts, &err);
+	n = ts_csv_part_starts(path, &local_only, nparts, starts, &err);
 	if (n < 0)
 	{
 		fprintf(stderr, "ts_csv_bench: %s\n", err.msg);

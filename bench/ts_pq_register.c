@@ -140,6 +140,7 @@ write_bloom_sidecar(const char *path, const char *name, int32_t id, const ts_typ
 	ts_buf		body,
 				out;
 
+	opts.fs = ts_fs_local_unconfined();
 	r = ts_format_open(TS_FORMAT_PARQUET, path, &col, 1, &opts, &err);
 	if (r == NULL)
 		die("%s: %s", path, err.msg);

@@ -7,8 +7,8 @@
  * (ts_file_open, ts_file_pread, ts_read_whole_file, ts_list_dir, ...):
  * they check what is the same for every store (a range against the file's
  * size, a path of another store, a file held in memory) and call the
- * store's operations (fs_impl.h).  Also path joining, and the transitional
- * ambient fs over the process's current scope and settings.
+ * store's operations (fs_impl.h).  Also path joining, and the unconfined
+ * local fs of the tools and unit tests.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -36,18 +36,7 @@ store_of(const char *uri, ts_err *err)
 	return &ts_fs_local_ops;
 }
 
-/*
- * The ambient fs: scope and settings read from the process's current ones
- * at each call (TRANSITIONAL: unit tests and tools).
- */
-static ts_fs ambient = {NULL, true};
-static ts_fs local_unconfined = {&ts_fs_local_ops, false};
-
-ts_fs *
-ts_fs_ambient(void)
-{
-	return &ambient;
-}
+static ts_fs local_unconfined = {&ts_fs_local_ops};
 
 ts_fs *
 ts_fs_local_unconfined(void)
@@ -58,14 +47,12 @@ ts_fs_local_unconfined(void)
 const ts_fs_scope *
 fs_scope_of(const ts_fs *fs)
 {
-	return fs->ambient ? ts_fs_get_scope() : &fs->scope;
+	return &fs->scope;
 }
 
 const ts_s3_config *
 fs_s3_of(const ts_fs *fs)
 {
-	if (fs->ambient)
-		return ts_s3_get_config();
 	return fs->has_s3 ? &fs->s3 : NULL;
 }
 
@@ -105,7 +92,7 @@ ts_fs_open_for(const char *uri, const ts_fs_settings *settings, const ts_fs_scop
 void
 ts_fs_free(ts_fs *fs)
 {
-	if (fs == NULL || fs->ambient || fs == &local_unconfined)
+	if (fs == NULL || fs == &local_unconfined)
 		return;
 	fs_local_forget_dirs(fs);
 	ts_fs_scope_free(&fs->scope);
@@ -119,7 +106,7 @@ ts_fs_free(ts_fs *fs)
 unsigned
 ts_fs_caps(const ts_fs *fs)
 {
-	return fs->ops ? fs->ops->caps : 0;
+	return fs->ops->caps;
 }
 
 unsigned
@@ -127,7 +114,7 @@ ts_fs_path_caps(const ts_fs *fs, const char *path)
 {
 	const ts_fs_ops *ops;
 
-	if (fs->ops != NULL && fs->ops->owns != NULL && fs->ops->owns(path))
+	if (fs != NULL && fs->ops->owns != NULL && fs->ops->owns(path))
 		return fs->ops->caps;
 	ops = store_of(path, NULL);
 	return ops ? ops->caps : 0;
@@ -142,7 +129,7 @@ ts_fs_path_is_remote(const ts_fs *fs, const char *path)
 const char *
 ts_fs_store_name(const ts_fs *fs)
 {
-	return fs->ops ? fs->ops->name : "ambient";
+	return fs->ops->name;
 }
 
 bool
@@ -150,7 +137,7 @@ ts_fs_set_s3(ts_fs *fs, const ts_s3_config *cfg, ts_err *err)
 {
 	ts_s3_config copy;
 
-	if (fs->ambient || fs == &local_unconfined)
+	if (fs == &local_unconfined)
 		return ts_error(err, TS_ERR_INVALID, "the shared file system takes no store settings");
 	if (!ts_s3_config_copy(&copy, cfg))
 		return ts_error_nomem(err, NULL);
@@ -171,7 +158,7 @@ ts_fs_s3_config(const ts_fs *fs)
 uint64_t
 ts_fs_generation(const ts_fs *fs)
 {
-	return fs->ambient ? ts_s3_config_generation() : fs->generation;
+	return fs->generation;
 }
 
 bool
@@ -226,7 +213,7 @@ ts_fs_cache_name(ts_fs *fs, const char *path, const char *kind, int64_t listed_s
 const ts_fs_ops *
 fs_ops_for(const ts_fs *fs, const char *path)
 {
-	if (fs->ops != NULL && fs->ops->owns != NULL && fs->ops->owns(path))
+	if (fs->ops->owns != NULL && fs->ops->owns(path))
 		return fs->ops;
 	return store_of(path, NULL);
 }
@@ -239,7 +226,12 @@ fs_ops_for(const ts_fs *fs, const char *path)
 static ts_fs *
 route(ts_fs *fs, const char *path, const ts_fs_ops **ops, ts_err *err)
 {
-	if (fs->ops != NULL && fs->ops->owns != NULL && fs->ops->owns(path))
+	if (fs == NULL)
+	{
+		ts_error(err, TS_ERR_INVALID, "cannot reach \"%s\": no file system was given for it", path);
+		return NULL;
+	}
+	if (fs->ops->owns != NULL && fs->ops->owns(path))
 		*ops = fs->ops;			/* the usual case: one test of the scheme */
 	else if ((*ops = store_of(path, err)) == NULL)
 		return NULL;
@@ -606,7 +598,7 @@ ts_fs_check_writes(ts_fs *fs, const char *path, ts_err *err)
 void
 ts_fs_defer_dir_syncs(ts_fs *fs)
 {
-	if (!fs->ambient && fs != &local_unconfined)
+	if (fs != &local_unconfined)
 		fs->defer_dir_syncs = true;
 }
 

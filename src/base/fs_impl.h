@@ -119,8 +119,7 @@ struct ts_fs_writer
 
 struct ts_fs
 {
-	const ts_fs_ops *ops;		/* the table's store (caps, name); NULL: ambient */
-	bool		ambient;		/* ts_fs_ambient: scope and settings are the process's current ones */
+	const ts_fs_ops *ops;		/* the table's store (caps, name) */
 	ts_fs_scope scope;			/* owned copy */
 	bool		has_s3;
 	ts_s3_config s3;			/* owned copy (ts_s3_config_copy) */

@@ -1,17 +1,12 @@
 /*
  * fs_scope.c - which local paths a scan may read.
  *
- * Owns: the current scope (ts_fs_set_scope), building a confined scope
- * from root directories, lexical path normalization, and the three checks
+ * Owns: building a confined scope from root directories, copying it, lexical path normalization, and the three checks
  * fs.c makes: a name before it is looked up, an open descriptor's real path
  * (/proc/self/fd, so no symbolic link swapped in between can lead out), and
  * a stat target.  It decides nothing about roles: the FDW chooses the roots.
  * Object URIs (s3://...) are confined lexically only: an object store has
  * no links, and a URI with a "." or ".." segment is refused outright.
- *
- * The current scope is a copy owned here (malloc, not the allocation hook):
- * the scope a caller hands in may live in a memory context that is gone
- * before the next call sets another.
  */
 #include <errno.h>
 #include <limits.h>
@@ -24,81 +19,6 @@
 #include "base/ts_azure.h"
 
 const ts_fs_scope ts_fs_unconfined = {false, 0, NULL, NULL};
-
-static ts_fs_scope owned = {false, 0, NULL, NULL};
-static const ts_fs_scope *current_scope = &owned;
-
-static bool
-same_root(const char *a, const char *b)
-{
-	return a == b || (a != NULL && b != NULL && strcmp(a, b) == 0);
-}
-
-static bool
-same_scope(const ts_fs_scope *a, const ts_fs_scope *b)
-{
-	if (a->confined != b->confined)
-		return false;
-	if (!a->confined)
-		return true;
-	if (a->nroots != b->nroots)
-		return false;
-	for (int i = 0; i < a->nroots; i++)
-		if (!same_root(a->lexical[i], b->lexical[i]) || !same_root(a->resolved[i], b->resolved[i]))
-			return false;
-	return true;
-}
-
-static void
-free_owned(void)
-{
-	for (int i = 0; i < owned.nroots; i++)
-	{
-		free((void *) owned.lexical[i]);
-		free((void *) owned.resolved[i]);
-	}
-	free((void *) owned.lexical);
-	free((void *) owned.resolved);
-	owned = ts_fs_unconfined;
-}
-
-/* A copy that fails (out of memory) leaves a scope that allows nothing. */
-void
-ts_fs_set_scope(const ts_fs_scope *scope)
-{
-	const char **lexical;
-	const char **resolved;
-
-	if (scope == NULL)
-		scope = &ts_fs_unconfined;
-	if (same_scope(&owned, scope))
-		return;
-	free_owned();
-	if (!scope->confined)
-		return;
-	owned.confined = true;
-	lexical = calloc((size_t) scope->nroots + 1, sizeof(char *));
-	resolved = calloc((size_t) scope->nroots + 1, sizeof(char *));
-	if (lexical == NULL || resolved == NULL)
-	{
-		free(lexical);
-		free(resolved);
-		return;
-	}
-	owned.lexical = lexical;
-	owned.resolved = resolved;
-	for (int i = 0; i < scope->nroots; i++)
-	{
-		lexical[i] = strdup(scope->lexical[i]);
-		resolved[i] = scope->resolved[i] ? strdup(scope->resolved[i]) : NULL;
-		if (lexical[i] == NULL || (scope->resolved[i] && resolved[i] == NULL))
-		{
-			free((void *) lexical[i]);
-			break;
-		}
-		owned.nroots = i + 1;
-	}
-}
 
 /*
  * A ts_malloc'd copy for a ts_fs to own.  Out of memory: false, and *to is
@@ -153,13 +73,6 @@ ts_fs_scope_free(ts_fs_scope *scope)
 	ts_free((void *) scope->resolved);
 	*scope = ts_fs_unconfined;
 }
-
-const ts_fs_scope *
-ts_fs_get_scope(void)
-{
-	return current_scope;
-}
-
 
 char *
 ts_path_normalize(const char *path)
@@ -328,23 +241,4 @@ ts_scope_allows_target(const ts_fs_scope *s, const char *path, ts_err *err)
 	if (realpath(path, real) == NULL)
 		return true;			/* missing: the caller's stat says so */
 	return resolved_allowed(s, real) ? true : denied(path, err);
-}
-
-/* The same three checks against the current scope (transitional callers). */
-bool
-ts_fs_scope_allows_name(const char *path, ts_err *err)
-{
-	return ts_scope_allows_name(ts_fs_get_scope(), path, err);
-}
-
-bool
-ts_fs_scope_allows_fd(int fd, const char *path, ts_err *err)
-{
-	return ts_scope_allows_fd(ts_fs_get_scope(), fd, path, err);
-}
-
-bool
-ts_fs_scope_allows_target(const char *path, ts_err *err)
-{
-	return ts_scope_allows_target(ts_fs_get_scope(), path, err);
 }

@@ -67,7 +67,6 @@ struct ts_s3_batch
 	ts_s3_batch *link;			/* in 'running' */
 	uint64_t	epoch;			/* of forget_all when started */
 	void	   *owner;			/* allocation owner */
-	uint64_t	generation;		/* the global settings it was started under; 0: its own */
 	ts_s3_config cfg;			/* a copy of the settings it was started with */
 	ts_s3_fetch *items;
 	int			n;
@@ -268,21 +267,6 @@ finish(ts_s3_batch *b, slot *sl, int i, CURLcode rc, long retry_after_s)
 		unlink_batch(b);
 }
 
-/* Item i cannot start under other storage settings than b's: it fails. */
-static void
-refuse(ts_s3_batch *b, int i)
-{
-	b->states[i].finished = true;
-	b->left--;
-	b->items[i].code = TS_ERR_IO;
-	ts_error(&b->ierr, TS_ERR_IO, "GET \"%s\": the storage settings changed while it was fetched ahead",
-			 b->items[i].uri);
-	if (!b->keep_going)
-		fail(b, &b->ierr);
-	else if (b->left == 0)
-		unlink_batch(b);
-}
-
 /* Fill b's free slots: retries that are due first, then new items. */
 static void
 fill(CURLM *multi, ts_s3_batch *b)
@@ -307,11 +291,6 @@ fill(CURLM *multi, ts_s3_batch *b)
 		}
 		if (pick < 0)
 			break;
-		if (b->generation != 0 && ts_s3_config_generation() != b->generation)
-		{
-			refuse(b, pick);
-			continue;
-		}
 		rc = start(multi, b, &b->slots[k], pick);
 		if (rc < 0)
 			fail(b, &b->err);
@@ -481,12 +460,6 @@ ts_s3_batch_start(const ts_s3_config *cfg, ts_s3_fetch *items, int n, bool keep_
 	}
 	b->epoch = epoch;
 	b->owner = ts_alloc_owner();
-	/*
-	 * The global settings (transitional callers) may be swapped under a
-	 * running batch: it then stops starting requests.  Settings of a ts_fs
-	 * are the batch's own copy: nothing else can change them.
-	 */
-	b->generation = cfg == ts_s3_get_config() ? ts_s3_config_generation() : 0;
 	b->items = items;
 	b->n = n;
 	b->keep_going = keep_going;

@@ -62,13 +62,6 @@ typedef struct ts_fs_scope
 extern const ts_fs_scope ts_fs_unconfined;
 
 /*
- * TRANSITIONAL: the scope of ts_fs_ambient (copied: scope need not outlive
- * the call); NULL = unconfined.  A ts_fs owns its own (ts_fs_open_for).
- */
-void		ts_fs_set_scope(const ts_fs_scope *scope);
-const ts_fs_scope *ts_fs_get_scope(void);
-
-/*
  * Build a confined scope from root paths (absolute), copied with ts_malloc
  * into *scope; false + TS_ERR_INVALID for a relative root.
  */
@@ -87,11 +80,6 @@ bool		ts_scope_allows_fd(const ts_fs_scope *s, int fd, const char *path, ts_err 
 
 /* Is the (resolved) target of path allowed by s?  For stat-like checks. */
 bool		ts_scope_allows_target(const ts_fs_scope *s, const char *path, ts_err *err);
-
-/* TRANSITIONAL: the same three against the current scope (ts_fs_set_scope). */
-bool		ts_fs_scope_allows_name(const char *path, ts_err *err);
-bool		ts_fs_scope_allows_fd(int fd, const char *path, ts_err *err);
-bool		ts_fs_scope_allows_target(const char *path, ts_err *err);
 
 /*
  * Lexically normalize an absolute path into a ts_malloc'd string: "//",
@@ -173,13 +161,11 @@ uint64_t	ts_fs_generation(const ts_fs *fs);
 bool		ts_fs_allows_name(const ts_fs *fs, const char *path, ts_err *err);
 
 /*
- * TRANSITIONAL: an fs over the process's current scope (ts_fs_set_scope)
- * and object store settings (ts_s3_set_config), choosing the store by the
- * scheme of each path: for callers not yet handed their scan's fs.
+ * An unconfined local fs (a static object: never freed) with no store
+ * settings, for the tools and unit tests, which read local files: a path
+ * of an object store goes to that store, whose requests fail naming the
+ * object.  A scan never uses it: it reads through its own ts_fs.
  */
-ts_fs	   *ts_fs_ambient(void);
-
-/* An unconfined local fs (a static object: never freed). */
 ts_fs	   *ts_fs_local_unconfined(void);
 
 /* Read a file of the system (time zone data): never confined. */

@@ -58,22 +58,9 @@ typedef struct ts_s3_config
 #define TS_S3_IN_FLIGHT_MAX 256
 
 /*
- * TRANSITIONAL: the process-wide settings (copied; NULL: none), read only by
- * ts_fs_ambient (unit tests, tools).  A scan's settings live in its ts_fs.
- */
-bool		ts_s3_set_config(const ts_s3_config *cfg);
-const ts_s3_config *ts_s3_get_config(void);
-
-/*
- * Changes whenever ts_s3_set_config installs different settings: what was
- * fetched under one generation (one role's credentials) is not served to
+ * A new generation number for settings a ts_fs owns (ts_fs_generation):
+ * what was fetched under one (one role's credentials) is not served under
  * another (prefetch.c).
- */
-uint64_t	ts_s3_config_generation(void);
-
-/*
- * A new generation number, for settings owned elsewhere (a ts_fs): never
- * one the global settings had or will have.
  */
 uint64_t	ts_s3_generation_next(void);
 

@@ -91,6 +91,17 @@ bool		ts_type_int_fits(ts_type_kind kind, int64_t v);
 /* v wrapped to the integer kind's width, as Java's narrowing casts do. */
 int64_t		ts_type_int_wrap(ts_type_kind kind, int64_t v);
 
+/*
+ * A single value of a kind Paimon had before VARIANT: neither nested (ARRAY,
+ * MULTISET, MAP, ROW) nor one of the newer types (VARIANT, BLOB, VECTOR,
+ * GEOMETRY, ...).  The kinds that may be keys, the ones a CSV field holds.
+ */
+static inline bool
+ts_type_is_plain_scalar(ts_type_kind kind)
+{
+	return ts_type_class_of(kind)->key;
+}
+
 static inline bool
 ts_type_stats(ts_type_kind kind, int flag)
 {

@@ -147,18 +147,12 @@ pool_alloc(size_t size)
 
 /*
  * Every scan reads through its plan's file system (ts_fs.h), IMPORT and the
- * REST catalog's checks through their own.  The process-wide scope and
- * settings (the transitional ts_fs_ambient's) are never set in a backend:
- * they allow nothing, so a read that forgot its fs fails instead of
- * reading with another table's or role's scope.
+ * REST catalog's checks through their own: there is no process-wide scope
+ * or store settings to reset, only the prefetched sets.
  */
-static const ts_fs_scope deny_all = {true, 0, NULL, NULL};
-
 static void
 reset_scope(void)
 {
-	ts_fs_set_scope(&deny_all);
-	ts_s3_set_config(NULL);
 	ts_prefetch_forget_all();	/* a set's memory went with its context */
 }
 

@@ -103,11 +103,15 @@ typedef struct ts_reader_options
 	int			nrecord_fields;
 	const ts_type *const *record_types;
 
-	/* the file system the file is read through (NULL: ts_fs_ambient, transitional) */
+	/*
+	 * the file system the file is read through: required (the scan's; a
+	 * tool's or unit test's ts_fs_local_unconfined); without it every open
+	 * fails naming the file
+	 */
 	ts_fs	   *fs;
 } ts_reader_options;
 
-/* The file system of options (NULL options or fs: ts_fs_ambient). */
+/* The file system of options (NULL options: none, so opening fails). */
 ts_fs	   *ts_reader_fs(const ts_reader_options *options);
 
 /*

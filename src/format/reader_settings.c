@@ -19,7 +19,7 @@ ts_reader_batch_rows(const ts_reader_options *options)
 ts_fs *
 ts_reader_fs(const ts_reader_options *options)
 {
-	return options && options->fs ? options->fs : ts_fs_ambient();
+	return options ? options->fs : NULL;
 }
 
 void

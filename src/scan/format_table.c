@@ -575,10 +575,16 @@ sort_partitions(ts_ft_listing *l, const ts_ft_request *req)
 static ts_ft_listing *
 listing_start(const ts_ft_request *req, ft_walk *w, ts_err *err)
 {
-	ts_ft_listing *l = ts_calloc(1, sizeof(ts_ft_listing));
+	ts_ft_listing *l;
 	int			n = req->nkeys ? req->nkeys : 1;
 
-	if (l == NULL)
+	if (req->fs == NULL)
+	{
+		ts_error(err, TS_ERR_INVALID, "cannot list the format table at \"%s\": no file system was given for it",
+				 req->table_path);
+		return NULL;
+	}
+	if ((l = ts_calloc(1, sizeof(ts_ft_listing))) == NULL)
 	{
 		ts_error_nomem(err, NULL);
 		return NULL;
@@ -586,7 +592,7 @@ listing_start(const ts_ft_request *req, ft_walk *w, ts_err *err)
 	ts_arena_init(&l->arena, 16 * 1024);
 	memset(w, 0, sizeof(*w));
 	w->req = req;
-	w->fs = req->fs ? req->fs : ts_fs_ambient();
+	w->fs = req->fs;
 	w->l = l;
 	w->default_name = req->default_name && *req->default_name ? req->default_name : TS_FT_DEFAULT_PARTITION_NAME;
 	l->nkeys = req->nkeys;

@@ -47,7 +47,7 @@ typedef bool (*ts_ft_partition_pred) (void *arg, int depth, const char *const *v
 typedef struct ts_ft_request
 {
 	const char *table_path;		/* the format table's data directory */
-	ts_fs	   *fs;				/* read through it (NULL: ts_fs_ambient, transitional) */
+	ts_fs	   *fs;				/* read through it: required */
 	int			nkeys;			/* partition keys, in partitionKeys order */
 	const char *const *key_names;
 	const ts_type *const *key_types;	/* may be NULL: values stay strings */

@@ -31,6 +31,7 @@ main(int argc, char **argv)
 	ts_type   **types;
 	int			ncols = 0;
 	ts_format_reader *r;
+	ts_reader_options opts = {0};
 	ts_batch	b;
 	int			n;
 	int64_t		total = 0;
@@ -46,7 +47,7 @@ main(int argc, char **argv)
 		return 2;
 	}
 	path = argv[argi++];
-	c = ts_avro_container_open(ts_fs_ambient(), path, &err);
+	c = ts_avro_container_open(ts_fs_local_unconfined(), path, &err);
 	if (c == NULL)
 	{
 		fprintf(stderr, "ts_avro_dump: %s\n", err.msg);
@@ -83,7 +84,8 @@ main(int argc, char **argv)
 		cols[ncols].type = types[ncols];
 		ncols++;
 	}
-	r = ts_avro_open(path, cols, ncols, NULL, &err);
+	opts.fs = ts_fs_local_unconfined();
+	r = ts_avro_open(path, cols, ncols, &opts, &err);
 	if (r == NULL)
 	{
 		fprintf(stderr, "ts_avro_dump: %s\n", err.msg);

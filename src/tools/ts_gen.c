@@ -495,7 +495,7 @@ main(int argc, char **argv)
 	{
 		char	   *sd = pathf("%s/schema", cfg.dir);
 
-		if (ts_path_is_dir(ts_fs_ambient(), sd) && !cfg.force)
+		if (ts_path_is_dir(ts_fs_local_unconfined(), sd) && !cfg.force)
 			die("%s exists (use --force to overwrite)", sd);
 		mkdirs(sd);
 		free(sd);

@@ -84,31 +84,6 @@ latest_schema(ts_fs *fs, const char *root, ts_err *err)
 	return s;
 }
 
-/* A nested column is a value column only: never a primary, partition or bucket key. */
-static bool
-check_key_type(const ts_table_writer *w, int field, ts_err *err)
-{
-	const ts_field *f = &w->schema->fields[field];
-	const char *role = NULL;
-
-	if (!ts_type_is_nested(f->type->kind))
-		return true;
-	for (int k = 0; k < w->schema->nprimary_keys && !role; k++)
-		if (strcmp(w->schema->primary_keys[k], f->name) == 0)
-			role = "primary key";
-	for (int k = 0; k < w->schema->npartition_keys && !role; k++)
-		if (strcmp(w->schema->partition_keys[k], f->name) == 0)
-			role = "partition key";
-	for (int k = 0; k < w->nbucket_keys && !role; k++)
-		if (w->bucket_keys[k] == field)
-			role = "bucket key";
-	if (role == NULL)
-		return true;
-	return ts_error(err, TS_ERR_UNSUPPORTED,
-					"writing into a table whose %s column \"%s\" is of nested type %s is not supported",
-					role, f->name, ts_type_kind_name(f->type->kind));
-}
-
 ts_table_writer *
 ts_table_writer_open(ts_fs *fs, const char *table_path, const ts_option *options, int noptions,
 					 ts_err *err)
@@ -146,11 +121,9 @@ ts_table_writer_open_in_catalog(ts_fs *fs, const char *table_path, const ts_opti
 		ts_error_nomem(err, "a table writer");
 		goto fail;
 	}
+	/* nested (and newer) key columns: refused by the schema's load, bucket keys by ts_schema_bucket_keys */
 	if ((w->schema = latest_schema(w->fs, table_path, err)) == NULL || !ts_table_writer_check_options(w, err))
 		goto fail;
-	for (int i = 0; i < w->schema->nfields; i++)
-		if (!check_key_type(w, i, err))
-			goto fail;
 	if (!ts_partition_options_from_schema(w->schema, &w->popts, err))
 		goto fail;
 	w->npartition_keys = w->schema->npartition_keys;

@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "base/ts_base.h"
+#include "base/ts_type_class.h"
 #include "expr/predicate.h"
 #include "meta/binary_row.h"
 #include "write/write_internal.h"
@@ -65,7 +66,7 @@ bounded_type(const ts_type *t)
 
 	if ((k == TS_TIMESTAMP || k == TS_TIMESTAMP_LTZ) && t->precision > 6)
 		return false;
-	return !(ts_type_is_nested(k) || k == TS_BINARY || k == TS_VARBINARY || k >= TS_VARIANT);
+	return ts_type_is_plain_scalar(k) && k != TS_BINARY && k != TS_VARBINARY;
 }
 
 void

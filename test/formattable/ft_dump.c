@@ -320,6 +320,7 @@ main(int argc, char **argv)
 
 	memset(&req, 0, sizeof(req));
 	req.table_path = dir;
+	req.fs = ts_fs_local_unconfined();
 	req.nkeys = nkeys;
 	req.key_names = (const char *const *) key_names;
 	req.key_types = (const ts_type *const *) key_types;
@@ -384,6 +385,7 @@ main(int argc, char **argv)
 	}
 	memset(&ro, 0, sizeof(ro));
 	ro.ntext_options = nopts;
+	ro.fs = ts_fs_local_unconfined();
 	ro.text_option_keys = opt_keys;
 	ro.text_option_values = opt_vals;
 

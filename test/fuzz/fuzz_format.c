@@ -164,6 +164,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	while (nopt < 4 && opt_keys[set][nopt])
 		nopt++;
 	memset(&opts, 0, sizeof(opts));
+	opts.fs = ts_fs_local_unconfined();
 	opts.batch_rows = 1 + (data[0] >> 4);
 	opts.ntext_options = nopt;
 	opts.text_option_keys = opt_keys[set];
@@ -187,6 +188,8 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	ts_reader_options opts;
 
 	memset(&opts, 0, sizeof(opts));
+
+	opts.fs = ts_fs_local_unconfined();
 	opts.batch_rows = 2;
 #define FUZZ_OPTS (&opts)
 #elif FUZZ_FORMAT == TS_FORMAT_AVRO && !defined(FUZZ_BLOB)
@@ -195,11 +198,13 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	int			blocks = 0;
 
 	memset(&opts, 0, sizeof(opts));
+
+	opts.fs = ts_fs_local_unconfined();
 	opts.rows_filter = every_other_block;
 	opts.rows_filter_arg = &blocks;
 #define FUZZ_OPTS (&opts)
 #else
-#define FUZZ_OPTS NULL
+#define FUZZ_OPTS (&(ts_reader_options) {.fs = ts_fs_local_unconfined()})
 #endif
 	f = fopen(path, "wb");
 	if (f == NULL)
@@ -216,6 +221,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		if (blob_col.type == NULL)
 			blob_col = (ts_read_column) {0, "b", mk(TS_BLOB, 0, 0)};
 		memset(&blob_opts, 0, sizeof(blob_opts));
+		blob_opts.fs = ts_fs_local_unconfined();
 		blob_opts.batch_rows = 2;
 		r = ts_format_open(FUZZ_FORMAT, path, &blob_col, 1, &blob_opts, &err);
 	}

@@ -73,7 +73,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			{
 				ts_manifest_file_meta *m = NULL;
 
-				if (ts_manifest_list_read(ts_fs_ambient(), path, &arena, &m, &count, &err))
+				if (ts_manifest_list_read(ts_fs_local_unconfined(), path, &arena, &m, &count, &err))
 					for (int i = 0; i < count; i++)
 					{
 						touch_str(m[i].file_name);
@@ -93,8 +93,8 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 				 */
 				if (keep == NULL)
 					keep = ts_manifest_keep_new();
-				ok = data[0] & 4 ? ts_manifest_read_kept(ts_fs_ambient(), path, 0, keep, &arena, &e, &count, &err) :
-					ts_manifest_read(ts_fs_ambient(), path, &arena, &e, &count, &err);
+				ok = data[0] & 4 ? ts_manifest_read_kept(ts_fs_local_unconfined(), path, 0, keep, &arena, &e, &count, &err) :
+					ts_manifest_read(ts_fs_local_unconfined(), path, &arena, &e, &count, &err);
 				if (ok)
 					for (int i = 0; i < count; i++)
 					{
@@ -116,7 +116,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			{
 				ts_index_manifest_entry *e = NULL;
 
-				if (ts_index_manifest_read(ts_fs_ambient(), path, &arena, &e, &count, &err))
+				if (ts_index_manifest_read(ts_fs_local_unconfined(), path, &arena, &e, &count, &err))
 					for (int i = 0; i < count; i++)
 					{
 						touch(e[i].partition.data, e[i].partition.len);

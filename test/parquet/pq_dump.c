@@ -75,6 +75,7 @@ main(int argc, char **argv)
 		return 2;
 	}
 	memset(&opts, 0, sizeof(opts));
+	opts.fs = ts_fs_local_unconfined();
 	for (int i = 3; i < argc; i++)
 	{
 		if (!strcmp(argv[i], "--batch") && i + 1 < argc)

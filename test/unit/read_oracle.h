@@ -38,7 +38,7 @@ oracle_load(const char *name)
 	cJSON	   *j;
 
 	snprintf(rel, sizeof(rel), "oracle/%s.json", name);
-	if (!ts_read_whole_file(ts_fs_ambient(), unit_shared_path(rel), &data, &len, &err))
+	if (!ts_read_whole_file(ts_fs_local_unconfined(), unit_shared_path(rel), &data, &len, &err))
 		fail_msg("%s", err.msg);
 	j = cJSON_ParseWithLength((const char *) data, len);
 	ts_free(data);

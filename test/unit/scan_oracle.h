@@ -29,7 +29,7 @@ oracle_load(const char *name)
 	cJSON	   *j;
 
 	snprintf(rel, sizeof(rel), "oracle/%s", name);
-	if (!ts_read_whole_file(ts_fs_ambient(), unit_shared_path(rel), &data, &len, &err))
+	if (!ts_read_whole_file(ts_fs_local_unconfined(), unit_shared_path(rel), &data, &len, &err))
 		fail_msg("%s", err.msg);
 	j = cJSON_ParseWithLength((const char *) data, len);
 	ts_free(data);
@@ -47,7 +47,7 @@ oracle_cases(char ***names)
 				k = 0;
 	ts_err		err = {0};
 
-	if (!ts_list_dir(ts_fs_ambient(), unit_shared_path("oracle"), &all, &n, &err))
+	if (!ts_list_dir(ts_fs_local_unconfined(), unit_shared_path("oracle"), &all, &n, &err))
 		fail_msg("%s", err.msg);
 	*names = calloc(n + 1, sizeof(char *));
 	for (i = 0; i < n; i++)
@@ -81,9 +81,9 @@ table_manifest_format(const char *table_dir)
 	ts_err		err = {0};
 
 	snprintf(dir, sizeof(dir), "%s/manifest", table_dir);
-	if (!ts_path_is_dir(ts_fs_ambient(), dir))
+	if (!ts_path_is_dir(ts_fs_local_unconfined(), dir))
 		return -1;
-	if (!ts_list_dir(ts_fs_ambient(), dir, &names, &n, &err))
+	if (!ts_list_dir(ts_fs_local_unconfined(), dir, &names, &n, &err))
 		return -1;
 	for (i = 0; i < n; i++)
 	{
@@ -93,7 +93,7 @@ table_manifest_format(const char *table_dir)
 		int			this;
 
 		snprintf(p, sizeof(p), "%s/%s", dir, names[i]);
-		f = ts_file_open(ts_fs_ambient(), p, &err);
+		f = ts_file_open(ts_fs_local_unconfined(), p, &err);
 		if (f == NULL)
 			continue;
 		if (ts_file_size(f) >= 4)
@@ -200,7 +200,7 @@ oracle_ctx_build(const cJSON *o, oracle_ctx *c)
 		const char *slash = strrchr(c->table_path, '/');
 
 		snprintf(ext, sizeof(ext), "%.*s/external", (int) (slash - c->table_path), c->table_path);
-		if (ts_path_is_dir(ts_fs_ambient(), ext) && n < 31)
+		if (ts_path_is_dir(ts_fs_local_unconfined(), ext) && n < 31)
 		{
 			snprintf(c->optbuf[n][0], sizeof(c->optbuf[n][0]), "external-path-map");
 			snprintf(c->optbuf[n][1], sizeof(c->optbuf[n][1]), "FILE:/tmp/external=>%s", ext);
@@ -265,9 +265,9 @@ plan_assert_paths_exist(const ts_plan *plan)
 		{
 			const ts_scan_file *f = &plan->splits[s].files[k];
 
-			if (!ts_path_is_file(ts_fs_ambient(), f->path))
+			if (!ts_path_is_file(ts_fs_local_unconfined(), f->path))
 				fail_msg("planned data file does not exist: %s", f->path);
-			if (f->dv_path && !ts_path_is_file(ts_fs_ambient(), f->dv_path))
+			if (f->dv_path && !ts_path_is_file(ts_fs_local_unconfined(), f->dv_path))
 				fail_msg("planned deletion vector file does not exist: %s", f->dv_path);
 		}
 }

@@ -9,6 +9,7 @@
  */
 #define _GNU_SOURCE
 #include "unit.h"
+#include "unit_fs.h"
 
 #include <unistd.h>
 
@@ -139,7 +140,7 @@ load_json(const char *rel)
 	ts_err		err;
 	cJSON	   *j;
 
-	if (!ts_read_whole_file(ts_fs_ambient(), unit_shared_path(rel), &data, &len, &err))
+	if (!ts_read_whole_file(ts_fs_local_unconfined(), unit_shared_path(rel), &data, &len, &err))
 		fail_msg("cannot read %s: %s", rel, err.msg);
 	j = cJSON_ParseWithLength((const char *) data, len);
 	ts_free(data);
@@ -366,7 +367,7 @@ check_file_against_rows(const char *rel, const ts_read_column *cols, int ncols,
 						const cJSON *rows, int oracle_cols, int64_t *nread)
 {
 	ts_err		err;
-	ts_format_reader *r = ts_avro_open(unit_shared_path(rel), cols, ncols, NULL, &err);
+	ts_format_reader *r = ts_avro_open(unit_shared_path(rel), cols, ncols, unit_local_read(), &err);
 	ts_batch	b;
 	int			n,
 				row = 0;
@@ -479,7 +480,7 @@ test_with_null(void **state)
 		ts_read_column pc[2] = {{-1, "f3", types[6]}, {-1, "_VALUE_KIND", T(TS_TINYINT)}};
 		ts_err		err;
 		ts_format_reader *r = ts_avro_open(unit_shared_path("testdata/avro/data/avro_with_null"),
-										   pc, 2, NULL, &err);
+										   pc, 2, unit_local_read(), &err);
 		ts_batch	b;
 
 		assert_non_null(r);
@@ -561,7 +562,7 @@ check_manifest(const char *oracle, const char *rel)
 		{-1, "_BUCKET", T(TS_INT)}, {-1, "_TOTAL_BUCKETS", T(TS_INT)}, {-1, "_FILE", file_t},
 	};
 	ts_err		err;
-	ts_format_reader *r = ts_avro_open(unit_shared_path(rel), cols, 6, NULL, &err);
+	ts_format_reader *r = ts_avro_open(unit_shared_path(rel), cols, 6, unit_local_read(), &err);
 	ts_batch	b;
 	const ts_value *f;
 	const ts_value *stats;
@@ -646,7 +647,7 @@ check_manifest_list(const char *oracle, const char *rel)
 	const char *keys[] = {"file_name", "file_size", "num_added_files", "num_deleted_files", NULL,
 	"schema_id", "min_bucket", "max_bucket", "min_level", "max_level", "min_row_id", "max_row_id"};
 	ts_err		err;
-	ts_format_reader *r = ts_avro_open(unit_shared_path(rel), cols, 12, NULL, &err);
+	ts_format_reader *r = ts_avro_open(unit_shared_path(rel), cols, 12, unit_local_read(), &err);
 	ts_batch	b;
 
 	if (r == NULL)
@@ -711,7 +712,7 @@ test_schema_json_matches_java(void **state)
 	fields[5] = (ts_field) {5, "_FILE", file_t, NULL};
 	json = ts_avro_schema_json_for_fields(fields, 6, &err);
 	assert_non_null(json);
-	c = ts_avro_container_open(ts_fs_ambient(), unit_shared_path("testdata/avro/manifest/avro_manifest_11"), &err);
+	c = ts_avro_container_open(ts_fs_local_unconfined(), unit_shared_path("testdata/avro/manifest/avro_manifest_11"), &err);
 	assert_non_null(c);
 	assert_string_equal(json, c->schema_json);
 	assert_int_equal(c->codec, TS_AVRO_CODEC_ZSTANDARD);
@@ -727,7 +728,7 @@ test_schema_json_matches_java(void **state)
 		df[2] = (ts_field) {2, "f16", T_p(TS_DECIMAL, 19, 19), NULL};
 		json = ts_avro_schema_json_for_fields(df, 3, &err);
 		assert_non_null(json);
-		c = ts_avro_container_open(ts_fs_ambient(), unit_shared_path("testdata/avro/data/avro_all_types"), &err);
+		c = ts_avro_container_open(ts_fs_local_unconfined(), unit_shared_path("testdata/avro/data/avro_all_types"), &err);
 		assert_non_null(c);
 		/* each of our field definitions appears verbatim in Java's schema */
 		{
@@ -1066,6 +1067,7 @@ round_trip(ts_avro_codec codec, int batch_rows)
 	cols[s.n].name = "not_there";
 	cols[s.n].type = T(TS_INT);
 	memset(&opts, 0, sizeof(opts));
+	opts.fs = ts_fs_local_unconfined();
 	opts.batch_rows = batch_rows;
 	r = ts_avro_open(path, cols, s.n + 1, &opts, &err);
 	if (r == NULL)
@@ -1099,7 +1101,7 @@ round_trip(ts_avro_codec codec, int batch_rows)
 	{
 		ts_read_column wc[3] = {{-1, "i", T(TS_BIGINT)}, {-1, "i", T(TS_BIGINT)}, {-1, "f", T(TS_DOUBLE)}};
 
-		r = ts_avro_open(path, wc, 3, NULL, &err);
+		r = ts_avro_open(path, wc, 3, unit_local_read(), &err);
 		assert_non_null(r);
 		assert_true(ts_format_next(r, &b, &err) > 0);
 		assert_int_equal(ts_batch_at(&b, 5, 0)->v.i, (int32_t) (5 * 2654435761u));
@@ -1111,16 +1113,16 @@ round_trip(ts_avro_codec codec, int batch_rows)
 	{
 		ts_read_column bad[1] = {{-1, "str", T(TS_INT)}};
 
-		r = ts_avro_open(path, bad, 1, NULL, &err);
+		r = ts_avro_open(path, bad, 1, unit_local_read(), &err);
 		assert_null(r);
 		assert_int_equal(err.code, TS_ERR_UNSUPPORTED);
 		assert_non_null(strstr(err.msg, "\"str\""));
 		bad[0].name = "l";
-		r = ts_avro_open(path, bad, 1, NULL, &err);
+		r = ts_avro_open(path, bad, 1, unit_local_read(), &err);
 		assert_null(r);
 		bad[0].name = "dec_small";
 		bad[0].type = T_p(TS_DECIMAL, 10, 3);
-		r = ts_avro_open(path, bad, 1, NULL, &err);
+		r = ts_avro_open(path, bad, 1, unit_local_read(), &err);
 		assert_null(r);
 		assert_int_equal(err.code, TS_ERR_UNSUPPORTED);
 	}
@@ -1224,11 +1226,11 @@ test_explicit_schema(void **state)
 		};
 
 		/* the union has a string branch: BIGINT cannot read it */
-		r = ts_avro_open(path, cols, 7, NULL, &err);
+		r = ts_avro_open(path, cols, 7, unit_local_read(), &err);
 		assert_null(r);
 		assert_int_equal(err.code, TS_ERR_UNSUPPORTED);
 		cols[4].name = "missing";
-		r = ts_avro_open(path, cols, 7, NULL, &err);
+		r = ts_avro_open(path, cols, 7, unit_local_read(), &err);
 		if (r == NULL)
 			fail_msg("%s", err.msg);
 		assert_int_equal(ts_format_next(r, &b, &err), 1);
@@ -1335,6 +1337,8 @@ test_block_skip(void **state)
 			int64_t		seen = 0;
 
 			memset(&opts, 0, sizeof(opts));
+
+			opts.fs = ts_fs_local_unconfined();
 			opts.rows_filter = skip_filter;
 			opts.rows_filter_arg = &all;
 			r = ts_avro_open(path, cols, 1, &opts, &err);
@@ -1377,6 +1381,7 @@ test_block_skip(void **state)
 			l.wanted = wanted;
 			l.nwanted = 4;
 			memset(&opts, 0, sizeof(opts));
+			opts.fs = ts_fs_local_unconfined();
 			opts.rows_filter = skip_filter;
 			opts.rows_filter_arg = &l;
 			opts.batch_rows = 7;
@@ -1418,7 +1423,7 @@ read_all(const char *path, size_t *len)
 	uint8_t    *d;
 	ts_err		err;
 
-	if (!ts_read_whole_file(ts_fs_ambient(), path, &d, len, &err))
+	if (!ts_read_whole_file(ts_fs_local_unconfined(), path, &d, len, &err))
 		fail_msg("%s", err.msg);
 	return d;
 }
@@ -1438,7 +1443,7 @@ read_everything(const char *path, ts_err *err)
 		cols[1].type = T_array(T(TS_FLOAT));
 		cols[2].type = T_p(TS_DECIMAL, 19, 19);
 	}
-	r = ts_avro_open(path, cols, 3, NULL, err);
+	r = ts_avro_open(path, cols, 3, unit_local_read(), err);
 	if (r == NULL)
 		return false;
 	while ((n = ts_format_next(r, &b, err)) > 0)
@@ -1556,7 +1561,7 @@ test_varint_lengths(void **state)
 	assert_true(write_file(path, &out));
 	ts_buf_free(&out);
 
-	r = ts_avro_open(path, cols, 2, NULL, &err);
+	r = ts_avro_open(path, cols, 2, unit_local_read(), &err);
 	if (r == NULL)
 		fail_msg("open: %s", err.msg);
 	while ((n = ts_format_next(r, &b, &err)) > 0)
@@ -1626,7 +1631,7 @@ test_zstd_growing_blocks(void **state)
 	 * No column asked for (count(*)): rows are counted from the blocks'
 	 * headers, their bytes are not read; a damaged sync marker still shows.
 	 */
-	r = ts_avro_open(path, cols, 0, NULL, &err);
+	r = ts_avro_open(path, cols, 0, unit_local_read(), &err);
 	if (r == NULL)
 		fail_msg("open: %s", err.msg);
 	while ((n = ts_format_next(r, &b, &err)) > 0)
@@ -1639,7 +1644,7 @@ test_zstd_growing_blocks(void **state)
 	seen = 0;
 	out.data[out.len - 1] ^= 1;
 	assert_true(write_file(path, &out));
-	r = ts_avro_open(path, cols, 0, NULL, &err);
+	r = ts_avro_open(path, cols, 0, unit_local_read(), &err);
 	if (r == NULL)
 		fail_msg("open: %s", err.msg);
 	while ((n = ts_format_next(r, &b, &err)) > 0)
@@ -1651,7 +1656,7 @@ test_zstd_growing_blocks(void **state)
 	assert_true(write_file(path, &out));
 	ts_buf_free(&out);
 
-	r = ts_avro_open(path, cols, 2, NULL, &err);
+	r = ts_avro_open(path, cols, 2, unit_local_read(), &err);
 	if (r == NULL)
 		fail_msg("open: %s", err.msg);
 	while ((n = ts_format_next(r, &b, &err)) > 0)
@@ -1728,7 +1733,7 @@ test_read_ahead_window(void **state)
 			assert_true(out.len > 1024 * 1024);
 		assert_true(write_file(path, &out));
 
-		r = ts_avro_open(path, cols, 2, NULL, &err);
+		r = ts_avro_open(path, cols, 2, unit_local_read(), &err);
 		if (r == NULL)
 			fail_msg("open: %s", err.msg);
 		while ((n = ts_format_next(r, &b, &err)) > 0)
@@ -1754,7 +1759,7 @@ test_read_ahead_window(void **state)
 			out.len = cut;
 			assert_true(write_file(path, &out));
 			out.len = len;
-			r = ts_avro_open(path, cols, 2, NULL, &err);
+			r = ts_avro_open(path, cols, 2, unit_local_read(), &err);
 			if (r == NULL)
 				fail_msg("open: %s", err.msg);
 			while ((n = ts_format_next(r, &b, &err)) > 0)
@@ -1795,6 +1800,7 @@ test_buffers_from_pool(void **state)
 	(void) state;
 	assert_non_null(pool);
 	memset(&opts, 0, sizeof(opts));
+	opts.fs = ts_fs_local_unconfined();
 	opts.buffers = pool;
 	w = ts_avro_writer_create_for_fields(fields, 2, TS_AVRO_CODEC_ZSTANDARD, &err);
 	assert_non_null(w);
@@ -1930,7 +1936,7 @@ test_corrupt_null_codec(void **state)
 
 	(void) state;
 	/* re-frame the Java file's block uncompressed (same schema, same bytes) */
-	c = ts_avro_container_open(ts_fs_ambient(), src, &err);
+	c = ts_avro_container_open(ts_fs_local_unconfined(), src, &err);
 	assert_non_null(c);
 	assert_int_equal(ts_avro_container_next_block(c, &err), 1);
 	w = ts_avro_writer_create(c->schema_json, TS_AVRO_CODEC_NULL, &err);
@@ -2023,7 +2029,7 @@ test_unknown_codec(void **state)
 	memcpy(p, "bzip2x", 6);
 	assert_true(write_file(path, &out));
 	ts_buf_free(&out);
-	r = ts_avro_open(path, &col, 1, NULL, &err);
+	r = ts_avro_open(path, &col, 1, unit_local_read(), &err);
 	assert_null(r);
 	assert_int_equal(err.code, TS_ERR_UNSUPPORTED);
 	assert_non_null(strstr(err.msg, "bzip2x"));
@@ -2076,7 +2082,7 @@ test_hostile_lengths(void **state)
 		ts_buf_free(&h);
 	}
 	ts_buf_free(&out);
-	r = ts_avro_open(path, &col, 1, NULL, &err);
+	r = ts_avro_open(path, &col, 1, unit_local_read(), &err);
 	assert_non_null(r);
 	assert_int_equal(ts_format_next(r, &b, &err), -1);
 	assert_int_equal(err.code, TS_ERR_CORRUPT);

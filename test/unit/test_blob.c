@@ -5,6 +5,7 @@
  * versions).
  */
 #include "unit.h"
+#include "unit_fs.h"
 
 #include <unistd.h>
 #include <zlib.h>
@@ -20,7 +21,7 @@ static int
 read_all(const char *path, int batch_rows, char ***rows, size_t **lens, ts_err *err)
 {
 	ts_read_column col = {8, "f5", &blob_type};
-	ts_reader_options opts = {0};
+	ts_reader_options opts = {.fs = ts_fs_local_unconfined()};
 	ts_format_reader *r;
 	ts_batch	b;
 	int			n = 0,
@@ -136,7 +137,7 @@ test_real_large(void **state)
 			size_t		len;
 
 			snprintf(rel, sizeof(rel), "%s/%s", dir, files[f].bins[i]);
-			if (!ts_read_whole_file(ts_fs_ambient(), unit_shared_path(rel), &data, &len, &err))
+			if (!ts_read_whole_file(ts_fs_local_unconfined(), unit_shared_path(rel), &data, &len, &err))
 				fail_msg("%s", err.msg);
 			assert_true(len > 100000);
 			assert_int_equal(lens[i], len);
@@ -330,13 +331,13 @@ test_errors(void **state)
 		fwrite(big, 1, 4, f);
 		fclose(f);
 	}
-	assert_null(ts_format_open(TS_FORMAT_BLOB, path, NULL, 0, NULL, &err));
+	assert_null(ts_format_open(TS_FORMAT_BLOB, path, NULL, 0, unit_local_read(), &err));
 	assert_int_equal(err.code, TS_ERR_CORRUPT);
 	assert_non_null(strstr(err.msg, "index length"));
 
 	/* only a BLOB column can be read */
 	memset(&err, 0, sizeof(err));
-	assert_null(ts_format_open(TS_FORMAT_BLOB, path, &col, 1, NULL, &err));
+	assert_null(ts_format_open(TS_FORMAT_BLOB, path, &col, 1, unit_local_read(), &err));
 	assert_int_equal(err.code, TS_ERR_UNSUPPORTED);
 	unlink(path);
 
@@ -345,7 +346,7 @@ test_errors(void **state)
 	path = finish(&b, 1);
 	assert_int_equal(truncate(path, 3), 0);
 	memset(&err, 0, sizeof(err));
-	assert_null(ts_format_open(TS_FORMAT_BLOB, path, NULL, 0, NULL, &err));
+	assert_null(ts_format_open(TS_FORMAT_BLOB, path, NULL, 0, unit_local_read(), &err));
 	assert_int_equal(err.code, TS_ERR_CORRUPT);
 	unlink(path);
 }

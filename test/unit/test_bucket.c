@@ -119,7 +119,7 @@ test_bucket_vectors(void **state)
 				failures = 0;
 
 	(void) state;
-	assert_true(ts_read_whole_file(ts_fs_ambient(), unit_shared_path("oracle/bucket_vectors.json"), &data, &len, &err));
+	assert_true(ts_read_whole_file(ts_fs_local_unconfined(), unit_shared_path("oracle/bucket_vectors.json"), &data, &len, &err));
 	root = ts_json_parse((const char *) data, len, "bucket_vectors.json", &err);
 	assert_non_null(root);
 	assert_true(cJSON_IsArray(root));

@@ -32,7 +32,6 @@ teardown(void **state)
 	char		cmd[600];
 
 	(void) state;
-	ts_fs_set_scope(NULL);
 	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", base);
 	return system(cmd) == 0 ? 0 : 1;
 }

@@ -373,7 +373,7 @@ read_readme(void)
 	ts_err		err = {0};
 	char	   *s;
 
-	if (!ts_read_whole_file(ts_fs_ambient(), p && *p ? p : "README.md", &data, &len, &err))
+	if (!ts_read_whole_file(ts_fs_local_unconfined(), p && *p ? p : "README.md", &data, &len, &err))
 	{
 		print_message("skipping: README.md not found (run from the project root or set TS_README)\n");
 		skip();

@@ -115,7 +115,7 @@ static int64_t
 rows_read(const char *path, int64_t offset, int64_t length, int64_t rows)
 {
 	ts_err		err = {0};
-	ts_deletion_vector *dv = ts_dv_load(ts_fs_ambient(), path, offset, length, &err);
+	ts_deletion_vector *dv = ts_dv_load(ts_fs_local_unconfined(), path, offset, length, &err);
 	int64_t		left = 0;
 
 	assert_non_null(dv);
@@ -188,7 +188,7 @@ check_counts(bool is64)
 		split.nfiles = i < NCASES ? 1 : NCASES;
 		split.files = i < NCASES ? &files[i] : files;
 		plan.kind = TS_TABLE_APPEND;
-		plan.fs = ts_fs_ambient();
+		plan.fs = ts_fs_local_unconfined();
 		plan.table_path = dir;
 		plan.nsplits = 1;
 		plan.splits = &split;

@@ -781,7 +781,7 @@ test_rows_filter_positions(void **state)
 	(void) state;
 	for (int i = 0; i < 2; i++)
 	{
-		ts_reader_options opts = {0};
+		ts_reader_options opts = {.fs = ts_fs_local_unconfined()};
 		ts_err		err = {0};
 		ts_format_reader *r;
 		ts_batch	b;

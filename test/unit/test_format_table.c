@@ -119,6 +119,7 @@ kv_request(void)
 	memset(&r, 0, sizeof(r));
 	snprintf(path, sizeof(path), "%s/t1", root);
 	r.table_path = path;
+	r.fs = ts_fs_local_unconfined();
 	r.nkeys = 2;
 	r.key_names = keys2;
 	r.key_types = types2;
@@ -165,6 +166,13 @@ test_kv_full_listing(void **state)
 	/* ignored: .hive-staging, __magic, _temporary (twice), Paris */
 	assert_true(l->metrics.dirs_ignored >= 5);
 	ts_ft_listing_free(l);
+
+	/* no file system: refused, naming the directory, nothing listed */
+	req.fs = NULL;
+	assert_null(ts_format_table_list(&req, &err));
+	assert_int_equal(err.code, TS_ERR_INVALID);
+	assert_non_null(strstr(err.msg, "no file system"));
+	assert_non_null(strstr(err.msg, "/t1"));
 }
 
 /* partitions a catalog names: typed, filtered, sorted; bad answers are errors */
@@ -393,6 +401,7 @@ test_value_only_layout(void **state)
 	memset(&req, 0, sizeof(req));
 	snprintf(path, sizeof(path), "%s/t2", root);
 	req.table_path = path;
+	req.fs = ts_fs_local_unconfined();
 	req.nkeys = 2;
 	req.key_names = keys2;
 	req.key_types = types2;
@@ -436,6 +445,7 @@ test_value_only_layout(void **state)
 		memset(&req, 0, sizeof(req));
 		snprintf(path, sizeof(path), "%s/t3", root);
 		req.table_path = path;
+		req.fs = ts_fs_local_unconfined();
 		req.nkeys = 1;
 		req.key_names = k1;
 		req.key_types = t1;
@@ -467,6 +477,7 @@ test_unpartitioned_and_errors(void **state)
 	memset(&req, 0, sizeof(req));
 	snprintf(path, sizeof(path), "%s/t4", root);
 	req.table_path = path;
+	req.fs = ts_fs_local_unconfined();
 	req.list_files = true;
 	l = ts_format_table_list(&req, &err);
 	assert_non_null(l);

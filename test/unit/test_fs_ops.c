@@ -16,6 +16,7 @@
 #include "base/ts_fs.h"
 #include "base/ts_ranges.h"
 #include "base/ts_s3.h"
+#include "format/format.h"
 
 static char base[256];
 static char dir_a[300];
@@ -70,7 +71,6 @@ teardown(void **state)
 	char		cmd[600];
 
 	(void) state;
-	ts_fs_set_scope(NULL);
 	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", base);
 	return system(cmd) == 0 ? 0 : 1;
 }
@@ -239,6 +239,7 @@ test_two_scopes_interleaved(void **state)
 	ts_fs	   *fa = confined_fs(dir_a);
 	ts_fs	   *fb = confined_fs(dir_b);
 	ts_err		err = {0};
+	ts_fs	   *fnone = ts_fs_open_for(dir_a, NULL, &deny_all, &err);
 	ts_file    *a,
 			   *b;
 	char		buf[8] = {0};
@@ -246,7 +247,7 @@ test_two_scopes_interleaved(void **state)
 	size_t		len;
 
 	(void) state;
-	ts_fs_set_scope(&deny_all);
+	assert_non_null(fnone);
 	a = ts_file_open(fa, path_in(dir_a, "alpha"), &err);
 	assert_non_null(a);
 	b = ts_file_open(fb, path_in(dir_b, "only-b"), &err);
@@ -269,14 +270,14 @@ test_two_scopes_interleaved(void **state)
 	assert_true(ts_read_whole_file(fa, path_in(dir_a, "mid"), &data, &len, &err));
 	assert_int_equal(len, 1);
 	ts_free(data);
-	/* the process-wide scope (the ambient fs's) still allows nothing */
-	assert_null(ts_file_open(ts_fs_ambient(), path_in(dir_a, "alpha"), &err));
+	/* an fs of no roots, used in between, still allows nothing */
+	assert_null(ts_file_open(fnone, path_in(dir_a, "alpha"), &err));
 	assert_int_equal(err.code, TS_ERR_DENIED);
 	ts_file_close(a);
 	ts_file_close(b);
 	ts_fs_free(fa);
 	ts_fs_free(fb);
-	ts_fs_set_scope(NULL);
+	ts_fs_free(fnone);
 }
 
 /* Two object store fs objects keep their own credentials; renewal replaces one's. */
@@ -318,10 +319,47 @@ test_two_credentials(void **state)
 	assert_string_equal(ts_fs_s3_config(f1)->access_key, "AKIDRENEWED");
 	assert_true(ts_fs_generation(f1) != g1);
 	assert_string_equal(ts_fs_s3_config(f2)->access_key, "AKIDTWO");
-	/* the process-wide settings are none of these */
-	assert_null(ts_s3_get_config());
 	ts_fs_free(f1);
 	ts_fs_free(f2);
+}
+
+/*
+ * There is no process-wide file system: a read without one is an error
+ * naming the path (TS_ERR_INVALID), never a crash nor a read through some
+ * default; a format reader's options must carry it.
+ */
+static void
+test_no_fs_refused(void **state)
+{
+	ts_err		err = {0};
+	const char *alpha = path_in(dir_a, "alpha");
+	uint8_t    *data;
+	size_t		len;
+	char	  **names;
+	int			n;
+	ts_reader_options no_fs = {0};
+
+	(void) state;
+	assert_null(ts_file_open(NULL, alpha, &err));
+	assert_int_equal(err.code, TS_ERR_INVALID);
+	assert_non_null(strstr(err.msg, "alpha\": no file system was given"));
+	memset(&err, 0, sizeof(err));
+	assert_false(ts_read_whole_file(NULL, alpha, &data, &len, &err));
+	assert_int_equal(err.code, TS_ERR_INVALID);
+	memset(&err, 0, sizeof(err));
+	assert_false(ts_list_dir(NULL, dir_a, &names, &n, &err));
+	assert_int_equal(err.code, TS_ERR_INVALID);
+	assert_false(ts_path_is_file(NULL, alpha));
+	assert_true(ts_path_is_file(ts_fs_local_unconfined(), alpha));
+	/* readers: no options, or options without an fs */
+	memset(&err, 0, sizeof(err));
+	assert_null(ts_format_open(TS_FORMAT_UNKNOWN, alpha, NULL, 0, NULL, &err));
+	assert_int_equal(err.code, TS_ERR_INVALID);
+	assert_non_null(strstr(err.msg, "alpha"));
+	memset(&err, 0, sizeof(err));
+	assert_null(ts_format_open(TS_FORMAT_PARQUET, alpha, NULL, 0, &no_fs, &err));
+	assert_int_equal(err.code, TS_ERR_INVALID);
+	assert_non_null(strstr(err.msg, "no file system"));
 }
 
 int
@@ -332,6 +370,7 @@ main(void)
 		cmocka_unit_test(test_unknown_scheme),
 		cmocka_unit_test(test_two_scopes_interleaved),
 		cmocka_unit_test(test_two_credentials),
+		cmocka_unit_test(test_no_fs_refused),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);

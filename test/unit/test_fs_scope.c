@@ -61,10 +61,12 @@ teardown(void **state)
 	char		cmd[600];
 
 	(void) state;
-	ts_fs_set_scope(NULL);
 	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", base);
 	return system(cmd) == 0 ? 0 : 1;
 }
+
+/* The fs of the running test, confined to its scope. */
+static ts_fs *confined;
 
 static void
 confine_to_inside(void)
@@ -74,8 +76,9 @@ confine_to_inside(void)
 	ts_err		err = {0};
 
 	assert_true(ts_fs_scope_make(&scope, roots, 1, &err));
-	ts_fs_set_scope(&scope);
-	/* the current scope is a copy: the caller's may go */
+	confined = ts_fs_open_for(inside, NULL, &scope, &err);
+	assert_non_null(confined);
+	/* the fs holds a copy: the caller's scope may go */
 	ts_free((void *) scope.lexical[0]);
 	ts_free((void *) scope.resolved[0]);
 	ts_free((void *) scope.lexical);
@@ -101,7 +104,7 @@ static void
 expect_denied(const char *path)
 {
 	ts_err		err = {0};
-	ts_file    *f = ts_file_open(ts_fs_ambient(), path, &err);
+	ts_file    *f = ts_file_open(confined, path, &err);
 
 	assert_null(f);
 	assert_int_equal(err.code, TS_ERR_DENIED);
@@ -120,11 +123,11 @@ test_open_confined(void **state)
 	(void) state;
 	confine_to_inside();
 	snprintf(p, sizeof(p), "%s/sub/ok.txt", inside);
-	f = ts_file_open(ts_fs_ambient(), p, &err);
+	f = ts_file_open(confined, p, &err);
 	assert_non_null(f);
 	ts_file_close(f);
 	snprintf(p, sizeof(p), "%s/sub/link_in", inside);
-	assert_true(ts_read_whole_file(ts_fs_ambient(), p, &data, &len, &err));
+	assert_true(ts_read_whole_file(confined, p, &data, &len, &err));
 	assert_int_equal(len, 6);
 	ts_free(data);
 
@@ -145,18 +148,18 @@ test_open_confined(void **state)
 	expect_denied(p);
 	/* inside, missing: not found as usual */
 	snprintf(p, sizeof(p), "%s/sub/missing", inside);
-	assert_null(ts_file_open(ts_fs_ambient(), p, &err));
+	assert_null(ts_file_open(confined, p, &err));
 	assert_int_equal(err.code, TS_ERR_NOT_FOUND);
 
 	/* existence checks reveal nothing outside */
-	assert_false(ts_path_is_file(ts_fs_ambient(), "/etc/passwd"));
-	assert_false(ts_path_is_dir(ts_fs_ambient(), outside));
+	assert_false(ts_path_is_file(confined, "/etc/passwd"));
+	assert_false(ts_path_is_dir(confined, outside));
 	snprintf(p, sizeof(p), "%s/link_dir", inside);
-	assert_false(ts_path_is_dir(ts_fs_ambient(), p));
+	assert_false(ts_path_is_dir(confined, p));
 	snprintf(p, sizeof(p), "%s/sub", inside);
-	assert_true(ts_path_is_dir(ts_fs_ambient(), p));
-	ts_fs_set_scope(NULL);
-	assert_true(ts_path_is_dir(ts_fs_ambient(), outside));
+	assert_true(ts_path_is_dir(confined, p));
+	ts_fs_free(confined);
+	assert_true(ts_path_is_dir(ts_fs_local_unconfined(), outside));
 }
 
 static void
@@ -171,21 +174,21 @@ test_list_confined(void **state)
 	confine_to_inside();
 	/* a listing holding a link that leads out is an error, not a silent skip */
 	snprintf(p, sizeof(p), "%s/sub", inside);
-	assert_false(ts_list_dir(ts_fs_ambient(), p, &names, &n, &err));
+	assert_false(ts_list_dir(confined, p, &names, &n, &err));
 	assert_int_equal(err.code, TS_ERR_DENIED);
 	assert_non_null(strstr(err.msg, "link_file"));
-	assert_false(ts_list_dir(ts_fs_ambient(), inside, &names, &n, &err));
+	assert_false(ts_list_dir(confined, inside, &names, &n, &err));
 	assert_int_equal(err.code, TS_ERR_DENIED);
 	snprintf(p, sizeof(p), "%s/link_dir", inside);
-	assert_false(ts_list_dir(ts_fs_ambient(), p, &names, &n, &err));
+	assert_false(ts_list_dir(confined, p, &names, &n, &err));
 	assert_int_equal(err.code, TS_ERR_DENIED);
-	assert_false(ts_list_dir(ts_fs_ambient(), outside, &names, &n, &err));
+	assert_false(ts_list_dir(confined, outside, &names, &n, &err));
 	assert_int_equal(err.code, TS_ERR_DENIED);
 
 	/* unconfined, the same listing works */
-	ts_fs_set_scope(NULL);
+	ts_fs_free(confined);
 	snprintf(p, sizeof(p), "%s/sub", inside);
-	assert_true(ts_list_dir(ts_fs_ambient(), p, &names, &n, &err));
+	assert_true(ts_list_dir(ts_fs_local_unconfined(), p, &names, &n, &err));
 	assert_int_equal(n, 3);
 	ts_free_names(names, n);
 }
@@ -199,7 +202,8 @@ test_no_roots_allows_nothing(void **state)
 
 	(void) state;
 	assert_true(ts_fs_scope_make(&scope, NULL, 0, &err));
-	ts_fs_set_scope(&scope);
+	confined = ts_fs_open_for(inside, NULL, &scope, &err);
+	assert_non_null(confined);
 	snprintf(p, sizeof(p), "%s/sub/ok.txt", inside);
 	expect_denied(p);
 	/* a system file is read whatever the scope */
@@ -211,7 +215,7 @@ test_no_roots_allows_nothing(void **state)
 		ts_free(data);
 	}
 	expect_denied(p);
-	ts_fs_set_scope(NULL);
+	ts_fs_free(confined);
 	ts_free((void *) scope.lexical);
 	ts_free((void *) scope.resolved);
 }

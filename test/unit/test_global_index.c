@@ -99,7 +99,7 @@ lookup(int field, const ts_type *t, const ts_predicate *p)
 	void	   *rows;
 	int			mask = 0;
 
-	if (!ts_read_whole_file(ts_fs_ambient(), index_file(field), &data, &len, &err))
+	if (!ts_read_whole_file(ts_fs_local_unconfined(), index_file(field), &data, &len, &err))
 		fail_msg("%s", err.msg);
 	if (!ts_global_index_leaf("bitmap", data, len, t, p, &all, &rows, &err))
 		fail_msg("%s", err.msg);
@@ -161,7 +161,7 @@ test_bitmap_lookups(void **state)
 			uint8_t    *data;
 			size_t		len;
 
-			assert_true(ts_read_whole_file(ts_fs_ambient(), index_file(1), &data, &len, &err));
+			assert_true(ts_read_whole_file(ts_fs_local_unconfined(), index_file(1), &data, &len, &err));
 			assert_false(ts_global_index_leaf("bitmap", data, 30, &int_type, &p, &all, &rows, &err));
 			assert_int_equal(err.code, TS_ERR_CORRUPT);
 			ts_free(data);

@@ -25,7 +25,7 @@ load_oracle(const char *name)
 	cJSON	   *j;
 
 	snprintf(rel, sizeof(rel), "oracle/%s", name);
-	assert_true(ts_read_whole_file(ts_fs_ambient(), unit_shared_path(rel), &data, &len, &err));
+	assert_true(ts_read_whole_file(ts_fs_local_unconfined(), unit_shared_path(rel), &data, &len, &err));
 	j = cJSON_ParseWithLength((const char *) data, len);
 	ts_free(data);
 	assert_non_null(j);
@@ -75,7 +75,7 @@ check_manifest_list(const char *case_file)
 				i;
 
 	ts_arena_init(&arena, 4096);
-	if (!ts_manifest_list_read(ts_fs_ambient(), testdata_path(o), &arena, &m, &n, &err))
+	if (!ts_manifest_list_read(ts_fs_local_unconfined(), testdata_path(o), &arena, &m, &n, &err))
 		fail_msg("%s: %s", case_file, err.msg);
 	assert_int_equal(n, cJSON_GetArraySize(exp));
 	for (i = 0; i < n; i++)
@@ -316,7 +316,7 @@ check_manifest(const char *case_file)
 				i;
 
 	ts_arena_init(&arena, 4096);
-	if (!ts_manifest_read(ts_fs_ambient(), testdata_path(o), &arena, &m, &n, &err))
+	if (!ts_manifest_read(ts_fs_local_unconfined(), testdata_path(o), &arena, &m, &n, &err))
 		fail_msg("%s: %s", case_file, err.msg);
 	assert_int_equal(n, cJSON_GetArraySize(exp));
 	for (i = 0; i < n; i++)
@@ -368,7 +368,7 @@ check_manifest(const char *case_file)
 		ts_manifest_entry *m2;
 		int			n2;
 
-		if (!ts_manifest_read_expect(ts_fs_ambient(), testdata_path(o), hint, &arena, &m2, &n2, &err))
+		if (!ts_manifest_read_expect(ts_fs_local_unconfined(), testdata_path(o), hint, &arena, &m2, &n2, &err))
 			fail_msg("%s (expecting %d): %s", case_file, hint, err.msg);
 		assert_int_equal(n2, n);
 		for (i = 0; i < n; i++)
@@ -432,7 +432,7 @@ test_index_manifest_09(void **state)
 	ts_err		err = {0};
 
 	(void) state;
-	assert_true(ts_list_dir(ts_fs_ambient(), dir, &names, &nnames, &err));
+	assert_true(ts_list_dir(ts_fs_local_unconfined(), dir, &names, &nnames, &err));
 	for (i = 0; i < nnames; i++)
 	{
 		char		path[4096];
@@ -444,7 +444,7 @@ test_index_manifest_09(void **state)
 			continue;
 		snprintf(path, sizeof(path), "%s/%s", dir, names[i]);
 		ts_arena_init(&arena, 4096);
-		if (!ts_index_manifest_read(ts_fs_ambient(), path, &arena, &ie, &n, &err))
+		if (!ts_index_manifest_read(ts_fs_local_unconfined(), path, &arena, &ie, &n, &err))
 			fail_msg("%s", err.msg);
 		for (int k = 0; k < n; k++)
 		{
@@ -495,7 +495,7 @@ test_index_manifest_external(void **state)
 	ts_err		err = {0};
 
 	(void) state;
-	assert_true(ts_list_dir(ts_fs_ambient(), dir, &names, &nnames, &err));
+	assert_true(ts_list_dir(ts_fs_local_unconfined(), dir, &names, &nnames, &err));
 	for (i = 0; i < nnames; i++)
 	{
 		char		path[4096];
@@ -507,7 +507,7 @@ test_index_manifest_external(void **state)
 			continue;
 		snprintf(path, sizeof(path), "%s/%s", dir, names[i]);
 		ts_arena_init(&arena, 4096);
-		if (!ts_index_manifest_read(ts_fs_ambient(), path, &arena, &ie, &n, &err))
+		if (!ts_index_manifest_read(ts_fs_local_unconfined(), path, &arena, &ie, &n, &err))
 			fail_msg("%s", err.msg);
 		for (int k = 0; k < n; k++)
 			if (strncmp(ie[k].file_name, "index-770fb595-864b-4f3c-b921-a32972f01df0-0", 44) == 0)
@@ -541,7 +541,7 @@ test_missing_file(void **state)
 
 	(void) state;
 	ts_arena_init(&arena, 4096);
-	assert_false(ts_manifest_read(ts_fs_ambient(), "/nonexistent/manifest-x", &arena, &m, &n, &err));
+	assert_false(ts_manifest_read(ts_fs_local_unconfined(), "/nonexistent/manifest-x", &arena, &m, &n, &err));
 	assert_int_equal(err.code, TS_ERR_NOT_FOUND);
 	assert_non_null(strstr(err.msg, "/nonexistent/manifest-x"));
 	ts_arena_free(&arena);
@@ -562,7 +562,7 @@ test_truncated(void **state)
 	(void) state;
 	assert_true(fd >= 0);
 	close(fd);
-	assert_true(ts_read_whole_file(ts_fs_ambient(), src, &data, &len, &err));
+	assert_true(ts_read_whole_file(ts_fs_local_unconfined(), src, &data, &len, &err));
 	for (cut = 0; cut < len; cut += (cut < 64 ? 1 : 7))
 	{
 		FILE	   *f = fopen(tmp, "wb");
@@ -575,7 +575,7 @@ test_truncated(void **state)
 		fclose(f);
 		ts_arena_init(&arena, 4096);
 		memset(&err, 0, sizeof(err));
-		if (!ts_manifest_read(ts_fs_ambient(), tmp, &arena, &m, &n, &err))
+		if (!ts_manifest_read(ts_fs_local_unconfined(), tmp, &arena, &m, &n, &err))
 		{
 			assert_int_not_equal(err.code, TS_OK);
 			assert_non_null(strstr(err.msg, tmp));
@@ -601,7 +601,7 @@ test_wrong_kind(void **state)
 
 	(void) state;
 	ts_arena_init(&arena, 4096);
-	assert_false(ts_manifest_read(ts_fs_ambient(), p, &arena, &m, &n, &err));
+	assert_false(ts_manifest_read(ts_fs_local_unconfined(), p, &arena, &m, &n, &err));
 	assert_int_equal(err.code, TS_ERR_CORRUPT);
 	assert_non_null(strstr(err.msg, p));
 	ts_arena_free(&arena);
@@ -676,7 +676,7 @@ test_version_check(void **state)
 	row[6] = vint(7);
 	path = write_avro(ML09_SCHEMA, row, 1, 7);
 	ts_arena_init(&arena, 4096);
-	if (!ts_manifest_list_read(ts_fs_ambient(), path, &arena, &m, &n, &err))
+	if (!ts_manifest_list_read(ts_fs_local_unconfined(), path, &arena, &m, &n, &err))
 		fail_msg("%s", err.msg);
 	assert_int_equal(n, 1);
 	assert_string_equal(m[0].file_name, "manifest-abc-0");
@@ -694,7 +694,7 @@ test_version_check(void **state)
 	/* _VERSION 3 is refused, naming the file */
 	row[0] = vint(3);
 	path = write_avro(ML09_SCHEMA, row, 1, 7);
-	assert_false(ts_manifest_list_read(ts_fs_ambient(), path, &arena, &m, &n, &err));
+	assert_false(ts_manifest_list_read(ts_fs_local_unconfined(), path, &arena, &m, &n, &err));
 	assert_int_equal(err.code, TS_ERR_UNSUPPORTED);
 	assert_non_null(strstr(err.msg, path));
 	assert_non_null(strstr(err.msg, "_VERSION 3"));
@@ -704,7 +704,7 @@ test_version_check(void **state)
 	/* _VERSION 1 (pre-Paimon table store) is refused with a hint */
 	row[0] = vint(1);
 	path = write_avro(ML09_SCHEMA, row, 1, 7);
-	assert_false(ts_manifest_list_read(ts_fs_ambient(), path, &arena, &m, &n, &err));
+	assert_false(ts_manifest_list_read(ts_fs_local_unconfined(), path, &arena, &m, &n, &err));
 	assert_int_equal(err.code, TS_ERR_UNSUPPORTED);
 	assert_non_null(strstr(err.msg, "recreated"));
 	unlink(path);
@@ -742,7 +742,7 @@ test_index_manifest_fixture(void **state)
 	row[7] = vint(10);
 	path = write_avro(IM_SCHEMA, row, 1, 8);
 	ts_arena_init(&arena, 4096);
-	if (!ts_index_manifest_read(ts_fs_ambient(), path, &arena, &ie, &n, &err))
+	if (!ts_index_manifest_read(ts_fs_local_unconfined(), path, &arena, &ie, &n, &err))
 		fail_msg("%s", err.msg);
 	assert_int_equal(n, 1);
 	assert_int_equal(ie[0].kind, TS_FILE_ADD);
@@ -759,7 +759,7 @@ test_index_manifest_fixture(void **state)
 
 	row[1] = vint(5);
 	path = write_avro(IM_SCHEMA, row, 1, 8);
-	assert_false(ts_index_manifest_read(ts_fs_ambient(), path, &arena, &ie, &n, &err));
+	assert_false(ts_index_manifest_read(ts_fs_local_unconfined(), path, &arena, &ie, &n, &err));
 	assert_int_equal(err.code, TS_ERR_CORRUPT);
 	assert_non_null(strstr(err.msg, "_KIND"));
 	assert_non_null(strstr(err.msg, path));

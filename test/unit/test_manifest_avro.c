@@ -79,7 +79,7 @@ is_avro(const char *path)
 	ts_err		err = {0};
 	bool		avro;
 
-	assert_true(ts_read_whole_file(ts_fs_ambient(), path, &data, &len, &err));
+	assert_true(ts_read_whole_file(ts_fs_local_unconfined(), path, &data, &len, &err));
 	avro = len >= 4 && memcmp(data, "Obj\x01", 4) == 0;
 	ts_free(data);
 	return avro;
@@ -105,7 +105,7 @@ compare_kept(const char *path, bool ok2, const ts_manifest_entry *x2, int n2, co
 	if (shared_keep == NULL)
 		assert_non_null(shared_keep = ts_manifest_keep_new());
 	ts_arena_init(&a, 0);
-	ok = ts_manifest_read_kept(ts_fs_ambient(), path, 0, shared_keep, &a, &x, &n, &e);
+	ok = ts_manifest_read_kept(ts_fs_local_unconfined(), path, 0, shared_keep, &a, &x, &n, &e);
 	if (ok != ok2)
 		fail_msg("%s: kept %s (%s), generic %s (%s)", path, ok ? "ok" : "failed", e.msg,
 				 ok2 ? "ok" : "failed", e2->msg);
@@ -137,13 +137,13 @@ compare_file(const char *path, file_kind k)
 	ts_arena_init(&a1, 0);
 	ts_arena_init(&a2, 0);
 	ts_manifest_use_compiled_avro(true);
-	ok1 = k == K_LIST ? ts_manifest_list_read(ts_fs_ambient(), path, &a1, (ts_manifest_file_meta **) &x1, &n1, &e1) :
-		k == K_MANIFEST ? ts_manifest_read(ts_fs_ambient(), path, &a1, (ts_manifest_entry **) &x1, &n1, &e1) :
-		ts_index_manifest_read(ts_fs_ambient(), path, &a1, (ts_index_manifest_entry **) &x1, &n1, &e1);
+	ok1 = k == K_LIST ? ts_manifest_list_read(ts_fs_local_unconfined(), path, &a1, (ts_manifest_file_meta **) &x1, &n1, &e1) :
+		k == K_MANIFEST ? ts_manifest_read(ts_fs_local_unconfined(), path, &a1, (ts_manifest_entry **) &x1, &n1, &e1) :
+		ts_index_manifest_read(ts_fs_local_unconfined(), path, &a1, (ts_index_manifest_entry **) &x1, &n1, &e1);
 	ts_manifest_use_compiled_avro(false);
-	ok2 = k == K_LIST ? ts_manifest_list_read(ts_fs_ambient(), path, &a2, (ts_manifest_file_meta **) &x2, &n2, &e2) :
-		k == K_MANIFEST ? ts_manifest_read(ts_fs_ambient(), path, &a2, (ts_manifest_entry **) &x2, &n2, &e2) :
-		ts_index_manifest_read(ts_fs_ambient(), path, &a2, (ts_index_manifest_entry **) &x2, &n2, &e2);
+	ok2 = k == K_LIST ? ts_manifest_list_read(ts_fs_local_unconfined(), path, &a2, (ts_manifest_file_meta **) &x2, &n2, &e2) :
+		k == K_MANIFEST ? ts_manifest_read(ts_fs_local_unconfined(), path, &a2, (ts_manifest_entry **) &x2, &n2, &e2) :
+		ts_index_manifest_read(ts_fs_local_unconfined(), path, &a2, (ts_index_manifest_entry **) &x2, &n2, &e2);
 	ts_manifest_use_compiled_avro(true);
 	if (ok1 != ok2)
 		fail_msg("%s: compiled %s (%s), generic %s (%s)", path, ok1 ? "ok" : "failed", e1.msg,
@@ -227,12 +227,12 @@ visit_fast(const char *path, const struct stat *sb, int type, struct FTW *ftw)
 		strncmp(base, "index-manifest-", 15) == 0 || strncmp(base, "manifest-", 9) != 0 ||
 		!is_avro(path))
 		return 0;
-	r = ts_meta_avro_open(ts_fs_ambient(), path, cols, 3, &mine, &err);
+	r = ts_meta_avro_open(ts_fs_local_unconfined(), path, cols, 3, &mine, &err);
 	if (r == NULL)
 		fail_msg("%s: not taken by the compiled path (%s)", path, err.msg);
 	ts_meta_avro_close(r);
 	/* manifests: their entries are decoded straight into the structs */
-	if (strncmp(base, "manifest-list-", 14) != 0 && !ts_manifest_decodes_direct(ts_fs_ambient(), path))
+	if (strncmp(base, "manifest-list-", 14) != 0 && !ts_manifest_decodes_direct(ts_fs_local_unconfined(), path))
 		fail_msg("%s: entries not decoded straight into their structs", path);
 	return 0;
 }
@@ -271,7 +271,7 @@ test_corrupt_copies(void **state)
 
 	(void) state;
 	assert_int_equal(nftw(unit_shared_path("testdata"), find_manifest, 16, FTW_PHYS), 1);
-	assert_true(ts_read_whole_file(ts_fs_ambient(), first_manifest, &data, &len, &err));
+	assert_true(ts_read_whole_file(ts_fs_local_unconfined(), first_manifest, &data, &len, &err));
 	fd = mkstemp(tmp);
 	assert_true(fd >= 0);
 	close(fd);
@@ -395,12 +395,12 @@ read_both_ways(const char *path, bool want_ok, const char *want_field,
 	bool		ok1,
 				ok2;
 
-	assert_true(ts_manifest_decodes_direct(ts_fs_ambient(), path));
+	assert_true(ts_manifest_decodes_direct(ts_fs_local_unconfined(), path));
 	ts_arena_init(&a1, 0);
 	ts_arena_init(&a2, 0);
-	ok1 = ts_manifest_read(ts_fs_ambient(), path, &a1, &x1, &n1, &e1);
+	ok1 = ts_manifest_read(ts_fs_local_unconfined(), path, &a1, &x1, &n1, &e1);
 	ts_manifest_use_compiled_avro(false);
-	ok2 = ts_manifest_read(ts_fs_ambient(), path, &a2, &x2, &n2, &e2);
+	ok2 = ts_manifest_read(ts_fs_local_unconfined(), path, &a2, &x2, &n2, &e2);
 	ts_manifest_use_compiled_avro(true);
 	if (ok1 != want_ok || ok2 != want_ok)
 		fail_msg("%s: direct %s (%s), generic %s (%s)", path, ok1 ? "ok" : "failed", e1.msg,

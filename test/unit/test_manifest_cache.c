@@ -113,7 +113,7 @@ round_trip_one(const char *path, const struct stat *st, int flag, struct FTW *ft
 		strncmp(base, "manifest-list-", 14) == 0 || strstr(path, "/manifest/") == NULL)
 		return 0;
 	ts_arena_init(&arena, 4096);
-	if (ts_manifest_read(ts_fs_ambient(), path, &arena, &m, &n, &err))
+	if (ts_manifest_read(ts_fs_local_unconfined(), path, &arena, &m, &n, &err))
 	{
 		assert_true(ts_manifest_cache_encode(m, n, NAME64, st->st_size, &rec, &len));
 		copy = ts_arena_dup(&arena, rec, len);
@@ -291,7 +291,7 @@ read_plain(const char *path, ts_arena *arena, ts_manifest_entry **m, int *n)
 {
 	ts_err		err = {0};
 
-	if (!ts_manifest_read(ts_fs_ambient(), path, arena, m, n, &err))
+	if (!ts_manifest_read(ts_fs_local_unconfined(), path, arena, m, n, &err))
 		fail_msg("%s", err.msg);
 }
 
@@ -300,11 +300,11 @@ read_cached(const char *path, ts_arena *arena, ts_manifest_entry **m, int *n)
 {
 	ts_err		err = {0};
 
-	if (!ts_manifest_read_cached(ts_fs_ambient(), path, 0, 0, NULL, arena, m, n, &err))
+	if (!ts_manifest_read_cached(ts_fs_local_unconfined(), path, 0, 0, NULL, arena, m, n, &err))
 		fail_msg("%s", err.msg);
 }
 
-/* the record file of path (as the ambient fs names it) */
+/* the record file of path (as the unconfined local fs names it) */
 static char *
 record_file(const char *path)
 {
@@ -312,7 +312,7 @@ record_file(const char *path)
 	char		name[65];
 	int64_t		size;
 
-	assert_true(ts_fs_cache_name(ts_fs_ambient(), path, "tablescan decoded manifest 2", 0, name, &size));
+	assert_true(ts_fs_cache_name(ts_fs_local_unconfined(), path, "tablescan decoded manifest 2", 0, name, &size));
 	snprintf(out, sizeof(out), "%s/%s.tsm", dir, name);
 	return out;
 }
@@ -488,8 +488,8 @@ test_scope_and_sizes(void **state)
 	read_cached(path, &arena, &m, &n);	/* a record exists */
 	assert_int_equal(stat(path, &st), 0);
 	/* a size other than the file's (a manifest list that disagrees): no record */
-	assert_false(ts_fs_cache_name(ts_fs_ambient(), path, "k", st.st_size + 1, name, &size));
-	assert_true(ts_fs_cache_name(ts_fs_ambient(), path, "k", st.st_size, name, &size));
+	assert_false(ts_fs_cache_name(ts_fs_local_unconfined(), path, "k", st.st_size + 1, name, &size));
+	assert_true(ts_fs_cache_name(ts_fs_local_unconfined(), path, "k", st.st_size, name, &size));
 	assert_int_equal(size, st.st_size);
 	/* a scope that does not hold the manifest: refused as a read is, nothing from the cache */
 	assert_true(ts_fs_scope_make(&scope, roots, 1, &err));
@@ -505,7 +505,7 @@ test_scope_and_sizes(void **state)
 	ts_fs_free(fs);
 	ts_fs_scope_free(&scope);
 	/* an object: named by store, credentials and the listed size; none without a size */
-	assert_false(ts_fs_cache_name(ts_fs_ambient(), "s3://bucket/t/manifest/manifest-x-0", "k", 0,
+	assert_false(ts_fs_cache_name(ts_fs_local_unconfined(), "s3://bucket/t/manifest/manifest-x-0", "k", 0,
 								  name, &size));
 	ts_arena_free(&arena);
 }
@@ -619,7 +619,7 @@ test_concurrent_writers(void **state)
 				/* some rounds remove the record first: stores race with reads */
 				if (round % 5 == k)
 					unlink(record_file(p));
-				if (!ts_manifest_read_cached(ts_fs_ambient(), p, 0, 0, NULL, &a, &m, &n, &err) ||
+				if (!ts_manifest_read_cached(ts_fs_local_unconfined(), p, 0, 0, NULL, &a, &m, &n, &err) ||
 					n != n0)
 					bad++;
 				else

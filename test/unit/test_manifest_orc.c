@@ -25,7 +25,7 @@ load_case(const char *name, const char **file)
 	cJSON	   *j;
 
 	snprintf(rel, sizeof(rel), "oracle/%s", name);
-	assert_true(ts_read_whole_file(ts_fs_ambient(), unit_shared_path(rel), &data, &len, &err));
+	assert_true(ts_read_whole_file(ts_fs_local_unconfined(), unit_shared_path(rel), &data, &len, &err));
 	j = cJSON_ParseWithLength((const char *) data, len);
 	ts_free(data);
 	assert_non_null(j);
@@ -77,7 +77,7 @@ check_list(const char *case_name)
 	int			n;
 
 	ts_arena_init(&arena, 4096);
-	if (!ts_manifest_list_read(ts_fs_ambient(), path, &arena, &m, &n, &err))
+	if (!ts_manifest_list_read(ts_fs_local_unconfined(), path, &arena, &m, &n, &err))
 		fail_msg("%s: %s", case_name, err.msg);
 	assert_int_equal(n, cJSON_GetArraySize(exp));
 	for (int i = 0; i < n; i++)
@@ -138,7 +138,7 @@ check_manifest(const char *case_name)
 	int			n;
 
 	ts_arena_init(&arena, 4096);
-	if (!ts_manifest_read(ts_fs_ambient(), path, &arena, &m, &n, &err))
+	if (!ts_manifest_read(ts_fs_local_unconfined(), path, &arena, &m, &n, &err))
 		fail_msg("%s: %s", case_name, err.msg);
 	assert_int_equal(n, cJSON_GetArraySize(exp));
 	for (int i = 0; i < n; i++)

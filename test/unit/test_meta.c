@@ -58,7 +58,7 @@ read_text(const char *path)
 	size_t		l;
 	ts_err		err;
 
-	if (!ts_read_whole_file(ts_fs_ambient(), path, &d, &l, &err))
+	if (!ts_read_whole_file(ts_fs_local_unconfined(), path, &d, &l, &err))
 		return NULL;
 	return (char *) d;
 }
@@ -84,7 +84,7 @@ max_min_versioned(const char *dir, const char *prefix, int64_t *mx, int64_t *mn)
 
 	*mx = 0;
 	*mn = 0;
-	if (!ts_list_dir(ts_fs_ambient(), dir, &names, &n, &err))
+	if (!ts_list_dir(ts_fs_local_unconfined(), dir, &names, &n, &err))
 		return 0;
 	for (int i = 0; i < n; i++)
 	{
@@ -119,10 +119,10 @@ check_branch_root(const char *root, walk_counts *wc)
 	ts_err		err;
 
 	wc->tables++;
-	assert_true(ts_schema_list_ids(ts_fs_ambient(), root, &ids, &n, &err));
+	assert_true(ts_schema_list_ids(ts_fs_local_unconfined(), root, &ids, &n, &err));
 	for (int i = 0; i < n; i++)
 	{
-		ts_schema  *s = ts_schema_load(ts_fs_ambient(), root, ids[i], &err);
+		ts_schema  *s = ts_schema_load(ts_fs_local_unconfined(), root, ids[i], &err);
 
 		if (s == NULL)
 		{
@@ -151,7 +151,7 @@ check_branch_root(const char *root, walk_counts *wc)
 	}
 	ts_free(ids);
 
-	if (ts_path_is_dir(ts_fs_ambient(), pdir))
+	if (ts_path_is_dir(ts_fs_local_unconfined(), pdir))
 	{
 		int64_t		mx,
 					mn,
@@ -161,7 +161,7 @@ check_branch_root(const char *root, walk_counts *wc)
 
 		for (int64_t id = mn; k > 0 && id <= mx; id++)
 		{
-			ts_snapshot *sn = ts_snapshot_load(ts_fs_ambient(), root, id, &err);
+			ts_snapshot *sn = ts_snapshot_load(ts_fs_local_unconfined(), root, id, &err);
 
 			if (sn == NULL)
 			{
@@ -174,8 +174,8 @@ check_branch_root(const char *root, walk_counts *wc)
 			wc->snapshots++;
 			ts_snapshot_free(sn);
 		}
-		assert_true(ts_snapshot_latest_id(ts_fs_ambient(), root, &latest, &err));
-		assert_true(ts_snapshot_earliest_id(ts_fs_ambient(), root, &earliest, &err));
+		assert_true(ts_snapshot_latest_id(ts_fs_local_unconfined(), root, &latest, &err));
+		assert_true(ts_snapshot_earliest_id(ts_fs_local_unconfined(), root, &earliest, &err));
 		if (latest != (k ? mx : 0) || earliest != (k ? mn : 0))
 		{
 			print_message("%s: latest %lld earliest %lld, files say %lld..%lld\n", root,
@@ -183,19 +183,19 @@ check_branch_root(const char *root, walk_counts *wc)
 			wc->failures++;
 		}
 	}
-	if (ts_path_is_dir(ts_fs_ambient(), tdir))
+	if (ts_path_is_dir(ts_fs_local_unconfined(), tdir))
 	{
 		char	  **names;
 		int			nn;
 
-		assert_true(ts_list_dir(ts_fs_ambient(), tdir, &names, &nn, &err));
+		assert_true(ts_list_dir(ts_fs_local_unconfined(), tdir, &names, &nn, &err));
 		for (int i = 0; i < nn; i++)
 		{
 			ts_snapshot *sn;
 
 			if (strncmp(names[i], "tag-", 4) != 0)
 				continue;
-			sn = ts_tag_load(ts_fs_ambient(), root, names[i] + 4, &err);
+			sn = ts_tag_load(ts_fs_local_unconfined(), root, names[i] + 4, &err);
 			if (sn == NULL)
 			{
 				print_message("tag %s/%s: %s\n", root, names[i], err.msg);
@@ -220,10 +220,10 @@ walk(const char *dir, int depth, walk_counts *wc)
 	ts_err		err;
 	char	   *schema_dir = ts_path_join(dir, "schema");
 
-	if (ts_path_is_dir(ts_fs_ambient(), schema_dir))
+	if (ts_path_is_dir(ts_fs_local_unconfined(), schema_dir))
 		check_branch_root(dir, wc);
 	ts_free(schema_dir);
-	if (depth > 6 || !ts_list_dir(ts_fs_ambient(), dir, &names, &n, &err))
+	if (depth > 6 || !ts_list_dir(ts_fs_local_unconfined(), dir, &names, &n, &err))
 		return;
 	for (int i = 0; i < n; i++)
 	{
@@ -235,7 +235,7 @@ walk(const char *dir, int depth, walk_counts *wc)
 			strcmp(names[i], "snapshot") == 0 || strcmp(names[i], "index") == 0)
 			continue;
 		sub = ts_path_join(dir, names[i]);
-		if (ts_path_is_dir(ts_fs_ambient(), sub))
+		if (ts_path_is_dir(ts_fs_local_unconfined(), sub))
 			walk(sub, depth + 1, wc);
 		ts_free(sub);
 	}
@@ -263,7 +263,7 @@ static void
 test_schema_nested_type(void **state)
 {
 	ts_err		err;
-	ts_schema  *s = ts_schema_load(ts_fs_ambient(), unit_shared_path("testdata/parquet/pk_table_nested_type.db/pk_table_nested_type"), 0, &err);
+	ts_schema  *s = ts_schema_load(ts_fs_local_unconfined(), unit_shared_path("testdata/parquet/pk_table_nested_type.db/pk_table_nested_type"), 0, &err);
 	const ts_type *row,
 			   *map;
 	int		   *bk,
@@ -329,7 +329,7 @@ static void
 test_schema_timestamps(void **state)
 {
 	ts_err		err;
-	ts_schema  *s = ts_schema_load(ts_fs_ambient(), unit_shared_path("testdata/avro/append_with_multiple_ts_precision_and_timezone.db/append_with_multiple_ts_precision_and_timezone"), 0, &err);
+	ts_schema  *s = ts_schema_load(ts_fs_local_unconfined(), unit_shared_path("testdata/avro/append_with_multiple_ts_precision_and_timezone.db/append_with_multiple_ts_precision_and_timezone"), 0, &err);
 	const int	prec[6] = {0, 3, 6, 0, 3, 6};
 
 	(void) state;
@@ -491,12 +491,12 @@ test_schema_errors_and_defaults(void **state)
 	ts_schema_free(s);
 	ts_free(real);
 	/* missing schema dir */
-	assert_true(ts_schema_list_ids(ts_fs_ambient(), "/nonexistent/table", &ids, &n, &err));
+	assert_true(ts_schema_list_ids(ts_fs_local_unconfined(), "/nonexistent/table", &ids, &n, &err));
 	assert_int_equal(n, 0);
-	assert_null(ts_schema_load(ts_fs_ambient(), "/nonexistent/table", 0, &err));
+	assert_null(ts_schema_load(ts_fs_local_unconfined(), "/nonexistent/table", 0, &err));
 	assert_int_equal(err.code, TS_ERR_NOT_FOUND);
 	/* a branch has its own schema dir */
-	assert_true(ts_schema_list_ids(ts_fs_ambient(), unit_shared_path("testdata/orc/append_table_with_append_pt_branch.db/append_table_with_append_pt_branch/branch/branch-test"), &ids, &n, &err));
+	assert_true(ts_schema_list_ids(ts_fs_local_unconfined(), unit_shared_path("testdata/orc/append_table_with_append_pt_branch.db/append_table_with_append_pt_branch/branch/branch-test"), &ids, &n, &err));
 	assert_true(n >= 1);
 	ts_free(ids);
 }
@@ -508,7 +508,7 @@ test_snapshot_facts(void **state)
 {
 	ts_err		err;
 	const char *pk09 = unit_shared_path("testdata/orc/pk_09.db/pk_09");
-	ts_snapshot *s = ts_snapshot_load(ts_fs_ambient(), pk09, 8, &err);
+	ts_snapshot *s = ts_snapshot_load(ts_fs_local_unconfined(), pk09, 8, &err);
 	char	  **names;
 	int			n;
 	int			bigs = 0;
@@ -530,21 +530,21 @@ test_snapshot_facts(void **state)
 	assert_false(s->has_next_row_id);
 	ts_snapshot_free(s);
 
-	s = ts_snapshot_load(ts_fs_ambient(), unit_shared_path("testdata/parquet/append_table_row_tracking_with_compact.db/append_table_row_tracking_with_compact"), 4, &err);
+	s = ts_snapshot_load(ts_fs_local_unconfined(), unit_shared_path("testdata/parquet/append_table_row_tracking_with_compact.db/append_table_row_tracking_with_compact"), 4, &err);
 	assert_non_null(s);
 	assert_true(s->has_next_row_id);
 	assert_int_equal(s->next_row_id, 4);
 	ts_snapshot_free(s);
 
 	/* commitIdentifier = Long.MAX_VALUE survives exactly (batch commits) */
-	assert_true(ts_list_dir(ts_fs_ambient(), unit_shared_path("testdata/orc/append_09.db/append_09/snapshot"), &names, &n, &err));
+	assert_true(ts_list_dir(ts_fs_local_unconfined(), unit_shared_path("testdata/orc/append_09.db/append_09/snapshot"), &names, &n, &err));
 	for (int i = 0; i < n; i++)
 	{
 		int64_t		id;
 
 		if (sscanf(names[i], "snapshot-%lld", (long long *) &id) != 1)
 			continue;
-		s = ts_snapshot_load(ts_fs_ambient(), unit_shared_path("testdata/orc/append_09.db/append_09"), id, &err);
+		s = ts_snapshot_load(ts_fs_local_unconfined(), unit_shared_path("testdata/orc/append_09.db/append_09"), id, &err);
 		assert_non_null(s);
 		if (s->commit_identifier == INT64_MAX)
 			bigs++;
@@ -553,9 +553,9 @@ test_snapshot_facts(void **state)
 	ts_free_names(names, n);
 	assert_true(bigs >= 1);
 
-	assert_null(ts_snapshot_load(ts_fs_ambient(), pk09, 99, &err));
+	assert_null(ts_snapshot_load(ts_fs_local_unconfined(), pk09, 99, &err));
 	assert_int_equal(err.code, TS_ERR_NOT_FOUND);
-	assert_null(ts_tag_load(ts_fs_ambient(), pk09, "nope", &err));
+	assert_null(ts_tag_load(ts_fs_local_unconfined(), pk09, "nope", &err));
 	assert_int_equal(err.code, TS_ERR_NOT_FOUND);
 	assert_non_null(strstr(err.msg, "nope"));
 }
@@ -583,7 +583,7 @@ test_snapshot_list_sizes(void **state)
 {
 	const char *t = unit_shared_path("testdata/db_with_blob.db/table_with_blob");
 	ts_err		err;
-	ts_snapshot *s = ts_snapshot_load(ts_fs_ambient(), t, 1, &err);
+	ts_snapshot *s = ts_snapshot_load(ts_fs_local_unconfined(), t, 1, &err);
 	struct stat st;
 	char		path[1024];
 	const char *json = "{\"id\": 1, \"schemaId\": 0, \"baseManifestList\": \"b\", "
@@ -633,18 +633,18 @@ test_snapshot_hints(void **state)
 	mkdir(root, 0700);
 
 	/* no snapshot dir: an empty table */
-	assert_true(ts_snapshot_latest_id(ts_fs_ambient(), root, &id, &err));
+	assert_true(ts_snapshot_latest_id(ts_fs_local_unconfined(), root, &id, &err));
 	assert_int_equal(id, 0);
 	s = (ts_snapshot *) 1;
-	assert_true(ts_snapshot_load_latest(ts_fs_ambient(), root, &s, &err));
+	assert_true(ts_snapshot_load_latest(ts_fs_local_unconfined(), root, &s, &err));
 	assert_null(s);
 	mkdir(sdir, 0700);
 	mkdir(tdir, 0700);
-	assert_true(ts_snapshot_earliest_id(ts_fs_ambient(), root, &id, &err));
+	assert_true(ts_snapshot_earliest_id(ts_fs_local_unconfined(), root, &id, &err));
 	assert_int_equal(id, 0);
 	/* a hint and no snapshot file at all: the hint's snapshot is reported missing */
 	write_file(sdir, "LATEST", "2");
-	assert_false(ts_snapshot_load_latest(ts_fs_ambient(), root, &s, &err));
+	assert_false(ts_snapshot_load_latest(ts_fs_local_unconfined(), root, &s, &err));
 	assert_int_equal(err.code, TS_ERR_NOT_FOUND);
 	assert_non_null(strstr(err.msg, "snapshot 2 of table"));
 	{
@@ -667,25 +667,25 @@ test_snapshot_hints(void **state)
 	write_file(sdir, "snapshot-77x", "garbage");
 
 	/* no hints: listing, unparsable names ignored */
-	assert_true(ts_snapshot_latest_id(ts_fs_ambient(), root, &id, &err));
+	assert_true(ts_snapshot_latest_id(ts_fs_local_unconfined(), root, &id, &err));
 	assert_int_equal(id, 5);
-	assert_true(ts_snapshot_earliest_id(ts_fs_ambient(), root, &id, &err));
+	assert_true(ts_snapshot_earliest_id(ts_fs_local_unconfined(), root, &id, &err));
 	assert_int_equal(id, 3);
-	assert_true(ts_snapshot_load_latest(ts_fs_ambient(), root, &s, &err));
+	assert_true(ts_snapshot_load_latest(ts_fs_local_unconfined(), root, &s, &err));
 	assert_non_null(s);
 	assert_int_equal(s->id, 5);
 	ts_snapshot_free(s);
 	/* stale LATEST (snapshot-(N+1) exists) -> listing; good hint trusted */
 	write_file(sdir, "LATEST", "4");
-	assert_true(ts_snapshot_latest_id(ts_fs_ambient(), root, &id, &err));
+	assert_true(ts_snapshot_latest_id(ts_fs_local_unconfined(), root, &id, &err));
 	assert_int_equal(id, 5);
-	assert_true(ts_snapshot_load_latest(ts_fs_ambient(), root, &s, &err));
+	assert_true(ts_snapshot_load_latest(ts_fs_local_unconfined(), root, &s, &err));
 	assert_int_equal(s->id, 5);
 	ts_snapshot_free(s);
 	write_file(sdir, "LATEST", "5");
-	assert_true(ts_snapshot_latest_id(ts_fs_ambient(), root, &id, &err));
+	assert_true(ts_snapshot_latest_id(ts_fs_local_unconfined(), root, &id, &err));
 	assert_int_equal(id, 5);
-	assert_true(ts_snapshot_load_latest(ts_fs_ambient(), root, &s, &err));
+	assert_true(ts_snapshot_load_latest(ts_fs_local_unconfined(), root, &s, &err));
 	assert_int_equal(s->id, 5);
 	ts_snapshot_free(s);
 	/*
@@ -694,25 +694,25 @@ test_snapshot_hints(void **state)
 	 * must not hide the table), so the newest existing snapshot wins.
 	 */
 	write_file(sdir, "LATEST", "7");
-	assert_true(ts_snapshot_latest_id(ts_fs_ambient(), root, &id, &err));
+	assert_true(ts_snapshot_latest_id(ts_fs_local_unconfined(), root, &id, &err));
 	assert_int_equal(id, 5);
 	/* the same when snapshot-7 is read with no probe first: its 404 lists */
-	assert_true(ts_snapshot_load_latest(ts_fs_ambient(), root, &s, &err));
+	assert_true(ts_snapshot_load_latest(ts_fs_local_unconfined(), root, &s, &err));
 	assert_non_null(s);
 	assert_int_equal(s->id, 5);
 	ts_snapshot_free(s);
 	write_file(sdir, "LATEST", "garbage");
-	assert_true(ts_snapshot_latest_id(ts_fs_ambient(), root, &id, &err));
+	assert_true(ts_snapshot_latest_id(ts_fs_local_unconfined(), root, &id, &err));
 	assert_int_equal(id, 5);
 	/* EARLIEST pointing at an expired snapshot -> listing */
 	write_file(sdir, "EARLIEST", "1");
-	assert_true(ts_snapshot_earliest_id(ts_fs_ambient(), root, &id, &err));
+	assert_true(ts_snapshot_earliest_id(ts_fs_local_unconfined(), root, &id, &err));
 	assert_int_equal(id, 3);
 	write_file(sdir, "EARLIEST", "4");
-	assert_true(ts_snapshot_earliest_id(ts_fs_ambient(), root, &id, &err));
+	assert_true(ts_snapshot_earliest_id(ts_fs_local_unconfined(), root, &id, &err));
 	assert_int_equal(id, 4);
 
-	s = ts_snapshot_load(ts_fs_ambient(), root, 4, &err);
+	s = ts_snapshot_load(ts_fs_local_unconfined(), root, 4, &err);
 	assert_non_null(s);
 	assert_int_equal(s->commit_identifier, INT64_MAX);
 	assert_false(s->has_watermark);
@@ -722,15 +722,15 @@ test_snapshot_hints(void **state)
 	/* a snapshot whose id does not match its name is corrupt */
 	snprintf(buf, sizeof(buf), mini, 42);
 	write_file(sdir, "snapshot-6", buf);
-	assert_null(ts_snapshot_load(ts_fs_ambient(), root, 6, &err));
+	assert_null(ts_snapshot_load(ts_fs_local_unconfined(), root, 6, &err));
 	assert_int_equal(err.code, TS_ERR_CORRUPT);
 	/* truncated JSON */
 	write_file(sdir, "snapshot-6", "{\"id\": 6, \"schemaId\"");
-	assert_null(ts_snapshot_load(ts_fs_ambient(), root, 6, &err));
+	assert_null(ts_snapshot_load(ts_fs_local_unconfined(), root, 6, &err));
 	assert_int_equal(err.code, TS_ERR_CORRUPT);
 	/* missing required field */
 	write_file(sdir, "snapshot-6", "{\"id\": 6, \"schemaId\": 0}");
-	assert_null(ts_snapshot_load(ts_fs_ambient(), root, 6, &err));
+	assert_null(ts_snapshot_load(ts_fs_local_unconfined(), root, 6, &err));
 	assert_int_equal(err.code, TS_ERR_CORRUPT);
 	assert_non_null(strstr(err.msg, "baseManifestList"));
 
@@ -747,7 +747,7 @@ test_snapshot_hints(void **state)
 		write_file(tdir, "tag-t1", tag);
 		free(tag);
 	}
-	s = ts_tag_load(ts_fs_ambient(), root, "t1", &err);
+	s = ts_tag_load(ts_fs_local_unconfined(), root, "t1", &err);
 	if (s == NULL)
 		print_message("%s\n", err.msg);
 	assert_non_null(s);
@@ -901,7 +901,7 @@ test_decimal_bytes_vectors(void **state)
 				bad = 0;
 
 	(void) state;
-	assert_true(ts_read_whole_file(ts_fs_ambient(), unit_shared_path("oracle/decimal_bytes_vectors.json"), &data, &len, &err));
+	assert_true(ts_read_whole_file(ts_fs_local_unconfined(), unit_shared_path("oracle/decimal_bytes_vectors.json"), &data, &len, &err));
 	root = ts_json_parse((const char *) data, len, "decimal_bytes_vectors.json", &err);
 	assert_non_null(root);
 	cJSON_ArrayForEach(it, root)
@@ -984,7 +984,7 @@ test_partition_paths_oracle(void **state)
 	ts_err		err;
 
 	(void) state;
-	assert_true(ts_list_dir(ts_fs_ambient(), unit_shared_path("oracle"), &names, &n, &err));
+	assert_true(ts_list_dir(ts_fs_local_unconfined(), unit_shared_path("oracle"), &names, &n, &err));
 	for (int f = 0; f < n; f++)
 	{
 		char	   *text;
@@ -1007,9 +1007,9 @@ test_partition_paths_oracle(void **state)
 		if (cJSON_IsString(table))
 		{
 			snprintf(troot, sizeof(troot), "%s/testdata/%s", unit_shared_dir(), table->valuestring);
-			if (ts_schema_list_ids(ts_fs_ambient(), troot, &ids, &nid, &err) && nid > 0)
+			if (ts_schema_list_ids(ts_fs_local_unconfined(), troot, &ids, &nid, &err) && nid > 0)
 			{
-				s = ts_schema_load(ts_fs_ambient(), troot, ids[nid - 1], &err);
+				s = ts_schema_load(ts_fs_local_unconfined(), troot, ids[nid - 1], &err);
 				ts_free(ids);
 			}
 		}
@@ -1047,7 +1047,7 @@ test_partition_paths_oracle(void **state)
 				path = path_of(s, texts, &err);
 				assert_non_null(path);
 				snprintf(full, sizeof(full), "%s/%sbucket-%d", troot, path, bucket->valueint);
-				if (!ts_path_is_dir(ts_fs_ambient(), full))
+				if (!ts_path_is_dir(ts_fs_local_unconfined(), full))
 				{
 					print_message("%s: %s does not exist\n", names[f], full);
 					bad++;
@@ -1094,7 +1094,7 @@ test_partition_paths_empty_values(void **state)
 	(void) state;
 	for (int t = 0; t < 2; t++)
 	{
-		ts_schema  *s = ts_schema_load(ts_fs_ambient(), unit_shared_path(tables[t]), 0, &err);
+		ts_schema  *s = ts_schema_load(ts_fs_local_unconfined(), unit_shared_path(tables[t]), 0, &err);
 
 		assert_non_null(s);
 		assert_int_equal(s->npartition_keys, 1);
@@ -1106,14 +1106,14 @@ test_partition_paths_empty_values(void **state)
 
 			assert_string_equal(p, want[i]);
 			snprintf(full, sizeof(full), "%s/%s", unit_shared_path(tables[t]), p);
-			assert_true(ts_path_is_dir(ts_fs_ambient(), full));
+			assert_true(ts_path_is_dir(ts_fs_local_unconfined(), full));
 			ts_free(p);
 		}
 		ts_schema_free(s);
 	}
 	/* two keys: STRING dt + INT hr */
 	{
-		ts_schema  *s = ts_schema_load(ts_fs_ambient(), unit_shared_path("testdata/parquet/pk_table_nested_type.db/pk_table_nested_type"), 0, &err);
+		ts_schema  *s = ts_schema_load(ts_fs_local_unconfined(), unit_shared_path("testdata/parquet/pk_table_nested_type.db/pk_table_nested_type"), 0, &err);
 		const char *texts[2] = {"2025-04-14", "10"};
 		char	   *p;
 		char		full[1024];
@@ -1122,7 +1122,7 @@ test_partition_paths_empty_values(void **state)
 		p = path_of(s, texts, &err);
 		assert_string_equal(p, "dt=2025-04-14/hr=10/");
 		snprintf(full, sizeof(full), "%s/%s", unit_shared_path("testdata/orc/pk_table_nested_type.db/pk_table_nested_type"), p);
-		assert_true(ts_path_is_dir(ts_fs_ambient(), full));
+		assert_true(ts_path_is_dir(ts_fs_local_unconfined(), full));
 		ts_free(p);
 		ts_schema_free(s);
 	}

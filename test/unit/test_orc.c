@@ -11,6 +11,7 @@
 #pragma GCC diagnostic ignored "-Wformat-truncation"
 
 #include "unit.h"
+#include "unit_fs.h"
 
 #include <cJSON.h>
 #include <glob.h>
@@ -368,7 +369,7 @@ load_json(const char *path)
 	ts_err		err = {0};
 	cJSON	   *j;
 
-	if (!ts_read_whole_file(ts_fs_ambient(), path, &data, &len, &err))
+	if (!ts_read_whole_file(ts_fs_local_unconfined(), path, &data, &len, &err))
 		fail_msg("%s", err.msg);
 	j = cJSON_Parse((const char *) data);
 	ts_free(data);
@@ -425,7 +426,7 @@ static void
 compare_file_with_rows(const char *path, const oracle_cols *oc, const cJSON *orows)
 {
 	ts_err		err = {0};
-	ts_format_reader *r = ts_orc_open(path, oc->cols, oc->n, NULL, &err);
+	ts_format_reader *r = ts_orc_open(path, oc->cols, oc->n, unit_local_read(), &err);
 	ts_batch	b;
 	int			n,
 				row = 0;
@@ -561,7 +562,7 @@ test_nested_types(void **state)
 	for (fi = 0; fi < g.gl_pathc; fi++)
 	{
 		ts_err		err = {0};
-		ts_format_reader *r = ts_orc_open(g.gl_pathv[fi], oc.cols, oc.n, NULL, &err);
+		ts_format_reader *r = ts_orc_open(g.gl_pathv[fi], oc.cols, oc.n, unit_local_read(), &err);
 		ts_batch	b;
 		int			n;
 
@@ -648,7 +649,7 @@ test_field_id_resolution(void **state)
 	cols[0] = (ts_read_column) {id_f3, "renamed_date", tdate};
 	cols[1] = (ts_read_column) {id_f5, "f1", tdec};	/* wrong name, right id */
 	cols[2] = (ts_read_column) {9999, "f2", tint};	/* id absent: NULL */
-	r = ts_orc_open(unit_shared_path(COMPLEX_FILE), cols, 3, NULL, &err);
+	r = ts_orc_open(unit_shared_path(COMPLEX_FILE), cols, 3, unit_local_read(), &err);
 	if (!r)
 		fail_msg("%s", err.msg);
 	while ((n = ts_format_next(r, &b, &err)) > 0)
@@ -676,7 +677,7 @@ test_field_id_resolution(void **state)
 		ts_type    *ts = type_from_string("STRING");
 
 		cols[0] = (ts_read_column) {id_f3, "f3", ts};
-		r = ts_orc_open(unit_shared_path(COMPLEX_FILE), cols, 1, NULL, &err);
+		r = ts_orc_open(unit_shared_path(COMPLEX_FILE), cols, 1, unit_local_read(), &err);
 		assert_null(r);
 		assert_int_equal(err.code, TS_ERR_UNSUPPORTED);
 		assert_non_null(strstr(err.msg, "f3"));
@@ -698,7 +699,7 @@ static int64_t
 read_count(const char *path, const ts_read_column *cols, int ncols)
 {
 	ts_err		err = {0};
-	ts_format_reader *r = ts_orc_open(path, cols, ncols, NULL, &err);
+	ts_format_reader *r = ts_orc_open(path, cols, ncols, unit_local_read(), &err);
 	ts_batch	b;
 	int			n;
 	int64_t		rows = 0;
@@ -733,7 +734,7 @@ test_all_data_files_decode(void **state)
 	for (i = 0; i < g.gl_pathc; i++)
 	{
 		ts_err		err = {0};
-		ts_type    *row = ts_orc_file_schema(ts_fs_ambient(), g.gl_pathv[i], &err);
+		ts_type    *row = ts_orc_file_schema(ts_fs_local_unconfined(), g.gl_pathv[i], &err);
 		ts_read_column cols[64];
 		int			c;
 		int64_t		n1,
@@ -787,7 +788,7 @@ test_stats_filter(void **state)
 		{-1, "f0", tstr}, {-1, "f1", tint}, {-1, "f3", tdbl}, {-1, "nope", tint}
 	};
 	stats_probe probe = {0};
-	ts_reader_options opt = {0};
+	ts_reader_options opt = {.fs = ts_fs_local_unconfined()};
 	ts_err		err = {0};
 	ts_format_reader *r;
 	ts_batch	b;
@@ -927,7 +928,7 @@ test_multi_stripe_pushdown(void **state)
 	{
 		const char *label = cJSON_GetObjectItem(sc, "label")->valuestring;
 		pred_filter pf = {label, 0};
-		ts_reader_options opt = {0};
+		ts_reader_options opt = {.fs = ts_fs_local_unconfined()};
 		ts_err		err = {0};
 		ts_format_reader *r;
 		const cJSON *orows = cJSON_GetObjectItem(sc, "rows");
@@ -1029,7 +1030,7 @@ read_manifest(const char *path, live_file *files, int *nfiles, int maxfiles)
 
 	for (c = 0; c < row->nfields; c++)
 		cols[c] = (ts_read_column) {-1, row->fields[c].name, row->fields[c].type};
-	r = ts_orc_open(path, cols, row->nfields, NULL, &err);
+	r = ts_orc_open(path, cols, row->nfields, unit_local_read(), &err);
 	if (!r)
 		fail_msg("%s", err.msg);
 	while ((n = ts_format_next(r, &b, &err)) > 0)
@@ -1102,7 +1103,7 @@ read_manifest_list(const char *path, char names[][128], int max, int64_t *added_
 		{-1, "_NUM_DELETED_FILES", tbig}, {-1, "_PARTITION_STATS", tstats}
 	};
 	ts_err		err = {0};
-	ts_format_reader *r = ts_orc_open(path, cols, 5, NULL, &err);
+	ts_format_reader *r = ts_orc_open(path, cols, 5, unit_local_read(), &err);
 	ts_batch	b;
 	int			n,
 				count = 0;
@@ -1266,7 +1267,7 @@ test_all_orc_manifests_decode(void **state)
 			continue;
 		}
 		fclose(fp);
-		r = ts_orc_open(g.gl_pathv[i], cols, 3, NULL, &err);
+		r = ts_orc_open(g.gl_pathv[i], cols, 3, unit_local_read(), &err);
 		if (!r)
 			fail_msg("%s", err.msg);
 		while ((n = ts_format_next(r, &b, &err)) > 0)
@@ -1307,7 +1308,7 @@ test_all_orc_manifests_decode(void **state)
 static int
 read_all(const char *path, const ts_read_column *cols, int ncols, ts_err *err)
 {
-	ts_format_reader *r = ts_orc_open(path, cols, ncols, NULL, err);
+	ts_format_reader *r = ts_orc_open(path, cols, ncols, unit_local_read(), err);
 	ts_batch	b;
 	int			n,
 				total = 0;
@@ -1341,7 +1342,7 @@ corrupt_one(const char *src, const ts_read_column *cols, int ncols)
 	int			errors = 0,
 				runs = 0;
 
-	if (!ts_read_whole_file(ts_fs_ambient(), src, &data, &len, &err))
+	if (!ts_read_whole_file(ts_fs_local_unconfined(), src, &data, &len, &err))
 		fail_msg("%s", err.msg);
 	/* many small files: prefer memory-backed /dev/shm when there is one */
 	snprintf(tmp, sizeof(tmp), "%s/ts_orc_corrupt_%d.orc",
@@ -1422,7 +1423,7 @@ test_missing_file(void **state)
 	ts_read_column col = {-1, "a", t};
 
 	(void) state;
-	assert_null(ts_orc_open("/nonexistent/x.orc", &col, 1, NULL, &err));
+	assert_null(ts_orc_open("/nonexistent/x.orc", &col, 1, unit_local_read(), &err));
 	assert_int_equal(err.code, TS_ERR_NOT_FOUND);
 	ts_type_free(t);
 }

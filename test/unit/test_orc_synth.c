@@ -13,6 +13,7 @@
 #pragma GCC diagnostic ignored "-Wformat-truncation"
 
 #include "unit.h"
+#include "unit_fs.h"
 
 #include <unistd.h>
 #include <zlib.h>
@@ -728,7 +729,7 @@ static int
 verify(const char *path, const ts_reader_options *opt, int first_row, ts_format_reader **keep)
 {
 	ts_err		err = {0};
-	ts_format_reader *r = ts_orc_open(path, cols, NCOLS, opt, &err);
+	ts_format_reader *r = ts_orc_open(path, cols, NCOLS, opt ? opt : unit_local_read(), &err);
 	ts_batch	b;
 	int			n,
 				g = first_row,
@@ -804,7 +805,7 @@ test_codecs(void **state)
 		o.string_encoding = 0;
 		build_file(tmp_path(), &o);
 		{
-			ts_reader_options opt = {0};
+			ts_reader_options opt = {.fs = ts_fs_local_unconfined()};
 
 			opt.batch_rows = 100;
 			assert_int_equal(verify(tmp_path(), &opt, 0, NULL), NROWS_PER_STRIPE * NSTRIPES);
@@ -835,8 +836,8 @@ test_ranges(void **state)
 	fclose(fp);
 	for (int k = 0; k <= 8; k++)
 	{
-		ts_reader_options first = {0},
-					second = {0};
+		ts_reader_options first = {.fs = ts_fs_local_unconfined()},
+					second = {.fs = ts_fs_local_unconfined()};
 		ts_format_reader *r;
 		int			n1,
 					n2,
@@ -884,7 +885,7 @@ test_stripe_skipping(void **state)
 {
 	synth_opts	o = {.codec = 5,.ps_codec = 5,.string_encoding = 1};
 	min_filter	f = {.threshold = a_val(NROWS_PER_STRIPE)};
-	ts_reader_options opt = {0};
+	ts_reader_options opt = {.fs = ts_fs_local_unconfined()};
 	ts_format_reader *r;
 	int			s;
 
@@ -926,7 +927,7 @@ expect_error(const synth_opts *o, ts_errcode code, const char *needle)
 	int			n = 0;
 
 	build_file(tmp_path(), o);
-	r = ts_orc_open(tmp_path(), cols, NCOLS, NULL, &err);
+	r = ts_orc_open(tmp_path(), cols, NCOLS, unit_local_read(), &err);
 	if (r)
 	{
 		while ((n = ts_format_next(r, &b, &err)) > 0)

@@ -11,6 +11,7 @@
 #define _GNU_SOURCE
 #pragma GCC diagnostic ignored "-Wformat-truncation"
 #include "unit.h"
+#include "unit_fs.h"
 
 #include <ftw.h>
 #include <unistd.h>
@@ -27,7 +28,7 @@ load_json(const char *path)
 	ts_err		err;
 	cJSON	   *j;
 
-	if (!ts_read_whole_file(ts_fs_ambient(), path, &data, &len, &err))
+	if (!ts_read_whole_file(ts_fs_local_unconfined(), path, &data, &len, &err))
 		fail_msg("%s", err.msg);
 	j = cJSON_ParseWithLength((const char *) data, len);
 	ts_free(data);
@@ -47,7 +48,7 @@ load_schema(const char *table_rel)
 	char		path[4096];
 
 	snprintf(dir, sizeof(dir), "%s/testdata/%s/schema", unit_shared_dir(), table_rel);
-	assert_true(ts_list_dir(ts_fs_ambient(), dir, &names, &n, &err));
+	assert_true(ts_list_dir(ts_fs_local_unconfined(), dir, &names, &n, &err));
 	for (int i = 0; i < n; i++)
 		if (strncmp(names[i], "schema-", 7) == 0 && atoi(names[i] + 7) > best)
 			best = atoi(names[i] + 7);
@@ -92,7 +93,7 @@ read_file_rows(const char *path, const ts_read_column *cols, int ncols,
 			   const ts_reader_options *opts, rowset *out)
 {
 	ts_err		err;
-	ts_format_reader *r = ts_parquet_open(path, cols, ncols, opts, &err);
+	ts_format_reader *r = ts_parquet_open(path, cols, ncols, opts ? opts : unit_local_read(), &err);
 	ts_batch	b;
 	int			rc;
 	ts_reader_metrics m;
@@ -413,6 +414,8 @@ run_case(const pq_case *pc, ts_bufpool *buffers)
 		ts_reader_options opts;
 
 		memset(&opts, 0, sizeof(opts));
+
+		opts.fs = ts_fs_local_unconfined();
 		opts.batch_rows = 3;	/* several batches even for tiny files */
 		opts.buffers = buffers;
 		read_file_rows(files[i], cols, ncols, &opts, &got);
@@ -573,7 +576,7 @@ test_missing_and_projection(void **state)
 	assert_int_equal(m.rows_read, 8);
 	assert_int_equal(m.row_groups_total, 1);
 	assert_int_equal(m.row_groups_kept, 1);
-	f = ts_file_open(ts_fs_ambient(), unit_shared_path(BSI_FILE), &err);
+	f = ts_file_open(ts_fs_local_unconfined(), unit_shared_path(BSI_FILE), &err);
 	assert_non_null(f);
 	size = ts_file_size(f);
 	ts_file_close(f);
@@ -585,7 +588,7 @@ test_missing_and_projection(void **state)
 	{
 		ts_type    *tts = ts_type_new(TS_DATE, true);
 		ts_read_column bad = {3, "f3", tts};	/* f3 is DOUBLE */
-		ts_format_reader *r = ts_parquet_open(unit_shared_path(BSI_FILE), &bad, 1, NULL, &err);
+		ts_format_reader *r = ts_parquet_open(unit_shared_path(BSI_FILE), &bad, 1, unit_local_read(), &err);
 
 		assert_null(r);
 		assert_int_equal(err.code, TS_ERR_UNSUPPORTED);
@@ -628,6 +631,7 @@ test_stats_filter(void **state)
 
 	(void) state;
 	memset(&opts, 0, sizeof(opts));
+	opts.fs = ts_fs_local_unconfined();
 	memset(&fs, 0, sizeof(fs));
 	opts.stats_filter = record_filter;
 	opts.stats_filter_arg = &fs;
@@ -665,7 +669,7 @@ slurp_file(const char *path, size_t *len)
 	uint8_t    *d;
 	ts_err		err;
 
-	if (!ts_read_whole_file(ts_fs_ambient(), path, &d, len, &err))
+	if (!ts_read_whole_file(ts_fs_local_unconfined(), path, &d, len, &err))
 		fail_msg("%s", err.msg);
 	return d;
 }
@@ -684,7 +688,7 @@ write_tmp(const char *path, const uint8_t *d, size_t len)
 static ts_errcode
 try_read(const char *path, ts_read_column *cols, int ncols, ts_err *err)
 {
-	ts_format_reader *r = ts_parquet_open(path, cols, ncols, NULL, err);
+	ts_format_reader *r = ts_parquet_open(path, cols, ncols, unit_local_read(), err);
 	ts_batch	b;
 	int			rc;
 

@@ -23,6 +23,7 @@
  */
 #define _GNU_SOURCE
 #include "unit.h"
+#include "unit_fs.h"
 #include "forked_child.h"
 
 #include <sys/wait.h>
@@ -1561,7 +1562,7 @@ check_layout(const char *table, int s)
 			cols[nk + 1] = (ts_read_column) {-1, "_VALUE_KIND", &t_kind};
 			ext = strrchr(fm->file_name, '.');
 			r = ts_format_open(ts_format_from_name(ext ? ext + 1 : NULL), split->files[f].path, cols,
-							   nk + 2, NULL, &err);
+							   nk + 2, unit_local_read(), &err);
 			if (r == NULL)
 			{
 				fprintf(stderr, "layout %s: %s\n", table, err.msg);

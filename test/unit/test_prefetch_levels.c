@@ -113,7 +113,7 @@ served(const char *path, const char *want)
 	const uint8_t *data;
 	size_t		len;
 
-	if (!ts_prefetch_find(ts_fs_ambient(), path, &data, &len))
+	if (!ts_prefetch_find(ts_fs_local_unconfined(), path, &data, &len))
 		return false;
 	return len == strlen(want) && memcmp(data, want, len) == 0;
 }
@@ -125,7 +125,6 @@ setup(void **state)
 
 	(void) state;
 	ts_set_alloc_hooks(&hooks);
-	ts_s3_set_config(NULL);
 	ts_prefetch_set_nest_level_hook(current_level);
 	return 0;
 }
@@ -139,16 +138,16 @@ test_abort_keeps_outer_sets(void **state)
 
 	(void) state;
 	level = 1;
-	outer = ts_prefetch_new(ts_fs_ambient());
+	outer = ts_prefetch_new(ts_fs_local_unconfined());
 	assert_true(ts_prefetch_add(outer, "s3://lake/t/outer", dup_bytes("outer"), 5));
 
 	/* SAVEPOINT a; a query's set; SAVEPOINT b; another */
 	tracking = true;
 	level = 2;
-	inner = ts_prefetch_new(ts_fs_ambient());
+	inner = ts_prefetch_new(ts_fs_local_unconfined());
 	assert_true(ts_prefetch_add(inner, "s3://lake/t/inner", dup_bytes("inner"), 5));
 	level = 3;
-	deeper = ts_prefetch_new(ts_fs_ambient());
+	deeper = ts_prefetch_new(ts_fs_local_unconfined());
 	assert_true(ts_prefetch_add(deeper, "s3://lake/t/deeper", dup_bytes("deeper"), 6));
 	tracking = false;
 	assert_int_equal(ts_prefetch_registered(), 3);
@@ -166,7 +165,7 @@ test_abort_keeps_outer_sets(void **state)
 	free_tracked();
 
 	/* a later set works, and frees unregister */
-	inner = ts_prefetch_new(ts_fs_ambient());
+	inner = ts_prefetch_new(ts_fs_local_unconfined());
 	assert_true(ts_prefetch_add(inner, "s3://lake/t/later", dup_bytes("later"), 5));
 	assert_true(served("s3://lake/t/later", "later"));
 	ts_prefetch_free(inner);
@@ -185,12 +184,12 @@ test_commit_hands_sets_to_parent(void **state)
 	(void) state;
 	/* SAVEPOINT (2); a cursor's set; RELEASE: the set is level 1's */
 	level = 2;
-	a = ts_prefetch_new(ts_fs_ambient());
+	a = ts_prefetch_new(ts_fs_local_unconfined());
 	assert_true(ts_prefetch_add(a, "s3://lake/t/a", dup_bytes("a"), 1));
 	ts_prefetch_commit_level(2);
 	/* SAVEPOINT (2 again); a set; ROLLBACK TO: only that one goes */
 	tracking = true;
-	b = ts_prefetch_new(ts_fs_ambient());
+	b = ts_prefetch_new(ts_fs_local_unconfined());
 	assert_true(ts_prefetch_add(b, "s3://lake/t/b", dup_bytes("b"), 1));
 	tracking = false;
 	poison_tracked();
@@ -216,7 +215,7 @@ test_kept_set_after_forget(void **state)
 
 	(void) state;
 	level = 1;
-	p = ts_prefetch_start(ts_fs_ambient(), paths, 1, &err);
+	p = ts_prefetch_start(ts_fs_local_unconfined(), paths, 1, &err);
 	assert_non_null(p);
 	assert_true(ts_prefetch_add(p, "s3://lake/t/kept", dup_bytes("kept"), 4));
 	ts_prefetch_forget_level(2);

@@ -49,12 +49,12 @@ table_init(test_table *t, const char *table_rel, int nschemas, ts_table_kind kin
 	t->plan.table_path = ts_strdup(unit_shared_path(rel));
 	t->plan.branch_root = t->plan.table_path;
 	t->plan.kind = kind;
-	t->plan.fs = ts_fs_ambient();
+	t->plan.fs = ts_fs_local_unconfined();
 	t->plan.nschemas = nschemas;
 	t->plan.schemas = ts_calloc(nschemas, sizeof(ts_schema *));
 	for (int i = 0; i < nschemas; i++)
 	{
-		t->plan.schemas[i] = ts_schema_load(ts_fs_ambient(), t->plan.table_path, i, &err);
+		t->plan.schemas[i] = ts_schema_load(ts_fs_local_unconfined(), t->plan.table_path, i, &err);
 		if (t->plan.schemas[i] == NULL)
 			fail_msg("%s", err.msg);
 	}

@@ -20,7 +20,7 @@ expect_dv(const char *rel, int64_t offset, int64_t length, int64_t card,
 		  const int64_t *deleted, int ndeleted, int64_t nrows)
 {
 	ts_err		err = {0};
-	ts_deletion_vector *dv = ts_dv_load(ts_fs_ambient(), unit_shared_path(rel), offset, length, &err);
+	ts_deletion_vector *dv = ts_dv_load(ts_fs_local_unconfined(), unit_shared_path(rel), offset, length, &err);
 
 	if (dv == NULL)
 		fail_msg("%s: %s", rel, err.msg);
@@ -92,13 +92,13 @@ test_walk_all_index_files(void **state)
 		size_t		off = 1;
 		int			n = 0;
 
-		if (!ts_read_whole_file(ts_fs_ambient(), unit_shared_path(files[i]), &data, &len, &err))
+		if (!ts_read_whole_file(ts_fs_local_unconfined(), unit_shared_path(files[i]), &data, &len, &err))
 			fail_msg("%s", err.msg);
 		assert_int_equal(data[0], 1);
 		while (off + 4 <= len)
 		{
 			uint32_t	size = ts_load_be32(data + off);
-			ts_deletion_vector *dv = ts_dv_load(ts_fs_ambient(), unit_shared_path(files[i]), (int64_t) off,
+			ts_deletion_vector *dv = ts_dv_load(ts_fs_local_unconfined(), unit_shared_path(files[i]), (int64_t) off,
 												(int64_t) size, &err);
 
 			if (dv == NULL)
@@ -232,7 +232,7 @@ test_corrupt_32(void **state)
 										"index-73ec72e9-489e-49d9-a96c-f6db9b56fa07-0");
 
 	(void) state;
-	if (!ts_read_whole_file(ts_fs_ambient(), path, &data, &len, &err))
+	if (!ts_read_whole_file(ts_fs_local_unconfined(), path, &data, &len, &err))
 		fail_msg("%s", err.msg);
 	/* bad magic / bitmap / crc bytes */
 	for (size_t i = 5; i < len; i++)
@@ -251,16 +251,16 @@ test_corrupt_32(void **state)
 	ts_free(data);
 
 	/* offsets out of range, wrong length; errors name the file */
-	assert_null(ts_dv_load(ts_fs_ambient(), path, 100, -1, &err));
+	assert_null(ts_dv_load(ts_fs_local_unconfined(), path, 100, -1, &err));
 	assert_int_equal(err.code, TS_ERR_CORRUPT);
 	assert_non_null(strstr(err.msg, "index-73ec72e9"));
-	assert_null(ts_dv_load(ts_fs_ambient(), path, 0, -1, &err));
+	assert_null(ts_dv_load(ts_fs_local_unconfined(), path, 0, -1, &err));
 	assert_int_equal(err.code, TS_ERR_CORRUPT);
-	assert_null(ts_dv_load(ts_fs_ambient(), path, 2, -1, &err));
+	assert_null(ts_dv_load(ts_fs_local_unconfined(), path, 2, -1, &err));
 	assert_int_equal(err.code, TS_ERR_CORRUPT);
-	assert_null(ts_dv_load(ts_fs_ambient(), path, 1, 23, &err));
+	assert_null(ts_dv_load(ts_fs_local_unconfined(), path, 1, 23, &err));
 	assert_int_equal(err.code, TS_ERR_CORRUPT);
-	assert_null(ts_dv_load(ts_fs_ambient(), "/nonexistent/index-x", 1, -1, &err));
+	assert_null(ts_dv_load(ts_fs_local_unconfined(), "/nonexistent/index-x", 1, -1, &err));
 	assert_int_equal(err.code, TS_ERR_NOT_FOUND);
 }
 

@@ -372,35 +372,38 @@ test_scope(void **state)
 	ts_err		err = {0};
 	ts_fs_scope scope;
 	const char *roots[] = {"s3://lake/wh/sales.db/orders"};
+	ts_fs	   *fs;
 	char	   *n;
 
 	(void) state;
 	assert_true(ts_fs_scope_make(&scope, roots, 1, &err));
-	ts_fs_set_scope(&scope);
-	assert_true(ts_fs_scope_allows_name("s3://lake/wh/sales.db/orders/snapshot/LATEST", &err));
-	assert_true(ts_fs_scope_allows_name("s3a://lake/wh/sales.db/orders", &err));
-	assert_false(ts_fs_scope_allows_name("s3://lake/wh/sales.db/orders2/x", &err));
+	fs = ts_fs_open_for(roots[0], NULL, &scope, &err);
+	assert_non_null(fs);
+	assert_true(ts_fs_allows_name(fs, "s3://lake/wh/sales.db/orders/snapshot/LATEST", &err));
+	assert_true(ts_fs_allows_name(fs, "s3a://lake/wh/sales.db/orders", &err));
+	assert_false(ts_fs_allows_name(fs, "s3://lake/wh/sales.db/orders2/x", &err));
 	assert_int_equal(err.code, TS_ERR_DENIED);
-	assert_false(ts_fs_scope_allows_name("s3://lake/wh/sales.db/orders/../customers/x", &err));
-	assert_false(ts_fs_scope_allows_name("s3://other/wh/sales.db/orders/x", &err));
-	assert_false(ts_fs_scope_allows_name("oss://lake/wh/sales.db/orders/x", &err));
-	assert_false(ts_fs_scope_allows_name("/tmp/wh/sales.db/orders/x", &err));
+	assert_false(ts_fs_allows_name(fs, "s3://lake/wh/sales.db/orders/../customers/x", &err));
+	assert_false(ts_fs_allows_name(fs, "s3://other/wh/sales.db/orders/x", &err));
+	assert_false(ts_fs_allows_name(fs, "oss://lake/wh/sales.db/orders/x", &err));
+	assert_false(ts_fs_allows_name(fs, "/tmp/wh/sales.db/orders/x", &err));
 	/* listing and opening outside are refused before any request */
 	{
 		char	  **names;
 		int			count;
 
-		assert_false(ts_list_dir(ts_fs_ambient(), "s3://lake/wh/sales.db", &names, &count, &err));
+		assert_false(ts_list_dir(fs, "s3://lake/wh/sales.db", &names, &count, &err));
 		assert_int_equal(err.code, TS_ERR_DENIED);
-		assert_null(ts_file_open(ts_fs_ambient(), "s3://lake/wh/x", &err));
+		assert_null(ts_file_open(fs, "s3://lake/wh/x", &err));
 		assert_int_equal(err.code, TS_ERR_DENIED);
 	}
-	ts_fs_set_scope(NULL);
+	ts_fs_free(fs);
+	ts_fs_scope_free(&scope);
 	n = ts_path_join("s3://lake/wh/", "/sales.db");
 	assert_string_equal(n, "s3://lake/wh/sales.db");
 	ts_free(n);
 	/* other schemes are refused by name, before anything is read */
-	assert_null(ts_file_open(ts_fs_ambient(), "hdfs://nn/wh/x", &err));
+	assert_null(ts_file_open(ts_fs_local_unconfined(), "hdfs://nn/wh/x", &err));
 	assert_int_equal(err.code, TS_ERR_UNSUPPORTED);
 }
 

@@ -122,7 +122,7 @@ static void
 test_prefetched_file(void **state)
 {
 	ts_err		err = {0};
-	ts_prefetch *p = ts_prefetch_new(ts_fs_ambient());
+	ts_prefetch *p = ts_prefetch_new(ts_fs_local_unconfined());
 	ts_file    *f;
 	char		buf[16];
 	char		a[4] = {0},
@@ -132,16 +132,17 @@ test_prefetched_file(void **state)
 	uint8_t    *data;
 	size_t		len;
 	ts_s3_config cfg = {0};
+	ts_fs_settings other_settings = {&cfg};
+	ts_fs	   *other;
 
 	(void) state;
-	ts_s3_set_config(NULL);
 	assert_non_null(p);
 	assert_true(ts_prefetch_add(p, "s3://lake/wh/m-1", dup_bytes("hello world"), 11));
 	assert_int_equal(ts_prefetch_count(p), 1);
 	assert_int_equal(ts_prefetch_bytes(p), 11);
 
 	/* opened and read from memory: no settings, so any request would fail */
-	f = ts_file_open(ts_fs_ambient(), "s3://lake/wh/m-1", &err);
+	f = ts_file_open(ts_fs_local_unconfined(), "s3://lake/wh/m-1", &err);
 	assert_non_null(f);
 	assert_int_equal(ts_file_size(f), 11);
 	assert_true(ts_file_pread(f, buf, 5, 6, &err));
@@ -153,39 +154,40 @@ test_prefetched_file(void **state)
 	assert_false(ts_file_pread(f, buf, 2, 10, &err));	/* past the end */
 	assert_int_equal(err.code, TS_ERR_CORRUPT);
 	ts_file_close(f);
-	assert_true(ts_read_whole_file(ts_fs_ambient(), "s3://lake/wh/m-1", &data, &len, &err));
+	assert_true(ts_read_whole_file(ts_fs_local_unconfined(), "s3://lake/wh/m-1", &data, &len, &err));
 	assert_int_equal(len, 11);
 	assert_string_equal((char *) data, "hello world");
 	ts_free(data);
 
 	/* another path is not in the set: it goes to the store */
-	assert_null(ts_file_open(ts_fs_ambient(), "s3://lake/wh/m-2", &err));
+	assert_null(ts_file_open(ts_fs_local_unconfined(), "s3://lake/wh/m-2", &err));
 	assert_int_equal(err.code, TS_ERR_INVALID);
 
 	/* other storage settings (another role's keys): not served */
 	cfg.endpoint = "http://127.0.0.1:1";
 	cfg.path_style = true;
-	assert_true(ts_s3_set_config(&cfg));
-	assert_false(ts_prefetch_find(ts_fs_ambient(), "s3://lake/wh/m-1", (const uint8_t **) &data, &len));
-	ts_s3_set_config(NULL);
+	other = ts_fs_open_for("s3://lake/wh", &other_settings, NULL, &err);
+	assert_non_null(other);
+	assert_false(ts_prefetch_find(other, "s3://lake/wh/m-1", (const uint8_t **) &data, &len));
+	ts_fs_free(other);
 
 	/* freed: no longer served */
 	ts_prefetch_free(p);
-	assert_false(ts_prefetch_find(ts_fs_ambient(), "s3://lake/wh/m-1", (const uint8_t **) &data, &len));
-	assert_null(ts_file_open(ts_fs_ambient(), "s3://lake/wh/m-1", &err));
+	assert_false(ts_prefetch_find(ts_fs_local_unconfined(), "s3://lake/wh/m-1", (const uint8_t **) &data, &len));
+	assert_null(ts_file_open(ts_fs_local_unconfined(), "s3://lake/wh/m-1", &err));
 
 	/* forgotten (after an abort): nothing served, the set is freed by its owner */
-	p = ts_prefetch_new(ts_fs_ambient());
+	p = ts_prefetch_new(ts_fs_local_unconfined());
 	assert_true(ts_prefetch_add(p, "s3://lake/wh/m-3", dup_bytes("x"), 1));
 	ts_prefetch_forget_all();
-	assert_false(ts_prefetch_find(ts_fs_ambient(), "s3://lake/wh/m-3", (const uint8_t **) &data, &len));
+	assert_false(ts_prefetch_find(ts_fs_local_unconfined(), "s3://lake/wh/m-3", (const uint8_t **) &data, &len));
 	ts_prefetch_free(p);
 
 	/* local paths are never fetched: an empty set */
 	{
 		const char *paths[] = {"/tmp/none", "file:/tmp/none"};
 
-		p = ts_prefetch_objects(ts_fs_ambient(), paths, 2, &err);
+		p = ts_prefetch_objects(ts_fs_local_unconfined(), paths, 2, &err);
 		assert_non_null(p);
 		assert_int_equal(ts_prefetch_count(p), 0);
 		ts_prefetch_free(p);
@@ -210,7 +212,7 @@ test_pread_many_local(void **state)
 	assert_non_null(fp);
 	fputs("0123456789", fp);
 	fclose(fp);
-	f = ts_file_open(ts_fs_ambient(), path, &err);
+	f = ts_file_open(ts_fs_local_unconfined(), path, &err);
 	assert_non_null(f);
 	assert_true(ts_file_pread_many(f, rs, 3, &err));
 	assert_memory_equal(a, "789", 3);
@@ -238,22 +240,25 @@ static void
 test_batch_failures(void **state)
 {
 	ts_s3_config cfg = {0};
+	ts_fs_settings settings = {&cfg};
+	ts_fs	   *fs;
 	ts_s3_fetch items[5];
 	char		bufs[5][8];
 	ts_err		err = {0};
 
 	(void) state;
-	assert_true(ts_s3_fetch_all(ts_s3_get_config(), items, 0, false, &err));
+	assert_true(ts_s3_fetch_all(NULL, items, 0, false, &err));
 	memset(items, 0, sizeof(items));
 	items[0].uri = "s3://lake/a";
-	assert_false(ts_s3_fetch_all(ts_s3_get_config(), items, 1, false, &err));	/* no settings */
+	assert_false(ts_s3_fetch_all(NULL, items, 1, false, &err));	/* no settings */
 	assert_int_equal(err.code, TS_ERR_INVALID);
 
 	cfg.endpoint = "http://127.0.0.1:1";
 	cfg.path_style = true;
 	cfg.max_attempts = 1;
 	cfg.max_in_flight = 2;		/* fewer slots than items */
-	assert_true(ts_s3_set_config(&cfg));
+	fs = ts_fs_open_for("s3://lake", &settings, NULL, &err);
+	assert_non_null(fs);
 	for (int i = 0; i < 5; i++)
 	{
 		memset(&items[i], 0, sizeof(items[i]));
@@ -265,7 +270,7 @@ test_batch_failures(void **state)
 	}
 
 	/* all or nothing: the failure is the batch's error, no data is kept */
-	assert_false(ts_s3_fetch_all(ts_s3_get_config(), items, 5, false, &err));
+	assert_false(ts_s3_fetch_all(&cfg, items, 5, false, &err));
 	assert_int_equal(err.code, TS_ERR_IO);
 	assert_non_null(strstr(err.msg, "failed after 1 attempt"));
 	assert_non_null(strstr(err.msg, "s3://lake/"));
@@ -274,27 +279,27 @@ test_batch_failures(void **state)
 
 	/* keep going: each item says it failed, the batch does not */
 	memset(&err, 0, sizeof(err));
-	assert_true(ts_s3_fetch_all(ts_s3_get_config(), items, 5, true, &err));
+	assert_true(ts_s3_fetch_all(&cfg, items, 5, true, &err));
 	for (int i = 0; i < 4; i++)
 		assert_int_equal(items[i].code, TS_ERR_IO);
 	assert_int_equal(items[4].code, TS_OK);
 
 	/* a pending interrupt stops the batch before anything is sent */
 	ts_set_interrupt_pending_hook(always_pending);
-	assert_false(ts_s3_fetch_all(ts_s3_get_config(), items, 5, true, &err));
+	assert_false(ts_s3_fetch_all(&cfg, items, 5, true, &err));
 	assert_int_equal(err.code, TS_ERR_CANCELED);
 	ts_set_interrupt_pending_hook(never_pending);
 
 	/* prefetching what fails leaves it out (its reader reports why) */
 	{
 		const char *paths[] = {"s3://lake/m-1", "s3://lake/m-2"};
-		ts_prefetch *p = ts_prefetch_objects(ts_fs_ambient(), paths, 2, &err);
+		ts_prefetch *p = ts_prefetch_objects(fs, paths, 2, &err);
 
 		assert_non_null(p);
 		assert_int_equal(ts_prefetch_count(p), 0);
 		ts_prefetch_free(p);
 	}
-	ts_s3_set_config(NULL);
+	ts_fs_free(fs);
 }
 
 /*
@@ -335,29 +340,29 @@ test_split_window(void **state)
 		f += nfiles[s];
 	}
 	/* all: 8 files, 110 bytes */
-	assert_int_equal(ts_split_window_size(ts_fs_ambient(), splits, 5, 0, -1, 64, 50, 1000), 5);
-	assert_int_equal(ts_split_window_size(ts_fs_ambient(), splits, 5, 2, -1, 64, 50, 1000), 3);
-	assert_int_equal(ts_split_window_size(ts_fs_ambient(), splits, 5, 5, -1, 64, 50, 1000), 0);
+	assert_int_equal(ts_split_window_size(ts_fs_local_unconfined(), splits, 5, 0, -1, 64, 50, 1000), 5);
+	assert_int_equal(ts_split_window_size(ts_fs_local_unconfined(), splits, 5, 2, -1, 64, 50, 1000), 3);
+	assert_int_equal(ts_split_window_size(ts_fs_local_unconfined(), splits, 5, 5, -1, 64, 50, 1000), 0);
 	/* files: 1 + 2 + 1 = 4, the next split's 3 would make 7 */
-	assert_int_equal(ts_split_window_size(ts_fs_ambient(), splits, 5, 0, -1, 6, 50, 1000), 3);
+	assert_int_equal(ts_split_window_size(ts_fs_local_unconfined(), splits, 5, 0, -1, 6, 50, 1000), 3);
 	/* bytes: 10 + 20 + 10 = 40, then 60 more */
-	assert_int_equal(ts_split_window_size(ts_fs_ambient(), splits, 5, 0, -1, 64, 50, 99), 3);
+	assert_int_equal(ts_split_window_size(ts_fs_local_unconfined(), splits, 5, 0, -1, 64, 50, 99), 3);
 	/* a file over max_each: its split ends the window, or makes it empty */
-	assert_int_equal(ts_split_window_size(ts_fs_ambient(), splits, 5, 0, -1, 64, 30, 1000), 3);
-	assert_int_equal(ts_split_window_size(ts_fs_ambient(), splits, 5, 3, -1, 64, 30, 1000), 0);
+	assert_int_equal(ts_split_window_size(ts_fs_local_unconfined(), splits, 5, 0, -1, 64, 30, 1000), 3);
+	assert_int_equal(ts_split_window_size(ts_fs_local_unconfined(), splits, 5, 3, -1, 64, 30, 1000), 0);
 	/* a LIMIT of 250 rows: 100 + 200 reach it after two splits */
-	assert_int_equal(ts_split_window_size(ts_fs_ambient(), splits, 5, 0, 250, 64, 50, 1000), 2);
-	assert_int_equal(ts_split_window_size(ts_fs_ambient(), splits, 5, 0, 0, 64, 50, 1000), 1);
+	assert_int_equal(ts_split_window_size(ts_fs_local_unconfined(), splits, 5, 0, 250, 64, 50, 1000), 2);
+	assert_int_equal(ts_split_window_size(ts_fs_local_unconfined(), splits, 5, 0, 0, 64, 50, 1000), 1);
 	/* unknown size, a parallel task's byte range, a local file: not fetched whole */
 	entries[2].file.file_size = 0;
-	assert_int_equal(ts_split_window_size(ts_fs_ambient(), splits, 5, 0, -1, 64, 50, 1000), 1);
+	assert_int_equal(ts_split_window_size(ts_fs_local_unconfined(), splits, 5, 0, -1, 64, 50, 1000), 1);
 	entries[2].file.file_size = 10;
 	files[4].range_end = 5;		/* of split 3 */
-	assert_int_equal(ts_split_window_size(ts_fs_ambient(), splits, 5, 0, -1, 64, 50, 1000), 3);
+	assert_int_equal(ts_split_window_size(ts_fs_local_unconfined(), splits, 5, 0, -1, 64, 50, 1000), 3);
 	files[4].range_end = 0;
 	files[0].path = "/tmp/t/bucket-0/data.parquet";
-	assert_int_equal(ts_split_window_size(ts_fs_ambient(), splits, 5, 0, -1, 64, 50, 1000), 0);
-	assert_int_equal(ts_split_window_size(ts_fs_ambient(), splits, 5, 1, -1, 64, 50, 1000), 4);
+	assert_int_equal(ts_split_window_size(ts_fs_local_unconfined(), splits, 5, 0, -1, 64, 50, 1000), 0);
+	assert_int_equal(ts_split_window_size(ts_fs_local_unconfined(), splits, 5, 1, -1, 64, 50, 1000), 4);
 
 	/* moving: the fetches fail (a closed port), the window moves all the same */
 	memset(&plan, 0, sizeof(plan));
@@ -404,7 +409,6 @@ test_split_window(void **state)
 	ts_split_window_free(&w);
 	assert_null(w.set);
 	ts_fs_free(plan.fs);
-	ts_s3_set_config(NULL);
 }
 
 /* ts_side_files: the deletion vectors' index files of a window, each once */
@@ -430,7 +434,7 @@ test_side_files(void **state)
 	files[4].dv_file_size = 5;
 	files[5].dv_path = "s3://lake/t/index/dv-d";
 	files[5].dv_file_size = 20;
-	n = ts_side_files(ts_fs_ambient(), NULL, files, 6, 100, 1000, &bytes, paths, sizes, 1, 8);
+	n = ts_side_files(ts_fs_local_unconfined(), NULL, files, 6, 100, 1000, &bytes, paths, sizes, 1, 8);
 	assert_int_equal(n, 3);
 	assert_string_equal(paths[1], "s3://lake/t/index/dv-a");
 	assert_string_equal(paths[2], "s3://lake/t/index/dv-d");
@@ -440,16 +444,16 @@ test_side_files(void **state)
 	assert_int_equal(bytes, 50);
 	/* already in the list: not again; max_each and the byte budget */
 	bytes = 0;
-	assert_int_equal(ts_side_files(ts_fs_ambient(), NULL, files, 6, 100, 1000, &bytes, paths, NULL, 3, 8), 3);
+	assert_int_equal(ts_side_files(ts_fs_local_unconfined(), NULL, files, 6, 100, 1000, &bytes, paths, NULL, 3, 8), 3);
 	assert_int_equal(bytes, 0);
-	assert_int_equal(ts_side_files(ts_fs_ambient(), NULL, files, 6, 25, 1000, &bytes, paths, NULL, 1, 8), 2);	/* dv-a is 30 */
+	assert_int_equal(ts_side_files(ts_fs_local_unconfined(), NULL, files, 6, 25, 1000, &bytes, paths, NULL, 1, 8), 2);	/* dv-a is 30 */
 	assert_string_equal(paths[1], "s3://lake/t/index/dv-d");
 	bytes = 0;
-	assert_int_equal(ts_side_files(ts_fs_ambient(), NULL, files, 6, 100, 40, &bytes, paths, NULL, 1, 8), 2);	/* 30, then 20 > 40 */
+	assert_int_equal(ts_side_files(ts_fs_local_unconfined(), NULL, files, 6, 100, 40, &bytes, paths, NULL, 1, 8), 2);	/* 30, then 20 > 40 */
 	assert_string_equal(paths[1], "s3://lake/t/index/dv-a");
 	/* room for max_paths only */
 	bytes = 0;
-	assert_int_equal(ts_side_files(ts_fs_ambient(), NULL, files, 6, 100, 1000, &bytes, paths, NULL, 1, 2), 2);
+	assert_int_equal(ts_side_files(ts_fs_local_unconfined(), NULL, files, 6, 100, 1000, &bytes, paths, NULL, 1, 2), 2);
 }
 
 /* ts_side_files with a plan: the sidecar file indexes a read would fetch before each file */
@@ -481,7 +485,7 @@ test_side_files_sidecars(void **state)
 	files[3].index_path = "/local/t/bucket-0/data-3.parquet.index";	/* not an object */
 	plan->predicate = &pred;
 	plan->use_file_index = true;
-	assert_int_equal(ts_side_files(ts_fs_ambient(), plan, files, 4, 100, 1000, &bytes, paths, sizes, 1, 16), 3);
+	assert_int_equal(ts_side_files(ts_fs_local_unconfined(), plan, files, 4, 100, 1000, &bytes, paths, sizes, 1, 16), 3);
 	assert_string_equal(paths[1], "s3://lake/t/bucket-0/data-0.parquet.index");
 	assert_int_equal(sizes[1], -1);		/* size unknown (not in the manifest) */
 	assert_string_equal(paths[2], "s3://lake/t/index/dv-a");
@@ -490,16 +494,16 @@ test_side_files_sidecars(void **state)
 	/* no predicate, or file indexes off: a read reads no sidecar, none fetched */
 	bytes = 0;
 	plan->predicate = NULL;
-	assert_int_equal(ts_side_files(ts_fs_ambient(), plan, files, 4, 100, 1000, &bytes, paths, sizes, 1, 16), 2);
+	assert_int_equal(ts_side_files(ts_fs_local_unconfined(), plan, files, 4, 100, 1000, &bytes, paths, sizes, 1, 16), 2);
 	assert_string_equal(paths[1], "s3://lake/t/index/dv-a");
 	plan->predicate = &pred;
 	plan->use_file_index = false;
 	bytes = 0;
-	assert_int_equal(ts_side_files(ts_fs_ambient(), plan, files, 4, 100, 1000, &bytes, paths, sizes, 1, 16), 2);
+	assert_int_equal(ts_side_files(ts_fs_local_unconfined(), plan, files, 4, 100, 1000, &bytes, paths, sizes, 1, 16), 2);
 	/* room for the sidecar only */
 	plan->use_file_index = true;
 	bytes = 0;
-	assert_int_equal(ts_side_files(ts_fs_ambient(), plan, files, 4, 100, 1000, &bytes, paths, sizes, 1, 2), 2);
+	assert_int_equal(ts_side_files(ts_fs_local_unconfined(), plan, files, 4, 100, 1000, &bytes, paths, sizes, 1, 2), 2);
 	assert_string_equal(paths[1], "s3://lake/t/bucket-0/data-0.parquet.index");
 	free(plan);
 }
@@ -624,6 +628,8 @@ test_batch_ahead(void **state)
 	pid_t		pid;
 	char		endpoint[64];
 	ts_s3_config cfg = {0};
+	ts_fs_settings settings = {&cfg};
+	ts_fs	   *fs;
 	ts_s3_fetch items[4];
 	ts_s3_fetch alone[1];
 	char		bufs[4][5];
@@ -639,7 +645,8 @@ test_batch_ahead(void **state)
 	cfg.path_style = true;
 	cfg.max_attempts = 1;
 	cfg.max_in_flight = 2;		/* fewer slots than items */
-	assert_true(ts_s3_set_config(&cfg));
+	fs = ts_fs_open_for("s3://lake", &settings, NULL, &err);
+	assert_non_null(fs);
 
 	/* started: one round trip counted, then moved on without waiting until done */
 	memset(items, 0, sizeof(items));
@@ -652,7 +659,7 @@ test_batch_ahead(void **state)
 		items[i].object_size = -1;
 	}
 	trips = ts_s3_round_trip_count();
-	b = ts_s3_batch_start(ts_s3_get_config(), items, 4, false, &err);
+	b = ts_s3_batch_start(&cfg, items, 4, false, &err);
 	assert_non_null(b);
 	assert_int_equal(ts_s3_round_trip_count(), trips + 1);
 	for (int k = 0; k < 2000 && !ts_s3_batch_done(b); k++)
@@ -671,14 +678,14 @@ test_batch_ahead(void **state)
 
 	/* one item waited for alone; a batch sent alone meanwhile finishes the others' too */
 	memset(bufs, 0, sizeof(bufs));
-	b = ts_s3_batch_start(ts_s3_get_config(), items, 3, false, &err);
+	b = ts_s3_batch_start(&cfg, items, 3, false, &err);
 	assert_non_null(b);
 	assert_true(ts_s3_batch_wait_item(b, 1, &err));
 	assert_int_equal(items[1].code, TS_OK);
 	memset(alone, 0, sizeof(alone));
 	alone[0].uri = "s3://lake/other";
 	alone[0].object_size = -1;
-	assert_true(ts_s3_fetch_all(ts_s3_get_config(), alone, 1, false, &err));
+	assert_true(ts_s3_fetch_all(&cfg, alone, 1, false, &err));
 	assert_string_equal((char *) alone[0].data, "hello world");
 	ts_free(alone[0].data);
 	assert_true(ts_s3_batch_wait(b, &err));
@@ -688,23 +695,23 @@ test_batch_ahead(void **state)
 	/* a stalled store: not done; canceled; an interrupt while waiting; abandoned */
 	for (int i = 0; i < 3; i++)
 		items[i].uri = "s3://lake/stall/x";
-	b = ts_s3_batch_start(ts_s3_get_config(), items, 3, true, &err);
+	b = ts_s3_batch_start(&cfg, items, 3, true, &err);
 	assert_non_null(b);
 	ts_s3_drive();
 	assert_false(ts_s3_batch_done(b));
 	ts_s3_batch_cancel(b);
 	ts_s3_drive();				/* nothing left to move on */
-	b = ts_s3_batch_start(ts_s3_get_config(), items, 3, true, &err);
+	b = ts_s3_batch_start(&cfg, items, 3, true, &err);
 	ts_set_interrupt_pending_hook(always_pending);
 	assert_false(ts_s3_batch_wait(b, &err));
 	assert_int_equal(err.code, TS_ERR_CANCELED);
 	ts_set_interrupt_pending_hook(never_pending);
-	b = ts_s3_batch_start(ts_s3_get_config(), items, 3, true, &err);
+	b = ts_s3_batch_start(&cfg, items, 3, true, &err);
 	ts_s3_batch_forget_all();	/* an abort */
 	assert_true(ts_s3_batch_wait(b, &err));	/* keep going: each item not fetched */
 	for (int i = 0; i < 3; i++)
 		assert_int_not_equal(items[i].code, TS_OK);
-	b = ts_s3_batch_start(ts_s3_get_config(), items, 3, false, &err);
+	b = ts_s3_batch_start(&cfg, items, 3, false, &err);
 	ts_s3_batch_forget_all();
 	assert_false(ts_s3_batch_wait(b, &err));
 	assert_int_equal(err.code, TS_ERR_IO);
@@ -712,27 +719,27 @@ test_batch_ahead(void **state)
 	/* a set started ahead: an object asked for is waited for alone, then served */
 	{
 		const char *paths[] = {"s3://lake/d-1", "s3://lake/d-2", "s3://lake/stall/d-3"};
-		ts_prefetch *p = ts_prefetch_start(ts_fs_ambient(), paths, 3, &err);
+		ts_prefetch *p = ts_prefetch_start(fs, paths, 3, &err);
 
 		assert_non_null(p);
 		assert_int_equal(ts_prefetch_count(p), 0);	/* nothing registered yet */
-		assert_true(ts_prefetch_find(ts_fs_ambient(), "s3://lake/d-2", &data, &len));
+		assert_true(ts_prefetch_find(fs, "s3://lake/d-2", &data, &len));
 		assert_int_equal(len, 11);
 		assert_memory_equal(data, "hello world", 11);
 		assert_int_equal(ts_prefetch_count(p), 1);
 		assert_false(ts_prefetch_ready(p));	/* d-3 never comes */
 		ts_prefetch_free(p);	/* stops it */
-		assert_false(ts_prefetch_find(ts_fs_ambient(), "s3://lake/d-2", &data, &len));
+		assert_false(ts_prefetch_find(fs, "s3://lake/d-2", &data, &len));
 
-		p = ts_prefetch_start(ts_fs_ambient(), paths, 2, &err);
+		p = ts_prefetch_start(fs, paths, 2, &err);
 		assert_non_null(p);
 		assert_true(ts_prefetch_wait(p, &err));
 		assert_int_equal(ts_prefetch_count(p), 2);
 		assert_true(ts_prefetch_ready(p));
-		assert_true(ts_prefetch_find(ts_fs_ambient(), "s3://lake/d-1", &data, &len));
+		assert_true(ts_prefetch_find(fs, "s3://lake/d-1", &data, &len));
 		ts_prefetch_free(p);
 	}
-	ts_s3_set_config(NULL);
+	ts_fs_free(fs);
 	stop_server(pid);
 }
 
@@ -748,6 +755,8 @@ test_pread_ahead(void **state)
 	pid_t		pid;
 	char		endpoint[64];
 	ts_s3_config cfg = {0};
+	ts_fs_settings settings = {&cfg};
+	ts_fs	   *fs;
 	ts_err		err = {0};
 	char		b0[5],
 				b1[5];
@@ -765,9 +774,10 @@ test_pread_ahead(void **state)
 	cfg.path_style = true;
 	cfg.max_attempts = 1;
 	cfg.max_in_flight = 2;
-	assert_true(ts_s3_set_config(&cfg));
+	fs = ts_fs_open_for("s3://lake", &settings, NULL, &err);
+	assert_non_null(fs);
 
-	f = ts_file_open(ts_fs_ambient(), "s3://lake/part", &err);
+	f = ts_file_open(fs, "s3://lake/part", &err);
 	assert_non_null(f);
 	assert_int_equal(ts_file_size(f), 11);
 	assert_true(ts_file_is_remote(f));
@@ -801,7 +811,7 @@ test_pread_ahead(void **state)
 	ts_file_close(f);
 
 	/* a store that never answers: not ready, canceled, nothing left running */
-	f = ts_file_open(ts_fs_ambient(), "s3://lake/stall/part", &err);
+	f = ts_file_open(fs, "s3://lake/stall/part", &err);
 	assert_non_null(f);
 	memset(b0, 0, 5);
 	r[0] = (ts_range) {0, 5, b0};
@@ -816,7 +826,7 @@ test_pread_ahead(void **state)
 	ts_file_close(f);
 
 	/* and the store is read on: the slots were given back */
-	f = ts_file_open(ts_fs_ambient(), "s3://lake/part", &err);
+	f = ts_file_open(fs, "s3://lake/part", &err);
 	assert_non_null(f);
 	r[0] = (ts_range) {0, 5, b0};
 	r[1] = (ts_range) {6, 5, b1};
@@ -825,7 +835,7 @@ test_pread_ahead(void **state)
 	assert_memory_equal(b0, "hello", 5);
 	assert_memory_equal(b1, "world", 5);
 	ts_file_close(f);
-	ts_s3_set_config(NULL);
+	ts_fs_free(fs);
 	stop_server(pid);
 
 	/* a local file: read at once, no request */
@@ -833,7 +843,7 @@ test_pread_ahead(void **state)
 	assert_true(fd >= 0);
 	assert_int_equal(write(fd, "hello world", 11), 11);
 	close(fd);
-	f = ts_file_open(ts_fs_ambient(), tmp, &err);
+	f = ts_file_open(ts_fs_local_unconfined(), tmp, &err);
 	assert_non_null(f);
 	memset(b0, 0, 5);
 	r[0] = (ts_range) {6, 5, b0};

@@ -90,7 +90,7 @@ test_missing_snapshot(void **state)
 	assert_null(ts_scan_plan(&ctx, &err));
 	assert_int_equal(err.code, TS_ERR_NOT_FOUND);
 	assert_non_null(strstr(err.msg, "99"));
-	assert_true(ts_snapshot_latest_id(ts_fs_ambient(), ctx.table_path, &latest, &err));
+	assert_true(ts_snapshot_latest_id(ts_fs_local_unconfined(), ctx.table_path, &latest, &err));
 	{
 		char		range[64];
 
@@ -113,7 +113,7 @@ test_timestamp_travel(void **state)
 
 	(void) state;
 	ctx_init(&ctx, PK_DV);
-	s3 = ts_snapshot_load(ts_fs_ambient(), ctx.table_path, 3, &err);
+	s3 = ts_snapshot_load(ts_fs_local_unconfined(), ctx.table_path, 3, &err);
 	assert_non_null(s3);
 	ctx.noptions = 1;
 	ctx.options = &o;
@@ -539,7 +539,7 @@ test_pinned_snapshot(void **state)
 
 	(void) state;
 	ctx_init(&ctx, PK_DV);
-	assert_true(ts_snapshot_latest_id(ts_fs_ambient(), ctx.table_path, &latest, &err));
+	assert_true(ts_snapshot_latest_id(ts_fs_local_unconfined(), ctx.table_path, &latest, &err));
 	assert_true(latest > 2);
 	ctx.pin_snapshot = true;
 	ctx.pinned_snapshot_id = 2;
@@ -682,11 +682,11 @@ test_list_tables(void **state)
 	ts_err		err = {0};
 
 	(void) state;
-	assert_true(ts_list_tables(ts_fs_ambient(), unit_shared_path("testdata/parquet/pk_09.db"), &names, &n, &err));
+	assert_true(ts_list_tables(ts_fs_local_unconfined(), unit_shared_path("testdata/parquet/pk_09.db"), &names, &n, &err));
 	assert_int_equal(n, 1);
 	assert_string_equal(names[0], "pk_09");
 	ts_free_names(names, n);
-	assert_false(ts_list_tables(ts_fs_ambient(), unit_shared_path("testdata/parquet/none.db"), &names, &n, &err));
+	assert_false(ts_list_tables(ts_fs_local_unconfined(), unit_shared_path("testdata/parquet/none.db"), &names, &n, &err));
 	assert_int_equal(err.code, TS_ERR_NOT_FOUND);
 }
 

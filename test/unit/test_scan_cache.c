@@ -534,8 +534,8 @@ make_rescaled(void)
 	t = gen_table("db.db/rescaled", args);
 	snprintf(args, sizeof(args), "%s --buckets 3 --snapshots 1 --seed 7", cols);
 	u = gen_table("db.db/other", args);
-	s3 = ts_snapshot_load(ts_fs_ambient(), t, 3, &err);
-	u1 = ts_snapshot_load(ts_fs_ambient(), u, 1, &err);
+	s3 = ts_snapshot_load(ts_fs_local_unconfined(), t, 3, &err);
+	u1 = ts_snapshot_load(ts_fs_local_unconfined(), u, 1, &err);
 	assert_non_null(s3);
 	assert_non_null(u1);
 	gen_sh("cp %s/manifest/%s %s/manifest/%s", u, u1->delta_manifest_list, t, s3->delta_manifest_list);
@@ -770,10 +770,10 @@ test_real_tables_identical(void **state)
 
 		snprintf(r, sizeof(r), "testdata/%s", tables[t]);
 		path = unit_shared_path(r);
-		if (!ts_path_is_dir(ts_fs_ambient(), path))
+		if (!ts_path_is_dir(ts_fs_local_unconfined(), path))
 			fail_msg("missing table %s", path);
-		assert_true(ts_snapshot_latest_id(ts_fs_ambient(), path, &latest, &err));
-		assert_true(ts_snapshot_earliest_id(ts_fs_ambient(), path, &earliest, &err));
+		assert_true(ts_snapshot_latest_id(ts_fs_local_unconfined(), path, &latest, &err));
+		assert_true(ts_snapshot_earliest_id(ts_fs_local_unconfined(), path, &earliest, &err));
 		compare_cached(tables[t], NULL, 0, false, 0);
 		for (int64_t id = earliest; id <= latest && id > 0; id++)
 		{

@@ -133,8 +133,8 @@ test_oracle_timestamps(void **state)
 {
 	const char *path = unit_shared_path("testdata/parquet/append_09.db/append_09");
 	ts_err		err = {0};
-	ts_snapshot *s1 = ts_snapshot_load(ts_fs_ambient(), path, 1, &err),
-			   *s3 = ts_snapshot_load(ts_fs_ambient(), path, 3, &err);
+	ts_snapshot *s1 = ts_snapshot_load(ts_fs_local_unconfined(), path, 1, &err),
+			   *s3 = ts_snapshot_load(ts_fs_local_unconfined(), path, 3, &err);
 	char		v[64];
 	ts_plan    *plan;
 

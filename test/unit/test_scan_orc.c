@@ -223,7 +223,7 @@ check_file_meta(const char *name, const ts_scan_file *f, const cJSON *m)
 	if ((x = cJSON_GetObjectItem(m, "file_source")) != NULL && cJSON_IsString(x))
 		assert_int_equal(d->file_source, strcasecmp(x->valuestring, "append") == 0 ? 0 : 1);
 	assert_string_equal(base_name(f->path), d->file_name);
-	if (!ts_path_is_file(ts_fs_ambient(), f->path))
+	if (!ts_path_is_file(ts_fs_local_unconfined(), f->path))
 		fail_msg("%s: planned data file does not exist: %s", name, f->path);
 }
 
@@ -373,10 +373,10 @@ test_scan_modes(void **state)
 	plan = scan_plan_ok(&ctx);
 	assert_non_null(plan->snapshot);
 	assert_string_equal(plan->snapshot->commit_kind, "COMPACT");
-	assert_true(ts_snapshot_latest_id(ts_fs_ambient(), path, &latest, &err));
+	assert_true(ts_snapshot_latest_id(ts_fs_local_unconfined(), path, &latest, &err));
 	for (int64_t id = plan->snapshot->id + 1; id <= latest; id++)
 	{
-		ts_snapshot *s = ts_snapshot_load(ts_fs_ambient(), path, id, &err);
+		ts_snapshot *s = ts_snapshot_load(ts_fs_local_unconfined(), path, id, &err);
 
 		assert_non_null(s);
 		assert_string_not_equal(s->commit_kind, "COMPACT");

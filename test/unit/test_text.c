@@ -8,6 +8,7 @@
  * day 19723 = 1704067200000 ms), decimals are stated unscaled.
  */
 #include "unit.h"
+#include "unit_fs.h"
 
 #include <unistd.h>
 #include <zlib.h>
@@ -142,6 +143,8 @@ open_with(open_fn open, const char *path, const ts_read_column *cols, int ncols,
 	ts_reader_options o;
 
 	memset(&o, 0, sizeof(o));
+
+	o.fs = ts_fs_local_unconfined();
 	o.ntext_options = nopt;
 	o.text_option_keys = keys;
 	o.text_option_values = vals;
@@ -413,6 +416,7 @@ test_csv_modes_whole_record(void **state)
 	(void) state;
 	write_text(tpath("whole.csv"), "1,a,1.00\n2,b,not-a-number\n3,c,3.00\n4,d,123456789.00\n");
 	memset(&o, 0, sizeof(o));
+	o.fs = ts_fs_local_unconfined();
 	o.ntext_options = 1;
 	o.text_option_keys = k;
 	o.text_option_values = drop;
@@ -656,8 +660,8 @@ test_compressed(void **state)
 						lb;
 			ts_err		err;
 
-			assert_true(ts_read_whole_file(ts_fs_ambient(), tpath("rows.csv.gz"), &a, &la, &err));
-			assert_true(ts_read_whole_file(ts_fs_ambient(), tpath("rows2.gz"), &b, &lb, &err));
+			assert_true(ts_read_whole_file(ts_fs_local_unconfined(), tpath("rows.csv.gz"), &a, &la, &err));
+			assert_true(ts_read_whole_file(ts_fs_local_unconfined(), tpath("rows2.gz"), &b, &lb, &err));
 			a = ts_realloc(a, la + lb);
 			memcpy(a + la, b, lb);
 			write_bytes(tpath("rows.csv.gz"), a, la + lb);
@@ -872,6 +876,7 @@ test_json_gz(void **state)
 		gzprintf(g, "{\"n\": %d, \"pad\": \"%0100d\"}\n", i, i);
 	gzclose(g);
 	memset(&o, 0, sizeof(o));
+	o.fs = ts_fs_local_unconfined();
 	o.batch_rows = 7;
 	r = ts_json_open(tpath("n.json.gz"), cols, 1, &o, &err);
 	assert_non_null(r);
@@ -1012,6 +1017,8 @@ part_rows(open_fn open, const char *path, const ts_read_column *cols, int ncols,
 	int			got;
 
 	memset(&o, 0, sizeof(o));
+
+	o.fs = ts_fs_local_unconfined();
 	o.ntext_options = nopt;
 	o.text_option_keys = keys;
 	o.text_option_values = vals;
@@ -1160,6 +1167,8 @@ test_parts(void **state)
 		ts_reader_options o;
 
 		memset(&o, 0, sizeof(o));
+
+		o.fs = ts_fs_local_unconfined();
 		o.ntext_options = 1;
 		o.text_option_keys = k_lsep;
 		o.text_option_values = v_bars;
@@ -1185,6 +1194,8 @@ csv_rows_in_parts(const char *path, const ts_read_column *cols, int ncols, int n
 	int			m;
 
 	memset(&o, 0, sizeof(o));
+
+	o.fs = ts_fs_local_unconfined();
 	o.ntext_options = nopt;
 	o.text_option_keys = keys;
 	o.text_option_values = vals;
@@ -1343,18 +1354,18 @@ test_csv_part_starts(void **state)
 		 * written again with another size is read again.
 		 */
 		write_text(tpath("again.csv"), "a,\"1\n2\n3\n4\n5\n6\n7\n");
-		assert_int_equal(ts_csv_part_starts(tpath("again.csv"), NULL, 2, starts, &err), 1);
-		assert_int_equal(ts_csv_part_starts(tpath("again.csv"), NULL, 2, starts, &err), 1);
+		assert_int_equal(ts_csv_part_starts(tpath("again.csv"), unit_local_read(), 2, starts, &err), 1);
+		assert_int_equal(ts_csv_part_starts(tpath("again.csv"), unit_local_read(), 2, starts, &err), 1);
 		write_text(tpath("again.csv"), "a,\"1\"\n2\n3\n4\n5\n6\n7\n");
-		assert_int_equal(ts_csv_part_starts(tpath("again.csv"), NULL, 2, starts, &err), 2);
+		assert_int_equal(ts_csv_part_starts(tpath("again.csv"), unit_local_read(), 2, starts, &err), 2);
 		assert_int_equal(starts[1], strlen("a,\"1\"\n2\n3\n"));	/* nominal 9 */
 
 		/* an object on a store, a compressed file: not cut, nothing read */
-		assert_int_equal(ts_csv_part_starts("s3://bucket/t/part-0.csv", NULL, 4, starts, &err), 1);
-		assert_int_equal(ts_csv_part_starts(tpath("none.csv.gz"), NULL, 4, starts, &err), 1);
+		assert_int_equal(ts_csv_part_starts("s3://bucket/t/part-0.csv", unit_local_read(), 4, starts, &err), 1);
+		assert_int_equal(ts_csv_part_starts(tpath("none.csv.gz"), unit_local_read(), 4, starts, &err), 1);
 		assert_int_equal(starts[0], 0);
 		/* a local file that is missing: an error naming it */
-		assert_int_equal(ts_csv_part_starts(tpath("none.csv"), NULL, 4, starts, &err), -1);
+		assert_int_equal(ts_csv_part_starts(tpath("none.csv"), unit_local_read(), 4, starts, &err), -1);
 		assert_int_equal(err.code, TS_ERR_NOT_FOUND);
 		assert_non_null(strstr(err.msg, "none.csv"));
 	}

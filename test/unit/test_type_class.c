@@ -193,6 +193,35 @@ test_keys_of_a_type_that_cannot_be_one(void **state)
 	}
 }
 
+/*
+ * ts_type_is_plain_scalar replaced tests of the enum's order ("kind >=
+ * TS_VARIANT") in the CSV and JSON readers and the writer's statistics:
+ * it holds for exactly the kinds that test held for, named here one by one.
+ */
+static void
+test_plain_scalars(void **state)
+{
+	static const ts_type_kind plain[] = {TS_BOOLEAN, TS_TINYINT, TS_SMALLINT, TS_INT, TS_BIGINT,
+		TS_FLOAT, TS_DOUBLE, TS_DECIMAL, TS_CHAR, TS_VARCHAR, TS_BINARY, TS_VARBINARY, TS_DATE,
+	TS_TIME, TS_TIMESTAMP, TS_TIMESTAMP_LTZ};
+	int			nplain = 0;
+
+	(void) state;
+	for (int k = 0; k < TS_TYPE_KIND_COUNT; k++)
+	{
+		bool		listed = false;
+
+		for (size_t i = 0; i < sizeof(plain) / sizeof(plain[0]); i++)
+			listed |= plain[i] == (ts_type_kind) k;
+		assert_int_equal(ts_type_is_plain_scalar((ts_type_kind) k), listed);
+		assert_int_equal(ts_type_is_plain_scalar((ts_type_kind) k),
+						 !ts_type_is_nested((ts_type_kind) k) && k < TS_VARIANT);
+		nplain += listed;
+	}
+	assert_int_equal(nplain, 16);
+	assert_false(ts_type_is_plain_scalar(TS_TYPE_KIND_COUNT));	/* out of range: unsupported */
+}
+
 int
 main(void)
 {
@@ -202,6 +231,7 @@ main(void)
 		cmocka_unit_test(test_integer_ranges),
 		cmocka_unit_test(test_value_order_by_class),
 		cmocka_unit_test(test_keys_of_a_type_that_cannot_be_one),
+		cmocka_unit_test(test_plain_scalars),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -431,6 +431,47 @@ test_refusals(void **state)
 	free(dir);
 }
 
+/*
+ * A nested key column is refused when the writer opens, by the schema's
+ * load (primary and partition keys) or by ts_schema_bucket_keys (bucket
+ * keys), naming the column and its type, before any file is written.
+ */
+static void
+test_nested_keys_refused(void **state)
+{
+	char	   *dir = scratch_dir();
+	char		root[512];
+	char		path[600];
+	ts_err		err;
+	static const char *const tables[][3] = {
+		{"pk", "\"primaryKeys\": [\"k\"], \"partitionKeys\": []", "primary key column \"k\" of type MAP cannot be a key"},
+		{"part", "\"primaryKeys\": [], \"partitionKeys\": [\"k\"]", "partition key column \"k\" of type MAP cannot be a key"},
+		{"bucket", "\"primaryKeys\": [], \"partitionKeys\": []", "bucket key column \"k\" of type MAP cannot be a key"},
+	};
+
+	(void) state;
+	for (int t = 0; t < 3; t++)
+	{
+		char		json[700];
+
+		snprintf(root, sizeof(root), "%s/%s", dir, tables[t][0]);
+		snprintf(json, sizeof(json), "{\"version\": 3, \"id\": 0, \"fields\": ["
+				 "{\"id\": 0, \"name\": \"k\", \"type\": \"MAP<INT, INT>\"},"
+				 "{\"id\": 1, \"name\": \"v\", \"type\": \"INT\"}],"
+				 "\"highestFieldId\": 1, %s, \"options\": {\"bucket\": \"2\"%s}}",
+				 tables[t][1], t == 2 ? ", \"bucket-key\": \"k\"" : "");
+		write_schema(root, json);
+		memset(&err, 0, sizeof(err));
+		assert_null(ts_table_writer_open(local_fs(root), root, NULL, 0, &err));
+		assert_int_equal(err.code, TS_ERR_UNSUPPORTED);
+		if (strstr(err.msg, tables[t][2]) == NULL)
+			fail_msg("%s: %s", tables[t][0], err.msg);
+		snprintf(path, sizeof(path), "%s/bucket-0", root);
+		assert_int_equal(access(path, F_OK), -1);	/* nothing written */
+	}
+	free(dir);
+}
+
 int
 main(void)
 {
@@ -441,6 +482,7 @@ main(void)
 		cmocka_unit_test(test_truncated_string_stats),
 		cmocka_unit_test(test_table_written_twice),
 		cmocka_unit_test(test_refusals),
+		cmocka_unit_test(test_nested_keys_refused),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

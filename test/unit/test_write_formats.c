@@ -14,6 +14,7 @@
  * naming them.
  */
 #include "unit.h"
+#include "unit_fs.h"
 
 #include <dirent.h>
 #include <sys/stat.h>
@@ -333,7 +334,7 @@ round_trip(const char *format, const char *compression, const char *ext)
 			cols[c].name = s->fields[c].name;
 			cols[c].type = s->fields[c].type;
 		}
-		r = ts_format_open(TS_FORMAT_UNKNOWN, path, cols, NCOLS, NULL, &err);
+		r = ts_format_open(TS_FORMAT_UNKNOWN, path, cols, NCOLS, unit_local_read(), &err);
 		if (r == NULL)
 			fail_msg("%s", err.msg);
 		while ((got = ts_format_next(r, &batch, &err)) > 0)

@@ -16,6 +16,7 @@
  * naming the column.
  */
 #include "unit.h"
+#include "unit_fs.h"
 
 #include <unistd.h>
 
@@ -529,7 +530,7 @@ test_round_trip(void **state)
 	close(fd);
 	for (int c = 0; c < n; c++)
 		cols[c] = (ts_read_column) {s->fields[c].id, s->fields[c].name, s->fields[c].type};
-	r = ts_parquet_open(path, cols, n, NULL, &err);
+	r = ts_parquet_open(path, cols, n, unit_local_read(), &err);
 	if (r == NULL)
 		fail_msg("open: %s", err.msg);
 	while ((rc = ts_format_next(r, &b, &err)) > 0)

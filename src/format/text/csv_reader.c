@@ -30,6 +30,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "base/ts_type_class.h"
 #include "format/text/text_internal.h"
 
 typedef enum csv_mode
@@ -165,7 +166,7 @@ ts_csv_open(const char *path, const ts_read_column *columns, int ncols,
 	{
 		const ts_type *t = columns[i].type;
 
-		if (t == NULL || ts_type_is_nested(t->kind) || t->kind >= TS_VARIANT)
+		if (t == NULL || !ts_type_is_plain_scalar(t->kind))
 		{
 			ts_error(err, TS_ERR_UNSUPPORTED, "CSV file \"%s\": column \"%s\" of type %s cannot be read from CSV",
 					 path, columns[i].name ? columns[i].name : "?",

@@ -30,6 +30,7 @@
 
 #include <cjson/cJSON.h>
 
+#include "base/ts_type_class.h"
 #include "format/text/text_internal.h"
 
 #define JSON_MAX_DEPTH 200
@@ -88,7 +89,8 @@ ts_json_open(const char *path, const ts_read_column *columns, int ncols,
 		goto fail;
 	for (int i = 0; i < ncols; i++)
 	{
-		if (columns[i].type == NULL || columns[i].name == NULL || columns[i].type->kind >= TS_VARIANT)
+		if (columns[i].type == NULL || columns[i].name == NULL ||
+			!(ts_type_is_plain_scalar(columns[i].type->kind) || ts_type_is_nested(columns[i].type->kind)))
 		{
 			ts_error(err, TS_ERR_UNSUPPORTED, "JSON file \"%s\": column \"%s\" cannot be read from JSON",
 					 path, columns[i].name ? columns[i].name : "?");
