@@ -35,10 +35,14 @@ $BUILD/tools/ts_gen $D/w2 --format parquet --column id:BIGINT --column name:STRI
 # one ORC file larger than what a scan fetches whole (8 MiB)
 $BUILD/tools/ts_gen $D/big --format orc --rows 600000 --stripe-rows 100000 --column 'id:INT NOT NULL' \
     --column s:STRING --column bi:BIGINT --null-every 9 >/dev/null
+# one Parquet file of 8 row groups, also larger than 8 MiB
+$BUILD/tools/ts_gen $D/pqrg --format parquet --rows 600000 --row-group-rows 75000 \
+    --column 'id:INT NOT NULL' --column s:STRING --column bi:BIGINT --null-every 9 >/dev/null
 
 node test/s3/proxy.mjs --dir "$D/store" --delay 150 --trace \
     --upload "lake/wh/sales.db/orders=$FIX/warehouse/sales.db/orders" \
-    --upload "lake/wh/t.db/m500=$M" --upload "lake/wh/t.db/w2=$D/w2" --upload "lake/wh/t.db/big=$D/big" > "$D/port" 2>> "$D/log" &
+    --upload "lake/wh/t.db/m500=$M" --upload "lake/wh/t.db/w2=$D/w2" --upload "lake/wh/t.db/big=$D/big" \
+    --upload "lake/wh/t.db/pqrg=$D/pqrg" > "$D/port" 2>> "$D/log" &
 pid=$!
 for _ in $(seq 1 300); do [ -s "$D/port" ] && break; sleep 0.1; done
 export TS_S3_ENDPOINT=http://127.0.0.1:$(cat "$D/port") AWS_ACCESS_KEY_ID=S3RVER AWS_SECRET_ACCESS_KEY=S3RVER
@@ -81,6 +85,7 @@ if [ "$heads" -eq 0 ] && [ "$gets" -gt 1 ]; then
 else
     bad "the ORC file: $heads HEAD(s), $gets GET(s) of the data file"
 fi
+scan_check "a 13 MB Parquet file of 8 row groups" s3://lake/wh/t.db/pqrg "$D/pqrg" 600000 8
 kill $pid 2>/dev/null; wait $pid 2>/dev/null
 [ $fail -eq 0 ] && rm -rf "$D"
 echo "latency: $pass passed, $fail failed"
