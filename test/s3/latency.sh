@@ -40,11 +40,14 @@ $BUILD/tools/ts_gen $D/big --format orc --rows 600000 --stripe-rows 100000 --col
 # one Parquet file of 8 row groups, also larger than 8 MiB
 $BUILD/tools/ts_gen $D/pqrg --format parquet --rows 600000 --row-group-rows 75000 \
     --column 'id:INT NOT NULL' --column s:STRING --column bi:BIGINT --null-every 9 >/dev/null
+# and one of 8 row groups that do not all fit in what is requested ahead
+$BUILD/tools/ts_gen $D/pqwide --format parquet --rows 2400000 --row-group-rows 300000 \
+    --column 'id:INT NOT NULL' --column s:STRING --column bi:BIGINT --null-every 9 >/dev/null
 
 node test/s3/proxy.mjs --dir "$D/store" --delay 150 --trace \
     --upload "lake/wh/sales.db/orders=$FIX/warehouse/sales.db/orders" \
     --upload "lake/wh/t.db/m500=$M" --upload "lake/wh/t.db/w2=$D/w2" --upload "lake/wh/t.db/big=$D/big" \
-    --upload "lake/wh/t.db/pqrg=$D/pqrg" > "$D/port" 2>> "$D/log" &
+    --upload "lake/wh/t.db/pqrg=$D/pqrg" --upload "lake/wh/t.db/pqwide=$D/pqwide" > "$D/port" 2>> "$D/log" &
 pid=$!
 for _ in $(seq 1 300); do [ -s "$D/port" ] && break; sleep 0.1; done
 export TS_S3_ENDPOINT=http://127.0.0.1:$(cat "$D/port") AWS_ACCESS_KEY_ID=S3RVER AWS_SECRET_ACCESS_KEY=S3RVER
@@ -88,6 +91,16 @@ else
     bad "the ORC file: $heads HEAD(s), $gets GET(s) of the data file"
 fi
 scan_check "a 13 MB Parquet file of 8 row groups" s3://lake/wh/t.db/pqrg "$D/pqrg" 600000 8
+echo "---- pqwide" >> "$D/log"
+scan_check "a 54 MB Parquet file of 8 row groups" s3://lake/wh/t.db/pqwide "$D/pqwide" 2400000 11
+# the data file's GETs: the magic with the footer at one depth, then the row groups' at two or more
+depths=$(sed -n '/^---- pqwide/,$p' "$D/log" | grep '^depth [0-9]* GET .*/pqwide/bucket-0/' |
+         awk '{ print $2 }' | sort -un | wc -l)
+if [ "$depths" -ge 3 ]; then
+    ok "the 54 MB file's row groups not all requested at once: within the 32 MiB ahead (GETs at $depths depths)"
+else
+    bad "the 54 MB file's GETs went out at $depths depths, not 3 or more (the footer, then the row groups beyond 32 MiB later)"
+fi
 kill $pid 2>/dev/null; wait $pid 2>/dev/null
 [ $fail -eq 0 ] && rm -rf "$D"
 echo "latency: $pass passed, $fail failed"
