@@ -191,8 +191,17 @@ hand_over(pq_reader *r, pq_window_slot *s, bool wait)
 void
 pq_window_queue(pq_reader *r)
 {
-	if (r->ahead_ok && r->win.n > 0)
+	if (r->win.n == 0)
+		return;
+	if (r->ahead_ok)
 		hand_over(r, slot_at(r, 0), false);
+	/* the reads further ahead move on between batches too (all with any one) */
+	for (int i = 0; i < r->win.n; i++)
+		if (slot_at(r, i)->reads != NULL)
+		{
+			(void) ts_file_pread_many_ready(slot_at(r, i)->reads);
+			break;
+		}
 }
 
 void
