@@ -23,7 +23,21 @@
 #     together, then every stripe's streams together: 1, and one where the
 #     test store's answers spread out; 11 when a round trip read a stripe
 #     pair and the next footers), no HEAD of the data file (its size is the
-#     manifest's), the same rows and checksum as the local read.
+#     manifest's), the same rows and checksum as the local read;
+#   - one Parquet file of ~13 MB in 8 row groups (read by ranges): at most
+#     8 (5 of plan, the magic with the footer, then every row group's
+#     chunks requested together: 1, and one where the test store's answers
+#     spread out; 14 when each row group was waited for in turn), the same
+#     rows and checksum as the local read;
+#   - one Parquet file of ~54 MB in 8 row groups of ~6.7 MB: only the
+#     first 4 fit in the 32 MiB requested ahead (TS_RANGE_AHEAD_BYTES), so
+#     its row groups' GETs go out at two depths or more, not one (memory
+#     stays bounded); each later one is requested as the reader takes one,
+#     so on a busy machine, whose decoding of a row group outlasts a round
+#     trip, they chain: at most 11 (14 with one row group ahead);
+#   - one Avro file of ~10.7 MB (two 8 MiB windows): at most 6 (5 of plan,
+#     then both windows requested together; 7 when the second one was
+#     requested when the reader got to it), the same rows and checksum.
 # Prints "latency: N passed, M failed".
 PART=latency
 source "$(dirname "$0")/scan-setup.sh"
@@ -40,6 +54,9 @@ $BUILD/tools/ts_gen $D/big --format orc --rows 600000 --stripe-rows 100000 --col
 # one Parquet file of 8 row groups, also larger than 8 MiB
 $BUILD/tools/ts_gen $D/pqrg --format parquet --rows 600000 --row-group-rows 75000 \
     --column 'id:INT NOT NULL' --column s:STRING --column bi:BIGINT --null-every 9 >/dev/null
+# one Avro file of two 8 MiB windows
+$BUILD/tools/ts_gen $D/avbig --rows 1200000 --column 'id:INT NOT NULL' --column s:STRING \
+    --column bi:BIGINT --null-every 9 >/dev/null
 # and one of 8 row groups that do not all fit in what is requested ahead
 $BUILD/tools/ts_gen $D/pqwide --format parquet --rows 2400000 --row-group-rows 300000 \
     --column 'id:INT NOT NULL' --column s:STRING --column bi:BIGINT --null-every 9 >/dev/null
@@ -47,7 +64,8 @@ $BUILD/tools/ts_gen $D/pqwide --format parquet --rows 2400000 --row-group-rows 3
 node test/s3/proxy.mjs --dir "$D/store" --delay 150 --trace \
     --upload "lake/wh/sales.db/orders=$FIX/warehouse/sales.db/orders" \
     --upload "lake/wh/t.db/m500=$M" --upload "lake/wh/t.db/w2=$D/w2" --upload "lake/wh/t.db/big=$D/big" \
-    --upload "lake/wh/t.db/pqrg=$D/pqrg" --upload "lake/wh/t.db/pqwide=$D/pqwide" > "$D/port" 2>> "$D/log" &
+    --upload "lake/wh/t.db/pqrg=$D/pqrg" --upload "lake/wh/t.db/pqwide=$D/pqwide" \
+    --upload "lake/wh/t.db/avbig=$D/avbig" > "$D/port" 2>> "$D/log" &
 pid=$!
 for _ in $(seq 1 300); do [ -s "$D/port" ] && break; sleep 0.1; done
 export TS_S3_ENDPOINT=http://127.0.0.1:$(cat "$D/port") AWS_ACCESS_KEY_ID=S3RVER AWS_SECRET_ACCESS_KEY=S3RVER
@@ -101,6 +119,7 @@ if [ "$depths" -ge 3 ]; then
 else
     bad "the 54 MB file's GETs went out at $depths depths, not 3 or more (the footer, then the row groups beyond 32 MiB later)"
 fi
+scan_check "a 10.7 MB Avro file" s3://lake/wh/t.db/avbig "$D/avbig" 1200000 6
 kill $pid 2>/dev/null; wait $pid 2>/dev/null
 [ $fail -eq 0 ] && rm -rf "$D"
 echo "latency: $pass passed, $fail failed"
