@@ -10,9 +10,13 @@
  * one round trip, coalesced), so a file of N stripes costs 1 + N / 2
  * round trips after its tail, not one per stream (N with a row or stats
  * filter, which may leave a stripe out: one stripe at a time then).  On
- * an object store (no filter) the next pair's reads are started, not
- * waited for, once the current pair's second stripe is loaded, and waited
- * for when the reader gets to that pair (start_next_pair).  Memory: two
+ * an object store without a filter the stripes ahead are read by
+ * orc_window.c (footers together, then the streams of as many stripes as
+ * fit in TS_RANGE_AHEAD_BYTES); should that stop (a read failed, a footer
+ * does not parse) the pairs go on from there, the next pair's reads
+ * started, not waited for, once the current pair's second stripe is
+ * loaded, and waited for when the reader gets to that pair
+ * (start_next_pair).  Memory: two
  * stripes' streams and two footers at most, three stripes' streams while
  * a pair is started ahead.  Strings
  * point into the current stripe's decompressed streams and nested items
@@ -256,9 +260,11 @@ read_stripe_streams(orc_reader *r, int idx, ts_err *err)
 	f2 = f1 >= 0 ? next_kept(r, f1) : -1;
 	ranges = ts_malloc(sizeof(ts_range) * (size_t) (r->st.sf.nstreams + r->ahead_sf.nstreams + 2));
 	ok = ranges != NULL || ts_error_nomem(err, NULL);
-	ok = ok && orc_plan_stream_ranges(r->used, r->nused, &r->st.sf, &r->st.raw, &r->st.nraw, ranges, &n, err);
+	ok = ok && orc_plan_stream_ranges(r->used, r->nused, &r->st.sf, &r->st.raw, &r->st.nraw,
+									  ranges, &n, err);
 	if (ok && pair)
-		ok = orc_plan_stream_ranges(r->used, r->nused, &r->ahead_sf, &r->ahead_raw, &r->ahead_nraw, ranges, &n, err);
+		ok = orc_plan_stream_ranges(r->used, r->nused, &r->ahead_sf, &r->ahead_raw,
+									&r->ahead_nraw, ranges, &n, err);
 	ok = ok && plan_footer(r, f1, 0, ranges, &n, err) && plan_footer(r, f2, 1, ranges, &n, err) &&
 		read_ranges(r, ranges, n, err);
 	ts_free(ranges);
@@ -340,8 +346,10 @@ start_next_pair(orc_reader *r, int idx)
 	f2 = f1 >= 0 ? next_kept(r, f1) : -1;
 	ranges = ts_malloc(sizeof(ts_range) * (size_t) (r->pend_sf.nstreams + r->ahead_sf.nstreams + 2));
 	if (ranges == NULL ||
-		!orc_plan_stream_ranges(r->used, r->nused, &r->pend_sf, &r->pend_raw, &r->pend_nraw, ranges, &n, &err) ||
-		(pair && !orc_plan_stream_ranges(r->used, r->nused, &r->ahead_sf, &r->ahead_raw, &r->ahead_nraw, ranges, &n, &err)) ||
+		!orc_plan_stream_ranges(r->used, r->nused, &r->pend_sf, &r->pend_raw, &r->pend_nraw,
+								ranges, &n, &err) ||
+		(pair && !orc_plan_stream_ranges(r->used, r->nused, &r->ahead_sf, &r->ahead_raw,
+										 &r->ahead_nraw, ranges, &n, &err)) ||
 		!plan_footer(r, f1, 0, ranges, &n, &err) || !plan_footer(r, f2, 1, ranges, &n, &err) ||
 		(r->pend_reads = ts_file_pread_many_start(r->file, ranges, n, &err)) == NULL)
 	{
