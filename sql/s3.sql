@@ -228,23 +228,25 @@ SELECT (SELECT sum(hashtext(s)) FROM s3b.orc_big) = (SELECT sum(hashtext(s)) FRO
        (SELECT sum(id::bigint) FILTER (WHERE d IS NULL) FROM s3b.avro_big) =
        (SELECT sum(id::bigint) FILTER (WHERE d IS NULL) FROM locb.avro_big) AS avro_columns_same;
 -- ORC: no HEAD (the file's size is its manifest entry's), the tail
--- (postscript, footer, metadata) in one GET, the footers of stripes 0 and
--- 1, then one round trip per two stripes (their streams with the footers
--- of the next two): 2 + 8 / 2, whatever the
--- columns read (pairs after the first are started while the pair before
--- is decoded: the same requests, counted when started)
+-- (postscript, footer, metadata) in one GET, the footers of the 8 stripes
+-- in one batch, then a batch per stripe (its streams): 2 + 8, whatever the
+-- columns read; the stripes' batches are all started together (they fit
+-- in the 32 MiB requested ahead), so the reader waits for them once
+-- (counted here per batch; test/s3/latency.sh counts the round trips
+-- waited one after another)
 SELECT reading_cost('SELECT sum(hashtext(t::text)) FROM s3b.orc_big t',
                     'SELECT sum(hashtext(t::text)) FROM s3b.orc_big t WHERE id < 0') AS orc_all_columns,
        reading_cost('SELECT sum(hashtext(s)) FROM s3b.orc_big',
                     'SELECT sum(hashtext(s)) FROM s3b.orc_big WHERE id < 0') AS orc_one_column;
 -- Parquet (big.db/pq_rg: the same rows in 8 row groups of ~1.7 MB): the
--- next row group's chunks are requested while the current one is decoded
--- and waited for when the reader gets to it, the rows those of the local
--- copy; the reading costs one round trip for the magic (4 bytes) and the
--- file's last 64 KB, which hold the footer's length and the footer (no
--- HEAD: the size is the manifest entry's), then one round trip (one
--- coalesced GET) per row group whatever the columns read: 1 + 8, as when they were
--- waited for at once (the pruned query opens no file)
+-- row groups' chunks are requested together (they fit in the 32 MiB
+-- requested ahead) and each waited for when the reader gets to it, the
+-- rows those of the local copy; the reading costs one round trip for the
+-- magic (4 bytes) and the file's last 64 KB, which hold the footer's
+-- length and the footer (no HEAD: the size is the manifest entry's), then
+-- a batch (one coalesced GET) per row group whatever the columns read:
+-- 1 + 8, counted per batch, though they are waited for at once (the
+-- pruned query opens no file)
 SELECT rows_hash('s3b.pq_rg') = rows_hash('locb.pq_rg') AS parquet_same,
        (SELECT sum(hashtext(s)) FROM s3b.pq_rg) = (SELECT sum(hashtext(s)) FROM locb.pq_rg) AS parquet_column_same,
        rows_hash('locb.pq_rg') = rows_hash('locb.orc_big') AS parquet_rows_are_orc_rows;
@@ -252,7 +254,7 @@ SELECT reading_cost('SELECT sum(hashtext(t::text)) FROM s3b.pq_rg t',
                     'SELECT sum(hashtext(t::text)) FROM s3b.pq_rg t WHERE id < 0') AS parquet_all_columns,
        reading_cost('SELECT sum(hashtext(s)) FROM s3b.pq_rg',
                     'SELECT sum(hashtext(s)) FROM s3b.pq_rg WHERE id < 0') AS parquet_one_column;
--- a LIMIT stops in the first row group: the one started ahead is canceled
+-- a LIMIT stops in the first row group: those started ahead are canceled
 SELECT count(*) FROM (SELECT * FROM s3b.pq_rg LIMIT 5000) s;
 -- Avro: the header with the first 8 MiB, then the rest (no HEAD)
 SELECT reading_cost('SELECT sum(hashtext(t::text)) FROM s3b.avro_big t',

@@ -60,6 +60,15 @@ int			ts_ranges_coalesce(const ts_range *ranges, int n, int64_t max_gap, int64_t
 #define TS_PREFETCH_WINDOW_FILES 64
 
 /*
+ * A file read by ranges on an object store (a large Parquet or ORC file):
+ * the row groups / stripes after the current one are requested together,
+ * as many as fit in TS_RANGE_AHEAD_BYTES of projected bytes (always the
+ * next one), so that a file of N of them waits for about 1 + N / K round
+ * trips, not N.  Memory: the current one and this many bytes ahead.
+ */
+#define TS_RANGE_AHEAD_BYTES ((int64_t) 32 << 20)
+
+/*
  * Manifests of a plan fetched together (scan/live_files.c): started at
  * once, decoded in order as each comes in, within TS_PREFETCH_WINDOW_BYTES
  * by the sizes the manifest lists give.

@@ -4,7 +4,7 @@
  * Owns: header parsing (magic, metadata map, sync), block iteration with
  * sync verification (blocks taken from a read-ahead window of the file:
  * 256 KB at a time, 8 MiB of an object, whose first window comes with the
- * header),
+ * header and whose next window is requested while one is read),
  * and decompression (null, deflate = raw RFC 1951,
  * snappy + big-endian CRC32 of the uncompressed bytes, zstandard frames
  * without a content size).  Every length from the file is checked
@@ -18,10 +18,13 @@
 #include <zstd.h>
 #include <zstd_errors.h>
 
+#include "base/ts_ranges.h"
 #include "base/ts_snappy.h"
 #include "format/avro/avro_container.h"
 
 static const uint8_t avro_magic[4] = {'O', 'b', 'j', 1};
+
+static void start_next_window(ts_avro_container *c, int64_t from);
 
 const char *
 ts_avro_codec_name(ts_avro_codec codec)
@@ -465,7 +468,10 @@ ts_avro_container_open_known(ts_fs *fs, const char *path, const char *known_json
 	c->file_size = ts_file_size(c->file);
 	c->remote = ts_file_is_remote(c->file);
 	if (c->remote)
+	{
 		want = TS_AVRO_READ_AHEAD_REMOTE;	/* the header and the first window: one request */
+		start_next_window(c, (int64_t) want);	/* and the second, at the same time */
+	}
 	for (;;)
 	{
 		size_t		n = want < (size_t) c->file_size ? want : (size_t) c->file_size;
@@ -523,6 +529,86 @@ fail:
 
 /* ---- blocks ---------------------------------------------------------- */
 
+/* Stop the next window's read (before its buffer goes) and forget it. */
+static void
+drop_next_window(ts_avro_container *c)
+{
+	ts_file_pread_many_cancel(c->next_reads);
+	c->next_reads = NULL;
+	c->next_len = 0;
+}
+
+/*
+ * An object's window after the current one (TS_AVRO_READ_AHEAD_REMOTE bytes
+ * from 'from', or what is left): requested now, not waited for, so that
+ * the reader, getting there, waits for it at most once with the window
+ * before.  Nothing is an error: a read that cannot start or fails leaves
+ * the window to be read in turn, which reports why.
+ */
+static void
+start_next_window(ts_avro_container *c, int64_t from)
+{
+	ts_range	rng;
+	ts_err		err;
+	size_t		len;
+
+	if (!c->remote || c->next_len > 0 || from >= c->file_size)
+		return;
+	len = (size_t) (c->file_size - from) < TS_AVRO_READ_AHEAD_REMOTE ?
+		(size_t) (c->file_size - from) : TS_AVRO_READ_AHEAD_REMOTE;
+	if (c->next_cap < len)
+	{
+		ts_bufpool_put(c->buffers, c->next_buf, c->next_cap);
+		c->next_cap = 0;
+		if ((c->next_buf = ts_bufpool_get(c->buffers, len, &c->next_cap)) == NULL)
+			return;
+	}
+	rng.offset = from;
+	rng.len = len;
+	rng.buf = c->next_buf;
+	if ((c->next_reads = ts_file_pread_many_start(c->file, &rng, 1, &err)) == NULL)
+		return;
+	c->next_off = from;
+	c->next_len = len;
+}
+
+/*
+ * When [off, off + len) lies in what is left of the window and the next
+ * window read ahead (which starts where this one ends): wait for that, and
+ * make the two one window from off (true).
+ */
+static bool
+window_from_next(ts_avro_container *c, int64_t off, size_t len)
+{
+	int64_t		end = c->window_off + (int64_t) c->window.len;
+	size_t		keep;
+	ts_err		err;
+	bool		ok;
+
+	if (c->next_len == 0)
+		return false;
+	if (c->next_off != end || off < c->window_off || off > end ||
+		off + (int64_t) len > c->next_off + (int64_t) c->next_len)
+	{
+		drop_next_window(c);
+		return false;
+	}
+	ok = ts_file_pread_many_finish(c->next_reads, &err);
+	c->next_reads = NULL;
+	keep = (size_t) (end - off);
+	if (!ok || !ts_buf_reserve(&c->window, c->next_len, &err))
+	{
+		c->next_len = 0;
+		return false;
+	}
+	memmove(c->window.data, c->window.data + (off - c->window_off), keep);
+	memcpy(c->window.data + keep, c->next_buf, c->next_len);
+	c->window.len = keep + c->next_len;
+	c->window_off = off;
+	c->next_len = 0;
+	return true;
+}
+
 /*
  * Bytes [off, off + len) of the file (within it: the caller checked), from
  * the read-ahead window; when they are not all in it, the window is read
@@ -539,6 +625,11 @@ window_bytes(ts_avro_container *c, int64_t off, size_t len, ts_err *err)
 	if (off >= c->window_off && off - c->window_off + (int64_t) len <= (int64_t) c->window.len)
 		return c->window.data + (off - c->window_off);
 	ts_avro_ahead_cancel(c);	/* queued blocks read the window */
+	if (window_from_next(c, off, len))
+	{
+		start_next_window(c, c->window_off + (int64_t) c->window.len);
+		return c->window.data;
+	}
 	want = c->remote ? TS_AVRO_READ_AHEAD_REMOTE : TS_AVRO_READ_AHEAD;
 	if (len > want)
 		want = len;
@@ -553,6 +644,7 @@ window_bytes(ts_avro_container *c, int64_t off, size_t len, ts_err *err)
 		return NULL;
 	c->window.len = want;
 	c->window_off = off;
+	start_next_window(c, off + (int64_t) want);
 	return c->window.data;
 }
 
@@ -733,6 +825,8 @@ ts_avro_container_close(ts_avro_container *c)
 	if (c == NULL)
 		return;
 	ts_avro_ahead_free(c);
+	drop_next_window(c);		/* before its buffer goes */
+	ts_bufpool_put(c->buffers, c->next_buf, c->next_cap);
 	ts_file_close(c->file);
 	ts_free(c->schema_json);
 	if (!c->schema_borrowed)

@@ -6,7 +6,8 @@
  * [count, length, bytes, sync]) and the block codecs null, deflate,
  * snappy and zstandard.  Hands out one decompressed block at a time;
  * memory is bounded by a read-ahead window (or one compressed block when
- * larger; TS_AVRO_READ_AHEAD_REMOTE for an object) plus one decompressed
+ * larger; TS_AVRO_READ_AHEAD_REMOTE for an object, and the next such
+ * window requested ahead) plus one decompressed
  * block, and TS_AVRO_AHEAD_BLOCKS more when
  * ZSTD blocks are decompressed ahead (avro_ahead.c).
  * Record decoding is avro_decode.c's job.
@@ -91,6 +92,12 @@ typedef struct ts_avro_container
 	/* private */
 	ts_buf		window;			/* file bytes read ahead, from window_off */
 	int64_t		window_off;
+	/* an object's next window, requested while this one is read (remote) */
+	ts_file_reads *next_reads;	/* in flight; NULL once in, or none */
+	uint8_t    *next_buf;
+	size_t		next_cap;
+	int64_t		next_off;
+	size_t		next_len;		/* 0: none */
 	ts_buf		data;			/* the decompressed block */
 	/* blocks queued for the helper thread: ahead[ahead_pos .. ahead_n) */
 	ts_avro_ahead_block ahead[TS_AVRO_AHEAD_BLOCKS];

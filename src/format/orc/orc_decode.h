@@ -120,6 +120,74 @@ int			orc_plan_stripe_streams(const orc_stripe_footer *sf, const bool *used, int
  */
 int			orc_plan_next_stripe(const orc_tail *tail, int after, int64_t range_start,
 								 int64_t range_end);
+/*
+ * stripe s's footer from its file bytes *raw (taken over) into *sf, with
+ * every stream's file offset (each must lie in the stripe's data)
+ */
+bool		orc_stripe_footer_from(const orc_tail *tail, int s, uint8_t **raw,
+								   orc_stripe_footer *sf, ts_err *err);
+/*
+ * add the streams of footer sf the used columns need to ranges (*n), their
+ * bytes into a fresh *raw (one slot per stream of sf, *nraw of them)
+ */
+struct ts_range;
+bool		orc_plan_stream_ranges(const bool *used, int nused, const orc_stripe_footer *sf,
+								   uint8_t ***raw, int *nraw, struct ts_range *ranges, int *n,
+								   ts_err *err);
+
+/* ---- orc_window.c ----------------------------------------------------- */
+
+/*
+ * The stripes after the current one read ahead on an object store (no
+ * row or statistics filter): their footers together, then the streams the
+ * projection reads of as many as fit in TS_RANGE_AHEAD_BYTES.
+ */
+#define ORC_WINDOW_SLOTS 16
+typedef struct orc_window_slot
+{
+	int			stripe;
+	uint8_t    *footer;			/* its footer's file bytes, read ahead; NULL once parsed */
+	bool		parsed;			/* sf holds it */
+	bool		started;		/* its streams' reads were started */
+	orc_stripe_footer sf;
+	uint8_t   **raw;			/* per stream of sf: its file bytes, or NULL */
+	int			nraw;
+	ts_file_reads *reads;		/* the streams in flight; NULL once in */
+	int64_t		bytes;
+} orc_window_slot;
+
+typedef struct orc_window
+{
+	ts_file    *file;
+	const orc_tail *tail;
+	const bool *used;			/* per ORC column id: read by the projection */
+	int			nused;
+	int64_t		range_start,
+				range_end;
+	int64_t    *bytes_read;		/* the reader's metrics */
+	bool		off;			/* not used (a filter, a local file) or dropped */
+	orc_window_slot *slots;		/* ORC_WINDOW_SLOTS, a ring */
+	int			first;
+	int			n;
+	int			last;			/* the last stripe given a slot, -1 */
+	bool		end;			/* no stripe left to give one */
+	ts_file_reads *footer_reads;	/* footers in flight */
+	int64_t		bytes;			/* of the streams started */
+} orc_window;
+
+/* off: each stripe is read in turn (a filter, a local file) */
+void		orc_window_init(orc_window *w, ts_file *file, const orc_tail *tail, const bool *used,
+							int nused, int64_t range_start, int64_t range_end,
+							int64_t *bytes_read, bool off);
+/*
+ * stripe idx (the next one the reader keeps) read ahead: its footer and
+ * streams into st->sf, st->raw (true); false: read it in turn (nothing
+ * was, or something failed, which reading in turn reports)
+ */
+bool		orc_window_take(orc_window *w, int idx, orc_stripe *st);
+/* move the reads ahead on (between batches) */
+void		orc_window_drive(orc_window *w);
+void		orc_window_free(orc_window *w);
 
 /* ---- orc_stats.c ------------------------------------------------------ */
 

@@ -1,16 +1,19 @@
 /*
- * orc_plan.c - which bytes of an ORC file a reader asks for (pure, no I/O).
+ * orc_plan.c - which bytes of an ORC file a reader asks for (no I/O).
  *
  * Owns: the ORC column ids a projection reads (the requested columns and
  * their children), the streams of a stripe those columns need (PRESENT,
  * DATA, LENGTH, DICTIONARY_DATA, SECONDARY: never row indexes, bloom
  * filters or DICTIONARY_COUNT), and the stripe read after a given one
- * (whose footer, and streams, are read ahead).  orc_reader.c sends the
+ * (whose footer, and streams, are read ahead); a stripe footer parsed
+ * from its file bytes, and the ranges of the streams it lists that a
+ * projection reads.  orc_reader.c sends the
  * ranges planned here for two stripes together (ts_file_pread_many: one
  * round trip on an object store), so two stripes cost one round trip, not
  * one per stream.
  */
 #include "format/orc/orc_decode.h"
+#include "base/ts_ranges.h"
 
 void
 orc_plan_mark_columns(const orc_col *c, bool *used, int nused)
@@ -54,4 +57,74 @@ orc_plan_next_stripe(const orc_tail *tail, int after, int64_t range_start, int64
 		return s;
 	}
 	return -1;
+}
+
+/*
+ * Stripe s's footer from its file bytes *raw (taken over) into *sf, with
+ * every stream's file offset (each must lie in the stripe's data).
+ */
+bool
+orc_stripe_footer_from(const orc_tail *tail, int s, uint8_t **raw, orc_stripe_footer *sf,
+					   ts_err *err)
+{
+	const orc_stripe_info *si = &tail->stripes[s];
+	uint64_t	data_end = si->offset + si->index_length + si->data_length;
+	uint64_t	cur = si->offset;
+	ts_buf		fb;
+	bool		ok;
+
+	ok = orc_section_from(tail, raw, (size_t) si->footer_length, ORC_MAX_META, &fb, err) &&
+		orc_parse_stripe_footer(fb.data ? fb.data : (const uint8_t *) "", fb.len, sf, err);
+	ts_buf_free(&fb);
+	if (!ok)
+		return ts_error_context(err, "stripe footer");
+	for (int i = 0; i < sf->nstreams; i++)
+	{
+		orc_stream_info *st = &sf->streams[i];
+
+		if (st->length > data_end - cur)
+			return ts_error(err, TS_ERR_CORRUPT,
+							"stream %d (column %u, kind %d, %llu bytes) overflows the stripe",
+							i, st->column, st->kind, (unsigned long long) st->length);
+		st->offset = cur;
+		cur += st->length;
+	}
+	return true;
+}
+
+/*
+ * Add the streams of footer sf the projection needs to ranges (*n), their
+ * bytes into a fresh *raw (one slot per stream of sf).
+ */
+bool
+orc_plan_stream_ranges(const bool *used, int nused, const orc_stripe_footer *sf, uint8_t ***raw,
+					   int *nraw, ts_range *ranges, int *n, ts_err *err)
+{
+	int		   *sel = ts_malloc(sizeof(int) * (size_t) (sf->nstreams + 1));
+	int			m;
+
+	*raw = ts_calloc(sf->nstreams > 0 ? (size_t) sf->nstreams : 1, sizeof(uint8_t *));
+	*nraw = sf->nstreams;
+	if (sel == NULL || *raw == NULL)
+	{
+		ts_free(sel);
+		return ts_error_nomem(err, NULL);
+	}
+	m = orc_plan_stripe_streams(sf, used, nused, sel);
+	for (int k = 0; k < m; k++)
+	{
+		const orc_stream_info *st = &sf->streams[sel[k]];
+
+		if (((*raw)[sel[k]] = ts_malloc((size_t) st->length)) == NULL)
+		{
+			ts_free(sel);
+			return ts_error_nomem(err, NULL);
+		}
+		ranges[*n].offset = (int64_t) st->offset;
+		ranges[*n].len = (size_t) st->length;
+		ranges[*n].buf = (*raw)[sel[k]];
+		(*n)++;
+	}
+	ts_free(sel);
+	return true;
 }

@@ -10,9 +10,13 @@
  * one round trip, coalesced), so a file of N stripes costs 1 + N / 2
  * round trips after its tail, not one per stream (N with a row or stats
  * filter, which may leave a stripe out: one stripe at a time then).  On
- * an object store (no filter) the next pair's reads are started, not
- * waited for, once the current pair's second stripe is loaded, and waited
- * for when the reader gets to that pair (start_next_pair).  Memory: two
+ * an object store without a filter the stripes ahead are read by
+ * orc_window.c (footers together, then the streams of as many stripes as
+ * fit in TS_RANGE_AHEAD_BYTES); should that stop (a read failed, a footer
+ * does not parse) the pairs go on from there, the next pair's reads
+ * started, not waited for, once the current pair's second stripe is
+ * loaded, and waited for when the reader gets to that pair
+ * (start_next_pair).  Memory: two
  * stripes' streams and two footers at most, three stripes' streams while
  * a pair is started ahead.  Strings
  * point into the current stripe's decompressed streams and nested items
@@ -65,6 +69,7 @@ typedef struct orc_reader
 	int			pend_nraw;
 	int64_t		pend_bytes;
 	ts_file_reads *pend_reads;
+	orc_window	win;			/* on an object store, without a filter: the stripes ahead */
 	ts_value   *values;
 	ts_column_stats *stats;
 } orc_reader;
@@ -185,75 +190,6 @@ drop_ahead_streams(orc_reader *r)
 	r->ahead_stripe = -1;
 }
 
-/*
- * Stripe s's footer from its file bytes *raw (taken over) into *sf, with
- * every stream's file offset (each must lie in the stripe's data).
- */
-static bool
-footer_from(orc_reader *r, int s, uint8_t **raw, orc_stripe_footer *sf, ts_err *err)
-{
-	const orc_stripe_info *si = &r->tail.stripes[s];
-	uint64_t	data_end = footer_offset(r, s);
-	uint64_t	cur = si->offset;
-	ts_buf		fb;
-	bool		ok;
-
-	ok = orc_section_from(&r->tail, raw, (size_t) si->footer_length, ORC_MAX_META, &fb, err) &&
-		orc_parse_stripe_footer(fb.data ? fb.data : (const uint8_t *) "", fb.len, sf, err);
-	ts_buf_free(&fb);
-	if (!ok)
-		return ts_error_context(err, "stripe footer");
-	for (int i = 0; i < sf->nstreams; i++)
-	{
-		orc_stream_info *st = &sf->streams[i];
-
-		if (st->length > data_end - cur)
-			return ts_error(err, TS_ERR_CORRUPT,
-							"stream %d (column %u, kind %d, %llu bytes) overflows the stripe",
-							i, st->column, st->kind, (unsigned long long) st->length);
-		st->offset = cur;
-		cur += st->length;
-	}
-	return true;
-}
-
-/*
- * Add the streams of footer sf the projection needs to ranges (*n), their
- * bytes into a fresh *raw (one slot per stream of sf).
- */
-static bool
-plan_streams(orc_reader *r, const orc_stripe_footer *sf, uint8_t ***raw, int *nraw,
-			 ts_range *ranges, int *n, ts_err *err)
-{
-	int		   *sel = ts_malloc(sizeof(int) * (size_t) (sf->nstreams + 1));
-	int			m;
-
-	*raw = ts_calloc(sf->nstreams > 0 ? (size_t) sf->nstreams : 1, sizeof(uint8_t *));
-	*nraw = sf->nstreams;
-	if (sel == NULL || *raw == NULL)
-	{
-		ts_free(sel);
-		return ts_error_nomem(err, NULL);
-	}
-	m = orc_plan_stripe_streams(sf, r->used, r->nused, sel);
-	for (int k = 0; k < m; k++)
-	{
-		const orc_stream_info *st = &sf->streams[sel[k]];
-
-		if (((*raw)[sel[k]] = ts_malloc((size_t) st->length)) == NULL)
-		{
-			ts_free(sel);
-			return ts_error_nomem(err, NULL);
-		}
-		ranges[*n].offset = (int64_t) st->offset;
-		ranges[*n].len = (size_t) st->length;
-		ranges[*n].buf = (*raw)[sel[k]];
-		(*n)++;
-	}
-	ts_free(sel);
-	return true;
-}
-
 /* Add the footer of stripe s (when there is one in the file) to ranges, into slot k. */
 static bool
 plan_footer(orc_reader *r, int s, int k, ts_range *ranges, int *n, ts_err *err)
@@ -315,7 +251,7 @@ read_stripe_streams(orc_reader *r, int idx, ts_err *err)
 		ts_err		e2 = {0};
 
 		/* a footer that does not parse is read again in turn, and reported then */
-		pair = footer_from(r, next, &nraw, &r->ahead_sf, &e2);
+		pair = orc_stripe_footer_from(&r->tail, next, &nraw, &r->ahead_sf, &e2);
 		ts_free(nraw);
 		if (!pair)
 			orc_stripe_footer_free(&r->ahead_sf);
@@ -324,9 +260,11 @@ read_stripe_streams(orc_reader *r, int idx, ts_err *err)
 	f2 = f1 >= 0 ? next_kept(r, f1) : -1;
 	ranges = ts_malloc(sizeof(ts_range) * (size_t) (r->st.sf.nstreams + r->ahead_sf.nstreams + 2));
 	ok = ranges != NULL || ts_error_nomem(err, NULL);
-	ok = ok && plan_streams(r, &r->st.sf, &r->st.raw, &r->st.nraw, ranges, &n, err);
+	ok = ok && orc_plan_stream_ranges(r->used, r->nused, &r->st.sf, &r->st.raw, &r->st.nraw,
+									  ranges, &n, err);
 	if (ok && pair)
-		ok = plan_streams(r, &r->ahead_sf, &r->ahead_raw, &r->ahead_nraw, ranges, &n, err);
+		ok = orc_plan_stream_ranges(r->used, r->nused, &r->ahead_sf, &r->ahead_raw,
+									&r->ahead_nraw, ranges, &n, err);
 	ok = ok && plan_footer(r, f1, 0, ranges, &n, err) && plan_footer(r, f2, 1, ranges, &n, err) &&
 		read_ranges(r, ranges, n, err);
 	ts_free(ranges);
@@ -388,7 +326,7 @@ start_next_pair(orc_reader *r, int idx)
 		return;
 	r->pend_stripe = s;
 	r->pend_ahead = -1;
-	if (!footer_from(r, s, &raw, &r->pend_sf, &err))
+	if (!orc_stripe_footer_from(&r->tail, s, &raw, &r->pend_sf, &err))
 	{
 		ts_free(raw);
 		drop_pending(r);
@@ -398,7 +336,7 @@ start_next_pair(orc_reader *r, int idx)
 	s2 = next_kept(r, s);
 	if (s2 >= 0 && (raw = take_footer(r, s2)) != NULL)
 	{
-		pair = footer_from(r, s2, &raw, &r->ahead_sf, &err);
+		pair = orc_stripe_footer_from(&r->tail, s2, &raw, &r->ahead_sf, &err);
 		ts_free(raw);
 		if (!pair)
 			orc_stripe_footer_free(&r->ahead_sf);
@@ -408,8 +346,10 @@ start_next_pair(orc_reader *r, int idx)
 	f2 = f1 >= 0 ? next_kept(r, f1) : -1;
 	ranges = ts_malloc(sizeof(ts_range) * (size_t) (r->pend_sf.nstreams + r->ahead_sf.nstreams + 2));
 	if (ranges == NULL ||
-		!plan_streams(r, &r->pend_sf, &r->pend_raw, &r->pend_nraw, ranges, &n, &err) ||
-		(pair && !plan_streams(r, &r->ahead_sf, &r->ahead_raw, &r->ahead_nraw, ranges, &n, &err)) ||
+		!orc_plan_stream_ranges(r->used, r->nused, &r->pend_sf, &r->pend_raw, &r->pend_nraw,
+								ranges, &n, &err) ||
+		(pair && !orc_plan_stream_ranges(r->used, r->nused, &r->ahead_sf, &r->ahead_raw,
+										 &r->ahead_nraw, ranges, &n, &err)) ||
 		!plan_footer(r, f1, 0, ranges, &n, &err) || !plan_footer(r, f2, 1, ranges, &n, &err) ||
 		(r->pend_reads = ts_file_pread_many_start(r->file, ranges, n, &err)) == NULL)
 	{
@@ -474,7 +414,9 @@ load_stripe(orc_reader *r, int idx, ts_err *err)
 		drop_pending(r);
 		return ts_error(err, TS_ERR_CORRUPT, "stripe extends past the end of the file");
 	}
-	if (take_pending(r, idx))
+	if (orc_window_take(&r->win, idx, &r->st))
+		;						/* read ahead with the stripes before, now in */
+	else if (take_pending(r, idx))
 		;						/* started ahead, now in */
 	else if (r->ahead_stripe == idx)
 	{
@@ -514,7 +456,7 @@ load_stripe(orc_reader *r, int idx, ts_err *err)
 				return ts_error_context(err, "stripe footer");
 			}
 		}
-		ok = footer_from(r, idx, &raw, &r->st.sf, err);
+		ok = orc_stripe_footer_from(&r->tail, idx, &raw, &r->st.sf, err);
 		ts_free(raw);
 		if (!ok || !read_stripe_streams(r, idx, err))
 			return false;
@@ -580,6 +522,7 @@ orc_next(ts_format_reader *base, ts_batch *batch, ts_err *err)
 		if (done)
 			return 0;
 	}
+	orc_window_drive(&r->win);
 	ts_arena_reset(&r->st.arena);
 	r->st.nested_items = 0;
 	n = r->rows_left < r->set.batch_rows ? (int) r->rows_left : r->set.batch_rows;
@@ -625,6 +568,7 @@ orc_close(ts_format_reader *base)
 	if (!r)
 		return;
 	drop_pending(r);			/* its reads stopped before the buffers go */
+	orc_window_free(&r->win);
 	orc_stripe_release(&r->st);
 	ts_free(r->st.bufs);
 	drop_footers(r);
@@ -722,6 +666,9 @@ ts_orc_open(const char *path, const ts_read_column *columns, int ncols,
 	}
 	for (i = 0; i < ncols; i++)
 		orc_plan_mark_columns(r->top[i], r->used, r->nused);
+	orc_window_init(&r->win, r->file, &r->tail, r->used, r->nused, r->set.range_start,
+					r->set.range_end, &r->base.metrics.bytes_read,
+					!ts_file_is_remote(r->file) || r->set.rows_filter || r->set.stats_filter);
 	r->base.metrics.row_groups_total = 0;
 	for (int s = 0; s < r->tail.nstripes; s++)
 		if (in_range(r, s))

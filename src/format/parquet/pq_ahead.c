@@ -1,8 +1,8 @@
 /*
  * pq_ahead.c - the next row group's first pages, decompressed ahead.
  *
- * Owns: reading a column's next chunk before the reader reaches it and
- * handing its leading ZSTD data pages to the helper thread
+ * Owns: taking a column's next chunk, read before the reader reaches it
+ * (pq_window.c), and handing its leading ZSTD data pages to the helper thread
  * (base/background.c), so that they are decompressed while the reader still
  * decodes the row group before; giving those pages to pq_leaf_next_page;
  * taking them back (waiting for a running job) when they will not be used.
@@ -13,7 +13,7 @@
  * Nothing here is an error: a chunk that cannot be read or parsed ahead is
  * simply read again, in place, when the reader gets to it, which reports
  * what is wrong.  Memory: a leaf holds at most one chunk and PQ_AHEAD_PAGES
- * + 1 pages ahead, so a reader holds two row groups at most.
+ * + 1 pages ahead (pq_window.c holds the row groups further ahead).
  */
 #include <string.h>
 #include <zstd.h>
@@ -136,30 +136,25 @@ page_to_queue(ts_cursor *cur, int64_t max_page, pq_page_header *h,
 	return 1;
 }
 
-uint8_t *
-pq_ahead_reserve(pq_leaf *l, int64_t len, const pq_column_chunk *cc, bool remote)
+bool
+pq_ahead_wanted(const pq_column_chunk *cc, bool remote)
 {
-	pq_ahead_cancel(l);
-	if ((!remote && (!ts_bg_enabled() || cc->codec != PQ_CODEC_ZSTD)) || len <= 0 ||
-		!pq_leaf_reserve(l, &l->ahead_chunk, &l->ahead_chunk_cap, (size_t) len))
-		return NULL;
-	return l->ahead_chunk;
+	return remote || (ts_bg_enabled() && cc->codec == PQ_CODEC_ZSTD);
 }
 
-void
-pq_ahead_queue(pq_leaf *l, int rg, int64_t len, const pq_column_chunk *cc)
+/* The dictionary page, if any, and the first data page of the chunk read ahead, queued. */
+static void
+queue_first_pages(pq_leaf *l, int64_t len, const pq_column_chunk *cc)
 {
 	ts_cursor	cur;
 	int64_t		max_page;
 
-	l->ahead_rg = rg;
 	if (!ts_bg_enabled() || cc->codec != PQ_CODEC_ZSTD)
 		return;					/* read ahead for its bytes alone (an object store) */
 
 	/*
-	 * The dictionary page, if any, and the first data page: both are needed
-	 * by the first batch of the row group, so no job is left when the
-	 * reader reads the row group after it ahead.
+	 * Both are needed by the first batch of the row group, so no job is left
+	 * when the reader reads the row group after it ahead.
 	 */
 	max_page = pq_leaf_max_page_size(cc);
 	ts_cursor_init(&cur, l->ahead_chunk, (size_t) len);
@@ -178,6 +173,22 @@ pq_ahead_queue(pq_leaf *l, int rg, int64_t len, const pq_column_chunk *cc)
 		if (h.type == PQ_PAGE_DATA || h.type == PQ_PAGE_DATA_V2)
 			break;
 	}
+}
+
+void
+pq_ahead_adopt(pq_leaf *l, int rg, uint8_t **buf, size_t *cap, int64_t len,
+			   const pq_column_chunk *cc)
+{
+	uint8_t    *p = l->ahead_chunk;
+	size_t		c = l->ahead_chunk_cap;
+
+	pq_ahead_cancel(l);
+	l->ahead_chunk = *buf;
+	l->ahead_chunk_cap = *cap;
+	*buf = p;
+	*cap = c;
+	l->ahead_rg = rg;
+	queue_first_pages(l, len, cc);
 }
 
 bool

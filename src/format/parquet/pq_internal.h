@@ -445,22 +445,23 @@ void		pq_leaf_page_recycle(pq_leaf *l, void *p, size_t cap);
 int64_t		pq_leaf_max_page_size(const pq_column_chunk *cc);
 
 /*
- * pq_ahead.c.  pq_ahead_reserve: drop what was read ahead and return the
- * leaf's second chunk buffer, at least len bytes, for a ZSTD chunk when
- * background decompression is on, or for any chunk of a file on an object
- * store (remote: its bytes alone are worth reading ahead); else NULL:
- * nothing is read ahead.  pq_ahead_queue: once the reader has read row
- * group rg's chunk of len bytes into it (all leaves at once, started
- * ahead: ts_file_pread_many_start), queue its dictionary page and first
- * data page (a ZSTD chunk when background decompression is on).  pq_ahead_take_chunk: when that is row group rg's chunk, make
+ * pq_ahead.c.  pq_ahead_wanted: is the leaf's chunk cc worth reading ahead
+ * -- a ZSTD chunk when background decompression is on, or any chunk of a
+ * file on an object store (remote: its bytes alone are worth it).
+ * pq_ahead_adopt: drop what was read ahead and make *buf (*cap bytes, row
+ * group rg's chunk of len bytes, read ahead: pq_window.c) the leaf's chunk
+ * read ahead, giving back in *buf / *cap the buffer it held; then queue its
+ * dictionary page and first data page (a ZSTD chunk when background
+ * decompression is on).  pq_ahead_take_chunk: when that is row group rg's chunk, make
  * it the current chunk (true); otherwise drop what was read ahead (false).
  * pq_ahead_take_page: 1 when the current chunk's page at src was queued:
  * *buf (a page buffer) then holds its ulen decompressed bytes; 0 when it
  * was not; -1 + *err when its data is bad.  pq_ahead_cancel: take back or
  * wait for the leaf's jobs; pq_ahead_free: that, and free the buffer.
  */
-uint8_t    *pq_ahead_reserve(pq_leaf *l, int64_t len, const pq_column_chunk *cc, bool remote);
-void		pq_ahead_queue(pq_leaf *l, int rg, int64_t len, const pq_column_chunk *cc);
+bool		pq_ahead_wanted(const pq_column_chunk *cc, bool remote);
+void		pq_ahead_adopt(pq_leaf *l, int rg, uint8_t **buf, size_t *cap, int64_t len,
+						   const pq_column_chunk *cc);
 bool		pq_ahead_take_chunk(pq_leaf *l, int rg);
 int			pq_ahead_take_page(pq_leaf *l, const uint8_t *src, size_t len, size_t ulen,
 							   uint8_t **buf, size_t *cap, ts_err *err);

@@ -23,8 +23,7 @@ pq_close(ts_format_reader *base)
 
 	if (!r)
 		return;
-	ts_file_pread_many_cancel(r->ahead_reads);	/* before the buffers go */
-	r->ahead_reads = NULL;
+	pq_window_free(r);			/* its reads stopped before the buffers go */
 	for (int i = 0; i < r->nleaves; i++)
 	{
 		ts_free((char *) r->leaves[i]->path);
@@ -65,9 +64,13 @@ pq_next(ts_format_reader *base, ts_batch *batch, ts_err *err)
 	if (r->done)
 		return 0;
 	if (r->ahead_due && r->rows_left > 0)
-		pq_read_ahead(r);
-	else
-		pq_finish_ahead(r, false);
+	{
+		/* the current row group's first batch is out: read the next ahead */
+		r->ahead_due = false;
+		r->ahead_ok = true;
+		pq_window_fill(r);
+	}
+	pq_window_queue(r);
 	while (r->rows_left == 0)
 	{
 		if (!pq_next_row_group(r, err))

@@ -45,6 +45,39 @@ struct pq_asm
 	pq_asm	   *children;		/* ROW fields; LIST element; MAP key, value */
 };
 
+/*
+ * A row group read ahead (pq_window.c): the chunks of up to 64 of its
+ * leaves, into buffers of its own until the reader gets near it.
+ */
+#define PQ_WINDOW_LEAVES 64
+typedef struct pq_window_slot
+{
+	int			rg;
+	ts_file_reads *reads;		/* in flight; NULL once in, or never started */
+	bool		started;		/* its reads were started (else read in place) */
+	bool		handed;			/* its chunks are the leaves' (pq_ahead_adopt) */
+	int			n;
+	int			leaf[PQ_WINDOW_LEAVES];
+	int64_t		len[PQ_WINDOW_LEAVES];
+	const pq_column_chunk *cc[PQ_WINDOW_LEAVES];
+	uint8_t    *buf[PQ_WINDOW_LEAVES];
+	size_t		cap[PQ_WINDOW_LEAVES];
+	int64_t		bytes;
+} pq_window_slot;
+
+/* At most this many row groups ahead (and TS_RANGE_AHEAD_BYTES of them). */
+#define PQ_WINDOW_SLOTS 16
+
+/* The row groups picked after the current one, in file order. */
+typedef struct pq_window
+{
+	pq_window_slot *slots;		/* PQ_WINDOW_SLOTS, a ring; NULL until used */
+	int			first;
+	int			n;
+	int64_t		bytes;			/* of the slots started */
+	bool		end;			/* no row group left to pick */
+} pq_window;
+
 typedef struct pq_reader
 {
 	ts_format_reader base;
@@ -83,18 +116,9 @@ typedef struct pq_reader
 	int64_t		pos_first;		/* at row pos_first */
 	bool		done;
 	bool		ahead_due;		/* read the next row group ahead at the next batch */
-	bool		picked;			/* picked_rg is the next row group (-1 = none) */
-	int			picked_rg;
-
-	/*
-	 * Row group picked_rg's chunks read ahead (up to 64 leaves): started,
-	 * not waited for (on an object store), its pages queued once in.
-	 */
-	ts_file_reads *ahead_reads;
-	int			ahead_n;
-	int			ahead_leaf[64];
-	int64_t		ahead_len[64];
-	const pq_column_chunk *ahead_cc[64];
+	bool		ahead_ok;		/* the current row group's first batch is out: the
+								 * next one's pages may be queued (pq_ahead.c) */
+	pq_window	win;			/* the row groups after the current one, read ahead */
 } pq_reader;
 
 static inline bool
@@ -115,8 +139,16 @@ void		pq_free_asm(pq_asm *a);
 /* pq_row_groups.c */
 bool		pq_row_group_in_range(const pq_reader *r, const pq_row_group *rg);
 bool		pq_next_row_group(pq_reader *r, ts_err *err);
-void		pq_read_ahead(pq_reader *r);
-void		pq_finish_ahead(pq_reader *r, bool wait);
+int			pq_pick_row_group(pq_reader *r);
+bool		pq_chunk_extent(const pq_reader *r, const pq_row_group *rg, const pq_leaf *l,
+							const pq_column_chunk **ccp, int64_t *start, int64_t *len, ts_err *err);
+
+/* pq_window.c */
+void		pq_window_fill(pq_reader *r);
+int			pq_window_next(pq_reader *r);
+void		pq_window_take(pq_reader *r, int rg);
+void		pq_window_queue(pq_reader *r);
+void		pq_window_free(pq_reader *r);
 
 /* pq_assemble.c */
 bool		pq_fill_column(pq_reader *r, int c, int n, ts_err *err);

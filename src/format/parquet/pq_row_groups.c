@@ -3,11 +3,9 @@
  * and loading them.
  *
  * Owns: row-group statistics for the caller's filter, the row range of a
- * parallel part and the caller's row selection, reading only the
- * projected column chunks of a row group, and those of the next row group
- * ahead (when background decompression is on or the file is on an object
- * store: there the ranged GETs are started and waited for only when the
- * reader gets to that row group; pq_ahead.c).
+ * parallel part and the caller's row selection, and reading only the
+ * projected column chunks of a row group (those not read ahead already:
+ * the row groups after it are read ahead by pq_window.c).
  */
 #include <stdio.h>
 #include <string.h>
@@ -91,8 +89,8 @@ decode_stats(pq_reader *r, const pq_row_group *rg, int col, ts_column_stats *st)
 /* ---- row groups ----------------------------------------------------- */
 
 /* Where leaf l's column chunk lies in row group rg: *cc, *start, *len. */
-static bool
-chunk_extent(const pq_reader *r, const pq_row_group *rg, const pq_leaf *l,
+bool
+pq_chunk_extent(const pq_reader *r, const pq_row_group *rg, const pq_leaf *l,
 			 const pq_column_chunk **ccp, int64_t *start, int64_t *len, ts_err *err)
 {
 	const pq_column_chunk *cc;
@@ -120,32 +118,6 @@ chunk_extent(const pq_reader *r, const pq_row_group *rg, const pq_leaf *l,
 }
 
 /*
- * The chunks read ahead (ahead_reads), once in: queue their first pages
- * (pq_ahead.c).  Only when they are in already, unless wait: then
- * waiting for them (the reader has come to their row group).  Reads that
- * failed leave their chunks to be read again in place, which reports why.
- */
-void
-pq_finish_ahead(pq_reader *r, bool wait)
-{
-	ts_err		err;
-	bool		ok;
-
-	if (r->ahead_reads == NULL || (!wait && !ts_file_pread_many_ready(r->ahead_reads)))
-		return;
-	ok = ts_file_pread_many_finish(r->ahead_reads, &err);
-	r->ahead_reads = NULL;
-	for (int k = 0; k < r->ahead_n; k++)
-	{
-		if (ok)
-			pq_ahead_queue(r->leaves[r->ahead_leaf[k]], r->picked_rg, r->ahead_len[k], r->ahead_cc[k]);
-		else
-			pq_ahead_cancel(r->leaves[r->ahead_leaf[k]]);
-	}
-	r->ahead_n = 0;
-}
-
-/*
  * Read the chunks of row group rgi that were not read ahead: all at once
  * (ts_file_pread_many: on an object store coalesced and concurrent), then
  * start every leaf on its chunk.
@@ -163,7 +135,8 @@ load_row_group(pq_reader *r, int rgi, ts_err *err)
 	int			nr = 0;
 	bool		ok = false;
 
-	pq_finish_ahead(r, true);
+	pq_window_take(r, rgi);
+	r->ahead_ok = false;
 	if (r->nleaves > 64)
 	{
 		cc = ts_malloc(sizeof(*cc) * (size_t) r->nleaves);
@@ -181,7 +154,7 @@ load_row_group(pq_reader *r, int rgi, ts_err *err)
 		int64_t		start;
 
 		pq_leaf_end_chunk(l);
-		if (!chunk_extent(r, rg, l, &cc[i], &start, &len[i], err))
+		if (!pq_chunk_extent(r, rg, l, &cc[i], &start, &len[i], err))
 			goto done;
 		if (!pq_ahead_take_chunk(l, rgi))
 		{
@@ -260,14 +233,9 @@ first_row_of(pq_reader *r, int rgi)
  * range, refused by the statistics filter); -1 when there is none.  One
  * with a negative row count is taken: reading it reports the error.
  */
-static int
-pick_row_group(pq_reader *r)
+int
+pq_pick_row_group(pq_reader *r)
 {
-	if (r->picked)
-	{
-		r->picked = false;
-		return r->picked_rg;
-	}
 	while (r->next_rg < r->meta.nrow_groups)
 	{
 		int			rgi = r->next_rg++;
@@ -296,8 +264,11 @@ pick_row_group(pq_reader *r)
 bool
 pq_next_row_group(pq_reader *r, ts_err *err)
 {
-	int			rgi = pick_row_group(r);
+	int			rgi;
 	const pq_row_group *rg;
+
+	pq_window_fill(r);			/* on an object store: this one and those after it */
+	rgi = pq_window_next(r);
 
 	if (rgi < 0)
 	{
@@ -334,76 +305,3 @@ pq_next_row_group(pq_reader *r, ts_err *err)
 	r->ahead_due = true;
 	return true;
 }
-
-/*
- * Read the row group after the current one ahead, once the first batch of
- * the current one is out (values of the batch before, which may still
- * point into the chunk buffers read into here, are dead by then): on an
- * object store its ranged GETs are started and not waited for (they move
- * on at each batch, ts_s3_drive), so they overlap the decoding of the
- * current row group; its first pages are queued for the helper thread
- * (pq_ahead.c) when they are in (finish_ahead).  Memory: one row group
- * ahead at most.
- */
-void
-pq_read_ahead(pq_reader *r)
-{
-	const pq_row_group *rg;
-	ts_err		err;
-	ts_range	ranges[64];
-	bool		remote = ts_file_is_remote(r->file);
-	int			nr = 0;
-
-	r->ahead_due = false;
-	pq_finish_ahead(r, true);		/* (none left: load_row_group took them) */
-	if (!ts_bg_enabled() && !remote)
-		return;
-	r->picked_rg = pick_row_group(r);
-	r->picked = true;
-	if (r->picked_rg < 0 || r->meta.row_groups[r->picked_rg].num_rows <= 0)
-		return;
-	rg = &r->meta.row_groups[r->picked_rg];
-
-	/*
-	 * The chunks of up to 64 leaves are read at once (coalesced and
-	 * concurrent on an object store); a wider row group's further leaves
-	 * are read when their turn comes.
-	 */
-	for (int i = 0; i < r->nleaves; i++)
-	{
-		int64_t		start;
-		uint8_t    *buf;
-
-		if (nr == 64)
-		{
-			pq_ahead_cancel(r->leaves[i]);
-			continue;
-		}
-		if (!chunk_extent(r, rg, r->leaves[i], &r->ahead_cc[nr], &start, &r->ahead_len[nr], &err))
-		{
-			pq_ahead_cancel(r->leaves[i]);
-			continue;
-		}
-		buf = pq_ahead_reserve(r->leaves[i], r->ahead_len[nr], r->ahead_cc[nr], remote);
-		if (buf == NULL)
-			continue;
-		ranges[nr].offset = start;
-		ranges[nr].len = (size_t) r->ahead_len[nr];
-		ranges[nr].buf = buf;
-		r->ahead_leaf[nr] = i;
-		nr++;
-	}
-	if (nr == 0)
-		return;
-	r->ahead_reads = ts_file_pread_many_start(r->file, ranges, nr, &err);
-	if (r->ahead_reads == NULL)
-	{
-		/* read again in place, where a failure is reported */
-		for (int k = 0; k < nr; k++)
-			pq_ahead_cancel(r->leaves[r->ahead_leaf[k]]);
-		return;
-	}
-	r->ahead_n = nr;
-	pq_finish_ahead(r, false);		/* read already (a local file) */
-}
-

@@ -1,0 +1,285 @@
+/*
+ * orc_window.c - the stripes after the current one, read ahead on an
+ * object store.
+ *
+ * Owns: reading ahead, for a reader without a row or statistics filter
+ * (which would be asked about each stripe in turn), the stripes it will
+ * read: the footers of the next ORC_WINDOW_SLOTS stripes in one batch,
+ * then the streams the projection reads of as many of them as fit in
+ * TS_RANGE_AHEAD_BYTES (always the next one), each stripe its own
+ * coalesced batch (ts_file_pread_many_start); as the reader takes a
+ * stripe, the next ones are started behind the last.  A file of N stripes
+ * (N <= ORC_WINDOW_SLOTS) waits for its footers once and its streams
+ * about N / K times, not N / 2 + 1.  Nothing here is an error: reads that
+ * fail, or a footer that does not parse, drop the window, and from then on
+ * the reader reads each stripe in turn, which reports what is wrong.
+ * Memory: at most TS_RANGE_AHEAD_BYTES of streams (or the next stripe's)
+ * and ORC_WINDOW_SLOTS footers.
+ */
+#include <string.h>
+
+#include "base/ts_ranges.h"
+#include "format/orc/orc_decode.h"
+
+void
+orc_window_init(orc_window *w, ts_file *file, const orc_tail *tail, const bool *used, int nused,
+				int64_t range_start, int64_t range_end, int64_t *bytes_read, bool off)
+{
+	memset(w, 0, sizeof(*w));
+	w->file = file;
+	w->tail = tail;
+	w->used = used;
+	w->nused = nused;
+	w->range_start = range_start;
+	w->range_end = range_end;
+	w->bytes_read = bytes_read;
+	w->last = -1;
+	w->off = off;
+}
+
+static orc_window_slot *
+slot_at(orc_window *w, int i)
+{
+	return &w->slots[(w->first + i) % ORC_WINDOW_SLOTS];
+}
+
+/* Stop a slot's reads and free what it holds. */
+static void
+slot_free(orc_window_slot *s)
+{
+	ts_file_pread_many_cancel(s->reads);	/* before its buffers go */
+	for (int i = 0; i < s->nraw; i++)
+		ts_free(s->raw[i]);
+	ts_free(s->raw);
+	ts_free(s->footer);
+	orc_stripe_footer_free(&s->sf);
+	memset(s, 0, sizeof(*s));
+}
+
+/* Drop every stripe ahead: from now on each is read in turn. */
+static void
+window_drop(orc_window *w)
+{
+	ts_file_pread_many_cancel(w->footer_reads);	/* before the footers go */
+	w->footer_reads = NULL;
+	for (int i = 0; w->slots && i < w->n; i++)
+		slot_free(slot_at(w, i));
+	w->n = 0;
+	w->bytes = 0;
+	w->off = true;
+}
+
+/* Slots for the stripes after the last one given a slot, their footers read in one batch. */
+static void
+add_slots(orc_window *w)
+{
+	ts_range	ranges[ORC_WINDOW_SLOTS];
+	int			nr = 0;
+	ts_err		err;
+
+	if (w->footer_reads != NULL || w->end)
+		return;
+	while (w->n < ORC_WINDOW_SLOTS)
+	{
+		int			s = orc_plan_next_stripe(w->tail, w->last, w->range_start, w->range_end);
+		const orc_stripe_info *si;
+		uint64_t	fsize = (uint64_t) ts_file_size(w->file);
+		orc_window_slot *slot;
+
+		if (s < 0)
+		{
+			w->end = true;
+			break;
+		}
+		si = &w->tail->stripes[s];
+		/* one that does not lie in the file is not read ahead: in turn, it is reported */
+		if (si->footer_length == 0 || si->offset > fsize || si->index_length > fsize ||
+			si->data_length > fsize || si->footer_length > fsize ||
+			si->offset + si->index_length + si->data_length + si->footer_length > fsize)
+		{
+			w->end = true;
+			break;
+		}
+		slot = slot_at(w, w->n);
+		memset(slot, 0, sizeof(*slot));
+		if ((slot->footer = ts_malloc((size_t) si->footer_length)) == NULL)
+		{
+			w->end = true;
+			break;
+		}
+		slot->stripe = s;
+		w->last = s;
+		w->n++;
+		ranges[nr].offset = (int64_t) (si->offset + si->index_length + si->data_length);
+		ranges[nr].len = (size_t) si->footer_length;
+		ranges[nr].buf = slot->footer;
+		nr++;
+	}
+	if (nr > 0 && (w->footer_reads = ts_file_pread_many_start(w->file, ranges, nr, &err)) == NULL)
+		window_drop(w);
+}
+
+/* The bytes of the streams of sf the projection reads. */
+static int64_t
+stream_bytes(orc_window *w, const orc_stripe_footer *sf)
+{
+	int		   *sel = ts_malloc(sizeof(int) * (size_t) (sf->nstreams + 1));
+	int64_t		sum = 0;
+	int			m;
+
+	if (sel == NULL)
+		return -1;
+	m = orc_plan_stripe_streams(sf, w->used, w->nused, sel);
+	for (int k = 0; k < m; k++)
+		sum += (int64_t) sf->streams[sel[k]].length;
+	ts_free(sel);
+	return sum;
+}
+
+/* Start the streams of the slots whose footers are in, in order, within the byte budget. */
+static void
+start_streams(orc_window *w)
+{
+	for (int i = 0; i < w->n; i++)
+	{
+		orc_window_slot *s = slot_at(w, i);
+		ts_range   *ranges;
+		int64_t		need;
+		int			nr = 0;
+		ts_err		err;
+
+		if (s->started)
+			continue;
+		if (!s->parsed)
+			break;
+		need = stream_bytes(w, &s->sf);
+		if (need < 0 || (w->bytes > 0 && w->bytes + need > TS_RANGE_AHEAD_BYTES))
+			break;
+		ranges = ts_malloc(sizeof(ts_range) * (size_t) (s->sf.nstreams + 1));
+		if (ranges == NULL ||
+			!orc_plan_stream_ranges(w->used, w->nused, &s->sf, &s->raw, &s->nraw, ranges, &nr, &err) ||
+			(s->reads = ts_file_pread_many_start(w->file, ranges, nr, &err)) == NULL)
+		{
+			ts_free(ranges);
+			window_drop(w);
+			return;
+		}
+		ts_free(ranges);
+		s->started = true;
+		s->bytes = need;
+		w->bytes += need;
+	}
+}
+
+/* The footers read ahead, once in (waited for when wait): parsed, and streams started. */
+static void
+footers_in(orc_window *w, bool wait)
+{
+	ts_err		err;
+
+	if (w->footer_reads != NULL)
+	{
+		bool		ok;
+
+		if (!wait && !ts_file_pread_many_ready(w->footer_reads))
+			return;
+		ok = ts_file_pread_many_finish(w->footer_reads, &err);
+		w->footer_reads = NULL;
+		if (!ok)
+		{
+			window_drop(w);
+			return;
+		}
+		for (int i = 0; i < w->n; i++)
+		{
+			orc_window_slot *s = slot_at(w, i);
+			bool		parsed;
+
+			if (s->parsed)
+				continue;
+			*w->bytes_read += (int64_t) w->tail->stripes[s->stripe].footer_length;
+			parsed = orc_stripe_footer_from(w->tail, s->stripe, &s->footer, &s->sf, &err);
+			ts_free(s->footer);
+			s->footer = NULL;
+			if (!parsed)
+			{
+				window_drop(w);
+				return;
+			}
+			s->parsed = true;
+		}
+	}
+	start_streams(w);
+}
+
+bool
+orc_window_take(orc_window *w, int idx, orc_stripe *st)
+{
+	orc_window_slot *s;
+	ts_err		err;
+	bool		ok;
+
+	if (w->off)
+		return false;
+	if (w->slots == NULL &&
+		(w->slots = ts_calloc(ORC_WINDOW_SLOTS, sizeof(orc_window_slot))) == NULL)
+	{
+		w->off = true;
+		return false;
+	}
+	add_slots(w);
+	if (w->n == 0 || slot_at(w, 0)->stripe != idx)
+	{
+		window_drop(w);
+		return false;
+	}
+	s = slot_at(w, 0);
+	if (!s->parsed)
+		footers_in(w, true);
+	if (w->off || !s->started)
+	{
+		window_drop(w);
+		return false;
+	}
+	ok = ts_file_pread_many_finish(s->reads, &err);
+	s->reads = NULL;
+	if (!ok)
+	{
+		window_drop(w);
+		return false;
+	}
+	*w->bytes_read += s->bytes;
+	st->sf = s->sf;
+	st->raw = s->raw;
+	st->nraw = s->nraw;
+	memset(&s->sf, 0, sizeof(s->sf));
+	s->raw = NULL;
+	s->nraw = 0;
+	w->bytes -= s->bytes;
+	slot_free(s);
+	w->first = (w->first + 1) % ORC_WINDOW_SLOTS;
+	w->n--;
+	/* the next ones behind the last, now */
+	add_slots(w);
+	footers_in(w, false);
+	return true;
+}
+
+void
+orc_window_drive(orc_window *w)
+{
+	if (w->off || w->slots == NULL)
+		return;
+	if (w->footer_reads != NULL)
+		footers_in(w, false);
+	else if (w->n > 0 && slot_at(w, 0)->reads != NULL)
+		(void) ts_file_pread_many_ready(slot_at(w, 0)->reads);	/* moves every batch on */
+}
+
+void
+orc_window_free(orc_window *w)
+{
+	window_drop(w);
+	ts_free(w->slots);
+	w->slots = NULL;
+}
