@@ -114,6 +114,8 @@ void		orc_plan_mark_columns(const orc_col *c, bool *used, int nused);
  */
 int			orc_plan_stripe_streams(const orc_stripe_footer *sf, const bool *used, int nused,
 									int *sel);
+/* does stripe si lie in a file of fsize bytes (offset + index + data + footer, overflow-safe)? */
+bool		orc_stripe_in_file(const orc_stripe_info *si, uint64_t fsize);
 /*
  * the stripe read after stripe 'after' (rows, and starting in [range_start,
  * range_end) when range_end > 0), or -1: its footer is read ahead

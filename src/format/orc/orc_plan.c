@@ -43,6 +43,14 @@ orc_plan_stripe_streams(const orc_stripe_footer *sf, const bool *used, int nused
 	return n;
 }
 
+bool
+orc_stripe_in_file(const orc_stripe_info *si, uint64_t fsize)
+{
+	return si->offset <= fsize && si->index_length <= fsize && si->data_length <= fsize &&
+		si->footer_length <= fsize &&
+		si->offset + si->index_length + si->data_length + si->footer_length <= fsize;
+}
+
 int
 orc_plan_next_stripe(const orc_tail *tail, int after, int64_t range_start, int64_t range_end)
 {

@@ -87,16 +87,11 @@ in_range(const orc_reader *r, int s)
 	return r->set.range_end <= 0 || (off >= r->set.range_start && off < r->set.range_end);
 }
 
-/* Does stripe s lie in the file (offset + index + data + footer, overflow-safe)? */
+/* Does stripe s lie in the file? */
 static bool
 stripe_in_file(const orc_reader *r, int s)
 {
-	const orc_stripe_info *si = &r->tail.stripes[s];
-	uint64_t	fsize = (uint64_t) ts_file_size(r->file);
-
-	return si->offset <= fsize && si->index_length <= fsize && si->data_length <= fsize &&
-		si->footer_length <= fsize &&
-		si->offset + si->index_length + si->data_length + si->footer_length <= fsize;
+	return orc_stripe_in_file(&r->tail.stripes[s], (uint64_t) ts_file_size(r->file));
 }
 
 static uint64_t

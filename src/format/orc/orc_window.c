@@ -83,7 +83,6 @@ add_slots(orc_window *w)
 	{
 		int			s = orc_plan_next_stripe(w->tail, w->last, w->range_start, w->range_end);
 		const orc_stripe_info *si;
-		uint64_t	fsize = (uint64_t) ts_file_size(w->file);
 		orc_window_slot *slot;
 
 		if (s < 0)
@@ -93,9 +92,7 @@ add_slots(orc_window *w)
 		}
 		si = &w->tail->stripes[s];
 		/* one that does not lie in the file is not read ahead: in turn, it is reported */
-		if (si->footer_length == 0 || si->offset > fsize || si->index_length > fsize ||
-			si->data_length > fsize || si->footer_length > fsize ||
-			si->offset + si->index_length + si->data_length + si->footer_length > fsize)
+		if (si->footer_length == 0 || !orc_stripe_in_file(si, (uint64_t) ts_file_size(w->file)))
 		{
 			w->end = true;
 			break;
