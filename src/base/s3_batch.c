@@ -26,7 +26,6 @@
  */
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "base/s3_internal.h"
 
@@ -89,15 +88,6 @@ struct ts_s3_batch
 /* Batches started and not finished, newest first. */
 static ts_s3_batch *running = NULL;
 static uint64_t epoch = 1;
-
-static int64_t
-now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (int64_t) ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
 
 static void
 unlink_batch(ts_s3_batch *b)
@@ -242,7 +232,7 @@ finish(ts_s3_batch *b, slot *sl, int i, CURLcode rc, long retry_after_s)
 		if (wait <= st->budget)
 		{
 			st->budget -= wait;
-			st->due_ms = now_ms() + wait;
+			st->due_ms = ts_monotonic_us() / 1000 + wait;
 			b->retrying++;
 			return;
 		}
@@ -271,7 +261,7 @@ finish(ts_s3_batch *b, slot *sl, int i, CURLcode rc, long retry_after_s)
 static void
 fill(CURLM *multi, ts_s3_batch *b)
 {
-	int64_t		now = now_ms();
+	int64_t		now = ts_monotonic_us() / 1000;
 
 	for (int k = 0; k < b->nslots && b->left > 0 && !b->failed; k++)
 	{
@@ -345,7 +335,7 @@ startable_items(void)
 			if (!o->states[i].finished && o->states[i].due_ms >= 0)
 			{
 				if (now < 0)
-					now = now_ms();
+					now = ts_monotonic_us() / 1000;
 				if (o->states[i].due_ms <= now)
 					return true;
 			}
@@ -576,7 +566,7 @@ wait_for(ts_s3_batch *b, int i)
 					next_due = o->states[i].due_ms;
 		if (next_due >= 0)
 		{
-			int64_t		d = next_due - now_ms();
+			int64_t		d = next_due - ts_monotonic_us() / 1000;
 
 			if (d < wait_ms)
 				wait_ms = d > 0 ? (int) d : 0;

@@ -18,6 +18,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <time.h>
 
 #include "base/ts_bytes.h"
 
@@ -262,5 +263,15 @@ ts_cursor_zigzag(ts_cursor *c, int64_t *out, ts_err *err)
 
 /* zstd_context.c: a zstd decompression context (ZSTD_DCtx *) in our memory; NULL if out of memory. */
 void	   *ts_zstd_dctx_create(void);
+
+/* Microseconds on the monotonic clock: for durations, never for dates. */
+static inline int64_t
+ts_monotonic_us(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (int64_t) ts.tv_sec * 1000000 + ts.tv_nsec / 1000;
+}
 
 #endif							/* TS_BASE_H */

@@ -12,21 +12,11 @@
  */
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "base/ts_prefetch.h"
 #include "scan/format_plan.h"
 #include "scan/scan_internal.h"
 #include "scan/stream.h"
-
-static double
-now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1000.0 + ts.tv_nsec / 1e6;
-}
 
 static bool
 setup_state(ts_plan *plan, const ts_scan_context *ctx, scan_state *st, ts_err *err)
@@ -229,7 +219,7 @@ ts_scan_prepare(const ts_scan_context *ctx, ts_err *err)
 {
 	ts_plan    *plan;
 	ts_prefetch *hint;
-	double		start = now_ms();
+	double		start = ts_monotonic_us() / 1000.0;
 
 	if (ctx == NULL)
 	{
@@ -263,7 +253,7 @@ ts_scan_prepare(const ts_scan_context *ctx, ts_err *err)
 		return NULL;
 	}
 	ts_prefetch_free(hint);
-	plan->metrics.planning_ms = now_ms() - start;
+	plan->metrics.planning_ms = ts_monotonic_us() / 1000.0 - start;
 	return plan;
 }
 
@@ -279,7 +269,7 @@ ts_scan_execute(ts_plan *plan, const ts_scan_context *ctx, ts_err *err)
 	bool		from_cache = false;
 	bool		kept_ordered = false;	/* kept is in split order already */
 	scan_cache_hit hit = {0};
-	double		start = now_ms();
+	double		start = ts_monotonic_us() / 1000.0;
 
 	if (plan == NULL || ctx == NULL)
 		return ts_error(err, TS_ERR_INVALID, "no plan or scan context");
@@ -292,14 +282,14 @@ ts_scan_execute(ts_plan *plan, const ts_scan_context *ctx, ts_err *err)
 	{
 		/* quals false for every row: no manifest to read, no file kept */
 		plan->no_files = true;
-		plan->metrics.planning_ms += now_ms() - start;
+		plan->metrics.planning_ms += ts_monotonic_us() / 1000.0 - start;
 		return true;
 	}
 	if (plan->kind == TS_TABLE_FORMAT)
 	{
 		if (!ts_format_plan_execute(plan, ctx, err))
 			return false;
-		plan->metrics.planning_ms += now_ms() - start;
+		plan->metrics.planning_ms += ts_monotonic_us() / 1000.0 - start;
 		return true;
 	}
 	if (!setup_state(plan, ctx, &st, err))
@@ -312,7 +302,7 @@ ts_scan_execute(ts_plan *plan, const ts_scan_context *ctx, ts_err *err)
 			plan->bucket_pruning = ts_arena_strdup(&plan->arena, "none: table has no snapshot");
 		if (plan->fallback_branch && !scan_fallback_execute(plan, ctx, err))
 			return false;
-		plan->metrics.planning_ms += now_ms() - start;
+		plan->metrics.planning_ms += ts_monotonic_us() / 1000.0 - start;
 		return true;
 	}
 
@@ -405,7 +395,7 @@ ts_scan_execute(ts_plan *plan, const ts_scan_context *ctx, ts_err *err)
 	scan_realtime_count_kept(plan, &st);
 	if (plan->fallback_branch && !scan_fallback_execute(plan, ctx, err))
 		return false;
-	plan->metrics.planning_ms += now_ms() - start;
+	plan->metrics.planning_ms += ts_monotonic_us() / 1000.0 - start;
 	return true;
 }
 

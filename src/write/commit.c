@@ -535,16 +535,6 @@ now_millis(void)
 	return (int64_t) ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
 }
 
-/* for how long a commit has been retrying (commit.timeout) */
-static int64_t
-monotonic_millis(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (int64_t) ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
-
 /* The snapshot JSON (version 3) of this attempt; cJSON_free it. */
 static char *
 snapshot_json(attempt *at, const ts_snapshot *L, int64_t id, const char *base, int64_t base_size,
@@ -728,7 +718,7 @@ bool
 ts_write_commit(const ts_commit_input *in, int64_t *snapshot_id, ts_err *err)
 {
 	attempt		at;
-	int64_t		start = monotonic_millis();
+	int64_t		start = ts_monotonic_us() / 1000;
 
 	for (int retry = 0;; retry++)
 	{
@@ -752,7 +742,7 @@ ts_write_commit(const ts_commit_input *in, int64_t *snapshot_id, ts_err *err)
 		attempt_cleanup(&at);
 		if (!ok)
 			return false;
-		if (ts_commit_give_up(in, retry, monotonic_millis() - start, err))
+		if (ts_commit_give_up(in, retry, ts_monotonic_us() / 1000 - start, err))
 			return false;
 		/* RetryWaiter: min(min * 2^retry, max) plus up to 20% jitter */
 		{
