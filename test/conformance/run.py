@@ -48,8 +48,11 @@ How a case becomes SQL (one psql session per case, in its own schema):
     incremental-between -- with _ROW_KIND against row_kinds and a check
     that the read merged no key on primary-key tables, and
     deletion-vectors.merge-on-read on deletion-vector tables -- and
-    "stream_end" as an empty incremental-between up to the latest snapshot).  See the section
-    "Hand-built splits and streaming plans as table scans".
+    "stream_end" as an empty incremental-between up to the latest snapshot).  Every
+    streaming case (first-row tables included) also runs through the
+    extension's stream function tablescan_changes(): the full startup as a
+    consumer's first read, each plan as the range of its snapshots.  See the
+    section "Hand-built splits and streaming plans as table scans".
   * Row cases: SELECT json_build_array(<columns>) FROM t [WHERE <predicate>]
     [LIMIT n]; the rows are compared with "rows" ("rows_after_filter" when
     predicate_exact is false) as a multiset after type-directed normalisation
@@ -76,8 +79,9 @@ How a case becomes SQL (one psql session per case, in its own schema):
   * The row-tracking system columns _ROW_ID and _SEQUENCE_NUMBER are foreign
     table columns named so (the extension maps them); a row-id range
     selection becomes a WHERE on a hidden "_ROW_ID" column.
-  * Streaming plans of first-row and other non-deduplicate primary-key
-    tables or with a changelog producer, raw data/manifest
+  * Batch reads of streaming plans of first-row and other non-deduplicate
+    primary-key tables or with a changelog producer (their stream-function
+    queries run), raw data/manifest
     file cases without a table, hand-built splits no snapshot scan provably equals and the
     other Paimon system columns (_VALUE_KIND, ...) are SKIPped with the
     reason.  An ERROR whose message says
@@ -1025,11 +1029,25 @@ def compare_plan(expected_splits, rows, subset_ok):
 # = 'true', the option under which Java's batch scans read level-0 files as
 # the stream does (the full startup then merges all levels with the deletion
 # vectors, the incremental read the range's level-0 files).  First-row tables
-# stay skipped: no batch read of theirs sees level 0.  A stream reads each delta split unmerged while
+# get no batch read: none of theirs sees level 0.  A stream reads each delta split unmerged while
 # incremental-between merges the range's level-0 files by key, so every such
 # query also yields an extra (failing) row when its row count differs from
 # the row_count sum of the files tablescan_files() lists for it.
+#
+# Beside those batch reads every streaming case runs as the extension's own
+# stream (tablescan_changes): the full startup as the first read of a consumer
+# with max_snapshots => 1 through a foreign table with the case's startup
+# options and no _ROW_KIND column (the consumer is dropped after it), each
+# plan for snapshot S as the range from_snapshot => C+1, to_snapshot => S
+# (with _ROW_KIND on primary-key tables), and "stream_end" as the range up to
+# the latest snapshot returning no rows.
 # ---------------------------------------------------------------------------
+
+# A pseudo-option of the runner's own: the foreign table is created without
+# the case's hidden columns (a stream's full start refuses "_ROW_KIND").
+PLAIN_TABLE_OPTION = "#plain"
+# The consumer a streaming case's full start is read through (dropped after).
+STREAM_CONSUMER = "conformance"
 
 # Options that choose a scan's starting snapshot (replaced by the mapping).
 STARTUP_OPTIONS = {"scan.snapshot-id", "scan.mode", "scan.tag-name", "scan.timestamp-millis",
@@ -1437,8 +1455,8 @@ def probe_splits(args, cp, schema):
 
 
 def stream_queries(cp, case, shared_dir, topts, types):
-    """Queries for a streaming case (one per plan, see the section comment),
-    or a skip reason."""
+    """Queries for a streaming case (one per plan and reading, see the
+    section comment), or a skip reason."""
     opts = case.get("options") or {}
     plans = case.get("stream_plans")
     if not plans:
@@ -1448,11 +1466,8 @@ def stream_queries(cp, case, shared_dir, topts, types):
     if schema is None:
         return "streaming case of a table without a schema"
     pk = list(schema.get("primaryKeys") or [])
-    if pk:
-        why = pk_stream_unsupported(schema, opts)
-        if why:
-            return why
-    elif case.get("predicate_expr") or case.get("predicate"):
+    batch_why = pk_stream_unsupported(schema, opts) if pk else None
+    if not pk and (case.get("predicate_expr") or case.get("predicate")):
         return "streaming plans with a predicate (rows may be pruned only)"
     for p in plans:
         if not pk and any(k != "+I" for k in p.get("row_kinds") or []):
@@ -1479,10 +1494,12 @@ def stream_queries(cp, case, shared_dir, topts, types):
     else:
         return "streaming startup mode %s not mapped" % mode
     base = [(k, v) for k, v in topts if k not in STARTUP_OPTIONS]
+    stream_base = list(base)
     if pk:
         more = pk_stream_extra_options(schema, opts)
         base = [(k, v) for k, v in base if k not in dict(more)] + more
-    queries = []
+    queries = []                # (label, options, rows, how): how = None (batch read),
+    #                             "consumer" (a full start) or (from, to) (a range)
     if full_first is not None:
         first = plans.pop(0)
         if first.get("snapshot") != full_first:
@@ -1491,8 +1508,14 @@ def stream_queries(cp, case, shared_dir, topts, types):
             return "streaming full startup plan asserts non-insert row kinds"
         if pk and (case.get("predicate_expr") or case.get("predicate")):
             return "streaming full startup of a primary-key table with a predicate"
-        queries.append(("snapshot-%d-full" % full_first, [("scan.snapshot-id", str(full_first))],
-                        first["rows"]))
+        queries.append(("snapshot-%d-full" % full_first, base + [("scan.snapshot-id", str(full_first))],
+                        first["rows"], None))
+        # the stream's own full start: a consumer's first read, by the case's
+        # startup options, through a table without _ROW_KIND
+        starting = [(k, v) for k, v in topts if k in ("scan.mode", "scan.snapshot-id")]
+        queries.append(("stream-%d-full" % full_first,
+                        stream_base + starting + [(PLAIN_TABLE_OPTION, "true")],
+                        first["rows"], "consumer"))
         cursor = full_first
     elif plans and plans[0].get("snapshot") is None:
         if plans[0]["rows"]:
@@ -1502,7 +1525,6 @@ def stream_queries(cp, case, shared_dir, topts, types):
         why = pk_stream_predicate_ignored(case, schema)
         if why:
             return why
-    delta = []                  # labels of the incremental (row-kind) queries
     for p in plans:
         s = p.get("snapshot")
         if s is None or int(s) <= cursor:
@@ -1511,29 +1533,48 @@ def stream_queries(cp, case, shared_dir, topts, types):
         if pk:
             rows = [list(r) + [k] for r, k in zip(rows, p["row_kinds"])]
         queries.append(("snapshot-%d" % int(s),
-                        [("incremental-between", "%d,%d" % (cursor, int(s)))], rows))
-        delta.append(queries[-1][0])
+                        base + [("incremental-between", "%d,%d" % (cursor, int(s)))], rows, None))
+        queries.append(("stream-%d" % int(s), stream_base, rows, (cursor + 1, int(s))))
         cursor = int(s)
     snaps = snapshot_ids(meta)
     if case.get("stream_end") and snaps and snaps[-1] > cursor:
-        queries.append(("end", [("incremental-between", "%d,%d" % (cursor, snaps[-1]))], []))
-        delta.append("end")
+        queries.append(("end", base + [("incremental-between", "%d,%d" % (cursor, snaps[-1]))],
+                        [], None))
+        queries.append(("stream-end", stream_base, [], (cursor + 1, snaps[-1])))
     if opts.get("limit") is not None:
         return "streaming case with a LIMIT"
+    if batch_why:
+        # no batch read equals these plans: only the stream function's
+        queries = [q for q in queries if q[3] is not None]
     cols = ", ".join(quote_ident(n) for n, _ in cp.columns)
-    if pk and delta:
+    if pk and any(isinstance(q[3], tuple) or (q[3] is None and "full" not in q[0])
+                  for q in queries):
         cp.hidden.append(("_ROW_KIND", parse_type("STRING")))
-    for label, extra, rows in queries:
-        if pk and label in delta:
-            q = Query("%s#%s" % (cp.name, label),
-                      lambda table: pk_delta_sql(cols, table), "rows", rows,
-                      types + [parse_type("STRING")])
+    for label, table_opts, rows, how in queries:
+        delta = pk and how != "consumer" and "full" not in label
+        q = Query("%s#%s" % (cp.name, label), None, "rows", rows,
+                  types + [parse_type("STRING")] if delta else types)
+        shown = ", ".join(x for x in (cols, quote_ident("_ROW_KIND") if delta else "") if x)
+        if how is None and delta:
+            q.make_sql = lambda table: pk_delta_sql(cols, table)
             q.mock_skip = "row kinds and the unmerged check read the real table"
+        elif how is None:
+            q.make_sql = (lambda shown: lambda table: "SELECT json_build_array(%s) FROM %s"
+                          % (shown, table))(shown)
+            q.mock_rows = rows
+        elif how == "consumer":
+            q.make_sql = (lambda shown: lambda table: (
+                "SELECT json_build_array(%s) FROM tablescan_changes(NULL::%s, consumer => %s, "
+                "max_snapshots => 1)" % (shown, table, quote_literal(STREAM_CONSUMER))))(shown)
+            q.after_sql = lambda table: ("SELECT tablescan_consumer_drop(%s::regclass, %s)"
+                                         % (quote_literal(table), quote_literal(STREAM_CONSUMER)))
+            q.mock_skip = "the stream function reads the real table"
         else:
-            q = Query("%s#%s" % (cp.name, label),
-                      lambda table: "SELECT json_build_array(%s) FROM %s" % (cols, table),
-                      "rows", rows, types, mock_rows=rows)
-        q.table_sets = [sorted(base + extra)]
+            q.make_sql = (lambda shown, lo, hi: lambda table: (
+                "SELECT json_build_array(%s) FROM tablescan_changes(NULL::%s, from_snapshot => %d, "
+                "to_snapshot => %d)" % (shown, table, lo, hi)))(shown, how[0], how[1])
+            q.mock_skip = "the stream function reads the real table"
+        q.table_sets = [sorted(table_opts)]
         cp.queries.append(q)
     return None
 
@@ -1647,6 +1688,7 @@ class Query:
         self.tolerate = tolerate    # rows allowed on either side (see microsecond_ambiguity)
         self.table_sets = None      # [[(key, value)]] foreign tables read (UNION ALL); None = the case's
         self.ordered = False        # meta: compare in order
+        self.after_sql = None       # table name -> a statement run after it, not judged
 
 
 class CasePlan:
@@ -2176,10 +2218,12 @@ def build_script(cp, schema, mock):
                 setup.append("INSERT INTO %s SELECT * FROM json_populate_recordset(NULL::%s, %s)"
                              % (name, name, quote_literal(json.dumps(objs, default=str))))
     else:
-        cols = ", ".join("%s %s" % (quote_ident(n), pg_type(t))
-                         for n, t in cp.columns + cp.hidden)
         for name, topts in tables:
-            opts = ", ".join("%s %s" % (quote_ident(k), quote_literal(v)) for k, v in topts)
+            plain = (PLAIN_TABLE_OPTION, "true") in topts
+            cols = ", ".join("%s %s" % (quote_ident(n), pg_type(t))
+                             for n, t in cp.columns + ([] if plain else cp.hidden))
+            opts = ", ".join("%s %s" % (quote_ident(k), quote_literal(v))
+                             for k, v in topts if k != PLAIN_TABLE_OPTION)
             setup.append("CREATE FOREIGN TABLE %s (%s) SERVER %s OPTIONS (%s)"
                          % (name, cols, SERVER_NAME, opts))
     for i, s in enumerate(setup):
@@ -2196,6 +2240,8 @@ def build_script(cp, schema, mock):
         else:
             q.sql = q.make_sql(relation_sql(per_query[id(q)]))
         lines.append(_step("q%d" % i, q.sql))
+        if q.after_sql is not None and not mock:
+            lines.append(_step("after%d" % i, q.after_sql(per_query[id(q)][0])))
     lines.append("DROP SCHEMA IF EXISTS %s CASCADE;" % schema)
     lines.append("\\echo %s DONE" % MARK)
     return "\n".join(lines) + "\n"
@@ -2830,17 +2876,33 @@ def self_test():
         check("stream plans", [(q.name, [(k, v) for k, v in q.table_sets[0] if k != "path"],
                                 q.expected) for q in stp.queries],
               [("st#snapshot-2", [("incremental-between", "1,2")], [["a"]]),
+               ("st#stream-2", [], [["a"]]),
                ("st#snapshot-3", [("incremental-between", "2,3")], [["b"]]),
-               ("st#end", [("incremental-between", "3,4")], [])])
+               ("st#stream-3", [], [["b"]]),
+               ("st#end", [("incremental-between", "3,4")], []),
+               ("st#stream-end", [], [])])
         tabs, per_q = query_tables(stp, "s")
-        check("stream tables", [per_q[id(q)] for q in stp.queries], [["s.t"], ["s.t1"], ["s.t2"]])
+        check("stream tables", [per_q[id(q)] for q in stp.queries],
+              [["s.t"], ["s.t1"], ["s.t2"], ["s.t1"], ["s.t3"], ["s.t1"]])
+        check("stream range sql", [stp.queries[i].make_sql("s.t1") for i in (1, 5)],
+              ["SELECT json_build_array(\"f0\") FROM tablescan_changes(NULL::s.t1, "
+               "from_snapshot => 2, to_snapshot => 2)",
+               "SELECT json_build_array(\"f0\") FROM tablescan_changes(NULL::s.t1, "
+               "from_snapshot => 4, to_snapshot => 4)"])
         full = dict(stc, options={"scan.mode": "latest-full", "streaming": True},
                     stream_plans=[{"snapshot": 3, "rows": [["a"], ["b"]], "row_kinds": ["+I"] * 2},
                                   {"snapshot": 4, "rows": [], "row_kinds": []}])
         check("stream full", [(q.name, [(k, v) for k, v in q.table_sets[0] if k != "path"])
                               for q in build_case(full, tmp).queries],
               [("st#snapshot-3-full", [("scan.snapshot-id", "3")]),
-               ("st#snapshot-4", [("incremental-between", "3,4")])])
+               ("st#stream-3-full", [(PLAIN_TABLE_OPTION, "true"), ("scan.mode", "latest-full")]),
+               ("st#snapshot-4", [("incremental-between", "3,4")]),
+               ("st#stream-4", [])])
+        fq = build_case(full, tmp).queries[1]
+        check("stream full sql", (fq.make_sql("s.t2"), fq.after_sql("s.t2")),
+              ("SELECT json_build_array(\"f0\") FROM tablescan_changes(NULL::s.t2, "
+               "consumer => 'conformance', max_snapshots => 1)",
+               "SELECT tablescan_consumer_drop('s.t2'::regclass, 'conformance')"))
         check("stream changelog", build_case(dict(stc, stream_plans=[
             {"snapshot": 2, "rows": [["a"]], "row_kinds": ["-D"]}]), tmp).skip,
               "streaming scan not mapped to batch reads: streaming plan asserts non-insert row kinds")
@@ -2852,7 +2914,12 @@ def self_test():
         check("stream pk", [(q.name, [(k, v) for k, v in q.table_sets[0] if k != "path"],
                              q.expected) for q in pkp.queries],
               [("st#snapshot-2", [("incremental-between", "1,2")], [["a", "+U"], ["b", "-D"]]),
-               ("st#end", [("incremental-between", "2,4")], [])])
+               ("st#stream-2", [], [["a", "+U"], ["b", "-D"]]),
+               ("st#end", [("incremental-between", "2,4")], []),
+               ("st#stream-end", [], [])])
+        check("stream pk range sql", pkp.queries[1].make_sql("s.t1"),
+              "SELECT json_build_array(\"f0\", \"_ROW_KIND\") FROM tablescan_changes(NULL::s.t1, "
+              "from_snapshot => 2, to_snapshot => 2)")
         check("stream pk kind column", [n for n, _ in pkp.hidden], ["_ROW_KIND"])
         check("stream pk sql", "tablescan_files('s.t'::regclass)" in pkp.queries[0].make_sql("s.t"),
               True)
@@ -2871,19 +2938,19 @@ def self_test():
                                    {"snapshot": 4, "rows": [["a"]], "row_kinds": ["-D"]}]),
                                    tmp).queries],
               [("st#snapshot-3-full", [mor, ("scan.snapshot-id", "3")]),
-               ("st#snapshot-4", [mor, ("incremental-between", "3,4")])])
+               ("st#stream-3-full", [(PLAIN_TABLE_OPTION, "true"), ("scan.mode", "latest-full")]),
+               ("st#snapshot-4", [mor, ("incremental-between", "3,4")]),
+               ("st#stream-4", [])])
         check("stream pk dv merge-on-read once", [
-            sorted(k for k, _ in q.table_sets[0] if k == mor[0])
+            sorted((k, v) for k, v in q.table_sets[0] if k == mor[0])
             for q in build_case(dict(stc, options=dict(stc["options"], **{
                 "deletion-vectors.merge-on-read": "false"})), tmp).queries],
-              [[mor[0]]] * 3)
+              [[mor], [(mor[0], "false")]] * 3)
         with open(os.path.join(tdir, "schema", "schema-4"), "w") as fh:
             json.dump({"primaryKeys": ["f0"], "options": {"merge-engine": "first-row"}}, fh)
-        check("stream pk first-row", build_case(stc, tmp).skip,
-              "streaming scan not mapped to batch reads: streaming read of a primary-key table "
-              "with merge-engine first-row (its plans read level-0 files: the full startup "
-              "merged first-row, each delta unmerged; every batch read of a first-row table "
-              "hides level 0 and no option shows it)")
+        frp = build_case(full, tmp)
+        check("stream pk first-row: the stream function only",
+              (frp.skip, [q.name for q in frp.queries]), (None, ["st#stream-3-full", "st#stream-4"]))
 
     # predicate translation
     ct = {"f0": T("STRING"), "f1": T("INT"), "f3": T("DOUBLE"), "f4": T("TIMESTAMP(9)"),
