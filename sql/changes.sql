@@ -223,6 +223,26 @@ SELECT tablescan_consumer_drop('lv', 'b') AS dropped, tablescan_consumer_drop('l
 SELECT pg_temp.error_of($$SELECT tablescan_consumer_reset('lv', 'b', 0)$$);
 SELECT pg_temp.error_of($$SELECT tablescan_consumer_reset('lv', NULL, 3)$$);
 SELECT table_oid, consumer, next_snapshot FROM tablescan_consumers ORDER BY consumer;
+-- a dropped foreign table's positions go with it (a table that gets its OID
+-- later must not start from a stale position), also when the owner dropping
+-- it has no rights on tablescan_consumers, and when a schema drop cascades
+CREATE ROLE regress_changes_owner;
+CREATE SCHEMA gone;
+CREATE FOREIGN TABLE gone.a (id int, p int, v text) SERVER scratch OPTIONS (path :'levels', "scan.mode" 'latest');
+CREATE FOREIGN TABLE gone.b (id int, p int, v text) SERVER scratch OPTIONS (path :'levels', "scan.mode" 'latest');
+SELECT count(*) FROM tablescan_changes(NULL::gone.a, consumer => 'x');
+SELECT count(*) FROM tablescan_changes(NULL::gone.b, consumer => 'y');
+SELECT consumer FROM tablescan_consumers WHERE consumer IN ('x', 'y') ORDER BY 1;
+ALTER FOREIGN TABLE gone.a OWNER TO regress_changes_owner;
+GRANT USAGE ON SCHEMA gone TO regress_changes_owner;
+SET ROLE regress_changes_owner;
+SELECT has_table_privilege('tablescan_consumers', 'DELETE') AS may_delete;
+DROP FOREIGN TABLE gone.a;
+RESET ROLE;
+SELECT consumer FROM tablescan_consumers WHERE consumer IN ('x', 'y') ORDER BY 1;
+DROP SCHEMA gone CASCADE;
+SELECT count(*) AS left_behind FROM tablescan_consumers WHERE consumer IN ('x', 'y');
+DROP ROLE regress_changes_owner;
 
 -- changelog-producer input (generated as Java's writer does: every APPEND
 -- commit also writes its records as changelog files, in the snapshot's

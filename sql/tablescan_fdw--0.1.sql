@@ -152,6 +152,32 @@ RETURNS boolean
 AS 'MODULE_PATHNAME'
 LANGUAGE C STRICT VOLATILE;
 
+-- A dropped foreign table's consumers go with it (an OID used again later
+-- must not inherit a stale position), whoever drops it: the function runs
+-- as the extension's owner and deletes only the rows of dropped relations.
+CREATE FUNCTION tablescan_forget_dropped_consumers()
+RETURNS event_trigger
+LANGUAGE plpgsql SECURITY DEFINER SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+    nsp name;
+BEGIN
+    SELECT n.nspname INTO nsp
+      FROM pg_extension e JOIN pg_namespace n ON n.oid = e.extnamespace
+     WHERE e.extname = 'tablescan_fdw';
+    IF nsp IS NULL THEN
+        RETURN;
+    END IF;
+    EXECUTE format('DELETE FROM %I.tablescan_consumers c
+                     USING pg_event_trigger_dropped_objects() d
+                     WHERE d.classid = ''pg_class''::regclass AND d.objsubid = 0
+                       AND d.objid = c.table_oid::oid', nsp);
+END
+$$;
+REVOKE ALL ON FUNCTION tablescan_forget_dropped_consumers() FROM PUBLIC;
+CREATE EVENT TRIGGER tablescan_forget_dropped_consumers ON sql_drop
+    EXECUTE FUNCTION tablescan_forget_dropped_consumers();
+
 -- The latest snapshot id once one after 'after' exists; NULL at the timeout.
 CREATE FUNCTION tablescan_wait_for_snapshot(tbl regclass, after bigint,
     timeout interval DEFAULT '10 s')
