@@ -2,7 +2,8 @@
 # The demo command of README.md: on a fresh Debian 12 machine, install what
 # is needed, build and install the extension, generate a sample warehouse
 # with our own generator, start a throwaway cluster and run test/demo.sql
-# (CREATE EXTENSION, IMPORT FOREIGN SCHEMA, EXPLAIN showing pruning, SELECTs).
+# (CREATE EXTENSION, IMPORT FOREIGN SCHEMA, EXPLAIN showing pruning, SELECTs, an
+# INSERT / DELETE into a primary-key table followed by a consumer).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 SUDO=""; [ "$(id -u)" -eq 0 ] || SUDO=sudo
@@ -25,6 +26,6 @@ build/tools/ts_gen "$DEMO/warehouse/sales.db/customers" \
 build/tools/ts_gen "$DEMO/warehouse/sales.db/accounts" \
     --column 'id:INT NOT NULL' --column owner:STRING --column 'balance:DECIMAL(10, 2)' \
     --primary-key id --buckets 2 --rows 40 --keys 12 --snapshots 3 --delete-every 6 --no-ops
-chmod -R a+rX "$DEMO"
+chmod -R a+rwX "$DEMO"      # the cluster's user writes into accounts
 
 pg_virtualenv -t -v 15 psql -X -e -v ON_ERROR_STOP=1 -v warehouse="$DEMO/warehouse" -f test/demo.sql

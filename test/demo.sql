@@ -38,3 +38,18 @@ SELECT * FROM accounts ORDER BY id;
 CREATE FOREIGN TABLE accounts_changes (id int, owner text, balance numeric(10,2), "_ROW_KIND" text)
   SERVER lake OPTIONS (database 'sales', "table" 'accounts', "incremental-between" '2,3');
 SELECT "_ROW_KIND", id, owner, balance FROM accounts_changes ORDER BY id;
+
+-- following changes: a consumer reads what changed since it last looked, and
+-- its position moves with the reading transaction ("Following changes")
+CREATE FOREIGN TABLE accounts_feed (id int, owner text, balance numeric(10,2), "_ROW_KIND" text)
+  SERVER lake OPTIONS (database 'sales', "table" 'accounts', "scan.mode" 'latest');
+SELECT count(*) AS new_changes FROM tablescan_changes(NULL::accounts_feed, consumer => 'demo');
+-- writing into the lake: one Paimon commit per transaction ("Writing")
+INSERT INTO accounts VALUES (3, 'owner_new', 12.50), (0, 'owner_91', 1.00);
+DELETE FROM accounts WHERE id = 11;
+BEGIN;
+SELECT "_ROW_KIND", id, owner, balance
+  FROM tablescan_changes(NULL::accounts_feed, consumer => 'demo') ORDER BY id, "_ROW_KIND";
+COMMIT;
+SELECT consumer, next_snapshot FROM tablescan_consumers;
+SELECT count(*) AS new_changes FROM tablescan_changes(NULL::accounts_feed, consumer => 'demo');
