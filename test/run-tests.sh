@@ -124,6 +124,11 @@ else
     echo "bench: 0 passed, 1 failed, 0 skipped" >> "$LOG/unit.log"
 fi
 
+step "README's demo command (test/demo.sh, checked by test/demo-check.sh)"
+limited demo 300 "$LOG/demo-check.log" bash test/demo-check.sh "$LOG/demo.log"
+grep -E '^FAIL ' "$LOG/demo-check.log"
+grep '^demo: ' "$LOG/demo-check.log" >> "$LOG/unit.log" || { tail -10 "$LOG/demo-check.log"; echo "demo: 0 passed, 1 failed, 0 skipped" >> "$LOG/unit.log"; }
+
 # every "<part>: N passed, N failed, N skipped" line against test/baseline.json,
 # then the closing line "N passed, N failed, N skipped" summing them all
 step "baseline (test/baseline.json: skips allowed by name, floors of passes)"
