@@ -124,19 +124,25 @@ SELECT (SELECT count(*) FROM pkow_4) AS rows_at_4, (SELECT count(*) FROM pkow_5)
 TRUNCATE ch;
 -- without the option the overwrite is skipped
 SELECT count(*) AS skipped FROM tablescan_changes(NULL::pkow_plain, from_snapshot => 5, to_snapshot => 5);
+-- rows of ch that differ from the changes of NAME_plain from snapshot 1 and
+-- those of NAME's overwrite snapshot ow alone
+CREATE FUNCTION stream_differs(name text, ow int) RETURNS bigint LANGUAGE plpgsql AS $$
+DECLARE n bigint;
+BEGIN
+  EXECUTE format($q$
+    WITH e AS (SELECT * FROM tablescan_changes(NULL::%1$I, from_snapshot => 1)
+               UNION ALL SELECT * FROM tablescan_changes(NULL::%2$I, from_snapshot => %3$s, to_snapshot => %3$s))
+    SELECT count(*) FROM ((TABLE ch EXCEPT ALL TABLE e) UNION ALL (TABLE e EXCEPT ALL TABLE ch)) x$q$,
+    name || '_plain', name, ow) INTO n;
+  RETURN n;
+END $$;
 -- a consumer over all snapshots: the other snapshots' changes as without the
 -- option, and the overwrite's
 ALTER FOREIGN TABLE pkow OPTIONS (ADD "scan.mode" 'from-snapshot', ADD "scan.snapshot-id" '1');
 INSERT INTO ch SELECT * FROM tablescan_changes(NULL::pkow, consumer => 'all');
 SELECT count(*) AS rows,
        (SELECT next_snapshot FROM tablescan_consumers WHERE consumer = 'all') AS next,
-       (SELECT count(*) FROM (
-          (TABLE ch EXCEPT ALL (SELECT * FROM tablescan_changes(NULL::pkow_plain, from_snapshot => 1)
-                                UNION ALL SELECT * FROM tablescan_changes(NULL::pkow, from_snapshot => 5, to_snapshot => 5)))
-          UNION ALL
-          ((SELECT * FROM tablescan_changes(NULL::pkow_plain, from_snapshot => 1)
-            UNION ALL SELECT * FROM tablescan_changes(NULL::pkow, from_snapshot => 5, to_snapshot => 5))
-           EXCEPT ALL TABLE ch)) x) AS different
+       stream_differs('pkow', 5) AS different
   FROM ch;
 TRUNCATE ch;
 -- with a _SNAPSHOT_ID column the overwrite's rows are those of snapshot 5
@@ -206,15 +212,7 @@ TRUNCATE ch;
 -- the overwrite's
 ALTER FOREIGN TABLE dvw OPTIONS (ADD "scan.mode" 'from-snapshot', ADD "scan.snapshot-id" '1');
 INSERT INTO ch SELECT * FROM tablescan_changes(NULL::dvw, consumer => 'dv');
-SELECT count(*) AS rows,
-       (SELECT count(*) FROM (
-          (TABLE ch EXCEPT ALL (SELECT * FROM tablescan_changes(NULL::dvw_plain, from_snapshot => 1)
-                                UNION ALL SELECT * FROM tablescan_changes(NULL::dvw, from_snapshot => 8, to_snapshot => 8)))
-          UNION ALL
-          ((SELECT * FROM tablescan_changes(NULL::dvw_plain, from_snapshot => 1)
-            UNION ALL SELECT * FROM tablescan_changes(NULL::dvw, from_snapshot => 8, to_snapshot => 8))
-           EXCEPT ALL TABLE ch)) x) AS different
-  FROM ch;
+SELECT count(*) AS rows, stream_differs('dvw', 8) AS different FROM ch;
 TRUNCATE ch;
 -- an aggregation table: a row its deletion vector deletes would be summed
 -- twice

@@ -482,10 +482,11 @@ main(int argc, char **argv)
 	{
 		fprintf(stderr, "usage: ts_gen <table_dir> [--column NAME:TYPE ...] [--partition K] "
 				"[--buckets N --bucket-key K] [--rows R] [--snapshots S] [--files F] "
-				"[--null-every K] [--codec C] [--preset all-types|evolve] [--spec FILE] ...\n"
+				"[--null-every K] [--codec C] [--preset all-types|evolve] [--spec FILE] [--readd-at S] ...\n"
 				"       primary-key tables: --primary-key K [--merge-engine E] [--agg F:FN] "
 				"[--sequence-field F] [--deletion-vectors] [--no-ops] [--levels N] [--compact-every C] "
-				"[--keys K] [--delete-every D] [--retract-every U] [--overwrite-at S] [--option K=V] ...\n"
+				"[--keys K] [--delete-every D] [--retract-every U] [--overwrite-at S] "
+				"[--overwrite-partition K=V] [--option K=V] ...\n"
 				"see the comment at the top of src/tools/ts_gen.c\n");
 		return 2;
 	}
