@@ -220,7 +220,7 @@ scan_incremental_diff_files(ts_plan *plan, scan_state *st,
 	*nlive = 0;
 	if (pk && st->dv_enabled)
 		return ts_error(err, TS_ERR_UNSUPPORTED,
-						"table \"%s\": incremental-between-scan-mode diff on primary-key tables with deletion vectors is not supported yet",
+						"table \"%s\": incremental-between-scan-mode diff on primary-key tables with deletion vectors is not supported (Java's diff there drops a file both snapshots hold even when its deletion vector changed: apache/paimon issue 11257)",
 						plan->table_path);
 	if (!scan_read_live_files(plan, st, &after, &nafter, err))
 		return false;
@@ -329,7 +329,11 @@ scan_incremental_overwrite_files(ts_plan *plan, scan_state *st,
 	}
 	qsort(removed, (size_t) nremoved, sizeof(*removed), cmp_entry_name);
 	memset(used, 0, sizeof(*used) * (size_t) (nremoved + 1));
-	/* a file both removed and added takes no part (Java's deduplicate) */
+	/*
+	 * a file both removed and added takes no part (Java's deduplicate), even
+	 * if its deletion vector changed (as in Java's diff, issue 11257; Java's
+	 * overwrites never re-add a file)
+	 */
 	for (int i = 0; i < nadded; i++)
 	{
 		int			same;
