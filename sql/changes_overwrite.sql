@@ -85,9 +85,11 @@ SELECT pg_temp.error_of($$SELECT * FROM tablescan_changes(NULL::pk_ow, consumer 
 \set stream :fixtures/stream
 \set pkow :stream/pk_overwrite
 SELECT pg_read_file(:'pkow' || '/snapshot/snapshot-5')::jsonb->>'commitKind' AS snapshot_5;
--- NAME (streaming-read-overwrite), NAME_plain (without), NAME_4 and NAME_5
--- (the table at snapshots 4 and 5) over the table at path
-CREATE FUNCTION pg_temp.overwrite_tables(name text, path text) RETURNS void LANGUAGE plpgsql AS $$
+-- NAME (streaming-read-overwrite), NAME_plain (without), NAME_<ow-1> and
+-- NAME_<ow> (the tables at the snapshots before and of the overwrite, with
+-- the extra options opts) over the table at path
+CREATE FUNCTION pg_temp.overwrite_tables(name text, path text, ow int DEFAULT 5, opts text DEFAULT '')
+RETURNS void LANGUAGE plpgsql AS $$
 DECLARE
   cols text := 'id int, p int, v text, n bigint, d float8';
 BEGIN
@@ -95,9 +97,9 @@ BEGIN
                  name, cols, path);
   EXECUTE format('CREATE FOREIGN TABLE %I (%s, "_ROW_KIND" text) SERVER scratch OPTIONS (path %L)',
                  name || '_plain', cols, path);
-  FOR s IN 4..5 LOOP
-    EXECUTE format('CREATE FOREIGN TABLE %I (%s) SERVER scratch OPTIONS (path %L, "scan.snapshot-id" %L)',
-                   name || '_' || s, cols, path, s);
+  FOR s IN ow - 1..ow LOOP
+    EXECUTE format('CREATE FOREIGN TABLE %I (%s) SERVER scratch OPTIONS (path %L, "scan.snapshot-id" %L%s)',
+                   name || '_' || s, cols, path, s, opts);
   END LOOP;
 END $$;
 SELECT pg_temp.overwrite_tables('pkow', :'pkow');
@@ -122,19 +124,25 @@ SELECT (SELECT count(*) FROM pkow_4) AS rows_at_4, (SELECT count(*) FROM pkow_5)
 TRUNCATE ch;
 -- without the option the overwrite is skipped
 SELECT count(*) AS skipped FROM tablescan_changes(NULL::pkow_plain, from_snapshot => 5, to_snapshot => 5);
+-- rows of ch that differ from the changes of NAME_plain from snapshot 1 and
+-- those of NAME's overwrite snapshot ow alone
+CREATE FUNCTION stream_differs(name text, ow int) RETURNS bigint LANGUAGE plpgsql AS $$
+DECLARE n bigint;
+BEGIN
+  EXECUTE format($q$
+    WITH e AS (SELECT * FROM tablescan_changes(NULL::%1$I, from_snapshot => 1)
+               UNION ALL SELECT * FROM tablescan_changes(NULL::%2$I, from_snapshot => %3$s, to_snapshot => %3$s))
+    SELECT count(*) FROM ((TABLE ch EXCEPT ALL TABLE e) UNION ALL (TABLE e EXCEPT ALL TABLE ch)) x$q$,
+    name || '_plain', name, ow) INTO n;
+  RETURN n;
+END $$;
 -- a consumer over all snapshots: the other snapshots' changes as without the
 -- option, and the overwrite's
 ALTER FOREIGN TABLE pkow OPTIONS (ADD "scan.mode" 'from-snapshot', ADD "scan.snapshot-id" '1');
 INSERT INTO ch SELECT * FROM tablescan_changes(NULL::pkow, consumer => 'all');
 SELECT count(*) AS rows,
        (SELECT next_snapshot FROM tablescan_consumers WHERE consumer = 'all') AS next,
-       (SELECT count(*) FROM (
-          (TABLE ch EXCEPT ALL (SELECT * FROM tablescan_changes(NULL::pkow_plain, from_snapshot => 1)
-                                UNION ALL SELECT * FROM tablescan_changes(NULL::pkow, from_snapshot => 5, to_snapshot => 5)))
-          UNION ALL
-          ((SELECT * FROM tablescan_changes(NULL::pkow_plain, from_snapshot => 1)
-            UNION ALL SELECT * FROM tablescan_changes(NULL::pkow, from_snapshot => 5, to_snapshot => 5))
-           EXCEPT ALL TABLE ch)) x) AS different
+       stream_differs('pkow', 5) AS different
   FROM ch;
 TRUNCATE ch;
 -- with a _SNAPSHOT_ID column the overwrite's rows are those of snapshot 5
@@ -183,24 +191,93 @@ SELECT (SELECT count(*) FROM tablescan_changes(NULL::inp, from_snapshot => 1)) A
        (SELECT count(*) FROM ch) AS changelog_and_overwrite;
 TRUNCATE ch;
 
+-- tables with deletion vectors, as Java's readChanges plans them: the
+-- removed files read with the deletion vectors of the snapshot before the
+-- overwrite (its index manifest), the added ones with the overwrite's.
+-- pk_overwrite_dv (generated) overwrites the whole table at snapshot 8,
+-- whose snapshot 7 has deletion vectors and a level-0 file; the tables at 7
+-- and 8 are read with deletion-vectors.merge-on-read, level 0 merged in as
+-- the overwrite's removed side merges it.
+\set pkdv :stream/pk_overwrite_dv
+SELECT pg_read_file(:'pkdv' || '/snapshot/snapshot-8')::jsonb->>'commitKind' AS snapshot_8;
+SELECT pg_temp.overwrite_tables('dvw', :'pkdv', 8, ', "deletion-vectors.merge-on-read" ''true''');
+SELECT count(*) FILTER (WHERE deletion_file IS NOT NULL) AS files_with_vectors_at_7,
+       count(*) FILTER (WHERE level = 0) AS level0_files_at_7
+  FROM tablescan_files('dvw_7');
+INSERT INTO ch SELECT * FROM tablescan_changes(NULL::dvw, from_snapshot => 8, to_snapshot => 8);
+SELECT (SELECT count(*) FROM dvw_7) AS rows_at_7, (SELECT count(*) FROM dvw_8) AS rows_at_8,
+       (overwrite_check('dvw_7', 'dvw_8')).*;
+TRUNCATE ch;
+-- a consumer over all its snapshots: the others as without the option, and
+-- the overwrite's
+ALTER FOREIGN TABLE dvw OPTIONS (ADD "scan.mode" 'from-snapshot', ADD "scan.snapshot-id" '1');
+INSERT INTO ch SELECT * FROM tablescan_changes(NULL::dvw, consumer => 'dv');
+SELECT count(*) AS rows, stream_differs('dvw', 8) AS different FROM ch;
+TRUNCATE ch;
+-- an aggregation table: a row its deletion vector deletes would be summed
+-- twice
+\set pkdvagg :stream/pk_overwrite_dv_agg
+SELECT pg_temp.overwrite_tables('dva', :'pkdvagg', 8, ', "deletion-vectors.merge-on-read" ''true''');
+SELECT count(*) FILTER (WHERE deletion_file IS NOT NULL) AS files_with_vectors_at_7
+  FROM tablescan_files('dva_7');
+INSERT INTO ch SELECT * FROM tablescan_changes(NULL::dva, from_snapshot => 8, to_snapshot => 8);
+SELECT (overwrite_check('dva_7', 'dva_8')).*;
+TRUNCATE ch;
+
+-- a partial overwrite: pk_overwrite_dv_part overwrites partition p = 1
+-- alone at snapshot 8, so the rows removed and added are those of p = 1 at
+-- 7 and 8, and the buckets of partition 0 (unchanged) give no row
+\set pkpart :stream/pk_overwrite_dv_part
+SELECT pg_temp.overwrite_tables('dvp', :'pkpart', 8, ', "deletion-vectors.merge-on-read" ''true''');
+CREATE TEMP VIEW dvp_7_1 AS SELECT * FROM dvp_7 WHERE p = 1;
+CREATE TEMP VIEW dvp_8_1 AS SELECT * FROM dvp_8 WHERE p = 1;
+INSERT INTO ch SELECT * FROM tablescan_changes(NULL::dvp, from_snapshot => 8, to_snapshot => 8);
+SELECT (SELECT count(*) FROM dvp_7 WHERE p = 0) AS rows_p0_at_7,
+       (SELECT count(*) FROM ((SELECT * FROM dvp_7 WHERE p = 0 EXCEPT ALL SELECT * FROM dvp_8 WHERE p = 0)
+                              UNION ALL (SELECT * FROM dvp_8 WHERE p = 0 EXCEPT ALL SELECT * FROM dvp_7 WHERE p = 0)) x) AS p0_changed,
+       (SELECT count(*) FROM ch WHERE p <> 1) AS rows_not_p1,
+       (overwrite_check('dvp_7_1', 'dvp_8_1')).*;
+TRUNCATE ch;
+
+-- streaming-read-append-overwrite: a file the overwrite both removes and
+-- adds is not read (Java's readChanges drops it from both sides, its
+-- "deduplicate"); append_readd's OVERWRITE snapshot 3 removes and re-adds
+-- snapshot 1's files besides adding its own, so the stream's rows of 3 are
+-- those of its own files: what the table has at 3 and had not at 2 (a
+-- batch scan drops the re-added files too, as Java's: their DELETE entry
+-- cancels both ADD entries)
+\set readd :stream/append_readd
+CREATE FOREIGN TABLE rd (id int, customer text, amount numeric, dt text) SERVER scratch
+  OPTIONS (path :'readd', "streaming-read-append-overwrite" 'true');
+CREATE FOREIGN TABLE rd_2 (id int, customer text, amount numeric, dt text) SERVER scratch
+  OPTIONS (path :'readd', "scan.snapshot-id" '2');
+CREATE FOREIGN TABLE rd_3 (id int, customer text, amount numeric, dt text) SERVER scratch
+  OPTIONS (path :'readd', "scan.snapshot-id" '3');
+CREATE TEMP TABLE rdg AS SELECT * FROM tablescan_changes(NULL::rd, from_snapshot => 3, to_snapshot => 3);
+SELECT pg_read_file(:'readd' || '/snapshot/snapshot-3')::jsonb->>'commitKind' AS snapshot_3,
+       (SELECT count(*) FROM rd_2) AS rows_at_2, (SELECT count(*) FROM rd_3) AS rows_at_3,
+       count(*) AS rows,
+       (SELECT count(*) FROM ((TABLE rdg EXCEPT ALL (TABLE rd_3 EXCEPT ALL TABLE rd_2))
+                              UNION ALL ((TABLE rd_3 EXCEPT ALL TABLE rd_2) EXCEPT ALL TABLE rdg)) x) AS different
+  FROM rdg;
+-- a consumer from snapshot 1: 1 and 2 as appended, 3 as above
+ALTER FOREIGN TABLE rd OPTIONS (ADD "scan.mode" 'from-snapshot', ADD "scan.snapshot-id" '1');
+CREATE TEMP TABLE rdc AS SELECT * FROM tablescan_changes(NULL::rd, consumer => 'rd');
+SELECT count(*) AS rows,
+       (SELECT count(*) FROM ((TABLE rdc EXCEPT ALL (TABLE rd_2 UNION ALL TABLE rdg))
+                              UNION ALL ((TABLE rd_2 UNION ALL TABLE rdg) EXCEPT ALL TABLE rdc)) x) AS different
+  FROM rdc;
+-- with deletion vectors the added files are read with the overwrite's
+-- (this table has none)
+ALTER FOREIGN TABLE rd OPTIONS (ADD "deletion-vectors.enabled" 'true');
+SELECT count(*) AS rows FROM tablescan_changes(NULL::rd, from_snapshot => 3, to_snapshot => 3);
+
 -- refused as Java refuses them: append tables, changelog-producer lookup /
--- full-compaction; and not yet on tables with deletion vectors (each side
--- would need its own snapshot's deletion vectors)
+-- full-compaction
 ALTER FOREIGN TABLE ow OPTIONS (DROP "streaming-read-append-overwrite", ADD "streaming-read-overwrite" 'true');
 SELECT pg_temp.error_of($$SELECT * FROM tablescan_changes(NULL::ow, consumer => 'x')$$);
 ALTER FOREIGN TABLE pkow_plain OPTIONS (ADD "streaming-read-overwrite" 'true', ADD "changelog-producer" 'lookup');
 SELECT pg_temp.error_of($$SELECT * FROM tablescan_changes(NULL::pkow_plain, from_snapshot => 5)$$);
--- (a copy of pk_dedup_dv whose COMPACT snapshot 3 is relabelled OVERWRITE:
--- its other snapshots are read, the overwrite is refused)
-SELECT pg_temp.sh(format('cp -r %s/pk.db/pk_dedup_dv regress_cow/dv && sed -i ''s/"COMPACT"/"OVERWRITE"/'' regress_cow/dv/snapshot/snapshot-3',
-                         :'warehouse'));
-SELECT current_setting('data_directory') || '/regress_cow/dv' AS dvdir \gset
-CREATE FOREIGN TABLE dv_ow (id int) SERVER scratch
-  OPTIONS (path :'dvdir', "streaming-read-overwrite" 'true');
-CREATE FOREIGN TABLE dv_plain (id int) SERVER scratch OPTIONS (path :'dvdir');
-SELECT (SELECT count(*) FROM tablescan_changes(NULL::dv_ow, from_snapshot => 1, to_snapshot => 2)) AS rows_1_2,
-       (SELECT count(*) FROM tablescan_changes(NULL::dv_plain, from_snapshot => 1, to_snapshot => 2)) AS plain_rows_1_2;
-SELECT pg_temp.error_of($$SELECT * FROM tablescan_changes(NULL::dv_ow, from_snapshot => 1)$$);
 
 SELECT pg_temp.sh('rm -rf regress_cow');
 DROP SCHEMA cow CASCADE;

@@ -283,6 +283,19 @@ $GEN "$OUT/stream/pk_overwrite_agg" $PKCOLS --merge-engine aggregation --agg n:s
 $GEN "$OUT/stream/pk_overwrite_input" $PKCOLS --option changelog-producer=input --rows 40 --keys 24 \
      --snapshots 5 --files 3 --compact-every 2 --levels 2 --delete-every 6 --retract-every 9 \
      --null-every 5 --overwrite-at 4 >/dev/null
+# ... with deletion vectors: commit 6 (snapshot 8) overwrites the whole table, whose snapshot 7
+# has deletion vectors and a level-0 file (a deduplicate and an aggregation table), or partition 1
+# alone; and an append table whose commit 3 (an OVERWRITE) also removes and re-adds commit 1's files
+DVOW="$PKCOLS --rows 40 --snapshots 7 --files 3 --compact-every 2 --levels 2 --null-every 5
+      --overwrite-at 6 --deletion-vectors"
+$GEN "$OUT/stream/pk_overwrite_dv" $DVOW --keys 24 --delete-every 6 --retract-every 9 >/dev/null
+$GEN "$OUT/stream/pk_overwrite_dv_agg" $DVOW --merge-engine aggregation --agg n:sum --agg d:sum \
+     --keys 16 --delete-every 6 --retract-every 11 >/dev/null
+$GEN "$OUT/stream/pk_overwrite_dv_part" $DVOW --keys 24 --delete-every 6 --retract-every 9 \
+     --overwrite-partition p=1 >/dev/null
+$GEN "$OUT/stream/append_readd" --column 'id:INT NOT NULL' --column customer:STRING \
+     --column 'amount:DECIMAL(10, 2)' --column dt:STRING --partition dt --partitions 3 --buckets 4 \
+     --bucket-key id --rows 100 --snapshots 3 --readd-at 3 >/dev/null
 
 # broken copies: each case breaks exactly one file of customers
 B=$OUT/broken

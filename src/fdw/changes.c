@@ -344,8 +344,9 @@ ignore_progress(const ts_plan *plan)
  * The changes of snapshots from..to (snapshot_id: every row's _SNAPSHOT_ID,
  * see read_rows): one unmerged read of the range, as Java's follow-up
  * scanners plan it; with streaming-read-overwrite on a primary-key table
- * its OVERWRITE snapshots are read apart, in snapshot order, each as the
- * changes it made (Java's OverwriteFollowUpScanner: incremental_diff.c).
+ * (streaming-read-append-overwrite on an append table) its OVERWRITE
+ * snapshots are read apart, in snapshot order, each as the changes it made
+ * (Java's OverwriteFollowUpScanner: incremental_diff.c).
  */
 static void
 read_changes(Oid relid, const ts_plan *plan, int64 from, int64 to, int64 snapshot_id,

@@ -9,11 +9,10 @@
  * start-exclusive and end-inclusive, start may be earliest - 1, and the
  * files are the ADD entries of the delta manifest lists of the APPEND
  * snapshots S1+1 .. S2 (COMPACT and OVERWRITE snapshots add no new rows
- * and are skipped; a stream over an append table with
- * streaming-read-append-overwrite also takes an OVERWRITE's ADD entries
- * and passes over its DELETE ones, as Java's stream does; a stream over a
- * primary-key table with streaming-read-overwrite reads each OVERWRITE
- * snapshot alone, taking both, see incremental_diff.c).  Timestamps map to the newest snapshot committed at or
+ * and are skipped; a stream over a primary-key table with
+ * streaming-read-overwrite, or over an append table with
+ * streaming-read-append-overwrite, reads each OVERWRITE snapshot alone,
+ * taking its ADD and DELETE entries, see incremental_diff.c).  Timestamps map to the newest snapshot committed at or
  * before them (start: earliest - 1 when none is; end: latest when none
  * is).  On primary-key tables those files (level 0, written by APPEND
  * commits) form one split per partition and bucket, which merge.c merges
@@ -227,12 +226,6 @@ scan_read_incremental_files(ts_plan *plan, scan_state *st,
 	size_t		nout = 0,
 				cap = 0;
 	bool		ok = false;
-	bool		stream_append_overwrite = plan->unmerged && !plan->changelog &&
-		plan->kind == TS_TABLE_APPEND &&
-		scan_option_bool(plan, TS_OPT_STREAM_APPEND_OVERWRITE, false);
-
-	/* a stream's read of one overwrite's changes: its ADD and DELETE entries */
-	stream_append_overwrite = stream_append_overwrite || plan->overwrite;
 
 	*files = NULL;
 	*nfiles = 0;
@@ -264,9 +257,9 @@ scan_read_incremental_files(ts_plan *plan, scan_state *st,
 		{
 			list = s->delta_manifest_list;
 			append = s->commit_kind && strcmp(s->commit_kind, "APPEND") == 0;
-			/* a stream with streaming-read-append-overwrite: an overwrite's added files too */
+			/* a stream's read of one overwrite's changes: its ADD and DELETE entries */
 			overwrite = s->commit_kind && strcmp(s->commit_kind, "OVERWRITE") == 0 &&
-				stream_append_overwrite;
+				plan->overwrite;
 			append = append || overwrite;
 		}
 		if (append &&
@@ -320,8 +313,6 @@ scan_read_incremental_files(ts_plan *plan, scan_state *st,
 			}
 			for (int j = 0; j < n; j++)
 			{
-				if (me[j].kind != TS_FILE_ADD && overwrite && !plan->overwrite)
-					continue;	/* the files an overwrite removed: not retracted */
 				if (me[j].kind != TS_FILE_ADD && overwrite)
 				{
 					out[nout++] = &me[j];	/* incremental_diff.c pairs them */

@@ -23,14 +23,19 @@
  * engine; refused with deletion vectors (each side would need its own
  * snapshot's vectors).
  *
- * Also the plan of a stream's read of one OVERWRITE snapshot of a
- * primary-key table (streaming-read-overwrite), as Java's
+ * Also the plan of a stream's read of one OVERWRITE snapshot
+ * (streaming-read-overwrite on a primary-key table,
+ * streaming-read-append-overwrite on an append table), as Java's
  * SnapshotReaderImpl.readChanges plans it: the snapshot's delta entries per
  * partition and bucket, the DELETE ones the "before" side (marked as a
- * diff's start files are), minus the files both removed and added; merge.c
- * reads the before side merged as -D rows and the added files merged
- * (IncrementalChangelogReadProvider), or unmerged in a bucket the overwrite
- * only added to.
+ * diff's start files are), minus the files both removed and added (its
+ * "deduplicate": such a file is read by neither side); with
+ * deletion-vectors.enabled the added files carry the snapshot's deletion
+ * vectors and the removed ones those of the snapshot before it (the
+ * previous index manifest).  merge.c reads the before side merged as -D
+ * rows and the added files merged (IncrementalChangelogReadProvider), or
+ * unmerged in a bucket the overwrite only added to.  An append table reads
+ * only the added files (its raw read takes a split's data files alone).
  */
 #include <stdint.h>
 #include <stdlib.h>
@@ -215,7 +220,7 @@ scan_incremental_diff_files(ts_plan *plan, scan_state *st,
 	*nlive = 0;
 	if (pk && st->dv_enabled)
 		return ts_error(err, TS_ERR_UNSUPPORTED,
-						"table \"%s\": incremental-between-scan-mode diff on primary-key tables with deletion vectors is not supported yet",
+						"table \"%s\": incremental-between-scan-mode diff on primary-key tables with deletion vectors is not supported (Java's diff there drops a file both snapshots hold even when its deletion vector changed: apache/paimon issue 11257)",
 						plan->table_path);
 	if (!scan_read_live_files(plan, st, &after, &nafter, err))
 		return false;
@@ -290,11 +295,6 @@ scan_incremental_overwrite_range(ts_plan *plan, int64_t a, int64_t b, ts_err *er
 		return ts_error(err, TS_ERR_INVALID,
 						"snapshot %lld of table \"%s\" is not an OVERWRITE snapshot",
 						(long long) b, plan->table_path);
-	/* each side would need its own snapshot's deletion vectors */
-	if (plan->core.deletion_vectors)
-		return ts_error(err, TS_ERR_UNSUPPORTED,
-						"table \"%s\": reading OVERWRITE snapshot %lld with option %s is not supported yet on tables with deletion vectors",
-						plan->table_path, (long long) b, TS_OPT_STREAM_READ_OVERWRITE);
 	return true;
 }
 
@@ -329,7 +329,11 @@ scan_incremental_overwrite_files(ts_plan *plan, scan_state *st,
 	}
 	qsort(removed, (size_t) nremoved, sizeof(*removed), cmp_entry_name);
 	memset(used, 0, sizeof(*used) * (size_t) (nremoved + 1));
-	/* a file both removed and added takes no part (Java's deduplicate) */
+	/*
+	 * a file both removed and added takes no part (Java's deduplicate), even
+	 * if its deletion vector changed (as in Java's diff, issue 11257; Java's
+	 * overwrites never re-add a file)
+	 */
 	for (int i = 0; i < nadded; i++)
 	{
 		int			same;
@@ -342,7 +346,8 @@ scan_incremental_overwrite_files(ts_plan *plan, scan_state *st,
 		else
 			out[n++] = added[i];
 	}
-	for (int i = 0; i < nremoved; i++)
+	/* an append table's read takes the added files alone */
+	for (int i = 0; i < nremoved && plan->kind != TS_TABLE_APPEND; i++)
 		if (!used[i])
 			mine[nmine++] = out[n++] = removed[i];
 	qsort(mine, (size_t) nmine, sizeof(*mine), cmp_address);
@@ -350,5 +355,40 @@ scan_incremental_overwrite_files(ts_plan *plan, scan_state *st,
 	st->ndiff_before = nmine;
 	*files = out;
 	*nfiles = n;
+	return true;
+}
+
+/*
+ * The removed files of an overwrite read with the deletion vectors of the
+ * snapshot before it (Java's beforeDeletionFiles: the index manifest of
+ * snapshot s - 1); the splits were built with snapshot s's.
+ */
+bool
+scan_incremental_overwrite_before_dvs(ts_plan *plan, scan_state *st, ts_err *err)
+{
+	ts_snapshot *end = plan->snapshot;
+	scan_dv_index *before = NULL;
+	bool		ok;
+
+	if (st->ndiff_before == 0)
+		return true;
+	plan->snapshot = ts_snapshot_load(plan->fs, plan->branch_root, plan->incremental_start, err);
+	ok = plan->snapshot != NULL && scan_dv_load(plan, st, &before, err);
+	ts_snapshot_free(plan->snapshot);
+	plan->snapshot = end;
+	if (!ok)
+		return false;
+	for (int s = 0; s < plan->nsplits; s++)
+		for (int f = 0; f < plan->splits[s].nfiles; f++)
+		{
+			ts_scan_file *file = &plan->splits[s].files[f];
+
+			if (!file->diff_before)
+				continue;
+			file->dv_path = NULL;
+			file->dv_offset = file->dv_length = file->dv_file_size = 0;
+			file->dv_cardinality = -1;
+			scan_dv_lookup(before, file->entry, file);
+		}
 	return true;
 }

@@ -361,10 +361,11 @@ ts_scan_execute(ts_plan *plan, const ts_scan_context *ctx, ts_err *err)
 
 	/*
 	 * delta splits carry no deletion vectors (IncrementalDeltaStartingScanner);
-	 * a diff's files carry the end snapshot's (an overwrite's changes are
-	 * not read on tables with deletion vectors: stream.c)
+	 * a diff's files carry the end snapshot's, an overwrite's added files
+	 * too with deletion-vectors.enabled (its removed ones: below)
 	 */
-	if ((!plan->incremental || (plan->diff && !plan->overwrite)) &&
+	if ((!plan->incremental || (plan->diff && !plan->overwrite) ||
+		 (plan->overwrite && plan->core.deletion_vectors)) &&
 		!scan_dv_load(plan, &st, &dvs, err))
 		return false;
 	/* every cached entry kept: their split order and paths are known */
@@ -378,6 +379,9 @@ ts_scan_execute(ts_plan *plan, const ts_scan_context *ctx, ts_err *err)
 		return false;
 	if (plan->diff)
 		scan_incremental_diff_mark(plan, &st);
+	if (plan->overwrite && plan->core.deletion_vectors &&
+		!scan_incremental_overwrite_before_dvs(plan, &st, err))
+		return false;
 	{
 		scan_gi_result *gi = NULL;
 		bool		ok = scan_global_index_eval(plan, &st, ctx, &gi, err) &&

@@ -363,6 +363,8 @@ bool		scan_incremental_overwrite_range(ts_plan *plan, int64_t a, int64_t b, ts_e
 bool		scan_incremental_overwrite_files(ts_plan *plan, scan_state *st,
 											 const ts_manifest_entry ***files, int *nfiles,
 											 ts_err *err);
+/* The removed files of an overwrite: the previous snapshot's deletion vectors. */
+bool		scan_incremental_overwrite_before_dvs(ts_plan *plan, scan_state *st, ts_err *err);
 /* Mark the files of the plan's splits that are the start snapshot's. */
 void		scan_incremental_diff_mark(ts_plan *plan, const scan_state *st);
 

@@ -8,11 +8,10 @@
  * expired, the end of a bounded batch, the files a full start reads
  * (scan_stream_full_start: all levels of first-row and deletion-vector
  * tables, only some of lookup / full-compaction tables), the OVERWRITE
- * snapshots a stream with streaming-read-overwrite reads apart (their
- * changes: incremental_diff.c, which refuses them on tables with deletion
- * vectors), and the refusals of what a stream cannot yet read exactly as
- * Java would (delayed or bounded reading; an append table's
- * streaming-read-append-overwrite is read by incremental.c).
+ * snapshots a stream with streaming-read-overwrite (primary-key tables) or
+ * streaming-read-append-overwrite (append tables) reads apart (their
+ * changes: incremental_diff.c), and the refusals of what a stream cannot
+ * yet read exactly as Java would (delayed or bounded reading).
  * The rows of a batch are read by the incremental path (incremental.c:
  * the ADD files of the APPEND snapshots of the range, which is what Java's
  * DeltaFollowUpScanner plans, or with a changelog producer the changelog
@@ -92,14 +91,12 @@ ts_stream_check_table(const ts_plan *plan, ts_err *err)
 		return ts_error(err, TS_ERR_UNSUPPORTED,
 						"table \"%s\": following changes of tables with changelog-producer \"%s\" is not supported",
 						plan->table_path, producer);
-	/* append tables without deletion vectors read an overwrite's added files */
+	/* append tables read an overwrite's added files */
 	if (scan_option_bool(plan, TS_OPT_STREAM_APPEND_OVERWRITE, false) &&
-		(plan->kind != TS_TABLE_APPEND || plan->core.deletion_vectors))
+		plan->kind != TS_TABLE_APPEND)
 		return ts_error(err, TS_ERR_UNSUPPORTED,
-						"table \"%s\": following changes with option %s is not supported on %s",
-						plan->table_path, TS_OPT_STREAM_APPEND_OVERWRITE,
-						plan->kind != TS_TABLE_APPEND ? "primary-key tables" :
-						"tables with deletion vectors");
+						"table \"%s\": following changes with option %s is not supported on primary-key tables",
+						plan->table_path, TS_OPT_STREAM_APPEND_OVERWRITE);
 	if (scan_option_bool(plan, TS_OPT_STREAM_READ_OVERWRITE, false))
 	{
 		/* Java refuses both in SchemaValidation */
@@ -129,6 +126,8 @@ ts_stream_check_table(const ts_plan *plan, ts_err *err)
 bool
 ts_stream_reads_overwrite(const ts_plan *plan)
 {
+	if (plan->kind == TS_TABLE_APPEND)
+		return scan_option_bool(plan, TS_OPT_STREAM_APPEND_OVERWRITE, false);
 	return plan->kind == TS_TABLE_PRIMARY_KEY &&
 		scan_option_bool(plan, TS_OPT_STREAM_READ_OVERWRITE, false);
 }

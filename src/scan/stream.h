@@ -25,8 +25,9 @@
 
 /*
  * Paimon's option: a stream over an append table reads the files an
- * OVERWRITE snapshot added (the rows it removed are not retracted), as
- * Java's DataTableStreamScan with streaming-read-append-overwrite.
+ * OVERWRITE snapshot added (the rows it removed are not retracted; a file
+ * it both removed and added is not read), as Java's DataTableStreamScan
+ * with streaming-read-append-overwrite.
  */
 #define TS_OPT_STREAM_APPEND_OVERWRITE "streaming-read-append-overwrite"
 

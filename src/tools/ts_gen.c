@@ -90,8 +90,14 @@
  *   --delete-every D       about one record in D is -D (0 = none)
  *   --retract-every U      about one record in U is -U (0 = none)
  *   --overwrite-at S       commit S is an OVERWRITE (INSERT OVERWRITE of the table):
- *                          every live file DELETEd, then the commit's records written
- *                          as a new table (keys +I again); not with deletion vectors
+ *                          every live file DELETEd (and its deletion vector), then the
+ *                          commit's records written as a new table (keys +I again)
+ *   --readd-at S           (append tables) commit S is an OVERWRITE whose delta also
+ *                          DELETEs the files commit 1 wrote and ADDs them again (a
+ *                          file an overwrite both removes and adds; rows unchanged)
+ *   --overwrite-partition K=V[/K2=V2]  with --overwrite-at: an INSERT OVERWRITE of
+ *                          that partition alone (its directory name): only its files
+ *                          DELETEd, only its records of the commit written
  *   Writes <table_dir>.ops.jsonl next to the table (format in ts_gen_pk_write.h);
  *   --no-ops    does not (benchmarks: the file is ~700 bytes per record).
  *   Not with schema evolution options.
@@ -261,6 +267,8 @@ typedef struct config
 	int			delete_every;	/* about 1 in N records is -D (0 = none) */
 	int			retract_every;	/* about 1 in N records is -U (0 = none) */
 	int			overwrite_at;	/* commit number that is an OVERWRITE (0 = none) */
+	char	   *overwrite_partition;	/* its only partition ("k=v[/k2=v2]"; NULL = all) */
+	int			readd_at;		/* append: commit that also DELETEs + ADDs commit 1's files */
 	/* the btree global index of append tables (ts_gen_btree.h) */
 	char	   *btree_cols[MAX_COLS];
 	int			nbtree;
@@ -453,6 +461,7 @@ main(int argc, char **argv)
 	char	  **manifests = NULL;	/* all manifest names so far */
 	int64_t    *manifest_sizes = NULL;
 	int64_t    *manifest_added = NULL;
+	int64_t    *manifest_deleted = NULL;
 	int		   *manifest_schema = NULL;
 	ts_value   *manifest_pstats = NULL; /* partition stats row per manifest */
 	int32_t    *manifest_minb = NULL,
@@ -463,6 +472,8 @@ main(int argc, char **argv)
 	ts_arena	meta_arena;
 	char	   *list_uuid;
 	char	   *manifest_uuid;
+	entry	   *readd = NULL;		/* --readd-at: commit 1's entries */
+	int			nreadd = 0;
 	int			list_counter = 0;
 	int			manifest_counter = 0;
 	gb_state	gb;
@@ -471,10 +482,11 @@ main(int argc, char **argv)
 	{
 		fprintf(stderr, "usage: ts_gen <table_dir> [--column NAME:TYPE ...] [--partition K] "
 				"[--buckets N --bucket-key K] [--rows R] [--snapshots S] [--files F] "
-				"[--null-every K] [--codec C] [--preset all-types|evolve] [--spec FILE] ...\n"
+				"[--null-every K] [--codec C] [--preset all-types|evolve] [--spec FILE] [--readd-at S] ...\n"
 				"       primary-key tables: --primary-key K [--merge-engine E] [--agg F:FN] "
 				"[--sequence-field F] [--deletion-vectors] [--no-ops] [--levels N] [--compact-every C] "
-				"[--keys K] [--delete-every D] [--retract-every U] [--overwrite-at S] [--option K=V] ...\n"
+				"[--keys K] [--delete-every D] [--retract-every U] [--overwrite-at S] "
+				"[--overwrite-partition K=V] [--option K=V] ...\n"
 				"see the comment at the top of src/tools/ts_gen.c\n");
 		return 2;
 	}
@@ -784,6 +796,19 @@ main(int argc, char **argv)
 			}
 		}
 
+		/* --readd-at: this commit also DELETEs commit 1's files and ADDs them again */
+		if (snap == cfg.readd_at)
+		{
+			entries = realloc(entries, sizeof(entry) * (size_t) (nentries + 2 * nreadd + 1));
+			if (entries == NULL)
+				die("out of memory");
+			for (int k = 0; k < nreadd; k++)
+			{
+				entries[nentries] = readd[k];
+				entries[nentries++].row[1].v.i = 1;	/* DELETE */
+				entries[nentries++] = readd[k];
+			}
+		}
 		/* the manifest of this commit */
 		{
 			ts_avro_writer *w = ts_avro_writer_create_for_fields(me_fields, nme, cfg.manifest_codec, &err);
@@ -828,16 +853,18 @@ main(int argc, char **argv)
 			manifests = realloc(manifests, sizeof(char *) * (size_t) (nmanifests + 1));
 			manifest_sizes = realloc(manifest_sizes, sizeof(int64_t) * (size_t) (nmanifests + 1));
 			manifest_added = realloc(manifest_added, sizeof(int64_t) * (size_t) (nmanifests + 1));
+			manifest_deleted = realloc(manifest_deleted, sizeof(int64_t) * (size_t) (nmanifests + 1));
 			manifest_schema = realloc(manifest_schema, sizeof(int) * (size_t) (nmanifests + 1));
 			manifest_pstats = realloc(manifest_pstats, sizeof(ts_value) * (size_t) (nmanifests + 1));
 			manifest_minb = realloc(manifest_minb, sizeof(int32_t) * (size_t) (nmanifests + 1));
 			manifest_maxb = realloc(manifest_maxb, sizeof(int32_t) * (size_t) (nmanifests + 1));
-			if (!manifests || !manifest_sizes || !manifest_added || !manifest_schema ||
+			if (!manifests || !manifest_sizes || !manifest_added || !manifest_deleted || !manifest_schema ||
 				!manifest_pstats || !manifest_minb || !manifest_maxb)
 				die("out of memory");
 			manifests[nmanifests] = name;
 			manifest_sizes[nmanifests] = (int64_t) out.len;
-			manifest_added[nmanifests] = nentries;
+			manifest_deleted[nmanifests] = snap == cfg.readd_at ? nreadd : 0;
+			manifest_added[nmanifests] = nentries - manifest_deleted[nmanifests];
 			manifest_schema[nmanifests] = schema_id;
 			stats_value(pst, cfg.nparts, &manifest_pstats[nmanifests], &meta_arena);
 			manifest_minb[nmanifests] = nentries ? minb : 0;
@@ -861,6 +888,7 @@ main(int argc, char **argv)
 			for (int m = 0; m < nmanifests; m++)
 				metas[m] = (tool_manifest_meta) {
 					.name = manifests[m], .size = manifest_sizes[m], .added = manifest_added[m],
+					.deleted = manifest_deleted[m],
 					.partition_stats = manifest_pstats[m], .schema_id = manifest_schema[m],
 					.min_bucket = manifest_minb[m], .max_bucket = manifest_maxb[m]
 				};
@@ -880,16 +908,24 @@ main(int argc, char **argv)
 				.id = snap, .schema_id = schema_id,
 				.base_list = names[0], .base_list_size = sizes[0],
 				.delta_list = names[1], .delta_list_size = sizes[1],
-				.commit_user = "ts_gen", .commit_kind = "APPEND", .time_millis = time_millis,
+				.commit_user = "ts_gen", .commit_kind = snap == cfg.readd_at ? "OVERWRITE" : "APPEND",
+				.time_millis = time_millis,
 				.total_records = total_records, .index_manifest = gb.manifest
 			};
 			for (int k = 0; k < nentries; k++)
-				sn.delta_records += entries[k].row[5].v.nested.items[2].v.i;
+				sn.delta_records += entries[k].row[5].v.nested.items[2].v.i *
+					(entries[k].row[1].v.i == 1 ? -1 : 1);
 			tool_write_snapshot(cfg.dir, &sn);
 			free(names[0]);
 			free(names[1]);
 		}
-		free(entries);
+		if (snap == 1 && cfg.readd_at > 1)
+		{
+			readd = entries;	/* kept for commit --readd-at (values in meta_arena) */
+			nreadd = nentries;
+		}
+		else
+			free(entries);
 		free(dfields);
 		free(dcols);
 		free(data_uuid);

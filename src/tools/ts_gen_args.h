@@ -289,6 +289,10 @@ apply_args(config *cfg, int argc, char **argv)
 				cfg->retract_every = (int) parse_int(o, v, 0, 1000000000);
 			else if (strcmp(o, "overwrite-at") == 0)
 				cfg->overwrite_at = (int) parse_int(o, v, 0, 1000000000);
+			else if (strcmp(o, "overwrite-partition") == 0)
+				cfg->overwrite_partition = xstrdup(v);
+			else if (strcmp(o, "readd-at") == 0)
+				cfg->readd_at = (int) parse_int(o, v, 2, 1000000000);
 			else
 				die("unknown option %s", a);
 		}

@@ -668,6 +668,16 @@ pk_merge(pk_ctx *x, pk_rec **recs, int n)
 
 /* ---- one APPEND commit ------------------------------------------------- */
 
+/* Is group g in partition part ("k=v[/k2=v2]", its directory; NULL: every one)? */
+static bool
+pk_in_partition(const pk_ctx *x, int g, const char *part)
+{
+	const char *path = x->groups[g].part_path;
+	size_t		n = part ? strlen(part) : 0;
+
+	return part == NULL || (strncmp(path, part, n) == 0 && strcmp(path + n, "/") == 0);
+}
+
 static void
 pk_append_commit(pk_ctx *x, int s)
 {
@@ -676,18 +686,29 @@ pk_append_commit(pk_ctx *x, int s)
 	int64_t		first = (int64_t) (s - 1) * cfg->rows;
 	pk_rec	  **buf = xcalloc((size_t) (cfg->rows ? cfg->rows : 1), sizeof(pk_rec *));
 	bool		overwrite = s == cfg->overwrite_at;
+	const char *only_part = overwrite ? cfg->overwrite_partition : NULL;
 
 	x->snapshot_id++;
 	if (overwrite)
 	{
-		/* INSERT OVERWRITE: every live file goes, the keys start afresh */
+		/*
+		 * INSERT OVERWRITE: every live file of the table (or of partition
+		 * only_part) goes with its deletion vector; a whole table's keys
+		 * start afresh
+		 */
 		for (int i = 0; i < x->nfiles; i++)
-			if (x->files[i]->live)
-			{
-				pk_commit_add(x, &cm, x->files[i], 1, x->files[i]->level);
-				x->files[i]->live = false;
-			}
-		memset(x->seen, 0, sizeof(bool) * (size_t) x->nkeyids);
+		{
+			pk_file    *f = x->files[i];
+
+			if (!f->live || !pk_in_partition(x, f->group, only_part))
+				continue;
+			pk_commit_add(x, &cm, f, 1, f->level);
+			f->live = false;
+			if (f->dv)
+				x->groups[f->group].dv_dirty = true;
+		}
+		if (only_part == NULL)
+			memset(x->seen, 0, sizeof(bool) * (size_t) x->nkeyids);
 	}
 	for (int chunk = 0; chunk < cfg->files; chunk++)
 	{
@@ -730,6 +751,8 @@ pk_append_commit(pk_ctx *x, int s)
 
 			if (dup[r - lo])
 				continue;		/* the write buffer would have merged it */
+			if (!pk_in_partition(x, rec->group, only_part))
+				continue;		/* not a row of the partition overwritten */
 			if (cfg->delete_every > 0 && h2 % (uint64_t) cfg->delete_every == 0)
 				rec->kind = PK_DELETE;
 			else if (cfg->retract_every > 0 && (h2 / 7) % (uint64_t) cfg->retract_every == 0)
@@ -1049,8 +1072,10 @@ pk_generate(config *cfg, int64_t base_time)
 				 x.agg[c] == AGG_FIRST_NON_NULL_))
 				die("aggregate function %s of column %s cannot retract: add --option fields.%s.ignore-retract=true",
 					pk_agg_names[x.agg[c]], cfg->cols[c].name0, cfg->cols[c].name0);
-	if (cfg->overwrite_at > 0 && cfg->dv)
-		die("--overwrite-at does not combine with --deletion-vectors");
+	if (cfg->overwrite_partition && (cfg->overwrite_at == 0 || cfg->nparts == 0))
+		die("--overwrite-partition needs --overwrite-at and a partitioned table");
+	if (cfg->readd_at > 0)
+		die("--readd-at is for append tables");
 	x.nkeyids = cfg->keys > 0 ? cfg->keys : (cfg->rows > 0 ? cfg->rows : 1);
 	x.seen = xcalloc((size_t) x.nkeyids, sizeof(bool));
 	x.me_fields = manifest_entry_fields(&x.nme);

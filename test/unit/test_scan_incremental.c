@@ -13,7 +13,10 @@
  * deletion-vectors.merge-on-read (full startup = scan of its snapshot,
  * delta = incremental-between with _ROW_KIND); the error
  * cases (range, refused primary-key tables, _ROW_KIND where it means
- * nothing, combined options).
+ * nothing, combined options); a stream's plan of one OVERWRITE snapshot:
+ * an append table's added files minus those it also removed, a
+ * primary-key table's removed and added files each with the deletion
+ * vectors of its own snapshot.
  */
 #include "read_oracle.h"
 #include "expr/predicate.h"
@@ -833,6 +836,138 @@ test_row_kind_refused(void **state)
 	row_set_free(&got);
 }
 
+/* ---- a stream's read of one OVERWRITE snapshot ------------------------- */
+
+static ts_plan *
+plan_overwrite(const char *path, const char *range, const char *option)
+{
+	ts_scan_context ctx;
+	ts_option	o[3] = {{"incremental-between", range}, {"tablescan.stream-overwrite", "true"},
+	{option, "true"}};
+
+	scan_ctx_init(&ctx, path, o, 3);
+	return scan_plan_ok(&ctx);
+}
+
+static ts_plan *
+plan_at(const char *path, const char *snapshot)
+{
+	ts_scan_context ctx;
+	ts_option	o[2] = {{"scan.snapshot-id", snapshot}, {"deletion-vectors.merge-on-read", "true"}};
+
+	scan_ctx_init(&ctx, path, o, 2);
+	return scan_plan_ok(&ctx);
+}
+
+/* The file of plan at path, NULL when it has none. */
+static const ts_scan_file *
+plan_file(const ts_plan *plan, const char *path)
+{
+	for (int s = 0; s < plan->nsplits; s++)
+		for (int f = 0; f < plan->splits[s].nfiles; f++)
+			if (strcmp(plan->splits[s].files[f].path, path) == 0)
+				return &plan->splits[s].files[f];
+	return NULL;
+}
+
+/*
+ * streaming-read-append-overwrite: the overwrite's added files alone, minus
+ * those it also removed (Java's readChanges "deduplicate"); --readd-at 3
+ * removes and re-adds commit 1's files, so the plan holds exactly the files
+ * live at 3 and not at 2 (the batch scan drops the re-added ones too).
+ */
+static void
+test_overwrite_append_readd(void **state)
+{
+	const char *path;
+	ts_plan    *ow,
+			   *a2,
+			   *a3;
+	char	  **fo,
+			  **f2,
+			  **f3;
+	int			no,
+				n2,
+				n3,
+				want = 0;
+
+	(void) state;
+	path = gen_table("ow.db/readd", "--column id:INT --column name:STRING --column p:INT --partition p "
+					 "--buckets 2 --bucket-key id --rows 20 --snapshots 3 --readd-at 3");
+	ow = plan_overwrite(path, "2,3", "streaming-read-append-overwrite");
+	a2 = plan_at(path, "2");
+	a3 = plan_at(path, "3");
+	no = plan_files(ow, &fo);
+	n2 = plan_files(a2, &f2);
+	n3 = plan_files(a3, &f3);
+	for (int i = 0; i < n3; i++)
+		if (!contains(f2, n2, f3[i]))
+		{
+			assert_true(contains(fo, no, f3[i]));
+			want++;
+		}
+	assert_true(want > 0);
+	assert_int_equal(no, want);
+	for (int s = 0; s < ow->nsplits; s++)
+		for (int f = 0; f < ow->splits[s].nfiles; f++)
+			assert_false(ow->splits[s].files[f].diff_before);
+	free_names(fo, no);
+	free_names(f2, n2);
+	free_names(f3, n3);
+	ts_plan_free(ow);
+	ts_plan_free(a2);
+	ts_plan_free(a3);
+}
+
+/*
+ * streaming-read-overwrite with deletion vectors: each removed file carries
+ * the vector the snapshot before the overwrite gives it, each added file
+ * the overwrite's (Java's beforeDeletionFiles / deletionFiles).
+ */
+static void
+test_overwrite_pk_vectors(void **state)
+{
+	const char *path;
+	ts_plan    *ow,
+			   *before,
+			   *after;
+	int			removed = 0,
+				with_vector = 0;
+
+	(void) state;
+	path = gen_table("ow.db/dv", "--column id:INT --column p:INT --column v:STRING --partition p "
+					 "--partitions 2 --primary-key id --buckets 2 --rows 40 --keys 24 --snapshots 7 "
+					 "--files 3 --compact-every 2 --levels 2 --delete-every 6 --retract-every 9 "
+					 "--overwrite-at 6 --overwrite-partition p=1 --deletion-vectors");
+	ow = plan_overwrite(path, "7,8", "streaming-read-overwrite");
+	before = plan_at(path, "7");
+	after = plan_at(path, "8");
+	for (int s = 0; s < ow->nsplits; s++)
+		for (int f = 0; f < ow->splits[s].nfiles; f++)
+		{
+			const ts_scan_file *got = &ow->splits[s].files[f];
+			const ts_scan_file *want = plan_file(got->diff_before ? before : after, got->path);
+
+			assert_non_null(want);
+			removed += got->diff_before;
+			with_vector += got->diff_before && got->dv_path != NULL;
+			if (want->dv_path == NULL)
+				assert_null(got->dv_path);
+			else
+			{
+				assert_non_null(got->dv_path);
+				assert_string_equal(got->dv_path, want->dv_path);
+				assert_int_equal(got->dv_offset, want->dv_offset);
+				assert_int_equal(got->dv_length, want->dv_length);
+			}
+		}
+	assert_true(removed > 0);
+	assert_true(with_vector > 0);
+	ts_plan_free(ow);
+	ts_plan_free(before);
+	ts_plan_free(after);
+}
+
 int
 main(int argc, char **argv)
 {
@@ -849,6 +984,8 @@ main(int argc, char **argv)
 		cmocka_unit_test(test_oracle_pk_dv_stream),
 		cmocka_unit_test(test_pk_generated),
 		cmocka_unit_test(test_row_kind_refused),
+		cmocka_unit_test(test_overwrite_append_readd),
+		cmocka_unit_test(test_overwrite_pk_vectors),
 	};
 	int			rc;
 
