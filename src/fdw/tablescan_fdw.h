@@ -260,8 +260,10 @@ extern ts_plan *tablescan_plan_relation(TsTableOptions *opts, Relation rel, Inde
 										int64 limit, int **att_field, char **predicate_text);
 extern bool tablescan_last_plan_metrics(ts_scan_metrics *out);
 
-/* functions.c: a foreign table the caller may SELECT from, else ERROR */
+/* functions.c: a tablescan_fdw foreign table the caller may SELECT from, else ERROR */
 extern Oid	tablescan_check_foreign_table(Oid relid);
+/* handler.c: is the foreign-data wrapper this extension's? */
+extern bool tablescan_fdw_is_ours(Oid fdwid);
 
 /* The partition keys of a plan's read schema: names and types. */
 typedef struct TsPartitionKeys
