@@ -1,7 +1,8 @@
 -- The SQL functions taking a table, tried as an unprivileged role and as a
 -- careless user: each takes only a foreign table of tablescan_fdw that the
--- caller may SELECT from, and tablescan_create_sharded drops no table but
--- its own coordinator.
+-- caller may SELECT from, tablescan_create_sharded drops no table but its
+-- own coordinator, and a foreign table cannot make a read-only server
+-- ("updatable" 'false') writable.
 CREATE EXTENSION tablescan_fdw;
 \set VERBOSITY terse
 
@@ -74,6 +75,33 @@ SELECT tablescan_create_sharded('orders', ARRAY['worker1']);
 RESET client_min_messages;
 SELECT (SELECT count(*) FROM orders_sharded) = (SELECT count(*) FROM orders) AS same_rows;
 
+-- 4. a server made read-only ("updatable" 'false') stays so for a role
+-- that creates its own foreign table with "updatable" 'true'
+\! bash test/writes-schema.sh /tmp/ts_secfn/w /tmp/ts_secfn/w_out "$TS_FIXTURES"
+CREATE SERVER ro_lake FOREIGN DATA WRAPPER tablescan_fdw OPTIONS (warehouse '/tmp/ts_secfn/w', updatable 'false');
+GRANT USAGE ON FOREIGN SERVER ro_lake TO regress_ts_fn;
+SET ROLE regress_ts_fn;
+CREATE FOREIGN TABLE mine (id int, name text, k int) SERVER ro_lake
+  OPTIONS (database 'w', "table" 'big', updatable 'true');
+INSERT INTO mine VALUES (1, 'by regress_ts_fn', 1);
+COPY mine FROM STDIN;
+2	copied	2
+\.
+SELECT count(*) FROM tablescan_changes(NULL::mine, consumer => 'c', paimon_consumer => true);
+RESET ROLE;
+SELECT count(*) AS snapshots FROM pg_ls_dir('/tmp/ts_secfn/w/w.db/big/snapshot', true, false) f
+ WHERE f ~ '^snapshot-';
+SELECT count(*) AS consumer_files FROM pg_ls_dir('/tmp/ts_secfn/w/w.db/big/consumer', true, false);
+-- a writable server: the same role's INSERT commits (the refusal above was the server's)
+ALTER SERVER ro_lake OPTIONS (DROP updatable);
+SET ROLE regress_ts_fn;
+INSERT INTO mine VALUES (1, 'by regress_ts_fn', 1);
+-- and a foreign table may still make itself read-only
+ALTER FOREIGN TABLE mine OPTIONS (SET updatable 'false');
+INSERT INTO mine VALUES (2, 'by regress_ts_fn', 2);
+RESET ROLE;
+SELECT id, name FROM mine ORDER BY id;
+
 SET client_min_messages = warning;
 DROP TABLE orders_sharded, keepme;
 DROP FOREIGN TABLE orders_shard_1_of_1;
@@ -84,6 +112,7 @@ DROP FOREIGN TABLE orders;
 REVOKE CREATE ON SCHEMA public FROM regress_ts_fn;
 DROP OWNED BY regress_ts_fn;
 DROP ROLE regress_ts_fn;
+DROP SERVER ro_lake;
 DROP SERVER loose;
 DROP FOREIGN DATA WRAPPER regress_loose;
 DROP SERVER wh;

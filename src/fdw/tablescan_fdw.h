@@ -406,6 +406,8 @@ extern bool tablescan_datum_to_stored_value(Datum d, Oid typid, const ts_type *t
 /* ---- modify.c: INSERT / COPY FROM ------------------------------------- */
 
 extern void tablescan_modify_routines(FdwRoutine *routine);
+/* may the foreign table be written ("updatable": a server's 'false' wins)? */
+extern bool tablescan_foreign_table_updatable(Oid relid);
 /* a table writer of o, refusals included (no file is written until rows come) */
 struct ts_table_writer;
 extern struct ts_table_writer *tablescan_open_table_writer(TsTableOptions *o, const char *relname);
