@@ -273,6 +273,16 @@ BEGIN
     nsp := srv.nspname;
     rel := srv.relname;
     coord := coalesce(coordinator, rel || '_sharded');
+    -- re-sharding drops the coordinator table: never another table of that name
+    IF to_regclass(format('%I.%I', nsp, coord)) IS NOT NULL AND NOT EXISTS (
+        SELECT 1 FROM pg_partitioned_table pt
+          JOIN pg_attribute pa ON pa.attrelid = pt.partrelid AND pa.attnum = pt.partattrs[0]
+         WHERE pt.partrelid = to_regclass(format('%I.%I', nsp, coord))
+           AND pt.partstrat = 'l' AND pt.partnatts = 1 AND pa.attname = '_SHARD') THEN
+        RAISE EXCEPTION 'tablescan_create_sharded: "%" exists and is not a coordinator table', coord
+            USING ERRCODE = '42P07',
+                  HINT = 'A coordinator is a table partitioned by list of "_SHARD"; drop it or name another coordinator.';
+    END IF;
     FOR k IN 1 .. n LOOP
         IF NOT EXISTS (SELECT 1 FROM pg_foreign_server fs JOIN pg_foreign_data_wrapper w
                         ON w.oid = fs.srvfdw WHERE fs.srvname = servers[k]

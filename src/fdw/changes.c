@@ -564,7 +564,8 @@ Datum
 tablescan_consumer_drop(PG_FUNCTION_ARGS)
 {
 	Oid			types[2] = {OIDOID, TEXTOID};
-	Datum		args[2] = {PG_GETARG_DATUM(0), PointerGetDatum(PG_GETARG_TEXT_PP(1))};
+	Datum		args[2] = {ObjectIdGetDatum(tablescan_check_foreign_table(PG_GETARG_OID(0))),
+	PointerGetDatum(PG_GETARG_TEXT_PP(1))};
 	bool		found;
 
 	calling_function = fcinfo->flinfo->fn_oid;

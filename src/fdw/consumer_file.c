@@ -66,8 +66,6 @@ consumer_fs(const TsTableOptions *o)
 void
 tablescan_consumer_file_check(Oid relid, const TsTableOptions *o, const char *consumer)
 {
-	ForeignTable *ft = GetForeignTable(relid);
-	const char *updatable = tablescan_table_option(ft, "updatable");
 	ts_err		err = {0};
 	AclResult	acl;
 
@@ -82,9 +80,7 @@ tablescan_consumer_file_check(Oid relid, const TsTableOptions *o, const char *co
 		tablescan_report(&err);
 	}
 	ts_fs_free(fs);
-	if (updatable == NULL)
-		updatable = tablescan_server_option(GetForeignServer(ft->serverid), "updatable");
-	if (updatable != NULL && !tablescan_option_bool(updatable))
+	if (!tablescan_foreign_table_updatable(relid))
 		ereport(ERROR,
 				(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
 				 errmsg("cannot write the Paimon consumer file of consumer \"%s\": foreign table \"%s\" is not updatable",

@@ -24,9 +24,10 @@
 #include "meta/bucket.h"
 
 /*
- * The regclass argument of the metadata functions: a foreign table the
- * caller may SELECT from (its files, partitions and manifests are what a
- * SELECT would read).
+ * The regclass argument of the metadata functions: a foreign table of this
+ * extension (another wrapper's options were never checked by our
+ * validator: a "path" there needs no privilege) that the caller may SELECT
+ * from (its files, partitions and manifests are what a SELECT would read).
  */
 Oid
 tablescan_check_foreign_table(Oid relid)
@@ -42,6 +43,10 @@ tablescan_check_foreign_table(Oid relid)
 		ereport(ERROR,
 				(errcode(ERRCODE_WRONG_OBJECT_TYPE),
 				 errmsg("\"%s\" is not a foreign table", get_rel_name(relid))));
+	if (!tablescan_fdw_is_ours(GetForeignServer(GetForeignTable(relid)->serverid)->fdwid))
+		ereport(ERROR,
+				(errcode(ERRCODE_WRONG_OBJECT_TYPE),
+				 errmsg("\"%s\" is not a foreign table of tablescan_fdw", get_rel_name(relid))));
 	aclresult = pg_class_aclcheck(relid, GetUserId(), ACL_SELECT);
 	if (aclresult != ACLCHECK_OK)
 		aclcheck_error(aclresult, OBJECT_FOREIGN_TABLE, get_rel_name(relid));

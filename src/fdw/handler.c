@@ -88,6 +88,20 @@ tablescan_fdw_handler(PG_FUNCTION_ARGS)
 	PG_RETURN_POINTER(routine);
 }
 
+/*
+ * Is the foreign-data wrapper fdwid this extension's?  Its handler's
+ * routine must be ours: a wrapper of another extension (or one without a
+ * handler or validator, whose options nobody checked) is not.
+ */
+bool
+tablescan_fdw_is_ours(Oid fdwid)
+{
+	ForeignDataWrapper *fdw = GetForeignDataWrapper(fdwid);
+
+	return OidIsValid(fdw->fdwhandler) &&
+		GetFdwRoutine(fdw->fdwhandler)->GetForeignRelSize == tablescanGetForeignRelSize;
+}
+
 /* ---- planning ---------------------------------------------------------- */
 
 /*

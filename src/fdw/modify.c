@@ -97,12 +97,23 @@ table_or_server_option(Oid relid, const char *name)
 	return v != NULL ? v : tablescan_server_option(GetForeignServer(ft->serverid), name);
 }
 
-static bool
-updatable(Oid relid)
+/*
+ * The "updatable" option: a FOREIGN TABLE's 'false' or, failing that, its
+ * SERVER's.  Unlike postgres_fdw (whose remote server has its own rights),
+ * a table's 'true' does not override a server's 'false': any role with
+ * USAGE on the server can create a foreign table, and the server's owner
+ * made the lake behind it read-only.
+ */
+bool
+tablescan_foreign_table_updatable(Oid relid)
 {
-	const char *v = table_or_server_option(relid, "updatable");
+	ForeignTable *ft = GetForeignTable(relid);
+	const char *mine = tablescan_table_option(ft, "updatable");
+	const char *server = tablescan_server_option(GetForeignServer(ft->serverid), "updatable");
 
-	return v == NULL || tablescan_option_bool(v);
+	if (server != NULL && !tablescan_option_bool(server))
+		return false;
+	return mine == NULL || tablescan_option_bool(mine);
 }
 
 static int
@@ -117,7 +128,7 @@ static int
 tablescanIsForeignRelUpdatable(Relation rel)
 {
 	/* UPDATE and DELETE: primary-key tables only, checked when planned */
-	return updatable(RelationGetRelid(rel)) ?
+	return tablescan_foreign_table_updatable(RelationGetRelid(rel)) ?
 		(1 << CMD_INSERT) | (1 << CMD_UPDATE) | (1 << CMD_DELETE) : 0;
 }
 

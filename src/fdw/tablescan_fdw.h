@@ -260,8 +260,10 @@ extern ts_plan *tablescan_plan_relation(TsTableOptions *opts, Relation rel, Inde
 										int64 limit, int **att_field, char **predicate_text);
 extern bool tablescan_last_plan_metrics(ts_scan_metrics *out);
 
-/* functions.c: a foreign table the caller may SELECT from, else ERROR */
+/* functions.c: a tablescan_fdw foreign table the caller may SELECT from, else ERROR */
 extern Oid	tablescan_check_foreign_table(Oid relid);
+/* handler.c: is the foreign-data wrapper this extension's? */
+extern bool tablescan_fdw_is_ours(Oid fdwid);
 
 /* The partition keys of a plan's read schema: names and types. */
 typedef struct TsPartitionKeys
@@ -404,6 +406,8 @@ extern bool tablescan_datum_to_stored_value(Datum d, Oid typid, const ts_type *t
 /* ---- modify.c: INSERT / COPY FROM ------------------------------------- */
 
 extern void tablescan_modify_routines(FdwRoutine *routine);
+/* may the foreign table be written ("updatable": a server's 'false' wins)? */
+extern bool tablescan_foreign_table_updatable(Oid relid);
 /* a table writer of o, refusals included (no file is written until rows come) */
 struct ts_table_writer;
 extern struct ts_table_writer *tablescan_open_table_writer(TsTableOptions *o, const char *relname);

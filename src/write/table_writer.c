@@ -46,7 +46,7 @@ struct bucket_writer
 	ts_buf		values_bytes;
 	int32_t		bucket;
 	uint64_t	hash;
-	char	   *dir;			/* <table>/<partition path>bucket-<b> */
+	char	   *dir;			/* <table>[/<data dir>]/<partition path>bucket-<b> */
 	char		uuid[37];
 	int			counter;
 	/* the open file, if any */
@@ -529,7 +529,9 @@ writer_for(ts_table_writer *w, int32_t bucket, ts_err *err)
 							  w->npartition_keys, &w->popts, err);
 	if (ppath == NULL)
 		return NULL;
-	bw->dir = ts_psprintf("%s/%sbucket-%d", w->table_path, ppath, (int) bucket);
+	/* <table>[/<data-file.path-directory>]/<partition path>bucket-<b>, where readers look */
+	bw->dir = ts_psprintf("%s/%s%s%sbucket-%d", w->table_path, w->data_dir ? w->data_dir : "",
+						  w->data_dir ? "/" : "", ppath, (int) bucket);
 	ts_free(ppath);
 	if (bw->dir == NULL)
 	{

@@ -41,6 +41,7 @@ struct ts_table_writer
 	ts_stats_mode stats_mode;
 	int			stats_truncate;
 	const char *data_prefix;
+	const char *data_dir;		/* data-file.path-directory (NULL: none) */
 	bool		changelog_input;	/* changelog-producer input: records also as changelog files */
 	const char *changelog_prefix;
 	int			max_retries;

@@ -163,6 +163,29 @@ merge_options(ts_table_writer *w, ts_err *err)
 	return true;
 }
 
+/*
+ * Is dir a directory below the table (data-file.path-directory): relative,
+ * its '/'-separated names neither empty nor "." or ".."?
+ */
+static bool
+relative_dir_ok(const char *dir)
+{
+	const char *p = dir;
+
+	if (*p == '/')
+		return false;
+	for (;;)
+	{
+		size_t		n = strcspn(p, "/");
+
+		if (n == 0 || (n == 1 && p[0] == '.') || (n == 2 && p[0] == '.' && p[1] == '.'))
+			return false;
+		if (p[n] == '\0')
+			return true;
+		p += n + 1;
+	}
+}
+
 /* Everything that makes a plain writer produce a table others misread: refused. */
 bool
 ts_table_writer_check_options(ts_table_writer *w, ts_err *err)
@@ -279,6 +302,15 @@ ts_table_writer_check_options(ts_table_writer *w, ts_err *err)
 		w->data_prefix = "data-";
 	if (strchr(w->data_prefix, '/') != NULL)
 		return refuse(err, "data-file.prefix", w->data_prefix, "A prefix cannot name a directory.");
+	w->data_dir = option(w, "data-file.path-directory");
+	if (w->data_dir != NULL && w->data_dir[0] == '\0')
+		w->data_dir = NULL;
+	if (w->data_dir != NULL && !relative_dir_ok(w->data_dir))
+	{
+		ts_error(err, TS_ERR_INVALID, "invalid value for option \"data-file.path-directory\": \"%s\"",
+				 w->data_dir);
+		return ts_error_hint(err, "Give a directory relative to the table, without \".\" or \"..\".");
+	}
 	w->max_retries = 10;
 	if ((v = option(w, "commit.max-retries")) != NULL)
 	{

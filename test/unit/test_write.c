@@ -9,7 +9,9 @@
  * rule); a table written twice has two APPEND snapshots whose manifests
  * carry what was written (row counts, sequence numbers, partitions,
  * buckets as meta/bucket.h computes them) and whose base list holds the
- * previous snapshot's manifests.
+ * previous snapshot's manifests; data-file.path-directory places the data
+ * files below that directory of the table, and a value leading out of it
+ * is refused.
  */
 #include "unit.h"
 
@@ -432,6 +434,98 @@ test_refusals(void **state)
 }
 
 /*
+ * data-file.path-directory (a table option): the data files go below that
+ * directory of the table, <table>/<dir>/<partition>/bucket-<b>, where Java
+ * and our reader look for them (PAIMON-FORMAT.md 1.4), not beside it; a
+ * value that is no directory below the table is refused before anything
+ * is written.
+ */
+static void
+test_data_file_path_directory(void **state)
+{
+	char	   *dir = scratch_dir();
+	char		root[512],
+				path[1024];
+	ts_err		err;
+	ts_table_writer *w;
+	int64_t		id;
+	ts_snapshot *s;
+	ts_arena	a;
+	ts_manifest_file_meta *metas;
+	int			nmetas;
+	ts_manifest_entry *e;
+	int			ne;
+	ts_type    *ptype = ts_type_new(TS_VARCHAR, true);
+	static const char *const bad[] = {"../escape", "/tmp", "data/../../escape", "a//b", ".", "data/"};
+
+	(void) state;
+	snprintf(root, sizeof(root), "%s/t", dir);
+	write_schema(root, "{\"version\": 3, \"id\": 0, \"fields\": ["
+				 "{\"id\": 0, \"name\": \"id\", \"type\": \"INT NOT NULL\"},"
+				 "{\"id\": 1, \"name\": \"p\", \"type\": \"STRING\"},"
+				 "{\"id\": 2, \"name\": \"n\", \"type\": \"BIGINT\"}],"
+				 "\"highestFieldId\": 2, \"partitionKeys\": [\"p\"], \"primaryKeys\": [],"
+				 "\"options\": {\"bucket\": \"2\", \"bucket-key\": \"id\","
+				 " \"data-file.path-directory\": \"data/files\"}}");
+	w = ts_table_writer_open(local_fs(root), root, NULL, 0, &err);
+	if (w == NULL)
+		fail_msg("%s", err.msg);
+	add_rows(w, 0, 50);
+	if (!ts_table_writer_commit(w, "unit-user", &id, &err))
+		fail_msg("%s", err.msg);
+	ts_table_writer_free(w);
+	s = ts_snapshot_load(ts_fs_local_unconfined(), root, 1, &err);
+	assert_non_null(s);
+	ts_arena_init(&a, 65536);
+	snprintf(path, sizeof(path), "%s/manifest/%s", root, s->delta_manifest_list);
+	assert_true(ts_manifest_list_read(ts_fs_local_unconfined(), path, &a, &metas, &nmetas, &err));
+	assert_int_equal(nmetas, 1);
+	snprintf(path, sizeof(path), "%s/manifest/%s", root, metas[0].file_name);
+	assert_true(ts_manifest_read(ts_fs_local_unconfined(), path, &a, &e, &ne, &err));
+	assert_int_equal(ne, 4);	/* 2 partitions x 2 buckets */
+	for (int k = 0; k < ne; k++)
+	{
+		ts_value	pv;
+
+		assert_null(e[k].file.external_path);
+		assert_true(ts_binary_row_decode(e[k].partition.data, e[k].partition.len,
+										 (const ts_type *const *) &ptype, 1, &pv, NULL, &a, &err));
+		snprintf(path, sizeof(path), "%s/data/files/p=%.*s/bucket-%d/%s", root, (int) pv.v.s.len,
+				 (const char *) pv.v.s.p, e[k].bucket, e[k].file.file_name);
+		if (access(path, F_OK) != 0)
+			fail_msg("no data file %s", path);
+	}
+	/* nothing beside the directory */
+	assert_int_equal(count_entries(root, "p="), 0);
+	ts_arena_free(&a);
+	ts_snapshot_free(s);
+
+	for (size_t b = 0; b < sizeof(bad) / sizeof(bad[0]); b++)
+	{
+		char		json[800];
+
+		snprintf(root, sizeof(root), "%s/bad%zu", dir, b);
+		snprintf(json, sizeof(json), "{\"version\": 3, \"id\": 0, \"fields\": ["
+				 "{\"id\": 0, \"name\": \"id\", \"type\": \"INT NOT NULL\"},"
+				 "{\"id\": 1, \"name\": \"p\", \"type\": \"STRING\"},"
+				 "{\"id\": 2, \"name\": \"n\", \"type\": \"BIGINT\"}],"
+				 "\"highestFieldId\": 2, \"partitionKeys\": [\"p\"], \"primaryKeys\": [],"
+				 "\"options\": {\"bucket\": \"-1\", \"data-file.path-directory\": \"%s\"}}", bad[b]);
+		write_schema(root, json);
+		memset(&err, 0, sizeof(err));
+		assert_null(ts_table_writer_open(local_fs(root), root, NULL, 0, &err));
+		assert_int_equal(err.code, TS_ERR_INVALID);
+		if (strstr(err.msg, "data-file.path-directory") == NULL)
+			fail_msg("%s: %s", bad[b], err.msg);
+		assert_int_equal(count_entries(root, ""), 3);	/* ".", ".." and schema */
+	}
+	snprintf(path, sizeof(path), "%s/escape", dir);
+	assert_int_equal(access(path, F_OK), -1);
+	ts_type_free(ptype);
+	free(dir);
+}
+
+/*
  * A nested key column is refused when the writer opens, by the schema's
  * load (primary and partition keys) or by ts_schema_bucket_keys (bucket
  * keys), naming the column and its type, before any file is written.
@@ -482,6 +576,7 @@ main(void)
 		cmocka_unit_test(test_truncated_string_stats),
 		cmocka_unit_test(test_table_written_twice),
 		cmocka_unit_test(test_refusals),
+		cmocka_unit_test(test_data_file_path_directory),
 		cmocka_unit_test(test_nested_keys_refused),
 	};
 
