@@ -11,7 +11,10 @@
  * (NULLs, decimals, timestamps, dates, strings, binaries), with .orc /
  * .avro file names and the manifest's file sizes; ORC stripes carry
  * statistics that match their rows; codecs a format has not are refused
- * naming them.
+ * naming them.  Avro files (data, manifests, manifest lists) take their
+ * codec as Java's AvroFileFormat does: `avro.codec` first (Avro's names,
+ * zstandard at level 3), else zstd at `file.compression.zstd-level`,
+ * checked on the stored block bytes.
  */
 #include "unit.h"
 #include "unit_fs.h"
@@ -94,7 +97,7 @@ check_orc_types(const char *java_path, const ts_field *fields, int n, const char
 				ours;
 	char		path[600];
 
-	assert_true(ts_file_writer_options_parse("orc", NULL, NULL, &o, &err));
+	assert_true(ts_file_writer_options_parse("orc", NULL, NULL, NULL, &o, &err));
 	ts_buf_init(&b);
 	w = ts_orc_writer_create(fields, n, (ts_orc_codec) o.codec, o.zstd_level, 0, 0, to_buf, &b, &err);
 	if (w == NULL)
@@ -184,7 +187,7 @@ test_avro_schema_matches_java(void **state)
 	ours = ts_avro_schema_json_for_fields(s->fields, s->nfields, &err);
 	assert_non_null(ours);
 	assert_string_equal(ours, c->schema_json);
-	assert_true(ts_file_writer_options_parse("avro", NULL, NULL, &o, &err));
+	assert_true(ts_file_writer_options_parse("avro", NULL, NULL, NULL, &o, &err));
 	assert_int_equal(o.codec, c->codec);
 	ts_free(ours);
 	ts_avro_container_close(c);
@@ -457,6 +460,278 @@ test_orc_stripe_stats(void **state)
 	free(dir);
 }
 
+/* ---- avro.codec and zstd levels (Java's AvroFileFormat.createCodecFactory) ---- */
+
+static void
+test_avro_codec_choice(void **state)
+{
+	ts_err		err;
+	ts_file_writer_options o;
+	int			codec,
+				level;
+
+	/* no avro.codec: the compression option, zstd at the given level */
+	assert_true(ts_file_writer_avro_codec(NULL, "manifest.compression", NULL, 1, "manifests",
+										  &codec, &level, &err));
+	assert_int_equal(codec, TS_AVRO_CODEC_ZSTANDARD);
+	assert_int_equal(level, 1);
+	assert_true(ts_file_writer_avro_codec(NULL, "manifest.compression", "ZSTD", 9, "manifests",
+										  &codec, &level, &err));
+	assert_int_equal(codec, TS_AVRO_CODEC_ZSTANDARD);
+	assert_int_equal(level, 9);
+	/* Avro's own name goes through CodecFactory.fromString: its level 3 */
+	assert_true(ts_file_writer_avro_codec(NULL, "manifest.compression", "zstandard", 9, "manifests",
+										  &codec, &level, &err));
+	assert_int_equal(level, 3);
+	assert_true(ts_file_writer_avro_codec(NULL, "manifest.compression", "deflate", 9, "manifests",
+										  &codec, &level, &err));
+	assert_int_equal(codec, TS_AVRO_CODEC_DEFLATE);
+	assert_false(ts_file_writer_avro_codec(NULL, "manifest.compression", "bzip2", 1, "manifests",
+										   &codec, &level, &err));
+	assert_int_equal(err.code, TS_ERR_UNSUPPORTED);
+	assert_non_null(strstr(err.msg, "\"manifest.compression\" = \"bzip2\""));
+	assert_non_null(strstr(err.msg, "manifests"));
+
+	/* avro.codec wins over the compression option, even one refused */
+	assert_true(ts_file_writer_avro_codec("zstandard", "file.compression", "zstd", 9, "data files",
+										  &codec, &level, &err));
+	assert_int_equal(codec, TS_AVRO_CODEC_ZSTANDARD);
+	assert_int_equal(level, 3);
+	assert_true(ts_file_writer_avro_codec("snappy", "file.compression", "bzip2", 1, "data files",
+										  &codec, &level, &err));
+	assert_int_equal(codec, TS_AVRO_CODEC_SNAPPY);
+	assert_true(ts_file_writer_avro_codec("null", "file.compression", "zstd", 1, "data files",
+										  &codec, &level, &err));
+	assert_int_equal(codec, TS_AVRO_CODEC_NULL);
+	assert_true(ts_file_writer_avro_codec("deflate", "file.compression", "zstd", 1, "data files",
+										  &codec, &level, &err));
+	assert_int_equal(codec, TS_AVRO_CODEC_DEFLATE);
+	/* CodecFactory.fromString: exact names; bzip2 and xz it has, this writer not */
+	for (int i = 0; i < 4; i++)
+	{
+		static const char *const invalid[] = {"zstd", "Deflate", "none", "lz4"};
+
+		assert_false(ts_file_writer_avro_codec(invalid[i], "file.compression", NULL, 1, "data files",
+											   &codec, &level, &err));
+		assert_int_equal(err.code, TS_ERR_INVALID);
+		assert_non_null(strstr(err.msg, "\"avro.codec\""));
+		assert_non_null(strstr(err.msg, invalid[i]));
+	}
+	assert_false(ts_file_writer_avro_codec("xz", "file.compression", NULL, 1, "data files",
+										   &codec, &level, &err));
+	assert_int_equal(err.code, TS_ERR_UNSUPPORTED);
+	assert_non_null(strstr(err.msg, "\"avro.codec\" = \"xz\""));
+
+	/* data files: avro.codec for Avro only; the level for zstd */
+	assert_true(ts_file_writer_options_parse("avro", NULL, "7", NULL, &o, &err));
+	assert_int_equal(o.codec, TS_AVRO_CODEC_ZSTANDARD);
+	assert_int_equal(o.zstd_level, 7);
+	assert_true(ts_file_writer_options_parse("avro", NULL, "7", "zstandard", &o, &err));
+	assert_int_equal(o.zstd_level, 3);
+	assert_true(ts_file_writer_options_parse("avro", "zstd", NULL, "deflate", &o, &err));
+	assert_int_equal(o.codec, TS_AVRO_CODEC_DEFLATE);
+	assert_true(ts_file_writer_options_parse("orc", NULL, "7", "bzip2", &o, &err));
+	assert_int_equal(o.codec, TS_ORC_CODEC_ZSTD);
+	assert_int_equal(o.zstd_level, 7);
+}
+
+/*
+ * The first block of an Avro file: its codec, stored bytes and
+ * decompressed bytes (all ts_malloc'd into the bufs).
+ */
+static ts_avro_codec
+first_block(const char *path, ts_buf *stored, ts_buf *plain)
+{
+	ts_err		err;
+	ts_avro_container *c = ts_avro_container_open(ts_fs_local_unconfined(), path, &err);
+	ts_avro_codec codec;
+	FILE	   *f;
+	uint8_t    *bytes;
+	int64_t		off,
+				v[2];
+
+	if (c == NULL)
+		fail_msg("%s: %s", path, err.msg);
+	codec = c->codec;
+	off = c->next_offset;
+	bytes = malloc((size_t) c->file_size);
+	f = fopen(path, "rb");
+	assert_non_null(f);
+	assert_int_equal(fread(bytes, 1, (size_t) c->file_size, f), (size_t) c->file_size);
+	fclose(f);
+	/* block header: object count, byte size (zigzag varints) */
+	for (int k = 0; k < 2; k++)
+	{
+		uint64_t	u = 0;
+		int			shift = 0;
+
+		while (bytes[off] & 0x80)
+		{
+			u |= (uint64_t) (bytes[off++] & 0x7f) << shift;
+			shift += 7;
+		}
+		u |= (uint64_t) bytes[off++] << shift;
+		v[k] = (int64_t) (u >> 1) ^ -(int64_t) (u & 1);
+	}
+	ts_buf_reset(stored);
+	assert_true(ts_buf_append(stored, bytes + off, (size_t) v[1], &err));
+	free(bytes);
+	assert_int_equal(ts_avro_container_next_block(c, &err), 1);
+	assert_int_equal(c->block_count, v[0]);
+	ts_buf_reset(plain);
+	assert_true(ts_buf_append(plain, c->block, c->block_len, &err));
+	ts_avro_container_close(c);
+	return codec;
+}
+
+/* Is path's first block zstandard at level (and not at other, the level it must differ from)? */
+static void
+assert_zstd_level(const char *path, int level, int other)
+{
+	ts_buf		stored,
+				plain,
+				want,
+				not_want;
+	ts_err		err;
+
+	ts_buf_init(&stored);
+	ts_buf_init(&plain);
+	ts_buf_init(&want);
+	ts_buf_init(&not_want);
+	assert_int_equal(first_block(path, &stored, &plain), TS_AVRO_CODEC_ZSTANDARD);
+	assert_true(ts_avro_compress(TS_AVRO_CODEC_ZSTANDARD, level, plain.data, plain.len, &want, &err));
+	assert_true(ts_avro_compress(TS_AVRO_CODEC_ZSTANDARD, other, plain.data, plain.len, &not_want,
+								 &err));
+	/* the two levels compress this block differently: the check can tell them apart */
+	if (want.len == not_want.len && memcmp(want.data, not_want.data, want.len) == 0)
+		fail_msg("%s: levels %d and %d give the same bytes", path, level, other);
+	if (stored.len != want.len || memcmp(stored.data, want.data, want.len) != 0)
+		fail_msg("%s: the block is not zstandard at level %d", path, level);
+	ts_buf_free(&stored);
+	ts_buf_free(&plain);
+	ts_buf_free(&want);
+	ts_buf_free(&not_want);
+}
+
+/*
+ * Write NROWS rows into a new table with options opts[0..n); the paths of
+ * its manifest list, manifest and data file (into list, manifest, data).
+ * false (err set) when the writer refuses the options.
+ */
+static bool
+write_table(const ts_option *opts, int n, char *list, char *manifest, char *data, size_t len,
+			ts_err *err)
+{
+	char	   *dir = scratch_dir();
+	char		root[512];
+	ts_table_writer *w;
+	int64_t		id;
+	ts_snapshot *snap;
+	ts_arena	a;
+	ts_manifest_file_meta *metas;
+	int			nmetas;
+	ts_manifest_entry *e;
+	int			ne;
+
+	snprintf(root, sizeof(root), "%s/t", dir);
+	free(dir);
+	write_schema(root, TABLE_JSON);
+	w = ts_table_writer_open(local_fs(root), root, opts, n, err);
+	if (w == NULL)
+		return false;
+	for (int i = 0; i < NROWS; i++)
+	{
+		ts_value	row[NCOLS];
+		char		sbuf[32];
+		uint8_t		bbuf[4];
+
+		make_row(i, row, sbuf, bbuf);
+		if (!ts_table_writer_add(w, row, err))
+			fail_msg("%s", err->msg);
+	}
+	if (!ts_table_writer_commit(w, "unit-user", &id, err))
+		fail_msg("%s", err->msg);
+	ts_table_writer_free(w);
+	snap = ts_snapshot_load(ts_fs_local_unconfined(), root, 1, err);
+	assert_non_null(snap);
+	ts_arena_init(&a, 65536);
+	snprintf(list, len, "%s/manifest/%s", root, snap->delta_manifest_list);
+	assert_true(ts_manifest_list_read(ts_fs_local_unconfined(), list, &a, &metas, &nmetas, err));
+	snprintf(manifest, len, "%s/manifest/%s", root, metas[0].file_name);
+	assert_true(ts_manifest_read(ts_fs_local_unconfined(), manifest, &a, &e, &ne, err));
+	snprintf(data, len, "%s/bucket-0/%s", root, e[0].file.file_name);
+	ts_arena_free(&a);
+	ts_snapshot_free(snap);
+	return true;
+}
+
+static void
+test_avro_codec_and_levels_written(void **state)
+{
+	char		list[1024],
+				manifest[1024],
+				data[1024];
+	ts_buf		stored,
+				plain;
+	ts_err		err;
+
+	ts_buf_init(&stored);
+	ts_buf_init(&plain);
+	/* file.compression.zstd-level: Avro data files, manifests and the list alike */
+	{
+		ts_option	opts[] = {{"file.format", "avro"}, {"file.compression.zstd-level", "19"}};
+
+		assert_true(write_table(opts, 2, list, manifest, data, sizeof(list), &err));
+		assert_zstd_level(data, 19, 1);
+		assert_zstd_level(manifest, 19, 1);
+		assert_zstd_level(list, 19, 1);
+	}
+	/* the default: level 1 */
+	{
+		ts_option	opts[] = {{"file.format", "avro"}};
+
+		assert_true(write_table(opts, 1, list, manifest, data, sizeof(list), &err));
+		assert_zstd_level(data, 1, 19);
+		assert_zstd_level(manifest, 1, 19);
+	}
+	/* avro.codec zstandard: Avro's level 3, whatever zstd-level says */
+	{
+		ts_option	opts[] = {{"file.format", "avro"}, {"file.compression.zstd-level", "19"},
+		{"avro.codec", "zstandard"}};
+
+		assert_true(write_table(opts, 3, list, manifest, data, sizeof(list), &err));
+		assert_zstd_level(data, 3, 19);
+		assert_zstd_level(manifest, 3, 19);
+		assert_zstd_level(list, 3, 19);
+	}
+	/* avro.codec deflate over manifest.compression; Parquet data files keep zstd */
+	{
+		ts_option	opts[] = {{"manifest.compression", "snappy"}, {"avro.codec", "deflate"}};
+
+		assert_true(write_table(opts, 2, list, manifest, data, sizeof(list), &err));
+		assert_int_equal(first_block(manifest, &stored, &plain), TS_AVRO_CODEC_DEFLATE);
+		assert_int_equal(first_block(list, &stored, &plain), TS_AVRO_CODEC_DEFLATE);
+		assert_non_null(strstr(data, ".parquet"));
+	}
+	/* refused before anything is written */
+	{
+		ts_option	opts[] = {{"avro.codec", "bzip2"}};
+
+		assert_false(write_table(opts, 1, list, manifest, data, sizeof(list), &err));
+		assert_int_equal(err.code, TS_ERR_UNSUPPORTED);
+		assert_non_null(strstr(err.msg, "\"avro.codec\" = \"bzip2\""));
+	}
+	{
+		ts_option	opts[] = {{"file.format", "avro"}, {"avro.codec", "Snappy"}};
+
+		assert_false(write_table(opts, 2, list, manifest, data, sizeof(list), &err));
+		assert_int_equal(err.code, TS_ERR_INVALID);
+		assert_non_null(strstr(err.msg, "\"avro.codec\": \"Snappy\""));
+	}
+	ts_buf_free(&stored);
+	ts_buf_free(&plain);
+}
+
 static void
 test_codec_refusals(void **state)
 {
@@ -464,18 +739,18 @@ test_codec_refusals(void **state)
 	ts_file_writer_options o;
 	ts_type    *t = ts_type_new(TS_VARBINARY, true);
 
-	assert_false(ts_file_writer_options_parse("orc", "lzo", NULL, &o, &err));
+	assert_false(ts_file_writer_options_parse("orc", "lzo", NULL, NULL, &o, &err));
 	assert_int_equal(err.code, TS_ERR_UNSUPPORTED);
 	assert_non_null(strstr(err.msg, "\"lzo\""));
 	assert_non_null(strstr(err.msg, "ORC"));
-	assert_false(ts_file_writer_options_parse("avro", "bzip2", NULL, &o, &err));
+	assert_false(ts_file_writer_options_parse("avro", "bzip2", NULL, NULL, &o, &err));
 	assert_non_null(strstr(err.msg, "\"bzip2\""));
 	assert_non_null(strstr(err.msg, "Avro"));
-	assert_false(ts_file_writer_options_parse("parquet", "snappy", NULL, &o, &err));
+	assert_false(ts_file_writer_options_parse("parquet", "snappy", NULL, NULL, &o, &err));
 	assert_non_null(strstr(err.msg, "\"snappy\""));
-	assert_false(ts_file_writer_options_parse("csv", NULL, NULL, &o, &err));
+	assert_false(ts_file_writer_options_parse("csv", NULL, NULL, NULL, &o, &err));
 	assert_non_null(strstr(err.msg, "\"csv\""));
-	assert_false(ts_file_writer_options_parse("orc", NULL, "30", &o, &err));
+	assert_false(ts_file_writer_options_parse("orc", NULL, "30", NULL, &o, &err));
 	assert_int_equal(err.code, TS_ERR_INVALID);
 	/* Paimon's ORC format takes BYTES only */
 	t->length = 16;
@@ -495,6 +770,8 @@ main(void)
 		cmocka_unit_test(test_avro_round_trips),
 		cmocka_unit_test(test_orc_stripe_stats),
 		cmocka_unit_test(test_codec_refusals),
+		cmocka_unit_test(test_avro_codec_choice),
+		cmocka_unit_test(test_avro_codec_and_levels_written),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
