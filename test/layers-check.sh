@@ -33,6 +33,15 @@ pg_names() {
     done
 }
 
+# awk statements splitting a line of grep -rn under ROOT/src (awk variable root = "ROOT/src/")
+# into rel (the path below src/), line, text and from (its layer: the first directory)
+SPLIT_GREP_LINE='file = $0; sub(/:.*/, "", file)
+            rest = substr($0, length(file) + 2)
+            line = rest; sub(/:.*/, "", line)
+            text = substr(rest, length(line) + 2)
+            rel = substr(file, length(root) + 1)
+            from = rel; sub(/\/.*/, "", from)'
+
 # check_tree ROOT: one line per offending include under ROOT/src, "KIND FILE:LINE: message"
 # with KIND "up-LAYER" (LAYER includes a higher one), "pg" or "unresolved"
 check_tree() {
@@ -49,12 +58,7 @@ check_tree() {
             n = split(files, a, " "); for (i = 1; i <= n; i++) isfile[a[i]] = 1
         }
         {
-            file = $0; sub(/:.*/, "", file)
-            rest = substr($0, length(file) + 2)
-            line = rest; sub(/:.*/, "", line)
-            text = substr(rest, length(line) + 2)
-            rel = substr(file, length(root) + 1)
-            from = rel; sub(/\/.*/, "", from)
+            '"$SPLIT_GREP_LINE"'
             if (!(from in rank)) next
             dir = rel; sub(/\/[^\/]*$/, "", dir)
             if (match(text, /"[^"]+"/)) {
@@ -86,12 +90,7 @@ check_unconfined() {
     grep -rnE 'ts_fs_local_unconfined[[:space:]]*\(' "$root/src" --include='*.c' --include='*.h' |
         sort | awk -v root="$root/src/" '
         {
-            file = $0; sub(/:.*/, "", file)
-            rest = substr($0, length(file) + 2)
-            line = rest; sub(/:.*/, "", line)
-            text = substr(rest, length(line) + 2)
-            rel = substr(file, length(root) + 1)
-            from = rel; sub(/\/.*/, "", from)
+            '"$SPLIT_GREP_LINE"'
             if (from == "tools" || from == "base" || text ~ /^[[:space:]]*(\*|\/\*|\/\/)/) next
             print "unconfined src/" rel ":" line ": calls ts_fs_local_unconfined (tools and tests only)"
         }'

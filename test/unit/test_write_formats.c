@@ -264,15 +264,27 @@ check_equal_rows(const ts_schema *s, const ts_value *got, int i)
 	}
 }
 
-/* Write NROWS rows with these options, read them back through the data file's reader. */
-static void
-round_trip(const char *format, const char *compression, const char *ext)
+/* A table written by write_table: its files and what its manifest says of the data file. */
+typedef struct written
+{
+	char		root[512];
+	char		list[1024];		/* the delta manifest list */
+	char		manifest[1024]; /* its one manifest */
+	char		data[1024];		/* the one data file */
+	char		ext[16];		/* the writer's file format */
+	int64_t		rows;			/* the manifest entry's row count and file size */
+	int64_t		size;
+} written;
+
+/*
+ * Write NROWS rows into a new table with options opts[0..n) in one commit
+ * (snapshot 1: a delta list of one manifest of one file); false (err set)
+ * when the writer refuses the options.
+ */
+static bool
+write_table(const ts_option *opts, int n, written *t, ts_err *err)
 {
 	char	   *dir = scratch_dir();
-	char		root[512],
-				path[1024];
-	ts_err		err;
-	ts_option	opts[2] = {{"file.format", format}, {"file.compression", compression}};
 	ts_table_writer *w;
 	int64_t		id;
 	ts_snapshot *snap;
@@ -281,19 +293,14 @@ round_trip(const char *format, const char *compression, const char *ext)
 	int			nmetas;
 	ts_manifest_entry *e;
 	int			ne;
-	ts_read_column cols[NCOLS];
-	ts_format_reader *r;
-	ts_batch	batch;
-	int			next = 0,
-				got;
-	struct stat st;
 
-	snprintf(root, sizeof(root), "%s/t", dir);
-	write_schema(root, TABLE_JSON);
-	w = ts_table_writer_open(local_fs(root), root, opts, compression ? 2 : 1, &err);
+	snprintf(t->root, sizeof(t->root), "%s/t", dir);
+	free(dir);
+	write_schema(t->root, TABLE_JSON);
+	w = ts_table_writer_open(local_fs(t->root), t->root, opts, n, err);
 	if (w == NULL)
-		fail_msg("%s %s: %s", format, compression ? compression : "", err.msg);
-	assert_string_equal(ts_table_writer_file_format(w), ext);
+		return false;
+	snprintf(t->ext, sizeof(t->ext), "%s", ts_table_writer_file_format(w));
 	for (int i = 0; i < NROWS; i++)
 	{
 		ts_value	row[NCOLS];
@@ -301,34 +308,58 @@ round_trip(const char *format, const char *compression, const char *ext)
 		uint8_t		bbuf[4];
 
 		make_row(i, row, sbuf, bbuf);
-		if (!ts_table_writer_add(w, row, &err))
-			fail_msg("%s", err.msg);
+		if (!ts_table_writer_add(w, row, err))
+			fail_msg("%s", err->msg);
 	}
-	if (!ts_table_writer_commit(w, "unit-user", &id, &err))
-		fail_msg("%s", err.msg);
+	if (!ts_table_writer_commit(w, "unit-user", &id, err))
+		fail_msg("%s", err->msg);
 	assert_int_equal(id, 1);
 	ts_table_writer_free(w);
 
-	/* the manifest names one file of NROWS rows, .<ext>, of its size on disk */
-	snap = ts_snapshot_load(ts_fs_local_unconfined(), root, 1, &err);
+	snap = ts_snapshot_load(ts_fs_local_unconfined(), t->root, 1, err);
 	assert_non_null(snap);
 	ts_arena_init(&a, 65536);
-	snprintf(path, sizeof(path), "%s/manifest/%s", root, snap->delta_manifest_list);
-	assert_true(ts_manifest_list_read(ts_fs_local_unconfined(), path, &a, &metas, &nmetas, &err));
+	snprintf(t->list, sizeof(t->list), "%s/manifest/%s", t->root, snap->delta_manifest_list);
+	assert_true(ts_manifest_list_read(ts_fs_local_unconfined(), t->list, &a, &metas, &nmetas, err));
 	assert_int_equal(nmetas, 1);
-	snprintf(path, sizeof(path), "%s/manifest/%s", root, metas[0].file_name);
-	assert_true(ts_manifest_read(ts_fs_local_unconfined(), path, &a, &e, &ne, &err));
+	snprintf(t->manifest, sizeof(t->manifest), "%s/manifest/%s", t->root, metas[0].file_name);
+	assert_true(ts_manifest_read(ts_fs_local_unconfined(), t->manifest, &a, &e, &ne, err));
 	assert_int_equal(ne, 1);
-	assert_int_equal(e[0].file.row_count, NROWS);
-	assert_non_null(strstr(e[0].file.file_name, ext));
-	assert_string_equal(strrchr(e[0].file.file_name, '.') + 1, ext);
-	snprintf(path, sizeof(path), "%s/bucket-0/%s", root, e[0].file.file_name);
-	assert_int_equal(stat(path, &st), 0);
-	assert_int_equal(st.st_size, e[0].file.file_size);
+	snprintf(t->data, sizeof(t->data), "%s/bucket-0/%s", t->root, e[0].file.file_name);
+	t->rows = e[0].file.row_count;
+	t->size = e[0].file.file_size;
+	ts_arena_free(&a);
+	ts_snapshot_free(snap);
+	return true;
+}
+
+/* Write NROWS rows with these options, read them back through the data file's reader. */
+static void
+round_trip(const char *format, const char *compression, const char *ext)
+{
+	ts_err		err;
+	ts_option	opts[2] = {{"file.format", format}, {"file.compression", compression}};
+	written		t;
+	ts_read_column cols[NCOLS];
+	ts_format_reader *r;
+	ts_batch	batch;
+	int			next = 0,
+				got;
+	struct stat st;
+
+	if (!write_table(opts, compression ? 2 : 1, &t, &err))
+		fail_msg("%s %s: %s", format, compression ? compression : "", err.msg);
+	assert_string_equal(t.ext, ext);
+
+	/* the manifest names one file of NROWS rows, .<ext>, of its size on disk */
+	assert_int_equal(t.rows, NROWS);
+	assert_string_equal(strrchr(t.data, '.') + 1, ext);
+	assert_int_equal(stat(t.data, &st), 0);
+	assert_int_equal(st.st_size, t.size);
 
 	/* every row back, in order, through the reader the magic bytes choose */
 	{
-		ts_schema  *s = ts_schema_load(ts_fs_local_unconfined(), root, 0, &err);
+		ts_schema  *s = ts_schema_load(ts_fs_local_unconfined(), t.root, 0, &err);
 
 		assert_non_null(s);
 		for (int c = 0; c < NCOLS; c++)
@@ -337,7 +368,7 @@ round_trip(const char *format, const char *compression, const char *ext)
 			cols[c].name = s->fields[c].name;
 			cols[c].type = s->fields[c].type;
 		}
-		r = ts_format_open(TS_FORMAT_UNKNOWN, path, cols, NCOLS, unit_local_read(), &err);
+		r = ts_format_open(TS_FORMAT_UNKNOWN, t.data, cols, NCOLS, unit_local_read(), &err);
 		if (r == NULL)
 			fail_msg("%s", err.msg);
 		while ((got = ts_format_next(r, &batch, &err)) > 0)
@@ -349,9 +380,6 @@ round_trip(const char *format, const char *compression, const char *ext)
 		ts_format_close(r);
 		ts_schema_free(s);
 	}
-	ts_arena_free(&a);
-	ts_snapshot_free(snap);
-	free(dir);
 }
 
 static void
@@ -613,64 +641,10 @@ assert_zstd_level(const char *path, int level, int other)
 	ts_buf_free(&not_want);
 }
 
-/*
- * Write NROWS rows into a new table with options opts[0..n); the paths of
- * its manifest list, manifest and data file (into list, manifest, data).
- * false (err set) when the writer refuses the options.
- */
-static bool
-write_table(const ts_option *opts, int n, char *list, char *manifest, char *data, size_t len,
-			ts_err *err)
-{
-	char	   *dir = scratch_dir();
-	char		root[512];
-	ts_table_writer *w;
-	int64_t		id;
-	ts_snapshot *snap;
-	ts_arena	a;
-	ts_manifest_file_meta *metas;
-	int			nmetas;
-	ts_manifest_entry *e;
-	int			ne;
-
-	snprintf(root, sizeof(root), "%s/t", dir);
-	free(dir);
-	write_schema(root, TABLE_JSON);
-	w = ts_table_writer_open(local_fs(root), root, opts, n, err);
-	if (w == NULL)
-		return false;
-	for (int i = 0; i < NROWS; i++)
-	{
-		ts_value	row[NCOLS];
-		char		sbuf[32];
-		uint8_t		bbuf[4];
-
-		make_row(i, row, sbuf, bbuf);
-		if (!ts_table_writer_add(w, row, err))
-			fail_msg("%s", err->msg);
-	}
-	if (!ts_table_writer_commit(w, "unit-user", &id, err))
-		fail_msg("%s", err->msg);
-	ts_table_writer_free(w);
-	snap = ts_snapshot_load(ts_fs_local_unconfined(), root, 1, err);
-	assert_non_null(snap);
-	ts_arena_init(&a, 65536);
-	snprintf(list, len, "%s/manifest/%s", root, snap->delta_manifest_list);
-	assert_true(ts_manifest_list_read(ts_fs_local_unconfined(), list, &a, &metas, &nmetas, err));
-	snprintf(manifest, len, "%s/manifest/%s", root, metas[0].file_name);
-	assert_true(ts_manifest_read(ts_fs_local_unconfined(), manifest, &a, &e, &ne, err));
-	snprintf(data, len, "%s/bucket-0/%s", root, e[0].file.file_name);
-	ts_arena_free(&a);
-	ts_snapshot_free(snap);
-	return true;
-}
-
 static void
 test_avro_codec_and_levels_written(void **state)
 {
-	char		list[1024],
-				manifest[1024],
-				data[1024];
+	written		t;
 	ts_buf		stored,
 				plain;
 	ts_err		err;
@@ -681,50 +655,50 @@ test_avro_codec_and_levels_written(void **state)
 	{
 		ts_option	opts[] = {{"file.format", "avro"}, {"file.compression.zstd-level", "19"}};
 
-		assert_true(write_table(opts, 2, list, manifest, data, sizeof(list), &err));
-		assert_zstd_level(data, 19, 1);
-		assert_zstd_level(manifest, 19, 1);
-		assert_zstd_level(list, 19, 1);
+		assert_true(write_table(opts, 2, &t, &err));
+		assert_zstd_level(t.data, 19, 1);
+		assert_zstd_level(t.manifest, 19, 1);
+		assert_zstd_level(t.list, 19, 1);
 	}
 	/* the default: level 1 */
 	{
 		ts_option	opts[] = {{"file.format", "avro"}};
 
-		assert_true(write_table(opts, 1, list, manifest, data, sizeof(list), &err));
-		assert_zstd_level(data, 1, 19);
-		assert_zstd_level(manifest, 1, 19);
+		assert_true(write_table(opts, 1, &t, &err));
+		assert_zstd_level(t.data, 1, 19);
+		assert_zstd_level(t.manifest, 1, 19);
 	}
 	/* avro.codec zstandard: Avro's level 3, whatever zstd-level says */
 	{
 		ts_option	opts[] = {{"file.format", "avro"}, {"file.compression.zstd-level", "19"},
 		{"avro.codec", "zstandard"}};
 
-		assert_true(write_table(opts, 3, list, manifest, data, sizeof(list), &err));
-		assert_zstd_level(data, 3, 19);
-		assert_zstd_level(manifest, 3, 19);
-		assert_zstd_level(list, 3, 19);
+		assert_true(write_table(opts, 3, &t, &err));
+		assert_zstd_level(t.data, 3, 19);
+		assert_zstd_level(t.manifest, 3, 19);
+		assert_zstd_level(t.list, 3, 19);
 	}
 	/* avro.codec deflate over manifest.compression; Parquet data files keep zstd */
 	{
 		ts_option	opts[] = {{"manifest.compression", "snappy"}, {"avro.codec", "deflate"}};
 
-		assert_true(write_table(opts, 2, list, manifest, data, sizeof(list), &err));
-		assert_int_equal(first_block(manifest, &stored, &plain), TS_AVRO_CODEC_DEFLATE);
-		assert_int_equal(first_block(list, &stored, &plain), TS_AVRO_CODEC_DEFLATE);
-		assert_non_null(strstr(data, ".parquet"));
+		assert_true(write_table(opts, 2, &t, &err));
+		assert_int_equal(first_block(t.manifest, &stored, &plain), TS_AVRO_CODEC_DEFLATE);
+		assert_int_equal(first_block(t.list, &stored, &plain), TS_AVRO_CODEC_DEFLATE);
+		assert_string_equal(t.ext, "parquet");
 	}
-	/* refused before anything is written */
+	/* refused when the writer opens */
 	{
 		ts_option	opts[] = {{"avro.codec", "bzip2"}};
 
-		assert_false(write_table(opts, 1, list, manifest, data, sizeof(list), &err));
+		assert_false(write_table(opts, 1, &t, &err));
 		assert_int_equal(err.code, TS_ERR_UNSUPPORTED);
 		assert_non_null(strstr(err.msg, "\"avro.codec\" = \"bzip2\""));
 	}
 	{
 		ts_option	opts[] = {{"file.format", "avro"}, {"avro.codec", "Snappy"}};
 
-		assert_false(write_table(opts, 2, list, manifest, data, sizeof(list), &err));
+		assert_false(write_table(opts, 2, &t, &err));
 		assert_int_equal(err.code, TS_ERR_INVALID);
 		assert_non_null(strstr(err.msg, "\"avro.codec\": \"Snappy\""));
 	}
