@@ -190,7 +190,8 @@ LANGUAGE C STRICT VOLATILE;
 -- server, the foreign table <table>_shard_K_of_N with "scan.shard" 'K/N'
 -- and the pseudo-column "_SHARD" (which holds K); then
 -- on this node the table <coordinator> PARTITION BY LIST ("_SHARD") with
--- one postgres_fdw foreign partition per shard (async_capable, fetch_size).
+-- one postgres_fdw foreign partition per shard (async_capable, fetch_size,
+-- use_remote_estimate: the workers know their rows, the coordinator has no statistics).
 -- Calling it again with another server list re-shards (the coordinator
 -- table is re-created; the lake holds the data, nothing moves).  Needs the
 -- extensions dblink and postgres_fdw (not at CREATE EXTENSION); user
@@ -312,7 +313,8 @@ BEGIN
         nsp, coord, cols);
     FOR k IN 1 .. n LOOP
         EXECUTE format('CREATE FOREIGN TABLE %I.%I PARTITION OF %I.%I FOR VALUES IN (%s) SERVER %I '
-                       'OPTIONS (schema_name %L, table_name %L, async_capable ''true'', fetch_size %L)',
+                       'OPTIONS (schema_name %L, table_name %L, async_capable ''true'', fetch_size %L, '
+                       'use_remote_estimate ''true'')',
             nsp, coord || '_' || k, nsp, coord, k, servers[k], nsp, rel || '_shard_' || k || '_of_' || n,
             fetch_size::text);
     END LOOP;

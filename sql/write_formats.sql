@@ -2,7 +2,9 @@
 -- avro (README "Writing"): rows read back equal to what was written (NULLs,
 -- decimals, timestamps, dates, strings, binaries), data files named .orc / .avro,
 -- EXPLAIN naming the format, codecs a format has not refused; manifest.compression
--- deflate in every manifest's and list's header, bzip2 and manifest.format orc refused.  Tables are made
+-- deflate in every manifest's and list's header, bzip2 and manifest.format orc refused; avro.codec
+-- (table or foreign table option) in the header of every data file, manifest and list written,
+-- over file.compression and manifest.compression, xz and a misspelt name refused.  Tables are made
 -- here from hand-written schema files (test/write-formats-schema.sh).
 CREATE EXTENSION tablescan_fdw;
 \set wh /tmp/ts_wformats_wh
@@ -166,6 +168,43 @@ ALTER FOREIGN TABLE man_deflate OPTIONS (ADD "manifest.format" 'orc');
 SELECT pg_temp.fails('INSERT INTO man_deflate VALUES (12, ''p0'', ''x'')');
 SELECT pg_temp.snapshots('man_deflate') AS man_deflate_snapshots,
        (SELECT count(*) FROM pg_ls_dir('/tmp/ts_wformats_wh/f.db/man_deflate/manifest') f) AS manifest_files;
+
+-- ---- avro.codec: Java's AvroFileFormat takes it first, for data files and manifests ----
+-- the codec an Avro file's header names (bytes, not our reader): the value after "avro.codec"
+CREATE FUNCTION pg_temp.codec(path text) RETURNS text LANGUAGE sql AS $$
+  SELECT convert_from(substring(b FROM p + 11 FOR get_byte(b, p + 9) / 2), 'UTF8')
+  FROM (SELECT b, position(convert_to('avro.codec', 'UTF8') IN b) AS p
+        FROM pg_read_binary_file(path) b) x $$;
+-- the codecs of a table's Avro data files, manifests and manifest lists
+CREATE FUNCTION pg_temp.codecs(t text) RETURNS TABLE (kind text, codec text, files bigint)
+LANGUAGE sql AS $$
+  WITH RECURSIVE d(p) AS (SELECT '/tmp/ts_wformats_wh/f.db/' || t
+     UNION ALL SELECT d.p || '/' || f FROM d, pg_ls_dir(d.p, true, false) f
+     WHERE (pg_stat_file(d.p || '/' || f, true)).isdir),
+  a AS (SELECT CASE WHEN d.p ~ '/manifest$' THEN substring(f FROM '^(manifest-list|manifest)')
+                    ELSE 'data' END AS kind, pg_temp.codec(d.p || '/' || f) AS codec
+        FROM d, pg_ls_dir(d.p, true, false) f
+        WHERE f ~ '\.avro$' OR (d.p ~ '/manifest$' AND f ~ '^manifest'))
+  SELECT kind, codec, count(*) FROM a GROUP BY 1, 2 ORDER BY 1, 2 $$;
+INSERT INTO avro_codec SELECT i, 'p' || i % 2, 'v' || i FROM generate_series(1, 20) i;
+INSERT INTO avro_codec VALUES (21, NULL, 'v21');
+SELECT count(*), sum(id), count(p), count(DISTINCT p), min(v), max(v) FROM avro_codec;
+SELECT * FROM pg_temp.codecs('avro_codec');
+-- as a foreign table option, on a table with the default codecs: the next files only
+SELECT * FROM pg_temp.codecs('app_avro');
+ALTER FOREIGN TABLE app_avro OPTIONS (ADD "avro.codec" 'null');
+INSERT INTO app_avro (id, s) VALUES (300001, 'uncompressed');
+SELECT * FROM pg_temp.codecs('app_avro');
+SELECT id, s FROM app_avro WHERE id > 300000;
+-- xz Avro has but this writer not, a name Avro has not (fromString is exact): nothing written
+SELECT pg_temp.fails('INSERT INTO codec_xz VALUES (1, ''x'', ''y'')');
+SELECT count(*) AS codec_xz_entries FROM pg_ls_dir('/tmp/ts_wformats_wh/f.db/codec_xz') f WHERE f <> 'schema';
+ALTER FOREIGN TABLE app_avro OPTIONS (SET "avro.codec" 'Snappy');
+SELECT pg_temp.fails('INSERT INTO app_avro (id) VALUES (300002)');
+ALTER FOREIGN TABLE app_avro OPTIONS (SET "avro.codec" 'zstd');
+SELECT pg_temp.fails('INSERT INTO app_avro (id) VALUES (300002)');
+ALTER FOREIGN TABLE app_avro OPTIONS (DROP "avro.codec");
+SELECT count(*) FROM app_avro WHERE id > 300000;
 
 -- ---- refused: a codec the format has not ----------------------------------
 SELECT pg_temp.fails('INSERT INTO avro_bz VALUES (1, ''x'', ''y'')');

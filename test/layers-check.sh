@@ -10,8 +10,12 @@
 #   - per layer: no include of a higher layer (each offending line named);
 #   - no PostgreSQL header below src/fdw;
 #   - ARCHITECTURE.md states the same order as LAYERS below;
+#   - ts_fs_local_unconfined (a local fs outside every scope, base/ts_fs.h) is called only in
+#     src/tools (and defined in src/base): the server's code reads through its own scoped ts_fs;
 #   - self-test: a planted upward include, a planted PostgreSQL header and an unresolved
-#     include in a scratch tree are found (and a downward include is not).
+#     include in a scratch tree are found (and a downward include is not); planted calls of
+#     ts_fs_local_unconfined in src/fdw, src/scan and src/read are found (and one in src/tools
+#     and a mention in a comment are not).
 # Exit 1 when a check fails.
 cd "$(dirname "$0")/.." || exit 1
 
@@ -29,6 +33,15 @@ pg_names() {
     done
 }
 
+# awk statements splitting a line of grep -rn under ROOT/src (awk variable root = "ROOT/src/")
+# into rel (the path below src/), line, text and from (its layer: the first directory)
+SPLIT_GREP_LINE='file = $0; sub(/:.*/, "", file)
+            rest = substr($0, length(file) + 2)
+            line = rest; sub(/:.*/, "", line)
+            text = substr(rest, length(line) + 2)
+            rel = substr(file, length(root) + 1)
+            from = rel; sub(/\/.*/, "", from)'
+
 # check_tree ROOT: one line per offending include under ROOT/src, "KIND FILE:LINE: message"
 # with KIND "up-LAYER" (LAYER includes a higher one), "pg" or "unresolved"
 check_tree() {
@@ -45,12 +58,7 @@ check_tree() {
             n = split(files, a, " "); for (i = 1; i <= n; i++) isfile[a[i]] = 1
         }
         {
-            file = $0; sub(/:.*/, "", file)
-            rest = substr($0, length(file) + 2)
-            line = rest; sub(/:.*/, "", line)
-            text = substr(rest, length(line) + 2)
-            rel = substr(file, length(root) + 1)
-            from = rel; sub(/\/.*/, "", from)
+            '"$SPLIT_GREP_LINE"'
             if (!(from in rank)) next
             dir = rel; sub(/\/[^\/]*$/, "", dir)
             if (match(text, /"[^"]+"/)) {
@@ -75,6 +83,19 @@ check_tree() {
         }'
 }
 
+# check_unconfined ROOT: one line per call of ts_fs_local_unconfined under ROOT/src outside
+# src/tools and src/base, "unconfined FILE:LINE: ..." (comment lines, starting with * or /*, pass)
+check_unconfined() {
+    local root=$1
+    grep -rnE 'ts_fs_local_unconfined[[:space:]]*\(' "$root/src" --include='*.c' --include='*.h' |
+        sort | awk -v root="$root/src/" '
+        {
+            '"$SPLIT_GREP_LINE"'
+            if (from == "tools" || from == "base" || text ~ /^[[:space:]]*(\*|\/\*|\/\/)/) next
+            print "unconfined src/" rel ":" line ": calls ts_fs_local_unconfined (tools and tests only)"
+        }'
+}
+
 pass=0; fail=0
 report() {   # ok? description [details]
     if [ "$1" = 0 ]; then
@@ -91,6 +112,9 @@ for l in $LAYERS tools; do
 done
 bad=$(printf '%s\n' "$found" | grep -E '^(pg|unresolved) ')
 [ -z "$bad" ]; report $? "no PostgreSQL header below src/fdw, every include of a layer resolves" "$bad"
+
+bad=$(check_unconfined .)
+[ -z "$bad" ]; report $? "ts_fs_local_unconfined is called in src/tools only" "$bad"
 
 grep -qF -- "One direction of dependency: \`$DOC_ORDER\`" docs/ARCHITECTURE.md
 report $? "docs/ARCHITECTURE.md states the order $DOC_ORDER"
@@ -111,6 +135,18 @@ want_sorted=$(printf '%s\n' $want | paste -d' ' - - | sort | tr '\n' ' ')
 report $? "self-test: a planted upward include, PostgreSQL headers and an unresolved include are found" \
     "want: $want_sorted
 got:  $got_sorted"
+
+mkdir -p "$scratch"/src/{fdw,read,tools}
+printf 'ts_fs *fs = ts_fs_local_unconfined();\n' > "$scratch/src/fdw/open.c"
+printf '/* not ts_fs_local_unconfined() */\nx = ts_fs_local_unconfined ();\n' > "$scratch/src/scan/plan.c"
+printf ' * the tool'"'"'s ts_fs_local_unconfined()\n\tr = f(ts_fs_local_unconfined(), p);\n' > "$scratch/src/read/r.h"
+printf 'fs = ts_fs_local_unconfined();\n' > "$scratch/src/tools/tool.c"
+got=$(check_unconfined "$scratch" | cut -d' ' -f1-2 | sort | tr '\n' ' ')
+want="unconfined src/fdw/open.c:1: unconfined src/read/r.h:2: unconfined src/scan/plan.c:2: "
+[ "$got" = "$want" ]
+report $? "self-test: planted calls of ts_fs_local_unconfined in src/fdw, src/scan and src/read are found" \
+    "want: $want
+got:  $got"
 
 echo "layers: $pass passed, $fail failed, 0 skipped"
 [ "$fail" -eq 0 ]

@@ -1,5 +1,7 @@
 # schema-lib.sh - sourced by the scripts that write the hand-written Paimon schema files of
-# the write suites (writes-schema.sh, write-pk-schema.sh, write-formats-schema.sh): the schema
+# the write suites (writes-schema.sh, write-pk-schema.sh, write-formats-schema.sh, and the
+# scripts writes/s3.sh, writes/rest.sh, writes/concurrent.sh, azure/writes.sh,
+# stream/consumer-s3.sh): the schema
 # JSON of PAIMON-FORMAT.md, so that what a suite reads back does not depend on a table the
 # code under test created.
 #   schema DIR FIELDS PARTITION_KEYS PRIMARY_KEYS OPTIONS   writes DIR/schema/schema-0

@@ -5,7 +5,9 @@
 # f.db/app_orc and app_avro (append, every type both formats take, default zstd),
 # part_orc (partitioned by p, 2 buckets, lz4) and part_avro (the same, deflate),
 # pk_orc and pk_avro (primary key id, 2 buckets), avro_bz (codec bzip2: refused),
-# man_deflate (partitioned, manifest.compression deflate), man_bz (manifest.compression bzip2: refused).
+# man_deflate (partitioned, manifest.compression deflate), man_bz (manifest.compression bzip2: refused),
+# avro_codec (avro, avro.codec deflate over file.compression zstd and manifest.compression snappy),
+# codec_xz (parquet, avro.codec xz: refused).
 set -euo pipefail
 WH=$1
 source "$(dirname "$0")/schema-lib.sh"
@@ -28,4 +30,7 @@ schema "$WH/f.db/pk_avro" "$KV" "" '"id"' '"bucket" : "2", "file.format" : "avro
 schema "$WH/f.db/avro_bz" "$PARTED" "" "" '"bucket" : "-1", "file.format" : "avro", "file.compression" : "bzip2"'
 schema "$WH/f.db/man_deflate" "$PARTED" '"p"' "" '"bucket" : "-1", "manifest.compression" : "deflate"'
 schema "$WH/f.db/man_bz" "$PARTED" "" "" '"bucket" : "-1", "manifest.compression" : "bzip2"'
+schema "$WH/f.db/avro_codec" "$PARTED" '"p"' "" \
+    '"bucket" : "-1", "file.format" : "avro", "file.compression" : "zstd", "manifest.compression" : "snappy", "avro.codec" : "deflate"'
+schema "$WH/f.db/codec_xz" "$PARTED" "" "" '"bucket" : "-1", "avro.codec" : "xz"'
 chmod -R a+rwX "$WH"

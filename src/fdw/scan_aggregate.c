@@ -342,8 +342,11 @@ tablescan_agg_scan_path(PlannerInfo *root, RelOptInfo *input_rel, RelOptInfo *re
 		/*
 		 * The scan, plus half a call per aggregate (its transition) and row,
 		 * and the one row returned: below an Aggregate over the same scan,
-		 * which also pays a node per row.
+		 * which also pays a node per row.  One group at most: the keys, if
+		 * any, are constants (_SHARD), whatever PostgreSQL estimated for a
+		 * column without statistics.
 		 */
+		groups = 1;
 		cost = input->total_cost +
 			0.5 * cpu_operator_cost * list_length(aggs) * input->rows + cpu_tuple_cost;
 	}

@@ -132,6 +132,7 @@ tablescan_group_add_path(PlannerInfo *root, RelOptInfo *input_rel, RelOptInfo *g
 	scan = tablescan_agg_scan_path(root, input_rel, prel, true, false, groups);
 	if (scan == NULL)
 		return false;
+	groups = Min(groups, scan->path.rows);	/* one, when every key is a constant */
 	MemSet(&costs, 0, sizeof(costs));
 	get_agg_clause_costs(root, AGGSPLIT_FINAL_DESERIAL, &costs);
 	add_path(grouped_rel, (Path *) create_agg_path(root, grouped_rel, (Path *) scan,

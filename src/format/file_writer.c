@@ -4,10 +4,13 @@
  * Codecs as Java Paimon passes `file.compression` on: Parquet through
  * its CompressionCodecName (zstd or none here), ORC as orc.compress
  * (CompressionKind: none, zlib, snappy, lz4, zstd; LZO refused), Avro
- * through CodecFactory with "zstd" meaning zstandard (null, deflate,
- * snappy, zstandard; bzip2 and xz refused).
+ * as AvroFileFormat.createCodecFactory: the table's `avro.codec` first,
+ * then CodecFactory with "zstd" meaning zstandard at
+ * `file.compression.zstd-level` (null, deflate, snappy, zstandard;
+ * bzip2 and xz refused).
  */
 #include <stdlib.h>
+#include <string.h>
 #include <strings.h>
 
 #include "base/ts_base.h"
@@ -34,8 +37,9 @@ refuse_codec(const char *format, const char *compression, const char *supported,
 	return ts_error_hint(err, "%s data files are written with %s.", format, supported);
 }
 
-bool
-ts_file_writer_avro_codec(const char *c, int *codec)
+/* file.compression's and manifest.compression's Avro names: zstd, zstandard, deflate, snappy, none */
+static bool
+avro_compression_codec(const char *c, int *codec)
 {
 	if (strcasecmp(c, "none") == 0 || strcasecmp(c, "uncompressed") == 0 ||
 		strcasecmp(c, "null") == 0)
@@ -52,25 +56,70 @@ ts_file_writer_avro_codec(const char *c, int *codec)
 }
 
 bool
+ts_file_writer_avro_codec(const char *avro_codec, const char *key, const char *compression,
+						  int zstd_level, const char *files, int *codec, int *level, ts_err *err)
+{
+	static const char *const avro_names[] = {"null", "deflate", "snappy", "zstandard"};
+	const char *c = compression ? compression : "zstd";
+
+	if (avro_codec != NULL)
+	{
+		/* Avro's CodecFactory.fromString: its registered names, exact case */
+		for (int i = 0; i < (int) (sizeof(avro_names) / sizeof(avro_names[0])); i++)
+			if (strcmp(avro_codec, avro_names[i]) == 0)
+			{
+				avro_compression_codec(avro_codec, codec);
+				*level = 3;		/* CodecFactory.DEFAULT_ZSTANDARD_LEVEL */
+				return true;
+			}
+		if (strcmp(avro_codec, "bzip2") == 0 || strcmp(avro_codec, "xz") == 0)
+		{
+			ts_error(err, TS_ERR_UNSUPPORTED, "writing Avro %s with \"avro.codec\" = \"%s\" is not supported",
+					 files, avro_codec);
+			return ts_error_hint(err, "Avro files are written with the codecs null, deflate, snappy or zstandard.");
+		}
+		ts_error(err, TS_ERR_INVALID, "invalid value for option \"avro.codec\": \"%s\"", avro_codec);
+		return ts_error_hint(err, "Avro's codecs are null, deflate, snappy, bzip2, xz and zstandard, spelt so.");
+	}
+	if (!avro_compression_codec(c, codec))
+	{
+		ts_error(err, TS_ERR_UNSUPPORTED, "writing Avro %s with \"%s\" = \"%s\" is not supported",
+				 files, key, c);
+		return ts_error_hint(err, "Avro %s are written with zstd, deflate, snappy or none.", files);
+	}
+	/* Java: "zstd" at file.compression.zstd-level, any other name by CodecFactory.fromString */
+	*level = strcasecmp(c, "zstd") == 0 ? zstd_level : 3;
+	return true;
+}
+
+bool
+ts_file_writer_zstd_level(const char *value, int *level, ts_err *err)
+{
+	char	   *end;
+	long		n;
+
+	*level = 1;
+	if (value == NULL)
+		return true;
+	n = strtol(value, &end, 10);
+	if (end == value || *end != '\0' || n < 1 || n > 22)
+		return ts_error(err, TS_ERR_INVALID, "invalid value for option \"%s\": \"%s\"",
+						"file.compression.zstd-level", value);
+	*level = (int) n;
+	return true;
+}
+
+bool
 ts_file_writer_options_parse(const char *format, const char *compression, const char *zstd_level,
-							 ts_file_writer_options *o, ts_err *err)
+							 const char *avro_codec, ts_file_writer_options *o, ts_err *err)
 {
 	const char *c = compression ? compression : "zstd";
 	bool		none = strcasecmp(c, "none") == 0 || strcasecmp(c, "uncompressed") == 0;
 	bool		zstd = strcasecmp(c, "zstd") == 0;
 
-	o->zstd_level = 1;
 	o->codec = 0;
-	if (zstd_level != NULL)
-	{
-		char	   *end;
-		long		n = strtol(zstd_level, &end, 10);
-
-		if (end == zstd_level || *end != '\0' || n < 1 || n > 22)
-			return ts_error(err, TS_ERR_INVALID, "invalid value for option \"%s\": \"%s\"",
-							"file.compression.zstd-level", zstd_level);
-		o->zstd_level = (int) n;
-	}
+	if (!ts_file_writer_zstd_level(zstd_level, &o->zstd_level, err))
+		return false;
 	if (format == NULL || strcasecmp(format, "parquet") == 0)
 	{
 		o->format = TS_FORMAT_PARQUET;
@@ -98,8 +147,9 @@ ts_file_writer_options_parse(const char *format, const char *compression, const 
 	else if (strcasecmp(format, "avro") == 0)
 	{
 		o->format = TS_FORMAT_AVRO;
-		if (!ts_file_writer_avro_codec(c, &o->codec))
-			return refuse_codec("Avro", c, "zstd, deflate, snappy or none", err);
+		if (!ts_file_writer_avro_codec(avro_codec, "file.compression", compression, o->zstd_level,
+									   "data files", &o->codec, &o->zstd_level, err))
+			return false;
 	}
 	else
 	{
@@ -191,6 +241,7 @@ ts_file_writer_create(const ts_file_writer_options *o, const ts_field *fields, i
 			if (w->avro != NULL && random_sync(sync, err))
 			{
 				ts_avro_writer_set_sync(w->avro, sync);
+				ts_avro_writer_set_zstd_level(w->avro, o->zstd_level);
 				if (ts_avro_writer_stream(w->avro, sink, arg, err))
 					return w;
 			}

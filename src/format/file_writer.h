@@ -4,7 +4,8 @@
  * Owns: choosing the writer of a table's `file.format` (Parquet, ORC,
  * Avro) and its codec from `file.compression` as Java Paimon maps it for
  * that format (refusing a format or codec it cannot write, naming it;
- * the Avro mapping also gives the manifests' codec, manifest.compression),
+ * the Avro mapping, `avro.codec` first, also gives the manifests' codec
+ * from manifest.compression),
  * the file name extension, the types each format takes, and forwarding
  * rows to the chosen streaming writer.  Knows nothing of tables,
  * partitions or statistics (src/write does).
@@ -31,18 +32,28 @@ typedef bool (*ts_file_sink) (void *arg, const void *data, size_t len, ts_err *e
 
 /*
  * The options of `file.format` (NULL: parquet), `file.compression` (NULL:
- * zstd) and `file.compression.zstd-level` (NULL: 1); TS_ERR_UNSUPPORTED
- * naming the format or codec this writer does not produce.
+ * zstd), `file.compression.zstd-level` (NULL: 1) and, for Avro,
+ * `avro.codec` (NULL: unset); TS_ERR_UNSUPPORTED naming the format or
+ * codec this writer does not produce.
  */
 bool		ts_file_writer_options_parse(const char *format, const char *compression,
-										 const char *zstd_level, ts_file_writer_options *o,
-										 ts_err *err);
+										 const char *zstd_level, const char *avro_codec,
+										 ts_file_writer_options *o, ts_err *err);
+/* `file.compression.zstd-level` (NULL: Java's default 1): 1..22, else TS_ERR_INVALID naming it. */
+bool		ts_file_writer_zstd_level(const char *value, int *level, ts_err *err);
 /*
- * The Avro codec (a ts_avro_codec) Java's CodecFactory gives a compression
- * name, "zstd" meaning zstandard and "none" null; false for one this
- * writer does not produce (bzip2, xz, ...).  Data files and manifests.
+ * The codec of Avro files (data files and manifests alike) as Java's
+ * AvroFileFormat.createCodecFactory picks it: the table's `avro.codec`
+ * (NULL: unset) wins, by Avro's CodecFactory.fromString names, exact case
+ * (null, deflate, snappy, zstandard at Avro's level 3; bzip2 and xz
+ * TS_ERR_UNSUPPORTED, another name TS_ERR_INVALID); otherwise the value
+ * of option key (compression, NULL: zstd): "zstd" is zstandard at
+ * zstd_level, "none" null.  files ("data files", "manifests") names them
+ * in errors.  *codec: a ts_avro_codec; *level: its zstandard level.
  */
-bool		ts_file_writer_avro_codec(const char *compression, int *codec);
+bool		ts_file_writer_avro_codec(const char *avro_codec, const char *key,
+									  const char *compression, int zstd_level, const char *files,
+									  int *codec, int *level, ts_err *err);
 /* "parquet", "orc", "avro": the file name extension (and _FILE_FORMAT). */
 const char *ts_file_writer_extension(const ts_file_writer_options *o);
 /* Can the format store a column of type t?  TS_ERR_UNSUPPORTED names col and the format. */

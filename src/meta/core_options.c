@@ -199,6 +199,8 @@ const ts_core_option ts_core_option_table[] = {
 	CORE("file-index.in-manifest-threshold", TS_OPT_MEMORY, "500 B"),
 	CORE("manifest.format", TS_OPT_STRING, "avro"),
 	CORE("manifest.compression", TS_OPT_STRING, "zstd"),
+	/* the Avro codec of data files and manifests, over the two above (the writer: file_writer.c) */
+	E("avro.codec", NULL, TS_OPT_STRING, NULL, 0, 0, "snappy", TS_OPT_IGNORED, 0, 0, "AvroFileFormat"),
 	CORE("manifest.target-file-size", TS_OPT_MEMORY, "8 mb"),
 	CORE("manifest.full-compaction-threshold-size", TS_OPT_MEMORY, "16 mb"),
 	CORE("manifest.merge-min-count", TS_OPT_INT, "30"),

@@ -168,6 +168,8 @@ write_avro(attempt *at, const ts_field *fields, int nfields, ts_value *const *ro
 	bool		ok = aw != NULL;
 
 	ts_buf_init(&out);
+	if (aw)
+		ts_avro_writer_set_zstd_level(aw, at->in->manifest_zstd_level);
 	for (int i = 0; ok && i < nrows; i++)
 		ok = ts_avro_writer_add(aw, rows[i], err);
 	ok = ok && ts_avro_writer_finish(aw, &out, err);
@@ -493,6 +495,7 @@ write_base_list(attempt *at, const ts_snapshot *L, const char *name, int64_t *si
 		mc.npartition_keys = in->npartition_keys;
 		mc.opts = in->merge;
 		mc.codec = in->manifest_codec;
+		mc.zstd_level = in->manifest_zstd_level;
 		mc.store = store_manifest;
 		mc.store_arg = at;
 		mc.arena = &at->arena;

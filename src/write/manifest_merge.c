@@ -332,6 +332,7 @@ roller_open(roller *r, ts_err *err)
 	r->w = ts_avro_writer_create_for_fields(r->fields, r->nfields, (ts_avro_codec) r->c->codec, err);
 	if (r->w == NULL)
 		return false;
+	ts_avro_writer_set_zstd_level(r->w, r->c->zstd_level);
 	ts_arena_init(&r->values, 4096);
 	r->pmin = ts_write_values(&r->values, np);
 	r->pmax = ts_write_values(&r->values, np);

@@ -785,6 +785,7 @@ ts_table_writer_commit(ts_table_writer *w, const char *commit_user, int64_t *sna
 	in.timeout_ms = w->commit_timeout_ms;
 	in.merge = w->merge;
 	in.manifest_codec = w->manifest_codec;
+	in.manifest_zstd_level = w->manifest_zstd_level;
 	in.commit_user = commit_user;
 	in.catalog = w->has_catalog ? &w->catalog : NULL;
 	in.known = w->kv != NULL ? ts_kv_bucket_seqs(w->kv) : NULL;

@@ -49,7 +49,8 @@ struct ts_table_writer
 	int64_t		max_retry_wait_ms;
 	int64_t		commit_timeout_ms;	/* commit.timeout (INT64_MAX: none) */
 	ts_manifest_merge_options merge;	/* manifest.* */
-	int			manifest_codec; /* manifest.compression (ts_avro_codec) */
+	int			manifest_codec; /* manifest.compression or avro.codec (ts_avro_codec) */
+	int			manifest_zstd_level;	/* its zstandard level (file.compression.zstd-level) */
 	ts_kv_layout *kv;			/* primary-key tables (kv_writer.c), else NULL */
 	int64_t		write_buffer_size;	/* primary-key records buffered before a flush */
 	bool		atomic_checked; /* the store can commit atomically (check_atomic) */

@@ -128,13 +128,14 @@ check_changelog_producer(ts_table_writer *w, ts_err *err)
 	return true;
 }
 
-/* manifest.* sizes and count that decide the merging of the base manifest list */
+/* manifest.* sizes and count that decide the merging of the base manifest list; the manifests' codec */
 static bool
 merge_options(ts_table_writer *w, ts_err *err)
 {
 	ts_manifest_merge_options defaults = TS_MANIFEST_MERGE_DEFAULTS;
 	const char *v;
 	int64_t		n;
+	int			level;
 
 	w->merge = defaults;
 	if ((v = option(w, "manifest.target-file-size")) != NULL &&
@@ -155,12 +156,15 @@ merge_options(ts_table_writer *w, ts_err *err)
 			return false;
 		w->merge.min_count = (int) n;
 	}
-	/* manifests and manifest lists: Java's Avro codec of manifest.compression */
-	v = option(w, "manifest.compression");
-	if (!ts_file_writer_avro_codec(v ? v : "zstd", &w->manifest_codec))
-		return refuse(err, "manifest.compression", v,
-					  "Manifests are written with the Avro codecs zstd, deflate, snappy or none.");
-	return true;
+	/*
+	 * manifests and manifest lists: Java's manifest format is Avro with the
+	 * table's options (avro.codec first, zstd at file.compression.zstd-level)
+	 * and manifest.compression in place of file.compression
+	 */
+	return ts_file_writer_zstd_level(option(w, "file.compression.zstd-level"), &level, err) &&
+		ts_file_writer_avro_codec(option(w, "avro.codec"), "manifest.compression",
+								  option(w, "manifest.compression"), level, "manifests",
+								  &w->manifest_codec, &w->manifest_zstd_level, err);
 }
 
 /*
@@ -289,7 +293,8 @@ ts_table_writer_check_options(ts_table_writer *w, ts_err *err)
 		!parse_memory("target-file-size", v, &w->target_file_size, err))
 		return false;
 	if (!ts_file_writer_options_parse(option(w, "file.format"), option(w, "file.compression"),
-									  option(w, "file.compression.zstd-level"), &w->file_opts, err))
+									  option(w, "file.compression.zstd-level"), option(w, "avro.codec"),
+									  &w->file_opts, err))
 		return false;
 	for (int i = 0; i < w->schema->nfields; i++)
 		if (!ts_file_writer_supports(&w->file_opts, w->schema->fields[i].name,

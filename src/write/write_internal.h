@@ -151,6 +151,7 @@ typedef struct ts_manifest_merge_ctx
 	int			npartition_keys;
 	ts_manifest_merge_options opts;
 	int			codec;			/* manifest.compression: a ts_avro_codec */
+	int			zstd_level;		/* its zstandard level */
 	ts_manifest_store_fn store;
 	void	   *store_arg;
 	ts_arena   *arena;			/* the resulting metas */
@@ -190,6 +191,7 @@ typedef struct ts_commit_input
 	int64_t		timeout_ms;		/* commit.timeout: no retry once this has passed */
 	ts_manifest_merge_options merge;	/* manifest.* merging of the base list */
 	int			manifest_codec; /* manifest.compression: a ts_avro_codec */
+	int			manifest_zstd_level;	/* its zstandard level */
 	const char *commit_user;
 	const ts_catalog_commit *catalog;	/* non-NULL: the catalog commits (REST) */
 	/* the buckets of a snapshot already walked (a primary-key writer's), or NULL */

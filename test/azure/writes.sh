@@ -43,17 +43,13 @@ SAS=$(node test/azure/blob.mjs sas "$ACCT" "$KEY")
 sig=${SAS##*sig=}
 shows_secret() { grep -qF -e "$KEY" -e "$WRONG" -e "${sig%%&*}" <<<"$1"; }
 
-# the tables: schema files written by hand
-schema() {  # NAME FIELDS PRIMARY_KEYS OPTIONS
-    mkdir -p "$W/src/w.db/$1/schema"
-    printf '{\n  "version" : 3,\n  "id" : 0,\n  "fields" : [ %s ],\n  "highestFieldId" : 1,\n  "partitionKeys" : [ ],\n  "primaryKeys" : [ %s ],\n  "options" : { %s },\n  "timeMillis" : 1733400000000\n}' \
-        "$2" "$3" "$4" > "$W/src/w.db/$1/schema/schema-0"
-}
-FIELDS='{ "id" : 0, "name" : "id", "type" : "INT NOT NULL" }, { "id" : 1, "name" : "s", "type" : "STRING" }'
-schema t "$FIELDS" "" '"bucket" : "-1", "commit.max-retries" : "20"'
-schema r "$FIELDS" "" '"bucket" : "-1", "target-file-size" : "32 kb"'
-schema m "$FIELDS" "" '"bucket" : "-1"'
-schema k "$FIELDS" '"id"' '"bucket" : "2"'
+# the tables: schema files written by hand (test/schema-lib.sh)
+source "$(dirname "$0")/../schema-lib.sh"
+FIELDS="$(fields "$(f 0 id 'INT NOT NULL')" "$(f 1 s STRING)")"
+schema "$W/src/w.db/t" "$FIELDS" "" "" '"bucket" : "-1", "commit.max-retries" : "20"'
+schema "$W/src/w.db/r" "$FIELDS" "" "" '"bucket" : "-1", "target-file-size" : "32 kb"'
+schema "$W/src/w.db/m" "$FIELDS" "" "" '"bucket" : "-1"'
+schema "$W/src/w.db/k" "$FIELDS" "" '"id"' '"bucket" : "2"'
 blob upload-dir "$W/src/w.db" wh/w.db >/dev/null || { bad setup "upload of the schema files failed"; finish; }
 WH=abfs://testdata@$ACCT.dfs.core.windows.net/wh
 

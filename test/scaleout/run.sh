@@ -6,7 +6,8 @@
 # rows through the coordinator are the local rows (a multiset: the shares are
 # disjoint and cover) for bucketed and bucket-unaware append tables,
 # primary-key tables of every merge engine and with deletion vectors, and a
-# format table; aggregates and GROUP BY run on the workers (Remote SQL); a
+# format table; aggregates and GROUP BY run on the workers (Remote SQL), also with
+# a qual on _SHARD beside others; a
 # point query on the bucket key keeps files on one worker only; _SHARD prunes;
 # a worker that is down is an ERROR naming its server.
 # Prints "scaleout: N passed, N failed, N skipped" (1 skipped: no shared testdata).
@@ -126,6 +127,25 @@ check_match "GROUP BY pushed to the workers" 'Remote SQL: SELECT customer, count
 check "GROUP BY through the coordinator = local" \
     "$(q 0 "SELECT customer, count(*), sum(amount) FROM sales.orders GROUP BY 1 ORDER BY 1")" \
     "$(q 0 "SET enable_partitionwise_aggregate = on; $GRP")"
+# _SHARD beside another qual under GROUP BY "_SHARD": still pushed (the coordinator plans with the
+# workers' estimates, use_remote_estimate), to worker 2 only; the worker computes it while scanning
+SQ='SELECT "_SHARD", count(*), sum(amount) FROM sales.orders_s3 WHERE "_SHARD" = 2 AND id > 5 GROUP BY "_SHARD"'
+check_match "_SHARD = 2 and another qual, GROUP BY \"_SHARD\": pushed to worker 2" \
+    'Remote SQL: SELECT "_SHARD", count\(\*\), sum\(amount\) FROM sales.orders_shard_2_of_3 WHERE .*id > 5.*GROUP BY 1' \
+    "$(q 0 "SET enable_partitionwise_aggregate = on; EXPLAIN VERBOSE $SQ")"
+check "_SHARD = 2 and another qual, GROUP BY \"_SHARD\": the rows of shard 2" \
+    "$(q 2 "SELECT 2, count(*), sum(amount) FROM sales.orders_shard_2_of_3 WHERE id > 5")" \
+    "$(q 0 "SET enable_partitionwise_aggregate = on; $SQ")"
+SQ='SELECT sum(c) FROM (SELECT count(*) c FROM sales.orders_s3 WHERE "_SHARD" IN (1, 3) AND customer > '"'"'a'"'"' GROUP BY "_SHARD") s'
+check_match "_SHARD IN (1, 3) and another qual: pushed to workers 1 and 3" \
+    'Remote SQL: SELECT count\(\*\), "_SHARD" FROM sales.orders_shard_1_of_3 WHERE .*GROUP BY 2.*Remote SQL: SELECT count\(\*\), "_SHARD" FROM sales.orders_shard_3_of_3 WHERE .*GROUP BY 2' \
+    "$(q 0 "SET enable_partitionwise_aggregate = on; EXPLAIN VERBOSE $SQ" | tr '\n' ' ')"
+check "_SHARD IN (1, 3) and another qual: the count = workers 1 and 3's" \
+    "$(( $(q 1 "SELECT count(*) FROM sales.orders_shard_1_of_3 WHERE customer > 'a'") + \
+         $(q 3 "SELECT count(*) FROM sales.orders_shard_3_of_3 WHERE customer > 'a'") ))" \
+    "$(q 0 "SET enable_partitionwise_aggregate = on; $SQ")"
+check_match "a worker estimates one group for GROUP BY \"_SHARD\" alone" 'HashAggregate  \(cost=[0-9.]+ rows=1 ' \
+    "$(q 2 'EXPLAIN SELECT count(*), "_SHARD" FROM sales.orders_shard_2_of_3 WHERE id > 5 GROUP BY 2')"
 check_match "async Append over the workers" 'Async Foreign Scan' \
     "$(q 0 "EXPLAIN SELECT * FROM sales.orders_s3")"
 

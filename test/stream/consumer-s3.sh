@@ -19,19 +19,8 @@ source "$(dirname "$0")/../reliability/lib.sh"
 summary() { echo "consumer-s3: $PASSED passed, $FAILED failed, 0 skipped"; [ "$FAILED" -eq 0 ]; }
 ensure_db || { fail "database setup"; summary; exit 1; }
 W=$(scratch consumer_s3)
-mkdir -p "$W/src/c.db/t/schema"
-cat > "$W/src/c.db/t/schema/schema-0" <<JSON
-{
-  "version" : 3,
-  "id" : 0,
-  "fields" : [ { "id" : 0, "name" : "id", "type" : "INT NOT NULL" }, { "id" : 1, "name" : "s", "type" : "STRING" } ],
-  "highestFieldId" : 1,
-  "partitionKeys" : [ ],
-  "primaryKeys" : [ ],
-  "options" : { "bucket" : "-1" },
-  "timeMillis" : 1733400000000
-}
-JSON
+source "$(dirname "$0")/../schema-lib.sh"
+schema "$W/src/c.db/t" "$(fields "$(f 0 id 'INT NOT NULL')" "$(f 1 s STRING)")" "" "" '"bucket" : "-1"'
 start_s3_proxy "$W" --dir "$W/store" --upload "clake/wh/c.db=$W/src/c.db" >"$W/start.log" ||
     { fail "$(cat "$W/start.log")"; summary; exit 1; }
 T=clake/wh/c.db/t

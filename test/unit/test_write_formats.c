@@ -11,7 +11,10 @@
  * (NULLs, decimals, timestamps, dates, strings, binaries), with .orc /
  * .avro file names and the manifest's file sizes; ORC stripes carry
  * statistics that match their rows; codecs a format has not are refused
- * naming them.
+ * naming them.  Avro files (data, manifests, manifest lists) take their
+ * codec as Java's AvroFileFormat does: `avro.codec` first (Avro's names,
+ * zstandard at level 3), else zstd at `file.compression.zstd-level`,
+ * checked on the stored block bytes.
  */
 #include "unit.h"
 #include "unit_fs.h"
@@ -94,7 +97,7 @@ check_orc_types(const char *java_path, const ts_field *fields, int n, const char
 				ours;
 	char		path[600];
 
-	assert_true(ts_file_writer_options_parse("orc", NULL, NULL, &o, &err));
+	assert_true(ts_file_writer_options_parse("orc", NULL, NULL, NULL, &o, &err));
 	ts_buf_init(&b);
 	w = ts_orc_writer_create(fields, n, (ts_orc_codec) o.codec, o.zstd_level, 0, 0, to_buf, &b, &err);
 	if (w == NULL)
@@ -184,7 +187,7 @@ test_avro_schema_matches_java(void **state)
 	ours = ts_avro_schema_json_for_fields(s->fields, s->nfields, &err);
 	assert_non_null(ours);
 	assert_string_equal(ours, c->schema_json);
-	assert_true(ts_file_writer_options_parse("avro", NULL, NULL, &o, &err));
+	assert_true(ts_file_writer_options_parse("avro", NULL, NULL, NULL, &o, &err));
 	assert_int_equal(o.codec, c->codec);
 	ts_free(ours);
 	ts_avro_container_close(c);
@@ -261,15 +264,27 @@ check_equal_rows(const ts_schema *s, const ts_value *got, int i)
 	}
 }
 
-/* Write NROWS rows with these options, read them back through the data file's reader. */
-static void
-round_trip(const char *format, const char *compression, const char *ext)
+/* A table written by write_table: its files and what its manifest says of the data file. */
+typedef struct written
+{
+	char		root[512];
+	char		list[1024];		/* the delta manifest list */
+	char		manifest[1024]; /* its one manifest */
+	char		data[1024];		/* the one data file */
+	char		ext[16];		/* the writer's file format */
+	int64_t		rows;			/* the manifest entry's row count and file size */
+	int64_t		size;
+} written;
+
+/*
+ * Write NROWS rows into a new table with options opts[0..n) in one commit
+ * (snapshot 1: a delta list of one manifest of one file); false (err set)
+ * when the writer refuses the options.
+ */
+static bool
+write_table(const ts_option *opts, int n, written *t, ts_err *err)
 {
 	char	   *dir = scratch_dir();
-	char		root[512],
-				path[1024];
-	ts_err		err;
-	ts_option	opts[2] = {{"file.format", format}, {"file.compression", compression}};
 	ts_table_writer *w;
 	int64_t		id;
 	ts_snapshot *snap;
@@ -278,19 +293,14 @@ round_trip(const char *format, const char *compression, const char *ext)
 	int			nmetas;
 	ts_manifest_entry *e;
 	int			ne;
-	ts_read_column cols[NCOLS];
-	ts_format_reader *r;
-	ts_batch	batch;
-	int			next = 0,
-				got;
-	struct stat st;
 
-	snprintf(root, sizeof(root), "%s/t", dir);
-	write_schema(root, TABLE_JSON);
-	w = ts_table_writer_open(local_fs(root), root, opts, compression ? 2 : 1, &err);
+	snprintf(t->root, sizeof(t->root), "%s/t", dir);
+	free(dir);
+	write_schema(t->root, TABLE_JSON);
+	w = ts_table_writer_open(local_fs(t->root), t->root, opts, n, err);
 	if (w == NULL)
-		fail_msg("%s %s: %s", format, compression ? compression : "", err.msg);
-	assert_string_equal(ts_table_writer_file_format(w), ext);
+		return false;
+	snprintf(t->ext, sizeof(t->ext), "%s", ts_table_writer_file_format(w));
 	for (int i = 0; i < NROWS; i++)
 	{
 		ts_value	row[NCOLS];
@@ -298,34 +308,58 @@ round_trip(const char *format, const char *compression, const char *ext)
 		uint8_t		bbuf[4];
 
 		make_row(i, row, sbuf, bbuf);
-		if (!ts_table_writer_add(w, row, &err))
-			fail_msg("%s", err.msg);
+		if (!ts_table_writer_add(w, row, err))
+			fail_msg("%s", err->msg);
 	}
-	if (!ts_table_writer_commit(w, "unit-user", &id, &err))
-		fail_msg("%s", err.msg);
+	if (!ts_table_writer_commit(w, "unit-user", &id, err))
+		fail_msg("%s", err->msg);
 	assert_int_equal(id, 1);
 	ts_table_writer_free(w);
 
-	/* the manifest names one file of NROWS rows, .<ext>, of its size on disk */
-	snap = ts_snapshot_load(ts_fs_local_unconfined(), root, 1, &err);
+	snap = ts_snapshot_load(ts_fs_local_unconfined(), t->root, 1, err);
 	assert_non_null(snap);
 	ts_arena_init(&a, 65536);
-	snprintf(path, sizeof(path), "%s/manifest/%s", root, snap->delta_manifest_list);
-	assert_true(ts_manifest_list_read(ts_fs_local_unconfined(), path, &a, &metas, &nmetas, &err));
+	snprintf(t->list, sizeof(t->list), "%s/manifest/%s", t->root, snap->delta_manifest_list);
+	assert_true(ts_manifest_list_read(ts_fs_local_unconfined(), t->list, &a, &metas, &nmetas, err));
 	assert_int_equal(nmetas, 1);
-	snprintf(path, sizeof(path), "%s/manifest/%s", root, metas[0].file_name);
-	assert_true(ts_manifest_read(ts_fs_local_unconfined(), path, &a, &e, &ne, &err));
+	snprintf(t->manifest, sizeof(t->manifest), "%s/manifest/%s", t->root, metas[0].file_name);
+	assert_true(ts_manifest_read(ts_fs_local_unconfined(), t->manifest, &a, &e, &ne, err));
 	assert_int_equal(ne, 1);
-	assert_int_equal(e[0].file.row_count, NROWS);
-	assert_non_null(strstr(e[0].file.file_name, ext));
-	assert_string_equal(strrchr(e[0].file.file_name, '.') + 1, ext);
-	snprintf(path, sizeof(path), "%s/bucket-0/%s", root, e[0].file.file_name);
-	assert_int_equal(stat(path, &st), 0);
-	assert_int_equal(st.st_size, e[0].file.file_size);
+	snprintf(t->data, sizeof(t->data), "%s/bucket-0/%s", t->root, e[0].file.file_name);
+	t->rows = e[0].file.row_count;
+	t->size = e[0].file.file_size;
+	ts_arena_free(&a);
+	ts_snapshot_free(snap);
+	return true;
+}
+
+/* Write NROWS rows with these options, read them back through the data file's reader. */
+static void
+round_trip(const char *format, const char *compression, const char *ext)
+{
+	ts_err		err;
+	ts_option	opts[2] = {{"file.format", format}, {"file.compression", compression}};
+	written		t;
+	ts_read_column cols[NCOLS];
+	ts_format_reader *r;
+	ts_batch	batch;
+	int			next = 0,
+				got;
+	struct stat st;
+
+	if (!write_table(opts, compression ? 2 : 1, &t, &err))
+		fail_msg("%s %s: %s", format, compression ? compression : "", err.msg);
+	assert_string_equal(t.ext, ext);
+
+	/* the manifest names one file of NROWS rows, .<ext>, of its size on disk */
+	assert_int_equal(t.rows, NROWS);
+	assert_string_equal(strrchr(t.data, '.') + 1, ext);
+	assert_int_equal(stat(t.data, &st), 0);
+	assert_int_equal(st.st_size, t.size);
 
 	/* every row back, in order, through the reader the magic bytes choose */
 	{
-		ts_schema  *s = ts_schema_load(ts_fs_local_unconfined(), root, 0, &err);
+		ts_schema  *s = ts_schema_load(ts_fs_local_unconfined(), t.root, 0, &err);
 
 		assert_non_null(s);
 		for (int c = 0; c < NCOLS; c++)
@@ -334,7 +368,7 @@ round_trip(const char *format, const char *compression, const char *ext)
 			cols[c].name = s->fields[c].name;
 			cols[c].type = s->fields[c].type;
 		}
-		r = ts_format_open(TS_FORMAT_UNKNOWN, path, cols, NCOLS, unit_local_read(), &err);
+		r = ts_format_open(TS_FORMAT_UNKNOWN, t.data, cols, NCOLS, unit_local_read(), &err);
 		if (r == NULL)
 			fail_msg("%s", err.msg);
 		while ((got = ts_format_next(r, &batch, &err)) > 0)
@@ -346,9 +380,6 @@ round_trip(const char *format, const char *compression, const char *ext)
 		ts_format_close(r);
 		ts_schema_free(s);
 	}
-	ts_arena_free(&a);
-	ts_snapshot_free(snap);
-	free(dir);
 }
 
 static void
@@ -457,6 +488,224 @@ test_orc_stripe_stats(void **state)
 	free(dir);
 }
 
+/* ---- avro.codec and zstd levels (Java's AvroFileFormat.createCodecFactory) ---- */
+
+static void
+test_avro_codec_choice(void **state)
+{
+	ts_err		err;
+	ts_file_writer_options o;
+	int			codec,
+				level;
+
+	/* no avro.codec: the compression option, zstd at the given level */
+	assert_true(ts_file_writer_avro_codec(NULL, "manifest.compression", NULL, 1, "manifests",
+										  &codec, &level, &err));
+	assert_int_equal(codec, TS_AVRO_CODEC_ZSTANDARD);
+	assert_int_equal(level, 1);
+	assert_true(ts_file_writer_avro_codec(NULL, "manifest.compression", "ZSTD", 9, "manifests",
+										  &codec, &level, &err));
+	assert_int_equal(codec, TS_AVRO_CODEC_ZSTANDARD);
+	assert_int_equal(level, 9);
+	/* Avro's own name goes through CodecFactory.fromString: its level 3 */
+	assert_true(ts_file_writer_avro_codec(NULL, "manifest.compression", "zstandard", 9, "manifests",
+										  &codec, &level, &err));
+	assert_int_equal(level, 3);
+	assert_true(ts_file_writer_avro_codec(NULL, "manifest.compression", "deflate", 9, "manifests",
+										  &codec, &level, &err));
+	assert_int_equal(codec, TS_AVRO_CODEC_DEFLATE);
+	assert_false(ts_file_writer_avro_codec(NULL, "manifest.compression", "bzip2", 1, "manifests",
+										   &codec, &level, &err));
+	assert_int_equal(err.code, TS_ERR_UNSUPPORTED);
+	assert_non_null(strstr(err.msg, "\"manifest.compression\" = \"bzip2\""));
+	assert_non_null(strstr(err.msg, "manifests"));
+
+	/* avro.codec wins over the compression option, even one refused */
+	assert_true(ts_file_writer_avro_codec("zstandard", "file.compression", "zstd", 9, "data files",
+										  &codec, &level, &err));
+	assert_int_equal(codec, TS_AVRO_CODEC_ZSTANDARD);
+	assert_int_equal(level, 3);
+	assert_true(ts_file_writer_avro_codec("snappy", "file.compression", "bzip2", 1, "data files",
+										  &codec, &level, &err));
+	assert_int_equal(codec, TS_AVRO_CODEC_SNAPPY);
+	assert_true(ts_file_writer_avro_codec("null", "file.compression", "zstd", 1, "data files",
+										  &codec, &level, &err));
+	assert_int_equal(codec, TS_AVRO_CODEC_NULL);
+	assert_true(ts_file_writer_avro_codec("deflate", "file.compression", "zstd", 1, "data files",
+										  &codec, &level, &err));
+	assert_int_equal(codec, TS_AVRO_CODEC_DEFLATE);
+	/* CodecFactory.fromString: exact names; bzip2 and xz it has, this writer not */
+	for (int i = 0; i < 4; i++)
+	{
+		static const char *const invalid[] = {"zstd", "Deflate", "none", "lz4"};
+
+		assert_false(ts_file_writer_avro_codec(invalid[i], "file.compression", NULL, 1, "data files",
+											   &codec, &level, &err));
+		assert_int_equal(err.code, TS_ERR_INVALID);
+		assert_non_null(strstr(err.msg, "\"avro.codec\""));
+		assert_non_null(strstr(err.msg, invalid[i]));
+	}
+	assert_false(ts_file_writer_avro_codec("xz", "file.compression", NULL, 1, "data files",
+										   &codec, &level, &err));
+	assert_int_equal(err.code, TS_ERR_UNSUPPORTED);
+	assert_non_null(strstr(err.msg, "\"avro.codec\" = \"xz\""));
+
+	/* data files: avro.codec for Avro only; the level for zstd */
+	assert_true(ts_file_writer_options_parse("avro", NULL, "7", NULL, &o, &err));
+	assert_int_equal(o.codec, TS_AVRO_CODEC_ZSTANDARD);
+	assert_int_equal(o.zstd_level, 7);
+	assert_true(ts_file_writer_options_parse("avro", NULL, "7", "zstandard", &o, &err));
+	assert_int_equal(o.zstd_level, 3);
+	assert_true(ts_file_writer_options_parse("avro", "zstd", NULL, "deflate", &o, &err));
+	assert_int_equal(o.codec, TS_AVRO_CODEC_DEFLATE);
+	assert_true(ts_file_writer_options_parse("orc", NULL, "7", "bzip2", &o, &err));
+	assert_int_equal(o.codec, TS_ORC_CODEC_ZSTD);
+	assert_int_equal(o.zstd_level, 7);
+}
+
+/*
+ * The first block of an Avro file: its codec, stored bytes and
+ * decompressed bytes (all ts_malloc'd into the bufs).
+ */
+static ts_avro_codec
+first_block(const char *path, ts_buf *stored, ts_buf *plain)
+{
+	ts_err		err;
+	ts_avro_container *c = ts_avro_container_open(ts_fs_local_unconfined(), path, &err);
+	ts_avro_codec codec;
+	FILE	   *f;
+	uint8_t    *bytes;
+	int64_t		off,
+				v[2];
+
+	if (c == NULL)
+		fail_msg("%s: %s", path, err.msg);
+	codec = c->codec;
+	off = c->next_offset;
+	bytes = malloc((size_t) c->file_size);
+	f = fopen(path, "rb");
+	assert_non_null(f);
+	assert_int_equal(fread(bytes, 1, (size_t) c->file_size, f), (size_t) c->file_size);
+	fclose(f);
+	/* block header: object count, byte size (zigzag varints) */
+	for (int k = 0; k < 2; k++)
+	{
+		uint64_t	u = 0;
+		int			shift = 0;
+
+		while (bytes[off] & 0x80)
+		{
+			u |= (uint64_t) (bytes[off++] & 0x7f) << shift;
+			shift += 7;
+		}
+		u |= (uint64_t) bytes[off++] << shift;
+		v[k] = (int64_t) (u >> 1) ^ -(int64_t) (u & 1);
+	}
+	ts_buf_reset(stored);
+	assert_true(ts_buf_append(stored, bytes + off, (size_t) v[1], &err));
+	free(bytes);
+	assert_int_equal(ts_avro_container_next_block(c, &err), 1);
+	assert_int_equal(c->block_count, v[0]);
+	ts_buf_reset(plain);
+	assert_true(ts_buf_append(plain, c->block, c->block_len, &err));
+	ts_avro_container_close(c);
+	return codec;
+}
+
+/* Is path's first block zstandard at level (and not at other, the level it must differ from)? */
+static void
+assert_zstd_level(const char *path, int level, int other)
+{
+	ts_buf		stored,
+				plain,
+				want,
+				not_want;
+	ts_err		err;
+
+	ts_buf_init(&stored);
+	ts_buf_init(&plain);
+	ts_buf_init(&want);
+	ts_buf_init(&not_want);
+	assert_int_equal(first_block(path, &stored, &plain), TS_AVRO_CODEC_ZSTANDARD);
+	assert_true(ts_avro_compress(TS_AVRO_CODEC_ZSTANDARD, level, plain.data, plain.len, &want, &err));
+	assert_true(ts_avro_compress(TS_AVRO_CODEC_ZSTANDARD, other, plain.data, plain.len, &not_want,
+								 &err));
+	/* the two levels compress this block differently: the check can tell them apart */
+	if (want.len == not_want.len && memcmp(want.data, not_want.data, want.len) == 0)
+		fail_msg("%s: levels %d and %d give the same bytes", path, level, other);
+	if (stored.len != want.len || memcmp(stored.data, want.data, want.len) != 0)
+		fail_msg("%s: the block is not zstandard at level %d", path, level);
+	ts_buf_free(&stored);
+	ts_buf_free(&plain);
+	ts_buf_free(&want);
+	ts_buf_free(&not_want);
+}
+
+static void
+test_avro_codec_and_levels_written(void **state)
+{
+	written		t;
+	ts_buf		stored,
+				plain;
+	ts_err		err;
+
+	ts_buf_init(&stored);
+	ts_buf_init(&plain);
+	/* file.compression.zstd-level: Avro data files, manifests and the list alike */
+	{
+		ts_option	opts[] = {{"file.format", "avro"}, {"file.compression.zstd-level", "19"}};
+
+		assert_true(write_table(opts, 2, &t, &err));
+		assert_zstd_level(t.data, 19, 1);
+		assert_zstd_level(t.manifest, 19, 1);
+		assert_zstd_level(t.list, 19, 1);
+	}
+	/* the default: level 1 */
+	{
+		ts_option	opts[] = {{"file.format", "avro"}};
+
+		assert_true(write_table(opts, 1, &t, &err));
+		assert_zstd_level(t.data, 1, 19);
+		assert_zstd_level(t.manifest, 1, 19);
+	}
+	/* avro.codec zstandard: Avro's level 3, whatever zstd-level says */
+	{
+		ts_option	opts[] = {{"file.format", "avro"}, {"file.compression.zstd-level", "19"},
+		{"avro.codec", "zstandard"}};
+
+		assert_true(write_table(opts, 3, &t, &err));
+		assert_zstd_level(t.data, 3, 19);
+		assert_zstd_level(t.manifest, 3, 19);
+		assert_zstd_level(t.list, 3, 19);
+	}
+	/* avro.codec deflate over manifest.compression; Parquet data files keep zstd */
+	{
+		ts_option	opts[] = {{"manifest.compression", "snappy"}, {"avro.codec", "deflate"}};
+
+		assert_true(write_table(opts, 2, &t, &err));
+		assert_int_equal(first_block(t.manifest, &stored, &plain), TS_AVRO_CODEC_DEFLATE);
+		assert_int_equal(first_block(t.list, &stored, &plain), TS_AVRO_CODEC_DEFLATE);
+		assert_string_equal(t.ext, "parquet");
+	}
+	/* refused when the writer opens */
+	{
+		ts_option	opts[] = {{"avro.codec", "bzip2"}};
+
+		assert_false(write_table(opts, 1, &t, &err));
+		assert_int_equal(err.code, TS_ERR_UNSUPPORTED);
+		assert_non_null(strstr(err.msg, "\"avro.codec\" = \"bzip2\""));
+	}
+	{
+		ts_option	opts[] = {{"file.format", "avro"}, {"avro.codec", "Snappy"}};
+
+		assert_false(write_table(opts, 2, &t, &err));
+		assert_int_equal(err.code, TS_ERR_INVALID);
+		assert_non_null(strstr(err.msg, "\"avro.codec\": \"Snappy\""));
+	}
+	ts_buf_free(&stored);
+	ts_buf_free(&plain);
+}
+
 static void
 test_codec_refusals(void **state)
 {
@@ -464,18 +713,18 @@ test_codec_refusals(void **state)
 	ts_file_writer_options o;
 	ts_type    *t = ts_type_new(TS_VARBINARY, true);
 
-	assert_false(ts_file_writer_options_parse("orc", "lzo", NULL, &o, &err));
+	assert_false(ts_file_writer_options_parse("orc", "lzo", NULL, NULL, &o, &err));
 	assert_int_equal(err.code, TS_ERR_UNSUPPORTED);
 	assert_non_null(strstr(err.msg, "\"lzo\""));
 	assert_non_null(strstr(err.msg, "ORC"));
-	assert_false(ts_file_writer_options_parse("avro", "bzip2", NULL, &o, &err));
+	assert_false(ts_file_writer_options_parse("avro", "bzip2", NULL, NULL, &o, &err));
 	assert_non_null(strstr(err.msg, "\"bzip2\""));
 	assert_non_null(strstr(err.msg, "Avro"));
-	assert_false(ts_file_writer_options_parse("parquet", "snappy", NULL, &o, &err));
+	assert_false(ts_file_writer_options_parse("parquet", "snappy", NULL, NULL, &o, &err));
 	assert_non_null(strstr(err.msg, "\"snappy\""));
-	assert_false(ts_file_writer_options_parse("csv", NULL, NULL, &o, &err));
+	assert_false(ts_file_writer_options_parse("csv", NULL, NULL, NULL, &o, &err));
 	assert_non_null(strstr(err.msg, "\"csv\""));
-	assert_false(ts_file_writer_options_parse("orc", NULL, "30", &o, &err));
+	assert_false(ts_file_writer_options_parse("orc", NULL, "30", NULL, &o, &err));
 	assert_int_equal(err.code, TS_ERR_INVALID);
 	/* Paimon's ORC format takes BYTES only */
 	t->length = 16;
@@ -495,6 +744,8 @@ main(void)
 		cmocka_unit_test(test_avro_round_trips),
 		cmocka_unit_test(test_orc_stripe_stats),
 		cmocka_unit_test(test_codec_refusals),
+		cmocka_unit_test(test_avro_codec_choice),
+		cmocka_unit_test(test_avro_codec_and_levels_written),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

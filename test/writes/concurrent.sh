@@ -22,19 +22,9 @@ TXNS=${WRITES_TXNS:-15}
 ROWS=${WRITES_ROWS:-20}
 W=$(scratch writes)
 T=$W/w.db/t
-mkdir -p "$T/schema"
-cat > "$T/schema/schema-0" <<'JSON'
-{
-  "version" : 3,
-  "id" : 0,
-  "fields" : [ { "id" : 0, "name" : "id", "type" : "INT NOT NULL" }, { "id" : 1, "name" : "who", "type" : "STRING" } ],
-  "highestFieldId" : 1,
-  "partitionKeys" : [ ],
-  "primaryKeys" : [ ],
-  "options" : { "bucket" : "-1", "commit.max-retries" : "100" },
-  "timeMillis" : 1733400000000
-}
-JSON
+source "$(dirname "$0")/../schema-lib.sh"
+schema "$T" "$(fields "$(f 0 id 'INT NOT NULL')" "$(f 1 who STRING)")" "" "" \
+    '"bucket" : "-1", "commit.max-retries" : "100"'
 chmod -R a+rwX "$W"
 q -c "DROP SERVER IF EXISTS wsrv CASCADE" \
   -c "CREATE SERVER wsrv FOREIGN DATA WRAPPER tablescan_fdw OPTIONS (warehouse '$W')" \

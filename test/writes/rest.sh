@@ -32,23 +32,9 @@ ensure_db || { fail "database setup"; summary; exit 1; }
 W=$(scratch writes_rest)
 WH=$W/wh
 
-schema() {  # DIR FIELDS PARTITION_KEYS PRIMARY_KEYS OPTIONS
-    mkdir -p "$1/schema"
-    cat > "$1/schema/schema-0" <<JSON
-{
-  "version" : 3,
-  "id" : 0,
-  "fields" : [ $2 ],
-  "highestFieldId" : 2,
-  "partitionKeys" : [ $3 ],
-  "primaryKeys" : [ $4 ],
-  "options" : { $5 },
-  "timeMillis" : 1733400000000
-}
-JSON
-}
-APPEND='{ "id" : 0, "name" : "id", "type" : "INT NOT NULL" }, { "id" : 1, "name" : "s", "type" : "STRING" }, { "id" : 2, "name" : "dt", "type" : "STRING" }'
-KV='{ "id" : 0, "name" : "id", "type" : "INT NOT NULL" }, { "id" : 1, "name" : "s", "type" : "STRING" }, { "id" : 2, "name" : "v", "type" : "INT" }'
+source "$(dirname "$0")/../schema-lib.sh"
+APPEND="$(fields "$(f 0 id 'INT NOT NULL')" "$(f 1 s STRING)" "$(f 2 dt STRING)")"
+KV="$(fields "$(f 0 id 'INT NOT NULL')" "$(f 1 s STRING)" "$(f 2 v INT)")"
 schema "$WH/r.db/t" "$APPEND" '"dt"' "" '"bucket" : "-1"'
 schema "$WH/r.db/k" "$KV" "" '"id"' '"bucket" : "2"'
 schema "$WH/r.db/kc" "$KV" "" '"id"' '"bucket" : "1", "changelog-producer" : "input"'

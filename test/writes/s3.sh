@@ -31,42 +31,16 @@ summary() { echo "writes-s3: $PASSED passed, $FAILED failed, 0 skipped"; [ "$FAI
 ensure_db || { fail "database setup"; summary; exit 1; }
 W=$(scratch writes_s3)
 
-table() {	# name, extra options (JSON members)
-    mkdir -p "$W/src/w.db/$1/schema"
-    cat > "$W/src/w.db/$1/schema/schema-0" <<JSON
-{
-  "version" : 3,
-  "id" : 0,
-  "fields" : [ { "id" : 0, "name" : "id", "type" : "INT NOT NULL" }, { "id" : 1, "name" : "s", "type" : "STRING" } ],
-  "highestFieldId" : 1,
-  "partitionKeys" : [ ],
-  "primaryKeys" : [ ],
-  "options" : { "bucket" : "-1"$2 },
-  "timeMillis" : 1733400000000
-}
-JSON
-}
-table t ', "commit.max-retries" : "10"'
+# the tables: schema files written by hand (test/schema-lib.sh)
+source "$(dirname "$0")/../schema-lib.sh"
+FIELDS="$(fields "$(f 0 id 'INT NOT NULL')" "$(f 1 s STRING)")"
+schema "$W/src/w.db/t" "$FIELDS" "" "" '"bucket" : "-1", "commit.max-retries" : "10"'
 # k: a primary-key table, 2 buckets
-mkdir -p "$W/src/w.db/k/schema"
-cat > "$W/src/w.db/k/schema/schema-0" <<JSON
-{
-  "version" : 3,
-  "id" : 0,
-  "fields" : [ { "id" : 0, "name" : "id", "type" : "INT NOT NULL" }, { "id" : 1, "name" : "s", "type" : "STRING" } ],
-  "highestFieldId" : 1,
-  "partitionKeys" : [ ],
-  "primaryKeys" : [ "id" ],
-  "options" : { "bucket" : "2" },
-  "timeMillis" : 1733400000000
-}
-JSON
-table r ', "target-file-size" : "32 kb"'
+schema "$W/src/w.db/k" "$FIELDS" "" '"id"' '"bucket" : "2"'
+schema "$W/src/w.db/r" "$FIELDS" "" "" '"bucket" : "-1", "target-file-size" : "32 kb"'
 # kc: a primary-key table with changelog-producer input, 1 bucket
-mkdir -p "$W/src/w.db/kc/schema"
-sed 's/"bucket" : "2"/"bucket" : "1", "changelog-producer" : "input"/' "$W/src/w.db/k/schema/schema-0" \
-    > "$W/src/w.db/kc/schema/schema-0"
-table m ''
+schema "$W/src/w.db/kc" "$FIELDS" "" '"id"' '"bucket" : "1", "changelog-producer" : "input"'
+schema "$W/src/w.db/m" "$FIELDS" "" "" '"bucket" : "-1"'
 
 start_s3_proxy "$W" --dir "$W/store" --upload "wlake/wh/w.db=$W/src/w.db" \
     --upload "nocond/wh/w.db=$W/src/w.db" --no-conditional nocond >"$W/start.log" ||

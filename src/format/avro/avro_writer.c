@@ -26,6 +26,7 @@ struct ts_avro_writer
 	int			top_branch;		/* union branch of the record, -1 if no union */
 	ts_type    *row_type;		/* Paimon ROW for fields API (MULTISET), or NULL */
 	ts_avro_codec codec;
+	int			zstd_level;		/* zstandard blocks: their level (default 1) */
 	uint8_t		sync[16];
 	size_t		block_size;
 	int64_t		block_rows;		/* objects at which a block is flushed; 0: by size only */
@@ -329,7 +330,8 @@ ts_avro_schema_json_for_fields(const ts_field *fields, int nfields, ts_err *err)
 /* ---- compression ------------------------------------------------------ */
 
 bool
-ts_avro_compress(ts_avro_codec codec, const uint8_t *in, size_t len, ts_buf *out, ts_err *err)
+ts_avro_compress(ts_avro_codec codec, int zstd_level, const uint8_t *in, size_t len, ts_buf *out,
+				 ts_err *err)
 {
 	ts_buf_reset(out);
 	switch (codec)
@@ -396,7 +398,7 @@ ts_avro_compress(ts_avro_codec codec, const uint8_t *in, size_t len, ts_buf *out
 					ZSTD_freeCCtx(cctx);
 					return false;
 				}
-				ZSTD_CCtx_setParameter(cctx, ZSTD_c_compressionLevel, 1);
+				ZSTD_CCtx_setParameter(cctx, ZSTD_c_compressionLevel, zstd_level);
 				ZSTD_CCtx_setParameter(cctx, ZSTD_c_contentSizeFlag, 0);
 				ob.dst = out->data;
 				ob.size = bound;
@@ -723,6 +725,7 @@ writer_new(const char *schema_json, ts_avro_codec codec, ts_err *err)
 	ts_buf_init(&w->body);
 	ts_buf_init(&w->scratch);
 	w->codec = codec;
+	w->zstd_level = 1;
 	w->block_size = 64 * 1024;
 	w->schema_json = ts_strdup(schema_json);
 	if (w->schema_json == NULL)
@@ -808,6 +811,12 @@ ts_avro_writer_set_block_rows(ts_avro_writer *w, int64_t rows)
 	w->block_rows = rows > 0 ? rows : 0;
 }
 
+void
+ts_avro_writer_set_zstd_level(ts_avro_writer *w, int level)
+{
+	w->zstd_level = level;
+}
+
 int
 ts_avro_writer_ncols(const ts_avro_writer *w)
 {
@@ -819,7 +828,7 @@ flush_block(ts_avro_writer *w, ts_err *err)
 {
 	if (w->block_count == 0)
 		return true;
-	if (!ts_avro_compress(w->codec, w->block.data, w->block.len, &w->scratch, err))
+	if (!ts_avro_compress(w->codec, w->zstd_level, w->block.data, w->block.len, &w->scratch, err))
 		return false;
 	if (!put_long(&w->body, w->block_count, err) ||
 		!put_long(&w->body, (int64_t) w->scratch.len, err) ||

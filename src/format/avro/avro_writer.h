@@ -52,6 +52,8 @@ void		ts_avro_writer_set_sync(ts_avro_writer *w, const uint8_t sync[16]);
 void		ts_avro_writer_set_block_size(ts_avro_writer *w, size_t bytes);
 /* Optional: objects at which a block is flushed as well (default 0: by size only). */
 void		ts_avro_writer_set_block_rows(ts_avro_writer *w, int64_t rows);
+/* Optional: the level of zstandard blocks (default 1, Paimon's file.compression.zstd-level). */
+void		ts_avro_writer_set_zstd_level(ts_avro_writer *w, int level);
 
 /* Number of values a row must have. */
 int			ts_avro_writer_ncols(const ts_avro_writer *w);
@@ -77,8 +79,8 @@ bool		ts_avro_writer_finish(ts_avro_writer *w, ts_buf *out, ts_err *err);
 
 void		ts_avro_writer_free(ts_avro_writer *w);
 
-/* Compress one block payload with a codec (snappy adds its CRC32). */
-bool		ts_avro_compress(ts_avro_codec codec, const uint8_t *in, size_t len,
+/* Compress one block payload with a codec (snappy adds its CRC32; zstandard at zstd_level). */
+bool		ts_avro_compress(ts_avro_codec codec, int zstd_level, const uint8_t *in, size_t len,
 							 ts_buf *out, ts_err *err);
 
 #endif							/* TS_AVRO_WRITER_H */
