@@ -622,13 +622,34 @@ teardown_server(void **state)
 	return 0;
 }
 
+/*
+ * An fs of bucket "lake" on a fresh start_server (its pid in *pid), its
+ * settings in *cfg (endpoint: the caller's 64 bytes): one attempt per
+ * request, max_in_flight at once.
+ */
+static ts_fs *
+open_test_store(pid_t *pid, char *endpoint, ts_s3_config *cfg, int max_in_flight)
+{
+	ts_fs_settings settings = {cfg};
+	ts_err		err = {0};
+	ts_fs	   *fs;
+
+	snprintf(endpoint, 64, "http://127.0.0.1:%d", start_server(pid));
+	cfg->endpoint = endpoint;
+	cfg->path_style = true;
+	cfg->max_attempts = 1;
+	cfg->max_in_flight = max_in_flight;
+	fs = ts_fs_open_for("s3://lake", &settings, NULL, &err);
+	assert_non_null(fs);
+	return fs;
+}
+
 static void
 test_batch_ahead(void **state)
 {
 	pid_t		pid;
 	char		endpoint[64];
 	ts_s3_config cfg = {0};
-	ts_fs_settings settings = {&cfg};
 	ts_fs	   *fs;
 	ts_s3_fetch items[4];
 	ts_s3_fetch alone[1];
@@ -640,13 +661,7 @@ test_batch_ahead(void **state)
 	size_t		len;
 
 	(void) state;
-	snprintf(endpoint, sizeof(endpoint), "http://127.0.0.1:%d", start_server(&pid));
-	cfg.endpoint = endpoint;
-	cfg.path_style = true;
-	cfg.max_attempts = 1;
-	cfg.max_in_flight = 2;		/* fewer slots than items */
-	fs = ts_fs_open_for("s3://lake", &settings, NULL, &err);
-	assert_non_null(fs);
+	fs = open_test_store(&pid, endpoint, &cfg, 2); /* fewer slots than items */
 
 	/* started: one round trip counted, then moved on without waiting until done */
 	memset(items, 0, sizeof(items));
@@ -755,7 +770,6 @@ test_pread_ahead(void **state)
 	pid_t		pid;
 	char		endpoint[64];
 	ts_s3_config cfg = {0};
-	ts_fs_settings settings = {&cfg};
 	ts_fs	   *fs;
 	ts_err		err = {0};
 	char		b0[5],
@@ -769,13 +783,7 @@ test_pread_ahead(void **state)
 	int			fd;
 
 	(void) state;
-	snprintf(endpoint, sizeof(endpoint), "http://127.0.0.1:%d", start_server(&pid));
-	cfg.endpoint = endpoint;
-	cfg.path_style = true;
-	cfg.max_attempts = 1;
-	cfg.max_in_flight = 2;
-	fs = ts_fs_open_for("s3://lake", &settings, NULL, &err);
-	assert_non_null(fs);
+	fs = open_test_store(&pid, endpoint, &cfg, 2);
 
 	f = ts_file_open(fs, "s3://lake/part", &err);
 	assert_non_null(f);
@@ -871,7 +879,6 @@ test_hold_ends(void **state)
 	pid_t		pid;
 	char		endpoint[64];
 	ts_s3_config cfg = {0};
-	ts_fs_settings settings = {&cfg};
 	ts_fs	   *fs;
 	ts_err		err = {0};
 	char		b0[6],
@@ -883,13 +890,7 @@ test_hold_ends(void **state)
 				reqs;
 
 	(void) state;
-	snprintf(endpoint, sizeof(endpoint), "http://127.0.0.1:%d", start_server(&pid));
-	cfg.endpoint = endpoint;
-	cfg.path_style = true;
-	cfg.max_attempts = 1;
-	cfg.max_in_flight = 4;
-	fs = ts_fs_open_for("s3://lake", &settings, NULL, &err);
-	assert_non_null(fs);
+	fs = open_test_store(&pid, endpoint, &cfg, 4);
 
 	f = ts_file_open(fs, "s3://lake/part", &err);
 	assert_non_null(f);
