@@ -257,6 +257,14 @@ SELECT reading_cost('SELECT sum(hashtext(t::text)) FROM s3b.pq_rg t',
                     'SELECT sum(hashtext(t::text)) FROM s3b.pq_rg t WHERE id < 0') AS parquet_all_columns,
        reading_cost('SELECT sum(hashtext(s)) FROM s3b.pq_rg',
                     'SELECT sum(hashtext(s)) FROM s3b.pq_rg WHERE id < 0') AS parquet_one_column;
+-- every column but under a filter the row groups' statistics are asked
+-- about (which could leave row groups out): not read whole, the first
+-- 1 MiB with the tail, then a batch per row group (the first one's chunks
+-- are not all in that 1 MiB): 1 + 8
+SELECT reading_cost('SELECT sum(hashtext(t::text)) FROM s3b.pq_rg t WHERE id >= 0',
+                    'SELECT sum(hashtext(t::text)) FROM s3b.pq_rg t WHERE id < 0') AS parquet_filtered,
+       (SELECT sum(hashtext(t::text)) FROM s3b.pq_rg t WHERE id >= 0) =
+       (SELECT sum(hashtext(t::text)) FROM locb.pq_rg t WHERE id >= 0) AS parquet_filtered_same;
 -- a LIMIT stops in the first row group: those started ahead are canceled
 SELECT count(*) FROM (SELECT * FROM s3b.pq_rg LIMIT 5000) s;
 -- Avro: the header with the first 8 MiB, then the rest (no HEAD)
