@@ -150,7 +150,7 @@ for delay in ${TS_BENCH_DELAYS:-0 20 50}; do
         printf 'cold plan s3 (before): '; $BEFORE "s3://bench/bench.db/manifests_1000" --plan-only 1 | tr '\n' ' '; waited
     fi
     # the same cold plan with tablescan.s3_max_in_flight varied (the manifests all started at once)
-    for n in 16 64 256; do
+    for n in 16 64 256 512 1024; do
         printf 'plan s3, %d in flight: ' $n
         TS_S3_MAX_IN_FLIGHT=$n $BUILD/bench/ts_scan_bench "s3://bench/bench.db/manifests_1000" --plan-only 1 | tr '\n' ' '; echo
     done

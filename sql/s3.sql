@@ -227,13 +227,15 @@ SELECT rows_hash('s3b.orc_big') = rows_hash('locb.orc_big') AS orc_same,
 SELECT (SELECT sum(hashtext(s)) FROM s3b.orc_big) = (SELECT sum(hashtext(s)) FROM locb.orc_big) AS orc_column_same,
        (SELECT sum(id::bigint) FILTER (WHERE d IS NULL) FROM s3b.avro_big) =
        (SELECT sum(id::bigint) FILTER (WHERE d IS NULL) FROM locb.avro_big) AS avro_columns_same;
--- ORC: no HEAD (the file's size is its manifest entry's), the tail
--- (postscript, footer, metadata) in one GET, the footers of the 8 stripes
--- in one batch, then a batch per stripe (its streams): 2 + 8, whatever the
--- columns read; the stripes' batches are all started together (they fit
--- in the 32 MiB requested ahead), so the reader waits for them once
--- (counted here per batch; test/s3/latency.sh counts the round trips
--- waited one after another)
+-- ORC: no HEAD (the file's size is its manifest entry's); every column
+-- read (and no filter): the whole file (at most 32 MiB) comes with its
+-- tail, one round trip.  One column: the tail (postscript, footer,
+-- metadata) in one batch with the file's first 1 MiB, the footers of the
+-- 8 stripes in one batch, then a batch per stripe (its streams) but the
+-- first, whose column s lies in that first 1 MiB: 2 + 7; the stripes'
+-- batches are all started together (they fit in the 32 MiB requested
+-- ahead), so the reader waits for them once (counted here per batch;
+-- test/s3/latency.sh counts the round trips waited one after another)
 SELECT reading_cost('SELECT sum(hashtext(t::text)) FROM s3b.orc_big t',
                     'SELECT sum(hashtext(t::text)) FROM s3b.orc_big t WHERE id < 0') AS orc_all_columns,
        reading_cost('SELECT sum(hashtext(s)) FROM s3b.orc_big',
@@ -241,12 +243,13 @@ SELECT reading_cost('SELECT sum(hashtext(t::text)) FROM s3b.orc_big t',
 -- Parquet (big.db/pq_rg: the same rows in 8 row groups of ~1.7 MB): the
 -- row groups' chunks are requested together (they fit in the 32 MiB
 -- requested ahead) and each waited for when the reader gets to it, the
--- rows those of the local copy; the reading costs one round trip for the
--- magic (4 bytes) and the file's last 64 KB, which hold the footer's
--- length and the footer (no HEAD: the size is the manifest entry's), then
--- a batch (one coalesced GET) per row group whatever the columns read:
--- 1 + 8, counted per batch, though they are waited for at once (the
--- pruned query opens no file)
+-- rows those of the local copy; every column read: the whole file comes
+-- with its footer, one round trip; one column: one round trip for the
+-- file's first 1 MiB (the magic and the first row group's chunk of s) and
+-- its last 64 KB, which hold the footer's length and the footer (no HEAD:
+-- the size is the manifest entry's), then a batch (one coalesced GET) per
+-- later row group: 1 + 7, counted per batch, though they are waited for
+-- at once (the pruned query opens no file)
 SELECT rows_hash('s3b.pq_rg') = rows_hash('locb.pq_rg') AS parquet_same,
        (SELECT sum(hashtext(s)) FROM s3b.pq_rg) = (SELECT sum(hashtext(s)) FROM locb.pq_rg) AS parquet_column_same,
        rows_hash('locb.pq_rg') = rows_hash('locb.orc_big') AS parquet_rows_are_orc_rows;
@@ -254,6 +257,14 @@ SELECT reading_cost('SELECT sum(hashtext(t::text)) FROM s3b.pq_rg t',
                     'SELECT sum(hashtext(t::text)) FROM s3b.pq_rg t WHERE id < 0') AS parquet_all_columns,
        reading_cost('SELECT sum(hashtext(s)) FROM s3b.pq_rg',
                     'SELECT sum(hashtext(s)) FROM s3b.pq_rg WHERE id < 0') AS parquet_one_column;
+-- every column but under a filter the row groups' statistics are asked
+-- about (which could leave row groups out): not read whole, the first
+-- 1 MiB with the tail, then a batch per row group (the first one's chunks
+-- are not all in that 1 MiB): 1 + 8
+SELECT reading_cost('SELECT sum(hashtext(t::text)) FROM s3b.pq_rg t WHERE id >= 0',
+                    'SELECT sum(hashtext(t::text)) FROM s3b.pq_rg t WHERE id < 0') AS parquet_filtered,
+       (SELECT sum(hashtext(t::text)) FROM s3b.pq_rg t WHERE id >= 0) =
+       (SELECT sum(hashtext(t::text)) FROM locb.pq_rg t WHERE id >= 0) AS parquet_filtered_same;
 -- a LIMIT stops in the first row group: those started ahead are canceled
 SELECT count(*) FROM (SELECT * FROM s3b.pq_rg LIMIT 5000) s;
 -- Avro: the header with the first 8 MiB, then the rest (no HEAD)

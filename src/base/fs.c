@@ -363,6 +363,20 @@ check_range(const ts_file *f, size_t len, int64_t offset, ts_err *err)
 	return true;
 }
 
+/* Copy [offset, offset + len) from f's held bytes, if one block holds it all. */
+static bool
+copy_held(const ts_file *f, void *buf, size_t len, int64_t offset)
+{
+	for (int i = 0; i < 2; i++)
+		if (f->held[i] != NULL && offset >= f->held_off[i] &&
+			offset + (int64_t) len <= f->held_off[i] + f->held_len[i])
+		{
+			memcpy(buf, f->held[i] + (offset - f->held_off[i]), len);
+			return true;
+		}
+	return false;
+}
+
 bool
 ts_file_pread(ts_file *f, void *buf, size_t len, int64_t offset, ts_err *err)
 {
@@ -373,6 +387,8 @@ ts_file_pread(ts_file *f, void *buf, size_t len, int64_t offset, ts_err *err)
 		memcpy(buf, f->mem + offset, len);
 		return true;
 	}
+	if (copy_held(f, buf, len, offset))
+		return true;
 	if (len == 0)
 		return true;
 	return f->ops->pread(f, buf, len, offset, err);
@@ -404,21 +420,63 @@ pread_each(ts_file *f, ts_range *ranges, int n, ts_err *err)
 	return true;
 }
 
+/*
+ * The ranges that f's held bytes (ts_file_hold_ends) do not hold, into
+ * *rest (ranges itself when nothing is held, else a ts_malloc'd array);
+ * those held are copied now.  Their count, or -1 when out of memory.
+ */
+static int
+ranges_not_held(ts_file *f, ts_range *ranges, int n, ts_range **rest)
+{
+	int			m = 0;
+
+	*rest = ranges;
+	if (f->held[0] == NULL && f->held[1] == NULL)
+		return n;
+	if ((*rest = ts_malloc(sizeof(ts_range) * (size_t) (n > 0 ? n : 1))) == NULL)
+		return -1;
+	for (int i = 0; i < n; i++)
+		if (!copy_held(f, ranges[i].buf, ranges[i].len, ranges[i].offset))
+			(*rest)[m++] = ranges[i];
+	return m;
+}
+
+/* The handle of reads done already: only a token. */
+static ts_file_reads *
+reads_token(ts_file *f, ts_err *err)
+{
+	ts_file_reads *rd = ts_calloc(1, sizeof(ts_file_reads));
+
+	if (rd == NULL)
+		ts_error_nomemf(err, "reading \"%s\"", f->path);
+	return rd;
+}
+
 ts_file_reads *
 ts_file_pread_many_start(ts_file *f, ts_range *ranges, int n, ts_err *err)
 {
-	ts_file_reads *rd;
-
 	if (!check_ranges(f, ranges, n, err))
 		return NULL;
 	if (reads_ahead(f))
-		return f->ops->pread_many_start(f, ranges, n, err);
-	/* read now: the handle is only a token */
+	{
+		ts_range   *rest;
+		int			m = ranges_not_held(f, ranges, n, &rest);
+		ts_file_reads *rd;
+
+		if (m < 0)
+		{
+			ts_error_nomemf(err, "reading \"%s\"", f->path);
+			return NULL;
+		}
+		rd = m > 0 ? f->ops->pread_many_start(f, rest, m, err) : reads_token(f, err);
+		if (rest != ranges)
+			ts_free(rest);
+		return rd;
+	}
+	/* read now */
 	if (!pread_each(f, ranges, n, err))
 		return NULL;
-	if ((rd = ts_calloc(1, sizeof(ts_file_reads))) == NULL)
-		ts_error_nomemf(err, "reading \"%s\"", f->path);
-	return rd;
+	return reads_token(f, err);
 }
 
 bool
@@ -458,11 +516,95 @@ ts_file_pread_many(ts_file *f, ts_range *ranges, int n, ts_err *err)
 		return false;
 	if (reads_ahead(f) && n > 1)
 	{
-		ts_file_reads *rd = f->ops->pread_many_start(f, ranges, n, err);
+		ts_range   *rest;
+		int			m = ranges_not_held(f, ranges, n, &rest);
+		bool		ok;
 
-		return rd != NULL && ts_file_pread_many_finish(rd, err);
+		if (m < 0)
+			return ts_error_nomemf(err, "reading \"%s\"", f->path);
+		if (m <= 1)
+			ok = pread_each(f, rest, m, err);
+		else
+		{
+			ts_file_reads *rd = f->ops->pread_many_start(f, rest, m, err);
+
+			ok = rd != NULL && ts_file_pread_many_finish(rd, err);
+		}
+		if (rest != ranges)
+			ts_free(rest);
+		return ok;
 	}
 	return pread_each(f, ranges, n, err);
+}
+
+/* Pieces a whole object held by ts_file_hold_ends is read in, concurrently. */
+#define HOLD_PIECES 8
+
+bool
+ts_file_hold_ends(ts_file *f, int64_t head_len, int64_t tail_len, ts_err *err)
+{
+	ts_range	rg[HOLD_PIECES];
+	int			n = 0;
+
+	if (!ts_file_is_remote(f) || f->held[0] != NULL || f->held[1] != NULL || f->size <= 0)
+		return true;
+	head_len = head_len < 0 ? 0 : head_len;
+	tail_len = tail_len < 0 ? 0 : tail_len;
+	if (head_len + tail_len >= f->size)
+	{
+		/* the whole object, in pieces of TS_RANGE_MAX_RUN or more sent together */
+		int64_t		piece = f->size / HOLD_PIECES + 1;
+		uint8_t    *all = ts_malloc((size_t) f->size);
+
+		if (all == NULL)
+			return ts_error_nomemf(err, "reading \"%s\"", f->path);
+		piece = piece < TS_RANGE_MAX_RUN ? TS_RANGE_MAX_RUN : piece;
+		for (int64_t off = 0; off < f->size; off += piece)
+		{
+			rg[n].offset = off;
+			rg[n].len = (size_t) (f->size - off < piece ? f->size - off : piece);
+			rg[n].buf = all + off;
+			n++;
+		}
+		if (!ts_file_pread_many(f, rg, n, err))
+		{
+			ts_free(all);
+			return false;
+		}
+		f->mem = all;
+		f->mem_owned = true;
+		return true;
+	}
+	{
+		int64_t		off[2] = {0, f->size - tail_len};
+		int64_t		len[2] = {head_len, tail_len};
+		uint8_t    *buf[2] = {NULL, NULL};
+
+		for (int i = 0; i < 2; i++)
+		{
+			if (len[i] == 0)
+				continue;
+			if ((buf[i] = ts_malloc((size_t) len[i])) == NULL)
+			{
+				ts_free(buf[0]);
+				return ts_error_nomemf(err, "reading \"%s\"", f->path);
+			}
+			rg[n++] = (ts_range) {off[i], (size_t) len[i], buf[i]};
+		}
+		if (!ts_file_pread_many(f, rg, n, err))
+		{
+			ts_free(buf[0]);
+			ts_free(buf[1]);
+			return false;
+		}
+		for (int i = 0; i < 2; i++)
+		{
+			f->held[i] = buf[i];
+			f->held_off[i] = off[i];
+			f->held_len[i] = buf[i] ? len[i] : 0;
+		}
+	}
+	return true;
 }
 
 void
@@ -474,6 +616,8 @@ ts_file_close(ts_file *f)
 		f->ops->close(f);
 	if (f->mem_owned)
 		ts_free((void *) f->mem);
+	ts_free(f->held[0]);
+	ts_free(f->held[1]);
 	ts_free(f->path);
 	ts_free(f);
 }

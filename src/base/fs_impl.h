@@ -144,6 +144,10 @@ struct ts_file
 	bool		remote;			/* reads send requests (unless held in memory) */
 	const uint8_t *mem;			/* the bytes, held in memory, or NULL */
 	bool		mem_owned;		/* mem is ts_malloc'd for this handle */
+	/* an object's first and last bytes, read together (ts_file_hold_ends) */
+	uint8_t    *held[2];		/* ts_malloc'd, or NULL */
+	int64_t		held_off[2];
+	int64_t		held_len[2];
 };
 
 /* The head of a started read of several ranges. */

@@ -74,7 +74,7 @@ struct ts_s3_batch
 	long		retry_budget;
 	item_state *states;
 	char	  **urls;
-	slot		slots[TS_S3_IN_FLIGHT_MAX];
+	slot	   *slots;			/* nslots of them */
 	int			nslots;
 	int			next;			/* first item never started */
 	int			left;			/* items not finished */
@@ -395,12 +395,13 @@ ts_s3_drive(void)
 static void
 free_batch(ts_s3_batch *b)
 {
-	for (int k = 0; k < b->nslots; k++)
+	for (int k = 0; b->slots && k < b->nslots; k++)
 		if (b->slots[k].s)
 		{
 			ts_free(b->slots[k].s->grow);
 			ts_free(b->slots[k].s);
 		}
+	ts_free(b->slots);
 	if (b->urls)
 		for (int i = 0; i < b->n; i++)
 			ts_free(b->urls[i]);
@@ -464,9 +465,10 @@ ts_s3_batch_start(const ts_s3_config *cfg, ts_s3_fetch *items, int n, bool keep_
 		b->nslots = TS_S3_IN_FLIGHT_MAX;
 	if (b->nslots > n)
 		b->nslots = n;
+	b->slots = ts_calloc((size_t) b->nslots, sizeof(slot));
 	b->states = ts_calloc((size_t) n, sizeof(item_state));
 	b->urls = ts_calloc((size_t) n, sizeof(char *));
-	if (b->states == NULL || b->urls == NULL)
+	if (b->slots == NULL || b->states == NULL || b->urls == NULL)
 		goto nomem;
 	for (int k = 0; k < b->nslots; k++)
 	{

@@ -212,6 +212,17 @@ ts_file_reads *ts_file_pread_many_start(ts_file *f, struct ts_range *ranges, int
 bool		ts_file_pread_many_ready(ts_file_reads *rd);
 bool		ts_file_pread_many_finish(ts_file_reads *rd, ts_err *err);
 void		ts_file_pread_many_cancel(ts_file_reads *rd);
+/*
+ * Read an object's first head_len and last tail_len bytes in one round
+ * trip and hold them: later reads that lie in either are copies, no
+ * request.  When the two cover the object it is read whole and held
+ * (ts_file_is_remote is then false: the reader reads from memory).  For a
+ * reader of a file read by ranges (Parquet, ORC): its tail (footer) and
+ * its first row group / stripe come in with the same wait.  A local file
+ * or one held in memory already: nothing to do.  The held bytes stay until
+ * ts_file_close.
+ */
+bool		ts_file_hold_ends(ts_file *f, int64_t head_len, int64_t tail_len, ts_err *err);
 void		ts_file_close(ts_file *f);	/* NULL is fine */
 
 /*

@@ -52,10 +52,14 @@ typedef struct ts_s3_config
  * all: a window of small data files (TS_PREFETCH_WINDOW_FILES, with their
  * side files) is one round trip, and the manifests of a cold plan (a
  * window of up to TS_MANIFEST_WINDOW_FILES, scan/live_files.c) come in a
- * few: 1,000 manifests in four.
+ * few: 1,000 manifests in two.  Each request in flight is a connection of
+ * its own (a file descriptor, a TLS handshake): 1,024 at once took the
+ * 1,000-manifest plan to one wave through the test proxy, but cost ~40%
+ * more CPU than 512 (bench/RESULTS.md); tablescan.s3_max_in_flight goes
+ * up to the maximum.
  */
-#define TS_S3_IN_FLIGHT 256
-#define TS_S3_IN_FLIGHT_MAX 256
+#define TS_S3_IN_FLIGHT 512
+#define TS_S3_IN_FLIGHT_MAX 1024
 
 /*
  * A new generation number for settings a ts_fs owns (ts_fs_generation):

@@ -89,6 +89,14 @@ typedef struct ts_reader_options
 	 */
 	int64_t		range_start;
 	int64_t		range_end;
+	/*
+	 * A Parquet or ORC object read by ranges: the bytes from its start
+	 * requested with its tail, in the same round trip (ts_file_hold_ends),
+	 * so that its first row group / stripe is in when its footer is; a file
+	 * that this and the tail cover is read whole.  0: TS_HEAD_BYTES_DEFAULT;
+	 * < 0: none (only the tail).
+	 */
+	int64_t		head_bytes;
 	/* CSV / JSON text options, as Paimon option key/value pairs */
 	int			ntext_options;
 	const char *const *text_option_keys;
@@ -128,8 +136,17 @@ typedef struct ts_reader_settings
 	ts_bufpool *buffers;		/* the caller's, or NULL */
 	int64_t		range_start;	/* row groups / stripes starting in [start, end); end 0: all */
 	int64_t		range_end;
+	int64_t		head_bytes;		/* ts_reader_options': 0 there = the default, here none */
 	int			batch_rows;		/* never 0 */
 } ts_reader_settings;
+
+/*
+ * The bytes from an object's start read with its tail when the caller
+ * does not say (ts_reader_options.head_bytes): TS_RANGE_GAP's worth, what
+ * a request costs in transfer, so a narrow projection wastes at most that
+ * much per file read by ranges.
+ */
+#define TS_HEAD_BYTES_DEFAULT ((int64_t) 1 << 20)
 
 void		ts_reader_settings_init(ts_reader_settings *s, const ts_reader_options *options);
 int			ts_reader_batch_rows(const ts_reader_options *options);

@@ -36,5 +36,10 @@ ts_reader_settings_init(ts_reader_settings *s, const ts_reader_options *options)
 		s->buffers = options->buffers;
 		s->range_start = options->range_start;
 		s->range_end = options->range_end;
+		s->head_bytes = options->head_bytes;
 	}
+	if (s->head_bytes == 0)
+		s->head_bytes = TS_HEAD_BYTES_DEFAULT;
+	else if (s->head_bytes < 0)
+		s->head_bytes = 0;
 }

@@ -21,6 +21,7 @@
  */
 #include <string.h>
 
+#include "base/ts_ranges.h"
 #include "read/cast.h"
 #include "read/read_internal.h"
 #include "read/rowgroup_filter.h"
@@ -178,6 +179,37 @@ add_rcol(ts_data_file_reader *r, int32_t id, const char *name, const ts_type *ty
 	r->rcols[r->nrcols].name = name;
 	r->rcols[r->nrcols].type = type;
 	return r->nrcols++;
+}
+
+/*
+ * The bytes from the start of a Parquet / ORC object read by ranges that
+ * its reader requests with its tail (ts_reader_options.head_bytes): the
+ * file whole, up to TS_RANGE_AHEAD_BYTES (what it would request ahead
+ * anyway), when r reads every column the file has that is not a partition
+ * column and nothing can leave a row group out (no filter, not a part of
+ * the file) and the file is the only one open (not a merge's, nor one of
+ * several stitched together); none for a part that starts later in the
+ * file; else the reader's small default.
+ */
+static int64_t
+head_bytes_for(const ts_data_file_reader *r, const ts_schema *ds, const ts_schema *rs,
+			   const ts_reader_options *o, bool alone)
+{
+	int			nread = 0,
+				nfile = 0;
+
+	if (o->range_start > 0)
+		return -1;
+	if (!alone || o->range_end > 0 || o->stats_filter || o->rows_filter)
+		return 0;
+	for (int i = 0; i < r->nrcols; i++)
+		if (r->rcols[i].field_id != TS_ROW_ID_ID && r->rcols[i].field_id != TS_SEQUENCE_NUMBER_ID &&
+			r->rcols[i].field_id != TS_VALUE_KIND_ID)
+			nread++;
+	for (int i = 0; i < ds->nfields; i++)
+		if (partition_index(rs, ds->fields[i].name) < 0)
+			nfile++;
+	return nread >= nfile && nfile > 0 ? TS_RANGE_AHEAD_BYTES : 0;
 }
 
 ts_data_file_reader *
@@ -473,6 +505,7 @@ ts_data_file_open_rows(ts_plan *plan, const ts_split *split, const ts_scan_file 
 			opts.nrecord_fields = n;
 			opts.record_types = r->record_types;
 		}
+		opts.head_bytes = head_bytes_for(r, ds, rs, &opts, !key_value && !every_row);
 		r->fr = ts_format_open(file->format, path, r->rcols, r->nrcols, &opts, err);
 	}
 	if (r->fr == NULL)

@@ -14,27 +14,32 @@
 #     same rows and checksum as the local read (7 when the second window
 #     waited for the first);
 #   - a cold plan of 500 manifests (ts_gen's 500 one-row commits, the last
-#     snapshot's lists kept): at most 8 (4 before the manifests, which go
-#     256 in flight at a time: 2 more, and one where the one-threaded test
-#     store's answers of a wave spread out; 14 when they went in windows of
-#     64 waited in turn);
-#   - one ORC file of ~10 MB in 6 stripes (read by ranges, not fetched
-#     whole): at most 9 (5 of plan, the tail, the stripes' footers
-#     together, then every stripe's streams together: 1, and one where the
-#     test store's answers spread out; 11 when a round trip read a stripe
-#     pair and the next footers), no HEAD of the data file (its size is the
-#     manifest's), the same rows and checksum as the local read;
-#   - one Parquet file of ~13 MB in 8 row groups (read by ranges): at most
-#     8 (5 of plan, the magic with the footer, then every row group's
-#     chunks requested together: 1, and one where the test store's answers
-#     spread out; 14 when each row group was waited for in turn), the same
-#     rows and checksum as the local read;
-#   - one Parquet file of ~54 MB in 8 row groups of ~6.7 MB: only the
-#     first 4 fit in the 32 MiB requested ahead (TS_RANGE_AHEAD_BYTES), so
-#     its row groups' GETs go out at two depths or more, not one (memory
-#     stays bounded); each later one is requested as the reader takes one,
-#     so on a busy machine, whose decoding of a row group outlasts a round
-#     trip, they chain: at most 11 (14 with one row group ahead);
+#     snapshot's lists kept): at most 6 (4 before the manifests, which go
+#     512 in flight at a time: 1 more, and one to spare; 8 with 256 in
+#     flight, 14 when they went in windows of 64 waited in turn);
+#   - one ORC file of ~10 MB in 6 stripes (larger than what a scan fetches
+#     whole with the files before it): with every column read, the file
+#     comes in whole with its tail (ts_file_hold_ends): at most 6 (5 of
+#     plan, 1; 8 when the tail, the stripes' footers and their streams were
+#     waited for in turn), its GETs at one depth, no HEAD of the data file
+#     (its size is the manifest's), the same rows and checksum as the local
+#     read; with `-c id` it is read by ranges (the tail with the first
+#     1 MiB, then the footers, then id's streams): less than half its bytes;
+#   - one Parquet file of ~13 MB in 8 row groups: with every column, at
+#     most 6 (5 of plan, the file with its footer; 7 when the row groups
+#     were requested once the footer was in), the same rows and checksum as
+#     the local read; with `-c id`, less than half its bytes;
+#   - one ORC file of ~43 MB in 8 stripes of ~5.4 MB, every column read:
+#     its first 32 MiB come with the tail, the other stripes are read whole
+#     (index, data and footer in one range: the footer with the streams),
+#     so no GET of it asks for less than 64 KiB (a footer alone); at most
+#     9 (the stripes past the first 32 MiB chain as the reader takes one);
+#   - one Parquet file of ~54 MB in 8 row groups of ~6.7 MB: its first
+#     32 MiB (TS_RANGE_AHEAD_BYTES) come with its footer, no more (memory
+#     stays bounded), the other row groups later, each requested as the
+#     reader takes one, so on a busy machine, whose decoding of a row group
+#     outlasts a round trip, they chain: at most 9 (7 measured; 10 when
+#     only the footer came with the tail, 14 with one row group ahead);
 #   - one Avro file of ~10.7 MB (two 8 MiB windows): at most 6 (5 of plan,
 #     then both windows requested together; 7 when the second one was
 #     requested when the reader got to it), the same rows and checksum.
@@ -51,6 +56,9 @@ $BUILD/tools/ts_gen $D/w2 --format parquet --column id:BIGINT --column name:STRI
 # one ORC file larger than what a scan fetches whole (8 MiB)
 $BUILD/tools/ts_gen $D/big --format orc --rows 600000 --stripe-rows 100000 --column 'id:INT NOT NULL' \
     --column s:STRING --column bi:BIGINT --null-every 9 >/dev/null
+# and one larger than what is read with its tail (32 MiB)
+$BUILD/tools/ts_gen $D/orcwide --format orc --rows 2400000 --stripe-rows 300000 --column 'id:INT NOT NULL' \
+    --column s:STRING --column bi:BIGINT --null-every 9 >/dev/null
 # one Parquet file of 8 row groups, also larger than 8 MiB
 $BUILD/tools/ts_gen $D/pqrg --format parquet --rows 600000 --row-group-rows 75000 \
     --column 'id:INT NOT NULL' --column s:STRING --column bi:BIGINT --null-every 9 >/dev/null
@@ -65,7 +73,7 @@ node test/s3/proxy.mjs --dir "$D/store" --delay 150 --trace \
     --upload "lake/wh/sales.db/orders=$FIX/warehouse/sales.db/orders" \
     --upload "lake/wh/t.db/m500=$M" --upload "lake/wh/t.db/w2=$D/w2" --upload "lake/wh/t.db/big=$D/big" \
     --upload "lake/wh/t.db/pqrg=$D/pqrg" --upload "lake/wh/t.db/pqwide=$D/pqwide" \
-    --upload "lake/wh/t.db/avbig=$D/avbig" > "$D/port" 2>> "$D/log" &
+    --upload "lake/wh/t.db/avbig=$D/avbig" --upload "lake/wh/t.db/orcwide=$D/orcwide" > "$D/port" 2>> "$D/log" &
 pid=$!
 for _ in $(seq 1 300); do [ -s "$D/port" ] && break; sleep 0.1; done
 export TS_S3_ENDPOINT=http://127.0.0.1:$(cat "$D/port") AWS_ACCESS_KEY_ID=S3RVER AWS_SECRET_ACCESS_KEY=S3RVER
@@ -73,13 +81,13 @@ L=$TS_S3_ENDPOINT/__latency
 depth() { sed -n 's/.*"depth":\([0-9]*\).*/\1/p' <<< "$1"; }
 same_rows() { [ "$(head -1 <<< "$1" | cut -d, -f1-3)" = "$(head -1 <<< "$2" | cut -d, -f1-3)" ]; }
 
-# scan_check WHAT S3_URI LOCAL_PATH ROWS MAX: a plan and full read over s3 gives the
-# local read's rows and checksum, waiting for at most MAX round trips in turn
+# scan_check WHAT S3_URI LOCAL_PATH ROWS MAX [SCAN_ARGS...]: a plan and full read over
+# s3 gives the local read's rows and checksum, waiting for at most MAX round trips in turn
 scan_check() {
     local out st local_out d
     curl -s "$L?reset=1" >/dev/null
-    out=$("$D/scan" "$2" 2>&1); st=$(curl -s "$L")
-    local_out=$("$D/scan" "$3" 2>&1)
+    out=$("$D/scan" "$2" "${@:6}" 2>&1); st=$(curl -s "$L")
+    local_out=$("$D/scan" "$3" "${@:6}" 2>&1)
     d=$(depth "$st")
     if same_rows "$out" "$local_out" && grep -q "^$4 rows" <<< "$out" && [ -n "$d" ] && [ "$d" -le "$5" ]; then
         ok "$1, plan and full read: $d round trips one after another (at most $5), rows and checksum as local"
@@ -93,31 +101,67 @@ scan_check "96 files in 16 splits" s3://lake/wh/t.db/w2 "$D/w2" 20000 6
 curl -s "$L?reset=1" >/dev/null
 out=$("$D/scan" s3://lake/wh/t.db/m500 --plan-only 1 2>&1); st=$(curl -s "$L")
 d=$(depth "$st")
-if grep -q '^planned 1 time' <<< "$out" && [ -n "$d" ] && [ "$d" -le 8 ]; then
-    ok "cold plan of 500 manifests: $d round trips one after another (at most 8)"
+if grep -q '^planned 1 time' <<< "$out" && [ -n "$d" ] && [ "$d" -le 6 ]; then
+    ok "cold plan of 500 manifests: $d round trips one after another (at most 6)"
 else
-    bad "cold plan of 500 manifests: ${d:-?} round trips one after another, more than 8 ($out / $st)"
+    bad "cold plan of 500 manifests: ${d:-?} round trips one after another, more than 6 ($out / $st)"
 fi
 
+# data_gets MARK TABLE: the trace's GETs of TABLE's data files since the line MARK
+data_gets() { sed -n "/^---- $1\$/,\$p" "$D/log" | grep "^depth [0-9]* GET .*/t.db/$2/bucket-0/"; }
+# range_bytes: the bytes the GETs on stdin ask for (a GET without a Range: 10^12)
+range_bytes() {
+    awk '{ if (match($0, / bytes=[0-9]+-[0-9]+$/)) { split(substr($0, RSTART + 7), b, "-"); s += b[2] - b[1] + 1 }
+           else s += 1e12 } END { printf "%d\n", s }'
+}
+# narrow_check WHAT TABLE: a -c id read of TABLE (since mark TABLE-id) asked for less than half its file
+narrow_check() {
+    local size got
+    size=$(stat -c %s "$D"/$2/bucket-0/*.* | head -1)
+    got=$(data_gets "$2-id" "$2" | range_bytes)
+    if [ "$got" -gt 0 ] && [ "$got" -lt $((size / 2)) ]; then
+        ok "$1, -c id: $got of its $size bytes asked for (by ranges, not whole)"
+    else
+        bad "$1, -c id: $got of its $size bytes asked for, not less than half"
+    fi
+}
+
 echo "---- big" >> "$D/log"
-scan_check "a 10 MB ORC file" s3://lake/wh/t.db/big "$D/big" 600000 9
-heads=$(sed -n '/^---- big/,$p' "$D/log" | grep -c '^depth [0-9]* HEAD .*/bucket-0/')
-gets=$(sed -n '/^---- big/,$p' "$D/log" | grep -c '^depth [0-9]* GET .*/bucket-0/')
-if [ "$heads" -eq 0 ] && [ "$gets" -gt 1 ]; then
-    ok "the ORC file read by $gets ranged GETs and no HEAD (its size is the manifest's)"
+scan_check "a 10 MB ORC file" s3://lake/wh/t.db/big "$D/big" 600000 6
+heads=$(sed -n '/^---- big$/,$p' "$D/log" | grep -c '^depth [0-9]* HEAD .*/bucket-0/')
+gets=$(data_gets big big | wc -l)
+depths=$(data_gets big big | awk '{ print $2 }' | sort -u | wc -l)
+if [ "$heads" -eq 0 ] && [ "$gets" -ge 1 ] && [ "$depths" -eq 1 ]; then
+    ok "the ORC file read with its tail in one round trip ($gets GET(s) at one depth) and no HEAD (its size is the manifest's)"
 else
-    bad "the ORC file: $heads HEAD(s), $gets GET(s) of the data file"
+    bad "the ORC file: $heads HEAD(s), $gets GET(s) of the data file at $depths depths, not 1"
 fi
-scan_check "a 13 MB Parquet file of 8 row groups" s3://lake/wh/t.db/pqrg "$D/pqrg" 600000 8
-echo "---- pqwide" >> "$D/log"
-scan_check "a 54 MB Parquet file of 8 row groups" s3://lake/wh/t.db/pqwide "$D/pqwide" 2400000 11
-# the data file's GETs: the magic with the footer at one depth, then the row groups' at two or more
-depths=$(sed -n '/^---- pqwide/,$p' "$D/log" | grep '^depth [0-9]* GET .*/pqwide/bucket-0/' |
-         awk '{ print $2 }' | sort -un | wc -l)
-if [ "$depths" -ge 3 ]; then
-    ok "the 54 MB file's row groups not all requested at once: within the 32 MiB ahead (GETs at $depths depths)"
+echo "---- big-id" >> "$D/log"
+scan_check "a 10 MB ORC file, -c id" s3://lake/wh/t.db/big "$D/big" 600000 8 -c id
+narrow_check "the 10 MB ORC file" big
+echo "---- orcwide" >> "$D/log"
+scan_check "a 43 MB ORC file of 8 stripes" s3://lake/wh/t.db/orcwide "$D/orcwide" 2400000 9
+small=$(data_gets orcwide orcwide | awk 'match($0, / bytes=[0-9]+-[0-9]+$/) {
+            split(substr($0, RSTART + 7), b, "-"); if (b[2] - b[1] + 1 < 65536) n++ } END { print n + 0 }')
+if [ "$small" -eq 0 ] && [ "$(data_gets orcwide orcwide | wc -l)" -gt 1 ]; then
+    ok "the 43 MB ORC file's stripes read whole: no GET of a footer alone (under 64 KiB)"
 else
-    bad "the 54 MB file's GETs went out at $depths depths, not 3 or more (the footer, then the row groups beyond 32 MiB later)"
+    bad "the 43 MB ORC file: $small GET(s) of under 64 KiB (footers read apart from their streams)"
+fi
+scan_check "a 13 MB Parquet file of 8 row groups" s3://lake/wh/t.db/pqrg "$D/pqrg" 600000 6
+echo "---- pqrg-id" >> "$D/log"
+scan_check "a 13 MB Parquet file, -c id" s3://lake/wh/t.db/pqrg "$D/pqrg" 600000 8 -c id
+narrow_check "the 13 MB Parquet file" pqrg
+echo "---- pqwide" >> "$D/log"
+scan_check "a 54 MB Parquet file of 8 row groups" s3://lake/wh/t.db/pqwide "$D/pqwide" 2400000 9
+# the data file's GETs: the footer with the first 32 MiB at one depth, the rest later
+first=$(data_gets pqwide pqwide | awk '{ print $2 }' | sort -n | head -1)
+depths=$(data_gets pqwide pqwide | awk '{ print $2 }' | sort -un | wc -l)
+got=$(data_gets pqwide pqwide | awk -v d="$first" '$2 == d' | range_bytes)
+if [ "$depths" -ge 2 ] && [ "$got" -le $(((32 << 20) + (64 << 10))) ]; then
+    ok "the 54 MB file not read at once: $got bytes with its footer (at most 32 MiB and the tail), the rest later (GETs at $depths depths)"
+else
+    bad "the 54 MB file: $got bytes asked for with its footer, GETs at $depths depths (not at most 32 MiB + 64 KiB, then more)"
 fi
 scan_check "a 10.7 MB Avro file" s3://lake/wh/t.db/avbig "$D/avbig" 1200000 6
 kill $pid 2>/dev/null; wait $pid 2>/dev/null

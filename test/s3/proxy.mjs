@@ -88,7 +88,7 @@ const dir = opt("--dir")[0] || "/tmp/tablescan_fdw_s3";
 const uploads = opt("--upload");
 const publicBuckets = new Set(opt("--public"));
 const listPageSize = Number(opt("--list-page-size")[0] || 1000);
-const traceDepth = args.includes("--trace");	// each request's depth on stderr
+const traceDepth = args.includes("--trace");	// each request's depth (and Range) on stderr
 const delayMs = Number(opt("--delay")[0] || 0);	// added to every request (bench/s3.sh)
 const chaos = { seed: String(opt("--chaos-seed")[0] || "1"), rate: Number(opt("--chaos-rate")[0] || 0),
                 doom: opt("--chaos-doom")[0] || "", latency: Number(opt("--chaos-latency")[0] || 0),
@@ -575,7 +575,9 @@ function trackDepth(req, res) {
   latency.depth = Math.max(latency.depth, d);
   latency.requests++;
   latency.methods[req.method] = (latency.methods[req.method] || 0) + 1;
-  if (traceDepth) process.stderr.write(`depth ${d} ${req.method} ${req.url.split("?")[0]}\n`);
+  // and the byte range asked for, if any ("bytes=A-B")
+  if (traceDepth) process.stderr.write(`depth ${d} ${req.method} ${req.url.split("?")[0]}` +
+                                       `${req.headers.range ? " " + req.headers.range : ""}\n`);
   res.on("finish", () => { latency.answered_depth = Math.max(latency.answered_depth, d); });
   res.on("close", () => { latency.answered_depth = Math.max(latency.answered_depth, d); });
 }

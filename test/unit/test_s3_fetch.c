@@ -622,13 +622,34 @@ teardown_server(void **state)
 	return 0;
 }
 
+/*
+ * An fs of bucket "lake" on a fresh start_server (its pid in *pid), its
+ * settings in *cfg (endpoint: the caller's 64 bytes): one attempt per
+ * request, max_in_flight at once.
+ */
+static ts_fs *
+open_test_store(pid_t *pid, char *endpoint, ts_s3_config *cfg, int max_in_flight)
+{
+	ts_fs_settings settings = {cfg};
+	ts_err		err = {0};
+	ts_fs	   *fs;
+
+	snprintf(endpoint, 64, "http://127.0.0.1:%d", start_server(pid));
+	cfg->endpoint = endpoint;
+	cfg->path_style = true;
+	cfg->max_attempts = 1;
+	cfg->max_in_flight = max_in_flight;
+	fs = ts_fs_open_for("s3://lake", &settings, NULL, &err);
+	assert_non_null(fs);
+	return fs;
+}
+
 static void
 test_batch_ahead(void **state)
 {
 	pid_t		pid;
 	char		endpoint[64];
 	ts_s3_config cfg = {0};
-	ts_fs_settings settings = {&cfg};
 	ts_fs	   *fs;
 	ts_s3_fetch items[4];
 	ts_s3_fetch alone[1];
@@ -640,13 +661,7 @@ test_batch_ahead(void **state)
 	size_t		len;
 
 	(void) state;
-	snprintf(endpoint, sizeof(endpoint), "http://127.0.0.1:%d", start_server(&pid));
-	cfg.endpoint = endpoint;
-	cfg.path_style = true;
-	cfg.max_attempts = 1;
-	cfg.max_in_flight = 2;		/* fewer slots than items */
-	fs = ts_fs_open_for("s3://lake", &settings, NULL, &err);
-	assert_non_null(fs);
+	fs = open_test_store(&pid, endpoint, &cfg, 2); /* fewer slots than items */
 
 	/* started: one round trip counted, then moved on without waiting until done */
 	memset(items, 0, sizeof(items));
@@ -755,7 +770,6 @@ test_pread_ahead(void **state)
 	pid_t		pid;
 	char		endpoint[64];
 	ts_s3_config cfg = {0};
-	ts_fs_settings settings = {&cfg};
 	ts_fs	   *fs;
 	ts_err		err = {0};
 	char		b0[5],
@@ -769,13 +783,7 @@ test_pread_ahead(void **state)
 	int			fd;
 
 	(void) state;
-	snprintf(endpoint, sizeof(endpoint), "http://127.0.0.1:%d", start_server(&pid));
-	cfg.endpoint = endpoint;
-	cfg.path_style = true;
-	cfg.max_attempts = 1;
-	cfg.max_in_flight = 2;
-	fs = ts_fs_open_for("s3://lake", &settings, NULL, &err);
-	assert_non_null(fs);
+	fs = open_test_store(&pid, endpoint, &cfg, 2);
 
 	f = ts_file_open(fs, "s3://lake/part", &err);
 	assert_non_null(f);
@@ -858,6 +866,84 @@ test_pread_ahead(void **state)
 	unlink(tmp);
 }
 
+/*
+ * An object's first and last bytes read together and held
+ * (ts_file_hold_ends, as the Parquet and ORC readers read the tail with
+ * the first row group / stripe): one round trip for both, later reads in
+ * them are copies, a read outside them is a request; when they cover the
+ * object it is held whole and no longer remote.
+ */
+static void
+test_hold_ends(void **state)
+{
+	pid_t		pid;
+	char		endpoint[64];
+	ts_s3_config cfg = {0};
+	ts_fs	   *fs;
+	ts_err		err = {0};
+	char		b0[6],
+				b1[6];
+	ts_range	r[2];
+	ts_file    *f;
+	ts_file_reads *rd;
+	int64_t		trips,
+				reqs;
+
+	(void) state;
+	fs = open_test_store(&pid, endpoint, &cfg, 4);
+
+	f = ts_file_open(fs, "s3://lake/part", &err);
+	assert_non_null(f);
+	trips = ts_s3_round_trip_count();
+	reqs = ts_s3_request_count();
+	assert_true(ts_file_hold_ends(f, 3, 2, &err));
+	assert_int_equal(ts_s3_round_trip_count(), trips + 1);	/* head and tail together */
+	assert_int_equal(ts_s3_request_count(), reqs + 1);	/* near: one GET */
+	assert_true(ts_file_is_remote(f));
+	memset(b0, 0, sizeof(b0));
+	memset(b1, 0, sizeof(b1));
+	assert_true(ts_file_pread(f, b0, 3, 0, &err));
+	assert_memory_equal(b0, "hel", 3);
+	r[0] = (ts_range) {9, 2, b1};
+	r[1] = (ts_range) {1, 2, b0};
+	rd = ts_file_pread_many_start(f, r, 2, &err);
+	assert_non_null(rd);
+	assert_true(ts_file_pread_many_ready(rd));
+	assert_true(ts_file_pread_many_finish(rd, &err));
+	assert_memory_equal(b1, "ld", 2);
+	assert_memory_equal(b0, "el", 2);
+	assert_true(ts_file_pread_many(f, r, 2, &err));
+	assert_int_equal(ts_s3_request_count(), reqs + 1);	/* all copies */
+	/* a range the held bytes do not hold (in part): a request */
+	assert_true(ts_file_pread(f, b0, 5, 2, &err));
+	assert_memory_equal(b0, "llo w", 5);
+	assert_int_equal(ts_s3_request_count(), reqs + 2);
+	ts_file_close(f);
+
+	/* head and tail cover the object: held whole, one round trip */
+	f = ts_file_open(fs, "s3://lake/part", &err);
+	assert_non_null(f);
+	trips = ts_s3_round_trip_count();
+	reqs = ts_s3_request_count();
+	assert_true(ts_file_hold_ends(f, 6, 5, &err));
+	assert_int_equal(ts_s3_round_trip_count(), trips + 1);
+	assert_false(ts_file_is_remote(f));
+	assert_true(ts_file_pread(f, b0, 5, 6, &err));
+	assert_memory_equal(b0, "world", 5);
+	assert_true(ts_file_hold_ends(f, 6, 5, &err));	/* held already: nothing */
+	assert_int_equal(ts_s3_request_count(), reqs + 1);
+	ts_file_close(f);
+
+	/* a store that fails the read: the error, nothing held */
+	f = ts_file_open(fs, "s3://lake/part", &err);
+	assert_non_null(f);
+	stop_server(pid);
+	assert_false(ts_file_hold_ends(f, 3, 2, &err));
+	assert_true(ts_file_is_remote(f));
+	ts_file_close(f);
+	ts_fs_free(fs);
+}
+
 int
 main(void)
 {
@@ -872,6 +958,7 @@ main(void)
 		cmocka_unit_test(test_side_files_sidecars),
 		cmocka_unit_test_teardown(test_batch_ahead, teardown_server),
 		cmocka_unit_test_teardown(test_pread_ahead, teardown_server),
+		cmocka_unit_test_teardown(test_hold_ends, teardown_server),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -129,10 +129,15 @@ int			orc_plan_next_stripe(const orc_tail *tail, int after, int64_t range_start,
 bool		orc_stripe_footer_from(const orc_tail *tail, int s, uint8_t **raw,
 								   orc_stripe_footer *sf, ts_err *err);
 /*
- * add the streams of footer sf the used columns need to ranges (*n), their
- * bytes into a fresh *raw (one slot per stream of sf, *nraw of them)
+ * add the streams sel[0..m-1] of footer sf (orc_plan_stripe_streams) to
+ * ranges (*n), their bytes into a fresh *raw (one slot per stream of sf,
+ * *nraw of them)
  */
 struct ts_range;
+bool		orc_plan_selected_ranges(const orc_stripe_footer *sf, const int *sel, int m,
+									 uint8_t ***raw, int *nraw, struct ts_range *ranges, int *n,
+									 ts_err *err);
+/* the same for the streams orc_plan_stripe_streams selects */
 bool		orc_plan_stream_ranges(const bool *used, int nused, const orc_stripe_footer *sf,
 								   uint8_t ***raw, int *nraw, struct ts_range *ranges, int *n,
 								   ts_err *err);
@@ -149,6 +154,7 @@ typedef struct orc_window_slot
 {
 	int			stripe;
 	uint8_t    *footer;			/* its footer's file bytes, read ahead; NULL once parsed */
+	uint8_t    *block;			/* whole: the stripe's file bytes; NULL once its streams are out */
 	bool		parsed;			/* sf holds it */
 	bool		started;		/* its streams' reads were started */
 	orc_stripe_footer sf;
@@ -168,6 +174,7 @@ typedef struct orc_window
 				range_end;
 	int64_t    *bytes_read;		/* the reader's metrics */
 	bool		off;			/* not used (a filter, a local file) or dropped */
+	bool		whole;			/* every column read: each stripe read whole, footer and streams */
 	orc_window_slot *slots;		/* ORC_WINDOW_SLOTS, a ring */
 	int			first;
 	int			n;

@@ -101,6 +101,32 @@ orc_stripe_footer_from(const orc_tail *tail, int s, uint8_t **raw, orc_stripe_fo
 }
 
 /*
+ * The streams sel[0..m-1] of footer sf (orc_plan_stripe_streams) added to
+ * ranges (*n), their bytes into a fresh *raw (one slot per stream of sf).
+ */
+bool
+orc_plan_selected_ranges(const orc_stripe_footer *sf, const int *sel, int m, uint8_t ***raw,
+						 int *nraw, ts_range *ranges, int *n, ts_err *err)
+{
+	*raw = ts_calloc(sf->nstreams > 0 ? (size_t) sf->nstreams : 1, sizeof(uint8_t *));
+	*nraw = sf->nstreams;
+	if (*raw == NULL)
+		return ts_error_nomem(err, NULL);
+	for (int k = 0; k < m; k++)
+	{
+		const orc_stream_info *st = &sf->streams[sel[k]];
+
+		if (((*raw)[sel[k]] = ts_malloc((size_t) st->length)) == NULL)
+			return ts_error_nomem(err, NULL);
+		ranges[*n].offset = (int64_t) st->offset;
+		ranges[*n].len = (size_t) st->length;
+		ranges[*n].buf = (*raw)[sel[k]];
+		(*n)++;
+	}
+	return true;
+}
+
+/*
  * Add the streams of footer sf the projection needs to ranges (*n), their
  * bytes into a fresh *raw (one slot per stream of sf).
  */
@@ -109,30 +135,16 @@ orc_plan_stream_ranges(const bool *used, int nused, const orc_stripe_footer *sf,
 					   int *nraw, ts_range *ranges, int *n, ts_err *err)
 {
 	int		   *sel = ts_malloc(sizeof(int) * (size_t) (sf->nstreams + 1));
-	int			m;
+	bool		ok;
 
-	*raw = ts_calloc(sf->nstreams > 0 ? (size_t) sf->nstreams : 1, sizeof(uint8_t *));
-	*nraw = sf->nstreams;
-	if (sel == NULL || *raw == NULL)
+	if (sel == NULL)
 	{
-		ts_free(sel);
+		*raw = NULL;
+		*nraw = 0;
 		return ts_error_nomem(err, NULL);
 	}
-	m = orc_plan_stripe_streams(sf, used, nused, sel);
-	for (int k = 0; k < m; k++)
-	{
-		const orc_stream_info *st = &sf->streams[sel[k]];
-
-		if (((*raw)[sel[k]] = ts_malloc((size_t) st->length)) == NULL)
-		{
-			ts_free(sel);
-			return ts_error_nomem(err, NULL);
-		}
-		ranges[*n].offset = (int64_t) st->offset;
-		ranges[*n].len = (size_t) st->length;
-		ranges[*n].buf = (*raw)[sel[k]];
-		(*n)++;
-	}
+	ok = orc_plan_selected_ranges(sf, sel, orc_plan_stripe_streams(sf, used, nused, sel), raw,
+								  nraw, ranges, n, err);
 	ts_free(sel);
-	return true;
+	return ok;
 }

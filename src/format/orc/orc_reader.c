@@ -625,7 +625,9 @@ ts_orc_open(const char *path, const ts_read_column *columns, int ncols,
 	r->st.file = r->file;
 	r->st.tail = &r->tail;
 	r->st.bytes_read = &r->base.metrics.bytes_read;
-	if (!orc_read_tail(r->file, &r->tail, &r->base.metrics.bytes_read, err))
+	/* an object's first stripe (or all of it) comes in with its tail */
+	if (!ts_file_hold_ends(r->file, r->set.head_bytes, (int64_t) ORC_TAIL_READ_REMOTE, err) ||
+		!orc_read_tail(r->file, &r->tail, &r->base.metrics.bytes_read, err))
 	{
 		ts_error_context(err, "ORC file \"%s\"", path);
 		goto fail;

@@ -10,7 +10,11 @@
  * coalesced batch (ts_file_pread_many_start); as the reader takes a
  * stripe, the next ones are started behind the last.  A file of N stripes
  * (N <= ORC_WINDOW_SLOTS) waits for its footers once and its streams
- * about N / K times, not N / 2 + 1.  Nothing here is an error: reads that
+ * about N / K times, not N / 2 + 1.  When the projection reads every
+ * column, a stripe's index, data and footer (contiguous) are read as one
+ * range instead, the footer with the streams: as many stripes as fit in
+ * TS_RANGE_AHEAD_BYTES (always the next one) in one batch, so such a file
+ * waits once per batch, not twice (the index bytes read and dropped).  Nothing here is an error: reads that
  * fail, or a footer that does not parse, drop the window, and from then on
  * the reader reads each stripe in turn, which reports what is wrong.
  * Memory: at most TS_RANGE_AHEAD_BYTES of streams (or the next stripe's)
@@ -35,6 +39,9 @@ orc_window_init(orc_window *w, ts_file *file, const orc_tail *tail, const bool *
 	w->bytes_read = bytes_read;
 	w->last = -1;
 	w->off = off;
+	w->whole = nused > 1;
+	for (int i = 1; i < nused; i++)	/* column 0: the root struct */
+		w->whole &= used[i];
 }
 
 static orc_window_slot *
@@ -52,6 +59,7 @@ slot_free(orc_window_slot *s)
 		ts_free(s->raw[i]);
 	ts_free(s->raw);
 	ts_free(s->footer);
+	ts_free(s->block);
 	orc_stripe_footer_free(&s->sf);
 	memset(s, 0, sizeof(*s));
 }
@@ -69,12 +77,16 @@ window_drop(orc_window *w)
 	w->off = true;
 }
 
-/* Slots for the stripes after the last one given a slot, their footers read in one batch. */
+/*
+ * Slots for the stripes after the last one given a slot, their footers
+ * read in one batch (whole: the stripes, within the byte budget).
+ */
 static void
 add_slots(orc_window *w)
 {
 	ts_range	ranges[ORC_WINDOW_SLOTS];
 	int			nr = 0;
+	int64_t		total;
 	ts_err		err;
 
 	if (w->footer_reads != NULL || w->end)
@@ -97,9 +109,13 @@ add_slots(orc_window *w)
 			w->end = true;
 			break;
 		}
+		total = (int64_t) (si->index_length + si->data_length + si->footer_length);
+		if (w->whole && w->n > 0 && w->bytes + total > TS_RANGE_AHEAD_BYTES)
+			break;				/* given a slot once the reader takes one */
 		slot = slot_at(w, w->n);
 		memset(slot, 0, sizeof(*slot));
-		if ((slot->footer = ts_malloc((size_t) si->footer_length)) == NULL)
+		if (w->whole ? (slot->block = ts_malloc((size_t) total)) == NULL :
+			(slot->footer = ts_malloc((size_t) si->footer_length)) == NULL)
 		{
 			w->end = true;
 			break;
@@ -107,33 +123,48 @@ add_slots(orc_window *w)
 		slot->stripe = s;
 		w->last = s;
 		w->n++;
-		ranges[nr].offset = (int64_t) (si->offset + si->index_length + si->data_length);
-		ranges[nr].len = (size_t) si->footer_length;
-		ranges[nr].buf = slot->footer;
+		if (w->whole)
+		{
+			ranges[nr] = (ts_range) {(int64_t) si->offset, (size_t) total, slot->block};
+			slot->bytes = total;
+			w->bytes += total;
+		}
+		else
+		{
+			ranges[nr].offset = (int64_t) (si->offset + si->index_length + si->data_length);
+			ranges[nr].len = (size_t) si->footer_length;
+			ranges[nr].buf = slot->footer;
+		}
 		nr++;
 	}
 	if (nr > 0 && (w->footer_reads = ts_file_pread_many_start(w->file, ranges, nr, &err)) == NULL)
 		window_drop(w);
 }
 
-/* The bytes of the streams of sf the projection reads. */
-static int64_t
-stream_bytes(orc_window *w, const orc_stripe_footer *sf)
+/*
+ * Copy the ranges of stripe si from its whole bytes block; false when one
+ * does not lie in them (read in turn, which reports it).
+ */
+static bool
+copy_from_block(const orc_stripe_info *si, const uint8_t *block, const ts_range *ranges, int n)
 {
-	int		   *sel = ts_malloc(sizeof(int) * (size_t) (sf->nstreams + 1));
-	int64_t		sum = 0;
-	int			m;
+	uint64_t	len = si->index_length + si->data_length;
 
-	if (sel == NULL)
-		return -1;
-	m = orc_plan_stripe_streams(sf, w->used, w->nused, sel);
-	for (int k = 0; k < m; k++)
-		sum += (int64_t) sf->streams[sel[k]].length;
-	ts_free(sel);
-	return sum;
+	for (int k = 0; k < n; k++)
+	{
+		uint64_t	at = (uint64_t) ranges[k].offset - si->offset;
+
+		if ((uint64_t) ranges[k].offset < si->offset || at > len || ranges[k].len > len - at)
+			return false;
+		memcpy(ranges[k].buf, block + at, ranges[k].len);
+	}
+	return true;
 }
 
-/* Start the streams of the slots whose footers are in, in order, within the byte budget. */
+/*
+ * Start the streams of the slots whose footers are in, in order, within
+ * the byte budget (whole: copy them from the stripe's bytes, read already).
+ */
 static void
 start_streams(orc_window *w)
 {
@@ -141,30 +172,57 @@ start_streams(orc_window *w)
 	{
 		orc_window_slot *s = slot_at(w, i);
 		ts_range   *ranges;
-		int64_t		need;
-		int			nr = 0;
+		int		   *sel;
+		int64_t		need = 0;
+		int			m,
+					nr = 0;
+		bool		ok;
 		ts_err		err;
 
 		if (s->started)
 			continue;
 		if (!s->parsed)
 			break;
-		need = stream_bytes(w, &s->sf);
-		if (need < 0 || (w->bytes > 0 && w->bytes + need > TS_RANGE_AHEAD_BYTES))
-			break;
 		ranges = ts_malloc(sizeof(ts_range) * (size_t) (s->sf.nstreams + 1));
-		if (ranges == NULL ||
-			!orc_plan_stream_ranges(w->used, w->nused, &s->sf, &s->raw, &s->nraw, ranges, &nr, &err) ||
-			(s->reads = ts_file_pread_many_start(w->file, ranges, nr, &err)) == NULL)
+		sel = ts_malloc(sizeof(int) * (size_t) (s->sf.nstreams + 1));
+		if (ranges == NULL || sel == NULL)
 		{
 			ts_free(ranges);
+			ts_free(sel);
 			window_drop(w);
 			return;
 		}
+		m = orc_plan_stripe_streams(&s->sf, w->used, w->nused, sel);
+		for (int k = 0; k < m; k++)
+			need += (int64_t) s->sf.streams[sel[k]].length;
+		if (!w->whole && w->bytes > 0 && w->bytes + need > TS_RANGE_AHEAD_BYTES)
+		{
+			ts_free(ranges);
+			ts_free(sel);
+			break;
+		}
+		ok = orc_plan_selected_ranges(&s->sf, sel, m, &s->raw, &s->nraw, ranges, &nr, &err);
+		if (ok && w->whole)
+		{
+			ok = copy_from_block(&w->tail->stripes[s->stripe], s->block, ranges, nr);
+			ts_free(s->block);
+			s->block = NULL;
+		}
+		else if (ok)
+			ok = (s->reads = ts_file_pread_many_start(w->file, ranges, nr, &err)) != NULL;
 		ts_free(ranges);
+		ts_free(sel);
+		if (!ok)
+		{
+			window_drop(w);
+			return;
+		}
 		s->started = true;
-		s->bytes = need;
-		w->bytes += need;
+		if (!w->whole)
+		{
+			s->bytes = need;
+			w->bytes += need;
+		}
 	}
 }
 
@@ -194,7 +252,21 @@ footers_in(orc_window *w, bool wait)
 
 			if (s->parsed)
 				continue;
-			*w->bytes_read += (int64_t) w->tail->stripes[s->stripe].footer_length;
+			if (s->block != NULL)
+			{
+				const orc_stripe_info *si = &w->tail->stripes[s->stripe];
+
+				/* whole: the footer is the stripe's last bytes (counted with its streams) */
+				if ((s->footer = ts_malloc((size_t) si->footer_length)) == NULL)
+				{
+					window_drop(w);
+					return;
+				}
+				memcpy(s->footer, s->block + si->index_length + si->data_length,
+					   (size_t) si->footer_length);
+			}
+			else
+				*w->bytes_read += (int64_t) w->tail->stripes[s->stripe].footer_length;
 			parsed = orc_stripe_footer_from(w->tail, s->stripe, &s->footer, &s->sf, &err);
 			ts_free(s->footer);
 			s->footer = NULL;

@@ -102,7 +102,9 @@ static const ts_format_reader_ops pq_ops = {pq_next, pq_close};
 /*
  * Bytes at the end of a file read by ranges (an object) with its magic in
  * one round trip: most footers fit, so the footer costs no request of its
- * own (was three in turn: the magic, the length, the footer).
+ * own (was three in turn: the magic, the length, the footer).  The same
+ * round trip reads the file's first set.head_bytes (ts_file_hold_ends):
+ * the first row group, or the whole file when they cover it.
  */
 #define PQ_REMOTE_TAIL ((int64_t) 64 << 10)
 
@@ -123,14 +125,14 @@ read_footer(pq_reader *r, ts_err *err)
 	tail = tail8;
 	if (ts_file_is_remote(r->file))
 	{
-		ts_range	rg[2];
-
 		ntail = r->file_size - 4 < PQ_REMOTE_TAIL ? r->file_size - 4 : PQ_REMOTE_TAIL;
+		if (!ts_file_hold_ends(r->file, r->set.head_bytes > 4 ? r->set.head_bytes : 4, ntail, err))
+			return false;
 		if ((tail = ts_malloc((size_t) ntail)) == NULL)
 			return ts_error_nomem(err, NULL);
-		rg[0] = (ts_range) {0, 4, head};
-		rg[1] = (ts_range) {r->file_size - ntail, (size_t) ntail, tail};
-		if (!ts_file_pread_many(r->file, rg, 2, err))
+		/* copies of the bytes held */
+		if (!ts_file_pread(r->file, head, 4, 0, err) ||
+			!ts_file_pread(r->file, tail, (size_t) ntail, r->file_size - ntail, err))
 		{
 			ts_free(tail);
 			return false;
