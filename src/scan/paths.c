@@ -240,8 +240,14 @@ scan_bucket_dir(ts_plan *plan, scan_state *st, ts_bytes partition, int32_t bucke
 	return true;
 }
 
-bool
-scan_check_data_file_name(const ts_plan *plan, const ts_manifest_entry *e, ts_err *err)
+/*
+ * A data file's name in its manifest entry (unless it has an external
+ * path): scan_check_file_name's rule, backslashes allowed.  Checked when
+ * its path is built, i.e. when the file is read: a plan answered from
+ * metadata does not touch the names.
+ */
+static bool
+check_data_file_name(const ts_plan *plan, const ts_manifest_entry *e, ts_err *err)
 {
 	const char *fname = e->file.file_name;
 	size_t		flen;
@@ -275,7 +281,7 @@ scan_data_file_path_parts(ts_plan *plan, scan_state *st, const ts_manifest_entry
 		*namelen = 0;
 		return true;
 	}
-	if (!scan_check_data_file_name(plan, e, err) ||
+	if (!check_data_file_name(plan, e, err) ||
 		!scan_bucket_dir(plan, st, e->partition, e->bucket, &d, err))
 		return false;
 	*dir = d;

@@ -224,12 +224,6 @@ char	   *scan_normalize_external_path(ts_plan *plan, const char *external_path);
  */
 bool		scan_check_file_name(const ts_plan *plan, const char *what, const char *name,
 								 ts_err *err);
-/*
- * A data file's name in its manifest entry (unless it has an external
- * path): scan_check_file_name's rule, backslashes allowed.
- */
-bool		scan_check_data_file_name(const ts_plan *plan, const ts_manifest_entry *e,
-									  ts_err *err);
 bool		scan_bucket_dir(ts_plan *plan, scan_state *st, ts_bytes partition, int32_t bucket,
 							char **dir, ts_err *err);
 bool		scan_data_file_path(ts_plan *plan, scan_state *st, const ts_manifest_entry *e,

@@ -181,8 +181,6 @@ scan_build_splits(ts_plan *plan, scan_state *st,
 			};
 			if (e->total_buckets > split->total_buckets)
 				split->total_buckets = e->total_buckets;
-			if (!scan_check_data_file_name(plan, e, err))
-				return false;
 			f->format = scan_format_from_file_name(e->file.file_name);
 			if (!sidecar_path(plan, e, f, err))
 				return false;

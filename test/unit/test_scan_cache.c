@@ -9,7 +9,8 @@
  * planning builds no data file path, whether the entries come from the
  * manifests, the metadata cache's records or this cache (a count(*)
  * answered from metadata builds none either), and reading a split builds
- * its files' paths only.
+ * its files' paths only; a damaged data file name is refused when its file
+ * is read.
  * Generated tables come from build/.../tools/ts_gen (or $TS_GEN).
  */
 #include "unit.h"
@@ -901,6 +902,44 @@ test_paths_built_when_opened(void **state)
 	gen_sh("rm -rf %s", mdir);
 }
 
+/* A manifest entry naming a file outside its bucket directory: an error once read, not a path. */
+static void
+test_damaged_name_refused_when_read(void **state)
+{
+	const char *path = gen_table("db.db/damaged", "--column id:INT --rows 5 --snapshots 2");
+	ts_scan_context ctx;
+	ts_err		err = {0};
+	ts_plan    *plan;
+	ts_manifest_entry *e;
+	ts_split_reader *r;
+	ts_batch	batch;
+
+	(void) state;
+	scan_ctx_init(&ctx, path, NULL, 0);
+	ctx.no_cache = true;		/* the plan's own entries, changed below */
+	plan = scan_plan_ok(&ctx);
+	assert_int_equal(plan->nsplits, 1);
+	assert_int_equal(plan->splits[0].nfiles, 2);
+	e = (ts_manifest_entry *) plan->splits[0].files[1].entry;
+	e->file.file_name = "../../escape.parquet";
+	/* the split's reader is refused, naming the table and the name */
+	r = ts_split_reader_open(plan, &plan->splits[0], NULL, 0, &err);
+	if (r != NULL)
+	{
+		while (ts_split_reader_next(r, &batch, &err) > 0)
+			;
+		ts_split_reader_close(r);
+	}
+	assert_int_equal(err.code, TS_ERR_CORRUPT);
+	assert_non_null(strstr(err.msg, "invalid data file name \"../../escape.parquet\""));
+	assert_non_null(strstr(err.msg, path));
+	assert_null(plan->splits[0].files[1].built_path);
+	memset(&err, 0, sizeof(err));
+	assert_null(ts_scan_file_path(plan, &plan->splits[0].files[1], &err));
+	assert_int_equal(err.code, TS_ERR_CORRUPT);
+	ts_plan_free(plan);
+}
+
 static void *
 count_alloc(size_t n)
 {
@@ -958,6 +997,7 @@ main(int argc, char **argv)
 		cmocka_unit_test(test_real_tables_identical),
 		cmocka_unit_test(test_own_allocator),
 		cmocka_unit_test(test_paths_built_when_opened),
+		cmocka_unit_test(test_damaged_name_refused_when_read),
 	};
 	int			rc;
 
