@@ -33,9 +33,10 @@ tablescan_explain_files(const ts_plan *plan, List *props)
 		{
 			const ts_scan_file *sf = &plan->splits[s].files[f];
 			const char *name = sf->entry ? sf->entry->file.file_name : NULL;
+			const char *path;
 
-			if (name == NULL && sf->path)
-				name = strrchr(sf->path, '/') ? strrchr(sf->path, '/') + 1 : sf->path;
+			if (name == NULL && (path = ts_scan_file_path(plan, sf, NULL)) != NULL)
+				name = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
 			if (n < LISTED_FILES)
 				appendStringInfo(&buf, "%s%s", n > 0 ? ", " : "", name ? name : "?");
 			n++;

@@ -133,7 +133,7 @@ fingerprint(const ts_plan *plan, const TsParallelTask *tasks, int ntasks)
 		{
 			const ts_scan_file *file = &s->files[f];
 
-			h = mix_string(h, file->path);
+			h = mix_string(h, ts_scan_file_label(plan, file));
 			h = mix_string(h, file->dv_path);
 			h = mix_int(h, file->dv_offset);
 			h = mix_int(h, file->dv_length);
@@ -185,8 +185,10 @@ task_fetched_whole(const ts_plan *plan, const TsParallelTask *task)
 	for (int f = first; f < end; f++)
 	{
 		const ts_scan_file *file = &split->files[f];
+		const char *path = ts_scan_file_path(plan, file, NULL);
 
-		if (file->entry == NULL || file->range_end > 0 || !ts_fs_path_is_remote(plan->fs, file->path) ||
+		if (file->entry == NULL || file->range_end > 0 || path == NULL ||
+			!ts_fs_path_is_remote(plan->fs, path) ||
 			file->entry->file.file_size <= 0 ||
 			file->entry->file.file_size > TS_PREFETCH_FILE_MAX)
 			return false;

@@ -85,6 +85,7 @@ ts_system_column_name(int column)
 typedef struct de_blob_bunch
 {
 	const ts_scan_file **files; /* row-id order */
+	const ts_plan *plan;		/* theirs: their paths */
 	ts_fs	   *fs;				/* they are read through it */
 	int			nfiles;
 	int			next;			/* next file to open */
@@ -198,23 +199,23 @@ build_groups(ts_evolution_reader *r, bool data_evolution, ts_err *err)
 		const ts_scan_file *f = &split->files[i];
 
 		if (f->entry == NULL)
-			return ts_error(err, TS_ERR_INVALID, "data file \"%s\" without manifest entry", f->path);
+			return ts_error(err, TS_ERR_INVALID, "data file \"%s\" without manifest entry", ts_scan_file_label(r->plan, f));
 		if (strstr(f->entry->file.file_name, ".vector."))
 			return ts_error(err, TS_ERR_UNSUPPORTED,
 							"data file \"%s\" is a vector-store file: reading them is not supported yet",
-							f->path);
+							ts_scan_file_label(r->plan, f));
 		if (!data_evolution && is_blob_file(f))
 			return ts_error(err, TS_ERR_UNSUPPORTED,
 							"data file \"%s\" is a BLOB file (.blob) of a table without data-evolution.enabled: not supported",
-							f->path);
+							ts_scan_file_label(r->plan, f));
 		if (data_evolution && f->dv_path)
 			return ts_error(err, TS_ERR_UNSUPPORTED,
 							"data file \"%s\" has a deletion vector: deletion vectors on data-evolution tables are not supported",
-							f->path);
+							ts_scan_file_label(r->plan, f));
 		if (data_evolution && !f->entry->file.has_first_row_id)
 			return ts_error(err, TS_ERR_CORRUPT,
 							"data file \"%s\" of a data-evolution table has no _FIRST_ROW_ID",
-							f->path);
+							ts_scan_file_label(r->plan, f));
 		r->files[i] = f;
 	}
 	if (!data_evolution)
@@ -249,16 +250,16 @@ build_groups(ts_evolution_reader *r, bool data_evolution, ts_err *err)
 				r->files[k]->entry->file.row_count != r->files[i]->entry->file.row_count)
 				return ts_error(err, TS_ERR_CORRUPT,
 								"data files \"%s\" (row ids %lld..%lld) and \"%s\" (row ids %lld..%lld) overlap without covering the same row-id range",
-								r->files[i]->path,
+								ts_scan_file_label(r->plan, r->files[i]),
 								(long long) r->files[i]->entry->file.first_row_id,
 								(long long) range_end(r->files[i]) - 1,
-								r->files[k]->path,
+								ts_scan_file_label(r->plan, r->files[k]),
 								(long long) r->files[k]->entry->file.first_row_id,
 								(long long) range_end(r->files[k]) - 1);
 		if (k == i)
 			return ts_error(err, TS_ERR_UNSUPPORTED,
 							"BLOB file \"%s\" (row ids %lld..%lld) has no data file of its row-id range: not supported",
-							r->files[i]->path, (long long) r->files[i]->entry->file.first_row_id,
+							ts_scan_file_label(r->plan, r->files[i]), (long long) r->files[i]->entry->file.first_row_id,
 							(long long) range_end(r->files[i]) - 1);
 		r->group_ndata[r->ngroups] = k - i;
 		r->group_start[r->ngroups++] = i;
@@ -319,7 +320,7 @@ provider_of(ts_evolution_reader *r, const ts_scan_file **files, int ndata, int c
 		int			di;
 
 		if (ds == NULL)
-			return ts_error_context(err, "data file \"%s\"", files[i]->path);
+			return ts_error_context(err, "data file \"%s\"", ts_scan_file_label(r->plan, files[i]));
 		di = ts_schema_field_index_by_id(ds, f->id);
 		if (di >= 0 && file_writes(files[i], ds->fields[di].name))
 		{
@@ -421,7 +422,7 @@ build_bunches(ts_evolution_reader *r, const ts_scan_file **files, int ndata, int
 
 		if (ds == NULL)
 		{
-			ts_error_context(err, "BLOB file \"%s\"", f->path);
+			ts_error_context(err, "BLOB file \"%s\"", ts_scan_file_label(r->plan, f));
 			goto done;
 		}
 		di = m->nwrite_cols >= 1 && m->write_cols[0] ?
@@ -430,7 +431,7 @@ build_bunches(ts_evolution_reader *r, const ts_scan_file **files, int ndata, int
 		{
 			ts_error(err, TS_ERR_CORRUPT,
 					 "BLOB file \"%s\" does not name the one field of its schema it holds (_WRITE_COLS)",
-					 f->path);
+					 ts_scan_file_label(r->plan, f));
 			goto done;
 		}
 		refs[i].file = f;
@@ -443,6 +444,7 @@ build_bunches(ts_evolution_reader *r, const ts_scan_file **files, int ndata, int
 		int			j = i;
 		int64_t		next = start;
 
+		b->plan = r->plan;
 		b->fs = r->plan->fs;
 		while (j < nblob && refs[j].field->id == refs[i].field->id)
 			j++;
@@ -471,7 +473,7 @@ build_bunches(ts_evolution_reader *r, const ts_scan_file **files, int ndata, int
 			{
 				ts_error(err, TS_ERR_CORRUPT,
 						 "BLOB file \"%s\" starts at row id %lld, expected %lld (the BLOB files of field \"%s\" must cover row ids %lld..%lld one after the other)",
-						 refs[k].file->path, (long long) m->first_row_id, (long long) next,
+						 ts_scan_file_label(r->plan, refs[k].file), (long long) m->first_row_id, (long long) next,
 						 refs[i].field->name, (long long) start, (long long) end - 1);
 				goto done;
 			}
@@ -510,11 +512,14 @@ bunch_next(de_blob_bunch *b, ts_data_file_batch *out, ts_reader_metrics *metrics
 		if (b->reader == NULL)
 		{
 			ts_reader_options opts;
+			const char *path = ts_scan_file_path(b->plan, f, err);
 
+			if (path == NULL)
+				return -1;
 			memset(&opts, 0, sizeof(opts));
 			opts.batch_rows = ts_read_batch_rows;
 			opts.fs = b->fs;
-			b->reader = ts_format_open(TS_FORMAT_BLOB, f->path, &b->column, 1, &opts, err);
+			b->reader = ts_format_open(TS_FORMAT_BLOB, path, &b->column, 1, &opts, err);
 			if (b->reader == NULL)
 				return -1;
 			b->rows = 0;
@@ -526,7 +531,7 @@ bunch_next(de_blob_bunch *b, ts_data_file_batch *out, ts_reader_metrics *metrics
 		if (b->rows > f->entry->file.row_count || (n == 0 && b->rows != f->entry->file.row_count))
 		{
 			ts_error(err, TS_ERR_CORRUPT, "BLOB file \"%s\" holds %s rows than its manifest entry says (%lld)",
-					 f->path, n > 0 ? "more" : "fewer", (long long) f->entry->file.row_count);
+					 ts_scan_file_label(b->plan, f), n > 0 ? "more" : "fewer", (long long) f->entry->file.row_count);
 			return -1;
 		}
 		if (n > 0)

@@ -49,6 +49,7 @@ typedef struct col_map
 struct ts_data_file_reader
 {
 	const ts_scan_file *file;
+	const char *path;			/* the file's (in the plan's arena) */
 	const ts_split *split;
 	ts_format_reader *fr;
 	ts_read_column *rcols;
@@ -264,9 +265,15 @@ ts_data_file_open_rows(ts_plan *plan, const ts_split *split, const ts_scan_file 
 	ts_data_file_reader *r;
 	const ts_schema *rs = plan->schema;
 	const ts_schema *ds;
-	const char *path = file->path;
+	const char *path = ts_scan_file_path(plan, file, err);
 	bool		every_row;
 
+	if (path == NULL)
+	{
+		ts_row_selection_free(selection);
+		ts_row_selection_free(row_id_selection);
+		return NULL;
+	}
 	ds = file->entry ? file_schema(plan, file->entry->file.schema_id, err) : rs;
 	if (ds == NULL)
 	{
@@ -286,6 +293,7 @@ ts_data_file_open_rows(ts_plan *plan, const ts_split *split, const ts_scan_file 
 	r->sel = selection;
 	r->rid = row_id_selection;
 	r->file = file;
+	r->path = path;
 	r->split = split;
 	r->nfields = nfields;
 	r->seq_col = r->kind_col = -1;
@@ -594,7 +602,7 @@ key_value_meta(ts_data_file_reader *r, const ts_batch *in, int row, int i, int64
 	if (s->isnull || k->isnull || k->v.i < 0 || k->v.i > 3)
 		return ts_error(err, TS_ERR_CORRUPT,
 						"data file \"%s\", row %lld: invalid _SEQUENCE_NUMBER/_VALUE_KIND",
-						r->file->path, (long long) pos);
+						r->path, (long long) pos);
 	r->seq[i] = r->snapshot_ordering ? r->file->entry->file.min_sequence_number : s->v.i;
 	r->kind[i] = (int8_t) k->v.i;
 	return true;
@@ -617,7 +625,7 @@ row_tracking_value(const ts_data_file_reader *r, const col_map *m, const ts_valu
 		stored->v.i != f->first_row_id + pos)
 		return ts_error(err, TS_ERR_UNSUPPORTED,
 						"data file \"%s\" stores _ROW_ID %lld at row %lld, not _FIRST_ROW_ID + row (%lld): rows cannot be chosen by row id",
-						r->file->path, (long long) stored->v.i, (long long) pos,
+						r->path, (long long) stored->v.i, (long long) pos,
 						(long long) (f->first_row_id + pos));
 	if (!stored->isnull)
 		dst->v.i = stored->v.i;
@@ -628,7 +636,7 @@ row_tracking_value(const ts_data_file_reader *r, const col_map *m, const ts_valu
 	else
 		return ts_error(err, TS_ERR_CORRUPT,
 						"data file \"%s\" stores no _ROW_ID and its manifest entry has no _FIRST_ROW_ID",
-						r->file->path);
+						r->path);
 	return true;
 }
 
@@ -670,7 +678,7 @@ ts_data_file_next(ts_data_file_reader *r, ts_data_file_batch *out, ts_err *err)
 		n = ts_format_next(r->fr, &in, err);
 		if (n < 0)
 		{
-			ts_error_context(err, "data file \"%s\"", r->file->path);
+			ts_error_context(err, "data file \"%s\"", r->path);
 			return -1;
 		}
 		if (n == 0)
@@ -681,7 +689,7 @@ ts_data_file_next(ts_data_file_reader *r, ts_data_file_batch *out, ts_err *err)
 		if (in.ncols != r->nrcols || (r->nrcols > 0 && in.values == NULL))
 		{
 			ts_error(err, TS_ERR_CORRUPT, "data file \"%s\": reader returned %d columns, expected %d",
-					 r->file->path, in.ncols, r->nrcols);
+					 r->path, in.ncols, r->nrcols);
 			return -1;
 		}
 		if (r->fr->reports_positions)
@@ -755,7 +763,7 @@ ts_data_file_next(ts_data_file_reader *r, ts_data_file_batch *out, ts_err *err)
 								if (!ts_cast_value(v, m->from, m->to, &dst[c], &r->arena, err))
 								{
 									ts_error_context(err, "data file \"%s\", row %lld",
-													 r->file->path, (long long) pos);
+													 r->path, (long long) pos);
 									return -1;
 								}
 							}

@@ -58,8 +58,7 @@ ts_read_file_index(ts_plan *plan, const ts_scan_file *file, bool *skip, void **s
 
 	*skip = false;
 	*selection = NULL;
-	if (plan->predicate == NULL || !ts_plan_uses_file_index(plan) || file->entry == NULL ||
-		file->path == NULL)
+	if (plan->predicate == NULL || !ts_plan_uses_file_index(plan) || file->entry == NULL)
 		return true;
 	embedded = &file->entry->file.embedded_file_index;
 	if (embedded->data != NULL)
@@ -74,13 +73,17 @@ ts_read_file_index(ts_plan *plan, const ts_scan_file *file, bool *skip, void **s
 		path = ts_psprintf("%s", file->index_path);	/* the plan's (scan/splits.c) */
 	else
 	{
+		const char *fpath;
+
 		name = sidecar_name(file->entry);
 		if (name == NULL)
 			return true;
-		slash = strrchr(file->path, '/');
+		if ((fpath = ts_scan_file_path(plan, file, err)) == NULL)
+			return false;
+		slash = strrchr(fpath, '/');
 		if (slash == NULL)
 			return true;
-		path = ts_psprintf("%.*s/%s", (int) (slash - file->path), file->path, name);
+		path = ts_psprintf("%.*s/%s", (int) (slash - fpath), fpath, name);
 	}
 	if (path == NULL)
 		return ts_error_nomem(err, NULL);
@@ -136,8 +139,8 @@ ts_read_file_index_describe(ts_plan *plan, const ts_scan_file *file, char **desc
 	size_t		len = 0;
 	ts_file_index fi;
 	bool		ok = true;
+	const char *fpath;
 
-	(void) plan;
 	*desc = NULL;
 	*sidecar = NULL;
 	if (file->entry == NULL)
@@ -153,10 +156,14 @@ ts_read_file_index_describe(ts_plan *plan, const ts_scan_file *file, char **desc
 		return *desc != NULL || ts_error_nomem(err, NULL);
 	}
 	name = sidecar_name(file->entry);
-	if (name == NULL || file->path == NULL || (slash = strrchr(file->path, '/')) == NULL)
+	if (name == NULL)
+		return true;
+	if ((fpath = ts_scan_file_path(plan, file, err)) == NULL)
+		return false;
+	if ((slash = strrchr(fpath, '/')) == NULL)
 		return true;
 	*sidecar = name;
-	path = ts_psprintf("%.*s/%s", (int) (slash - file->path), file->path, name);
+	path = ts_psprintf("%.*s/%s", (int) (slash - fpath), fpath, name);
 	if (path == NULL)
 		return ts_error_nomem(err, NULL);
 	if (!ts_path_is_file(plan->fs, path))

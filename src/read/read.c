@@ -52,14 +52,18 @@ register_sizes(ts_split_reader *r, ts_err *err)
 	for (int i = 0; i < split->nfiles; i++)
 	{
 		const ts_scan_file *f = &split->files[i];
+		const char *path;
 		bool		ok = true;
 
-		if (f->entry == NULL || f->entry->file.file_size <= 0 ||
-			!(ts_fs_path_caps(r->plan->fs, f->path) & TS_FS_CAP_REMOTE))
+		if (f->entry == NULL || f->entry->file.file_size <= 0)
+			continue;
+		if ((path = ts_scan_file_path(r->plan, f, err)) == NULL)
+			return false;
+		if (!(ts_fs_path_caps(r->plan->fs, path) & TS_FS_CAP_REMOTE))
 			continue;
 		if (r->sizes == NULL && (r->sizes = ts_prefetch_new(r->plan->fs)) == NULL)
 			return ts_error_nomem(err, NULL);
-		ok = ts_prefetch_add_size(r->sizes, f->path, f->entry->file.file_size);
+		ok = ts_prefetch_add_size(r->sizes, path, f->entry->file.file_size);
 		if (ok && f->dv_path != NULL && f->dv_file_size > 0)
 			ok = ts_prefetch_add_size(r->sizes, f->dv_path, f->dv_file_size);
 		if (!ok)
@@ -95,10 +99,17 @@ prefetch_files(ts_split_reader *r, int from, ts_err *err)
 	ts_prefetch_free(r->window);
 	r->window = NULL;
 	r->window_end = from + 1;
-	if (n <= 0 || !(ts_fs_path_caps(r->plan->fs, split->files[from].path) & TS_FS_CAP_REMOTE))
+	if (n <= 0)
 		return true;
 	if (n > TS_PREFETCH_WINDOW_FILES)
 		n = TS_PREFETCH_WINDOW_FILES;
+	/* the window's paths: built now, they are about to be read */
+	for (int i = 0; i < n; i++)
+		if (ts_scan_file_path(r->plan, &split->files[from + i], err) == NULL)
+			return false;
+	if (!(ts_fs_path_caps(r->plan->fs, ts_scan_file_path(r->plan, &split->files[from], err)) &
+		  TS_FS_CAP_REMOTE))
+		return true;
 	sizes = ts_malloc(sizeof(int64_t) * (size_t) n * 3);	/* and the side files' */
 	paths = ts_malloc(sizeof(char *) * (size_t) n);
 	if (sizes == NULL || paths == NULL)
@@ -111,8 +122,8 @@ prefetch_files(ts_split_reader *r, int from, ts_err *err)
 	{
 		const ts_scan_file *f = &split->files[from + i];
 
-		paths[i] = f->path;
-		sizes[i] = f->entry && f->range_end <= 0 && (ts_fs_path_caps(r->plan->fs, f->path) & TS_FS_CAP_REMOTE) &&
+		paths[i] = ts_scan_file_path(r->plan, f, err);	/* built above */
+		sizes[i] = f->entry && f->range_end <= 0 && (ts_fs_path_caps(r->plan->fs, paths[i]) & TS_FS_CAP_REMOTE) &&
 			f->entry->file.file_size > 0 ? f->entry->file.file_size : -1;
 	}
 	k = ts_prefetch_window(sizes, n, TS_PREFETCH_FILE_MAX, TS_PREFETCH_WINDOW_BYTES,
@@ -254,9 +265,11 @@ ts_plan_text_file_reads_in_parts(const ts_plan *plan, const ts_scan_file *file)
 	const char *keys[MAX_TEXT_OPTIONS],
 			   *values[MAX_TEXT_OPTIONS];
 	ts_reader_options o;
+	const char *path = ts_scan_file_path(plan, file, NULL);
 
-	return text_options(plan, keys, values, &o) &&
-		ts_text_file_reads_in_parts(file->format, file->path, &o);
+	/* a path that cannot be built: read whole, its open says why */
+	return path != NULL && text_options(plan, keys, values, &o) &&
+		ts_text_file_reads_in_parts(file->format, path, &o);
 }
 
 bool
@@ -273,13 +286,16 @@ ts_split_file_part_starts(const ts_plan *plan, const ts_split *split, int f, int
 	const char *keys[MAX_TEXT_OPTIONS],
 			   *values[MAX_TEXT_OPTIONS];
 	ts_reader_options o;
+	const char *path;
 
 	starts[0] = 0;
 	if (split->fallback)
 		plan = plan->fallback;
+	if ((path = ts_scan_file_path(plan, file, err)) == NULL)
+		return -1;
 	if (!text_options(plan, keys, values, &o))
 		return 1;
-	return ts_csv_part_starts(file->path, &o, nparts, starts, err);
+	return ts_csv_part_starts(path, &o, nparts, starts, err);
 }
 
 ts_split_reader *
@@ -396,7 +412,8 @@ ts_split_reader_current_file(const ts_split_reader *r)
 {
 	if (r == NULL || r->merge || r->evolution || r->cur == NULL || r->next_file == 0)
 		return NULL;
-	return r->split->files[r->next_file - 1].path;
+	/* opened: its path is built */
+	return ts_scan_file_path(r->plan, &r->split->files[r->next_file - 1], NULL);
 }
 
 const char *

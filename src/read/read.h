@@ -151,7 +151,7 @@ typedef struct ts_split_window
 	int			ahead_end;
 } ts_split_window;
 
-int			ts_split_window_size(ts_fs *fs, const ts_split *splits, int nsplits, int from,
+int			ts_split_window_size(const ts_plan *plan, const ts_split *splits, int nsplits, int from,
 								 int64_t row_limit, int max_files, int64_t max_each,
 								 int64_t max_bytes);
 

@@ -51,7 +51,7 @@ ts_plan_countable(const ts_plan *plan, const char **why)
 
 /* Rows of one file that its deletion vector (if any) leaves. */
 static bool
-file_rows(ts_fs *fs, const ts_scan_file *file, int64_t *rows, ts_err *err)
+file_rows(const ts_plan *plan, const ts_scan_file *file, int64_t *rows, ts_err *err)
 {
 	ts_deletion_vector *dv;
 	int64_t		n = file->entry->file.row_count;
@@ -59,14 +59,14 @@ file_rows(ts_fs *fs, const ts_scan_file *file, int64_t *rows, ts_err *err)
 	*rows = n;
 	if (file->dv_path == NULL)
 		return true;
-	dv = ts_dv_load(fs, file->dv_path, file->dv_offset, file->dv_length, err);
+	dv = ts_dv_load(plan->fs, file->dv_path, file->dv_offset, file->dv_length, err);
 	if (dv == NULL)
-		return ts_error_context(err, "data file \"%s\"", file->path);
+		return ts_error_context(err, "data file \"%s\"", ts_scan_file_label(plan, file));
 	if (file->dv_cardinality >= 0 && ts_dv_cardinality(dv) != file->dv_cardinality)
 	{
 		ts_error(err, TS_ERR_CORRUPT,
 				 "deletion vector \"%s\" of data file \"%s\": cardinality %lld, index manifest says %lld",
-				 file->dv_path, file->path, (long long) ts_dv_cardinality(dv),
+				 file->dv_path, ts_scan_file_label(plan, file), (long long) ts_dv_cardinality(dv),
 				 (long long) file->dv_cardinality);
 		ts_dv_free(dv);
 		return false;
@@ -115,7 +115,7 @@ split_rows(ts_plan *plan, const ts_split *split, const struct ts_predicate *pred
 	{
 		int64_t		n;
 
-		if (!file_rows(plan->fs, &split->files[f], &n, err))
+		if (!file_rows(plan, &split->files[f], &n, err))
 			return false;
 		*rows += n;
 		if (metrics)

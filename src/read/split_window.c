@@ -33,15 +33,21 @@
 #include "base/ts_s3.h"
 #include "read/read.h"
 
-/* Are all files of the split small objects of known size?  Their bytes and rows added. */
+/*
+ * Are all files of the split small objects of known size?  Their bytes
+ * and rows added.  (A path that cannot be built: no, its open says why.)
+ */
 static bool
-split_fits(ts_fs *fs, const ts_split *split, int64_t max_each, int64_t *bytes, int64_t *rows)
+split_fits(const ts_plan *plan, const ts_split *split, int64_t max_each, int64_t *bytes,
+		   int64_t *rows)
 {
 	for (int i = 0; i < split->nfiles; i++)
 	{
 		const ts_scan_file *f = &split->files[i];
+		const char *path = ts_scan_file_path(plan, f, NULL);
 
-		if (f->entry == NULL || f->range_end > 0 || !ts_fs_path_is_remote(fs, f->path) ||
+		if (f->entry == NULL || f->range_end > 0 || path == NULL ||
+			!ts_fs_path_is_remote(plan->fs, path) ||
 			f->entry->file.file_size <= 0 || f->entry->file.file_size > max_each)
 			return false;
 		*bytes += f->entry->file.file_size;
@@ -51,8 +57,8 @@ split_fits(ts_fs *fs, const ts_split *split, int64_t max_each, int64_t *bytes, i
 }
 
 int
-ts_split_window_size(ts_fs *fs, const ts_split *splits, int nsplits, int from, int64_t row_limit,
-					 int max_files, int64_t max_each, int64_t max_bytes)
+ts_split_window_size(const ts_plan *plan, const ts_split *splits, int nsplits, int from,
+					 int64_t row_limit, int max_files, int64_t max_each, int64_t max_bytes)
 {
 	int64_t		bytes = 0;
 	int64_t		rows = 0;
@@ -64,7 +70,7 @@ ts_split_window_size(ts_fs *fs, const ts_split *splits, int nsplits, int from, i
 		int64_t		b = 0;
 		int64_t		r = 0;
 
-		if (!split_fits(fs, &splits[s], max_each, &b, &r) || files + splits[s].nfiles > max_files ||
+		if (!split_fits(plan, &splits[s], max_each, &b, &r) || files + splits[s].nfiles > max_files ||
 			bytes + b > max_bytes)
 			break;
 		files += splits[s].nfiles;
@@ -139,13 +145,13 @@ window_set(ts_plan *plan, const ts_split *const *splits, int k, bool wait, ts_er
 		int64_t		b = 0;
 		int64_t		r = 0;
 
-		if (!split_fits(plan->fs, splits[i], TS_PREFETCH_FILE_MAX, &b, &r) ||
+		if (!split_fits(plan, splits[i], TS_PREFETCH_FILE_MAX, &b, &r) ||
 			n + splits[i]->nfiles > TS_PREFETCH_WINDOW_FILES)
 			continue;
 		for (int f = 0; f < splits[i]->nfiles; f++)
 		{
 			sizes[n] = splits[i]->files[f].entry->file.file_size;	/* split_fits: known */
-			paths[n++] = splits[i]->files[f].path;
+			paths[n++] = ts_scan_file_path(plan, &splits[i]->files[f], NULL);	/* split_fits: built */
 		}
 	}
 	/*
@@ -201,7 +207,7 @@ start_ahead(ts_split_window *w, ts_plan *plan, int64_t row_limit, ts_err *err)
 	if (w->ahead != NULL || row_limit >= 0 || plan == NULL || w->end >= plan->nsplits ||
 		w->ahead_end > w->end)
 		return true;
-	k = ts_split_window_size(plan->fs, plan->splits, plan->nsplits, w->end, -1,
+	k = ts_split_window_size(plan, plan->splits, plan->nsplits, w->end, -1,
 							 TS_PREFETCH_WINDOW_FILES, TS_PREFETCH_FILE_MAX,
 							 TS_PREFETCH_WINDOW_BYTES);
 	w->ahead_start = w->end;
@@ -238,7 +244,7 @@ ts_split_window_move(ts_split_window *w, ts_plan *plan, int s, int64_t row_limit
 		w->end = s + 1;
 		if (plan == NULL || s < 0 || s >= plan->nsplits)
 			return true;
-		k = ts_split_window_size(plan->fs, plan->splits, plan->nsplits, s, row_limit,
+		k = ts_split_window_size(plan, plan->splits, plan->nsplits, s, row_limit,
 								 TS_PREFETCH_WINDOW_FILES, TS_PREFETCH_FILE_MAX,
 								 TS_PREFETCH_WINDOW_BYTES);
 		if (k == 0)
@@ -264,7 +270,7 @@ ts_split_window_fetch(ts_plan *plan, const ts_split *const *splits, int n, bool 
 		int64_t		b = 0;
 		int64_t		r = 0;
 
-		if (!split_fits(plan->fs, splits[k], TS_PREFETCH_FILE_MAX, &b, &r))
+		if (!split_fits(plan, splits[k], TS_PREFETCH_FILE_MAX, &b, &r))
 			continue;			/* read by its reader */
 		if (files + splits[k]->nfiles > TS_PREFETCH_WINDOW_FILES ||
 			bytes + b > TS_PREFETCH_WINDOW_BYTES)

@@ -4,8 +4,9 @@
  * Owns: a per-process map from (branch root, snapshot id, the snapshot's
  * manifest list names, the level-0 / postpone rules of the scan) to the
  * live manifest entries of that snapshot, each cached set packed into one
- * block from the cache's own allocator (its data file paths in a second
- * one, built there in place), LRU-evicted within a byte bound.
+ * block from the cache's own allocator, with their split order (the
+ * paths are built by each plan for the files it opens, paths.c),
+ * LRU-evicted within a byte bound.
  * Scans with an inferred bucket (paimon-cpp TableScan, SEED-SCAN.md
  * "Bucket pruning") cache only
  * their candidates, keyed also by the sorted target buckets, the current
@@ -46,17 +47,10 @@ typedef struct cache_item
 	char	   *key;			/* in the block */
 	ts_manifest_entry *entries; /* in the block */
 	ts_manifest_entry **live;	/* in the block: &entries[i], what a hit hands out */
-	/*
-	 * In the block: the entries in split order (every entry kept), and
-	 * their paths (NULL when they could not be built) under path_basis.
-	 */
+	/* in the block: the entries in split order (every entry kept) */
 	const ts_manifest_entry **ordered;
-	const char **paths;
-	char	   *path_block;		/* the paths themselves: a huge block of their own */
 	/* entries not copied: decoded in this arena, which the item owns */
 	ts_arena	owned;			/* when it has chunks, the item's own block is there */
-	char	   *path_basis;
-	size_t		path_basis_len;
 	/* candidate sets: what a cold plan would count for the other files */
 	scan_cache_hit totals;		/* handed out with a hit; excluded points into the block */
 } cache_item;
@@ -240,7 +234,6 @@ item_free(cache_item *it)
 {
 	ts_arena	owned = it->owned;	/* holds the item itself if it has chunks */
 
-	ts_huge_block_free(it->path_block, it->free_fn);
 	if (owned.head == NULL && it->free_fn)
 		it->free_fn(it);
 	else if (owned.head == NULL)
@@ -303,83 +296,26 @@ item_find(const char *key, size_t keylen)
 }
 
 /*
- * The paths of the entries in split order (perm), built once, packed one
- * after the other in 'out' (memory of the cache's allocator, faulted in
- * as it grows: the item keeps it as it is), offs[k] = where path k starts.  False when one
- * cannot be built (then no paths are cached: the plans build their own
- * and meet the same error, if any, only for files they keep) or memory
- * runs out.  Nothing here checks for interrupts: it may run while a block
- * is unlinked.
- */
-static bool
-paths_build(ts_plan *plan, scan_state *st, const ts_manifest_entry *const *entries,
-			const int *perm, int n, ts_buf *out, size_t *offs)
-{
-	ts_err		e2 = {0};		/* ignored: one for all (it is large) */
-
-	for (int k = 0; k < n; k++)
-	{
-		const char *dir;
-		const char *name;
-		size_t		dirlen,
-					namelen,
-					need;
-
-		if (k + 16 < n)
-			scan_prefetch_entry(entries[perm[k + 16]]);
-		if (k + 8 < n)
-			scan_prefetch_entry_data(entries[perm[k + 8]]);
-		if (!scan_data_file_path_parts(plan, st, entries[perm[k]], &dir, &dirlen, &name,
-									   &namelen, &e2))
-			return false;
-		need = dirlen + 1 + (name ? namelen + 1 : 0);
-		if (out->len + need > out->cap)
-		{
-			/* first guess: the rest as long as this one, a little more */
-			size_t		cap = out->cap == 0 ? (need + 8) * (size_t) (n - k) :
-				out->cap * 2 + need;
-			uint8_t    *grown = ts_huge_block_alloc(&cap, cache.alloc_fn);	/* faulted in */
-
-			if (grown == NULL)
-				return false;
-			if (out->len)
-				memcpy(grown, out->data, out->len);
-			ts_huge_block_free(out->data, cache.free_fn);
-			out->data = grown;
-			out->cap = cap;
-		}
-		offs[k] = out->len;
-		scan_path_join((char *) out->data + out->len, dir, dirlen, name, namelen);
-		out->len += need;
-	}
-	return true;
-}
-
-/*
  * Insert entries (copied, or, with 'own', left where they are: the item
  * takes over that arena, which the entries were decoded in, and counts
  * its bytes) with what a hit hands out besides them (counts, excluded
- * partitions: copied too), their split order and their paths under
- * 'basis'; silently not cached when too big or out of memory ('own' then
+ * partitions: copied too) and their split order; silently not cached
+ * when too big or out of memory ('own' then
  * stays with its owner).  'groups', when not NULL, are the groups of
  * these entries, already built by the caller.
  */
 static void
-item_insert(ts_plan *plan, scan_state *st, const char *key, size_t keylen,
+item_insert(ts_plan *plan, const char *key, size_t keylen,
 			const ts_manifest_entry *const *entries, int n,
-			const scan_cache_hit *totals, const ts_buf *basis, ts_arena *own,
+			const scan_cache_hit *totals, ts_arena *own,
 			const scan_groups *groups)
 {
 	size_t		bytes = ALIGN8(sizeof(cache_item)) + ALIGN8(keylen) +
 		(own ? 0 : ALIGN8(sizeof(ts_manifest_entry)) * (size_t) n) +
 		ALIGN8(sizeof(ts_manifest_entry *) * (size_t) n);
 	size_t		order_bytes = 0,
-				path_bytes = 0,
 				owned_bytes = 0;	/* the arena taken over, not in the block */
-	size_t		path_block_bytes = 0;	/* the paths' own block, taken over too */
 	int		   *perm = NULL;
-	size_t	   *offs = NULL;	/* where each path starts in 'paths' */
-	ts_buf		paths;
 	scan_groups g;
 	ts_err		e2 = {0};
 	cache_item *it;
@@ -401,41 +337,28 @@ item_insert(ts_plan *plan, scan_state *st, const char *key, size_t keylen,
 		}
 	if (bytes + owned_bytes > cache.limit)
 		return;
-	ts_buf_init(&paths);
-	/* split order and paths: left out when they cannot be had */
+	/* split order: left out when it cannot be had */
 	/* scratch in the plan's arena: its pooled blocks are faulted in or huge */
 	if (n > 0 && (perm = ts_arena_alloc(&plan->arena, sizeof(int) * (size_t) n)) != NULL)
 	{
 		if (groups != NULL || scan_groups_build(entries, n, &plan->arena, &g, &e2))
 		{
 			if (scan_groups_permutation(groups ? groups : &g, perm, &e2))
-			{
 				order_bytes = ALIGN8(sizeof(ts_manifest_entry *) * (size_t) n);
-				offs = ts_arena_alloc(&plan->arena, sizeof(size_t) * (size_t) n);
-				if (offs != NULL && paths_build(plan, st, entries, perm, n, &paths, offs))
-				{
-					path_bytes = ALIGN8(sizeof(char *) * (size_t) n) + ALIGN8(basis->len);
-					path_block_bytes = paths.cap;
-				}
-			}
 			if (groups == NULL)
 				scan_groups_free(&g);
 		}
 	}
-	if (bytes + owned_bytes + order_bytes + path_bytes + path_block_bytes > cache.limit)
-		order_bytes = path_bytes = path_block_bytes = 0;
-	bytes += order_bytes + path_bytes;
-	owned_bytes += path_block_bytes;
+	if (bytes + owned_bytes + order_bytes > cache.limit)
+		order_bytes = 0;
+	bytes += order_bytes;
 	if ((it = item_find(key, keylen)) != NULL)
 		item_remove(it);		/* same key filled again: replace */
 	evict_to(cache.limit - (bytes + owned_bytes), true);
 	/* in the arena taken over, if any: its blocks are faulted in or huge */
 	it = own ? ts_arena_alloc(own, bytes) : ts_prefault(cache_alloc(bytes), bytes);
 	if (it == NULL)
-	{
-		ts_huge_block_free(paths.data, cache.free_fn);
 		return;
-	}
 	memset(it, 0, sizeof(*it));
 	it->free_fn = cache.free_fn;
 	cur = (char *) it + ALIGN8(sizeof(cache_item));
@@ -451,7 +374,7 @@ item_insert(ts_plan *plan, scan_state *st, const char *key, size_t keylen,
 		it->owned = *own;
 		own->head = NULL;
 		/* what it holds now, the item's own block included */
-		owned_bytes = ts_arena_bytes(&it->owned) + path_block_bytes;
+		owned_bytes = ts_arena_bytes(&it->owned);
 	}
 	else
 	{
@@ -484,19 +407,6 @@ item_insert(ts_plan *plan, scan_state *st, const char *key, size_t keylen,
 		for (int k = 0; k < n; k++)
 			it->ordered[k] = it->live[perm[k]];
 	}
-	if (path_bytes > 0)
-	{
-		it->paths = (const char **) cur;
-		cur += ALIGN8(sizeof(char *) * (size_t) n);
-		it->path_basis = take(&cur, basis->data, basis->len);
-		it->path_basis_len = basis->len;
-		/* built above for these entries (the copies have the same names) */
-		it->path_block = (char *) paths.data;
-		paths.data = NULL;
-		for (int k = 0; k < n; k++)
-			it->paths[k] = it->path_block + offs[k];
-	}
-	ts_huge_block_free(paths.data, cache.free_fn);	/* when not kept */
 	it->bytes = (own ? 0 : bytes) + owned_bytes;	/* what it holds, counted */
 	it->hash = key_hash(key, keylen);
 	/* link only now that the block is complete */
@@ -600,11 +510,10 @@ make_key(ts_plan *plan, scan_state *st, bool by_bucket, int32_t total,
 
 /*
  * Pin an item for a plan and hand out its entries (and the array pointing
- * to them), their split order and, when built under the plan's path
- * basis, their paths.
+ * to them) and their split order.
  */
 static bool
-pin_item(ts_plan *plan, cache_item *it, const ts_buf *basis,
+pin_item(ts_plan *plan, cache_item *it,
 		 const ts_manifest_entry ***live, int *nlive, scan_cache_hit *hit, ts_err *err)
 {
 	if (plan->cache_pin != NULL)
@@ -616,19 +525,15 @@ pin_item(ts_plan *plan, cache_item *it, const ts_buf *basis,
 	*nlive = it->nentries;
 	*hit = it->totals;
 	hit->ordered = it->ordered;
-	hit->paths = NULL;
-	if (it->paths && it->path_basis_len == basis->len &&
-		memcmp(it->path_basis, basis->data, basis->len) == 0)
-		hit->paths = it->paths;
 	return true;
 }
 
 /* A hit: the plan pins the cached entries. */
 static bool
-hand_out(ts_plan *plan, cache_item *it, const ts_buf *basis,
+hand_out(ts_plan *plan, cache_item *it,
 		 const ts_manifest_entry ***live, int *nlive, scan_cache_hit *hit, ts_err *err)
 {
-	if (!pin_item(plan, it, basis, live, nlive, hit, err))
+	if (!pin_item(plan, it, live, nlive, hit, err))
 		return false;
 	lru_unlink(it);
 	lru_push_front(it);
@@ -664,7 +569,6 @@ scan_read_live_files_cached(ts_plan *plan, scan_state *st,
 {
 	ts_buf		key;
 	ts_buf		bkey;
-	ts_buf		basis;
 	bool		by_bucket = false;
 	int32_t    *buckets = NULL;
 	int			nbuckets = 0;
@@ -681,9 +585,6 @@ scan_read_live_files_cached(ts_plan *plan, scan_state *st,
 
 	ts_buf_init(&key);
 	ts_buf_init(&bkey);
-	ts_buf_init(&basis);
-	if (!scan_path_basis(plan, &basis, err))
-		goto done;
 	/* inferred bucket: candidates under the current bucket count */
 	if (st->bucket_selector != NULL && total > 0)
 	{
@@ -713,7 +614,7 @@ scan_read_live_files_cached(ts_plan *plan, scan_state *st,
 			goto done;
 		if ((it = item_find((const char *) bkey.data, bkey.len)) != NULL)
 		{
-			ok = hand_out(plan, it, &basis, live, nlive, hit, err);
+			ok = hand_out(plan, it, live, nlive, hit, err);
 			*from_cache = ok;
 			goto done;
 		}
@@ -722,7 +623,7 @@ scan_read_live_files_cached(ts_plan *plan, scan_state *st,
 		goto done;
 	if ((it = item_find((const char *) key.data, key.len)) != NULL)
 	{
-		ok = hand_out(plan, it, &basis, live, nlive, hit, err);
+		ok = hand_out(plan, it, live, nlive, hit, err);
 		*from_cache = ok;
 		goto done;
 	}
@@ -764,7 +665,7 @@ scan_read_live_files_cached(ts_plan *plan, scan_state *st,
 		hit->partitions_live = g.npartitions;
 		hit->buckets_live = g.ngroups;
 		hit->counted = true;
-		item_insert(plan, st, (const char *) key.data, key.len, *live, *nlive, hit, &basis,
+		item_insert(plan, (const char *) key.data, key.len, *live, *nlive, hit,
 					own_arena ? &plan->fill_arena : NULL, &g);
 		scan_groups_free(&g);
 	}
@@ -821,7 +722,7 @@ scan_read_live_files_cached(ts_plan *plan, scan_state *st,
 					ex[pid].nfiles++;
 				}
 				totals.excluded = ex;
-				item_insert(plan, st, (const char *) bkey.data, bkey.len, cand, n, &totals, &basis,
+				item_insert(plan, (const char *) bkey.data, bkey.len, cand, n, &totals,
 							NULL, NULL);
 				scan_groups_free(&g);
 			}
@@ -835,7 +736,7 @@ scan_read_live_files_cached(ts_plan *plan, scan_state *st,
 
 	/*
 	 * Go on with the cached copy, as a hit would (without counting one):
-	 * its split order and paths are built already.
+	 * its split order is built already.
 	 */
 	if (ok)
 	{
@@ -843,7 +744,7 @@ scan_read_live_files_cached(ts_plan *plan, scan_state *st,
 
 		if ((it = item_find((const char *) k->data, k->len)) != NULL)
 		{
-			ok = pin_item(plan, it, &basis, live, nlive, hit, err);
+			ok = pin_item(plan, it, live, nlive, hit, err);
 			*from_cache = ok;
 		}
 	}
@@ -851,6 +752,5 @@ scan_read_live_files_cached(ts_plan *plan, scan_state *st,
 done:
 	ts_buf_free(&key);
 	ts_buf_free(&bkey);
-	ts_buf_free(&basis);
 	return ok;
 }

@@ -364,6 +364,10 @@ scan_fallback_execute(ts_plan *plan, const ts_scan_context *ctx, ts_err *err)
 	for (int i = 0, k = plan->nsplits; i < fb->nsplits; i++)
 		if (!contains(parts, nparts, fb->splits[i].partition))
 		{
+			/* built now, by the plan that knows where its files are */
+			for (int f = 0; f < fb->splits[i].nfiles; f++)
+				if (ts_scan_file_path(fb, &fb->splits[i].files[f], err) == NULL)
+					goto done;
 			all[k] = fb->splits[i];
 			all[k].fallback = true;
 			k++;

@@ -619,11 +619,11 @@ ts_format_plan_execute(ts_plan *plan, const ts_scan_context *ctx, ts_err *err)
 		e->file.nvalue_stats_cols = -1;
 		e->file.nwrite_cols = -1;
 		sf->entry = e;
-		sf->path = ts_arena_strdup(&plan->arena, lf->path);
+		sf->built_path = ts_arena_strdup(&plan->arena, lf->path);
 		sf->format = fmt;
 		sf->dv_offset = sf->dv_length = 0;
 		sf->dv_cardinality = -1;
-		if (e->file.file_name == NULL || sf->path == NULL)
+		if (e->file.file_name == NULL || sf->built_path == NULL)
 			goto nomem;
 		sp->bucket = 0;
 		sp->total_buckets = -1;

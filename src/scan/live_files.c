@@ -310,6 +310,7 @@ scan_read_live_files(ts_plan *plan, scan_state *st,
 	size_t		nentries = 0,
 				ecap = 0;
 	uint32_t	ndeletes = 0;
+	size_t		nadds = 0;
 	id_set		deleted = {0};
 	const ts_manifest_entry **out = NULL;
 	int			nout = 0;
@@ -378,9 +379,13 @@ scan_read_live_files(ts_plan *plan, scan_state *st,
 				expected += (size_t) (manifests[i].num_added_files + manifests[i].num_deleted_files);
 		if (st->entry_arena != NULL)
 			ts_arena_size_hint(st->entry_arena, expected * ENTRY_BYTES_GUESS);
-		/* the entries' pointers in one array of that size (grown below if the lists were wrong) */
+		/*
+		 * the entries' pointers in one array of that size (grown below if
+		 * the lists were wrong), in the plan's arena: the live entries are
+		 * kept in it in place
+		 */
 		if (expected > 0 && expected < ENTRIES_HINT_MAX &&
-			(entries = ts_malloc(sizeof(*entries) * expected)) != NULL)
+			(entries = ts_arena_alloc(&plan->arena, sizeof(*entries) * expected)) != NULL)
 			ecap = expected;
 	}
 
@@ -439,13 +444,15 @@ scan_read_live_files(ts_plan *plan, scan_state *st,
 		if (nentries + (size_t) n > ecap)
 		{
 			size_t		ncap = (nentries + (size_t) n) * 2 + 16;
-			const ts_manifest_entry **ne = ts_realloc(entries, sizeof(*entries) * ncap);
+			const ts_manifest_entry **ne = ts_arena_alloc(&plan->arena, sizeof(*entries) * ncap);
 
 			if (ne == NULL)
 			{
 				ts_error_nomem(err, "merging manifest entries");
 				goto done;
 			}
+			if (nentries > 0)
+				memcpy(ne, entries, sizeof(*entries) * nentries);
 			entries = ne;
 			ecap = ncap;
 		}
@@ -454,7 +461,23 @@ scan_read_live_files(ts_plan *plan, scan_state *st,
 			entries[nentries++] = &me[j];
 			if (me[j].kind == TS_FILE_DELETE)
 				ndeletes++;
+			else if (me[j].kind == TS_FILE_ADD)
+				nadds++;
 		}
+	}
+
+	/*
+	 * The live entries are kept in 'entries' itself (out[nout] is written
+	 * after entries[k] was read, nout <= k).  Only ADDs (append-only
+	 * commits): all of them are live, in order, and the passes below,
+	 * which would touch every entry again (a cache miss each on a large
+	 * live set), have nothing to do.
+	 */
+	out = entries;
+	if (nadds == nentries)
+	{
+		nout = (int) nentries;
+		goto merged;
 	}
 
 	/* pass 1: identifiers of deleted files */
@@ -468,13 +491,7 @@ scan_read_live_files(ts_plan *plan, scan_state *st,
 			id_set_add(&deleted, entries[k]);
 	}
 
-	/* pass 2: ADDs not deleted */
-	out = ts_arena_alloc(&plan->arena, sizeof(*out) * (nentries ? nentries : 1));
-	if (out == NULL)
-	{
-		ts_error_nomem(err, "merging manifest entries");
-		goto done;
-	}
+	/* pass 2: ADDs not deleted, in place */
 	for (size_t k = 0; k < nentries; k++)
 	{
 		if ((k & 4095) == 4095 && !TS_CHECK_INTERRUPTS(err))
@@ -485,7 +502,13 @@ scan_read_live_files(ts_plan *plan, scan_state *st,
 			continue;
 		out[nout++] = entries[k];
 	}
-	*live = out;
+merged:
+	*live = out ? out : ts_arena_alloc(&plan->arena, sizeof(*out));	/* never NULL */
+	if (*live == NULL)
+	{
+		ts_error_nomem(err, "merging manifest entries");
+		goto done;
+	}
 	*nlive = nout;
 	ok = true;
 
@@ -493,7 +516,6 @@ done:
 	ts_prefetch_free(window);
 	ts_manifest_keep_free(schema_keep);
 	ts_free(manifests);
-	ts_free(entries);
 	ts_free(deleted.slots);
 	return ok;
 }

@@ -240,13 +240,34 @@ scan_bucket_dir(ts_plan *plan, scan_state *st, ts_bytes partition, int32_t bucke
 	return true;
 }
 
+/*
+ * A data file's name in its manifest entry (unless it has an external
+ * path): scan_check_file_name's rule, backslashes allowed.  Checked when
+ * its path is built, i.e. when the file is read: a plan answered from
+ * metadata does not touch the names.
+ */
+static bool
+check_data_file_name(const ts_plan *plan, const ts_manifest_entry *e, ts_err *err)
+{
+	const char *fname = e->file.file_name;
+	size_t		flen;
+
+	if (e->file.external_path && e->file.external_path[0])
+		return true;			/* the name is not part of its path */
+	flen = fname ? strlen(fname) : 0;
+	if (flen == 0 || memchr(fname, '/', flen) != NULL ||
+		(fname[0] == '.' && (flen == 1 || (flen == 2 && fname[1] == '.'))))
+		return ts_error(err, TS_ERR_CORRUPT,
+						"table \"%s\": manifest entry has an invalid data file name \"%s\"",
+						plan->table_path, fname ? fname : "");
+	return true;
+}
+
 bool
 scan_data_file_path_parts(ts_plan *plan, scan_state *st, const ts_manifest_entry *e,
 						  const char **dir, size_t *dirlen, const char **name,
 						  size_t *namelen, ts_err *err)
 {
-	const char *fname = e->file.file_name;
-	size_t		flen = fname ? strlen(fname) : 0;
 	char	   *d;
 
 	if (e->file.external_path && e->file.external_path[0])
@@ -260,17 +281,13 @@ scan_data_file_path_parts(ts_plan *plan, scan_state *st, const ts_manifest_entry
 		*namelen = 0;
 		return true;
 	}
-	if (flen == 0 || memchr(fname, '/', flen) != NULL ||
-		(fname[0] == '.' && (flen == 1 || (flen == 2 && fname[1] == '.'))))
-		return ts_error(err, TS_ERR_CORRUPT,
-						"table \"%s\": manifest entry has an invalid data file name \"%s\"",
-						plan->table_path, fname ? fname : "");
-	if (!scan_bucket_dir(plan, st, e->partition, e->bucket, &d, err))
+	if (!check_data_file_name(plan, e, err) ||
+		!scan_bucket_dir(plan, st, e->partition, e->bucket, &d, err))
 		return false;
 	*dir = d;
 	*dirlen = st->dir_len;		/* d is st->dir */
-	*name = fname;
-	*namelen = flen;
+	*name = e->file.file_name;
+	*namelen = strlen(*name);
 	return true;
 }
 
@@ -312,24 +329,51 @@ scan_data_file_path(ts_plan *plan, scan_state *st, const ts_manifest_entry *e,
 }
 
 bool
-scan_path_basis(ts_plan *plan, ts_buf *out, ts_err *err)
+scan_path_state_setup(ts_plan *plan, const scan_state *st, ts_err *err)
 {
-	static const char *const keys[] = {TS_OPT_DATA_FILE_PATH_DIRECTORY, TS_OPT_EXTERNAL_PATH_MAP,
-	TS_OPT_PARTITION_DEFAULT_NAME, TS_OPT_PARTITION_LEGACY_NAME, NULL};
+	scan_state *ps = ts_arena_alloc(&plan->arena, sizeof(scan_state));
 
-	ts_buf_reset(out);
-	if (!ts_buf_append(out, plan->table_path, strlen(plan->table_path) + 1, err) ||
-		!ts_buf_printf(out, err, "%lld", (long long) plan->schema->id))
-		return false;
-	for (int i = 0; keys[i]; i++)
-	{
-		const char *v = ts_plan_option(plan, keys[i]);
-
-		if (!ts_buf_append(out, v ? "\1" : "\2", 1, err) ||
-			(v && !ts_buf_append(out, v, strlen(v) + 1, err)))
-			return false;
-	}
+	if (ps == NULL)
+		return ts_error_nomem(err, NULL);
+	memset(ps, 0, sizeof(*ps));
+	ps->npartition_keys = st->npartition_keys;
+	ps->partition_key_fields = st->partition_key_fields;
+	ps->partition_types = st->partition_types;
+	plan->path_state = ps;
 	return true;
+}
+
+const char *
+ts_scan_file_path(const ts_plan *plan, const ts_scan_file *file, ts_err *err)
+{
+	/* the memo and the arena it is built in: nothing else is written */
+	ts_scan_file *f = (ts_scan_file *) file;
+	char	   *path;
+
+	if (f->built_path != NULL)
+		return f->built_path;
+	if (plan == NULL || plan->path_state == NULL || f->entry == NULL)
+	{
+		ts_error(err, TS_ERR_INVALID, "data file of table \"%s\" has no path",
+				 plan && plan->table_path ? plan->table_path : "");
+		return NULL;
+	}
+	if (!scan_data_file_path((ts_plan *) plan, plan->path_state, f->entry, &path, err))
+		return NULL;
+	f->built_path = path;
+	return path;
+}
+
+const char *
+ts_scan_file_label(const ts_plan *plan, const ts_scan_file *file)
+{
+	const char *path = ts_scan_file_path(plan, file, NULL);
+
+	if (path != NULL)
+		return path;
+	if (file->entry != NULL && file->entry->file.file_name != NULL)
+		return file->entry->file.file_name;
+	return "(unknown)";
 }
 
 static bool

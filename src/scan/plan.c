@@ -292,7 +292,7 @@ ts_scan_execute(ts_plan *plan, const ts_scan_context *ctx, ts_err *err)
 		plan->metrics.planning_ms += ts_monotonic_us() / 1000.0 - start;
 		return true;
 	}
-	if (!setup_state(plan, ctx, &st, err))
+	if (!setup_state(plan, ctx, &st, err) || !scan_path_state_setup(plan, &st, err))
 		return false;
 	if (!scan_realtime_check(plan, ctx, err))
 		return false;
@@ -372,10 +372,10 @@ ts_scan_execute(ts_plan *plan, const ts_scan_context *ctx, ts_err *err)
 	if (from_cache && hit.ordered != NULL && nkept == nlive && st.nrealtime == 0)
 	{
 		if (!scan_build_splits(plan, &st, (const ts_manifest_entry **) hit.ordered, nkept,
-							   true, hit.paths, dvs, err))
+							   true, dvs, err))
 			return false;
 	}
-	else if (!scan_build_splits(plan, &st, kept, nkept, kept_ordered, NULL, dvs, err))
+	else if (!scan_build_splits(plan, &st, kept, nkept, kept_ordered, dvs, err))
 		return false;
 	if (plan->diff)
 		scan_incremental_diff_mark(plan, &st);

@@ -107,7 +107,13 @@ typedef struct ts_realtime_context
 typedef struct ts_scan_file
 {
 	const ts_manifest_entry *entry;
-	char	   *path;			/* full path (external path resolved) */
+	/*
+	 * The full path (external path resolved) once built, NULL until then:
+	 * planning builds none (a plan answered from metadata opens no file),
+	 * ts_scan_file_path() builds it on first use.  Read it only through
+	 * that; set directly only where a path is known first (format tables).
+	 */
+	char	   *built_path;
 	ts_file_format format;		/* from the file name's extension */
 	/* deletion vector, if any */
 	char	   *dv_path;
@@ -311,7 +317,25 @@ typedef struct ts_plan
 	 */
 	int64_t		pending_files_total;
 	int64_t		pending_files_kept;
+	/*
+	 * Private (paths.c): what building a file's path after planning needs
+	 * (the partition keys) and the last directory built.
+	 */
+	struct scan_state *path_state;
 } ts_plan;
+
+/*
+ * The full path of a planned data file (external path resolved), built on
+ * first use into the plan's arena and kept in file->built_path (the plan
+ * and file are const for their readers; only that memo is written).  NULL
+ * when it cannot be built (out of memory, a damaged manifest entry), with
+ * *err saying why (err may be NULL).  Files of a fallback branch's splits
+ * have theirs built already (fallback_branch.c).
+ */
+const char *ts_scan_file_path(const ts_plan *plan, const ts_scan_file *file, ts_err *err);
+
+/* For messages: the path, or else the file's name; never NULL. */
+const char *ts_scan_file_label(const ts_plan *plan, const ts_scan_file *file);
 
 ts_plan    *ts_scan_plan(const ts_scan_context *ctx, ts_err *err);
 

@@ -229,6 +229,11 @@ bool		scan_bucket_dir(ts_plan *plan, scan_state *st, ts_bytes partition, int32_t
 bool		scan_data_file_path(ts_plan *plan, scan_state *st, const ts_manifest_entry *e,
 								char **path, ts_err *err);
 /*
+ * plan->path_state: st's partition keys, for ts_scan_file_path to build
+ * the plan's paths when its files are opened (planning builds none).
+ */
+bool		scan_path_state_setup(ts_plan *plan, const scan_state *st, ts_err *err);
+/*
  * The path of a data file in parts: *dir (st's buffer, valid until the
  * next call) + "/" + *name (*namelen bytes); for an external path the
  * whole path in *dir (plan arena) and *name = NULL.  scan_path_join
@@ -263,12 +268,6 @@ scan_prefetch_entry_data(const ts_manifest_entry *e)
 	__builtin_prefetch(e->file.file_name);
 	__builtin_prefetch(e->partition.data);
 }
-/*
- * Everything besides the entry itself that its path depends on (table
- * path, schema id, path options): paths built under one basis serve
- * every plan with the same basis.
- */
-bool		scan_path_basis(ts_plan *plan, ts_buf *out, ts_err *err);
 ts_file_format scan_format_from_file_name(const char *name);
 
 /* ---- bucket_prune.c ---- */
@@ -321,12 +320,10 @@ typedef struct scan_cache_hit
 	int			nexcluded;		/* by partition, valid like the entries */
 	const scan_cache_excluded *excluded;
 	/*
-	 * The entries in split order (NULL: not known), valid like them, and
-	 * their paths in that order when built under this plan's path basis
-	 * (else NULL).  For a plan that keeps every entry.
+	 * The entries in split order (NULL: not known), valid like them.  For
+	 * a plan that keeps every entry.
 	 */
 	const ts_manifest_entry *const *ordered;
-	const char *const *paths;
 } scan_cache_hit;
 
 bool		scan_read_live_files_cached(ts_plan *plan, scan_state *st,
@@ -399,12 +396,11 @@ bool		scan_dv_lookup(const scan_dv_index *index, const ts_manifest_entry *e,
 
 /* ---- splits.c ---- */
 /*
- * ordered: files are in split order already (and are not written);
- * paths: their paths in that order (may be NULL).
+ * ordered: files are in split order already (and are not written).  The
+ * files' paths are left to ts_scan_file_path.
  */
 bool		scan_build_splits(ts_plan *plan, scan_state *st,
 							  const ts_manifest_entry **files, int nfiles, bool ordered,
-							  const char *const *paths,
 							  const scan_dv_index *dvs, ts_err *err);
 
 #endif							/* TS_SCAN_INTERNAL_H */

@@ -4,7 +4,8 @@
  * Owns: one split per (partition, bucket), in Java's order (partitions by
  * first appearance in manifest order, then buckets likewise, files in
  * manifest order: the oracle's expected_splits assert it);
- * each file's path, format and deletion vector; the raw_convertible flag
+ * each file's format, deletion vector and sidecar index (its path is
+ * built when it is opened: ts_scan_file_path); the raw_convertible flag
  * (PAIMON-FORMAT.md 7.4 step 2, MergeTreeSplitGenerator.splitForBatch):
  * append tables always; primary-key splits when every file is free of
  * delete rows (a known 0, not null) and either the split has one file or
@@ -70,31 +71,35 @@ pk_raw_convertible(const scan_state *st, const ts_split *split)
 
 /*
  * f->index_path: the sidecar file index the entry lists (an _EXTRA_FILES
- * name ending in ".index", without a directory) next to the data file.
+ * name ending in ".index", without a directory) next to the data file
+ * (whose path is built for it now).
  */
 static bool
 sidecar_path(ts_plan *plan, const ts_manifest_entry *e, ts_scan_file *f, ts_err *err)
 {
+	const char *path;
 	const char *slash;
 
 	f->index_path = NULL;
 	if (e->file.nextra_files <= 0)
 		return true;			/* most files: no path to search */
-	slash = f->path ? strrchr(f->path, '/') : NULL;
-	if (slash == NULL)
-		return true;
 	for (int i = 0; i < e->file.nextra_files; i++)
 	{
 		const char *x = e->file.extra_files[i];
 		size_t		n = x ? strlen(x) : 0;
-		size_t		dir = (size_t) (slash - f->path);
+		size_t		dir;
 
 		if (n > 6 && strcmp(x + n - 6, ".index") == 0 && strchr(x, '/') == NULL)
 		{
+			if ((path = ts_scan_file_path(plan, f, err)) == NULL)
+				return false;
+			if ((slash = strrchr(path, '/')) == NULL)
+				return true;
+			dir = (size_t) (slash - path);
 			f->index_path = ts_arena_alloc(&plan->arena, dir + 1 + n + 1);
 			if (f->index_path == NULL)
 				return ts_error_nomem(err, NULL);
-			memcpy(f->index_path, f->path, dir);
+			memcpy(f->index_path, path, dir);
 			f->index_path[dir] = '/';
 			memcpy(f->index_path + dir + 1, x, n + 1);
 			return true;
@@ -106,7 +111,6 @@ sidecar_path(ts_plan *plan, const ts_manifest_entry *e, ts_scan_file *f, ts_err 
 bool
 scan_build_splits(ts_plan *plan, scan_state *st,
 				  const ts_manifest_entry **files, int nfiles, bool ordered,
-				  const char *const *paths,
 				  const scan_dv_index *dvs, ts_err *err)
 {
 	int			i,
@@ -177,10 +181,6 @@ scan_build_splits(ts_plan *plan, scan_state *st,
 			};
 			if (e->total_buckets > split->total_buckets)
 				split->total_buckets = e->total_buckets;
-			if (paths)
-				f->path = (char *) paths[i + k];	/* read-only, like the entry */
-			else if (!scan_data_file_path(plan, st, e, &f->path, err))
-				return false;
 			f->format = scan_format_from_file_name(e->file.file_name);
 			if (!sidecar_path(plan, e, f, err))
 				return false;

@@ -113,7 +113,7 @@ main(int argc, char **argv)
 				printf("bucket=%d level=%d rows=%lld %s\n", plan->splits[s].bucket,
 					   plan->splits[s].files[f].entry->file.level,
 					   (long long) plan->splits[s].files[f].entry->file.row_count,
-					   plan->splits[s].files[f].path);
+					   ts_scan_file_label(plan, &plan->splits[s].files[f]));
 		ts_plan_free(plan);
 		return 0;
 	}

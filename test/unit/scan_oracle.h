@@ -247,12 +247,13 @@ static const char *
 plan_file_bucket_dir(const ts_plan *plan, const ts_scan_file *f, char *buf, size_t size)
 {
 	size_t		rl = strlen(plan->table_path);
+	const char *path = ts_scan_file_path(plan, f, NULL);
 	const char *slash;
 
-	if (strncmp(f->path, plan->table_path, rl) != 0 || f->path[rl] != '/')
+	if (path == NULL || strncmp(path, plan->table_path, rl) != 0 || path[rl] != '/')
 		return NULL;
-	slash = strrchr(f->path, '/');
-	snprintf(buf, size, "%.*s", (int) (slash - (f->path + rl + 1)), f->path + rl + 1);
+	slash = strrchr(path, '/');
+	snprintf(buf, size, "%.*s", (int) (slash - (path + rl + 1)), path + rl + 1);
 	return buf;
 }
 
@@ -265,8 +266,10 @@ plan_assert_paths_exist(const ts_plan *plan)
 		{
 			const ts_scan_file *f = &plan->splits[s].files[k];
 
-			if (!ts_path_is_file(ts_fs_local_unconfined(), f->path))
-				fail_msg("planned data file does not exist: %s", f->path);
+			const char *path = ts_scan_file_label(plan, f);
+
+			if (!ts_path_is_file(ts_fs_local_unconfined(), path))
+				fail_msg("planned data file does not exist: %s", path);
 			if (f->dv_path && !ts_path_is_file(ts_fs_local_unconfined(), f->dv_path))
 				fail_msg("planned deletion vector file does not exist: %s", f->dv_path);
 		}
@@ -355,7 +358,7 @@ check_read_splits(const char *name, const cJSON *o, const ts_plan *plan, bool eq
 					f = &split->files[k];
 			if (f == NULL)
 				fail_msg("%s: file %s not planned", name, want);
-			assert_string_equal(base_name(f->path), want);
+			assert_string_equal(base_name(ts_scan_file_label(plan, f)), want);
 			if (dv == NULL || cJSON_IsNull(dv))
 				assert_null(f->dv_path);
 			else

@@ -163,7 +163,7 @@ check_counts(bool is64)
 		entries[i].file.nwrite_cols = -1;
 		entries[i].file.delete_row_count = -1;
 		files[i].entry = &entries[i];
-		files[i].path = (char *) c->name;
+		files[i].built_path = (char *) c->name;
 		files[i].dv_cardinality = -1;
 		snprintf(paths[i], sizeof(paths[i]), "%s/index-%d", dir, i);
 		if (c->ndeleted >= 0)

@@ -1561,7 +1561,8 @@ check_layout(const char *table, int s)
 			cols[nk] = (ts_read_column) {-1, "_SEQUENCE_NUMBER", &t_seq};
 			cols[nk + 1] = (ts_read_column) {-1, "_VALUE_KIND", &t_kind};
 			ext = strrchr(fm->file_name, '.');
-			r = ts_format_open(ts_format_from_name(ext ? ext + 1 : NULL), split->files[f].path, cols,
+			r = ts_format_open(ts_format_from_name(ext ? ext + 1 : NULL),
+							   ts_scan_file_label(plan, &split->files[f]), cols,
 							   nk + 2, unit_local_read(), &err);
 			if (r == NULL)
 			{

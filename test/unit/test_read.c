@@ -77,7 +77,7 @@ table_add_file(test_table *t, const char *bucket_dir, const char *file, int64_t 
 	t->entries[i].file.file_source = -1;
 	t->entries[i].file.delete_row_count = 0;
 	t->files[i].entry = &t->entries[i];
-	t->files[i].path = t->paths[i];
+	t->files[i].built_path = t->paths[i];
 	t->files[i].format = ts_format_from_name(strrchr(file, '.') + 1);
 	t->files[i].dv_cardinality = -1;
 	t->split.files = t->files;
@@ -265,7 +265,7 @@ run_pk_dv(const char *fmt, const char *table, const char *bucket_dir, const char
 
 	/* a DV pointing into a data file: bad version/magic -> corrupt */
 	ts_free(t.files[0].dv_path);
-	t.files[0].dv_path = ts_strdup(t.files[0].path);
+	t.files[0].dv_path = ts_strdup(t.files[0].built_path);
 	t.files[0].dv_cardinality = -1;
 	assert_int_equal(read_split_rows(&t.plan, &t.split, cols, ncols, &got, &err, NULL), -1);
 	assert_int_equal(err.code, TS_ERR_CORRUPT);

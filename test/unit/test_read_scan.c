@@ -511,7 +511,7 @@ test_file_parts(void **state)
 					fail_msg("%s", err.msg);
 			}
 			assert_true(whole.n > 0);
-			assert_same_rows(&parts, &whole, file.path);
+			assert_same_rows(&parts, &whole, ts_scan_file_label(plan, &file));
 			row_set_free(&whole);
 			row_set_free(&parts);
 			checked++;

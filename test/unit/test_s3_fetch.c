@@ -331,7 +331,7 @@ test_split_window(void **state)
 		entries[i].file.file_size = i == 5 ? 40 : 10;
 		entries[i].file.row_count = 100;
 		files[i].entry = &entries[i];
-		files[i].path = "s3://lake/t/bucket-0/data.parquet";
+		files[i].built_path = "s3://lake/t/bucket-0/data.parquet";
 	}
 	for (int s = 0; s < 5; s++)
 	{
@@ -339,30 +339,32 @@ test_split_window(void **state)
 		splits[s].nfiles = nfiles[s];
 		f += nfiles[s];
 	}
+	memset(&plan, 0, sizeof(plan));
+	plan.fs = ts_fs_local_unconfined();
 	/* all: 8 files, 110 bytes */
-	assert_int_equal(ts_split_window_size(ts_fs_local_unconfined(), splits, 5, 0, -1, 64, 50, 1000), 5);
-	assert_int_equal(ts_split_window_size(ts_fs_local_unconfined(), splits, 5, 2, -1, 64, 50, 1000), 3);
-	assert_int_equal(ts_split_window_size(ts_fs_local_unconfined(), splits, 5, 5, -1, 64, 50, 1000), 0);
+	assert_int_equal(ts_split_window_size(&plan, splits, 5, 0, -1, 64, 50, 1000), 5);
+	assert_int_equal(ts_split_window_size(&plan, splits, 5, 2, -1, 64, 50, 1000), 3);
+	assert_int_equal(ts_split_window_size(&plan, splits, 5, 5, -1, 64, 50, 1000), 0);
 	/* files: 1 + 2 + 1 = 4, the next split's 3 would make 7 */
-	assert_int_equal(ts_split_window_size(ts_fs_local_unconfined(), splits, 5, 0, -1, 6, 50, 1000), 3);
+	assert_int_equal(ts_split_window_size(&plan, splits, 5, 0, -1, 6, 50, 1000), 3);
 	/* bytes: 10 + 20 + 10 = 40, then 60 more */
-	assert_int_equal(ts_split_window_size(ts_fs_local_unconfined(), splits, 5, 0, -1, 64, 50, 99), 3);
+	assert_int_equal(ts_split_window_size(&plan, splits, 5, 0, -1, 64, 50, 99), 3);
 	/* a file over max_each: its split ends the window, or makes it empty */
-	assert_int_equal(ts_split_window_size(ts_fs_local_unconfined(), splits, 5, 0, -1, 64, 30, 1000), 3);
-	assert_int_equal(ts_split_window_size(ts_fs_local_unconfined(), splits, 5, 3, -1, 64, 30, 1000), 0);
+	assert_int_equal(ts_split_window_size(&plan, splits, 5, 0, -1, 64, 30, 1000), 3);
+	assert_int_equal(ts_split_window_size(&plan, splits, 5, 3, -1, 64, 30, 1000), 0);
 	/* a LIMIT of 250 rows: 100 + 200 reach it after two splits */
-	assert_int_equal(ts_split_window_size(ts_fs_local_unconfined(), splits, 5, 0, 250, 64, 50, 1000), 2);
-	assert_int_equal(ts_split_window_size(ts_fs_local_unconfined(), splits, 5, 0, 0, 64, 50, 1000), 1);
+	assert_int_equal(ts_split_window_size(&plan, splits, 5, 0, 250, 64, 50, 1000), 2);
+	assert_int_equal(ts_split_window_size(&plan, splits, 5, 0, 0, 64, 50, 1000), 1);
 	/* unknown size, a parallel task's byte range, a local file: not fetched whole */
 	entries[2].file.file_size = 0;
-	assert_int_equal(ts_split_window_size(ts_fs_local_unconfined(), splits, 5, 0, -1, 64, 50, 1000), 1);
+	assert_int_equal(ts_split_window_size(&plan, splits, 5, 0, -1, 64, 50, 1000), 1);
 	entries[2].file.file_size = 10;
 	files[4].range_end = 5;		/* of split 3 */
-	assert_int_equal(ts_split_window_size(ts_fs_local_unconfined(), splits, 5, 0, -1, 64, 50, 1000), 3);
+	assert_int_equal(ts_split_window_size(&plan, splits, 5, 0, -1, 64, 50, 1000), 3);
 	files[4].range_end = 0;
-	files[0].path = "/tmp/t/bucket-0/data.parquet";
-	assert_int_equal(ts_split_window_size(ts_fs_local_unconfined(), splits, 5, 0, -1, 64, 50, 1000), 0);
-	assert_int_equal(ts_split_window_size(ts_fs_local_unconfined(), splits, 5, 1, -1, 64, 50, 1000), 4);
+	files[0].built_path = "/tmp/t/bucket-0/data.parquet";
+	assert_int_equal(ts_split_window_size(&plan, splits, 5, 0, -1, 64, 50, 1000), 0);
+	assert_int_equal(ts_split_window_size(&plan, splits, 5, 1, -1, 64, 50, 1000), 4);
 
 	/* moving: the fetches fail (a closed port), the window moves all the same */
 	memset(&plan, 0, sizeof(plan));

@@ -432,7 +432,7 @@ test_external_paths(void **state)
 			if (f->entry->file.external_path)
 			{
 				external++;
-				assert_non_null(strstr(f->path, "pk_dv_index_in_data_with_external.db/external/f1="));
+				assert_non_null(strstr(ts_scan_file_label(plan, f), "pk_dv_index_in_data_with_external.db/external/f1="));
 			}
 			if (f->dv_path)
 				dvs++;
@@ -555,7 +555,8 @@ test_pinned_snapshot(void **state)
 	{
 		assert_int_equal(pinned->splits[i].nfiles, by_id->splits[i].nfiles);
 		for (int f = 0; f < pinned->splits[i].nfiles; f++)
-			assert_string_equal(pinned->splits[i].files[f].path, by_id->splits[i].files[f].path);
+			assert_string_equal(ts_scan_file_label(pinned, &pinned->splits[i].files[f]),
+								ts_scan_file_label(by_id, &by_id->splits[i].files[f]));
 	}
 	ts_plan_free(pinned);
 	ts_plan_free(by_id);

@@ -5,7 +5,12 @@
  * inferred-bucket candidates on a rescaled table (files of another
  * _TOTAL_BUCKETS stay candidates and are pruned with their own count,
  * checked against ts_bucket_compute); plans identical with and without the
- * cache on the real Java-written tables; plans never point into the cache.
+ * cache on the real Java-written tables; plans never point into the cache;
+ * planning builds no data file path, whether the entries come from the
+ * manifests, the metadata cache's records or this cache (a count(*)
+ * answered from metadata builds none either), and reading a split builds
+ * its files' paths only; a damaged data file name is refused when its file
+ * is read.
  * Generated tables come from build/.../tools/ts_gen (or $TS_GEN).
  */
 #include "unit.h"
@@ -14,6 +19,8 @@
 #include <unistd.h>
 
 #include "base/ts_fs.h"
+#include "base/ts_meta_cache.h"
+#include "meta/manifest_cache.h"
 #include "meta/bucket.h"
 #include "expr/predicate.h"
 #include "scan/scan.h"
@@ -50,7 +57,7 @@ plan_text(const ts_plan *plan)
 			const ts_data_file_meta *m = &sf->entry->file;
 
 			ts_buf_printf(&b, &err, " %s L%d rows %lld seq %lld-%lld schema %lld dv %s@%lld+%lld/%lld\n",
-						  sf->path, m->level, (long long) m->row_count,
+						  ts_scan_file_label(plan, sf), m->level, (long long) m->row_count,
 						  (long long) m->min_sequence_number, (long long) m->max_sequence_number,
 						  (long long) m->schema_id, sf->dv_path ? sf->dv_path : "-",
 						  (long long) sf->dv_offset, (long long) sf->dv_length,
@@ -795,6 +802,144 @@ test_real_tables_identical(void **state)
 
 static int64_t alloc_live = 0;
 
+/* Files of the plan whose path is built (ts_scan_file.built_path set). */
+static int
+paths_built(const ts_plan *plan, int *nfiles)
+{
+	int			n = 0;
+
+	*nfiles = 0;
+	for (int i = 0; i < plan->nsplits; i++)
+		for (int f = 0; f < plan->splits[i].nfiles; f++)
+		{
+			(*nfiles)++;
+			n += plan->splits[i].files[f].built_path != NULL;
+		}
+	return n;
+}
+
+/* Rows of split s read from its data files (no column: counts only). */
+static int64_t
+read_split_count(ts_plan *plan, int s)
+{
+	ts_err		err = {0};
+	ts_split_reader *r = ts_split_reader_open(plan, &plan->splits[s], NULL, 0, &err);
+	ts_batch	batch;
+	int64_t		rows = 0;
+	int			n;
+
+	if (r == NULL)
+		fail_msg("opening split %d: %s", s, err.msg);
+	while ((n = ts_split_reader_next(r, &batch, &err)) > 0)
+		rows += n;
+	if (n < 0)
+		fail_msg("reading split %d: %s", s, err.msg);
+	ts_split_reader_close(r);
+	return rows;
+}
+
+static void
+test_paths_built_when_opened(void **state)
+{
+	const char *path = gen_table("db.db/lazy", "--column id:INT --column name:STRING --column p:INT "
+								 "--partition p --buckets 2 --bucket-key id --rows 20 --snapshots 3");
+	char		mdir[] = "/tmp/ts_unit_mcache_XXXXXX";
+	ts_scan_context ctx;
+	ts_err		err = {0};
+	int64_t		record_hits;
+
+	(void) state;
+	cache_reset(64 << 20);
+	assert_non_null(mkdtemp(mdir));
+	assert_true(ts_mcache_configure(mdir, 16 << 20, &err));
+	scan_ctx_init(&ctx, path, NULL, 0);
+	record_hits = ts_manifest_cache_get_stats().hits;
+	/* 0: manifests decoded; 1: from the records; 2: from this cache */
+	for (int round = 0; round < 3; round++)
+	{
+		ts_plan    *plan;
+		int64_t		counted = -1,
+					read = 0;
+		int			nfiles;
+		char		want[64];
+
+		if (round == 1)
+			ts_scan_cache_clear();
+		plan = scan_plan_ok(&ctx);
+		assert_true(plan->metrics.cache_hit == (round == 2));
+		if (round == 1)
+			assert_int_equal(ts_manifest_cache_get_stats().hits, record_hits + 3);
+		assert_int_equal(paths_built(plan, &nfiles), 0);
+		assert_int_equal(nfiles, 12);	/* 3 commits x 2 partitions x 2 buckets */
+		/* count(*) from the metadata: no file opened, no path built */
+		assert_true(ts_plan_countable(plan, NULL));
+		if (!ts_plan_count_rows(plan, NULL, &counted, NULL, &err))
+			fail_msg("counting: %s", err.msg);
+		assert_int_equal(counted, 60);
+		assert_int_equal(paths_built(plan, &nfiles), 0);
+		/* reading split 0 builds the paths of its files, no other */
+		read = read_split_count(plan, 0);
+		assert_int_equal(paths_built(plan, &nfiles), plan->splits[0].nfiles);
+		for (int f = 0; f < plan->splits[0].nfiles; f++)
+		{
+			const ts_scan_file *sf = &plan->splits[0].files[f];
+			const char *p = ts_scan_file_path(plan, sf, &err);
+
+			assert_ptr_equal(p, sf->built_path);	/* built once */
+			assert_true(ts_path_is_file(ts_fs_local_unconfined(), p));
+			snprintf(want, sizeof(want), "/bucket-%d/", plan->splits[0].bucket);
+			assert_non_null(strstr(p, want));
+			assert_string_equal(strrchr(p, '/') + 1, sf->entry->file.file_name);
+			assert_int_equal(strncmp(p, path, strlen(path)), 0);
+		}
+		for (int s = 1; s < plan->nsplits; s++)
+			read += read_split_count(plan, s);
+		assert_int_equal(read, 60);
+		assert_int_equal(paths_built(plan, &nfiles), 12);
+		ts_plan_free(plan);
+	}
+	ts_mcache_configure(NULL, 0, NULL);
+	gen_sh("rm -rf %s", mdir);
+}
+
+/* A manifest entry naming a file outside its bucket directory: an error once read, not a path. */
+static void
+test_damaged_name_refused_when_read(void **state)
+{
+	const char *path = gen_table("db.db/damaged", "--column id:INT --rows 5 --snapshots 2");
+	ts_scan_context ctx;
+	ts_err		err = {0};
+	ts_plan    *plan;
+	ts_manifest_entry *e;
+	ts_split_reader *r;
+	ts_batch	batch;
+
+	(void) state;
+	scan_ctx_init(&ctx, path, NULL, 0);
+	ctx.no_cache = true;		/* the plan's own entries, changed below */
+	plan = scan_plan_ok(&ctx);
+	assert_int_equal(plan->nsplits, 1);
+	assert_int_equal(plan->splits[0].nfiles, 2);
+	e = (ts_manifest_entry *) plan->splits[0].files[1].entry;
+	e->file.file_name = "../../escape.parquet";
+	/* the split's reader is refused, naming the table and the name */
+	r = ts_split_reader_open(plan, &plan->splits[0], NULL, 0, &err);
+	if (r != NULL)
+	{
+		while (ts_split_reader_next(r, &batch, &err) > 0)
+			;
+		ts_split_reader_close(r);
+	}
+	assert_int_equal(err.code, TS_ERR_CORRUPT);
+	assert_non_null(strstr(err.msg, "invalid data file name \"../../escape.parquet\""));
+	assert_non_null(strstr(err.msg, path));
+	assert_null(plan->splits[0].files[1].built_path);
+	memset(&err, 0, sizeof(err));
+	assert_null(ts_scan_file_path(plan, &plan->splits[0].files[1], &err));
+	assert_int_equal(err.code, TS_ERR_CORRUPT);
+	ts_plan_free(plan);
+}
+
 static void *
 count_alloc(size_t n)
 {
@@ -828,7 +973,7 @@ test_own_allocator(void **state)
 	ts_scan_cache_set_alloc(count_alloc, count_free);
 	scan_ctx_init(&ctx, path, NULL, 0);
 	ts_plan_free(scan_plan_ok(&ctx));
-	assert_int_equal(alloc_live, 2);	/* per cached snapshot: its block and its paths */
+	assert_int_equal(alloc_live, 1);	/* per cached snapshot: its block (plans build the paths) */
 	p = scan_plan_ok(&ctx);
 	assert_true(p->metrics.cache_hit);
 	ts_plan_free(p);
@@ -851,6 +996,8 @@ main(int argc, char **argv)
 		cmocka_unit_test(test_inferred_bucket_rescaled),
 		cmocka_unit_test(test_real_tables_identical),
 		cmocka_unit_test(test_own_allocator),
+		cmocka_unit_test(test_paths_built_when_opened),
+		cmocka_unit_test(test_damaged_name_refused_when_read),
 	};
 	int			rc;
 

@@ -247,7 +247,7 @@ plan_files(const ts_plan *plan, char ***out)
 		for (int f = 0; f < plan->splits[s].nfiles; f++)
 		{
 			v = realloc(v, sizeof(char *) * (n + 1));
-			v[n++] = strdup(plan->splits[s].files[f].path);
+			v[n++] = strdup(ts_scan_file_label(plan, &plan->splits[s].files[f]));
 		}
 	if (n > 1)
 		qsort(v, n, sizeof(char *), cmp_str);

@@ -202,8 +202,9 @@ find_file(const ts_plan *plan, const char *name, const ts_split **in)
 }
 
 static void
-check_file_meta(const char *name, const ts_scan_file *f, const cJSON *m)
+check_file_meta(const char *name, const ts_plan *plan, const ts_scan_file *f, const cJSON *m)
 {
+	const char *path = ts_scan_file_label(plan, f);
 	const ts_data_file_meta *d = &f->entry->file;
 	const cJSON *x;
 
@@ -222,9 +223,9 @@ check_file_meta(const char *name, const ts_scan_file *f, const cJSON *m)
 #undef CHECK_INT
 	if ((x = cJSON_GetObjectItem(m, "file_source")) != NULL && cJSON_IsString(x))
 		assert_int_equal(d->file_source, strcasecmp(x->valuestring, "append") == 0 ? 0 : 1);
-	assert_string_equal(base_name(f->path), d->file_name);
-	if (!ts_path_is_file(ts_fs_local_unconfined(), f->path))
-		fail_msg("%s: planned data file does not exist: %s", name, f->path);
+	assert_string_equal(base_name(path), d->file_name);
+	if (!ts_path_is_file(ts_fs_local_unconfined(), path))
+		fail_msg("%s: planned data file does not exist: %s", name, path);
 }
 
 /*
@@ -258,7 +259,7 @@ check_expected_splits(const char *name, const cJSON *o, const ts_plan *plan, boo
 				split = in;
 			if (in != split)
 				fail_msg("%s: file %s planned in another split", name, fname);
-			check_file_meta(name, f, cJSON_GetArrayItem(metas, k));
+			check_file_meta(name, plan, f, cJSON_GetArrayItem(metas, k));
 			if (k >= split->nfiles || split->files[k].entry != f->entry)
 				same = false;
 		}
