@@ -10,7 +10,9 @@
  * the next is started behind the last: a file of N row groups waits for
  * about 1 + N / K round trips, not N.  On a local file (background
  * decompression on) one row group is read ahead, once the current one's
- * first batch is out, for its ZSTD pages to be decompressed ahead.
+ * first batch is out, for its ZSTD pages to be decompressed ahead; but not
+ * its chunks read page by page (pq_chunk_streamed), which would be held
+ * whole.
  *
  * A row group's chunks go to its leaves (pq_ahead_adopt, which queues their
  * first pages for the helper thread) once they are in and the current row
@@ -59,7 +61,7 @@ slot_need(pq_reader *r, int rg, bool remote)
 		ts_err		err;
 
 		if (pq_chunk_extent(r, &r->meta.row_groups[rg], r->leaves[i], &cc, &start, &len, &err) &&
-			pq_ahead_wanted(cc, remote))
+			pq_ahead_wanted(cc, remote) && !pq_chunk_streamed(r, len))
 			need += len;
 	}
 	return need;
@@ -80,7 +82,7 @@ slot_start(pq_reader *r, pq_window_slot *s, bool remote)
 		int64_t		start;
 
 		if (!pq_chunk_extent(r, rg, r->leaves[i], &s->cc[k], &start, &s->len[k], &err) ||
-			!pq_ahead_wanted(s->cc[k], remote) ||
+			!pq_ahead_wanted(s->cc[k], remote) || pq_chunk_streamed(r, s->len[k]) ||
 			!pq_leaf_reserve(r->leaves[i], &s->buf[k], &s->cap[k], (size_t) s->len[k]))
 			continue;			/* read in place, which reports what is wrong */
 		ranges[k].offset = start;
