@@ -22,6 +22,8 @@ typedef struct ts_file_writer_options
 	ts_file_format format;		/* TS_FORMAT_PARQUET, _ORC or _AVRO */
 	int			codec;			/* the format's codec (ts_orc_codec, ts_avro_codec); Parquet: unused */
 	int			zstd_level;		/* zstd: its level; Parquet: 0 = uncompressed */
+	int64_t		pq_row_group_bytes; /* Parquet: parquet.block.size (0: Java's default) */
+	int64_t		pq_page_bytes;	/* Parquet: parquet.page.size (0: Java's default) */
 } ts_file_writer_options;
 
 typedef struct ts_file_writer ts_file_writer;
@@ -37,6 +39,13 @@ typedef bool (*ts_file_sink) (void *arg, const void *data, size_t len, ts_err *e
 bool		ts_file_writer_options_parse(const char *format, const char *compression,
 										 const char *zstd_level, ts_file_writer_options *o,
 										 ts_err *err);
+/*
+ * The Parquet row group and page sizes of `parquet.block.size` and
+ * `parquet.page.size` (NULL: Java's 128 MB and 1 MB), byte counts as
+ * Hadoop's Configuration reads them; TS_ERR_INVALID naming the option.
+ */
+bool		ts_file_writer_parquet_sizes(const char *block_size, const char *page_size,
+										 ts_file_writer_options *o, ts_err *err);
 /*
  * The Avro codec (a ts_avro_codec) Java's CodecFactory gives a compression
  * name, "zstd" meaning zstandard and "none" null; false for one this

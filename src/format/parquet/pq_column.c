@@ -221,7 +221,7 @@ init_values(pq_leaf *l, int encoding, ts_err *err)
 static bool
 next_page_header(pq_leaf *l, pq_page_header *h, ts_err *err)
 {
-	size_t		need = 4096;
+	size_t		need = 256;
 
 	for (;;)
 	{
