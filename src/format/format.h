@@ -72,8 +72,8 @@ typedef bool (*ts_stats_filter_fn) (void *arg, const ts_column_stats *stats, int
  */
 typedef bool (*ts_rows_filter_fn) (void *arg, int64_t first_row, int64_t nrows);
 
-/* Parquet: the default buffer a large column chunk is read through (1 MiB) */
-#define TS_CHUNK_BUFFER_BYTES ((size_t) 1 << 20)
+/* Parquet: the default buffer a large column chunk is read through (64 KiB) */
+#define TS_CHUNK_BUFFER_BYTES ((size_t) 64 << 10)
 
 typedef struct ts_reader_options
 {

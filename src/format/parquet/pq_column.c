@@ -241,6 +241,42 @@ next_page_header(pq_leaf *l, pq_page_header *h, ts_err *err)
 	}
 }
 
+/*
+ * A chunk read page by page: the page after the current one (whose body,
+ * size bytes, is at l->cur) brought into the buffer too, when
+ * pq_ahead_next_page will queue it for decompression ahead (it queues a
+ * page only when all of it is in the buffer).  A next page that does not
+ * parse here is left for pq_leaf_next_page to report.
+ */
+static bool
+stream_next_page_too(pq_leaf *l, size_t size, ts_err *err)
+{
+	size_t		need = size + 256;
+
+	if (l->stream_file == NULL || !ts_bg_enabled() || l->codec != PQ_CODEC_ZSTD)
+		return true;
+	for (int tries = 0; tries < 2; tries++)
+	{
+		ts_cursor	c;
+		pq_page_header h;
+		ts_err		ignored;
+
+		if (!pq_leaf_stream_ensure(l, need, err))
+			return false;
+		if (ts_cursor_left(&l->cur) <= size)
+			return true;		/* the chunk ends with this page */
+		ts_cursor_init(&c, l->cur.p + size, ts_cursor_left(&l->cur) - size);
+		if (pq_parse_page_header(&c, &h, &ignored))
+		{
+			if (h.compressed_size < 0 || h.compressed_size > l->max_page_size)
+				return true;
+			return pq_leaf_stream_ensure(l, (size_t) (c.p - l->cur.p) + (size_t) h.compressed_size, err);
+		}
+		need = size + 16384;	/* a header with large statistics */
+	}
+	return true;
+}
+
 /* load the next data page; false on error; page_left = 0 at chunk end */
 bool
 pq_leaf_next_page(pq_leaf *l, ts_err *err)
@@ -260,7 +296,9 @@ pq_leaf_next_page(pq_leaf *l, ts_err *err)
 			return false;
 		if (!next_page_header(l, &h, err))
 			return false;
-		if (h.compressed_size > 0 && !pq_leaf_stream_ensure(l, (size_t) h.compressed_size, err))
+		if (h.compressed_size > 0 &&
+			(!pq_leaf_stream_ensure(l, (size_t) h.compressed_size, err) ||
+			 !stream_next_page_too(l, (size_t) h.compressed_size, err)))
 			return false;
 		left = ts_cursor_left(&l->cur);
 		if ((uint64_t) h.compressed_size > left)
