@@ -22,7 +22,7 @@ typedef struct ts_file_writer_options
 	ts_file_format format;		/* TS_FORMAT_PARQUET, _ORC or _AVRO */
 	int			codec;			/* the format's codec (ts_orc_codec, ts_avro_codec); Parquet: unused */
 	int			zstd_level;		/* zstd: its level; Parquet: 0 = uncompressed */
-	int64_t		pq_row_group_bytes; /* Parquet: parquet.block.size (0: Java's default) */
+	int64_t		pq_row_group_bytes; /* Parquet: parquet.block.size (0: the writer's 8 MiB) */
 	int64_t		pq_page_bytes;	/* Parquet: parquet.page.size (0: Java's default) */
 } ts_file_writer_options;
 
@@ -41,7 +41,7 @@ bool		ts_file_writer_options_parse(const char *format, const char *compression,
 										 ts_err *err);
 /*
  * The Parquet row group and page sizes of `parquet.block.size` and
- * `parquet.page.size` (NULL: Java's 128 MB and 1 MB), byte counts as
+ * `parquet.page.size` (NULL: 8 MiB, and Java's 1 MB), byte counts as
  * Hadoop's Configuration reads them; TS_ERR_INVALID naming the option.
  */
 bool		ts_file_writer_parquet_sizes(const char *block_size, const char *page_size,

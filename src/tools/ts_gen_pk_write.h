@@ -341,7 +341,8 @@ pk_write_file(pk_ctx *x, int g, pk_rec **rows, int n, int level, int file_source
 		 * (128 MiB: a level-0 run is one row group).
 		 */
 		pw = ts_pq_writer_create(f, nf, x->cfg->codec == TS_AVRO_CODEC_ZSTANDARD ? 1 : 0,
-								 (size_t) x->cfg->pq_block_size, file_to_buf, &out, &err);
+								 x->cfg->pq_block_size > 0 ? (size_t) x->cfg->pq_block_size :
+								 TS_PQ_JAVA_ROW_GROUP_BYTES, file_to_buf, &out, &err);
 		if (pw == NULL)
 			die_err("Parquet writer", &err);
 		ts_pq_writer_set_page_size(pw, (size_t) x->cfg->pq_page_size, 0);

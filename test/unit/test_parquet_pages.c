@@ -4,8 +4,8 @@
  *
  * The writer cuts a leaf's pages at parquet.page.size bytes or the page
  * row limit (every page of a 4 KiB page size within a row's bytes of it;
- * every page of a 100-row limit at most 100 entries) inside one row group
- * of Java's 128 MB default, its entries adding up to the chunk's; the
+ * every page of a 100-row limit at most 100 entries) inside one row group,
+ * its entries adding up to the chunk's; the
  * reader gives back every value written, whole chunks or read through a
  * buffer of 1 byte (every page larger than it), exactly one page, a few
  * pages and a window that cuts pages and headers anywhere, with and without
@@ -335,7 +335,7 @@ test_pages_as_java_cuts_them(void **state)
 	char	   *path;
 
 	(void) state;
-	/* by bytes: zstd pages of about 4 KiB uncompressed, one row group (128 MB default) */
+	/* by bytes: zstd pages of about 4 KiB uncompressed, one row group (8 MiB default) */
 	path = write_table(s, 4096, 0, 1);
 	b = slurp(path, &len);
 	footer(b, len, &m);

@@ -166,7 +166,6 @@ cut_page(ts_pq_writer *w, pq_column *c, ts_err *err)
 	const ts_buf *raw = &c->values;	/* the page body: levels if any, then values */
 	const ts_buf *body;
 	ts_thrift_out h;
-	size_t		buffered;
 
 	if (c->physical == PQW_BOOLEAN && c->bit_n > 0)
 	{
@@ -175,9 +174,7 @@ cut_page(ts_pq_writer *w, pq_column *c, ts_err *err)
 			return ts_error_nomem(err, "a Parquet page");
 		c->bit_acc = 0;
 		c->bit_n = 0;
-		w->buffered++;
 	}
-	buffered = page_buffered(c);
 	if (c->max_rep > 0 || c->max_def > 0)
 	{
 		ts_buf_reset(&w->page);
@@ -220,8 +217,6 @@ cut_page(ts_pq_writer *w, pq_column *c, ts_err *err)
 		return ts_error_nomem(err, "a Parquet page");
 	c->pages_raw += (int64_t) (w->hdr.len + raw->len);
 	c->pages_values += (int64_t) c->nlevels;
-	/* the row group now holds the page compressed */
-	w->buffered = w->buffered - buffered + w->hdr.len + body->len;
 	ts_buf_reset(&c->values);
 	c->nlevels = 0;
 	c->page_rows = 0;

@@ -5,13 +5,13 @@
  * lays out columns of every type the reader maps, nested ARRAY / MAP /
  * MULTISET / ROW included (field ids in the schema, the physical and
  * converted types Paimon uses), PLAIN data pages (v1) of about
- * parquet.page.size bytes (or parquet.page.row-count-limit rows) in row
- * groups of parquet.block.size, as Java's parquet-mr writes them,
- * repetition and definition levels RLE-encoded, pages compressed with zstd
- * or stored.  A leaf's page is buffered until full, then compressed into
- * the row group's chunk; the row group (its compressed pages and the pages
- * being filled) is written through the caller's sink when full: memory is
- * bounded per row group, not per file.  Types
+ * parquet.page.size bytes (or 20,000 rows) in row groups of a given size,
+ * as Java's parquet-mr lays them out, repetition and definition levels
+ * RLE-encoded, pages compressed with zstd or stored.  A leaf's page is
+ * buffered until full, then compressed into the row group's chunk; the row
+ * group is written through the caller's sink when its data (counted
+ * uncompressed) reaches the row group size: memory is bounded per row
+ * group, not per file.  Types
  * the reader does not map (VARIANT, BLOB, VECTOR, ...) and MULTISETs of
  * nested elements are refused by ts_pq_writer_supports.
  */
@@ -29,17 +29,23 @@ typedef bool (*ts_pq_sink) (void *arg, const void *data, size_t len, ts_err *err
 /* Can the writer store a column of type t?  TS_ERR_UNSUPPORTED names col. */
 bool		ts_pq_writer_supports(const char *col, const ts_type *t, ts_err *err);
 
-/* Java's defaults (ParquetWriter.DEFAULT_BLOCK_SIZE / DEFAULT_PAGE_SIZE, ParquetProperties) */
-#define TS_PQ_ROW_GROUP_BYTES ((size_t) 128 << 20)
+/*
+ * Row groups: 8 MiB unless told (a writer is open per partition and bucket
+ * written: memory per open file stays small); Java's parquet.block.size
+ * default (ParquetWriter.DEFAULT_BLOCK_SIZE) is TS_PQ_JAVA_ROW_GROUP_BYTES.
+ * Pages: Java's parquet.page.size and page row count limit defaults.
+ */
+#define TS_PQ_ROW_GROUP_BYTES ((size_t) 8 << 20)
+#define TS_PQ_JAVA_ROW_GROUP_BYTES ((size_t) 128 << 20)
 #define TS_PQ_PAGE_BYTES ((size_t) 1 << 20)
 #define TS_PQ_PAGE_ROWS 20000
 
 /*
  * A writer of fields[0..n) (they must outlive it).  zstd_level 0: pages
- * stored uncompressed; row_group_bytes: buffered bytes (compressed pages
- * and the pages being filled) at which a row group is written (0:
- * TS_PQ_ROW_GROUP_BYTES).  Pages: TS_PQ_PAGE_BYTES / TS_PQ_PAGE_ROWS
- * unless ts_pq_writer_set_page_size says otherwise before the first row.
+ * stored uncompressed; row_group_bytes: bytes of data (uncompressed, as
+ * buffered) at which a row group is written (0: TS_PQ_ROW_GROUP_BYTES).
+ * Pages: TS_PQ_PAGE_BYTES / TS_PQ_PAGE_ROWS unless
+ * ts_pq_writer_set_page_size says otherwise before the first row.
  */
 ts_pq_writer *ts_pq_writer_create(const ts_field *fields, int n, int zstd_level,
 								  size_t row_group_bytes, ts_pq_sink sink, void *arg,
