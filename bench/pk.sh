@@ -16,7 +16,11 @@
 # PK_PUSHDOWN=on measures with tablescan.enable_aggregate_pushdown on (its
 # default; the aggregates then run in the foreign scan), off by default.
 # The table is generated once into $PK_BENCH_DIR (default
-# /tmp/tablescan_pk_bench) with build/tools/ts_gen (make tools).
+# /tmp/tablescan_pk_bench) with build/tools/ts_gen (make tools).  Parquet
+# runs are laid out as Java's parquet-mr writes them (pages of 1 MiB, one
+# row group per run); PK_GEN_ARGS adds generator options, e.g.
+# PK_GEN_ARGS='--parquet-block-size 1048576 --parquet-page-size 2147483647'
+# for runs of 1 MiB row groups of one page per column (the layout before).
 set -euo pipefail
 KEYS=${1:-1000000}
 RUNS=${2:-5}
@@ -32,14 +36,16 @@ LONGCOL=long_text_column_whose_values_are_about_sixty_characters_long
 export PGOPTIONS="-c max_parallel_workers_per_gather=0 -c jit=off -c tablescan.enable_aggregate_pushdown=${PK_PUSHDOWN:-off}"
 q() { psql -X -At -q -v ON_ERROR_STOP=1 "$@"; }
 
-if [ ! -f "$W/done-$KEYS-$FORMAT" ]; then
+DONE="$W/done-$KEYS-$FORMAT-pages$(tr -c 'a-zA-Z0-9\n' _ <<<"${PK_GEN_ARGS:-}")"
+if [ ! -f "$DONE" ]; then
     rm -rf "${W:?}/$WH"; mkdir -p "$W/$WH/bench.db"
     "$BUILD/tools/ts_gen" "$W/$WH/bench.db/pk" --format "$FORMAT" --column 'id:INT NOT NULL' --column big:BIGINT \
         --column d:DOUBLE --column 'amount:DECIMAL(18, 4)' --column s:STRING \
         --column "$LONGCOL:STRING" --column 'ts:TIMESTAMP(6)' --column day:DATE \
         --primary-key id --buckets 4 --rows "$KEYS" --snapshots 4 --keys "$KEYS" \
-        --null-every 7 --no-ops >/dev/null
-    touch "$W/done-$KEYS-$FORMAT"
+        --null-every 7 --no-ops ${PK_GEN_ARGS:-} >/dev/null
+    rm -f "$W"/done-"$KEYS"-"$FORMAT"*
+    touch "$DONE"
 fi
 q <<EOF
 CREATE EXTENSION IF NOT EXISTS tablescan_fdw;

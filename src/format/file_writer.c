@@ -9,6 +9,7 @@
  * `file.compression.zstd-level` (null, deflate, snappy, zstandard;
  * bzip2 and xz refused).
  */
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -120,6 +121,8 @@ ts_file_writer_options_parse(const char *format, const char *compression, const 
 	o->codec = 0;
 	if (!ts_file_writer_zstd_level(zstd_level, &o->zstd_level, err))
 		return false;
+	o->pq_row_group_bytes = 0;
+	o->pq_page_bytes = 0;
 	if (format == NULL || strcasecmp(format, "parquet") == 0)
 	{
 		o->format = TS_FORMAT_PARQUET;
@@ -215,6 +218,31 @@ random_sync(uint8_t sync[16], ts_err *err)
 	return k == 16;
 }
 
+/* A positive byte count of option key (Hadoop's getLong / getInt: digits); NULL keeps *out. */
+static bool
+parse_size(const char *key, const char *v, int64_t max, int64_t *out, ts_err *err)
+{
+	char	   *end;
+	long long	n;
+
+	if (v == NULL)
+		return true;
+	errno = 0;
+	n = strtoll(v, &end, 10);
+	if (end == v || *end != '\0' || errno != 0 || n < 1 || n > max)
+		return ts_error(err, TS_ERR_INVALID, "invalid value for option \"%s\": \"%s\"", key, v);
+	*out = n;
+	return true;
+}
+
+bool
+ts_file_writer_parquet_sizes(const char *block_size, const char *page_size,
+							 ts_file_writer_options *o, ts_err *err)
+{
+	return parse_size("parquet.block.size", block_size, INT64_MAX, &o->pq_row_group_bytes, err) &&
+		parse_size("parquet.page.size", page_size, INT32_MAX, &o->pq_page_bytes, err);
+}
+
 ts_file_writer *
 ts_file_writer_create(const ts_file_writer_options *o, const ts_field *fields, int n,
 					  ts_file_sink sink, void *arg, ts_err *err)
@@ -247,9 +275,13 @@ ts_file_writer_create(const ts_file_writer_options *o, const ts_field *fields, i
 			}
 			break;
 		default:
-			w->pq = ts_pq_writer_create(fields, n, o->zstd_level, 0, sink, arg, err);
+			w->pq = ts_pq_writer_create(fields, n, o->zstd_level, (size_t) o->pq_row_group_bytes,
+										sink, arg, err);
 			if (w->pq != NULL)
+			{
+				ts_pq_writer_set_page_size(w->pq, (size_t) o->pq_page_bytes, 0);
 				return w;
+			}
 			break;
 	}
 	ts_file_writer_free(w);

@@ -23,6 +23,8 @@ typedef struct ts_file_writer_options
 	ts_file_format format;		/* TS_FORMAT_PARQUET, _ORC or _AVRO */
 	int			codec;			/* the format's codec (ts_orc_codec, ts_avro_codec); Parquet: unused */
 	int			zstd_level;		/* zstd: its level; Parquet: 0 = uncompressed */
+	int64_t		pq_row_group_bytes; /* Parquet: parquet.block.size (0: the writer's 8 MiB) */
+	int64_t		pq_page_bytes;	/* Parquet: parquet.page.size (0: Java's default) */
 } ts_file_writer_options;
 
 typedef struct ts_file_writer ts_file_writer;
@@ -41,6 +43,13 @@ bool		ts_file_writer_options_parse(const char *format, const char *compression,
 										 ts_file_writer_options *o, ts_err *err);
 /* `file.compression.zstd-level` (NULL: Java's default 1): 1..22, else TS_ERR_INVALID naming it. */
 bool		ts_file_writer_zstd_level(const char *value, int *level, ts_err *err);
+/*
+ * The Parquet row group and page sizes of `parquet.block.size` and
+ * `parquet.page.size` (NULL: 8 MiB, and Java's 1 MB), byte counts as
+ * Hadoop's Configuration reads them; TS_ERR_INVALID naming the option.
+ */
+bool		ts_file_writer_parquet_sizes(const char *block_size, const char *page_size,
+										 ts_file_writer_options *o, ts_err *err);
 /*
  * The codec of Avro files (data files and manifests alike) as Java's
  * AvroFileFormat.createCodecFactory picks it: the table's `avro.codec`

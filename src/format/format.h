@@ -72,6 +72,9 @@ typedef bool (*ts_stats_filter_fn) (void *arg, const ts_column_stats *stats, int
  */
 typedef bool (*ts_rows_filter_fn) (void *arg, int64_t first_row, int64_t nrows);
 
+/* Parquet: the default buffer a large column chunk is read through (64 KiB) */
+#define TS_CHUNK_BUFFER_BYTES ((size_t) 64 << 10)
+
 typedef struct ts_reader_options
 {
 	ts_stats_filter_fn stats_filter;	/* may be NULL */
@@ -117,6 +120,14 @@ typedef struct ts_reader_options
 	 * fails naming the file
 	 */
 	ts_fs	   *fs;
+
+	/*
+	 * Parquet: a column chunk of a local file larger than this is read
+	 * page by page through a buffer of this many bytes (refilled as its
+	 * pages are consumed; a larger page is read whole); 0 =
+	 * TS_CHUNK_BUFFER_BYTES.  Smaller chunks are read whole.
+	 */
+	size_t		chunk_buffer_bytes;
 } ts_reader_options;
 
 /* The file system of options (NULL options: none, so opening fails). */
@@ -138,6 +149,7 @@ typedef struct ts_reader_settings
 	int64_t		range_end;
 	int64_t		head_bytes;		/* ts_reader_options': 0 there = the default, here none */
 	int			batch_rows;		/* never 0 */
+	size_t		chunk_buffer_bytes; /* never 0 */
 } ts_reader_settings;
 
 /*

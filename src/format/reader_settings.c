@@ -27,6 +27,8 @@ ts_reader_settings_init(ts_reader_settings *s, const ts_reader_options *options)
 {
 	memset(s, 0, sizeof(*s));
 	s->batch_rows = ts_reader_batch_rows(options);
+	s->chunk_buffer_bytes = options && options->chunk_buffer_bytes > 0 ?
+		options->chunk_buffer_bytes : TS_CHUNK_BUFFER_BYTES;
 	if (options)
 	{
 		s->stats_filter = options->stats_filter;

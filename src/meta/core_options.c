@@ -346,6 +346,11 @@ const ts_core_option ts_core_option_table[] = {
 	CORE("tag.automatic-completion", TS_OPT_BOOL, "false"),
 	CORE("tag.batch.customized-name", TS_OPT_STRING, NULL),
 	CORE("parquet.enable.dictionary", TS_OPT_INT, NULL),
+	/* Parquet writer sizes Paimon passes on to parquet-mr (read by src/write) */
+	E("parquet.block.size", NULL, TS_OPT_LONG, NULL, 0, 0, "134217728", TS_OPT_IGNORED, 0, 0,
+	  "ParquetOutputFormat"),
+	E("parquet.page.size", NULL, TS_OPT_INT, NULL, 0, 0, "1048576", TS_OPT_IGNORED, 0, 0,
+	  "ParquetOutputFormat"),
 	CORE("sink.watermark-time-zone", TS_OPT_STRING, "UTC"),
 	CORE("sink.process-time-zone", TS_OPT_STRING, NULL),
 	CORE("local-merge-buffer-size", TS_OPT_MEMORY, NULL),

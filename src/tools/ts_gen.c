@@ -47,6 +47,11 @@
  *                          last one the rest; Parquet: flat columns only; default 0: one
  *                          per file, Avro blocks of 64 KiB)
  *   --stripe-rows N        the same as --row-group-rows (the name ORC gives them)
+ *   --parquet-block-size N, --parquet-page-size N
+ *                          with --primary-key --format parquet: row groups of N bytes
+ *                          (default 128 MiB, Java's parquet.block.size: a run is one row
+ *                          group) and data pages of N bytes (default 1 MiB, Java's
+ *                          parquet.page.size), as Java's parquet-mr lays out a run
  *   --force                write even if <table_dir>/schema exists
  *   --preset all-types     columns of every type (see below) + partition "p" INT
  *   --preset evolve        columns id INT NOT NULL, name STRING, amount INT,
@@ -235,6 +240,8 @@ typedef struct config
 	bool		parquet;		/* --format parquet */
 	bool		orc;			/* --format orc */
 	int			row_group_rows; /* --row-group-rows / --stripe-rows (Parquet, ORC, Avro blocks; 0: one per file) */
+	int64_t		pq_block_size;	/* --parquet-block-size (primary-key Parquet runs; 0: Java's) */
+	int64_t		pq_page_size;	/* --parquet-page-size (the same) */
 	bool		evolve;
 	int			evolve_at;
 	/* pending evolution requests (applied after all columns are known) */

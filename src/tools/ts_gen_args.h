@@ -251,6 +251,10 @@ apply_args(config *cfg, int argc, char **argv)
 				else if (strcmp(v, "avro") != 0)
 					die("--format: avro, parquet or orc");
 			}
+			else if (strcmp(o, "parquet-block-size") == 0)
+				cfg->pq_block_size = parse_int(o, v, 1, INT64_MAX);
+			else if (strcmp(o, "parquet-page-size") == 0)
+				cfg->pq_page_size = parse_int(o, v, 1, INT32_MAX);
 			else if (strcmp(o, "stripe-rows") == 0)
 				cfg->row_group_rows = (int) parse_int(o, v, 1, 100000000);
 			else if (strcmp(o, "retype") == 0)
@@ -483,7 +487,9 @@ finish_config(config *cfg)
 		cfg->codec != TS_AVRO_CODEC_NULL)
 		die("--format parquet --primary-key: --codec zstd or null");
 	if (cfg->parquet && cfg->npk > 0 && cfg->row_group_rows > 0)
-		die("--format parquet --primary-key: row groups of 1 MiB, --row-group-rows is not taken");
+		die("--format parquet --primary-key: row groups by bytes (--parquet-block-size), --row-group-rows is not taken");
+	if ((cfg->pq_block_size > 0 || cfg->pq_page_size > 0) && !(cfg->parquet && cfg->npk > 0))
+		die("--parquet-block-size / --parquet-page-size: with --primary-key --format parquet only");
 	for (int i = 0; i < cfg->nretypes; i++)
 	{
 		char	   *colon = strchr(cfg->retypes[i], ':');

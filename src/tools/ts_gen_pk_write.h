@@ -335,15 +335,17 @@ pk_write_file(pk_ctx *x, int g, pk_rec **rows, int n, int level, int file_source
 	if (x->cfg->parquet)
 	{
 		/*
-		 * Parquet runs: zstd level 1 (Paimon's default) or stored.  The
-		 * writer puts one page per column per row group, so row groups of
-		 * 1 MiB keep pages at about Java's parquet.page.size (1 MB): what a
-		 * reader of a Flink-written table holds per open run.
+		 * Parquet runs: zstd level 1 (Paimon's default) or stored, laid out
+		 * as Java's parquet-mr writes a Flink-written run: pages of
+		 * parquet.page.size (1 MiB) in row groups of parquet.block.size
+		 * (128 MiB: a level-0 run is one row group).
 		 */
 		pw = ts_pq_writer_create(f, nf, x->cfg->codec == TS_AVRO_CODEC_ZSTANDARD ? 1 : 0,
-								 (size_t) 1 << 20, file_to_buf, &out, &err);
+								 x->cfg->pq_block_size > 0 ? (size_t) x->cfg->pq_block_size :
+								 TS_PQ_JAVA_ROW_GROUP_BYTES, file_to_buf, &out, &err);
 		if (pw == NULL)
 			die_err("Parquet writer", &err);
+		ts_pq_writer_set_page_size(pw, (size_t) x->cfg->pq_page_size, 0);
 	}
 	else
 	{

@@ -294,6 +294,8 @@ ts_table_writer_check_options(ts_table_writer *w, ts_err *err)
 		return false;
 	if (!ts_file_writer_options_parse(option(w, "file.format"), option(w, "file.compression"),
 									  option(w, "file.compression.zstd-level"), option(w, "avro.codec"),
+									  &w->file_opts, err) ||
+		!ts_file_writer_parquet_sizes(option(w, "parquet.block.size"), option(w, "parquet.page.size"),
 									  &w->file_opts, err))
 		return false;
 	for (int i = 0; i < w->schema->nfields; i++)

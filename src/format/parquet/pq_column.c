@@ -213,6 +213,70 @@ init_values(pq_leaf *l, int encoding, ts_err *err)
 	}
 }
 
+/*
+ * The page header at l->cur, the cursor moved past it.  A chunk read page
+ * by page may hold only part of it: the buffer is refilled with more until
+ * it parses or the rest of the chunk is in.
+ */
+static bool
+next_page_header(pq_leaf *l, pq_page_header *h, ts_err *err)
+{
+	size_t		need = 256;
+
+	for (;;)
+	{
+		ts_cursor	c;
+
+		if (!pq_leaf_stream_ensure(l, need, err))
+			return false;
+		c = l->cur;
+		if (pq_parse_page_header(&c, h, err))
+		{
+			l->cur = c;
+			return true;
+		}
+		if (l->stream_file == NULL || l->stream_left <= 0)
+			return ts_error_context(err, "column \"%s\": page header", l->path);
+		need = ts_cursor_left(&l->cur) * 2;
+	}
+}
+
+/*
+ * A chunk read page by page: the page after the current one (whose body,
+ * size bytes, is at l->cur) brought into the buffer too, when
+ * pq_ahead_next_page will queue it for decompression ahead (it queues a
+ * page only when all of it is in the buffer).  A next page that does not
+ * parse here is left for pq_leaf_next_page to report.
+ */
+static bool
+stream_next_page_too(pq_leaf *l, size_t size, ts_err *err)
+{
+	size_t		need = size + 256;
+
+	if (l->stream_file == NULL || !ts_bg_enabled() || l->codec != PQ_CODEC_ZSTD)
+		return true;
+	for (int tries = 0; tries < 2; tries++)
+	{
+		ts_cursor	c;
+		pq_page_header h;
+		ts_err		ignored;
+
+		if (!pq_leaf_stream_ensure(l, need, err))
+			return false;
+		if (ts_cursor_left(&l->cur) <= size)
+			return true;		/* the chunk ends with this page */
+		ts_cursor_init(&c, l->cur.p + size, ts_cursor_left(&l->cur) - size);
+		if (pq_parse_page_header(&c, &h, &ignored))
+		{
+			if (h.compressed_size < 0 || h.compressed_size > l->max_page_size)
+				return true;
+			return pq_leaf_stream_ensure(l, (size_t) (c.p - l->cur.p) + (size_t) h.compressed_size, err);
+		}
+		need = size + 16384;	/* a header with large statistics */
+	}
+	return true;
+}
+
 /* load the next data page; false on error; page_left = 0 at chunk end */
 bool
 pq_leaf_next_page(pq_leaf *l, ts_err *err)
@@ -226,12 +290,16 @@ pq_leaf_next_page(pq_leaf *l, ts_err *err)
 		if (!pq_leaf_retire_page(l, err))
 			return false;
 		l->page_left = 0;
-		if (l->values_left <= 0 || ts_cursor_left(&l->cur) == 0)
+		if (l->values_left <= 0 || (ts_cursor_left(&l->cur) == 0 && l->stream_left <= 0))
 			return true;
 		if (!TS_CHECK_INTERRUPTS(err))
 			return false;
-		if (!pq_parse_page_header(&l->cur, &h, err))
-			return ts_error_context(err, "column \"%s\": page header", l->path);
+		if (!next_page_header(l, &h, err))
+			return false;
+		if (h.compressed_size > 0 &&
+			(!pq_leaf_stream_ensure(l, (size_t) h.compressed_size, err) ||
+			 !stream_next_page_too(l, (size_t) h.compressed_size, err)))
+			return false;
 		left = ts_cursor_left(&l->cur);
 		if ((uint64_t) h.compressed_size > left)
 			return leaf_error(l, err, TS_ERR_CORRUPT, "page extends past the column chunk");
@@ -322,6 +390,7 @@ pq_leaf_next_page(pq_leaf *l, ts_err *err)
 					return leaf_error(l, err, TS_ERR_CORRUPT, "uncompressed page size mismatch");
 				l->vp = p;
 				l->vend = end;
+				l->stream_pinned = l->stream_file != NULL;	/* values point into the chunk */
 			}
 		}
 		if (!init_values(l, h.encoding, err))
@@ -349,6 +418,8 @@ bool
 pq_leaf_start(pq_leaf *l, size_t len, const pq_column_chunk *cc, ts_err *err)
 {
 	ts_cursor_init(&l->cur, l->chunk, len);
+	l->stream_file = NULL;
+	l->stream_left = 0;
 	l->codec = cc->codec;
 	l->values_left = cc->num_values;
 	l->max_page_size = pq_leaf_max_page_size(cc);

@@ -349,6 +349,12 @@ typedef struct pq_leaf
 	uint8_t    *chunk;			/* reused from row group to row group */
 	size_t		chunk_cap;
 	ts_cursor	cur;
+	/* a chunk read page by page through chunk[] (pq_chunk_stream.c) */
+	ts_file    *stream_file;	/* NULL: the whole chunk is in chunk[] */
+	int64_t		stream_off;		/* file offset of its first byte not read yet */
+	int64_t		stream_left;	/* its bytes not read yet */
+	size_t		stream_window;	/* bytes chunk[] is refilled to */
+	bool		stream_pinned;	/* values of the current batch point into chunk[] */
 	int			codec;
 	int64_t		values_left;
 	int64_t		max_page_size;
@@ -423,6 +429,17 @@ bool		pq_leaf_reserve(pq_leaf *l, uint8_t **p, size_t *cap, size_t len);
 uint8_t    *pq_leaf_chunk_buffer(pq_leaf *l, size_t len, ts_err *err);
 /* Start reading the column chunk now in l->chunk[0..len). */
 bool		pq_leaf_start(pq_leaf *l, size_t len, const pq_column_chunk *cc, ts_err *err);
+/*
+ * pq_chunk_stream.c.  pq_leaf_start_stream: start reading the column chunk
+ * at [off, off + len) of f page by page through l->chunk, refilled to
+ * window bytes as its pages are consumed.  pq_leaf_stream_ensure: at least
+ * need bytes (or all the chunk has left) at l->cur, refilling l->chunk (a
+ * page larger than the buffer is read whole); the bytes before l->cur may
+ * move.  A no-op for a chunk read whole.
+ */
+bool		pq_leaf_start_stream(pq_leaf *l, ts_file *f, int64_t off, int64_t len, size_t window,
+								 const pq_column_chunk *cc, ts_err *err);
+bool		pq_leaf_stream_ensure(pq_leaf *l, size_t need, ts_err *err);
 /* Decode the next level chunk; l->nbuf == 0 afterwards means the chunk ended. */
 bool		pq_leaf_fill(pq_leaf *l, ts_err *err);
 /*

@@ -176,6 +176,8 @@ pq_leaf_end_chunk(pq_leaf *l)
 	l->values_left = 0;
 	l->nbuf = l->pos = l->nvals = l->vpos = 0;
 	ts_cursor_init(&l->cur, NULL, 0);
+	l->stream_file = NULL;
+	l->stream_left = 0;
 }
 
 void

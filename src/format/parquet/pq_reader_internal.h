@@ -140,6 +140,7 @@ void		pq_free_asm(pq_asm *a);
 bool		pq_row_group_in_range(const pq_reader *r, const pq_row_group *rg);
 bool		pq_next_row_group(pq_reader *r, ts_err *err);
 int			pq_pick_row_group(pq_reader *r);
+bool		pq_chunk_streamed(const pq_reader *r, int64_t len);
 bool		pq_chunk_extent(const pq_reader *r, const pq_row_group *rg, const pq_leaf *l,
 							const pq_column_chunk **ccp, int64_t *start, int64_t *len, ts_err *err);
 

@@ -5,7 +5,8 @@
  * Owns: row-group statistics for the caller's filter, the row range of a
  * parallel part and the caller's row selection, and reading only the
  * projected column chunks of a row group (those not read ahead already:
- * the row groups after it are read ahead by pq_window.c).
+ * the row groups after it are read ahead by pq_window.c), large ones of a
+ * local file page by page (pq_chunk_stream.c).
  */
 #include <stdio.h>
 #include <string.h>
@@ -118,9 +119,23 @@ pq_chunk_extent(const pq_reader *r, const pq_row_group *rg, const pq_leaf *l,
 }
 
 /*
+ * Is a column chunk of len bytes read page by page through a buffer of
+ * chunk_buffer_bytes (pq_chunk_stream.c), rather than whole?  Large chunks
+ * of local files are; on an object store every chunk is read whole (its
+ * row groups are read ahead together, pq_window.c), as a refill there
+ * would wait for a round trip.
+ */
+bool
+pq_chunk_streamed(const pq_reader *r, int64_t len)
+{
+	return len > (int64_t) r->set.chunk_buffer_bytes && !ts_file_is_remote(r->file);
+}
+
+/*
  * Read the chunks of row group rgi that were not read ahead: all at once
  * (ts_file_pread_many: on an object store coalesced and concurrent), then
- * start every leaf on its chunk.
+ * start every leaf on its chunk; a large chunk of a local file is read
+ * page by page as its leaf consumes it instead.
  */
 static bool
 load_row_group(pq_reader *r, int rgi, ts_err *err)
@@ -128,9 +143,11 @@ load_row_group(pq_reader *r, int rgi, ts_err *err)
 	const pq_row_group *rg = &r->meta.row_groups[rgi];
 	const pq_column_chunk *ccs[64];
 	int64_t		lens[64];
+	int64_t		starts[64];
 	ts_range	ranges[64];
 	const pq_column_chunk **cc = ccs;
 	int64_t    *len = lens;
+	int64_t    *start = starts;
 	ts_range   *rng = ranges;
 	int			nr = 0;
 	bool		ok = false;
@@ -141,8 +158,9 @@ load_row_group(pq_reader *r, int rgi, ts_err *err)
 	{
 		cc = ts_malloc(sizeof(*cc) * (size_t) r->nleaves);
 		len = ts_malloc(sizeof(*len) * (size_t) r->nleaves);
+		start = ts_malloc(sizeof(*start) * (size_t) r->nleaves);
 		rng = ts_malloc(sizeof(*rng) * (size_t) r->nleaves);
-		if (cc == NULL || len == NULL || rng == NULL)
+		if (cc == NULL || len == NULL || start == NULL || rng == NULL)
 		{
 			ts_error_nomem(err, NULL);
 			goto done;
@@ -151,29 +169,35 @@ load_row_group(pq_reader *r, int rgi, ts_err *err)
 	for (int i = 0; i < r->nleaves; i++)
 	{
 		pq_leaf    *l = r->leaves[i];
-		int64_t		start;
 
 		pq_leaf_end_chunk(l);
-		if (!pq_chunk_extent(r, rg, l, &cc[i], &start, &len[i], err))
+		if (!pq_chunk_extent(r, rg, l, &cc[i], &start[i], &len[i], err))
 			goto done;
-		if (!pq_ahead_take_chunk(l, rgi))
+		if (pq_ahead_take_chunk(l, rgi))
+			start[i] = -1;		/* in the leaf's chunk buffer already */
+		else if (!pq_chunk_streamed(r, len[i]))
 		{
 			uint8_t    *buf = pq_leaf_chunk_buffer(l, (size_t) len[i], err);
 
 			if (!buf)
 				goto done;
-			rng[nr].offset = start;
+			rng[nr].offset = start[i];
 			rng[nr].len = (size_t) len[i];
 			rng[nr].buf = buf;
 			nr++;
+			start[i] = -1;
 		}
 	}
 	if (!ts_file_pread_many(r->file, rng, nr, err))
 		goto done;
 	for (int i = 0; i < r->nleaves; i++)
 	{
+		pq_leaf    *l = r->leaves[i];
+
 		r->base.metrics.bytes_read += len[i];
-		if (!pq_leaf_start(r->leaves[i], (size_t) len[i], cc[i], err))
+		if (start[i] >= 0 ?
+			!pq_leaf_start_stream(l, r->file, start[i], len[i], r->set.chunk_buffer_bytes, cc[i], err) :
+			!pq_leaf_start(l, (size_t) len[i], cc[i], err))
 			goto done;
 	}
 	ok = true;
@@ -182,6 +206,7 @@ done:
 	{
 		ts_free((void *) cc);
 		ts_free(len);
+		ts_free(start);
 		ts_free(rng);
 	}
 	return ok;

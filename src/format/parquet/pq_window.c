@@ -10,7 +10,9 @@
  * the next is started behind the last: a file of N row groups waits for
  * about 1 + N / K round trips, not N.  On a local file (background
  * decompression on) one row group is read ahead, once the current one's
- * first batch is out, for its ZSTD pages to be decompressed ahead.
+ * first batch is out, for its ZSTD pages to be decompressed ahead (of the
+ * chunks read page by page, pq_chunk_streamed, only those of at most
+ * PQ_AHEAD_CHUNK_MAX, and none of the first row group, read at once).
  *
  * A row group's chunks go to its leaves (pq_ahead_adopt, which queues their
  * first pages for the helper thread) once they are in and the current row
@@ -23,6 +25,9 @@
 #include <string.h>
 
 #include "format/parquet/pq_reader_internal.h"
+
+/* the largest chunk of a local file read ahead whole (the writer's old row group size) */
+#define PQ_AHEAD_CHUNK_MAX ((int64_t) 8 << 20)
 
 static pq_window_slot *
 slot_at(pq_reader *r, int i)
@@ -45,6 +50,22 @@ slot_clear(pq_reader *r, pq_window_slot *s)
 	s->n = 0;
 }
 
+/*
+ * Is chunk cc (len bytes) read by the window?  On a local file a chunk read
+ * page by page (pq_chunk_streamed) is not when its row group is read at
+ * once (no row group being decoded: the first one), nor when it is larger
+ * than PQ_AHEAD_CHUNK_MAX (a Java row group of up to 128 MB); the next row
+ * group's smaller chunks are, whole, for their pages to be decompressed
+ * ahead (one page per chunk as DuckDB writes them).
+ */
+static bool
+read_by_window(pq_reader *r, const pq_column_chunk *cc, int64_t len, bool remote)
+{
+	if (!pq_ahead_wanted(cc, remote))
+		return false;
+	return !pq_chunk_streamed(r, len) || (r->rows_left > 0 && len <= PQ_AHEAD_CHUNK_MAX);
+}
+
 /* The bytes of row group rg's chunks that would be read ahead. */
 static int64_t
 slot_need(pq_reader *r, int rg, bool remote)
@@ -59,7 +80,7 @@ slot_need(pq_reader *r, int rg, bool remote)
 		ts_err		err;
 
 		if (pq_chunk_extent(r, &r->meta.row_groups[rg], r->leaves[i], &cc, &start, &len, &err) &&
-			pq_ahead_wanted(cc, remote))
+			read_by_window(r, cc, len, remote))
 			need += len;
 	}
 	return need;
@@ -80,7 +101,7 @@ slot_start(pq_reader *r, pq_window_slot *s, bool remote)
 		int64_t		start;
 
 		if (!pq_chunk_extent(r, rg, r->leaves[i], &s->cc[k], &start, &s->len[k], &err) ||
-			!pq_ahead_wanted(s->cc[k], remote) ||
+			!read_by_window(r, s->cc[k], s->len[k], remote) ||
 			!pq_leaf_reserve(r->leaves[i], &s->buf[k], &s->cap[k], (size_t) s->len[k]))
 			continue;			/* read in place, which reports what is wrong */
 		ranges[k].offset = start;

@@ -85,6 +85,11 @@ typedef struct pq_column
 	size_t		levels_cap;
 	uint8_t		bit_acc;		/* BOOLEAN bit packing */
 	int			bit_n;
+	int64_t		page_rows;		/* rows of the page being buffered */
+	/* the pages of the row group's chunk cut so far (headers, compressed bodies) */
+	ts_buf		pages;
+	int64_t		pages_raw;		/* their bytes uncompressed, headers included */
+	int64_t		pages_values;	/* their level entries */
 	/* per row group written: where its chunk is */
 	int64_t    *chunk_off;
 	int64_t    *chunk_len;
@@ -103,6 +108,8 @@ struct ts_pq_writer
 	int			zstd_level;
 	ZSTD_CCtx  *cctx;
 	size_t		row_group_bytes;
+	size_t		page_bytes;		/* a page is cut at this many buffered bytes */
+	int64_t		page_row_limit; /* or at this many rows */
 	ts_pq_sink	sink;
 	void	   *arg;
 	int64_t		written;		/* bytes through the sink */

@@ -272,6 +272,7 @@ pqw_build_node(ts_pq_writer *w, pq_node *n, const char *name, const ts_type *t, 
 				c->npath = npath + 1;
 				here = NULL;	/* the leaf owns it */
 				ts_buf_init(&c->values);
+				ts_buf_init(&c->pages);
 				break;
 			}
 	}

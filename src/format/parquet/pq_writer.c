@@ -2,8 +2,9 @@
  * pq_writer.c - the streaming Parquet writer (pq_writer.h).
  *
  * Owns: the writer's life (create, add, finish, free), the Thrift compact
- * encoding of page headers and the footer, and writing each row group as
- * it fills (a page per leaf: levels, PLAIN values, zstd).  The Parquet
+ * encoding of page headers and the footer, cutting each leaf's pages as
+ * they fill (levels, PLAIN values, zstd) and writing each row group as it
+ * fills.  The Parquet
  * schema tree of the fields written (pq_node) is pq_write_schema.c's,
  * shredding each row's values into the per-leaf buffers of the current
  * row group (PLAIN values, repetition and definition levels)
@@ -68,7 +69,8 @@ ts_pq_writer_create(const ts_field *fields, int n, int zstd_level, size_t row_gr
 		ts_error_nomem(err, "a zstd context");
 		return NULL;
 	}
-	w->row_group_bytes = row_group_bytes ? row_group_bytes : (size_t) 8 << 20;
+	w->row_group_bytes = row_group_bytes ? row_group_bytes : TS_PQ_ROW_GROUP_BYTES;
+	ts_pq_writer_set_page_size(w, 0, 0);
 	w->sink = sink;
 	w->arg = arg;
 	ts_buf_init(&w->page);
@@ -143,7 +145,85 @@ put_levels(const uint8_t *lv, size_t n, int max, ts_buf *body)
 	return ok;
 }
 
-/* Write the buffered rows as one row group. */
+void
+ts_pq_writer_set_page_size(ts_pq_writer *w, size_t page_bytes, int64_t page_rows)
+{
+	w->page_bytes = page_bytes ? page_bytes : TS_PQ_PAGE_BYTES;
+	w->page_row_limit = page_rows > 0 ? page_rows : TS_PQ_PAGE_ROWS;
+}
+
+/* Bytes leaf c buffers for the page being filled (as put_entry counts them). */
+static size_t
+page_buffered(const pq_column *c)
+{
+	return c->values.len + c->nlevels * (size_t) ((c->max_def > 0) + (c->max_rep > 0));
+}
+
+/* Leaf c's buffered entries as one data page, compressed, appended to its chunk. */
+static bool
+cut_page(ts_pq_writer *w, pq_column *c, ts_err *err)
+{
+	const ts_buf *raw = &c->values;	/* the page body: levels if any, then values */
+	const ts_buf *body;
+	ts_thrift_out h;
+
+	if (c->physical == PQW_BOOLEAN && c->bit_n > 0)
+	{
+		/* the values of a page are bit-packed from its first bit */
+		if (!ts_buf_append(&c->values, &c->bit_acc, 1, NULL))
+			return ts_error_nomem(err, "a Parquet page");
+		c->bit_acc = 0;
+		c->bit_n = 0;
+	}
+	if (c->max_rep > 0 || c->max_def > 0)
+	{
+		ts_buf_reset(&w->page);
+		if ((c->max_rep > 0 && !put_levels(c->reps, c->nlevels, c->max_rep, &w->page)) ||
+			(c->max_def > 0 && !put_levels(c->defs, c->nlevels, c->max_def, &w->page)) ||
+			(c->values.len && !ts_buf_append(&w->page, c->values.data, c->values.len, NULL)))
+			return ts_error_nomem(err, "a Parquet page");
+		raw = &w->page;
+	}
+	body = raw;
+	if (w->cctx)
+	{
+		size_t		bound = ZSTD_compressBound(raw->len);
+		size_t		got;
+
+		ts_buf_reset(&w->packed);
+		if (!ts_buf_reserve(&w->packed, bound, err))
+			return false;
+		got = ZSTD_compressCCtx(w->cctx, w->packed.data, bound, raw->data, raw->len,
+								w->zstd_level);
+		if (ZSTD_isError(got))
+			return ts_error(err, TS_ERR_IO, "zstd compression failed: %s", ZSTD_getErrorName(got));
+		w->packed.len = got;
+		body = &w->packed;
+	}
+	ts_buf_reset(&w->hdr);
+	h = (ts_thrift_out) {.b = &w->hdr};
+	ts_thrift_i32(&h, 1, 0);		/* DATA_PAGE */
+	ts_thrift_i32(&h, 2, (int32_t) raw->len);
+	ts_thrift_i32(&h, 3, (int32_t) body->len);
+	ts_thrift_struct_begin(&h, 5);	/* DataPageHeader */
+	ts_thrift_i32(&h, 1, (int32_t) c->nlevels);
+	ts_thrift_i32(&h, 2, 0);		/* PLAIN */
+	ts_thrift_i32(&h, 3, 3);		/* RLE */
+	ts_thrift_i32(&h, 4, 3);
+	ts_thrift_struct_end(&h);
+	ts_thrift_byte(&h, 0);			/* end of PageHeader */
+	if (h.failed || !ts_buf_append(&c->pages, w->hdr.data, w->hdr.len, NULL) ||
+		!ts_buf_append(&c->pages, body->data, body->len, NULL))
+		return ts_error_nomem(err, "a Parquet page");
+	c->pages_raw += (int64_t) (w->hdr.len + raw->len);
+	c->pages_values += (int64_t) c->nlevels;
+	ts_buf_reset(&c->values);
+	c->nlevels = 0;
+	c->page_rows = 0;
+	return true;
+}
+
+/* Write the buffered rows as one row group: each leaf's pages, the last one cut now. */
 static bool
 flush_group(ts_pq_writer *w, ts_err *err)
 {
@@ -154,66 +234,20 @@ flush_group(ts_pq_writer *w, ts_err *err)
 	for (int i = 0; i < w->ncols; i++)
 	{
 		pq_column  *c = &w->cols[i];
-		const ts_buf *raw = &c->values;	/* the page body: levels if any, then values */
-		const ts_buf *body;
-		ts_thrift_out h;
 
 		if (!ts_check_interrupts(err))
 			return false;
-		if (c->physical == PQW_BOOLEAN && c->bit_n > 0)
-		{
-			if (!ts_buf_append(&c->values, &c->bit_acc, 1, NULL))
-				return ts_error_nomem(err, "a Parquet page");
-			c->bit_acc = 0;
-			c->bit_n = 0;
-		}
-		if (c->max_rep > 0 || c->max_def > 0)
-		{
-			ts_buf_reset(&w->page);
-			if ((c->max_rep > 0 && !put_levels(c->reps, c->nlevels, c->max_rep, &w->page)) ||
-				(c->max_def > 0 && !put_levels(c->defs, c->nlevels, c->max_def, &w->page)) ||
-				(c->values.len && !ts_buf_append(&w->page, c->values.data, c->values.len, NULL)))
-				return ts_error_nomem(err, "a Parquet page");
-			raw = &w->page;
-		}
-		body = raw;
-		if (w->cctx)
-		{
-			size_t		bound = ZSTD_compressBound(raw->len);
-			size_t		got;
-
-			ts_buf_reset(&w->packed);
-			if (!ts_buf_reserve(&w->packed, bound, err))
-				return false;
-			got = ZSTD_compressCCtx(w->cctx, w->packed.data, bound, raw->data, raw->len,
-									w->zstd_level);
-			if (ZSTD_isError(got))
-				return ts_error(err, TS_ERR_IO, "zstd compression failed: %s", ZSTD_getErrorName(got));
-			w->packed.len = got;
-			body = &w->packed;
-		}
-		ts_buf_reset(&w->hdr);
-		h = (ts_thrift_out) {.b = &w->hdr};
-		ts_thrift_i32(&h, 1, 0);		/* DATA_PAGE */
-		ts_thrift_i32(&h, 2, (int32_t) raw->len);
-		ts_thrift_i32(&h, 3, (int32_t) body->len);
-		ts_thrift_struct_begin(&h, 5);	/* DataPageHeader */
-		ts_thrift_i32(&h, 1, (int32_t) c->nlevels);
-		ts_thrift_i32(&h, 2, 0);		/* PLAIN */
-		ts_thrift_i32(&h, 3, 3);		/* RLE */
-		ts_thrift_i32(&h, 4, 3);
-		ts_thrift_struct_end(&h);
-		ts_thrift_byte(&h, 0);			/* end of PageHeader */
-		if (h.failed)
-			return ts_error_nomem(err, "a Parquet page header");
-		c->chunk_off[w->ngroups] = w->written;
-		c->chunk_len[w->ngroups] = (int64_t) (w->hdr.len + body->len);
-		c->chunk_raw[w->ngroups] = (int64_t) (w->hdr.len + raw->len);
-		c->chunk_values[w->ngroups] = (int64_t) c->nlevels;
-		if (!emit(w, w->hdr.data, w->hdr.len, err) || !emit(w, body->data, body->len, err))
+		if ((c->nlevels > 0 || c->pages.len == 0) && !cut_page(w, c, err))
 			return false;
-		ts_buf_reset(&c->values);
-		c->nlevels = 0;
+		c->chunk_off[w->ngroups] = w->written;
+		c->chunk_len[w->ngroups] = (int64_t) c->pages.len;
+		c->chunk_raw[w->ngroups] = c->pages_raw;
+		c->chunk_values[w->ngroups] = c->pages_values;
+		if (!emit(w, c->pages.data, c->pages.len, err))
+			return false;
+		ts_buf_reset(&c->pages);
+		c->pages_raw = 0;
+		c->pages_values = 0;
 	}
 	w->group_rows_of[w->ngroups++] = w->group_rows;
 	w->group_rows = 0;
@@ -235,6 +269,15 @@ ts_pq_writer_add(ts_pq_writer *w, const ts_value *row, ts_err *err)
 	}
 	w->group_rows++;
 	w->rows++;
+	/* pages end at a row's end: a reader never sees a record split across two */
+	for (int i = 0; i < w->ncols; i++)
+	{
+		pq_column  *c = &w->cols[i];
+
+		if ((++c->page_rows >= w->page_row_limit || page_buffered(c) >= w->page_bytes) &&
+			!cut_page(w, c, err))
+			return false;
+	}
 	if (w->buffered >= w->row_group_bytes || w->group_rows >= 1000000)
 		return flush_group(w, err);
 	return true;
@@ -330,6 +373,7 @@ ts_pq_writer_free(ts_pq_writer *w)
 		pq_column  *c = &w->cols[i];
 
 		ts_buf_free(&c->values);
+		ts_buf_free(&c->pages);
 		ts_free(c->defs);
 		ts_free(c->reps);
 		ts_free(c->path);
