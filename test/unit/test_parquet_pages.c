@@ -502,7 +502,7 @@ test_size_options(void **state)
 	const char *bad[] = {"0", "-1", "1mb", "", "12x"};
 
 	(void) state;
-	assert_true(ts_file_writer_options_parse("parquet", NULL, NULL, &o, &err));
+	assert_true(ts_file_writer_options_parse("parquet", NULL, NULL, NULL, &o, &err));
 	assert_true(ts_file_writer_parquet_sizes(NULL, NULL, &o, &err));
 	assert_int_equal(o.pq_row_group_bytes, 0);	/* Java's defaults, in the writer */
 	assert_int_equal(o.pq_page_bytes, 0);

@@ -865,7 +865,7 @@ plan_file(const ts_plan *plan, const char *path)
 {
 	for (int s = 0; s < plan->nsplits; s++)
 		for (int f = 0; f < plan->splits[s].nfiles; f++)
-			if (strcmp(plan->splits[s].files[f].path, path) == 0)
+			if (strcmp(ts_scan_file_label(plan, &plan->splits[s].files[f]), path) == 0)
 				return &plan->splits[s].files[f];
 	return NULL;
 }
@@ -946,7 +946,8 @@ test_overwrite_pk_vectors(void **state)
 		for (int f = 0; f < ow->splits[s].nfiles; f++)
 		{
 			const ts_scan_file *got = &ow->splits[s].files[f];
-			const ts_scan_file *want = plan_file(got->diff_before ? before : after, got->path);
+			const ts_scan_file *want = plan_file(got->diff_before ? before : after,
+											   ts_scan_file_label(ow, got));
 
 			assert_non_null(want);
 			removed += got->diff_before;
