@@ -2,13 +2,14 @@
  * test_manifest_cache.c - decoded manifests shared through the metadata
  * cache (src/meta/manifest_cache.c, records of src/base/meta_cache.c):
  * every manifest of the shared tables encodes and decodes to the same
- * entries, field by field; a plan's read through the cache stores a
- * record, then takes the same entries from it; a record torn, of another
- * version, with a flipped bit, of another source size or renamed by hand is
- * rejected (removed, rebuilt from the manifest), never used; a changed file
- * (mtime) or a scope that does not allow the manifest finds nothing; a
- * record changed and sealed again (checksum recomputed) is rejected by its
- * structure or decodes within itself, never past its end;
+ * entries, field by field, as do entries whose integers sit at the varint
+ * boundaries, decoded into dirty memory; a plan's read through the cache
+ * stores a record, then takes the same entries from it; a record torn, of
+ * another version, with a flipped bit, of another source size or renamed
+ * by hand is rejected (removed, rebuilt from the manifest), never used; a
+ * changed file (mtime) or a scope that does not allow the manifest finds
+ * nothing; a record changed and sealed again (checksum recomputed) is
+ * rejected by its structure or decodes within itself, never past its end;
  * records are evicted under the size limit; processes reading and storing
  * the same records at once all get the right entries.  Runs in a fresh
  * directory under /tmp.
@@ -269,6 +270,111 @@ test_packed_structure(void **state)
 	memcpy(copy, rec, len);
 	assert_true(ts_manifest_cache_decode(copy, len, NAME64, 1234, &arena, &back, &nback));
 	same_entries(m, n, back, nback);
+	ts_free(rec);
+	ts_arena_free(&arena);
+}
+
+/* ---- synthetic entries: integers at the varint boundaries, lists ------- */
+
+static const int64_t edge_values[] = {
+	0, 1, -1, 63, 64, -64, -65, 127, 128, 8191, 8192, -8192, -8193, 16383, 16384,
+	1048575, 1048576, INT32_MAX, INT32_MIN, INT64_MAX, INT64_MIN, 1733480000000
+};
+#define NEDGE ((int) (sizeof(edge_values) / sizeof(edge_values[0])))
+
+static int32_t
+edge32(int i)
+{
+	int64_t		v = edge_values[i % NEDGE];
+
+	return v < INT32_MIN || v > INT32_MAX ? (int32_t) (v & 0x3FFF) : (int32_t) v;
+}
+
+/*
+ * Entries whose integers take 1, 2, 3 ... 10 bytes as varints (the
+ * decoder reads one and two bytes inline), lists absent, empty and full,
+ * decoded into an arena whose memory was dirty: the decoder sets every
+ * field of an entry without clearing it first.
+ */
+static void
+test_edge_values(void **state)
+{
+	enum
+	{
+	N = 3 * NEDGE
+	};
+	ts_manifest_entry in[N];
+	ts_manifest_entry *back;
+	char	   *names[2] = {"extra-a", "extra-b"};
+	ts_arena	arena;
+	uint8_t    *rec,
+			   *copy;
+	size_t		len;
+	int			nback;
+	void	   *dirt;
+
+	(void) state;
+	memset(in, 0, sizeof(in));
+	for (int i = 0; i < N; i++)
+	{
+		ts_manifest_entry *e = &in[i];
+		ts_data_file_meta *f = &e->file;
+		int			lists = i % 3;	/* 0: absent, 1: empty, 2: two names */
+
+		e->kind = i % 5 == 0 ? TS_FILE_DELETE : TS_FILE_ADD;
+		e->bucket = edge32(i);
+		e->total_buckets = edge32(i + 1);
+		f->file_name = "data-edge.parquet";
+		f->file_size = edge_values[i % NEDGE];
+		f->row_count = edge_values[(i + 3) % NEDGE];
+		f->key_stats.nnull_counts = -1;
+		f->value_stats.nnull_counts = -1;
+		f->min_sequence_number = edge_values[(i + 5) % NEDGE];
+		f->max_sequence_number = edge_values[(i + 7) % NEDGE];
+		f->schema_id = edge_values[(i + 9) % NEDGE];
+		f->level = edge32(i + 2);
+		f->nextra_files = lists == 0 ? -1 : lists == 1 ? 0 : 2;
+		f->extra_files = lists == 0 ? NULL : names;
+		f->has_creation_time = i % 2;
+		f->creation_time_millis = edge_values[(i + 11) % NEDGE];
+		f->delete_row_count = edge_values[(i + 13) % NEDGE];
+		f->file_source = edge32(i + 4);
+		f->nvalue_stats_cols = lists == 1 ? -1 : lists == 2 ? 0 : 2;
+		f->value_stats_cols = lists == 1 ? NULL : names;
+		f->has_first_row_id = i % 3 == 0;
+		f->first_row_id = edge_values[(i + 15) % NEDGE];
+		f->nwrite_cols = lists == 2 ? -1 : lists == 0 ? 0 : 1;
+		f->write_cols = lists == 2 ? NULL : names;
+	}
+	assert_true(ts_manifest_cache_encode(in, N, NAME64, 99, &rec, &len));
+	ts_arena_init(&arena, 1 << 20);
+	/* the arena's chunk written over, then handed out again */
+	dirt = ts_arena_alloc(&arena, (1 << 20) - 4096);
+	assert_non_null(dirt);
+	memset(dirt, 0xA5, (1 << 20) - 4096);
+	ts_arena_reset(&arena);
+	copy = ts_arena_dup(&arena, rec, len);
+	assert_non_null(copy);
+	assert_true(ts_manifest_cache_decode(copy, len, NAME64, 99, &arena, &back, &nback));
+	assert_int_equal(nback, N);
+	for (int i = 0; i < N; i++)
+	{
+		const ts_data_file_meta *f = &back[i].file;
+
+		same_entry(&in[i], &back[i]);
+		/* an empty list stays a list (not null), an absent one null */
+		assert_int_equal(f->extra_files == NULL, in[i].file.extra_files == NULL);
+		assert_int_equal(f->value_stats_cols == NULL, in[i].file.value_stats_cols == NULL);
+		assert_int_equal(f->write_cols == NULL, in[i].file.write_cols == NULL);
+		assert_true(inside(f->file_name, copy, len));
+		assert_null(back[i].partition.data);
+		assert_null(f->external_path);
+		assert_null(f->embedded_file_index.data);
+		assert_null(f->key_stats.null_counts);
+	}
+	/* any length short of the whole: rejected */
+	for (size_t cut = 0; cut < len; cut++)
+		assert_false(ts_manifest_cache_decode(copy, cut, NAME64, 99, &arena, &back, &nback));
 	ts_free(rec);
 	ts_arena_free(&arena);
 }
@@ -694,6 +800,7 @@ main(void)
 		cmocka_unit_test(test_round_trip_shared_manifests),
 		cmocka_unit_test(test_hit_after_store),
 		cmocka_unit_test(test_packed_structure),
+		cmocka_unit_test(test_edge_values),
 		cmocka_unit_test(test_torn_record),
 		cmocka_unit_test(test_wrong_version),
 		cmocka_unit_test(test_checksum_flip),
