@@ -4,7 +4,8 @@
 #   RUN_AFTER="bash $PWD/bench/partitions.sh" /work/wt/regress.sh NAME writes
 #   (inside a cluster with the extension installed: PG* env set; BENCH_ROWS, default 100000;
 #    BENCH_PARTS, default "100 1000 10000"; BENCH_RUNS, default 3; BENCH_SET, e.g.
-#    "SET tablescan.max_open_writers = 64", run before each INSERT when set)
+#    "SET tablescan.max_open_writers = 64", run before each INSERT when set; BENCH_ORDER=sorted:
+#    the rows ordered by partition)
 #
 # For each partition count P: an append table (Parquet, bucket -1, partition key p INT) made by
 # hand (test/schema-lib.sh), then `INSERT INTO t SELECT g % P, g, 'v' || g FROM generate_series(1, ROWS) g` (rows
@@ -24,6 +25,7 @@ q -c "CREATE EXTENSION IF NOT EXISTS tablescan_fdw" -c "DROP SERVER IF EXISTS pb
 tick=$(getconf CLK_TCK)
 for P in $PARTS; do for r in $(seq "$RUNS"); do
     t=p${P}_$r
+    ORDER=""; [ "${BENCH_ORDER:-}" = sorted ] && ORDER="ORDER BY g % $P, g"
     schema "$W/wh/b.db/$t" "$(fields "$(f 0 p INT)" "$(f 1 id INT)" "$(f 2 v STRING)")" '"p"' "" \
         '"bucket" : "-1", "file.format" : "parquet"'
     chmod -R a+rwX "$W/wh"
@@ -34,7 +36,7 @@ SELECT pg_backend_pid() AS pid \gset
 \setenv BACKEND_PID :pid
 \! awk '{ print "cpu0", \$14 + \$15 }' /proc/\$BACKEND_PID/stat
 \timing on
-INSERT INTO $t SELECT g % $P, g, 'v' || g FROM generate_series(1, $ROWS) g;
+INSERT INTO $t SELECT g % $P, g, 'v' || g FROM generate_series(1, $ROWS) g $ORDER;
 \timing off
 \! awk '{ print "cpu1", \$14 + \$15 }' /proc/\$BACKEND_PID/stat
 SQL

@@ -22,7 +22,7 @@ bool		tablescan_enable_columnar_aggregate = true;
 int			tablescan_parallel_task_size_kb = 16384;
 int			tablescan_cache_size_mb = 64;
 bool		tablescan_decompress_ahead = true;
-int			tablescan_max_open_writers = 100;
+int			tablescan_max_open_writers = 1000;
 
 void		_PG_init(void);
 
@@ -94,7 +94,7 @@ _PG_init(void)
 							"bucket then get a new file if more rows come), which bounds the "
 							"descriptors and buffers a write into many partitions holds.  Read "
 							"when a transaction first writes the table.",
-							&tablescan_max_open_writers, 100, 1, 65536,
+							&tablescan_max_open_writers, 1000, 1, 65536,
 							PGC_USERSET, 0, NULL, NULL, NULL);
 	tablescan_storage_define_gucs();
 	tablescan_rest_token_define_gucs();
