@@ -214,21 +214,11 @@ read_back(const char *root, seen *s)
 	ts_snapshot_free(snap);
 }
 
-static char *
-scratch(void)
-{
-	char		tmpl[] = "/tmp/ts-unit-bound.XXXXXX";
-	char	   *d = mkdtemp(tmpl);
-
-	assert_non_null(d);
-	return strdup(d);
-}
-
 /* Write NROWS rows with this bound (0: none) into a new table; read them back. */
 static void
 write_bounded(const char *bucket, int bound, seen *s)
 {
-	char	   *dir = scratch();
+	char	   *dir = scratch_dir();
 	char		root[600];
 	ts_table_writer *w;
 	ts_err		err;
@@ -307,7 +297,7 @@ exists(const char *root, const char *rel)
 static void
 test_abort_removes_created_dirs(void **state)
 {
-	char	   *dir = scratch();
+	char	   *dir = scratch_dir();
 	char		root[600],
 				path[1024];
 	ts_table_writer *w;
