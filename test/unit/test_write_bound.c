@@ -7,7 +7,8 @@
  * files writing rows round-robin into 5 partitions never holds more than
  * 2 files (nor descriptors) open, and writes the same rows as an unbounded
  * one, in several files per bucket whose sequence numbers follow each other
- * in the order written (fixed buckets too).  An aborted write removes the
+ * in the order written (fixed buckets too; so are the uncommitted files a
+ * scan of the same transaction reads).  An aborted write removes the
  * partition and bucket directories it created and left empty, and no
  * other: not one that was there before, empty or not; a committed write
  * keeps its directories.
@@ -214,6 +215,43 @@ read_back(const char *root, seen *s)
 	ts_snapshot_free(snap);
 }
 
+/*
+ * The files w finished, as a scan of the same transaction reads them
+ * (ts_table_writer_pending_entries): each bucket's numbered from 0 on, in
+ * the order written, as the commit numbers them after the committed rows.
+ */
+static void
+pending_numbered(ts_table_writer *w, const char *root)
+{
+	ts_err		err;
+	ts_arena	a;
+	ts_manifest_entry *e;
+	int64_t		next_seq[NPART][4];
+	int64_t		rows = 0;
+	ts_schema  *schema = ts_schema_load(ts_fs_local_unconfined(), root, 0, &err);
+	const ts_type *ptype[1];
+
+	assert_non_null(schema);
+	ptype[0] = schema->fields[0].type;
+	memset(next_seq, 0, sizeof(next_seq));
+	assert_true(ts_table_writer_flush(w, &err));
+	ts_arena_init(&a, 65536);
+	assert_true(ts_table_writer_pending_entries(w, ts_table_writer_files(w), &a, &e, &err));
+	for (int k = 0; k < ts_table_writer_files(w); k++)
+	{
+		ts_value	pv;
+
+		assert_true(ts_binary_row_decode(e[k].partition.data, e[k].partition.len, ptype, 1, &pv,
+										 NULL, &a, &err));
+		assert_int_equal(e[k].file.min_sequence_number, next_seq[pv.v.i][e[k].bucket]);
+		next_seq[pv.v.i][e[k].bucket] += e[k].file.row_count;
+		rows += e[k].file.row_count;
+	}
+	assert_int_equal(rows, NROWS);
+	ts_arena_free(&a);
+	ts_schema_free(schema);
+}
+
 /* Write NROWS rows with this bound (0: none) into a new table; read them back. */
 static void
 write_bounded(const char *bucket, int bound, seen *s)
@@ -228,6 +266,7 @@ write_bounded(const char *bucket, int bound, seen *s)
 	w = open_writer(root, bucket);
 	ts_table_writer_set_max_open_files(w, bound);
 	add_rows(w, bound);
+	pending_numbered(w, root);
 	if (!ts_table_writer_commit(w, "unit-user", &id, &err))
 		fail_msg("%s", err.msg);
 	assert_int_equal(id, 1);
