@@ -31,7 +31,7 @@ for P in $PARTS; do for r in $(seq "$RUNS"); do
     chmod -R a+rwX "$W/wh"
     q -c "IMPORT FOREIGN SCHEMA b LIMIT TO ($t) FROM SERVER pbench INTO public" >/dev/null
     out=$(psql -X -q -At -v ON_ERROR_STOP=1 <<SQL
-${BENCH_SET:-}
+${BENCH_SET:+$BENCH_SET;}
 SELECT pg_backend_pid() AS pid \gset
 \setenv BACKEND_PID :pid
 \! awk '{ print "cpu0", \$14 + \$15 }' /proc/\$BACKEND_PID/stat
