@@ -749,7 +749,21 @@ ts_fs_defer_dir_syncs(ts_fs *fs)
 bool
 ts_fs_sync_dirs(ts_fs *fs, ts_err *err)
 {
-	return fs_local_sync_dirs(fs, err);
+	return fs == &local_unconfined || fs_local_sync_dirs(fs, err);
+}
+
+void
+ts_fs_remove_created_dirs(ts_fs *fs)
+{
+	if (fs != NULL && fs != &local_unconfined)
+		fs_local_remove_created_dirs(fs);
+}
+
+void
+ts_fs_forget_created_dirs(ts_fs *fs)
+{
+	if (fs != NULL && fs != &local_unconfined)
+		fs_local_forget_created_dirs(fs);
 }
 
 bool

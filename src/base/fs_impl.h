@@ -17,6 +17,7 @@
 #include "base/ts_azure.h"
 #include "base/ts_fs.h"
 #include "base/ts_fs_write.h"
+#include "base/ts_hash_index.h"
 #include "base/ts_ranges.h"
 #include "base/ts_s3.h"
 
@@ -117,6 +118,15 @@ struct ts_fs_writer
 	int64_t		size;
 };
 
+/* A list of directory paths, each once (fs_local_dirs.c). */
+typedef struct fs_dir_list
+{
+	char	  **paths;
+	int			n;
+	int			cap;
+	ts_hash_index index;		/* path -> position */
+} fs_dir_list;
+
 struct ts_fs
 {
 	const ts_fs_ops *ops;		/* the table's store (caps, name) */
@@ -129,8 +139,9 @@ struct ts_fs
 	void	   *store;			/* a store's own state, or NULL */
 	/* ts_fs_defer_dir_syncs: directories whose new names ts_fs_sync_dirs makes durable */
 	bool		defer_dir_syncs;
-	int		   *unsynced_dirs;	/* open directory descriptors */
-	int			nunsynced_dirs;
+	/* fs_local_dirs.c: paths, not descriptors (a write into 20k partitions holds none) */
+	fs_dir_list unsynced_dirs;	/* directories with new names not yet made durable */
+	fs_dir_list created_dirs;	/* created by this fs while defer_dir_syncs, in order */
 };
 
 /* The head of every file handle; a store's handle may extend it. */
@@ -170,12 +181,20 @@ bool		fs_local_create_exclusive(ts_fs *fs, const char *path, const void *data, s
 bool		fs_local_put(ts_fs *fs, const char *path, const void *data, size_t len, ts_err *err);
 bool		fs_local_put_hint(ts_fs *fs, const char *path, const void *data, size_t len,
 							  ts_err *err);
-/* Keep dirfd (duplicated) for ts_fs_sync_dirs unless fs already has that directory. */
-bool		fs_defer_dir_sync(ts_fs *fs, int dirfd, ts_err *err);
-/* fsync and close the directories kept; close them without (fs freed) */
+/* Remember dir (a path) for ts_fs_sync_dirs unless fs already has it (fs_local_dirs.c). */
+bool		fs_defer_dir_sync(ts_fs *fs, const char *dir, ts_err *err);
+/* fsync the directories remembered, and forget them */
 bool		fs_local_sync_dirs(ts_fs *fs, ts_err *err);
+/* Remember dir as created by fs (when it defers syncs: a writer's fs); best effort. */
+void		fs_note_created_dir(ts_fs *fs, const char *dir);
+/* Remove the directories fs created that are empty, newest first; forget them. */
+void		fs_local_remove_created_dirs(ts_fs *fs);
+/* Forget every directory remembered (fs freed; or its files committed). */
 void		fs_local_forget_dirs(ts_fs *fs);
+void		fs_local_forget_created_dirs(ts_fs *fs);
 bool		fs_local_remove(ts_fs *fs, const char *path, ts_err *err);
+/* The directory of path opened and checked against fs's scope (-1 + err); *name in path. */
+int			fs_local_open_parent(ts_fs *fs, const char *path, const char **name, ts_err *err);
 
 /*
  * The protocol of an upload in parts (fs_parts.c): the writer buffers one

@@ -4,11 +4,14 @@
  * Owns: the temporary-name-then-link streaming writer (written by write(2)
  * as the caller hands chunks: nothing is buffered here), the exclusive
  * create by link(2), atomic replace, delete, directory creation under the
- * fs's scope, and random UUIDs.  A file is created with O_EXCL under a
- * name nobody else uses, inside a directory opened (O_DIRECTORY) and
- * checked against the scope by its resolved path, and renamed / linked
- * relative to that directory descriptor, so a symbolic link swapped in
- * after the check cannot lead the write out of the scope.
+ * fs's scope (each directory created noted for fs_local_dirs.c), and
+ * random UUIDs.  A file is created with O_EXCL under a name nobody else
+ * uses, inside a directory opened (O_DIRECTORY) and checked against the
+ * scope by its resolved path, and renamed / linked relative to that
+ * directory descriptor, so a symbolic link swapped in after the check
+ * cannot lead the write out of the scope.  An open writer holds one
+ * descriptor, its file's: the directory is opened (and checked) again to
+ * link the finished file, not kept open while rows are written.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -25,7 +28,7 @@ typedef struct local_writer
 	ts_fs_writer head;
 	const char *name;			/* final name in dir (in head.path) */
 	char	   *tmp;			/* temporary name in dir */
-	int			dirfd;
+	int			dirfd;			/* the directory, while created / finished, else -1 */
 	int			fd;
 } local_writer;
 
@@ -63,7 +66,7 @@ ts_random_uuid(char out[37], ts_err *err)
 
 /* Create dir and its missing parents, each checked against the scope first. */
 static bool
-make_dirs(const ts_fs_scope *scope, const char *dir, ts_err *err)
+make_dirs(ts_fs *fs, const ts_fs_scope *scope, const char *dir, ts_err *err)
 {
 	struct stat st;
 	char	   *parent;
@@ -80,7 +83,7 @@ make_dirs(const ts_fs_scope *scope, const char *dir, ts_err *err)
 	if (slash != NULL && slash != parent)
 	{
 		*slash = '\0';
-		ok = make_dirs(scope, parent, err);
+		ok = make_dirs(fs, scope, parent, err);
 	}
 	else
 		ok = true;
@@ -90,7 +93,9 @@ make_dirs(const ts_fs_scope *scope, const char *dir, ts_err *err)
 	ts_free(parent);
 	if (!ok)
 		return false;
-	if (mkdir(dir, 0750) != 0 && errno != EEXIST)
+	if (mkdir(dir, 0750) == 0)
+		fs_note_created_dir(fs, dir);	/* ours: removed at an abort if left empty */
+	else if (errno != EEXIST)
 		return ts_error(err, TS_ERR_IO, "could not create directory \"%s\": %s", dir,
 						strerror(errno));
 	return true;
@@ -101,7 +106,8 @@ make_dirs(const ts_fs_scope *scope, const char *dir, ts_err *err)
  * *name points into path.
  */
 static int
-open_dir_of(const ts_fs_scope *scope, const char *path, const char **name, bool create, ts_err *err)
+open_dir_of(ts_fs *fs, const ts_fs_scope *scope, const char *path, const char **name, bool create,
+			ts_err *err)
 {
 	const char *slash = strrchr(path, '/');
 	char	   *dir;
@@ -130,7 +136,7 @@ open_dir_of(const ts_fs_scope *scope, const char *path, const char **name, bool 
 			return -1;
 		}
 	}
-	if (create && !make_dirs(scope, dir, err))
+	if (create && !make_dirs(fs, scope, dir, err))
 	{
 		ts_free(dir);
 		return -1;
@@ -160,8 +166,9 @@ writer_free(local_writer *w)
 	ts_free(w);
 }
 
+/* A writer of path under a temporary name; keep_dir: its directory stays open. */
 static local_writer *
-open_writer(ts_fs *fs, const char *path, ts_err *err)
+open_writer(ts_fs *fs, const char *path, bool keep_dir, ts_err *err)
 {
 	local_writer *w = ts_calloc(1, sizeof(local_writer));
 	const char *name;
@@ -174,7 +181,7 @@ open_writer(ts_fs *fs, const char *path, ts_err *err)
 	}
 	w->head.fs = fs;
 	w->fd = -1;
-	w->dirfd = open_dir_of(fs_scope_of(fs), path, &name, true, err);
+	w->dirfd = open_dir_of(fs, fs_scope_of(fs), path, &name, true, err);
 	if (w->dirfd < 0)
 	{
 		writer_free(w);
@@ -197,13 +204,36 @@ open_writer(ts_fs *fs, const char *path, ts_err *err)
 		writer_free(w);
 		return NULL;
 	}
+	if (!keep_dir)
+	{
+		close(w->dirfd);
+		w->dirfd = -1;
+	}
 	return w;
+}
+
+/* w's directory open again (and checked against the scope again), unless open. */
+static bool
+reopen_dir(local_writer *w, ts_err *err)
+{
+	const char *name;
+
+	if (w->dirfd >= 0)
+		return true;
+	w->dirfd = open_dir_of(w->head.fs, fs_scope_of(w->head.fs), w->head.path, &name, false, err);
+	return w->dirfd >= 0;
+}
+
+int
+fs_local_open_parent(ts_fs *fs, const char *path, const char **name, ts_err *err)
+{
+	return open_dir_of(fs, fs_scope_of(fs), path, name, false, err);
 }
 
 ts_fs_writer *
 fs_local_writer_open(ts_fs *fs, const char *path, ts_err *err)
 {
-	local_writer *w = open_writer(fs, path, err);
+	local_writer *w = open_writer(fs, path, false, err);
 
 	return w ? &w->head : NULL;
 }
@@ -251,12 +281,15 @@ fs_local_writer_abort(ts_fs_writer *head)
 {
 	local_writer *w = (local_writer *) head;
 
+	ts_err		ignore = {0};
+
 	if (w->fd >= 0)
 	{
 		close(w->fd);
 		w->fd = -1;
 	}
-	unlinkat(w->dirfd, w->tmp, 0);
+	if (w->tmp != NULL && reopen_dir(w, &ignore))
+		unlinkat(w->dirfd, w->tmp, 0);
 	writer_free(w);
 }
 
@@ -265,14 +298,27 @@ fs_local_writer_finish(ts_fs_writer *head, ts_err *err)
 {
 	local_writer *w = (local_writer *) head;
 	bool		ok = sync_close(w, err);
+	ts_err		ignore = {0};
 
+	if (!reopen_dir(w, ok ? err : &ignore))
+	{
+		writer_free(w);			/* the temporary name stays: its directory is gone or moved */
+		return false;
+	}
 	/* link + unlink: an existing final name is never replaced */
 	if (ok && linkat(w->dirfd, w->tmp, w->dirfd, w->name, 0) != 0)
 		ok = ts_error(err, errno == EEXIST ? TS_ERR_EXISTS : TS_ERR_IO,
 					  "could not create file \"%s\": %s", head->path, strerror(errno));
 	unlinkat(w->dirfd, w->tmp, 0);
 	if (ok && w->head.fs != NULL && w->head.fs->defer_dir_syncs)
-		ok = fs_defer_dir_sync(w->head.fs, w->dirfd, err);
+	{
+		size_t		len = (size_t) (w->name - head->path - 1);
+		char	   *dir = len > 0 ? ts_strndup(head->path, len) : ts_strdup("/");
+
+		ok = dir != NULL ? fs_defer_dir_sync(w->head.fs, dir, err) :
+			ts_error_nomem(err, "a directory to sync");
+		ts_free(dir);
+	}
 	else if (ok)
 		(void) fsync(w->dirfd);
 	writer_free(w);
@@ -298,7 +344,7 @@ fs_local_create_exclusive(ts_fs *fs, const char *path, const void *data, size_t 
 static bool
 put_file(ts_fs *fs, const char *path, const void *data, size_t len, bool sync, ts_err *err)
 {
-	local_writer *w = open_writer(fs, path, err);
+	local_writer *w = open_writer(fs, path, true, err);
 	bool		ok;
 
 	if (w == NULL)
@@ -330,55 +376,6 @@ fs_local_put_hint(ts_fs *fs, const char *path, const void *data, size_t len, ts_
 }
 
 bool
-fs_defer_dir_sync(ts_fs *fs, int dirfd, ts_err *err)
-{
-	struct stat st,
-				other;
-	int		   *nd;
-
-	if (fstat(dirfd, &st) != 0)
-		return ts_error(err, TS_ERR_IO, "could not stat a directory: %s", strerror(errno));
-	for (int i = 0; i < fs->nunsynced_dirs; i++)
-		if (fstat(fs->unsynced_dirs[i], &other) == 0 && other.st_dev == st.st_dev &&
-			other.st_ino == st.st_ino)
-			return true;
-	nd = ts_realloc(fs->unsynced_dirs, sizeof(int) * (size_t) (fs->nunsynced_dirs + 1));
-	if (nd == NULL)
-		return ts_error_nomem(err, "a directory to sync");
-	fs->unsynced_dirs = nd;
-	if ((nd[fs->nunsynced_dirs] = fcntl(dirfd, F_DUPFD_CLOEXEC, 0)) < 0)
-		return ts_error(err, TS_ERR_IO, "could not keep a directory open: %s", strerror(errno));
-	fs->nunsynced_dirs++;
-	return true;
-}
-
-bool
-fs_local_sync_dirs(ts_fs *fs, ts_err *err)
-{
-	bool		ok = true;
-
-	for (int i = 0; i < fs->nunsynced_dirs; i++)
-	{
-		if (ok && fsync(fs->unsynced_dirs[i]) != 0)
-			ok = ts_error(err, TS_ERR_IO, "could not fsync the directory of a new file: %s",
-						  strerror(errno));
-		close(fs->unsynced_dirs[i]);
-	}
-	fs->nunsynced_dirs = 0;
-	return ok;
-}
-
-void
-fs_local_forget_dirs(ts_fs *fs)
-{
-	for (int i = 0; i < fs->nunsynced_dirs; i++)
-		close(fs->unsynced_dirs[i]);
-	ts_free(fs->unsynced_dirs);
-	fs->unsynced_dirs = NULL;
-	fs->nunsynced_dirs = 0;
-}
-
-bool
 fs_local_remove(ts_fs *fs, const char *path, ts_err *err)
 {
 	const ts_fs_scope *scope = fs_scope_of(fs);
@@ -388,7 +385,7 @@ fs_local_remove(ts_fs *fs, const char *path, ts_err *err)
 
 	if (!allowed(ts_scope_allows_name(scope, path, err), path, err))
 		return false;
-	dirfd = open_dir_of(scope, path, &name, false, err);
+	dirfd = open_dir_of(fs, scope, path, &name, false, err);
 	if (dirfd < 0)
 	{
 		struct stat st;

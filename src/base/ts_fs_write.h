@@ -65,6 +65,15 @@ bool		ts_fs_check_writes(ts_fs *fs, const char *path, ts_err *err);
 void		ts_fs_defer_dir_syncs(ts_fs *fs);
 bool		ts_fs_sync_dirs(ts_fs *fs, ts_err *err);
 
+/*
+ * The directories fs created since ts_fs_defer_dir_syncs (local files;
+ * object stores have none): an aborted write removes those left empty
+ * (ts_fs_remove_created_dirs: never a directory fs did not create, nor one
+ * holding any file); a committed one forgets them (ts_fs_forget_created_dirs).
+ */
+void		ts_fs_remove_created_dirs(ts_fs *fs);
+void		ts_fs_forget_created_dirs(ts_fs *fs);
+
 /* Remove a file; a missing one is not an error. */
 bool		ts_fs_delete(ts_fs *fs, const char *path, ts_err *err);
 

@@ -250,6 +250,7 @@ tablescan_open_table_writer(TsTableOptions *o, const char *relname)
 		w = fs ? ts_table_writer_open(fs, o->table_path, options, n, &err) : NULL;
 	if (w == NULL)
 		report_write_error(&err, relname);
+	ts_table_writer_set_max_open_files(w, tablescan_max_open_writers);
 	return w;
 }
 

@@ -22,6 +22,7 @@ bool		tablescan_enable_columnar_aggregate = true;
 int			tablescan_parallel_task_size_kb = 16384;
 int			tablescan_cache_size_mb = 64;
 bool		tablescan_decompress_ahead = true;
+int			tablescan_max_open_writers = 1000;
 
 void		_PG_init(void);
 
@@ -85,6 +86,16 @@ _PG_init(void)
 							 "will need next.",
 							 &tablescan_decompress_ahead, true,
 							 PGC_USERSET, 0, NULL, NULL, NULL);
+	DefineCustomIntVariable("tablescan.max_open_writers",
+							"Most data files one write into a Paimon table keeps open at once.",
+							"Each partition and bucket an INSERT, UPDATE or DELETE writes into has "
+							"its own data file; with this many open, the file written to least "
+							"recently is finished before another is opened (its partition and "
+							"bucket then get a new file if more rows come), which bounds the "
+							"descriptors and buffers a write into many partitions holds.  Read "
+							"when a transaction first writes the table.",
+							&tablescan_max_open_writers, 1000, 1, 65536,
+							PGC_USERSET, 0, NULL, NULL, NULL);
 	tablescan_storage_define_gucs();
 	tablescan_rest_token_define_gucs();
 	tablescan_plan_reuse_define_gucs();

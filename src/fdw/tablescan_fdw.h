@@ -210,6 +210,7 @@ extern bool tablescan_enable_aggregate_pushdown;
 extern bool tablescan_enable_columnar_aggregate;
 extern int	tablescan_parallel_task_size_kb;
 extern int	tablescan_cache_size_mb;
+extern int	tablescan_max_open_writers;
 extern bool tablescan_decompress_ahead;
 
 /* ---- hooks.c: the library inside a backend ----------------------------- */

@@ -17,41 +17,96 @@
 #include "meta/snapshot.h"
 #include "write/write_internal.h"
 
+/* what find looks for */
+typedef struct seq_key
+{
+	const ts_bucket_seqs *s;
+	const uint8_t *partition;
+	uint32_t	partition_len;
+	int32_t		bucket;			/* -1: any (the partitions index) */
+} seq_key;
+
+static bool
+seq_is(void *arg, int32_t pos)
+{
+	const seq_key *k = arg;
+	const ts_bucket_seq *b = &k->s->seqs[pos];
+
+	return (k->bucket < 0 || b->bucket == k->bucket) && b->partition_len == k->partition_len &&
+		memcmp(b->partition, k->partition, k->partition_len) == 0;
+}
+
+static uint64_t
+partition_hash(const uint8_t *partition, uint32_t partition_len)
+{
+	return ts_hash_bytes(TS_HASH_SEED, partition, partition_len);
+}
+
+static uint64_t
+bucket_hash(const uint8_t *partition, uint32_t partition_len, int32_t bucket)
+{
+	return ts_hash_bytes(TS_HASH_SEED ^ (uint32_t) bucket, partition, partition_len);
+}
+
 static ts_bucket_seq *
 find(const ts_bucket_seqs *s, const uint8_t *partition, uint32_t partition_len, int32_t bucket)
 {
-	for (int i = 0; i < s->nseqs; i++)
-	{
-		ts_bucket_seq *b = &s->seqs[i];
+	seq_key		k = {s, partition, partition_len, bucket};
+	int32_t		pos = ts_hash_index_find(&s->buckets, bucket_hash(partition, partition_len, bucket),
+										 seq_is, &k);
 
-		if (b->bucket == bucket && b->partition_len == partition_len &&
-			memcmp(b->partition, partition, partition_len) == 0)
-			return b;
-	}
-	return NULL;
+	return pos >= 0 ? &s->seqs[pos] : NULL;
 }
 
 static bool
 note(ts_bucket_seqs *s, const ts_manifest_entry *e, ts_err *err)
 {
-	ts_bucket_seq *b = find(s, e->partition.data, (uint32_t) e->partition.len, e->bucket);
+	const uint8_t *part = e->partition.data;
+	uint32_t	part_len = (uint32_t) e->partition.len;
+	ts_bucket_seq *b = find(s, part, part_len, e->bucket);
 
 	if (b == NULL)
 	{
-		ts_bucket_seq *ns = ts_realloc(s->seqs, sizeof(ts_bucket_seq) * (size_t) (s->nseqs + 1));
+		seq_key		any = {s, part, part_len, -1};
+		uint64_t	ph = partition_hash(part, part_len);
+		int32_t		first = ts_hash_index_find(&s->partitions, ph, seq_is, &any);
 
-		if (ns == NULL)
-			return ts_error_nomem(err, "sequence numbers");
-		s->seqs = ns;
+		if (s->nseqs == s->cap_seqs)
+		{
+			int			cap = s->cap_seqs ? s->cap_seqs * 2 : 16;
+			ts_bucket_seq *ns = ts_realloc(s->seqs, sizeof(ts_bucket_seq) * (size_t) cap);
+
+			if (ns == NULL)
+				return ts_error_nomem(err, "sequence numbers");
+			s->seqs = ns;
+			s->cap_seqs = cap;
+		}
 		b = &s->seqs[s->nseqs];
 		memset(b, 0, sizeof(*b));
-		b->partition = ts_malloc(e->partition.len ? e->partition.len : 1);
+		b->partition = ts_malloc(part_len ? part_len : 1);
 		if (b->partition == NULL)
 			return ts_error_nomem(err, "sequence numbers");
-		memcpy(b->partition, e->partition.data, e->partition.len);
-		b->partition_len = (uint32_t) e->partition.len;
+		memcpy(b->partition, part, part_len);
+		b->partition_len = part_len;
 		b->bucket = e->bucket;
 		b->max_seq = -1;
+		b->next_in_partition = -1;
+		if (!ts_hash_index_add(&s->buckets, bucket_hash(part, part_len, e->bucket), s->nseqs, err))
+		{
+			ts_free(b->partition);
+			return false;
+		}
+		/* the partition's chain: the new bucket second (the index keeps the first) */
+		if (first >= 0)
+		{
+			b->next_in_partition = s->seqs[first].next_in_partition;
+			s->seqs[first].next_in_partition = s->nseqs;
+		}
+		else if (!ts_hash_index_add(&s->partitions, ph, s->nseqs, err))
+		{
+			ts_free(b->partition);
+			return false;
+		}
 		s->nseqs++;
 	}
 	if (e->file.max_sequence_number > b->max_seq)
@@ -120,12 +175,14 @@ int32_t
 ts_bucket_seqs_other_count(const ts_bucket_seqs *s, const uint8_t *partition,
 						   uint32_t partition_len, int32_t total_buckets)
 {
-	for (int i = 0; i < s->nseqs; i++)
+	seq_key		any = {s, partition, partition_len, -1};
+
+	for (int32_t i = ts_hash_index_find(&s->partitions, partition_hash(partition, partition_len),
+										seq_is, &any);
+		 i >= 0; i = s->seqs[i].next_in_partition)
 	{
 		const ts_bucket_seq *b = &s->seqs[i];
 
-		if (b->partition_len != partition_len || memcmp(b->partition, partition, partition_len) != 0)
-			continue;
 		if (b->min_buckets > 0 && b->min_buckets != total_buckets)
 			return b->min_buckets;
 		if (b->max_buckets > 0 && b->max_buckets != total_buckets)
@@ -140,5 +197,7 @@ ts_bucket_seqs_free(ts_bucket_seqs *s)
 	for (int i = 0; i < s->nseqs; i++)
 		ts_free(s->seqs[i].partition);
 	ts_free(s->seqs);
+	ts_hash_index_free(&s->buckets);
+	ts_hash_index_free(&s->partitions);
 	memset(s, 0, sizeof(*s));
 }

@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "base/ts_base.h"
+#include "base/ts_hash_index.h"
 #include "write/write_internal.h"
 
 static const uint8_t empty_row[12] = {0};	/* arity 0: BE arity + 8-byte null bitset */
@@ -54,6 +55,21 @@ same_bucket(const ts_new_file *a, const ts_new_file *b)
 		memcmp(a->partition, b->partition, a->partition_len) == 0;
 }
 
+/* ts_hash_index_find's test: is files[pos] in the bucket of f? */
+typedef struct file_in_bucket
+{
+	ts_new_file *const *files;
+	const ts_new_file *f;
+} file_in_bucket;
+
+static bool
+in_bucket(void *arg, int32_t pos)
+{
+	const file_in_bucket *k = arg;
+
+	return same_bucket(k->files[pos], k->f);
+}
+
 bool
 ts_table_writer_pending_entries(const ts_table_writer *w, int nfiles, ts_arena *arena,
 								ts_manifest_entry **entries, ts_err *err)
@@ -62,6 +78,9 @@ ts_table_writer_pending_entries(const ts_table_writer *w, int nfiles, ts_arena *
 	ts_new_file *const *files = ts_table_writer_finished(w, &nfinished);
 	const ts_schema *schema = ts_table_writer_schema(w);
 	ts_manifest_entry *out;
+	int64_t    *taken;			/* per first file of a bucket: rows numbered so far */
+	ts_hash_index first;		/* (partition, bucket) -> its first file */
+	bool		ok = true;
 
 	*entries = NULL;
 	if (nfiles < 0 || nfiles > nfinished)
@@ -71,12 +90,15 @@ ts_table_writer_pending_entries(const ts_table_writer *w, int nfiles, ts_arena *
 	if (out == NULL)
 		return ts_error_nomem(err, "the entries of pending files");
 	memset(out, 0, sizeof(ts_manifest_entry) * (size_t) (nfiles > 0 ? nfiles : 1));
-	for (int i = 0; i < nfiles; i++)
+	taken = ts_arena_alloc(arena, sizeof(int64_t) * (size_t) (nfiles > 0 ? nfiles : 1));
+	if (taken == NULL)
+		return ts_error_nomem(err, "the entries of pending files");
+	ts_hash_index_init(&first);
+	for (int i = 0; ok && i < nfiles; i++)
 	{
 		const ts_new_file *f = files[i];
 		ts_manifest_entry *e = &out[i];
 		ts_data_file_meta *m = &e->file;
-		bool		ok;
 
 		e->kind = TS_FILE_ADD;
 		e->bucket = f->bucket;
@@ -99,7 +121,10 @@ ts_table_writer_pending_entries(const ts_table_writer *w, int nfiles, ts_arena *
 				stats(arena, &m->value_stats, &f->min_values, &f->max_values, f->null_counts,
 					  schema->nfields);
 		if (!ok)
+		{
+			ts_hash_index_free(&first);
 			return ts_error_nomem(err, "the entries of pending files");
+		}
 		if (f->numbered)
 		{
 			m->min_sequence_number = f->min_seq;
@@ -107,13 +132,21 @@ ts_table_writer_pending_entries(const ts_table_writer *w, int nfiles, ts_arena *
 		}
 		else
 		{
-			int64_t		next = 0;
+			/* numbered on from the bucket's earlier files: one lookup, not a pass */
+			file_in_bucket key = {files, f};
+			uint64_t	h = ts_hash_bytes(TS_HASH_SEED ^ (uint32_t) f->bucket, f->partition,
+										  f->partition_len);
+			int32_t		j = ts_hash_index_find(&first, h, in_bucket, &key);
 
-			for (int j = 0; j < i; j++)
-				if (same_bucket(files[j], f))
-					next += files[j]->rows;
-			m->min_sequence_number = next;
-			m->max_sequence_number = next + f->rows - 1;
+			if (j < 0)
+			{
+				j = i;
+				taken[i] = 0;
+				ok = ts_hash_index_add(&first, h, i, err);
+			}
+			m->min_sequence_number = taken[j];
+			m->max_sequence_number = taken[j] + f->rows - 1;
+			taken[j] += f->rows;
 		}
 		m->schema_id = schema->id;
 		m->level = 0;
@@ -124,6 +157,9 @@ ts_table_writer_pending_entries(const ts_table_writer *w, int nfiles, ts_arena *
 		m->nvalue_stats_cols = f->stats_cols_empty ? 0 : -1;
 		m->nwrite_cols = -1;
 	}
+	ts_hash_index_free(&first);
+	if (!ok)
+		return false;
 	*entries = out;
 	return true;
 }

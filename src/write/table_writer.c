@@ -14,8 +14,11 @@
  * the KeyValue layout, sorted by key; with changelog-producer input every
  * record (and the -U of each UPDATE) also goes to changelog-<uuid>-<n>
  * files of the same bucket, as Java's MergeTreeWriter writes them.
- * Finished files wait in a list for the commit (commit.c) or the abort,
- * which removes them.
+ * A hash index finds the writer of a row's partition and bucket; at most
+ * max_open_files of them hold an open file (the least recently written
+ * one's is finished first).  Finished files wait in a list for the commit
+ * (commit.c) or the abort, which removes them, and the directories this
+ * writer created when they are left empty.
  */
 #include <ctype.h>
 #include <stdlib.h>
@@ -59,6 +62,9 @@ struct bucket_writer
 	int64_t		next_seq;
 	ts_value   *last_key;		/* the open file's last row's key */
 	bool		changelog;		/* the open file is a changelog file */
+	/* in the writer's list of open files (while file != NULL) */
+	bucket_writer *open_prev;	/* more recently written */
+	bucket_writer *open_next;	/* less recently written */
 };
 
 
@@ -208,11 +214,58 @@ ts_table_writer_files(const ts_table_writer *w)
 static uint64_t
 hash_of(const uint8_t *p, size_t n, int32_t bucket)
 {
-	uint64_t	h = 1469598103934665603ULL ^ (uint32_t) bucket;
+	return ts_hash_bytes(TS_HASH_SEED ^ (uint32_t) bucket, p, n);
+}
 
-	for (size_t i = 0; i < n; i++)
-		h = (h ^ p[i]) * 1099511628211ULL;
-	return h;
+void
+ts_table_writer_set_max_open_files(ts_table_writer *w, int n)
+{
+	w->max_open_files = n > 0 ? n : 0;
+}
+
+int
+ts_table_writer_open_files(const ts_table_writer *w)
+{
+	return w->nopen;
+}
+
+/* ---- the list of open files, most recently written first ---------------- */
+
+static void
+open_unlink(ts_table_writer *w, bucket_writer *bw)
+{
+	if (bw->open_prev)
+		bw->open_prev->open_next = bw->open_next;
+	else
+		w->open_first = bw->open_next;
+	if (bw->open_next)
+		bw->open_next->open_prev = bw->open_prev;
+	else
+		w->open_last = bw->open_prev;
+	bw->open_prev = bw->open_next = NULL;
+}
+
+static void
+open_push(ts_table_writer *w, bucket_writer *bw)
+{
+	bw->open_prev = NULL;
+	bw->open_next = w->open_first;
+	if (w->open_first)
+		w->open_first->open_prev = bw;
+	else
+		w->open_last = bw;
+	w->open_first = bw;
+}
+
+/* bw (with an open file) was written to: first in the list */
+static void
+open_touch(ts_table_writer *w, bucket_writer *bw)
+{
+	if (w->open_first != bw)
+	{
+		open_unlink(w, bw);
+		open_push(w, bw);
+	}
 }
 
 static bool
@@ -265,6 +318,10 @@ check_atomic(ts_table_writer *w, ts_err *err)
 	return ok;
 }
 
+static bool close_file(ts_table_writer *w, bucket_writer *bw, ts_err *err);
+static void free_file(ts_new_file *f);
+static void free_stats(ts_col_stats *st, int n);
+
 static bool
 open_file(ts_table_writer *w, bucket_writer *bw, ts_err *err)
 {
@@ -275,43 +332,64 @@ open_file(ts_table_writer *w, bucket_writer *bw, ts_err *err)
 
 	if (!check_atomic(w, err))
 		return false;
+	/* at the bound: the least recently written file is finished first */
+	if (w->max_open_files > 0 && w->nopen >= w->max_open_files && w->open_last != NULL &&
+		!close_file(w, w->open_last, err))
+		return false;
 	f = ts_calloc(1, sizeof(ts_new_file));
 	if (f == NULL || (bw->stats = ts_calloc((size_t) (n ? n : 1), sizeof(ts_col_stats))) == NULL)
 	{
 		ts_free(f);
 		return ts_error_nomem(err, "a data file");
 	}
-	bw->file = f;
-	/* data and changelog files share the uuid and counter (Java's DataFilePathFactory) */
-	f->name = ts_psprintf("%s%s-%d.%s", bw->changelog ? w->changelog_prefix : w->data_prefix,
-						  bw->uuid, bw->counter++,
-						  ts_file_writer_extension(&w->file_opts));
-	f->path = f->name ? ts_psprintf("%s/%s", bw->dir, f->name) : NULL;
-	if (f->path == NULL)
-		return ts_error_nomem(err, "a data file");
 	ts_buf_init(&f->min_values);
 	ts_buf_init(&f->max_values);
 	ts_buf_init(&f->min_key);
 	ts_buf_init(&f->max_key);
 	ts_buf_init(&f->key_min_values);
 	ts_buf_init(&f->key_max_values);
-	f->partition = bw->partition;
-	f->partition_len = bw->partition_len;
-	f->partition_values = bw->partition_values;
-	f->bucket = bw->bucket;
 	/* key columns: truncate(128) as Java's; _SEQUENCE_NUMBER, _VALUE_KIND: none */
 	for (int i = 0; i < n; i++)
 		ts_col_stats_init(&bw->stats[i], fields[i].type,
 						  i < nkeys ? TS_STATS_TRUNCATE : i < nkeys + 2 && w->kv ? TS_STATS_NONE : w->stats_mode,
 						  i < nkeys ? 128 : w->stats_truncate);
+	/* data and changelog files share the uuid and counter (Java's DataFilePathFactory) */
+	f->name = ts_psprintf("%s%s-%d.%s", bw->changelog ? w->changelog_prefix : w->data_prefix,
+						  bw->uuid, bw->counter++,
+						  ts_file_writer_extension(&w->file_opts));
+	f->path = f->name ? ts_psprintf("%s/%s", bw->dir, f->name) : NULL;
+	if (f->path == NULL)
+	{
+		ts_error_nomem(err, "a data file");
+		goto fail;
+	}
+	f->partition = bw->partition;
+	f->partition_len = bw->partition_len;
+	f->partition_values = bw->partition_values;
+	f->bucket = bw->bucket;
 	f->numbered = w->kv != NULL;
 	f->min_seq = INT64_MAX;
 	f->max_seq = INT64_MIN;
 	bw->out = ts_fs_writer_open(w->fs, f->path, err);
 	if (bw->out == NULL)
-		return false;
+		goto fail;
 	bw->fw = ts_file_writer_create(&w->file_opts, fields, n, sink_to_file, bw->out, err);
-	return bw->fw != NULL;
+	if (bw->fw == NULL)
+		goto fail;
+	bw->file = f;
+	open_push(w, bw);
+	w->nopen++;
+	return true;
+
+fail:
+	/* nothing half open stays behind: a later flush finishes only whole files */
+	if (bw->out != NULL)
+		ts_fs_writer_abort(bw->out);
+	bw->out = NULL;
+	free_stats(bw->stats, n);
+	bw->stats = NULL;
+	free_file(f);
+	return false;
 }
 
 static bool
@@ -396,6 +474,8 @@ close_file(ts_table_writer *w, bucket_writer *bw, ts_err *err)
 
 	if (f == NULL)
 		return true;
+	open_unlink(w, bw);
+	w->nopen--;
 	(void) file_fields(w, &nfile);
 	f->rows = ts_file_writer_rows(bw->fw);
 	f->null_counts = ts_calloc((size_t) (n ? n : 1), sizeof(int64_t));
@@ -447,28 +527,48 @@ close_file(ts_table_writer *w, bucket_writer *bw, ts_err *err)
 	return true;
 }
 
+/* the key writer_for looks for */
+typedef struct writer_key
+{
+	const ts_table_writer *w;
+	int32_t		bucket;
+} writer_key;
+
+static bool
+writer_is(void *arg, int32_t pos)
+{
+	const writer_key *k = arg;
+	const bucket_writer *bw = k->w->writers[pos];
+
+	return bw->bucket == k->bucket && bw->partition_len == k->w->scratch.len &&
+		memcmp(bw->partition, k->w->scratch.data, k->w->scratch.len) == 0;
+}
+
 /* The writer of (partition row in w->scratch, bucket), made if new. */
 static bucket_writer *
 writer_for(ts_table_writer *w, int32_t bucket, ts_err *err)
 {
 	uint64_t	h = hash_of(w->scratch.data, w->scratch.len, bucket);
+	writer_key	key = {w, bucket};
 	bucket_writer *bw;
 	char	   *ppath;
+	int32_t		pos;
 
-	for (int i = 0; i < w->nwriters; i++)
+	/* rows of one partition tend to come together: the last one first */
+	if (w->last_writer != NULL && w->last_writer->hash == h &&
+		writer_is(&key, w->last_writer_pos))
+		return w->last_writer;
+	pos = ts_hash_index_find(&w->writer_index, h, writer_is, &key);
+	if (pos >= 0)
 	{
-		bw = w->writers[i];
-		if (bw->hash == h && bw->bucket == bucket && bw->partition_len == w->scratch.len &&
-			memcmp(bw->partition, w->scratch.data, w->scratch.len) == 0)
-		{
-			/* most recently used first: rows of one partition tend to come together */
-			if (i > 0)
-			{
-				w->writers[i] = w->writers[0];
-				w->writers[0] = bw;
-			}
-			return bw;
-		}
+		w->last_writer = w->writers[pos];
+		w->last_writer_pos = pos;
+		return w->last_writer;
+	}
+	if (w->nwriters == INT32_MAX)
+	{
+		ts_error(err, TS_ERR_UNSUPPORTED, "too many partitions and buckets in one write");
+		return NULL;
 	}
 	if (w->nwriters == w->cap_writers)
 	{
@@ -538,8 +638,12 @@ writer_for(ts_table_writer *w, int32_t bucket, ts_err *err)
 		ts_error_nomem(err, "a bucket writer");
 		return NULL;
 	}
-	if (!ts_random_uuid(bw->uuid, err))
+	/* indexed once whole: one that failed half made stays in writers, unfound, to be freed */
+	if (!ts_random_uuid(bw->uuid, err) ||
+		!ts_hash_index_add(&w->writer_index, h, w->nwriters - 1, err))
 		return NULL;
+	w->last_writer = bw;
+	w->last_writer_pos = w->nwriters - 1;
 	return bw;
 }
 
@@ -550,8 +654,13 @@ write_row(ts_table_writer *w, bucket_writer *bw, const ts_value *row, ts_err *er
 	int			n;
 
 	(void) file_fields(w, &n);
-	if (bw->file == NULL && !open_file(w, bw, err))
-		return false;
+	if (bw->file == NULL)
+	{
+		if (!open_file(w, bw, err))
+			return false;
+	}
+	else
+		open_touch(w, bw);
 	for (int i = 0; i < n; i++)
 		if (!ts_col_stats_add(&bw->stats[i], &row[i], err))
 			return false;
@@ -791,7 +900,8 @@ ts_table_writer_commit(ts_table_writer *w, const char *commit_user, int64_t *sna
 	in.known = w->kv != NULL ? ts_kv_bucket_seqs(w->kv) : NULL;
 	if (!ts_write_commit(&in, snapshot_id, err))
 		return false;
-	/* committed: the files belong to the table now */
+	/* committed: the files (and their directories) belong to the table now */
+	ts_fs_forget_created_dirs(w->fs);
 	for (int i = 0; i < w->nfiles; i++)
 		free_file(w->files[i]);
 	w->nfiles = 0;
@@ -827,6 +937,10 @@ free_writers(ts_table_writer *w, bool remove_files)
 		ts_free(bw);
 	}
 	w->nwriters = 0;
+	ts_hash_index_free(&w->writer_index);
+	w->last_writer = NULL;
+	w->open_first = w->open_last = NULL;
+	w->nopen = 0;
 	for (int i = 0; i < w->nfiles; i++)
 	{
 		ts_err		ignore;
@@ -855,6 +969,9 @@ free_writers(ts_table_writer *w, bool remove_files)
 	ts_free(w->unsure);
 	w->unsure = NULL;
 	w->nunsure = w->cap_unsure = 0;
+	/* files removed: the directories this write created, if that left them empty */
+	if (remove_files && w->fs != NULL)
+		ts_fs_remove_created_dirs(w->fs);
 }
 
 void

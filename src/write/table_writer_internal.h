@@ -7,6 +7,7 @@
 #ifndef TS_TABLE_WRITER_INTERNAL_H
 #define TS_TABLE_WRITER_INTERNAL_H
 
+#include "base/ts_hash_index.h"
 #include "format/file_writer.h"
 #include "meta/bucket.h"
 #include "meta/partition.h"
@@ -59,6 +60,18 @@ struct ts_table_writer
 	bucket_writer **writers;
 	int			nwriters;
 	int			cap_writers;
+	ts_hash_index writer_index;	/* (partition, bucket) -> position in writers */
+	bucket_writer *last_writer; /* the last row's, tried first */
+	int32_t		last_writer_pos;
+	/*
+	 * The writers with an open data file, most recently written first: at
+	 * most max_open_files (0: no bound); opening one more finishes the
+	 * least recently written one's file first (ts_table_writer_set_max_open_files).
+	 */
+	bucket_writer *open_first;
+	bucket_writer *open_last;
+	int			nopen;
+	int			max_open_files;
 	ts_new_file **files;		/* finished, not committed */
 	int			nfiles;
 	int			cap_files;

@@ -103,6 +103,21 @@ int64_t		ts_table_writer_rows(const ts_table_writer *w);
 int			ts_table_writer_files(const ts_table_writer *w);
 
 /*
+ * At most n data files open at once (0: no bound; the default).  Each
+ * open file holds a descriptor (local stores) or an upload and its
+ * buffers, and a file format writer's pages: when a row goes to a
+ * partition and bucket without an open file while n are open, the file
+ * written to least recently is finished first, as target-file-size rolls
+ * it (a bucket then has several files in the commit, numbered in the
+ * order written).  Primary-key buckets write files only while flushing
+ * their buffer, one at a time, so they never hold more than one open.
+ */
+void		ts_table_writer_set_max_open_files(ts_table_writer *w, int n);
+
+/* Data files open now (tests and EXPLAIN ANALYZE). */
+int			ts_table_writer_open_files(const ts_table_writer *w);
+
+/*
  * Realtime reads of the transaction's own rows: finish every open file and
  * buffered record (primary-key records become level-0 files with their
  * sequence numbers), so that every row written so far is in a finished

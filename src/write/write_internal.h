@@ -7,6 +7,7 @@
 #ifndef TS_WRITE_INTERNAL_H
 #define TS_WRITE_INTERNAL_H
 
+#include "base/ts_hash_index.h"
 #include "base/ts_value.h"
 #include "meta/manifest.h"
 #include "meta/schema.h"
@@ -92,6 +93,7 @@ typedef struct ts_bucket_seq
 	int64_t		max_seq;		/* largest sequence number of its entries */
 	int32_t		min_buckets;	/* bucket counts of its ADD entries (0: none given) */
 	int32_t		max_buckets;
+	int32_t		next_in_partition;	/* the partition's next bucket in seqs, or -1 */
 } ts_bucket_seq;
 
 typedef struct ts_bucket_seqs
@@ -99,6 +101,9 @@ typedef struct ts_bucket_seqs
 	int64_t		snapshot_id;	/* the snapshot walked; 0: none (an empty table) */
 	ts_bucket_seq *seqs;
 	int			nseqs;
+	int			cap_seqs;
+	ts_hash_index buckets;		/* (partition, bucket) -> position in seqs */
+	ts_hash_index partitions;	/* partition -> its first bucket's position */
 } ts_bucket_seqs;
 
 struct ts_snapshot;

@@ -39,16 +39,6 @@
 #include "write/write_internal.h"
 #include "write_schema.h"
 
-static char *
-scratch_dir(void)
-{
-	char		tmpl[] = "/tmp/ts-unit-mmerge.XXXXXX";
-	char	   *d = mkdtemp(tmpl);
-
-	assert_non_null(d);
-	return strdup(d);
-}
-
 static void
 remove_dir(char *dir)
 {

@@ -27,6 +27,7 @@
 #include "format/parquet/pq_reader_internal.h"
 #include "format/parquet/pq_writer.h"
 #include "meta/schema.h"
+#include "write_schema.h"
 
 static const char *SCHEMA =
 "{\"version\":3,\"id\":0,\"fields\":["
@@ -42,17 +43,6 @@ static const char *SCHEMA =
 
 static char strs[NROWS][24];
 static ts_value items[NROWS][3];
-
-static ts_schema *
-schema_json(const char *json)
-{
-	ts_err		err;
-	ts_schema  *s = ts_schema_parse(json, strlen(json), "test", &err);
-
-	if (s == NULL)
-		fail_msg("schema: %s", err.msg);
-	return s;
-}
 
 /* row i: nulls at different strides per column, arrays of 0..3 items */
 static void
@@ -81,12 +71,6 @@ make_row(int i, ts_value *row)
 		items[i][k].isnull = (i + k) % 9 == 0;
 		items[i][k].v.i = i * 3 + k;
 	}
-}
-
-static bool
-buf_sink(void *arg, const void *data, size_t len, ts_err *err)
-{
-	return ts_buf_append((ts_buf *) arg, data, len, err);
 }
 
 /* The NROWS rows to a temporary file in pages of page_bytes / page_rows; its path. */

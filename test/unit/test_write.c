@@ -61,16 +61,6 @@ test_manifest_schemas_match_java(void **state)
 	free(java_list);
 }
 
-static char *
-scratch_dir(void)
-{
-	char		tmpl[] = "/tmp/ts-unit-write.XXXXXX";
-	char	   *d = mkdtemp(tmpl);
-
-	assert_non_null(d);
-	return strdup(d);
-}
-
 static void
 test_create_exclusive(void **state)
 {
@@ -155,10 +145,11 @@ open_fds(void)
 }
 
 /*
- * Deferred directory syncs: files finished in two directories keep one
- * descriptor per directory (not per file) until ts_fs_sync_dirs fsyncs and
- * closes them; the files are there meanwhile.  A hint put replaces the
- * file as a put does.
+ * Deferred directory syncs: files finished in two directories keep no
+ * descriptor (the directories are remembered by path, once each, until
+ * ts_fs_sync_dirs fsyncs them); an open writer holds one descriptor, its
+ * file's, not its directory's too; the files are there meanwhile.  A hint
+ * put replaces the file as a put does.
  */
 static void
 test_deferred_dir_syncs(void **state)
@@ -185,10 +176,11 @@ test_deferred_dir_syncs(void **state)
 		assert_true(ts_fs_create_exclusive(fs, path, "abc", 3, &err));
 		snprintf(path, sizeof(path), "%s/b/f%d", dir, i);
 		assert_non_null(w = ts_fs_writer_open(fs, path, &err));
+		assert_int_equal(open_fds(), before + 1);
 		assert_true(ts_fs_writer_write(w, "de", 2, &err));
 		assert_true(ts_fs_writer_finish(w, &err));
 	}
-	assert_int_equal(open_fds(), before + 2);
+	assert_int_equal(open_fds(), before);
 	snprintf(path, sizeof(path), "%s/a", dir);
 	assert_int_equal(count_entries(path, "f"), 3);
 	snprintf(path, sizeof(path), "%s/b/f2", dir);
@@ -277,6 +269,58 @@ add_rows(ts_table_writer *w, int from, int to)
 	}
 }
 
+/* The schema of a table (id INT NOT NULL, p STRING, n BIGINT) partitioned by p, with options (JSON members). */
+static void
+write_idpn_schema(const char *root, const char *options)
+{
+	char		json[1024];
+
+	snprintf(json, sizeof(json), "{\"version\": 3, \"id\": 0, \"fields\": ["
+			 "{\"id\": 0, \"name\": \"id\", \"type\": \"INT NOT NULL\"},"
+			 "{\"id\": 1, \"name\": \"p\", \"type\": \"STRING\"},"
+			 "{\"id\": 2, \"name\": \"n\", \"type\": \"BIGINT\"}],"
+			 "\"highestFieldId\": 2, \"partitionKeys\": [\"p\"], \"primaryKeys\": [],"
+			 "\"options\": {%s}}", options);
+	write_schema(root, json);
+}
+
+/* Rows from..to-1 (add_rows) into the table at root, committed as snapshot id. */
+static void
+write_committed(const char *root, int from, int to, int64_t id)
+{
+	ts_err		err;
+	int64_t		got;
+	ts_table_writer *w = ts_table_writer_open(local_fs(root), root, NULL, 0, &err);
+
+	if (w == NULL)
+		fail_msg("%s", err.msg);
+	add_rows(w, from, to);
+	if (!ts_table_writer_commit(w, "unit-user", &got, &err))
+		fail_msg("%s", err.msg);
+	assert_int_equal(got, id);
+	ts_table_writer_free(w);
+}
+
+/* The entries of the one manifest of s's delta list (*added: its added files). */
+static ts_manifest_entry *
+delta_entries(const char *root, const ts_snapshot *s, ts_arena *a, int *ne, int64_t *added)
+{
+	char		path[1024];
+	ts_err		err;
+	ts_manifest_file_meta *metas;
+	int			nmetas;
+	ts_manifest_entry *e;
+
+	snprintf(path, sizeof(path), "%s/manifest/%s", root, s->delta_manifest_list);
+	assert_true(ts_manifest_list_read(ts_fs_local_unconfined(), path, a, &metas, &nmetas, &err));
+	assert_int_equal(nmetas, 1);
+	if (added)
+		*added = metas[0].num_added_files;
+	snprintf(path, sizeof(path), "%s/manifest/%s", root, metas[0].file_name);
+	assert_true(ts_manifest_read(ts_fs_local_unconfined(), path, a, &e, ne, &err));
+	return e;
+}
+
 static void
 test_table_written_twice(void **state)
 {
@@ -284,7 +328,6 @@ test_table_written_twice(void **state)
 	char		root[512],
 				path[1024];
 	ts_err		err;
-	ts_table_writer *w;
 	int64_t		id;
 	ts_snapshot *s;
 	ts_arena	a;
@@ -292,28 +335,15 @@ test_table_written_twice(void **state)
 	int			nmetas;
 	ts_manifest_entry *e;
 	int			ne;
-	int64_t		rows = 0;
+	int64_t		rows = 0,
+				added;
 	ts_type    *ptype = ts_type_new(TS_VARCHAR, true);
 	ts_type    *itype = ts_type_new(TS_INT, false);
 
 	snprintf(root, sizeof(root), "%s/t", dir);
-	write_schema(root, "{\"version\": 3, \"id\": 0, \"fields\": ["
-				 "{\"id\": 0, \"name\": \"id\", \"type\": \"INT NOT NULL\"},"
-				 "{\"id\": 1, \"name\": \"p\", \"type\": \"STRING\"},"
-				 "{\"id\": 2, \"name\": \"n\", \"type\": \"BIGINT\"}],"
-				 "\"highestFieldId\": 2, \"partitionKeys\": [\"p\"], \"primaryKeys\": [],"
-				 "\"options\": {\"bucket\": \"2\", \"bucket-key\": \"id\"}}");
+	write_idpn_schema(root, "\"bucket\": \"2\", \"bucket-key\": \"id\"");
 	for (int round = 0; round < 2; round++)
-	{
-		w = ts_table_writer_open(local_fs(root), root, NULL, 0, &err);
-		if (w == NULL)
-			fail_msg("%s", err.msg);
-		add_rows(w, round * 100, round * 100 + 100);
-		if (!ts_table_writer_commit(w, "unit-user", &id, &err))
-			fail_msg("%s", err.msg);
-		assert_int_equal(id, round + 1);
-		ts_table_writer_free(w);
-	}
+		write_committed(root, round * 100, round * 100 + 100, round + 1);
 	s = ts_snapshot_load(ts_fs_local_unconfined(), root, 2, &err);
 	assert_non_null(s);
 	assert_string_equal(s->commit_kind, "APPEND");
@@ -339,12 +369,8 @@ test_table_written_twice(void **state)
 		assert_int_equal(m1[0].num_added_files, metas[0].num_added_files);
 		ts_snapshot_free(s1);
 	}
-	snprintf(path, sizeof(path), "%s/manifest/%s", root, s->delta_manifest_list);
-	assert_true(ts_manifest_list_read(ts_fs_local_unconfined(), path, &a, &metas, &nmetas, &err));
-	assert_int_equal(nmetas, 1);
-	assert_int_equal(metas[0].num_added_files, 4);	/* 2 partitions x 2 buckets */
-	snprintf(path, sizeof(path), "%s/manifest/%s", root, metas[0].file_name);
-	assert_true(ts_manifest_read(ts_fs_local_unconfined(), path, &a, &e, &ne, &err));
+	e = delta_entries(root, s, &a, &ne, &added);
+	assert_int_equal(added, 4);	/* 2 partitions x 2 buckets */
 	assert_int_equal(ne, 4);
 	for (int k = 0; k < ne; k++)
 	{
@@ -447,12 +473,8 @@ test_data_file_path_directory(void **state)
 	char		root[512],
 				path[1024];
 	ts_err		err;
-	ts_table_writer *w;
-	int64_t		id;
 	ts_snapshot *s;
 	ts_arena	a;
-	ts_manifest_file_meta *metas;
-	int			nmetas;
 	ts_manifest_entry *e;
 	int			ne;
 	ts_type    *ptype = ts_type_new(TS_VARCHAR, true);
@@ -460,28 +482,13 @@ test_data_file_path_directory(void **state)
 
 	(void) state;
 	snprintf(root, sizeof(root), "%s/t", dir);
-	write_schema(root, "{\"version\": 3, \"id\": 0, \"fields\": ["
-				 "{\"id\": 0, \"name\": \"id\", \"type\": \"INT NOT NULL\"},"
-				 "{\"id\": 1, \"name\": \"p\", \"type\": \"STRING\"},"
-				 "{\"id\": 2, \"name\": \"n\", \"type\": \"BIGINT\"}],"
-				 "\"highestFieldId\": 2, \"partitionKeys\": [\"p\"], \"primaryKeys\": [],"
-				 "\"options\": {\"bucket\": \"2\", \"bucket-key\": \"id\","
-				 " \"data-file.path-directory\": \"data/files\"}}");
-	w = ts_table_writer_open(local_fs(root), root, NULL, 0, &err);
-	if (w == NULL)
-		fail_msg("%s", err.msg);
-	add_rows(w, 0, 50);
-	if (!ts_table_writer_commit(w, "unit-user", &id, &err))
-		fail_msg("%s", err.msg);
-	ts_table_writer_free(w);
+	write_idpn_schema(root, "\"bucket\": \"2\", \"bucket-key\": \"id\","
+					  " \"data-file.path-directory\": \"data/files\"");
+	write_committed(root, 0, 50, 1);
 	s = ts_snapshot_load(ts_fs_local_unconfined(), root, 1, &err);
 	assert_non_null(s);
 	ts_arena_init(&a, 65536);
-	snprintf(path, sizeof(path), "%s/manifest/%s", root, s->delta_manifest_list);
-	assert_true(ts_manifest_list_read(ts_fs_local_unconfined(), path, &a, &metas, &nmetas, &err));
-	assert_int_equal(nmetas, 1);
-	snprintf(path, sizeof(path), "%s/manifest/%s", root, metas[0].file_name);
-	assert_true(ts_manifest_read(ts_fs_local_unconfined(), path, &a, &e, &ne, &err));
+	e = delta_entries(root, s, &a, &ne, NULL);
 	assert_int_equal(ne, 4);	/* 2 partitions x 2 buckets */
 	for (int k = 0; k < ne; k++)
 	{
@@ -502,16 +509,12 @@ test_data_file_path_directory(void **state)
 
 	for (size_t b = 0; b < sizeof(bad) / sizeof(bad[0]); b++)
 	{
-		char		json[800];
+		char		options[200];
 
 		snprintf(root, sizeof(root), "%s/bad%zu", dir, b);
-		snprintf(json, sizeof(json), "{\"version\": 3, \"id\": 0, \"fields\": ["
-				 "{\"id\": 0, \"name\": \"id\", \"type\": \"INT NOT NULL\"},"
-				 "{\"id\": 1, \"name\": \"p\", \"type\": \"STRING\"},"
-				 "{\"id\": 2, \"name\": \"n\", \"type\": \"BIGINT\"}],"
-				 "\"highestFieldId\": 2, \"partitionKeys\": [\"p\"], \"primaryKeys\": [],"
-				 "\"options\": {\"bucket\": \"-1\", \"data-file.path-directory\": \"%s\"}}", bad[b]);
-		write_schema(root, json);
+		snprintf(options, sizeof(options), "\"bucket\": \"-1\", \"data-file.path-directory\": \"%s\"",
+				 bad[b]);
+		write_idpn_schema(root, options);
 		memset(&err, 0, sizeof(err));
 		assert_null(ts_table_writer_open(local_fs(root), root, NULL, 0, &err));
 		assert_int_equal(err.code, TS_ERR_INVALID);

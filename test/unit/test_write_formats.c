@@ -44,16 +44,6 @@
 #define AVRO_TABLE "testdata/avro/append_with_multiple_ts_precision_and_timezone.db/append_with_multiple_ts_precision_and_timezone"
 #define AVRO_FILE AVRO_TABLE "/bucket-0/data-441e233b-529d-4a8f-a0a4-25c2c84fb965-0.avro"
 
-static char *
-scratch_dir(void)
-{
-	char		tmpl[] = "/tmp/ts-unit-wformats.XXXXXX";
-	char	   *d = mkdtemp(tmpl);
-
-	assert_non_null(d);
-	return strdup(d);
-}
-
 static bool
 to_buf(void *arg, const void *data, size_t len, ts_err *err)
 {

@@ -32,12 +32,6 @@
 
 /* ---- helpers --------------------------------------------------------- */
 
-static bool
-buf_sink(void *arg, const void *data, size_t len, ts_err *err)
-{
-	return ts_buf_append((ts_buf *) arg, data, len, err);
-}
-
 static uint8_t *
 slurp(const char *path, size_t *len)
 {
@@ -81,17 +75,6 @@ schema_file(const char *rel)
 	if (s == NULL)
 		fail_msg("%s: %s", rel, err.msg);
 	free(b);
-	return s;
-}
-
-static ts_schema *
-schema_json(const char *json)
-{
-	ts_err		err;
-	ts_schema  *s = ts_schema_parse(json, strlen(json), "test", &err);
-
-	if (s == NULL)
-		fail_msg("schema: %s", err.msg);
 	return s;
 }
 

@@ -3,7 +3,9 @@
  * empty table, <root>/schema/schema-0 holding json, written by hand so that
  * what a test reads back does not depend on a table the code under test
  * made; the local fs a table writer is given; the entries of a directory
- * whose names start with a prefix; the writer schema of an Avro file.
+ * whose names start with a prefix; the writer schema of an Avro file; a new
+ * scratch directory; a schema parsed from JSON; a file writer's sink into a
+ * ts_buf.
  */
 #ifndef TS_UNIT_WRITE_SCHEMA_H
 #define TS_UNIT_WRITE_SCHEMA_H
@@ -13,8 +15,39 @@
 
 #include "base/ts_fs.h"
 #include "format/avro/avro_container.h"
+#include "meta/schema.h"
 
-static void
+/* A new empty directory under /tmp (strdup'd). */
+static __attribute__((unused)) char *
+scratch_dir(void)
+{
+	char		tmpl[] = "/tmp/ts-unit-write.XXXXXX";
+	char	   *d = mkdtemp(tmpl);
+
+	assert_non_null(d);
+	return strdup(d);
+}
+
+/* A schema from its JSON text (the test fails when it does not parse). */
+static __attribute__((unused)) ts_schema *
+schema_json(const char *json)
+{
+	ts_err		err;
+	ts_schema  *s = ts_schema_parse(json, strlen(json), "test", &err);
+
+	if (s == NULL)
+		fail_msg("schema: %s", err.msg);
+	return s;
+}
+
+/* A file writer's sink appending to the ts_buf arg. */
+static __attribute__((unused)) bool
+buf_sink(void *arg, const void *data, size_t len, ts_err *err)
+{
+	return ts_buf_append((ts_buf *) arg, data, len, err);
+}
+
+static __attribute__((unused)) void
 write_schema(const char *root, const char *json)
 {
 	char		path[600];
@@ -31,7 +64,7 @@ write_schema(const char *root, const char *json)
 }
 
 /* An unconfined fs of the local store, for root's files. */
-static ts_fs *
+static __attribute__((unused)) ts_fs *
 local_fs(const char *root)
 {
 	ts_err		err;
