@@ -49,6 +49,14 @@ SELECT count(*) AS point_rows FROM fixed WHERE p = 17 AND id = 217;
 SELECT count(*) AS files, sum(row_count) AS rows FROM tablescan_files('fixed');
 SELECT pg_temp.fails('SET tablescan.max_open_writers = 0');
 RESET tablescan.max_open_writers;
+-- a bound above the backend's share of descriptors is capped at a third of them
+-- (max_files_per_process 1000 here: ~330 open files): 3000 partitions round-robin
+-- still get two files each, not one
+SET tablescan.max_open_writers = 65536;
+INSERT INTO capped SELECT g % 3000, g, 'v' || g FROM generate_series(1, 6000) g;
+SELECT count(*), count(DISTINCT p), sum(id) FROM capped;
+SELECT * FROM pg_temp.files_per_bucket('capped');
+RESET tablescan.max_open_writers;
 
 -- ---- an INSERT that fails, one rolled back: no directory of theirs left ----------
 SELECT pg_temp.partition_dirs('fresh');

@@ -31,6 +31,7 @@
 #include "miscadmin.h"
 #include "nodes/nodeFuncs.h"
 #include "parser/parsetree.h"
+#include "storage/fd.h"
 #include "utils/builtins.h"
 #include "utils/inval.h"
 #include "utils/lsyscache.h"
@@ -176,6 +177,19 @@ report_write_error(const ts_err *err, const char *relname)
 			 err->hint[0] ? errhint("%s", err->hint) : 0));
 }
 
+/*
+ * The most data files one write keeps open: tablescan.max_open_writers, and
+ * at most a third of the descriptors this backend may use (max_safe_fds, from
+ * max_files_per_process and the process's open-file limit): PostgreSQL's own
+ * share for descriptors an extension holds (AcquireExternalFD), so that a
+ * write into many partitions does not run the server out of descriptors.
+ */
+static int
+open_writers_bound(void)
+{
+	return Min(tablescan_max_open_writers, Max(1, max_safe_fds / 3));
+}
+
 /* Everything a writer needs that options alone decide: refused before any file. */
 static void
 check_writable(TsTableOptions *o, const char *relname)
@@ -250,7 +264,7 @@ tablescan_open_table_writer(TsTableOptions *o, const char *relname)
 		w = fs ? ts_table_writer_open(fs, o->table_path, options, n, &err) : NULL;
 	if (w == NULL)
 		report_write_error(&err, relname);
-	ts_table_writer_set_max_open_files(w, tablescan_max_open_writers);
+	ts_table_writer_set_max_open_files(w, open_writers_bound());
 	return w;
 }
 
