@@ -219,6 +219,7 @@ ts_scan_prepare(const ts_scan_context *ctx, ts_err *err)
 {
 	ts_plan    *plan;
 	ts_prefetch *hint;
+	ts_snapshot_latest early = {0};
 	double		start = ts_monotonic_us() / 1000.0;
 
 	if (ctx == NULL)
@@ -245,13 +246,15 @@ ts_scan_prepare(const ts_scan_context *ctx, ts_err *err)
 		return NULL;
 	}
 	hint = scan_latest_hint_ahead(plan, ctx);
-	if (!scan_resolve_table(plan, ctx, err) ||
-		(plan->kind != TS_TABLE_FORMAT && !scan_choose_snapshot(plan, ctx, err)))
+	if (!scan_resolve_table(plan, ctx, hint, hint ? &early : NULL, err) ||
+		(plan->kind != TS_TABLE_FORMAT && !scan_choose_snapshot(plan, ctx, &early, err)))
 	{
+		ts_snapshot_latest_free(&early);
 		ts_prefetch_free(hint);
 		ts_plan_free(plan);
 		return NULL;
 	}
+	ts_snapshot_latest_free(&early);
 	ts_prefetch_free(hint);
 	plan->metrics.planning_ms = ts_monotonic_us() / 1000.0 - start;
 	return plan;
