@@ -172,8 +172,9 @@ EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF, SUMMARY OFF) SELECT id FROM s3_idx WHER
 -- 7 round trips (13 in 10 before: schema/ listed twice, a listing of
 -- snapshot/ and a HEAD of snapshot-3).  A batch counts one round trip even
 -- when it goes with another request: LATEST is started with the listing of
--- schema/, snapshot-3 with the HEAD of snapshot-4, so that the plan waits
--- for 5 round trips one after another (test/s3/latency.sh counts those)
+-- schema/, schema-0 and snapshot-3 with the HEAD of snapshot-4, so that the
+-- plan waits for 4 round trips one after another (test/s3/latency.sh counts
+-- those)
 CREATE FOREIGN TABLE s3.cold_orders (id int, customer text, amount numeric, dt text) SERVER s3_lake
   OPTIONS (database 'sales', "table" 'orders', cache 'false');
 CREATE FUNCTION plan_cost(q text) RETURNS text LANGUAGE plpgsql AS $$

@@ -13,18 +13,19 @@
 #     snapshot's GET at the schema's depth;
 #   - the same table with a stale LATEST (snapshot 2 of 3): the HEAD of
 #     snapshot-3 finds it, the listing picks it: the same rows as the local
-#     read of the table, in at most 6 round trips (the listing and the
-#     snapshot's GET one more);
+#     read of the table, in at most 7 round trips (the listing, then the
+#     snapshot's GET: two more, as Java's rule lists after a stale hint);
 #   - 96 small Parquet files in 16 splits (two windows of files fetched
 #     ahead: the second one is started with the first): at most 5, the
 #     same rows and checksum as the local read (7 when the second window
 #     waited for the first and the snapshot for the schema);
 #   - a cold plan of 500 manifests (ts_gen's 500 one-row commits, the last
-#     snapshot's lists kept): at most 5 (3 before the manifests, which go
-#     512 in flight at a time: 1 more, and one to spare for the requests
-#     answered before the last ones are sent; 6 when the snapshot waited
-#     for the schema, 8 with 256 in flight, 14 when they went in windows
-#     of 64 waited in turn);
+#     snapshot's lists kept): at most 6 (3 before the manifests, which go
+#     512 in flight at a time: 1 more, and two to spare: the first ones are
+#     answered before the last ones reach the store, ~0.3 ms a request for
+#     this client and the one-threaded store on a loaded 2-core machine,
+#     which spreads the wave over 2-3 depths (4-6 measured); 8 with 256 in
+#     flight, 14 when they went in windows of 64 waited in turn);
 #   - one ORC file of ~10 MB in 6 stripes (larger than what a scan fetches
 #     whole with the files before it): with every column read, the file
 #     comes in whole with its tail (ts_file_hold_ends): at most 5 (4 of
@@ -119,7 +120,7 @@ else
     bad "the schema's GET at depth ${sd:-?}, the snapshot's at ${nd:-?} (not one depth, at most 2)"
 fi
 echo "---- stale" >> "$D/log"
-scan_check "orders with a stale LATEST (2 of 3)" s3://lake/wh/t.db/stale "$FIX/warehouse/sales.db/orders" 3000 6
+scan_check "orders with a stale LATEST (2 of 3)" s3://lake/wh/t.db/stale "$FIX/warehouse/sales.db/orders" 3000 7
 if sed -n '/^---- stale$/,$p' "$D/log" | awk '$3 == "GET" && $4 ~ /t.db\/stale\/snapshot\/snapshot-3$/' | grep -q .; then
     ok "the stale hint: snapshot-3 read, not the hint's snapshot-2 alone"
 else
@@ -130,10 +131,10 @@ scan_check "96 files in 16 splits" s3://lake/wh/t.db/w2 "$D/w2" 20000 5
 curl -s "$L?reset=1" >/dev/null
 out=$("$D/scan" s3://lake/wh/t.db/m500 --plan-only 1 2>&1); st=$(curl -s "$L")
 d=$(depth "$st")
-if grep -q '^planned 1 time' <<< "$out" && [ -n "$d" ] && [ "$d" -le 5 ]; then
-    ok "cold plan of 500 manifests: $d round trips one after another (at most 5)"
+if grep -q '^planned 1 time' <<< "$out" && [ -n "$d" ] && [ "$d" -le 6 ]; then
+    ok "cold plan of 500 manifests: $d round trips one after another (at most 6)"
 else
-    bad "cold plan of 500 manifests: ${d:-?} round trips one after another, more than 5 ($out / $st)"
+    bad "cold plan of 500 manifests: ${d:-?} round trips one after another, more than 6 ($out / $st)"
 fi
 
 # data_gets MARK TABLE: the trace's GETs of TABLE's data files since the line MARK
