@@ -15,6 +15,11 @@
 #     snapshot-3 finds it, the listing picks it: the same rows as the local
 #     read of the table, in at most 7 round trips (the listing, then the
 #     snapshot's GET: two more, as Java's rule lists after a stale hint);
+#   - a primary-key table with deletion vectors (bench/s3.sh's pk_dv: 32
+#     small files, 16 index files): at most 5 (the index manifest comes
+#     with the manifest lists, the index files with the data files; 6 when
+#     the index manifest followed the manifests), its index manifest's GET
+#     at the lists' depth, the same rows and checksum as the local read;
 #   - 96 small Parquet files in 16 splits (two windows of files fetched
 #     ahead: the second one is started with the first): at most 5, the
 #     same rows and checksum as the local read (7 when the second window
@@ -63,6 +68,10 @@ M=$D/m500
 bash test/s3/manifests-table.sh 500 $M $BUILD
 # sales.orders with a stale LATEST hint (2 of 3 snapshots)
 cp -r "$FIX/warehouse/sales.db/orders" "$D/stale" && printf 2 > "$D/stale/snapshot/LATEST"
+# deletion vectors: 16 (partition, bucket) pairs, an index file each, 32 data files (bench/s3.sh's pk_dv)
+$BUILD/tools/ts_gen $D/pkdv --column id:INT --column p:INT --column v:STRING --column n:BIGINT \
+    --partition p --partitions 4 --primary-key id --buckets 4 --rows 400 --keys 300 --files 2 \
+    --snapshots 6 --compact-every 2 --levels 3 --delete-every 6 --deletion-vectors --no-ops >/dev/null
 # 96 small Parquet files, 16 buckets of 6
 $BUILD/tools/ts_gen $D/w2 --format parquet --column id:BIGINT --column name:STRING --buckets 16 \
     --bucket-key id --files 6 --rows 20000 >/dev/null
@@ -87,7 +96,7 @@ node test/s3/proxy.mjs --dir "$D/store" --delay 150 --trace \
     --upload "lake/wh/t.db/m500=$M" --upload "lake/wh/t.db/w2=$D/w2" --upload "lake/wh/t.db/big=$D/big" \
     --upload "lake/wh/t.db/pqrg=$D/pqrg" --upload "lake/wh/t.db/pqwide=$D/pqwide" \
     --upload "lake/wh/t.db/avbig=$D/avbig" --upload "lake/wh/t.db/orcwide=$D/orcwide" \
-    --upload "lake/wh/t.db/stale=$D/stale" > "$D/port" 2>> "$D/log" &
+    --upload "lake/wh/t.db/stale=$D/stale" --upload "lake/wh/t.db/pkdv=$D/pkdv" > "$D/port" 2>> "$D/log" &
 pid=$!
 for _ in $(seq 1 300); do [ -s "$D/port" ] && break; sleep 0.1; done
 export TS_S3_ENDPOINT=http://127.0.0.1:$(cat "$D/port") AWS_ACCESS_KEY_ID=S3RVER AWS_SECRET_ACCESS_KEY=S3RVER
@@ -127,6 +136,26 @@ else
     bad "the stale hint: no GET of snapshot-3"
 fi
 scan_check "96 files in 16 splits" s3://lake/wh/t.db/w2 "$D/w2" 20000 5
+echo "---- pkdv" >> "$D/log"
+rows=$("$D/scan" "$D/pkdv" 2>&1 | head -1 | cut -d' ' -f1)
+scan_check "a table with deletion vectors (32 files, 16 index files)" s3://lake/wh/t.db/pkdv "$D/pkdv" "$rows" 5
+ld=$(sed -n '/^---- pkdv$/,$p' "$D/log" | awk '$3 == "GET" && $4 ~ /pkdv\/manifest\/manifest-list-/ { print $2; exit }')
+id=$(sed -n '/^---- pkdv$/,$p' "$D/log" | awk '$3 == "GET" && $4 ~ /pkdv\/manifest\/index-manifest-/ { print $2; exit }')
+if [ -n "$ld" ] && [ "$ld" = "$id" ]; then
+    ok "the index manifest fetched with the manifest lists (depth $ld)"
+else
+    bad "the index manifest's GET at depth ${id:-?}, the manifest lists' at ${ld:-?} (not one depth)"
+fi
+# three plans in one process, the live-entry cache on: the index manifest fetched once (the
+# warm plans' prefetch of it finds the one read last in memory, as a plain read of it did)
+echo "---- pkdv-warm" >> "$D/log"
+"$D/scan" s3://lake/wh/t.db/pkdv --plan-only 3 --cache 64 >/dev/null 2>&1
+n=$(sed -n '/^---- pkdv-warm$/,$p' "$D/log" | awk '$3 == "GET" && $4 ~ /pkdv\/manifest\/index-manifest-/' | wc -l)
+if [ "$n" -eq 1 ]; then
+    ok "three plans of the table with deletion vectors: its index manifest fetched once"
+else
+    bad "three plans of the table with deletion vectors: its index manifest fetched $n times, not once"
+fi
 
 curl -s "$L?reset=1" >/dev/null
 out=$("$D/scan" s3://lake/wh/t.db/m500 --plan-only 1 2>&1); st=$(curl -s "$L")
