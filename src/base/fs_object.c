@@ -117,20 +117,24 @@ read_metadata_object(ts_fs *fs, const fs_object_ops *oo, const char *path, uint8
 }
 
 /*
- * A metadata object served from a prefetched set is the one read last
- * too: a later plan's prefetch of it (the index manifest, read after the
- * manifests) then finds it in the memo (ts_fs_cache_lookup) and sends
- * nothing, as a plain read of it would.
+ * An index manifest served from a prefetched set (a plan starts it with
+ * its manifest lists) becomes the memo, as a plain read of it, the plan's
+ * last metadata read, did: the next plan's prefetch of it then finds it
+ * (ts_fs_cache_lookup) and sends nothing.  Other objects of prefetched
+ * sets leave the memo alone (a scan's index files and sidecars would push
+ * the index manifest out before the next plan).
  */
 static void
 memo_keep_prefetched(ts_fs *fs, const fs_object_ops *oo, const char *path, const uint8_t *data,
 					 size_t len)
 {
 	const char *parts[8];
+	const char *base = strrchr(path, '/');
 	int			nparts;
 	char		key[65];
 
-	if (!ts_mcache_wanted(path) || (nparts = oo->cache_key(fs, path, parts)) == 0)
+	if (base == NULL || strncmp(base + 1, "index-manifest-", 15) != 0 || !ts_mcache_wanted(path) ||
+		(nparts = oo->cache_key(fs, path, parts)) == 0)
 		return;
 	ts_mcache_entry_name(parts, nparts, key);
 	if (memo_data != NULL && strcmp(key, memo_key) == 0)
