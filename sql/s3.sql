@@ -145,8 +145,9 @@ DROP TABLE rt0, rt1;
 -- files of 100 rows, each with a sidecar.  kind = 5 (kind = i % 128, NULL where i % 7 = 2):
 -- statistics rule out file 4 (kind 16..115), file 2's bitmap rules it out (its only
 -- i % 128 = 5, 261, has a NULL kind).  Reading beyond the query pruned to nothing: the
--- split's window, the 7 data files kept and their 7 sidecars, in 1 round trip of 14
--- requests (8 round trips before: the window, then each sidecar alone before its file)
+-- split's window, the 7 data files kept and their 7 sidecars, in 1 round trip of 13
+-- requests (8 round trips before: the window, then each sidecar alone before its file;
+-- 14 requests before the batch took the sidecar read last from memory, fs_object.c's memo)
 CREATE FOREIGN TABLE s3_idx (id int, kind smallint) SERVER s3_lake
   OPTIONS (database 'idx', "table" 'events_sidecar');
 CREATE FOREIGN TABLE loc_idx (id int, kind smallint) SERVER local_lake
@@ -172,8 +173,9 @@ EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF, SUMMARY OFF) SELECT id FROM s3_idx WHER
 -- 7 round trips (13 in 10 before: schema/ listed twice, a listing of
 -- snapshot/ and a HEAD of snapshot-3).  A batch counts one round trip even
 -- when it goes with another request: LATEST is started with the listing of
--- schema/, snapshot-3 with the HEAD of snapshot-4, so that the plan waits
--- for 5 round trips one after another (test/s3/latency.sh counts those)
+-- schema/, schema-0 and snapshot-3 with the HEAD of snapshot-4, so that the
+-- plan waits for 4 round trips one after another (test/s3/latency.sh counts
+-- those)
 CREATE FOREIGN TABLE s3.cold_orders (id int, customer text, amount numeric, dt text) SERVER s3_lake
   OPTIONS (database 'sales', "table" 'orders', cache 'false');
 CREATE FUNCTION plan_cost(q text) RETURNS text LANGUAGE plpgsql AS $$

@@ -52,6 +52,21 @@ static size_t memo_len = 0;
 
 static int64_t fetches = 0;
 
+/* Keep data (len bytes) as the memo under key ("": none). */
+static void
+memo_set(const char *key, const uint8_t *data, size_t len)
+{
+	free(memo_data);
+	memo_data = NULL;
+	if (key[0] && len <= MEMO_MAX && (memo_data = malloc(len + 1)) != NULL)
+	{
+		memcpy(memo_data, data, len);
+		memo_data[len] = '\0';
+		memo_len = len;
+		memcpy(memo_key, key, sizeof(memo_key));
+	}
+}
+
 int64_t
 fs_object_fetch_count(void)
 {
@@ -97,15 +112,34 @@ read_metadata_object(ts_fs *fs, const fs_object_ops *oo, const char *path, uint8
 	}
 	else if (!fetch(fs, oo, path, data, len, err))
 		return false;
-	free(memo_data);
-	memo_data = NULL;
-	if (key[0] && *len <= MEMO_MAX && (memo_data = malloc(*len + 1)) != NULL)
-	{
-		memcpy(memo_data, *data, *len + 1);
-		memo_len = *len;
-		memcpy(memo_key, key, sizeof(key));
-	}
+	memo_set(key, *data, *len);
 	return true;
+}
+
+/*
+ * An index manifest served from a prefetched set (a plan starts it with
+ * its manifest lists) becomes the memo, as a plain read of it, the plan's
+ * last metadata read, did: the next plan's prefetch of it then finds it
+ * (ts_fs_cache_lookup) and sends nothing.  Other objects of prefetched
+ * sets leave the memo alone (a scan's index files and sidecars would push
+ * the index manifest out before the next plan).
+ */
+static void
+memo_keep_prefetched(ts_fs *fs, const fs_object_ops *oo, const char *path, const uint8_t *data,
+					 size_t len)
+{
+	const char *parts[8];
+	const char *base = strrchr(path, '/');
+	int			nparts;
+	char		key[65];
+
+	if (base == NULL || strncmp(base + 1, "index-manifest-", 15) != 0 || !ts_mcache_wanted(path) ||
+		(nparts = oo->cache_key(fs, path, parts)) == 0)
+		return;
+	ts_mcache_entry_name(parts, nparts, key);
+	if (memo_data != NULL && strcmp(key, memo_key) == 0)
+		return;
+	memo_set(key, data, len);
 }
 
 /* The object store that reads path through fs, or NULL (local, unknown). */
@@ -133,6 +167,19 @@ ts_fs_cache_lookup(ts_fs *fs, const char *path, uint8_t **data, size_t *len)
 
 	if (!ts_mcache_wanted(path) || (nparts = fs_object_cache_key(fs, path, parts)) == 0)
 		return false;
+	/* the memo first, as read_metadata_object: a prefetch of the object read last sends nothing */
+	if (memo_data != NULL)
+	{
+		char		key[65];
+
+		ts_mcache_entry_name(parts, nparts, key);
+		if (strcmp(key, memo_key) == 0 && (*data = ts_malloc(memo_len + 1)) != NULL)
+		{
+			memcpy(*data, memo_data, memo_len + 1);
+			*len = memo_len;
+			return true;
+		}
+	}
 	return ts_mcache_get(parts, nparts, data, len);
 }
 
@@ -174,6 +221,7 @@ fs_object_open(ts_fs *fs, const fs_object_ops *oo, const char *path, ts_err *err
 	if (ts_prefetch_find(fs, path, &mem, &len))
 	{
 		/* fetched whole already (prefetch.c): no request, reads are copies */
+		memo_keep_prefetched(fs, oo, path, mem, len);
 		if ((f = fs_file_new(fs, path, sizeof(ts_file), err)) != NULL)
 		{
 			f->size = (int64_t) len;
@@ -239,6 +287,8 @@ fs_object_read_whole(ts_fs *fs, const fs_object_ops *oo, const char *path, size_
 	if (ts_prefetch_find(fs, path, &mem, &mlen))
 	{
 		uint8_t    *buf = ts_malloc(mlen + 1);
+
+		memo_keep_prefetched(fs, oo, path, mem, mlen);
 
 		if (buf == NULL)
 			return ts_error_nomemf(err, "reading \"%s\"", path);

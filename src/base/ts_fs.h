@@ -228,7 +228,8 @@ void		ts_file_close(ts_file *f);	/* NULL is fine */
 /*
  * The on-disk metadata cache (meta_cache.c) under fs's store and
  * credentials (fs_object.c; an object store's paths only): an object's
- * entry (a ts_malloc'd copy) and storing one.
+ * entry (a ts_malloc'd copy; the lookup also finds the metadata object
+ * read last, which fs_object.c keeps in memory) and storing one.
  * For objects the cache keeps (ts_mcache_wanted) only; else a miss / no-op.
  */
 bool		ts_fs_cache_lookup(ts_fs *fs, const char *path, uint8_t **data, size_t *len);

@@ -375,11 +375,34 @@ find_snapshot_id(ts_fs *fs, const char *branch_root, bool latest, bool hint_only
 }
 
 bool
-ts_snapshot_load_latest(ts_fs *fs, const char *branch_root, ts_snapshot **out, ts_err *err)
+ts_snapshot_latest_begin(ts_fs *fs, const char *branch_root, ts_snapshot_latest *L, ts_err *err)
 {
-	int64_t		id;
-	bool		from_hint;
-	ts_prefetch *ahead = NULL;
+	memset(L, 0, sizeof(*L));
+	if (!find_snapshot_id(fs, branch_root, true, true, &L->id, &L->from_hint, &L->ahead, err))
+	{
+		ts_prefetch_free(L->ahead);
+		L->ahead = NULL;
+		return false;
+	}
+	L->begun = true;
+	return true;
+}
+
+void
+ts_snapshot_latest_free(ts_snapshot_latest *L)
+{
+	if (L == NULL)
+		return;
+	ts_prefetch_free(L->ahead);
+	L->ahead = NULL;
+	L->begun = false;
+}
+
+bool
+ts_snapshot_latest_finish(ts_fs *fs, const char *branch_root, ts_snapshot_latest *L,
+						  ts_snapshot **out, ts_err *err)
+{
+	int64_t		id = L->id;
 	ts_err		e2 = {0};
 	int64_t    *ids = NULL;
 	int			n = 0;
@@ -387,21 +410,16 @@ ts_snapshot_load_latest(ts_fs *fs, const char *branch_root, ts_snapshot **out, t
 	bool		ok;
 
 	*out = NULL;
-	if (!find_snapshot_id(fs, branch_root, true, true, &id, &from_hint, &ahead, err))
+	if (id <= 0 || !L->from_hint)
 	{
-		ts_prefetch_free(ahead);
-		return false;
-	}
-	if (id <= 0 || !from_hint)
-	{
-		ts_prefetch_free(ahead);	/* a hint behind the last snapshot: not that one */
+		ts_snapshot_latest_free(L);	/* a hint behind the last snapshot: not that one */
 		if (id <= 0)
 			return true;
 		return (*out = ts_snapshot_load(fs, branch_root, id, err)) != NULL;
 	}
 	/* the hint's snapshot GET directly (started with the HEAD): a 404 is the HEAD's "missing" */
 	*out = ts_snapshot_load(fs, branch_root, id, &e2);
-	ts_prefetch_free(ahead);
+	ts_snapshot_latest_free(L);
 	if (*out != NULL)
 		return true;
 	if (e2.code != TS_ERR_NOT_FOUND)
@@ -423,6 +441,17 @@ ts_snapshot_load_latest(ts_fs *fs, const char *branch_root, ts_snapshot **out, t
 		*err = e2;				/* no snapshot file at all: the hint's is missing */
 	ts_free(ids);
 	return *out != NULL;
+}
+
+bool
+ts_snapshot_load_latest(ts_fs *fs, const char *branch_root, ts_snapshot **out, ts_err *err)
+{
+	ts_snapshot_latest L;
+
+	*out = NULL;
+	if (!ts_snapshot_latest_begin(fs, branch_root, &L, err))
+		return false;
+	return ts_snapshot_latest_finish(fs, branch_root, &L, out, err);
 }
 
 bool

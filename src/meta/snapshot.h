@@ -60,6 +60,31 @@ bool		ts_snapshot_earliest_id(ts_fs *fs, const char *branch_root, int64_t *id, t
 bool		ts_snapshot_load_latest(ts_fs *fs, const char *branch_root, ts_snapshot **out, ts_err *err);
 
 /*
+ * ts_snapshot_load_latest in two halves, so that a plan can send the first
+ * half's requests with others of the same round trip (the schema's GET):
+ * begin reads the LATEST hint (LATEST, or a listing without one), starts
+ * the GET of the hint's snapshot and asks whether the snapshot after it
+ * exists (a HEAD); finish loads the chosen snapshot (the GET begun, or a
+ * listing when the hint's snapshot is missing) and frees what begin
+ * holds.  A begun state not finished is freed with ts_snapshot_latest_free
+ * (nothing to free after a begin that failed).
+ */
+struct ts_prefetch;
+typedef struct ts_snapshot_latest
+{
+	int64_t		id;				/* 0: no snapshot */
+	bool		from_hint;		/* id is the hint's, its file not checked */
+	bool		begun;
+	struct ts_prefetch *ahead;	/* the hint's snapshot, on its way */
+} ts_snapshot_latest;
+
+bool		ts_snapshot_latest_begin(ts_fs *fs, const char *branch_root, ts_snapshot_latest *L,
+									 ts_err *err);
+bool		ts_snapshot_latest_finish(ts_fs *fs, const char *branch_root, ts_snapshot_latest *L,
+									  ts_snapshot **out, ts_err *err);
+void		ts_snapshot_latest_free(ts_snapshot_latest *L);
+
+/*
  * The newest snapshot id in [earliest, latest] whose timeMillis <= t, by
  * binary search (timeMillis grows with the id); *found = 0 if none.
  */

@@ -219,6 +219,7 @@ ts_scan_prepare(const ts_scan_context *ctx, ts_err *err)
 {
 	ts_plan    *plan;
 	ts_prefetch *hint;
+	ts_snapshot_latest early = {0};
 	double		start = ts_monotonic_us() / 1000.0;
 
 	if (ctx == NULL)
@@ -245,20 +246,64 @@ ts_scan_prepare(const ts_scan_context *ctx, ts_err *err)
 		return NULL;
 	}
 	hint = scan_latest_hint_ahead(plan, ctx);
-	if (!scan_resolve_table(plan, ctx, err) ||
-		(plan->kind != TS_TABLE_FORMAT && !scan_choose_snapshot(plan, ctx, err)))
+	if (!scan_resolve_table(plan, ctx, hint, hint ? &early : NULL, err) ||
+		(plan->kind != TS_TABLE_FORMAT && !scan_choose_snapshot(plan, ctx, &early, err)))
 	{
+		ts_snapshot_latest_free(&early);
 		ts_prefetch_free(hint);
 		ts_plan_free(plan);
 		return NULL;
 	}
+	ts_snapshot_latest_free(&early);
 	ts_prefetch_free(hint);
 	plan->metrics.planning_ms = ts_monotonic_us() / 1000.0 - start;
 	return plan;
 }
 
+/*
+ * On an object store, the snapshot's index manifest (deletion vectors,
+ * indexes) started now, before the manifest lists, so that it comes in
+ * with them rather than after the manifests: every batch plan of a
+ * snapshot reads it (scan_dv_load).  NULL: nothing started (a local fs,
+ * none, an incremental read, a plan that reads no file).
+ */
+static ts_prefetch *
+index_manifest_ahead(ts_plan *plan, const ts_scan_context *ctx)
+{
+	const char *name;
+	char	   *path;
+	ts_prefetch *p = NULL;
+	ts_err		ignore = {0};
+
+	if (plan == NULL || ctx == NULL || plan->snapshot == NULL || plan->incremental ||
+		ctx->no_files || plan->kind == TS_TABLE_FORMAT || plan->splits != NULL ||
+		plan->metrics.manifests_read > 0 || !(ts_fs_caps(plan->fs) & TS_FS_CAP_REMOTE))
+		return NULL;
+	name = plan->snapshot->index_manifest;
+	if (name == NULL || name[0] == '\0' || strchr(name, '/') != NULL ||
+		!scan_check_file_name(plan, "index manifest", name, &ignore))
+		return NULL;			/* scan_read_index_manifest reports it */
+	path = ts_psprintf("%s/manifest/%s", plan->table_path, name);
+	if (path != NULL)
+		p = ts_prefetch_start(plan->fs, (const char *const *) &path, 1, &ignore);
+	ts_free(path);
+	return p;
+}
+
+static bool execute(ts_plan *plan, const ts_scan_context *ctx, ts_err *err);
+
 bool
 ts_scan_execute(ts_plan *plan, const ts_scan_context *ctx, ts_err *err)
+{
+	ts_prefetch *index_ahead = index_manifest_ahead(plan, ctx);
+	bool		ok = execute(plan, ctx, err);
+
+	ts_prefetch_free(index_ahead);
+	return ok;
+}
+
+static bool
+execute(ts_plan *plan, const ts_scan_context *ctx, ts_err *err)
 {
 	scan_state	st;
 	const ts_manifest_entry **live = NULL,

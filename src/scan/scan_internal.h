@@ -148,8 +148,17 @@ void		scan_stream_full_start(const ts_plan *plan, scan_state *st);
  * NULL: nothing started.
  */
 struct ts_prefetch *scan_latest_hint_ahead(ts_plan *plan, const ts_scan_context *ctx);
-bool		scan_resolve_table(ts_plan *plan, const ts_scan_context *ctx, ts_err *err);
-bool		scan_choose_snapshot(ts_plan *plan, const ts_scan_context *ctx, ts_err *err);
+/*
+ * With hint (scan_latest_hint_ahead's) and early, the latest snapshot's
+ * choice is begun with the schema's GET (ts_snapshot_latest_begin) and
+ * scan_choose_snapshot finishes it when it reads the latest snapshot; the
+ * caller frees early (ts_snapshot_latest_free) after both.  NULL early:
+ * each in its turn.
+ */
+bool		scan_resolve_table(ts_plan *plan, const ts_scan_context *ctx, struct ts_prefetch *hint,
+							   ts_snapshot_latest *early, ts_err *err);
+bool		scan_choose_snapshot(ts_plan *plan, const ts_scan_context *ctx,
+								 ts_snapshot_latest *early, ts_err *err);
 bool		scan_option_bool(const ts_plan *plan, const char *key, bool dflt);
 
 /* ---- live_files.c ---- */

@@ -173,8 +173,28 @@ scan_latest_hint_ahead(ts_plan *plan, const ts_scan_context *ctx)
 	return p;
 }
 
+/*
+ * With the LATEST hint in (it came with the schema listing), begin the
+ * latest snapshot's choice now: its GET and the HEAD of the one after it
+ * then share a round trip with the schema's GET instead of following it.
+ * Nothing begun (early->begun false) without a hint or on a failure:
+ * scan_choose_snapshot then does it all and reports what failed.
+ */
+static void
+begin_latest_early(ts_plan *plan, ts_prefetch *hint, ts_snapshot_latest *early)
+{
+	ts_err		ignore = {0};
+
+	memset(early, 0, sizeof(*early));
+	if (hint == NULL || !ts_prefetch_wait(hint, &ignore) || ts_prefetch_count(hint) != 1)
+		return;					/* no LATEST: the listing goes in its own turn, as before */
+	if (!ts_snapshot_latest_begin(plan->fs, plan->branch_root, early, &ignore))
+		memset(early, 0, sizeof(*early));
+}
+
 bool
-scan_resolve_table(ts_plan *plan, const ts_scan_context *ctx, ts_err *err)
+scan_resolve_table(ts_plan *plan, const ts_scan_context *ctx, ts_prefetch *hint,
+				   ts_snapshot_latest *early, ts_err *err)
 {
 	const char *branch;
 	ts_schema  *schema;
@@ -212,6 +232,8 @@ scan_resolve_table(ts_plan *plan, const ts_scan_context *ctx, ts_err *err)
 
 	if (ctx->table_schema_json)
 	{
+		if (early)
+			begin_latest_early(plan, hint, early);
 		schema = ts_schema_parse(ctx->table_schema_json, strlen(ctx->table_schema_json),
 								 "table schema given to the scan", err);
 		if (schema == NULL)
@@ -221,6 +243,7 @@ scan_resolve_table(ts_plan *plan, const ts_scan_context *ctx, ts_err *err)
 	{
 		int64_t    *ids = NULL;
 		int			nids = 0;
+		ts_prefetch *schema_ahead = NULL;
 
 		if (!ts_schema_list_ids(plan->fs, plan->branch_root, &ids, &nids, err))
 			return false;
@@ -232,7 +255,20 @@ scan_resolve_table(ts_plan *plan, const ts_scan_context *ctx, ts_err *err)
 					 plan->table_path, plan->branch_root);
 			return ts_error_hint(err, "A Paimon table's directory holds schema/schema-<id> files (Java's SchemaManager); give the table's root, not its warehouse or database directory.");
 		}
+		if (early)
+		{
+			/* the schema's GET and the snapshot's (begin_latest_early) in one round trip */
+			char	   *path = ts_psprintf("%s/schema/schema-%lld", plan->branch_root,
+										   (long long) ids[nids - 1]);
+			ts_err		ignore = {0};
+
+			if (path != NULL)
+				schema_ahead = ts_prefetch_start(plan->fs, (const char *const *) &path, 1, &ignore);
+			ts_free(path);
+			begin_latest_early(plan, hint, early);
+		}
 		schema = ts_schema_load(plan->fs, plan->branch_root, ids[nids - 1], err);
+		ts_prefetch_free(schema_ahead);
 		ts_free(ids);
 		if (schema == NULL)
 			return false;
@@ -413,7 +449,8 @@ choose_compacted_full(ts_plan *plan, ts_err *err)
 }
 
 bool
-scan_choose_snapshot(ts_plan *plan, const ts_scan_context *ctx, ts_err *err)
+scan_choose_snapshot(ts_plan *plan, const ts_scan_context *ctx, ts_snapshot_latest *early,
+					 ts_err *err)
 {
 	const char *snapshot_id = ts_plan_option(plan, TS_OPT_SCAN_SNAPSHOT_ID);
 	const char *tag = ts_plan_option(plan, TS_OPT_SCAN_TAG_NAME);
@@ -503,7 +540,9 @@ scan_choose_snapshot(ts_plan *plan, const ts_scan_context *ctx, ts_err *err)
 		if (!ctx->pin_snapshot)
 		{
 			/* the hint's snapshot read directly (a HEAD less on an object store) */
-			if (!ts_snapshot_load_latest(plan->fs, plan->branch_root, &plan->snapshot, err))
+			if (early && early->begun ?
+				!ts_snapshot_latest_finish(plan->fs, plan->branch_root, early, &plan->snapshot, err) :
+				!ts_snapshot_load_latest(plan->fs, plan->branch_root, &plan->snapshot, err))
 				return false;
 			if (plan->snapshot == NULL)
 				return true;
