@@ -13,7 +13,12 @@
  */
 #include "base/ts_base.h"
 
-#define TS_BUFPOOL_SLOTS 64
+/*
+ * A merge of k runs hands back about three buffers (chunk, page, dictionary)
+ * per column per run when its split ends, all wanted by the next split's
+ * merge: 64 slots dropped most of those of a 4-run, 11-column merge.
+ */
+#define TS_BUFPOOL_SLOTS 256
 
 typedef struct pool_slot
 {

@@ -415,11 +415,11 @@ open_next_split(TsScanState *st)
 	}
 	else
 		return false;
-	st->reader = ts_split_reader_open(st->plan, split, st->columns, st->ncolumns, &err);
+	/* the pool given at open also serves a merge's files, all opened at once */
+	st->reader = ts_split_reader_open_buffers(st->plan, split, st->columns, st->ncolumns,
+											  st->buffers, &err);
 	if (st->reader == NULL)
 		tablescan_report(&err);
-	if (st->buffers)
-		ts_split_reader_set_buffers(st->reader, st->buffers);
 	return true;
 }
 

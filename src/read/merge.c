@@ -279,7 +279,7 @@ row_kind_value(int8_t kind)
 
 ts_merge_reader *
 ts_merge_reader_open(ts_plan *plan, const ts_split *split, const int *columns, int ncolumns,
-					 ts_err *err)
+					 ts_bufpool *buffers, ts_err *err)
 {
 	ts_merge_reader *m = ts_calloc(1, sizeof(*m));
 
@@ -313,7 +313,8 @@ ts_merge_reader_open(ts_plan *plan, const ts_split *split, const int *columns, i
 
 		c->file_index = i;
 		c->before = m->diff && split->files[i].diff_before;
-		c->reader = ts_data_file_open(plan, split, &split->files[i], m->int_fields, m->nint, true, err);
+		c->reader = ts_data_file_open_with(plan, split, &split->files[i], m->int_fields, m->nint,
+										   true, buffers, err);
 		if (c->reader == NULL)
 			goto fail;
 		ts_data_file_allow_stride(c->reader);

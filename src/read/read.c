@@ -302,6 +302,13 @@ ts_split_reader *
 ts_split_reader_open(ts_plan *plan, const ts_split *split, const int *columns, int ncolumns,
 					 ts_err *err)
 {
+	return ts_split_reader_open_buffers(plan, split, columns, ncolumns, NULL, err);
+}
+
+ts_split_reader *
+ts_split_reader_open_buffers(ts_plan *plan, const ts_split *split, const int *columns,
+							 int ncolumns, ts_bufpool *buffers, ts_err *err)
+{
 	ts_split_reader *r;
 	bool		evolution = false;
 
@@ -339,6 +346,7 @@ ts_split_reader_open(ts_plan *plan, const ts_split *split, const int *columns, i
 	}
 	r->plan = plan;
 	r->split = split;
+	r->buffers = buffers;		/* not ours: own_buffers stays false */
 	r->ncolumns = ncolumns;
 	r->columns = ts_calloc(ncolumns ? ncolumns : 1, sizeof(int));
 	if (r->columns == NULL)
@@ -374,7 +382,7 @@ ts_split_reader_open(ts_plan *plan, const ts_split *split, const int *columns, i
 	}
 	else if (r->key_value && !split->raw_convertible && split->nfiles > 0)
 	{
-		r->merge = ts_merge_reader_open(plan, split, columns, ncolumns, err);
+		r->merge = ts_merge_reader_open(plan, split, columns, ncolumns, buffers, err);
 		if (r->merge == NULL)
 		{
 			ts_error_context(err, "split of bucket %d", split->bucket);

@@ -61,6 +61,18 @@ ts_split_reader *ts_split_reader_open(ts_plan *plan, const ts_split *split,
 									  const int *columns, int ncolumns, ts_err *err);
 
 /*
+ * The same, the file readers' large buffers (Parquet pages and column
+ * chunks) kept in 'buffers' (NULL: as ts_split_reader_open) from one data
+ * file to the next and from split to split, as ts_split_reader_set_buffers
+ * does; given at open, it also serves the files a merge-on-read opens at
+ * once (several runs of a primary-key bucket), which set_buffers, called
+ * after, cannot reach.  'buffers' must outlive the reader.
+ */
+ts_split_reader *ts_split_reader_open_buffers(ts_plan *plan, const ts_split *split,
+											  const int *columns, int ncolumns,
+											  ts_bufpool *buffers, ts_err *err);
+
+/*
  * Whether the reader of this split reads each of its files on its own (no
  * merge by key, no stitching of row-id ranges): then a split holding any
  * one of those files (same partition, bucket and flags) reads that file's

@@ -165,10 +165,13 @@ typedef struct ts_merge_reader ts_merge_reader;
 /*
  * Merge-on-read over all files of a primary-key split: k-way merge by
  * trimmed primary key, then sequence (sequence.field, _SEQUENCE_NUMBER),
- * then the merge engine.  Unsupported engines/options fail here.
+ * then the merge engine.  Unsupported engines/options fail here.  Its file
+ * readers take their large buffers from 'buffers' (NULL: none kept) and
+ * give them back when closed, for the next split's merge.
  */
 ts_merge_reader *ts_merge_reader_open(ts_plan *plan, const ts_split *split,
-									  const int *columns, int ncolumns, ts_err *err);
+									  const int *columns, int ncolumns, ts_bufpool *buffers,
+									  ts_err *err);
 int			ts_merge_reader_next(ts_merge_reader *m, ts_batch *batch, ts_err *err);
 void		ts_merge_reader_add_metrics(const ts_merge_reader *m, ts_reader_metrics *acc);
 void		ts_merge_reader_close(ts_merge_reader *m, ts_reader_metrics *acc);

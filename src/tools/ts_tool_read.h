@@ -58,6 +58,9 @@ tool_read_all(ts_plan *plan, const int *cols, int ncols,
 {
 	ts_err		err = {0};
 	ts_split_window window = {0};	/* small files of the next splits, fetched ahead */
+	/* large file buffers handed from split to split, as in the FDW (scan_rows.c) */
+	ts_bufpool *buffers = ts_bufpool_new(TS_BUFPOOL_DEFAULT_BYTES);
+	bool		ok = true;
 
 	*rows = 0;
 	for (int s = 0; s < plan->nsplits; s++)
@@ -67,12 +70,12 @@ tool_read_all(ts_plan *plan, const int *cols, int ncols,
 		int			n;
 
 		if (ts_split_window_move(&window, plan, s, -1, &err))
-			r = ts_split_reader_open(plan, &plan->splits[s], cols, ncols, &err);
+			r = ts_split_reader_open_buffers(plan, &plan->splits[s], cols, ncols, buffers, &err);
 		if (r == NULL)
 		{
 			fprintf(stderr, "ERROR: %s\n", err.msg);
-			ts_split_window_free(&window);
-			return false;
+			ok = false;
+			break;
 		}
 		for (;;)
 		{
@@ -86,12 +89,13 @@ tool_read_all(ts_plan *plan, const int *cols, int ncols,
 		if (n < 0)
 		{
 			fprintf(stderr, "ERROR: %s\n", err.msg);
-			ts_split_window_free(&window);
-			return false;
+			ok = false;
+			break;
 		}
 	}
 	ts_split_window_free(&window);
-	return true;
+	ts_bufpool_free(buffers);
+	return ok;
 }
 
 #endif							/* TS_TOOL_READ_H */

@@ -973,6 +973,13 @@ model_delta(const model *m, int a, int b, bool merge_on_read, const int *proj, i
 
 /* ---- our stack ------------------------------------------------------- */
 
+/*
+ * The large-buffer pool the split readers share (NULL: none), as the FDW's
+ * scan shares one: a merge's file readers then take back the page and chunk
+ * buffers of the split (or the read) before.
+ */
+static ts_bufpool *read_buffers;
+
 static bool stack_read_opts(const char *table, const ts_option *opts, int nopts, const int *proj,
 							int nproj, rowlist *out, ts_err *err);
 
@@ -1040,7 +1047,7 @@ stack_read_opts(const char *table, const ts_option *opts, int nopts, const int *
 		ts_batch	b;
 		int			got;
 
-		r = ts_split_reader_open(plan, &plan->splits[sp], proj, nproj, err);
+		r = ts_split_reader_open_buffers(plan, &plan->splits[sp], proj, nproj, read_buffers, err);
 		if (r == NULL)
 			ok = false;
 		while (ok && (got = ts_split_reader_next(r, &b, err)) != 0)
@@ -1381,10 +1388,15 @@ run_case(const pk_case *pc, int seed, int *checked)
 			if (!m.cols[c].is_pk)
 				vals[nvals++] = c;
 		}
+		ts_bufpool *pool = ts_bufpool_new(TS_BUFPOOL_DEFAULT_BYTES);
+
+		assert_non_null(pool);
 		for (int s = 1; s <= m.nsnapshots && result == 0; s++)
 			for (int pass = 0; pass < 2 && result == 0; pass++)
 			{
 				ts_read_batch_rows = pass == 0 ? 0 : 2;
+				/* the second pass through buffers handed from read to read */
+				read_buffers = pass == 0 ? NULL : pool;
 				result = compare_one(&m, name, table, s, all, m.ncols, "all columns");
 				if (result == 0)
 					result = compare_one(&m, name, table, s, rev, m.ncols, "reversed columns");
@@ -1396,6 +1408,7 @@ run_case(const pk_case *pc, int seed, int *checked)
 					(*checked)++;
 			}
 		ts_read_batch_rows = 0;
+		read_buffers = pool;	/* the range reads too */
 		for (int a = 1; a <= m.nsnapshots && result == 0; a++)
 			for (int b = a + 1; b <= m.nsnapshots && result == 0; b++)
 				result = compare_range(&m, name, table, a, b, true, false, all, m.ncols, checked);
@@ -1407,6 +1420,8 @@ run_case(const pk_case *pc, int seed, int *checked)
 				for (int b = a + 1; b <= m.nsnapshots && result == 0; b++)
 					result = compare_range(&m, name, table, a, b, false, mor == 1, all, m.ncols,
 										   checked);
+		read_buffers = NULL;
+		ts_bufpool_free(pool);
 		if (result == 0)
 			fprintf(stderr, "ok   %s (%d snapshots)\n", name, m.nsnapshots);
 	}
@@ -1631,6 +1646,77 @@ check_layout(const char *table, int s)
 	return problems;
 }
 
+/*
+ * A merge's file readers take their page and chunk buffers from the pool the
+ * split reader is opened with and hand them back when the split closes, so
+ * the next split's merge writes into memory already mapped instead of
+ * faulting in fresh buffers: the pool holds buffers after a read (none
+ * without the pool reaching the merge), and reading again through them
+ * (every page decompressed into a reused buffer, of whatever size it had)
+ * gives the same rows, in the same order, as reading without a pool.
+ */
+static void
+test_pk_merge_buffers_reused(void **state)
+{
+	char		dir[256];
+	char		table[512];
+	char	   *argv[128];
+	int			argc = 0;
+	int			proj[3] = {0, 1, 2};
+	rowlist		plain = {0},
+				first = {0},
+				again = {0};
+	ts_err		err = {0};
+	ts_bufpool *pool = ts_bufpool_new(TS_BUFPOOL_DEFAULT_BYTES);
+
+	(void) state;
+	assert_non_null(pool);
+	snprintf(dir, sizeof(dir), "/tmp/ts_pk_buffers_XXXXXX");
+	assert_non_null(mkdtemp(dir));
+	snprintf(table, sizeof(table), "%s/t", dir);
+	argv[argc++] = "ts_gen";
+	argv[argc++] = table;
+	/* two buckets of several runs each; pages of all sizes (strings of many lengths) */
+	argc += split_args("--column id:INT --column v:STRING --column n:BIGINT --primary-key id "
+					   "--buckets 2 --rows 6000 --keys 5000 --snapshots 4 --files 2 "
+					   "--null-every 7 --format parquet", argv + argc, 120);
+	argv[argc] = NULL;
+	assert_int_equal(run_ts_gen(argv, argc), 0);
+
+	read_buffers = NULL;
+	assert_true(stack_read(table, 4, proj, 3, &plain, &err));
+	read_buffers = pool;
+	assert_true(stack_read(table, 4, proj, 3, &first, &err));
+	/* the merge's buffers came back to the pool: the next split's reuse them */
+	assert_true(ts_bufpool_bytes(pool) > 0);
+	assert_true(stack_read(table, 4, proj, 3, &again, &err));
+	read_buffers = NULL;
+	assert_true(plain.n > 1000);
+	assert_int_equal(first.n, plain.n);
+	assert_int_equal(again.n, plain.n);
+	for (int i = 0; i < plain.n; i++)
+	{
+		assert_string_equal(first.rows[i], plain.rows[i]);
+		assert_string_equal(again.rows[i], plain.rows[i]);
+	}
+	rowlist_free(&plain);
+	rowlist_free(&first);
+	rowlist_free(&again);
+	ts_bufpool_free(pool);
+	for (int k = 2; k < argc; k++)
+		free(argv[k]);
+	{
+		char	   *cmd;
+
+		if (asprintf(&cmd, "rm -rf '%s'", dir) >= 0)
+		{
+			if (system(cmd) != 0)
+				fprintf(stderr, "could not remove %s\n", dir);
+			free(cmd);
+		}
+	}
+}
+
 static void
 test_pk_layout(void **state)
 {
@@ -1685,6 +1771,7 @@ int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_pk_merge_buffers_reused),
 		cmocka_unit_test(test_pk_layout),
 		cmocka_unit_test(test_pk_model_cases),
 	};

@@ -59,6 +59,7 @@ pq_leaf_stream_ensure(pq_leaf *l, size_t need, ts_err *err)
 
 		if (p == NULL)
 			return ts_error_nomemf(err, "reading column \"%s\" (%zu bytes)", l->path, fill);
+		ts_prefault(p, fill);	/* fresh memory: one call, not a fault per 4 KB of the read */
 		if (have > 0)
 			memcpy(p, l->cur.p, have);
 		if (!l->stream_pinned)

@@ -65,7 +65,13 @@ page_alloc(pq_leaf *l, size_t size, size_t *cap, ts_err *err)
 		ts_error_nomemf(err, "(page of %zu bytes, column \"%s\")", size, l->path);
 		return NULL;
 	}
-	return p;
+	/*
+	 * Fresh memory (the first page of a column of the first run, or one
+	 * larger than any before) faults in with one call, as far as the page
+	 * fills it, instead of a fault per 4 KB as the decompressor writes it;
+	 * memory already mapped (from the pool) costs only the call.
+	 */
+	return ts_prefault(p, size);
 }
 
 /* a page buffer nothing points into any more: keep it for the next page */
