@@ -8,7 +8,9 @@
  * the smallest and largest bucket count its ADD entries were written with.
  * A primary-key writer numbers its records from it (kv_writer.c) and the
  * commit (commit.c) checks bucket counts and numbers files from the same
- * walk when no other writer committed in between.
+ * walk when no other writer committed in between.  Also the numbering of
+ * a write's own append files per bucket (ts_append_numbering), which the
+ * commit and a transaction's pending entries share.
  */
 #include <string.h>
 
@@ -200,4 +202,59 @@ ts_bucket_seqs_free(ts_bucket_seqs *s)
 	ts_hash_index_free(&s->buckets);
 	ts_hash_index_free(&s->partitions);
 	memset(s, 0, sizeof(*s));
+}
+
+/* ---- a write's own append files, numbered on per bucket ---- */
+
+typedef struct file_in_bucket
+{
+	ts_new_file *const *files;
+	const ts_new_file *f;
+} file_in_bucket;
+
+static bool
+file_in_bucket_of(void *arg, int32_t pos)
+{
+	const file_in_bucket *k = arg;
+	const ts_new_file *a = k->files[pos];
+
+	return a->bucket == k->f->bucket && a->partition_len == k->f->partition_len &&
+		memcmp(a->partition, k->f->partition, a->partition_len) == 0;
+}
+
+bool
+ts_append_numbering_init(ts_append_numbering *n, ts_new_file *const *files, int nfiles,
+						 ts_arena *arena, ts_err *err)
+{
+	n->files = files;
+	ts_hash_index_init(&n->first);
+	n->taken = ts_arena_alloc(arena, sizeof(int64_t) * (size_t) (nfiles > 0 ? nfiles : 1));
+	return n->taken != NULL || ts_error_nomem(err, "sequence numbers");
+}
+
+int64_t
+ts_append_numbering_next(ts_append_numbering *n, int i, ts_err *err)
+{
+	const ts_new_file *f = n->files[i];
+	file_in_bucket key = {n->files, f};
+	int32_t		j = ts_hash_index_find(&n->first, bucket_hash(f->partition, f->partition_len, f->bucket),
+									   file_in_bucket_of, &key);
+	int64_t		at;
+
+	if (j < 0)
+	{
+		j = i;
+		n->taken[i] = 0;
+		if (!ts_hash_index_add(&n->first, bucket_hash(f->partition, f->partition_len, f->bucket), i, err))
+			return -1;
+	}
+	at = n->taken[j];
+	n->taken[j] += f->rows;
+	return at;
+}
+
+void
+ts_append_numbering_free(ts_append_numbering *n)
+{
+	ts_hash_index_free(&n->first);
 }

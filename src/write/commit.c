@@ -27,7 +27,6 @@
 #include <time.h>
 
 #include "base/ts_base.h"
-#include "base/ts_hash_index.h"
 #include "base/ts_fs_write.h"
 #include "expr/predicate.h"
 #include "format/avro/avro_writer.h"
@@ -196,28 +195,6 @@ read_list(attempt *at, const char *name, ts_manifest_file_meta **metas, int *n, 
 	return ok;
 }
 
-/* key of a (partition, bucket) */
-static bool
-same_bucket(const ts_new_file *f, const uint8_t *part, uint32_t len, int32_t bucket)
-{
-	return f->bucket == bucket && f->partition_len == len && memcmp(f->partition, part, len) == 0;
-}
-
-/* ts_hash_index_find's test: is files[pos] in the bucket of f? */
-typedef struct file_in_bucket
-{
-	ts_new_file *const *files;
-	const ts_new_file *f;
-} file_in_bucket;
-
-static bool
-same_bucket_as(void *arg, int32_t pos)
-{
-	const file_in_bucket *k = arg;
-
-	return same_bucket(k->files[pos], k->f->partition, k->f->partition_len, k->f->bucket);
-}
-
 /*
  * Fixed buckets: every live file of L in a partition we write must have
  * our bucket count, and our sequence numbers start after the bucket's.
@@ -268,19 +245,14 @@ number_files(attempt *at, const ts_snapshot *L, ts_err *err)
 			ts_bucket_seqs_free(&walked);
 	}
 	{
-		/* append files of a bucket: numbered on, in the order written (one index, not a pass per file) */
-		int64_t    *taken = ts_arena_alloc(&at->arena, sizeof(int64_t) * (size_t) (in->nfiles + 1));
-		ts_hash_index first;
-		bool		ok = taken != NULL || ts_error_nomem(err, "sequence numbers");
+		/* append files of a bucket: numbered on, in the order written */
+		ts_append_numbering numbering;
+		bool		ok = ts_append_numbering_init(&numbering, in->files, in->nfiles, &at->arena, err);
 
-		ts_hash_index_init(&first);
 		for (int i = 0; ok && i < in->nfiles; i++)
 		{
 			ts_new_file *f = in->files[i];
-			uint64_t	h = ts_hash_bytes(TS_HASH_SEED ^ (uint32_t) f->bucket, f->partition,
-										  f->partition_len);
-			file_in_bucket key = {in->files, f};
-			int32_t		j;
+			int64_t		at_row;
 
 			if (f->numbered)
 			{
@@ -296,18 +268,12 @@ number_files(attempt *at, const ts_snapshot *L, ts_err *err)
 				}
 				continue;
 			}
-			j = ts_hash_index_find(&first, h, same_bucket_as, &key);
-			if (j < 0)
-			{
-				j = i;
-				taken[i] = 0;
-				ok = ts_hash_index_add(&first, h, i, err);
-			}
-			f->min_seq = base[i] + 1 + taken[j];
+			at_row = ts_append_numbering_next(&numbering, i, err);
+			ok = at_row >= 0;
+			f->min_seq = base[i] + 1 + at_row;
 			f->max_seq = f->min_seq + f->rows - 1;
-			taken[j] += f->rows;
 		}
-		ts_hash_index_free(&first);
+		ts_append_numbering_free(&numbering);
 		return ok;
 	}
 }

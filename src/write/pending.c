@@ -14,7 +14,6 @@
 #include <string.h>
 
 #include "base/ts_base.h"
-#include "base/ts_hash_index.h"
 #include "write/write_internal.h"
 
 static const uint8_t empty_row[12] = {0};	/* arity 0: BE arity + 8-byte null bitset */
@@ -48,28 +47,6 @@ stats(ts_arena *a, ts_simple_stats *out, const ts_buf *min, const ts_buf *max,
 	return true;
 }
 
-static bool
-same_bucket(const ts_new_file *a, const ts_new_file *b)
-{
-	return a->bucket == b->bucket && a->partition_len == b->partition_len &&
-		memcmp(a->partition, b->partition, a->partition_len) == 0;
-}
-
-/* ts_hash_index_find's test: is files[pos] in the bucket of f? */
-typedef struct file_in_bucket
-{
-	ts_new_file *const *files;
-	const ts_new_file *f;
-} file_in_bucket;
-
-static bool
-in_bucket(void *arg, int32_t pos)
-{
-	const file_in_bucket *k = arg;
-
-	return same_bucket(k->files[pos], k->f);
-}
-
 bool
 ts_table_writer_pending_entries(const ts_table_writer *w, int nfiles, ts_arena *arena,
 								ts_manifest_entry **entries, ts_err *err)
@@ -78,8 +55,7 @@ ts_table_writer_pending_entries(const ts_table_writer *w, int nfiles, ts_arena *
 	ts_new_file *const *files = ts_table_writer_finished(w, &nfinished);
 	const ts_schema *schema = ts_table_writer_schema(w);
 	ts_manifest_entry *out;
-	int64_t    *taken;			/* per first file of a bucket: rows numbered so far */
-	ts_hash_index first;		/* (partition, bucket) -> its first file */
+	ts_append_numbering numbering;	/* append files numbered on per bucket */
 	bool		ok = true;
 
 	*entries = NULL;
@@ -90,10 +66,8 @@ ts_table_writer_pending_entries(const ts_table_writer *w, int nfiles, ts_arena *
 	if (out == NULL)
 		return ts_error_nomem(err, "the entries of pending files");
 	memset(out, 0, sizeof(ts_manifest_entry) * (size_t) (nfiles > 0 ? nfiles : 1));
-	taken = ts_arena_alloc(arena, sizeof(int64_t) * (size_t) (nfiles > 0 ? nfiles : 1));
-	if (taken == NULL)
-		return ts_error_nomem(err, "the entries of pending files");
-	ts_hash_index_init(&first);
+	if (!ts_append_numbering_init(&numbering, files, nfiles, arena, err))
+		return false;
 	for (int i = 0; ok && i < nfiles; i++)
 	{
 		const ts_new_file *f = files[i];
@@ -122,7 +96,7 @@ ts_table_writer_pending_entries(const ts_table_writer *w, int nfiles, ts_arena *
 					  schema->nfields);
 		if (!ok)
 		{
-			ts_hash_index_free(&first);
+			ts_append_numbering_free(&numbering);
 			return ts_error_nomem(err, "the entries of pending files");
 		}
 		if (f->numbered)
@@ -132,21 +106,12 @@ ts_table_writer_pending_entries(const ts_table_writer *w, int nfiles, ts_arena *
 		}
 		else
 		{
-			/* numbered on from the bucket's earlier files: one lookup, not a pass */
-			file_in_bucket key = {files, f};
-			uint64_t	h = ts_hash_bytes(TS_HASH_SEED ^ (uint32_t) f->bucket, f->partition,
-										  f->partition_len);
-			int32_t		j = ts_hash_index_find(&first, h, in_bucket, &key);
+			/* numbered on from the bucket's earlier files */
+			int64_t		at_row = ts_append_numbering_next(&numbering, i, err);
 
-			if (j < 0)
-			{
-				j = i;
-				taken[i] = 0;
-				ok = ts_hash_index_add(&first, h, i, err);
-			}
-			m->min_sequence_number = taken[j];
-			m->max_sequence_number = taken[j] + f->rows - 1;
-			taken[j] += f->rows;
+			ok = at_row >= 0;
+			m->min_sequence_number = at_row;
+			m->max_sequence_number = at_row + f->rows - 1;
 		}
 		m->schema_id = schema->id;
 		m->level = 0;
@@ -157,7 +122,7 @@ ts_table_writer_pending_entries(const ts_table_writer *w, int nfiles, ts_arena *
 		m->nvalue_stats_cols = f->stats_cols_empty ? 0 : -1;
 		m->nwrite_cols = -1;
 	}
-	ts_hash_index_free(&first);
+	ts_append_numbering_free(&numbering);
 	if (!ok)
 		return false;
 	*entries = out;

@@ -119,6 +119,24 @@ int32_t		ts_bucket_seqs_other_count(const ts_bucket_seqs *s, const uint8_t *part
 									   uint32_t partition_len, int32_t total_buckets);
 void		ts_bucket_seqs_free(ts_bucket_seqs *s);
 
+/*
+ * Append files numbered on per (partition, bucket), in the order given: each
+ * file's first number comes after the rows of the earlier files of its
+ * bucket (one hash lookup a file, not a pass over the earlier ones).
+ */
+typedef struct ts_append_numbering
+{
+	ts_new_file *const *files;
+	int64_t    *taken;			/* per first file of a bucket: rows numbered so far */
+	ts_hash_index first;		/* (partition, bucket) -> its first file */
+} ts_append_numbering;
+
+bool		ts_append_numbering_init(ts_append_numbering *n, ts_new_file *const *files, int nfiles,
+									 ts_arena *arena, ts_err *err);
+/* files[i]'s first number counted from its bucket's first (0); -1 on error */
+int64_t		ts_append_numbering_next(ts_append_numbering *n, int i, ts_err *err);
+void		ts_append_numbering_free(ts_append_numbering *n);
+
 /* ---- manifest merging at commit (manifest_merge.c) ---- */
 
 typedef struct ts_manifest_merge_options
