@@ -21,7 +21,8 @@ IMPORT FOREIGN SCHEMA w FROM SERVER plake INTO public;
 SHOW tablescan.max_open_writers;
 
 -- ---- 3000 partitions, rows round-robin ------------------------------------------
--- the default bound (1000): two rows per partition, each finds its file finished
+-- the default bound (1000, capped at a third of the descriptors: ~330 here): two rows per
+-- partition, each finds its file finished, and a NOTICE counts the 3000 extra files
 INSERT INTO many SELECT g % 3000, g, 'v' || g FROM generate_series(1, 6000) g;
 SELECT count(*), count(DISTINCT p), sum(id) FROM many;
 SELECT count(*) AS rows_missing FROM (SELECT g % 3000, g, 'v' || g FROM generate_series(1, 6000) g

@@ -76,6 +76,8 @@ typedef struct TsModifyState
 	int			nfields;
 	int			batch_size;
 	MemoryContext row_cxt;		/* reset per row: detoasted values, conversions */
+	ts_table_writer *writer_at_start;	/* pw->writer when the statement began */
+	int64		early_at_start; /* its files finished early by then */
 } TsModifyState;
 
 static MemoryContext write_cxt = NULL;	/* child of TopTransactionContext */
@@ -589,6 +591,8 @@ begin_insert(ResultRelInfo *rinfo)
 
 	st->rel = rel;
 	st->pw = pending_write_for(rel);
+	st->writer_at_start = st->pw->writer;
+	st->early_at_start = ts_table_writer_finished_early(st->pw->writer);
 	schema = ts_table_writer_schema(st->pw->writer);
 	map = tablescan_map_columns(rel, schema);
 	st->nfields = schema->nfields;
@@ -812,10 +816,34 @@ tablescanGetForeignModifyBatchSize(ResultRelInfo *rinfo)
 	return st->batch_size;
 }
 
+/*
+ * A statement that wrote into more partitions and buckets at once than
+ * tablescan.max_open_writers allows open, in an order that came back to a
+ * bucket after its file was finished: those buckets got more (smaller)
+ * files than their rows needed.  Said once per statement.
+ */
+static void
+notice_files_finished_early(TsModifyState *st)
+{
+	int64		n;
+
+	if (st == NULL || st->pw == NULL || st->pw->writer == NULL)
+		return;
+	n = ts_table_writer_finished_early(st->pw->writer) -
+		(st->pw->writer == st->writer_at_start ? st->early_at_start : 0);
+	if (n > 0)
+		ereport(NOTICE,
+				(errmsg("%lld more data files were written into foreign table \"%s\" than its partitions and buckets needed",
+						(long long) n, st->pw->relname),
+				 errdetail("Rows came back to a partition and bucket whose file had been finished to keep at most tablescan.max_open_writers data files open (at most a third of max_files_per_process)."),
+				 errhint("Order the rows by the partition keys, or raise tablescan.max_open_writers.")));
+}
+
 static void
 tablescanEndForeignModify(EState *estate, ResultRelInfo *rinfo)
 {
 	/* the writer stays open until the transaction commits or aborts */
+	notice_files_finished_early(rinfo->ri_FdwState);
 }
 
 static void
@@ -827,6 +855,7 @@ tablescanBeginForeignInsert(ModifyTableState *mtstate, ResultRelInfo *rinfo)
 static void
 tablescanEndForeignInsert(EState *estate, ResultRelInfo *rinfo)
 {
+	notice_files_finished_early(rinfo->ri_FdwState);
 }
 
 static void

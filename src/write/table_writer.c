@@ -62,6 +62,7 @@ struct bucket_writer
 	int64_t		next_seq;
 	ts_value   *last_key;		/* the open file's last row's key */
 	bool		changelog;		/* the open file is a changelog file */
+	bool		finished_by_bound;	/* its last file was finished to stay within max_open_files */
 	/* in the writer's list of open files (while file != NULL) */
 	bucket_writer *open_prev;	/* more recently written */
 	bucket_writer *open_next;	/* less recently written */
@@ -229,6 +230,12 @@ ts_table_writer_open_files(const ts_table_writer *w)
 	return w->nopen;
 }
 
+int64_t
+ts_table_writer_finished_early(const ts_table_writer *w)
+{
+	return w->finished_early;
+}
+
 /* ---- the list of open files, most recently written first ---------------- */
 
 static void
@@ -333,9 +340,20 @@ open_file(ts_table_writer *w, bucket_writer *bw, ts_err *err)
 	if (!check_atomic(w, err))
 		return false;
 	/* at the bound: the least recently written file is finished first */
-	if (w->max_open_files > 0 && w->nopen >= w->max_open_files && w->open_last != NULL &&
-		!close_file(w, w->open_last, err))
-		return false;
+	if (w->max_open_files > 0 && w->nopen >= w->max_open_files && w->open_last != NULL)
+	{
+		bucket_writer *lru = w->open_last;
+
+		if (!close_file(w, lru, err))
+			return false;
+		lru->finished_by_bound = true;
+	}
+	/* a bucket whose file the bound finished gets another: one file more than its rows needed */
+	if (bw->finished_by_bound)
+	{
+		w->finished_early++;
+		bw->finished_by_bound = false;
+	}
 	f = ts_calloc(1, sizeof(ts_new_file));
 	if (f == NULL || (bw->stats = ts_calloc((size_t) (n ? n : 1), sizeof(ts_col_stats))) == NULL)
 	{

@@ -118,6 +118,13 @@ void		ts_table_writer_set_max_open_files(ts_table_writer *w, int n);
 int			ts_table_writer_open_files(const ts_table_writer *w);
 
 /*
+ * Data files opened so far for a partition and bucket whose earlier file
+ * the bound above had finished: the files written beyond one per bucket
+ * because of the bound (rows sorted by partition add none).
+ */
+int64_t		ts_table_writer_finished_early(const ts_table_writer *w);
+
+/*
  * Realtime reads of the transaction's own rows: finish every open file and
  * buffered record (primary-key records become level-0 files with their
  * sequence numbers), so that every row written so far is in a finished

@@ -130,6 +130,7 @@ typedef struct seen
 {
 	int			files[NPART][4];	/* per partition and bucket */
 	int			id_count[NROWS];
+	int64_t		finished_early; /* files opened again for a bucket the bound had finished */
 } seen;
 
 /*
@@ -261,18 +262,21 @@ write_bounded(const char *bucket, int bound, seen *s)
 	ts_table_writer *w;
 	ts_err		err;
 	int64_t		id;
+	int64_t		early;
 
 	snprintf(root, sizeof(root), "%s/t", dir);
 	w = open_writer(root, bucket);
 	ts_table_writer_set_max_open_files(w, bound);
 	add_rows(w, bound);
 	pending_numbered(w, root);
+	early = ts_table_writer_finished_early(w);
 	if (!ts_table_writer_commit(w, "unit-user", &id, &err))
 		fail_msg("%s", err.msg);
 	assert_int_equal(id, 1);
 	assert_int_equal(ts_table_writer_open_files(w), 0);
 	ts_table_writer_free(w);
 	read_back(root, s);
+	s->finished_early = early;
 	free(dir);
 }
 
@@ -298,6 +302,9 @@ test_bound_of_two_over_five_partitions(void **state)
 		files += bounded.files[p][0];
 	}
 	assert_int_equal(files, NROWS);
+	/* every file after a partition's first was opened because the bound finished the one before */
+	assert_int_equal(free_run.finished_early, 0);
+	assert_int_equal(bounded.finished_early, NROWS - NPART);
 }
 
 static void
