@@ -77,7 +77,7 @@ typedef struct TsModifyState
 	int			batch_size;
 	MemoryContext row_cxt;		/* reset per row: detoasted values, conversions */
 	ts_table_writer *writer_at_start;	/* pw->writer when the statement began */
-	int64		early_at_start; /* its files finished early by then */
+	int64		extra_at_start; /* its extra files (bound) by then */
 } TsModifyState;
 
 static MemoryContext write_cxt = NULL;	/* child of TopTransactionContext */
@@ -592,7 +592,7 @@ begin_insert(ResultRelInfo *rinfo)
 	st->rel = rel;
 	st->pw = pending_write_for(rel);
 	st->writer_at_start = st->pw->writer;
-	st->early_at_start = ts_table_writer_finished_early(st->pw->writer);
+	st->extra_at_start = ts_table_writer_bound_extra_files(st->pw->writer);
 	schema = ts_table_writer_schema(st->pw->writer);
 	map = tablescan_map_columns(rel, schema);
 	st->nfields = schema->nfields;
@@ -823,14 +823,14 @@ tablescanGetForeignModifyBatchSize(ResultRelInfo *rinfo)
  * files than their rows needed.  Said once per statement.
  */
 static void
-notice_files_finished_early(TsModifyState *st)
+notice_extra_files(TsModifyState *st)
 {
 	int64		n;
 
 	if (st == NULL || st->pw == NULL || st->pw->writer == NULL)
 		return;
-	n = ts_table_writer_finished_early(st->pw->writer) -
-		(st->pw->writer == st->writer_at_start ? st->early_at_start : 0);
+	n = ts_table_writer_bound_extra_files(st->pw->writer) -
+		(st->pw->writer == st->writer_at_start ? st->extra_at_start : 0);
 	if (n > 0)
 		ereport(NOTICE,
 				(errmsg("%lld more data files were written into foreign table \"%s\" than its partitions and buckets needed",
@@ -843,7 +843,7 @@ static void
 tablescanEndForeignModify(EState *estate, ResultRelInfo *rinfo)
 {
 	/* the writer stays open until the transaction commits or aborts */
-	notice_files_finished_early(rinfo->ri_FdwState);
+	notice_extra_files(rinfo->ri_FdwState);
 }
 
 static void
@@ -855,7 +855,7 @@ tablescanBeginForeignInsert(ModifyTableState *mtstate, ResultRelInfo *rinfo)
 static void
 tablescanEndForeignInsert(EState *estate, ResultRelInfo *rinfo)
 {
-	notice_files_finished_early(rinfo->ri_FdwState);
+	notice_extra_files(rinfo->ri_FdwState);
 }
 
 static void

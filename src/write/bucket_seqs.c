@@ -237,15 +237,15 @@ ts_append_numbering_next(ts_append_numbering *n, int i, ts_err *err)
 {
 	const ts_new_file *f = n->files[i];
 	file_in_bucket key = {n->files, f};
-	int32_t		j = ts_hash_index_find(&n->first, bucket_hash(f->partition, f->partition_len, f->bucket),
-									   file_in_bucket_of, &key);
+	uint64_t	h = bucket_hash(f->partition, f->partition_len, f->bucket);
+	int32_t		j = ts_hash_index_find(&n->first, h, file_in_bucket_of, &key);
 	int64_t		at;
 
 	if (j < 0)
 	{
 		j = i;
 		n->taken[i] = 0;
-		if (!ts_hash_index_add(&n->first, bucket_hash(f->partition, f->partition_len, f->bucket), i, err))
+		if (!ts_hash_index_add(&n->first, h, i, err))
 			return -1;
 	}
 	at = n->taken[j];

@@ -231,9 +231,9 @@ ts_table_writer_open_files(const ts_table_writer *w)
 }
 
 int64_t
-ts_table_writer_finished_early(const ts_table_writer *w)
+ts_table_writer_bound_extra_files(const ts_table_writer *w)
 {
-	return w->finished_early;
+	return w->bound_extra_files;
 }
 
 /* ---- the list of open files, most recently written first ---------------- */
@@ -351,7 +351,7 @@ open_file(ts_table_writer *w, bucket_writer *bw, ts_err *err)
 	/* a bucket whose file the bound finished gets another: one file more than its rows needed */
 	if (bw->finished_by_bound)
 	{
-		w->finished_early++;
+		w->bound_extra_files++;
 		bw->finished_by_bound = false;
 	}
 	f = ts_calloc(1, sizeof(ts_new_file));

@@ -72,7 +72,7 @@ struct ts_table_writer
 	bucket_writer *open_last;
 	int			nopen;
 	int			max_open_files;
-	int64_t		finished_early;	/* files opened for a bucket whose file max_open_files had finished */
+	int64_t		bound_extra_files;	/* files opened for a bucket whose file max_open_files had finished */
 	ts_new_file **files;		/* finished, not committed */
 	int			nfiles;
 	int			cap_files;

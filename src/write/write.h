@@ -122,7 +122,7 @@ int			ts_table_writer_open_files(const ts_table_writer *w);
  * the bound above had finished: the files written beyond one per bucket
  * because of the bound (rows sorted by partition add none).
  */
-int64_t		ts_table_writer_finished_early(const ts_table_writer *w);
+int64_t		ts_table_writer_bound_extra_files(const ts_table_writer *w);
 
 /*
  * Realtime reads of the transaction's own rows: finish every open file and

@@ -130,7 +130,7 @@ typedef struct seen
 {
 	int			files[NPART][4];	/* per partition and bucket */
 	int			id_count[NROWS];
-	int64_t		finished_early; /* files opened again for a bucket the bound had finished */
+	int64_t		extra_files; /* files opened again for a bucket the bound had finished */
 } seen;
 
 /*
@@ -269,14 +269,14 @@ write_bounded(const char *bucket, int bound, seen *s)
 	ts_table_writer_set_max_open_files(w, bound);
 	add_rows(w, bound);
 	pending_numbered(w, root);
-	early = ts_table_writer_finished_early(w);
+	early = ts_table_writer_bound_extra_files(w);
 	if (!ts_table_writer_commit(w, "unit-user", &id, &err))
 		fail_msg("%s", err.msg);
 	assert_int_equal(id, 1);
 	assert_int_equal(ts_table_writer_open_files(w), 0);
 	ts_table_writer_free(w);
 	read_back(root, s);
-	s->finished_early = early;
+	s->extra_files = early;
 	free(dir);
 }
 
@@ -303,8 +303,8 @@ test_bound_of_two_over_five_partitions(void **state)
 	}
 	assert_int_equal(files, NROWS);
 	/* every file after a partition's first was opened because the bound finished the one before */
-	assert_int_equal(free_run.finished_early, 0);
-	assert_int_equal(bounded.finished_early, NROWS - NPART);
+	assert_int_equal(free_run.extra_files, 0);
+	assert_int_equal(bounded.extra_files, NROWS - NPART);
 }
 
 static void
