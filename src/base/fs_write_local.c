@@ -64,7 +64,42 @@ ts_random_uuid(char out[37], ts_err *err)
 	return true;
 }
 
-/* Create dir and its missing parents, each checked against the scope first. */
+/*
+ * dir was just created: its name in its parent made durable, now (one
+ * fsync) or, when fs defers them, with the files' names at ts_fs_sync_dirs.
+ */
+static bool
+sync_new_dir_entry(ts_fs *fs, const char *dir, ts_err *err)
+{
+	const char *slash = strrchr(dir, '/');
+	char	   *parent;
+	bool		ok = true;
+
+	if (slash == NULL)
+		return true;
+	parent = slash == dir ? ts_strdup("/") : ts_strndup(dir, (size_t) (slash - dir));
+	if (parent == NULL)
+		return ts_error_nomem(err, "a directory to sync");
+	if (fs != NULL && fs->defer_dir_syncs)
+		ok = fs_defer_dir_sync(fs, parent, err);
+	else
+	{
+		int			fd = open(parent, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+
+		if (fd < 0 || fsync(fd) != 0)
+			ok = ts_error(err, TS_ERR_IO, "could not fsync directory \"%s\": %s", parent,
+						  strerror(errno));
+		if (fd >= 0)
+			close(fd);
+	}
+	ts_free(parent);
+	return ok;
+}
+
+/*
+ * Create dir and its missing parents, each checked against the scope first;
+ * each one created is made durable in its parent (sync_new_dir_entry).
+ */
 static bool
 make_dirs(ts_fs *fs, const ts_fs_scope *scope, const char *dir, ts_err *err)
 {
@@ -94,7 +129,10 @@ make_dirs(ts_fs *fs, const ts_fs_scope *scope, const char *dir, ts_err *err)
 	if (!ok)
 		return false;
 	if (mkdir(dir, 0750) == 0)
+	{
 		fs_note_created_dir(fs, dir);	/* ours: removed at an abort if left empty */
+		return sync_new_dir_entry(fs, dir, err);
+	}
 	else if (errno != EEXIST)
 		return ts_error(err, TS_ERR_IO, "could not create directory \"%s\": %s", dir,
 						strerror(errno));

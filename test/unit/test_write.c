@@ -18,6 +18,7 @@
 #include <dirent.h>
 #include <unistd.h>
 
+#include "base/fs_impl.h"
 #include "base/ts_fs.h"
 #include "base/ts_fs_write.h"
 #include "format/avro/avro_container.h"
@@ -199,6 +200,51 @@ test_deferred_dir_syncs(void **state)
 	ts_free(data);
 	snprintf(path, sizeof(path), "%s/a", dir);
 	assert_int_equal(count_entries(path, ".LATEST"), 0);	/* no temporary name left */
+	ts_fs_free(fs);
+	free(dir);
+}
+
+/* does fs remember dir for ts_fs_sync_dirs? */
+static bool
+sync_pending(ts_fs *fs, const char *dir)
+{
+	for (int i = 0; i < fs->unsynced_dirs.n; i++)
+		if (strcmp(fs->unsynced_dirs.paths[i], dir) == 0)
+			return true;
+	return false;
+}
+
+/*
+ * A directory a write creates (a new partition's, its bucket's) is itself a
+ * new name in its parent: the parent is synced with the files' directories,
+ * else a crash after the commit could lose the directory and the committed
+ * files in it.  A directory that was already there adds nothing.
+ */
+static void
+test_new_dirs_synced_in_parents(void **state)
+{
+	char	   *dir = scratch_dir();
+	char		path[512];
+	ts_err		err;
+	ts_fs	   *fs = local_fs(dir);
+
+	ts_fs_defer_dir_syncs(fs);
+	snprintf(path, sizeof(path), "%s/p=1/bucket-0/f", dir);
+	assert_true(ts_fs_create_exclusive(fs, path, "x", 1, &err));
+	assert_true(sync_pending(fs, dir));		/* p=1 is new in it */
+	snprintf(path, sizeof(path), "%s/p=1", dir);
+	assert_true(sync_pending(fs, path));	/* bucket-0 is new in it */
+	snprintf(path, sizeof(path), "%s/p=1/bucket-0", dir);
+	assert_true(sync_pending(fs, path));	/* f is new in it */
+	assert_int_equal(fs->unsynced_dirs.n, 3);
+	assert_true(ts_fs_sync_dirs(fs, &err));
+	assert_int_equal(fs->unsynced_dirs.n, 0);
+
+	/* the same directories again: only the file's own directory */
+	snprintf(path, sizeof(path), "%s/p=1/bucket-0/g", dir);
+	assert_true(ts_fs_create_exclusive(fs, path, "x", 1, &err));
+	assert_int_equal(fs->unsynced_dirs.n, 1);
+	assert_true(ts_fs_sync_dirs(fs, &err));
 	ts_fs_free(fs);
 	free(dir);
 }
@@ -576,6 +622,7 @@ main(void)
 		cmocka_unit_test(test_manifest_schemas_match_java),
 		cmocka_unit_test(test_create_exclusive),
 		cmocka_unit_test(test_deferred_dir_syncs),
+		cmocka_unit_test(test_new_dirs_synced_in_parents),
 		cmocka_unit_test(test_truncated_string_stats),
 		cmocka_unit_test(test_table_written_twice),
 		cmocka_unit_test(test_refusals),
