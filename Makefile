@@ -15,10 +15,12 @@ CORE_SRCS := $(sort $(wildcard $(addsuffix /*.c,$(patsubst %/,%,$(CORE_DIRS)))))
 FDW_SRCS := $(sort $(wildcard src/fdw/*.c))
 OBJS = $(CORE_SRCS:.c=.o) $(FDW_SRCS:.c=.o)
 
-LIBS_CORE = -lcjson -lzstd -lsnappy -llz4 -lz -lbz2 -lroaring -lcurl -lxml2 -lcrypto -lm
+LIBS_CORE = -lcjson -lzstd -lsnappy -llz4 -lz -lbz2 -lroaring -lxml2 -lcrypto -lm
 PG_CPPFLAGS = -I$(srcdir)/src -I/usr/include/cjson -I/usr/include/libxml2
 PG_CFLAGS = -Wall -Werror -Wno-declaration-after-statement
-# libsnappy (and the libstdc++ it brings) is loaded on first use: src/base/snappy.c.
+# libsnappy (and the libstdc++ it brings) is loaded on first use: src/base/snappy.c;
+# libcurl (and nghttp2, ssh2, rtmp, psl, brotli ...) too, by the first remote
+# request: src/base/curl_dl.c.  Neither is linked.
 # -Bsymbolic binds the library's calls to its own functions at link time:
 # fewer symbols for the dynamic linker to look up when a backend loads it.
 SHLIB_LINK = $(filter-out -lsnappy,$(LIBS_CORE)) -Wl,-Bsymbolic

@@ -457,6 +457,15 @@ RESET statement_timeout;
 SELECT count(*) FROM loc_orders;
 DROP SERVER s3_flaky CASCADE;
 
+-- libcurl is loaded by a backend's first remote request, not with the
+-- extension (src/base/curl_dl.c): a new connection's local scan leaves it
+-- unmapped, its first S3 scan maps it
+\c
+SELECT count(*) FROM loc_orders;
+SELECT pg_read_file('/proc/self/maps') ~ 'libcurl' AS libcurl_mapped;
+SELECT count(*) FROM s3.orders;
+SELECT pg_read_file('/proc/self/maps') ~ 'libcurl' AS libcurl_mapped;
+
 DROP SCHEMA s3, loc, s3j, locj CASCADE;
 DROP SERVER s3_lake, s3_shared, s3_open, local_lake, local_shared CASCADE;
 DROP ROLE regress_s3_reader;

@@ -32,6 +32,9 @@ SET TIME ZONE 'UTC';
 SELECT count(*), count(DISTINCT id), min(id), max(id), sum(amount) FROM orders;
 SELECT dt, count(*) FROM orders GROUP BY dt ORDER BY dt;
 SELECT count(*) AS misplaced FROM orders WHERE dt <> 'dt_' || (id % 3);
+-- a local scan leaves libcurl unloaded: a backend loads it for its first
+-- remote request (src/base/curl_dl.c; s3.sql shows it loaded then)
+SELECT pg_read_file('/proc/self/maps') ~ 'libcurl' AS libcurl_mapped;
 
 -- partition and bucket pruning, shown in EXPLAIN
 EXPLAIN (COSTS OFF) SELECT * FROM orders;

@@ -17,9 +17,8 @@
 #include <string.h>
 #include <strings.h>
 
-#include <curl/curl.h>
-
 #include "base/azure_internal.h"
+#include "base/ts_curl.h"
 #include "base/ts_http.h"
 
 static CURLM *multi = NULL;
@@ -54,7 +53,7 @@ announced_too_large(az_request *r)
 
 	if ((r->kind != AZ_WHOLE && r->kind != AZ_LIST) || !azure_is_2xx(r->status))
 		return false;
-	if (curl_easy_getinfo(easy, CURLINFO_CONTENT_LENGTH_DOWNLOAD_T, &cl) == CURLE_OK &&
+	if (ts_curl_fn.easy_getinfo(easy, CURLINFO_CONTENT_LENGTH_DOWNLOAD_T, &cl) == CURLE_OK &&
 		cl >= 0 && (uint64_t) cl + 1 > (uint64_t) r->max_body)
 		r->overflow = true;
 	return r->overflow;
@@ -98,7 +97,7 @@ on_body(char *ptr, size_t size, size_t nmemb, void *arg)
 	size_t		n = size * nmemb;
 
 	if (r->status == 0)
-		curl_easy_getinfo(easy, CURLINFO_RESPONSE_CODE, &r->status);
+		ts_curl_fn.easy_getinfo(easy, CURLINFO_RESPONSE_CODE, &r->status);
 	if (!azure_is_2xx(r->status))
 	{
 		size_t		k = n < sizeof(r->errbody) - 1 - r->errlen ? n : sizeof(r->errbody) - 1 - r->errlen;
@@ -170,7 +169,7 @@ on_header(char *buf, size_t size, size_t nitems, void *arg)
 
 	if ((n == 2 && buf[0] == '\r') || (n == 1 && buf[0] == '\n'))
 	{
-		curl_easy_getinfo(easy, CURLINFO_RESPONSE_CODE, &r->status);
+		ts_curl_fn.easy_getinfo(easy, CURLINFO_RESPONSE_CODE, &r->status);
 		return announced_too_large(r) ? 0 : n;
 	}
 	if (n > sizeof(crange) && strncasecmp(buf, crange, sizeof(crange) - 1) == 0)
@@ -211,7 +210,7 @@ run_transfer(bool *canceled)
 	bool		done = false;
 
 	*canceled = false;
-	if (curl_multi_add_handle(multi, easy) != CURLM_OK)
+	if (ts_curl_fn.multi_add_handle(multi, easy) != CURLM_OK)
 		return CURLE_FAILED_INIT;
 	while (!done)
 	{
@@ -219,12 +218,12 @@ run_transfer(bool *canceled)
 		int			left;
 		CURLMsg    *msg;
 
-		if (curl_multi_perform(multi, &running) != CURLM_OK)
+		if (ts_curl_fn.multi_perform(multi, &running) != CURLM_OK)
 		{
 			result = CURLE_FAILED_INIT;
 			break;
 		}
-		while ((msg = curl_multi_info_read(multi, &left)) != NULL)
+		while ((msg = ts_curl_fn.multi_info_read(multi, &left)) != NULL)
 			if (msg->msg == CURLMSG_DONE && msg->easy_handle == easy)
 			{
 				result = msg->data.result;
@@ -237,9 +236,9 @@ run_transfer(bool *canceled)
 			*canceled = true;
 			break;
 		}
-		curl_multi_poll(multi, NULL, 0, 50, NULL);
+		ts_curl_fn.multi_poll(multi, NULL, 0, 50, NULL);
 	}
-	curl_multi_remove_handle(multi, easy);
+	ts_curl_fn.multi_remove_handle(multi, easy);
 	return result;
 }
 
@@ -301,13 +300,13 @@ attempt(const ts_azure_config *cfg, az_request *r, CURLcode *rc, ts_err *err)
 	{
 		if (!ts_curl_global_init(err))
 			return false;
-		if (multi == NULL && (multi = curl_multi_init()) == NULL)
+		if (multi == NULL && (multi = ts_curl_fn.multi_init()) == NULL)
 			return ts_error(err, TS_ERR_NOMEM, "could not create a libcurl multi handle");
-		if ((easy = curl_easy_init()) == NULL)
+		if ((easy = ts_curl_fn.easy_init()) == NULL)
 			return ts_error(err, TS_ERR_NOMEM, "could not create a libcurl handle");
 	}
 	else
-		curl_easy_reset(easy);	/* keeps the connection cache */
+		ts_curl_fn.easy_reset(easy);	/* keeps the connection cache */
 	url = attempt_url(cfg, r);
 	if (url == NULL)
 		return ts_error_nomem(err, NULL);
@@ -335,13 +334,13 @@ attempt(const ts_azure_config *cfg, az_request *r, CURLcode *rc, ts_err *err)
 		char		line[160];
 
 		snprintf(line, sizeof(line), "%s: %s", h[i].name, h[i].value);
-		headers = curl_slist_append(headers, line);
+		headers = ts_curl_fn.slist_append(headers, line);
 	}
 	if (r->kind == AZ_PUT)
 	{
 		/* curl sends this Content-Length itself: signed, not added again */
 		h[nh++] = (ts_azure_header) {"Content-Length", length};
-		headers = curl_slist_append(headers, "Expect:");
+		headers = ts_curl_fn.slist_append(headers, "Expect:");
 	}
 	if (cfg->account_key)
 	{
@@ -358,48 +357,48 @@ attempt(const ts_azure_config *cfg, az_request *r, CURLcode *rc, ts_err *err)
 		if (ok)
 		{
 			snprintf(line, sizeof(line), "Authorization: %s", auth);
-			headers = curl_slist_append(headers, line);
+			headers = ts_curl_fn.slist_append(headers, line);
 			memset(line, 0, sizeof(line));
 			memset(auth, 0, sizeof(auth));
 		}
 	}
 	if (!ok)
 	{
-		curl_slist_free_all(headers);
+		ts_curl_fn.slist_free_all(headers);
 		wipe(url);
 		return false;
 	}
 	ts_curl_set_transfer(easy, url, cfg->timeout_ms, cfg->ca_file);
-	curl_easy_setopt(easy, CURLOPT_WRITEFUNCTION, on_body);
-	curl_easy_setopt(easy, CURLOPT_WRITEDATA, r);
-	curl_easy_setopt(easy, CURLOPT_HEADERFUNCTION, on_header);
-	curl_easy_setopt(easy, CURLOPT_HEADERDATA, r);
+	ts_curl_fn.easy_setopt(easy, CURLOPT_WRITEFUNCTION, on_body);
+	ts_curl_fn.easy_setopt(easy, CURLOPT_WRITEDATA, r);
+	ts_curl_fn.easy_setopt(easy, CURLOPT_HEADERFUNCTION, on_header);
+	ts_curl_fn.easy_setopt(easy, CURLOPT_HEADERDATA, r);
 	if (r->kind == AZ_HEAD)
-		curl_easy_setopt(easy, CURLOPT_NOBODY, 1L);
+		ts_curl_fn.easy_setopt(easy, CURLOPT_NOBODY, 1L);
 	else if (r->kind == AZ_DELETE)
-		curl_easy_setopt(easy, CURLOPT_CUSTOMREQUEST, "DELETE");
+		ts_curl_fn.easy_setopt(easy, CURLOPT_CUSTOMREQUEST, "DELETE");
 	else if (r->kind == AZ_PUT)
 	{
-		curl_easy_setopt(easy, CURLOPT_CUSTOMREQUEST, "PUT");
-		curl_easy_setopt(easy, CURLOPT_POSTFIELDSIZE_LARGE, (curl_off_t) r->data_len);
-		curl_easy_setopt(easy, CURLOPT_POSTFIELDS, r->data_len ? r->data : "");
+		ts_curl_fn.easy_setopt(easy, CURLOPT_CUSTOMREQUEST, "PUT");
+		ts_curl_fn.easy_setopt(easy, CURLOPT_POSTFIELDSIZE_LARGE, (curl_off_t) r->data_len);
+		ts_curl_fn.easy_setopt(easy, CURLOPT_POSTFIELDS, r->data_len ? r->data : "");
 	}
-	curl_easy_setopt(easy, CURLOPT_HTTPHEADER, headers);
+	ts_curl_fn.easy_setopt(easy, CURLOPT_HTTPHEADER, headers);
 	requests_sent++;
 	*rc = run_transfer(&canceled);
 	{
 		curl_off_t	cl = -1;
 
-		curl_easy_getinfo(easy, CURLINFO_RESPONSE_CODE, &r->status);
-		if (curl_easy_getinfo(easy, CURLINFO_CONTENT_LENGTH_DOWNLOAD_T, &cl) == CURLE_OK)
+		ts_curl_fn.easy_getinfo(easy, CURLINFO_RESPONSE_CODE, &r->status);
+		if (ts_curl_fn.easy_getinfo(easy, CURLINFO_CONTENT_LENGTH_DOWNLOAD_T, &cl) == CURLE_OK)
 			r->content_length = (int64_t) cl;
 	}
 	/* the URL (SAS token) and the Authorization header leave the handle */
-	curl_easy_setopt(easy, CURLOPT_HTTPHEADER, NULL);
-	curl_easy_setopt(easy, CURLOPT_URL, "");
+	ts_curl_fn.easy_setopt(easy, CURLOPT_HTTPHEADER, NULL);
+	ts_curl_fn.easy_setopt(easy, CURLOPT_URL, "");
 	for (struct curl_slist *s = headers; s; s = s->next)
 		memset(s->data, 0, strlen(s->data));
-	curl_slist_free_all(headers);
+	ts_curl_fn.slist_free_all(headers);
 	wipe(url);
 	if (canceled || ts_interrupt_pending())
 		return ts_error(err, TS_ERR_CANCELED, "%s \"%s\": canceled", method_of(r->kind), r->uri);
@@ -455,7 +454,7 @@ azure_send(const ts_azure_config *cfg, az_request *r, bool *landed, ts_err *err)
 
 		if (!attempt(cfg, r, &rc, err))
 			return false;
-		curl_easy_getinfo(easy, CURLINFO_RETRY_AFTER, &retry_after);
+		ts_curl_fn.easy_getinfo(easy, CURLINFO_RETRY_AFTER, &retry_after);
 		if (r->nomem)
 			return ts_error_nomemf(err, "reading \"%s\"", r->uri);
 		if (r->overflow && r->kind == AZ_RANGE)
@@ -477,7 +476,7 @@ azure_send(const ts_azure_config *cfg, az_request *r, bool *landed, ts_err *err)
 
 			if (rc != CURLE_OK)
 				ts_error(err, TS_ERR_IO, "%s \"%s\" failed after %d attempt%s: %s", method_of(r->kind),
-						 r->uri, i, i == 1 ? "" : "s", curl_easy_strerror(rc));
+						 r->uri, i, i == 1 ? "" : "s", ts_curl_fn.easy_strerror(rc));
 			else if (range_short(r))
 				ts_error(err, TS_ERR_IO, "%s \"%s\" failed after %d attempt%s: HTTP %ld with %zu bytes, short of the range asked for",
 						 method_of(r->kind), r->uri, i, i == 1 ? "" : "s", r->status, r->got);

@@ -14,8 +14,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include <curl/curl.h>
-
+#include "base/ts_curl.h"
 #include "base/ts_http.h"
 
 static CURL *easy = NULL;
@@ -37,7 +36,7 @@ announced_too_large(body_buf *b)
 {
 	curl_off_t	cl = -1;
 
-	if (curl_easy_getinfo(b->handle, CURLINFO_CONTENT_LENGTH_DOWNLOAD_T, &cl) == CURLE_OK &&
+	if (ts_curl_fn.easy_getinfo(b->handle, CURLINFO_CONTENT_LENGTH_DOWNLOAD_T, &cl) == CURLE_OK &&
 		cl >= 0 && (uint64_t) cl + 1 > (uint64_t) b->limit)
 		b->too_large = true;
 	return b->too_large;
@@ -105,7 +104,7 @@ on_header(char *ptr, size_t size, size_t nmemb, void *arg)
 	{
 		long		status = 0;
 
-		curl_easy_getinfo(hs->body->handle, CURLINFO_RESPONSE_CODE, &status);
+		ts_curl_fn.easy_getinfo(hs->body->handle, CURLINFO_RESPONSE_CODE, &status);
 		return status >= 200 && announced_too_large(hs->body) ? 0 : n;
 	}
 
@@ -181,20 +180,6 @@ ts_http_pause_ms(long ms)
 	return !ts_interrupt_pending();
 }
 
-bool
-ts_curl_global_init(ts_err *err)
-{
-	static bool global_done = false;
-
-	if (!global_done)
-	{
-		if (curl_global_init(CURL_GLOBAL_DEFAULT) != CURLE_OK)
-			return ts_error(err, TS_ERR_IO, "could not initialize libcurl");
-		global_done = true;
-	}
-	return true;
-}
-
 static bool
 get_easy(ts_err *err)
 {
@@ -202,12 +187,12 @@ get_easy(ts_err *err)
 	{
 		if (!ts_curl_global_init(err))
 			return false;
-		easy = curl_easy_init();
+		easy = ts_curl_fn.easy_init();
 		if (easy == NULL)
 			return ts_error(err, TS_ERR_NOMEM, "could not create a libcurl handle");
 	}
 	else
-		curl_easy_reset(easy);	/* keeps the connection cache */
+		ts_curl_fn.easy_reset(easy);	/* keeps the connection cache */
 	return true;
 }
 
@@ -216,20 +201,20 @@ ts_curl_set_transfer(void *handle, const char *url, long timeout_ms, const char 
 {
 	CURL	   *h = handle;
 
-	curl_easy_setopt(h, CURLOPT_URL, url);
-	curl_easy_setopt(h, CURLOPT_PROTOCOLS_STR, "http,https");
-	curl_easy_setopt(h, CURLOPT_FOLLOWLOCATION, 0L);
-	curl_easy_setopt(h, CURLOPT_NOSIGNAL, 1L);
-	curl_easy_setopt(h, CURLOPT_CONNECTTIMEOUT_MS, 10000L);
-	curl_easy_setopt(h, CURLOPT_TIMEOUT_MS, timeout_ms > 0 ? timeout_ms : 60000L);
+	ts_curl_fn.easy_setopt(h, CURLOPT_URL, url);
+	ts_curl_fn.easy_setopt(h, CURLOPT_PROTOCOLS_STR, "http,https");
+	ts_curl_fn.easy_setopt(h, CURLOPT_FOLLOWLOCATION, 0L);
+	ts_curl_fn.easy_setopt(h, CURLOPT_NOSIGNAL, 1L);
+	ts_curl_fn.easy_setopt(h, CURLOPT_CONNECTTIMEOUT_MS, 10000L);
+	ts_curl_fn.easy_setopt(h, CURLOPT_TIMEOUT_MS, timeout_ms > 0 ? timeout_ms : 60000L);
 	/* a stalled connection: less than 1 byte/s for 15 s */
-	curl_easy_setopt(h, CURLOPT_LOW_SPEED_LIMIT, 1L);
-	curl_easy_setopt(h, CURLOPT_LOW_SPEED_TIME, 15L);
-	curl_easy_setopt(h, CURLOPT_SSL_VERIFYPEER, 1L);
-	curl_easy_setopt(h, CURLOPT_SSL_VERIFYHOST, 2L);
-	curl_easy_setopt(h, CURLOPT_TCP_KEEPALIVE, 1L);
+	ts_curl_fn.easy_setopt(h, CURLOPT_LOW_SPEED_LIMIT, 1L);
+	ts_curl_fn.easy_setopt(h, CURLOPT_LOW_SPEED_TIME, 15L);
+	ts_curl_fn.easy_setopt(h, CURLOPT_SSL_VERIFYPEER, 1L);
+	ts_curl_fn.easy_setopt(h, CURLOPT_SSL_VERIFYHOST, 2L);
+	ts_curl_fn.easy_setopt(h, CURLOPT_TCP_KEEPALIVE, 1L);
 	if (ca_file)
-		curl_easy_setopt(h, CURLOPT_CAINFO, ca_file);
+		ts_curl_fn.easy_setopt(h, CURLOPT_CAINFO, ca_file);
 }
 
 bool
@@ -264,19 +249,19 @@ ts_http_get(const ts_http_request *req, ts_http_response *resp, ts_err *err)
 		b.handle = easy;
 		b.limit = max_body + 1;
 		ts_curl_set_transfer(easy, req->url, req->timeout_ms, req->ca_file);
-		curl_easy_setopt(easy, CURLOPT_WRITEFUNCTION, on_body);
-		curl_easy_setopt(easy, CURLOPT_WRITEDATA, &b);
-		curl_easy_setopt(easy, CURLOPT_HEADERFUNCTION, on_header);
-		curl_easy_setopt(easy, CURLOPT_HEADERDATA, &hs);
-		curl_easy_setopt(easy, CURLOPT_NOPROGRESS, 0L);
-		curl_easy_setopt(easy, CURLOPT_XFERINFOFUNCTION, on_progress);
-		headers = curl_slist_append(headers, "Accept: application/json");
+		ts_curl_fn.easy_setopt(easy, CURLOPT_WRITEFUNCTION, on_body);
+		ts_curl_fn.easy_setopt(easy, CURLOPT_WRITEDATA, &b);
+		ts_curl_fn.easy_setopt(easy, CURLOPT_HEADERFUNCTION, on_header);
+		ts_curl_fn.easy_setopt(easy, CURLOPT_HEADERDATA, &hs);
+		ts_curl_fn.easy_setopt(easy, CURLOPT_NOPROGRESS, 0L);
+		ts_curl_fn.easy_setopt(easy, CURLOPT_XFERINFOFUNCTION, on_progress);
+		headers = ts_curl_fn.slist_append(headers, "Accept: application/json");
 		if (req->post_json)
 		{
-			headers = curl_slist_append(headers, "Content-Type: application/json");
-			headers = curl_slist_append(headers, "Expect:");	/* no 100-continue round trip */
-			curl_easy_setopt(easy, CURLOPT_POSTFIELDS, req->post_json);
-			curl_easy_setopt(easy, CURLOPT_POSTFIELDSIZE_LARGE, (curl_off_t) strlen(req->post_json));
+			headers = ts_curl_fn.slist_append(headers, "Content-Type: application/json");
+			headers = ts_curl_fn.slist_append(headers, "Expect:");	/* no 100-continue round trip */
+			ts_curl_fn.easy_setopt(easy, CURLOPT_POSTFIELDS, req->post_json);
+			ts_curl_fn.easy_setopt(easy, CURLOPT_POSTFIELDSIZE_LARGE, (curl_off_t) strlen(req->post_json));
 		}
 		if (req->bearer)
 		{
@@ -285,17 +270,17 @@ ts_http_get(const ts_http_request *req, ts_http_response *resp, ts_err *err)
 			auth = ts_malloc(n);
 			if (auth == NULL)
 			{
-				curl_slist_free_all(headers);
+				ts_curl_fn.slist_free_all(headers);
 				return ts_error_nomem(err, NULL);
 			}
 			snprintf(auth, n, "Authorization: Bearer %s", req->bearer);
-			headers = curl_slist_append(headers, auth);
+			headers = ts_curl_fn.slist_append(headers, auth);
 		}
-		curl_easy_setopt(easy, CURLOPT_HTTPHEADER, headers);
-		rc = curl_easy_perform(easy);
-		curl_easy_getinfo(easy, CURLINFO_RESPONSE_CODE, &status);
-		curl_easy_setopt(easy, CURLOPT_HTTPHEADER, NULL);
-		curl_slist_free_all(headers);
+		ts_curl_fn.easy_setopt(easy, CURLOPT_HTTPHEADER, headers);
+		rc = ts_curl_fn.easy_perform(easy);
+		ts_curl_fn.easy_getinfo(easy, CURLINFO_RESPONSE_CODE, &status);
+		ts_curl_fn.easy_setopt(easy, CURLOPT_HTTPHEADER, NULL);
+		ts_curl_fn.slist_free_all(headers);
 		if (auth)
 		{
 			memset(auth, 0, strlen(auth));
@@ -332,7 +317,7 @@ ts_http_get(const ts_http_request *req, ts_http_response *resp, ts_err *err)
 		ts_free(b.data);
 		if (attempt >= retries || (rc != CURLE_OK && !ts_http_retryable_curl_code(rc)))
 			return rc == CURLE_OK ? ts_error(err, TS_ERR_IO, "%s: HTTP %ld", what, status) :
-				ts_error(err, TS_ERR_IO, "%s failed: %s", what, curl_easy_strerror(rc));
+				ts_error(err, TS_ERR_IO, "%s failed: %s", what, ts_curl_fn.easy_strerror(rc));
 		/* the server's Retry-After (429 / 503), else exponential backoff with jitter */
 		if (!ts_http_pause_ms(hs.retry_after_ms >= 0 && rc == CURLE_OK ? hs.retry_after_ms :
 					  backoff + (long) (rand() % (int) (backoff / 2 + 1))))

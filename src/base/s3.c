@@ -19,8 +19,7 @@
 #include <strings.h>
 #include <time.h>
 
-#include <curl/curl.h>
-
+#include "base/ts_curl.h"
 #include "base/ts_http.h"
 #include "base/s3_internal.h"
 
@@ -61,12 +60,12 @@ get_handles(ts_err *err)
 		return false;
 	if (easy == NULL)
 	{
-		easy = curl_easy_init();
+		easy = ts_curl_fn.easy_init();
 		if (easy == NULL)
 			return ts_error(err, TS_ERR_NOMEM, "could not create a libcurl handle");
 	}
 	else
-		curl_easy_reset(easy);
+		ts_curl_fn.easy_reset(easy);
 	return true;
 }
 
@@ -83,18 +82,18 @@ run_transfer(bool *canceled)
 	bool		done = false;
 
 	*canceled = false;
-	if (curl_multi_add_handle(multi, easy) != CURLM_OK)
+	if (ts_curl_fn.multi_add_handle(multi, easy) != CURLM_OK)
 		return CURLE_FAILED_INIT;
 	while (!done)
 	{
 		int			running = 0;
 
-		if (curl_multi_perform(multi, &running) != CURLM_OK)
+		if (ts_curl_fn.multi_perform(multi, &running) != CURLM_OK)
 		{
 			result = CURLE_FAILED_INIT;
 			break;
 		}
-		while ((msg = curl_multi_info_read(multi, &left)) != NULL)
+		while ((msg = ts_curl_fn.multi_info_read(multi, &left)) != NULL)
 			if (msg->msg == CURLMSG_DONE && msg->easy_handle == easy)
 			{
 				result = msg->data.result;
@@ -109,9 +108,9 @@ run_transfer(bool *canceled)
 			*canceled = true;
 			break;
 		}
-		curl_multi_poll(multi, NULL, 0, 50, NULL);
+		ts_curl_fn.multi_poll(multi, NULL, 0, 50, NULL);
 	}
-	curl_multi_remove_handle(multi, easy);
+	ts_curl_fn.multi_remove_handle(multi, easy);
 	return result;
 }
 
@@ -136,7 +135,7 @@ s3_multi_handle(CURLM **m, ts_err *err)
 	{
 		if (!ts_curl_global_init(err))
 			return false;
-		multi = curl_multi_init();
+		multi = ts_curl_fn.multi_init();
 		if (multi == NULL)
 			return ts_error(err, TS_ERR_NOMEM, "could not create a libcurl multi handle");
 	}
@@ -189,19 +188,19 @@ s3_attempt_begin(CURL *h, s3_request *r, const ts_s3_config *cfg, s3_sink *s, s3
 	s->size_hint = r->kind == REQ_WHOLE && r->expect_size > 0 ? r->expect_size : 0;
 	if (!ts_s3_check_config(cfg, err) || !check_not_expired(r, cfg, err))
 		return false;
-	curl_easy_setopt(h, CURLOPT_HEADERFUNCTION, s3_sink_on_header);
-	curl_easy_setopt(h, CURLOPT_HEADERDATA, s);
+	ts_curl_fn.easy_setopt(h, CURLOPT_HEADERFUNCTION, s3_sink_on_header);
+	ts_curl_fn.easy_setopt(h, CURLOPT_HEADERDATA, s);
 	ts_curl_set_transfer(h, r->url, cfg->timeout_ms, cfg->ca_file);
-	curl_easy_setopt(h, CURLOPT_WRITEFUNCTION, s3_sink_on_body);
-	curl_easy_setopt(h, CURLOPT_WRITEDATA, s);
+	ts_curl_fn.easy_setopt(h, CURLOPT_WRITEFUNCTION, s3_sink_on_body);
+	ts_curl_fn.easy_setopt(h, CURLOPT_WRITEDATA, s);
 	if (r->kind == REQ_HEAD)
-		curl_easy_setopt(h, CURLOPT_NOBODY, 1L);
+		ts_curl_fn.easy_setopt(h, CURLOPT_NOBODY, 1L);
 	/* the transfer's own check of Content-Length stays on (a short body is CURLE_PARTIAL_FILE) */
 	if (r->kind == REQ_RANGE)
 	{
 		snprintf(range, sizeof(range), "Range: bytes=%lld-%lld", (long long) r->offset,
 				 (long long) (r->offset + (int64_t) r->len - 1));
-		a->headers = curl_slist_append(a->headers, range);
+		a->headers = ts_curl_fn.slist_append(a->headers, range);
 	}
 	else if (r->kind == REQ_WHOLE)
 	{
@@ -211,44 +210,44 @@ s3_attempt_begin(CURL *h, s3_request *r, const ts_s3_config *cfg, s3_sink *s, s3
 		 * short of it is seen even under a Content-Length that agrees with
 		 * the short body.  A store that ignores ranges answers 200.
 		 */
-		a->headers = curl_slist_append(a->headers, "Range: bytes=0-");
+		a->headers = ts_curl_fn.slist_append(a->headers, "Range: bytes=0-");
 	}
 	else if (r->kind == REQ_PUT || r->kind == REQ_POST)
 	{
 		/* the body from memory (sent again as it is by a retry) */
-		curl_easy_setopt(h, CURLOPT_POSTFIELDSIZE_LARGE, (curl_off_t) r->send_len);
-		curl_easy_setopt(h, CURLOPT_POSTFIELDS, r->send_len > 0 ? r->send : "");
-		curl_easy_setopt(h, CURLOPT_CUSTOMREQUEST, r->kind == REQ_PUT ? "PUT" : "POST");
-		a->headers = curl_slist_append(a->headers, r->kind == REQ_PUT ?
+		ts_curl_fn.easy_setopt(h, CURLOPT_POSTFIELDSIZE_LARGE, (curl_off_t) r->send_len);
+		ts_curl_fn.easy_setopt(h, CURLOPT_POSTFIELDS, r->send_len > 0 ? r->send : "");
+		ts_curl_fn.easy_setopt(h, CURLOPT_CUSTOMREQUEST, r->kind == REQ_PUT ? "PUT" : "POST");
+		a->headers = ts_curl_fn.slist_append(a->headers, r->kind == REQ_PUT ?
 									   "Content-Type: application/octet-stream" :
 									   "Content-Type: application/xml");
 		if (r->if_none_match)
-			a->headers = curl_slist_append(a->headers, "If-None-Match: *");
+			a->headers = ts_curl_fn.slist_append(a->headers, "If-None-Match: *");
 	}
 	else if (r->kind == REQ_DELETE)
-		curl_easy_setopt(h, CURLOPT_CUSTOMREQUEST, "DELETE");
+		ts_curl_fn.easy_setopt(h, CURLOPT_CUSTOMREQUEST, "DELETE");
 	if (cfg->access_key && cfg->access_key[0])
 	{
 		snprintf(sigv4, sizeof(sigv4), "aws:amz:%s:s3",
 				 cfg->region && cfg->region[0] ? cfg->region : "us-east-1");
-		curl_easy_setopt(h, CURLOPT_AWS_SIGV4, sigv4);
-		curl_easy_setopt(h, CURLOPT_USERNAME, cfg->access_key);
-		curl_easy_setopt(h, CURLOPT_PASSWORD, cfg->secret_key ? cfg->secret_key : "");
-		a->headers = curl_slist_append(a->headers, "x-amz-content-sha256: UNSIGNED-PAYLOAD");
+		ts_curl_fn.easy_setopt(h, CURLOPT_AWS_SIGV4, sigv4);
+		ts_curl_fn.easy_setopt(h, CURLOPT_USERNAME, cfg->access_key);
+		ts_curl_fn.easy_setopt(h, CURLOPT_PASSWORD, cfg->secret_key ? cfg->secret_key : "");
+		a->headers = ts_curl_fn.slist_append(a->headers, "x-amz-content-sha256: UNSIGNED-PAYLOAD");
 		if (cfg->session_token && cfg->session_token[0])
 		{
 			a->token_header = ts_psprintf("x-amz-security-token: %s", cfg->session_token);
 			if (a->token_header == NULL)
 			{
-				curl_slist_free_all(a->headers);
+				ts_curl_fn.slist_free_all(a->headers);
 				a->headers = NULL;
-				curl_easy_setopt(h, CURLOPT_PASSWORD, "");
+				ts_curl_fn.easy_setopt(h, CURLOPT_PASSWORD, "");
 				return ts_error_nomem(err, NULL);
 			}
-			a->headers = curl_slist_append(a->headers, a->token_header);
+			a->headers = ts_curl_fn.slist_append(a->headers, a->token_header);
 		}
 	}
-	curl_easy_setopt(h, CURLOPT_HTTPHEADER, a->headers);
+	ts_curl_fn.easy_setopt(h, CURLOPT_HTTPHEADER, a->headers);
 	s3_count_request();
 	return true;
 }
@@ -259,16 +258,16 @@ s3_attempt_end(CURL *h, s3_request *r, s3_sink *s, s3_attempt *a, long *retry_af
 	curl_off_t	cl = -1;
 	curl_off_t	ra = 0;
 
-	curl_easy_getinfo(h, CURLINFO_RESPONSE_CODE, &s->status);
-	curl_easy_getinfo(h, CURLINFO_CONTENT_LENGTH_DOWNLOAD_T, &cl);
-	curl_easy_getinfo(h, CURLINFO_RETRY_AFTER, &ra);
+	ts_curl_fn.easy_getinfo(h, CURLINFO_RESPONSE_CODE, &s->status);
+	ts_curl_fn.easy_getinfo(h, CURLINFO_CONTENT_LENGTH_DOWNLOAD_T, &cl);
+	ts_curl_fn.easy_getinfo(h, CURLINFO_RETRY_AFTER, &ra);
 	r->content_length = (int64_t) cl;
 	*retry_after_s = (long) ra;
 	memcpy(r->etag, s->etag, sizeof(r->etag));
 	/* the secret and token are not left in the handle or in freed memory */
-	curl_easy_setopt(h, CURLOPT_HTTPHEADER, NULL);
-	curl_easy_setopt(h, CURLOPT_PASSWORD, "");
-	curl_slist_free_all(a->headers);
+	ts_curl_fn.easy_setopt(h, CURLOPT_HTTPHEADER, NULL);
+	ts_curl_fn.easy_setopt(h, CURLOPT_PASSWORD, "");
+	ts_curl_fn.slist_free_all(a->headers);
 	a->headers = NULL;
 	if (a->token_header)
 	{
@@ -364,7 +363,7 @@ s3_judge(s3_request *r, s3_sink *s, CURLcode rc, int i, int attempts, ts_err *er
 	if (rc == CURLE_COULDNT_RESOLVE_HOST && unresolvable_bucket_host(r->cfg))
 	{
 		ts_error(err, TS_ERR_IO, "%s \"%s\" failed: %s (virtual-hosted addressing puts the bucket in front of an IP or localhost endpoint)",
-				 s3_method_name(r->kind), r->uri, curl_easy_strerror(rc));
+				 s3_method_name(r->kind), r->uri, ts_curl_fn.easy_strerror(rc));
 		ts_error_hint(err, "Set s3.path.style.access to true for this endpoint.");
 		return S3_FAIL;
 	}
@@ -392,7 +391,7 @@ s3_judge(s3_request *r, s3_sink *s, CURLcode rc, int i, int attempts, ts_err *er
 		return S3_RETRY;
 	if (rc != CURLE_OK)
 		ts_error(err, TS_ERR_IO, "%s \"%s\" failed after %d attempt%s: %s",
-				 s3_method_name(r->kind), r->uri, i, i == 1 ? "" : "s", curl_easy_strerror(rc));
+				 s3_method_name(r->kind), r->uri, i, i == 1 ? "" : "s", ts_curl_fn.easy_strerror(rc));
 	else if (s->incomplete)
 		ts_error(err, TS_ERR_IO, "%s \"%s\" failed after %d attempt%s: HTTP %ld with %zu bytes, "
 				 "short of or off the %s asked for",

@@ -109,7 +109,7 @@ take_handle(void)
 		if (pool[k].owner == NULL)
 		{
 			if (pool[k].h == NULL)
-				pool[k].h = curl_easy_init();
+				pool[k].h = ts_curl_fn.easy_init();
 			return pool[k].h ? k : -1;
 		}
 	return -1;
@@ -147,11 +147,11 @@ start(CURLM *multi, ts_s3_batch *b, slot *sl, int i)
 		sl->r.expect_size = it->object_size > 0 ? it->object_size : 0;
 		s3_set_whole_cap(&sl->r);
 	}
-	curl_easy_reset(p->h);
+	ts_curl_fn.easy_reset(p->h);
 	if (!s3_attempt_begin(p->h, &sl->r, cfg, sl->s, &p->a, &b->err))
 		return -1;
 	sl->s->owner = b->owner;	/* a whole body grows there, whoever drives the transfer */
-	if (curl_multi_add_handle(multi, p->h) != CURLM_OK)
+	if (ts_curl_fn.multi_add_handle(multi, p->h) != CURLM_OK)
 	{
 		long		ra;
 
@@ -178,7 +178,7 @@ release(CURLM *multi, ts_s3_batch *b, slot *sl, long *retry_after_s)
 	pooled	   *p = &pool[sl->pk];
 	long		ra = 0;
 
-	curl_multi_remove_handle(multi, p->h);
+	ts_curl_fn.multi_remove_handle(multi, p->h);
 	s3_attempt_end(p->h, &sl->r, sl->s, &p->a, retry_after_s ? retry_after_s : &ra);
 	p->owner = NULL;
 	sl->pk = -1;
@@ -369,10 +369,10 @@ step(CURLM *multi)
 			fill(multi, b);
 			ts_alloc_switch(prev);
 		}
-		if (curl_multi_perform(multi, &nrunning) != CURLM_OK)
+		if (ts_curl_fn.multi_perform(multi, &nrunning) != CURLM_OK)
 			return false;
 		ended = false;
-		while ((msg = curl_multi_info_read(multi, &msgs)) != NULL)
+		while ((msg = ts_curl_fn.multi_info_read(multi, &msgs)) != NULL)
 			if (msg->msg == CURLMSG_DONE)
 			{
 				s3_batch_route(msg->easy_handle, msg->data.result);
@@ -573,7 +573,7 @@ wait_for(ts_s3_batch *b, int i)
 			if (d < wait_ms)
 				wait_ms = d > 0 ? (int) d : 0;
 		}
-		curl_multi_poll(multi, NULL, 0, wait_ms, NULL);
+		ts_curl_fn.multi_poll(multi, NULL, 0, wait_ms, NULL);
 	}
 	return !b->failed;
 }
@@ -639,20 +639,25 @@ void
 ts_s3_batch_forget_all(void)
 {
 	CURLM	   *multi;
-	bool		have = s3_multi_handle(&multi, NULL);
+
+	/*
+	 * Every transaction's end comes here: a backend that never loaded
+	 * libcurl has no handle in the pool, and loads nothing now.
+	 */
+	bool		have = ts_curl_loaded() && s3_multi_handle(&multi, NULL);
 
 	for (int k = 0; k < POOL_MAX; k++)
 		if (pool[k].owner != NULL)
 		{
 			if (have)
-				curl_multi_remove_handle(multi, pool[k].h);
+				ts_curl_fn.multi_remove_handle(multi, pool[k].h);
 			/* the token header went with its memory context */
-			curl_easy_setopt(pool[k].h, CURLOPT_HTTPHEADER, NULL);
-			curl_easy_setopt(pool[k].h, CURLOPT_PASSWORD, "");
-			curl_slist_free_all(pool[k].a.headers);
+			ts_curl_fn.easy_setopt(pool[k].h, CURLOPT_HTTPHEADER, NULL);
+			ts_curl_fn.easy_setopt(pool[k].h, CURLOPT_PASSWORD, "");
+			ts_curl_fn.slist_free_all(pool[k].a.headers);
 			pool[k].a.headers = NULL;
 			pool[k].a.token_header = NULL;
-			curl_easy_reset(pool[k].h);
+			ts_curl_fn.easy_reset(pool[k].h);
 			pool[k].owner = NULL;
 		}
 	running = NULL;

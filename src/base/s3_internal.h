@@ -15,8 +15,7 @@
 #ifndef TS_S3_INTERNAL_H
 #define TS_S3_INTERNAL_H
 
-#include <curl/curl.h>
-
+#include "base/ts_curl.h"
 #include "base/ts_s3.h"
 
 /* Where an answer's body goes. */

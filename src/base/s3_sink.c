@@ -29,7 +29,7 @@ first_capacity(s3_sink *s)
 	curl_off_t	cl = -1;
 	int64_t		want = s->size_hint;
 
-	if (want <= 0 && curl_easy_getinfo(s->handle, CURLINFO_CONTENT_LENGTH_DOWNLOAD_T, &cl) == CURLE_OK)
+	if (want <= 0 && ts_curl_fn.easy_getinfo(s->handle, CURLINFO_CONTENT_LENGTH_DOWNLOAD_T, &cl) == CURLE_OK)
 		want = (int64_t) cl;
 	if (want > 0 && want <= PREALLOC_MAX && (size_t) want < s->max_body)
 		return (size_t) want + 1 > 16384 ? (size_t) want + 1 : 16384;
@@ -48,10 +48,10 @@ body_announced_too_large(s3_sink *s)
 
 	if (s->fixed || s->max_body == 0)
 		return false;
-	curl_easy_getinfo(s->handle, CURLINFO_RESPONSE_CODE, &status);
+	ts_curl_fn.easy_getinfo(s->handle, CURLINFO_RESPONSE_CODE, &status);
 	if (status < 200 || status > 299)
 		return false;
-	if (curl_easy_getinfo(s->handle, CURLINFO_CONTENT_LENGTH_DOWNLOAD_T, &cl) == CURLE_OK &&
+	if (ts_curl_fn.easy_getinfo(s->handle, CURLINFO_CONTENT_LENGTH_DOWNLOAD_T, &cl) == CURLE_OK &&
 		cl >= 0 && (uint64_t) cl + 1 > (uint64_t) s->max_body)
 	{
 		s->overflow = true;
@@ -67,7 +67,7 @@ s3_sink_on_body(char *ptr, size_t size, size_t nmemb, void *arg)
 	size_t		n = size * nmemb;
 
 	if (s->status == 0)
-		curl_easy_getinfo(s->handle, CURLINFO_RESPONSE_CODE, &s->status);
+		ts_curl_fn.easy_getinfo(s->handle, CURLINFO_RESPONSE_CODE, &s->status);
 	if (s->status < 200 || s->status > 299)
 	{
 		size_t		room = sizeof(s->errbody) - 1 - s->errlen;

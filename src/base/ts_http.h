@@ -53,7 +53,9 @@ void		ts_http_response_free(ts_http_response *resp);
 
 /*
  * The transfer plumbing the object-store client (s3.c) shares:
- * curl_global_init once per process; the HTTP statuses and libcurl codes
+ * libcurl loaded and curl_global_init called once per process (curl_dl.c:
+ * false with err set, naming the library, when it cannot be loaded; the
+ * caller uses ts_curl_fn only after this succeeded); the HTTP statuses and libcurl codes
  * (a CURLcode as int) worth another attempt; a sleep of ms in 50 ms slices
  * that gives up (false) as soon as an interrupt is pending.
  */
