@@ -5,7 +5,8 @@
 # --trace-times) with each added latency, RUNS times, and for each run one
 # line: the round trips waited ("waited", the proxy's depth counter) and
 # the requests; the plan's wall and CPU time and the proxy process's CPU
-# time meanwhile; when the manifest lists were answered and the first and
+# time meanwhile; when the last answer at the manifest lists' depth went out
+# (the lists', and any other request of that depth) and when the first and
 # last manifest request reached the store (ms after the plan's first
 # request), over how many ms the first 512 manifests arrived, and how many
 # manifest requests got each depth.  Prints figures, asserts nothing.
