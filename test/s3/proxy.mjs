@@ -8,7 +8,8 @@
 // (serveUploaded), the rest goes to s3rver.
 //
 //   node proxy.mjs --dir /tmp/x --upload lake/wh=/path/to/warehouse [--public open]
-//                  [--list-page-size N] [--delay MS] [--trace] [--tls-key K.pem --tls-cert C.pem]
+//                  [--list-page-size N] [--delay MS] [--trace [--trace-times]]
+//                  [--tls-key K.pem --tls-cert C.pem]
 //
 // ListObjectsV2 is answered by the proxy itself from s3rver's flat listing
 // (s3rver's filesystem store finds no common prefixes below a delimiter),
@@ -63,6 +64,10 @@
 // waited for one after another (with --delay well above the store's own
 // time per request, requests sent together share a depth).  GET /__latency
 // (unsigned) shows it with the requests by method; ?reset=1 clears them.
+// --trace writes each request's depth, method, path (and Range) on stderr;
+// with --trace-times each such line ends with " t=MS" (when it arrived, ms
+// since the proxy started) and an answer adds a line "answered D t=MS": how
+// far apart a wave's requests arrive and are answered (bench/RESULTS.md).
 import crypto from "node:crypto";
 import http from "node:http";
 import https from "node:https";
@@ -89,6 +94,8 @@ const uploads = opt("--upload");
 const publicBuckets = new Set(opt("--public"));
 const listPageSize = Number(opt("--list-page-size")[0] || 1000);
 const traceDepth = args.includes("--trace");	// each request's depth (and Range) on stderr
+const traceTimes = args.includes("--trace-times");	// and when it arrived and was answered
+const traceNow = () => (traceTimes ? ` t=${performance.now().toFixed(1)}` : "");
 const delayMs = Number(opt("--delay")[0] || 0);	// added to every request (bench/s3.sh)
 const chaos = { seed: String(opt("--chaos-seed")[0] || "1"), rate: Number(opt("--chaos-rate")[0] || 0),
                 doom: opt("--chaos-doom")[0] || "", latency: Number(opt("--chaos-latency")[0] || 0),
@@ -577,8 +584,11 @@ function trackDepth(req, res) {
   latency.methods[req.method] = (latency.methods[req.method] || 0) + 1;
   // and the byte range asked for, if any ("bytes=A-B")
   if (traceDepth) process.stderr.write(`depth ${d} ${req.method} ${req.url.split("?")[0]}` +
-                                       `${req.headers.range ? " " + req.headers.range : ""}\n`);
-  res.on("finish", () => { latency.answered_depth = Math.max(latency.answered_depth, d); });
+                                       `${req.headers.range ? " " + req.headers.range : ""}${traceNow()}\n`);
+  res.on("finish", () => {
+    if (traceDepth && traceTimes) process.stderr.write(`answered ${d}${traceNow()}\n`);
+    latency.answered_depth = Math.max(latency.answered_depth, d);
+  });
   res.on("close", () => { latency.answered_depth = Math.max(latency.answered_depth, d); });
 }
 
