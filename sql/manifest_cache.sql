@@ -90,8 +90,10 @@ SELECT manifests_decoded > 0 AS decoded,
        records_stored = manifests_decoded AS one_record_a_manifest, records_rejected
   FROM tablescan_metadata_cache_stats();
 SELECT records_stored AS stored FROM tablescan_metadata_cache_stats() \gset
--- the directory: mode 0700, one "<digest>.tsm" file a record
-SELECT count(*) FILTER (WHERE f ~ '^[0-9a-f]{64}\.tsm$') = :stored AS one_file_a_record,
+-- the directory: mode 0700, one "<digest>.tsm" file a record, two records a
+-- manifest (a full one and a light one without statistics, which plans with
+-- no predicate read)
+SELECT count(*) FILTER (WHERE f ~ '^[0-9a-f]{64}\.tsm$') = 2 * :stored AS two_files_a_manifest,
        count(*) FILTER (WHERE f !~ '^[0-9a-f]{64}\.tsm$') AS other_files
   FROM pg_ls_dir('regress_manifest_cache') f;
 COPY (SELECT 1) TO PROGRAM 'cat >/dev/null; test "$(stat -c %a regress_manifest_cache)" = 700';
@@ -105,7 +107,9 @@ SELECT manifests_from_cache >= :stored AS every_manifest_from_cache, manifests_d
 SELECT mc_differ('fill') AS fill_differs, mc_differ('hit') AS hit_differs;
 
 -- every record torn (two bytes left): each is rejected, removed and
--- rebuilt from its manifest; the answers stay the same
+-- rebuilt from its manifest; the answers stay the same.  A plan that may
+-- take a light record tries it, then the full one: one or two rejected a
+-- manifest
 DO $$
 DECLARE f text;
 BEGIN
@@ -116,7 +120,7 @@ BEGIN
 END $$;
 \c
 CALL mc_record('torn');
-SELECT records_rejected = :stored AS every_record_rejected,
+SELECT records_rejected BETWEEN :stored AND 2 * :stored AS every_record_rejected,
        records_stored = :stored AS every_record_rebuilt
   FROM tablescan_metadata_cache_stats();
 SELECT mc_differ('torn') AS torn_differs;
