@@ -51,6 +51,19 @@
  * reference out of the table, a string without its NUL) rejects the record:
  * it is removed and the manifest decoded from its file (and stored again).
  *
+ * Light records.  Every manifest decoded is stored twice: the full record
+ * and a light one ("TSMANLIT", its own key kind, so that neither is ever
+ * taken for the other) whose entries leave out key_stats, value_stats and
+ * value_stats_cols (decoded as null: -1 counts, no min / max), which are
+ * more than half of a full record's bytes (bench/RESULTS.md, branch
+ * coldlite: 137 instead of 295 bytes an entry).  Only a caller that reads
+ * no statistics asks for it (light_ok: a plan without a predicate to prune
+ * by, src/scan/plan.c; stats_prune.c is the statistics' only reader, the
+ * min / max keys and the embedded file index stay in both kinds); it falls
+ * back to the full record, and makes the light one again from it when it
+ * was missing or rejected.  The entry cache (src/scan/cache.c) marks the
+ * sets it keeps that hold light entries and hands them to such plans only.
+ *
  * The key (base/fs.c ts_fs_cache_name) is the digest of the record kind,
  * the store, the full URI and the file's size; a local file's modification
  * time too.  Paimon never rewrites a manifest (a UUID name, written once),
