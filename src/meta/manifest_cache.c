@@ -774,28 +774,36 @@ ts_manifest_read_cached(ts_fs *fs, const char *path, int64_t listed_size, int64_
 	char		name[65],
 				light_name[65];
 	int64_t		size;
+	bool		light_named = false;	/* light_name computed */
 	bool		stored;
 
 	if (light)
 		*light = false;
-	if (!records_on || !ts_mcache_enabled() ||
-		!ts_fs_cache_name(fs, path, RECORD_KIND, listed_size, name, &size) ||
-		!ts_fs_cache_name(fs, path, LIGHT_KIND, listed_size, light_name, &size))
+	if (!records_on || !ts_mcache_enabled())
 		return ts_manifest_read_kept(fs, path, expected, keep, arena, entries, count, err);
-	/* a plan that needs no statistics reads the light record first */
-	if (light_ok && read_record(light_name, size, true, arena, entries, count))
+	/* each name is a digest: computed when needed (a full plan's hit needs one) */
+	if (light_ok)
 	{
-		stats.hits++;
-		stats.light_hits++;
-		if (light)
-			*light = true;
-		return true;
+		if (!ts_fs_cache_name(fs, path, LIGHT_KIND, listed_size, light_name, &size))
+			return ts_manifest_read_kept(fs, path, expected, keep, arena, entries, count, err);
+		light_named = true;
+		/* a plan that needs no statistics reads the light record first */
+		if (read_record(light_name, size, true, arena, entries, count))
+		{
+			stats.hits++;
+			stats.light_hits++;
+			if (light)
+				*light = true;
+			return true;
+		}
 	}
+	if (!ts_fs_cache_name(fs, path, RECORD_KIND, listed_size, name, &size))
+		return ts_manifest_read_kept(fs, path, expected, keep, arena, entries, count, err);
 	if (read_record(name, size, false, arena, entries, count))
 	{
 		stats.hits++;
 		/* the light record was missing or rejected: made again from the full one */
-		if (light_ok && store_record(*entries, *count, light_name, size, true))
+		if (light_named && store_record(*entries, *count, light_name, size, true))
 			stats.light_stores++;
 		return true;
 	}
@@ -803,8 +811,10 @@ ts_manifest_read_cached(ts_fs *fs, const char *path, int64_t listed_size, int64_
 	if (!ts_manifest_read_kept(fs, path, expected, keep, arena, entries, count, err))
 		return false;
 	/* both kinds, whichever this plan needed: the next plan may need the other */
+	if (!light_named)
+		light_named = ts_fs_cache_name(fs, path, LIGHT_KIND, listed_size, light_name, &size);
 	stored = store_record(*entries, *count, name, size, false);
-	if (store_record(*entries, *count, light_name, size, true))
+	if (light_named && store_record(*entries, *count, light_name, size, true))
 		stats.light_stores++;
 	if (stored)
 		stats.stores++;
