@@ -113,7 +113,8 @@ LANGUAGE C VOLATILE;
 -- and rebuilt); cache_bytes: what the directory holds now (NULL when off).
 CREATE FUNCTION tablescan_metadata_cache_stats(
     OUT manifests_from_cache bigint, OUT manifests_decoded bigint,
-    OUT records_stored bigint, OUT records_rejected bigint, OUT cache_bytes bigint)
+    OUT records_stored bigint, OUT records_rejected bigint, OUT cache_bytes bigint,
+    OUT manifests_from_light_records bigint)
 RETURNS record
 AS 'MODULE_PATHNAME', 'tablescan_metadata_cache_stats'
 LANGUAGE C VOLATILE;

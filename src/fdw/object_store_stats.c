@@ -54,8 +54,8 @@ tablescan_metadata_cache_stats(PG_FUNCTION_ARGS)
 	ts_manifest_cache_stats s = ts_manifest_cache_get_stats();
 	int64_t		bytes = ts_mcache_disk_bytes();
 	TupleDesc	desc;
-	Datum		values[5];
-	bool		nulls[5] = {0};
+	Datum		values[6];
+	bool		nulls[6] = {0};
 
 	if (get_call_result_type(fcinfo, NULL, &desc) != TYPEFUNC_COMPOSITE)
 		elog(ERROR, "return type must be a row type");
@@ -66,5 +66,6 @@ tablescan_metadata_cache_stats(PG_FUNCTION_ARGS)
 	values[3] = Int64GetDatum(s.rejected);
 	values[4] = Int64GetDatum(bytes);
 	nulls[4] = bytes < 0;
+	values[5] = Int64GetDatum(s.light_hits);	/* of manifests_from_cache */
 	PG_RETURN_DATUM(HeapTupleGetDatum(heap_form_tuple(desc, values, nulls)));
 }

@@ -51,6 +51,19 @@
  * reference out of the table, a string without its NUL) rejects the record:
  * it is removed and the manifest decoded from its file (and stored again).
  *
+ * Light records.  Every manifest decoded is stored twice: the full record
+ * and a light one ("TSMANLIT", its own key kind, so that neither is ever
+ * taken for the other) whose entries leave out key_stats, value_stats and
+ * value_stats_cols (decoded as null: -1 counts, no min / max), which are
+ * more than half of a full record's bytes (bench/RESULTS.md, branch
+ * coldlite: 137 instead of 295 bytes an entry).  Only a caller that reads
+ * no statistics asks for it (light_ok: a plan without a predicate to prune
+ * by, src/scan/plan.c; stats_prune.c is the statistics' only reader, the
+ * min / max keys and the embedded file index stay in both kinds); it falls
+ * back to the full record, and makes the light one again from it when it
+ * was missing or rejected.  The entry cache (src/scan/cache.c) marks the
+ * sets it keeps that hold light entries and hands them to such plans only.
+ *
  * The key (base/fs.c ts_fs_cache_name) is the digest of the record kind,
  * the store, the full URI and the file's size; a local file's modification
  * time too.  Paimon never rewrites a manifest (a UUID name, written once),
@@ -85,8 +98,11 @@ _Static_assert(__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__,
 			   "records hold null counts as little-endian int64 read in place");
 
 #define RECORD_MAGIC "TSMANENT"
+#define LIGHT_MAGIC "TSMANLIT"
 /* the records of another version get other names: old and new backends never take each other's */
 #define RECORD_KIND "tablescan decoded manifest 2"
+/* a light record (no statistics) is named apart from the full one of the same manifest */
+#define LIGHT_KIND "tablescan decoded manifest light 2"
 #define HEADER_BYTES 104
 #define ALIGN8(n) (((n) + 7) & ~(size_t) 7)
 
@@ -252,8 +268,8 @@ put_stats(encoder *e, const ts_simple_stats *s)
 			false, true);
 }
 
-static void
-put_entry(encoder *e, const ts_manifest_entry *m)
+static inline __attribute__((always_inline)) void
+put_entry(encoder *e, const ts_manifest_entry *m, bool light)
 {
 	const ts_data_file_meta *f = &m->file;
 
@@ -266,8 +282,11 @@ put_entry(encoder *e, const ts_manifest_entry *m)
 	put_var(&e->fields, f->row_count);
 	put_bytes(e, f->min_key);
 	put_bytes(e, f->max_key);
-	put_stats(e, &f->key_stats);
-	put_stats(e, &f->value_stats);
+	if (!light)
+	{
+		put_stats(e, &f->key_stats);
+		put_stats(e, &f->value_stats);
+	}
 	put_var(&e->fields, f->min_sequence_number);
 	put_var(&e->fields, f->max_sequence_number);
 	put_var(&e->fields, f->schema_id);
@@ -278,7 +297,8 @@ put_entry(encoder *e, const ts_manifest_entry *m)
 	put_var(&e->fields, f->delete_row_count);
 	put_bytes(e, f->embedded_file_index);
 	put_var(&e->fields, f->file_source);
-	put_strs(e, f->value_stats_cols, f->nvalue_stats_cols);
+	if (!light)
+		put_strs(e, f->value_stats_cols, f->nvalue_stats_cols);
 	put_str(e, f->external_path);
 	put_u8(&e->fields, f->has_first_row_id);
 	put_var(&e->fields, f->first_row_id);
@@ -291,9 +311,9 @@ record_checksum(const uint8_t *header, const uint8_t *payload, size_t len)
 	return ts_xxh64(payload, len, ts_xxh64(header, 32, 0));
 }
 
-bool
-ts_manifest_cache_encode(const ts_manifest_entry *entries, int n, const char *name,
-						 int64_t source_size, uint8_t **record, size_t *len)
+static bool
+encode_record(const ts_manifest_entry *entries, int n, const char *name,
+			  int64_t source_size, bool light, uint8_t **record, size_t *len)
 {
 	encoder		e = {{0}};
 	uint8_t    *out = NULL;
@@ -308,7 +328,7 @@ ts_manifest_cache_encode(const ts_manifest_entry *entries, int n, const char *na
 	if (n < 0 || strlen(name) != 64)
 		return false;
 	for (int i = 0; i < n; i++)
-		put_entry(&e, &entries[i]);
+		put_entry(&e, &entries[i], light);
 	if (e.fields.failed || e.table.failed)
 		goto done;
 	table_at = ALIGN8(fields_at + e.fields.len);
@@ -316,7 +336,7 @@ ts_manifest_cache_encode(const ts_manifest_entry *entries, int n, const char *na
 	if ((out = ts_malloc(total)) == NULL)
 		goto done;
 	memset(out, 0, table_at);
-	memcpy(out, RECORD_MAGIC, 8);
+	memcpy(out, light ? LIGHT_MAGIC : RECORD_MAGIC, 8);
 	v32 = TS_MANIFEST_CACHE_VERSION;
 	memcpy(out + 8, &v32, 4);
 	v32 = (uint32_t) n;
@@ -340,6 +360,20 @@ done:
 	ts_free(e.fields.data);
 	ts_free(e.table.data);
 	return *record != NULL;
+}
+
+bool
+ts_manifest_cache_encode(const ts_manifest_entry *entries, int n, const char *name,
+						 int64_t source_size, uint8_t **record, size_t *len)
+{
+	return encode_record(entries, n, name, source_size, false, record, len);
+}
+
+bool
+ts_manifest_cache_encode_light(const ts_manifest_entry *entries, int n, const char *name,
+							   int64_t source_size, uint8_t **record, size_t *len)
+{
+	return encode_record(entries, n, name, source_size, true, record, len);
 }
 
 /* ---- decoding ---------------------------------------------------------- */
@@ -555,8 +589,11 @@ _Static_assert(sizeof(ts_data_file_meta) == 288 && sizeof(ts_manifest_entry) == 
 			   "a field added to a manifest entry: encode and decode it in put_entry / get_entry");
 #endif
 
-static void
-get_entry(decoder *d, ts_manifest_entry *m)
+/* a light record's entry: no statistics, as a manifest with null ones */
+static const ts_simple_stats no_stats = {{NULL, 0}, {NULL, 0}, -1, NULL};
+
+static inline __attribute__((always_inline)) void
+get_entry(decoder *d, ts_manifest_entry *m, bool light)
 {
 	ts_data_file_meta *f = &m->file;
 	uint8_t		kind = get_u8(d);
@@ -572,8 +609,16 @@ get_entry(decoder *d, ts_manifest_entry *m)
 	f->row_count = get_var(d);
 	f->min_key = get_bytes(d);
 	f->max_key = get_bytes(d);
-	get_stats(d, &f->key_stats);
-	get_stats(d, &f->value_stats);
+	if (light)
+	{
+		f->key_stats = no_stats;
+		f->value_stats = no_stats;
+	}
+	else
+	{
+		get_stats(d, &f->key_stats);
+		get_stats(d, &f->value_stats);
+	}
 	f->min_sequence_number = get_var(d);
 	f->max_sequence_number = get_var(d);
 	f->schema_id = get_var(d);
@@ -584,16 +629,22 @@ get_entry(decoder *d, ts_manifest_entry *m)
 	f->delete_row_count = get_var(d);
 	f->embedded_file_index = get_bytes(d);
 	f->file_source = get_var32(d);
-	f->value_stats_cols = get_strs(d, &f->nvalue_stats_cols);
+	if (light)
+	{
+		f->nvalue_stats_cols = -1;
+		f->value_stats_cols = NULL;
+	}
+	else
+		f->value_stats_cols = get_strs(d, &f->nvalue_stats_cols);
 	f->external_path = get_str(d);
 	f->has_first_row_id = get_u8(d) != 0;
 	f->first_row_id = get_var(d);
 	f->write_cols = get_strs(d, &f->nwrite_cols);
 }
 
-bool
-ts_manifest_cache_decode(uint8_t *record, size_t len, const char *name, int64_t source_size,
-						 ts_arena *arena, ts_manifest_entry **entries, int *count)
+static bool
+decode_record(uint8_t *record, size_t len, const char *name, int64_t source_size, bool light,
+			  ts_arena *arena, ts_manifest_entry **entries, int *count)
 {
 	decoder		d = {0};
 	uint64_t	payload_len,
@@ -606,7 +657,7 @@ ts_manifest_cache_decode(uint8_t *record, size_t len, const char *name, int64_t 
 	*entries = NULL;
 	*count = 0;
 	if (len < HEADER_BYTES + 8 || ((uintptr_t) record & 7) != 0 ||
-		memcmp(record, RECORD_MAGIC, 8) != 0 ||
+		memcmp(record, light ? LIGHT_MAGIC : RECORD_MAGIC, 8) != 0 ||
 		ts_load_le32(record + 8) != TS_MANIFEST_CACHE_VERSION ||
 		ts_load_le64(record + 16) != (uint64_t) source_size ||
 		memcmp(record + 40, name, 64) != 0)
@@ -635,8 +686,12 @@ ts_manifest_cache_decode(uint8_t *record, size_t len, const char *name, int64_t 
 	 * get_entry sets every field of an entry: no clearing first (a memset of
 	 * each 320-byte struct was an eighth of the decode)
 	 */
-	for (uint32_t i = 0; i < n && !d.bad; i++)
-		get_entry(&d, &out[i]);
+	if (light)
+		for (uint32_t i = 0; i < n && !d.bad; i++)
+			get_entry(&d, &out[i], true);
+	else
+		for (uint32_t i = 0; i < n && !d.bad; i++)
+			get_entry(&d, &out[i], false);
 	/* every field and every byte of the table used */
 	if (d.bad || d.p != d.end || d.at != d.table_len)
 		return false;
@@ -645,51 +700,123 @@ ts_manifest_cache_decode(uint8_t *record, size_t len, const char *name, int64_t 
 	return true;
 }
 
+bool
+ts_manifest_cache_decode(uint8_t *record, size_t len, const char *name, int64_t source_size,
+						 ts_arena *arena, ts_manifest_entry **entries, int *count)
+{
+	return decode_record(record, len, name, source_size, false, arena, entries, count);
+}
+
+bool
+ts_manifest_cache_decode_light(uint8_t *record, size_t len, const char *name, int64_t source_size,
+							   ts_arena *arena, ts_manifest_entry **entries, int *count)
+{
+	return decode_record(record, len, name, source_size, true, arena, entries, count);
+}
+
 /* ---- reading through the cache ----------------------------------------- */
 
 bool
-ts_manifest_cache_has(ts_fs *fs, const char *path, int64_t listed_size)
+ts_manifest_cache_has(ts_fs *fs, const char *path, int64_t listed_size, bool light_ok)
 {
 	char		name[65];
 	int64_t		size;
 
-	return records_on && ts_mcache_enabled() &&
-		ts_fs_cache_name(fs, path, RECORD_KIND, listed_size, name, &size) &&
+	if (!records_on || !ts_mcache_enabled())
+		return false;
+	if (light_ok && ts_fs_cache_name(fs, path, LIGHT_KIND, listed_size, name, &size) &&
+		ts_mcache_record_exists(name))
+		return true;
+	return ts_fs_cache_name(fs, path, RECORD_KIND, listed_size, name, &size) &&
 		ts_mcache_record_exists(name);
+}
+
+/* the record of one kind under name, checked; a record that does not check is removed */
+static bool
+read_record(const char *name, int64_t size, bool light, ts_arena *arena,
+			ts_manifest_entry **entries, int *count)
+{
+	uint8_t    *record;
+	size_t		len;
+
+	if (!ts_mcache_record_read(name, arena, &record, &len))
+		return false;
+	if (decode_record(record, len, name, size, light, arena, entries, count))
+		return true;
+	/* never used: removed, and rebuilt from the file */
+	stats.rejected++;
+	ts_mcache_record_remove(name);
+	return false;
+}
+
+/* store entries as a record of one kind; false when it could not be written */
+static bool
+store_record(const ts_manifest_entry *entries, int count, const char *name, int64_t size,
+			 bool light)
+{
+	uint8_t    *record;
+	size_t		len;
+	bool		ok = false;
+
+	if (encode_record(entries, count, name, size, light, &record, &len))
+	{
+		ok = ts_mcache_record_write(name, record, len);
+		ts_free(record);
+	}
+	return ok;
 }
 
 bool
 ts_manifest_read_cached(ts_fs *fs, const char *path, int64_t listed_size, int64_t expected,
-						ts_manifest_keep *keep, ts_arena *arena,
-						ts_manifest_entry **entries, int *count, ts_err *err)
+						ts_manifest_keep *keep, bool light_ok, ts_arena *arena,
+						ts_manifest_entry **entries, int *count, bool *light, ts_err *err)
 {
-	char		name[65];
+	char		name[65],
+				light_name[65];
 	int64_t		size;
-	uint8_t    *record;
-	size_t		len;
+	bool		light_named = false;	/* light_name computed */
+	bool		stored;
 
-	if (!records_on || !ts_mcache_enabled() ||
-		!ts_fs_cache_name(fs, path, RECORD_KIND, listed_size, name, &size))
+	if (light)
+		*light = false;
+	if (!records_on || !ts_mcache_enabled())
 		return ts_manifest_read_kept(fs, path, expected, keep, arena, entries, count, err);
-	if (ts_mcache_record_read(name, arena, &record, &len))
+	/* each name is a digest: computed when needed (a full plan's hit needs one) */
+	if (light_ok)
 	{
-		if (ts_manifest_cache_decode(record, len, name, size, arena, entries, count))
+		if (!ts_fs_cache_name(fs, path, LIGHT_KIND, listed_size, light_name, &size))
+			return ts_manifest_read_kept(fs, path, expected, keep, arena, entries, count, err);
+		light_named = true;
+		/* a plan that needs no statistics reads the light record first */
+		if (read_record(light_name, size, true, arena, entries, count))
 		{
 			stats.hits++;
+			stats.light_hits++;
+			if (light)
+				*light = true;
 			return true;
 		}
-		/* never used: removed, and rebuilt from the file below */
-		stats.rejected++;
-		ts_mcache_record_remove(name);
+	}
+	if (!ts_fs_cache_name(fs, path, RECORD_KIND, listed_size, name, &size))
+		return ts_manifest_read_kept(fs, path, expected, keep, arena, entries, count, err);
+	if (read_record(name, size, false, arena, entries, count))
+	{
+		stats.hits++;
+		/* the light record was missing or rejected: made again from the full one */
+		if (light_named && store_record(*entries, *count, light_name, size, true))
+			stats.light_stores++;
+		return true;
 	}
 	stats.misses++;
 	if (!ts_manifest_read_kept(fs, path, expected, keep, arena, entries, count, err))
 		return false;
-	if (ts_manifest_cache_encode(*entries, *count, name, size, &record, &len))
-	{
-		if (ts_mcache_record_write(name, record, len))
-			stats.stores++;
-		ts_free(record);
-	}
+	/* both kinds, whichever this plan needed: the next plan may need the other */
+	if (!light_named)
+		light_named = ts_fs_cache_name(fs, path, LIGHT_KIND, listed_size, light_name, &size);
+	stored = store_record(*entries, *count, name, size, false);
+	if (light_named && store_record(*entries, *count, light_name, size, true))
+		stats.light_stores++;
+	if (stored)
+		stats.stores++;
 	return true;
 }

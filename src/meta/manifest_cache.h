@@ -14,24 +14,32 @@
  * The entries of the manifest at path, as ts_manifest_read_kept gives them
  * (listed_size: the manifest list's _FILE_SIZE, 0 if unknown): from its
  * record in the cache directory when one checks, else decoded from the file
- * and then stored as a record.  With the cache off, the same as
- * ts_manifest_read_kept.  Entries live in arena.
+ * and then stored as records (a full one and a light one).  With the cache
+ * off, the same as ts_manifest_read_kept.  Entries live in arena.
+ * light_ok: the caller uses no statistics of the entries (key_stats,
+ * value_stats, value_stats_cols): they may come from the manifest's light
+ * record, which holds every other field and leaves those null (as a
+ * manifest without statistics); *light (may be NULL) then says they did.
+ * Without light_ok the entries are always whole.
  */
 bool		ts_manifest_read_cached(ts_fs *fs, const char *path, int64_t listed_size,
-									int64_t expected, ts_manifest_keep *keep, ts_arena *arena,
-									ts_manifest_entry **entries, int *count, ts_err *err);
+									int64_t expected, ts_manifest_keep *keep, bool light_ok,
+									ts_arena *arena, ts_manifest_entry **entries, int *count,
+									bool *light, ts_err *err);
 
 /* Use records (default) or not, even with the metadata cache on. */
 void		ts_manifest_cache_set_enabled(bool on);
 
-/* Is there a record of the manifest at path (not checked yet)? */
-bool		ts_manifest_cache_has(ts_fs *fs, const char *path, int64_t listed_size);
+/* Is there a record of the manifest at path (not checked yet)?  light_ok: a light one will do. */
+bool		ts_manifest_cache_has(ts_fs *fs, const char *path, int64_t listed_size, bool light_ok);
 
 typedef struct ts_manifest_cache_stats
 {
 	int64_t		hits;			/* manifests whose entries came from a record */
+	int64_t		light_hits;		/* of those, from a light record (no statistics) */
 	int64_t		misses;			/* manifests decoded from the file (cache on) */
-	int64_t		stores;			/* records written */
+	int64_t		stores;			/* manifests decoded and stored (full record written) */
+	int64_t		light_stores;	/* light records written */
 	int64_t		rejected;		/* records that did not check: removed, rebuilt */
 } ts_manifest_cache_stats;
 
@@ -49,5 +57,11 @@ bool		ts_manifest_cache_encode(const ts_manifest_entry *entries, int n, const ch
 bool		ts_manifest_cache_decode(uint8_t *record, size_t len, const char *name,
 									 int64_t source_size, ts_arena *arena,
 									 ts_manifest_entry **entries, int *count);
+/* The same for a light record (no statistics); each refuses the other's kind. */
+bool		ts_manifest_cache_encode_light(const ts_manifest_entry *entries, int n, const char *name,
+										   int64_t source_size, uint8_t **record, size_t *len);
+bool		ts_manifest_cache_decode_light(uint8_t *record, size_t len, const char *name,
+										   int64_t source_size, ts_arena *arena,
+										   ts_manifest_entry **entries, int *count);
 
 #endif							/* TS_MANIFEST_CACHE_H */

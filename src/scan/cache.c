@@ -44,6 +44,8 @@ typedef struct cache_item
 	size_t		keylen;
 	size_t		bytes;			/* whole block */
 	int			nentries;
+	/* some entries came from light records (no statistics): only for plans that read none */
+	bool		light;
 	char	   *key;			/* in the block */
 	ts_manifest_entry *entries; /* in the block */
 	ts_manifest_entry **live;	/* in the block: &entries[i], what a hit hands out */
@@ -308,7 +310,7 @@ static void
 item_insert(ts_plan *plan, const char *key, size_t keylen,
 			const ts_manifest_entry *const *entries, int n,
 			const scan_cache_hit *totals, ts_arena *own,
-			const scan_groups *groups)
+			const scan_groups *groups, bool light)
 {
 	size_t		bytes = ALIGN8(sizeof(cache_item)) + ALIGN8(keylen) +
 		(own ? 0 : ALIGN8(sizeof(ts_manifest_entry)) * (size_t) n) +
@@ -387,6 +389,7 @@ item_insert(ts_plan *plan, const char *key, size_t keylen,
 		}
 	}
 	it->nentries = n;
+	it->light = light;
 	it->totals = *totals;
 	if (totals->nexcluded > 0)
 	{
@@ -542,6 +545,13 @@ hand_out(ts_plan *plan, cache_item *it,
 	return true;
 }
 
+/* Light entries (no statistics) serve only plans that read no statistics. */
+static bool
+usable(const scan_state *st, const cache_item *it)
+{
+	return !it->light || st->light_ok;
+}
+
 static bool
 in_sorted(const int32_t *v, int n, int32_t x)
 {
@@ -612,7 +622,7 @@ scan_read_live_files_cached(ts_plan *plan, scan_state *st,
 	{
 		if (!make_key(plan, st, true, total, buckets, nbuckets, &bkey, err))
 			goto done;
-		if ((it = item_find((const char *) bkey.data, bkey.len)) != NULL)
+		if ((it = item_find((const char *) bkey.data, bkey.len)) != NULL && usable(st, it))
 		{
 			ok = hand_out(plan, it, live, nlive, hit, err);
 			*from_cache = ok;
@@ -621,7 +631,7 @@ scan_read_live_files_cached(ts_plan *plan, scan_state *st,
 	}
 	if (!make_key(plan, st, false, 0, NULL, 0, &key, err))
 		goto done;
-	if ((it = item_find((const char *) key.data, key.len)) != NULL)
+	if ((it = item_find((const char *) key.data, key.len)) != NULL && usable(st, it))
 	{
 		ok = hand_out(plan, it, live, nlive, hit, err);
 		*from_cache = ok;
@@ -633,9 +643,11 @@ scan_read_live_files_cached(ts_plan *plan, scan_state *st,
 	 * set is decoded in an arena of its own that the item takes over
 	 * (nothing copied), when the plan's memory is pooled: its owner then
 	 * releases the plan on every path, and ts_plan_release frees that
-	 * arena if the fill did not finish.
+	 * arena if the fill did not finish.  An item of light entries that
+	 * this plan may not use is replaced by the whole ones read here.
 	 */
 	cache.stats.misses++;
+	st->entries_light = false;
 	own_arena = !by_bucket && plan->arena.pooled && plan->fill_arena.head == NULL;
 	if (own_arena)
 	{
@@ -666,7 +678,7 @@ scan_read_live_files_cached(ts_plan *plan, scan_state *st,
 		hit->buckets_live = g.ngroups;
 		hit->counted = true;
 		item_insert(plan, (const char *) key.data, key.len, *live, *nlive, hit,
-					own_arena ? &plan->fill_arena : NULL, &g);
+					own_arena ? &plan->fill_arena : NULL, &g, st->entries_light);
 		scan_groups_free(&g);
 	}
 	else
@@ -723,7 +735,7 @@ scan_read_live_files_cached(ts_plan *plan, scan_state *st,
 				}
 				totals.excluded = ex;
 				item_insert(plan, (const char *) bkey.data, bkey.len, cand, n, &totals,
-							NULL, NULL);
+							NULL, NULL, st->entries_light);
 				scan_groups_free(&g);
 			}
 			else
@@ -742,7 +754,8 @@ scan_read_live_files_cached(ts_plan *plan, scan_state *st,
 	{
 		const ts_buf *k = by_bucket ? &bkey : &key;
 
-		if ((it = item_find((const char *) k->data, k->len)) != NULL)
+		/* (not cached: an older item of light entries may still be there) */
+		if ((it = item_find((const char *) k->data, k->len)) != NULL && usable(st, it))
 		{
 			ok = pin_item(plan, it, live, nlive, hit, err);
 			*from_cache = ok;

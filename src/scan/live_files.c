@@ -278,7 +278,7 @@ prefetch_manifests(ts_plan *plan, scan_state *st, const ts_manifest_file_meta *m
 		if (paths[n] == NULL)
 			goto nomem;
 		/* decoded already (manifest_cache.c): not fetched */
-		if (ts_manifest_cache_has(plan->fs, paths[n], m->file_size))
+		if (ts_manifest_cache_has(plan->fs, paths[n], m->file_size, st->light_ok))
 			continue;
 		bytes += m->file_size > 0 ? m->file_size : 0;
 		sizes[n] = m->file_size;	/* the list's: a body of another length is refused */
@@ -397,6 +397,7 @@ scan_read_live_files(ts_plan *plan, scan_state *st,
 		bool		keep;
 		char	   *path;
 		ts_manifest_entry *me;
+		bool		light;
 		int			n,
 					j;
 
@@ -433,12 +434,14 @@ scan_read_live_files(ts_plan *plan, scan_state *st,
 		}
 		if (!ts_manifest_read_cached(plan->fs, path, m->file_size,
 									 m->num_added_files + m->num_deleted_files, schema_keep,
-									 st->entry_arena ? st->entry_arena : &plan->arena,
-									 &me, &n, err))
+									 st->light_ok, st->entry_arena ? st->entry_arena : &plan->arena,
+									 &me, &n, &light, err))
 		{
 			ts_error_context(err, "snapshot %lld", (long long) plan->snapshot->id);
 			goto done;
 		}
+		if (light)
+			st->entries_light = true;
 		plan->metrics.manifests_read++;
 		plan->metrics.entries_read += n;
 		if (nentries + (size_t) n > ecap)

@@ -23,6 +23,8 @@ setup_state(ts_plan *plan, const ts_scan_context *ctx, scan_state *st, ts_err *e
 {
 	memset(st, 0, sizeof(*st));
 	st->ctx = ctx;
+	/* what scan_stats_keep reads statistics for, and nothing else does */
+	st->light_ok = ctx->predicate == NULL || !ctx->enable_pruning;
 	st->table_bucket = plan->core.bucket;
 	st->data_evolution = plan->core.data_evolution;
 	st->level_max = INT32_MAX;

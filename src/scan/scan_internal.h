@@ -51,6 +51,14 @@ typedef struct scan_state
 	void	   *bucket_selector;
 	/* reading a complete live set for the cache: no per-scan manifest skipping */
 	bool		cache_fill;
+	/*
+	 * The plan uses no statistics of its entries (no predicate to prune
+	 * by: stats_prune.c is their only reader), so a manifest may come from
+	 * its light record (meta/manifest_cache.c); entries_light: some did
+	 * (set by scan_read_live_files; the entry cache keeps it with them).
+	 */
+	bool		light_ok;
+	bool		entries_light;
 	/* where manifest entries are decoded (NULL: the plan arena) */
 	ts_arena   *entry_arena;
 	/*

@@ -96,6 +96,53 @@ static int	nround = 0;
 static int	nround_entries = 0;
 static const char *NAME64 = "0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef";
 
+/* the entries as a light record gives them: every statistic null */
+static ts_manifest_entry *
+without_stats(const ts_manifest_entry *m, int n, ts_arena *arena)
+{
+	ts_manifest_entry *out = ts_arena_dup(arena, m, sizeof(*m) * (size_t) (n ? n : 1));
+	const ts_simple_stats none = {{NULL, 0}, {NULL, 0}, -1, NULL};
+
+	assert_non_null(out);
+	for (int i = 0; i < n; i++)
+	{
+		out[i].file.key_stats = none;
+		out[i].file.value_stats = none;
+		out[i].file.nvalue_stats_cols = -1;
+		out[i].file.value_stats_cols = NULL;
+	}
+	return out;
+}
+
+/*
+ * A light record of the entries: every field but the statistics round
+ * trips; a light record is no full one and a full one no light one.
+ */
+static void
+light_round_trip(const ts_manifest_entry *m, int n, int64_t size, ts_arena *arena)
+{
+	uint8_t    *rec,
+			   *full,
+			   *copy;
+	size_t		len,
+				full_len;
+	ts_manifest_entry *back;
+	int			nback;
+
+	assert_true(ts_manifest_cache_encode_light(m, n, NAME64, size, &rec, &len));
+	assert_true(ts_manifest_cache_encode(m, n, NAME64, size, &full, &full_len));
+	assert_true(len <= full_len);
+	copy = ts_arena_dup(arena, rec, len);
+	assert_true(ts_manifest_cache_decode_light(copy, len, NAME64, size, arena, &back, &nback));
+	same_entries(without_stats(m, n, arena), n, back, nback);
+	assert_false(ts_manifest_cache_decode(copy, len, NAME64, size, arena, &back, &nback));
+	assert_false(ts_manifest_cache_decode_light(copy, len, NAME64, size + 1, arena, &back, &nback));
+	copy = ts_arena_dup(arena, full, full_len);
+	assert_false(ts_manifest_cache_decode_light(copy, full_len, NAME64, size, arena, &back, &nback));
+	ts_free(rec);
+	ts_free(full);
+}
+
 static int
 round_trip_one(const char *path, const struct stat *st, int flag, struct FTW *ftw)
 {
@@ -125,6 +172,7 @@ round_trip_one(const char *path, const struct stat *st, int flag, struct FTW *ft
 		assert_false(ts_manifest_cache_decode(copy, len, "f123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef",
 											  st->st_size, &arena, &back, &nback));
 		ts_free(rec);
+		light_round_trip(m, n, st->st_size, &arena);
 		nround++;
 		nround_entries += n;
 	}
@@ -406,7 +454,7 @@ read_cached(const char *path, ts_arena *arena, ts_manifest_entry **m, int *n)
 {
 	ts_err		err = {0};
 
-	if (!ts_manifest_read_cached(ts_fs_local_unconfined(), path, 0, 0, NULL, arena, m, n, &err))
+	if (!ts_manifest_read_cached(ts_fs_local_unconfined(), path, 0, 0, NULL, false, arena, m, n, NULL, &err))
 		fail_msg("%s", err.msg);
 }
 
@@ -521,6 +569,137 @@ test_wrong_version(void **state)
 	damaged_is_rebuilt(local_manifest(), "printf '\\001' | dd of=%s bs=1 seek=8 conv=notrunc status=none #%s");
 }
 
+/* the light record of path (as the unconfined local fs names it) */
+static char *
+light_record_file(const char *path)
+{
+	static char out[600];
+	char		name[65];
+	int64_t		size;
+
+	assert_true(ts_fs_cache_name(ts_fs_local_unconfined(), path, "tablescan decoded manifest light 2", 0,
+								 name, &size));
+	snprintf(out, sizeof(out), "%s/%s.tsm", dir, name);
+	return out;
+}
+
+static void
+read_light_ok(const char *path, ts_arena *arena, ts_manifest_entry **m, int *n, bool *light)
+{
+	ts_err		err = {0};
+
+	if (!ts_manifest_read_cached(ts_fs_local_unconfined(), path, 0, 0, NULL, true, arena, m, n, light, &err))
+		fail_msg("%s", err.msg);
+}
+
+/* a light record: any length short of the whole rejected */
+static void
+test_light_truncated(void **state)
+{
+	char		path[600];
+	ts_arena	arena;
+	ts_manifest_entry *m,
+			   *back;
+	int			n,
+				nback;
+	uint8_t    *rec,
+			   *copy;
+	size_t		len;
+
+	(void) state;
+	snprintf(path, sizeof(path), "%s/manifest-light-cut-0", work);
+	copy_sample(path);
+	ts_arena_init(&arena, 4096);
+	read_plain(path, &arena, &m, &n);
+	assert_true(n > 0);
+	assert_true(ts_manifest_cache_encode_light(m, n, NAME64, 77, &rec, &len));
+	copy = ts_arena_alloc(&arena, len);
+	for (size_t cut = 0; cut < len; cut++)
+	{
+		memcpy(copy, rec, len);
+		assert_false(ts_manifest_cache_decode_light(copy, cut, NAME64, 77, &arena, &back, &nback));
+	}
+	memcpy(copy, rec, len);
+	assert_true(ts_manifest_cache_decode_light(copy, len, NAME64, 77, &arena, &back, &nback));
+	same_entries(without_stats(m, n, &arena), n, back, nback);
+	ts_free(rec);
+	ts_arena_free(&arena);
+}
+
+/*
+ * Reading through the cache: a decode stores both records; a caller that
+ * uses no statistics gets the light one, any other the full one; a torn
+ * light record is rejected and made again from the full record.
+ */
+static void
+test_light_read_cached(void **state)
+{
+	char		path[600];
+	ts_manifest_cache_stats s0,
+				s;
+	ts_arena	arena;
+	ts_manifest_entry *plain,
+			   *m;
+	int			n0,
+				n;
+	bool		light = true;
+	struct stat st;
+
+	(void) state;
+	snprintf(path, sizeof(path), "%s/manifest-light-0", work);
+	copy_sample(path);
+	ts_arena_init(&arena, 4096);
+	read_plain(path, &arena, &plain, &n0);
+	s0 = ts_manifest_cache_get_stats();
+	read_light_ok(path, &arena, &m, &n, &light);
+	s = ts_manifest_cache_get_stats();
+	assert_false(light);		/* decoded: whole */
+	assert_int_equal(s.misses - s0.misses, 1);
+	assert_int_equal(s.stores - s0.stores, 1);
+	assert_int_equal(s.light_stores - s0.light_stores, 1);
+	same_entries(plain, n0, m, n);
+	assert_int_equal(stat(record_file(path), &st), 0);
+	assert_int_equal(stat(light_record_file(path), &st), 0);
+	assert_int_equal(st.st_mode & 0777, 0600);
+	/* no statistics needed: the light record */
+	read_light_ok(path, &arena, &m, &n, &light);
+	s = ts_manifest_cache_get_stats();
+	assert_true(light);
+	assert_int_equal(s.light_hits - s0.light_hits, 1);
+	assert_int_equal(s.hits - s0.hits, 1);
+	same_entries(without_stats(plain, n0, &arena), n0, m, n);
+	/* statistics needed: the full record, whole entries */
+	read_cached(path, &arena, &m, &n);
+	s = ts_manifest_cache_get_stats();
+	assert_int_equal(s.light_hits - s0.light_hits, 1);
+	assert_int_equal(s.hits - s0.hits, 2);
+	same_entries(plain, n0, m, n);
+	/* the light record torn: rejected, the full record read, the light one made again */
+	run("truncate -s $(( $(stat -c %%s %s) / 2 )) %s", light_record_file(path));
+	s0 = ts_manifest_cache_get_stats();
+	read_light_ok(path, &arena, &m, &n, &light);
+	s = ts_manifest_cache_get_stats();
+	assert_false(light);
+	assert_int_equal(s.rejected - s0.rejected, 1);
+	assert_int_equal(s.hits - s0.hits, 1);
+	assert_int_equal(s.misses - s0.misses, 0);
+	assert_int_equal(s.light_stores - s0.light_stores, 1);
+	same_entries(plain, n0, m, n);
+	read_light_ok(path, &arena, &m, &n, &light);
+	assert_true(light);
+	same_entries(without_stats(plain, n0, &arena), n0, m, n);
+	/* the full record torn: a caller needing statistics never takes the light one */
+	run("truncate -s $(( $(stat -c %%s %s) / 2 )) %s", record_file(path));
+	s0 = ts_manifest_cache_get_stats();
+	read_cached(path, &arena, &m, &n);
+	s = ts_manifest_cache_get_stats();
+	assert_int_equal(s.rejected - s0.rejected, 1);
+	assert_int_equal(s.light_hits - s0.light_hits, 0);
+	assert_int_equal(s.misses - s0.misses, 1);
+	same_entries(plain, n0, m, n);
+	ts_arena_free(&arena);
+}
+
 static void
 test_checksum_flip(void **state)
 {
@@ -602,9 +781,9 @@ test_scope_and_sizes(void **state)
 	fs = ts_fs_open_for(path, NULL, &scope, &err);
 	assert_non_null(fs);
 	assert_false(ts_fs_cache_name(fs, path, "k", 0, name, &size));
-	assert_false(ts_manifest_cache_has(fs, path, 0));
+	assert_false(ts_manifest_cache_has(fs, path, 0, true));
 	s0 = ts_manifest_cache_get_stats();
-	assert_false(ts_manifest_read_cached(fs, path, 0, 0, NULL, &arena, &m, &n, &err));
+	assert_false(ts_manifest_read_cached(fs, path, 0, 0, NULL, true, &arena, &m, &n, NULL, &err));
 	assert_int_equal(err.code, TS_ERR_DENIED);
 	s = ts_manifest_cache_get_stats();
 	assert_int_equal(s.hits - s0.hits, 0);
@@ -654,12 +833,12 @@ test_eviction(void **state)
 	(void) state;
 	run("rm -rf %s/* #%s", dir);
 	ts_arena_init(&arena, 4096);
-	/* the size of one record */
+	/* the size of one manifest's records (a full and a light one) */
 	read_cached(local_manifest(), &arena, &m, &n);
-	assert_int_equal(count_records(&one), 1);
+	assert_int_equal(count_records(&one), 2);
 	snprintf(first, sizeof(first), "%s", record_file(local_manifest()));
 	run("rm -rf %s/* #%s", dir);
-	/* room for about four records: twenty distinct manifests stored */
+	/* room for about four manifests' records: twenty distinct manifests stored */
 	assert_true(ts_mcache_configure(dir, one * 4 + one / 2, &err));
 	for (int i = 0; i < 20; i++)
 	{
@@ -674,7 +853,7 @@ test_eviction(void **state)
 		usleep(20000);
 	}
 	ts_mcache_evict();
-	assert_true(count_records(&bytes) <= 4);
+	assert_true(count_records(&bytes) <= 8);
 	assert_true(bytes <= one * 4 + one / 2);
 	/* the oldest went first */
 	assert_int_not_equal(access(first, F_OK), 0);
@@ -725,7 +904,7 @@ test_concurrent_writers(void **state)
 				/* some rounds remove the record first: stores race with reads */
 				if (round % 5 == k)
 					unlink(record_file(p));
-				if (!ts_manifest_read_cached(ts_fs_local_unconfined(), p, 0, 0, NULL, &a, &m, &n, &err) ||
+				if (!ts_manifest_read_cached(ts_fs_local_unconfined(), p, 0, 0, NULL, false, &a, &m, &n, NULL, &err) ||
 					n != n0)
 					bad++;
 				else
@@ -804,6 +983,8 @@ main(void)
 		cmocka_unit_test(test_torn_record),
 		cmocka_unit_test(test_wrong_version),
 		cmocka_unit_test(test_checksum_flip),
+		cmocka_unit_test(test_light_truncated),
+		cmocka_unit_test(test_light_read_cached),
 		cmocka_unit_test(test_source_size_field),
 		cmocka_unit_test(test_renamed_record),
 		cmocka_unit_test(test_scope_and_sizes),

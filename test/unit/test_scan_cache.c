@@ -902,6 +902,119 @@ test_paths_built_when_opened(void **state)
 	gen_sh("rm -rf %s", mdir);
 }
 
+/* A plan of id >= k (pruned by the files' value statistics; no bucket inferred). */
+static ts_plan *
+plan_id_ge(const char *path, int64_t k)
+{
+	ts_scan_context ctx;
+	ts_err		err = {0};
+	ts_plan    *p;
+	static ts_value lit;
+	static ts_predicate pred;
+
+	scan_ctx_init(&ctx, path, NULL, 0);
+	p = ts_scan_prepare(&ctx, &err);
+	assert_non_null(p);
+	memset(&lit, 0, sizeof(lit));
+	memset(&pred, 0, sizeof(pred));
+	lit.v.i = k;
+	pred.op = TS_PRED_GE;
+	pred.field = find_field(p, "id");
+	pred.nliterals = 1;
+	pred.literals = &lit;
+	ctx.predicate = &pred;
+	if (!ts_scan_execute(p, &ctx, &err))
+		fail_msg("%s", err.msg);
+	return p;
+}
+
+/*
+ * Light records (no statistics, meta/manifest_cache.c) serve plans without
+ * a predicate only: a plan pruning by statistics after one, whether its
+ * entries would come from the records or from the entry cache that plan
+ * filled, prunes the same files as a plan decoding the manifests.
+ */
+static void
+test_stats_never_from_light(void **state)
+{
+	const char *path = gen_table("db.db/lite", "--column id:INT --column name:STRING --column p:INT "
+								 "--partition p --buckets 2 --bucket-key id --rows 40 --snapshots 4");
+	char		mdir[] = "/tmp/ts_unit_light_XXXXXX";
+	ts_scan_context ctx;
+	ts_err		err = {0};
+	ts_manifest_cache_stats s0,
+				s;
+	ts_plan    *ref,
+			   *plan;
+	char	   *want,
+			   *got;
+
+	(void) state;
+	cache_reset(64 << 20);
+	/* the reference: decoded from the manifests, no cache of any kind */
+	ref = plan_id_ge(path, 40);
+	assert_true(ref->metrics.files_pruned_stats > 0);
+	want = plan_text(ref);
+
+	assert_non_null(mkdtemp(mdir));
+	assert_true(ts_mcache_configure(mdir, 16 << 20, &err));
+	scan_ctx_init(&ctx, path, NULL, 0);
+	ts_scan_cache_clear();
+	s0 = ts_manifest_cache_get_stats();
+	/* no predicate: decoded, stored as full and light records */
+	plan = scan_plan_ok(&ctx);
+	ts_plan_free(plan);
+	s = ts_manifest_cache_get_stats();
+	assert_int_equal(s.misses - s0.misses, 4);
+	assert_int_equal(s.stores - s0.stores, 4);
+	assert_int_equal(s.light_stores - s0.light_stores, 4);
+	/* a new process's plan without a predicate: from the light records */
+	ts_scan_cache_clear();
+	s0 = s;
+	plan = scan_plan_ok(&ctx);
+	assert_false(plan->metrics.cache_hit);
+	ts_plan_free(plan);
+	s = ts_manifest_cache_get_stats();
+	assert_int_equal(s.light_hits - s0.light_hits, 4);
+	assert_int_equal(s.hits - s0.hits, 4);
+	/* a plan with a predicate next: not the light entries the entry cache holds */
+	s0 = s;
+	plan = plan_id_ge(path, 40);
+	assert_false(plan->metrics.cache_hit);
+	s = ts_manifest_cache_get_stats();
+	assert_int_equal(s.light_hits - s0.light_hits, 0);
+	assert_int_equal(s.hits - s0.hits, 4);	/* the full records */
+	assert_int_equal(plan->metrics.files_pruned_stats, ref->metrics.files_pruned_stats);
+	got = plan_text(plan);
+	assert_string_equal(got, want);
+	free(got);
+	ts_plan_free(plan);
+	/* the entry cache now holds whole entries: both kinds of plan hit them */
+	plan = plan_id_ge(path, 40);
+	assert_true(plan->metrics.cache_hit);
+	assert_int_equal(plan->metrics.files_pruned_stats, ref->metrics.files_pruned_stats);
+	ts_plan_free(plan);
+	plan = scan_plan_ok(&ctx);
+	assert_true(plan->metrics.cache_hit);
+	ts_plan_free(plan);
+	/* a new process's plan with a predicate: the full records, never the light ones */
+	ts_scan_cache_clear();
+	s0 = ts_manifest_cache_get_stats();
+	plan = plan_id_ge(path, 40);
+	s = ts_manifest_cache_get_stats();
+	assert_int_equal(s.light_hits - s0.light_hits, 0);
+	assert_int_equal(s.hits - s0.hits, 4);
+	assert_int_equal(plan->metrics.files_pruned_stats, ref->metrics.files_pruned_stats);
+	got = plan_text(plan);
+	assert_string_equal(got, want);
+	free(got);
+	ts_plan_free(plan);
+	free(want);
+	ts_plan_free(ref);
+	ts_mcache_configure(NULL, 0, NULL);
+	gen_sh("rm -rf %s", mdir);
+}
+
 /* A manifest entry naming a file outside its bucket directory: an error once read, not a path. */
 static void
 test_damaged_name_refused_when_read(void **state)
@@ -998,6 +1111,7 @@ main(int argc, char **argv)
 		cmocka_unit_test(test_own_allocator),
 		cmocka_unit_test(test_paths_built_when_opened),
 		cmocka_unit_test(test_damaged_name_refused_when_read),
+		cmocka_unit_test(test_stats_never_from_light),
 	};
 	int			rc;
 
