@@ -389,7 +389,9 @@ test_read_through_buffers(void **state)
 	/*
 	 * with the next page decompressed ahead while the current one is decoded;
 	 * the buffer refilled for the page after it keeps what was decompressed
-	 * (it was thrown away, and the page decompressed again in place)
+	 * (it was thrown away, and the page decompressed again in place).  How
+	 * many jobs the thread gets to before the reader takes them back is
+	 * timing: every one it did is used.
 	 */
 	ts_bg_set_enabled(true);
 	for (int k = 0; k < 2; k++)
@@ -400,7 +402,7 @@ test_read_through_buffers(void **state)
 		read_back(path, s, k == 0 ? 1 : 5000, true);
 		done = ts_bg_jobs_done() - done;
 		taken = pq_ahead_pages_taken() - taken;
-		if (done < 30 || taken < done)
+		if (done == 0 || taken < done)
 			fail_msg("window %d: %lld pages decompressed ahead, %lld of them used", k == 0 ? 1 : 5000,
 					 (long long) done, (long long) taken);
 	}

@@ -1774,7 +1774,7 @@ test_pk_merge_pages_ahead(void **state)
 	taken = pq_ahead_pages_taken() - taken;
 	read_ahead = false;
 	read_buffers = NULL;
-	if (done < 50 || taken < done)
+	if (done == 0 || taken < done)		/* how many: timing; every one: used */
 		fail_msg("%lld pages decompressed ahead, %lld of them used", (long long) done, (long long) taken);
 	assert_true(plain.n > 10000);
 	assert_int_equal(ahead.n, plain.n);
