@@ -37,6 +37,7 @@
 #include "base/ts_background.h"
 #include "base/ts_meta_cache.h"
 #include "base/ts_s3.h"
+#include "format/parquet/pq_internal.h"	/* pq_ahead_pages_taken */
 #include "tools/ts_tool_read.h"
 
 /* what fold_batch needs, and the checksum it folds */
@@ -242,7 +243,9 @@ main(int argc, char **argv)
 		   (long long) rows, ncols, (unsigned long long) sum, t1 - t0, t2 - t1,
 		   rows / (t2 - t1 > 0 ? t2 - t1 : 1e-9));
 	if (ts_bg_enabled())
-		printf("pages decompressed ahead: %lld\n", (long long) ts_bg_jobs_done());
+		printf("pages decompressed ahead: %lld (Parquet pages taken: %lld), taken back: %lld\n",
+			   (long long) ts_bg_jobs_done(), (long long) pq_ahead_pages_taken(),
+			   (long long) ts_bg_jobs_taken_back());
 	if (ts_uri_is_object(path))
 		printf("object store requests: %lld, round trips: %lld\n", (long long) ts_s3_request_count(),
 				   (long long) ts_s3_round_trip_count());

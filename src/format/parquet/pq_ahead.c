@@ -8,7 +8,8 @@
  * taking them back (waiting for a running job) when they will not be used.
  * Writers such as DuckDB put a whole column chunk in one page, so the unit
  * is the row group; others (Java's parquet-mr: 1 MB pages) write many, and
- * the page after the current one in a chunk is queued too.
+ * the page after the current one in a chunk is queued too, and kept when a
+ * chunk read page by page moves it (pq_ahead_settle_next_page).
  *
  * Nothing here is an error: a chunk that cannot be read or parsed ahead is
  * simply read again, in place, when the reader gets to it, which reports
@@ -19,6 +20,14 @@
 #include <zstd.h>
 
 #include "format/parquet/pq_internal.h"
+
+static int64_t pages_taken;		/* the calling thread's only */
+
+int64_t
+pq_ahead_pages_taken(void)
+{
+	return pages_taken;
+}
 
 /* Finish (or take back) the jobs ahead and keep their buffers for reuse. */
 void
@@ -43,10 +52,42 @@ pq_ahead_cancel_next_page(pq_leaf *l)
 {
 	if (!l->next_page_queued)
 		return;
-	ts_bg_finish(&l->next_page.job);
+	if (!l->next_page_settled)
+		ts_bg_finish(&l->next_page.job);
 	pq_leaf_page_recycle(l, l->next_page.buf, l->next_page.cap);
 	l->next_page.buf = NULL;
 	l->next_page_queued = false;
+	l->next_page_settled = false;
+}
+
+void
+pq_ahead_settle_next_page(pq_leaf *l)
+{
+	ts_bg_job  *job = &l->next_page.job;
+
+	if (!l->next_page_queued || l->next_page_settled)
+		return;
+	/* the job reads the bytes about to move: done with them now, or never */
+	if (ts_bg_finish(job) && !ZSTD_isError(job->result) && job->result == job->dst_len)
+		l->next_page_settled = true;
+	else
+		pq_ahead_cancel_next_page(l);
+}
+
+void
+pq_ahead_move_next_page(pq_leaf *l, const uint8_t *from, size_t have, const uint8_t *to)
+{
+	ts_bg_job  *job = &l->next_page.job;
+
+	if (!l->next_page_queued)
+		return;
+	if (!l->next_page_settled || job->src < from || job->src + job->src_len > from + have)
+	{
+		pq_ahead_cancel_next_page(l);	/* not settled first, or not among the bytes kept */
+		return;
+	}
+	/* only compared with the page's place by pq_ahead_take_page from now on */
+	job->src = to + (job->src - from);
 }
 
 void
@@ -220,11 +261,11 @@ pq_ahead_take_chunk(pq_leaf *l, int rg)
  * the message it has without the thread).
  */
 static int
-take(pq_leaf *l, pq_ahead_page *a, const uint8_t *src, size_t len, size_t ulen,
+take(pq_leaf *l, pq_ahead_page *a, bool settled, const uint8_t *src, size_t len, size_t ulen,
 	 uint8_t **buf, size_t *cap, ts_err *err)
 {
 	/* the job is known by its address: it never moves while queued */
-	bool		done = ts_bg_finish(&a->job) &&
+	bool		done = (settled || ts_bg_finish(&a->job)) &&
 		!ZSTD_isError(a->job.result) && a->job.result == ulen;
 	uint8_t    *p = a->buf;
 	size_t		c = a->cap;
@@ -237,6 +278,8 @@ take(pq_leaf *l, pq_ahead_page *a, const uint8_t *src, size_t len, size_t ulen,
 		pq_leaf_page_recycle(l, p, c);
 		return -1;
 	}
+	if (done)
+		pages_taken++;
 	*buf = p;
 	*cap = c;
 	return 1;
@@ -250,14 +293,17 @@ pq_ahead_take_page(pq_leaf *l, const uint8_t *src, size_t len, size_t ulen,
 
 	if (l->next_page_queued && a->job.src == src && a->job.src_len == len && a->job.dst_len == ulen)
 	{
+		bool		settled = l->next_page_settled;
+
 		l->next_page_queued = false;
-		return take(l, a, src, len, ulen, buf, cap, err);
+		l->next_page_settled = false;
+		return take(l, a, settled, src, len, ulen, buf, cap, err);
 	}
 	for (int i = 0; l->ahead_current && i < l->nahead; i++)
 	{
 		a = &l->ahead[i];
 		if (a->job.src == src && a->job.src_len == len && a->job.dst_len == ulen)
-			return take(l, a, src, len, ulen, buf, cap, err);
+			return take(l, a, false, src, len, ulen, buf, cap, err);
 	}
 	return 0;
 }

@@ -15,8 +15,9 @@
  * uncompressed v2 data page): the buffer is then retired (recycled at the
  * next batch, pq_leaf_memory.c) and the window continues in another one.
  * The page after the current one, queued for decompression ahead
- * (pq_ahead.c), is queued only when it lies in the buffer; it is taken
- * back before the buffer moves.
+ * (pq_ahead.c), is queued only when it lies in the buffer; before the
+ * buffer moves, its job is finished (or taken back when not started) and
+ * what it decompressed is kept for it.
  */
 #include <string.h>
 
@@ -40,6 +41,7 @@ bool
 pq_leaf_stream_ensure(pq_leaf *l, size_t need, ts_err *err)
 {
 	size_t		have = ts_cursor_left(&l->cur);
+	const uint8_t *from = l->cur.p;
 	size_t		fill;
 	size_t		n;
 
@@ -51,7 +53,7 @@ pq_leaf_stream_ensure(pq_leaf *l, size_t need, ts_err *err)
 	fill = need > l->stream_window ? need : l->stream_window;
 	if ((uint64_t) (fill - have) > (uint64_t) l->stream_left)
 		fill = have + (size_t) l->stream_left;
-	pq_ahead_cancel_next_page(l);	/* its source is about to move */
+	pq_ahead_settle_next_page(l);	/* its source is about to move */
 	if (l->stream_pinned || l->chunk == NULL || l->chunk_cap < fill)
 	{
 		size_t		cap;
@@ -77,6 +79,7 @@ pq_leaf_stream_ensure(pq_leaf *l, size_t need, ts_err *err)
 	}
 	else if (have > 0)
 		memmove(l->chunk, l->cur.p, have);
+	pq_ahead_move_next_page(l, from, have, l->chunk);
 	n = fill - have;
 	if (!ts_file_pread(l->stream_file, l->chunk + have, n, l->stream_off, err))
 	{

@@ -418,6 +418,7 @@ typedef struct pq_leaf
 	/* the current chunk's page after the current one, queued (pq_ahead.c) */
 	pq_ahead_page next_page;
 	bool		next_page_queued;
+	bool		next_page_settled;	/* finished early: its buffer holds the page */
 } pq_leaf;
 
 /*
@@ -490,9 +491,19 @@ void		pq_ahead_free(pq_leaf *l);
  * l->cur), when it is ZSTD and background decompression is on (writers
  * other than DuckDB put many pages in a chunk); pq_ahead_take_page then
  * gives it.  pq_ahead_cancel_next_page takes it back (end of the chunk).
+ * A chunk read page by page (pq_chunk_stream.c) moves the queued page's
+ * bytes when it refills its buffer, as the reader reaches that page:
+ * pq_ahead_settle_next_page first finishes the job (it is the page the
+ * reader decodes next, so it would wait for it anyway) and keeps what it
+ * decompressed, or drops it when the thread had not started it;
+ * pq_ahead_move_next_page then tells where its have bytes from `from` went.
  */
 void		pq_ahead_next_page(pq_leaf *l);
 void		pq_ahead_cancel_next_page(pq_leaf *l);
+void		pq_ahead_settle_next_page(pq_leaf *l);
+void		pq_ahead_move_next_page(pq_leaf *l, const uint8_t *from, size_t have, const uint8_t *to);
+/* Pages the reader took decompressed from the helper thread, since the process started (tests, bench). */
+int64_t		pq_ahead_pages_taken(void);
 
 /* Load the next data page; page_left == 0 afterwards means the chunk ended. */
 bool		pq_leaf_next_page(pq_leaf *l, ts_err *err);
