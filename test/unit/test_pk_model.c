@@ -1223,6 +1223,48 @@ split_args(const char *args, char **argv, int max)
 	return n;
 }
 
+/* ts_gen writes table with args (a split_args string): true when it did */
+static bool
+gen_table(const char *table, const char *args)
+{
+	char	   *argv[128];
+	int			argc = 0;
+	bool		ok;
+
+	argv[argc++] = "ts_gen";
+	argv[argc++] = (char *) table;
+	argc += split_args(args, argv + argc, 120);
+	argv[argc] = NULL;
+	ok = run_ts_gen(argv, argc) == 0;
+	for (int k = 2; k < argc; k++)
+		free(argv[k]);
+	return ok;
+}
+
+/* rm -rf dir (a scratch directory of a test), said on stderr when it fails */
+static void
+remove_tree(const char *dir)
+{
+	char	   *cmd;
+
+	if (asprintf(&cmd, "rm -rf '%s'", dir) >= 0)
+	{
+		if (system(cmd) != 0)
+			fprintf(stderr, "could not remove %s\n", dir);
+		free(cmd);
+	}
+}
+
+/* a scratch directory dir (prefix: /tmp/<tag>_) holding table <dir>/t written by ts_gen args */
+static void
+scratch_table(char dir[256], char table[512], const char *tag, const char *args)
+{
+	snprintf(dir, 256, "/tmp/%s_XXXXXX", tag);
+	assert_non_null(mkdtemp(dir));
+	snprintf(table, 512, "%s/t", dir);
+	assert_true(gen_table(table, args));
+}
+
 /* One comparison: snapshot s, projection proj; 0 pass, 1 unsupported, -1 fail. */
 static int
 compare_one(const model *m, const char *name, const char *table, int s, const int *proj, int nproj,
@@ -1468,16 +1510,7 @@ test_pk_model_cases(void **state)
 			"comparisons (4 projections each) (tables in %s)\n",
 			runs, failed, skipped, checked, tmpdir);
 	if (failed == 0 && getenv("TS_KEEP_PK_TABLES") == NULL)
-	{
-		char	   *cmd;
-
-		if (asprintf(&cmd, "rm -rf '%s'", tmpdir) >= 0)
-		{
-			if (system(cmd) != 0)
-				fprintf(stderr, "could not remove %s\n", tmpdir);
-			free(cmd);
-		}
-	}
+		remove_tree(tmpdir);
 	assert_int_equal(failed, 0);
 	assert_true(checked > 0);
 }
@@ -1670,8 +1703,6 @@ test_pk_merge_buffers_reused(void **state)
 {
 	char		dir[256];
 	char		table[512];
-	char	   *argv[128];
-	int			argc = 0;
 	int			proj[3] = {0, 1, 2};
 	rowlist		plain = {0},
 				first = {0},
@@ -1681,17 +1712,10 @@ test_pk_merge_buffers_reused(void **state)
 
 	(void) state;
 	assert_non_null(pool);
-	snprintf(dir, sizeof(dir), "/tmp/ts_pk_buffers_XXXXXX");
-	assert_non_null(mkdtemp(dir));
-	snprintf(table, sizeof(table), "%s/t", dir);
-	argv[argc++] = "ts_gen";
-	argv[argc++] = table;
 	/* two buckets of several runs each; pages of all sizes (strings of many lengths) */
-	argc += split_args("--column id:INT --column v:STRING --column n:BIGINT --primary-key id "
-					   "--buckets 2 --rows 6000 --keys 5000 --snapshots 4 --files 2 "
-					   "--null-every 7 --format parquet", argv + argc, 120);
-	argv[argc] = NULL;
-	assert_int_equal(run_ts_gen(argv, argc), 0);
+	scratch_table(dir, table, "ts_pk_buffers", "--column id:INT --column v:STRING "
+				  "--column n:BIGINT --primary-key id --buckets 2 --rows 6000 --keys 5000 "
+				  "--snapshots 4 --files 2 --null-every 7 --format parquet");
 
 	read_buffers = NULL;
 	assert_true(stack_read(table, 4, proj, 3, &plain, &err));
@@ -1713,18 +1737,7 @@ test_pk_merge_buffers_reused(void **state)
 	rowlist_free(&first);
 	rowlist_free(&again);
 	ts_bufpool_free(pool);
-	for (int k = 2; k < argc; k++)
-		free(argv[k]);
-	{
-		char	   *cmd;
-
-		if (asprintf(&cmd, "rm -rf '%s'", dir) >= 0)
-		{
-			if (system(cmd) != 0)
-				fprintf(stderr, "could not remove %s\n", dir);
-			free(cmd);
-		}
-	}
+	remove_tree(dir);
 }
 
 /*
@@ -1740,8 +1753,6 @@ test_pk_merge_pages_ahead(void **state)
 {
 	char		dir[256];
 	char		table[512];
-	char	   *argv[128];
-	int			argc = 0;
 	int			proj[3] = {0, 1, 2};
 	rowlist		plain = {0},
 				ahead = {0};
@@ -1752,17 +1763,10 @@ test_pk_merge_pages_ahead(void **state)
 
 	(void) state;
 	assert_non_null(pool);
-	snprintf(dir, sizeof(dir), "/tmp/ts_pk_ahead_XXXXXX");
-	assert_non_null(mkdtemp(dir));
-	snprintf(table, sizeof(table), "%s/t", dir);
-	argv[argc++] = "ts_gen";
-	argv[argc++] = table;
 	/* 3 runs of pages of 8 KiB, chunks of more than the 64 KiB buffer */
-	argc += split_args("--column id:INT --column v:STRING --column n:BIGINT --primary-key id "
-					   "--buckets 1 --rows 30000 --keys 40000 --snapshots 3 --null-every 7 "
-					   "--format parquet --parquet-page-size 8192", argv + argc, 120);
-	argv[argc] = NULL;
-	assert_int_equal(run_ts_gen(argv, argc), 0);
+	scratch_table(dir, table, "ts_pk_ahead", "--column id:INT --column v:STRING "
+				  "--column n:BIGINT --primary-key id --buckets 1 --rows 30000 --keys 40000 "
+				  "--snapshots 3 --null-every 7 --format parquet --parquet-page-size 8192");
 
 	assert_true(stack_read(table, 3, proj, 3, &plain, &err));
 	read_buffers = pool;
@@ -1783,18 +1787,7 @@ test_pk_merge_pages_ahead(void **state)
 	rowlist_free(&plain);
 	rowlist_free(&ahead);
 	ts_bufpool_free(pool);
-	for (int k = 2; k < argc; k++)
-		free(argv[k]);
-	{
-		char	   *cmd;
-
-		if (asprintf(&cmd, "rm -rf '%s'", dir) >= 0)
-		{
-			if (system(cmd) != 0)
-				fprintf(stderr, "could not remove %s\n", dir);
-			free(cmd);
-		}
-	}
+	remove_tree(dir);
 }
 
 static void
@@ -1810,40 +1803,23 @@ test_pk_layout(void **state)
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
 	{
 		char		table[512];
-		char	   *argv[128];
-		int			argc = 0,
-					last = 0;
+		int			last = 0;
 		char		ops[600];
 		model		m;
 
 		snprintf(table, sizeof(table), "%s/%s", dir, cases[i].name);
 		snprintf(ops, sizeof(ops), "%s.ops.jsonl", table);
-		argv[argc++] = "ts_gen";
-		argv[argc++] = table;
-		argc += split_args(cases[i].args, argv + argc, 120);
-		argv[argc] = NULL;
-		assert_int_equal(run_ts_gen(argv, argc), 0);
+		assert_true(gen_table(table, cases[i].args));
 		assert_true(model_load(&m, ops));
 		last = m.nsnapshots;
 		for (int s = 1; s <= last; s++)
 			problems += check_layout(table, s);
 		tables++;
 		model_free(&m);
-		for (int k = 2; k < argc; k++)
-			free(argv[k]);
 	}
 	fprintf(stderr, "pk layout: %d tables, every snapshot checked, %d problems\n", tables, problems);
 	if (problems == 0)
-	{
-		char	   *cmd;
-
-		if (asprintf(&cmd, "rm -rf '%s'", dir) >= 0)
-		{
-			if (system(cmd) != 0)
-				fprintf(stderr, "could not remove %s\n", dir);
-			free(cmd);
-		}
-	}
+		remove_tree(dir);
 	assert_int_equal(problems, 0);
 }
 
