@@ -64,13 +64,25 @@ $(BUILD)/tools/%: src/tools/%.c $(BUILD)/libts.a
 	@mkdir -p $(dir $@)
 	$(CORE_CC) $(CORE_CFLAGS) $< -o $@ $(BUILD)/libts.a $(LIBS_CORE)
 
-.PHONY: core unit tools run-unit fuzz
+# bench/ts_*.c: server-free benchmark programs (the scripts in bench/ build them)
+BENCH_SRCS := $(sort $(wildcard bench/ts_*.c))
+BENCH_BINS = $(patsubst bench/%.c,$(BUILD)/bench/%,$(BENCH_SRCS))
+
+$(BUILD)/bench/%: bench/%.c $(BUILD)/libts.a
+	@mkdir -p $(dir $@)
+	$(CORE_CC) $(CORE_CFLAGS) $< -o $@ $(BUILD)/libts.a $(LIBS_CORE)
+
+.PHONY: core unit tools bench-bins run-unit fuzz print-libs
 FUZZ_SECONDS ?= 60
 fuzz:
 	bash test/fuzz/run.sh $(FUZZ_SECONDS)
 
 core: $(BUILD)/libts.a
 tools: $(TOOL_BINS)
+bench-bins: $(BENCH_BINS)
+# what a program linking libts.a links besides (scripts with their own build modes)
+print-libs:
+	@echo $(LIBS_CORE)
 unit: $(UNIT_BINS)
 run-unit: unit
 	@bash test/run-unit.sh $(BUILD)/unit

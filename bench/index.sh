@@ -25,13 +25,9 @@ FILES=${1:-256}
 PER=${2:-10000}
 RUNS=${BENCH_RUNS:-5}
 W=${BENCH_DIR:-/tmp/tablescan_bench_index}
-LIBS="-lcjson -lzstd -lsnappy -llz4 -lz -lbz2 -lroaring -lcurl -lxml2 -lm"
 log() { printf '[bench-index %s] %s\n' "$(date +%T)" "$*" >&2; }
 
-make -s -j2 tools >/dev/null
-mkdir -p build/bench
-cc -std=gnu11 -O2 -Wall -Werror -Isrc -I/usr/include/cjson bench/ts_pq_register.c \
-   -o build/bench/ts_pq_register build/libts.a $LIBS
+make -s -j2 tools bench-bins >/dev/null
 if [ "${BENCH_NO_INSTALL:-0}" != 1 ]; then
     make -s -j2 >/dev/null
     make -s install >/dev/null

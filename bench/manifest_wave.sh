@@ -19,11 +19,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 N=${1:-1000} DELAYS=${2:-20 50} RUNS=${3:-3}
 BUILD=${BUILD:-build}
-make -s -j2 BUILD=$BUILD core tools >/dev/null
-mkdir -p $BUILD/bench
-cc -std=gnu11 -O2 -g -Wall -Werror -Isrc -I/usr/include/cjson bench/ts_scan_bench.c \
-   -o $BUILD/bench/ts_scan_bench $BUILD/libts.a \
-   -lcjson -lzstd -lsnappy -llz4 -lz -lbz2 -lroaring -lcurl -lxml2 -lcrypto -lm
+make -s -j2 BUILD=$BUILD core tools bench-bins >/dev/null
 [ -d test/s3/node_modules/s3rver ] || (cd test/s3 && npm install --no-audit --no-fund >/dev/null)
 D=$(mktemp -d /tmp/tablescan_fdw_wave.XXXXXX)
 trap 'rm -rf "$D"' EXIT

@@ -61,7 +61,7 @@ if [ "$ONLY" = group ]; then RESULTS=${BENCH_RESULTS:-$ROOT/build/bench/RESULTS-
 elif [ "$SIZE" = tiny ]; then RESULTS=${BENCH_RESULTS:-$ROOT/build/bench/RESULTS-tiny.md}
 else RESULTS=${BENCH_RESULTS:-$ROOT/bench/RESULTS.md}; fi
 BUILD=${BENCH_BUILD:-build}             # the tools of `make tools` (what the test command builds)
-BIN=build/bench                         # bench binaries and the tiny results
+BIN=$BUILD/bench                        # bench binaries (make bench-bins)
 SUDO=""; [ "$(id -u)" -eq 0 ] || SUDO=sudo
 log() { printf '[bench %s] %s\n' "$(date +%T)" "$*" >&2; }
 
@@ -71,14 +71,9 @@ if [ "${BENCH_NO_INSTALL:-0}" != 1 ]; then
     make -s -j2 >/dev/null
     $SUDO make -s install >/dev/null
 fi
-make -s -j2 BUILD=$BUILD tools >/dev/null
-mkdir -p $BIN
-LIBS="-lcjson -lzstd -lsnappy -llz4 -lz -lbz2 -lroaring -lcurl -lxml2 -lcrypto -lm"
-cc -std=gnu11 -O2 -Wall -Werror -Isrc -I/usr/include/cjson bench/ts_pq_register.c \
-   -o $BIN/ts_pq_register $BUILD/libts.a $LIBS
-# server-free scan without printing: the profiler target (see bench/ts_scan_bench.c)
-cc -std=gnu11 -O2 -g -Wall -Werror -Isrc -I/usr/include/cjson bench/ts_scan_bench.c \
-   -o $BIN/ts_scan_bench $BUILD/libts.a $LIBS
+# bench-bins: ts_pq_register, and ts_scan_bench (the server-free scan without
+# printing: the profiler target, see bench/ts_scan_bench.c)
+make -s -j2 BUILD=$BUILD tools bench-bins >/dev/null
 if [ ! -d bench/node_modules/@duckdb/node-api ]; then
     log "npm install (bench/node_modules)"
     (cd bench && npm install --no-audit --no-fund --silent >/dev/null)

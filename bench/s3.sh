@@ -35,11 +35,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 FIX=${1:-${TS_FIXTURES:-/tmp/tablescan_fdw_fixtures}}
 BUILD=${BUILD:-build}
-make -s -j2 BUILD=$BUILD core tools >/dev/null
-mkdir -p $BUILD/bench
-cc -std=gnu11 -O2 -g -Wall -Werror -Isrc -I/usr/include/cjson bench/ts_scan_bench.c \
-   -o $BUILD/bench/ts_scan_bench $BUILD/libts.a \
-   -lcjson -lzstd -lsnappy -llz4 -lz -lbz2 -lroaring -lcurl -lxml2 -lcrypto -lm
+make -s -j2 BUILD=$BUILD core tools bench-bins >/dev/null
 [ -d test/s3/node_modules/s3rver ] || (cd test/s3 && npm install --no-audit --no-fund >/dev/null)
 export AWS_ACCESS_KEY_ID=S3RVER AWS_SECRET_ACCESS_KEY=S3RVER AWS_REGION=us-east-1
 TABLES=(${TS_BENCH_TABLES:-sales.db/orders pk.db/pk_dedup_dv types.db/all_types})

@@ -12,7 +12,7 @@ cd "$repo"
 make -s BUILD="$build" CORE_DIRS="src/base src/format src/format/text" "$build/libts.a" >/dev/null
 cc -std=gnu11 -g -O2 -Wall -Werror -Isrc -I/usr/include/cjson \
     test/formattable/ft_dump.c src/scan/format_table.c \
-    -o "$build/ft_dump" "$build/libts.a" -lcjson -lzstd -lsnappy -llz4 -lz -lbz2 -lcurl -lxml2 -lcrypto -lm
+    -o "$build/ft_dump" "$build/libts.a" $(make -s --no-print-directory print-libs)
 cd "$here"
 if [ ! -d node_modules/@duckdb/node-api ]; then
     npm install --no-audit --no-fund --silent >/dev/null

@@ -22,7 +22,7 @@ SAN="-fsanitize=address,undefined -fno-sanitize-recover=undefined"
 mkdir -p $B/crashes
 
 make -s BUILD=$B CORE_CC=$CC CORE_WERROR= SANITIZE="fuzzer-no-link,address,undefined" $B/libts.a || exit 1
-LIBS="-lcjson -lzstd -lsnappy -llz4 -lz -lbz2 -lroaring -lcurl -lxml2 -lcrypto -lm"
+LIBS=$(make -s --no-print-directory print-libs)
 build() {   # name source extra-flags
     $CC -g -O1 -fsanitize=fuzzer $SAN -Isrc -I/usr/include/cjson $3 "$2" -o $B/$1 $B/libts.a $LIBS
 }

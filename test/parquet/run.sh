@@ -11,16 +11,17 @@ ABUILD="$BUILD-asan"
 # the Makefile has no header dependencies: always rebuild our objects
 rm -rf "$BUILD/core" "$BUILD/libts.a" "$ABUILD/core" "$ABUILD/libts.a"
 make -s BUILD="$BUILD" CORE_DIRS="src/base src/format src/format/parquet" SANITIZE="${SANITIZE:-}" "$BUILD/libts.a"
+LIBS=$(make -s --no-print-directory print-libs)
 SANFLAGS=""
 if [ -n "${SANITIZE:-}" ]; then SANFLAGS="-fsanitize=$SANITIZE -fno-omit-frame-pointer"; fi
 cc -std=gnu11 -g -O2 -Wall -Werror -Isrc -I/usr/include/cjson $SANFLAGS \
 	test/parquet/pq_dump.c -o "$BUILD/pq_dump" "$BUILD/libts.a" \
-	-lcjson -lzstd -lsnappy -llz4 -lz -lbz2 -lcurl -lxml2 -lcrypto -lm
+	$LIBS
 # a sanitizer build of the CLI for the fuzz stage (byte flips must never crash)
 make -s BUILD="$ABUILD" CORE_DIRS="src/base src/format src/format/parquet" SANITIZE=address,undefined "$ABUILD/libts.a"
 cc -std=gnu11 -g -O1 -Wall -Werror -Isrc -I/usr/include/cjson -fsanitize=address,undefined -fno-omit-frame-pointer \
 	test/parquet/pq_dump.c -o "$BUILD/pq_dump_asan" "$ABUILD/libts.a" \
-	-lcjson -lzstd -lsnappy -llz4 -lz -lbz2 -lcurl -lxml2 -lcrypto -lm
+	$LIBS
 if [ ! -d test/parquet/node_modules/@duckdb/node-api ]; then
 	(cd test/parquet && npm install --no-audit --no-fund >/dev/null)
 fi

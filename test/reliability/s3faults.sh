@@ -48,11 +48,10 @@ mkdir -p "$WH"
 # bench/ts_pq_register the manifest and snapshot
 (cd test/parquet && [ -d node_modules/@duckdb/node-api ] ||
     npm install --no-audit --no-fund >/dev/null 2>&1)
-LIBTS=build/libts.a
-[ -f "$LIBTS" ] || { make -s BUILD=build/reliability build/reliability/libts.a >/dev/null 2>&1; LIBTS=build/reliability/libts.a; }
-PQREG=$W/ts_pq_register
-cc -std=gnu11 -O2 -Wall -Isrc -I/usr/include/cjson bench/ts_pq_register.c -o "$PQREG" \
-   "$LIBTS" -lcjson -lzstd -lsnappy -llz4 -lz -lbz2 -lroaring -lcurl -lxml2 -lcrypto -lm ||
+B=build
+[ -f $B/libts.a ] || B=build/reliability
+PQREG=$B/bench/ts_pq_register
+make -s BUILD=$B $PQREG >/dev/null 2>&1 ||
     { fail "build ts_pq_register"; summary; exit 1; }
 pq_table() {   # name files rows-per-file row-group-rows
     local t=$WH/$1 files
