@@ -38,8 +38,6 @@ static const char *const names[] = {
 	"curl_easy_getinfo", "curl_easy_perform", "curl_easy_strerror", "curl_multi_init",
 	"curl_multi_add_handle", "curl_multi_remove_handle", "curl_multi_perform",
 	"curl_multi_info_read", "curl_multi_poll", "curl_slist_append", "curl_slist_free_all",
-	"curl_multi_setopt", "curl_multi_socket_action", "curl_multi_cleanup",
-	"curl_multi_assign",
 };
 
 _Static_assert(sizeof(void *) == sizeof(void (*) (void)) &&

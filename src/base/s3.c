@@ -88,7 +88,7 @@ run_transfer(bool *canceled)
 	{
 		int			running = 0;
 
-		if (s3_loop_run(multi, &running) != CURLM_OK)
+		if (ts_curl_fn.multi_perform(multi, &running) != CURLM_OK)
 		{
 			result = CURLE_FAILED_INIT;
 			break;
@@ -108,7 +108,7 @@ run_transfer(bool *canceled)
 			*canceled = true;
 			break;
 		}
-		s3_loop_wait(50);
+		ts_curl_fn.multi_poll(multi, NULL, 0, 50, NULL);
 	}
 	ts_curl_fn.multi_remove_handle(multi, easy);
 	return result;
@@ -135,16 +135,9 @@ s3_multi_handle(CURLM **m, ts_err *err)
 	{
 		if (!ts_curl_global_init(err))
 			return false;
-		CURLM	   *m0 = ts_curl_fn.multi_init();
-
-		if (m0 == NULL)
+		multi = ts_curl_fn.multi_init();
+		if (multi == NULL)
 			return ts_error(err, TS_ERR_NOMEM, "could not create a libcurl multi handle");
-		if (!s3_loop_init(m0, err))
-		{
-			ts_curl_fn.multi_cleanup(m0);
-			return false;
-		}
-		multi = m0;
 	}
 	*m = multi;
 	return true;

@@ -369,7 +369,7 @@ step(CURLM *multi)
 			fill(multi, b);
 			ts_alloc_switch(prev);
 		}
-		if (s3_loop_run(multi, &nrunning) != CURLM_OK)
+		if (ts_curl_fn.multi_perform(multi, &nrunning) != CURLM_OK)
 			return false;
 		ended = false;
 		while ((msg = ts_curl_fn.multi_info_read(multi, &msgs)) != NULL)
@@ -573,7 +573,7 @@ wait_for(ts_s3_batch *b, int i)
 			if (d < wait_ms)
 				wait_ms = d > 0 ? (int) d : 0;
 		}
-		s3_loop_wait(wait_ms);
+		ts_curl_fn.multi_poll(multi, NULL, 0, wait_ms, NULL);
 	}
 	return !b->failed;
 }

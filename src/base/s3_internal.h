@@ -110,16 +110,6 @@ void		s3_count_request(void);
 /* The process's multi handle (its connection cache), created on first use. */
 bool		s3_multi_handle(CURLM **m, ts_err *err);
 
-/*
- * Its event loop (s3_loop.c), set up with it: s3_loop_run moves the
- * transfers whose sockets are ready or whose timer is due on, without
- * waiting (as curl_multi_perform; *running: transfers not finished);
- * s3_loop_wait waits at most max_ms for a socket or libcurl's timer.
- */
-bool		s3_loop_init(CURLM *m, ts_err *err);
-CURLMcode	s3_loop_run(CURLM *m, int *running);
-void		s3_loop_wait(int max_ms);
-
 /* Set r's cap for a whole GET of r->uri (expect_size known or 0). */
 void		s3_set_whole_cap(s3_request *r);
 

@@ -35,10 +35,6 @@ typedef struct ts_curl_api
 							   int timeout_ms, int *numfds);
 	struct curl_slist *(*slist_append) (struct curl_slist *list, const char *line);
 	void		(*slist_free_all) (struct curl_slist *list);
-	CURLMcode	(*multi_setopt) (CURLM *m, CURLMoption option,...);
-	CURLMcode	(*multi_socket_action) (CURLM *m, curl_socket_t s, int ev_bitmask, int *running);
-	CURLMcode	(*multi_cleanup) (CURLM *m);
-	CURLMcode	(*multi_assign) (CURLM *m, curl_socket_t s, void *socketp);
 } ts_curl_api;
 
 /* Filled by ts_curl_global_init; all NULL before it first succeeds. */
