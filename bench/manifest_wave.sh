@@ -15,6 +15,8 @@
 # each run (TS_S3_MAX_IN_FLIGHT, as tablescan.s3_max_in_flight);
 # TS_SCAN_BENCH_BEFORE=<another build's ts_scan_bench>: that binary is run
 # too, alternating with this build's, on the same store (its lines name it).
+# TS_WAVE_PROXY_ARGS="--check-one-in 1000": more options for the proxy (a
+# store cheaper per request; test/s3/proxy.mjs).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 N=${1:-1000} DELAYS=${2:-20 50} RUNS=${3:-3}
@@ -31,7 +33,7 @@ echo "manifest_wave: $N manifests, $(date -u +%H:%M) UTC, load average $(cut -d'
 for delay in $DELAYS; do
     : > "$D/trace"
     rm -f "$D/port"
-    node test/s3/proxy.mjs --dir "$D/store" --delay "$delay" --trace --trace-times \
+    node test/s3/proxy.mjs --dir "$D/store" --delay "$delay" --trace --trace-times ${TS_WAVE_PROXY_ARGS:-} \
         --upload "lake/wh/t.db/m=$D/m" > "$D/port" 2>> "$D/trace" &
     pid=$!
     for _ in $(seq 1 300); do [ -s "$D/port" ] && break; sleep 0.1; done
