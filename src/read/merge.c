@@ -70,15 +70,6 @@ compare_keys(const ts_merge_reader *m, const ts_value *a, const ts_value *b)
 	return 0;
 }
 
-/* Do the current rows of a and b hold the same key? */
-static inline bool
-same_key(const ts_merge_reader *m, const cursor *a, const cursor *b)
-{
-	if (a->key_cached && b->key_cached)
-		return a->key_i == b->key_i;
-	return compare_keys(m, a->cur, b->cur) == 0;
-}
-
 /*
  * Merge order of two live cursors' current rows: key, then (diff reads)
  * the start snapshot's files first, user sequence fields, sequence number,
