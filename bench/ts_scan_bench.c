@@ -4,7 +4,7 @@
  * server-free throughput figure.
  *
  * USAGE
- *   ts_scan_bench <table_path> [-c column]... [--plan-only N] [--cache MB] [--metadata-cache DIR] [--pool] [--ahead]
+ *   ts_scan_bench <table_path> [-c column]... [--plan-only N] [--cache MB] [--metadata-cache DIR] [--pool] [--ahead | --ahead-next]
  *
  * Reads every split with ts_split_reader (all columns, or the -c ones) and
  * folds each value into a checksum so that nothing is optimized away; prints
@@ -15,7 +15,9 @@
  * the mean of the others (warm) apart.  --pool plans with pooled arena
  * chunks (chunk_pool.c), as the FDW does.  --ahead decompresses the next
  * Parquet row group in the helper thread (base/background.c), as the FDW
- * does with tablescan.decompress_ahead on, and prints the pages it did.
+ * does with tablescan.decompress_ahead on, and prints the pages it did;
+ * --ahead-next has the thread on only around ts_split_reader_next, as the
+ * FDW does (scan_rows.c), --ahead throughout (split readers opened with it on).
  * A table_path that is an s3:// URI is read from the object store named by
  * TS_S3_ENDPOINT (path style), with AWS_ACCESS_KEY_ID / AWS_SECRET_ACCESS_KEY
  * / AWS_REGION, the CA file TS_S3_CA_FILE and TS_S3_MAX_IN_FLIGHT (requests
@@ -144,6 +146,11 @@ main(int argc, char **argv)
 			pool = true;
 		else if (strcmp(argv[i], "--ahead") == 0)
 			ts_bg_set_enabled(true);
+		else if (strcmp(argv[i], "--ahead-next") == 0)
+		{
+			ts_bg_set_enabled(true);
+			tool_ahead_next_only = true;
+		}
 		else if (strcmp(argv[i], "--cache") == 0 && i + 1 < argc)
 			cache_mb = atoi(argv[++i]);
 		else if (strcmp(argv[i], "--metadata-cache") == 0 && i + 1 < argc)
@@ -152,13 +159,13 @@ main(int argc, char **argv)
 			path = argv[i];
 		else
 		{
-			fprintf(stderr, "usage: ts_scan_bench <table_path> [-c column]... [--plan-only N] [--cache MB] [--metadata-cache DIR] [--pool] [--ahead]\n");
+			fprintf(stderr, "usage: ts_scan_bench <table_path> [-c column]... [--plan-only N] [--cache MB] [--metadata-cache DIR] [--pool] [--ahead | --ahead-next]\n");
 			return 2;
 		}
 	}
 	if (path == NULL)
 	{
-		fprintf(stderr, "usage: ts_scan_bench <table_path> [-c column]... [--plan-only N] [--cache MB] [--metadata-cache DIR] [--pool] [--ahead]\n");
+		fprintf(stderr, "usage: ts_scan_bench <table_path> [-c column]... [--plan-only N] [--cache MB] [--metadata-cache DIR] [--pool] [--ahead | --ahead-next]\n");
 		return 2;
 	}
 	memset(&ctx, 0, sizeof(ctx));

@@ -1,9 +1,10 @@
 /*
  * bufpool.c - large buffers handed from one data file's reader to the next.
  *
- * Owns: a small, bounded set of released buffers (Parquet page and column
- * chunk buffers) that the reader of the next file of a scan takes back
- * instead of allocating.  A fresh large allocation is new memory to the
+ * Owns: a small, bounded set of released buffers (Parquet page, column
+ * chunk and dictionary buffers, a Parquet column's pq_leaf, the readers'
+ * and the merge's batch arrays) that the reader of the next file of a scan
+ * takes back instead of allocating.  A fresh large allocation is new memory to the
  * kernel (mmap, or a heap grown again after a trim), and every page of it
  * is faulted in on first write: for a scan over many files that costs more
  * than decompressing the data.  The pool is owned by whoever outlives the
@@ -11,7 +12,11 @@
  * else here (ts_malloc, i.e. in the scan's memory context in a backend);
  * freeing it frees what it holds.  Never shared between threads.
  */
+#include <stdint.h>
+#include <string.h>
+
 #include "base/ts_base.h"
+#include "base/ts_value.h"		/* ts_prefault */
 
 /*
  * A merge of k runs hands back about three buffers (chunk, page, dictionary)
@@ -51,8 +56,9 @@ drop_slot(ts_bufpool *pool, int i)
 	pool->slots[i] = pool->slots[--pool->n];
 }
 
-void *
-ts_bufpool_get(ts_bufpool *pool, size_t size, size_t *cap)
+/* As ts_bufpool_get; *fresh: the buffer is new memory, not one kept. */
+static void *
+get(ts_bufpool *pool, size_t size, size_t *cap, bool *fresh)
 {
 	int			best = -1;
 	int			largest = -1;
@@ -76,6 +82,7 @@ ts_bufpool_get(ts_bufpool *pool, size_t size, size_t *cap)
 			p = pool->slots[best].p;
 			*cap = pool->slots[best].cap;
 			drop_slot(pool, best);
+			*fresh = false;
 			return p;
 		}
 
@@ -93,6 +100,32 @@ ts_bufpool_get(ts_bufpool *pool, size_t size, size_t *cap)
 	p = ts_malloc(size);
 	if (p)
 		*cap = size;
+	*fresh = true;
+	return p;
+}
+
+void *
+ts_bufpool_get(ts_bufpool *pool, size_t size, size_t *cap)
+{
+	bool		fresh;
+
+	return get(pool, size, cap, &fresh);
+}
+
+void *
+ts_bufpool_get_zeroed(ts_bufpool *pool, size_t n, size_t size, size_t *cap)
+{
+	bool		fresh;
+	void	   *p;
+
+	if (size != 0 && n > SIZE_MAX / size)
+		return NULL;
+	p = get(pool, n * size, cap, &fresh);
+	if (p == NULL)
+		return NULL;
+	if (fresh)
+		ts_prefault(p, n * size);	/* one call, not a fault per 4 KB of the memset */
+	memset(p, 0, n * size);
 	return p;
 }
 

@@ -164,6 +164,11 @@ typedef struct ts_bufpool ts_bufpool;
 ts_bufpool *ts_bufpool_new(size_t max_bytes);	/* NULL on failure */
 /* a buffer of at least size bytes (its real size in *cap); NULL on failure */
 void	   *ts_bufpool_get(ts_bufpool *pool, size_t size, size_t *cap);
+/*
+ * The same, n zeroed elements of size bytes (NULL also when n * size
+ * overflows); fresh memory is faulted in with one call (ts_prefault).
+ */
+void	   *ts_bufpool_get_zeroed(ts_bufpool *pool, size_t n, size_t size, size_t *cap);
 /* give back a buffer of cap bytes (kept for reuse, or freed) */
 void		ts_bufpool_put(ts_bufpool *pool, void *p, size_t cap);
 size_t		ts_bufpool_bytes(const ts_bufpool *pool);	/* bytes kept */

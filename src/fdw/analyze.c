@@ -7,7 +7,8 @@
  * file_fdw does), so PostgreSQL gets column statistics for join planning.
  * On an object store the small files of the next splits come in together
  * and ahead of their readers (read/split_window.c), as in a serial scan:
- * a round trip per window of splits, not per split.
+ * a round trip per window of splits, not per split; the file readers'
+ * large buffers pass from one split to the next (base/bufpool.c).
  */
 #include "postgres.h"
 
@@ -46,6 +47,8 @@ acquire_sample_rows(Relation rel, int elevel, HeapTuple *rows, int targrows,
 	double		rowstoskip = -1;
 	int			numrows = 0;
 	ts_split_window window = {0};	/* in scancxt's lifetime: freed before it */
+	/* the file readers' large buffers, kept from one split to the next (in scancxt) */
+	ts_bufpool *buffers = ts_bufpool_new(TS_BUFPOOL_DEFAULT_BYTES);
 
 	for (int i = 0; i < desc->natts; i++)
 	{
@@ -68,7 +71,7 @@ acquire_sample_rows(Relation rel, int elevel, HeapTuple *rows, int targrows,
 		/* the readers before are closed: the window may move on */
 		if (!ts_split_window_move(&window, plan, s, -1, &err))
 			tablescan_report(&err);
-		r = ts_split_reader_open(plan, &plan->splits[s], columns, ncolumns, &err);
+		r = ts_split_reader_open_buffers(plan, &plan->splits[s], columns, ncolumns, buffers, &err);
 		if (r == NULL)
 			tablescan_report(&err);
 		for (;;)
@@ -134,6 +137,7 @@ acquire_sample_rows(Relation rel, int elevel, HeapTuple *rows, int targrows,
 		ts_split_reader_close(r);
 	}
 	ts_split_window_free(&window);
+	ts_bufpool_free(buffers);
 	MemoryContextSwitchTo(old);
 	MemoryContextDelete(rowcxt);
 	MemoryContextDelete(scancxt);

@@ -69,10 +69,14 @@ struct ts_data_file_reader
 	int64_t		rows_skipped_row_id;	/* rows rid left out */
 	int64_t		pos;			/* row position of the next file row */
 	ts_arena	arena;			/* cast results, reset per batch */
+	ts_bufpool *buffers;		/* where the batch arrays come from and go back */
 	int			cap;
 	ts_value   *values;
 	int64_t    *seq;
 	int8_t	   *kind;
+	size_t		values_cap,		/* their sizes in bytes, as the pool gave them */
+				seq_cap,
+				kind_cap;
 	bool		done;
 	bool		passthrough;	/* file rows are read-schema rows as they are */
 	bool		passthrough_kv; /* the same with _SEQUENCE_NUMBER/_VALUE_KIND behind
@@ -446,6 +450,7 @@ ts_data_file_open_rows(ts_plan *plan, const ts_split *split, const ts_scan_file 
 			opts.rows_filter_arg = r;
 		}
 		opts.buffers = buffers;
+		r->buffers = buffers;
 		if (file->range_end > 0)
 		{
 			if (!skip_groups && !(plan->kind == TS_TABLE_FORMAT && !key_value && r->dv == NULL &&
@@ -640,17 +645,33 @@ row_tracking_value(const ts_data_file_reader *r, const col_map *m, const ts_valu
 	return true;
 }
 
+/* Hand the batch arrays back to the pool (the next file's reader takes them). */
+static void
+put_arrays(ts_data_file_reader *r)
+{
+	ts_bufpool_put(r->buffers, r->values, r->values_cap);
+	ts_bufpool_put(r->buffers, r->seq, r->seq_cap);
+	ts_bufpool_put(r->buffers, r->kind, r->kind_cap);
+	r->values = NULL;
+	r->seq = NULL;
+	r->kind = NULL;
+	r->cap = 0;
+}
+
+/*
+ * Room for a batch of rows.  From the pool: a merge opens a reader per run
+ * per split, and fresh arrays would be faulted in again for each.
+ */
 static bool
 ensure_cap(ts_data_file_reader *r, int rows, ts_err *err)
 {
 	if (rows <= r->cap)
 		return true;
-	ts_free(r->values);
-	ts_free(r->seq);
-	ts_free(r->kind);
-	r->values = ts_calloc((size_t) rows * (r->nfields ? r->nfields : 1), sizeof(ts_value));
-	r->seq = ts_calloc(rows, sizeof(int64_t));
-	r->kind = ts_calloc(rows, sizeof(int8_t));
+	put_arrays(r);
+	r->values = ts_bufpool_get_zeroed(r->buffers, (size_t) rows * (r->nfields ? r->nfields : 1),
+									  sizeof(ts_value), &r->values_cap);
+	r->seq = ts_bufpool_get_zeroed(r->buffers, rows, sizeof(int64_t), &r->seq_cap);
+	r->kind = ts_bufpool_get_zeroed(r->buffers, rows, sizeof(int8_t), &r->kind_cap);
 	if (r->values == NULL || r->seq == NULL || r->kind == NULL)
 	{
 		r->cap = 0;
@@ -833,9 +854,7 @@ ts_data_file_close(ts_data_file_reader *r, ts_reader_metrics *acc)
 	ts_row_selection_free(r->sel);
 	ts_row_selection_free(r->rid);
 	ts_arena_free(&r->arena);
-	ts_free(r->values);
-	ts_free(r->seq);
-	ts_free(r->kind);
+	put_arrays(r);
 	ts_free(r->map);
 	for (int i = 0; r->rcol_types && i < r->nrcols; i++)
 		ts_type_free(r->rcol_types[i]);

@@ -70,15 +70,6 @@ compare_keys(const ts_merge_reader *m, const ts_value *a, const ts_value *b)
 	return 0;
 }
 
-/* Do the current rows of a and b hold the same key? */
-static inline bool
-same_key(const ts_merge_reader *m, const cursor *a, const cursor *b)
-{
-	if (a->key_cached && b->key_cached)
-		return a->key_i == b->key_i;
-	return compare_keys(m, a->cur, b->cur) == 0;
-}
-
 /*
  * Merge order of two live cursors' current rows: key, then (diff reads)
  * the start snapshot's files first, user sequence fields, sequence number,
@@ -290,6 +281,7 @@ ts_merge_reader_open(ts_plan *plan, const ts_split *split, const int *columns, i
 	}
 	m->plan = plan;
 	m->split = split;
+	m->buffers = buffers;
 	ts_arena_init(&m->arena, 0);
 	if (!merge_configure(m, columns, ncolumns, err))
 		goto fail;
@@ -685,7 +677,8 @@ ts_merge_reader_next(ts_merge_reader *m, ts_batch *batch, ts_err *err)
 		m->cursors[i].pinned = 0;	/* the caller is done with the last batch */
 	if (m->out_values == NULL)
 	{
-		m->out_values = ts_calloc((size_t) cap * (ncols ? ncols : 1), sizeof(ts_value));
+		m->out_values = ts_bufpool_get_zeroed(m->buffers, (size_t) cap * (ncols ? ncols : 1),
+											  sizeof(ts_value), &m->out_values_bytes);
 		m->out_src = ts_calloc(cap, sizeof(int));
 		if (m->out_values == NULL || m->out_src == NULL)
 		{
@@ -780,7 +773,7 @@ ts_merge_reader_close(ts_merge_reader *m, ts_reader_metrics *acc)
 	ts_free(m->side[1]);
 	ts_free(m->acc);
 	ts_free(m->acc_init);
-	ts_free(m->out_values);
+	ts_bufpool_put(m->buffers, m->out_values, m->out_values_bytes);
 	ts_free(m->out_src);
 	ts_free(m->int_fields);
 	ts_free(m->types);

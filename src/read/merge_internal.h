@@ -102,7 +102,9 @@ struct ts_merge_reader
 	int			nlive;			/* cursors not done */
 
 	ts_arena	arena;			/* output rows, reset per output batch */
-	ts_value   *out_values;
+	ts_value   *out_values;		/* from buffers, out_values_bytes long */
+	size_t		out_values_bytes;
+	ts_bufpool *buffers;		/* the split reader's, or NULL */
 	int			out_cap;
 	int			out_n;			/* rows of out_values filled */
 	int		   *out_src;		/* per output row: the cursor its values point into, or -1 */

@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "base/ts_background.h"
 #include "base/ts_s3.h"
 #include "read/read.h"
 #include "scan/scan.h"
@@ -51,11 +52,19 @@ tool_column_type(const ts_plan *plan, int col)
 	return col < 0 ? ts_system_column_type(col) : plan->schema->fields[col].type;
 }
 
+/*
+ * With the helper thread on (ts_bg_set_enabled): on only around
+ * ts_split_reader_next, off while a split's readers open, as the FDW has
+ * it (scan_rows.c); false: on throughout.
+ */
+static bool tool_ahead_next_only = false;
+
 /* Every split of the plan, each batch handed to fn; *rows counts them. */
 static bool
 tool_read_all(ts_plan *plan, const int *cols, int ncols,
 			  void (*fn) (const ts_batch *b, void *arg), void *arg, int64_t *rows)
 {
+	bool		ahead = ts_bg_enabled();
 	ts_err		err = {0};
 	ts_split_window window = {0};	/* small files of the next splits, fetched ahead */
 	/* large file buffers handed from split to split, as in the FDW (scan_rows.c) */
@@ -69,6 +78,8 @@ tool_read_all(ts_plan *plan, const int *cols, int ncols,
 		ts_batch	b;
 		int			n;
 
+		if (tool_ahead_next_only)
+			ts_bg_set_enabled(false);
 		if (ts_split_window_move(&window, plan, s, -1, &err))
 			r = ts_split_reader_open_buffers(plan, &plan->splits[s], cols, ncols, buffers, &err);
 		if (r == NULL)
@@ -80,7 +91,11 @@ tool_read_all(ts_plan *plan, const int *cols, int ncols,
 		for (;;)
 		{
 			ts_s3_drive();		/* files fetched ahead move on, as in the FDW */
-			if ((n = ts_split_reader_next(r, &b, &err)) <= 0)
+			ts_bg_set_enabled(ahead);
+			n = ts_split_reader_next(r, &b, &err);
+			if (tool_ahead_next_only)
+				ts_bg_set_enabled(false);
+			if (n <= 0)
 				break;
 			fn(&b, arg);
 			*rows += n;
@@ -93,6 +108,7 @@ tool_read_all(ts_plan *plan, const int *cols, int ncols,
 			break;
 		}
 	}
+	ts_bg_set_enabled(ahead);
 	ts_split_window_free(&window);
 	ts_bufpool_free(buffers);
 	return ok;

@@ -105,6 +105,37 @@ test_many_slots(void **state)
 	ts_bufpool_free(pool);
 }
 
+/* ts_bufpool_get_zeroed: a kept buffer comes back zeroed; overflow refused. */
+static void
+test_zeroed(void **state)
+{
+	ts_bufpool *pool = ts_bufpool_new(1 << 20);
+	size_t		cap;
+	uint8_t    *p;
+
+	(void) state;
+	p = ts_bufpool_get_zeroed(pool, 1000, 8, &cap);
+	assert_non_null(p);
+	assert_int_equal(cap, 8000);
+	for (size_t i = 0; i < 8000; i++)
+		assert_int_equal(p[i], 0);
+	memset(p, 0xab, cap);
+	ts_bufpool_put(pool, p, cap);
+	p = ts_bufpool_get_zeroed(pool, 500, 10, &cap);	/* the same buffer, written before */
+	assert_int_equal(cap, 8000);
+	assert_int_equal(ts_bufpool_bytes(pool), 0);
+	for (size_t i = 0; i < 5000; i++)
+		assert_int_equal(p[i], 0);
+	ts_bufpool_put(pool, p, cap);
+	assert_null(ts_bufpool_get_zeroed(pool, SIZE_MAX / 2, 4, &cap));
+	assert_int_equal(ts_bufpool_bytes(pool), 8000);
+	p = ts_bufpool_get_zeroed(NULL, 3, 5, &cap);
+	assert_non_null(p);
+	assert_int_equal(cap, 15);
+	ts_bufpool_put(NULL, p, cap);
+	ts_bufpool_free(pool);
+}
+
 static void
 test_null_pool(void **state)
 {
@@ -127,6 +158,7 @@ main(void)
 		cmocka_unit_test(test_reuse_best_fit),
 		cmocka_unit_test(test_bound),
 		cmocka_unit_test(test_many_slots),
+		cmocka_unit_test(test_zeroed),
 		cmocka_unit_test(test_null_pool),
 	};
 

@@ -988,6 +988,40 @@ static ts_bufpool *read_buffers;
  */
 static bool read_ahead;
 
+/*
+ * Allocations of at least LARGE_ALLOC bytes made while the split readers
+ * read (not while planning), when count_read_allocs is on and the hooks
+ * below are installed.
+ */
+#define LARGE_ALLOC ((size_t) 16 << 10)
+static bool count_read_allocs;
+static bool large_count;
+static int	large_allocs;
+
+static void *
+counting_alloc(size_t size)
+{
+	if (large_count && size >= LARGE_ALLOC)
+	{
+		large_allocs++;
+		if (getenv("TS_PK_LARGE_ALLOCS"))
+			print_message("large allocation: %zu bytes\n", size);
+	}
+	return malloc(size ? size : 1);
+}
+
+static void *
+counting_realloc(void *p, size_t size)
+{
+	if (large_count && size >= LARGE_ALLOC)
+	{
+		large_allocs++;
+		if (getenv("TS_PK_LARGE_ALLOCS"))
+			print_message("large reallocation: %zu bytes\n", size);
+	}
+	return realloc(p, size ? size : 1);
+}
+
 static bool stack_read_opts(const char *table, const ts_option *opts, int nopts, const int *proj,
 							int nproj, rowlist *out, ts_err *err);
 
@@ -1048,6 +1082,7 @@ stack_read_opts(const char *table, const ts_option *opts, int nopts, const int *
 	plan = ts_scan_plan(&ctx, err);
 	if (plan == NULL)
 		return false;
+	large_count = count_read_allocs;
 	for (int sp = 0; sp < plan->nsplits && ok; sp++)
 	{
 		int			ncols = nproj;
@@ -1081,6 +1116,7 @@ stack_read_opts(const char *table, const ts_option *opts, int nopts, const int *
 		ts_bg_set_enabled(false);
 		ts_split_reader_close(r);
 	}
+	large_count = false;
 	ts_plan_free(plan);
 	return ok;
 }
@@ -1741,6 +1777,65 @@ test_pk_merge_buffers_reused(void **state)
 }
 
 /*
+ * A merge over Parquet runs read again with the pool of the read before:
+ * its file readers' large memory comes back from the pool (each column's
+ * pq_leaf of ~68 KB, each run's batch arrays and its Parquet reader's
+ * values, and the merge's output rows were allocated, and faulted in, anew
+ * for every file of every split); the same rows as without a pool.
+ */
+static void
+test_pk_merge_no_fresh_memory(void **state)
+{
+	char		dir[256];
+	char		table[512];
+	int			proj[3] = {0, 1, 2};
+	rowlist		plain = {0},
+				warm = {0},
+				again = {0};
+	ts_err		err = {0};
+	ts_bufpool *pool = ts_bufpool_new(TS_BUFPOOL_DEFAULT_BYTES);
+	ts_alloc_hooks hooks = {counting_alloc, counting_realloc, free};
+
+	(void) state;
+	assert_non_null(pool);
+	/* one bucket of four runs: one split, read twice */
+	scratch_table(dir, table, "ts_pk_fresh", "--column id:INT --column v:STRING "
+				  "--column n:BIGINT --primary-key id --buckets 1 --rows 6000 --keys 5000 "
+				  "--snapshots 4 --null-every 7 --format parquet");
+
+	assert_true(stack_read(table, 4, proj, 3, &plain, &err));
+	read_buffers = pool;
+	assert_true(stack_read(table, 4, proj, 3, &warm, &err));
+	ts_set_alloc_hooks(&hooks);
+	large_allocs = 0;
+	count_read_allocs = true;
+	assert_true(stack_read(table, 4, proj, 3, &again, &err));
+	count_read_allocs = false;
+	ts_set_alloc_hooks(NULL);
+	read_buffers = NULL;
+	/*
+	 * Left: each run's zstd context (~96 KB, one per file reader) and the
+	 * merge's arena block.  Before, each file also allocated a pq_leaf per
+	 * column read (5 here), its batch arrays and its reader's values.
+	 */
+	if (large_allocs > 4 + 1)
+		fail_msg("%d allocations of 16 KB or more in a read with a warm pool", large_allocs);
+	assert_true(plain.n > 1000);
+	assert_int_equal(warm.n, plain.n);
+	assert_int_equal(again.n, plain.n);
+	for (int i = 0; i < plain.n; i++)
+	{
+		assert_string_equal(warm.rows[i], plain.rows[i]);
+		assert_string_equal(again.rows[i], plain.rows[i]);
+	}
+	rowlist_free(&plain);
+	rowlist_free(&warm);
+	rowlist_free(&again);
+	ts_bufpool_free(pool);
+	remove_tree(dir);
+}
+
+/*
  * A merge of Parquet runs in Java's layout (many pages to a column chunk, a
  * chunk larger than the reader's buffer read page by page) with the next
  * page of each run's columns decompressed ahead: the same rows as without,
@@ -1828,6 +1923,7 @@ main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_pk_merge_buffers_reused),
+		cmocka_unit_test(test_pk_merge_no_fresh_memory),
 		cmocka_unit_test(test_pk_merge_pages_ahead),
 		cmocka_unit_test(test_pk_layout),
 		cmocka_unit_test(test_pk_model_cases),

@@ -343,6 +343,7 @@ typedef struct pq_leaf
 	pq_conv		conv;
 	const char *file;			/* file path, for messages */
 	ts_bufpool *shared;			/* buffers shared with other readers, or NULL */
+	size_t		self_cap;		/* bytes of the pool buffer this leaf lives in */
 	void	  **zstd_ctx;		/* the reader's decompression context, or NULL */
 
 	/* current column chunk */
@@ -453,6 +454,12 @@ bool		pq_leaf_read_flat(pq_leaf *l, ts_value *out, size_t stride, int n, ts_err 
 void		pq_leaf_release(pq_leaf *l);
 /* Retire all chunk memory (end of row group) and free everything else. */
 void		pq_leaf_end_chunk(pq_leaf *l);
+/*
+ * A leaf with its fields zeroed, in a buffer of 'shared' (NULL: allocated):
+ * its level and value arrays (~68 KB, scratch written before they are read)
+ * are memory a file before already faulted in.  pq_leaf_free hands it back.
+ */
+pq_leaf    *pq_leaf_new(ts_bufpool *shared);
 void		pq_leaf_free(pq_leaf *l);
 
 /* A page buffer of at least size bytes (*cap = its size); NULL + *err. */

@@ -8,6 +8,7 @@
  * so the values of the current batch stay valid (the pages of numeric
  * columns, whose values are copies, are recycled at once).
  */
+#include <stddef.h>
 #include <string.h>
 
 #include "format/parquet/pq_column_internal.h"
@@ -186,6 +187,22 @@ pq_leaf_end_chunk(pq_leaf *l)
 	l->stream_left = 0;
 }
 
+pq_leaf *
+pq_leaf_new(ts_bufpool *shared)
+{
+	size_t		cap = 0;
+	pq_leaf    *l = ts_bufpool_get(shared, sizeof(pq_leaf), &cap);
+
+	if (!l)
+		return NULL;
+	/* everything but the scratch arrays def .. vals */
+	memset(l, 0, offsetof(pq_leaf, def));
+	memset(&l->retired, 0, sizeof(pq_leaf) - offsetof(pq_leaf, retired));
+	l->shared = shared;
+	l->self_cap = cap;
+	return l;
+}
+
 void
 pq_leaf_free(pq_leaf *l)
 {
@@ -202,7 +219,7 @@ pq_leaf_free(pq_leaf *l)
 	ts_bufpool_put(l->shared, l->dict_buf, l->dict_buf_cap);
 	ts_free(l->retired);
 	ts_free(l->page_owned);
-	ts_free(l);
+	ts_bufpool_put(l->shared, l, l->self_cap);
 }
 
 bool

@@ -39,7 +39,7 @@ pq_close(ts_format_reader *base)
 	ts_free(r->children);
 	pq_free_file_meta(&r->meta);
 	ts_free(r->footer);
-	ts_free(r->values);
+	ts_bufpool_put(r->set.buffers, r->values, r->values_cap);
 	ts_free(r->stats);
 	ts_free(r->stack);
 	ts_arena_free(&r->arena);
@@ -228,7 +228,9 @@ ts_parquet_open(const char *path, const ts_read_column *columns, int ncols,
 
 	r->asms = ts_calloc(ncols ? ncols : 1, sizeof(pq_asm));
 	r->stats = ts_calloc(ncols ? ncols : 1, sizeof(ts_column_stats));
-	r->values = ts_calloc((size_t) r->set.batch_rows * (ncols ? ncols : 1), sizeof(ts_value));
+	/* from the pool: a merge opens a reader per run per split */
+	r->values = ts_bufpool_get_zeroed(r->set.buffers, (size_t) r->set.batch_rows * (ncols ? ncols : 1),
+									  sizeof(ts_value), &r->values_cap);
 	if (!r->asms || !r->stats || !r->values)
 	{
 		ts_error_nomem(err, NULL);

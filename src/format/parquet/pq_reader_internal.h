@@ -102,7 +102,8 @@ typedef struct pq_reader
 	ts_reader_settings set;		/* what the options say (format.c) */
 	void	   *zstd_ctx;		/* decompression context shared by the leaves */
 	ts_column_stats *stats;
-	ts_value   *values;
+	ts_value   *values;			/* a batch: from set.buffers, values_cap bytes */
+	size_t		values_cap;
 	ts_arena	arena;
 	ts_value   *stack;
 	size_t		stack_len,

@@ -234,7 +234,7 @@ add_leaf(pq_reader *r, pq_asm *a, int node, const ts_type *t, const char *path, 
 		r->leaves = nl;
 		r->cap_leaves = nc;
 	}
-	l = ts_calloc(1, sizeof(pq_leaf));
+	l = pq_leaf_new(r->set.buffers);
 	if (!l)
 		return ts_error_nomem(err, NULL);
 	r->leaves[r->nleaves++] = l;
@@ -242,7 +242,6 @@ add_leaf(pq_reader *r, pq_asm *a, int node, const ts_type *t, const char *path, 
 	if (!l->path)
 		return ts_error_nomem(err, NULL);
 	l->file = r->path;
-	l->shared = r->set.buffers;
 	l->zstd_ctx = &r->zstd_ctx;
 	l->ahead_rg = -1;			/* no chunk read ahead */
 	l->elem = n->e;
