@@ -74,9 +74,10 @@
  * list's store, URI and size (as a manifest's), so a snapshot or a
  * re-created table with other lists never finds another's.  A new
  * process's first plan of a snapshot then reads one record instead of the
- * lists and a record a manifest.  Whole entries are stored as both kinds,
- * light ones as the light kind only; a plan that reads statistics reads
- * only the whole kind.
+ * lists and a record a manifest.  Each kind is written by the first plan
+ * that needs it and does not find it (a plan without a predicate: the
+ * light kind; any other: the whole one); a plan that reads statistics
+ * reads only the whole kind, any other the light one, else the whole one.
  *
  * The key (base/fs.c ts_fs_cache_name) is the digest of the record kind,
  * the store, the full URI and the file's size; a local file's modification
@@ -1025,22 +1026,19 @@ ts_live_set_store(ts_fs *fs, const char *list_path, int64_t listed_size, const v
 				  size_t keylen, const ts_manifest_entry *const *entries, int n, bool light,
 				  int partitions, int buckets)
 {
+	char		name[65];
+	int64_t		size;
+	uint8_t    *record;
+	size_t		len;
+
 	if (!records_on || !live_sets_on || !ts_mcache_enabled() || list_path == NULL)
 		return;
-	/* whole entries give both kinds (the next plan may need either); light ones only the light */
-	for (int k = light ? 1 : 0; k <= 1; k++)
-	{
-		char		name[65];
-		int64_t		size;
-		uint8_t    *record;
-		size_t		len;
-
-		if (!live_name(fs, list_path, listed_size, key, keylen, k == 1, name, &size) ||
-			!ts_live_set_encode(entries, n, k == 1, name, size, key, keylen, partitions, buckets,
-								&record, &len))
-			continue;
-		if (ts_mcache_record_write(name, record, len))
-			stats.live_stores++;
-		ts_free(record);
-	}
+	/* one kind: writing a live set costs what writing its manifests' records did */
+	if (!live_name(fs, list_path, listed_size, key, keylen, light, name, &size) ||
+		!ts_live_set_encode(entries, n, light, name, size, key, keylen, partitions, buckets,
+							&record, &len))
+		return;
+	if (ts_mcache_record_write(name, record, len))
+		stats.live_stores++;
+	ts_free(record);
 }

@@ -76,9 +76,9 @@ bool		ts_manifest_cache_decode_light(uint8_t *record, size_t len, const char *na
  * neither merges nor groups.  light: the entries have no statistics (a
  * light record); read: a light one only when light_ok (then tried first),
  * else the full one; a record that does not check is removed and counted
- * in rejected, never used.  Store: whole entries are stored as both kinds,
- * light ones as the light kind only.  Both are no-ops (false) with the
- * cache or records off.
+ * in rejected, never used.  Store: as the light kind when light (the
+ * entries then lose their statistics if they had them), else the whole
+ * kind.  Both are no-ops (false) with the cache or records off.
  */
 bool		ts_live_set_read(ts_fs *fs, const char *list_path, int64_t listed_size,
 							 const void *key, size_t keylen, bool light_ok, ts_arena *arena,

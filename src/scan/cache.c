@@ -496,9 +496,13 @@ live_from_record(ts_plan *plan, scan_state *st, const char *list, const ts_buf *
 	return true;
 }
 
-/* After a fill from the manifests: its live set in split order as a record. */
+/*
+ * After a fill from the manifests: its live set in split order as a
+ * record of the kind this plan reads (light for a plan that reads no
+ * statistics), as the next new process's plan of its kind will.
+ */
 static void
-live_to_record(ts_plan *plan, const char *list, const ts_buf *key)
+live_to_record(ts_plan *plan, const scan_state *st, const char *list, const ts_buf *key)
 {
 	cache_item *it;
 
@@ -507,7 +511,7 @@ live_to_record(ts_plan *plan, const char *list, const ts_buf *key)
 		!it->totals.counted)
 		return;
 	ts_live_set_store(plan->fs, list, plan->snapshot->base_manifest_list_size,
-					  key->data, key->len, it->ordered, it->nentries, it->light,
+					  key->data, key->len, it->ordered, it->nentries, it->light || st->light_ok,
 					  it->totals.partitions_live, it->totals.buckets_live);
 }
 
@@ -777,7 +781,7 @@ scan_read_live_files_cached(ts_plan *plan, scan_state *st,
 		item_insert(plan, (const char *) key.data, key.len, *live, *nlive, hit,
 					own_arena ? &plan->fill_arena : NULL, &g, false, st->entries_light);
 		scan_groups_free(&g);
-		live_to_record(plan, list, &key);
+		live_to_record(plan, st, list, &key);
 	}
 	else
 	{
