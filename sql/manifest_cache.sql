@@ -110,7 +110,9 @@ SELECT count(*) FILTER (WHERE f ~ '^[0-9a-f]{64}\.tsm$') = 2 * :stored + :live_s
 COPY (SELECT 1) TO PROGRAM 'cat >/dev/null; test "$(stat -c %a regress_manifest_cache)" = 700';
 
 -- ...and the next new connection plans from the live sets' records (a plan
--- inferring a bucket from the manifests' records): none decoded
+-- inferring a bucket from the manifests' records): none decoded.  A plan
+-- with a predicate whose table's live set was stored light (by a plan
+-- without one) reads the manifests' full records and stores the full kind
 \c
 CALL mc_record('hit');
 SELECT manifests_decoded, records_stored, records_rejected,
@@ -144,7 +146,7 @@ SELECT mc_differ('records') AS records_differs;
 -- every record torn (two bytes left): each is rejected, removed and
 -- rebuilt from its manifest; the answers stay the same.  A plan that may
 -- take a light record tries it, then the full one: one or two rejected a
--- manifest, and as many a live set
+-- manifest, and as many a live set (of either kind)
 DO $$
 DECLARE f text;
 BEGIN
@@ -155,7 +157,7 @@ BEGIN
 END $$;
 \c
 CALL mc_record('torn');
-SELECT records_rejected BETWEEN :stored AND 2 * :stored + :live_stored AS every_record_rejected,
+SELECT records_rejected >= :stored AS every_record_rejected,
        records_stored = :stored AS every_record_rebuilt, live_sets_from_records,
        live_sets_stored = :live_stored AS live_sets_rebuilt
   FROM tablescan_metadata_cache_stats();
