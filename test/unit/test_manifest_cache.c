@@ -746,7 +746,8 @@ test_live_set_record(void **state)
 	for (int i = 0; i < total; i++)
 		order[i] = &m[n - 1 - i % n];
 	assert_true(ts_live_set_encode(order, total, false, NAME64, 77, LIVE_KEY, klen, 3, 7, &rec, &len));
-	assert_true(ts_live_set_encode(order, total, true, NAME64, 77, LIVE_KEY, klen, 3, 7, &light, &light_len));
+	assert_true(ts_live_set_encode(order, total, true, NAME64, 77, LIVE_KEY, klen, 3, 7,
+								   &light, &light_len));
 	assert_true(light_len < len);
 	copy = ts_arena_alloc(&arena, len);
 
