@@ -3,7 +3,9 @@
 -- stores each manifest's decoded entries as a record in that directory, and
 -- a new connection plans from the records instead of decoding Avro again
 -- (tablescan_metadata_cache_stats() counts this backend's use; a plan with
--- no predicate reads a manifest's light record, without statistics).  The same
+-- no predicate reads a manifest's light record, without statistics), and
+-- each snapshot's whole live set as one more record, which a new
+-- connection's plan reads instead of the manifest lists and records.  The same
 -- queries in new connections with the cache off, filling it, reading from
 -- it and after every record was torn give the same rows and keep the same
 -- partitions, buckets and files.  The directory is relative: under the
@@ -89,33 +91,62 @@ ALTER DATABASE :"db" SET max_parallel_workers_per_gather = 0;
 CALL mc_record('fill');
 SELECT manifests_decoded > 0 AS decoded,
        records_stored = manifests_decoded AS one_record_a_manifest, records_rejected,
-       manifests_from_light_records
+       manifests_from_light_records, live_sets_from_records, live_sets_stored > 0 AS live_sets_stored
   FROM tablescan_metadata_cache_stats();
-SELECT records_stored AS stored FROM tablescan_metadata_cache_stats() \gset
+SELECT records_stored AS stored, live_sets_stored AS live_stored
+  FROM tablescan_metadata_cache_stats() \gset
 -- the directory: mode 0700, one "<digest>.tsm" file a record, two records a
 -- manifest (a full one and a light one without statistics, which plans with
--- no predicate read)
-SELECT count(*) FILTER (WHERE f ~ '^[0-9a-f]{64}\.tsm$') = 2 * :stored AS two_files_a_manifest,
+-- no predicate read), and the live sets (each of the kind its first plan
+-- read: light for a plan without a predicate, else full)
+CREATE VIEW mc_files AS
+  SELECT f, substr(pg_read_binary_file('regress_manifest_cache/' || f, 0, 8), 1, 8) AS magic
+    FROM pg_ls_dir('regress_manifest_cache') f;
+SELECT count(*) FILTER (WHERE f ~ '^[0-9a-f]{64}\.tsm$') = 2 * :stored + :live_stored AS every_file_a_record,
+       count(*) FILTER (WHERE magic IN ('TSMANENT', 'TSMANLIT')) = 2 * :stored AS two_files_a_manifest,
+       count(*) FILTER (WHERE magic IN ('TSLIVSET', 'TSLIVLIT')) = :live_stored AS a_file_a_live_set,
        count(*) FILTER (WHERE f !~ '^[0-9a-f]{64}\.tsm$') AS other_files
-  FROM pg_ls_dir('regress_manifest_cache') f;
+  FROM mc_files;
 COPY (SELECT 1) TO PROGRAM 'cat >/dev/null; test "$(stat -c %a regress_manifest_cache)" = 700';
 
--- ...and the next new connection plans from the records: none decoded
+-- ...and the next new connection plans from the live sets' records (a plan
+-- inferring a bucket from the manifests' records): none decoded.  A plan
+-- with a predicate whose table's live set was stored light (by a plan
+-- without one) reads the manifests' full records and stores the full kind
 \c
 CALL mc_record('hit');
+SELECT manifests_decoded, records_stored, records_rejected,
+       live_sets_from_records > 0 AS live_sets_read, live_sets_stored
+  FROM tablescan_metadata_cache_stats();
+SELECT mc_differ('fill') AS fill_differs, mc_differ('hit') AS hit_differs;
+
+-- the live sets' records removed (by their magic): the next new connection
+-- plans from the manifests' records, and writes the live sets again
+DO $$
+DECLARE f text;
+BEGIN
+  FOR f IN SELECT mc_files.f FROM mc_files WHERE magic IN ('TSLIVSET', 'TSLIVLIT') LOOP
+    EXECUTE format('COPY (SELECT 1) TO PROGRAM %L',
+                   'cat >/dev/null; rm ' || current_setting('data_directory') || '/regress_manifest_cache/' || f);
+  END LOOP;
+END $$;
+SELECT count(*) AS live_set_files FROM mc_files WHERE magic IN ('TSLIVSET', 'TSLIVLIT');
+\c
+CALL mc_record('records');
 SELECT manifests_from_cache >= :stored AS every_manifest_from_cache, manifests_decoded,
-       records_stored, records_rejected
+       records_stored, records_rejected, live_sets_from_records,
+       live_sets_stored > 0 AS live_sets_rewritten
   FROM tablescan_metadata_cache_stats();
 -- the queries without a predicate took light records, the others full ones
 SELECT manifests_from_light_records > 0 AS light_records_read,
        manifests_from_light_records < manifests_from_cache AS full_records_read
   FROM tablescan_metadata_cache_stats();
-SELECT mc_differ('fill') AS fill_differs, mc_differ('hit') AS hit_differs;
+SELECT mc_differ('records') AS records_differs;
 
 -- every record torn (two bytes left): each is rejected, removed and
 -- rebuilt from its manifest; the answers stay the same.  A plan that may
 -- take a light record tries it, then the full one: one or two rejected a
--- manifest
+-- manifest, and as many a live set (of either kind)
 DO $$
 DECLARE f text;
 BEGIN
@@ -126,14 +157,14 @@ BEGIN
 END $$;
 \c
 CALL mc_record('torn');
-SELECT records_rejected BETWEEN :stored AND 2 * :stored AS every_record_rejected,
-       records_stored = :stored AS every_record_rebuilt
+SELECT records_rejected >= :stored AS every_record_rejected,
+       records_stored = :stored AS every_record_rebuilt, live_sets_from_records,
+       live_sets_stored = :live_stored AS live_sets_rebuilt
   FROM tablescan_metadata_cache_stats();
 SELECT mc_differ('torn') AS torn_differs;
 \c
 CALL mc_record('rebuilt');
-SELECT manifests_from_cache >= :stored AS every_manifest_from_cache, manifests_decoded,
-       records_rejected
+SELECT manifests_decoded, records_rejected, live_sets_from_records > 0 AS live_sets_read
   FROM tablescan_metadata_cache_stats();
 SELECT mc_differ('rebuilt') AS rebuilt_differs;
 -- tablescan.metadata_cache_manifests off: the directory keeps object store
@@ -141,7 +172,9 @@ SELECT mc_differ('rebuilt') AS rebuilt_differs;
 \c
 SET tablescan.metadata_cache_manifests = off;
 SELECT count(*) > 0 AS rows FROM mc.orders;
-SELECT manifests_from_cache, manifests_decoded, records_stored FROM tablescan_metadata_cache_stats();
+SELECT manifests_from_cache, manifests_decoded, records_stored, live_sets_from_records,
+       live_sets_stored
+  FROM tablescan_metadata_cache_stats();
 CREATE ROLE regress_mc_user;
 SET ROLE regress_mc_user;
 SET tablescan.metadata_cache_manifests = on;
@@ -163,14 +196,16 @@ SELECT manifests_decoded > 0 AS decoded, records_stored = manifests_decoded AS s
 SELECT requests AS cold_requests FROM tablescan_object_store_stats() \gset
 \c
 SELECT mc_rows('SELECT * FROM mc_s3.orders') = mc_rows('SELECT * FROM mc.orders') AS same_rows_as_local;
-SELECT manifests_from_cache > 0 AS from_cache, manifests_decoded
+SELECT manifests_from_cache + live_sets_from_records > 0 AS from_cache, manifests_decoded,
+       live_sets_from_records
   FROM tablescan_metadata_cache_stats();
 SELECT requests < :cold_requests AS fewer_requests FROM tablescan_object_store_stats();
 -- other credentials (the same keys with a session token) do not find them
 ALTER USER MAPPING FOR CURRENT_USER SERVER mc_s3 OPTIONS (ADD "s3.session-token" 'test-session-token');
 \c
 SELECT count(*) > 0 AS rows FROM mc_s3.orders;
-SELECT manifests_from_cache, manifests_decoded > 0 AS decoded FROM tablescan_metadata_cache_stats();
+SELECT manifests_from_cache, live_sets_from_records, manifests_decoded > 0 AS decoded
+  FROM tablescan_metadata_cache_stats();
 
 ALTER DATABASE :"db" RESET tablescan.metadata_cache_dir;
 ALTER DATABASE :"db" RESET max_parallel_workers_per_gather;
@@ -178,6 +213,7 @@ ALTER DATABASE :"db" RESET max_parallel_workers_per_gather;
 COPY (SELECT 1) TO PROGRAM 'cat >/dev/null; rm -rf regress_manifest_cache';
 DROP SCHEMA mc, mc_s3 CASCADE;
 DROP SERVER mc_lake, mc_s3 CASCADE;
+DROP VIEW mc_files;
 DROP TABLE mc_queries, mc_results;
 DROP PROCEDURE mc_record(text);
 DROP FUNCTION mc_plan_facts(text), mc_rows(text), mc_differ(text);

@@ -110,11 +110,15 @@ LANGUAGE C VOLATILE;
 -- (src/meta/manifest_cache.c), counted for this backend: manifests whose
 -- entries a plan took from a record, manifests decoded from their file
 -- with the cache on, records written, records that did not check (removed
--- and rebuilt); cache_bytes: what the directory holds now (NULL when off).
+-- and rebuilt); cache_bytes: what the directory holds now (NULL when off);
+-- live_sets_from_records: cold plans that took a snapshot's whole live set
+-- from its record (no manifest list or manifest record read), and
+-- live_sets_stored: such records written.
 CREATE FUNCTION tablescan_metadata_cache_stats(
     OUT manifests_from_cache bigint, OUT manifests_decoded bigint,
     OUT records_stored bigint, OUT records_rejected bigint, OUT cache_bytes bigint,
-    OUT manifests_from_light_records bigint)
+    OUT manifests_from_light_records bigint, OUT live_sets_from_records bigint,
+    OUT live_sets_stored bigint)
 RETURNS record
 AS 'MODULE_PATHNAME', 'tablescan_metadata_cache_stats'
 LANGUAGE C VOLATILE;

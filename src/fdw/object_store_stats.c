@@ -54,8 +54,8 @@ tablescan_metadata_cache_stats(PG_FUNCTION_ARGS)
 	ts_manifest_cache_stats s = ts_manifest_cache_get_stats();
 	int64_t		bytes = ts_mcache_disk_bytes();
 	TupleDesc	desc;
-	Datum		values[6];
-	bool		nulls[6] = {0};
+	Datum		values[8];
+	bool		nulls[8] = {0};
 
 	if (get_call_result_type(fcinfo, NULL, &desc) != TYPEFUNC_COMPOSITE)
 		elog(ERROR, "return type must be a row type");
@@ -67,5 +67,7 @@ tablescan_metadata_cache_stats(PG_FUNCTION_ARGS)
 	values[4] = Int64GetDatum(bytes);
 	nulls[4] = bytes < 0;
 	values[5] = Int64GetDatum(s.light_hits);	/* of manifests_from_cache */
+	values[6] = Int64GetDatum(s.live_hits);
+	values[7] = Int64GetDatum(s.live_stores);
 	PG_RETURN_DATUM(HeapTupleGetDatum(heap_form_tuple(desc, values, nulls)));
 }

@@ -64,6 +64,21 @@
  * was missing or rejected.  The entry cache (src/scan/cache.c) marks the
  * sets it keeps that hold light entries and hands them to such plans only.
  *
+ * Live-set records.  A snapshot's live set as the entry cache fills it
+ * (src/scan/cache.c: the merged ADDs of every manifest, in split order) is
+ * stored as one more record ("TSLIVSET", light "TSLIVLIT"), in the same
+ * format but for a block at the payload's start (its length u64, then the
+ * partitions and buckets counted, u64 each, then the entry cache's whole
+ * key, padded to 8) that a read compares with its own key.  Its name is
+ * the digest of its kind and that key with the snapshot's base manifest
+ * list's store, URI and size (as a manifest's), so a snapshot or a
+ * re-created table with other lists never finds another's.  A new
+ * process's first plan of a snapshot then reads one record instead of the
+ * lists and a record a manifest.  Each kind is written by the first plan
+ * that needs it and does not find it (a plan without a predicate: the
+ * light kind; any other: the whole one); a plan that reads statistics
+ * reads only the whole kind, any other the light one, else the whole one.
+ *
  * The key (base/fs.c ts_fs_cache_name) is the digest of the record kind,
  * the store, the full URI and the file's size; a local file's modification
  * time too.  Paimon never rewrites a manifest (a UUID name, written once),
@@ -103,16 +118,28 @@ _Static_assert(__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__,
 #define RECORD_KIND "tablescan decoded manifest 2"
 /* a light record (no statistics) is named apart from the full one of the same manifest */
 #define LIGHT_KIND "tablescan decoded manifest light 2"
+/* a snapshot's live set (the entry cache's fill), full or light: its key is in the name */
+#define LIVE_MAGIC "TSLIVSET"
+#define LIVE_LIGHT_MAGIC "TSLIVLIT"
+#define LIVE_KIND "tablescan live set 2"
+#define LIVE_LIGHT_KIND "tablescan live set light 2"
 #define HEADER_BYTES 104
 #define ALIGN8(n) (((n) + 7) & ~(size_t) 7)
 
 static ts_manifest_cache_stats stats;
 static bool records_on = true;
+static bool live_sets_on = true;
 
 void
 ts_manifest_cache_set_enabled(bool on)
 {
 	records_on = on;
+}
+
+void
+ts_live_set_set_enabled(bool on)
+{
+	live_sets_on = on;
 }
 
 ts_manifest_cache_stats
@@ -311,13 +338,20 @@ record_checksum(const uint8_t *header, const uint8_t *payload, size_t len)
 	return ts_xxh64(payload, len, ts_xxh64(header, 32, 0));
 }
 
+/*
+ * entries: contiguous, or ptrs: an array of pointers (a live set); extra:
+ * a live set's header block (extra_len bytes at the payload's start,
+ * after its length), NULL for a manifest's record.
+ */
 static bool
-encode_record(const ts_manifest_entry *entries, int n, const char *name,
-			  int64_t source_size, bool light, uint8_t **record, size_t *len)
+encode_record(const ts_manifest_entry *entries, const ts_manifest_entry *const *ptrs,
+			  int n, const char *name, int64_t source_size, const char *magic, bool light,
+			  const uint8_t *extra, size_t extra_len, uint8_t **record, size_t *len)
 {
 	encoder		e = {{0}};
 	uint8_t    *out = NULL;
-	size_t		fields_at = HEADER_BYTES + 8;
+	size_t		base = HEADER_BYTES + (extra ? 8 + ALIGN8(extra_len) : 0);
+	size_t		fields_at = base + 8;
 	size_t		table_at;
 	size_t		total;
 	uint64_t	v64;
@@ -328,7 +362,7 @@ encode_record(const ts_manifest_entry *entries, int n, const char *name,
 	if (n < 0 || strlen(name) != 64)
 		return false;
 	for (int i = 0; i < n; i++)
-		put_entry(&e, &entries[i], light);
+		put_entry(&e, ptrs ? ptrs[i] : &entries[i], light);
 	if (e.fields.failed || e.table.failed)
 		goto done;
 	table_at = ALIGN8(fields_at + e.fields.len);
@@ -336,7 +370,14 @@ encode_record(const ts_manifest_entry *entries, int n, const char *name,
 	if ((out = ts_malloc(total)) == NULL)
 		goto done;
 	memset(out, 0, table_at);
-	memcpy(out, light ? LIGHT_MAGIC : RECORD_MAGIC, 8);
+	memcpy(out, magic, 8);
+	if (extra)
+	{
+		v64 = extra_len;
+		memcpy(out + HEADER_BYTES, &v64, 8);
+		if (extra_len)
+			memcpy(out + HEADER_BYTES + 8, extra, extra_len);
+	}
 	v32 = TS_MANIFEST_CACHE_VERSION;
 	memcpy(out + 8, &v32, 4);
 	v32 = (uint32_t) n;
@@ -347,7 +388,7 @@ encode_record(const ts_manifest_entry *entries, int n, const char *name,
 	memcpy(out + 24, &v64, 8);
 	memcpy(out + 40, name, 64);
 	v64 = e.fields.len;
-	memcpy(out + HEADER_BYTES, &v64, 8);
+	memcpy(out + base, &v64, 8);
 	if (e.fields.len)
 		memcpy(out + fields_at, e.fields.data, e.fields.len);
 	if (e.table.len)
@@ -366,14 +407,16 @@ bool
 ts_manifest_cache_encode(const ts_manifest_entry *entries, int n, const char *name,
 						 int64_t source_size, uint8_t **record, size_t *len)
 {
-	return encode_record(entries, n, name, source_size, false, record, len);
+	return encode_record(entries, NULL, n, name, source_size, RECORD_MAGIC, false, NULL, 0,
+						 record, len);
 }
 
 bool
 ts_manifest_cache_encode_light(const ts_manifest_entry *entries, int n, const char *name,
 							   int64_t source_size, uint8_t **record, size_t *len)
 {
-	return encode_record(entries, n, name, source_size, true, record, len);
+	return encode_record(entries, NULL, n, name, source_size, LIGHT_MAGIC, true, NULL, 0,
+						 record, len);
 }
 
 /* ---- decoding ---------------------------------------------------------- */
@@ -642,22 +685,38 @@ get_entry(decoder *d, ts_manifest_entry *m, bool light)
 	f->write_cols = get_strs(d, &f->nwrite_cols);
 }
 
+/*
+ * A live set's header block: its live counts, then the whole key of the
+ * entry cache (src/scan/cache.c), compared with the caller's.
+ */
+typedef struct live_extra
+{
+	const uint8_t *key;
+	size_t		keylen;
+	int64_t		partitions;		/* out */
+	int64_t		buckets;		/* out */
+} live_extra;
+
+#define LIVE_COUNTS_BYTES 16
+
 static bool
-decode_record(uint8_t *record, size_t len, const char *name, int64_t source_size, bool light,
+decode_record(uint8_t *record, size_t len, const char *name, int64_t source_size,
+			  const char *magic, bool light, live_extra *live,
 			  ts_arena *arena, ts_manifest_entry **entries, int *count)
 {
 	decoder		d = {0};
 	uint64_t	payload_len,
 				fields_len;
 	uint32_t	n;
-	size_t		fields_at = HEADER_BYTES + 8;
+	size_t		base = HEADER_BYTES;
+	size_t		fields_at;
 	size_t		table_at;
 	ts_manifest_entry *out;
 
 	*entries = NULL;
 	*count = 0;
 	if (len < HEADER_BYTES + 8 || ((uintptr_t) record & 7) != 0 ||
-		memcmp(record, light ? LIGHT_MAGIC : RECORD_MAGIC, 8) != 0 ||
+		memcmp(record, magic, 8) != 0 ||
 		ts_load_le32(record + 8) != TS_MANIFEST_CACHE_VERSION ||
 		ts_load_le64(record + 16) != (uint64_t) source_size ||
 		memcmp(record + 40, name, 64) != 0)
@@ -667,7 +726,24 @@ decode_record(uint8_t *record, size_t len, const char *name, int64_t source_size
 	if (payload_len != len - HEADER_BYTES ||
 		ts_load_le64(record + 32) != record_checksum(record, record + HEADER_BYTES, payload_len))
 		return false;
-	fields_len = ts_load_le64(record + HEADER_BYTES);
+	if (live)
+	{
+		uint64_t	extra_len = ts_load_le64(record + HEADER_BYTES);
+
+		/* exactly the counts and this key */
+		if (len < HEADER_BYTES + 16 || extra_len != LIVE_COUNTS_BYTES + live->keylen ||
+			ALIGN8(extra_len) > len - HEADER_BYTES - 8 - 8 ||
+			memcmp(record + HEADER_BYTES + 8 + LIVE_COUNTS_BYTES, live->key, live->keylen) != 0)
+			return false;
+		live->partitions = (int64_t) ts_load_le64(record + HEADER_BYTES + 8);
+		live->buckets = (int64_t) ts_load_le64(record + HEADER_BYTES + 16);
+		if (live->partitions < 0 || live->buckets < 0 ||
+			live->partitions > INT32_MAX || live->buckets > INT32_MAX)
+			return false;
+		base = HEADER_BYTES + 8 + ALIGN8(extra_len);
+	}
+	fields_at = base + 8;
+	fields_len = ts_load_le64(record + base);
 	if (fields_len > len - fields_at)
 		return false;
 	table_at = ALIGN8(fields_at + fields_len);
@@ -704,14 +780,16 @@ bool
 ts_manifest_cache_decode(uint8_t *record, size_t len, const char *name, int64_t source_size,
 						 ts_arena *arena, ts_manifest_entry **entries, int *count)
 {
-	return decode_record(record, len, name, source_size, false, arena, entries, count);
+	return decode_record(record, len, name, source_size, RECORD_MAGIC, false, NULL, arena,
+						 entries, count);
 }
 
 bool
 ts_manifest_cache_decode_light(uint8_t *record, size_t len, const char *name, int64_t source_size,
 							   ts_arena *arena, ts_manifest_entry **entries, int *count)
 {
-	return decode_record(record, len, name, source_size, true, arena, entries, count);
+	return decode_record(record, len, name, source_size, LIGHT_MAGIC, true, NULL, arena,
+						 entries, count);
 }
 
 /* ---- reading through the cache ----------------------------------------- */
@@ -741,7 +819,8 @@ read_record(const char *name, int64_t size, bool light, ts_arena *arena,
 
 	if (!ts_mcache_record_read(name, arena, &record, &len))
 		return false;
-	if (decode_record(record, len, name, size, light, arena, entries, count))
+	if (decode_record(record, len, name, size, light ? LIGHT_MAGIC : RECORD_MAGIC, light, NULL,
+					  arena, entries, count))
 		return true;
 	/* never used: removed, and rebuilt from the file */
 	stats.rejected++;
@@ -758,7 +837,8 @@ store_record(const ts_manifest_entry *entries, int count, const char *name, int6
 	size_t		len;
 	bool		ok = false;
 
-	if (encode_record(entries, count, name, size, light, &record, &len))
+	if (encode_record(entries, NULL, count, name, size, light ? LIGHT_MAGIC : RECORD_MAGIC, light,
+					  NULL, 0, &record, &len))
 	{
 		ok = ts_mcache_record_write(name, record, len);
 		ts_free(record);
@@ -819,4 +899,146 @@ ts_manifest_read_cached(ts_fs *fs, const char *path, int64_t listed_size, int64_
 	if (stored)
 		stats.stores++;
 	return true;
+}
+
+/* ---- a snapshot's live set ------------------------------------------------ */
+
+/*
+ * The name of a live set's record: the digest of its kind and key (as
+ * hex: the key holds NULs) with the store, URI, size (and a local file's
+ * mtime) of the snapshot's base manifest list, as a manifest's record is
+ * named after its file (so a role that cannot open the list finds nothing).
+ */
+static bool
+live_name(ts_fs *fs, const char *list_path, int64_t listed_size, const void *key,
+		  size_t keylen, bool light, char name[65], int64_t *size)
+{
+	const char *kind = light ? LIVE_LIGHT_KIND : LIVE_KIND;
+	size_t		klen = strlen(kind);
+	char	   *text = ts_malloc(klen + 1 + 2 * keylen + 1);
+	static const char hex[] = "0123456789abcdef";
+	bool		ok;
+
+	if (text == NULL)
+		return false;
+	memcpy(text, kind, klen);
+	text[klen] = ' ';
+	for (size_t i = 0; i < keylen; i++)
+	{
+		text[klen + 1 + 2 * i] = hex[((const uint8_t *) key)[i] >> 4];
+		text[klen + 2 + 2 * i] = hex[((const uint8_t *) key)[i] & 15];
+	}
+	text[klen + 1 + 2 * keylen] = '\0';
+	ok = ts_fs_cache_name(fs, list_path, text, listed_size, name, size);
+	ts_free(text);
+	return ok;
+}
+
+static uint8_t *
+live_extra_block(const void *key, size_t keylen, int partitions, int buckets)
+{
+	uint8_t    *x = ts_malloc(LIVE_COUNTS_BYTES + keylen);
+	uint64_t	v;
+
+	if (x == NULL)
+		return NULL;
+	v = (uint64_t) partitions;
+	memcpy(x, &v, 8);
+	v = (uint64_t) buckets;
+	memcpy(x + 8, &v, 8);
+	if (keylen)
+		memcpy(x + LIVE_COUNTS_BYTES, key, keylen);
+	return x;
+}
+
+bool
+ts_live_set_encode(const ts_manifest_entry *const *entries, int n, bool light, const char *name,
+				   int64_t source_size, const void *key, size_t keylen, int partitions,
+				   int buckets, uint8_t **record, size_t *len)
+{
+	uint8_t    *x = live_extra_block(key, keylen, partitions, buckets);
+	bool		ok;
+
+	*record = NULL;
+	*len = 0;
+	if (x == NULL || partitions < 0 || buckets < 0)
+	{
+		ts_free(x);
+		return false;
+	}
+	ok = encode_record(NULL, entries, n, name, source_size,
+					   light ? LIVE_LIGHT_MAGIC : LIVE_MAGIC, light,
+					   x, LIVE_COUNTS_BYTES + keylen, record, len);
+	ts_free(x);
+	return ok;
+}
+
+bool
+ts_live_set_decode(uint8_t *record, size_t len, bool light, const char *name,
+				   int64_t source_size, const void *key, size_t keylen, ts_arena *arena,
+				   ts_manifest_entry **entries, int *count, int *partitions, int *buckets)
+{
+	live_extra	x = {key, keylen, 0, 0};
+
+	if (!decode_record(record, len, name, source_size, light ? LIVE_LIGHT_MAGIC : LIVE_MAGIC,
+					   light, &x, arena, entries, count))
+		return false;
+	*partitions = (int) x.partitions;
+	*buckets = (int) x.buckets;
+	return true;
+}
+
+bool
+ts_live_set_read(ts_fs *fs, const char *list_path, int64_t listed_size, const void *key,
+				 size_t keylen, bool light_ok, ts_arena *arena, ts_manifest_entry **entries,
+				 int *count, int *partitions, int *buckets, bool *light)
+{
+	*light = false;
+	if (!records_on || !live_sets_on || !ts_mcache_enabled() || list_path == NULL)
+		return false;
+	/* a plan that reads statistics never takes the light kind */
+	for (int k = light_ok ? 1 : 0; k >= 0; k--)
+	{
+		char		name[65];
+		int64_t		size;
+		uint8_t    *record;
+		size_t		len;
+
+		if (!live_name(fs, list_path, listed_size, key, keylen, k == 1, name, &size) ||
+			!ts_mcache_record_read(name, arena, &record, &len))
+			continue;
+		if (ts_live_set_decode(record, len, k == 1, name, size, key, keylen, arena,
+							   entries, count, partitions, buckets))
+		{
+			stats.live_hits++;
+			*light = k == 1;
+			return true;
+		}
+		/* never used: removed, and written again by the plan that fills the set */
+		stats.rejected++;
+		ts_mcache_record_remove(name);
+	}
+	return false;
+}
+
+void
+ts_live_set_store(ts_fs *fs, const char *list_path, int64_t listed_size, const void *key,
+				  size_t keylen, const ts_manifest_entry *const *entries, int n, bool light,
+				  int partitions, int buckets)
+{
+	char		name[65];
+	int64_t		size;
+	uint8_t    *record;
+	size_t		len;
+
+	if (!records_on || !live_sets_on || !ts_mcache_enabled() || list_path == NULL)
+		return;
+	/* one kind: writing a live set costs what writing its manifests' records did */
+	if (!live_name(fs, list_path, listed_size, key, keylen, light, name, &size) ||
+		!ts_live_set_encode(entries, n, light, name, size, key, keylen, partitions, buckets,
+							&record, &len))
+		return;
+	if (ts_mcache_record_write(name, record, len))
+		stats.live_stores++;
+	ts_free(record);
 }

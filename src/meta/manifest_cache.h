@@ -41,6 +41,8 @@ typedef struct ts_manifest_cache_stats
 	int64_t		stores;			/* manifests decoded and stored (full record written) */
 	int64_t		light_stores;	/* light records written */
 	int64_t		rejected;		/* records that did not check: removed, rebuilt */
+	int64_t		live_hits;		/* live sets taken from a live-set record */
+	int64_t		live_stores;	/* live-set records written */
 } ts_manifest_cache_stats;
 
 /* Counters of this process since it started. */
@@ -63,5 +65,39 @@ bool		ts_manifest_cache_encode_light(const ts_manifest_entry *entries, int n, co
 bool		ts_manifest_cache_decode_light(uint8_t *record, size_t len, const char *name,
 										   int64_t source_size, ts_arena *arena,
 										   ts_manifest_entry **entries, int *count);
+
+/*
+ * A snapshot's live set, as the entry cache (src/scan/cache.c) fills it:
+ * its entries in split order with the counts a hit hands out, stored as
+ * one record named after the cache's key and the snapshot's base manifest
+ * list (list_path, listed_size as for a manifest), whose header holds the
+ * whole key (checked on read).  A new process's cold plan then reads one
+ * record instead of the manifest lists and a record per manifest, and
+ * neither merges nor groups.  light: the entries have no statistics (a
+ * light record); read: a light one only when light_ok (then tried first),
+ * else the full one; a record that does not check is removed and counted
+ * in rejected, never used.  Store: as the light kind when light (the
+ * entries then lose their statistics if they had them), else the whole
+ * kind.  Both are no-ops (false) with the cache or records off.
+ */
+bool		ts_live_set_read(ts_fs *fs, const char *list_path, int64_t listed_size,
+							 const void *key, size_t keylen, bool light_ok, ts_arena *arena,
+							 ts_manifest_entry **entries, int *count, int *partitions,
+							 int *buckets, bool *light);
+void		ts_live_set_store(ts_fs *fs, const char *list_path, int64_t listed_size,
+							  const void *key, size_t keylen,
+							  const ts_manifest_entry *const *entries, int n, bool light,
+							  int partitions, int buckets);
+/* Live-set records used (default) or not, for tests of the per-manifest records. */
+void		ts_live_set_set_enabled(bool on);
+/* The record format, for tests (as ts_manifest_cache_encode / _decode). */
+bool		ts_live_set_encode(const ts_manifest_entry *const *entries, int n, bool light,
+							   const char *name, int64_t source_size, const void *key,
+							   size_t keylen, int partitions, int buckets, uint8_t **record,
+							   size_t *len);
+bool		ts_live_set_decode(uint8_t *record, size_t len, bool light, const char *name,
+							   int64_t source_size, const void *key, size_t keylen,
+							   ts_arena *arena, ts_manifest_entry **entries, int *count,
+							   int *partitions, int *buckets);
 
 #endif							/* TS_MANIFEST_CACHE_H */

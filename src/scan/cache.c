@@ -24,9 +24,15 @@
  * go (scan_cache_unpin, from ts_plan_release / ts_plan_free).  A block is
  * filled completely before it is linked, so an error or interrupt never
  * leaves a half-built item reachable.
+ * With the metadata cache on, a fill of the whole live set (not a
+ * by-bucket one) is also stored as a live-set record (meta/manifest_cache.c:
+ * the entries in split order and the counts, named after this key), and a
+ * miss in a new process takes that record before reading the manifest
+ * lists: no list, manifest record, merge or grouping.
  */
 #include <string.h>
 
+#include "meta/manifest_cache.h"
 #include "scan/scan_internal.h"
 
 #define CACHE_HASH_SIZE 1024
@@ -304,13 +310,14 @@ item_find(const char *key, size_t keylen)
  * partitions: copied too) and their split order; silently not cached
  * when too big or out of memory ('own' then
  * stays with its owner).  'groups', when not NULL, are the groups of
- * these entries, already built by the caller.
+ * these entries, already built by the caller; in_order: the entries are
+ * in split order already (read from a live-set record).
  */
 static void
 item_insert(ts_plan *plan, const char *key, size_t keylen,
 			const ts_manifest_entry *const *entries, int n,
 			const scan_cache_hit *totals, ts_arena *own,
-			const scan_groups *groups, bool light)
+			const scan_groups *groups, bool in_order, bool light)
 {
 	size_t		bytes = ALIGN8(sizeof(cache_item)) + ALIGN8(keylen) +
 		(own ? 0 : ALIGN8(sizeof(ts_manifest_entry)) * (size_t) n) +
@@ -343,7 +350,14 @@ item_insert(ts_plan *plan, const char *key, size_t keylen,
 	/* scratch in the plan's arena: its pooled blocks are faulted in or huge */
 	if (n > 0 && (perm = ts_arena_alloc(&plan->arena, sizeof(int) * (size_t) n)) != NULL)
 	{
-		if (groups != NULL || scan_groups_build(entries, n, &plan->arena, &g, &e2))
+		if (in_order)
+		{
+			/* a live-set record's entries: in split order already */
+			for (int k = 0; k < n; k++)
+				perm[k] = k;
+			order_bytes = ALIGN8(sizeof(ts_manifest_entry *) * (size_t) n);
+		}
+		else if (groups != NULL || scan_groups_build(entries, n, &plan->arena, &g, &e2))
 		{
 			if (scan_groups_permutation(groups ? groups : &g, perm, &e2))
 				order_bytes = ALIGN8(sizeof(ts_manifest_entry *) * (size_t) n);
@@ -421,6 +435,84 @@ item_insert(ts_plan *plan, const char *key, size_t keylen,
 	cache.stats.items++;
 	cache.stats.entries += n;
 	cache.stats.inserts++;
+}
+
+/* ---- live-set records (meta/manifest_cache.c) --------------------------- */
+
+/*
+ * A live set read from fewer manifests than this is not stored as a
+ * record: what the record saves (the lists, a record a manifest, the merge
+ * and the grouping) is then about what it costs to write.
+ */
+#define LIVE_RECORD_MIN_MANIFESTS 2
+
+/* The snapshot's base manifest list, whose name the record's derives from; NULL: none. */
+static const char *
+live_record_list(ts_plan *plan)
+{
+	const char *b = plan->snapshot->base_manifest_list;
+
+	if (b == NULL || b[0] == '\0' || strchr(b, '/') != NULL)
+		return NULL;
+	return ts_arena_printf(&plan->arena, "%s/manifest/%s", plan->table_path, b);
+}
+
+/*
+ * A cold plan's live set from its record, decoded in the fill's arena (or
+ * the plan's, then copied) and cached as a fill from the manifests would
+ * be, with its split order and counts: no manifest list or manifest read,
+ * no merge, no grouping.  False: no usable record (the caller reads the
+ * manifests).
+ */
+static bool
+live_from_record(ts_plan *plan, scan_state *st, const char *list, const ts_buf *key,
+				 bool own_arena, const ts_manifest_entry ***live, int *nlive,
+				 scan_cache_hit *hit)
+{
+	ts_arena   *arena = own_arena ? &plan->fill_arena : &plan->arena;
+	ts_manifest_entry *e;
+	const ts_manifest_entry **ptrs;
+	int			n,
+				parts,
+				buckets;
+	bool		light;
+
+	if (!ts_live_set_read(plan->fs, list, plan->snapshot->base_manifest_list_size,
+						  key->data, key->len, st->light_ok, arena, &e, &n, &parts,
+						  &buckets, &light))
+		return false;
+	if ((ptrs = ts_arena_alloc(&plan->arena, sizeof(*ptrs) * (size_t) (n ? n : 1))) == NULL)
+		return false;
+	for (int i = 0; i < n; i++)
+		ptrs[i] = &e[i];
+	st->entries_light = light;
+	hit->partitions_live = parts;
+	hit->buckets_live = buckets;
+	hit->counted = true;
+	*live = ptrs;
+	*nlive = n;
+	item_insert(plan, (const char *) key->data, key->len, ptrs, n, hit,
+				own_arena ? &plan->fill_arena : NULL, NULL, true, light);
+	return true;
+}
+
+/*
+ * After a fill from the manifests: its live set in split order as a
+ * record of the kind this plan reads (light for a plan that reads no
+ * statistics), as the next new process's plan of its kind will.
+ */
+static void
+live_to_record(ts_plan *plan, const scan_state *st, const char *list, const ts_buf *key)
+{
+	cache_item *it;
+
+	if (list == NULL || plan->metrics.manifests_read < LIVE_RECORD_MIN_MANIFESTS ||
+		(it = item_find((const char *) key->data, key->len)) == NULL || it->ordered == NULL ||
+		!it->totals.counted)
+		return;
+	ts_live_set_store(plan->fs, list, plan->snapshot->base_manifest_list_size,
+					  key->data, key->len, it->ordered, it->nentries, it->light || st->light_ok,
+					  it->totals.partitions_live, it->totals.buckets_live);
 }
 
 /* ---- public API -------------------------------------------------------- */
@@ -587,6 +679,7 @@ scan_read_live_files_cached(ts_plan *plan, scan_state *st,
 	cache_item *it;
 	bool		ok = false;
 	bool		own_arena = false;
+	const char *list = NULL;	/* the live-set record's base manifest list */
 
 	*from_cache = false;
 	memset(hit, 0, sizeof(*hit));
@@ -655,6 +748,14 @@ scan_read_live_files_cached(ts_plan *plan, scan_state *st,
 		ts_arena_set_pooled(&plan->fill_arena, true);
 		st->entry_arena = &plan->fill_arena;
 	}
+	/* a new process's first plan of this snapshot: its live set may be on disk */
+	list = by_bucket ? NULL : live_record_list(plan);
+	if (list != NULL && live_from_record(plan, st, list, &key, own_arena, live, nlive, hit))
+	{
+		st->entry_arena = NULL;
+		ok = true;
+		goto cached;
+	}
 	st->cache_fill = true;
 	ok = scan_read_live_files(plan, st, live, nlive, err);
 	st->cache_fill = false;
@@ -678,8 +779,9 @@ scan_read_live_files_cached(ts_plan *plan, scan_state *st,
 		hit->buckets_live = g.ngroups;
 		hit->counted = true;
 		item_insert(plan, (const char *) key.data, key.len, *live, *nlive, hit,
-					own_arena ? &plan->fill_arena : NULL, &g, st->entries_light);
+					own_arena ? &plan->fill_arena : NULL, &g, false, st->entries_light);
 		scan_groups_free(&g);
+		live_to_record(plan, st, list, &key);
 	}
 	else
 	{
@@ -735,7 +837,7 @@ scan_read_live_files_cached(ts_plan *plan, scan_state *st,
 				}
 				totals.excluded = ex;
 				item_insert(plan, (const char *) bkey.data, bkey.len, cand, n, &totals,
-							NULL, NULL, st->entries_light);
+							NULL, NULL, false, st->entries_light);
 				scan_groups_free(&g);
 			}
 			else
@@ -750,6 +852,7 @@ scan_read_live_files_cached(ts_plan *plan, scan_state *st,
 	 * Go on with the cached copy, as a hit would (without counting one):
 	 * its split order is built already.
 	 */
+cached:
 	if (ok)
 	{
 		const ts_buf *k = by_bucket ? &bkey : &key;

@@ -700,6 +700,216 @@ test_light_read_cached(void **state)
 	ts_arena_free(&arena);
 }
 
+/* ---- a snapshot's live set (the entry cache's fill) as one record -------- */
+
+/* an entry cache key as src/scan/cache.c makes it: NULs inside */
+static const char LIVE_KEY[] = "/wh/db.db/t\0" "5/0/0/" "manifest-list-a\0manifest-list-b\0F";
+static const char LIVE_KEY_SNAP[] = "/wh/db.db/t\0" "6/0/0/" "manifest-list-a\0manifest-list-b\0F";
+static const char LIVE_KEY_LISTS[] = "/wh/db.db/t\0" "5/0/0/" "manifest-list-c\0manifest-list-d\0F";
+
+/*
+ * Round trip in the order given (a split order, not the manifest's), with
+ * the counts; light and full refuse each other; a record for another
+ * snapshot or a re-created table (other list names), another name or
+ * source size is never decoded; every truncation and every flipped byte
+ * rejected.
+ */
+static void
+test_live_set_record(void **state)
+{
+	char		path[600];
+	ts_arena	arena;
+	ts_manifest_entry *m,
+			   *back;
+	const ts_manifest_entry **order;
+	int			n,
+				total,
+				nback,
+				parts,
+				buckets;
+	uint8_t    *rec,
+			   *light,
+			   *copy;
+	size_t		len,
+				light_len;
+	size_t		klen = sizeof(LIVE_KEY) - 1;
+
+	(void) state;
+	snprintf(path, sizeof(path), "%s/manifest-live-0", work);
+	copy_sample(path);
+	ts_arena_init(&arena, 4096);
+	read_plain(path, &arena, &m, &n);
+	assert_true(n > 0);
+	/* the manifest's entries, repeated, last first: an order of its own */
+	total = 2 * n + 1;
+	order = ts_arena_alloc(&arena, sizeof(*order) * (size_t) total);
+	for (int i = 0; i < total; i++)
+		order[i] = &m[n - 1 - i % n];
+	assert_true(ts_live_set_encode(order, total, false, NAME64, 77, LIVE_KEY, klen, 3, 7, &rec, &len));
+	assert_true(ts_live_set_encode(order, total, true, NAME64, 77, LIVE_KEY, klen, 3, 7,
+								   &light, &light_len));
+	assert_true(light_len < len);
+	copy = ts_arena_alloc(&arena, len);
+
+	/* full: every field, in the order given, and the counts */
+	memcpy(copy, rec, len);
+	assert_true(ts_live_set_decode(copy, len, false, NAME64, 77, LIVE_KEY, klen, &arena,
+								   &back, &nback, &parts, &buckets));
+	assert_int_equal(nback, total);
+	assert_int_equal(parts, 3);
+	assert_int_equal(buckets, 7);
+	for (int i = 0; i < total; i++)
+		same_entry(order[i], &back[i]);
+	/* light: every field but the statistics */
+	memcpy(copy, light, light_len);
+	assert_true(ts_live_set_decode(copy, light_len, true, NAME64, 77, LIVE_KEY, klen, &arena,
+								   &back, &nback, &parts, &buckets));
+	{
+		ts_manifest_entry *rev = ts_arena_alloc(&arena, sizeof(*rev) * (size_t) total);
+
+		for (int i = 0; i < total; i++)
+			rev[i] = *order[i];
+		same_entries(without_stats(rev, total, &arena), total, back, nback);
+	}
+	/* neither kind taken for the other, nor for a manifest's record */
+	memcpy(copy, rec, len);
+	assert_false(ts_live_set_decode(copy, len, true, NAME64, 77, LIVE_KEY, klen, &arena,
+									&back, &nback, &parts, &buckets));
+	memcpy(copy, light, light_len);
+	assert_false(ts_live_set_decode(copy, light_len, false, NAME64, 77, LIVE_KEY, klen, &arena,
+									&back, &nback, &parts, &buckets));
+	memcpy(copy, rec, len);
+	assert_false(ts_manifest_cache_decode(copy, len, NAME64, 77, &arena, &back, &nback));
+	/* another snapshot, a re-created table (other lists), a key cut short */
+	memcpy(copy, rec, len);
+	assert_false(ts_live_set_decode(copy, len, false, NAME64, 77, LIVE_KEY_SNAP, klen, &arena,
+									&back, &nback, &parts, &buckets));
+	assert_false(ts_live_set_decode(copy, len, false, NAME64, 77, LIVE_KEY_LISTS, klen, &arena,
+									&back, &nback, &parts, &buckets));
+	assert_false(ts_live_set_decode(copy, len, false, NAME64, 77, LIVE_KEY, klen - 1, &arena,
+									&back, &nback, &parts, &buckets));
+	/* another name or source size */
+	assert_false(ts_live_set_decode(copy, len, false,
+									"1123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef",
+									77, LIVE_KEY, klen, &arena, &back, &nback, &parts, &buckets));
+	assert_false(ts_live_set_decode(copy, len, false, NAME64, 78, LIVE_KEY, klen, &arena,
+									&back, &nback, &parts, &buckets));
+	/* every truncation, of both kinds */
+	for (size_t cut = 0; cut < len; cut++)
+	{
+		memcpy(copy, rec, len);
+		assert_false(ts_live_set_decode(copy, cut, false, NAME64, 77, LIVE_KEY, klen, &arena,
+										&back, &nback, &parts, &buckets));
+	}
+	for (size_t cut = 0; cut < light_len; cut++)
+	{
+		memcpy(copy, light, light_len);
+		assert_false(ts_live_set_decode(copy, cut, true, NAME64, 77, LIVE_KEY, klen, &arena,
+										&back, &nback, &parts, &buckets));
+	}
+	/* every byte flipped (header, key, counts, fields, table, padding) */
+	for (size_t at = 0; at < len; at++)
+	{
+		memcpy(copy, rec, len);
+		copy[at] ^= 0x20;
+		assert_false(ts_live_set_decode(copy, len, false, NAME64, 77, LIVE_KEY, klen, &arena,
+										&back, &nback, &parts, &buckets));
+	}
+	memcpy(copy, rec, len);
+	assert_true(ts_live_set_decode(copy, len, false, NAME64, 77, LIVE_KEY, klen, &arena,
+								   &back, &nback, &parts, &buckets));
+	ts_free(rec);
+	ts_free(light);
+	ts_arena_free(&arena);
+}
+
+/*
+ * Through the directory: stored as the kind asked for; read by kind (a caller that needs
+ * statistics never gets the light one); a torn record rejected, removed,
+ * counted, never used; another key or another list file finds nothing.
+ */
+static void
+test_live_set_read_store(void **state)
+{
+	char		path[600],
+				list[600],
+				list2[600];
+	ts_arena	arena;
+	ts_manifest_entry *m,
+			   *back;
+	const ts_manifest_entry **order;
+	int			n,
+				nback,
+				parts,
+				buckets;
+	bool		light;
+	size_t		klen = sizeof(LIVE_KEY) - 1;
+	ts_manifest_cache_stats s0,
+				s;
+	ts_fs	   *fs = ts_fs_local_unconfined();
+
+	(void) state;
+	snprintf(path, sizeof(path), "%s/manifest-live-1", work);
+	snprintf(list, sizeof(list), "%s/manifest-list-live-1", work);
+	snprintf(list2, sizeof(list2), "%s/manifest-list-live-2", work);
+	copy_sample(path);
+	copy_sample(list);			/* any file: the record is named after it */
+	copy_sample(list2);
+	ts_arena_init(&arena, 4096);
+	read_plain(path, &arena, &m, &n);
+	order = ts_arena_alloc(&arena, sizeof(*order) * (size_t) n);
+	for (int i = 0; i < n; i++)
+		order[i] = &m[i];
+	s0 = ts_manifest_cache_get_stats();
+	assert_false(ts_live_set_read(fs, list, 0, LIVE_KEY, klen, true, &arena, &back, &nback,
+								  &parts, &buckets, &light));
+	/* light entries: the light kind only */
+	ts_live_set_store(fs, list, 0, LIVE_KEY, klen, order, n, true, 2, 4);
+	s = ts_manifest_cache_get_stats();
+	assert_int_equal(s.live_stores - s0.live_stores, 1);
+	assert_false(ts_live_set_read(fs, list, 0, LIVE_KEY, klen, false, &arena, &back, &nback,
+								  &parts, &buckets, &light));
+	assert_true(ts_live_set_read(fs, list, 0, LIVE_KEY, klen, true, &arena, &back, &nback,
+								 &parts, &buckets, &light));
+	assert_true(light);
+	assert_int_equal(nback, n);
+	assert_int_equal(parts, 2);
+	assert_int_equal(buckets, 4);
+	/* whole entries: the whole kind; a caller needing statistics gets whole ones */
+	ts_live_set_store(fs, list, 0, LIVE_KEY, klen, order, n, false, 2, 4);
+	s = ts_manifest_cache_get_stats();
+	assert_int_equal(s.live_stores - s0.live_stores, 2);
+	assert_true(ts_live_set_read(fs, list, 0, LIVE_KEY, klen, false, &arena, &back, &nback,
+								 &parts, &buckets, &light));
+	assert_false(light);
+	same_entries(m, n, back, nback);
+	assert_true(ts_live_set_read(fs, list, 0, LIVE_KEY, klen, true, &arena, &back, &nback,
+								 &parts, &buckets, &light));
+	assert_true(light);
+	s = ts_manifest_cache_get_stats();
+	assert_int_equal(s.live_hits - s0.live_hits, 3);
+	/* another key (snapshot), another list file: nothing */
+	assert_false(ts_live_set_read(fs, list, 0, LIVE_KEY_SNAP, klen, true, &arena, &back, &nback,
+								  &parts, &buckets, &light));
+	assert_false(ts_live_set_read(fs, list2, 0, LIVE_KEY, klen, true, &arena, &back, &nback,
+								  &parts, &buckets, &light));
+	/* every record torn: both rejected and removed, nothing used */
+	run("for f in %s/*.tsm; do printf xx > $f; done #%s", dir);
+	s0 = ts_manifest_cache_get_stats();
+	assert_false(ts_live_set_read(fs, list, 0, LIVE_KEY, klen, true, &arena, &back, &nback,
+								  &parts, &buckets, &light));
+	s = ts_manifest_cache_get_stats();
+	assert_int_equal(s.rejected - s0.rejected, 2);
+	assert_int_equal(s.live_hits - s0.live_hits, 0);
+	/* records off: neither read nor stored */
+	ts_live_set_set_enabled(false);
+	ts_live_set_store(fs, list, 0, LIVE_KEY, klen, order, n, false, 2, 4);
+	ts_live_set_set_enabled(true);
+	assert_false(ts_live_set_read(fs, list, 0, LIVE_KEY, klen, true, &arena, &back, &nback,
+								  &parts, &buckets, &light));
+	ts_arena_free(&arena);
+}
+
 static void
 test_checksum_flip(void **state)
 {
@@ -991,6 +1201,8 @@ main(void)
 		cmocka_unit_test(test_eviction),
 		cmocka_unit_test(test_concurrent_writers),
 		cmocka_unit_test(test_off),
+		cmocka_unit_test(test_live_set_record),
+		cmocka_unit_test(test_live_set_read_store),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);

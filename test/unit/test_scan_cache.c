@@ -852,6 +852,7 @@ test_paths_built_when_opened(void **state)
 	cache_reset(64 << 20);
 	assert_non_null(mkdtemp(mdir));
 	assert_true(ts_mcache_configure(mdir, 16 << 20, &err));
+	ts_live_set_set_enabled(false);	/* the per-manifest records (live sets: below) */
 	scan_ctx_init(&ctx, path, NULL, 0);
 	record_hits = ts_manifest_cache_get_stats().hits;
 	/* 0: manifests decoded; 1: from the records; 2: from this cache */
@@ -898,6 +899,7 @@ test_paths_built_when_opened(void **state)
 		assert_int_equal(paths_built(plan, &nfiles), 12);
 		ts_plan_free(plan);
 	}
+	ts_live_set_set_enabled(true);
 	ts_mcache_configure(NULL, 0, NULL);
 	gen_sh("rm -rf %s", mdir);
 }
@@ -958,6 +960,7 @@ test_stats_never_from_light(void **state)
 
 	assert_non_null(mkdtemp(mdir));
 	assert_true(ts_mcache_configure(mdir, 16 << 20, &err));
+	ts_live_set_set_enabled(false);	/* the per-manifest records (live sets: below) */
 	scan_ctx_init(&ctx, path, NULL, 0);
 	ts_scan_cache_clear();
 	s0 = ts_manifest_cache_get_stats();
@@ -1011,6 +1014,181 @@ test_stats_never_from_light(void **state)
 	ts_plan_free(plan);
 	free(want);
 	ts_plan_free(ref);
+	ts_live_set_set_enabled(true);
+	ts_mcache_configure(NULL, 0, NULL);
+	gen_sh("rm -rf %s", mdir);
+}
+
+/* the plan's counts a live set hands out, equal to a plan's that read the manifests */
+static void
+same_counts(const ts_plan *a, const ts_plan *b)
+{
+	assert_int_equal(a->metrics.partitions_total, b->metrics.partitions_total);
+	assert_int_equal(a->metrics.buckets_total, b->metrics.buckets_total);
+	assert_int_equal(a->metrics.files_total, b->metrics.files_total);
+	assert_int_equal(a->metrics.files_kept, b->metrics.files_kept);
+	assert_int_equal(a->metrics.files_pruned_stats, b->metrics.files_pruned_stats);
+}
+
+/* a plan's text and counts against the reference's; the plan freed */
+static void
+same_as(ts_plan *plan, const ts_plan *ref, const char *want)
+{
+	char	   *got = plan_text(plan);
+
+	assert_string_equal(got, want);
+	free(got);
+	same_counts(plan, ref);
+	ts_plan_free(plan);
+}
+
+/*
+ * A snapshot's live set as one record (meta/manifest_cache.c): a new
+ * process's cold plan takes it instead of the manifest lists and the
+ * manifests' records, with the same splits, order and counts as a plan
+ * that decoded the manifests; a plan pruning by statistics never takes
+ * the light one (fails when ts_live_set_read or its caller is made to
+ * give light sets to every plan: checked); torn records are rejected and
+ * written again; a re-created table (same snapshot ids, other manifest
+ * lists) never takes the old table's.
+ */
+static void
+test_live_set_plans(void **state)
+{
+	const char *args = "--column id:INT --column name:STRING --column p:INT "
+		"--partition p --buckets 2 --bucket-key id --rows 40 --snapshots 4";
+	const char *path = gen_table("db.db/liveset", args);
+	char		mdir[] = "/tmp/ts_unit_liveset_XXXXXX";
+	ts_scan_context ctx;
+	ts_err		err = {0};
+	ts_manifest_cache_stats s0,
+				s;
+	ts_plan    *ref_pred,
+			   *ref_all,
+			   *plan;
+	char	   *want_pred,
+			   *want_all;
+	int64_t		read;
+
+	(void) state;
+	cache_reset(64 << 20);
+	/* the references: decoded from the manifests, no record of any kind */
+	ref_pred = plan_id_ge(path, 40);
+	assert_true(ref_pred->metrics.files_pruned_stats > 0);
+	want_pred = plan_text(ref_pred);
+	scan_ctx_init(&ctx, path, NULL, 0);
+	ts_scan_cache_clear();
+	ref_all = scan_plan_ok(&ctx);
+	want_all = plan_text(ref_all);
+
+	assert_non_null(mkdtemp(mdir));
+	assert_true(ts_mcache_configure(mdir, 16 << 20, &err));
+	/* filled from the manifests: the live set stored, as the light kind this plan reads */
+	ts_scan_cache_clear();
+	s0 = ts_manifest_cache_get_stats();
+	plan = scan_plan_ok(&ctx);
+	assert_int_equal(plan->metrics.manifests_read, 4);
+	same_as(plan, ref_all, want_all);
+	s = ts_manifest_cache_get_stats();
+	assert_int_equal(s.live_stores - s0.live_stores, 1);
+	assert_int_equal(s.live_hits - s0.live_hits, 0);
+
+	/* a new process: one record, no manifest list or manifest read */
+	ts_scan_cache_clear();
+	s0 = s;
+	plan = scan_plan_ok(&ctx);
+	assert_false(plan->metrics.cache_hit);
+	assert_int_equal(plan->metrics.manifests_read, 0);
+	same_as(plan, ref_all, want_all);
+	s = ts_manifest_cache_get_stats();
+	assert_int_equal(s.live_hits - s0.live_hits, 1);
+	assert_int_equal(s.hits - s0.hits, 0);
+	assert_int_equal(s.live_stores - s0.live_stores, 0);
+	/* and this process's next plan hits the entry cache it filled */
+	plan = scan_plan_ok(&ctx);
+	assert_true(plan->metrics.cache_hit);
+	same_as(plan, ref_all, want_all);
+
+	/*
+	 * a predicate next: neither the light set the entry cache holds nor the
+	 * light record: the manifests' whole records, then the whole live set stored
+	 */
+	s0 = ts_manifest_cache_get_stats();
+	plan = plan_id_ge(path, 40);
+	read = plan->metrics.manifests_read;
+	same_as(plan, ref_pred, want_pred);	/* the same files pruned by statistics */
+	assert_int_equal(read, 4);
+	s = ts_manifest_cache_get_stats();
+	assert_int_equal(s.live_hits - s0.live_hits, 0);
+	assert_int_equal(s.light_hits - s0.light_hits, 0);
+	assert_int_equal(s.hits - s0.hits, 4);
+	assert_int_equal(s.live_stores - s0.live_stores, 1);
+	/* a new process's first plan with a predicate: the whole set */
+	ts_scan_cache_clear();
+	s0 = s;
+	plan = plan_id_ge(path, 40);
+	assert_int_equal(plan->metrics.manifests_read, 0);
+	same_as(plan, ref_pred, want_pred);
+	s = ts_manifest_cache_get_stats();
+	assert_int_equal(s.live_hits - s0.live_hits, 1);
+
+	/* every record torn: rejected, never used, the live set written again */
+	gen_sh("for f in %s/*.tsm; do printf xx > $f; done", mdir);
+	ts_scan_cache_clear();
+	s0 = ts_manifest_cache_get_stats();
+	plan = scan_plan_ok(&ctx);
+	assert_int_equal(plan->metrics.manifests_read, 4);
+	same_as(plan, ref_all, want_all);
+	s = ts_manifest_cache_get_stats();
+	assert_int_equal(s.live_hits - s0.live_hits, 0);
+	assert_true(s.rejected - s0.rejected >= 2);
+	assert_int_equal(s.live_stores - s0.live_stores, 1);
+	ts_scan_cache_clear();
+	s0 = s;
+	plan = scan_plan_ok(&ctx);
+	assert_int_equal(plan->metrics.manifests_read, 0);
+	same_as(plan, ref_all, want_all);
+	s = ts_manifest_cache_get_stats();
+	assert_int_equal(s.live_hits - s0.live_hits, 1);
+	/* the whole kind, torn and removed above, is written by the next predicate plan */
+	ts_scan_cache_clear();
+	s0 = s;
+	plan = plan_id_ge(path, 40);
+	same_as(plan, ref_pred, want_pred);
+	s = ts_manifest_cache_get_stats();
+	assert_int_equal(s.live_hits - s0.live_hits, 0);
+	assert_int_equal(s.live_stores - s0.live_stores, 1);
+	ts_scan_cache_clear();
+	s0 = s;
+	plan = plan_id_ge(path, 40);
+	same_as(plan, ref_pred, want_pred);
+	s = ts_manifest_cache_get_stats();
+	assert_int_equal(s.live_hits - s0.live_hits, 1);
+
+	/* the table re-created (same snapshot ids, other lists): not the old set */
+	free(want_all);
+	ts_plan_free(ref_all);
+	gen_sh("rm -rf %s", path);
+	path = gen_table("db.db/liveset", "--column id:INT --column name:STRING --column p:INT "
+					 "--partition p --buckets 2 --bucket-key id --rows 24 --snapshots 4");
+	ts_mcache_configure(NULL, 0, NULL);
+	ts_scan_cache_clear();
+	scan_ctx_init(&ctx, path, NULL, 0);
+	ref_all = scan_plan_ok(&ctx);
+	want_all = plan_text(ref_all);
+	assert_true(ts_mcache_configure(mdir, 16 << 20, &err));
+	ts_scan_cache_clear();
+	s0 = ts_manifest_cache_get_stats();
+	plan = scan_plan_ok(&ctx);
+	assert_int_equal(plan->metrics.manifests_read, 4);
+	same_as(plan, ref_all, want_all);
+	s = ts_manifest_cache_get_stats();
+	assert_int_equal(s.live_hits - s0.live_hits, 0);
+
+	free(want_pred);
+	free(want_all);
+	ts_plan_free(ref_pred);
+	ts_plan_free(ref_all);
 	ts_mcache_configure(NULL, 0, NULL);
 	gen_sh("rm -rf %s", mdir);
 }
@@ -1112,6 +1290,7 @@ main(int argc, char **argv)
 		cmocka_unit_test(test_paths_built_when_opened),
 		cmocka_unit_test(test_damaged_name_refused_when_read),
 		cmocka_unit_test(test_stats_never_from_light),
+		cmocka_unit_test(test_live_set_plans),
 	};
 	int			rc;
 
