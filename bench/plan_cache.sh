@@ -60,10 +60,10 @@ fi
 DB=\$(q -c "SELECT current_database()")
 q -c "ALTER DATABASE \"\$DB\" SET tablescan.metadata_cache_dir = 'bench_plan_cache'"
 q -c "SELECT bench_plan_ms('\$FULL') IS NOT NULL" \
-  -c "SELECT 'filled: ' || records_stored || ' records' FROM tablescan_metadata_cache_stats()" >&2
+  -c "SELECT 'filled: ' || records_stored || ' records, ' || live_sets_stored || ' live set records' FROM tablescan_metadata_cache_stats()" >&2
 if [ "\$MODE" = full ]; then measure on; else measure "on, preloaded"; fi
 q -c "SELECT bench_plan_ms('\$FULL') IS NOT NULL" \
-  -c "SELECT 'a connection with the cache on: ' || manifests_from_cache || ' manifests from records, ' || manifests_decoded || ' decoded' FROM tablescan_metadata_cache_stats()" >&2
+  -c "SELECT 'a connection with the cache on: ' || live_sets_from_records || ' live sets from records, ' || manifests_from_cache || ' manifests from records, ' || manifests_decoded || ' decoded' FROM tablescan_metadata_cache_stats()" >&2
 EOF
 echo "bench.plan11k: $FILES data files, $MANIFESTS manifests (deflate); best of $RUNS new backends"
 pg_virtualenv -t -v 15 bash "$W/run.sh" full
