@@ -50,7 +50,7 @@ mkdir -p "$WH"
     npm install --no-audit --no-fund >/dev/null 2>&1)
 B=build
 [ -f $B/libts.a ] || B=build/reliability
-PQREG=$B/bench/ts_pq_register
+PQREG=$ROOT/$B/bench/ts_pq_register     # absolute: run from inside the table below
 make -s BUILD=$B $PQREG >/dev/null 2>&1 ||
     { fail "build ts_pq_register"; summary; exit 1; }
 pq_table() {   # name files rows-per-file row-group-rows
