@@ -50,9 +50,9 @@ mkdir -p "$WH"
     npm install --no-audit --no-fund >/dev/null 2>&1)
 B=build
 [ -f $B/libts.a ] || B=build/reliability
-PQREG=$ROOT/$B/bench/ts_pq_register     # absolute: run from inside the table below
-make -s BUILD=$B $PQREG >/dev/null 2>&1 ||
+make -s BUILD=$B $B/bench/ts_pq_register >/dev/null 2>&1 ||
     { fail "build ts_pq_register"; summary; exit 1; }
+PQREG=$ROOT/$B/bench/ts_pq_register     # absolute: pq_table runs it from inside the table
 pq_table() {   # name files rows-per-file row-group-rows
     local t=$WH/$1 files
     $GEN "$t" --column id:BIGINT --column name:STRING --column v:DOUBLE --rows 1 >/dev/null || return 1
