@@ -931,7 +931,31 @@ live_name(ts_fs *fs, const char *list_path, int64_t listed_size, const void *key
 	text[klen + 1 + 2 * keylen] = '\0';
 	ok = ts_fs_cache_name(fs, list_path, text, listed_size, name, size);
 	ts_free(text);
+	stats.live_names++;
 	return ok;
+}
+
+/* The name of the kind's record, from names when it was computed there already. */
+static bool
+live_name_once(ts_fs *fs, const char *list_path, int64_t listed_size, const void *key,
+			   size_t keylen, bool light, ts_live_set_names *names, char name[65],
+			   int64_t *size)
+{
+	int			k = light ? 1 : 0;
+
+	if (names == NULL)
+		return live_name(fs, list_path, listed_size, key, keylen, light, name, size);
+	if (!names->tried[k])
+	{
+		names->tried[k] = true;
+		names->ok[k] = live_name(fs, list_path, listed_size, key, keylen, light,
+								 names->name[k], &names->size[k]);
+	}
+	if (!names->ok[k])
+		return false;
+	memcpy(name, names->name[k], 65);
+	*size = names->size[k];
+	return true;
 }
 
 static uint8_t *
@@ -990,8 +1014,9 @@ ts_live_set_decode(uint8_t *record, size_t len, bool light, const char *name,
 
 bool
 ts_live_set_read(ts_fs *fs, const char *list_path, int64_t listed_size, const void *key,
-				 size_t keylen, bool light_ok, ts_arena *arena, ts_manifest_entry **entries,
-				 int *count, int *partitions, int *buckets, bool *light)
+				 size_t keylen, bool light_ok, ts_arena *arena, const ts_manifest_entry ***entries,
+				 int *count, int *partitions, int *buckets, bool *light,
+				 ts_live_set_names *names)
 {
 	*light = false;
 	if (!records_on || !live_sets_on || !ts_mcache_enabled() || list_path == NULL)
@@ -1003,13 +1028,23 @@ ts_live_set_read(ts_fs *fs, const char *list_path, int64_t listed_size, const vo
 		int64_t		size;
 		uint8_t    *record;
 		size_t		len;
+		ts_manifest_entry *e;
 
-		if (!live_name(fs, list_path, listed_size, key, keylen, k == 1, name, &size) ||
+		if (!live_name_once(fs, list_path, listed_size, key, keylen, k == 1, names, name, &size) ||
 			!ts_mcache_record_read(name, arena, &record, &len))
 			continue;
 		if (ts_live_set_decode(record, len, k == 1, name, size, key, keylen, arena,
-							   entries, count, partitions, buckets))
+							   &e, count, partitions, buckets))
 		{
+			/* the array the entry cache keeps as the set and its split order */
+			const ts_manifest_entry **ptrs = ts_arena_alloc(arena, sizeof(*ptrs) *
+															(size_t) (*count ? *count : 1));
+
+			if (ptrs == NULL)
+				return false;	/* not a hit; the record is sound: kept */
+			for (int i = 0; i < *count; i++)
+				ptrs[i] = &e[i];
+			*entries = ptrs;
 			stats.live_hits++;
 			*light = k == 1;
 			return true;
@@ -1024,7 +1059,7 @@ ts_live_set_read(ts_fs *fs, const char *list_path, int64_t listed_size, const vo
 void
 ts_live_set_store(ts_fs *fs, const char *list_path, int64_t listed_size, const void *key,
 				  size_t keylen, const ts_manifest_entry *const *entries, int n, bool light,
-				  int partitions, int buckets)
+				  int partitions, int buckets, ts_live_set_names *names)
 {
 	char		name[65];
 	int64_t		size;
@@ -1034,7 +1069,7 @@ ts_live_set_store(ts_fs *fs, const char *list_path, int64_t listed_size, const v
 	if (!records_on || !live_sets_on || !ts_mcache_enabled() || list_path == NULL)
 		return;
 	/* one kind: writing a live set costs what writing its manifests' records did */
-	if (!live_name(fs, list_path, listed_size, key, keylen, light, name, &size) ||
+	if (!live_name_once(fs, list_path, listed_size, key, keylen, light, names, name, &size) ||
 		!ts_live_set_encode(entries, n, light, name, size, key, keylen, partitions, buckets,
 							&record, &len))
 		return;

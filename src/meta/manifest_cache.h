@@ -43,6 +43,7 @@ typedef struct ts_manifest_cache_stats
 	int64_t		rejected;		/* records that did not check: removed, rebuilt */
 	int64_t		live_hits;		/* live sets taken from a live-set record */
 	int64_t		live_stores;	/* live-set records written */
+	int64_t		live_names;		/* live-set record names computed (a digest each) */
 } ts_manifest_cache_stats;
 
 /* Counters of this process since it started. */
@@ -71,7 +72,9 @@ bool		ts_manifest_cache_decode_light(uint8_t *record, size_t len, const char *na
  * its entries in split order with the counts a hit hands out, stored as
  * one record named after the cache's key and the snapshot's base manifest
  * list (list_path, listed_size as for a manifest), whose header holds the
- * whole key (checked on read).  A new process's cold plan then reads one
+ * whole key (checked on read).  Read: entries is an array of pointers to
+ * the entries in the record's order, both in arena; on false the arena
+ * may hold a rejected record's bytes (its owner may discard them).  A new process's cold plan then reads one
  * record instead of the manifest lists and a record per manifest, and
  * neither merges nor groups.  light: the entries have no statistics (a
  * light record); read: a light one only when light_ok (then tried first),
@@ -79,15 +82,29 @@ bool		ts_manifest_cache_decode_light(uint8_t *record, size_t len, const char *na
  * in rejected, never used.  Store: as the light kind when light (the
  * entries then lose their statistics if they had them), else the whole
  * kind.  Both are no-ops (false) with the cache or records off.
+ *
+ * names: the records' names, computed on first use (a digest and, for a
+ * local list, its stat) and kept there by the caller for the calls of one
+ * plan with the same list, size and key (a cold miss reads the light kind,
+ * then the whole one, then stores one of them); zeroed before the first
+ * call; NULL: computed each time.
  */
+typedef struct ts_live_set_names
+{
+	bool		tried[2];		/* [1]: the light kind */
+	bool		ok[2];
+	char		name[2][65];
+	int64_t		size[2];
+} ts_live_set_names;
+
 bool		ts_live_set_read(ts_fs *fs, const char *list_path, int64_t listed_size,
 							 const void *key, size_t keylen, bool light_ok, ts_arena *arena,
-							 ts_manifest_entry **entries, int *count, int *partitions,
-							 int *buckets, bool *light);
+							 const ts_manifest_entry ***entries, int *count, int *partitions,
+							 int *buckets, bool *light, ts_live_set_names *names);
 void		ts_live_set_store(ts_fs *fs, const char *list_path, int64_t listed_size,
 							  const void *key, size_t keylen,
 							  const ts_manifest_entry *const *entries, int n, bool light,
-							  int partitions, int buckets);
+							  int partitions, int buckets, ts_live_set_names *names);
 /* Live-set records used (default) or not, for tests of the per-manifest records. */
 void		ts_live_set_set_enabled(bool on);
 /* The record format, for tests (as ts_manifest_cache_encode / _decode). */

@@ -311,7 +311,9 @@ item_find(const char *key, size_t keylen)
  * when too big or out of memory ('own' then
  * stays with its owner).  'groups', when not NULL, are the groups of
  * these entries, already built by the caller; in_order: the entries are
- * in split order already (read from a live-set record).
+ * in split order already (read from a live-set record): the item keeps no
+ * separate split order, and with 'own' the array 'entries' itself (in
+ * 'own' too) becomes the item's.
  */
 static void
 item_insert(ts_plan *plan, const char *key, size_t keylen,
@@ -319,9 +321,15 @@ item_insert(ts_plan *plan, const char *key, size_t keylen,
 			const scan_cache_hit *totals, ts_arena *own,
 			const scan_groups *groups, bool in_order, bool light)
 {
+	/*
+	 * a live-set record's entries (in_order, decoded in the arena taken
+	 * over, entries pointing into it): their array is adopted as the
+	 * item's live set and split order, nothing allocated or copied
+	 */
+	bool		adopt = in_order && own != NULL;
 	size_t		bytes = ALIGN8(sizeof(cache_item)) + ALIGN8(keylen) +
 		(own ? 0 : ALIGN8(sizeof(ts_manifest_entry)) * (size_t) n) +
-		ALIGN8(sizeof(ts_manifest_entry *) * (size_t) n);
+		(adopt ? 0 : ALIGN8(sizeof(ts_manifest_entry *) * (size_t) n));
 	size_t		order_bytes = 0,
 				owned_bytes = 0;	/* the arena taken over, not in the block */
 	int		   *perm = NULL;
@@ -348,16 +356,10 @@ item_insert(ts_plan *plan, const char *key, size_t keylen,
 		return;
 	/* split order: left out when it cannot be had */
 	/* scratch in the plan's arena: its pooled blocks are faulted in or huge */
-	if (n > 0 && (perm = ts_arena_alloc(&plan->arena, sizeof(int) * (size_t) n)) != NULL)
+	/* in order already (a live-set record's): the live array is the split order */
+	if (n > 0 && !in_order && (perm = ts_arena_alloc(&plan->arena, sizeof(int) * (size_t) n)) != NULL)
 	{
-		if (in_order)
-		{
-			/* a live-set record's entries: in split order already */
-			for (int k = 0; k < n; k++)
-				perm[k] = k;
-			order_bytes = ALIGN8(sizeof(ts_manifest_entry *) * (size_t) n);
-		}
-		else if (groups != NULL || scan_groups_build(entries, n, &plan->arena, &g, &e2))
+		if (groups != NULL || scan_groups_build(entries, n, &plan->arena, &g, &e2))
 		{
 			if (scan_groups_permutation(groups ? groups : &g, perm, &e2))
 				order_bytes = ALIGN8(sizeof(ts_manifest_entry *) * (size_t) n);
@@ -380,12 +382,17 @@ item_insert(ts_plan *plan, const char *key, size_t keylen,
 	cur = (char *) it + ALIGN8(sizeof(cache_item));
 	it->key = take(&cur, key, keylen);
 	it->keylen = keylen;
-	it->live = (ts_manifest_entry **) cur;
-	cur += ALIGN8(sizeof(ts_manifest_entry *) * (size_t) n);
+	if (adopt)
+		it->live = (ts_manifest_entry **) entries;
+	else
+	{
+		it->live = (ts_manifest_entry **) cur;
+		cur += ALIGN8(sizeof(ts_manifest_entry *) * (size_t) n);
+	}
 	if (own)
 	{
 		/* take the arena the entries were decoded in: nothing copied */
-		for (i = 0; i < n; i++)
+		for (i = 0; !adopt && i < n; i++)
 			it->live[i] = (ts_manifest_entry *) entries[i];
 		it->owned = *own;
 		own->head = NULL;
@@ -417,7 +424,9 @@ item_insert(ts_plan *plan, const char *key, size_t keylen,
 		}
 		it->totals.excluded = ex;
 	}
-	if (order_bytes > 0)
+	if (in_order)
+		it->ordered = (const ts_manifest_entry **) it->live;
+	else if (order_bytes > 0)
 	{
 		it->ordered = (const ts_manifest_entry **) cur;
 		cur += order_bytes;
@@ -461,16 +470,18 @@ live_record_list(ts_plan *plan)
  * A cold plan's live set from its record, decoded in the fill's arena (or
  * the plan's, then copied) and cached as a fill from the manifests would
  * be, with its split order and counts: no manifest list or manifest read,
- * no merge, no grouping.  False: no usable record (the caller reads the
- * manifests).
+ * no merge, no grouping.  The record's array of entries is the item's
+ * live set and split order (item_insert adopts it with the fill's arena):
+ * nothing else allocated.  False: no usable record (the caller reads the
+ * manifests into the fill's arena, emptied first of what the record left:
+ * a rejected record's bytes are not kept by the item).
  */
 static bool
 live_from_record(ts_plan *plan, scan_state *st, const char *list, const ts_buf *key,
-				 bool own_arena, const ts_manifest_entry ***live, int *nlive,
-				 scan_cache_hit *hit)
+				 bool own_arena, ts_live_set_names *names, const ts_manifest_entry ***live,
+				 int *nlive, scan_cache_hit *hit)
 {
 	ts_arena   *arena = own_arena ? &plan->fill_arena : &plan->arena;
-	ts_manifest_entry *e;
 	const ts_manifest_entry **ptrs;
 	int			n,
 				parts,
@@ -478,13 +489,13 @@ live_from_record(ts_plan *plan, scan_state *st, const char *list, const ts_buf *
 	bool		light;
 
 	if (!ts_live_set_read(plan->fs, list, plan->snapshot->base_manifest_list_size,
-						  key->data, key->len, st->light_ok, arena, &e, &n, &parts,
-						  &buckets, &light))
+						  key->data, key->len, st->light_ok, arena, &ptrs, &n, &parts,
+						  &buckets, &light, names))
+	{
+		if (own_arena)
+			ts_arena_reset(&plan->fill_arena);	/* keeps its newest block, emptied */
 		return false;
-	if ((ptrs = ts_arena_alloc(&plan->arena, sizeof(*ptrs) * (size_t) (n ? n : 1))) == NULL)
-		return false;
-	for (int i = 0; i < n; i++)
-		ptrs[i] = &e[i];
+	}
 	st->entries_light = light;
 	hit->partitions_live = parts;
 	hit->buckets_live = buckets;
@@ -502,7 +513,8 @@ live_from_record(ts_plan *plan, scan_state *st, const char *list, const ts_buf *
  * statistics), as the next new process's plan of its kind will.
  */
 static void
-live_to_record(ts_plan *plan, const scan_state *st, const char *list, const ts_buf *key)
+live_to_record(ts_plan *plan, const scan_state *st, const char *list, const ts_buf *key,
+			   ts_live_set_names *names)
 {
 	cache_item *it;
 
@@ -512,7 +524,7 @@ live_to_record(ts_plan *plan, const scan_state *st, const char *list, const ts_b
 		return;
 	ts_live_set_store(plan->fs, list, plan->snapshot->base_manifest_list_size,
 					  key->data, key->len, it->ordered, it->nentries, it->light || st->light_ok,
-					  it->totals.partitions_live, it->totals.buckets_live);
+					  it->totals.partitions_live, it->totals.buckets_live, names);
 }
 
 /* ---- public API -------------------------------------------------------- */
@@ -680,6 +692,7 @@ scan_read_live_files_cached(ts_plan *plan, scan_state *st,
 	bool		ok = false;
 	bool		own_arena = false;
 	const char *list = NULL;	/* the live-set record's base manifest list */
+	ts_live_set_names names = {0};	/* its records' names, computed once */
 
 	*from_cache = false;
 	memset(hit, 0, sizeof(*hit));
@@ -750,7 +763,8 @@ scan_read_live_files_cached(ts_plan *plan, scan_state *st,
 	}
 	/* a new process's first plan of this snapshot: its live set may be on disk */
 	list = by_bucket ? NULL : live_record_list(plan);
-	if (list != NULL && live_from_record(plan, st, list, &key, own_arena, live, nlive, hit))
+	if (list != NULL &&
+		live_from_record(plan, st, list, &key, own_arena, &names, live, nlive, hit))
 	{
 		st->entry_arena = NULL;
 		ok = true;
@@ -781,7 +795,7 @@ scan_read_live_files_cached(ts_plan *plan, scan_state *st,
 		item_insert(plan, (const char *) key.data, key.len, *live, *nlive, hit,
 					own_arena ? &plan->fill_arena : NULL, &g, false, st->entries_light);
 		scan_groups_free(&g);
-		live_to_record(plan, st, list, &key);
+		live_to_record(plan, st, list, &key, &names);
 	}
 	else
 	{

@@ -835,9 +835,9 @@ test_live_set_read_store(void **state)
 				list[600],
 				list2[600];
 	ts_arena	arena;
-	ts_manifest_entry *m,
-			   *back;
-	const ts_manifest_entry **order;
+	ts_manifest_entry *m;
+	const ts_manifest_entry **order,
+			  **back;
 	int			n,
 				nback,
 				parts,
@@ -862,51 +862,83 @@ test_live_set_read_store(void **state)
 		order[i] = &m[i];
 	s0 = ts_manifest_cache_get_stats();
 	assert_false(ts_live_set_read(fs, list, 0, LIVE_KEY, klen, true, &arena, &back, &nback,
-								  &parts, &buckets, &light));
+								  &parts, &buckets, &light, NULL));
 	/* light entries: the light kind only */
-	ts_live_set_store(fs, list, 0, LIVE_KEY, klen, order, n, true, 2, 4);
+	ts_live_set_store(fs, list, 0, LIVE_KEY, klen, order, n, true, 2, 4, NULL);
 	s = ts_manifest_cache_get_stats();
 	assert_int_equal(s.live_stores - s0.live_stores, 1);
 	assert_false(ts_live_set_read(fs, list, 0, LIVE_KEY, klen, false, &arena, &back, &nback,
-								  &parts, &buckets, &light));
+								  &parts, &buckets, &light, NULL));
 	assert_true(ts_live_set_read(fs, list, 0, LIVE_KEY, klen, true, &arena, &back, &nback,
-								 &parts, &buckets, &light));
+								 &parts, &buckets, &light, NULL));
 	assert_true(light);
 	assert_int_equal(nback, n);
 	assert_int_equal(parts, 2);
 	assert_int_equal(buckets, 4);
 	/* whole entries: the whole kind; a caller needing statistics gets whole ones */
-	ts_live_set_store(fs, list, 0, LIVE_KEY, klen, order, n, false, 2, 4);
+	ts_live_set_store(fs, list, 0, LIVE_KEY, klen, order, n, false, 2, 4, NULL);
 	s = ts_manifest_cache_get_stats();
 	assert_int_equal(s.live_stores - s0.live_stores, 2);
 	assert_true(ts_live_set_read(fs, list, 0, LIVE_KEY, klen, false, &arena, &back, &nback,
-								 &parts, &buckets, &light));
+								 &parts, &buckets, &light, NULL));
 	assert_false(light);
-	same_entries(m, n, back, nback);
+	assert_int_equal(nback, n);
+	for (int i = 0; i < n; i++)
+		same_entry(&m[i], back[i]);
 	assert_true(ts_live_set_read(fs, list, 0, LIVE_KEY, klen, true, &arena, &back, &nback,
-								 &parts, &buckets, &light));
+								 &parts, &buckets, &light, NULL));
 	assert_true(light);
 	s = ts_manifest_cache_get_stats();
 	assert_int_equal(s.live_hits - s0.live_hits, 3);
 	/* another key (snapshot), another list file: nothing */
 	assert_false(ts_live_set_read(fs, list, 0, LIVE_KEY_SNAP, klen, true, &arena, &back, &nback,
-								  &parts, &buckets, &light));
+								  &parts, &buckets, &light, NULL));
 	assert_false(ts_live_set_read(fs, list2, 0, LIVE_KEY, klen, true, &arena, &back, &nback,
-								  &parts, &buckets, &light));
+								  &parts, &buckets, &light, NULL));
 	/* every record torn: both rejected and removed, nothing used */
 	run("for f in %s/*.tsm; do printf xx > $f; done #%s", dir);
 	s0 = ts_manifest_cache_get_stats();
 	assert_false(ts_live_set_read(fs, list, 0, LIVE_KEY, klen, true, &arena, &back, &nback,
-								  &parts, &buckets, &light));
+								  &parts, &buckets, &light, NULL));
 	s = ts_manifest_cache_get_stats();
 	assert_int_equal(s.rejected - s0.rejected, 2);
 	assert_int_equal(s.live_hits - s0.live_hits, 0);
 	/* records off: neither read nor stored */
 	ts_live_set_set_enabled(false);
-	ts_live_set_store(fs, list, 0, LIVE_KEY, klen, order, n, false, 2, 4);
+	ts_live_set_store(fs, list, 0, LIVE_KEY, klen, order, n, false, 2, 4, NULL);
 	ts_live_set_set_enabled(true);
 	assert_false(ts_live_set_read(fs, list, 0, LIVE_KEY, klen, true, &arena, &back, &nback,
-								  &parts, &buckets, &light));
+								  &parts, &buckets, &light, NULL));
+	/*
+	 * names computed once per plan: a cold miss tries both kinds (two
+	 * names), then stores one under the name it has; a new plan finds it
+	 */
+	{
+		ts_live_set_names names = {0};
+		ts_live_set_names names2 = {0};
+
+		s0 = ts_manifest_cache_get_stats();
+		assert_false(ts_live_set_read(fs, list, 0, LIVE_KEY, klen, true, &arena, &back, &nback,
+									  &parts, &buckets, &light, &names));
+		ts_live_set_store(fs, list, 0, LIVE_KEY, klen, order, n, true, 2, 4, &names);
+		s = ts_manifest_cache_get_stats();
+		assert_int_equal(s.live_names - s0.live_names, 2);
+		assert_int_equal(s.live_stores - s0.live_stores, 1);
+		assert_true(ts_live_set_read(fs, list, 0, LIVE_KEY, klen, true, &arena, &back, &nback,
+									 &parts, &buckets, &light, &names2));
+		assert_true(light);
+		assert_int_equal(nback, n);
+		assert_true(ts_live_set_read(fs, list, 0, LIVE_KEY, klen, true, &arena, &back, &nback,
+									 &parts, &buckets, &light, &names2));
+		s = ts_manifest_cache_get_stats();
+		assert_int_equal(s.live_names - s0.live_names, 3);
+		assert_int_equal(s.live_hits - s0.live_hits, 2);
+		/* without names: each call its own */
+		assert_true(ts_live_set_read(fs, list, 0, LIVE_KEY, klen, true, &arena, &back, &nback,
+									 &parts, &buckets, &light, NULL));
+		s = ts_manifest_cache_get_stats();
+		assert_int_equal(s.live_names - s0.live_names, 4);
+	}
 	ts_arena_free(&arena);
 }
 

@@ -931,6 +931,59 @@ plan_id_ge(const char *path, int64_t k)
 }
 
 /*
+ * A table of 4 snapshots whose plan of id >= 40 prunes files by statistics,
+ * its reference plans decoded from the manifests with no cache of any kind
+ * (with that predicate and without), and an empty metadata cache directory
+ * configured; the entry cache empty.  Torn down by pred_table_done.
+ */
+typedef struct pred_table
+{
+	const char *path;
+	char		mdir[64];
+	ts_scan_context ctx;		/* no predicate */
+	ts_plan    *ref_pred;
+	ts_plan    *ref_all;
+	char	   *want_pred;
+	char	   *want_all;
+} pred_table;
+
+static void
+pred_table_init(pred_table *t, const char *name)
+{
+	ts_err		err = {0};
+	char		rel[64];
+
+	memset(t, 0, sizeof(*t));
+	snprintf(rel, sizeof(rel), "db.db/%s", name);
+	t->path = gen_table(rel, "--column id:INT --column name:STRING --column p:INT "
+						"--partition p --buckets 2 --bucket-key id --rows 40 --snapshots 4");
+	cache_reset(64 << 20);
+	t->ref_pred = plan_id_ge(t->path, 40);
+	assert_true(t->ref_pred->metrics.files_pruned_stats > 0);
+	t->want_pred = plan_text(t->ref_pred);
+	scan_ctx_init(&t->ctx, t->path, NULL, 0);
+	ts_scan_cache_clear();
+	t->ref_all = scan_plan_ok(&t->ctx);
+	t->want_all = plan_text(t->ref_all);
+	ts_scan_cache_clear();
+	snprintf(t->mdir, sizeof(t->mdir), "/tmp/ts_unit_%s_XXXXXX", name);
+	assert_non_null(mkdtemp(t->mdir));
+	assert_true(ts_mcache_configure(t->mdir, 16 << 20, &err));
+}
+
+static void
+pred_table_done(pred_table *t)
+{
+	free(t->want_pred);
+	free(t->want_all);
+	ts_plan_free(t->ref_pred);
+	ts_plan_free(t->ref_all);
+	ts_live_set_set_enabled(true);
+	ts_mcache_configure(NULL, 0, NULL);
+	gen_sh("rm -rf %s", t->mdir);
+}
+
+/*
  * Light records (no statistics, meta/manifest_cache.c) serve plans without
  * a predicate only: a plan pruning by statistics after one, whether its
  * entries would come from the records or from the entry cache that plan
@@ -939,11 +992,9 @@ plan_id_ge(const char *path, int64_t k)
 static void
 test_stats_never_from_light(void **state)
 {
-	const char *path = gen_table("db.db/lite", "--column id:INT --column name:STRING --column p:INT "
-								 "--partition p --buckets 2 --bucket-key id --rows 40 --snapshots 4");
-	char		mdir[] = "/tmp/ts_unit_light_XXXXXX";
+	pred_table	t;
+	const char *path;
 	ts_scan_context ctx;
-	ts_err		err = {0};
 	ts_manifest_cache_stats s0,
 				s;
 	ts_plan    *ref,
@@ -952,17 +1003,12 @@ test_stats_never_from_light(void **state)
 			   *got;
 
 	(void) state;
-	cache_reset(64 << 20);
-	/* the reference: decoded from the manifests, no cache of any kind */
-	ref = plan_id_ge(path, 40);
-	assert_true(ref->metrics.files_pruned_stats > 0);
-	want = plan_text(ref);
-
-	assert_non_null(mkdtemp(mdir));
-	assert_true(ts_mcache_configure(mdir, 16 << 20, &err));
+	pred_table_init(&t, "lite");
+	path = t.path;
+	ctx = t.ctx;
+	ref = t.ref_pred;
+	want = t.want_pred;
 	ts_live_set_set_enabled(false);	/* the per-manifest records (live sets: below) */
-	scan_ctx_init(&ctx, path, NULL, 0);
-	ts_scan_cache_clear();
 	s0 = ts_manifest_cache_get_stats();
 	/* no predicate: decoded, stored as full and light records */
 	plan = scan_plan_ok(&ctx);
@@ -1012,11 +1058,7 @@ test_stats_never_from_light(void **state)
 	assert_string_equal(got, want);
 	free(got);
 	ts_plan_free(plan);
-	free(want);
-	ts_plan_free(ref);
-	ts_live_set_set_enabled(true);
-	ts_mcache_configure(NULL, 0, NULL);
-	gen_sh("rm -rf %s", mdir);
+	pred_table_done(&t);
 }
 
 /* the plan's counts a live set hands out, equal to a plan's that read the manifests */
@@ -1055,40 +1097,26 @@ same_as(ts_plan *plan, const ts_plan *ref, const char *want)
 static void
 test_live_set_plans(void **state)
 {
-	const char *args = "--column id:INT --column name:STRING --column p:INT "
-		"--partition p --buckets 2 --bucket-key id --rows 40 --snapshots 4";
-	const char *path = gen_table("db.db/liveset", args);
-	char		mdir[] = "/tmp/ts_unit_liveset_XXXXXX";
+	pred_table	t;
+	const char *path;
+	const char *mdir;
 	ts_scan_context ctx;
 	ts_err		err = {0};
 	ts_manifest_cache_stats s0,
 				s;
-	ts_plan    *ref_pred,
-			   *ref_all,
-			   *plan;
-	char	   *want_pred,
-			   *want_all;
+	ts_plan    *plan;
 	int64_t		read;
 
 	(void) state;
-	cache_reset(64 << 20);
-	/* the references: decoded from the manifests, no record of any kind */
-	ref_pred = plan_id_ge(path, 40);
-	assert_true(ref_pred->metrics.files_pruned_stats > 0);
-	want_pred = plan_text(ref_pred);
-	scan_ctx_init(&ctx, path, NULL, 0);
-	ts_scan_cache_clear();
-	ref_all = scan_plan_ok(&ctx);
-	want_all = plan_text(ref_all);
-
-	assert_non_null(mkdtemp(mdir));
-	assert_true(ts_mcache_configure(mdir, 16 << 20, &err));
+	pred_table_init(&t, "liveset");
+	path = t.path;
+	mdir = t.mdir;
+	ctx = t.ctx;
 	/* filled from the manifests: the live set stored, as the light kind this plan reads */
-	ts_scan_cache_clear();
 	s0 = ts_manifest_cache_get_stats();
 	plan = scan_plan_ok(&ctx);
 	assert_int_equal(plan->metrics.manifests_read, 4);
-	same_as(plan, ref_all, want_all);
+	same_as(plan, t.ref_all, t.want_all);
 	s = ts_manifest_cache_get_stats();
 	assert_int_equal(s.live_stores - s0.live_stores, 1);
 	assert_int_equal(s.live_hits - s0.live_hits, 0);
@@ -1099,7 +1127,7 @@ test_live_set_plans(void **state)
 	plan = scan_plan_ok(&ctx);
 	assert_false(plan->metrics.cache_hit);
 	assert_int_equal(plan->metrics.manifests_read, 0);
-	same_as(plan, ref_all, want_all);
+	same_as(plan, t.ref_all, t.want_all);
 	s = ts_manifest_cache_get_stats();
 	assert_int_equal(s.live_hits - s0.live_hits, 1);
 	assert_int_equal(s.hits - s0.hits, 0);
@@ -1107,7 +1135,52 @@ test_live_set_plans(void **state)
 	/* and this process's next plan hits the entry cache it filled */
 	plan = scan_plan_ok(&ctx);
 	assert_true(plan->metrics.cache_hit);
-	same_as(plan, ref_all, want_all);
+	same_as(plan, t.ref_all, t.want_all);
+	/*
+	 * a pooled plan (as in the server): the record decoded in the fill's
+	 * arena, which the entry cache takes over with the record's array of
+	 * entries as its live set and split order; then its hit
+	 */
+	ts_scan_cache_clear();
+	s0 = ts_manifest_cache_get_stats();
+	plan = plan_pooled(&ctx);
+	assert_false(plan->metrics.cache_hit);
+	assert_int_equal(plan->metrics.manifests_read, 0);
+	same_as(plan, t.ref_all, t.want_all);
+	s = ts_manifest_cache_get_stats();
+	assert_int_equal(s.live_hits - s0.live_hits, 1);
+	assert_int_equal(s.live_names - s0.live_names, 1);
+	plan = plan_pooled(&ctx);
+	assert_true(plan->metrics.cache_hit);
+	same_as(plan, t.ref_all, t.want_all);
+	/*
+	 * the live set's record damaged (its last byte): rejected, the fill's
+	 * arena emptied of it, the set read from the manifests' records into
+	 * that arena and written again; its name computed once for the read
+	 * of both kinds and the store
+	 */
+	gen_sh("for f in $(grep -l TSLIV %s/*.tsm); do printf '\\377' | "
+		   "dd of=$f bs=1 seek=$(($(stat -c %%s $f) - 1)) conv=notrunc 2>/dev/null; done", t.mdir);
+	ts_scan_cache_clear();
+	s0 = ts_manifest_cache_get_stats();
+	plan = plan_pooled(&ctx);
+	assert_int_equal(plan->metrics.manifests_read, 4);
+	same_as(plan, t.ref_all, t.want_all);
+	s = ts_manifest_cache_get_stats();
+	assert_int_equal(s.live_hits - s0.live_hits, 0);
+	assert_int_equal(s.rejected - s0.rejected, 1);
+	assert_int_equal(s.live_stores - s0.live_stores, 1);
+	assert_int_equal(s.live_names - s0.live_names, 2);	/* light, whole; the light one stored */
+	plan = plan_pooled(&ctx);
+	assert_true(plan->metrics.cache_hit);
+	same_as(plan, t.ref_all, t.want_all);
+	ts_scan_cache_clear();
+	s0 = s;
+	plan = plan_pooled(&ctx);
+	assert_int_equal(plan->metrics.manifests_read, 0);
+	same_as(plan, t.ref_all, t.want_all);
+	s = ts_manifest_cache_get_stats();
+	assert_int_equal(s.live_hits - s0.live_hits, 1);
 
 	/*
 	 * a predicate next: neither the light set the entry cache holds nor the
@@ -1116,7 +1189,7 @@ test_live_set_plans(void **state)
 	s0 = ts_manifest_cache_get_stats();
 	plan = plan_id_ge(path, 40);
 	read = plan->metrics.manifests_read;
-	same_as(plan, ref_pred, want_pred);	/* the same files pruned by statistics */
+	same_as(plan, t.ref_pred, t.want_pred);	/* the same files pruned by statistics */
 	assert_int_equal(read, 4);
 	s = ts_manifest_cache_get_stats();
 	assert_int_equal(s.live_hits - s0.live_hits, 0);
@@ -1128,7 +1201,7 @@ test_live_set_plans(void **state)
 	s0 = s;
 	plan = plan_id_ge(path, 40);
 	assert_int_equal(plan->metrics.manifests_read, 0);
-	same_as(plan, ref_pred, want_pred);
+	same_as(plan, t.ref_pred, t.want_pred);
 	s = ts_manifest_cache_get_stats();
 	assert_int_equal(s.live_hits - s0.live_hits, 1);
 
@@ -1138,7 +1211,7 @@ test_live_set_plans(void **state)
 	s0 = ts_manifest_cache_get_stats();
 	plan = scan_plan_ok(&ctx);
 	assert_int_equal(plan->metrics.manifests_read, 4);
-	same_as(plan, ref_all, want_all);
+	same_as(plan, t.ref_all, t.want_all);
 	s = ts_manifest_cache_get_stats();
 	assert_int_equal(s.live_hits - s0.live_hits, 0);
 	assert_true(s.rejected - s0.rejected >= 2);
@@ -1147,50 +1220,45 @@ test_live_set_plans(void **state)
 	s0 = s;
 	plan = scan_plan_ok(&ctx);
 	assert_int_equal(plan->metrics.manifests_read, 0);
-	same_as(plan, ref_all, want_all);
+	same_as(plan, t.ref_all, t.want_all);
 	s = ts_manifest_cache_get_stats();
 	assert_int_equal(s.live_hits - s0.live_hits, 1);
 	/* the whole kind, torn and removed above, is written by the next predicate plan */
 	ts_scan_cache_clear();
 	s0 = s;
 	plan = plan_id_ge(path, 40);
-	same_as(plan, ref_pred, want_pred);
+	same_as(plan, t.ref_pred, t.want_pred);
 	s = ts_manifest_cache_get_stats();
 	assert_int_equal(s.live_hits - s0.live_hits, 0);
 	assert_int_equal(s.live_stores - s0.live_stores, 1);
 	ts_scan_cache_clear();
 	s0 = s;
 	plan = plan_id_ge(path, 40);
-	same_as(plan, ref_pred, want_pred);
+	same_as(plan, t.ref_pred, t.want_pred);
 	s = ts_manifest_cache_get_stats();
 	assert_int_equal(s.live_hits - s0.live_hits, 1);
 
 	/* the table re-created (same snapshot ids, other lists): not the old set */
-	free(want_all);
-	ts_plan_free(ref_all);
+	free(t.want_all);
+	ts_plan_free(t.ref_all);
 	gen_sh("rm -rf %s", path);
 	path = gen_table("db.db/liveset", "--column id:INT --column name:STRING --column p:INT "
 					 "--partition p --buckets 2 --bucket-key id --rows 24 --snapshots 4");
 	ts_mcache_configure(NULL, 0, NULL);
 	ts_scan_cache_clear();
 	scan_ctx_init(&ctx, path, NULL, 0);
-	ref_all = scan_plan_ok(&ctx);
-	want_all = plan_text(ref_all);
+	t.ref_all = scan_plan_ok(&ctx);
+	t.want_all = plan_text(t.ref_all);
 	assert_true(ts_mcache_configure(mdir, 16 << 20, &err));
 	ts_scan_cache_clear();
 	s0 = ts_manifest_cache_get_stats();
 	plan = scan_plan_ok(&ctx);
 	assert_int_equal(plan->metrics.manifests_read, 4);
-	same_as(plan, ref_all, want_all);
+	same_as(plan, t.ref_all, t.want_all);
 	s = ts_manifest_cache_get_stats();
 	assert_int_equal(s.live_hits - s0.live_hits, 0);
 
-	free(want_pred);
-	free(want_all);
-	ts_plan_free(ref_pred);
-	ts_plan_free(ref_all);
-	ts_mcache_configure(NULL, 0, NULL);
-	gen_sh("rm -rf %s", mdir);
+	pred_table_done(&t);
 }
 
 /* A manifest entry naming a file outside its bucket directory: an error once read, not a path. */
