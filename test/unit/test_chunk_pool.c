@@ -220,6 +220,23 @@ test_growth(void **state)
 	assert_non_null(ts_arena_alloc(&a, 60 * 1024));
 	assert_true(ts_arena_bytes(&a) < 2 * (64 << 10) + 1024);
 	ts_arena_free(&a);
+	/*
+	 * a pooled arena's first pooled request larger than its chunk size (a
+	 * plan's array of 11,200 pointers): a huge page, not 128 KB of 4 KB pages
+	 */
+	ts_arena_init(&a, 64 * 1024);
+	assert_non_null(ts_arena_alloc(&a, 60 * 1024));	/* before pooling: ts_malloc */
+	expect = ts_arena_bytes(&a);
+	ts_arena_set_pooled(&a, true);
+	assert_non_null(ts_arena_alloc(&a, 90 * 1024));
+	assert_int_equal(ts_arena_bytes(&a), expect + TS_HUGE_PAGE);
+	ts_arena_free(&a);
+	/* one that fits the chunk size: the chunk size, as before */
+	ts_arena_init(&a, 64 * 1024);
+	ts_arena_set_pooled(&a, true);
+	assert_non_null(ts_arena_alloc(&a, 60 * 1024));
+	assert_int_equal(ts_arena_bytes(&a), 64 << 10);
+	ts_arena_free(&a);
 }
 
 /* The size hint sets the first block only, and no larger than the largest class. */
