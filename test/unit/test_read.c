@@ -515,12 +515,14 @@ test_unsupported(void **state)
 	/* data evolution: a file without _FIRST_ROW_ID cannot be placed */
 	opt.key = "data-evolution.enabled";
 	opt.value = "true";
+	t.plan.core.data_evolution = true;	/* parsed from the options, as ts_scan_prepare does */
 	t.plan.kind = TS_TABLE_APPEND;
 	assert_int_equal(read_split_rows(&t.plan, &t.split, cols, 1, &got, &err, NULL), -1);
 	assert_int_equal(err.code, TS_ERR_CORRUPT);
 	assert_non_null(strstr(err.msg, "_FIRST_ROW_ID"));
 	t.plan.noptions = 0;
 	t.plan.options = NULL;
+	t.plan.core.data_evolution = false;
 
 	/* system columns need row tracking */
 	cols[0] = TS_COLUMN_ROW_ID;
