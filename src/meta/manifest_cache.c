@@ -945,12 +945,13 @@ live_name_once(ts_fs *fs, const char *list_path, int64_t listed_size, const void
 
 	if (names == NULL)
 		return live_name(fs, list_path, listed_size, key, keylen, light, name, size);
-	if (!names->tried[k])
-	{
-		names->tried[k] = true;
+	/*
+	 * a failure is not kept: before the fill the list's size may be unknown
+	 * to the fs (an object store's), after it known, as each call found it
+	 */
+	if (!names->ok[k])
 		names->ok[k] = live_name(fs, list_path, listed_size, key, keylen, light,
 								 names->name[k], &names->size[k]);
-	}
 	if (!names->ok[k])
 		return false;
 	memcpy(name, names->name[k], 65);

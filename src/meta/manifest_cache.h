@@ -83,16 +83,15 @@ bool		ts_manifest_cache_decode_light(uint8_t *record, size_t len, const char *na
  * entries then lose their statistics if they had them), else the whole
  * kind.  Both are no-ops (false) with the cache or records off.
  *
- * names: the records' names, computed on first use (a digest and, for a
- * local list, its stat) and kept there by the caller for the calls of one
+ * names: the records' names, computed on first success (a digest and, for
+ * a local list, its stat) and kept there by the caller for the calls of one
  * plan with the same list, size and key (a cold miss reads the light kind,
  * then the whole one, then stores one of them); zeroed before the first
  * call; NULL: computed each time.
  */
 typedef struct ts_live_set_names
 {
-	bool		tried[2];		/* [1]: the light kind */
-	bool		ok[2];
+	bool		ok[2];			/* name[k] computed; [1]: the light kind */
 	char		name[2][65];
 	int64_t		size[2];
 } ts_live_set_names;
