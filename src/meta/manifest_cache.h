@@ -72,11 +72,11 @@ bool		ts_manifest_cache_decode_light(uint8_t *record, size_t len, const char *na
  * its entries in split order with the counts a hit hands out, stored as
  * one record named after the cache's key and the snapshot's base manifest
  * list (list_path, listed_size as for a manifest), whose header holds the
- * whole key (checked on read).  Read: entries is an array of pointers to
- * the entries in the record's order, both in arena; on false the arena
- * may hold a rejected record's bytes (its owner may discard them).  A new process's cold plan then reads one
+ * whole key (checked on read).  A new process's cold plan then reads one
  * record instead of the manifest lists and a record per manifest, and
- * neither merges nor groups.  light: the entries have no statistics (a
+ * neither merges nor groups.  Read: entries is an array of pointers to
+ * the entries in the record's order, both in arena; on false the arena
+ * may hold a rejected record's bytes (its owner may discard them).  light: the entries have no statistics (a
  * light record); read: a light one only when light_ok (then tried first),
  * else the full one; a record that does not check is removed and counted
  * in rejected, never used.  Store: as the light kind when light (the
