@@ -17,6 +17,12 @@
 # too, alternating with this build's, on the same store (its lines name it).
 # TS_WAVE_PROXY_ARGS="--check-one-in 1000": more options for the proxy (a
 # store cheaper per request; test/s3/proxy.mjs).
+# TS_WAVE_METADATA_CACHE="0 1": without and with the metadata cache, in
+# turn in each run.  With it (1), each binary first plans once with a metadata
+# cache directory of its own (--metadata-cache, as tablescan.metadata_cache_dir;
+# not counted), then every counted run is a new process planning with that
+# filled directory: a new connection's cold plan on a server whose cache is
+# warm, against the lines without it (a table never planned on this server).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 N=${1:-1000} DELAYS=${2:-20 50} RUNS=${3:-3}
@@ -41,10 +47,16 @@ for delay in $DELAYS; do
     for run in $(seq 1 "$RUNS"); do
         for inflight in ${TS_WAVE_IN_FLIGHT:-512}; do
             for bin in "${BINS[@]}"; do
+              for cache in ${TS_WAVE_METADATA_CACHE:-0}; do
+                mc=()
+                if [ "$cache" = 1 ]; then
+                    mc=(--metadata-cache "$D/mcache-$delay-$(basename "$bin")-$([ "$bin" = "${BINS[-1]}" ] && echo this || echo before)")
+                    [ -d "${mc[1]}" ] || { mkdir -m 700 -p "${mc[1]}"; TS_S3_MAX_IN_FLIGHT=$inflight "$bin" s3://lake/wh/t.db/m --plan-only 1 "${mc[@]}" >/dev/null 2>&1; }
+                fi
                 curl -s "$TS_S3_ENDPOINT/__latency?reset=1" >/dev/null
                 echo "---- mark" >> "$D/trace"
                 c0=$(awk '{ print $14 + $15 }' /proc/$pid/stat)
-                out=$(TS_S3_MAX_IN_FLIGHT=$inflight "$bin" s3://lake/wh/t.db/m --plan-only 1 2>&1 | tr '\n' ' ')
+                out=$(TS_S3_MAX_IN_FLIGHT=$inflight "$bin" s3://lake/wh/t.db/m --plan-only 1 "${mc[@]}" 2>&1 | tr '\n' ' ')
                 c1=$(awk '{ print $14 + $15 }' /proc/$pid/stat)
                 st=$(curl -s "$TS_S3_ENDPOINT/__latency")
                 # the trace since the mark: arrivals ("depth D METHOD PATH [RANGE] t=MS"), answers ("answered D t=MS")
@@ -54,16 +66,18 @@ for delay in $DELAYS; do
                                 else if ($4 ~ /\/manifest\/manifest-/) {
                                     n++; if (n == 1) first = t; if (n == 512) at512 = t; last = t; per[$2]++ } }
                     /^answered / && ld != "" && $2 == ld { listed = substr($NF, 3) - t0 }
-                    END { printf "lists answered %.0f, manifests arrived %.0f-%.0f, first 512 over %.0f ms; depths:",
+                    END { if (n == 0) { printf "no manifest fetched"; exit }
+                          printf "lists answered %.0f, manifests arrived %.0f-%.0f, first 512 over %.0f ms; depths:",
                                  listed, first - t0, last - t0, (at512 ? at512 : last) - first
                           for (d = 1; d <= 64; d++) if (per[d]) printf " %d:%d", d, per[d] }')
                 printf '%s ms, %s in flight, %s: waited %s, %s requests; plan %s ms, CPU %s ms; proxy CPU %s ms; %s\n' \
-                    "$delay" "$inflight" "$([ "$bin" = "${BINS[-1]}" ] && echo this build || basename "$bin")" \
+                    "$delay" "$inflight" "$([ "$bin" = "${BINS[-1]}" ] && echo this build || basename "$bin")${mc:+, metadata cache filled}" \
                     "$(sed -n 's/.*"depth":\([0-9]*\).*/\1/p' <<< "$st")" \
                     "$(sed -n 's/.*"requests":\([0-9]*\).*/\1/p' <<< "$st")" \
                     "$(sed -n 's/.*: \([0-9.]*\) ms each.*/\1/p' <<< "$out")" \
                     "$(sed -n 's/.*CPU \([0-9.]*\) ms.*/\1/p' <<< "$out")" \
                     "$(( (c1 - c0) * 1000 / $(getconf CLK_TCK) ))" "$wave"
+              done
             done
         done
     done

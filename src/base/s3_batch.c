@@ -151,6 +151,8 @@ start(CURLM *multi, ts_s3_batch *b, slot *sl, int i)
 	if (!s3_attempt_begin(p->h, &sl->r, cfg, sl->s, &p->a, &b->err))
 		return -1;
 	sl->s->owner = b->owner;	/* a whole body grows there, whoever drives the transfer */
+	/* how a finished transfer finds its pool entry (s3_batch_route); reset clears it */
+	ts_curl_fn.easy_setopt(p->h, CURLOPT_PRIVATE, (char *) p);
 	if (ts_curl_fn.multi_add_handle(multi, p->h) != CURLM_OK)
 	{
 		long		ra;
@@ -298,25 +300,31 @@ bool
 s3_batch_route(CURL *h, CURLcode rc)
 {
 	CURLM	   *multi;
+	char	   *priv = NULL;
+	pooled	   *p;
+	ts_s3_batch *b;
+	slot	   *sl;
+	int			i;
+	long		retry_after_s = 0;
+	void	   *prev;
 
-	for (int k = 0; k < POOL_MAX; k++)
-		if (pool[k].owner != NULL && pool[k].h == h)
-		{
-			ts_s3_batch *b = pool[k].owner;
-			slot	   *sl = &b->slots[pool[k].slot];
-			int			i = sl->item;
-			long		retry_after_s = 0;
-			void	   *prev = ts_alloc_switch(b->owner);
-
-			if (s3_multi_handle(&multi, NULL))
-			{
-				release(multi, b, sl, &retry_after_s);
-				finish(b, sl, i, rc, retry_after_s);
-			}
-			ts_alloc_switch(prev);
-			return true;
-		}
-	return false;
+	/* a pool handle of a running slot carries its entry; others (s3.c's own) none */
+	if (ts_curl_fn.easy_getinfo(h, CURLINFO_PRIVATE, &priv) != CURLE_OK || priv == NULL)
+		return false;
+	p = (pooled *) priv;
+	if (p < pool || p >= pool + POOL_MAX || p->owner == NULL || p->h != h)
+		return false;
+	b = p->owner;
+	sl = &b->slots[p->slot];
+	i = sl->item;
+	prev = ts_alloc_switch(b->owner);
+	if (s3_multi_handle(&multi, NULL))
+	{
+		release(multi, b, sl, &retry_after_s);
+		finish(b, sl, i, rc, retry_after_s);
+	}
+	ts_alloc_switch(prev);
+	return true;
 }
 
 /* Has a running batch an item never started, or a retry due, and a slot free for it? */

@@ -91,7 +91,8 @@ tool_read_all(ts_plan *plan, const int *cols, int ncols,
 		for (;;)
 		{
 			ts_s3_drive();		/* files fetched ahead move on, as in the FDW */
-			ts_bg_set_enabled(ahead);
+			if (tool_ahead_next_only)
+				ts_bg_set_enabled(ahead);
 			n = ts_split_reader_next(r, &b, &err);
 			if (tool_ahead_next_only)
 				ts_bg_set_enabled(false);

@@ -30,7 +30,9 @@
 #     answered before the last ones reach the store, ~0.3 ms a request for
 #     this client and the one-threaded store on a loaded 2-core machine,
 #     which spreads the wave over 2-3 depths (4-6 measured); 8 with 256 in
-#     flight, 14 when they went in windows of 64 waited in turn);
+#     flight, 14 when they went in windows of 64 waited in turn); the same
+#     plan by a new process with a metadata cache directory filled by it:
+#     no manifest fetched, at most 3 (2 measured);
 #   - one ORC file of ~10 MB in 6 stripes (larger than what a scan fetches
 #     whole with the files before it): with every column read, the file
 #     comes in whole with its tail (ts_file_hold_ends): at most 5 (4 of
@@ -164,6 +166,24 @@ if grep -q '^planned 1 time' <<< "$out" && [ -n "$d" ] && [ "$d" -le 6 ]; then
     ok "cold plan of 500 manifests: $d round trips one after another (at most 6)"
 else
     bad "cold plan of 500 manifests: ${d:-?} round trips one after another, more than 6 ($out / $st)"
+fi
+
+# The same plan by a new process on a server whose metadata cache a plan before filled
+# (--metadata-cache, as tablescan.metadata_cache_dir): the snapshot's manifests and lists
+# come from the cache's records, so no manifest is fetched; at most 3 round trips (2
+# measured: the hint, then the snapshot with the schema).
+mkdir -m 700 "$D/mcache"
+"$D/scan" s3://lake/wh/t.db/m500 --plan-only 1 --metadata-cache "$D/mcache" >/dev/null 2>&1
+curl -s "$L?reset=1" >/dev/null
+echo "---- mcache" >> "$D/log"
+out=$("$D/scan" s3://lake/wh/t.db/m500 --plan-only 1 --metadata-cache "$D/mcache" 2>&1); st=$(curl -s "$L")
+d=$(depth "$st")
+nm=$(sed -n '/^---- mcache$/,$p' "$D/log" | grep '^depth [0-9]* GET .*/manifest/manifest-' | grep -vc '/manifest-list-' || true)
+if grep -q '^planned 1 time' <<< "$out" && grep -q '^metadata cache: [1-9]' <<< "$out" && [ "$nm" = 0 ] &&
+   [ -n "$d" ] && [ "$d" -le 3 ]; then
+    ok "500 manifests planned by a new process with the metadata cache filled: no manifest fetched, $d round trips (at most 3)"
+else
+    bad "500 manifests with the metadata cache filled: $nm manifest(s) fetched, ${d:-?} round trips ($out / $st)"
 fi
 
 # data_gets MARK TABLE: the trace's GETs of TABLE's data files since the line MARK
