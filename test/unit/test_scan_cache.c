@@ -1085,6 +1085,36 @@ same_as(ts_plan *plan, const ts_plan *ref, const char *want)
 }
 
 /*
+ * A new process's plan of t (the entry cache cleared) from the live-set
+ * record: no manifest list or manifest read, the reference's splits, order
+ * and counts, one live set taken from a record, its name computed once;
+ * then the process's next plan hits the entry cache it filled.  pooled: as
+ * the server plans (the record decoded in the fill's arena, its array of
+ * entries adopted by the entry cache as its live set and split order).
+ */
+static void
+plan_from_live_record(const ts_scan_context *ctx, const pred_table *t, bool pooled)
+{
+	ts_manifest_cache_stats s0 = ts_manifest_cache_get_stats(),
+				s;
+	ts_plan    *plan;
+
+	ts_scan_cache_clear();
+	plan = pooled ? plan_pooled(ctx) : scan_plan_ok(ctx);
+	assert_false(plan->metrics.cache_hit);
+	assert_int_equal(plan->metrics.manifests_read, 0);
+	same_as(plan, t->ref_all, t->want_all);
+	s = ts_manifest_cache_get_stats();
+	assert_int_equal(s.live_hits - s0.live_hits, 1);
+	assert_int_equal(s.hits - s0.hits, 0);
+	assert_int_equal(s.live_stores - s0.live_stores, 0);
+	assert_int_equal(s.live_names - s0.live_names, 1);
+	plan = pooled ? plan_pooled(ctx) : scan_plan_ok(ctx);
+	assert_true(plan->metrics.cache_hit);
+	same_as(plan, t->ref_all, t->want_all);
+}
+
+/*
  * A snapshot's live set as one record (meta/manifest_cache.c): a new
  * process's cold plan takes it instead of the manifest lists and the
  * manifests' records, with the same splits, order and counts as a plan
@@ -1122,37 +1152,13 @@ test_live_set_plans(void **state)
 	assert_int_equal(s.live_hits - s0.live_hits, 0);
 
 	/* a new process: one record, no manifest list or manifest read */
-	ts_scan_cache_clear();
-	s0 = s;
-	plan = scan_plan_ok(&ctx);
-	assert_false(plan->metrics.cache_hit);
-	assert_int_equal(plan->metrics.manifests_read, 0);
-	same_as(plan, t.ref_all, t.want_all);
-	s = ts_manifest_cache_get_stats();
-	assert_int_equal(s.live_hits - s0.live_hits, 1);
-	assert_int_equal(s.hits - s0.hits, 0);
-	assert_int_equal(s.live_stores - s0.live_stores, 0);
-	/* and this process's next plan hits the entry cache it filled */
-	plan = scan_plan_ok(&ctx);
-	assert_true(plan->metrics.cache_hit);
-	same_as(plan, t.ref_all, t.want_all);
+	plan_from_live_record(&ctx, &t, false);
 	/*
 	 * a pooled plan (as in the server): the record decoded in the fill's
 	 * arena, which the entry cache takes over with the record's array of
 	 * entries as its live set and split order; then its hit
 	 */
-	ts_scan_cache_clear();
-	s0 = ts_manifest_cache_get_stats();
-	plan = plan_pooled(&ctx);
-	assert_false(plan->metrics.cache_hit);
-	assert_int_equal(plan->metrics.manifests_read, 0);
-	same_as(plan, t.ref_all, t.want_all);
-	s = ts_manifest_cache_get_stats();
-	assert_int_equal(s.live_hits - s0.live_hits, 1);
-	assert_int_equal(s.live_names - s0.live_names, 1);
-	plan = plan_pooled(&ctx);
-	assert_true(plan->metrics.cache_hit);
-	same_as(plan, t.ref_all, t.want_all);
+	plan_from_live_record(&ctx, &t, true);
 	/*
 	 * the live set's record damaged (its last byte): rejected, the fill's
 	 * arena emptied of it, the set read from the manifests' records into
@@ -1174,13 +1180,7 @@ test_live_set_plans(void **state)
 	plan = plan_pooled(&ctx);
 	assert_true(plan->metrics.cache_hit);
 	same_as(plan, t.ref_all, t.want_all);
-	ts_scan_cache_clear();
-	s0 = s;
-	plan = plan_pooled(&ctx);
-	assert_int_equal(plan->metrics.manifests_read, 0);
-	same_as(plan, t.ref_all, t.want_all);
-	s = ts_manifest_cache_get_stats();
-	assert_int_equal(s.live_hits - s0.live_hits, 1);
+	plan_from_live_record(&ctx, &t, true);	/* the record written again */
 
 	/*
 	 * a predicate next: neither the light set the entry cache holds nor the
