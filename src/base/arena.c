@@ -95,7 +95,8 @@ ts_arena_alloc(ts_arena *a, size_t size)
 	if (c == NULL || c->size - c->used < need)
 	{
 		size_t		csize = a->chunk_size ? a->chunk_size : 64 * 1024;
-		size_t		block = 0;
+		size_t		block = 0,
+					next;
 
 		while (csize < need)
 		{
@@ -109,8 +110,8 @@ ts_arena_alloc(ts_arena *a, size_t size)
 		 * that a large plan soon takes blocks big enough for huge pages
 		 */
 		if (a->pooled &&
-			(block = ts_chunk_pool_round(CHUNK_HDR + need > pooled_next(a, need) ?
-										 CHUNK_HDR + need : pooled_next(a, need))) != 0)
+			(block = ts_chunk_pool_round(CHUNK_HDR + need > (next = pooled_next(a, need)) ?
+										 CHUNK_HDR + need : next)) != 0)
 		{
 			c = ts_chunk_pool_get(block);
 			csize = block - CHUNK_HDR;

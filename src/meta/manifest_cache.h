@@ -76,8 +76,9 @@ bool		ts_manifest_cache_decode_light(uint8_t *record, size_t len, const char *na
  * record instead of the manifest lists and a record per manifest, and
  * neither merges nor groups.  Read: entries is an array of pointers to
  * the entries in the record's order, both in arena; on false the arena
- * may hold a rejected record's bytes (its owner may discard them).  light: the entries have no statistics (a
- * light record); read: a light one only when light_ok (then tried first),
+ * may hold a rejected record's bytes (its owner may discard them).
+ * light: the entries have no statistics (a light record); read: a light
+ * one only when light_ok (then tried first),
  * else the full one; a record that does not check is removed and counted
  * in rejected, never used.  Store: as the light kind when light (the
  * entries then lose their statistics if they had them), else the whole

@@ -654,7 +654,7 @@ ts_evolution_reader *
 ts_evolution_reader_open(ts_plan *plan, const ts_split *split, const int *columns,
 						 int ncolumns, ts_err *err)
 {
-	bool		data_evolution = ts_read_option_bool(plan, TS_OPT_DATA_EVOLUTION, false);
+	bool		data_evolution = plan->core.data_evolution;
 	ts_evolution_reader *r;
 
 	if (data_evolution && plan->incremental)

@@ -303,7 +303,7 @@ ts_data_file_open_rows(ts_plan *plan, const ts_split *split, const ts_scan_file 
 	r->seq_col = r->kind_col = -1;
 	ts_arena_init(&r->arena, 0);
 	/* positions must be exact: no row-group skipping (see below) */
-	every_row = ts_read_option_bool(plan, TS_OPT_DATA_EVOLUTION, false);
+	every_row = plan->core.data_evolution;
 	r->map = ts_calloc(nfields ? nfields : 1, sizeof(col_map));
 	r->rcols = ts_calloc(nfields + 2, sizeof(ts_read_column));
 	r->rcol_types = ts_calloc(nfields + 2, sizeof(ts_type *));

@@ -201,7 +201,6 @@ reads_row_ranges(const ts_plan *plan, const ts_split *split, const int *columns,
 			return true;
 	if (plan->kind == TS_TABLE_FORMAT)
 		return false;
-	/* parsed once per plan, not looked up in the options for every split */
 	if (plan->core.data_evolution)
 		return true;
 	for (int i = 0; i < split->nfiles; i++)

@@ -28,7 +28,7 @@ ts_plan_countable(const ts_plan *plan, const char **why)
 		reason = "primary-key tables are merged on read";
 	else if (plan->kind == TS_TABLE_FORMAT)
 		reason = "format tables have no row counts in metadata";
-	else if (ts_read_option_bool(plan, TS_OPT_DATA_EVOLUTION, false))
+	else if (plan->core.data_evolution)
 		reason = "data-evolution tables share row ranges between files";
 	else if (plan->fallback && !ts_plan_countable(plan->fallback, &reason))
 		;						/* the fallback branch's reason */

@@ -392,8 +392,9 @@ item_insert(ts_plan *plan, const char *key, size_t keylen,
 	if (own)
 	{
 		/* take the arena the entries were decoded in: nothing copied */
-		for (i = 0; !adopt && i < n; i++)
-			it->live[i] = (ts_manifest_entry *) entries[i];
+		if (!adopt)
+			for (i = 0; i < n; i++)
+				it->live[i] = (ts_manifest_entry *) entries[i];
 		it->owned = *own;
 		own->head = NULL;
 		/* what it holds now, the item's own block included */

@@ -409,6 +409,7 @@ test_blob_bunches(void **state)
 			   1, TS_TABLE_APPEND);
 	t.plan.noptions = 1;
 	t.plan.options = (ts_option *) &opt;
+	t.plan.core.data_evolution = true;	/* parsed from the options, as ts_scan_prepare does */
 	t.split.raw_convertible = true;
 	table_add_file(&t, dir, "data-d007a81e-4682-42da-b458-eb0423a64511-1.blob", 0, 0);
 	table_add_file(&t, dir, "data-d007a81e-4682-42da-b458-eb0423a64511-0.parquet", 0, 0);
@@ -468,6 +469,7 @@ test_blob_bunches(void **state)
 	/* blob files outside data-evolution tables */
 	t.split.nfiles = 3;
 	t.plan.options = (ts_option *) &no_evolution;
+	t.plan.core.data_evolution = false;
 	assert_int_equal(read_split_rows(&t.plan, &t.split, cols, 3, &got, &err, NULL), -1);
 	assert_int_equal(err.code, TS_ERR_UNSUPPORTED);
 	assert_non_null(strstr(err.msg, "BLOB file (.blob)"));
