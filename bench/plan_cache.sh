@@ -14,9 +14,15 @@
 # set for the database and filled by one connection before the runs.
 # A second throwaway cluster loads the library in the postmaster
 # (shared_preload_libraries = tablescan_fdw): its backends inherit it, and
-# the "cache on, preloaded" row is what a new connection costs there.
+# with tablescan.shared_cache_size = 64MB the live set the first connection
+# planned is in shared memory (src/fdw/shared_cache.c; used only when that
+# memory is in huge pages: PC_HUGE_PAGES=on): the "on, preloaded, shared
+# memory" row is what a new connection costs there; a third, the same
+# without it (the default size 0), plans from the on-disk records.
 # Prints a Markdown table.  Environment: PC_DIR (work dir, default
 # /tmp/tablescan_bench_pc), PC_RUNS, PC_PRELOAD=0 (no preloaded cluster),
+# PC_HUGE_PAGES=on (the preloaded clusters' huge_pages: their shared memory
+# in 2 MB pages, which needs vm.nr_hugepages reserved),
 # BENCH_NO_INSTALL=1.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -61,12 +67,19 @@ DB=\$(q -c "SELECT current_database()")
 q -c "ALTER DATABASE \"\$DB\" SET tablescan.metadata_cache_dir = 'bench_plan_cache'"
 q -c "SELECT bench_plan_ms('\$FULL') IS NOT NULL" \
   -c "SELECT 'filled: ' || records_stored || ' records, ' || live_sets_stored || ' live set records' FROM tablescan_metadata_cache_stats()" >&2
-if [ "\$MODE" = full ]; then measure on; else measure "on, preloaded"; fi
+case "\$MODE" in
+    full) measure on ;;
+    preloaded) measure "on, preloaded, shared memory" ;;
+    *) measure "on, preloaded, no shared memory" ;;
+esac
 q -c "SELECT bench_plan_ms('\$FULL') IS NOT NULL" \
-  -c "SELECT 'a connection with the cache on: ' || live_sets_from_records || ' live sets from records, ' || manifests_from_cache || ' manifests from records, ' || manifests_decoded || ' decoded' FROM tablescan_metadata_cache_stats()" >&2
+  -c "SELECT 'a connection with the cache on: ' || live_sets_from_records || ' live sets from records, ' || manifests_from_cache || ' manifests from records, ' || manifests_decoded || ' decoded, ' || live_sets_found || ' from shared memory' FROM tablescan_metadata_cache_stats(), tablescan_shared_cache_stats()" >&2
 EOF
 echo "bench.plan11k: $FILES data files, $MANIFESTS manifests (deflate); best of $RUNS new backends"
 pg_virtualenv -t -v 15 bash "$W/run.sh" full
 if [ "${PC_PRELOAD:-1}" != 0 ]; then
-    pg_virtualenv -t -v 15 -o shared_preload_libraries=tablescan_fdw bash "$W/run.sh" preloaded
+    PRE=(-o shared_preload_libraries=tablescan_fdw)
+    [ -n "${PC_HUGE_PAGES:-}" ] && PRE+=(-o "huge_pages=$PC_HUGE_PAGES")
+    pg_virtualenv -t -v 15 "${PRE[@]}" -o tablescan.shared_cache_size=64MB bash "$W/run.sh" preloaded
+    pg_virtualenv -t -v 15 "${PRE[@]}" bash "$W/run.sh" preloaded-noshm
 fi

@@ -207,6 +207,14 @@ SELECT count(*) > 0 AS rows FROM mc_s3.orders;
 SELECT manifests_from_cache, live_sets_from_records, manifests_decoded > 0 AS decoded
   FROM tablescan_metadata_cache_stats();
 
+-- live sets in shared memory need tablescan_fdw in shared_preload_libraries
+-- (test/conformance/shmcache.sh runs such a cluster): without it there is no
+-- region, nothing is found there, and its size is fixed at server start
+SELECT live_sets_found, live_sets_published, sets IS NULL AS no_region, bytes_size
+  FROM tablescan_shared_cache_stats();
+SHOW tablescan.shared_cache_size;
+SET tablescan.shared_cache_size = '1MB';
+
 ALTER DATABASE :"db" RESET tablescan.metadata_cache_dir;
 ALTER DATABASE :"db" RESET max_parallel_workers_per_gather;
 \c

@@ -123,6 +123,19 @@ RETURNS record
 AS 'MODULE_PATHNAME', 'tablescan_metadata_cache_stats'
 LANGUAGE C VOLATILE;
 
+-- Live sets of manifest entries in shared memory (src/fdw/shared_cache.c,
+-- tablescan_fdw in shared_preload_libraries): this backend's finds and
+-- publications, whether the region is in huge pages (NULL: no region), then
+-- the region's counts over every backend (NULL when it is not used).
+CREATE FUNCTION tablescan_shared_cache_stats(
+    OUT live_sets_found bigint, OUT live_sets_published bigint,
+    OUT in_huge_pages boolean, OUT sets integer, OUT pinned_sets integer, OUT bytes_used bigint, OUT bytes_size bigint,
+    OUT finds bigint, OUT publications bigint, OUT evictions bigint,
+    OUT refused bigint)
+RETURNS record
+AS 'MODULE_PATHNAME', 'tablescan_shared_cache_stats'
+LANGUAGE C VOLATILE;
+
 -- Following changes (src/fdw/changes.c): each consumer's next snapshot,
 -- moved by tablescan_changes in the reading transaction.
 CREATE TABLE tablescan_consumers (

@@ -76,6 +76,8 @@ part prune-diff 400 python3 test/conformance/prune_diff.py --shared "$TS_SHARED"
 
 # the conformance cases twice with the decoded manifest cache on: filling it, then planning from it
 part conformance-mcache 400 bash test/conformance/mcache.sh
+# the same twice in a cluster of its own that preloads the library: live sets in shared memory
+part conformance-shmcache 400 bash test/conformance/shmcache.sh
 
 # scale out: a coordinator and 3 worker clusters of their own over postgres_fdw (test/scaleout)
 part scaleout 240 bash test/scaleout/run.sh | tail -30

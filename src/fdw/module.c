@@ -99,6 +99,7 @@ _PG_init(void)
 	tablescan_storage_define_gucs();
 	tablescan_rest_token_define_gucs();
 	tablescan_plan_reuse_define_gucs();
+	tablescan_shared_cache_define_guc();
 	MarkGUCPrefixReserved("tablescan");
 	tablescan_install_hooks();
 	tablescan_install_session_zone();

@@ -577,6 +577,7 @@ tablescan_storage_config(ForeignServer *server, ForeignTable *ft, const char *lo
 	ListCell   *lc;
 
 	apply_metadata_cache();		/* decoded manifests of local tables use it too */
+	tablescan_shared_cache_attach();	/* live sets in shared memory, when preloaded */
 	if (location == NULL || !ts_uri_is_object(location))
 		return NULL;
 	cfg = palloc0(sizeof(ts_s3_config));

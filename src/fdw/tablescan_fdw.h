@@ -108,6 +108,12 @@ extern void tablescan_refuse_url_userinfo(const char *name);
 /* A scope confined to these directories (absolute; realpath'd), palloc'd. */
 extern ts_fs_scope *tablescan_make_scope(List *roots);
 
+/* ---- shared_cache.c: live sets in shared memory (preloaded) --------- */
+
+extern void tablescan_shared_cache_define_guc(void);
+/* This backend uses the region, if the postmaster made one (cheap after the first call). */
+extern void tablescan_shared_cache_attach(void);
+
 /* ---- storage_options.c: object stores -------------------------------- */
 
 extern void tablescan_storage_define_gucs(void);

@@ -1017,10 +1017,15 @@ bool
 ts_live_set_read(ts_fs *fs, const char *list_path, int64_t listed_size, const void *key,
 				 size_t keylen, bool light_ok, ts_arena *arena, const ts_manifest_entry ***entries,
 				 int *count, int *partitions, int *buckets, bool *light,
-				 ts_live_set_names *names)
+				 ts_live_set_names *names, ts_shr_pin *shared)
 {
+	bool		disk = ts_mcache_enabled();
+	bool		shm = shared != NULL && ts_shr_attached();
+
 	*light = false;
-	if (!records_on || !live_sets_on || !ts_mcache_enabled() || list_path == NULL)
+	if (shared != NULL)
+		shared->slot = -1;
+	if (!records_on || !live_sets_on || (!disk && !shm) || list_path == NULL)
 		return false;
 	/* a plan that reads statistics never takes the light kind */
 	for (int k = light_ok ? 1 : 0; k >= 0; k--)
@@ -1031,8 +1036,16 @@ ts_live_set_read(ts_fs *fs, const char *list_path, int64_t listed_size, const vo
 		size_t		len;
 		ts_manifest_entry *e;
 
-		if (!live_name_once(fs, list_path, listed_size, key, keylen, k == 1, names, name, &size) ||
-			!ts_mcache_record_read(name, arena, &record, &len))
+		if (!live_name_once(fs, list_path, listed_size, key, keylen, k == 1, names, name, &size))
+			continue;
+		if (shm && ts_live_set_shared_get(name, key, keylen, entries, count, partitions,
+										  buckets, shared))
+		{
+			stats.live_shared_hits++;
+			*light = k == 1;
+			return true;
+		}
+		if (!disk || !ts_mcache_record_read(name, arena, &record, &len))
 			continue;
 		if (ts_live_set_decode(record, len, k == 1, name, size, key, keylen, arena,
 							   &e, count, partitions, buckets))
@@ -1048,6 +1061,10 @@ ts_live_set_read(ts_fs *fs, const char *list_path, int64_t listed_size, const vo
 			*entries = ptrs;
 			stats.live_hits++;
 			*light = k == 1;
+			/* the next backend finds it in shared memory */
+			if (shm && ts_live_set_shared_put(name, key, keylen, ptrs, *count, k == 1,
+											  *partitions, *buckets))
+				stats.live_shared_stores++;
 			return true;
 		}
 		/* never used: removed, and written again by the plan that fills the set */
@@ -1066,11 +1083,17 @@ ts_live_set_store(ts_fs *fs, const char *list_path, int64_t listed_size, const v
 	int64_t		size;
 	uint8_t    *record;
 	size_t		len;
+	bool		disk = ts_mcache_enabled();
+	bool		shm = ts_shr_attached();
 
-	if (!records_on || !live_sets_on || !ts_mcache_enabled() || list_path == NULL)
+	if (!records_on || !live_sets_on || (!disk && !shm) || list_path == NULL)
 		return;
 	/* one kind: writing a live set costs what writing its manifests' records did */
-	if (!live_name_once(fs, list_path, listed_size, key, keylen, light, names, name, &size) ||
+	if (!live_name_once(fs, list_path, listed_size, key, keylen, light, names, name, &size))
+		return;
+	if (shm && ts_live_set_shared_put(name, key, keylen, entries, n, light, partitions, buckets))
+		stats.live_shared_stores++;
+	if (!disk ||
 		!ts_live_set_encode(entries, n, light, name, size, key, keylen, partitions, buckets,
 							&record, &len))
 		return;

@@ -5,6 +5,7 @@
 #ifndef TS_MANIFEST_CACHE_H
 #define TS_MANIFEST_CACHE_H
 
+#include "base/ts_shared_region.h"
 #include "meta/manifest.h"
 
 /* The record format's version: a record of another is rebuilt, never read. */
@@ -44,6 +45,8 @@ typedef struct ts_manifest_cache_stats
 	int64_t		live_hits;		/* live sets taken from a live-set record */
 	int64_t		live_stores;	/* live-set records written */
 	int64_t		live_names;		/* live-set record names computed (a digest each) */
+	int64_t		live_shared_hits;	/* live sets found in shared memory */
+	int64_t		live_shared_stores; /* live sets published in shared memory */
 } ts_manifest_cache_stats;
 
 /* Counters of this process since it started. */
@@ -100,11 +103,26 @@ typedef struct ts_live_set_names
 bool		ts_live_set_read(ts_fs *fs, const char *list_path, int64_t listed_size,
 							 const void *key, size_t keylen, bool light_ok, ts_arena *arena,
 							 const ts_manifest_entry ***entries, int *count, int *partitions,
-							 int *buckets, bool *light, ts_live_set_names *names);
+							 int *buckets, bool *light, ts_live_set_names *names,
+							 ts_shr_pin *shared);
 void		ts_live_set_store(ts_fs *fs, const char *list_path, int64_t listed_size,
 							  const void *key, size_t keylen,
 							  const ts_manifest_entry *const *entries, int n, bool light,
 							  int partitions, int buckets, ts_live_set_names *names);
+/*
+ * Shared memory (live_set_shared.c, with base/shared_region.c attached):
+ * ts_live_set_read looks there first when shared is not NULL, under the
+ * record's name; a hit sets *shared (slot >= 0) and *entries points into
+ * the block, pinned until the caller's ts_shr_unpin, arena untouched.  A
+ * record read from disk, and every set ts_live_set_store is given, are
+ * published there too.  Works with the on-disk cache off.
+ */
+bool		ts_live_set_shared_get(const char *name, const void *key, size_t keylen,
+								   const ts_manifest_entry ***entries, int *count,
+								   int *partitions, int *buckets, ts_shr_pin *pin);
+bool		ts_live_set_shared_put(const char *name, const void *key, size_t keylen,
+								   const ts_manifest_entry *const *entries, int n, bool light,
+								   int partitions, int buckets);
 /* Live-set records used (default) or not, for tests of the per-manifest records. */
 void		ts_live_set_set_enabled(bool on);
 /* The record format, for tests (as ts_manifest_cache_encode / _decode). */

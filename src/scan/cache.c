@@ -32,6 +32,7 @@
  */
 #include <string.h>
 
+#include "meta/entry_copy.h"
 #include "meta/manifest_cache.h"
 #include "scan/scan_internal.h"
 
@@ -59,6 +60,8 @@ typedef struct cache_item
 	const ts_manifest_entry **ordered;
 	/* entries not copied: decoded in this arena, which the item owns */
 	ts_arena	owned;			/* when it has chunks, the item's own block is there */
+	/* or read in place from a block in shared memory, pinned while the item lives */
+	ts_shr_pin	shared;
 	/* candidate sets: what a cold plan would count for the other files */
 	scan_cache_hit totals;		/* handed out with a hit; excluded points into the block */
 } cache_item;
@@ -82,126 +85,6 @@ cache_alloc(size_t n)
 }
 
 
-
-/* ---- deep copy of manifest entries ------------------------------------ */
-
-static size_t
-bytes_size(ts_bytes b)
-{
-	return b.data ? ALIGN8((size_t) b.len) : 0;
-}
-
-static size_t
-str_size(const char *s)
-{
-	return s ? ALIGN8(strlen(s) + 1) : 0;
-}
-
-static size_t
-strs_size(char *const *v, int n)
-{
-	size_t		sz = 0;
-
-	if (v == NULL || n <= 0)
-		return 0;
-	sz = ALIGN8(sizeof(char *) * (size_t) n);
-	for (int i = 0; i < n; i++)
-		sz += str_size(v[i]);
-	return sz;
-}
-
-static size_t
-stats_size(const ts_simple_stats *s)
-{
-	size_t		sz = bytes_size(s->min_values) + bytes_size(s->max_values);
-
-	if (s->null_counts && s->nnull_counts > 0)
-		sz += ALIGN8(sizeof(int64_t) * (size_t) s->nnull_counts);
-	return sz;
-}
-
-/* Bytes an entry's pointed-to data needs (the struct itself not included). */
-static size_t
-entry_extra_size(const ts_manifest_entry *e)
-{
-	const ts_data_file_meta *f = &e->file;
-
-	return bytes_size(e->partition) + str_size(f->file_name) +
-		bytes_size(f->min_key) + bytes_size(f->max_key) +
-		stats_size(&f->key_stats) + stats_size(&f->value_stats) +
-		strs_size(f->extra_files, f->nextra_files) +
-		bytes_size(f->embedded_file_index) +
-		strs_size(f->value_stats_cols, f->nvalue_stats_cols) +
-		str_size(f->external_path) +
-		strs_size(f->write_cols, f->nwrite_cols);
-}
-
-static void *
-take(char **cur, const void *src, size_t n)
-{
-	void	   *p = *cur;
-
-	if (n)
-		memcpy(p, src, n);
-	*cur += ALIGN8(n);
-	return p;
-}
-
-static void
-copy_bytes(ts_bytes *b, char **cur)
-{
-	if (b->data)
-		b->data = take(cur, b->data, b->len);
-}
-
-static char *
-copy_str(const char *s, char **cur)
-{
-	return s ? take(cur, s, strlen(s) + 1) : NULL;
-}
-
-static char **
-copy_strs(char **v, int n, char **cur)
-{
-	char	  **out;
-
-	if (v == NULL || n <= 0)
-		return n < 0 ? NULL : v == NULL ? NULL : (char **) *cur;
-	out = (char **) *cur;
-	*cur += ALIGN8(sizeof(char *) * (size_t) n);
-	for (int i = 0; i < n; i++)
-		out[i] = copy_str(v[i], cur);
-	return out;
-}
-
-static void
-copy_stats(ts_simple_stats *s, char **cur)
-{
-	copy_bytes(&s->min_values, cur);
-	copy_bytes(&s->max_values, cur);
-	if (s->null_counts && s->nnull_counts > 0)
-		s->null_counts = take(cur, s->null_counts, sizeof(int64_t) * (size_t) s->nnull_counts);
-}
-
-/* *dst = *src with every pointer moved into the space at *cur. */
-static void
-entry_copy_into(ts_manifest_entry *dst, const ts_manifest_entry *src, char **cur)
-{
-	ts_data_file_meta *f = &dst->file;
-
-	*dst = *src;
-	copy_bytes(&dst->partition, cur);
-	f->file_name = copy_str(f->file_name, cur);
-	copy_bytes(&f->min_key, cur);
-	copy_bytes(&f->max_key, cur);
-	copy_stats(&f->key_stats, cur);
-	copy_stats(&f->value_stats, cur);
-	f->extra_files = copy_strs(f->extra_files, f->nextra_files, cur);
-	copy_bytes(&f->embedded_file_index, cur);
-	f->value_stats_cols = copy_strs(f->value_stats_cols, f->nvalue_stats_cols, cur);
-	f->external_path = copy_str(f->external_path, cur);
-	f->write_cols = copy_strs(f->write_cols, f->nwrite_cols, cur);
-}
 
 /* ---- the map ----------------------------------------------------------- */
 
@@ -242,6 +125,7 @@ item_free(cache_item *it)
 {
 	ts_arena	owned = it->owned;	/* holds the item itself if it has chunks */
 
+	ts_shr_unpin(it->shared);	/* no-op without one */
 	if (owned.head == NULL && it->free_fn)
 		it->free_fn(it);
 	else if (owned.head == NULL)
@@ -306,19 +190,20 @@ item_find(const char *key, size_t keylen)
 /*
  * Insert entries (copied, or, with 'own', left where they are: the item
  * takes over that arena, which the entries were decoded in, and counts
- * its bytes) with what a hit hands out besides them (counts, excluded
- * partitions: copied too) and their split order; silently not cached
- * when too big or out of memory ('own' then
- * stays with its owner).  'groups', when not NULL, are the groups of
+ * its bytes; or, with 'shared', a live set in shared memory whose pin the
+ * item takes over: nothing copied or counted but the item) with what a hit
+ * hands out besides them (counts, excluded partitions: copied too) and
+ * their split order; false, not cached, when too big or out of memory
+ * ('own' and 'shared' then stay with their owner).  'groups', when not NULL, are the groups of
  * these entries, already built by the caller; in_order: the entries are
  * in split order already (read from a live-set record): the item keeps no
  * separate split order, and with 'own' the array 'entries' itself (in
  * 'own' too) becomes the item's.
  */
-static void
+static bool
 item_insert(ts_plan *plan, const char *key, size_t keylen,
 			const ts_manifest_entry *const *entries, int n,
-			const scan_cache_hit *totals, ts_arena *own,
+			const scan_cache_hit *totals, ts_arena *own, const ts_shr_pin *shared,
 			const scan_groups *groups, bool in_order, bool light)
 {
 	/*
@@ -326,9 +211,10 @@ item_insert(ts_plan *plan, const char *key, size_t keylen,
 	 * over, entries pointing into it): their array is adopted as the
 	 * item's live set and split order, nothing allocated or copied
 	 */
-	bool		adopt = in_order && own != NULL;
+	bool		in_place = own != NULL || shared != NULL;
+	bool		adopt = in_order && in_place;
 	size_t		bytes = ALIGN8(sizeof(cache_item)) + ALIGN8(keylen) +
-		(own ? 0 : ALIGN8(sizeof(ts_manifest_entry)) * (size_t) n) +
+		(in_place ? 0 : ALIGN8(sizeof(ts_manifest_entry)) * (size_t) n) +
 		(adopt ? 0 : ALIGN8(sizeof(ts_manifest_entry *) * (size_t) n));
 	size_t		order_bytes = 0,
 				owned_bytes = 0;	/* the arena taken over, not in the block */
@@ -341,19 +227,19 @@ item_insert(ts_plan *plan, const char *key, size_t keylen,
 
 	bytes += ALIGN8(sizeof(scan_cache_excluded)) * (size_t) totals->nexcluded;
 	for (i = 0; i < totals->nexcluded; i++)
-		bytes += bytes_size(totals->excluded[i].partition);
+		bytes += ts_entry_bytes_size(totals->excluded[i].partition);
 
 	if (own)
 		owned_bytes = ts_arena_bytes(own);
-	else
+	else if (!shared)
 		for (i = 0; i < n; i++)
 		{
-			bytes += entry_extra_size(entries[i]);
+			bytes += ts_entry_extra_size(entries[i]);
 			if (bytes > cache.limit)
-				return;
+				return false;
 		}
 	if (bytes + owned_bytes > cache.limit)
-		return;
+		return false;
 	/* split order: left out when it cannot be had */
 	/* scratch in the plan's arena: its pooled blocks are faulted in or huge */
 	/* in order already (a live-set record's): the live array is the split order */
@@ -376,11 +262,12 @@ item_insert(ts_plan *plan, const char *key, size_t keylen,
 	/* in the arena taken over, if any: its blocks are faulted in or huge */
 	it = own ? ts_arena_alloc(own, bytes) : ts_prefault(cache_alloc(bytes), bytes);
 	if (it == NULL)
-		return;
+		return false;
 	memset(it, 0, sizeof(*it));
+	it->shared.slot = -1;
 	it->free_fn = cache.free_fn;
 	cur = (char *) it + ALIGN8(sizeof(cache_item));
-	it->key = take(&cur, key, keylen);
+	it->key = ts_entry_take(&cur, key, keylen);
 	it->keylen = keylen;
 	if (adopt)
 		it->live = (ts_manifest_entry **) entries;
@@ -400,13 +287,21 @@ item_insert(ts_plan *plan, const char *key, size_t keylen,
 		/* what it holds now, the item's own block included */
 		owned_bytes = ts_arena_bytes(&it->owned);
 	}
+	else if (shared)
+	{
+		/* read in place: the item holds the pin */
+		if (!adopt)
+			for (i = 0; i < n; i++)
+				it->live[i] = (ts_manifest_entry *) entries[i];
+		it->shared = *shared;
+	}
 	else
 	{
 		it->entries = (ts_manifest_entry *) cur;
 		cur += ALIGN8(sizeof(ts_manifest_entry)) * (size_t) n;
 		for (i = 0; i < n; i++)
 		{
-			entry_copy_into(&it->entries[i], entries[i], &cur);
+			ts_entry_copy_into(&it->entries[i], entries[i], &cur);
 			it->live[i] = &it->entries[i];
 		}
 	}
@@ -421,7 +316,7 @@ item_insert(ts_plan *plan, const char *key, size_t keylen,
 		for (i = 0; i < totals->nexcluded; i++)
 		{
 			ex[i] = totals->excluded[i];
-			copy_bytes(&ex[i].partition, &cur);
+			ts_entry_copy_bytes(&ex[i].partition, &cur);
 		}
 		it->totals.excluded = ex;
 	}
@@ -445,6 +340,7 @@ item_insert(ts_plan *plan, const char *key, size_t keylen,
 	cache.stats.items++;
 	cache.stats.entries += n;
 	cache.stats.inserts++;
+	return true;
 }
 
 /* ---- live-set records (meta/manifest_cache.c) --------------------------- */
@@ -488,10 +384,11 @@ live_from_record(ts_plan *plan, scan_state *st, const char *list, const ts_buf *
 				parts,
 				buckets;
 	bool		light;
+	ts_shr_pin	shared;
 
 	if (!ts_live_set_read(plan->fs, list, plan->snapshot->base_manifest_list_size,
 						  key->data, key->len, st->light_ok, arena, &ptrs, &n, &parts,
-						  &buckets, &light, names))
+						  &buckets, &light, names, &shared))
 	{
 		if (own_arena)
 			ts_arena_reset(&plan->fill_arena);	/* keeps its newest block, emptied */
@@ -503,8 +400,15 @@ live_from_record(ts_plan *plan, scan_state *st, const char *list, const ts_buf *
 	hit->counted = true;
 	*live = ptrs;
 	*nlive = n;
-	item_insert(plan, (const char *) key->data, key->len, ptrs, n, hit,
-				own_arena ? &plan->fill_arena : NULL, NULL, true, light);
+	if (!item_insert(plan, (const char *) key->data, key->len, ptrs, n, hit,
+					 own_arena && shared.slot < 0 ? &plan->fill_arena : NULL,
+					 shared.slot >= 0 ? &shared : NULL, NULL, true, light) &&
+		shared.slot >= 0)
+	{
+		/* the plan would read shared memory nothing pins: read the record instead */
+		ts_shr_unpin(shared);
+		return false;
+	}
 	return true;
 }
 
@@ -794,7 +698,7 @@ scan_read_live_files_cached(ts_plan *plan, scan_state *st,
 		hit->buckets_live = g.ngroups;
 		hit->counted = true;
 		item_insert(plan, (const char *) key.data, key.len, *live, *nlive, hit,
-					own_arena ? &plan->fill_arena : NULL, &g, false, st->entries_light);
+					own_arena ? &plan->fill_arena : NULL, NULL, &g, false, st->entries_light);
 		scan_groups_free(&g);
 		live_to_record(plan, st, list, &key, &names);
 	}
@@ -852,7 +756,7 @@ scan_read_live_files_cached(ts_plan *plan, scan_state *st,
 				}
 				totals.excluded = ex;
 				item_insert(plan, (const char *) bkey.data, bkey.len, cand, n, &totals,
-							NULL, NULL, false, st->entries_light);
+							NULL, NULL, NULL, false, st->entries_light);
 				scan_groups_free(&g);
 			}
 			else

@@ -862,15 +862,15 @@ test_live_set_read_store(void **state)
 		order[i] = &m[i];
 	s0 = ts_manifest_cache_get_stats();
 	assert_false(ts_live_set_read(fs, list, 0, LIVE_KEY, klen, true, &arena, &back, &nback,
-								  &parts, &buckets, &light, NULL));
+								  &parts, &buckets, &light, NULL, NULL));
 	/* light entries: the light kind only */
 	ts_live_set_store(fs, list, 0, LIVE_KEY, klen, order, n, true, 2, 4, NULL);
 	s = ts_manifest_cache_get_stats();
 	assert_int_equal(s.live_stores - s0.live_stores, 1);
 	assert_false(ts_live_set_read(fs, list, 0, LIVE_KEY, klen, false, &arena, &back, &nback,
-								  &parts, &buckets, &light, NULL));
+								  &parts, &buckets, &light, NULL, NULL));
 	assert_true(ts_live_set_read(fs, list, 0, LIVE_KEY, klen, true, &arena, &back, &nback,
-								 &parts, &buckets, &light, NULL));
+								 &parts, &buckets, &light, NULL, NULL));
 	assert_true(light);
 	assert_int_equal(nback, n);
 	assert_int_equal(parts, 2);
@@ -880,26 +880,26 @@ test_live_set_read_store(void **state)
 	s = ts_manifest_cache_get_stats();
 	assert_int_equal(s.live_stores - s0.live_stores, 2);
 	assert_true(ts_live_set_read(fs, list, 0, LIVE_KEY, klen, false, &arena, &back, &nback,
-								 &parts, &buckets, &light, NULL));
+								 &parts, &buckets, &light, NULL, NULL));
 	assert_false(light);
 	assert_int_equal(nback, n);
 	for (int i = 0; i < n; i++)
 		same_entry(&m[i], back[i]);
 	assert_true(ts_live_set_read(fs, list, 0, LIVE_KEY, klen, true, &arena, &back, &nback,
-								 &parts, &buckets, &light, NULL));
+								 &parts, &buckets, &light, NULL, NULL));
 	assert_true(light);
 	s = ts_manifest_cache_get_stats();
 	assert_int_equal(s.live_hits - s0.live_hits, 3);
 	/* another key (snapshot), another list file: nothing */
 	assert_false(ts_live_set_read(fs, list, 0, LIVE_KEY_SNAP, klen, true, &arena, &back, &nback,
-								  &parts, &buckets, &light, NULL));
+								  &parts, &buckets, &light, NULL, NULL));
 	assert_false(ts_live_set_read(fs, list2, 0, LIVE_KEY, klen, true, &arena, &back, &nback,
-								  &parts, &buckets, &light, NULL));
+								  &parts, &buckets, &light, NULL, NULL));
 	/* every record torn: both rejected and removed, nothing used */
 	run("for f in %s/*.tsm; do printf xx > $f; done #%s", dir);
 	s0 = ts_manifest_cache_get_stats();
 	assert_false(ts_live_set_read(fs, list, 0, LIVE_KEY, klen, true, &arena, &back, &nback,
-								  &parts, &buckets, &light, NULL));
+								  &parts, &buckets, &light, NULL, NULL));
 	s = ts_manifest_cache_get_stats();
 	assert_int_equal(s.rejected - s0.rejected, 2);
 	assert_int_equal(s.live_hits - s0.live_hits, 0);
@@ -908,7 +908,7 @@ test_live_set_read_store(void **state)
 	ts_live_set_store(fs, list, 0, LIVE_KEY, klen, order, n, false, 2, 4, NULL);
 	ts_live_set_set_enabled(true);
 	assert_false(ts_live_set_read(fs, list, 0, LIVE_KEY, klen, true, &arena, &back, &nback,
-								  &parts, &buckets, &light, NULL));
+								  &parts, &buckets, &light, NULL, NULL));
 	/*
 	 * names computed once per plan: a cold miss tries both kinds (two
 	 * names), then stores one under the name it has; a new plan finds it
@@ -919,23 +919,23 @@ test_live_set_read_store(void **state)
 
 		s0 = ts_manifest_cache_get_stats();
 		assert_false(ts_live_set_read(fs, list, 0, LIVE_KEY, klen, true, &arena, &back, &nback,
-									  &parts, &buckets, &light, &names));
+									  &parts, &buckets, &light, &names, NULL));
 		ts_live_set_store(fs, list, 0, LIVE_KEY, klen, order, n, true, 2, 4, &names);
 		s = ts_manifest_cache_get_stats();
 		assert_int_equal(s.live_names - s0.live_names, 2);
 		assert_int_equal(s.live_stores - s0.live_stores, 1);
 		assert_true(ts_live_set_read(fs, list, 0, LIVE_KEY, klen, true, &arena, &back, &nback,
-									 &parts, &buckets, &light, &names2));
+									 &parts, &buckets, &light, &names2, NULL));
 		assert_true(light);
 		assert_int_equal(nback, n);
 		assert_true(ts_live_set_read(fs, list, 0, LIVE_KEY, klen, true, &arena, &back, &nback,
-									 &parts, &buckets, &light, &names2));
+									 &parts, &buckets, &light, &names2, NULL));
 		s = ts_manifest_cache_get_stats();
 		assert_int_equal(s.live_names - s0.live_names, 3);
 		assert_int_equal(s.live_hits - s0.live_hits, 2);
 		/* without names: each call its own */
 		assert_true(ts_live_set_read(fs, list, 0, LIVE_KEY, klen, true, &arena, &back, &nback,
-									 &parts, &buckets, &light, NULL));
+									 &parts, &buckets, &light, NULL, NULL));
 		s = ts_manifest_cache_get_stats();
 		assert_int_equal(s.live_names - s0.live_names, 4);
 	}

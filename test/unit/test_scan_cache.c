@@ -20,6 +20,7 @@
 
 #include "base/ts_fs.h"
 #include "base/ts_meta_cache.h"
+#include "base/ts_shared_region.h"
 #include "meta/manifest_cache.h"
 #include "meta/bucket.h"
 #include "expr/predicate.h"
@@ -1114,6 +1115,130 @@ plan_from_live_record(const ts_scan_context *ctx, const pred_table *t, bool pool
 	same_as(plan, t->ref_all, t->want_all);
 }
 
+/* a one-process region's lock: never taken twice, always given back */
+static int	shm_lock_depth;
+
+static void
+shm_lock(void)
+{
+	assert_int_equal(shm_lock_depth, 0);
+	shm_lock_depth++;
+}
+
+static void
+shm_unlock(void)
+{
+	assert_int_equal(shm_lock_depth, 1);
+	shm_lock_depth--;
+}
+
+/*
+ * Live sets in shared memory (meta/live_set_shared.c over a region of
+ * base/shared_region.c, as the server's when preloaded), the on-disk cache
+ * off: the plan that fills a set publishes it; a new process's plan (the
+ * entry cache cleared) reads it there in place, with no manifest list,
+ * manifest or record read and the reference's splits, order and counts; the
+ * entry cache's item pins the block while it lives (a reservation needing
+ * its room is refused) and lets it go when dropped (the same reservation
+ * then evicts it); a plan pruning by statistics never takes the light set;
+ * without the region nothing comes from it.
+ */
+static void
+test_live_set_shared(void **state)
+{
+	pred_table	t;
+	size_t		size = ts_shr_region_size(4 << 20);
+	void	   *mem = aligned_alloc(64, size);
+	ts_manifest_cache_stats s0,
+				s;
+	ts_shr_stats r;
+	ts_shr_pin	pin;
+	ts_plan    *plan;
+	char		other[65];
+
+	(void) state;
+	assert_non_null(mem);
+	pred_table_init(&t, "shm");
+	ts_mcache_configure(NULL, 0, NULL);
+	ts_shr_init(mem, size);
+	ts_shr_attach(mem, shm_lock, shm_unlock, 1);
+
+	/* filled from the manifests: published (the light kind), nothing on disk */
+	s0 = ts_manifest_cache_get_stats();
+	plan = scan_plan_ok(&t.ctx);
+	assert_int_equal(plan->metrics.manifests_read, 4);
+	same_as(plan, t.ref_all, t.want_all);
+	s = ts_manifest_cache_get_stats();
+	assert_int_equal(s.live_shared_stores - s0.live_shared_stores, 1);
+	assert_int_equal(s.live_stores - s0.live_stores, 0);
+	assert_int_equal(ts_shr_get_stats().blocks, 1);
+
+	/* a new process, pooled as in the server: in place, then its entry cache's hit */
+	ts_scan_cache_clear();
+	s0 = s;
+	plan = plan_pooled(&t.ctx);
+	assert_false(plan->metrics.cache_hit);
+	assert_int_equal(plan->metrics.manifests_read, 0);
+	same_as(plan, t.ref_all, t.want_all);
+	plan = plan_pooled(&t.ctx);
+	assert_true(plan->metrics.cache_hit);
+	same_as(plan, t.ref_all, t.want_all);
+	s = ts_manifest_cache_get_stats();
+	assert_int_equal(s.live_shared_hits - s0.live_shared_hits, 1);
+	assert_int_equal(s.live_hits - s0.live_hits, 0);
+	assert_int_equal(s.hits - s0.hits, 0);
+
+	/* pinned by the entry cache: its room cannot be taken; dropped: evicted for it */
+	memset(other, 'f', 64);
+	other[64] = '\0';
+	r = ts_shr_get_stats();
+	assert_int_equal(r.pinned, 1);
+	assert_null(ts_shr_reserve(other, (size_t) r.bytes_size, &pin));
+	assert_int_equal(ts_shr_get_stats().no_room, r.no_room + 1);
+	ts_scan_cache_clear();
+	assert_int_equal(ts_shr_get_stats().pinned, 0);
+	assert_non_null(ts_shr_reserve(other, (size_t) r.bytes_size, &pin));
+	ts_shr_abandon(pin);
+	r = ts_shr_get_stats();
+	assert_int_equal(r.evicted, 1);
+	assert_int_equal(r.blocks, 0);
+	assert_int_equal(r.bytes_used, 0);
+
+	/* gone: read from the manifests again, and published again */
+	s0 = ts_manifest_cache_get_stats();
+	plan = plan_pooled(&t.ctx);
+	assert_int_equal(plan->metrics.manifests_read, 4);
+	same_as(plan, t.ref_all, t.want_all);
+	s = ts_manifest_cache_get_stats();
+	assert_int_equal(s.live_shared_stores - s0.live_shared_stores, 1);
+
+	/* a predicate: not the light set; the whole one published, then read in place */
+	ts_scan_cache_clear();
+	s0 = s;
+	plan = plan_id_ge(t.path, 40);
+	assert_int_equal(plan->metrics.manifests_read, 4);
+	same_as(plan, t.ref_pred, t.want_pred);
+	ts_scan_cache_clear();
+	plan = plan_id_ge(t.path, 40);
+	assert_int_equal(plan->metrics.manifests_read, 0);
+	same_as(plan, t.ref_pred, t.want_pred);
+	s = ts_manifest_cache_get_stats();
+	assert_int_equal(s.live_shared_hits - s0.live_shared_hits, 1);
+	assert_int_equal(s.live_shared_stores - s0.live_shared_stores, 1);
+	assert_int_equal(ts_shr_get_stats().blocks, 2);
+
+	/* this process's pins given back, the region let go: plans read the manifests */
+	ts_scan_cache_clear();
+	ts_shr_release_all();
+	ts_shr_attach(NULL, NULL, NULL, 0);
+	plan = scan_plan_ok(&t.ctx);
+	assert_int_equal(plan->metrics.manifests_read, 4);
+	same_as(plan, t.ref_all, t.want_all);
+	assert_int_equal(shm_lock_depth, 0);
+	pred_table_done(&t);
+	free(mem);
+}
+
 /*
  * A snapshot's live set as one record (meta/manifest_cache.c): a new
  * process's cold plan takes it instead of the manifest lists and the
@@ -1359,6 +1484,7 @@ main(int argc, char **argv)
 		cmocka_unit_test(test_damaged_name_refused_when_read),
 		cmocka_unit_test(test_stats_never_from_light),
 		cmocka_unit_test(test_live_set_plans),
+		cmocka_unit_test(test_live_set_shared),
 	};
 	int			rc;
 
