@@ -11,6 +11,16 @@
 
 #define ALIGN8(n) (((n) + 7) & ~(size_t) 7)
 
+/*
+ * A copy that missed a pointer would leave the copy pointing into memory it
+ * does not own (in shared memory: into another process's); a field added
+ * to the structs changes these sizes and stops the build as a reminder.
+ */
+#if __SIZEOF_POINTER__ == 8
+_Static_assert(sizeof(ts_data_file_meta) == 288 && sizeof(ts_manifest_entry) == 320,
+			   "a field added to a manifest entry: size it in ts_entry_extra_size and copy it in ts_entry_copy_into");
+#endif
+
 size_t
 ts_entry_bytes_size(ts_bytes b)
 {
