@@ -125,7 +125,14 @@ void
 tablescan_shared_cache_define_guc(void)
 {
 	bool		preloading = process_shared_preload_libraries_in_progress;
+	const char *asked = GetConfigOption("tablescan.shared_cache_size", true, false);
 
+	/* set in the configuration, but the library was loaded too late to use it */
+	if (!preloading && asked != NULL && strcmp(asked, "0") != 0)
+		ereport(WARNING,
+				(errcode(ERRCODE_CANT_CHANGE_RUNTIME_PARAM),
+				 errmsg("tablescan.shared_cache_size is not used: tablescan_fdw is not in shared_preload_libraries"),
+				 errhint("Add tablescan_fdw to shared_preload_libraries and restart the server.")));
 	DefineCustomIntVariable("tablescan.shared_cache_size",
 							"Shared memory keeping decoded live manifest entries for every backend.",
 							"Needs tablescan_fdw in shared_preload_libraries (else fixed at 0) and "

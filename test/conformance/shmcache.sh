@@ -15,7 +15,8 @@
 # postmaster then makes shared memory again) leaves a region that works:
 # a table of the generator's read, published and found again; and, with
 # tablescan.shared_cache_small_pages off, the region used only if it is in
-# huge pages.  (The runs use it whatever the pages: small_pages on.)
+# huge pages; the setting without preloading, a warning.  (The runs use it
+# whatever the pages: small_pages on.)
 # Prints the runs' FAIL lines and closes with
 #     conformance-shmcache: N passed, N failed, N skipped
 # (both runs' passes and failures plus the checks; the skips, the same in
@@ -100,6 +101,13 @@ else
     check "in 4 kB pages: not used ($got1 / $got2 / $want; sets '$(shm sets)', in_huge_pages '$huge')" \
         "$([ "$huge" = f ] && [ "$got2" = "$want" ] && [ -z "$(shm sets)" ] && [ "$(shm live_sets_found)" = 0 ] && echo 0 || echo 1)"
 fi
+
+# set, but the library not preloaded: a backend loading it says why the setting is not used
+sed -i "/^shared_preload_libraries/d" "$TMP/n1/postgresql.conf"
+as_pg "$BIN/pg_ctl" -D "$TMP/n1" -m fast -w restart -l "$TMP/n1/log" >/dev/null
+said=$(q 1 "LOAD 'tablescan_fdw'")
+check "not preloaded: loading the library warns that the setting is not used" \
+    "$(echo "$said" | grep -q 'tablescan.shared_cache_size is not used: tablescan_fdw is not in shared_preload_libraries' && [ "$(shm "coalesce(sets::text, 'none')" | tail -1)" = none ] && echo 0 || echo 1)"
 
 rm -rf "$log"
 echo "conformance-shmcache: $passed passed, $failed failed, $skipped skipped"
