@@ -200,6 +200,22 @@ find_room(uint64_t size)
 	return region->size - at >= size ? at : 0;
 }
 
+/* Bytes held by blocks that cannot be evicted now: pinned, or being written. */
+static uint64_t
+held_bytes(void)
+{
+	uint64_t	held = 0;
+
+	for (int i = 0; i < SHR_SLOTS; i++)
+	{
+		const shr_slot *s = &region->slots[i];
+
+		if (s->state == SLOT_WRITING || (s->state == SLOT_READY && s->pins > 0))
+			held += s->size;
+	}
+	return held;
+}
+
 /* Free the least recently used published block nobody pins; false if none. */
 static bool
 evict_one(void)
@@ -233,8 +249,14 @@ ts_shr_reserve(const char *name, size_t len, ts_shr_pin *pin)
 	if (region == NULL || !valid_name(name) || len > region->size)
 		return NULL;
 	region_lock();
-	if (find_named(name) != NULL || size > region->size - region->data_at)
+	if (find_named(name) != NULL)
 		goto done;
+	/* too big even with every unpinned block gone: refused, nothing evicted for it */
+	if (size > region->size - region->data_at - held_bytes())
+	{
+		region->no_room++;
+		goto done;
+	}
 	for (;;)
 	{
 		slot = NULL;

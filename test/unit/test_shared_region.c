@@ -188,6 +188,12 @@ test_eviction(void **state)
 		ts_shr_unpin(pins[1]);
 		ts_shr_unpin(pins[2]);
 	}
+	/* a block that could not fit beside the pinned one: refused, nothing evicted for it */
+	st = ts_shr_get_stats();
+	assert_false(publish('e', 3 * BLOCK, false, &pin));
+	assert_int_equal(ts_shr_get_stats().evicted, st.evicted);
+	assert_int_equal(ts_shr_get_stats().no_room, st.no_room + 1);
+	assert_true(present('c') && present('d'));
 	/* a block twice the size: two unpinned ones go, the pinned one stays */
 	assert_true(publish('e', 2 * BLOCK, false, &pin));
 	assert_true(present('a'));
