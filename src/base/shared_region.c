@@ -37,7 +37,6 @@ typedef struct shr_slot
 	uint8_t		state;
 	uint32_t	gen;
 	int32_t		pins;			/* over every process */
-	int32_t		writer;			/* while SLOT_WRITING */
 	uint64_t	offset;			/* from the region's start */
 	uint64_t	size;			/* rounded to SHR_ALIGN */
 	uint64_t	len;			/* as asked */
@@ -62,7 +61,6 @@ typedef struct shr_header
 static shr_header *region;
 static void (*region_lock) (void);
 static void (*region_unlock) (void);
-static int32_t self_id;
 
 /* this process's share of each slot: pins held, reservation open */
 static struct
@@ -71,8 +69,6 @@ static struct
 	int32_t		pins;
 	bool		writing;
 } mine[SHR_SLOTS];
-static int64_t my_hits;
-static int64_t my_published;
 
 size_t
 ts_shr_region_size(size_t data_bytes)
@@ -92,7 +88,7 @@ ts_shr_init(void *mem, size_t size)
 }
 
 void
-ts_shr_attach(void *mem, void (*lock) (void), void (*unlock) (void), int32_t self)
+ts_shr_attach(void *mem, void (*lock) (void), void (*unlock) (void))
 {
 	shr_header *h = mem;
 
@@ -100,7 +96,6 @@ ts_shr_attach(void *mem, void (*lock) (void), void (*unlock) (void), int32_t sel
 	region = (h != NULL && h->magic == SHR_MAGIC && lock != NULL && unlock != NULL) ? h : NULL;
 	region_lock = lock;
 	region_unlock = unlock;
-	self_id = self;
 }
 
 bool
@@ -154,8 +149,6 @@ ts_shr_get(const char *name, size_t *len, ts_shr_pin *pin)
 		out = (const char *) region + s->offset;
 	}
 	region_unlock();
-	if (out != NULL)
-		my_hits++;
 	return out;
 }
 
@@ -284,7 +277,6 @@ ts_shr_reserve(const char *name, size_t len, ts_shr_pin *pin)
 		slot->state = SLOT_WRITING;
 		slot->gen++;
 		slot->pins = 0;
-		slot->writer = self_id;
 		slot->offset = at;
 		slot->size = size;
 		slot->len = len;
@@ -326,7 +318,6 @@ ts_shr_publish(ts_shr_pin pin)
 	region_unlock();
 	mine[pin.slot].writing = false;
 	mine[pin.slot].pins++;
-	my_published++;
 }
 
 void
@@ -367,7 +358,7 @@ ts_shr_release_all(void)
 
 		if (s->gen != mine[i].gen)
 			continue;
-		if (mine[i].writing && s->state == SLOT_WRITING && s->writer == self_id)
+		if (mine[i].writing && s->state == SLOT_WRITING)
 			s->state = SLOT_FREE;
 		else if (mine[i].pins > 0 && s->state == SLOT_READY)
 			s->pins -= mine[i].pins;
@@ -381,8 +372,6 @@ ts_shr_get_stats(void)
 {
 	ts_shr_stats st = {0};
 
-	st.my_hits = my_hits;
-	st.my_published = my_published;
 	if (region == NULL)
 		return st;
 	region_lock();

@@ -27,7 +27,7 @@ typedef struct ts_shr_pin
 
 typedef struct ts_shr_stats
 {
-	/* the region's, over every process since it was made */
+	/* over every process since the region was made (a process's own: manifest_cache.h) */
 	int64_t		hits;			/* pins by name */
 	int64_t		published;
 	int64_t		evicted;
@@ -36,9 +36,6 @@ typedef struct ts_shr_stats
 	int			pinned;			/* of those, pinned by some process now */
 	int64_t		bytes_used;		/* of published and reserved blocks */
 	int64_t		bytes_size;		/* room for blocks */
-	/* this process's */
-	int64_t		my_hits;
-	int64_t		my_published;
 } ts_shr_stats;
 
 /* Bytes a region needs to hold data_bytes of blocks besides its directory. */
@@ -49,10 +46,9 @@ void		ts_shr_init(void *mem, size_t size);
 
 /*
  * This process uses the region at mem (NULL: none, the calls below then
- * find and reserve nothing); lock / unlock guard its directory; self names
- * this process among the region's writers.
+ * find and reserve nothing); lock / unlock guard its directory.
  */
-void		ts_shr_attach(void *mem, void (*lock) (void), void (*unlock) (void), int32_t self);
+void		ts_shr_attach(void *mem, void (*lock) (void), void (*unlock) (void));
 bool		ts_shr_attached(void);
 
 /* The published block named name (64 hex digits), pinned; NULL if none. */

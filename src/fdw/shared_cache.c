@@ -174,7 +174,7 @@ static void
 shared_cache_detach(int code, Datum arg)
 {
 	ts_shr_release_all();
-	ts_shr_attach(NULL, NULL, NULL, 0);
+	ts_shr_attach(NULL, NULL, NULL);
 }
 
 void
@@ -185,7 +185,7 @@ tablescan_shared_cache_attach(void)
 		return;
 	attached = true;
 	on_shmem_exit(shared_cache_detach, (Datum) 0);
-	ts_shr_attach(region, region_acquire, region_release, (int32_t) MyProcPid);
+	ts_shr_attach(region, region_acquire, region_release);
 }
 
 Datum

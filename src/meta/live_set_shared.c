@@ -33,7 +33,6 @@ typedef struct live_block
 	int32_t		n;
 	int32_t		partitions;
 	int32_t		buckets;
-	bool		light;
 	size_t		keylen;
 	const char *key;
 	const ts_manifest_entry **ptrs;
@@ -105,7 +104,6 @@ ts_live_set_shared_put(const char *name, const void *key, size_t keylen,
 	b->n = n;
 	b->partitions = partitions;
 	b->buckets = buckets;
-	b->light = light;
 	b->keylen = keylen;
 	b->key = ts_entry_take(&cur, key, keylen);
 	b->ptrs = (const ts_manifest_entry **) cur;

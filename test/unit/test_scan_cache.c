@@ -1161,7 +1161,7 @@ test_live_set_shared(void **state)
 	pred_table_init(&t, "shm");
 	ts_mcache_configure(NULL, 0, NULL);
 	ts_shr_init(mem, size);
-	ts_shr_attach(mem, shm_lock, shm_unlock, 1);
+	ts_shr_attach(mem, shm_lock, shm_unlock);
 
 	/* filled from the manifests: published (the light kind), nothing on disk */
 	s0 = ts_manifest_cache_get_stats();
@@ -1230,7 +1230,7 @@ test_live_set_shared(void **state)
 	/* this process's pins given back, the region let go: plans read the manifests */
 	ts_scan_cache_clear();
 	ts_shr_release_all();
-	ts_shr_attach(NULL, NULL, NULL, 0);
+	ts_shr_attach(NULL, NULL, NULL);
 	plan = scan_plan_ok(&t.ctx);
 	assert_int_equal(plan->metrics.manifests_read, 4);
 	same_as(plan, t.ref_all, t.want_all);
