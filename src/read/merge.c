@@ -22,7 +22,8 @@
  * (overwrite_next).
  * Order: a loser tree over the files' cursors, each caching its row's
  * key (an integer key as is; string keys compared by memcmp), sequence
- * number and kind.  Memory: one batch per file plus one output batch; an
+ * number and kind; with one integer key and no sequence field, the whole
+ * order packed into one 128-bit number per cursor (fast_order).  Memory: one batch per file plus one output batch; an
  * output row of the deduplicate and unmerged paths points into its file's
  * batch until that batch is refilled (unpin copies it then).
  */
@@ -34,6 +35,8 @@
 #include "expr/predicate.h"
 
 /* ---- ordering --------------------------------------------------------- */
+
+int64_t		ts_merge_fast_seq_limit = MERGE_ORD_MAX_SEQ;
 
 /* the comparisons run for every record merged: inlined into their callers */
 #define MERGE_HOT static inline __attribute__((always_inline))
@@ -117,9 +120,16 @@ cursor_first(const ts_merge_reader *m, int ia, int ib)
 	return compare_cursors(m, a, b) < 0;
 }
 
-/* Cache what the ordering reads of the cursor's current row. */
+/*
+ * Cache what the ordering reads of the cursor's current row.  With
+ * fast_order, also the row's whole order as one number; a row it cannot
+ * be packed for (a null key, a sequence number out of range) turns
+ * fast_order off for the rest of the merge, which is safe at any point:
+ * both comparisons order rows the same way, and every cursor's cached
+ * fields stay filled for the general one.
+ */
 MERGE_HOT void
-cursor_load(const ts_merge_reader *m, cursor *c)
+cursor_load(ts_merge_reader *m, cursor *c)
 {
 	c->cur = &c->batch.values[(size_t) c->row * c->batch.stride];
 	c->seq = c->batch.seq[c->row];
@@ -129,6 +139,14 @@ cursor_load(const ts_merge_reader *m, cursor *c)
 	{
 		c->key_i = c->cur[m->key_cols[0]].v.i;
 		c->key_cached = true;
+	}
+	if (m->fast_order)
+	{
+		if (!c->key_cached || c->seq < 0 || c->seq >= m->fast_seq_limit)
+			m->fast_order = false;
+		else
+			c->ord = ((merge_ord) ((uint64_t) c->key_i ^ UINT64_C(0x8000000000000000)) << 64) |
+				((uint64_t) c->seq << 8) | (c->retract ? 0 : 0x80) | (uint64_t) c->file_index;
 	}
 }
 
@@ -158,12 +176,36 @@ tree_build(ts_merge_reader *m, int node)
 	return a;
 }
 
-/* The winner's row changed (or it is done): play its path again. */
+/*
+ * The winner's row changed (or it is done): play its path again.  With
+ * fast_order a match is one comparison of two numbers and its outcome is
+ * applied with masks, not a branch: over random keys a branch there is
+ * mispredicted half of the time.
+ */
 MERGE_HOT void
 tree_replay(ts_merge_reader *m)
 {
 	int			winner = m->tree[0];
 
+	if (m->fast_order)
+	{
+		const cursor *cs = m->cursors;
+		merge_ord	wo = cs[winner].ord;
+
+		for (int node = (m->ncursors + winner) >> 1; node >= 1; node >>= 1)
+		{
+			int			other = m->tree[node];
+			merge_ord	oo = cs[other].ord;
+			int			mask = -(int) (oo < wo);	/* all ones: other goes first */
+			int			next = winner ^ ((winner ^ other) & mask);
+
+			m->tree[node] = winner ^ other ^ next;
+			winner = next;
+			wo = mask ? oo : wo;
+		}
+		m->tree[0] = winner;
+		return;
+	}
 	for (int node = (m->ncursors + winner) >> 1; node >= 1; node >>= 1)
 	{
 		int			other = m->tree[node];
@@ -192,7 +234,10 @@ cursor_fill(ts_merge_reader *m, cursor *c, ts_err *err)
 	if (n > 0)
 		cursor_load(m, c);
 	else if (n == 0)
+	{
 		c->done = true;
+		c->ord = ~(merge_ord) 0;	/* after every live row */
+	}
 	return n;
 }
 
@@ -285,6 +330,11 @@ ts_merge_reader_open(ts_plan *plan, const ts_split *split, const int *columns, i
 	ts_arena_init(&m->arena, 0);
 	if (!merge_configure(m, columns, ncolumns, err))
 		goto fail;
+	/* the order packs into one number: one integer key, nothing between it and the sequence */
+	m->fast_order = m->single_int_key && m->nseq == 0 && !m->diff && !m->overwrite &&
+		split->nfiles <= MERGE_ORD_MAX_FILES;
+	m->fast_seq_limit = ts_merge_fast_seq_limit < MERGE_ORD_MAX_SEQ ?
+		ts_merge_fast_seq_limit : MERGE_ORD_MAX_SEQ;
 	m->first = ts_calloc(m->nint, sizeof(ts_value));
 	m->side[0] = ts_calloc(m->nint, sizeof(ts_value));
 	m->side[1] = ts_calloc(m->nint, sizeof(ts_value));

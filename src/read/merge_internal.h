@@ -39,6 +39,16 @@ typedef enum agg_fn
  * values, its sequence number, whether it retracts, and a single integer
  * key in its physical form.
  */
+/*
+ * The merge order of a cursor's current row packed into one unsigned
+ * number (fast_order): the integer key, sign flipped, in the high half;
+ * sequence number, add-after-retract and file index in the low half.
+ */
+typedef unsigned __int128 merge_ord;
+
+#define MERGE_ORD_MAX_FILES 128		/* file index: 7 bits */
+#define MERGE_ORD_MAX_SEQ (INT64_C(1) << 55)	/* sequence number: 55 bits */
+
 typedef struct cursor
 {
 	ts_data_file_reader *reader;
@@ -48,6 +58,7 @@ typedef struct cursor
 	const ts_value *cur;		/* the current row's values */
 	int64_t		seq;			/* ... its _SEQUENCE_NUMBER */
 	int64_t		key_i;			/* ... its single integer key, when key_cached */
+	merge_ord	ord;			/* ... its whole merge order, when m->fast_order */
 	bool		key_cached;
 	bool		retract;		/* ... whether it is -U/-D */
 	bool		done;			/* no rows left: after every live cursor */
@@ -80,6 +91,8 @@ struct ts_merge_reader
 	int		   *key_cols;
 	key_form   *key_forms;		/* per key column */
 	bool		single_int_key; /* one KEY_INT key: cursors cache it */
+	bool		fast_order;		/* cursors ordered by their ord alone (merge.c) */
+	int64_t		fast_seq_limit; /* ... while sequence numbers stay below this */
 	int			nseq;
 	int		   *seq_cols;
 	bool		seq_descending;

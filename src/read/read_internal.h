@@ -33,6 +33,14 @@ ts_row_kind_is_retract(int kind)
  */
 extern int	ts_read_batch_rows;
 
+/*
+ * merge.c packs a row's merge order into one number while sequence numbers
+ * stay below this (2^55, never reached by Paimon's counters).  Tests lower
+ * it: 0 merges with the general comparison only, a small value switches
+ * to it in the middle of a merge.
+ */
+extern int64_t ts_merge_fast_seq_limit;
+
 /* ---- value_ops.c ------------------------------------------------------ */
 
 /*

@@ -1146,6 +1146,9 @@ static const pk_case cases[] = {
 	{"dedup_sequence_field_desc", COLS "--column ts:INT --sequence-field ts "
 	"--option sequence.field.sort-order=descending --rows 30 --keys 12 --snapshots 5 --files 2 "
 	"--compact-every 2 --levels 2 --delete-every 7"},
+	/* more runs in a split than the merge's packed order numbers (merge.c: 128) */
+	{"dedup_many_runs", "--column id:INT --column v:STRING --primary-key id --buckets 1 --rows 300 "
+	"--keys 40 --snapshots 2 --files 70 --delete-every 6 --retract-every 9"},
 	{"dedup_multi_key", "--column a:INT --column b:STRING --column v:BIGINT --primary-key a,b --buckets 3 "
 	"--rows 30 --keys 15 --snapshots 5 --files 2 --compact-every 3 --levels 2 --delete-every 5"},
 	{"dedup_upgrades", COLS "--rows 6 --keys 60 --snapshots 6 --files 1 --compact-every 1 --levels 2 "
@@ -1480,11 +1483,16 @@ run_case(const pk_case *pc, int seed, int *checked)
 
 		assert_non_null(pool);
 		for (int s = 1; s <= m.nsnapshots && result == 0; s++)
-			for (int pass = 0; pass < 2 && result == 0; pass++)
+			for (int pass = 0; pass < 4 && result == 0; pass++)
 			{
 				ts_read_batch_rows = pass == 0 ? 0 : 2;
 				/* the second pass through buffers handed from read to read */
 				read_buffers = pass == 0 ? NULL : pool;
+				/*
+				 * the third with the merge's general comparison only, the
+				 * fourth switching to it in the middle of each merge
+				 */
+				ts_merge_fast_seq_limit = pass == 2 ? 0 : pass == 3 ? 4 : INT64_MAX;
 				result = compare_one(&m, name, table, s, all, m.ncols, "all columns");
 				if (result == 0)
 					result = compare_one(&m, name, table, s, rev, m.ncols, "reversed columns");
@@ -1496,6 +1504,7 @@ run_case(const pk_case *pc, int seed, int *checked)
 					(*checked)++;
 			}
 		ts_read_batch_rows = 0;
+		ts_merge_fast_seq_limit = INT64_MAX;
 		read_buffers = pool;	/* the range reads too */
 		for (int a = 1; a <= m.nsnapshots && result == 0; a++)
 			for (int b = a + 1; b <= m.nsnapshots && result == 0; b++)
