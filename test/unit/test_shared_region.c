@@ -280,6 +280,166 @@ test_processes(void **state)
 	assert_false(publish('b', 2 * BLOCK, false, &pin));
 }
 
+/*
+ * Several processes at once, as backends use the region: each publishes,
+ * finds, holds, unpins and abandons blocks under a few names in a region
+ * with room for about three, so that eviction runs all the time.  A block
+ * is filled with its name's letter and a length of its own; a reader checks
+ * every byte of what it pinned while it holds the pin, again before giving
+ * it back: a block evicted or reused under a pin would show another letter.
+ */
+#define CONC_CHILDREN 4
+#define CONC_ROUNDS 20000
+#define CONC_NAMES 12
+
+static int *conc_ready;			/* children at the start line, in the shared mapping */
+
+static uint64_t
+conc_rand(uint64_t *x)
+{
+	*x ^= *x << 13;
+	*x ^= *x >> 7;
+	*x ^= *x << 17;
+	return *x;
+}
+
+static bool
+conc_intact(const char *b, size_t len, char c)
+{
+	if (len < 128 || *(char *const *) b != b + 64)
+		return false;
+	for (size_t i = 64; i < len; i++)
+		if (b[i] != c)
+			return false;
+	return true;
+}
+
+static void
+conc_child(int id)
+{
+	uint64_t	x = 0x9e3779b97f4a7c15ULL * (uint64_t) (id + 1);
+	ts_shr_pin	held[4];
+	const char *held_b[4];
+	size_t		held_len[4];
+	char		held_c[4];
+	int			nheld = 0;
+
+	ts_shr_attach((char *) mem + 4096, spin_lock, spin_unlock);
+	/* all start together */
+	__atomic_add_fetch(conc_ready, 1, __ATOMIC_SEQ_CST);
+	while (__atomic_load_n(conc_ready, __ATOMIC_SEQ_CST) < CONC_CHILDREN)
+		sched_yield();
+	for (int r = 0; r < CONC_ROUNDS; r++)
+	{
+		char		c = (char) ('a' + conc_rand(&x) % CONC_NAMES);
+		uint64_t	what = conc_rand(&x) % 8;
+		ts_shr_pin	pin;
+		size_t		len;
+
+		if (what < 3)
+		{
+			/* publish (or give up) a block of 128 bytes to 1.5 blocks */
+			size_t		want = 128 + conc_rand(&x) % (BLOCK + BLOCK / 2);
+			char	   *b = ts_shr_reserve(name_of(c), want, &pin);
+
+			if (b == NULL)
+				continue;
+			*(char **) b = b + 64;
+			memset(b + 64, c, want - 64);
+			if (what == 0)
+			{
+				ts_shr_abandon(pin);
+				continue;
+			}
+			ts_shr_publish(pin);
+			ts_shr_unpin(pin);
+		}
+		else if (nheld < 4 && (held_b[nheld] = ts_shr_get(name_of(c), &len, &pin)) != NULL)
+		{
+			if (!conc_intact(held_b[nheld], len, c))
+				_exit(10);
+			held[nheld] = pin;
+			held_len[nheld] = len;
+			held_c[nheld] = c;
+			nheld++;
+		}
+		/* give back the oldest pin now and then, checking its block first */
+		if (nheld > 0 && (nheld == 4 || conc_rand(&x) % 3 == 0))
+		{
+			if (!conc_intact(held_b[0], held_len[0], held_c[0]))
+				_exit(11);
+			ts_shr_unpin(held[0]);
+			for (int i = 1; i < nheld; i++)
+			{
+				held[i - 1] = held[i];
+				held_b[i - 1] = held_b[i];
+				held_len[i - 1] = held_len[i];
+				held_c[i - 1] = held_c[i];
+			}
+			nheld--;
+		}
+	}
+	for (int i = 0; i < nheld; i++)
+		if (!conc_intact(held_b[i], held_len[i], held_c[i]))
+			_exit(12);
+	/* one reservation left unfinished: the release gives it back too */
+	(void) ts_shr_reserve(name_of('z'), 128, &held[0]);
+	ts_shr_release_all();
+	_exit(0);
+}
+
+static void
+test_concurrent(void **state)
+{
+	pid_t		parent = getpid();
+	pid_t		pids[CONC_CHILDREN];
+	ts_shr_stats st;
+	int			found = 0;
+
+	(void) state;
+	conc_ready = (int *) ((char *) mem + 64);
+	*conc_ready = 0;
+	for (int i = 0; i < CONC_CHILDREN; i++)
+	{
+		pids[i] = fork();
+		assert_true(pids[i] >= 0);
+		if (pids[i] == 0)
+		{
+			unit_forked_child(parent, 1);
+			conc_child(i);
+		}
+	}
+	for (int i = 0; i < CONC_CHILDREN; i++)
+	{
+		int			status;
+
+		assert_int_equal(waitpid(pids[i], &status, 0), pids[i]);
+		assert_true(WIFEXITED(status));
+		assert_int_equal(WEXITSTATUS(status), 0);
+	}
+	/* every pin and reservation given back; what is left is whole */
+	st = ts_shr_get_stats();
+	assert_int_equal(st.pinned, 0);
+	assert_true(st.published > 0 && st.evicted > 0 && st.hits > 0);
+	assert_true(st.bytes_used <= st.bytes_size);
+	for (char c = 'a'; c < 'a' + CONC_NAMES; c++)
+	{
+		ts_shr_pin	pin;
+		size_t		len;
+		const char *b = ts_shr_get(name_of(c), &len, &pin);
+
+		if (b == NULL)
+			continue;
+		assert_true(conc_intact(b, len, c));
+		ts_shr_unpin(pin);
+		found++;
+	}
+	assert_int_equal(found, st.blocks);
+	assert_null(ts_shr_get(name_of('z'), &(size_t) {0}, &(ts_shr_pin) {0}));
+	/* the room of every block that is not there can be had again */
+	ts_shr_release_all();
+}
+
 /* not attached: nothing found or reserved */
 static void
 test_detached(void **state)
@@ -308,6 +468,7 @@ main(void)
 		cmocka_unit_test_setup_teardown(test_eviction, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_processes, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_detached, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_concurrent, setup, teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
