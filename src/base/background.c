@@ -4,10 +4,12 @@
  * Owns: starting the one helper thread of a process (on the first job,
  * every signal blocked so that the process's handlers run only in its main
  * thread), the FIFO of jobs, and waiting for them.  The thread touches
- * nothing but a job's two buffers and its own ZSTD_DCtx (libzstd's malloc,
- * not the allocation hooks, which may not be thread-safe).  See
- * ts_background.h for the rules a caller keeps.
+ * nothing but a job's two buffers, the descriptor a job reads (pread:
+ * no file position shared with the caller) and its own ZSTD_DCtx
+ * (libzstd's malloc, not the allocation hooks, which may not be
+ * thread-safe).  See ts_background.h for the rules a caller keeps.
  */
+#include <errno.h>
 #include <pthread.h>
 #include <signal.h>
 #include <unistd.h>
@@ -27,8 +29,54 @@ static bool started;
 static bool start_failed;
 static pid_t thread_pid;		/* the process the thread runs in */
 static int64_t jobs_done;
+static int64_t jobs_read;
 static int64_t jobs_taken_back;
 static ZSTD_DCtx *caller_dctx;	/* the calling thread's, for the jobs it helps with */
+
+/* A job's bytes read from its file, when it has one; false when they could not be. */
+static bool
+read_source(ts_bg_job *job)
+{
+	size_t		done = 0;
+
+	if (!job->read_first)
+		return true;
+	while (done < job->read_len)
+	{
+		ssize_t		n = pread(job->read_fd, job->read_into + done, job->read_len - done,
+							  (off_t) (job->read_off + (int64_t) done));
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			return false;
+		done += (size_t) n;
+	}
+	return true;
+}
+
+/* Read (if need be) and decompress the job with dctx (NULL: libzstd's one-shot call). */
+static void
+run_job(ts_bg_job *job, ZSTD_DCtx *dctx)
+{
+	job->read_failed = !read_source(job);
+	if (job->read_failed)
+		job->result = (size_t) -1; /* a zstd error code: nothing decompressed */
+	else
+		job->result = dctx != NULL ?
+			ZSTD_decompressDCtx(dctx, job->dst, job->dst_len, job->src, job->src_len) :
+			ZSTD_decompress(job->dst, job->dst_len, job->src, job->src_len);
+}
+
+/* Under the lock: a job is finished. */
+static void
+job_done(ts_bg_job *job)
+{
+	job->state = TS_BG_DONE;
+	jobs_done++;
+	if (job->read_first)
+		jobs_read++;
+}
 
 static void *
 helper_main(void *arg)
@@ -51,14 +99,11 @@ helper_main(void *arg)
 		running = job;
 		pthread_mutex_unlock(&lock);
 
-		job->result = dctx != NULL ?
-			ZSTD_decompressDCtx(dctx, job->dst, job->dst_len, job->src, job->src_len) :
-			ZSTD_decompress(job->dst, job->dst_len, job->src, job->src_len);
+		run_job(job, dctx);
 
 		pthread_mutex_lock(&lock);
-		job->state = TS_BG_DONE;
+		job_done(job);
 		running = NULL;
-		jobs_done++;
 		pthread_cond_broadcast(&done_cv);
 	}
 	return NULL;
@@ -179,11 +224,9 @@ help_with_next(void)
 	next->next = NULL;
 	next->state = TS_BG_RUNNING;
 	pthread_mutex_unlock(&lock);
-	next->result = ZSTD_decompressDCtx(caller_dctx, next->dst, next->dst_len,
-									   next->src, next->src_len);
+	run_job(next, caller_dctx);
 	pthread_mutex_lock(&lock);
-	next->state = TS_BG_DONE;
-	jobs_done++;
+	job_done(next);
 	return true;
 }
 
@@ -241,6 +284,17 @@ ts_bg_jobs_done(void)
 
 	pthread_mutex_lock(&lock);
 	n = jobs_done;
+	pthread_mutex_unlock(&lock);
+	return n;
+}
+
+int64_t
+ts_bg_jobs_read(void)
+{
+	int64_t		n;
+
+	pthread_mutex_lock(&lock);
+	n = jobs_read;
 	pthread_mutex_unlock(&lock);
 	return n;
 }

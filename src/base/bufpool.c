@@ -113,6 +113,17 @@ ts_bufpool_get(ts_bufpool *pool, size_t size, size_t *cap)
 }
 
 void *
+ts_bufpool_get_faulted(ts_bufpool *pool, size_t size, size_t *cap, size_t fault_bytes)
+{
+	bool		fresh;
+	void	   *p = get(pool, size, cap, &fresh);
+
+	if (p != NULL && fresh)
+		ts_prefault(p, fault_bytes < *cap ? fault_bytes : *cap);
+	return p;
+}
+
+void *
 ts_bufpool_get_zeroed(ts_bufpool *pool, size_t n, size_t size, size_t *cap)
 {
 	bool		fresh;

@@ -394,6 +394,12 @@ ts_file_pread(ts_file *f, void *buf, size_t len, int64_t offset, ts_err *err)
 	return f->ops->pread(f, buf, len, offset, err);
 }
 
+int
+ts_file_read_fd(const ts_file *f)
+{
+	return f->mem == NULL && f->ops->read_fd != NULL ? f->ops->read_fd(f) : -1;
+}
+
 static bool
 check_ranges(const ts_file *f, const ts_range *ranges, int n, ts_err *err)
 {

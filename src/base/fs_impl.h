@@ -65,6 +65,8 @@ typedef struct ts_fs_ops
 	ts_file    *(*open) (ts_fs *fs, const char *path, ts_err *err);
 	/* len bytes at offset of a file not held in memory (range checked) */
 	bool		(*pread) (ts_file *f, void *buf, size_t len, int64_t offset, ts_err *err);
+	/* the descriptor pread reads, for a helper thread (NULL: none) */
+	int			(*read_fd) (const ts_file *f);
 
 	/*
 	 * Start the reads of several ranges (checked; n > 0) of a file not held

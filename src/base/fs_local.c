@@ -141,6 +141,12 @@ local_pread(ts_file *file, void *buf, size_t len, int64_t offset, ts_err *err)
 	return true;
 }
 
+static int
+local_read_fd(const ts_file *file)
+{
+	return ((const local_file *) file)->fd;
+}
+
 static void
 local_close(ts_file *file)
 {
@@ -307,6 +313,7 @@ const ts_fs_ops ts_fs_local_ops = {
 	.owns = NULL,
 	.open = local_open,
 	.pread = local_pread,
+	.read_fd = local_read_fd,
 	.read_whole = local_read_whole,
 	.is_dir = local_is_dir,
 	.is_file = local_is_file,

@@ -4,8 +4,11 @@
  * A reader that knows which compressed page it will need next submits it
  * as a job; one helper thread per process decompresses jobs in the order
  * they came while the reader decodes what it has.  The thread only runs
- * ZSTD_decompressDCtx from the job's src into its dst: it never calls the
- * caller's allocator, error or file hooks, and it blocks every signal.
+ * ZSTD_decompressDCtx from the job's src into its dst, after reading src
+ * from a local file's descriptor first when the job asks (read_first: a
+ * reader that streams a file page by page does not read the next page's
+ * bytes itself): it never calls the caller's allocator, error or file
+ * hooks, and it blocks every signal.
  *
  * The caller owns a job and both its buffers, and must keep them until
  * ts_bg_finish returned for it, or ts_bg_drain returned: a caller whose
@@ -33,6 +36,18 @@ typedef struct ts_bg_job
 {
 	const uint8_t *src;
 	size_t		src_len;
+	/*
+	 * read_first: read_len bytes at read_off of read_fd are read into
+	 * read_into (inside src) first; read_failed says they could not be (an
+	 * error or a short file: the caller reads them itself to report it).
+	 * A job zeroed reads nothing.
+	 */
+	bool		read_first;
+	int			read_fd;
+	int64_t		read_off;
+	uint8_t    *read_into;
+	size_t		read_len;
+	bool		read_failed;
 	uint8_t    *dst;
 	size_t		dst_len;		/* room in dst */
 	size_t		result;			/* ZSTD_decompressDCtx's, once decompressed */
@@ -66,10 +81,11 @@ void		ts_bg_drain(void);
 
 /*
  * Jobs decompressed ahead (by the thread, or by a caller waiting for it)
- * since the process started, and jobs ts_bg_finish took back before
- * anyone got to them.
+ * since the process started, of them those that read their bytes first,
+ * and jobs ts_bg_finish took back before anyone got to them.
  */
 int64_t		ts_bg_jobs_done(void);
+int64_t		ts_bg_jobs_read(void);
 int64_t		ts_bg_jobs_taken_back(void);
 /* Tests: hold queued jobs (the thread starts none) until released. */
 void		ts_bg_hold(bool hold);

@@ -165,6 +165,11 @@ ts_bufpool *ts_bufpool_new(size_t max_bytes);	/* NULL on failure */
 /* a buffer of at least size bytes (its real size in *cap); NULL on failure */
 void	   *ts_bufpool_get(ts_bufpool *pool, size_t size, size_t *cap);
 /*
+ * The same, its first fault_bytes faulted in with one call (ts_prefault)
+ * when it is new memory; a buffer kept was touched by its last user.
+ */
+void	   *ts_bufpool_get_faulted(ts_bufpool *pool, size_t size, size_t *cap, size_t fault_bytes);
+/*
  * The same, n zeroed elements of size bytes (NULL also when n * size
  * overflows); fresh memory is faulted in with one call (ts_prefault).
  */

@@ -185,6 +185,12 @@ int64_t		ts_file_mtime_ns(const ts_file *f);
 /* read exactly len bytes at offset; short read = TS_ERR_CORRUPT naming the file */
 bool		ts_file_pread(ts_file *f, void *buf, size_t len, int64_t offset, ts_err *err);
 /*
+ * The descriptor a local file is read through, for a helper thread that
+ * preads ahead (base/background.c): it stays open until ts_file_close.
+ * -1 for any other file (an object store's, one held in memory).
+ */
+int			ts_file_read_fd(const ts_file *f);
+/*
  * Read several ranges (ranges[i].len bytes at ranges[i].offset into
  * ranges[i].buf), all or none: on an object store they are coalesced
  * (gaps up to TS_RANGE_GAP) and sent concurrently; locally one pread each.

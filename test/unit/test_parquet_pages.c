@@ -398,14 +398,24 @@ test_read_through_buffers(void **state)
 	{
 		int64_t		done = ts_bg_jobs_done();
 		int64_t		taken = pq_ahead_pages_taken();
+		int64_t		read = ts_bg_jobs_read();
 
 		read_back(path, s, k == 0 ? 1 : 5000, true);
 		done = ts_bg_jobs_done() - done;
 		taken = pq_ahead_pages_taken() - taken;
+		read = ts_bg_jobs_read() - read;
 		if (done == 0 || taken < done)
 			fail_msg("window %d: %lld pages decompressed ahead, %lld of them used", k == 0 ? 1 : 5000,
 					 (long long) done, (long long) taken);
+		/* through one byte every page is larger than half the window: the jobs read them */
+		if (k == 0 && read == 0)
+			fail_msg("window 1: no page read by the helper thread (%lld decompressed ahead)",
+					 (long long) done);
 	}
+	/* jobs the thread never starts: taken back, their pages read and decompressed in place */
+	ts_bg_hold(true);
+	read_back(path, s, 1, true);
+	ts_bg_hold(false);
 	ts_bg_set_enabled(false);
 	pq_free_file_meta(&m);
 	free(b);
@@ -415,6 +425,45 @@ test_read_through_buffers(void **state)
 	path = write_table(s, 2048, 0, 0);
 	read_back(path, s, 1, true);
 	read_back(path, s, 2500, true);
+	unlink(path);
+	ts_schema_free(s);
+}
+
+/*
+ * A file cut short while it is read page by page with the helper thread
+ * reading pages ahead: an error naming the file, never rows made up from
+ * bytes that are not there.
+ */
+static void
+test_cut_short_while_read_ahead(void **state)
+{
+	ts_schema  *s = schema_json(SCHEMA);
+	char	   *path = write_table(s, 4096, 0, 1);
+	ts_read_column *cols = columns_of(s);
+	ts_format_reader *r;
+	ts_batch	b;
+	ts_err		err;
+	size_t		len;
+	uint8_t    *whole = slurp(path, &len);
+	int			rc,
+				seen = 0;
+
+	(void) state;
+	ts_bg_set_enabled(true);
+	r = open_with(path, cols, s->nfields, 1);
+	rc = ts_format_next(r, &b, &err);
+	assert_true(rc > 0);
+	seen += rc;
+	assert_int_equal(truncate(path, (off_t) (len / 3)), 0);
+	while ((rc = ts_format_next(r, &b, &err)) > 0)
+		seen += rc;
+	ts_format_close(r);
+	ts_bg_set_enabled(false);
+	assert_true(rc < 0);
+	assert_true(seen < NROWS);
+	assert_non_null(strstr(err.msg, path));
+	free(whole);
+	free(cols);
 	unlink(path);
 	ts_schema_free(s);
 }
@@ -528,6 +577,7 @@ main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_pages_as_java_cuts_them),
 		cmocka_unit_test(test_read_through_buffers),
+		cmocka_unit_test(test_cut_short_while_read_ahead),
 		cmocka_unit_test(test_java_files_through_buffers),
 		cmocka_unit_test(test_size_options),
 	};

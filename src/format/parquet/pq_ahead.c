@@ -56,6 +56,8 @@ pq_ahead_cancel_next_page(pq_leaf *l)
 		ts_bg_finish(&l->next_page.job);
 	pq_leaf_page_recycle(l, l->next_page.buf, l->next_page.cap);
 	l->next_page.buf = NULL;
+	pq_leaf_page_recycle(l, l->next_page.src_buf, l->next_page.src_cap);
+	l->next_page.src_buf = NULL;
 	l->next_page_queued = false;
 	l->next_page_settled = false;
 }
@@ -65,8 +67,8 @@ pq_ahead_settle_next_page(pq_leaf *l)
 {
 	ts_bg_job  *job = &l->next_page.job;
 
-	if (!l->next_page_queued || l->next_page_settled)
-		return;
+	if (!l->next_page_queued || l->next_page_settled || l->next_page.src_buf != NULL)
+		return;					/* a page the job reads itself does not use the buffer */
 	/* the job reads the bytes about to move: done with them now, or never */
 	if (ts_bg_finish(job) && !ZSTD_isError(job->result) && job->result == job->dst_len)
 		l->next_page_settled = true;
@@ -79,7 +81,7 @@ pq_ahead_move_next_page(pq_leaf *l, const uint8_t *from, size_t have, const uint
 {
 	ts_bg_job  *job = &l->next_page.job;
 
-	if (!l->next_page_queued)
+	if (!l->next_page_queued || l->next_page.src_buf != NULL)
 		return;
 	if (!l->next_page_settled || job->src < from || job->src + job->src_len > from + have)
 	{
@@ -100,9 +102,14 @@ pq_ahead_free(pq_leaf *l)
 	l->ahead_chunk_cap = 0;
 }
 
-/* Queue the decompression of [src, src + len) into a page buffer of ulen bytes in slot a. */
+/*
+ * Queue the decompression of [src, src + len) into a page buffer of ulen
+ * bytes in slot a; with fd >= 0, the job first reads the bytes of src
+ * from 'have' on, at off + have of fd (the first 'have' are there already).
+ */
 static bool
-submit_into(pq_leaf *l, pq_ahead_page *a, const uint8_t *src, size_t len, size_t ulen)
+submit_into(pq_leaf *l, pq_ahead_page *a, const uint8_t *src, size_t len, size_t ulen, int fd,
+			int64_t off, size_t have)
 {
 	ts_err		err;
 
@@ -114,6 +121,14 @@ submit_into(pq_leaf *l, pq_ahead_page *a, const uint8_t *src, size_t len, size_t
 	a->job.src_len = len;
 	a->job.dst = a->buf;
 	a->job.dst_len = ulen;
+	if (fd >= 0)
+	{
+		a->job.read_first = true;
+		a->job.read_fd = fd;
+		a->job.read_off = off + (int64_t) have;
+		a->job.read_into = (uint8_t *) src + have;
+		a->job.read_len = len - have;
+	}
 	if (!ts_bg_submit(&a->job))
 	{
 		pq_leaf_page_recycle(l, a->buf, a->cap);
@@ -127,7 +142,7 @@ submit_into(pq_leaf *l, pq_ahead_page *a, const uint8_t *src, size_t len, size_t
 static bool
 submit(pq_leaf *l, const uint8_t *src, size_t len, size_t ulen)
 {
-	if (!submit_into(l, &l->ahead[l->nahead], src, len, ulen))
+	if (!submit_into(l, &l->ahead[l->nahead], src, len, ulen, -1, 0, 0))
 		return false;
 	l->nahead++;
 	return true;
@@ -308,6 +323,47 @@ pq_ahead_take_page(pq_leaf *l, const uint8_t *src, size_t len, size_t ulen,
 	return 0;
 }
 
+bool
+pq_ahead_reads_itself(const pq_leaf *l, const pq_page_header *h)
+{
+	return l->stream_file != NULL && ts_bg_enabled() && l->codec == PQ_CODEC_ZSTD &&
+		h->type == PQ_PAGE_DATA && h->has_data_header &&
+		h->compressed_size > (int64_t) (l->stream_window / 2) &&
+		h->compressed_size <= l->max_page_size &&
+		h->uncompressed_size >= 0 && h->uncompressed_size <= l->max_page_size &&
+		ts_file_read_fd(l->stream_file) >= 0;
+}
+
+/*
+ * Queue the page of header h, whose bytes start at data_off in the file
+ * and at 'at' in the buffer, which holds 'have' of them (fewer than all):
+ * those are copied, the job reads the rest.
+ */
+static void
+queue_read(pq_leaf *l, const pq_page_header *h, int64_t data_off, const uint8_t *at, size_t have)
+{
+	pq_ahead_page *a = &l->next_page;
+	size_t		len = (size_t) h->compressed_size;
+	ts_err		err;
+
+	/* within the chunk: the reader says what is wrong with a page that is not */
+	if (!pq_ahead_reads_itself(l, h) || data_off + h->compressed_size > l->stream_off + l->stream_left)
+		return;
+	a->src_buf = pq_leaf_page_alloc(l, len, &a->src_cap, &err);
+	if (a->src_buf == NULL)
+		return;
+	memcpy(a->src_buf, at, have);
+	if (!submit_into(l, a, a->src_buf, len, (size_t) h->uncompressed_size, ts_file_read_fd(l->stream_file),
+					 data_off, have))
+	{
+		pq_leaf_page_recycle(l, a->src_buf, a->src_cap);
+		a->src_buf = NULL;
+		return;
+	}
+	a->src_off = data_off;
+	l->next_page_queued = true;
+}
+
 void
 pq_ahead_next_page(pq_leaf *l)
 {
@@ -316,11 +372,66 @@ pq_ahead_next_page(pq_leaf *l)
 	const uint8_t *src;
 	size_t		clen,
 				ulen;
+	ts_err		err;
 
 	if (l->next_page_queued || !ts_bg_enabled() || l->codec != PQ_CODEC_ZSTD ||
 		l->values_left <= 0)
 		return;
-	if (page_to_queue(&cur, l->max_page_size, &h, &src, &clen, &ulen) > 0 &&
-		h.type != PQ_PAGE_DICT)
-		l->next_page_queued = submit_into(l, &l->next_page, src, clen, ulen);
+	if (page_to_queue(&cur, l->max_page_size, &h, &src, &clen, &ulen) > 0)
+	{
+		if (h.type != PQ_PAGE_DICT)
+			l->next_page_queued = submit_into(l, &l->next_page, src, clen, ulen, -1, 0, 0);
+		return;
+	}
+	/* its header in the buffer and its bytes not: read by the job */
+	cur = l->cur;
+	if (l->stream_file != NULL && pq_parse_page_header(&cur, &h, &err) &&
+		h.compressed_size > 0 && (uint64_t) h.compressed_size > ts_cursor_left(&cur))
+		queue_read(l, &h, l->stream_off - (int64_t) ts_cursor_left(&cur), cur.p, ts_cursor_left(&cur));
+}
+
+bool
+pq_ahead_reads_page(const pq_leaf *l, const pq_page_header *h, int64_t data_off)
+{
+	const pq_ahead_page *a = &l->next_page;
+
+	return l->next_page_queued && a->src_buf != NULL && a->src_off == data_off &&
+		h->type == PQ_PAGE_DATA && a->job.src_len == (size_t) h->compressed_size &&
+		a->job.dst_len == (size_t) h->uncompressed_size;
+}
+
+int
+pq_ahead_take_read_page(pq_leaf *l, uint8_t **buf, size_t *cap, ts_err *err)
+{
+	pq_ahead_page *a = &l->next_page;
+	size_t		len = a->job.src_len,
+				ulen = a->job.dst_len;
+	bool		done = ts_bg_finish(&a->job) && !a->job.read_failed &&
+		!ZSTD_isError(a->job.result) && a->job.result == ulen;
+	uint8_t    *p = a->buf;
+	size_t		c = a->cap;
+	bool		ok = true;
+
+	l->next_page_queued = false;
+	l->next_page_settled = false;
+	a->buf = NULL;
+	a->cap = 0;
+	a->job.src = NULL;
+	/* not run, or failed: read and decompressed here, which reports what is wrong */
+	if (!done)
+		ok = ts_file_pread(l->stream_file, a->src_buf, len, a->src_off, err) &&
+			pq_decompress_with(l->zstd_ctx, l->codec, a->src_buf, len, p, ulen, err);
+	pq_leaf_page_recycle(l, a->src_buf, a->src_cap);
+	a->src_buf = NULL;
+	a->src_cap = 0;
+	if (!ok)
+	{
+		pq_leaf_page_recycle(l, p, c);
+		return -1;
+	}
+	if (done)
+		pages_taken++;
+	*buf = p;
+	*cap = c;
+	return 1;
 }

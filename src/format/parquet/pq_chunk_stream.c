@@ -15,9 +15,12 @@
  * uncompressed v2 data page): the buffer is then retired (recycled at the
  * next batch, pq_leaf_memory.c) and the window continues in another one.
  * The page after the current one, queued for decompression ahead
- * (pq_ahead.c), is queued only when it lies in the buffer; before the
- * buffer moves, its job is finished (or taken back when not started) and
- * what it decompressed is kept for it.
+ * (pq_ahead.c), is queued when it lies in the buffer; before the buffer
+ * moves, its job is finished (or taken back when not started) and what it
+ * decompressed is kept for it.  A ZSTD data page larger than half the
+ * window is not brought into the buffer at all when the helper thread is
+ * on: its job reads it from the file, and the reader passes over its bytes
+ * (pq_leaf_stream_skip).
  */
 #include <string.h>
 
@@ -57,11 +60,11 @@ pq_leaf_stream_ensure(pq_leaf *l, size_t need, ts_err *err)
 	if (l->stream_pinned || l->chunk == NULL || l->chunk_cap < fill)
 	{
 		size_t		cap;
-		uint8_t    *p = ts_bufpool_get(l->shared, fill, &cap);
+		/* fresh memory: one call, not a fault per 4 KB of the read */
+		uint8_t    *p = ts_bufpool_get_faulted(l->shared, fill, &cap, fill);
 
 		if (p == NULL)
 			return ts_error_nomemf(err, "reading column \"%s\" (%zu bytes)", l->path, fill);
-		ts_prefault(p, fill);	/* fresh memory: one call, not a fault per 4 KB of the read */
 		if (have > 0)
 			memcpy(p, l->cur.p, have);
 		if (!l->stream_pinned)
@@ -90,5 +93,23 @@ pq_leaf_stream_ensure(pq_leaf *l, size_t need, ts_err *err)
 	l->stream_off += (int64_t) n;
 	l->stream_left -= (int64_t) n;
 	ts_cursor_init(&l->cur, l->chunk, have + n);
+	return true;
+}
+
+bool
+pq_leaf_stream_skip(pq_leaf *l, size_t n, ts_err *err)
+{
+	size_t		have = ts_cursor_left(&l->cur);
+
+	if (n <= have)
+	{
+		l->cur.p += n;
+		return true;
+	}
+	if (l->stream_file == NULL || (uint64_t) (n - have) > (uint64_t) l->stream_left)
+		return leaf_error(l, err, TS_ERR_CORRUPT, "page extends past the column chunk");
+	l->cur.p += have;
+	l->stream_off += (int64_t) (n - have);
+	l->stream_left -= (int64_t) (n - have);
 	return true;
 }

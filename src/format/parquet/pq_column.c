@@ -268,8 +268,9 @@ stream_next_page_too(pq_leaf *l, size_t size, ts_err *err)
 		ts_cursor_init(&c, l->cur.p + size, ts_cursor_left(&l->cur) - size);
 		if (pq_parse_page_header(&c, &h, &ignored))
 		{
-			if (h.compressed_size < 0 || h.compressed_size > l->max_page_size)
-				return true;
+			if (h.compressed_size < 0 || h.compressed_size > l->max_page_size ||
+				pq_ahead_reads_itself(l, &h))
+				return true;	/* the job reads its bytes (pq_ahead_next_page) */
 			return pq_leaf_stream_ensure(l, (size_t) (c.p - l->cur.p) + (size_t) h.compressed_size, err);
 		}
 		need = size + 16384;	/* a header with large statistics */
@@ -286,6 +287,7 @@ pq_leaf_next_page(pq_leaf *l, ts_err *err)
 		pq_page_header h;
 		const uint8_t *data;
 		size_t		left;
+		bool		by_job;
 
 		if (!pq_leaf_retire_page(l, err))
 			return false;
@@ -296,17 +298,30 @@ pq_leaf_next_page(pq_leaf *l, ts_err *err)
 			return false;
 		if (!next_page_header(l, &h, err))
 			return false;
-		if (h.compressed_size > 0 &&
-			(!pq_leaf_stream_ensure(l, (size_t) h.compressed_size, err) ||
-			 !stream_next_page_too(l, (size_t) h.compressed_size, err)))
-			return false;
-		left = ts_cursor_left(&l->cur);
-		if ((uint64_t) h.compressed_size > left)
-			return leaf_error(l, err, TS_ERR_CORRUPT, "page extends past the column chunk");
+		by_job = h.compressed_size > 0 && l->stream_file != NULL &&
+			pq_ahead_reads_page(l, &h, l->stream_off - (int64_t) ts_cursor_left(&l->cur));
+		if (by_job)
+		{
+			/* its bytes are read by the job: passed over, the next page's header brought in */
+			if (!pq_leaf_stream_skip(l, (size_t) h.compressed_size, err) ||
+				!stream_next_page_too(l, 0, err))
+				return false;
+			data = NULL;
+		}
+		else
+		{
+			if (h.compressed_size > 0 &&
+				(!pq_leaf_stream_ensure(l, (size_t) h.compressed_size, err) ||
+				 !stream_next_page_too(l, (size_t) h.compressed_size, err)))
+				return false;
+			left = ts_cursor_left(&l->cur);
+			if ((uint64_t) h.compressed_size > left)
+				return leaf_error(l, err, TS_ERR_CORRUPT, "page extends past the column chunk");
+			data = l->cur.p;
+			l->cur.p += h.compressed_size;
+		}
 		if (h.uncompressed_size > l->max_page_size)
 			return leaf_error(l, err, TS_ERR_CORRUPT, "page larger than its column chunk");
-		data = l->cur.p;
-		l->cur.p += h.compressed_size;
 
 		if (h.type == PQ_PAGE_DICT)
 		{
@@ -329,8 +344,10 @@ pq_leaf_next_page(pq_leaf *l, ts_err *err)
 			const uint8_t *p,
 					   *end;
 
-			int			ahead = pq_ahead_take_page(l, data, h.compressed_size, h.uncompressed_size,
-												   &l->page_buf, &l->page_buf_cap, err);
+			int			ahead = by_job ?
+				pq_ahead_take_read_page(l, &l->page_buf, &l->page_buf_cap, err) :
+				pq_ahead_take_page(l, data, h.compressed_size, h.uncompressed_size,
+								   &l->page_buf, &l->page_buf_cap, err);
 
 			if (ahead < 0)
 				return ts_error_context(err, "column \"%s\" data page", l->path);

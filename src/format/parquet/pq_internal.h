@@ -327,6 +327,10 @@ typedef struct pq_ahead_page
 	ts_bg_job	job;
 	uint8_t    *buf;
 	size_t		cap;
+	/* a page the job reads itself (pq_ahead_next_page): its bytes, their offset in the file */
+	uint8_t    *src_buf;
+	size_t		src_cap;
+	int64_t		src_off;
 } pq_ahead_page;
 
 typedef struct pq_leaf
@@ -442,6 +446,8 @@ bool		pq_leaf_start(pq_leaf *l, size_t len, const pq_column_chunk *cc, ts_err *e
 bool		pq_leaf_start_stream(pq_leaf *l, ts_file *f, int64_t off, int64_t len, size_t window,
 								 const pq_column_chunk *cc, ts_err *err);
 bool		pq_leaf_stream_ensure(pq_leaf *l, size_t need, ts_err *err);
+/* Pass over the next n bytes of the chunk without reading them (a page read by a job). */
+bool		pq_leaf_stream_skip(pq_leaf *l, size_t n, ts_err *err);
 /* Decode the next level chunk; l->nbuf == 0 afterwards means the chunk ended. */
 bool		pq_leaf_fill(pq_leaf *l, ts_err *err);
 /*
@@ -506,6 +512,22 @@ void		pq_ahead_free(pq_leaf *l);
  * pq_ahead_move_next_page then tells where its have bytes from `from` went.
  */
 void		pq_ahead_next_page(pq_leaf *l);
+/*
+ * A chunk read page by page from a local file: a ZSTD data page after the
+ * current one that is not in the buffer (larger than half its window) is
+ * not read into it; the job reads it from the file itself, in the helper
+ * thread, and decompresses it (pq_ahead_next_page queues it from its header
+ * alone).  pq_ahead_reads_itself: is h (just parsed by
+ * stream_next_page_too) such a page?  pq_ahead_reads_page: is the page of
+ * header h, whose bytes start at data_off in the file, the one queued so?
+ * The reader then passes over its bytes (pq_leaf_stream_skip) and
+ * pq_ahead_take_read_page gives it decompressed: 1, or -1 + *err (a job
+ * that did not run or failed is read and decompressed in place, which
+ * says what is wrong).
+ */
+bool		pq_ahead_reads_itself(const pq_leaf *l, const pq_page_header *h);
+bool		pq_ahead_reads_page(const pq_leaf *l, const pq_page_header *h, int64_t data_off);
+int			pq_ahead_take_read_page(pq_leaf *l, uint8_t **buf, size_t *cap, ts_err *err);
 void		pq_ahead_cancel_next_page(pq_leaf *l);
 void		pq_ahead_settle_next_page(pq_leaf *l);
 void		pq_ahead_move_next_page(pq_leaf *l, const uint8_t *from, size_t have, const uint8_t *to);

@@ -49,30 +49,36 @@ page_alloc(pq_leaf *l, size_t size, size_t *cap, ts_err *err)
 {
 	size_t		c = 65536;
 	uint8_t    *p;
+	int			best = -1;
 
+	/*
+	 * the smallest that fits: a leaf reading pages ahead holds compressed
+	 * and decompressed pages of different sizes, and a large buffer taken
+	 * for a small page leaves the next large page none
+	 */
 	for (int i = 0; i < l->npool; i++)
-		if (l->pool[i].cap >= size)
-		{
-			p = l->pool[i].p;
-			*cap = l->pool[i].cap;
-			l->pool[i] = l->pool[--l->npool];
-			return p;
-		}
+		if (l->pool[i].cap >= size && (best < 0 || l->pool[i].cap < l->pool[best].cap))
+			best = i;
+	if (best >= 0)
+	{
+		p = l->pool[best].p;
+		*cap = l->pool[best].cap;
+		l->pool[best] = l->pool[--l->npool];
+		return p;
+	}
 	while (c < size)
 		c *= 2;
-	p = ts_bufpool_get(l->shared, c, cap);
-	if (!p)
-	{
-		ts_error_nomemf(err, "(page of %zu bytes, column \"%s\")", size, l->path);
-		return NULL;
-	}
 	/*
 	 * Fresh memory (the first page of a column of the first run, or one
 	 * larger than any before) faults in with one call, as far as the page
 	 * fills it, instead of a fault per 4 KB as the decompressor writes it;
-	 * memory already mapped (from the pool) costs only the call.
+	 * a buffer the pool kept is mapped already (asking again walks its
+	 * page tables for nothing).
 	 */
-	return ts_prefault(p, size);
+	p = ts_bufpool_get_faulted(l->shared, c, cap, size);
+	if (!p)
+		ts_error_nomemf(err, "(page of %zu bytes, column \"%s\")", size, l->path);
+	return p;
 }
 
 /* a page buffer nothing points into any more: keep it for the next page */
