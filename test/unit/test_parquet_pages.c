@@ -10,7 +10,9 @@
  * buffer of 1 byte (every page larger than it), exactly one page, a few
  * pages and a window that cuts pages and headers anywhere, with and without
  * decompression ahead (every page decompressed ahead used, none decompressed
- * again when the buffer moves); its leaf buffers stay below the chunk they stream.
+ * again when the buffer moves; pages larger than half the window read by the
+ * helper thread, or in place when it never gets to them; a file cut short
+ * meanwhile an error); its leaf buffers stay below the chunk they stream.
  * Java-written files with dictionary pages and nested columns read the
  * same through such buffers as whole.  The table options parquet.block.size
  * / parquet.page.size are parsed as Hadoop does and refused naming the
@@ -492,11 +494,16 @@ java_file_same(const char *schema_rel, const char *data_rel, int *dict_pages)
 		for (int c = 0; c < m.row_groups[g].ncolumns; c++)
 			*dict_pages += census(b, &m.row_groups[g].columns[c]).dict_pages;
 	cols = columns_of(s);
-	for (int k = 0; k < 3; k++)
+	/* the second three with the helper thread on: pages read and decompressed by it */
+	for (int k = 0; k < 6; k++)
 	{
-		ts_format_reader *whole = open_with(path, cols, s->nfields, 0);
-		ts_format_reader *paged = open_with(path, cols, s->nfields, buffers[k]);
+		ts_format_reader *whole,
+				   *paged;
 		int			rows = 0;
+
+		ts_bg_set_enabled(k >= 3);
+		whole = open_with(path, cols, s->nfields, 0);
+		paged = open_with(path, cols, s->nfields, buffers[k % 3]);
 
 		for (;;)
 		{
@@ -509,7 +516,7 @@ java_file_same(const char *schema_rel, const char *data_rel, int *dict_pages)
 				fail_msg("%s: %s", data_rel, err.msg);
 			pn = ts_format_next(paged, &pb, &err);
 			if (pn < 0)
-				fail_msg("%s through %zu bytes: %s", data_rel, buffers[k], err.msg);
+				fail_msg("%s through %zu bytes: %s", data_rel, buffers[k % 3], err.msg);
 			assert_int_equal(pn, wn);
 			if (wn == 0)
 				break;
@@ -522,6 +529,7 @@ java_file_same(const char *schema_rel, const char *data_rel, int *dict_pages)
 		ts_format_close(whole);
 		ts_format_close(paged);
 	}
+	ts_bg_set_enabled(false);
 	free(cols);
 	pq_free_file_meta(&m);
 	free(b);
