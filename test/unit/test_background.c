@@ -1,7 +1,8 @@
 /*
  * test_background.c - the helper thread that decompresses ZSTD frames ahead
  * (src/base/background.c): jobs decompressed in order or taken back,
- * draining, bad frames, and saying no while off.
+ * draining, bad frames, jobs that read their frame from a file first, and
+ * saying no while off.
  */
 #include "unit.h"
 
@@ -215,6 +216,96 @@ test_bad_frames(void **state)
 	ts_bg_set_enabled(false);
 }
 
+/*
+ * Jobs that read their frame from a file first: the whole frame, or the
+ * part after a prefix the caller copied; a read past the end of the file
+ * fails (read_failed, nothing decompressed) and the thread goes on.
+ */
+static void
+test_read_jobs(void **state)
+{
+	char		path[] = "/tmp/ts-unit-bg-XXXXXX";
+	int			fd = mkstemp(path);
+	frame		f[3];
+	size_t		prefix = 100;
+	int64_t		read_before = ts_bg_jobs_read();
+	int64_t		done = 0;
+
+	(void) state;
+	assert_true(fd >= 0);
+	for (int i = 0; i < 3; i++)
+		make_frame(&f[i], 120000, (unsigned) i + 40);
+	/* f[0] at offset 4096, f[1] right after it; f[2] is not in the file */
+	assert_int_equal(pwrite(fd, f[0].z, f[0].z_len, 4096), (ssize_t) f[0].z_len);
+	assert_int_equal(pwrite(fd, f[1].z, f[1].z_len, 4096 + (off_t) f[0].z_len),
+					 (ssize_t) f[1].z_len);
+	for (int i = 0; i < 3; i++)
+	{
+		uint8_t    *src = calloc(1, f[i].z_len);
+		int64_t		off = i == 0 ? 4096 : i == 1 ? 4096 + (int64_t) f[0].z_len : 1 << 30;
+
+		assert_non_null(src);
+		f[i].job.src = src;
+		f[i].job.read_first = true;
+		f[i].job.read_fd = fd;
+		f[i].job.read_off = off;
+		f[i].job.read_into = src;
+		f[i].job.read_len = f[i].z_len;
+		if (i == 1)
+		{
+			/* its first bytes already with the caller: only the rest is read */
+			memcpy(src, f[1].z, prefix);
+			f[1].job.read_into = src + prefix;
+			f[1].job.read_off = off + (int64_t) prefix;
+			f[1].job.read_len = f[1].z_len - prefix;
+		}
+	}
+	ts_bg_set_enabled(true);
+	for (int i = 0; i < 3; i++)
+		assert_true(ts_bg_submit(&f[i].job));
+	/* the thread gets to all three (within a minute, however busy the machine) */
+	for (int w = 0; w < 60000 && ts_bg_jobs_read() - read_before < 3; w++)
+		usleep(1000);
+	for (int i = 0; i < 3; i++)
+	{
+		if (!ts_bg_finish(&f[i].job))
+			continue;			/* taken back: nobody read it */
+		done++;
+		if (i < 2)
+		{
+			assert_false(f[i].job.read_failed);
+			assert_int_equal(f[i].job.result, f[i].raw_len);
+			assert_memory_equal(f[i].out, f[i].raw, f[i].raw_len);
+		}
+		else
+		{
+			assert_true(f[i].job.read_failed);
+			assert_true(ZSTD_isError(f[i].job.result));
+		}
+	}
+	assert_int_equal(ts_bg_jobs_read() - read_before, done);
+	assert_int_equal(done, 3);
+	/* the thread goes on after the failed read */
+	{
+		frame		g;
+		int			by_thread = 0,
+					taken_back = 0;
+
+		make_frame(&g, 30000, 9);
+		assert_true(ts_bg_submit(&g.job));
+		finish_and_check(&g, &by_thread, &taken_back);
+		free_frame(&g);
+	}
+	ts_bg_set_enabled(false);
+	for (int i = 0; i < 3; i++)
+	{
+		free((void *) f[i].job.src);
+		free_frame(&f[i]);
+	}
+	close(fd);
+	unlink(path);
+}
+
 int
 main(void)
 {
@@ -223,6 +314,7 @@ main(void)
 		cmocka_unit_test(test_in_order),
 		cmocka_unit_test(test_out_of_order_take_back),
 		cmocka_unit_test(test_drain),
+		cmocka_unit_test(test_read_jobs),
 		cmocka_unit_test(test_bad_frames),
 	};
 
