@@ -16,8 +16,9 @@
  * chunks (chunk_pool.c), as the FDW does.  --ahead decompresses the next
  * Parquet row group in the helper thread (base/background.c), as the FDW
  * does with tablescan.decompress_ahead on, and prints the pages it did;
- * --ahead-next has the thread on only around ts_split_reader_next, as the
- * FDW does (scan_rows.c), --ahead throughout (split readers opened with it on).
+ * --ahead has it on throughout, split readers opened with it on, as the FDW
+ * does (scan_rows.c); --ahead-next only around ts_split_reader_next, as the
+ * FDW did before session 28 (a merge's open then queued nothing).
  * A table_path that is an s3:// URI is read from the object store named by
  * TS_S3_ENDPOINT (path style), with AWS_ACCESS_KEY_ID / AWS_SECRET_ACCESS_KEY
  * / AWS_REGION, the CA file TS_S3_CA_FILE and TS_S3_MAX_IN_FLIGHT (requests

@@ -598,17 +598,22 @@ read_batch(TsScanState *st)
 		/* a data token due for renewal is renewed before another request */
 		if (st->opts->token)
 			tablescan_rest_renew_token(st->opts, st->plan);
-		if (st->reader == NULL && !open_next_split(st))
-		{
-			MemoryContextSwitchTo(old);
-			return false;
-		}
+
 		/*
-		 * Pages decompressed ahead land in st->cxt: see drain_background.
+		 * Pages decompressed ahead land in st->cxt: see drain_background
+		 * (which also turns the thread off when an ERROR leaves it on).
+		 * On while a split is opened too: a merge's open reads the first
+		 * batch of every run, and the pages after those are queued then.
 		 * Not in a parallel scan, whose processes keep the cores busy
 		 * already (another thread each only adds switching).
 		 */
 		ts_bg_set_enabled(tablescan_decompress_ahead && st->pscan == NULL);
+		if (st->reader == NULL && !open_next_split(st))
+		{
+			ts_bg_set_enabled(false);
+			MemoryContextSwitchTo(old);
+			return false;
+		}
 		ts_s3_drive();			/* files fetched ahead move on meanwhile */
 		n = ts_split_reader_next(st->reader, &st->batch, &err);
 		ts_bg_set_enabled(false);
