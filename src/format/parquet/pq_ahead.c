@@ -391,6 +391,18 @@ pq_ahead_next_page(pq_leaf *l)
 }
 
 bool
+pq_ahead_first_page(pq_leaf *l, ts_err *err)
+{
+	if (l->stream_file == NULL || !ts_bg_enabled() || l->codec != PQ_CODEC_ZSTD)
+		return true;
+	/* its header: the window's first bytes (a longer one is read when the reader gets to it) */
+	if (!pq_leaf_stream_ensure(l, 256, err))
+		return false;
+	pq_ahead_next_page(l);
+	return true;
+}
+
+bool
 pq_ahead_reads_page(const pq_leaf *l, const pq_page_header *h, int64_t data_off)
 {
 	const pq_ahead_page *a = &l->next_page;

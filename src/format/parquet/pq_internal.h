@@ -526,6 +526,13 @@ void		pq_ahead_next_page(pq_leaf *l);
  * says what is wrong).
  */
 bool		pq_ahead_reads_itself(const pq_leaf *l, const pq_page_header *h);
+/*
+ * A chunk whose stream just started: its first data page queued the same
+ * way (so that the leaves of a row group, opened together, have theirs read
+ * and decompressed side by side); false + *err when its first bytes cannot
+ * be read.
+ */
+bool		pq_ahead_first_page(pq_leaf *l, ts_err *err);
 bool		pq_ahead_reads_page(const pq_leaf *l, const pq_page_header *h, int64_t data_off);
 int			pq_ahead_take_read_page(pq_leaf *l, uint8_t **buf, size_t *cap, ts_err *err);
 void		pq_ahead_cancel_next_page(pq_leaf *l);

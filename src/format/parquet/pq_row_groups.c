@@ -200,6 +200,10 @@ load_row_group(pq_reader *r, int rgi, ts_err *err)
 			!pq_leaf_start(l, (size_t) len[i], cc[i], err))
 			goto done;
 	}
+	/* every streamed chunk's first page handed to the helper thread before any is needed */
+	for (int i = 0; i < r->nleaves; i++)
+		if (start[i] >= 0 && !pq_ahead_first_page(r->leaves[i], err))
+			goto done;
 	ok = true;
 done:
 	if (cc != ccs)
