@@ -9,13 +9,13 @@
  * (libzstd's malloc, not the allocation hooks, which may not be
  * thread-safe).  See ts_background.h for the rules a caller keeps.
  */
-#include <errno.h>
 #include <pthread.h>
 #include <signal.h>
 #include <unistd.h>
 #include <zstd.h>
 
 #include "base/ts_background.h"
+#include "base/ts_fs.h"
 
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 static pthread_cond_t work_cv = PTHREAD_COND_INITIALIZER;	/* a job was queued */
@@ -37,22 +37,9 @@ static ZSTD_DCtx *caller_dctx;	/* the calling thread's, for the jobs it helps wi
 static bool
 read_source(ts_bg_job *job)
 {
-	size_t		done = 0;
-
-	if (!job->read_first)
-		return true;
-	while (done < job->read_len)
-	{
-		ssize_t		n = pread(job->read_fd, job->read_into + done, job->read_len - done,
-							  (off_t) (job->read_off + (int64_t) done));
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0)
-			return false;
-		done += (size_t) n;
-	}
-	return true;
+	return !job->read_first ||
+		ts_pread_full(job->read_fd, job->read_into, job->read_len, job->read_off) ==
+		(ssize_t) job->read_len;
 }
 
 /* Read (if need be) and decompress the job with dctx (NULL: libzstd's one-shot call). */

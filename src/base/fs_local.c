@@ -116,28 +116,37 @@ local_open(ts_fs *fs, const char *path, ts_err *err)
 	return &f->head;
 }
 
-static bool
-local_pread(ts_file *file, void *buf, size_t len, int64_t offset, ts_err *err)
+ssize_t
+ts_pread_full(int fd, void *buf, size_t len, int64_t offset)
 {
-	local_file *f = (local_file *) file;
 	size_t		done = 0;
 
 	while (done < len)
 	{
-		ssize_t		n = pread(f->fd, (char *) buf + done, len - done, (off_t) (offset + done));
+		ssize_t		n = pread(fd, (char *) buf + done, len - done, (off_t) (offset + (int64_t) done));
 
+		if (n < 0 && errno == EINTR)
+			continue;
 		if (n < 0)
-		{
-			if (errno == EINTR)
-				continue;
-			return ts_error(err, TS_ERR_IO, "could not read file \"%s\": %s", file->path,
-							strerror(errno));
-		}
+			return -1;
 		if (n == 0)
-			return ts_error(err, TS_ERR_CORRUPT, "file \"%s\": unexpected end of file at offset %lld",
-							file->path, (long long) (offset + done));
+			break;
 		done += (size_t) n;
 	}
+	return (ssize_t) done;
+}
+
+static bool
+local_pread(ts_file *file, void *buf, size_t len, int64_t offset, ts_err *err)
+{
+	ssize_t		n = ts_pread_full(((local_file *) file)->fd, buf, len, offset);
+
+	if (n < 0)
+		return ts_error(err, TS_ERR_IO, "could not read file \"%s\": %s", file->path,
+						strerror(errno));
+	if ((size_t) n < len)
+		return ts_error(err, TS_ERR_CORRUPT, "file \"%s\": unexpected end of file at offset %lld",
+						file->path, (long long) (offset + n));
 	return true;
 }
 

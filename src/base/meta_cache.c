@@ -36,6 +36,7 @@
 #include <openssl/evp.h>
 
 #include "base/ts_bytes.h"
+#include "base/ts_fs.h"
 #include "base/ts_meta_cache.h"
 
 #define MC_MAGIC "TSMCACH1"
@@ -213,24 +214,6 @@ entry_path(const char *name)
 
 /* ---- load -------------------------------------------------------------- */
 
-static bool
-read_all(int fd, uint8_t *buf, size_t len)
-{
-	size_t		done = 0;
-
-	while (done < len)
-	{
-		ssize_t		n = pread(fd, buf + done, len - done, (off_t) done);
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0)
-			return false;
-		done += (size_t) n;
-	}
-	return true;
-}
-
 bool
 ts_mcache_get(const char *const *parts, int nparts, uint8_t **data, size_t *len)
 {
@@ -262,7 +245,7 @@ ts_mcache_get(const char *const *parts, int nparts, uint8_t **data, size_t *len)
 	}
 	if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size >= MC_HEADER &&
 		(buf = ts_malloc((size_t) st.st_size + 1)) != NULL &&
-		read_all(fd, buf, (size_t) st.st_size))
+		ts_pread_full(fd, buf, (size_t) st.st_size, 0) == (ssize_t) st.st_size)
 	{
 		n = ts_load_le64(buf + 8);
 		if (memcmp(buf, MC_MAGIC, 8) == 0 && n == (uint64_t) st.st_size - MC_HEADER &&
@@ -404,7 +387,7 @@ ts_mcache_record_read(const char *name, ts_arena *arena, uint8_t **data, size_t 
 	if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0 &&
 		st.st_size <= cache_max / 2 &&
 		(*data = ts_arena_alloc(arena, (size_t) st.st_size)) != NULL &&
-		read_all(fd, *data, (size_t) st.st_size))
+		ts_pread_full(fd, *data, (size_t) st.st_size, 0) == (ssize_t) st.st_size)
 	{
 		*len = (size_t) st.st_size;
 		/* the record's last use, for eviction */

@@ -29,6 +29,8 @@
 #ifndef TS_FS_H
 #define TS_FS_H
 
+#include <sys/types.h>
+
 #include "base/ts_base.h"
 
 typedef struct ts_file ts_file;
@@ -184,6 +186,12 @@ int64_t		ts_file_size(const ts_file *f);
 int64_t		ts_file_mtime_ns(const ts_file *f);
 /* read exactly len bytes at offset; short read = TS_ERR_CORRUPT naming the file */
 bool		ts_file_pread(ts_file *f, void *buf, size_t len, int64_t offset, ts_err *err);
+/*
+ * len bytes at offset of descriptor fd, retried when interrupted or short:
+ * the bytes read (fewer than len at the end of the file), or -1 with errno.
+ * Touches nothing else (a helper thread calls it).
+ */
+ssize_t		ts_pread_full(int fd, void *buf, size_t len, int64_t offset);
 /*
  * The descriptor a local file is read through, for a helper thread that
  * preads ahead (base/background.c): it stays open until ts_file_close.

@@ -153,9 +153,13 @@ submit(pq_leaf *l, const uint8_t *src, size_t len, size_t ulen)
  * it: 1 when it has bytes to queue (a dictionary page, a data page, the
  * values of a compressed v2 data page): [*src, *src + *len) decompressing to
  * *ulen bytes; 0 for a page without (index pages, uncompressed v2 values);
- * -1 at the end of the chunk or on anything unsound (the reader, coming
- * to it, says what).
+ * PAGE_BEYOND when its header parses but its bytes run past *cur (a chunk
+ * read page by page): [*src, *src + *len) the part of them that is there,
+ * the cursor left after the header; -1 at the end of the chunk or on
+ * anything unsound (the reader, coming to it, says what).
  */
+#define PAGE_BEYOND 2
+
 static int
 page_to_queue(ts_cursor *cur, int64_t max_page, pq_page_header *h,
 			  const uint8_t **src, size_t *len, size_t *ulen)
@@ -165,9 +169,14 @@ page_to_queue(ts_cursor *cur, int64_t max_page, pq_page_header *h,
 	int64_t		levels = 0;
 
 	if (ts_cursor_left(cur) == 0 || !pq_parse_page_header(cur, h, &err) ||
-		h->compressed_size < 0 || (uint64_t) h->compressed_size > ts_cursor_left(cur) ||
-		h->uncompressed_size < 0 || h->uncompressed_size > max_page)
+		h->compressed_size < 0 || h->uncompressed_size < 0 || h->uncompressed_size > max_page)
 		return -1;
+	if ((uint64_t) h->compressed_size > ts_cursor_left(cur))
+	{
+		*src = cur->p;			/* the part of its bytes that is here */
+		*len = ts_cursor_left(cur);
+		return PAGE_BEYOND;
+	}
 	data = cur->p;
 	cur->p += h->compressed_size;
 	if (h->type == PQ_PAGE_DATA_V2)
@@ -222,7 +231,7 @@ queue_first_pages(pq_leaf *l, int64_t len, const pq_column_chunk *cc)
 					ulen;
 		int			rc = page_to_queue(&cur, max_page, &h, &src, &clen, &ulen);
 
-		if (rc < 0 || (rc > 0 && h.type == PQ_PAGE_DICT && l->nahead > 0))
+		if (rc < 0 || rc == PAGE_BEYOND || (rc > 0 && h.type == PQ_PAGE_DICT && l->nahead > 0))
 			break;
 		if (rc > 0 && !submit(l, src, clen, ulen))
 			break;
@@ -272,8 +281,9 @@ pq_ahead_take_chunk(pq_leaf *l, int rg)
 /*
  * Slot a's page, queued for [src, src + len) -> ulen bytes, into *buf: 1,
  * or -1 + *err when its data is bad.  A job the thread did not start, or
- * could not decompress, is decompressed here (so a damaged page fails with
- * the message it has without the thread).
+ * could not decompress (or read), is read if it was to read its bytes and
+ * decompressed here (so a damaged page, or a file cut short, fails with the
+ * message it has without the thread).
  */
 static int
 take(pq_leaf *l, pq_ahead_page *a, bool settled, const uint8_t *src, size_t len, size_t ulen,
@@ -288,7 +298,9 @@ take(pq_leaf *l, pq_ahead_page *a, bool settled, const uint8_t *src, size_t len,
 	a->buf = NULL;
 	a->cap = 0;
 	a->job.src = NULL;
-	if (!done && !pq_decompress_with(l->zstd_ctx, PQ_CODEC_ZSTD, src, len, p, ulen, err))
+	if (!done &&
+		((a->src_buf != NULL && !ts_file_pread(l->stream_file, a->src_buf, len, a->src_off, err)) ||
+		 !pq_decompress_with(l->zstd_ctx, PQ_CODEC_ZSTD, src, len, p, ulen, err)))
 	{
 		pq_leaf_page_recycle(l, p, c);
 		return -1;
@@ -372,22 +384,16 @@ pq_ahead_next_page(pq_leaf *l)
 	const uint8_t *src;
 	size_t		clen,
 				ulen;
-	ts_err		err;
+	int			rc;
 
 	if (l->next_page_queued || !ts_bg_enabled() || l->codec != PQ_CODEC_ZSTD ||
 		l->values_left <= 0)
 		return;
-	if (page_to_queue(&cur, l->max_page_size, &h, &src, &clen, &ulen) > 0)
-	{
-		if (h.type != PQ_PAGE_DICT)
-			l->next_page_queued = submit_into(l, &l->next_page, src, clen, ulen, -1, 0, 0);
-		return;
-	}
-	/* its header in the buffer and its bytes not: read by the job */
-	cur = l->cur;
-	if (l->stream_file != NULL && pq_parse_page_header(&cur, &h, &err) &&
-		h.compressed_size > 0 && (uint64_t) h.compressed_size > ts_cursor_left(&cur))
-		queue_read(l, &h, l->stream_off - (int64_t) ts_cursor_left(&cur), cur.p, ts_cursor_left(&cur));
+	rc = page_to_queue(&cur, l->max_page_size, &h, &src, &clen, &ulen);
+	if (rc == 1 && h.type != PQ_PAGE_DICT)
+		l->next_page_queued = submit_into(l, &l->next_page, src, clen, ulen, -1, 0, 0);
+	else if (rc == PAGE_BEYOND && l->stream_file != NULL)
+		queue_read(l, &h, l->stream_off - (int64_t) clen, src, clen);	/* read by the job */
 }
 
 bool
@@ -416,34 +422,13 @@ int
 pq_ahead_take_read_page(pq_leaf *l, uint8_t **buf, size_t *cap, ts_err *err)
 {
 	pq_ahead_page *a = &l->next_page;
-	size_t		len = a->job.src_len,
-				ulen = a->job.dst_len;
-	bool		done = ts_bg_finish(&a->job) && !a->job.read_failed &&
-		!ZSTD_isError(a->job.result) && a->job.result == ulen;
-	uint8_t    *p = a->buf;
-	size_t		c = a->cap;
-	bool		ok = true;
+	int			rc;
 
 	l->next_page_queued = false;
 	l->next_page_settled = false;
-	a->buf = NULL;
-	a->cap = 0;
-	a->job.src = NULL;
-	/* not run, or failed: read and decompressed here, which reports what is wrong */
-	if (!done)
-		ok = ts_file_pread(l->stream_file, a->src_buf, len, a->src_off, err) &&
-			pq_decompress_with(l->zstd_ctx, l->codec, a->src_buf, len, p, ulen, err);
+	rc = take(l, a, false, a->src_buf, a->job.src_len, a->job.dst_len, buf, cap, err);
 	pq_leaf_page_recycle(l, a->src_buf, a->src_cap);
 	a->src_buf = NULL;
 	a->src_cap = 0;
-	if (!ok)
-	{
-		pq_leaf_page_recycle(l, p, c);
-		return -1;
-	}
-	if (done)
-		pages_taken++;
-	*buf = p;
-	*cap = c;
-	return 1;
+	return rc;
 }
