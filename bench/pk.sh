@@ -36,7 +36,10 @@ LONGCOL=long_text_column_whose_values_are_about_sixty_characters_long
 export PGOPTIONS="-c max_parallel_workers_per_gather=0 -c jit=off -c tablescan.enable_aggregate_pushdown=${PK_PUSHDOWN:-off}"
 q() { psql -X -At -q -v ON_ERROR_STOP=1 "$@"; }
 
-DONE="$W/done-$KEYS-$FORMAT-pages$(tr -c 'a-zA-Z0-9\n' _ <<<"${PK_GEN_ARGS:-}")"
+# the marker names the layout: Parquet runs since 2026-12-07 have parquet-mr's
+# level runs (bit-packed groups), which the generator did not write before
+LAYOUT=pages; [ "$FORMAT" = parquet ] && LAYOUT=pages-hybrid-levels
+DONE="$W/done-$KEYS-$FORMAT-$LAYOUT$(tr -c 'a-zA-Z0-9\n' _ <<<"${PK_GEN_ARGS:-}")"
 if [ ! -f "$DONE" ]; then
     rm -rf "${W:?}/$WH"; mkdir -p "$W/$WH/bench.db"
     "$BUILD/tools/ts_gen" "$W/$WH/bench.db/pk" --format "$FORMAT" --column 'id:INT NOT NULL' --column big:BIGINT \

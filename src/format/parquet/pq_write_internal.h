@@ -4,8 +4,8 @@
  * The writer's state (struct ts_pq_writer), the schema tree (pq_node) and
  * the per-leaf row group buffers (pq_column), the Parquet type constants,
  * and the functions one file of the writer (pq_writer.c,
- * pq_write_schema.c, pq_write_shred.c) lends another.  Only those files
- * include it.
+ * pq_write_schema.c, pq_write_shred.c, pq_write_levels.c) lends another.
+ * Only those files (and the unit tests) include it.
  */
 #ifndef TS_PQ_WRITE_INTERNAL_H
 #define TS_PQ_WRITE_INTERNAL_H
@@ -146,5 +146,13 @@ extern void pqw_put_schema(ts_thrift_out *o, const pq_node *n, const ts_pq_write
 /* The entries of v (of n's type) in n's leaves; rep / def: the levels of n's parent. */
 extern bool pqw_shred(ts_pq_writer *w, const pq_node *n, const ts_value *v, int rep, int def,
 					  ts_err *err);
+
+/* ---- pq_write_levels.c ------------------------------------------------- */
+
+/*
+ * Levels lv[0..n) (each <= max, max >= 1) appended to body as parquet-mr
+ * encodes them: a 4-byte length, then RLE / bit-packed hybrid runs.
+ */
+extern bool pq_write_levels(const uint8_t *lv, size_t n, int max, ts_buf *body);
 
 #endif							/* TS_PQ_WRITE_INTERNAL_H */

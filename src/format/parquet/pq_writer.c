@@ -111,40 +111,6 @@ grow_groups(ts_pq_writer *w)
 	return true;
 }
 
-/* Levels lv[0..n) up to max, RLE runs of its bit width, with their 4-byte length. */
-static bool
-put_levels(const uint8_t *lv, size_t n, int max, ts_buf *body)
-{
-	ts_buf		b;
-	ts_thrift_out o;
-	size_t		i = 0;
-	int			width = 0;
-	uint8_t		len4[4];
-	bool		ok;
-
-	while ((1 << width) <= max)
-		width++;
-	ts_buf_init(&b);
-	o = (ts_thrift_out) {.b = &b};
-	while (i < n)
-	{
-		uint8_t		d = lv[i];
-		size_t		run = 1;
-
-		while (i + run < n && lv[i + run] == d)
-			run++;
-		ts_thrift_varint(&o, (uint64_t) run << 1);
-		for (int k = 0; k < (width + 7) / 8; k++)
-			ts_thrift_byte(&o, k == 0 ? d : 0);
-		i += run;
-	}
-	ts_store_le32(len4, (uint32_t) b.len);
-	ok = !o.failed && ts_buf_append(body, len4, 4, NULL) &&
-		(b.len == 0 || ts_buf_append(body, b.data, b.len, NULL));
-	ts_buf_free(&b);
-	return ok;
-}
-
 void
 ts_pq_writer_set_page_size(ts_pq_writer *w, size_t page_bytes, int64_t page_rows)
 {
@@ -178,8 +144,8 @@ cut_page(ts_pq_writer *w, pq_column *c, ts_err *err)
 	if (c->max_rep > 0 || c->max_def > 0)
 	{
 		ts_buf_reset(&w->page);
-		if ((c->max_rep > 0 && !put_levels(c->reps, c->nlevels, c->max_rep, &w->page)) ||
-			(c->max_def > 0 && !put_levels(c->defs, c->nlevels, c->max_def, &w->page)) ||
+		if ((c->max_rep > 0 && !pq_write_levels(c->reps, c->nlevels, c->max_rep, &w->page)) ||
+			(c->max_def > 0 && !pq_write_levels(c->defs, c->nlevels, c->max_def, &w->page)) ||
 			(c->values.len && !ts_buf_append(&w->page, c->values.data, c->values.len, NULL)))
 			return ts_error_nomem(err, "a Parquet page");
 		raw = &w->page;
