@@ -20,7 +20,9 @@
  * decompressed is kept for it.  A ZSTD data page larger than half the
  * window is not brought into the buffer at all when the helper thread is
  * on: its job reads it from the file, and the reader passes over its bytes
- * (pq_leaf_stream_skip).
+ * (pq_leaf_stream_skip).  So the header of a page the job may read is
+ * brought in alone (pq_leaf_stream_peek), not with a window of the page's
+ * bytes the backend would copy for the job.
  */
 #include <string.h>
 
@@ -40,8 +42,12 @@ pq_leaf_start_stream(pq_leaf *l, ts_file *f, int64_t off, int64_t len, size_t wi
 	return true;
 }
 
-bool
-pq_leaf_stream_ensure(pq_leaf *l, size_t need, ts_err *err)
+/*
+ * At least need bytes at l->cur: the window (or need when larger) with
+ * whole_window, else need alone; never past the chunk.
+ */
+static bool
+stream_fill(pq_leaf *l, size_t need, bool whole_window, ts_err *err)
 {
 	size_t		have = ts_cursor_left(&l->cur);
 	const uint8_t *from = l->cur.p;
@@ -52,8 +58,7 @@ pq_leaf_stream_ensure(pq_leaf *l, size_t need, ts_err *err)
 		return true;
 	if (!TS_CHECK_INTERRUPTS(err))
 		return false;
-	/* the window, or the page that does not fit in it; never past the chunk */
-	fill = need > l->stream_window ? need : l->stream_window;
+	fill = whole_window && l->stream_window > need ? l->stream_window : need;
 	if ((uint64_t) (fill - have) > (uint64_t) l->stream_left)
 		fill = have + (size_t) l->stream_left;
 	pq_ahead_settle_next_page(l);	/* its source is about to move */
@@ -94,6 +99,18 @@ pq_leaf_stream_ensure(pq_leaf *l, size_t need, ts_err *err)
 	l->stream_left -= (int64_t) n;
 	ts_cursor_init(&l->cur, l->chunk, have + n);
 	return true;
+}
+
+bool
+pq_leaf_stream_ensure(pq_leaf *l, size_t need, ts_err *err)
+{
+	return stream_fill(l, need, true, err);
+}
+
+bool
+pq_leaf_stream_peek(pq_leaf *l, size_t need, ts_err *err)
+{
+	return stream_fill(l, need, false, err);
 }
 
 bool

@@ -251,7 +251,7 @@ next_page_header(pq_leaf *l, pq_page_header *h, ts_err *err)
 static bool
 stream_next_page_too(pq_leaf *l, size_t size, ts_err *err)
 {
-	size_t		need = size + 256;
+	size_t		need = size + PQ_HEADER_PEEK;
 
 	if (l->stream_file == NULL || !ts_bg_enabled() || l->codec != PQ_CODEC_ZSTD)
 		return true;
@@ -261,7 +261,8 @@ stream_next_page_too(pq_leaf *l, size_t size, ts_err *err)
 		pq_page_header h;
 		ts_err		ignored;
 
-		if (!pq_leaf_stream_ensure(l, need, err))
+		/* the header alone: when the job reads the page, the backend copies none of it */
+		if (!pq_leaf_stream_peek(l, need, err))
 			return false;
 		if (ts_cursor_left(&l->cur) <= size)
 			return true;		/* the chunk ends with this page */

@@ -446,6 +446,13 @@ bool		pq_leaf_start(pq_leaf *l, size_t len, const pq_column_chunk *cc, ts_err *e
 bool		pq_leaf_start_stream(pq_leaf *l, ts_file *f, int64_t off, int64_t len, size_t window,
 								 const pq_column_chunk *cc, ts_err *err);
 bool		pq_leaf_stream_ensure(pq_leaf *l, size_t need, ts_err *err);
+/*
+ * The same reading only need bytes, not a window: a page header whose page
+ * a job may read.  PQ_HEADER_PEEK: what is read for a header (one with
+ * larger statistics is read again, longer).
+ */
+#define PQ_HEADER_PEEK 1024
+bool		pq_leaf_stream_peek(pq_leaf *l, size_t need, ts_err *err);
 /* Pass over the next n bytes of the chunk without reading them (a page read by a job). */
 bool		pq_leaf_stream_skip(pq_leaf *l, size_t n, ts_err *err);
 /* Decode the next level chunk; l->nbuf == 0 afterwards means the chunk ended. */
