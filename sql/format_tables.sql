@@ -166,6 +166,13 @@ SELECT pg_temp.error_of('SELECT line FROM bad_text WHERE line LIKE ''nul%''');
 CREATE FOREIGN TABLE nul_text (line text) SERVER lake
   OPTIONS (path :'nul_text', format 'text');
 SELECT pg_temp.error_of('SELECT line FROM nul_text');
+-- max / min computed while scanning by the strings' bytes (scan_vector.c)
+-- check each string as its conversion does: the same errors, pushed or not
+SELECT pg_temp.error_of('SELECT max(line) FROM bad_text');
+SELECT pg_temp.error_of('SELECT count(*), min(line) FROM nul_text');
+SET tablescan.enable_aggregate_pushdown = off;
+SELECT pg_temp.error_of('SELECT max(line) FROM bad_text');
+RESET tablescan.enable_aggregate_pushdown;
 -- the same lines as bytes (a STRING read into a bytea column)
 CREATE FOREIGN TABLE bad_text_bytes (line bytea) SERVER lake
   OPTIONS (path :'bad_text',

@@ -105,10 +105,16 @@ SELECT q, (check_vec(q)).* FROM (VALUES
   ('SELECT k, sum(b), avg(i), count(*) FROM vec GROUP BY k'),
   ('SELECT k, count(w), max(w), min(w), sum(m), max(m), avg(f), sum(f) FROM vec GROUP BY k'),
   ('SELECT max(w), sum(m), count(*), sum(f), stddev(i), max(d) FROM vec'),
-  -- row by row: no loop of ours, a text key, two keys (the qual: decided
-  -- exactly by the row filter, by columns; sum(int8): a loop of ours)
-  ('SELECT k, max(w), sum(b) FROM vec GROUP BY k'),
+  -- max / min of text by the strings' bytes (the database's collation
+  -- orders by bytes): a loop of ours, no Datum made for w
   ('SELECT k, max(w), min(w) FROM vec GROUP BY k'),
+  ('SELECT max(w), min(w) FROM vec'),
+  ('SELECT max(w COLLATE "C"), min(w COLLATE "POSIX"), count(w) FROM vec'),
+  -- row by row: no loop of ours (text under a collation that does not
+  -- order by bytes), a text key, two keys (the qual: decided exactly by the
+  -- row filter, by columns; sum(int8): a loop of ours)
+  ('SELECT k, max(w), sum(b) FROM vec GROUP BY k'),
+  ('SELECT max(w COLLATE "und-x-icu"), min(w COLLATE "und-x-icu") FROM vec'),
   ('SELECT w, count(*), sum(f) FROM vec GROUP BY w'),
   ('SELECT k, count(*), sum(f) FROM vec WHERE i > 2147480000 GROUP BY k'),
   ('SELECT k, z, count(*), sum(f) FROM vec GROUP BY k, z'),

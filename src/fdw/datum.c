@@ -705,6 +705,20 @@ tablescan_convert_value(const TsDatumConverter *c, const ts_value *v, bool *isnu
 }
 
 /*
+ * The bytes of a string value that c's text Datum would hold (c's path is
+ * TS_DATUM_TEXT), without making the Datum: checked as the conversion
+ * checks them, with its ERROR for bytes that are not UTF-8.  They point
+ * into the batch.
+ */
+const char *
+tablescan_text_bytes(const TsDatumConverter *c, const ts_value *v, int *len)
+{
+	Assert(c->path == TS_DATUM_TEXT && !v->isnull);
+	*len = (int) v->v.s.len;
+	return server_text((const char *) v->v.s.p, len, c->colname);
+}
+
+/*
  * Convert rows [first, first + n) of column col of a batch into
  * values[r * out_stride] / isnull[r * out_stride], giving the Datums
  * tablescan_convert_value gives, in a tight loop per column path.  Strings

@@ -20,6 +20,7 @@
 #include "executor/executor.h"
 #include "miscadmin.h"
 #include "nodes/nodeFuncs.h"
+#include "port/pg_bswap.h"
 #include "utils/builtins.h"
 #include "utils/datum.h"
 #include "utils/fmgroids.h"
@@ -277,6 +278,52 @@ tablescan_agg_start(TsAggScanState *st, TsAggValue *values)
 }
 
 /*
+ * Byte strings in memcmp's order; the first 8 bytes compared as one number
+ * when both have them (random strings mostly differ there: no call).
+ */
+static inline int
+bytes_compare(const char *a, int la, const char *b, int lb)
+{
+	int			c;
+
+	if (la >= 8 && lb >= 8)
+	{
+		uint64		x,
+					y;
+
+		memcpy(&x, a, 8);
+		memcpy(&y, b, 8);
+		if (x != y)
+			return pg_ntoh64(x) < pg_ntoh64(y) ? -1 : 1;
+	}
+	c = memcmp(a, b, Min(la, lb));
+	return c != 0 ? c : (la > lb) - (la < lb);
+}
+
+/*
+ * text_larger / text_smaller (t->bytes_minmax: strict, under a collation
+ * that orders by bytes) on a non-NULL state and the input's bytes: the
+ * state is replaced by a greater (smaller) string only, an equal one being
+ * the same bytes; the new state is a text in aggcxt.
+ */
+static inline void
+bytes_minmax_step(MemoryContext aggcxt, const TsAggTrans *t, TsAggValue *v, const char *p, int len)
+{
+	text	   *cur = DatumGetTextPP(v->value);
+	int			c = bytes_compare(p, len, VARDATA_ANY(cur), VARSIZE_ANY_EXHDR(cur));
+
+	if (t->bytes_minmax > 0 ? c > 0 : c < 0)
+	{
+		MemoryContext old = MemoryContextSwitchTo(aggcxt);
+		text	   *copy = cstring_to_text_with_len(p, len);
+
+		MemoryContextSwitchTo(old);
+		pfree(DatumGetPointer(v->value));
+		v->value = PointerGetDatum(copy);
+	}
+}
+
+/*
  * One input (arg: the argument's value, ignored for count(*)) into one
  * aggregate's state (nodeAgg.c's advance_transition_function).
  */
@@ -325,28 +372,9 @@ advance_value(TsAggScanState *st, const TsAggTrans *t, TsAggValue *v, Datum arg,
 	}
 	if (t->bytes_minmax != 0)
 	{
-		/*
-		 * text_larger / text_smaller (strict, non-NULL state) by the bytes:
-		 * the state is replaced by a greater (smaller) string only, an equal
-		 * one being the same bytes.
-		 */
-		text	   *cur = DatumGetTextPP(v->value);
 		text	   *in = DatumGetTextPP(arg);
-		int			lc = VARSIZE_ANY_EXHDR(cur),
-					li = VARSIZE_ANY_EXHDR(in);
-		int			c = memcmp(VARDATA_ANY(in), VARDATA_ANY(cur), Min(lc, li));
 
-		if (c == 0)
-			c = li - lc;
-		if (t->bytes_minmax > 0 ? c > 0 : c < 0)
-		{
-			MemoryContext old = MemoryContextSwitchTo(aggcxt);
-			Datum		copy = datumCopy(arg, false, -1);
-
-			MemoryContextSwitchTo(old);
-			pfree(DatumGetPointer(v->value));
-			v->value = copy;
-		}
+		bytes_minmax_step(aggcxt, t, v, VARDATA_ANY(in), VARSIZE_ANY_EXHDR(in));
 		return;
 	}
 	fc->args[0].value = v->value;
@@ -401,6 +429,33 @@ tablescan_agg_advance_rows(TsAggScanState *st, int a, TsAggValue **states, const
 	for (int r = 0; r < n; r++)
 		advance_value(st, t, &states[r][a], args ? args[r] : (Datum) 0,
 					  argnulls ? argnulls[r] : false);
+}
+
+/*
+ * A string's bytes (checked as text already) into aggregate a, a max / min
+ * of t->bytes_minmax, as advance_value would take its text Datum: the first
+ * input becomes the state (a copy in the aggregation's memory).
+ */
+void
+tablescan_agg_bytes_minmax(TsAggScanState *st, int a, TsAggValue *v, const char *p, int len)
+{
+	const TsAggTrans *t = &st->trans[a];
+	MemoryContext aggcxt = st->aggcontext->ecxt_per_tuple_memory;
+
+	Assert(t->bytes_minmax != 0 && t->strict);
+	if (v->novalue)
+	{
+		MemoryContext old = MemoryContextSwitchTo(aggcxt);
+
+		v->value = PointerGetDatum(cstring_to_text_with_len(p, len));
+		MemoryContextSwitchTo(old);
+		v->isnull = false;
+		v->novalue = false;
+		return;
+	}
+	if (v->isnull)
+		return;
+	bytes_minmax_step(aggcxt, t, v, p, len);
 }
 
 /* One row into every aggregate's state (states: one per aggregate). */

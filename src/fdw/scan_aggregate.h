@@ -101,6 +101,8 @@ extern void tablescan_agg_advance_all(TsAggScanState *st, TsAggValue *states,
 									  const Datum *values, const bool *isnull);
 extern void tablescan_agg_advance_rows(TsAggScanState *st, int a, TsAggValue **states,
 									   const Datum *args, const bool *argnulls, int n);
+extern void tablescan_agg_bytes_minmax(TsAggScanState *st, int a, TsAggValue *v,
+									   const char *p, int len);
 extern Datum tablescan_agg_result(const TsAggTrans *t, const TsAggValue *v, bool *isnull);
 
 /* scan_aggregate.c */

@@ -35,9 +35,15 @@
  * function, which the loop checks against the layout it knows, then add
  * as do_int128_accum does (N + 1, the int128 sum; a
  * state of another layout: value by value through the function).  The
- * other aggregates of the scan (avg of int2 / int4 / floats, text, numeric
- * ...) take the chunk's values one by one through scan_aggregate.c's
- * advance.  Anything else (two keys, a
+ * max / min of a text column under a collation that orders by bytes
+ * (scan_agg_trans.c's bytes_minmax) read the strings where they lie in the
+ * batch, each checked as its conversion checks it (datum.c,
+ * tablescan_text_bytes: the same ERROR for bytes that are not UTF-8), and
+ * copy only a string that becomes a state: such a column is converted to
+ * Datums only when something else reads it.  The
+ * other aggregates of the scan (avg of int2 / int4 / floats, other text
+ * aggregates, numeric ...) take the chunk's values one by one through
+ * scan_aggregate.c's advance.  Anything else (two keys, a
  * key of another type) goes row by row.
  */
 #include "postgres.h"
@@ -74,13 +80,18 @@ typedef enum VecOp
 	VEC_BOOL_AND,				/* booland_statefunc */
 	VEC_BOOL_OR,
 	VEC_SUM_INT8,				/* int8_avg_accum: sum(int8), avg(int8) */
+	VEC_BYTES_MINMAX,			/* text_larger / text_smaller ordering by bytes: no Datums */
 	VEC_CALL					/* any other: scan_aggregate.c's advance, value by value */
 } VecOp;
 
-/* A column read: attribute, its batch column and converter, a chunk's values. */
+/*
+ * A column read: attribute, a chunk's values as Datums (when anything but
+ * the bytes loops reads it: datums).
+ */
 typedef struct VecColumn
 {
 	AttrNumber	attno;
+	bool		datums;
 	Datum	   *values;
 	bool	   *isnull;
 } VecColumn;
@@ -254,6 +265,10 @@ vector_loop(const TsAggTrans *t, Oid argtype)
 {
 	VecOp		op = vector_op(t->trans->flinfo->fn_oid, argtype);
 
+	/* max / min of a text column by its bytes (vector_bytes_minmax) */
+	if (t->bytes_minmax != 0 && t->attno > 0 && argtype == TEXTOID)
+		return VEC_BYTES_MINMAX;
+
 	if (op == VEC_NONE || (t->attno > 0 && !vector_type(argtype)) ||
 		(op != VEC_SUM_INT8 && !t->transbyval) ||
 		t->init_isnull != (op != VEC_COUNT_STAR && op != VEC_COUNT))
@@ -265,14 +280,18 @@ vector_loop(const TsAggTrans *t, Oid argtype)
 	return op;
 }
 
-/* The column of attno in v, added when new. */
+/* The column of attno in v, added when new; datums: its Datums are read. */
 static int
-vector_column(struct TsVectorState *v, AttrNumber attno)
+vector_column(struct TsVectorState *v, AttrNumber attno, bool datums)
 {
 	for (int c = 0; c < v->ncolumns; c++)
 		if (v->columns[c].attno == attno)
+		{
+			v->columns[c].datums |= datums;
 			return c;
+		}
 	v->columns[v->ncolumns].attno = attno;
+	v->columns[v->ncolumns].datums = datums;
 	v->columns[v->ncolumns].values = palloc(sizeof(Datum) * VEC_ROWS);
 	v->columns[v->ncolumns].isnull = palloc(sizeof(bool) * VEC_ROWS);
 	return v->ncolumns++;
@@ -322,7 +341,7 @@ vector_plan(ForeignScanState *node, TsAggScanState *st)
 	v->columns = palloc0(sizeof(VecColumn) * (st->naggs + 1 + list_length(attnums)));
 	v->aggs = palloc0(sizeof(VecAgg) * Max(st->naggs, 1));
 	v->groups = palloc(sizeof(TsAggValue *) * VEC_ROWS);
-	v->key = st->nkeys == 1 ? vector_column(v, st->key_attnos[0]) : -1;
+	v->key = st->nkeys == 1 ? vector_column(v, st->key_attnos[0], true) : -1;
 	for (int i = 0; i < st->naggs; i++)
 	{
 		TsAggTrans *t = &st->trans[i];
@@ -331,7 +350,8 @@ vector_plan(ForeignScanState *node, TsAggScanState *st)
 			TupleDescAttr(desc, t->attno - 1)->atttypid : InvalidOid;
 
 		v->aggs[i].op = vector_loop(t, argtype);
-		v->aggs[i].column = t->attno > 0 ? vector_column(v, t->attno) : -1;
+		v->aggs[i].column = t->attno > 0 ?
+			vector_column(v, t->attno, v->aggs[i].op != VEC_BYTES_MINMAX) : -1;
 	}
 	/* with quals, every column read is converted: what the row path cannot convert errs here too */
 	if (st->qual != NULL)
@@ -339,7 +359,7 @@ vector_plan(ForeignScanState *node, TsAggScanState *st)
 		ListCell   *lc;
 
 		foreach(lc, attnums)
-			(void) vector_column(v, (AttrNumber) lfirst_int(lc));
+			(void) vector_column(v, (AttrNumber) lfirst_int(lc), true);
 	}
 	MemoryContextSwitchTo(old);
 	return v;
@@ -589,10 +609,43 @@ vector_advance(const VecAgg *agg, int a, TsAggValue **groups, const VecColumn *c
 			}
 			break;
 		case VEC_SUM_INT8:
+		case VEC_BYTES_MINMAX:
 		case VEC_CALL:
 		case VEC_NONE:
 			elog(ERROR, "tablescan_fdw: no loop for an aggregate");
 	}
+}
+
+/*
+ * Rows [first, first + n) of text column attno into aggregate a, a max /
+ * min by bytes: each string checked as its conversion would check it, then
+ * compared where it lies in the batch; only a new state is copied.  False,
+ * with nothing done, when the column is not converted by datum.c's text
+ * path (a database encoding other than UTF-8, a length rule).
+ */
+static bool
+vector_bytes_minmax(TsAggScanState *st, int a, TsAggValue **groups, AttrNumber attno,
+					const ts_batch *b, int first, int n)
+{
+	const TsDatumConverter *conv;
+	int			col;
+
+	if (!tablescan_scan_attribute(st->scan, attno, &col, &conv))
+		elog(ERROR, "tablescan_fdw: attribute %d of an aggregate is not read", attno);
+	if (conv->path != TS_DATUM_TEXT)
+		return false;
+	for (int r = 0; r < n; r++)
+	{
+		const ts_value *x = ts_batch_at(b, first + r, col);
+		const char *p;
+		int			len;
+
+		if (x->isnull)
+			continue;
+		p = tablescan_text_bytes(conv, x, &len);
+		tablescan_agg_bytes_minmax(st, a, &groups[r][a], p, len);
+	}
+	return true;
 }
 
 /*
@@ -746,7 +799,8 @@ tablescan_vector_aggregate(ForeignScanState *node, TsAggScanState *st)
 			MemoryContextReset(tuplecxt);
 			old = MemoryContextSwitchTo(tuplecxt);
 			for (int c = 0; c < v->ncolumns; c++)
-				vector_convert(st->scan, &v->columns[c], b, first, n);
+				if (v->columns[c].datums)
+					vector_convert(st->scan, &v->columns[c], b, first, n);
 			if (v->key >= 0)
 				n = vector_groups(st, v, n, &full);
 			else
@@ -754,7 +808,7 @@ tablescan_vector_aggregate(ForeignScanState *node, TsAggScanState *st)
 					v->groups[r] = st->values;
 			for (int a = 0; a < st->naggs; a++)
 			{
-				const VecColumn *c = v->aggs[a].column >= 0 ?
+				VecColumn  *c = v->aggs[a].column >= 0 ?
 					&v->columns[v->aggs[a].column] : NULL;
 
 				if (v->aggs[a].op == VEC_SUM_INT8)
@@ -767,6 +821,20 @@ tablescan_vector_aggregate(ForeignScanState *node, TsAggScanState *st)
 						v->aggs[a].op = VEC_CALL;
 						tablescan_agg_advance_rows(st, a, v->groups + done, c->values + done,
 												   c->isnull + done, n - done);
+					}
+				}
+				else if (v->aggs[a].op == VEC_BYTES_MINMAX)
+				{
+					if (!vector_bytes_minmax(st, a, v->groups, c->attno, b, first, n))
+					{
+						/* not datum.c's text path: by its Datums from here on */
+						v->aggs[a].op = VEC_CALL;
+						if (!c->datums)
+						{
+							c->datums = true;
+							vector_convert(st->scan, c, b, first, n);
+						}
+						tablescan_agg_advance_rows(st, a, v->groups, c->values, c->isnull, n);
 					}
 				}
 				else if (v->aggs[a].op == VEC_CALL)

@@ -373,6 +373,7 @@ typedef struct TsDatumConverter
 extern void tablescan_datum_converter_init(TsDatumConverter *c, const ts_type *type,
 										   Oid typid, int32 typmod, const char *colname);
 extern Datum tablescan_convert_value(const TsDatumConverter *c, const ts_value *v, bool *isnull);
+extern const char *tablescan_text_bytes(const TsDatumConverter *c, const ts_value *v, int *len);
 
 /*
  * numeric_short.c: write unscaled / 10^scale as a numeric varlena at out
