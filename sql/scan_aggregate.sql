@@ -241,6 +241,24 @@ SELECT i, d, s FROM all_types WHERE i > 33 AND d IS NOT NULL ORDER BY i;
 DROP FUNCTION check_filter(text);
 DROP COLLATION ci_filter;
 
+-- sum(numeric) by a chunk's exact sum (scan_vector.c) where the column's
+-- typmod keeps the file's scale (dec_s: DECIMAL(10, 2)); another scale
+-- rounds each value first (value by value), a value past the typmod errs
+-- as it does row by row; dec_l's values past int64 go value by value
+SELECT q, (check_agg(q)).* FROM (VALUES
+  ('SELECT sum(dec_s), count(dec_s), sum(dec_l) FROM all_types'),
+  ('SELECT sum(dec_s), avg(dec_s), sum(dec_s) FILTER (WHERE i > 20) FROM all_types'),
+  ('SELECT sum(dec_s) FROM all_types WHERE i > 4')) v(q);
+ALTER FOREIGN TABLE all_types ALTER COLUMN dec_s TYPE numeric(20, 1);
+SELECT q, (check_agg(q)).* FROM (VALUES
+  ('SELECT sum(dec_s), count(dec_s) FROM all_types')) v(q);
+ALTER FOREIGN TABLE all_types ALTER COLUMN dec_s TYPE numeric(1, 2);
+SELECT pg_temp.error_of('SELECT sum(dec_s) FROM all_types');
+SET tablescan.enable_aggregate_pushdown = off;
+SELECT pg_temp.error_of('SELECT sum(dec_s) FROM all_types');
+RESET tablescan.enable_aggregate_pushdown;
+ALTER FOREIGN TABLE all_types ALTER COLUMN dec_s TYPE numeric(10, 2);
+
 -- off: PostgreSQL's Aggregate over the scan
 SET tablescan.enable_aggregate_pushdown = off;
 EXPLAIN (COSTS OFF) SELECT sum(amount) FROM orders;

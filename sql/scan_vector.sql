@@ -110,6 +110,10 @@ SELECT q, (check_vec(q)).* FROM (VALUES
   ('SELECT k, max(w), min(w) FROM vec GROUP BY k'),
   ('SELECT max(w), min(w) FROM vec'),
   ('SELECT max(w COLLATE "C"), min(w COLLATE "POSIX"), count(w) FROM vec'),
+  -- sum(numeric) without GROUP BY: each chunk's exact sum into
+  -- numeric_avg_accum (avg(numeric) and GROUP BY: value by value)
+  ('SELECT sum(m) FROM vec'),
+  ('SELECT sum(m), avg(m), count(m), max(w) FROM vec'),
   -- row by row: no loop of ours (text under a collation that does not
   -- order by bytes), a text key, two keys (the qual: decided exactly by the
   -- row filter, by columns; sum(int8): a loop of ours)

@@ -705,6 +705,22 @@ tablescan_convert_value(const TsDatumConverter *c, const ts_value *v, bool *isnu
 }
 
 /*
+ * The numeric Datum of unscaled / 10^scale for decimal column c (path
+ * TS_DATUM_NUMERIC), display scale the column's, without the typmod's
+ * limit: a sum of the column's values (each within numeric_limit, so the
+ * typmod keeps their scale).
+ */
+Datum
+tablescan_decimal_sum_datum(const TsDatumConverter *c, ts_int128 unscaled)
+{
+	ts_value	v = {.isnull = false};
+
+	Assert(c->path == TS_DATUM_NUMERIC);
+	v.v.dec = unscaled;
+	return decimal_datum(&v, c->type, -1);
+}
+
+/*
  * The bytes of a string value that c's text Datum would hold (c's path is
  * TS_DATUM_TEXT), without making the Datum: checked as the conversion
  * checks them, with its ERROR for bytes that are not UTF-8.  They point

@@ -40,7 +40,10 @@
  * batch, each checked as its conversion checks it (datum.c,
  * tablescan_text_bytes: the same ERROR for bytes that are not UTF-8), and
  * copy only a string that becomes a state: such a column is converted to
- * Datums only when something else reads it.  The
+ * Datums only when something else reads it.  sum(numeric) without GROUP BY
+ * adds a chunk's unscaled decimals exactly and hands their sum to
+ * numeric_avg_accum as one input (vector_sum_decimal says why the result
+ * is the same).  The
  * other aggregates of the scan (avg of int2 / int4 / floats, other text
  * aggregates, numeric ...) take the chunk's values one by one through
  * scan_aggregate.c's advance.  Anything else (two keys, a
@@ -81,6 +84,7 @@ typedef enum VecOp
 	VEC_BOOL_OR,
 	VEC_SUM_INT8,				/* int8_avg_accum: sum(int8), avg(int8) */
 	VEC_BYTES_MINMAX,			/* text_larger / text_smaller ordering by bytes: no Datums */
+	VEC_SUM_DECIMAL,			/* sum(numeric): numeric_avg_accum of a chunk's exact sum */
 	VEC_CALL					/* any other: scan_aggregate.c's advance, value by value */
 } VecOp;
 
@@ -261,13 +265,18 @@ vector_int8_probe(const TsAggTrans *t)
  * a pointer to its internal state, checked as it is made).
  */
 static VecOp
-vector_loop(const TsAggTrans *t, Oid argtype)
+vector_loop(const TsAggScanState *st, const TsAggTrans *t, Oid argtype)
 {
 	VecOp		op = vector_op(t->trans->flinfo->fn_oid, argtype);
 
 	/* max / min of a text column by its bytes (vector_bytes_minmax) */
 	if (t->bytes_minmax != 0 && t->attno > 0 && argtype == TEXTOID)
 		return VEC_BYTES_MINMAX;
+	/* sum of a decimal column without GROUP BY, finalized here (vector_sum_decimal) */
+	if (t->trans->flinfo->fn_oid == F_NUMERIC_AVG_ACCUM && argtype == NUMERICOID &&
+		t->attno > 0 && st->nkeys == 0 && t->final != NULL &&
+		t->final->flinfo->fn_oid == F_NUMERIC_SUM)
+		return VEC_SUM_DECIMAL;
 
 	if (op == VEC_NONE || (t->attno > 0 && !vector_type(argtype)) ||
 		(op != VEC_SUM_INT8 && !t->transbyval) ||
@@ -328,7 +337,7 @@ vector_plan(ForeignScanState *node, TsAggScanState *st)
 
 		if (t->attno > 0)
 			argtype = TupleDescAttr(desc, t->attno - 1)->atttypid;
-		op = vector_loop(t, argtype);
+		op = vector_loop(st, t, argtype);
 		if (op != VEC_CALL)
 			nloops++;
 	}
@@ -349,9 +358,10 @@ vector_plan(ForeignScanState *node, TsAggScanState *st)
 		Oid			argtype = t->attno > 0 ?
 			TupleDescAttr(desc, t->attno - 1)->atttypid : InvalidOid;
 
-		v->aggs[i].op = vector_loop(t, argtype);
+		v->aggs[i].op = vector_loop(st, t, argtype);
 		v->aggs[i].column = t->attno > 0 ?
-			vector_column(v, t->attno, v->aggs[i].op != VEC_BYTES_MINMAX) : -1;
+			vector_column(v, t->attno, v->aggs[i].op != VEC_BYTES_MINMAX &&
+						  v->aggs[i].op != VEC_SUM_DECIMAL) : -1;
 	}
 	/* with quals, every column read is converted: what the row path cannot convert errs here too */
 	if (st->qual != NULL)
@@ -610,6 +620,7 @@ vector_advance(const VecAgg *agg, int a, TsAggValue **groups, const VecColumn *c
 			break;
 		case VEC_SUM_INT8:
 		case VEC_BYTES_MINMAX:
+		case VEC_SUM_DECIMAL:
 		case VEC_CALL:
 		case VEC_NONE:
 			elog(ERROR, "tablescan_fdw: no loop for an aggregate");
@@ -646,6 +657,56 @@ vector_bytes_minmax(TsAggScanState *st, int a, TsAggValue **groups, AttrNumber a
 		tablescan_agg_bytes_minmax(st, a, &groups[r][a], p, len);
 	}
 	return true;
+}
+
+/*
+ * Rows [first, first + n) of decimal column attno into aggregate a,
+ * sum(numeric) without GROUP BY (every row's state is groups[0]'s): their
+ * unscaled values added exactly (at most VEC_ROWS values below 2^63: no
+ * overflow of 128 bits), then the sum given to numeric_avg_accum as one
+ * input.  numeric_sum, its final function, reads of the state only the sum
+ * (the same, numeric addition being exact) and whether any input came
+ * (N > 0), so the result is the one of value-by-value accumulation, to the
+ * display scale (the column's, every input's).  Stops at a value beyond
+ * the conversion's int64 path (its exact path, or its error, is the
+ * caller's) and does nothing when the column is not datum.c's decimal path
+ * (a typmod of another scale): returns the rows done.
+ */
+static int
+vector_sum_decimal(TsAggScanState *st, int a, TsAggValue **groups, AttrNumber attno,
+				   const ts_batch *b, int first, int n)
+{
+	const TsDatumConverter *conv;
+	int			col;
+	ts_int128	sum = 0;
+	bool		any = false;
+	int			r;
+
+	if (!tablescan_scan_attribute(st->scan, attno, &col, &conv))
+		elog(ERROR, "tablescan_fdw: attribute %d of an aggregate is not read", attno);
+	if (conv->path != TS_DATUM_NUMERIC || conv->numeric_limit <= 0)
+		return 0;
+	Assert(n <= VEC_ROWS);
+	for (r = 0; r < n; r++)
+	{
+		const ts_value *x = ts_batch_at(b, first + r, col);
+
+		if (x->isnull)
+			continue;
+		if (x->v.dec <= -(ts_int128) conv->numeric_limit ||
+			x->v.dec >= (ts_int128) conv->numeric_limit)
+			break;
+		sum += x->v.dec;
+		any = true;
+	}
+	if (any)
+	{
+		Datum		d = tablescan_decimal_sum_datum(conv, sum);
+		bool		isnull = false;
+
+		tablescan_agg_advance_rows(st, a, groups, &d, &isnull, 1);
+	}
+	return r;
 }
 
 /*
@@ -819,6 +880,22 @@ tablescan_vector_aggregate(ForeignScanState *node, TsAggScanState *st)
 					{
 						/* the state is not the layout we know: value by value from here on */
 						v->aggs[a].op = VEC_CALL;
+						tablescan_agg_advance_rows(st, a, v->groups + done, c->values + done,
+												   c->isnull + done, n - done);
+					}
+				}
+				else if (v->aggs[a].op == VEC_SUM_DECIMAL)
+				{
+					int			done = vector_sum_decimal(st, a, v->groups, c->attno, b, first, n);
+
+					if (done < n)
+					{
+						/* a value past the int64 path, or another path: by Datums */
+						if (!c->datums)
+						{
+							c->datums = true;
+							vector_convert(st->scan, c, b, first, n);
+						}
 						tablescan_agg_advance_rows(st, a, v->groups + done, c->values + done,
 												   c->isnull + done, n - done);
 					}

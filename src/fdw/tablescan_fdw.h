@@ -374,6 +374,7 @@ extern void tablescan_datum_converter_init(TsDatumConverter *c, const ts_type *t
 										   Oid typid, int32 typmod, const char *colname);
 extern Datum tablescan_convert_value(const TsDatumConverter *c, const ts_value *v, bool *isnull);
 extern const char *tablescan_text_bytes(const TsDatumConverter *c, const ts_value *v, int *len);
+extern Datum tablescan_decimal_sum_datum(const TsDatumConverter *c, ts_int128 unscaled);
 
 /*
  * numeric_short.c: write unscaled / 10^scale as a numeric varlena at out
