@@ -300,6 +300,17 @@ bytes_compare(const char *a, int la, const char *b, int lb)
 	return c != 0 ? c : (la > lb) - (la < lb);
 }
 
+/* A text of the bytes p[0..len) in cxt. */
+static text *
+text_in_context(MemoryContext cxt, const char *p, int len)
+{
+	MemoryContext old = MemoryContextSwitchTo(cxt);
+	text	   *t = cstring_to_text_with_len(p, len);
+
+	MemoryContextSwitchTo(old);
+	return t;
+}
+
 /*
  * text_larger / text_smaller (t->bytes_minmax: strict, under a collation
  * that orders by bytes) on a non-NULL state and the input's bytes: the
@@ -314,10 +325,8 @@ bytes_minmax_step(MemoryContext aggcxt, const TsAggTrans *t, TsAggValue *v, cons
 
 	if (t->bytes_minmax > 0 ? c > 0 : c < 0)
 	{
-		MemoryContext old = MemoryContextSwitchTo(aggcxt);
-		text	   *copy = cstring_to_text_with_len(p, len);
+		text	   *copy = text_in_context(aggcxt, p, len);
 
-		MemoryContextSwitchTo(old);
 		pfree(DatumGetPointer(v->value));
 		v->value = PointerGetDatum(copy);
 	}
@@ -445,17 +454,12 @@ tablescan_agg_bytes_minmax(TsAggScanState *st, int a, TsAggValue *v, const char 
 	Assert(t->bytes_minmax != 0 && t->strict);
 	if (v->novalue)
 	{
-		MemoryContext old = MemoryContextSwitchTo(aggcxt);
-
-		v->value = PointerGetDatum(cstring_to_text_with_len(p, len));
-		MemoryContextSwitchTo(old);
+		v->value = PointerGetDatum(text_in_context(aggcxt, p, len));
 		v->isnull = false;
 		v->novalue = false;
-		return;
 	}
-	if (v->isnull)
-		return;
-	bytes_minmax_step(aggcxt, t, v, p, len);
+	else if (!v->isnull)
+		bytes_minmax_step(aggcxt, t, v, p, len);
 }
 
 /* One row into every aggregate's state (states: one per aggregate). */
