@@ -401,11 +401,8 @@ pq_ahead_first_page(pq_leaf *l, ts_err *err)
 {
 	if (l->stream_file == NULL || !ts_bg_enabled() || l->codec != PQ_CODEC_ZSTD)
 		return true;
-	/*
-	 * its header alone: a large page is read by the job (a longer header is
-	 * read when the reader gets to it)
-	 */
-	if (!pq_leaf_stream_peek(l, PQ_HEADER_PEEK, err))
+	/* the page whole, or its header alone when the job reads it */
+	if (!pq_leaf_stream_page_ahead(l, 0, err))
 		return false;
 	pq_ahead_next_page(l);
 	return true;

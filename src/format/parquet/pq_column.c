@@ -245,11 +245,12 @@ next_page_header(pq_leaf *l, pq_page_header *h, ts_err *err)
  * A chunk read page by page: the page after the current one (whose body,
  * size bytes, is at l->cur) brought into the buffer too, when
  * pq_ahead_next_page will queue it for decompression ahead (it queues a
- * page only when all of it is in the buffer).  A next page that does not
- * parse here is left for pq_leaf_next_page to report.
+ * page only when all of it is in the buffer), or only its header when the
+ * job reads it.  A next page that does not parse here is left for
+ * pq_leaf_next_page to report.
  */
-static bool
-stream_next_page_too(pq_leaf *l, size_t size, ts_err *err)
+bool
+pq_leaf_stream_page_ahead(pq_leaf *l, size_t size, ts_err *err)
 {
 	size_t		need = size + PQ_HEADER_PEEK;
 
@@ -305,7 +306,7 @@ pq_leaf_next_page(pq_leaf *l, ts_err *err)
 		{
 			/* its bytes are read by the job: passed over, the next page's header brought in */
 			if (!pq_leaf_stream_skip(l, (size_t) h.compressed_size, err) ||
-				!stream_next_page_too(l, 0, err))
+				!pq_leaf_stream_page_ahead(l, 0, err))
 				return false;
 			data = NULL;
 		}
@@ -313,7 +314,7 @@ pq_leaf_next_page(pq_leaf *l, ts_err *err)
 		{
 			if (h.compressed_size > 0 &&
 				(!pq_leaf_stream_ensure(l, (size_t) h.compressed_size, err) ||
-				 !stream_next_page_too(l, (size_t) h.compressed_size, err)))
+				 !pq_leaf_stream_page_ahead(l, (size_t) h.compressed_size, err)))
 				return false;
 			left = ts_cursor_left(&l->cur);
 			if ((uint64_t) h.compressed_size > left)

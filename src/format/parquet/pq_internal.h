@@ -453,6 +453,12 @@ bool		pq_leaf_stream_ensure(pq_leaf *l, size_t need, ts_err *err);
  */
 #define PQ_HEADER_PEEK 1024
 bool		pq_leaf_stream_peek(pq_leaf *l, size_t need, ts_err *err);
+/*
+ * pq_column.c.  The page after the current one (size bytes at l->cur) into
+ * the buffer when it is to be decompressed ahead; only its header when the
+ * helper thread's job reads it from the file.
+ */
+bool		pq_leaf_stream_page_ahead(pq_leaf *l, size_t size, ts_err *err);
 /* Pass over the next n bytes of the chunk without reading them (a page read by a job). */
 bool		pq_leaf_stream_skip(pq_leaf *l, size_t n, ts_err *err);
 /* Decode the next level chunk; l->nbuf == 0 afterwards means the chunk ended. */
@@ -525,7 +531,7 @@ void		pq_ahead_next_page(pq_leaf *l);
  * not read into it; the job reads it from the file itself, in the helper
  * thread, and decompresses it (pq_ahead_next_page queues it from its header
  * alone).  pq_ahead_reads_itself: is h (just parsed by
- * stream_next_page_too) such a page?  pq_ahead_reads_page: is the page of
+ * pq_leaf_stream_page_ahead) such a page?  pq_ahead_reads_page: is the page of
  * header h, whose bytes start at data_off in the file, the one queued so?
  * The reader then passes over its bytes (pq_leaf_stream_skip) and
  * pq_ahead_take_read_page gives it decompressed: 1, or -1 + *err (a job
