@@ -417,6 +417,23 @@ test_read_through_buffers(void **state)
 	/* jobs the thread never starts: taken back, their pages read and decompressed in place */
 	ts_bg_hold(true);
 	read_back(path, s, 1, true);
+	/*
+	 * Through a window of many small pages every data page is queued, the
+	 * first of each chunk when its row group starts (brought in whole: it is
+	 * not one the job reads), each other as the page before it is read:
+	 * held, every one is taken back.
+	 */
+	{
+		int64_t		pages = 0;
+		int64_t		back = ts_bg_jobs_taken_back();
+
+		for (int c = 0; c < m.row_groups[0].ncolumns; c++)
+			pages += census(b, &m.row_groups[0].columns[c]).data_pages;
+		read_back(path, s, 5000, true);
+		back = ts_bg_jobs_taken_back() - back;
+		if (back != pages)
+			fail_msg("window 5000: %lld of %lld pages queued", (long long) back, (long long) pages);
+	}
 	ts_bg_hold(false);
 	ts_bg_set_enabled(false);
 	pq_free_file_meta(&m);
