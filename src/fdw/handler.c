@@ -478,12 +478,9 @@ tablescanIterateForeignScan(ForeignScanState *node)
 
 	if (((ForeignScan *) node->ss.ps.plan)->scan.scanrelid == 0)
 		return tablescan_upper_iterate(node);
-	errcb.callback = tablescan_scan_error_context;
-	errcb.arg = node->fdw_state;
-	errcb.previous = error_context_stack;
-	error_context_stack = &errcb;
+	tablescan_scan_context_push(node->fdw_state, &errcb);
 	tablescan_scan_next_row(node->fdw_state, node->ss.ss_ScanTupleSlot);
-	error_context_stack = errcb.previous;
+	tablescan_scan_context_pop(&errcb);
 	/* rows the quals drop before conversion are PostgreSQL's Rows Removed by Filter too */
 	if (node->ss.ps.instrument)
 		InstrCountFiltered1(node, tablescan_scan_rows_rejected(node->fdw_state));

@@ -553,30 +553,34 @@ tablescan_agg_next_row(ForeignScanState *node, TsAggScanState *st, Datum **value
 {
 	ExprContext *econtext = node->ss.ps.ps_ExprContext;
 	TupleTableSlot *slot = st->slot;
+	ErrorContextCallback errcb;
 
 	for (;;)
 	{
 		MemoryContext tuplecxt = econtext->ecxt_per_tuple_memory;
+		bool		got;
 
 		CHECK_FOR_INTERRUPTS();
 		/* ResetExprContext, without the call when there is nothing to free */
 		if (!tuplecxt->isReset || tuplecxt->firstchild != NULL)
 			MemoryContextReset(tuplecxt);
+		/* reading and converting: an ERROR names the data file, as a scan's does */
+		tablescan_scan_context_push(st->scan, &errcb);
+		got = st->qual ? tablescan_scan_next_row(st->scan, slot) :
+			tablescan_scan_next_values(st->scan, values, isnull);
+		tablescan_scan_context_pop(&errcb);
+		if (!got)
+			break;
 		if (st->qual)
 		{
 			/* the quals read a slot */
-			if (!tablescan_scan_next_row(st->scan, slot))
-				break;
 			econtext->ecxt_scantuple = slot;
 			if (!ExecQual(st->qual, econtext))
 				continue;
 			*values = slot->tts_values;
 			*isnull = slot->tts_isnull;
-			return true;
 		}
-		if (tablescan_scan_next_values(st->scan, values, isnull))
-			return true;
-		break;
+		return true;
 	}
 	ResetExprContext(econtext);
 	econtext->ecxt_scantuple = NULL;

@@ -386,13 +386,17 @@ vector_convert(TsScanState *scan, VecColumn *c, const ts_batch *b, int first, in
 	const TsDatumConverter *conv;
 	int			col;
 	int			done;
+	ErrorContextCallback errcb;
 
 	if (!tablescan_scan_attribute(scan, c->attno, &col, &conv))
 		elog(ERROR, "tablescan_fdw: attribute %d of an aggregate is not read", c->attno);
+	/* a value it cannot convert: the ERROR names the data file */
+	tablescan_scan_context_push(scan, &errcb);
 	done = tablescan_convert_column(conv, b, col, first, n, 1, c->values, c->isnull);
 	for (int r = done; r < n; r++)
 		c->values[r] = tablescan_convert_value(conv, ts_batch_at(b, first + r, col),
 											   &c->isnull[r]);
+	tablescan_scan_context_pop(&errcb);
 }
 
 /*
@@ -640,11 +644,14 @@ vector_bytes_minmax(TsAggScanState *st, int a, TsAggValue **groups, AttrNumber a
 {
 	const TsDatumConverter *conv;
 	int			col;
+	ErrorContextCallback errcb;
 
 	if (!tablescan_scan_attribute(st->scan, attno, &col, &conv))
 		elog(ERROR, "tablescan_fdw: attribute %d of an aggregate is not read", attno);
 	if (conv->path != TS_DATUM_TEXT)
 		return false;
+	/* a string that is not text: the ERROR names the data file */
+	tablescan_scan_context_push(st->scan, &errcb);
 	for (int r = 0; r < n; r++)
 	{
 		const ts_value *x = ts_batch_at(b, first + r, col);
@@ -656,6 +663,7 @@ vector_bytes_minmax(TsAggScanState *st, int a, TsAggValue **groups, AttrNumber a
 		p = tablescan_text_bytes(conv, x, &len);
 		tablescan_agg_bytes_minmax(st, a, &groups[r][a], p, len);
 	}
+	tablescan_scan_context_pop(&errcb);
 	return true;
 }
 
@@ -781,9 +789,15 @@ vector_rows_checked(ForeignScanState *node, TsAggScanState *st, int n, bool *ful
 		TsAggValue *states = st->values;
 		MemoryContext old;
 
+		ErrorContextCallback errcb;
+		bool		got;
+
 		CHECK_FOR_INTERRUPTS();
 		MemoryContextReset(econtext->ecxt_per_tuple_memory);
-		if (!tablescan_scan_next_row(st->scan, slot))
+		tablescan_scan_context_push(st->scan, &errcb);
+		got = tablescan_scan_next_row(st->scan, slot);
+		tablescan_scan_context_pop(&errcb);
+		if (!got)
 			elog(ERROR, "tablescan_fdw: a batch ended before its rows");
 		econtext->ecxt_scantuple = slot;
 		if (!ExecQual(st->qual, econtext))
@@ -835,8 +849,17 @@ tablescan_vector_aggregate(ForeignScanState *node, TsAggScanState *st)
 	/* the groups of an earlier call may have gone out */
 	memset(v->cache_states, 0, sizeof(v->cache_states));
 	v->cache_null = NULL;
-	while (tablescan_scan_batch(st->scan, &b, &first))
+	for (;;)
 	{
+		ErrorContextCallback errcb;
+		bool		got;
+
+		/* reading: an ERROR names the data file, as a scan's does */
+		tablescan_scan_context_push(st->scan, &errcb);
+		got = tablescan_scan_batch(st->scan, &b, &first);
+		tablescan_scan_context_pop(&errcb);
+		if (!got)
+			break;
 		CHECK_FOR_INTERRUPTS();
 		if (st->qual != NULL && !tablescan_scan_batch_exact(st->scan))
 		{

@@ -625,6 +625,24 @@ extern void tablescan_scan_set_limit(TsScanState *st, int64 limit);
 extern void tablescan_scan_take_plan(TsScanState *st, Node *key);
 /* errcontext callback while reading rows; arg: the TsScanState */
 extern void tablescan_scan_error_context(void *arg);
+/*
+ * That callback pushed in cb (on the caller's stack) around reading and
+ * converting rows, and popped after (an ERROR's recovery resets the stack).
+ */
+static inline void
+tablescan_scan_context_push(TsScanState *st, ErrorContextCallback *cb)
+{
+	cb->callback = tablescan_scan_error_context;
+	cb->arg = st;
+	cb->previous = error_context_stack;
+	error_context_stack = cb;
+}
+
+static inline void
+tablescan_scan_context_pop(ErrorContextCallback *cb)
+{
+	error_context_stack = cb->previous;
+}
 extern void tablescan_scan_parallel_leader(TsScanState *st, TsParallelScan *pscan);
 extern void tablescan_scan_parallel_worker(TsScanState *st, TsParallelScan *pscan);
 extern void tablescan_scan_parallel_shutdown(TsScanState *st);
