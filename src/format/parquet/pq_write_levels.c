@@ -105,14 +105,13 @@ put_level(level_encoder *e, uint8_t v)
 bool
 pq_write_levels(const uint8_t *lv, size_t n, int max, ts_buf *body)
 {
-	ts_buf		b;
-	ts_thrift_out o;
+	ts_thrift_out o = {.b = body};
 	level_encoder e;
-	uint8_t		len4[4];
-	bool		ok;
+	size_t		start = body->len;
+	static const uint8_t no_length[4];
 
-	ts_buf_init(&b);
-	o = (ts_thrift_out) {.b = &b};
+	/* the length first, set at the end: the runs go straight into body */
+	ts_thrift_raw(&o, no_length, 4);
 	memset(&e, 0, sizeof(e));
 	e.o = &o;
 	e.run_header = SIZE_MAX;
@@ -128,9 +127,8 @@ pq_write_levels(const uint8_t *lv, size_t n, int max, ts_buf *body)
 		pack_group(&e);
 	}
 	end_packed_run(&e);
-	ts_store_le32(len4, (uint32_t) b.len);
-	ok = !o.failed && ts_buf_append(body, len4, 4, NULL) &&
-		(b.len == 0 || ts_buf_append(body, b.data, b.len, NULL));
-	ts_buf_free(&b);
-	return ok;
+	if (o.failed)
+		return false;
+	ts_store_le32((uint8_t *) body->data + start, (uint32_t) (body->len - start - 4));
+	return true;
 }
