@@ -20,7 +20,6 @@
 #include "executor/executor.h"
 #include "miscadmin.h"
 #include "nodes/nodeFuncs.h"
-#include "port/pg_bswap.h"
 #include "utils/builtins.h"
 #include "utils/datum.h"
 #include "utils/fmgroids.h"
@@ -29,6 +28,7 @@
 #include "utils/syscache.h"
 
 #include "scan_aggregate.h"
+#include "base/ts_bytes.h"
 
 #ifdef __GLIBC__
 #include <gnu/libc-version.h>
@@ -288,13 +288,11 @@ bytes_compare(const char *a, int la, const char *b, int lb)
 
 	if (la >= 8 && lb >= 8)
 	{
-		uint64		x,
-					y;
+		uint64		x = ts_load_be64((const uint8_t *) a),
+					y = ts_load_be64((const uint8_t *) b);
 
-		memcpy(&x, a, 8);
-		memcpy(&y, b, 8);
 		if (x != y)
-			return pg_ntoh64(x) < pg_ntoh64(y) ? -1 : 1;
+			return x < y ? -1 : 1;
 	}
 	c = memcmp(a, b, Min(la, lb));
 	return c != 0 ? c : (la > lb) - (la < lb);

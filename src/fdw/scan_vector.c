@@ -634,11 +634,11 @@ vector_advance(const VecAgg *agg, int a, TsAggValue **groups, const VecColumn *c
 /*
  * Rows [first, first + n) of text column attno into aggregate a, a max /
  * min by bytes: each string checked as its conversion would check it, then
- * compared where it lies in the batch; only a new state is copied.  False,
- * with nothing done, when the column is not converted by datum.c's text
- * path (a database encoding other than UTF-8, a length rule).
+ * compared where it lies in the batch; only a new state is copied.  Returns
+ * n, or -1 with nothing done when the column is not converted by datum.c's
+ * text path (a database encoding other than UTF-8, a length rule).
  */
-static bool
+static int
 vector_bytes_minmax(TsAggScanState *st, int a, TsAggValue **groups, AttrNumber attno,
 					const ts_batch *b, int first, int n)
 {
@@ -649,7 +649,7 @@ vector_bytes_minmax(TsAggScanState *st, int a, TsAggValue **groups, AttrNumber a
 	if (!tablescan_scan_attribute(st->scan, attno, &col, &conv))
 		elog(ERROR, "tablescan_fdw: attribute %d of an aggregate is not read", attno);
 	if (conv->path != TS_DATUM_TEXT)
-		return false;
+		return -1;
 	/* a string that is not text: the ERROR names the data file */
 	tablescan_scan_context_push(st->scan, &errcb);
 	for (int r = 0; r < n; r++)
@@ -664,7 +664,7 @@ vector_bytes_minmax(TsAggScanState *st, int a, TsAggValue **groups, AttrNumber a
 		tablescan_agg_bytes_minmax(st, a, &groups[r][a], p, len);
 	}
 	tablescan_scan_context_pop(&errcb);
-	return true;
+	return n;
 }
 
 /*
@@ -677,8 +677,8 @@ vector_bytes_minmax(TsAggScanState *st, int a, TsAggValue **groups, AttrNumber a
  * (N > 0), so the result is the one of value-by-value accumulation, to the
  * display scale (the column's, every input's).  Stops at a value beyond
  * the conversion's int64 path (its exact path, or its error, is the
- * caller's) and does nothing when the column is not datum.c's decimal path
- * (a typmod of another scale): returns the rows done.
+ * caller's): returns the rows done; -1 with nothing done when the column
+ * is not datum.c's decimal path (a typmod of another scale).
  */
 static int
 vector_sum_decimal(TsAggScanState *st, int a, TsAggValue **groups, AttrNumber attno,
@@ -693,7 +693,7 @@ vector_sum_decimal(TsAggScanState *st, int a, TsAggValue **groups, AttrNumber at
 	if (!tablescan_scan_attribute(st->scan, attno, &col, &conv))
 		elog(ERROR, "tablescan_fdw: attribute %d of an aggregate is not read", attno);
 	if (conv->path != TS_DATUM_NUMERIC || conv->numeric_limit <= 0)
-		return 0;
+		return -1;
 	Assert(n <= VEC_ROWS);
 	for (r = 0; r < n; r++)
 	{
@@ -907,13 +907,21 @@ tablescan_vector_aggregate(ForeignScanState *node, TsAggScanState *st)
 												   c->isnull + done, n - done);
 					}
 				}
-				else if (v->aggs[a].op == VEC_SUM_DECIMAL)
+				else if (v->aggs[a].op == VEC_SUM_DECIMAL || v->aggs[a].op == VEC_BYTES_MINMAX)
 				{
-					int			done = vector_sum_decimal(st, a, v->groups, c->attno, b, first, n);
+					int			done = v->aggs[a].op == VEC_SUM_DECIMAL ?
+						vector_sum_decimal(st, a, v->groups, c->attno, b, first, n) :
+						vector_bytes_minmax(st, a, v->groups, c->attno, b, first, n);
 
+					if (done < 0)
+					{
+						/* not datum.c's decimal / text path: by its Datums from here on */
+						v->aggs[a].op = VEC_CALL;
+						done = 0;
+					}
 					if (done < n)
 					{
-						/* a value past the int64 path, or another path: by Datums */
+						/* (and a decimal past the int64 path: the rest of the chunk) */
 						if (!c->datums)
 						{
 							c->datums = true;
@@ -921,20 +929,6 @@ tablescan_vector_aggregate(ForeignScanState *node, TsAggScanState *st)
 						}
 						tablescan_agg_advance_rows(st, a, v->groups + done, c->values + done,
 												   c->isnull + done, n - done);
-					}
-				}
-				else if (v->aggs[a].op == VEC_BYTES_MINMAX)
-				{
-					if (!vector_bytes_minmax(st, a, v->groups, c->attno, b, first, n))
-					{
-						/* not datum.c's text path: by its Datums from here on */
-						v->aggs[a].op = VEC_CALL;
-						if (!c->datums)
-						{
-							c->datums = true;
-							vector_convert(st->scan, c, b, first, n);
-						}
-						tablescan_agg_advance_rows(st, a, v->groups, c->values, c->isnull, n);
 					}
 				}
 				else if (v->aggs[a].op == VEC_CALL)
