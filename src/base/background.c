@@ -3,7 +3,8 @@
  *
  * Owns: starting the one helper thread of a process (on the first job,
  * every signal blocked so that the process's handlers run only in its main
- * thread), the FIFO of jobs, and waiting for them.  The thread touches
+ * thread), the queue of jobs (by need, then in the order they came), and
+ * waiting for them.  The thread touches
  * nothing but a job's two buffers, the descriptor a job reads (pread:
  * no file position shared with the caller) and its own ZSTD_DCtx
  * (libzstd's malloc, not the allocation hooks, which may not be
@@ -60,9 +61,38 @@ static void
 job_done(ts_bg_job *job)
 {
 	job->state = TS_BG_DONE;
-	jobs_done++;
+	job->finished_as = ++jobs_done;
 	if (job->read_first)
 		jobs_read++;
+}
+
+/*
+ * Under the lock: unlink and return the queued job to run next, the first
+ * of the smallest need (NULL when none is queued).
+ */
+static ts_bg_job *
+take_next(void)
+{
+	ts_bg_job  *best = head,
+			   *best_prev = NULL,
+			   *prev = head;
+
+	if (head == NULL)
+		return NULL;
+	for (ts_bg_job *j = head->next; j != NULL && best->need > 0; prev = j, j = j->next)
+		if (j->need < best->need)
+		{
+			best = j;
+			best_prev = prev;
+		}
+	if (best_prev)
+		best_prev->next = best->next;
+	else
+		head = best->next;
+	if (tail == best)
+		tail = best_prev;
+	best->next = NULL;
+	return best;
 }
 
 static void *
@@ -78,10 +108,7 @@ helper_main(void *arg)
 
 		while (head == NULL || held)
 			pthread_cond_wait(&work_cv, &lock);
-		job = head;
-		head = job->next;
-		if (head == NULL)
-			tail = NULL;
+		job = take_next();
 		job->state = TS_BG_RUNNING;
 		running = job;
 		pthread_mutex_unlock(&lock);
@@ -193,22 +220,19 @@ unqueue(ts_bg_job *job)
 
 /*
  * While the thread runs the job the caller waits for, the caller runs the
- * next queued one (under the lock, released while it decompresses): it
- * will need it next, and two cores decompress instead of one waiting.
+ * queued one needed next (under the lock, released while it decompresses):
+ * it will want it soon, and two cores decompress instead of one waiting.
  */
 static bool
 help_with_next(void)
 {
-	ts_bg_job  *next = held ? NULL : head;
+	ts_bg_job  *next;
 
-	if (next == NULL)
+	if (held || head == NULL)
 		return false;
 	if (caller_dctx == NULL && (caller_dctx = ZSTD_createDCtx()) == NULL)
 		return false;
-	head = next->next;
-	if (head == NULL)
-		tail = NULL;
-	next->next = NULL;
+	next = take_next();
 	next->state = TS_BG_RUNNING;
 	pthread_mutex_unlock(&lock);
 	run_job(next, caller_dctx);

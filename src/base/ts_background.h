@@ -2,8 +2,8 @@
  * ts_background.h - zstd frames decompressed ahead, in a helper thread.
  *
  * A reader that knows which compressed page it will need next submits it
- * as a job; one helper thread per process decompresses jobs in the order
- * they came while the reader decodes what it has.  The thread only runs
+ * as a job; one helper thread per process decompresses jobs, those needed
+ * soonest first, while the reader decodes what it has.  The thread only runs
  * ZSTD_decompressDCtx from the job's src into its dst, after reading src
  * from a local file's descriptor first when the job asks (read_first: a
  * reader that streams a file page by page does not read the next page's
@@ -51,9 +51,35 @@ typedef struct ts_bg_job
 	uint8_t    *dst;
 	size_t		dst_len;		/* room in dst */
 	size_t		result;			/* ZSTD_decompressDCtx's, once decompressed */
+	/*
+	 * When the reader will want it, as far as it can tell: the queued job of
+	 * the smallest 'need' runs first, jobs of equal need in the order they
+	 * came (0 for all: a FIFO).  A merge over sorted runs wants each run's
+	 * bytes at about the same fraction of the way through it, so readers
+	 * that know give that fraction (ts_bg_need).
+	 */
+	uint32_t	need;
+	int64_t		finished_as;	/* once done: its place among all jobs done, from 1 */
 	ts_bg_state state;			/* read and written under the module's lock */
 	struct ts_bg_job *next;
 } ts_bg_job;
+
+/* A job's need at byte off of a file of size bytes: its place, in 1 / 2^24ths of the file. */
+static inline uint32_t
+ts_bg_need(int64_t off, int64_t size)
+{
+	uint64_t	o = off > 0 ? (uint64_t) off : 0;
+	uint64_t	s = size > 0 ? (uint64_t) size : 0;
+
+	if (s == 0 || o >= s)
+		return s == 0 ? 0 : (uint32_t) 1 << 24;
+	while (s >= (uint64_t) 1 << 39)	/* o << 24 stays below 2^64 */
+	{
+		o >>= 8;
+		s >>= 8;
+	}
+	return (uint32_t) ((o << 24) / (s ? s : 1));
+}
 
 /* Allow (or stop) new jobs; jobs already submitted are still finished. */
 void		ts_bg_set_enabled(bool on);

@@ -1679,8 +1679,8 @@ test_zstd_growing_blocks(void **state)
 }
 
 /*
- * Blocks are taken from a read-ahead window of the file (256 KB): a file
- * of over a megabyte whose blocks grow from a few bytes to several times
+ * Blocks are taken from a read-ahead window of the file
+ * (TS_AVRO_READ_AHEAD): a file of several windows whose blocks grow from a few bytes to several times
  * the window, with every codec, reads back exactly (blocks straddling the
  * window's end, blocks larger than it); cut anywhere in its last block it
  * fails naming the truncation, not reading past the end.
@@ -1691,7 +1691,7 @@ test_read_ahead_window(void **state)
 	ts_field	fields[2] = {{0, "n", T_nn(TS_INT)}, {1, "s", T(TS_VARBINARY)}};
 	ts_read_column cols[2] = {{-1, "n", fields[0].type}, {-1, "s", fields[1].type}};
 	const char *path = tmp_path("read_ahead");
-	static uint8_t blob[600 * 1024];
+	static uint8_t blob[TS_AVRO_READ_AHEAD * 5 / 2 + 4096];	/* values: up to 2.5 windows */
 	/* the last: ZSTD with blocks decompressed ahead (avro_ahead.c) */
 	const ts_avro_codec codecs[3] = {TS_AVRO_CODEC_NULL, TS_AVRO_CODEC_ZSTANDARD,
 	TS_AVRO_CODEC_ZSTANDARD};
@@ -1715,7 +1715,7 @@ test_read_ahead_window(void **state)
 		w = ts_avro_writer_create_for_fields(fields, 2, codecs[k], &err);
 		assert_non_null(w);
 		ts_avro_writer_set_block_size(w, 1);	/* one row per block */
-		for (size_t len = 1; len <= sizeof(blob); len = len * 5 / 4 + 1)
+		for (size_t len = 1; len <= sizeof(blob) - 4096; len = len * 5 / 4 + 1)
 		{
 			ts_value	row[2];
 
@@ -1730,7 +1730,7 @@ test_read_ahead_window(void **state)
 		assert_true(ts_avro_writer_finish(w, &out, &err));
 		ts_avro_writer_free(w);
 		if (codecs[k] == TS_AVRO_CODEC_NULL)
-			assert_true(out.len > 1024 * 1024);
+			assert_true(out.len > 4 * TS_AVRO_READ_AHEAD);
 		assert_true(write_file(path, &out));
 
 		r = ts_avro_open(path, cols, 2, unit_local_read(), &err);

@@ -1,6 +1,7 @@
 /*
  * test_background.c - the helper thread that decompresses ZSTD frames ahead
- * (src/base/background.c): jobs decompressed in order or taken back,
+ * (src/base/background.c): jobs decompressed in order (of need, then of
+ * submission) or taken back,
  * draining, bad frames, jobs that read their frame from a file first, and
  * saying no while off.
  */
@@ -306,6 +307,90 @@ test_read_jobs(void **state)
 	unlink(path);
 }
 
+/*
+ * The queue runs the job of the smallest need first, jobs of equal need in
+ * the order they came: NJOBS jobs queued while the thread is held, their
+ * needs a permutation with repeats, are finished in exactly that order.
+ */
+static void
+test_need_order(void **state)
+{
+	frame	   *fs = calloc(NJOBS, sizeof(frame));
+	int64_t		before;
+	int			by_thread = 0,
+				taken_back = 0;
+
+	(void) state;
+	assert_non_null(fs);
+	ts_bg_set_enabled(true);
+	ts_bg_hold(true);
+	before = ts_bg_jobs_done();
+	for (int i = 0; i < NJOBS; i++)
+	{
+		make_frame(&fs[i], 20000, (unsigned) i + 300);
+		fs[i].job.need = (uint32_t) ((i * 37) % 11);	/* 0..10, each about six times */
+		assert_true(ts_bg_submit(&fs[i].job));
+	}
+	ts_bg_hold(false);
+	/* all done by the thread (within a minute, however busy the machine) */
+	for (int w = 0; w < 60000 && ts_bg_jobs_done() - before < NJOBS; w++)
+		usleep(1000);
+	assert_int_equal(ts_bg_jobs_done() - before, NJOBS);
+	for (int i = 0; i < NJOBS; i++)
+		for (int j = 0; j < NJOBS; j++)
+		{
+			bool		first = fs[i].job.need < fs[j].job.need ||
+				(fs[i].job.need == fs[j].job.need && i < j);
+
+			if (i != j && first != (fs[i].job.finished_as < fs[j].job.finished_as))
+				fail_msg("job %d (need %u) and job %d (need %u) done as %lld and %lld", i,
+						 fs[i].job.need, j, fs[j].job.need, (long long) fs[i].job.finished_as,
+						 (long long) fs[j].job.finished_as);
+		}
+	for (int i = 0; i < NJOBS; i++)
+		finish_and_check(&fs[i], &by_thread, &taken_back);
+	assert_int_equal(by_thread, NJOBS);
+	for (int i = 0; i < NJOBS; i++)
+		free_frame(&fs[i]);
+	free(fs);
+	ts_bg_set_enabled(false);
+}
+
+/* ts_bg_need: a place in the file in 1 / 2^24ths, monotonic, safe at the edges. */
+static void
+test_need_of_offsets(void **state)
+{
+	const int64_t sizes[] = {1, 1000, (int64_t) 1 << 24, (int64_t) 1 << 39, INT64_MAX};
+
+	(void) state;
+	assert_int_equal(ts_bg_need(0, 0), 0);
+	assert_int_equal(ts_bg_need(5, 0), 0);
+	assert_int_equal(ts_bg_need(-5, 100), 0);
+	assert_int_equal(ts_bg_need(50, 100), 1 << 23);
+	assert_int_equal(ts_bg_need(25, 100), 1 << 22);
+	for (size_t k = 0; k < sizeof(sizes) / sizeof(sizes[0]); k++)
+	{
+		int64_t		size = sizes[k];
+		uint32_t	last = 0;
+
+		assert_int_equal(ts_bg_need(0, size), 0);
+		assert_int_equal(ts_bg_need(size, size), 1u << 24);
+		assert_int_equal(ts_bg_need(INT64_MAX, size), 1u << 24);
+		for (int i = 0; i <= 64; i++)
+		{
+			int64_t		off = (int64_t) ((double) size * i / 64.0);
+			uint32_t	n;
+
+			if (off > size || off < 0)
+				off = size;
+			n = ts_bg_need(off, size);
+			assert_true(n >= last);
+			assert_true(n <= 1u << 24);
+			last = n;
+		}
+	}
+}
+
 int
 main(void)
 {
@@ -316,6 +401,8 @@ main(void)
 		cmocka_unit_test(test_drain),
 		cmocka_unit_test(test_read_jobs),
 		cmocka_unit_test(test_bad_frames),
+		cmocka_unit_test(test_need_order),
+		cmocka_unit_test(test_need_of_offsets),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -77,6 +77,8 @@ ts_avro_ahead_submit(ts_avro_container *c)
 		a->job.src_len = (size_t) size;
 		a->job.dst = a->buf.data;
 		a->job.dst_len = a->buf.cap;
+		/* a merge wants its runs' blocks at the same fraction of each */
+		a->job.need = ts_bg_need(off, c->file_size);
 		if (!ts_bg_submit(&a->job))
 			break;
 		a->offset = off;

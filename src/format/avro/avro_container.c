@@ -3,7 +3,7 @@
  *
  * Owns: header parsing (magic, metadata map, sync), block iteration with
  * sync verification (blocks taken from a read-ahead window of the file:
- * 256 KB at a time, 8 MiB of an object, whose first window comes with the
+ * a MiB at a time, 8 MiB of an object, whose first window comes with the
  * header and whose next window is requested while one is read),
  * and decompression (null, deflate = raw RFC 1951,
  * snappy + big-endian CRC32 of the uncompressed bytes, zstandard frames

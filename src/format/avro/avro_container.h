@@ -29,14 +29,17 @@ typedef enum ts_avro_codec
 
 /*
  * Bytes read from a file at a time: blocks (often tens of KB) are taken
- * from this window, a larger block is read whole.
+ * from this window, a larger block is read whole.  The first block of a
+ * window is decompressed in place (nothing could be queued for the helper
+ * thread before the window was read): a MiB holds some 40 blocks of 27 KB
+ * (Paimon's zstd blocks of 64 KB raw), so one block in 40 is.
  */
-#define TS_AVRO_READ_AHEAD ((size_t) 256 * 1024)
+#define TS_AVRO_READ_AHEAD ((size_t) 1024 * 1024)
 
 /*
  * The same for a file of an object store (a request each, not a pread):
  * chunks of this many bytes, the first one read with the header, so that
- * a file costs a round trip per 8 MiB, not one per 256 KB (nor two per
+ * a file costs a round trip per 8 MiB, not one per MiB (nor two per
  * block when only the blocks' object counts are wanted).
  */
 #define TS_AVRO_READ_AHEAD_REMOTE ((size_t) 8 << 20)
