@@ -15,6 +15,9 @@ cleanup() {
 }
 trap cleanup EXIT
 
+# A port nothing listens on, from $1 on.  Ports below the kernel's ephemeral
+# range: one inside it may be the local end of some client's connection, which
+# a connect does not see but the postmaster's bind fails on.
 free_port() {
     local p
     for p in $(seq "$1" $(($1 + 200))); do
@@ -22,12 +25,10 @@ free_port() {
     done
 }
 start_node() {		# start_node i [extra postgresql.conf lines]: cluster n$i on a free port
-    local d="$TMP/n$1" base=$((20000 + ($$ % 20000) + $1 * 211))
+    local d="$TMP/n$1" base=$((20000 + ($$ * 7 + $1 * 211) % 12000)) try
     as_pg "$BIN/initdb" -D "$d" -A trust -U postgres --no-sync >/dev/null 2>&1 || { echo "initdb failed"; exit 1; }
-    PORTS[$1]=$(free_port "$base")
     cat >>"$d/postgresql.conf" <<CONF
 listen_addresses = '127.0.0.1'
-port = ${PORTS[$1]}
 unix_socket_directories = '$TMP'
 fsync = off
 shared_buffers = 16MB
@@ -35,7 +36,17 @@ max_connections = 30
 max_parallel_workers_per_gather = 0
 ${2:-}
 CONF
-    as_pg "$BIN/pg_ctl" -D "$d" -w -l "$d/log" start >/dev/null || { cat "$d/log"; exit 1; }
+    # a port taken between the probe and the bind: the next one (a few times)
+    for try in 1 2 3 4 5; do
+        PORTS[$1]=$(free_port "$base")
+        echo "port = ${PORTS[$1]}" >>"$d/postgresql.conf"	# the last line of a setting wins
+        if as_pg "$BIN/pg_ctl" -D "$d" -w -l "$d/log" start >/dev/null; then
+            return 0
+        fi
+        grep -q "Address already in use" "$d/log" || break
+        base=$((PORTS[$1] + 1))
+    done
+    cat "$d/log"; exit 1
 }
 q() {		# q node sql: one value per line, errors to stdout
     local n=$1; shift
