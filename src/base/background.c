@@ -43,7 +43,10 @@ read_source(ts_bg_job *job)
 		(ssize_t) job->read_len;
 }
 
-/* Read (if need be) and decompress the job with dctx (NULL: libzstd's one-shot call). */
+/*
+ * Read (if need be) and decompress the job with dctx (NULL: libzstd's
+ * one-shot call), then run its 'then'.
+ */
 static void
 run_job(ts_bg_job *job, ZSTD_DCtx *dctx)
 {
@@ -54,6 +57,8 @@ run_job(ts_bg_job *job, ZSTD_DCtx *dctx)
 		job->result = dctx != NULL ?
 			ZSTD_decompressDCtx(dctx, job->dst, job->dst_len, job->src, job->src_len) :
 			ZSTD_decompress(job->dst, job->dst_len, job->src, job->src_len);
+	if (job->then != NULL && !ZSTD_isError(job->result))
+		job->then(job);
 }
 
 /* Under the lock: a job is finished. */

@@ -59,6 +59,14 @@ typedef struct ts_bg_job
 	 * that know give that fraction (ts_bg_need).
 	 */
 	uint32_t	need;
+	/*
+	 * May be set: run by whichever thread ran the job, after a
+	 * decompression that succeeded (a reader's decoding of what came out).
+	 * It keeps the thread's rules: no allocation, error or file hooks, and
+	 * nothing but what then_arg points at and the job's buffers.
+	 */
+	void		(*then) (struct ts_bg_job *job);
+	void	   *then_arg;
 	int64_t		finished_as;	/* once done: its place among all jobs done, from 1 */
 	ts_bg_state state;			/* read and written under the module's lock */
 	struct ts_bg_job *next;

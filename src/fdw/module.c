@@ -83,7 +83,8 @@ _PG_init(void)
 							 "Decompress ZSTD Parquet pages and Avro blocks ahead in a helper thread.",
 							 "While a serial scan decodes a Parquet page or row group, or an Avro "
 							 "block, a helper thread of the backend decompresses the ones it "
-							 "will need next (and reads the large pages of a local file first).",
+							 "will need next (and reads the large pages of a local file first, "
+							 "and decodes the records of a flat Avro block).",
 							 &tablescan_decompress_ahead, true,
 							 PGC_USERSET, 0, NULL, NULL, NULL);
 	DefineCustomIntVariable("tablescan.max_open_writers",

@@ -19,6 +19,7 @@
 #include "base/ts_background.h"
 #include "format/format.h"
 #include "format/avro/avro_container.h"
+#include "format/avro/avro_flat.h"
 #include "format/avro/avro_schema.h"
 #include "format/avro/avro_writer.h"
 
@@ -1776,6 +1777,306 @@ test_read_ahead_window(void **state)
 	pool_free();
 }
 
+/* ---- objects decoded ahead with their blocks (avro_ahead.c) ---------- */
+
+#define DA_ROWS 6000
+#define DA_COLS 5
+
+static const char *const da_names[DA_COLS] = {"k", "b", "d", "s", "m"};
+
+static void
+da_types(const ts_type **types)
+{
+	types[0] = T_nn(TS_INT);
+	types[1] = T(TS_BIGINT);
+	types[2] = T(TS_DOUBLE);
+	types[3] = T(TS_VARCHAR);
+	types[4] = T_p(TS_DECIMAL, 18, 4);
+}
+
+/* One value as text, enough to tell any two apart. */
+static void
+da_format(ts_buf *out, const ts_value *v, int col)
+{
+	ts_err		err;
+
+	if (v->isnull)
+		assert_true(ts_buf_printf(out, &err, "N|"));
+	else if (col == 2)
+		assert_true(ts_buf_printf(out, &err, "%a|", v->v.d));
+	else if (col == 3)
+		assert_true(ts_buf_printf(out, &err, "%.*s|", (int) v->v.s.len, (const char *) v->v.s.p));
+	else if (col == 4)
+		assert_true(ts_buf_printf(out, &err, "%lld|", (long long) v->v.dec));
+	else
+		assert_true(ts_buf_printf(out, &err, "%lld|", (long long) v->v.i));
+}
+
+/*
+ * A flat ZSTD file of DA_ROWS rows in blocks of ~2 KB, re-framed by hand
+ * (the writer's blocks, uncompressed, then compressed one by one) so that
+ * block number bad_block can announce delta objects more than it holds.
+ */
+static void
+da_write(const char *path, int bad_block, int delta)
+{
+	const ts_type *types[DA_COLS];
+	ts_field	fields[DA_COLS];
+	const char *plain = tmp_path("decode_ahead_plain");
+	ts_avro_writer *w;
+	ts_avro_container *c;
+	ts_buf		out,
+				hdr;
+	ts_err		err;
+	uint8_t		sync[16];
+	char		text[64];
+	int			rc,
+				block = 0;
+
+	da_types(types);
+	for (int i = 0; i < DA_COLS; i++)
+	{
+		fields[i].id = i;
+		fields[i].name = (char *) da_names[i];
+		fields[i].type = (ts_type *) types[i];
+	}
+	w = ts_avro_writer_create_for_fields(fields, DA_COLS, TS_AVRO_CODEC_NULL, &err);
+	assert_non_null(w);
+	ts_avro_writer_set_block_size(w, 2048);
+	for (int i = 0; i < DA_ROWS; i++)
+	{
+		ts_value	row[DA_COLS];
+
+		memset(row, 0, sizeof(row));
+		row[0].v.i = i;
+		row[1].isnull = i % 5 == 0;
+		row[1].v.i = (int64_t) i * 7919 - 1000000;
+		row[2].isnull = i % 7 == 3;
+		row[2].v.d = i / 3.0;
+		snprintf(text, sizeof(text), "row-%d-%.*s", i, i % 23, "abcdefghijklmnopqrstuvwxyz");
+		row[3].isnull = i % 6 == 1;
+		row[3].v.s.p = (const uint8_t *) text;
+		row[3].v.s.len = (uint32_t) strlen(text);
+		row[4].isnull = i % 11 == 4;
+		row[4].v.dec = (ts_int128) i * 13 - 5000;
+		assert_true(ts_avro_writer_add(w, row, &err));
+	}
+	ts_buf_init(&out);
+	assert_true(ts_avro_writer_finish(w, &out, &err));
+	ts_avro_writer_free(w);
+	assert_true(write_file(plain, &out));
+	ts_buf_free(&out);
+
+	/* the header of a ZSTD file of the same schema, then the blocks */
+	c = ts_avro_container_open(ts_fs_local_unconfined(), plain, &err);
+	assert_non_null(c);
+	w = ts_avro_writer_create(c->schema_json, TS_AVRO_CODEC_ZSTANDARD, &err);
+	assert_non_null(w);
+	ts_buf_init(&out);
+	assert_true(ts_avro_writer_finish(w, &out, &err));
+	ts_avro_writer_free(w);
+	memcpy(sync, out.data + out.len - 16, 16);
+	ts_buf_init(&hdr);
+	while ((rc = ts_avro_container_next_block(c, &err)) == 1)
+	{
+		size_t		bound = ZSTD_compressBound(c->block_len);
+		uint8_t    *z = malloc(bound);
+		size_t		zlen;
+		uint64_t	u;
+
+		assert_non_null(z);
+		zlen = ZSTD_compress(z, bound, c->block, c->block_len, 3);
+		assert_false(ZSTD_isError(zlen));
+		ts_buf_reset(&hdr);
+		for (int f = 0; f < 2; f++)
+		{
+			u = f == 0 ? (uint64_t) (c->block_count + (block == bad_block ? delta : 0)) << 1 :
+				(uint64_t) zlen << 1;
+			while (u >= 0x80)
+			{
+				uint8_t		byte = (uint8_t) (u | 0x80);
+
+				assert_true(ts_buf_append(&hdr, &byte, 1, &err));
+				u >>= 7;
+			}
+			{
+				uint8_t		byte = (uint8_t) u;
+
+				assert_true(ts_buf_append(&hdr, &byte, 1, &err));
+			}
+		}
+		assert_true(ts_buf_append(&out, hdr.data, hdr.len, &err));
+		assert_true(ts_buf_append(&out, z, zlen, &err));
+		assert_true(ts_buf_append(&out, sync, 16, &err));
+		free(z);
+		block++;
+	}
+	assert_int_equal(rc, 0);
+	assert_true(block > 20);
+	ts_avro_container_close(c);
+	ts_buf_free(&hdr);
+	assert_true(write_file(path, &out));
+	ts_buf_free(&out);
+	unlink(plain);
+}
+
+/*
+ * Every row of path read by the reader, as text (into rows), with the
+ * helper thread on or off; false with *err at the first error.  With the
+ * thread on, a pause after each batch lets it get ahead.
+ */
+static bool
+da_read(const char *path, bool ahead, ts_buf *rows, ts_err *err)
+{
+	const ts_type *types[DA_COLS];
+	ts_read_column cols[DA_COLS];
+	ts_reader_options opts;
+	ts_format_reader *r;
+	ts_batch	b;
+	int			n;
+
+	da_types(types);
+	memset(&opts, 0, sizeof(opts));
+	opts.fs = ts_fs_local_unconfined();
+	opts.batch_rows = 7;		/* batches inside a block, not only at its start */
+	for (int i = 0; i < DA_COLS; i++)
+	{
+		/* in another order than the file's */
+		cols[i].field_id = -1;
+		cols[i].name = da_names[(i + 2) % DA_COLS];
+		cols[i].type = types[(i + 2) % DA_COLS];
+	}
+	ts_bg_set_enabled(ahead);
+	r = ts_avro_open(path, cols, DA_COLS, &opts, err);
+	if (r == NULL)
+		return false;
+	while ((n = ts_format_next(r, &b, err)) > 0)
+	{
+		assert_true(n <= 7);
+		for (int i = 0; i < n; i++)
+		{
+			for (int c = 0; c < DA_COLS; c++)
+				da_format(rows, ts_batch_at(&b, i, c), (c + 2) % DA_COLS);
+			assert_true(ts_buf_append(rows, "\n", 1, err));
+		}
+		if (ahead)
+			usleep(200);
+	}
+	ts_format_close(r);
+	ts_bg_set_enabled(false);
+	return n == 0;
+}
+
+/*
+ * The helper thread decodes a block's objects when it decompresses it, for
+ * a flat record: at the container, every block handed out with its objects
+ * (block_values) has exactly the values of decoding its bytes in place,
+ * and most blocks come so; through the reader, the same rows with the
+ * thread on as off; and a block that announces an object more or fewer
+ * than it holds fails the same way with the thread on (the decoding ahead
+ * notices, and the scan decodes it again to report).
+ */
+static void
+test_decode_ahead(void **state)
+{
+	const char *path = tmp_path("decode_ahead");
+	const ts_type *types[DA_COLS];
+	ts_avro_container *c;
+	ts_avro_plan *plan;
+	ts_arena	arena;
+	ts_err		err,
+				err_ahead;
+	ts_buf		a,
+				b;
+	ts_value   *scratch;
+	int			rc,
+				blocks = 0,
+				with_values = 0;
+
+	(void) state;
+	da_write(path, -1, 0);
+
+	/* at the container */
+	da_types(types);
+	ts_arena_init(&arena, 4096);
+	c = ts_avro_container_open(ts_fs_local_unconfined(), path, &err);
+	assert_non_null(c);
+	plan = ts_avro_plan_top(c->schema->root, da_names, types, DA_COLS, &arena, path, &err);
+	assert_non_null(plan);
+	assert_non_null(plan->flat);
+	c->decode_ahead = plan->flat;
+	c->decode_nout = DA_COLS;
+	scratch = calloc((size_t) DA_ROWS * DA_COLS, sizeof(ts_value));
+	assert_non_null(scratch);
+	ts_bg_set_enabled(true);
+	while ((rc = ts_avro_container_next_block(c, &err)) == 1)
+	{
+		blocks++;
+		if (c->block_values != NULL)
+		{
+			ts_cursor	cur;
+
+			with_values++;
+			ts_cursor_init(&cur, c->block, c->block_len);
+			assert_int_equal(ts_avro_flat_decode(plan->flat, &cur, scratch, (int) c->block_count, &err),
+							 c->block_count);
+			assert_int_equal(ts_cursor_left(&cur), 0);
+			for (int64_t i = 0; i < c->block_count * DA_COLS; i++)
+			{
+				ts_buf_init(&a);
+				ts_buf_init(&b);
+				da_format(&a, &c->block_values[i], (int) (i % DA_COLS));
+				da_format(&b, &scratch[i], (int) (i % DA_COLS));
+				if (a.len != b.len || memcmp(a.data, b.data, a.len) != 0)
+					fail_msg("block %d value %lld: ahead %.*s, in place %.*s", blocks - 1,
+							 (long long) i, (int) a.len, (char *) a.data, (int) b.len, (char *) b.data);
+				ts_buf_free(&a);
+				ts_buf_free(&b);
+			}
+		}
+		usleep(500);			/* the thread gets ahead */
+	}
+	assert_int_equal(rc, 0);
+	ts_bg_set_enabled(false);
+	assert_int_equal(c->blocks_decoded_ahead, with_values);
+	if (with_values < blocks / 2)
+		fail_msg("%d of %d blocks came decoded", with_values, blocks);
+	ts_avro_container_close(c);
+	free(scratch);
+	ts_arena_free(&arena);
+
+	/* through the reader: the same rows */
+	ts_buf_init(&a);
+	ts_buf_init(&b);
+	if (!da_read(path, false, &a, &err))
+		fail_msg("read: %s", err.msg);
+	if (!da_read(path, true, &b, &err))
+		fail_msg("read ahead: %s", err.msg);
+	assert_true(a.len > (size_t) DA_ROWS * 10);
+	assert_int_equal(a.len, b.len);
+	assert_memory_equal(a.data, b.data, a.len);
+	ts_buf_free(&a);
+	ts_buf_free(&b);
+
+	/* a block that miscounts its objects: the same error either way */
+	for (int delta = -1; delta <= 1; delta += 2)
+	{
+		da_write(path, 7, delta);
+		ts_buf_init(&a);
+		ts_buf_init(&b);
+		assert_false(da_read(path, false, &a, &err));
+		assert_false(da_read(path, true, &b, &err_ahead));
+		assert_string_equal(err.msg, err_ahead.msg);
+		assert_non_null(strstr(err.msg, "block 7"));
+		assert_int_equal(a.len, b.len);	/* the rows before it, the same */
+		assert_memory_equal(a.data, b.data, a.len);
+		ts_buf_free(&a);
+		ts_buf_free(&b);
+	}
+	unlink(path);
+	pool_free();
+}
+
 /*
  * With a buffer pool (options->buffers, as a split reader or a scan gives),
  * a reader's large buffers (the values of a batch, the read-ahead window,
@@ -2114,6 +2415,7 @@ main(void)
 		cmocka_unit_test(test_varint_lengths),
 		cmocka_unit_test(test_zstd_growing_blocks),
 		cmocka_unit_test(test_read_ahead_window),
+		cmocka_unit_test(test_decode_ahead),
 		cmocka_unit_test(test_buffers_from_pool),
 		cmocka_unit_test(test_zstd_block_without_content_size),
 		cmocka_unit_test(test_corrupt_zstd_file),

@@ -7,9 +7,15 @@
  * ts_avro_container_next_block in turn.  A block is ~64 KB decompressed,
  * so they go in groups (TS_AVRO_AHEAD_BLOCKS) rather than one by one.
  *
+ * With the reader's step list (decode_ahead), the thread that decompresses
+ * a block decodes its objects too (decode_block): the scan then takes them
+ * as they are.  A flat record's decoding reads only the block's bytes and
+ * the step list, and writes only the block's values buffer, which is what
+ * makes it safe there.
+ *
  * Nothing here is an error: a block that cannot be queued, or whose
- * decompression failed, is decompressed again in place by the caller,
- * which reports what is wrong with it.  The jobs read the window: every
+ * decompression or decoding failed, is decompressed and decoded again in
+ * place by the caller, which reports what is wrong with it.  The jobs read the window: every
  * queued block is finished or taken back before the window is read again.
  */
 #include <string.h>
@@ -17,6 +23,50 @@
 #include <zstd.h>
 
 #include "format/avro/avro_container.h"
+#include "format/avro/avro_flat.h"
+
+/* job.then: the block's objects decoded from what was decompressed */
+static void
+decode_block(ts_bg_job *job)
+{
+	ts_avro_ahead_block *a = job->then_arg;
+	ts_cursor	cur;
+
+	ts_cursor_init(&cur, job->dst, job->result);
+	a->decoded = ts_avro_flat_decode(a->flat, &cur, a->values, (int) a->count, &a->err) == a->count &&
+		ts_cursor_left(&cur) == 0;
+}
+
+/*
+ * Make slot a decode its block of count objects ahead (the values buffer
+ * from the pool); false when not (no step list, too many values, no memory):
+ * the block is then only decompressed ahead.
+ */
+static bool
+decode_ahead(ts_avro_container *c, ts_avro_ahead_block *a, int64_t count)
+{
+	size_t		bytes;
+
+	if (c->decode_ahead == NULL || c->decode_nout <= 0 ||
+		count > TS_AVRO_DECODE_AHEAD_VALUES / c->decode_nout)
+		return false;
+	bytes = (size_t) count * (size_t) c->decode_nout * sizeof(ts_value);
+	if (a->values_cap < bytes)
+	{
+		ts_bufpool_put(c->buffers, a->values, a->values_cap);
+		a->values_cap = 0;
+		a->values = ts_bufpool_get(c->buffers, bytes, &a->values_cap);
+		if (a->values == NULL)
+			return false;
+	}
+	a->flat = c->decode_ahead;
+	a->nout = c->decode_nout;
+	a->count = count;
+	a->decoded = false;
+	a->job.then = decode_block;
+	a->job.then_arg = a;
+	return true;
+}
 
 void
 ts_avro_ahead_cancel(ts_avro_container *c)
@@ -34,6 +84,9 @@ ts_avro_ahead_free(ts_avro_container *c)
 	{
 		ts_bufpool_put(c->buffers, c->ahead[i].buf.data, c->ahead[i].buf.cap);
 		memset(&c->ahead[i].buf, 0, sizeof(ts_buf));
+		ts_bufpool_put(c->buffers, c->ahead[i].values, c->ahead[i].values_cap);
+		c->ahead[i].values = NULL;
+		c->ahead[i].values_cap = 0;
 	}
 }
 
@@ -79,6 +132,8 @@ ts_avro_ahead_submit(ts_avro_container *c)
 		a->job.dst_len = a->buf.cap;
 		/* a merge wants its runs' blocks at the same fraction of each */
 		a->job.need = ts_bg_need(off, c->file_size);
+		a->decoded = false;
+		(void) decode_ahead(c, a, count);
 		if (!ts_bg_submit(&a->job))
 			break;
 		a->offset = off;
@@ -116,5 +171,18 @@ ts_avro_ahead_take(ts_avro_container *c, int64_t offset, const uint8_t *payload,
 	c->data = a->buf;
 	c->data.len = a->job.result;
 	a->buf = t;
+	if (a->job.then != NULL && a->decoded)
+	{
+		/* and its objects, the same way */
+		ts_value   *v = c->values;
+		size_t		cap = c->values_cap;
+
+		c->values = a->values;
+		c->values_cap = a->values_cap;
+		a->values = v;
+		a->values_cap = cap;
+		c->block_values = c->values;
+		c->blocks_decoded_ahead++;
+	}
 	return true;
 }

@@ -665,6 +665,7 @@ ts_avro_container_next_block(ts_avro_container *c, ts_err *err)
 	c->block = NULL;
 	c->block_len = 0;
 	c->block_count = 0;
+	c->block_values = NULL;
 	if (left <= 0)
 		return 0;
 	hlen = left < (int64_t) sizeof(head_buf) ? (size_t) left : sizeof(head_buf);
@@ -833,5 +834,6 @@ ts_avro_container_close(ts_avro_container *c)
 		ts_avro_schema_free(c->schema);
 	ts_bufpool_put(c->buffers, c->window.data, c->window.cap);
 	ts_bufpool_put(c->buffers, c->data.data, c->data.cap);
+	ts_bufpool_put(c->buffers, c->values, c->values_cap);
 	ts_free(c);
 }

@@ -9,7 +9,8 @@
  * larger; TS_AVRO_READ_AHEAD_REMOTE for an object, and the next such
  * window requested ahead) plus one decompressed
  * block, and TS_AVRO_AHEAD_BLOCKS more when
- * ZSTD blocks are decompressed ahead (avro_ahead.c).
+ * ZSTD blocks are decompressed ahead (avro_ahead.c), each with its decoded
+ * objects when they are decoded ahead too (TS_AVRO_DECODE_AHEAD_VALUES).
  * Record decoding is avro_decode.c's job.
  */
 #ifndef TS_AVRO_CONTAINER_H
@@ -47,14 +48,39 @@ typedef enum ts_avro_codec
 /*
  * ZSTD blocks handed to the helper thread at a time (avro_ahead.c): those
  * that follow the current one inside the read-ahead window, up to this many.
+ * Eight: with their records decoded ahead too, sixteen held 8 MB more in a
+ * merge of 16 runs and were no faster (bench/RESULTS.md).
  */
-#define TS_AVRO_AHEAD_BLOCKS 16
+#define TS_AVRO_AHEAD_BLOCKS 8
+
+/*
+ * A block's objects decoded ahead too (the container's decode_ahead set):
+ * at most this many values (objects x columns, 24 bytes each: 384 KB) a
+ * block; a block of more is only decompressed ahead.  A block as Paimon
+ * writes them (64 KB raw) of a table of ten columns holds some 6,000.
+ */
+#define TS_AVRO_DECODE_AHEAD_VALUES (16 * 1024)
+
+struct ts_avro_flat;
 
 typedef struct ts_avro_ahead_block
 {
 	ts_bg_job	job;
 	ts_buf		buf;			/* decompressed into, then swapped with data */
 	int64_t		offset;			/* file offset of the block's header */
+	/*
+	 * Decoding ahead (job.then, in whichever thread ran the job): the
+	 * block's count objects into values (nout a row, as the reader's batch),
+	 * by flat; decoded says all of them were, the bytes used up exactly.
+	 * Only what is here is read or written there, never the container.
+	 */
+	const struct ts_avro_flat *flat;
+	int			nout;
+	int64_t		count;
+	ts_value   *values;
+	size_t		values_cap;		/* bytes */
+	bool		decoded;
+	ts_err		err;			/* the decoding's, unused (the scan decodes again to report) */
 } ts_avro_ahead_block;
 
 /* Largest decompressed block we accept (a bomb guard). */
@@ -102,6 +128,19 @@ typedef struct ts_avro_container
 	int64_t		next_off;
 	size_t		next_len;		/* 0: none */
 	ts_buf		data;			/* the decompressed block */
+	/*
+	 * Set by the reader, may be NULL: the step list its objects are decoded
+	 * by (nout values a row); blocks decompressed ahead are decoded ahead
+	 * with it, and block_values then holds the current block's objects
+	 * (else NULL: the reader decodes block itself).  block_values stays
+	 * valid until the next block is loaded.
+	 */
+	const struct ts_avro_flat *decode_ahead;
+	int			decode_nout;
+	const ts_value *block_values;
+	ts_value   *values;			/* the buffer block_values points into */
+	size_t		values_cap;
+	int64_t		blocks_decoded_ahead;	/* blocks handed out with block_values */
 	/* blocks queued for the helper thread: ahead[ahead_pos .. ahead_n) */
 	ts_avro_ahead_block ahead[TS_AVRO_AHEAD_BLOCKS];
 	int			ahead_pos;

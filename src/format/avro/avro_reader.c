@@ -9,8 +9,10 @@
  * values into an arena reset per batch.  With a rows filter (a row
  * selection: file index results, wanted row ids) blocks holding no
  * selected row are passed over unread (ts_avro_container.keep_block);
- * each batch reports the file position of its first row.  Memory is one
- * block + one batch;
+ * each batch reports the file position of its first row.  A block the
+ * helper thread decompressed ahead comes with its objects decoded too
+ * (a flat record: avro_ahead.c), and its batches point into them.
+ * Memory is one block + one batch (+ the blocks ahead);
  * their large buffers come from the caller's buffer pool when it gives
  * one (options->buffers) and go back to it at close, so that the reader
  * of the next file takes them instead of allocating (and faulting in)
@@ -21,6 +23,7 @@
 #include "format/format.h"
 #include "format/avro/avro_container.h"
 #include "format/avro/avro_decode.h"
+#include "format/avro/avro_plan.h"
 
 typedef struct avro_reader
 {
@@ -99,6 +102,12 @@ ts_avro_open(const char *path, const ts_read_column *columns, int ncols,
 							   &r->plan_arena, r->c->path, err);
 	if (r->plan == NULL)
 		goto fail;
+	if (r->plan->flat != NULL && ncols > 0 && r->plan->nout == ncols)
+	{
+		/* blocks decompressed ahead are decoded ahead too */
+		r->c->decode_ahead = r->plan->flat;
+		r->c->decode_nout = ncols;
+	}
 	r->values = ts_bufpool_get(r->set.buffers, sizeof(ts_value) * (size_t) r->set.batch_rows * (ncols ? ncols : 1),
 							   &r->values_cap);
 	if (r->values == NULL)
@@ -187,6 +196,21 @@ avro_next(ts_format_reader *base, ts_batch *batch, ts_err *err)
 	{
 		r->failed = true;
 		return -1;
+	}
+	if (r->c->block_values != NULL)
+	{
+		/*
+		 * The block's objects were decoded with it, ahead (avro_ahead.c),
+		 * every one and its bytes used up exactly: handed out in place
+		 */
+		batch->values = (ts_value *) r->c->block_values + (size_t) r->block_row * r->ncols;
+		r->block_row += n;
+		r->rows_left -= n;
+		if (r->rows_left == 0)
+			r->cur.p = r->cur.end;
+		r->base.metrics.rows_read += n;
+		batch->nrows = n;
+		return n;
 	}
 	done = ts_avro_decode_rows(r->plan, &r->cur, r->values, n, &r->batch_arena, err);
 	r->block_row += done;
