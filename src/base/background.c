@@ -71,6 +71,19 @@ job_done(ts_bg_job *job)
 		jobs_read++;
 }
 
+/* Under the lock: unlink queued job from the queue, prev the job before it (NULL: first). */
+static void
+unlink_job(ts_bg_job *prev, ts_bg_job *job)
+{
+	if (prev)
+		prev->next = job->next;
+	else
+		head = job->next;
+	if (tail == job)
+		tail = prev;
+	job->next = NULL;
+}
+
 /*
  * Under the lock: unlink and return the queued job to run next, the first
  * of the smallest need (NULL when none is queued).
@@ -90,13 +103,7 @@ take_next(void)
 			best = j;
 			best_prev = prev;
 		}
-	if (best_prev)
-		best_prev->next = best->next;
-	else
-		head = best->next;
-	if (tail == best)
-		tail = best_prev;
-	best->next = NULL;
+	unlink_job(best_prev, best);
 	return best;
 }
 
@@ -211,12 +218,7 @@ unqueue(ts_bg_job *job)
 	for (ts_bg_job *j = head; j; prev = j, j = j->next)
 		if (j == job)
 		{
-			if (prev)
-				prev->next = j->next;
-			else
-				head = j->next;
-			if (tail == j)
-				tail = prev;
+			unlink_job(prev, j);
 			break;
 		}
 	job->next = NULL;
