@@ -15,8 +15,9 @@
  *
  * Nothing here is an error: a block that cannot be queued, or whose
  * decompression or decoding failed, is decompressed and decoded again in
- * place by the caller, which reports what is wrong with it.  The jobs read the window: every
- * queued block is finished or taken back before the window is read again.
+ * place by the caller, which reports what is wrong with it.  The jobs read
+ * the window: every queued block is finished or taken back before the
+ * window is read again.
  */
 #include <string.h>
 #define ZSTD_STATIC_LINKING_ONLY	/* ZSTD_decompressBound */
