@@ -788,7 +788,6 @@ vector_rows_checked(ForeignScanState *node, TsAggScanState *st, int n, bool *ful
 	{
 		TsAggValue *states = st->values;
 		MemoryContext old;
-
 		ErrorContextCallback errcb;
 		bool		got;
 

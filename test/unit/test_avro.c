@@ -1777,6 +1777,32 @@ test_read_ahead_window(void **state)
 	pool_free();
 }
 
+/*
+ * A block appended by hand: its object count and byte length (zig-zag
+ * varints of non-negative values), its bytes, the file's sync marker.
+ */
+static void
+append_block(ts_buf *out, int64_t count, const uint8_t *bytes, size_t len, const uint8_t *sync)
+{
+	ts_err		err;
+
+	for (int f = 0; f < 2; f++)
+	{
+		uint64_t	u = (uint64_t) (f == 0 ? count : (int64_t) len) << 1;
+		uint8_t		byte;
+
+		for (; u >= 0x80; u >>= 7)
+		{
+			byte = (uint8_t) (u | 0x80);
+			assert_true(ts_buf_append(out, &byte, 1, &err));
+		}
+		byte = (uint8_t) u;
+		assert_true(ts_buf_append(out, &byte, 1, &err));
+	}
+	assert_true(ts_buf_append(out, bytes, len, &err));
+	assert_true(ts_buf_append(out, sync, 16, &err));
+}
+
 /* ---- objects decoded ahead with their blocks (avro_ahead.c) ---------- */
 
 #define DA_ROWS 6000
@@ -1825,8 +1851,7 @@ da_write(const char *path, int bad_block, int delta)
 	const char *plain = tmp_path("decode_ahead_plain");
 	ts_avro_writer *w;
 	ts_avro_container *c;
-	ts_buf		out,
-				hdr;
+	ts_buf		out;
 	ts_err		err;
 	uint8_t		sync[16];
 	char		text[64];
@@ -1876,45 +1901,22 @@ da_write(const char *path, int bad_block, int delta)
 	assert_true(ts_avro_writer_finish(w, &out, &err));
 	ts_avro_writer_free(w);
 	memcpy(sync, out.data + out.len - 16, 16);
-	ts_buf_init(&hdr);
 	while ((rc = ts_avro_container_next_block(c, &err)) == 1)
 	{
 		size_t		bound = ZSTD_compressBound(c->block_len);
 		uint8_t    *z = malloc(bound);
 		size_t		zlen;
-		uint64_t	u;
 
 		assert_non_null(z);
 		zlen = ZSTD_compress(z, bound, c->block, c->block_len, 3);
 		assert_false(ZSTD_isError(zlen));
-		ts_buf_reset(&hdr);
-		for (int f = 0; f < 2; f++)
-		{
-			u = f == 0 ? (uint64_t) (c->block_count + (block == bad_block ? delta : 0)) << 1 :
-				(uint64_t) zlen << 1;
-			while (u >= 0x80)
-			{
-				uint8_t		byte = (uint8_t) (u | 0x80);
-
-				assert_true(ts_buf_append(&hdr, &byte, 1, &err));
-				u >>= 7;
-			}
-			{
-				uint8_t		byte = (uint8_t) u;
-
-				assert_true(ts_buf_append(&hdr, &byte, 1, &err));
-			}
-		}
-		assert_true(ts_buf_append(&out, hdr.data, hdr.len, &err));
-		assert_true(ts_buf_append(&out, z, zlen, &err));
-		assert_true(ts_buf_append(&out, sync, 16, &err));
+		append_block(&out, c->block_count + (block == bad_block ? delta : 0), z, zlen, sync);
 		free(z);
 		block++;
 	}
 	assert_int_equal(rc, 0);
 	assert_true(block > 20);
 	ts_avro_container_close(c);
-	ts_buf_free(&hdr);
 	assert_true(write_file(path, &out));
 	ts_buf_free(&out);
 	unlink(plain);
@@ -2246,30 +2248,10 @@ test_corrupt_null_codec(void **state)
 	assert_true(ts_avro_writer_finish(w, &out, &err));
 	/* header only so far; append the block by hand */
 	{
-		uint8_t		hdr[20];
 		uint8_t		sync[16];
-		int			n = 0;
-		uint64_t	u;
 
 		memcpy(sync, out.data + out.len - 16, 16);
-
-		u = (uint64_t) c->block_count << 1;
-		while (u >= 0x80)
-		{
-			hdr[n++] = (uint8_t) (u | 0x80);
-			u >>= 7;
-		}
-		hdr[n++] = (uint8_t) u;
-		u = (uint64_t) c->block_len << 1;
-		while (u >= 0x80)
-		{
-			hdr[n++] = (uint8_t) (u | 0x80);
-			u >>= 7;
-		}
-		hdr[n++] = (uint8_t) u;
-		assert_true(ts_buf_append(&out, hdr, n, &err));
-		assert_true(ts_buf_append(&out, c->block, c->block_len, &err));
-		assert_true(ts_buf_append(&out, sync, 16, &err));
+		append_block(&out, c->block_count, c->block, c->block_len, sync);
 	}
 	ts_avro_writer_free(w);
 	ts_avro_container_close(c);

@@ -39,18 +39,19 @@ decode_block(ts_bg_job *job)
 }
 
 /*
- * Make slot a decode its block of count objects ahead (the values buffer
- * from the pool); false when not (no step list, too many values, no memory):
- * the block is then only decompressed ahead.
+ * Make slot a (its job just set up) decode its block of count objects
+ * ahead, into a values buffer from the pool; nothing when it cannot (no
+ * step list, too many values, no memory): the block is then only
+ * decompressed ahead.
  */
-static bool
+static void
 decode_ahead(ts_avro_container *c, ts_avro_ahead_block *a, int64_t count)
 {
 	size_t		bytes;
 
 	if (c->decode_ahead == NULL || c->decode_nout <= 0 ||
 		count > TS_AVRO_DECODE_AHEAD_VALUES / c->decode_nout)
-		return false;
+		return;
 	bytes = (size_t) count * (size_t) c->decode_nout * sizeof(ts_value);
 	if (a->values_cap < bytes)
 	{
@@ -58,15 +59,13 @@ decode_ahead(ts_avro_container *c, ts_avro_ahead_block *a, int64_t count)
 		a->values_cap = 0;
 		a->values = ts_bufpool_get(c->buffers, bytes, &a->values_cap);
 		if (a->values == NULL)
-			return false;
+			return;
 	}
 	a->flat = c->decode_ahead;
-	a->nout = c->decode_nout;
 	a->count = count;
 	a->decoded = false;
 	a->job.then = decode_block;
 	a->job.then_arg = a;
-	return true;
 }
 
 void
@@ -133,8 +132,7 @@ ts_avro_ahead_submit(ts_avro_container *c)
 		a->job.dst_len = a->buf.cap;
 		/* a merge wants its runs' blocks at the same fraction of each */
 		a->job.need = ts_bg_need(off, c->file_size);
-		a->decoded = false;
-		(void) decode_ahead(c, a, count);
+		decode_ahead(c, a, count);
 		if (!ts_bg_submit(&a->job))
 			break;
 		a->offset = off;

@@ -70,12 +70,12 @@ typedef struct ts_avro_ahead_block
 	int64_t		offset;			/* file offset of the block's header */
 	/*
 	 * Decoding ahead (job.then, in whichever thread ran the job): the
-	 * block's count objects into values (nout a row, as the reader's batch),
-	 * by flat; decoded says all of them were, the bytes used up exactly.
-	 * Only what is here is read or written there, never the container.
+	 * block's count objects into values (a row after row, as the reader's
+	 * batch), by flat; decoded says all of them were, the bytes used up
+	 * exactly.  Only what is here is read or written there, never the
+	 * container.
 	 */
 	const struct ts_avro_flat *flat;
-	int			nout;
 	int64_t		count;
 	ts_value   *values;
 	size_t		values_cap;		/* bytes */

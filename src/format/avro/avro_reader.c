@@ -204,15 +204,12 @@ avro_next(ts_format_reader *base, ts_batch *batch, ts_err *err)
 		 * every one and its bytes used up exactly: handed out in place
 		 */
 		batch->values = (ts_value *) r->c->block_values + (size_t) r->block_row * r->ncols;
-		r->block_row += n;
-		r->rows_left -= n;
-		if (r->rows_left == 0)
+		done = n;
+		if (r->rows_left == n)
 			r->cur.p = r->cur.end;
-		r->base.metrics.rows_read += n;
-		batch->nrows = n;
-		return n;
 	}
-	done = ts_avro_decode_rows(r->plan, &r->cur, r->values, n, &r->batch_arena, err);
+	else
+		done = ts_avro_decode_rows(r->plan, &r->cur, r->values, n, &r->batch_arena, err);
 	r->block_row += done;
 	if (done < n)
 	{
