@@ -1978,27 +1978,25 @@ da_read(const char *path, bool ahead, ts_buf *rows, ts_err *err)
  * than it holds fails the same way with the thread on (the decoding ahead
  * notices, and the scan decodes it again to report).
  */
+/*
+ * One pass over the container with the thread decoding ahead: every block
+ * handed out with its objects must hold exactly what decoding its bytes in
+ * place gives; the blocks seen and those that came decoded are counted.
+ */
 static void
-test_decode_ahead(void **state)
+decode_ahead_pass(const char *path, int *blocks, int *with_values)
 {
-	const char *path = tmp_path("decode_ahead");
 	const ts_type *types[DA_COLS];
 	ts_avro_container *c;
 	ts_avro_plan *plan;
 	ts_arena	arena;
-	ts_err		err,
-				err_ahead;
+	ts_err		err;
 	ts_buf		a,
 				b;
 	ts_value   *scratch;
-	int			rc,
-				blocks = 0,
-				with_values = 0;
+	int			rc;
 
-	(void) state;
-	da_write(path, -1, 0);
-
-	/* at the container */
+	*blocks = *with_values = 0;
 	da_types(types);
 	ts_arena_init(&arena, 4096);
 	c = ts_avro_container_open(ts_fs_local_unconfined(), path, &err);
@@ -2013,12 +2011,12 @@ test_decode_ahead(void **state)
 	ts_bg_set_enabled(true);
 	while ((rc = ts_avro_container_next_block(c, &err)) == 1)
 	{
-		blocks++;
+		(*blocks)++;
 		if (c->block_values != NULL)
 		{
 			ts_cursor	cur;
 
-			with_values++;
+			(*with_values)++;
 			ts_cursor_init(&cur, c->block, c->block_len);
 			assert_int_equal(ts_avro_flat_decode(plan->flat, &cur, scratch, (int) c->block_count, &err),
 							 c->block_count);
@@ -2030,7 +2028,7 @@ test_decode_ahead(void **state)
 				da_format(&a, &c->block_values[i], (int) (i % DA_COLS));
 				da_format(&b, &scratch[i], (int) (i % DA_COLS));
 				if (a.len != b.len || memcmp(a.data, b.data, a.len) != 0)
-					fail_msg("block %d value %lld: ahead %.*s, in place %.*s", blocks - 1,
+					fail_msg("block %d value %lld: ahead %.*s, in place %.*s", *blocks - 1,
 							 (long long) i, (int) a.len, (char *) a.data, (int) b.len, (char *) b.data);
 				ts_buf_free(&a);
 				ts_buf_free(&b);
@@ -2040,12 +2038,39 @@ test_decode_ahead(void **state)
 	}
 	assert_int_equal(rc, 0);
 	ts_bg_set_enabled(false);
-	assert_int_equal(c->blocks_decoded_ahead, with_values);
-	if (with_values < blocks / 2)
-		fail_msg("%d of %d blocks came decoded", with_values, blocks);
+	assert_int_equal(c->blocks_decoded_ahead, *with_values);
 	ts_avro_container_close(c);
 	free(scratch);
 	ts_arena_free(&arena);
+}
+
+static void
+test_decode_ahead(void **state)
+{
+	const char *path = tmp_path("decode_ahead");
+	ts_err		err,
+				err_ahead;
+	ts_buf		a,
+				b;
+	int			blocks = 0,
+				with_values = 0;
+
+	(void) state;
+	da_write(path, -1, 0);
+
+	/*
+	 * At the container.  How many blocks the thread gets to first is timing
+	 * (on a loaded machine the reader may overtake it): passes are repeated,
+	 * a bounded number of times, until most blocks came decoded.
+	 */
+	for (int attempt = 0; attempt < 20; attempt++)
+	{
+		decode_ahead_pass(path, &blocks, &with_values);
+		if (with_values >= blocks / 2)
+			break;
+	}
+	if (with_values < blocks / 2)
+		fail_msg("%d of %d blocks came decoded (the last of 20 passes)", with_values, blocks);
 
 	/* through the reader: the same rows */
 	ts_buf_init(&a);

@@ -679,7 +679,7 @@ test_batch_ahead(void **state)
 	b = ts_s3_batch_start(&cfg, items, 4, false, &err);
 	assert_non_null(b);
 	assert_int_equal(ts_s3_round_trip_count(), trips + 1);
-	for (int k = 0; k < 2000 && !ts_s3_batch_done(b); k++)
+	for (int k = 0; k < 60000 && !ts_s3_batch_done(b); k++)
 		usleep(1000);
 	assert_true(ts_s3_batch_done(b));
 	assert_true(ts_s3_batch_wait(b, &err));
@@ -801,7 +801,7 @@ test_pread_ahead(void **state)
 	assert_non_null(rd);
 	assert_int_equal(ts_s3_round_trip_count(), trips + 1);
 	memset(r, 0, sizeof(r));	/* the handle keeps its own copy */
-	for (int k = 0; k < 2000 && !ts_file_pread_many_ready(rd); k++)
+	for (int k = 0; k < 60000 && !ts_file_pread_many_ready(rd); k++)
 	{
 		ts_s3_drive();
 		usleep(1000);
