@@ -69,7 +69,8 @@ acquire_sample_rows(Relation rel, int elevel, HeapTuple *rows, int targrows,
 		int			n;
 
 		/* the readers before are closed: the window may move on */
-		if (!ts_split_window_move(&window, plan, s, -1, &err))
+		if (!ts_split_window_move(&window, plan, s, -1, ts_read_whole_file_max(plan, columns, ncolumns),
+								  &err))
 			tablescan_report(&err);
 		r = ts_split_reader_open_buffers(plan, &plan->splits[s], columns, ncolumns, buffers, &err);
 		if (r == NULL)

@@ -71,6 +71,7 @@ struct TsScanState
 	int			next_split;
 	ts_split_reader *reader;
 	ts_split_window window;		/* small files of the next splits, fetched ahead */
+	int64		whole_file_max; /* ... and those up to this size (read.h) */
 	ts_bufpool *buffers;		/* file readers' large buffers, kept between files */
 	ts_batch	batch;
 	int			batch_pos;
@@ -283,6 +284,7 @@ start_scan(TsScanState *st, bool publish)
 		if (!ts_read_check_columns(st->plan, st->columns, st->ncolumns, &err))
 			tablescan_report(&err);
 	}
+	st->whole_file_max = ts_read_whole_file_max(st->plan, st->columns, st->ncolumns);
 	st->string_fields = palloc(sizeof(int) * Max(st->ncolumns, 1));
 	st->nstring_fields = 0;
 	for (int k = 0; k < st->nread_atts; k++)
@@ -329,7 +331,7 @@ group_files(TsScanState *st, int first, int n)
 	for (int i = 0; i < n; i++)
 		ptrs[i] = tablescan_parallel_task_split(st->plan, &st->tasks[first + i],
 												&splits[i], &files[i]);
-	set = ts_split_window_fetch(st->plan, ptrs, n, false, &err);
+	set = ts_split_window_fetch(st->plan, ptrs, n, st->whole_file_max, false, &err);
 	if (set == NULL && err.code != TS_OK)
 		tablescan_report(&err);
 	pfree(splits);
@@ -409,7 +411,8 @@ open_next_split(TsScanState *st)
 	else if (st->next_split < st->plan->nsplits)
 	{
 		/* the readers before are closed: the window may move on */
-		if (!ts_split_window_move(&st->window, st->plan, st->next_split, st->limit, &err))
+		if (!ts_split_window_move(&st->window, st->plan, st->next_split, st->limit,
+								  st->whole_file_max, &err))
 			tablescan_report(&err);
 		split = &st->plan->splits[st->next_split++];
 	}

@@ -217,6 +217,55 @@ head_bytes_for(const ts_data_file_reader *r, const ts_schema *ds, const ts_schem
 	return nread >= nfile && nfile > 0 ? TS_RANGE_AHEAD_BYTES : 0;
 }
 
+/*
+ * The largest data file a scan of columns[0..ncolumns) of plan fetches
+ * whole with the windows of files it fetches ahead (split_window.c,
+ * read.c): TS_RANGE_AHEAD_BYTES when the scan reads every column of the
+ * table that is not a partition column and nothing can leave a row group
+ * out (no predicate, no row ids), so that a file written with the plan's
+ * schema is read whole anyway (head_bytes_for's rule); else
+ * TS_PREFETCH_FILE_MAX, the small files any scan fetches whole.
+ */
+int64_t
+ts_read_whole_file_max(const ts_plan *plan, const int *columns, int ncolumns)
+{
+	const ts_schema *s = plan->schema;
+	int			nfile = 0;
+
+	if (plan->predicate != NULL || plan->row_ids_used || s == NULL)
+		return TS_PREFETCH_FILE_MAX;
+	for (int f = 0; f < s->nfields; f++)
+	{
+		bool		read = false;
+
+		if (partition_index(s, s->fields[f].name) >= 0)
+			continue;
+		nfile++;
+		for (int i = 0; i < ncolumns && !read; i++)
+			read = columns[i] == f;
+		if (!read)
+			return TS_PREFETCH_FILE_MAX;
+	}
+	return nfile > 0 ? TS_RANGE_AHEAD_BYTES : TS_PREFETCH_FILE_MAX;
+}
+
+/*
+ * May a window of files up to max_each bytes (ts_read_whole_file_max)
+ * fetch f whole: an object of known size of at most max_each, and beyond
+ * TS_PREFETCH_FILE_MAX written with the plan's schema (a file of an older
+ * one may hold columns the scan does not read)?
+ */
+bool
+ts_read_file_fetched_whole(const ts_plan *plan, const ts_scan_file *f, int64_t max_each)
+{
+	int64_t		size = f->entry != NULL ? f->entry->file.file_size : -1;
+
+	if (f->entry == NULL || f->range_end > 0 || size <= 0 || size > max_each)
+		return false;
+	return size <= TS_PREFETCH_FILE_MAX ||
+		(plan->schema != NULL && f->entry->file.schema_id == plan->schema->id);
+}
+
 ts_data_file_reader *
 ts_data_file_open(ts_plan *plan, const ts_split *split, const ts_scan_file *file,
 				  const int *fields, int nfields, bool key_value, ts_err *err)

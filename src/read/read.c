@@ -34,6 +34,7 @@ struct ts_split_reader
 	ts_reader_metrics snapshot; /* returned by ts_split_reader_metrics */
 	ts_prefetch *window;		/* small object files fetched whole ahead */
 	int			window_end;		/* first file after the window */
+	int64_t		file_max;		/* ... up to this size (ts_read_whole_file_max) */
 	ts_prefetch *sizes;			/* the manifests' sizes of its object files: no HEAD */
 };
 
@@ -75,7 +76,8 @@ register_sizes(ts_split_reader *r, ts_err *err)
 /*
  * On an object store, fetch the split's small files from 'from' on whole
  * and concurrently (ts_prefetch_window: each at most TS_PREFETCH_FILE_MAX
- * by the size the manifest gives, TS_PREFETCH_WINDOW_BYTES in all): one
+ * by the size the manifest gives, or r->file_max for files a scan of every
+ * column reads whole anyway, TS_PREFETCH_WINDOW_BYTES in all): one
  * round trip for the lot instead of a HEAD, a footer and the column chunks
  * of each, one after the other.  Files read in byte ranges (a parallel
  * scan's tasks) and larger files are read by ranges as before.  The
@@ -123,10 +125,11 @@ prefetch_files(ts_split_reader *r, int from, ts_err *err)
 		const ts_scan_file *f = &split->files[from + i];
 
 		paths[i] = ts_scan_file_path(r->plan, f, err);	/* built above */
-		sizes[i] = f->entry && f->range_end <= 0 && (ts_fs_path_caps(r->plan->fs, paths[i]) & TS_FS_CAP_REMOTE) &&
-			f->entry->file.file_size > 0 ? f->entry->file.file_size : -1;
+		sizes[i] = ts_read_file_fetched_whole(r->plan, f, r->file_max) &&
+			(ts_fs_path_caps(r->plan->fs, paths[i]) & TS_FS_CAP_REMOTE) ?
+			f->entry->file.file_size : -1;
 	}
-	k = ts_prefetch_window(sizes, n, TS_PREFETCH_FILE_MAX, TS_PREFETCH_WINDOW_BYTES,
+	k = ts_prefetch_window(sizes, n, r->file_max, TS_PREFETCH_WINDOW_BYTES,
 						   TS_PREFETCH_WINDOW_FILES);
 	{
 		/* the side files (deletion vectors) of those files, or of the first one */
@@ -358,6 +361,7 @@ ts_split_reader_open_buffers(ts_plan *plan, const ts_split *split, const int *co
 	if (ncolumns)
 		memcpy(r->columns, columns, sizeof(int) * ncolumns);
 	r->key_value = plan->kind == TS_TABLE_PRIMARY_KEY;
+	r->file_max = ts_read_whole_file_max(plan, columns, ncolumns);
 	if (!register_sizes(r, err))
 	{
 		ts_split_reader_close(r);

@@ -148,7 +148,9 @@ void		ts_split_reader_close(ts_split_reader *r);
  * many small splits costs a round trip per window instead of one per
  * split.  A window holds whole splits from the one about to be opened on,
  * while every file of each is an object of known size (manifest) of at
- * most max_each bytes, at most max_files files and max_bytes in all; it
+ * most max_each bytes (beyond TS_PREFETCH_FILE_MAX only when written with
+ * the plan's schema: ts_read_file_fetched_whole), at most max_files files
+ * and max_bytes in all; it
  * ends at the split whose files reach row_limit rows (>= 0: a LIMIT's).
  * ts_split_window_size says how many splits from 'from' on (0: the first
  * does not fit; its reader fetches what it can by itself).
@@ -161,6 +163,7 @@ typedef struct ts_split_window
 	ts_prefetch *ahead;			/* the next window, started; NULL: none */
 	int			ahead_start;	/* its splits [ahead_start, ahead_end) */
 	int			ahead_end;
+	int64_t		file_max;		/* ts_split_window_move's */
 } ts_split_window;
 
 int			ts_split_window_size(const ts_plan *plan, const ts_split *splits, int nsplits, int from,
@@ -170,8 +173,9 @@ int			ts_split_window_size(const ts_plan *plan, const ts_split *splits, int nspl
 /*
  * Before split s of plan is opened (the readers of the splits before it
  * closed): when s is outside the window, free the window and start
- * fetching the next one from s on (TS_PREFETCH_FILE_MAX / _WINDOW_FILES /
- * _WINDOW_BYTES of base/ts_ranges.h), or take the window started ahead
+ * fetching the next one from s on (files up to file_max, the scan's
+ * ts_read_whole_file_max; TS_PREFETCH_WINDOW_FILES / _WINDOW_BYTES of
+ * base/ts_ranges.h), or take the window started ahead
  * when s begins it; a file is waited for when opened.  Then, unless
  * row_limit >= 0, once the window's files are all in, start the window
  * after it.  A file that could not be fetched is read,
@@ -198,18 +202,29 @@ int			ts_side_files(ts_fs *fs, const ts_plan *plan, const ts_scan_file *files, i
  */
 bool		ts_read_file_index_wants_sidecar(const ts_plan *plan, const ts_scan_file *file);
 
+/*
+ * data_file.c: the largest data file a scan of columns[0..ncolumns) reads
+ * whole anyway (every column of the table's schema, nothing that leaves a
+ * row group out: TS_RANGE_AHEAD_BYTES), which its windows may then fetch
+ * whole ahead of it; otherwise TS_PREFETCH_FILE_MAX.  And whether f is such
+ * a file for a window of max_each: known size, at most TS_PREFETCH_FILE_MAX,
+ * or at most max_each and written with the plan's schema.
+ */
+int64_t		ts_read_whole_file_max(const ts_plan *plan, const int *columns, int ncolumns);
+bool		ts_read_file_fetched_whole(const ts_plan *plan, const ts_scan_file *f, int64_t max_each);
+
 bool		ts_split_window_move(ts_split_window *w, ts_plan *plan, int s, int64_t row_limit,
-								 ts_err *err);
+								 int64_t file_max, ts_err *err);
 
 /*
  * The small files of splits[0..n-1] (the leading ones within the window's
- * bounds; a split with a file that is not a small object of known size
- * skipped), fetched whole (wait) or started ahead (ts_prefetch_start):
- * for a parallel scan's claimed tasks.  NULL with err->code TS_OK when
+ * bounds; a split with a file that ts_read_file_fetched_whole with
+ * file_max refuses skipped), fetched whole (wait) or started ahead
+ * (ts_prefetch_start): for a parallel scan's claimed tasks.  NULL with err->code TS_OK when
  * there is nothing to fetch; else NULL only for a cancel or out of memory.
  */
 ts_prefetch *ts_split_window_fetch(ts_plan *plan, const ts_split *const *splits, int n,
-								   bool wait, ts_err *err);
+								   int64_t file_max, bool wait, ts_err *err);
 
 /* Free the window's sets (the files opened from them closed) and empty it. */
 void		ts_split_window_free(ts_split_window *w);

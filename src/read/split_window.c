@@ -34,8 +34,9 @@
 #include "read/read.h"
 
 /*
- * Are all files of the split small objects of known size?  Their bytes
- * and rows added.  (A path that cannot be built: no, its open says why.)
+ * Are all files of the split objects of known size a window of max_each
+ * fetches (ts_read_file_fetched_whole)?  Their bytes and rows added.  (A
+ * path that cannot be built: no, its open says why.)
  */
 static bool
 split_fits(const ts_plan *plan, const ts_split *split, int64_t max_each, int64_t *bytes,
@@ -46,9 +47,8 @@ split_fits(const ts_plan *plan, const ts_split *split, int64_t max_each, int64_t
 		const ts_scan_file *f = &split->files[i];
 		const char *path = ts_scan_file_path(plan, f, NULL);
 
-		if (f->entry == NULL || f->range_end > 0 || path == NULL ||
-			!ts_fs_path_is_remote(plan->fs, path) ||
-			f->entry->file.file_size <= 0 || f->entry->file.file_size > max_each)
+		if (!ts_read_file_fetched_whole(plan, f, max_each) || path == NULL ||
+			!ts_fs_path_is_remote(plan->fs, path))
 			return false;
 		*bytes += f->entry->file.file_size;
 		*rows += f->entry->file.row_count > 0 ? f->entry->file.row_count : 0;
@@ -123,7 +123,8 @@ ts_side_files(ts_fs *fs, const ts_plan *plan, const ts_scan_file *files, int n, 
  * err->code TS_OK when there is nothing to fetch.
  */
 static ts_prefetch *
-window_set(ts_plan *plan, const ts_split *const *splits, int k, bool wait, ts_err *err)
+window_set(ts_plan *plan, const ts_split *const *splits, int k, int64_t file_max, bool wait,
+		   ts_err *err)
 {
 	const char **paths;
 	int64_t    *sizes;
@@ -145,7 +146,7 @@ window_set(ts_plan *plan, const ts_split *const *splits, int k, bool wait, ts_er
 		int64_t		b = 0;
 		int64_t		r = 0;
 
-		if (!split_fits(plan, splits[i], TS_PREFETCH_FILE_MAX, &b, &r) ||
+		if (!split_fits(plan, splits[i], file_max, &b, &r) ||
 			n + splits[i]->nfiles > TS_PREFETCH_WINDOW_FILES)
 			continue;
 		for (int f = 0; f < splits[i]->nfiles; f++)
@@ -178,7 +179,7 @@ window_set(ts_plan *plan, const ts_split *const *splits, int k, bool wait, ts_er
 
 /* The window of plan's splits [s, s + k): fetched (wait) or started. */
 static ts_prefetch *
-plan_window_set(ts_plan *plan, int s, int k, bool wait, ts_err *err)
+plan_window_set(ts_plan *plan, int s, int k, int64_t file_max, bool wait, ts_err *err)
 {
 	const ts_split **splits = ts_malloc(sizeof(ts_split *) * (size_t) (k > 0 ? k : 1));
 	ts_prefetch *set;
@@ -190,7 +191,7 @@ plan_window_set(ts_plan *plan, int s, int k, bool wait, ts_err *err)
 	}
 	for (int i = 0; i < k; i++)
 		splits[i] = &plan->splits[s + i];
-	set = window_set(plan, splits, k, wait, err);
+	set = window_set(plan, splits, k, file_max, wait, err);
 	ts_free(splits);
 	return set;
 }
@@ -208,20 +209,23 @@ start_ahead(ts_split_window *w, ts_plan *plan, int64_t row_limit, ts_err *err)
 		w->ahead_end > w->end)
 		return true;
 	k = ts_split_window_size(plan, plan->splits, plan->nsplits, w->end, -1,
-							 TS_PREFETCH_WINDOW_FILES, TS_PREFETCH_FILE_MAX,
-							 TS_PREFETCH_WINDOW_BYTES);
+							 TS_PREFETCH_WINDOW_FILES, w->file_max, TS_PREFETCH_WINDOW_BYTES);
 	w->ahead_start = w->end;
 	w->ahead_end = w->end + (k > 0 ? k : 1);	/* tried: not again for this window */
 	if (k == 0)
 		return true;
-	w->ahead = plan_window_set(plan, w->end, k, false, err);
+	w->ahead = plan_window_set(plan, w->end, k, w->file_max, false, err);
 	return w->ahead != NULL || err->code == TS_OK;
 }
 
 bool
-ts_split_window_move(ts_split_window *w, ts_plan *plan, int s, int64_t row_limit, ts_err *err)
+ts_split_window_move(ts_split_window *w, ts_plan *plan, int s, int64_t row_limit,
+					 int64_t file_max, ts_err *err)
 {
 	int			k;
+
+	/* a LIMIT may stop in a file's first row group: only small files whole */
+	w->file_max = row_limit >= 0 || file_max < TS_PREFETCH_FILE_MAX ? TS_PREFETCH_FILE_MAX : file_max;
 
 	if (s >= w->start && s < w->end)
 		return start_ahead(w, plan, row_limit, err);	/* in the window already */
@@ -245,11 +249,10 @@ ts_split_window_move(ts_split_window *w, ts_plan *plan, int s, int64_t row_limit
 		if (plan == NULL || s < 0 || s >= plan->nsplits)
 			return true;
 		k = ts_split_window_size(plan, plan->splits, plan->nsplits, s, row_limit,
-								 TS_PREFETCH_WINDOW_FILES, TS_PREFETCH_FILE_MAX,
-								 TS_PREFETCH_WINDOW_BYTES);
+								 TS_PREFETCH_WINDOW_FILES, w->file_max, TS_PREFETCH_WINDOW_BYTES);
 		if (k == 0)
 			return true;		/* the split reader fetches what it can by itself */
-		w->set = plan_window_set(plan, s, k, false, err);
+		w->set = plan_window_set(plan, s, k, w->file_max, false, err);
 		if (w->set == NULL && err->code != TS_OK)
 			return false;
 		w->end = s + k;
@@ -258,7 +261,8 @@ ts_split_window_move(ts_split_window *w, ts_plan *plan, int s, int64_t row_limit
 }
 
 ts_prefetch *
-ts_split_window_fetch(ts_plan *plan, const ts_split *const *splits, int n, bool wait, ts_err *err)
+ts_split_window_fetch(ts_plan *plan, const ts_split *const *splits, int n, int64_t file_max,
+					  bool wait, ts_err *err)
 {
 	int64_t		bytes = 0;
 	int			files = 0;
@@ -270,7 +274,7 @@ ts_split_window_fetch(ts_plan *plan, const ts_split *const *splits, int n, bool 
 		int64_t		b = 0;
 		int64_t		r = 0;
 
-		if (!split_fits(plan, splits[k], TS_PREFETCH_FILE_MAX, &b, &r))
+		if (!split_fits(plan, splits[k], file_max, &b, &r))
 			continue;			/* read by its reader */
 		if (files + splits[k]->nfiles > TS_PREFETCH_WINDOW_FILES ||
 			bytes + b > TS_PREFETCH_WINDOW_BYTES)
@@ -278,7 +282,7 @@ ts_split_window_fetch(ts_plan *plan, const ts_split *const *splits, int n, bool 
 		files += splits[k]->nfiles;
 		bytes += b;
 	}
-	return window_set(plan, splits, k, wait, err);
+	return window_set(plan, splits, k, file_max, wait, err);
 }
 
 void

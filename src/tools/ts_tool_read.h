@@ -70,6 +70,8 @@ tool_read_all(ts_plan *plan, const int *cols, int ncols,
 	/* large file buffers handed from split to split, as in the FDW (scan_rows.c) */
 	ts_bufpool *buffers = ts_bufpool_new(TS_BUFPOOL_DEFAULT_BYTES);
 	bool		ok = true;
+	/* files the scan reads whole anyway fetched whole ahead, as in the FDW */
+	int64_t		file_max = ts_read_whole_file_max(plan, cols, ncols);
 
 	*rows = 0;
 	for (int s = 0; s < plan->nsplits; s++)
@@ -80,7 +82,7 @@ tool_read_all(ts_plan *plan, const int *cols, int ncols,
 
 		if (tool_ahead_next_only)
 			ts_bg_set_enabled(false);
-		if (ts_split_window_move(&window, plan, s, -1, &err))
+		if (ts_split_window_move(&window, plan, s, -1, file_max, &err))
 			r = ts_split_reader_open_buffers(plan, &plan->splits[s], cols, ncols, buffers, &err);
 		if (r == NULL)
 		{

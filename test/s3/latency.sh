@@ -61,6 +61,10 @@
 #   - one Avro file of ~10.7 MB (two 8 MiB windows): at most 5 (4 of plan,
 #     then both windows requested together; 7 when the second one was
 #     requested when the reader got to it), the same rows and checksum.
+#   - four 13 MB Parquet files, a bucket each, every column: the files a
+#     scan reads whole anyway are fetched whole with the window across
+#     splits, their GETs at one depth: at most 5 (were one after another,
+#     8); with -c id, not fetched whole (less than half their bytes).
 # Prints "latency: N passed, M failed".
 PART=latency
 source "$(dirname "$0")/scan-setup.sh"
@@ -89,6 +93,9 @@ $BUILD/tools/ts_gen $D/pqrg --format parquet --rows 600000 --row-group-rows 7500
 # one Avro file of two 8 MiB windows
 $BUILD/tools/ts_gen $D/avbig --rows 1200000 --column 'id:INT NOT NULL' --column s:STRING \
     --column bi:BIGINT --null-every 9 >/dev/null
+# four buckets of one 13 MB Parquet file each (files a scan of every column reads whole)
+$BUILD/tools/ts_gen $D/pq4 --format parquet --rows 2400000 --buckets 4 --bucket-key id \
+    --column 'id:INT NOT NULL' --column s:STRING --column bi:BIGINT --null-every 9 >/dev/null
 # and one of 8 row groups that do not all fit in what is requested ahead
 $BUILD/tools/ts_gen $D/pqwide --format parquet --rows 2400000 --row-group-rows 300000 \
     --column 'id:INT NOT NULL' --column s:STRING --column bi:BIGINT --null-every 9 >/dev/null
@@ -97,6 +104,7 @@ node test/s3/proxy.mjs --dir "$D/store" --delay 150 --trace \
     --upload "lake/wh/sales.db/orders=$FIX/warehouse/sales.db/orders" \
     --upload "lake/wh/t.db/m500=$M" --upload "lake/wh/t.db/w2=$D/w2" --upload "lake/wh/t.db/big=$D/big" \
     --upload "lake/wh/t.db/pqrg=$D/pqrg" --upload "lake/wh/t.db/pqwide=$D/pqwide" \
+    --upload "lake/wh/t.db/pq4=$D/pq4" \
     --upload "lake/wh/t.db/avbig=$D/avbig" --upload "lake/wh/t.db/orcwide=$D/orcwide" \
     --upload "lake/wh/t.db/stale=$D/stale" --upload "lake/wh/t.db/pkdv=$D/pkdv" > "$D/port" 2>> "$D/log" &
 pid=$!
@@ -243,6 +251,23 @@ else
     bad "the 54 MB file: $got bytes asked for with its footer, GETs at $depths depths (not at most 32 MiB + 64 KiB, then more)"
 fi
 scan_check "a 10.7 MB Avro file" s3://lake/wh/t.db/avbig "$D/avbig" 1200000 5
+echo "---- pq4" >> "$D/log"
+scan_check "four 13 MB Parquet files in 4 splits, every column" s3://lake/wh/t.db/pq4 "$D/pq4" 2400000 5
+# fetched whole with the window, at one depth (were: each with its split, one after another)
+gets=$(sed -n '/^---- pq4$/,$p' "$D/log" | grep '^depth [0-9]* GET .*/t.db/pq4/bucket-' | awk '{ print $2 }')
+if [ "$(wc -l <<< "$gets")" -ge 4 ] && [ "$(sort -u <<< "$gets" | wc -l)" -eq 1 ]; then
+    ok "the four 13 MB files requested together ($(wc -l <<< "$gets") GETs at one depth)"
+else
+    bad "the four 13 MB files: GETs at depths $(tr '\n' ' ' <<< "$gets") (not all at one)"
+fi
+echo "---- pq4-id" >> "$D/log"
+scan_check "four 13 MB Parquet files, -c id" s3://lake/wh/t.db/pq4 "$D/pq4" 2400000 12 -c id
+narrow=$(sed -n '/^---- pq4-id$/,$p' "$D/log" | grep '^depth [0-9]* GET .*/t.db/pq4/bucket-' | range_bytes)
+if [ -n "$narrow" ] && [ "$narrow" -lt $((4 * (13 << 20) / 2)) ]; then
+    ok "four 13 MB files, -c id: $narrow bytes asked for (not fetched whole: less than half)"
+else
+    bad "four 13 MB files, -c id: ${narrow:-?} bytes asked for (fetched whole?)"
+fi
 kill $pid 2>/dev/null; wait $pid 2>/dev/null
 [ $fail -eq 0 ] && rm -rf "$D"
 echo "latency: $pass passed, $fail failed"

@@ -380,11 +380,11 @@ test_split_window(void **state)
 		plan.fs = ts_fs_open_for("s3://lake/t", &settings, NULL, &err);
 		assert_non_null(plan.fs);
 	}
-	assert_true(ts_split_window_move(&w, &plan, 0, -1, &err));
+	assert_true(ts_split_window_move(&w, &plan, 0, -1, TS_PREFETCH_FILE_MAX, &err));
 	assert_null(w.set);			/* split 0 is a local file: its reader's business */
 	assert_int_equal(w.start, 0);
 	assert_int_equal(w.end, 1);
-	assert_true(ts_split_window_move(&w, &plan, 1, -1, &err));
+	assert_true(ts_split_window_move(&w, &plan, 1, -1, TS_PREFETCH_FILE_MAX, &err));
 	assert_non_null(w.set);
 	assert_int_equal(ts_prefetch_count(w.set), 0);	/* nothing could be fetched */
 	assert_int_equal(err.code, TS_OK);
@@ -393,10 +393,10 @@ test_split_window(void **state)
 	{
 		ts_prefetch *set = w.set;
 
-		assert_true(ts_split_window_move(&w, &plan, 4, -1, &err));	/* inside */
+		assert_true(ts_split_window_move(&w, &plan, 4, -1, TS_PREFETCH_FILE_MAX, &err));	/* inside */
 		assert_ptr_equal(w.set, set);
 	}
-	assert_true(ts_split_window_move(&w, &plan, 9, -1, &err));	/* past the end */
+	assert_true(ts_split_window_move(&w, &plan, 9, -1, TS_PREFETCH_FILE_MAX, &err));	/* past the end */
 	assert_null(w.set);
 	/*
 	 * A window is started, not waited for: a cancel is no error of the
@@ -404,12 +404,125 @@ test_split_window(void **state)
 	 * reports the cancel).
 	 */
 	ts_set_interrupt_pending_hook(always_pending);
-	assert_true(ts_split_window_move(&w, &plan, 1, -1, &err));
+	assert_true(ts_split_window_move(&w, &plan, 1, -1, TS_PREFETCH_FILE_MAX, &err));
 	assert_non_null(w.set);
 	assert_false(ts_prefetch_find(plan.fs, "s3://lake/t/bucket-0/data.parquet", &found, &found_len));
 	ts_set_interrupt_pending_hook(never_pending);
 	ts_split_window_free(&w);
 	assert_null(w.set);
+	ts_fs_free(plan.fs);
+}
+
+/*
+ * Files a scan reads whole anyway (every column of the table, nothing that
+ * leaves a row group out) are fetched whole by the windows up to
+ * TS_RANGE_AHEAD_BYTES when written with the plan's schema; any other scan,
+ * or a file of an older schema, only up to TS_PREFETCH_FILE_MAX.
+ */
+static void
+test_whole_files(void **state)
+{
+	ts_field	fields[3];
+	char	   *pkeys[] = {"dt"};
+	ts_schema	schema;
+	ts_plan		plan;
+	ts_manifest_entry entries[4];
+	ts_scan_file files[4];
+	ts_split	splits[4];
+	ts_split_window w = {0};
+	ts_err		err = {0};
+	const int64_t mib = (int64_t) 1 << 20;
+	int			all[] = {2, 0, 1};	/* dt (a partition column) is not needed */
+	int			two[] = {0, 2};
+
+	(void) state;
+	memset(fields, 0, sizeof(fields));
+	fields[0].name = "id";
+	fields[1].name = "v";
+	fields[2].name = "dt";
+	memset(&schema, 0, sizeof(schema));
+	schema.id = 3;
+	schema.nfields = 3;
+	schema.fields = fields;
+	schema.npartition_keys = 1;
+	schema.partition_keys = pkeys;
+	memset(&plan, 0, sizeof(plan));
+	plan.schema = &schema;
+	plan.fs = ts_fs_local_unconfined();
+
+	assert_int_equal(ts_read_whole_file_max(&plan, all, 3), TS_RANGE_AHEAD_BYTES);
+	assert_int_equal(ts_read_whole_file_max(&plan, all + 1, 2), TS_RANGE_AHEAD_BYTES);
+	assert_int_equal(ts_read_whole_file_max(&plan, two, 2), TS_PREFETCH_FILE_MAX);	/* no v */
+	assert_int_equal(ts_read_whole_file_max(&plan, NULL, 0), TS_PREFETCH_FILE_MAX);
+	plan.row_ids_used = true;
+	assert_int_equal(ts_read_whole_file_max(&plan, all, 3), TS_PREFETCH_FILE_MAX);
+	plan.row_ids_used = false;
+	plan.predicate = (const struct ts_predicate *) &schema;	/* any predicate */
+	assert_int_equal(ts_read_whole_file_max(&plan, all, 3), TS_PREFETCH_FILE_MAX);
+	plan.predicate = NULL;
+
+	memset(entries, 0, sizeof(entries));
+	memset(files, 0, sizeof(files));
+	memset(splits, 0, sizeof(splits));
+	for (int i = 0; i < 4; i++)
+	{
+		entries[i].file.file_size = 20 * mib;
+		entries[i].file.schema_id = 3;
+		entries[i].file.row_count = 1000;
+		files[i].entry = &entries[i];
+		files[i].built_path = "s3://lake/t/dt=1/bucket-0/data.parquet";
+		splits[i].files = &files[i];
+		splits[i].nfiles = 1;
+	}
+	assert_true(ts_read_file_fetched_whole(&plan, &files[0], TS_RANGE_AHEAD_BYTES));
+	assert_false(ts_read_file_fetched_whole(&plan, &files[0], TS_PREFETCH_FILE_MAX));
+	entries[0].file.schema_id = 2;	/* an older schema: maybe columns not read */
+	assert_false(ts_read_file_fetched_whole(&plan, &files[0], TS_RANGE_AHEAD_BYTES));
+	entries[0].file.file_size = mib;	/* ... small: whole all the same */
+	assert_true(ts_read_file_fetched_whole(&plan, &files[0], TS_RANGE_AHEAD_BYTES));
+	entries[0].file.file_size = 20 * mib;
+	entries[0].file.schema_id = 3;
+	entries[1].file.file_size = TS_RANGE_AHEAD_BYTES + 1;
+	assert_false(ts_read_file_fetched_whole(&plan, &files[1], TS_RANGE_AHEAD_BYTES));
+	entries[1].file.file_size = 20 * mib;
+	files[2].range_end = 5;		/* a parallel task's part */
+	assert_false(ts_read_file_fetched_whole(&plan, &files[2], TS_RANGE_AHEAD_BYTES));
+	files[2].range_end = 0;
+
+	/* a window of 20 MiB files: three within TS_PREFETCH_WINDOW_BYTES (64 MiB) */
+	assert_int_equal(ts_split_window_size(&plan, splits, 4, 0, -1, TS_PREFETCH_WINDOW_FILES,
+										  TS_RANGE_AHEAD_BYTES, TS_PREFETCH_WINDOW_BYTES), 3);
+	assert_int_equal(ts_split_window_size(&plan, splits, 4, 0, -1, TS_PREFETCH_WINDOW_FILES,
+										  TS_PREFETCH_FILE_MAX, TS_PREFETCH_WINDOW_BYTES), 0);
+	entries[1].file.schema_id = 2;
+	assert_int_equal(ts_split_window_size(&plan, splits, 4, 0, -1, TS_PREFETCH_WINDOW_FILES,
+										  TS_RANGE_AHEAD_BYTES, TS_PREFETCH_WINDOW_BYTES), 1);
+	entries[1].file.schema_id = 3;
+
+	/* moving the window: the scan's bound, but only small files under a LIMIT */
+	plan.splits = splits;
+	plan.nsplits = 4;
+	plan.fs = NULL;
+	{
+		ts_s3_config cfg = {0};
+		ts_fs_settings settings = {&cfg};
+
+		cfg.endpoint = "http://127.0.0.1:1";
+		cfg.path_style = true;
+		cfg.max_attempts = 1;
+		plan.fs = ts_fs_open_for("s3://lake/t", &settings, NULL, &err);
+		assert_non_null(plan.fs);
+	}
+	assert_true(ts_split_window_move(&w, &plan, 0, -1, TS_RANGE_AHEAD_BYTES, &err));
+	assert_int_equal(w.file_max, TS_RANGE_AHEAD_BYTES);
+	assert_int_equal(w.start, 0);
+	assert_int_equal(w.end, 3);
+	ts_split_window_free(&w);
+	assert_true(ts_split_window_move(&w, &plan, 0, 10, TS_RANGE_AHEAD_BYTES, &err));
+	assert_int_equal(w.file_max, TS_PREFETCH_FILE_MAX);
+	assert_int_equal(w.end, 1);	/* nothing fetched: its reader reads it by ranges */
+	assert_null(w.set);
+	ts_split_window_free(&w);
 	ts_fs_free(plan.fs);
 }
 
@@ -956,6 +1069,7 @@ main(void)
 		cmocka_unit_test(test_pread_many_local),
 		cmocka_unit_test(test_batch_failures),
 		cmocka_unit_test(test_split_window),
+		cmocka_unit_test(test_whole_files),
 		cmocka_unit_test(test_side_files),
 		cmocka_unit_test(test_side_files_sidecars),
 		cmocka_unit_test_teardown(test_batch_ahead, teardown_server),
