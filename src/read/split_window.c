@@ -3,8 +3,10 @@
  * whole and together before their readers open them.
  *
  * Owns: choosing the window (whole splits from the one about to be read,
- * while every file of each is a small object of known size, within the
- * bounds of read.c's per-split window and a LIMIT's rows) and moving it
+ * while every file of each is a small object of known size, or one of up
+ * to 32 MiB that the scan reads whole anyway (ts_read_whole_file_max: every
+ * column, nothing that leaves a row group out; not under a LIMIT), within
+ * the bounds of read.c's per-split window and a LIMIT's rows) and moving it
  * along the splits.  The split reader (read.c) then finds those files in
  * the registry (base/prefetch.c) and sends no request for them: a table of
  * many one-file splits costs a round trip per window, not one per split.
