@@ -16,6 +16,7 @@
 
 #include "base/fs_impl.h"
 #include "base/ts_meta_cache.h"
+#include "base/ts_prefetch.h"
 
 /*
  * The stores, tried in order by their owns(); the first without one (local)
@@ -588,6 +589,8 @@ ts_file_hold_ends(ts_file *f, int64_t head_len, int64_t tail_len, ts_err *err)
 
 		for (int i = 0; i < 2; i++)
 		{
+			const uint8_t *ahead;
+
 			if (len[i] == 0)
 				continue;
 			if ((buf[i] = ts_malloc((size_t) len[i])) == NULL)
@@ -595,9 +598,13 @@ ts_file_hold_ends(ts_file *f, int64_t head_len, int64_t tail_len, ts_err *err)
 				ts_free(buf[0]);
 				return ts_error_nomemf(err, "reading \"%s\"", f->path);
 			}
-			rg[n++] = (ts_range) {off[i], (size_t) len[i], buf[i]};
+			/* fetched ahead of the open (ts_prefetch_start_ends): no request */
+			if (ts_prefetch_find_range(f->fs, f->path, off[i], (size_t) len[i], &ahead))
+				memcpy(buf[i], ahead, (size_t) len[i]);
+			else
+				rg[n++] = (ts_range) {off[i], (size_t) len[i], buf[i]};
 		}
-		if (!ts_file_pread_many(f, rg, n, err))
+		if (n > 0 && !ts_file_pread_many(f, rg, n, err))
 		{
 			ts_free(buf[0]);
 			ts_free(buf[1]);

@@ -28,6 +28,7 @@ typedef struct entry
 	char	   *path;
 	uint8_t    *data;
 	size_t		len;
+	int64_t		offset;			/* a part's first byte (ts_prefetch_start_ends); whole: -1 */
 } entry;
 
 struct ts_prefetch
@@ -104,9 +105,13 @@ ts_prefetch_registered(void)
 	return nregistered;
 }
 
-/* Append (a copy of path, data, len) to the array *arr of *n entries; false when out of memory. */
+/*
+ * Append (a copy of path, data, len, offset) to the array *arr of *n
+ * entries; false when out of memory.
+ */
 static bool
-push_entry(entry **arr, int *n, int *cap, const char *path, uint8_t *data, size_t len)
+push_part(entry **arr, int *n, int *cap, const char *path, uint8_t *data, size_t len,
+		  int64_t offset)
 {
 	char	   *copy;
 
@@ -126,8 +131,16 @@ push_entry(entry **arr, int *n, int *cap, const char *path, uint8_t *data, size_
 	(*arr)[*n].path = copy;
 	(*arr)[*n].data = data;
 	(*arr)[*n].len = len;
+	(*arr)[*n].offset = offset;
 	(*n)++;
 	return true;
+}
+
+/* The same for a whole object (or a size). */
+static bool
+push_entry(entry **arr, int *n, int *cap, const char *path, uint8_t *data, size_t len)
+{
+	return push_part(arr, n, cap, path, data, len, -1);
 }
 
 bool
@@ -158,6 +171,7 @@ drop_items(ts_prefetch *p)
 	for (int i = 0; i < p->nitems; i++)
 	{
 		ts_free(p->items[i].data);
+		ts_free(p->items[i].buf);	/* a part's buffer not taken */
 		ts_free((char *) p->items[i].uri);
 	}
 	ts_free(p->items);
@@ -177,6 +191,23 @@ take(ts_prefetch *p, int i)
 	if (p->taken[i])
 		return true;
 	p->taken[i] = true;
+	if (it->buf != NULL)
+	{
+		void	   *prev;
+
+		/* a part: served to ts_prefetch_find_range only, never cached */
+		if (it->code != TS_OK)
+			return true;
+		prev = ts_alloc_switch(p->owner);
+		ok = push_part(&p->entries, &p->n, &p->cap, it->uri, it->buf, it->len, it->offset);
+		ts_alloc_switch(prev);
+		if (ok)
+		{
+			p->bytes += (int64_t) it->len;
+			it->buf = NULL;		/* the set's now */
+		}
+		return ok;
+	}
 	if (it->code == TS_OK && it->data != NULL)
 	{
 		void	   *prev = ts_alloc_switch(p->owner);
@@ -258,6 +289,71 @@ ts_prefetch_start_sized(ts_fs *fs, const char *const *paths, const int64_t *size
 		/* a known size: an answer of another length is retried, then refused */
 		p->items[p->nitems].object_size = sizes && sizes[i] > 0 ? sizes[i] : -1;
 		p->nitems++;
+	}
+	if (p->nitems == 0)
+		return p;
+	p->batch = ts_s3_batch_start(ts_fs_s3_config(fs), p->items, p->nitems, true, err);
+	if (p->batch == NULL)
+	{
+		ts_prefetch_free(p);
+		return NULL;
+	}
+	return p;
+
+nomem:
+	ts_prefetch_free(p);
+	ts_error_nomem(err, NULL);
+	return NULL;
+}
+
+ts_prefetch *
+ts_prefetch_start_ends(ts_fs *fs, const char *const *paths, const int64_t *sizes, int n,
+					   int64_t head_len, int64_t tail_len, ts_err *err)
+{
+	ts_prefetch *p = ts_prefetch_new(fs);
+
+	if (p == NULL)
+	{
+		ts_error_nomem(err, NULL);
+		return NULL;
+	}
+	p->owner = ts_alloc_owner();
+	p->items = ts_calloc(n > 0 ? (size_t) n * 2 : 1, sizeof(ts_s3_fetch));
+	p->taken = ts_calloc(n > 0 ? (size_t) n * 2 : 1, sizeof(bool));
+	if (p->items == NULL || p->taken == NULL)
+		goto nomem;
+	for (int i = 0; i < n; i++)
+	{
+		int64_t		off[2] = {0, sizes[i] - tail_len};
+		int64_t		len[2] = {head_len, tail_len};
+		const uint8_t *d;
+		size_t		l;
+
+		/* objects of known size larger than both ends, of a store with batches */
+		if (sizes[i] <= head_len + tail_len || head_len <= 0 || tail_len <= 0 ||
+			!ts_fs_path_is_remote(fs, paths[i]) || !ts_fs_allows_name(fs, paths[i], NULL) ||
+			!(ts_fs_path_caps(fs, paths[i]) & TS_FS_CAP_BATCH_FETCH) ||
+			ts_prefetch_find(fs, paths[i], &d, &l))
+			continue;
+		for (int k = 0; k < 2; k++)
+		{
+			ts_s3_fetch *it = &p->items[p->nitems];
+
+			it->uri = ts_strdup(paths[i]);
+			it->buf = ts_malloc((size_t) len[k]);
+			if (it->uri == NULL || it->buf == NULL)
+			{
+				ts_free((char *) it->uri);
+				ts_free(it->buf);
+				it->uri = NULL;
+				it->buf = NULL;
+				goto nomem;
+			}
+			it->offset = off[k];
+			it->len = (size_t) len[k];
+			it->object_size = sizes[i];	/* a ranged answer of another object size: refused */
+			p->nitems++;
+		}
 	}
 	if (p->nitems == 0)
 		return p;
@@ -402,7 +498,7 @@ find_in(ts_prefetch *p, const char *path)
 	{
 		int			i = (p->entry_hint + k) % p->n;
 
-		if (strcmp(p->entries[i].path, path) == 0)
+		if (p->entries[i].offset < 0 && strcmp(p->entries[i].path, path) == 0)
 		{
 			p->entry_hint = i + 1;
 			return &p->entries[i];
@@ -419,7 +515,7 @@ find_item(ts_prefetch *p, const char *path)
 	{
 		int			i = (p->item_hint + k) % p->nitems;
 
-		if (!p->taken[i] && strcmp(p->items[i].uri, path) == 0)
+		if (!p->taken[i] && p->items[i].buf == NULL && strcmp(p->items[i].uri, path) == 0)
 		{
 			p->item_hint = i + 1;
 			return i;
@@ -457,6 +553,56 @@ ts_prefetch_find(ts_fs *fs, const char *path, const uint8_t **data, size_t *len)
 		{
 			*data = e->data;
 			*len = e->len;
+			return true;
+		}
+	}
+	return false;
+}
+
+/* The part of p holding bytes [offset, offset + len) of path, or NULL. */
+static const entry *
+find_part(ts_prefetch *p, const char *path, int64_t offset, size_t len)
+{
+	for (int i = 0; i < p->n; i++)
+	{
+		const entry *e = &p->entries[i];
+
+		if (e->offset >= 0 && offset >= e->offset &&
+			offset + (int64_t) len <= e->offset + (int64_t) e->len && strcmp(e->path, path) == 0)
+			return e;
+	}
+	return NULL;
+}
+
+bool
+ts_prefetch_find_range(ts_fs *fs, const char *path, int64_t offset, size_t len,
+					   const uint8_t **data)
+{
+	uint64_t	gen = ts_fs_generation(fs);
+
+	for (int r = nregistered - 1; r >= 0; r--)
+	{
+		ts_prefetch *p = registry[r].set;
+		const entry *e;
+
+		if (p->generation != gen)
+			continue;
+		e = find_part(p, path, offset, len);
+		for (int i = 0; e == NULL && p->batch != NULL && i < p->nitems; i++)
+		{
+			const ts_s3_fetch *it = &p->items[i];
+
+			/* on its way: wait for this part alone (a failure: not found) */
+			if (p->taken[i] || it->buf == NULL || offset < it->offset ||
+				offset + (int64_t) len > it->offset + (int64_t) it->len || strcmp(it->uri, path) != 0)
+				continue;
+			if (!ts_s3_batch_wait_item(p->batch, i, NULL) || !take(p, i))
+				return false;	/* its reader's own request reports why */
+			e = find_part(p, path, offset, len);
+		}
+		if (e)
+		{
+			*data = e->data + (offset - e->offset);
 			return true;
 		}
 	}

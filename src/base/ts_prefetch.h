@@ -48,6 +48,27 @@ ts_prefetch *ts_prefetch_objects_sized(ts_fs *fs, const char *const *paths, cons
 ts_prefetch *ts_prefetch_start_sized(ts_fs *fs, const char *const *paths, const int64_t *sizes,
 									 int n, ts_err *err);
 
+/*
+ * Started, not waited for: the first head_len and the last tail_len bytes
+ * of each object paths[i] of known size sizes[i] (larger than both; a path
+ * the scope does not allow, of a store without batches or whole in a set
+ * already is left out), for ts_file_hold_ends to find (ts_prefetch_find_range)
+ * when the object is opened: the next files of a scan that are read by
+ * ranges.  Parts are never served as whole objects.  NULL (err set) only
+ * for out of memory or no storage settings.
+ */
+ts_prefetch *ts_prefetch_start_ends(ts_fs *fs, const char *const *paths, const int64_t *sizes,
+									int n, int64_t head_len, int64_t tail_len, ts_err *err);
+
+/*
+ * Bytes [offset, offset + len) of path from a part a registered set of fs
+ * fetched (waiting for it when it is on its way): *data points into the
+ * set.  False when no part holds them all, or its request failed (the
+ * caller then reads them itself and reports why).
+ */
+bool		ts_prefetch_find_range(ts_fs *fs, const char *path, int64_t offset, size_t len,
+								   const uint8_t **data);
+
 /* Are a started set's requests finished (moving them on first)?  Never waits. */
 bool		ts_prefetch_ready(ts_prefetch *p);
 

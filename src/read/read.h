@@ -164,6 +164,9 @@ typedef struct ts_split_window
 	int			ahead_start;	/* its splits [ahead_start, ahead_end) */
 	int			ahead_end;
 	int64_t		file_max;		/* ts_split_window_move's */
+	ts_prefetch *ends;			/* the ends of the current split's files read by ranges */
+	ts_prefetch *ends_ahead;	/* ... of split ends_split's, started */
+	int			ends_split;
 } ts_split_window;
 
 int			ts_split_window_size(const ts_plan *plan, const ts_split *splits, int nsplits, int from,

@@ -64,7 +64,10 @@
 #   - four 13 MB Parquet files, a bucket each, every column: the files a
 #     scan reads whole anyway are fetched whole with the window across
 #     splits, their GETs at one depth: at most 5 (were one after another,
-#     8); with -c id, not fetched whole (less than half their bytes).
+#     8); with -c id, not fetched whole (less than half their bytes), the
+#     next split's file's ends (its first 1 MiB and last 256 KiB) requested
+#     while the split before is read: at most 9 (4 of plan, then 2 for the
+#     first file and 1 for each other; were 2 each, 12).
 # Prints "latency: N passed, M failed".
 PART=latency
 source "$(dirname "$0")/scan-setup.sh"
@@ -261,7 +264,15 @@ else
     bad "the four 13 MB files: GETs at depths $(tr '\n' ' ' <<< "$gets") (not all at one)"
 fi
 echo "---- pq4-id" >> "$D/log"
-scan_check "four 13 MB Parquet files, -c id" s3://lake/wh/t.db/pq4 "$D/pq4" 2400000 12 -c id
+scan_check "four 13 MB Parquet files, -c id" s3://lake/wh/t.db/pq4 "$D/pq4" 2400000 9 -c id
+# the ends (the first 1 MiB and last 256 KiB) of each split's file requested ahead, once each
+tails=$(sed -n '/^---- pq4-id$/,$p' "$D/log" | grep '^depth [0-9]* GET .*/t.db/pq4/bucket-.* bytes=[0-9]*-[0-9]*$' |
+        awk '{ split($NF, r, "[=-]"); if (r[3] + 1 - r[2] == 262144) n++ } END { print n + 0 }')
+if [ "$tails" -eq 4 ]; then
+    ok "four 13 MB files, -c id: their ends fetched ahead (4 tails of 256 KiB)"
+else
+    bad "four 13 MB files, -c id: $tails tails of 256 KiB (not 4: ends not fetched ahead, or twice)"
+fi
 narrow=$(sed -n '/^---- pq4-id$/,$p' "$D/log" | grep '^depth [0-9]* GET .*/t.db/pq4/bucket-' | range_bytes)
 if [ -n "$narrow" ] && [ "$narrow" -lt $((4 * (13 << 20) / 2)) ]; then
     ok "four 13 MB files, -c id: $narrow bytes asked for (not fetched whole: less than half)"

@@ -1059,6 +1059,101 @@ test_hold_ends(void **state)
 	ts_fs_free(fs);
 }
 
+/*
+ * The ends of objects fetched ahead of their open (ts_prefetch_start_ends):
+ * never served as whole objects; bytes inside a part found, others not;
+ * ts_file_hold_ends takes what the parts hold and asks for the rest; an
+ * object of another size than the one given, a set freed or another fs:
+ * not found (the open sends its own request).
+ */
+static void
+test_ends_ahead(void **state)
+{
+	pid_t		pid;
+	char		endpoint[64];
+	ts_s3_config cfg = {0};
+	ts_fs	   *fs,
+			   *other;
+	ts_err		err = {0};
+	const char *paths[] = {"s3://lake/part", "s3://lake/other"};
+	int64_t		sizes[] = {11, 12};	/* the second is not the size the store has */
+	ts_prefetch *p,
+			   *sized;
+	const uint8_t *d;
+	size_t		len;
+	ts_file    *f;
+	char		b[8];
+	int64_t		reqs;
+
+	(void) state;
+	fs = open_test_store(&pid, endpoint, &cfg, 8);
+	reqs = ts_s3_request_count();
+	p = ts_prefetch_start_ends(fs, paths, sizes, 2, 3, 2, &err);
+	assert_non_null(p);
+	assert_int_equal(ts_s3_request_count(), reqs + 4);	/* a head and a tail each */
+	assert_false(ts_prefetch_find(fs, paths[0], &d, &len));	/* a part is not the object */
+	assert_true(ts_prefetch_find_range(fs, paths[0], 0, 3, &d));
+	assert_memory_equal(d, "hel", 3);
+	assert_true(ts_prefetch_find_range(fs, paths[0], 9, 2, &d));
+	assert_memory_equal(d, "ld", 2);
+	assert_true(ts_prefetch_find_range(fs, paths[0], 1, 2, &d));	/* inside the head */
+	assert_memory_equal(d, "el", 2);
+	assert_false(ts_prefetch_find_range(fs, paths[0], 2, 5, &d));	/* past the head */
+	assert_false(ts_prefetch_find_range(fs, paths[1], 10, 2, &d));	/* its tail: past the 11 bytes */
+	assert_false(ts_prefetch_find_range(fs, "s3://lake/none", 0, 3, &d));
+	{
+		ts_s3_config ocfg = cfg;
+		ts_fs_settings settings = {&ocfg};
+
+		other = ts_fs_open_for("s3://lake", &settings, NULL, &err);
+		assert_non_null(other);
+		assert_false(ts_prefetch_find_range(other, paths[0], 0, 3, &d));	/* not its set */
+		ts_fs_free(other);
+	}
+
+	/* an open (its size known, as a scan's: no HEAD) takes both ends from the parts: no request */
+	sized = ts_prefetch_new(fs);
+	assert_true(ts_prefetch_add_size(sized, paths[0], 11));
+	reqs = ts_s3_request_count();
+	f = ts_file_open(fs, paths[0], &err);
+	assert_non_null(f);
+	assert_true(ts_file_hold_ends(f, 3, 2, &err));
+	assert_int_equal(ts_s3_request_count(), reqs);
+	memset(b, 0, sizeof(b));
+	assert_true(ts_file_pread(f, b, 3, 0, &err));
+	assert_memory_equal(b, "hel", 3);
+	assert_true(ts_file_pread(f, b, 2, 9, &err));
+	assert_memory_equal(b, "ld", 2);
+	assert_int_equal(ts_s3_request_count(), reqs);
+	ts_file_close(f);
+	/* a longer head than the part's: that end requested, the tail taken */
+	f = ts_file_open(fs, paths[0], &err);
+	assert_non_null(f);
+	reqs = ts_s3_request_count();
+	assert_true(ts_file_hold_ends(f, 4, 2, &err));
+	assert_int_equal(ts_s3_request_count(), reqs + 1);
+	assert_true(ts_file_pread(f, b, 4, 0, &err));
+	assert_memory_equal(b, "hell", 4);
+	ts_file_close(f);
+
+	/* freed: gone */
+	ts_prefetch_free(p);
+	ts_prefetch_free(sized);
+	assert_false(ts_prefetch_find_range(fs, paths[0], 0, 3, &d));
+	/* objects not larger than both ends, or empty ends: nothing asked */
+	reqs = ts_s3_request_count();
+	p = ts_prefetch_start_ends(fs, paths, sizes, 1, 6, 5, &err);
+	assert_non_null(p);
+	assert_int_equal(ts_s3_request_count(), reqs);
+	ts_prefetch_free(p);
+	p = ts_prefetch_start_ends(fs, paths, sizes, 1, 0, 5, &err);
+	assert_non_null(p);
+	assert_int_equal(ts_s3_request_count(), reqs);
+	ts_prefetch_free(p);
+	stop_server(pid);
+	ts_fs_free(fs);
+}
+
 int
 main(void)
 {
@@ -1070,6 +1165,7 @@ main(void)
 		cmocka_unit_test(test_batch_failures),
 		cmocka_unit_test(test_split_window),
 		cmocka_unit_test(test_whole_files),
+		cmocka_unit_test_teardown(test_ends_ahead, teardown_server),
 		cmocka_unit_test(test_side_files),
 		cmocka_unit_test(test_side_files_sidecars),
 		cmocka_unit_test_teardown(test_batch_ahead, teardown_server),
