@@ -1,6 +1,6 @@
 /*
- * prefetch.c - whole objects fetched ahead of their readers (see
- * ts_prefetch.h).
+ * prefetch.c - whole objects (and the ends of others) fetched ahead of
+ * their readers (see ts_prefetch.h).
  *
  * Owns: the registered sets (a scan has one or two at a time, a set a
  * few dozen objects), their fetch through a batch of requests

@@ -1,5 +1,6 @@
 /*
- * ts_prefetch.h - objects fetched whole ahead of their readers.
+ * ts_prefetch.h - objects fetched whole ahead of their readers, and the
+ * ends of objects read by ranges.
  *
  * Owns: sets of whole objects fetched concurrently (ts_s3_fetch_all) before
  * the code that reads them one by one runs (the manifests of a snapshot,

@@ -22,6 +22,10 @@
  * parallel scan's process does not know which splits it takes next: it
  * fetches the files of the tasks it has claimed (ts_split_window_fetch,
  * fdw/scan_rows.c).
+ * When a split's Parquet / ORC files are read by ranges (larger, or not a
+ * scan that reads them whole), the ends their readers open them with (the
+ * first 1 MiB, the last 256 KiB) are requested for that split and the next
+ * one (move_ends): the next split's files open without a round trip.
  * The window also holds the splits' side files (ts_side_files: the
  * deletion vectors' index files, each once, and the sidecar file indexes
  * read before their data files are opened), so that a table with deletion
