@@ -221,6 +221,40 @@ take(ts_prefetch *p, int i)
 	return ok;
 }
 
+/* A new registered set of fs with room for cap requests; NULL when out of memory. */
+static ts_prefetch *
+set_with_items(ts_fs *fs, int cap)
+{
+	ts_prefetch *p = ts_prefetch_new(fs);
+
+	if (p == NULL)
+		return NULL;
+	p->owner = ts_alloc_owner();
+	p->items = ts_calloc(cap > 0 ? (size_t) cap : 1, sizeof(ts_s3_fetch));
+	p->taken = ts_calloc(cap > 0 ? (size_t) cap : 1, sizeof(bool));
+	if (p->items == NULL || p->taken == NULL)
+	{
+		ts_prefetch_free(p);
+		return NULL;
+	}
+	return p;
+}
+
+/* Start p's requests (none: nothing to do); NULL (p freed, err set) when they cannot start. */
+static ts_prefetch *
+start_items(ts_prefetch *p, ts_err *err)
+{
+	if (p->nitems == 0)
+		return p;
+	p->batch = ts_s3_batch_start(ts_fs_s3_config(p->fs), p->items, p->nitems, true, err);
+	if (p->batch == NULL)
+	{
+		ts_prefetch_free(p);
+		return NULL;
+	}
+	return p;
+}
+
 ts_prefetch *
 ts_prefetch_start(ts_fs *fs, const char *const *paths, int n, ts_err *err)
 {
@@ -231,18 +265,13 @@ ts_prefetch *
 ts_prefetch_start_sized(ts_fs *fs, const char *const *paths, const int64_t *sizes, int n,
 						ts_err *err)
 {
-	ts_prefetch *p = ts_prefetch_new(fs);
+	ts_prefetch *p = set_with_items(fs, n);
 
 	if (p == NULL)
 	{
 		ts_error_nomem(err, NULL);
 		return NULL;
 	}
-	p->owner = ts_alloc_owner();
-	p->items = ts_calloc(n > 0 ? (size_t) n : 1, sizeof(ts_s3_fetch));
-	p->taken = ts_calloc(n > 0 ? (size_t) n : 1, sizeof(bool));
-	if (p->items == NULL || p->taken == NULL)
-		goto nomem;
 	for (int i = 0; i < n; i++)
 	{
 		const uint8_t *d;
@@ -290,15 +319,7 @@ ts_prefetch_start_sized(ts_fs *fs, const char *const *paths, const int64_t *size
 		p->items[p->nitems].object_size = sizes && sizes[i] > 0 ? sizes[i] : -1;
 		p->nitems++;
 	}
-	if (p->nitems == 0)
-		return p;
-	p->batch = ts_s3_batch_start(ts_fs_s3_config(fs), p->items, p->nitems, true, err);
-	if (p->batch == NULL)
-	{
-		ts_prefetch_free(p);
-		return NULL;
-	}
-	return p;
+	return start_items(p, err);
 
 nomem:
 	ts_prefetch_free(p);
@@ -310,18 +331,13 @@ ts_prefetch *
 ts_prefetch_start_ends(ts_fs *fs, const char *const *paths, const int64_t *sizes, int n,
 					   int64_t head_len, int64_t tail_len, ts_err *err)
 {
-	ts_prefetch *p = ts_prefetch_new(fs);
+	ts_prefetch *p = set_with_items(fs, n * 2);
 
 	if (p == NULL)
 	{
 		ts_error_nomem(err, NULL);
 		return NULL;
 	}
-	p->owner = ts_alloc_owner();
-	p->items = ts_calloc(n > 0 ? (size_t) n * 2 : 1, sizeof(ts_s3_fetch));
-	p->taken = ts_calloc(n > 0 ? (size_t) n * 2 : 1, sizeof(bool));
-	if (p->items == NULL || p->taken == NULL)
-		goto nomem;
 	for (int i = 0; i < n; i++)
 	{
 		int64_t		off[2] = {0, sizes[i] - tail_len};
@@ -355,15 +371,7 @@ ts_prefetch_start_ends(ts_fs *fs, const char *const *paths, const int64_t *sizes
 			p->nitems++;
 		}
 	}
-	if (p->nitems == 0)
-		return p;
-	p->batch = ts_s3_batch_start(ts_fs_s3_config(fs), p->items, p->nitems, true, err);
-	if (p->batch == NULL)
-	{
-		ts_prefetch_free(p);
-		return NULL;
-	}
-	return p;
+	return start_items(p, err);
 
 nomem:
 	ts_prefetch_free(p);

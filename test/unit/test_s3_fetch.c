@@ -302,6 +302,24 @@ test_batch_failures(void **state)
 	ts_fs_free(fs);
 }
 
+/* An fs of s3://lake/t whose store is a closed port: every fetch fails at once. */
+static ts_fs *
+closed_port_fs(void)
+{
+	static ts_s3_config cfg;
+	ts_fs_settings settings = {&cfg};
+	ts_err		err = {0};
+	ts_fs	   *fs;
+
+	memset(&cfg, 0, sizeof(cfg));
+	cfg.endpoint = "http://127.0.0.1:1";
+	cfg.path_style = true;
+	cfg.max_attempts = 1;
+	fs = ts_fs_open_for("s3://lake/t", &settings, NULL, &err);
+	assert_non_null(fs);
+	return fs;
+}
+
 /*
  * The window across splits (read/split_window.c): whole splits while every
  * file is a small object of known size, within the file, byte and LIMIT
@@ -370,16 +388,7 @@ test_split_window(void **state)
 	memset(&plan, 0, sizeof(plan));
 	plan.splits = splits;
 	plan.nsplits = 5;
-	{
-		ts_s3_config cfg = {0};
-		ts_fs_settings settings = {&cfg};
-
-		cfg.endpoint = "http://127.0.0.1:1";
-		cfg.path_style = true;
-		cfg.max_attempts = 1;
-		plan.fs = ts_fs_open_for("s3://lake/t", &settings, NULL, &err);
-		assert_non_null(plan.fs);
-	}
+	plan.fs = closed_port_fs();
 	assert_true(ts_split_window_move(&w, &plan, 0, -1, TS_PREFETCH_FILE_MAX, &err));
 	assert_null(w.set);			/* split 0 is a local file: its reader's business */
 	assert_int_equal(w.start, 0);
@@ -502,17 +511,7 @@ test_whole_files(void **state)
 	/* moving the window: the scan's bound, but only small files under a LIMIT */
 	plan.splits = splits;
 	plan.nsplits = 4;
-	plan.fs = NULL;
-	{
-		ts_s3_config cfg = {0};
-		ts_fs_settings settings = {&cfg};
-
-		cfg.endpoint = "http://127.0.0.1:1";
-		cfg.path_style = true;
-		cfg.max_attempts = 1;
-		plan.fs = ts_fs_open_for("s3://lake/t", &settings, NULL, &err);
-		assert_non_null(plan.fs);
-	}
+	plan.fs = closed_port_fs();
 	assert_true(ts_split_window_move(&w, &plan, 0, -1, TS_RANGE_AHEAD_BYTES, &err));
 	assert_int_equal(w.file_max, TS_RANGE_AHEAD_BYTES);
 	assert_int_equal(w.start, 0);
