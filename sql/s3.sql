@@ -269,7 +269,9 @@ SELECT reading_cost('SELECT sum(hashtext(t::text)) FROM s3b.pq_rg t WHERE id >= 
        (SELECT sum(hashtext(t::text)) FROM locb.pq_rg t WHERE id >= 0) AS parquet_filtered_same;
 -- a LIMIT stops in the first row group: those started ahead are canceled
 SELECT count(*) FROM (SELECT * FROM s3b.pq_rg LIMIT 5000) s;
--- Avro: the header with the first 8 MiB, then the rest (no HEAD)
+-- Avro: every column read and nothing to leave out: the whole file (at
+-- most 32 MiB) fetched with the window of splits, one round trip (no HEAD;
+-- was the header with the first 8 MiB, then the rest)
 SELECT reading_cost('SELECT sum(hashtext(t::text)) FROM s3b.avro_big t',
                     'SELECT sum(hashtext(t::text)) FROM s3b.avro_big t WHERE id < 0') AS avro;
 -- deletion vectors: the two index files come with the data files of the
