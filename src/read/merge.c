@@ -348,10 +348,13 @@ ts_merge_reader_open(ts_plan *plan, const ts_split *split, const int *columns, i
 		ts_error_nomem(err, NULL);
 		goto fail;
 	}
+	/*
+	 * Every run opened before any is read: on an object store each starts
+	 * its first reads at its open, and they come in together.
+	 */
 	for (int i = 0; i < split->nfiles; i++)
 	{
 		cursor	   *c = &m->cursors[m->ncursors];
-		int			n;
 
 		c->file_index = i;
 		c->before = m->diff && split->files[i].diff_before;
@@ -361,7 +364,11 @@ ts_merge_reader_open(ts_plan *plan, const ts_split *split, const int *columns, i
 			goto fail;
 		ts_data_file_allow_stride(c->reader);
 		m->ncursors++;
-		n = cursor_fill(m, c, err);
+	}
+	for (int i = 0; i < m->ncursors; i++)
+	{
+		int			n = cursor_fill(m, &m->cursors[i], err);
+
 		if (n < 0)
 			goto fail;
 		if (n > 0)

@@ -68,6 +68,11 @@
 #     next split's file's ends (its first 1 MiB and last 256 KiB) requested
 #     while the split before is read: at most 9 (4 of plan, then 2 for the
 #     first file and 1 for each other; were 2 each, 12).
+#   - a primary-key table of four ~10 MB Parquet runs in one bucket,
+#     merged on read: every column at most 5 (the runs fetched whole by
+#     the split's window); -c id at most 6 (the runs' ends fetched
+#     together, then every run opened, its first row groups requested at
+#     its open, before any is read: 4 of plan, 1, 1; were 2 per run, 12).
 # Prints "latency: N passed, M failed".
 PART=latency
 source "$(dirname "$0")/scan-setup.sh"
@@ -99,6 +104,9 @@ $BUILD/tools/ts_gen $D/avbig --rows 1200000 --column 'id:INT NOT NULL' --column 
 # four buckets of one 13 MB Parquet file each (files a scan of every column reads whole)
 $BUILD/tools/ts_gen $D/pq4 --format parquet --rows 2400000 --buckets 4 --bucket-key id \
     --column 'id:INT NOT NULL' --column s:STRING --column bi:BIGINT --null-every 9 >/dev/null
+# a primary-key table of four ~10 MB Parquet runs in one bucket (merged on read)
+$BUILD/tools/ts_gen $D/pkbig --format parquet --column 'id:INT NOT NULL' --column s:STRING --column bi:BIGINT \
+    --primary-key id --buckets 1 --rows 600000 --snapshots 4 --keys 2000000 --no-ops >/dev/null
 # and one of 8 row groups that do not all fit in what is requested ahead
 $BUILD/tools/ts_gen $D/pqwide --format parquet --rows 2400000 --row-group-rows 300000 \
     --column 'id:INT NOT NULL' --column s:STRING --column bi:BIGINT --null-every 9 >/dev/null
@@ -107,7 +115,7 @@ node test/s3/proxy.mjs --dir "$D/store" --delay 150 --trace \
     --upload "lake/wh/sales.db/orders=$FIX/warehouse/sales.db/orders" \
     --upload "lake/wh/t.db/m500=$M" --upload "lake/wh/t.db/w2=$D/w2" --upload "lake/wh/t.db/big=$D/big" \
     --upload "lake/wh/t.db/pqrg=$D/pqrg" --upload "lake/wh/t.db/pqwide=$D/pqwide" \
-    --upload "lake/wh/t.db/pq4=$D/pq4" \
+    --upload "lake/wh/t.db/pq4=$D/pq4" --upload "lake/wh/t.db/pkbig=$D/pkbig" \
     --upload "lake/wh/t.db/avbig=$D/avbig" --upload "lake/wh/t.db/orcwide=$D/orcwide" \
     --upload "lake/wh/t.db/stale=$D/stale" --upload "lake/wh/t.db/pkdv=$D/pkdv" > "$D/port" 2>> "$D/log" &
 pid=$!
@@ -279,6 +287,9 @@ if [ -n "$narrow" ] && [ "$narrow" -lt $((4 * (13 << 20) / 2)) ]; then
 else
     bad "four 13 MB files, -c id: ${narrow:-?} bytes asked for (fetched whole?)"
 fi
+rows=$("$D/scan" "$D/pkbig" 2>&1 | head -1 | cut -d' ' -f1)
+scan_check "a merge of four 10 MB Parquet runs, every column" s3://lake/wh/t.db/pkbig "$D/pkbig" "$rows" 5
+scan_check "a merge of four 10 MB Parquet runs, -c id" s3://lake/wh/t.db/pkbig "$D/pkbig" "$rows" 6 -c id
 kill $pid 2>/dev/null; wait $pid 2>/dev/null
 [ $fail -eq 0 ] && rm -rf "$D"
 echo "latency: $pass passed, $fail failed"

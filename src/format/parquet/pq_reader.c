@@ -248,6 +248,13 @@ ts_parquet_open(const char *path, const ts_read_column *columns, int ncols,
 	for (int i = 0; i < r->meta.nrow_groups; i++)
 		if (pq_row_group_in_range(r, &r->meta.row_groups[i]))
 			r->base.metrics.row_groups_total++;
+	/*
+	 * On an object store the first row groups' chunks are requested now, not
+	 * waited for (the first batch would start them): a merge opens all its
+	 * runs before it reads any, and their first reads overlap.
+	 */
+	if (ts_file_is_remote(r->file))
+		pq_window_fill(r);
 	return &r->base;
 
 fail_ctx:
