@@ -20,7 +20,9 @@
 # orc_mid (four buckets of one ~13.5 MB Parquet / ORC file each: files a
 # scan of every column reads whole, fetched whole with the window of
 # splits; by one column, each split's file's ends fetched while the split
-# before is read) in full and by one column.  With TS_SCAN_BENCH_BEFORE=<another build's
+# before is read) in full and by one column; bench.db/pk_runs (a primary-key
+# table of four ~10 MB Parquet runs in one bucket, merged on read) in full
+# and by one column.  With TS_SCAN_BENCH_BEFORE=<another build's
 # ts_scan_bench>, their lines, the fixture tables' and the cold plan of
 # manifests_1000 are also read by that binary in the same run, for a
 # before/after on a shared machine.
@@ -59,6 +61,10 @@ BIGCOLS=(--column 'id:INT NOT NULL' --column s:STRING --column bi:BIGINT --colum
     --bucket-key id --row-group-rows 40000 "${BIGCOLS[@]}" >/dev/null
 [ -d $B/orc_mid/schema ] || $BUILD/tools/ts_gen $B/orc_mid --format orc --rows 1200000 --buckets 4 \
     --bucket-key id --stripe-rows 40000 "${BIGCOLS[@]}" >/dev/null
+# a primary-key table of four ~10 MB Parquet runs in one bucket, merged on read
+[ -d $B/pk_runs/schema ] || $BUILD/tools/ts_gen $B/pk_runs --format parquet --column 'id:INT NOT NULL' \
+    --column s:STRING --column bi:BIGINT --primary-key id --buckets 1 --rows 600000 --snapshots 4 \
+    --keys 2000000 --no-ops >/dev/null
 # deletion vectors: 16 (partition, bucket) pairs, an index file each, 32 data files with a DV
 [ -d $B/pk_dv/schema ] || $BUILD/tools/ts_gen $B/pk_dv --column id:INT --column p:INT --column v:STRING \
     --column n:BIGINT --partition p --partitions 4 --primary-key id --buckets 4 --rows 400 --keys 300 \
@@ -90,7 +96,7 @@ for delay in ${TS_BENCH_DELAYS:-0 20 50}; do
     ups+=(--upload "bench/bench.db/orc_big=$B/orc_big" --upload "bench/bench.db/avro_big=$B/avro_big"
           --upload "bench/bench.db/pq_rg=$B/pq_rg"
           --upload "bench/bench.db/pk_dv=$B/pk_dv" --upload "bench/bench.db/pq_mid=$B/pq_mid"
-          --upload "bench/bench.db/orc_mid=$B/orc_mid")
+          --upload "bench/bench.db/orc_mid=$B/orc_mid" --upload "bench/bench.db/pk_runs=$B/pk_runs")
     ups+=(--upload "bench/bench.db/pq_big=$P")
     node test/s3/proxy.mjs --dir "$D" --delay "$delay" "${ups[@]}" > "$D.port" 2> "$D.log" &
     pid=$!
@@ -119,7 +125,7 @@ for delay in ${TS_BENCH_DELAYS:-0 20 50}; do
         $BUILD/bench/ts_scan_bench "s3://bench/$t" --plan-only 5 --cache 64 | tr '\n' ' '; echo
         rm -rf "$MC"
     done
-    for t in orc_big pq_rg avro_big pk_dv pq_mid orc_mid; do
+    for t in orc_big pq_rg avro_big pk_dv pq_mid orc_mid pk_runs; do
         for cols in "" "-c id"; do
             [ "$t" = pk_dv ] && [ -n "$cols" ] && continue
             echo "-- bench.db/$t ${cols:-(all columns)}"
