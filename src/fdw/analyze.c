@@ -47,6 +47,7 @@ acquire_sample_rows(Relation rel, int elevel, HeapTuple *rows, int targrows,
 	double		rowstoskip = -1;
 	int			numrows = 0;
 	ts_split_window window = {0};	/* in scancxt's lifetime: freed before it */
+	int64		file_max;
 	/* the file readers' large buffers, kept from one split to the next (in scancxt) */
 	ts_bufpool *buffers = ts_bufpool_new(TS_BUFPOOL_DEFAULT_BYTES);
 
@@ -60,6 +61,8 @@ acquire_sample_rows(Relation rel, int elevel, HeapTuple *rows, int targrows,
 		}
 	}
 	reservoir_init_selection_state(&rstate, targrows);
+	/* every column, no predicate: files read whole anyway come whole with the window */
+	file_max = ts_read_whole_file_max(plan, columns, ncolumns);
 
 	for (int s = 0; s < plan->nsplits; s++)
 	{
@@ -69,8 +72,7 @@ acquire_sample_rows(Relation rel, int elevel, HeapTuple *rows, int targrows,
 		int			n;
 
 		/* the readers before are closed: the window may move on */
-		if (!ts_split_window_move(&window, plan, s, -1, ts_read_whole_file_max(plan, columns, ncolumns),
-								  &err))
+		if (!ts_split_window_move(&window, plan, s, -1, file_max, &err))
 			tablescan_report(&err);
 		r = ts_split_reader_open_buffers(plan, &plan->splits[s], columns, ncolumns, buffers, &err);
 		if (r == NULL)

@@ -150,8 +150,8 @@ void		ts_split_reader_close(ts_split_reader *r);
  * while every file of each is an object of known size (manifest) of at
  * most max_each bytes (beyond TS_PREFETCH_FILE_MAX only when written with
  * the plan's schema: ts_read_file_fetched_whole), at most max_files files
- * and max_bytes in all; it
- * ends at the split whose files reach row_limit rows (>= 0: a LIMIT's).
+ * and max_bytes in all; it ends at the split whose files reach row_limit
+ * rows (>= 0: a LIMIT's).
  * ts_split_window_size says how many splits from 'from' on (0: the first
  * does not fit; its reader fetches what it can by itself).
  */
@@ -173,18 +173,6 @@ int			ts_split_window_size(const ts_plan *plan, const ts_split *splits, int nspl
 								 int64_t row_limit, int max_files, int64_t max_each,
 								 int64_t max_bytes);
 
-/*
- * Before split s of plan is opened (the readers of the splits before it
- * closed): when s is outside the window, free the window and start
- * fetching the next one from s on (files up to file_max, the scan's
- * ts_read_whole_file_max; TS_PREFETCH_WINDOW_FILES / _WINDOW_BYTES of
- * base/ts_ranges.h), or take the window started ahead
- * when s begins it; a file is waited for when opened.  Then, unless
- * row_limit >= 0, once the window's files are all in, start the window
- * after it.  A file that could not be fetched is read,
- * and its failure reported, when opened: false (err set) only for a
- * cancel or out of memory.  A zeroed ts_split_window is empty.
- */
 /*
  * The side files of files[0..n) added to paths[0..npaths) (at most
  * max_paths) when not there yet; returns the new number of paths: their
@@ -216,6 +204,19 @@ bool		ts_read_file_index_wants_sidecar(const ts_plan *plan, const ts_scan_file *
 int64_t		ts_read_whole_file_max(const ts_plan *plan, const int *columns, int ncolumns);
 bool		ts_read_file_fetched_whole(const ts_plan *plan, const ts_scan_file *f, int64_t max_each);
 
+/*
+ * Before split s of plan is opened (the readers of the splits before it
+ * closed): when s is outside the window, free the window and start
+ * fetching the next one from s on (files up to file_max, the scan's
+ * ts_read_whole_file_max; TS_PREFETCH_WINDOW_FILES / _WINDOW_BYTES of
+ * base/ts_ranges.h), or take the window started ahead when s begins it; a
+ * file is waited for when opened.  The ends of the files of s and s + 1
+ * read by ranges are requested too (split_window.c's move_ends).  Then,
+ * unless row_limit >= 0, once the window's files are all in, start the
+ * window after it.  A file that could not be fetched is read, and its
+ * failure reported, when opened: false (err set) only for a cancel or out
+ * of memory.  A zeroed ts_split_window is empty.
+ */
 bool		ts_split_window_move(ts_split_window *w, ts_plan *plan, int s, int64_t row_limit,
 								 int64_t file_max, ts_err *err);
 
@@ -223,8 +224,9 @@ bool		ts_split_window_move(ts_split_window *w, ts_plan *plan, int s, int64_t row
  * The small files of splits[0..n-1] (the leading ones within the window's
  * bounds; a split with a file that ts_read_file_fetched_whole with
  * file_max refuses skipped), fetched whole (wait) or started ahead
- * (ts_prefetch_start): for a parallel scan's claimed tasks.  NULL with err->code TS_OK when
- * there is nothing to fetch; else NULL only for a cancel or out of memory.
+ * (ts_prefetch_start): for a parallel scan's claimed tasks.  NULL with
+ * err->code TS_OK when there is nothing to fetch; else NULL only for a
+ * cancel or out of memory.
  */
 ts_prefetch *ts_split_window_fetch(ts_plan *plan, const ts_split *const *splits, int n,
 								   int64_t file_max, bool wait, ts_err *err);
