@@ -93,6 +93,11 @@ ts_azure_read_range(const ts_azure_config *cfg, const char *uri, void *buf, size
 			ok = ts_error(err, TS_ERR_IO,
 						  "blob \"%s\": a ranged read gives its size as %lld bytes, not the %lld it was opened with",
 						  uri, (long long) r->range_total, (long long) object_size);
+		else if (r->status == 200 && r->content_length >= 0 && object_size > 0 &&
+				 r->content_length != object_size)
+			ok = ts_error(err, TS_ERR_IO,
+						  "blob \"%s\": a ranged read was answered with the whole blob, of %lld bytes, not the %lld it was opened with",
+						  uri, (long long) r->content_length, (long long) object_size);
 		else
 			ok = ts_s3_check_range_answer(uri, r->status, r->got, len, offset, object_size, err);
 		ts_azure_uri_free(&u);

@@ -630,6 +630,14 @@ s3_range_result(s3_request *r, int64_t object_size, ts_err *err)
 					  "object \"%s\": a ranged read gives its size as %lld bytes, not the %lld it was opened with",
 					  r->uri, (long long) r->total, (long long) object_size);
 	}
+	else if (r->status == 200 && r->content_length >= 0 && object_size > 0 &&
+			 r->content_length != object_size)
+	{
+		/* a store that ignores Range sends the whole object: it must be that size too */
+		ok = ts_error(err, TS_ERR_IO,
+					  "object \"%s\": a ranged read was answered with the whole object, of %lld bytes, not the %lld it was opened with",
+					  r->uri, (long long) r->content_length, (long long) object_size);
+	}
 	else
 		ok = ts_s3_check_range_answer(r->uri, r->status, r->body_len, r->len, r->offset,
 									  object_size, err);

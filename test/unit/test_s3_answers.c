@@ -431,6 +431,32 @@ test_range_other_size(void **state)
 	stop();
 }
 
+/*
+ * A store that ignores Range answers 200 with the whole object: its
+ * Content-Length must be the size the object was opened with (the
+ * manifest's), or the read is an error naming both sizes, even when the
+ * range fits in the body; of that size, the range's bytes are read.
+ */
+static void
+test_range_whole_other_size(void **state)
+{
+	static const char *const answers[] = {
+		"HTTP/1.1 200 OK\r\nContent-Length: 10\r\nConnection: close\r\n\r\n0123456789"};
+	char		buf[5];
+	ts_err		err = {0};
+
+	(void) state;
+	configure(serve(answers, 1), 3);
+	assert_false(ts_s3_read_range(&configured, "s3://b/obj", buf, 3, 2, 12, &err));
+	assert_non_null(strstr(err.msg,
+						   "\"s3://b/obj\": a ranged read was answered with the whole object, of 10 bytes, not the 12"));
+	assert_true(ts_s3_read_range(&configured, "s3://b/obj", buf, 3, 2, 10, &err));
+	assert_memory_equal(buf, "234", 3);
+	assert_true(ts_s3_read_range(&configured, "s3://b/obj", buf, 3, 2, -1, &err));	/* size unknown */
+	assert_memory_equal(buf, "234", 3);
+	stop();
+}
+
 #define LIST_PAGE \
 	"<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<ListBucketResult><Name>b</Name><Prefix>t/</Prefix>" \
 	"<IsTruncated>false</IsTruncated><Contents><Key>t/a</Key></Contents><Contents><Key>t/b</Key>" \
@@ -861,6 +887,7 @@ main(void)
 		cmocka_unit_test_teardown(test_batch_short_retried, teardown),
 		cmocka_unit_test_teardown(test_prefetch_known_size, teardown),
 		cmocka_unit_test_teardown(test_range_other_size, teardown),
+		cmocka_unit_test_teardown(test_range_whole_other_size, teardown),
 		cmocka_unit_test_teardown(test_list_page_cut_retried, teardown),
 		cmocka_unit_test_teardown(test_whole_capped, teardown),
 		cmocka_unit_test_teardown(test_list_endless, teardown),

@@ -1098,7 +1098,8 @@ test_ends_ahead(void **state)
 	assert_true(ts_prefetch_find_range(fs, paths[0], 1, 2, &d));	/* inside the head */
 	assert_memory_equal(d, "el", 2);
 	assert_false(ts_prefetch_find_range(fs, paths[0], 2, 5, &d));	/* past the head */
-	assert_false(ts_prefetch_find_range(fs, paths[1], 10, 2, &d));	/* its tail: past the 11 bytes */
+	assert_false(ts_prefetch_find_range(fs, paths[1], 10, 2, &d));	/* an object of 11 bytes, not 12 */
+	assert_false(ts_prefetch_find_range(fs, paths[1], 0, 3, &d));
 	assert_false(ts_prefetch_find_range(fs, "s3://lake/none", 0, 3, &d));
 	{
 		ts_s3_config ocfg = cfg;
