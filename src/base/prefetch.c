@@ -532,18 +532,30 @@ find_item(ts_prefetch *p, const char *path)
 	return -1;
 }
 
-bool
-ts_prefetch_find(ts_fs *fs, const char *path, const uint8_t **data, size_t *len)
+/*
+ * The registered sets of fs (its generation), newest first: *r starts at
+ * nregistered and is moved past the set returned; NULL after the last.
+ */
+static ts_prefetch *
+next_set_of(ts_fs *fs, int *r)
 {
 	uint64_t	gen = ts_fs_generation(fs);
 
-	for (int r = nregistered - 1; r >= 0; r--)
+	while (--*r >= 0)
+		if (registry[*r].set->generation == gen)
+			return registry[*r].set;
+	return NULL;
+}
+
+bool
+ts_prefetch_find(ts_fs *fs, const char *path, const uint8_t **data, size_t *len)
+{
+	ts_prefetch *p;
+
+	for (int r = nregistered; (p = next_set_of(fs, &r)) != NULL;)
 	{
-		ts_prefetch *p = registry[r].set;
 		const entry *e;
 
-		if (p->generation != gen)
-			continue;
 		e = find_in(p, path);
 		if (e == NULL && p->batch != NULL)
 		{
@@ -586,15 +598,12 @@ bool
 ts_prefetch_find_range(ts_fs *fs, const char *path, int64_t offset, size_t len,
 					   const uint8_t **data)
 {
-	uint64_t	gen = ts_fs_generation(fs);
+	ts_prefetch *p;
 
-	for (int r = nregistered - 1; r >= 0; r--)
+	for (int r = nregistered; (p = next_set_of(fs, &r)) != NULL;)
 	{
-		ts_prefetch *p = registry[r].set;
 		const entry *e;
 
-		if (p->generation != gen)
-			continue;
 		e = find_part(p, path, offset, len);
 		for (int i = 0; e == NULL && p->batch != NULL && i < p->nitems; i++)
 		{
@@ -626,14 +635,10 @@ ts_prefetch_add_size(ts_prefetch *p, const char *path, int64_t size)
 bool
 ts_prefetch_size(ts_fs *fs, const char *path, int64_t *size)
 {
-	uint64_t	gen = ts_fs_generation(fs);
+	ts_prefetch *p;
 
-	for (int r = nregistered - 1; r >= 0; r--)
+	for (int r = nregistered; (p = next_set_of(fs, &r)) != NULL;)
 	{
-		ts_prefetch *p = registry[r].set;
-
-		if (p->generation != gen)
-			continue;
 		for (int k = 0; k < p->nsized; k++)
 		{
 			int			i = (p->sized_hint + k) % p->nsized;

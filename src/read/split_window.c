@@ -305,17 +305,14 @@ move_ends(ts_split_window *w, ts_plan *plan, int s, int64_t row_limit, ts_err *e
 	return true;
 }
 
-bool
-ts_split_window_move(ts_split_window *w, ts_plan *plan, int s, int64_t row_limit,
-					 int64_t file_max, ts_err *err)
+/* ts_split_window_move's window of whole files (its ends apart) */
+static bool
+move_window(ts_split_window *w, ts_plan *plan, int s, int64_t row_limit, ts_err *err)
 {
 	int			k;
 
-	/* a LIMIT may stop in a file's first row group: only small files whole */
-	w->file_max = row_limit >= 0 || file_max < TS_PREFETCH_FILE_MAX ? TS_PREFETCH_FILE_MAX : file_max;
-
 	if (s >= w->start && s < w->end)
-		return start_ahead(w, plan, row_limit, err) && move_ends(w, plan, s, row_limit, err);	/* in the window already */
+		return start_ahead(w, plan, row_limit, err);	/* in the window already */
 	ts_prefetch_free(w->set);
 	w->set = NULL;
 	if (w->ahead != NULL && s == w->ahead_start)
@@ -334,17 +331,26 @@ ts_split_window_move(ts_split_window *w, ts_plan *plan, int s, int64_t row_limit
 		w->start = s;
 		w->end = s + 1;
 		if (plan == NULL || s < 0 || s >= plan->nsplits)
-			return move_ends(w, plan, s, row_limit, err);
+			return true;
 		k = ts_split_window_size(plan, plan->splits, plan->nsplits, s, row_limit,
 								 TS_PREFETCH_WINDOW_FILES, w->file_max, TS_PREFETCH_WINDOW_BYTES);
-		if (k == 0)				/* the split reader fetches what it can by itself */
-			return move_ends(w, plan, s, row_limit, err);
+		if (k == 0)
+			return true;		/* the split reader fetches what it can by itself */
 		w->set = plan_window_set(plan, s, k, w->file_max, false, err);
 		if (w->set == NULL && err->code != TS_OK)
 			return false;
 		w->end = s + k;
 	}
-	return start_ahead(w, plan, row_limit, err) && move_ends(w, plan, s, row_limit, err);
+	return start_ahead(w, plan, row_limit, err);
+}
+
+bool
+ts_split_window_move(ts_split_window *w, ts_plan *plan, int s, int64_t row_limit,
+					 int64_t file_max, ts_err *err)
+{
+	/* a LIMIT may stop in a file's first row group: only small files whole */
+	w->file_max = row_limit >= 0 || file_max < TS_PREFETCH_FILE_MAX ? TS_PREFETCH_FILE_MAX : file_max;
+	return move_window(w, plan, s, row_limit, err) && move_ends(w, plan, s, row_limit, err);
 }
 
 ts_prefetch *
