@@ -364,10 +364,16 @@ check_range(const ts_file *f, size_t len, int64_t offset, ts_err *err)
 	return true;
 }
 
-/* Copy [offset, offset + len) from f's held bytes, if one block holds it all. */
+/*
+ * Copy [offset, offset + len) from f's held bytes, if one block holds it
+ * all, or from a part of the object fetched ahead (ts_prefetch_start_parts:
+ * the chunks a scan's next file will read, requested before it is opened).
+ */
 static bool
 copy_held(const ts_file *f, void *buf, size_t len, int64_t offset)
 {
+	const uint8_t *ahead;
+
 	for (int i = 0; i < 2; i++)
 		if (f->held[i] != NULL && offset >= f->held_off[i] &&
 			offset + (int64_t) len <= f->held_off[i] + f->held_len[i])
@@ -375,6 +381,11 @@ copy_held(const ts_file *f, void *buf, size_t len, int64_t offset)
 			memcpy(buf, f->held[i] + (offset - f->held_off[i]), len);
 			return true;
 		}
+	if (f->remote && len > 0 && ts_prefetch_find_range(f->fs, f->path, offset, len, &ahead))
+	{
+		memcpy(buf, ahead, len);
+		return true;
+	}
 	return false;
 }
 
@@ -428,9 +439,10 @@ pread_each(ts_file *f, ts_range *ranges, int n, ts_err *err)
 }
 
 /*
- * The ranges that f's held bytes (ts_file_hold_ends) do not hold, into
- * *rest (ranges itself when nothing is held, else a ts_malloc'd array);
- * those held are copied now.  Their count, or -1 when out of memory.
+ * The ranges that neither f's held bytes (ts_file_hold_ends) nor the parts
+ * of it fetched ahead hold, into *rest (ranges itself when nothing can be
+ * held, else a ts_malloc'd array); those held are copied now.  Their
+ * count, or -1 when out of memory.
  */
 static int
 ranges_not_held(ts_file *f, ts_range *ranges, int n, ts_range **rest)
@@ -438,7 +450,7 @@ ranges_not_held(ts_file *f, ts_range *ranges, int n, ts_range **rest)
 	int			m = 0;
 
 	*rest = ranges;
-	if (f->held[0] == NULL && f->held[1] == NULL)
+	if (f->held[0] == NULL && f->held[1] == NULL && !f->remote)
 		return n;
 	if ((*rest = ts_malloc(sizeof(ts_range) * (size_t) (n > 0 ? n : 1))) == NULL)
 		return -1;
@@ -589,8 +601,6 @@ ts_file_hold_ends(ts_file *f, int64_t head_len, int64_t tail_len, ts_err *err)
 
 		for (int i = 0; i < 2; i++)
 		{
-			const uint8_t *ahead;
-
 			if (len[i] == 0)
 				continue;
 			if ((buf[i] = ts_malloc((size_t) len[i])) == NULL)
@@ -599,9 +609,7 @@ ts_file_hold_ends(ts_file *f, int64_t head_len, int64_t tail_len, ts_err *err)
 				return ts_error_nomemf(err, "reading \"%s\"", f->path);
 			}
 			/* fetched ahead of the open (ts_prefetch_start_ends): no request */
-			if (ts_prefetch_find_range(f->fs, f->path, off[i], (size_t) len[i], &ahead))
-				memcpy(buf[i], ahead, (size_t) len[i]);
-			else
+			if (!copy_held(f, buf[i], (size_t) len[i], off[i]))
 				rg[n++] = (ts_range) {off[i], (size_t) len[i], buf[i]};
 		}
 		if (n > 0 && !ts_file_pread_many(f, rg, n, err))

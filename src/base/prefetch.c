@@ -327,11 +327,21 @@ nomem:
 	return NULL;
 }
 
-ts_prefetch *
-ts_prefetch_start_ends(ts_fs *fs, const char *const *paths, const int64_t *sizes, int n,
-					   int64_t head_len, int64_t tail_len, ts_err *err)
+/* Can a part of path (an object of size bytes) be fetched ahead through fs? */
+static bool
+part_wanted(ts_fs *fs, const char *path, int64_t size)
 {
-	ts_prefetch *p = set_with_items(fs, n * 2);
+	const uint8_t *d;
+	size_t		l;
+
+	return size > 0 && ts_fs_path_is_remote(fs, path) && ts_fs_allows_name(fs, path, NULL) &&
+		(ts_fs_path_caps(fs, path) & TS_FS_CAP_BATCH_FETCH) && !ts_prefetch_find(fs, path, &d, &l);
+}
+
+ts_prefetch *
+ts_prefetch_start_parts(ts_fs *fs, const ts_prefetch_part *parts, int n, ts_err *err)
+{
+	ts_prefetch *p = set_with_items(fs, n);
 
 	if (p == NULL)
 	{
@@ -340,43 +350,56 @@ ts_prefetch_start_ends(ts_fs *fs, const char *const *paths, const int64_t *sizes
 	}
 	for (int i = 0; i < n; i++)
 	{
-		int64_t		off[2] = {0, sizes[i] - tail_len};
-		int64_t		len[2] = {head_len, tail_len};
-		const uint8_t *d;
-		size_t		l;
+		const ts_prefetch_part *part = &parts[i];
+		ts_s3_fetch *it = &p->items[p->nitems];
 
-		/* objects of known size larger than both ends, of a store with batches */
-		if (sizes[i] <= head_len + tail_len || head_len <= 0 || tail_len <= 0 ||
-			!ts_fs_path_is_remote(fs, paths[i]) || !ts_fs_allows_name(fs, paths[i], NULL) ||
-			!(ts_fs_path_caps(fs, paths[i]) & TS_FS_CAP_BATCH_FETCH) ||
-			ts_prefetch_find(fs, paths[i], &d, &l))
+		if (part->len <= 0 || part->offset < 0 || part->offset > part->object_size - part->len ||
+			!part_wanted(fs, part->path, part->object_size))
 			continue;
-		for (int k = 0; k < 2; k++)
+		it->uri = ts_strdup(part->path);
+		it->buf = ts_malloc((size_t) part->len);
+		if (it->uri == NULL || it->buf == NULL)
 		{
-			ts_s3_fetch *it = &p->items[p->nitems];
-
-			it->uri = ts_strdup(paths[i]);
-			it->buf = ts_malloc((size_t) len[k]);
-			if (it->uri == NULL || it->buf == NULL)
-			{
-				ts_free((char *) it->uri);
-				ts_free(it->buf);
-				it->uri = NULL;
-				it->buf = NULL;
-				goto nomem;
-			}
-			it->offset = off[k];
-			it->len = (size_t) len[k];
-			it->object_size = sizes[i];	/* a ranged answer of another object size: refused */
-			p->nitems++;
+			ts_free((char *) it->uri);
+			ts_free(it->buf);
+			it->uri = NULL;
+			it->buf = NULL;
+			ts_prefetch_free(p);
+			ts_error_nomem(err, NULL);
+			return NULL;
 		}
+		it->offset = part->offset;
+		it->len = (size_t) part->len;
+		it->object_size = part->object_size;	/* a ranged answer of another object size: refused */
+		p->nitems++;
 	}
 	return start_items(p, err);
+}
 
-nomem:
-	ts_prefetch_free(p);
-	ts_error_nomem(err, NULL);
-	return NULL;
+ts_prefetch *
+ts_prefetch_start_ends(ts_fs *fs, const char *const *paths, const int64_t *sizes, int n,
+					   int64_t head_len, int64_t tail_len, ts_err *err)
+{
+	ts_prefetch_part *parts = ts_malloc(sizeof(ts_prefetch_part) * (size_t) (n > 0 ? n * 2 : 1));
+	ts_prefetch *p;
+	int			m = 0;
+
+	if (parts == NULL)
+	{
+		ts_error_nomem(err, NULL);
+		return NULL;
+	}
+	for (int i = 0; i < n; i++)
+	{
+		/* objects larger than both ends */
+		if (sizes[i] <= head_len + tail_len || head_len <= 0 || tail_len <= 0)
+			continue;
+		parts[m++] = (ts_prefetch_part) {paths[i], sizes[i], 0, head_len};
+		parts[m++] = (ts_prefetch_part) {paths[i], sizes[i], sizes[i] - tail_len, tail_len};
+	}
+	p = ts_prefetch_start_parts(fs, parts, m, err);
+	ts_free(parts);
+	return p;
 }
 
 bool

@@ -50,13 +50,32 @@ ts_prefetch *ts_prefetch_start_sized(ts_fs *fs, const char *const *paths, const 
 									 int n, ts_err *err);
 
 /*
- * Started, not waited for: the first head_len and the last tail_len bytes
- * of each object paths[i] of known size sizes[i] (larger than both; a path
- * the scope does not allow, of a store without batches or whole in a set
- * already is left out), for ts_file_hold_ends to find (ts_prefetch_find_range)
- * when the object is opened: the next files of a scan that are read by
- * ranges.  Parts are never served as whole objects.  NULL (err set) only
- * for out of memory or no storage settings.
+ * Parts of objects fetched ahead: bytes [offset, offset + len) of path,
+ * an object of object_size bytes (an answer for another size is refused).
+ */
+typedef struct ts_prefetch_part
+{
+	const char *path;
+	int64_t		object_size;
+	int64_t		offset;
+	int64_t		len;
+} ts_prefetch_part;
+
+/*
+ * Started, not waited for: parts[0..n) (a path the scope does not allow,
+ * of a store without batches, whole in a set already, or a part outside
+ * its object is left out), for the reads of those bytes to find
+ * (ts_prefetch_find_range; fs.c asks it before sending a request).  Parts
+ * are never served as whole objects.  NULL (err set) only for out of
+ * memory or no storage settings.
+ */
+ts_prefetch *ts_prefetch_start_parts(ts_fs *fs, const ts_prefetch_part *parts, int n, ts_err *err);
+
+/*
+ * The same for the first head_len and the last tail_len bytes of each
+ * object paths[i] of known size sizes[i] (larger than both), for
+ * ts_file_hold_ends to find when the object is opened: the next files of
+ * a scan that are read by ranges.
  */
 ts_prefetch *ts_prefetch_start_ends(ts_fs *fs, const char *const *paths, const int64_t *sizes,
 									int n, int64_t head_len, int64_t tail_len, ts_err *err);

@@ -423,6 +423,8 @@ open_next_split(TsScanState *st)
 											  st->buffers, &err);
 	if (st->reader == NULL)
 		tablescan_report(&err);
+	if (st->pscan == NULL)
+		ts_split_reader_set_window(st->reader, &st->window);	/* the next files' chunks */
 	return true;
 }
 

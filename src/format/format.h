@@ -25,6 +25,7 @@
 
 #include "base/ts_value.h"
 #include "base/ts_fs.h"
+#include "base/ts_ranges.h"
 
 typedef enum ts_file_format
 {
@@ -183,6 +184,9 @@ typedef struct ts_format_reader_ops
 	/* fill *batch; return rows (>0), 0 at end, -1 on error */
 	int			(*next) (ts_format_reader *r, ts_batch *batch, ts_err *err);
 	void		(*close) (ts_format_reader *r);
+	/* optional: ts_format_ranges_like */
+	int			(*ranges_like) (const ts_format_reader *r, const uint8_t *tail, size_t tail_len,
+								int64_t file_size, int64_t budget, ts_range *out, int max);
 } ts_format_reader_ops;
 
 /* Every concrete reader embeds this first. */
@@ -235,6 +239,20 @@ ts_format_close(ts_format_reader *r)
 	if (r)
 		r->ops->close(r);
 }
+
+/*
+ * The byte ranges a reader like r (its columns, opened with no filter that
+ * leaves row groups out and no byte range) would read first from another
+ * file of the same layout on an object store, given that file's last
+ * tail_len bytes (file_size bytes in all): its first row groups' projected
+ * column chunks, as many row groups as fit in budget bytes (always the
+ * first), at most max ranges into out (buf NULL).  Only a hint for
+ * fetching them ahead: 0 when r's format has none (only Parquet does), r
+ * has such a filter, the footer is not within the tail, or the other file's
+ * schema is not r's file's.  Nothing is read.
+ */
+int			ts_format_ranges_like(const ts_format_reader *r, const uint8_t *tail, size_t tail_len,
+								  int64_t file_size, int64_t budget, ts_range *out, int max);
 
 /* Per-format constructors (called by ts_format_open). */
 ts_format_reader *ts_avro_open(const char *path, const ts_read_column *columns, int ncols,

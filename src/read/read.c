@@ -36,6 +36,7 @@ struct ts_split_reader
 	int			window_end;		/* first file after the window */
 	int64_t		file_max;		/* ... up to this size (ts_read_whole_file_max) */
 	ts_prefetch *sizes;			/* the manifests' sizes of its object files: no HEAD */
+	ts_split_window *ahead;		/* a serial scan's window (ts_split_reader_set_window), or NULL */
 };
 
 /*
@@ -428,6 +429,16 @@ ts_split_reader_current_file(const ts_split_reader *r)
 	return ts_scan_file_path(r->plan, &r->split->files[r->next_file - 1], NULL);
 }
 
+int
+ts_split_reader_ranges_like(const ts_split_reader *r, const ts_scan_file *other,
+							const uint8_t *tail, size_t tail_len, int64_t budget, ts_range *out,
+							int max)
+{
+	if (r == NULL || r->merge || r->evolution || r->cur == NULL)
+		return 0;
+	return ts_data_file_ranges_like(r->cur, other, tail, tail_len, budget, out, max);
+}
+
 const char *
 ts_split_reader_current_part(const ts_split_reader *r, int32_t *part)
 {
@@ -506,6 +517,9 @@ ts_split_reader_next(ts_split_reader *r, ts_batch *batch, ts_err *err)
 			r->next_file++;
 			if (r->cur == NULL)
 				return -1;
+			/* the next splits' first chunks, named by this file's reader */
+			if (r->ahead && !ts_split_window_chunks_ahead(r->ahead, r->plan, r, true, err))
+				return -1;
 			/* raw-convertible key-value files: rows handed on, not copied */
 			if (r->key_value)
 				ts_data_file_allow_stride(r->cur);
@@ -521,12 +535,20 @@ ts_split_reader_next(ts_split_reader *r, ts_batch *batch, ts_err *err)
 		}
 		if (r->key_value && fb.kind && drop_retracts(&fb) == 0)
 			continue;
+		if (r->ahead && !ts_split_window_chunks_ahead(r->ahead, r->plan, r, false, err))
+			return -1;			/* (those whose ends came in since) */
 		batch->nrows = fb.nrows;
 		batch->ncols = r->ncolumns;
 		batch->values = fb.values;
 		batch->stride = fb.stride;
 		return fb.nrows;
 	}
+}
+
+void
+ts_split_reader_set_window(ts_split_reader *r, ts_split_window *w)
+{
+	r->ahead = w;
 }
 
 void

@@ -20,6 +20,7 @@
 #define TS_READ_H
 
 #include "base/ts_prefetch.h"
+#include "base/ts_ranges.h"
 #include "scan/scan.h"
 
 typedef struct ts_split_reader ts_split_reader;
@@ -155,6 +156,7 @@ void		ts_split_reader_close(ts_split_reader *r);
  * ts_split_window_size says how many splits from 'from' on (0: the first
  * does not fit; its reader fetches what it can by itself).
  */
+#define TS_CHUNK_SETS 4
 typedef struct ts_split_window
 {
 	ts_prefetch *set;			/* NULL: nothing fetched */
@@ -164,9 +166,17 @@ typedef struct ts_split_window
 	int			ahead_start;	/* its splits [ahead_start, ahead_end) */
 	int			ahead_end;
 	int64_t		file_max;		/* ts_split_window_move's */
-	ts_prefetch *ends;			/* the ends of the current split's files read by ranges */
-	ts_prefetch *ends_ahead;	/* ... of split ends_split's, started */
-	int			ends_split;
+	/* files read by ranges: their ends and first chunks, fetched ahead (ends_ahead.c) */
+	int			current;		/* the split being read */
+	ts_prefetch *ends;			/* the ends of the files of splits [ends_start, ends_end) */
+	int			ends_start;
+	int			ends_end;
+	ts_prefetch *ends_ahead;	/* ... of splits [ends_end, ends_ahead_end), started */
+	int			ends_ahead_end;
+	ts_prefetch *chunks[TS_CHUNK_SETS]; /* first chunks of the next splits' files, started */
+	int			chunks_until[TS_CHUNK_SETS];	/* ... of splits before this one */
+	int64_t		chunks_bytes[TS_CHUNK_SETS];
+	int			chunks_next;	/* the first split whose chunks were not tried */
 } ts_split_window;
 
 int			ts_split_window_size(const ts_plan *plan, const ts_split *splits, int nsplits, int from,
@@ -210,8 +220,8 @@ bool		ts_read_file_fetched_whole(const ts_plan *plan, const ts_scan_file *f, int
  * fetching the next one from s on (files up to file_max, the scan's
  * ts_read_whole_file_max; TS_PREFETCH_WINDOW_FILES / _WINDOW_BYTES of
  * base/ts_ranges.h), or take the window started ahead when s begins it; a
- * file is waited for when opened.  The ends of the files of s and s + 1
- * read by ranges are requested too (split_window.c's move_ends).  Then,
+ * file is waited for when opened.  The ends of the next files read by
+ * ranges are requested too (ends_ahead.c).  Then,
  * unless row_limit >= 0, once the window's files are all in, start the
  * window after it.  A file that could not be fetched is read, and its
  * failure reported, when opened: false (err set) only for a cancel or out
@@ -219,6 +229,27 @@ bool		ts_read_file_fetched_whole(const ts_plan *plan, const ts_scan_file *f, int
  */
 bool		ts_split_window_move(ts_split_window *w, ts_plan *plan, int s, int64_t row_limit,
 								 int64_t file_max, ts_err *err);
+
+/*
+ * A serial scan's split reader told of the scan's window: when it opens a
+ * file and after each batch it asks for the first chunks of the next
+ * splits' files (ts_split_window_chunks_ahead).
+ */
+void		ts_split_reader_set_window(ts_split_reader *r, ts_split_window *w);
+
+/*
+ * ends_ahead.c, while the split w moved to last is read by reader (when
+ * reader opened a file, opened, and after each batch): for the next splits
+ * whose files' ends are in, the chunks reader would read first from those
+ * files (ts_split_reader_ranges_like: Parquet files of the same schema, a
+ * plain read with no filter that may leave row groups out) are requested,
+ * not waited for, at most TS_RANGE_AHEAD_BYTES held at a time: their
+ * readers then find them in (fs.c asks the registry before a request).
+ * Each split is tried once.  False (err set) only for a cancel or out of
+ * memory.
+ */
+bool		ts_split_window_chunks_ahead(ts_split_window *w, ts_plan *plan,
+										 const ts_split_reader *reader, bool opened, ts_err *err);
 
 /*
  * The small files of splits[0..n-1] (the leading ones within the window's
@@ -239,6 +270,15 @@ void		ts_split_window_free(ts_split_window *w);
  * between files and while merging several files (key merge, data evolution).
  */
 const char *ts_split_reader_current_file(const ts_split_reader *r);
+/*
+ * The byte ranges the file a plain read is in (not a merge) would have
+ * read first from other, a file of the same format and schema, given
+ * other's last tail_len bytes (ts_format_ranges_like): what to fetch
+ * before other is opened.  0 when none can be named.
+ */
+int			ts_split_reader_ranges_like(const ts_split_reader *r, const ts_scan_file *other,
+										const uint8_t *tail, size_t tail_len, int64_t budget,
+										ts_range *out, int max);
 /*
  * In that file, the part being read: "row group" (Parquet) or "stripe"
  * (ORC) with its 0-based index in *part; NULL when unknown.

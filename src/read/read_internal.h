@@ -163,8 +163,30 @@ void		ts_data_file_add_metrics(const ts_data_file_reader *r, ts_reader_metrics *
 /* The row group / stripe / Avro block being read (ts_format_reader.part_name / part), or NULL. */
 const char *ts_data_file_current_part(const ts_data_file_reader *r, int32_t *part);
 
+/*
+ * The byte ranges r's format reader would read first from other, a file
+ * of the same format and schema (ts_format_ranges_like), given other's last
+ * tail_len bytes; 0 when none can be named.
+ */
+int			ts_data_file_ranges_like(const ts_data_file_reader *r, const ts_scan_file *other,
+									 const uint8_t *tail, size_t tail_len, int64_t budget,
+									 ts_range *out, int max);
+
 /* Close; adds what it read to *acc (may be NULL). */
 void		ts_data_file_close(ts_data_file_reader *r, ts_reader_metrics *acc);
+
+/* ---- ends_ahead.c (for split_window.c) --------------------------------- */
+
+/*
+ * Moving w to split s (row_limit >= 0: a LIMIT's): the ends of the files
+ * of the next splits read by ranges requested, at most ENDS_FILES files a
+ * group, the group after the one s is in started too; the chunk sets of
+ * the splits before s freed.  False (err set) only for a cancel or out of
+ * memory.
+ */
+bool		ts_split_window_move_ends(ts_split_window *w, ts_plan *plan, int s, int64_t row_limit,
+									  ts_err *err);
+void		ts_split_window_free_ends(ts_split_window *w);
 
 /* ---- merge.c ---------------------------------------------------------- */
 

@@ -22,10 +22,8 @@
  * parallel scan's process does not know which splits it takes next: it
  * fetches the files of the tasks it has claimed (ts_split_window_fetch,
  * fdw/scan_rows.c).
- * When a split's Parquet / ORC files are read by ranges (larger, or not a
- * scan that reads them whole), the ends their readers open them with (the
- * first 1 MiB, the last 256 KiB) are requested for that split and the next
- * one (move_ends): the next split's files open without a round trip.
+ * The files read by ranges (larger, or not a scan that reads them whole)
+ * have their ends and first chunks fetched ahead instead (ends_ahead.c).
  * The window also holds the splits' side files (ts_side_files: the
  * deletion vectors' index files, each once, and the sidecar file indexes
  * read before their data files are opened), so that a table with deletion
@@ -38,16 +36,7 @@
 #include "base/ts_ranges.h"
 #include "base/ts_s3.h"
 #include "format/format.h"
-#include "read/read.h"
-
-/*
- * The ends of a file read by ranges fetched ahead (ts_prefetch_start_ends):
- * the head its reader asks for with its tail (TS_HEAD_BYTES_DEFAULT) and a
- * tail that covers both readers' (ORC's 256 KiB, Parquet's 64 KiB); at most
- * ENDS_FILES files of a split (~20 MiB).
- */
-#define ENDS_TAIL ((int64_t) 256 << 10)
-#define ENDS_FILES 16
+#include "read/read_internal.h"
 
 /*
  * Are all files of the split objects of known size a window of max_each
@@ -234,77 +223,6 @@ start_ahead(ts_split_window *w, ts_plan *plan, int64_t row_limit, ts_err *err)
 	return w->ahead != NULL || err->code == TS_OK;
 }
 
-/*
- * The ends of split's Parquet / ORC files that its reader reads by ranges
- * (larger than TS_PREFETCH_FILE_MAX, of known size, not parts), started;
- * NULL with err->code TS_OK when there is none.
- */
-static ts_prefetch *
-ends_set(ts_plan *plan, const ts_split *split, ts_err *err)
-{
-	const char *paths[ENDS_FILES];
-	int64_t		sizes[ENDS_FILES];
-	int			n = 0;
-
-	for (int i = 0; i < split->nfiles && n < ENDS_FILES; i++)
-	{
-		const ts_scan_file *f = &split->files[i];
-		const char *path;
-
-		if (f->entry == NULL || f->range_end > 0 || f->entry->file.file_size <= TS_PREFETCH_FILE_MAX ||
-			(f->format != TS_FORMAT_PARQUET && f->format != TS_FORMAT_ORC) ||
-			(path = ts_scan_file_path(plan, f, NULL)) == NULL || !ts_fs_path_is_remote(plan->fs, path))
-			continue;
-		paths[n] = path;
-		sizes[n++] = f->entry->file.file_size;
-	}
-	if (n == 0)
-		return NULL;
-	return ts_prefetch_start_ends(plan->fs, paths, sizes, n, TS_HEAD_BYTES_DEFAULT, ENDS_TAIL, err);
-}
-
-/*
- * The ends of the files read by ranges of split s (taken from the move
- * before, or started now) and of split s + 1 (started: they come while s
- * is read, and its files open with no round trip for their footers).  Only
- * when the readers ask for the default head (not a scan of every column,
- * which asks for 32 MiB) and no LIMIT may stop before the next split.
- */
-static bool
-move_ends(ts_split_window *w, ts_plan *plan, int s, int64_t row_limit, ts_err *err)
-{
-	int64_t		b = 0,
-				r = 0;
-
-	ts_prefetch_free(w->ends);
-	w->ends = NULL;
-	if (w->ends_ahead != NULL && w->ends_split == s)
-	{
-		w->ends = w->ends_ahead;
-		w->ends_ahead = NULL;
-	}
-	ts_prefetch_free(w->ends_ahead);
-	w->ends_ahead = NULL;
-	if (plan == NULL || s < 0 || s >= plan->nsplits || row_limit >= 0 ||
-		w->file_max > TS_PREFETCH_FILE_MAX)
-		return true;
-	if (w->ends == NULL && !split_fits(plan, &plan->splits[s], w->file_max, &b, &r))
-	{
-		w->ends = ends_set(plan, &plan->splits[s], err);
-		if (w->ends == NULL && err->code != TS_OK)
-			return false;
-	}
-	b = r = 0;
-	if (s + 1 < plan->nsplits && !split_fits(plan, &plan->splits[s + 1], w->file_max, &b, &r))
-	{
-		w->ends_ahead = ends_set(plan, &plan->splits[s + 1], err);
-		w->ends_split = s + 1;
-		if (w->ends_ahead == NULL && err->code != TS_OK)
-			return false;
-	}
-	return true;
-}
-
 /* ts_split_window_move's window of whole files (its ends apart) */
 static bool
 move_window(ts_split_window *w, ts_plan *plan, int s, int64_t row_limit, ts_err *err)
@@ -350,7 +268,8 @@ ts_split_window_move(ts_split_window *w, ts_plan *plan, int s, int64_t row_limit
 {
 	/* a LIMIT may stop in a file's first row group: only small files whole */
 	w->file_max = row_limit >= 0 || file_max < TS_PREFETCH_FILE_MAX ? TS_PREFETCH_FILE_MAX : file_max;
-	return move_window(w, plan, s, row_limit, err) && move_ends(w, plan, s, row_limit, err);
+	return move_window(w, plan, s, row_limit, err) &&
+		ts_split_window_move_ends(w, plan, s, row_limit, err);
 }
 
 ts_prefetch *
@@ -383,7 +302,6 @@ ts_split_window_free(ts_split_window *w)
 {
 	ts_prefetch_free(w->set);
 	ts_prefetch_free(w->ahead);
-	ts_prefetch_free(w->ends);
-	ts_prefetch_free(w->ends_ahead);
+	ts_split_window_free_ends(w);
 	memset(w, 0, sizeof(*w));
 }

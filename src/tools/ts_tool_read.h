@@ -90,6 +90,7 @@ tool_read_all(ts_plan *plan, const int *cols, int ncols,
 			ok = false;
 			break;
 		}
+		ts_split_reader_set_window(r, &window);	/* the next files' chunks, as in the FDW */
 		for (;;)
 		{
 			ts_s3_drive();		/* files fetched ahead move on, as in the FDW */

@@ -65,9 +65,11 @@
 #     scan reads whole anyway are fetched whole with the window across
 #     splits, their GETs at one depth: at most 5 (were one after another,
 #     8); with -c id, not fetched whole (less than half their bytes), the
-#     next split's file's ends (its first 1 MiB and last 256 KiB) requested
-#     while the split before is read: at most 9 (4 of plan, then 2 for the
-#     first file and 1 for each other; were 2 each, 12).
+#     ends of the four files (their first 1 MiB and last 256 KiB) requested
+#     together at the first split, then the id chunks of the three others
+#     with the first file's (named by its reader from their tails): at
+#     most 6 (4 of plan, the ends, the chunks; were 2 each, 12, then 9
+#     with the next split's ends alone fetched ahead).
 #   - a primary-key table of four ~10 MB Parquet runs in one bucket,
 #     merged on read: every column at most 5 (the runs fetched whole by
 #     the split's window); -c id at most 6 (the runs' ends fetched
@@ -272,7 +274,7 @@ else
     bad "the four 13 MB files: GETs at depths $(tr '\n' ' ' <<< "$gets") (not all at one)"
 fi
 echo "---- pq4-id" >> "$D/log"
-scan_check "four 13 MB Parquet files, -c id" s3://lake/wh/t.db/pq4 "$D/pq4" 2400000 9 -c id
+scan_check "four 13 MB Parquet files, -c id" s3://lake/wh/t.db/pq4 "$D/pq4" 2400000 6 -c id
 # the ends (the first 1 MiB and last 256 KiB) of each split's file requested ahead, once each
 tails=$(sed -n '/^---- pq4-id$/,$p' "$D/log" | grep '^depth [0-9]* GET .*/t.db/pq4/bucket-.* bytes=[0-9]*-[0-9]*$' |
         awk '{ split($NF, r, "[=-]"); if (r[3] + 1 - r[2] == 262144) n++ } END { print n + 0 }')
@@ -281,8 +283,16 @@ if [ "$tails" -eq 4 ]; then
 else
     bad "four 13 MB files, -c id: $tails tails of 256 KiB (not 4: ends not fetched ahead, or twice)"
 fi
+# the four id chunks (not an end) at one depth: the next files' requested with the first's
+chunks=$(sed -n '/^---- pq4-id$/,$p' "$D/log" | grep '^depth [0-9]* GET .*/t.db/pq4/bucket-.* bytes=[0-9]*-[0-9]*$' |
+         awk '{ split($NF, r, "[=-]"); if (r[2] != 0 && r[3] + 1 - r[2] != 262144) print $2 }')
+if [ "$(wc -l <<< "$chunks")" -eq 4 ] && [ "$(sort -u <<< "$chunks" | wc -l)" -eq 1 ]; then
+    ok "four 13 MB files, -c id: the four id chunks requested together (depth $(head -1 <<< "$chunks"))"
+else
+    bad "four 13 MB files, -c id: id chunks at depths $(tr '\n' ' ' <<< "$chunks") (not four at one)"
+fi
 narrow=$(sed -n '/^---- pq4-id$/,$p' "$D/log" | grep '^depth [0-9]* GET .*/t.db/pq4/bucket-' | range_bytes)
-if [ -n "$narrow" ] && [ "$narrow" -lt $((4 * (13 << 20) / 2)) ]; then
+if [ -n "$narrow" ] && [ "$narrow" -gt 0 ] && [ "$narrow" -lt $((4 * (13 << 20) / 2)) ]; then
     ok "four 13 MB files, -c id: $narrow bytes asked for (not fetched whole: less than half)"
 else
     bad "four 13 MB files, -c id: ${narrow:-?} bytes asked for (fetched whole?)"

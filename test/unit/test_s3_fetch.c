@@ -1154,6 +1154,165 @@ test_ends_ahead(void **state)
 	ts_fs_free(fs);
 }
 
+
+/*
+ * Parts fetched ahead (ts_prefetch_start_parts) serve a file's reads that
+ * they hold, with no request: ranges started together, one read; others
+ * are requested.  A part outside its object or empty is not asked for.
+ */
+static void
+test_parts_ahead(void **state)
+{
+	pid_t		pid;
+	char		endpoint[64];
+	ts_s3_config cfg = {0};
+	ts_fs	   *fs;
+	ts_err		err = {0};
+	const char *path = "s3://lake/part";	/* "hello world", 11 bytes */
+	ts_prefetch_part parts[] = {
+		{path, 11, 2, 5},		/* "llo w" */
+		{path, 11, 8, 5},		/* past the end: left out */
+		{path, 11, 0, 0},		/* empty: left out */
+		{"/tmp/local", 11, 0, 5},	/* not an object: left out */
+	};
+	ts_prefetch *p,
+			   *sized;
+	ts_file    *f;
+	ts_file_reads *rd;
+	char		b1[8],
+				b2[8];
+	ts_range	rg[2];
+	int64_t		reqs;
+
+	(void) state;
+	fs = open_test_store(&pid, endpoint, &cfg, 8);
+	reqs = ts_s3_request_count();
+	p = ts_prefetch_start_parts(fs, parts, 4, &err);
+	assert_non_null(p);
+	assert_int_equal(ts_s3_request_count(), reqs + 1);
+	sized = ts_prefetch_new(fs);
+	assert_true(ts_prefetch_add_size(sized, path, 11));
+	f = ts_file_open(fs, path, &err);
+	assert_non_null(f);
+	reqs = ts_s3_request_count();
+	/* two ranges inside the part, started: no request */
+	memset(b1, 0, sizeof(b1));
+	memset(b2, 0, sizeof(b2));
+	rg[0] = (ts_range) {2, 3, b1};
+	rg[1] = (ts_range) {4, 3, b2};
+	rd = ts_file_pread_many_start(f, rg, 2, &err);
+	assert_non_null(rd);
+	assert_true(ts_file_pread_many_finish(rd, &err));
+	assert_memory_equal(b1, "llo", 3);
+	assert_memory_equal(b2, "o w", 3);
+	/* one read inside it */
+	assert_true(ts_file_pread(f, b1, 2, 5, &err));
+	assert_memory_equal(b1, " w", 2);
+	assert_int_equal(ts_s3_request_count(), reqs);
+	/* one past it: requested */
+	assert_true(ts_file_pread(f, b1, 4, 6, &err));
+	assert_memory_equal(b1, "worl", 4);
+	assert_int_equal(ts_s3_request_count(), reqs + 1);
+	ts_file_close(f);
+	/* the set freed: its bytes are read again */
+	ts_prefetch_free(p);
+	f = ts_file_open(fs, path, &err);
+	assert_non_null(f);
+	reqs = ts_s3_request_count();
+	assert_true(ts_file_pread(f, b1, 3, 2, &err));
+	assert_memory_equal(b1, "llo", 3);
+	assert_int_equal(ts_s3_request_count(), reqs + 1);
+	ts_file_close(f);
+	ts_prefetch_free(sized);
+	stop_server(pid);
+	ts_fs_free(fs);
+}
+
+/*
+ * The ends of the next files read by ranges (ends_ahead.c): requested for
+ * a group of splits of at most 16 such files and for the group after it,
+ * the group moved along as the scan moves; not under a LIMIT nor when the
+ * scan's windows take such files whole; a jump (a rescan) starts again
+ * from the split it jumps to.
+ */
+static void
+test_ends_groups(void **state)
+{
+	enum
+	{
+		N = 40
+	};
+	ts_manifest_entry entries[N];
+	ts_scan_file files[N];
+	ts_split	splits[N];
+	ts_plan		plan;
+	ts_err		err = {0};
+	ts_split_window w = {0};
+	int64_t		mib = (int64_t) 1 << 20;
+
+	(void) state;
+	memset(entries, 0, sizeof(entries));
+	memset(files, 0, sizeof(files));
+	memset(splits, 0, sizeof(splits));
+	for (int i = 0; i < N; i++)
+	{
+		entries[i].file.file_size = 20 * mib;	/* read by ranges */
+		files[i].entry = &entries[i];
+		files[i].format = TS_FORMAT_PARQUET;
+		files[i].built_path = "s3://lake/t/bucket-0/data.parquet";
+	}
+	/* splits of 1 file each, but split 1 has 3 and split 5 none */
+	for (int s = 0, f = 0; s < 30; s++)
+	{
+		int			n = s == 1 ? 3 : s == 5 ? 0 : 1;
+
+		splits[s].files = &files[f];
+		splits[s].nfiles = n;
+		f += n;
+	}
+	memset(&plan, 0, sizeof(plan));
+	plan.splits = splits;
+	plan.nsplits = 30;
+	plan.fs = closed_port_fs();	/* the requests fail: the groups move all the same */
+	assert_true(ts_split_window_move(&w, &plan, 0, -1, TS_PREFETCH_FILE_MAX, &err));
+	/* 1 + 3 + 1 + 1 + 1 + 0 + 1 x 9 = 16 files: splits 0-14, then 15 on */
+	assert_int_equal(w.ends_start, 0);
+	assert_int_equal(w.ends_end, 15);
+	assert_non_null(w.ends);
+	assert_non_null(w.ends_ahead);
+	assert_int_equal(w.ends_ahead_end, 30);	/* 15 files left */
+	assert_int_equal(w.chunks_next, 1);
+	assert_true(ts_split_window_move(&w, &plan, 1, -1, TS_PREFETCH_FILE_MAX, &err));
+	assert_int_equal(w.ends_end, 15);	/* in the group: nothing new */
+	assert_int_equal(w.chunks_next, 2);
+	assert_true(ts_split_window_move(&w, &plan, 15, -1, TS_PREFETCH_FILE_MAX, &err));
+	assert_int_equal(w.ends_start, 15);	/* the group ahead taken */
+	assert_int_equal(w.ends_end, 30);
+	assert_null(w.ends_ahead);
+	assert_int_equal(w.chunks_next, 16);
+	/* a rescan: from split 0 again */
+	assert_true(ts_split_window_move(&w, &plan, 0, -1, TS_PREFETCH_FILE_MAX, &err));
+	assert_int_equal(w.ends_start, 0);
+	assert_int_equal(w.ends_end, 15);
+	assert_int_equal(w.chunks_next, 1);
+	/* a LIMIT, or a scan whose windows take the files whole: none */
+	assert_true(ts_split_window_move(&w, &plan, 2, 10, TS_PREFETCH_FILE_MAX, &err));
+	assert_null(w.ends);
+	assert_null(w.ends_ahead);
+	ts_split_window_free(&w);
+	assert_true(ts_split_window_move(&w, &plan, 0, -1, TS_RANGE_AHEAD_BYTES, &err));
+	assert_null(w.ends);
+	ts_split_window_free(&w);
+	/* a split of more than 16 such files: its first 16 alone */
+	splits[0].files = &files[0];
+	splits[0].nfiles = 20;
+	plan.splits = splits;
+	assert_true(ts_split_window_move(&w, &plan, 0, -1, TS_PREFETCH_FILE_MAX, &err));
+	assert_int_equal(w.ends_end, 1);
+	ts_split_window_free(&w);
+	ts_fs_free(plan.fs);
+}
+
 int
 main(void)
 {
@@ -1166,6 +1325,8 @@ main(void)
 		cmocka_unit_test(test_split_window),
 		cmocka_unit_test(test_whole_files),
 		cmocka_unit_test_teardown(test_ends_ahead, teardown_server),
+		cmocka_unit_test_teardown(test_parts_ahead, teardown_server),
+		cmocka_unit_test(test_ends_groups),
 		cmocka_unit_test(test_side_files),
 		cmocka_unit_test(test_side_files_sidecars),
 		cmocka_unit_test_teardown(test_batch_ahead, teardown_server),

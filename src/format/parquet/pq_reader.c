@@ -95,7 +95,7 @@ pq_next(ts_format_reader *base, ts_batch *batch, ts_err *err)
 	return n;
 }
 
-static const ts_format_reader_ops pq_ops = {pq_next, pq_close};
+static const ts_format_reader_ops pq_ops = {pq_next, pq_close, pq_ranges_like};
 
 /* ---- open ----------------------------------------------------------- */
 

@@ -144,6 +144,8 @@ int			pq_pick_row_group(pq_reader *r);
 bool		pq_chunk_streamed(const pq_reader *r, int64_t len);
 bool		pq_chunk_extent(const pq_reader *r, const pq_row_group *rg, const pq_leaf *l,
 							const pq_column_chunk **ccp, int64_t *start, int64_t *len, ts_err *err);
+/* a chunk's first byte and length (its dictionary page first); false when outside the file */
+bool		pq_chunk_bounds(const pq_column_chunk *cc, int64_t file_size, int64_t *start, int64_t *len);
 
 /* pq_window.c */
 void		pq_window_fill(pq_reader *r);
@@ -151,6 +153,10 @@ int			pq_window_next(pq_reader *r);
 void		pq_window_take(pq_reader *r, int rg);
 void		pq_window_queue(pq_reader *r);
 void		pq_window_free(pq_reader *r);
+
+/* pq_ranges_like.c: the format reader's ranges_like (ts_format_ranges_like) */
+int			pq_ranges_like(const ts_format_reader *base, const uint8_t *tail, size_t tail_len,
+						   int64_t file_size, int64_t budget, ts_range *out, int max);
 
 /* pq_assemble.c */
 bool		pq_fill_column(pq_reader *r, int c, int n, ts_err *err);

@@ -107,15 +107,21 @@ pq_chunk_extent(const pq_reader *r, const pq_row_group *rg, const pq_leaf *l,
 	if (cc->type != l->phys)
 		return ts_error(err, TS_ERR_CORRUPT, "column \"%s\" chunk type %d differs from its schema type %d",
 						l->path, cc->type, l->phys);
+	if (!pq_chunk_bounds(cc, r->file_size, start, len))
+		return ts_error(err, TS_ERR_CORRUPT, "column \"%s\" chunk lies outside the file", l->path);
+	*ccp = cc;
+	return true;
+}
+
+bool
+pq_chunk_bounds(const pq_column_chunk *cc, int64_t file_size, int64_t *start, int64_t *len)
+{
 	*start = cc->data_page_offset;
 	if (cc->dictionary_page_offset > 0 && cc->dictionary_page_offset < *start)
 		*start = cc->dictionary_page_offset;
 	*len = cc->total_compressed_size;
-	if (*start < 4 || *len < 0 || cc->num_values < 0 ||
-		*len > r->file_size - 4 || *start > r->file_size - 4 - *len)
-		return ts_error(err, TS_ERR_CORRUPT, "column \"%s\" chunk lies outside the file", l->path);
-	*ccp = cc;
-	return true;
+	return *start >= 4 && *len >= 0 && cc->num_values >= 0 &&
+		*len <= file_size - 4 && *start <= file_size - 4 - *len;
 }
 
 /*
