@@ -244,12 +244,13 @@ ts_format_close(ts_format_reader *r)
  * The byte ranges a reader like r (its columns, opened with no filter that
  * leaves row groups out and no byte range) would read first from another
  * file of the same layout on an object store, given that file's last
- * tail_len bytes (file_size bytes in all): its first row groups' projected
- * column chunks, as many row groups as fit in budget bytes (always the
- * first), at most max ranges into out (buf NULL).  Only a hint for
- * fetching them ahead: 0 when r's format has none (only Parquet does), r
- * has such a filter, the footer is not within the tail, or the other file's
- * schema is not r's file's.  Nothing is read.
+ * tail_len bytes (file_size bytes in all), at most max ranges into out
+ * (buf NULL): Parquet, its first row groups' projected column chunks, as
+ * many row groups as fit in budget bytes (always the first); ORC, its
+ * first 16 stripe footers (every column read: its first stripes whole,
+ * within budget).  Only a hint for fetching them ahead: 0 when r's format
+ * has none, r has such a filter, the footer is not within the tail, or the
+ * other file's schema is not r's file's.  Nothing is read.
  */
 int			ts_format_ranges_like(const ts_format_reader *r, const uint8_t *tail, size_t tail_len,
 								  int64_t file_size, int64_t budget, ts_range *out, int max);

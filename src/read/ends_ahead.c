@@ -8,9 +8,10 @@
  * 256 KiB: ORC's tail, Parquet's footer), requested for a group of the
  * next splits (at most ENDS_FILES files) and for the group after it, so a
  * file opens with no round trip; and then, once a file's ends are in, the
- * column chunks the reader of the current file would read first from it
- * (ts_split_reader_ranges_like), so that a narrow projection over the
- * next file does not wait for its chunks either.  Those requests are
+ * bytes the reader of the current file would read first from it
+ * (ts_split_reader_ranges_like: a Parquet file's first column chunks, an
+ * ORC file's stripe footers), so that a narrow projection over the next
+ * file does not wait for them either.  Those requests are
  * started, not waited for; a reader's reads find their bytes in the
  * registry (base/prefetch.c, asked by fs.c before a request).  Bytes
  * wrongly guessed are only a waste: a reader uses only parts of its own

@@ -241,7 +241,7 @@ void		ts_split_reader_set_window(ts_split_reader *r, ts_split_window *w);
  * ends_ahead.c, while the split w moved to last is read by reader (when
  * reader opened a file, opened, and after each batch): for the next splits
  * whose files' ends are in, the chunks reader would read first from those
- * files (ts_split_reader_ranges_like: Parquet files of the same schema, a
+ * files (ts_split_reader_ranges_like: Parquet / ORC files of the same schema, a
  * plain read with no filter that may leave row groups out) are requested,
  * not waited for, at most TS_RANGE_AHEAD_BYTES held at a time: their
  * readers then find them in (fs.c asks the registry before a request).

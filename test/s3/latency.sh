@@ -70,6 +70,10 @@
 #     with the first file's (named by its reader from their tails): at
 #     most 6 (4 of plan, the ends, the chunks; were 2 each, 12, then 9
 #     with the next split's ends alone fetched ahead).
+#   - four ~10 MB ORC files of 6 stripes, -c id: the stripe footers of
+#     the three next files (named from their tails) requested with the
+#     first file's: at most 10 (4 of plan, the ends, the footers, then
+#     one for each file's streams; were 13).
 #   - a primary-key table of four ~10 MB Parquet runs in one bucket,
 #     merged on read: every column at most 5 (the runs fetched whole by
 #     the split's window); -c id at most 6 (the runs' ends fetched
@@ -106,6 +110,9 @@ $BUILD/tools/ts_gen $D/avbig --rows 1200000 --column 'id:INT NOT NULL' --column 
 # four buckets of one 13 MB Parquet file each (files a scan of every column reads whole)
 $BUILD/tools/ts_gen $D/pq4 --format parquet --rows 2400000 --buckets 4 --bucket-key id \
     --column 'id:INT NOT NULL' --column s:STRING --column bi:BIGINT --null-every 9 >/dev/null
+# four buckets of one ~10 MB ORC file each (6 stripes)
+$BUILD/tools/ts_gen $D/orc4 --format orc --rows 2400000 --buckets 4 --bucket-key id --stripe-rows 100000 \
+    --column 'id:INT NOT NULL' --column s:STRING --column bi:BIGINT --null-every 9 >/dev/null
 # a primary-key table of four ~10 MB Parquet runs in one bucket (merged on read)
 $BUILD/tools/ts_gen $D/pkbig --format parquet --column 'id:INT NOT NULL' --column s:STRING --column bi:BIGINT \
     --primary-key id --buckets 1 --rows 600000 --snapshots 4 --keys 2000000 --no-ops >/dev/null
@@ -117,7 +124,7 @@ node test/s3/proxy.mjs --dir "$D/store" --delay 150 --trace \
     --upload "lake/wh/sales.db/orders=$FIX/warehouse/sales.db/orders" \
     --upload "lake/wh/t.db/m500=$M" --upload "lake/wh/t.db/w2=$D/w2" --upload "lake/wh/t.db/big=$D/big" \
     --upload "lake/wh/t.db/pqrg=$D/pqrg" --upload "lake/wh/t.db/pqwide=$D/pqwide" \
-    --upload "lake/wh/t.db/pq4=$D/pq4" --upload "lake/wh/t.db/pkbig=$D/pkbig" \
+    --upload "lake/wh/t.db/pq4=$D/pq4" --upload "lake/wh/t.db/pkbig=$D/pkbig" --upload "lake/wh/t.db/orc4=$D/orc4" \
     --upload "lake/wh/t.db/avbig=$D/avbig" --upload "lake/wh/t.db/orcwide=$D/orcwide" \
     --upload "lake/wh/t.db/stale=$D/stale" --upload "lake/wh/t.db/pkdv=$D/pkdv" > "$D/port" 2>> "$D/log" &
 pid=$!
@@ -296,6 +303,17 @@ if [ -n "$narrow" ] && [ "$narrow" -gt 0 ] && [ "$narrow" -lt $((4 * (13 << 20) 
     ok "four 13 MB files, -c id: $narrow bytes asked for (not fetched whole: less than half)"
 else
     bad "four 13 MB files, -c id: ${narrow:-?} bytes asked for (fetched whole?)"
+fi
+echo "---- orc4-id" >> "$D/log"
+scan_check "four 10 MB ORC files, -c id" s3://lake/wh/t.db/orc4 "$D/orc4" 2400000 10 -c id
+# the stripe footers (GETs under 64 KiB) of the four files at one depth: the next files' with the first's
+footers=$(sed -n '/^---- orc4-id$/,$p' "$D/log" | grep '^depth [0-9]* GET .*/t.db/orc4/bucket-.* bytes=[0-9]*-[0-9]*$' |
+          awk '{ split($NF, r, "[=-]"); if (r[3] + 1 - r[2] < 65536) print $2, $4 }')
+nfiles=$(awk '{ sub(/\/data-.*/, "", $2); print $2 }' <<< "$footers" | sort -u | wc -l)
+if [ "$nfiles" -eq 4 ] && [ "$(awk '{ print $1 }' <<< "$footers" | sort -u | wc -l)" -eq 1 ]; then
+    ok "four 10 MB ORC files, -c id: the stripe footers of all four requested together ($(wc -l <<< "$footers") GETs)"
+else
+    bad "four 10 MB ORC files, -c id: stripe footers of $nfiles files at depths $(awk '{ print $1 }' <<< "$footers" | sort -u | tr '\n' ' ')(not four files at one)"
 fi
 rows=$("$D/scan" "$D/pkbig" 2>&1 | head -1 | cut -d' ' -f1)
 scan_check "a merge of four 10 MB Parquet runs, every column" s3://lake/wh/t.db/pkbig "$D/pkbig" "$rows" 5

@@ -85,6 +85,13 @@ bool		orc_section_from(const orc_tail *tail, uint8_t **raw, size_t len, size_t m
  * needed
  */
 bool		orc_read_tail(ts_file *f, orc_tail *tail, int64_t *bytes_read, ts_err *err);
+/*
+ * The same from tbuf, the last tlen bytes of a file of fsize bytes: false
+ * with *need (> tlen) the bytes from the end it needs when they are more
+ * (err not set then); on failure orc_tail_free still needed.
+ */
+bool		orc_tail_from_bytes(const uint8_t *tbuf, size_t tlen, uint64_t fsize, orc_tail *tail,
+								uint64_t *need, ts_err *err);
 const char *orc_type_kind_name(int kind);
 
 /* ---- orc_column.c ----------------------------------------------------- */
@@ -196,6 +203,14 @@ void		orc_window_init(orc_window *w, ts_file *file, const orc_tail *tail, const 
 bool		orc_window_take(orc_window *w, int idx, orc_stripe *st);
 /* move the reads ahead on (between batches) */
 void		orc_window_drive(orc_window *w);
+/*
+ * What the window would read first of another file of the same types,
+ * given that file's last tail_len bytes (ts_format_ranges_like): its
+ * first ORC_WINDOW_SLOTS stripes' footers, or, when every column is read,
+ * its first stripes whole within budget (always the first); at most max.
+ */
+int			orc_window_ranges_like(const orc_window *w, const uint8_t *tail, size_t tail_len,
+								   int64_t file_size, int64_t budget, ts_range *out, int max);
 void		orc_window_free(orc_window *w);
 
 /* ---- orc_stats.c ------------------------------------------------------ */

@@ -103,6 +103,85 @@ orc_type_kind_name(int k)
 	return k >= 0 && k <= ORC_TIMESTAMP_INSTANT ? names[k] : "unknown";
 }
 
+/*
+ * The tail parsed from tbuf, the file's last tlen bytes (of fsize): false
+ * with *need set to the bytes from the end the postscript says footer and
+ * metadata take, when that is more than tlen (err not set then).
+ */
+bool
+orc_tail_from_bytes(const uint8_t *tbuf, size_t tlen, uint64_t fsize, orc_tail *tail,
+					uint64_t *need, ts_err *err)
+{
+	uint64_t	base = fsize - tlen;
+	uint8_t		ps_len;
+	uint64_t	footer_off,
+				meta_off;
+	ts_buf		fb,
+				mb;
+	bool		ok;
+
+	*need = 0;
+	ps_len = tbuf[tlen - 1];
+	if (ps_len == 0 || (size_t) ps_len + 1 > tlen)
+		return ts_error(err, TS_ERR_CORRUPT, "bad postscript length %u", ps_len);
+	if (!orc_parse_postscript(tbuf + tlen - 1 - ps_len, ps_len, tail, err))
+		return false;
+	if (tail->compression != ORC_COMP_NONE && tail->compression != ORC_COMP_ZLIB &&
+		tail->compression != ORC_COMP_SNAPPY && tail->compression != ORC_COMP_LZ4 &&
+		tail->compression != ORC_COMP_ZSTD)
+		return ts_error(err, TS_ERR_UNSUPPORTED, "unsupported compression %s (%d)",
+						orc_compression_name(tail->compression), tail->compression);
+	if (tail->footer_length > fsize || tail->metadata_length > fsize ||
+		tail->footer_length + tail->metadata_length + ps_len + 1 > fsize)
+		return ts_error(err, TS_ERR_CORRUPT, "footer (%llu bytes) and metadata (%llu bytes) run past the start of the file",
+						(unsigned long long) tail->footer_length,
+						(unsigned long long) tail->metadata_length);
+	footer_off = fsize - 1 - ps_len - tail->footer_length;
+	meta_off = footer_off - tail->metadata_length;
+	if (fsize - meta_off > tlen)
+	{
+		*need = fsize - meta_off;	/* footer and metadata reach before the bytes given */
+		return false;
+	}
+	ok = tail_section(tail, tbuf, base, footer_off, tail->footer_length, &fb, err);
+	if (ok && !fb.data)
+		ok = ts_buf_reserve(&fb, 1, err);
+	if (!ok)
+	{
+		ts_buf_free(&fb);
+		return ts_error_context(err, "footer");
+	}
+	if (!orc_parse_footer(fb.data, fb.len, tail, err))
+		return false;
+	{
+		uint64_t	sum = 0;
+
+		for (int i = 0; i < tail->nstripes; i++)
+		{
+			if (tail->stripes[i].nrows > (uint64_t) INT64_MAX - sum)
+				return ts_error(err, TS_ERR_CORRUPT, "stripe row counts overflow");
+			sum += tail->stripes[i].nrows;
+		}
+		if (sum != tail->nrows)
+			return ts_error(err, TS_ERR_CORRUPT, "stripes hold %llu rows, footer says %llu",
+							(unsigned long long) sum, (unsigned long long) tail->nrows);
+	}
+	if (tail->metadata_length > 0)
+	{
+		ok = tail_section(tail, tbuf, base, meta_off, tail->metadata_length, &mb, err);
+		if (ok && !mb.data)
+			ok = ts_buf_reserve(&mb, 1, err);
+		if (!ok)
+		{
+			ts_buf_free(&mb);
+			return ts_error_context(err, "metadata");
+		}
+		if (!orc_parse_metadata(mb.data, mb.len, tail, err))
+			return false;
+	}
+	return true;
+}
+
 bool
 orc_read_tail(ts_file *f, orc_tail *tail, int64_t *bytes_read, ts_err *err)
 {
@@ -110,13 +189,7 @@ orc_read_tail(ts_file *f, orc_tail *tail, int64_t *bytes_read, ts_err *err)
 	size_t		tlen;
 	size_t		max_tail = ts_file_is_remote(f) ? ORC_TAIL_READ_REMOTE : ORC_TAIL_READ;
 	uint8_t    *tbuf;
-	uint64_t	base;
-	uint8_t		ps_len;
-	uint64_t	footer_off,
-				meta_off,
-				need;
-	ts_buf		fb,
-				mb;
+	uint64_t	need;
 	bool		ok;
 
 	if (fsize < 4)
@@ -126,43 +199,13 @@ orc_read_tail(ts_file *f, orc_tail *tail, int64_t *bytes_read, ts_err *err)
 	tbuf = ts_malloc(tlen);
 	if (!tbuf)
 		return ts_error_nomem(err, NULL);
-	base = (uint64_t) fsize - tlen;
-	if (!read_at(f, bytes_read, tbuf, tlen, base, err))
+	if (!read_at(f, bytes_read, tbuf, tlen, (uint64_t) fsize - tlen, err))
 	{
 		ts_free(tbuf);
 		return false;
 	}
-	ps_len = tbuf[tlen - 1];
-	if (ps_len == 0 || (size_t) ps_len + 1 > tlen)
-	{
-		ts_free(tbuf);
-		return ts_error(err, TS_ERR_CORRUPT, "bad postscript length %u", ps_len);
-	}
-	if (!orc_parse_postscript(tbuf + tlen - 1 - ps_len, ps_len, tail, err))
-	{
-		ts_free(tbuf);
-		return false;
-	}
-	if (tail->compression != ORC_COMP_NONE && tail->compression != ORC_COMP_ZLIB &&
-		tail->compression != ORC_COMP_SNAPPY && tail->compression != ORC_COMP_LZ4 &&
-		tail->compression != ORC_COMP_ZSTD)
-	{
-		ts_free(tbuf);
-		return ts_error(err, TS_ERR_UNSUPPORTED, "unsupported compression %s (%d)",
-						orc_compression_name(tail->compression), tail->compression);
-	}
-	if (tail->footer_length > (uint64_t) fsize || tail->metadata_length > (uint64_t) fsize ||
-		tail->footer_length + tail->metadata_length + ps_len + 1 > (uint64_t) fsize)
-	{
-		ts_free(tbuf);
-		return ts_error(err, TS_ERR_CORRUPT, "footer (%llu bytes) and metadata (%llu bytes) run past the start of the file",
-						(unsigned long long) tail->footer_length,
-						(unsigned long long) tail->metadata_length);
-	}
-	footer_off = (uint64_t) fsize - 1 - ps_len - tail->footer_length;
-	meta_off = footer_off - tail->metadata_length;
-	need = (uint64_t) fsize - meta_off;
-	if (need > tlen)
+	ok = orc_tail_from_bytes(tbuf, tlen, (uint64_t) fsize, tail, &need, err);
+	if (!ok && need > tlen)
 	{
 		/* footer and metadata reach before the bytes read: one more read of the rest */
 		uint8_t    *nb;
@@ -183,64 +226,13 @@ orc_read_tail(ts_file *f, orc_tail *tail, int64_t *bytes_read, ts_err *err)
 		memcpy(nb + (need - tlen), tbuf, tlen);
 		ts_free(tbuf);
 		tbuf = nb;
-		if (!read_at(f, bytes_read, tbuf, (size_t) (need - tlen), meta_off, err))
+		if (!read_at(f, bytes_read, tbuf, (size_t) (need - tlen), (uint64_t) fsize - need, err))
 		{
 			ts_free(tbuf);
 			return false;
 		}
-		base = meta_off;
-	}
-	ok = tail_section(tail, tbuf, base, footer_off, tail->footer_length, &fb, err);
-	if (ok && !fb.data)
-		ok = ts_buf_reserve(&fb, 1, err);
-	if (!ok)
-	{
-		ts_free(tbuf);
-		ts_buf_free(&fb);
-		return ts_error_context(err, "footer");
-	}
-	if (!orc_parse_footer(fb.data, fb.len, tail, err))
-	{
-		ts_free(tbuf);
-		return false;
-	}
-	{
-		uint64_t	sum = 0;
-		int			i;
-
-		for (i = 0; i < tail->nstripes; i++)
-		{
-			if (tail->stripes[i].nrows > (uint64_t) INT64_MAX - sum)
-			{
-				ts_free(tbuf);
-				return ts_error(err, TS_ERR_CORRUPT, "stripe row counts overflow");
-			}
-			sum += tail->stripes[i].nrows;
-		}
-		if (sum != tail->nrows)
-		{
-			ts_free(tbuf);
-			return ts_error(err, TS_ERR_CORRUPT, "stripes hold %llu rows, footer says %llu",
-							(unsigned long long) sum, (unsigned long long) tail->nrows);
-		}
-	}
-	if (tail->metadata_length > 0)
-	{
-		ok = tail_section(tail, tbuf, base, meta_off, tail->metadata_length, &mb, err);
-		if (ok && !mb.data)
-			ok = ts_buf_reserve(&mb, 1, err);
-		if (!ok)
-		{
-			ts_free(tbuf);
-			ts_buf_free(&mb);
-			return ts_error_context(err, "metadata");
-		}
-		if (!orc_parse_metadata(mb.data, mb.len, tail, err))
-		{
-			ts_free(tbuf);
-			return false;
-		}
+		ok = orc_tail_from_bytes(tbuf, (size_t) need, (uint64_t) fsize, tail, &need, err);
 	}
 	ts_free(tbuf);
-	return true;
+	return ok;
 }

@@ -18,7 +18,9 @@
  * fail, or a footer that does not parse, drop the window, and from then on
  * the reader reads each stripe in turn, which reports what is wrong.
  * Memory: at most TS_RANGE_AHEAD_BYTES of streams (or the next stripe's)
- * and ORC_WINDOW_SLOTS footers.
+ * and ORC_WINDOW_SLOTS footers.  Also: what the window would read first
+ * of another file of the same types (orc_window_ranges_like), for a scan
+ * to fetch before it opens that file.
  */
 #include <string.h>
 
@@ -351,4 +353,69 @@ orc_window_free(orc_window *w)
 	window_drop(w);
 	ts_free(w->slots);
 	w->slots = NULL;
+}
+
+/* Are a's types b's (kinds, children, field names)? */
+static bool
+same_types(const orc_tail *a, const orc_tail *b)
+{
+	if (a->ntypes != b->ntypes)
+		return false;
+	for (int i = 0; i < a->ntypes; i++)
+	{
+		const orc_type *x = &a->types[i];
+		const orc_type *y = &b->types[i];
+
+		if (x->kind != y->kind || x->nsubtypes != y->nsubtypes ||
+			x->nfield_names != y->nfield_names || x->paimon_id != y->paimon_id ||
+			(x->nsubtypes > 0 &&
+			 memcmp(x->subtypes, y->subtypes, sizeof(uint32_t) * (size_t) x->nsubtypes) != 0))
+			return false;
+		for (int k = 0; k < x->nfield_names; k++)
+			if (strcmp(x->field_names[k], y->field_names[k]) != 0)
+				return false;
+	}
+	return true;
+}
+
+int
+orc_window_ranges_like(const orc_window *w, const uint8_t *tail, size_t tail_len,
+					   int64_t file_size, int64_t budget, ts_range *out, int max)
+{
+	orc_tail	t;
+	uint64_t	need;
+	int			n = 0;
+	int64_t		bytes = 0;
+
+	if (tail_len < 4 || (int64_t) tail_len > file_size || w->range_end > 0)
+		return 0;
+	memset(&t, 0, sizeof(t));
+	if (!orc_tail_from_bytes(tail, tail_len, (uint64_t) file_size, &t, &need, NULL) ||
+		!same_types(&t, w->tail))
+	{
+		orc_tail_free(&t);
+		return 0;
+	}
+	/* as add_slots gives the first ones slots */
+	for (int s = 0; s < t.nstripes && n < max && n < ORC_WINDOW_SLOTS; s++)
+	{
+		const orc_stripe_info *si = &t.stripes[s];
+		int64_t		total = (int64_t) (si->index_length + si->data_length + si->footer_length);
+
+		if (si->footer_length == 0 || !orc_stripe_in_file(si, (uint64_t) file_size))
+			break;
+		if (w->whole)
+		{
+			if (n > 0 && bytes + total > budget)
+				break;
+			out[n] = (ts_range) {(int64_t) si->offset, (size_t) total, NULL};
+			bytes += total;
+		}
+		else
+			out[n] = (ts_range) {(int64_t) (si->offset + si->index_length + si->data_length),
+				(size_t) si->footer_length, NULL};
+		n++;
+	}
+	orc_tail_free(&t);
+	return n;
 }

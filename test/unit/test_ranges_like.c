@@ -1,14 +1,17 @@
 /*
- * test_parquet_like.c - the column chunks an open Parquet reader names in
- * another file of the same layout (ts_format_ranges_like), which a scan
- * fetches before it opens that file.
+ * test_ranges_like.c - the bytes an open reader names in another file of
+ * the same layout (ts_format_ranges_like), which a scan fetches before it
+ * opens that file.
  *
- * Given only the other file's tail, the ranges are exactly that file's
- * chunks of the reader's leaves (a nested column's leaf included), row
- * group by row group in file order, the first always and the next while
- * they fit the budget; nothing for a file of another schema, a tail that
- * does not hold the footer or is not Parquet, or a reader whose filters
- * may leave row groups out (statistics, row selection, a byte range).
+ * Parquet: given only the other file's tail, the ranges are exactly that
+ * file's chunks of the reader's leaves (a nested column's leaf included),
+ * row group by row group in file order, the first always and the next
+ * while they fit the budget.  ORC: the other file's first 16 stripe
+ * footers (its window's first request), or its first stripes whole within
+ * the budget when every column is read.  Nothing, in both, for a file of
+ * another schema, a tail that does not hold the footer or is not of the
+ * format, or a reader whose filters may leave row groups / stripes out
+ * (statistics, row selection, a byte range).
  */
 #include "unit.h"
 #include "unit_fs.h"
@@ -17,6 +20,8 @@
 
 #include "base/ts_fs.h"
 #include "format/format.h"
+#include "format/orc/orc_decode.h"
+#include "format/orc/orc_writer.h"
 #include "format/parquet/pq_internal.h"
 #include "format/parquet/pq_writer.h"
 #include "meta/schema.h"
@@ -95,7 +100,8 @@ slurp(const char *path, size_t *len)
 }
 
 static ts_format_reader *
-open_reader(const char *path, const ts_read_column *cols, int n, const ts_reader_options *given)
+open_reader_of(ts_file_format fmt, const char *path, const ts_read_column *cols, int n,
+			   const ts_reader_options *given)
 {
 	ts_reader_options opts;
 	ts_err		err;
@@ -106,10 +112,16 @@ open_reader(const char *path, const ts_read_column *cols, int n, const ts_reader
 	else
 		memset(&opts, 0, sizeof(opts));
 	opts.fs = ts_fs_local_unconfined();
-	r = ts_format_open(TS_FORMAT_PARQUET, path, cols, n, &opts, &err);
+	r = ts_format_open(fmt, path, cols, n, &opts, &err);
 	if (r == NULL)
 		fail_msg("open %s: %s", path, err.msg);
 	return r;
+}
+
+static ts_format_reader *
+open_reader(const char *path, const ts_read_column *cols, int n, const ts_reader_options *given)
+{
+	return open_reader_of(TS_FORMAT_PARQUET, path, cols, n, given);
 }
 
 /* The chunk of column c of row group g of the file b (len bytes), as its reader reads it. */
@@ -264,11 +276,169 @@ test_ranges_like(void **state)
 	ts_schema_free(wide);
 }
 
+
+static const char *ORC_SCHEMA =
+"{\"version\":3,\"id\":0,\"fields\":["
+"{\"id\":0,\"name\":\"id\",\"type\":\"BIGINT NOT NULL\"},"
+"{\"id\":1,\"name\":\"s\",\"type\":\"STRING\"},"
+"{\"id\":2,\"name\":\"d\",\"type\":\"DOUBLE\"}"
+"],\"highestFieldId\":2,\"partitionKeys\":[],\"primaryKeys\":[],\"options\":{}}";
+
+static const char *ORC_WIDER =
+"{\"version\":3,\"id\":1,\"fields\":["
+"{\"id\":0,\"name\":\"id\",\"type\":\"BIGINT NOT NULL\"},"
+"{\"id\":1,\"name\":\"s\",\"type\":\"STRING\"},"
+"{\"id\":2,\"name\":\"d\",\"type\":\"DOUBLE\"},"
+"{\"id\":3,\"name\":\"x\",\"type\":\"INT\"}"
+"],\"highestFieldId\":3,\"partitionKeys\":[],\"primaryKeys\":[],\"options\":{}}";
+
+/* nrows rows of seed's values to a temporary ORC file in stripes of 1,000 rows; its path */
+static char *
+write_orc(const ts_schema *s, int nrows, int seed)
+{
+	char	   *path = strdup("/tmp/ts-unit-orclike.XXXXXX");
+	ts_err		err;
+	ts_buf		out;
+	ts_orc_writer *w;
+	int			fd;
+	char		str[32];
+
+	ts_buf_init(&out);
+	w = ts_orc_writer_create(s->fields, s->nfields, TS_ORC_CODEC_ZSTD, 1, 0, 1000, buf_sink, &out, &err);
+	if (w == NULL)
+		fail_msg("create: %s", err.msg);
+	for (int i = 0; i < nrows; i++)
+	{
+		ts_value	row[4];
+		int			n = snprintf(str, sizeof(str), "o%d-%d", seed, i * 3 + seed);
+
+		memset(row, 0, sizeof(row));
+		row[0].v.i = (int64_t) i * 17 + seed;
+		row[1].isnull = (i + seed) % 4 == 0;
+		row[1].v.s.p = (const uint8_t *) str;
+		row[1].v.s.len = (uint32_t) n;
+		row[2].v.d = i * 0.5 + seed;
+		row[3].v.i = i;
+		if (!ts_orc_writer_add(w, row, &err))
+			fail_msg("add %d: %s", i, err.msg);
+	}
+	if (!ts_orc_writer_finish(w, &err))
+		fail_msg("finish: %s", err.msg);
+	ts_orc_writer_free(w);
+	fd = mkstemp(path);
+	assert_true(fd >= 0);
+	assert_int_equal(write(fd, out.data, out.len), (ssize_t) out.len);
+	close(fd);
+	ts_buf_free(&out);
+	return path;
+}
+
+static void
+test_orc_ranges_like(void **state)
+{
+	ts_schema  *s = schema_json(ORC_SCHEMA);
+	ts_schema  *wide = schema_json(ORC_WIDER);
+	char	   *a = write_orc(s, 5000, 1);
+	char	   *b = write_orc(s, 20500, 2);
+	char	   *c = write_orc(wide, 5000, 3);
+	ts_read_column cols[3] = {{1, "s", s->fields[1].type}, {0, "id", s->fields[0].type},
+	{2, "d", s->fields[2].type}};
+	ts_format_reader *r = open_reader_of(TS_FORMAT_ORC, a, cols, 1, NULL);
+	size_t		blen,
+				clen;
+	uint8_t    *bb = slurp(b, &blen);
+	uint8_t    *cb = slurp(c, &clen);
+	orc_tail	t;
+	uint64_t	need;
+	ts_range	out[64];
+	int			n;
+	int64_t		first,
+				two;
+
+	(void) state;
+	memset(&t, 0, sizeof(t));
+	assert_true(orc_tail_from_bytes(bb, blen, blen, &t, &need, NULL));
+	assert_int_equal(t.nstripes, 21);
+
+	/* one column: the first 16 stripes' footers, in order, from the tail alone */
+	n = ts_format_ranges_like(r, bb + blen - (64 << 10), 64 << 10, (int64_t) blen,
+							  (int64_t) 1 << 40, out, 64);
+	assert_int_equal(n, 16);
+	for (int i = 0; i < n; i++)
+	{
+		const orc_stripe_info *si = &t.stripes[i];
+
+		assert_int_equal(out[i].offset, (int64_t) (si->offset + si->index_length + si->data_length));
+		assert_int_equal((int64_t) out[i].len, (int64_t) si->footer_length);
+	}
+	assert_int_equal(ts_format_ranges_like(r, bb, blen, (int64_t) blen, 1, out, 5), 5);	/* at most max */
+	/* nothing: another schema, a tail without the footer, not ORC */
+	assert_int_equal(ts_format_ranges_like(r, cb, clen, (int64_t) clen, (int64_t) 1 << 40, out, 64), 0);
+	assert_int_equal(ts_format_ranges_like(r, bb + blen - 8, 8, (int64_t) blen, (int64_t) 1 << 40, out, 64), 0);
+	{
+		uint8_t    *bad = malloc(blen);
+
+		memcpy(bad, bb, blen);
+		bad[blen - 1] = 0;		/* no postscript */
+		assert_int_equal(ts_format_ranges_like(r, bad, blen, (int64_t) blen, (int64_t) 1 << 40, out, 64), 0);
+		free(bad);
+	}
+	ts_format_close(r);
+
+	/* every column: whole stripes within the budget, the first always */
+	r = open_reader_of(TS_FORMAT_ORC, a, cols, 3, NULL);
+	first = (int64_t) (t.stripes[0].index_length + t.stripes[0].data_length + t.stripes[0].footer_length);
+	two = first + (int64_t) (t.stripes[1].index_length + t.stripes[1].data_length +
+							 t.stripes[1].footer_length);
+	n = ts_format_ranges_like(r, bb, blen, (int64_t) blen, two, out, 64);
+	assert_int_equal(n, 2);
+	assert_int_equal(out[0].offset, (int64_t) t.stripes[0].offset);
+	assert_int_equal((int64_t) out[0].len, first);
+	assert_int_equal(out[1].offset, (int64_t) t.stripes[1].offset);
+	assert_int_equal(ts_format_ranges_like(r, bb, blen, (int64_t) blen, two - 1, out, 64), 1);
+	assert_int_equal(ts_format_ranges_like(r, bb, blen, (int64_t) blen, 1, out, 64), 1);
+	ts_format_close(r);
+
+	/* a filter that may leave stripes out, a byte range: nothing */
+	{
+		ts_reader_options o;
+
+		memset(&o, 0, sizeof(o));
+		o.stats_filter = keep_none;
+		r = open_reader_of(TS_FORMAT_ORC, a, cols, 1, &o);
+		assert_int_equal(ts_format_ranges_like(r, bb, blen, (int64_t) blen, (int64_t) 1 << 40, out, 64), 0);
+		ts_format_close(r);
+		memset(&o, 0, sizeof(o));
+		o.rows_filter = rows_all;
+		r = open_reader_of(TS_FORMAT_ORC, a, cols, 1, &o);
+		assert_int_equal(ts_format_ranges_like(r, bb, blen, (int64_t) blen, (int64_t) 1 << 40, out, 64), 0);
+		ts_format_close(r);
+		memset(&o, 0, sizeof(o));
+		o.range_start = 0;
+		o.range_end = 4;
+		r = open_reader_of(TS_FORMAT_ORC, a, cols, 1, &o);
+		assert_int_equal(ts_format_ranges_like(r, bb, blen, (int64_t) blen, (int64_t) 1 << 40, out, 64), 0);
+		ts_format_close(r);
+	}
+	orc_tail_free(&t);
+	ts_free(bb);
+	ts_free(cb);
+	unlink(a);
+	unlink(b);
+	unlink(c);
+	free(a);
+	free(b);
+	free(c);
+	ts_schema_free(s);
+	ts_schema_free(wide);
+}
+
 int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_ranges_like),
+		cmocka_unit_test(test_orc_ranges_like),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
