@@ -371,7 +371,12 @@ test_orc_ranges_like(void **state)
 		assert_int_equal(out[i].offset, (int64_t) (si->offset + si->index_length + si->data_length));
 		assert_int_equal((int64_t) out[i].len, (int64_t) si->footer_length);
 	}
-	assert_int_equal(ts_format_ranges_like(r, bb, blen, (int64_t) blen, 1, out, 5), 5);	/* at most max */
+	assert_int_equal(ts_format_ranges_like(r, bb, blen, (int64_t) blen, (int64_t) 1 << 40, out, 5), 5);	/* at most max */
+	/* within the budget, the first always */
+	assert_int_equal(ts_format_ranges_like(r, bb, blen, (int64_t) blen, 1, out, 64), 1);
+	assert_int_equal(ts_format_ranges_like(r, bb, blen, (int64_t) blen,
+										   (int64_t) (t.stripes[0].footer_length + t.stripes[1].footer_length),
+										   out, 64), 2);
 	/* nothing: another schema, a tail without the footer, not ORC */
 	assert_int_equal(ts_format_ranges_like(r, cb, clen, (int64_t) clen, (int64_t) 1 << 40, out, 64), 0);
 	assert_int_equal(ts_format_ranges_like(r, bb + blen - 8, 8, (int64_t) blen, (int64_t) 1 << 40, out, 64), 0);

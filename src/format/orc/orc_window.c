@@ -404,16 +404,16 @@ orc_window_ranges_like(const orc_window *w, const uint8_t *tail, size_t tail_len
 
 		if (si->footer_length == 0 || !orc_stripe_in_file(si, (uint64_t) file_size))
 			break;
+		if (!w->whole)
+			total = (int64_t) si->footer_length;
+		if (n > 0 && bytes + total > budget)
+			break;
 		if (w->whole)
-		{
-			if (n > 0 && bytes + total > budget)
-				break;
 			out[n] = (ts_range) {(int64_t) si->offset, (size_t) total, NULL};
-			bytes += total;
-		}
 		else
 			out[n] = (ts_range) {(int64_t) (si->offset + si->index_length + si->data_length),
 				(size_t) si->footer_length, NULL};
+		bytes += total;
 		n++;
 	}
 	orc_tail_free(&t);
