@@ -617,9 +617,13 @@ find_part(ts_prefetch *p, const char *path, int64_t offset, size_t len)
 	return NULL;
 }
 
-bool
-ts_prefetch_find_range(ts_fs *fs, const char *path, int64_t offset, size_t len,
-					   const uint8_t **data)
+/*
+ * ts_prefetch_find_range, waiting for a part on its way (wait), or only
+ * from sets whose requests are all done (not wait: never waits).
+ */
+static bool
+find_range(ts_fs *fs, const char *path, int64_t offset, size_t len, const uint8_t **data,
+		   bool wait)
 {
 	ts_prefetch *p;
 
@@ -636,6 +640,8 @@ ts_prefetch_find_range(ts_fs *fs, const char *path, int64_t offset, size_t len,
 			if (p->taken[i] || it->buf == NULL || offset < it->offset ||
 				offset + (int64_t) len > it->offset + (int64_t) it->len || strcmp(it->uri, path) != 0)
 				continue;
+			if (!wait && !ts_s3_batch_done(p->batch))
+				break;
 			if (!ts_s3_batch_wait_item(p->batch, i, NULL) || !take(p, i))
 				return false;	/* its reader's own request reports why */
 			e = find_part(p, path, offset, len);
@@ -644,6 +650,42 @@ ts_prefetch_find_range(ts_fs *fs, const char *path, int64_t offset, size_t len,
 		{
 			*data = e->data + (offset - e->offset);
 			return true;
+		}
+	}
+	return false;
+}
+
+bool
+ts_prefetch_find_range(ts_fs *fs, const char *path, int64_t offset, size_t len,
+					   const uint8_t **data)
+{
+	return find_range(fs, path, offset, len, data, true);
+}
+
+bool
+ts_prefetch_held_range(ts_fs *fs, const char *path, int64_t offset, size_t len,
+					   const uint8_t **data)
+{
+	return find_range(fs, path, offset, len, data, false);
+}
+
+bool
+ts_prefetch_covers(ts_fs *fs, const char *path, int64_t offset, size_t len)
+{
+	ts_prefetch *p;
+
+	for (int r = nregistered; (p = next_set_of(fs, &r)) != NULL;)
+	{
+		if (find_part(p, path, offset, len) != NULL)
+			return true;
+		for (int i = 0; p->batch != NULL && i < p->nitems; i++)
+		{
+			const ts_s3_fetch *it = &p->items[i];
+
+			if (!p->taken[i] && it->buf != NULL && offset >= it->offset &&
+				offset + (int64_t) len <= it->offset + (int64_t) it->len &&
+				strcmp(it->uri, path) == 0)
+				return true;
 		}
 	}
 	return false;

@@ -88,6 +88,17 @@ ts_prefetch *ts_prefetch_start_ends(ts_fs *fs, const char *const *paths, const i
  */
 bool		ts_prefetch_find_range(ts_fs *fs, const char *path, int64_t offset, size_t len,
 								   const uint8_t **data);
+/*
+ * The same without waiting: only from parts in, or from sets whose
+ * requests are all done.
+ */
+bool		ts_prefetch_held_range(ts_fs *fs, const char *path, int64_t offset, size_t len,
+								   const uint8_t **data);
+/*
+ * Is [offset, offset + len) of path in a part of a registered set of fs,
+ * in or on its way (never waits)?
+ */
+bool		ts_prefetch_covers(ts_fs *fs, const char *path, int64_t offset, size_t len);
 
 /* Are a started set's requests finished (moving them on first)?  Never waits. */
 bool		ts_prefetch_ready(ts_prefetch *p);

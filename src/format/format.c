@@ -145,9 +145,10 @@ ts_format_open(ts_file_format fmt, const char *path,
 
 int
 ts_format_ranges_like(const ts_format_reader *r, const uint8_t *tail, size_t tail_len,
-					  int64_t file_size, int64_t budget, ts_range *out, int max)
+					  int64_t file_size, const ts_held_bytes *held, int64_t budget, ts_range *out,
+					  int max)
 {
 	if (r == NULL || r->ops->ranges_like == NULL || tail == NULL || max <= 0)
 		return 0;
-	return r->ops->ranges_like(r, tail, tail_len, file_size, budget, out, max);
+	return r->ops->ranges_like(r, tail, tail_len, file_size, held, budget, out, max);
 }

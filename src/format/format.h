@@ -179,6 +179,16 @@ typedef struct ts_reader_metrics
 
 typedef struct ts_format_reader ts_format_reader;
 
+/*
+ * Bytes of a file held in memory already (fetched ahead): at(arg, offset,
+ * len) gives [offset, offset + len) or NULL; it never waits.
+ */
+typedef struct ts_held_bytes
+{
+	const uint8_t *(*at) (void *arg, int64_t offset, size_t len);
+	void	   *arg;
+} ts_held_bytes;
+
 typedef struct ts_format_reader_ops
 {
 	/* fill *batch; return rows (>0), 0 at end, -1 on error */
@@ -186,7 +196,8 @@ typedef struct ts_format_reader_ops
 	void		(*close) (ts_format_reader *r);
 	/* optional: ts_format_ranges_like */
 	int			(*ranges_like) (const ts_format_reader *r, const uint8_t *tail, size_t tail_len,
-								int64_t file_size, int64_t budget, ts_range *out, int max);
+								int64_t file_size, const struct ts_held_bytes *held,
+								int64_t budget, ts_range *out, int max);
 } ts_format_reader_ops;
 
 /* Every concrete reader embeds this first. */
@@ -247,13 +258,15 @@ ts_format_close(ts_format_reader *r)
  * tail_len bytes (file_size bytes in all), at most max ranges into out
  * (buf NULL): Parquet, its first row groups' projected column chunks, as
  * many row groups as fit in budget bytes (always the first); ORC, its
- * first 16 stripe footers (every column read: its first stripes whole,
- * within budget).  Only a hint for fetching them ahead: 0 when r's format
+ * first 16 stripes' footers, or the streams r reads of those whose footers
+ * held has (NULL: none), within budget (every column read: its first
+ * stripes whole).  Only a hint for fetching them ahead: 0 when r's format
  * has none, r has such a filter, the footer is not within the tail, or the
  * other file's schema is not r's file's.  Nothing is read.
  */
 int			ts_format_ranges_like(const ts_format_reader *r, const uint8_t *tail, size_t tail_len,
-								  int64_t file_size, int64_t budget, ts_range *out, int max);
+								  int64_t file_size, const ts_held_bytes *held, int64_t budget,
+								  ts_range *out, int max);
 
 /* Per-format constructors (called by ts_format_open). */
 ts_format_reader *ts_avro_open(const char *path, const ts_read_column *columns, int ncols,

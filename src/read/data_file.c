@@ -891,16 +891,16 @@ ts_data_file_current_part(const ts_data_file_reader *r, int32_t *part)
 
 int
 ts_data_file_ranges_like(const ts_data_file_reader *r, const ts_scan_file *other,
-						 const uint8_t *tail, size_t tail_len, int64_t budget, ts_range *out,
-						 int max)
+						 const uint8_t *tail, size_t tail_len, const ts_held_bytes *held,
+						 int64_t budget, ts_range *out, int max)
 {
 	/* the same format written with the same schema: the same leaves, by the same columns */
 	if (r == NULL || r->fr == NULL || other->entry == NULL || r->file->entry == NULL ||
 		other->format != r->file->format || other->range_end > 0 || r->file->range_end > 0 ||
 		other->entry->file.schema_id != r->file->entry->file.schema_id)
 		return 0;
-	return ts_format_ranges_like(r->fr, tail, tail_len, other->entry->file.file_size, budget,
-								 out, max);
+	return ts_format_ranges_like(r->fr, tail, tail_len, other->entry->file.file_size, held,
+								 budget, out, max);
 }
 
 void

@@ -9,9 +9,10 @@
  * next splits (at most ENDS_FILES files) and for the group after it, so a
  * file opens with no round trip; and then, once a file's ends are in, the
  * bytes the reader of the current file would read first from it
- * (ts_split_reader_ranges_like: a Parquet file's first column chunks, an
- * ORC file's stripe footers), so that a narrow projection over the next
- * file does not wait for them either.  Those requests are
+ * (ts_split_reader_ranges_like: a Parquet file's first column chunks; an
+ * ORC file's stripe footers, and once those are in, a second look names
+ * the streams they list), so that a narrow projection over the next file
+ * does not wait for them either.  Those requests are
  * started, not waited for; a reader's reads find their bytes in the
  * registry (base/prefetch.c, asked by fs.c before a request).  Bytes
  * wrongly guessed are only a waste: a reader uses only parts of its own
@@ -119,6 +120,7 @@ free_chunks_before(ts_split_window *w, int s)
 			ts_prefetch_free(w->chunks[i]);
 			w->chunks[i] = NULL;
 			w->chunks_bytes[i] = 0;
+			w->chunks_again[i] = false;
 		}
 }
 
@@ -174,17 +176,36 @@ ts_split_window_move_ends(ts_split_window *w, ts_plan *plan, int s, int64_t row_
 	return true;
 }
 
+/* One object's bytes in the registry, for ts_format_ranges_like (never waits). */
+typedef struct held_object
+{
+	ts_fs	   *fs;
+	const char *path;
+} held_object;
+
+static const uint8_t *
+held_at(void *arg, int64_t offset, size_t len)
+{
+	const held_object *h = arg;
+	const uint8_t *data;
+
+	return ts_prefetch_held_range(h->fs, h->path, offset, len, &data) ? data : NULL;
+}
+
 /*
- * The first chunks of file f (an object at path), named by reader from
- * the file's tail in the ends fetched, less what the ends hold, coalesced
- * as a reader's ranges are, added to parts[*n..CHUNK_PARTS) while *bytes
- * stays within budget.  False once the bounds are reached.
+ * What reader would read first of file f (an object at path), named from
+ * the file's tail in the ends fetched and what else of it is in, less
+ * what is fetched or on its way already, coalesced as a reader's ranges
+ * are, added to parts[*n..CHUNK_PARTS) while *bytes stays within budget.
+ * False once the bounds are reached.
  */
 static bool
 add_chunks(const ts_split_reader *reader, ts_plan *plan, const ts_scan_file *f, const char *path,
 		   int64_t budget, ts_prefetch_part *parts, int *n, int64_t *bytes)
 {
 	int64_t		size = f->entry->file.file_size;
+	held_object obj = {plan->fs, path};
+	ts_held_bytes held = {held_at, &obj};
 	const uint8_t *tail;
 	ts_range	ranges[CHUNK_RANGES];
 	int			order[CHUNK_RANGES];
@@ -196,12 +217,11 @@ add_chunks(const ts_split_reader *reader, ts_plan *plan, const ts_scan_file *f, 
 	/* its ends are in (the caller waited, or saw them ready): no wait */
 	if (!ts_prefetch_find_range(plan->fs, path, size - ENDS_TAIL, (size_t) ENDS_TAIL, &tail))
 		return true;			/* its request failed: its reader's own reports why */
-	k = ts_split_reader_ranges_like(reader, f, tail, (size_t) ENDS_TAIL, budget - *bytes,
+	k = ts_split_reader_ranges_like(reader, f, tail, (size_t) ENDS_TAIL, &held, budget - *bytes,
 									ranges, CHUNK_RANGES);
 	for (int i = 0; i < k; i++)
-		if (ranges[i].offset + (int64_t) ranges[i].len > TS_HEAD_BYTES_DEFAULT &&
-			ranges[i].offset < size - ENDS_TAIL)
-			ranges[m++] = ranges[i];	/* not in an end already */
+		if (!ts_prefetch_covers(plan->fs, path, ranges[i].offset, ranges[i].len))
+			ranges[m++] = ranges[i];	/* not in an end, nor asked for before */
 	nruns = ts_ranges_coalesce(ranges, m, TS_RANGE_GAP, TS_RANGE_MAX_RUN, order, runs);
 	for (int i = 0; i < nruns; i++)
 	{
@@ -209,6 +229,31 @@ add_chunks(const ts_split_reader *reader, ts_plan *plan, const ts_scan_file *f, 
 			return false;
 		parts[(*n)++] = (ts_prefetch_part) {path, size, runs[i].offset, runs[i].len};
 		*bytes += runs[i].len;
+	}
+	return true;
+}
+
+/*
+ * add_chunks for the files of split t read by ranges; false once the
+ * bounds are reached.  *again: one is ORC (its stripe footers named, its
+ * streams to be named once they are in).
+ */
+static bool
+add_split(const ts_split_reader *reader, ts_plan *plan, int t, int64_t budget,
+		  ts_prefetch_part *parts, int *n, int64_t *bytes, bool *again)
+{
+	const ts_split *split = &plan->splits[t];
+
+	for (int i = 0, files = 0; i < split->nfiles && files < ENDS_FILES; i++)
+	{
+		const char *path;
+
+		if (!read_by_ranges(plan, &split->files[i], &path))
+			continue;
+		files++;
+		*again |= split->files[i].format == TS_FORMAT_ORC;
+		if (!add_chunks(reader, plan, &split->files[i], path, budget, parts, n, bytes))
+			return false;
 	}
 	return true;
 }
@@ -233,10 +278,11 @@ ts_split_window_chunks_ahead(ts_split_window *w, ts_plan *plan, const ts_split_r
 	int64_t		bytes = 0;
 	int64_t		budget = TS_RANGE_AHEAD_BYTES;
 	int			slot = -1;
+	int			from = w->chunks_next;
 	bool		room = true;
+	bool		again = false;
 
-	if (plan == NULL || reader == NULL || w->chunks_next >= w->ends_ahead_end ||
-		w->chunks_next >= plan->nsplits)
+	if (plan == NULL || reader == NULL)
 		return true;
 	for (int i = 0; i < TS_CHUNK_SETS; i++)
 	{
@@ -246,11 +292,28 @@ ts_split_window_chunks_ahead(ts_split_window *w, ts_plan *plan, const ts_split_r
 	}
 	if (slot < 0 || budget <= 0)
 		return true;			/* when the scan moves past those held */
-	while (room && w->chunks_next < plan->nsplits)
+
+	/* a second look at the splits of a set now in (ORC: their streams) */
+	for (int i = 0; i < TS_CHUNK_SETS && room; i++)
+	{
+		if (w->chunks[i] == NULL || !w->chunks_again[i] || !ts_prefetch_ready(w->chunks[i]))
+			continue;
+		w->chunks_again[i] = false;
+		for (int t = w->chunks_from[i] > w->current ? w->chunks_from[i] : w->current + 1;
+			 t < w->chunks_until[i] && room; t++)
+		{
+			bool		ignored = false;
+
+			from = t < from ? t : from;
+			room = add_split(reader, plan, t, budget, parts, &n, &bytes, &ignored);
+		}
+	}
+
+	/* the splits not tried yet whose ends are in */
+	while (room && w->chunks_next < w->ends_ahead_end && w->chunks_next < plan->nsplits)
 	{
 		int			t = w->chunks_next;
 		ts_prefetch *ends = ends_of(w, t);
-		const ts_split *split = &plan->splits[t];
 
 		if (ends == NULL)
 			break;
@@ -267,15 +330,7 @@ ts_split_window_chunks_ahead(ts_split_window *w, ts_plan *plan, const ts_split_r
 			if (!ts_prefetch_wait(ends, err))
 				return false;
 		}
-		for (int i = 0, files = 0; i < split->nfiles && files < ENDS_FILES && room; i++)
-		{
-			const char *path;
-
-			if (!read_by_ranges(plan, &split->files[i], &path))
-				continue;
-			files++;
-			room = add_chunks(reader, plan, &split->files[i], path, budget, parts, &n, &bytes);
-		}
+		room = add_split(reader, plan, t, budget, parts, &n, &bytes, &again);
 		w->chunks_next++;		/* tried: once */
 	}
 	if (n == 0)
@@ -283,8 +338,10 @@ ts_split_window_chunks_ahead(ts_split_window *w, ts_plan *plan, const ts_split_r
 	w->chunks[slot] = ts_prefetch_start_parts(plan->fs, parts, n, err);
 	if (w->chunks[slot] == NULL)
 		return false;
+	w->chunks_from[slot] = from;
 	w->chunks_until[slot] = w->chunks_next;
 	w->chunks_bytes[slot] = bytes;
+	w->chunks_again[slot] = again;
 	return true;
 }
 

@@ -431,12 +431,12 @@ ts_split_reader_current_file(const ts_split_reader *r)
 
 int
 ts_split_reader_ranges_like(const ts_split_reader *r, const ts_scan_file *other,
-							const uint8_t *tail, size_t tail_len, int64_t budget, ts_range *out,
-							int max)
+							const uint8_t *tail, size_t tail_len, const ts_held_bytes *held,
+							int64_t budget, ts_range *out, int max)
 {
 	if (r == NULL || r->merge || r->evolution || r->cur == NULL)
 		return 0;
-	return ts_data_file_ranges_like(r->cur, other, tail, tail_len, budget, out, max);
+	return ts_data_file_ranges_like(r->cur, other, tail, tail_len, held, budget, out, max);
 }
 
 const char *

@@ -174,8 +174,10 @@ typedef struct ts_split_window
 	ts_prefetch *ends_ahead;	/* ... of splits [ends_end, ends_ahead_end), started */
 	int			ends_ahead_end;
 	ts_prefetch *chunks[TS_CHUNK_SETS]; /* first chunks of the next splits' files, started */
-	int			chunks_until[TS_CHUNK_SETS];	/* ... of splits before this one */
+	int			chunks_from[TS_CHUNK_SETS]; /* ... of splits [from, until) */
+	int			chunks_until[TS_CHUNK_SETS];
 	int64_t		chunks_bytes[TS_CHUNK_SETS];
+	bool		chunks_again[TS_CHUNK_SETS];	/* a second look once in (ORC: streams) */
 	int			chunks_next;	/* the first split whose chunks were not tried */
 } ts_split_window;
 
@@ -232,7 +234,7 @@ bool		ts_split_window_move(ts_split_window *w, ts_plan *plan, int s, int64_t row
 
 /*
  * A serial scan's split reader told of the scan's window: when it opens a
- * file and after each batch it asks for the first chunks of the next
+ * file and after each batch it asks for the first bytes of the next
  * splits' files (ts_split_window_chunks_ahead).
  */
 void		ts_split_reader_set_window(ts_split_reader *r, ts_split_window *w);
@@ -240,13 +242,14 @@ void		ts_split_reader_set_window(ts_split_reader *r, ts_split_window *w);
 /*
  * ends_ahead.c, while the split w moved to last is read by reader (when
  * reader opened a file, opened, and after each batch): for the next splits
- * whose files' ends are in, the chunks reader would read first from those
- * files (ts_split_reader_ranges_like: Parquet / ORC files of the same schema, a
- * plain read with no filter that may leave row groups out) are requested,
+ * whose files' ends are in, what reader would read first from those files
+ * (ts_split_reader_ranges_like: Parquet / ORC files of the same schema, a
+ * plain read with no filter that may leave row groups out) is requested,
  * not waited for, at most TS_RANGE_AHEAD_BYTES held at a time: their
- * readers then find them in (fs.c asks the registry before a request).
- * Each split is tried once.  False (err set) only for a cancel or out of
- * memory.
+ * readers then find it in (fs.c asks the registry before a request).
+ * Each split is tried once, and looked at once more when what was asked
+ * for it is in (ORC: the streams its stripe footers list).  False (err
+ * set) only for a cancel or out of memory.
  */
 bool		ts_split_window_chunks_ahead(ts_split_window *w, ts_plan *plan,
 										 const ts_split_reader *reader, bool opened, ts_err *err);
@@ -273,11 +276,14 @@ const char *ts_split_reader_current_file(const ts_split_reader *r);
 /*
  * The byte ranges the file a plain read is in (not a merge) would have
  * read first from other, a file of the same format and schema, given
- * other's last tail_len bytes (ts_format_ranges_like): what to fetch
- * before other is opened.  0 when none can be named.
+ * other's last tail_len bytes and what held has of it
+ * (ts_format_ranges_like): what to fetch before other is opened.  0 when
+ * none can be named.
  */
+struct ts_held_bytes;
 int			ts_split_reader_ranges_like(const ts_split_reader *r, const ts_scan_file *other,
-										const uint8_t *tail, size_t tail_len, int64_t budget,
+										const uint8_t *tail, size_t tail_len,
+										const struct ts_held_bytes *held, int64_t budget,
 										ts_range *out, int max);
 /*
  * In that file, the part being read: "row group" (Parquet) or "stripe"

@@ -166,11 +166,12 @@ const char *ts_data_file_current_part(const ts_data_file_reader *r, int32_t *par
 /*
  * The byte ranges r's format reader would read first from other, a file
  * of the same format and schema (ts_format_ranges_like), given other's last
- * tail_len bytes; 0 when none can be named.
+ * tail_len bytes and what held has of it; 0 when none can be named.
  */
 int			ts_data_file_ranges_like(const ts_data_file_reader *r, const ts_scan_file *other,
-									 const uint8_t *tail, size_t tail_len, int64_t budget,
-									 ts_range *out, int max);
+									 const uint8_t *tail, size_t tail_len,
+									 const ts_held_bytes *held, int64_t budget, ts_range *out,
+									 int max);
 
 /* Close; adds what it read to *acc (may be NULL). */
 void		ts_data_file_close(ts_data_file_reader *r, ts_reader_metrics *acc);

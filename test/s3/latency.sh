@@ -72,8 +72,9 @@
 #     with the next split's ends alone fetched ahead).
 #   - four ~10 MB ORC files of 6 stripes, -c id: the stripe footers of
 #     the three next files (named from their tails) requested with the
-#     first file's: at most 10 (4 of plan, the ends, the footers, then
-#     one for each file's streams; were 13).
+#     first file's, then their id streams (named once those footers are
+#     in) with the first file's: at most 7 (4 of plan, the ends, the
+#     footers, the streams; were 13).
 #   - a primary-key table of four ~10 MB Parquet runs in one bucket,
 #     merged on read: every column at most 5 (the runs fetched whole by
 #     the split's window); -c id at most 6 (the runs' ends fetched
@@ -305,7 +306,7 @@ else
     bad "four 13 MB files, -c id: ${narrow:-?} bytes asked for (fetched whole?)"
 fi
 echo "---- orc4-id" >> "$D/log"
-scan_check "four 10 MB ORC files, -c id" s3://lake/wh/t.db/orc4 "$D/orc4" 2400000 10 -c id
+scan_check "four 10 MB ORC files, -c id" s3://lake/wh/t.db/orc4 "$D/orc4" 2400000 7 -c id
 # the stripe footers (GETs under 64 KiB) of the four files at one depth: the next files' with the first's
 footers=$(sed -n '/^---- orc4-id$/,$p' "$D/log" | grep '^depth [0-9]* GET .*/t.db/orc4/bucket-.* bytes=[0-9]*-[0-9]*$' |
           awk '{ split($NF, r, "[=-]"); if (r[3] + 1 - r[2] < 65536) print $2, $4 }')
@@ -314,6 +315,16 @@ if [ "$nfiles" -eq 4 ] && [ "$(awk '{ print $1 }' <<< "$footers" | sort -u | wc 
     ok "four 10 MB ORC files, -c id: the stripe footers of all four requested together ($(wc -l <<< "$footers") GETs)"
 else
     bad "four 10 MB ORC files, -c id: stripe footers of $nfiles files at depths $(awk '{ print $1 }' <<< "$footers" | sort -u | tr '\n' ' ')(not four files at one)"
+fi
+# and their streams (the other GETs, not an end) at two depths at most, not one per file (the
+# first file's from its own footers, the others' named once their footers were in)
+streams=$(sed -n '/^---- orc4-id$/,$p' "$D/log" | grep '^depth [0-9]* GET .*/t.db/orc4/bucket-.* bytes=[0-9]*-[0-9]*$' |
+          awk '{ split($NF, r, "[=-]"); n = r[3] + 1 - r[2]; if (n >= 65536 && r[2] != 0 && n != 262144) print $2, $4 }')
+nfiles=$(awk '{ sub(/\/data-.*/, "", $2); print $2 }' <<< "$streams" | sort -u | wc -l)
+if [ "$nfiles" -eq 4 ] && [ "$(awk '{ print $1 }' <<< "$streams" | sort -u | wc -l)" -le 2 ]; then
+    ok "four 10 MB ORC files, -c id: the id streams of the four files at depths $(awk '{ print $1 }' <<< "$streams" | sort -u | tr '\n' ' ')($(wc -l <<< "$streams") GETs)"
+else
+    bad "four 10 MB ORC files, -c id: id streams of $nfiles files at depths $(awk '{ print $1 }' <<< "$streams" | sort -u | tr '\n' ' ')(not four files at two at most)"
 fi
 rows=$("$D/scan" "$D/pkbig" 2>&1 | head -1 | cut -d' ' -f1)
 scan_check "a merge of four 10 MB Parquet runs, every column" s3://lake/wh/t.db/pkbig "$D/pkbig" "$rows" 5

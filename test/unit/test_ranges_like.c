@@ -182,7 +182,7 @@ test_ranges_like(void **state)
 	assert_true(m.nrow_groups >= 4);	/* several row groups, at other offsets than a's */
 
 	/* every row group, in order: the chunks of s (column 1) and ai's element (2) */
-	all = ts_format_ranges_like(r, bb, blen, (int64_t) blen, (int64_t) 1 << 40, out, 64);
+	all = ts_format_ranges_like(r, bb, blen, (int64_t) blen, NULL, (int64_t) 1 << 40, out, 64);
 	assert_int_equal(all, 2 * m.nrow_groups);
 	for (int g = 0; g < m.nrow_groups; g++)
 		for (int k = 0; k < 2; k++)
@@ -200,30 +200,30 @@ test_ranges_like(void **state)
 				two += len;
 		}
 	/* only the tail is needed: the last 64 KiB hold the footer */
-	n = ts_format_ranges_like(r, bb + blen - (64 << 10), 64 << 10, (int64_t) blen,
+	n = ts_format_ranges_like(r, bb + blen - (64 << 10), 64 << 10, (int64_t) blen, NULL,
 							  (int64_t) 1 << 40, out, 64);
 	assert_int_equal(n, all);
 	/* the budget: the first row group always, the next while they fit */
-	assert_int_equal(ts_format_ranges_like(r, bb, blen, (int64_t) blen, 1, out, 64), 2);
-	assert_int_equal(ts_format_ranges_like(r, bb, blen, (int64_t) blen, first, out, 64), 2);
-	assert_int_equal(ts_format_ranges_like(r, bb, blen, (int64_t) blen, two, out, 64), 4);
-	assert_int_equal(ts_format_ranges_like(r, bb, blen, (int64_t) blen, two - 1, out, 64), 2);
+	assert_int_equal(ts_format_ranges_like(r, bb, blen, (int64_t) blen, NULL, 1, out, 64), 2);
+	assert_int_equal(ts_format_ranges_like(r, bb, blen, (int64_t) blen, NULL, first, out, 64), 2);
+	assert_int_equal(ts_format_ranges_like(r, bb, blen, (int64_t) blen, NULL, two, out, 64), 4);
+	assert_int_equal(ts_format_ranges_like(r, bb, blen, (int64_t) blen, NULL, two - 1, out, 64), 2);
 	/* at most max ranges, whole row groups */
-	assert_int_equal(ts_format_ranges_like(r, bb, blen, (int64_t) blen, (int64_t) 1 << 40, out, 5), 4);
+	assert_int_equal(ts_format_ranges_like(r, bb, blen, (int64_t) blen, NULL, (int64_t) 1 << 40, out, 5), 4);
 
 	/* nothing: another schema, a tail without the whole footer, not Parquet */
-	assert_int_equal(ts_format_ranges_like(r, cb, clen, (int64_t) clen, (int64_t) 1 << 40, out, 64), 0);
-	assert_int_equal(ts_format_ranges_like(r, bb + blen - flen, flen, (int64_t) blen,
+	assert_int_equal(ts_format_ranges_like(r, cb, clen, (int64_t) clen, NULL, (int64_t) 1 << 40, out, 64), 0);
+	assert_int_equal(ts_format_ranges_like(r, bb + blen - flen, flen, (int64_t) blen, NULL,
 										   (int64_t) 1 << 40, out, 64), 0);
 	{
 		uint8_t    *bad = malloc(blen);
 
 		memcpy(bad, bb, blen);
 		memcpy(bad + blen - 4, "PAR2", 4);
-		assert_int_equal(ts_format_ranges_like(r, bad, blen, (int64_t) blen, (int64_t) 1 << 40, out, 64), 0);
+		assert_int_equal(ts_format_ranges_like(r, bad, blen, (int64_t) blen, NULL, (int64_t) 1 << 40, out, 64), 0);
 		memcpy(bad + blen - 4, "PAR1", 4);
 		memset(bad + blen - 8 - flen, 0xff, 16);	/* a footer that does not parse */
-		assert_int_equal(ts_format_ranges_like(r, bad, blen, (int64_t) blen, (int64_t) 1 << 40, out, 64), 0);
+		assert_int_equal(ts_format_ranges_like(r, bad, blen, (int64_t) blen, NULL, (int64_t) 1 << 40, out, 64), 0);
 		free(bad);
 	}
 	ts_format_close(r);
@@ -235,23 +235,23 @@ test_ranges_like(void **state)
 		memset(&o, 0, sizeof(o));
 		o.stats_filter = keep_none;
 		r = open_reader(a, cols, 2, &o);
-		assert_int_equal(ts_format_ranges_like(r, bb, blen, (int64_t) blen, (int64_t) 1 << 40, out, 64), 0);
+		assert_int_equal(ts_format_ranges_like(r, bb, blen, (int64_t) blen, NULL, (int64_t) 1 << 40, out, 64), 0);
 		ts_format_close(r);
 		memset(&o, 0, sizeof(o));
 		o.rows_filter = rows_all;
 		r = open_reader(a, cols, 2, &o);
-		assert_int_equal(ts_format_ranges_like(r, bb, blen, (int64_t) blen, (int64_t) 1 << 40, out, 64), 0);
+		assert_int_equal(ts_format_ranges_like(r, bb, blen, (int64_t) blen, NULL, (int64_t) 1 << 40, out, 64), 0);
 		ts_format_close(r);
 		memset(&o, 0, sizeof(o));
 		o.range_start = 0;
 		o.range_end = 4;
 		r = open_reader(a, cols, 2, &o);
-		assert_int_equal(ts_format_ranges_like(r, bb, blen, (int64_t) blen, (int64_t) 1 << 40, out, 64), 0);
+		assert_int_equal(ts_format_ranges_like(r, bb, blen, (int64_t) blen, NULL, (int64_t) 1 << 40, out, 64), 0);
 		ts_format_close(r);
 	}
 	/* the first column alone: its chunk only */
 	r = open_reader(a, cols, 1, NULL);
-	n = ts_format_ranges_like(r, bb, blen, (int64_t) blen, (int64_t) 1 << 40, out, 64);
+	n = ts_format_ranges_like(r, bb, blen, (int64_t) blen, NULL, (int64_t) 1 << 40, out, 64);
 	assert_int_equal(n, m.nrow_groups);
 	for (int g = 0; g < m.nrow_groups; g++)
 	{
@@ -333,6 +333,31 @@ write_orc(const ts_schema *s, int nrows, int seed)
 	return path;
 }
 
+/* A file's bytes, of which the footers of its first nstripes stripes are held. */
+typedef struct held_file
+{
+	const uint8_t *bytes;
+	int			nstripes;
+} held_file;
+
+static orc_tail held_tail;		/* the file's, for held_first */
+
+static const uint8_t *
+held_first(void *arg, int64_t offset, size_t len)
+{
+	const held_file *h = arg;
+
+	for (int i = 0; i < h->nstripes && i < held_tail.nstripes; i++)
+	{
+		const orc_stripe_info *si = &held_tail.stripes[i];
+
+		if ((uint64_t) offset == si->offset + si->index_length + si->data_length &&
+			len == si->footer_length)
+			return h->bytes + offset;
+	}
+	return NULL;
+}
+
 static void
 test_orc_ranges_like(void **state)
 {
@@ -359,9 +384,10 @@ test_orc_ranges_like(void **state)
 	memset(&t, 0, sizeof(t));
 	assert_true(orc_tail_from_bytes(bb, blen, blen, &t, &need, NULL));
 	assert_int_equal(t.nstripes, 21);
+	held_tail = t;
 
 	/* one column: the first 16 stripes' footers, in order, from the tail alone */
-	n = ts_format_ranges_like(r, bb + blen - (64 << 10), 64 << 10, (int64_t) blen,
+	n = ts_format_ranges_like(r, bb + blen - (64 << 10), 64 << 10, (int64_t) blen, NULL,
 							  (int64_t) 1 << 40, out, 64);
 	assert_int_equal(n, 16);
 	for (int i = 0; i < n; i++)
@@ -371,21 +397,87 @@ test_orc_ranges_like(void **state)
 		assert_int_equal(out[i].offset, (int64_t) (si->offset + si->index_length + si->data_length));
 		assert_int_equal((int64_t) out[i].len, (int64_t) si->footer_length);
 	}
-	assert_int_equal(ts_format_ranges_like(r, bb, blen, (int64_t) blen, (int64_t) 1 << 40, out, 5), 5);	/* at most max */
+	assert_int_equal(ts_format_ranges_like(r, bb, blen, (int64_t) blen, NULL, (int64_t) 1 << 40, out, 5), 5);	/* at most max */
 	/* within the budget, the first always */
-	assert_int_equal(ts_format_ranges_like(r, bb, blen, (int64_t) blen, 1, out, 64), 1);
-	assert_int_equal(ts_format_ranges_like(r, bb, blen, (int64_t) blen,
+	assert_int_equal(ts_format_ranges_like(r, bb, blen, (int64_t) blen, NULL, 1, out, 64), 1);
+	assert_int_equal(ts_format_ranges_like(r, bb, blen, (int64_t) blen, NULL,
 										   (int64_t) (t.stripes[0].footer_length + t.stripes[1].footer_length),
 										   out, 64), 2);
+	/* stripes whose footers are held: the streams of s read instead of the footer */
+	{
+		held_file	h = {bb, 3};
+		ts_held_bytes held = {held_first, &h};
+		int			k = 0;
+
+		n = ts_format_ranges_like(r, bb, blen, (int64_t) blen, &held, (int64_t) 1 << 40, out, 64);
+		for (int i = 0; i < 16; i++)
+		{
+			const orc_stripe_info *si = &t.stripes[i];
+			uint64_t	footer_at = si->offset + si->index_length + si->data_length;
+
+			if (i < 3)
+			{
+				/* the stripe's streams of column 2 (s), as its footer lists them */
+				uint8_t    *raw = malloc(si->footer_length);
+				orc_stripe_footer sf;
+				int			m = 0;
+
+				memset(&sf, 0, sizeof(sf));
+				memcpy(raw, bb + footer_at, si->footer_length);
+				assert_true(orc_stripe_footer_from(&t, i, &raw, &sf, NULL));
+				for (int j = 0; j < sf.nstreams; j++)
+				{
+					const orc_stream_info *st = &sf.streams[j];
+
+					/* the kinds a reader decodes (no row index, bloom filter, dictionary count) */
+					if (st->column != 2 || st->length == 0 || st->kind < 0 ||
+						st->kind >= ORC_NSTREAMS || st->kind == ORC_STREAM_DICTIONARY_COUNT)
+						continue;
+					assert_true(k < n);
+					assert_int_equal(out[k].offset, (int64_t) st->offset);
+					assert_int_equal((int64_t) out[k].len, (int64_t) st->length);
+					assert_true(st->offset >= si->offset && st->offset + st->length <= footer_at);
+					k++;
+					m++;
+				}
+				assert_true(m >= 2);	/* PRESENT and DATA at least (a column with nulls) */
+				orc_stripe_footer_free(&sf);
+				free(raw);
+			}
+			else
+			{
+				assert_true(k < n);
+				assert_int_equal(out[k].offset, (int64_t) footer_at);
+				assert_int_equal((int64_t) out[k].len, (int64_t) si->footer_length);
+				k++;
+			}
+		}
+		assert_int_equal(k, n);
+		/* a footer that does not parse: nothing from it on */
+		{
+			uint8_t    *bad = malloc(blen);
+			held_file	hb = {bad, 3};
+			ts_held_bytes heldb = {held_first, &hb};
+			const orc_stripe_info *s1 = &t.stripes[1];
+
+			memcpy(bad, bb, blen);
+			memset(bad + s1->offset + s1->index_length + s1->data_length, 0xff, s1->footer_length);
+			n = ts_format_ranges_like(r, bb, blen, (int64_t) blen, &heldb, (int64_t) 1 << 40, out, 64);
+			for (int i = 0; i < n; i++)
+				assert_true((uint64_t) out[i].offset < s1->offset);	/* stripe 0's streams only */
+			assert_true(n >= 1);
+			free(bad);
+		}
+	}
 	/* nothing: another schema, a tail without the footer, not ORC */
-	assert_int_equal(ts_format_ranges_like(r, cb, clen, (int64_t) clen, (int64_t) 1 << 40, out, 64), 0);
-	assert_int_equal(ts_format_ranges_like(r, bb + blen - 8, 8, (int64_t) blen, (int64_t) 1 << 40, out, 64), 0);
+	assert_int_equal(ts_format_ranges_like(r, cb, clen, (int64_t) clen, NULL, (int64_t) 1 << 40, out, 64), 0);
+	assert_int_equal(ts_format_ranges_like(r, bb + blen - 8, 8, (int64_t) blen, NULL, (int64_t) 1 << 40, out, 64), 0);
 	{
 		uint8_t    *bad = malloc(blen);
 
 		memcpy(bad, bb, blen);
 		bad[blen - 1] = 0;		/* no postscript */
-		assert_int_equal(ts_format_ranges_like(r, bad, blen, (int64_t) blen, (int64_t) 1 << 40, out, 64), 0);
+		assert_int_equal(ts_format_ranges_like(r, bad, blen, (int64_t) blen, NULL, (int64_t) 1 << 40, out, 64), 0);
 		free(bad);
 	}
 	ts_format_close(r);
@@ -395,13 +487,13 @@ test_orc_ranges_like(void **state)
 	first = (int64_t) (t.stripes[0].index_length + t.stripes[0].data_length + t.stripes[0].footer_length);
 	two = first + (int64_t) (t.stripes[1].index_length + t.stripes[1].data_length +
 							 t.stripes[1].footer_length);
-	n = ts_format_ranges_like(r, bb, blen, (int64_t) blen, two, out, 64);
+	n = ts_format_ranges_like(r, bb, blen, (int64_t) blen, NULL, two, out, 64);
 	assert_int_equal(n, 2);
 	assert_int_equal(out[0].offset, (int64_t) t.stripes[0].offset);
 	assert_int_equal((int64_t) out[0].len, first);
 	assert_int_equal(out[1].offset, (int64_t) t.stripes[1].offset);
-	assert_int_equal(ts_format_ranges_like(r, bb, blen, (int64_t) blen, two - 1, out, 64), 1);
-	assert_int_equal(ts_format_ranges_like(r, bb, blen, (int64_t) blen, 1, out, 64), 1);
+	assert_int_equal(ts_format_ranges_like(r, bb, blen, (int64_t) blen, NULL, two - 1, out, 64), 1);
+	assert_int_equal(ts_format_ranges_like(r, bb, blen, (int64_t) blen, NULL, 1, out, 64), 1);
 	ts_format_close(r);
 
 	/* a filter that may leave stripes out, a byte range: nothing */
@@ -411,18 +503,18 @@ test_orc_ranges_like(void **state)
 		memset(&o, 0, sizeof(o));
 		o.stats_filter = keep_none;
 		r = open_reader_of(TS_FORMAT_ORC, a, cols, 1, &o);
-		assert_int_equal(ts_format_ranges_like(r, bb, blen, (int64_t) blen, (int64_t) 1 << 40, out, 64), 0);
+		assert_int_equal(ts_format_ranges_like(r, bb, blen, (int64_t) blen, NULL, (int64_t) 1 << 40, out, 64), 0);
 		ts_format_close(r);
 		memset(&o, 0, sizeof(o));
 		o.rows_filter = rows_all;
 		r = open_reader_of(TS_FORMAT_ORC, a, cols, 1, &o);
-		assert_int_equal(ts_format_ranges_like(r, bb, blen, (int64_t) blen, (int64_t) 1 << 40, out, 64), 0);
+		assert_int_equal(ts_format_ranges_like(r, bb, blen, (int64_t) blen, NULL, (int64_t) 1 << 40, out, 64), 0);
 		ts_format_close(r);
 		memset(&o, 0, sizeof(o));
 		o.range_start = 0;
 		o.range_end = 4;
 		r = open_reader_of(TS_FORMAT_ORC, a, cols, 1, &o);
-		assert_int_equal(ts_format_ranges_like(r, bb, blen, (int64_t) blen, (int64_t) 1 << 40, out, 64), 0);
+		assert_int_equal(ts_format_ranges_like(r, bb, blen, (int64_t) blen, NULL, (int64_t) 1 << 40, out, 64), 0);
 		ts_format_close(r);
 	}
 	orc_tail_free(&t);

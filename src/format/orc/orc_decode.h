@@ -206,11 +206,13 @@ void		orc_window_drive(orc_window *w);
 /*
  * What the window would read first of another file of the same types,
  * given that file's last tail_len bytes (ts_format_ranges_like): its
- * first ORC_WINDOW_SLOTS stripes' footers, or, when every column is read,
+ * first ORC_WINDOW_SLOTS stripes' footers, or the streams the projection
+ * reads of those whose footers held has, or, when every column is read,
  * its first stripes whole; within budget (always the first), at most max.
  */
 int			orc_window_ranges_like(const orc_window *w, const uint8_t *tail, size_t tail_len,
-								   int64_t file_size, int64_t budget, ts_range *out, int max);
+								   int64_t file_size, const ts_held_bytes *held, int64_t budget,
+								   ts_range *out, int max);
 void		orc_window_free(orc_window *w);
 
 /* ---- orc_stats.c ------------------------------------------------------ */

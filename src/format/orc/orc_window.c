@@ -378,9 +378,49 @@ same_types(const orc_tail *a, const orc_tail *b)
 	return true;
 }
 
+/*
+ * The streams w's projection reads of stripe s of t, whose footer's file
+ * bytes are fb, into out[0..max); their count (*bytes their bytes), or -1
+ * when the footer does not parse or they are more than max.
+ */
+static int
+streams_of(const orc_window *w, const orc_tail *t, int s, const uint8_t *fb, ts_range *out,
+		   int max, int64_t *bytes)
+{
+	uint8_t    *raw = ts_malloc((size_t) t->stripes[s].footer_length);
+	orc_stripe_footer sf;
+	int		   *sel = NULL;
+	int			m = -1;
+
+	memset(&sf, 0, sizeof(sf));
+	*bytes = 0;
+	if (raw == NULL)
+		return -1;
+	memcpy(raw, fb, (size_t) t->stripes[s].footer_length);
+	if (orc_stripe_footer_from(t, s, &raw, &sf, NULL) &&
+		(sel = ts_malloc(sizeof(int) * (size_t) (sf.nstreams + 1))) != NULL)
+	{
+		m = orc_plan_stripe_streams(&sf, w->used, w->nused, sel);
+		if (m > max)
+			m = -1;
+		for (int k = 0; k < m; k++)
+		{
+			const orc_stream_info *st = &sf.streams[sel[k]];
+
+			out[k] = (ts_range) {(int64_t) st->offset, (size_t) st->length, NULL};
+			*bytes += (int64_t) st->length;
+		}
+	}
+	ts_free(sel);
+	ts_free(raw);				/* when not taken over */
+	orc_stripe_footer_free(&sf);
+	return m;
+}
+
 int
 orc_window_ranges_like(const orc_window *w, const uint8_t *tail, size_t tail_len,
-					   int64_t file_size, int64_t budget, ts_range *out, int max)
+					   int64_t file_size, const ts_held_bytes *held, int64_t budget,
+					   ts_range *out, int max)
 {
 	orc_tail	t;
 	uint64_t	need;
@@ -396,25 +436,33 @@ orc_window_ranges_like(const orc_window *w, const uint8_t *tail, size_t tail_len
 		orc_tail_free(&t);
 		return 0;
 	}
-	/* as add_slots gives the first ones slots */
-	for (int s = 0; s < t.nstripes && n < max && n < ORC_WINDOW_SLOTS; s++)
+	/* as add_slots gives the first ones slots, and start_streams starts them */
+	for (int s = 0; s < t.nstripes && n < max && s < ORC_WINDOW_SLOTS; s++)
 	{
 		const orc_stripe_info *si = &t.stripes[s];
+		int64_t		footer_at = (int64_t) (si->offset + si->index_length + si->data_length);
 		int64_t		total = (int64_t) (si->index_length + si->data_length + si->footer_length);
+		const uint8_t *fb = NULL;
+		int			k = 1;
 
 		if (si->footer_length == 0 || !orc_stripe_in_file(si, (uint64_t) file_size))
 			break;
-		if (!w->whole)
-			total = (int64_t) si->footer_length;
-		if (n > 0 && bytes + total > budget)
-			break;
+		if (si->nrows == 0)
+			continue;			/* not read */
 		if (w->whole)
 			out[n] = (ts_range) {(int64_t) si->offset, (size_t) total, NULL};
-		else
-			out[n] = (ts_range) {(int64_t) (si->offset + si->index_length + si->data_length),
-				(size_t) si->footer_length, NULL};
+		else if (held == NULL ||
+				 (fb = held->at(held->arg, footer_at, (size_t) si->footer_length)) == NULL)
+		{
+			out[n] = (ts_range) {footer_at, (size_t) si->footer_length, NULL};
+			total = (int64_t) si->footer_length;
+		}
+		else if ((k = streams_of(w, &t, s, fb, out + n, max - n, &total)) < 0)
+			break;
+		if (n > 0 && bytes + total > budget)
+			break;
 		bytes += total;
-		n++;
+		n += k;
 	}
 	orc_tail_free(&t);
 	return n;

@@ -75,7 +75,8 @@ row_group_chunks(const pq_reader *r, const pq_row_group *g, int64_t file_size, t
 
 int
 pq_ranges_like(const ts_format_reader *base, const uint8_t *tail, size_t tail_len,
-			   int64_t file_size, int64_t budget, ts_range *out, int max)
+			   int64_t file_size, const ts_held_bytes *held, int64_t budget, ts_range *out,
+			   int max)
 {
 	const pq_reader *r = (const pq_reader *) base;
 	pq_file_meta m;
@@ -83,6 +84,7 @@ pq_ranges_like(const ts_format_reader *base, const uint8_t *tail, size_t tail_le
 	int			n = 0;
 	int64_t		bytes = 0;
 
+	(void) held;				/* the footer is all it needs */
 	if (r->set.stats_filter != NULL || r->set.rows_filter != NULL || r->set.range_end > 0 ||
 		tail_len < 12 || (int64_t) tail_len > file_size || r->nleaves == 0)
 		return 0;

@@ -156,7 +156,8 @@ void		pq_window_free(pq_reader *r);
 
 /* pq_ranges_like.c: the format reader's ranges_like (ts_format_ranges_like) */
 int			pq_ranges_like(const ts_format_reader *base, const uint8_t *tail, size_t tail_len,
-						   int64_t file_size, int64_t budget, ts_range *out, int max);
+						   int64_t file_size, const ts_held_bytes *held, int64_t budget,
+						   ts_range *out, int max);
 
 /* pq_assemble.c */
 bool		pq_fill_column(pq_reader *r, int c, int n, ts_err *err);
