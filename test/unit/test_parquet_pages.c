@@ -85,7 +85,6 @@ write_table(const ts_schema *s, size_t page_bytes, int64_t page_rows, int zstd)
 	ts_buf		out;
 	ts_value	row[NF];
 	ts_pq_writer *w;
-	int			fd;
 
 	ts_buf_init(&out);
 	w = ts_pq_writer_create(s->fields, s->nfields, zstd, 0, buf_sink, &out, &err);
@@ -102,23 +101,8 @@ write_table(const ts_schema *s, size_t page_bytes, int64_t page_rows, int zstd)
 		fail_msg("finish: %s", err.msg);
 	ts_pq_writer_free(w);
 	snprintf(path, sizeof(path), "/tmp/ts-unit-pqpages.XXXXXX");
-	fd = mkstemp(path);
-	assert_true(fd >= 0);
-	assert_int_equal(write(fd, out.data, out.len), (ssize_t) out.len);
-	close(fd);
-	ts_buf_free(&out);
+	buf_to_temp_file(path, &out);
 	return path;
-}
-
-static uint8_t *
-slurp(const char *path, size_t *len)
-{
-	ts_err		err;
-	uint8_t    *data;
-
-	if (!ts_read_whole_file(ts_fs_local_unconfined(), path, &data, len, &err))
-		fail_msg("%s: %s", path, err.msg);
-	return data;
 }
 
 static void
@@ -324,7 +308,7 @@ test_pages_as_java_cuts_them(void **state)
 	(void) state;
 	/* by bytes: zstd pages of about 4 KiB uncompressed, one row group (8 MiB default) */
 	path = write_table(s, 4096, 0, 1);
-	b = slurp(path, &len);
+	b = unit_slurp(path, &len);
 	footer(b, len, &m);
 	assert_int_equal(m.nrow_groups, 1);
 	assert_int_equal(m.row_groups[0].num_rows, NROWS);
@@ -346,7 +330,7 @@ test_pages_as_java_cuts_them(void **state)
 
 	/* by rows: 100 rows a page (Java's parquet.page.row-count-limit) */
 	path = write_table(s, 0, 100, 0);
-	b = slurp(path, &len);
+	b = unit_slurp(path, &len);
 	footer(b, len, &m);
 	assert_int_equal(m.nrow_groups, 1);
 	for (int c = 0; c < m.row_groups[0].ncolumns; c++)
@@ -372,7 +356,7 @@ test_read_through_buffers(void **state)
 	char	   *path = write_table(s, 4096, 0, 1);
 	pq_file_meta m = {0};
 	size_t		len;
-	uint8_t    *b = slurp(path, &len);
+	uint8_t    *b = unit_slurp(path, &len);
 	page_census first;
 
 	(void) state;
@@ -481,7 +465,7 @@ test_cut_short_while_read_ahead(void **state)
 	ts_batch	b;
 	ts_err		err;
 	size_t		len;
-	uint8_t    *whole = slurp(path, &len);
+	uint8_t    *whole = unit_slurp(path, &len);
 	int			rc,
 				seen = 0;
 
@@ -513,11 +497,11 @@ static void
 java_file_same(const char *schema_rel, const char *data_rel, int *dict_pages)
 {
 	size_t		len;
-	uint8_t    *sb = slurp(unit_shared_path(schema_rel), &len);
+	uint8_t    *sb = unit_slurp(unit_shared_path(schema_rel), &len);
 	ts_err		err;
 	ts_schema  *s = ts_schema_parse((const char *) sb, len, schema_rel, &err);
 	const char *path = unit_shared_path(data_rel);
-	uint8_t    *b = slurp(path, &len);
+	uint8_t    *b = unit_slurp(path, &len);
 	pq_file_meta m = {0};
 	ts_read_column *cols;
 	static const size_t buffers[] = {1, 37, 300};

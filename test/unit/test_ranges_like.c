@@ -51,7 +51,6 @@ write_file(const ts_schema *s, int nrows, int seed)
 	ts_err		err;
 	ts_buf		out;
 	ts_pq_writer *w;
-	int			fd;
 	char		str[32];
 	ts_value	items[3];
 
@@ -80,23 +79,8 @@ write_file(const ts_schema *s, int nrows, int seed)
 	if (!ts_pq_writer_finish(w, &err))
 		fail_msg("finish: %s", err.msg);
 	ts_pq_writer_free(w);
-	fd = mkstemp(path);
-	assert_true(fd >= 0);
-	assert_int_equal(write(fd, out.data, out.len), (ssize_t) out.len);
-	close(fd);
-	ts_buf_free(&out);
+	buf_to_temp_file(path, &out);
 	return path;
-}
-
-static uint8_t *
-slurp(const char *path, size_t *len)
-{
-	ts_err		err;
-	uint8_t    *data;
-
-	if (!ts_read_whole_file(ts_fs_local_unconfined(), path, &data, len, &err))
-		fail_msg("%s: %s", path, err.msg);
-	return data;
 }
 
 static ts_format_reader *
@@ -166,8 +150,8 @@ test_ranges_like(void **state)
 	ts_format_reader *r = open_reader(a, cols, 2, NULL);
 	size_t		blen,
 				clen;
-	uint8_t    *bb = slurp(b, &blen);
-	uint8_t    *cb = slurp(c, &clen);
+	uint8_t    *bb = unit_slurp(b, &blen);
+	uint8_t    *cb = unit_slurp(c, &clen);
 	pq_file_meta m = {0};
 	ts_err		err;
 	uint32_t	flen = ts_load_le32(bb + blen - 8);
@@ -300,7 +284,6 @@ write_orc(const ts_schema *s, int nrows, int seed)
 	ts_err		err;
 	ts_buf		out;
 	ts_orc_writer *w;
-	int			fd;
 	char		str[32];
 
 	ts_buf_init(&out);
@@ -325,11 +308,7 @@ write_orc(const ts_schema *s, int nrows, int seed)
 	if (!ts_orc_writer_finish(w, &err))
 		fail_msg("finish: %s", err.msg);
 	ts_orc_writer_free(w);
-	fd = mkstemp(path);
-	assert_true(fd >= 0);
-	assert_int_equal(write(fd, out.data, out.len), (ssize_t) out.len);
-	close(fd);
-	ts_buf_free(&out);
+	buf_to_temp_file(path, &out);
 	return path;
 }
 
@@ -371,8 +350,8 @@ test_orc_ranges_like(void **state)
 	ts_format_reader *r = open_reader_of(TS_FORMAT_ORC, a, cols, 1, NULL);
 	size_t		blen,
 				clen;
-	uint8_t    *bb = slurp(b, &blen);
-	uint8_t    *cb = slurp(c, &clen);
+	uint8_t    *bb = unit_slurp(b, &blen);
+	uint8_t    *cb = unit_slurp(c, &clen);
 	orc_tail	t;
 	uint64_t	need;
 	ts_range	out[64];

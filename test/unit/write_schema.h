@@ -5,13 +5,14 @@
  * made; the local fs a table writer is given; the entries of a directory
  * whose names start with a prefix; the writer schema of an Avro file; a new
  * scratch directory; a schema parsed from JSON; a file writer's sink into a
- * ts_buf.
+ * ts_buf, and that buffer to a temporary file.
  */
 #ifndef TS_UNIT_WRITE_SCHEMA_H
 #define TS_UNIT_WRITE_SCHEMA_H
 
 #include <dirent.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "base/ts_fs.h"
 #include "format/avro/avro_container.h"
@@ -45,6 +46,18 @@ static __attribute__((unused)) bool
 buf_sink(void *arg, const void *data, size_t len, ts_err *err)
 {
 	return ts_buf_append((ts_buf *) arg, data, len, err);
+}
+
+/* out's bytes to a new file made from tmpl ("/tmp/x.XXXXXX", changed in place); out freed. */
+static __attribute__((unused)) void
+buf_to_temp_file(char *tmpl, ts_buf *out)
+{
+	int			fd = mkstemp(tmpl);
+
+	assert_true(fd >= 0);
+	assert_int_equal(write(fd, out->data, out->len), (ssize_t) out->len);
+	close(fd);
+	ts_buf_free(out);
 }
 
 static __attribute__((unused)) void
