@@ -23,6 +23,11 @@
  *
  * For BLOB files (-DFUZZ_BLOB, with TS_FORMAT_BLOB) the projection is the
  * one BLOB column such a file holds, read in batches of 2 rows.
+ *
+ * A Parquet or ORC reader that opens also names what it would read first
+ * of the input as another file of its layout (ts_format_ranges_like), from
+ * the whole input and from its last half, the input's bytes held: every
+ * range named must lie in the file.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -113,6 +118,50 @@ static const char *const opt_vals[][4] = {
 #endif
 
 static char path[64];
+
+#if (FUZZ_FORMAT == TS_FORMAT_PARQUET || FUZZ_FORMAT == TS_FORMAT_ORC) && !defined(FUZZ_TEXT)
+/* the input's bytes as those held of "another file" (ts_format_ranges_like) */
+typedef struct held_input
+{
+	const uint8_t *data;
+	size_t		size;
+} held_input;
+
+static const uint8_t *
+held_input_at(void *arg, int64_t offset, size_t len)
+{
+	const held_input *h = arg;
+
+	return offset >= 0 && (uint64_t) offset <= h->size && len <= h->size - (size_t) offset ?
+		h->data + offset : NULL;
+}
+
+/*
+ * What r names of the input read as another file of its layout, from its
+ * whole bytes and from its last half: every range must lie in the file.
+ */
+static void
+ranges_like_input(const ts_format_reader *r, const uint8_t *data, size_t size)
+{
+	held_input	h = {data, size};
+	ts_held_bytes held = {held_input_at, &h};
+	ts_range	out[64];
+
+	for (int k = 0; k < 2; k++)
+	{
+		size_t		tail = k == 0 ? size : size / 2;
+		int			n = ts_format_ranges_like(r, data + size - tail, tail, (int64_t) size, &held,
+											  (int64_t) 1 << 30, out, 64);
+
+		for (int i = 0; i < n; i++)
+			if (out[i].offset < 0 || out[i].len > size || (size_t) out[i].offset > size - out[i].len)
+				abort();		/* a range outside the file */
+	}
+}
+#define FUZZ_RANGES_LIKE(r, d, n) ranges_like_input(r, d, n)
+#else
+#define FUZZ_RANGES_LIKE(r, d, n) ((void) 0)
+#endif
 
 static void
 remove_input(void)
@@ -240,6 +289,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		 * the server can cancel between batches).  Reading them all is no
 		 * bug to find, only a libFuzzer timeout: stop after FUZZ_MAX_ROWS.
 		 */
+		FUZZ_RANGES_LIKE(r, data, size);
 		while ((n = ts_format_next(r, &batch, &err)) > 0 && (rows += n) < FUZZ_MAX_ROWS)
 			;
 		ts_format_close(r);
