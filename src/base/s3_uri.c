@@ -212,7 +212,6 @@ bool
 ts_s3_check_range_answer(const char *uri, long status, size_t got, size_t len,
 						 int64_t offset, int64_t object_size, ts_err *err)
 {
-	(void) object_size;
 	if (status == 206 || status == 200)
 	{
 		/* 200: the whole object came, got counts the bytes of the range in it */
@@ -222,6 +221,10 @@ ts_s3_check_range_answer(const char *uri, long status, size_t got, size_t len,
 						"object \"%s\": %s answer to a read of %zu bytes at offset %lld",
 						uri, got < len ? "short" : "too long", len, (long long) offset);
 	}
+	if (status == 416 && object_size >= 0)
+		return ts_error(err, TS_ERR_CORRUPT,
+						"object \"%s\": read of %zu bytes at offset %lld is past its end (it was opened as %lld bytes)",
+						uri, len, (long long) offset, (long long) object_size);
 	if (status == 416)
 		return ts_error(err, TS_ERR_CORRUPT,
 						"object \"%s\": read of %zu bytes at offset %lld is past its end",

@@ -201,7 +201,8 @@ char	   *ts_s3_error_code(const char *xml, size_t len);
  * bytes?  got is what arrived of the range: the body of a 206, or the
  * bytes of the range in the whole object a 200 carries (a store may ignore
  * a range).  got != len or another status: false + TS_ERR_IO/TS_ERR_CORRUPT
- * naming uri.
+ * naming uri (and, for a 416, object_size, the size it was opened with;
+ * < 0: unknown).
  */
 bool		ts_s3_check_range_answer(const char *uri, long status, size_t got, size_t len,
 									 int64_t offset, int64_t object_size, ts_err *err);

@@ -363,7 +363,10 @@ test_range_answer(void **state)
 	assert_non_null(strstr(err.msg, "short"));
 	assert_false(ts_s3_check_range_answer("s3://b/k", 304, 0, 100, 0, 1000, &err));
 	assert_false(ts_s3_check_range_answer("s3://b/k", 416, 0, 100, 2000, 1000, &err));
+	assert_non_null(strstr(err.msg, "past its end (it was opened as 1000 bytes)"));
+	assert_false(ts_s3_check_range_answer("s3://b/k", 416, 0, 100, 2000, -1, &err));
 	assert_non_null(strstr(err.msg, "past its end"));
+	assert_null(strstr(err.msg, "opened as"));
 }
 
 static void
