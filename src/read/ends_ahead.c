@@ -12,9 +12,9 @@
  * (ts_split_reader_ranges_like: a Parquet file's first column chunks; an
  * ORC file's stripe footers, and once those are in, a second look names
  * the streams they list), so that a narrow projection over the next file
- * does not wait for them either.  Those requests are
- * started, not waited for; a reader's reads find their bytes in the
- * registry (base/prefetch.c, asked by fs.c before a request).  Bytes
+ * does not wait for them either.  Those requests are started, not waited
+ * for; a reader's reads find their bytes in the registry (base/prefetch.c,
+ * asked by fs.c before a request).  Bytes
  * wrongly guessed are only a waste: a reader uses only parts of its own
  * object at the offsets it asks for.  Not under a LIMIT (which may stop
  * in the first file), nor for a scan whose windows take such files whole.
