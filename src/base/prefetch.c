@@ -617,6 +617,16 @@ find_part(ts_prefetch *p, const char *path, int64_t offset, size_t len)
 	return NULL;
 }
 
+/* Is item i of p a part on its way (not taken) holding [offset, offset + len) of path? */
+static bool
+item_holds(const ts_prefetch *p, int i, const char *path, int64_t offset, size_t len)
+{
+	const ts_s3_fetch *it = &p->items[i];
+
+	return !p->taken[i] && it->buf != NULL && offset >= it->offset &&
+		offset + (int64_t) len <= it->offset + (int64_t) it->len && strcmp(it->uri, path) == 0;
+}
+
 /*
  * ts_prefetch_find_range, waiting for a part on its way (wait), or only
  * from sets whose requests are all done (not wait: never waits).
@@ -634,11 +644,8 @@ find_range(ts_fs *fs, const char *path, int64_t offset, size_t len, const uint8_
 		e = find_part(p, path, offset, len);
 		for (int i = 0; e == NULL && p->batch != NULL && i < p->nitems; i++)
 		{
-			const ts_s3_fetch *it = &p->items[i];
-
 			/* on its way: wait for this part alone (a failure: not found) */
-			if (p->taken[i] || it->buf == NULL || offset < it->offset ||
-				offset + (int64_t) len > it->offset + (int64_t) it->len || strcmp(it->uri, path) != 0)
+			if (!item_holds(p, i, path, offset, len))
 				continue;
 			if (!wait && !ts_s3_batch_done(p->batch))
 				break;
@@ -679,14 +686,8 @@ ts_prefetch_covers(ts_fs *fs, const char *path, int64_t offset, size_t len)
 		if (find_part(p, path, offset, len) != NULL)
 			return true;
 		for (int i = 0; p->batch != NULL && i < p->nitems; i++)
-		{
-			const ts_s3_fetch *it = &p->items[i];
-
-			if (!p->taken[i] && it->buf != NULL && offset >= it->offset &&
-				offset + (int64_t) len <= it->offset + (int64_t) it->len &&
-				strcmp(it->uri, path) == 0)
+			if (item_holds(p, i, path, offset, len))
 				return true;
-		}
 	}
 	return false;
 }

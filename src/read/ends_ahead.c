@@ -54,18 +54,30 @@ read_by_ranges(ts_plan *plan, const ts_scan_file *f, const char **path)
 		(*path = ts_scan_file_path(plan, f, NULL)) != NULL && ts_fs_path_is_remote(plan->fs, *path);
 }
 
-/* Does split have a file read by ranges? */
-static bool
-has_file_read_by_ranges(ts_plan *plan, const ts_split *split)
+/*
+ * How many files of split are read by ranges; the first max of them (and
+ * their paths) into files[] and paths[].
+ */
+static int
+files_by_ranges(ts_plan *plan, const ts_split *split, const ts_scan_file **files,
+				const char **paths, int max)
 {
+	int			n = 0;
+
 	for (int i = 0; i < split->nfiles; i++)
 	{
 		const char *path;
 
-		if (read_by_ranges(plan, &split->files[i], &path))
-			return true;
+		if (!read_by_ranges(plan, &split->files[i], &path))
+			continue;
+		if (n < max)
+		{
+			files[n] = &split->files[i];
+			paths[n] = path;
+		}
+		n++;
 	}
-	return false;
+	return n;
 }
 
 /*
@@ -77,6 +89,7 @@ has_file_read_by_ranges(ts_plan *plan, const ts_split *split)
 static ts_prefetch *
 ends_group(ts_plan *plan, int from, int *end, ts_err *err)
 {
+	const ts_scan_file *files[ENDS_FILES];
 	const char *paths[ENDS_FILES];
 	int64_t		sizes[ENDS_FILES];
 	int			n = 0;
@@ -84,29 +97,19 @@ ends_group(ts_plan *plan, int from, int *end, ts_err *err)
 
 	for (s = from; s < plan->nsplits && s < from + ENDS_SPLITS; s++)
 	{
-		const ts_split *split = &plan->splits[s];
-		int			m = 0;
+		/* collected after the ones before; counted only when the split fits */
+		int			m = files_by_ranges(plan, &plan->splits[s], files + n, paths + n,
+										ENDS_FILES - n);
 
-		for (int i = 0; i < split->nfiles; i++)
-		{
-			const char *path;
-
-			if (read_by_ranges(plan, &split->files[i], &path))
-				m++;
-		}
 		if (s > from && n + m > ENDS_FILES)
 			break;
-		for (int i = 0; i < split->nfiles && n < ENDS_FILES; i++)
-		{
-			const ts_scan_file *f = &split->files[i];
-
-			if (read_by_ranges(plan, f, &paths[n]))
-				sizes[n++] = f->entry->file.file_size;
-		}
+		n += m < ENDS_FILES - n ? m : ENDS_FILES - n;
 	}
 	*end = s;
 	if (n == 0)
 		return NULL;
+	for (int i = 0; i < n; i++)
+		sizes[i] = files[i]->entry->file.file_size;
 	return ts_prefetch_start_ends(plan->fs, paths, sizes, n, TS_HEAD_BYTES_DEFAULT, ENDS_TAIL, err);
 }
 
@@ -214,8 +217,8 @@ add_chunks(const ts_split_reader *reader, ts_plan *plan, const ts_scan_file *f, 
 				m = 0,
 				nruns;
 
-	/* its ends are in (the caller waited, or saw them ready): no wait */
-	if (!ts_prefetch_find_range(plan->fs, path, size - ENDS_TAIL, (size_t) ENDS_TAIL, &tail))
+	/* its ends are in (the caller waited, or saw them ready): never a wait here */
+	if (!ts_prefetch_held_range(plan->fs, path, size - ENDS_TAIL, (size_t) ENDS_TAIL, &tail))
 		return true;			/* its request failed: its reader's own reports why */
 	k = ts_split_reader_ranges_like(reader, f, tail, (size_t) ENDS_TAIL, &held, budget - *bytes,
 									ranges, CHUNK_RANGES);
@@ -242,17 +245,14 @@ static bool
 add_split(const ts_split_reader *reader, ts_plan *plan, int t, int64_t budget,
 		  ts_prefetch_part *parts, int *n, int64_t *bytes, bool *again)
 {
-	const ts_split *split = &plan->splits[t];
+	const ts_scan_file *files[ENDS_FILES];
+	const char *paths[ENDS_FILES];
+	int			m = files_by_ranges(plan, &plan->splits[t], files, paths, ENDS_FILES);
 
-	for (int i = 0, files = 0; i < split->nfiles && files < ENDS_FILES; i++)
+	for (int i = 0; i < m && i < ENDS_FILES; i++)
 	{
-		const char *path;
-
-		if (!read_by_ranges(plan, &split->files[i], &path))
-			continue;
-		files++;
-		*again |= split->files[i].format == TS_FORMAT_ORC;
-		if (!add_chunks(reader, plan, &split->files[i], path, budget, parts, n, bytes))
+		*again |= files[i]->format == TS_FORMAT_ORC;
+		if (!add_chunks(reader, plan, files[i], paths[i], budget, parts, n, bytes))
 			return false;
 	}
 	return true;
@@ -310,7 +310,7 @@ ts_split_window_chunks_ahead(ts_split_window *w, ts_plan *plan, const ts_split_r
 	}
 
 	/* the splits not tried yet whose ends are in */
-	while (room && w->chunks_next < w->ends_ahead_end && w->chunks_next < plan->nsplits)
+	while (room && w->chunks_next < w->ends_ahead_end)
 	{
 		int			t = w->chunks_next;
 		ts_prefetch *ends = ends_of(w, t);
@@ -323,9 +323,11 @@ ts_split_window_chunks_ahead(ts_split_window *w, ts_plan *plan, const ts_split_r
 			 * The current split's group was requested at once: once a file of
 			 * it is open, the others' ends are in too, or about to be.
 			 */
-			if (!opened || ends != w->ends || w->current < w->ends_start ||
-				w->current >= w->ends_end ||
-				!has_file_read_by_ranges(plan, &plan->splits[w->current]))
+			const ts_scan_file *f;
+			const char *path;
+
+			if (!opened || ends != w->ends ||
+				files_by_ranges(plan, &plan->splits[w->current], &f, &path, 0) == 0)
 				break;
 			if (!ts_prefetch_wait(ends, err))
 				return false;

@@ -583,7 +583,7 @@ orc_close(ts_format_reader *base)
 	ts_free(r);
 }
 
-/* ts_format_ranges_like: what its window would read first (no filter, no byte range) */
+/* ts_format_ranges_like: what its window would read first (no filter; the window: no byte range) */
 static int
 orc_ranges_like(const ts_format_reader *base, const uint8_t *tail, size_t tail_len,
 				int64_t file_size, const ts_held_bytes *held, int64_t budget, ts_range *out,
@@ -591,7 +591,7 @@ orc_ranges_like(const ts_format_reader *base, const uint8_t *tail, size_t tail_l
 {
 	const orc_reader *r = (const orc_reader *) base;
 
-	if (r->set.rows_filter || r->set.stats_filter || r->set.range_end > 0)
+	if (r->set.rows_filter || r->set.stats_filter)
 		return 0;
 	return orc_window_ranges_like(&r->win, tail, tail_len, file_size, held, budget, out, max);
 }
