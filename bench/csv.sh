@@ -1,12 +1,15 @@
 #!/bin/bash
-# bench/csv.sh [ROWS] - CSV format-table read speed (issue 41), figures only.
+# bench/csv.sh [ROWS] - CSV (or JSON-lines) format-table read speed (issue
+# 41), figures only.  FORMAT=json benches the same rows as JSON lines (one
+# object per row, a NULL as null; ~315 MB for the default rows) against
+# DuckDB's read_json.
 #
 # Writes a CSV file of ROWS rows (default 2,500,000: ~200 MB; id INT, big
 # BIGINT, amount DECIMAL(18,4), s STRING, day DATE, ts TIMESTAMP, one value
 # in seven empty = NULL) with bench/ts_csv_bench.c, then times one query that
 # reads every column (count and sum/max of each):
 #   - core: the CSV reader alone, no server (ts_csv_bench read), MB/s;
-#   - DuckDB read_csv with 1 and with 2 threads (npm @duckdb/node-api);
+#   - DuckDB read_csv (read_json) with 1 and with 2 threads (npm @duckdb/node-api);
 #   - PostgreSQL (pg_virtualenv, the extension installed under the machine's
 #     install lock /tmp/ts-install.lock): a serial scan with the aggregates
 #     computed in the scan (the default), one with PostgreSQL's executor
@@ -20,7 +23,9 @@ set -euo pipefail
 ROWS=${1:-2500000}
 RUNS=${RUNS:-3}
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
-W=${CSV_BENCH_DIR:-/tmp/ts-csv-bench}
+FORMAT=${FORMAT:-csv}
+case $FORMAT in csv|json) ;; *) echo "FORMAT must be csv or json" >&2; exit 2 ;; esac
+W=${CSV_BENCH_DIR:-/tmp/ts-$FORMAT-bench}
 cd "$ROOT"
 log() { printf '[csv %s] %s\n' "$(date +%T)" "$*" >&2; }
 mbs() { awk -v b="$1" -v ms="$2" 'BEGIN { printf "%.1f", b / 1e6 / (ms / 1000) }'; }
@@ -33,10 +38,10 @@ if [ -n "${CSV_BENCH_LIB:-}" ]; then
     cc -std=gnu11 -O2 -Wall -Isrc -I/usr/include/cjson bench/ts_csv_bench.c -o $CSVB \
         "$CSV_BENCH_LIB" $(make -s --no-print-directory print-libs)
 fi
-file=$W/csv/part-0.csv
+file=$W/$FORMAT/part-0.$FORMAT
 if [ ! -f "$file" ] || [ "$(cat "$W/rows" 2>/dev/null)" != "$ROWS" ]; then
     log "writing $ROWS rows"
-    rm -rf "$W"; mkdir -p "$W/csv"
+    rm -rf "$W"; mkdir -p "$W/$FORMAT"
     $CSVB gen "$ROWS" "$file"
     echo "$ROWS" > "$W/rows"
     chmod -R a+rX "$W"
@@ -54,16 +59,16 @@ printf 'core reader (no server)\t%s ms\t%s MB/s\n' "$best" "$(mbs "$bytes" "$bes
 # the pass a parallel scan's leader makes first to cut the file at record
 # starts (13 parts of 16MB), nothing cached: its cost against the parse
 best=
-for _ in $(seq "$RUNS"); do
+[ "$FORMAT" = csv ] && for _ in $(seq "$RUNS"); do
     s=$($CSVB starts "$file" 13 | awk '{ print $4 * 1000 }')
     best=$(printf '%s\n%s\n' "$best" "$s" | grep . | sort -g | head -1)
 done
-printf 'CSV part starts pass, 13 parts (no server)\t%s ms\t%s MB/s\n' "$best" "$(mbs "$bytes" "$best")"
+[ "$FORMAT" = csv ] && printf 'CSV part starts pass, 13 parts (no server)\t%s ms\t%s MB/s\n' "$best" "$(mbs "$bytes" "$best")"
 
 [ -d bench/node_modules/@duckdb/node-api ] || (cd bench && npm install --no-audit --no-fund --silent >/dev/null)
 for t in 1 2; do
-    r=$(cd bench && node csv_duck.mjs "$file" "$RUNS" "$t")
-    printf 'DuckDB read_csv, %s thread(s)\t%s ms\t%s MB/s\t%s\n' "$t" "${r%%	*}" "$(mbs "$bytes" "${r%%	*}")" "${r#*	}"
+    r=$(cd bench && node csv_duck.mjs "$file" "$RUNS" "$t" "$FORMAT")
+    printf 'DuckDB read_%s, %s thread(s)\t%s ms\t%s MB/s\t%s\n' "$FORMAT" "$t" "${r%%	*}" "$(mbs "$bytes" "${r%%	*}")" "${r#*	}"
 done
 
 [ -n "${NO_PG:-}" ] && exit 0
@@ -72,7 +77,7 @@ make -s -j2 >/dev/null
 CSV_BENCH_SO=${CSV_BENCH_SO:-} flock /tmp/ts-install.lock bash -c '
   make -s install >/dev/null
   if [ -n "$CSV_BENCH_SO" ]; then install -m 755 "$CSV_BENCH_SO" "$(pg_config --pkglibdir)/tablescan_fdw.so"; fi
-  pg_virtualenv -t -v 15 bash bench/csv_pg.sh "'"$file"'" "'"$RUNS"'"' |
+  pg_virtualenv -t -v 15 bash bench/csv_pg.sh "'"$file"'" "'"$RUNS"'" "'"$FORMAT"'"' |
 while IFS=$'\t' read -r label ms result; do
     [ -n "$ms" ] || continue
     printf 'PostgreSQL %s\t%s ms\t%s MB/s\t%s\n' "$label" "$ms" "$(mbs "$bytes" "$ms")" "$result"

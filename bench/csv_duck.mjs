@@ -1,19 +1,23 @@
 // bench/csv_duck.mjs - the DuckDB side of bench/csv.sh (npm @duckdb/node-api).
 //
-//   node csv_duck.mjs <csv> <runs> <threads>
-//       times the benchmark query over read_csv(<csv>) (the columns given,
-//       no sniffing) with SET threads = <threads>; prints "best ms<TAB>result".
+//   node csv_duck.mjs <file> <runs> <threads> [csv|json]
+//       times the benchmark query over read_csv(<file>) (or read_json of
+//       JSON lines; the columns given, no sniffing) with SET threads =
+//       <threads>; prints "best ms<TAB>result".
 import { DuckDBInstance } from '@duckdb/node-api';
 
-const [csv, runsArg, threadsArg] = process.argv.slice(2);
+const [file, runsArg, threadsArg, format] = process.argv.slice(2);
 const threads = String(Number(threadsArg || 1));
 const db = await DuckDBInstance.create(':memory:', { threads });
 const con = await db.connect();
 await con.run(`SET threads = ${threads}`);
-const q = `SELECT count(*), sum(id), sum(big), sum(amount), max(s), max(day), max(ts)
-	FROM read_csv('${csv}', header = false, nullstr = '', auto_detect = false, delim = ',', quote = '"',
-	              columns = {'id': 'INTEGER', 'big': 'BIGINT', 'amount': 'DECIMAL(18,4)', 's': 'VARCHAR',
-	                         'day': 'DATE', 'ts': 'TIMESTAMP'})`;
+const columns = `{'id': 'INTEGER', 'big': 'BIGINT', 'amount': 'DECIMAL(18,4)', 's': 'VARCHAR',
+	           'day': 'DATE', 'ts': 'TIMESTAMP'}`;
+const source = format === 'json'
+	? `read_json('${file}', format = 'newline_delimited', auto_detect = false, columns = ${columns})`
+	: `read_csv('${file}', header = false, nullstr = '', auto_detect = false, delim = ',', quote = '"',
+	            columns = ${columns})`;
+const q = `SELECT count(*), sum(id), sum(big), sum(amount), max(s), max(day), max(ts) FROM ${source}`;
 let best = Infinity, result = '';
 for (let i = 0; i < Number(runsArg); i++) {
 	const t0 = process.hrtime.bigint();

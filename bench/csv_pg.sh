@@ -1,20 +1,21 @@
 #!/bin/bash
-# bench/csv_pg.sh FILE RUNS - the part of bench/csv.sh that runs inside the
-# throwaway cluster: a format table over FILE's directory, the benchmark
-# query serially (aggregates in the scan, and by PostgreSQL) and with 2
-# workers (again in a new backend per run: the leader's pass that cuts the
-# CSV file at record starts is then never cached); prints
-# "label<TAB>best ms<TAB>result" per run.
+# bench/csv_pg.sh FILE RUNS [FORMAT] - the part of bench/csv.sh that runs
+# inside the throwaway cluster: a format table (csv, or json) over FILE's
+# directory, the benchmark query serially (aggregates in the scan, and by
+# PostgreSQL) and with 2 workers (again in a new backend per run: the
+# leader's pass that cuts a CSV file at record starts is then never
+# cached); prints "label<TAB>best ms<TAB>result" per run.
 # Not meant to be run by hand.
 set -euo pipefail
 file=$1
 runs=$2
+format=${3:-csv}
 q() { psql -X -At -q -v ON_ERROR_STOP=1 "$@"; }
 q <<SQL
 CREATE EXTENSION tablescan_fdw;
 CREATE SERVER lake FOREIGN DATA WRAPPER tablescan_fdw;
 CREATE FOREIGN TABLE csv (id integer, big bigint, amount numeric(18,4), s text, day date, ts timestamp)
-  SERVER lake OPTIONS (path '$(dirname "$file")', format 'csv');
+  SERVER lake OPTIONS (path '$(dirname "$file")', format '$format');
 SQL
 query="SELECT count(*), sum(id), sum(big), sum(amount), max(s), max(day), max(ts) FROM csv"
 # best of RUNS in one backend, psql \timing

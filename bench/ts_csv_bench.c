@@ -8,6 +8,10 @@
  *   ts_csv_bench read FILE [START END] [key=value]...
  *   ts_csv_bench starts FILE NPARTS
  *
+ * A FILE whose name ends in ".json" is JSON lines (one object per row, the
+ * same columns as keys, a NULL as null) written by gen and read by the
+ * JSON reader; any other name is CSV.
+ *
  * The shape: id INT, big BIGINT, amount DECIMAL(18,4), s STRING, day DATE,
  * ts TIMESTAMP(6); every seventh value of a column but id is empty (NULL).
  * read folds every value into a checksum (so nothing is optimized away)
@@ -36,6 +40,47 @@ now(void)
 	return ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
+static bool
+is_json(const char *path)
+{
+	size_t		n = strlen(path);
+
+	return n > 5 && strcmp(path + n - 5, ".json") == 0;
+}
+
+/* one row as a JSON object: the CSV row's values, strings quoted, NULL as null */
+static void
+gen_json_row(FILE *f, long i, int y, int m, int d)
+{
+	fprintf(f, "{\"id\":%ld,\"big\":", i);
+	if (i % 7 != 1)
+		fprintf(f, "%lld", (long long) i * 1000000007LL);
+	else
+		fputs("null", f);
+	fputs(",\"amount\":", f);
+	if (i % 7 != 2)
+		fprintf(f, "%ld.%04ld", i / 100, (i * 37) % 10000);
+	else
+		fputs("null", f);
+	fputs(",\"s\":", f);
+	if (i % 7 != 3)
+		fprintf(f, "\"name_%ld_%s\"", i, (i & 1) ? "odd" : "even value");
+	else
+		fputs("null", f);
+	fputs(",\"day\":", f);
+	if (i % 7 != 4)
+		fprintf(f, "\"%04d-%02d-%02d\"", y, m, d);
+	else
+		fputs("null", f);
+	fputs(",\"ts\":", f);
+	if (i % 7 != 5)
+		fprintf(f, "\"%04d-%02d-%02d %02ld:%02ld:%02ld.%06ld\"", y, m, d, (i / 3600) % 24,
+				(i / 60) % 60, i % 60, (i * 7919) % 1000000);
+	else
+		fputs("null", f);
+	fputs("}\n", f);
+}
+
 static int
 gen(long rows, const char *path)
 {
@@ -55,6 +100,11 @@ gen(long rows, const char *path)
 					m = 1 + (int) (day % 12),
 					d = 1 + (int) (day % 28);
 
+		if (is_json(path))
+		{
+			gen_json_row(f, i, y, m, d);
+			continue;
+		}
 		fprintf(f, "%ld,", i);
 		if (i % 7 != 1)
 			fprintf(f, "%lld", (long long) i * 1000000007LL);
@@ -143,7 +193,8 @@ read_file(const char *path, int argc, char **argv)
 	size = ftell(f);
 	fclose(f);
 	t0 = now();
-	r = ts_csv_open(path, cols, NCOLS, &opts, &err);
+	r = is_json(path) ? ts_json_open(path, cols, NCOLS, &opts, &err)
+		: ts_csv_open(path, cols, NCOLS, &opts, &err);
 	if (r == NULL)
 	{
 		fprintf(stderr, "ts_csv_bench: %s\n", err.msg);

@@ -10,8 +10,10 @@
  *
  * For the text formats (-DFUZZ_TEXT, with TS_FORMAT_CSV / TS_FORMAT_JSON)
  * the first input byte picks a set of csv.* / json.* options and a small
- * batch size, the second (when odd) a byte range of the file to read as a
- * parallel part does; the rest is the file.
+ * batch size (and, its bit 3 set, for JSON only the scalar columns f0..f7:
+ * the lines are then scanned in place, json_scan.c, before any tree), the
+ * second (when odd) a byte range of the file to read as a parallel part
+ * does; the rest is the file.
  *
  * Background decompression is on (base/background.c): ZSTD Avro blocks
  * after the current one and Parquet row groups after the current one are
@@ -206,10 +208,12 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	ts_reader_options opts;
 	int			set;
 	int			nopt = 0;
+	bool		scalars_only;
 
 	if (size < 1)
 		return 0;
 	set = data[0] % NOPTSETS;
+	scalars_only = FUZZ_FORMAT == TS_FORMAT_JSON && (data[0] & 8);
 	while (nopt < 4 && opt_keys[set][nopt])
 		nopt++;
 	memset(&opts, 0, sizeof(opts));
@@ -276,7 +280,12 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	}
 #else
 	/* a TEXT file has one STRING column */
-	r = ts_format_open(FUZZ_FORMAT, path, cols, FUZZ_FORMAT == TS_FORMAT_TEXT ? 1 : 11, FUZZ_OPTS, &err);
+#ifdef FUZZ_TEXT
+	r = ts_format_open(FUZZ_FORMAT, path, cols, FUZZ_FORMAT == TS_FORMAT_TEXT ? 1 : scalars_only ? 8 : 11,
+					   FUZZ_OPTS, &err);
+#else
+	r = ts_format_open(FUZZ_FORMAT, path, cols, 11, FUZZ_OPTS, &err);
+#endif
 #endif
 	if (r)
 	{

@@ -157,6 +157,84 @@ bool		ts_csv_parse_syntax(const ts_reader_options *o, ts_csv_syntax *out, ts_err
  */
 void		ts_csv_part_starts_set_block(size_t bytes);
 
+/* ---- JSON lines (json_scan.c, json_line.c) ---------------------------- */
+
+/* What a top-level key's value is, as the strict scan found it. */
+typedef enum ts_json_kind
+{
+	TS_JSON_MISSING = 0,		/* the key is not in the object */
+	TS_JSON_NULL,
+	TS_JSON_FALSE,
+	TS_JSON_TRUE,
+	TS_JSON_NUMBER,
+	TS_JSON_STRING,
+	TS_JSON_NESTED				/* an object or an array */
+} ts_json_kind;
+
+/* A value in the line: a string's content without its quotes. */
+typedef struct ts_json_span
+{
+	ts_json_kind kind;
+	bool		escaped;		/* a string holding a backslash escape */
+	uint32_t	off;
+	uint32_t	len;
+} ts_json_span;
+
+/* Members whose column is remembered from the line before (key order). */
+#define TS_JSON_ORDER_MAX 64
+
+/* The keys looked for: the requested columns' names. */
+typedef struct ts_json_keys
+{
+	int			n;
+	const char *const *names;
+	const size_t *lens;
+	int16_t		order[TS_JSON_ORDER_MAX];	/* member -> column last time, or -1 */
+} ts_json_keys;
+
+/*
+ * Scan the JSON object p[0..n) in place: found[c] (keys->n of them) gets
+ * the value of the first member named keys->names[c].  Returns false when
+ * the line is not in the strict subset json_scan.c's header describes
+ * (then nothing is decided: the tree parser reads the line).
+ */
+bool		ts_json_scan_object(const uint8_t *p, size_t n, ts_json_keys *keys, ts_json_span *found);
+/*
+ * The bytes of a string the scan accepted, its escapes decoded (UTF-8) into
+ * out (at least len bytes); returns the length written.
+ */
+size_t		ts_json_unescape(const uint8_t *s, size_t len, char *out);
+
+/* One line into a row of the requested columns (json_line.c). */
+typedef struct ts_json_line
+{
+	const ts_read_column *cols;
+	int			ncols;
+	ts_arena   *arena;			/* strings, nested items; reset by the owner */
+	bool		flat;			/* every column a plain scalar: the scan may serve */
+	bool		tree_only;		/* tests: every line through cJSON */
+	int64_t		tree_lines;		/* lines the tree parser read */
+	ts_json_keys keys;
+	size_t	   *name_lens;
+	ts_json_span *found;
+	/* the tree parser's number tokens of the current line */
+	const char *line;
+	struct json_num_span *spans;
+	int			nspans;
+	int			cap_spans;
+} ts_json_line;
+
+bool		ts_json_line_init(ts_json_line *jl, const ts_read_column *cols, int ncols,
+							  ts_arena *arena, ts_err *err);
+void		ts_json_line_free(ts_json_line *jl);
+/*
+ * Convert one JSON object into row[0..ncols); false with err set when the
+ * line is not valid JSON, not an object, or a value does not convert (the
+ * column is named in the error context).
+ */
+bool		ts_json_line_read(ts_json_line *jl, const uint8_t *line, size_t len, ts_value *row,
+							  ts_err *err);
+
 /* ---- options -------------------------------------------------------- */
 
 /*

@@ -1,0 +1,432 @@
+/*
+ * test_json_scan.c - the strict in-place scan of JSON lines (json_scan.c)
+ * against cJSON's tree (json_line.c).
+ *
+ * What the scan accepts and what it leaves to cJSON is checked rule by
+ * rule; then every line of a corpus (hand-written edge cases, random lines
+ * of random values in random key order, and random byte mutations of
+ * them) is converted twice, once through the scan and once through the
+ * tree only, and the two results must be the same: the same values to the
+ * bit, or the same error message.  Strict lines must not reach the tree.
+ */
+#include "unit.h"
+
+#include "format/format.h"
+#include "format/text/text_internal.h"
+
+static ts_type *
+ty(ts_type_kind k, int precision, int scale)
+{
+	ts_type    *t = ts_type_new(k, true);
+
+	if (k == TS_VARCHAR || k == TS_VARBINARY)
+		t->length = TS_STRING_LENGTH;
+	if (k == TS_CHAR)
+		t->length = 3;
+	t->precision = precision;
+	t->scale = scale;
+	return t;
+}
+
+#define NCOLS 15
+static const char *const names[NCOLS] = {
+	"b", "ti", "i", "l", "f", "d", "dec", "dec38", "s", "c", "bin", "dt", "tm", "ts", "tz"
+};
+
+static void
+make_columns(ts_read_column *cols)
+{
+	const ts_type_kind kinds[NCOLS] = {
+		TS_BOOLEAN, TS_TINYINT, TS_INT, TS_BIGINT, TS_FLOAT, TS_DOUBLE, TS_DECIMAL, TS_DECIMAL,
+		TS_VARCHAR, TS_CHAR, TS_VARBINARY, TS_DATE, TS_TIME, TS_TIMESTAMP, TS_TIMESTAMP_LTZ
+	};
+
+	for (int c = 0; c < NCOLS; c++)
+	{
+		cols[c].field_id = c;
+		cols[c].name = names[c];
+		cols[c].type = ty(kinds[c], c == 6 ? 18 : c == 7 ? 38 : c == 13 ? 6 : c == 14 ? 3 : 0,
+						  c == 6 ? 4 : c == 7 ? 9 : 0);
+	}
+}
+
+static void
+free_columns(ts_read_column *cols)
+{
+	for (int c = 0; c < NCOLS; c++)
+		ts_type_free((ts_type *) cols[c].type);
+}
+
+/* ---- the scan's rules -------------------------------------------------- */
+
+static bool
+scans(const char *line, ts_json_span *found)
+{
+	const char *const key_names[2] = {"a", "b"};
+	const size_t lens[2] = {1, 1};
+	ts_json_keys keys = {2, key_names, lens, {0}};
+
+	for (int m = 0; m < TS_JSON_ORDER_MAX; m++)
+		keys.order[m] = -1;
+	return ts_json_scan_object((const uint8_t *) line, strlen(line), &keys, found);
+}
+
+static void
+test_scan_rules(void **state)
+{
+	ts_json_span f[2];
+	/* accepted: strict JSON that cJSON reads the same way */
+	const char *const ok[] = {
+		"{}", " {\t\"a\" : 1 ,\r\"b\":\"x\" } ", "{\"a\":-0.5e+3}", "{\"a\":0}",
+		"{\"a\":\"\\\"\\\\\\/\\b\\f\\n\\r\\t\\u00e9\\ud83d\\ude00\"}",
+		"{\"z\":{\"a\":[1,{\"b\":[]}],\"c\":null},\"a\":true,\"b\":false}",
+		"{\"a\":123456789012345678901234567890123456789012345678901234567890123}",	/* 63 */
+	};
+	/* deferred to the tree parser (which may still accept some) */
+	const char *const defer[] = {
+		"", "[1]", "\"x\"", "{\"a\":01}", "{\"a\":.5}", "{\"a\":1.}", "{\"a\":+1}", "{\"a\":1e}",
+		"{\"a\":-}", "{\"a\":1234567890123456789012345678901234567890123456789012345678901234}",
+		"{\"a\":\"\\u0000\"}", "{\"a\":\"\\udc00\"}", "{\"a\":\"\\ud83dx\"}", "{\"a\":\"\\ud83d\\u0041\"}",
+		"{\"a\":\"\\x\"}", "{\"a\":\"\\u12g4\"}", "\xef\xbb\xbf{\"a\":1}", "{\"a\":1}\f", "{\"a\":1} x",
+		"{\"a\":1}{", "{\"\\u0061\":1}", "{\"a\":1,}", "{\"a\" 1}", "{\"a\":tru}", "{\"a\":nul}",
+		"{\"a\":[1,]}", "{\"a\":[1 2]}", "{\"a\":{\"x\"}}", "{\"a\":\"abc", "{\"a\":1",
+		"{'a':1}", "{a:1}", "{\"a\":NaN}", "{\"a\":Infinity}",
+	};
+	char		deep[200];
+	char		nul_line[] = "{\"a\":\"x\0y\"}";
+
+	(void) state;
+	for (size_t k = 0; k < sizeof(ok) / sizeof(ok[0]); k++)
+		if (!scans(ok[k], f))
+			fail_msg("deferred a strict line: %s", ok[k]);
+	for (size_t k = 0; k < sizeof(defer) / sizeof(defer[0]); k++)
+		if (scans(defer[k], f))
+			fail_msg("took a line outside the strict subset: %s", defer[k]);
+	/* a NUL inside a string: cJSON's C string would end there */
+	{
+		const char *const key_names[2] = {"a", "b"};
+		const size_t lens[2] = {1, 1};
+		ts_json_keys keys = {2, key_names, lens, {0}};
+
+		assert_false(ts_json_scan_object((const uint8_t *) nul_line, sizeof(nul_line) - 1, &keys, f));
+	}
+	/* nesting: 64 levels scanned, 65 deferred */
+	for (int depth = 63; depth <= 64; depth++)
+	{
+		int			o = snprintf(deep, sizeof(deep), "{\"z\":");
+
+		for (int k = 0; k < depth; k++)
+			deep[o++] = '[';
+		for (int k = 0; k < depth; k++)
+			deep[o++] = ']';
+		deep[o++] = '}';
+		deep[o] = '\0';
+		assert_int_equal(scans(deep, f), depth == 63);
+	}
+
+	/* spans: a string's content, a number's text, the first of a key given twice */
+	assert_true(scans("{\"b\":\"q\\\"r\",\"a\":-12.5,\"a\":7}", f));
+	assert_int_equal(f[0].kind, TS_JSON_NUMBER);
+	assert_int_equal(f[0].len, 5);
+	assert_int_equal(f[1].kind, TS_JSON_STRING);
+	assert_true(f[1].escaped);
+	assert_int_equal(f[1].len, 4);
+	{
+		char		out[8];
+
+		assert_int_equal(ts_json_unescape((const uint8_t *) "q\\\"r", 4, out), 3);
+		assert_memory_equal(out, "q\"r", 3);
+		assert_int_equal(ts_json_unescape((const uint8_t *) "\\u00e9\\ud83d\\ude00", 18, out), 6);
+		assert_memory_equal(out, "\xc3\xa9\xf0\x9f\x98\x80", 6);
+	}
+	assert_true(scans("{\"a\":null,\"z\":1}", f));
+	assert_int_equal(f[0].kind, TS_JSON_NULL);
+	assert_int_equal(f[1].kind, TS_JSON_MISSING);
+	assert_true(scans("{\"a\":[1],\"b\":{}}", f));
+	assert_int_equal(f[0].kind, TS_JSON_NESTED);
+	assert_int_equal(f[1].kind, TS_JSON_NESTED);
+}
+
+/* ---- the scan against the tree ---------------------------------------- */
+
+static bool
+same_value(const ts_type *t, const ts_value *a, const ts_value *b)
+{
+	if (a->isnull != b->isnull)
+		return false;
+	if (a->isnull)
+		return true;
+	switch (t->kind)
+	{
+		case TS_FLOAT:
+			return memcmp(&a->v.f, &b->v.f, sizeof(float)) == 0;
+		case TS_DOUBLE:
+			return memcmp(&a->v.d, &b->v.d, sizeof(double)) == 0;
+		case TS_DECIMAL:
+			return a->v.dec == b->v.dec;
+		case TS_CHAR:
+		case TS_VARCHAR:
+		case TS_BINARY:
+		case TS_VARBINARY:
+			return a->v.s.len == b->v.s.len && memcmp(a->v.s.p, b->v.s.p, a->v.s.len) == 0;
+		case TS_TIMESTAMP:
+		case TS_TIMESTAMP_LTZ:
+			return a->v.ts.millis == b->v.ts.millis && a->v.ts.nanos == b->v.ts.nanos;
+		default:
+			return a->v.i == b->v.i;
+	}
+}
+
+typedef struct pair
+{
+	ts_read_column cols[NCOLS];
+	ts_arena	arena;
+	ts_json_line scan;
+	ts_json_line tree;
+	int			lines;
+	int			failed;
+} pair;
+
+/* Convert line both ways; the same values, or the same error. */
+static void
+check_line(pair *p, const char *line, size_t len)
+{
+	ts_value	a[NCOLS],
+				b[NCOLS];
+	ts_err		ea = {0},
+				eb = {0};
+	bool		oka,
+				okb;
+
+	ts_arena_reset(&p->arena);
+	oka = ts_json_line_read(&p->scan, (const uint8_t *) line, len, a, &ea);
+	okb = ts_json_line_read(&p->tree, (const uint8_t *) line, len, b, &eb);
+	p->lines++;
+	if (oka != okb)
+		fail_msg("scan %s, tree %s: %.*s (%s%s)", oka ? "ok" : "failed", okb ? "ok" : "failed",
+				 (int) len, line, ea.msg, eb.msg);
+	if (!oka)
+	{
+		p->failed++;
+		if (strcmp(ea.msg, eb.msg) != 0 || ea.code != eb.code)
+			fail_msg("errors differ for %.*s: \"%s\" / \"%s\"", (int) len, line, ea.msg, eb.msg);
+		return;
+	}
+	for (int c = 0; c < NCOLS; c++)
+		if (!same_value(p->cols[c].type, &a[c], &b[c]))
+			fail_msg("column %s differs for %.*s", names[c], (int) len, line);
+}
+
+static void
+pair_init(pair *p)
+{
+	ts_err		err = {0};
+
+	memset(p, 0, sizeof(*p));
+	make_columns(p->cols);
+	ts_arena_init(&p->arena, 4096);
+	assert_true(ts_json_line_init(&p->scan, p->cols, NCOLS, &p->arena, &err));
+	assert_true(ts_json_line_init(&p->tree, p->cols, NCOLS, &p->arena, &err));
+	p->tree.tree_only = true;
+	assert_true(p->scan.flat);
+}
+
+static void
+pair_free(pair *p)
+{
+	ts_json_line_free(&p->scan);
+	ts_json_line_free(&p->tree);
+	ts_arena_free(&p->arena);
+	free_columns(p->cols);
+}
+
+/* JSON texts a value may be: right and wrong for each column type */
+static const char *const pool[] = {
+	"null", "true", "false", "0", "-0", "1", "-5", "42", "3.7", "7.0", "1e3", "1E+2", "-1e-300",
+	"2.5e-3", "0.1", "1.25", "127", "128", "-129", "3000000000", "9223372036854775807",
+	"9223372036854775808", "-9223372036854775808", "1e400", "123456789012345.6789",
+	"12345678901234567890.123456789", "-0.00005", "0.00005",
+	"123456789012345678901234567890123456789012345678901234567890123",
+	"1234567890123456789012345678901234567890123456789012345678901234567890",
+	"01", "\"42\"", "\" 8 \"", "\"4.5\"", "\"-7\"", "\"true\"", "\"TRUE\"", "\"yes\"", "\"\"",
+	"\"h\\u00e9\\\"llo\"", "\"\\ud83d\\ude00\"", "\"\\ud83d\"", "\"a\\/b\\\\c\\n\\t\"",
+	"\"\\u0000x\"", "\"\\u20ac\"", "\"\xc3\xa9t\xc3\xa9\"", "\"\xff\xfe\"", "\"abcd\"", "\"ab\"",
+	"\"AAEC\"", "\"AAE\"", "\"AA==\"", "\"2024-01-01\"", "\"2024-02-30\"", "\"2024-02-29\"",
+	"\"2024-01-01 00:00:01.5\"", "\"2024-01-01T10:00:00Z\"", "\"2024-01-01 00:00:01+02:00\"",
+	"\"2024-01-01 23:59:59.123456789\"", "\"12:34:56.789\"", "\"25:00\"", "\"1.5e2\"", "\"NaN\"",
+	"\"Infinity\"", "\"-1e-300\"", "[1,2]", "{\"a\":[1,{\"b\":null}]}", "[]", "{}", "\"\\x\"",
+	"\"tab\there\"", "\"\\t\"",
+};
+#define NPOOL ((int) (sizeof(pool) / sizeof(pool[0])))
+
+/* a value that converts, per column (names[] order) */
+static const char *const good[NCOLS][3] = {
+	{"true", "false", "\"TRUE\""}, {"5", "-128", "\"7\""}, {"42", "-5", "1e3"},
+	{"9223372036854775807", "-1", "\"12\""}, {"1.25", "0.1", "\"-2.5\""},
+	{"-1e-300", "2.5e-3", "7"}, {"123.4567", "-0.00005", "\"9.5\""},
+	{"12345678901234567890.123456789", "0", "-1.5e3"}, {"\"h\\u00e9\\\"llo\"", "\"abc\"", "17.50"},
+	{"\"ab\"", "\"abc\"", "\"\\u20ac\""}, {"\"AAEC\"", "\"AA==\"", "\"\""},
+	{"\"2024-02-29\"", "\"1970-01-01\"", "\"2024-01-01 10:00\""},
+	{"\"12:34:56.789\"", "\"00:00\"", "\"23:59:59\""},
+	{"\"2024-01-01 00:00:01.5\"", "\"2024-01-01T10:00:00\"", "\"1969-12-31 23:59:59.999999\""},
+	{"\"2024-01-01T10:00:00Z\"", "\"2024-01-01 00:00:01+02:00\"", "\"2024-01-01 00:00\""},
+};
+
+static uint64_t rng = 88172645463325252ULL;
+
+static uint32_t
+next_rand(void)
+{
+	rng ^= rng << 13;
+	rng ^= rng >> 7;
+	rng ^= rng << 17;
+	return (uint32_t) (rng >> 11);
+}
+
+static const char *const blanks[] = {"", "", "", " ", "\t", " \r\n "};
+
+/* A random object of some columns in random order, extra keys, blanks. */
+static size_t
+random_line(char *buf, size_t size)
+{
+	int			order[NCOLS];
+	int			n = (int) (next_rand() % (NCOLS + 1));
+	size_t		o = 0;
+
+	for (int c = 0; c < NCOLS; c++)
+		order[c] = c;
+	for (int c = NCOLS - 1; c > 0; c--)
+	{
+		int			k = (int) (next_rand() % (c + 1)),
+					t = order[c];
+
+		order[c] = order[k];
+		order[k] = t;
+	}
+	o += snprintf(buf + o, size - o, "%s{", blanks[next_rand() % 6]);
+	for (int k = 0; k < n && o < size - 512; k++)
+	{
+		const char *key = next_rand() % 9 == 0 ? "extra" : names[order[k]];
+		const char *val = next_rand() % 100 < 85 ? good[order[k]][next_rand() % 3] : pool[next_rand() % NPOOL];
+		o += snprintf(buf + o, size - o, "%s\"%s\"%s:%s%s%s%s", k ? "," : "", key,
+					  blanks[next_rand() % 6], blanks[next_rand() % 6], val,
+					  blanks[next_rand() % 6], next_rand() % 17 == 0 ? ",\"x\":[{\"y\":[1.5]}]" : "");
+	}
+	o += snprintf(buf + o, size - o, "}%s", blanks[next_rand() % 6]);
+	return o;
+}
+
+static const char mutation_bytes[] = "{}[]\":,\\ 0123456789eE.-+tfnulrsa\t\f\x01\xc3";
+
+static size_t
+mutate(char *buf, size_t len, size_t size)
+{
+	int			edits = 1 + (int) (next_rand() % 3);
+
+	for (int e = 0; e < edits && len > 0; e++)
+	{
+		size_t		at = next_rand() % len;
+		char		b = mutation_bytes[next_rand() % (sizeof(mutation_bytes) - 1)];
+
+		switch (next_rand() % 4)
+		{
+			case 0:				/* replace */
+				buf[at] = b;
+				break;
+			case 1:				/* delete */
+				memmove(buf + at, buf + at + 1, len - at - 1);
+				len--;
+				break;
+			case 2:				/* insert */
+				if (len + 1 < size)
+				{
+					memmove(buf + at + 1, buf + at, len - at);
+					buf[at] = b;
+					len++;
+				}
+				break;
+			default:			/* a NUL */
+				buf[at] = '\0';
+				break;
+		}
+	}
+	return len;
+}
+
+static void
+test_scan_matches_tree(void **state)
+{
+	pair		p;
+	char		buf[8192];
+	const char *const edge[] = {
+		"{\"i\":1,\"i\":2}", "{\"i\":2,\"i\":\"x\"}", "{\"i\":\"x\",\"i\":2}", "{}",
+		"{\"s\":{\"a\":[1.0,2]},\"i\":1.0}", "{\"s\":[1,\"x\"]}", "{\"i\":[1]}", "{\"b\":{}}",
+		"{\"i\":1} trailing", "{\"i\":01}", "\xef\xbb\xbf{\"i\":3}", "{\"i\":3}\f",
+		"{\"\\u0069\":5}", "{\"s\":\"x\\u0000y\"}", "[1,2]", "\"x\"", "5", "null", "{\"i\":1",
+		"{\"s\":\"\\ud800\\udc00\"}", "{\"s\":\"\\uDBFF\\uDFFF\"}", "{\"c\":\"\\u00e9\\u00e9\\u00e9\"}",
+		"{\"l\":-9223372036854775808,\"d\":-0.0,\"f\":3.4028235e38,\"dec\":-99999999999999.9999}",
+		"{\"f\":1e39,\"dec38\":99999999999999999999999999999.999999999}",
+		"{\"b\":0.0,\"ti\":1e2,\"tm\":\"00:00:00\",\"tz\":\"2024-01-01T00:00:00.001+00:00\"}",
+	};
+
+	(void) state;
+	pair_init(&p);
+	for (size_t k = 0; k < sizeof(edge) / sizeof(edge[0]); k++)
+		check_line(&p, edge[k], strlen(edge[k]));
+	for (int k = 0; k < 40000; k++)
+	{
+		size_t		len = random_line(buf, sizeof(buf));
+
+		check_line(&p, buf, len);
+		if (k % 2 == 0)
+		{
+			len = mutate(buf, len, sizeof(buf));
+			check_line(&p, buf, len);
+		}
+	}
+	/* both ways fail often and succeed often, the scan serving most lines */
+	print_message("%d lines, %d failed, %ld through the tree\n", p.lines, p.failed,
+				  (long) p.scan.tree_lines);
+	assert_true(p.failed > p.lines / 10);
+	assert_true(p.failed < p.lines * 9 / 10);
+	assert_true(p.scan.tree_lines < p.lines / 2);
+	pair_free(&p);
+}
+
+/* Strict lines of scalar columns never reach the tree parser. */
+static void
+test_scan_serves_strict_lines(void **state)
+{
+	pair		p;
+	const char *const strict[] = {
+		"{\"i\":1,\"s\":\"a\\tb\",\"b\":true,\"d\":1e-3,\"dt\":\"2024-01-01\",\"z\":[{\"q\":null}]}",
+		"{\"s\":\"x\",\"i\":2}", "{}", "{\"i\":\"x\"}", "{\"i\":3.7}",
+	};
+
+	(void) state;
+	pair_init(&p);
+	for (int round = 0; round < 3; round++)
+		for (size_t k = 0; k < sizeof(strict) / sizeof(strict[0]); k++)
+			check_line(&p, strict[k], strlen(strict[k]));
+	assert_int_equal(p.scan.tree_lines, 0);
+	assert_int_equal(p.tree.tree_lines, 15);
+	/* a line the scan defers does reach the tree (and converts the same) */
+	check_line(&p, "{\"i\":01}", 8);
+	assert_int_equal(p.scan.tree_lines, 1);
+	/* a value that is an object, for a string column: the tree prints it */
+	check_line(&p, "{\"s\":{\"a\":1}}", 13);
+	assert_int_equal(p.scan.tree_lines, 2);
+	pair_free(&p);
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_scan_rules),
+		cmocka_unit_test(test_scan_matches_tree),
+		cmocka_unit_test(test_scan_serves_strict_lines),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
