@@ -10,10 +10,10 @@
  *
  * For the text formats (-DFUZZ_TEXT, with TS_FORMAT_CSV / TS_FORMAT_JSON)
  * the first input byte picks a set of csv.* / json.* options and a small
- * batch size (and, its bit 3 set, for JSON only the scalar columns f0..f7:
- * the lines are then scanned in place, json_scan.c, before any tree), the
- * second (when odd) a byte range of the file to read as a parallel part
- * does; the rest is the file.
+ * batch size (and, its bit 3 set, for JSON only the scalar columns f0..f7,
+ * whose values no cJSON tree parses: json_scan.c alone), the second (when
+ * odd) a byte range of the file to read as a parallel part does; the rest
+ * is the file.
  *
  * Background decompression is on (base/background.c): ZSTD Avro blocks
  * after the current one and Parquet row groups after the current one are

@@ -99,7 +99,7 @@ printf '\003a,1##b,2##' > $B/corpus/fuzz_csv/s3
 printf '\000{"f0":"a","f1":1,"f2":2,"f3":1.5,"f4":"12.34","f5":"2024-01-01 10:00:00","f6":"2024-01-01","f7":"YWI=","f8":[1,null],"f9":{"k":1},"f10":{"x":1,"y":"s"}}\n{"f1":null}\n' > $B/corpus/fuzz_json/s0
 printf '\004{"f9":{"null":1},"f1":"x"}\nnot json\n' > $B/corpus/fuzz_json/s4
 printf '\005{"f0":"a"}|{"f1":2}|' > $B/corpus/fuzz_json/s5
-# bit 3 of the first byte: the scalar columns only (lines scanned in place first)
+# bit 3 of the first byte: the scalar columns only (lines scanned in place, no tree)
 printf '\010{"f0":"a\\u00e9\\"b","f1":1e2,"f2":-0,"f3":1.5e-3,"f4":12.34,"f5":"2024-01-01T10:00:00","f6":null,"f7":"YWI=","z":[{"q":[]}]}\n {"f1":01}\n' > $B/corpus/fuzz_json/s8
 printf '\000one\n\ntwo\r\nthree\rfour' > $B/corpus/fuzz_text/s0
 printf '\006a##b####c' > $B/corpus/fuzz_text/s6

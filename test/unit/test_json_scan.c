@@ -5,9 +5,10 @@
  * What the scan accepts and what it leaves to cJSON is checked rule by
  * rule; then every line of a corpus (hand-written edge cases, random lines
  * of random values in random key order, and random byte mutations of
- * them) is converted twice, once through the scan and once through the
- * tree only, and the two results must be the same: the same values to the
- * bit, or the same error message.  Strict lines must not reach the tree.
+ * them), over scalar columns of every type and over nested columns, is
+ * converted twice, once through the scan and once through the tree only,
+ * and the two results must be the same: the same values to the bit, or
+ * the same error message.  Strict lines must not reach the tree whole.
  */
 #include "unit.h"
 
@@ -28,33 +29,104 @@ ty(ts_type_kind k, int precision, int scale)
 	return t;
 }
 
-#define NCOLS 15
-static const char *const names[NCOLS] = {
+/* A set of columns and, per column, JSON texts that convert. */
+typedef struct column_set
+{
+	int			n;
+	const char *const *names;
+	const char *const (*good)[3];
+	ts_read_column cols[16];
+} column_set;
+
+/* every plain scalar type */
+#define NSCALAR 15
+static const char *const scalar_names[NSCALAR] = {
 	"b", "ti", "i", "l", "f", "d", "dec", "dec38", "s", "c", "bin", "dt", "tm", "ts", "tz"
+};
+static const char *const scalar_good[NSCALAR][3] = {
+	{"true", "false", "\"TRUE\""}, {"5", "-128", "\"7\""}, {"42", "-5", "1e3"},
+	{"9223372036854775807", "-1", "\"12\""}, {"1.25", "0.1", "\"-2.5\""},
+	{"-1e-300", "2.5e-3", "7"}, {"123.4567", "-0.00005", "\"9.5\""},
+	{"12345678901234567890.123456789", "0", "-1.5e3"}, {"\"h\\u00e9\\\"llo\"", "\"abc\"", "17.50"},
+	{"\"ab\"", "\"abc\"", "\"\\u20ac\""}, {"\"AAEC\"", "\"AA==\"", "\"\""},
+	{"\"2024-02-29\"", "\"1970-01-01\"", "\"2024-01-01 10:00\""},
+	{"\"12:34:56.789\"", "\"00:00\"", "\"23:59:59\""},
+	{"\"2024-01-01 00:00:01.5\"", "\"2024-01-01T10:00:00\"", "\"1969-12-31 23:59:59.999999\""},
+	{"\"2024-01-01T10:00:00Z\"", "\"2024-01-01 00:00:01+02:00\"", "\"2024-01-01 00:00\""},
+};
+
+/* nested types beside scalars, a string column given objects and arrays */
+#define NNESTED 7
+static const char *const nested_names[NNESTED] = {"s", "i", "arr", "m", "r", "ms", "dt"};
+static const char *const nested_good[NNESTED][3] = {
+	{"\"abc\"", "[1,{\"a\":2.50}]", "{\"k\":[true,null,\"\\u00e9\"]}"},
+	{"42", "\"7\"", "1e2"},
+	{"[1,2,3]", "[]", "[null,-5]"},
+	{"{\"a\":1,\"b\":-9007199254740993}", "{}", "{\"\\u00e9\":null}"},
+	{"{\"x\":1,\"y\":\"yy\",\"z\":[1.5,2e-3]}", "{\"y\":\"q\"}", "{\"z\":[],\"x\":\"3\"}"},
+	{"[\"1.25\",2.5,null]", "[]", "[99999999.99]"},
+	{"\"2024-02-29\"", "\"1970-01-01\"", "null"},
 };
 
 static void
-make_columns(ts_read_column *cols)
+scalar_set(column_set *set)
 {
-	const ts_type_kind kinds[NCOLS] = {
+	const ts_type_kind kinds[NSCALAR] = {
 		TS_BOOLEAN, TS_TINYINT, TS_INT, TS_BIGINT, TS_FLOAT, TS_DOUBLE, TS_DECIMAL, TS_DECIMAL,
 		TS_VARCHAR, TS_CHAR, TS_VARBINARY, TS_DATE, TS_TIME, TS_TIMESTAMP, TS_TIMESTAMP_LTZ
 	};
 
-	for (int c = 0; c < NCOLS; c++)
+	memset(set, 0, sizeof(*set));
+	set->n = NSCALAR;
+	set->names = scalar_names;
+	set->good = scalar_good;
+	for (int c = 0; c < NSCALAR; c++)
 	{
-		cols[c].field_id = c;
-		cols[c].name = names[c];
-		cols[c].type = ty(kinds[c], c == 6 ? 18 : c == 7 ? 38 : c == 13 ? 6 : c == 14 ? 3 : 0,
-						  c == 6 ? 4 : c == 7 ? 9 : 0);
+		set->cols[c].field_id = c;
+		set->cols[c].name = scalar_names[c];
+		set->cols[c].type = ty(kinds[c], c == 6 ? 18 : c == 7 ? 38 : c == 13 ? 6 : c == 14 ? 3 : 0,
+							   c == 6 ? 4 : c == 7 ? 9 : 0);
 	}
 }
 
 static void
-free_columns(ts_read_column *cols)
+nested_set(column_set *set)
 {
-	for (int c = 0; c < NCOLS; c++)
-		ts_type_free((ts_type *) cols[c].type);
+	ts_type    *arr = ty(TS_ARRAY, 0, 0),
+			   *map = ty(TS_MAP, 0, 0),
+			   *row = ty(TS_ROW, 0, 0),
+			   *ms = ty(TS_MULTISET, 0, 0),
+			   *z = ty(TS_ARRAY, 0, 0);
+
+	memset(set, 0, sizeof(*set));
+	set->n = NNESTED;
+	set->names = nested_names;
+	set->good = nested_good;
+	arr->element = ty(TS_INT, 0, 0);
+	map->key = ty(TS_VARCHAR, 0, 0);
+	map->key->nullable = false;
+	map->value = ty(TS_BIGINT, 0, 0);
+	z->element = ty(TS_DOUBLE, 0, 0);
+	row->nfields = 3;
+	row->fields = ts_calloc(3, sizeof(ts_field));
+	row->fields[0] = (ts_field) {0, ts_strdup("x"), ty(TS_INT, 0, 0), NULL};
+	row->fields[1] = (ts_field) {1, ts_strdup("y"), ty(TS_VARCHAR, 0, 0), NULL};
+	row->fields[2] = (ts_field) {2, ts_strdup("z"), z, NULL};
+	ms->element = ty(TS_DECIMAL, 10, 2);
+	{
+		ts_type    *types[NNESTED] = {ty(TS_VARCHAR, 0, 0), ty(TS_INT, 0, 0), arr, map, row, ms,
+		ty(TS_DATE, 0, 0)};
+
+		for (int c = 0; c < NNESTED; c++)
+			set->cols[c] = (ts_read_column) {c, nested_names[c], types[c]};
+	}
+}
+
+static void
+free_set(column_set *set)
+{
+	for (int c = 0; c < set->n; c++)
+		ts_type_free((ts_type *) set->cols[c].type);
 }
 
 /* ---- the scan's rules -------------------------------------------------- */
@@ -172,6 +244,21 @@ same_value(const ts_type *t, const ts_value *a, const ts_value *b)
 		case TS_TIMESTAMP:
 		case TS_TIMESTAMP_LTZ:
 			return a->v.ts.millis == b->v.ts.millis && a->v.ts.nanos == b->v.ts.nanos;
+		case TS_ARRAY:
+		case TS_MULTISET:
+		case TS_MAP:
+		case TS_ROW:
+			if (a->v.nested.n != b->v.nested.n)
+				return false;
+			for (int k = 0; k < a->v.nested.n * (t->kind == TS_MAP ? 2 : 1); k++)
+			{
+				const ts_type *et = t->kind == TS_ROW ? t->fields[k].type :
+					t->kind == TS_MAP ? (k % 2 ? t->value : t->key) : t->element;
+
+				if (!same_value(et, &a->v.nested.items[k], &b->v.nested.items[k]))
+					return false;
+			}
+			return true;
 		default:
 			return a->v.i == b->v.i;
 	}
@@ -179,7 +266,7 @@ same_value(const ts_type *t, const ts_value *a, const ts_value *b)
 
 typedef struct pair
 {
-	ts_read_column cols[NCOLS];
+	column_set	set;
 	ts_arena	arena;
 	ts_json_line scan;
 	ts_json_line tree;
@@ -191,8 +278,8 @@ typedef struct pair
 static void
 check_line(pair *p, const char *line, size_t len)
 {
-	ts_value	a[NCOLS],
-				b[NCOLS];
+	ts_value	a[16],
+				b[16];
 	ts_err		ea = {0},
 				eb = {0};
 	bool		oka,
@@ -212,23 +299,25 @@ check_line(pair *p, const char *line, size_t len)
 			fail_msg("errors differ for %.*s: \"%s\" / \"%s\"", (int) len, line, ea.msg, eb.msg);
 		return;
 	}
-	for (int c = 0; c < NCOLS; c++)
-		if (!same_value(p->cols[c].type, &a[c], &b[c]))
-			fail_msg("column %s differs for %.*s", names[c], (int) len, line);
+	for (int c = 0; c < p->set.n; c++)
+		if (!same_value(p->set.cols[c].type, &a[c], &b[c]))
+			fail_msg("column %s differs for %.*s", p->set.names[c], (int) len, line);
 }
 
 static void
-pair_init(pair *p)
+pair_init(pair *p, bool nested)
 {
 	ts_err		err = {0};
 
 	memset(p, 0, sizeof(*p));
-	make_columns(p->cols);
+	if (nested)
+		nested_set(&p->set);
+	else
+		scalar_set(&p->set);
 	ts_arena_init(&p->arena, 4096);
-	assert_true(ts_json_line_init(&p->scan, p->cols, NCOLS, &p->arena, &err));
-	assert_true(ts_json_line_init(&p->tree, p->cols, NCOLS, &p->arena, &err));
+	assert_true(ts_json_line_init(&p->scan, p->set.cols, p->set.n, &p->arena, &err));
+	assert_true(ts_json_line_init(&p->tree, p->set.cols, p->set.n, &p->arena, &err));
 	p->tree.tree_only = true;
-	assert_true(p->scan.flat);
 }
 
 static void
@@ -237,7 +326,7 @@ pair_free(pair *p)
 	ts_json_line_free(&p->scan);
 	ts_json_line_free(&p->tree);
 	ts_arena_free(&p->arena);
-	free_columns(p->cols);
+	free_set(&p->set);
 }
 
 /* JSON texts a value may be: right and wrong for each column type */
@@ -259,19 +348,6 @@ static const char *const pool[] = {
 };
 #define NPOOL ((int) (sizeof(pool) / sizeof(pool[0])))
 
-/* a value that converts, per column (names[] order) */
-static const char *const good[NCOLS][3] = {
-	{"true", "false", "\"TRUE\""}, {"5", "-128", "\"7\""}, {"42", "-5", "1e3"},
-	{"9223372036854775807", "-1", "\"12\""}, {"1.25", "0.1", "\"-2.5\""},
-	{"-1e-300", "2.5e-3", "7"}, {"123.4567", "-0.00005", "\"9.5\""},
-	{"12345678901234567890.123456789", "0", "-1.5e3"}, {"\"h\\u00e9\\\"llo\"", "\"abc\"", "17.50"},
-	{"\"ab\"", "\"abc\"", "\"\\u20ac\""}, {"\"AAEC\"", "\"AA==\"", "\"\""},
-	{"\"2024-02-29\"", "\"1970-01-01\"", "\"2024-01-01 10:00\""},
-	{"\"12:34:56.789\"", "\"00:00\"", "\"23:59:59\""},
-	{"\"2024-01-01 00:00:01.5\"", "\"2024-01-01T10:00:00\"", "\"1969-12-31 23:59:59.999999\""},
-	{"\"2024-01-01T10:00:00Z\"", "\"2024-01-01 00:00:01+02:00\"", "\"2024-01-01 00:00\""},
-};
-
 static uint64_t rng = 88172645463325252ULL;
 
 static uint32_t
@@ -287,15 +363,15 @@ static const char *const blanks[] = {"", "", "", " ", "\t", " \r\n "};
 
 /* A random object of some columns in random order, extra keys, blanks. */
 static size_t
-random_line(char *buf, size_t size)
+random_line(const column_set *set, char *buf, size_t size)
 {
-	int			order[NCOLS];
-	int			n = (int) (next_rand() % (NCOLS + 1));
+	int			order[16];
+	int			n = (int) (next_rand() % (set->n + 1));
 	size_t		o = 0;
 
-	for (int c = 0; c < NCOLS; c++)
+	for (int c = 0; c < set->n; c++)
 		order[c] = c;
-	for (int c = NCOLS - 1; c > 0; c--)
+	for (int c = set->n - 1; c > 0; c--)
 	{
 		int			k = (int) (next_rand() % (c + 1)),
 					t = order[c];
@@ -306,8 +382,9 @@ random_line(char *buf, size_t size)
 	o += snprintf(buf + o, size - o, "%s{", blanks[next_rand() % 6]);
 	for (int k = 0; k < n && o < size - 512; k++)
 	{
-		const char *key = next_rand() % 9 == 0 ? "extra" : names[order[k]];
-		const char *val = next_rand() % 100 < 85 ? good[order[k]][next_rand() % 3] : pool[next_rand() % NPOOL];
+		const char *key = next_rand() % 9 == 0 ? "extra" : set->names[order[k]];
+		const char *val = next_rand() % 100 < 85 ? set->good[order[k]][next_rand() % 3] :
+			pool[next_rand() % NPOOL];
 		o += snprintf(buf + o, size - o, "%s\"%s\"%s:%s%s%s%s", k ? "," : "", key,
 					  blanks[next_rand() % 6], blanks[next_rand() % 6], val,
 					  blanks[next_rand() % 6], next_rand() % 17 == 0 ? ",\"x\":[{\"y\":[1.5]}]" : "");
@@ -353,29 +430,19 @@ mutate(char *buf, size_t len, size_t size)
 	return len;
 }
 
+/* Lines of random and mutated objects over a column set, both ways. */
 static void
-test_scan_matches_tree(void **state)
+matches_tree(bool nested, const char *const *edge, size_t nedge)
 {
 	pair		p;
 	char		buf[8192];
-	const char *const edge[] = {
-		"{\"i\":1,\"i\":2}", "{\"i\":2,\"i\":\"x\"}", "{\"i\":\"x\",\"i\":2}", "{}",
-		"{\"s\":{\"a\":[1.0,2]},\"i\":1.0}", "{\"s\":[1,\"x\"]}", "{\"i\":[1]}", "{\"b\":{}}",
-		"{\"i\":1} trailing", "{\"i\":01}", "\xef\xbb\xbf{\"i\":3}", "{\"i\":3}\f",
-		"{\"\\u0069\":5}", "{\"s\":\"x\\u0000y\"}", "[1,2]", "\"x\"", "5", "null", "{\"i\":1",
-		"{\"s\":\"\\ud800\\udc00\"}", "{\"s\":\"\\uDBFF\\uDFFF\"}", "{\"c\":\"\\u00e9\\u00e9\\u00e9\"}",
-		"{\"l\":-9223372036854775808,\"d\":-0.0,\"f\":3.4028235e38,\"dec\":-99999999999999.9999}",
-		"{\"f\":1e39,\"dec38\":99999999999999999999999999999.999999999}",
-		"{\"b\":0.0,\"ti\":1e2,\"tm\":\"00:00:00\",\"tz\":\"2024-01-01T00:00:00.001+00:00\"}",
-	};
 
-	(void) state;
-	pair_init(&p);
-	for (size_t k = 0; k < sizeof(edge) / sizeof(edge[0]); k++)
+	pair_init(&p, nested);
+	for (size_t k = 0; k < nedge; k++)
 		check_line(&p, edge[k], strlen(edge[k]));
-	for (int k = 0; k < 40000; k++)
+	for (int k = 0; k < 30000; k++)
 	{
-		size_t		len = random_line(buf, sizeof(buf));
+		size_t		len = random_line(&p.set, buf, sizeof(buf));
 
 		check_line(&p, buf, len);
 		if (k % 2 == 0)
@@ -393,29 +460,70 @@ test_scan_matches_tree(void **state)
 	pair_free(&p);
 }
 
-/* Strict lines of scalar columns never reach the tree parser. */
+static void
+test_scan_matches_tree(void **state)
+{
+	const char *const edge[] = {
+		"{\"i\":1,\"i\":2}", "{\"i\":2,\"i\":\"x\"}", "{\"i\":\"x\",\"i\":2}", "{}",
+		"{\"s\":{\"a\":[1.0,2]},\"i\":1.0}", "{\"s\":[1,\"x\"]}", "{\"i\":[1]}", "{\"b\":{}}",
+		"{\"i\":1} trailing", "{\"i\":01}", "\xef\xbb\xbf{\"i\":3}", "{\"i\":3}\f",
+		"{\"\\u0069\":5}", "{\"s\":\"x\\u0000y\"}", "[1,2]", "\"x\"", "5", "null", "{\"i\":1",
+		"{\"s\":\"\\ud800\\udc00\"}", "{\"s\":\"\\uDBFF\\uDFFF\"}", "{\"c\":\"\\u00e9\\u00e9\\u00e9\"}",
+		"{\"l\":-9223372036854775808,\"d\":-0.0,\"f\":3.4028235e38,\"dec\":-99999999999999.9999}",
+		"{\"f\":1e39,\"dec38\":99999999999999999999999999999.999999999}",
+		"{\"b\":0.0,\"ti\":1e2,\"tm\":\"00:00:00\",\"tz\":\"2024-01-01T00:00:00.001+00:00\"}",
+	};
+
+	(void) state;
+	matches_tree(false, edge, sizeof(edge) / sizeof(edge[0]));
+}
+
+static void
+test_scan_matches_tree_nested(void **state)
+{
+	const char *const edge[] = {
+		"{\"r\":{\"x\":1,\"x\":2,\"y\":\"a\"}}", "{\"m\":{\"k\":1,\"k\":2}}", "{\"r\":5}",
+		"{\"arr\":{\"a\":1}}", "{\"m\":[1]}", "{\"arr\":\"[1]\"}", "{\"r\":{\"z\":[1,\"x\"]}}",
+		"{\"s\":[1.0,-0,1e2,{\"a\":\"\\u00e9\"}]}", "{\"ms\":[\"1.255\",1.255]}",
+		"{\"arr\":[1,2],\"arr\":null}", "{\"r\":{\"y\":{\"q\":[]}}}", "{\"m\":{\"\":null}}",
+	};
+
+	(void) state;
+	matches_tree(true, edge, sizeof(edge) / sizeof(edge[0]));
+}
+
+/* Strict lines never reach the tree parser whole. */
 static void
 test_scan_serves_strict_lines(void **state)
 {
 	pair		p;
 	const char *const strict[] = {
 		"{\"i\":1,\"s\":\"a\\tb\",\"b\":true,\"d\":1e-3,\"dt\":\"2024-01-01\",\"z\":[{\"q\":null}]}",
-		"{\"s\":\"x\",\"i\":2}", "{}", "{\"i\":\"x\"}", "{\"i\":3.7}",
+		"{\"s\":\"x\",\"i\":2}", "{}", "{\"i\":\"x\"}", "{\"i\":3.7}", "{\"s\":{\"a\":[1,2.50]}}",
+	};
+	const char *const nested[] = {
+		"{\"arr\":[1,null],\"m\":{\"a\":1},\"r\":{\"x\":1,\"z\":[2.5]},\"ms\":[],\"s\":[true]}",
+		"{\"r\":\"x\"}",
 	};
 
 	(void) state;
-	pair_init(&p);
+	pair_init(&p, false);
 	for (int round = 0; round < 3; round++)
 		for (size_t k = 0; k < sizeof(strict) / sizeof(strict[0]); k++)
 			check_line(&p, strict[k], strlen(strict[k]));
 	assert_int_equal(p.scan.tree_lines, 0);
-	assert_int_equal(p.tree.tree_lines, 15);
+	assert_int_equal(p.tree.tree_lines, 18);
 	/* a line the scan defers does reach the tree (and converts the same) */
 	check_line(&p, "{\"i\":01}", 8);
 	assert_int_equal(p.scan.tree_lines, 1);
-	/* a value that is an object, for a string column: the tree prints it */
-	check_line(&p, "{\"s\":{\"a\":1}}", 13);
-	assert_int_equal(p.scan.tree_lines, 2);
+	pair_free(&p);
+
+	/* nested columns: their values through trees of their own, not the line's */
+	pair_init(&p, true);
+	for (size_t k = 0; k < sizeof(nested) / sizeof(nested[0]); k++)
+		check_line(&p, nested[k], strlen(nested[k]));
+	assert_int_equal(p.scan.tree_lines, 0);
+	assert_int_equal(p.failed, 1);	/* a ROW given a string */
 	pair_free(&p);
 }
 
@@ -425,6 +533,7 @@ main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_scan_rules),
 		cmocka_unit_test(test_scan_matches_tree),
+		cmocka_unit_test(test_scan_matches_tree_nested),
 		cmocka_unit_test(test_scan_serves_strict_lines),
 	};
 

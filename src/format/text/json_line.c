@@ -4,11 +4,13 @@
  * Owns: matching columns to the object's keys by NAME (case-sensitive; a
  * missing key or JSON null is NULL; a key given twice counts once, the
  * first time), and converting JSON values into the columns' Paimon types.
- * A line whose columns are all plain scalars is first scanned in place
- * (json_scan.c): no tree, no allocation, strings used where they lie.  A
- * line that scan defers, and any line of a reader with nested columns, is
- * parsed by cJSON; both paths convert a scalar by the same function, so a
- * line gives the same values and the same errors either way.
+ * A line is first scanned in place (json_scan.c): no tree, no allocation,
+ * strings used where they lie, members of keys not requested passed over.
+ * A value of a nested column (or an object or array given to a scalar
+ * column) then goes through cJSON's tree of that value alone.  A line the
+ * scan defers is parsed whole by cJSON, as it always was.  Both paths
+ * convert a value by the same functions, so a line gives the same values
+ * and the same errors either way.
  *
  * Numbers keep their exact text: cJSON only offers a double, so the tree
  * path also tokenises the line and pairs the k-th number item of the tree
@@ -61,10 +63,6 @@ ts_json_line_init(ts_json_line *jl, const ts_read_column *cols, int ncols, ts_ar
 	jl->cols = cols;
 	jl->ncols = ncols;
 	jl->arena = arena;
-	jl->flat = true;
-	for (int c = 0; c < ncols; c++)
-		if (!ts_type_is_plain_scalar(cols[c].type->kind))
-			jl->flat = false;
 	jl->name_lens = ts_malloc(sizeof(size_t) * (ncols > 0 ? ncols : 1));
 	jl->found = ts_malloc(sizeof(ts_json_span) * (ncols > 0 ? ncols : 1));
 	jl->keys.names = ts_malloc(sizeof(char *) * (ncols > 0 ? ncols : 1));
@@ -478,6 +476,38 @@ span_scalar(ts_json_line *jl, const uint8_t *line, const ts_json_span *sp, json_
 }
 
 /*
+ * A value the scan found, of a nested column or itself an object or an
+ * array, through cJSON's tree of that value alone: the subtree the line's
+ * tree would hold there (the scan took the line as strict JSON), its
+ * numbers paired with the value's number tokens.
+ */
+static bool
+span_tree(ts_json_line *jl, const uint8_t *line, const ts_json_span *sp, const ts_type *t,
+		  ts_value *out, ts_err *err)
+{
+	const char *p = (const char *) line + sp->off;
+	size_t		len = sp->len;
+	cJSON	   *root;
+	int			k = 0;
+	bool		ok;
+
+	if (sp->kind == TS_JSON_STRING)
+	{
+		p--;					/* the string with its quotes */
+		len += 2;
+	}
+	if (!collect_numbers(jl, p, len, err))
+		return false;
+	root = cJSON_ParseWithLength(p, len);
+	if (root == NULL)			/* valid JSON: only memory fails */
+		return ts_error_nomem(err, NULL);
+	index_numbers(root, &k);
+	ok = tree_convert(jl, root, t, out, 0, err);
+	cJSON_Delete(root);
+	return ok;
+}
+
+/*
  * The line through the scan: 1 converted, -1 failed (err set), 0 deferred
  * to the tree parser.
  */
@@ -487,12 +517,11 @@ scan_line(ts_json_line *jl, const uint8_t *line, size_t len, ts_value *row, ts_e
 	if (!ts_json_scan_object(line, len, &jl->keys, jl->found))
 		return 0;
 	for (int c = 0; c < jl->ncols; c++)
-		if (jl->found[c].kind == TS_JSON_NESTED)
-			return 0;
-	for (int c = 0; c < jl->ncols; c++)
 	{
 		const ts_json_span *sp = &jl->found[c];
+		const ts_type *t = jl->cols[c].type;
 		json_scalar v;
+		bool		ok;
 
 		memset(&row[c], 0, sizeof(ts_value));
 		if (sp->kind == TS_JSON_MISSING || sp->kind == TS_JSON_NULL)
@@ -500,8 +529,11 @@ scan_line(ts_json_line *jl, const uint8_t *line, size_t len, ts_value *row, ts_e
 			row[c].isnull = true;
 			continue;
 		}
-		if (!span_scalar(jl, line, sp, &v, err) ||
-			!convert_scalar(jl, &v, jl->cols[c].type, &row[c], err))
+		if (sp->kind == TS_JSON_NESTED || !ts_type_is_plain_scalar(t->kind))
+			ok = span_tree(jl, line, sp, t, &row[c], err);
+		else
+			ok = span_scalar(jl, line, sp, &v, err) && convert_scalar(jl, &v, t, &row[c], err);
+		if (!ok)
 		{
 			ts_error_context(err, "column \"%s\"", jl->cols[c].name);
 			return -1;
@@ -513,7 +545,7 @@ scan_line(ts_json_line *jl, const uint8_t *line, size_t len, ts_value *row, ts_e
 bool
 ts_json_line_read(ts_json_line *jl, const uint8_t *line, size_t len, ts_value *row, ts_err *err)
 {
-	if (jl->flat && !jl->tree_only)
+	if (!jl->tree_only)
 	{
 		int			done = scan_line(jl, line, len, row, err);
 

@@ -211,7 +211,6 @@ typedef struct ts_json_line
 	const ts_read_column *cols;
 	int			ncols;
 	ts_arena   *arena;			/* strings, nested items; reset by the owner */
-	bool		flat;			/* every column a plain scalar: the scan may serve */
 	bool		tree_only;		/* tests: every line through cJSON */
 	int64_t		tree_lines;		/* lines the tree parser read */
 	ts_json_keys keys;
