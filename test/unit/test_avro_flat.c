@@ -14,6 +14,7 @@
  * (FLOAT -> DOUBLE, fixed, enum).
  */
 #include "unit.h"
+#include "unit_values.h"
 
 #include "format/avro/avro_decode.h"
 #include "format/avro/avro_plan.h"
@@ -208,34 +209,6 @@ decode_flat(const ts_avro_plan *plan, const uint8_t *b, size_t len, int nrows,
 	o->pos = cur.p;
 }
 
-static bool
-same_value(const ts_value *a, const ts_value *b, ts_type_kind k)
-{
-	if (a->isnull != b->isnull)
-		return false;
-	if (a->isnull)
-		return true;
-	switch (k)
-	{
-		case TS_FLOAT:
-			return memcmp(&a->v.f, &b->v.f, sizeof(float)) == 0;
-		case TS_DOUBLE:
-			return memcmp(&a->v.d, &b->v.d, sizeof(double)) == 0;
-		case TS_DECIMAL:
-			return a->v.dec == b->v.dec;
-		case TS_TIMESTAMP:
-		case TS_TIMESTAMP_LTZ:
-			return a->v.ts.millis == b->v.ts.millis && a->v.ts.nanos == b->v.ts.nanos;
-		case TS_CHAR:
-		case TS_VARCHAR:
-		case TS_BINARY:
-		case TS_VARBINARY:
-			return a->v.s.len == b->v.s.len && memcmp(a->v.s.p, b->v.s.p, a->v.s.len) == 0;
-		default:
-			return a->v.i == b->v.i;
-	}
-}
-
 static outcome og,
 			of;
 
@@ -259,7 +232,7 @@ check_same(const ts_avro_plan *plan, const projection *pr, const uint8_t *b, siz
 		fail_msg("%s: general stops at %td, flat at %td", what, og.pos - b, of.pos - b);
 	for (int r = 0; r < og.nrows; r++)
 		for (int c = 0; c < pr->ncols; c++)
-			if (!same_value(&og.v[r * pr->ncols + c], &of.v[r * pr->ncols + c], pr->types[c].kind))
+			if (!unit_value_same(&pr->types[c], &og.v[r * pr->ncols + c], &of.v[r * pr->ncols + c]))
 				fail_msg("%s: object %d column %s differs", what, r, pr->names[c]);
 	ts_arena_free(&arena);
 	return og.nrows;

@@ -11,6 +11,7 @@
  * the same error message.  Strict lines must not reach the tree whole.
  */
 #include "unit.h"
+#include "unit_values.h"
 
 #include "format/format.h"
 #include "format/text/text_internal.h"
@@ -221,49 +222,6 @@ test_scan_rules(void **state)
 
 /* ---- the scan against the tree ---------------------------------------- */
 
-static bool
-same_value(const ts_type *t, const ts_value *a, const ts_value *b)
-{
-	if (a->isnull != b->isnull)
-		return false;
-	if (a->isnull)
-		return true;
-	switch (t->kind)
-	{
-		case TS_FLOAT:
-			return memcmp(&a->v.f, &b->v.f, sizeof(float)) == 0;
-		case TS_DOUBLE:
-			return memcmp(&a->v.d, &b->v.d, sizeof(double)) == 0;
-		case TS_DECIMAL:
-			return a->v.dec == b->v.dec;
-		case TS_CHAR:
-		case TS_VARCHAR:
-		case TS_BINARY:
-		case TS_VARBINARY:
-			return a->v.s.len == b->v.s.len && memcmp(a->v.s.p, b->v.s.p, a->v.s.len) == 0;
-		case TS_TIMESTAMP:
-		case TS_TIMESTAMP_LTZ:
-			return a->v.ts.millis == b->v.ts.millis && a->v.ts.nanos == b->v.ts.nanos;
-		case TS_ARRAY:
-		case TS_MULTISET:
-		case TS_MAP:
-		case TS_ROW:
-			if (a->v.nested.n != b->v.nested.n)
-				return false;
-			for (int k = 0; k < a->v.nested.n * (t->kind == TS_MAP ? 2 : 1); k++)
-			{
-				const ts_type *et = t->kind == TS_ROW ? t->fields[k].type :
-					t->kind == TS_MAP ? (k % 2 ? t->value : t->key) : t->element;
-
-				if (!same_value(et, &a->v.nested.items[k], &b->v.nested.items[k]))
-					return false;
-			}
-			return true;
-		default:
-			return a->v.i == b->v.i;
-	}
-}
-
 typedef struct pair
 {
 	column_set	set;
@@ -300,7 +258,7 @@ check_line(pair *p, const char *line, size_t len)
 		return;
 	}
 	for (int c = 0; c < p->set.n; c++)
-		if (!same_value(p->set.cols[c].type, &a[c], &b[c]))
+		if (!unit_value_same(p->set.cols[c].type, &a[c], &b[c]))
 			fail_msg("column %s differs for %.*s", p->set.names[c], (int) len, line);
 }
 

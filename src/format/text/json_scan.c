@@ -107,36 +107,6 @@ escape_length(const uint8_t *p, size_t i, size_t n, uint32_t *cp)
 }
 
 /*
- * The first quote, backslash or NUL in p[i..n), or n: eight bytes at a time
- * (as ts_text_find_byte2, a NUL being a byte equal to zero).
- */
-static inline size_t
-find_string_stop(const uint8_t *p, size_t i, size_t n)
-{
-	const uint64_t ones = UINT64_C(0x0101010101010101);
-	const uint64_t highs = UINT64_C(0x8080808080808080);
-	const uint64_t mq = ones * '"';
-	const uint64_t mb = ones * '\\';
-
-	while (i + 8 <= n)
-	{
-		uint64_t	x,
-					xq,
-					xb;
-
-		memcpy(&x, p + i, 8);
-		xq = x ^ mq;
-		xb = x ^ mb;
-		if ((((xq - ones) & ~xq) | ((xb - ones) & ~xb) | ((x - ones) & ~x)) & highs)
-			break;
-		i += 8;
-	}
-	while (i < n && p[i] != '"' && p[i] != '\\' && p[i] != 0)
-		i++;
-	return i;
-}
-
-/*
  * The string whose opening quote is p[*i]: *i moves past its closing quote,
  * *escaped tells whether it holds an escape.  False: defer.
  */
@@ -148,7 +118,7 @@ scan_string(const uint8_t *p, size_t n, size_t *i, bool *escaped)
 	*escaped = false;
 	for (;;)
 	{
-		size_t		k = find_string_stop(p, j, n);
+		size_t		k = ts_text_find_bytes(p, j, n, '"', '\\', true);
 		uint32_t	cp;
 		size_t		e;
 

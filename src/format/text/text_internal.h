@@ -70,11 +70,12 @@ const char *ts_text_stream_where(const ts_text_stream *s, int64_t lineno, char *
 void		ts_text_stream_close(ts_text_stream *s);
 
 /*
- * The first byte equal to a or b (b 0: a only) in p[i..n), or n: eight
- * bytes at a time (a word holds c when some byte of it XOR c is zero).
+ * The first byte equal to a or b (b 0: a only), or zero when nul, in
+ * p[i..n), or n: eight bytes at a time (a word holds c when some byte of
+ * it XOR c is zero).
  */
 static inline size_t
-ts_text_find_byte2(const uint8_t *p, size_t i, size_t n, uint8_t a, uint8_t b)
+ts_text_find_bytes(const uint8_t *p, size_t i, size_t n, uint8_t a, uint8_t b, bool nul)
 {
 	const uint64_t ones = UINT64_C(0x0101010101010101);
 	const uint64_t highs = UINT64_C(0x8080808080808080);
@@ -85,18 +86,29 @@ ts_text_find_byte2(const uint8_t *p, size_t i, size_t n, uint8_t a, uint8_t b)
 	{
 		uint64_t	x,
 					xa,
-					xb;
+					xb,
+					hit;
 
 		memcpy(&x, p + i, 8);
 		xa = x ^ ma;
 		xb = x ^ mb;
-		if ((((xa - ones) & ~xa) | ((xb - ones) & ~xb)) & highs)
+		hit = ((xa - ones) & ~xa) | ((xb - ones) & ~xb);
+		if (nul)
+			hit |= (x - ones) & ~x;
+		if (hit & highs)
 			break;
 		i += 8;
 	}
-	while (i < n && p[i] != a && (b == 0 || p[i] != b))
+	while (i < n && p[i] != a && (b == 0 || p[i] != b) && (!nul || p[i] != 0))
 		i++;
 	return i;
+}
+
+/* The first byte equal to a or b (b 0: a only) in p[i..n), or n. */
+static inline size_t
+ts_text_find_byte2(const uint8_t *p, size_t i, size_t n, uint8_t a, uint8_t b)
+{
+	return ts_text_find_bytes(p, i, n, a, b, false);
 }
 
 /* ---- line_reader.c: the base of the CSV, JSON and TEXT readers ------- */
