@@ -476,6 +476,31 @@ test_scan_serves_strict_lines(void **state)
 	assert_int_equal(p.scan.tree_lines, 1);
 	pair_free(&p);
 
+	/* a name asked twice (as two types): both read it, as the tree finds it twice */
+	{
+		ts_type    *ti = ty(TS_INT, 0, 0),
+				   *ts = ty(TS_VARCHAR, 0, 0);
+		ts_read_column twice[2] = {{0, "a", ti}, {1, "a", ts}};
+		ts_arena	arena;
+		ts_json_line jl;
+		ts_value	row[2];
+		ts_err		err = {0};
+
+		ts_arena_init(&arena, 1024);
+		assert_true(ts_json_line_init(&jl, twice, 2, &arena, &err));
+		assert_true(ts_json_line_read(&jl, (const uint8_t *) "{\"a\":5}", 7, row, &err));
+		assert_int_equal(jl.tree_lines, 0);
+		assert_false(row[0].isnull);
+		assert_int_equal(row[0].v.i, 5);
+		assert_false(row[1].isnull);
+		assert_int_equal(row[1].v.s.len, 1);
+		assert_memory_equal(row[1].v.s.p, "5", 1);
+		ts_json_line_free(&jl);
+		ts_arena_free(&arena);
+		ts_type_free(ti);
+		ts_type_free(ts);
+	}
+
 	/* nested columns: their values through trees of their own, not the line's */
 	pair_init(&p, true);
 	for (size_t k = 0; k < sizeof(nested) / sizeof(nested[0]); k++)

@@ -65,13 +65,18 @@ ts_json_line_init(ts_json_line *jl, const ts_read_column *cols, int ncols, ts_ar
 	jl->arena = arena;
 	jl->name_lens = ts_malloc(sizeof(size_t) * (ncols > 0 ? ncols : 1));
 	jl->found = ts_malloc(sizeof(ts_json_span) * (ncols > 0 ? ncols : 1));
+	jl->same_as = ts_malloc(sizeof(int) * (ncols > 0 ? ncols : 1));
 	jl->keys.names = ts_malloc(sizeof(char *) * (ncols > 0 ? ncols : 1));
-	if (jl->name_lens == NULL || jl->found == NULL || jl->keys.names == NULL)
+	if (jl->name_lens == NULL || jl->found == NULL || jl->same_as == NULL || jl->keys.names == NULL)
 		return ts_error_nomem(err, NULL);
 	for (int c = 0; c < ncols; c++)
 	{
 		((const char **) jl->keys.names)[c] = cols[c].name;
 		jl->name_lens[c] = strlen(cols[c].name);
+		jl->same_as[c] = -1;
+		for (int e = 0; e < c && jl->same_as[c] < 0; e++)
+			if (strcmp(cols[e].name, cols[c].name) == 0)
+				jl->same_as[c] = e;
 	}
 	jl->keys.n = ncols;
 	jl->keys.lens = jl->name_lens;
@@ -85,6 +90,7 @@ ts_json_line_free(ts_json_line *jl)
 {
 	ts_free(jl->name_lens);
 	ts_free(jl->found);
+	ts_free(jl->same_as);
 	ts_free((void *) jl->keys.names);
 	ts_free(jl->spans);
 	memset(jl, 0, sizeof(*jl));
@@ -516,6 +522,10 @@ scan_line(ts_json_line *jl, const uint8_t *line, size_t len, ts_value *row, ts_e
 {
 	if (!ts_json_scan_object(line, len, &jl->keys, jl->found))
 		return 0;
+	/* the scan fills a name's first column; one asked twice reads it twice */
+	for (int c = 0; c < jl->ncols; c++)
+		if (jl->same_as[c] >= 0)
+			jl->found[c] = jl->found[jl->same_as[c]];
 	for (int c = 0; c < jl->ncols; c++)
 	{
 		const ts_json_span *sp = &jl->found[c];

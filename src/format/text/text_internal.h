@@ -227,6 +227,7 @@ typedef struct ts_json_line
 	int64_t		tree_lines;		/* lines the tree parser read */
 	ts_json_keys keys;
 	size_t	   *name_lens;
+	int		   *same_as;		/* a column named as an earlier one: that one, else -1 */
 	ts_json_span *found;
 	/* the tree parser's number tokens of the current line */
 	const char *line;
