@@ -197,13 +197,15 @@ test_scan_rules(void **state)
 		assert_int_equal(scans(deep, f), depth == 63);
 	}
 
-	/* spans: a string's content, a number's text, the first of a key given twice */
+	/* spans: a string's content, a number's text, the last of a key given twice */
 	assert_true(scans("{\"b\":\"q\\\"r\",\"a\":-12.5,\"a\":7}", f));
 	assert_int_equal(f[0].kind, TS_JSON_NUMBER);
-	assert_int_equal(f[0].len, 5);
+	assert_int_equal(f[0].len, 1);
 	assert_int_equal(f[1].kind, TS_JSON_STRING);
 	assert_true(f[1].escaped);
 	assert_int_equal(f[1].len, 4);
+	assert_true(scans("{\"a\":-12.5,\"b\":1,\"a\":null}", f));
+	assert_int_equal(f[0].kind, TS_JSON_NULL);
 	{
 		char		out[8];
 
@@ -488,7 +490,7 @@ test_scan_serves_strict_lines(void **state)
 
 		ts_arena_init(&arena, 1024);
 		assert_true(ts_json_line_init(&jl, twice, 2, &arena, &err));
-		assert_true(ts_json_line_read(&jl, (const uint8_t *) "{\"a\":5}", 7, row, &err));
+		assert_true(ts_json_line_read(&jl, (const uint8_t *) "{\"a\":\"6\",\"a\":5}", 15, row, &err));
 		assert_int_equal(jl.tree_lines, 0);
 		assert_false(row[0].isnull);
 		assert_int_equal(row[0].v.i, 5);
@@ -507,6 +509,20 @@ test_scan_serves_strict_lines(void **state)
 		check_line(&p, nested[k], strlen(nested[k]));
 	assert_int_equal(p.scan.tree_lines, 0);
 	assert_int_equal(p.failed, 1);	/* a ROW given a string */
+	/* a key given twice, at the top and in a ROW: the last value, both ways */
+	for (int way = 0; way < 2; way++)
+	{
+		const char *twice = "{\"i\":1,\"r\":{\"x\":1,\"y\":\"a\",\"x\":3},\"i\":2,\"r2\":0}";
+		ts_value	row[NNESTED];
+		ts_err		err = {0};
+
+		assert_true(ts_json_line_read(way ? &p.tree : &p.scan, (const uint8_t *) twice, strlen(twice),
+									  row, &err));
+		assert_int_equal(row[1].v.i, 2);
+		assert_int_equal(row[4].v.nested.items[0].v.i, 3);
+		assert_int_equal(row[4].v.nested.items[1].v.s.len, 1);
+	}
+	assert_int_equal(p.scan.tree_lines, 0);
 	pair_free(&p);
 }
 

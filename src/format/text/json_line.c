@@ -2,8 +2,9 @@
  * json_line.c - one JSON-lines object into a row of the requested columns.
  *
  * Owns: matching columns to the object's keys by NAME (case-sensitive; a
- * missing key or JSON null is NULL; a key given twice counts once, the
- * first time), and converting JSON values into the columns' Paimon types.
+ * missing key or JSON null is NULL; of a key given twice the last value
+ * counts, as in the ObjectNode Java's Jackson reads a line into; so for a
+ * ROW's fields), and converting JSON values into the columns' Paimon types.
  * A line is first scanned in place (json_scan.c): no tree, no allocation,
  * strings used where they lie, members of keys not requested passed over.
  * A value of a nested column (or an object or array given to a scalar
@@ -316,6 +317,18 @@ tree_scalar(const ts_json_line *jl, const cJSON *item, json_scalar *v)
 	return true;
 }
 
+/* The last member of object named name (Jackson keeps the last of a key given twice). */
+static const cJSON *
+last_member(const cJSON *object, const char *name)
+{
+	const cJSON *found = NULL;
+
+	for (const cJSON *e = object->child; e != NULL; e = e->next)
+		if (e->string != NULL && strcmp(e->string, name) == 0)
+			found = e;
+	return found;
+}
+
 static bool
 tree_convert(ts_json_line *jl, const cJSON *item, const ts_type *t, ts_value *out,
 			 int depth, ts_err *err)
@@ -389,7 +402,7 @@ tree_convert(ts_json_line *jl, const cJSON *item, const ts_type *t, ts_value *ou
 				return ts_error_nomem(err, NULL);
 			for (int f = 0; f < t->nfields; f++)
 			{
-				const cJSON *fv = cJSON_GetObjectItemCaseSensitive(item, t->fields[f].name);
+				const cJSON *fv = last_member(item, t->fields[f].name);
 
 				if (!tree_convert(jl, fv, t->fields[f].type, &out->v.nested.items[f], depth + 1, err))
 				{
@@ -445,7 +458,7 @@ tree_line(ts_json_line *jl, const uint8_t *line, size_t len, ts_value *row, ts_e
 	index_numbers(root->child, &k);
 	for (int c = 0; c < jl->ncols && ok; c++)
 	{
-		const cJSON *item = cJSON_GetObjectItemCaseSensitive(root, jl->cols[c].name);
+		const cJSON *item = last_member(root, jl->cols[c].name);
 
 		if (!tree_convert(jl, item, jl->cols[c].type, &row[c], 0, err))
 		{

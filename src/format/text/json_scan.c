@@ -341,8 +341,8 @@ ts_json_scan_object(const uint8_t *p, size_t n, ts_json_keys *keys, ts_json_span
 		i = skip_blanks(p, i + 1, n);
 		if (!scan_value(p, n, &i, 1, &v))
 			return false;
-		/* a key given twice: the first value counts, as cJSON finds it */
-		if (c >= 0 && found[c].kind == TS_JSON_MISSING)
+		/* a key given twice: the last value counts (json_line.c) */
+		if (c >= 0)
 			found[c] = v;
 		i = skip_blanks(p, i, n);
 		if (i < n && p[i] == ',')

@@ -206,7 +206,7 @@ typedef struct ts_json_keys
 
 /*
  * Scan the JSON object p[0..n) in place: found[c] (keys->n of them) gets
- * the value of the first member named keys->names[c].  Returns false when
+ * the value of the last member named keys->names[c].  Returns false when
  * the line is not in the strict subset json_scan.c's header describes
  * (then nothing is decided: the tree parser reads the line).
  */
