@@ -522,6 +522,59 @@ test_scan_serves_strict_lines(void **state)
 		assert_int_equal(row[4].v.nested.items[0].v.i, 3);
 		assert_int_equal(row[4].v.nested.items[1].v.s.len, 1);
 	}
+	/* a MAP of a key given twice: its last entry, where it stands */
+	for (int way = 0; way < 2; way++)
+	{
+		const char *twice = "{\"m\":{\"a\":1,\"b\":2,\"a\":3,\"c\":null,\"a\":4,\"b\":5}}";
+		ts_value	row[NNESTED];
+		ts_value   *kv;
+		ts_err		err = {0};
+
+		assert_true(ts_json_line_read(way ? &p.tree : &p.scan, (const uint8_t *) twice, strlen(twice),
+									  row, &err));
+		assert_int_equal(row[3].v.nested.n, 3);
+		kv = row[3].v.nested.items;
+		assert_memory_equal(kv[0].v.s.p, "c", 1);
+		assert_true(kv[1].isnull);
+		assert_memory_equal(kv[2].v.s.p, "a", 1);
+		assert_int_equal(kv[3].v.i, 4);
+		assert_memory_equal(kv[4].v.s.p, "b", 1);
+		assert_int_equal(kv[5].v.i, 5);
+	}
+	/* 2,000 members of 700 keys: each key once, its last value, in the order of last entries */
+	{
+		static char big[64 * 1024];
+		int			key_of[2000];
+		int			o = snprintf(big, sizeof(big), "{\"m\":{");
+		int			expect = 0;
+		ts_value	row[NNESTED];
+		ts_err		err = {0};
+
+		for (int k = 0; k < 2000; k++)
+		{
+			key_of[k] = (int) (next_rand() % 700);
+			o += snprintf(big + o, sizeof(big) - o, "%s\"k%d\":%d", k ? "," : "", key_of[k], k);
+		}
+		snprintf(big + o, sizeof(big) - o, "}}");
+		assert_true(ts_json_line_read(&p.scan, (const uint8_t *) big, strlen(big), row, &err));
+		for (int k = 0; k < 2000; k++)
+		{
+			bool		last = true;
+			char		name[16];
+
+			for (int later = k + 1; later < 2000 && last; later++)
+				last = key_of[later] != key_of[k];
+			if (!last)
+				continue;
+			snprintf(name, sizeof(name), "k%d", key_of[k]);
+			assert_true(expect < row[3].v.nested.n);
+			assert_int_equal(row[3].v.nested.items[2 * expect].v.s.len, strlen(name));
+			assert_memory_equal(row[3].v.nested.items[2 * expect].v.s.p, name, strlen(name));
+			assert_int_equal(row[3].v.nested.items[2 * expect + 1].v.i, k);
+			expect++;
+		}
+		assert_int_equal(row[3].v.nested.n, expect);
+	}
 	assert_int_equal(p.scan.tree_lines, 0);
 	pair_free(&p);
 }

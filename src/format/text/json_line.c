@@ -4,7 +4,8 @@
  * Owns: matching columns to the object's keys by NAME (case-sensitive; a
  * missing key or JSON null is NULL; of a key given twice the last value
  * counts, as in the ObjectNode Java's Jackson reads a line into; so for a
- * ROW's fields), and converting JSON values into the columns' Paimon types.
+ * ROW's fields; a MAP keeps the last entry of a key, as Java's HashMap),
+ * and converting JSON values into the columns' Paimon types.
  * A line is first scanned in place (json_scan.c): no tree, no allocation,
  * strings used where they lie, members of keys not requested passed over.
  * A value of a nested column (or an object or array given to a scalar
@@ -317,6 +318,59 @@ tree_scalar(const ts_json_line *jl, const cJSON *item, json_scalar *v)
 	return true;
 }
 
+/*
+ * A MAP of a key given twice keeps its last entry, where that entry stands
+ * (Java puts every entry into a HashMap); keys compared as the object's key
+ * strings, through a hash table in the arena.  items holds *n entries, one
+ * per member of object, in order.
+ */
+static bool
+map_keep_last(ts_json_line *jl, const cJSON *object, ts_value *items, int *n, ts_err *err)
+{
+	const char **keys;
+	int		   *slots;
+	size_t		cap = 4;
+	int			kept = 0;
+	int			i = 0;
+	const cJSON *e;
+
+	if (*n < 2)
+		return true;
+	while (cap < (size_t) *n * 2)
+		cap <<= 1;
+	keys = ts_arena_alloc(jl->arena, sizeof(char *) * *n);
+	slots = ts_arena_alloc(jl->arena, sizeof(int) * cap);
+	if (keys == NULL || slots == NULL)
+		return ts_error_nomem(err, NULL);
+	memset(slots, 0xff, sizeof(int) * cap);		/* -1: empty */
+	cJSON_ArrayForEach(e, object)
+		keys[i++] = e->string;
+	for (int pass = 0; pass < 2; pass++)
+	{
+		for (i = 0; i < *n; i++)
+		{
+			uint64_t	hash = UINT64_C(1469598103934665603);
+			size_t		h;
+
+			for (const unsigned char *c = (const unsigned char *) keys[i]; *c; c++)
+				hash = (hash ^ *c) * UINT64_C(1099511628211);
+			h = (size_t) hash & (cap - 1);
+			while (slots[h] >= 0 && strcmp(keys[slots[h]], keys[i]) != 0)
+				h = (h + 1) & (cap - 1);
+			if (pass == 0)
+				slots[h] = i;	/* the key's last entry, in the end */
+			else if (slots[h] == i)
+			{
+				items[2 * kept] = items[2 * i];
+				items[2 * kept + 1] = items[2 * i + 1];
+				kept++;
+			}
+		}
+	}
+	*n = kept;
+	return true;
+}
+
 /* The last member of object named name (Jackson keeps the last of a key given twice). */
 static const cJSON *
 last_member(const cJSON *object, const char *name)
@@ -391,7 +445,7 @@ tree_convert(ts_json_line *jl, const cJSON *item, const ts_type *t, ts_value *ou
 					i++;
 				}
 				out->v.nested.n = i;
-				return true;
+				return map_keep_last(jl, item, out->v.nested.items, &out->v.nested.n, err);
 			}
 		case TS_ROW:
 			if (!cJSON_IsObject(item))
