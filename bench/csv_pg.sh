@@ -1,6 +1,6 @@
 #!/bin/bash
 # bench/csv_pg.sh FILE RUNS [FORMAT] - the part of bench/csv.sh that runs
-# inside the throwaway cluster: a format table (csv, or json) over FILE's
+# inside the throwaway cluster: a format table (csv, json or text) over FILE's
 # directory, the benchmark query serially (aggregates in the scan, and by
 # PostgreSQL) and with 2 workers (again in a new backend per run: the
 # leader's pass that cuts a CSV file at record starts is then never
@@ -16,8 +16,10 @@ CREATE EXTENSION tablescan_fdw;
 CREATE SERVER lake FOREIGN DATA WRAPPER tablescan_fdw;
 CREATE FOREIGN TABLE csv (id integer, big bigint, amount numeric(18,4), s text, day date, ts timestamp)
   SERVER lake OPTIONS (path '$(dirname "$file")', format '$format');
+CREATE FOREIGN TABLE lines (line text) SERVER lake OPTIONS (path '$(dirname "$file")', format 'text');
 SQL
 query="SELECT count(*), sum(id), sum(big), sum(amount), max(s), max(day), max(ts) FROM csv"
+[ "$format" = text ] && query="SELECT count(*), max(line), sum(octet_length(line)) FROM lines"
 # best of RUNS in one backend, psql \timing
 time_query() {
     local label=$1 settings=$2 out
@@ -31,7 +33,7 @@ base="SET jit = off; SET max_parallel_workers_per_gather = 0;"
 time_query serial "$base"
 time_query serial_executor_aggregates "$base SET tablescan.enable_aggregate_pushdown = off;"
 # two of the six columns: what a projection saves the reader
-query="SELECT sum(big), max(s) FROM csv" time_query serial_two_columns "$base"
+[ "$format" = text ] || query="SELECT sum(big), max(s) FROM csv" time_query serial_two_columns "$base"
 time_query workers2 "SET jit = off; SET max_parallel_workers_per_gather = 2; SET parallel_setup_cost = 0;
   SET min_parallel_table_scan_size = 0; SET tablescan.enable_aggregate_pushdown = off;"
 # a new backend per run: nothing cached (the CSV part starts included)

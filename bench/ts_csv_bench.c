@@ -10,7 +10,8 @@
  *
  * A FILE whose name ends in ".json" is JSON lines (one object per row, the
  * same columns as keys, a NULL as null) written by gen and read by the
- * JSON reader; any other name is CSV.
+ * JSON reader; one ending in ".txt" holds the CSV lines, read by the TEXT
+ * reader as one STRING column "line"; any other name is CSV.
  *
  * The shape: id INT, big BIGINT, amount DECIMAL(18,4), s STRING, day DATE,
  * ts TIMESTAMP(6); every seventh value of a column but id is empty (NULL).
@@ -41,11 +42,18 @@ now(void)
 }
 
 static bool
+ends_with(const char *path, const char *suffix)
+{
+	size_t		n = strlen(path),
+				k = strlen(suffix);
+
+	return n > k && strcmp(path + n - k, suffix) == 0;
+}
+
+static bool
 is_json(const char *path)
 {
-	size_t		n = strlen(path);
-
-	return n > 5 && strcmp(path + n - 5, ".json") == 0;
+	return ends_with(path, ".json");
 }
 
 /* one row as a JSON object: the CSV row's values, strings quoted, NULL as null */
@@ -130,8 +138,14 @@ static int
 read_file(const char *path, int argc, char **argv)
 {
 	ts_type    *types[NCOLS];
-	static const ts_type_kind kinds[NCOLS] = {TS_INT, TS_BIGINT, TS_DECIMAL, TS_VARCHAR, TS_DATE, TS_TIMESTAMP};
-	static const char *const names[NCOLS] = {"id", "big", "amount", "s", "day", "ts"};
+	static const ts_type_kind row_kinds[NCOLS] = {TS_INT, TS_BIGINT, TS_DECIMAL, TS_VARCHAR, TS_DATE, TS_TIMESTAMP};
+	static const char *const row_names[NCOLS] = {"id", "big", "amount", "s", "day", "ts"};
+	static const ts_type_kind line_kinds[1] = {TS_VARCHAR};
+	static const char *const line_names[1] = {"line"};
+	bool		text = ends_with(path, ".txt");
+	const ts_type_kind *kinds = text ? line_kinds : row_kinds;
+	const char *const *names = text ? line_names : row_names;
+	int			ncols = text ? 1 : NCOLS;
 	ts_read_column cols[NCOLS];
 	ts_reader_options opts;
 	const char *keys[32],
@@ -170,7 +184,7 @@ read_file(const char *path, int argc, char **argv)
 	opts.ntext_options = nopt;
 	opts.text_option_keys = keys;
 	opts.text_option_values = values;
-	for (int c = 0; c < NCOLS; c++)
+	for (int c = 0; c < ncols; c++)
 	{
 		types[c] = ts_type_new(kinds[c], true);
 		if (kinds[c] == TS_DECIMAL)
@@ -193,8 +207,9 @@ read_file(const char *path, int argc, char **argv)
 	size = ftell(f);
 	fclose(f);
 	t0 = now();
-	r = is_json(path) ? ts_json_open(path, cols, NCOLS, &opts, &err)
-		: ts_csv_open(path, cols, NCOLS, &opts, &err);
+	r = text ? ts_text_open(path, cols, ncols, &opts, &err)
+		: is_json(path) ? ts_json_open(path, cols, ncols, &opts, &err)
+		: ts_csv_open(path, cols, ncols, &opts, &err);
 	if (r == NULL)
 	{
 		fprintf(stderr, "ts_csv_bench: %s\n", err.msg);
@@ -202,13 +217,13 @@ read_file(const char *path, int argc, char **argv)
 	}
 	while ((n = r->ops->next(r, &batch, &err)) > 0)
 	{
-		for (int i = 0; i < n * NCOLS; i++)
+		for (int i = 0; i < n * ncols; i++)
 		{
 			const ts_value *v = &batch.values[i];
 
 			if (v->isnull)
 				continue;
-			switch (kinds[i % NCOLS])
+			switch (kinds[i % ncols])
 			{
 				case TS_VARCHAR:
 					sum += v->v.s.len + (v->v.s.len ? v->v.s.p[0] : 0);
