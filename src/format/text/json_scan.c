@@ -292,7 +292,7 @@ scan_value(const uint8_t *p, size_t n, size_t *i, int depth, ts_json_span *out)
 	return true;
 }
 
-/* The column named by the key p[off..off+len), or -1; member m's guess first. */
+/* The column named by key[0..len), or -1; member m's column last time tried first. */
 static int
 key_column(ts_json_keys *keys, int m, const uint8_t *key, size_t len)
 {
