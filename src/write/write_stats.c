@@ -15,6 +15,7 @@
 
 #include "base/ts_base.h"
 #include "base/ts_type_class.h"
+#include "base/ts_utf8.h"
 #include "expr/predicate.h"
 #include "meta/binary_row.h"
 #include "write/write_internal.h"
@@ -183,23 +184,6 @@ prefix_bytes(const uint8_t *s, uint32_t len, int n)
 	return i;
 }
 
-static int
-utf8_put(uint32_t cp, uint8_t *o)
-{
-	if (cp < 0x80)
-		return o[0] = (uint8_t) cp, 1;
-	if (cp < 0x800)
-		return o[0] = (uint8_t) (0xC0 | (cp >> 6)), o[1] = (uint8_t) (0x80 | (cp & 0x3F)), 2;
-	if (cp < 0x10000)
-		return o[0] = (uint8_t) (0xE0 | (cp >> 12)), o[1] = (uint8_t) (0x80 | ((cp >> 6) & 0x3F)),
-			o[2] = (uint8_t) (0x80 | (cp & 0x3F)), 3;
-	o[0] = (uint8_t) (0xF0 | (cp >> 18));
-	o[1] = (uint8_t) (0x80 | ((cp >> 12) & 0x3F));
-	o[2] = (uint8_t) (0x80 | ((cp >> 6) & 0x3F));
-	o[3] = (uint8_t) (0x80 | (cp & 0x3F));
-	return 4;
-}
-
 /*
  * The max of a string column truncated to n code points: the prefix with
  * its last code point incremented, walking back over code points that
@@ -231,7 +215,7 @@ truncate_max(ts_col_stats *s, int n)
 		if (cp <= 0x10FFFF)
 		{
 			uint8_t		enc[4];
-			int			m = utf8_put(cp, enc);
+			int			m = ts_utf8_put(cp, enc);
 
 			/* rewrite in place: the buffer holds the whole original value */
 			s->max_bytes.len = start;

@@ -16,6 +16,7 @@
  * accepts is a line cJSON accepts, and the values it points at are the
  * ones cJSON would give.
  */
+#include "base/ts_utf8.h"
 #include "format/text/text_internal.h"
 
 #define JSON_SCAN_MAX_DEPTH 64
@@ -366,38 +367,14 @@ ts_json_unescape(const uint8_t *s, size_t len, char *out)
 		uint32_t	cp;
 		size_t		e;
 
-		if (s[i] != '\\')
-		{
-			out[o++] = (char) s[i++];
-			continue;
-		}
-		/* the scan accepted every escape of the string: e > 0 */
-		if ((e = escape_length(s, i, len, &cp)) == 0)
+		/* (the scan accepted every escape of the string: e > 0) */
+		if (s[i] != '\\' || (e = escape_length(s, i, len, &cp)) == 0)
 		{
 			out[o++] = (char) s[i++];
 			continue;
 		}
 		i += e;
-		if (cp < 0x80)
-			out[o++] = (char) cp;
-		else if (cp < 0x800)
-		{
-			out[o++] = (char) (0xC0 | (cp >> 6));
-			out[o++] = (char) (0x80 | (cp & 0x3F));
-		}
-		else if (cp < 0x10000)
-		{
-			out[o++] = (char) (0xE0 | (cp >> 12));
-			out[o++] = (char) (0x80 | ((cp >> 6) & 0x3F));
-			out[o++] = (char) (0x80 | (cp & 0x3F));
-		}
-		else
-		{
-			out[o++] = (char) (0xF0 | (cp >> 18));
-			out[o++] = (char) (0x80 | ((cp >> 12) & 0x3F));
-			out[o++] = (char) (0x80 | ((cp >> 6) & 0x3F));
-			out[o++] = (char) (0x80 | (cp & 0x3F));
-		}
+		o += (size_t) ts_utf8_put(cp, (uint8_t *) out + o);
 	}
 	return o;
 }
