@@ -36,6 +36,7 @@
 
 #include <cjson/cJSON.h>
 
+#include "base/ts_hash_index.h"
 #include "base/ts_type_class.h"
 #include "format/text/text_internal.h"
 
@@ -318,54 +319,65 @@ tree_scalar(const ts_json_line *jl, const cJSON *item, json_scalar *v)
 	return true;
 }
 
+/* A key looked for among a MAP's key strings (ts_hash_index_eq). */
+typedef struct map_keys
+{
+	const char **keys;
+	const char *want;
+} map_keys;
+
+static bool
+same_key(void *arg, int32_t pos)
+{
+	const map_keys *mk = arg;
+
+	return strcmp(mk->keys[pos], mk->want) == 0;
+}
+
 /*
  * A MAP of a key given twice keeps its last entry, where that entry stands
  * (Java puts every entry into a HashMap); keys compared as the object's key
- * strings, through a hash table in the arena.  items holds *n entries, one
- * per member of object, in order.
+ * strings.  items holds *n entries, one per member of object, in order.
  */
 static bool
 map_keep_last(ts_json_line *jl, const cJSON *object, ts_value *items, int *n, ts_err *err)
 {
-	const char **keys;
-	int		   *slots;
-	size_t		cap = 4;
+	map_keys	mk;
+	bool	   *later;			/* the key comes again after this entry */
+	ts_hash_index ix;
 	int			kept = 0;
 	int			i = 0;
 	const cJSON *e;
 
 	if (*n < 2)
 		return true;
-	while (cap < (size_t) *n * 2)
-		cap <<= 1;
-	keys = ts_arena_alloc(jl->arena, sizeof(char *) * *n);
-	slots = ts_arena_alloc(jl->arena, sizeof(int) * cap);
-	if (keys == NULL || slots == NULL)
+	mk.keys = ts_arena_alloc(jl->arena, sizeof(char *) * *n);
+	later = ts_arena_alloc(jl->arena, sizeof(bool) * *n);
+	if (mk.keys == NULL || later == NULL)
 		return ts_error_nomem(err, NULL);
-	memset(slots, 0xff, sizeof(int) * cap);		/* -1: empty */
 	cJSON_ArrayForEach(e, object)
-		keys[i++] = e->string;
-	for (int pass = 0; pass < 2; pass++)
+		mk.keys[i++] = e->string;
+	ts_hash_index_init(&ix);
+	for (i = *n - 1; i >= 0; i--)
 	{
-		for (i = 0; i < *n; i++)
-		{
-			uint64_t	hash = UINT64_C(1469598103934665603);
-			size_t		h;
+		uint64_t	h = ts_hash_bytes(TS_HASH_SEED, mk.keys[i], strlen(mk.keys[i]));
 
-			for (const unsigned char *c = (const unsigned char *) keys[i]; *c; c++)
-				hash = (hash ^ *c) * UINT64_C(1099511628211);
-			h = (size_t) hash & (cap - 1);
-			while (slots[h] >= 0 && strcmp(keys[slots[h]], keys[i]) != 0)
-				h = (h + 1) & (cap - 1);
-			if (pass == 0)
-				slots[h] = i;	/* the key's last entry, in the end */
-			else if (slots[h] == i)
-			{
-				items[2 * kept] = items[2 * i];
-				items[2 * kept + 1] = items[2 * i + 1];
-				kept++;
-			}
+		mk.want = mk.keys[i];
+		later[i] = ts_hash_index_find(&ix, h, same_key, &mk) >= 0;
+		if (!later[i] && !ts_hash_index_add(&ix, h, i, err))
+		{
+			ts_hash_index_free(&ix);
+			return false;
 		}
+	}
+	ts_hash_index_free(&ix);
+	for (i = 0; i < *n; i++)
+	{
+		if (later[i])
+			continue;
+		items[2 * kept] = items[2 * i];
+		items[2 * kept + 1] = items[2 * i + 1];
+		kept++;
 	}
 	*n = kept;
 	return true;
