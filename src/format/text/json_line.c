@@ -66,23 +66,29 @@ ts_json_line_init(ts_json_line *jl, const ts_read_column *cols, int ncols, ts_ar
 	jl->cols = cols;
 	jl->ncols = ncols;
 	jl->arena = arena;
-	jl->name_lens = ts_malloc(sizeof(size_t) * (ncols > 0 ? ncols : 1));
+	jl->key_names = ts_malloc(sizeof(char *) * (ncols > 0 ? ncols : 1));
+	jl->key_lens = ts_malloc(sizeof(size_t) * (ncols > 0 ? ncols : 1));
+	jl->key_of = ts_malloc(sizeof(int) * (ncols > 0 ? ncols : 1));
 	jl->found = ts_malloc(sizeof(ts_json_span) * (ncols > 0 ? ncols : 1));
-	jl->same_as = ts_malloc(sizeof(int) * (ncols > 0 ? ncols : 1));
-	jl->keys.names = ts_malloc(sizeof(char *) * (ncols > 0 ? ncols : 1));
-	if (jl->name_lens == NULL || jl->found == NULL || jl->same_as == NULL || jl->keys.names == NULL)
+	if (jl->key_names == NULL || jl->key_lens == NULL || jl->key_of == NULL || jl->found == NULL)
 		return ts_error_nomem(err, NULL);
+	/* a name asked by two columns is one key, read for both */
 	for (int c = 0; c < ncols; c++)
 	{
-		((const char **) jl->keys.names)[c] = cols[c].name;
-		jl->name_lens[c] = strlen(cols[c].name);
-		jl->same_as[c] = -1;
-		for (int e = 0; e < c && jl->same_as[c] < 0; e++)
-			if (strcmp(cols[e].name, cols[c].name) == 0)
-				jl->same_as[c] = e;
+		int			k = 0;
+
+		while (k < jl->keys.n && strcmp(jl->key_names[k], cols[c].name) != 0)
+			k++;
+		if (k == jl->keys.n)
+		{
+			jl->key_names[k] = cols[c].name;
+			jl->key_lens[k] = strlen(cols[c].name);
+			jl->keys.n++;
+		}
+		jl->key_of[c] = k;
 	}
-	jl->keys.n = ncols;
-	jl->keys.lens = jl->name_lens;
+	jl->keys.names = jl->key_names;
+	jl->keys.lens = jl->key_lens;
 	for (int m = 0; m < TS_JSON_ORDER_MAX; m++)
 		jl->keys.order[m] = -1;
 	return true;
@@ -91,10 +97,10 @@ ts_json_line_init(ts_json_line *jl, const ts_read_column *cols, int ncols, ts_ar
 void
 ts_json_line_free(ts_json_line *jl)
 {
-	ts_free(jl->name_lens);
+	ts_free(jl->key_names);
+	ts_free(jl->key_lens);
+	ts_free(jl->key_of);
 	ts_free(jl->found);
-	ts_free(jl->same_as);
-	ts_free((void *) jl->keys.names);
 	ts_free(jl->spans);
 	memset(jl, 0, sizeof(*jl));
 }
@@ -601,13 +607,9 @@ scan_line(ts_json_line *jl, const uint8_t *line, size_t len, ts_value *row, ts_e
 {
 	if (!ts_json_scan_object(line, len, &jl->keys, jl->found))
 		return 0;
-	/* the scan fills a name's first column; one asked twice reads it twice */
-	for (int c = 0; c < jl->ncols; c++)
-		if (jl->same_as[c] >= 0)
-			jl->found[c] = jl->found[jl->same_as[c]];
 	for (int c = 0; c < jl->ncols; c++)
 	{
-		const ts_json_span *sp = &jl->found[c];
+		const ts_json_span *sp = &jl->found[jl->key_of[c]];
 		const ts_type *t = jl->cols[c].type;
 		json_scalar v;
 		bool		ok;

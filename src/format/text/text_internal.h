@@ -225,10 +225,11 @@ typedef struct ts_json_line
 	ts_arena   *arena;			/* strings, nested items; reset by the owner */
 	bool		tree_only;		/* tests: every line through cJSON */
 	int64_t		tree_lines;		/* lines the tree parser read */
-	ts_json_keys keys;
-	size_t	   *name_lens;
-	int		   *same_as;		/* a column named as an earlier one: that one, else -1 */
-	ts_json_span *found;
+	ts_json_keys keys;			/* the columns' distinct names */
+	const char **key_names;
+	size_t	   *key_lens;
+	int		   *key_of;			/* column -> its name's key */
+	ts_json_span *found;		/* per key */
 	/* the tree parser's number tokens of the current line */
 	const char *line;
 	struct json_num_span *spans;
