@@ -509,6 +509,18 @@ test_scan_serves_strict_lines(void **state)
 		check_line(&p, nested[k], strlen(nested[k]));
 	assert_int_equal(p.scan.tree_lines, 0);
 	assert_int_equal(p.failed, 1);	/* a ROW given a string */
+	/* an array's last element that does not convert: its own error, both ways */
+	for (int way = 0; way < 2; way++)
+	{
+		const char *bad = "{\"arr\":[1,\"x\"]}";
+		ts_value	row[NNESTED];
+		ts_err		err = {0};
+
+		assert_false(ts_json_line_read(way ? &p.tree : &p.scan, (const uint8_t *) bad, strlen(bad),
+									   row, &err));
+		assert_non_null(strstr(err.msg, "invalid INT value \"x\""));
+		assert_non_null(strstr(err.msg, "column \"arr\""));
+	}
 	/* a key given twice, at the top and in a ROW: the last value, both ways */
 	for (int way = 0; way < 2; way++)
 	{

@@ -432,8 +432,10 @@ tree_convert(ts_json_line *jl, const cJSON *item, const ts_type *t, ts_value *ou
 					return ts_error_nomem(err, NULL);
 				cJSON_ArrayForEach(e, item)
 				{
-					if (i >= n || !tree_convert(jl, e, t->element, &out->v.nested.items[i++], depth + 1, err))
-						return i >= n ? ts_error(err, TS_ERR_CORRUPT, "array size changed") : false;
+					if (i >= n)
+						return ts_error(err, TS_ERR_CORRUPT, "array size changed");
+					if (!tree_convert(jl, e, t->element, &out->v.nested.items[i++], depth + 1, err))
+						return false;
 				}
 				return true;
 			}
